@@ -1,0 +1,14 @@
+"""The one error type users see: bad input, reported in one line with file and line."""
+from __future__ import annotations
+
+
+class InputError(ValueError):
+    """Bad input (file, line, option or value). The CLI prints it in one line and exits 2."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        self.path = path
+        self.line = line
+        where = ""
+        if path is not None:
+            where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(where + message)

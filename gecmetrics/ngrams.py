@@ -1,0 +1,215 @@
+"""The shared counting core: exact integer n-gram ids and per-sentence count tables.
+
+Every metric of the library is a sum over n-grams of a function of (sigma, rho, eta): the
+counts of an n-gram in the source, a reference and a hypothesis of one sentence (SPEC 1).
+This module produces those triples in bulk with NumPy and knows nothing about any metric.
+
+* Units get integer ids from a :class:`Vocabulary` (a dict over the corpus).
+* Order-n ids are built from order-(n-1) ids: the pair (previous id, next unit id) is packed
+  into one int64 and looked up in a sorted table of the pairs seen so far (:class:`NgramIndex`).
+  Two different n-grams never share an id, and every text encoded with the same index
+  shares the ids.
+* A :class:`CountTable` holds, for one text and one order, the sorted packed keys
+  (sentence, n-gram id) with their counts; joins between tables are sorted searches.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .units import split_units
+
+_SHIFT = np.int64(32)
+_LOW = np.int64((1 << 32) - 1)
+_MAX_ID = (1 << 31) - 1
+
+
+class Vocabulary:
+    """Maps units (words or characters) to consecutive integer ids."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def encode(self, sentences: Sequence[Sequence[str]]) -> np.ndarray:
+        """The ids of all units of all sentences, flattened."""
+        ids = self._ids
+        setdefault = ids.setdefault
+        flat = [setdefault(u, len(ids)) for units in sentences for u in units]
+        return np.fromiter(flat, dtype=np.int64, count=len(flat))
+
+
+def _pack(high: np.ndarray, low: np.ndarray) -> np.ndarray:
+    return (high.astype(np.int64) << _SHIFT) | low.astype(np.int64)
+
+
+def _check_range(values: np.ndarray, what: str) -> None:
+    if values.size and int(values.max()) > _MAX_ID:
+        raise OverflowError(f"too many {what} for exact 32-bit ids; score the corpus in chunks")
+
+
+class NgramIndex:
+    """Exact ids for n-grams of order >= 2, shared by every text encoded with it.
+
+    For order n, an n-gram is the pair (id of its first n-1 units, id of its last unit);
+    the pairs seen so far are kept sorted with their ids, and new pairs get new ids.
+    """
+
+    def __init__(self) -> None:
+        self._keys: dict[int, np.ndarray] = {}
+        self._ids: dict[int, np.ndarray] = {}
+
+    def size(self, order: int) -> int:
+        return len(self._keys.get(order, ()))
+
+    def ids(self, order: int, prefix_ids: np.ndarray, last_ids: np.ndarray) -> np.ndarray:
+        """The ids of the order-``order`` n-grams given as (prefix id, last unit id) pairs."""
+        _check_range(prefix_ids, f"distinct {order - 1}-grams")
+        _check_range(last_ids, "distinct units")
+        pairs = _pack(prefix_ids, last_ids)
+        unique, inverse = np.unique(pairs, return_inverse=True)
+        known = self._keys.get(order, np.empty(0, np.int64))
+        known_ids = self._ids.get(order, np.empty(0, np.int64))
+        where = np.searchsorted(known, unique)
+        found = where < len(known)
+        found[found] = known[where[found]] == unique[found]
+        unique_ids = np.empty(len(unique), np.int64)
+        unique_ids[found] = known_ids[where[found]]
+        new = ~found
+        n_new = int(new.sum())
+        if n_new:
+            unique_ids[new] = np.arange(len(known), len(known) + n_new, dtype=np.int64)
+            keys = np.concatenate([known, unique[new]])
+            ids = np.concatenate([known_ids, unique_ids[new]])
+            order_by_key = np.argsort(keys, kind="stable")
+            self._keys[order] = keys[order_by_key]
+            self._ids[order] = ids[order_by_key]
+        return unique_ids[inverse.reshape(-1)]
+
+
+@dataclass(frozen=True)
+class CountTable:
+    """Counts of the n-grams of one order in each sentence of one text.
+
+    ``keys`` are sorted, unique packed (sentence, n-gram id) pairs; ``counts`` their counts.
+    """
+
+    keys: np.ndarray
+    counts: np.ndarray
+
+    @property
+    def sentences(self) -> np.ndarray:
+        return self.keys >> _SHIFT
+
+    def lookup(self, keys: np.ndarray) -> np.ndarray:
+        """The count of each packed key (0 where the text does not have it)."""
+        if len(self.keys) == 0:
+            return np.zeros(len(keys), np.int64)
+        where = np.searchsorted(self.keys, keys)
+        where[where == len(self.keys)] = 0
+        return np.where(self.keys[where] == keys, self.counts[where], 0)
+
+    @staticmethod
+    def maximum(tables: Sequence["CountTable"]) -> "CountTable":
+        """Per key, the largest count over several tables (references merged, as GLEU 2015)."""
+        keys = np.unique(np.concatenate([t.keys for t in tables]))
+        counts = np.max([t.lookup(keys) for t in tables], axis=0)
+        return CountTable(keys, counts)
+
+
+@dataclass(frozen=True)
+class EncodedText:
+    """One text (D sentences) as units and n-gram counts of orders 1..N."""
+
+    lengths: np.ndarray
+    """Number of units in each sentence, shape (D,)."""
+    tables: tuple[CountTable, ...]
+    """``tables[n - 1]`` holds the counts of order n."""
+
+    @property
+    def size(self) -> int:
+        return len(self.lengths)
+
+    def ngram_counts(self, order: int) -> np.ndarray:
+        """Number of n-grams of this order in each sentence: max(0, L - n + 1)."""
+        return np.maximum(self.lengths - order + 1, 0)
+
+
+@dataclass(frozen=True)
+class Triples:
+    """For one (source, reference, hypothesis) and one order: every n-gram of any of the
+    three in each sentence, with its counts sigma (source), rho (reference), eta (hypothesis)."""
+
+    sentence: np.ndarray
+    sigma: np.ndarray
+    rho: np.ndarray
+    eta: np.ndarray
+    size: int
+    """Number of sentences D (for per-sentence sums)."""
+
+    def per_sentence(self, values: np.ndarray) -> np.ndarray:
+        """Sum an array of per-n-gram values into one integer per sentence, shape (D,)."""
+        sums = np.bincount(self.sentence, weights=values, minlength=self.size)
+        return np.rint(sums).astype(np.int64) if values.dtype.kind in "iub" else sums
+
+
+def join(source: CountTable, reference: CountTable, hypothesis: CountTable, size: int) -> Triples:
+    """The (sigma, rho, eta) triples over the union of the n-grams of the three tables."""
+    keys = np.union1d(np.union1d(source.keys, reference.keys), hypothesis.keys)
+    return Triples(
+        sentence=keys >> _SHIFT,
+        sigma=source.lookup(keys),
+        rho=reference.lookup(keys),
+        eta=hypothesis.lookup(keys),
+        size=size,
+    )
+
+
+class Encoder:
+    """Turns lists of sentences into :class:`EncodedText` with shared, exact ids.
+
+    Every text that must be compared with another (source, references, hypotheses of one
+    corpus) must be encoded by the same Encoder. ``calls`` counts the texts encoded (the
+    compare command uses it to prove that each file is counted once).
+    """
+
+    def __init__(self, max_order: int, unit: str = "word", normalize_space: bool = False) -> None:
+        if max_order < 1:
+            raise ValueError("max_order must be >= 1")
+        self.max_order = max_order
+        self.unit = unit
+        self.normalize_space = normalize_space
+        self.vocabulary = Vocabulary()
+        self.index = NgramIndex()
+        self.calls = 0
+
+    def encode(self, sentences: Sequence[str]) -> EncodedText:
+        self.calls += 1
+        units = [split_units(s, self.unit, self.normalize_space) for s in sentences]
+        lengths = np.fromiter((len(u) for u in units), dtype=np.int64, count=len(units))
+        unit_ids = self.vocabulary.encode(units)
+        size = len(lengths)
+        _check_range(np.array([size]), "sentences")
+        starts = np.zeros(size + 1, np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        sentence_of = np.repeat(np.arange(size, dtype=np.int64), lengths)
+        position = np.arange(len(unit_ids), dtype=np.int64) - starts[sentence_of]
+        remaining = lengths[sentence_of] - position  # units from this position to the end
+
+        tables = []
+        gram_ids = unit_ids  # ids of the n-grams starting at each valid position
+        valid = np.arange(len(unit_ids), dtype=np.int64)  # positions where an n-gram starts
+        for order in range(1, self.max_order + 1):
+            if order > 1:
+                keep = remaining[valid] >= order
+                prefix = gram_ids[keep]
+                valid = valid[keep]
+                gram_ids = self.index.ids(order, prefix, unit_ids[valid + order - 1])
+            packed = _pack(sentence_of[valid], gram_ids)
+            keys, counts = np.unique(packed, return_counts=True)
+            tables.append(CountTable(keys, counts.astype(np.int64)))
+        return EncodedText(lengths=lengths, tables=tuple(tables))
