@@ -1,0 +1,6 @@
+"""The M2 branch: M2 reader/writer, references from M2, ERRANT-style edit comparison, MaxMatch."""
+from __future__ import annotations
+
+from .format import Block, Edit, format_m2, parse_m2, parse_m2_lines, read_m2, write_m2
+
+__all__ = ["Block", "Edit", "format_m2", "parse_m2", "parse_m2_lines", "read_m2", "write_m2"]
