@@ -121,7 +121,7 @@ class CountTable:
         return CountTable(keys, counts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class EncodedText:
     """One text (D sentences) as units and n-gram counts of orders 1..N."""
 
@@ -213,3 +213,53 @@ class Encoder:
             keys, counts = np.unique(packed, return_counts=True)
             tables.append(CountTable(keys, counts.astype(np.int64)))
         return EncodedText(lengths=lengths, tables=tuple(tables))
+
+
+class EncodedCorpus:
+    """A source and its references encoded once, and the hypotheses scored against them.
+
+    Hypotheses are encoded on first use and kept (keyed by their text), and so are the
+    triples of each (hypothesis, reference, order): metrics that share a unit setting share
+    all the counting.
+    """
+
+    def __init__(self, sources: Sequence[str], references: Sequence[Sequence[str]], max_order: int,
+                 unit: str = "word", normalize_space: bool = False) -> None:
+        self.encoder = Encoder(max_order, unit, normalize_space)
+        self.source = self.encoder.encode(sources)
+        self.references = [self.encoder.encode(ref) for ref in references]
+        self._hypotheses: dict[tuple[str, ...], EncodedText] = {}
+        self._triples: dict[tuple[int, int, int], Triples] = {}
+        self._merged: dict[int, CountTable] = {}
+
+    @property
+    def size(self) -> int:
+        return self.source.size
+
+    @property
+    def max_order(self) -> int:
+        return self.encoder.max_order
+
+    def hypothesis(self, sentences: Sequence[str]) -> EncodedText:
+        key = tuple(sentences)
+        encoded = self._hypotheses.get(key)
+        if encoded is None:
+            encoded = self._hypotheses[key] = self.encoder.encode(key)
+        return encoded
+
+    def triples(self, hypothesis: EncodedText, reference: int, order: int) -> Triples:
+        """(sigma, rho, eta) of every n-gram of one order, against one reference."""
+        key = (id(hypothesis), reference, order)
+        found = self._triples.get(key)
+        if found is None:
+            found = self._triples[key] = join(
+                self.source.tables[order - 1], self.references[reference].tables[order - 1],
+                hypothesis.tables[order - 1], self.size)
+        return found
+
+    def merged_reference(self, order: int) -> CountTable:
+        """Per sentence and n-gram, the largest count over all references."""
+        found = self._merged.get(order)
+        if found is None:
+            found = self._merged[order] = CountTable.maximum([r.tables[order - 1] for r in self.references])
+        return found

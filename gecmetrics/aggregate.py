@@ -1,0 +1,76 @@
+"""Ways of selecting rows of a statistics array and summing them.
+
+A metric's statistics have shape (D, R, K): K integer counts per sentence and reference.
+Corpus scores, reference sampling and best-reference choice are all selections of one
+reference per sentence followed by a sum over sentences.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarray:
+    """gec-ranking's reference draws, shape (iterations, sentences).
+
+    Iteration j seeds Python 2's ``random`` with ``j * 101`` and draws
+    ``int(random() * R)`` for each sentence (what Python 2's ``randint(0, R-1)`` did).
+    ``RandomState([seed])`` seeds through init_by_array exactly like ``random.seed(seed)``
+    (a bare integer or a one-element array would take another seeding path), and its
+    ``random_sample`` gives the same doubles as ``random.random``.
+    """
+    draws = np.empty((iterations, sentences), dtype=np.int64)
+    for j in range(iterations):
+        doubles = np.random.RandomState([j * 101]).random_sample(sentences)
+        draws[j] = (doubles * references).astype(np.int64)
+    return draws
+
+
+def seeded_draws(iterations: int, sentences: int, references: int, seed: int) -> np.ndarray:
+    """Reference draws from NumPy's default generator (deterministic for a given seed)."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, references, size=(iterations, sentences), dtype=np.int64)
+
+
+def sum_selected(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:
+    """Sum over sentences of ``stats[d, choice[..., d]]``.
+
+    ``stats`` has shape (D, R, K) and ``choice`` (..., D) reference indices; the result has
+    shape (..., K). Done as one matrix product per reference, so sampling 500 iterations
+    never materializes an (iterations, D, K) array. Exact for integer counts below 2**53.
+    """
+    stats = np.asarray(stats)
+    n_refs = stats.shape[1]
+    lead = choice.shape[:-1]
+    flat = choice.reshape(-1, choice.shape[-1])
+    total = np.zeros((flat.shape[0], stats.shape[2]), dtype=np.float64)
+    for r in range(n_refs):
+        total += (flat == r).astype(np.float64) @ stats[:, r, :].astype(np.float64)
+    if stats.dtype.kind in "iu":
+        total = np.rint(total).astype(np.int64)
+    return total.reshape(*lead, stats.shape[2])
+
+
+def select(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:
+    """The rows ``stats[d, choice[d]]``, shape (D, K)."""
+    return stats[np.arange(stats.shape[0]), choice]
+
+
+def best_reference(keys: np.ndarray) -> np.ndarray:
+    """Per sentence, the reference whose key vector is lexicographically largest.
+
+    ``keys`` has shape (D, R, M): for each sentence and reference, M values compared in
+    order (the first decides, later ones break ties). Full ties go to the first reference.
+    """
+    n_sentences, n_refs, n_keys = keys.shape
+    best = np.zeros(n_sentences, dtype=np.int64)
+    rows = np.arange(n_sentences)
+    for r in range(1, n_refs):
+        current = keys[rows, best]
+        candidate = keys[:, r]
+        better = np.zeros(n_sentences, dtype=bool)
+        undecided = np.ones(n_sentences, dtype=bool)
+        for m in range(n_keys):
+            better |= undecided & (candidate[:, m] > current[:, m])
+            undecided &= candidate[:, m] == current[:, m]
+        best[better] = r
+    return best

@@ -1,0 +1,4 @@
+"""Metrics: reducers from the core's n-gram statistics to scores."""
+from .gleu import GLEU, GLEUResult, GLEUSentenceScores
+
+__all__ = ["GLEU", "GLEUResult", "GLEUSentenceScores"]
