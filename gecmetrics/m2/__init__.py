@@ -2,5 +2,7 @@
 from __future__ import annotations
 
 from .format import Block, Edit, format_m2, parse_m2, parse_m2_lines, read_m2, write_m2
+from .references import M2References, apply_edits, m2_references, write_references
 
-__all__ = ["Block", "Edit", "format_m2", "parse_m2", "parse_m2_lines", "read_m2", "write_m2"]
+__all__ = ["Block", "Edit", "format_m2", "parse_m2", "parse_m2_lines", "read_m2", "write_m2",
+           "M2References", "apply_edits", "m2_references", "write_references"]
