@@ -188,6 +188,7 @@ class HumanTable:
     """
 
     name: str
+    source: str  # where it was read from: the file path, or "<name> (shipped table)"
     systems: list[str]
     scores: dict[str, dict[str, float]]  # score column -> system -> score
     other_columns: dict[str, tuple[int, str]] = field(default_factory=dict)  # column -> (line, value)
@@ -226,8 +227,6 @@ def _human_table_from_lines(lines: Sequence[str], path: str, name: str) -> Human
             scores[column] = _number_column(table, column, path)
         else:
             other_columns[column] = first_bad
-    if not scores:
-        raise InputError("no score column: every column after 'system' has a non-number", path)
     systems = [fields[0] for _, fields in table.rows]
     subsets = {SUBSET_ALL: list(systems)}
     default_subset = SUBSET_ALL
@@ -241,7 +240,7 @@ def _human_table_from_lines(lines: Sequence[str], path: str, name: str) -> Human
         default_subset = _DEFAULT_SUBSET[name]
     comments = [line.lstrip()[1:].strip() for line in lines if line.lstrip().startswith("#")]
     metric_columns = [column for column in _METRIC_COLUMNS.get(name, ()) if column in scores]
-    return HumanTable(name, systems, scores, other_columns, subsets, default_subset, comments, metric_columns)
+    return HumanTable(name, path, systems, scores, other_columns, subsets, default_subset, comments, metric_columns)
 
 
 def load_human(name_or_path: str) -> HumanTable:
@@ -335,16 +334,17 @@ def _normalize_metric_scores(metric_scores: Mapping[str, Any]) -> dict[str, dict
 
 
 def _human_columns(table: HumanTable, human_score: str | Sequence[str] | None) -> list[str]:
-    if human_score is None:
-        return table.human_columns
-    requested = [human_score] if isinstance(human_score, str) else list(human_score)
+    requested = [human_score] if isinstance(human_score, str) else list(human_score or ())
     if not requested:
+        if not table.human_columns:
+            column, (line, value) = next(iter(table.other_columns.items()))
+            raise InputError(f"no human score column: every column has a non-number, e.g. column {column!r}: "
+                             f"{value!r} is not a number", table.source, line)
         return table.human_columns
     for column in requested:
         if column in table.other_columns:
             line, value = table.other_columns[column]
-            raise InputError(f"human table {table.name}: column {column!r} is not a score column "
-                             f"({value!r} on line {line} is not a number)")
+            raise InputError(f"column {column!r}: {value!r} is not a number", table.source, line)
         if column not in table.scores:
             raise InputError(f"human table {table.name} has no score column {column!r}; "
                              f"valid: {', '.join(table.score_columns)}")
@@ -376,22 +376,30 @@ def meta_evaluate(
 
     unknown = sorted({system for scores in nested.values() for system in scores if system not in table.systems})
     if unknown:
-        raise InputError(f"systems missing from human table {table.name}: {', '.join(unknown)}; "
+        raise InputError(f"systems with metric scores but no row in human table {table.name}: {', '.join(unknown)}; "
                          f"it has: {', '.join(table.systems)}")
 
     notes: list[str] = []
+    if not human_score and table.other_columns and table.name not in SHIPPED_TABLES:
+        skipped = [f"{column} (line {line}: {value!r})" for column, (line, value) in table.other_columns.items()]
+        notes.append(f"{table.source}: columns with a non-number, not used as human scores: {', '.join(skipped)}")
     outside_subset = [s for s in table.systems
                       if s not in subset_systems and any(s in scores for scores in nested.values())]
     if outside_subset:
         notes.append(f"left out (not in system subset {subset!r} of {table.name}): {', '.join(outside_subset)}")
 
+    metrics_by_rows_left_out: dict[tuple[str, ...], list[str]] = {}
+    for metric, scores in nested.items():
+        without_scores = tuple(system for system in subset_systems if system not in scores)
+        if without_scores:
+            metrics_by_rows_left_out.setdefault(without_scores, []).append(metric)
+    for without_scores, metrics in metrics_by_rows_left_out.items():
+        notes.append(f"{table.name} rows without scores for metric {', '.join(map(repr, metrics))}, left out: "
+                     f"{', '.join(without_scores)}")
+
     correlations: list[Correlation] = []
     for metric, scores in nested.items():
         used = [system for system in subset_systems if system in scores]
-        without_scores = [system for system in subset_systems if system not in scores]
-        if without_scores:
-            notes.append(f"{table.name} rows without scores for metric {metric!r}, left out: "
-                         f"{', '.join(without_scores)}")
         if len(used) < MIN_SYSTEMS:
             raise InputError(f"metric {metric!r}: a correlation needs at least {MIN_SYSTEMS} systems, "
                              f"got {len(used)} in subset {subset!r} of {table.name}")
