@@ -128,7 +128,7 @@ class GLEU(NgramMetric):
 
     def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
         """Shape (D, R, 2 + 4N): hlen, rlen, then match, penalty, numerator, denominator
-        for orders 1..N. For ``gleu0`` R is 1 (references merged), the first two columns are
+        for orders 1..N (``official`` stores the penalty clamped to the match, per sentence). For ``gleu0`` R is 1 (references merged), the first two columns are
         (closest reference length, hlen) and penalty/numerator hold the source-only and
         reference-only matches (the numerator depends on lambda: see :meth:`_gleu0_numerator`)."""
         self._check_hypothesis(hypothesis, encoded)
@@ -147,8 +147,9 @@ class GLEU(NgramMetric):
                 matched = np.minimum(t.rho, t.eta)
                 match = t.per_sentence(matched)
                 if self.variant == "official":
-                    penalty = t.per_sentence(np.minimum(np.where(t.rho == 0, t.sigma, 0), t.eta))
-                    numerator = np.maximum(match - penalty, 0)
+                    # clamped per sentence: the gleu package's min(penalty, match) form
+                    penalty = np.minimum(t.per_sentence(np.minimum(np.where(t.rho == 0, t.sigma, 0), t.eta)), match)
+                    numerator = match - penalty
                 else:  # paper
                     penalty = t.per_sentence(np.maximum(np.minimum(t.sigma, t.eta) - matched, 0))
                     numerator = match - penalty

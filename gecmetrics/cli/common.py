@@ -1,0 +1,64 @@
+"""Options and input handling shared by the n-gram metric commands (gleu, green, compare)."""
+from __future__ import annotations
+
+from typing import Callable
+
+import click
+
+from ..corpus import Corpus, read_corpus
+from ..errors import InputError
+from ..units import UNITS, whitespace_warnings
+from .options import GreedyOption
+
+
+def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis")) -> Callable:
+    """-s, -r, -o/-c: the source, reference and hypothesis files."""
+    def decorate(func: Callable) -> Callable:
+        func = click.option(*hypothesis_flags, "hypotheses", cls=GreedyOption, required=True,
+                            help="Hypothesis (system output) files, one or more; '-' reads standard input.")(func)
+        func = click.option("-r", "--reference", "references", cls=GreedyOption, required=True,
+                            help="Reference files, one or more (one per annotator).")(func)
+        func = click.option("-s", "--source", required=True, metavar="FILE",
+                            help="The source (uncorrected) sentences, one per line, tokenized.")(func)
+        return func
+    return decorate
+
+
+def unit_options(func: Callable) -> Callable:
+    func = click.option("--normalize-space", is_flag=True,
+                        help="In char mode, collapse runs of whitespace and strip the ends first "
+                             "(off by default: the original tools count every character).")(func)
+    func = click.option("-t", "--unit", type=click.Choice(UNITS), default="word", show_default=True,
+                        help="Units of n-grams: words (split on whitespace) or characters of the raw line.")(func)
+    func = click.option("-n", "order", type=int, default=4, show_default=True,
+                        help="Maximum n-gram order.")(func)
+    return func
+
+
+def output_options(func: Callable) -> Callable:
+    func = click.option("--signature", "show_signature", is_flag=True,
+                        help="Print the signature (everything that determines the number) on stderr.")(func)
+    func = click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, statistics, settings, signature.")(func)
+    func = click.option("-v", "--verbose", is_flag=True, help="Print per-order tables.")(func)
+    func = click.option("-d", "--digits", type=click.IntRange(0, 20), default=2, show_default=True,
+                        help="Decimals of printed scores (x100, rounded half up).")(func)
+    return func
+
+
+def check_order_option(order: int) -> None:
+    if order < 1:
+        raise InputError(f"-n must be >= 1, got {order}")
+
+
+def load_corpus(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], unit: str,
+                normalize_space: bool) -> Corpus:
+    """Read and check the files; print whitespace warnings (SPEC 1) on stderr."""
+    if list(hypotheses).count("-") > 1:
+        raise InputError("standard input ('-') can be read only once")
+    corpus = read_corpus(source, references, hypotheses)
+    named = [(source, corpus.sources)] + list(zip(references, corpus.references))
+    named += [(name if name != "-" else "<stdin>", lines) for name, lines in corpus.hypotheses.items()]
+    for name, lines in named:
+        for warning in whitespace_warnings(lines, name, unit, normalize_space):
+            click.echo(warning, err=True)
+    return corpus
