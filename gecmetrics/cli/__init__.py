@@ -39,5 +39,6 @@ def main() -> None:
 
 # Subcommands register themselves by being imported here (one line per module).
 from . import gleu as _gleu  # noqa: E402,F401
+from . import green as _green  # noqa: E402,F401
 from . import m2 as _m2  # noqa: E402,F401
 from . import meta as _meta  # noqa: E402,F401

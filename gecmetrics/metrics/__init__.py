@@ -2,3 +2,6 @@
 from .gleu import GLEU, GLEUResult, GLEUSentenceScores
 
 __all__ = ["GLEU", "GLEUResult", "GLEUSentenceScores"]
+from .green import GREEN, GREENResult, GREENSentenceScores
+
+__all__ += ["GREEN", "GREENResult", "GREENSentenceScores"]

@@ -1,0 +1,115 @@
+"""``gecmetric green``: GREEN from files."""
+from __future__ import annotations
+
+import click
+
+from ..errors import InputError
+from ..metrics.green import GREEN, REGIONS, alpha_of, order_scores
+from ..report import dumps, percent, round_half_up, table
+from . import main
+from .common import check_order_option, corpus_options, load_corpus, output_options, unit_options
+from .options import GreedyCommand, GreedyOption
+
+
+def _beta_label(beta: float) -> str:
+    return f"{beta:g}"
+
+
+@main.command(cls=GreedyCommand)
+@corpus_options(("-c", "-o", "--hypothesis", "--corrected"))
+@unit_options
+@click.option("-b", "--beta", "betas", cls=GreedyOption, metavar="BETA...",
+              help="F-beta weight(s) of recall; 'inf' gives recall. One column each.  [default: 2.0]")
+@click.option("--sentence", is_flag=True, help="One line per sentence: a column per beta and file (beta-major).")
+@click.option("--mean", is_flag=True, help="Mean of the sentence scores instead of the corpus score.")
+@output_options
+def green(source, references, hypotheses, order, unit, normalize_space, betas, sentence, mean, digits, verbose,
+          as_json, show_signature):
+    """GREEN of each corrected file: a header of betas, then `path<TAB>score...` (x100).
+
+    \b
+    gecmetric green -s INPUT -r REF0 REF1 -c AMU CAMB -b 0.5 1 2
+    The best reference is chosen per sentence and per beta (SPEC 3.3).
+    """
+    check_order_option(order)
+    if sentence and mean:
+        raise InputError("choose one of --sentence and --mean")
+    metric = GREEN(order, list(betas) if betas else [2.0], unit, normalize_space)
+    corpus = load_corpus(source, references, hypotheses, unit, normalize_space)
+    encoded = metric.encode(corpus.sources, corpus.references)
+    statistics = [metric.statistics(encoded, corpus.hypotheses[path]) for path in hypotheses]
+    labels = [_beta_label(b) for b in metric.betas]
+    if sentence:
+        _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json)
+    elif mean:
+        means = [metric.sentence_from_statistics(stats).mean for stats in statistics]
+        if as_json:
+            click.echo(dumps([{"hypothesis": path, "scores": dict(zip(labels, 100 * m)),
+                               "signature": metric.signature(len(references)) + "|mode:mean"}
+                              for path, m in zip(hypotheses, means)]))
+        else:
+            click.echo("\t".join(["beta"] + labels))
+            for path, m in zip(hypotheses, means):
+                click.echo("\t".join([path] + [percent(x, digits) for x in m]))
+    else:
+        results = [metric.corpus_from_statistics(stats) for stats in statistics]
+        if as_json:
+            click.echo(dumps([_result_json(path, res, labels) for path, res in zip(hypotheses, results)]))
+        elif verbose:
+            for path, res in zip(hypotheses, results):
+                for k, beta in enumerate(metric.betas):
+                    click.echo(f"{path}\talpha={round_half_up(alpha_of(beta), digits)}\t"
+                               f"beta={round_half_up(beta, digits)}")
+                    click.echo(green_table(res.regions[k], res.orders(k), beta, digits))
+        else:
+            click.echo("\t".join(["beta"] + labels))
+            for path, res in zip(hypotheses, results):
+                click.echo("\t".join([path] + [percent(x, digits) for x in res.scores]))
+    if show_signature or verbose:
+        click.echo(metric.signature(len(references)), err=True)
+
+
+def green_table(region_counts, scores, beta: float, digits: int) -> str:
+    """The per-order GREEN table: regions, TP FP FN, P R F and cumulative P R F (SPEC 3.4)."""
+    rows = []
+    for k, counts in enumerate(region_counts):
+        tp = int(counts[0] + counts[1] + counts[2])
+        fp = int(counts[3] + counts[4])
+        fn = int(counts[5] + counts[6])
+        rows.append([k + 1, *[int(x) for x in counts], tp, fp, fn]
+                    + [percent(v[k], digits) for v in (scores.precision, scores.recall, scores.f,
+                                                       scores.cumulative_precision, scores.cumulative_recall,
+                                                       scores.cumulative_f)])
+    header = ["", *REGIONS, "TP", "FP", "FN", "P", "R", f"F{float(beta)}", "cumP", "cumR", "cumF"]
+    return table(header, rows)
+
+
+def _result_json(path, result, labels) -> dict:
+    return {"hypothesis": path, "scores": dict(zip(labels, 100 * result.scores)),
+            "regions": {label: {name: result.regions[k][:, j] for j, name in enumerate(REGIONS)}
+                        for k, label in enumerate(labels)},
+            "settings": result.settings, "signature": result.signature}
+
+
+def _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json):
+    scores = [metric.sentence_from_statistics(stats) for stats in statistics]
+    if as_json:
+        click.echo(dumps([{"hypothesis": path, "scores": {_beta_label(b): 100 * s.scores[k]
+                                                          for k, b in enumerate(metric.betas)},
+                           "signature": s.signature} for path, s in zip(hypotheses, scores)]))
+        return
+    if verbose:
+        for d in range(corpus.size):
+            for h, path in enumerate(hypotheses):
+                for k, beta in enumerate(metric.betas):
+                    chosen = scores[h].chosen_references[k, d]
+                    for r in range(len(corpus.references)):
+                        click.echo(f"S-{d + 1}   \t{corpus.sources[d]}")
+                        click.echo(f"C-{d + 1}-{h + 1} \t{corpus.hypotheses[path][d]}")
+                        click.echo(f"R-{d + 1}-{r + 1}{'*' if r == chosen else ' '}\t{corpus.references[r][d]}")
+                        region_counts = metric.region_counts(statistics[h][d, r])
+                        click.echo(green_table(region_counts, order_scores(region_counts, alpha_of(beta)),
+                                               beta, digits))
+        return
+    for d in range(corpus.size):
+        click.echo("\t".join(percent(s.scores[k, d], digits) for k in range(len(metric.betas)) for s in scores))

@@ -1,0 +1,209 @@
+"""GREEN (Koyama et al. 2024): an n-gram F-score over source, reference and correction.
+
+Each n-gram's counts (s, r, c) split into seven regions (SPEC 3.1); TP, FP and FN per order
+are sums of regions; the score is the F-beta of cumulative geometric-mean precision and
+recall over orders 1..N, with the best reference chosen per sentence and per beta.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from ..aggregate import best_reference, select
+from ..errors import InputError
+from ..ngrams import EncodedCorpus, Triples
+from .base import NgramMetric
+
+REGIONS = ("tk", "td", "ti", "od", "oi", "ud", "ui")
+"""true keep/delete/insert, over delete/insert, under delete/insert."""
+
+
+def regions(sigma: np.ndarray, rho: np.ndarray, eta: np.ndarray) -> np.ndarray:
+    """The seven region counts of each n-gram, shape (..., 7) (SPEC 3.1)."""
+    s, r, c = sigma, rho, eta
+    zero = np.zeros_like(s)
+    return np.stack([
+        np.minimum(np.minimum(s, r), c),                   # tk
+        np.maximum(zero, s - np.maximum(r, c)),            # td
+        np.maximum(zero, np.minimum(r, c) - s),            # ti
+        np.maximum(zero, np.minimum(s, r) - c),            # od
+        np.maximum(zero, c - np.maximum(s, r)),            # oi
+        np.maximum(zero, np.minimum(s, c) - r),            # ud
+        np.maximum(zero, r - np.maximum(s, c)),            # ui
+    ], axis=-1)
+
+
+def sentence_regions(triples: Triples) -> np.ndarray:
+    """Region counts summed per sentence, shape (D, 7)."""
+    per_gram = regions(triples.sigma, triples.rho, triples.eta)
+    return np.stack([triples.per_sentence(per_gram[:, k]) for k in range(len(REGIONS))], axis=1)
+
+
+def true_false(region_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """TP = TK + TD + TI, FP = OD + OI, FN = UD + UI, over the last axis of region counts."""
+    tp = region_counts[..., 0] + region_counts[..., 1] + region_counts[..., 2]
+    fp = region_counts[..., 3] + region_counts[..., 4]
+    fn = region_counts[..., 5] + region_counts[..., 6]
+    return tp, fp, fn
+
+
+def alpha_of(beta: float) -> float:
+    """F = 1 / (alpha/P + (1-alpha)/R) with alpha = 1/(beta^2+1); beta = inf gives alpha 0."""
+    return 0.0 if math.isinf(beta) else 1 / (beta ** 2 + 1)
+
+
+def f_score(precision: np.ndarray, recall: np.ndarray, alpha: float) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = 1 / (alpha / precision + (1 - alpha) / recall)
+    return np.where((precision == 0) | (recall == 0), 0.0, f)
+
+
+@dataclass
+class OrderScores:
+    """Per-order precision, recall, F and their cumulative (orders 1..n) versions."""
+
+    precision: np.ndarray
+    recall: np.ndarray
+    f: np.ndarray
+    cumulative_precision: np.ndarray
+    cumulative_recall: np.ndarray
+    cumulative_f: np.ndarray
+
+
+def order_scores(region_counts: np.ndarray, alpha: float) -> OrderScores:
+    """Scores of region counts of shape (..., N, 7) (SPEC 3.2)."""
+    tp, fp, fn = true_false(np.asarray(region_counts, dtype=np.float64))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
+        recall = np.where(tp + fn > 0, tp / (tp + fn), 0.0)
+        orders = np.arange(1, precision.shape[-1] + 1)
+        cumulative_precision = np.exp(np.cumsum(np.log(precision), axis=-1) / orders)
+        cumulative_recall = np.exp(np.cumsum(np.log(recall), axis=-1) / orders)
+    return OrderScores(precision, recall, f_score(precision, recall, alpha), cumulative_precision,
+                       cumulative_recall, f_score(cumulative_precision, cumulative_recall, alpha))
+
+
+@dataclass
+class GREENResult:
+    """Corpus GREEN for each beta (scores are fractions)."""
+
+    betas: list[float]
+    scores: np.ndarray
+    """Shape (B,): F(1..N) for each beta."""
+    regions: np.ndarray
+    """Shape (B, N, 7): region counts per beta (references are chosen per beta)."""
+    chosen_references: np.ndarray
+    """Shape (B, D)."""
+    signature: str
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        """The score of the first beta."""
+        return float(self.scores[0])
+
+    def orders(self, beta_index: int = 0) -> OrderScores:
+        return order_scores(self.regions[beta_index], alpha_of(self.betas[beta_index]))
+
+
+@dataclass
+class GREENSentenceScores:
+    """Sentence GREEN with the best reference: ``scores`` has shape (B, D)."""
+
+    betas: list[float]
+    scores: np.ndarray
+    chosen_references: np.ndarray
+    signature: str
+
+    @property
+    def mean(self) -> np.ndarray:
+        """Mean over sentences per beta, shape (B,)."""
+        return self.scores.mean(axis=1) if self.scores.shape[1] else np.zeros(len(self.betas))
+
+
+def _check_beta(beta) -> float:
+    try:
+        value = float(beta)
+    except (TypeError, ValueError):
+        raise InputError(f"beta must be a number >= 0 or inf, got {beta!r}") from None
+    if math.isnan(value) or value < 0:
+        raise InputError(f"beta must be a number >= 0 or inf, got {beta!r}")
+    return value
+
+
+class GREEN(NgramMetric):
+    """GREEN: ``GREEN(n=4, beta=2.0, unit="word")``; ``beta`` may be a list (one count pass)."""
+
+    name = "green"
+
+    def __init__(self, n: int = 4, beta: float | Sequence[float] = 2.0, unit: str = "word",
+                 normalize_space: bool = False) -> None:
+        super().__init__(n, unit, normalize_space)
+        betas = list(beta) if isinstance(beta, (list, tuple, np.ndarray)) else [beta]
+        if not betas:
+            raise InputError("at least one beta is needed")
+        self.betas = [_check_beta(b) for b in betas]
+
+    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
+        """Region counts, shape (D, R, N * 7) (order-major: orders 1..N, each 7 regions)."""
+        self._check_hypothesis(hypothesis, encoded)
+        hyp = encoded.hypothesis(hypothesis)
+        n_refs = len(encoded.references)
+        stats = np.zeros((encoded.size, n_refs, self.n, len(REGIONS)), dtype=np.int64)
+        for r in range(n_refs):
+            for order in range(1, self.n + 1):
+                stats[:, r, order - 1] = sentence_regions(encoded.triples(hyp, r, order))
+        return stats.reshape(encoded.size, n_refs, self.n * len(REGIONS))
+
+    def region_counts(self, stats: np.ndarray) -> np.ndarray:
+        """Statistics reshaped to (..., N, 7)."""
+        return stats.reshape(*stats.shape[:-1], self.n, len(REGIONS))
+
+    def sentence_f(self, stats: np.ndarray, beta: float) -> np.ndarray:
+        """Cumulative F(1..k) for k = 1..N of each row, shape (..., N)."""
+        return order_scores(self.region_counts(stats), alpha_of(beta)).cumulative_f
+
+    def best_references(self, stats: np.ndarray, beta: float) -> np.ndarray:
+        """Per sentence, the reference maximizing [F(1..N), ..., F(1..1)]; ties: first."""
+        return best_reference(self.sentence_f(stats, beta)[..., ::-1])
+
+    def score_sums(self, sums: np.ndarray, beta: float) -> np.ndarray:
+        """Corpus F(1..N) of summed statistics (..., N*7) -> (...)."""
+        return self.sentence_f(sums, beta)[..., -1]
+
+    def corpus_from_statistics(self, stats: np.ndarray) -> GREENResult:
+        chosen = np.stack([self.best_references(stats, beta) for beta in self.betas])
+        sums = np.stack([select(stats, c).sum(axis=0) for c in chosen])
+        scores = np.array([self.score_sums(s, beta) for s, beta in zip(sums, self.betas)])
+        return GREENResult(list(self.betas), scores, self.region_counts(sums), chosen,
+                           self.signature(stats.shape[1]), self.settings())
+
+    def corpus_score(self, sources: Sequence[str], references: Sequence[Sequence[str]],
+                     hypothesis: Sequence[str], encoded: EncodedCorpus | None = None) -> GREENResult:
+        """Corpus GREEN of one hypothesis set (pass ``encoded`` to reuse the counting)."""
+        encoded = self._encoded(sources, references, encoded)
+        return self.corpus_from_statistics(self.statistics(encoded, hypothesis))
+
+    def sentence_from_statistics(self, stats: np.ndarray) -> GREENSentenceScores:
+        chosen = np.stack([self.best_references(stats, beta) for beta in self.betas])
+        scores = np.stack([self.sentence_f(select(stats, c), beta)[:, -1] for c, beta in zip(chosen, self.betas)])
+        return GREENSentenceScores(list(self.betas), scores, chosen, self.signature(stats.shape[1]))
+
+    def sentence_scores(self, sources: Sequence[str], references: Sequence[Sequence[str]],
+                        hypothesis: Sequence[str], encoded: EncodedCorpus | None = None) -> GREENSentenceScores:
+        """Per-sentence GREEN with the best reference, for each beta."""
+        encoded = self._encoded(sources, references, encoded)
+        return self.sentence_from_statistics(self.statistics(encoded, hypothesis))
+
+    def settings(self) -> dict:
+        return {"metric": "GREEN", "n": self.n, "unit": self.unit, "normalize_space": self.normalize_space,
+                "betas": list(self.betas)}
+
+    def signature(self, references: int | None = None) -> str:
+        parts = ["GREEN", "beta:" + ",".join(f"{b:g}" for b in self.betas)] + self._signature_parts()
+        if references is not None:
+            parts.append(f"refs:{references}")
+        return self._join_signature(parts)
