@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import click
 
+from ..m2.errant import ErrantCompare, compare_m2_files, format_errant_report, parse_filter_types
 from ..m2.references import m2_references, write_references
 from . import main
 
@@ -44,3 +45,46 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
                        f"annotator 0 changed {changed} of them", err=True)
     for path in write_references(result, output_dir, prefix):
         click.echo(path)
+
+
+@m2.command("compare", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@click.option("-hyp", "hyp", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="A hypothesis M2 file.")
+@click.option("-ref", "ref", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="A reference M2 file.")
+@click.option("-b", "--beta", type=float, default=0.5, show_default=True, help="Beta of the F-score.")
+@click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
+@click.option("-dt", "detection_tokens", is_flag=True, help="Evaluate detection in terms of tokens.")
+@click.option("-ds", "detection_spans", is_flag=True, help="Evaluate detection in terms of spans.")
+@click.option("-cs", "correction_spans", is_flag=True, help="Evaluate correction in terms of spans (default).")
+@click.option("-cse", "correction_types", is_flag=True,
+              help="Evaluate correction in terms of spans and error types.")
+@click.option("-single", is_flag=True, help="Only evaluate single token edits; i.e. 0:1, 1:0 or 1:1.")
+@click.option("-multi", is_flag=True, help="Only evaluate multi token edits; i.e. 2+:n or n:2+.")
+@click.option("-filt", "filter_types", multiple=True, metavar="TYPE...",
+              help="Do not evaluate these error types (several may follow, as in ERRANT).")
+@click.option("-cat", "category_level", type=click.IntRange(1, 3),
+              help="Category scores. 1: first character of the type (ERRANT operation tier, e.g. R); "
+                   "2: type without its first two characters (e.g. NOUN); 3: the types as they are. "
+                   "1 and 2 assume ERRANT types.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (with its signature).")
+@click.pass_context
+def compare(ctx: click.Context, hyp: str, ref: str, beta: float, verbose: bool, detection_tokens: bool,
+            detection_spans: bool, correction_spans: bool, correction_types: bool, single: bool, multi: bool,
+            filter_types: tuple[str, ...], category_level: int | None, as_json: bool) -> None:
+    """Compare the edits of a hypothesis M2 with a reference M2, as ERRANT's compare_m2 (3.0.2)
+    does, with the same options, numbers and output."""
+    extra = list(ctx.args)
+    if extra and (not filter_types or any(arg.startswith("-") for arg in extra)):
+        raise click.UsageError(f"unexpected argument {extra[0]!r}")
+    modes = [name for name, given in (("dt", detection_tokens), ("ds", detection_spans), ("cs", correction_spans),
+                                      ("cse", correction_types)) if given]
+    if len(modes) > 1:
+        raise click.UsageError(f"-{modes[0]} and -{modes[1]} are mutually exclusive")
+    comparer = ErrantCompare(beta=beta, mode=modes[0] if modes else "cs", single=single, multi=multi,
+                             filter_types=parse_filter_types([*filter_types, *extra]), verbose=verbose and not as_json)
+    result = compare_m2_files(hyp, ref, comparer)
+    if as_json:
+        click.echo(result.to_json())
+    else:
+        click.echo(format_errant_report(result, category_level), nl=False)
