@@ -1,0 +1,150 @@
+"""M2 reader/writer: parsing, tolerance of blank lines, line-exact errors, round trip."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gecmetrics.errors import InputError
+from gecmetrics.m2 import Block, Edit, format_m2, parse_m2, read_m2, write_m2
+
+SAMPLE = """S The cat sat on mat .
+A 4 4|||ArtOrDet|||the|||REQUIRED|||-NONE-|||0
+A 1 2|||Nn|||dogs||cats|||REQUIRED|||-NONE-|||1
+A 5 6|||Mec||||||REQUIRED|||-NONE-|||1
+
+S Nothing to do here .
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+
+S No lines at all .
+"""
+
+
+def test_parse_sample_fields_and_lines():
+    blocks = parse_m2(SAMPLE, "sample.m2")
+    assert [b.line for b in blocks] == [1, 6, 9]
+    first = blocks[0]
+    assert first.source == "The cat sat on mat ."
+    assert first.tokens == ["The", "cat", "sat", "on", "mat", "."]
+    assert first.annotators() == [0, 1]
+    assert first.edits[0] == Edit(4, 4, "ArtOrDet", "the", "REQUIRED", "-NONE-", 0)
+    # the correction field is kept raw: alternatives and the empty deletion
+    assert first.edits[1].correction == "dogs||cats"
+    assert first.edits[1].alternatives == ["dogs", "cats"]
+    assert first.edits[2].correction == ""
+    assert [e.is_noop for e in first.edits] == [False, False, False]
+    assert blocks[1].edits[0].is_noop and blocks[1].annotators() == [0]
+    assert blocks[2].edits == [] and blocks[2].annotators() == []
+
+
+def test_noop_by_type_or_by_span():
+    assert Edit(-1, -1, "Mec", "x", "REQUIRED", "-NONE-", 0).is_noop
+    assert Edit(0, 1, "noop", "x", "REQUIRED", "-NONE-", 0).is_noop
+    assert not Edit(0, 0, "Mec", "-NONE-", "REQUIRED", "-NONE-", 0).is_noop
+    assert Edit(0, 1, "Mec", "-NONE-").alternatives == [""]
+
+
+def test_blank_line_tolerance_crlf_bom_and_missing_final_blank():
+    text = "\ufeff\n\nS a b\r\nA 0 1|||X|||c|||REQUIRED|||-NONE-|||0\r\n\r\n\r\n   \nS d\nA 1 1|||Y|||e|||REQUIRED|||-NONE-|||2"
+    blocks = parse_m2(text, "x.m2")
+    assert [b.source for b in blocks] == ["a b", "d"]
+    assert [b.line for b in blocks] == [3, 8]
+    assert blocks[1].edits[0].annotator == 2 and blocks[1].edits[0].start == 1
+
+
+def test_empty_source_and_empty_file():
+    assert parse_m2("", "e.m2") == []
+    blocks = parse_m2("S\nA 0 0|||X|||hello|||REQUIRED|||-NONE-|||0\n", "e.m2")
+    assert blocks[0].source == "" and blocks[0].tokens == [] and blocks[0].edits[0].correction == "hello"
+
+
+@pytest.mark.parametrize("text, line, fragment", [
+    ("A 0 1|||X|||y|||REQUIRED|||-NONE-|||0\n", 1, "no 'S' line"),
+    ("S a b\nA 0 1|||X|||y|||REQUIRED|||0\n", 2, "found 5"),
+    ("S a b\nA 0 1|||X|||y|||REQUIRED|||-NONE-|||0|||extra\n", 2, "found 7"),
+    ("S a b\nA 0 x|||X|||y|||REQUIRED|||-NONE-|||0\n", 2, "two integer"),
+    ("S a b\nA 0|||X|||y|||REQUIRED|||-NONE-|||0\n", 2, "two integer"),
+    ("S a b\nA 1.0 2|||X|||y|||REQUIRED|||-NONE-|||0\n", 2, "two integer"),
+    ("S a b\nA 0 3|||X|||y|||REQUIRED|||-NONE-|||0\n", 2, "beyond the sentence (2 tokens)"),
+    ("S a b\nA 2 1|||X|||y|||REQUIRED|||-NONE-|||0\n", 2, "starts after it ends"),
+    ("S a b\nA -1 0|||X|||y|||REQUIRED|||-NONE-|||0\n", 2, "negative"),
+    ("S a b\nA -2 -2|||noop|||y|||REQUIRED|||-NONE-|||0\n", 2, "negative"),
+    ("S a b\nA 0 1|||X|||y|||REQUIRED|||-NONE-|||one\n", 2, "annotator id 'one'"),
+    ("S a b\nA 0 1|||X|||y|||REQUIRED|||-NONE-|||-1\n", 2, "annotator id '-1'"),
+    ("S a b\n\nS c\nB 0 1\n", 4, "not an M2 line"),
+    ("S a b\nS c d\n", 2, "inside a block"),
+    ("S a b\nA\n", 2, "found 1"),
+])
+def test_errors_name_file_and_line(text, line, fragment):
+    with pytest.raises(InputError) as info:
+        parse_m2(text, "bad.m2")
+    assert info.value.path == "bad.m2"
+    assert info.value.line == line
+    assert fragment in str(info.value)
+    assert str(info.value).startswith(f"bad.m2:{line}: ")
+
+
+def test_noop_span_and_end_of_sentence_insertion_are_valid():
+    blocks = parse_m2("S a b\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\nA 2 2|||X|||.|||REQUIRED|||-NONE-|||1\n", "ok")
+    assert [(e.start, e.end) for e in blocks[0].edits] == [(-1, -1), (2, 2)]
+
+
+def test_read_m2_reports_path_and_line(tmp_path):
+    path = tmp_path / "gold.m2"
+    path.write_text("S a b\nA 0 1|||X|||y|||REQUIRED|||-NONE-|||0\n\nS c\nA 0 5|||X|||y|||REQUIRED|||-NONE-|||0\n")
+    with pytest.raises(InputError) as info:
+        read_m2(str(path))
+    assert info.value.path == str(path) and info.value.line == 5
+    with pytest.raises(InputError, match="no such file"):
+        read_m2(str(tmp_path / "missing.m2"))
+
+
+def test_write_m2_layout():
+    blocks = parse_m2(SAMPLE, "sample.m2")
+    handle = io.StringIO()
+    write_m2(blocks, handle)
+    assert handle.getvalue() == SAMPLE + "\n"
+    assert format_m2(blocks) == SAMPLE + "\n"
+
+
+tokens = st.lists(st.sampled_from(["a", "b", "the", ".", "é"]), max_size=6)
+
+
+@st.composite
+def blocks_strategy(draw):
+    blocks = []
+    for _ in range(draw(st.integers(0, 4))):
+        words = draw(tokens)
+        edits = []
+        for _ in range(draw(st.integers(0, 3))):
+            if draw(st.booleans()):
+                start, end = -1, -1
+            else:
+                start = draw(st.integers(0, len(words)))
+                end = draw(st.integers(start, len(words)))
+            correction = draw(st.sampled_from(["-NONE-", "", "x", "x y", "p||q"]))
+            edits.append(Edit(start, end, draw(st.sampled_from(["noop", "Mec", "R:NOUN"])), correction,
+                              "REQUIRED", "-NONE-", draw(st.integers(0, 3))))
+        blocks.append(Block(" ".join(words), edits))
+    return blocks
+
+
+@settings(max_examples=60, deadline=None)
+@given(blocks_strategy())
+def test_round_trip(blocks):
+    parsed = parse_m2(format_m2(blocks), "rt")
+    assert [(b.source, b.edits) for b in parsed] == [(b.source, b.edits) for b in blocks]
+
+
+def test_conll14_files(conll14):
+    combined = read_m2(str(conll14 / "official-2014.combined.m2"))
+    single = read_m2(str(conll14 / "official-2014.1.m2"))
+    assert len(combined) == len(single) == 1312
+    assert sum(len(b.edits) for b in combined) == 5873
+    assert sum(e.is_noop for b in combined for e in b.edits) == 275
+    assert sum(len(b.edits) for b in single) == 3317
+    assert {a for b in combined for a in b.annotators()} == {0, 1}
+    # the S lines are the INPUT file
+    assert [b.source for b in combined] == (conll14 / "INPUT").read_text(encoding="utf-8").splitlines()
