@@ -1,0 +1,150 @@
+"""References from M2 (SPEC 4.2): edit application, the CoNLL-2014 combined-file gaps, CLI."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from gecmetrics.cli import main
+from gecmetrics.errors import InputError
+from gecmetrics.m2 import Edit, apply_edits, m2_references, parse_m2
+
+
+def edit(start, end, correction, annotator=0, edit_type="X"):
+    return Edit(start, end, edit_type, correction, "REQUIRED", "-NONE-", annotator)
+
+
+def test_apply_edits_shifts_offsets_left_to_right():
+    tokens = "a b c d e".split()
+    edits = [edit(0, 0, "x y"), edit(1, 2, "-NONE-"), edit(2, 4, "z"), edit(4, 5, ""), edit(5, 5, "end")]
+    assert apply_edits(tokens, edits) == ["x", "y", "a", "z", "end"]
+    # file order does not matter: edits are applied from left to right
+    assert apply_edits(tokens, list(reversed(edits))) == ["x", "y", "a", "z", "end"]
+
+
+def test_apply_edits_ignores_noop_and_uses_first_alternative():
+    tokens = "a b".split()
+    edits = [edit(-1, -1, "-NONE-", edit_type="noop"), edit(0, 1, "p||q r"), edit(1, 2, "s", edit_type="noop")]
+    assert apply_edits(tokens, edits) == ["p", "b"]
+
+
+def test_overlapping_edits_are_an_error():
+    with pytest.raises(InputError, match="overlap"):
+        apply_edits("a b c".split(), [edit(0, 2, "x"), edit(1, 2, "y")], "f.m2", 7)
+
+
+COMBINED = """S a b c
+A 0 1|||X|||A|||REQUIRED|||-NONE-|||0
+A 2 3|||X|||C|||REQUIRED|||-NONE-|||1
+
+S d e
+A 1 2|||X|||E|||REQUIRED|||-NONE-|||0
+
+S f g
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+A 0 0|||X|||new|||REQUIRED|||-NONE-|||1
+
+S h
+
+S i j
+A 0 1|||X|||I|||REQUIRED|||-NONE-|||0
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+"""
+
+
+def test_absent_annotator_filled_from_annotator_0():
+    result = m2_references([parse_m2(COMBINED, "c.m2")])
+    assert result.labels == [0, 1]
+    assert result.sources == ["a b c", "d e", "f g", "h", "i j"]
+    assert result.references[0] == ["A b c", "d E", "f g", "h", "I j"]
+    # block 2 and 4 have no line for annotator 1: same edits as annotator 0
+    assert result.references[1] == ["a b C", "d E", "new f g", "h", "i j"]
+    assert result.filled_blocks == [0, 2] and result.filled_changed == [0, 1]
+
+
+def test_absent_as_unchanged():
+    result = m2_references([parse_m2(COMBINED, "c.m2")], absent_as_unchanged=True)
+    assert result.references[1] == ["a b C", "d e", "new f g", "h", "i j"]
+    assert result.filled_blocks == [0, 2] and result.filled_changed == [0, 1]
+
+
+def test_annotator_selection_and_order():
+    result = m2_references([parse_m2(COMBINED, "c.m2")], annotators=[1, 0])
+    assert result.labels == [1, 0]
+    assert result.reference(0)[0] == "A b c" and result.references[0][0] == "a b C"
+    with pytest.raises(InputError, match="no annotator 2"):
+        m2_references([parse_m2(COMBINED, "c.m2")], annotators=[2])
+
+
+def test_single_annotator_file_with_other_id_is_not_filled():
+    blocks = parse_m2("S a b\nA 0 1|||X|||z|||REQUIRED|||-NONE-|||3\n\nS c\n", "one.m2")
+    result = m2_references([blocks])
+    assert result.labels == [3] and result.references == [["z b", "c"]] and result.filled_blocks == [0]
+
+
+def test_several_files_are_numbered_in_order_and_must_agree():
+    first = parse_m2("S a b\nA 0 1|||X|||p|||REQUIRED|||-NONE-|||0\n", "0.m2")
+    second = parse_m2("S a b\nA 1 2|||X|||q|||REQUIRED|||-NONE-|||0\n", "1.m2")
+    result = m2_references([first, second])
+    assert result.labels == [0, 1] and result.references == [["p b"], ["a q"]]
+    with pytest.raises(InputError, match="source sentence differs"):
+        m2_references([first, parse_m2("S a c\n", "x.m2")])
+    with pytest.raises(InputError, match="has 2 sentences"):
+        m2_references([first, parse_m2("S a b\n\nS c\n", "x.m2")])
+
+
+def _lines(path):
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def test_conll14_combined_reproduces_ref0_ref1(conll14):
+    result = m2_references(str(conll14 / "official-2014.combined.m2"))
+    assert [line.rstrip() for line in result.sources] == [line.rstrip() for line in _lines(conll14 / "INPUT")]
+    assert result.references[0] == _lines(conll14 / "REF0")
+    assert result.references[1] == _lines(conll14 / "REF1")
+    assert result.filled_blocks == [0, 224] and result.filled_changed == [0, 88]
+
+
+def test_conll14_single_files_reproduce_ref0_ref1(conll14):
+    result = m2_references([str(conll14 / "official-2014.0.m2"), str(conll14 / "official-2014.1.m2")])
+    assert result.labels == [0, 1]
+    assert result.references[0] == _lines(conll14 / "REF0")
+    assert result.references[1] == _lines(conll14 / "REF1")
+    assert result.filled_blocks == [0, 0]
+
+
+def test_conll14_absent_as_unchanged_differs_on_88_lines(conll14):
+    result = m2_references(str(conll14 / "official-2014.combined.m2"), absent_as_unchanged=True)
+    ref1 = _lines(conll14 / "REF1")
+    assert sum(a != b for a, b in zip(result.references[1], ref1)) == 88
+    assert result.references[0] == _lines(conll14 / "REF0")
+
+
+def test_cli_refs_output_dir(conll14, tmp_path):
+    out = tmp_path / "refs"
+    run = CliRunner().invoke(main, ["m2", "refs", str(conll14 / "official-2014.combined.m2"), "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    assert "224 blocks" in run.stderr and "88" in run.stderr
+    assert (out / "REF1").read_bytes() == (conll14 / "REF1").read_bytes()
+    assert (out / "REF0").read_bytes() == (conll14 / "REF0").read_bytes()
+    assert (out / "INPUT").read_bytes() == (conll14 / "INPUT").read_bytes()
+
+
+def test_cli_refs_prefix_annotator_and_absent(tmp_path):
+    gold = tmp_path / "gold.m2"
+    gold.write_text(COMBINED, encoding="utf-8")
+    prefix = str(tmp_path / "p")
+    run = CliRunner().invoke(main, ["m2", "refs", str(gold), "--prefix", prefix, "-a", "1", "--absent-as-unchanged"])
+    assert run.exit_code == 0, run.output
+    assert run.stdout.split() == [prefix + ".src", prefix + ".ref1"]
+    assert (tmp_path / "p.ref1").read_text() == "a b C\nd e\nnew f g\nh\ni j\n"
+    assert "2 blocks" in run.stderr and "unchanged" in run.stderr
+
+
+def test_cli_refs_errors(tmp_path):
+    bad = tmp_path / "bad.m2"
+    bad.write_text("S a\nA 0 2|||X|||y|||REQUIRED|||-NONE-|||0\n")
+    run = CliRunner().invoke(main, ["m2", "refs", str(bad), "-o", str(tmp_path)])
+    assert run.exit_code == 2
+    assert f"{bad}:2:" in run.stderr and "Traceback" not in run.output
+    run = CliRunner().invoke(main, ["m2", "refs", str(bad)])
+    assert run.exit_code == 2 and "-o DIR or --prefix" in run.stderr
