@@ -76,12 +76,14 @@ def _check_pair(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.
 
 
 def _pearson_unchecked(x: np.ndarray, y: np.ndarray) -> float:
-    # Scale by the largest deviation first so that tiny or huge scores do not under/overflow.
+    # r = cosine of the centred vectors. Each is scaled by its largest deviation (tiny or huge
+    # scores must not under/overflow), then made unit length before the dot product, which
+    # keeps r within rounding of +-1 for exact linear relations; the clip removes that rounding.
     x_dev = x - x.mean()
     y_dev = y - y.mean()
     x_dev /= np.abs(x_dev).max()
     y_dev /= np.abs(y_dev).max()
-    r = float(np.dot(x_dev, y_dev) / (np.linalg.norm(x_dev) * np.linalg.norm(y_dev)))
+    r = float(np.dot(x_dev / np.linalg.norm(x_dev), y_dev / np.linalg.norm(y_dev)))
     return max(-1.0, min(1.0, r))
 
 
