@@ -1,0 +1,112 @@
+"""Corpus GLEU+ on CoNLL-2014: `gecmetric gleu -f` against PyPI gleu 1.1.0's `gleu -f`.
+
+Both commands score the same files with the same options (Python-2-compatible seeded sampling,
+500 iterations) in the same run; the script prints their CPU times, the ratio (target >= 50x),
+our peak memory (target < 300 MB), whether both printed the same scores, and how our time
+grows on the corpus repeated 10 times (linear growth would be a ratio of 10).
+
+    python benchmarks/gleu_conll14.py            # full run (about half a minute of peer time)
+    python benchmarks/gleu_conll14.py --quick    # a few seconds, for CI smoke tests
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _harness as harness  # noqa: E402
+
+SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "REF0"]
+QUICK_SYSTEMS = ["AMU", "CAMB"]
+SOURCE = "INPUT"
+REFERENCES = ["REF0", "REF1"]
+PEER_REQUIREMENT = "gleu==1.1.0"
+TARGET_RATIO = 50.0
+TARGET_PEAK_MB = 300.0
+SCALE = 10
+
+
+def gleu_arguments(systems: list[str], iterations: int, digits: int) -> list[str]:
+    """The options shared by ours and the peer (they have the same command line)."""
+    return ["-s", SOURCE, "-r", *REFERENCES, "-o", *systems, "-f", "-i", str(iterations), "-d", str(digits)]
+
+
+def time_library(data: Path, systems: list[str], iterations: int) -> float | None:
+    """CPU seconds of the Python API alone (files already read, imports done), all systems."""
+    try:
+        from gecmetrics import GLEU  # type: ignore[attr-defined]
+    except ImportError:
+        try:
+            from gecmetrics.metrics import GLEU
+        except ImportError:
+            return None
+    from gecmetrics import read_lines
+
+    sources = read_lines(str(data / SOURCE))
+    references = [read_lines(str(data / name)) for name in REFERENCES]
+    hypotheses = [read_lines(str(data / name)) for name in systems]
+    metric = GLEU(fix_seed=True, iterations=iterations)
+    start = time.process_time()
+    for hypothesis in hypotheses:
+        metric.corpus_score(sources, references, hypothesis)
+    return time.process_time() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    harness.add_common_arguments(parser)
+    parser.add_argument("--iterations", type=int, default=None, help="sampling iterations (default 500, 20 with --quick)")
+    args = parser.parse_args(argv)
+    data = harness.shared_data("conll14")
+    systems = QUICK_SYSTEMS if args.quick else SYSTEMS
+    iterations = args.iterations or (20 if args.quick else 500)
+    repeats = args.repeats or (1 if args.quick else 5)
+    scale = 2 if args.quick else SCALE
+    options = gleu_arguments(systems, iterations, args.digits)
+
+    ours_command = [*harness.gecmetric_command(), "gleu"]
+    if not harness.subcommand_available(ours_command):
+        print("`gecmetric gleu` is not available in this installation")
+        return 1
+
+    print(f"GLEU+ corpus score, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), "
+          f"source {SOURCE}, references {' '.join(REFERENCES)}, systems {' '.join(systems)}, "
+          f"-f -i {iterations}")
+    print(f"machine: {harness.machine_line()}")
+
+    ours = harness.measure([*ours_command, *options], repeats, cwd=data)
+    print(f"ours  gecmetric gleu      {ours.summary()}")
+    library_cpu = time_library(data, systems, iterations)
+    if library_cpu is not None:
+        print(f"ours  Python API only     cpu {library_cpu:8.3f} s   (GLEU(...).corpus_score, files read, imports done)")
+    memory_verdict = "OK" if ours.peak_rss_mb < TARGET_PEAK_MB else "OVER TARGET"
+    print(f"memory: our peak RSS {ours.peak_rss_mb:.1f} MB (target < {TARGET_PEAK_MB:.0f} MB): {memory_verdict}")
+
+    agreed = True
+    if not args.no_peers:
+        peer_python = harness.peer_python("gleu", PEER_REQUIREMENT)
+        if peer_python is not None:
+            peer = harness.measure([*harness.peer_script(peer_python, "gleu"), *options], args.peer_repeats, cwd=data)
+            print(f"peer  {PEER_REQUIREMENT} gleu -f  {peer.summary()}")
+            speedup = harness.ratio(peer, ours)
+            verdict = "OK" if speedup >= TARGET_RATIO else "BELOW TARGET"
+            print(f"ratio: peer CPU / our CPU = {speedup:.1f}x (target >= {TARGET_RATIO:.0f}x): {verdict}")
+            agreed = harness.print_agreement(f"scores (-d {args.digits})", ours.stdout, peer.stdout, systems)
+
+    with tempfile.TemporaryDirectory(prefix="gecmetrics-bench-") as folder:
+        scaled = Path(folder)
+        harness.repeat_corpus(data, [SOURCE, *REFERENCES, *systems], scale, scaled)
+        bigger = harness.measure([*ours_command, *options], repeats, cwd=scaled)
+    print(f"ours  corpus x{scale:<2}          {bigger.summary()}")
+    growth = bigger.cpu_seconds / max(ours.cpu_seconds, 1e-9)
+    print(f"scaling: CPU x{scale} corpus / x1 corpus = {growth:.2f} (linear: at most {scale}; "
+          f"startup makes it smaller), peak RSS {bigger.peak_rss_mb:.1f} MB")
+    return 0 if agreed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
