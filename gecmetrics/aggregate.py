@@ -6,6 +6,8 @@ reference per sentence followed by a sum over sentences.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 
@@ -18,10 +20,17 @@ def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarra
     (a bare integer or a one-element array would take another seeding path), and its
     ``random_sample`` gives the same doubles as ``random.random``.
     """
+    return _python2_draws(iterations, sentences, references).copy()
+
+
+@lru_cache(maxsize=8)
+def _python2_draws(iterations: int, sentences: int, references: int) -> np.ndarray:
     draws = np.empty((iterations, sentences), dtype=np.int64)
+    generator = np.random.RandomState()
     for j in range(iterations):
-        doubles = np.random.RandomState([j * 101]).random_sample(sentences)
-        draws[j] = (doubles * references).astype(np.int64)
+        generator.seed([j * 101])
+        draws[j] = (generator.random_sample(sentences) * references).astype(np.int64)
+    draws.flags.writeable = False
     return draws
 
 
@@ -42,9 +51,11 @@ def sum_selected(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:
     n_refs = stats.shape[1]
     lead = choice.shape[:-1]
     flat = choice.reshape(-1, choice.shape[-1])
-    total = np.zeros((flat.shape[0], stats.shape[2]), dtype=np.float64)
-    for r in range(n_refs):
-        total += (flat == r).astype(np.float64) @ stats[:, r, :].astype(np.float64)
+    # sum of reference 0's rows, plus, where another reference is drawn, its difference
+    first = stats[:, 0, :].astype(np.float64)
+    total = np.broadcast_to(first.sum(axis=0), (flat.shape[0], stats.shape[2])).copy()
+    for r in range(1, n_refs):
+        total += (flat == r).astype(np.float64) @ (stats[:, r, :].astype(np.float64) - first)
     if stats.dtype.kind in "iu":
         total = np.rint(total).astype(np.int64)
     return total.reshape(*lead, stats.shape[2])

@@ -15,7 +15,9 @@ This module produces those triples in bulk with NumPy and knows nothing about an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from functools import partial
+from itertools import chain
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -31,20 +33,45 @@ class Vocabulary:
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
+        self._lines: dict[str, list[int]] = {}
 
     def __len__(self) -> int:
         return len(self._ids)
 
-    def encode(self, sentences: Sequence[Sequence[str]]) -> np.ndarray:
-        """The ids of all units of all sentences, flattened."""
+    def encode(self, lines: Sequence[str], split: Callable[[str], list[str]]) -> tuple[np.ndarray, np.ndarray]:
+        """The ids of all units of all lines, flattened, and the number of units per line.
+
+        Lines seen before (a hypothesis line equal to its source, say) are not split again.
+        """
         ids = self._ids
         setdefault = ids.setdefault
-        flat = [setdefault(u, len(ids)) for units in sentences for u in units]
-        return np.fromiter(flat, dtype=np.int64, count=len(flat))
+        known = self._lines
+        encoded = []
+        for line in lines:
+            line_ids = known.get(line)
+            if line_ids is None:
+                line_ids = known[line] = [setdefault(u, len(ids)) for u in split(line)]
+            encoded.append(line_ids)
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        flat = np.fromiter(chain.from_iterable(encoded), dtype=np.int64, count=int(lengths.sum()))
+        return flat, lengths
 
 
 def _pack(high: np.ndarray, low: np.ndarray) -> np.ndarray:
     return (high.astype(np.int64) << _SHIFT) | low.astype(np.int64)
+
+
+def sorted_unique(values: np.ndarray, return_counts: bool = False):
+    """Sorted distinct values (and their counts), by sorting: NumPy's hash-based
+    ``np.unique`` is several times slower on these int64 keys."""
+    values = np.sort(values, kind="stable")
+    if len(values) == 0:
+        return (values, np.zeros(0, np.int64)) if return_counts else values
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    unique = values[starts]
+    if not return_counts:
+        return unique
+    return unique, np.diff(np.append(starts, len(values)))
 
 
 def _check_range(values: np.ndarray, what: str) -> None:
@@ -71,7 +98,12 @@ class NgramIndex:
         _check_range(prefix_ids, f"distinct {order - 1}-grams")
         _check_range(last_ids, "distinct units")
         pairs = _pack(prefix_ids, last_ids)
-        unique, inverse = np.unique(pairs, return_inverse=True)
+        order_of_pairs = np.argsort(pairs, kind="stable")
+        sorted_pairs = pairs[order_of_pairs]
+        is_first = np.concatenate(([True], sorted_pairs[1:] != sorted_pairs[:-1])) if len(pairs) else np.zeros(0, bool)
+        unique = sorted_pairs[is_first]
+        inverse = np.empty(len(pairs), np.int64)
+        inverse[order_of_pairs] = np.cumsum(is_first) - 1
         known = self._keys.get(order, np.empty(0, np.int64))
         known_ids = self._ids.get(order, np.empty(0, np.int64))
         where = np.searchsorted(known, unique)
@@ -116,7 +148,7 @@ class CountTable:
     @staticmethod
     def maximum(tables: Sequence["CountTable"]) -> "CountTable":
         """Per key, the largest count over several tables (references merged, as GLEU 2015)."""
-        keys = np.unique(np.concatenate([t.keys for t in tables]))
+        keys = sorted_unique(np.concatenate([t.keys for t in tables]))
         counts = np.max([t.lookup(keys) for t in tables], axis=0)
         return CountTable(keys, counts)
 
@@ -159,14 +191,25 @@ class Triples:
 
 def join(source: CountTable, reference: CountTable, hypothesis: CountTable, size: int) -> Triples:
     """The (sigma, rho, eta) triples over the union of the n-grams of the three tables."""
-    keys = np.union1d(np.union1d(source.keys, reference.keys), hypothesis.keys)
-    return Triples(
-        sentence=keys >> _SHIFT,
-        sigma=source.lookup(keys),
-        rho=reference.lookup(keys),
-        eta=hypothesis.lookup(keys),
-        size=size,
-    )
+    tables = (source, reference, hypothesis)
+    keys = np.concatenate([t.keys for t in tables])
+    order = np.argsort(keys, kind="stable")  # merges three sorted runs
+    sorted_keys = keys[order]
+    is_first = np.ones(len(keys), dtype=bool)
+    is_first[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    group = np.empty(len(keys), dtype=np.int64)
+    group[order] = np.cumsum(is_first) - 1
+    n_groups = int(is_first.sum())
+    counts = []
+    start = 0
+    for table in tables:
+        stop = start + len(table.keys)
+        column = np.zeros(n_groups, dtype=np.int64)
+        column[group[start:stop]] = table.counts
+        counts.append(column)
+        start = stop
+    return Triples(sentence=sorted_keys[is_first] >> _SHIFT, sigma=counts[0], rho=counts[1], eta=counts[2],
+                   size=size)
 
 
 class Encoder:
@@ -189,9 +232,8 @@ class Encoder:
 
     def encode(self, sentences: Sequence[str]) -> EncodedText:
         self.calls += 1
-        units = [split_units(s, self.unit, self.normalize_space) for s in sentences]
-        lengths = np.fromiter((len(u) for u in units), dtype=np.int64, count=len(units))
-        unit_ids = self.vocabulary.encode(units)
+        split = partial(split_units, unit=self.unit, normalize_space=self.normalize_space)
+        unit_ids, lengths = self.vocabulary.encode(sentences, split)
         size = len(lengths)
         _check_range(np.array([size]), "sentences")
         starts = np.zeros(size + 1, np.int64)
@@ -210,7 +252,7 @@ class Encoder:
                 valid = valid[keep]
                 gram_ids = self.index.ids(order, prefix, unit_ids[valid + order - 1])
             packed = _pack(sentence_of[valid], gram_ids)
-            keys, counts = np.unique(packed, return_counts=True)
+            keys, counts = sorted_unique(packed, return_counts=True)
             tables.append(CountTable(keys, counts.astype(np.int64)))
         return EncodedText(lengths=lengths, tables=tuple(tables))
 

@@ -5,6 +5,7 @@ The CLI is thin: it parses options, calls the library and prints. Bad input rais
 """
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -13,8 +14,32 @@ from .. import __version__
 from ..errors import InputError
 
 
+# Each subcommand lives in its own module and registers itself on `main` when imported.
+# Modules are imported only when their command is used (or listed), so that
+# `gecmetric gleu` does not pay for importing the M2 code, and the other way round.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "gleu": ("gleu",),
+    "green": ("green",),
+    "m2": ("m2", "m2_score"),
+    "meta-eval": ("meta",),
+}
+
+
 class GecGroup(click.Group):
-    """A click group that turns InputError (and broken pipes) into clean exits."""
+    """The top-level group: lazy subcommands; InputError (and broken pipes) become clean exits."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMAND_MODULES))
+
+    def get_command(self, ctx: click.Context, name: str):
+        if name not in self.commands and name in COMMAND_MODULES:
+            for module in COMMAND_MODULES[name]:
+                try:
+                    importlib.import_module(f"{__name__}.{module}")
+                except ModuleNotFoundError as err:
+                    if err.name != f"{__name__}.{module}":
+                        raise
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -35,10 +60,3 @@ def main() -> None:
 
     Run `gecmetric COMMAND --help` for the options of each command.
     """
-
-
-# Subcommands register themselves by being imported here (one line per module).
-from . import gleu as _gleu  # noqa: E402,F401
-from . import green as _green  # noqa: E402,F401
-from . import m2 as _m2  # noqa: E402,F401
-from . import meta as _meta  # noqa: E402,F401
