@@ -1,9 +1,18 @@
-"""gecmetrics: exact, fast scorers for grammatical error correction."""
+"""gecmetrics: exact, fast scorers for grammatical error correction.
+
+>>> from gecmetrics import GLEU, GREEN
+>>> GLEU(fix_seed=True).corpus_score(sources, [references], hypothesis).score
+"""
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
 from .errors import InputError
 from .corpus import Corpus, read_corpus, read_lines
+from .ngrams import EncodedCorpus
+from .metrics import GLEU, GREEN, GLEUResult, GLEUSentenceScores, GREENResult, GREENSentenceScores
 
-__all__ = ["__version__", "InputError", "Corpus", "read_corpus", "read_lines"]
+__all__ = [
+    "__version__", "InputError", "Corpus", "read_corpus", "read_lines", "EncodedCorpus",
+    "GLEU", "GLEUResult", "GLEUSentenceScores", "GREEN", "GREENResult", "GREENSentenceScores",
+]
