@@ -1,0 +1,389 @@
+"""ERRANT-style comparison (SPEC 4.3): hand-built cases, and identical output to ERRANT 3.0.2's
+compare_m2.py (run as a script file in its own virtualenv) for every flag combination."""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import venv
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from gecmetrics import __version__
+from gecmetrics.cli import main
+from gecmetrics.errors import InputError
+from gecmetrics.m2 import Block, Edit, ErrantCompare, choose_pairs, format_errant_report, format_m2, parse_m2, read_m2
+from gecmetrics.m2.errant import errant_scores
+
+ERRANT_VERSION = "3.0.2"
+
+
+def a_line(start, end, correction, annotator=0, edit_type="X"):
+    return f"A {start} {end}|||{edit_type}|||{correction}|||REQUIRED|||-NONE-|||{annotator}"
+
+
+def m2(*blocks):
+    """M2 text from (source, [A lines]) pairs."""
+    return "".join("S " + source + "\n" + "".join(line + "\n" for line in lines) + "\n" for source, lines in blocks)
+
+
+# ---------------------------------------------------------------- hand-built cases
+
+
+def test_scores_formula():
+    assert errant_scores(0, 0, 0, 0.5) == (1.0, 1.0, 1.0)
+    assert errant_scores(0, 3, 0, 0.5) == (0.0, 1.0, 0.0)
+    p, r, f = errant_scores(2, 1, 3, 0.5)
+    assert (p, r) == (2 / 3, 0.4)
+    assert f == pytest.approx(1.25 * p * r / (0.25 * p + r))
+
+
+def test_basic_counts_and_modes():
+    hyp = parse_m2(m2(("a b c d", [a_line(0, 1, "A", edit_type="R:X"), a_line(2, 2, "new", edit_type="M:Y"),
+                                   a_line(3, 4, "-NONE-", edit_type="U:Z")])), "h")
+    ref = parse_m2(m2(("a b c d", [a_line(0, 1, "A", edit_type="R:W"), a_line(2, 2, "old", edit_type="M:Y"),
+                                   a_line(3, 4, "", edit_type="U:Z")])), "r")
+    cs = ErrantCompare().compare(hyp, ref)
+    # '-NONE-' and '' are different corrections for ERRANT
+    assert (cs.tp, cs.fp, cs.fn) == (1, 2, 2)
+    # a TP is typed with the reference type
+    assert cs.categories["R:W"].tp == 1 and "R:X" not in cs.categories
+    cse = ErrantCompare(mode="cse").compare(hyp, ref)
+    assert (cse.tp, cse.fp, cse.fn) == (0, 3, 3)
+    ds = ErrantCompare(mode="ds").compare(hyp, ref)
+    assert (ds.tp, ds.fp, ds.fn) == (3, 0, 0)
+    dt = ErrantCompare(mode="dt").compare(hyp, ref)
+    assert (dt.tp, dt.fp, dt.fn) == (3, 0, 0)
+    grouped1 = cs.grouped_categories(1)
+    assert {k: (v.tp, v.fp, v.fn) for k, v in grouped1.items()} == {"R": (1, 0, 0), "M": (0, 1, 1), "U": (0, 1, 1)}
+
+
+def test_detection_tokens_splits_spans_and_insertions_touch_the_right_token():
+    hyp = parse_m2(m2(("a b c d", [a_line(0, 3, "x")])), "h")
+    ref = parse_m2(m2(("a b c d", [a_line(1, 1, "y"), a_line(2, 3, "z")])), "r")
+    dt = ErrantCompare(mode="dt").compare(hyp, ref)
+    # hyp tokens (0,1) (1,2) (2,3); ref: insertion at 1 -> (1,2), (2,3)
+    assert (dt.tp, dt.fp, dt.fn) == (2, 1, 0)
+
+
+def test_noop_edits_are_neither_fp_nor_fn():
+    noop = a_line(-1, -1, "-NONE-", edit_type="noop")
+    hyp = parse_m2(m2(("a b", [noop]), ("c d", [noop])), "h")
+    ref = parse_m2(m2(("a b", [a_line(0, 1, "x")]), ("c d", [noop])), "r")
+    result = ErrantCompare().compare(hyp, ref)
+    assert (result.tp, result.fp, result.fn) == (0, 0, 1)
+    assert result.rounded() == (1.0, 0.0, 0.0)
+
+
+def test_several_edits_at_one_span_count_each():
+    hyp = parse_m2(m2(("a b", [a_line(1, 1, "x", edit_type="T1")])), "h")
+    ref = parse_m2(m2(("a b", [a_line(1, 1, "x", edit_type="T1"), a_line(1, 1, "x", edit_type="T2")])), "r")
+    result = ErrantCompare().compare(hyp, ref)
+    assert (result.tp, result.fp, result.fn) == (2, 0, 0)
+    assert {k: v.tp for k, v in result.categories.items()} == {"T1": 1, "T2": 1}
+    reverse = ErrantCompare().compare(ref, hyp)
+    # two hypothesis edits with one key: the key matches, one reference edit -> one TP
+    assert (reverse.tp, reverse.fp, reverse.fn) == (1, 0, 0)
+
+
+def test_empty_blocks():
+    hyp = parse_m2(m2(("a", []), ("b", [])), "h")
+    ref = parse_m2(m2(("a", []), ("b", [])), "r")
+    result = ErrantCompare().compare(hyp, ref)
+    assert (result.tp, result.fp, result.fn) == (0, 0, 0) and result.rounded() == (1.0, 1.0, 1.0)
+    assert result.pair_counts.shape == (2, 1, 3)
+
+
+def test_mismatched_block_counts_are_an_error():
+    with pytest.raises(InputError, match="has 1 sentences but the reference"):
+        ErrantCompare().compare(parse_m2(m2(("a", [])), "h"), parse_m2(m2(("a", []), ("b", [])), "r"), "h", "r")
+
+
+def test_annotator_choice_maximizes_running_f_then_tp():
+    # sentence 0: ann 0 gives (1 TP, 0 FP, 1 FN), ann 1 gives (0, 1, 0)
+    # sentence 1: ann 0 needs 2 edits that the hypothesis lacks; ann 1 has none: (0 TP, 1 FP, 0 FN)
+    hyp = parse_m2(m2(("a b", [a_line(0, 1, "x")]), ("c d", [a_line(0, 1, "y")])), "h")
+    ref = parse_m2(m2(
+        ("a b", [a_line(0, 1, "x", 0), a_line(1, 2, "z", 0), a_line(1, 1, "w", 1)]),
+        ("c d", [a_line(0, 1, "p", 0), a_line(1, 2, "q", 0), a_line(-1, -1, "-NONE-", 1, "noop")]),
+    ), "r")
+    result = ErrantCompare().compare(hyp, ref)
+    assert result.pairs == [(0, 0), (0, 1)]
+    assert result.pair_counts.tolist() == [[[1, 0, 1], [0, 1, 1]], [[0, 1, 2], [0, 1, 0]]]
+    assert result.chosen_pair.tolist() == [0, 1]
+    assert (result.tp, result.fp, result.fn) == (1, 1, 1)
+    assert result.sentence_counts.tolist() == [[1, 0, 1], [0, 1, 0]]
+    assert result.pair_available.all()
+    # higher running F first (here the running totals make pair 1 better despite fewer TP)
+    counts = np.array([[[1, 3, 0], [0, 0, 0]]])
+    assert choose_pairs(counts, [[0, 1]], 0.5, start=(5, 0, 0)).tolist() == [1]
+    # ties in F: more TP (both F = 0.5556), then fewer FP, then fewer FN, then the first tried
+    counts = np.array([[[1, 1, 0], [2, 2, 0]]])
+    assert choose_pairs(counts, [[0, 1]], 0.5).tolist() == [1]
+    counts = np.array([[[0, 1, 1], [0, 0, 2]]])
+    assert choose_pairs(counts, [[0, 1]], 0.5).tolist() == [1]  # F 0 both, TP 0 both, fewer FP
+    counts = np.array([[[0, 2, 0], [0, 1, 0]]])
+    assert choose_pairs(counts, [[0, 1]], 0.5).tolist() == [1]  # F 0 both, TP 0 both, fewer FP
+    counts = np.array([[[0, 1, 2], [0, 1, 1]]])
+    assert choose_pairs(counts, [[0, 1]], 0.5).tolist() == [1]  # then fewer FN
+    counts = np.array([[[0, 1, 1], [0, 1, 1]]])
+    assert choose_pairs(counts, [[1, 0]], 0.5).tolist() == [1]  # exact tie: first tried
+
+
+def test_unavailable_annotator_is_not_chosen():
+    hyp = parse_m2(m2(("a b", [a_line(0, 1, "x")]), ("c", [])), "h")
+    ref = parse_m2(m2(("a b", [a_line(1, 2, "x", 0), a_line(0, 1, "x", 1)]), ("c", [a_line(0, 1, "x", 0)])), "r")
+    result = ErrantCompare().compare(hyp, ref)
+    assert result.pair_available.tolist() == [[True, True], [True, False]]
+    assert result.chosen_pair.tolist() == [1, 0]
+    assert result.candidate_order == [[0, 1], [0]]
+
+
+def test_filters_single_multi_unk_and_filt():
+    hyp = parse_m2(m2(("a b c", [a_line(0, 2, "x", edit_type="R:A"), a_line(2, 3, "y", edit_type="UNK"),
+                                 a_line(0, 0, "p q", edit_type="M:B"), a_line(1, 2, "z", edit_type="R:C")])), "h")
+    ref = hyp
+    counts = {}
+    for name, comparer in {
+        "cs": ErrantCompare(), "ds": ErrantCompare(mode="ds"), "single": ErrantCompare(single=True),
+        "multi": ErrantCompare(multi=True), "filt": ErrantCompare(filter_types=["R:C", "M:B"]),
+    }.items():
+        r = comparer.compare(hyp, ref)
+        counts[name] = r.tp
+    # UNK is dropped in correction modes, kept in detection
+    assert counts == {"cs": 3, "ds": 4, "single": 1, "multi": 2, "filt": 1}
+
+
+def test_nucle_types_give_odd_groups_at_cat_1_and_2():
+    hyp = parse_m2(m2(("a b", [a_line(0, 1, "x", edit_type="ArtOrDet"), a_line(1, 2, "y", edit_type="Nn")])), "h")
+    result = ErrantCompare().compare(hyp, hyp)
+    assert set(result.grouped_categories(1)) == {"A", "N"}
+    assert set(result.grouped_categories(2)) == {"tOrDet", ""}
+    assert set(result.grouped_categories(3)) == {"ArtOrDet", "Nn"}
+
+
+def test_signature_and_json():
+    comparer = ErrantCompare(beta=1, mode="cse", single=True, filter_types=["Mec"])
+    assert comparer.signature == f"ERRANT|mode:cse|beta:1|single|filt:Mec|version:{__version__}"
+    assert ErrantCompare().signature == f"ERRANT|mode:cs|beta:0.5|version:{__version__}"
+    blocks = parse_m2(m2(("a b", [a_line(0, 1, "x")])), "h")
+    data = json.loads(ErrantCompare().compare(blocks, blocks).to_json())
+    assert data["tp"] == 1 and data["f"] == 1.0 and data["signature"].startswith("ERRANT|mode:cs")
+
+
+def test_report_layout():
+    hyp = parse_m2(m2(("a b", [a_line(0, 1, "x", edit_type="R:NOUN"), a_line(1, 2, "y", edit_type="R:VERB")])), "h")
+    ref = parse_m2(m2(("a b", [a_line(0, 1, "x", edit_type="R:NOUN")])), "r")
+    text = format_errant_report(ErrantCompare().compare(hyp, ref), category_level=2)
+    assert text == (
+        "\n" + "{:=^66}".format(" Span-Based Correction ") + "\n"
+        "Category       TP       FP       FN       P        R        F0.5\n"
+        "NOUN           1        0        0        1.0      1.0      1.0\n"
+        "VERB           0        1        0        0.0      1.0      0.0\n"
+        "\n" + "{:=^46}".format(" Span-Based Correction ") + "\n"
+        "TP\tFP\tFN\tPrec\tRec\tF0.5\n"
+        "1\t1\t0\t0.5\t1.0\t0.5556\n"
+        + "=" * 46 + "\n\n"
+    )
+
+
+def test_cli_errors_and_greedy_filt(tmp_path):
+    hyp = tmp_path / "h.m2"
+    hyp.write_text(m2(("a b", [a_line(0, 1, "x", edit_type="A"), a_line(1, 2, "y", edit_type="B")])))
+    ref = tmp_path / "r.m2"
+    ref.write_text(m2(("a b", [a_line(0, 1, "x", edit_type="A")])))
+    runner = CliRunner()
+    run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-filt", "A", "B"])
+    assert run.exit_code == 0 and "0\t0\t0\t1.0\t1.0\t1.0" in run.stdout
+    run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-dt", "-ds"])
+    assert run.exit_code == 2 and "mutually exclusive" in run.stderr
+    run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "stray"])
+    assert run.exit_code == 2
+    two = tmp_path / "two.m2"
+    two.write_text(m2(("a b", []), ("c", [])))
+    run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(two)])
+    assert run.exit_code == 2 and "has 1 sentences" in run.stderr and "Traceback" not in run.output
+
+
+# ---------------------------------------------------------------- against ERRANT 3.0.2
+
+DRIVER = """
+import contextlib, io, json, runpy, sys
+script, jobs_path = sys.argv[1], sys.argv[2]
+jobs = json.load(open(jobs_path))
+outputs = []
+for argv in jobs:
+    sys.argv = [script] + argv
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        runpy.run_path(script, run_name="__main__")
+    outputs.append(buffer.getvalue())
+json.dump(outputs, open(jobs_path + ".out", "w"))
+"""
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _unavailable(message: str):
+    if _in_ci():
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _find_compare_script(python: Path) -> Path | None:
+    if not python.exists():
+        return None
+    found = subprocess.run([str(python), "-c", "import importlib.util as u; s = u.find_spec('errant'); "
+                            "print(s.submodule_search_locations[0] if s else '')"],
+                           capture_output=True, text=True)
+    if found.returncode != 0 or not found.stdout.strip():
+        return None
+    script = Path(found.stdout.strip()) / "commands" / "compare_m2.py"
+    return script if script.exists() else None
+
+
+@pytest.fixture(scope="session")
+def errant_peer() -> tuple[Path, Path]:
+    """(python, compare_m2.py) of ERRANT 3.0.2 in a virtualenv: /tmp/peers/errant if present,
+    else a cache under the system temp dir, created with pip install --no-deps."""
+    candidates = [Path("/tmp/peers/errant"), Path(tempfile.gettempdir()) / "gecmetrics-peers" / f"errant-{ERRANT_VERSION}"]
+    for env_dir in candidates:
+        python = env_dir / "bin" / "python"
+        script = _find_compare_script(python)
+        if script is not None:
+            version = subprocess.run([str(python), "-c", "import importlib.metadata as m; print(m.version('errant'))"],
+                                     capture_output=True, text=True).stdout.strip()
+            if version == ERRANT_VERSION:
+                return python, script
+    env_dir = candidates[-1]
+    try:
+        venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+        install = subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps",
+                                  f"errant=={ERRANT_VERSION}"], capture_output=True, text=True, timeout=300)
+    except Exception as err:  # no venv/pip/network: say why
+        _unavailable(f"cannot create an ERRANT {ERRANT_VERSION} virtualenv: {err}")
+    if install.returncode != 0:
+        _unavailable(f"cannot install errant=={ERRANT_VERSION}: {install.stderr.strip()[-300:]}")
+    script = _find_compare_script(env_dir / "bin" / "python")
+    if script is None:
+        _unavailable("errant installed but compare_m2.py not found")
+    return env_dir / "bin" / "python", script
+
+
+def run_errant(peer: tuple[Path, Path], jobs: list[list[str]], work: Path) -> list[str]:
+    """Run ERRANT's compare_m2.py as a script file for several argument lists in one process."""
+    python, script = peer
+    driver = work / "errant_driver.py"
+    driver.write_text(DRIVER)
+    jobs_file = work / "jobs.json"
+    jobs_file.write_text(json.dumps(jobs))
+    subprocess.run([str(python), str(driver), str(script), str(jobs_file)], check=True, cwd=work)
+    return json.loads((work / "jobs.json.out").read_text())
+
+
+def run_ours(args: list[str]) -> str:
+    run = CliRunner().invoke(main, ["m2", "compare", *args])
+    assert run.exit_code == 0, run.output
+    return run.stdout
+
+
+def _altered_hypothesis(blocks: list[Block]) -> list[Block]:
+    """A hypothesis derived from gold edits: some removed, some corrections altered, some
+    retyped (also to UNK), '-NONE-' turned into '' here and there, and noop lines added."""
+    altered = []
+    counter = itertools.count()
+    for number, block in enumerate(blocks):
+        edits = []
+        for edit in block.edits:
+            k = next(counter)
+            if k % 3 == 0:
+                continue
+            correction, edit_type = edit.correction, edit.type
+            if k % 5 == 0:
+                correction = correction + " x"
+            if k % 4 == 0:
+                edit_type = "UNK" if k % 8 == 0 else "Wci"
+            if k % 7 == 0 and correction == "-NONE-":
+                correction = ""
+            edits.append(Edit(edit.start, edit.end, edit_type, correction, edit.required, edit.comment, edit.annotator))
+        if number % 10 == 0:
+            edits.insert(0, Edit(-1, -1, "noop", "-NONE-", "REQUIRED", "-NONE-", 0))
+        altered.append(Block(block.source, edits, block.line))
+    return altered
+
+
+@pytest.fixture(scope="module")
+def m2_files(conll14, tmp_path_factory) -> dict[str, Path]:
+    """The shared gold files (first 400 sentences, for speed) and hypotheses built from them."""
+    work = tmp_path_factory.mktemp("errant")
+    files = {}
+    size = 400
+    for name in ("official-2014.0.m2", "official-2014.1.m2", "official-2014.combined.m2"):
+        path = work / name
+        path.write_text(format_m2(read_m2(str(conll14 / name))[:size]), encoding="utf-8")
+        files[name] = path
+    altered = work / "altered.m2"
+    altered.write_text(format_m2(_altered_hypothesis(read_m2(str(files["official-2014.1.m2"])))), encoding="utf-8")
+    files["altered"] = altered
+    return files
+
+
+MODES = [[], ["-dt"], ["-ds"], ["-cs"], ["-cse"]]
+SELECTIONS = [[], ["-single"], ["-multi"], ["-filt", "ArtOrDet", "Prep"]]
+CATEGORIES = [[], ["-cat", "1"], ["-cat", "2"], ["-cat", "3"]]
+BETAS = [[], ["-b", "1"], ["-b", "2"]]
+
+
+def _jobs(files: dict[str, Path]) -> list[list[str]]:
+    jobs = []
+    # every flag combination: altered hypothesis against the two-annotator gold
+    hyp, ref = str(files["altered"]), str(files["official-2014.combined.m2"])
+    for k, (mode, selection, category) in enumerate(itertools.product(MODES, SELECTIONS, CATEGORIES)):
+        jobs.append(["-hyp", hyp, "-ref", ref, *mode, *selection, *category, *BETAS[k % 3]])
+    # verbose, per mode
+    for mode in MODES:
+        jobs.append(["-hyp", hyp, "-ref", ref, "-v", *mode])
+    # annotator 1 against annotator 0; a multi-annotator hypothesis; the altered one against one annotator
+    pairs = [("official-2014.1.m2", "official-2014.0.m2"), ("official-2014.combined.m2", "official-2014.combined.m2"),
+             ("altered", "official-2014.0.m2")]
+    for (hyp_name, ref_name), mode in itertools.product(pairs, MODES):
+        jobs.append(["-hyp", str(files[hyp_name]), "-ref", str(files[ref_name]), *mode, "-cat", "3"])
+    jobs.append(["-hyp", str(files["official-2014.combined.m2"]), "-ref", str(files["official-2014.1.m2"]), "-v", "-single"])
+    return jobs
+
+
+def test_identical_to_errant_for_every_flag_combination(errant_peer, m2_files, tmp_path):
+    jobs = _jobs(m2_files)
+    expected = run_errant(errant_peer, jobs, tmp_path)
+    mismatches = [" ".join(job) for job, want in zip(jobs, expected) if run_ours(job) != want]
+    assert not mismatches, f"{len(mismatches)} of {len(jobs)} differ, first: {mismatches[0]}"
+    # the comparison is not trivial: the numbers vary over the flags
+    assert len({want.strip().splitlines()[-2] for want in expected}) > 20
+
+
+def test_full_conll14_annotator_1_against_0(errant_peer, conll14, tmp_path):
+    hyp, ref = str(conll14 / "official-2014.1.m2"), str(conll14 / "official-2014.combined.m2")
+    jobs = [["-hyp", hyp, "-ref", ref], ["-hyp", hyp, "-ref", str(conll14 / "official-2014.0.m2"), "-cat", "3"]]
+    expected = run_errant(errant_peer, jobs, tmp_path)
+    for job, want in zip(jobs, expected):
+        assert run_ours(job) == want
+
+
+def test_cli_subprocess(conll14):
+    hyp, ref = str(conll14 / "official-2014.1.m2"), str(conll14 / "official-2014.0.m2")
+    run = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import main; main()", "m2", "compare",
+                          "-hyp", hyp, "-ref", ref], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    numbers = run.stdout.strip().splitlines()[-2].split("\t")
+    result = ErrantCompare().compare(read_m2(hyp), read_m2(ref))
+    assert numbers == [str(result.tp), str(result.fp), str(result.fn), *map(str, result.rounded())]
+    assert result.pair_counts.shape == (1312, 1, 3)
+    assert int(result.sentence_counts[:, 0].sum()) == result.tp
