@@ -316,3 +316,14 @@ def count_lines(path: Path) -> int:
     """Number of lines of a text file (a final line without a newline counts)."""
     data = path.read_bytes()
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def startup_timing(repeats: int) -> Timing:
+    """`gecmetric --version`: interpreter, NumPy and CLI imports, no work. Every command pays
+    this floor, so it bounds the CLI ratio against a peer whose whole run is a few seconds."""
+    return measure([*gecmetric_command(), "--version"], repeats)
+
+
+def report(label: str, timing: Timing) -> None:
+    """Print one aligned timing line, e.g. `ours  gecmetric gleu   cpu ... wall ... peak RSS ...`."""
+    print(f"{label:<36}{timing.summary()}")

@@ -77,12 +77,14 @@ def main(argv: list[str] | None = None) -> int:
           f"source {SOURCE}, references {' '.join(REFERENCES)}, systems {' '.join(systems)}, "
           f"-f -i {iterations}")
     print(f"machine: {harness.machine_line()}")
+    startup = harness.startup_timing(repeats)
+    harness.report("ours  startup (gecmetric --version)", startup)
 
     ours = harness.measure([*ours_command, *options], repeats, cwd=data)
-    print(f"ours  gecmetric gleu      {ours.summary()}")
+    harness.report("ours  gecmetric gleu", ours)
     library_cpu = time_library(data, systems, iterations)
     if library_cpu is not None:
-        print(f"ours  Python API only     cpu {library_cpu:8.3f} s   (GLEU(...).corpus_score, files read, imports done)")
+        print(f"{'ours  Python API only':<36}cpu {library_cpu:8.3f} s   (GLEU(...).corpus_score per system, in process)")
     memory_verdict = "OK" if ours.peak_rss_mb < TARGET_PEAK_MB else "OVER TARGET"
     print(f"memory: our peak RSS {ours.peak_rss_mb:.1f} MB (target < {TARGET_PEAK_MB:.0f} MB): {memory_verdict}")
 
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         peer_python = harness.peer_python("gleu", PEER_REQUIREMENT)
         if peer_python is not None:
             peer = harness.measure([*harness.peer_script(peer_python, "gleu"), *options], args.peer_repeats, cwd=data)
-            print(f"peer  {PEER_REQUIREMENT} gleu -f  {peer.summary()}")
+            harness.report(f"peer  {PEER_REQUIREMENT} gleu", peer)
             speedup = harness.ratio(peer, ours)
             verdict = "OK" if speedup >= TARGET_RATIO else "BELOW TARGET"
             print(f"ratio: peer CPU / our CPU = {speedup:.1f}x (target >= {TARGET_RATIO:.0f}x): {verdict}")
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         scaled = Path(folder)
         harness.repeat_corpus(data, [SOURCE, *REFERENCES, *systems], scale, scaled)
         bigger = harness.measure([*ours_command, *options], repeats, cwd=scaled)
-    print(f"ours  corpus x{scale:<2}          {bigger.summary()}")
+    harness.report(f"ours  gecmetric gleu, corpus x{scale}", bigger)
     growth = bigger.cpu_seconds / max(ours.cpu_seconds, 1e-9)
     print(f"scaling: CPU x{scale} corpus / x1 corpus = {growth:.2f} (linear: at most {scale}; "
           f"startup makes it smaller), peak RSS {bigger.peak_rss_mb:.1f} MB")

@@ -1,0 +1,99 @@
+"""Corpus GREEN on CoNLL-2014, word and char units, betas 0.5 1 2: `gecmetric green` against the
+original GREEN command (github shotakoyama/green) when one is installed.
+
+The original is not on PyPI and is never downloaded here: set GECMETRICS_GREEN_CMD to its
+`green` command (or put it on PATH). For each unit the script prints both CPU times, the ratio
+(target >= 10x) and whether both printed the same numbers.
+
+    python benchmarks/green_conll14.py
+    GECMETRICS_GREEN_CMD=/path/to/venv/bin/green python benchmarks/green_conll14.py
+    python benchmarks/green_conll14.py --quick --no-peers    # CI smoke run
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _harness as harness  # noqa: E402
+
+SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "REF0"]
+QUICK_SYSTEMS = ["AMU", "CAMB"]
+SOURCE = "INPUT"
+REFERENCES = ["REF0", "REF1"]
+BETAS = ["0.5", "1", "2"]
+UNITS = ["word", "char"]
+TARGET_RATIO = 10.0
+
+
+def green_arguments(systems: list[str], unit: str, digits: int) -> list[str]:
+    """The options shared by ours and the original (the same command line)."""
+    return ["-s", SOURCE, "-r", *REFERENCES, "-c", *systems, "-t", unit, "-b", *BETAS, "-d", str(digits)]
+
+
+def time_library(data: Path, systems: list[str], unit: str) -> float | None:
+    """CPU seconds of the Python API alone (files already read, imports done), all systems."""
+    try:
+        from gecmetrics import GREEN  # type: ignore[attr-defined]
+    except ImportError:
+        try:
+            from gecmetrics.metrics import GREEN  # type: ignore[attr-defined]
+        except ImportError:
+            return None
+    from gecmetrics import read_lines
+
+    sources = read_lines(str(data / SOURCE))
+    references = [read_lines(str(data / name)) for name in REFERENCES]
+    hypotheses = [read_lines(str(data / name)) for name in systems]
+    metric = GREEN(beta=[float(beta) for beta in BETAS], unit=unit)
+    start = time.process_time()
+    for hypothesis in hypotheses:
+        metric.corpus_score(sources, references, hypothesis)
+    return time.process_time() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    harness.add_common_arguments(parser)
+    args = parser.parse_args(argv)
+    data = harness.shared_data("conll14")
+    systems = QUICK_SYSTEMS if args.quick else SYSTEMS
+    repeats = args.repeats or (1 if args.quick else 5)
+
+    ours_command = [*harness.gecmetric_command(), "green"]
+    if not harness.subcommand_available(ours_command):
+        print("`gecmetric green` is not available in this installation")
+        return 1
+
+    print(f"GREEN corpus score, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), source {SOURCE}, "
+          f"references {' '.join(REFERENCES)}, systems {' '.join(systems)}, betas {' '.join(BETAS)}")
+    print(f"machine: {harness.machine_line()}")
+    startup = harness.startup_timing(repeats)
+    harness.report("ours  startup (gecmetric --version)", startup)
+    original = None if args.no_peers else harness.find_green_command()
+
+    agreed = True
+    for unit in UNITS:
+        options = green_arguments(systems, unit, args.digits)
+        ours = harness.measure([*ours_command, *options], repeats, cwd=data)
+        harness.report(f"[{unit}] ours  gecmetric green", ours)
+        library_cpu = time_library(data, systems, unit)
+        if library_cpu is not None:
+            print(f"{f'[{unit}] ours  Python API only':<36}cpu {library_cpu:8.3f} s   "
+                  "(GREEN(...).corpus_score per system, in process)")
+        if original is None:
+            continue
+        peer = harness.measure([*original, *options], args.peer_repeats, cwd=data)
+        harness.report(f"[{unit}] peer  original green", peer)
+        speedup = harness.ratio(peer, ours)
+        verdict = "OK" if speedup >= TARGET_RATIO else "BELOW TARGET"
+        print(f"[{unit}] ratio: peer CPU / our CPU = {speedup:.1f}x (target >= {TARGET_RATIO:.0f}x): {verdict}")
+        agreed &= harness.print_agreement(f"[{unit}] scores (-d {args.digits})", ours.stdout, peer.stdout, systems)
+    return 0 if agreed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Smoke runs of the benchmark scripts (`--quick --no-peers`, real subprocesses) and checks of
+the harness's measurements. No timing assertions: only that the scripts run and report."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+import _harness as harness  # noqa: E402
+
+OUR_TIMING_LINE = re.compile(r"^(\[\w+\] )?ours\s+gecmetric \w+\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s\s+peak RSS\s+\d+\.\d+ MB",
+                             re.MULTILINE)
+
+
+@pytest.mark.parametrize("script", ["gleu_conll14.py", "green_conll14.py"])
+def test_benchmark_quick_run_reports_our_timing(script: str, shared_data: Path) -> None:
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=300)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert OUR_TIMING_LINE.search(completed.stdout), completed.stdout
+    assert "MISMATCH" not in completed.stdout
+
+
+def test_peak_memory_is_the_commands_own_not_this_process() -> None:
+    """A child forked from a big process must not be charged that process's memory, and a
+    child that allocates must be: the harness measures the command alone."""
+    ballast = bytearray(160 * 2**20)
+    ballast[::4096] = b"\x01" * len(ballast[::4096])  # touch every page so it is resident
+    small = harness.run_once([sys.executable, "-c", "pass"])
+    big = harness.run_once([sys.executable, "-c", "b = bytearray(96 * 2**20); b[::4096] = b'1' * len(b[::4096])"])
+    del ballast
+    assert small.returncode == 0 and big.returncode == 0
+    assert small.peak_rss_bytes < 80 * 2**20
+    assert big.peak_rss_bytes >= 96 * 2**20
+
+
+def test_measure_reports_the_output_and_failures() -> None:
+    timing = harness.measure([sys.executable, "-c", "print('AMU\\t58.33')"], repeats=2)
+    assert len(timing.runs) == 2
+    assert harness.parse_score_rows(timing.stdout, ["AMU"]) == {"AMU": ["58.33"]}
+    with pytest.raises(harness.CommandFailed, match="exited with 3: broken"):
+        harness.measure([sys.executable, "-c", "import sys; sys.stderr.write('broken'); sys.exit(3)"])
+    assert harness.run_once(["no-such-command-gecmetrics"]).returncode == 127
+
+
+def test_score_comparison_names_the_differing_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    peer = "alpha\t0.80\t0.50\nbeta\t0.50\t1.00\nAMU\t85.42\t81.97\nCAMB\t82.02\t80.50\n"
+    assert harness.print_agreement("scores", "AMU\t85.42\t81.97\nCAMB\t82.02\t80.50\n", peer, ["AMU", "CAMB"])
+    assert not harness.print_agreement("scores", "AMU\t85.42\t81.98\nCAMB\t82.02\t80.50\n", peer, ["AMU", "CAMB"])
+    output = capsys.readouterr().out
+    assert "OK" in output and "MISMATCH" in output and "AMU: ours ['85.42', '81.98']" in output
+    assert "CAMB: ours" not in output
+
+
+def test_missing_shared_data_exits_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(harness, "SHARED_DATA", tmp_path / "absent")
+    with pytest.raises(SystemExit) as exit_info:
+        harness.shared_data("conll14")
+    assert exit_info.value.code == 0
+    assert "shared data not found" in capsys.readouterr().out
+
+
+def test_peer_install_failure_returns_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """When pip fails (as without network) the peer is None with a printed reason, not an
+    exception. The venv's python is a stand-in that fails like pip would, so nothing is fetched."""
+    monkeypatch.setenv(harness.PEERS_DIR_VARIABLE, str(tmp_path))
+    python = tmp_path / "broken" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("#!/bin/sh\necho 'ERROR: No matching distribution found for gleu==1.1.0' >&2\nexit 1\n")
+    python.chmod(0o755)
+    assert harness.peer_python("broken", "gleu==1.1.0") is None
+    output = capsys.readouterr().out
+    assert "No matching distribution" in output and "peer skipped" in output
+    assert not (tmp_path / "broken" / harness.PEER_MARKER).exists()
+
+
+def test_repeated_corpus_has_every_line_times_over(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "A").write_bytes(b"one\ntwo")  # no final newline: must not merge lines
+    harness.repeat_corpus(tmp_path / "src", ["A"], 3, tmp_path / "big")
+    assert (tmp_path / "big" / "A").read_bytes() == b"one\ntwo\n" * 3
+    assert harness.count_lines(tmp_path / "big" / "A") == 6
