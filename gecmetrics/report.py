@@ -57,10 +57,10 @@ def gleu_table(result, digits: int) -> str:
 def to_jsonable(value: Any) -> Any:
     """NumPy arrays and scalars, dataclasses and tuples turned into JSON values."""
     if isinstance(value, np.ndarray):
-        return [to_jsonable(v) for v in value.tolist()]
+        return to_jsonable(value.tolist())
     if isinstance(value, (np.integer,)):
         return int(value)
-    if isinstance(value, (np.floating, float)):
+    if isinstance(value, (np.floating, float)) and not isinstance(value, bool):
         value = float(value)
         return value if math.isfinite(value) else str(value)
     if isinstance(value, dict):

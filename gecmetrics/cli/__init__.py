@@ -41,6 +41,21 @@ class GecGroup(click.Group):
                         raise
         return super().get_command(ctx, name)
 
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Usage errors in one line (plus a pointer to --help) instead of click's usage block."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as err:
+            hint = f" (see '{err.ctx.command_path} --help')" if getattr(err, "ctx", None) else ""
+            click.echo(f"gecmetric: error: {err.format_message()}{hint}", err=True)
+            sys.exit(err.exit_code)
+        except click.Abort:
+            click.echo("gecmetric: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)

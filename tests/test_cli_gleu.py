@@ -1,0 +1,128 @@
+"""`gecmetric gleu` through click's runner and a real process: output and bad input."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from gecmetrics.cli import main
+
+
+@pytest.fixture()
+def files(tmp_path):
+    def write(name, text, mode="w"):
+        path = tmp_path / name
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return str(path)
+    return write
+
+
+@pytest.fixture()
+def small(files):
+    src = files("src", "the cat sat on mat\na dog barks loud now\n")
+    ref0 = files("ref0", "the cat sat on the mat\na dog barks loudly now\n")
+    ref1 = files("ref1", "the cat sat on a mat\nthe dog barks loud now\n")
+    hyp = files("hyp", "the cat sat on the mat\na dog barks loudly now\n")
+    return src, ref0, ref1, hyp
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_corpus_output_layout(small):
+    src, ref0, ref1, hyp = small
+    code, out, err = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, src, "-f", "-d", "4")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert [line.split("\t")[0] for line in lines] == [hyp, src]
+    assert float(lines[0].split("\t")[1]) > float(lines[1].split("\t")[1])
+    assert len(lines[0].split("\t")[1].split(".")[1]) == 4
+
+
+def test_stdin_hypothesis_equals_file(small):
+    src, ref0, ref1, hyp = small
+    _, from_file, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-f")
+    with open(hyp) as handle:
+        code, from_stdin, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", "-", "-f", input=handle.read())
+    assert code == 0
+    assert from_stdin.split("\t")[1] == from_file.split("\t")[1]
+
+
+def test_modes_and_json(small):
+    src, ref0, ref1, hyp = small
+    code, out, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, src, "--sentence", "-d", "6")
+    assert code == 0 and len(out.splitlines()) == 2 and len(out.splitlines()[0].split("\t")) == 2
+    code, out, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "--sentence", "--smooth")
+    assert code == 0 and len(out.splitlines()[0].split("\t")) == 3
+    code, out, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-m", "--mean")
+    assert code == 0 and out.startswith(hyp + "\t")
+    code, out, err = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-m", "-v")
+    assert code == 0 and "| match | penal | numer | denom |" in out and "ref:best" in err
+    code, out, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "--sentence", "-v")
+    assert "S-1   \t" in out and "R-1-1*\t" in out
+    code, out, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-f", "--json")
+    import json
+
+    data = json.loads(out)
+    assert data[0]["signature"].startswith("GLEU+|variant:official|n:4|unit:word|refs:2|iter:500|sampling:py2-compatible")
+    code, out, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "--variant", "gleu0", "-l", "0", "1")
+    assert out.splitlines()[0] == "lambda\t0\t1"
+
+
+def test_processes_give_the_same_numbers(small):
+    src, ref0, ref1, hyp = small
+    _, one, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, src, "-f")
+    _, two, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, src, "-f", "-p", "2")
+    assert one == two
+
+
+def bad(*args):
+    code, out, err = run(*args)
+    assert code == 2, (code, out, err)
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def test_bad_input(small, files):
+    src, ref0, ref1, hyp = small
+    short = files("short", "one line\n")
+    err = bad("gleu", "-s", src, "-r", ref0, "-o", short)
+    assert short in err and "1 lines" in err and "2" in err
+    assert "no such file" in bad("gleu", "-s", src, "-r", ref0, "-o", hyp + ".missing")
+    broken = files("broken", b"fine\n\xc3\x28 bad\n")
+    assert f"{broken}:2: invalid UTF-8" in bad("gleu", "-s", src, "-r", ref0, "-o", broken)
+    assert "-n must be >= 1" in bad("gleu", "-s", src, "-r", ref0, "-o", hyp, "-n", "0")
+    assert "-i must be >= 1" in bad("gleu", "-s", src, "-r", ref0, "-o", hyp, "-i", "0")
+    bad("gleu", "-s", src, "-r", ref0, "-o", hyp, "--variant", "bleu")
+    assert "--lambda" in bad("gleu", "-s", src, "-r", ref0, "-o", hyp, "-l", "0.1")
+    assert "is a directory" in bad("gleu", "-s", src, "-r", ref0, "-o", str(__import__("pathlib").Path(hyp).parent))
+
+
+def test_lone_carriage_return_is_a_character(files):
+    src = files("src", "a\rb c\nd e\n")
+    code, out, err = run("gleu", "-s", src, "-r", src, "-o", src, "-m")
+    assert code == 0, err
+    assert len(out.splitlines()) == 1
+
+
+def test_non_ascii_whitespace_warning(files):
+    src = files("src", "a\u00a0b c\nd e\n")
+    code, out, err = run("gleu", "-s", src, "-r", src, "-o", src, "-m")
+    assert code == 0 and "non-ASCII whitespace" in err and "1 line(s)" in err
+
+
+def test_real_process(small):
+    src, ref0, ref1, hyp = small
+    done = subprocess.run(["gecmetric", "gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-f"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.startswith(hyp + "\t")
+    done = subprocess.run(["gecmetric", "gleu", "-s", src, "-r", ref0, "-o", hyp + "x"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
