@@ -1,0 +1,499 @@
+"""The edit lattice of the MaxMatch (M2) scorer and its best path (SPEC 4.4).
+
+Vertices are alignment points ``(i, j)``: ``i`` source tokens and ``j`` hypothesis tokens
+consumed, numbered ``i * (m + 1) + j`` so that numeric order is the lexicographic order of
+``(i, j)``, a topological order of the lattice (every arc goes to a larger vertex).
+
+The lattice holds the edges of every minimum-cost alignment under two cost schemes
+(substitution 1 and substitution 2; insertion and deletion 1), then "transitive" arcs: a path
+extended edge by edge while it holds at most ``max_unchanged_words`` unchanged tokens becomes
+one arc (one multi-token edit). Arcs are weighted per annotator (a gold edit: a large negative
+weight; any other changing arc: its length plus 0.001 per copy) and the best edit sequence is
+the shortest path.
+
+The official scorer materializes every arc, then runs a Bellman-Ford search (cubic); the path
+it returns among equal-cost paths depends on the order in which it relaxes arcs, and its
+float sums depend on its large negative weight (the number of arcs). This module reproduces
+that result exactly, with a cost linear in arcs: arcs are built in the order the official
+discovers them, distances by one pass in topological order (the same float recurrence), and
+the predecessor the official keeps by computing, for each vertex, the relaxation step at which
+its final distance is first reached. When a sentence would need more than ``arc_budget`` arcs
+(a hypothesis far from its source), :func:`best_edit_sequence` switches to a compact search
+that never materializes arcs (see :func:`compact_best_path`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+EPSILON = 0.001
+"""Weight the official scorer adds to a changing arc that matches no gold edit (per copy)."""
+
+DEFAULT_ARC_BUDGET = 300_000
+"""Transitive arcs enumerated exactly before switching to the compact search."""
+
+# Edit kinds of lattice edges and arcs.
+NOOP, SUB, DEL, INS = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class SystemEdit:
+    """One edit of the system: source span [start, end), original and corrected text."""
+
+    start: int
+    end: int
+    original: str
+    correction: str
+
+    def as_tuple(self) -> tuple[int, int, str, str]:
+        return (self.start, self.end, self.original, self.correction)
+
+
+@dataclass(frozen=True)
+class GoldEdit:
+    """One gold edit of one annotator: span, original text and the accepted corrections."""
+
+    start: int
+    end: int
+    original: str
+    corrections: tuple[str, ...]
+
+    def matches(self, edit: SystemEdit) -> bool:
+        return (edit.start == self.start and edit.end == self.end and edit.original == self.original
+                and edit.correction in self.corrections)
+
+
+@dataclass
+class Arc:
+    """An arc of the lattice: base edge (length 1) or transitive arc, with the official's
+    bookkeeping (length, unchanged tokens, kind, positions of its copies in the arc list)."""
+
+    length: int
+    unchanged: int
+    kind: int
+    positions: list[int] = field(default_factory=list)
+
+
+class ArcBudgetExceeded(Exception):
+    """Raised internally when the exact enumeration would build too many arcs."""
+
+
+def _min_cost_edges(source: Sequence[str], hypothesis: Sequence[str], substitution_cost: int) -> set[tuple[int, int]]:
+    """Edges (u, w) of all minimum-cost alignments (insertion, deletion 1)."""
+    n, m = len(source), len(hypothesis)
+    width = m + 1
+    cost = [0] * ((n + 1) * width)
+    for j in range(1, m + 1):
+        cost[j] = j
+    for i in range(1, n + 1):
+        row = i * width
+        up = row - width
+        cost[row] = i
+        token = source[i - 1]
+        for j in range(1, m + 1):
+            diagonal = cost[up + j - 1] + (0 if token == hypothesis[j - 1] else substitution_cost)
+            deletion = cost[up + j] + 1
+            insertion = cost[row + j - 1] + 1
+            cost[row + j] = min(diagonal, deletion, insertion)
+    edges: set[tuple[int, int]] = set()
+    end = n * width + m
+    seen = {end}
+    stack = [end]
+    while stack:
+        w = stack.pop()
+        i, j = divmod(w, width)
+        here = cost[w]
+        predecessors = []
+        if i > 0 and j > 0:
+            sub = 0 if source[i - 1] == hypothesis[j - 1] else substitution_cost
+            if cost[w - width - 1] + sub == here:
+                predecessors.append(w - width - 1)
+        if i > 0 and cost[w - width] + 1 == here:
+            predecessors.append(w - width)
+        if j > 0 and cost[w - 1] + 1 == here:
+            predecessors.append(w - 1)
+        for u in predecessors:
+            edges.add((u, w))
+            if u not in seen:
+                seen.add(u)
+                stack.append(u)
+    return edges
+
+
+@dataclass
+class EditLattice:
+    """The lattice of one (source, hypothesis) pair, independent of the gold edits."""
+
+    source: list[str]
+    hypothesis: list[str]
+    max_unchanged_words: int
+    width: int
+    vertices: list[int]
+    base_copies: dict[tuple[int, int], int]
+    arcs_into: dict[int, dict[int, Arc]] | None
+    """Per target vertex, its arcs by source vertex (None in compact mode)."""
+    arc_count: int
+    """Number of arcs in the official's list (copies counted): its large negative weight."""
+
+    def coordinates(self, vertex: int) -> tuple[int, int]:
+        return divmod(vertex, self.width)
+
+    def edge_kind(self, u: int, w: int) -> int:
+        """Kind of the base edge u -> w (by geometry)."""
+        (i0, j0), (i1, j1) = self.coordinates(u), self.coordinates(w)
+        if i1 == i0:
+            return INS
+        if j1 == j0:
+            return DEL
+        return NOOP if self.source[i0] == self.hypothesis[j0] else SUB
+
+    def edit_of(self, u: int, w: int) -> SystemEdit:
+        """The edit an arc u -> w stands for: source span and both texts."""
+        (i0, j0), (i1, j1) = self.coordinates(u), self.coordinates(w)
+        return SystemEdit(i0, i1, " ".join(self.source[i0:i1]), " ".join(self.hypothesis[j0:j1]))
+
+
+def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchanged_words: int = 2,
+                  arc_budget: int = DEFAULT_ARC_BUDGET) -> EditLattice:
+    """Build the lattice: union of the minimum-cost alignments of both cost schemes, then the
+    transitive arcs in the official's discovery order (compact mode over ``arc_budget``)."""
+    source, hypothesis = list(source), list(hypothesis)
+    width = len(hypothesis) + 1
+    copies: dict[tuple[int, int], int] = {}
+    for substitution_cost in (1, 2):
+        for edge in _min_cost_edges(source, hypothesis, substitution_cost):
+            copies[edge] = copies.get(edge, 0) + 1
+    vertices = sorted({v for edge in copies for v in edge} or {0})
+    lattice = EditLattice(source, hypothesis, max_unchanged_words, width, vertices, copies, None, 0)
+    try:
+        lattice.arcs_into, lattice.arc_count = _transitive_arcs(lattice, arc_budget)
+    except ArcBudgetExceeded:
+        lattice.arcs_into = None
+        lattice.arc_count = 0
+    return lattice
+
+
+def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, dict[int, Arc]], int]:
+    """All arcs, as the official's closure builds them.
+
+    Its closure loops over an intermediate vertex k (in order), then over sources and targets;
+    since every path from k only visits larger vertices, the arcs out of k are then still its
+    base edges, so each new arc is an arc into k extended by one base edge, kept when it is
+    shorter than the arc already there and holds at most ``max_unchanged_words`` unchanged
+    tokens. Arcs are recorded with their positions in the official's arc list (base edges
+    sorted, then transitive arcs in discovery order, a copy each time one is shortened), and
+    the official's removal of transitive no-change arcs is replayed, including the element it
+    skips after each removal (a list modified while iterated), which survives.
+    """
+    limit = lattice.max_unchanged_words
+    successors: dict[int, list[int]] = {}
+    arcs_into: dict[int, dict[int, Arc]] = {v: {} for v in lattice.vertices}
+    position = 0
+    for (u, w) in sorted(lattice.base_copies):
+        kind = lattice.edge_kind(u, w)
+        count = lattice.base_copies[(u, w)]
+        arcs_into[w][u] = Arc(1, 1 if kind == NOOP else 0, kind, list(range(position, position + count)))
+        position += count
+        successors.setdefault(u, []).append(w)
+    appended: list[tuple[int, int]] = []
+    for k in lattice.vertices:
+        out = successors.get(k)
+        if not out:
+            continue
+        into_k = arcs_into[k]
+        for vi in sorted(into_k):
+            first = into_k[vi]
+            for vj in out:
+                second = arcs_into[vj][k]
+                length = first.length + 1
+                existing = arcs_into[vj].get(vi)
+                if existing is not None and existing.length <= length:
+                    continue
+                unchanged = first.unchanged + second.unchanged
+                if unchanged > limit:
+                    continue
+                kind = NOOP if first.kind == NOOP and second.kind == NOOP else SUB
+                if existing is None:
+                    existing = arcs_into[vj][vi] = Arc(length, unchanged, kind, [])
+                else:
+                    existing.length, existing.unchanged, existing.kind = length, unchanged, kind
+                existing.positions.append(position)
+                position += 1
+                appended.append((vi, vj))
+                if len(appended) > arc_budget:
+                    raise ArcBudgetExceeded
+    # Replay the removal of transitive no-change arcs (their length is always > 1).
+    removed = 0
+    index = 0
+    removed_copies: dict[tuple[int, int], int] = {}
+    while index < len(appended):
+        vi, vj = appended[index]
+        arc = arcs_into[vj].get(vi)
+        if arc is not None and arc.kind == NOOP and removed_copies.get((vi, vj), 0) < len(arc.positions):
+            removed_copies[(vi, vj)] = removed_copies.get((vi, vj), 0) + 1
+            removed += 1
+            index += 2  # the element after a removed one is never examined
+        else:
+            index += 1
+    for (vi, vj), count in removed_copies.items():
+        arc = arcs_into[vj][vi]
+        del arc.positions[:count]  # list.remove drops the first copy
+        if not arc.positions:
+            del arcs_into[vj][vi]
+    return arcs_into, position - removed
+
+
+def _changing_weight(length: int, copies: int) -> float:
+    """A changing arc matching no gold edit: its length plus EPSILON once per copy in the list
+    (summed one by one in floating point, as the official does)."""
+    weight: float = length
+    for _ in range(copies):
+        weight += EPSILON
+    return weight
+
+
+def arc_weights(lattice: EditLattice, gold: Sequence[GoldEdit]) -> dict[tuple[int, int], float]:
+    """Weights of the arcs for one annotator, as the official's weighting gives them.
+
+    Gold-matching arcs weigh minus the number of arcs. Several insertions at one source
+    position are matched by the official's two-pointer walk over the insertion arcs there
+    (sorted), which keeps one gold insertion from matching arcs at several hypothesis
+    positions; it is replayed here, with its side effects (EPSILON added to the arcs it skips).
+    """
+    assert lattice.arcs_into is not None
+    large = -lattice.arc_count
+    width = lattice.width
+    gold_by_span: dict[tuple[int, int], list[GoldEdit]] = {}
+    for edit in gold:
+        gold_by_span.setdefault((edit.start, edit.end), []).append(edit)
+    weights: dict[tuple[int, int], float] = {}
+    insertion_rows: dict[int, list[tuple[int, int]]] = {}
+    for w, into in lattice.arcs_into.items():
+        i1 = w // width
+        for v, arc in into.items():
+            i0 = v // width
+            candidates = gold_by_span.get((i0, i1))
+            if candidates and i0 == i1:
+                insertion_rows.setdefault(i0, []).append((v, w))
+                continue
+            if candidates:
+                edit = lattice.edit_of(v, w)
+                if any(g.matches(edit) for g in candidates):
+                    weights[(v, w)] = large
+                    continue
+            weights[(v, w)] = arc.length if arc.kind == NOOP else _changing_weight(arc.length, len(arc.positions))
+    for row, keys in insertion_rows.items():
+        _weigh_insertions(lattice, sorted(keys), gold_by_span[(row, row)], large, weights)
+    return weights
+
+
+def _weigh_insertions(lattice: EditLattice, keys: list[tuple[int, int]], gold: list[GoldEdit], large: int,
+                      weights: dict[tuple[int, int], float]) -> None:
+    """Replay the official's two-pointer matching of insertion arcs at one source position."""
+    assert lattice.arcs_into is not None
+    items: list[tuple[int, int]] = []
+    for key in keys:
+        items.extend([key] * len(lattice.arcs_into[key[1]][key[0]].positions))
+        weights[key] = lattice.arcs_into[key[1]][key[0]].length
+    edits = {key: lattice.edit_of(*key) for key in keys}
+    left, right = 0, len(items) - 1
+    current = left
+    gold_left, gold_right = 0, len(gold) - 1
+    while left <= right:
+        key = items[current]
+        edit = edits[key]
+        order = range(gold_left, gold_right + 1) if current == left else range(gold_right, gold_left - 1, -1)
+        matched = False
+        for index in order:
+            if gold[index].matches(edit):
+                matched = True
+                weights[key] = large
+                if current == left:
+                    gold_left = index + 1
+                else:
+                    gold_right = index - 1
+                break
+        if not matched:
+            weights[key] += EPSILON
+            if current == left:
+                left += 1
+                current = right
+            else:
+                right -= 1
+                current = left
+        elif current == left:
+            left += 1
+            while left < len(items) and items[left][0] != key[1]:
+                weights[items[left]] += EPSILON
+                left += 1
+            current = left
+        else:
+            right -= 1
+            while right >= 0 and items[right][1] != key[0]:
+                weights[items[right]] += EPSILON
+                right -= 1
+            current = right
+
+
+def shortest_path(lattice: EditLattice, weights: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
+    """The arcs of the path the official's Bellman-Ford search returns, found in one pass.
+
+    Distances: one pass in topological order with the same float sums (the official's final
+    distances satisfy the same recurrence). Among equal-distance predecessors the official
+    keeps the one whose relaxation first reached the final value: relaxation steps are
+    (pass, position in the arc list); an arc is relaxed with its source's final distance in
+    the pass where the source got it if the arc comes later in the list, else in the next.
+    """
+    assert lattice.arcs_into is not None
+    start = lattice.vertices[0]
+    distance: dict[int, float] = {start: 0}
+    reached: dict[int, tuple[int, int]] = {start: (1, -1)}
+    predecessor: dict[int, int] = {}
+    for w in lattice.vertices[1:]:
+        into = lattice.arcs_into[w]
+        best = None
+        for v, arc in into.items():
+            value = distance[v] + weights[(v, w)]
+            if best is None or value < best:
+                best = value
+        if best is None:
+            continue
+        step_best = None
+        chosen = -1
+        for v, arc in into.items():
+            if distance[v] + weights[(v, w)] != best:
+                continue
+            source_pass, source_position = reached[v]
+            for position in arc.positions:
+                step = (source_pass if position > source_position else source_pass + 1, position)
+                if step_best is None or step < step_best:
+                    step_best = step
+                    chosen = v
+        distance[w] = best
+        reached[w] = step_best
+        predecessor[w] = chosen
+    path = []
+    w = lattice.vertices[-1]
+    while w in predecessor:
+        v = predecessor[w]
+        path.append((v, w))
+        w = v
+    path.reverse()
+    return path
+
+
+def best_edit_sequence(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[SystemEdit]:
+    """The system's edits chosen against one annotator's gold edits (left to right)."""
+    if lattice.arcs_into is None:
+        return compact_best_path(lattice, gold)
+    weights = arc_weights(lattice, gold)
+    edits = []
+    for v, w in shortest_path(lattice, weights):
+        if lattice.arcs_into[w][v].kind != NOOP:
+            edits.append(lattice.edit_of(v, w))
+    return edits
+
+
+_GOLD_UNITS = -(10 ** 12)
+"""Weight of a gold arc in the compact search, in thousandths (dominates any path length)."""
+
+
+def _gold_arcs(lattice: EditLattice, gold: Sequence[GoldEdit],
+               successors: dict[int, list[int]]) -> dict[int, list[int]]:
+    """Gold-matching arcs (by target: sources) that exist in the lattice: a path between the
+    two vertices with at most ``max_unchanged_words`` unchanged tokens."""
+    width = lattice.width
+    vertex_set = set(lattice.vertices)
+    hypothesis = lattice.hypothesis
+    limit = lattice.max_unchanged_words
+    arcs: dict[int, list[int]] = {}
+    for edit in gold:
+        for correction in set(edit.corrections):
+            tokens = correction.split()
+            if " ".join(tokens) != correction:
+                continue
+            for j0 in range(len(hypothesis) - len(tokens) + 1):
+                if hypothesis[j0:j0 + len(tokens)] != tokens:
+                    continue
+                v = edit.start * width + j0
+                w = edit.end * width + j0 + len(tokens)
+                if v not in vertex_set or w not in vertex_set:
+                    continue
+                # fewest unchanged tokens on a path v -> w, searching only inside the box
+                best = {v: 0}
+                for u in sorted(x for x in vertex_set if v <= x <= w and x % width >= j0
+                                and x % width <= w % width):
+                    if u not in best:
+                        continue
+                    for x in successors.get(u, ()):
+                        if x > w or x % width > w % width:
+                            continue
+                        count = best[u] + (1 if lattice.edge_kind(u, x) == NOOP else 0)
+                        if count <= limit and count < best.get(x, limit + 1):
+                            best[x] = count
+                if w in best and w != v:
+                    arcs.setdefault(w, []).append(v)
+    return arcs
+
+
+def compact_best_path(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[SystemEdit]:
+    """Best edit sequence without materializing transitive arcs (for divergent sentences).
+
+    A transitive arc is a base path holding at most ``max_unchanged_words`` unchanged tokens,
+    weighing its length plus 0.001; so the search walks base edges with a small state (inside
+    an arc or not, unchanged tokens so far, whether all were unchanged) in topological order:
+    cost linear in base edges. Weights are exact integers (thousandths); ties are broken
+    towards the smaller predecessor. This equals the official's choice except where it breaks
+    exact ties by float rounding or arc order (it cannot run on such sentences anyway).
+    """
+    limit = lattice.max_unchanged_words
+    successors: dict[int, list[int]] = {}
+    for (u, w) in sorted(lattice.base_copies):
+        successors.setdefault(u, []).append(w)
+    gold_into = _gold_arcs(lattice, gold, successors)
+    closed: dict[int, tuple[int, int, bool]] = {lattice.vertices[0]: (0, -1, False)}
+    """vertex -> (cost, start of the arc ending here, whether that arc changes something)"""
+    opened: dict[tuple[int, int, bool], tuple[int, int]] = {}
+    """(vertex, unchanged so far, all unchanged so far) -> (cost, start of the open arc)"""
+
+    def relax_closed(w: int, cost: int, start: int, changing: bool) -> None:
+        if w not in closed or cost < closed[w][0]:
+            closed[w] = (cost, start, changing)
+
+    def relax_open(key: tuple[int, int, bool], cost: int, start: int) -> None:
+        if key not in opened or cost < opened[key][0]:
+            opened[key] = (cost, start)
+
+    for v in lattice.vertices:
+        for source in gold_into.get(v, ()):
+            if source in closed:
+                relax_closed(v, closed[source][0] + _GOLD_UNITS, source, True)
+        for w in successors.get(v, ()):
+            kind = lattice.edge_kind(v, w)
+            noop = kind == NOOP
+            if v in closed:
+                base = closed[v][0]
+                relax_closed(w, base + (1000 if noop else 1000 + lattice.base_copies[(v, w)]), v, not noop)
+                relax_open((w, int(noop), noop), base + 1000, v)
+            for unchanged in range(limit + 1):
+                for all_unchanged in (False, True):
+                    state = opened.get((v, unchanged, all_unchanged))
+                    if state is None:
+                        continue
+                    cost, start = state
+                    count = unchanged + int(noop)
+                    if count > limit:
+                        continue
+                    still_unchanged = all_unchanged and noop
+                    relax_open((w, count, still_unchanged), cost + 1000, start)
+                    if not still_unchanged:
+                        relax_closed(w, cost + 1001, start, True)
+    edits = []
+    w = lattice.vertices[-1]
+    while w in closed and closed[w][1] >= 0:
+        _, start, changing = closed[w]
+        if changing:
+            edits.append(lattice.edit_of(start, w))
+        w = start
+    edits.reverse()
+    return edits
