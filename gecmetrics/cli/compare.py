@@ -1,0 +1,133 @@
+"""``gecmetric compare``: one table of many systems under many metric settings."""
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from ..compare import DEFAULT_METRICS, compare as compare_systems
+from ..corpus import read_corpus
+from ..errors import InputError
+from ..registry import column_labels, list_metrics, metrics_from_text, settings_help
+from ..units import whitespace_warnings
+from . import main
+from .common import corpus_options, output_options
+from .options import GreedyCommand, GreedyOption
+
+PROGRESS_DELAY_SECONDS = 1.0
+
+
+class StderrProgress:
+    """A progress line on stderr, shown only once the work has taken more than a second and
+    only when stderr is a terminal (never in logs or pipes)."""
+
+    def __init__(self, stream=None, delay: float = PROGRESS_DELAY_SECONDS) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.monotonic()
+        self.delay = delay
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.shown = False
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if not self.enabled:
+            return
+        if done >= total:
+            if self.shown:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
+            return
+        if time.monotonic() - self.start < self.delay:
+            return
+        self.stream.write(f"\rgecmetric compare: {done}/{total} {what}\x1b[K")
+        self.stream.flush()
+        self.shown = True
+
+
+def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    for info in list_metrics():
+        click.echo(str(info))
+    click.echo("\nsettings (aliases): " + settings_help().replace("\n", "\n  "))
+    ctx.exit(0)
+
+
+@main.command(cls=GreedyCommand)
+@corpus_options()
+@click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
+              help="Metric settings: NAME[:KEY=VALUE...], comma-separated or several after the flag, e.g. "
+                   "'gleu,green:beta=0.5/1/2,green-char'. '/' separates several values (GREEN betas). "
+                   f"[default: {','.join(DEFAULT_METRICS)} (+ m2 with --m2)]")
+@click.option("--m2", "gold_m2", metavar="GOLD.m2",
+              help="Gold M2 annotation of the same sentences as -s: adds the MaxMatch M2 F0.5 column.")
+@click.option("--list-metrics", is_flag=True, expose_value=False, is_eager=True, callback=_print_metric_list,
+              help="List the metric names, their defaults and settings, and exit.")
+@click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values (header + a line per system).")
+@click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table and the signatures.")
+@click.option("--sort", "sort_column", metavar="COLUMN",
+              help="Sort rows by a column: its label (case and spaces ignored), its number (1 = first score "
+                   "column) or 'system'. Scores sort best first.")
+@click.option("--ranks", is_flag=True, help="Add a rank column (1 = best; ties share a rank) after each score.")
+@output_options
+def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_markdown, sort_column, ranks,
+            digits, verbose, as_json, show_signature):
+    """Score many systems with many metrics: a row per system, a column per metric setting.
+
+    \b
+    gecmetric compare -s INPUT -r REF0 REF1 -o AMU CAMB CUUI --m2 official-2014.combined.m2
+    gecmetric compare -s INPUT -r REF0 REF1 -o AMU CAMB --metrics gleu,gleu-max,green-char:beta=0.5/2
+
+    The source, each reference and each system output are counted once for all metrics.
+    `--list-metrics` shows the names and settings.
+    """
+    progress = StderrProgress()
+    if sum((as_tsv, as_markdown, as_json)) > 1:
+        raise InputError("choose one of --tsv, --markdown and --json")
+    metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
+    has_m2 = any(type(m).__name__ == "M2Scorer" for m in metrics)
+    if gold_m2 is not None and not has_m2:
+        metrics += metrics_from_text("m2")
+    for metric in metrics:
+        column_labels(metric)
+    if has_m2 and gold_m2 is None:
+        raise InputError("the m2 metric needs the gold annotation: --m2 GOLD.m2")
+    if list(hypotheses).count("-") > 1 or (gold_m2 == "-" and "-" in hypotheses):
+        raise InputError("standard input ('-') can be read only once")
+
+    corpus = read_corpus(source, references, hypotheses)
+    _warn_whitespace(corpus, source, references, metrics)
+    blocks = None
+    if gold_m2 is not None:
+        from ..compare import check_m2_sources
+        from ..m2.format import read_m2
+
+        blocks = read_m2(gold_m2)
+        check_m2_sources(blocks, corpus.sources, gold_m2, f"the source {source}")
+    table = compare_systems(corpus.sources, corpus.references, corpus.hypotheses, metrics, m2_blocks=blocks,
+                            progress=progress)
+    if sort_column is not None:
+        table = table.sorted_by(sort_column)
+
+    if as_json:
+        click.echo(table.to_json(ranks=True))
+    elif as_tsv:
+        click.echo(table.to_tsv(digits, ranks))
+    elif as_markdown:
+        click.echo(table.to_markdown(digits, ranks))
+    else:
+        click.echo(table.to_text(digits, ranks))
+    if show_signature or verbose:
+        for column in table.columns:
+            click.echo(f"{column.label}\t{column.signature}", err=True)
+
+
+def _warn_whitespace(corpus, source, references, metrics) -> None:
+    """SPEC 1 whitespace warnings, once per unit setting the metrics use."""
+    settings = sorted({(m.unit, m.normalize_space) for m in metrics if hasattr(m, "unit")})
+    named = [(source, corpus.sources)] + list(zip(references, corpus.references))
+    named += [(name if name != "-" else "<stdin>", lines) for name, lines in corpus.hypotheses.items()]
+    for unit, normalize_space in settings:
+        for name, lines in named:
+            for warning in whitespace_warnings(lines, name, unit, normalize_space):
+                click.echo(warning, err=True)
