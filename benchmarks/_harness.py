@@ -229,6 +229,41 @@ def peer_script(python: Path, script: str) -> list[str]:
     return [str(python.parent / script)]
 
 
+def peer_package_dir(python: Path, package: str) -> Path | None:
+    """The folder of `package` inside a peer venv, found without importing it (errant's
+    __init__ pulls spaCy, its commands/compare_m2.py alone does not), or None."""
+    code = ("import importlib.util, sys; spec = importlib.util.find_spec(sys.argv[1]); "
+            "print(spec.submodule_search_locations[0] if spec and spec.submodule_search_locations else '')")
+    try:
+        completed = subprocess.run([str(python), "-c", code, package], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    location = completed.stdout.strip()
+    return Path(location) if completed.returncode == 0 and location else None
+
+
+def find_python2() -> Path | None:
+    """A Python 2.7 interpreter for peers that need one (the NUS m2scorer): $GECMETRICS_PYTHON2,
+    pyenv's 2.7.18, or `python2.7` on PATH; None with a message when there is none."""
+    candidates: list[Path] = []
+    if os.environ.get("GECMETRICS_PYTHON2"):
+        candidates.append(Path(os.environ["GECMETRICS_PYTHON2"]))
+    try:
+        root = subprocess.run(["pyenv", "root"], capture_output=True, text=True, timeout=30).stdout.strip()
+        if root:
+            candidates.append(Path(root) / "versions" / "2.7.18" / "bin" / "python")
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    on_path = shutil.which("python2.7")
+    if on_path:
+        candidates.append(Path(on_path))
+    for candidate in candidates:
+        if candidate.exists():
+            return candidate
+    print("[peer] no Python 2.7 found (set GECMETRICS_PYTHON2): peer skipped")
+    return None
+
+
 def find_green_command() -> list[str] | None:
     """The command of the original GREEN (github shotakoyama/green), or None with a message.
 

@@ -88,3 +88,14 @@ def test_repeated_corpus_has_every_line_times_over(tmp_path: Path) -> None:
     harness.repeat_corpus(tmp_path / "src", ["A"], 3, tmp_path / "big")
     assert (tmp_path / "big" / "A").read_bytes() == b"one\ntwo\n" * 3
     assert harness.count_lines(tmp_path / "big" / "A") == 6
+
+
+def test_peer_package_dir_finds_a_package_without_importing_it(tmp_path: Path) -> None:
+    package = tmp_path / "site" / "fakepeer"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("raise ImportError('importing would pull a heavy dependency')\n")
+    python = tmp_path / "python"
+    python.write_text(f"#!/bin/sh\nPYTHONPATH={tmp_path / 'site'} exec {sys.executable} \"$@\"\n")
+    python.chmod(0o755)
+    assert harness.peer_package_dir(python, "fakepeer") == package
+    assert harness.peer_package_dir(python, "no_such_package_gecmetrics") is None
