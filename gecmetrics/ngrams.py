@@ -145,13 +145,6 @@ class CountTable:
         where[where == len(self.keys)] = 0
         return np.where(self.keys[where] == keys, self.counts[where], 0)
 
-    @staticmethod
-    def maximum(tables: Sequence["CountTable"]) -> "CountTable":
-        """Per key, the largest count over several tables (references merged, as GLEU 2015)."""
-        keys = sorted_unique(np.concatenate([t.keys for t in tables]))
-        counts = np.max([t.lookup(keys) for t in tables], axis=0)
-        return CountTable(keys, counts)
-
 
 @dataclass(frozen=True, eq=False)
 class EncodedText:
@@ -189,29 +182,6 @@ class Triples:
         return np.rint(sums).astype(np.int64) if values.dtype.kind in "iub" else sums
 
 
-def join(source: CountTable, reference: CountTable, hypothesis: CountTable, size: int) -> Triples:
-    """The (sigma, rho, eta) triples over the union of the n-grams of the three tables."""
-    tables = (source, reference, hypothesis)
-    keys = np.concatenate([t.keys for t in tables])
-    order = np.argsort(keys, kind="stable")  # merges three sorted runs
-    sorted_keys = keys[order]
-    is_first = np.ones(len(keys), dtype=bool)
-    is_first[1:] = sorted_keys[1:] != sorted_keys[:-1]
-    group = np.empty(len(keys), dtype=np.int64)
-    group[order] = np.cumsum(is_first) - 1
-    n_groups = int(is_first.sum())
-    counts = []
-    start = 0
-    for table in tables:
-        stop = start + len(table.keys)
-        column = np.zeros(n_groups, dtype=np.int64)
-        column[group[start:stop]] = table.counts
-        counts.append(column)
-        start = stop
-    return Triples(sentence=sorted_keys[is_first] >> _SHIFT, sigma=counts[0], rho=counts[1], eta=counts[2],
-                   size=size)
-
-
 class Encoder:
     """Turns lists of sentences into :class:`EncodedText` with shared, exact ids.
 
@@ -232,8 +202,16 @@ class Encoder:
 
     def encode(self, sentences: Sequence[str]) -> EncodedText:
         self.calls += 1
-        split = partial(split_units, unit=self.unit, normalize_space=self.normalize_space)
-        unit_ids, lengths = self.vocabulary.encode(sentences, split)
+        if self.unit == "char":
+            # a character's id is its code point: no dictionary needed
+            if self.normalize_space:
+                sentences = [" ".join(s.split()) for s in sentences]
+            lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+            text = "".join(sentences).encode("utf-32-le", errors="surrogatepass")
+            unit_ids = np.frombuffer(text, dtype=np.uint32).astype(np.int64)
+        else:
+            split = partial(split_units, unit=self.unit, normalize_space=self.normalize_space)
+            unit_ids, lengths = self.vocabulary.encode(sentences, split)
         size = len(lengths)
         _check_range(np.array([size]), "sentences")
         starts = np.zeros(size + 1, np.int64)
@@ -260,9 +238,9 @@ class Encoder:
 class EncodedCorpus:
     """A source and its references encoded once, and the hypotheses scored against them.
 
-    Hypotheses are encoded on first use and kept (keyed by their text), and so are the
-    triples of each (hypothesis, reference, order): metrics that share a unit setting share
-    all the counting.
+    Hypotheses are encoded on first use and kept (keyed by their text). The keys of the
+    source and all references are merged once per order; a hypothesis is then placed on them
+    by one sorted search per order, whatever the number of references and metrics.
     """
 
     def __init__(self, sources: Sequence[str], references: Sequence[Sequence[str]], max_order: int,
@@ -271,8 +249,8 @@ class EncodedCorpus:
         self.source = self.encoder.encode(sources)
         self.references = [self.encoder.encode(ref) for ref in references]
         self._hypotheses: dict[tuple[str, ...], EncodedText] = {}
-        self._triples: dict[tuple[int, int, int], Triples] = {}
-        self._merged: dict[int, CountTable] = {}
+        self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
+        self._hypothesis_sides: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     @property
     def size(self) -> int:
@@ -289,19 +267,47 @@ class EncodedCorpus:
             encoded = self._hypotheses[key] = self.encoder.encode(key)
         return encoded
 
-    def triples(self, hypothesis: EncodedText, reference: int, order: int) -> Triples:
-        """(sigma, rho, eta) of every n-gram of one order, against one reference."""
-        key = (id(hypothesis), reference, order)
-        found = self._triples.get(key)
+    def _reference_side(self, order: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """Per order, once: every (sentence, n-gram) key of the source or any reference, with
+        its count in the source and in each reference."""
+        found = self._reference_sides.get(order)
         if found is None:
-            found = self._triples[key] = join(
-                self.source.tables[order - 1], self.references[reference].tables[order - 1],
-                hypothesis.tables[order - 1], self.size)
+            source = self.source.tables[order - 1]
+            references = [r.tables[order - 1] for r in self.references]
+            keys = sorted_unique(np.concatenate([source.keys] + [r.keys for r in references]))
+            found = self._reference_sides[order] = (keys, source.lookup(keys), [r.lookup(keys) for r in references])
         return found
 
-    def merged_reference(self, order: int) -> CountTable:
-        """Per sentence and n-gram, the largest count over all references."""
-        found = self._merged.get(order)
+    def _hypothesis_side(self, hypothesis: EncodedText, order: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The hypothesis counts on the reference-side keys, and its keys found nowhere else."""
+        key = (id(hypothesis), order)
+        found = self._hypothesis_sides.get(key)
         if found is None:
-            found = self._merged[order] = CountTable.maximum([r.tables[order - 1] for r in self.references])
+            keys = self._reference_side(order)[0]
+            table = hypothesis.tables[order - 1]
+            where = np.searchsorted(keys, table.keys)
+            where[where == len(keys)] = 0
+            shared = keys[where] == table.keys if len(keys) else np.zeros(len(table.keys), bool)
+            eta = np.zeros(len(keys), dtype=np.int64)
+            eta[where[shared]] = table.counts[shared]
+            found = self._hypothesis_sides[key] = (eta, table.keys[~shared], table.counts[~shared])
         return found
+
+    def triples(self, hypothesis: EncodedText, reference: int, order: int) -> Triples:
+        """(sigma, rho, eta) of every n-gram of one order, against one reference.
+
+        Rows cover the n-grams of the source, of every reference and of the hypothesis, so
+        some rows are (0, 0, 0): every metric is a sum of a function that is 0 there.
+        """
+        return self._triples(hypothesis, order, self._reference_side(order)[2][reference])
+
+    def merged_triples(self, hypothesis: EncodedText, order: int) -> Triples:
+        """As :meth:`triples`, with rho the largest count over all references (GLEU 2015)."""
+        return self._triples(hypothesis, order, np.max(self._reference_side(order)[2], axis=0))
+
+    def _triples(self, hypothesis: EncodedText, order: int, rho: np.ndarray) -> Triples:
+        keys, sigma, _ = self._reference_side(order)
+        eta, extra_keys, extra_counts = self._hypothesis_side(hypothesis, order)
+        zeros = np.zeros(len(extra_keys), dtype=np.int64)
+        return Triples(sentence=np.concatenate([keys, extra_keys]) >> _SHIFT, sigma=np.concatenate([sigma, zeros]),
+                       rho=np.concatenate([rho, zeros]), eta=np.concatenate([eta, extra_counts]), size=self.size)

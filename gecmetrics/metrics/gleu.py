@@ -15,7 +15,7 @@ import numpy as np
 
 from ..aggregate import best_reference, python2_draws, seeded_draws, select, sum_selected
 from ..errors import InputError
-from ..ngrams import EncodedCorpus, join
+from ..ngrams import EncodedCorpus
 from .base import NgramMetric
 
 VARIANTS = ("official", "paper", "gleu0")
@@ -169,8 +169,7 @@ class GLEU(NgramMetric):
         stats[:, 0, 0] = ref_lengths[np.arange(encoded.size), closest]
         stats[:, 0, 1] = hyp.lengths
         for order in range(1, n + 1):
-            t = join(encoded.source.tables[order - 1], encoded.merged_reference(order),
-                     hyp.tables[order - 1], encoded.size)
+            t = encoded.merged_triples(hyp, order)
             reference_only = np.where(t.sigma == 0, t.rho, 0)
             source_only = np.where(t.rho == 0, t.sigma, 0)
             k = order - 1
