@@ -38,8 +38,11 @@ def regions(sigma: np.ndarray, rho: np.ndarray, eta: np.ndarray) -> np.ndarray:
 
 def sentence_regions(triples: Triples) -> np.ndarray:
     """Region counts summed per sentence, shape (D, 7)."""
-    per_gram = regions(triples.sigma, triples.rho, triples.eta)
-    return np.stack([triples.per_sentence(per_gram[:, k]) for k in range(len(REGIONS))], axis=1)
+    s, r, c = triples.sigma, triples.rho, triples.eta
+    min_sr, min_rc, min_sc = np.minimum(s, r), np.minimum(r, c), np.minimum(s, c)
+    per_gram = (np.minimum(min_sr, c), s - np.maximum(r, c), min_rc - s, min_sr - c,
+                c - np.maximum(s, r), min_sc - r, r - np.maximum(s, c))
+    return np.stack([triples.per_sentence(np.maximum(x, 0)) for x in per_gram], axis=1)
 
 
 def true_false(region_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
