@@ -78,45 +78,85 @@ class ArcBudgetExceeded(Exception):
     """Raised internally when the exact enumeration would build too many arcs."""
 
 
+def _banded_costs(source: Sequence[str], hypothesis: Sequence[str], substitution_cost: int,
+                  slack: int) -> list[list[int]]:
+    """Alignment costs restricted to the cells whose lower bound |i - j| + |(n - i) - (m - j)|
+    is at most |n - m| + 2 * slack (cells outside hold a large value)."""
+    n, m = len(source), len(hypothesis)
+    infinity = n + m + 1 + 2 * (n + m) * substitution_cost
+    low_shift = min(0, n - m) - slack   # smallest i - j kept
+    high_shift = max(0, n - m) + slack  # largest i - j kept
+    rows = [[infinity] * (m + 1) for _ in range(n + 1)]
+    first = rows[0]
+    for j in range(0, min(m, -low_shift) + 1):
+        first[j] = j
+    for i in range(1, n + 1):
+        previous = rows[i - 1]
+        row = rows[i]
+        token = source[i - 1]
+        j_low = max(0, i - high_shift)
+        j_high = min(m, i - low_shift)
+        if j_low > j_high:
+            continue
+        if j_low == 0:
+            row[0] = i
+            j_low = 1
+            left = i
+        else:
+            left = infinity
+        for j in range(j_low, j_high + 1):
+            best = previous[j - 1] if token == hypothesis[j - 1] else previous[j - 1] + substitution_cost
+            other = previous[j] + 1
+            if other < best:
+                best = other
+            other = left + 1
+            if other < best:
+                best = other
+            row[j] = best
+            left = best
+    return rows
+
+
 def _min_cost_edges(source: Sequence[str], hypothesis: Sequence[str], substitution_cost: int) -> set[tuple[int, int]]:
-    """Edges (u, w) of all minimum-cost alignments (insertion, deletion 1)."""
+    """Edges (u, w) of all minimum-cost alignments (insertion, deletion 1).
+
+    The cost table is filled in a band around the diagonal, widened until the cost found is
+    within the band's bound (then no cell outside can be on a minimum-cost path): cost
+    O((n + m) * distance) for similar sentences instead of O(n * m).
+    """
     n, m = len(source), len(hypothesis)
     width = m + 1
-    cost = [0] * ((n + 1) * width)
-    for j in range(1, m + 1):
-        cost[j] = j
-    for i in range(1, n + 1):
-        row = i * width
-        up = row - width
-        cost[row] = i
-        token = source[i - 1]
-        for j in range(1, m + 1):
-            diagonal = cost[up + j - 1] + (0 if token == hypothesis[j - 1] else substitution_cost)
-            deletion = cost[up + j] + 1
-            insertion = cost[row + j - 1] + 1
-            cost[row + j] = min(diagonal, deletion, insertion)
+    slack = 2
+    while True:
+        rows = _banded_costs(source, hypothesis, substitution_cost, slack)
+        if rows[n][m] <= abs(n - m) + 2 * slack or slack >= n + m:
+            break
+        slack *= 2
     edges: set[tuple[int, int]] = set()
     end = n * width + m
     seen = {end}
-    stack = [end]
+    stack = [(n, m)]
     while stack:
-        w = stack.pop()
-        i, j = divmod(w, width)
-        here = cost[w]
-        predecessors = []
+        i, j = stack.pop()
+        here = rows[i][j]
+        w = i * width + j
         if i > 0 and j > 0:
             sub = 0 if source[i - 1] == hypothesis[j - 1] else substitution_cost
-            if cost[w - width - 1] + sub == here:
-                predecessors.append(w - width - 1)
-        if i > 0 and cost[w - width] + 1 == here:
-            predecessors.append(w - width)
-        if j > 0 and cost[w - 1] + 1 == here:
-            predecessors.append(w - 1)
-        for u in predecessors:
-            edges.add((u, w))
-            if u not in seen:
-                seen.add(u)
-                stack.append(u)
+            if rows[i - 1][j - 1] + sub == here:
+                edges.add((w - width - 1, w))
+                if w - width - 1 not in seen:
+                    seen.add(w - width - 1)
+                    stack.append((i - 1, j - 1))
+        if i > 0 and rows[i - 1][j] + 1 == here:
+            edges.add((w - width, w))
+            if w - width not in seen:
+                seen.add(w - width)
+                stack.append((i - 1, j))
+        if j > 0 and rows[i][j - 1] + 1 == here:
+            edges.add((w - 1, w))
+            if w - 1 not in seen:
+                seen.add(w - 1)
+                stack.append((i, j - 1))
     return edges
 
 
@@ -134,6 +174,8 @@ class EditLattice:
     """Per target vertex, its arcs by source vertex (None in compact mode)."""
     arc_count: int
     """Number of arcs in the official's list (copies counted): its large negative weight."""
+    cache: tuple | None = None
+    """Default arc weights and arcs by span, shared by the annotators (see _default_weights)."""
 
     def coordinates(self, vertex: int) -> tuple[int, int]:
         return divmod(vertex, self.width)
@@ -200,28 +242,31 @@ def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, d
         out = successors.get(k)
         if not out:
             continue
+        targets = [(vj, arcs_into[vj], arcs_into[vj][k]) for vj in out]
+        targets = [(vj, into_vj, second.unchanged, second.kind == NOOP) for vj, into_vj, second in targets]
         into_k = arcs_into[k]
         for vi in sorted(into_k):
             first = into_k[vi]
-            for vj in out:
-                second = arcs_into[vj][k]
-                length = first.length + 1
-                existing = arcs_into[vj].get(vi)
+            length = first.length + 1
+            first_unchanged = first.unchanged
+            first_noop = first.kind == NOOP
+            for vj, into_vj, second_unchanged, second_noop in targets:
+                existing = into_vj.get(vi)
                 if existing is not None and existing.length <= length:
                     continue
-                unchanged = first.unchanged + second.unchanged
+                unchanged = first_unchanged + second_unchanged
                 if unchanged > limit:
                     continue
-                kind = NOOP if first.kind == NOOP and second.kind == NOOP else SUB
+                kind = NOOP if first_noop and second_noop else SUB
                 if existing is None:
-                    existing = arcs_into[vj][vi] = Arc(length, unchanged, kind, [])
+                    into_vj[vi] = Arc(length, unchanged, kind, [position])
                 else:
                     existing.length, existing.unchanged, existing.kind = length, unchanged, kind
-                existing.positions.append(position)
+                    existing.positions.append(position)
                 position += 1
                 appended.append((vi, vj))
-                if len(appended) > arc_budget:
-                    raise ArcBudgetExceeded
+        if len(appended) > arc_budget:
+            raise ArcBudgetExceeded
     # Replay the removal of transitive no-change arcs (their length is always > 1).
     removed = 0
     index = 0
@@ -252,6 +297,30 @@ def _changing_weight(length: int, copies: int) -> float:
     return weight
 
 
+def _default_weights(lattice: EditLattice) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], list]]:
+    """Weights of the arcs when no gold edit matches, and the arcs grouped by source span
+    (computed once per lattice, shared by its annotators)."""
+    assert lattice.arcs_into is not None
+    if lattice.cache is None:
+        width = lattice.width
+        weights: dict[tuple[int, int], float] = {}
+        by_span: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        memo: dict[tuple[int, int], float] = {}
+        for w, into in lattice.arcs_into.items():
+            i1 = w // width
+            for v, arc in into.items():
+                if arc.kind == NOOP:
+                    weights[(v, w)] = arc.length
+                else:
+                    key = (arc.length, len(arc.positions))
+                    if key not in memo:
+                        memo[key] = _changing_weight(*key)
+                    weights[(v, w)] = memo[key]
+                by_span.setdefault((v // width, i1), []).append((v, w))
+        lattice.cache = (weights, by_span)
+    return lattice.cache
+
+
 def arc_weights(lattice: EditLattice, gold: Sequence[GoldEdit]) -> dict[tuple[int, int], float]:
     """Weights of the arcs for one annotator, as the official's weighting gives them.
 
@@ -260,30 +329,23 @@ def arc_weights(lattice: EditLattice, gold: Sequence[GoldEdit]) -> dict[tuple[in
     (sorted), which keeps one gold insertion from matching arcs at several hypothesis
     positions; it is replayed here, with its side effects (EPSILON added to the arcs it skips).
     """
-    assert lattice.arcs_into is not None
+    default, by_span = _default_weights(lattice)
     large = -lattice.arc_count
-    width = lattice.width
     gold_by_span: dict[tuple[int, int], list[GoldEdit]] = {}
     for edit in gold:
         gold_by_span.setdefault((edit.start, edit.end), []).append(edit)
-    weights: dict[tuple[int, int], float] = {}
-    insertion_rows: dict[int, list[tuple[int, int]]] = {}
-    for w, into in lattice.arcs_into.items():
-        i1 = w // width
-        for v, arc in into.items():
-            i0 = v // width
-            candidates = gold_by_span.get((i0, i1))
-            if candidates and i0 == i1:
-                insertion_rows.setdefault(i0, []).append((v, w))
-                continue
-            if candidates:
-                edit = lattice.edit_of(v, w)
-                if any(g.matches(edit) for g in candidates):
-                    weights[(v, w)] = large
-                    continue
-            weights[(v, w)] = arc.length if arc.kind == NOOP else _changing_weight(arc.length, len(arc.positions))
-    for row, keys in insertion_rows.items():
-        _weigh_insertions(lattice, sorted(keys), gold_by_span[(row, row)], large, weights)
+    weights = dict(default)
+    for span, candidates in gold_by_span.items():
+        keys = by_span.get(span)
+        if not keys:
+            continue
+        if span[0] == span[1]:
+            _weigh_insertions(lattice, sorted(keys), candidates, large, weights)
+            continue
+        for key in keys:
+            edit = lattice.edit_of(*key)
+            if any(g.matches(edit) for g in candidates):
+                weights[key] = large
     return weights
 
 
@@ -345,23 +407,21 @@ def shortest_path(lattice: EditLattice, weights: dict[tuple[int, int], float]) -
     the pass where the source got it if the arc comes later in the list, else in the next.
     """
     assert lattice.arcs_into is not None
+    arcs_into = lattice.arcs_into
     start = lattice.vertices[0]
     distance: dict[int, float] = {start: 0}
     reached: dict[int, tuple[int, int]] = {start: (1, -1)}
     predecessor: dict[int, int] = {}
     for w in lattice.vertices[1:]:
-        into = lattice.arcs_into[w]
-        best = None
-        for v, arc in into.items():
-            value = distance[v] + weights[(v, w)]
-            if best is None or value < best:
-                best = value
-        if best is None:
+        into = arcs_into[w]
+        if not into:
             continue
+        values = [(distance[v] + weights[(v, w)], v, arc) for v, arc in into.items()]
+        best = min(value for value, _, _ in values)
         step_best = None
         chosen = -1
-        for v, arc in into.items():
-            if distance[v] + weights[(v, w)] != best:
+        for value, v, arc in values:
+            if value != best:
                 continue
             source_pass, source_position = reached[v]
             for position in arc.positions:

@@ -171,7 +171,11 @@ class M2Scorer:
     def sentence_edits(self, source: str, hypothesis: str,
                        gold: dict[int, list[GoldEdit]]) -> list[tuple[list[SystemEdit], list[SystemEdit]]]:
         """Per annotator (in order): the system edits chosen against its gold and the correct ones."""
-        lattice = build_lattice(source.split(), hypothesis.split(), self.max_unchanged_words, self.arc_budget)
+        source_tokens, hypothesis_tokens = source.split(), hypothesis.split()
+        if source_tokens == hypothesis_tokens:
+            # the only minimum-cost alignment is the diagonal: no edit, whatever the gold
+            return [([], []) for _ in gold]
+        lattice = build_lattice(source_tokens, hypothesis_tokens, self.max_unchanged_words, self.arc_budget)
         result = []
         for edits in gold.values():
             system = best_edit_sequence(lattice, edits)
