@@ -11,6 +11,7 @@ from .errors import InputError
 from .corpus import Corpus, read_corpus, read_lines
 from .ngrams import EncodedCorpus
 from .metrics import GLEU, GREEN, GLEUResult, GLEUSentenceScores, GREENResult, GREENSentenceScores
+from .significance import paired_test
 
 __all__ = [
     "__version__", "InputError", "Corpus", "read_corpus", "read_lines", "EncodedCorpus",
