@@ -394,7 +394,7 @@ class RunningFResampler(Resampler):
     # ---- the scores of (TP, FP, FN) / (correct, proposed, gold) totals, vectorized
     def _choice_f(self, totals: np.ndarray) -> np.ndarray:
         a, b, c = (totals[..., k].astype(np.float64) for k in range(3))
-        beta2 = self.beta ** 2
+        beta2 = self.beta ** 2 if self.rule == "errant" else self.beta * self.beta
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.rule == "errant":
                 return round_like_python(self._errant_f(a, b, c, beta2), 4)
@@ -412,7 +412,7 @@ class RunningFResampler(Resampler):
     def final_score(self, totals: np.ndarray) -> np.ndarray:
         """Corpus F of totals (..., 3) as the scorer reports it (unrounded)."""
         a, b, c = (totals[..., k].astype(np.float64) for k in range(3))
-        beta2 = self.beta ** 2
+        beta2 = self.beta ** 2 if self.rule == "errant" else self.beta * self.beta
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.rule == "errant":
                 return self._errant_f(a, b, c, beta2)
@@ -428,7 +428,10 @@ class RunningFResampler(Resampler):
         first, second, third = (local[..., k].astype(np.float64) for k in range(3))
         if self.rule == "errant":
             return [f, first, -second, -third]
-        return [f, first, -(second + self.beta ** 2 * third)]
+        # the M2 scorer compares cumulative proposed + beta^2 * gold (same order, same floats)
+        beta2 = self.beta * self.beta
+        cost = (totals[:, None, 1] + second) + beta2 * (totals[:, None, 2] + third)
+        return [f, first, -cost]
 
     def _choose(self, totals: np.ndarray, local: np.ndarray, available: np.ndarray, rank: np.ndarray) -> np.ndarray:
         """Index of the chosen candidate per row (lexicographic max of the keys, then lowest rank)."""
@@ -487,6 +490,15 @@ class RunningFResampler(Resampler):
         scores_a = self.final_score(self._run_positions(trials, sentences, side(keep_baseline)))
         scores_b = self.final_score(self._run_positions(trials, sentences, side(~keep_baseline)))
         return scores_a, scores_b
+
+
+def maxmatch_candidates(results: Sequence[Any]) -> list[CandidateCounts]:
+    """CandidateCounts of M2Result objects: annotator slots tried in order (ties: first)."""
+    out = []
+    for result in results:
+        rank = np.broadcast_to(np.arange(result.counts.shape[1]), result.annotator_mask.shape)
+        out.append(CandidateCounts(result.counts, result.annotator_mask, rank))
+    return out
 
 
 def errant_candidates(results: Sequence[Any]) -> list[CandidateCounts]:
@@ -587,10 +599,11 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
 
 def resampler_for(metric, references: int, beta: float | None = None) -> Resampler:
     """The resampler of a GLEU or GREEN metric (``beta`` picks one of GREEN's betas; default the
-    first) or an ErrantCompare."""
+    first), an M2Scorer or an ErrantCompare."""
     from .metrics.gleu import GLEU
     from .metrics.green import GREEN
     from .m2.errant import ErrantCompare
+    from .m2.maxmatch import M2Scorer
 
     if isinstance(metric, GREEN):
         beta = metric.betas[0] if beta is None else float(beta)
@@ -611,6 +624,8 @@ def resampler_for(metric, references: int, beta: float | None = None) -> Resampl
         return LinearResampler(rows, metric.score_sums, label, metric.signature(references))
     if isinstance(metric, ErrantCompare):
         return RunningFResampler("errant", metric.beta, "ERRANT", metric.signature)
+    if isinstance(metric, M2Scorer):
+        return RunningFResampler("maxmatch", metric.beta, "M2", metric.signature)
     raise InputError(f"no paired test for {type(metric).__name__}")
 
 
@@ -629,10 +644,12 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     >>> paired_test(GREEN(), sources, [ref0, ref1], {"INPUT": src, "AMU": amu}).systems[1].p_value
 
     ``systems``: name -> hypothesis lines (a dict, first = baseline) or a list of them. For
-    GLEU and GREEN ``references`` is a list of reference sets; for an ErrantCompare, the
-    reference M2 blocks, with each system given as its hypothesis M2 blocks (``sources`` unused).
+    GLEU and GREEN ``references`` is a list of reference sets; for an M2Scorer, the gold M2
+    blocks (systems: hypothesis lines); for an ErrantCompare, the reference M2 blocks, each system
+    given as its hypothesis M2 blocks (``sources`` unused for both).
     """
     from .m2.errant import ErrantCompare
+    from .m2.maxmatch import M2Scorer
 
     named = _named_systems(systems)
     if not named:
@@ -640,6 +657,10 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     if isinstance(metric, ErrantCompare):
         results = [metric.compare(blocks, references, name) for name, blocks in named.items()]
         statistics = dict(zip(named, errant_candidates(results)))
+        resampler = resampler_for(metric, 1)
+    elif isinstance(metric, M2Scorer):
+        results = [metric.score(references, lines, name) for name, lines in named.items()]
+        statistics = dict(zip(named, maxmatch_candidates(results)))
         resampler = resampler_for(metric, 1)
     else:
         encoded = metric.encode(sources, references)

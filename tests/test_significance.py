@@ -268,6 +268,27 @@ def test_errant_results_become_aligned_candidates(conll14):
     assert test.signature.startswith("ERRANT|mode:cs|beta:0.5|test:paired-bs|bs:100|seed:0|")
 
 
+def test_maxmatch_choice_agrees_with_the_m2_scorers_own(conll14):
+    from gecmetrics.m2.format import read_m2
+    from gecmetrics.m2.maxmatch import M2Scorer, choose_annotators
+
+    rng = np.random.default_rng(12)
+    data = random_candidates(rng, candidates=2)
+    data.rank[:] = np.arange(2)  # the M2 scorer tries annotators in order
+    resampler = RunningFResampler("maxmatch", 0.5)
+    for rows in bootstrap_indices(40, 5, seed=4):
+        chosen = choose_annotators(data.counts[rows], data.available[rows], 0.5)
+        totals = data.counts[rows][np.arange(40), chosen].sum(axis=0)
+        assert resampler.bootstrap_scores(data, Resample(rows[None]))[0] == resampler.final_score(totals)
+    # real gold and outputs (the first 150 CoNLL-2014 sentences): the observed F is the scorer's
+    gold = read_m2(str(conll14 / "official-2014.combined.m2"))[:150]
+    systems = {name: read_lines(str(conll14 / name))[:150] for name in ("INPUT", "AMU")}
+    result = paired_test(M2Scorer(), None, gold, systems, "bs", samples=200)
+    expected = [M2Scorer().score(gold, lines) for lines in systems.values()]
+    assert [s.score for s in result.systems] == [r.f for r in expected]
+    assert result.signature.startswith("M2|beta:0.5|max-unchanged:2|test:paired-bs|bs:200|seed:0|")
+
+
 def test_rounding_agrees_with_python_round_on_halves():
     values = np.array([0.12345, 0.00005, 2.67225, 0.5, 1 / 3, 0.10005, 0.99995] + list(np.arange(0, 1, 0.00005)))
     assert list(round_like_python(values, 4)) == [round(float(v), 4) for v in values]
