@@ -255,6 +255,7 @@ class GLEU(NgramMetric):
         else:
             log_brevity = _log_brevity(rlen, hlen)
         score = float(self.score_sums(sums))
+        hlen, rlen = float(hlen), float(rlen)
         return GLEUResult(score=score, match=match, penalty=penalty, numerator=numerator,
                           denominator=denominator, hypothesis_length=hlen, reference_length=rlen,
                           brevity_penalty=math.exp(log_brevity), signature=self.signature(references),
