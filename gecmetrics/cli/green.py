@@ -9,6 +9,7 @@ from ..report import dumps, percent, round_half_up, table
 from . import main
 from .common import check_order_option, corpus_options, load_corpus, output_options, unit_options
 from .options import GreedyCommand, GreedyOption
+from .significance import resamplers_of, run_paired_tests, significance_options
 
 
 def _beta_label(beta: float) -> str:
@@ -23,8 +24,9 @@ def _beta_label(beta: float) -> str:
 @click.option("--sentence", is_flag=True, help="One line per sentence: a column per beta and file (beta-major).")
 @click.option("--mean", is_flag=True, help="Mean of the sentence scores instead of the corpus score.")
 @output_options
+@significance_options()
 def green(source, references, hypotheses, order, unit, normalize_space, betas, sentence, mean, digits, verbose,
-          as_json, show_signature):
+          as_json, show_signature, paired_bs, paired_ar, seed):
     """GREEN of each corrected file: a header of betas, then `path<TAB>score...` (x100).
 
     \b
@@ -38,6 +40,10 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
     corpus = load_corpus(source, references, hypotheses, unit, normalize_space)
     encoded = metric.encode(corpus.sources, corpus.references)
     statistics = [metric.statistics(encoded, corpus.hypotheses[path]) for path in hypotheses]
+    if paired_bs or paired_ar:
+        run_paired_tests(resamplers_of([metric], len(references)), hypotheses, statistics, paired_bs, paired_ar,
+                         seed, digits, as_json, show_signature or verbose, {"--sentence": sentence, "--mean": mean})
+        return
     labels = [_beta_label(b) for b in metric.betas]
     if sentence:
         _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json)
