@@ -11,6 +11,7 @@ from ..report import dumps, gleu_table, percent
 from . import main
 from .common import check_order_option, corpus_options, load_corpus, output_options, unit_options
 from .options import GreedyCommand, GreedyOption
+from .significance import resamplers_of, run_paired_tests, significance_options
 
 
 def _corpus_statistics(metric: GLEU, sources, references, hypothesis):
@@ -41,8 +42,10 @@ def _corpus_statistics(metric: GLEU, sources, references, hypothesis):
 @click.option("-p", "--processes", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes for counting several hypothesis files in parallel.")
 @output_options
+@significance_options(add_seed=False)
 def gleu(source, references, hypotheses, order, unit, normalize_space, variant, lambdas, iterations,
-         fix_seed, seed, best, sentence, smooth, mean, processes, digits, verbose, as_json, show_signature):
+         fix_seed, seed, best, sentence, smooth, mean, processes, digits, verbose, as_json, show_signature,
+         paired_bs, paired_ar):
     """GLEU+ of each hypothesis file: `path<TAB>score` (x100).
 
     \b
@@ -72,6 +75,10 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
     else:
         statistics = [metrics[0].statistics(encoded, corpus.hypotheses[path]) for path in hypotheses]
 
+    if paired_bs or paired_ar:
+        run_paired_tests(resamplers_of(metrics, n_refs), hypotheses, statistics, paired_bs, paired_ar, seed, digits,
+                         as_json, show_signature or verbose, {"--sentence": sentence, "--mean": mean})
+        return
     if sentence:
         _print_sentences(metrics[0], corpus, hypotheses, statistics, n_refs, digits, verbose, as_json)
     elif mean:
