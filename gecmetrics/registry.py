@@ -8,8 +8,10 @@ ones. :func:`column_labels` gives the compact column headers of a comparison tab
 """
 from __future__ import annotations
 
+import importlib.util
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .errors import InputError
@@ -195,11 +197,11 @@ _ENTRIES: list[_Entry] = [
 
 
 def _maxmatch_available() -> bool:
-    try:
-        from .m2 import maxmatch  # noqa: F401
-    except ImportError:
-        return False
-    return hasattr(maxmatch, "M2Scorer")
+    """Whether the MaxMatch scorer is installed, without importing it (the M2 code is only
+    imported when an m2 metric is built, so n-gram comparisons do not pay for it)."""
+    package = importlib.util.find_spec(f"{__package__}.m2")  # does not run gecmetrics/m2/__init__.py
+    locations = package.submodule_search_locations if package is not None else None
+    return any(Path(folder, "maxmatch.py").is_file() for folder in locations or ())
 
 
 def _entries() -> dict[str, _Entry]:
