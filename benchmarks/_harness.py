@@ -156,6 +156,15 @@ def measure(command: Sequence[str], repeats: int = 3, cwd: Path | None = None) -
     return timing
 
 
+def measure_peer(command: Sequence[str], repeats: int, cwd: Path | None = None) -> Timing | None:
+    """Like :func:`measure` for a peer: a failing peer is reported and skipped, not fatal."""
+    try:
+        return measure(command, repeats, cwd)
+    except CommandFailed as failure:
+        print(f"[peer] failed, skipped: {failure}")
+        return None
+
+
 def ratio(peer: Timing, ours: Timing) -> float:
     """How many times less CPU ours used than the peer (peer CPU / our CPU)."""
     return peer.cpu_seconds / max(ours.cpu_seconds, 1e-9)

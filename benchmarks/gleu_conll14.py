@@ -80,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     startup = harness.startup_timing(repeats)
     harness.report("ours  startup (gecmetric --version)", startup)
 
-    ours = harness.measure([*ours_command, *options], repeats, cwd=data)
+    try:
+        ours = harness.measure([*ours_command, *options], repeats, cwd=data)
+    except harness.CommandFailed as failure:
+        print(f"ours failed: {failure}")
+        return 1
     harness.report("ours  gecmetric gleu", ours)
     library_cpu = time_library(data, systems, iterations)
     if library_cpu is not None:
@@ -91,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     agreed = True
     if not args.no_peers:
         peer_python = harness.peer_python("gleu", PEER_REQUIREMENT)
+        peer = None
         if peer_python is not None:
-            peer = harness.measure([*harness.peer_script(peer_python, "gleu"), *options], args.peer_repeats, cwd=data)
+            peer = harness.measure_peer([*harness.peer_script(peer_python, "gleu"), *options], args.peer_repeats, data)
+        if peer is not None:
             harness.report(f"peer  {PEER_REQUIREMENT} gleu", peer)
             speedup = harness.ratio(peer, ours)
             verdict = "OK" if speedup >= TARGET_RATIO else "BELOW TARGET"
@@ -102,7 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="gecmetrics-bench-") as folder:
         scaled = Path(folder)
         harness.repeat_corpus(data, [SOURCE, *REFERENCES, *systems], scale, scaled)
-        bigger = harness.measure([*ours_command, *options], repeats, cwd=scaled)
+        try:
+            bigger = harness.measure([*ours_command, *options], repeats, cwd=scaled)
+        except harness.CommandFailed as failure:
+            print(f"ours failed on the x{scale} corpus: {failure}")
+            return 1
     harness.report(f"ours  gecmetric gleu, corpus x{scale}", bigger)
     growth = bigger.cpu_seconds / max(ours.cpu_seconds, 1e-9)
     print(f"scaling: CPU x{scale} corpus / x1 corpus = {growth:.2f} (linear: at most {scale}; "

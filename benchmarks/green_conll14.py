@@ -78,7 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     agreed = True
     for unit in UNITS:
         options = green_arguments(systems, unit, args.digits)
-        ours = harness.measure([*ours_command, *options], repeats, cwd=data)
+        try:
+            ours = harness.measure([*ours_command, *options], repeats, cwd=data)
+        except harness.CommandFailed as failure:
+            print(f"[{unit}] ours failed: {failure}")
+            return 1
         harness.report(f"[{unit}] ours  gecmetric green", ours)
         library_cpu = time_library(data, systems, unit)
         if library_cpu is not None:
@@ -86,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
                   "(GREEN(...).corpus_score per system, in process)")
         if original is None:
             continue
-        peer = harness.measure([*original, *options], args.peer_repeats, cwd=data)
+        peer = harness.measure_peer([*original, *options], args.peer_repeats, data)
+        if peer is None:
+            continue
         harness.report(f"[{unit}] peer  original green", peer)
         speedup = harness.ratio(peer, ours)
         verdict = "OK" if speedup >= TARGET_RATIO else "BELOW TARGET"
