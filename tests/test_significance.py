@@ -253,8 +253,8 @@ def test_running_f_choice_is_redone_in_resample_order(rule, reference):
 def test_errant_results_become_aligned_candidates(conll14):
     from gecmetrics.m2.format import read_m2
 
-    reference = read_m2(str(conll14 / "official-2014.combined.m2"))
-    hypotheses = {name: read_m2(str(conll14 / f"official-2014.{name}.m2")) for name in ("0", "1")}
+    reference = read_m2(str(conll14 / "official-2014.combined.m2"))[:400]
+    hypotheses = {name: read_m2(str(conll14 / f"official-2014.{name}.m2"))[:400] for name in ("0", "1")}
     comparer = ErrantCompare()
     results = [comparer.compare(blocks, reference) for blocks in hypotheses.values()]
     candidates = errant_candidates(results)
@@ -336,3 +336,63 @@ def write_corpus(tmp_path, seed=6):
         (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
         paths[name] = str(tmp_path / name)
     return paths
+
+
+def run_cli(args):
+    return CliRunner().invoke(main, args)
+
+
+def test_green_cli_table_and_optional_counts(tmp_path):
+    paths = write_corpus(tmp_path)
+    base = ["green", "-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-c", paths["INPUT"], paths["good"],
+            paths["INPUT"]]
+    result = run_cli(base + ["--paired-bs", "--json"])
+    assert result.exit_code == 0, result.output
+    import json
+    data = json.loads(result.output)[0]
+    assert data["samples"] == 1000 and data["method"] == "bs" and data["baseline"] == paths["INPUT"]
+    names = [s["hypothesis"] for s in data["systems"]]
+    assert names == [paths["INPUT"], paths["good"], paths["INPUT"] + " (2)"]
+    assert data["systems"][2]["p_value"] == 1.0 and data["systems"][1]["significant"]
+    library = paired_test(GREEN(), *[read_lines(paths[n]) for n in ("src",)], [read_lines(paths["ref0"]), read_lines(paths["ref1"])],
+                          {"a": read_lines(paths["INPUT"]), "b": read_lines(paths["good"])}, "bs")
+    assert data["systems"][1]["p_value"] == library.systems[1].p_value
+    assert data["systems"][1]["interval"] == pytest.approx([100 * x for x in library.systems[1].interval])
+
+    table = run_cli(base + ["--paired-ar", "300", "--seed", "2", "-b", "0.5", "2"])
+    assert table.exit_code == 0, table.output
+    assert table.output.count("Paired approximate randomization (300 trials") == 2
+    rows = [line for line in table.output.splitlines() if paths["good"] in line and "|" in line]
+    assert len(rows) == 2 and all(row.rstrip(" |").endswith("*") for row in rows)
+    again = run_cli(base + ["--seed", "2", "-b", "0.5", "2", "--paired-ar", "300"])
+    assert again.output == table.output  # same seed, same numbers; the count parsed before another option
+
+
+def test_paired_cli_errors_are_one_line(tmp_path):
+    paths = write_corpus(tmp_path)
+    base = ["-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["INPUT"], paths["good"]]
+    both = run_cli(["gleu", *base, "--paired-bs", "--paired-ar"])
+    assert both.exit_code == 2 and "choose one of --paired-bs and --paired-ar" in both.output
+    sentence = run_cli(["gleu", *base, "-m", "--sentence", "--paired-bs", "10"])
+    assert sentence.exit_code == 2 and "--sentence does not go with" in sentence.output
+    single = run_cli(["gleu", "-s", paths["src"], "-r", paths["ref0"], "-o", paths["good"], "--paired-bs"])
+    assert single.exit_code == 2 and "at least two hypothesis files" in single.output
+    zero = run_cli(["gleu", *base, "--paired-bs", "0"])
+    assert zero.exit_code == 2
+
+
+def test_gleu_cli_seed_is_the_run_seed(tmp_path):
+    paths = write_corpus(tmp_path)
+    base = ["gleu", "-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["INPUT"], paths["good"],
+            "-i", "20", "--paired-bs", "100", "--json"]
+    import json
+    first = json.loads(run_cli(base + ["--seed", "1"]).output)[0]
+    second = json.loads(run_cli(base + ["--seed", "2"]).output)[0]
+    assert first["signature"].endswith("iter:20|sampling:seed-1|test:paired-bs|bs:100|seed:1|version:0.1.0")
+    assert first["systems"][1]["interval"] != second["systems"][1]["interval"]
+    metric = GLEU(iterations=20, seed=1)
+    sources, refs = read_lines(paths["src"]), [read_lines(paths["ref0"]), read_lines(paths["ref1"])]
+    expected = paired_test(metric, sources, refs, {"a": read_lines(paths["INPUT"]), "b": read_lines(paths["good"])},
+                           "bs", samples=100, seed=1)
+    assert first["systems"][1]["p_value"] == expected.systems[1].p_value
+    assert first["systems"][1]["score"] == pytest.approx(100 * expected.systems[1].score)
