@@ -357,7 +357,17 @@ def _weigh_insertions(lattice: EditLattice, keys: list[tuple[int, int]], gold: l
     for key in keys:
         items.extend([key] * len(lattice.arcs_into[key[1]][key[0]].positions))
         weights[key] = lattice.arcs_into[key[1]][key[0]].length
-    edits = {key: lattice.edit_of(*key) for key in keys}
+    _insertion_walk(lattice, items, gold, large, weights)
+
+
+def _insertion_walk(lattice: EditLattice, items: list[tuple[int, int]], gold: list[GoldEdit], large: int,
+                    weights: dict[tuple[int, int], float]) -> set[tuple[int, int]]:
+    """The official's walk over the (sorted, copies repeated) insertion arcs of one position,
+    alternately from both ends: a gold match narrows the gold edits left to match and makes
+    the walk continue from the matched arc's end, adding EPSILON to the arcs it skips.
+    Returns the arcs weighted as gold."""
+    edits = {key: lattice.edit_of(*key) for key in set(items)}
+    matched_keys: set[tuple[int, int]] = set()
     left, right = 0, len(items) - 1
     current = left
     gold_left, gold_right = 0, len(gold) - 1
@@ -370,6 +380,7 @@ def _weigh_insertions(lattice: EditLattice, keys: list[tuple[int, int]], gold: l
             if gold[index].matches(edit):
                 matched = True
                 weights[key] = large
+                matched_keys.add(key)
                 if current == left:
                     gold_left = index + 1
                 else:
@@ -395,6 +406,7 @@ def _weigh_insertions(lattice: EditLattice, keys: list[tuple[int, int]], gold: l
                 weights[items[right]] += EPSILON
                 right -= 1
             current = right
+    return matched_keys
 
 
 def shortest_path(lattice: EditLattice, weights: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
@@ -467,7 +479,25 @@ def _gold_arcs(lattice: EditLattice, gold: Sequence[GoldEdit],
     hypothesis = lattice.hypothesis
     limit = lattice.max_unchanged_words
     arcs: dict[int, list[int]] = {}
+    insertion_gold: dict[int, list[GoldEdit]] = {}
     for edit in gold:
+        if edit.start == edit.end:
+            insertion_gold.setdefault(edit.start, []).append(edit)
+    for row, edits in insertion_gold.items():
+        # insertion arcs at this source position: runs of insertion edges in that row
+        items: list[tuple[int, int]] = []
+        row_vertices = [v for v in lattice.vertices if v // width == row]
+        for v in row_vertices:
+            w = v
+            while (w, w + 1) in lattice.base_copies:
+                w += 1
+                items.extend([(v, w)] * (lattice.base_copies[(v, w)] if w == v + 1 else 1))
+        weights = {key: 0.0 for key in items}
+        for v, w in _insertion_walk(lattice, items, edits, -1, weights):
+            arcs.setdefault(w, []).append(v)
+    for edit in gold:
+        if edit.start == edit.end:
+            continue
         for correction in set(edit.corrections):
             tokens = correction.split()
             if " ".join(tokens) != correction:

@@ -1,0 +1,255 @@
+"""MaxMatch (M2) scorer: hand-made cases checked against the official scorer, the lattice against
+brute force, the CoNLL-2014 numbers of expected/m2.tsv, and the CLI."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gecmetrics.cli import main
+from gecmetrics.corpus import read_lines
+from gecmetrics.errors import InputError
+from gecmetrics.m2 import M2Result, M2Scorer
+from gecmetrics.m2.format import parse_m2, read_m2
+from gecmetrics.m2.lattice import GoldEdit, best_edit_sequence, build_lattice
+from gecmetrics.m2.maxmatch import choose_annotators
+from tests.conftest import read_tsv
+
+# (gold M2 text, tokenized hypothesis lines)
+CASES = {
+    "insertion": ("S He went school .\nA 2 2|||Prep|||to|||REQUIRED|||-NONE-|||0\n", "He went to school ."),
+    "deletion": ("S He is go home .\nA 1 2|||Vform|||-NONE-|||REQUIRED|||-NONE-|||0\n", "He go home ."),
+    "replacement": ("S She like apples .\nA 1 2|||SVA|||likes|||REQUIRED|||-NONE-|||0\n", "She likes apples ."),
+    "multi_token_gold": ("S in the other hand , we\nA 0 2|||Prep|||on the|||REQUIRED|||-NONE-|||0\n",
+                         "on the other hand , we"),
+    "two_unchanged_inside": ("S a b c d e\nA 0 4|||X|||x b c y|||REQUIRED|||-NONE-|||0\n", "x b c y e"),
+    "three_unchanged_inside": ("S a b c d e f\nA 0 5|||X|||x b c d y|||REQUIRED|||-NONE-|||0\n", "x b c d y f"),
+    "identical": ("S She like apples .\nA 1 2|||SVA|||likes|||REQUIRED|||-NONE-|||0\n", "She like apples ."),
+    "empty_hypothesis": ("S This is fine .\nA 1 2|||Vt|||was|||REQUIRED|||-NONE-|||0\n", ""),
+    "alternatives": ("S She like apples .\nA 1 2|||SVA|||liked||likes|||REQUIRED|||-NONE-|||0\n",
+                     "She likes apples ."),
+    "noop_annotator": ("S She like apples .\nA 1 2|||SVA|||likes|||REQUIRED|||-NONE-|||0\n"
+                       "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n", "She like apples ."),
+    "insertion_at_start": ("S went home .\nA 0 0|||Wci|||Yesterday he|||REQUIRED|||-NONE-|||0\n",
+                           "Yesterday he went home ."),
+    "unmatched_change": ("S a b c d e f g\n", "a b c X e f g"),
+    "running_f_choice": (
+        "S a b c d\nA 0 1|||X|||x|||REQUIRED|||-NONE-|||0\nA 2 3|||X|||y|||REQUIRED|||-NONE-|||1\n"
+        "A 3 4|||X|||z|||REQUIRED|||-NONE-|||1\n\n"
+        "S p q r s\nA 1 2|||X|||Q|||REQUIRED|||-NONE-|||0\nA 1 2|||X|||Q|||REQUIRED|||-NONE-|||1\n"
+        "A 3 4|||X|||S|||REQUIRED|||-NONE-|||1\n",
+        "x b y d\np Q r S"),
+    "repeated_insertions": ("S I saw cat .\nA 2 2|||ArtOrDet|||the|||REQUIRED|||-NONE-|||0\n", "I saw the the cat ."),
+}
+
+# Produced by the official scorer (github nusnlp/m2scorer, current code) under Python 2.7.18:
+#   $(pyenv root)/versions/2.7.18/bin/python scripts/m2scorer.py -v CASE.txt CASE.m2
+# with CASE.m2 / CASE.txt the texts above (plus a final newline); values are the printed
+# "CORRECT/PROPOSED/GOLD EDITS" counts and "Precision/Recall/F_0.5" lines.
+OFFICIAL = {
+    "insertion": ((1, 1, 1), (1.0000, 1.0000, 1.0000)),
+    "deletion": ((1, 1, 1), (1.0000, 1.0000, 1.0000)),
+    "replacement": ((1, 1, 1), (1.0000, 1.0000, 1.0000)),
+    "multi_token_gold": ((1, 1, 1), (1.0000, 1.0000, 1.0000)),
+    "two_unchanged_inside": ((1, 1, 1), (1.0000, 1.0000, 1.0000)),
+    "three_unchanged_inside": ((0, 2, 1), (0.0000, 0.0000, 0.0000)),
+    "identical": ((0, 0, 1), (1.0000, 0.0000, 0.0000)),
+    "empty_hypothesis": ((0, 1, 1), (0.0000, 0.0000, 0.0000)),
+    "alternatives": ((1, 1, 1), (1.0000, 1.0000, 1.0000)),
+    "noop_annotator": ((0, 0, 0), (1.0000, 1.0000, 1.0000)),
+    "insertion_at_start": ((1, 1, 1), (1.0000, 1.0000, 1.0000)),
+    "unmatched_change": ((0, 1, 0), (0.0000, 1.0000, 0.0000)),
+    "running_f_choice": ((3, 4, 3), (0.7500, 1.0000, 0.7895)),
+    "repeated_insertions": ((1, 2, 1), (0.5000, 1.0000, 0.5556)),
+}
+
+# Edit sequences (unshrunk) returned by the official's levenshtein.py functions called from
+# Python 2.7.18 (levenshtein_matrix with both cost schemes, edit_graph, merge_graph,
+# transitive_arcs, set_weights, best_edit_seq_bf) on (source, hypothesis, gold).
+OFFICIAL_EDITS = [
+    ("x a y", "x b y", [], [(0, 3, "x a y", "x b y")]),
+    ("x a y z", "x b y z", [], [(1, 4, "a y z", "b y z")]),
+    ("p q x a y z w", "p q x b y z w", [], [(2, 5, "x a y", "x b y")]),
+    ("a b c d e f g", "a b c X e f g", [], [(2, 5, "c d e", "c X e")]),
+    ("x a y", "x b y", [(1, 2, ("b",))], [(1, 2, "a", "b")]),
+    ("in the other hand , we", "on the other hand , we", [(0, 2, ("on the",))], [(0, 2, "in the", "on the")]),
+    ("This is fine .", "", [(1, 2, ("was",))], [(0, 4, "This is fine .", "")]),
+    ("I saw cat .", "I saw the the cat .", [(2, 2, ("the",))], [(2, 2, "", "the"), (2, 4, "cat .", "the cat .")]),
+    ("x y", "x the y", [(1, 1, ("the",))], [(1, 1, "", "the")]),
+]
+
+
+def _gold(source: str, edits) -> list[GoldEdit]:
+    tokens = source.split()
+    return [GoldEdit(start, end, " ".join(tokens[start:end]), corrections) for start, end, corrections in edits]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_hand_made_cases_match_official(name: str) -> None:
+    m2_text, hypothesis = CASES[name]
+    blocks = parse_m2(m2_text, name)
+    result = M2Scorer().score(blocks, hypothesis.split("\n"))
+    (correct, proposed, gold), prf = OFFICIAL[name]
+    assert (result.correct, result.proposed, result.gold) == (correct, proposed, gold)
+    assert [round(x, 4) for x in (result.precision, result.recall, result.f)] == list(prf)
+
+
+@pytest.mark.parametrize("source, hypothesis, gold, expected", OFFICIAL_EDITS)
+def test_edit_sequences_match_official(source, hypothesis, gold, expected) -> None:
+    lattice = build_lattice(source.split(), hypothesis.split())
+    edits = best_edit_sequence(lattice, _gold(source, gold))
+    assert [e.as_tuple() for e in edits] == expected
+
+
+def test_compact_search_agrees_on_simple_cases() -> None:
+    """The search used for divergent sentences (no arcs materialized) finds the same gold
+    matches; it may place unmatched edits differently (ties), so only counts are compared."""
+    for source, hypothesis, gold, expected in OFFICIAL_EDITS:
+        lattice = build_lattice(source.split(), hypothesis.split(), arc_budget=0)
+        assert lattice.arcs_into is None
+        golds = _gold(source, gold)
+        found = [e.as_tuple() for e in best_edit_sequence(lattice, golds) if any(g.matches(e) for g in golds)]
+        wanted = [e for e in expected if any(g.start == e[0] and g.end == e[1] and e[3] in g.corrections
+                                             for g in golds)]
+        assert found == wanted
+
+
+def test_running_f_choice_depends_on_order_and_is_recomputable() -> None:
+    m2_text, hypothesis = CASES["running_f_choice"]
+    result = M2Scorer().score(parse_m2(m2_text, "x"), hypothesis.split("\n"))
+    assert isinstance(result, M2Result)
+    assert result.counts.shape == (2, 2, 3)
+    assert result.annotator_mask.all()
+    # sentence 1: annotator 0 -> (1, 2, 1), annotator 1 -> (1, 2, 2); sentence 2: (1, 2, 1) vs (2, 2, 2)
+    assert result.counts.tolist() == [[[1, 2, 1], [1, 2, 2]], [[1, 2, 1], [2, 2, 2]]]
+    assert result.chosen.tolist() == [0, 1]
+    again = choose_annotators(result.counts, result.annotator_mask, 0.5)
+    assert again.tolist() == result.chosen.tolist()
+    # reversed order: the choice is redone from counts only
+    assert choose_annotators(result.counts[::-1], result.annotator_mask[::-1], 0.5).tolist() == [1, 0]
+
+
+def test_signature_and_line_count_error() -> None:
+    scorer = M2Scorer()
+    assert scorer.signature == "M2|beta:0.5|max-unchanged:2|version:0.1.0"
+    blocks = parse_m2(CASES["running_f_choice"][0], "gold.m2")
+    with pytest.raises(InputError, match=r"sys\.txt.*1 lines.*2 blocks"):
+        scorer.score(blocks, ["x b y d"], name="sys.txt")
+
+
+def _all_alignments(n: int, m: int):
+    """Every monotone path (0,0) -> (n,m) with diagonal, down and right steps."""
+    if n == 0 and m == 0:
+        yield []
+        return
+    if n > 0 and m > 0:
+        for rest in _all_alignments(n - 1, m - 1):
+            yield rest + [((n - 1, m - 1), (n, m))]
+    if n > 0:
+        for rest in _all_alignments(n - 1, m):
+            yield rest + [((n - 1, m), (n, m))]
+    if m > 0:
+        for rest in _all_alignments(n, m - 1):
+            yield rest + [((n, m - 1), (n, m))]
+
+
+def _brute_force_lattice(source: list[str], hypothesis: list[str]) -> dict[tuple[int, int], int]:
+    width = len(hypothesis) + 1
+    copies: dict[tuple[int, int], int] = {}
+    paths = list(_all_alignments(len(source), len(hypothesis)))
+    for substitution in (1, 2):
+        def cost(path):
+            total = 0
+            for (i0, j0), (i1, j1) in path:
+                if i1 > i0 and j1 > j0:
+                    total += 0 if source[i0] == hypothesis[j0] else substitution
+                else:
+                    total += 1
+            return total
+        costs = [cost(p) for p in paths]
+        best = min(costs)
+        edges = {(a[0] * width + a[1], b[0] * width + b[1]) for p, c in zip(paths, costs) if c == best for a, b in p}
+        for edge in edges:
+            copies[edge] = copies.get(edge, 0) + 1
+    return copies
+
+
+tokens = st.lists(st.sampled_from(["a", "b", "c"]), max_size=4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(tokens, tokens)
+def test_lattice_is_the_union_of_all_minimum_cost_alignments(source, hypothesis) -> None:
+    lattice = build_lattice(source, hypothesis)
+    expected = _brute_force_lattice(source, hypothesis)
+    assert lattice.base_copies == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=7),
+       st.lists(st.sampled_from(["a", "b", "c", "x"]), max_size=7),
+       st.lists(st.tuples(st.integers(0, 7), st.integers(0, 2), st.sampled_from(["", "x", "a b", "c"])), max_size=3),
+       st.integers(0, 3))
+def test_scores_are_fractions_and_identical_output_proposes_nothing(source, hypothesis, raw_gold, max_unchanged):
+    gold_lines = []
+    for start, length, correction in raw_gold:
+        start = min(start, len(source))
+        end = min(len(source), start + length)
+        gold_lines.append(f"A {start} {end}|||X|||{correction or '-NONE-'}|||REQUIRED|||-NONE-|||0")
+    text = "S " + " ".join(source) + "\n" + "\n".join(gold_lines) + "\n"
+    blocks = parse_m2(text, "gold")
+    scorer = M2Scorer(max_unchanged_words=max_unchanged)
+    result = scorer.score(blocks, [" ".join(hypothesis)])
+    assert 0.0 <= result.precision <= 1.0 and 0.0 <= result.recall <= 1.0 and 0.0 <= result.f <= 1.0
+    assert result.correct <= result.proposed and result.correct <= result.gold
+    same = scorer.score(blocks, [" ".join(source)])
+    assert same.proposed == 0 and same.correct == 0
+    # every proposed edit changes the span it covers or is a real re-alignment of equal text
+    lattice = build_lattice(source, hypothesis, max_unchanged)
+    golds = [GoldEdit(s, e, " ".join(source[s:e]), (c,)) for s, e, c in
+             ((min(a, len(source)), min(len(source), min(a, len(source)) + b), c) for a, b, c in raw_gold)]
+    for edit in best_edit_sequence(lattice, golds):
+        assert edit.original == " ".join(source[edit.start:edit.end])
+
+
+def test_reproduces_conll14_official_scores(conll14, expected) -> None:
+    blocks = read_m2(str(conll14 / "official-2014.combined.m2"))
+    rows = [row for row in read_tsv(expected / "m2.tsv") if row["dataset"] == "conll14"]
+    assert {row["hypothesis"] for row in rows} >= {"AMU", "CAMB", "CUUI", "INPUT"}
+    scorer = M2Scorer()
+    for row in rows:
+        result = scorer.score(blocks, read_lines(str(conll14 / row["hypothesis"])))
+        got = [f"{x:.4f}" for x in (result.precision, result.recall, result.f)]
+        assert got == [row["precision"], row["recall"], row["f0.5"]], row["hypothesis"]
+
+
+def test_cli_prints_tsv_and_rejects_misaligned_files(tmp_path) -> None:
+    m2_text, hypothesis = CASES["running_f_choice"]
+    gold = tmp_path / "gold.m2"
+    gold.write_text(m2_text + "\n")
+    good = tmp_path / "good.txt"
+    good.write_text(hypothesis + "\n")
+    short = tmp_path / "short.txt"
+    short.write_text("x b y d\n")
+    runner = CliRunner()
+    out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), str(good)])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0] == "system\tprecision\trecall\tf0.5"
+    assert lines[1] == f"{good}\t0.7500\t1.0000\t0.7895"
+    assert len(lines) == 3
+    out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), "-d", "2", "--sentence"])
+    assert out.output.splitlines()[1:] == [f"{good}\t1\t0.50\t1.00\t0.56", f"{good}\t2\t1.00\t1.00\t1.00"]
+    out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), "-v"])
+    assert "ANNOTATOR     : 1 (of 0, 1)" in out.output and "CORRECT EDITS  : 3" in out.output
+    proc = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import main; main()", "m2", "score",
+                           "-s", str(gold), "-o", str(short)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"gecmetric: error: {short}: has 1 lines but the M2 file has 2 blocks"
+    out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(short)])
+    assert out.exit_code == 2
+    assert f"{short}: has 1 lines but the M2 file has 2 blocks" in out.output
