@@ -17,3 +17,7 @@ __all__ = [
     "__version__", "InputError", "Corpus", "read_corpus", "read_lines", "EncodedCorpus",
     "GLEU", "GLEUResult", "GLEUSentenceScores", "GREEN", "GREENResult", "GREENSentenceScores",
 ]
+from .compare import ComparisonTable, compare
+from .registry import get_metric, list_metrics
+
+__all__ += ["compare", "ComparisonTable", "get_metric", "list_metrics"]
