@@ -1,5 +1,5 @@
 """compare(): the same numbers as the separate commands, one counting pass, the registry, the
-CLI's formats and errors, and a smoke run of benchmarks/compare_conll14.py."""
+CLI's formats and errors. (benchmarks/compare_conll14.py is smoke-run by test_benchmarks_smoke.py.)"""
 from __future__ import annotations
 
 import io
@@ -21,8 +21,6 @@ from gecmetrics.compare import compare
 from gecmetrics.ngrams import Encoder
 from gecmetrics.registry import column_labels, get_metric, list_metrics, metrics_from_text, parse_metric_spec
 from tests.conftest import read_tsv
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 SOURCES = ["the cat sit on mat .", "he go to school yesterday", "a a a b", "short", ""]
 REF0 = ["the cat sits on the mat .", "he went to school yesterday", "a a b", "short", ""]
@@ -352,9 +350,3 @@ def test_compare_prints_the_m2_commands_numbers(conll14: Path, expected: Path, m
     published_m2 = {r["hypothesis"]: r["f0.5"] for r in read_tsv(expected / "m2.tsv")}
     assert [f"{Decimal(row[2]) / 100:.4f}" for row in table[1:]] == [published_m2[name] for name in systems]
 
-
-def test_benchmark_quick_run(shared_data: Path) -> None:
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / "compare_conll14.py"), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=300)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert "ours  gecmetric compare" in completed.stdout and "peak RSS" in completed.stdout
