@@ -308,7 +308,8 @@ def metrics_from_text(texts: str | Sequence[str]) -> list[Any]:
 
 def settings_help() -> str:
     """One line per setting keyword, for help texts and errors."""
-    return "\n".join(f"{name} ({', '.join(s.aliases) or '-'}): {s.help}" for name, s in SETTINGS.items())
+    return "\n".join(f"{name}{' (' + ', '.join(s.aliases) + ')' if s.aliases else ''}: {s.help}"
+                     for name, s in SETTINGS.items())
 
 
 # ----------------------------------------------------------------------------- column labels

@@ -49,7 +49,9 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
         return
     for info in list_metrics():
         click.echo(str(info))
-    click.echo("\nsettings (aliases): " + settings_help().replace("\n", "\n  "))
+    click.echo("\nsettings, written NAME:KEY=VALUE:KEY=VALUE (KEY or an alias in parentheses):")
+    for line in settings_help().splitlines():
+        click.echo("  " + line)
     ctx.exit(0)
 
 
