@@ -42,7 +42,7 @@ METHODS = ("bs", "ar")
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 DEFAULT_CONFIDENCE_SAMPLES = 1000
 SIGNIFICANCE_LEVEL = 0.05
-CHUNK_BYTES = 64 * 2**20
+CHUNK_BYTES = 16 * 2**20
 """Upper bound of the temporary float arrays built per chunk of resamples."""
 
 
