@@ -77,4 +77,3 @@ def main() -> None:
 
     Run `gecmetric COMMAND --help` for the options of each command.
     """
-from . import m2_score as _m2_score  # noqa: E402,F401

@@ -1,8 +1,6 @@
 """``gecmetric gleu``: GLEU+ and GLEU 2015 from files."""
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
-
 import click
 
 from ..errors import InputError
@@ -68,6 +66,8 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
     encoded = metrics[0].encode(corpus.sources, corpus.references)
     n_refs = len(corpus.references)
     if processes > 1 and len(hypotheses) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(processes) as pool:
             futures = [pool.submit(_corpus_statistics, metrics[0], corpus.sources, corpus.references,
                                    corpus.hypotheses[path]) for path in hypotheses]
