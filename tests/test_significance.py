@@ -396,3 +396,23 @@ def test_gleu_cli_seed_is_the_run_seed(tmp_path):
                            "bs", samples=100, seed=1)
     assert first["systems"][1]["p_value"] == expected.systems[1].p_value
     assert first["systems"][1]["score"] == pytest.approx(100 * expected.systems[1].score)
+
+
+def test_m2_score_cli_paired_test(conll14, tmp_path):
+    from gecmetrics.m2.maxmatch import M2Scorer
+    from gecmetrics.m2.format import read_m2
+
+    text = (conll14 / "official-2014.combined.m2").read_text(encoding="utf-8")
+    gold_text = "\n\n".join(text.strip().split("\n\n")[:120]) + "\n"
+    (tmp_path / "gold.m2").write_text(gold_text, encoding="utf-8")
+    for name in ("INPUT", "AMU"):
+        (tmp_path / name).write_text("\n".join(read_lines(str(conll14 / name))[:120]) + "\n", encoding="utf-8")
+    paths = [str(tmp_path / n) for n in ("AMU", "AMU", "INPUT")]
+    result = run_cli(["m2", "score", "-s", str(tmp_path / "gold.m2"), "-o", *paths, "--paired-bs", "200"])
+    if result.exit_code == 2 and "no such option" in result.output:
+        pytest.skip("m2 score has no paired test options")
+    assert result.exit_code == 0, result.output
+    amu = M2Scorer().score(read_m2(str(tmp_path / "gold.m2")), read_lines(paths[0]))
+    rows = [line for line in result.output.splitlines() if line.startswith("|") and str(tmp_path) in line]
+    assert f"| {amu.f:.4f} |" in rows[0] and "baseline" in rows[0]  # fractions, as m2 score prints
+    assert rows[1].rstrip(" |").endswith("1.0000") and rows[2].rstrip(" |").endswith("*"), result.output
