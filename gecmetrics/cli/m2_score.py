@@ -9,6 +9,7 @@ from ..m2.maxmatch import M2Result, M2Scorer, precision_recall_f
 from ..report import round_half_up
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption
+from .significance import resamplers_of, run_paired_tests, significance_options
 
 
 def _edits_text(edits) -> str:
@@ -63,9 +64,10 @@ def _verbose_lines(result: M2Result, digits: int) -> list[str]:
 @click.option("--sentence", is_flag=True, help="Per-sentence P/R/F (with the annotator chosen for the corpus).")
 @click.option("-d", "--digits", type=click.IntRange(min=0), default=4, show_default=True,
               help="Decimals (rounded half up).")
+@significance_options()
 def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
           max_unchanged_words: int, ignore_whitespace_casing: bool, verbose: bool, sentence: bool,
-          digits: int) -> None:
+          digits: int, paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
     """MaxMatch (M2) precision, recall and F-beta of system outputs, as the official NUS
     m2scorer computes them (fractions, not x100)."""
     blocks = read_m2(gold_path)
@@ -77,6 +79,11 @@ def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
         lines = read_lines(path)
         name = path if path != "-" else "<stdin>"
         loaded.append((path, scorer.score(blocks, lines, name=name)))
+    if paired_bs or paired_ar:
+        from ..significance import maxmatch_candidates
+        run_paired_tests(resamplers_of([scorer], 1), paths, maxmatch_candidates([r for _, r in loaded]), paired_bs,
+                         paired_ar, seed, digits, conflicts={"--sentence": sentence, "-v": verbose}, scale=1)
+        return
     if sentence:
         click.echo(f"system\tsentence\tprecision\trecall\tf{beta:g}")
         for path, result in loaded:
