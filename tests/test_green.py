@@ -428,7 +428,7 @@ def corpora(draw, max_sentences=4, max_references=3):
     return sources, references, hypothesis
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(corpora(), st.integers(1, 4))
 def test_paper_gleu_equals_regions_property(corpus, n):
     check_paper_gleu_from_regions(*corpus, n=n)
@@ -511,7 +511,7 @@ def assert_same_as_reference(sources, references, hypothesis, n, unit="word"):
             assert math.isclose(got, want, rel_tol=1e-12, abs_tol=0.0), beta
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(corpora(), st.integers(1, 4))
 def test_same_as_pure_python_reference(corpus, n):
     assert_same_as_reference(*corpus, n=n)
@@ -544,7 +544,7 @@ def test_same_as_pure_python_reference_random_larger():
         assert_same_as_reference(sources, references, hypothesis, n)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(corpora(), st.integers(1, 4))
 def test_regions_add_up_to_ngram_counts(corpus, n):
     # From SPEC 3.1, for every n-gram (same case analysis as for the hypothesis count):
@@ -566,7 +566,7 @@ def test_regions_add_up_to_ngram_counts(corpus, n):
         np.testing.assert_array_equal(tk[:, r] + ti[:, r] + oi[:, r] + ud[:, r], ngram_counts(hypothesis))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(corpora(), st.integers(1, 4))
 def test_scores_between_zero_and_one(corpus, n):
     metric = GREEN(n=n, beta=BETAS)
@@ -581,7 +581,7 @@ def test_scores_between_zero_and_one(corpus, n):
         assert metric.corpus_score(sources, [references[0]], references[0]).scores.tolist() == [1.0] * len(BETAS)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(corpora(max_sentences=6), st.integers(1, 4), st.randoms(use_true_random=False))
 def test_sentence_order_does_not_matter(corpus, n, rng):
     sources, references, hypothesis = corpus
