@@ -416,3 +416,18 @@ def test_m2_score_cli_paired_test(conll14, tmp_path):
     rows = [line for line in result.output.splitlines() if line.startswith("|") and str(tmp_path) in line]
     assert f"| {amu.f:.4f} |" in rows[0] and "baseline" in rows[0]  # fractions, as m2 score prints
     assert rows[1].rstrip(" |").endswith("1.0000") and rows[2].rstrip(" |").endswith("*"), result.output
+
+
+def test_compare_cli_paired_test_equals_the_metric_commands(tmp_path):
+    paths = write_corpus(tmp_path)
+    base = ["-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["INPUT"], paths["good"], paths["weak"]]
+    compared = run_cli(["compare", *base, "--metrics", "green:beta=0.5/2,gleu-max", "--paired-ar", "200", "--json"])
+    if compared.exit_code == 2 and "no such option" in compared.output:
+        pytest.skip("compare has no paired test options")
+    assert compared.exit_code == 0, compared.output
+    import json
+    tables = json.loads(compared.output)
+    green = json.loads(run_cli(["green", *base, "-b", "0.5", "2", "--paired-ar", "200", "--json"]).output)
+    gleu = json.loads(run_cli(["gleu", *base, "-m", "--paired-ar", "200", "--json"]).output)
+    assert [t["metric"] for t in tables] == ["GREEN beta=0.5", "GREEN beta=2", "GLEU+"]
+    assert tables == green + gleu
