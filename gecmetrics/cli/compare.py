@@ -14,6 +14,7 @@ from ..units import whitespace_warnings
 from . import main
 from .common import corpus_options, output_options
 from .options import GreedyCommand, GreedyOption
+from .significance import metric_paired_tests, run_paired_test_list, significance_options
 
 PROGRESS_DELAY_SECONDS = 1.0
 
@@ -72,8 +73,9 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
                    "column) or 'system'. Scores sort best first.")
 @click.option("--ranks", is_flag=True, help="Add a rank column (1 = best; ties share a rank) after each score.")
 @output_options
+@significance_options()
 def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_markdown, sort_column, ranks,
-            digits, verbose, as_json, show_signature):
+            digits, verbose, as_json, show_signature, paired_bs, paired_ar, seed):
     """Score many systems with many metrics: a row per system, a column per metric setting.
 
     \b
@@ -106,6 +108,12 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
 
         blocks = read_m2(gold_m2)
         check_m2_sources(blocks, corpus.sources, gold_m2, f"the source {source}")
+    if paired_bs or paired_ar:
+        tests = metric_paired_tests(metrics, corpus.sources, corpus.references,
+                                    [corpus.hypotheses[p] for p in hypotheses], list(hypotheses), blocks)
+        run_paired_test_list(tests, list(hypotheses), paired_bs, paired_ar, seed, digits, as_json, show_signature or verbose,
+                             {"--sort": sort_column is not None, "--ranks": ranks, "--tsv": as_tsv, "--markdown": as_markdown})
+        return
     table = compare_systems(corpus.sources, corpus.references, corpus.hypotheses, metrics, m2_blocks=blocks,
                             progress=progress)
     if sort_column is not None:
