@@ -251,6 +251,8 @@ def test_cli_errors_are_one_line_exit_2(files: dict[str, str], tmp_path: Path) -
         "metric 'gleu' has no setting 'beta'; valid settings: n, unit": base + ["--metrics", "gleu:beta=2"],
         "unknown column 'x'; valid columns: system": base + ["--sort", "x"],
         "choose one of --tsv, --markdown and --json": base + ["--tsv", "--json"],
+        "the m2 metric needs the gold annotation: --m2 GOLD.m2": base + ["--metrics", "gleu,m2"],
+        "metric 'm2' takes one beta, got 2": base + ["--metrics", "m2:beta=0.5/1"],
         "has 2 lines but the source": ["compare", "-s", files["src"], "-r", files["ref0"], "-o",
                                        _write(tmp_path, "two", ["a", "b"])],
     }
