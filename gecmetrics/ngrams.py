@@ -116,11 +116,10 @@ class NgramIndex:
         n_new = int(new.sum())
         if n_new:
             unique_ids[new] = np.arange(len(known), len(known) + n_new, dtype=np.int64)
-            keys = np.concatenate([known, unique[new]])
-            ids = np.concatenate([known_ids, unique_ids[new]])
-            order_by_key = np.argsort(keys, kind="stable")
-            self._keys[order] = keys[order_by_key]
-            self._ids[order] = ids[order_by_key]
+            # both sorted: insert the new pairs in place rather than sorting everything again
+            at = where[new]
+            self._keys[order] = np.insert(known, at, unique[new])
+            self._ids[order] = np.insert(known_ids, at, unique_ids[new])
         return unique_ids[inverse.reshape(-1)]
 
 
@@ -167,33 +166,40 @@ class EncodedText:
 
 @dataclass(frozen=True)
 class Triples:
-    """For one (source, reference, hypothesis) and one order: every n-gram of any of the
-    three in each sentence, with its counts sigma (source), rho (reference), eta (hypothesis)."""
+    """For one (source, reference, hypothesis) and one order: every n-gram of any of them
+    in each sentence, with its counts sigma (source), rho (reference), eta (hypothesis).
+    Rows are sorted by sentence; ``edges[d]:edges[d + 1]`` are the rows of sentence d."""
 
     sentence: np.ndarray
     sigma: np.ndarray
     rho: np.ndarray
     eta: np.ndarray
-    size: int
-    """Number of sentences D (for per-sentence sums)."""
+    edges: np.ndarray
 
-    sorted_rows: int = -1
-    """Rows [0, sorted_rows) and [sorted_rows, end) are each sorted by sentence (-1: all)."""
+    @property
+    def size(self) -> int:
+        """Number of sentences D."""
+        return len(self.edges) - 1
 
     def per_sentence(self, values: np.ndarray) -> np.ndarray:
-        """Sum an array of per-n-gram values into one number per sentence, shape (D,):
-        differences of cumulative sums at sentence boundaries, exact for integers."""
-        split = len(values) if self.sorted_rows < 0 else self.sorted_rows
-        total = np.zeros(self.size, dtype=np.int64 if values.dtype.kind in "iub" else np.float64)
-        boundaries = np.arange(self.size + 1)
-        for rows in (slice(0, split), slice(split, len(values))):
-            sentence = self.sentence[rows]
-            if len(sentence) == 0:
-                continue
-            cumulative = np.concatenate(([0], np.cumsum(values[rows])))
-            edges = np.searchsorted(sentence, boundaries)
-            total += cumulative[edges[1:]] - cumulative[edges[:-1]]
-        return total
+        """Sum per-n-gram values into one number per sentence, shape (D,): differences of
+        cumulative sums at the sentence edges (exact for integers)."""
+        cumulative = np.zeros(len(values) + 1, dtype=np.int64 if values.dtype.kind in "iub" else np.float64)
+        np.cumsum(values, out=cumulative[1:])
+        return cumulative[self.edges[1:]] - cumulative[self.edges[:-1]]
+
+
+@dataclass(frozen=True)
+class _HypothesisRows:
+    """The rows of one hypothesis and order: the reference-side keys plus the hypothesis's
+    own keys, merged in sorted order."""
+
+    reference_rows: np.ndarray
+    """Where each reference-side key sits among the rows."""
+    sentence: np.ndarray
+    sigma: np.ndarray
+    eta: np.ndarray
+    edges: np.ndarray
 
 
 class Encoder:
@@ -264,7 +270,7 @@ class EncodedCorpus:
         self.references = [self.encoder.encode(ref) for ref in references]
         self._hypotheses: dict[tuple[str, ...], EncodedText] = {}
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
-        self._hypothesis_sides: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._hypothesis_sides: dict[tuple[int, int], _HypothesisRows] = {}
 
     @property
     def size(self) -> int:
@@ -292,19 +298,30 @@ class EncodedCorpus:
             found = self._reference_sides[order] = (keys, source.lookup(keys), [r.lookup(keys) for r in references])
         return found
 
-    def _hypothesis_side(self, hypothesis: EncodedText, order: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The hypothesis counts on the reference-side keys, and its keys found nowhere else."""
+    def _hypothesis_side(self, hypothesis: EncodedText, order: int) -> _HypothesisRows:
+        """Once per hypothesis and order: the reference-side keys and the hypothesis's keys
+        found nowhere else, merged in sorted order, with sigma and eta on those rows."""
         key = (id(hypothesis), order)
         found = self._hypothesis_sides.get(key)
         if found is None:
-            keys = self._reference_side(order)[0]
+            keys, sigma, _ = self._reference_side(order)
             table = hypothesis.tables[order - 1]
             where = np.searchsorted(keys, table.keys)
             where[where == len(keys)] = 0
             shared = keys[where] == table.keys if len(keys) else np.zeros(len(table.keys), bool)
-            eta = np.zeros(len(keys), dtype=np.int64)
-            eta[where[shared]] = table.counts[shared]
-            found = self._hypothesis_sides[key] = (eta, table.keys[~shared], table.counts[~shared])
+            all_keys = np.concatenate([keys, table.keys[~shared]])
+            merge = np.argsort(all_keys, kind="stable")  # two sorted runs
+            row_of = np.empty(len(all_keys), dtype=np.int64)
+            row_of[merge] = np.arange(len(all_keys))
+            reference_rows = row_of[:len(keys)]
+            eta = np.zeros(len(all_keys), dtype=np.int64)
+            eta[reference_rows[where[shared]]] = table.counts[shared]
+            eta[row_of[len(keys):]] = table.counts[~shared]
+            sigma_rows = np.zeros(len(all_keys), dtype=np.int64)
+            sigma_rows[reference_rows] = sigma
+            sentence = all_keys[merge] >> _SHIFT
+            edges = np.searchsorted(sentence, np.arange(self.size + 1))
+            found = self._hypothesis_sides[key] = _HypothesisRows(reference_rows, sentence, sigma_rows, eta, edges)
         return found
 
     def triples(self, hypothesis: EncodedText, reference: int, order: int) -> Triples:
@@ -320,9 +337,7 @@ class EncodedCorpus:
         return self._triples(hypothesis, order, np.max(self._reference_side(order)[2], axis=0))
 
     def _triples(self, hypothesis: EncodedText, order: int, rho: np.ndarray) -> Triples:
-        keys, sigma, _ = self._reference_side(order)
-        eta, extra_keys, extra_counts = self._hypothesis_side(hypothesis, order)
-        zeros = np.zeros(len(extra_keys), dtype=np.int64)
-        return Triples(sentence=np.concatenate([keys, extra_keys]) >> _SHIFT, sigma=np.concatenate([sigma, zeros]),
-                       rho=np.concatenate([rho, zeros]), eta=np.concatenate([eta, extra_counts]), size=self.size,
-                       sorted_rows=len(keys))
+        rows = self._hypothesis_side(hypothesis, order)
+        rho_rows = np.zeros(len(rows.eta), dtype=np.int64)
+        rho_rows[rows.reference_rows] = rho
+        return Triples(sentence=rows.sentence, sigma=rows.sigma, rho=rho_rows, eta=rows.eta, edges=rows.edges)

@@ -36,13 +36,24 @@ def regions(sigma: np.ndarray, rho: np.ndarray, eta: np.ndarray) -> np.ndarray:
     ], axis=-1)
 
 
-def sentence_regions(triples: Triples) -> np.ndarray:
-    """Region counts summed per sentence, shape (D, 7)."""
+def sentence_regions(triples: Triples, source_counts: np.ndarray, reference_counts: np.ndarray,
+                     hypothesis_counts: np.ndarray) -> np.ndarray:
+    """Region counts summed per sentence, shape (D, 7).
+
+    Four regions are summed from the triples; the other three follow from the n-gram counts
+    of each side, since per n-gram TK+TD+OD+UD = s, TK+TI+OD+UI = r and TK+TI+OI+UD = c.
+    """
     s, r, c = triples.sigma, triples.rho, triples.eta
-    min_sr, min_rc, min_sc = np.minimum(s, r), np.minimum(r, c), np.minimum(s, c)
-    per_gram = (np.minimum(min_sr, c), s - np.maximum(r, c), min_rc - s, min_sr - c,
-                c - np.maximum(s, r), min_sc - r, r - np.maximum(s, c))
-    return np.stack([triples.per_sentence(np.maximum(x, 0)) for x in per_gram], axis=1)
+    min_sr = np.minimum(s, r)
+    min_rc = np.minimum(r, c)
+    tk = triples.per_sentence(np.minimum(min_sr, c))
+    td = triples.per_sentence(np.maximum(s - np.maximum(r, c), 0))
+    ti = triples.per_sentence(np.maximum(min_rc - s, 0))
+    od = triples.per_sentence(np.maximum(min_sr - c, 0))
+    ud = source_counts - tk - td - od
+    ui = reference_counts - tk - ti - od
+    oi = hypothesis_counts - tk - ti - ud
+    return np.stack([tk, td, ti, od, oi, ud, ui], axis=1)
 
 
 def true_false(region_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -158,7 +169,9 @@ class GREEN(NgramMetric):
         stats = np.zeros((encoded.size, n_refs, self.n, len(REGIONS)), dtype=np.int64)
         for r in range(n_refs):
             for order in range(1, self.n + 1):
-                stats[:, r, order - 1] = sentence_regions(encoded.triples(hyp, r, order))
+                stats[:, r, order - 1] = sentence_regions(
+                    encoded.triples(hyp, r, order), encoded.source.ngram_counts(order),
+                    encoded.references[r].ngram_counts(order), hyp.ngram_counts(order))
         return stats.reshape(encoded.size, n_refs, self.n * len(REGIONS))
 
     def region_counts(self, stats: np.ndarray) -> np.ndarray:
