@@ -33,6 +33,9 @@ DEFAULT_ARC_BUDGET = 60_000
 """Transitive arcs enumerated exactly before switching to the compact search (the largest
 CoNLL-2014 sentence, deleted whole, needs 26,105)."""
 
+WIDE_LATTICE = 20
+"""Base edges per token above which the compact search is used at once (CoNLL-2014: at most 5.6)."""
+
 # Edit kinds of lattice edges and arcs.
 NOOP, SUB, DEL, INS = 0, 1, 2, 3
 
@@ -208,6 +211,8 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
             copies[edge] = copies.get(edge, 0) + 1
     vertices = sorted({v for edge in copies for v in edge} or {0})
     lattice = EditLattice(source, hypothesis, max_unchanged_words, width, vertices, copies, None, 0)
+    if len(copies) > WIDE_LATTICE * (len(source) + len(hypothesis) + 1):
+        return lattice  # a wide lattice (diverging lines): its arcs would exceed any budget
     try:
         lattice.arcs_into, lattice.arc_count = _transitive_arcs(lattice, arc_budget)
     except ArcBudgetExceeded:
@@ -266,8 +271,8 @@ def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, d
                     existing.positions.append(position)
                 position += 1
                 appended.append((vi, vj))
-        if len(appended) > arc_budget:
-            raise ArcBudgetExceeded
+            if len(appended) > arc_budget:
+                raise ArcBudgetExceeded
     # Replay the removal of transitive no-change arcs (their length is always > 1).
     removed = 0
     index = 0
