@@ -18,9 +18,10 @@ def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarra
     ``int(random() * R)`` for each sentence (what Python 2's ``randint(0, R-1)`` did).
     ``RandomState([seed])`` seeds through init_by_array exactly like ``random.seed(seed)``
     (a bare integer or a one-element array would take another seeding path), and its
-    ``random_sample`` gives the same doubles as ``random.random``.
+    ``random_sample`` gives the same doubles as ``random.random``. The array is cached and
+    read-only.
     """
-    return _python2_draws(iterations, sentences, references).copy()
+    return _python2_draws(iterations, sentences, references)
 
 
 @lru_cache(maxsize=8)
@@ -53,12 +54,29 @@ def sum_selected(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:
     flat = choice.reshape(-1, choice.shape[-1])
     # sum of reference 0's rows, plus, where another reference is drawn, its difference
     first = stats[:, 0, :].astype(np.float64)
-    total = np.broadcast_to(first.sum(axis=0), (flat.shape[0], stats.shape[2])).copy()
+    total = first.sum(axis=0) + np.zeros((flat.shape[0], stats.shape[2]))
     for r in range(1, n_refs):
-        total += (flat == r).astype(np.float64) @ (stats[:, r, :].astype(np.float64) - first)
+        total += _indicator(flat, r) @ (stats[:, r, :].astype(np.float64) - first)
     if stats.dtype.kind in "iu":
         total = np.rint(total).astype(np.int64)
     return total.reshape(*lead, stats.shape[2])
+
+
+_INDICATORS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _indicator(choice: np.ndarray, reference: int) -> np.ndarray:
+    """``choice == reference`` as floats; kept for read-only (cached) draws, which every
+    hypothesis file of a run shares."""
+    if choice.flags.writeable or choice.base is None:
+        return (choice == reference).astype(np.float64)
+    key = (id(choice.base), reference)
+    found = _INDICATORS.get(key)
+    if found is None or found[0] is not choice.base:
+        if len(_INDICATORS) > 8:
+            _INDICATORS.clear()
+        found = _INDICATORS[key] = (choice.base, (choice == reference).astype(np.float64))
+    return found[1]
 
 
 def select(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:
