@@ -102,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="short smoke run: one system, 10 stress sentences")
     parser.add_argument("--official", help="path of the official scripts/m2scorer.py (run with Python 2.7)")
-    parser.add_argument("--no-official", action="store_true", help="do not run the official scorer")
+    parser.add_argument("--no-official", "--no-peers", dest="no_official", action="store_true",
+                        help="do not run the official scorer (--no-peers: the same, as in the other benchmarks)")
     parser.add_argument("--stress", type=int, default=None, help="stress sentences (default 200, 10 with --quick)")
     args = parser.parse_args(argv)
     data = harness.shared_data("conll14")

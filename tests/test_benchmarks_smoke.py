@@ -99,3 +99,13 @@ def test_peer_package_dir_finds_a_package_without_importing_it(tmp_path: Path) -
     python.chmod(0o755)
     assert harness.peer_package_dir(python, "fakepeer") == package
     assert harness.peer_package_dir(python, "no_such_package_gecmetrics") is None
+
+
+@pytest.mark.parametrize("script", ["m2_conll14.py", "significance_conll14.py"])
+def test_other_benchmarks_quick_run(script: str, shared_data: Path) -> None:
+    """The M2 and significance benchmarks print their own layout; check that they run and
+    report our timing (as .ci/run calls every benchmark with --quick --no-peers)."""
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=300)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert re.search(r"\bours\b.*\d+\.\d+ s", completed.stdout), completed.stdout
