@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from decimal import ROUND_HALF_UP, Decimal
 
 import click
@@ -19,14 +20,40 @@ def _round_half_up(value: float, digits: int) -> str:
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.000"
 
 
-def _system_scores_from_options(scores_path: str | None) -> dict[str, dict[str, float]]:
+def _system_scores_from_options(scores_path: str | None, source: str | None, references: tuple[str, ...],
+                                system_files: tuple[str, ...], metric_texts: tuple[str, ...],
+                                gold_m2: str | None) -> dict[str, dict[str, float]]:
     """The metric -> system -> score mapping to correlate, from the command's options."""
+    scoring = source is not None or references or system_files
+    if scores_path is not None and scoring:
+        raise InputError("give either --scores FILE.tsv or -s/-r/-o system files, not both")
     # Mode 1: scores computed beforehand, read from --scores FILE.tsv.
     if scores_path is not None:
         return read_system_scores(scores_path)
-    # Mode 2 (not implemented yet): score system outputs here with the library's metrics
-    # (-s SRC -r REF... -o SYSTEM_FILE... --metrics ...), then correlate them like mode 1.
-    raise InputError("give --scores FILE.tsv (header 'system<TAB>metric...', one row per system)")
+    # Mode 2: score the system files here, each system named by its file name.
+    if not scoring:
+        raise InputError("give --scores FILE.tsv, or -s SRC -r REF... -o SYSTEM_FILE... to score systems here")
+    if source is None or not references or not system_files:
+        raise InputError("scoring systems needs -s SRC, -r REF... and -o SYSTEM_FILE...")
+    names = [os.path.basename(path) for path in system_files]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise InputError(f"systems are named by file name and these repeat: {', '.join(repeated)}")
+    from ..compare import DEFAULT_METRICS, check_m2_sources, compare
+    from ..corpus import read_corpus
+    from ..registry import metrics_from_text
+
+    metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
+    corpus = read_corpus(source, references, system_files)
+    blocks = None
+    if gold_m2 is not None:
+        from ..m2.format import read_m2
+
+        blocks = read_m2(gold_m2)
+        check_m2_sources(blocks, corpus.sources, gold_m2, f"the source {source}")
+    systems = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}
+    table = compare(corpus.sources, corpus.references, systems, metrics, m2_blocks=blocks)
+    return {column.label: {name: table.score(name, column.label) for name in names} for column in table.columns}
 
 
 def _print_result(result: MetaEvalResult, digits: int, as_tsv: bool, as_json: bool) -> None:
@@ -58,21 +85,34 @@ def _print_result(result: MetaEvalResult, digits: int, as_tsv: bool, as_json: bo
                    "(default base); all for other tables (default).")
 @click.option("--scores", "scores_path", type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE.tsv",
               help="System scores: header 'system<TAB>metric1<TAB>metric2...', one row per system.")
+@click.option("-s", "--source", default=None, metavar="FILE", help="Source sentences (to score system files here).")
+@click.option("-r", "--reference", "references", cls=GreedyOption, help="Reference files (to score system files here).")
+@click.option("-o", "--hypothesis", "system_files", cls=GreedyOption,
+              help="System output files, each named by its file name (e.g. AMU), which must be a row of the human table.")
+@click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
+              help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
+@click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
 @click.option("-d", "--digits", type=int, default=3, show_default=True, help="Decimals printed (rounded half up).")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values instead of a table.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, systems used, notes).")
 def meta_eval(human: str, human_scores: tuple[str, ...], systems: str | None, scores_path: str | None,
-              digits: int, as_tsv: bool, as_json: bool) -> None:
+              source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
+              metric_texts: tuple[str, ...], gold_m2: str | None, digits: int, as_tsv: bool, as_json: bool) -> None:
     """Correlate system-level metric scores with human scores (Pearson r, Spearman rho).
 
-    One row per metric and human score column. Systems of the scores file must be rows of the
-    human table; human rows without scores are left out (a note on stderr says which).
+    One row per metric and human score column. Scores come from --scores FILE.tsv, or are
+    computed here from -s/-r/-o system files with --metrics (each system named by its file
+    name). Systems must be rows of the human table; human rows without scores are left out
+    (a note on stderr says which).
+
+    \b
+    gecmetric meta-eval --human gjg15 -s INPUT -r REF0 REF1 -o AMU CAMB CUUI INPUT ... --metrics gleu,green
     """
     if as_tsv and as_json:
         raise InputError("give at most one of --tsv and --json")
     if digits < 0:
         raise InputError(f"--digits must be 0 or more, got {digits}")
-    metric_scores = _system_scores_from_options(scores_path)
+    metric_scores = _system_scores_from_options(scores_path, source, references, system_files, metric_texts, gold_m2)
     result = meta_evaluate(metric_scores, human=human, human_score=list(human_scores) or None, systems=systems)
     for note in result.notes:
         click.echo(f"gecmetric: note: {note}", err=True)
