@@ -29,29 +29,19 @@ _MAX_ID = (1 << 31) - 1
 
 
 class Vocabulary:
-    """Maps units (words or characters) to consecutive integer ids."""
+    """Maps words to consecutive integer ids."""
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
-        self._lines: dict[str, list[int]] = {}
 
     def __len__(self) -> int:
         return len(self._ids)
 
     def encode(self, lines: Sequence[str], split: Callable[[str], list[str]]) -> tuple[np.ndarray, np.ndarray]:
-        """The ids of all units of all lines, flattened, and the number of units per line.
-
-        Lines seen before (a hypothesis line equal to its source, say) are not split again.
-        """
+        """The ids of all units of all lines, flattened, and the number of units per line."""
         ids = self._ids
         setdefault = ids.setdefault
-        known = self._lines
-        encoded = []
-        for line in lines:
-            line_ids = known.get(line)
-            if line_ids is None:
-                line_ids = known[line] = [setdefault(u, len(ids)) for u in split(line)]
-            encoded.append(line_ids)
+        encoded = [[setdefault(u, len(ids)) for u in split(line)] for line in lines]
         lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
         flat = np.fromiter(chain.from_iterable(encoded), dtype=np.int64, count=int(lengths.sum()))
         return flat, lengths
@@ -206,8 +196,10 @@ class Encoder:
     """Turns lists of sentences into :class:`EncodedText` with shared, exact ids.
 
     Every text that must be compared with another (source, references, hypotheses of one
-    corpus) must be encoded by the same Encoder. ``calls`` counts the texts encoded (the
-    compare command uses it to prove that each file is counted once).
+    corpus) must be encoded by the same Encoder. Each distinct line is counted once, however
+    many texts contain it (a hypothesis mostly repeats its source): a text's count tables
+    are then gathered from the lines' tables without sorting. ``calls`` counts the texts
+    encoded (the compare command uses it to prove that each file is counted once).
     """
 
     def __init__(self, max_order: int, unit: str = "word", normalize_space: bool = False) -> None:
@@ -219,40 +211,80 @@ class Encoder:
         self.vocabulary = Vocabulary()
         self.index = NgramIndex()
         self.calls = 0
+        self._line_index: dict[str, int] = {}
+        self._line_lengths = np.zeros(0, np.int64)
+        # per order: n-gram ids and counts of every known line, line after line (sorted by id
+        # within a line), and where each line's rows start (one more entry than lines)
+        self._grams = [np.zeros(0, np.int64) for _ in range(max_order)]
+        self._counts = [np.zeros(0, np.int64) for _ in range(max_order)]
+        self._starts = [np.zeros(1, np.int64) for _ in range(max_order)]
 
     def encode(self, sentences: Sequence[str]) -> EncodedText:
         self.calls += 1
+        index = self._line_index
+        new_lines: list[str] = []
+        line_of = np.empty(len(sentences), dtype=np.int64)
+        for d, line in enumerate(sentences):
+            found = index.get(line)
+            if found is None:
+                found = index[line] = len(index)
+                new_lines.append(line)
+            line_of[d] = found
+        if new_lines:
+            self._add_lines(new_lines)
+        size = len(sentences)
+        _check_range(np.array([size]), "sentences")
+        tables = []
+        for k in range(self.max_order):
+            starts = self._starts[k]
+            first = starts[line_of]
+            rows = starts[line_of + 1] - first
+            offsets = np.zeros(size, np.int64)
+            np.cumsum(rows[:-1], out=offsets[1:])
+            where = np.repeat(first - offsets, rows) + np.arange(int(rows.sum()), dtype=np.int64)
+            sentence = np.repeat(np.arange(size, dtype=np.int64), rows)
+            tables.append(CountTable(_pack(sentence, self._grams[k][where]), self._counts[k][where]))
+        return EncodedText(lengths=self._line_lengths[line_of], tables=tuple(tables))
+
+    def _units(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Unit ids of all lines, flattened, and the number of units of each line."""
         if self.unit == "char":
             # a character's id is its code point: no dictionary needed
             if self.normalize_space:
-                sentences = [" ".join(s.split()) for s in sentences]
-            lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
-            text = "".join(sentences).encode("utf-32-le", errors="surrogatepass")
-            unit_ids = np.frombuffer(text, dtype=np.uint32).astype(np.int64)
-        else:
-            split = partial(split_units, unit=self.unit, normalize_space=self.normalize_space)
-            unit_ids, lengths = self.vocabulary.encode(sentences, split)
-        size = len(lengths)
-        _check_range(np.array([size]), "sentences")
-        starts = np.zeros(size + 1, np.int64)
-        np.cumsum(lengths, out=starts[1:])
-        sentence_of = np.repeat(np.arange(size, dtype=np.int64), lengths)
-        position = np.arange(len(unit_ids), dtype=np.int64) - starts[sentence_of]
-        remaining = lengths[sentence_of] - position  # units from this position to the end
+                lines = [" ".join(s.split()) for s in lines]
+            lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+            text = "".join(lines).encode("utf-32-le", errors="surrogatepass")
+            return np.frombuffer(text, dtype=np.uint32).astype(np.int64), lengths
+        split = partial(split_units, unit=self.unit, normalize_space=self.normalize_space)
+        return self.vocabulary.encode(lines, split)
 
-        tables = []
+    def _add_lines(self, lines: Sequence[str]) -> None:
+        """Count the n-grams of lines not seen before and append them to the line tables."""
+        unit_ids, lengths = self._units(lines)
+        n_lines = len(lengths)
+        _check_range(np.array([len(self._line_lengths) + n_lines]), "distinct lines")
+        starts = np.zeros(n_lines + 1, np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        line_of = np.repeat(np.arange(n_lines, dtype=np.int64), lengths)
+        position = np.arange(len(unit_ids), dtype=np.int64) - starts[line_of]
+        remaining = lengths[line_of] - position  # units from this position to the end of its line
+        self._line_lengths = np.concatenate([self._line_lengths, lengths])
+
         gram_ids = unit_ids  # ids of the n-grams starting at each valid position
         valid = np.arange(len(unit_ids), dtype=np.int64)  # positions where an n-gram starts
-        for order in range(1, self.max_order + 1):
+        boundaries = np.arange(1, n_lines + 1)
+        for k in range(self.max_order):
+            order = k + 1
             if order > 1:
                 keep = remaining[valid] >= order
                 prefix = gram_ids[keep]
                 valid = valid[keep]
                 gram_ids = self.index.ids(order, prefix, unit_ids[valid + order - 1])
-            packed = _pack(sentence_of[valid], gram_ids)
-            keys, counts = sorted_unique(packed, return_counts=True)
-            tables.append(CountTable(keys, counts.astype(np.int64)))
-        return EncodedText(lengths=lengths, tables=tuple(tables))
+            keys, counts = sorted_unique(_pack(line_of[valid], gram_ids), return_counts=True)
+            row_starts = np.searchsorted(keys >> _SHIFT, boundaries) + len(self._grams[k])
+            self._grams[k] = np.concatenate([self._grams[k], keys & _LOW])
+            self._counts[k] = np.concatenate([self._counts[k], counts.astype(np.int64)])
+            self._starts[k] = np.concatenate([self._starts[k], row_starts])
 
 
 class EncodedCorpus:
