@@ -19,7 +19,7 @@ _LAZY = {
     "EncodedCorpus": "ngrams",
     "GLEU": "metrics", "GLEUResult": "metrics", "GLEUSentenceScores": "metrics",
     "GREEN": "metrics", "GREENResult": "metrics", "GREENSentenceScores": "metrics",
-    "compare": "compare", "ComparisonTable": "compare",
+    "compare": "comparison", "ComparisonTable": "comparison",
     "get_metric": "registry", "list_metrics": "registry",
     "paired_test": "significance",
     "meta_evaluate": "meta_eval", "load_human": "meta_eval", "pearson": "meta_eval", "spearman": "meta_eval",

@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from gecmetrics import GLEU, GREEN, InputError
 from gecmetrics.cli import main
 from gecmetrics.cli.compare import StderrProgress
-from gecmetrics.compare import compare
+from gecmetrics.comparison import compare
 from gecmetrics.ngrams import Encoder
 from gecmetrics.registry import column_labels, get_metric, list_metrics, metrics_from_text, parse_metric_spec
 from tests.conftest import read_tsv

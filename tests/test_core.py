@@ -106,3 +106,16 @@ def test_ids_are_exact_for_many_distinct_ngrams():
         t = encoded.triples(hyp, 0, order)
         assert np.array_equal(t.sigma, t.eta) and np.array_equal(t.rho, t.eta)
         assert int(t.eta.sum()) == sum(max(0, 30 - order + 1) for _ in words)
+
+
+def test_lazy_public_names_are_the_documented_objects():
+    """Every public name resolves to its object, also after the submodules were imported
+    (a submodule named like a function would shadow it)."""
+    import gecmetrics
+    import gecmetrics.cli.compare  # noqa: F401
+    import gecmetrics.cli.meta  # noqa: F401
+
+    for name in gecmetrics.__all__:
+        value = getattr(gecmetrics, name)
+        assert not isinstance(value, type(gecmetrics)), name
+    assert callable(gecmetrics.compare) and callable(gecmetrics.paired_test)

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from ..compare import DEFAULT_METRICS, compare as compare_systems
+from ..comparison import DEFAULT_METRICS, compare as compare_systems
 from ..corpus import read_corpus
 from ..errors import InputError
 from ..registry import column_labels, list_metrics, metrics_from_text, settings_help
@@ -103,7 +103,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
     _warn_whitespace(corpus, source, references, metrics)
     blocks = None
     if gold_m2 is not None:
-        from ..compare import check_m2_sources
+        from ..comparison import check_m2_sources
         from ..m2.format import read_m2
 
         blocks = read_m2(gold_m2)

@@ -39,7 +39,7 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise InputError(f"systems are named by file name and these repeat: {', '.join(repeated)}")
-    from ..compare import DEFAULT_METRICS, check_m2_sources, compare
+    from ..comparison import DEFAULT_METRICS, check_m2_sources, compare
     from ..corpus import read_corpus
     from ..registry import metrics_from_text
 
