@@ -339,19 +339,23 @@ class EncodedCorpus:
             keys, sigma, _ = self._reference_side(order)
             table = hypothesis.tables[order - 1]
             where = np.searchsorted(keys, table.keys)
-            where[where == len(keys)] = 0
-            shared = keys[where] == table.keys if len(keys) else np.zeros(len(table.keys), bool)
-            all_keys = np.concatenate([keys, table.keys[~shared]])
-            merge = np.argsort(all_keys, kind="stable")  # two sorted runs
-            row_of = np.empty(len(all_keys), dtype=np.int64)
-            row_of[merge] = np.arange(len(all_keys))
-            reference_rows = row_of[:len(keys)]
-            eta = np.zeros(len(all_keys), dtype=np.int64)
+            inside = np.minimum(where, len(keys) - 1) if len(keys) else where
+            shared = keys[inside] == table.keys if len(keys) else np.zeros(len(table.keys), bool)
+            # merge the hypothesis-only keys into the sorted reference-side keys: a new key
+            # goes before the reference-side key at its insertion point
+            new_at = where[~shared]
+            new_before = np.cumsum(np.bincount(new_at, minlength=len(keys) + 1))[:len(keys)]
+            reference_rows = np.arange(len(keys), dtype=np.int64) + new_before
+            new_rows = new_at + np.arange(len(new_at), dtype=np.int64)
+            n_rows = len(keys) + len(new_at)
+            sentence = np.empty(n_rows, dtype=np.int64)
+            sentence[reference_rows] = keys >> _SHIFT
+            sentence[new_rows] = table.keys[~shared] >> _SHIFT
+            eta = np.zeros(n_rows, dtype=np.int64)
             eta[reference_rows[where[shared]]] = table.counts[shared]
-            eta[row_of[len(keys):]] = table.counts[~shared]
-            sigma_rows = np.zeros(len(all_keys), dtype=np.int64)
+            eta[new_rows] = table.counts[~shared]
+            sigma_rows = np.zeros(n_rows, dtype=np.int64)
             sigma_rows[reference_rows] = sigma
-            sentence = all_keys[merge] >> _SHIFT
             edges = np.searchsorted(sentence, np.arange(self.size + 1))
             found = self._hypothesis_sides[key] = _HypothesisRows(reference_rows, sentence, sigma_rows, eta, edges)
         return found
