@@ -371,3 +371,31 @@ def startup_timing(repeats: int) -> Timing:
 def report(label: str, timing: Timing) -> None:
     """Print one aligned timing line, e.g. `ours  gecmetric gleu   cpu ... wall ... peak RSS ...`."""
     print(f"{label:<36}{timing.summary()}")
+
+
+# The CoNLL-2014 job every n-gram benchmark times: files of ../shared/data/conll14.
+CONLL_SOURCE = "INPUT"
+CONLL_REFERENCES = ["REF0", "REF1"]
+CONLL_SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "REF0"]
+CONLL_QUICK_SYSTEMS = ["AMU", "CAMB"]
+GREEN_BETAS = ["0.5", "1", "2"]
+
+
+def conll_arguments(system_flag: str, systems: Sequence[str], *options: str) -> list[str]:
+    """`-s INPUT -r REF0 REF1 <system_flag> SYSTEMS... OPTIONS...`: the command line shared by
+    gecmetric and the peers."""
+    return ["-s", CONLL_SOURCE, "-r", *CONLL_REFERENCES, system_flag, *systems, *options]
+
+
+def time_api(metric, data: Path, systems: Sequence[str]) -> float:
+    """CPU seconds of ``metric.corpus_score`` on each system in process (files already read,
+    imports done): the library's own cost, without start-up."""
+    from gecmetrics import read_lines
+
+    sources = read_lines(str(data / CONLL_SOURCE))
+    references = [read_lines(str(data / name)) for name in CONLL_REFERENCES]
+    hypotheses = [read_lines(str(data / name)) for name in systems]
+    start = time.process_time()
+    for hypothesis in hypotheses:
+        metric.corpus_score(sources, references, hypothesis)
+    return time.process_time() - start

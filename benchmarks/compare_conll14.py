@@ -20,26 +20,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _harness as harness  # noqa: E402
 
-SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "REF0"]
-QUICK_SYSTEMS = ["AMU", "CAMB"]
-SOURCE = "INPUT"
-REFERENCES = ["REF0", "REF1"]
-BETAS = ["0.5", "1", "2"]
+SYSTEMS, QUICK_SYSTEMS = harness.CONLL_SYSTEMS, harness.CONLL_QUICK_SYSTEMS
+SOURCE, REFERENCES, BETAS = harness.CONLL_SOURCE, harness.CONLL_REFERENCES, harness.GREEN_BETAS
 GLEU_REQUIREMENT = "gleu==1.1.0"
 TARGET_RATIO = 50.0
 
 
 def compare_arguments(systems: list[str], iterations: int, digits: int) -> list[str]:
     metrics = f"gleu:iter={iterations},green:beta={'/'.join(BETAS)}"
-    return ["-s", SOURCE, "-r", *REFERENCES, "-o", *systems, "--metrics", metrics, "--tsv", "-d", str(digits)]
+    return harness.conll_arguments("-o", systems, "--metrics", metrics, "--tsv", "-d", str(digits))
 
 
 def gleu_arguments(systems: list[str], iterations: int, digits: int) -> list[str]:
-    return ["-s", SOURCE, "-r", *REFERENCES, "-o", *systems, "-f", "-i", str(iterations), "-d", str(digits)]
+    return harness.conll_arguments("-o", systems, "-f", "-i", str(iterations), "-d", str(digits))
 
 
 def green_arguments(systems: list[str], digits: int) -> list[str]:
-    return ["-s", SOURCE, "-r", *REFERENCES, "-c", *systems, "-t", "word", "-b", *BETAS, "-d", str(digits)]
+    return harness.conll_arguments("-c", systems, "-t", "word", "-b", *BETAS, "-d", str(digits))
 
 
 def split_compare_output(text: str, systems: list[str]) -> tuple[str, str]:

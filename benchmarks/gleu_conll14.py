@@ -13,47 +13,18 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _harness as harness  # noqa: E402
 
-SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "REF0"]
-QUICK_SYSTEMS = ["AMU", "CAMB"]
-SOURCE = "INPUT"
-REFERENCES = ["REF0", "REF1"]
+SYSTEMS, QUICK_SYSTEMS = harness.CONLL_SYSTEMS, harness.CONLL_QUICK_SYSTEMS
+SOURCE, REFERENCES = harness.CONLL_SOURCE, harness.CONLL_REFERENCES
 PEER_REQUIREMENT = "gleu==1.1.0"
 TARGET_RATIO = 50.0
 TARGET_PEAK_MB = 300.0
 SCALE = 10
-
-
-def gleu_arguments(systems: list[str], iterations: int, digits: int) -> list[str]:
-    """The options shared by ours and the peer (they have the same command line)."""
-    return ["-s", SOURCE, "-r", *REFERENCES, "-o", *systems, "-f", "-i", str(iterations), "-d", str(digits)]
-
-
-def time_library(data: Path, systems: list[str], iterations: int) -> float | None:
-    """CPU seconds of the Python API alone (files already read, imports done), all systems."""
-    try:
-        from gecmetrics import GLEU  # type: ignore[attr-defined]
-    except ImportError:
-        try:
-            from gecmetrics.metrics import GLEU
-        except ImportError:
-            return None
-    from gecmetrics import read_lines
-
-    sources = read_lines(str(data / SOURCE))
-    references = [read_lines(str(data / name)) for name in REFERENCES]
-    hypotheses = [read_lines(str(data / name)) for name in systems]
-    metric = GLEU(fix_seed=True, iterations=iterations)
-    start = time.process_time()
-    for hypothesis in hypotheses:
-        metric.corpus_score(sources, references, hypothesis)
-    return time.process_time() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     iterations = args.iterations or (20 if args.quick else 500)
     repeats = args.repeats or (1 if args.quick else 5)
     scale = 2 if args.quick else SCALE
-    options = gleu_arguments(systems, iterations, args.digits)
+    options = harness.conll_arguments("-o", systems, "-f", "-i", str(iterations), "-d", str(args.digits))
 
     ours_command = [*harness.gecmetric_command(), "gleu"]
     if not harness.subcommand_available(ours_command):
@@ -86,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ours failed: {failure}")
         return 1
     harness.report("ours  gecmetric gleu", ours)
-    library_cpu = time_library(data, systems, iterations)
+    from gecmetrics import GLEU
+
+    library_cpu = harness.time_api(GLEU(fix_seed=True, iterations=iterations), data, systems)
     if library_cpu is not None:
         print(f"{'ours  Python API only':<36}cpu {library_cpu:8.3f} s   (GLEU(...).corpus_score per system, in process)")
     memory_verdict = "OK" if ours.peak_rss_mb < TARGET_PEAK_MB else "OVER TARGET"

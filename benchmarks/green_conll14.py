@@ -13,46 +13,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _harness as harness  # noqa: E402
 
-SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "REF0"]
-QUICK_SYSTEMS = ["AMU", "CAMB"]
-SOURCE = "INPUT"
-REFERENCES = ["REF0", "REF1"]
-BETAS = ["0.5", "1", "2"]
+SYSTEMS, QUICK_SYSTEMS = harness.CONLL_SYSTEMS, harness.CONLL_QUICK_SYSTEMS
+SOURCE, REFERENCES, BETAS = harness.CONLL_SOURCE, harness.CONLL_REFERENCES, harness.GREEN_BETAS
 UNITS = ["word", "char"]
 TARGET_RATIO = 10.0
-
-
-def green_arguments(systems: list[str], unit: str, digits: int) -> list[str]:
-    """The options shared by ours and the original (the same command line)."""
-    return ["-s", SOURCE, "-r", *REFERENCES, "-c", *systems, "-t", unit, "-b", *BETAS, "-d", str(digits)]
-
-
-def time_library(data: Path, systems: list[str], unit: str) -> float | None:
-    """CPU seconds of the Python API alone (files already read, imports done), all systems."""
-    try:
-        from gecmetrics import GREEN  # type: ignore[attr-defined]
-    except ImportError:
-        try:
-            from gecmetrics.metrics import GREEN  # type: ignore[attr-defined]
-        except ImportError:
-            return None
-    from gecmetrics import read_lines
-
-    sources = read_lines(str(data / SOURCE))
-    references = [read_lines(str(data / name)) for name in REFERENCES]
-    hypotheses = [read_lines(str(data / name)) for name in systems]
-    metric = GREEN(beta=[float(beta) for beta in BETAS], unit=unit)
-    start = time.process_time()
-    for hypothesis in hypotheses:
-        metric.corpus_score(sources, references, hypothesis)
-    return time.process_time() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,14 +47,16 @@ def main(argv: list[str] | None = None) -> int:
 
     agreed = True
     for unit in UNITS:
-        options = green_arguments(systems, unit, args.digits)
+        options = harness.conll_arguments("-c", systems, "-t", unit, "-b", *BETAS, "-d", str(args.digits))
         try:
             ours = harness.measure([*ours_command, *options], repeats, cwd=data)
         except harness.CommandFailed as failure:
             print(f"[{unit}] ours failed: {failure}")
             return 1
         harness.report(f"[{unit}] ours  gecmetric green", ours)
-        library_cpu = time_library(data, systems, unit)
+        from gecmetrics import GREEN
+
+        library_cpu = harness.time_api(GREEN(beta=[float(b) for b in BETAS], unit=unit), data, systems)
         if library_cpu is not None:
             print(f"{f'[{unit}] ours  Python API only':<36}cpu {library_cpu:8.3f} s   "
                   "(GREEN(...).corpus_score per system, in process)")

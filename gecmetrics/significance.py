@@ -26,7 +26,6 @@ resample order (vectorized across resamples, sequential over sentence positions)
 """
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cached_property

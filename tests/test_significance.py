@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from gecmetrics import GLEU, GREEN, InputError, paired_test, read_lines
 from gecmetrics.cli import main
 from gecmetrics.m2.errant import ErrantCompare, choose_pairs, errant_scores
-from gecmetrics.significance import (CandidateCounts, LinearResampler, Resample, RunningFResampler,
+from gecmetrics.significance import (CandidateCounts, Resample, RunningFResampler,
                                      bootstrap_indices, errant_candidates, p_value, paired_test_from_statistics,
                                      percentile_interval, randomization_masks, resampler_for, round_like_python)
 
