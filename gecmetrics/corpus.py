@@ -24,6 +24,14 @@ def decode_lines(data: bytes, path: str) -> list[str]:
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         raise InputError(f"invalid UTF-8 (byte 0x{data[err.start]:02x})", path, line) from None
+    return split_lines(text)
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines of a decoded text: split on ``\n`` only, a ``\r\n`` terminator counts as
+    ``\n``, a final line without ``\n`` counts, a leading byte-order mark is dropped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     if not text:
         return []
     lines = text.split("\n")

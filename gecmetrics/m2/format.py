@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, TextIO
 
-from ..corpus import read_lines
+from ..corpus import read_lines, split_lines
 from ..errors import InputError
 
 FIELD_SEPARATOR = "|||"
@@ -86,18 +86,6 @@ def normalize_correction(text: str) -> str:
     return "" if text == DELETION else text
 
 
-def _split_text(text: str) -> list[str]:
-    """Lines of a text as :func:`gecmetrics.corpus.read_lines` would give them."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not text:
-        return []
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
-
-
 def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> Edit:
     """Parse the part after ``A `` of an edit line; raise InputError naming file and line."""
     fields = body.split(FIELD_SEPARATOR)
@@ -153,7 +141,7 @@ def parse_m2_lines(lines: Iterable[str], name: str) -> list[Block]:
 
 def parse_m2(text: str, name: str) -> list[Block]:
     """Parse the text of an M2 file; ``name`` is used in error messages."""
-    return parse_m2_lines(_split_text(text), name)
+    return parse_m2_lines(split_lines(text), name)
 
 
 def read_m2(path: str) -> list[Block]:
