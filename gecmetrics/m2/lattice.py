@@ -178,8 +178,8 @@ class EditLattice:
     """Per target vertex, its arcs by source vertex (None in compact mode)."""
     arc_count: int
     """Number of arcs in the official's list (copies counted): its large negative weight."""
-    cache: tuple | None = None
-    """Default arc weights and arcs by span, shared by the annotators (see _default_weights)."""
+    cache: _SearchTables | None = None
+    """Search tables shared by the annotators (see _search_tables)."""
 
     def coordinates(self, vertex: int) -> tuple[int, int]:
         return divmod(vertex, self.width)
@@ -303,56 +303,104 @@ def _changing_weight(length: int, copies: int) -> float:
     return weight
 
 
-def _default_weights(lattice: EditLattice) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], list]]:
-    """Weights of the arcs when no gold edit matches, and the arcs grouped by source span
-    (computed once per lattice, shared by its annotators)."""
+@dataclass
+class _SearchTables:
+    """What the best-path search needs of one lattice, built once and shared by its annotators.
+
+    ``incoming`` holds, per target vertex, its arcs as (source, default weight, step offsets,
+    changes something); a relaxation step (pass, list position) is one integer
+    ``pass * step_scale + position + 1``, so comparing steps is comparing integers. The search
+    with default weights (no gold edit matched) is kept: an annotator whose gold edits change
+    no weight gets its path, and the others restart it from the first vertex they affect.
+    """
+
+    incoming: dict[int, list[tuple[int, float, list[int], bool]]]
+    by_span: dict[tuple[int, int], list[tuple[int, int]]]
+    default_weight: dict[tuple[int, int], float]
+    vertex_index: dict[int, int]
+    step_scale: int
+    default_search: tuple[dict[int, float], dict[int, int], dict[int, int]] | None = None
+    paths: dict[tuple[GoldEdit, ...], list[SystemEdit]] = field(default_factory=dict)
+    """Edit sequences found so far, by gold edit list (annotators often agree)."""
+
+
+def _search_tables(lattice: EditLattice) -> _SearchTables:
+    """The lattice's search tables (computed once per lattice)."""
     assert lattice.arcs_into is not None
     if lattice.cache is None:
         width = lattice.width
-        weights: dict[tuple[int, int], float] = {}
+        incoming: dict[int, list[tuple[int, float, list[int], bool]]] = {}
         by_span: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        default_weight: dict[tuple[int, int], float] = {}
         memo: dict[tuple[int, int], float] = {}
+        largest = 0
         for w, into in lattice.arcs_into.items():
+            if not into:
+                continue
             i1 = w // width
+            arcs = []
             for v, arc in into.items():
-                if arc.kind == NOOP:
-                    weights[(v, w)] = arc.length
+                positions = arc.positions
+                changing = arc.kind != NOOP
+                if changing:
+                    key = (arc.length, len(positions))
+                    weight = memo.get(key)
+                    if weight is None:
+                        weight = memo[key] = _changing_weight(*key)
                 else:
-                    key = (arc.length, len(arc.positions))
-                    if key not in memo:
-                        memo[key] = _changing_weight(*key)
-                    weights[(v, w)] = memo[key]
-                by_span.setdefault((v // width, i1), []).append((v, w))
-        lattice.cache = (weights, by_span)
+                    weight = arc.length
+                if positions[-1] > largest:
+                    largest = positions[-1]
+                arcs.append((v, weight, [p + 1 for p in positions], changing))
+                default_weight[(v, w)] = weight
+                span = (v // width, i1)
+                keys = by_span.get(span)
+                if keys is None:
+                    by_span[span] = [(v, w)]
+                else:
+                    keys.append((v, w))
+            incoming[w] = arcs
+        vertex_index = {v: index for index, v in enumerate(lattice.vertices)}
+        lattice.cache = _SearchTables(incoming, by_span, default_weight, vertex_index, largest + 2)
     return lattice.cache
 
 
-def arc_weights(lattice: EditLattice, gold: Sequence[GoldEdit]) -> dict[tuple[int, int], float]:
-    """Weights of the arcs for one annotator, as the official's weighting gives them.
+def _gold_weights(lattice: EditLattice, tables: _SearchTables, gold: Sequence[GoldEdit]) -> dict[int, dict[int, float]]:
+    """The arc weights one annotator's gold edits change, by target then source vertex.
 
     Gold-matching arcs weigh minus the number of arcs. Several insertions at one source
     position are matched by the official's two-pointer walk over the insertion arcs there
     (sorted), which keeps one gold insertion from matching arcs at several hypothesis
-    positions; it is replayed here, with its side effects (EPSILON added to the arcs it skips).
+    positions; it is replayed here, with its side effects (EPSILON added to the arcs it skips,
+    whose weight restarts from their length). Weights equal to the default are left out.
     """
-    default, by_span = _default_weights(lattice)
+    by_span = tables.by_span
     large = -lattice.arc_count
     gold_by_span: dict[tuple[int, int], list[GoldEdit]] = {}
     for edit in gold:
-        gold_by_span.setdefault((edit.start, edit.end), []).append(edit)
-    weights = dict(default)
+        span = (edit.start, edit.end)
+        if span in by_span:
+            gold_by_span.setdefault(span, []).append(edit)
+    if not gold_by_span:
+        return {}
+    changed: dict[tuple[int, int], float] = {}
     for span, candidates in gold_by_span.items():
-        keys = by_span.get(span)
-        if not keys:
-            continue
+        keys = by_span[span]
         if span[0] == span[1]:
-            _weigh_insertions(lattice, sorted(keys), candidates, large, weights)
+            _weigh_insertions(lattice, sorted(keys), candidates, large, changed)
             continue
         for key in keys:
             edit = lattice.edit_of(*key)
-            if any(g.matches(edit) for g in candidates):
-                weights[key] = large
-    return weights
+            for candidate in candidates:
+                if candidate.matches(edit):
+                    changed[key] = large
+                    break
+    default_weight = tables.default_weight
+    by_target: dict[int, dict[int, float]] = {}
+    for (v, w), weight in changed.items():
+        if weight != default_weight[(v, w)]:
+            by_target.setdefault(w, {})[v] = weight
+    return by_target
 
 
 def _weigh_insertions(lattice: EditLattice, keys: list[tuple[int, int]], gold: list[GoldEdit], large: int,
@@ -361,8 +409,9 @@ def _weigh_insertions(lattice: EditLattice, keys: list[tuple[int, int]], gold: l
     assert lattice.arcs_into is not None
     items: list[tuple[int, int]] = []
     for key in keys:
-        items.extend([key] * len(lattice.arcs_into[key[1]][key[0]].positions))
-        weights[key] = lattice.arcs_into[key[1]][key[0]].length
+        arc = lattice.arcs_into[key[1]][key[0]]
+        items.extend([key] * len(arc.positions))
+        weights[key] = arc.length
     _insertion_walk(lattice, items, gold, large, weights)
 
 
@@ -415,61 +464,92 @@ def _insertion_walk(lattice: EditLattice, items: list[tuple[int, int]], gold: li
     return matched_keys
 
 
-def shortest_path(lattice: EditLattice, weights: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
-    """The arcs of the path the official's Bellman-Ford search returns, found in one pass.
+def _relax(tables: _SearchTables, vertices: list[int], changed: dict[int, dict[int, float]],
+           distance: dict[int, float], reached: dict[int, int], predecessor: dict[int, int]) -> None:
+    """Distances, relaxation steps and predecessors of ``vertices`` (in topological order),
+    given those of the vertices before them, as the official's Bellman-Ford ends with them.
 
-    Distances: one pass in topological order with the same float sums (the official's final
-    distances satisfy the same recurrence). Among equal-distance predecessors the official
-    keeps the one whose relaxation first reached the final value: relaxation steps are
-    (pass, position in the arc list); an arc is relaxed with its source's final distance in
-    the pass where the source got it if the arc comes later in the list, else in the next.
+    Distances: the same float recurrence ``d(w) = min fl(d(v) + weight)`` (its final distances
+    satisfy it). Among equal-distance predecessors the official keeps the one whose relaxation
+    first reached the final value: an arc is relaxed with its source's final distance in the
+    pass where the source got it if the arc comes later in the list, else in the next pass.
     """
-    assert lattice.arcs_into is not None
-    arcs_into = lattice.arcs_into
-    start = lattice.vertices[0]
-    distance: dict[int, float] = {start: 0}
-    reached: dict[int, tuple[int, int]] = {start: (1, -1)}
-    predecessor: dict[int, int] = {}
-    for w in lattice.vertices[1:]:
-        into = arcs_into[w]
-        if not into:
+    incoming = tables.incoming
+    scale = tables.step_scale
+    for w in vertices:
+        arcs = incoming.get(w)
+        if arcs is None:
             continue
-        values = [(distance[v] + weights[(v, w)], v, arc) for v, arc in into.items()]
-        best = min(value for value, _, _ in values)
-        step_best = None
+        weights = changed.get(w)
+        best = None
+        best_step = 0
         chosen = -1
-        for value, v, arc in values:
-            if value != best:
+        for v, weight, offsets, _ in arcs:
+            if weights is not None:
+                weight = weights.get(v, weight)
+            value = distance[v] + weight
+            if best is not None and value > best:
                 continue
-            source_pass, source_position = reached[v]
-            for position in arc.positions:
-                step = (source_pass if position > source_position else source_pass + 1, position)
-                if step_best is None or step < step_best:
-                    step_best = step
-                    chosen = v
+            source_step = reached[v]
+            source_offset = source_step % scale
+            base = source_step - source_offset
+            step = -1
+            for offset in offsets:
+                candidate = base + offset if offset > source_offset else base + scale + offset
+                if step < 0 or candidate < step:
+                    step = candidate
+            if best is None or value < best:
+                best = value
+                best_step = step
+                chosen = v
+            elif step < best_step:
+                best_step = step
+                chosen = v
         distance[w] = best
-        reached[w] = step_best
+        reached[w] = best_step
         predecessor[w] = chosen
-    path = []
+
+
+def _path_edits(lattice: EditLattice, tables: _SearchTables, predecessor: dict[int, int]) -> list[SystemEdit]:
+    """The changing arcs of the path ending at the last vertex, as edits (left to right)."""
+    assert lattice.arcs_into is not None
+    edits = []
     w = lattice.vertices[-1]
     while w in predecessor:
         v = predecessor[w]
-        path.append((v, w))
+        if lattice.arcs_into[w][v].kind != NOOP:
+            edits.append(lattice.edit_of(v, w))
         w = v
-    path.reverse()
-    return path
+    edits.reverse()
+    return edits
 
 
 def best_edit_sequence(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[SystemEdit]:
-    """The system's edits chosen against one annotator's gold edits (left to right)."""
+    """The system's edits chosen against one annotator's gold edits (left to right): the path
+    the official's Bellman-Ford search returns, found in one pass in topological order."""
     if lattice.arcs_into is None:
         return compact_best_path(lattice, gold)
-    weights = arc_weights(lattice, gold)
-    edits = []
-    for v, w in shortest_path(lattice, weights):
-        if lattice.arcs_into[w][v].kind != NOOP:
-            edits.append(lattice.edit_of(v, w))
-    return edits
+    tables = _search_tables(lattice)
+    key = tuple(gold)
+    known = tables.paths.get(key)
+    if known is not None:
+        return list(known)
+    vertices = lattice.vertices
+    if tables.default_search is None:
+        start = vertices[0]
+        search = ({start: 0}, {start: tables.step_scale}, {})  # start: pass 1, position -1
+        _relax(tables, vertices[1:], {}, *search)
+        tables.default_search = search
+    changed = _gold_weights(lattice, tables, gold)
+    if changed:
+        first = min(tables.vertex_index[w] for w in changed)
+        distance, reached, predecessor = (dict(table) for table in tables.default_search)
+        _relax(tables, vertices[first:], changed, distance, reached, predecessor)
+    else:
+        predecessor = tables.default_search[2]
+    edits = _path_edits(lattice, tables, predecessor)
+    tables.paths[key] = edits
+    return list(edits)
 
 
 _GOLD_UNITS = -(10 ** 12)
