@@ -30,12 +30,12 @@ def _corpus_statistics(metric: GLEU, sources, references, hypothesis):
               help="Reference-sampling iterations of the corpus score (one when there is one reference).")
 @click.option("-f", "--fix-seed", is_flag=True,
               help="Draw references exactly as gec-ranking (Python 2 random, seed j*101): reproduces its numbers.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draws without -f.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the reference draws without -f, and of --paired-bs/--paired-ar.")
 @click.option("-m", "--max", "best", is_flag=True,
               help="Best reference per sentence (highest sentence GLEU) instead of sampling.")
 @click.option("--sentence", is_flag=True, help="One line per sentence, a column per hypothesis file.")
 @click.option("--smooth", is_flag=True,
-              help="With --sentence: gec-ranking's smoothed sentence scores with std and 95%% interval over references.")
+              help="With --sentence: gec-ranking's smoothed sentence scores with std and 95% interval over references.")
 @click.option("--mean", is_flag=True, help="Mean of the sentence scores (mean over references, or max with -m).")
 @click.option("-p", "--processes", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes for counting several hypothesis files in parallel.")
