@@ -82,86 +82,114 @@ class ArcBudgetExceeded(Exception):
     """Raised internally when the exact enumeration would build too many arcs."""
 
 
-def _banded_costs(source: Sequence[str], hypothesis: Sequence[str], substitution_cost: int,
-                  slack: int) -> list[list[int]]:
-    """Alignment costs restricted to the cells whose lower bound |i - j| + |(n - i) - (m - j)|
-    is at most |n - m| + 2 * slack (cells outside hold a large value)."""
+def _banded_costs(source: Sequence[str], hypothesis: Sequence[str],
+                  slack: int) -> tuple[list[int], list[int]]:
+    """Alignment costs of both schemes (substitution 1 and 2; insertion and deletion 1) in one
+    pass, as flat tables indexed by vertex ``i * (m + 1) + j``, restricted to the cells whose
+    lower bound |i - j| + |(n - i) - (m - j)| is at most |n - m| + 2 * slack (cells outside
+    hold a value above any alignment cost)."""
     n, m = len(source), len(hypothesis)
-    infinity = n + m + 1 + 2 * (n + m) * substitution_cost
+    width = m + 1
+    infinity = 4 * (n + m) + 1
     low_shift = min(0, n - m) - slack   # smallest i - j kept
     high_shift = max(0, n - m) + slack  # largest i - j kept
-    rows = [[infinity] * (m + 1) for _ in range(n + 1)]
-    first = rows[0]
+    size = (n + 1) * width
+    costs1 = [infinity] * size
+    costs2 = [infinity] * size
     for j in range(0, min(m, -low_shift) + 1):
-        first[j] = j
+        costs1[j] = costs2[j] = j
     for i in range(1, n + 1):
-        previous = rows[i - 1]
-        row = rows[i]
         token = source[i - 1]
         j_low = max(0, i - high_shift)
         j_high = min(m, i - low_shift)
         if j_low > j_high:
             continue
+        row = i * width
         if j_low == 0:
-            row[0] = i
+            costs1[row] = costs2[row] = i
             j_low = 1
-            left = i
+            left1 = left2 = i
         else:
-            left = infinity
-        for j in range(j_low, j_high + 1):
-            best = previous[j - 1] if token == hypothesis[j - 1] else previous[j - 1] + substitution_cost
-            other = previous[j] + 1
-            if other < best:
-                best = other
-            other = left + 1
-            if other < best:
-                best = other
-            row[j] = best
-            left = best
-    return rows
+            left1 = left2 = infinity
+        for w in range(row + j_low, row + j_high + 1):
+            up = w - width
+            if token == hypothesis[w - row - 1]:
+                best1 = costs1[up - 1]
+                best2 = costs2[up - 1]
+            else:
+                best1 = costs1[up - 1] + 1
+                best2 = costs2[up - 1] + 2
+            other = costs1[up] + 1
+            if other < best1:
+                best1 = other
+            if left1 + 1 < best1:
+                best1 = left1 + 1
+            other = costs2[up] + 1
+            if other < best2:
+                best2 = other
+            if left2 + 1 < best2:
+                best2 = left2 + 1
+            costs1[w] = left1 = best1
+            costs2[w] = left2 = best2
+    return costs1, costs2
 
 
-def _min_cost_edges(source: Sequence[str], hypothesis: Sequence[str], substitution_cost: int) -> set[tuple[int, int]]:
-    """Edges (u, w) of all minimum-cost alignments (insertion, deletion 1).
+def _optimal_edges(costs: list[int], source: Sequence[str], hypothesis: Sequence[str], substitution_cost: int,
+                   copies: dict[tuple[int, int], int], vertices: set[int]) -> None:
+    """Add the edges (u, w) of every minimum-cost alignment of one cost table to ``copies``
+    (one copy each) and their ends to ``vertices``: a walk back from the last cell."""
+    width = len(hypothesis) + 1
+    end = len(costs) - 1
+    seen = {end}
+    stack = [end]
+    while stack:
+        w = stack.pop()
+        here = costs[w]
+        i, j = divmod(w, width)
+        if i:
+            u = w - width
+            if j:
+                d = u - 1
+                if costs[d] + (0 if source[i - 1] == hypothesis[j - 1] else substitution_cost) == here:
+                    copies[(d, w)] = copies.get((d, w), 0) + 1
+                    if d not in seen:
+                        seen.add(d)
+                        stack.append(d)
+            if costs[u] + 1 == here:
+                copies[(u, w)] = copies.get((u, w), 0) + 1
+                if u not in seen:
+                    seen.add(u)
+                    stack.append(u)
+        if j and costs[w - 1] + 1 == here:
+            u = w - 1
+            copies[(u, w)] = copies.get((u, w), 0) + 1
+            if u not in seen:
+                seen.add(u)
+                stack.append(u)
+    vertices |= seen
 
-    The cost table is filled in a band around the diagonal, widened until the cost found is
-    within the band's bound (then no cell outside can be on a minimum-cost path): cost
-    O((n + m) * distance) for similar sentences instead of O(n * m).
+
+def _min_cost_edges(source: Sequence[str], hypothesis: Sequence[str]) -> tuple[dict[tuple[int, int], int], list[int]]:
+    """Edges (u, w) of all minimum-cost alignments under both cost schemes, with the number of
+    schemes that have each (1 or 2), and the sorted vertices they touch.
+
+    The cost tables are filled in a band around the diagonal, widened until the cost found is
+    within the band's bound (then no cell outside can be on a minimum-cost path; the cost
+    with substitution 2 bounds the other): cost O((n + m) * distance) for similar sentences
+    instead of O(n * m).
     """
     n, m = len(source), len(hypothesis)
-    width = m + 1
     slack = 2
     while True:
-        rows = _banded_costs(source, hypothesis, substitution_cost, slack)
-        if rows[n][m] <= abs(n - m) + 2 * slack or slack >= n + m:
+        costs1, costs2 = _banded_costs(source, hypothesis, slack)
+        if costs2[-1] <= abs(n - m) + 2 * slack or slack >= n + m:
             break
         slack *= 2
-    edges: set[tuple[int, int]] = set()
-    end = n * width + m
-    seen = {end}
-    stack = [(n, m)]
-    while stack:
-        i, j = stack.pop()
-        here = rows[i][j]
-        w = i * width + j
-        if i > 0 and j > 0:
-            sub = 0 if source[i - 1] == hypothesis[j - 1] else substitution_cost
-            if rows[i - 1][j - 1] + sub == here:
-                edges.add((w - width - 1, w))
-                if w - width - 1 not in seen:
-                    seen.add(w - width - 1)
-                    stack.append((i - 1, j - 1))
-        if i > 0 and rows[i - 1][j] + 1 == here:
-            edges.add((w - width, w))
-            if w - width not in seen:
-                seen.add(w - width)
-                stack.append((i - 1, j))
-        if j > 0 and rows[i][j - 1] + 1 == here:
-            edges.add((w - 1, w))
-            if w - 1 not in seen:
-                seen.add(w - 1)
-                stack.append((i, j - 1))
-    return edges
+    copies: dict[tuple[int, int], int] = {}
+    vertices: set[int] = set()
+    _optimal_edges(costs1, source, hypothesis, 1, copies, vertices)
+    _optimal_edges(costs2, source, hypothesis, 2, copies, vertices)
+    return copies, sorted(vertices)
 
 
 @dataclass
@@ -205,11 +233,7 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
     transitive arcs in the official's discovery order (compact mode over ``arc_budget``)."""
     source, hypothesis = list(source), list(hypothesis)
     width = len(hypothesis) + 1
-    copies: dict[tuple[int, int], int] = {}
-    for substitution_cost in (1, 2):
-        for edge in _min_cost_edges(source, hypothesis, substitution_cost):
-            copies[edge] = copies.get(edge, 0) + 1
-    vertices = sorted({v for edge in copies for v in edge} or {0})
+    copies, vertices = _min_cost_edges(source, hypothesis)
     lattice = EditLattice(source, hypothesis, max_unchanged_words, width, vertices, copies, None, 0)
     if len(copies) > WIDE_LATTICE * (len(source) + len(hypothesis) + 1):
         return lattice  # a wide lattice (diverging lines): its arcs would exceed any budget
