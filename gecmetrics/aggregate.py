@@ -51,7 +51,7 @@ def sum_selected(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:
     stats = np.asarray(stats)
     n_refs = stats.shape[1]
     lead = choice.shape[:-1]
-    flat = choice.reshape(-1, choice.shape[-1])
+    flat = choice.reshape(int(np.prod(lead, dtype=np.int64)), choice.shape[-1])
     # sum of reference 0's rows, plus, where another reference is drawn, its difference
     first = stats[:, 0, :].astype(np.float64)
     total = first.sum(axis=0) + np.zeros((flat.shape[0], stats.shape[2]))

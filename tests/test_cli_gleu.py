@@ -126,3 +126,13 @@ def test_real_process(small):
     done = subprocess.run(["gecmetric", "gleu", "-s", src, "-r", ref0, "-o", hyp + "x"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+
+
+def test_empty_corpus_scores_zero(files):
+    empty = files("empty", "")
+    for args in (["gleu", "-f"], ["gleu", "-m"], ["gleu", "--mean"], ["gleu", "--variant", "gleu0"]):
+        code, out, err = run(args[0], "-s", empty, "-r", empty, empty, "-o", empty, *args[1:])
+        assert code == 0, err
+        assert out.splitlines()[-1] == f"{empty}\t0.00"
+    code, out, err = run("compare", "-s", empty, "-r", empty, "-o", empty, "--tsv")
+    assert code == 0 and out.splitlines()[1].split("\t")[1:] == ["0.00"] * 4, (out, err)
