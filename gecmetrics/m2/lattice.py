@@ -23,6 +23,7 @@ that never materializes arcs (see :func:`compact_best_path`).
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -67,15 +68,12 @@ class GoldEdit:
                 and edit.correction in self.corrections)
 
 
-@dataclass
-class Arc:
-    """An arc of the lattice: base edge (length 1) or transitive arc, with the official's
-    bookkeeping (length, unchanged tokens, kind, positions of its copies in the arc list)."""
-
-    length: int
-    unchanged: int
-    kind: int
-    positions: list[int] = field(default_factory=list)
+# An arc of the lattice (base edge of length 1 or transitive arc) is a list, the cheapest
+# mutable record in the hot loops: [length, unchanged tokens, positions of its copies in the
+# official's arc list (1-based, ascending), default weight]. It changes nothing when all its
+# tokens are unchanged (unchanged == length).
+LENGTH, UNCHANGED, POSITIONS, WEIGHT = 0, 1, 2, 3
+Arc = list
 
 
 class ArcBudgetExceeded(Exception):
@@ -206,8 +204,8 @@ class EditLattice:
     """Per target vertex, its arcs by source vertex (None in compact mode)."""
     arc_count: int
     """Number of arcs in the official's list (copies counted): its large negative weight."""
-    cache: _SearchTables | None = None
-    """Search tables shared by the annotators (see _search_tables)."""
+    cache: _SearchCache | None = None
+    """Best-path results shared by the annotators (None in compact mode)."""
 
     def coordinates(self, vertex: int) -> tuple[int, int]:
         return divmod(vertex, self.width)
@@ -238,84 +236,126 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
     if len(copies) > WIDE_LATTICE * (len(source) + len(hypothesis) + 1):
         return lattice  # a wide lattice (diverging lines): its arcs would exceed any budget
     try:
-        lattice.arcs_into, lattice.arc_count = _transitive_arcs(lattice, arc_budget)
+        lattice.arcs_into, lattice.arc_count, step_scale = _transitive_arcs(lattice, arc_budget)
+        lattice.cache = _SearchCache(step_scale)
     except ArcBudgetExceeded:
         lattice.arcs_into = None
         lattice.arc_count = 0
     return lattice
 
 
-def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, dict[int, Arc]], int]:
-    """All arcs, as the official's closure builds them.
+def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, dict[int, Arc]], int, int]:
+    """All arcs, as the official's closure builds them, with the number of arcs in its list and
+    a number above every list position.
 
     Its closure loops over an intermediate vertex k (in order), then over sources and targets;
     since every path from k only visits larger vertices, the arcs out of k are then still its
-    base edges, so each new arc is an arc into k extended by one base edge, kept when it is
-    shorter than the arc already there and holds at most ``max_unchanged_words`` unchanged
+    base edges, so each new arc is an arc into k extended by one base edge of k, kept when it
+    is shorter than the arc already there and holds at most ``max_unchanged_words`` unchanged
     tokens. Arcs are recorded with their positions in the official's arc list (base edges
     sorted, then transitive arcs in discovery order, a copy each time one is shortened), and
     the official's removal of transitive no-change arcs is replayed, including the element it
     skips after each removal (a list modified while iterated), which survives.
     """
     limit = lattice.max_unchanged_words
+    source, hypothesis, width = lattice.source, lattice.hypothesis, lattice.width
+    diagonal = width + 1
+    copies = lattice.base_copies
     successors: dict[int, list[int]] = {}
     arcs_into: dict[int, dict[int, Arc]] = {v: {} for v in lattice.vertices}
-    position = 0
-    for (u, w) in sorted(lattice.base_copies):
-        kind = lattice.edge_kind(u, w)
-        count = lattice.base_copies[(u, w)]
-        arcs_into[w][u] = Arc(1, 1 if kind == NOOP else 0, kind, list(range(position, position + count)))
+    position = 1
+    for edge in sorted(copies):
+        u, w = edge
+        count = copies[edge]
+        unchanged = 1 if w - u == diagonal and source[u // width] == hypothesis[u % width] else 0
+        arcs_into[w][u] = [1, unchanged, list(range(position, position + count)), 0]
         position += count
-        successors.setdefault(u, []).append(w)
-    appended: list[tuple[int, int]] = []
+        out = successors.get(u)
+        if out is None:
+            successors[u] = [w]
+        else:
+            out.append(w)
+    first_transitive = position
+    no_change: list[tuple[int, int, Arc]] = []
+    """Transitive arcs that changed nothing when last written (candidates for removal)."""
     for k in lattice.vertices:
         out = successors.get(k)
-        if not out:
+        if out is None:
             continue
-        targets = [(vj, arcs_into[vj], arcs_into[vj][k]) for vj in out]
-        targets = [(vj, into_vj, second.unchanged, second.kind == NOOP) for vj, into_vj, second in targets]
         into_k = arcs_into[k]
+        if not into_k:
+            continue
+        every = [(vj, arcs_into[vj], arcs_into[vj][k][1]) for vj in out]
+        changing = [target for target in every if target[2] == 0]
         for vi in sorted(into_k):
             first = into_k[vi]
-            length = first.length + 1
-            first_unchanged = first.unchanged
-            first_noop = first.kind == NOOP
-            for vj, into_vj, second_unchanged, second_noop in targets:
+            first_unchanged = first[1]
+            if first_unchanged < limit:
+                targets = every
+            elif first_unchanged == limit:
+                targets = changing  # an unchanged second token would exceed the limit
+            else:
+                continue
+            length = first[0] + 1
+            for vj, into_vj, second_unchanged in targets:
                 existing = into_vj.get(vi)
-                if existing is not None and existing.length <= length:
-                    continue
                 unchanged = first_unchanged + second_unchanged
-                if unchanged > limit:
-                    continue
-                kind = NOOP if first_noop and second_noop else SUB
                 if existing is None:
-                    into_vj[vi] = Arc(length, unchanged, kind, [position])
+                    arc = into_vj[vi] = [length, unchanged, [position], 0]
+                elif existing[0] > length:
+                    arc = existing
+                    arc[0] = length
+                    arc[1] = unchanged
+                    arc[2].append(position)
                 else:
-                    existing.length, existing.unchanged, existing.kind = length, unchanged, kind
-                    existing.positions.append(position)
+                    continue
                 position += 1
-                appended.append((vi, vj))
-            if len(appended) > arc_budget:
+                if unchanged == length:
+                    no_change.append((vi, vj, arc))
+            if position - first_transitive > arc_budget:
                 raise ArcBudgetExceeded
-    # Replay the removal of transitive no-change arcs (their length is always > 1).
+    # Replay the removal of transitive no-change arcs: in list order, each copy of an arc that
+    # finally changes nothing is removed, except one right after a removed element.
+    removals: list[tuple[int, int, int, Arc]] = []
+    seen: set[int] = set()
+    for vi, vj, arc in no_change:
+        if arc[1] == arc[0] and id(arc) not in seen:
+            seen.add(id(arc))
+            for copy_position in arc[2]:
+                removals.append((copy_position, vi, vj, arc))
+    removals.sort(key=_first_item)
     removed = 0
-    index = 0
-    removed_copies: dict[tuple[int, int], int] = {}
-    while index < len(appended):
-        vi, vj = appended[index]
-        arc = arcs_into[vj].get(vi)
-        if arc is not None and arc.kind == NOOP and removed_copies.get((vi, vj), 0) < len(arc.positions):
-            removed_copies[(vi, vj)] = removed_copies.get((vi, vj), 0) + 1
-            removed += 1
-            index += 2  # the element after a removed one is never examined
-        else:
-            index += 1
-    for (vi, vj), count in removed_copies.items():
-        arc = arcs_into[vj][vi]
-        del arc.positions[:count]  # list.remove drops the first copy
-        if not arc.positions:
-            del arcs_into[vj][vi]
-    return arcs_into, position - removed
+    last_removed = -2
+    removed_copies: dict[int, int] = {}
+    for copy_position, vi, vj, arc in removals:
+        if copy_position == last_removed + 1:
+            continue  # the element after a removed one is never examined
+        last_removed = copy_position
+        removed += 1
+        removed_copies[id(arc)] = removed_copies.get(id(arc), 0) + 1
+    for copy_position, vi, vj, arc in removals:
+        count = removed_copies.pop(id(arc), 0)
+        if count:
+            del arc[2][:count]  # list.remove drops the first copy
+            if not arc[2]:
+                del arcs_into[vj][vi]
+    # Default weights: a no-change arc its length, a changing arc its length plus EPSILON per copy.
+    memo: dict[tuple[int, int], float] = {}
+    for into in arcs_into.values():
+        for arc in into.values():
+            if arc[1] == arc[0]:
+                arc[3] = arc[0]
+            else:
+                key = (arc[0], len(arc[2]))
+                weight = memo.get(key)
+                if weight is None:
+                    weight = memo[key] = _changing_weight(*key)
+                arc[3] = weight
+    return arcs_into, position - 1 - removed, position
+
+
+def _first_item(item: tuple) -> int:
+    return item[0]
 
 
 def _changing_weight(length: int, copies: int) -> float:
@@ -328,68 +368,39 @@ def _changing_weight(length: int, copies: int) -> float:
 
 
 @dataclass
-class _SearchTables:
-    """What the best-path search needs of one lattice, built once and shared by its annotators.
+class _SearchCache:
+    """Best-path results of one lattice, shared by its annotators.
 
-    ``incoming`` holds, per target vertex, its arcs as (source, default weight, step offsets,
-    changes something); a relaxation step (pass, list position) is one integer
-    ``pass * step_scale + position + 1``, so comparing steps is comparing integers. The search
-    with default weights (no gold edit matched) is kept: an annotator whose gold edits change
-    no weight gets its path, and the others restart it from the first vertex they affect.
+    A relaxation step (pass, list position) is one integer ``pass * step_scale + position``,
+    so comparing steps is comparing integers. The search with default weights (no gold edit
+    matched) is kept: an annotator whose gold edits change no weight gets its path, and the
+    others restart it from the first vertex they affect.
     """
 
-    incoming: dict[int, list[tuple[int, float, list[int], bool]]]
-    by_span: dict[tuple[int, int], list[tuple[int, int]]]
-    default_weight: dict[tuple[int, int], float]
-    vertex_index: dict[int, int]
     step_scale: int
     default_search: tuple[dict[int, float], dict[int, int], dict[int, int]] | None = None
     paths: dict[tuple[GoldEdit, ...], list[SystemEdit]] = field(default_factory=dict)
     """Edit sequences found so far, by gold edit list (annotators often agree)."""
 
 
-def _search_tables(lattice: EditLattice) -> _SearchTables:
-    """The lattice's search tables (computed once per lattice)."""
+def _span_arcs(lattice: EditLattice, start: int, end: int) -> list[tuple[int, int]]:
+    """The arcs (v, w) covering source tokens [start, end), in vertex order."""
     assert lattice.arcs_into is not None
-    if lattice.cache is None:
-        width = lattice.width
-        incoming: dict[int, list[tuple[int, float, list[int], bool]]] = {}
-        by_span: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        default_weight: dict[tuple[int, int], float] = {}
-        memo: dict[tuple[int, int], float] = {}
-        largest = 0
-        for w, into in lattice.arcs_into.items():
-            if not into:
-                continue
-            i1 = w // width
-            arcs = []
-            for v, arc in into.items():
-                positions = arc.positions
-                changing = arc.kind != NOOP
-                if changing:
-                    key = (arc.length, len(positions))
-                    weight = memo.get(key)
-                    if weight is None:
-                        weight = memo[key] = _changing_weight(*key)
-                else:
-                    weight = arc.length
-                if positions[-1] > largest:
-                    largest = positions[-1]
-                arcs.append((v, weight, [p + 1 for p in positions], changing))
-                default_weight[(v, w)] = weight
-                span = (v // width, i1)
-                keys = by_span.get(span)
-                if keys is None:
-                    by_span[span] = [(v, w)]
-                else:
-                    keys.append((v, w))
-            incoming[w] = arcs
-        vertex_index = {v: index for index, v in enumerate(lattice.vertices)}
-        lattice.cache = _SearchTables(incoming, by_span, default_weight, vertex_index, largest + 2)
-    return lattice.cache
+    width = lattice.width
+    vertices = lattice.vertices
+    low, high = start * width, (start + 1) * width
+    keys = []
+    first = bisect_left(vertices, end * width)
+    last = bisect_left(vertices, (end + 1) * width)
+    for w in vertices[first:last]:
+        for v in lattice.arcs_into[w]:
+            if low <= v < high:
+                keys.append((v, w))
+    keys.sort()
+    return keys
 
 
-def _gold_weights(lattice: EditLattice, tables: _SearchTables, gold: Sequence[GoldEdit]) -> dict[int, dict[int, float]]:
+def _gold_weights(lattice: EditLattice, gold: Sequence[GoldEdit]) -> dict[int, dict[int, float]]:
     """The arc weights one annotator's gold edits change, by target then source vertex.
 
     Gold-matching arcs weigh minus the number of arcs. Several insertions at one source
@@ -398,20 +409,19 @@ def _gold_weights(lattice: EditLattice, tables: _SearchTables, gold: Sequence[Go
     positions; it is replayed here, with its side effects (EPSILON added to the arcs it skips,
     whose weight restarts from their length). Weights equal to the default are left out.
     """
-    by_span = tables.by_span
+    arcs_into = lattice.arcs_into
+    assert arcs_into is not None
     large = -lattice.arc_count
     gold_by_span: dict[tuple[int, int], list[GoldEdit]] = {}
     for edit in gold:
-        span = (edit.start, edit.end)
-        if span in by_span:
-            gold_by_span.setdefault(span, []).append(edit)
-    if not gold_by_span:
-        return {}
+        gold_by_span.setdefault((edit.start, edit.end), []).append(edit)
     changed: dict[tuple[int, int], float] = {}
-    for span, candidates in gold_by_span.items():
-        keys = by_span[span]
-        if span[0] == span[1]:
-            _weigh_insertions(lattice, sorted(keys), candidates, large, changed)
+    for (start, end), candidates in gold_by_span.items():
+        keys = _span_arcs(lattice, start, end)
+        if not keys:
+            continue
+        if start == end:
+            _weigh_insertions(lattice, keys, candidates, large, changed)
             continue
         for key in keys:
             edit = lattice.edit_of(*key)
@@ -419,10 +429,9 @@ def _gold_weights(lattice: EditLattice, tables: _SearchTables, gold: Sequence[Go
                 if candidate.matches(edit):
                     changed[key] = large
                     break
-    default_weight = tables.default_weight
     by_target: dict[int, dict[int, float]] = {}
     for (v, w), weight in changed.items():
-        if weight != default_weight[(v, w)]:
+        if weight != arcs_into[w][v][WEIGHT]:
             by_target.setdefault(w, {})[v] = weight
     return by_target
 
@@ -434,8 +443,8 @@ def _weigh_insertions(lattice: EditLattice, keys: list[tuple[int, int]], gold: l
     items: list[tuple[int, int]] = []
     for key in keys:
         arc = lattice.arcs_into[key[1]][key[0]]
-        items.extend([key] * len(arc.positions))
-        weights[key] = arc.length
+        items.extend([key] * len(arc[POSITIONS]))
+        weights[key] = arc[LENGTH]
     _insertion_walk(lattice, items, gold, large, weights)
 
 
@@ -488,7 +497,7 @@ def _insertion_walk(lattice: EditLattice, items: list[tuple[int, int]], gold: li
     return matched_keys
 
 
-def _relax(tables: _SearchTables, vertices: list[int], changed: dict[int, dict[int, float]],
+def _relax(lattice: EditLattice, step_scale: int, vertices: list[int], changed: dict[int, dict[int, float]],
            distance: dict[int, float], reached: dict[int, int], predecessor: dict[int, int]) -> None:
     """Distances, relaxation steps and predecessors of ``vertices`` (in topological order),
     given those of the vertices before them, as the official's Bellman-Ford ends with them.
@@ -498,28 +507,30 @@ def _relax(tables: _SearchTables, vertices: list[int], changed: dict[int, dict[i
     first reached the final value: an arc is relaxed with its source's final distance in the
     pass where the source got it if the arc comes later in the list, else in the next pass.
     """
-    incoming = tables.incoming
-    scale = tables.step_scale
+    arcs_into = lattice.arcs_into
+    assert arcs_into is not None
+    scale = step_scale
     for w in vertices:
-        arcs = incoming.get(w)
-        if arcs is None:
+        into = arcs_into[w]
+        if not into:
             continue
         weights = changed.get(w)
         best = None
         best_step = 0
         chosen = -1
-        for v, weight, offsets, _ in arcs:
-            if weights is not None:
-                weight = weights.get(v, weight)
-            value = distance[v] + weight
+        for v, arc in into.items():
+            if weights is None:
+                value = distance[v] + arc[3]
+            else:
+                value = distance[v] + weights.get(v, arc[3])
             if best is not None and value > best:
                 continue
             source_step = reached[v]
-            source_offset = source_step % scale
-            base = source_step - source_offset
+            source_position = source_step % scale
+            base = source_step - source_position
             step = -1
-            for offset in offsets:
-                candidate = base + offset if offset > source_offset else base + scale + offset
+            for position in arc[2]:
+                candidate = base + position if position > source_position else base + scale + position
                 if step < 0 or candidate < step:
                     step = candidate
             if best is None or value < best:
@@ -534,14 +545,15 @@ def _relax(tables: _SearchTables, vertices: list[int], changed: dict[int, dict[i
         predecessor[w] = chosen
 
 
-def _path_edits(lattice: EditLattice, tables: _SearchTables, predecessor: dict[int, int]) -> list[SystemEdit]:
+def _path_edits(lattice: EditLattice, predecessor: dict[int, int]) -> list[SystemEdit]:
     """The changing arcs of the path ending at the last vertex, as edits (left to right)."""
     assert lattice.arcs_into is not None
     edits = []
     w = lattice.vertices[-1]
     while w in predecessor:
         v = predecessor[w]
-        if lattice.arcs_into[w][v].kind != NOOP:
+        arc = lattice.arcs_into[w][v]
+        if arc[UNCHANGED] != arc[LENGTH]:
             edits.append(lattice.edit_of(v, w))
         w = v
     edits.reverse()
@@ -551,28 +563,28 @@ def _path_edits(lattice: EditLattice, tables: _SearchTables, predecessor: dict[i
 def best_edit_sequence(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[SystemEdit]:
     """The system's edits chosen against one annotator's gold edits (left to right): the path
     the official's Bellman-Ford search returns, found in one pass in topological order."""
-    if lattice.arcs_into is None:
+    cache = lattice.cache
+    if lattice.arcs_into is None or cache is None:
         return compact_best_path(lattice, gold)
-    tables = _search_tables(lattice)
     key = tuple(gold)
-    known = tables.paths.get(key)
+    known = cache.paths.get(key)
     if known is not None:
         return list(known)
     vertices = lattice.vertices
-    if tables.default_search is None:
+    if cache.default_search is None:
         start = vertices[0]
-        search = ({start: 0}, {start: tables.step_scale}, {})  # start: pass 1, position -1
-        _relax(tables, vertices[1:], {}, *search)
-        tables.default_search = search
-    changed = _gold_weights(lattice, tables, gold)
+        search = ({start: 0}, {start: cache.step_scale}, {})  # start: pass 1, before position 1
+        _relax(lattice, cache.step_scale, vertices[1:], {}, *search)
+        cache.default_search = search
+    changed = _gold_weights(lattice, gold)
     if changed:
-        first = min(tables.vertex_index[w] for w in changed)
-        distance, reached, predecessor = (dict(table) for table in tables.default_search)
-        _relax(tables, vertices[first:], changed, distance, reached, predecessor)
+        first = bisect_left(vertices, min(changed))
+        distance, reached, predecessor = (dict(table) for table in cache.default_search)
+        _relax(lattice, cache.step_scale, vertices[first:], changed, distance, reached, predecessor)
     else:
-        predecessor = tables.default_search[2]
-    edits = _path_edits(lattice, tables, predecessor)
-    tables.paths[key] = edits
+        predecessor = cache.default_search[2]
+    edits = _path_edits(lattice, predecessor)
+    cache.paths[key] = edits
     return list(edits)
 
 
@@ -699,3 +711,4 @@ def compact_best_path(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[Sy
         w = start
     edits.reverse()
     return edits
+
