@@ -8,10 +8,8 @@ ones. :func:`column_labels` gives the compact column headers of a comparison tab
 """
 from __future__ import annotations
 
-import importlib.util
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .errors import InputError
@@ -196,20 +194,12 @@ _ENTRIES: list[_Entry] = [
 ]
 
 
-def _maxmatch_available() -> bool:
-    """Whether the MaxMatch scorer is installed, without importing it (the M2 code is only
-    imported when an m2 metric is built, so n-gram comparisons do not pay for it)."""
-    package = importlib.util.find_spec(f"{__package__}.m2")  # does not run gecmetrics/m2/__init__.py
-    locations = package.submodule_search_locations if package is not None else None
-    return any(Path(folder, "maxmatch.py").is_file() for folder in locations or ())
-
-
 def _entries() -> dict[str, _Entry]:
     entries = {e.info.name: e for e in _ENTRIES}
-    if _maxmatch_available():
-        defaults = {"beta": 0.5, "max_unchanged_words": 2, "ignore_whitespace_casing": False}
-        entries["m2"] = _Entry(MetricInfo("m2", "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits",
-                                          defaults, tuple(defaults), needs_gold_m2=True), _m2_builder)
+    # the M2 code is imported only when an m2 metric is built: n-gram comparisons do not pay for it
+    defaults = {"beta": 0.5, "max_unchanged_words": 2, "ignore_whitespace_casing": False}
+    entries["m2"] = _Entry(MetricInfo("m2", "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits",
+                                      defaults, tuple(defaults), needs_gold_m2=True), _m2_builder)
     return entries
 
 
