@@ -180,9 +180,10 @@ def _min_cost_edges(source: Sequence[str], hypothesis: Sequence[str]) -> tuple[d
     slack = 2
     while True:
         costs1, costs2 = _banded_costs(source, hypothesis, slack)
-        if costs2[-1] <= abs(n - m) + 2 * slack or slack >= n + m:
+        bound = costs2[-1] - abs(n - m)
+        if bound <= 2 * slack or slack >= n + m:
             break
-        slack *= 2
+        slack = max(slack + 1, (bound + 1) // 2)
     copies: dict[tuple[int, int], int] = {}
     vertices: set[int] = set()
     _optimal_edges(costs1, source, hypothesis, 1, copies, vertices)
@@ -264,20 +265,31 @@ def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, d
     successors: dict[int, list[int]] = {}
     arcs_into: dict[int, dict[int, Arc]] = {v: {} for v in lattice.vertices}
     position = 1
+    one_copy = _changing_weight(1, 1)
     for edge in sorted(copies):
         u, w = edge
-        count = copies[edge]
-        unchanged = 1 if w - u == diagonal and source[u // width] == hypothesis[u % width] else 0
-        arcs_into[w][u] = [1, unchanged, list(range(position, position + count)), 0]
-        position += count
+        if w - u == diagonal and source[u // width] == hypothesis[u % width]:
+            arc = [1, 1, [position], 1]
+            if copies[edge] == 2:
+                arc[2].append(position + 1)
+                position += 2
+            else:
+                position += 1
+        elif copies[edge] == 2:
+            arc = [1, 0, [position, position + 1], _changing_weight(1, 2)]
+            position += 2
+        else:
+            arc = [1, 0, [position], one_copy]
+            position += 1
+        arcs_into[w][u] = arc
         out = successors.get(u)
         if out is None:
             successors[u] = [w]
         else:
             out.append(w)
     first_transitive = position
-    no_change: list[tuple[int, int, Arc]] = []
-    """Transitive arcs that changed nothing when last written (candidates for removal)."""
+    no_change: list[tuple[int, int, int, Arc]] = []
+    """Writes of transitive arcs that left them changing nothing: (position, vi, vj, arc)."""
     for k in lattice.vertices:
         out = successors.get(k)
         if out is None:
@@ -285,8 +297,20 @@ def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, d
         into_k = arcs_into[k]
         if not into_k:
             continue
-        every = [(vj, arcs_into[vj], arcs_into[vj][k][1]) for vj in out]
-        changing = [target for target in every if target[2] == 0]
+        if len(out) == 1:
+            vj = out[0]
+            into_vj = arcs_into[vj]
+            every = [(vj, into_vj, into_vj[k][1])]
+            changing = every if every[0][2] == 0 else []
+        else:
+            every = []
+            changing = []
+            for vj in out:
+                into_vj = arcs_into[vj]
+                target = (vj, into_vj, into_vj[k][1])
+                every.append(target)
+                if target[2] == 0:
+                    changing.append(target)
         for vi in sorted(into_k):
             first = into_k[vi]
             first_unchanged = first[1]
@@ -301,24 +325,57 @@ def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, d
                 existing = into_vj.get(vi)
                 unchanged = first_unchanged + second_unchanged
                 if existing is None:
-                    arc = into_vj[vi] = [length, unchanged, [position], 0]
+                    if unchanged == length:
+                        arc = into_vj[vi] = [length, unchanged, [position], length]
+                        no_change.append((position, vi, vj, arc))
+                    else:
+                        into_vj[vi] = [length, unchanged, [position], length + EPSILON]
                 elif existing[0] > length:
-                    arc = existing
-                    arc[0] = length
-                    arc[1] = unchanged
-                    arc[2].append(position)
+                    existing[0] = length
+                    existing[1] = unchanged
+                    existing[2].append(position)
+                    if unchanged == length:
+                        existing[3] = length
+                        no_change.append((position, vi, vj, existing))
+                    else:
+                        existing[3] = _changing_weight(length, len(existing[2]))
                 else:
                     continue
                 position += 1
-                if unchanged == length:
-                    no_change.append((vi, vj, arc))
             if position - first_transitive > arc_budget:
                 raise ArcBudgetExceeded
-    # Replay the removal of transitive no-change arcs: in list order, each copy of an arc that
-    # finally changes nothing is removed, except one right after a removed element.
-    removals: list[tuple[int, int, int, Arc]] = []
+    removed = _remove_no_change_arcs(arcs_into, no_change)
+    return arcs_into, position - 1 - removed, position
+
+
+def _remove_no_change_arcs(arcs_into: dict[int, dict[int, Arc]], no_change: list[tuple[int, int, int, Arc]]) -> int:
+    """Replay the official's removal of transitive no-change arcs; returns the copies removed.
+
+    In list order, each copy of an arc that finally changes nothing is removed, except one
+    right after a removed element (the official removes from the list it iterates). Usually
+    every such arc has one copy, written as a no-change arc, so ``no_change`` (in position
+    order) lists them all; otherwise all copies of those arcs are gathered and sorted.
+    """
+    removals = []
+    for entry in no_change:
+        arc = entry[3]
+        if arc[1] == arc[0]:
+            if len(arc[2]) != 1:
+                break
+            removals.append(entry)
+    else:
+        removed = 0
+        last_removed = -2
+        for copy_position, vi, vj, arc in removals:
+            if copy_position == last_removed + 1:
+                continue  # the element after a removed one is never examined
+            last_removed = copy_position
+            removed += 1
+            del arcs_into[vj][vi]
+        return removed
+    removals = []
     seen: set[int] = set()
-    for vi, vj, arc in no_change:
+    for _, vi, vj, arc in no_change:
         if arc[1] == arc[0] and id(arc) not in seen:
             seen.add(id(arc))
             for copy_position in arc[2]:
@@ -329,7 +386,7 @@ def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, d
     removed_copies: dict[int, int] = {}
     for copy_position, vi, vj, arc in removals:
         if copy_position == last_removed + 1:
-            continue  # the element after a removed one is never examined
+            continue
         last_removed = copy_position
         removed += 1
         removed_copies[id(arc)] = removed_copies.get(id(arc), 0) + 1
@@ -339,19 +396,7 @@ def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, d
             del arc[2][:count]  # list.remove drops the first copy
             if not arc[2]:
                 del arcs_into[vj][vi]
-    # Default weights: a no-change arc its length, a changing arc its length plus EPSILON per copy.
-    memo: dict[tuple[int, int], float] = {}
-    for into in arcs_into.values():
-        for arc in into.values():
-            if arc[1] == arc[0]:
-                arc[3] = arc[0]
-            else:
-                key = (arc[0], len(arc[2]))
-                weight = memo.get(key)
-                if weight is None:
-                    weight = memo[key] = _changing_weight(*key)
-                arc[3] = weight
-    return arcs_into, position - 1 - removed, position
+    return removed
 
 
 def _first_item(item: tuple) -> int:
@@ -711,4 +756,5 @@ def compact_best_path(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[Sy
         w = start
     edits.reverse()
     return edits
+
 
