@@ -336,6 +336,10 @@ class EncodedCorpus:
         key = (id(hypothesis), order)
         found = self._hypothesis_sides.get(key)
         if found is None:
+            if any(k[0] != key[0] for k in self._hypothesis_sides):
+                # rows of one hypothesis at a time: they are as large as the corpus, and every
+                # metric asks for them while it scores that hypothesis
+                self._hypothesis_sides.clear()
             keys, sigma, _ = self._reference_side(order)
             table = hypothesis.tables[order - 1]
             where = np.searchsorted(keys, table.keys)
