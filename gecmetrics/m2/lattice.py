@@ -555,12 +555,13 @@ def _relax(lattice: EditLattice, step_scale: int, vertices: list[int], changed: 
     arcs_into = lattice.arcs_into
     assert arcs_into is not None
     scale = step_scale
+    infinity = float("inf")
     for w in vertices:
         into = arcs_into[w]
         if not into:
             continue
         weights = changed.get(w)
-        best = None
+        best = infinity
         best_step = 0
         chosen = -1
         for v, arc in into.items():
@@ -568,17 +569,24 @@ def _relax(lattice: EditLattice, step_scale: int, vertices: list[int], changed: 
                 value = distance[v] + arc[3]
             else:
                 value = distance[v] + weights.get(v, arc[3])
-            if best is not None and value > best:
+            if value > best:
                 continue
             source_step = reached[v]
             source_position = source_step % scale
-            base = source_step - source_position
-            step = -1
-            for position in arc[2]:
-                candidate = base + position if position > source_position else base + scale + position
-                if step < 0 or candidate < step:
-                    step = candidate
-            if best is None or value < best:
+            positions = arc[2]
+            # the earliest relaxation: the first copy after the source's in this pass, else
+            # the first copy in the next pass (positions ascend)
+            step = positions[0]
+            if step > source_position:
+                step += source_step - source_position
+            elif positions[-1] > source_position:
+                for step in positions:
+                    if step > source_position:
+                        break
+                step += source_step - source_position
+            else:
+                step += source_step - source_position + scale
+            if value < best:
                 best = value
                 best_step = step
                 chosen = v
