@@ -399,3 +399,17 @@ def time_api(metric, data: Path, systems: Sequence[str]) -> float:
     for hypothesis in hypotheses:
         metric.corpus_score(sources, references, hypothesis)
     return time.process_time() - start
+
+
+def begin(subcommand: str, title: str, repeats: int, startup_label: str = "ours  startup (gecmetric --version)"
+          ) -> list[str] | None:
+    """Print the run's title, the machine and our start-up time, and return the command of
+    ``gecmetric SUBCOMMAND`` (None, with a message, when this installation lacks it)."""
+    command = [*gecmetric_command(), subcommand]
+    if not subcommand_available(command):
+        print(f"`gecmetric {subcommand}` is not available in this installation")
+        return None
+    print(title)
+    print(f"machine: {machine_line()}")
+    report(startup_label, startup_timing(repeats))
+    return command

@@ -59,17 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     iterations = args.iterations or (20 if args.quick else 500)
     repeats = args.repeats or (1 if args.quick else 5)
 
-    ours_command = [*harness.gecmetric_command(), "compare"]
-    if not harness.subcommand_available(ours_command):
-        print("`gecmetric compare` is not available in this installation")
+    ours_command = harness.begin(
+        "compare", f"compare: GLEU+ (-f, {iterations} iterations) and GREEN word (betas {' '.join(BETAS)}), CoNLL-2014 "
+        f"({harness.count_lines(data / SOURCE)} sentences), source {SOURCE}, references {' '.join(REFERENCES)}, "
+        f"systems {' '.join(systems)}", repeats, "ours  startup (--version)")
+    if ours_command is None:
         return 1
-
-    print(f"compare: GLEU+ (-f, {iterations} iterations) and GREEN word (betas {' '.join(BETAS)}), CoNLL-2014 "
-          f"({harness.count_lines(data / SOURCE)} sentences), source {SOURCE}, references {' '.join(REFERENCES)}, "
-          f"systems {' '.join(systems)}")
-    print(f"machine: {harness.machine_line()}")
-    startup = harness.startup_timing(repeats)
-    harness.report("ours  startup (--version)", startup)
     ours = harness.measure([*ours_command, *compare_arguments(systems, iterations, args.digits)], repeats, cwd=data)
     harness.report("ours  gecmetric compare", ours)
     if args.no_peers:

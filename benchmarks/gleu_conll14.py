@@ -39,17 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     scale = 2 if args.quick else SCALE
     options = harness.conll_arguments("-o", systems, "-f", "-i", str(iterations), "-d", str(args.digits))
 
-    ours_command = [*harness.gecmetric_command(), "gleu"]
-    if not harness.subcommand_available(ours_command):
-        print("`gecmetric gleu` is not available in this installation")
+    ours_command = harness.begin(
+        "gleu", f"GLEU+ corpus score, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), "
+        f"source {SOURCE}, references {' '.join(REFERENCES)}, systems {' '.join(systems)}, -f -i {iterations}", repeats)
+    if ours_command is None:
         return 1
-
-    print(f"GLEU+ corpus score, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), "
-          f"source {SOURCE}, references {' '.join(REFERENCES)}, systems {' '.join(systems)}, "
-          f"-f -i {iterations}")
-    print(f"machine: {harness.machine_line()}")
-    startup = harness.startup_timing(repeats)
-    harness.report("ours  startup (gecmetric --version)", startup)
 
     try:
         ours = harness.measure([*ours_command, *options], repeats, cwd=data)

@@ -33,16 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     systems = QUICK_SYSTEMS if args.quick else SYSTEMS
     repeats = args.repeats or (1 if args.quick else 5)
 
-    ours_command = [*harness.gecmetric_command(), "green"]
-    if not harness.subcommand_available(ours_command):
-        print("`gecmetric green` is not available in this installation")
+    ours_command = harness.begin(
+        "green", f"GREEN corpus score, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), source {SOURCE}, "
+        f"references {' '.join(REFERENCES)}, systems {' '.join(systems)}, betas {' '.join(BETAS)}", repeats)
+    if ours_command is None:
         return 1
-
-    print(f"GREEN corpus score, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), source {SOURCE}, "
-          f"references {' '.join(REFERENCES)}, systems {' '.join(systems)}, betas {' '.join(BETAS)}")
-    print(f"machine: {harness.machine_line()}")
-    startup = harness.startup_timing(repeats)
-    harness.report("ours  startup (gecmetric --version)", startup)
     original = None if args.no_peers else harness.find_green_command()
 
     agreed = True
