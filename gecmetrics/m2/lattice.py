@@ -24,6 +24,7 @@ that never materializes arcs (see :func:`compact_best_path`).
 from __future__ import annotations
 
 from bisect import bisect_left
+from heapq import heappop, heappush
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -132,39 +133,68 @@ def _banded_costs(source: Sequence[str], hypothesis: Sequence[str],
     return costs1, costs2
 
 
-def _optimal_edges(costs: list[int], source: Sequence[str], hypothesis: Sequence[str], substitution_cost: int,
-                   copies: dict[tuple[int, int], int], vertices: set[int]) -> None:
-    """Add the edges (u, w) of every minimum-cost alignment of one cost table to ``copies``
-    (one copy each) and their ends to ``vertices``: a walk back from the last cell."""
+_COPIES = (0, 1, 1, 2)
+"""Number of cost schemes in a scheme bit mask (bit 1: substitution 1, bit 2: substitution 2)."""
+
+
+def _optimal_edges(costs1: list[int], costs2: list[int], source: Sequence[str],
+                   hypothesis: Sequence[str]) -> tuple[dict[tuple[int, int], int], list[int]]:
+    """The edges (u, w) of every minimum-cost alignment of both cost tables, with the number
+    of schemes that have each, and the sorted vertices they touch.
+
+    One walk back from the last cell for both schemes: a vertex carries the bit mask of the
+    schemes it is optimal for, and is expanded once, after all larger vertices (a max-heap),
+    so its mask is complete by then (the schemes' alignments mostly coincide).
+    """
     width = len(hypothesis) + 1
-    end = len(costs) - 1
-    seen = {end}
-    stack = [end]
-    while stack:
-        w = stack.pop()
-        here = costs[w]
-        i, j = divmod(w, width)
+    end = len(costs1) - 1
+    masks = {end: 3}
+    heap = [-end]
+    copies: dict[tuple[int, int], int] = {}
+    while heap:
+        w = -heappop(heap)
+        mask = masks[w]
+        here1 = costs1[w] if mask & 1 else -1
+        here2 = costs2[w] if mask & 2 else -1
+        i = w // width
+        j = w - i * width
         if i:
             u = w - width
             if j:
                 d = u - 1
-                if costs[d] + (0 if source[i - 1] == hypothesis[j - 1] else substitution_cost) == here:
-                    copies[(d, w)] = copies.get((d, w), 0) + 1
-                    if d not in seen:
-                        seen.add(d)
-                        stack.append(d)
-            if costs[u] + 1 == here:
-                copies[(u, w)] = copies.get((u, w), 0) + 1
-                if u not in seen:
-                    seen.add(u)
-                    stack.append(u)
-        if j and costs[w - 1] + 1 == here:
+                if source[i - 1] == hypothesis[j - 1]:
+                    bits = (costs1[d] == here1) | ((costs2[d] == here2) << 1)
+                else:
+                    bits = (costs1[d] + 1 == here1) | ((costs2[d] + 2 == here2) << 1)
+                if bits:
+                    copies[(d, w)] = _COPIES[bits]
+                    old = masks.get(d)
+                    if old is None:
+                        masks[d] = bits
+                        heappush(heap, -d)
+                    elif old | bits != old:
+                        masks[d] = old | bits
+            bits = (costs1[u] + 1 == here1) | ((costs2[u] + 1 == here2) << 1)
+            if bits:
+                copies[(u, w)] = _COPIES[bits]
+                old = masks.get(u)
+                if old is None:
+                    masks[u] = bits
+                    heappush(heap, -u)
+                elif old | bits != old:
+                    masks[u] = old | bits
+        if j:
             u = w - 1
-            copies[(u, w)] = copies.get((u, w), 0) + 1
-            if u not in seen:
-                seen.add(u)
-                stack.append(u)
-    vertices |= seen
+            bits = (costs1[u] + 1 == here1) | ((costs2[u] + 1 == here2) << 1)
+            if bits:
+                copies[(u, w)] = _COPIES[bits]
+                old = masks.get(u)
+                if old is None:
+                    masks[u] = bits
+                    heappush(heap, -u)
+                elif old | bits != old:
+                    masks[u] = old | bits
+    return copies, sorted(masks)
 
 
 def _min_cost_edges(source: Sequence[str], hypothesis: Sequence[str]) -> tuple[dict[tuple[int, int], int], list[int]]:
@@ -184,11 +214,7 @@ def _min_cost_edges(source: Sequence[str], hypothesis: Sequence[str]) -> tuple[d
         if bound <= 2 * slack or slack >= n + m:
             break
         slack = max(slack + 1, (bound + 1) // 2)
-    copies: dict[tuple[int, int], int] = {}
-    vertices: set[int] = set()
-    _optimal_edges(costs1, source, hypothesis, 1, copies, vertices)
-    _optimal_edges(costs2, source, hypothesis, 2, copies, vertices)
-    return copies, sorted(vertices)
+    return _optimal_edges(costs1, costs2, source, hypothesis)
 
 
 @dataclass
