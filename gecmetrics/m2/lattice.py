@@ -326,11 +326,11 @@ def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, d
         if len(out) == 1:
             vj = out[0]
             into_vj = arcs_into[vj]
-            every = [(vj, into_vj, into_vj[k][1])]
-            changing = every if every[0][2] == 0 else []
+            second_unchanged = into_vj[k][1]
+            every = ((vj, into_vj, second_unchanged),)
+            changing = every if second_unchanged == 0 else ()
         else:
-            every = []
-            changing = []
+            every, changing = [], []
             for vj in out:
                 into_vj = arcs_into[vj]
                 target = (vj, into_vj, into_vj[k][1])
@@ -368,8 +368,8 @@ def _transitive_arcs(lattice: EditLattice, arc_budget: int) -> tuple[dict[int, d
                 else:
                     continue
                 position += 1
-            if position - first_transitive > arc_budget:
-                raise ArcBudgetExceeded
+        if position - first_transitive > arc_budget:
+            raise ArcBudgetExceeded
     removed = _remove_no_change_arcs(arcs_into, no_change)
     return arcs_into, position - 1 - removed, position
 
@@ -483,6 +483,7 @@ def _gold_weights(lattice: EditLattice, gold: Sequence[GoldEdit]) -> dict[int, d
     arcs_into = lattice.arcs_into
     assert arcs_into is not None
     large = -lattice.arc_count
+    width, hypothesis = lattice.width, lattice.hypothesis
     gold_by_span: dict[tuple[int, int], list[GoldEdit]] = {}
     for edit in gold:
         gold_by_span.setdefault((edit.start, edit.end), []).append(edit)
@@ -494,10 +495,16 @@ def _gold_weights(lattice: EditLattice, gold: Sequence[GoldEdit]) -> dict[int, d
         if start == end:
             _weigh_insertions(lattice, keys, candidates, large, changed)
             continue
+        # what GoldEdit.matches compares, for arcs that all cover [start, end)
+        original = " ".join(lattice.source[start:end])
+        accepted = [candidate.corrections for candidate in candidates if candidate.original == original]
+        if not accepted:
+            continue
         for key in keys:
-            edit = lattice.edit_of(*key)
-            for candidate in candidates:
-                if candidate.matches(edit):
+            first = key[0] % width
+            correction = " ".join(hypothesis[first:first + (key[1] - key[0]) - (end - start) * width])
+            for corrections in accepted:
+                if correction in corrections:
                     changed[key] = large
                     break
     by_target: dict[int, dict[int, float]] = {}
