@@ -303,6 +303,7 @@ class EncodedCorpus:
         self._hypotheses: dict[tuple[str, ...], EncodedText] = {}
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
         self._hypothesis_sides: dict[tuple[int, int], _HypothesisRows] = {}
+        self._triples_cache: dict[tuple[int, int, int], Triples] = {}
 
     @property
     def size(self) -> int:
@@ -340,6 +341,7 @@ class EncodedCorpus:
                 # rows of one hypothesis at a time: they are as large as the corpus, and every
                 # metric asks for them while it scores that hypothesis
                 self._hypothesis_sides.clear()
+                self._triples_cache.clear()
             keys, sigma, _ = self._reference_side(order)
             table = hypothesis.tables[order - 1]
             where = np.searchsorted(keys, table.keys)
@@ -370,7 +372,12 @@ class EncodedCorpus:
         Rows cover the n-grams of the source, of every reference and of the hypothesis, so
         some rows are (0, 0, 0): every metric is a sum of a function that is 0 there.
         """
-        return self._triples(hypothesis, order, self._reference_side(order)[2][reference])
+        key = (id(hypothesis), reference, order)
+        found = self._triples_cache.get(key)
+        if found is None:
+            found = self._triples(hypothesis, order, self._reference_side(order)[2][reference])
+            self._triples_cache[key] = found  # after _triples, which may have cleared the cache
+        return found
 
     def merged_triples(self, hypothesis: EncodedText, order: int) -> Triples:
         """As :meth:`triples`, with rho the largest count over all references (GLEU 2015)."""
