@@ -126,27 +126,29 @@ def choose_annotators(counts: np.ndarray, mask: np.ndarray, beta: float) -> np.n
     Works on any selection of rows (e.g. a bootstrap resample), since only counts are needed.
     """
     sqbeta = beta * beta
-    chosen = np.zeros(len(counts), dtype=np.int64)
+    chosen: list[int] = []
     total_correct = total_proposed = total_gold = 0.0
-    for row in range(len(counts)):
+    for row_counts, row_mask in zip(np.asarray(counts).tolist(), np.asarray(mask).tolist()):
         best_f = -1.0
         best_correct = -1.0
         best_cost = float("inf")
         best = 0
-        for slot in np.flatnonzero(mask[row]):
-            c, p, g = (float(x) for x in counts[row, slot])
+        for slot, present in enumerate(row_mask):
+            if not present:
+                continue
+            c, p, g = row_counts[slot]
             local_correct, local_proposed, local_gold = total_correct + c, total_proposed + p, total_gold + g
             f = _running_f(local_correct, local_proposed, local_gold, beta)
             cost = local_proposed + sqbeta * local_gold
             if (best_f < f or (best_f == f and best_correct < local_correct)
                     or (best_f == f and best_correct == local_correct and best_cost > cost)):
-                best_f, best_correct, best_cost, best = f, local_correct, cost, int(slot)
-        chosen[row] = best
-        c, p, g = (float(x) for x in counts[row, best])
+                best_f, best_correct, best_cost, best = f, local_correct, cost, slot
+        chosen.append(best)
+        c, p, g = row_counts[best]
         total_correct += c
         total_proposed += p
         total_gold += g
-    return chosen
+    return np.array(chosen, dtype=np.int64)
 
 
 @dataclass
@@ -190,18 +192,21 @@ class M2Scorer:
             raise InputError(f"has {len(hypotheses)} lines but the M2 file has {len(blocks)} blocks", name)
         golds = [gold_edits_by_annotator(block) for block in blocks]
         slots = max((len(g) for g in golds), default=1)
-        counts = np.zeros((len(blocks), slots, 3), dtype=np.int64)
-        mask = np.zeros((len(blocks), slots), dtype=bool)
+        count_rows: list[list[tuple[int, int, int]]] = []
+        mask_rows: list[list[bool]] = []
         details: list[SentenceDetail] = []
-        for row, (block, hypothesis, gold) in enumerate(zip(blocks, hypotheses, golds)):
+        for block, hypothesis, gold in zip(blocks, hypotheses, golds):
             per_annotator = self.sentence_edits(block.source, hypothesis, gold)
-            for slot, ((system, correct), edits) in enumerate(zip(per_annotator, gold.values())):
-                counts[row, slot] = (len(correct), len(system), len(edits))
-                mask[row, slot] = True
+            row = [(len(correct), len(system), len(edits))
+                   for (system, correct), edits in zip(per_annotator, gold.values())]
+            mask_rows.append([True] * len(row) + [False] * (slots - len(row)))
+            count_rows.append(row + [(0, 0, 0)] * (slots - len(row)))
             if self.keep_details:
                 details.append(SentenceDetail(block.source, hypothesis, list(gold), 0,
                                               [s for s, _ in per_annotator], list(gold.values()),
                                               [c for _, c in per_annotator]))
+        counts = np.array(count_rows, dtype=np.int64).reshape(len(blocks), slots, 3)
+        mask = np.array(mask_rows, dtype=bool).reshape(len(blocks), slots)
         chosen = choose_annotators(counts, mask, self.beta)
         for detail, slot in zip(details, chosen):
             detail.chosen = int(slot)
