@@ -253,3 +253,44 @@ def test_cli_prints_tsv_and_rejects_misaligned_files(tmp_path) -> None:
     out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(short)])
     assert out.exit_code == 2
     assert f"{short}: has 1 lines but the M2 file has 2 blocks" in out.output
+
+
+class _ListedArc:
+    """An arc copy in the official's arc list: equal to every copy of the same arc."""
+
+    def __init__(self, key: tuple[int, int], position: int) -> None:
+        self.key, self.position = key, position
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ListedArc) and other.key == self.key
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.booleans()), min_size=1, max_size=25), st.integers(1, 3))
+def test_no_change_removal_replays_removing_from_the_iterated_list(copies, first_position) -> None:
+    """The official removes no-change arcs from the list it iterates (list.remove drops an
+    arc's first copy, and the element after each removal is never examined); the replay must
+    leave the same copies. Arcs 0-4, each copy listed in order; the boolean makes the arc a
+    no-change arc (its last copy decides, as the final state of an arc does)."""
+    from gecmetrics.m2.lattice import _remove_no_change_arcs
+    no_change_arc = {key: flag for key, flag in copies}
+    listed = [_ListedArc((key, 9), first_position + index) for index, (key, _) in enumerate(copies)]
+    # the official: iterate and remove in place
+    official = list(listed)
+    for entry in official:
+        if no_change_arc[entry.key[0]]:
+            official.remove(entry)
+    expected = {}
+    for entry in official:
+        expected.setdefault(entry.key, []).append(entry.position)
+    # the replay, on arcs [length, unchanged, positions, weight] (no change: unchanged == length)
+    arcs_into: dict[int, dict[int, list]] = {9: {}}
+    for entry in listed:
+        key = entry.key[0]
+        arc = arcs_into[9].setdefault(key, [2, 2 if no_change_arc[key] else 0, [], 0])
+        arc[2].append(entry.position)
+    no_change = [(entry.position, entry.key[0], 9, arcs_into[9][entry.key[0]])
+                 for entry in listed if no_change_arc[entry.key[0]]]
+    removed = _remove_no_change_arcs(arcs_into, no_change)
+    assert removed == len(listed) - len(official)
+    assert {(key, 9): arc[2] for key, arc in arcs_into[9].items()} == expected
