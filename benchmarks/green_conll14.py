@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         library_cpu = harness.time_api(GREEN(beta=[float(b) for b in BETAS], unit=unit), data, systems)
         if library_cpu is not None:
             print(f"{f'[{unit}] ours  Python API only':<36}cpu {library_cpu:8.3f} s   "
-                  "(GREEN(...).corpus_score per system, in process)")
+                  "(encode once, corpus_score per system, in process)")
         if original is None:
             continue
         peer = harness.measure_peer([*original, *options], args.peer_repeats, data)
