@@ -294,3 +294,19 @@ def test_no_change_removal_replays_removing_from_the_iterated_list(copies, first
     removed = _remove_no_change_arcs(arcs_into, no_change)
     assert removed == len(listed) - len(official)
     assert {(key, 9): arc[2] for key, arc in arcs_into[9].items()} == expected
+
+
+def test_negative_beta_is_a_usage_error(tmp_path):
+    """A negative beta would be squared into a positive one: refuse it (m2 score and compare)."""
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S a b\nA 0 1|||R|||c|||REQUIRED|||-NONE-|||0\n\n")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("c b\n")
+    for args in (["m2", "score", "-s", str(gold), "-o", str(hyp), "-b", "-1"],
+                 ["m2", "compare", "-hyp", str(gold), "-ref", str(gold), "-b", "-1"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2 and result.stdout == "" and len(result.stderr.strip().splitlines()) == 1

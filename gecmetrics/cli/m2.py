@@ -52,7 +52,7 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
               help="A hypothesis M2 file.")
 @click.option("-ref", "ref", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="A reference M2 file.")
-@click.option("-b", "--beta", type=float, default=0.5, show_default=True, help="Beta of the F-score.")
+@click.option("-b", "--beta", type=click.FloatRange(min=0), default=0.5, show_default=True, help="Beta of the F-score (>= 0).")
 @click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
 @click.option("-dt", "detection_tokens", is_flag=True, help="Evaluate detection in terms of tokens.")
 @click.option("-ds", "detection_spans", is_flag=True, help="Evaluate detection in terms of spans.")

@@ -54,7 +54,7 @@ def _verbose_lines(result: M2Result, digits: int) -> list[str]:
 @click.option("-o", "--hypothesis", "hypotheses", cls=GreedyOption, required=True,
               type=click.Path(dir_okay=False, allow_dash=True),
               help="Tokenized system output(s), one line per M2 block: -o A.txt B.txt.")
-@click.option("-b", "--beta", type=float, default=0.5, show_default=True, help="Beta of the F-score.")
+@click.option("-b", "--beta", type=click.FloatRange(min=0), default=0.5, show_default=True, help="Beta of the F-score (>= 0).")
 @click.option("--max-unchanged-words", type=click.IntRange(min=0), default=2, show_default=True,
               help="Most unchanged tokens one system edit may hold.")
 @click.option("--ignore-whitespace-casing", is_flag=True,
