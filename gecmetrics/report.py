@@ -17,7 +17,8 @@ def round_half_up(value: float, digits: int) -> str:
     if math.isnan(value) or math.isinf(value):
         return str(value)
     quantum = Decimal(1).scaleb(-digits) if digits > 0 else Decimal(1)
-    return str(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+    text = str(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.00"
 
 
 def percent(value: float, digits: int) -> str:

@@ -3,21 +3,15 @@ from __future__ import annotations
 
 import json
 import os
-from decimal import ROUND_HALF_UP, Decimal
 
 import click
 from prettytable import PrettyTable
 
 from ..errors import InputError
+from ..report import round_half_up
 from ..meta_eval import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
 from . import main
 from .options import GreedyCommand, GreedyOption
-
-
-def _round_half_up(value: float, digits: int) -> str:
-    """``value`` with ``digits`` decimals, halves rounded up (from its shortest decimal form)."""
-    text = str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.000"
 
 
 def _system_scores_from_options(scores_path: str | None, source: str | None, references: tuple[str, ...],
@@ -61,7 +55,7 @@ def _print_result(result: MetaEvalResult, digits: int, as_tsv: bool, as_json: bo
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
     header = ["metric", "human", "pearson", "spearman", "n"]
-    rows = [[c.metric, c.human_score, _round_half_up(c.pearson, digits), _round_half_up(c.spearman, digits),
+    rows = [[c.metric, c.human_score, round_half_up(c.pearson, digits), round_half_up(c.spearman, digits),
              str(c.n_systems)] for c in result.correlations]
     if as_tsv:
         for row in [header] + rows:
