@@ -8,8 +8,8 @@ import click
 from prettytable import PrettyTable
 
 from ..errors import InputError
-from ..report import round_half_up
 from ..meta_eval import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
+from ..report import round_half_up
 from . import main
 from .options import GreedyCommand, GreedyOption
 
