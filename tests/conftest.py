@@ -40,3 +40,39 @@ def read_tsv(path: Path) -> list[dict[str, str]]:
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
     header = lines[0].split("\t")
     return [dict(zip(header, line.split("\t"))) for line in lines[1:]]
+
+
+def unavailable(message: str):
+    """Skip with a reason on a user's machine; fail in CI, where everything must run."""
+    if _in_ci():
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def peer_virtualenv(name: str, requirement: str, check: str, no_deps: bool = False) -> Path:
+    """The python of a virtualenv holding a peer implementation (never a dependency of ours):
+    /tmp/peers/NAME if it passes ``check`` (a Python statement), else a cache under the system
+    temp dir, created once with the machine's packages visible and ``pip install REQUIREMENT``."""
+    import subprocess
+    import tempfile
+    import venv
+
+    version = requirement.split("==")[-1]
+    candidates = [Path("/tmp/peers") / name, Path(tempfile.gettempdir()) / "gecmetrics-peers" / f"{name}-{version}"]
+    for env_dir in candidates:
+        python = env_dir / "bin" / "python"
+        if python.exists() and subprocess.run([str(python), "-c", check], capture_output=True).returncode == 0:
+            return python
+    env_dir = candidates[-1]
+    python = env_dir / "bin" / "python"
+    try:
+        venv.EnvBuilder(with_pip=True, clear=True, system_site_packages=True).create(env_dir)
+        install = subprocess.run([str(python), "-m", "pip", "install", "-q", *(["--no-deps"] if no_deps else []),
+                                  requirement], capture_output=True, text=True, timeout=600)
+    except Exception as err:  # no venv, pip or network: say why
+        unavailable(f"cannot create a virtualenv for {requirement}: {err}")
+    if install.returncode != 0:
+        unavailable(f"cannot install {requirement}: {install.stderr.strip()[-300:]}")
+    if subprocess.run([str(python), "-c", check], capture_output=True).returncode != 0:
+        unavailable(f"{requirement} installed in {env_dir} but does not pass: {check}")
+    return python

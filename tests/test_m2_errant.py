@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import subprocess
 import sys
-import tempfile
-import venv
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +17,7 @@ from gecmetrics.cli import main
 from gecmetrics.errors import InputError
 from gecmetrics.m2 import Block, Edit, ErrantCompare, choose_pairs, format_errant_report, format_m2, parse_m2, read_m2
 from gecmetrics.m2.errant import errant_scores
+from tests.conftest import peer_virtualenv, unavailable
 
 ERRANT_VERSION = "3.0.2"
 
@@ -228,16 +226,6 @@ json.dump(outputs, open(jobs_path + ".out", "w"))
 """
 
 
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-def _unavailable(message: str):
-    if _in_ci():
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 def _find_compare_script(python: Path) -> Path | None:
     if not python.exists():
         return None
@@ -252,30 +240,14 @@ def _find_compare_script(python: Path) -> Path | None:
 
 @pytest.fixture(scope="session")
 def errant_peer() -> tuple[Path, Path]:
-    """(python, compare_m2.py) of ERRANT 3.0.2 in a virtualenv: /tmp/peers/errant if present,
-    else a cache under the system temp dir, created with pip install --no-deps."""
-    candidates = [Path("/tmp/peers/errant"), Path(tempfile.gettempdir()) / "gecmetrics-peers" / f"errant-{ERRANT_VERSION}"]
-    for env_dir in candidates:
-        python = env_dir / "bin" / "python"
-        script = _find_compare_script(python)
-        if script is not None:
-            version = subprocess.run([str(python), "-c", "import importlib.metadata as m; print(m.version('errant'))"],
-                                     capture_output=True, text=True).stdout.strip()
-            if version == ERRANT_VERSION:
-                return python, script
-    env_dir = candidates[-1]
-    try:
-        venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
-        install = subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps",
-                                  f"errant=={ERRANT_VERSION}"], capture_output=True, text=True, timeout=300)
-    except Exception as err:  # no venv/pip/network: say why
-        _unavailable(f"cannot create an ERRANT {ERRANT_VERSION} virtualenv: {err}")
-    if install.returncode != 0:
-        _unavailable(f"cannot install errant=={ERRANT_VERSION}: {install.stderr.strip()[-300:]}")
-    script = _find_compare_script(env_dir / "bin" / "python")
+    """(python, compare_m2.py) of ERRANT 3.0.2 in its own virtualenv (installed --no-deps: the
+    script file needs no spaCy)."""
+    check = f"import importlib.metadata as m; assert m.version('errant') == '{ERRANT_VERSION}'"
+    python = peer_virtualenv("errant", f"errant=={ERRANT_VERSION}", check, no_deps=True)
+    script = _find_compare_script(python)
     if script is None:
-        _unavailable("errant installed but compare_m2.py not found")
-    return env_dir / "bin" / "python", script
+        unavailable("errant installed but compare_m2.py not found")
+    return python, script
 
 
 def run_errant(peer: tuple[Path, Path], jobs: list[list[str]], work: Path) -> list[str]:
