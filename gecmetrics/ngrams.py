@@ -156,9 +156,10 @@ class EncodedText:
 
 @dataclass(frozen=True)
 class Triples:
-    """For one (source, reference, hypothesis) and one order: every n-gram of any of them
-    in each sentence, with its counts sigma (source), rho (reference), eta (hypothesis).
-    Rows are sorted by sentence; ``edges[d]:edges[d + 1]`` are the rows of sentence d."""
+    """Rows of n-grams of one order with their counts sigma (source), rho (reference) and
+    eta (hypothesis). Rows are sorted by sentence; ``edges[d]:edges[d + 1]`` are the rows of
+    sentence d. See :meth:`EncodedCorpus.hypothesis_triples` and
+    :meth:`EncodedCorpus.reference_triples` for which n-grams the rows hold."""
 
     sentence: np.ndarray
     sigma: np.ndarray
@@ -181,11 +182,12 @@ class Triples:
 
 @dataclass(frozen=True)
 class _HypothesisRows:
-    """The rows of one hypothesis and order: the reference-side keys plus the hypothesis's
-    own keys, merged in sorted order."""
+    """A hypothesis's n-grams of one order placed on the reference-side keys."""
 
-    reference_rows: np.ndarray
-    """Where each reference-side key sits among the rows."""
+    shared: np.ndarray
+    """Which of its n-grams also occur in the source or a reference."""
+    position: np.ndarray
+    """For those, their row among the reference-side keys."""
     sentence: np.ndarray
     sigma: np.ndarray
     eta: np.ndarray
@@ -290,9 +292,15 @@ class Encoder:
 class EncodedCorpus:
     """A source and its references encoded once, and the hypotheses scored against them.
 
-    Hypotheses are encoded on first use and kept (keyed by their text). The keys of the
-    source and all references are merged once per order; a hypothesis is then placed on them
-    by one sorted search per order, whatever the number of references and metrics.
+    Every metric here is a sum over n-grams of f(sigma, rho, eta) with f(0, 0, 0) = 0, so
+    for one hypothesis
+
+        sum over all n-grams f = sum over source/reference n-grams f(sigma, rho, 0)
+                                 + sum over hypothesis n-grams [f(sigma, rho, eta) - f(sigma, rho, 0)]
+
+    The first sum does not depend on the hypothesis (:meth:`reference_sums` keeps it); the
+    second needs only the hypothesis's own n-grams (:meth:`hypothesis_triples`), looked up in
+    the source and reference keys, which are merged once per order.
     """
 
     def __init__(self, sources: Sequence[str], references: Sequence[Sequence[str]], max_order: int,
@@ -301,9 +309,9 @@ class EncodedCorpus:
         self.source = self.encoder.encode(sources)
         self.references = [self.encoder.encode(ref) for ref in references]
         self._hypotheses: dict[tuple[str, ...], EncodedText] = {}
-        self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
-        self._hypothesis_sides: dict[tuple[int, int], _HypothesisRows] = {}
-        self._triples_cache: dict[tuple[int, int, int], Triples] = {}
+        self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
+        self._reference_sums: dict[tuple, np.ndarray] = {}
+        self._hypothesis_rows: dict[tuple[int, int], _HypothesisRows] = {}
 
     @property
     def size(self) -> int:
@@ -320,71 +328,70 @@ class EncodedCorpus:
             encoded = self._hypotheses[key] = self.encoder.encode(key)
         return encoded
 
-    def _reference_side(self, order: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    def _reference_side(self, order: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]:
         """Per order, once: every (sentence, n-gram) key of the source or any reference, with
-        its count in the source and in each reference."""
+        its count in the source and in each reference, and the sentence edges of those rows."""
         found = self._reference_sides.get(order)
         if found is None:
             source = self.source.tables[order - 1]
             references = [r.tables[order - 1] for r in self.references]
             keys = sorted_unique(np.concatenate([source.keys] + [r.keys for r in references]), runs=True)
-            found = self._reference_sides[order] = (keys, source.lookup(keys), [r.lookup(keys) for r in references])
+            edges = np.searchsorted(keys >> _SHIFT, np.arange(self.size + 1))
+            found = self._reference_sides[order] = (
+                keys, source.lookup(keys), [r.lookup(keys) for r in references], edges)
+        return found
+
+    def _rho(self, rhos: list[np.ndarray], reference: int | None) -> np.ndarray:
+        """One reference's counts, or (None) the largest count over all references."""
+        return np.max(rhos, axis=0) if reference is None else rhos[reference]
+
+    def reference_triples(self, reference: int | None, order: int) -> Triples:
+        """(sigma, rho, 0) of every n-gram of the source or of any reference: the terms
+        f(sigma, rho, 0) of an empty hypothesis. ``reference=None``: rho is the largest
+        count over all references (GLEU 2015's merged reference)."""
+        keys, sigma, rhos, edges = self._reference_side(order)
+        return Triples(sentence=keys >> _SHIFT, sigma=sigma, rho=self._rho(rhos, reference),
+                       eta=np.zeros(len(keys), dtype=np.int64), edges=edges)
+
+    def reference_sums(self, reference: int | None, order: int, name: str,
+                       function: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+        """Per-sentence sums of ``function(sigma, rho)`` over :meth:`reference_triples`, kept
+        under ``name``: a metric's hypothesis-independent part, computed once per corpus."""
+        key = (name, reference, order)
+        found = self._reference_sums.get(key)
+        if found is None:
+            triples = self.reference_triples(reference, order)
+            found = self._reference_sums[key] = triples.per_sentence(function(triples.sigma, triples.rho))
         return found
 
     def _hypothesis_side(self, hypothesis: EncodedText, order: int) -> _HypothesisRows:
-        """Once per hypothesis and order: the reference-side keys and the hypothesis's keys
-        found nowhere else, merged in sorted order, with sigma and eta on those rows."""
+        """Once per hypothesis and order: where its n-grams sit among the reference-side keys."""
         key = (id(hypothesis), order)
-        found = self._hypothesis_sides.get(key)
+        found = self._hypothesis_rows.get(key)
         if found is None:
-            if any(k[0] != key[0] for k in self._hypothesis_sides):
-                # rows of one hypothesis at a time: they are as large as the corpus, and every
-                # metric asks for them while it scores that hypothesis
-                self._hypothesis_sides.clear()
-                self._triples_cache.clear()
-            keys, sigma, _ = self._reference_side(order)
+            if any(k[0] != key[0] for k in self._hypothesis_rows):
+                self._hypothesis_rows.clear()  # one hypothesis at a time: every metric asks in turn
+            keys, sigma, _, _ = self._reference_side(order)
             table = hypothesis.tables[order - 1]
-            where = np.searchsorted(keys, table.keys)
-            inside = np.minimum(where, len(keys) - 1) if len(keys) else where
-            shared = keys[inside] == table.keys if len(keys) else np.zeros(len(table.keys), bool)
-            # merge the hypothesis-only keys into the sorted reference-side keys: a new key
-            # goes before the reference-side key at its insertion point
-            new_at = where[~shared]
-            new_before = np.cumsum(np.bincount(new_at, minlength=len(keys) + 1))[:len(keys)]
-            reference_rows = np.arange(len(keys), dtype=np.int64) + new_before
-            new_rows = new_at + np.arange(len(new_at), dtype=np.int64)
-            n_rows = len(keys) + len(new_at)
-            sentence = np.empty(n_rows, dtype=np.int64)
-            sentence[reference_rows] = keys >> _SHIFT
-            sentence[new_rows] = table.keys[~shared] >> _SHIFT
-            eta = np.zeros(n_rows, dtype=np.int64)
-            eta[reference_rows[where[shared]]] = table.counts[shared]
-            eta[new_rows] = table.counts[~shared]
-            sigma_rows = np.zeros(n_rows, dtype=np.int64)
-            sigma_rows[reference_rows] = sigma
+            position = np.searchsorted(keys, table.keys)
+            if len(keys):
+                position[position == len(keys)] = 0
+                shared = keys[position] == table.keys
+            else:
+                shared = np.zeros(len(table.keys), dtype=bool)
+            position = position[shared]
+            sigma_rows = np.zeros(len(table.keys), dtype=np.int64)
+            sigma_rows[shared] = sigma[position]
+            sentence = table.keys >> _SHIFT
             edges = np.searchsorted(sentence, np.arange(self.size + 1))
-            found = self._hypothesis_sides[key] = _HypothesisRows(reference_rows, sentence, sigma_rows, eta, edges)
+            found = self._hypothesis_rows[key] = _HypothesisRows(shared, position, sentence, sigma_rows,
+                                                                 table.counts, edges)
         return found
 
-    def triples(self, hypothesis: EncodedText, reference: int, order: int) -> Triples:
-        """(sigma, rho, eta) of every n-gram of one order, against one reference.
-
-        Rows cover the n-grams of the source, of every reference and of the hypothesis, so
-        some rows are (0, 0, 0): every metric is a sum of a function that is 0 there.
-        """
-        key = (id(hypothesis), reference, order)
-        found = self._triples_cache.get(key)
-        if found is None:
-            found = self._triples(hypothesis, order, self._reference_side(order)[2][reference])
-            self._triples_cache[key] = found  # after _triples, which may have cleared the cache
-        return found
-
-    def merged_triples(self, hypothesis: EncodedText, order: int) -> Triples:
-        """As :meth:`triples`, with rho the largest count over all references (GLEU 2015)."""
-        return self._triples(hypothesis, order, np.max(self._reference_side(order)[2], axis=0))
-
-    def _triples(self, hypothesis: EncodedText, order: int, rho: np.ndarray) -> Triples:
+    def hypothesis_triples(self, hypothesis: EncodedText, reference: int | None, order: int) -> Triples:
+        """(sigma, rho, eta) of every n-gram of the hypothesis (eta > 0), against one
+        reference, or (``reference=None``) the largest count over all references."""
         rows = self._hypothesis_side(hypothesis, order)
-        rho_rows = np.zeros(len(rows.eta), dtype=np.int64)
-        rho_rows[rows.reference_rows] = rho
-        return Triples(sentence=rows.sentence, sigma=rows.sigma, rho=rho_rows, eta=rows.eta, edges=rows.edges)
+        rho = np.zeros(len(rows.eta), dtype=np.int64)
+        rho[rows.shared] = self._rho(self._reference_side(order)[2], reference)[rows.position]
+        return Triples(sentence=rows.sentence, sigma=rows.sigma, rho=rho, eta=rows.eta, edges=rows.edges)

@@ -21,42 +21,48 @@ def ngram_counter(line: str, n: int, unit: str = "word") -> Counter:
     return Counter(tuple(units[i:i + n]) for i in range(len(units) - n + 1))
 
 
+def rows_by_sentence(triples) -> dict[int, list[tuple[int, int, int]]]:
+    rows: dict[int, list[tuple[int, int, int]]] = {}
+    for d, s, r, h in zip(triples.sentence.tolist(), triples.sigma.tolist(), triples.rho.tolist(), triples.eta.tolist()):
+        rows.setdefault(d, []).append((s, r, h))
+    return {d: sorted(v) for d, v in rows.items()}
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_triples_equal_counters(data):
-    """Exact counting: for every sentence, order and n-gram, (sigma, rho, eta) as Counter says."""
+    """Exact counting: the hypothesis's n-grams with their (sigma, rho, eta), and the source and
+    reference n-grams with (sigma, rho, 0), for every sentence and order, as Counter says."""
     size = data.draw(st.integers(1, 4))
     sources = data.draw(st.lists(sentence, min_size=size, max_size=size))
-    references = data.draw(st.lists(sentence, min_size=size, max_size=size))
+    references = [data.draw(st.lists(sentence, min_size=size, max_size=size)) for _ in range(2)]
     hypothesis = data.draw(st.lists(sentence, min_size=size, max_size=size))
     unit = data.draw(st.sampled_from(["word", "char"]))
-    encoded = EncodedCorpus(sources, [references], 4, unit)
+    encoded = EncodedCorpus(sources, references, 4, unit)
     hyp = encoded.hypothesis(hypothesis)
     for order in range(1, 5):
-        triples = encoded.triples(hyp, 0, order)
-        got = Counter()
-        for d, s, r, h in zip(triples.sentence, triples.sigma, triples.rho, triples.eta):
-            if s + r + h > 0:  # rows of n-grams found only in other references are (0, 0, 0)
-                got[int(d)] += 1
-        for d in range(size):
-            counts = [ngram_counter(x[d], order, unit) for x in (sources, references, hypothesis)]
-            grams = set().union(*counts)
-            assert got[d] == len(grams)
-            rows = (triples.sentence == d) & (triples.sigma + triples.rho + triples.eta > 0)
-            expected = sorted((counts[0][g], counts[1][g], counts[2][g]) for g in grams)
-            observed = sorted(zip(triples.sigma[rows].tolist(), triples.rho[rows].tolist(), triples.eta[rows].tolist()))
-            assert observed == expected
+        for r in (0, 1, None):
+            on_hypothesis = rows_by_sentence(encoded.hypothesis_triples(hyp, r, order))
+            on_references = rows_by_sentence(encoded.reference_triples(r, order))
+            for d in range(size):
+                source, hyp_counts = (ngram_counter(x[d], order, unit) for x in (sources, hypothesis))
+                per_reference = [ngram_counter(ref[d], order, unit) for ref in references]
+                rho = per_reference[r] if r is not None else Counter(
+                    {g: max(c[g] for c in per_reference) for c in per_reference for g in c})
+                assert on_hypothesis.get(d, []) == sorted((source[g], rho[g], hyp_counts[g]) for g in hyp_counts)
+                grams = set(source).union(*per_reference)
+                assert on_references.get(d, []) == sorted((source[g], rho[g], 0) for g in grams)
 
 
 def test_distinct_ngrams_never_share_ids():
     # "a b" and "b a" and the same words across sentences and texts
     encoded = EncodedCorpus(["a b", "b a"], [["b a", "a b"]], 2)
     hyp = encoded.hypothesis(["a b c", "c b a"])
-    t = encoded.triples(hyp, 0, 2)
-    # sentence 0: (a b) in S and H, (b a) in R, (b c) in H; sentence 1: (b a) in S and H,
-    # (a b) in R, (c b) in H
-    assert sorted(zip(t.sentence.tolist(), t.sigma.tolist(), t.rho.tolist(), t.eta.tolist())) == [
-        (0, 0, 0, 1), (0, 0, 1, 0), (0, 1, 0, 1), (1, 0, 0, 1), (1, 0, 1, 0), (1, 1, 0, 1)]
+    # sentence 0: (a b) in S and H, (b c) in H only; sentence 1: (c b) in H only, (b a) in S and H
+    assert rows_by_sentence(encoded.hypothesis_triples(hyp, 0, 2)) == {0: [(0, 0, 1), (1, 0, 1)],
+                                                                       1: [(0, 0, 1), (1, 0, 1)]}
+    # sentence 0: (a b) in S, (b a) in R; sentence 1: (b a) in S, (a b) in R
+    assert rows_by_sentence(encoded.reference_triples(0, 2)) == {0: [(0, 1, 0), (1, 0, 0)], 1: [(0, 1, 0), (1, 0, 0)]}
 
 
 def test_hypotheses_are_counted_once():
@@ -103,7 +109,7 @@ def test_ids_are_exact_for_many_distinct_ngrams():
     encoded = EncodedCorpus(words, [words], 4)
     hyp = encoded.hypothesis(words)
     for order in range(1, 5):
-        t = encoded.triples(hyp, 0, order)
+        t = encoded.hypothesis_triples(hyp, 0, order)
         assert np.array_equal(t.sigma, t.eta) and np.array_equal(t.rho, t.eta)
         assert int(t.eta.sum()) == sum(max(0, 30 - order + 1) for _ in words)
 

@@ -143,7 +143,7 @@ class GLEU(NgramMetric):
             stats[:, r, 0] = hyp.lengths
             stats[:, r, 1] = ref.lengths
             for order in range(1, n + 1):
-                t = encoded.triples(hyp, r, order)
+                t = encoded.hypothesis_triples(hyp, r, order)  # only n-grams with eta > 0 count
                 matched = np.minimum(t.rho, t.eta)
                 match = t.per_sentence(matched)
                 if self.variant == "official":
@@ -169,7 +169,7 @@ class GLEU(NgramMetric):
         stats[:, 0, 0] = ref_lengths[np.arange(encoded.size), closest]
         stats[:, 0, 1] = hyp.lengths
         for order in range(1, n + 1):
-            t = encoded.merged_triples(hyp, order)
+            t = encoded.hypothesis_triples(hyp, None, order)  # references merged
             reference_only = np.where(t.sigma == 0, t.rho, 0)
             source_only = np.where(t.rho == 0, t.sigma, 0)
             k = order - 1

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..aggregate import best_reference, select
 from ..errors import InputError
-from ..ngrams import EncodedCorpus, Triples
+from ..ngrams import EncodedCorpus, EncodedText
 from .base import NgramMetric
 
 REGIONS = ("tk", "td", "ti", "od", "oi", "ud", "ui")
@@ -36,23 +36,28 @@ def regions(sigma: np.ndarray, rho: np.ndarray, eta: np.ndarray) -> np.ndarray:
     ], axis=-1)
 
 
-def sentence_regions(triples: Triples, source_counts: np.ndarray, reference_counts: np.ndarray,
-                     hypothesis_counts: np.ndarray) -> np.ndarray:
-    """Region counts summed per sentence, shape (D, 7).
+def sentence_regions(encoded: EncodedCorpus, hypothesis: EncodedText, reference: int, order: int) -> np.ndarray:
+    """Region counts of one hypothesis against one reference, summed per sentence: (D, 7).
 
-    Four regions are summed from the triples; the other three follow from the n-gram counts
-    of each side, since per n-gram TK+TD+OD+UD = s, TK+TI+OD+UI = r and TK+TI+OI+UD = c.
+    TK and TI are 0 for an n-gram the hypothesis lacks, TD and OD are max(0, s - r) and
+    min(s, r) there: so they are sums over the hypothesis's n-grams plus (for TD, OD) sums
+    over the source and reference n-grams that every hypothesis shares. The other three
+    follow from the n-gram counts of each side, since per n-gram TK+TD+OD+UD = s,
+    TK+TI+OD+UI = r and TK+TI+OI+UD = c.
     """
-    s, r, c = triples.sigma, triples.rho, triples.eta
-    min_sr = np.minimum(s, r)
-    min_rc = np.minimum(r, c)
-    tk = triples.per_sentence(np.minimum(min_sr, c))
-    td = triples.per_sentence(np.maximum(s - np.maximum(r, c), 0))
-    ti = triples.per_sentence(np.maximum(min_rc - s, 0))
-    od = triples.per_sentence(np.maximum(min_sr - c, 0))
-    ud = source_counts - tk - td - od
-    ui = reference_counts - tk - ti - od
-    oi = hypothesis_counts - tk - ti - ud
+    t = encoded.hypothesis_triples(hypothesis, reference, order)
+    s, r, c = t.sigma, t.rho, t.eta
+    od_if_absent = np.minimum(s, r)
+    td_if_absent = np.maximum(s - r, 0)
+    tk = t.per_sentence(np.minimum(od_if_absent, c))
+    ti = t.per_sentence(np.maximum(np.minimum(r, c) - s, 0))
+    td = (encoded.reference_sums(reference, order, "green:td", lambda s, r: np.maximum(s - r, 0))
+          + t.per_sentence(np.maximum(s - np.maximum(r, c), 0) - td_if_absent))
+    od = (encoded.reference_sums(reference, order, "green:od", np.minimum)
+          + t.per_sentence(np.maximum(od_if_absent - c, 0) - od_if_absent))
+    ud = encoded.source.ngram_counts(order) - tk - td - od
+    ui = encoded.references[reference].ngram_counts(order) - tk - ti - od
+    oi = hypothesis.ngram_counts(order) - tk - ti - ud
     return np.stack([tk, td, ti, od, oi, ud, ui], axis=1)
 
 
@@ -169,9 +174,7 @@ class GREEN(NgramMetric):
         stats = np.zeros((encoded.size, n_refs, self.n, len(REGIONS)), dtype=np.int64)
         for r in range(n_refs):
             for order in range(1, self.n + 1):
-                stats[:, r, order - 1] = sentence_regions(
-                    encoded.triples(hyp, r, order), encoded.source.ngram_counts(order),
-                    encoded.references[r].ngram_counts(order), hyp.ngram_counts(order))
+                stats[:, r, order - 1] = sentence_regions(encoded, hyp, r, order)
         return stats.reshape(encoded.size, n_refs, self.n * len(REGIONS))
 
     def region_counts(self, stats: np.ndarray) -> np.ndarray:
