@@ -165,6 +165,17 @@ def measure_peer(command: Sequence[str], repeats: int, cwd: Path | None = None) 
         return None
 
 
+def measure_reported(label: str, command: Sequence[str], repeats: int, cwd: Path | None = None) -> Timing | None:
+    """:func:`measure` then :func:`report` under ``label``; on failure print why, return None."""
+    try:
+        timing = measure(command, repeats, cwd)
+    except CommandFailed as failure:
+        print(f"{label.strip()} failed: {failure}")
+        return None
+    report(label, timing)
+    return timing
+
+
 def ratio(peer: Timing, ours: Timing) -> float:
     """How many times less CPU ours used than the peer (peer CPU / our CPU)."""
     return peer.cpu_seconds / max(ours.cpu_seconds, 1e-9)

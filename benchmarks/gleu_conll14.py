@@ -45,12 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     if ours_command is None:
         return 1
 
-    try:
-        ours = harness.measure([*ours_command, *options], repeats, cwd=data)
-    except harness.CommandFailed as failure:
-        print(f"ours failed: {failure}")
+    ours = harness.measure_reported("ours  gecmetric gleu", [*ours_command, *options], repeats, data)
+    if ours is None:
         return 1
-    harness.report("ours  gecmetric gleu", ours)
     from gecmetrics import GLEU
 
     library_cpu = harness.time_api(GLEU(fix_seed=True, iterations=iterations), data, systems)
@@ -75,13 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="gecmetrics-bench-") as folder:
         scaled = Path(folder)
         harness.repeat_corpus(data, [SOURCE, *REFERENCES, *systems], scale, scaled)
-        try:
-            bigger = harness.measure([*ours_command, *options], repeats, cwd=scaled)
-        except harness.CommandFailed as failure:
-            print(f"ours failed on the x{scale} corpus: {failure}")
-            return 1
-    harness.report(f"ours  gecmetric gleu, corpus x{scale}", bigger)
-    growth = bigger.cpu_seconds / max(ours.cpu_seconds, 1e-9)
+        bigger = harness.measure_reported(f"ours  gecmetric gleu, corpus x{scale}", [*ours_command, *options],
+                                          repeats, scaled)
+    if bigger is None:
+        return 1
+    growth = harness.ratio(bigger, ours)
     print(f"scaling: CPU x{scale} corpus / x1 corpus = {growth:.2f} (linear: at most {scale}; "
           f"startup makes it smaller), peak RSS {bigger.peak_rss_mb:.1f} MB")
     return 0 if agreed else 1

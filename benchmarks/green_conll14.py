@@ -43,12 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     agreed = True
     for unit in UNITS:
         options = harness.conll_arguments("-c", systems, "-t", unit, "-b", *BETAS, "-d", str(args.digits))
-        try:
-            ours = harness.measure([*ours_command, *options], repeats, cwd=data)
-        except harness.CommandFailed as failure:
-            print(f"[{unit}] ours failed: {failure}")
+        ours = harness.measure_reported(f"[{unit}] ours  gecmetric green", [*ours_command, *options], repeats, data)
+        if ours is None:
             return 1
-        harness.report(f"[{unit}] ours  gecmetric green", ours)
         from gecmetrics import GREEN
 
         library_cpu = harness.time_api(GREEN(beta=[float(b) for b in BETAS], unit=unit), data, systems)

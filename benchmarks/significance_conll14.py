@@ -85,12 +85,9 @@ def peer_timings(data: Path, systems: list[str], samples: dict[str, int], repeat
     for method in ("bs", "ar"):
         command = [str(python), "-m", "sacrebleu", *REFERENCES, "-i", SOURCE, *systems, "-m", "bleu",
                    f"--paired-{method}", f"--paired-{method}-n", str(samples[method])]
-        try:
-            timing = harness.measure(command, repeats, cwd=data)
-        except harness.CommandFailed as err:
-            print(f"[peer] sacrebleu --paired-{method} failed: {err}")
+        timing = harness.measure_reported(f"peer  sacrebleu bleu --paired-{method}", command, repeats, data)
+        if timing is None:
             continue
-        harness.report(f"peer  sacrebleu bleu --paired-{method}", timing)
         try:
             rows = json.loads(timing.stdout)
         except ValueError:
