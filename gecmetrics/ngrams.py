@@ -4,7 +4,8 @@ Every metric of the library is a sum over n-grams of a function of (sigma, rho, 
 counts of an n-gram in the source, a reference and a hypothesis of one sentence (SPEC 1).
 This module produces those triples in bulk with NumPy and knows nothing about any metric.
 
-* Units get integer ids from a :class:`Vocabulary` (a dict over the corpus).
+* Words get integer ids from a :class:`Vocabulary` (a dict over the corpus); characters are
+  their code points. Each distinct line is counted once per :class:`Encoder`.
 * Order-n ids are built from order-(n-1) ids: the pair (previous id, next unit id) is packed
   into one int64 and looked up in a sorted table of the pairs seen so far (:class:`NgramIndex`).
   Two different n-grams never share an id, and every text encoded with the same index
@@ -81,9 +82,6 @@ class NgramIndex:
         self._keys: dict[int, np.ndarray] = {}
         self._ids: dict[int, np.ndarray] = {}
 
-    def size(self, order: int) -> int:
-        return len(self._keys.get(order, ()))
-
     def ids(self, order: int, prefix_ids: np.ndarray, last_ids: np.ndarray) -> np.ndarray:
         """The ids of the order-``order`` n-grams given as (prefix id, last unit id) pairs."""
         _check_range(prefix_ids, f"distinct {order - 1}-grams")
@@ -122,10 +120,6 @@ class CountTable:
 
     keys: np.ndarray
     counts: np.ndarray
-
-    @property
-    def sentences(self) -> np.ndarray:
-        return self.keys >> _SHIFT
 
     def lookup(self, keys: np.ndarray) -> np.ndarray:
         """The count of each packed key (0 where the text does not have it)."""
