@@ -613,7 +613,7 @@ def resampler_for(metric, references: int, beta: float | None = None) -> Resampl
     if isinstance(metric, GLEU):
         label = "GLEU" if metric.variant == "gleu0" else "GLEU+"
         if metric.variant == "gleu0":
-            rows = lambda stats: metric._corpus_rows(stats)[:, 0]  # noqa: E731 (lambda-dependent numerators)
+            rows = lambda stats: metric.lambda_rows(stats)[:, 0]  # noqa: E731 (lambda-dependent numerators)
         elif metric.best_reference:
             rows = lambda stats: select(stats, metric.best_references(stats))  # noqa: E731
         elif references == 1:

@@ -369,7 +369,7 @@ def check_paper_gleu_from_regions(sources, references, hypothesis, n):
     gleu_stats = gleu.statistics(encoded, hypothesis)
     green_regions = green.region_counts(green.statistics(encoded, hypothesis))
     tk, td, ti, od, oi, ud, ui = np.moveaxis(green_regions, -1, 0)  # each (D, R, N)
-    _, _, match, penalty, numerator, denominator = gleu._parts(gleu_stats)
+    _, _, match, penalty, numerator, denominator = gleu.split_statistics(gleu_stats)
     np.testing.assert_array_equal(match, tk + ti)
     np.testing.assert_array_equal(penalty, ud)
     np.testing.assert_array_equal(numerator, tk + ti - ud)

@@ -128,9 +128,10 @@ class GLEU(NgramMetric):
 
     def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
         """Shape (D, R, 2 + 4N): hlen, rlen, then match, penalty, numerator, denominator
-        for orders 1..N (``official`` stores the penalty clamped to the match, per sentence). For ``gleu0`` R is 1 (references merged), the first two columns are
-        (closest reference length, hlen) and penalty/numerator hold the source-only and
-        reference-only matches (the numerator depends on lambda: see :meth:`_gleu0_numerator`)."""
+        for orders 1..N (``official`` stores the penalty clamped to the match, per sentence).
+        For ``gleu0`` R is 1 (references merged), the first two columns are (closest
+        reference length, hlen) and penalty/numerator hold the source-only and reference-only
+        matches (the numerator depends on lambda: see :meth:`lambda_rows`)."""
         self._check_hypothesis(hypothesis, encoded)
         hyp = encoded.hypothesis(hypothesis)
         n = self.n
@@ -179,14 +180,16 @@ class GLEU(NgramMetric):
             stats[:, 0, 2 + 3 * n + k] = hyp.ngram_counts(order)
         return stats
 
-    def _parts(self, stats: np.ndarray):
+    def split_statistics(self, stats: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The statistics split into (hlen, rlen, match, penalty, numerator, denominator),
+        the last four with one column per order (see :meth:`statistics`)."""
         n = self.n
         return (stats[..., 0], stats[..., 1], stats[..., 2:2 + n], stats[..., 2 + n:2 + 2 * n],
                 stats[..., 2 + 2 * n:2 + 3 * n], stats[..., 2 + 3 * n:2 + 4 * n])
 
     def _gleu0_fractions(self, stats: np.ndarray):
         """Per-sentence (numerator, denominator) of GLEU 2015 for this lambda, floats."""
-        _, _, match, source_only, reference_only, plain = self._parts(stats)
+        _, _, match, source_only, reference_only, plain = self.split_statistics(stats)
         numerator = reference_only + np.maximum(match - self.lambda_ * source_only, 0.0)
         return numerator, reference_only + plain
 
@@ -194,7 +197,7 @@ class GLEU(NgramMetric):
     def score_sums(self, sums: np.ndarray) -> np.ndarray:
         """Corpus GLEU of summed statistics (..., K) -> (...) (SPEC 2.2: 0 when any of
         the lengths, numerators or denominators is 0, or a numerator is negative)."""
-        hlen, rlen, _, _, numerator, denominator = self._parts(np.asarray(sums, dtype=np.float64))
+        hlen, rlen, _, _, numerator, denominator = self.split_statistics(np.asarray(sums, dtype=np.float64))
         if self.variant == "gleu0":
             hlen, rlen = rlen, hlen  # gleu0 stores (closest reference length, hlen)
         zero = (hlen == 0) | (rlen == 0) | np.any(numerator <= 0, axis=-1) | np.any(denominator == 0, axis=-1)
@@ -207,8 +210,9 @@ class GLEU(NgramMetric):
             score = np.exp(log_brevity + log_precision)
         return np.where(zero, 0.0, score)
 
-    def _corpus_rows(self, stats: np.ndarray) -> np.ndarray:
-        """gleu0 statistics with the lambda-dependent numerator filled in (float)."""
+    def lambda_rows(self, stats: np.ndarray) -> np.ndarray:
+        """gleu0 statistics with this lambda's numerator and denominator filled in (floats,
+        clamped per sentence): rows that sum to the corpus statistics."""
         numerator, denominator = self._gleu0_fractions(stats)
         out = stats.astype(np.float64)
         n = self.n
@@ -229,7 +233,7 @@ class GLEU(NgramMetric):
         size, n_refs, _ = stats.shape
         references = references or n_refs
         if self.variant == "gleu0":
-            rows = self._corpus_rows(stats)
+            rows = self.lambda_rows(stats)
             return self._result(rows[:, 0].sum(axis=0), references, stats[:, 0].sum(axis=0))
         if self.best_reference:
             chosen = self.best_references(stats)
@@ -247,9 +251,9 @@ class GLEU(NgramMetric):
         return result
 
     def _result(self, sums: np.ndarray, references: int, raw: np.ndarray | None = None, **extra) -> GLEUResult:
-        hlen, rlen, match, penalty, numerator, denominator = self._parts(sums)
+        hlen, rlen, match, penalty, numerator, denominator = self.split_statistics(sums)
         if self.variant == "gleu0":
-            _, _, match, penalty, _, _ = self._parts(raw)
+            _, _, match, penalty, _, _ = self.split_statistics(raw)
             hlen, rlen = rlen, hlen
             log_brevity = _log_brevity(hlen, rlen)
         else:
@@ -271,7 +275,7 @@ class GLEU(NgramMetric):
     def sentence_keys(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Unsmoothed sentence GLEU (gleu package conventions, SPEC 2.5) and per-order
         BP * p_n, for statistics of any leading shape: shapes (...) and (..., N)."""
-        hlen, rlen, _, _, numerator, denominator = self._parts(stats)
+        hlen, rlen, _, _, numerator, denominator = self.split_statistics(stats)
         if self.variant == "gleu0":
             numerator, denominator = self._gleu0_fractions(stats)
             hlen, rlen = rlen, hlen
@@ -301,7 +305,7 @@ class GLEU(NgramMetric):
         """gec-ranking's sentence scores (--debug): zero statistics replaced by 1."""
         smoothed = np.where(stats == 0, 1, stats)
         if self.variant == "gleu0":
-            smoothed = self._corpus_rows(smoothed)
+            smoothed = self.lambda_rows(smoothed)
         return self.score_sums(smoothed)
 
     def sentence_from_statistics(self, stats: np.ndarray, references: int | None = None) -> GLEUSentenceScores:
@@ -329,7 +333,7 @@ class GLEU(NgramMetric):
         """The per-order table of one sentence against one reference (verbose output)."""
         row = stats[sentence, reference]
         if self.variant == "gleu0":
-            return self._result(self._corpus_rows(row), stats.shape[1], row)
+            return self._result(self.lambda_rows(row), stats.shape[1], row)
         result = self._result(row, stats.shape[1])
         result.score = float(self.sentence_keys(row)[0])
         return result
