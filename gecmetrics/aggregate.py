@@ -10,6 +10,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from .backend import compiled as _counting, compiled_core_enabled
+
 
 def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarray:
     """gec-ranking's reference draws, shape (iterations, sentences).
@@ -19,13 +21,17 @@ def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarra
     ``RandomState([seed])`` seeds through init_by_array exactly like ``random.seed(seed)``
     (a bare integer or a one-element array would take another seeding path), and its
     ``random_sample`` gives the same doubles as ``random.random``. The array is cached and
-    read-only.
+    read-only. The C extension, when built, runs the same generator without NumPy's
+    per-seed overhead (and without importing ``numpy.random``).
     """
-    return _python2_draws(iterations, sentences, references)
+    return _python2_draws(iterations, sentences, references, compiled_core_enabled())
 
 
 @lru_cache(maxsize=8)
-def _python2_draws(iterations: int, sentences: int, references: int) -> np.ndarray:
+def _python2_draws(iterations: int, sentences: int, references: int, compiled: bool) -> np.ndarray:
+    if compiled:
+        draws = np.frombuffer(_counting.python2_draws(iterations, sentences, references), np.int64)
+        return draws.reshape(iterations, sentences)  # bytes: read-only already
     draws = np.empty((iterations, sentences), dtype=np.int64)
     generator = np.random.RandomState()
     for j in range(iterations):

@@ -6,6 +6,10 @@ This module produces those triples in bulk with NumPy and knows nothing about an
 
 * Words get integer ids from a :class:`Vocabulary` (a dict over the corpus); characters are
   their code points. Each distinct line is counted once per :class:`Encoder`.
+* The per-line loops (words to ids, n-gram ids, per-line counts) run in the optional C
+  extension ``gecmetrics._counting`` when it was built, and otherwise in NumPy as described
+  below; both give the same count tables up to the numbering of n-grams, which no metric sees
+  (the test suite checks this); see :mod:`gecmetrics.backend`.
 * Order-n ids are built from order-(n-1) ids: the pair (previous id, next unit id) is packed
   into one int64 and looked up in a sorted table of the pairs seen so far (:class:`NgramIndex`).
   Two different n-grams never share an id, and every text encoded with the same index
@@ -16,13 +20,12 @@ This module produces those triples in bulk with NumPy and knows nothing about an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from itertools import chain
 from typing import Callable, Sequence
 
 import numpy as np
 
-from .units import split_units
+from .backend import compiled as _counting, compiled_core_enabled
 
 _SHIFT = np.int64(32)
 _LOW = np.int64((1 << 32) - 1)
@@ -30,19 +33,23 @@ _MAX_ID = (1 << 31) - 1
 
 
 class Vocabulary:
-    """Maps words to consecutive integer ids."""
+    """Maps words (``str.split()`` tokens) to consecutive integer ids."""
 
-    def __init__(self) -> None:
+    def __init__(self, compiled: bool = False) -> None:
         self._ids: dict[str, int] = {}
+        self._compiled = compiled
 
     def __len__(self) -> int:
         return len(self._ids)
 
-    def encode(self, lines: Sequence[str], split: Callable[[str], list[str]]) -> tuple[np.ndarray, np.ndarray]:
-        """The ids of all units of all lines, flattened, and the number of units per line."""
+    def encode(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The ids of all words of all lines, flattened, and the number of words per line."""
         ids = self._ids
+        if self._compiled:
+            flat, lengths = _counting.encode_words(list(lines), ids)
+            return np.frombuffer(flat, np.int64), np.frombuffer(lengths, np.int64)
         setdefault = ids.setdefault
-        encoded = [[setdefault(u, len(ids)) for u in split(line)] for line in lines]
+        encoded = [[setdefault(u, len(ids)) for u in line.split()] for line in lines]
         lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
         flat = np.fromiter(chain.from_iterable(encoded), dtype=np.int64, count=int(lengths.sum()))
         return flat, lengths
@@ -109,6 +116,31 @@ class NgramIndex:
             self._keys[order] = np.insert(known, at, unique[new])
             self._ids[order] = np.insert(known_ids, at, unique_ids[new])
         return unique_ids[inverse.reshape(-1)]
+
+
+class _GrowingArray:
+    """An int64 array that is appended to in place (capacity doubles), so that encoding
+    text after text copies each row a bounded number of times."""
+
+    def __init__(self, initial: Sequence[int] = ()) -> None:
+        self._data = np.array(initial, dtype=np.int64)
+        self._size = len(self._data)
+
+    def __len__(self) -> int:
+        return self._size
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._data[:self._size]
+
+    def extend(self, values: np.ndarray) -> None:
+        end = self._size + len(values)
+        if end > len(self._data):
+            grown = np.empty(max(end, 2 * len(self._data)), dtype=np.int64)
+            grown[:self._size] = self.values
+            self._data = grown
+        self._data[self._size:end] = values
+        self._size = end
 
 
 @dataclass(frozen=True)
@@ -198,22 +230,29 @@ class Encoder:
     encoded (the compare command uses it to prove that each file is counted once).
     """
 
-    def __init__(self, max_order: int, unit: str = "word", normalize_space: bool = False) -> None:
+    def __init__(self, max_order: int, unit: str = "word", normalize_space: bool = False,
+                 compiled: bool | None = None) -> None:
         if max_order < 1:
             raise ValueError("max_order must be >= 1")
+        if compiled is None:
+            compiled = compiled_core_enabled()
+        elif compiled and _counting is None:
+            raise RuntimeError("the C extension gecmetrics._counting is not built")
         self.max_order = max_order
         self.unit = unit
         self.normalize_space = normalize_space
-        self.vocabulary = Vocabulary()
-        self.index = NgramIndex()
+        self.compiled = compiled
+        self.vocabulary = Vocabulary(compiled)
+        # exact ids of n-grams of order >= 2, kept across calls
+        self._ngram_ids = _counting.NgramIds(max_order) if compiled else NgramIndex()
         self.calls = 0
         self._line_index: dict[str, int] = {}
-        self._line_lengths = np.zeros(0, np.int64)
+        self._line_lengths = _GrowingArray()
         # per order: n-gram ids and counts of every known line, line after line (sorted by id
         # within a line), and where each line's rows start (one more entry than lines)
-        self._grams = [np.zeros(0, np.int64) for _ in range(max_order)]
-        self._counts = [np.zeros(0, np.int64) for _ in range(max_order)]
-        self._starts = [np.zeros(1, np.int64) for _ in range(max_order)]
+        self._grams = [_GrowingArray() for _ in range(max_order)]
+        self._counts = [_GrowingArray() for _ in range(max_order)]
+        self._starts = [_GrowingArray([0]) for _ in range(max_order)]
 
     def encode(self, sentences: Sequence[str]) -> EncodedText:
         self.calls += 1
@@ -232,15 +271,15 @@ class Encoder:
         _check_range(np.array([size]), "sentences")
         tables = []
         for k in range(self.max_order):
-            starts = self._starts[k]
+            starts = self._starts[k].values
             first = starts[line_of]
             rows = starts[line_of + 1] - first
             offsets = np.zeros(size, np.int64)
             np.cumsum(rows[:-1], out=offsets[1:])
             where = np.repeat(first - offsets, rows) + np.arange(int(rows.sum()), dtype=np.int64)
             sentence = np.repeat(np.arange(size, dtype=np.int64), rows)
-            tables.append(CountTable(_pack(sentence, self._grams[k][where]), self._counts[k][where]))
-        return EncodedText(lengths=self._line_lengths[line_of], tables=tuple(tables))
+            tables.append(CountTable(_pack(sentence, self._grams[k].values[where]), self._counts[k].values[where]))
+        return EncodedText(lengths=self._line_lengths.values[line_of], tables=tuple(tables))
 
     def _units(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Unit ids of all lines, flattened, and the number of units of each line."""
@@ -251,36 +290,48 @@ class Encoder:
             lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
             text = "".join(lines).encode("utf-32-le", errors="surrogatepass")
             return np.frombuffer(text, dtype=np.uint32).astype(np.int64), lengths
-        split = partial(split_units, unit=self.unit, normalize_space=self.normalize_space)
-        return self.vocabulary.encode(lines, split)
+        return self.vocabulary.encode(lines)
 
     def _add_lines(self, lines: Sequence[str]) -> None:
         """Count the n-grams of lines not seen before and append them to the line tables."""
         unit_ids, lengths = self._units(lines)
         n_lines = len(lengths)
         _check_range(np.array([len(self._line_lengths) + n_lines]), "distinct lines")
+        self._line_lengths.extend(lengths)
+        if self.compiled:
+            per_order = [tuple(np.frombuffer(a, np.int64) for a in order)
+                         for order in self._ngram_ids.count(unit_ids, lengths)]
+        else:
+            per_order = self._count_lines(unit_ids, lengths)
+        for k, (grams, counts, rows) in enumerate(per_order):
+            self._starts[k].extend(np.cumsum(rows) + len(self._grams[k]))
+            self._grams[k].extend(grams)
+            self._counts[k].extend(counts)
+
+    def _count_lines(self, unit_ids: np.ndarray, lengths: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Per order, line after line: the distinct n-gram ids of each line in increasing order,
+        their counts, and the number of distinct n-grams of each line (NumPy loops)."""
+        n_lines = len(lengths)
         starts = np.zeros(n_lines + 1, np.int64)
         np.cumsum(lengths, out=starts[1:])
         line_of = np.repeat(np.arange(n_lines, dtype=np.int64), lengths)
         position = np.arange(len(unit_ids), dtype=np.int64) - starts[line_of]
         remaining = lengths[line_of] - position  # units from this position to the end of its line
-        self._line_lengths = np.concatenate([self._line_lengths, lengths])
-
         gram_ids = unit_ids  # ids of the n-grams starting at each valid position
         valid = np.arange(len(unit_ids), dtype=np.int64)  # positions where an n-gram starts
-        boundaries = np.arange(1, n_lines + 1)
+        boundaries = np.arange(n_lines + 1)
+        per_order = []
         for k in range(self.max_order):
             order = k + 1
             if order > 1:
                 keep = remaining[valid] >= order
                 prefix = gram_ids[keep]
                 valid = valid[keep]
-                gram_ids = self.index.ids(order, prefix, unit_ids[valid + order - 1])
+                gram_ids = self._ngram_ids.ids(order, prefix, unit_ids[valid + order - 1])
             keys, counts = sorted_unique(_pack(line_of[valid], gram_ids), return_counts=True)
-            row_starts = np.searchsorted(keys >> _SHIFT, boundaries) + len(self._grams[k])
-            self._grams[k] = np.concatenate([self._grams[k], keys & _LOW])
-            self._counts[k] = np.concatenate([self._counts[k], counts.astype(np.int64)])
-            self._starts[k] = np.concatenate([self._starts[k], row_starts])
+            rows = np.diff(np.searchsorted(keys >> _SHIFT, boundaries))
+            per_order.append((keys & _LOW, counts.astype(np.int64), rows))
+        return per_order
 
 
 class EncodedCorpus:
@@ -298,8 +349,8 @@ class EncodedCorpus:
     """
 
     def __init__(self, sources: Sequence[str], references: Sequence[Sequence[str]], max_order: int,
-                 unit: str = "word", normalize_space: bool = False) -> None:
-        self.encoder = Encoder(max_order, unit, normalize_space)
+                 unit: str = "word", normalize_space: bool = False, compiled: bool | None = None) -> None:
+        self.encoder = Encoder(max_order, unit, normalize_space, compiled)
         self.source = self.encoder.encode(sources)
         self.references = [self.encoder.encode(ref) for ref in references]
         self._hypotheses: dict[tuple[str, ...], EncodedText] = {}

@@ -76,3 +76,19 @@ def peer_virtualenv(name: str, requirement: str, check: str, no_deps: bool = Fal
     if subprocess.run([str(python), "-c", check], capture_output=True).returncode != 0:
         unavailable(f"{requirement} installed in {env_dir} but does not pass: {check}")
     return python
+
+
+@pytest.fixture(params=["compiled", "numpy"])
+def core(request, monkeypatch) -> bool:
+    """Run a test with each implementation of the counting core's loops: the C extension
+    (missing: skipped on a user's machine, a failure in CI) and NumPy. Sets the environment
+    switch for code that chooses by itself, and returns ``compiled`` for code that is told."""
+    from gecmetrics import backend
+
+    if request.param == "compiled":
+        if backend.compiled is None:
+            unavailable("the C extension gecmetrics._counting is not built in this installation")
+        monkeypatch.delenv(backend.ENVIRONMENT_VARIABLE, raising=False)
+        return True
+    monkeypatch.setenv(backend.ENVIRONMENT_VARIABLE, "1")
+    return False

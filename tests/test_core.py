@@ -5,7 +5,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gecmetrics import InputError
@@ -28,17 +28,18 @@ def rows_by_sentence(triples) -> dict[int, list[tuple[int, int, int]]]:
     return {d: sorted(v) for d, v in rows.items()}
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.data())
-def test_triples_equal_counters(data):
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_triples_equal_counters(core, data):
     """Exact counting: the hypothesis's n-grams with their (sigma, rho, eta), and the source and
-    reference n-grams with (sigma, rho, 0), for every sentence and order, as Counter says."""
+    reference n-grams with (sigma, rho, 0), for every sentence and order, as Counter says
+    (with the C loops and with the NumPy loops)."""
     size = data.draw(st.integers(1, 4))
     sources = data.draw(st.lists(sentence, min_size=size, max_size=size))
     references = [data.draw(st.lists(sentence, min_size=size, max_size=size)) for _ in range(2)]
     hypothesis = data.draw(st.lists(sentence, min_size=size, max_size=size))
     unit = data.draw(st.sampled_from(["word", "char"]))
-    encoded = EncodedCorpus(sources, references, 4, unit)
+    encoded = EncodedCorpus(sources, references, 4, unit, compiled=core)
     hyp = encoded.hypothesis(hypothesis)
     for order in range(1, 5):
         for r in (0, 1, None):

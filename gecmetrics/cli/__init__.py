@@ -16,6 +16,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import click
 
 from .. import __version__
+from ..backend import core_name, keep_freed_memory
 from ..errors import InputError
 
 
@@ -75,10 +76,12 @@ class GecGroup(click.Group):
 
 
 @click.group(cls=GecGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="gecmetric")
+@click.version_option(__version__, prog_name="gecmetric",
+                      message=f"%(prog)s %(version)s (counting core: {core_name()})")
 def main() -> None:
     """Score grammatical error correction systems: GLEU+, GREEN, M2 (MaxMatch and ERRANT),
     side-by-side comparison, significance tests and agreement with human rankings.
 
     Run `gecmetric COMMAND --help` for the options of each command.
     """
+    keep_freed_memory()  # one command per process: reuse freed memory rather than re-fault it
