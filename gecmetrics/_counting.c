@@ -482,6 +482,51 @@ static PyTypeObject NgramIdsType = {
     .tp_methods = NgramIds_methods,
 };
 
+/* ---- joins on sorted keys -------------------------------------------------------------------- */
+
+/* positions(keys, queries) -> int64 bytes: for each query, its index in the sorted, distinct
+ * keys, or -1. Sorted queries (the usual case: both are (sentence, n-gram) tables) are merged
+ * in one forward pass; a query below its predecessor restarts by binary search. */
+static PyObject *positions(PyObject *module, PyObject *args) {
+    PyObject *keys_obj, *queries_obj;
+    if (!PyArg_ParseTuple(args, "OO:positions", &keys_obj, &queries_obj))
+        return NULL;
+    Py_buffer keys_view, queries_view;
+    if (get_int64_view(keys_obj, &keys_view, "keys") < 0)
+        return NULL;
+    if (get_int64_view(queries_obj, &queries_view, "queries") < 0) {
+        PyBuffer_Release(&keys_view);
+        return NULL;
+    }
+    const int64_t *keys = keys_view.buf, *queries = queries_view.buf;
+    Py_ssize_t n_keys = keys_view.len / 8, n_queries = queries_view.len / 8;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n_queries * 8);
+    if (out != NULL) {
+        int64_t *where = (int64_t *)PyBytes_AS_STRING(out);
+        Py_ssize_t j = 0;
+        for (Py_ssize_t i = 0; i < n_queries; i++) {
+            int64_t q = queries[i];
+            if (i > 0 && q < queries[i - 1]) {
+                Py_ssize_t low = 0, high = n_keys; /* first key >= q */
+                while (low < high) {
+                    Py_ssize_t mid = low + (high - low) / 2;
+                    if (keys[mid] < q)
+                        low = mid + 1;
+                    else
+                        high = mid;
+                }
+                j = low;
+            }
+            while (j < n_keys && keys[j] < q)
+                j++;
+            where[i] = (j < n_keys && keys[j] == q) ? j : -1;
+        }
+    }
+    PyBuffer_Release(&keys_view);
+    PyBuffer_Release(&queries_view);
+    return out;
+}
+
 /* ---- Python's Mersenne Twister (MT19937, seeded by init_by_array) ------------------------- */
 
 enum { MT_N = 624, MT_M = 397 };
@@ -612,6 +657,8 @@ static PyMethodDef module_methods[] = {
      "encode_words(lines, vocabulary) -> (ids, lengths) as int64 bytes; new words get the next id"},
     {"keep_freed_memory", keep_freed_memory, METH_NOARGS,
      "keep_freed_memory() -> bool: glibc keeps freed memory for reuse (for one-shot commands)"},
+    {"positions", positions, METH_VARARGS,
+     "positions(keys, queries) -> int64 bytes: index of each query in the sorted keys, or -1"},
     {"python2_draws", python2_draws, METH_VARARGS,
      "python2_draws(iterations, sentences, references) -> int64 bytes, row j seeded with j * 101"},
     {NULL, NULL, 0, NULL},

@@ -73,6 +73,18 @@ def sorted_unique(values: np.ndarray, return_counts: bool = False, runs: bool = 
     return unique, np.diff(np.append(starts, len(values)))
 
 
+def locate(keys: np.ndarray, queries: np.ndarray, compiled: bool = False) -> np.ndarray:
+    """The index of each query in the sorted, distinct ``keys``, or -1 where it is absent.
+    The C extension merges sorted queries in one pass; NumPy searches each one."""
+    if compiled:
+        return np.frombuffer(_counting.positions(keys, queries), np.int64)
+    if len(keys) == 0:
+        return np.full(len(queries), -1, np.int64)
+    where = np.searchsorted(keys, queries)
+    where[where == len(keys)] = 0
+    return np.where(keys[where] == queries, where, -1)
+
+
 def _check_range(values: np.ndarray, what: str) -> None:
     if values.size and int(values.max()) > _MAX_ID:
         raise OverflowError(f"too many {what} for exact 32-bit ids; score the corpus in chunks")
@@ -153,13 +165,12 @@ class CountTable:
     keys: np.ndarray
     counts: np.ndarray
 
-    def lookup(self, keys: np.ndarray) -> np.ndarray:
+    def lookup(self, keys: np.ndarray, compiled: bool = False) -> np.ndarray:
         """The count of each packed key (0 where the text does not have it)."""
         if len(self.keys) == 0:
             return np.zeros(len(keys), np.int64)
-        where = np.searchsorted(self.keys, keys)
-        where[where == len(self.keys)] = 0
-        return np.where(self.keys[where] == keys, self.counts[where], 0)
+        where = locate(self.keys, keys, compiled)
+        return np.where(where >= 0, self.counts[where], 0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -380,10 +391,11 @@ class EncodedCorpus:
         if found is None:
             source = self.source.tables[order - 1]
             references = [r.tables[order - 1] for r in self.references]
+            compiled = self.encoder.compiled
             keys = sorted_unique(np.concatenate([source.keys] + [r.keys for r in references]), runs=True)
             edges = np.searchsorted(keys >> _SHIFT, np.arange(self.size + 1))
             found = self._reference_sides[order] = (
-                keys, source.lookup(keys), [r.lookup(keys) for r in references], edges)
+                keys, source.lookup(keys, compiled), [r.lookup(keys, compiled) for r in references], edges)
         return found
 
     def _rho(self, rhos: list[np.ndarray], reference: int | None) -> np.ndarray:
@@ -418,12 +430,8 @@ class EncodedCorpus:
                 self._hypothesis_rows.clear()  # one hypothesis at a time: every metric asks in turn
             keys, sigma, _, _ = self._reference_side(order)
             table = hypothesis.tables[order - 1]
-            position = np.searchsorted(keys, table.keys)
-            if len(keys):
-                position[position == len(keys)] = 0
-                shared = keys[position] == table.keys
-            else:
-                shared = np.zeros(len(table.keys), dtype=bool)
+            position = locate(keys, table.keys, self.encoder.compiled)
+            shared = position >= 0
             position = position[shared]
             sigma_rows = np.zeros(len(table.keys), dtype=np.int64)
             sigma_rows[shared] = sigma[position]

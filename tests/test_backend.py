@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gecmetrics import GLEU, GREEN, backend
-from gecmetrics.ngrams import EncodedCorpus
+from gecmetrics.ngrams import EncodedCorpus, locate
 
 needs_compiled = pytest.mark.skipif(backend.compiled is None, reason="the C extension is not built here")
 
@@ -119,3 +119,15 @@ def test_version_names_the_core(tmp_path):
     forced = subprocess.run(command, capture_output=True, text=True, check=True,
                             env={**os.environ, backend.ENVIRONMENT_VARIABLE: "1"}).stdout
     assert "counting core: NumPy" in forced
+
+
+@needs_compiled
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.integers(-50, 50), max_size=30), st.lists(st.integers(-60, 60), max_size=30), st.booleans())
+def test_locate_is_the_same_search(keys, queries, sort_queries):
+    """The C merge (sorted queries) and its restart (unsorted ones) find what searchsorted finds."""
+    keys = np.array(sorted(keys), np.int64)
+    queries = np.array(sorted(queries) if sort_queries else queries, np.int64)
+    expected = [keys.tolist().index(q) if q in keys else -1 for q in queries.tolist()]
+    for compiled in (True, False):
+        assert locate(keys, queries, compiled).tolist() == expected
