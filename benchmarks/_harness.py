@@ -192,7 +192,7 @@ def gecmetric_command() -> list[str]:
     on_path = shutil.which("gecmetric")
     if on_path:
         return [on_path]
-    return [sys.executable, "-c", "from gecmetrics.cli import main; main()"]
+    return [sys.executable, "-c", "from gecmetrics.cli import run; run()"]
 
 
 def subcommand_available(command: Sequence[str]) -> bool:

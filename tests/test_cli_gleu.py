@@ -136,3 +136,25 @@ def test_empty_corpus_scores_zero(files):
         assert out.splitlines()[-1] == f"{empty}\t0.00"
     code, out, err = run("compare", "-s", empty, "-r", empty, "-o", empty, "--tsv")
     assert code == 0 and out.splitlines()[1].split("\t")[1:] == ["0.00"] * 4, (out, err)
+
+
+def test_console_script_exit_keeps_output_and_codes(small, tmp_path):
+    """The console script (`gecmetrics.cli:run`) ends with os._exit: the output must still be
+    complete and flushed (to a file and through a pipe), and the exit codes those of `main`."""
+    import sys
+
+    src, ref0, ref1, hyp = small
+    script = [sys.executable, "-c", "from gecmetrics.cli import run; run()"]
+    reference = [sys.executable, "-c", "from gecmetrics.cli import main; main()"]
+    args = ["gleu", "--sentence", "-v", "-s", src, "-r", ref0, ref1, "-o", hyp, src]
+    fast, slow = (subprocess.run(command + args, capture_output=True, text=True) for command in (script, reference))
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    assert fast.returncode == 0 and fast.stdout.count("\n") > 4
+    with open(tmp_path / "out.tsv", "w") as out:
+        subprocess.run(script + ["gleu", "-s", src, "-r", ref0, "-o", hyp], stdout=out, check=True)
+    assert (tmp_path / "out.tsv").read_text().startswith(hyp + "\t")
+    bad = subprocess.run(script + ["gleu", "-s", src, "-r", ref0, "-o", str(tmp_path / "missing")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stdout == "" and "missing" in bad.stderr
+    usage = subprocess.run(script + ["gleu", "-n", "0", "-s", src, "-r", ref0, "-o", hyp], capture_output=True, text=True)
+    assert usage.returncode == 2 and usage.stderr.count("\n") == 1

@@ -85,3 +85,26 @@ def main() -> None:
     Run `gecmetric COMMAND --help` for the options of each command.
     """
     keep_freed_memory()  # one command per process: reuse freed memory rather than re-fault it
+
+
+def run() -> None:
+    """The ``gecmetric`` console script: :func:`main`, then an immediate exit.
+
+    Once the command has finished and its output is flushed, the process exits without tearing
+    down the interpreter (freeing every array and object one by one, which the system does
+    anyway): about 15 ms of a 0.25 s scoring run. Python callers (and tests) use ``main``.
+    """
+    try:
+        main()
+        code = 0
+    except SystemExit as stop:
+        code = stop.code
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: the output is as complete as it can be
+            pass
+    os._exit(code or 0)
