@@ -48,9 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     ours = harness.measure_reported("ours  gecmetric gleu", [*ours_command, *options], repeats, data)
     if ours is None:
         return 1
-    from gecmetrics import GLEU
-
-    library_cpu = harness.time_api(GLEU(fix_seed=True, iterations=iterations), data, systems)
+    library_cpu = harness.time_api("GLEU", {"fix_seed": True, "iterations": iterations}, data, systems)
     if library_cpu is not None:
         print(f"{'ours  Python API only':<36}cpu {library_cpu:8.3f} s   (encode once, corpus_score per system, in process)")
     memory_verdict = "OK" if ours.peak_rss_mb < TARGET_PEAK_MB else "OVER TARGET"

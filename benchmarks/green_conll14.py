@@ -46,9 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         ours = harness.measure_reported(f"[{unit}] ours  gecmetric green", [*ours_command, *options], repeats, data)
         if ours is None:
             return 1
-        from gecmetrics import GREEN
-
-        library_cpu = harness.time_api(GREEN(beta=[float(b) for b in BETAS], unit=unit), data, systems)
+        library_cpu = harness.time_api("GREEN", {"beta": [float(b) for b in BETAS], "unit": unit}, data, systems)
         if library_cpu is not None:
             print(f"{f'[{unit}] ours  Python API only':<36}cpu {library_cpu:8.3f} s   "
                   "(encode once, corpus_score per system, in process)")

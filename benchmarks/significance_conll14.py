@@ -35,6 +35,7 @@ TARGET_SECONDS = 2.0
 
 def library_timings(data: Path, systems: list[str], samples: dict[str, int], repeats: int) -> None:
     """Time paired_test_from_statistics alone (the counting is done once, before the clock)."""
+    harness.import_numpy_single_threaded()
     from gecmetrics import GLEU, GREEN, read_lines
     from gecmetrics.significance import paired_test_from_statistics, resampler_for
 
