@@ -367,7 +367,7 @@ class EncodedCorpus:
         self._hypotheses: dict[tuple[str, ...], EncodedText] = {}
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
         self._reference_sums: dict[tuple, np.ndarray] = {}
-        self._hypothesis_rows: dict[tuple[int, int], _HypothesisRows] = {}
+        self._hypothesis_rows: tuple[EncodedText | None, dict[int, _HypothesisRows]] = (None, {})
 
     @property
     def size(self) -> int:
@@ -378,9 +378,14 @@ class EncodedCorpus:
         return self.encoder.max_order
 
     def hypothesis(self, sentences: Sequence[str]) -> EncodedText:
+        """The hypothesis's count tables. Only the latest hypothesis is kept: every caller
+        (the commands, ``compare``) asks all its metrics about one hypothesis before the next,
+        so older tables would only hold memory; a hypothesis asked for again is gathered
+        again from the line tables (its lines are not counted twice)."""
         key = tuple(sentences)
         encoded = self._hypotheses.get(key)
         if encoded is None:
+            self._hypotheses.clear()
             encoded = self._hypotheses[key] = self.encoder.encode(key)
         return encoded
 
@@ -423,11 +428,14 @@ class EncodedCorpus:
 
     def _hypothesis_side(self, hypothesis: EncodedText, order: int) -> _HypothesisRows:
         """Once per hypothesis and order: where its n-grams sit among the reference-side keys."""
-        key = (id(hypothesis), order)
-        found = self._hypothesis_rows.get(key)
+        # one hypothesis at a time (every metric asks in turn); the cache holds the hypothesis
+        # itself, so that a new one can never be mistaken for it
+        cached_for, rows = self._hypothesis_rows
+        if cached_for is not hypothesis:
+            rows = {}
+            self._hypothesis_rows = (hypothesis, rows)
+        found = rows.get(order)
         if found is None:
-            if any(k[0] != key[0] for k in self._hypothesis_rows):
-                self._hypothesis_rows.clear()  # one hypothesis at a time: every metric asks in turn
             keys, sigma, _, _ = self._reference_side(order)
             table = hypothesis.tables[order - 1]
             position = locate(keys, table.keys, self.encoder.compiled)
@@ -437,8 +445,7 @@ class EncodedCorpus:
             sigma_rows[shared] = sigma[position]
             sentence = table.keys >> _SHIFT
             edges = np.searchsorted(sentence, np.arange(self.size + 1))
-            found = self._hypothesis_rows[key] = _HypothesisRows(shared, position, sentence, sigma_rows,
-                                                                 table.counts, edges)
+            found = rows[order] = _HypothesisRows(shared, position, sentence, sigma_rows, table.counts, edges)
         return found
 
     def hypothesis_triples(self, hypothesis: EncodedText, reference: int | None, order: int) -> Triples:

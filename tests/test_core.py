@@ -126,3 +126,18 @@ def test_lazy_public_names_are_the_documented_objects():
         value = getattr(gecmetrics, name)
         assert not isinstance(value, type(gecmetrics)), name
     assert callable(gecmetrics.compare) and callable(gecmetrics.paired_test)
+
+
+def test_hypotheses_in_turn_use_their_own_rows():
+    """Only the latest hypothesis is cached: scoring many different hypotheses in turn on one
+    encoding (old ones freed, their memory reused) gives what a fresh encoding gives."""
+    from gecmetrics import GLEU, GREEN
+
+    sources = ["a b c d", "b c d e f", "a a b"]
+    references = [["a b c e", "b c d f", "a b"], ["a c d", "b c d e f", "a a b b"]]
+    hypotheses = [[" ".join(s.split()[k:] + s.split()[:k]) for s in sources] for k in range(12)]
+    shared = EncodedCorpus(sources, references, 4)
+    for metric in (GLEU(n=4), GREEN(n=4)):
+        for hypothesis in hypotheses + hypotheses[::-1]:
+            fresh = metric.statistics(EncodedCorpus(sources, references, 4), hypothesis)
+            np.testing.assert_array_equal(metric.statistics(shared, hypothesis), fresh)
