@@ -355,6 +355,21 @@ def machine_line() -> str:
     return f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()}"
 
 
+def installation_line() -> str:
+    """What is being timed: `gecmetric --version` (which names the counting core) and how the
+    package is installed. An editable install under PYTHONDONTWRITEBYTECODE compiles our
+    modules at every start: time a regular install (`pip install .`) for published numbers."""
+    from importlib import metadata
+
+    shown = subprocess.run([*gecmetric_command(), "--version"], capture_output=True, text=True).stdout.strip()
+    try:
+        direct = metadata.distribution("gecmetrics").read_text("direct_url.json") or ""
+    except metadata.PackageNotFoundError:
+        direct = ""
+    editable = '"editable": true' in direct.replace("'", '"').lower()
+    return f"{shown or 'gecmetric: unknown version'}; {'editable' if editable else 'regular'} install"
+
+
 def add_common_arguments(parser) -> None:
     """The options every benchmark script shares (an argparse.ArgumentParser)."""
     parser.add_argument("--quick", action="store_true",
@@ -443,5 +458,6 @@ def begin(subcommand: str, title: str, repeats: int, startup_label: str = "ours 
         return None
     print(title)
     print(f"machine: {machine_line()}")
+    print(f"ours: {installation_line()}")
     report(startup_label, startup_timing(repeats))
     return command

@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
           f"systems {' '.join(systems)}, references {' '.join(REFERENCES)}, "
           f"{samples['bs']} bootstrap resamples, {samples['ar']} randomization trials")
     print(f"machine: {harness.machine_line()}")
+    print(f"ours: {harness.installation_line()}")
     library_timings(data, systems, samples, repeats)
     command_timings(data, systems, samples, repeats)
     if not args.no_peers:
