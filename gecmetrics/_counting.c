@@ -62,6 +62,22 @@ static int get_int64_view(PyObject *obj, Py_buffer *view, const char *name) {
     return 0;
 }
 
+/* Two int64 array arguments (PyArg format "OO:name"), named in errors; on success the caller
+ * holds both views and releases them. */
+static int get_two_int64_views(PyObject *args, const char *format, Py_buffer *first, const char *first_name,
+                               Py_buffer *second, const char *second_name) {
+    PyObject *first_obj, *second_obj;
+    if (!PyArg_ParseTuple(args, format, &first_obj, &second_obj))
+        return -1;
+    if (get_int64_view(first_obj, first, first_name) < 0)
+        return -1;
+    if (get_int64_view(second_obj, second, second_name) < 0) {
+        PyBuffer_Release(first);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- words -> ids ----------------------------------------------------------------------- */
 
 static PyObject *encode_words(PyObject *module, PyObject *args) {
@@ -331,16 +347,9 @@ static int NgramIds_init(NgramIds *self, PyObject *args, PyObject *kwargs) {
  * line after line, the distinct n-gram ids of the line in increasing order with their
  * counts, and rows[d] = number of distinct n-grams of line d. */
 static PyObject *NgramIds_count(NgramIds *self, PyObject *args) {
-    PyObject *units_obj, *lengths_obj;
-    if (!PyArg_ParseTuple(args, "OO:count", &units_obj, &lengths_obj))
-        return NULL;
     Py_buffer units_view, lengths_view;
-    if (get_int64_view(units_obj, &units_view, "unit_ids") < 0)
+    if (get_two_int64_views(args, "OO:count", &units_view, "unit_ids", &lengths_view, "lengths") < 0)
         return NULL;
-    if (get_int64_view(lengths_obj, &lengths_view, "lengths") < 0) {
-        PyBuffer_Release(&units_view);
-        return NULL;
-    }
     const int64_t *units = units_view.buf, *lengths = lengths_view.buf;
     Py_ssize_t n_units = units_view.len / 8, n_lines = lengths_view.len / 8;
     PyObject *result = NULL;
@@ -488,16 +497,9 @@ static PyTypeObject NgramIdsType = {
  * keys, or -1. Sorted queries (the usual case: both are (sentence, n-gram) tables) are merged
  * in one forward pass; a query below its predecessor restarts by binary search. */
 static PyObject *positions(PyObject *module, PyObject *args) {
-    PyObject *keys_obj, *queries_obj;
-    if (!PyArg_ParseTuple(args, "OO:positions", &keys_obj, &queries_obj))
-        return NULL;
     Py_buffer keys_view, queries_view;
-    if (get_int64_view(keys_obj, &keys_view, "keys") < 0)
+    if (get_two_int64_views(args, "OO:positions", &keys_view, "keys", &queries_view, "queries") < 0)
         return NULL;
-    if (get_int64_view(queries_obj, &queries_view, "queries") < 0) {
-        PyBuffer_Release(&keys_view);
-        return NULL;
-    }
     const int64_t *keys = keys_view.buf, *queries = queries_view.buf;
     Py_ssize_t n_keys = keys_view.len / 8, n_queries = queries_view.len / 8;
     PyObject *out = PyBytes_FromStringAndSize(NULL, n_queries * 8);
