@@ -82,7 +82,9 @@ def main() -> None:
     """Score grammatical error correction systems: GLEU+, GREEN, M2 (MaxMatch and ERRANT),
     side-by-side comparison, significance tests and agreement with human rankings.
 
-    Run `gecmetric COMMAND --help` for the options of each command.
+    Run `gecmetric COMMAND --help` for the options of each command. `--version` also names
+    the counting core in use: the C extension, or NumPy (same numbers, slower; set
+    GECMETRICS_NUMPY_CORE=1 to choose it).
     """
     keep_freed_memory()  # one command per process: reuse freed memory rather than re-fault it
 
