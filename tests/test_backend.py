@@ -131,3 +131,40 @@ def test_locate_is_the_same_search(keys, queries, sort_queries):
     expected = [keys.tolist().index(q) if q in keys else -1 for q in queries.tolist()]
     for compiled in (True, False):
         assert locate(keys, queries, compiled).tolist() == expected
+
+
+@needs_compiled
+@pytest.mark.parametrize("command", [
+    ["gleu", "-f", "-d", "6", "-o", "AMU", "CAMB", "INPUT", "REF0"],
+    ["green", "-b", "0.5", "1", "2", "-d", "6", "-c", "AMU", "CUUI"],
+    ["green", "-t", "char", "-d", "6", "-c", "AMU"],
+])
+def test_real_corpus_same_output_with_either_core(conll14, monkeypatch, command):
+    """CoNLL-2014 end to end: the NumPy loops print what the C loops print (which the
+    reproduction tests check against the original implementations)."""
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    files = {"AMU", "CAMB", "CUUI", "INPUT", "REF0"}
+    args = [str(conll14 / a) if a in files else a for a in command]
+    args += ["-s", str(conll14 / "INPUT"), "-r", str(conll14 / "REF0"), str(conll14 / "REF1")]
+    outputs = []
+    for switch in ("0", "1"):
+        monkeypatch.setenv(backend.ENVIRONMENT_VARIABLE, switch)
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count("\n") >= 2
+
+
+def test_keep_freed_memory_reports_whether_it_applied():
+    import platform
+
+    applied = backend.keep_freed_memory()
+    assert isinstance(applied, bool)
+    if backend.compiled is not None and platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
+        assert applied
+    if backend.compiled is None:
+        assert not applied
