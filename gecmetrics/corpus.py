@@ -17,8 +17,6 @@ STDIN = "-"
 
 def decode_lines(data: bytes, path: str) -> list[str]:
     """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 names the file and line."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

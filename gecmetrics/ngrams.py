@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .backend import compiled as _counting, compiled_core_enabled
+from .units import normalized_space
 
 _SHIFT = np.int64(32)
 _LOW = np.int64((1 << 32) - 1)
@@ -297,7 +298,7 @@ class Encoder:
         if self.unit == "char":
             # a character's id is its code point: no dictionary needed
             if self.normalize_space:
-                lines = [" ".join(s.split()) for s in lines]
+                lines = [normalized_space(line) for line in lines]
             lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
             text = "".join(lines).encode("utf-32-le", errors="surrogatepass")
             return np.frombuffer(text, dtype=np.uint32).astype(np.int64), lengths

@@ -17,13 +17,16 @@ def check_unit(unit: str) -> str:
     return unit
 
 
+def normalized_space(line: str) -> str:
+    """The line with leading, trailing and repeated whitespace removed (``--normalize-space``)."""
+    return " ".join(line.split())
+
+
 def split_units(line: str, unit: str = "word", normalize_space: bool = False) -> list[str]:
     """The units of one line: its ``split()`` tokens, or its characters exactly as read."""
     if unit == "word":
         return line.split()
-    if normalize_space:
-        line = " ".join(line.split())
-    return list(line)
+    return list(normalized_space(line) if normalize_space else line)
 
 
 def _has_other_whitespace(line: str) -> bool:
@@ -31,7 +34,7 @@ def _has_other_whitespace(line: str) -> bool:
 
 
 def _has_stray_space(line: str) -> bool:
-    return line != " ".join(line.split())
+    return line != normalized_space(line)
 
 
 def whitespace_warnings(lines: Sequence[str], name: str, unit: str, normalize_space: bool = False) -> list[str]:
