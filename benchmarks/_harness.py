@@ -7,6 +7,7 @@ own virtualenv in a cache folder, created on first use.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
 import shutil
@@ -262,28 +263,6 @@ def peer_package_dir(python: Path, package: str) -> Path | None:
     return Path(location) if completed.returncode == 0 and location else None
 
 
-def find_python2() -> Path | None:
-    """A Python 2.7 interpreter for peers that need one (the NUS m2scorer): $GECMETRICS_PYTHON2,
-    pyenv's 2.7.18, or `python2.7` on PATH; None with a message when there is none."""
-    candidates: list[Path] = []
-    if os.environ.get("GECMETRICS_PYTHON2"):
-        candidates.append(Path(os.environ["GECMETRICS_PYTHON2"]))
-    try:
-        root = subprocess.run(["pyenv", "root"], capture_output=True, text=True, timeout=30).stdout.strip()
-        if root:
-            candidates.append(Path(root) / "versions" / "2.7.18" / "bin" / "python")
-    except (OSError, subprocess.TimeoutExpired):
-        pass
-    on_path = shutil.which("python2.7")
-    if on_path:
-        candidates.append(Path(on_path))
-    for candidate in candidates:
-        if candidate.exists():
-            return candidate
-    print("[peer] no Python 2.7 found (set GECMETRICS_PYTHON2): peer skipped")
-    return None
-
-
 def find_green_command() -> list[str] | None:
     """The command of the original GREEN (github shotakoyama/green), or None with a message.
 
@@ -382,6 +361,42 @@ def add_common_arguments(parser) -> None:
     parser.add_argument("--digits", type=int, default=6, help="decimals printed by both sides and compared (default 6)")
 
 
+def parse_setup(doc: str, argv: Sequence[str] | None, *, systems: Sequence[str] | None = None,
+                quick_systems: Sequence[str] | None = None, default_repeats: int = 5,
+                iterations_help: str | None = None) -> tuple[argparse.Namespace, Path, Sequence[str], int]:
+    """The common start of a CoNLL-2014 script: its options (the common ones, and
+    ``--iterations`` when ``iterations_help`` is given), the data folder, the systems to time
+    (fewer with --quick) and the repeats of our commands."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    add_common_arguments(parser)
+    if iterations_help is not None:
+        parser.add_argument("--iterations", type=int, default=None, help=iterations_help)
+    args = parser.parse_args(argv)
+    data = shared_data("conll14")  # after parsing, so that --help works without the data
+    if args.quick:
+        chosen = CONLL_QUICK_SYSTEMS if quick_systems is None else quick_systems
+    else:
+        chosen = CONLL_SYSTEMS if systems is None else systems
+    return args, data, chosen, args.repeats or (1 if args.quick else default_repeats)
+
+
+def gleu_options(systems: Sequence[str], iterations: int, digits: int) -> list[str]:
+    """The GLEU+ command line shared by `gecmetric gleu` and the `gleu` peer."""
+    return conll_arguments("-o", systems, "-f", "-i", str(iterations), "-d", str(digits))
+
+
+def green_options(systems: Sequence[str], unit: str, digits: int) -> list[str]:
+    """The GREEN command line shared by `gecmetric green` and the original `green`."""
+    return conll_arguments("-c", systems, "-t", unit, "-b", *GREEN_BETAS, "-d", str(digits))
+
+
+def print_header(title: str) -> None:
+    """The run's title, the machine, and what is timed on our side."""
+    print(title)
+    print(f"machine: {machine_line()}")
+    print(f"ours: {installation_line()}")
+
+
 def count_lines(path: Path) -> int:
     """Number of lines of a text file (a final line without a newline counts)."""
     data = path.read_bytes()
@@ -456,8 +471,6 @@ def begin(subcommand: str, title: str, repeats: int, startup_label: str = "ours 
     if not subcommand_available(command):
         print(f"`gecmetric {subcommand}` is not available in this installation")
         return None
-    print(title)
-    print(f"machine: {machine_line()}")
-    print(f"ours: {installation_line()}")
+    print_header(title)
     report(startup_label, startup_timing(repeats))
     return command

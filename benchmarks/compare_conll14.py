@@ -12,7 +12,6 @@ and checks that the compare table printed the peers' numbers.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -20,7 +19,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _harness as harness  # noqa: E402
 
-SYSTEMS, QUICK_SYSTEMS = harness.CONLL_SYSTEMS, harness.CONLL_QUICK_SYSTEMS
 SOURCE, REFERENCES, BETAS = harness.CONLL_SOURCE, harness.CONLL_REFERENCES, harness.GREEN_BETAS
 GLEU_REQUIREMENT = "gleu==1.1.0"
 TARGET_RATIO = 50.0
@@ -29,14 +27,6 @@ TARGET_RATIO = 50.0
 def compare_arguments(systems: list[str], iterations: int, digits: int) -> list[str]:
     metrics = f"gleu:iter={iterations},green:beta={'/'.join(BETAS)}"
     return harness.conll_arguments("-o", systems, "--metrics", metrics, "--tsv", "-d", str(digits))
-
-
-def gleu_arguments(systems: list[str], iterations: int, digits: int) -> list[str]:
-    return harness.conll_arguments("-o", systems, "-f", "-i", str(iterations), "-d", str(digits))
-
-
-def green_arguments(systems: list[str], digits: int) -> list[str]:
-    return harness.conll_arguments("-c", systems, "-t", "word", "-b", *BETAS, "-d", str(digits))
 
 
 def split_compare_output(text: str, systems: list[str]) -> tuple[str, str]:
@@ -49,15 +39,9 @@ def split_compare_output(text: str, systems: list[str]) -> tuple[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    harness.add_common_arguments(parser)
-    parser.add_argument("--iterations", type=int, default=None,
-                        help="GLEU+ sampling iterations (default 500, 20 with --quick)")
-    args = parser.parse_args(argv)
-    data = harness.shared_data("conll14")
-    systems = QUICK_SYSTEMS if args.quick else SYSTEMS
+    args, data, systems, repeats = harness.parse_setup(
+        __doc__, argv, iterations_help="GLEU+ sampling iterations (default 500, 20 with --quick)")
     iterations = args.iterations or (20 if args.quick else 500)
-    repeats = args.repeats or (1 if args.quick else 5)
 
     ours_command = harness.begin(
         "compare", f"compare: GLEU+ (-f, {iterations} iterations) and GREEN word (betas {' '.join(BETAS)}), CoNLL-2014 "
@@ -76,13 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     gleu_python = harness.peer_python("gleu", GLEU_REQUIREMENT)
     if gleu_python is not None:
         gleu = harness.measure([*harness.peer_script(gleu_python, "gleu"),
-                                *gleu_arguments(systems, iterations, args.digits)], args.peer_repeats, cwd=data)
+                                *harness.gleu_options(systems, iterations, args.digits)], args.peer_repeats, cwd=data)
         harness.report(f"peer  {GLEU_REQUIREMENT} gleu -f", gleu)
         agreed &= harness.print_agreement(f"GLEU+ scores (-d {args.digits})", ours_gleu, gleu.stdout, systems)
         peers.append(gleu)
     green_command = harness.find_green_command()
     if green_command is not None:
-        green = harness.measure([*green_command, *green_arguments(systems, args.digits)], args.peer_repeats, cwd=data)
+        green = harness.measure([*green_command, *harness.green_options(systems, "word", args.digits)], args.peer_repeats, cwd=data)
         harness.report("peer  original green -b 0.5 1 2", green)
         agreed &= harness.print_agreement(f"GREEN scores (-d {args.digits})", ours_green, green.stdout, systems)
         peers.append(green)

@@ -10,7 +10,6 @@ grows on the corpus repeated 10 times (linear growth would be a ratio of 10).
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -19,7 +18,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _harness as harness  # noqa: E402
 
-SYSTEMS, QUICK_SYSTEMS = harness.CONLL_SYSTEMS, harness.CONLL_QUICK_SYSTEMS
 SOURCE, REFERENCES = harness.CONLL_SOURCE, harness.CONLL_REFERENCES
 PEER_REQUIREMENT = "gleu==1.1.0"
 TARGET_RATIO = 50.0
@@ -28,16 +26,11 @@ SCALE = 10
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    harness.add_common_arguments(parser)
-    parser.add_argument("--iterations", type=int, default=None, help="sampling iterations (default 500, 20 with --quick)")
-    args = parser.parse_args(argv)
-    data = harness.shared_data("conll14")
-    systems = QUICK_SYSTEMS if args.quick else SYSTEMS
+    args, data, systems, repeats = harness.parse_setup(
+        __doc__, argv, iterations_help="sampling iterations (default 500, 20 with --quick)")
     iterations = args.iterations or (20 if args.quick else 500)
-    repeats = args.repeats or (1 if args.quick else 5)
     scale = 2 if args.quick else SCALE
-    options = harness.conll_arguments("-o", systems, "-f", "-i", str(iterations), "-d", str(args.digits))
+    options = harness.gleu_options(systems, iterations, args.digits)
 
     ours_command = harness.begin(
         "gleu", f"GLEU+ corpus score, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), "
@@ -49,8 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     if ours is None:
         return 1
     library_cpu = harness.time_api("GLEU", {"fix_seed": True, "iterations": iterations}, data, systems)
-    if library_cpu is not None:
-        print(f"{'ours  Python API only':<36}cpu {library_cpu:8.3f} s   (encode once, corpus_score per system, in process)")
+    print(f"{'ours  Python API only':<36}cpu {library_cpu:8.3f} s   (encode once, corpus_score per system, in process)")
     memory_verdict = "OK" if ours.peak_rss_mb < TARGET_PEAK_MB else "OVER TARGET"
     print(f"memory: our peak RSS {ours.peak_rss_mb:.1f} MB (target < {TARGET_PEAK_MB:.0f} MB): {memory_verdict}")
 

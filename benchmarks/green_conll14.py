@@ -11,7 +11,6 @@ The original is not on PyPI and is never downloaded here: set GECMETRICS_GREEN_C
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -19,19 +18,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _harness as harness  # noqa: E402
 
-SYSTEMS, QUICK_SYSTEMS = harness.CONLL_SYSTEMS, harness.CONLL_QUICK_SYSTEMS
 SOURCE, REFERENCES, BETAS = harness.CONLL_SOURCE, harness.CONLL_REFERENCES, harness.GREEN_BETAS
 UNITS = ["word", "char"]
 TARGET_RATIO = 10.0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    harness.add_common_arguments(parser)
-    args = parser.parse_args(argv)
-    data = harness.shared_data("conll14")
-    systems = QUICK_SYSTEMS if args.quick else SYSTEMS
-    repeats = args.repeats or (1 if args.quick else 5)
+    args, data, systems, repeats = harness.parse_setup(__doc__, argv)
 
     ours_command = harness.begin(
         "green", f"GREEN corpus score, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), source {SOURCE}, "
@@ -42,14 +35,13 @@ def main(argv: list[str] | None = None) -> int:
 
     agreed = True
     for unit in UNITS:
-        options = harness.conll_arguments("-c", systems, "-t", unit, "-b", *BETAS, "-d", str(args.digits))
+        options = harness.green_options(systems, unit, args.digits)
         ours = harness.measure_reported(f"[{unit}] ours  gecmetric green", [*ours_command, *options], repeats, data)
         if ours is None:
             return 1
         library_cpu = harness.time_api("GREEN", {"beta": [float(b) for b in BETAS], "unit": unit}, data, systems)
-        if library_cpu is not None:
-            print(f"{f'[{unit}] ours  Python API only':<36}cpu {library_cpu:8.3f} s   "
-                  "(encode once, corpus_score per system, in process)")
+        print(f"{f'[{unit}] ours  Python API only':<36}cpu {library_cpu:8.3f} s   "
+              "(encode once, corpus_score per system, in process)")
         if original is None:
             continue
         peer = harness.measure_peer([*original, *options], args.peer_repeats, data)

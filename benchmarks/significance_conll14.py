@@ -13,7 +13,6 @@ pip-installed in a virtualenv of the peers folder on first use, never a project 
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -23,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _harness as harness  # noqa: E402
 
-SOURCE = "INPUT"
-REFERENCES = ["REF0", "REF1"]
+SOURCE, REFERENCES = harness.CONLL_SOURCE, harness.CONLL_REFERENCES
 SYSTEMS = ["AMU", "CAMB", "CUUI"]
 QUICK_SYSTEMS = ["AMU"]
 SAMPLES = {"bs": 1000, "ar": 10000}
@@ -70,9 +68,9 @@ def library_timings(data: Path, systems: list[str], samples: dict[str, int], rep
 def command_timings(data: Path, systems: list[str], samples: dict[str, int], repeats: int) -> None:
     """The whole commands: reading, counting, the test and printing."""
     ours = harness.gecmetric_command()
-    common = ["-s", SOURCE, "-r", *REFERENCES]
-    for label, command in (("green", [*ours, "green", *common, "-c", SOURCE, *systems]),
-                           ("gleu -m", [*ours, "gleu", *common, "-o", SOURCE, *systems, "-m"])):
+    compared = [SOURCE, *systems]
+    for label, command in (("green", [*ours, "green", *harness.conll_arguments("-c", compared)]),
+                           ("gleu -m", [*ours, "gleu", *harness.conll_arguments("-o", compared, "-m")])):
         for method in ("bs", "ar"):
             timing = harness.measure([*command, f"--paired-{method}", str(samples[method])], repeats, cwd=data)
             harness.report(f"ours  gecmetric {label} --paired-{method}", timing)
@@ -101,18 +99,12 @@ def peer_timings(data: Path, systems: list[str], samples: dict[str, int], repeat
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    harness.add_common_arguments(parser)
-    args = parser.parse_args(argv)
-    data = harness.shared_data("conll14")
-    systems = QUICK_SYSTEMS if args.quick else SYSTEMS
+    args, data, systems, repeats = harness.parse_setup(
+        __doc__, argv, systems=SYSTEMS, quick_systems=QUICK_SYSTEMS, default_repeats=3)
     samples = QUICK_SAMPLES if args.quick else SAMPLES
-    repeats = args.repeats or (1 if args.quick else 3)
-    print(f"Paired tests, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), baseline {SOURCE}, "
-          f"systems {' '.join(systems)}, references {' '.join(REFERENCES)}, "
-          f"{samples['bs']} bootstrap resamples, {samples['ar']} randomization trials")
-    print(f"machine: {harness.machine_line()}")
-    print(f"ours: {harness.installation_line()}")
+    harness.print_header(f"Paired tests, CoNLL-2014 ({harness.count_lines(data / SOURCE)} sentences), baseline {SOURCE}, "
+                         f"systems {' '.join(systems)}, references {' '.join(REFERENCES)}, "
+                         f"{samples['bs']} bootstrap resamples, {samples['ar']} randomization trials")
     library_timings(data, systems, samples, repeats)
     command_timings(data, systems, samples, repeats)
     if not args.no_peers:
