@@ -200,7 +200,8 @@ def _markdown_cell(text: str) -> str:
 # ---------------------------------------------------------------------------- computing
 
 
-def _is_m2(metric: Any) -> bool:
+def is_m2(metric: Any) -> bool:
+    """Whether the metric is the M2 scorer (scored from gold M2 blocks, not n-grams)."""
     return type(metric).__name__ == "M2Scorer"
 
 
@@ -266,7 +267,7 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     if not corpus.hypotheses:
         raise InputError("at least one system is needed")
     resolved = _resolve_metrics(metrics, m2_blocks is not None)
-    if any(_is_m2(m) for m in resolved) and m2_blocks is None:
+    if any(is_m2(m) for m in resolved) and m2_blocks is None:
         raise InputError("the m2 metric needs gold M2 annotations (--m2 GOLD.m2)")
     if m2_blocks is not None:
         check_m2_sources(m2_blocks, corpus.sources)
@@ -291,10 +292,10 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     # one encoded corpus per unit setting, deep enough for every metric using it
     groups: dict[tuple[str, bool], list[int]] = {}
     for k, metric in enumerate(resolved):
-        if not _is_m2(metric):
+        if not is_m2(metric):
             groups.setdefault(metric.encoding, []).append(k)
     names = list(corpus.hypotheses)
-    total = len(groups) * (1 + len(names)) + sum(len(names) for m in resolved if _is_m2(m))
+    total = len(groups) * (1 + len(names)) + sum(len(names) for m in resolved if is_m2(m))
     done = 0
 
     def step(what: str) -> None:
@@ -320,7 +321,7 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
                     results[name][k] = metric.corpus_from_statistics(stats)
         encoded_texts += encoded.encoder.calls
     for k, metric in enumerate(resolved):
-        if _is_m2(metric):
+        if is_m2(metric):
             for name in names:
                 step(f"{name} (M2)")
                 results[name][k] = metric.score(m2_blocks, corpus.hypotheses[name], name)

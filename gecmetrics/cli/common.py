@@ -56,9 +56,26 @@ def load_corpus(source: str, references: tuple[str, ...], hypotheses: tuple[str,
     if list(hypotheses).count("-") > 1:
         raise InputError("standard input ('-') can be read only once")
     corpus = read_corpus(source, references, hypotheses)
+    warn_whitespace(corpus, source, references, [(unit, normalize_space)])
+    return corpus
+
+
+def warn_whitespace(corpus: Corpus, source: str, references: tuple[str, ...],
+                    settings: list[tuple[str, bool]]) -> None:
+    """SPEC 1 whitespace warnings on stderr, for each (unit, normalize_space) setting in turn."""
     named = [(source, corpus.sources)] + list(zip(references, corpus.references))
     named += [(name if name != "-" else "<stdin>", lines) for name, lines in corpus.hypotheses.items()]
-    for name, lines in named:
-        for warning in whitespace_warnings(lines, name, unit, normalize_space):
-            click.echo(warning, err=True)
-    return corpus
+    for unit, normalize_space in settings:
+        for name, lines in named:
+            for warning in whitespace_warnings(lines, name, unit, normalize_space):
+                click.echo(warning, err=True)
+
+
+def read_gold_m2(path: str, sources: list[str], source: str) -> list:
+    """The gold M2 blocks of ``--m2``, checked against the source file's sentences."""
+    from ..comparison import check_m2_sources
+    from ..m2.format import read_m2
+
+    blocks = read_m2(path)
+    check_m2_sources(blocks, sources, path, f"the source {source}")
+    return blocks

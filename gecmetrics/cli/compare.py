@@ -6,13 +6,12 @@ import time
 
 import click
 
-from ..comparison import DEFAULT_METRICS, compare as compare_systems
+from ..comparison import DEFAULT_METRICS, compare as compare_systems, is_m2
 from ..corpus import read_corpus
 from ..errors import InputError
-from ..registry import column_labels, list_metrics, metrics_from_text, settings_help
-from ..units import whitespace_warnings
+from ..registry import list_metrics, metrics_from_text, settings_help
 from . import main
-from .common import corpus_options, output_options
+from .common import corpus_options, output_options, read_gold_m2, warn_whitespace
 from .options import GreedyCommand, GreedyOption
 from .significance import metric_paired_tests, run_paired_test_list, significance_options
 
@@ -89,25 +88,17 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
     if sum((as_tsv, as_markdown, as_json)) > 1:
         raise InputError("choose one of --tsv, --markdown and --json")
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
-    has_m2 = any(type(m).__name__ == "M2Scorer" for m in metrics)
+    has_m2 = any(is_m2(m) for m in metrics)
     if gold_m2 is not None and not has_m2:
         metrics += metrics_from_text("m2")
-    for metric in metrics:
-        column_labels(metric)
     if has_m2 and gold_m2 is None:
         raise InputError("the m2 metric needs the gold annotation: --m2 GOLD.m2")
     if list(hypotheses).count("-") > 1 or (gold_m2 == "-" and "-" in hypotheses):
         raise InputError("standard input ('-') can be read only once")
 
     corpus = read_corpus(source, references, hypotheses)
-    _warn_whitespace(corpus, source, references, metrics)
-    blocks = None
-    if gold_m2 is not None:
-        from ..comparison import check_m2_sources
-        from ..m2.format import read_m2
-
-        blocks = read_m2(gold_m2)
-        check_m2_sources(blocks, corpus.sources, gold_m2, f"the source {source}")
+    warn_whitespace(corpus, source, references, sorted({(m.unit, m.normalize_space) for m in metrics if not is_m2(m)}))
+    blocks = None if gold_m2 is None else read_gold_m2(gold_m2, corpus.sources, source)
     if paired_bs or paired_ar:
         tests = metric_paired_tests(metrics, corpus.sources, corpus.references,
                                     [corpus.hypotheses[p] for p in hypotheses], list(hypotheses), blocks)
@@ -130,14 +121,3 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
     if show_signature or verbose:
         for column in table.columns:
             click.echo(f"{column.label}\t{column.signature}", err=True)
-
-
-def _warn_whitespace(corpus, source, references, metrics) -> None:
-    """SPEC 1 whitespace warnings, once per unit setting the metrics use."""
-    settings = sorted({(m.unit, m.normalize_space) for m in metrics if hasattr(m, "unit")})
-    named = [(source, corpus.sources)] + list(zip(references, corpus.references))
-    named += [(name if name != "-" else "<stdin>", lines) for name, lines in corpus.hypotheses.items()]
-    for unit, normalize_space in settings:
-        for name, lines in named:
-            for warning in whitespace_warnings(lines, name, unit, normalize_space):
-                click.echo(warning, err=True)

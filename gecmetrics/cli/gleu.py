@@ -63,7 +63,6 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
                     smooth=smooth, lambda_=lam, normalize_space=normalize_space)
                for lam in (lambdas or [None])]
     corpus = load_corpus(source, references, hypotheses, unit, normalize_space)
-    encoded = metrics[0].encode(corpus.sources, corpus.references)
     n_refs = len(corpus.references)
     if processes > 1 and len(hypotheses) > 1:
         from concurrent.futures import ProcessPoolExecutor
@@ -73,6 +72,7 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
                                    corpus.hypotheses[path]) for path in hypotheses]
             statistics = [f.result() for f in futures]
     else:
+        encoded = metrics[0].encode(corpus.sources, corpus.references)
         statistics = [metrics[0].statistics(encoded, corpus.hypotheses[path]) for path in hypotheses]
 
     if paired_bs or paired_ar:

@@ -11,6 +11,7 @@ from ..errors import InputError
 from ..meta_eval import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
 from ..report import round_half_up
 from . import main
+from .common import read_gold_m2
 from .options import GreedyCommand, GreedyOption
 
 
@@ -33,18 +34,13 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise InputError(f"systems are named by file name and these repeat: {', '.join(repeated)}")
-    from ..comparison import DEFAULT_METRICS, check_m2_sources, compare
+    from ..comparison import DEFAULT_METRICS, compare
     from ..corpus import read_corpus
     from ..registry import metrics_from_text
 
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
     corpus = read_corpus(source, references, system_files)
-    blocks = None
-    if gold_m2 is not None:
-        from ..m2.format import read_m2
-
-        blocks = read_m2(gold_m2)
-        check_m2_sources(blocks, corpus.sources, gold_m2, f"the source {source}")
+    blocks = None if gold_m2 is None else read_gold_m2(gold_m2, corpus.sources, source)
     systems = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}
     table = compare(corpus.sources, corpus.references, systems, metrics, m2_blocks=blocks)
     return {column.label: {name: table.score(name, column.label) for name in names} for column in table.columns}
