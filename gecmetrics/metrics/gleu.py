@@ -48,9 +48,7 @@ class GLEUResult:
     @property
     def precision(self) -> np.ndarray:
         """p_n per order (1 where the denominator is 0, as the gleu package prints)."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = np.where(self.denominator > 0, self.numerator / np.maximum(self.denominator, 1), 1.0)
-        return np.maximum(p, 0.0)
+        return _precision(self.numerator, self.denominator)
 
     @property
     def order_scores(self) -> np.ndarray:
@@ -83,13 +81,26 @@ class GLEUSentenceScores:
         return np.stack([self.scores - Z95 * self.std, self.scores + Z95 * self.std], axis=1)
 
 
-def _log_brevity(reference_length: float, hypothesis_length: float) -> float:
-    """log BP with the gleu package's conventions for empty sentences."""
-    if reference_length == 0 and hypothesis_length == 0:
-        return 0.0
-    if hypothesis_length == 0:
-        return -math.inf
-    return min(0.0, 1.0 - reference_length / hypothesis_length)
+def _precision(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """p_n, clamped at 0, and 1 where the denominator is 0 (the gleu package's sentence rule)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(denominator == 0, 1.0, numerator / np.where(denominator == 0, 1, denominator))
+    return np.maximum(p, 0.0)
+
+
+def _log_brevity(reference_length, hypothesis_length) -> np.ndarray:
+    """log BP with the gleu package's conventions for empty sentences: 0 when both lengths
+    are 0, -inf for an empty hypothesis alone (numbers or arrays)."""
+    r = np.asarray(reference_length, dtype=np.float64)
+    h = np.asarray(hypothesis_length, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(h == 0, np.where(r == 0, 0.0, -np.inf), np.minimum(0.0, 1.0 - r / np.where(h == 0, 1, h)))
+
+
+def _best_of(score: np.ndarray, per_order: np.ndarray) -> np.ndarray:
+    """Per sentence, the reference with the highest sentence GLEU; ties by BP*p_n from n = N
+    down to 1, then the first reference (SPEC 2.4)."""
+    return best_reference(np.concatenate([score[..., None], per_order[..., ::-1]], axis=-1))
 
 
 class GLEU(NgramMetric):
@@ -196,17 +207,15 @@ class GLEU(NgramMetric):
     # ------------------------------------------------------------------ scores
     def score_sums(self, sums: np.ndarray) -> np.ndarray:
         """Corpus GLEU of summed statistics (..., K) -> (...) (SPEC 2.2: 0 when any of
-        the lengths, numerators or denominators is 0, or a numerator is negative)."""
+        the lengths, numerators or denominators is 0, or a numerator is negative).
+
+        gleu0 stores its lengths the other way round, (closest reference length, hlen): the
+        same formula on the stored columns is GLEU 2015's brevity term, 1 - hlen / rlen."""
         hlen, rlen, _, _, numerator, denominator = self.split_statistics(np.asarray(sums, dtype=np.float64))
-        if self.variant == "gleu0":
-            hlen, rlen = rlen, hlen  # gleu0 stores (closest reference length, hlen)
         zero = (hlen == 0) | (rlen == 0) | np.any(numerator <= 0, axis=-1) | np.any(denominator == 0, axis=-1)
         with np.errstate(divide="ignore", invalid="ignore"):
             log_precision = np.log(numerator / denominator).sum(axis=-1) / self.n
-            if self.variant == "gleu0":
-                log_brevity = np.minimum(0.0, 1.0 - hlen / rlen)
-            else:
-                log_brevity = np.minimum(0.0, 1.0 - rlen / hlen)
+            log_brevity = np.minimum(0.0, 1.0 - rlen / hlen)
             score = np.exp(log_brevity + log_precision)
         return np.where(zero, 0.0, score)
 
@@ -252,12 +261,10 @@ class GLEU(NgramMetric):
 
     def _result(self, sums: np.ndarray, references: int, raw: np.ndarray | None = None, **extra) -> GLEUResult:
         hlen, rlen, match, penalty, numerator, denominator = self.split_statistics(sums)
+        log_brevity = float(_log_brevity(rlen, hlen))  # on the stored columns (see score_sums)
         if self.variant == "gleu0":
             _, _, match, penalty, _, _ = self.split_statistics(raw)
-            hlen, rlen = rlen, hlen
-            log_brevity = _log_brevity(hlen, rlen)
-        else:
-            log_brevity = _log_brevity(rlen, hlen)
+            hlen, rlen = rlen, hlen  # reported as what they are
         score = float(self.score_sums(sums))
         hlen, rlen = float(hlen), float(rlen)
         return GLEUResult(score=score, match=match, penalty=penalty, numerator=numerator,
@@ -278,18 +285,9 @@ class GLEU(NgramMetric):
         hlen, rlen, _, _, numerator, denominator = self.split_statistics(stats)
         if self.variant == "gleu0":
             numerator, denominator = self._gleu0_fractions(stats)
-            hlen, rlen = rlen, hlen
-        hlen = hlen.astype(np.float64)
-        rlen = rlen.astype(np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            precision = np.where(denominator == 0, 1.0, numerator / np.where(denominator == 0, 1, denominator))
-            precision = np.maximum(precision, 0.0)
-            log_precision = np.log(precision)
-            log_brevity = np.where(hlen == 0, np.where(rlen == 0, 0.0, -np.inf),
-                                   np.minimum(0.0, 1.0 - rlen / np.where(hlen == 0, 1, hlen)))
-            if self.variant == "gleu0":
-                log_brevity = np.where(rlen == 0, np.where(hlen == 0, 0.0, -np.inf),
-                                       np.minimum(0.0, 1.0 - hlen / np.where(rlen == 0, 1, rlen)))
+        log_brevity = _log_brevity(rlen, hlen)  # on the stored columns (see score_sums)
+        with np.errstate(divide="ignore"):
+            log_precision = np.log(_precision(numerator, denominator))
             score = np.exp(log_brevity + log_precision.mean(axis=-1))
             per_order = np.exp(log_brevity[..., None] + log_precision)
         return score, per_order
@@ -297,9 +295,7 @@ class GLEU(NgramMetric):
     def best_references(self, stats: np.ndarray) -> np.ndarray:
         """Per sentence, the reference with the highest sentence GLEU; ties by BP*p_n from
         n = N down to 1, then the first reference (SPEC 2.4)."""
-        score, per_order = self.sentence_keys(stats)
-        keys = np.concatenate([score[..., None], per_order[..., ::-1]], axis=-1)
-        return best_reference(keys)
+        return _best_of(*self.sentence_keys(stats))
 
     def smoothed_scores(self, stats: np.ndarray) -> np.ndarray:
         """gec-ranking's sentence scores (--debug): zero statistics replaced by 1."""
@@ -309,13 +305,13 @@ class GLEU(NgramMetric):
         return self.score_sums(smoothed)
 
     def sentence_from_statistics(self, stats: np.ndarray, references: int | None = None) -> GLEUSentenceScores:
-        chosen = self.best_references(stats)
+        per_reference, per_order = self.sentence_keys(stats)
+        chosen = _best_of(per_reference, per_order)
         signature = self.signature(references or stats.shape[1])
         if self.smooth:
             per_reference = self.smoothed_scores(stats)
             std = per_reference.std(axis=1)
             return GLEUSentenceScores(per_reference.mean(axis=1), per_reference, chosen, signature, std)
-        per_reference, _ = self.sentence_keys(stats)
         if self.best_reference:
             scores = per_reference.max(axis=1)
         else:
@@ -339,9 +335,6 @@ class GLEU(NgramMetric):
         return result
 
     # ------------------------------------------------------------------ description
-    def mode(self) -> str:
-        return "best" if self.best_reference else "sample"
-
     def settings(self) -> dict:
         return {"metric": "GLEU+" if self.variant != "gleu0" else "GLEU", "variant": self.variant,
                 "n": self.n, "unit": self.unit, "normalize_space": self.normalize_space,
