@@ -10,7 +10,6 @@ blocks whose sources must be the same sentences as ``sources``.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -19,8 +18,8 @@ from .errors import InputError
 from .metrics.gleu import GLEU
 from .metrics.green import GREEN
 from .ngrams import EncodedCorpus
-from .registry import column_labels, metrics_from_text
-from .report import percent, table as pretty_table, to_jsonable
+from .registry import column_labels, is_m2, metrics_from_text
+from .report import dumps, percent, table as pretty_table
 
 DEFAULT_METRICS = ("gleu", "green:beta=0.5/1/2")
 """GLEU+ as gec-ranking (-f) and word GREEN for beta 0.5, 1 and 2; M2 F0.5 is added when
@@ -186,7 +185,7 @@ class ComparisonTable:
                             for s, settings in zip(self.signatures, self.settings)]}
 
     def to_json(self, ranks: bool = True) -> str:
-        return json.dumps(to_jsonable(self.to_dict(ranks)), indent=2, ensure_ascii=False)
+        return dumps(self.to_dict(ranks))
 
 
 def _squash(text: str) -> str:
@@ -198,11 +197,6 @@ def _markdown_cell(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------- computing
-
-
-def is_m2(metric: Any) -> bool:
-    """Whether the metric is the M2 scorer (scored from gold M2 blocks, not n-grams)."""
-    return type(metric).__name__ == "M2Scorer"
 
 
 def _resolve_metrics(metrics: Sequence[Any] | str | None, with_m2: bool) -> list[Any]:
@@ -235,8 +229,7 @@ def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str
 def _signatures(metric: Any, n_refs: int) -> tuple[str, list[str]]:
     """The metric's signature and one per column (GREEN: the signature of each beta alone)."""
     if isinstance(metric, GREEN):
-        per_beta = [GREEN(metric.n, [beta], metric.unit, metric.normalize_space).signature(n_refs)
-                    for beta in metric.betas]
+        per_beta = [metric.signature(n_refs, [beta]) for beta in metric.betas]
         return metric.signature(n_refs), per_beta
     if isinstance(metric, GLEU):
         return metric.signature(n_refs), [metric.signature(n_refs)]
@@ -244,8 +237,6 @@ def _signatures(metric: Any, n_refs: int) -> tuple[str, list[str]]:
 
 
 def _score_of(result: Any, part: int) -> float:
-    if isinstance(result, Exception):  # pragma: no cover - never stored
-        raise result
     if hasattr(result, "scores") and hasattr(result, "betas"):
         return float(result.scores[part])
     if hasattr(result, "f") and not hasattr(result, "score"):
@@ -313,12 +304,8 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
         for name in names:
             step(f"{name} ({unit})")
             for k in indices:
-                metric = resolved[k]
-                stats = metric.statistics(encoded, corpus.hypotheses[name])
-                if isinstance(metric, GLEU):
-                    results[name][k] = metric.corpus_from_statistics(stats, n_refs)
-                else:
-                    results[name][k] = metric.corpus_from_statistics(stats)
+                results[name][k] = resolved[k].corpus_score(corpus.sources, corpus.references,
+                                                            corpus.hypotheses[name], encoded)
         encoded_texts += encoded.encoder.calls
     for k, metric in enumerate(resolved):
         if is_m2(metric):
@@ -330,12 +317,6 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
 
     rows = [ComparisonRow(name, [_score_of(results[name][c.metric_index], c.part) for c in columns])
             for name in names]
-    settings = [_settings_of(metric) for metric in resolved]
+    settings = [metric.settings() for metric in resolved]
     return ComparisonTable(columns, rows, resolved, results, signatures, encoded_texts, settings)
 
-
-def _settings_of(metric: Any) -> dict:
-    if hasattr(metric, "settings") and callable(metric.settings):
-        return metric.settings()
-    return {"metric": "M2", "beta": metric.beta, "max_unchanged_words": metric.max_unchanged_words,
-            "ignore_whitespace_casing": metric.ignore_whitespace_casing}

@@ -309,9 +309,15 @@ def _order_tokens(metric) -> list[str]:
     tokens = []
     if metric.n != DEFAULT_ORDER:
         tokens.append(f"n{metric.n}")
-    if metric.unit == "char" and metric.normalize_space:
+    if metric.encoding[1]:  # normalize_space counts for char units only
         tokens.append("ns")
     return tokens
+
+
+def is_m2(metric) -> bool:
+    """Whether the metric is the M2 scorer (scored from gold M2 blocks, not n-grams); by name,
+    so that the M2 code is imported only when used."""
+    return type(metric).__name__ == "M2Scorer"
 
 
 def column_labels(metric) -> list[str]:
@@ -334,13 +340,11 @@ def column_labels(metric) -> list[str]:
         return [" ".join([f"GLEU+{char}", *tokens, *_order_tokens(metric)])]
     if isinstance(metric, GREEN):
         return [" ".join([f"GREEN{char}", f"b{beta:g}", *_order_tokens(metric)]) for beta in metric.betas]
-    if type(metric).__name__ == "M2Scorer":
-        beta = getattr(metric, "beta", 0.5)
-        tokens = [f"F{beta:g}"]
-        unchanged = getattr(metric, "max_unchanged_words", 2)
-        if unchanged != 2:
-            tokens.append(f"mu{unchanged}")
-        if getattr(metric, "ignore_whitespace_casing", False):
+    if is_m2(metric):
+        tokens = [f"F{metric.beta:g}"]
+        if metric.max_unchanged_words != 2:
+            tokens.append(f"mu{metric.max_unchanged_words}")
+        if metric.ignore_whitespace_casing:
             tokens.append("iwc")
         return [" ".join(["M2", *tokens])]
     raise InputError(f"cannot compare with {type(metric).__name__}: not a GLEU, GREEN or M2 metric")

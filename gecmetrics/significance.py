@@ -606,10 +606,9 @@ def resampler_for(metric, references: int, beta: float | None = None) -> Resampl
 
     if isinstance(metric, GREEN):
         beta = metric.betas[0] if beta is None else float(beta)
-        single = GREEN(metric.n, [beta], metric.unit, metric.normalize_space)
-        return LinearResampler(lambda stats: select(stats, single.best_references(stats, beta)),
-                               lambda sums: single.score_sums(sums, beta), f"GREEN beta={beta:g}",
-                               single.signature(references))
+        return LinearResampler(lambda stats: select(stats, metric.best_references(stats, beta)),
+                               lambda sums: metric.score_sums(sums, beta), f"GREEN beta={beta:g}",
+                               metric.signature(references, [beta]))
     if isinstance(metric, GLEU):
         label = "GLEU" if metric.variant == "gleu0" else "GLEU+"
         if metric.variant == "gleu0":

@@ -170,6 +170,10 @@ class M2Scorer:
         parts.append(f"version:{__version__}")
         return "|".join(parts)
 
+    def settings(self) -> dict:
+        return {"metric": "M2", "beta": self.beta, "max_unchanged_words": self.max_unchanged_words,
+                "ignore_whitespace_casing": self.ignore_whitespace_casing}
+
     def sentence_edits(self, source: str, hypothesis: str,
                        gold: dict[int, list[GoldEdit]]) -> list[tuple[list[SystemEdit], list[SystemEdit]]]:
         """Per annotator (in order): the system edits chosen against its gold and the correct ones."""

@@ -61,7 +61,7 @@ class NgramMetric(ABC):
 
     def _signature_parts(self) -> list[str]:
         parts = [f"n:{self.n}", f"unit:{self.unit}"]
-        if self.unit == "char" and self.normalize_space:
+        if self.encoding[1]:  # normalize_space counts for char units only
             parts.append("space:normalized")
         return parts
 

@@ -92,8 +92,9 @@ class OrderScores:
     cumulative_f: np.ndarray
 
 
-def order_scores(region_counts: np.ndarray, alpha: float) -> OrderScores:
-    """Scores of region counts of shape (..., N, 7) (SPEC 3.2)."""
+def precision_recall(region_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-order P and R of region counts of shape (..., N, 7), and their cumulative
+    (geometric mean over orders 1..k) versions: what does not depend on beta (SPEC 3.2)."""
     tp, fp, fn = true_false(np.asarray(region_counts, dtype=np.float64))
     with np.errstate(divide="ignore", invalid="ignore"):
         precision = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
@@ -101,6 +102,12 @@ def order_scores(region_counts: np.ndarray, alpha: float) -> OrderScores:
         orders = np.arange(1, precision.shape[-1] + 1)
         cumulative_precision = np.exp(np.cumsum(np.log(precision), axis=-1) / orders)
         cumulative_recall = np.exp(np.cumsum(np.log(recall), axis=-1) / orders)
+    return precision, recall, cumulative_precision, cumulative_recall
+
+
+def order_scores(region_counts: np.ndarray, alpha: float) -> OrderScores:
+    """Scores of region counts of shape (..., N, 7) (SPEC 3.2)."""
+    precision, recall, cumulative_precision, cumulative_recall = precision_recall(region_counts)
     return OrderScores(precision, recall, f_score(precision, recall, alpha), cumulative_precision,
                        cumulative_recall, f_score(cumulative_precision, cumulative_recall, alpha))
 
@@ -193,8 +200,13 @@ class GREEN(NgramMetric):
         """Corpus F(1..N) of summed statistics (..., N*7) -> (...)."""
         return self.sentence_f(sums, beta)[..., -1]
 
+    def _sentence_fs(self, stats: np.ndarray) -> list[np.ndarray]:
+        """:meth:`sentence_f` for every beta, with P and R computed once."""
+        _, _, cumulative_precision, cumulative_recall = precision_recall(self.region_counts(stats))
+        return [f_score(cumulative_precision, cumulative_recall, alpha_of(beta)) for beta in self.betas]
+
     def corpus_from_statistics(self, stats: np.ndarray) -> GREENResult:
-        chosen = np.stack([self.best_references(stats, beta) for beta in self.betas])
+        chosen = np.stack([best_reference(f[..., ::-1]) for f in self._sentence_fs(stats)])
         sums = np.stack([select(stats, c).sum(axis=0) for c in chosen])
         scores = np.array([self.score_sums(s, beta) for s, beta in zip(sums, self.betas)])
         return GREENResult(list(self.betas), scores, self.region_counts(sums), chosen,
@@ -207,8 +219,9 @@ class GREEN(NgramMetric):
         return self.corpus_from_statistics(self.statistics(encoded, hypothesis))
 
     def sentence_from_statistics(self, stats: np.ndarray) -> GREENSentenceScores:
-        chosen = np.stack([self.best_references(stats, beta) for beta in self.betas])
-        scores = np.stack([self.sentence_f(select(stats, c), beta)[:, -1] for c, beta in zip(chosen, self.betas)])
+        fs = self._sentence_fs(stats)
+        chosen = np.stack([best_reference(f[..., ::-1]) for f in fs])
+        scores = np.stack([select(f, c)[:, -1] for f, c in zip(fs, chosen)])
         return GREENSentenceScores(list(self.betas), scores, chosen, self.signature(stats.shape[1]))
 
     def sentence_scores(self, sources: Sequence[str], references: Sequence[Sequence[str]],
@@ -221,8 +234,10 @@ class GREEN(NgramMetric):
         return {"metric": "GREEN", "n": self.n, "unit": self.unit, "normalize_space": self.normalize_space,
                 "betas": list(self.betas)}
 
-    def signature(self, references: int | None = None) -> str:
-        parts = ["GREEN", "beta:" + ",".join(f"{b:g}" for b in self.betas)] + self._signature_parts()
+    def signature(self, references: int | None = None, betas: Sequence[float] | None = None) -> str:
+        """The signature; ``betas``: of those betas only (e.g. one column or one paired test)."""
+        betas = self.betas if betas is None else betas
+        parts = ["GREEN", "beta:" + ",".join(f"{b:g}" for b in betas)] + self._signature_parts()
         if references is not None:
             parts.append(f"refs:{references}")
         return self._join_signature(parts)
