@@ -627,6 +627,39 @@ def resampler_for(metric, references: int, beta: float | None = None) -> Resampl
     raise InputError(f"no paired test for {type(metric).__name__}")
 
 
+def resamplers_for(metrics: Sequence[Any], references: int) -> list[Resampler]:
+    """One resampler per score column: per GREEN beta, per metric otherwise (e.g. GLEU lambdas)."""
+    out = []
+    for metric in metrics:
+        for beta in getattr(metric, "betas", [None]):
+            out.append(resampler_for(metric, references, beta))
+    return out
+
+
+def paired_statistics(metrics: Sequence[Any], sources: Sequence[str], references: Sequence[Sequence[str]],
+                      hypotheses: Sequence[Sequence[str]], names: Sequence[str],
+                      m2_blocks: Sequence[Any] | None = None) -> list[tuple[Resampler, list[Any]]]:
+    """(resampler, per-file statistics) for every score column of several metrics (``gecmetric
+    compare``): n-gram metrics with the same units share one encoding; M2 scores the gold blocks."""
+    from .m2.maxmatch import M2Scorer
+    from .ngrams import EncodedCorpus
+
+    orders: dict[Any, int] = {}
+    for metric in metrics:
+        if not isinstance(metric, M2Scorer):
+            orders[metric.encoding] = max(orders.get(metric.encoding, 1), metric.n)
+    encoded = {key: EncodedCorpus(sources, references, order, *key) for key, order in orders.items()}
+    tests: list[tuple[Resampler, list[Any]]] = []
+    for metric in metrics:
+        if isinstance(metric, M2Scorer):
+            results = [metric.score(m2_blocks, lines, name) for name, lines in zip(names, hypotheses)]
+            tests.append((resampler_for(metric, 1), maxmatch_candidates(results)))
+            continue
+        statistics = [metric.statistics(encoded[metric.encoding], lines) for lines in hypotheses]
+        tests += [(r, statistics) for r in resamplers_for([metric], len(references))]
+    return tests
+
+
 def _named_systems(systems) -> dict[str, Any]:
     if isinstance(systems, Mapping):
         return dict(systems)

@@ -10,10 +10,11 @@ from ..comparison import DEFAULT_METRICS, compare as compare_systems, is_m2
 from ..corpus import read_corpus
 from ..errors import InputError
 from ..registry import list_metrics, metrics_from_text, settings_help
+from ..significance import paired_statistics
 from . import main
 from .common import corpus_options, output_options, read_gold_m2, warn_whitespace
 from .options import GreedyCommand, GreedyOption
-from .significance import metric_paired_tests, run_paired_test_list, significance_options
+from .significance import run_paired_test_list, significance_options
 
 PROGRESS_DELAY_SECONDS = 1.0
 
@@ -100,7 +101,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
     warn_whitespace(corpus, source, references, sorted({(m.unit, m.normalize_space) for m in metrics if not is_m2(m)}))
     blocks = None if gold_m2 is None else read_gold_m2(gold_m2, corpus.sources, source)
     if paired_bs or paired_ar:
-        tests = metric_paired_tests(metrics, corpus.sources, corpus.references,
+        tests = paired_statistics(metrics, corpus.sources, corpus.references,
                                     [corpus.hypotheses[p] for p in hypotheses], list(hypotheses), blocks)
         run_paired_test_list(tests, list(hypotheses), paired_bs, paired_ar, seed, digits, as_json, show_signature or verbose,
                              {"--sort": sort_column is not None, "--ranks": ranks, "--tsv": as_tsv, "--markdown": as_markdown})

@@ -6,10 +6,11 @@ import click
 from ..errors import InputError
 from ..metrics.gleu import VARIANTS, GLEU
 from ..report import dumps, gleu_table, percent
+from ..significance import resamplers_for
 from . import main
 from .common import check_order_option, corpus_options, load_corpus, output_options, unit_options
 from .options import GreedyCommand, GreedyOption
-from .significance import resamplers_of, run_paired_tests, significance_options
+from .significance import run_paired_tests, significance_options
 
 
 def _corpus_statistics(metric: GLEU, sources, references, hypothesis):
@@ -76,7 +77,7 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
         statistics = [metrics[0].statistics(encoded, corpus.hypotheses[path]) for path in hypotheses]
 
     if paired_bs or paired_ar:
-        run_paired_tests(resamplers_of(metrics, n_refs), hypotheses, statistics, paired_bs, paired_ar, seed, digits,
+        run_paired_tests(resamplers_for(metrics, n_refs), hypotheses, statistics, paired_bs, paired_ar, seed, digits,
                          as_json, show_signature or verbose, {"--sentence": sentence, "--mean": mean})
         return
     if sentence:

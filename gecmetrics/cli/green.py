@@ -6,10 +6,11 @@ import click
 from ..errors import InputError
 from ..metrics.green import GREEN, REGIONS, alpha_of, order_scores
 from ..report import dumps, percent, round_half_up, table
+from ..significance import resamplers_for
 from . import main
 from .common import check_order_option, corpus_options, load_corpus, output_options, unit_options
 from .options import GreedyCommand, GreedyOption
-from .significance import resamplers_of, run_paired_tests, significance_options
+from .significance import run_paired_tests, significance_options
 
 
 def _beta_label(beta: float) -> str:
@@ -41,7 +42,7 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
     encoded = metric.encode(corpus.sources, corpus.references)
     statistics = [metric.statistics(encoded, corpus.hypotheses[path]) for path in hypotheses]
     if paired_bs or paired_ar:
-        run_paired_tests(resamplers_of([metric], len(references)), hypotheses, statistics, paired_bs, paired_ar,
+        run_paired_tests(resamplers_for([metric], len(references)), hypotheses, statistics, paired_bs, paired_ar,
                          seed, digits, as_json, show_signature or verbose, {"--sentence": sentence, "--mean": mean})
         return
     labels = [_beta_label(b) for b in metric.betas]

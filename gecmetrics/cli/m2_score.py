@@ -7,9 +7,10 @@ from ..corpus import read_lines
 from ..m2.format import read_m2
 from ..m2.maxmatch import M2Result, M2Scorer, precision_recall_f
 from ..report import round_half_up
+from ..significance import resamplers_for
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption
-from .significance import resamplers_of, run_paired_tests, significance_options
+from .significance import run_paired_tests, significance_options
 
 
 def _edits_text(edits) -> str:
@@ -81,7 +82,7 @@ def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
         loaded.append((path, scorer.score(blocks, lines, name=name)))
     if paired_bs or paired_ar:
         from ..significance import maxmatch_candidates
-        run_paired_tests(resamplers_of([scorer], 1), paths, maxmatch_candidates([r for _, r in loaded]), paired_bs,
+        run_paired_tests(resamplers_for([scorer], 1), paths, maxmatch_candidates([r for _, r in loaded]), paired_bs,
                          paired_ar, seed, digits, conflicts={"--sentence": sentence, "-v": verbose}, scale=1)
         return
     if sentence:

@@ -9,7 +9,7 @@ import click
 from ..errors import InputError
 from ..report import dumps, percent, round_half_up, table
 from ..significance import (DEFAULT_SAMPLES, SIGNIFICANCE_LEVEL, PairedTestResult, Resampler,
-                            paired_test_from_statistics, resampler_for)
+                            paired_test_from_statistics)
 
 METHOD_TITLES = {"bs": "Paired bootstrap resampling", "ar": "Paired approximate randomization"}
 
@@ -33,40 +33,6 @@ def significance_options(add_seed: bool = True) -> Callable:
                                  "(* when p < 0.05).")(func)
         return func
     return decorate
-
-
-def resamplers_of(metrics: Sequence[Any], references: int) -> list[Resampler]:
-    """One resampler per score column: per GREEN beta, per metric otherwise (e.g. GLEU lambdas)."""
-    out = []
-    for metric in metrics:
-        for beta in getattr(metric, "betas", [None]):
-            out.append(resampler_for(metric, references, beta))
-    return out
-
-
-def metric_paired_tests(metrics: Sequence[Any], sources: Sequence[str], references: Sequence[Sequence[str]],
-                        hypotheses: Sequence[Sequence[str]], names: Sequence[str],
-                        m2_blocks: Sequence[Any] | None = None) -> list[tuple[Resampler, list[Any]]]:
-    """(resampler, per-file statistics) for every score column of several metrics (``gecmetric
-    compare``): n-gram metrics with the same units share one encoding; M2 scores the gold blocks."""
-    from ..m2.maxmatch import M2Scorer
-    from ..ngrams import EncodedCorpus
-    from ..significance import maxmatch_candidates
-
-    orders: dict[Any, int] = {}
-    for metric in metrics:
-        if not isinstance(metric, M2Scorer):
-            orders[metric.encoding] = max(orders.get(metric.encoding, 1), metric.n)
-    encoded = {key: EncodedCorpus(sources, references, order, *key) for key, order in orders.items()}
-    tests: list[tuple[Resampler, list[Any]]] = []
-    for metric in metrics:
-        if isinstance(metric, M2Scorer):
-            results = [metric.score(m2_blocks, lines, name) for name, lines in zip(names, hypotheses)]
-            tests.append((resampler_for(metric, 1), maxmatch_candidates(results)))
-            continue
-        statistics = [metric.statistics(encoded[metric.encoding], lines) for lines in hypotheses]
-        tests += [(r, statistics) for r in resamplers_of([metric], len(references))]
-    return tests
 
 
 def unique_names(names: Sequence[str]) -> list[str]:
