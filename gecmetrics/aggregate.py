@@ -41,10 +41,14 @@ def _python2_draws(iterations: int, sentences: int, references: int, compiled: b
     return draws
 
 
+@lru_cache(maxsize=8)
 def seeded_draws(iterations: int, sentences: int, references: int, seed: int) -> np.ndarray:
-    """Reference draws from NumPy's default generator (deterministic for a given seed)."""
+    """Reference draws from NumPy's default generator (deterministic for a given seed);
+    cached and read-only, as every hypothesis file of a run uses the same draws."""
     rng = np.random.default_rng(seed)
-    return rng.integers(0, references, size=(iterations, sentences), dtype=np.int64)
+    draws = rng.integers(0, references, size=(iterations, sentences), dtype=np.int64)
+    draws.flags.writeable = False
+    return draws
 
 
 def sum_selected(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:

@@ -368,6 +368,7 @@ class EncodedCorpus:
         self._hypotheses: dict[tuple[str, ...], EncodedText] = {}
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
         self._reference_sums: dict[tuple, np.ndarray] = {}
+        self._merged_rhos: dict[int, np.ndarray] = {}
         self._hypothesis_rows: tuple[EncodedText | None, dict[int, _HypothesisRows]] = (None, {})
 
     @property
@@ -404,16 +405,23 @@ class EncodedCorpus:
                 keys, source.lookup(keys, compiled), [r.lookup(keys, compiled) for r in references], edges)
         return found
 
-    def _rho(self, rhos: list[np.ndarray], reference: int | None) -> np.ndarray:
-        """One reference's counts, or (None) the largest count over all references."""
-        return np.max(rhos, axis=0) if reference is None else rhos[reference]
+    def _rho(self, order: int, reference: int | None) -> np.ndarray:
+        """One reference's counts on the reference-side keys, or (None) the largest count
+        over all references (kept per order: every hypothesis asks for it)."""
+        rhos = self._reference_side(order)[2]
+        if reference is not None:
+            return rhos[reference]
+        merged = self._merged_rhos.get(order)
+        if merged is None:
+            merged = self._merged_rhos[order] = np.max(rhos, axis=0)
+        return merged
 
     def reference_triples(self, reference: int | None, order: int) -> Triples:
         """(sigma, rho, 0) of every n-gram of the source or of any reference: the terms
         f(sigma, rho, 0) of an empty hypothesis. ``reference=None``: rho is the largest
         count over all references (GLEU 2015's merged reference)."""
-        keys, sigma, rhos, edges = self._reference_side(order)
-        return Triples(sentence=keys >> _SHIFT, sigma=sigma, rho=self._rho(rhos, reference),
+        keys, sigma, _, edges = self._reference_side(order)
+        return Triples(sentence=keys >> _SHIFT, sigma=sigma, rho=self._rho(order, reference),
                        eta=np.zeros(len(keys), dtype=np.int64), edges=edges)
 
     def reference_sums(self, reference: int | None, order: int, name: str,
@@ -454,5 +462,5 @@ class EncodedCorpus:
         reference, or (``reference=None``) the largest count over all references."""
         rows = self._hypothesis_side(hypothesis, order)
         rho = np.zeros(len(rows.eta), dtype=np.int64)
-        rho[rows.shared] = self._rho(self._reference_side(order)[2], reference)[rows.position]
+        rho[rows.shared] = self._rho(order, reference)[rows.position]
         return Triples(sentence=rows.sentence, sigma=rows.sigma, rho=rho, eta=rows.eta, edges=rows.edges)
