@@ -34,7 +34,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import __version__
-from .aggregate import select
+from .aggregate import select, sum_selected
 from .errors import InputError
 
 METHODS = ("bs", "ar")
@@ -259,15 +259,8 @@ class SampledGLEUResampler(Resampler):
         largest = max(float(np.abs(a).max()) if a.size else 0.0 for a in arrays)
         return np.float32 if sentences * largest < 2 ** 24 else np.float64
 
-    def _iteration_sums(self, prepared: np.ndarray, draws: np.ndarray) -> np.ndarray:
-        """Per iteration, the sum over sentences of the drawn reference's row: (I, K)."""
-        total = np.zeros((draws.shape[0], prepared.shape[2]))
-        for r in range(prepared.shape[1]):
-            total += (draws == r).astype(np.float64) @ prepared[:, r]
-        return total
-
     def score(self, prepared: np.ndarray) -> float:
-        return float(np.mean(self._score_sums(self._iteration_sums(prepared, self._draws(prepared)))))
+        return float(np.mean(self._score_sums(sum_selected(prepared, self._draws(prepared)))))
 
     def bootstrap_scores(self, prepared: np.ndarray, resample: Resample) -> np.ndarray:
         draws = self._draws(prepared)
@@ -299,8 +292,8 @@ class SampledGLEUResampler(Resampler):
         iterations, sentences = draws.shape
         columns = baseline.shape[2]
         rows = np.arange(sentences)
-        sums_baseline = self._iteration_sums(baseline, draws)
-        sums_system = self._iteration_sums(system, draws)
+        sums_baseline = sum_selected(baseline, draws)
+        sums_system = sum_selected(system, draws)
         dtype = self._float_type(sentences, baseline - system)
         trials = keep_baseline.shape[0]
         scores_a = np.zeros((trials, iterations))
