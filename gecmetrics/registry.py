@@ -177,6 +177,7 @@ def _m2_builder(config: dict[str, Any]):
 
 _NGRAM = {"n": DEFAULT_ORDER, "unit": "word", "normalize_space": False}
 _SAMPLED = {**_NGRAM, "iterations": DEFAULT_ITERATIONS, "fix_seed": True, "seed": None}
+_M2 = {"beta": 0.5, "max_unchanged_words": 2, "ignore_whitespace_casing": False}
 
 _ENTRIES: list[_Entry] = [
     _Entry(MetricInfo("gleu", "GLEU+ as gec-ranking's code (official variant), references sampled as it does",
@@ -191,21 +192,16 @@ _ENTRIES: list[_Entry] = [
                       {**_NGRAM, "beta": [2.0]}, (*_NGRAM, "beta")), _green_builder),
     _Entry(MetricInfo("green-char", "GREEN, character n-grams",
                       {**_NGRAM, "unit": "char", "beta": [2.0]}, ("n", "normalize_space", "beta")), _green_builder),
-]
-
-
-def _entries() -> dict[str, _Entry]:
-    entries = {e.info.name: e for e in _ENTRIES}
     # the M2 code is imported only when an m2 metric is built: n-gram comparisons do not pay for it
-    defaults = {"beta": 0.5, "max_unchanged_words": 2, "ignore_whitespace_casing": False}
-    entries["m2"] = _Entry(MetricInfo("m2", "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits",
-                                      defaults, tuple(defaults), needs_gold_m2=True), _m2_builder)
-    return entries
+    _Entry(MetricInfo("m2", "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits", dict(_M2),
+                      tuple(_M2), needs_gold_m2=True), _m2_builder),
+]
+_BY_NAME: dict[str, _Entry] = {entry.info.name: entry for entry in _ENTRIES}
 
 
 def list_metrics() -> list[MetricInfo]:
     """The registered metric names with their descriptions, defaults and settings."""
-    return [entry.info for entry in _entries().values()]
+    return [entry.info for entry in _ENTRIES]
 
 
 def _unknown_name(name: str, entries: dict[str, _Entry]) -> InputError:
@@ -215,10 +211,9 @@ def _unknown_name(name: str, entries: dict[str, _Entry]) -> InputError:
 def get_metric(name: str, **config: Any):
     """A metric object configured by name and keyword settings, e.g.
     ``get_metric("gleu", iterations=100)`` or ``get_metric("green-char", beta=[0.5, 2])``."""
-    entries = _entries()
-    entry = entries.get(name)
+    entry = _BY_NAME.get(name)
     if entry is None:
-        raise _unknown_name(name, entries)
+        raise _unknown_name(name, _BY_NAME)
     settings = dict(entry.info.defaults)
     given: set[str] = set()
     for key, value in config.items():
@@ -251,7 +246,6 @@ class MetricSpec:
 
     name: str
     settings: dict[str, str] = field(default_factory=dict)
-    text: str = ""
 
     def build(self):
         return get_metric(self.name, **self.settings)
@@ -263,7 +257,7 @@ def parse_metric_spec(text: str) -> MetricSpec:
     parts = [part.strip() for part in text.strip().split(SETTING_SEPARATOR)]
     name = parts[0].lower()
     if not name:
-        raise InputError(f"empty metric name in {text!r}; valid names: {', '.join(_entries())}")
+        raise InputError(f"empty metric name in {text!r}; valid names: {', '.join(_BY_NAME)}")
     settings: dict[str, str] = {}
     for part in parts[1:]:
         if not part:
@@ -273,7 +267,7 @@ def parse_metric_spec(text: str) -> MetricSpec:
         if key in settings:
             raise InputError(f"setting {key!r} given twice in metric {text!r}")
         settings[key] = value.strip() if "=" in part else "true"
-    return MetricSpec(name, settings, text.strip())
+    return MetricSpec(name, settings)
 
 
 def parse_metric_list(texts: str | Sequence[str]) -> list[MetricSpec]:
@@ -284,10 +278,10 @@ def parse_metric_list(texts: str | Sequence[str]) -> list[MetricSpec]:
     for text in texts:
         for item in text.split(METRIC_SEPARATOR):
             if not item.strip():
-                raise InputError(f"empty metric in {text!r}; valid names: {', '.join(_entries())}")
+                raise InputError(f"empty metric in {text!r}; valid names: {', '.join(_BY_NAME)}")
             specs.append(parse_metric_spec(item))
     if not specs:
-        raise InputError(f"no metric given; valid names: {', '.join(_entries())}")
+        raise InputError(f"no metric given; valid names: {', '.join(_BY_NAME)}")
     return specs
 
 

@@ -161,10 +161,9 @@ class GLEU(NgramMetric):
                 if self.variant == "official":
                     # clamped per sentence: the gleu package's min(penalty, match) form
                     penalty = np.minimum(t.per_sentence(np.minimum(np.where(t.rho == 0, t.sigma, 0), t.eta)), match)
-                    numerator = match - penalty
                 else:  # paper
                     penalty = t.per_sentence(np.maximum(np.minimum(t.sigma, t.eta) - matched, 0))
-                    numerator = match - penalty
+                numerator = match - penalty
                 k = order - 1
                 stats[:, r, 2 + k] = match
                 stats[:, r, 2 + n + k] = penalty
@@ -229,9 +228,13 @@ class GLEU(NgramMetric):
         out[..., 2 + 3 * n:2 + 4 * n] = denominator
         return out
 
+    def _iterations(self, references: int | None) -> int:
+        """Sampling iterations: one when there is one reference (nothing to sample)."""
+        return 1 if references == 1 else self.iterations
+
     def draws(self, sentences: int, references: int) -> np.ndarray:
         """The reference index of each sentence in each sampling iteration."""
-        iterations = 1 if references == 1 else self.iterations
+        iterations = self._iterations(references)
         if self.fix_seed:
             return python2_draws(iterations, sentences, references)
         return seeded_draws(iterations, sentences, references, self.seed)
@@ -354,8 +357,7 @@ class GLEU(NgramMetric):
             if self.best_reference:
                 parts.append("ref:best")
             else:
-                iterations = 1 if references == 1 else self.iterations
-                parts.append(f"iter:{iterations}")
+                parts.append(f"iter:{self._iterations(references)}")
                 parts.append("sampling:py2-compatible" if self.fix_seed else f"sampling:seed-{self.seed}")
         if self.smooth:
             parts.append("smooth:official")
