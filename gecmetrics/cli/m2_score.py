@@ -14,11 +14,11 @@ from .significance import run_paired_tests, significance_options
 
 
 def _edits_text(edits) -> str:
-    return "[" + ", ".join(f"({e.start}, {e.end}, {e.original!r}, {e.correction!r})" for e in edits) + "]"
+    return repr([e.as_tuple() for e in edits])
 
 
 def _gold_text(edits) -> str:
-    return "[" + ", ".join(f"({g.start}, {g.end}, {g.original!r}, {list(g.corrections)!r})" for g in edits) + "]"
+    return repr([(g.start, g.end, g.original, list(g.corrections)) for g in edits])
 
 
 def _verbose_lines(result: M2Result, digits: int) -> list[str]:

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import __version__
 from ..errors import InputError
-from .format import Block
+from .format import DELETION, NOOP_TYPE as NOOP, Block, read_m2
 
 MODES = ("dt", "ds", "cs", "cse")
 MODE_TITLES = {
@@ -35,7 +35,6 @@ MODE_TITLES = {
     "cs": " Span-Based Correction ",
     "cse": " Span-Based Correction + Classification ",
 }
-NOOP = "noop"
 UNKNOWN_TYPE = "UNK"
 TP, FP, FN = 0, 1, 2
 
@@ -101,9 +100,10 @@ class ErrantResult:
     (hypothesis id, reference id); ``pair_available[d, p]`` says whether both annotators exist
     in that sentence (else the counts are 0 and the pair cannot be chosen);
     ``candidate_order[d]`` lists the available pairs in ERRANT's trial order, which decides
-    exact ties; ``chosen_pair[d]`` is the pair chosen. With a one-annotator hypothesis, the
-    pairs are the reference annotators: shape (D, A, 3). Significance tests resample rows and
-    rerun :func:`choose_pairs`.
+    exact ties; ``chosen_pair[d]`` is the pair chosen (by :func:`choose_pairs`). With a
+    one-annotator hypothesis, the pairs are the reference annotators: shape (D, A, 3).
+    Significance tests resample rows and redo the choice with a running F-score
+    (:class:`gecmetrics.significance.RunningFResampler`).
     """
 
     tp: int
@@ -132,7 +132,7 @@ class ErrantResult:
 
     def rounded(self) -> tuple[float, float, float]:
         """P, R, F as ERRANT prints them (4 decimals)."""
-        return round(self.precision, 4), round(self.recall, 4), round(self.f_score, 4)
+        return rounded_scores(self.tp, self.fp, self.fn, self.beta)
 
     def grouped_categories(self, level: int) -> dict[str, CategoryCounts]:
         """ERRANT's -cat levels: 1 = first character of the type (ERRANT's operation tier,
@@ -233,7 +233,7 @@ class ErrantCompare:
         """Per annotator (in order of first appearance), its edit keys -> error types."""
         edits = [(e.start, e.end, e.type, e.correction, e.annotator) for e in block.edits]
         if not edits:
-            edits = [(-1, -1, NOOP, "-NONE-", 0)]
+            edits = [(-1, -1, NOOP, DELETION, 0)]
         tables: dict[int, EditTable] = {}
         detection = self.mode in ("dt", "ds")
         for start, end, error_type, correction, annotator in edits:
@@ -271,12 +271,8 @@ class ErrantCompare:
             raise InputError(f"has {len(hyp_blocks)} sentences but the reference {ref_name} has "
                              f"{len(ref_blocks)}", hyp_name)
         sentence_tables = [(self.edit_tables(h), self.edit_tables(r)) for h, r in zip(hyp_blocks, ref_blocks)]
-        pair_index: dict[tuple[int, int], int] = {}
-        for hyp_tables, ref_tables in sentence_tables:
-            for hyp_id in hyp_tables:
-                for ref_id in ref_tables:
-                    pair_index.setdefault((hyp_id, ref_id), len(pair_index))
-        pairs = sorted(pair_index)
+        pairs = sorted({(hyp_id, ref_id) for hyp_tables, ref_tables in sentence_tables
+                        for hyp_id in hyp_tables for ref_id in ref_tables})
         pair_index = {pair: k for k, pair in enumerate(pairs)}
         n_sentences = len(sentence_tables)
         pair_counts = np.zeros((n_sentences, len(pairs), 3), dtype=np.int64)
@@ -435,8 +431,6 @@ def _right_aligned_table(rows: list[list]) -> list[str]:
 
 def compare_m2_files(hyp_path: str, ref_path: str, comparer: ErrantCompare | None = None) -> ErrantResult:
     """Read two M2 files and compare them (a convenience for the CLI and scripts)."""
-    from .format import read_m2
-
     comparer = comparer or ErrantCompare()
     return comparer.compare(read_m2(hyp_path), read_m2(ref_path), hyp_path, ref_path)
 

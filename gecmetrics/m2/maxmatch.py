@@ -15,11 +15,8 @@ import numpy as np
 
 from .. import __version__
 from ..errors import InputError
-from .format import DELETION, Block
+from .format import Block
 from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice
-
-CORRECT, PROPOSED, GOLD = 0, 1, 2
-"""Columns of the per-sentence count array."""
 
 
 def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
@@ -30,16 +27,14 @@ def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
     alternatives (each stripped).
     """
     tokens = block.tokens
-    annotators: dict[int, list[GoldEdit]] = {}
+    annotators: dict[int, list[GoldEdit]] = {annotator: [] for annotator in block.annotators() or [0]}
     for edit in block.edits:
-        edits = annotators.setdefault(edit.annotator, [])
-        if edit.type == "noop" or edit.start < 0 or edit.end < 0:
+        if edit.is_noop:
             continue
-        corrections = tuple("" if text == DELETION else text.strip() for text in edit.correction.split("||"))
-        edits.append(GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]), corrections))
-    if not annotators:
-        annotators[0] = []
-    return {annotator: annotators[annotator] for annotator in sorted(annotators)}
+        corrections = tuple(text.strip() for text in edit.alternatives)
+        annotators[edit.annotator].append(GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]),
+                                                   corrections))
+    return annotators
 
 
 def equal_ignoring_whitespace_casing(a: str, b: str) -> bool:
