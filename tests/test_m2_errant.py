@@ -42,6 +42,18 @@ def test_scores_formula():
     assert f == pytest.approx(1.25 * p * r / (0.25 * p + r))
 
 
+def test_beta_zero_without_recall_is_zero_not_a_crash(tmp_path):
+    """With beta = 0 and R = 0 ERRANT divides by zero; here F is 0, as when P = R = 0."""
+    assert errant_scores(0, 0, 5, 0.0) == (1.0, 0.0, 0.0)
+    assert errant_scores(1, 1, 1, 0.0)[2] == 0.5  # beta = 0 otherwise gives P
+    hyp, ref = tmp_path / "hyp.m2", tmp_path / "ref.m2"
+    hyp.write_text("S a b c\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
+    ref.write_text("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\n")
+    result = CliRunner().invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-b", "0"])
+    assert result.exit_code == 0, result.output
+    assert "0.0" in result.stdout
+
+
 def test_basic_counts_and_modes():
     hyp = parse_m2(m2(("a b c d", [a_line(0, 1, "A", edit_type="R:X"), a_line(2, 2, "new", edit_type="M:Y"),
                                    a_line(3, 4, "-NONE-", edit_type="U:Z")])), "h")

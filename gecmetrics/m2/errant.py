@@ -43,11 +43,13 @@ EditTable = dict  # EditKey -> list of error types (one per edit line with that 
 
 
 def errant_scores(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
-    """ERRANT's precision, recall and F-beta, unrounded (P or R is 1 when FP or FN is 0)."""
+    """ERRANT's precision, recall and F-beta, unrounded (P or R is 1 when FP or FN is 0).
+    F is 0 when its denominator is: P = R = 0, or beta = 0 with R = 0 (where ERRANT divides
+    by zero; for beta > 0 this is ERRANT's own P + R = 0 guard)."""
     precision = float(tp) / (tp + fp) if fp else 1.0
     recall = float(tp) / (tp + fn) if fn else 1.0
-    f_score = float((1 + (beta ** 2)) * precision * recall) / (((beta ** 2) * precision) + recall) \
-        if precision + recall else 0.0
+    denominator = (beta ** 2) * precision + recall
+    f_score = float((1 + (beta ** 2)) * precision * recall) / denominator if denominator else 0.0
     return precision, recall, f_score
 
 
