@@ -33,6 +33,23 @@ def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return out.get_string()
 
 
+def green_table(region_counts, beta: float, digits: int) -> str:
+    """The per-order GREEN table of region counts (N, 7): regions, TP FP FN, P R F and
+    cumulative P R F (SPEC 3.4)."""
+    from .metrics.green import REGIONS, alpha_of, order_scores, true_false
+
+    scores = order_scores(region_counts, alpha_of(beta))
+    tp, fp, fn = true_false(np.asarray(region_counts))
+    rows = []
+    for k, counts in enumerate(region_counts):
+        rows.append([k + 1, *[int(x) for x in counts], int(tp[k]), int(fp[k]), int(fn[k])]
+                    + [percent(v[k], digits) for v in (scores.precision, scores.recall, scores.f,
+                                                       scores.cumulative_precision, scores.cumulative_recall,
+                                                       scores.cumulative_f)])
+    header = ["", *REGIONS, "TP", "FP", "FN", "P", "R", f"F{float(beta)}", "cumP", "cumR", "cumF"]
+    return table(header, rows)
+
+
 def gleu_table(result, digits: int) -> str:
     """The per-order GLEU table: n, match, penal, numer, denom, p, bp, gleu (SPEC 2.6)."""
     def count(x) -> Any:

@@ -1,12 +1,13 @@
 """Options and input handling shared by the n-gram metric commands (gleu, green, compare)."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterable, Sequence
 
 import click
 
 from ..corpus import Corpus, read_corpus
 from ..errors import InputError
+from ..report import percent
 from ..units import UNITS, whitespace_warnings
 from .options import GreedyOption
 
@@ -43,6 +44,15 @@ def output_options(func: Callable) -> Callable:
     func = click.option("-d", "--digits", type=click.IntRange(0, 20), default=2, show_default=True,
                         help="Decimals of printed scores (x100, rounded half up).")(func)
     return func
+
+
+def echo_score_rows(rows: Iterable[tuple[str, Sequence[float]]], digits: int,
+                    header: list[str] | None = None) -> None:
+    """``path<TAB>score...`` lines (scores x100, rounded half up), after an optional header."""
+    if header is not None:
+        click.echo("\t".join(header))
+    for path, scores in rows:
+        click.echo("\t".join([path] + [percent(score, digits) for score in scores]))
 
 
 def check_order_option(order: int) -> None:

@@ -8,7 +8,7 @@ from ..metrics.gleu import VARIANTS, GLEU
 from ..report import dumps, gleu_table, percent
 from ..significance import resamplers_for
 from . import main
-from .common import check_order_option, corpus_options, load_corpus, output_options, unit_options
+from .common import check_order_option, corpus_options, echo_score_rows, load_corpus, output_options, unit_options
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
 
@@ -98,20 +98,24 @@ def _print_corpus(metrics, hypotheses, statistics, n_refs, digits, verbose, as_j
                           for res in per_metric]))
         return
     several = len(metrics) > 1
-    if several and not verbose:
-        click.echo("\t".join(["lambda"] + [f"{m.lambda_:g}" for m in metrics]))
+    if not verbose:
+        echo_score_rows(((path, [res.score for res in per_metric]) for path, per_metric in zip(hypotheses, results)),
+                        digits, _lambda_header(metrics))
+        return
     for path, per_metric in zip(hypotheses, results):
-        if verbose:
-            for metric, res in zip(metrics, per_metric):
-                click.echo(path + (f"\tlambda={metric.lambda_:g}" if several else ""))
-                click.echo(gleu_table(res, digits))
-                if res.iterations > 1:
-                    low, high = res.interval
-                    click.echo(f"mean {percent(res.score, digits)}  std {percent(res.std, digits)}  "
-                               f"95% interval ({percent(low, digits)}, {percent(high, digits)})  "
-                               f"over {res.iterations} iterations (counts above are means)")
-        else:
-            click.echo("\t".join([path] + [percent(res.score, digits) for res in per_metric]))
+        for metric, res in zip(metrics, per_metric):
+            click.echo(path + (f"\tlambda={metric.lambda_:g}" if several else ""))
+            click.echo(gleu_table(res, digits))
+            if res.iterations > 1:
+                low, high = res.interval
+                click.echo(f"mean {percent(res.score, digits)}  std {percent(res.std, digits)}  "
+                           f"95% interval ({percent(low, digits)}, {percent(high, digits)})  "
+                           f"over {res.iterations} iterations (counts above are means)")
+
+
+def _lambda_header(metrics) -> list[str] | None:
+    """The header line of several gleu0 lambdas (one column each); none for one metric."""
+    return ["lambda"] + [f"{m.lambda_:g}" for m in metrics] if len(metrics) > 1 else None
 
 
 def _result_json(result) -> dict:
@@ -131,10 +135,7 @@ def _print_means(metrics, hypotheses, statistics, n_refs, digits, as_json):
         click.echo(dumps([{"hypothesis": path, "score": 100 * s, "signature": m.signature(n_refs) + "|mode:mean"}
                           for path, scores in rows for m, s in zip(metrics, scores)]))
         return
-    if len(metrics) > 1:
-        click.echo("\t".join(["lambda"] + [f"{m.lambda_:g}" for m in metrics]))
-    for path, scores in rows:
-        click.echo("\t".join([path] + [percent(s, digits) for s in scores]))
+    echo_score_rows(rows, digits, _lambda_header(metrics))
 
 
 def _print_sentences(metric, corpus, hypotheses, statistics, n_refs, digits, verbose, as_json):

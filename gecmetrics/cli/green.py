@@ -4,11 +4,11 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from ..metrics.green import GREEN, REGIONS, alpha_of, order_scores
-from ..report import dumps, percent, round_half_up, table
+from ..metrics.green import GREEN, REGIONS, alpha_of
+from ..report import dumps, green_table, percent, round_half_up
 from ..significance import resamplers_for
 from . import main
-from .common import check_order_option, corpus_options, load_corpus, output_options, unit_options
+from .common import check_order_option, corpus_options, echo_score_rows, load_corpus, output_options, unit_options
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
 
@@ -55,9 +55,7 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
                                "signature": metric.signature(len(references)) + "|mode:mean"}
                               for path, m in zip(hypotheses, means)]))
         else:
-            click.echo("\t".join(["beta"] + labels))
-            for path, m in zip(hypotheses, means):
-                click.echo("\t".join([path] + [percent(x, digits) for x in m]))
+            echo_score_rows(zip(hypotheses, means), digits, ["beta"] + labels)
     else:
         results = [metric.corpus_from_statistics(stats) for stats in statistics]
         if as_json:
@@ -67,28 +65,12 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
                 for k, beta in enumerate(metric.betas):
                     click.echo(f"{path}\talpha={round_half_up(alpha_of(beta), digits)}\t"
                                f"beta={round_half_up(beta, digits)}")
-                    click.echo(green_table(res.regions[k], res.orders(k), beta, digits))
+                    click.echo(green_table(res.regions[k], beta, digits))
         else:
-            click.echo("\t".join(["beta"] + labels))
-            for path, res in zip(hypotheses, results):
-                click.echo("\t".join([path] + [percent(x, digits) for x in res.scores]))
+            echo_score_rows(((path, res.scores) for path, res in zip(hypotheses, results)), digits,
+                            ["beta"] + labels)
     if show_signature or verbose:
         click.echo(metric.signature(len(references)), err=True)
-
-
-def green_table(region_counts, scores, beta: float, digits: int) -> str:
-    """The per-order GREEN table: regions, TP FP FN, P R F and cumulative P R F (SPEC 3.4)."""
-    rows = []
-    for k, counts in enumerate(region_counts):
-        tp = int(counts[0] + counts[1] + counts[2])
-        fp = int(counts[3] + counts[4])
-        fn = int(counts[5] + counts[6])
-        rows.append([k + 1, *[int(x) for x in counts], tp, fp, fn]
-                    + [percent(v[k], digits) for v in (scores.precision, scores.recall, scores.f,
-                                                       scores.cumulative_precision, scores.cumulative_recall,
-                                                       scores.cumulative_f)])
-    header = ["", *REGIONS, "TP", "FP", "FN", "P", "R", f"F{float(beta)}", "cumP", "cumR", "cumF"]
-    return table(header, rows)
 
 
 def _result_json(path, result, labels) -> dict:
@@ -114,9 +96,7 @@ def _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as
                         click.echo(f"S-{d + 1}   \t{corpus.sources[d]}")
                         click.echo(f"C-{d + 1}-{h + 1} \t{corpus.hypotheses[path][d]}")
                         click.echo(f"R-{d + 1}-{r + 1}{'*' if r == chosen else ' '}\t{corpus.references[r][d]}")
-                        region_counts = metric.region_counts(statistics[h][d, r])
-                        click.echo(green_table(region_counts, order_scores(region_counts, alpha_of(beta)),
-                                               beta, digits))
+                        click.echo(green_table(metric.region_counts(statistics[h][d, r]), beta, digits))
         return
     for d in range(corpus.size):
         click.echo("\t".join(percent(s.scores[k, d], digits) for k in range(len(metric.betas)) for s in scores))
