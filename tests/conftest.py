@@ -92,3 +92,34 @@ def core(request, monkeypatch) -> bool:
         return True
     monkeypatch.setenv(backend.ENVIRONMENT_VARIABLE, "1")
     return False
+
+
+def run_cli(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    """``gecmetric ARGS`` through click's runner: (exit code, stdout, stderr)."""
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line_error(*args: str) -> str:
+    """Run a command that must fail on bad input: exit 2, nothing on stdout, one line on
+    stderr (returned)."""
+    code, out, err = run_cli(*args)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (code, out, err)
+    return err
+
+
+def gecmetric_script() -> str:
+    """The installed ``gecmetric`` console script (beside this Python, else on PATH); skips
+    when it is not installed."""
+    import shutil
+    import sys
+
+    beside_python = Path(sys.executable).parent / "gecmetric"
+    found = str(beside_python) if beside_python.exists() else shutil.which("gecmetric")
+    if found is None:
+        pytest.skip("the gecmetric console script is not installed")
+    return found

@@ -4,9 +4,8 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from click.testing import CliRunner
 
-from gecmetrics.cli import main
+from tests.conftest import one_line_error, run_cli
 
 
 @pytest.fixture()
@@ -30,9 +29,7 @@ def small(files):
     return src, ref0, ref1, hyp
 
 
-def run(*args, input=None):
-    result = CliRunner().invoke(main, list(args), input=input)
-    return result.exit_code, result.stdout, result.stderr
+run = run_cli
 
 
 def test_corpus_output_layout(small):
@@ -82,12 +79,7 @@ def test_processes_give_the_same_numbers(small):
     assert one == two
 
 
-def bad(*args):
-    code, out, err = run(*args)
-    assert code == 2, (code, out, err)
-    assert out == ""
-    assert len(err.strip().splitlines()) == 1, err
-    return err
+bad = one_line_error
 
 
 def test_bad_input(small, files):

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from click.testing import CliRunner
 from gecmetrics.cli import main
 from gecmetrics.metrics import GREEN
 from gecmetrics.report import percent
+from tests.conftest import gecmetric_script
 
 SOURCE = ["a a b", "c c", "the cat sat on mat"]
 REFERENCE_0 = ["a b b", "c b b b", "the cat sat on the mat"]
@@ -348,13 +347,7 @@ def test_unknown_unit(files):
 
 
 def gecmetric_command() -> list[str]:
-    script = Path(sys.executable).with_name("gecmetric")
-    if script.exists():
-        return [str(script)]
-    found = shutil.which("gecmetric")
-    if found is None:
-        pytest.skip("the gecmetric console script is not installed")
-    return [found]
+    return [gecmetric_script()]
 
 
 def test_console_script(files):

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +22,7 @@ from gecmetrics.meta_eval import (
     read_system_scores,
     spearman,
 )
+from tests.conftest import gecmetric_script
 
 scipy_stats = pytest.importorskip("scipy.stats")
 
@@ -360,12 +359,7 @@ def test_cli_bad_input_one_line_exit_2(tmp_path: Path, table5_scores: Path, args
     assert message in result.stderr
 
 
-def _console_script() -> str:
-    beside_python = Path(sys.executable).parent / "gecmetric"
-    found = str(beside_python) if beside_python.exists() else shutil.which("gecmetric")
-    if found is None:
-        pytest.skip("the gecmetric console script is not installed")
-    return found
+_console_script = gecmetric_script
 
 
 def test_console_script_subprocess(table5_scores: Path, tmp_path: Path) -> None:

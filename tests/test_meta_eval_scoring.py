@@ -3,15 +3,12 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
 
 from gecmetrics import compare, read_corpus
-from gecmetrics.cli import main
+from tests.conftest import one_line_error, run_cli
 
 
-def run(*args):
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
+run = run_cli
 
 
 def test_scoring_mode_equals_scores_file(conll14, tmp_path):
@@ -33,12 +30,6 @@ def test_scoring_mode_equals_scores_file(conll14, tmp_path):
     assert code == 0, err
     assert json.loads(out)["correlations"] == scored["correlations"]
     assert len(scored["correlations"]) == 4  # 2 metric columns x 2 human columns
-
-
-def one_line_error(*args) -> str:
-    code, out, err = run(*args)
-    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (code, out, err)
-    return err
 
 
 def test_scoring_mode_errors(conll14, tmp_path):
