@@ -270,8 +270,8 @@ def read_system_scores(path: str) -> dict[str, dict[str, float]]:
 
     Returns metric -> system -> score. Every value must be a number ('#' lines are comments).
     """
-    table = _parse_tsv(read_lines(path), path if path != "-" else "<stdin>")
     label = path if path != "-" else "<stdin>"
+    table = _parse_tsv(read_lines(path), label)
     return {column: _number_column(table, column, label) for column in table.header[1:]}
 
 
