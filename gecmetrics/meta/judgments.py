@@ -33,6 +33,7 @@ class RankingItem:
     line: int  # line of the <ranking-item> tag in the XML file
     systems: tuple[str, ...]  # every ranked system, expanded from its translation
     ranks: tuple[int, ...]  # the rank of each system (1 = best)
+    translations: tuple[int, ...] = ()  # which <translation> of the item named each system (0, 1, ...)
 
 
 @dataclass(frozen=True)
@@ -90,21 +91,25 @@ class Judgments:
         items = []
         for item in self.items:
             pairs = [(s, r) for s, r in zip(item.systems, item.ranks) if s in kept]
-            items.append(RankingItem(item.src_id, item.user, item.item_id, item.line,
-                                     tuple(s for s, _ in pairs), tuple(r for _, r in pairs)))
+            translation = dict(zip(item.systems, item.translations))
+            items.append(RankingItem(item.src_id, item.user, item.item_id, item.line, tuple(s for s, _ in pairs),
+                                     tuple(r for _, r in pairs), tuple(translation.get(s, 0) for s, _ in pairs)))
         return Judgments(self.source, tuple(items), tuple(sorted(kept)), self.excluded_users)
 
     def pairwise(self) -> Pairwise:
         """Every pairwise comparison of every item (GJG15's expansion, see the module doc)."""
         index = {name: k for k, name in enumerate(self.systems)}
         items, better, worse, tie = [], [], [], []
+        pairs_of_size: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for number, item in enumerate(self.items):
             m = len(item.systems)
             if m < 2:
                 continue
             ids = np.array([index[s] for s in item.systems])
             ranks = np.array(item.ranks)
-            first, second = np.triu_indices(m, 1)
+            if m not in pairs_of_size:
+                pairs_of_size[m] = np.triu_indices(m, 1)
+            first, second = pairs_of_size[m]
             swap = (ranks[second] < ranks[first]) | ((ranks[second] == ranks[first]) & (ids[second] < ids[first]))
             items.append(np.full(len(first), number))
             better.append(np.where(swap, ids[second], ids[first]))
@@ -150,7 +155,8 @@ class _ItemCollector:
                 raise self._error("<ranking-item> inside another <ranking-item>")
             self.current = {"src_id": self._integer(attributes, "src-id", tag, 0),
                             "user": attributes.get("user", ""), "id": attributes.get("id", ""),
-                            "line": self.parser.CurrentLineNumber, "systems": [], "ranks": []}
+                            "line": self.parser.CurrentLineNumber, "systems": [], "ranks": [], "translations": [],
+                            "count": 0}
         elif tag == "translation":
             if self.current is None:
                 raise self._error("<translation> outside a <ranking-item>")
@@ -163,6 +169,8 @@ class _ItemCollector:
                     raise self._error(f"system {name!r} is ranked twice in one <ranking-item>")
                 self.current["systems"].append(name)
                 self.current["ranks"].append(rank)
+                self.current["translations"].append(self.current["count"])
+            self.current["count"] += 1
 
     def end(self, tag: str) -> None:
         if tag != "ranking-item":
@@ -171,7 +179,7 @@ class _ItemCollector:
         if item["user"] in self.excluded:
             return
         self.items.append(RankingItem(item["src_id"], item["user"], item["id"], item["line"],
-                                      tuple(item["systems"]), tuple(item["ranks"])))
+                                      tuple(item["systems"]), tuple(item["ranks"]), tuple(item["translations"])))
 
 
 def parse_judgments(data: bytes, path: str = "<judgments>",
