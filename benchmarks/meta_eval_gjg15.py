@@ -1,0 +1,122 @@
+"""The whole GJG15 meta-evaluation pipeline from raw judgments: read judgments.xml, Expected
+Wins with 1000 bootstrap resamples (rank ranges), corpus GLEU+ and GREEN of the 13 judged
+systems, their Pearson/Spearman/Kendall with Expected Wins and 1000-resample intervals, and the
+paired test GREEN vs GLEU+ (paired bootstrap and Williams). Target: under 5 s on the dev machine.
+
+The 13 system outputs are the CoNLL-2014 submissions of github grammatical/evaluation
+(``data/original/official_submissions``; ``--submissions DIR`` or $GECMETRICS_GJG15_SUBMISSIONS);
+without them only the 4 of ../shared/data/conll14 (AMU CAMB CUUI INPUT) are scored and correlated.
+The peer is GJG15's own ``EW.pl`` (perl with XML::Twig; 1000 bootstrap resamples in perl;
+``--ew-pl PATH`` or $GECMETRICS_EW_PL), timed on the same judgments.
+
+    python benchmarks/meta_eval_gjg15.py                     # full run
+    python benchmarks/meta_eval_gjg15.py --quick --no-peers  # smoke run: 100 resamples
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _harness as harness  # noqa: E402
+
+SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
+SHARED_SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT"]
+TARGET_SECONDS = 5.0
+SUBMISSIONS_VARIABLE = "GECMETRICS_GJG15_SUBMISSIONS"
+EW_PL_VARIABLE = "GECMETRICS_EW_PL"
+
+
+def pipeline(judgments_path: Path, conll: Path, submissions: Path | None, resamples: int) -> None:
+    """The measured work (run in a child process by the outer script)."""
+    harness.import_numpy_single_threaded()
+    from gecmetrics import GLEU, GREEN, read_lines
+    from gecmetrics.meta.correlation import compare_metrics, correlate_with_judgments
+    from gecmetrics.meta.judgments import read_judgments
+    from gecmetrics.meta.rankings import expected_wins
+    from gecmetrics.meta.tables import comparison_table, correlation_table, ranking_table
+
+    start = time.perf_counter()
+    judgments = read_judgments(judgments_path)
+    ranking = expected_wins(judgments, resamples=resamples, seed=0)
+    systems = SYSTEMS if submissions is not None else SHARED_SYSTEMS
+    folder = submissions if submissions is not None else conll
+    sources = read_lines(str(conll / "INPUT"))
+    references = [read_lines(str(conll / "REF0")), read_lines(str(conll / "REF1"))]
+    scores: dict[str, dict[str, float]] = {}
+    for label, metric in (("GLEU+", GLEU(fix_seed=True)), ("GREEN", GREEN(beta=2.0))):
+        encoded = metric.encode(sources, references)
+        scores[label] = {s: metric.corpus_score(sources, references, read_lines(str(folder / s)), encoded=encoded).score
+                         for s in systems}
+    correlations = correlate_with_judgments(scores, judgments, systems, resamples=resamples, seed=0)
+    comparison = compare_metrics("GREEN", "GLEU+", scores, judgments, systems, resamples=resamples, seed=0)
+    elapsed = time.perf_counter() - start
+    print(ranking_table(ranking))
+    print(correlation_table(correlations))
+    print("GREEN vs GLEU+")
+    print(comparison_table(comparison))
+    print(f"pipeline wall {elapsed:.3f} s ({len(systems)} systems, {resamples} resamples)")
+
+
+def find_ew_pl(given: str | None) -> Path | None:
+    candidates = [given, os.environ.get(EW_PL_VARIABLE), "/tmp/peers/meta-ge/data/scripts/EW.pl"]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file():
+            return Path(candidate)
+    return None
+
+
+def time_peer(ew_pl: Path | None, judgments: Path, repeats: int) -> harness.Timing | None:
+    perl = shutil.which("perl")
+    if ew_pl is None or perl is None:
+        print("[peer] GJG15's EW.pl not found (--ew-pl PATH or $GECMETRICS_EW_PL): peer skipped")
+        return None
+    command = [perl, "-e", f"open(STDIN, '<', '{judgments}') or die; do '{ew_pl}'; die $@ if $@"]
+    timing = harness.measure_peer(command, repeats)
+    if timing is not None:
+        harness.report("peer  EW.pl (1000 resamples)", timing)
+    return timing
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    harness.add_common_arguments(parser)
+    parser.add_argument("--submissions", default=None, help="folder of the 13 CoNLL-2014 submissions")
+    parser.add_argument("--ew-pl", default=None, help="GJG15's data/scripts/EW.pl (the peer)")
+    parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    data = harness.shared_data()
+    resamples = 100 if args.quick else 1000
+    given = args.submissions or os.environ.get(SUBMISSIONS_VARIABLE) or "/tmp/peers/meta-ge/data/original/official_submissions"
+    submissions = Path(given) if (Path(given) / "IPN").is_file() else None
+    judgments = data / "human" / "judgments" / "gjg15.xml"
+    if args.inner:
+        pipeline(judgments, data / "conll14", submissions, resamples)
+        return 0
+    harness.print_header("GJG15 meta-evaluation pipeline from raw judgments")
+    if submissions is None:
+        print(f"note: the 13 submissions are not at {given}: scoring the 4 systems of shared/data/conll14 only")
+    repeats = args.repeats or (1 if args.quick else 5)
+    command = [sys.executable, str(Path(__file__).resolve()), "--inner"]
+    command += ["--quick"] if args.quick else []
+    command += ["--submissions", str(submissions)] if submissions else []
+    ours = harness.measure_reported("ours  meta-eval pipeline", command, repeats)
+    if ours is None:
+        return 1
+    print(ours.stdout.rstrip().splitlines()[-1])
+    verdict = "OK" if ours.wall_seconds < TARGET_SECONDS else "BELOW TARGET"
+    print(f"target: whole pipeline under {TARGET_SECONDS:g} s wall: {verdict} ({ours.wall_seconds:.3f} s)")
+    if not args.no_peers:
+        peer = time_peer(find_ew_pl(args.ew_pl), judgments, args.peer_repeats)
+        if peer is not None:
+            print(f"ratio (EW.pl alone / our whole pipeline, CPU): {harness.ratio(peer, ours):.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
