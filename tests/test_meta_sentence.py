@@ -89,6 +89,8 @@ def test_sentence_bad_input() -> None:
     good = {"A": [0.1], "B": [0.2], "C": [0.3]}
     with pytest.raises(InputError, match="without sentence scores: C"):
         sentence_agreement({"A": [0.1], "B": [0.2]}, judgments, [0])
+    with pytest.raises(InputError, match="sentence scores but no human judgments: D"):
+        sentence_agreement({**good, "D": [0.5]}, judgments, [0])
     with pytest.raises(InputError, match="one length"):
         sentence_agreement({**good, "C": [0.3, 0.4]}, judgments, [0])
     with pytest.raises(InputError, match="outside the 1 scored") as caught:
@@ -208,6 +210,8 @@ def test_window_bad_input_and_undefined_windows() -> None:
         window_analysis(metric, human, 2)
     with pytest.raises(InputError, match="without a metric or human score: E"):
         window_analysis(metric, {**human, "E": 0.0}, 3)
+    with pytest.raises(InputError, match="metric score but no human score: F"):
+        window_analysis({**metric, "F": 0.0}, human, 3)
 
 
 # --------------------------------------------------------------------------- plots

@@ -16,7 +16,6 @@ metric tie as a disagreement; ``ignore`` drops the pairs the metric ties from th
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -93,6 +92,10 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
     order = list(judgments.systems) if systems is None else list(systems)
     if len(set(order)) != len(order):
         raise InputError("a system is listed twice")
+    unjudged = sorted(set(sentence_scores) - set(judgments.systems)) if systems is None else []
+    if unjudged:
+        raise InputError(f"systems with sentence scores but no human judgments: {', '.join(unjudged)}",
+                         judgments.source)
     restricted = judgments.restricted(order)
     scores = _score_matrix(sentence_scores, order)
     rows = _check_rows(judgments, item_rows, scores.shape[1])
@@ -134,7 +137,3 @@ def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = N
         raise InputError(f"src-id {item.src_id} is not one of the corpus lines given", judgments.source, item.line)
     return rows
 
-
-def undefined_to_none(value: float) -> float | None:
-    """nan -> None (for JSON)."""
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value

@@ -57,6 +57,9 @@ def window_analysis(metric_scores: Mapping[str, float], human_scores: Mapping[st
     systems adjacent in the human order; ``systems`` (default: all with a human score, in
     code-point order) are the systems considered (SEEDA's script: its ``base`` 12)."""
     order = sorted(human_scores) if systems is None else list(systems)
+    unjudged = sorted(set(metric_scores) - set(human_scores)) if systems is None else []
+    if unjudged:
+        raise InputError(f"systems with a metric score but no human score: {', '.join(unjudged)}")
     missing = [s for s in order if s not in metric_scores or s not in human_scores]
     if missing:
         raise InputError(f"systems without a metric or human score: {', '.join(missing)}")
