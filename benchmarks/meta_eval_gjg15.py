@@ -30,6 +30,7 @@ SHARED_SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT"]
 TARGET_SECONDS = 5.0
 SUBMISSIONS_VARIABLE = "GECMETRICS_GJG15_SUBMISSIONS"
 EW_PL_VARIABLE = "GECMETRICS_EW_PL"
+DEFAULT_SUBMISSIONS = "/tmp/peers/meta-ge/data/original/official_submissions"  # where a fetched copy was put
 
 
 def pipeline(judgments_path: Path, conll: Path, submissions: Path | None, resamples: int) -> None:
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = harness.shared_data()
     resamples = 100 if args.quick else 1000
-    given = args.submissions or os.environ.get(SUBMISSIONS_VARIABLE) or "/tmp/peers/meta-ge/data/original/official_submissions"
+    given = args.submissions or os.environ.get(SUBMISSIONS_VARIABLE) or DEFAULT_SUBMISSIONS
     submissions = Path(given) if (Path(given) / "IPN").is_file() else None
     judgments = data / "human" / "judgments" / "gjg15.xml"
     if args.inner:

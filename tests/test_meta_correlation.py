@@ -207,7 +207,8 @@ def test_sentence_bootstrap_reweights_metric_and_judgments_together() -> None:
     comparison = compare_metrics("m", "n", scores, judgments, resampling="sentences", resamplers=resamplers,
                                  item_rows=item_rows, sentences=6, resamples=200, seed=0)
     assert 0.0 < comparison.p_values["pearson"] <= 1.0
-    assert comparison.differences["pearson"] == pytest.approx(results[0].values["pearson"] - results[1].values["pearson"])
+    difference = results[0].values["pearson"] - results[1].values["pearson"]
+    assert comparison.differences["pearson"] == pytest.approx(difference)
     with pytest.raises(InputError, match="no sentence resampler"):
         correlate_with_judgments(scores, judgments, resampling="sentences", resamplers={"m": resamplers["m"]},
                                  item_rows=item_rows, sentences=6, resamples=10)

@@ -8,7 +8,6 @@ import pytest
 
 from gecmetrics.errors import InputError
 from gecmetrics.meta.judgments import parse_judgments, read_judgments
-from tests.conftest import read_tsv
 
 DATA = Path(__file__).resolve().parent / "data"
 

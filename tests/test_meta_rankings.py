@@ -168,7 +168,8 @@ def test_one_versus_one_update_equals_the_trueskill_factor_graph() -> None:
             sigma_a, sigma_b = rnd.uniform(0.05, 0.5), rnd.uniform(0.05, 0.5)
             outcome = rnd.choice([1, 0, -1])
             ranks = {1: [1, 2], 0: [1, 1], -1: [2, 1]}[outcome]
-            (a,), (b,) = env.rate([(env.create_rating(mu_a, sigma_a),), (env.create_rating(mu_b, sigma_b),)], ranks=ranks)
+            teams = [(env.create_rating(mu_a, sigma_a),), (env.create_rating(mu_b, sigma_b),)]
+            (a,), (b,) = env.rate(teams, ranks=ranks)
             got = update.update(mu_a, sigma_a ** 2, mu_b, sigma_b ** 2, outcome)
             assert got[0] == pytest.approx(a.mu, abs=1e-12) and got[2] == pytest.approx(b.mu, abs=1e-12)
             assert math.sqrt(got[1]) == pytest.approx(a.sigma, abs=1e-12)

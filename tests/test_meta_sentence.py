@@ -22,7 +22,8 @@ from tests.conftest import read_tsv
 DATA = Path(__file__).resolve().parent / "data"
 SEEDA_SYSTEMS = ["BART", "BERT-fuse", "GECToR-BERT", "GECToR-ens", "GPT-3.5", "INPUT", "LM-Critic", "PIE", "REF-F",
                  "REF-M", "Riken-Tohoku", "T5", "TemplateGEC", "TransGEC", "UEDIN-MS"]
-LEFT_OUT = {"base": ("GPT-3.5", "INPUT", "REF-F"), "+INPUT": ("GPT-3.5", "REF-F"), "+REF-F_GPT-3.5": ("INPUT",), "all": ()}
+LEFT_OUT = {"base": ("GPT-3.5", "INPUT", "REF-F"), "+INPUT": ("GPT-3.5", "REF-F"), "+REF-F_GPT-3.5": ("INPUT",),
+            "all": ()}
 SEEDA_VARIABLE = "GECMETRICS_SEEDA_UTILS"
 SEEDA_DEFAULT = "/tmp/peers/meta-seeda/utils"
 SEEDA_PYTHON_VARIABLE = "GECMETRICS_SEEDA_PYTHON"

@@ -389,7 +389,8 @@ def _options(resamples: int, seed: int, unit: str, resamplers, item_rows, senten
 
 def correlate_with_judgments(metric_scores: Mapping[str, Mapping[str, float]], judgments: Judgments,
                              systems: Sequence[str] | None = None, resampling: str | None = "judgments", *,
-                             unit: str = "pair", resamplers: Mapping[str, Mapping[str, SentenceResampler]] | None = None,
+                             unit: str = "pair",
+                             resamplers: Mapping[str, Mapping[str, SentenceResampler]] | None = None,
                              item_rows: np.ndarray | None = None, sentences: int | None = None,
                              resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
                              confidence: float = DEFAULT_CONFIDENCE) -> list[SystemCorrelation]:
