@@ -60,6 +60,7 @@ def test_restricted_drops_systems_from_every_item() -> None:
     (b"<r>\n<ranking-item src-id='1'>\n<translation system='A' rank='1'>\n</ranking-item></r>", 4, "malformed XML"),
     (b"<r>\n<ranking-item src-id='1'>\n<translation system='A'/>\n</ranking-item></r>", 3, "no rank"),
     (b"<r>\n<ranking-item src-id='x'>\n</ranking-item></r>", 2, "not an integer"),
+    (b"<r>\n<ranking-item src-id='-2'>\n</ranking-item></r>", 2, ">= 0"),
     (b"<r>\n<ranking-item src-id='1'>\n<translation system='A' rank='0'/>\n</ranking-item></r>", 3, ">= 1"),
     (b"<r>\n<translation system='A' rank='1'/>\n</r>", 2, "outside a <ranking-item>"),
     (b"<r><ranking-item src-id='1'>\n<translation system='A' rank='1'/>\n<translation system='B A' rank='2'/>"
@@ -121,3 +122,20 @@ def test_src_id_counts_from_zero_in_gjg15_and_from_one_in_seeda(shared_data: Pat
     for kind in ("sent", "edit"):
         seeda = read_judgments(shared_data / "human" / "judgments" / f"seeda_{kind}.xml")
         assert _shared_translations_identical(seeda, outputs, lambda src_id: where[src_id]) > 900
+
+
+def test_napoles_items_without_src_id_rank_systems_but_not_sentences(shared_data: Path) -> None:
+    """Napoles et al.'s judgments have no src-id: fine for system rankings, an error (with the
+    line) for sentence-level meta-evaluation."""
+    from gecmetrics.meta.rankings import expected_wins
+    from gecmetrics.meta.sentence import rows_of_src_ids
+
+    judgments = read_judgments(shared_data / "human" / "judgments" / "napoles2015.xml")
+    # comma-separated systems sharing a translation: the 12 submissions, the source and a reference
+    assert judgments.systems == ("AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC",
+                                 "UMC", "refmix1", "src")
+    assert all(item.src_id == -1 for item in judgments.items)
+    assert len(expected_wins(judgments, resamples=0).scores) == len(judgments.systems)
+    with pytest.raises(InputError, match="without src-id") as caught:
+        rows_of_src_ids(judgments)
+    assert caught.value.line == judgments.items[0].line

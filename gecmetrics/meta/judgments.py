@@ -1,7 +1,8 @@
 """Human judgments of GEC system outputs, read from Appraise ranking XML.
 
 Each ``<ranking-item>`` is one annotator ranking up to five outputs of one source sentence
-(``src-id``); a ``<translation>`` names one or more systems (space-separated) whose outputs
+(``src-id``); a ``<translation>`` names one or more systems (separated by spaces, or by commas
+as in Napoles et al.'s file) whose outputs
 were identical, sharing its ``rank`` (1 = best). WMT, GJG15 (Grundkiewicz et al., 2015) and SEEDA
 (Kobayashi et al., 2024) turn every item into pairwise comparisons the way GJG15's
 ``print_pairs.pl`` / ``EW.pl`` do: every system gets the rank of its translation, every pair of
@@ -11,6 +12,7 @@ systems of one item is one comparison, won by the better rank and a tie when the
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 from xml.parsers import expat
@@ -19,6 +21,12 @@ import numpy as np
 
 from ..errors import InputError
 
+_SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
+"""Systems sharing a translation: space-separated in GJG15's and SEEDA's files, comma-separated
+in Napoles et al.'s (``system="CUUI,POST"``)."""
+MISSING_SRC_ID = -1
+"""``src_id`` of an item without a ``src-id`` attribute (Napoles et al.'s file has none): such
+items count for system rankings, not for sentence-level meta-evaluation."""
 EXCLUDED_USERS = ("admin",)
 """Users whose items GJG15's scripts skip (``return if $user eq "admin"``)."""
 
@@ -27,7 +35,7 @@ EXCLUDED_USERS = ("admin",)
 class RankingItem:
     """One annotator's ranking of the outputs of one source sentence."""
 
-    src_id: int
+    src_id: int  # as written (GJG15 counts from 0, SEEDA from 1); -1 when the item has none
     user: str
     item_id: str
     line: int  # line of the <ranking-item> tag in the XML file
@@ -153,7 +161,8 @@ class _ItemCollector:
         if tag == "ranking-item":
             if self.current is not None:
                 raise self._error("<ranking-item> inside another <ranking-item>")
-            self.current = {"src_id": self._integer(attributes, "src-id", tag, 0),
+            src_id = self._integer(attributes, "src-id", tag, 0) if "src-id" in attributes else MISSING_SRC_ID
+            self.current = {"src_id": src_id,
                             "user": attributes.get("user", ""), "id": attributes.get("id", ""),
                             "line": self.parser.CurrentLineNumber, "systems": [], "ranks": [], "translations": [],
                             "count": 0}
@@ -161,7 +170,8 @@ class _ItemCollector:
             if self.current is None:
                 raise self._error("<translation> outside a <ranking-item>")
             rank = self._integer(attributes, "rank", tag, 1)
-            names = attributes.get("system", "").split()
+            names = _SYSTEM_SEPARATOR.split(attributes.get("system", "").strip())
+            names = [name for name in names if name]
             if not names:
                 raise self._error("<translation> has no system name")
             for name in names:

@@ -127,6 +127,10 @@ def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = N
     subset such as SEEDA's 391 sentences, whose LINES file holds 1-based CoNLL-2014 lines); without
     it, rows are src-id - ``first_line`` (GJG15's src-ids count from 0, SEEDA's from 1)."""
     src_ids = judgments.src_ids
+    without = np.flatnonzero(src_ids < 0)
+    if without.size:
+        item = judgments.items[int(without[0])]
+        raise InputError("a ranking item without src-id cannot be matched to a sentence", judgments.source, item.line)
     if corpus_lines is None:
         return src_ids - int(first_line)
     where = {int(line): k for k, line in enumerate(corpus_lines)}
