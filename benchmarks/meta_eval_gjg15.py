@@ -52,7 +52,7 @@ def pipeline(judgments_path: Path, conll: Path, submissions: Path | None, resamp
     scores: dict[str, dict[str, float]] = {}
     for label, metric in (("GLEU+", GLEU(fix_seed=True)), ("GREEN", GREEN(beta=2.0))):
         encoded = metric.encode(sources, references)
-        scores[label] = {s: metric.corpus_score(sources, references, read_lines(str(folder / s)), encoded=encoded).score
+        scores[label] = {s: metric.corpus_score(sources, references, read_lines(str(folder / s)), prepared=encoded).score
                          for s in systems}
     correlations = correlate_with_judgments(scores, judgments, systems, resamples=resamples, seed=0)
     comparison = compare_metrics("GREEN", "GLEU+", scores, judgments, systems, resamples=resamples, seed=0)

@@ -135,7 +135,7 @@ def test_green_poster_end_to_end_from_the_system_outputs(shared_data: Path) -> N
     references = [read_lines(str(conll / "REF0")), read_lines(str(conll / "REF1"))]
     metric = GREEN(beta=2.0)
     encoded = metric.encode(sources, references)
-    ours = {s: metric.corpus_score(sources, references, read_lines(str(folder / s)), encoded=encoded).score
+    ours = {s: metric.corpus_score(sources, references, read_lines(str(folder / s)), prepared=encoded).score
             for s in poster_green_scores()}
     for system, printed in poster_green_scores().items():
         assert f"{ours[system] * 100:.6f}" == f"{printed * 100:.6f}", system

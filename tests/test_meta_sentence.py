@@ -45,8 +45,8 @@ def sentence_scores(shared_data: Path) -> dict[str, dict[str, np.ndarray]]:
     encoded_gleu, encoded_green = gleu.encode(sources, references), green.encode(sources, references)
     for system in SEEDA_SYSTEMS:
         hypothesis = read_lines(str(shared_data / "seeda_subset" / system))
-        out["gleu"][system] = gleu.sentence_scores(sources, references, hypothesis, encoded=encoded_gleu).scores
-        out["green"][system] = green.sentence_scores(sources, references, hypothesis, encoded=encoded_green).scores[0]
+        out["gleu"][system] = gleu.sentence_scores(sources, references, hypothesis, prepared=encoded_gleu).scores
+        out["green"][system] = green.sentence_scores(sources, references, hypothesis, prepared=encoded_green).scores[0]
     return out
 
 
