@@ -27,6 +27,7 @@ from gecmetrics.meta.correlation import (
 from gecmetrics.meta.judgments import parse_judgments, read_judgments
 from gecmetrics.meta.sentence import rows_of_src_ids
 from gecmetrics.meta_eval import load_human
+from gecmetrics.significance import Resample
 from tests.conftest import read_tsv
 
 scipy_stats = pytest.importorskip("scipy.stats")
@@ -202,7 +203,7 @@ def test_sentence_bootstrap_reweights_metric_and_judgments_together() -> None:
         for name, (low, high) in result.intervals.items():
             assert -1.0 <= low <= high <= 1.0
     # an identity resample (every sentence once) reproduces the point values
-    identity = np.tile(np.arange(6), (1, 1))
+    identity = Resample(np.tile(np.arange(6), (1, 1)))
     assert resamplers["m"]["A"](identity)[0] == pytest.approx(scores["m"]["A"], abs=1e-15)
     comparison = compare_metrics("m", "n", scores, judgments, resampling="sentences", resamplers=resamplers,
                                  item_rows=item_rows, sentences=6, resamples=200, seed=0)

@@ -5,9 +5,9 @@ and paired tests of whether one metric agrees with humans better than another.
 * Kendall is tau-b, ``(C - D) / sqrt((n0 - ties_x)(n0 - ties_y))`` — the default of
   ``scipy.stats.kendalltau``, which is what a Python original gets when it asks for Kendall.
 * Bootstrap intervals resample either the human judgments (the comparisons, as GJG15's EW
-  bootstrap does, or whole ranking items) with the metric scores fixed, or the test sentences:
-  each resample rescored by the metric (a callable over resampled sentence indices) and the
-  human judgments of each sentence weighted by how often the resample drew it.
+  bootstrap does, or whole ranking items; TrueSkill's own runs) with the metric scores fixed,
+  or the test sentences: each resample rescored by the metric (its paired-test resampler) and
+  the human judgments of each sentence weighted by how often the resample drew it.
 * A/B: a paired bootstrap (both metrics on the same resamples) and Williams' test for two
   dependent correlations sharing the human variable (Williams 1959; Graham & Baldwin 2014).
 """
@@ -21,16 +21,20 @@ import numpy as np
 
 from ..errors import InputError
 from ..meta_eval import MIN_SYSTEMS, pearson, spearman
+from ..significance import Resample, bootstrap_indices
 from .judgments import Judgments
-from .rankings import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, expected_wins_of_counts
+from .rankings import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, HumanRanking, expected_wins_of_counts
+from .sentence import check_item_rows
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
 RESAMPLING_UNITS = ("pair", "item")
 
-SentenceResampler = Callable[[np.ndarray], np.ndarray]
-"""Scores of one system on resampled corpora: sentence indices (B, D) -> corpus scores (B,).
-For a metric with additive per-sentence statistics ``rows`` (D, K) and a reducer, this is
-``reducer(counts @ rows)``; see :func:`additive_resampler`."""
+SentenceResampler = Callable[[Resample], np.ndarray]
+"""Scores of one system on resampled corpora: a :class:`~gecmetrics.significance.Resample`
+(B resamples of D sentence indices) -> corpus scores (B,). A metric's paired-test resampler is
+one as it is: ``functools.partial(resampler.bootstrap_scores, resampler.prepare(statistics))``
+(see :mod:`gecmetrics.meta.evaluate`); :func:`additive_resampler` makes one from rows and a
+reducer."""
 
 
 # --------------------------------------------------------------------------- point correlations
@@ -208,9 +212,9 @@ class CorrelationComparison:
     intervals: dict[str, tuple[float, float]]
     p_values: dict[str, float]
     williams: WilliamsTest
-    resampling: str
-    resamples: int
-    seed: int
+    resampling: str | None = None  # None: Williams' test only
+    resamples: int = 0
+    seed: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (full precision)."""
@@ -263,7 +267,6 @@ def systems_to_correlate(metric_scores: Mapping[str, Mapping[str, float]], judgm
 
 # --------------------------------------------------------------------------- resampling
 
-
 def additive_resampler(rows: np.ndarray, reducer: Callable[[np.ndarray], np.ndarray]) -> SentenceResampler:
     """A :data:`SentenceResampler` for a metric whose corpus score is ``reducer(sum of rows)``:
     ``rows`` (D, K) per-sentence statistics, ``reducer`` (B, K) -> (B,)."""
@@ -271,17 +274,10 @@ def additive_resampler(rows: np.ndarray, reducer: Callable[[np.ndarray], np.ndar
     if rows.ndim != 2:
         raise InputError(f"per-sentence statistics must be a (sentences, K) array, got shape {rows.shape}")
 
-    def resampled(indices: np.ndarray) -> np.ndarray:
-        return np.asarray(reducer(sentence_counts(indices, rows.shape[0]) @ rows), dtype=np.float64)
+    def resampled(resample: Resample) -> np.ndarray:
+        return np.asarray(reducer(resample.counts @ rows), dtype=np.float64)
 
     return resampled
-
-
-def sentence_counts(indices: np.ndarray, sentences: int) -> np.ndarray:
-    """How often each resample (row of ``indices``) drew each sentence, (B, D) floats."""
-    b = indices.shape[0]
-    flat = (indices + (np.arange(b) * sentences)[:, None]).ravel()
-    return np.bincount(flat, minlength=b * sentences).reshape(b, sentences).astype(np.float64)
 
 
 def _item_cells(judgments: Judgments) -> np.ndarray:
@@ -310,29 +306,42 @@ def judgment_resamples(judgments: Judgments, unit: str, resamples: int, seed: in
     raise InputError(f"unknown resampling unit {unit!r}; choose one of: {', '.join(RESAMPLING_UNITS)}")
 
 
-def _sentence_resample_indices(sentences: int, resamples: int, seed: int) -> np.ndarray:
-    return np.random.default_rng(seed).choice(sentences, size=(resamples, sentences), replace=True)
-
-
-def human_on_sentence_resamples(judgments: Judgments, item_rows: np.ndarray, indices: np.ndarray) -> np.ndarray:
+def human_on_sentence_resamples(judgments: Judgments, item_rows: np.ndarray, resample: Resample) -> np.ndarray:
     """Expected Wins (B, S) when each ranking item counts as often as its sentence (its row
-    ``item_rows[i]`` of the scored corpus) was drawn by each resample of ``indices`` (B, D)."""
-    item_rows = np.asarray(item_rows)
-    if item_rows.shape != (len(judgments.items),):
-        raise InputError(f"item_rows needs one corpus row per ranking item ({len(judgments.items)}), "
-                         f"got shape {item_rows.shape}")
-    sentences = indices.shape[1]
-    outside = np.flatnonzero((item_rows < 0) | (item_rows >= sentences))
-    if outside.size:
-        item = judgments.items[int(outside[0])]
-        raise InputError(f"ranking item src-id={item.src_id} has no sentence in the scored corpus "
-                         f"of {sentences} sentences", judgments.source, item.line)
-    weights = sentence_counts(indices, sentences)[:, item_rows]
+    ``item_rows[i]`` of the scored corpus) was drawn by each resample."""
+    rows = check_item_rows(judgments, item_rows, resample.size)
+    weights = resample.counts[:, rows]
     n = len(judgments.systems)
-    return expected_wins_of_counts((weights @ _item_cells(judgments)).reshape(len(indices), n, n))
+    return expected_wins_of_counts((weights @ _item_cells(judgments)).reshape(resample.samples, n, n))
 
 
 RESAMPLINGS = ("judgments", "sentences")
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """How to resample for intervals and paired tests: ``kind`` judgments (``unit`` pair or
+    item) or sentences (``resamplers``: metric -> system -> :data:`SentenceResampler`;
+    ``item_rows``: the corpus row of every ranking item; ``sentences``: the corpus size)."""
+
+    kind: str = "judgments"
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int = 0
+    unit: str = "pair"
+    resamplers: Mapping[str, Mapping[str, SentenceResampler]] | None = None
+    item_rows: Any = None
+    sentences: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in RESAMPLINGS:
+            raise InputError(f"unknown resampling {self.kind!r}; choose one of: {', '.join(RESAMPLINGS)}")
+        if self.unit not in RESAMPLING_UNITS:
+            raise InputError(f"unknown resampling unit {self.unit!r}; choose one of: {', '.join(RESAMPLING_UNITS)}")
+        if not isinstance(self.resamples, (int, np.integer)) or isinstance(self.resamples, bool) \
+                or self.resamples < 1:
+            raise InputError(f"the number of resamples must be an integer >= 1, got {self.resamples!r}")
+        if self.kind == "sentences" and (self.resamplers is None or self.item_rows is None or not self.sentences):
+            raise InputError("resampling sentences needs resamplers, item_rows and the number of sentences")
 
 
 @dataclass
@@ -344,30 +353,39 @@ class _Resampled:
     metrics: dict[str, np.ndarray]
 
 
-def _resample(table: dict[str, dict[str, float]], judgments: Judgments, systems: list[str], resampling: str,
-              options: dict[str, Any]) -> _Resampled:
+def _judgment_side(judgments: Judgments, systems: list[str], how: Resampling,
+                   ranking: HumanRanking | None) -> tuple[str, np.ndarray]:
+    """The human scores of every judgment resample: the ranking's own resamples (EW) or runs
+    (TrueSkill) when it has them, else Expected Wins of fresh resamples."""
+    stored = ranking.sample_matrix(systems) if ranking is not None and how.unit == "pair" else None
+    if stored is not None:
+        return ("judgments/trueskill-runs" if ranking.method == "ts" else "judgments/pair"), stored
+    if ranking is not None and ranking.method == "ts":
+        raise InputError("TrueSkill intervals come from its runs: rank with two or more runs "
+                         "(resampling by item is for Expected Wins)")
     columns = [judgments.systems.index(s) for s in systems]
-    resamples, seed = options["resamples"], options["seed"]
-    if not isinstance(resamples, (int, np.integer)) or isinstance(resamples, bool) or resamples < 1:
-        raise InputError(f"the number of resamples must be an integer >= 1, got {resamples!r}")
-    if resampling == "judgments":
-        human = judgment_resamples(judgments, options["unit"], resamples, seed)[:, columns]
+    return f"judgments/{how.unit}", judgment_resamples(judgments, how.unit, how.resamples, how.seed)[:, columns]
+
+
+def _resample(table: dict[str, dict[str, float]], judgments: Judgments, systems: list[str], how: Resampling,
+              ranking: HumanRanking | None) -> _Resampled:
+    if how.kind == "judgments":
+        label, human = _judgment_side(judgments, systems, how, ranking)
         fixed = {m: np.array([scores[s] for s in systems])[None, :] for m, scores in table.items()}
-        return _Resampled(f"judgments/{options['unit']}", human, fixed)
-    if resampling != "sentences":
-        raise InputError(f"unknown resampling {resampling!r}; choose one of: {', '.join(RESAMPLINGS)}")
-    resamplers, item_rows, sentences = options["resamplers"], options["item_rows"], options["sentences"]
-    if resamplers is None or item_rows is None or not sentences:
-        raise InputError("resampling sentences needs resamplers, item_rows and the number of sentences")
-    indices = _sentence_resample_indices(int(sentences), resamples, seed)
-    human = human_on_sentence_resamples(judgments, item_rows, indices)[:, columns]
+        return _Resampled(label, human, fixed)
+    if ranking is not None and ranking.method != "ew":
+        raise InputError("resampling sentences needs Expected Wins (--ranking ew): TrueSkill would be rerun "
+                         "on every resample")
+    resample = Resample(bootstrap_indices(int(how.sentences), how.resamples, how.seed))
+    columns = [judgments.systems.index(s) for s in systems]
+    human = human_on_sentence_resamples(judgments, how.item_rows, resample)[:, columns]
     metrics = {}
     for metric in table:
-        per_system = resamplers.get(metric, {})
+        per_system = how.resamplers.get(metric, {})
         missing = [s for s in systems if s not in per_system]
         if missing:
             raise InputError(f"metric {metric!r} has no sentence resampler for: {', '.join(missing)}")
-        metrics[metric] = np.stack([np.asarray(per_system[s](indices), float) for s in systems], axis=1)
+        metrics[metric] = np.stack([np.asarray(per_system[s](resample), float) for s in systems], axis=1)
     return _Resampled("sentences", human, metrics)
 
 
@@ -382,56 +400,72 @@ def percentile_interval(values: np.ndarray, confidence: float) -> tuple[tuple[fl
     return (float(defined[k]), float(defined[defined.size - k - 1])), undefined
 
 
-def _options(resamples: int, seed: int, unit: str, resamplers, item_rows, sentences) -> dict[str, Any]:
-    return {"resamples": resamples, "seed": seed, "unit": unit, "resamplers": resamplers,
-            "item_rows": item_rows, "sentences": sentences}
+def _human_scores(judgments: Judgments, systems: list[str], ranking: HumanRanking | None) -> tuple[str, list[float]]:
+    """The human label and scores of ``systems``: the ranking's, or plain Expected Wins."""
+    if ranking is None:
+        plain = expected_wins_of_counts(judgments.pairwise().win_counts())
+        return f"expected wins ({judgments.source})", [float(plain[judgments.systems.index(s)]) for s in systems]
+    if not isinstance(ranking, HumanRanking):
+        raise InputError(f"expected a HumanRanking, got {type(ranking).__name__}")
+    missing = [s for s in systems if s not in ranking.scores]
+    if missing:
+        raise InputError(f"systems without a human score in the ranking: {', '.join(missing)}", ranking.source)
+    name = "expected wins" if ranking.method == "ew" else "trueskill"
+    return f"{name} ({ranking.source})", [ranking.scores[s] for s in systems]
 
 
-def correlate_with_judgments(metric_scores: Mapping[str, Mapping[str, float]], judgments: Judgments,
-                             systems: Sequence[str] | None = None, resampling: str | None = "judgments", *,
-                             unit: str = "pair",
-                             resamplers: Mapping[str, Mapping[str, SentenceResampler]] | None = None,
-                             item_rows: np.ndarray | None = None, sentences: int | None = None,
-                             resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
-                             confidence: float = DEFAULT_CONFIDENCE) -> list[SystemCorrelation]:
-    """Correlate every metric with the human Expected Wins (plain, from all the judgments) over
-    ``systems``, with bootstrap intervals when ``resampling`` is ``judgments`` (``unit`` pair or
-    item) or ``sentences`` (needs ``resamplers``, ``item_rows`` = the corpus row of every
-    ranking item, and ``sentences`` = the corpus size). Expected Wins are computed over all
-    judged systems, then the chosen ones are correlated (as SEEDA's subsets do)."""
+def _check_inputs(judgments: Judgments, confidence: float) -> None:
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
     if not 0.0 < confidence < 1.0:
         raise InputError(f"the confidence level must be between 0 and 1, got {confidence!r}")
+
+
+def correlate_with_judgments(metric_scores: Mapping[str, Mapping[str, float]], judgments: Judgments,
+                             systems: Sequence[str] | None = None, resampling: Resampling | str | None = "judgments",
+                             *, ranking: HumanRanking | None = None, confidence: float = DEFAULT_CONFIDENCE,
+                             **resampling_options: Any) -> list[SystemCorrelation]:
+    """Correlate every metric with the human scores over ``systems`` (default: every judged
+    system): ``ranking``'s scores (Expected Wins or TrueSkill, computed over all judged
+    systems, as SEEDA's subsets do), plain Expected Wins without one. With ``resampling``
+    (a :class:`Resampling`, or its kind with its options as keywords: ``resamples``, ``seed``,
+    ``unit``, ``resamplers``, ``item_rows``, ``sentences``) each correlation gets a bootstrap
+    percentile interval; a judgment bootstrap takes the ranking's own resamples or runs when
+    it has them."""
+    _check_inputs(judgments, confidence)
     table = _metric_table(metric_scores)
     chosen = systems_to_correlate(table, judgments, systems)
-    human_all = expected_wins_of_counts(judgments.pairwise().win_counts())
-    human = [float(human_all[judgments.systems.index(s)]) for s in chosen]
-    label = f"expected wins ({judgments.source})"
+    label, human = _human_scores(judgments, chosen, ranking)
     results = [SystemCorrelation(metric, label, chosen, {name: correlation(name, [scores[s] for s in chosen], human)
                                                           for name in CORRELATIONS}, confidence=confidence)
                for metric, scores in table.items()]
-    if resampling is None:
+    how = _resampling(resampling, resampling_options)
+    if how is None:
         return results
-    sampled = _resample(table, judgments, chosen, resampling,
-                        _options(resamples, seed, unit, resamplers, item_rows, sentences))
+    sampled = _resample(table, judgments, chosen, how, ranking)
     for result in results:
         for name in CORRELATIONS:
             values = correlation_rows(name, sampled.metrics[result.metric], sampled.human)
             result.intervals[name], result.undefined[name] = percentile_interval(values, confidence)
-        result.resampling, result.resamples, result.seed = sampled.label, resamples, seed
+        result.resampling, result.resamples, result.seed = sampled.label, len(sampled.human), how.seed
     return results
 
 
+def _resampling(resampling: Resampling | str | None, options: dict[str, Any]) -> Resampling | None:
+    if resampling is None or isinstance(resampling, Resampling):
+        if options:
+            raise InputError(f"resampling options without a resampling kind: {', '.join(options)}")
+        return resampling
+    return Resampling(resampling, **options)
+
+
 def compare_metrics(metric_a: str, metric_b: str, metric_scores: Mapping[str, Mapping[str, float]],
-                    judgments: Judgments, systems: Sequence[str] | None = None, resampling: str = "judgments", *,
-                    unit: str = "pair", resamplers: Mapping[str, Mapping[str, SentenceResampler]] | None = None,
-                    item_rows: np.ndarray | None = None, sentences: int | None = None,
-                    resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
-                    confidence: float = DEFAULT_CONFIDENCE) -> CorrelationComparison:
-    """Paired test of "metric A correlates with the human Expected Wins better than metric B":
-    the same resamples score both (see :func:`correlate_with_judgments` for the options), and
-    Williams' test on the Pearson correlations."""
+                    judgments: Judgments, systems: Sequence[str] | None = None,
+                    resampling: Resampling | str | None = "judgments", *, ranking: HumanRanking | None = None,
+                    confidence: float = DEFAULT_CONFIDENCE, **resampling_options: Any) -> CorrelationComparison:
+    """Paired test of "metric A correlates with the human scores better than metric B": the
+    same resamples score both (options as :func:`correlate_with_judgments`), and Williams' test
+    on the Pearson correlations (the only test when ``resampling`` is None)."""
     table = _metric_table(metric_scores)
     for name in (metric_a, metric_b):
         if name not in table:
@@ -439,19 +473,27 @@ def compare_metrics(metric_a: str, metric_b: str, metric_scores: Mapping[str, Ma
     if metric_a == metric_b:
         raise InputError("compare two different metrics")
     table = {metric_a: table[metric_a], metric_b: table[metric_b]}
-    point = correlate_with_judgments(table, judgments, systems, None)
+    point = correlate_with_judgments(table, judgments, systems, None, ranking=ranking, confidence=confidence)
     chosen = point[0].systems
-    sampled = _resample(table, judgments, chosen, resampling,
-                        _options(resamples, seed, unit, resamplers, item_rows, sentences))
-    differences, intervals, p_values = {}, {}, {}
-    for name in CORRELATIONS:
-        differences[name] = point[0].values[name] - point[1].values[name]
-        paired = (correlation_rows(name, sampled.metrics[metric_a], sampled.human)
-                  - correlation_rows(name, sampled.metrics[metric_b], sampled.human))
-        intervals[name], _ = percentile_interval(paired, confidence)
-        defined = paired[~np.isnan(paired)]
-        p_values[name] = float((np.count_nonzero(defined <= 0) + 1) / (defined.size + 1))
+    differences = {name: point[0].values[name] - point[1].values[name] for name in CORRELATIONS}
     r_a_b = pearson([table[metric_a][s] for s in chosen], [table[metric_b][s] for s in chosen])
     williams = williams_test(point[0].values["pearson"], point[1].values["pearson"], r_a_b, len(chosen))
-    return CorrelationComparison(metric_a, metric_b, point[0].human, chosen, differences, intervals, p_values,
-                                 williams, sampled.label, resamples, seed)
+    comparison = CorrelationComparison(metric_a, metric_b, point[0].human, chosen, differences, {}, {}, williams,
+                                       None, 0, None)
+    how = _resampling(resampling, resampling_options)
+    if how is not None:
+        _paired_bootstrap(comparison, table, judgments, how, ranking, confidence)
+    return comparison
+
+
+def _paired_bootstrap(comparison: CorrelationComparison, table: dict[str, dict[str, float]], judgments: Judgments,
+                      how: Resampling, ranking: HumanRanking | None, confidence: float) -> None:
+    """Fill in the paired-bootstrap intervals and one-sided p-values of a comparison."""
+    sampled = _resample(table, judgments, comparison.systems, how, ranking)
+    for name in CORRELATIONS:
+        paired = (correlation_rows(name, sampled.metrics[comparison.metric_a], sampled.human)
+                  - correlation_rows(name, sampled.metrics[comparison.metric_b], sampled.human))
+        comparison.intervals[name], _ = percentile_interval(paired, confidence)
+        defined = paired[~np.isnan(paired)]
+        comparison.p_values[name] = float((np.count_nonzero(defined <= 0) + 1) / (defined.size + 1))
+    comparison.resampling, comparison.resamples, comparison.seed = sampled.label, len(sampled.human), how.seed

@@ -3,7 +3,7 @@ start, and a scatter of metric against human scores with the least-squares line.
 from __future__ import annotations
 
 import os
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -22,6 +22,14 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def check_figure(path: str | os.PathLike) -> str:
+    """A figure can be written at ``path`` (.png or .pdf, existing folder) with matplotlib
+    installed; checked before the work that the figure shows."""
+    path = _check_path(path)
+    _pyplot()
+    return path
 
 
 def _check_path(path: str | os.PathLike) -> str:
@@ -60,18 +68,33 @@ def plot_windows(analyses: WindowAnalysis | Sequence[WindowAnalysis], path: str 
     return path
 
 
-def plot_scatter(metric_scores: Mapping[str, float], human_scores: Mapping[str, float], path: str | os.PathLike,
-                 *, metric: str = "metric", human: str = "human") -> str:
+def plot_scatter(metric_scores: Mapping[str, float] | Mapping[str, Mapping[str, float]],
+                 human_scores: Mapping[str, float], path: str | os.PathLike, *, metric: str = "metric",
+                 human: str = "human") -> str:
     """Each system as a labelled point (metric score, human score) with the least-squares
-    line; written to ``path`` (.png or .pdf). Returns the path."""
+    line, one panel per metric (``metric_scores``: {system: score}, or {metric: {system:
+    score}}); written to ``path`` (.png or .pdf). Returns the path."""
     path = _check_path(path)
+    first = next(iter(metric_scores.values()), None)
+    panels = dict(metric_scores) if isinstance(first, Mapping) else {metric: metric_scores}
+    for label, scores in panels.items():
+        if len([s for s in scores if s in human_scores]) < 2:
+            raise InputError(f"a scatter plot needs at least 2 systems with both scores ({label})")
+    plt = _pyplot()
+    figure, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 4.0), squeeze=False)
+    for panel, (label, scores) in zip(axes[0], panels.items()):
+        _scatter_panel(panel, scores, human_scores, label, human)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+    return path
+
+
+def _scatter_panel(axes, metric_scores: Mapping[str, float], human_scores: Mapping[str, float], metric: str,
+                   human: str) -> None:
     systems = [s for s in metric_scores if s in human_scores]
-    if len(systems) < 2:
-        raise InputError(f"a scatter plot needs at least 2 systems with both scores, got {len(systems)}")
     x = np.array([float(metric_scores[s]) for s in systems])
     y = np.array([float(human_scores[s]) for s in systems])
-    plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(5.0, 4.0))
     axes.scatter(x, y)
     for system, xs, ys in zip(systems, x, y):
         axes.annotate(system, (xs, ys), fontsize="x-small", xytext=(3, 3), textcoords="offset points")
@@ -82,7 +105,20 @@ def plot_scatter(metric_scores: Mapping[str, float], human_scores: Mapping[str, 
     axes.set_xlabel(metric)
     axes.set_ylabel(human)
     axes.grid(alpha=0.5)
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
-    return path
+
+
+def plot_meta_evaluation(result: Any, path: str | os.PathLike) -> list[str]:
+    """The figures of a :class:`~gecmetrics.meta.evaluate.JudgmentMetaEvaluation`: the scatter
+    of every metric column against the human scores at ``path``; with windows, the windows at
+    ``path`` and the scatter beside it (``NAME-scatter.png``). Returns the paths written."""
+    if result.ranking is None:
+        raise InputError("figures are system-level: there is nothing to plot at the sentence level")
+    path = os.fspath(path)
+    human = "Expected Wins" if result.ranking.method == "ew" else "TrueSkill"
+    scores = {label: {s: v for s, v in by_system.items() if s in result.systems}
+              for label, by_system in result.scores.items()}
+    if not result.windows:
+        return [plot_scatter(scores, result.ranking.scores, path, human=human)]
+    stem, suffix = os.path.splitext(path)
+    return [plot_windows(result.windows, path),
+            plot_scatter(scores, result.ranking.scores, f"{stem}-scatter{suffix}", human=human)]

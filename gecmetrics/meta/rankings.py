@@ -55,6 +55,15 @@ class HumanRanking:
     seed: int | None = None
     source: str = ""
     comparisons: int = 0
+    samples: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    """Each system's score in every resample (EW) or run (TS), shape (R,): the human side of
+    a judgment bootstrap of correlations (not in ``to_dict``)."""
+
+    def sample_matrix(self, systems: Sequence[str]) -> np.ndarray | None:
+        """The samples of ``systems`` as an (R, S) matrix, or None without resamples."""
+        if not self.samples:
+            return None
+        return np.stack([self.samples[s] for s in systems], axis=1)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (full precision)."""
@@ -137,6 +146,7 @@ def _finish(ranking: HumanRanking, systems: list[str], scores: np.ndarray, sampl
     ranking.systems = [systems[k] for k in order]
     ranking.scores = {systems[k]: float(scores[k]) for k in order}
     if samples is not None:
+        ranking.samples = {systems[k]: samples[:, k] for k in order}
         ranking.spread = {systems[k]: float(samples[:, k].std()) for k in order}
         ranges = rank_ranges(samples, systems, confidence)
         ranking.ranges = ranges

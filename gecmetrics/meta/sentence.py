@@ -64,10 +64,12 @@ def _score_matrix(sentence_scores: Mapping[str, Sequence[float]], systems: Seque
     return matrix
 
 
-def _check_rows(judgments: Judgments, item_rows: Sequence[int], sentences: int) -> np.ndarray:
+def check_item_rows(judgments: Judgments, item_rows: Sequence[int], sentences: int) -> np.ndarray:
+    """``item_rows`` as an integer array: one corpus row per ranking item, each within the
+    ``sentences`` scored (an error names the item's line otherwise)."""
     rows = np.asarray(item_rows)
-    if rows.shape != (len(judgments.items),) or not np.issubdtype(rows.dtype, np.integer):
-        raise InputError(f"item_rows needs one integer row per ranking item ({len(judgments.items)}), "
+    if rows.shape != (len(judgments.items),) or (rows.size and not np.issubdtype(rows.dtype, np.integer)):
+        raise InputError(f"item_rows needs one integer corpus row per ranking item ({len(judgments.items)}), "
                          f"got shape {rows.shape}")
     outside = np.flatnonzero((rows < 0) | (rows >= sentences))
     if outside.size:
@@ -98,7 +100,7 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
                          judgments.source)
     restricted = judgments.restricted(order)
     scores = _score_matrix(sentence_scores, order)
-    rows = _check_rows(judgments, item_rows, scores.shape[1])
+    rows = check_item_rows(judgments, item_rows, scores.shape[1])
     pairwise = restricted.pairwise()
     position = np.array([order.index(s) for s in restricted.systems])  # restricted index -> order
     decided = ~pairwise.tie

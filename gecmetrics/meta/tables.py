@@ -1,98 +1,130 @@
-"""Text rendering of the meta-evaluation results for the CLI (``gecmetric rank``,
-``gecmetric meta-eval --judgments``): prettytable tables or TSV, numbers rounded half up;
-JSON is each result's ``to_dict()``."""
+"""The meta-evaluation results as :class:`~gecmetrics.report.Table` objects (text, TSV,
+Markdown, LaTeX), numbers rounded half up, and a titled sequence of them for the commands
+(``gecmetric rank``, ``gecmetric meta-eval --judgments``). JSON is each result's ``to_dict()``."""
 from __future__ import annotations
 
-import json
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
 
-from prettytable import PrettyTable
-
-from ..report import round_half_up
+from ..report import Table, round_half_up, scaled
 from .correlation import CORRELATIONS, CorrelationComparison, SystemCorrelation
 from .rankings import HumanRanking
 from .sentence import SentenceAgreement
 from .windows import WindowAnalysis
 
-
-def _render(header: list[str], rows: list[list[str]], as_tsv: bool, left: Sequence[str] = ()) -> str:
-    if as_tsv:
-        return "\n".join("\t".join(row) for row in [header] + rows)
-    table = PrettyTable(header)
-    table.align = "r"
-    for column in left:
-        table.align[column] = "l"
-    table.add_rows(rows)
-    return table.get_string()
+HUMAN_LABELS = {"ew": "EW", "ts": "TS"}
 
 
-def _number(value: float | None, digits: int) -> str:
+def number(value: float | None, digits: int) -> str:
+    """A number rounded half up, ``-`` for an undefined one."""
     return "-" if value is None else round_half_up(value, digits)
 
 
-def ranking_table(ranking: HumanRanking, digits: int = 4, as_tsv: bool = False) -> str:
-    """The human ranking, best first: cluster number, system, score, rank range."""
-    cluster_of = {s: k + 1 for k, members in enumerate(ranking.clusters) for s in members}
-    header = ["#", "system", ranking.method.upper(), "range"]
-    rows = [[str(cluster_of.get(s, "")), s, _number(ranking.scores[s], digits), str(ranking.ranges.get(s, ""))]
-            for s in ranking.systems]
-    return _render(header, rows, as_tsv, ["system"])
-
-
-def _interval_text(result: SystemCorrelation, name: str, digits: int) -> str:
-    if name not in result.intervals:
+def interval(bounds: tuple[float, float] | None, digits: int) -> str:
+    """``[low, high]``, empty without bounds."""
+    if bounds is None:
         return ""
-    low, high = result.intervals[name]
-    return f"[{_number(low, digits)}, {_number(high, digits)}]"
+    return f"[{number(bounds[0], digits)}, {number(bounds[1], digits)}]"
 
 
-def correlation_table(results: Sequence[SystemCorrelation], digits: int = 3, as_tsv: bool = False) -> str:
-    """One row per metric: each correlation and, when resampled, its interval."""
-    header = ["metric", "n"]
+def ranking_table(ranking: HumanRanking, digits: int = 4, metric_scores: Mapping[str, Mapping[str, float]] = {},
+                  scales: Mapping[str, float] = {}, metric_digits: int = 2) -> Table:
+    """The human ranking, best first: cluster number, system, score, rank range (with
+    resamples), then each metric's score of the system (x its scale: 100 for n-gram metrics)."""
+    cluster_of = {s: k + 1 for k, members in enumerate(ranking.clusters) for s in members}
+    header = ["#", "system", HUMAN_LABELS.get(ranking.method, ranking.method), "range", *metric_scores]
+    rows = []
+    for system in ranking.systems:
+        metric_cells = [scaled(scores[system], metric_digits, scales.get(label, 1)) if system in scores else ""
+                        for label, scores in metric_scores.items()]
+        rows.append([str(cluster_of.get(system, "")), system, number(ranking.scores[system], digits),
+                     str(ranking.ranges.get(system, "")), *metric_cells])
+    return Table(header, rows, left=(1,))
+
+
+def ranking_title(ranking: HumanRanking) -> str:
+    """What the ranking is and how its ranges were made."""
+    name = {"ew": f"Expected Wins ({ranking.procedure})", "ts": "TrueSkill (mean mu)"}[ranking.method]
+    title = f"Human ranking: {name} of {ranking.source}, {ranking.comparisons} pairwise comparisons"
+    if ranking.resamples:
+        what = "resamples" if ranking.method == "ew" else "runs"
+        title += f"; rank ranges and clusters from {ranking.resamples} {what} (seed {ranking.seed})"
+    return title
+
+
+def correlation_table(results: Sequence[SystemCorrelation], digits: int = 3) -> Table:
+    """One row per metric (and resampling): each correlation and, when resampled, its
+    percentile interval."""
+    resampled = any(r.intervals for r in results)
+    header = ["metric", "n"] + (["resampling"] if resampled else [])
     for name in CORRELATIONS:
-        header += [name, f"{name} CI"]
+        header += [name] + ([f"{name} CI"] if resampled else [])
     rows = []
     for result in results:
-        row = [result.metric, str(len(result.systems))]
+        row = [result.metric, str(len(result.systems))] + ([result.resampling or ""] if resampled else [])
         for name in CORRELATIONS:
-            row += [_number(result.values[name], digits), _interval_text(result, name, digits)]
+            row.append(number(result.values[name], digits))
+            if resampled:
+                row.append(interval(result.intervals.get(name), digits))
         rows.append(row)
-    return _render(header, rows, as_tsv, ["metric"])
+    return Table(header, rows, left=(0, 2) if resampled else (0,))
 
 
-def comparison_table(comparison: CorrelationComparison, digits: int = 3, as_tsv: bool = False) -> str:
-    """Metric A minus metric B per correlation: difference, interval, paired-bootstrap p, and
-    Williams' t and p on the Pearson row."""
-    header = ["correlation", "A - B", "CI", "p (bootstrap)", "Williams t", "p (Williams)"]
+def comparison_table(comparisons: Sequence[CorrelationComparison], digits: int = 3) -> Table:
+    """Metric A minus metric B, per correlation: the difference, its paired-bootstrap interval
+    and one-sided p-value; Williams' t and p on the Pearson rows."""
+    header = ["A", "B", "correlation", "A - B", "CI", "p (bootstrap)", "Williams t", "p (Williams)", "resampling"]
     rows = []
-    for name in CORRELATIONS:
-        low, high = comparison.intervals[name]
-        williams = [_number(comparison.williams.t, digits), _number(comparison.williams.p_value, digits)] \
-            if name == "pearson" else ["", ""]
-        rows.append([name, _number(comparison.differences[name], digits),
-                     f"[{_number(low, digits)}, {_number(high, digits)}]",
-                     _number(comparison.p_values[name], digits), *williams])
-    return _render(header, rows, as_tsv, ["correlation"])
+    for comparison in comparisons:
+        for name in CORRELATIONS:
+            williams = [number(comparison.williams.t, digits), number(comparison.williams.p_value, digits)] \
+                if name == "pearson" else ["", ""]
+            p_value = comparison.p_values.get(name)
+            rows.append([comparison.metric_a, comparison.metric_b, name,
+                         number(comparison.differences[name], digits),
+                         interval(comparison.intervals.get(name), digits),
+                         "" if p_value is None else number(p_value, digits), *williams,
+                         comparison.resampling or ""])
+    return Table(header, rows, left=(0, 1, 2, 8))
 
 
-def sentence_table(results: Sequence[SentenceAgreement], digits: int = 3, as_tsv: bool = False) -> str:
+def sentence_table(results: Sequence[SentenceAgreement], digits: int = 3) -> Table:
     """One row per metric: pairs, accuracy, Kendall-like tau, metric ties."""
     header = ["metric", "pairs", "accuracy", "kendall", "metric ties"]
-    rows = [[r.metric, str(r.pairs), _number(r.accuracy, digits), _number(r.kendall, digits), str(r.metric_ties)]
+    rows = [[r.metric, str(r.pairs), number(r.accuracy, digits), number(r.kendall, digits), str(r.metric_ties)]
             for r in results]
-    return _render(header, rows, as_tsv, ["metric"])
+    return Table(header, rows)
 
 
-def window_table(analysis: WindowAnalysis, digits: int = 3, as_tsv: bool = False) -> str:
-    """One row per window: human ranks, Pearson, Spearman."""
-    header = ["ranks", "pearson", "spearman"]
-    rows = [[f"{w.start}-{w.end}", _number(w.pearson, digits), _number(w.spearman, digits)]
-            for w in analysis.windows]
-    return _render(header, rows, as_tsv, ["ranks"])
+def window_table(analyses: WindowAnalysis | Sequence[WindowAnalysis], digits: int = 3) -> Table:
+    """One row per metric and window: the human ranks it spans, Pearson, Spearman."""
+    analyses = [analyses] if isinstance(analyses, WindowAnalysis) else list(analyses)
+    rows = [[a.metric, f"{w.start}-{w.end}", number(w.pearson, digits), number(w.spearman, digits)]
+            for a in analyses for w in a.windows]
+    return Table(["metric", "ranks", "pearson", "spearman"], rows, left=(0, 1))
 
 
-def as_json(results: Any) -> str:
-    """JSON of one result or a list of results (each with ``to_dict()``)."""
+@dataclass
+class Section:
+    """A titled table."""
+
+    title: str
+    table: Table
+
+
+def render_sections(sections: Sequence[Section], fmt: str = "text") -> str:
+    """Titled tables one after another: the title on its own line (``# `` in TSV, ``% `` in
+    LaTeX, bold in Markdown), a blank line between sections."""
+    prefix = {"tsv": "# ", "latex": "% "}.get(fmt, "")
+    parts = []
+    for section in sections:
+        title = f"**{section.title}**\n" if fmt == "markdown" else f"{prefix}{section.title}"
+        parts.append(f"{title}\n{section.table.render(fmt)}")
+    return "\n\n".join(parts)
+
+
+def as_dicts(results: Any) -> Any:
+    """``to_dict()`` of one result or of each of a list."""
     if isinstance(results, (list, tuple)):
-        return json.dumps([r.to_dict() for r in results], indent=2)
-    return json.dumps(results.to_dict(), indent=2)
+        return [r.to_dict() for r in results]
+    return results.to_dict()
