@@ -4,7 +4,6 @@ metric with intervals, and bad input as one line with exit 2."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -17,12 +16,11 @@ from gecmetrics.meta.evaluate import JudgmentOptions, subset_systems
 from gecmetrics.meta.judgments import read_judgments
 from gecmetrics.meta.rankings import expected_wins
 from gecmetrics.meta.windows import window_analysis
+from tests.test_meta_correlation import gjg15_submissions
 from tests.conftest import one_line_error, read_tsv, run_cli
 from tests.test_metric_protocol import ToyF
 
 DATA = Path(__file__).resolve().parent / "data"
-SUBMISSIONS_VARIABLE = "GECMETRICS_GJG15_SUBMISSIONS"
-SUBMISSIONS_DEFAULT = "/tmp/peers/meta-ge/data/original/official_submissions"
 GJG15_SHARED = ("AMU", "CAMB", "CUUI", "INPUT")
 
 # A toy task: 6 sentences, 4 systems of decreasing quality, one ranking item per sentence.
@@ -126,16 +124,8 @@ def test_poster_correlation_through_the_command_with_stored_scores(shared_data: 
     assert row[:5] == ["GREEN b2", "13", "0.741", "0.698", "0.564"]
 
 
-def submissions() -> Path:
-    folder = Path(os.environ.get(SUBMISSIONS_VARIABLE, SUBMISSIONS_DEFAULT))
-    if not (folder / "IPN").is_file():
-        pytest.skip(f"the 13 CoNLL-2014 submissions GJG15 judged (github grammatical/evaluation "
-                    f"data/original/official_submissions) are not at {folder}; set {SUBMISSIONS_VARIABLE}")
-    return folder
-
-
 def gjg15_outputs(conll14: Path) -> list[str]:
-    folder = submissions()
+    folder = gjg15_submissions()
     names = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
     return [str((conll14 if name in GJG15_SHARED else folder) / name) for name in names]
 

@@ -246,7 +246,7 @@ def test_systems_must_match_both_ways(shared_data: Path) -> None:
     with pytest.raises(InputError, match="without a score from metric 'GREEN': IPN") as caught:
         correlate_with_judgments({"GREEN": without_ipn}, judgments)
     assert caught.value.path.endswith("gjg15.xml") and "\n" not in str(caught.value)
-    with pytest.raises(InputError, match="scores but no human judgments: REF0"):
+    with pytest.raises(InputError, match="do not rank have a score from metric 'GREEN': REF0"):
         correlate_with_judgments({"GREEN": {**green, "REF0": 0.9}}, judgments)
     with pytest.raises(InputError, match="at least 3 systems"):
         correlate_with_judgments({"GREEN": green}, judgments, systems=["AMU", "CAMB"])

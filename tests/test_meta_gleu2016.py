@@ -7,18 +7,16 @@ submissions is present."""
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import pytest
 
 from gecmetrics import GLEU, get_metric, read_lines
 from gecmetrics.meta_eval import spearman
+from tests.test_meta_correlation import gjg15_submissions
 from tests.conftest import read_tsv, run_cli
 
 DATA = Path(__file__).resolve().parent / "data"
-SUBMISSIONS_VARIABLE = "GECMETRICS_GJG15_SUBMISSIONS"
-SUBMISSIONS_DEFAULT = "/tmp/peers/meta-ge/data/original/official_submissions"
 SHARED = ("AMU", "CAMB", "INPUT")
 
 
@@ -70,16 +68,8 @@ def test_cli_variant_official_2016(conll14: Path) -> None:
     assert code == 0 and out.split("\t")[1].strip() == "57.5329"
 
 
-def submissions() -> Path:
-    folder = Path(os.environ.get(SUBMISSIONS_VARIABLE, SUBMISSIONS_DEFAULT))
-    if not (folder / "IPN").is_file():
-        pytest.skip(f"the CoNLL-2014 submissions (github grammatical/evaluation data/original/official_submissions) "
-                    f"are not at {folder}; set {SUBMISSIONS_VARIABLE}")
-    return folder
-
-
 def test_equal_to_the_2016_code_on_all_13_systems(conll14: Path) -> None:
-    folder = submissions()
+    folder = gjg15_submissions()
     sources = read_lines(str(conll14 / "INPUT"))
     references = [read_lines(str(conll14 / "REF0")), read_lines(str(conll14 / "REF1"))]
     metric = GLEU("official-2016")

@@ -243,25 +243,32 @@ def _metric_table(metric_scores: Mapping[str, Mapping[str, float]]) -> dict[str,
     return table
 
 
+def check_systems(judgments: Judgments, systems: Sequence[str], provided: Sequence[str], what: str) -> None:
+    """Both ways: every system to correlate has ``what`` (an output file, a metric's score),
+    and every system that has it is judged; at least 3 systems."""
+    missing = [s for s in systems if s not in provided]
+    if missing:
+        raise InputError(f"systems in the judgments without {what}: {', '.join(missing)}", judgments.source)
+    unjudged = [s for s in provided if s not in judgments.systems]
+    if unjudged:
+        raise InputError(f"systems the judgments do not rank have {what}: {', '.join(unjudged)}; "
+                         f"they rank: {', '.join(judgments.systems)}", judgments.source)
+    if len(systems) < MIN_SYSTEMS:
+        raise InputError(f"meta-evaluation needs at least {MIN_SYSTEMS} systems, got {len(systems)}: "
+                         f"{', '.join(systems)}", judgments.source)
+
+
 def systems_to_correlate(metric_scores: Mapping[str, Mapping[str, float]], judgments: Judgments,
                          systems: Sequence[str] | None = None) -> list[str]:
-    """The systems to correlate (default: every judged system), checked both ways: each must
-    have a score from every metric, and every scored system must be judged."""
-    judged = set(judgments.systems)
+    """The systems to correlate (default: every judged system), checked both ways against
+    every metric's scores (:func:`check_systems`)."""
     chosen = list(judgments.systems) if systems is None else list(systems)
-    unjudged = sorted(set(chosen) - judged)
-    for metric, scores in metric_scores.items():
-        unjudged += sorted(set(scores) - judged - set(unjudged))
-        missing = [s for s in chosen if s not in scores]
-        if missing:
-            raise InputError(f"systems in the judgments without a score from metric {metric!r}: "
-                             f"{', '.join(missing)}", judgments.source)
+    unjudged = [s for s in chosen if s not in judgments.systems]
     if unjudged:
-        raise InputError(f"systems with scores but no human judgments: {', '.join(sorted(set(unjudged)))}; "
-                         f"the judgments rank: {', '.join(judgments.systems)}", judgments.source)
-    if len(chosen) < MIN_SYSTEMS:
-        raise InputError(f"a correlation needs at least {MIN_SYSTEMS} systems, got {len(chosen)}: "
-                         f"{', '.join(chosen)}", judgments.source)
+        raise InputError(f"systems not in the judgments: {', '.join(unjudged)}; "
+                         f"they rank: {', '.join(judgments.systems)}", judgments.source)
+    for metric, scores in metric_scores.items():
+        check_systems(judgments, chosen, list(scores), f"a score from metric {metric!r}")
     return chosen
 
 

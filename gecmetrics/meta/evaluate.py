@@ -19,7 +19,6 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..meta_eval import MIN_SYSTEMS
 from .correlation import (
     RESAMPLING_UNITS,
     RESAMPLINGS,
@@ -27,6 +26,7 @@ from .correlation import (
     Resampling,
     SentenceResampler,
     SystemCorrelation,
+    check_systems,
     compare_metrics,
     correlate_with_judgments,
 )
@@ -81,21 +81,6 @@ def subset_name(subset: str | Sequence[str] | None, judged: Sequence[str]) -> st
     if subset is None:
         return "base" if any(s in FLUENCY_SYSTEMS for s in judged) else "all"
     return subset if isinstance(subset, str) else ",".join(subset)
-
-
-def check_outputs(judgments: Judgments, systems: Sequence[str], provided: Sequence[str], what: str) -> None:
-    """Both ways: every system to correlate has ``what`` (an output file, scores), and every
-    one given is judged; at least 3 systems."""
-    missing = [s for s in systems if s not in provided]
-    if missing:
-        raise InputError(f"systems in the judgments without {what}: {', '.join(missing)}", judgments.source)
-    unjudged = [s for s in provided if s not in judgments.systems]
-    if unjudged:
-        raise InputError(f"systems the judgments do not rank have {what}: {', '.join(unjudged)}; "
-                         f"they rank: {', '.join(judgments.systems)}", judgments.source)
-    if len(systems) < MIN_SYSTEMS:
-        raise InputError(f"meta-evaluation needs at least {MIN_SYSTEMS} systems, got {len(systems)}: "
-                         f"{', '.join(systems)}", judgments.source)
 
 
 # --------------------------------------------------------------------------- metric columns
@@ -286,7 +271,7 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     elif metrics is not None or corpus is not None or scored is not None:
         raise InputError("give metrics with a corpus, a scored run, or scores; not several")
     for metric_scores in scores.values():
-        check_outputs(judgments, systems, list(metric_scores), "scores")
+        check_systems(judgments, systems, list(metric_scores), "scores")
     result = JudgmentMetaEvaluation(judgments.source, settings.level, subset_name(settings.systems, judgments.systems),
                                     systems, scores={k: dict(v) for k, v in scores.items()})
     if columns is not None:
@@ -308,7 +293,7 @@ def _score(judgments: Judgments, systems: list[str], metrics: Any, corpus: Any) 
 
     if metrics is None or not isinstance(corpus, Corpus):
         raise InputError("give metrics and a Corpus (or a scored run, or scores)")
-    check_outputs(judgments, systems, list(corpus.hypotheses), "an output file")
+    check_systems(judgments, systems, list(corpus.hypotheses), "an output file")
     return score_corpus(check_metrics(resolve_metrics(metrics)), corpus)
 
 
