@@ -241,8 +241,10 @@ def test_python_api_one_call(toy: dict[str, str]) -> None:
     assert result.comparisons[0].williams.n == 4 and len(result.windows) == 2
     data = json.loads(json.dumps(result.to_dict()))
     assert set(data) >= {"ranking", "correlations", "comparisons", "windows", "scores", "signatures"}
-    same = correlate_with_judgments(result.scores, read_judgments(toy["xml"]), resampling=None)
-    assert [c.values for c in same] == [c.values for c in result.correlations]
+    fresh = correlate_with_judgments(result.scores, read_judgments(toy["xml"]), resamples=100, seed=0)
+    assert [c.values for c in fresh] == [c.values for c in result.correlations]
+    # the ranking's own resamples are the judgment bootstrap: the same as drawing them afresh
+    assert [c.intervals for c in fresh] == [c.intervals for c in result.correlations]
     sentence = meta_evaluate_judgments(toy["xml"], ["gleu"], corpus, level="sentence", src_ids=0)
     assert sentence.ranking is None and sentence.sentence[0].pairs > 0
     options = JudgmentOptions(bootstrap=50)
