@@ -132,11 +132,11 @@ def gjg15_outputs(conll14: Path) -> list[str]:
 
 def test_poster_correlation_end_to_end_through_the_command(shared_data: Path, conll14: Path) -> None:
     """Raw judgments and the 13 system outputs -> GREEN -> Pearson 0.741, Spearman 0.698, with
-    intervals of both kinds (300 resamples), the paired test and windows k = 4 and 8."""
+    intervals of both kinds (200 resamples), the paired test and windows k = 4 and 8."""
     outputs = gjg15_outputs(conll14)
     base = ["meta-eval", "--judgments", str(shared_data / "human/judgments/gjg15.xml"), "-s", str(conll14 / "INPUT"),
             "-r", str(conll14 / "REF0"), str(conll14 / "REF1"), "-o", *outputs, "--metrics", "gleu", "green:beta=2"]
-    code, out, err = run_cli(*base, "--bootstrap", "300", "--resample", "both", "--src-ids", "0", "--compare",
+    code, out, err = run_cli(*base, "--bootstrap", "200", "--resample", "both", "--src-ids", "0", "--compare",
                              "--window", "4", "--json")
     assert code == 0, err
     data = json.loads(out)

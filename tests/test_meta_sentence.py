@@ -4,6 +4,7 @@ CI checks the numbers SEEDA's scripts printed (tests/data/meta_seeda_*.tsv); whe
 copy of SEEDA (github tmu-nlp/SEEDA, utils/) is present, the live tests run its scripts too."""
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -55,9 +56,15 @@ def seeda_scores(shared_data: Path) -> dict[str, dict[str, np.ndarray]]:
     return sentence_scores(shared_data)
 
 
-def ours(shared_data: Path, scores, metric: str, judgments: str, systems: str):
+@functools.lru_cache(maxsize=None)
+def seeda_judgments(shared_data: Path, judgments: str):
+    """A SEEDA judgment file and the subset row of each of its items (read once per run)."""
     loaded = read_judgments(shared_data / "human" / "judgments" / f"seeda_{judgments}.xml")
-    rows = rows_of_src_ids(loaded, subset_corpus(shared_data)[2])
+    return loaded, rows_of_src_ids(loaded, subset_corpus(shared_data)[2])
+
+
+def ours(shared_data: Path, scores, metric: str, judgments: str, systems: str):
+    loaded, rows = seeda_judgments(shared_data, judgments)
     kept = [s for s in SEEDA_SYSTEMS if s not in LEFT_OUT[systems]]
     return sentence_agreement(scores[metric], loaded, rows, kept, metric=metric)
 
