@@ -342,6 +342,12 @@ def test_bad_option_combinations(toy: dict[str, str], tmp_path: Path) -> None:
     assert "two or more metric columns" in one_line_error(*with_scores, "--compare")
     assert ".png or .pdf" in one_line_error(*args, "--plot", str(tmp_path / "fig.svg"))
     assert "window must be an integer from 3" in one_line_error(*args, "--window", "9")
+    sentence = [*args, "--level", "sentence", "--src-ids", "0"]
+    assert "paired tests is system-level" in one_line_error(*sentence, "--compare")
+    assert "bootstrap intervals is system-level" in one_line_error(*sentence, "--bootstrap", "10")
+    assert "--plot draws system-level figures" in one_line_error(*sentence, "--plot", str(tmp_path / "f.png"))
+    assert "tie rule is for the sentence level" in one_line_error(*args, "--tie-rule", "ignore")
+    assert "needs a number of bootstrap resamples" in one_line_error(*args, "--resample", "both")
     assert "src-id=0 maps to row -3, outside the 6 scored" in one_line_error(
         "meta-eval", "--judgments", toy["xml"], "-s", toy["src"], "-r", toy["ref0"], "-o", *(toy[s] for s in SYSTEMS),
         "--level", "sentence", "--src-ids", "3")

@@ -99,7 +99,9 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
 @click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
-@click.option("-d", "--digits", type=int, default=3, show_default=True, help="Decimals printed (rounded half up).")
+@click.option("-d", "--digits", type=int, default=3, show_default=True,
+              help="Decimals printed (rounded half up). With --judgments: of the correlations; human scores get "
+                   "one more, metric scores (x100) one fewer.")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values instead of a table.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
 @click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")

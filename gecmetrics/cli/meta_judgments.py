@@ -96,6 +96,9 @@ def run_with_judgments(values: dict[str, Any], corpus: Any, metric_texts: tuple[
     if values["plot_path"] is not None:
         from ..meta.plot import check_figure
 
+        if options.level == "sentence":
+            raise InputError("--plot draws system-level figures: it does not go with --level sentence")
+
         check_figure(values["plot_path"])
     if scores is not None:
         result = meta_evaluate_judgments(values["judgments_path"], scores=scores, options=options)

@@ -199,8 +199,20 @@ class JudgmentOptions:
                 raise InputError(f"{name} must be an integer >= 0, got {value!r}")
         if not 0.0 < self.confidence < 1.0:
             raise InputError(f"the confidence level must be between 0 and 1, got {self.confidence!r}")
-        if self.window is not None and self.level != "system":
-            raise InputError("window analysis is system-level: it does not go with the sentence level")
+        self._check_combinations()
+
+    def _check_combinations(self) -> None:
+        """Options that would be ignored are errors instead."""
+        if self.level == "sentence":
+            system_level = [name for name, on in (("window analysis", self.window is not None),
+                                                  ("bootstrap intervals", self.bootstrap > 0),
+                                                  ("paired tests", self.compare)) if on]
+            if system_level:
+                raise InputError(f"{system_level[0]} is system-level: it does not go with the sentence level")
+        elif self.tie_rule != "seeda":
+            raise InputError("the tie rule is for the sentence level (level='sentence')")
+        if self.resampling != ("judgments",) and self.bootstrap == 0:
+            raise InputError("resampling sentences needs a number of bootstrap resamples")
 
     def ranking_options(self) -> dict[str, Any]:
         """Keywords of :func:`~gecmetrics.meta.rankings.human_ranking`."""
