@@ -6,6 +6,7 @@ is dropped. Nothing else is changed (SPEC 1).
 """
 from __future__ import annotations
 
+import copy
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
@@ -112,6 +113,9 @@ class Corpus:
             self.gold = list(self.gold)
             self.sources = [_block_source(block, k, self.name("gold")) for k, block in enumerate(self.gold)]
         self.sources = check_lines(self.sources, source_name)
+        if not self.sources:
+            raise InputError("the corpus has no sentences (an empty file scores nothing)",
+                             self.name("gold") if from_gold else source_name)
         self.references = check_reference_sets(self.references)
         d = len(self.sources)
         for k, ref in enumerate(self.references):
@@ -133,6 +137,15 @@ class Corpus:
     @property
     def size(self) -> int:
         return len(self.sources)
+
+    def slice(self, start: int, end: int) -> "Corpus":
+        """Sentences ``start:end`` of every text (already checked: no checks again)."""
+        part = copy.copy(self)
+        part.sources = self.sources[start:end]
+        part.references = [ref[start:end] for ref in self.references]
+        part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()}
+        part.gold = None if self.gold is None else self.gold[start:end]
+        return part
 
     def with_hypotheses(self, hypotheses: Mapping[str, Sequence]) -> "Corpus":
         """The same source, references and gold with other hypotheses (checked)."""

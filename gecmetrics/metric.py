@@ -436,6 +436,20 @@ class Metric(ABC):
         return [Column(label, part, self.column_signature(part, references))
                 for part, label in enumerate(self.column_labels())]
 
+    def join_statistics(self, parts: Sequence[Any]) -> Any:
+        """The statistics of consecutive chunks of sentences as one (first axis: sentences).
+        Arrays whose other axes differ between chunks (e.g. the number of annotators) are
+        padded with zeros, which every metric's rows read as "absent"."""
+        import numpy as np
+
+        if len(parts) == 1:
+            return parts[0]
+        arrays = [np.asarray(part) for part in parts]
+        shape = tuple(max(sizes) for sizes in zip(*(a.shape[1:] for a in arrays)))
+        padded = [np.pad(a, [(0, 0)] + [(0, full - size) for full, size in zip(shape, a.shape[1:])])
+                  if a.shape[1:] != shape else a for a in arrays]
+        return np.concatenate(padded, axis=0)
+
     def sentence_matrix(self, statistics: Any) -> Any:
         """Per-sentence scores as an array of shape (columns, D)."""
         import numpy as np

@@ -74,10 +74,30 @@ def _check_kind(metric: Metric, name: str, hypothesis: Sequence[Any]) -> None:
         raise InputError(f"metric {metric.name or type(metric).__name__} reads hypotheses as {wanted}", name)
 
 
+DEFAULT_CHUNK_LINES = 20_000
+"""Sentences counted together: the pipeline keeps only the per-sentence statistics of finished
+chunks, so memory stays near what one chunk needs, whatever the corpus size."""
+
+
+def chunk_spans(size: int, chunk_lines: int | None = None, jobs: int = 1) -> list[tuple[int, int]]:
+    """The (start, end) sentence ranges of the chunks: at most ``chunk_lines`` each, and at
+    least ``jobs`` of them when there are enough sentences (so every worker has one)."""
+    if chunk_lines is not None and (isinstance(chunk_lines, bool) or not isinstance(chunk_lines, int)
+                                    or chunk_lines < 1):
+        raise InputError(f"the chunk size must be an integer >= 1, got {chunk_lines!r}")
+    step = chunk_lines or DEFAULT_CHUNK_LINES
+    if jobs > 1:
+        step = min(step, max(1, -(-size // jobs)))
+    return [(start, min(start + step, size)) for start in range(0, size, step)]
+
+
 def score_corpus(metrics: Sequence[Metric], corpus: Corpus, names: Sequence[str] | None = None,
-                 progress: ProgressCallback | None = None, jobs: int = 1) -> Scored:
-    """Statistics of every hypothesis of ``corpus`` (or of ``names``) under every metric;
-    ``jobs`` > 1 scores the hypotheses in that many processes."""
+                 progress: ProgressCallback | None = None, jobs: int = 1, chunk_lines: int | None = None) -> Scored:
+    """Statistics of every hypothesis of ``corpus`` (or of ``names``) under every metric.
+
+    The corpus is counted in chunks of sentences (``chunk_lines``; the statistics are
+    per-sentence, so the result does not depend on the chunking), in ``jobs`` processes when
+    ``jobs`` > 1. ``progress(lines_done, lines_total, what)`` hears of every finished chunk."""
     metrics = check_metrics(metrics)
     names = list(corpus.hypotheses) if names is None else list(names)
     for name in names:
@@ -85,48 +105,70 @@ def score_corpus(metrics: Sequence[Metric], corpus: Corpus, names: Sequence[str]
             raise InputError(f"no hypothesis named {name!r}")
         for metric in metrics:
             _check_kind(metric, name, corpus.hypotheses[name])
-    if jobs > 1 and len(names) > 1:
-        return _in_processes(metrics, corpus, names, jobs)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise InputError(f"the number of processes must be an integer >= 1, got {jobs!r}")
+    spans = chunk_spans(corpus.size, chunk_lines, jobs)
+    tasks = [(metrics, corpus.slice(start, end), names) for start, end in spans]
+    report = _Progress(progress, corpus.size * len(names))
+    if jobs > 1 and len(tasks) > 1:
+        parts = _in_processes(tasks, jobs, report)
+    else:
+        parts = []
+        for task in tasks:
+            parts.append(_score_chunk(task))
+            report.add(task[1].size * len(names), names[-1] if names else "")
+    report.finish()
+    statistics = {name: [metric.join_statistics([part[0][name][k] for part in parts])
+                         for k, metric in enumerate(metrics)] for name in names}
+    return Scored(metrics, names, statistics, len(corpus.references), sum(part[1] for part in parts))
+
+
+class _Progress:
+    """Lines done so far, passed on to a progress callback."""
+
+    def __init__(self, callback: ProgressCallback | None, total: int) -> None:
+        self.callback, self.total, self.done = callback, total, 0
+
+    def add(self, lines: int, what: str) -> None:
+        self.done += lines
+        if self.callback is not None and self.done < self.total:
+            self.callback(self.done, self.total, what)
+
+    def finish(self) -> None:
+        if self.callback is not None:
+            self.callback(self.total, self.total, "done")
+
+
+def _score_chunk(task: tuple[list[Metric], Corpus, list[str]]) -> tuple[dict[str, list[Any]], int]:
+    """One chunk: each group of metrics prepared once, then every hypothesis and metric."""
+    metrics, corpus, names = task
     groups = sharing_groups(metrics)
-    total = len(groups) * (1 + len(names))
-    done = 0
-
-    def step(what: str) -> None:
-        nonlocal done
-        if progress is not None:
-            progress(done, total, what)
-        done += 1
-
-    prepared: dict[Hashable, Any] = {}
-    for key, indices in groups.items():
-        first = metrics[indices[0]]
-        step(f"preparing {first.name or type(first).__name__}")
-        prepared[key] = first.prepare(corpus, [metrics[k] for k in indices[1:]])
+    prepared = {key: metrics[indices[0]].prepare(corpus, [metrics[k] for k in indices[1:]])
+                for key, indices in groups.items()}
     statistics: dict[str, list[Any]] = {name: [None] * len(metrics) for name in names}
     for name in names:
         for key, indices in groups.items():
-            step(name)
             for k in indices:
                 statistics[name][k] = metrics[k].statistics(prepared[key], corpus.hypotheses[name])
-    if progress is not None:
-        progress(total, total, "done")
-    return Scored(metrics, names, statistics, len(corpus.references), _encoded_texts(prepared.values()))
+    return statistics, _encoded_texts(prepared.values())
 
 
-def _one_hypothesis(task: tuple[list[Metric], Corpus, str]) -> Scored:
-    metrics, corpus, name = task
-    return score_corpus(metrics, corpus, [name])
-
-
-def _in_processes(metrics: list[Metric], corpus: Corpus, names: list[str], jobs: int) -> Scored:
-    """Each hypothesis in a worker process (each worker prepares its own groups)."""
+def _in_processes(tasks: list, jobs: int, report: _Progress) -> list:
+    """The chunks in ``jobs`` worker processes, in order; a worker that dies is an error."""
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
-    tasks = [(metrics, corpus.with_hypotheses({name: corpus.hypotheses[name]}), name) for name in names]
-    with ProcessPoolExecutor(min(jobs, len(names))) as pool:
-        parts = list(pool.map(_one_hypothesis, tasks))
-    statistics = {name: part.statistics[name] for name, part in zip(names, parts)}
-    return Scored(metrics, names, statistics, len(corpus.references), sum(p.encoded_texts for p in parts))
+    try:
+        with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
+            futures = [pool.submit(_score_chunk, task) for task in tasks]
+            parts = []
+            for task, future in zip(tasks, futures):
+                parts.append(future.result())
+                report.add(task[1].size * len(task[2]), "")
+            return parts
+    except BrokenProcessPool:
+        raise InputError("a worker process died (out of memory?); run with fewer processes (-p) or smaller "
+                         "chunks") from None
 
 
 def _encoded_texts(prepared: Any) -> int:

@@ -1,50 +1,17 @@
 """``gecmetric compare``: one table of many systems under many metric settings."""
 from __future__ import annotations
 
-import sys
-import time
-
 import click
 
 from ..comparison import DEFAULT_METRICS, compare_corpus
-from ..corpus import read_corpus
 from ..errors import InputError
 from ..pipeline import score_corpus
 from ..registry import list_metrics, metrics_from_text, needs_gold_m2, settings_help
 from ..significance import column_tests
 from . import main
-from .common import corpus_options, output_format, output_options, warn_whitespace
+from .common import corpus_options, load_corpus, output_format, output_options, progress_unless
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_test_list, significance_options
-
-PROGRESS_DELAY_SECONDS = 1.0
-
-
-class StderrProgress:
-    """A progress line on stderr, shown only once the work has taken more than a second and
-    only when stderr is a terminal (never in logs or pipes)."""
-
-    def __init__(self, stream=None, delay: float = PROGRESS_DELAY_SECONDS) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.monotonic()
-        self.delay = delay
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.shown = False
-
-    def __call__(self, done: int, total: int, what: str) -> None:
-        if not self.enabled:
-            return
-        if done >= total:
-            if self.shown:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
-            return
-        if time.monotonic() - self.start < self.delay:
-            return
-        self.stream.write(f"\rgecmetric compare: {done}/{total} {what}\x1b[K")
-        self.stream.flush()
-        self.shown = True
-
 
 def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
@@ -87,7 +54,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
     The source, each reference and each system output are counted once for all metrics.
     `--list-metrics` shows the names and settings.
     """
-    progress = StderrProgress()
+    progress = progress_unless(as_json, "compare")
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
                         "choose one of --tsv, --markdown and --json (or --latex)")
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
@@ -95,8 +62,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
         metrics += metrics_from_text("m2")
     if gold_m2 is None and any(needs_gold_m2(m) for m in metrics):
         raise InputError("the m2 metric needs the gold annotation: --m2 GOLD.m2")
-    corpus = read_corpus(source, references, hypotheses, gold_m2)
-    warn_whitespace(corpus, source, references, sorted({m.text_unit() for m in metrics} - {None}))
+    corpus = load_corpus(source, references, hypotheses, metrics, gold_m2)
     if paired_bs or paired_ar:
         tests = column_tests(score_corpus(metrics, corpus, list(hypotheses)))
         run_paired_test_list(tests, list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,

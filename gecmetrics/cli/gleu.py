@@ -10,7 +10,7 @@ from ..report import gleu_table, percent
 from ..significance import resamplers_for
 from . import main
 from .common import (check_order_option, corpus_options, echo_json, echo_score_rows, load_corpus, output_options,
-                     unit_options)
+                     progress_unless, unit_options)
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
 
@@ -73,8 +73,9 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
     if sentence and mean:
         raise InputError("choose one of --sentence and --mean")
     metrics = _metrics(variant, order, unit, normalize_space, iterations, fix_seed, seed, best, smooth, lambdas)
-    corpus = load_corpus(source, references, hypotheses, unit, normalize_space)
-    scored = score_corpus(metrics[:1], corpus, list(hypotheses), jobs=processes)
+    corpus = load_corpus(source, references, hypotheses, metrics[:1])
+    scored = score_corpus(metrics[:1], corpus, list(hypotheses), progress=progress_unless(as_json, "gleu"),
+                          jobs=processes)
     statistics = [scored.statistics[path][0] for path in hypotheses]
     n_refs = scored.references
     if paired_bs or paired_ar:

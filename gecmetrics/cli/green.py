@@ -10,7 +10,7 @@ from ..report import green_table, percent, round_half_up
 from ..significance import resamplers_for
 from . import main
 from .common import (check_order_option, corpus_options, echo_json, echo_score_rows, load_corpus, output_options,
-                     unit_options)
+                     progress_unless, unit_options)
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
 
@@ -36,8 +36,8 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
     if sentence and mean:
         raise InputError("choose one of --sentence and --mean")
     metric = GREEN(order, list(betas) if betas else GREENSettings.beta, unit, normalize_space)
-    corpus = load_corpus(source, references, hypotheses, unit, normalize_space)
-    scored = score_corpus([metric], corpus, list(hypotheses))
+    corpus = load_corpus(source, references, hypotheses, [metric])
+    scored = score_corpus([metric], corpus, list(hypotheses), progress=progress_unless(as_json, "green"))
     statistics = [scored.statistics[path][0] for path in hypotheses]
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for([metric], scored.references), hypotheses, statistics, paired_bs, paired_ar,

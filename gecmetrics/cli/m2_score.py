@@ -10,7 +10,7 @@ from ..m2.maxmatch import M2Result, M2Scorer, M2Settings, precision_recall_f
 from ..pipeline import score_corpus
 from ..report import Table, round_half_up
 from ..significance import resamplers_for
-from .common import digits_option
+from .common import StderrProgress, digits_option
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
@@ -78,7 +78,7 @@ def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
                       ignore_whitespace_casing=ignore_whitespace_casing)
     corpus = read_gold_corpus(gold_path, hypotheses)
     paths = list(hypotheses)
-    scored = score_corpus([scorer], corpus, paths)
+    scored = score_corpus([scorer], corpus, paths, progress=StderrProgress("m2 score"))
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for([scorer], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
                          paired_ar, seed, digits, conflicts={"--sentence": sentence, "-v": verbose}, scale=1)
@@ -114,6 +114,6 @@ def read_gold_corpus(gold_path: str, hypotheses: tuple[str, ...]) -> Corpus:
         lines = read_lines(path)
         name = path if path != "-" else "<stdin>"
         if len(lines) != len(blocks):
-            raise InputError(f"has {len(lines)} lines but the M2 file has {len(blocks)} blocks", name)
+            raise InputError(f"has {len(lines)} lines but the M2 file {gold_name} has {len(blocks)} blocks", name)
         corpus.hypotheses[path] = lines
     return corpus
