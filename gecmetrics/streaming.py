@@ -245,3 +245,32 @@ def _block_offsets(path: str, size: int) -> list[tuple[int, int]]:
             in_block = not blank
             position += len(line)
     return offsets
+
+
+def count_sentences(path: str, m2: bool = False) -> int | None:
+    """A quick count of a file's lines (an M2 file's ``S`` lines), without decoding; None for
+    standard input, which can be read only once."""
+    if path == STDIN:
+        return None
+    count, last = 0, b"\n"
+    with open_input(path) as handle:
+        if m2:
+            return sum(1 for line in handle if line.startswith(b"S"))
+        while block := handle.read(1 << 20):
+            count += block.count(b"\n")
+            last = block[-1:]
+    return count + (last != b"\n")
+
+
+def parallel_chunk_lines(paths: Sequence[str | None], gold: str | None, jobs: int,
+                         chunk_lines: int | None) -> int | None:
+    """Chunks small enough that ``jobs`` workers each get at least two (and never above
+    ``chunk_lines``): the number of sentences is counted quickly in the first file."""
+    if jobs <= 1:
+        return chunk_lines
+    first = next((p for p in paths if p is not None), None)
+    total = count_sentences(gold, m2=True) if first is None and gold is not None else \
+        count_sentences(first) if first is not None else None
+    if not total:
+        return chunk_lines
+    return max(1, min(chunk_size(chunk_lines), -(-total // (2 * jobs))))

@@ -10,8 +10,8 @@ import click
 from ..corpus import Corpus, read_corpus
 from ..errors import InputError
 from ..report import MAX_DIGITS, dumps, percent
-from ..pipeline import DEFAULT_CHUNK_LINES, score_chunks
-from ..streaming import CorpusChunks
+from ..pipeline import DEFAULT_CHUNK_LINES, check_jobs, score_chunks
+from ..streaming import CorpusChunks, parallel_chunk_lines
 from ..units import UNITS, TextChecks
 from .options import GreedyOption
 
@@ -88,10 +88,12 @@ def scale_options(func: Callable) -> Callable:
 
 
 def read_chunks(source: str | None, references: Sequence[str], hypotheses: Sequence[str], metrics: Sequence[Any],
-                gold: str | None = None, chunk_lines: int | None = None) -> tuple[Iterator[Corpus], TextChecks]:
-    """The files as chunks of sentences, and the whitespace/order checks they feed (print
-    :func:`echo_warnings` of them once the chunks are consumed)."""
+                gold: str | None = None, chunk_lines: int | None = None,
+                jobs: int = 1) -> tuple[Iterator[Corpus], TextChecks]:
+    """The files as chunks of sentences (at least two per worker with ``jobs``), and the
+    whitespace/order checks they feed (print :func:`echo_warnings` once they are consumed)."""
     checks = TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
+    chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
     reader = CorpusChunks(source, references, hypotheses, gold, chunk_lines)
     shown = [source] if source is not None else []
     shown += list(references) + [path if path != "-" else "<stdin>" for path in hypotheses]
@@ -109,6 +111,7 @@ def scored_files(metrics: Sequence[Any], source: str | None, references: Sequenc
                  dask_address: str | None = None, progress: Any = None) -> Any:
     """Every metric's statistics of every hypothesis file, counted chunk by chunk: here (in
     ``jobs`` processes) or on a Dask cluster; then the input warnings."""
+    chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
     chunks, checks = read_chunks(source, references, hypotheses, metrics, gold, chunk_lines)
     if dask_address is None:
         scored = score_chunks(metrics, chunks, hypotheses, progress, jobs, references=len(references))

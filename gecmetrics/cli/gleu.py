@@ -77,7 +77,7 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
     progress = progress_unless(as_json, "gleu")
     if sentence:
         check_streaming(dask_address)
-        chunks, checks = read_chunks(source, references, hypotheses, metrics[:1], chunk_lines=chunk_lines)
+        chunks, checks = read_chunks(source, references, hypotheses, metrics[:1], chunk_lines=chunk_lines, jobs=jobs)
         _print_sentences(metrics[0], chunk_statistics(metrics[:1], chunks, hypotheses, progress, jobs), hypotheses,
                          digits, verbose, as_json)
         echo_warnings(checks)

@@ -42,7 +42,7 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
     progress = progress_unless(as_json, "green")
     if sentence:
         check_streaming(dask_address)
-        chunks, checks = read_chunks(source, references, hypotheses, [metric], chunk_lines=chunk_lines)
+        chunks, checks = read_chunks(source, references, hypotheses, [metric], chunk_lines=chunk_lines, jobs=jobs)
         _print_sentences(metric, chunk_statistics([metric], chunks, hypotheses, progress, jobs), hypotheses, digits,
                          verbose, as_json)
         echo_warnings(checks)

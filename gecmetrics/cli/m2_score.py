@@ -8,7 +8,8 @@ from ..errors import InputError
 from ..m2.format import read_m2
 from ..m2.maxmatch import M2Result, M2Scorer, M2Settings, precision_recall_f
 from ..pipeline import chunk_statistics, score_corpus
-from ..streaming import CorpusChunks
+from ..pipeline import check_jobs
+from ..streaming import CorpusChunks, parallel_chunk_lines
 from ..report import Table, round_half_up
 from ..significance import resamplers_for
 from .common import StderrProgress, check_streaming, digits_option, scale_options, scored_files
@@ -90,7 +91,8 @@ def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
         return
     if sentence:
         check_streaming(dask_address)
-        chunks = CorpusChunks(None, [], paths, gold_path, chunk_lines)
+        chunks = CorpusChunks(None, [], paths, gold_path, parallel_chunk_lines([], gold_path, check_jobs(jobs),
+                                                                                chunk_lines))
         _print_sentences(scorer, chunk_statistics([scorer], chunks, paths, StderrProgress("m2 score"), jobs), paths,
                          beta, digits)
         return
