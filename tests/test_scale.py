@@ -164,3 +164,27 @@ def test_cli_chunks_and_jobs_options_are_checked(tmp_path):
         assert code == 2 and out == "" and len(err.splitlines()) == 1, err
     code, _, err = run_cli("gleu", "-s", text, "-r", text, "-o", text, "--sentence", "--dask", "local")
     assert code == 2 and "sentence scores stream" in err
+
+
+class _DyingGLEU(GLEU):
+    """A metric whose worker processes die (as one killed for lack of memory would)."""
+
+    parent = 0
+
+    def statistics(self, prepared, hypothesis):
+        import os
+        import signal
+
+        if os.getpid() != _DyingGLEU.parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().statistics(prepared, hypothesis)
+
+
+def test_a_worker_that_dies_is_one_error_not_a_hang():
+    import os
+
+    _DyingGLEU.parent = os.getpid()
+    corpus = Corpus(["a b c d"] * 40, [["a b c d"] * 40], {"h": ["a b c e"] * 40})
+    with pytest.raises(InputError, match="a worker process died"):
+        score_corpus([_DyingGLEU()], corpus, jobs=2, chunk_lines=10)
+    assert score_corpus([_DyingGLEU()], corpus, jobs=1).result("h", 0).score >= 0  # in this process it lives
