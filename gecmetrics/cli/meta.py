@@ -9,7 +9,7 @@ from ..errors import InputError
 from ..meta_eval import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
 from ..report import Table, round_half_up
 from . import main
-from .common import echo_json, output_format
+from .common import digits_option, echo_json, output_format
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
 from .options import GreedyCommand, GreedyOption
 
@@ -29,10 +29,11 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
         raise InputError("give --scores FILE.tsv, or -s SRC -r REF... -o SYSTEM_FILE... to score systems here")
     from ..comparison import DEFAULT_METRICS, compare_corpus
     from ..registry import metrics_from_text
+    from .common import StderrProgress
 
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
     corpus = _named_corpus(source, references, system_files, gold_m2)
-    table = compare_corpus(corpus, metrics)
+    table = compare_corpus(corpus, metrics, StderrProgress("meta-eval"))
     return {column.label: {name: table.score(name, column.label) for name in corpus.hypotheses}
             for column in table.columns}
 
@@ -99,9 +100,8 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
 @click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
-@click.option("-d", "--digits", type=int, default=3, show_default=True,
-              help="Decimals printed (rounded half up). With --judgments: of the correlations; human scores get "
-                   "one more, metric scores (x100) one fewer.")
+@digits_option(3, "Decimals printed (rounded half up). With --judgments: of the correlations; human scores get "
+                  "one more, metric scores (x100) one fewer.")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values instead of a table.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
 @click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
@@ -131,8 +131,6 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     """
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
                         "give at most one of --tsv and --json (or --markdown, --latex)")
-    if digits < 0:
-        raise InputError(f"--digits must be 0 or more, got {digits}")
     if judgment["judgments_path"] is not None:
         return _with_judgments(ctx, {**judgment, "systems": systems}, scores_path,
                                (source, references, system_files, gold_m2), metric_texts, digits, fmt)
