@@ -352,6 +352,9 @@ def test_bad_option_combinations(toy: dict[str, str], tmp_path: Path) -> None:
         "meta-eval", "--judgments", toy["xml"], "-s", toy["src"], "-r", toy["ref0"], "-o", *(toy[s] for s in SYSTEMS),
         "--level", "sentence", "--src-ids", "3")
     lines = tmp_path / "lines"
+    lines.write_text("0\n1\n2\n")
+    assert f"{lines}: 3 src-ids for a corpus of 6 sentences" in one_line_error(*args, "--level", "sentence",
+                                                                             "--src-ids", str(lines))
     lines.write_text("0\n1\nx\n")
     assert f"{lines}:3: expected one integer src-id" in one_line_error(*args, "--level", "sentence", "--src-ids",
                                                                       str(lines))

@@ -128,19 +128,24 @@ class ScoredColumns:
         return int(len(self.scored.statistics[first][0]))
 
 
-def item_rows(judgments: Judgments, src_ids: int | Sequence[int] | str | os.PathLike | None) -> np.ndarray:
+def item_rows(judgments: Judgments, src_ids: int | Sequence[int] | str | os.PathLike | None,
+              sentences: int | None = None) -> np.ndarray:
     """The corpus row of every ranking item: ``src_ids`` is the src-id of the corpus's first
     line (0 for GJG15, 1 for SEEDA's full-corpus ids), or the src-id of every corpus line (a
-    list, or a file of one per line: SEEDA's subset ``LINES``)."""
+    list, or a file of one per line: SEEDA's subset ``LINES``), one per sentence of a corpus
+    of ``sentences`` when that is given."""
     if src_ids is None:
         raise InputError("matching judgments to sentences needs the src-id of the corpus lines (--src-ids 0 or 1, "
                          "or a file of one src-id per corpus line): GJG15's count from 0, SEEDA's from 1",
                          judgments.source)
     if isinstance(src_ids, (int, np.integer)) and not isinstance(src_ids, bool):
         return rows_of_src_ids(judgments, first_line=int(src_ids))
-    if isinstance(src_ids, (str, os.PathLike)):
-        src_ids = read_src_ids(os.fspath(src_ids))
-    return rows_of_src_ids(judgments, list(src_ids))
+    where = os.fspath(src_ids) if isinstance(src_ids, (str, os.PathLike)) else None
+    src_ids = read_src_ids(where) if where is not None else list(src_ids)
+    if sentences is not None and len(src_ids) != sentences:
+        raise InputError(f"{len(src_ids)} src-ids for a corpus of {sentences} sentences: one per corpus line "
+                         "is needed", where)
+    return rows_of_src_ids(judgments, src_ids)
 
 
 def read_src_ids(path: str) -> list[int]:
@@ -323,7 +328,8 @@ def _resamplings(judgments: Judgments, columns: ScoredColumns | None,
             raise InputError("resampling sentences needs the system outputs (per-sentence statistics), "
                              "not precomputed scores")
         out.append(Resampling("sentences", settings.bootstrap, settings.seed, resamplers=columns.resamplers(),
-                              item_rows=item_rows(judgments, settings.src_ids), sentences=columns.sentences))
+                              item_rows=item_rows(judgments, settings.src_ids, columns.sentences),
+                              sentences=columns.sentences))
     return out
 
 
@@ -350,6 +356,6 @@ def _sentence_level(judgments: Judgments, systems: list[str], columns: ScoredCol
     if columns is None:
         raise InputError("sentence-level meta-evaluation needs the system outputs (sentence scores), "
                          "not precomputed scores")
-    rows = item_rows(judgments, settings.src_ids)
+    rows = item_rows(judgments, settings.src_ids, columns.sentences)
     return [sentence_agreement(columns.sentence_scores(column), judgments, rows, systems, metric=column.label,
                                tie_rule=settings.tie_rule) for column in columns.columns]
