@@ -197,3 +197,22 @@ def check_streaming(dask_address: str | None) -> None:
     """Sentence scores stream from here, chunk by chunk, in order: not from a cluster."""
     if dask_address is not None:
         raise InputError("--dask counts corpus scores; sentence scores stream from this process (drop --dask)")
+
+
+def echo_sentence_chunks(metric: Any, chunks: Iterable, hypotheses: Sequence[str], as_json: bool,
+                         print_chunk: Callable[[Corpus, list, list], None]) -> None:
+    """Sentence scores of one metric chunk by chunk as they are counted: ``print_chunk(chunk,
+    statistics per hypothesis, sentence scores per hypothesis)`` prints them; with ``as_json``
+    they are gathered and printed as one JSON document at the end."""
+    gathered: dict[str, list] = {path: [] for path in hypotheses}
+    for chunk, statistics, _ in chunks:
+        stats = [statistics[path][0] for path in hypotheses]
+        scores = [metric.sentence_from_statistics(s) for s in stats]
+        if as_json:
+            for path, s in zip(hypotheses, scores):
+                gathered[path].append(s)
+        else:
+            print_chunk(chunk, stats, scores)
+    if as_json:
+        echo_json([{"hypothesis": path, **type(parts[0]).joined(parts).to_dict(scale=100)}
+                   for path, parts in gathered.items()])

@@ -4,12 +4,12 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from ..metrics.gleu import DEFAULT_ITERATIONS, VARIANTS, GLEU, GLEUSentenceScores
+from ..metrics.gleu import DEFAULT_ITERATIONS, VARIANTS, GLEU
 from ..pipeline import chunk_statistics
 from ..report import gleu_table, percent
 from ..significance import resamplers_for
 from . import main
-from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_score_rows, echo_warnings,
+from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,
                      output_options, progress_unless, read_chunks, scale_options, scored_files, unit_options)
 from .options import GreedyCommand, GreedyOption
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -139,20 +139,12 @@ def _print_means(metrics, hypotheses, statistics, digits, as_json):
 
 def _print_sentences(metric, chunks, hypotheses, digits, verbose, as_json):
     """Sentence scores chunk by chunk as they are counted (JSON: gathered, then printed)."""
-    gathered: dict[str, list] = {path: [] for path in hypotheses}
-    for chunk, statistics, _ in chunks:
-        stats = [statistics[path][0] for path in hypotheses]
-        scores = [metric.sentence_from_statistics(s) for s in stats]
-        if as_json:
-            for path, s in zip(hypotheses, scores):
-                gathered[path].append(s)
-        elif verbose:
+    def print_chunk(chunk, stats, scores):
+        if verbose:
             _print_sentence_tables(metric, chunk, hypotheses, stats, scores, digits)
         else:
             _print_sentence_rows(chunk.size, scores, digits)
-    if as_json:
-        echo_json([{"hypothesis": path, **GLEUSentenceScores.joined(parts).to_dict(scale=100)}
-                   for path, parts in gathered.items()])
+    echo_sentence_chunks(metric, chunks, hypotheses, as_json, print_chunk)
 
 
 def _print_sentence_rows(size, scores, digits):
