@@ -1,0 +1,59 @@
+"""Building a lattice: its base edges, then either every transitive arc (exact search) or none
+(compact search, for sentences whose arcs would be too many)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .alignment import MAX_GRID_CELLS, min_cost_edges, min_cost_grid
+from .grid import EdgeGrid, grid_from_copies, grid_to_copies
+from .lattices import CompactLattice, EditLattice, ExactLattice, SearchCache
+from .transitive import ArcBudgetExceeded, transitive_arcs
+
+DEFAULT_ARC_BUDGET = 60_000
+"""Transitive arcs enumerated exactly before switching to the compact search (the largest
+CoNLL-2014 sentence, deleted whole, needs 26,105)."""
+
+WIDE_LATTICE = 20
+"""Base edges per token above which the compact search is used at once (CoNLL-2014: at most 5.6)."""
+
+PYTHON_ALIGNMENT_CELLS = 60_000
+"""Alignment cells ((n + 1) * (m + 1)) up to which the pure-Python aligner is used (faster on
+ordinary sentences); longer pairs are aligned with NumPy, line by line."""
+
+
+
+def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchanged_words: int = 2,
+                  arc_budget: int = DEFAULT_ARC_BUDGET, max_cells: int = MAX_GRID_CELLS) -> EditLattice:
+    """The lattice of one (source, hypothesis) pair: union of the minimum-cost alignments of
+    both cost schemes, then the transitive arcs in the official's discovery order
+    (:class:`ExactLattice`), or base edges only when the arcs would exceed ``arc_budget`` or
+    the lattice is wide (:class:`CompactLattice`). Raises
+    :class:`~.alignment.AlignmentTooLarge` when aligning would need more than ``max_cells``
+    cells (two long and very different texts)."""
+    source, hypothesis = list(source), list(hypothesis)
+    n, m = len(source), len(hypothesis)
+    wide = WIDE_LATTICE * (n + m + 1)
+    grid: EdgeGrid | None = None
+    if (n + 1) * (m + 1) <= PYTHON_ALIGNMENT_CELLS:
+        copies, vertices = min_cost_edges(source, hypothesis)
+        if len(copies) > wide:
+            return _compact(source, hypothesis, max_unchanged_words, grid_from_copies(source, hypothesis, copies, vertices))
+    else:
+        grid = min_cost_grid(source, hypothesis, max_cells)
+        # a long pair with more base edges than the arc budget would exceed it (each base edge
+        # starts arcs); building the exact tables to find out would cost seconds
+        if grid.edge_count() > min(wide, arc_budget):
+            return _compact(source, hypothesis, max_unchanged_words, grid)
+        copies, vertices = grid_to_copies(grid)
+    try:
+        arcs = transitive_arcs(source, hypothesis, copies, vertices, max_unchanged_words, arc_budget)
+    except ArcBudgetExceeded:
+        if grid is None:
+            grid = grid_from_copies(source, hypothesis, copies, vertices)
+        return _compact(source, hypothesis, max_unchanged_words, grid)
+    return ExactLattice(source, hypothesis, max_unchanged_words, m + 1, vertices, copies, arcs.arcs_into,
+                        arcs.arc_count, SearchCache(arcs.step_scale))
+
+
+def _compact(source: list[str], hypothesis: list[str], max_unchanged_words: int, grid: EdgeGrid) -> CompactLattice:
+    return CompactLattice(source, hypothesis, max_unchanged_words, len(hypothesis) + 1, grid)
