@@ -19,7 +19,8 @@ The modules, by role:
 * :mod:`.exact` — the official's Bellman-Ford result in one topological pass (ties included);
 * :mod:`.compact` and :mod:`.gold_arcs` — an optimal path without materialising transitive
   arcs, linear in alignment cells, for sentences whose arcs would be too many;
-* :mod:`.build` — which of the two a sentence pair gets (:class:`LatticeMode`).
+* :mod:`.split` — two long, similar texts cut into pieces at runs of tokens both share;
+* :mod:`.build` — which of these a sentence pair gets (:class:`LatticeMode`).
 """
 from __future__ import annotations
 
@@ -28,21 +29,25 @@ from typing import Sequence
 from .alignment import MAX_GRID_CELLS, AlignmentTooLarge
 from .build import DEFAULT_ARC_BUDGET, WIDE_LATTICE, build_lattice
 from .compact import compact_path
-from .edits import EPSILON, GoldEdit, SystemEdit
+from .edits import EPSILON, GoldEdit, SystemEdit, match_in_order
 from .exact import exact_best_path
 from .gold_arcs import find_gold_arcs
 from .grid import grid_from_copies
-from .lattices import CompactLattice, EditLattice, ExactLattice, LatticeMode
+from .lattices import CompactLattice, EditLattice, ExactLattice, LatticeMode, SplitLattice
+from .split import search_pieces
 from .transitive import remove_no_change_arcs as _remove_no_change_arcs  # noqa: F401 (tests replay it)
 
 
 def best_edit_sequence(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[SystemEdit]:
     """The system's edits chosen against one annotator's gold edits (left to right): the
-    official's own path for an exact lattice, an optimal path for a compact one."""
+    official's own path for an exact lattice, an optimal path for a compact one, the pieces'
+    paths for a split one."""
     if isinstance(lattice, ExactLattice):
         return exact_best_path(lattice, gold)
     if isinstance(lattice, CompactLattice):
         return compact_best_path(lattice, gold)
+    if isinstance(lattice, SplitLattice):
+        return search_pieces(lattice.pieces, len(lattice.source), gold, best_edit_sequence)
     raise TypeError(f"expected an ExactLattice or a CompactLattice, got {type(lattice).__name__}")
 
 
@@ -58,5 +63,5 @@ def compact_best_path(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[Sy
 
 
 __all__ = ["AlignmentTooLarge", "CompactLattice", "DEFAULT_ARC_BUDGET", "EPSILON", "EditLattice", "ExactLattice",
-           "GoldEdit", "LatticeMode", "MAX_GRID_CELLS", "SystemEdit", "WIDE_LATTICE", "best_edit_sequence",
-           "build_lattice", "compact_best_path"]
+           "GoldEdit", "LatticeMode", "MAX_GRID_CELLS", "SplitLattice", "SystemEdit", "WIDE_LATTICE", "best_edit_sequence",
+           "build_lattice", "compact_best_path", "match_in_order"]

@@ -6,7 +6,8 @@ from typing import Sequence
 
 from .alignment import MAX_GRID_CELLS, min_cost_edges, min_cost_grid
 from .grid import EdgeGrid, grid_from_copies, grid_to_copies
-from .lattices import CompactLattice, EditLattice, ExactLattice, SearchCache
+from .lattices import CompactLattice, EditLattice, ExactLattice, SearchCache, SplitLattice
+from .split import SPLIT_FROM, cut_points
 from .transitive import ArcBudgetExceeded, transitive_arcs
 
 DEFAULT_ARC_BUDGET = 60_000
@@ -27,7 +28,8 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
     """The lattice of one (source, hypothesis) pair: union of the minimum-cost alignments of
     both cost schemes, then the transitive arcs in the official's discovery order
     (:class:`ExactLattice`), or base edges only when the arcs would exceed ``arc_budget`` or
-    the lattice is wide (:class:`CompactLattice`). Raises
+    the lattice is wide (:class:`CompactLattice`); two long, similar texts are cut into pieces
+    at runs of tokens both share (:class:`SplitLattice`, see ``split``). Raises
     :class:`~.alignment.AlignmentTooLarge` when aligning would need more than ``max_cells``
     cells (two long and very different texts)."""
     source, hypothesis = list(source), list(hypothesis)
@@ -39,6 +41,10 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
         if len(copies) > wide:
             return _compact(source, hypothesis, max_unchanged_words, grid_from_copies(source, hypothesis, copies, vertices))
     else:
+        if min(n, m) >= SPLIT_FROM:
+            cuts = cut_points(source, hypothesis, max_unchanged_words)
+            if cuts:
+                return _split(source, hypothesis, max_unchanged_words, arc_budget, max_cells, cuts)
         grid = min_cost_grid(source, hypothesis, max_cells)
         # a long pair with more base edges than the arc budget would exceed it (each base edge
         # starts arcs); building the exact tables to find out would cost seconds
@@ -57,3 +63,12 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
 
 def _compact(source: list[str], hypothesis: list[str], max_unchanged_words: int, grid: EdgeGrid) -> CompactLattice:
     return CompactLattice(source, hypothesis, max_unchanged_words, len(hypothesis) + 1, grid)
+
+
+def _split(source: list[str], hypothesis: list[str], max_unchanged_words: int, arc_budget: int, max_cells: int,
+           cuts: list[tuple[int, int]]) -> SplitLattice:
+    """The lattices of the pieces between cut points."""
+    points = [(0, 0), *cuts, (len(source), len(hypothesis))]
+    pieces = [(i0, j0, build_lattice(source[i0:i1], hypothesis[j0:j1], max_unchanged_words, arc_budget, max_cells))
+              for (i0, j0), (i1, j1) in zip(points, points[1:])]
+    return SplitLattice(source, hypothesis, max_unchanged_words, len(hypothesis) + 1, pieces)

@@ -109,7 +109,7 @@ class _LineSearch:
         self.width = grid.width
         self.positions = np.arange(self.width, dtype=np.int64)
         self.ramp = STEP * self.positions
-        self.closed_start = np.full((grid.lines, self.width), -1, dtype=np.int64)
+        self.closed_start = np.full((grid.lines, self.width), -1, dtype=np.int32)  # cells < 2**31
         self.closed_changing = np.zeros((grid.lines, self.width), dtype=bool)
         self.source_values = np.full(len(gold_arcs.source_line), INFINITE, dtype=np.int64)
         self.previous: _States | None = None

@@ -1,7 +1,9 @@
 """The edits a lattice path stands for (system edits) and the gold edits it is weighed against."""
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
+from typing import Sequence
 
 EPSILON = 0.001
 """Weight the official scorer adds to a changing arc that matches no gold edit (per copy)."""
@@ -42,3 +44,28 @@ class GoldEdit:
             if " ".join(tokens) == correction:
                 found.append(tokens)
         return found
+
+
+def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> list[SystemEdit]:
+    """System edits found in the gold list, scanning it forward only (each system edit takes
+    the first matching gold edit after the last one taken, as the official's matchSeq does).
+
+    The same result as the plain double loop, in O((S + G) log G) instead of O(S * G): the
+    gold edits are indexed by (start, end, original, correction), and each system edit looks up
+    the first index past the last match in its list (a sentence of 200,000 tokens may have
+    tens of thousands of gold and system edits).
+    """
+    indexes: dict[tuple[int, int, str, str], list[int]] = {}
+    for index, edit in enumerate(gold):
+        for correction in dict.fromkeys(edit.corrections):
+            indexes.setdefault((edit.start, edit.end, edit.original, correction), []).append(index)
+    correct = []
+    next_index = 0
+    for edit in system:
+        found = indexes.get(edit.as_tuple())
+        if found:
+            at = bisect_left(found, next_index)
+            if at < len(found):
+                correct.append(edit)
+                next_index = found[at] + 1
+    return correct

@@ -170,6 +170,9 @@ def _relax(lattice: ExactLattice, step_scale: int, vertices: list[int], changed:
     satisfy it). Among equal-distance predecessors the official keeps the one whose relaxation
     first reached the final value: an arc is relaxed with its source's final distance in the
     pass where the source got it if the arc comes later in the list, else in the next pass.
+
+    Hot loop (every arc, per annotator whose gold changes a weight): arcs are indexed directly,
+    [2] positions, [3] weight (see :data:`~.transitive.Arc`).
     """
     arcs_into = lattice.arcs_into
     scale = step_scale

@@ -134,8 +134,8 @@ def _row_vertices(grid: EdgeGrid, row: int) -> np.ndarray:
 
 def _box_arcs(grid: EdgeGrid, limit: int, span: int, length: int,
               groups: list[tuple[np.ndarray, np.ndarray, bool]]):
-    """Candidate arcs (s, j0) -> (s + span, j0 + length) kept when a path inside their box has
-    at most ``limit`` unchanged tokens (fewest unchanged tokens, box cell by box cell, for all
+    """Candidate arcs (s, j0) -> (s + span, j0 + length) kept when they are a base edge or a
+    path inside their box has at most ``limit`` unchanged tokens (fewest unchanged tokens, box cell by box cell, for all
     candidates at once)."""
     rows = np.concatenate([group[0] for group in groups])
     columns = np.concatenate([group[1] for group in groups])
@@ -146,6 +146,8 @@ def _box_arcs(grid: EdgeGrid, limit: int, span: int, length: int,
             if di or dj:
                 fewest[(di, dj)] = _fewest_unchanged(grid, rows + di, columns + dj, fewest, di, dj)
     kept = fewest[(span, length)] <= limit
+    if span == length == 1:  # a base edge is an arc whatever it holds
+        kept |= edges_into(grid, rows + 1, columns + 1)[0] > 0
     return rows[kept], columns[kept], rows[kept] + span, columns[kept] + length, changing[kept]
 
 

@@ -24,6 +24,8 @@ class LatticeMode(enum.Enum):
     """Every transitive arc is built: the official's own path, ties included."""
     COMPACT = "compact"
     """Base edges only (a long or diverging sentence): an optimal path, ties broken our way."""
+    SPLIT = "split"
+    """Two long, similar texts cut at runs both share: each piece exact or compact."""
 
 
 @dataclass
@@ -114,3 +116,14 @@ class CompactLattice(EditLattice):
     def vertices(self) -> list[int]:
         """The sorted vertex numbers (built on demand)."""
         return grid_to_copies(self.grid)[1]
+
+
+@dataclass
+class SplitLattice(EditLattice):
+    """Two long, similar texts cut in the middle of runs of tokens both share (see ``split``)."""
+
+    pieces: list[tuple[int, int, EditLattice]]
+    """(source offset, hypothesis offset, lattice of the piece), left to right."""
+
+    mode = LatticeMode.SPLIT
+    arcs_into = None
