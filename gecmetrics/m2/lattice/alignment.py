@@ -146,9 +146,11 @@ def _optimal_edges(costs1: list[int], costs2: list[int], source: Sequence[str],
     return copies, sorted(masks)
 
 
-def min_cost_edges(source: Sequence[str], hypothesis: Sequence[str]) -> tuple[dict[tuple[int, int], int], list[int]]:
+def min_cost_edges(source: Sequence[str], hypothesis: Sequence[str], max_band_cells: int | None = None
+                   ) -> tuple[dict[tuple[int, int], int], list[int]] | None:
     """Edges (u, w) of all minimum-cost alignments under both cost schemes, with the number of
-    schemes that have each (1 or 2), and the sorted vertices they touch.
+    schemes that have each (1 or 2), and the sorted vertices they touch; None when the band
+    would need more than ``max_band_cells`` cells (then the NumPy aligner is faster).
 
     The cost tables are filled in a band around the diagonal, widened until the cost found is
     within the band's bound (then no cell outside can be on a minimum-cost path; the cost
@@ -158,6 +160,8 @@ def min_cost_edges(source: Sequence[str], hypothesis: Sequence[str]) -> tuple[di
     n, m = len(source), len(hypothesis)
     slack = 2
     while True:
+        if max_band_cells is not None and (n + 1) * (abs(n - m) + 2 * slack + 1) > max_band_cells:
+            return None
         costs1, costs2 = _banded_costs(source, hypothesis, slack)
         bound = costs2[-1] - abs(n - m)
         if bound <= 2 * slack or slack >= n + m:

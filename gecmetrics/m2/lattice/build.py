@@ -1,5 +1,5 @@
 """Building a lattice: its base edges, then either every transitive arc (exact search) or none
-(compact search, for sentences whose arcs would be too many)."""
+(compact search, for sentences whose arcs would be too many), or pieces of two long texts."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -19,8 +19,12 @@ WIDE_LATTICE = 20
 
 PYTHON_ALIGNMENT_CELLS = 60_000
 """Alignment cells ((n + 1) * (m + 1)) up to which the pure-Python aligner is used (faster on
-ordinary sentences); longer pairs are aligned with NumPy, line by line."""
+ordinary sentences). Longer pairs use it too while its band stays within this many cells and
+its tables (which span every cell) within PYTHON_TABLE_CELLS; the others are aligned with
+NumPy, one line at a time."""
 
+PYTHON_TABLE_CELLS = 1_000_000
+"""Largest (n + 1) * (m + 1) the pure-Python aligner's tables may span."""
 
 
 def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchanged_words: int = 2,
@@ -35,12 +39,8 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
     source, hypothesis = list(source), list(hypothesis)
     n, m = len(source), len(hypothesis)
     wide = WIDE_LATTICE * (n + m + 1)
-    grid: EdgeGrid | None = None
-    if (n + 1) * (m + 1) <= PYTHON_ALIGNMENT_CELLS:
-        copies, vertices = min_cost_edges(source, hypothesis)
-        if len(copies) > wide:
-            return _compact(source, hypothesis, max_unchanged_words, grid_from_copies(source, hypothesis, copies, vertices))
-    else:
+    aligned = _python_alignment(source, hypothesis)
+    if aligned is None:
         if min(n, m) >= SPLIT_FROM:
             cuts = cut_points(source, hypothesis, max_unchanged_words)
             if cuts:
@@ -50,15 +50,27 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
         # starts arcs); building the exact tables to find out would cost seconds
         if grid.edge_count() > min(wide, arc_budget):
             return _compact(source, hypothesis, max_unchanged_words, grid)
-        copies, vertices = grid_to_copies(grid)
+        aligned = grid_to_copies(grid)
+    copies, vertices = aligned
+    if len(copies) > wide:  # a wide lattice (diverging lines): its arcs would exceed any budget
+        return _compact(source, hypothesis, max_unchanged_words, grid_from_copies(source, hypothesis, copies, vertices))
     try:
         arcs = transitive_arcs(source, hypothesis, copies, vertices, max_unchanged_words, arc_budget)
     except ArcBudgetExceeded:
-        if grid is None:
-            grid = grid_from_copies(source, hypothesis, copies, vertices)
-        return _compact(source, hypothesis, max_unchanged_words, grid)
+        return _compact(source, hypothesis, max_unchanged_words, grid_from_copies(source, hypothesis, copies, vertices))
     return ExactLattice(source, hypothesis, max_unchanged_words, m + 1, vertices, copies, arcs.arcs_into,
                         arcs.arc_count, SearchCache(arcs.step_scale))
+
+
+def _python_alignment(source: list[str], hypothesis: list[str]) -> tuple[dict[tuple[int, int], int], list[int]] | None:
+    """The base edges from the pure-Python aligner when the pair is short, or long but similar
+    (None: align with NumPy)."""
+    cells = (len(source) + 1) * (len(hypothesis) + 1)
+    if cells <= PYTHON_ALIGNMENT_CELLS:
+        return min_cost_edges(source, hypothesis)
+    if cells <= PYTHON_TABLE_CELLS:
+        return min_cost_edges(source, hypothesis, PYTHON_ALIGNMENT_CELLS)
+    return None
 
 
 def _compact(source: list[str], hypothesis: list[str], max_unchanged_words: int, grid: EdgeGrid) -> CompactLattice:

@@ -92,7 +92,10 @@ class _States:
 def compact_path(lattice: CompactLattice, gold_arcs: GoldArcs) -> list[SystemEdit]:
     """The edits of an optimal path of a compact lattice given its gold arcs (left to right)."""
     grid = lattice.grid
-    search = _LineSearch(grid, lattice.max_unchanged_words, gold_arcs)
+    summary = lattice.search_cache.get("lines")
+    if summary is None:
+        summary = lattice.search_cache["lines"] = _LineSummary(grid)
+    search = _LineSearch(grid, lattice.max_unchanged_words, gold_arcs, summary)
     for line in range(grid.lines):
         search.process(line)
     return search.edits(lattice)
@@ -101,8 +104,9 @@ def compact_path(lattice: CompactLattice, gold_arcs: GoldArcs) -> list[SystemEdi
 class _LineSearch:
     """The forward pass, one line at a time; keeps each cell's closed-state arc start."""
 
-    def __init__(self, grid: EdgeGrid, limit: int, gold_arcs: GoldArcs) -> None:
+    def __init__(self, grid: EdgeGrid, limit: int, gold_arcs: GoldArcs, summary: "_LineSummary") -> None:
         self.grid = grid
+        self.summary = summary
         self.limit = limit
         self.gold = gold_arcs
         self.gold_value = gold_weight(grid)
@@ -150,7 +154,7 @@ class _LineSearch:
     def _from_line_above(self, line: int, above: _States) -> _States:
         """States entering each cell of ``line`` by a diagonal or down edge."""
         grid = self.grid
-        edges = _LineEdges(grid.diagonal[line], grid.same[line], grid.down[line])
+        edges = _LineEdges(grid, line, self.summary)
         cells = (line - 1) * self.width + self.positions
         states = _States.unreached(self.limit + 1, self.width)
         self._closed_from_above(states, above, edges, cells)
@@ -217,10 +221,10 @@ class _LineSearch:
 
     def _along_line(self, line: int, intro: _States) -> _States:
         """Final states of a line: what entered from above, carried along runs of right edges."""
-        right = self.grid.right[line]
-        runs = _Runs(right > 0)
-        if not runs.any:
+        if not self.summary.any_right[line]:
             return intro
+        right = self.grid.right[line]
+        runs = _Runs(right > 0, int(self.summary.runs[line]))
         cells = line * self.width + self.positions
         live = intro.live
         opened, opened_start = _pick_pair(intro.free[:live], intro.free_start[:live], intro.held[:live],
@@ -302,16 +306,31 @@ def _closed_at(position: int, closed: np.ndarray, right: np.ndarray, runs: "_Run
     return value
 
 
+class _LineSummary:
+    """Which kinds of edge enter each line, and its number of runs of right edges (shared by
+    the annotators' searches of one lattice)."""
+
+    def __init__(self, grid: EdgeGrid) -> None:
+        diagonal = grid.diagonal > 0
+        self.any_diagonal = diagonal.any(axis=1).tolist()
+        self.any_same = grid.same.any(axis=1).tolist()
+        self.any_substitution = (diagonal & ~grid.same).any(axis=1).tolist()
+        self.any_down = (grid.down > 0).any(axis=1).tolist()
+        connected = grid.right > 0
+        self.any_right = connected.any(axis=1).tolist()
+        self.runs = (~connected).sum(axis=1).tolist()
+
+
 class _LineEdges:
     """The edges entering one line from the line above, with which kinds occur at all."""
 
-    def __init__(self, diagonal: np.ndarray, same: np.ndarray, down: np.ndarray) -> None:
-        self.diagonal, self.same, self.down = diagonal, same, down
-        self.substitution = (diagonal > 0) & ~same
-        self.any_diagonal = bool(diagonal.any())
-        self.any_same = bool(same.any())
-        self.any_substitution = bool(self.substitution.any())
-        self.any_down = bool(down.any())
+    def __init__(self, grid: EdgeGrid, line: int, summary: _LineSummary) -> None:
+        self.diagonal, self.same, self.down = grid.diagonal[line], grid.same[line], grid.down[line]
+        self.any_diagonal = summary.any_diagonal[line]
+        self.any_same = summary.any_same[line]
+        self.any_substitution = summary.any_substitution[line]
+        self.any_down = summary.any_down[line]
+        self.substitution = (self.diagonal > 0) & ~self.same if self.any_substitution else None
 
     def live_rows(self, live_above: int, limit: int) -> int:
         """Rows of open states that may be reached in this line (an upper bound): rows go on
@@ -327,12 +346,21 @@ class _LineEdges:
 class _Runs:
     """Runs of consecutive right edges of a line: ``connected[p]`` when the edge into p exists."""
 
-    def __init__(self, connected: np.ndarray) -> None:
+    def __init__(self, connected: np.ndarray, count: int) -> None:
         self.connected = connected
-        self.starts = ~connected
-        self.index = np.cumsum(self.starts) - 1
-        self.count = int(self.index[-1]) + 1
-        self.any = bool(connected.any())
+        self.count = count
+        self._index: np.ndarray | None = None
+
+    @property
+    def starts(self) -> np.ndarray:
+        return ~self.connected
+
+    @property
+    def index(self) -> np.ndarray:
+        """The run of each position (0, 1, ...)."""
+        if self._index is None:
+            self._index = np.cumsum(self.starts) - 1
+        return self._index
 
 
 class _Target:
@@ -357,7 +385,7 @@ class _Target:
     def offer_rows(self, first: int, allowed: np.ndarray, values: np.ndarray, starts: np.ndarray) -> None:
         """Offer rows ``first`` .. ``first + len(values) - 1``."""
         rows = slice(first, first + len(values))
-        _Target(self.values[rows], self.starts[rows]).offer(np.broadcast_to(allowed, values.shape), values, starts)
+        _Target(self.values[rows], self.starts[rows]).offer(allowed, values, starts)
 
 
 def running_min(values: np.ndarray, starts: np.ndarray, runs: _Runs) -> tuple[np.ndarray, np.ndarray]:
@@ -370,7 +398,7 @@ def running_min(values: np.ndarray, starts: np.ndarray, runs: _Runs) -> tuple[np
     """
     if runs.count == 1:
         minima, winner = _running_min_of(values, 0)
-        return minima, np.take_along_axis(starts, winner, axis=1)
+        return minima, _gather(starts, winner)
     reachable = values < REACHABLE
     low = values.min(where=reachable, initial=INFINITE)
     if low >= REACHABLE:
@@ -378,19 +406,27 @@ def running_min(values: np.ndarray, starts: np.ndarray, runs: _Runs) -> tuple[np
     span = values.max(where=reachable, initial=low) - low + 2
     if float(span) * runs.count >= 2.0 ** 62:
         minima, winner = _running_min_by_run(values, runs)
-        return minima, np.take_along_axis(starts, winner, axis=1)
+        return minima, _gather(starts, winner)
     offsets = runs.index * span + low
     minima, winner = _running_min_of(np.where(reachable, values - offsets, span - 1 - runs.index * span), 0)
     minima = minima + offsets
     minima[minima >= span - 1 + low] = INFINITE
-    return minima, np.take_along_axis(starts, winner, axis=1)
+    return minima, _gather(starts, winner)
+
+
+def _gather(starts: np.ndarray, winner: np.ndarray) -> np.ndarray:
+    """``starts[row, winner[row, p]]`` for every row and position."""
+    if len(starts) == 1:
+        return starts[0][winner[0]][None]
+    return np.take_along_axis(starts, winner, axis=1)
 
 
 def _running_min_of(values: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray]:
     """Running minimum along each row and the position (from ``first``) where it was first reached."""
     minima = np.minimum.accumulate(values, axis=1)
-    improves = np.ones(values.shape, dtype=bool)
-    improves[:, 1:] = values[:, 1:] < minima[:, :-1]
+    improves = np.empty(values.shape, dtype=bool)
+    improves[:, 0] = True
+    np.less(values[:, 1:], minima[:, :-1], out=improves[:, 1:])
     positions = np.arange(first, first + values.shape[1])
     return minima, np.maximum.accumulate(np.where(improves, positions, first), axis=1)
 
@@ -430,6 +466,8 @@ def _pick_first_row(values: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray,
     """Per column, the cheapest row (the first at equal cost); unreachable when there is no row."""
     if len(values) == 0:
         return np.full(values.shape[1], INFINITE), np.full(values.shape[1], -1, dtype=np.int64)
+    if len(values) == 1:
+        return values[0], starts[0]
     best, best_start = values[0].copy(), starts[0].copy()
     for row in range(1, len(values)):
         better = values[row] < best

@@ -115,26 +115,36 @@ def grid_from_copies(source: list[str], hypothesis: list[str], copies: dict[tupl
     n, m = len(source), len(hypothesis)
     transposed = n > m
     width_original = m + 1
-    points = [divmod(v, width_original) for v in vertices]
-    offsets = [(i - j) if transposed else (j - i) for i, j in points]
-    low, high = min(offsets), max(offsets)
-    lines = min(n, m) + 1
-    shape = (lines, high - low + 1)
+    i, j = np.divmod(np.array(vertices, dtype=np.int64), width_original)
+    offsets = (i - j) if transposed else (j - i)
+    low = int(offsets.min())
+    shape = (min(n, m) + 1, int(offsets.max()) - low + 1)
     grid = EdgeGrid(n, m, transposed, low, np.zeros(shape, np.uint8), np.zeros(shape, np.uint8),
                     np.zeros(shape, np.uint8), np.zeros(shape, bool), np.zeros(shape, bool))
-    for (u, w), count in copies.items():
-        (i0, j0), (i1, j1) = divmod(u, width_original), divmod(w, width_original)
-        line, position = grid.cell(i1, j1)
-        if i1 > i0 and j1 > j0:
-            grid.diagonal[line, position] = count
-            grid.same[line, position] = source[i0] == hypothesis[j0]
-        elif (i1 > i0) != transposed:  # a step along the shorter sequence only
-            grid.down[line, position] = count
-        else:
-            grid.right[line, position] = count
-    for i, j in points:
-        grid.vertex[grid.cell(i, j)] = True
+    grid.vertex[_cells(grid, i, j)] = True
+    if not copies:
+        return grid
+    edges = np.array(list(copies), dtype=np.int64)
+    counts = np.array(list(copies.values()), dtype=np.uint8)
+    (i0, j0), (i1, j1) = np.divmod(edges[:, 0], width_original), np.divmod(edges[:, 1], width_original)
+    diagonal = (i1 > i0) & (j1 > j0)
+    down = ~diagonal & ((i1 > i0) != transposed)  # a step along the shorter sequence only
+    right = ~diagonal & ~down
+    for kind, array in ((diagonal, grid.diagonal), (down, grid.down), (right, grid.right)):
+        array[_cells(grid, i1[kind], j1[kind])] = counts[kind]
+    if diagonal.any():
+        tokens = {token: k for k, token in enumerate(dict.fromkeys(source + hypothesis))}
+        source_ids = np.array([tokens[t] for t in source], dtype=np.int64)
+        hypothesis_ids = np.array([tokens[t] for t in hypothesis], dtype=np.int64)
+        equal = source_ids[i0[diagonal]] == hypothesis_ids[j0[diagonal]]
+        grid.same[_cells(grid, i1[diagonal], j1[diagonal])] = equal
     return grid
+
+
+def _cells(grid: EdgeGrid, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(lines, positions) of alignment points given as arrays of (i, j)."""
+    lines, columns = (j, i) if grid.transposed else (i, j)
+    return lines, columns - lines - grid.low
 
 
 def edges_into(grid: EdgeGrid, rows: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, ...]:

@@ -95,6 +95,8 @@ class CompactLattice(EditLattice):
     """A lattice kept as base edges in arrays; transitive arcs are never materialised."""
 
     grid: EdgeGrid
+    search_cache: dict = field(default_factory=dict, repr=False, compare=False)
+    """What every annotator's search of this lattice shares (filled by the compact search)."""
 
     mode = LatticeMode.COMPACT
     arcs_into = None
