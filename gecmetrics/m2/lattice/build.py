@@ -64,8 +64,13 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
 
 def _python_alignment(source: list[str], hypothesis: list[str]) -> tuple[dict[tuple[int, int], int], list[int]] | None:
     """The base edges from the pure-Python aligner when the pair is short, or long but similar
-    (None: align with NumPy)."""
-    cells = (len(source) + 1) * (len(hypothesis) + 1)
+    (None: align with NumPy). Two texts of very different lengths (a garbage line) fill most of
+    the table even in the narrowest band: NumPy is faster there from a few thousand cells."""
+    n, m = len(source), len(hypothesis)
+    cells = (n + 1) * (m + 1)
+    narrowest_band = (min(n, m) + 1) * (abs(n - m) + 5)
+    if cells > 4096 and 2 * narrowest_band > cells:
+        return None
     if cells <= PYTHON_ALIGNMENT_CELLS:
         return min_cost_edges(source, hypothesis)
     if cells <= PYTHON_TABLE_CELLS:
