@@ -49,6 +49,8 @@ STEP = 1000
 INFINITE = np.int64(1 << 62)
 """Value of an unreachable state (``>= REACHABLE`` means unreachable)."""
 REACHABLE = np.int64(1 << 61)
+CELL = np.int32
+"""Arc starts are cell numbers line * width + position, below 2**31 (the aligner's cell budget)."""
 
 
 def gold_weight(grid: EdgeGrid) -> int:
@@ -82,9 +84,9 @@ class _States:
 
     @classmethod
     def unreached(cls, rows: int, width: int) -> "_States":
-        return cls(np.full(width, INFINITE), np.full(width, -1, dtype=np.int64), np.zeros(width, dtype=bool),
-                   np.full((rows, width), INFINITE), np.full((rows, width), -1, dtype=np.int64),
-                   np.full((rows, width), INFINITE), np.full((rows, width), -1, dtype=np.int64))
+        return cls(np.full(width, INFINITE), np.full(width, -1, dtype=CELL), np.zeros(width, dtype=bool),
+                   np.full((rows, width), INFINITE), np.full((rows, width), -1, dtype=CELL),
+                   np.full((rows, width), INFINITE), np.full((rows, width), -1, dtype=CELL))
 
     def finish(self) -> None:
         """The per-row best open arc and the best open arc of each cell (for the next line)."""
@@ -117,8 +119,9 @@ class _LineSearch:
         self.gold_value = gold_weight(grid)
         self.width = grid.width
         self.positions = np.arange(self.width, dtype=np.int64)
+        self.cell_positions = np.arange(self.width, dtype=CELL)
         self.ramp = STEP * self.positions
-        self.closed_start = np.full((grid.lines, self.width), -1, dtype=np.int32)  # cells < 2**31
+        self.closed_start = np.full((grid.lines, self.width), -1, dtype=CELL)
         self.closed_changing = np.zeros((grid.lines, self.width), dtype=bool)
         self.source_values = np.full(len(gold_arcs.source_line), INFINITE, dtype=np.int64)
         self.previous: _States | None = None
@@ -160,7 +163,7 @@ class _LineSearch:
         """States entering each cell of ``line`` by a diagonal or down edge."""
         grid = self.grid
         edges = _LineEdges(grid, line, self.summary)
-        cells = (line - 1) * self.width + self.positions
+        cells = CELL((line - 1) * self.width) + self.cell_positions
         states = _States.unreached(self.limit + 1, self.width)
         self._closed_from_above(states, above, edges, cells)
         self._open_from_above(states, above, edges, cells)
@@ -230,7 +233,7 @@ class _LineSearch:
             return intro
         right = self.grid.right[line]
         runs = _Runs(right > 0, int(self.summary.runs[line]))
-        cells = line * self.width + self.positions
+        cells = CELL(line * self.width) + self.cell_positions
         live = intro.live
         opened, opened_start = _pick_pair(intro.free[:live], intro.free_start[:live], intro.held[:live],
                                           intro.held_start[:live])
@@ -470,7 +473,7 @@ def _pick_rows(first: np.ndarray, first_start: np.ndarray, second: np.ndarray,
 def _pick_first_row(values: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per column, the cheapest row (the first at equal cost); unreachable when there is no row."""
     if len(values) == 0:
-        return np.full(values.shape[1], INFINITE), np.full(values.shape[1], -1, dtype=np.int64)
+        return np.full(values.shape[1], INFINITE), np.full(values.shape[1], -1, dtype=CELL)
     if len(values) == 1:
         return values[0], starts[0]
     best, best_start = values[0].copy(), starts[0].copy()
