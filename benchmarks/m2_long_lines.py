@@ -132,7 +132,9 @@ def run_case(label: str, command: list[str], repeats: int, sentence: tuple[Path,
     if sentence is not None:
         seconds = time_sentence(*sentence)
         within = within and seconds < TARGET_SECONDS
-        verdict = ("OK" if seconds < TARGET_SECONDS else "OVER TARGET") + f" (< {TARGET_SECONDS:.0f} s)" if targeted else ""
+        verdict = ""
+        if targeted:
+            verdict = ("OK" if seconds < TARGET_SECONDS else "OVER TARGET") + f" (< {TARGET_SECONDS:.0f} s)"
         line += f";  the long sentence alone: cpu {seconds:.3f} s {verdict}"
         line += f"\n    stages: {stage_times(*sentence)}"
     print(line, flush=True)

@@ -57,8 +57,8 @@ def sentence_pairs(draw, max_source: int = 7, max_hypothesis: int = 9):
                 hypothesis[position] = word
     limit = draw(st.integers(0, 3))
     gold = []
-    for start, length, correction in draw(st.lists(st.tuples(st.integers(0, max_source), st.sampled_from([0, 0, 1, 1, 2]),
-                                                             st.lists(words, max_size=2)), max_size=4)):
+    spans = st.tuples(st.integers(0, max_source), st.sampled_from([0, 0, 1, 1, 2]), st.lists(words, max_size=2))
+    for start, length, correction in draw(st.lists(spans, max_size=4)):
         start = min(start, len(source))
         end = min(len(source), start + length)
         text = " ".join(correction) or ("" if end > start else vocabulary[0])

@@ -39,7 +39,8 @@ def wide_case(rng: random.Random) -> tuple[list[str], list[str], list[str]]:
         position = rng.randint(0, len(source))
         for _ in range(rng.randint(2, 4)):  # insertions at one position, spelled by the hypothesis
             start = rng.randrange(len(hypothesis))
-            lines.append(gold_line(position, position, " ".join(hypothesis[start:start + rng.randint(1, 2)]), annotator))
+            spelled = hypothesis[start:start + rng.randint(1, 2)]
+            lines.append(gold_line(position, position, " ".join(spelled), annotator))
         start = rng.randrange(len(source))
         lines.append(gold_line(start, start + 1, rng.choice(["", rng.choice(WIDE_VOCABULARY)]), annotator))
     return source, hypothesis, sorted(lines, key=_gold_order)
@@ -47,14 +48,16 @@ def wide_case(rng: random.Random) -> tuple[list[str], list[str], list[str]]:
 
 def garbage_case(rng: random.Random) -> tuple[list[str], list[str], list[str]]:
     """A short source sharing no token with a long random hypothesis line."""
-    source = [rng.choice(["dog", "sits", "under", "red", "rug", "we", "were", "told"]) for _ in range(rng.randint(6, 9))]
+    words = ["dog", "sits", "under", "red", "rug", "we", "were", "told"]
+    source = [rng.choice(words) for _ in range(rng.randint(6, 9))]
     hypothesis = [rng.choice(WIDE_VOCABULARY) for _ in range(rng.randint(30, 55))]
     lines = []
     for annotator in range(2):
         position = rng.randint(0, len(source))
         for _ in range(rng.randint(2, 3)):
             start = rng.randrange(len(hypothesis))
-            lines.append(gold_line(position, position, " ".join(hypothesis[start:start + rng.randint(1, 2)]), annotator))
+            spelled = hypothesis[start:start + rng.randint(1, 2)]
+            lines.append(gold_line(position, position, " ".join(spelled), annotator))
         start = rng.randrange(len(source) - 1)
         lines.append(gold_line(start, start + 1, "", annotator))
         lines.append(gold_line(start + 1, start + 2, rng.choice(WIDE_VOCABULARY), annotator))

@@ -63,5 +63,5 @@ def compact_best_path(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[Sy
 
 
 __all__ = ["AlignmentTooLarge", "CompactLattice", "DEFAULT_ARC_BUDGET", "EPSILON", "EditLattice", "ExactLattice",
-           "GoldEdit", "LatticeMode", "MAX_GRID_CELLS", "SplitLattice", "SystemEdit", "WIDE_LATTICE", "best_edit_sequence",
-           "build_lattice", "compact_best_path", "match_in_order"]
+           "GoldEdit", "LatticeMode", "MAX_GRID_CELLS", "SplitLattice", "SystemEdit", "WIDE_LATTICE",
+           "best_edit_sequence", "build_lattice", "compact_best_path", "match_in_order"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import ClassVar
 from functools import cached_property
 
 import numpy as np
@@ -38,7 +39,8 @@ class EditLattice:
     width: int
     """m + 1: vertex (i, j) is numbered i * width + j."""
 
-    mode = LatticeMode.EXACT
+    mode: ClassVar[LatticeMode]
+    """How this kind of lattice is searched (set by each kind)."""
 
     def coordinates(self, vertex: int) -> tuple[int, int]:
         return divmod(vertex, self.width)
