@@ -4,17 +4,15 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from ..metrics.green import GREEN, REGIONS, alpha_of
-from ..report import dumps, green_table, percent, round_half_up
+from ..metrics.green import GREEN, GREENSettings, alpha_of, beta_label
+from ..pipeline import chunk_statistics
+from ..report import green_table, percent, round_half_up
 from ..significance import resamplers_for
 from . import main
-from .common import check_order_option, corpus_options, echo_score_rows, load_corpus, output_options, unit_options
+from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,
+                     output_options, progress_unless, read_chunks, scale_options, scored_files, unit_options)
 from .options import GreedyCommand, GreedyOption
-from .significance import run_paired_tests, significance_options
-
-
-def _beta_label(beta: float) -> str:
-    return f"{beta:g}"
+from .significance import check_paired_options, run_paired_tests, significance_options
 
 
 @main.command(cls=GreedyCommand)
@@ -24,10 +22,11 @@ def _beta_label(beta: float) -> str:
               help="F-beta weight(s) of recall; 'inf' gives recall. One column each.  [default: 2.0]")
 @click.option("--sentence", is_flag=True, help="One line per sentence: a column per beta and file (beta-major).")
 @click.option("--mean", is_flag=True, help="Mean of the sentence scores instead of the corpus score.")
+@scale_options
 @output_options
 @significance_options()
-def green(source, references, hypotheses, order, unit, normalize_space, betas, sentence, mean, digits, verbose,
-          as_json, show_signature, paired_bs, paired_ar, seed):
+def green(source, references, hypotheses, order, unit, normalize_space, betas, sentence, mean, jobs, chunk_lines,
+          dask_address, digits, verbose, as_json, show_signature, paired_bs, paired_ar, seed):
     """GREEN of each corrected file: a header of betas, then `path<TAB>score...` (x100).
 
     \b
@@ -37,66 +36,73 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
     check_order_option(order)
     if sentence and mean:
         raise InputError("choose one of --sentence and --mean")
-    metric = GREEN(order, list(betas) if betas else [2.0], unit, normalize_space)
-    corpus = load_corpus(source, references, hypotheses, unit, normalize_space)
-    encoded = metric.encode(corpus.sources, corpus.references)
-    statistics = [metric.statistics(encoded, corpus.hypotheses[path]) for path in hypotheses]
+    metric = GREEN(order, list(betas) if betas else GREENSettings.beta, unit, normalize_space)
     if paired_bs or paired_ar:
-        run_paired_tests(resamplers_for([metric], len(references)), hypotheses, statistics, paired_bs, paired_ar,
-                         seed, digits, as_json, show_signature or verbose, {"--sentence": sentence, "--mean": mean})
-        return
-    labels = [_beta_label(b) for b in metric.betas]
+        check_paired_options(paired_bs, paired_ar, {"--sentence": sentence, "--mean": mean})
+    progress = progress_unless(as_json, "green")
     if sentence:
-        _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json)
-    elif mean:
-        means = [metric.sentence_from_statistics(stats).mean for stats in statistics]
+        check_streaming(dask_address)
+        chunks, checks = read_chunks(source, references, hypotheses, [metric], chunk_lines=chunk_lines, jobs=jobs)
+        _print_sentences(metric, chunk_statistics([metric], chunks, hypotheses, progress, jobs), hypotheses, digits,
+                         verbose, as_json)
+        echo_warnings(checks)
+        if show_signature or verbose:
+            click.echo(metric.signature(len(references)), err=True)
+        return
+    scored = scored_files([metric], source, references, hypotheses, jobs=jobs, chunk_lines=chunk_lines,
+                          dask_address=dask_address, progress=progress)
+    statistics = [scored.statistics[path][0] for path in hypotheses]
+    if paired_bs or paired_ar:
+        run_paired_tests(resamplers_for([metric], scored.references), hypotheses, statistics, paired_bs, paired_ar,
+                         seed, digits, as_json, show_signature or verbose)
+        return
+    if mean:
+        sentences = [metric.sentence_from_statistics(stats) for stats in statistics]
         if as_json:
-            click.echo(dumps([{"hypothesis": path, "scores": dict(zip(labels, 100 * m)),
-                               "signature": metric.signature(len(references)) + "|mode:mean"}
-                              for path, m in zip(hypotheses, means)]))
+            echo_json([{"hypothesis": path, **s.mean_dict(scale=100)} for path, s in zip(hypotheses, sentences)])
         else:
-            echo_score_rows(zip(hypotheses, means), digits, ["beta"] + labels)
+            echo_score_rows(((path, s.mean) for path, s in zip(hypotheses, sentences)), digits,
+                            ["beta"] + [beta_label(b) for b in metric.betas])
     else:
-        results = [metric.corpus_from_statistics(stats) for stats in statistics]
-        if as_json:
-            click.echo(dumps([_result_json(path, res, labels) for path, res in zip(hypotheses, results)]))
-        elif verbose:
-            for path, res in zip(hypotheses, results):
-                for k, beta in enumerate(metric.betas):
-                    click.echo(f"{path}\talpha={round_half_up(alpha_of(beta), digits)}\t"
-                               f"beta={round_half_up(beta, digits)}")
-                    click.echo(green_table(res.regions[k], beta, digits))
-        else:
-            echo_score_rows(((path, res.scores) for path, res in zip(hypotheses, results)), digits,
-                            ["beta"] + labels)
+        _print_corpus(metric, hypotheses, statistics, digits, verbose, as_json)
     if show_signature or verbose:
-        click.echo(metric.signature(len(references)), err=True)
+        click.echo(metric.signature(scored.references), err=True)
 
 
-def _result_json(path, result, labels) -> dict:
-    return {"hypothesis": path, "scores": dict(zip(labels, 100 * result.scores)),
-            "regions": {label: {name: result.regions[k][:, j] for j, name in enumerate(REGIONS)}
-                        for k, label in enumerate(labels)},
-            "settings": result.settings, "signature": result.signature}
-
-
-def _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json):
-    scores = [metric.sentence_from_statistics(stats) for stats in statistics]
+def _print_corpus(metric, hypotheses, statistics, digits, verbose, as_json):
+    results = [metric.score(stats) for stats in statistics]
     if as_json:
-        click.echo(dumps([{"hypothesis": path, "scores": {_beta_label(b): 100 * s.scores[k]
-                                                          for k, b in enumerate(metric.betas)},
-                           "signature": s.signature} for path, s in zip(hypotheses, scores)]))
-        return
-    if verbose:
-        for d in range(corpus.size):
-            for h, path in enumerate(hypotheses):
-                for k, beta in enumerate(metric.betas):
-                    chosen = scores[h].chosen_references[k, d]
-                    for r in range(len(corpus.references)):
-                        click.echo(f"S-{d + 1}   \t{corpus.sources[d]}")
-                        click.echo(f"C-{d + 1}-{h + 1} \t{corpus.hypotheses[path][d]}")
-                        click.echo(f"R-{d + 1}-{r + 1}{'*' if r == chosen else ' '}\t{corpus.references[r][d]}")
-                        click.echo(green_table(metric.region_counts(statistics[h][d, r]), beta, digits))
-        return
-    for d in range(corpus.size):
-        click.echo("\t".join(percent(s.scores[k, d], digits) for k in range(len(metric.betas)) for s in scores))
+        echo_json([{"hypothesis": path, **res.to_dict(scale=100)} for path, res in zip(hypotheses, results)])
+    elif verbose:
+        for path, res in zip(hypotheses, results):
+            for k, beta in enumerate(metric.betas):
+                click.echo(f"{path}\talpha={round_half_up(alpha_of(beta), digits)}\t"
+                           f"beta={round_half_up(beta, digits)}")
+                click.echo(green_table(res.regions[k], beta, digits))
+    else:
+        echo_score_rows(((path, res.scores) for path, res in zip(hypotheses, results)), digits,
+                        ["beta"] + [beta_label(b) for b in metric.betas])
+
+
+def _print_sentences(metric, chunks, hypotheses, digits, verbose, as_json):
+    """Sentence scores chunk by chunk as they are counted (JSON: gathered, then printed)."""
+    def print_chunk(chunk, stats, scores):
+        if verbose:
+            _print_sentence_tables(metric, chunk, hypotheses, stats, scores, digits)
+            return
+        for d in range(chunk.size):
+            click.echo("\t".join(percent(s.scores[k, d], digits) for k in range(len(metric.betas)) for s in scores))
+    echo_sentence_chunks(metric, chunks, hypotheses, as_json, print_chunk)
+
+
+def _print_sentence_tables(metric, chunk, hypotheses, statistics, scores, digits):
+    for d in range(chunk.size):
+        number = chunk.offset + d + 1
+        for h, path in enumerate(hypotheses):
+            for k, beta in enumerate(metric.betas):
+                chosen = scores[h].chosen_references[k, d]
+                for r in range(len(chunk.references)):
+                    click.echo(f"S-{number}   \t{chunk.sources[d]}")
+                    click.echo(f"C-{number}-{h + 1} \t{chunk.hypotheses[path][d]}")
+                    click.echo(f"R-{number}-{r + 1}{'*' if r == chosen else ' '}\t{chunk.references[r][d]}")
+                    click.echo(green_table(metric.region_counts(statistics[h][d, r]), beta, digits))
