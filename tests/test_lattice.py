@@ -450,13 +450,13 @@ def _applied(source: list[str], edits) -> list[str]:
 # ------------------------------------------------------------------ two long similar texts: cut into pieces
 
 def _reference_match_in_order(system, gold):
+    """The official matchSeq: forward only, and on past a match (a duplicated gold edit counts twice)."""
     correct, next_index = [], 0
     for edit in system:
         for index in range(next_index, len(gold)):
             if gold[index].matches(edit):
                 correct.append(edit)
                 next_index = index + 1
-                break
     return correct
 
 

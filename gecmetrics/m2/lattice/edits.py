@@ -47,13 +47,15 @@ class GoldEdit:
 
 
 def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> list[SystemEdit]:
-    """System edits found in the gold list, scanning it forward only (each system edit takes
-    the first matching gold edit after the last one taken, as the official's matchSeq does).
+    """System edits found in the gold list, scanning it forward only, as the official's matchSeq
+    does: it never looks back (a gold list out of order can miss matches) and goes on after a
+    match, so a system edit matching two gold edits (an exactly duplicated gold line) counts
+    twice (SPEC 4.4).
 
     The same result as the plain double loop, in O((S + G) log G) instead of O(S * G): the
-    gold edits are indexed by (start, end, original, correction), and each system edit looks up
-    the first index past the last match in its list (a sentence of 200,000 tokens may have
-    tens of thousands of gold and system edits).
+    gold edits are indexed by (start, end, original, correction), and each system edit counts
+    the matching gold edits at or past the scan's position (a sentence of 200,000 tokens may
+    have tens of thousands of gold and system edits).
     """
     indexes: dict[tuple[int, int, str, str], list[int]] = {}
     for index, edit in enumerate(gold):
@@ -66,6 +68,6 @@ def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> li
         if found:
             at = bisect_left(found, next_index)
             if at < len(found):
-                correct.append(edit)
-                next_index = found[at] + 1
+                correct += [edit] * (len(found) - at)
+                next_index = found[-1] + 1
     return correct
