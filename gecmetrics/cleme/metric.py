@@ -21,6 +21,7 @@ from ..m2.format import Block, read_m2
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
                       check_beta, choose_aspects_corpus, choose_aspects_sentences, choose_prf_corpus,
                       choose_prf_sentences, chosen_totals, prf, slot_table)
+from .chunking import SentenceChunks
 from .statistics import (ASSUMPTIONS, PreparedReferences, chunk_statistics, hypothesis_targets, prepare_references,
                          sentence_partitions)
 from .weighting import LengthWeighting, default_weighting
@@ -170,11 +171,15 @@ class _ChunkMetric:
     def statistics(self, prepared: PreparedReferences, hypothesis: Sequence[Block], name: str = "hypothesis"
                    ) -> np.ndarray:
         """Chunk statistics rows of one hypothesis M2 (see :mod:`gecmetrics.cleme.statistics`)."""
+        return chunk_statistics(self.partitions(prepared, hypothesis, name), self.settings.assumption,
+                                prepared.max_references)
+
+    def partitions(self, prepared: PreparedReferences, hypothesis: Sequence[Block], name: str = "hypothesis"
+                   ) -> list[SentenceChunks]:
+        """The chunk partition of every sentence (for the verbose chunk tables)."""
         if not isinstance(prepared, PreparedReferences):
             raise InputError(f"prepared must come from prepare(), not {type(prepared).__name__}")
-        targets = hypothesis_targets(prepared, _check_blocks(hypothesis, name), name)
-        partitions = sentence_partitions(prepared, targets)
-        return chunk_statistics(partitions, self.settings.assumption, prepared.max_references)
+        return sentence_partitions(prepared, hypothesis_targets(prepared, _check_blocks(hypothesis, name), name))
 
     def _table(self, statistics: np.ndarray):
         statistics = _check_statistics(statistics)
