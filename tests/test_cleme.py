@@ -452,3 +452,35 @@ def test_chunk_tables_equal_the_official_visualisation():
     partitions = metric.partitions(metric.prepare(read_m2(str(folder / "conll14.errant"))),
                                    read_m2(str(folder / "conll14-AMU.errant")))
     assert format_chunk_tables(partitions) == official.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the small command and the benchmark
+
+
+def test_module_command_prints_scores_and_one_line_errors(tmp_path):
+    import subprocess
+    import sys
+    ref = tmp_path / "ref.m2"
+    hyp = tmp_path / "hyp.m2"
+    ref.write_text(m2(("a b c", [a_line(0, 1, "A")])), encoding="utf-8")
+    hyp.write_text(m2(("a b c", [a_line(0, 1, "A")])), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "gecmetrics.cleme", "--ref", str(ref), "--hyp", str(hyp), "-v"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "chunk-0 *" in done.stdout
+    assert f"{hyp}\t1.0000\t1.0000\t1.0000\t1.0000\t" in done.stdout
+    hyp.write_text(m2(("a b d", [])), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "gecmetrics.cleme", "--ref", str(ref), "--hyp", str(hyp)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and f"{hyp}:1: source differs" in done.stderr
+
+
+def test_benchmark_smoke(shared_data):
+    import subprocess
+    import sys
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "cleme_conll14.py"
+    done = subprocess.run([sys.executable, str(script), "--quick", "--no-peers"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ours  python -m gecmetrics.cleme" in done.stdout and "MISMATCH" not in done.stdout

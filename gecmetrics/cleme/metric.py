@@ -58,12 +58,13 @@ class CLEMESettings:
             return None
         return self.weighting or default_weighting(self.level, self.assumption)
 
+    def _common_fields(self) -> list[str]:
+        weights = "none" if not self.weighted else ("length-default" if self.weighting is None else "length-custom")
+        return [f"assumption:{self.assumption}", f"level:{self.level}", f"weights:{weights}"]
+
     def signature_fields(self) -> list[str]:
-        weighting = self.length_weighting
-        fields = [f"assumption:{self.assumption}", f"level:{self.level}",
-                  "weights:" + ("none" if weighting is None else
-                                ("length-default" if self.weighting is None else "length-custom"))]
-        return fields
+        """The settings' part of the signature."""
+        return [*self._common_fields(), f"beta:{self.beta:g}"]
 
 
 @dataclass
@@ -207,8 +208,7 @@ class CLEME2Settings(CLEMESettings):
 
     def signature_fields(self) -> list[str]:
         factors = self.aspect_factors
-        return [*super().signature_fields(),
-                f"factors:{factors.hit:g}/{factors.wrong:g}/{factors.under:g}/{factors.over:g}"]
+        return [*self._common_fields(), f"factors:{factors.hit:g}/{factors.wrong:g}/{factors.under:g}/{factors.over:g}"]
 
 
 class CLEME(_ChunkMetric):
