@@ -109,6 +109,12 @@ class ChunkTotals:
     fp_unnecessary: float = 0.0
 
 
+def _all_alike(slots: list[tuple[float, ...]]) -> bool:
+    """One slot, or all with the same counts: every choice rule then keeps the first."""
+    first = slots[0]
+    return all(values == first for values in slots[1:])
+
+
 def _add(totals: list[float], values: tuple[float, ...]) -> None:
     for index, value in enumerate(values):
         totals[index] += value
@@ -121,6 +127,9 @@ def choose_prf_corpus(table: list[list[tuple[float, ...]]], beta: float) -> tupl
     chosen = np.zeros(len(table), dtype=np.int64)
     for row, slots in enumerate(table):
         best_key, best = None, 0
+        if _all_alike(slots):
+            _add(totals, slots[0])
+            continue
         for index, values in enumerate(slots):
             tp, fp, fn, tn = values[:4]
             f = round(prf(totals[0] + tp, totals[1] + fp, totals[2] + fn, beta)[2], DECIMALS)
@@ -144,8 +153,13 @@ def choose_prf_sentences(table: list[list[tuple[float, ...]]], beta: float) -> t
     chosen slots and an array (D, 4) of those F, P, R, accuracy."""
     chosen = np.zeros(len(table), dtype=np.int64)
     scores = np.zeros((len(table), 4), dtype=np.float64)
+    known: dict[tuple[float, ...], tuple[float, float, float, float]] = {}  # many sentences share counts
     for row, slots in enumerate(table):
-        keys = [sentence_prf(values, beta) for values in slots]
+        keys = []
+        for values in ([slots[0]] if _all_alike(slots) else slots):
+            if values not in known:
+                known[values] = sentence_prf(values, beta)
+            keys.append(known[values])
         best = max(range(len(keys)), key=lambda index: (keys[index], -index))
         chosen[row] = best
         scores[row] = keys[best]
@@ -196,6 +210,9 @@ def choose_aspects_corpus(table: list[list[tuple[float, ...]]], factors: AspectF
     chosen = np.zeros(len(table), dtype=np.int64)
     for row, slots in enumerate(table):
         best_key, best = None, 0
+        if _all_alike(slots):
+            _add(totals, slots[0])
+            continue
         for index, values in enumerate(slots):
             tp, fp, fn, tn, necessary, unnecessary = values
             aggregate = aspects(totals[0] + tp, totals[2] + fn, totals[4] + necessary, totals[5] + unnecessary,
@@ -216,7 +233,7 @@ def choose_aspects_sentences(table: list[list[tuple[float, ...]]], factors: Aspe
     scores = np.zeros((len(table), 5), dtype=np.float64)
     for row, slots in enumerate(table):
         best_key, best, best_values = None, 0, (0.0,) * 5
-        for index, (tp, _fp, fn, _tn, necessary, unnecessary) in enumerate(slots):
+        for index, (tp, _fp, fn, _tn, necessary, unnecessary) in enumerate(slots[:1] if _all_alike(slots) else slots):
             values = aspects(tp, fn, necessary, unnecessary, factors)
             hit, wrong, under, over, aggregate = values
             key = (aggregate, hit, -wrong, -under, -over)

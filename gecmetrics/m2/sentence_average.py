@@ -101,7 +101,8 @@ def sentence_average(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, available: 
     chosen = best_slots(tp, fp, fn, f, available)
     rows = np.arange(tp.shape[0])
     sentence_p, sentence_r, sentence_f = precision[rows, chosen], recall[rows, chosen], f[rows, chosen]
-    mean = (lambda values: float(values.mean()) if len(values) else 0.0)
+    # added in order and divided, as gec-metrics does (sum(scores) / len(scores)): same bits
+    mean = (lambda values: sum(values.tolist()) / len(values) if len(values) else 0.0)
     return SentenceAverageResult(mean(sentence_f), mean(sentence_p), mean(sentence_r), mean(sentence_f), beta,
                                  sentence_p, sentence_r, sentence_f, chosen, metric)
 
