@@ -16,7 +16,7 @@ from gecmetrics.cleme import (CLEME, CLEME2, AspectFactors, ClippedLogistic, Len
                               join_statistics, partition)
 from gecmetrics.cleme.chunking import Target, TargetEdit, block_targets
 from gecmetrics.cleme.scoring import CORPUS_FACTORS, SENTENCE_FACTORS, f_beta
-from gecmetrics.cleme.statistics import FN, FP_NECESSARY, FP_UNNECESSARY, TN, TP, histograms
+from gecmetrics.cleme.statistics import histograms
 from gecmetrics.cleme.visualize import format_chunk_table, format_chunk_tables
 from gecmetrics.errors import InputError
 from gecmetrics.m2 import parse_m2, read_m2
