@@ -67,11 +67,9 @@ def check_metrics(metrics: Sequence[Any]) -> list[Metric]:
     return metrics
 
 
-def _check_kind(metric: Metric, name: str, hypothesis: Sequence[Any]) -> None:
-    is_text = not hypothesis or isinstance(hypothesis[0], str)
-    if is_text != (metric.hypothesis_kind == TEXT):
-        wanted = "lines of text" if metric.hypothesis_kind == TEXT else "M2 blocks"
-        raise InputError(f"metric {metric.name or type(metric).__name__} reads hypotheses as {wanted}", name)
+def _hypothesis(corpus: Corpus, metric: Metric, name: str) -> Sequence[Any]:
+    """Hypothesis ``name`` in the kind the metric reads (text lines or M2 blocks)."""
+    return corpus.hypothesis(name, metric.hypothesis_kind, metric.name or type(metric).__name__)
 
 
 def score_corpus(metrics: Sequence[Metric], corpus: Corpus, names: Sequence[str] | None = None,
@@ -84,7 +82,7 @@ def score_corpus(metrics: Sequence[Metric], corpus: Corpus, names: Sequence[str]
         if name not in corpus.hypotheses:
             raise InputError(f"no hypothesis named {name!r}")
         for metric in metrics:
-            _check_kind(metric, name, corpus.hypotheses[name])
+            _hypothesis(corpus, metric, name)
     if jobs > 1 and len(names) > 1:
         return _in_processes(metrics, corpus, names, jobs)
     groups = sharing_groups(metrics)
@@ -107,7 +105,7 @@ def score_corpus(metrics: Sequence[Metric], corpus: Corpus, names: Sequence[str]
         for key, indices in groups.items():
             step(name)
             for k in indices:
-                statistics[name][k] = metrics[k].statistics(prepared[key], corpus.hypotheses[name])
+                statistics[name][k] = metrics[k].statistics(prepared[key], _hypothesis(corpus, metrics[k], name))
     if progress is not None:
         progress(total, total, "done")
     return Scored(metrics, names, statistics, len(corpus.references), _encoded_texts(prepared.values()))

@@ -15,7 +15,8 @@ from .options import GreedyCommand, GreedyOption
 
 def _system_scores_from_options(scores_path: str | None, source: str | None, references: tuple[str, ...],
                                 system_files: tuple[str, ...], metric_texts: tuple[str, ...],
-                                gold_m2: str | None) -> dict[str, dict[str, float]]:
+                                gold_m2: str | None, hypothesis_m2: tuple[str, ...] = ()
+                                ) -> dict[str, dict[str, float]]:
     """The metric -> system -> score mapping to correlate, from the command's options."""
     scoring = source is not None or references or system_files
     if scores_path is not None and scoring:
@@ -37,8 +38,10 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     from ..registry import metrics_from_text
 
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
-    corpus = read_corpus(source, references, system_files, gold_m2)
+    corpus = read_corpus(source, references, system_files, gold_m2, hypothesis_m2)
     corpus.hypotheses = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}
+    corpus.hypothesis_m2 = {name: corpus.hypothesis_m2[path] for name, path in zip(names, system_files)
+                            if path in corpus.hypothesis_m2}
     table = compare_corpus(corpus, metrics)
     return {column.label: {name: table.score(name, column.label) for name in names} for column in table.columns}
 
@@ -73,6 +76,8 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
 @click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
+@click.option("--hyp-m2", "hypothesis_m2", cls=GreedyOption, metavar="FILE.m2...",
+              help="M2 files of the system files, one per -o file in the same order: for cleme and cleme2.")
 @click.option("-d", "--digits", type=int, default=3, show_default=True, help="Decimals printed (rounded half up).")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values instead of a table.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
@@ -80,7 +85,8 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, systems used, notes).")
 def meta_eval(human: str, human_scores: tuple[str, ...], systems: str | None, scores_path: str | None,
               source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
-              metric_texts: tuple[str, ...], gold_m2: str | None, digits: int, as_tsv: bool, as_markdown: bool,
+              metric_texts: tuple[str, ...], gold_m2: str | None, hypothesis_m2: tuple[str, ...], digits: int,
+              as_tsv: bool, as_markdown: bool,
               as_latex: bool, as_json: bool) -> None:
     """Correlate system-level metric scores with human scores (Pearson r, Spearman rho).
 
@@ -96,7 +102,8 @@ def meta_eval(human: str, human_scores: tuple[str, ...], systems: str | None, sc
                         "give at most one of --tsv and --json (or --markdown, --latex)")
     if digits < 0:
         raise InputError(f"--digits must be 0 or more, got {digits}")
-    metric_scores = _system_scores_from_options(scores_path, source, references, system_files, metric_texts, gold_m2)
+    metric_scores = _system_scores_from_options(scores_path, source, references, system_files, metric_texts, gold_m2,
+                                                hypothesis_m2)
     result = meta_evaluate(metric_scores, human=human, human_score=list(human_scores) or None, systems=systems)
     for note in result.notes:
         click.echo(f"gecmetric: note: {note}", err=True)
