@@ -8,7 +8,10 @@ A metric is a :class:`Metric` subclass with
 * ``prepare(corpus)``: what every hypothesis shares (encoded source and references, gold
   edits ...), built once per run for a group of metrics with the same :meth:`Metric.sharing_key`;
 * ``statistics(prepared, hypothesis)``: a per-sentence array, first axis = sentences, rows that
-  add up over sentences (so a corpus can be counted in chunks, and resampled row by row);
+  add up over sentences (so a corpus can be counted in chunks, and resampled row by row); the
+  statistics of consecutive chunks join by :func:`join_statistics` (zeros appended at the end
+  of every other axis, then concatenated), so a layout whose width depends on the data (number
+  of candidates, reference slots, chunk lengths) keeps a zero where a chunk has nothing;
 * ``score(statistics) -> Result``: every result has ``score`` (the headline number, a
   fraction), ``scores`` (one per column), ``signature``, ``settings`` and ``to_dict()``;
 * ``resampler(column, references)``: how a paired test redoes the metric's corpus-dependent
@@ -313,6 +316,25 @@ class ScoreResult(OneScore):
 # ----------------------------------------------------------------------------- metrics
 
 
+def join_statistics(parts: Sequence[Any]) -> Any:
+    """Per-sentence statistics of consecutive chunks of a corpus as one array: every axis after
+    the first padded with zeros at its end to the widest chunk, then the rows concatenated. The
+    statistics layouts are made so that this is exact: an absent candidate, reference slot or
+    chunk length is a zero (M2 family: rows of zeros, "not available"; CLEME: length histograms
+    with the lengths last)."""
+    import numpy as np
+
+    arrays = [np.asarray(part) for part in parts]
+    if not arrays:
+        raise InputError("no statistics to join")
+    if len({a.ndim for a in arrays}) != 1 or arrays[0].ndim < 1:
+        raise InputError("statistics to join must have the same number of axes (first axis: sentences)")
+    widths = np.max([a.shape[1:] for a in arrays], axis=0) if arrays[0].ndim > 1 else []
+    padded = [np.pad(a, [(0, 0)] + [(0, int(w) - n) for w, n in zip(widths, a.shape[1:])]) for a in arrays]
+    return np.concatenate(padded, axis=0)
+
+
+
 class Metric(ABC):
     """The protocol every scorer implements (see the module docstring).
 
@@ -404,6 +426,11 @@ class Metric(ABC):
     def column_signature(self, part: int, references: int | None) -> Signature:
         """The signature of one column alone (override when columns differ, e.g. GREEN betas)."""
         return self.signature(references)
+
+    def join_statistics(self, parts: Sequence[Any]) -> Any:
+        """The statistics of consecutive chunks of a corpus as one (override for a layout whose
+        chunks do not join by :func:`join_statistics`)."""
+        return join_statistics(parts)
 
     def sentence_from_statistics(self, statistics: Any) -> Any:
         """Per-sentence scores: an object whose ``scores`` hold fractions, shape (D,) or

@@ -79,6 +79,10 @@ _BUILT_IN = [
     MetricInfo("green-char", "gecmetrics.metrics.green:GREEN", {"unit": "char"}, "GREEN, character n-grams"),
     MetricInfo("m2", "gecmetrics.m2.maxmatch:M2Scorer", {},
                "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits"),
+    MetricInfo("cleme", "gecmetrics.cleme.metric:CLEME", {},
+               "CLEME F-beta over chunks of hypothesis M2 against the gold M2 (dependent, corpus, length-weighted)"),
+    MetricInfo("cleme2", "gecmetrics.cleme.metric:CLEME2", {},
+               "CLEME2.0 aggregate of hit/wrong/under/over-correction rates over chunks of hypothesis M2"),
 ]
 
 _REGISTRY: dict[str, MetricInfo] = {}
@@ -162,7 +166,7 @@ def get_metric(name: str, **config: Any):
 def _takes_several(info: Any) -> bool:
     from .metric import parse_betas, parse_floats, parse_strings
 
-    return info.parse in (parse_betas, parse_floats, parse_strings)
+    return info.parse in (parse_betas, parse_floats, parse_strings) or getattr(info.parse, "takes_several", False)
 
 
 # ----------------------------------------------------------------------------- text syntax

@@ -13,13 +13,15 @@ import numpy as np
 import pytest
 
 from gecmetrics.cleme import (CLEME, CLEME2, AspectFactors, ClippedLogistic, LengthWeighting, cleme_files,
-                              join_statistics, partition)
+                              partition)
 from gecmetrics.cleme.chunking import Target, TargetEdit, block_targets
 from gecmetrics.cleme.scoring import CORPUS_FACTORS, SENTENCE_FACTORS, f_beta
 from gecmetrics.cleme.statistics import histograms
 from gecmetrics.cleme.visualize import format_chunk_table, format_chunk_tables
+from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
 from gecmetrics.m2 import parse_m2, read_m2
+from gecmetrics.metric import join_statistics
 from tests.conftest import read_tsv
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -40,15 +42,22 @@ def target(*edits):
     return Target(tuple(TargetEdit(start, end, tuple(text.split())) for start, end, text in edits), 0)
 
 
+def prepared_for(metric, ref_blocks, name="ref.m2"):
+    """The metric's prepared references of M2 blocks (the corpus's gold)."""
+    return metric.prepare(Corpus(None, [], {}, list(ref_blocks), {"source": name, "gold": name}))
+
+
+def statistics_of(metric, hyp_text, ref_text):
+    return metric.statistics(prepared_for(metric, parse_m2(ref_text, "ref.m2")), parse_m2(hyp_text, "hyp.m2"))
+
+
 def score(metric, hyp_text, ref_text):
-    prepared = metric.prepare(parse_m2(ref_text, "ref.m2"), "ref.m2")
-    return metric.score(metric.statistics(prepared, parse_m2(hyp_text, "hyp.m2"), "hyp.m2"))
+    return metric.score(statistics_of(metric, hyp_text, ref_text))
 
 
 def category_totals(metric, hyp_text, ref_text):
     """Unweighted chunk counts per slot: {slot: (TP, FP_ne, FP_un, FN, TN)}."""
-    prepared = metric.prepare(parse_m2(ref_text, "ref.m2"), "ref.m2")
-    counts = histograms(metric.statistics(prepared, parse_m2(hyp_text, "hyp.m2"), "hyp.m2")).sum(axis=(0, -1))
+    counts = histograms(statistics_of(metric, hyp_text, ref_text)).sum(axis=(0, -1))
     return {slot: tuple(int(x) for x in counts[slot]) for slot in range(counts.shape[0])}
 
 
@@ -188,7 +197,11 @@ def test_weighted_fp_tp_and_custom_weighting():
     unweighted = score(CLEME(weighted=False), hyp, ref)
     custom = score(CLEME(weighting=flat), hyp, ref)
     assert custom.rounded() == unweighted.rounded()
-    assert "length-custom" in CLEME(weighting=flat).signature
+    assert CLEME(weighting=flat).signature == ("CLEME|assumption:dependent|level:corpus|weights:length,tp=2/1/1,"
+                                               "fp=2/1/1,fn=2/1/1,tn=2/1/1|beta:0.5|version:0.1.0")
+    assert CLEME(weighting=flat).column_labels() == ["CLEME F0.5 custom-weights"]
+    with pytest.raises(InputError, match="weighting was given with weighted=false"):
+        CLEME(weighted=False, weighting=flat)
 
 
 def test_weighting_needs_a_reference_correction():
@@ -249,21 +262,37 @@ def test_rows_add_up_and_blocks_join(assumption):
     hyp_text, ref_text = _random_corpus(np.random.default_rng(7), 60)
     hyp, ref = parse_m2(hyp_text, "hyp"), parse_m2(ref_text, "ref")
     for metric in (CLEME(assumption=assumption), CLEME2(assumption=assumption, level="sentence")):
-        whole = metric.statistics(metric.prepare(ref), hyp)
-        parts = [metric.statistics(metric.prepare(ref[a:b]), hyp[a:b]) for a, b in ((0, 17), (17, 40), (40, 60))]
-        joined = join_statistics(parts)
-        assert joined[:, :, :3].sum() == whole[:, :, :3].sum()
+        whole = metric.statistics(prepared_for(metric, ref), hyp)
+        parts = [metric.statistics(prepared_for(metric, ref[a:b]), hyp[a:b]) for a, b in ((0, 17), (17, 40), (40, 60))]
+        assert len({part.shape for part in parts}) > 1  # chunks of different widths
+        joined = metric.join_statistics(parts)
+        assert (joined == whole).all()
         assert metric.score(joined).to_dict() == metric.score(whole).to_dict()
-        assert len(metric.sentence_scores(whole)) == 60
+        assert len(metric.sentence_from_statistics(whole).scores) == 60
 
 
 def test_sentence_scores_average_to_the_sentence_level():
     hyp_text, ref_text = _random_corpus(np.random.default_rng(3), 40)
-    metric = CLEME(level="sentence")
-    statistics = metric.statistics(metric.prepare(parse_m2(ref_text, "r")), parse_m2(hyp_text, "h"))
-    rows = metric.sentence_scores(statistics)
-    result = metric.score(statistics)
-    assert (result.f, result.precision, result.recall, result.accuracy) == pytest.approx(tuple(rows.mean(axis=0)))
+    for metric in (CLEME(level="sentence"), CLEME2(level="sentence", assumption="independent")):
+        statistics = metric.statistics(prepared_for(metric, parse_m2(ref_text, "r")), parse_m2(hyp_text, "h"))
+        sentences = metric.sentence_from_statistics(statistics)
+        result = metric.score(statistics)
+        for name, values in sentences.values.items():
+            assert getattr(result, name) == float(np.average(values))
+        assert result.score == float(np.average(sentences.scores))
+
+
+def test_corpus_level_sentence_scores_use_the_corpus_choice():
+    hyp_text, ref_text = _random_corpus(np.random.default_rng(5), 30)
+    metric = CLEME(weighted=False)
+    statistics = metric.statistics(prepared_for(metric, parse_m2(ref_text, "r")), parse_m2(hyp_text, "h"))
+    sentences = metric.sentence_from_statistics(statistics)
+    assert (sentences.chosen == metric.score(statistics).chosen).all()
+    counts = histograms(statistics).sum(axis=-1)[np.arange(30), sentences.chosen]   # (D, category)
+    tp, fp, fn = counts[:, 0], counts[:, 1] + counts[:, 2], counts[:, 3]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
+    assert sentences.values["precision"] == pytest.approx(precision)
 
 
 # ---------------------------------------------------------------- chunk tables
@@ -290,10 +319,16 @@ def test_chunk_table_layout():
 
 
 def test_bad_input_names_file_and_line(tmp_path):
-    ref = m2(("a b c", [a_line(0, 1, "A")]), ("d e", []))
-    prepared = CLEME().prepare(parse_m2(ref, "ref.m2"), "ref.m2")
-    with pytest.raises(InputError, match="hyp.m2: has 1 sentences but the reference ref.m2 has 2"):
-        CLEME().statistics(prepared, parse_m2(m2(("a b c", [])), "hyp.m2"), "hyp.m2")
+    ref = parse_m2(m2(("a b c", [a_line(0, 1, "A")]), ("d e", [])), "ref.m2")
+    names = {"source": "ref.m2", "gold": "ref.m2"}
+    with pytest.raises(InputError, match=r"hyp.m2:1: has 1 sentences but ref.m2 has 2 \(the last one starts here\)"):
+        Corpus(None, [], {"hyp.m2": parse_m2(m2(("a b c", [])), "hyp.m2")}, ref, names)
+    with pytest.raises(InputError, match=r"hyp.m2:5: has 3 sentences but ref.m2 has 2$"):
+        Corpus(None, [], {"hyp.m2": parse_m2(m2(("a b c", []), ("d e", []), ("f", [])), "hyp.m2")}, ref, names)
+    with pytest.raises(InputError, match=r"hyp.m2:3: the source of sentence 2 differs from sentence 2 of ref.m2 "
+                                         r"\(line 4\)"):
+        Corpus(None, [], {"hyp.m2": parse_m2(m2(("a b c", []), ("d f", [])), "hyp.m2")}, ref, names)
+    prepared = prepared_for(CLEME(), ref)
     with pytest.raises(InputError, match=r"hyp.m2:3: source differs .*line 4 of ref.m2"):
         CLEME().statistics(prepared, parse_m2(m2(("a b c", []), ("d f", [])), "hyp.m2"), "hyp.m2")
     two_annotators = m2(("a b c", [a_line(0, 1, "A", 0), a_line(0, 1, "B", 1)]), ("d e", []))
@@ -314,40 +349,57 @@ def test_bad_input_names_file_and_line(tmp_path):
 ])
 def test_references_cleme_would_misread(lines, message):
     with pytest.raises(InputError, match=message):
-        CLEME().prepare(parse_m2(m2(("a b c", lines)), "ref.m2"), "ref.m2")
+        prepared_for(CLEME(), parse_m2(m2(("a b c", lines)), "ref.m2"))
 
 
 def test_empty_source_is_refused():
     with pytest.raises(InputError, match="ref.m2:1: empty source"):
-        CLEME().prepare(parse_m2("S \nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n", "ref.m2"), "ref.m2")
+        prepared_for(CLEME(), parse_m2("S \nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n", "ref.m2"))
 
 
-@pytest.mark.parametrize("beta", [float("nan"), -1, "0.5", None, True])
+@pytest.mark.parametrize("beta", [float("nan"), -1, "-0.5", None, True, "x"])
 def test_beta_must_be_a_non_negative_number(beta):
     with pytest.raises(InputError, match="beta"):
         CLEME(beta=beta)
 
 
-@pytest.mark.parametrize("option, value", [("assumption", "both"), ("level", "system"), ("weighted", "yes")])
+@pytest.mark.parametrize("option, value", [("assumption", "both"), ("level", "system"), ("weighted", "maybe"),
+                                           ("weighting", "heavy"), ("weighting", 2.0)])
 def test_settings_are_checked(option, value):
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match=f"setting {option}"):
         CLEME(**{option: value})
+
+
+@pytest.mark.parametrize("value, message", [("0.5/0.5", "needs 4 numbers"), ("0.5/0.5/0.5/0.5", "add up to 1"),
+                                            ("a/b/c/d", "must be a number"), ([0.25] * 3, "needs 4 numbers")])
+def test_cleme2_factors_are_checked(value, message):
+    with pytest.raises(InputError, match=message):
+        CLEME2(factors=value)
 
 
 def test_statistics_and_blocks_are_checked():
     with pytest.raises(InputError, match="statistics"):
         CLEME().score(np.zeros((3, 2)))
-    with pytest.raises(InputError, match="M2 blocks"):
+    with pytest.raises(InputError, match="statistics"):
+        CLEME().score(np.zeros((3, 2, 9), dtype=np.int64))
+    with pytest.raises(InputError, match="takes a Corpus"):
         CLEME().prepare("S a b\n")
+    with pytest.raises(InputError, match="needs the reference M2"):
+        CLEME().prepare(Corpus(["a b"], [["a b"]]))
+    prepared = prepared_for(CLEME(), parse_m2(m2(("a b", [])), "r"))
+    with pytest.raises(InputError, match="M2 blocks"):
+        CLEME().statistics(prepared, ["a b"])
+    with pytest.raises(InputError, match="prepared must come from prepare"):
+        CLEME().statistics([], parse_m2(m2(("a b", [])), "h"))
 
 
 def test_empty_references_are_dropped():
     # a reference deleting the whole sentence is dropped, as CLEME does
     ref = m2(("a b", [a_line(0, 1, "A", 0), a_line(0, 2, "-NONE-", 1)]))
-    prepared = CLEME().prepare(parse_m2(ref, "r"), "r")
+    prepared = prepared_for(CLEME(), parse_m2(ref, "r"))
     assert len(prepared.references[0]) == 1
     only_empty = m2(("a b", [a_line(0, 2, "-NONE-", 0)]))
-    assert len(CLEME().prepare(parse_m2(only_empty, "r"), "r").references[0]) == 1
+    assert len(prepared_for(CLEME(), parse_m2(only_empty, "r")).references[0]) == 1
 
 
 # ---------------------------------------------------------------- the official numbers
@@ -374,7 +426,7 @@ def _check_rows(rows: list[dict], folder: Path) -> None:
         metric = _metric_for(row)
         key = (row["ref"], row["assumption"])
         if key not in cache:
-            cache[key] = metric.prepare(read_m2(str(folder / row["ref"])), row["ref"])
+            cache[key] = prepared_for(metric, read_m2(str(folder / row["ref"])), row["ref"])
         statistics_key = (row["hyp"], *key)
         if statistics_key not in cache:
             cache[statistics_key] = metric.statistics(cache[key], read_m2(str(folder / row["hyp"])), row["hyp"])
@@ -449,31 +501,12 @@ def test_chunk_tables_equal_the_official_visualisation():
     if not official.exists() or not (folder / "conll14.errant").exists():
         pytest.skip(f"needs {official} printed by CLEME's visualize.py and a checkout at {CHECKOUT}: not in CI")
     metric = CLEME()
-    partitions = metric.partitions(metric.prepare(read_m2(str(folder / "conll14.errant"))),
+    partitions = metric.partitions(prepared_for(metric, read_m2(str(folder / "conll14.errant"))),
                                    read_m2(str(folder / "conll14-AMU.errant")))
     assert format_chunk_tables(partitions) == official.read_text(encoding="utf-8")
 
 
-# ---------------------------------------------------------------- the small command and the benchmark
-
-
-def test_module_command_prints_scores_and_one_line_errors(tmp_path):
-    import subprocess
-    import sys
-    ref = tmp_path / "ref.m2"
-    hyp = tmp_path / "hyp.m2"
-    ref.write_text(m2(("a b c", [a_line(0, 1, "A")])), encoding="utf-8")
-    hyp.write_text(m2(("a b c", [a_line(0, 1, "A")])), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "gecmetrics.cleme", "--ref", str(ref), "--hyp", str(hyp), "-v"],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert "chunk-0 *" in done.stdout
-    assert f"{hyp}\t1.0000\t1.0000\t1.0000\t1.0000\t" in done.stdout
-    hyp.write_text(m2(("a b d", [])), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "gecmetrics.cleme", "--ref", str(ref), "--hyp", str(hyp)],
-                          capture_output=True, text=True)
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.count("\n") == 1 and f"{hyp}:1: source differs" in done.stderr
+# ---------------------------------------------------------------- the benchmark
 
 
 def test_benchmark_smoke(shared_data):
@@ -483,4 +516,4 @@ def test_benchmark_smoke(shared_data):
     done = subprocess.run([sys.executable, str(script), "--quick", "--no-peers"], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "ours  python -m gecmetrics.cleme" in done.stdout and "MISMATCH" not in done.stdout
+    assert "ours  gecmetric cleme" in done.stdout and "MISMATCH" not in done.stdout

@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 from .chunking import SentenceChunks, partition
-from .metric import (CLEME, CLEME2, CLEME2Result, CLEME2Settings, CLEMEResult, CLEMESettings, cleme_files,
-                     result_json)
+from .metric import (CLEME, CLEME2, ChunkSentenceScores, CLEME2Result, CLEME2Settings, CLEMEResult, CLEMESettings,
+                     cleme_files)
 from .scoring import AspectFactors
-from .statistics import join_statistics
 from .weighting import ClippedLogistic, LengthWeighting
 
-__all__ = ["CLEME", "CLEME2", "CLEME2Result", "CLEME2Settings", "CLEMEResult", "CLEMESettings", "cleme_files",
-           "result_json", "AspectFactors", "ClippedLogistic", "LengthWeighting", "SentenceChunks", "partition",
-           "join_statistics"]
+__all__ = ["CLEME", "CLEME2", "CLEME2Result", "CLEME2Settings", "CLEMEResult", "CLEMESettings", "ChunkSentenceScores",
+           "cleme_files", "AspectFactors", "ClippedLogistic", "LengthWeighting", "SentenceChunks", "partition"]

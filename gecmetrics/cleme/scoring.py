@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .statistics import BIAS_COUNT, BIAS_SUM, FN, FP_NECESSARY, FP_UNNECESSARY, PRESENT, TN, TP, histograms
+from .statistics import (BIAS_COUNT, BIAS_SUM, FN, FP_NECESSARY, FP_UNNECESSARY, PRESENT, TN, TP, histogram_width,
+                         histograms)
 from .weighting import LengthWeighting
 
 DECIMALS = 4
@@ -76,15 +77,52 @@ def length_bias(statistics: np.ndarray) -> float:
     return total / count
 
 
+@dataclass(frozen=True)
+class LengthEntries:
+    """The non-zero histogram entries of statistics rows, length by length (ascending): for each
+    length L, the flat index ``(row * slots + slot) * 5 + category`` of every (row, slot,
+    category) with chunks of that length, the category and the number of chunks. Weighted sums
+    are taken in that order, so any number of weightings at once (a paired test's resamples,
+    each with its own bias) gives the very bits one weighting gives."""
+
+    rows: int
+    slots: int
+    by_length: tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...]
+
+
+def length_entries(statistics: np.ndarray) -> LengthEntries:
+    """The :class:`LengthEntries` of statistics rows."""
+    counts = histograms(statistics)                       # (rows, slots, category, length)
+    rows, slots, category, length = np.nonzero(counts)
+    order = np.argsort(length, kind="stable")
+    flat = ((rows * counts.shape[1] + slots) * counts.shape[2] + category)[order]
+    values = counts[rows, slots, category, length][order].astype(np.float64)
+    length, category = length[order], category[order]
+    edges = np.flatnonzero(np.diff(length)) + 1
+    groups = tuple((int(ls[0]), f, c, v) for ls, f, c, v in zip(np.split(length, edges), np.split(flat, edges),
+                                                                np.split(category, edges), np.split(values, edges))
+                   if len(ls))
+    return LengthEntries(counts.shape[0], counts.shape[1], groups)
+
+
+def weighted_counts(entries: LengthEntries, weights: np.ndarray) -> np.ndarray:
+    """Summed chunk weights per (weighting, row, slot, category): ``weights`` (n, category,
+    length) holds n weight tables; sums run over lengths in ascending order."""
+    n_categories = weights.shape[1]
+    out = np.zeros((weights.shape[0], entries.rows * entries.slots * n_categories))
+    for length, flat, category, values in entries.by_length:
+        out[:, flat] += values * weights[:, category, length]
+    return out.reshape(weights.shape[0], entries.rows, entries.slots, n_categories)
+
+
 def category_counts(statistics: np.ndarray, weighting: LengthWeighting | None) -> tuple[np.ndarray, float | None]:
     """Per sentence, slot and category (TP, FP necessary, FP unnecessary, FN, TN) the number of
     chunks, or their summed length weights; and the bias used (None when unweighted)."""
-    counts = histograms(statistics)
     if weighting is None:
-        return counts.sum(axis=-1).astype(np.float64), None
+        return histograms(statistics).sum(axis=-1).astype(np.float64), None
     bias = length_bias(statistics)
-    weights = weighting.category_weights(counts.shape[-1] - 1, bias)
-    return np.einsum("dscl,cl->dsc", counts.astype(np.float64), weights), bias
+    weights = weighting.category_weights(histogram_width(statistics) - 1, bias)
+    return weighted_counts(length_entries(statistics), weights[None])[0], bias
 
 
 def slot_table(counts: np.ndarray, statistics: np.ndarray) -> list[list[tuple[float, ...]]]:

@@ -7,17 +7,19 @@ axis holds, per slot,
 * column 0: 1 if the slot is a reference of this sentence (0 for padding),
 * columns 1, 2: sum and number of the lengths of the reference chunks that the sentence's
   references correct (the whole sentence's, in slot 0 only): they give the weighting bias,
-* then one histogram per category of :data:`CATEGORIES`: how many hypothesis chunks of each
-  length 0..W-1 fall in that category.
+* then, length after length (0..W-1), the number of hypothesis chunks of that length in each
+  category of :data:`CATEGORIES`: column ``3 + 5 L + category``.
 
 Every column adds up over sentences, and the length weighting (whose bias is a corpus mean) is
-applied by the reducers, so the rows are exact whatever the weights. W is the longest chunk + 1;
-:func:`join_statistics` pads blocks of rows of different W.
+applied by the reducers, so the rows are exact whatever the weights. W is the longest chunk + 1.
+**Joining** rows of several blocks of sentences (chunks of a corpus) is the protocol's rule,
+:func:`gecmetrics.metric.join_statistics`: zeros appended at the end of the slot axis (absent
+references) and of the last axis (longer lengths, which a block without such chunks counts 0 times).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -41,6 +43,8 @@ class PreparedReferences:
     source_tokens: list[tuple[str, ...]]
     references: list[list[Target]]
     lines: list[int]
+    latest: list[Any] = field(default_factory=list, compare=False, repr=False)
+    """[hypothesis, its partitions]: the latest hypothesis's chunks, shared by the metrics of a group."""
 
     @property
     def max_references(self) -> int:
@@ -49,22 +53,27 @@ class PreparedReferences:
 
 def prepare_references(blocks: Sequence[Block], name: str = "reference") -> PreparedReferences:
     """Read the references of every block (CLEME's reading; errors name ``name`` and the line)."""
+    if isinstance(blocks, (str, bytes)) or not all(isinstance(block, Block) for block in blocks):
+        raise InputError("expected a sequence of M2 blocks (gecmetrics.m2.Block); read files with read_m2", name)
     references = [reference_targets(block, name) for block in blocks]
     return PreparedReferences(name, [block.source for block in blocks], [tuple(block.tokens) for block in blocks],
                               references, [block.line for block in blocks])
 
 
 def hypothesis_targets(prepared: PreparedReferences, blocks: Sequence[Block], name: str) -> list[Target]:
-    """The hypothesis target of each sentence, checked against the references' sentences."""
+    """The hypothesis target of each sentence, checked against the references' sentences (the
+    :class:`~gecmetrics.corpus.Corpus` checks them too, naming the files)."""
+    if isinstance(blocks, (str, bytes)) or not all(isinstance(block, Block) for block in blocks):
+        raise InputError("expected a sequence of M2 blocks (gecmetrics.m2.Block); read files with read_m2", name)
     if len(blocks) != len(prepared.sources):
         raise InputError(f"has {len(blocks)} sentences but the reference {prepared.name} has "
                          f"{len(prepared.sources)}", name)
     targets = []
-    for block, source, line in zip(blocks, prepared.sources, prepared.lines):
-        if block.source != source:
+    for block, source, line in zip(blocks, prepared.source_tokens, prepared.lines):
+        if tuple(block.tokens) != source:
             where = f" (line {line} of {prepared.name})" if line else ""
             raise InputError(f"source differs from the reference's{where}: {block.source[:60]!r} vs "
-                             f"{source[:60]!r}", name, block.line or None)
+                             f"{' '.join(source)[:60]!r}", name, block.line or None)
         targets.append(hypothesis_target(block, name))
     return targets
 
@@ -144,7 +153,7 @@ def chunk_statistics(partitions: Sequence[SentenceChunks], assumption: str, slot
     width = (max(lengths) + 1) if lengths else 1
     histogram_size = len(CATEGORIES) * width
     flat = ((np.asarray(rows, dtype=np.int64) * n_slots + np.asarray(slot_ids, dtype=np.int64)) * histogram_size
-            + np.asarray(categories, dtype=np.int64) * width + np.asarray(lengths, dtype=np.int64))
+            + np.asarray(lengths, dtype=np.int64) * len(CATEGORIES) + np.asarray(categories, dtype=np.int64))
     counts = np.bincount(flat, minlength=len(partitions) * n_slots * histogram_size)
     histograms = counts.reshape(len(partitions), n_slots, histogram_size)
     return np.concatenate([header, histograms], axis=2)
@@ -157,24 +166,6 @@ def histogram_width(statistics: np.ndarray) -> int:
 
 def histograms(statistics: np.ndarray) -> np.ndarray:
     """The count histograms as an array (..., category, length)."""
-    return statistics[..., HEADER_COLUMNS:].reshape(*statistics.shape[:-1], len(CATEGORIES),
-                                                    histogram_width(statistics))
-
-
-def join_statistics(blocks: Sequence[np.ndarray]) -> np.ndarray:
-    """Rows of several blocks of sentences (e.g. chunks of a corpus) in one array: histograms
-    padded to the widest W, reference slots to the most references."""
-    if not blocks:
-        raise InputError("no statistics to join")
-    width = max(histogram_width(block) for block in blocks)
-    slots = max(block.shape[1] for block in blocks)
-    padded = []
-    for block in blocks:
-        wide = np.zeros((block.shape[0], slots, HEADER_COLUMNS + len(CATEGORIES) * width), dtype=block.dtype)
-        wide[:, :block.shape[1], :HEADER_COLUMNS] = block[:, :, :HEADER_COLUMNS]
-        target = wide[:, :block.shape[1], HEADER_COLUMNS:].reshape(block.shape[0], block.shape[1], len(CATEGORIES),
-                                                                   width)
-        target[..., :histogram_width(block)] = histograms(block)
-        wide[:, :block.shape[1], HEADER_COLUMNS:] = target.reshape(block.shape[0], block.shape[1], -1)
-        padded.append(wide)
-    return np.concatenate(padded, axis=0)
+    by_length = statistics[..., HEADER_COLUMNS:].reshape(*statistics.shape[:-1], histogram_width(statistics),
+                                                         len(CATEGORIES))
+    return np.swapaxes(by_length, -1, -2)
