@@ -7,8 +7,8 @@ against ``conll14.errant``) in a checkout named by $GECMETRICS_CLEME_CHECKOUT (d
 system with ``--ref REF --hyp HYP --metric cleme --level corpus --assumption dependent`` appended
 (e.g. ``python main.py`` in the checkout's virtualenv, which needs errant, spaCy and
 en_core_web_sm, ltp, pypinyin, Levenshtein, tabulate and bert_score); it is never fetched or
-installed by this script. Ours is one process scoring all five systems (the references read
-once): for now ``python -m gecmetrics.cleme``, until ``gecmetric cleme`` exists.
+installed by this script. Ours is one ``gecmetric cleme`` process scoring all five systems (the
+references read once).
 
 Without the checkout, ours is timed on the CoNLL-2014 M2 files of ../shared/data (annotator 0
 and annotator 1 scored against the combined annotation); without the command, ours only.
@@ -34,7 +34,7 @@ FIELDS = ("F", "P", "R", "ACC", "TP", "FP", "FN", "TN")
 
 
 def our_command(reference: Path, hypotheses: list[Path]) -> list[str]:
-    return [sys.executable, "-m", "gecmetrics.cleme", "--ref", str(reference), "--hyp", *map(str, hypotheses)]
+    return [*harness.gecmetric_command(), "cleme", "-ref", str(reference), "-hyp", *map(str, hypotheses)]
 
 
 def our_rows(stdout: str) -> dict[str, list[str]]:
@@ -92,9 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     repeats = args.repeats or (1 if args.quick else 5)
     reference, hypotheses, demo = files(args.quick)
-    print("# CLEME, corpus level, dependent, length-weighted (the official default)")
-    print(f"machine: {harness.machine_line()}")
-    ours = harness.measure_reported("ours  python -m gecmetrics.cleme", our_command(reference, hypotheses), repeats)
+    harness.print_header("# CLEME, corpus level, dependent, length-weighted (the official default)")
+    ours = harness.measure_reported("ours  gecmetric cleme", our_command(reference, hypotheses), repeats)
     if ours is None:
         return 1
     rows = our_rows(ours.stdout)
