@@ -237,24 +237,32 @@ def test_f_beta_edges():
 # ---------------------------------------------------------------- statistics rows
 
 
+def _random_edits(rng, n, annotator):
+    """Edit lines of one annotator on a sentence of n tokens: in order, not overlapping."""
+    lines, position = [], 0
+    while position < n and rng.random() < 0.7:
+        start = int(rng.integers(position, n + 1))
+        end = min(n, start + int(rng.integers(0, 3)))
+        lines.append(a_line(start, end, " ".join(rng.choice(["x", "y", "-NONE-"], int(rng.integers(1, 3)))),
+                            annotator))
+        position = end + 1 if end == start else end
+    return lines or [a_line(-1, -1, "-NONE-", annotator, "noop")]
+
+
 def _random_corpus(rng, sentences):
+    """(hypothesis M2, reference M2 with two annotators) of random sentences and edits."""
     hyp, ref = [], []
     for _ in range(sentences):
         n = int(rng.integers(1, 8))
         source = " ".join(f"w{k}" for k in range(n))
-
-        def edits(annotator):
-            lines, position = [], 0
-            while position < n and rng.random() < 0.7:
-                start = int(rng.integers(position, n + 1))
-                end = min(n, start + int(rng.integers(0, 3)))
-                lines.append(a_line(start, end, " ".join(rng.choice(["x", "y", "-NONE-"], int(rng.integers(1, 3)))),
-                                    annotator))
-                position = end + 1 if end == start else end
-            return lines or [a_line(-1, -1, "-NONE-", annotator, "noop")]
-        hyp.append((source, edits(0)))
-        ref.append((source, edits(0) + edits(1)))
+        hyp.append((source, _random_edits(rng, n, 0)))
+        ref.append((source, _random_edits(rng, n, 0) + _random_edits(rng, n, 1)))
     return m2(*hyp), m2(*ref)
+
+
+def _random_hypothesis(rng, ref_text):
+    """Another hypothesis M2 of the sentences of a reference M2."""
+    return m2(*((block.source, _random_edits(rng, len(block.tokens), 0)) for block in parse_m2(ref_text, "r")))
 
 
 @pytest.mark.parametrize("assumption", ["dependent", "independent"])
@@ -293,6 +301,61 @@ def test_corpus_level_sentence_scores_use_the_corpus_choice():
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
     assert sentences.values["precision"] == pytest.approx(precision)
+
+
+# ---------------------------------------------------------------- paired tests
+
+ALL_SETTINGS = [(cls, assumption, level, weighted) for cls in (CLEME, CLEME2) for assumption in ("dependent", "independent")
+                for level in ("corpus", "sentence") for weighted in (True, False)]
+
+
+@pytest.mark.parametrize("cls, assumption, level, weighted", ALL_SETTINGS)
+def test_resamples_score_as_their_rows_do(cls, assumption, level, weighted):
+    """A bootstrap resample and a randomized pseudo-system are scored exactly as score() scores
+    their rows: the bias, the weights and the reference choices redone on them."""
+    from gecmetrics.significance import Resample, bootstrap_indices, randomization_masks
+
+    rng = np.random.default_rng(11)
+    hyp_text, ref_text = _random_corpus(rng, 40)
+    metric = cls(assumption=assumption, level=level, weighted=weighted)
+    prepared = prepared_for(metric, parse_m2(ref_text, "ref"))
+    base = metric.statistics(prepared, parse_m2(hyp_text, "hyp"))
+    system = metric.statistics(prepared, parse_m2(_random_hypothesis(rng, ref_text), "other"))
+    resampler = metric.resampler()
+    rows = {name: resampler.prepare(stats) for name, stats in (("base", base), ("system", system))}
+    assert resampler.score(rows["base"]) == metric.score(base).score
+    indices = bootstrap_indices(40, 12, 5)
+    expected = [metric.score(base[chosen]).score for chosen in indices]
+    assert resampler.bootstrap_scores(rows["base"], Resample(indices)).tolist() == expected
+    keep = randomization_masks(40, 8, 5)
+    pool = join_statistics([base, system])
+    own, other = np.arange(40), np.arange(40) + 40
+    scores_a, scores_b = resampler.swapped_scores(rows["base"], rows["system"], keep)
+    assert scores_a.tolist() == [metric.score(pool[np.where(k, own, other)]).score for k in keep]
+    assert scores_b.tolist() == [metric.score(pool[np.where(k, other, own)]).score for k in keep]
+
+
+def test_paired_test_of_a_system_with_itself():
+    from gecmetrics import paired_test
+
+    hyp_text, ref_text = _random_corpus(np.random.default_rng(2), 30)
+    hyp, ref = parse_m2(hyp_text, "h"), parse_m2(ref_text, "r")
+    for method in ("bs", "ar"):
+        result = paired_test(CLEME(), None, ref, {"a": hyp, "b": hyp}, method, samples=30)
+        assert result.systems[1].p_value == 1.0 and result.systems[0].score == result.systems[1].score
+        assert result.metric == "CLEME" and "|test:paired-" in result.signature
+
+
+def test_join_statistics_pads_every_layout():
+    from gecmetrics.m2.fscore import candidates_from_lists
+
+    parts = [candidates_from_lists([[(1, 0, 0, 0)]]), candidates_from_lists([[(0, 1, 0, 0), (1, 1, 1, 1)]])]
+    joined = join_statistics(parts)
+    assert joined.shape == (2, 2, 5) and (joined[0, 1] == 0).all() and (joined[1] == parts[1][0]).all()
+    with pytest.raises(InputError, match="no statistics"):
+        join_statistics([])
+    with pytest.raises(InputError, match="same number of axes"):
+        join_statistics([np.zeros((2, 3)), np.zeros((2, 3, 1))])
 
 
 # ---------------------------------------------------------------- chunk tables

@@ -173,5 +173,5 @@ def test_sent_errant_of_conll14_systems():
         assert len(rows) == 3
         for hyp, value in rows.items():
             system = hyp.removesuffix(".m2")
-            result = ErrantCompare(sentence_average=True).compare(read_m2(str(ERRANT_M2 / f"{system}.m2")), reference)
-            assert result.score == value
+            hypothesis = read_m2(str(ERRANT_M2 / f"{system}.m2"))
+            assert ErrantCompare(sentence_average=True).compare(hypothesis, reference).score == value

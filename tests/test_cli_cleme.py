@@ -1,0 +1,230 @@
+"""CLEME through the commands and the generic machinery: `gecmetric cleme` (scores, -v, --json,
+--sentence, --cleme2, paired tests, one-line errors), the registry's cleme and cleme2 names, and
+CLEME columns in `compare` and `meta-eval`, whose text hypotheses get their edits from --hyp-m2."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gecmetrics import compare, get_metric
+from gecmetrics.cleme import CLEME, CLEME2
+from gecmetrics.corpus import Corpus
+from gecmetrics.errors import InputError
+from gecmetrics.m2 import parse_m2
+from gecmetrics.pipeline import score_corpus
+from gecmetrics.registry import metrics_from_text
+from tests.conftest import one_line_error, run_cli
+
+SOURCES = ["he go to school every day", "she have two cat", "it are raining today", "we is happy now"]
+REFERENCES = [["he goes to school every day", "she has two cats", "it is raining today", "we are happy now"],
+              ["he went to school every day", "she has two cats", "it was raining today", "we are happy now"]]
+
+
+def a_line(start, end, correction, annotator=0, edit_type="R:X"):
+    return f"A {start} {end}|||{edit_type}|||{correction}|||REQUIRED|||-NONE-|||{annotator}"
+
+
+NOOP = a_line(-1, -1, "-NONE-", 0, "noop")
+GOLD = [[a_line(1, 2, "goes"), a_line(1, 2, "went", 1)],
+        [a_line(1, 2, "has"), a_line(3, 4, "cats"), a_line(1, 2, "has", 1), a_line(3, 4, "cats", 1)],
+        [a_line(1, 2, "is"), a_line(1, 2, "was", 1)],
+        [a_line(1, 2, "are")]]
+SYSTEMS = {  # text, and the M2 of its edits
+    "good": (REFERENCES[0], [[a_line(1, 2, "goes")], [a_line(1, 2, "has"), a_line(3, 4, "cats")],
+                             [a_line(1, 2, "is")], [a_line(1, 2, "are")]]),
+    "half": (["he went to school every day", "she have two cat", "it are raining today", "we are happy now"],
+             [[a_line(1, 2, "went")], [NOOP], [NOOP], [a_line(1, 2, "are")]]),
+    "input": (SOURCES, [[NOOP]] * 4),
+    "bad": (["he go to to school every day", "she two cat", "it are raining today", "we is happy now"],
+            [[a_line(3, 3, "to")], [a_line(1, 2, "-NONE-")], [NOOP], [NOOP]]),
+}
+
+
+def m2_text(lines_per_sentence, sources=SOURCES):
+    return "".join(f"S {source}\n" + "".join(line + "\n" for line in lines) + "\n"
+                   for source, lines in zip(sources, lines_per_sentence))
+
+
+@pytest.fixture
+def files(tmp_path):
+    paths = {}
+
+    def write(name, text):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        paths[name] = str(tmp_path / name)
+
+    write("src", "\n".join(SOURCES) + "\n")
+    write("ref0", "\n".join(REFERENCES[0]) + "\n")
+    write("ref1", "\n".join(REFERENCES[1]) + "\n")
+    write("gold.m2", m2_text(GOLD))
+    for name, (text, edits) in SYSTEMS.items():
+        write(name, "\n".join(text) + "\n")
+        write(f"{name}.m2", m2_text(edits))
+    write("human.tsv", "system\thuman\ngood\t0.9\nhalf\t0.6\ninput\t0.3\nbad\t0.1\n")
+    return paths
+
+
+def table_rows(out):
+    lines = out.splitlines()
+    header = lines[0].split("\t")
+    return header, {row.split("\t")[0]: dict(zip(header[1:], row.split("\t")[1:])) for row in lines[1:]}
+
+
+# ---------------------------------------------------------------- gecmetric cleme
+
+
+def test_cleme_prints_a_row_per_hypothesis(files):
+    code, out, err = run_cli("cleme", "-hyp", files["good.m2"], files["input.m2"], "-ref", files["gold.m2"],
+                             "--signature")
+    assert code == 0, err
+    header, rows = table_rows(out)
+    assert header == ["system", "F0.5", "P", "R", "Acc", "TP", "FP", "FN", "TN"]
+    assert rows[files["good.m2"]]["F0.5"] == "1.0000" and rows[files["input.m2"]]["F0.5"] == "0.0000"
+    assert rows[files["input.m2"]]["P"] == "1.0000"  # nothing proposed
+    assert err == "CLEME|assumption:dependent|level:corpus|weights:length|beta:0.5|version:0.1.0\n"
+
+
+def test_cleme_settings_json_and_digits(files):
+    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--assumption",
+                             "independent", "--level", "sentence", "--unweighted", "-b", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)[0]
+    assert data["hypothesis"] == files["half.m2"] and data["metric"] == "CLEME" and data["bias"] is None
+    assert data["signature"] == "CLEME|assumption:independent|level:sentence|weights:none|beta:1|version:0.1.0"
+    metric = CLEME(assumption="independent", level="sentence", weighted=False, beta=1)
+    corpus = Corpus(None, [], {"h": parse_m2(m2_text(SYSTEMS["half"][1]), "h")}, parse_m2(m2_text(GOLD), "g"))
+    assert data["f"] == score_corpus([metric], corpus).result("h", 0).f
+    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "-d", "2")
+    f = score_corpus([CLEME()], corpus).result("h", 0).f
+    assert table_rows(out)[1][files["half.m2"]]["F0.5"] == f"{f:.2f}" != f"{f:.4f}"
+
+
+def test_cleme2_and_its_factors(files):
+    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted")
+    assert code == 0, err
+    header, rows = table_rows(out)
+    assert header == ["system", "aggregate", "HC", "WC", "UC", "OC", "TP", "FP", "FN", "TN"]
+    # the running choice takes "went" (reference 1) in sentence 1: 2 hits of 5 corrections needed
+    assert rows[files["half.m2"]]["HC"] == "0.4000" and rows[files["half.m2"]]["OC"] == "0.0000"
+    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted",
+                             "--factors", "1/0/0/0")
+    assert table_rows(out)[1][files["half.m2"]]["aggregate"] == "0.4000"
+    assert "factors" in one_line_error("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--factors",
+                                       "1/0/0/0")
+    assert "no beta" in one_line_error("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2",
+                                       "-b", "1")
+    assert "add up to 1" in one_line_error("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2",
+                                           "--factors", "1/1/0/0")
+
+
+def test_cleme_chunk_tables_and_sentences(files):
+    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "-v")
+    assert code == 0, err
+    assert out.count("╒") == 4 and "│ target-2   │" in out and out.rstrip().splitlines()[-2].startswith("system")
+    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], files["good.m2"], "-ref", files["gold.m2"],
+                             "--sentence", "--unweighted")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "system\tsentence\tf\tprecision\trecall\taccuracy" and len(lines) == 9
+    assert lines[1].startswith(f"{files['half.m2']}\t1\t1.0000\t") and lines[2].split("\t")[2] == "0.0000"
+
+
+@pytest.mark.parametrize("test", ["--paired-bs", "--paired-ar"])
+def test_cleme_paired_tests(files, test):
+    code, out, err = run_cli("cleme", "-hyp", files["input.m2"], files["good.m2"], files["input.m2"], "-ref",
+                             files["gold.m2"], test, "60", "--json")
+    assert code == 0, err
+    data = json.loads(out)[0]
+    assert data["metric"] == "CLEME" and data["baseline"] == files["input.m2"]
+    assert [s["score"] for s in data["systems"]] == [0.0, 1.0, 0.0]
+    assert data["systems"][2]["p_value"] == 1.0
+    assert data["signature"].startswith("CLEME|assumption:dependent|level:corpus|weights:length|beta:0.5|test:")
+    assert "at least two" in one_line_error("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], test)
+
+
+def test_cleme_bad_input_is_one_line(files, tmp_path):
+    short = tmp_path / "short.m2"
+    short.write_text(m2_text(SYSTEMS["good"][1][:3]), encoding="utf-8")
+    err = one_line_error("cleme", "-hyp", str(short), "-ref", files["gold.m2"])
+    assert f"{short}:8: has 3 sentences but {files['gold.m2']} has 4" in err
+    other = tmp_path / "other.m2"
+    other.write_text(m2_text(SYSTEMS["good"][1], SOURCES[:2] + ["it is raining", SOURCES[3]]), encoding="utf-8")
+    err = one_line_error("cleme", "-hyp", str(other), "-ref", files["gold.m2"])
+    assert f"{other}:8: the source of sentence 3 differs from sentence 3 of {files['gold.m2']} (line 11)" in err
+    broken = tmp_path / "broken.m2"
+    broken.write_text("S a b\nA 0 1|||X|||y|||REQUIRED\n\n", encoding="utf-8")
+    assert f"{broken}:2: malformed edit line" in one_line_error("cleme", "-hyp", str(broken), "-ref", files["gold.m2"])
+    assert f"{broken}:2:" in one_line_error("cleme", "-hyp", files["good.m2"], "-ref", str(broken))
+    for beta in ("nan", "-1"):
+        assert "beta" in one_line_error("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "-b", beta)
+    assert "no such file" in one_line_error("cleme", "-hyp", str(tmp_path / "none.m2"), "-ref", files["gold.m2"])
+    assert "-v" in one_line_error("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "-v", "--json")
+
+
+# ---------------------------------------------------------------- the registry, compare, meta-eval
+
+
+def test_registry_names_and_text_settings():
+    metric = get_metric("cleme", assumption="independent", b=2)
+    assert isinstance(metric, CLEME) and metric.assumption == "independent" and metric.beta == 2.0
+    cleme2 = metrics_from_text("cleme2:level=sentence:factors=0.25/0.25/0.25/0.25:weighted=false")[0]
+    assert isinstance(cleme2, CLEME2) and cleme2.settings.aspect_factors.hit == 0.25
+    assert cleme2.column_labels() == ["CLEME2 sent unweighted factors:0.25/0.25/0.25/0.25"]
+    assert cleme2.signature == ("CLEME2|assumption:dependent|level:sentence|weights:none|factors:0.25/0.25/0.25/0.25"
+                                "|version:0.1.0")
+    assert json.dumps(cleme2.settings_dict())  # JSON-ready
+    with pytest.raises(InputError, match="metric 'cleme' has no setting 'factors'"):
+        get_metric("cleme", factors="1/0/0/0")
+    code, out, err = run_cli("compare", "--list-metrics")
+    assert "cleme: CLEME F-beta" in out and "cleme2: CLEME2.0" in out and "factors: CLEME2" in out
+
+
+def test_cleme_columns_in_compare(files):
+    args = ["compare", "-s", files["src"], "-r", files["ref0"], files["ref1"], "-o", files["good"], files["half"],
+            files["bad"], "--hyp-m2", files["good.m2"], files["half.m2"], files["bad.m2"], "--m2", files["gold.m2"],
+            "--metrics", "cleme,cleme2:weighted=false,m2,gleu", "--json"]
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    data = json.loads(out)
+    assert [c["label"] for c in data["columns"]] == ["CLEME F0.5", "CLEME2 unweighted", "M2 F0.5", "GLEU+ f"]
+    scores = {row["system"]: row["scores"] for row in data["rows"]}
+    assert scores[files["good"]]["CLEME F0.5"] == 100.0
+    assert scores[files["bad"]]["CLEME F0.5"] < scores[files["half"]]["CLEME F0.5"]
+    code, out, err = run_cli(*args[:-1], "--paired-bs", "40")
+    assert code == 0 and "CLEME" in out and "CLEME2" in out, err
+
+
+def test_compare_python_api_takes_hypothesis_m2():
+    gold = parse_m2(m2_text(GOLD), "gold")
+    systems = {name: text for name, (text, _) in SYSTEMS.items()}
+    edits = {name: parse_m2(m2_text(lines), name) for name, (_, lines) in SYSTEMS.items()}
+    table = compare(SOURCES, REFERENCES, systems, ["cleme", "cleme2", "sentm2"], m2_blocks=gold, hypothesis_m2=edits)
+    own = score_corpus([CLEME()], Corpus(None, [], edits, gold))
+    for name in SYSTEMS:
+        assert table.score(name, "CLEME F0.5") == own.result(name, 0).score
+    with pytest.raises(InputError, match="metric cleme reads hypotheses as M2 edits.*--hyp-m2"):
+        compare(SOURCES, REFERENCES, systems, ["cleme"], m2_blocks=gold)
+
+
+def test_compare_errors_about_hypothesis_m2(files):
+    base = ["compare", "-s", files["src"], "-r", files["ref0"], "-o", files["good"], files["half"], "--m2",
+            files["gold.m2"], "--metrics", "cleme"]
+    assert "reads hypotheses as M2 edits" in one_line_error(*base) and "--hyp-m2" in one_line_error(*base)
+    err = one_line_error(*base, "--hyp-m2", files["good.m2"])
+    assert "one hypothesis M2 file per hypothesis file" in err
+    err = one_line_error(*base, "--hyp-m2", files["half.m2"], files["good.m2"])  # in the wrong order
+    assert f"{files['half.m2']}:1: sentence 1 with its edits applied differs from line 1 of {files['good']}" in err
+    assert "the cleme metric needs the gold annotation" in one_line_error(*base[:7], "--metrics", "cleme")
+
+
+def test_cleme_in_meta_evaluation(files):
+    names = list(SYSTEMS)
+    code, out, err = run_cli("meta-eval", "--human", files["human.tsv"], "-s", files["src"], "-r", files["ref0"],
+                             files["ref1"], "-o", *(files[n] for n in names), "--hyp-m2",
+                             *(files[f"{n}.m2"] for n in names), "--m2", files["gold.m2"], "--metrics",
+                             "cleme,cleme2", "--json")
+    assert code == 0, err
+    correlations = {c["metric"]: c for c in json.loads(out)["correlations"]}
+    assert set(correlations) == {"CLEME F0.5", "CLEME2"} and correlations["CLEME F0.5"]["n"] == 4
+    assert correlations["CLEME F0.5"]["spearman"] > 0.7
