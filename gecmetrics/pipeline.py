@@ -13,7 +13,7 @@ from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from .corpus import Corpus
 from .errors import InputError
-from .metric import M2, TEXT, Metric, Result
+from .metric import M2, Metric, Result
 
 ProgressCallback = Callable[[int, int, str], None]
 """Called as ``progress(steps_done, steps_total, what_is_next)``."""

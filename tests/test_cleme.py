@@ -300,7 +300,9 @@ def test_corpus_level_sentence_scores_use_the_corpus_choice():
     tp, fp, fn = counts[:, 0], counts[:, 1] + counts[:, 2], counts[:, 3]
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
+        recall = np.where(tp + fn > 0, tp / (tp + fn), 1.0)
     assert sentences.values["precision"] == pytest.approx(precision)
+    assert sentences.values["recall"] == pytest.approx(recall)
 
 
 # ---------------------------------------------------------------- paired tests

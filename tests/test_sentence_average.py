@@ -10,7 +10,6 @@ import math
 import os
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from gecmetrics import get_metric, paired_test

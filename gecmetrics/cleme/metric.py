@@ -225,6 +225,22 @@ class ChunkMetric(Metric):
     reference_kind = M2
     scale = 1.0
     label = "CLEME"
+    sentence_names: tuple[str, ...] = ()
+    """The per-sentence values, in the order of :meth:`sentence_values`."""
+    headline = ""
+    """The one of them that is the score."""
+
+    def choose(self, table: list) -> tuple[ChunkTotals, np.ndarray]:
+        """The corpus level's running choice of a reference: (totals, slot per sentence)."""
+        raise NotImplementedError
+
+    def sentence_rows(self, table: list) -> tuple[np.ndarray, np.ndarray]:
+        """The sentence level's choice: (slot per sentence, the values (D, len(sentence_names)))."""
+        raise NotImplementedError
+
+    def sentence_values(self, values: tuple[float, ...]) -> tuple[float, ...]:
+        """The values of one sentence against one reference's counts."""
+        raise NotImplementedError
 
     def sharing_key(self) -> Hashable:
         return ("cleme-references",)
@@ -264,6 +280,20 @@ class ChunkMetric(Metric):
         counts, bias = category_counts(statistics, self.settings.length_weighting)
         return slot_table(counts, statistics), bias
 
+    def sentence_from_statistics(self, statistics: np.ndarray) -> ChunkSentenceScores:
+        """Per sentence every score (CLEME: F, P, R, accuracy; CLEME2.0: HC, WC, UC, OC,
+        aggregate): at sentence level the values whose means are the scores; at corpus level
+        those of the reference the corpus choice kept."""
+        table, _ = self.slot_counts(statistics)
+        if self.settings.level == "sentence":
+            chosen, rows = self.sentence_rows(table)
+        else:
+            chosen = self.choose(table)[1]
+            rows = np.array([self.sentence_values(slots[k]) for slots, k in zip(table, chosen.tolist())],
+                            dtype=np.float64).reshape(len(table), len(self.sentence_names))
+        values = {name: rows[:, k] for k, name in enumerate(self.sentence_names)}
+        return ChunkSentenceScores(values, self.headline, chosen, self.signature)
+
     def resampler(self, column: int = 0, references: int = 1):
         from .resampling import ChunkResampler
 
@@ -286,36 +316,35 @@ class CLEME(ChunkMetric):
 
     name = "cleme"
     settings_class = CLEMESettings
+    sentence_names = ("f", "precision", "recall", "accuracy")
+    headline = "f"
 
     def score(self, statistics: np.ndarray) -> CLEMEResult:
         """Corpus or sentence level scores (as the settings say) from statistics rows."""
         table, bias = self.slot_counts(statistics)
         beta = self.settings.beta
         if self.settings.level == "corpus":
-            totals, chosen = choose_prf_corpus(table, beta)
+            totals, chosen = self.choose(table)
             precision, recall, f = prf(totals.tp, totals.fp, totals.fn, beta)
             acc = accuracy(totals.tp, totals.fp, totals.fn, totals.tn)
         else:
-            chosen, per_sentence = choose_prf_sentences(table, beta)
+            chosen, per_sentence = self.sentence_rows(table)
             totals = chosen_totals(table, chosen)
             f, precision, recall, acc = (float(np.average(per_sentence[:, k])) if len(table) else 0.0
                                          for k in range(4))
         return CLEMEResult(precision, recall, f, acc, totals.tp, totals.fp, totals.fn, totals.tn, len(table), chosen,
                            bias, self.signature, self.settings_dict())
 
-    def sentence_from_statistics(self, statistics: np.ndarray) -> ChunkSentenceScores:
-        """Per sentence F, P, R, accuracy: at sentence level the rounded values whose means are
-        the scores; at corpus level those of the reference the corpus choice kept (unrounded)."""
-        table, _ = self.slot_counts(statistics)
-        beta = self.settings.beta
-        if self.settings.level == "sentence":
-            chosen, rows = choose_prf_sentences(table, beta)
-        else:
-            chosen = choose_prf_corpus(table, beta)[1]
-            rows = np.array([_sentence_prf(slots[k], beta) for slots, k in zip(table, chosen.tolist())],
-                            dtype=np.float64).reshape(len(table), 4)
-        values = {name: rows[:, k] for k, name in enumerate(("f", "precision", "recall", "accuracy"))}
-        return ChunkSentenceScores(values, "f", chosen, self.signature)
+    def choose(self, table: list) -> tuple[ChunkTotals, np.ndarray]:
+        return choose_prf_corpus(table, self.settings.beta)
+
+    def sentence_rows(self, table: list) -> tuple[np.ndarray, np.ndarray]:
+        return choose_prf_sentences(table, self.settings.beta)
+
+    def sentence_values(self, values: tuple[float, ...]) -> tuple[float, ...]:
+        """Unrounded (F, P, R, accuracy) of one sentence's chosen counts."""
+        precision, recall, f = prf(values[0], values[1], values[2], self.settings.beta)
+        return f, precision, recall, accuracy(*values[:4])
 
     def signature_fields(self, references: int | None) -> tuple[str, list]:
         return "CLEME", [*self.common_fields(), ("beta", f"{self.settings.beta:g}")]
@@ -331,33 +360,31 @@ class CLEME2(ChunkMetric):
     name = "cleme2"
     settings_class = CLEME2Settings
     label = "CLEME2"
+    sentence_names = ("hit", "wrong", "under", "over", "aggregate")
+    headline = "aggregate"
 
     def score(self, statistics: np.ndarray) -> CLEME2Result:
         """Corpus or sentence level scores (as the settings say) from statistics rows."""
         table, bias = self.slot_counts(statistics)
         factors = self.settings.aspect_factors
         if self.settings.level == "corpus":
-            totals, chosen = choose_aspects_corpus(table, factors)
+            totals, chosen = self.choose(table)
             values = aspects(totals.tp, totals.fn, totals.fp_necessary, totals.fp_unnecessary, factors)
         else:
-            chosen, per_sentence = choose_aspects_sentences(table, factors)
+            chosen, per_sentence = self.sentence_rows(table)
             totals = chosen_totals(table, chosen)
             values = tuple(float(np.average(per_sentence[:, k])) if len(table) else 0.0 for k in range(5))
         return CLEME2Result(*values, *_counts(totals), len(table), chosen, bias, self.signature, self.settings_dict())
 
-    def sentence_from_statistics(self, statistics: np.ndarray) -> ChunkSentenceScores:
-        """Per sentence HC, WC, UC, OC and aggregate against the reference the level chooses."""
-        table, _ = self.slot_counts(statistics)
-        factors = self.settings.aspect_factors
-        if self.settings.level == "sentence":
-            chosen, rows = choose_aspects_sentences(table, factors)
-        else:
-            chosen = choose_aspects_corpus(table, factors)[1]
-            picked = [slots[k] for slots, k in zip(table, chosen.tolist())]
-            rows = np.array([aspects(v[0], v[2], v[4], v[5], factors) for v in picked],
-                            dtype=np.float64).reshape(len(table), 5)
-        values = {name: rows[:, k] for k, name in enumerate(("hit", "wrong", "under", "over", "aggregate"))}
-        return ChunkSentenceScores(values, "aggregate", chosen, self.signature)
+    def choose(self, table: list) -> tuple[ChunkTotals, np.ndarray]:
+        return choose_aspects_corpus(table, self.settings.aspect_factors)
+
+    def sentence_rows(self, table: list) -> tuple[np.ndarray, np.ndarray]:
+        return choose_aspects_sentences(table, self.settings.aspect_factors)
+
+    def sentence_values(self, values: tuple[float, ...]) -> tuple[float, ...]:
+        """(hit, wrong, under, over, aggregate) of one sentence's chosen counts."""
+        return aspects(values[0], values[2], values[4], values[5], self.settings.aspect_factors)
 
     def signature_fields(self, references: int | None) -> tuple[str, list]:
         f = self.settings.aspect_factors
@@ -367,12 +394,6 @@ class CLEME2(ChunkMetric):
         f = self.settings.factors
         tokens = [] if f is None else [f"factors:{f.hit:g}/{f.wrong:g}/{f.under:g}/{f.over:g}"]
         return [" ".join(["CLEME2", *self.label_tokens(), *tokens])]
-
-
-def _sentence_prf(values: tuple[float, ...], beta: float) -> tuple[float, float, float, float]:
-    """Unrounded (F, P, R, accuracy) of one sentence's chosen counts."""
-    precision, recall, f = prf(values[0], values[1], values[2], beta)
-    return f, precision, recall, accuracy(*values[:4])
 
 
 def _counts(totals: ChunkTotals) -> tuple[float, ...]:

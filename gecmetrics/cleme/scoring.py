@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -158,9 +159,11 @@ def _add(totals: list[float], values: tuple[float, ...]) -> None:
         totals[index] += value
 
 
-def choose_prf_corpus(table: list[list[tuple[float, ...]]], beta: float) -> tuple[ChunkTotals, np.ndarray]:
-    """CLEME's running choice of one reference per sentence (highest rounded corpus F so far,
-    then more TP, fewer FP, fewer FN, more TN, first); the totals and the slot chosen."""
+def running_choice(table: list[list[tuple[float, ...]]], score: Callable[[list[float], tuple[float, ...]], float]
+                   ) -> tuple[ChunkTotals, np.ndarray]:
+    """The corpus level's choice of one reference per sentence, in order: the highest
+    ``score(totals so far, the slot's counts)``, then more TP, fewer FP, fewer FN, more TN, the
+    first; the totals and the slot chosen per sentence."""
     totals = [0.0] * 6
     chosen = np.zeros(len(table), dtype=np.int64)
     for row, slots in enumerate(table):
@@ -170,13 +173,20 @@ def choose_prf_corpus(table: list[list[tuple[float, ...]]], beta: float) -> tupl
             continue
         for index, values in enumerate(slots):
             tp, fp, fn, tn = values[:4]
-            f = round(prf(totals[0] + tp, totals[1] + fp, totals[2] + fn, beta)[2], DECIMALS)
-            key = (f, tp, -fp, -fn, tn)
+            key = (score(totals, values), tp, -fp, -fn, tn)
             if best_key is None or key > best_key:
                 best_key, best = key, index
         chosen[row] = best
         _add(totals, slots[best])
     return ChunkTotals(*totals), chosen
+
+
+def choose_prf_corpus(table: list[list[tuple[float, ...]]], beta: float) -> tuple[ChunkTotals, np.ndarray]:
+    """CLEME's running choice: the highest corpus F so far, rounded to 4 decimals."""
+    def rounded_f(totals: list[float], values: tuple[float, ...]) -> float:
+        return round(prf(totals[0] + values[0], totals[1] + values[1], totals[2] + values[2], beta)[2], DECIMALS)
+
+    return running_choice(table, rounded_f)
 
 
 def sentence_prf(values: tuple[float, ...], beta: float) -> tuple[float, float, float, float]:
@@ -242,25 +252,12 @@ def aspects(tp: float, fn: float, fp_necessary: float, fp_unnecessary: float, fa
 
 def choose_aspects_corpus(table: list[list[tuple[float, ...]]], factors: AspectFactors
                           ) -> tuple[ChunkTotals, np.ndarray]:
-    """CLEME2.0's running choice: the reference maximizing the aggregate of the totals so far
-    (unrounded), then more TP, fewer FP, fewer FN, more TN, first."""
-    totals = [0.0] * 6
-    chosen = np.zeros(len(table), dtype=np.int64)
-    for row, slots in enumerate(table):
-        best_key, best = None, 0
-        if _all_alike(slots):
-            _add(totals, slots[0])
-            continue
-        for index, values in enumerate(slots):
-            tp, fp, fn, tn, necessary, unnecessary = values
-            aggregate = aspects(totals[0] + tp, totals[2] + fn, totals[4] + necessary, totals[5] + unnecessary,
-                                factors)[4]
-            key = (aggregate, tp, -fp, -fn, tn)
-            if best_key is None or key > best_key:
-                best_key, best = key, index
-        chosen[row] = best
-        _add(totals, slots[best])
-    return ChunkTotals(*totals), chosen
+    """CLEME2.0's running choice: the highest aggregate of the totals so far (unrounded)."""
+    def aggregate(totals: list[float], values: tuple[float, ...]) -> float:
+        tp, _fp, fn, _tn, necessary, unnecessary = values
+        return aspects(totals[0] + tp, totals[2] + fn, totals[4] + necessary, totals[5] + unnecessary, factors)[4]
+
+    return running_choice(table, aggregate)
 
 
 def choose_aspects_sentences(table: list[list[tuple[float, ...]]], factors: AspectFactors
