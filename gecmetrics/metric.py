@@ -9,9 +9,9 @@ A metric is a :class:`Metric` subclass with
   edits ...), built once per run for a group of metrics with the same :meth:`Metric.sharing_key`;
 * ``statistics(prepared, hypothesis)``: a per-sentence array, first axis = sentences, rows that
   add up over sentences (so a corpus can be counted in chunks, and resampled row by row); the
-  statistics of consecutive chunks join by :func:`join_statistics` (zeros appended at the end
-  of every other axis, then concatenated), so a layout whose width depends on the data (number
-  of candidates, reference slots, chunk lengths) keeps a zero where a chunk has nothing;
+  statistics of consecutive chunks join by :meth:`Metric.join_statistics` (zeros appended at
+  the end of every other axis, then concatenated), so a layout whose width depends on the data
+  (number of candidates, reference slots, chunk lengths) keeps a zero where a chunk has nothing;
 * ``score(statistics) -> Result``: every result has ``score`` (the headline number, a
   fraction), ``scores`` (one per column), ``signature``, ``settings`` and ``to_dict()``;
 * ``resampler(column, references)``: how a paired test redoes the metric's corpus-dependent
@@ -313,26 +313,18 @@ class ScoreResult(OneScore):
     settings: dict = field(default_factory=dict)
 
 
-# ----------------------------------------------------------------------------- metrics
-
-
-def join_statistics(parts: Sequence[Any]) -> Any:
-    """Per-sentence statistics of consecutive chunks of a corpus as one array: every axis after
-    the first padded with zeros at its end to the widest chunk, then the rows concatenated. The
-    statistics layouts are made so that this is exact: an absent candidate, reference slot or
-    chunk length is a zero (M2 family: rows of zeros, "not available"; CLEME: length histograms
-    with the lengths last)."""
+def compact(statistics: Any) -> Any:
+    """Integer statistics stored in 32 bits when every value fits (per-sentence counts do):
+    half the memory of a large corpus's rows; every reducer widens them as it sums."""
     import numpy as np
 
-    arrays = [np.asarray(part) for part in parts]
-    if not arrays:
-        raise InputError("no statistics to join")
-    if len({a.ndim for a in arrays}) != 1 or arrays[0].ndim < 1:
-        raise InputError("statistics to join must have the same number of axes (first axis: sentences)")
-    widths = np.max([a.shape[1:] for a in arrays], axis=0) if arrays[0].ndim > 1 else []
-    padded = [np.pad(a, [(0, 0)] + [(0, int(w) - n) for w, n in zip(widths, a.shape[1:])]) for a in arrays]
-    return np.concatenate(padded, axis=0)
+    if statistics.dtype == np.int64 and statistics.size and \
+            -(2 ** 31) <= int(statistics.min()) and int(statistics.max()) < 2 ** 31:
+        return statistics.astype(np.int32)
+    return statistics
 
+
+# ----------------------------------------------------------------------------- metrics
 
 
 class Metric(ABC):
@@ -387,12 +379,6 @@ class Metric(ABC):
     def __hash__(self) -> int:
         return hash((type(self), self.settings))
 
-    def __getstate__(self) -> dict:
-        return {"settings": self.settings}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-
     # ------------------------------------------------------------------ the protocol
     def sharing_key(self) -> Hashable:
         """Metrics with equal keys share one prepared object (one :meth:`prepare` per group)."""
@@ -427,11 +413,6 @@ class Metric(ABC):
         """The signature of one column alone (override when columns differ, e.g. GREEN betas)."""
         return self.signature(references)
 
-    def join_statistics(self, parts: Sequence[Any]) -> Any:
-        """The statistics of consecutive chunks of a corpus as one (override for a layout whose
-        chunks do not join by :func:`join_statistics`)."""
-        return join_statistics(parts)
-
     def sentence_from_statistics(self, statistics: Any) -> Any:
         """Per-sentence scores: an object whose ``scores`` hold fractions, shape (D,) or
         (columns, D), with its ``signature`` (see :func:`sentence_matrix`)."""
@@ -462,6 +443,18 @@ class Metric(ABC):
         """The metric's columns: labels with the signature of each part."""
         return [Column(label, part, self.column_signature(part, references))
                 for part, label in enumerate(self.column_labels())]
+
+    def join_statistics(self, parts: Sequence[Any]) -> Any:
+        """The statistics of consecutive chunks of sentences as one (first axis: sentences).
+        Arrays whose other axes differ between chunks (e.g. the number of annotators) are
+        padded with zeros, which every metric's rows read as "absent"."""
+        import numpy as np
+
+        arrays = [np.asarray(part) for part in parts]
+        shape = tuple(max(sizes) for sizes in zip(*(a.shape[1:] for a in arrays)))
+        padded = [np.pad(a, [(0, 0)] + [(0, full - size) for full, size in zip(shape, a.shape[1:])])
+                  if a.shape[1:] != shape else a for a in arrays]
+        return compact(padded[0] if len(padded) == 1 else np.concatenate(padded, axis=0))
 
     def sentence_matrix(self, statistics: Any) -> Any:
         """Per-sentence scores as an array of shape (columns, D)."""

@@ -22,7 +22,6 @@ from gecmetrics.cleme.visualize import format_chunk_table, format_chunk_tables
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
 from gecmetrics.m2 import parse_m2, read_m2
-from gecmetrics.metric import join_statistics
 from tests.conftest import read_tsv
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -331,7 +330,7 @@ def test_resamples_score_as_their_rows_do(cls, assumption, level, weighted):
     expected = [metric.score(base[chosen]).score for chosen in indices]
     assert resampler.bootstrap_scores(rows["base"], Resample(indices)).tolist() == expected
     keep = randomization_masks(40, 8, 5)
-    pool = join_statistics([base, system])
+    pool = metric.join_statistics([base, system])
     own, other = np.arange(40), np.arange(40) + 40
     scores_a, scores_b = resampler.swapped_scores(rows["base"], rows["system"], keep)
     assert scores_a.tolist() == [metric.score(pool[np.where(k, own, other)]).score for k in keep]
@@ -350,15 +349,26 @@ def test_paired_test_of_a_system_with_itself():
 
 
 def test_join_statistics_pads_every_layout():
+    from gecmetrics.m2 import M2Scorer
     from gecmetrics.m2.fscore import candidates_from_lists
 
     parts = [candidates_from_lists([[(1, 0, 0, 0)]]), candidates_from_lists([[(0, 1, 0, 0), (1, 1, 1, 1)]])]
-    joined = join_statistics(parts)
+    joined = M2Scorer().join_statistics(parts)
     assert joined.shape == (2, 2, 5) and (joined[0, 1] == 0).all() and (joined[1] == parts[1][0]).all()
-    with pytest.raises(InputError, match="no statistics"):
-        join_statistics([])
-    with pytest.raises(InputError, match="same number of axes"):
-        join_statistics([np.zeros((2, 3)), np.zeros((2, 3, 1))])
+
+
+def test_chunked_scoring_gives_the_whole_corpus_numbers():
+    """The pipeline counts a corpus in chunks and joins their rows (different slot counts and
+    chunk lengths per chunk): every setting scores as on the whole corpus."""
+    from gecmetrics.pipeline import score_corpus
+
+    hyp_text, ref_text = _random_corpus(np.random.default_rng(21), 50)
+    corpus = Corpus(None, [], {"h": parse_m2(hyp_text, "h")}, parse_m2(ref_text, "r"))
+    metrics = [cls(assumption=a, level=l, weighted=w) for cls, a, l, w in ALL_SETTINGS]
+    whole = score_corpus(metrics, corpus, chunk_lines=1000)
+    chunked = score_corpus(metrics, corpus, chunk_lines=7)
+    for k in range(len(metrics)):
+        assert chunked.result("h", k).values == whole.result("h", k).values
 
 
 # ---------------------------------------------------------------- chunk tables
@@ -391,9 +401,11 @@ def test_bad_input_names_file_and_line(tmp_path):
         Corpus(None, [], {"hyp.m2": parse_m2(m2(("a b c", [])), "hyp.m2")}, ref, names)
     with pytest.raises(InputError, match=r"hyp.m2:5: has 3 sentences but ref.m2 has 2$"):
         Corpus(None, [], {"hyp.m2": parse_m2(m2(("a b c", []), ("d e", []), ("f", [])), "hyp.m2")}, ref, names)
+    other = parse_m2(m2(("a b c", []), ("d f", [])), "hyp.m2")
+    corpus = Corpus(None, [], {"hyp.m2": other}, ref, names)  # ERRANT would pair the blocks as they are
     with pytest.raises(InputError, match=r"hyp.m2:3: the source of sentence 2 differs from sentence 2 of ref.m2 "
                                          r"\(line 4\)"):
-        Corpus(None, [], {"hyp.m2": parse_m2(m2(("a b c", []), ("d f", [])), "hyp.m2")}, ref, names)
+        corpus.check_blocks(other, "hyp.m2")
     prepared = prepared_for(CLEME(), ref)
     with pytest.raises(InputError, match=r"hyp.m2:3: source differs .*line 4 of ref.m2"):
         CLEME().statistics(prepared, parse_m2(m2(("a b c", []), ("d f", [])), "hyp.m2"), "hyp.m2")

@@ -191,6 +191,8 @@ def test_cleme_columns_in_compare(files):
     scores = {row["system"]: row["scores"] for row in data["rows"]}
     assert scores[files["good"]]["CLEME F0.5"] == 100.0
     assert scores[files["bad"]]["CLEME F0.5"] < scores[files["half"]]["CLEME F0.5"]
+    code, chunked, err = run_cli(*args, "--chunk-lines", "1", "-p", "2")  # files read one sentence at a time
+    assert code == 0 and json.loads(chunked)["rows"] == data["rows"], err
     code, out, err = run_cli(*args[:-1], "--paired-bs", "40")
     assert code == 0 and "CLEME" in out and "CLEME2" in out, err
 
@@ -207,7 +209,7 @@ def test_compare_python_api_takes_hypothesis_m2():
         compare(SOURCES, REFERENCES, systems, ["cleme"], m2_blocks=gold)
 
 
-def test_compare_errors_about_hypothesis_m2(files):
+def test_compare_errors_about_hypothesis_m2(files, tmp_path):
     base = ["compare", "-s", files["src"], "-r", files["ref0"], "-o", files["good"], files["half"], "--m2",
             files["gold.m2"], "--metrics", "cleme"]
     assert "reads hypotheses as M2 edits" in one_line_error(*base) and "--hyp-m2" in one_line_error(*base)
@@ -216,6 +218,15 @@ def test_compare_errors_about_hypothesis_m2(files):
     err = one_line_error(*base, "--hyp-m2", files["half.m2"], files["good.m2"])  # in the wrong order
     assert f"{files['half.m2']}:1: sentence 1 with its edits applied differs from line 1 of {files['good']}" in err
     assert "the cleme metric needs the gold annotation" in one_line_error(*base[:7], "--metrics", "cleme")
+    short = tmp_path / "short.m2"
+    short.write_text(m2_text(SYSTEMS["half"][1][:3]), encoding="utf-8")
+    for chunk_lines in ("1", "10"):
+        err = one_line_error(*base, "--hyp-m2", files["good.m2"], str(short), "--chunk-lines", chunk_lines)
+        assert f"{short}:7: has 3 sentences, fewer than the source {files['src']}" in err
+    long = tmp_path / "long.m2"
+    long.write_text(m2_text(SYSTEMS["half"][1] + [[NOOP]], SOURCES + ["one more"]), encoding="utf-8")
+    err = one_line_error(*base, "--hyp-m2", files["good.m2"], str(long))
+    assert f"{long}:13: has more sentences than the source {files['src']} (4)" in err
 
 
 def test_cleme_in_meta_evaluation(files):

@@ -414,4 +414,5 @@ def cleme_files(hypothesis_path: str, reference_path: str, metric: ChunkMetric |
     metric = metric or CLEME()
     corpus = Corpus(None, [], {hypothesis_path: read_m2(hypothesis_path)}, read_m2(reference_path),
                     {"source": reference_path, "gold": reference_path})
+    corpus.check_blocks(corpus.hypotheses[hypothesis_path], hypothesis_path)
     return metric.evaluate(metric.prepare(corpus), corpus.hypotheses[hypothesis_path])

@@ -15,7 +15,6 @@ import numpy as np
 
 from ..errors import InputError
 from ..m2.fscore import round_like_python
-from ..metric import join_statistics
 from ..significance import Resample, Resampler
 from .scoring import DECIMALS, AspectFactors, LengthEntries, length_entries, weighted_counts
 from .statistics import (BIAS_COUNT, BIAS_SUM, CATEGORIES as CATEGORY_COLUMNS, FN, FP_NECESSARY, FP_UNNECESSARY,
@@ -128,7 +127,7 @@ class ChunkResampler(Resampler):
 
     def swapped_scores(self, baseline: ChunkRows, system: ChunkRows,
                        keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        pool = ChunkRows(join_statistics([baseline.statistics, system.statistics]))
+        pool = ChunkRows(self.metric.join_statistics([baseline.statistics, system.statistics]))
         positions = np.arange(baseline.size)
         own, other = positions, positions + baseline.size
         sides = (np.where(keep_baseline, own, other), np.where(keep_baseline, other, own))

@@ -15,7 +15,7 @@ from ..pipeline import score_corpus
 from ..report import Table, round_half_up
 from ..significance import resamplers_for
 from . import main
-from .common import digits_option, echo_json
+from .common import digits_option, echo_json, progress_unless
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
 
@@ -43,7 +43,10 @@ def read_cleme_corpus(reference: str, hypotheses: tuple[str, ...]) -> Corpus:
     if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
     blocks = {_shown(path): read_m2(path) for path in hypotheses}
-    return Corpus(None, [], blocks, read_m2(reference), {"source": _shown(reference), "gold": _shown(reference)})
+    corpus = Corpus(None, [], blocks, read_m2(reference), {"source": _shown(reference), "gold": _shown(reference)})
+    for name, hypothesis in blocks.items():
+        corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
+    return corpus
 
 
 def _shown(path: str) -> str:
@@ -94,7 +97,7 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
     metric = build_metric(assumption, level, unweighted, beta, cleme2, factors)
     corpus = read_cleme_corpus(reference, hypotheses)
     paths = [_shown(path) for path in hypotheses]
-    scored = score_corpus([metric], corpus, paths)
+    scored = score_corpus([metric], corpus, paths, progress=progress_unless(as_json, "cleme"))
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
                          paired_ar, seed, digits, as_json, show_signature,

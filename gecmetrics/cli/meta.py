@@ -9,7 +9,7 @@ from ..errors import InputError
 from ..meta_eval import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
 from ..report import Table, round_half_up
 from . import main
-from .common import echo_json, output_format
+from .common import digits_option, echo_json, output_format
 from .options import GreedyCommand, GreedyOption
 
 
@@ -34,6 +34,7 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     if repeated:
         raise InputError(f"systems are named by file name and these repeat: {', '.join(repeated)}")
     from ..comparison import DEFAULT_METRICS, compare_corpus
+    from .common import StderrProgress
     from ..corpus import read_corpus
     from ..registry import metrics_from_text
 
@@ -42,7 +43,7 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     corpus.hypotheses = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}
     corpus.hypothesis_m2 = {name: corpus.hypothesis_m2[path] for name, path in zip(names, system_files)
                             if path in corpus.hypothesis_m2}
-    table = compare_corpus(corpus, metrics)
+    table = compare_corpus(corpus, metrics, StderrProgress("meta-eval"))
     return {column.label: {name: table.score(name, column.label) for name in names} for column in table.columns}
 
 
@@ -78,7 +79,7 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 @click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
 @click.option("--hyp-m2", "hypothesis_m2", cls=GreedyOption, metavar="FILE.m2...",
               help="M2 files of the system files, one per -o file in the same order: for cleme and cleme2.")
-@click.option("-d", "--digits", type=int, default=3, show_default=True, help="Decimals printed (rounded half up).")
+@digits_option(3, "Decimals printed (rounded half up).")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values instead of a table.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
 @click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
@@ -86,8 +87,7 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 def meta_eval(human: str, human_scores: tuple[str, ...], systems: str | None, scores_path: str | None,
               source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
               metric_texts: tuple[str, ...], gold_m2: str | None, hypothesis_m2: tuple[str, ...], digits: int,
-              as_tsv: bool, as_markdown: bool,
-              as_latex: bool, as_json: bool) -> None:
+              as_tsv: bool, as_markdown: bool, as_latex: bool, as_json: bool) -> None:
     """Correlate system-level metric scores with human scores (Pearson r, Spearman rho).
 
     One row per metric and human score column. Scores come from --scores FILE.tsv, or are
@@ -100,8 +100,6 @@ def meta_eval(human: str, human_scores: tuple[str, ...], systems: str | None, sc
     """
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
                         "give at most one of --tsv and --json (or --markdown, --latex)")
-    if digits < 0:
-        raise InputError(f"--digits must be 0 or more, got {digits}")
     metric_scores = _system_scores_from_options(scores_path, source, references, system_files, metric_texts, gold_m2,
                                                 hypothesis_m2)
     result = meta_evaluate(metric_scores, human=human, human_score=list(human_scores) or None, systems=systems)

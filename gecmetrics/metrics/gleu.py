@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..aggregate import best_reference, python2_draws, seeded_draws, select, sum_selected
+from ..aggregate import best_reference, by_sentence_blocks, draw_blocks, python2_draws, sampled_sums, seeded_draws, select
 from ..errors import InputError
 from ..metric import OneScore, Signature, choice, optional_bool, optional_int, parse_bool, positive_int, setting
 from ..ngrams import EncodedCorpus
@@ -125,6 +125,13 @@ class GLEUSentenceScores:
         if self.std is None:
             return None
         return np.stack([self.scores - Z95 * self.std, self.scores + Z95 * self.std], axis=1)
+
+    @classmethod
+    def joined(cls, parts: Sequence["GLEUSentenceScores"]) -> "GLEUSentenceScores":
+        """The scores of consecutive chunks of sentences as one."""
+        std = None if parts[0].std is None else np.concatenate([p.std for p in parts])
+        return cls(np.concatenate([p.scores for p in parts]), np.concatenate([p.reference_scores for p in parts]),
+                   np.concatenate([p.chosen_references for p in parts]), parts[0].signature, std)
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         """The sentence scores (and std with ``smooth``); the signature says ``mode:sentence``."""
@@ -310,7 +317,8 @@ class GLEU(NgramMetric):
             chosen = self.best_references(stats)
             return result_of(self.layout, select(stats, chosen).sum(axis=0), signature, settings,
                              chosen_references=chosen)
-        sums = sum_selected(stats, self.draws(size, n_refs))
+        seed = None if self.settings.fix_seed else self.settings.seed
+        sums = sampled_sums(stats, draw_blocks(self.settings.sampled_iterations(n_refs), size, n_refs, seed))
         scores = self.score_sums(sums)
         mean, std = float(np.mean(scores)), float(np.std(scores))
         result = result_of(self.layout, sums.mean(axis=0), signature, settings, iterations=len(sums), std=std,
@@ -326,7 +334,7 @@ class GLEU(NgramMetric):
 
     def best_references(self, stats: np.ndarray) -> np.ndarray:
         """Per sentence, the reference with the highest sentence GLEU (SPEC 2.4 ties)."""
-        return best_of(*self.sentence_keys(stats))
+        return by_sentence_blocks(lambda rows: best_of(*self.sentence_keys(rows)), stats)
 
     def smoothed_scores(self, stats: np.ndarray) -> np.ndarray:
         """gec-ranking's sentence scores (--debug): zero statistics replaced by 1."""
