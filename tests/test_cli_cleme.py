@@ -239,3 +239,35 @@ def test_cleme_in_meta_evaluation(files):
     correlations = {c["metric"]: c for c in json.loads(out)["correlations"]}
     assert set(correlations) == {"CLEME F0.5", "CLEME2"} and correlations["CLEME F0.5"]["n"] == 4
     assert correlations["CLEME F0.5"]["spearman"] > 0.7
+
+
+def judgments_xml(ranks: dict[str, tuple[int, ...]]) -> str:
+    items = []
+    for sentence in range(len(SOURCES)):
+        translations = "".join(f'<translation system="{s}" rank="{r[sentence]}"/>' for s, r in ranks.items())
+        items.append(f'<ranking-item src-id="{sentence}" user="u">{translations}</ranking-item>')
+    return "<results>\n" + "\n".join(items) + "\n</results>\n"
+
+
+def test_cleme_in_meta_evaluation_with_judgments(files, tmp_path):
+    """Raw judgments (meta-eval --judgments) take CLEME columns too: --hyp-m2 gives their edits,
+    and the sentence bootstrap resamples CLEME's own rows."""
+    ranks = {"good": (1, 1, 1, 1), "half": (2, 3, 3, 1), "input": (3, 2, 2, 3), "bad": (4, 4, 4, 4)}
+    (tmp_path / "judged.xml").write_text(judgments_xml(ranks), encoding="utf-8")
+    names = list(SYSTEMS)
+    args = ["meta-eval", "--judgments", str(tmp_path / "judged.xml"), "-s", files["src"], "-r", files["ref0"],
+            files["ref1"], "-o", *(files[n] for n in names), "--m2", files["gold.m2"], "--metrics", "cleme,m2"]
+    assert "metric cleme reads hypotheses as M2 edits" in one_line_error(*args)
+    code, out, err = run_cli(*args, "--hyp-m2", *(files[f"{n}.m2"] for n in names), "--bootstrap", "20",
+                             "--resample", "both", "--src-ids", "0", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert {(c["metric"], c["resampling"], c["n"]) for c in data["correlations"]} == {
+        (metric, resampling, 4) for metric in ("CLEME F0.5", "M2 F0.5") for resampling in ("judgments/pair", "sentences")}
+    edits = {name: parse_m2(m2_text(lines), name) for name, (_, lines) in SYSTEMS.items()}
+    own = score_corpus([CLEME()], Corpus(None, [], edits, parse_m2(m2_text(GOLD), "gold")))
+    assert data["scores"]["CLEME F0.5"] == {name: own.result(name, 0).score for name in names}
+    scores = tmp_path / "scores.tsv"
+    scores.write_text("system\tx\ngood\t1\nhalf\t0.5\ninput\t0.2\nbad\t0\n", encoding="utf-8")
+    err = one_line_error("meta-eval", "--scores", str(scores), "--hyp-m2", files["good.m2"])
+    assert "--hyp-m2 gives the M2 of -o system files scored here" in err

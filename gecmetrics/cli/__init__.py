@@ -31,6 +31,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "green": ("green",),
     "m2": ("m2", "m2_score"),
     "meta-eval": ("meta",),
+    "rank": ("rank",),
     "demo": ("demo",),
 }
 

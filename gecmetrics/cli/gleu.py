@@ -33,7 +33,8 @@ def _metrics(variant, order, unit, normalize_space, iterations, fix_seed, seed, 
 @corpus_options()
 @unit_options
 @click.option("--variant", type=click.Choice(VARIANTS), default="official", show_default=True,
-              help="official: gec-ranking's code; paper: Eq. 1 of 'GLEU Without Tuning' (no clamp); "
+              help="official: gec-ranking's code; official-2016: its May 2016 brevity penalty exp(min(0, "
+                   "1 - Hlen/Rlen)); paper: Eq. 1 of 'GLEU Without Tuning' (no clamp); "
                    "gleu0: the original 2015 GLEU with merged references.")
 @click.option("-l", "--lambda", "lambdas", cls=GreedyOption, type=float, metavar="FLOAT...",
               help="gleu0 only: weight(s) of the penalty for source n-grams not in the references [default: 0].")
