@@ -182,11 +182,12 @@ def _shown(path: str | None) -> str:
 class ChunkSpec:
     """Where one chunk of a corpus lies in its files: per file, a byte offset and a number of
     lines (for a gold M2 file: of blocks). Small and picklable: a worker on another machine
-    reads its chunk itself (:meth:`read`) from a shared file system."""
+    reads its chunk itself (:meth:`read`) from a shared file system. ``edits``: per hypothesis
+    with an M2 file, (hypothesis, M2 path, byte offset, line number) of the chunk's first block."""
 
     def __init__(self, files: list[tuple[str, int, int]], gold: tuple[str, int, int] | None, offset: int,
-                 roles: dict) -> None:
-        self.files, self.gold, self.offset, self.roles = files, gold, offset, roles
+                 roles: dict, edits: Sequence[tuple[str, str, int, int]] = ()) -> None:
+        self.files, self.gold, self.offset, self.roles, self.edits = files, gold, offset, roles, list(edits)
 
     def read(self) -> Corpus:
         """The chunk as a :class:`Corpus` (its lines were checked when the files were indexed)."""
@@ -203,6 +204,9 @@ class ChunkSpec:
         rest = texts[1:] if has_source else texts
         corpus = Corpus(sources, rest[:references], {}, gold, dict(self.roles["names"]), offset=self.offset)
         corpus.hypotheses = dict(zip(self.roles["hypotheses"], rest[references:]))
+        for name, path, start, line in self.edits:
+            blocks = itertools.islice(iter_m2_blocks(_lines_from(path, start, line), path, line), corpus.size)
+            corpus.add_hypothesis_m2(name, blocks, path)
         return corpus
 
 
@@ -227,18 +231,20 @@ def _lines_from(path: str, start: int, first_line: int) -> Iterator[str]:
 
 
 def index_chunks(source: str | None, references: Sequence[str], hypotheses: Sequence[str], gold: str | None = None,
-                 chunk_lines: int | None = None, checked: Iterator[Corpus] | None = None) -> list[ChunkSpec]:
+                 chunk_lines: int | None = None, checked: Iterator[Corpus] | None = None,
+                 hypothesis_m2: Sequence[str] = ()) -> list[ChunkSpec]:
     """The chunks of a corpus of files, as :class:`ChunkSpec` s, after one pass that checks the
     files (UTF-8, M2 syntax, equal numbers of sentences) exactly as :class:`CorpusChunks` does
     (``checked``: that pass's chunks, when the caller watches them too). Standard input cannot
-    be indexed (it cannot be read twice)."""
-    if STDIN in [source, *references, *hypotheses, gold]:
+    be indexed (it cannot be read twice). ``hypothesis_m2``: as in :class:`CorpusChunks`."""
+    if STDIN in [source, *references, *hypotheses, gold, *hypothesis_m2]:
         raise InputError("standard input cannot be split for a cluster: give files")
     size = chunk_size(chunk_lines)
-    reader = CorpusChunks(source, references, hypotheses, gold, size)
+    reader = CorpusChunks(source, references, hypotheses, gold, size, hypothesis_m2)
     paths = [p for p in [source] if p is not None] + list(references) + list(hypotheses)
     offsets = {path: _line_offsets(path, size) for path in set(paths)}
     gold_offsets = _block_offsets(gold, size) if gold is not None else None
+    edit_offsets = [(name, path, _block_offsets(path, size)) for name, path in zip(hypotheses, hypothesis_m2)]
     roles = {"has_source": source is not None, "references": len(references), "hypotheses": list(hypotheses),
              "names": reader._names}
     specs = []
@@ -248,7 +254,8 @@ def index_chunks(source: str | None, references: Sequence[str], hypotheses: Sequ
         if gold_offsets is not None:
             gold_spec = (gold, gold_offsets[k][0], chunk.size)
             roles = dict(roles, gold_line=gold_offsets[k][1])
-        specs.append(ChunkSpec(files, gold_spec, chunk.offset, roles))
+        edits = [(name, path, *offsets[k]) for name, path, offsets in edit_offsets]
+        specs.append(ChunkSpec(files, gold_spec, chunk.offset, roles, edits))
     return specs
 
 

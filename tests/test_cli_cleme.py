@@ -197,6 +197,34 @@ def test_cleme_columns_in_compare(files):
     assert code == 0 and "CLEME" in out and "CLEME2" in out, err
 
 
+def test_cleme_columns_on_dask(files):
+    """Dask workers read each chunk's hypothesis M2 blocks themselves (from byte offsets) and give
+    the statistics of the local pipeline, here and through compare --dask."""
+    pytest.importorskip("distributed", reason="the Dask path needs gecmetrics[dask] (dask, distributed)")
+    from gecmetrics.distributed import score_files_on_dask
+    from gecmetrics.pipeline import score_chunks
+    from gecmetrics.streaming import CorpusChunks
+
+    names = [files[n] for n in ("good", "half", "bad")]
+    edits = [files[f"{n}.m2"] for n in ("good", "half", "bad")]
+    metrics = metrics_from_text("cleme,cleme2,senterrant")
+    args = (files["src"], [files["ref0"]], names, files["gold.m2"])
+    local = score_chunks(metrics, CorpusChunks(*args, chunk_lines=3, hypothesis_m2=edits), names, references=1)
+    on_dask = score_files_on_dask(metrics, *args, chunk_lines=1, hypothesis_m2=edits)  # Dask's own scheduler
+    for name in names:
+        assert [on_dask.result(name, k).to_dict() for k in range(3)] == [local.result(name, k).to_dict()
+                                                                          for k in range(3)]
+    base = ["compare", "-s", files["src"], "-r", files["ref0"], "-o", *names, "--hyp-m2", *edits, "--m2",
+            files["gold.m2"], "--metrics", "cleme,cleme2", "--json"]
+    code, here, err = run_cli(*base)
+    assert code == 0, err
+    code, there, err = run_cli(*base, "--dask", "local", "-p", "1", "--chunk-lines", "2")
+    assert code == 0 and json.loads(there)["rows"] == json.loads(here)["rows"], err
+    swapped = [edits[0], edits[2], edits[1]]
+    err = one_line_error(*base[:10], *swapped, *base[13:], "--dask", "local")
+    assert f"{files['bad.m2']}:1: sentence 1 with its edits applied differs from line 1 of {files['half']}" in err
+
+
 def test_compare_python_api_takes_hypothesis_m2():
     gold = parse_m2(m2_text(GOLD), "gold")
     systems = {name: text for name, (text, _) in SYSTEMS.items()}

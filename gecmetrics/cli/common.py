@@ -112,8 +112,6 @@ def scored_files(metrics: Sequence[Any], source: str | None, references: Sequenc
                  dask_address: str | None = None, progress: Any = None, hypothesis_m2: Sequence[str] = ()) -> Any:
     """Every metric's statistics of every hypothesis file, counted chunk by chunk: here (in
     ``jobs`` processes) or on a Dask cluster; then the input warnings."""
-    if hypothesis_m2 and dask_address is not None:
-        raise InputError("--hyp-m2 does not go with --dask yet: score on this machine (-p N)")
     chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
     chunks, checks = read_chunks(source, references, hypotheses, metrics, gold, chunk_lines,
                                  hypothesis_m2=hypothesis_m2)
@@ -123,7 +121,8 @@ def scored_files(metrics: Sequence[Any], source: str | None, references: Sequenc
         from ..distributed import connect, score_files_on_dask
 
         with connect(dask_address, jobs) as client:
-            scored = score_files_on_dask(metrics, source, references, hypotheses, gold, chunk_lines, client, chunks)
+            scored = score_files_on_dask(metrics, source, references, hypotheses, gold, chunk_lines, client, chunks,
+                                         hypothesis_m2)
     echo_warnings(checks)
     return scored
 
