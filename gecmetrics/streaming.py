@@ -176,6 +176,54 @@ def _shown(path: str | None) -> str:
     return "<stdin>" if path == STDIN else str(path)
 
 
+def m2_hypothesis_chunks(gold: str, hypotheses: Sequence[str], chunk_lines: int | None = None) -> Iterator[Corpus]:
+    """A reference M2 file and hypothesis M2 files (CLEME's input) read in lockstep as
+    :class:`Corpus` chunks whose hypotheses (keyed by the name shown) are M2 blocks. A file with
+    another number of sentences or other sources is an error naming it and the line."""
+    from .m2.format import iter_m2_blocks
+
+    if [gold, *hypotheses].count(STDIN) > 1:
+        raise InputError("standard input ('-') can be read only once")
+    size = chunk_size(chunk_lines)
+    readers = [LineReader(path) for path in [gold, *hypotheses]]
+    try:
+        streams = [(reader.name, iter_m2_blocks(reader, reader.name)) for reader in readers]
+        names, offset, last_lines = {"source": readers[0].name, "gold": readers[0].name}, 0, {}
+        while True:
+            gold_part = list(itertools.islice(streams[0][1], size))
+            parts = {}
+            for name, blocks in streams[1:]:
+                parts[name] = list(itertools.islice(blocks, size))
+                last_lines[name] = parts[name][-1].line if parts[name] else last_lines.get(name)
+                if len(parts[name]) != len(gold_part):
+                    _blame_m2_count(streams[0], offset, len(gold_part), (name, blocks), parts[name],
+                                    last_lines[name])
+            if not gold_part and offset > 0:
+                return
+            corpus = Corpus(None, [], {}, gold_part, dict(names), offset=offset)  # an empty file: an error
+            for name, part in parts.items():
+                corpus.check_blocks(part, name)  # the same sources, sentence by sentence
+                corpus.hypotheses[name] = part
+            offset += corpus.size
+            yield corpus
+    finally:
+        for reader in readers:
+            reader.close()
+
+
+def _blame_m2_count(gold: tuple[str, Iterator], offset: int, size: int, hypothesis: tuple[str, Iterator], part: list,
+                    last_line: int | None) -> None:
+    """A hypothesis M2 file whose number of sentences differs from the reference's (whose chunk
+    at ``offset`` has ``size``): both counted to the end; the error names the file at its first
+    extra block (or its last block)."""
+    gold_total = offset + size + sum(1 for _ in gold[1])
+    extra = len(part) > size
+    line = part[size].line if extra else last_line
+    total = offset + len(part) + sum(1 for _ in hypothesis[1])
+    raise InputError(f"has {total} sentences but {gold[0]} has {gold_total}"
+                     + ("" if extra or not line else " (the last one starts here)"), hypothesis[0], line or None)
+
+
 # ----------------------------------------------------------------------------- chunk descriptors
 
 

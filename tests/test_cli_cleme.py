@@ -162,6 +162,62 @@ def test_cleme_bad_input_is_one_line(files, tmp_path):
     assert "-v" in one_line_error("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "-v", "--json")
 
 
+@pytest.mark.parametrize("flags", [("--cleme2",), ("--level", "sentence", "--assumption", "independent")])
+def test_cleme_reads_in_chunks_and_processes(files, flags):
+    """-p and --chunk-lines change nothing in the scores, the sentence lines or the paired tests."""
+    base = ["cleme", "-hyp", files["good.m2"], files["half.m2"], files["bad.m2"], "-ref", files["gold.m2"], *flags]
+    for more in ([], ["--sentence"], ["--json"], ["--paired-bs", "30", "--json"]):
+        outputs = {run_cli(*base, *more, *scale)[1] for scale in ([], ["--chunk-lines", "1"],
+                                                                  ["-p", "2", "--chunk-lines", "3"], ["-p", "2"])}
+        assert len(outputs) == 1 and outputs.pop(), more
+
+
+def test_cleme_bad_input_at_chunk_boundaries(files, tmp_path):
+    """A hypothesis M2 with fewer or more sentences than the reference is named at its last (or
+    first extra) block whatever the chunk size, with both whole counts."""
+    short = tmp_path / "short.m2"
+    short.write_text(m2_text(SYSTEMS["good"][1][:3]), encoding="utf-8")
+    long = tmp_path / "long.m2"
+    long.write_text(m2_text(SYSTEMS["half"][1] + [[NOOP]], SOURCES + ["one more"]), encoding="utf-8")
+    for chunk_lines in ("1", "2", "3", "4", "10"):
+        base = ["cleme", "--chunk-lines", chunk_lines, "-ref", files["gold.m2"], "-hyp", files["good.m2"]]
+        err = one_line_error(*base, str(short))
+        assert f"{short}:8: has 3 sentences but {files['gold.m2']} has 4 (the last one starts here)" in err
+        assert f"{long}:13: has 5 sentences but {files['gold.m2']} has 4" in one_line_error(*base, str(long))
+        err = one_line_error("cleme", "--chunk-lines", chunk_lines, "-ref", str(short), "-hyp", files["good.m2"])
+        assert f"{files['good.m2']}:11: has 4 sentences but {short} has 3" in err
+    empty = tmp_path / "empty.m2"
+    empty.write_text("", encoding="utf-8")
+    assert "no sentences" in one_line_error("cleme", "-ref", str(empty), "-hyp", str(empty))
+    assert f"{empty}" in one_line_error("cleme", "-ref", files["gold.m2"], "-hyp", str(empty))
+    err = one_line_error("cleme", "-ref", files["gold.m2"], "-hyp", files["good.m2"], "--dask", "local")
+    assert "compare --hyp-m2" in err
+
+
+def test_cleme_shows_progress_on_a_terminal(files, monkeypatch):
+    """Like the other commands: a progress line on stderr (a terminal's), none with --json."""
+    import io
+
+    import gecmetrics.cli.cleme as command
+    from gecmetrics.cli.common import StderrProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown: list = []
+
+    def progress(as_json, name):
+        shown.append(None if as_json else Terminal())
+        return None if as_json else StderrProgress(name, shown[-1], delay=0.0)
+
+    monkeypatch.setattr(command, "progress_unless", progress)
+    code, out, err = run_cli("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "--chunk-lines", "1")
+    assert code == 0 and "gecmetric cleme: 1 lines" in shown[0].getvalue(), err
+    code, out, err = run_cli("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "--json")
+    assert code == 0 and shown[1] is None
+
+
 # ---------------------------------------------------------------- the registry, compare, meta-eval
 
 

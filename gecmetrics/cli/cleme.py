@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -11,11 +12,12 @@ from ..cleme.visualize import format_chunk_tables
 from ..corpus import STDIN, Corpus
 from ..errors import InputError
 from ..m2.format import read_m2
-from ..pipeline import score_corpus
+from ..pipeline import check_jobs, score_chunks, score_corpus
 from ..report import Table, round_half_up
 from ..significance import resamplers_for
+from ..streaming import m2_hypothesis_chunks, parallel_chunk_lines
 from . import main
-from .common import digits_option, echo_json, progress_unless
+from .common import digits_option, echo_json, progress_unless, scale_options
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
 
@@ -80,10 +82,12 @@ def _shown(path: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, counts, bias, settings, signature.")
 @click.option("--signature", "show_signature", is_flag=True, help="Print the signature on stderr.")
 @digits_option(4, "Decimals (rounded half up).")
+@scale_options
 @significance_options()
 def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: str, unweighted: bool,
           beta: float | None, cleme2: bool, factors: str | None, sentence: bool, verbose: bool, as_json: bool,
-          show_signature: bool, digits: int, paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
+          show_signature: bool, digits: int, jobs: int, chunk_lines: int | None, dask_address: str | None,
+          paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
     """CLEME (F-beta over chunks) or CLEME2.0 (--cleme2) of hypothesis M2 files against a
     reference M2 file, as THUKElab/CLEME computes them (fractions, not x100).
 
@@ -91,24 +95,25 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
     gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref conll14.m2
     gecmetric cleme -hyp AMU.m2 -ref conll14.m2 --assumption independent --level sentence --unweighted
     gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref conll14.m2 --cleme2 --paired-bs
+
+    The files are read in chunks of sentences (-p/--chunk-lines); the length weights and the
+    corpus choice of references need every sentence, so --sentence prints after the last chunk.
     """
     if verbose and as_json:
         raise InputError("-v (chunk tables) does not go with --json")
+    if dask_address is not None:
+        raise InputError("gecmetric cleme counts on this machine (-p N); on Dask, score text systems with "
+                         "`gecmetric compare --hyp-m2 ... --metrics cleme --dask ADDRESS`")
     metric = build_metric(assumption, level, unweighted, beta, cleme2, factors)
-    corpus = read_cleme_corpus(reference, hypotheses)
     paths = [_shown(path) for path in hypotheses]
-    scored = score_corpus([metric], corpus, paths, progress=progress_unless(as_json, "cleme"))
+    scored, whole = _scored(metric, reference, hypotheses, verbose, jobs, chunk_lines, progress_unless(as_json, "cleme"))
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
                          paired_ar, seed, digits, as_json, show_signature,
                          {"--sentence": sentence, "-v": verbose}, scale=1)
         return
     if verbose:
-        prepared = metric.prepare(corpus)
-        for path in paths:
-            if len(paths) > 1:
-                click.echo(f"== {path}")
-            sys.stdout.write(format_chunk_tables(metric.partitions(prepared, corpus.hypotheses[path], path)))
+        _print_chunk_tables(metric, whole, paths)
     results = [(path, scored.result(path, 0)) for path in paths]
     if as_json:
         echo_json([{"hypothesis": path, **result.to_dict()} for path, result in results])
@@ -122,6 +127,27 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
         click.echo(Table(["system", *labels], rows).render("tsv"))
     if show_signature:
         click.echo(metric.signature, err=True)
+
+
+def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], whole: bool, jobs: int,
+            chunk_lines: int | None, progress) -> tuple[Any, Corpus | None]:
+    """(the statistics of every hypothesis file, the whole corpus or None): the files are read
+    chunk by chunk, or whole when ``whole`` (-v draws the chunk tables from the whole corpus)."""
+    if whole:
+        corpus = read_cleme_corpus(reference, hypotheses)
+        return score_corpus([metric], corpus, list(corpus.hypotheses), progress, jobs, chunk_lines), corpus
+    chunk_lines = parallel_chunk_lines([], reference, check_jobs(jobs), chunk_lines)
+    chunks = m2_hypothesis_chunks(reference, hypotheses, chunk_lines)
+    return score_chunks([metric], chunks, [_shown(path) for path in hypotheses], progress, jobs, references=0), None
+
+
+def _print_chunk_tables(metric: ChunkMetric, corpus: Corpus, paths: list[str]) -> None:
+    """-v: each sentence's chunk table, file by file."""
+    prepared = metric.prepare(corpus)
+    for path in paths:
+        if len(paths) > 1:
+            click.echo(f"== {path}")
+        sys.stdout.write(format_chunk_tables(metric.partitions(prepared, corpus.hypotheses[path], path)))
 
 
 def _print_sentences(metric: ChunkMetric, statistics: list, digits: int) -> None:
