@@ -200,6 +200,9 @@ def test_scores_are_fractions_and_identical_output_proposes_nothing(source, hypo
         start = min(start, len(source))
         end = min(len(source), start + length)
         gold_lines.append(f"A {start} {end}|||X|||{correction or '-NONE-'}|||REQUIRED|||-NONE-|||0")
+    # An exactly duplicated gold edit counts twice (the official matchSeq's quirk, SPEC 4.4, see
+    # test_a_duplicated_gold_edit_counts_twice_as_in_the_official): only then may P exceed 1.
+    gold_lines = list(dict.fromkeys(gold_lines))
     text = "S " + " ".join(source) + "\n" + "\n".join(gold_lines) + "\n"
     blocks = parse_m2(text, "gold")
     scorer = M2Scorer(max_unchanged_words=max_unchanged)
