@@ -40,6 +40,7 @@ _LAZY = {
     "plot_meta_evaluation": "meta.plot",
     "read_m2": "m2", "write_m2": "m2", "m2_references": "m2", "M2Scorer": "m2", "M2Result": "m2",
     "ErrantCompare": "m2", "ErrantResult": "m2",
+    "CLEME": "cleme", "CLEME2": "cleme", "CLEMEResult": "cleme", "CLEME2Result": "cleme",
 }
 
 __all__ = ["__version__", "InputError", "Corpus", "read_corpus", "read_lines", *_LAZY]

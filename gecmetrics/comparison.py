@@ -228,15 +228,17 @@ def metric_columns(metrics: Sequence[Any], references: int) -> tuple[list[Column
 
 def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems: Mapping[str, Sequence[str]],
             metrics: Sequence[Any] | str | None = None, *, m2_blocks: Sequence[Any] | None = None,
+            hypothesis_m2: Mapping[str, Sequence[Any]] | None = None,
             progress: ProgressCallback | None = None) -> ComparisonTable:
     """Score every system with every metric; each group of metrics prepared once.
 
     ``metrics`` are metric objects (``GLEU(...)``, ``GREEN(...)``, ``M2Scorer(...)``, any
     registered metric) or registry texts (``"gleu"``, ``"green:beta=0.5/1/2"``); default:
     GLEU+ as gec-ranking and GREEN for beta 0.5/1/2, plus M2 F0.5 when ``m2_blocks`` (gold M2
-    blocks of the same sentences) are given.
+    blocks of the same sentences) are given. ``hypothesis_m2``: system name -> its M2 blocks,
+    for metrics that read hypothesis edits (``cleme``, ``cleme2``).
     """
-    corpus = Corpus(sources, references, dict(systems), m2_blocks)
+    corpus = Corpus(sources, references, dict(systems), m2_blocks, hypothesis_m2=dict(hypothesis_m2 or {}))
     if not corpus.hypotheses:
         raise InputError("at least one system is needed")
     resolved = check_metrics(default_metrics(m2_blocks is not None) if metrics is None else resolve_metrics(metrics))

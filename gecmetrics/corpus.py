@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Mapping, Sequence
 
 from .errors import InputError
+from .metric import M2, TEXT
 
 STDIN = "-"
 
@@ -109,7 +110,12 @@ class Corpus:
     """D aligned sentences: the source, R reference sets (text), named hypotheses (lines of
     text, or M2 blocks for metrics that read hypothesis M2), and optionally the gold M2
     blocks of the same sentences (the references of the M2 family). Checked once, here:
-    types, equal lengths, and gold M2 sources equal to the source sentences (SPEC 1, 4)."""
+    types, equal lengths, and gold M2 sources equal to the source sentences (SPEC 1, 4).
+
+    ``hypothesis_m2`` gives text hypotheses their edits as M2 blocks too (e.g. from
+    ``errant_parallel``), for metrics that read hypothesis M2 (CLEME, ERRANT's comparison)
+    beside metrics that read the text: the blocks must annotate the source sentences and,
+    applied, give the text. :meth:`hypothesis` hands each metric the kind it reads."""
 
     sources: list[str] | None
     references: list[list[str]] = field(default_factory=list)
@@ -119,6 +125,8 @@ class Corpus:
     """File names for messages: 'source', 'gold', 'reference K' (default: descriptions)."""
     offset: int = 0
     """Sentences before this one in its files (a chunk of a larger corpus): for line numbers."""
+    hypothesis_m2: dict[str, list] = field(default_factory=dict)
+    """Hypothesis name -> its M2 blocks, for text hypotheses (see the class docstring)."""
 
     def __post_init__(self) -> None:
         source_name = self.name("source")
@@ -137,11 +145,66 @@ class Corpus:
         if not isinstance(self.hypotheses, Mapping):
             raise InputError(f"hypotheses must be a mapping of names to lines, got {type(self.hypotheses).__name__}")
         self.hypotheses = {str(name): _hypothesis(h, str(name)) for name, h in self.hypotheses.items()}
-        for name, hyp in self.hypotheses.items():
-            check_length(hyp, d, name, source_name)
         if self.gold is not None and not from_gold:
             self.gold = list(self.gold)
             check_m2_sources(self.gold, self.sources, self.name("gold"), source_name, self.offset)
+        for name, hyp in self.hypotheses.items():
+            if hyp and not isinstance(hyp[0], str):
+                self.check_blocks(hyp, name, sources=False)  # the metric that reads them checks more
+            else:
+                check_length(hyp, d, name, source_name)
+        given, self.hypothesis_m2 = dict(self.hypothesis_m2), {}
+        for name, blocks in given.items():
+            self.add_hypothesis_m2(str(name), blocks)
+
+    def check_blocks(self, blocks: Sequence[Any], name: str, sources: bool = True) -> None:
+        """M2 blocks of a hypothesis must annotate the corpus's sentences: same count and (with
+        ``sources``) the same tokens; errors name the file and the block's line. (ERRANT's
+        comparison pairs blocks by position whatever their sources: its hypotheses are checked
+        for their count only; CLEME checks the sources as it reads them.)"""
+        where = self.name("gold") if self.gold is not None else self.name("source")
+        if len(blocks) != self.size:
+            extra = len(blocks) > self.size
+            line = getattr(blocks[self.size if extra else -1], "line", None) if blocks else None
+            raise InputError(f"has {len(blocks)} sentences but {where} has {self.size}"
+                             + ("" if extra or not line else " (the last one starts here)"), name, line or None)
+        for k, (block, source) in enumerate(zip(blocks, self.sources) if sources else ()):
+            number = self.offset + k + 1
+            if not hasattr(block, "source"):
+                raise InputError(f"expected M2 blocks, got {type(block).__name__} at sentence {number}", name)
+            if block.source.split() != source.split():
+                place = f"sentence {number} of {where}" + (f" (line {self.gold[k].line})"
+                                                           if self.gold is not None and self.gold[k].line else "")
+                if self.gold is None:
+                    place = f"line {number} of {where}"
+                raise InputError(f"the source of sentence {number} differs from {place}", name, block.line or None)
+
+    def add_hypothesis_m2(self, name: str, blocks: Sequence[Any], file_name: str | None = None) -> None:
+        """Give text hypothesis ``name`` its M2 blocks (read from ``file_name``, for messages),
+        checked against the sentences and against the text."""
+        if name not in self.hypotheses:
+            raise InputError(f"hypothesis M2 for {name!r}, which is not a hypothesis of the corpus")
+        shown = file_name or f"the M2 of {name}"
+        blocks = list(blocks)
+        self.check_blocks(blocks, shown)
+        text = self.hypotheses[name]
+        if text and isinstance(text[0], str):
+            check_m2_text(blocks, text, shown, name, self.offset)
+        self.hypothesis_m2[name] = blocks
+
+    def hypothesis(self, name: str, kind: str = TEXT, metric: str = "") -> list:
+        """Hypothesis ``name`` as a metric reads it: :data:`~gecmetrics.metric.TEXT` lines or
+        :data:`~gecmetrics.metric.M2` blocks."""
+        value = self.hypotheses[name]
+        is_text = not value or isinstance(value[0], str)
+        if kind == M2 and is_text:
+            if name in self.hypothesis_m2:
+                return self.hypothesis_m2[name]
+            raise InputError(f"metric {metric or 'this metric'} reads hypotheses as M2 edits, and {name} is text: give "
+                             "its M2 file (e.g. from errant_parallel) with --hyp-m2 (Python: hypothesis_m2=)")
+        if kind != M2 and not is_text:
+            raise InputError(f"metric {metric or 'this metric'} reads hypotheses as lines of text, and {name} is M2")
+        return value
 
     def name(self, role: str) -> str:
         """The file name of a role ('source', 'gold', 'reference K') for messages."""
@@ -159,11 +222,14 @@ class Corpus:
         part.references = [ref[start:end] for ref in self.references]
         part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()}
         part.gold = None if self.gold is None else self.gold[start:end]
+        part.hypothesis_m2 = {name: blocks[start:end] for name, blocks in self.hypothesis_m2.items()}
         return part
 
     def with_hypotheses(self, hypotheses: Mapping[str, Sequence]) -> "Corpus":
-        """The same source, references and gold with other hypotheses (checked)."""
-        return Corpus(self.sources, self.references, dict(hypotheses), self.gold, dict(self.names))
+        """The same source, references and gold with other hypotheses (checked; the M2 blocks
+        of those of them that have some are kept)."""
+        m2 = {name: self.hypothesis_m2[name] for name in hypotheses if name in self.hypothesis_m2}
+        return Corpus(self.sources, self.references, dict(hypotheses), self.gold, dict(self.names), self.offset, m2)
 
 
 def _block_source(block: Any, k: int, name: str) -> str:
@@ -201,13 +267,30 @@ def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str
                              m2_name, block.line or None)
 
 
+def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_name: str, offset: int = 0) -> None:
+    """A hypothesis's M2 blocks, applied (annotator 0's edits), must give its text, token for
+    token: M2 files given in another order than the text files are caught here (``offset``:
+    sentences before these, for the numbers in messages)."""
+    from .m2.references import apply_edits
+
+    for k, (block, line) in enumerate(zip(blocks, lines), start=offset + 1):
+        if len(block.annotators()) <= 1 and apply_edits(block.tokens, block.edits, name, block.line) != line.split():
+            raise InputError(f"sentence {k} with its edits applied differs from line {k} of {text_name}",
+                             name, block.line or None)
+
+
 def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str] = (),
-                gold: str | None = None) -> Corpus:
-    """Read source, reference and hypothesis files (and a gold M2 file) and check that they
-    are aligned. When line counts differ, the file that disagrees with all the others is
-    named (a short source is the source's fault, not the first reference's)."""
-    if list(hypotheses).count(STDIN) + (gold == STDIN) + (source == STDIN) + list(references).count(STDIN) > 1:
+                gold: str | None = None, hypothesis_m2: Sequence[str] = ()) -> Corpus:
+    """Read source, reference and hypothesis files (and a gold M2 file, and the M2 files of the
+    hypotheses, one per hypothesis file in the same order) and check that they are aligned.
+    When line counts differ, the file that disagrees with all the others is named (a short
+    source is the source's fault, not the first reference's)."""
+    if list(hypotheses).count(STDIN) + (gold == STDIN) + (source == STDIN) + list(references).count(STDIN) \
+            + list(hypothesis_m2).count(STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
+    if hypothesis_m2 and len(hypothesis_m2) != len(hypotheses):
+        raise InputError(f"give one hypothesis M2 file per hypothesis file, in the same order: {len(hypothesis_m2)} "
+                         f"M2 files for {len(hypotheses)} hypothesis files")
     src = read_lines(source)
     refs = [read_lines(path) for path in references]
     hyps = {path: read_lines(path) for path in hypotheses}
@@ -222,6 +305,11 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
         names["gold"] = _shown(gold)
     corpus = Corpus(src, refs, {}, blocks, names)
     corpus.hypotheses = {path: lines for path, lines in hyps.items()}  # lengths checked above
+    if hypothesis_m2:
+        from .m2.format import read_m2
+
+        for path, m2_path in zip(hypotheses, hypothesis_m2):
+            corpus.add_hypothesis_m2(path, read_m2(m2_path), _shown(m2_path))
     return corpus
 
 

@@ -58,13 +58,15 @@ def _spec_statistics(spec: ChunkSpec, metrics: list[Metric], names: list[str]) -
 
 def score_files_on_dask(metrics: Sequence[Metric], source: str | None, references: Sequence[str],
                         hypotheses: Sequence[str], gold: str | None = None, chunk_lines: int | None = None,
-                        client: Any = None, checked: Iterator[Corpus] | None = None) -> Scored:
+                        client: Any = None, checked: Iterator[Corpus] | None = None,
+                        hypothesis_m2: Sequence[str] = ()) -> Scored:
     """:func:`~gecmetrics.pipeline.score_chunks` of files, every chunk counted by a Dask
     worker: on ``client`` (a ``distributed.Client``), else one after the other in this process
-    (Dask's synchronous scheduler: a test of the path, not a speed-up)."""
+    (Dask's synchronous scheduler: a test of the path, not a speed-up). ``hypothesis_m2``: one
+    M2 file per hypothesis file, for metrics that read hypothesis edits."""
     metrics, names = check_metrics(metrics), list(hypotheses)
     bag = dask_bag()
-    specs = index_chunks(source, references, hypotheses, gold, chunk_lines, checked)
+    specs = index_chunks(source, references, hypotheses, gold, chunk_lines, checked, hypothesis_m2)
     tasks = bag.from_sequence(specs, npartitions=len(specs)).map(_spec_statistics, metrics, names)
     parts = client.compute(tasks).result() if client is not None else tasks.compute(scheduler="synchronous")
     return joined(metrics, names, parts, len(references))

@@ -8,7 +8,10 @@ A metric is a :class:`Metric` subclass with
 * ``prepare(corpus)``: what every hypothesis shares (encoded source and references, gold
   edits ...), built once per run for a group of metrics with the same :meth:`Metric.sharing_key`;
 * ``statistics(prepared, hypothesis)``: a per-sentence array, first axis = sentences, rows that
-  add up over sentences (so a corpus can be counted in chunks, and resampled row by row);
+  add up over sentences (so a corpus can be counted in chunks, and resampled row by row); the
+  statistics of consecutive chunks join by :meth:`Metric.join_statistics` (zeros appended at
+  the end of every other axis, then concatenated), so a layout whose width depends on the data
+  (number of candidates, reference slots, chunk lengths) keeps a zero where a chunk has nothing;
 * ``score(statistics) -> Result``: every result has ``score`` (the headline number, a
   fraction), ``scores`` (one per column), ``signature``, ``settings`` and ``to_dict()``;
 * ``resampler(column, references)``: how a paired test redoes the metric's corpus-dependent

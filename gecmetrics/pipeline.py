@@ -14,7 +14,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequenc
 
 from .corpus import Corpus
 from .errors import InputError
-from .metric import M2, TEXT, Metric, Result
+from .metric import M2, Metric, Result
 
 ProgressCallback = Callable[[int, int, str], None]
 """Called as ``progress(steps_done, steps_total, what_is_next)``."""
@@ -68,11 +68,9 @@ def check_metrics(metrics: Sequence[Any]) -> list[Metric]:
     return metrics
 
 
-def _check_kind(metric: Metric, name: str, hypothesis: Sequence[Any]) -> None:
-    is_text = not hypothesis or isinstance(hypothesis[0], str)
-    if is_text != (metric.hypothesis_kind == TEXT):
-        wanted = "lines of text" if metric.hypothesis_kind == TEXT else "M2 blocks"
-        raise InputError(f"metric {metric.name or type(metric).__name__} reads hypotheses as {wanted}", name)
+def _hypothesis(corpus: Corpus, metric: Metric, name: str) -> Sequence[Any]:
+    """Hypothesis ``name`` in the kind the metric reads (text lines or M2 blocks)."""
+    return corpus.hypothesis(name, metric.hypothesis_kind, metric.name or type(metric).__name__)
 
 
 DEFAULT_CHUNK_LINES = 20_000
@@ -165,7 +163,7 @@ def _checked(chunks: Iterable[Corpus], metrics: list[Metric], names: list[str],
             if name not in chunk.hypotheses:
                 raise InputError(f"no hypothesis named {name!r}")
             for metric in metrics:
-                _check_kind(metric, name, chunk.hypotheses[name])
+                _hypothesis(chunk, metric, name)
         seen_references[0] = len(chunk.references)
         yield chunk
 
@@ -225,7 +223,7 @@ def score_chunk(task: tuple[list[Metric], Corpus, list[str]]) -> tuple[dict[str,
     for name in names:
         for key, indices in groups.items():
             for k in indices:
-                statistics[name][k] = metrics[k].statistics(prepared[key], corpus.hypotheses[name])
+                statistics[name][k] = metrics[k].statistics(prepared[key], _hypothesis(corpus, metrics[k], name))
     return statistics, _encoded_texts(prepared.values())
 
 

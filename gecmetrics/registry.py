@@ -79,6 +79,14 @@ _BUILT_IN = [
     MetricInfo("green-char", "gecmetrics.metrics.green:GREEN", {"unit": "char"}, "GREEN, character n-grams"),
     MetricInfo("m2", "gecmetrics.m2.maxmatch:M2Scorer", {},
                "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits"),
+    MetricInfo("sentm2", "gecmetrics.m2.maxmatch:M2Scorer", {"sentence_average": True},
+               "SentM2: mean over sentences of the MaxMatch sentence F-beta (best annotator per sentence)"),
+    MetricInfo("senterrant", "gecmetrics.m2.errant:ErrantCompare", {"sentence_average": True},
+               "SentERRANT: mean over sentences of ERRANT's sentence F-beta, hypothesis M2 (best annotator each)"),
+    MetricInfo("cleme", "gecmetrics.cleme.metric:CLEME", {},
+               "CLEME F-beta over chunks of hypothesis M2 against the gold M2 (dependent, corpus, length-weighted)"),
+    MetricInfo("cleme2", "gecmetrics.cleme.metric:CLEME2", {},
+               "CLEME2.0 aggregate of hit/wrong/under/over-correction rates over chunks of hypothesis M2"),
 ]
 
 _REGISTRY: dict[str, MetricInfo] = {}
@@ -162,7 +170,7 @@ def get_metric(name: str, **config: Any):
 def _takes_several(info: Any) -> bool:
     from .metric import parse_betas, parse_floats, parse_strings
 
-    return info.parse in (parse_betas, parse_floats, parse_strings)
+    return info.parse in (parse_betas, parse_floats, parse_strings) or getattr(info.parse, "takes_several", False)
 
 
 # ----------------------------------------------------------------------------- text syntax

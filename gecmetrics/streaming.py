@@ -57,16 +57,22 @@ class CorpusChunks:
     """The corpus of the given files as consecutive chunks of sentences (see module docs).
 
     ``source`` may be None when ``gold`` (an M2 file) is given: its sentences are the source.
+    ``hypothesis_m2``: one M2 file per hypothesis file (same order), read in lockstep and given
+    to each chunk as :attr:`Corpus.hypothesis_m2` (for metrics that read hypothesis edits).
     Iterate once; ``lines`` is the number of sentences read so far.
     """
 
     def __init__(self, source: str | None, references: Sequence[str] = (), hypotheses: Sequence[str] = (),
-                 gold: str | None = None, chunk_lines: int | None = None) -> None:
-        paths = [p for p in [source, *references, *hypotheses, gold] if p is not None]
+                 gold: str | None = None, chunk_lines: int | None = None, hypothesis_m2: Sequence[str] = ()) -> None:
+        paths = [p for p in [source, *references, *hypotheses, gold, *hypothesis_m2] if p is not None]
         if paths.count(STDIN) > 1:
             raise InputError("standard input ('-') can be read only once")
         if source is None and gold is None:
             raise InputError("a corpus needs a source file or a gold M2 file")
+        if hypothesis_m2 and len(hypothesis_m2) != len(hypotheses):
+            raise InputError(f"give one hypothesis M2 file per hypothesis file, in the same order: "
+                             f"{len(hypothesis_m2)} M2 files for {len(hypotheses)} hypothesis files")
+        self.hypothesis_m2_paths = list(hypothesis_m2)
         self.chunk_lines = chunk_size(chunk_lines)
         self.source_path, self.reference_paths, self.hypothesis_paths = source, list(references), list(hypotheses)
         self.gold_path = gold
@@ -91,7 +97,12 @@ class CorpusChunks:
                 gold_reader = LineReader(self.gold_path)
                 self._readers.append(gold_reader)
                 blocks = iter_m2_blocks(gold_reader, gold_reader.name)
-            yield from self._chunks(texts, blocks)
+            edits = []
+            for path in self.hypothesis_m2_paths:
+                reader = LineReader(path)
+                self._readers.append(reader)
+                edits.append((reader.name, iter_m2_blocks(reader, reader.name)))
+            yield from self._with_edits(self._chunks(texts, blocks), edits)
         finally:
             for reader in self._readers:
                 reader.close()
@@ -119,6 +130,26 @@ class CorpusChunks:
             self.lines += corpus.size
             yield corpus
 
+    def _with_edits(self, chunks: Iterator[Corpus], edits: list) -> Iterator[Corpus]:
+        """The chunks, each with its sentences' blocks of every hypothesis M2 file (checked
+        against the chunk's sentences and texts); a file with more or fewer blocks than the
+        corpus has sentences is an error naming it (and where its last block starts)."""
+        last_line: dict[str, int | None] = {name: None for name, _ in edits}
+        for chunk in chunks:
+            for path, (name, blocks) in zip(self.hypothesis_paths, edits):
+                part = list(itertools.islice(blocks, chunk.size))
+                last_line[name] = part[-1].line if part else last_line[name]
+                if len(part) < chunk.size:
+                    raise InputError(f"has {self.lines - chunk.size + len(part)} sentences, fewer than "
+                                     f"{self._names['source']}", name, last_line[name])
+                chunk.add_hypothesis_m2(path, part, name)
+            yield chunk
+        for name, blocks in edits:
+            extra = next(blocks, None)
+            if extra is not None:
+                raise InputError(f"has more sentences than {self._names['source']} ({self.lines})", name,
+                                 extra.line or None)
+
     @staticmethod
     def _unfinished(texts: list[LineReader]) -> bool:
         """At the corpus's last chunk: whether a file still has lines (they are counted by
@@ -145,17 +176,66 @@ def _shown(path: str | None) -> str:
     return "<stdin>" if path == STDIN else str(path)
 
 
+def m2_hypothesis_chunks(gold: str, hypotheses: Sequence[str], chunk_lines: int | None = None) -> Iterator[Corpus]:
+    """A reference M2 file and hypothesis M2 files (CLEME's input) read in lockstep as
+    :class:`Corpus` chunks whose hypotheses (keyed by the name shown) are M2 blocks. A file with
+    another number of sentences or other sources is an error naming it and the line."""
+    from .m2.format import iter_m2_blocks
+
+    if [gold, *hypotheses].count(STDIN) > 1:
+        raise InputError("standard input ('-') can be read only once")
+    size = chunk_size(chunk_lines)
+    readers = [LineReader(path) for path in [gold, *hypotheses]]
+    try:
+        streams = [(reader.name, iter_m2_blocks(reader, reader.name)) for reader in readers]
+        names, offset, last_lines = {"source": readers[0].name, "gold": readers[0].name}, 0, {}
+        while True:
+            gold_part = list(itertools.islice(streams[0][1], size))
+            parts = {}
+            for name, blocks in streams[1:]:
+                parts[name] = list(itertools.islice(blocks, size))
+                last_lines[name] = parts[name][-1].line if parts[name] else last_lines.get(name)
+                if len(parts[name]) != len(gold_part):
+                    _blame_m2_count(streams[0], offset, len(gold_part), (name, blocks), parts[name],
+                                    last_lines[name])
+            if not gold_part and offset > 0:
+                return
+            corpus = Corpus(None, [], {}, gold_part, dict(names), offset=offset)  # an empty file: an error
+            for name, part in parts.items():
+                corpus.check_blocks(part, name)  # the same sources, sentence by sentence
+                corpus.hypotheses[name] = part
+            offset += corpus.size
+            yield corpus
+    finally:
+        for reader in readers:
+            reader.close()
+
+
+def _blame_m2_count(gold: tuple[str, Iterator], offset: int, size: int, hypothesis: tuple[str, Iterator], part: list,
+                    last_line: int | None) -> None:
+    """A hypothesis M2 file whose number of sentences differs from the reference's (whose chunk
+    at ``offset`` has ``size``): both counted to the end; the error names the file at its first
+    extra block (or its last block)."""
+    gold_total = offset + size + sum(1 for _ in gold[1])
+    extra = len(part) > size
+    line = part[size].line if extra else last_line
+    total = offset + len(part) + sum(1 for _ in hypothesis[1])
+    raise InputError(f"has {total} sentences but {gold[0]} has {gold_total}"
+                     + ("" if extra or not line else " (the last one starts here)"), hypothesis[0], line or None)
+
+
 # ----------------------------------------------------------------------------- chunk descriptors
 
 
 class ChunkSpec:
     """Where one chunk of a corpus lies in its files: per file, a byte offset and a number of
     lines (for a gold M2 file: of blocks). Small and picklable: a worker on another machine
-    reads its chunk itself (:meth:`read`) from a shared file system."""
+    reads its chunk itself (:meth:`read`) from a shared file system. ``edits``: per hypothesis
+    with an M2 file, (hypothesis, M2 path, byte offset, line number) of the chunk's first block."""
 
     def __init__(self, files: list[tuple[str, int, int]], gold: tuple[str, int, int] | None, offset: int,
-                 roles: dict) -> None:
-        self.files, self.gold, self.offset, self.roles = files, gold, offset, roles
+                 roles: dict, edits: Sequence[tuple[str, str, int, int]] = ()) -> None:
+        self.files, self.gold, self.offset, self.roles, self.edits = files, gold, offset, roles, list(edits)
 
     def read(self) -> Corpus:
         """The chunk as a :class:`Corpus` (its lines were checked when the files were indexed)."""
@@ -172,6 +252,9 @@ class ChunkSpec:
         rest = texts[1:] if has_source else texts
         corpus = Corpus(sources, rest[:references], {}, gold, dict(self.roles["names"]), offset=self.offset)
         corpus.hypotheses = dict(zip(self.roles["hypotheses"], rest[references:]))
+        for name, path, start, line in self.edits:
+            blocks = itertools.islice(iter_m2_blocks(_lines_from(path, start, line), path, line), corpus.size)
+            corpus.add_hypothesis_m2(name, blocks, path)
         return corpus
 
 
@@ -196,18 +279,20 @@ def _lines_from(path: str, start: int, first_line: int) -> Iterator[str]:
 
 
 def index_chunks(source: str | None, references: Sequence[str], hypotheses: Sequence[str], gold: str | None = None,
-                 chunk_lines: int | None = None, checked: Iterator[Corpus] | None = None) -> list[ChunkSpec]:
+                 chunk_lines: int | None = None, checked: Iterator[Corpus] | None = None,
+                 hypothesis_m2: Sequence[str] = ()) -> list[ChunkSpec]:
     """The chunks of a corpus of files, as :class:`ChunkSpec` s, after one pass that checks the
     files (UTF-8, M2 syntax, equal numbers of sentences) exactly as :class:`CorpusChunks` does
     (``checked``: that pass's chunks, when the caller watches them too). Standard input cannot
-    be indexed (it cannot be read twice)."""
-    if STDIN in [source, *references, *hypotheses, gold]:
+    be indexed (it cannot be read twice). ``hypothesis_m2``: as in :class:`CorpusChunks`."""
+    if STDIN in [source, *references, *hypotheses, gold, *hypothesis_m2]:
         raise InputError("standard input cannot be split for a cluster: give files")
     size = chunk_size(chunk_lines)
-    reader = CorpusChunks(source, references, hypotheses, gold, size)
+    reader = CorpusChunks(source, references, hypotheses, gold, size, hypothesis_m2)
     paths = [p for p in [source] if p is not None] + list(references) + list(hypotheses)
     offsets = {path: _line_offsets(path, size) for path in set(paths)}
     gold_offsets = _block_offsets(gold, size) if gold is not None else None
+    edit_offsets = [(name, path, _block_offsets(path, size)) for name, path in zip(hypotheses, hypothesis_m2)]
     roles = {"has_source": source is not None, "references": len(references), "hypotheses": list(hypotheses),
              "names": reader._names}
     specs = []
@@ -217,7 +302,8 @@ def index_chunks(source: str | None, references: Sequence[str], hypotheses: Sequ
         if gold_offsets is not None:
             gold_spec = (gold, gold_offsets[k][0], chunk.size)
             roles = dict(roles, gold_line=gold_offsets[k][1])
-        specs.append(ChunkSpec(files, gold_spec, chunk.offset, roles))
+        edits = [(name, path, *offsets[k]) for name, path, offsets in edit_offsets]
+        specs.append(ChunkSpec(files, gold_spec, chunk.offset, roles, edits))
     return specs
 
 

@@ -18,7 +18,7 @@ OUR_TIMING_LINE = re.compile(r"^(\[\w+\] )?ours\s+gecmetric \w+\s+cpu\s+\d+\.\d+
                              re.MULTILINE)
 
 
-@pytest.mark.parametrize("script", ["gleu_conll14.py", "green_conll14.py", "compare_conll14.py"])
+@pytest.mark.parametrize("script", ["gleu_conll14.py", "green_conll14.py", "compare_conll14.py", "cleme_conll14.py"])
 def test_benchmark_quick_run_reports_our_timing(script: str, shared_data: Path) -> None:
     completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
                                capture_output=True, text=True, timeout=300)

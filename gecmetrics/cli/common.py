@@ -89,12 +89,13 @@ def scale_options(func: Callable) -> Callable:
 
 def read_chunks(source: str | None, references: Sequence[str], hypotheses: Sequence[str], metrics: Sequence[Any],
                 gold: str | None = None, chunk_lines: int | None = None,
-                jobs: int = 1) -> tuple[Iterator[Corpus], TextChecks]:
+                jobs: int = 1, hypothesis_m2: Sequence[str] = ()) -> tuple[Iterator[Corpus], TextChecks]:
     """The files as chunks of sentences (at least two per worker with ``jobs``), and the
-    whitespace/order checks they feed (print :func:`echo_warnings` once they are consumed)."""
+    whitespace/order checks they feed (print :func:`echo_warnings` once they are consumed);
+    ``hypothesis_m2``: the hypotheses' M2 files, one per hypothesis file."""
     checks = TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
     chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
-    reader = CorpusChunks(source, references, hypotheses, gold, chunk_lines)
+    reader = CorpusChunks(source, references, hypotheses, gold, chunk_lines, hypothesis_m2)
     shown = [source] if source is not None else []
     shown += list(references) + [path if path != "-" else "<stdin>" for path in hypotheses]
 
@@ -108,18 +109,20 @@ def read_chunks(source: str | None, references: Sequence[str], hypotheses: Seque
 
 def scored_files(metrics: Sequence[Any], source: str | None, references: Sequence[str], hypotheses: Sequence[str],
                  gold: str | None = None, *, jobs: int = 1, chunk_lines: int | None = None,
-                 dask_address: str | None = None, progress: Any = None) -> Any:
+                 dask_address: str | None = None, progress: Any = None, hypothesis_m2: Sequence[str] = ()) -> Any:
     """Every metric's statistics of every hypothesis file, counted chunk by chunk: here (in
     ``jobs`` processes) or on a Dask cluster; then the input warnings."""
     chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
-    chunks, checks = read_chunks(source, references, hypotheses, metrics, gold, chunk_lines)
+    chunks, checks = read_chunks(source, references, hypotheses, metrics, gold, chunk_lines,
+                                 hypothesis_m2=hypothesis_m2)
     if dask_address is None:
         scored = score_chunks(metrics, chunks, hypotheses, progress, jobs, references=len(references))
     else:
         from ..distributed import connect, score_files_on_dask
 
         with connect(dask_address, jobs) as client:
-            scored = score_files_on_dask(metrics, source, references, hypotheses, gold, chunk_lines, client, chunks)
+            scored = score_files_on_dask(metrics, source, references, hypotheses, gold, chunk_lines, client, chunks,
+                                         hypothesis_m2)
     echo_warnings(checks)
     return scored
 

@@ -31,6 +31,9 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
                    f"[default: {','.join(DEFAULT_METRICS)} (+ m2 with --m2)]")
 @click.option("--m2", "gold_m2", metavar="GOLD.m2",
               help="Gold M2 annotation of the same sentences as -s: adds the MaxMatch M2 F0.5 column.")
+@click.option("--hyp-m2", "hypothesis_m2", cls=GreedyOption, metavar="FILE.m2...",
+              help="M2 files of the hypotheses, one per -o file in the same order (e.g. errant_parallel output): "
+                   "for metrics that read hypothesis edits (cleme, cleme2).")
 @click.option("--list-metrics", is_flag=True, expose_value=False, is_eager=True, callback=_print_metric_list,
               help="List the metric names, their defaults and settings, and exit.")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values (header + a line per system).")
@@ -43,8 +46,9 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
 @scale_options
 @output_options
 @significance_options()
-def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_markdown, as_latex, sort_column, ranks,
-            jobs, chunk_lines, dask_address, digits, verbose, as_json, show_signature, paired_bs, paired_ar, seed):
+def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2, as_tsv, as_markdown, as_latex,
+            sort_column, ranks, jobs, chunk_lines, dask_address, digits, verbose, as_json, show_signature, paired_bs,
+            paired_ar, seed):
     """Score many systems with many metrics: a row per system, a column per metric setting.
 
     \b
@@ -61,10 +65,11 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
     if gold_m2 is not None and not any(needs_gold_m2(m) for m in metrics):
         metrics += metrics_from_text("m2")
     if gold_m2 is None and any(needs_gold_m2(m) for m in metrics):
-        raise InputError("the m2 metric needs the gold annotation: --m2 GOLD.m2")
+        name = next(m.name for m in metrics if needs_gold_m2(m))
+        raise InputError(f"the {name} metric needs the gold annotation: --m2 GOLD.m2")
     check_columns(metrics, len(references))
     scored = scored_files(metrics, source, references, hypotheses, gold_m2, jobs=jobs, chunk_lines=chunk_lines,
-                          dask_address=dask_address, progress=progress)
+                          dask_address=dask_address, progress=progress, hypothesis_m2=hypothesis_m2)
     if paired_bs or paired_ar:
         run_paired_test_list(column_tests(scored), list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,
                              show_signature or verbose, {"--sort": sort_column is not None, "--ranks": ranks,

@@ -69,11 +69,13 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
               help="Category scores. 1: first character of the type (ERRANT operation tier, e.g. R); "
                    "2: type without its first two characters (e.g. NOUN); 3: the types as they are. "
                    "1 and 2 assume ERRANT types.")
+@click.option("--sentence-average", is_flag=True,
+              help="SentERRANT: the mean of the sentence P/R/F, each sentence against its best annotator.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (with its signature).")
 @click.pass_context
 def compare(ctx: click.Context, hyp: str, ref: str, beta: float, verbose: bool, detection_tokens: bool,
             detection_spans: bool, correction_spans: bool, correction_types: bool, single: bool, multi: bool,
-            filter_types: tuple[str, ...], category_level: int | None, as_json: bool) -> None:
+            filter_types: tuple[str, ...], category_level: int | None, sentence_average: bool, as_json: bool) -> None:
     """Compare the edits of a hypothesis M2 with a reference M2, as ERRANT's compare_m2 (3.0.2)
     does, with the same options, numbers and output."""
     extra = list(ctx.args)
@@ -84,7 +86,8 @@ def compare(ctx: click.Context, hyp: str, ref: str, beta: float, verbose: bool, 
     if len(modes) > 1:
         raise click.UsageError(f"-{modes[0]} and -{modes[1]} are mutually exclusive")
     comparer = ErrantCompare(beta=beta, mode=modes[0] if modes else "cs", single=single, multi=multi,
-                             filter_types=parse_filter_types([*filter_types, *extra]), verbose=verbose and not as_json)
+                             filter_types=parse_filter_types([*filter_types, *extra]), sentence_average=sentence_average,
+                             verbose=verbose and not as_json)
     result = compare_m2_files(hyp, ref, comparer)
     if as_json:
         echo_json(result.to_dict())

@@ -69,17 +69,19 @@ def _verbose_lines(result: M2Result, digits: int) -> list[str]:
 @click.option("-v", "--verbose", is_flag=True,
               help="Per sentence: source, hypothesis, chosen annotator, edits, running P/R/F.")
 @click.option("--sentence", is_flag=True, help="Per-sentence P/R/F (with the annotator chosen for the corpus).")
+@click.option("--sentence-average", is_flag=True,
+              help="SentM2: the mean of the sentence P/R/F, each sentence against its best annotator.")
 @digits_option(4, "Decimals (rounded half up).")
 @scale_options
 @significance_options()
 def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
           max_unchanged_words: int, ignore_whitespace_casing: bool, verbose: bool, sentence: bool,
-          digits: int, jobs: int, chunk_lines: int | None, dask_address: str | None, paired_bs: int | None,
-          paired_ar: int | None, seed: int) -> None:
+          sentence_average: bool, digits: int, jobs: int, chunk_lines: int | None, dask_address: str | None,
+          paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
     """MaxMatch (M2) precision, recall and F-beta of system outputs, as the official NUS
     m2scorer computes them (fractions, not x100)."""
     scorer = M2Scorer(beta=beta, max_unchanged_words=max_unchanged_words,
-                      ignore_whitespace_casing=ignore_whitespace_casing)
+                      ignore_whitespace_casing=ignore_whitespace_casing, sentence_average=sentence_average)
     paths = list(hypotheses)
     if paired_bs or paired_ar:
         check_paired_options(paired_bs, paired_ar, {"--sentence": sentence, "-v": verbose})

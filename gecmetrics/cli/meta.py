@@ -16,7 +16,8 @@ from .options import GreedyCommand, GreedyOption
 
 def _system_scores_from_options(scores_path: str | None, source: str | None, references: tuple[str, ...],
                                 system_files: tuple[str, ...], metric_texts: tuple[str, ...],
-                                gold_m2: str | None) -> dict[str, dict[str, float]]:
+                                gold_m2: str | None, hypothesis_m2: tuple[str, ...] = ()
+                                ) -> dict[str, dict[str, float]]:
     """The metric -> system -> score mapping to correlate, from the command's options."""
     scoring = source is not None or references or system_files
     if scores_path is not None and scoring:
@@ -32,15 +33,15 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     from .common import StderrProgress
 
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
-    corpus = _named_corpus(source, references, system_files, gold_m2)
+    corpus = _named_corpus(source, references, system_files, gold_m2, hypothesis_m2)
     table = compare_corpus(corpus, metrics, StderrProgress("meta-eval"))
     return {column.label: {name: table.score(name, column.label) for name in corpus.hypotheses}
             for column in table.columns}
 
 
 def _named_corpus(source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
-                  gold_m2: str | None):
-    """The corpus of -s/-r/-o, each system named by its file name."""
+                  gold_m2: str | None, hypothesis_m2: tuple[str, ...] = ()):
+    """The corpus of -s/-r/-o (and --hyp-m2), each system named by its file name."""
     if source is None or not references or not system_files:
         raise InputError("scoring systems needs -s SRC, -r REF... and -o SYSTEM_FILE...")
     names = [os.path.basename(path) for path in system_files]
@@ -49,8 +50,10 @@ def _named_corpus(source: str | None, references: tuple[str, ...], system_files:
         raise InputError(f"systems are named by file name and these repeat: {', '.join(repeated)}")
     from ..corpus import read_corpus
 
-    corpus = read_corpus(source, references, system_files, gold_m2)
+    corpus = read_corpus(source, references, system_files, gold_m2, hypothesis_m2)
     corpus.hypotheses = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}
+    corpus.hypothesis_m2 = {name: corpus.hypothesis_m2[path] for name, path in zip(names, system_files)
+                            if path in corpus.hypothesis_m2}
     return corpus
 
 
@@ -61,11 +64,11 @@ def _with_judgments(ctx: click.Context, options: dict, scores_path: str | None, 
         if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
             raise InputError("--human and --human-score are for score tables; with --judgments the human "
                              "scores come from the judgments")
-    source, references, system_files, gold_m2 = corpus_files
+    source, references, system_files, gold_m2, hypothesis_m2 = corpus_files
     if scores_path is not None and (source is not None or references or system_files):
         raise InputError("give either --scores FILE.tsv or -s/-r/-o system files, not both")
     scores = read_system_scores(scores_path) if scores_path is not None else None
-    corpus = None if scores is not None else _named_corpus(source, references, system_files, gold_m2)
+    corpus = None if scores is not None else _named_corpus(source, references, system_files, gold_m2, hypothesis_m2)
     run_with_judgments(options, corpus, metric_texts, scores, digits, fmt)
 
 
@@ -100,6 +103,8 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
 @click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
+@click.option("--hyp-m2", "hypothesis_m2", cls=GreedyOption, metavar="FILE.m2...",
+              help="M2 files of the system files, one per -o file in the same order: for cleme and cleme2.")
 @digits_option(3, "Decimals printed (rounded half up). With --judgments: of the correlations; human scores get "
                   "one more, metric scores (x100) one fewer.")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values instead of a table.")
@@ -110,8 +115,8 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 @click.pass_context
 def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], systems: str | None,
               scores_path: str | None, source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
-              metric_texts: tuple[str, ...], gold_m2: str | None, digits: int, as_tsv: bool, as_markdown: bool,
-              as_latex: bool, as_json: bool, **judgment) -> None:
+              metric_texts: tuple[str, ...], gold_m2: str | None, hypothesis_m2: tuple[str, ...], digits: int,
+              as_tsv: bool, as_markdown: bool, as_latex: bool, as_json: bool, **judgment) -> None:
     """Correlate system-level metric scores with human scores (Pearson r, Spearman rho).
 
     One row per metric and human score column. Scores come from --scores FILE.tsv, or are
@@ -131,12 +136,15 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     """
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
                         "give at most one of --tsv and --json (or --markdown, --latex)")
+    if hypothesis_m2 and scores_path is not None:
+        raise InputError("--hyp-m2 gives the M2 of -o system files scored here; it does not go with --scores")
     if judgment["judgments_path"] is not None:
         return _with_judgments(ctx, {**judgment, "systems": systems}, scores_path,
-                               (source, references, system_files, gold_m2), metric_texts, digits, fmt)
+                               (source, references, system_files, gold_m2, hypothesis_m2), metric_texts, digits, fmt)
     if given_judgment_options(judgment):
         raise InputError(f"{given_judgment_options(judgment)[0]} needs --judgments FILE.xml")
-    metric_scores = _system_scores_from_options(scores_path, source, references, system_files, metric_texts, gold_m2)
+    metric_scores = _system_scores_from_options(scores_path, source, references, system_files, metric_texts, gold_m2,
+                                                hypothesis_m2)
     result = meta_evaluate(metric_scores, human=human, human_score=list(human_scores) or None, systems=systems)
     for note in result.notes:
         click.echo(f"gecmetric: note: {note}", err=True)

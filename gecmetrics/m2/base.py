@@ -52,23 +52,44 @@ class RunningFMetric(Metric):
     def choice(self) -> fscore.RunningChoice:
         return fscore.RunningChoice(self.rule, self.settings.beta)
 
+    @property
+    def sentence_average(self) -> bool:
+        """SentM2 / SentERRANT (the ``sentence_average`` setting): the mean of the sentence F,
+        each sentence against its own best candidate, instead of the corpus F."""
+        return bool(getattr(self.settings, "sentence_average", False))
+
+    def signature_name(self) -> str:
+        """The label, ``Sent`` before it for the sentence average (``SentM2``, ``SentERRANT``)."""
+        return ("Sent" if self.sentence_average else "") + self.label
+
     def score(self, statistics: Any) -> Result:
-        """The corpus result: the running-F choice over the sentences in order, then P/R/F."""
+        """The corpus result: the running-F choice over the sentences in order, then P/R/F (or
+        the sentence average: the means of the sentences' best P, R, F)."""
         data = fscore.candidate_counts(statistics)
-        chosen, totals = self.choice().corpus(data)
         ids = np.asarray(statistics)[..., fscore.CANDIDATE] if not isinstance(statistics, fscore.CandidateCounts) \
             else data.rank
+        if self.sentence_average:
+            from .sentence_average import best_candidates, ordered_mean
+
+            chosen, *scores = best_candidates(data, self.rule, self.settings.beta)
+            totals = data.counts[np.arange(len(data)), chosen].sum(axis=0)
+            return self.result(totals, data, chosen, ids, tuple(ordered_mean(values) for values in scores))
+        chosen, totals = self.choice().corpus(data)
         return self.result(totals, data, chosen, ids)
 
     def result(self, totals: np.ndarray, data: fscore.CandidateCounts, chosen: np.ndarray,
-               ids: np.ndarray) -> Result:
+               ids: np.ndarray, scores: tuple[float, float, float] | None = None) -> Result:
         """The result from the chosen totals and the per-sentence candidates (override for a
-        richer one)."""
-        precision, recall, f = self.rule.scores(totals, self.settings.beta)
+        richer one); ``scores``: P, R, F when they are not those of the totals."""
+        precision, recall, f = self.rule.scores(totals, self.settings.beta) if scores is None else scores
         return self.result_class(precision, recall, f, tuple(int(x) for x in totals), data.counts, data.available,
                                  chosen, ids, self.signature, self.settings_dict())
 
     def resampler(self, column: int = 0, references: int = 1):
+        if self.sentence_average:
+            from .sentence_average import SentenceMeanResampler
+
+            return SentenceMeanResampler(self.rule, self.settings.beta, self.signature_name(), self.signature)
         from ..significance import RunningFResampler
 
         return RunningFResampler(self.rule.name, self.settings.beta, self.label, self.signature)
@@ -76,9 +97,16 @@ class RunningFMetric(Metric):
     def sentence_from_statistics(self, statistics: Any, start: Sequence[int] = (0, 0, 0)) -> "SentenceCounts":
         """Per-sentence P/R/F with the candidate the corpus choice kept for that sentence
         (``start``: the counts of the sentences before these, for a corpus read in chunks: the
-        choice of a sentence depends only on the sentences before it)."""
+        choice of a sentence depends only on the sentences before it); with the sentence
+        average, each sentence's own best candidate."""
         data = fscore.candidate_counts(statistics)
-        chosen, totals = self.choice().corpus(data, start)
+        if self.sentence_average:
+            from .sentence_average import best_candidates
+
+            chosen = best_candidates(data, self.rule, self.settings.beta)[0]
+            totals = np.asarray(start, dtype=np.int64) + data.counts[np.arange(len(data)), chosen].sum(axis=0)
+        else:
+            chosen, totals = self.choice().corpus(data, start)
         rows = data.counts[np.arange(len(data)), chosen]
         precision, recall, f = self.rule.scores(rows, self.settings.beta)
         return SentenceCounts(np.atleast_1d(f), np.atleast_1d(precision), np.atleast_1d(recall), rows, chosen,

@@ -171,7 +171,7 @@ class ErrantResult(CountsResult):
 
     def rounded(self) -> tuple[float, float, float]:
         """P, R, F as ERRANT prints them (4 decimals)."""
-        return rounded_scores(self.tp, self.fp, self.fn, self.beta)
+        return round(self.precision, 4), round(self.recall, 4), round(self.f, 4)
 
     def grouped_categories(self, level: int) -> dict[str, CategoryCounts]:
         """ERRANT's -cat levels: 1 = first character of the type (ERRANT's operation tier,
@@ -197,7 +197,7 @@ class ErrantResult(CountsResult):
         return grouped
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        return {"metric": "ERRANT", "tp": self.tp, "fp": self.fp, "fn": self.fn,
+        return {"metric": getattr(self.signature, "name", "ERRANT"), "tp": self.tp, "fp": self.fp, "fn": self.fn,
                 "precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f_score,
                 "beta": self.beta,
                 "categories": {k: [v.tp, v.fp, v.fn] for k, v in sorted(self.categories.items())},
@@ -230,6 +230,8 @@ class ErrantSettings(Settings):
     single: bool = setting(False, "only single-token edits", parse_bool)
     multi: bool = setting(False, "only multi-token edits", parse_bool)
     filter_types: tuple[str, ...] = setting((), "error types not evaluated", parse_strings, ("filt",))
+    sentence_average: bool = setting(False, "mean of the sentence F-beta, each sentence against its best annotator "
+                                     "(SentM2, SentERRANT)", parse_bool)
 
 
 @dataclass
@@ -375,7 +377,7 @@ class ErrantCompare(RunningFMetric):
     def settings_dict(self) -> dict:
         s = self.settings
         return {"mode": s.mode, "beta": s.beta, "single": s.single, "multi": s.multi,
-                "filter_types": list(s.filter_types)}
+                "filter_types": list(s.filter_types), "sentence_average": s.sentence_average}
 
     def signature_fields(self, references: int | None) -> tuple[str, list]:
         s = self.settings
@@ -383,13 +385,14 @@ class ErrantCompare(RunningFMetric):
         fields += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
         if s.filter_types:
             fields.append(("filt", ",".join(s.filter_types)))
-        return "ERRANT", fields
+        return self.signature_name(), fields
 
     def column_labels(self) -> list[str]:
         s = self.settings
         tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
         tokens += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
-        return [" ".join(["ERRANT", *tokens] + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
+        return [" ".join([self.signature_name(), *tokens]
+                         + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 
 def _shown_edits(table: EditTable) -> list[tuple]:
@@ -439,6 +442,8 @@ def format_errant_report(result: ErrantResult, category_level: int | None = None
     for trace in result.traces:
         lines.extend(_trace_lines(trace, beta))
     title = MODE_TITLES[result.mode]
+    if result.settings.get("sentence_average"):
+        title = title.rstrip() + ", Sentence Average "
     if category_level:
         lines.append("")
         lines.append("{:=^66}".format(title))

@@ -110,6 +110,8 @@ class M2Settings(Settings):
                                        ("max_unchanged",))
     ignore_whitespace_casing: bool = setting(False, "drop system edits that change only case or spaces",
                                              parse_bool, ("iwc",))
+    sentence_average: bool = setting(False, "mean of the sentence F-beta, each sentence against its best annotator "
+                                     "(SentM2, SentERRANT)", parse_bool)
 
 
 @dataclass
@@ -214,7 +216,7 @@ class M2Scorer(RunningFMetric):
         fields: list = [("beta", f"{s.beta:g}"), ("max-unchanged", str(s.max_unchanged_words))]
         if s.ignore_whitespace_casing:
             fields.append(("ignore-whitespace-casing", "yes"))
-        return "M2", fields
+        return self.signature_name(), fields
 
     def column_labels(self) -> list[str]:
         s = self.settings
@@ -223,4 +225,4 @@ class M2Scorer(RunningFMetric):
             tokens.append(f"mu{s.max_unchanged_words}")
         if s.ignore_whitespace_casing:
             tokens.append("iwc")
-        return [" ".join(["M2", *tokens])]
+        return [" ".join([self.signature_name(), *tokens])]

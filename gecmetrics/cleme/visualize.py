@@ -1,0 +1,54 @@
+"""Per-sentence chunk tables, laid out as CLEME's visualisation (``visualize.py``, which prints
+one tabulate "fancy_grid" table per sentence): a row for the source and one per target
+(target-0 is the hypothesis, then the references), a column per chunk, and a star on the
+chunks where the texts differ.
+
+Cells are shown as they are; tabulate would reformat a column whose every cell reads as a
+number (e.g. ``3.5`` as ``3.500``), which this layout does not do.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .chunking import SentenceChunks
+
+
+def _table_columns(chunks: SentenceChunks, delimiter: str) -> list[list[str]]:
+    """Header and cells of each column: 'sentence' then one column per chunk."""
+    n_targets = len(chunks.tokens)
+    columns = [["sentence", "source", *(f"target-{index}" for index in range(n_targets))]]
+    for index, (start, end) in enumerate(chunks.spans):
+        cells = [delimiter.join(chunks.source[start:end])]
+        cells.extend(delimiter.join(tokens[index]) for tokens in chunks.tokens)
+        header = f"chunk-{index} *" if len(set(cells)) > 1 else f"chunk-{index}"
+        columns.append([header, *cells])
+    return columns
+
+
+def _rule(widths: Sequence[int], left: str, fill: str, middle: str, right: str) -> str:
+    return left + middle.join(fill * (width + 2) for width in widths) + right
+
+
+def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
+    return "│" + "│".join(f" {cell.ljust(width)} " for cell, width in zip(cells, widths)) + "│"
+
+
+def format_chunk_table(chunks: SentenceChunks, delimiter: str = " ") -> str:
+    """One sentence's chunk table (without surrounding blank lines)."""
+    columns = _table_columns(chunks, delimiter)
+    # tabulate pads every header by 2 before sizing a column
+    widths = [max(len(column[0]) + 2, *(len(cell) for cell in column[1:])) for column in columns]
+    rows = list(zip(*columns))
+    lines = [_rule(widths, "╒", "═", "╤", "╕"), _row(rows[0], widths), _rule(widths, "╞", "═", "╪", "╡")]
+    for number, row in enumerate(rows[1:]):
+        if number:
+            lines.append(_rule(widths, "├", "─", "┼", "┤"))
+        lines.append(_row(row, widths))
+    lines.append(_rule(widths, "╘", "═", "╧", "╛"))
+    return "\n".join(lines)
+
+
+def format_chunk_tables(partitions: Iterable[SentenceChunks], delimiter: str = " ") -> str:
+    """The tables of several sentences, each preceded by a blank line and followed by two line
+    breaks, as CLEME writes them."""
+    return "".join("\n" + format_chunk_table(chunks, delimiter) + "\n\n" for chunks in partitions)

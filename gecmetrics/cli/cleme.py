@@ -1,0 +1,162 @@
+"""``gecmetric cleme``: CLEME and CLEME2.0 of hypothesis M2 files against a reference M2 file."""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ..cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric
+from ..cleme.statistics import ASSUMPTIONS
+from ..cleme.visualize import format_chunk_tables
+from ..corpus import STDIN, Corpus
+from ..errors import InputError
+from ..m2.format import read_m2
+from ..pipeline import check_jobs, score_chunks, score_corpus
+from ..report import Table, round_half_up
+from ..significance import resamplers_for
+from ..streaming import m2_hypothesis_chunks, parallel_chunk_lines
+from . import main
+from .common import digits_option, echo_json, progress_unless, scale_options
+from .options import GreedyCommand, GreedyOption
+from .significance import run_paired_tests, significance_options
+
+CLEME_COLUMNS = (("F", "f"), ("P", "precision"), ("R", "recall"), ("Acc", "accuracy"), ("TP", "tp"), ("FP", "fp"),
+                 ("FN", "fn"), ("TN", "tn"))
+CLEME2_COLUMNS = (("aggregate", "aggregate"), ("HC", "hit"), ("WC", "wrong"), ("UC", "under"), ("OC", "over"),
+                  ("TP", "tp"), ("FP", "fp"), ("FN", "fn"), ("TN", "tn"))
+
+
+def build_metric(assumption: str, level: str, unweighted: bool, beta: float | None, cleme2: bool,
+                 factors: str | None) -> ChunkMetric:
+    """CLEME or CLEME2.0 with the command's settings (beta is CLEME's, factors CLEME2.0's)."""
+    common = {"assumption": assumption, "level": level, "weighted": not unweighted}
+    if cleme2:
+        if beta is not None:
+            raise InputError("-b/--beta is CLEME's F-beta; CLEME2.0 (--cleme2) has no beta (see --factors)")
+        return CLEME2(**common, factors=factors)
+    if factors is not None:
+        raise InputError("--factors are CLEME2.0's: give --cleme2 too")
+    return CLEME(**common, beta=0.5 if beta is None else beta)
+
+
+def read_cleme_corpus(reference: str, hypotheses: tuple[str, ...]) -> Corpus:
+    """The reference M2 and the hypothesis M2 files, checked sentence by sentence."""
+    if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
+        raise InputError("standard input ('-') can be read only once")
+    blocks = {_shown(path): read_m2(path) for path in hypotheses}
+    corpus = Corpus(None, [], blocks, read_m2(reference), {"source": _shown(reference), "gold": _shown(reference)})
+    for name, hypothesis in blocks.items():
+        corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
+    return corpus
+
+
+def _shown(path: str) -> str:
+    return "<stdin>" if path == STDIN else path
+
+
+@main.command(cls=GreedyCommand)
+@click.option("-hyp", "hypotheses", cls=GreedyOption, required=True,
+              help="Hypothesis M2 file(s), one annotator each (e.g. errant_parallel output); the first is the "
+                   "baseline of a paired test.")
+@click.option("-ref", "reference", required=True, metavar="FILE",
+              help="Reference M2 file, one or more annotators.")
+@click.option("--assumption", type=click.Choice(ASSUMPTIONS), default="dependent", show_default=True,
+              help="dependent: each reference alone (the best one per sentence); independent: all references "
+                   "at once (a correction is right if any reference has it).")
+@click.option("--level", type=click.Choice(LEVELS), default="corpus", show_default=True,
+              help="corpus: scores of the totals (references chosen by the running F); sentence: mean of the "
+                   "sentence scores.")
+@click.option("--unweighted", is_flag=True,
+              help="Count chunks instead of weighting them by length (the official curves).")
+@click.option("-b", "--beta", type=float, default=None, help="Beta of CLEME's F-score (>= 0; inf gives recall) "
+                                                             "[default: 0.5].")
+@click.option("--cleme2", is_flag=True,
+              help="CLEME2.0: hit-, wrong-, under- and over-correction rates and their aggregate (the score).")
+@click.option("--factors", metavar="H/W/U/O",
+              help="CLEME2.0's factors of the aggregate [default: 0.45/0.35/0.15/0.05 at corpus level, "
+                   "0.35/0.25/0.20/0.20 at sentence level].")
+@click.option("--sentence", is_flag=True, help="Per-sentence scores: a line per hypothesis file and sentence.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Print each sentence's chunk table (the layout of CLEME's visualize.py) before the scores.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, counts, bias, settings, signature.")
+@click.option("--signature", "show_signature", is_flag=True, help="Print the signature on stderr.")
+@digits_option(4, "Decimals (rounded half up).")
+@scale_options
+@significance_options()
+def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: str, unweighted: bool,
+          beta: float | None, cleme2: bool, factors: str | None, sentence: bool, verbose: bool, as_json: bool,
+          show_signature: bool, digits: int, jobs: int, chunk_lines: int | None, dask_address: str | None,
+          paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
+    """CLEME (F-beta over chunks) or CLEME2.0 (--cleme2) of hypothesis M2 files against a
+    reference M2 file, as THUKElab/CLEME computes them (fractions, not x100).
+
+    \b
+    gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref conll14.m2
+    gecmetric cleme -hyp AMU.m2 -ref conll14.m2 --assumption independent --level sentence --unweighted
+    gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref conll14.m2 --cleme2 --paired-bs
+
+    The files are read in chunks of sentences (-p/--chunk-lines); the length weights and the
+    corpus choice of references need every sentence, so --sentence prints after the last chunk.
+    """
+    if verbose and as_json:
+        raise InputError("-v (chunk tables) does not go with --json")
+    if dask_address is not None:
+        raise InputError("gecmetric cleme counts on this machine (-p N); on Dask, score text systems with "
+                         "`gecmetric compare --hyp-m2 ... --metrics cleme --dask ADDRESS`")
+    metric = build_metric(assumption, level, unweighted, beta, cleme2, factors)
+    paths = [_shown(path) for path in hypotheses]
+    scored, whole = _scored(metric, reference, hypotheses, verbose, jobs, chunk_lines, progress_unless(as_json, "cleme"))
+    if paired_bs or paired_ar:
+        run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
+                         paired_ar, seed, digits, as_json, show_signature,
+                         {"--sentence": sentence, "-v": verbose}, scale=1)
+        return
+    if verbose:
+        _print_chunk_tables(metric, whole, paths)
+    results = [(path, scored.result(path, 0)) for path in paths]
+    if as_json:
+        echo_json([{"hypothesis": path, **result.to_dict()} for path, result in results])
+    elif sentence:
+        _print_sentences(metric, [(path, scored.statistics[path][0]) for path in paths], digits)
+    else:
+        columns = CLEME2_COLUMNS if cleme2 else CLEME_COLUMNS
+        labels = [f"F{metric.settings.beta:g}" if name == "f" else label for label, name in columns]
+        rows = [[path, *(round_half_up(result.values[name], digits) for _, name in columns)]
+                for path, result in results]
+        click.echo(Table(["system", *labels], rows).render("tsv"))
+    if show_signature:
+        click.echo(metric.signature, err=True)
+
+
+def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], whole: bool, jobs: int,
+            chunk_lines: int | None, progress) -> tuple[Any, Corpus | None]:
+    """(the statistics of every hypothesis file, the whole corpus or None): the files are read
+    chunk by chunk, or whole when ``whole`` (-v draws the chunk tables from the whole corpus)."""
+    if whole:
+        corpus = read_cleme_corpus(reference, hypotheses)
+        return score_corpus([metric], corpus, list(corpus.hypotheses), progress, jobs, chunk_lines), corpus
+    chunk_lines = parallel_chunk_lines([], reference, check_jobs(jobs), chunk_lines)
+    chunks = m2_hypothesis_chunks(reference, hypotheses, chunk_lines)
+    return score_chunks([metric], chunks, [_shown(path) for path in hypotheses], progress, jobs, references=0), None
+
+
+def _print_chunk_tables(metric: ChunkMetric, corpus: Corpus, paths: list[str]) -> None:
+    """-v: each sentence's chunk table, file by file."""
+    prepared = metric.prepare(corpus)
+    for path in paths:
+        if len(paths) > 1:
+            click.echo(f"== {path}")
+        sys.stdout.write(format_chunk_tables(metric.partitions(prepared, corpus.hypotheses[path], path)))
+
+
+def _print_sentences(metric: ChunkMetric, statistics: list, digits: int) -> None:
+    """A line per hypothesis file and sentence: its scores against the reference chosen."""
+    header: list[str] = []
+    rows = []
+    for path, stats in statistics:
+        scores = metric.sentence_from_statistics(stats)
+        header = list(scores.values)
+        for d in range(len(scores.scores)):
+            rows.append([path, str(d + 1), *(round_half_up(values[d], digits) for values in scores.values.values())])
+    click.echo(Table(["system", "sentence", *header], rows).render("tsv"))
