@@ -64,11 +64,20 @@ def whitespace_warnings(lines: Sequence[str], name: str, unit: str, normalize_sp
     return [warning] if warning else []
 
 
-def longest(lines: Sequence[str], unit: str = "word", normalize_space: bool = False) -> int:
-    """The most units any line has."""
+def longest(lines: Sequence[str], unit: str = "word", normalize_space: bool = False, enough: int | None = None) -> int:
+    """The most units any line has; with ``enough``, the first length that reaches it (the
+    order warning only asks whether some line is that long: the first line usually is)."""
     if unit == "word":
-        return max((len(line.split()) for line in lines), default=0)
-    return max((len(normalized_space(line) if normalize_space else line) for line in lines), default=0)
+        sizes = (len(line.split()) for line in lines)
+    else:
+        sizes = (len(normalized_space(line) if normalize_space else line) for line in lines)
+    most = 0
+    for size in sizes:
+        if size > most:
+            most = size
+            if enough is not None and most >= enough:
+                break
+    return most
 
 
 def order_warning(n: int, longest_line: int, unit: str) -> str | None:
@@ -94,11 +103,14 @@ class TextChecks:
     def observe(self, named_texts: Sequence[tuple[str, Sequence[str]]]) -> None:
         """Count one chunk: (file name, its lines of the chunk) for every file."""
         for unit, normalize_space in {(u, s) for u, s, _ in self.settings}:
+            enough = max(n for u, s, n in self.settings if (u, s) == (unit, normalize_space))
             for position, (name, lines) in enumerate(named_texts):
                 key = (position, name, unit, normalize_space)
                 self.counts[key] = self.counts.get(key, 0) + whitespace_count(lines, unit, normalize_space)
-                size = longest(lines, unit, normalize_space)
-                self.longest[(unit, normalize_space)] = max(self.longest.get((unit, normalize_space), 0), size)
+                so_far = self.longest.get((unit, normalize_space), 0)
+                if so_far < enough:
+                    size = longest(lines, unit, normalize_space, enough)
+                    self.longest[(unit, normalize_space)] = max(so_far, size)
 
     def warnings(self) -> list[str]:
         """The warning lines, each once: whitespace per file and unit, then orders."""
