@@ -1,0 +1,181 @@
+"""ERRANT's annotator: plain-text corrections (or M2 annotations) to typed M2 edits.
+
+``Annotator.annotate(sources, [hypotheses, ...])`` does what ``errant_parallel -orig SRC -cor
+HYP ...`` does, and ``Annotator.reannotate(blocks, mode)`` what ``errant_m2 -auto|-gold``
+does, with ERRANT 3.0.2's behaviour (including the M2 it writes, block by block), but each
+distinct line is parsed once per annotator (the source once for all systems), in batches, and
+a hypothesis line equal to its source is not parsed at all.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..errors import InputError
+from ..m2.format import NOOP_TYPE, Block, Edit
+from .align import align
+from .classify import UNKNOWN, Classifier, Side
+from .merge import STRATEGIES, edit_spans
+from .parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, ParsedSentence, SpacyModel
+from .wordlist import load_word_list
+
+REANNOTATION_MODES = ("auto", "gold")
+DETECTION_TYPES = frozenset({"Um", "UNK"})
+
+
+@dataclass(frozen=True)
+class AnnotatedEdit:
+    """One extracted edit: orig tokens [o_start, o_end) -> cor tokens [c_start, c_end), typed."""
+
+    o_start: int
+    o_end: int
+    c_start: int
+    c_end: int
+    type: str
+    correction: str
+
+    def to_m2(self, annotator: int) -> Edit:
+        return Edit(self.o_start, self.o_end, self.type, self.correction, "REQUIRED", "-NONE-", annotator)
+
+
+def noop_edit(annotator: int) -> Edit:
+    """ERRANT's line for a correction identical to its source."""
+    return Edit(-1, -1, NOOP_TYPE, "-NONE-", "REQUIRED", "-NONE-", annotator)
+
+
+class Annotator:
+    """ERRANT 3.0.2's English annotator.
+
+    ``model``: a spaCy model name or path (or a loaded :class:`SpacyModel`); ``merge``: rules,
+    all-split, all-merge or all-equal; ``lev``: plain Levenshtein alignment; ``tokenise``:
+    spaCy tokenises the lines (else they are whitespace-split, as given); ``word_list``: the
+    SPELL word list (a set, a path, or None for :func:`load_word_list`'s defaults);
+    ``processes``: worker processes for parsing.
+    """
+
+    def __init__(self, model: str | SpacyModel = DEFAULT_MODEL, merge: str = "rules", lev: bool = False,
+                 tokenise: bool = False, word_list: str | frozenset[str] | set[str] | None = None,
+                 processes: int = 1, batch_size: int = DEFAULT_BATCH_SIZE):
+        if merge not in STRATEGIES:
+            raise InputError(f"unknown merging strategy {merge!r}: choose from {', '.join(STRATEGIES)}")
+        if not isinstance(processes, int) or processes < 1:
+            raise InputError(f"processes must be a positive integer, not {processes!r}")
+        self.spacy = model if isinstance(model, SpacyModel) else SpacyModel(model, batch_size)
+        self.merge = merge
+        self.lev = bool(lev)
+        self.tokenise = bool(tokenise)
+        self.processes = processes
+        self._word_list = word_list
+        self._classifier: Classifier | None = None
+        self._parses: dict[tuple[str, bool], ParsedSentence] = {}
+
+    @property
+    def classifier(self) -> Classifier:
+        if self._classifier is None:
+            words = self._word_list
+            if not isinstance(words, (set, frozenset)):
+                words = load_word_list(words)
+            self._classifier = Classifier(words)
+        return self._classifier
+
+    def versions(self) -> dict[str, str]:
+        """What the numbers depend on: spaCy's version and the model's name and version."""
+        return self.spacy.versions()
+
+    def signature_fields(self) -> dict[str, str]:
+        """Settings and versions for a signature, e.g. merge:rules|spacy:3.8.18|model:en_core_web_sm-3.8.0."""
+        fields = {"merge": self.merge, "align": "lev" if self.lev else "linguistic",
+                  "tok": "spacy" if self.tokenise else "given"}
+        fields.update(self.versions())
+        return fields
+
+    # ------------------------------------------------------------------ parsing
+
+    def parse(self, lines: Sequence[str], tokenise: bool | None = None) -> list[ParsedSentence]:
+        """Parses of lines, each distinct line parsed once over this annotator's life."""
+        tokenise = self.tokenise if tokenise is None else tokenise
+        keys = [(self._parse_key(line, tokenise), tokenise) for line in lines]
+        missing = list(dict.fromkeys(key for key in keys if key not in self._parses))
+        if missing:
+            parsed = self.spacy.parse([text for text, _ in missing], tokenise, self.processes)
+            self._parses.update(zip(missing, parsed))
+        return [self._parses[key] for key in keys]
+
+    @staticmethod
+    def _parse_key(line: str, tokenise: bool) -> str:
+        return line.strip() if tokenise else " ".join(line.split())
+
+    def forget_parses(self) -> None:
+        """Drop the cached parses (they are kept so that later calls reuse them)."""
+        self._parses.clear()
+
+    # ------------------------------------------------------------------ edits
+
+    def edits(self, orig: ParsedSentence, cor: ParsedSentence) -> list[AnnotatedEdit]:
+        """Align, merge and classify: ERRANT's ``annotate`` of two parsed sentences."""
+        spans = edit_spans(align(orig, cor, self.lev), orig, cor, self.merge)
+        return [self._typed(orig, cor, *span) for span in spans]
+
+    def _typed(self, orig: ParsedSentence, cor: ParsedSentence, o_start: int, o_end: int, c_start: int,
+               c_end: int) -> AnnotatedEdit:
+        edit_type = self.classifier.classify(orig, o_start, o_end, cor, c_start, c_end)
+        return AnnotatedEdit(o_start, o_end, c_start, c_end, edit_type, " ".join(cor.words[c_start:c_end]))
+
+    def annotate(self, sources: Sequence[str], hypotheses_list: Sequence[Sequence[str]]) -> list[Block]:
+        """errant_parallel: one block per non-empty source line, with each hypothesis set's
+        edits as annotator 0, 1, ...; a hypothesis equal to its source gets a noop line."""
+        sources = _lines(sources, "sources")
+        hypotheses_list = [_lines(hypotheses, f"hypotheses {k}") for k, hypotheses in enumerate(hypotheses_list)]
+        for k, hypotheses in enumerate(hypotheses_list):
+            if len(hypotheses) != len(sources):
+                raise InputError(f"hypothesis set {k} has {len(hypotheses)} lines but the source has {len(sources)}")
+        kept = [d for d, line in enumerate(sources) if line.strip()]
+        origs = dict(zip(kept, self.parse([sources[d] for d in kept])))
+        changed = [(d, k) for d in kept for k, hyps in enumerate(hypotheses_list)
+                   if not self._same_text(sources[d], hyps[d])]
+        cors = dict(zip(changed, self.parse([hypotheses_list[k][d] for d, k in changed])))
+        blocks = []
+        for d in kept:
+            orig = origs[d]
+            block = Block(" ".join(orig.words))
+            for k in range(len(hypotheses_list)):
+                if (d, k) not in cors:
+                    block.edits.append(noop_edit(k))
+                    continue
+                block.edits.extend(edit.to_m2(k) for edit in self.edits(orig, cors[(d, k)]))
+            blocks.append(block)
+        return blocks
+
+    def _same_text(self, source: str, hypothesis: str) -> bool:
+        """ERRANT's test for a noop: the parsed source's text equals the stripped hypothesis."""
+        source_text = source.strip() if self.tokenise else " ".join(source.split())
+        return source_text == hypothesis.strip()
+
+    def reannotate(self, blocks: Sequence[Block], mode: str = "auto", minimise: bool = True,
+                   old_types: bool = False) -> list[Block]:
+        """errant_m2: each annotator's edits re-extracted automatically (``auto``) or kept as
+        spans and re-typed (``gold``; ``minimise`` trims equal tokens at the span ends,
+        ``old_types`` keeps the types). Detection edits (Um, UNK) are kept in both modes."""
+        from .reannotate import reannotate_blocks
+
+        if mode not in REANNOTATION_MODES:
+            raise InputError(f"reannotation mode must be 'auto' or 'gold', not {mode!r}")
+        if not isinstance(blocks, (list, tuple)) or not all(isinstance(block, Block) for block in blocks):
+            raise TypeError("blocks must be a list of gecmetrics.m2.format.Block")
+        return reannotate_blocks(self, list(blocks), mode, minimise, old_types)
+
+    def classify_tokens(self, orig: ParsedSentence, o_tokens: list[int], cor: ParsedSentence, c_tokens: list[int]
+                        ) -> str:
+        """The type of an edit given as consecutive token indices of each side (maybe empty)."""
+        o_text = orig.span_text(o_tokens[0], o_tokens[-1] + 1) if o_tokens else ""
+        c_text = cor.span_text(c_tokens[0], c_tokens[-1] + 1) if c_tokens else ""
+        return self.classifier.classify_sides(Side(orig, list(o_tokens)), Side(cor, list(c_tokens)), o_text, c_text)
+
+
+def _lines(lines: Sequence[str], name: str) -> list[str]:
+    if isinstance(lines, str) or not all(isinstance(line, str) for line in lines):
+        raise TypeError(f"{name} must be a sequence of str lines")
+    return list(lines)
+
+
+__all__ = ["Annotator", "AnnotatedEdit", "noop_edit", "UNKNOWN", "DETECTION_TYPES"]
