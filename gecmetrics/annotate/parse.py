@@ -21,6 +21,8 @@ REQUIRED_PIPES = ("tagger", "parser", "lemmatizer")
 # ERRANT loads its model with the named entity recogniser disabled; nothing it reads comes from it
 EXCLUDED_PIPES = ("ner",)
 DEFAULT_BATCH_SIZE = 128
+# set to 1 to run spaCy's attribute ruler and lemmatizer on every sentence (no per-token reuse)
+NO_RULE_CACHE_VARIABLE = "GECMETRICS_NO_RULE_CACHE"
 
 
 @dataclass(frozen=True)
@@ -96,12 +98,17 @@ class SpacyModel:
         self.batch_size = batch_size
         self._nlp: Any = None
         self._strings: dict[int, str] = {}
+        self._rules: Any = None
 
     @property
     def nlp(self) -> Any:
         """The loaded pipeline (loaded and checked now if it was not yet)."""
         if self._nlp is None:
             self._nlp = self._load()
+            if os.environ.get(NO_RULE_CACHE_VARIABLE, "") in ("", "0"):
+                from .rulecache import RuleCache
+
+                self._rules = RuleCache.for_pipeline(self._nlp)
         return self._nlp
 
     def _load(self) -> Any:
@@ -141,7 +148,8 @@ class SpacyModel:
             from spacy.tokens import Doc
 
             inputs = (Doc(nlp.vocab, words=texts[index].split()) for index in filled)
-        for index, doc in zip(filled, nlp.pipe(inputs, batch_size=self.batch_size)):
+        disabled = list(self._rules.nlp.pipe_names[-2:]) if self._rules is not None else []
+        for index, doc in zip(filled, nlp.pipe(inputs, batch_size=self.batch_size, disable=disabled)):
             result[index] = self._sentence(doc)
         return result
 
@@ -151,8 +159,13 @@ class SpacyModel:
 
         if len(doc) == 0:
             return EMPTY_SENTENCE
-        rows = doc.to_array([ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).tolist()
         text = self._text_of
+        if self._rules is None:
+            rows = doc.to_array([ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).tolist()
+        else:  # POS, tag, dependency and lemma as the attribute ruler and the lemmatizer set them
+            finished = self._rules.finish(doc, text)
+            rows = [(orth, lower, lemma, pos, tag, dep, head, space) for (orth, lower, head, space), (pos, tag, dep, lemma)
+                    in zip(doc.to_array([ORTH, LOWER, HEAD, SPACY]).tolist(), finished)]
         columns = list(zip(*rows))
         heads = tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(columns[6]))
         return ParsedSentence(tuple(map(text, columns[0])), tuple(map(text, columns[1])), tuple(map(text, columns[2])),
@@ -166,7 +179,7 @@ class SpacyModel:
         return found
 
     def __getstate__(self) -> dict:
-        return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}}
+        return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None}
 
 
 _WORKER_MODEL: SpacyModel | None = None
