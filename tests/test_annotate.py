@@ -398,3 +398,35 @@ def test_parsing_in_worker_processes_gives_the_same_parses(spacy_model):
     small = SpacyModel(MODEL, batch_size=8)
     small._nlp = spacy_model.nlp
     assert small.parse(lines, processes=2) == spacy_model.parse(lines)
+
+
+# ----------------------------------------------------------------------------- per-token reuse of ruler + lemmatizer
+
+TRICKY_LINES = ["We 're gon na go , let 's see .", "There is a cat and there are dogs .", "Y' all ai n't got ta do it",
+                "I saw him and he saw me .", "I saw him and he saw me .", "They did it , did n't they ?",
+                "The cats were running faster than the dog ."]
+
+
+@pytest.mark.parametrize("tokenise", [False, True])
+def test_reused_ruler_and_lemmatizer_outputs_equal_the_full_pipeline(spacy_model, monkeypatch, tokenise):
+    lines = TRICKY_LINES + ["a  b   c .", "He doesn't  go there ."]
+    cached = SpacyModel(MODEL)
+    assert cached.nlp is not None and cached._rules is not None and len(cached._rules.multi_patterns) >= 2
+    monkeypatch.setenv("GECMETRICS_NO_RULE_CACHE", "1")
+    full = SpacyModel(MODEL)
+    assert full.nlp is not None and full._rules is None
+    for _ in range(2):  # the second time every token comes from the table
+        assert cached.parse(lines, tokenise) == full.parse(lines, tokenise)
+
+
+def test_rule_cache_declines_patterns_it_cannot_key(spacy_model):
+    import spacy
+
+    from gecmetrics.annotate.rulecache import RuleCache
+
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("attribute_ruler")
+    nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
+    ruler.add([[{"LOWER": "a"}, {"LOWER": "b", "OP": "?"}]], {"POS": "DET"})
+    assert RuleCache.for_pipeline(nlp) is None
+    assert RuleCache.for_pipeline(spacy.blank("en")) is None
