@@ -1,15 +1,23 @@
-"""Options and input handling shared by the n-gram metric commands (gleu, green, compare)."""
+"""Options and input handling shared by the commands."""
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import click
 
 from ..corpus import Corpus, read_corpus
 from ..errors import InputError
-from ..report import percent
+from ..report import MAX_DIGITS, dumps, percent
 from ..units import UNITS, whitespace_warnings
 from .options import GreedyOption
+
+DIGITS_HELP = "Decimals of printed scores (rounded half up)."
+
+
+def digits_option(default: int, help: str = DIGITS_HELP) -> Callable:
+    """``-d/--digits``, capped at :data:`MAX_DIGITS` in every command."""
+    return click.option("-d", "--digits", type=click.IntRange(0, MAX_DIGITS), default=default, show_default=True,
+                        help=help)
 
 
 def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis")) -> Callable:
@@ -41,8 +49,7 @@ def output_options(func: Callable) -> Callable:
                         help="Print the signature (everything that determines the number) on stderr.")(func)
     func = click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, statistics, settings, signature.")(func)
     func = click.option("-v", "--verbose", is_flag=True, help="Print per-order tables.")(func)
-    func = click.option("-d", "--digits", type=click.IntRange(0, 20), default=2, show_default=True,
-                        help="Decimals of printed scores (x100, rounded half up).")(func)
+    func = digits_option(2, "Decimals of printed scores (x100, rounded half up).")(func)
     return func
 
 
@@ -55,17 +62,15 @@ def echo_score_rows(rows: Iterable[tuple[str, Sequence[float]]], digits: int,
         click.echo("\t".join([path] + [percent(score, digits) for score in scores]))
 
 
-def check_order_option(order: int) -> None:
-    if order < 1:
-        raise InputError(f"-n must be >= 1, got {order}")
+def echo_json(value: Any) -> None:
+    """A JSON document on stdout (the output layer's encoding)."""
+    click.echo(dumps(value))
 
 
 def load_corpus(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], unit: str,
-                normalize_space: bool) -> Corpus:
+                normalize_space: bool, gold: str | None = None) -> Corpus:
     """Read and check the files; print whitespace warnings (SPEC 1) on stderr."""
-    if list(hypotheses).count("-") > 1:
-        raise InputError("standard input ('-') can be read only once")
-    corpus = read_corpus(source, references, hypotheses)
+    corpus = read_corpus(source, references, hypotheses, gold)
     warn_whitespace(corpus, source, references, [(unit, normalize_space)])
     return corpus
 
@@ -81,11 +86,15 @@ def warn_whitespace(corpus: Corpus, source: str, references: tuple[str, ...],
                 click.echo(warning, err=True)
 
 
-def read_gold_m2(path: str, sources: list[str], source: str) -> list:
-    """The gold M2 blocks of ``--m2``, checked against the source file's sentences."""
-    from ..comparison import check_m2_sources
-    from ..m2.format import read_m2
+def check_order_option(order: int) -> None:
+    if order < 1:
+        raise InputError(f"-n must be >= 1, got {order}")
 
-    blocks = read_m2(path)
-    check_m2_sources(blocks, sources, path, f"the source {source}")
-    return blocks
+
+def output_format(flags: dict[str, bool], message: str) -> str:
+    """The one output format asked for by flags like {"tsv": True, "json": False} ("text"
+    when none); several is the error ``message``."""
+    given = [fmt for fmt, on in flags.items() if on]
+    if len(given) > 1:
+        raise InputError(message)
+    return given[0] if given else "text"
