@@ -7,6 +7,8 @@ ERRANT 3.0.2 printed. The end-to-end comparison with ERRANT itself is test_annot
 """
 from __future__ import annotations
 
+import gzip
+
 import random
 import string
 
@@ -243,14 +245,43 @@ def test_word_file_and_errors(tmp_path, monkeypatch):
         load_word_list(tmp_path / "empty")
 
 
-def test_no_word_list_anywhere_is_one_clear_error(monkeypatch, tmp_path):
+def test_word_list_order_explicit_then_environment_then_shipped(tmp_path, monkeypatch):
     from gecmetrics.annotate import wordlist
 
+    explicit, environment = tmp_path / "explicit.txt", tmp_path / "environment.txt.gz"
+    explicit.write_text("cat\n", encoding="utf-8")
+    environment.write_bytes(gzip.compress(b"dog\n"))
     monkeypatch.delenv("GECMETRICS_ERRANT_WORDS", raising=False)
-    monkeypatch.setattr(wordlist, "DEBIAN_SCOWL", tmp_path / "absent")
-    monkeypatch.setattr(wordlist, "installed_errant_word_list", lambda: None)
-    with pytest.raises(InputError, match="apt-get install scowl"):
+    assert wordlist.word_list_path() == wordlist.SHIPPED_WORDS
+    monkeypatch.setenv("GECMETRICS_ERRANT_WORDS", str(environment))
+    assert load_word_list() == {"dog"}
+    assert load_word_list(explicit) == {"cat"}
+    monkeypatch.setattr(wordlist, "SHIPPED_WORDS", tmp_path / "absent.gz")
+    monkeypatch.delenv("GECMETRICS_ERRANT_WORDS")
+    with pytest.raises(InputError, match="shipped with gecmetrics is missing"):
         load_word_list()
+
+
+def test_shipped_word_list_is_errants_by_checksum():
+    """The shipped list is the 170,565 words of ERRANT 3.0.2's en_GB-large.txt (the peer test
+    compares the words themselves); its checksum is the one its README records."""
+    from gecmetrics.annotate import wordlist
+
+    words = load_word_list(wordlist.SHIPPED_WORDS)
+    assert len(words) == 170565 and {"colour", "realise", "realize", "Bartók", "Bartok", "mys"} <= words
+    assert wordlist.words_checksum(words) == wordlist.SHIPPED_SHA256
+    readme = (wordlist.SHIPPED_WORDS.parent / "README.md").read_text(encoding="utf-8")
+    assert wordlist.SHIPPED_SHA256 in readme and "Copyright 2000-2018 by Kevin Atkinson" in readme
+    assert "Copyright (c) J Ross Beresford 1993-1999" in readme
+
+
+def test_shipped_word_list_rebuilds_from_debian_scowl():
+    from gecmetrics.annotate import wordlist
+
+    if not wordlist.DEBIAN_SCOWL.is_dir():
+        pytest.skip(f"Debian's scowl package is not installed ({wordlist.DEBIAN_SCOWL})")
+    assert wordlist.words_text(scowl_en_gb_large(wordlist.DEBIAN_SCOWL)) == \
+        gzip.decompress(wordlist.SHIPPED_WORDS.read_bytes()).decode("utf-8")
 
 
 # ----------------------------------------------------------------------------- M2 re-annotation helpers

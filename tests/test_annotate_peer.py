@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gecmetrics.annotate import Annotator, SpacyModel
-from gecmetrics.annotate.wordlist import ERRANT_RESOURCE, DEBIAN_SCOWL, read_word_file, scowl_en_gb_large
+from gecmetrics.annotate.wordlist import ERRANT_RESOURCE, SHIPPED_WORDS, load_word_list, read_word_file
 from gecmetrics.corpus import read_lines
 from gecmetrics.m2.errant import ErrantCompare, format_errant_report
 from gecmetrics.m2.format import Block, read_m2
@@ -183,7 +183,5 @@ def test_scores_of_annotated_systems_as_compare_m2(annotator, peer_outputs, peer
             assert format_errant_report(result, level) == printed, (name, mode, level)
 
 
-def test_scowl_lists_rebuild_errants_word_list(errant_words):
-    if not DEBIAN_SCOWL.is_dir():
-        pytest.skip(f"Debian's scowl package is not installed ({DEBIAN_SCOWL})")
-    assert scowl_en_gb_large(DEBIAN_SCOWL) == errant_words
+def test_shipped_word_list_is_errants(errant_words):
+    assert load_word_list(SHIPPED_WORDS) == errant_words
