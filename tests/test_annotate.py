@@ -381,7 +381,8 @@ def test_annotator_rejects_bad_arguments():
     with pytest.raises(InputError, match="unknown merging strategy"):
         Annotator(MODEL, merge="some")
     with pytest.raises(InputError, match="processes"):
-        Annotator(MODEL, processes=0)
+        Annotator(MODEL, processes=-1)
+    assert Annotator(MODEL, processes=0).processes >= 1  # 0: one per core
     annotator = Annotator(MODEL, word_list=frozenset())
     with pytest.raises(InputError, match="hypothesis set 0 has 1 lines but the source has 2"):
         annotator.annotate(["a", "b"], [["a"]])
@@ -424,11 +425,23 @@ def test_missing_or_unsuitable_models_are_one_line_errors(spacy_model, tmp_path)
         SpacyModel("")
 
 
-def test_parsing_in_worker_processes_gives_the_same_parses(spacy_model):
-    lines = [f"The {word} sat on the mat number {k} ." for k, word in enumerate(string.ascii_lowercase * 12)]
-    small = SpacyModel(MODEL, batch_size=8)
-    small._nlp = spacy_model.nlp
-    assert small.parse(lines, processes=2) == spacy_model.parse(lines)
+def test_annotation_in_worker_processes_gives_the_same_blocks(spacy_model, monkeypatch):
+    """Chunks of sentences annotated by worker processes (here 3 chunks in 2 workers) give the
+    blocks of one process, in order, for annotate (several sets) and reannotate."""
+    from gecmetrics.annotate import workers
+
+    monkeypatch.setattr(workers, "MIN_CHUNK", 8)
+    sources = [f"The {word} sit on the mat number {k} ." for k, word in enumerate(string.ascii_lowercase)] + [""]
+    systems = [[line.replace("sit", "sat") if k % 3 else line for k, line in enumerate(sources)],
+               [line.replace("mat", "mats") for line in sources]]
+    one, two = (Annotator(spacy_model, word_list=frozenset(), processes=n) for n in (1, 2))
+    assert workers.chunk_bounds(len(sources), 2) == [(0, 9), (9, 18), (18, 27)]
+    expected = one.annotate_sets(sources, [systems, systems[:1]], keep_empty=True)
+    assert two.annotate_sets(sources, [systems, systems[:1]], keep_empty=True) == expected
+    assert len(expected[0]) == len(sources) and expected[0][-1].source == ""
+    assert two.annotate(sources, systems) == one.annotate(sources, systems) == expected[0][:-1]
+    assert two.reannotate(expected[0], "auto") == one.reannotate(expected[0], "auto")
+    assert not two._parses  # the parses were made in the workers
 
 
 # ----------------------------------------------------------------------------- per-token reuse of ruler + lemmatizer

@@ -134,11 +134,9 @@ class SpacyModel:
         return {"spacy": spacy.__version__, "model": f"{meta.get('lang', '')}_{meta.get('name', '')}-"
                                                      f"{meta.get('version', '')}"}
 
-    def parse(self, texts: Sequence[str], tokenise: bool = False, processes: int = 1) -> list[ParsedSentence]:
+    def parse(self, texts: Sequence[str], tokenise: bool = False) -> list[ParsedSentence]:
         """Parse lines in batches: whitespace-split tokens as given (ERRANT's default), or
-        spaCy's own tokenisation with ``tokenise``. ``processes`` > 1 parses in worker processes."""
-        if processes > 1 and len(texts) > 4 * self.batch_size:
-            return _parse_in_processes(self, list(texts), tokenise, processes)
+        spaCy's own tokenisation with ``tokenise``."""
         nlp = self.nlp
         result = [EMPTY_SENTENCE] * len(texts)
         filled = [index for index, text in enumerate(texts) if text.strip()]  # nothing to parse in an empty line
@@ -180,44 +178,3 @@ class SpacyModel:
 
     def __getstate__(self) -> dict:
         return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None}
-
-
-_WORKER_MODEL: SpacyModel | None = None
-
-
-def _start_worker(model: SpacyModel) -> None:
-    global _WORKER_MODEL
-    _WORKER_MODEL = model
-
-
-def _parse_chunk(texts: list[str], tokenise: bool) -> list[ParsedSentence]:
-    assert _WORKER_MODEL is not None
-    return _WORKER_MODEL.parse(texts, tokenise)
-
-
-def _parse_in_processes(model: SpacyModel, texts: list[str], tokenise: bool, processes: int) -> list[ParsedSentence]:
-    """Parse chunks of lines in worker processes. With ``fork`` the workers share the loaded
-    model; elsewhere each loads it. Results come back in the input order."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods:
-        model.nlp  # load once, before forking
-        context = multiprocessing.get_context("fork")
-    else:
-        context = multiprocessing.get_context("spawn")
-    chunk = max(model.batch_size, -(-len(texts) // (processes * 4)))
-    pieces = [texts[start:start + chunk] for start in range(0, len(texts), chunk)]
-    with ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=_start_worker,
-                             initargs=(model,)) as pool:
-        results = pool.map(_parse_chunk, pieces, [tokenise] * len(pieces))
-        return [sentence for part in results for sentence in part]
-
-
-def cpu_count() -> int:
-    """Cores this process may use (for a default number of worker processes)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
