@@ -79,6 +79,8 @@ _BUILT_IN = [
     MetricInfo("green-char", "gecmetrics.metrics.green:GREEN", {"unit": "char"}, "GREEN, character n-grams"),
     MetricInfo("m2", "gecmetrics.m2.maxmatch:M2Scorer", {},
                "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits"),
+    MetricInfo("errant", "gecmetrics.annotate.metric:ErrantText", {},
+               "ERRANT F-beta of plain-text outputs: annotated as errant_parallel (spaCy), compared as compare_m2"),
 ]
 
 _REGISTRY: dict[str, MetricInfo] = {}
