@@ -27,7 +27,8 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "compare": ("compare",),
     "gleu": ("gleu",),
     "green": ("green",),
-    "m2": ("m2", "m2_score"),
+    "m2": ("m2", "m2_score", "annotate"),
+    "errant": ("errant",),
     "meta-eval": ("meta",),
     "demo": ("demo",),
 }
