@@ -154,7 +154,8 @@ def get_metric(name: str, **config: Any):
             raise InputError(f"metric {name!r} has no setting {key!r}; valid settings: {', '.join(info.settings)}")
         if canonical in values and canonical not in info.preset:
             raise InputError(f"setting {canonical!r} of metric {name!r} given twice")
-        if isinstance(value, str) and "/" in value and not _takes_several(infos[canonical]):
+        if isinstance(value, str) and "/" in value and not _takes_several(infos[canonical]) \
+                and not getattr(infos[canonical].parse, "reads_paths", False):
             raise InputError(f"metric {name!r} takes one {canonical}, got {len(value.split('/'))}")
         values[canonical] = value
     metric = info.cls(**values)
