@@ -57,24 +57,29 @@ def align(orig: ParsedSentence, cor: ParsedSentence, lev: bool = False, use_comp
 
 
 def _compiled_operations(orig: ParsedSentence, cor: ParsedSentence, lev: bool) -> list[str]:
-    ids: dict[str, int] = {}
-    features = [_features(sentence, ids) for sentence in (orig, cor)]
     codes = array("i")
-    codes.frombytes(compiled.align(features[0], features[1], list(orig.words), list(cor.words), lev))
+    codes.frombytes(compiled.align(_features(orig), _features(cor), list(orig.words), list(cor.words), lev))
     return [_CODES[code] if code < _TRANSPOSE_BASE else f"T{code - _TRANSPOSE_BASE}" for code in codes]
 
 
-def _features(sentence: ParsedSentence, ids: dict[str, int]) -> bytes:
+# Ids of texts, lower cases, lemmas and POS (one table each), shared by every sentence of the process,
+# so that a sentence's features are made once, whatever it is aligned with.
+_IDS: tuple[dict[str, int], ...] = ({}, {}, {}, {})
+
+
+def _features(sentence: ParsedSentence) -> bytes:
     """Four int32 per token: ids of text, lower case and lemma, and the POS code
-    2 * id + (1 for an open class). Ids come from one dict shared by both sentences, with
-    the kind of string in the key so that a lemma never equals a text by accident."""
-    values = array("i")
-    for word, lower, lemma, pos in zip(sentence.words, sentence.lower, sentence.lemma, sentence.pos):
-        values.append(ids.setdefault("w" + word, len(ids)))
-        values.append(ids.setdefault("l" + lower, len(ids)))
-        values.append(ids.setdefault("m" + lemma, len(ids)))
-        values.append(2 * ids.setdefault("p" + pos, len(ids)) + (pos in OPEN_POS))
-    return values.tobytes()
+    2 * id + (1 for an open class); kept on the sentence."""
+    if not sentence._features:
+        words, lowers, lemmas, tags = _IDS
+        values = array("i")
+        for word, lower, lemma, pos in zip(sentence.words, sentence.lower, sentence.lemma, sentence.pos):
+            values.append(words.setdefault(word, len(words)))
+            values.append(lowers.setdefault(lower, len(lowers)))
+            values.append(lemmas.setdefault(lemma, len(lemmas)))
+            values.append(2 * tags.setdefault(pos, len(tags)) + (pos in OPEN_POS))
+        sentence._features.append(values.tobytes())
+    return sentence._features[0]
 
 
 def _spans(operations: list[str]) -> list[AlignOp]:

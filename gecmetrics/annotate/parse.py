@@ -39,6 +39,8 @@ class ParsedSentence:
     head: tuple[int, ...]
     space: tuple[bool, ...]
     _children: dict = field(default_factory=dict, compare=False, repr=False)
+    _features: list = field(default_factory=list, compare=False, repr=False)
+    """The alignment's token features, made once however many sentences this one is aligned with."""
 
     def __len__(self) -> int:
         return len(self.words)
@@ -157,18 +159,24 @@ class SpacyModel:
 
         if len(doc) == 0:
             return EMPTY_SENTENCE
-        text = self._text_of
         if self._rules is None:
             rows = doc.to_array([ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).tolist()
         else:  # POS, tag, dependency and lemma as the attribute ruler and the lemmatizer set them
-            finished = self._rules.finish(doc, text)
+            finished = self._rules.finish(doc, self._text_of)
             rows = [(orth, lower, lemma, pos, tag, dep, head, space) for (orth, lower, head, space), (pos, tag, dep, lemma)
                     in zip(doc.to_array([ORTH, LOWER, HEAD, SPACY]).tolist(), finished)]
         columns = list(zip(*rows))
         heads = tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(columns[6]))
-        return ParsedSentence(tuple(map(text, columns[0])), tuple(map(text, columns[1])), tuple(map(text, columns[2])),
-                              tuple(map(text, columns[3])), tuple(map(text, columns[4])), tuple(map(text, columns[5])),
-                              heads, tuple(bool(s) for s in columns[7]))
+        words, lower, lemma, pos, tag, dep = (self._texts(columns[k]) for k in range(6))
+        return ParsedSentence(words, lower, lemma, pos, tag, dep, heads, tuple(bool(s) for s in columns[7]))
+
+    def _texts(self, keys: tuple[int, ...]) -> tuple[str, ...]:
+        """The strings of hash keys (a dict lookup each; spaCy's string store for new ones)."""
+        get = self._strings.get
+        found = [get(key) for key in keys]
+        if None in found:
+            found = [self._text_of(key) for key in keys]
+        return tuple(found)
 
     def _text_of(self, key: int) -> str:
         found = self._strings.get(key)

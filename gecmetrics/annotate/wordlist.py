@@ -70,13 +70,18 @@ def read_word_file(path: str | os.PathLike) -> frozenset[str]:
     try:
         if str(path).endswith(".gz"):
             with gzip.open(path, "rt", encoding="utf-8") as handle:
-                return frozenset(line.strip() for line in handle)
-        with open(path, encoding="utf-8") as handle:
-            return frozenset(line.strip() for line in handle)
+                text = handle.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
     except UnicodeDecodeError:
         raise InputError("word list is not UTF-8 text", str(path)) from None
     except (OSError, EOFError) as err:
         raise InputError(f"cannot read word list: {getattr(err, 'strerror', None) or err}", str(path)) from None
+    lines = text.split("\n")  # the file's lines, as iterating over it gives them (newlines translated)
+    if lines[-1] == "":
+        lines.pop()
+    return frozenset(map(str.strip, lines))
 
 
 def words_text(words: frozenset[str] | set[str]) -> str:
