@@ -266,13 +266,26 @@ def load_human(name_or_path: str) -> HumanTable:
 
 
 def read_system_scores(path: str) -> dict[str, dict[str, float]]:
-    """Read precomputed system scores: header ``system<TAB>metric1<TAB>...``, one row per system.
-
-    Returns metric -> system -> score. Every value must be a number ('#' lines are comments).
-    """
+    """Read precomputed system scores: header ``system<TAB>metric1<TAB>...``, one row per system;
+    or, without a header, two columns ``system<TAB>score`` (the metric is then named after the
+    file). Returns metric -> system -> score. Every value must be a number ('#' lines are
+    comments)."""
     label = path if path != "-" else "<stdin>"
-    table = _parse_tsv(read_lines(path), label)
+    lines = read_lines(path)
+    if _headerless(lines):
+        metric = os.path.splitext(os.path.basename(path))[0] if path != "-" else SINGLE_METRIC_NAME
+        lines = [f"system\t{metric}"] + list(lines)
+    table = _parse_tsv(lines, label)
     return {column: _number_column(table, column, label) for column in table.header[1:]}
+
+
+def _headerless(lines: Sequence[str]) -> bool:
+    """Whether the first non-comment line is already a ``system<TAB>number`` row."""
+    for line in lines:
+        if line.strip() and not line.lstrip().startswith("#"):
+            fields = [value.strip() for value in line.split("\t")]
+            return len(fields) == 2 and fields[0] != "system" and _parse_number(fields[1]) is not None
+    return False
 
 
 # --------------------------------------------------------------------------- meta-evaluation

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any, Sequence
+
+from .errors import InputError
 
 import numpy as np
 from prettytable import PrettyTable
@@ -18,8 +20,12 @@ def round_half_up(value: float, digits: int) -> str:
     value = float(value)
     if math.isnan(value) or math.isinf(value):
         return str(value)
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
+        raise InputError(f"digits must be an integer >= 0, got {digits!r}")
     quantum = Decimal(1).scaleb(-digits) if digits > 0 else Decimal(1)
-    text = str(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+    with localcontext() as context:  # enough precision for any number of digits asked for
+        context.prec = max(28, digits + 400)
+        text = str(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.00"
 
 

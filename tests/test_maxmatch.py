@@ -249,10 +249,11 @@ def test_cli_prints_tsv_and_rejects_misaligned_files(tmp_path) -> None:
     proc = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import main; main()", "m2", "score",
                            "-s", str(gold), "-o", str(short)], capture_output=True, text=True)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == f"gecmetric: error: {short}: has 1 lines but the M2 file has 2 blocks"
+    # the message names both files (issue 12: it used to say only "the M2 file")
+    assert proc.stderr.strip() == f"gecmetric: error: {short}: has 1 lines but the M2 file {gold} has 2 blocks"
     out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(short)])
     assert out.exit_code == 2
-    assert f"{short}: has 1 lines but the M2 file has 2 blocks" in out.output
+    assert f"{short}: has 1 lines but the M2 file {gold} has 2 blocks" in out.output
 
 
 class _ListedArc:
@@ -310,3 +311,12 @@ def test_negative_beta_is_a_usage_error(tmp_path):
                  ["m2", "compare", "-hyp", str(gold), "-ref", str(gold), "-b", "-1"]):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 2 and result.stdout == "" and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_duplicated_gold_edit_counts_twice_as_in_the_official() -> None:
+    """The official matchSeq does not stop at the first gold edit a system edit matches (SPEC
+    4.4): with the same gold line twice, one correct system edit is two correct edits."""
+    gold = parse_m2("S a b c\nA 1 2|||R:X|||x|||REQUIRED|||-NONE-|||0\nA 1 2|||R:X|||x|||REQUIRED|||-NONE-|||0\n",
+                    "dup.m2")
+    result = M2Scorer().score(gold, ["a x c"])
+    assert (result.correct, result.proposed, result.gold) == (2, 1, 2)

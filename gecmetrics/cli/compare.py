@@ -1,50 +1,16 @@
 """``gecmetric compare``: one table of many systems under many metric settings."""
 from __future__ import annotations
 
-import sys
-import time
-
 import click
 
-from ..comparison import DEFAULT_METRICS, compare_corpus
-from ..corpus import read_corpus
+from ..comparison import DEFAULT_METRICS, check_columns, comparison_table
 from ..errors import InputError
-from ..pipeline import score_corpus
 from ..registry import list_metrics, metrics_from_text, needs_gold_m2, settings_help
 from ..significance import column_tests
 from . import main
-from .common import corpus_options, output_format, output_options, warn_whitespace
+from .common import corpus_options, output_format, output_options, progress_unless, scale_options, scored_files
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_test_list, significance_options
-
-PROGRESS_DELAY_SECONDS = 1.0
-
-
-class StderrProgress:
-    """A progress line on stderr, shown only once the work has taken more than a second and
-    only when stderr is a terminal (never in logs or pipes)."""
-
-    def __init__(self, stream=None, delay: float = PROGRESS_DELAY_SECONDS) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.monotonic()
-        self.delay = delay
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.shown = False
-
-    def __call__(self, done: int, total: int, what: str) -> None:
-        if not self.enabled:
-            return
-        if done >= total:
-            if self.shown:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
-            return
-        if time.monotonic() - self.start < self.delay:
-            return
-        self.stream.write(f"\rgecmetric compare: {done}/{total} {what}\x1b[K")
-        self.stream.flush()
-        self.shown = True
-
 
 def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
@@ -74,10 +40,11 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
               help="Sort rows by a column: its label (case and spaces ignored), its number (1 = first score "
                    "column) or 'system'. Scores sort best first.")
 @click.option("--ranks", is_flag=True, help="Add a rank column (1 = best; ties share a rank) after each score.")
+@scale_options
 @output_options
 @significance_options()
 def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_markdown, as_latex, sort_column, ranks,
-            digits, verbose, as_json, show_signature, paired_bs, paired_ar, seed):
+            jobs, chunk_lines, dask_address, digits, verbose, as_json, show_signature, paired_bs, paired_ar, seed):
     """Score many systems with many metrics: a row per system, a column per metric setting.
 
     \b
@@ -87,7 +54,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
     The source, each reference and each system output are counted once for all metrics.
     `--list-metrics` shows the names and settings.
     """
-    progress = StderrProgress()
+    progress = progress_unless(as_json, "compare")
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
                         "choose one of --tsv, --markdown and --json (or --latex)")
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
@@ -95,16 +62,16 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
         metrics += metrics_from_text("m2")
     if gold_m2 is None and any(needs_gold_m2(m) for m in metrics):
         raise InputError("the m2 metric needs the gold annotation: --m2 GOLD.m2")
-    corpus = read_corpus(source, references, hypotheses, gold_m2)
-    warn_whitespace(corpus, source, references, sorted({m.text_unit() for m in metrics} - {None}))
+    check_columns(metrics, len(references))
+    scored = scored_files(metrics, source, references, hypotheses, gold_m2, jobs=jobs, chunk_lines=chunk_lines,
+                          dask_address=dask_address, progress=progress)
     if paired_bs or paired_ar:
-        tests = column_tests(score_corpus(metrics, corpus, list(hypotheses)))
-        run_paired_test_list(tests, list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,
+        run_paired_test_list(column_tests(scored), list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,
                              show_signature or verbose, {"--sort": sort_column is not None, "--ranks": ranks,
                                                          "--tsv": as_tsv, "--markdown": as_markdown,
                                                          "--latex": as_latex})
         return
-    table = compare_corpus(corpus, metrics, progress)
+    table = comparison_table(scored)
     if sort_column is not None:
         table = table.sorted_by(sort_column)
     if as_json:

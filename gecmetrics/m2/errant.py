@@ -29,7 +29,7 @@ from ..errors import InputError
 from ..metric import M2, Settings, choice, parse_beta, parse_bool, parse_strings, setting
 from . import fscore
 from .base import CountsResult, RunningFMetric
-from .format import DELETION, NOOP_TYPE as NOOP, Block, read_m2
+from .format import DELETION, NOOP_TYPE as NOOP, Block, check_blocks, read_m2
 
 MODES = ("dt", "ds", "cs", "cse")
 MODE_TITLES = {
@@ -272,7 +272,7 @@ class ErrantCompare(RunningFMetric):
         """The reference's edit tables, per sentence and annotator."""
         if corpus.gold is None:
             raise InputError("ERRANT comparison needs reference M2 annotations")
-        return [self.edit_tables(block) for block in corpus.gold]
+        return [self.edit_tables(block) for block in check_blocks(corpus.gold, corpus.name("gold"))]
 
     def edit_tables(self, block: Block) -> dict[int, EditTable]:
         """Per annotator (in order of first appearance), its edit keys -> error types."""
@@ -313,12 +313,11 @@ class ErrantCompare(RunningFMetric):
 
     def _sentences(self, reference: list[dict[int, EditTable]], hyp_blocks: Sequence[Block],
                    name: str, ref_name: str = "the reference") -> list[_Sentence]:
+        hyp_blocks = check_blocks(hyp_blocks, name)
         if len(hyp_blocks) != len(reference):
             raise InputError(f"has {len(hyp_blocks)} sentences but {ref_name} has {len(reference)}", name)
         sentences = []
         for block, ref_tables in zip(hyp_blocks, reference):
-            if not isinstance(block, Block):
-                raise InputError(f"expected M2 blocks, got {type(block).__name__}", name)
             hyp_tables = self.edit_tables(block)
             pairs, counts, categories = [], [], []
             for hyp_id, hyp_table in hyp_tables.items():
@@ -344,7 +343,7 @@ class ErrantCompare(RunningFMetric):
                 hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
         """Compare aligned hypothesis and reference blocks (one per sentence), with the error
         categories of the chosen pairs (and the traces, with ``verbose``)."""
-        reference = [self.edit_tables(block) for block in ref_blocks]
+        reference = [self.edit_tables(block) for block in check_blocks(ref_blocks, ref_name)]
         sentences = self._sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
         result = self.score(self._rows(sentences))
         for sentence, k in zip(sentences, result.chosen):

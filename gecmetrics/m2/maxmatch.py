@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..metric import Settings, non_negative_int, parse_beta, parse_bool, setting
 from . import fscore
 from .base import CountsResult, RunningFMetric
-from .format import Block
+from .format import Block, check_blocks
 from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice
 
 
@@ -47,7 +47,9 @@ def equal_ignoring_whitespace_casing(a: str, b: str) -> bool:
 
 def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> list[SystemEdit]:
     """System edits found in the gold list, scanning the gold list forward only (the official
-    matches left to right and never looks back: a gold list out of order can miss matches)."""
+    matches left to right and never looks back: a gold list out of order can miss matches).
+    As in the official, the scan goes on after a match: a system edit that matches two gold
+    edits (an exactly duplicated gold line) counts twice (SPEC 4.4)."""
     correct = []
     next_index = 0
     for edit in system:
@@ -55,7 +57,6 @@ def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> li
             if gold[index].matches(edit):
                 correct.append(edit)
                 next_index = index + 1
-                break
     return correct
 
 
@@ -132,6 +133,7 @@ class MaxMatchGold:
 
     blocks: list[Block]
     golds: list[dict[int, list[GoldEdit]]]
+    name: str = "the gold M2"
 
 
 class M2Scorer(RunningFMetric):
@@ -161,7 +163,8 @@ class M2Scorer(RunningFMetric):
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> MaxMatchGold:
         if corpus.gold is None:
             raise InputError("the m2 metric needs gold M2 annotations of the same sentences")
-        return MaxMatchGold(corpus.gold, [gold_edits_by_annotator(block) for block in corpus.gold])
+        blocks = check_blocks(corpus.gold, corpus.name("gold"))
+        return MaxMatchGold(blocks, [gold_edits_by_annotator(block) for block in blocks], corpus.name("gold"))
 
     def sentence_edits(self, source: str, hypothesis: str,
                        gold: dict[int, list[GoldEdit]]) -> list[tuple[list[SystemEdit], list[SystemEdit]]]:
@@ -183,7 +186,7 @@ class M2Scorer(RunningFMetric):
         """Per sentence and annotator: (correct, proposed, gold), shape (D, A, 5)."""
         lines = check_lines(hypothesis, name)
         if len(lines) != len(prepared.blocks):
-            raise InputError(f"has {len(lines)} lines but the M2 file has {len(prepared.blocks)} blocks", name)
+            raise InputError(f"has {len(lines)} lines but {prepared.name} has {len(prepared.blocks)} blocks", name)
         rows = []
         for block, line, gold in zip(prepared.blocks, lines, prepared.golds):
             per_annotator = self.sentence_edits(block.source, line, gold)
@@ -197,9 +200,12 @@ class M2Scorer(RunningFMetric):
         """``score(statistics)``: the protocol's reducer. ``score(gold_blocks, hypothesis_lines,
         name)``: score one system output against gold M2 blocks (with ``keep_details``, the
         per-sentence edits for verbose output)."""
-        if hypotheses is None:
+        if isinstance(statistics, (np.ndarray, fscore.CandidateCounts)):
             return super().score(statistics)
-        prepared = self.prepare(Corpus(None, gold=statistics))
+        blocks = check_blocks(statistics, "the gold M2")
+        if hypotheses is None:
+            raise InputError("scoring gold M2 blocks needs the hypothesis lines: score(gold_blocks, hypothesis_lines)")
+        prepared = self.prepare(Corpus(None, gold=blocks))
         result = super().score(self.statistics(prepared, hypotheses, name))
         if self.keep_details:
             result.details = self.details(prepared, check_lines(hypotheses, name), result.chosen)
