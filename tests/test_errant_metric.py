@@ -171,6 +171,34 @@ def test_errant_in_compare_and_meta_eval(files, tmp_path, spacy_model):
     assert code == 0 and out.splitlines()[1].split("\t")[1] == "100.00", err
 
 
+def test_running_comparison_over_chunks_is_the_whole_corpus_comparison(spacy_model):
+    """Chunk by chunk (each chunk's pair choice starting from the counts before it), the
+    counts, categories and traces equal one comparison of the whole corpus."""
+    metric = ErrantText(model=MODEL, verbose=True)
+    corpus = Corpus(SOURCES, [], dict(SYSTEMS), gold_blocks())
+    whole = metric.compare_text(metric.prepare(corpus), SYSTEMS["odd"], "odd")
+    running = metric.running("odd")
+    for start, end in [(0, 2), (2, 3), (3, 6)]:
+        chunk = corpus.slice(start, end)
+        running.add(metric.prepare(chunk), chunk.hypotheses["odd"])
+    chunked = running.result()
+    assert chunked.totals == whole.totals and chunked.chosen.tolist() == whole.chosen.tolist()
+    assert format_errant_report(chunked, 3) == format_errant_report(whole, 3)
+    assert [t.index for t in chunked.traces] == list(range(len(SOURCES)))
+    assert chunked.traces == whole.traces
+
+
+def test_errant_through_the_chunked_pipeline_with_workers(spacy_model):
+    """score_corpus in chunks and worker processes gives the statistics of one pass."""
+    metric = get_metric("errant", model=MODEL)
+    corpus = Corpus(SOURCES, [], dict(SYSTEMS), gold_blocks())
+    whole = score_corpus([metric], corpus)
+    chunked = score_corpus([metric], corpus, chunk_lines=2, jobs=2)
+    for name in SYSTEMS:
+        assert chunked.result(name, 0).totals == whole.result(name, 0).totals, name
+        assert (chunked.statistics[name][0] == whole.statistics[name][0]).all(), name
+
+
 # ----------------------------------------------------------------------------- gecmetric errant
 
 
@@ -205,6 +233,23 @@ def test_errant_command_several_systems_json_signature_and_processes(files, spac
     assert data[0]["f"] == 1.0 and data[0]["signature"].startswith("ERRANT|mode:cs")
     code, out, err = errant_cli(files, "-r", files["ref0"], files["ref1"], "--annotate-refs", "-o", files["good"])
     assert code == 0 and "\n5\t0\t0\t1.0\t1.0\t1.0\n" in out, err
+
+
+def test_errant_command_reads_in_chunks_with_the_same_output(files, spacy_model):
+    """--chunk-lines changes memory, never the report, the traces, the JSON or a paired test."""
+    for options in [("-cat", "3", "-v"), ("--json",), ("--paired-bs", "20")]:
+        outputs = [errant_cli(files, "-r", files["gold"], "-o", files["odd"], files["half"], *options, *chunking)
+                   for chunking in [(), ("--chunk-lines", "2"), ("--chunk-lines", "1", "--jobs", "2")]]
+        assert outputs[0][0] == 0 and outputs[0][1], outputs[0][2]
+        assert outputs[1] == outputs[0] and outputs[2] == outputs[0], options
+
+
+def test_m2_annotate_in_chunks_writes_the_same_m2(files, spacy_model, tmp_path):
+    for command in [("-orig", files["src"], "-cor", files["odd"], files["good"]), ("--from-m2", files["gold"], "--auto")]:
+        outputs = [run_cli("m2", "annotate", *command, "--spacy-model", MODEL, *chunking)
+                   for chunking in [(), ("--chunk-lines", "2"), ("--chunk-lines", "4", "-p", "2")]]
+        assert outputs[0][0] == 0 and outputs[0][1].startswith("S "), outputs[0][2]
+        assert outputs[1] == outputs[0] and outputs[2] == outputs[0], command
 
 
 def test_errant_command_paired_tests(files, spacy_model):
@@ -251,8 +296,8 @@ def test_bad_input_is_one_line_and_exit_2(files, tmp_path):
     model = ("--spacy-model", MODEL)
     assert "has 1 lines but the source" in one_line_error("m2", "annotate", "-orig", files["src"], "-cor", str(short),
                                                           *model)
-    assert "has 1 lines but the source" in one_line_error("errant", "-s", files["src"], "-r", files["gold"],
-                                                          "-o", str(short), *model)
+    assert "short: has 1 lines but the M2 file" in one_line_error("errant", "-s", files["src"], "-r", files["gold"],
+                                                                  "-o", str(short), *model)
     other_m2 = tmp_path / "other.m2"
     other_m2.write_text(GOLD_M2.replace("S She have two cat .", "S She has two cats ."), encoding="utf-8")
     assert "the source of sentence 2 differs" in one_line_error("errant", "-s", files["src"], "-r", str(other_m2),

@@ -20,7 +20,8 @@ import numpy as np
 
 from ..corpus import Corpus, check_lines
 from ..errors import InputError
-from ..m2.errant import EditTable, ErrantCompare, ErrantResult, ErrantSettings
+from ..m2 import fscore
+from ..m2.errant import CategoryCounts, EditTable, ErrantCompare, ErrantResult, ErrantSettings, SentenceTrace
 from ..m2.format import Block
 from ..metric import M2, TEXT, choice, non_negative_int, parse_bool, setting
 from .annotator import Annotator
@@ -147,6 +148,10 @@ class ErrantText(ErrantCompare):
         """The full comparison (categories, and traces with ``verbose``) of one hypothesis."""
         return self.compare(prepared.blocks(hypothesis), prepared.reference_blocks, name)
 
+    def running(self, name: str = "hypothesis") -> "RunningComparison":
+        """:meth:`compare_text` of one hypothesis over a corpus prepared chunk by chunk."""
+        return RunningComparison(self, name)
+
     def versions(self) -> dict[str, str]:
         """spaCy's version and the model's (loads the model)."""
         return shared_model(self.settings.spacy_model).versions()
@@ -167,3 +172,41 @@ class ErrantText(ErrantCompare):
         return {**super().settings_dict(), "merge": s.merge, "lev": s.lev, "tokenise": s.tokenise,
                 "spacy_model": s.spacy_model, "annotate_refs": s.annotate_refs, "word_list": s.word_list,
                 **self.versions()}
+
+
+class RunningComparison:
+    """ERRANT's full comparison of one hypothesis (counts, categories, traces) over consecutive
+    chunks of a corpus: each chunk's pair choice starts from the counts chosen before it (the
+    running-F choice looks only backwards), so the result equals the whole corpus's while only
+    the per-sentence rows (and the traces, with ``verbose``) are kept."""
+
+    def __init__(self, metric: ErrantText, name: str = "hypothesis") -> None:
+        self.metric, self.name = metric, name
+        self.parts: list[np.ndarray] = []
+        self.totals = np.zeros(3, dtype=np.int64)
+        self.sentences = 0
+        self.categories: dict[str, CategoryCounts] = {}
+        self.traces: list[SentenceTrace] = []
+
+    def add(self, prepared: ErrantPrepared, hypothesis: Sequence[str]) -> None:
+        """Compare the hypothesis lines of the chunk ``prepared`` was made from."""
+        metric = self.metric
+        blocks = prepared.blocks(hypothesis)
+        sentences = metric._sentences(prepared.reference_tables(metric), blocks, self.name)
+        rows = metric._rows(sentences)
+        chosen, totals = metric.choice().corpus(fscore.candidate_counts(rows), self.totals)
+        metric.add_details(self.categories, self.traces, blocks, sentences, chosen, self.totals, self.sentences)
+        self.parts.append(rows)
+        self.totals, self.sentences = totals, self.sentences + len(rows)
+
+    def statistics(self) -> np.ndarray:
+        """The per-sentence rows of every chunk so far, joined (the metric's statistics)."""
+        if not self.parts:
+            raise InputError("the corpus has no sentences (an empty file scores nothing)")
+        return self.metric.join_statistics(self.parts)
+
+    def result(self) -> ErrantResult:
+        """The corpus result with the categories (and traces) gathered chunk by chunk."""
+        result = self.metric.score(self.statistics())
+        result.categories, result.traces = self.categories, self.traces
+        return result

@@ -2,16 +2,15 @@
 system, then errant_compare against the gold M2), in one run that parses each line once."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 import click
 
-from ..corpus import read_corpus
 from ..errors import InputError
 from ..m2.errant import ErrantSettings, format_errant_report, parse_filter_types
 from . import main
 from .annotate import annotation_options
-from .common import digits_option, echo_json
+from .common import digits_option, echo_json, echo_warnings, progress_unless, read_chunks
 from .options import GreedyCommand, GreedyOption
 from .significance import significance_options
 
@@ -64,9 +63,9 @@ def chosen_mode(flags: dict[str, bool]) -> str:
 @significance_options()
 def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], annotate_refs: bool, beta: float,
            single: bool, multi: bool, filter_types: tuple[str, ...], category_level: int | None, verbose: bool,
-           merge: str, lev: bool, tokenise: bool, spacy_model: str, processes: int, word_list: str | None,
-           as_json: bool, show_signature: bool, digits: int, paired_bs: int | None, paired_ar: int | None, seed: int,
-           **modes: bool) -> None:
+           merge: str, lev: bool, tokenise: bool, spacy_model: str, jobs: int, chunk_lines: int | None,
+           word_list: str | None, as_json: bool, show_signature: bool, digits: int, paired_bs: int | None,
+           paired_ar: int | None, seed: int, **modes: bool) -> None:
     """ERRANT precision, recall and F-beta of plain-text system outputs, as errant_parallel then
     errant_compare (ERRANT 3.0.2) print them, with compare_m2's options.
 
@@ -75,45 +74,74 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     gecmetric errant -s INPUT -r gold.auto.m2 -o AMU CAMB CUUI -cat 3
     gecmetric errant -s INPUT -r REF0 REF1 --annotate-refs -o AMU CAMB --paired-bs
 
-    Each distinct line is parsed once for all systems; -p 0 annotates on every core. With
-    several systems each report follows a '== FILE' line.
+    The files are read in chunks (--chunk-lines), each distinct line of a chunk parsed once for
+    all systems and compared at once, so memory stays near one chunk's needs (plus the -v
+    traces); -p 0 annotates on every core. With several systems each report follows a
+    '== FILE' line.
     """
     from ..annotate.metric import ErrantText
 
     metric = ErrantText(beta=beta, mode=chosen_mode(modes), single=single, multi=multi,
                         filter_types=parse_filter_types(filter_types), merge=merge, lev=lev, tokenise=tokenise,
                         spacy_model=spacy_model, annotate_refs=annotate_refs, word_list=word_list,
-                        processes=processes, verbose=verbose and not as_json)
+                        processes=jobs, verbose=verbose and not as_json)
     if not annotate_refs and len(references) != 1:
         raise InputError(f"-r takes one gold M2 file (got {len(references)}); text references need --annotate-refs")
-    corpus = read_corpus(source, references if annotate_refs else (), hypotheses,
-                         None if annotate_refs else references[0])
-    if paired_bs or paired_ar:
-        _paired_tests(metric, corpus, list(hypotheses), paired_bs, paired_ar, seed, digits, as_json, show_signature,
-                      {"-v": verbose, "-cat": category_level is not None})
+    paired = bool(paired_bs or paired_ar)
+    conflicts = {"-v": verbose, "-cat": category_level is not None}
+    if paired:
+        _check_paired(paired_bs, paired_ar, conflicts, hypotheses)  # before the annotation, which takes time
+    files = (source, references if annotate_refs else (), None if annotate_refs else references[0])
+    compared = compared_in_chunks(metric, files, list(dict.fromkeys(hypotheses)), chunk_lines,
+                                  progress_unless(as_json, "errant"))
+    if paired:
+        from ..significance import resamplers_for
+        from .significance import run_paired_tests
+
+        run_paired_tests(resamplers_for([metric], 1), list(hypotheses),
+                         [compared[path].statistics() for path in hypotheses], paired_bs, paired_ar, seed, digits,
+                         as_json, show_signature, conflicts, scale=1)
         return
-    prepared = metric.prepare(corpus)
-    results = [(path, metric.compare_text(prepared, corpus.hypotheses[path], path)) for path in hypotheses]
-    if as_json:
-        echo_json([{"system": path, **result.to_dict()} for path, result in results])
-    else:
-        for path, result in results:
-            if len(results) > 1:
-                click.echo(f"== {path}")
-            click.echo(format_errant_report(result, category_level), nl=False)
+    _echo_reports([(path, compared[path].result()) for path in hypotheses], category_level, as_json)
     if show_signature:
         click.echo(metric.signature, err=True)
 
 
-def _paired_tests(metric, corpus, paths: list[str], paired_bs: int | None, paired_ar: int | None, seed: int,
-                  digits: int, as_json: bool, show_signature: bool, conflicts: dict[str, bool]) -> None:
-    from ..pipeline import score_corpus
-    from ..significance import resamplers_for
-    from .significance import check_paired_options, run_paired_tests
+def compared_in_chunks(metric, files: tuple[str, Sequence[str], str | None], paths: list[str],
+                       chunk_lines: int | None, progress: Callable | None = None) -> dict:
+    """Each hypothesis file compared by ``metric`` (an ErrantText), the corpus read, annotated
+    and compared chunk by chunk: (source, text references, gold M2) -> path -> RunningComparison."""
+    source, references, gold = files
+    chunks, checks = read_chunks(source, references, paths, [metric], gold, chunk_lines)
+    compared = {path: metric.running(path) for path in paths}
+    done = 0
+    for chunk in chunks:
+        prepared = metric.prepare(chunk)
+        for path in paths:
+            compared[path].add(prepared, chunk.hypotheses[path])
+        done += chunk.size
+        if progress is not None:
+            progress(done, 0, "")
+    if progress is not None:
+        progress(done, done, "done")
+    echo_warnings(checks)
+    return compared
 
-    check_paired_options(paired_bs, paired_ar, conflicts)  # before the annotation, which takes time
-    if len(paths) < 2:
+
+def _echo_reports(results: list, category_level: int | None, as_json: bool) -> None:
+    if as_json:
+        echo_json([{"system": path, **result.to_dict()} for path, result in results])
+        return
+    for path, result in results:
+        if len(results) > 1:
+            click.echo(f"== {path}")
+        click.echo(format_errant_report(result, category_level), nl=False)
+
+
+def _check_paired(paired_bs: int | None, paired_ar: int | None, conflicts: dict[str, bool],
+                  hypotheses: Sequence[str]) -> None:
+    from .significance import check_paired_options
+
+    check_paired_options(paired_bs, paired_ar, conflicts)
+    if len(hypotheses) < 2:
         raise InputError("a paired test needs at least two hypothesis files: the first is the baseline")
-    scored = score_corpus([metric], corpus, list(dict.fromkeys(paths)))
-    run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[path][0] for path in paths], paired_bs,
-                     paired_ar, seed, digits, as_json, show_signature, conflicts, scale=1)
