@@ -370,8 +370,9 @@ def test_annotator_rejects_bad_arguments():
     annotator = Annotator(MODEL, word_list=frozenset())
     with pytest.raises(InputError, match="hypothesis set 0 has 1 lines but the source has 2"):
         annotator.annotate(["a", "b"], [["a"]])
-    with pytest.raises(TypeError):
-        annotator.annotate("a b", [["a"]])
+    for sources, hypotheses in [("a b", [["a"]]), (None, []), ([1], [["a"]]), (["a"], [[None]])]:
+        with pytest.raises(TypeError, match="must be a sequence of str lines"):
+            annotator.annotate(sources, hypotheses)
     with pytest.raises(InputError, match="'auto' or 'gold'"):
         annotator.reannotate([], "both")
 

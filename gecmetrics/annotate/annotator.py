@@ -9,7 +9,7 @@ a hypothesis line equal to its source is not parsed at all.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ..errors import InputError
 from ..m2.format import NOOP_TYPE, Block, Edit
@@ -214,7 +214,7 @@ class Annotator:
 
 
 def _lines(lines: Sequence[str], name: str) -> list[str]:
-    if isinstance(lines, str) or not all(isinstance(line, str) for line in lines):
+    if isinstance(lines, str) or not isinstance(lines, Iterable) or not all(isinstance(line, str) for line in lines):
         raise TypeError(f"{name} must be a sequence of str lines")
     return list(lines)
 
