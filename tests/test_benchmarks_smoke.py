@@ -27,6 +27,17 @@ def test_benchmark_quick_run_reports_our_timing(script: str, shared_data: Path) 
     assert "MISMATCH" not in completed.stdout
 
 
+def test_errant_benchmark_quick_run_reports_both_process_counts(shared_data: Path) -> None:
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "errant_conll14.py"), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    if "nothing to time" in completed.stdout:
+        pytest.skip(completed.stdout.strip())
+    for processes in ("1", "0"):
+        assert re.search(rf"^ours\s+gecmetric errant x1 -p {processes}\s+cpu\s+\d+\.\d+ s", completed.stdout,
+                         re.MULTILINE), completed.stdout
+
+
 def test_peak_memory_is_the_commands_own_not_this_process() -> None:
     """A child forked from a big process must not be charged that process's memory, and a
     child that allocates must be: the harness measures the command alone."""

@@ -71,6 +71,20 @@ def echo_json(value: Any) -> None:
     click.echo(dumps(value))
 
 
+def jobs_option(func: Callable) -> Callable:
+    """``-p/--jobs``: worker processes (0: one per core), the same option in every command."""
+    return click.option("-p", "--jobs", "jobs", type=click.IntRange(0, 512), default=1, show_default=True,
+                        help="Worker processes counting chunks in parallel (0: one per core); same numbers "
+                             "for any value.")(func)
+
+
+def chunk_lines_option(func: Callable) -> Callable:
+    """``--chunk-lines``: sentences read and counted together."""
+    return click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
+                        help=f"Sentences read and counted together (memory stays near one chunk's needs; "
+                             f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}]")(func)
+
+
 def scale_options(func: Callable) -> Callable:
     """``-p/--jobs``, ``--chunk-lines`` and ``--dask``: worker processes, sentences counted
     together, and a Dask cluster instead of local processes."""
@@ -78,13 +92,7 @@ def scale_options(func: Callable) -> Callable:
                         help="Count the chunks on a Dask cluster: a scheduler address (tcp://host:8786), or "
                              "'local' for a local cluster of -p workers (needs gecmetrics[dask]; files must be "
                              "readable by the workers).")(func)
-    func = click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
-                        help=f"Sentences read and counted together (memory stays near one chunk's needs; "
-                             f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}]")(func)
-    func = click.option("-p", "--jobs", "jobs", type=click.IntRange(0, 512), default=1, show_default=True,
-                        help="Worker processes counting chunks in parallel (0: one per core); same numbers "
-                             "for any value.")(func)
-    return func
+    return jobs_option(chunk_lines_option(func))
 
 
 def read_chunks(source: str | None, references: Sequence[str], hypotheses: Sequence[str], metrics: Sequence[Any],

