@@ -358,3 +358,14 @@ def test_bad_option_combinations(toy: dict[str, str], tmp_path: Path) -> None:
     lines.write_text("0\n1\nx\n")
     assert f"{lines}:3: expected one integer src-id" in one_line_error(*args, "--level", "sentence", "--src-ids",
                                                                       str(lines))
+
+
+def test_worker_processes_change_nothing(toy: dict[str, str]) -> None:
+    """-p 2 counts the systems' chunks in worker processes: the same correlations, intervals and
+    sentence resamples as one process."""
+    args = ("--metrics", "gleu", "green", "--bootstrap", "50", "--resample", "both", "--src-ids", "0", "--json")
+    code, one, err = run_cli(*toy_args(toy, *args))
+    assert code == 0, err
+    code, two, err = run_cli(*toy_args(toy, *args, "-p", "2"))
+    assert code == 0, err
+    assert json.loads(two) == json.loads(one) and json.loads(one)["correlations"]

@@ -9,14 +9,14 @@ from ..errors import InputError
 from ..meta_eval import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
 from ..report import Table, round_half_up
 from . import main
-from .common import digits_option, echo_json, output_format
+from .common import digits_option, echo_json, jobs_option, output_format
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
 from .options import GreedyCommand, GreedyOption
 
 
 def _system_scores_from_options(scores_path: str | None, source: str | None, references: tuple[str, ...],
                                 system_files: tuple[str, ...], metric_texts: tuple[str, ...],
-                                gold_m2: str | None, hypothesis_m2: tuple[str, ...] = ()
+                                gold_m2: str | None, hypothesis_m2: tuple[str, ...] = (), jobs: int = 1
                                 ) -> dict[str, dict[str, float]]:
     """The metric -> system -> score mapping to correlate, from the command's options."""
     scoring = source is not None or references or system_files
@@ -34,7 +34,7 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
 
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
     corpus = _named_corpus(source, references, system_files, gold_m2, hypothesis_m2)
-    table = compare_corpus(corpus, metrics, StderrProgress("meta-eval"))
+    table = compare_corpus(corpus, metrics, StderrProgress("meta-eval"), jobs=jobs)
     return {column.label: {name: table.score(name, column.label) for name in corpus.hypotheses}
             for column in table.columns}
 
@@ -111,12 +111,13 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
 @click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, systems used, notes).")
+@jobs_option
 @judgment_options
 @click.pass_context
 def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], systems: str | None,
               scores_path: str | None, source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
               metric_texts: tuple[str, ...], gold_m2: str | None, hypothesis_m2: tuple[str, ...], digits: int,
-              as_tsv: bool, as_markdown: bool, as_latex: bool, as_json: bool, **judgment) -> None:
+              as_tsv: bool, as_markdown: bool, as_latex: bool, as_json: bool, jobs: int, **judgment) -> None:
     """Correlate system-level metric scores with human scores (Pearson r, Spearman rho).
 
     One row per metric and human score column. Scores come from --scores FILE.tsv, or are
@@ -139,12 +140,12 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     if hypothesis_m2 and scores_path is not None:
         raise InputError("--hyp-m2 gives the M2 of -o system files scored here; it does not go with --scores")
     if judgment["judgments_path"] is not None:
-        return _with_judgments(ctx, {**judgment, "systems": systems}, scores_path,
+        return _with_judgments(ctx, {**judgment, "systems": systems, "jobs": jobs}, scores_path,
                                (source, references, system_files, gold_m2, hypothesis_m2), metric_texts, digits, fmt)
     if given_judgment_options(judgment):
         raise InputError(f"{given_judgment_options(judgment)[0]} needs --judgments FILE.xml")
     metric_scores = _system_scores_from_options(scores_path, source, references, system_files, metric_texts, gold_m2,
-                                                hypothesis_m2)
+                                                hypothesis_m2, jobs)
     result = meta_evaluate(metric_scores, human=human, human_score=list(human_scores) or None, systems=systems)
     for note in result.notes:
         click.echo(f"gecmetric: note: {note}", err=True)

@@ -8,7 +8,7 @@ from typing import Any, Callable
 import click
 
 from ..errors import InputError
-from .common import echo_json
+from .common import StderrProgress, echo_json
 
 JUDGMENT_DEFAULTS: dict[str, Any] = {
     "judgments_path": None, "ranking": "ew", "ew_procedure": "plain", "bootstrap": 0, "resample": "judgments",
@@ -104,7 +104,8 @@ def run_with_judgments(values: dict[str, Any], corpus: Any, metric_texts: tuple[
         result = meta_evaluate_judgments(values["judgments_path"], scores=scores, options=options)
     else:
         metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
-        result = meta_evaluate_judgments(values["judgments_path"], metrics, corpus, options=options)
+        result = meta_evaluate_judgments(values["judgments_path"], metrics, corpus, options=options,
+                                         jobs=values["jobs"], progress=StderrProgress("meta-eval"))
     if values["plot_path"] is not None:
         from ..meta.plot import plot_meta_evaluation
 

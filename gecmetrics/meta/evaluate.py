@@ -268,13 +268,15 @@ class JudgmentMetaEvaluation:
 
 def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: Any = None, corpus: Any = None, *,
                             scores: Mapping[str, Mapping[str, float]] | None = None, scored: Any = None,
-                            options: JudgmentOptions | None = None, **settings: Any) -> JudgmentMetaEvaluation:
+                            options: JudgmentOptions | None = None, jobs: int = 1, progress: Any = None,
+                            **settings: Any) -> JudgmentMetaEvaluation:
     """Meta-evaluate metrics against raw human judgments (a :class:`Judgments` or the path of
     an Appraise XML file). The metric side is ``metrics`` (objects or registry texts such as
     ``"green:beta=2"``) scored on ``corpus`` (a :class:`~gecmetrics.Corpus` whose hypotheses
     are named like the judged systems), or a ``scored`` run, or precomputed ``scores``
     ({metric: {system: score}}: system level, intervals over judgments only). ``options``, or
-    its fields as keywords: see :class:`JudgmentOptions`."""
+    its fields as keywords: see :class:`JudgmentOptions`. ``jobs`` worker processes (0: one per
+    core) and a ``progress`` callback go to :func:`~gecmetrics.pipeline.score_corpus`."""
     if options is not None and settings:
         raise InputError("give options or their fields as keywords, not both")
     settings = options if options is not None else JudgmentOptions(**settings)
@@ -282,7 +284,7 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     systems = subset_systems(judgments.systems, settings.systems)
     columns = None
     if scores is None:
-        scored = scored if scored is not None else _score(judgments, systems, metrics, corpus)
+        scored = scored if scored is not None else _score(judgments, systems, metrics, corpus, jobs, progress)
         columns = ScoredColumns.of(scored)
         scores = columns.system_scores()
     elif metrics is not None or corpus is not None or scored is not None:
@@ -302,7 +304,8 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     return result
 
 
-def _score(judgments: Judgments, systems: list[str], metrics: Any, corpus: Any) -> Any:
+def _score(judgments: Judgments, systems: list[str], metrics: Any, corpus: Any, jobs: int = 1,
+           progress: Any = None) -> Any:
     """Score the corpus's hypotheses (after checking them against the judgments)."""
     from ..corpus import Corpus
     from ..pipeline import check_metrics, score_corpus
@@ -311,7 +314,7 @@ def _score(judgments: Judgments, systems: list[str], metrics: Any, corpus: Any) 
     if metrics is None or not isinstance(corpus, Corpus):
         raise InputError("give metrics and a Corpus (or a scored run, or scores)")
     check_systems(judgments, systems, list(corpus.hypotheses), "an output file")
-    return score_corpus(check_metrics(resolve_metrics(metrics)), corpus)
+    return score_corpus(check_metrics(resolve_metrics(metrics)), corpus, progress=progress, jobs=jobs)
 
 
 def _resamplings(judgments: Judgments, columns: ScoredColumns | None,
