@@ -1,0 +1,200 @@
+"""BERTScore F between pairs of sentences, as PT-M2 computes it, with every distinct token
+sequence encoded once and every distinct (candidate, reference) pair scored once.
+
+BERTScore (Zhang et al., 2020) as in bert_score 0.3.11, the version PT-M2 ships, with PT-M2's
+settings (no idf, rescaled with the English baseline): embeddings of the model's layer
+``num_layers``, normalized; each candidate token is matched to its most similar reference token
+(the [CLS] and [SEP] tokens of the other side included) and P is the mean of those
+similarities over the candidate's tokens other than [CLS] and [SEP]; R the same from the
+reference's side; F = 2PR / (P + R), 0 when undefined, then rescaled: (F - b) / (1 - b).
+Arithmetic is float32, as in bert_score.
+
+Sentences are keyed by their token ids, not their text: two texts that tokenize alike (a case
+change under an uncased model) get the same embeddings and the same scores, so the weight of
+such an edit is exactly 0, as the authors' code finds it.
+"""
+from __future__ import annotations
+
+import csv
+import os
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import InputError
+from .model import LoadedModel, import_backend
+
+BASELINES = {
+    "bert-base-uncased": [
+        ("0.3231512", "0.32322776", "0.31853873"), ("0.32517454", "0.32522815", "0.32197207"),
+        ("0.3708038", "0.37080705", "0.36834884"), ("0.36287847", "0.36286885", "0.36059204"),
+        ("0.3786389", "0.37860426", "0.3767926"), ("0.4018232", "0.401791", "0.40032896"),
+        ("0.38439456", "0.38434005", "0.38282546"), ("0.37114623", "0.3710986", "0.36949417"),
+        ("0.37231025", "0.37226102", "0.37049443"), ("0.35375935", "0.3537393", "0.35219112"),
+        ("0.38161838", "0.3816211", "0.37991408"), ("0.4421448", "0.4421776", "0.44040316"),
+        ("0.40192786", "0.40191513", "0.40038353"),
+    ],
+}
+"""BERTScore's English rescaling baselines (P, R, F per layer 0..12) of ``bert-base-uncased``,
+from bert_score (MIT licence, github Tiiiger/bert_score, ``rescale_baseline/en/bert-base-uncased.tsv``,
+the same file in the copy PT-M2 ships). Other models: give a baseline file in that format."""
+
+
+def read_baseline_file(path: str, layer: int) -> np.ndarray:
+    """The (P, R, F) row of ``layer`` in a bert_score baseline file (``LAYER,P,R,F`` rows)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            rows = list(csv.reader(handle))
+    except OSError as err:
+        raise InputError(f"cannot read the baseline file: {err.strerror}", path) from None
+    data = rows[1:]
+    if not 0 <= layer < len(data):
+        raise InputError(f"the baseline file has no row for layer {layer} ({len(data)} rows)", path)
+    try:
+        return np.array([float(value) for value in data[layer][1:4]], dtype=np.float32)
+    except (ValueError, IndexError):
+        raise InputError(f"malformed baseline row for layer {layer}: expected LAYER,P,R,F", path, layer + 2) from None
+
+
+def baseline_values(baseline: str, model: str, layer: int) -> np.ndarray | None:
+    """The float32 (P, R, F) baseline: ``auto`` = the model's own table, ``none`` = no
+    rescaling, a known model name = its table, else a bert_score baseline file."""
+    if baseline == "none":
+        return None
+    name = model if baseline == "auto" else baseline
+    if name in BASELINES:
+        rows = BASELINES[name]
+        if not 0 <= layer < len(rows):
+            raise InputError(f"no {name} baseline for layer {layer} (layers 0 to {len(rows) - 1})")
+        return np.array([float(value) for value in rows[layer]], dtype=np.float32)
+    if baseline != "auto" and os.path.exists(baseline):
+        return read_baseline_file(baseline, layer)
+    known = ", ".join(sorted(BASELINES))
+    raise InputError(f"no rescaling baseline known for {name!r} (built in: {known}): give baseline=none, "
+                     "a known model name or a bert_score baseline file")
+
+
+class PairScorer:
+    """Rescaled BERTScore F of (candidate, reference) pairs of token sequences, cached.
+
+    ``sequences(texts)`` maps texts to sequence numbers (one per distinct token-id sequence);
+    ``f_scores(candidates, references)`` scores pairs of sequence numbers. Embeddings of
+    ``pinned`` sequences (sources, references) stay in memory; the others are dropped once
+    their pairs are scored (the scores stay), which bounds memory on long runs.
+    """
+
+    def __init__(self, loaded: LoadedModel, baseline: np.ndarray | None, batch_size: int = 64,
+                 token_budget: int = 8192) -> None:
+        self.loaded = loaded
+        self.baseline = baseline
+        self.batch_size = batch_size
+        self.token_budget = token_budget
+        self.text_to_sequence: dict[str, int] = {}
+        self.ids_to_sequence: dict[tuple[int, ...], int] = {}
+        self.token_ids: list[tuple[int, ...]] = []
+        self.embeddings: dict[int, object] = {}
+        self.pinned: set[int] = set()
+        self.pair_f: dict[tuple[int, int], float] = {}
+        self.encoded_count = 0
+
+    def sequences(self, texts: Sequence[str], pin: bool = False) -> list[int]:
+        """Sequence numbers of texts (tokenizing the new ones in one call)."""
+        new = [text for text in dict.fromkeys(texts) if text not in self.text_to_sequence]
+        for text, ids in zip(new, self.loaded.encode(new) if new else []):
+            number = self.ids_to_sequence.get(ids)
+            if number is None:
+                number = len(self.token_ids)
+                self.ids_to_sequence[ids] = number
+                self.token_ids.append(ids)
+            self.text_to_sequence[text] = number
+        numbers = [self.text_to_sequence[text] for text in texts]
+        if pin:
+            self.pinned.update(numbers)
+        return numbers
+
+    def f_scores(self, candidates: Sequence[int], references: Sequence[int]) -> list[float]:
+        """Rescaled F of each (candidate, reference) pair, computing the pairs not seen yet."""
+        pairs = list(zip(candidates, references))
+        missing = [pair for pair in dict.fromkeys(pairs) if pair not in self.pair_f]
+        if missing:
+            self._encode({number for pair in missing for number in pair} - set(self.embeddings))
+            self._score_pairs(missing)
+            for number in [n for n in self.embeddings if n not in self.pinned]:
+                del self.embeddings[number]
+        return [self.pair_f[pair] for pair in pairs]
+
+    def _encode(self, numbers: set[int]) -> None:
+        """Embed sequences in batches of similar length; keep each one's normalized vectors."""
+        if not numbers:
+            return
+        torch, _ = import_backend()
+        ordered = sorted(numbers, key=lambda n: len(self.token_ids[n]), reverse=True)
+        loaded = self.loaded
+        start = 0
+        with torch.inference_mode():
+            while start < len(ordered):
+                longest = len(self.token_ids[ordered[start]])
+                size = max(1, min(self.batch_size, self.token_budget // max(longest, 1)))
+                batch = ordered[start:start + size]
+                start += size
+                ids = torch.full((len(batch), longest), loaded.tokenizer.pad_token_id or 0, dtype=torch.long)
+                mask = torch.zeros((len(batch), longest), dtype=torch.long)
+                for row, number in enumerate(batch):
+                    sequence = self.token_ids[number]
+                    ids[row, :len(sequence)] = torch.tensor(sequence, dtype=torch.long)
+                    mask[row, :len(sequence)] = 1
+                output = loaded.model(ids.to(loaded.device), attention_mask=mask.to(loaded.device))[0].float()
+                output = output / torch.norm(output, dim=-1).unsqueeze(-1)
+                for row, number in enumerate(batch):
+                    self.embeddings[number] = output[row, :len(self.token_ids[number])]
+                self.encoded_count += len(batch)
+
+    def _token_weights(self, number: int, torch) -> object:
+        """BERTScore's weights without idf: 1 per token, 0 for [CLS] and [SEP], normalized."""
+        ids = torch.tensor(self.token_ids[number])
+        weights = ((ids != self.loaded.cls_id) & (ids != self.loaded.sep_id)).float()
+        return weights / weights.sum()
+
+    def _score_pairs(self, pairs: list[tuple[int, int]]) -> None:
+        torch, _ = import_backend()
+        pairs = sorted(pairs, key=lambda p: (len(self.token_ids[p[0]]), len(self.token_ids[p[1]])))
+        step = 512
+        with torch.inference_mode():
+            for start in range(0, len(pairs), step):
+                batch = pairs[start:start + step]
+                values = self._greedy_f(batch, torch)
+                for pair, value in zip(batch, values):
+                    self.pair_f[pair] = value
+
+    def _pad(self, numbers: list[int], torch) -> tuple[object, object, object]:
+        """Padded embeddings, a padding mask and padded token weights of sequences."""
+        longest = max(len(self.token_ids[n]) for n in numbers)
+        first = self.embeddings[numbers[0]]
+        vectors = torch.zeros((len(numbers), longest, first.shape[-1]), dtype=torch.float32, device=first.device)
+        padding = torch.ones((len(numbers), longest), dtype=torch.bool, device=first.device)
+        weights = torch.zeros((len(numbers), longest), dtype=torch.float32)
+        for row, number in enumerate(numbers):
+            length = len(self.token_ids[number])
+            vectors[row, :length] = self.embeddings[number]
+            padding[row, :length] = False
+            weights[row, :length] = self._token_weights(number, torch)
+        return vectors, padding, weights
+
+    def _greedy_f(self, pairs: list[tuple[int, int]], torch) -> list[float]:
+        """F (rescaled) of a batch of pairs: greedy matching over real tokens only."""
+        candidates, candidate_padding, candidate_weights = self._pad([c for c, _ in pairs], torch)
+        references, reference_padding, reference_weights = self._pad([r for _, r in pairs], torch)
+        similarity = torch.bmm(candidates, references.transpose(1, 2))
+        similarity = similarity.masked_fill(reference_padding.unsqueeze(1), float("-inf"))
+        best_for_candidate = similarity.max(dim=2)[0].masked_fill(candidate_padding, 0.0).cpu()
+        similarity = similarity.masked_fill(candidate_padding.unsqueeze(2), float("-inf"))
+        best_for_reference = similarity.max(dim=1)[0].masked_fill(reference_padding, 0.0).cpu()
+        precision = (best_for_candidate * candidate_weights).sum(dim=1)
+        recall = (best_for_reference * reference_weights).sum(dim=1)
+        f = 2 * precision * recall / (precision + recall)
+        empty = torch.tensor([len(self.token_ids[c]) == 2 or len(self.token_ids[r]) == 2 for c, r in pairs])
+        f = torch.where(empty, torch.zeros_like(f), f)  # bert_score zeroes P and R there, so F is 0/0
+        f = f.masked_fill(torch.isnan(f), 0.0).numpy().astype(np.float32)
+        if self.baseline is not None:
+            f = (f - self.baseline[2]) / (np.float32(1.0) - self.baseline[2])
+        return [float(value) for value in f]
