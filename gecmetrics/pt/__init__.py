@@ -3,8 +3,8 @@
 only when a model is loaded: ``pip install 'gecmetrics[pt]'``."""
 from __future__ import annotations
 
-from .scorers import PTEngine, PTErrant, PTM2, PTSettings, PreparedCorpus
+from .scorers import PTEngine, PTErrant, PTM2, PTSettings, PreparedCorpus, pt_errant_systems, pt_m2_systems
 from .weighting import PTScore, choose_annotators, reduce_statistics
 
 __all__ = ["PTEngine", "PTErrant", "PTM2", "PTSettings", "PreparedCorpus", "PTScore", "choose_annotators",
-           "reduce_statistics"]
+           "reduce_statistics", "pt_errant_systems", "pt_m2_systems"]

@@ -124,12 +124,12 @@ class PairScorer:
         return [self.pair_f[pair] for pair in pairs]
 
     def _encode(self, numbers: set[int]) -> None:
-        """Embed sequences in batches of similar length; keep each one's normalized vectors."""
+        """Embed sequences in batches of similar length; keep each one's normalized vectors
+        and its token weights."""
         if not numbers:
             return
         torch, _ = import_backend()
         ordered = sorted(numbers, key=lambda n: len(self.token_ids[n]), reverse=True)
-        loaded = self.loaded
         start = 0
         with torch.inference_mode():
             while start < len(ordered):
@@ -137,47 +137,46 @@ class PairScorer:
                 size = max(1, min(self.batch_size, self.token_budget // max(longest, 1)))
                 batch = ordered[start:start + size]
                 start += size
-                ids = torch.full((len(batch), longest), loaded.tokenizer.pad_token_id or 0, dtype=torch.long)
-                mask = torch.zeros((len(batch), longest), dtype=torch.long)
-                for row, number in enumerate(batch):
-                    sequence = self.token_ids[number]
-                    ids[row, :len(sequence)] = torch.tensor(sequence, dtype=torch.long)
-                    mask[row, :len(sequence)] = 1
-                output = loaded.model(ids.to(loaded.device), attention_mask=mask.to(loaded.device))[0].float()
-                output = output / torch.norm(output, dim=-1).unsqueeze(-1)
-                for row, number in enumerate(batch):
-                    self.embeddings[number] = output[row, :len(self.token_ids[number])]
-                self.encoded_count += len(batch)
+                self._encode_batch(batch, longest, torch)
 
-    def _token_weights(self, number: int, torch) -> object:
-        """BERTScore's weights without idf: 1 per token, 0 for [CLS] and [SEP], normalized."""
-        ids = torch.tensor(self.token_ids[number])
-        weights = ((ids != self.loaded.cls_id) & (ids != self.loaded.sep_id)).float()
-        return weights / weights.sum()
+    def _encode_batch(self, batch: list[int], longest: int, torch) -> None:
+        loaded = self.loaded
+        lengths = np.array([len(self.token_ids[n]) for n in batch])
+        mask = np.arange(longest)[None, :] < lengths[:, None]
+        ids = np.full((len(batch), longest), loaded.tokenizer.pad_token_id or 0, dtype=np.int64)
+        ids[mask] = np.fromiter((i for n in batch for i in self.token_ids[n]), dtype=np.int64, count=int(lengths.sum()))
+        counted = mask & (ids != loaded.cls_id) & (ids != loaded.sep_id)
+        weights = torch.from_numpy(counted.astype(np.float32))
+        weights = weights / weights.sum(dim=1, keepdim=True)  # BERTScore without idf: 1/n, [CLS]/[SEP] 0
+        output = loaded.model(torch.from_numpy(ids).to(loaded.device),
+                              attention_mask=torch.from_numpy(mask.astype(np.int64)).to(loaded.device))[0].float()
+        output = output / torch.norm(output, dim=-1).unsqueeze(-1)
+        for row, number in enumerate(batch):
+            self.embeddings[number] = (output[row, :lengths[row]], weights[row, :lengths[row]])
+        self.encoded_count += len(batch)
 
     def _score_pairs(self, pairs: list[tuple[int, int]]) -> None:
         torch, _ = import_backend()
         pairs = sorted(pairs, key=lambda p: (len(self.token_ids[p[0]]), len(self.token_ids[p[1]])))
-        step = 512
         with torch.inference_mode():
-            for start in range(0, len(pairs), step):
-                batch = pairs[start:start + step]
-                values = self._greedy_f(batch, torch)
-                for pair, value in zip(batch, values):
+            start = 0
+            while start < len(pairs):
+                longest = len(self.token_ids[pairs[min(start + 511, len(pairs) - 1)][0]])
+                size = max(1, min(512, 4 * self.token_budget // max(longest, 1)))
+                batch = pairs[start:start + size]
+                start += size
+                for pair, value in zip(batch, self._greedy_f(batch, torch)):
                     self.pair_f[pair] = value
 
     def _pad(self, numbers: list[int], torch) -> tuple[object, object, object]:
         """Padded embeddings, a padding mask and padded token weights of sequences."""
-        longest = max(len(self.token_ids[n]) for n in numbers)
-        first = self.embeddings[numbers[0]]
-        vectors = torch.zeros((len(numbers), longest, first.shape[-1]), dtype=torch.float32, device=first.device)
-        padding = torch.ones((len(numbers), longest), dtype=torch.bool, device=first.device)
-        weights = torch.zeros((len(numbers), longest), dtype=torch.float32)
-        for row, number in enumerate(numbers):
-            length = len(self.token_ids[number])
-            vectors[row, :length] = self.embeddings[number]
-            padding[row, :length] = False
-            weights[row, :length] = self._token_weights(number, torch)
+        from torch.nn.utils.rnn import pad_sequence
+
+        stored = [self.embeddings[n] for n in numbers]
+        vectors = pad_sequence([vectors for vectors, _ in stored], batch_first=True)
+        weights = pad_sequence([weights for _, weights in stored], batch_first=True)
+        lengths = torch.tensor([len(self.token_ids[n]) for n in numbers], device=vectors.device)
+        padding = torch.arange(vectors.shape[1], device=vectors.device)[None, :] >= lengths[:, None]
         return vectors, padding, weights
 
     def _greedy_f(self, pairs: list[tuple[int, int]], torch) -> list[float]:
@@ -185,16 +184,14 @@ class PairScorer:
         candidates, candidate_padding, candidate_weights = self._pad([c for c, _ in pairs], torch)
         references, reference_padding, reference_weights = self._pad([r for _, r in pairs], torch)
         similarity = torch.bmm(candidates, references.transpose(1, 2))
-        similarity = similarity.masked_fill(reference_padding.unsqueeze(1), float("-inf"))
-        best_for_candidate = similarity.max(dim=2)[0].masked_fill(candidate_padding, 0.0).cpu()
-        similarity = similarity.masked_fill(candidate_padding.unsqueeze(2), float("-inf"))
-        best_for_reference = similarity.max(dim=1)[0].masked_fill(reference_padding, 0.0).cpu()
+        similarity.masked_fill_(reference_padding.unsqueeze(1), float("-inf"))
+        best_for_candidate = similarity.max(dim=2)[0].masked_fill_(candidate_padding, 0.0).cpu()
+        similarity.masked_fill_(candidate_padding.unsqueeze(2), float("-inf"))
+        best_for_reference = similarity.max(dim=1)[0].masked_fill_(reference_padding, 0.0).cpu()
         precision = (best_for_candidate * candidate_weights).sum(dim=1)
         recall = (best_for_reference * reference_weights).sum(dim=1)
         f = 2 * precision * recall / (precision + recall)
-        empty = torch.tensor([len(self.token_ids[c]) == 2 or len(self.token_ids[r]) == 2 for c, r in pairs])
-        f = torch.where(empty, torch.zeros_like(f), f)  # bert_score zeroes P and R there, so F is 0/0
-        f = f.masked_fill(torch.isnan(f), 0.0).numpy().astype(np.float32)
+        f = f.masked_fill(torch.isnan(f), 0.0).numpy().astype(np.float32)  # an empty side: 0/0, F is 0
         if self.baseline is not None:
             f = (f - self.baseline[2]) / (np.float32(1.0) - self.baseline[2])
         return [float(value) for value in f]

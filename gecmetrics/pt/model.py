@@ -7,6 +7,7 @@ failure to load (missing folder, unreadable weights, no tokenizer) is one such l
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from dataclasses import dataclass
@@ -26,6 +27,10 @@ for the names most used with PT-M2; other models need ``num_layers``."""
 BYTE_LEVEL_TYPES = ("roberta", "gpt2", "bart", "longformer")
 """Model types whose tokenizers BERTScore calls with a prefix space (GPT-2 style BPE)."""
 
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
+                   "tokenizer.model")
+"""Files of which a model folder needs at least one for its tokenizer's vocabulary."""
+
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
                 "pytorch_model.bin.index.json")
 
@@ -38,6 +43,22 @@ def import_backend() -> tuple[Any, Any]:
     except ImportError as err:
         raise InputError(f"PT-M2 and PT-ERRANT need torch and transformers ({err}): {INSTALL_HINT}") from None
     return torch, transformers
+
+
+@contextlib.contextmanager
+def quiet_loading(transformers: Any):
+    """Silence transformers' progress bars while loading or saving, then restore them."""
+    logging = getattr(getattr(transformers, "utils", None), "logging", None)
+    switch = all(hasattr(logging, name) for name in ("is_progress_bar_enabled", "disable_progress_bar",
+                                                      "enable_progress_bar"))
+    was_enabled = switch and logging.is_progress_bar_enabled()
+    if was_enabled:
+        logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            logging.enable_progress_bar()
 
 
 @dataclass
@@ -96,6 +117,11 @@ def _model_source(name: str) -> str:
 
 
 def _load_tokenizer(transformers: Any, source: str, prefix_space: bool) -> Any:
+    """The model's tokenizer; a folder without vocabulary is an error (transformers 5 would
+    quietly build a tokenizer that knows only the special tokens)."""
+    if os.path.isdir(source) and not any(os.path.isfile(os.path.join(source, f)) for f in TOKENIZER_FILES):
+        raise InputError(f"no usable tokenizer for this model: none of {', '.join(TOKENIZER_FILES)} in the folder",
+                         source)
     options = {"add_prefix_space": True} if prefix_space else {}
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(source, **options)
@@ -105,6 +131,8 @@ def _load_tokenizer(transformers: Any, source: str, prefix_space: bool) -> Any:
             or getattr(tokenizer, "sep_token_id", None) is None:
         raise InputError("the model's tokenizer has no [CLS]/[SEP] (start/end) tokens, which BERTScore needs",
                          source)
+    if len(tokenizer) <= len(set(tokenizer.all_special_ids)):
+        raise InputError("no usable tokenizer for this model: its vocabulary has only special tokens", source)
     return tokenizer
 
 
@@ -177,9 +205,10 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
     torch, transformers = import_backend()
     source = _model_source(name)
     layers = default_layers(name) if num_layers is None else num_layers
-    model = _load_encoder(transformers, source)
-    prefix_space = getattr(model.config, "model_type", "") in BYTE_LEVEL_TYPES
-    tokenizer = _load_tokenizer(transformers, source, prefix_space)
+    with quiet_loading(transformers):
+        model = _load_encoder(transformers, source)
+        prefix_space = getattr(model.config, "model_type", "") in BYTE_LEVEL_TYPES
+        tokenizer = _load_tokenizer(transformers, source, prefix_space)
     truncate_layers(torch, model, layers, name)
     try:
         chosen = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))

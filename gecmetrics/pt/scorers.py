@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -313,3 +313,21 @@ def match_keys_in_order(system: Sequence[tuple], gold: Sequence[tuple]) -> list[
                 correct.append(key)
                 next_index = index + 1
     return correct
+
+
+def pt_m2_systems(gold_m2: str | os.PathLike[str] | Sequence[Block], systems: Mapping[str, Sequence[str]],
+                  settings: PTSettings | None = None, engine: PTEngine | None = None) -> dict[str, PTScore]:
+    """PT-M2 of several system outputs (name -> tokenized lines) against one gold M2, the
+    gold side prepared once and every sentence encoded once over all systems."""
+    scorer = PTM2(settings, engine)
+    prepared = scorer.prepare(gold_m2)
+    return {name: scorer.score(scorer.statistics(prepared, lines)) for name, lines in systems.items()}
+
+
+def pt_errant_systems(reference_m2: str | os.PathLike[str] | Sequence[Block],
+                      systems: Mapping[str, str | os.PathLike[str] | Sequence[Block]],
+                      settings: PTSettings | None = None, engine: PTEngine | None = None) -> dict[str, PTScore]:
+    """PT-ERRANT of several hypothesis M2 files (name -> path or blocks) against one reference M2."""
+    scorer = PTErrant(settings, engine)
+    prepared = scorer.prepare(reference_m2)
+    return {name: scorer.score(scorer.statistics(prepared, m2)) for name, m2 in systems.items()}

@@ -125,7 +125,7 @@ def weights_fingerprint(state: dict) -> str:
 def build_tiny_bert(folder: str | os.PathLike[str], seed: int = SEED) -> str:
     """Write the tiny BERT (config, weights, vocabulary, tokenizer config) to ``folder`` and
     return the fingerprint of its weights. Needs torch and transformers."""
-    from .model import import_backend
+    from .model import import_backend, quiet_loading
 
     torch, transformers = import_backend()
     target = Path(folder)
@@ -138,7 +138,8 @@ def build_tiny_bert(folder: str | os.PathLike[str], seed: int = SEED) -> str:
         for name, parameter in model.named_parameters():
             parameter.copy_(torch.from_numpy(state[name]))
     model.eval()
-    model.save_pretrained(str(target))
+    with quiet_loading(transformers):
+        model.save_pretrained(str(target))
     (target / "vocab.txt").write_text("".join(token + "\n" for token in vocabulary), encoding="utf-8")
     tokenizer_config = {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "tokenize_chinese_chars": True,
                         "strip_accents": None, "model_max_length": 512, "unk_token": "[UNK]", "sep_token": "[SEP]",
@@ -151,11 +152,12 @@ def build_tiny_bert(folder: str | os.PathLike[str], seed: int = SEED) -> str:
 
 def folder_fingerprint(folder: str | os.PathLike[str]) -> str:
     """The weights fingerprint of a saved model folder (read back through transformers)."""
-    from .model import import_backend
+    from .model import import_backend, quiet_loading
 
     torch, transformers = import_backend()
     try:
-        model = transformers.AutoModel.from_pretrained(str(folder))
+        with quiet_loading(transformers):
+            model = transformers.AutoModel.from_pretrained(str(folder))
     except (OSError, ValueError) as err:
         raise InputError(f"cannot read the model: {str(err).splitlines()[0]}", str(folder)) from None
     return weights_fingerprint({name: p.detach().cpu().numpy() for name, p in model.named_parameters()})

@@ -1,0 +1,46 @@
+"""Shared by the PT-M2 tests that need torch and transformers: the skip when they are missing
+(the optional extra ``pt``; CI does not install it) and the tiny BERT, built once per session."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parent / "data"
+EXPECTED = DATA / "pt_tiny_conll14.tsv"
+MISSING_EXTRA = "PT-M2 tests need torch and transformers (pip install 'gecmetrics[pt]')"
+
+
+def require_backend() -> None:
+    """Skip the calling module when the optional extra is not installed."""
+    pytest.importorskip("torch", reason=MISSING_EXTRA)
+    pytest.importorskip("transformers", reason=MISSING_EXTRA)
+
+
+def expected_rows() -> tuple[dict[str, str], list[dict[str, str]]]:
+    """The header facts (``# key: value`` lines) and the rows of the stored authors' numbers."""
+    facts: dict[str, str] = {}
+    lines = []
+    for line in EXPECTED.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# ") and ": " in line:
+            key, value = line[2:].split(": ", 1)
+            facts[key.strip()] = value.strip()
+        elif line and not line.startswith("#"):
+            lines.append(line.split("\t"))
+    header, body = lines[0], lines[1:]
+    return facts, [dict(zip(header, row)) for row in body]
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the tiny BERT (seed 2022)."""
+    require_backend()
+    from gecmetrics.pt.tiny import build_tiny_bert
+
+    folder = tmp_path_factory.mktemp("tiny-bert")
+    build_tiny_bert(folder)
+    return folder
+
+
+TINY_SETTINGS = {"num_layers": 9, "baseline": "bert-base-uncased"}
+"""What the authors' code uses when the tiny model stands in for bert-base-uncased."""

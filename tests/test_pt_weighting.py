@@ -1,0 +1,167 @@
+"""PT-M2 / PT-ERRANT without a model: edit application, weights, statistics rows, the annotator
+choice and the reducers, on hand-computed examples (no torch needed), and the one-line errors
+for a missing extra and bad settings."""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+import pytest
+
+from gecmetrics.errors import InputError
+from gecmetrics.m2.format import Block, Edit
+from gecmetrics.m2.lattice import GoldEdit
+from gecmetrics.pt import PTSettings, choose_annotators, reduce_statistics
+from gecmetrics.pt.model import default_layers, import_backend
+from gecmetrics.pt.scorers import errant_keys_by_coder, match_all_in_order, match_keys_in_order
+from gecmetrics.pt.weighting import apply_edits_in_order, edit_weights, precision_recall_f, statistics_row
+
+
+def rows(*sentences: list[tuple[float, float, float]]) -> np.ndarray:
+    """A statistics array from per-sentence lists of (correct, proposed, gold) annotator rows."""
+    slots = max(len(s) for s in sentences)
+    array = np.zeros((len(sentences), slots, 4))
+    for d, sentence in enumerate(sentences):
+        for a, (c, p, g) in enumerate(sentence):
+            array[d, a] = (c, p, g, 1.0)
+    return array
+
+
+def test_edits_apply_in_span_order_with_shifts() -> None:
+    tokens = "a b c d".split()
+    assert apply_edits_in_order(tokens, [(1, 2, "x y"), (0, 0, "z")]) == "z a x y c d"
+    assert apply_edits_in_order(tokens, [(3, 4, ""), (1, 3, "q")]) == "a q"
+    assert apply_edits_in_order(tokens, [(4, 4, ".")]) == "a b c d ."
+    assert apply_edits_in_order(tokens, []) == "a b c d"
+
+
+def test_weight_is_the_change_of_f_and_all_zero_becomes_uniform_at_sentence_level() -> None:
+    assert edit_weights(["e1", "e2"], [0.5, 0.875], 0.75, False) == {"e1": 0.25, "e2": 0.125}
+    assert edit_weights(["e1", "e2"], [0.75, 0.75], 0.75, False) == {"e1": 0.0, "e2": 0.0}
+    assert edit_weights(["e1", "e2", "e3"], [0.75] * 3, 0.75, True) == {"e1": 1 / 3, "e2": 1 / 3, "e3": 1 / 3}
+    assert edit_weights([], [], 0.75, True) == {}
+
+
+def test_statistics_row_sums_weights_of_correct_proposed_and_gold() -> None:
+    weights = {"s1": 0.5, "s2": 0.25, "g1": 0.125}
+    assert statistics_row(weights, ["s1"], ["s2", "s1"], ["s1", "g1"]) == (0.5, 0.75, 0.625, 1.0)
+    assert statistics_row({}, [], [], []) == (0, 0, 0, 1.0)
+
+
+def test_precision_recall_f_conventions() -> None:
+    assert precision_recall_f(0.0, 0.0, 0.0, 0.5) == (1.0, 1.0, 1.0)
+    assert precision_recall_f(0.0, 0.0, 2.0, 0.5) == (1.0, 0.0, 0.0)
+    assert precision_recall_f(0.0, 2.0, 0.0, 0.5) == (0.0, 1.0, 0.0)
+    p, r, f = precision_recall_f(1.0, 2.0, 4.0, 0.5)
+    assert (p, r) == (0.5, 0.25) and f == pytest.approx(1.25 * 0.125 / (0.125 + 0.25))
+
+
+def test_corpus_choice_uses_running_totals_sentence_choice_does_not() -> None:
+    # sentence 2 alone prefers annotator B (F = 1 vs 0.833); after sentence 1's ten false
+    # positives the running corpus F prefers A (0.192 vs 0.111)
+    stats = rows([(0, 10, 0)], [(2, 2, 4), (1, 1, 1)])
+    assert choose_annotators(stats, 0.5, "sentence").tolist() == [0, 1]
+    assert choose_annotators(stats, 0.5, "corpus").tolist() == [0, 0]
+
+
+def test_choice_ties_more_correct_then_less_cost_then_first() -> None:
+    # equal F (0): lower proposed + beta^2 * gold wins, whatever the order
+    assert choose_annotators(rows([(0, 0, 1), (0, 1, 0)]), 0.5, "sentence").tolist() == [0]
+    assert choose_annotators(rows([(0, 1, 0), (0, 0, 1)]), 0.5, "sentence").tolist() == [1]
+    # equal F (1): more correct wins
+    assert choose_annotators(rows([(0, 0, 0), (2, 2, 2)]), 0.5, "sentence").tolist() == [1]
+    # everything equal: the first
+    assert choose_annotators(rows([(1, 2, 2), (1, 2, 2)]), 0.5, "sentence").tolist() == [0]
+
+
+def test_padding_slots_are_never_chosen() -> None:
+    stats = rows([(0, 5, 5), (3, 3, 3)], [(1, 1, 1)])
+    assert stats[1, 1, 3] == 0.0
+    assert choose_annotators(stats, 0.5, "corpus").tolist() == [1, 0]
+
+
+def test_reducers_corpus_sums_sentence_averages() -> None:
+    stats = rows([(1, 2, 4)], [(0, 0, 0)], [(0, 1, 0)])
+    corpus = reduce_statistics(stats, 0.5, "corpus")
+    assert (corpus.correct, corpus.proposed, corpus.gold) == (1, 3, 4)
+    assert corpus.score == pytest.approx(precision_recall_f(1, 3, 4, 0.5)[2])
+    sentence = reduce_statistics(stats, 0.5, "sentence")
+    f1 = precision_recall_f(1, 2, 4, 0.5)[2]
+    assert sentence.sentence_f.tolist() == pytest.approx([f1, 1.0, 0.0])
+    assert sentence.score == pytest.approx((f1 + 1.0 + 0.0) / 3)
+    assert sentence.precision == pytest.approx((0.5 + 1.0 + 0.0) / 3)
+
+
+def test_resampled_rows_redo_the_choice() -> None:
+    stats = rows([(0, 10, 0)], [(2, 2, 4), (1, 1, 1)])
+    assert reduce_statistics(stats[[1]], 0.5, "corpus").chosen.tolist() == [1]
+    assert reduce_statistics(stats, 0.5, "corpus").chosen.tolist() == [0, 0]
+    halves = np.concatenate([stats[:1], stats[1:]])
+    assert reduce_statistics(halves, 0.5, "corpus").score == reduce_statistics(stats, 0.5, "corpus").score
+
+
+def test_bad_statistics_are_input_errors() -> None:
+    with pytest.raises(InputError, match="shape"):
+        reduce_statistics(np.zeros((3, 2)), 0.5, "corpus")
+    with pytest.raises(InputError, match="at least one annotator"):
+        reduce_statistics(np.zeros((2, 1, 4)), 0.5, "corpus")
+    with pytest.raises(InputError, match="at least one sentence"):
+        reduce_statistics(np.zeros((0, 1, 4)), 0.5, "corpus")
+    with pytest.raises(InputError, match="level"):
+        choose_annotators(rows([(0, 0, 0)]), 0.5, "document")
+
+
+def test_m2_matching_counts_every_gold_match_forward_only() -> None:
+    gold = [GoldEdit(0, 1, "a", ("b",)), GoldEdit(0, 1, "a", ("c", "b")), GoldEdit(2, 3, "x", ("y",))]
+    # the authors' matchSeq has no break: one system edit matching two gold edits counts twice
+    assert match_all_in_order([(0, 1, "a", "b")], gold) == [(0, 1, "a", "b")] * 2
+    # after a match the scan never goes back
+    assert match_all_in_order([(2, 3, "x", "y"), (0, 1, "a", "c")], gold) == [(2, 3, "x", "y")]
+    assert match_all_in_order([(0, 1, "a", "z")], gold) == []
+
+
+def test_errant_keys_skip_noop_and_unk_and_keep_first_appearance_order() -> None:
+    block = Block("A b c .", [Edit(0, 1, "R:DET", "The", annotator=1), Edit(-1, -1, "noop", "-NONE-", annotator=0),
+                              Edit(1, 2, "UNK", "b", annotator=1), Edit(0, 1, "R:DET", "The", annotator=1),
+                              Edit(2, 3, "U:NOUN", "", annotator=1)])
+    assert errant_keys_by_coder(block) == {1: [(0, 1, "The"), (2, 3, "")], 0: []}
+    assert errant_keys_by_coder(Block("A b .", [])) == {0: []}
+
+
+def test_errant_matching_is_forward_only_on_start_end_correction() -> None:
+    gold = [(0, 1, "The"), (2, 3, "")]
+    assert match_keys_in_order([(0, 1, "The"), (2, 3, "")], gold) == gold
+    assert match_keys_in_order([(2, 3, ""), (0, 1, "The")], gold) == [(2, 3, "")]
+    assert match_keys_in_order([(0, 1, "A")], gold) == []
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"level": "document"}, "level"), ({"beta": -1}, "beta"), ({"beta": True}, "beta"),
+    ({"num_layers": True}, "num_layers"), ({"num_layers": -2}, "num_layers"), ({"model": ""}, "model"),
+    ({"batch_size": 0}, "batch_size"), ({"baseline": ""}, "baseline"),
+])
+def test_bad_settings_are_one_line_errors(settings: dict, message: str) -> None:
+    with pytest.raises(InputError, match=message) as error:
+        PTSettings(**settings)
+    assert "\n" not in str(error.value)
+
+
+def test_unknown_model_name_needs_num_layers() -> None:
+    assert default_layers("bert-base-uncased") == 9
+    with pytest.raises(InputError, match="give num_layers"):
+        default_layers("my-own-bert")
+
+
+def test_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def without_torch(name, *args, **kwargs):
+        if name in ("torch", "transformers") or name.startswith(("torch.", "transformers.")):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_torch)
+    with pytest.raises(InputError) as error:
+        import_backend()
+    message = str(error.value)
+    assert "pip install 'gecmetrics[pt]'" in message and "\n" not in message
