@@ -165,3 +165,19 @@ def test_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> 
         import_backend()
     message = str(error.value)
     assert "pip install 'gecmetrics[pt]'" in message and "\n" not in message
+
+
+def test_benchmark_smoke_run(shared_data) -> None:
+    """`benchmarks/pt_conll14.py --quick --no-peers` exits 0: it times ours when torch and
+    transformers are installed, else says they are missing (as in CI, without the extra)."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "pt_conll14.py"
+    done = subprocess.run([sys.executable, str(script), "--quick", "--no-peers"], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "not installed, nothing to time" in done.stdout or \
+        re.search(r"^AMU\s+sentence\s+ours cpu\s+\d+\.\d+ s", done.stdout, re.MULTILINE), done.stdout
