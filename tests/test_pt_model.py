@@ -138,6 +138,19 @@ def test_batched_scores_equal_one_pair_at_a_time(engine: PTEngine) -> None:
     assert f[3] == pytest.approx(1.0, abs=1e-5)
 
 
+def test_scores_do_not_depend_on_chunking_and_only_pinned_embeddings_stay(engine: PTEngine) -> None:
+    from gecmetrics.pt.bertscore import PairScorer
+
+    texts = ["He go to school .", "He goes to school .", "He went to the school .", "She goes to school ."]
+    results = []
+    for chunk in (1, 2, 4096):
+        pairs = PairScorer(engine.loaded, engine.scorer.baseline, chunk=chunk)
+        reference = pairs.sequences(["He went to school ."], pin=True)[0]
+        results.append(pairs.f_scores(pairs.sequences(texts), [reference] * len(texts)))
+        assert set(pairs.embeddings) == {reference}
+    assert results[0] == pytest.approx(results[2], abs=1e-6) and results[1] == pytest.approx(results[2], abs=1e-6)
+
+
 def test_a_case_only_edit_weighs_exactly_zero_with_an_uncased_model(engine: PTEngine) -> None:
     scorer_ = engine.scorer
     source, edited, reference = scorer_.sequences(["the city .", "The city .", "The big city ."])

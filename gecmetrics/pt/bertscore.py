@@ -84,8 +84,9 @@ class PairScorer:
     """
 
     def __init__(self, loaded: LoadedModel, baseline: np.ndarray | None, batch_size: int = 64,
-                 token_budget: int = 8192) -> None:
+                 token_budget: int = 8192, chunk: int = 4096) -> None:
         self.loaded = loaded
+        self.chunk = chunk
         self.baseline = baseline
         self.batch_size = batch_size
         self.token_budget = token_budget
@@ -113,15 +114,31 @@ class PairScorer:
         return numbers
 
     def f_scores(self, candidates: Sequence[int], references: Sequence[int]) -> list[float]:
-        """Rescaled F of each (candidate, reference) pair, computing the pairs not seen yet."""
+        """Rescaled F of each (candidate, reference) pair, computing the pairs not seen yet in
+        groups of at most ``chunk`` newly encoded sequences (which bounds memory)."""
         pairs = list(zip(candidates, references))
-        missing = [pair for pair in dict.fromkeys(pairs) if pair not in self.pair_f]
-        if missing:
-            self._encode({number for pair in missing for number in pair} - set(self.embeddings))
-            self._score_pairs(missing)
-            for number in [n for n in self.embeddings if n not in self.pinned]:
-                del self.embeddings[number]
+        group: list[tuple[int, int]] = []
+        new: set[int] = set()
+        for pair in dict.fromkeys(pairs):
+            if pair in self.pair_f:
+                continue
+            needed = {number for number in pair if number not in self.embeddings} - new
+            if group and len(new) + len(needed) > self.chunk:
+                self._compute(group, new)
+                group, new = [], set()
+                needed = {number for number in pair if number not in self.embeddings}
+            group.append(pair)
+            new |= needed
+        if group:
+            self._compute(group, new)
         return [self.pair_f[pair] for pair in pairs]
+
+    def _compute(self, pairs: list[tuple[int, int]], new: set[int]) -> None:
+        """Encode the new sequences, score the pairs, drop the embeddings not pinned."""
+        self._encode(new)
+        self._score_pairs(pairs)
+        for number in [n for n in self.embeddings if n not in self.pinned]:
+            del self.embeddings[number]
 
     def _encode(self, numbers: set[int]) -> None:
         """Embed sequences in batches of similar length; keep each one's normalized vectors
