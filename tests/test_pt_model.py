@@ -67,6 +67,29 @@ def test_loading_a_local_folder_cuts_the_layers_and_names_the_weights(tiny_model
                                                            tuple(loaded.encode(["genetic testing ."])[0])]
 
 
+def test_loading_by_hub_name_from_the_cache(tiny_model: Path, tmp_path: Path) -> None:
+    """A hub name is read from the Hugging Face cache (offline here) and its snapshot's commit
+    is the revision; a name that is not cached is a one-line error."""
+    import subprocess
+    import sys
+
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    repository = tmp_path / "hub" / "models--gecmetrics--tiny-bert"
+    shutil.copytree(tiny_model, repository / "snapshots" / commit)
+    (repository / "refs").mkdir()
+    (repository / "refs" / "main").write_text(commit)
+    code = ("from gecmetrics.pt.model import load_model\n"
+            "from gecmetrics.errors import InputError\n"
+            "print(load_model('gecmetrics/tiny-bert', 9).revision)\n"
+            "try:\n    load_model('gecmetrics/not-cached', 9)\nexcept InputError as e:\n    print('ERROR', e)\n")
+    environment = {**__import__("os").environ, "HF_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    revision, error = done.stdout.strip().splitlines()
+    assert revision == f"commit:{commit[:12]}"
+    assert error.startswith("ERROR gecmetrics/not-cached: cannot load the model")
+
+
 @pytest.mark.parametrize("case, message", [
     ("missing", "no such model folder"), ("file", "not a model folder"), ("no-config", "no config.json"),
     ("no-tokenizer", "no usable tokenizer"), ("corrupt", "cannot load the model"), ("layers", "num_layers must be"),

@@ -180,13 +180,22 @@ def weights_digest(folder: Path) -> str | None:
     return digest.hexdigest()[:12] if found else None
 
 
-def model_revision(model: Any, source: str) -> str:
-    """The hub commit of a downloaded model, else the SHA-256 of a local folder's weights."""
-    commit = getattr(model.config, "_commit_hash", None)
+def _snapshot_commit(transformers: Any, name: str) -> str | None:
+    """The commit of a hub model's cached snapshot (its folder name), or None."""
+    try:
+        path = Path(transformers.utils.cached_file(name, "config.json", local_files_only=True))
+    except Exception:  # not cached, or an older transformers without this helper
+        return None
+    return path.parent.name if path.parent.parent.name == "snapshots" else None
+
+
+def model_revision(transformers: Any, model: Any, source: str) -> str:
+    """The SHA-256 of a local folder's weights, else the hub commit of a downloaded model."""
     if os.path.isdir(source):
         digest = weights_digest(Path(source))
         if digest:
             return f"sha256:{digest}"
+    commit = getattr(model.config, "_commit_hash", None) or _snapshot_commit(transformers, source)
     return f"commit:{commit[:12]}" if commit else "unknown"
 
 
@@ -217,6 +226,6 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
         raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
     model.eval()
     max_length = int(min(getattr(tokenizer, "model_max_length", 512) or 512, 10**9))
-    return LoadedModel(name, tokenizer, model, chosen, layers, model_revision(model, source), torch.__version__,
+    return LoadedModel(name, tokenizer, model, chosen, layers, model_revision(transformers, model, source), torch.__version__,
                        transformers.__version__, prefix_space, int(tokenizer.cls_token_id),
                        int(tokenizer.sep_token_id), max_length)
