@@ -41,7 +41,8 @@ def check(ours: float, row: dict[str, str]) -> None:
 
 def test_pt_m2_equals_the_authors_numbers(conll14: Path, engine: PTEngine) -> None:
     rows = stored("PT-M2")
-    assert {(r["level"], r["system"]) for r in rows} == {(level, s) for level in ("sentence", "corpus") for s in SYSTEMS}
+    assert {(r["level"], r["system"], r["sentences"]) for r in rows} == \
+        {(level, s, "all") for level in ("sentence", "corpus") for s in SYSTEMS}
     for level in ("sentence", "corpus"):
         metric = PTM2(PTSettings(model=engine.loaded.name, level=level, **TINY_SETTINGS), engine)
         prepared = metric.prepare(conll14 / GOLD)
@@ -56,11 +57,16 @@ def test_pt_errant_equals_the_authors_numbers(engine: PTEngine) -> None:
     if not (ERRANT_M2 / "REF0_REF1.m2").is_file():
         pytest.skip(f"the ERRANT M2 files of CoNLL-2014 (errant_parallel outputs) are not in {ERRANT_M2} "
                     "(set GECMETRICS_PT_ERRANT_M2)")
+    from gecmetrics.m2.format import read_m2
+
     for level in ("sentence", "corpus"):
         metric = PTErrant(PTSettings(model=engine.loaded.name, level=level, **TINY_SETTINGS), engine)
-        prepared = metric.prepare(ERRANT_M2 / "REF0_REF1.m2")
-        for row in [r for r in rows if r["level"] == level]:
-            check(metric.score(metric.statistics(prepared, ERRANT_M2 / f"{row['system']}.m2")).score, row)
+        for count in sorted({r["sentences"] for r in rows}):
+            size = None if count == "all" else int(count)
+            prepared = metric.prepare(read_m2(str(ERRANT_M2 / "REF0_REF1.m2"))[:size])
+            for row in [r for r in rows if r["level"] == level and r["sentences"] == count]:
+                hypothesis = read_m2(str(ERRANT_M2 / f"{row['system']}.m2"))[:size]
+                check(metric.score(metric.statistics(prepared, hypothesis)).score, row)
 
 
 def first_blocks(m2_text: str, count: int) -> str:

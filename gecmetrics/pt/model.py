@@ -105,6 +105,7 @@ def _model_source(name: str) -> str:
     """The name as given, after checking that a path-like name is an existing folder."""
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"the model must be a model name or a folder, got {name!r}")
+    name = os.path.expanduser(name)
     if os.path.isdir(name):
         if not os.path.isfile(os.path.join(name, "config.json")):
             raise InputError("not a model folder: it has no config.json", name)
