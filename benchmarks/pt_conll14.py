@@ -87,11 +87,12 @@ def run(args, model: Path, data: Path, work: Path, systems: list[str]) -> int:
     peer_source = None if args.no_peers else peer_setup(args, model, work)
     failed = False
     for level in args.levels:
-        everything = harness.measure([*ours_command, level, str(data), *systems], args.repeats)
-        ours_scores = harness.parse_score_rows(everything.stdout, systems)
-        harness.report(f"ours {level:8s} {'+'.join(systems)} (one process)", everything)
+        if len(systems) > 1:
+            everything = harness.measure([*ours_command, level, str(data), *systems], args.repeats)
+            harness.report(f"ours {level:8s} {'+'.join(systems)} (one process)", everything)
         for system in systems:
             ours = harness.measure([*ours_command, level, str(data), system], args.repeats)
+            ours_scores = harness.parse_score_rows(ours.stdout, [system])
             line = (f"{system:5s} {level:8s} ours cpu {ours.cpu_seconds:7.2f} s  RSS {ours.peak_rss_mb:6.0f} MB  "
                     f"F {float(ours_scores[system][0]):.4f}")
             if peer_source is not None:
