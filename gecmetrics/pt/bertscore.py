@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import os
+from itertools import chain
 from typing import Sequence
 
 import numpy as np
@@ -161,7 +162,8 @@ class PairScorer:
         lengths = np.array([len(self.token_ids[n]) for n in batch])
         mask = np.arange(longest)[None, :] < lengths[:, None]
         ids = np.full((len(batch), longest), loaded.tokenizer.pad_token_id or 0, dtype=np.int64)
-        ids[mask] = np.fromiter((i for n in batch for i in self.token_ids[n]), dtype=np.int64, count=int(lengths.sum()))
+        ids[mask] = np.fromiter(chain.from_iterable(self.token_ids[n] for n in batch), dtype=np.int64,
+                                count=int(lengths.sum()))
         counted = mask & (ids != loaded.cls_id) & (ids != loaded.sep_id)
         weights = torch.from_numpy(counted.astype(np.float32))
         weights = weights / weights.sum(dim=1, keepdim=True)  # BERTScore without idf: 1/n, [CLS]/[SEP] 0
