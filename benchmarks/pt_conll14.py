@@ -93,7 +93,8 @@ def run(args, model: Path, data: Path, work: Path, systems: list[str]) -> int:
         for system in systems:
             ours = harness.measure([*ours_command, level, str(data), system], args.repeats)
             value = float(harness.parse_score_rows(ours.stdout, [system])[system][0])
-            line = f"{system:5s} {level:8s} ours cpu {ours.cpu_seconds:7.2f} s  RSS {ours.peak_rss_mb:6.0f} MB  F {value:.4f}"
+            line = (f"{system:5s} {level:8s} ours cpu {ours.cpu_seconds:7.2f} s  RSS {ours.peak_rss_mb:6.0f} MB  "
+                    f"F {value:.4f}")
             if peer_source is not None:
                 peer, peer_value = peer_score(args, peer_source, data, system, level)
                 if peer is None:
@@ -107,7 +108,8 @@ def run(args, model: Path, data: Path, work: Path, systems: list[str]) -> int:
             print(line, flush=True)
         if len(systems) > 1:
             everything = harness.measure([*ours_command, level, str(data), *systems], args.repeats)
-            line = f"{'all':5s} {level:8s} ours cpu {everything.cpu_seconds:7.2f} s  RSS {everything.peak_rss_mb:6.0f} MB  (one process)"
+            line = (f"{'all':5s} {level:8s} ours cpu {everything.cpu_seconds:7.2f} s  "
+                    f"RSS {everything.peak_rss_mb:6.0f} MB  (one process)")
             if peer_source is not None and peer_total:
                 line += f"   authors cpu {peer_total:8.2f} s  (sum)   {ratio_text(peer_total / everything.cpu_seconds)}"
             print(line, flush=True)

@@ -227,6 +227,7 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
         raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
     model.eval()
     max_length = int(min(getattr(tokenizer, "model_max_length", 512) or 512, 10**9))
-    return LoadedModel(name, tokenizer, model, chosen, layers, model_revision(transformers, model, source), torch.__version__,
+    revision = model_revision(transformers, model, source)
+    return LoadedModel(name, tokenizer, model, chosen, layers, revision, torch.__version__,
                        transformers.__version__, prefix_space, int(tokenizer.cls_token_id),
                        int(tokenizer.sep_token_id), max_length)

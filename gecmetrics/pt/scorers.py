@@ -268,7 +268,8 @@ class PTErrant(_PTScorer):
                        for keys in coders.values()] for block, coders in zip(blocks, gold)]
         return self._finish_prepare(sources, gold, references, [])
 
-    def statistics(self, prepared: PreparedCorpus, hypothesis_m2: str | os.PathLike[str] | Sequence[Block]) -> np.ndarray:
+    def statistics(self, prepared: PreparedCorpus,
+                   hypothesis_m2: str | os.PathLike[str] | Sequence[Block]) -> np.ndarray:
         """Weighted (correct, proposed, gold, present) per sentence and coder, shape (D, A, 4)."""
         blocks = _blocks(hypothesis_m2)
         if len(blocks) != len(prepared.sources):
