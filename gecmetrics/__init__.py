@@ -1,28 +1,32 @@
 """gecmetrics: exact, fast scorers for grammatical error correction.
 
 >>> from gecmetrics import GLEU, GREEN
->>> GLEU(fix_seed=True).corpus_score(sources, references, hypothesis).score
+>>> GLEU().corpus_score(sources, references, hypothesis).score
 
 Everything that needs NumPy is imported on first use, so that a command pays only for
 what it runs (and ``gecmetric --version`` for nothing).
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ._lazy import lazy_names
 
 __version__ = "0.1.0"
 
 from .errors import InputError
 from .corpus import Corpus, read_corpus, read_lines
 _LAZY = {
+    "Metric": "metric", "Settings": "metric", "Signature": "metric", "Result": "metric", "Column": "metric",
+    "setting": "metric",
     "EncodedCorpus": "ngrams",
-    "GLEU": "metrics", "GLEUResult": "metrics", "GLEUSentenceScores": "metrics",
+    "GLEU": "metrics", "GLEUResult": "metrics", "GLEUSentenceScores": "metrics", "GLEU2015": "metrics",
     "GREEN": "metrics", "GREENResult": "metrics", "GREENSentenceScores": "metrics",
+    "score_corpus": "pipeline", "Scored": "pipeline",
     "compare": "comparison", "ComparisonTable": "comparison",
-    "get_metric": "registry", "list_metrics": "registry",
-    "paired_test": "significance",
+    "get_metric": "registry", "list_metrics": "registry", "register_metric": "registry",
+    "unregister_metric": "registry",
+    "paired_test": "significance", "PairedTestResult": "significance", "paired_test_from_statistics": "significance",
     "meta_evaluate": "meta_eval", "load_human": "meta_eval", "pearson": "meta_eval", "spearman": "meta_eval",
+    "MetaEvalResult": "meta_eval", "HumanTable": "meta_eval",
     "read_m2": "m2", "write_m2": "m2", "m2_references": "m2", "M2Scorer": "m2", "M2Result": "m2",
     "ErrantCompare": "m2", "ErrantResult": "m2",
 }
@@ -30,14 +34,4 @@ _LAZY = {
 __all__ = ["__version__", "InputError", "Corpus", "read_corpus", "read_lines", *_LAZY]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'gecmetrics' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -11,23 +11,19 @@ blocks whose sources must be the same sentences as ``sources``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .corpus import Corpus
 from .errors import InputError
-from .metrics.gleu import GLEU
-from .metrics.green import GREEN
-from .ngrams import EncodedCorpus
-from .registry import column_labels, is_m2, metrics_from_text
-from .report import dumps, percent, table as pretty_table
+from .pipeline import ProgressCallback, check_metrics, score_corpus
+from .registry import needs_gold_m2, resolve_metrics
+from .report import Table, dumps, percent
 
 DEFAULT_METRICS = ("gleu", "green:beta=0.5/1/2")
 """GLEU+ as gec-ranking (-f) and word GREEN for beta 0.5, 1 and 2; M2 F0.5 is added when
 gold M2 blocks are given."""
 
 SYSTEM_COLUMN = "system"
-ProgressCallback = Callable[[int, int, str], None]
-"""Called as ``progress(steps_done, steps_total, what_is_next)``."""
 
 
 @dataclass(frozen=True)
@@ -149,23 +145,31 @@ class ComparisonTable:
         """One line per metric: ``labels: signature``."""
         return [f"{labels}: {signature}" for labels, signature in self.signature_pairs()]
 
+    def as_table(self, digits: int = 2, ranks: bool = False, markdown: bool = False) -> Table:
+        """The table model the output layer renders (notes: the signatures)."""
+        notes = ([f"{labels}: `{signature}`" for labels, signature in self.signature_pairs()] if markdown
+                 else self.signature_lines())
+        return Table(self.header(ranks), self.cells(digits, ranks), notes)
+
+    def render(self, fmt: str = "text", digits: int = 2, ranks: bool = False) -> str:
+        """The table as text (with signatures), TSV (no footer), Markdown or LaTeX."""
+        return self.as_table(digits, ranks, markdown=fmt == "markdown").render(fmt)
+
     def to_text(self, digits: int = 2, ranks: bool = False) -> str:
         """A prettytable followed by the signatures."""
-        return pretty_table(self.header(ranks), self.cells(digits, ranks)) + "\n" + "\n".join(self.signature_lines())
+        return self.render("text", digits, ranks)
 
     def to_tsv(self, digits: int = 2, ranks: bool = False) -> str:
         """Tab-separated: a header line, then a line per system (no footer)."""
-        lines = ["\t".join(self.header(ranks))] + ["\t".join(cells) for cells in self.cells(digits, ranks)]
-        return "\n".join(lines)
+        return self.render("tsv", digits, ranks)
 
     def to_markdown(self, digits: int = 2, ranks: bool = False) -> str:
         """A Markdown table (scores right-aligned) followed by the signatures as a list."""
-        header = self.header(ranks)
-        lines = ["| " + " | ".join(_markdown_cell(h) for h in header) + " |",
-                 "|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|"]
-        lines += ["| " + " | ".join(_markdown_cell(c) for c in cells) + " |" for cells in self.cells(digits, ranks)]
-        lines += ["", "Signatures:", ""] + [f"* {labels}: `{signature}`" for labels, signature in self.signature_pairs()]
-        return "\n".join(lines)
+        return self.render("markdown", digits, ranks)
+
+    def to_latex(self, digits: int = 2, ranks: bool = False) -> str:
+        """A LaTeX tabular (booktabs rules), the signatures as comments."""
+        return self.render("latex", digits, ranks)
 
     def to_dict(self, ranks: bool = True) -> dict:
         """Everything as JSON-ready values: columns with signatures, rows with scores x100
@@ -192,131 +196,61 @@ def _squash(text: str) -> str:
     return "".join(str(text).split()).lower()
 
 
-def _markdown_cell(text: str) -> str:
-    return str(text).replace("|", "\\|")
-
-
 # ---------------------------------------------------------------------------- computing
 
 
-def _resolve_metrics(metrics: Sequence[Any] | str | None, with_m2: bool) -> list[Any]:
-    if metrics is None:
-        resolved = metrics_from_text(list(DEFAULT_METRICS) + (["m2"] if with_m2 else []))
-    elif isinstance(metrics, str):
-        resolved = metrics_from_text(metrics)
-    else:
-        resolved = []
-        for metric in metrics:
-            resolved.extend(metrics_from_text(metric) if isinstance(metric, str) else [metric])
-    if not resolved:
-        raise InputError("no metric given")
-    for metric in resolved:
-        column_labels(metric)  # rejects objects that are not GLEU, GREEN or M2
-    return resolved
+def default_metrics(with_m2: bool) -> list[Any]:
+    """GLEU+ as gec-ranking and GREEN for beta 0.5/1/2, plus M2 F0.5 with gold M2."""
+    return resolve_metrics(list(DEFAULT_METRICS) + (["m2"] if with_m2 else []))
 
 
-def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str = "the M2 file",
-                     source_name: str = "the source") -> None:
-    """The gold M2 must annotate the same sentences as the source: same count, same tokens."""
-    if len(blocks) != len(sources):
-        raise InputError(f"has {len(blocks)} sentences but {source_name} has {len(sources)} lines", m2_name)
-    for i, (block, source) in enumerate(zip(blocks, sources)):
-        if block.source.split() != source.split():
-            raise InputError(f"the source of sentence {i + 1} differs from line {i + 1} of {source_name}",
-                             m2_name, block.line or None)
-
-
-def _signatures(metric: Any, n_refs: int) -> tuple[str, list[str]]:
-    """The metric's signature and one per column (GREEN: the signature of each beta alone)."""
-    if isinstance(metric, GREEN):
-        per_beta = [metric.signature(n_refs, [beta]) for beta in metric.betas]
-        return metric.signature(n_refs), per_beta
-    if isinstance(metric, GLEU):
-        return metric.signature(n_refs), [metric.signature(n_refs)]
-    return metric.signature, [metric.signature]
-
-
-def _score_of(result: Any, part: int) -> float:
-    if hasattr(result, "scores") and hasattr(result, "betas"):
-        return float(result.scores[part])
-    if hasattr(result, "f") and not hasattr(result, "score"):
-        return float(result.f)
-    return float(result.score)
-
-
-def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems: Mapping[str, Sequence[str]],
-            metrics: Sequence[Any] | str | None = None, *, m2_blocks: Sequence[Any] | None = None,
-            progress: ProgressCallback | None = None) -> ComparisonTable:
-    """Score every system with every metric; one counting pass per unit setting.
-
-    ``metrics`` are metric objects (``GLEU(...)``, ``GREEN(...)``, ``M2Scorer(...)``) or
-    registry texts (``"gleu"``, ``"green:beta=0.5/1/2"``); default: GLEU+ as gec-ranking and
-    GREEN for beta 0.5/1/2, plus M2 F0.5 when ``m2_blocks`` (gold M2 blocks of the same
-    sentences) are given.
-    """
-    corpus = Corpus(sources, references, dict(systems))
-    if not corpus.hypotheses:
-        raise InputError("at least one system is needed")
-    resolved = _resolve_metrics(metrics, m2_blocks is not None)
-    if any(is_m2(m) for m in resolved) and m2_blocks is None:
-        raise InputError("the m2 metric needs gold M2 annotations (--m2 GOLD.m2)")
-    if m2_blocks is not None:
-        check_m2_sources(m2_blocks, corpus.sources)
-    n_refs = len(corpus.references)
-
+def _columns(metrics: Sequence[Any], references: int) -> tuple[list[Column], list[str]]:
+    """Every metric's columns (labels numbered when two settings share one) and signatures;
+    a setting given twice is an error."""
     columns: list[Column] = []
-    signatures = []
+    signatures: list[str] = []
     seen: dict[str, int] = {}
-    for k, metric in enumerate(resolved):
-        signature, column_signatures = _signatures(metric, n_refs)
+    for k, metric in enumerate(metrics):
+        signature = metric.signature(references)
         if signature in signatures:
             raise InputError(f"the metric setting {signature} is given twice")
         signatures.append(signature)
-        for part, (label, column_signature) in enumerate(zip(column_labels(metric), column_signatures)):
+        for column in metric.columns(references):
+            label = column.label
             if label in seen:  # two settings with the same compact label: number them
                 seen[label] += 1
                 label = f"{label} ({seen[label]})"
             else:
                 seen[label] = 1
-            columns.append(Column(label, k, part, column_signature))
+            columns.append(Column(label, k, column.part, column.signature))
+    return columns, signatures
 
-    # one encoded corpus per unit setting, deep enough for every metric using it
-    groups: dict[tuple[str, bool], list[int]] = {}
-    for k, metric in enumerate(resolved):
-        if not is_m2(metric):
-            groups.setdefault(metric.encoding, []).append(k)
-    names = list(corpus.hypotheses)
-    total = len(groups) * (1 + len(names)) + sum(len(names) for m in resolved if is_m2(m))
-    done = 0
 
-    def step(what: str) -> None:
-        nonlocal done
-        if progress is not None:
-            progress(done, total, what)
-        done += 1
+def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems: Mapping[str, Sequence[str]],
+            metrics: Sequence[Any] | str | None = None, *, m2_blocks: Sequence[Any] | None = None,
+            progress: ProgressCallback | None = None) -> ComparisonTable:
+    """Score every system with every metric; each group of metrics prepared once.
 
-    results: dict[str, list[Any]] = {name: [None] * len(resolved) for name in names}
-    encoded_texts = 0
-    for (unit, normalize_space), indices in groups.items():
-        step(f"counting the source and references ({unit})")
-        encoded = EncodedCorpus(corpus.sources, corpus.references, max(resolved[k].n for k in indices),
-                                unit, normalize_space)
-        for name in names:
-            step(f"{name} ({unit})")
-            for k in indices:
-                results[name][k] = resolved[k].corpus_score(corpus.sources, corpus.references,
-                                                            corpus.hypotheses[name], encoded)
-        encoded_texts += encoded.encoder.calls
-    for k, metric in enumerate(resolved):
-        if is_m2(metric):
-            for name in names:
-                step(f"{name} (M2)")
-                results[name][k] = metric.score(m2_blocks, corpus.hypotheses[name], name)
-    if progress is not None:
-        progress(total, total, "done")
+    ``metrics`` are metric objects (``GLEU(...)``, ``GREEN(...)``, ``M2Scorer(...)``, any
+    registered metric) or registry texts (``"gleu"``, ``"green:beta=0.5/1/2"``); default:
+    GLEU+ as gec-ranking and GREEN for beta 0.5/1/2, plus M2 F0.5 when ``m2_blocks`` (gold M2
+    blocks of the same sentences) are given.
+    """
+    corpus = Corpus(sources, references, dict(systems), m2_blocks)
+    if not corpus.hypotheses:
+        raise InputError("at least one system is needed")
+    resolved = check_metrics(default_metrics(m2_blocks is not None) if metrics is None else resolve_metrics(metrics))
+    if m2_blocks is None and any(needs_gold_m2(m) for m in resolved):
+        raise InputError("the m2 metric needs gold M2 annotations of the same sentences")
+    return compare_corpus(corpus, resolved, progress)
 
-    rows = [ComparisonRow(name, [_score_of(results[name][c.metric_index], c.part) for c in columns])
-            for name in names]
-    settings = [metric.settings() for metric in resolved]
-    return ComparisonTable(columns, rows, resolved, results, signatures, encoded_texts, settings)
 
+def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCallback | None = None) -> ComparisonTable:
+    """:func:`compare` of a checked :class:`Corpus`."""
+    columns, signatures = _columns(metrics, len(corpus.references))
+    scored = score_corpus(metrics, corpus, progress=progress)
+    results = scored.results()
+    rows = [ComparisonRow(name, [float(results[name][c.metric_index].scores[c.part]) for c in columns])
+            for name in scored.names]
+    settings = [metric.settings_dict() for metric in metrics]
+    return ComparisonTable(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings)

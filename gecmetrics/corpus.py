@@ -6,9 +6,10 @@ is dropped. Nothing else is changed (SPEC 1).
 """
 from __future__ import annotations
 
+import copy
 import sys
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from .errors import InputError
 
@@ -54,48 +55,175 @@ def read_lines(path: str) -> list[str]:
     return decode_lines(data, path)
 
 
+def check_lines(lines: Any, name: str) -> list[str]:
+    """A list of lines: a sequence of strings, not a string (whose characters would be read as
+    lines); anything else is an InputError saying what was expected."""
+    if isinstance(lines, (str, bytes)):
+        raise InputError(f"expected a list of lines, got a single {type(lines).__name__} "
+                         f"(wrap it in a list: [{type(lines).__name__}])", name)
+    if not isinstance(lines, Sequence) and not _is_iterable(lines):
+        raise InputError(f"expected a list of lines, got {type(lines).__name__}", name)
+    lines = list(lines)
+    for k, line in enumerate(lines):
+        if not isinstance(line, str):
+            raise InputError(f"expected lines of text, got {type(line).__name__} at line {k + 1}", name, k + 1)
+    return lines
+
+
+def check_reference_sets(references: Any, name: str = "references") -> list[list[str]]:
+    """A list of reference sets, each a list of lines. A flat list of strings is the common
+    mistake (one reference set given without its outer list): it is an error, never read set
+    by set as if each string were a set of lines."""
+    if isinstance(references, (str, bytes)) or not _is_iterable(references):
+        raise InputError(f"expected a list of reference sets (each a list of lines), got {type(references).__name__}",
+                         name)
+    references = list(references)
+    if references and all(isinstance(r, str) for r in references):
+        raise InputError("expected a list of reference sets (each a list of lines), got a list of strings; "
+                         "one reference set is written [lines]", name)
+    return [check_lines(ref, f"reference {k}") for k, ref in enumerate(references)]
+
+
+def _is_iterable(value: Any) -> bool:
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
+
+
 @dataclass
 class Corpus:
-    """D aligned sentences: one source, R reference sets, named hypothesis sets (SPEC 1)."""
+    """D aligned sentences: the source, R reference sets (text), named hypotheses (lines of
+    text, or M2 blocks for metrics that read hypothesis M2), and optionally the gold M2
+    blocks of the same sentences (the references of the M2 family). Checked once, here:
+    types, equal lengths, and gold M2 sources equal to the source sentences (SPEC 1, 4)."""
 
-    sources: list[str]
-    references: list[list[str]]
-    hypotheses: dict[str, list[str]] = field(default_factory=dict)
+    sources: list[str] | None
+    references: list[list[str]] = field(default_factory=list)
+    hypotheses: dict[str, list] = field(default_factory=dict)
+    gold: list | None = None
+    names: dict[str, str] = field(default_factory=dict)
+    """File names for messages: 'source', 'gold', 'reference K' (default: descriptions)."""
 
     def __post_init__(self) -> None:
-        self.sources = list(self.sources)
-        self.references = [list(r) for r in self.references]
-        if not self.references:
-            raise InputError("at least one reference set is needed")
+        source_name = self.name("source")
+        from_gold = self.sources is None and self.gold is not None
+        if from_gold:  # the gold blocks' own sentences: nothing to compare them with
+            self.gold = list(self.gold)
+            self.sources = [_block_source(block, k, self.name("gold")) for k, block in enumerate(self.gold)]
+        self.sources = check_lines(self.sources, source_name)
+        if not self.sources:
+            raise InputError("the corpus has no sentences (an empty file scores nothing)",
+                             self.name("gold") if from_gold else source_name)
+        self.references = check_reference_sets(self.references)
         d = len(self.sources)
         for k, ref in enumerate(self.references):
-            check_length(ref, d, f"reference {k}")
-        self.hypotheses = {name: list(h) for name, h in self.hypotheses.items()}
+            check_length(ref, d, self.name(f"reference {k}"), source_name)
+        if not isinstance(self.hypotheses, Mapping):
+            raise InputError(f"hypotheses must be a mapping of names to lines, got {type(self.hypotheses).__name__}")
+        self.hypotheses = {str(name): _hypothesis(h, str(name)) for name, h in self.hypotheses.items()}
         for name, hyp in self.hypotheses.items():
-            check_length(hyp, d, name)
+            check_length(hyp, d, name, source_name)
+        if self.gold is not None and not from_gold:
+            self.gold = list(self.gold)
+            check_m2_sources(self.gold, self.sources, self.name("gold"), source_name)
+
+    def name(self, role: str) -> str:
+        """The file name of a role ('source', 'gold', 'reference K') for messages."""
+        default = {"source": "the source", "gold": "the gold M2"}.get(role, role)
+        return self.names.get(role, default)
 
     @property
     def size(self) -> int:
         return len(self.sources)
 
+    def slice(self, start: int, end: int) -> "Corpus":
+        """Sentences ``start:end`` of every text (already checked: no checks again)."""
+        part = copy.copy(self)
+        part.sources = self.sources[start:end]
+        part.references = [ref[start:end] for ref in self.references]
+        part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()}
+        part.gold = None if self.gold is None else self.gold[start:end]
+        return part
 
-def check_length(lines: Sequence[str], expected: int, name: str, source_name: str = "the source") -> None:
+    def with_hypotheses(self, hypotheses: Mapping[str, Sequence]) -> "Corpus":
+        """The same source, references and gold with other hypotheses (checked)."""
+        return Corpus(self.sources, self.references, dict(hypotheses), self.gold, dict(self.names))
+
+
+def _block_source(block: Any, k: int, name: str) -> str:
+    source = getattr(block, "source", None)
+    if not isinstance(source, str):
+        raise InputError(f"expected M2 blocks, got {type(block).__name__} at sentence {k + 1}", name)
+    return source
+
+
+def _hypothesis(lines: Any, name: str) -> list:
+    if isinstance(lines, (str, bytes)) or not _is_iterable(lines):
+        return check_lines(lines, name)  # raises with the right message
+    lines = list(lines)
+    if lines and not isinstance(lines[0], str):
+        return lines  # M2 blocks: checked by the metric that reads them
+    return check_lines(lines, name)
+
+
+def check_length(lines: Sequence[Any], expected: int, name: str, source_name: str = "the source") -> None:
     """Raise a clear error when a file does not have as many lines as the source."""
     if len(lines) != expected:
         raise InputError(f"has {len(lines)} lines but {source_name} has {expected}", name)
 
 
-def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str] = ()) -> Corpus:
-    """Read source, reference and hypothesis files and check that they are aligned."""
+def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str = "the M2 file",
+                     source_name: str = "the source") -> None:
+    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens."""
+    if len(blocks) != len(sources):
+        raise InputError(f"has {len(blocks)} sentences but {source_name} has {len(sources)} lines", m2_name)
+    for i, (block, source) in enumerate(zip(blocks, sources)):
+        if not hasattr(block, "source"):
+            raise InputError(f"expected M2 blocks, got {type(block).__name__} at sentence {i + 1}", m2_name)
+        if block.source.split() != source.split():
+            raise InputError(f"the source of sentence {i + 1} differs from line {i + 1} of {source_name}",
+                             m2_name, block.line or None)
+
+
+def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str] = (),
+                gold: str | None = None) -> Corpus:
+    """Read source, reference and hypothesis files (and a gold M2 file) and check that they
+    are aligned. When line counts differ, the file that disagrees with all the others is
+    named (a short source is the source's fault, not the first reference's)."""
+    if list(hypotheses).count(STDIN) + (gold == STDIN) + (source == STDIN) + list(references).count(STDIN) > 1:
+        raise InputError("standard input ('-') can be read only once")
     src = read_lines(source)
-    refs = []
-    for path in references:
-        lines = read_lines(path)
-        check_length(lines, len(src), path, f"the source {source}")
-        refs.append(lines)
-    hyps = {}
-    for path in hypotheses:
-        lines = read_lines(path)
-        check_length(lines, len(src), path if path != STDIN else "<stdin>", f"the source {source}")
-        hyps[path] = lines
-    return Corpus(src, refs, hyps)
+    refs = [read_lines(path) for path in references]
+    hyps = {path: read_lines(path) for path in hypotheses}
+    names = {"source": f"the source {_shown(source)}"} | {f"reference {k}": _shown(p) for k, p in enumerate(references)}
+    _check_line_counts([(_shown(source), src)] + [(_shown(p), r) for p, r in zip(references, refs)]
+                       + [(_shown(p), h) for p, h in hyps.items()])
+    blocks = None
+    if gold is not None:
+        from .m2.format import read_m2
+
+        blocks = read_m2(gold)
+        names["gold"] = _shown(gold)
+    corpus = Corpus(src, refs, {}, blocks, names)
+    corpus.hypotheses = {path: lines for path, lines in hyps.items()}  # lengths checked above
+    return corpus
+
+
+def _shown(path: str) -> str:
+    return "<stdin>" if path == STDIN else path
+
+
+def _check_line_counts(files: list[tuple[str, list[str]]]) -> None:
+    """All files must have the source's line count; the odd one out is named."""
+    counts = [len(lines) for _, lines in files]
+    if len(set(counts)) <= 1:
+        return
+    (source_name, source), others = files[0], files[1:]
+    if len({len(lines) for _, lines in others}) == 1 and len(others) > 1:
+        other = len(others[0][1])
+        raise InputError(f"has {len(source)} lines but the other {len(others)} files have {other}", source_name)
+    for name, lines in others:
+        if len(lines) != len(source):
+            raise InputError(f"has {len(lines)} lines but the source {source_name} has {len(source)}", name)

@@ -266,13 +266,26 @@ def load_human(name_or_path: str) -> HumanTable:
 
 
 def read_system_scores(path: str) -> dict[str, dict[str, float]]:
-    """Read precomputed system scores: header ``system<TAB>metric1<TAB>...``, one row per system.
-
-    Returns metric -> system -> score. Every value must be a number ('#' lines are comments).
-    """
+    """Read precomputed system scores: header ``system<TAB>metric1<TAB>...``, one row per system;
+    or, without a header, two columns ``system<TAB>score`` (the metric is then named after the
+    file). Returns metric -> system -> score. Every value must be a number ('#' lines are
+    comments)."""
     label = path if path != "-" else "<stdin>"
-    table = _parse_tsv(read_lines(path), label)
+    lines = read_lines(path)
+    if _headerless(lines):
+        metric = os.path.splitext(os.path.basename(path))[0] if path != "-" else SINGLE_METRIC_NAME
+        lines = [f"system\t{metric}"] + list(lines)
+    table = _parse_tsv(lines, label)
     return {column: _number_column(table, column, label) for column in table.header[1:]}
+
+
+def _headerless(lines: Sequence[str]) -> bool:
+    """Whether the first non-comment line is already a ``system<TAB>number`` row."""
+    for line in lines:
+        if line.strip() and not line.lstrip().startswith("#"):
+            fields = [value.strip() for value in line.split("\t")]
+            return len(fields) == 2 and fields[0] != "system" and _parse_number(fields[1]) is not None
+    return False
 
 
 # --------------------------------------------------------------------------- meta-evaluation
@@ -381,6 +394,17 @@ def meta_evaluate(
         raise InputError(f"systems with metric scores but no row in human table {table.name}: {', '.join(unknown)}; "
                          f"it has: {', '.join(table.systems)}")
 
+    notes = _left_out_notes(table, nested, subset, subset_systems, human_score)
+    correlations: list[Correlation] = []
+    for metric, scores in nested.items():
+        correlations += _metric_correlations(table, metric, scores, columns, subset, subset_systems)
+    return MetaEvalResult(table.name, subset, correlations, notes)
+
+
+def _left_out_notes(table: HumanTable, nested: dict[str, dict[str, float]], subset: str,
+                    subset_systems: list[str], human_score: Any) -> list[str]:
+    """What the correlations leave out, for the user: unused columns, systems outside the
+    subset, human rows without scores."""
     notes: list[str] = []
     if not human_score and table.other_columns and table.name not in SHIPPED_TABLES:
         skipped = [f"{column} (line {line}: {value!r})" for column, (line, value) in table.other_columns.items()]
@@ -389,7 +413,6 @@ def meta_evaluate(
                       if s not in subset_systems and any(s in scores for scores in nested.values())]
     if outside_subset:
         notes.append(f"left out (not in system subset {subset!r} of {table.name}): {', '.join(outside_subset)}")
-
     metrics_by_rows_left_out: dict[tuple[str, ...], list[str]] = {}
     for metric, scores in nested.items():
         without_scores = tuple(system for system in subset_systems if system not in scores)
@@ -398,22 +421,26 @@ def meta_evaluate(
     for without_scores, metrics in metrics_by_rows_left_out.items():
         notes.append(f"{table.name} rows without scores for metric {', '.join(map(repr, metrics))}, left out: "
                      f"{', '.join(without_scores)}")
+    return notes
 
-    correlations: list[Correlation] = []
-    for metric, scores in nested.items():
-        used = [system for system in subset_systems if system in scores]
-        if len(used) < MIN_SYSTEMS:
-            raise InputError(f"metric {metric!r}: a correlation needs at least {MIN_SYSTEMS} systems, "
-                             f"got {len(used)} in subset {subset!r} of {table.name}")
-        metric_vector = [scores[system] for system in used]
-        if len(set(metric_vector)) == 1:
-            raise InputError(f"metric {metric!r} gives the same score ({metric_vector[0]:g}) to all "
-                             f"{len(used)} systems: its correlation is undefined")
-        for column in columns:
-            human_vector = [table.scores[column][system] for system in used]
-            if len(set(human_vector)) == 1:
-                raise InputError(f"human column {column!r} of {table.name} is the same ({human_vector[0]:g}) "
-                                 f"for all {len(used)} systems: its correlation is undefined")
-            correlations.append(Correlation(metric, column, pearson(metric_vector, human_vector),
-                                            spearman(metric_vector, human_vector), len(used), used))
-    return MetaEvalResult(table.name, subset, correlations, notes)
+
+def _metric_correlations(table: HumanTable, metric: str, scores: dict[str, float], columns: list[str],
+                         subset: str, subset_systems: list[str]) -> list[Correlation]:
+    """One metric against every human column, over the subset's systems it scores."""
+    used = [system for system in subset_systems if system in scores]
+    if len(used) < MIN_SYSTEMS:
+        raise InputError(f"metric {metric!r}: a correlation needs at least {MIN_SYSTEMS} systems, "
+                         f"got {len(used)} in subset {subset!r} of {table.name}")
+    metric_vector = [scores[system] for system in used]
+    if len(set(metric_vector)) == 1:
+        raise InputError(f"metric {metric!r} gives the same score ({metric_vector[0]:g}) to all "
+                         f"{len(used)} systems: its correlation is undefined")
+    correlations = []
+    for column in columns:
+        human_vector = [table.scores[column][system] for system in used]
+        if len(set(human_vector)) == 1:
+            raise InputError(f"human column {column!r} of {table.name} is the same ({human_vector[0]:g}) "
+                             f"for all {len(used)} systems: its correlation is undefined")
+        correlations.append(Correlation(metric, column, pearson(metric_vector, human_vector),
+                                        spearman(metric_vector, human_vector), len(used), used))
+    return correlations

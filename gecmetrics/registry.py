@@ -1,134 +1,58 @@
-"""Metrics by name: ``get_metric("green", beta=[0.5, 1, 2])``, ``list_metrics()``, and the
-small text syntax of ``gecmetric compare --metrics`` (``gleu,green:beta=0.5/1/2:unit=char``).
+"""Metrics by name: ``get_metric("green", beta=[0.5, 1, 2])``, ``list_metrics()``,
+``register_metric(name, cls)``, and the small text syntax of ``gecmetric compare --metrics``
+(``gleu,green:beta=0.5/1/2:unit=char``).
 
-Each name is a metric with a default configuration chosen to reproduce the original tool's
-published numbers (``gleu`` samples references exactly as gec-ranking, i.e. ``-f``); settings
-override it by keyword. Unknown names or settings raise :class:`InputError` listing the valid
-ones. :func:`column_labels` gives the compact column headers of a comparison table.
+The registry is a table from names to metric classes (:class:`gecmetrics.metric.Metric`
+subclasses), each with an optional preset: ``gleu-max`` is GLEU+ with ``best_reference=True``,
+``green-char`` GREEN on characters. Settings come from the class's settings dataclass: its
+fields are the valid keywords, with their aliases, parsers and help lines. Metrics installed
+by other packages register through the entry-point group ``gecmetrics.metrics``
+(``name = "package.module:Class"``). Unknown names or settings raise :class:`InputError`
+listing the valid ones.
 """
 from __future__ import annotations
 
-import math
+import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from .errors import InputError
-from .metrics.gleu import GLEU
-from .metrics.green import GREEN
-from .units import UNITS
 
-DEFAULT_ORDER = 4
-DEFAULT_ITERATIONS = 500
-
-
-# ----------------------------------------------------------------------------- settings
-
-
-def _parse_int(name: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise InputError(f"setting {name} must be an integer, got {value!r}")
-    try:
-        number = int(value) if not isinstance(value, float) or value.is_integer() else None
-    except (TypeError, ValueError):
-        number = None
-    if number is None:
-        raise InputError(f"setting {name} must be an integer, got {value!r}")
-    return number
-
-
-def _parse_float(name: str, value: Any) -> float:
-    if isinstance(value, bool):
-        raise InputError(f"setting {name} must be a number, got {value!r}")
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"setting {name} must be a number, got {value!r}") from None
-    if math.isnan(number):
-        raise InputError(f"setting {name} must be a number, got {value!r}")
-    return number
-
-
-def _parse_floats(name: str, value: Any) -> list[float]:
-    if isinstance(value, str):
-        items: Sequence[Any] = [item for item in value.split("/")]
-    elif isinstance(value, (list, tuple)):
-        items = value
-    else:
-        items = [value]
-    if not items or any(item == "" for item in items):
-        raise InputError(f"setting {name} needs one or more numbers separated by '/', got {value!r}")
-    return [_parse_float(name, item) for item in items]
-
-
-_TRUE = ("true", "yes", "1", "on")
-_FALSE = ("false", "no", "0", "off")
-
-
-def _parse_bool(name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise InputError(f"setting {name} must be true or false, got {value!r}")
-
-
-def _parse_unit(name: str, value: Any) -> str:
-    if value not in UNITS:
-        raise InputError(f"setting {name} must be one of: {', '.join(UNITS)}; got {value!r}")
-    return str(value)
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One keyword a metric name accepts: its parser and what it means."""
-
-    name: str
-    parse: Callable[[str, Any], Any]
-    help: str
-    aliases: tuple[str, ...] = ()
-
-
-SETTINGS: dict[str, Setting] = {s.name: s for s in [
-    Setting("n", _parse_int, "maximum n-gram order"),
-    Setting("unit", _parse_unit, "word or char"),
-    Setting("normalize_space", _parse_bool, "char unit: collapse whitespace first"),
-    Setting("iterations", _parse_int, "reference-sampling iterations", ("iter", "i")),
-    Setting("fix_seed", _parse_bool, "gec-ranking's Python 2 draws (-f)", ("f",)),
-    Setting("seed", _parse_int, "seed of NumPy draws (implies fix_seed=false)"),
-    Setting("lambda_", _parse_float, "gleu0 penalty weight", ("lambda", "l")),
-    Setting("beta", _parse_floats, "F-beta weight(s); GREEN takes several: 0.5/1/2", ("b",)),
-    Setting("max_unchanged_words", _parse_int, "M2: unchanged words an edit may span", ("max_unchanged",)),
-    Setting("ignore_whitespace_casing", _parse_bool, "M2: drop case/space-only edits", ("iwc",)),
-]}
-
-_ALIASES = {alias: s.name for s in SETTINGS.values() for alias in (s.name, *s.aliases)}
-
-
-# ----------------------------------------------------------------------------- the registry
+ENTRY_POINT_GROUP = "gecmetrics.metrics"
 
 
 @dataclass(frozen=True)
 class MetricInfo:
-    """A registered metric name: what it is, its default configuration, its settings."""
+    """A registered name: its class (or where to import it from), preset and description."""
 
     name: str
-    description: str
-    defaults: dict[str, Any]
-    settings: tuple[str, ...]
-    needs_gold_m2: bool = False
+    target: Any
+    """The metric class, or ``"module:Class"`` imported on first use."""
+    preset: dict[str, Any] = field(default_factory=dict)
+    """Settings fixed by this name (``gleu-max``: ``best_reference=True``)."""
+    description: str = ""
+
+    @property
+    def cls(self) -> type:
+        if isinstance(self.target, str):
+            module, _, attribute = self.target.partition(":")
+            return getattr(importlib.import_module(module), attribute)
+        return self.target
+
+    @property
+    def settings(self) -> tuple[str, ...]:
+        """The settings a user may give with this name (all but the preset's)."""
+        return tuple(name for name in self.cls.settings_class.infos() if name not in self.preset)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        values = self.cls.settings_class(**self.preset).to_dict()
+        return {name: values[name] for name in self.cls.settings_class.infos()}
 
     def __str__(self) -> str:
+        description = self.description or (self.cls.__doc__ or "").strip().splitlines()[0]
         defaults = ", ".join(f"{k}={_show(v)}" for k, v in self.defaults.items())
-        return f"{self.name}: {self.description} ({defaults})"
-
-
-@dataclass(frozen=True)
-class _Entry:
-    info: MetricInfo
-    build: Callable[[dict[str, Any]], Any]
+        return f"{self.name}: {description} ({defaults})"
 
 
 def _show(value: Any) -> str:
@@ -141,96 +65,104 @@ def _show(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _sampling(config: dict[str, Any], given: set[str]) -> tuple[bool, int]:
-    """fix_seed and seed: a seed alone means NumPy draws; both together is a contradiction."""
-    seed = config["seed"]
-    fix_seed = config["fix_seed"]
-    if seed is not None and "fix_seed" not in given:
-        fix_seed = False
-    if seed is not None and fix_seed:
-        raise InputError("setting seed applies to NumPy draws; it cannot go with fix_seed=true")
-    return fix_seed, 0 if seed is None else seed
-
-
-def _gleu_builder(variant: str, best_reference: bool = False) -> Callable[[dict[str, Any]], GLEU]:
-    def build(config: dict[str, Any]) -> GLEU:
-        given = config.pop("_given")
-        fix_seed, seed = _sampling(config, given) if "fix_seed" in config else (False, 0)
-        return GLEU(variant, config["n"], config["unit"], iterations=config.get("iterations", DEFAULT_ITERATIONS),
-                    fix_seed=fix_seed, seed=seed, best_reference=best_reference,
-                    lambda_=config.get("lambda_"), normalize_space=config["normalize_space"])
-    return build
-
-
-def _green_builder(config: dict[str, Any]) -> GREEN:
-    config.pop("_given")
-    return GREEN(config["n"], config["beta"], config["unit"], config["normalize_space"])
-
-
-def _m2_builder(config: dict[str, Any]):
-    config.pop("_given")
-    from .m2.maxmatch import M2Scorer  # only registered when the module imports
-
-    return M2Scorer(beta=config["beta"], max_unchanged_words=config["max_unchanged_words"],
-                    ignore_whitespace_casing=config["ignore_whitespace_casing"])
-
-
-_NGRAM = {"n": DEFAULT_ORDER, "unit": "word", "normalize_space": False}
-_SAMPLED = {**_NGRAM, "iterations": DEFAULT_ITERATIONS, "fix_seed": True, "seed": None}
-_M2 = {"beta": 0.5, "max_unchanged_words": 2, "ignore_whitespace_casing": False}
-
-_ENTRIES: list[_Entry] = [
-    _Entry(MetricInfo("gleu", "GLEU+ as gec-ranking's code (official variant), references sampled as it does",
-                      dict(_SAMPLED), tuple(_SAMPLED)), _gleu_builder("official")),
-    _Entry(MetricInfo("gleu-max", "GLEU+ (official) with the best reference per sentence (gleu -m)",
-                      dict(_NGRAM), tuple(_NGRAM)), _gleu_builder("official", best_reference=True)),
-    _Entry(MetricInfo("gleu-paper", "GLEU+ as Equation 1 of 'GLEU Without Tuning' (no per-sentence clamp)",
-                      dict(_SAMPLED), tuple(_SAMPLED)), _gleu_builder("paper")),
-    _Entry(MetricInfo("gleu0", "the original 2015 GLEU (merged references, penalty weight lambda)",
-                      {**_NGRAM, "lambda_": 0.0}, (*_NGRAM, "lambda_")), _gleu_builder("gleu0")),
-    _Entry(MetricInfo("green", "GREEN, word n-grams (best reference per sentence and beta)",
-                      {**_NGRAM, "beta": [2.0]}, (*_NGRAM, "beta")), _green_builder),
-    _Entry(MetricInfo("green-char", "GREEN, character n-grams",
-                      {**_NGRAM, "unit": "char", "beta": [2.0]}, ("n", "normalize_space", "beta")), _green_builder),
-    # the M2 code is imported only when an m2 metric is built: n-gram comparisons do not pay for it
-    _Entry(MetricInfo("m2", "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits", dict(_M2),
-                      tuple(_M2), needs_gold_m2=True), _m2_builder),
+_BUILT_IN = [
+    MetricInfo("gleu", "gecmetrics.metrics.gleu:GLEU", {},
+               "GLEU+ as gec-ranking's code (official variant), references sampled as it does"),
+    MetricInfo("gleu-max", "gecmetrics.metrics.gleu:GLEU", {"best_reference": True},
+               "GLEU+ (official) with the best reference per sentence (gleu -m)"),
+    MetricInfo("gleu-paper", "gecmetrics.metrics.gleu:GLEU", {"variant": "paper"},
+               "GLEU+ as Equation 1 of 'GLEU Without Tuning' (no per-sentence clamp)"),
+    MetricInfo("gleu0", "gecmetrics.metrics.gleu2015:GLEU2015", {},
+               "the original 2015 GLEU (merged references, penalty weight lambda)"),
+    MetricInfo("green", "gecmetrics.metrics.green:GREEN", {},
+               "GREEN, word n-grams (best reference per sentence and beta)"),
+    MetricInfo("green-char", "gecmetrics.metrics.green:GREEN", {"unit": "char"}, "GREEN, character n-grams"),
+    MetricInfo("m2", "gecmetrics.m2.maxmatch:M2Scorer", {},
+               "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits"),
 ]
-_BY_NAME: dict[str, _Entry] = {entry.info.name: entry for entry in _ENTRIES}
+
+_REGISTRY: dict[str, MetricInfo] = {}
+_LOADED_ENTRY_POINTS = False
+
+
+def _table(plugins: bool = True) -> dict[str, MetricInfo]:
+    """The registry, with the built-in metrics and, once, the installed plugins (``plugins``:
+    look for them; a name found without them needs no scan of the installed packages)."""
+    global _LOADED_ENTRY_POINTS
+    if not _REGISTRY:
+        _REGISTRY.update((info.name, info) for info in _BUILT_IN)
+    if plugins and not _LOADED_ENTRY_POINTS:
+        _LOADED_ENTRY_POINTS = True
+        from importlib.metadata import entry_points
+
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            if point.name not in _REGISTRY:
+                _REGISTRY[point.name] = MetricInfo(point.name, point.value)
+    return _REGISTRY
+
+
+def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, description: str = "",
+                    replace: bool = False) -> None:
+    """Make ``cls`` (a :class:`~gecmetrics.metric.Metric` subclass) known as ``name``, for
+    ``get_metric``, ``compare``, ``--metrics`` and meta-evaluation. ``preset``: settings this
+    name fixes. Registering a taken name is an error unless ``replace=True``."""
+    from .metric import Metric
+
+    if not isinstance(name, str) or not name or any(c in name for c in ",: \t"):
+        raise InputError(f"a metric name is a non-empty word without ',', ':' or spaces, got {name!r}")
+    if not (isinstance(cls, type) and issubclass(cls, Metric)):
+        raise TypeError(f"register_metric needs a gecmetrics.Metric subclass, got {cls!r}")
+    table = _table()
+    if name in table and not replace:
+        raise InputError(f"metric name {name!r} is already registered (pass replace=True to replace it)")
+    preset = dict(preset or {})
+    cls.settings_class(**preset)  # the preset must be valid settings
+    table[name] = MetricInfo(name, cls, preset, description)
+
+
+def unregister_metric(name: str) -> None:
+    """Forget a registered name (for tests and plugins that clean up)."""
+    _table().pop(name, None)
 
 
 def list_metrics() -> list[MetricInfo]:
-    """The registered metric names with their descriptions, defaults and settings."""
-    return [entry.info for entry in _ENTRIES]
+    """The registered names with their classes, presets and descriptions."""
+    return list(_table().values())
 
 
-def _unknown_name(name: str, entries: dict[str, _Entry]) -> InputError:
-    return InputError(f"unknown metric {name!r}; valid names: {', '.join(entries)}")
+def metric_info(name: str) -> MetricInfo:
+    table = _table(plugins=False)
+    if name not in table:
+        table = _table()
+    if name not in table:
+        raise InputError(f"unknown metric {name!r}; valid names: {', '.join(table)}")
+    return table[name]
 
 
 def get_metric(name: str, **config: Any):
-    """A metric object configured by name and keyword settings, e.g.
+    """A metric object configured by name and keyword settings (aliases work too), e.g.
     ``get_metric("gleu", iterations=100)`` or ``get_metric("green-char", beta=[0.5, 2])``."""
-    entry = _BY_NAME.get(name)
-    if entry is None:
-        raise _unknown_name(name, _BY_NAME)
-    settings = dict(entry.info.defaults)
-    given: set[str] = set()
+    info = metric_info(name)
+    settings_class = info.cls.settings_class
+    infos = settings_class.infos()
+    values = dict(info.preset)
     for key, value in config.items():
-        canonical = _ALIASES.get(key.replace("-", "_"))
-        if canonical not in entry.info.settings:
-            raise InputError(f"metric {name!r} has no setting {key!r}; valid settings: "
-                             f"{', '.join(entry.info.settings)}")
-        if canonical in given:
+        canonical = settings_class.canonical_name(key)
+        if canonical is None or canonical in info.preset:
+            raise InputError(f"metric {name!r} has no setting {key!r}; valid settings: {', '.join(info.settings)}")
+        if canonical in values and canonical not in info.preset:
             raise InputError(f"setting {canonical!r} of metric {name!r} given twice")
-        settings[canonical] = SETTINGS[canonical].parse(canonical, value)
-        given.add(canonical)
-    if entry.info.needs_gold_m2 and "beta" in given:
-        if len(settings["beta"]) != 1:
-            raise InputError(f"metric {name!r} takes one beta, got {len(settings['beta'])}")
-        settings["beta"] = settings["beta"][0]
-    settings["_given"] = given
-    return entry.build(settings)
+        if isinstance(value, str) and "/" in value and not _takes_several(infos[canonical]):
+            raise InputError(f"metric {name!r} takes one {canonical}, got {len(value.split('/'))}")
+        values[canonical] = value
+    metric = info.cls(**values)
+    return metric
+
+
+def _takes_several(info: Any) -> bool:
+    from .metric import parse_betas, parse_floats, parse_strings
+
+    return info.parse in (parse_betas, parse_floats, parse_strings)
 
 
 # ----------------------------------------------------------------------------- text syntax
@@ -257,7 +189,7 @@ def parse_metric_spec(text: str) -> MetricSpec:
     parts = [part.strip() for part in text.strip().split(SETTING_SEPARATOR)]
     name = parts[0].lower()
     if not name:
-        raise InputError(f"empty metric name in {text!r}; valid names: {', '.join(_BY_NAME)}")
+        raise InputError(f"empty metric name in {text!r}; valid names: {', '.join(_table())}")
     settings: dict[str, str] = {}
     for part in parts[1:]:
         if not part:
@@ -278,10 +210,10 @@ def parse_metric_list(texts: str | Sequence[str]) -> list[MetricSpec]:
     for text in texts:
         for item in text.split(METRIC_SEPARATOR):
             if not item.strip():
-                raise InputError(f"empty metric in {text!r}; valid names: {', '.join(_BY_NAME)}")
+                raise InputError(f"empty metric in {text!r}; valid names: {', '.join(_table())}")
             specs.append(parse_metric_spec(item))
     if not specs:
-        raise InputError(f"no metric given; valid names: {', '.join(_BY_NAME)}")
+        raise InputError(f"no metric given; valid names: {', '.join(_table())}")
     return specs
 
 
@@ -290,55 +222,33 @@ def metrics_from_text(texts: str | Sequence[str]) -> list[Any]:
     return [spec.build() for spec in parse_metric_list(texts)]
 
 
+def resolve_metrics(metrics: Sequence[Any] | str) -> list[Any]:
+    """Metric objects from objects and/or registry texts."""
+    if isinstance(metrics, str):
+        return metrics_from_text(metrics)
+    resolved = []
+    for metric in metrics:
+        resolved.extend(metrics_from_text(metric) if isinstance(metric, str) else [metric])
+    return resolved
+
+
 def settings_help() -> str:
-    """One line per setting keyword, for help texts and errors."""
-    return "\n".join(f"{name}{' (' + ', '.join(s.aliases) + ')' if s.aliases else ''}: {s.help}"
-                     for name, s in SETTINGS.items())
+    """One line per setting keyword of every registered metric, for help texts."""
+    lines: dict[str, str] = {}
+    for info in list_metrics():
+        for name, setting in info.cls.settings_class.infos().items():
+            aliases = f" ({', '.join(setting.aliases)})" if setting.aliases else ""
+            lines.setdefault(name, f"{name}{aliases}: {setting.help}")
+    return "\n".join(lines.values())
 
 
-# ----------------------------------------------------------------------------- column labels
+def column_labels(metric: Any) -> list[str]:
+    """Compact headers of the columns a metric fills (``GLEU+ f``, ``GREEN b0.5`` ...)."""
+    return metric.column_labels()
 
 
-def _order_tokens(metric) -> list[str]:
-    tokens = []
-    if metric.n != DEFAULT_ORDER:
-        tokens.append(f"n{metric.n}")
-    if metric.encoding[1]:  # normalize_space counts for char units only
-        tokens.append("ns")
-    return tokens
+def needs_gold_m2(metric: Any) -> bool:
+    """Whether the metric reads gold M2 references (the M2 family) instead of reference texts."""
+    from .metric import M2
 
-
-def is_m2(metric) -> bool:
-    """Whether the metric is the M2 scorer (scored from gold M2 blocks, not n-grams); by name,
-    so that the M2 code is imported only when used."""
-    return type(metric).__name__ == "M2Scorer"
-
-
-def column_labels(metric) -> list[str]:
-    """Compact headers of the columns a metric fills: ``GLEU+ f``, ``GLEU+ max``,
-    ``GREEN b0.5``, ``GREEN-char b2``, ``M2 F0.5``. GREEN gives one column per beta."""
-    char = "-char" if getattr(metric, "unit", "word") == "char" else ""
-    if isinstance(metric, GLEU):
-        if metric.variant == "gleu0":
-            tokens = [f"l{metric.lambda_:g}"]
-            return [" ".join([f"GLEU0{char}", *tokens, *_order_tokens(metric)])]
-        tokens = ["paper"] if metric.variant == "paper" else []
-        if metric.best_reference:
-            tokens.append("max")
-        else:
-            tokens.append("f" if metric.fix_seed else f"s{metric.seed}")
-            if metric.iterations != DEFAULT_ITERATIONS:
-                tokens.append(f"i{metric.iterations}")
-        if metric.smooth:
-            tokens.append("smooth")
-        return [" ".join([f"GLEU+{char}", *tokens, *_order_tokens(metric)])]
-    if isinstance(metric, GREEN):
-        return [" ".join([f"GREEN{char}", f"b{beta:g}", *_order_tokens(metric)]) for beta in metric.betas]
-    if is_m2(metric):
-        tokens = [f"F{metric.beta:g}"]
-        if metric.max_unchanged_words != 2:
-            tokens.append(f"mu{metric.max_unchanged_words}")
-        if metric.ignore_whitespace_casing:
-            tokens.append("iwc")
-        return [" ".join(["M2", *tokens])]
-    raise InputError(f"cannot compare with {type(metric).__name__}: not a GLEU, GREEN or M2 metric")
+    return metric.reference_kind == M2

@@ -33,9 +33,22 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from . import __version__
-from .aggregate import select, sum_selected
+from .aggregate import sum_selected
 from .errors import InputError
+from .metric import Signature
+
+_FROM_M2_RULES = ("CandidateCounts", "round_like_python")
+"""Names of :mod:`gecmetrics.m2.fscore` also readable here (imported only when used: n-gram
+commands never load the M2 branch)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_M2_RULES:
+        from .m2 import fscore
+
+        return getattr(fscore, name)
+    raise AttributeError(f"module 'gecmetrics.significance' has no attribute {name!r}")
+
 
 METHODS = ("bs", "ar")
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
@@ -92,6 +105,15 @@ class PairedTestResult:
     @property
     def baseline(self) -> SystemSignificance:
         return self.systems[0]
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        """JSON-ready values; scores, means and intervals multiplied by ``scale``."""
+        return {"metric": self.metric, "method": self.method, "samples": self.samples,
+                "confidence_samples": self.confidence_samples, "seed": self.seed, "baseline": self.baseline.name,
+                "systems": [{"hypothesis": s.name, "score": scale * s.score, "mean": scale * s.mean,
+                             "interval": [scale * s.interval[0], scale * s.interval[1]], "p_value": s.p_value,
+                             "significant": s.significant} for s in self.systems],
+                "signature": str(self.signature)}
 
 
 # --------------------------------------------------------------------------- random draws
@@ -227,7 +249,7 @@ class LinearResampler(Resampler):
 class SampledGLEUResampler(Resampler):
     """GLEU+ with reference sampling: in every resample, each position i of the resampled corpus
     takes the reference the metric draws for position i in each iteration (``metric.draws``),
-    so a resample's score is exactly ``metric.corpus_from_statistics(stats[indices]).score``.
+    so a resample's score is exactly ``metric.score(stats[indices]).score``.
 
     Only the columns the score reads (lengths, numerators, denominators) are summed, and the
     matrix products run in float32 when every partial sum is an integer below 2**24 (exact)."""
@@ -236,9 +258,8 @@ class SampledGLEUResampler(Resampler):
         self.metric = metric
         self.label = "GLEU+"
         self.signature = metric.signature(references)
-        n = metric.n
-        self._columns = np.r_[0:2, 2 + 2 * n:2 + 4 * n]
-        self._width = 2 + 4 * n
+        self._columns = metric.layout.scored
+        self._width = metric.layout.width
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
         return np.asarray(statistics, dtype=np.float64)[:, :, self._columns]
@@ -319,156 +340,52 @@ class SampledGLEUResampler(Resampler):
 # --------------------------------------------------------------------------- M2 family
 
 
-@dataclass
-class CandidateCounts:
-    """Per-sentence counts of every candidate annotator (or annotator pair) of an M2-family
-    scorer, the statistics its running-F choice works on.
-
-    ``counts[d, p]`` = (TP, FP, FN) for ERRANT, (correct, proposed, gold) for MaxMatch;
-    ``available[d, p]`` says whether candidate p exists in sentence d; ``rank[d, p]`` is its
-    position in the sentence's trial order (exact ties go to the lowest rank).
-    """
-
-    counts: np.ndarray
-    available: np.ndarray
-    rank: np.ndarray
-
-    def __post_init__(self) -> None:
-        self.counts = np.asarray(self.counts, dtype=np.int64)
-        self.available = np.asarray(self.available, dtype=bool)
-        self.rank = np.asarray(self.rank, dtype=np.int64)
-        if self.counts.ndim != 3 or self.counts.shape[2] != 3 or self.available.shape != self.counts.shape[:2] \
-                or self.rank.shape != self.counts.shape[:2]:
-            raise ValueError("counts must be (D, P, 3) and available, rank (D, P)")
-        if len(self.counts) and not self.available.any(axis=1).all():
-            raise ValueError("every sentence needs at least one available candidate")
-
-
-def round_like_python(values: np.ndarray, digits: int) -> np.ndarray:
-    """``round(x, digits)`` of Python for every element: NumPy's rounding goes through a scaled
-    product and may fall on the other side of an exact half; those few entries are redone."""
-    values = np.asarray(values, dtype=np.float64)
-    rounded = np.round(values, digits)
-    scaled = values * 10.0 ** digits
-    near_half = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
-    if near_half.any():
-        flat = rounded.reshape(-1)
-        for position in np.flatnonzero(near_half.reshape(-1)):
-            flat[position] = round(float(values.reshape(-1)[position]), digits)
-    return rounded
-
-
 class RunningFResampler(Resampler):
     """M2-family scorers: per sentence, the candidate maximizing the running corpus F (counts
-    of the sentences before it in the resampled order plus its own), then the F of the totals.
-
-    ``rule='errant'``: ERRANT compare_m2 (F rounded to 4 decimals; ties: more TP, fewer FP,
-    fewer FN, lowest rank). ``rule='maxmatch'``: the M2 scorer (F = (1+b^2) c / (b^2 g + e);
-    ties: more correct, fewer proposed + b^2 gold, lowest rank).
-    """
-
-    RULES = ("errant", "maxmatch")
+    of the sentences before it in the resampled order plus its own), then the F of the totals
+    (:mod:`gecmetrics.m2.fscore`: ``rule`` 'errant' or 'maxmatch' with its own tie-breaks)."""
 
     def __init__(self, rule: str, beta: float = 0.5, label: str = "", signature: str = "") -> None:
-        if rule not in self.RULES:
-            raise ValueError(f"unknown rule {rule!r}")
-        self.rule = rule
-        self.beta = float(beta)
-        self.label = label or ("ERRANT" if rule == "errant" else "M2")
+        from .m2.fscore import RunningChoice
+
+        self.choice = RunningChoice(rule, beta)
+        self.rule = self.choice.rule.name
+        self.beta = self.choice.beta
+        self.label = label or ("ERRANT" if self.rule == "errant" else "M2")
         self.signature = signature
 
-    def prepare(self, statistics: CandidateCounts) -> CandidateCounts:
-        return statistics
+    def prepare(self, statistics: Any) -> "CandidateCounts":
+        from .m2.fscore import candidate_counts
 
-    def size(self, prepared: CandidateCounts) -> int:
-        return prepared.counts.shape[0]
+        return candidate_counts(statistics)
 
-    # ---- the scores of (TP, FP, FN) / (correct, proposed, gold) totals, vectorized
-    def _choice_f(self, totals: np.ndarray) -> np.ndarray:
-        a, b, c = (totals[..., k].astype(np.float64) for k in range(3))
-        beta2 = self.beta ** 2 if self.rule == "errant" else self.beta * self.beta
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if self.rule == "errant":
-                return round_like_python(self._errant_f(a, b, c, beta2), 4)
-            denominator = beta2 * c + b
-            f = (1.0 + beta2) * a / denominator
-            return np.where(denominator == 0, np.where(a == 0, 1.0, 0.0), f)
-
-    @staticmethod
-    def _errant_f(tp, fp, fn, beta2):
-        precision = np.where(fp != 0, tp / np.where(tp + fp == 0, 1, tp + fp), 1.0)
-        recall = np.where(fn != 0, tp / np.where(tp + fn == 0, 1, tp + fn), 1.0)
-        f = ((1 + beta2) * precision * recall) / ((beta2 * precision) + recall)
-        return np.where(precision + recall != 0, f, 0.0)
+    def size(self, prepared: "CandidateCounts") -> int:
+        return len(prepared)
 
     def final_score(self, totals: np.ndarray) -> np.ndarray:
         """Corpus F of totals (..., 3) as the scorer reports it (unrounded)."""
-        a, b, c = (totals[..., k].astype(np.float64) for k in range(3))
-        beta2 = self.beta ** 2 if self.rule == "errant" else self.beta * self.beta
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if self.rule == "errant":
-                return self._errant_f(a, b, c, beta2)
-            precision = np.where(b != 0, a / np.where(b == 0, 1, b), 1.0)
-            recall = np.where(c != 0, a / np.where(c == 0, 1, c), 1.0)
-            denominator = beta2 * precision + recall
-            f = (1.0 + beta2) * precision * recall / denominator
-            return np.where(denominator != 0, f, 0.0)
+        return self.choice.final_score(totals)
 
-    def _keys(self, totals: np.ndarray, local: np.ndarray) -> list[np.ndarray]:
-        """Comparison keys of every candidate, most significant first, shape (N, P) each."""
-        f = self._choice_f(totals[:, None, :] + local)
-        first, second, third = (local[..., k].astype(np.float64) for k in range(3))
-        if self.rule == "errant":
-            return [f, first, -second, -third]
-        # the M2 scorer compares cumulative proposed + beta^2 * gold (same order, same floats)
-        beta2 = self.beta * self.beta
-        cost = (totals[:, None, 1] + second) + beta2 * (totals[:, None, 2] + third)
-        return [f, first, -cost]
-
-    def _choose(self, totals: np.ndarray, local: np.ndarray, available: np.ndarray, rank: np.ndarray) -> np.ndarray:
-        """Index of the chosen candidate per row (lexicographic max of the keys, then lowest rank)."""
-        best = available.copy()
-        for key in self._keys(totals, local):
-            values = np.where(best, key, -np.inf)
-            best &= values == values.max(axis=1, keepdims=True)
-        return np.where(best, rank, np.iinfo(np.int64).max).argmin(axis=1)
-
-    def _run_positions(self, samples: int, sentences: int, at) -> np.ndarray:
-        """``at(i)`` gives (counts (N, P, 3), available (N, P), rank (N, P)) of position i."""
-        totals = np.zeros((samples, 3), dtype=np.int64)
-        rows = np.arange(samples)
-        for position in range(sentences):
-            local, available, rank = at(position)
-            chosen = self._choose(totals, local, available, rank)
-            totals += local[rows, chosen]
-        return totals
-
-    def chosen_candidates(self, prepared: CandidateCounts) -> np.ndarray:
+    def chosen_candidates(self, prepared: "CandidateCounts") -> np.ndarray:
         """The candidate chosen for each sentence of the corpus in its own order, shape (D,)."""
-        chosen = np.zeros(prepared.counts.shape[0], dtype=np.int64)
-        totals = np.zeros((1, 3), dtype=np.int64)
-        for d in range(prepared.counts.shape[0]):
-            k = self._choose(totals, prepared.counts[d][None], prepared.available[d][None], prepared.rank[d][None])[0]
-            chosen[d] = k
-            totals += prepared.counts[d, k]
-        return chosen
+        return self.choice.corpus(prepared)[0]
 
-    def score(self, prepared: CandidateCounts) -> float:
-        return float(self.bootstrap_scores(prepared, Resample(np.arange(self.size(prepared))[None]))[0])
+    def score(self, prepared: "CandidateCounts") -> float:
+        return float(self.final_score(self.choice.corpus(prepared)[1]))
 
-    def bootstrap_scores(self, prepared: CandidateCounts, resample: Resample) -> np.ndarray:
+    def bootstrap_scores(self, prepared: "CandidateCounts", resample: Resample) -> np.ndarray:
         indices = resample.indices
 
         def at(position: int):
             rows = indices[:, position]
             return prepared.counts[rows], prepared.available[rows], prepared.rank[rows]
 
-        return self.final_score(self._run_positions(resample.samples, resample.size, at))
+        return self.final_score(self.choice.run(resample.samples, resample.size, at))
 
-    def swapped_scores(self, baseline: CandidateCounts, system: CandidateCounts,
+    def swapped_scores(self, baseline: "CandidateCounts", system: "CandidateCounts",
                        keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if baseline.counts.shape != system.counts.shape:
-            raise ValueError("baseline and system must have the same candidates (align them first)")
+        width = max(baseline.counts.shape[1], system.counts.shape[1])
+        baseline, system = _widened(baseline, width), _widened(system, width)
 
         def side(keep: np.ndarray):
             def at(position: int):
@@ -479,36 +396,50 @@ class RunningFResampler(Resampler):
             return at
 
         trials, sentences = keep_baseline.shape
-        scores_a = self.final_score(self._run_positions(trials, sentences, side(keep_baseline)))
-        scores_b = self.final_score(self._run_positions(trials, sentences, side(~keep_baseline)))
+        scores_a = self.final_score(self.choice.run(trials, sentences, side(keep_baseline)))
+        scores_b = self.final_score(self.choice.run(trials, sentences, side(~keep_baseline)))
         return scores_a, scores_b
 
 
-def maxmatch_candidates(results: Sequence[Any]) -> list[CandidateCounts]:
+def _widened(data: "CandidateCounts", width: int) -> "CandidateCounts":
+    """The same candidates with absent ones appended up to ``width`` columns."""
+    from .m2.fscore import CandidateCounts
+
+    extra = width - data.counts.shape[1]
+    if extra <= 0:
+        return data
+    d = len(data)
+    return CandidateCounts(np.concatenate([data.counts, np.zeros((d, extra, 3), np.int64)], axis=1),
+                           np.concatenate([data.available, np.zeros((d, extra), bool)], axis=1),
+                           np.concatenate([data.rank, np.full((d, extra), np.iinfo(np.int64).max // 2)], axis=1))
+
+
+def maxmatch_candidates(results: Sequence[Any]) -> list["CandidateCounts"]:
     """CandidateCounts of M2Result objects: annotator slots tried in order (ties: first)."""
-    out = []
-    for result in results:
-        rank = np.broadcast_to(np.arange(result.counts.shape[1]), result.annotator_mask.shape)
-        out.append(CandidateCounts(result.counts, result.annotator_mask, rank))
-    return out
+    from .m2.fscore import CandidateCounts
+
+    return [CandidateCounts(r.counts, r.available, np.broadcast_to(np.arange(r.counts.shape[1]), r.available.shape))
+            for r in results]
 
 
-def errant_candidates(results: Sequence[Any]) -> list[CandidateCounts]:
-    """CandidateCounts of several ErrantResult objects over one common list of annotator pairs."""
+def errant_candidates(results: Sequence[Any]) -> list["CandidateCounts"]:
+    """CandidateCounts of several ErrantResult objects over one common list of annotator pairs
+    (columns in sorted pair order, ranks in each sentence's trial order)."""
+    from .m2.fscore import CandidateCounts
+
     pairs = sorted({pair for result in results for pair in result.pairs})
     position = {pair: k for k, pair in enumerate(pairs)}
     out = []
     for result in results:
-        sentences = result.pair_counts.shape[0]
+        sentences = len(result.counts)
         counts = np.zeros((sentences, len(pairs), 3), dtype=np.int64)
         available = np.zeros((sentences, len(pairs)), dtype=bool)
         rank = np.full((sentences, len(pairs)), len(pairs), dtype=np.int64)
-        columns = [position[pair] for pair in result.pairs]
+        columns = np.array([position[pair] for pair in result.pairs], dtype=np.int64)
         counts[:, columns] = result.pair_counts
         available[:, columns] = result.pair_available
         for d, order in enumerate(result.candidate_order):
-            for trial, k in enumerate(order):
-                rank[d, columns[k]] = trial
+            rank[d, columns[order]] = np.arange(len(order))
         out.append(CandidateCounts(counts, available, rank))
     return out
 
@@ -522,23 +453,31 @@ def _check_method(method: str, samples: int | None, confidence_samples: int) -> 
     samples = DEFAULT_SAMPLES[method] if samples is None else samples
     if not isinstance(samples, (int, np.integer)) or isinstance(samples, bool) or samples < 1:
         raise InputError(f"the number of resamples/trials must be an integer >= 1, got {samples!r}")
-    if not isinstance(confidence_samples, (int, np.integer)) or confidence_samples < 1:
+    if not isinstance(confidence_samples, (int, np.integer)) or isinstance(confidence_samples, bool) \
+            or confidence_samples < 1:
         raise InputError(f"the number of bootstrap resamples for the interval must be >= 1, got {confidence_samples!r}")
     return int(samples)
 
 
 def paired_signature(metric_signature: str, method: str, samples: int, confidence_samples: int, seed: int,
-                   strict: bool = False) -> str:
+                     strict: bool = False) -> Signature:
     """The metric's signature with the test's settings (the seed included) before its version."""
-    parts = metric_signature.split("|")
-    version = parts.pop() if parts and parts[-1].startswith("version:") else f"version:{__version__}"
-    parts += [f"test:{'paired-bs' if method == 'bs' else 'paired-ar'}", f"{method}:{samples}"]
+    signature = metric_signature if isinstance(metric_signature, Signature) else _parsed(metric_signature)
+    fields: list = [("test", "paired-bs" if method == "bs" else "paired-ar"), (method, str(samples))]
     if method == "ar":
-        parts.append(f"bs:{confidence_samples}")
-    parts.append(f"seed:{seed}")
+        fields.append(("bs", str(confidence_samples)))
+    fields.append(("seed", str(seed)))
     if strict:
-        parts.append("ties:strict")
-    return "|".join(parts + [version])
+        fields.append(("ties", "strict"))
+    return signature.with_fields(*fields)
+
+
+def _parsed(text: str) -> Signature:
+    """A signature given as plain text (from outside the library)."""
+    name, *parts = str(text).split("|") if text else ["metric"]
+    version = parts.pop()[len("version:"):] if parts and parts[-1].startswith("version:") else None
+    fields = [tuple(part.split(":", 1)) if ":" in part else part for part in parts]
+    return Signature(name, fields, *([version] if version else []))
 
 
 def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, Any], method: str = "bs",
@@ -546,7 +485,7 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
                                 confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
                                 strict: bool = False) -> PairedTestResult:
     """Paired test of every system against the first, from their statistics (name -> the
-    metric's per-sentence statistics, or CandidateCounts for the M2 family)."""
+    metric's per-sentence statistics)."""
     samples = _check_method(method, samples, confidence_samples)
     if len(statistics) < 1:
         raise InputError("a paired test needs at least one system (the baseline)")
@@ -560,12 +499,10 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
     if size == 0:
         raise InputError("a paired test needs at least one sentence")
     scores = [resampler.score(p) for p in prepared]
-
     interval_samples = samples if method == "bs" else confidence_samples
     resample = Resample(bootstrap_indices(size, interval_samples, seed))
     bootstrap = [resampler.bootstrap_scores(p, resample) for p in prepared]
     masks = randomization_masks(size, samples, seed) if method == "ar" else None
-
     systems = []
     for k, name in enumerate(names):
         mean, lower, upper = percentile_interval(bootstrap[k])
@@ -589,68 +526,50 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
 # --------------------------------------------------------------------------- metrics
 
 
-def resampler_for(metric, references: int, beta: float | None = None) -> Resampler:
-    """The resampler of a GLEU or GREEN metric (``beta`` picks one of GREEN's betas; default the
-    first), an M2Scorer or an ErrantCompare."""
-    from .metrics.gleu import GLEU
-    from .metrics.green import GREEN
-    from .m2.errant import ErrantCompare
-    from .m2.maxmatch import M2Scorer
+def column_of_beta(metric: Any, beta: float | None) -> int:
+    """The score column of ``beta``: its position among the metric's betas (GREEN has one
+    column per beta); column 0 when no beta is asked for."""
+    if beta is None:
+        return 0
+    betas = metric.settings.to_dict().get("beta")
+    betas = [float(b) for b in betas] if isinstance(betas, list) else [betas]
+    if float(beta) not in betas:
+        raise InputError(f"beta {float(beta):g} is not a beta of this metric (it has {', '.join(f'{b:g}' for b in betas)})")
+    return betas.index(float(beta))
 
-    if isinstance(metric, GREEN):
-        beta = metric.betas[0] if beta is None else float(beta)
-        return LinearResampler(lambda stats: select(stats, metric.best_references(stats, beta)),
-                               lambda sums: metric.score_sums(sums, beta), f"GREEN beta={beta:g}",
-                               metric.signature(references, [beta]))
-    if isinstance(metric, GLEU):
-        label = "GLEU" if metric.variant == "gleu0" else "GLEU+"
-        if metric.variant == "gleu0":
-            rows = lambda stats: metric.lambda_rows(stats)[:, 0]  # noqa: E731 (lambda-dependent numerators)
-        elif metric.best_reference:
-            rows = lambda stats: select(stats, metric.best_references(stats))  # noqa: E731
-        elif references == 1:
-            rows = lambda stats: stats[:, 0]  # noqa: E731 (nothing to sample)
-        else:
-            return SampledGLEUResampler(metric, references)
-        return LinearResampler(rows, metric.score_sums, label, metric.signature(references))
-    if isinstance(metric, ErrantCompare):
-        return RunningFResampler("errant", metric.beta, "ERRANT", metric.signature)
-    if isinstance(metric, M2Scorer):
-        return RunningFResampler("maxmatch", metric.beta, "M2", metric.signature)
-    raise InputError(f"no paired test for {type(metric).__name__}")
+
+def resampler_for(metric: Any, references: int, beta: float | None = None) -> Resampler:
+    """The resampler of a metric's column (``beta`` picks the column of that beta, for metrics
+    with several; default the first)."""
+    return metric.resampler(column_of_beta(metric, beta), references)
 
 
 def resamplers_for(metrics: Sequence[Any], references: int) -> list[Resampler]:
-    """One resampler per score column: per GREEN beta, per metric otherwise (e.g. GLEU lambdas)."""
-    out = []
-    for metric in metrics:
-        for beta in getattr(metric, "betas", [None]):
-            out.append(resampler_for(metric, references, beta))
-    return out
+    """One resampler per score column of each metric (e.g. per GREEN beta)."""
+    return [metric.resampler(part, references) for metric in metrics for part in range(len(metric.column_labels()))]
+
+
+def column_tests(scored: Any) -> list[tuple[Resampler, list[Any]]]:
+    """(resampler, per-hypothesis statistics) for every score column of a
+    :class:`~gecmetrics.pipeline.Scored` run."""
+    tests = []
+    for k, metric in enumerate(scored.metrics):
+        statistics = [scored.statistics[name][k] for name in scored.names]
+        tests += [(metric.resampler(part, scored.references), statistics)
+                  for part in range(len(metric.column_labels()))]
+    return tests
 
 
 def paired_statistics(metrics: Sequence[Any], sources: Sequence[str], references: Sequence[Sequence[str]],
                       hypotheses: Sequence[Sequence[str]], names: Sequence[str],
                       m2_blocks: Sequence[Any] | None = None) -> list[tuple[Resampler, list[Any]]]:
-    """(resampler, per-file statistics) for every score column of several metrics (``gecmetric
-    compare``): n-gram metrics with the same units share one encoding; M2 scores the gold blocks."""
-    from .m2.maxmatch import M2Scorer
-    from .ngrams import EncodedCorpus
+    """(resampler, per-file statistics) for every score column of several metrics, each group
+    of metrics prepared once (:func:`gecmetrics.pipeline.score_corpus`)."""
+    from .corpus import Corpus
+    from .pipeline import score_corpus
 
-    orders: dict[Any, int] = {}
-    for metric in metrics:
-        if not isinstance(metric, M2Scorer):
-            orders[metric.encoding] = max(orders.get(metric.encoding, 1), metric.n)
-    encoded = {key: EncodedCorpus(sources, references, order, *key) for key, order in orders.items()}
-    tests: list[tuple[Resampler, list[Any]]] = []
-    for metric in metrics:
-        if isinstance(metric, M2Scorer):
-            results = [metric.score(m2_blocks, lines, name) for name, lines in zip(names, hypotheses)]
-            tests.append((resampler_for(metric, 1), maxmatch_candidates(results)))
-            continue
-        statistics = [metric.statistics(encoded[metric.encoding], lines) for lines in hypotheses]
-        tests += [(r, statistics) for r in resamplers_for([metric], len(references))]
-    return tests
+    corpus = Corpus(sources, references, dict(zip(names, hypotheses)), m2_blocks)
+    return column_tests(score_corpus(metrics, corpus))
 
 
 def _named_systems(systems) -> dict[str, Any]:
@@ -667,27 +586,17 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
 
     >>> paired_test(GREEN(), sources, [ref0, ref1], {"INPUT": src, "AMU": amu}).systems[1].p_value
 
-    ``systems``: name -> hypothesis lines (a dict, first = baseline) or a list of them. For
-    GLEU and GREEN ``references`` is a list of reference sets; for an M2Scorer, the gold M2
-    blocks (systems: hypothesis lines); for an ErrantCompare, the reference M2 blocks, each system
-    given as its hypothesis M2 blocks (``sources`` unused for both).
+    ``systems``: name -> hypothesis (a dict, first = baseline) or a list of them.
+    ``references``: reference sets for metrics with text references; the gold M2 blocks for
+    the M2 family (``sources`` may then be None). ``beta`` picks the column of that beta.
     """
-    from .m2.errant import ErrantCompare
-    from .m2.maxmatch import M2Scorer
+    from .pipeline import corpus_for, score_corpus
 
     named = _named_systems(systems)
     if not named:
         raise InputError("a paired test needs at least one system (the baseline)")
-    if isinstance(metric, ErrantCompare):
-        results = [metric.compare(blocks, references, name) for name, blocks in named.items()]
-        statistics = dict(zip(named, errant_candidates(results)))
-        resampler = resampler_for(metric, 1)
-    elif isinstance(metric, M2Scorer):
-        results = [metric.score(references, lines, name) for name, lines in named.items()]
-        statistics = dict(zip(named, maxmatch_candidates(results)))
-        resampler = resampler_for(metric, 1)
-    else:
-        encoded = metric.encode(sources, references)
-        statistics = {name: metric.statistics(encoded, lines) for name, lines in named.items()}
-        resampler = resampler_for(metric, len(references), beta)
-    return paired_test_from_statistics(resampler, statistics, method, samples, seed, confidence_samples, strict)
+    corpus = corpus_for([metric], sources, references, named)
+    scored = score_corpus([metric], corpus)
+    resampler = metric.resampler(column_of_beta(metric, beta), scored.references)
+    return paired_test_from_statistics(resampler, scored.of_metric(0), method, samples, seed, confidence_samples,
+                                       strict)

@@ -44,12 +44,29 @@ def whitespace_warnings(lines: Sequence[str], name: str, unit: str, normalize_sp
         other = sum(1 for line in lines if not line.isascii() and _has_other_whitespace(line))
         if other:
             warnings.append(
-                f"warning: {name}: {other} line(s) contain non-ASCII whitespace (e.g. U+00A0), "
+                f"gecmetric: warning: {name}: {other} line(s) contain non-ASCII whitespace (e.g. U+00A0), "
                 "which splits words here but not in gec-ranking (Python 2); scores may differ from it")
     elif not normalize_space:
         stray = sum(1 for line in lines if _has_stray_space(line))
         if stray:
             warnings.append(
-                f"warning: {name}: {stray} line(s) have leading, trailing or repeated whitespace, "
+                f"gecmetric: warning: {name}: {stray} line(s) have leading, trailing or repeated whitespace, "
                 "which counts in char mode (as in the original tools); --normalize-space ignores it")
     return warnings
+
+
+def longest(lines: Sequence[str], unit: str = "word", normalize_space: bool = False) -> int:
+    """The most units any line has."""
+    if unit == "word":
+        return max((len(line.split()) for line in lines), default=0)
+    return max((len(normalized_space(line) if normalize_space else line) for line in lines), default=0)
+
+
+def order_warning(n: int, longest_line: int, unit: str) -> str | None:
+    """A warning when no sentence has n units: every n-gram precision and recall of order n is
+    then undefined, and GLEU+/GREEN score 0."""
+    if n <= longest_line:
+        return None
+    units = "words" if unit == "word" else "characters"
+    return (f"gecmetric: warning: n = {n} is more than the length of every sentence (at most {longest_line} "
+            f"{units}): every score is 0")

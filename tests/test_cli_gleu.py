@@ -120,14 +120,14 @@ def test_real_process(small):
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
 
 
-def test_empty_corpus_scores_zero(files):
+def test_empty_corpus_is_an_error(files):
+    """A corpus with no sentences is bad input (issue 12), not a score of 0."""
     empty = files("empty", "")
     for args in (["gleu", "-f"], ["gleu", "-m"], ["gleu", "--mean"], ["gleu", "--variant", "gleu0"]):
         code, out, err = run(args[0], "-s", empty, "-r", empty, empty, "-o", empty, *args[1:])
-        assert code == 0, err
-        assert out.splitlines()[-1] == f"{empty}\t0.00"
+        assert code == 2 and out == "" and err.count("\n") == 1 and f"the source {empty}" in err, err
     code, out, err = run("compare", "-s", empty, "-r", empty, "-o", empty, "--tsv")
-    assert code == 0 and out.splitlines()[1].split("\t")[1:] == ["0.00"] * 4, (out, err)
+    assert code == 2 and "the corpus has no sentences" in err
 
 
 def test_console_script_exit_keeps_output_and_codes(small, tmp_path):

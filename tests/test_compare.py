@@ -3,6 +3,7 @@ CLI's formats and errors. (benchmarks/compare_conll14.py is smoke-run by test_be
 from __future__ import annotations
 
 import io
+import re
 import json
 from decimal import Decimal
 import subprocess
@@ -16,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 
 from gecmetrics import GLEU, GREEN, InputError
 from gecmetrics.cli import main
-from gecmetrics.cli.compare import StderrProgress
+from gecmetrics.cli.common import StderrProgress
 from gecmetrics.comparison import compare
 from gecmetrics.ngrams import Encoder
 from gecmetrics.registry import column_labels, get_metric, list_metrics, metrics_from_text, parse_metric_spec
@@ -191,7 +192,7 @@ def test_bad_corpus_input() -> None:
         compare(SOURCES, [REF0], {"short": ["a", "b"]})
     with pytest.raises(InputError, match="at least one system"):
         compare(SOURCES, [REF0], {})
-    with pytest.raises(InputError, match="not a GLEU, GREEN or M2 metric"):
+    with pytest.raises(InputError, match="not a metric"):
         compare(SOURCES, [REF0], SYSTEMS, [object()])
 
 
@@ -291,19 +292,21 @@ def test_progress_line_only_on_a_terminal() -> None:
             return True
 
     terminal = Terminal()
-    progress = StderrProgress(terminal, delay=0.0)
-    progress(1, 3, "AMU (word)")
-    progress(3, 3, "done")
-    assert terminal.getvalue() == "\rgecmetric compare: 1/3 AMU (word)\x1b[K\r\x1b[K"
+    progress = StderrProgress("compare", terminal, delay=0.0)
+    progress(1000, 3000, "AMU")
+    progress(3000, 3000, "done")
+    # lines done and lines per second (issues 12 and 16), then the line is cleared
+    assert re.fullmatch(r"\rgecmetric compare: 1,000/3,000 lines \([\d,]+ lines/s\) AMU\x1b\[K\r\x1b\[K",
+                        terminal.getvalue())
 
     slow_to_show = Terminal()
-    progress = StderrProgress(slow_to_show, delay=3600.0)
+    progress = StderrProgress("compare", slow_to_show, delay=3600.0)
     progress(1, 3, "AMU")
     progress(3, 3, "done")
     assert slow_to_show.getvalue() == ""
 
     pipe = io.StringIO()
-    progress = StderrProgress(pipe, delay=0.0)
+    progress = StderrProgress("compare", pipe, delay=0.0)
     progress(1, 3, "AMU")
     assert pipe.getvalue() == ""
 

@@ -187,9 +187,10 @@ def test_empty_source():
 
 def test_all_empty_and_empty_corpus():
     assert score([""], [[""]], [""]) == 0.0
-    result = GREEN(beta=[1.0, 2.0]).corpus_score([], [[]], [])
-    assert result.scores.tolist() == [0.0, 0.0]
-    assert GREEN().sentence_scores([], [[]], []).mean.tolist() == [0.0]
+    with pytest.raises(InputError, match="no sentences"):  # issue 12: nothing to score is an error
+        GREEN(beta=[1.0, 2.0]).corpus_score([], [[]], [])
+    with pytest.raises(InputError, match="no sentences"):
+        GREEN().sentence_scores([], [[]], [])
 
 
 def test_f_is_weighted_harmonic_mean_of_cumulative_p_and_r():

@@ -249,10 +249,11 @@ def test_cli_prints_tsv_and_rejects_misaligned_files(tmp_path) -> None:
     proc = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import main; main()", "m2", "score",
                            "-s", str(gold), "-o", str(short)], capture_output=True, text=True)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == f"gecmetric: error: {short}: has 1 lines but the M2 file has 2 blocks"
+    # the message names both files (issue 12: it used to say only "the M2 file")
+    assert proc.stderr.strip() == f"gecmetric: error: {short}: has 1 lines but the M2 file {gold} has 2 blocks"
     out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(short)])
     assert out.exit_code == 2
-    assert f"{short}: has 1 lines but the M2 file has 2 blocks" in out.output
+    assert f"{short}: has 1 lines but the M2 file {gold} has 2 blocks" in out.output
 
 
 class _ListedArc:

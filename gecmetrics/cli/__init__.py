@@ -5,6 +5,7 @@ The CLI is thin: it parses options, calls the library and prints. Bad input rais
 """
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -70,9 +71,8 @@ class GecGroup(click.Group):
         except InputError as err:
             click.echo(f"gecmetric: error: {err}", err=True)
             ctx.exit(2)
-        except BrokenPipeError:
-            sys.stderr.close()
-            ctx.exit(0)
+        except OSError as err:  # writing the output failed
+            ctx.exit(output_failed(err))
 
 
 @click.group(cls=GecGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -87,6 +87,22 @@ def main() -> None:
     GECMETRICS_NUMPY_CORE=1 to choose it).
     """
     keep_freed_memory()  # one command per process: reuse freed memory rather than re-fault it
+
+
+def output_failed(err: OSError) -> int:
+    """The exit code of a failed write to stdout: a closed pipe (``| head``) ends quietly with
+    0, as the reader has what it wanted; any other failure (a full disk) is one line and 1."""
+    if isinstance(err, BrokenPipeError) or err.errno == errno.EPIPE:
+        try:
+            sys.stderr.close()
+        except OSError:
+            pass
+        return 0
+    try:
+        print(f"gecmetric: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+    except OSError:
+        pass
+    return 1
 
 
 def run() -> None:
@@ -104,9 +120,14 @@ def run() -> None:
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)
         code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe or stream: the output is as complete as it can be
-            pass
+    try:
+        sys.stdout.flush()
+    except OSError as err:
+        code = output_failed(err) or code
+    except ValueError:  # stdout closed after a broken pipe: the output is as complete as it can be
+        pass
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     os._exit(code or 0)

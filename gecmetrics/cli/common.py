@@ -1,15 +1,25 @@
-"""Options and input handling shared by the n-gram metric commands (gleu, green, compare)."""
+"""Options and input handling shared by the commands."""
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+import sys
+import time
+from typing import Any, Callable, Iterable, Sequence, TextIO
 
 import click
 
 from ..corpus import Corpus, read_corpus
 from ..errors import InputError
-from ..report import percent
-from ..units import UNITS, whitespace_warnings
+from ..report import MAX_DIGITS, dumps, percent
+from ..units import UNITS, longest, order_warning, whitespace_warnings
 from .options import GreedyOption
+
+DIGITS_HELP = "Decimals of printed scores (rounded half up)."
+
+
+def digits_option(default: int, help: str = DIGITS_HELP) -> Callable:
+    """``-d/--digits``, capped at :data:`MAX_DIGITS` in every command."""
+    return click.option("-d", "--digits", type=click.IntRange(0, MAX_DIGITS), default=default, show_default=True,
+                        help=help)
 
 
 def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis")) -> Callable:
@@ -41,8 +51,7 @@ def output_options(func: Callable) -> Callable:
                         help="Print the signature (everything that determines the number) on stderr.")(func)
     func = click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, statistics, settings, signature.")(func)
     func = click.option("-v", "--verbose", is_flag=True, help="Print per-order tables.")(func)
-    func = click.option("-d", "--digits", type=click.IntRange(0, 20), default=2, show_default=True,
-                        help="Decimals of printed scores (x100, rounded half up).")(func)
+    func = digits_option(2, "Decimals of printed scores (x100, rounded half up).")(func)
     return func
 
 
@@ -55,18 +64,17 @@ def echo_score_rows(rows: Iterable[tuple[str, Sequence[float]]], digits: int,
         click.echo("\t".join([path] + [percent(score, digits) for score in scores]))
 
 
-def check_order_option(order: int) -> None:
-    if order < 1:
-        raise InputError(f"-n must be >= 1, got {order}")
+def echo_json(value: Any) -> None:
+    """A JSON document on stdout (the output layer's encoding)."""
+    click.echo(dumps(value))
 
 
-def load_corpus(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], unit: str,
-                normalize_space: bool) -> Corpus:
-    """Read and check the files; print whitespace warnings (SPEC 1) on stderr."""
-    if list(hypotheses).count("-") > 1:
-        raise InputError("standard input ('-') can be read only once")
-    corpus = read_corpus(source, references, hypotheses)
-    warn_whitespace(corpus, source, references, [(unit, normalize_space)])
+def load_corpus(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], metrics: Sequence[Any],
+                gold: str | None = None) -> Corpus:
+    """Read and check the files; print whitespace and order warnings on stderr."""
+    corpus = read_corpus(source, references, hypotheses, gold)
+    warn_whitespace(corpus, source, references, sorted({m.text_unit() for m in metrics} - {None}))
+    warn_order(corpus, metrics)
     return corpus
 
 
@@ -81,11 +89,67 @@ def warn_whitespace(corpus: Corpus, source: str, references: tuple[str, ...],
                 click.echo(warning, err=True)
 
 
-def read_gold_m2(path: str, sources: list[str], source: str) -> list:
-    """The gold M2 blocks of ``--m2``, checked against the source file's sentences."""
-    from ..comparison import check_m2_sources
-    from ..m2.format import read_m2
+def warn_order(corpus: Corpus, metrics: Sequence[Any]) -> None:
+    """A warning on stderr for each n-gram metric whose order exceeds every sentence."""
+    texts = [corpus.sources, *corpus.references, *corpus.hypotheses.values()]
+    seen = set()
+    for metric in metrics:
+        unit = metric.text_unit()
+        if unit is None or (unit, metric.settings.n) in seen:
+            continue
+        seen.add((unit, metric.settings.n))
+        warning = order_warning(metric.settings.n, max(longest(lines, *unit) for lines in texts), unit[0])
+        if warning:
+            click.echo(warning, err=True)
 
-    blocks = read_m2(path)
-    check_m2_sources(blocks, sources, path, f"the source {source}")
-    return blocks
+
+def check_order_option(order: int) -> None:
+    if order < 1:
+        raise InputError(f"-n must be >= 1, got {order}")
+
+
+def output_format(flags: dict[str, bool], message: str) -> str:
+    """The one output format asked for by flags like {"tsv": True, "json": False} ("text"
+    when none); several is the error ``message``."""
+    given = [fmt for fmt, on in flags.items() if on]
+    if len(given) > 1:
+        raise InputError(message)
+    return given[0] if given else "text"
+
+
+PROGRESS_DELAY_SECONDS = 1.0
+
+
+class StderrProgress:
+    """A progress line on stderr (lines done, lines per second), shown only once the work has
+    taken more than a second and only when stderr is a terminal: never in logs, pipes or
+    captured output."""
+
+    def __init__(self, command: str, stream: TextIO | None = None, delay: float = PROGRESS_DELAY_SECONDS) -> None:
+        self.command = command
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.monotonic()
+        self.delay = delay
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.shown = False
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if not self.enabled:
+            return
+        if done >= total:
+            if self.shown:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
+            return
+        elapsed = time.monotonic() - self.start
+        if elapsed < self.delay:
+            return
+        rate = f" ({done / elapsed:,.0f} lines/s)" if elapsed > 0 else ""
+        self.stream.write(f"\rgecmetric {self.command}: {done:,}/{total:,} lines{rate} {what}".rstrip() + "\x1b[K")
+        self.stream.flush()
+        self.shown = True
+
+
+def progress_unless(as_json: bool, command: str) -> StderrProgress | None:
+    """The progress line of a command, except when it prints JSON."""
+    return None if as_json else StderrProgress(command)

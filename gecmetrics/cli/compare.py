@@ -1,49 +1,17 @@
 """``gecmetric compare``: one table of many systems under many metric settings."""
 from __future__ import annotations
 
-import sys
-import time
-
 import click
 
-from ..comparison import DEFAULT_METRICS, compare as compare_systems, is_m2
-from ..corpus import read_corpus
+from ..comparison import DEFAULT_METRICS, compare_corpus
 from ..errors import InputError
-from ..registry import list_metrics, metrics_from_text, settings_help
-from ..significance import paired_statistics
+from ..pipeline import score_corpus
+from ..registry import list_metrics, metrics_from_text, needs_gold_m2, settings_help
+from ..significance import column_tests
 from . import main
-from .common import corpus_options, output_options, read_gold_m2, warn_whitespace
+from .common import corpus_options, load_corpus, output_format, output_options, progress_unless
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_test_list, significance_options
-
-PROGRESS_DELAY_SECONDS = 1.0
-
-
-class StderrProgress:
-    """A progress line on stderr, shown only once the work has taken more than a second and
-    only when stderr is a terminal (never in logs or pipes)."""
-
-    def __init__(self, stream=None, delay: float = PROGRESS_DELAY_SECONDS) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.monotonic()
-        self.delay = delay
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.shown = False
-
-    def __call__(self, done: int, total: int, what: str) -> None:
-        if not self.enabled:
-            return
-        if done >= total:
-            if self.shown:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
-            return
-        if time.monotonic() - self.start < self.delay:
-            return
-        self.stream.write(f"\rgecmetric compare: {done}/{total} {what}\x1b[K")
-        self.stream.flush()
-        self.shown = True
-
 
 def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
@@ -68,13 +36,14 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
               help="List the metric names, their defaults and settings, and exit.")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values (header + a line per system).")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table and the signatures.")
+@click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular (booktabs rules), signatures as comments.")
 @click.option("--sort", "sort_column", metavar="COLUMN",
               help="Sort rows by a column: its label (case and spaces ignored), its number (1 = first score "
                    "column) or 'system'. Scores sort best first.")
 @click.option("--ranks", is_flag=True, help="Add a rank column (1 = best; ties share a rank) after each score.")
 @output_options
 @significance_options()
-def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_markdown, sort_column, ranks,
+def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_markdown, as_latex, sort_column, ranks,
             digits, verbose, as_json, show_signature, paired_bs, paired_ar, seed):
     """Score many systems with many metrics: a row per system, a column per metric setting.
 
@@ -85,40 +54,29 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
     The source, each reference and each system output are counted once for all metrics.
     `--list-metrics` shows the names and settings.
     """
-    progress = StderrProgress()
-    if sum((as_tsv, as_markdown, as_json)) > 1:
-        raise InputError("choose one of --tsv, --markdown and --json")
+    progress = progress_unless(as_json, "compare")
+    fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
+                        "choose one of --tsv, --markdown and --json (or --latex)")
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
-    has_m2 = any(is_m2(m) for m in metrics)
-    if gold_m2 is not None and not has_m2:
+    if gold_m2 is not None and not any(needs_gold_m2(m) for m in metrics):
         metrics += metrics_from_text("m2")
-    if has_m2 and gold_m2 is None:
+    if gold_m2 is None and any(needs_gold_m2(m) for m in metrics):
         raise InputError("the m2 metric needs the gold annotation: --m2 GOLD.m2")
-    if list(hypotheses).count("-") > 1 or (gold_m2 == "-" and "-" in hypotheses):
-        raise InputError("standard input ('-') can be read only once")
-
-    corpus = read_corpus(source, references, hypotheses)
-    warn_whitespace(corpus, source, references, sorted({(m.unit, m.normalize_space) for m in metrics if not is_m2(m)}))
-    blocks = None if gold_m2 is None else read_gold_m2(gold_m2, corpus.sources, source)
+    corpus = load_corpus(source, references, hypotheses, metrics, gold_m2)
     if paired_bs or paired_ar:
-        tests = paired_statistics(metrics, corpus.sources, corpus.references,
-                                    [corpus.hypotheses[p] for p in hypotheses], list(hypotheses), blocks)
-        run_paired_test_list(tests, list(hypotheses), paired_bs, paired_ar, seed, digits, as_json, show_signature or verbose,
-                             {"--sort": sort_column is not None, "--ranks": ranks, "--tsv": as_tsv, "--markdown": as_markdown})
+        tests = column_tests(score_corpus(metrics, corpus, list(hypotheses)))
+        run_paired_test_list(tests, list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,
+                             show_signature or verbose, {"--sort": sort_column is not None, "--ranks": ranks,
+                                                         "--tsv": as_tsv, "--markdown": as_markdown,
+                                                         "--latex": as_latex})
         return
-    table = compare_systems(corpus.sources, corpus.references, corpus.hypotheses, metrics, m2_blocks=blocks,
-                            progress=progress)
+    table = compare_corpus(corpus, metrics, progress)
     if sort_column is not None:
         table = table.sorted_by(sort_column)
-
     if as_json:
         click.echo(table.to_json(ranks=True))
-    elif as_tsv:
-        click.echo(table.to_tsv(digits, ranks))
-    elif as_markdown:
-        click.echo(table.to_markdown(digits, ranks))
     else:
-        click.echo(table.to_text(digits, ranks))
+        click.echo(table.render(fmt, digits, ranks))
     if show_signature or verbose:
         for column in table.columns:
             click.echo(f"{column.label}\t{column.signature}", err=True)

@@ -4,17 +4,15 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from ..metrics.green import GREEN, REGIONS, alpha_of
-from ..report import dumps, green_table, percent, round_half_up
+from ..metrics.green import GREEN, GREENSettings, alpha_of, beta_label
+from ..pipeline import score_corpus
+from ..report import green_table, percent, round_half_up
 from ..significance import resamplers_for
 from . import main
-from .common import check_order_option, corpus_options, echo_score_rows, load_corpus, output_options, unit_options
+from .common import (check_order_option, corpus_options, echo_json, echo_score_rows, load_corpus, output_options,
+                     progress_unless, unit_options)
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
-
-
-def _beta_label(beta: float) -> str:
-    return f"{beta:g}"
 
 
 @main.command(cls=GreedyCommand)
@@ -37,55 +35,48 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
     check_order_option(order)
     if sentence and mean:
         raise InputError("choose one of --sentence and --mean")
-    metric = GREEN(order, list(betas) if betas else [2.0], unit, normalize_space)
-    corpus = load_corpus(source, references, hypotheses, unit, normalize_space)
-    encoded = metric.encode(corpus.sources, corpus.references)
-    statistics = [metric.statistics(encoded, corpus.hypotheses[path]) for path in hypotheses]
+    metric = GREEN(order, list(betas) if betas else GREENSettings.beta, unit, normalize_space)
+    corpus = load_corpus(source, references, hypotheses, [metric])
+    scored = score_corpus([metric], corpus, list(hypotheses), progress=progress_unless(as_json, "green"))
+    statistics = [scored.statistics[path][0] for path in hypotheses]
     if paired_bs or paired_ar:
-        run_paired_tests(resamplers_for([metric], len(references)), hypotheses, statistics, paired_bs, paired_ar,
+        run_paired_tests(resamplers_for([metric], scored.references), hypotheses, statistics, paired_bs, paired_ar,
                          seed, digits, as_json, show_signature or verbose, {"--sentence": sentence, "--mean": mean})
         return
-    labels = [_beta_label(b) for b in metric.betas]
+    labels = [beta_label(b) for b in metric.betas]
     if sentence:
         _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json)
     elif mean:
-        means = [metric.sentence_from_statistics(stats).mean for stats in statistics]
+        sentences = [metric.sentence_from_statistics(stats) for stats in statistics]
         if as_json:
-            click.echo(dumps([{"hypothesis": path, "scores": dict(zip(labels, 100 * m)),
-                               "signature": metric.signature(len(references)) + "|mode:mean"}
-                              for path, m in zip(hypotheses, means)]))
+            echo_json([{"hypothesis": path, **s.mean_dict(scale=100)} for path, s in zip(hypotheses, sentences)])
         else:
-            echo_score_rows(zip(hypotheses, means), digits, ["beta"] + labels)
+            echo_score_rows(((path, s.mean) for path, s in zip(hypotheses, sentences)), digits, ["beta"] + labels)
     else:
-        results = [metric.corpus_from_statistics(stats) for stats in statistics]
-        if as_json:
-            click.echo(dumps([_result_json(path, res, labels) for path, res in zip(hypotheses, results)]))
-        elif verbose:
-            for path, res in zip(hypotheses, results):
-                for k, beta in enumerate(metric.betas):
-                    click.echo(f"{path}\talpha={round_half_up(alpha_of(beta), digits)}\t"
-                               f"beta={round_half_up(beta, digits)}")
-                    click.echo(green_table(res.regions[k], beta, digits))
-        else:
-            echo_score_rows(((path, res.scores) for path, res in zip(hypotheses, results)), digits,
-                            ["beta"] + labels)
+        _print_corpus(metric, hypotheses, statistics, digits, verbose, as_json)
     if show_signature or verbose:
-        click.echo(metric.signature(len(references)), err=True)
+        click.echo(metric.signature(scored.references), err=True)
 
 
-def _result_json(path, result, labels) -> dict:
-    return {"hypothesis": path, "scores": dict(zip(labels, 100 * result.scores)),
-            "regions": {label: {name: result.regions[k][:, j] for j, name in enumerate(REGIONS)}
-                        for k, label in enumerate(labels)},
-            "settings": result.settings, "signature": result.signature}
+def _print_corpus(metric, hypotheses, statistics, digits, verbose, as_json):
+    results = [metric.score(stats) for stats in statistics]
+    if as_json:
+        echo_json([{"hypothesis": path, **res.to_dict(scale=100)} for path, res in zip(hypotheses, results)])
+    elif verbose:
+        for path, res in zip(hypotheses, results):
+            for k, beta in enumerate(metric.betas):
+                click.echo(f"{path}\talpha={round_half_up(alpha_of(beta), digits)}\t"
+                           f"beta={round_half_up(beta, digits)}")
+                click.echo(green_table(res.regions[k], beta, digits))
+    else:
+        echo_score_rows(((path, res.scores) for path, res in zip(hypotheses, results)), digits,
+                        ["beta"] + [beta_label(b) for b in metric.betas])
 
 
 def _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json):
     scores = [metric.sentence_from_statistics(stats) for stats in statistics]
     if as_json:
-        click.echo(dumps([{"hypothesis": path, "scores": {_beta_label(b): 100 * s.scores[k]
-                                                          for k, b in enumerate(metric.betas)},
-                           "signature": s.signature} for path, s in zip(hypotheses, scores)]))
+        echo_json([{"hypothesis": path, **s.to_dict(scale=100)} for path, s in zip(hypotheses, scores)])
         return
     if verbose:
         for d in range(corpus.size):

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import click
 
-from ..m2.errant import ErrantCompare, compare_m2_files, format_errant_report, parse_filter_types
+from ..m2.errant import ErrantCompare, ErrantSettings, compare_m2_files, format_errant_report, parse_filter_types
 from ..m2.references import m2_references, write_references
 from . import main
+from .common import echo_json
 
 
 @main.group("m2")
@@ -52,7 +53,8 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
               help="A hypothesis M2 file.")
 @click.option("-ref", "ref", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="A reference M2 file.")
-@click.option("-b", "--beta", type=click.FloatRange(min=0), default=0.5, show_default=True, help="Beta of the F-score (>= 0).")
+@click.option("-b", "--beta", type=float, default=ErrantSettings.beta, show_default=True,
+              help="Beta of the F-score (>= 0; inf gives recall).")
 @click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
 @click.option("-dt", "detection_tokens", is_flag=True, help="Evaluate detection in terms of tokens.")
 @click.option("-ds", "detection_spans", is_flag=True, help="Evaluate detection in terms of spans.")
@@ -85,6 +87,6 @@ def compare(ctx: click.Context, hyp: str, ref: str, beta: float, verbose: bool, 
                              filter_types=parse_filter_types([*filter_types, *extra]), verbose=verbose and not as_json)
     result = compare_m2_files(hyp, ref, comparer)
     if as_json:
-        click.echo(result.to_json())
+        echo_json(result.to_dict())
     else:
         click.echo(format_errant_report(result, category_level), nl=False)

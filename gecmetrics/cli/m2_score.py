@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import click
 
-from ..corpus import read_lines
+from ..corpus import Corpus, read_lines
+from ..errors import InputError
 from ..m2.format import read_m2
-from ..m2.maxmatch import M2Result, M2Scorer, precision_recall_f
-from ..report import round_half_up
+from ..m2.maxmatch import M2Result, M2Scorer, M2Settings, precision_recall_f
+from ..pipeline import score_corpus
+from ..report import Table, round_half_up
 from ..significance import resamplers_for
+from .common import StderrProgress, digits_option
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
@@ -55,45 +58,40 @@ def _verbose_lines(result: M2Result, digits: int) -> list[str]:
 @click.option("-o", "--hypothesis", "hypotheses", cls=GreedyOption, required=True,
               type=click.Path(dir_okay=False, allow_dash=True),
               help="Tokenized system output(s), one line per M2 block: -o A.txt B.txt.")
-@click.option("-b", "--beta", type=click.FloatRange(min=0), default=0.5, show_default=True, help="Beta of the F-score (>= 0).")
-@click.option("--max-unchanged-words", type=click.IntRange(min=0), default=2, show_default=True,
-              help="Most unchanged tokens one system edit may hold.")
+@click.option("-b", "--beta", type=float, default=M2Settings.beta, show_default=True,
+              help="Beta of the F-score (>= 0; inf gives recall).")
+@click.option("--max-unchanged-words", type=click.IntRange(min=0), default=M2Settings.max_unchanged_words,
+              show_default=True, help="Most unchanged tokens one system edit may hold.")
 @click.option("--ignore-whitespace-casing", is_flag=True,
               help="Drop system edits that only change spaces or letter case.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Per sentence: source, hypothesis, chosen annotator, edits, running P/R/F.")
 @click.option("--sentence", is_flag=True, help="Per-sentence P/R/F (with the annotator chosen for the corpus).")
-@click.option("-d", "--digits", type=click.IntRange(min=0), default=4, show_default=True,
-              help="Decimals (rounded half up).")
+@digits_option(4, "Decimals (rounded half up).")
 @significance_options()
 def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
           max_unchanged_words: int, ignore_whitespace_casing: bool, verbose: bool, sentence: bool,
           digits: int, paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
     """MaxMatch (M2) precision, recall and F-beta of system outputs, as the official NUS
     m2scorer computes them (fractions, not x100)."""
-    blocks = read_m2(gold_path)
     scorer = M2Scorer(beta=beta, max_unchanged_words=max_unchanged_words,
-                      ignore_whitespace_casing=ignore_whitespace_casing, keep_details=verbose)
+                      ignore_whitespace_casing=ignore_whitespace_casing)
+    corpus = read_gold_corpus(gold_path, hypotheses)
     paths = list(hypotheses)
-    loaded = []
-    for path in paths:
-        lines = read_lines(path)
-        name = path if path != "-" else "<stdin>"
-        loaded.append((path, scorer.score(blocks, lines, name=name)))
+    scored = score_corpus([scorer], corpus, paths, progress=StderrProgress("m2 score"))
     if paired_bs or paired_ar:
-        from ..significance import maxmatch_candidates
-        run_paired_tests(resamplers_for([scorer], 1), paths, maxmatch_candidates([r for _, r in loaded]), paired_bs,
+        run_paired_tests(resamplers_for([scorer], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
                          paired_ar, seed, digits, conflicts={"--sentence": sentence, "-v": verbose}, scale=1)
         return
+    loaded = [(path, scored.result(path, 0)) for path in paths]
     if sentence:
-        click.echo(f"system\tsentence\tprecision\trecall\tf{beta:g}")
-        for path, result in loaded:
-            for index, (p, r, f) in enumerate(result.sentence_scores(), start=1):
-                click.echo(f"{path}\t{index}\t{round_half_up(p, digits)}\t{round_half_up(r, digits)}\t"
-                           f"{round_half_up(f, digits)}")
+        rows = [[path, str(index), *(round_half_up(x, digits) for x in prf)] for path, result in loaded
+                for index, prf in enumerate(result.sentence_scores(), start=1)]
+        click.echo(Table(["system", "sentence", "precision", "recall", f"f{beta:g}"], rows).render("tsv"))
         return
     if verbose:
         for path, result in loaded:
+            result.details = scorer.details(corpus.gold, corpus.hypotheses[path], result.chosen)
             click.echo(f"== {path}")
             for line in _verbose_lines(result, digits):
                 click.echo(line)
@@ -101,7 +99,21 @@ def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
             click.echo(f"PROPOSED EDITS : {result.proposed}")
             click.echo(f"GOLD EDITS     : {result.gold}")
             click.echo(f"SIGNATURE      : {result.signature}")
-    click.echo(f"system\tprecision\trecall\tf{beta:g}")
-    for path, result in loaded:
-        click.echo(f"{path}\t{round_half_up(result.precision, digits)}\t{round_half_up(result.recall, digits)}\t"
-                   f"{round_half_up(result.f, digits)}")
+    rows = [[path, *(round_half_up(x, digits) for x in (r.precision, r.recall, r.f))] for path, r in loaded]
+    click.echo(Table(["system", "precision", "recall", f"f{beta:g}"], rows).render("tsv"))
+
+
+def read_gold_corpus(gold_path: str, hypotheses: tuple[str, ...]) -> Corpus:
+    """The gold M2 and the system outputs scored against it (one line per block)."""
+    if list(hypotheses).count("-") + (gold_path == "-") > 1:
+        raise InputError("standard input ('-') can be read only once")
+    blocks = read_m2(gold_path)
+    gold_name = gold_path if gold_path != "-" else "<stdin>"
+    corpus = Corpus(None, [], {}, blocks, {"source": gold_name, "gold": gold_name})
+    for path in hypotheses:
+        lines = read_lines(path)
+        name = path if path != "-" else "<stdin>"
+        if len(lines) != len(blocks):
+            raise InputError(f"has {len(lines)} lines but the M2 file {gold_name} has {len(blocks)} blocks", name)
+        corpus.hypotheses[path] = lines
+    return corpus

@@ -1,17 +1,15 @@
 """``gecmetric meta-eval``: correlate system scores with a human ranking (Pearson, Spearman)."""
 from __future__ import annotations
 
-import json
 import os
 
 import click
-from prettytable import PrettyTable
 
 from ..errors import InputError
 from ..meta_eval import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
-from ..report import round_half_up
+from ..report import Table, round_half_up
 from . import main
-from .common import read_gold_m2
+from .common import digits_option, echo_json, output_format
 from .options import GreedyCommand, GreedyOption
 
 
@@ -34,34 +32,28 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise InputError(f"systems are named by file name and these repeat: {', '.join(repeated)}")
-    from ..comparison import DEFAULT_METRICS, compare
+    from ..comparison import DEFAULT_METRICS, compare_corpus
+    from .common import StderrProgress
     from ..corpus import read_corpus
     from ..registry import metrics_from_text
 
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
-    corpus = read_corpus(source, references, system_files)
-    blocks = None if gold_m2 is None else read_gold_m2(gold_m2, corpus.sources, source)
-    systems = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}
-    table = compare(corpus.sources, corpus.references, systems, metrics, m2_blocks=blocks)
+    corpus = read_corpus(source, references, system_files, gold_m2)
+    corpus.hypotheses = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}
+    table = compare_corpus(corpus, metrics, StderrProgress("meta-eval"))
     return {column.label: {name: table.score(name, column.label) for name in names} for column in table.columns}
 
 
-def _print_result(result: MetaEvalResult, digits: int, as_tsv: bool, as_json: bool) -> None:
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
+def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
+    if fmt == "json":
+        echo_json(result.to_dict())
         return
     header = ["metric", "human", "pearson", "spearman", "n"]
     rows = [[c.metric, c.human_score, round_half_up(c.pearson, digits), round_half_up(c.spearman, digits),
              str(c.n_systems)] for c in result.correlations]
-    if as_tsv:
-        for row in [header] + rows:
-            click.echo("\t".join(row))
-        return
-    table = PrettyTable(header)
-    table.align = "r"
-    table.align["metric"] = table.align["human"] = "l"
-    table.add_rows(rows)
-    click.echo(table.get_string())
+    table = Table(header, rows, left=(0, 1), text_align={"metric": "l", "human": "l", "pearson": "r",
+                                                          "spearman": "r", "n": "r"})
+    click.echo(table.render(fmt))
 
 
 @main.command("meta-eval", cls=GreedyCommand)
@@ -82,12 +74,15 @@ def _print_result(result: MetaEvalResult, digits: int, as_tsv: bool, as_json: bo
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
 @click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
-@click.option("-d", "--digits", type=int, default=3, show_default=True, help="Decimals printed (rounded half up).")
+@digits_option(3, "Decimals printed (rounded half up).")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values instead of a table.")
+@click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
+@click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, systems used, notes).")
 def meta_eval(human: str, human_scores: tuple[str, ...], systems: str | None, scores_path: str | None,
               source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
-              metric_texts: tuple[str, ...], gold_m2: str | None, digits: int, as_tsv: bool, as_json: bool) -> None:
+              metric_texts: tuple[str, ...], gold_m2: str | None, digits: int, as_tsv: bool, as_markdown: bool,
+              as_latex: bool, as_json: bool) -> None:
     """Correlate system-level metric scores with human scores (Pearson r, Spearman rho).
 
     One row per metric and human score column. Scores come from --scores FILE.tsv, or are
@@ -98,12 +93,10 @@ def meta_eval(human: str, human_scores: tuple[str, ...], systems: str | None, sc
     \b
     gecmetric meta-eval --human gjg15 -s INPUT -r REF0 REF1 -o AMU CAMB CUUI INPUT ... --metrics gleu,green
     """
-    if as_tsv and as_json:
-        raise InputError("give at most one of --tsv and --json")
-    if digits < 0:
-        raise InputError(f"--digits must be 0 or more, got {digits}")
+    fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
+                        "give at most one of --tsv and --json (or --markdown, --latex)")
     metric_scores = _system_scores_from_options(scores_path, source, references, system_files, metric_texts, gold_m2)
     result = meta_evaluate(metric_scores, human=human, human_score=list(human_scores) or None, systems=systems)
     for note in result.notes:
         click.echo(f"gecmetric: note: {note}", err=True)
-    _print_result(result, digits, as_tsv, as_json)
+    _print_result(result, digits, fmt)

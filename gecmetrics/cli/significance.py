@@ -7,11 +7,9 @@ from typing import Any, Callable, Mapping, Sequence
 import click
 
 from ..errors import InputError
-from ..report import dumps, percent, round_half_up, table
-from ..significance import (DEFAULT_SAMPLES, SIGNIFICANCE_LEVEL, PairedTestResult, Resampler,
-                            paired_test_from_statistics)
-
-METHOD_TITLES = {"bs": "Paired bootstrap resampling", "ar": "Paired approximate randomization"}
+from ..report import paired_test_text
+from ..significance import DEFAULT_SAMPLES, PairedTestResult, Resampler, paired_test_from_statistics
+from .common import echo_json
 
 
 def significance_options(add_seed: bool = True) -> Callable:
@@ -72,12 +70,9 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
     results = [paired_test_from_statistics(r, dict(zip(unique, statistics)), method, samples, seed)
                for r, statistics in tests]
     if as_json:
-        click.echo(dumps([_result_json(result, scale) for result in results]))
+        echo_json([result.to_dict(scale) for result in results])
     else:
-        for k, result in enumerate(results):
-            if k:
-                click.echo()
-            click.echo(format_paired_table(result, digits, scale))
+        click.echo("\n\n".join(paired_test_text(result, digits, scale) for result in results))
     if show_signature:
         for result in results:
             click.echo(result.signature, err=True)
@@ -92,40 +87,3 @@ def check_paired_options(paired_bs: int | None, paired_ar: int | None,
     for option, given in (conflicts or {}).items():
         if given:
             raise InputError(f"{option} does not go with --paired-bs/--paired-ar")
-
-
-def _scaled(value: float, digits: int, scale: float) -> str:
-    return percent(value, digits) if scale == 100 else round_half_up(scale * value, digits)
-
-
-def format_paired_table(result: PairedTestResult, digits: int = 2, scale: float = 100.0) -> str:
-    """A title line, then a table: system, score, 95% interval, mean +- half-width, p-value."""
-    if result.method == "bs":
-        how = f"{result.samples} resamples"
-    else:
-        how = f"{result.samples} trials, intervals from {result.confidence_samples} bootstrap resamples"
-    title = (f"{METHOD_TITLES[result.method]} ({how}, seed {result.seed}): {result.metric}, "
-             f"baseline {result.baseline.name}")
-    rows = []
-    for system in result.systems:
-        low, high = system.interval
-        if system.p_value is None:
-            p_text = "baseline"
-        else:
-            p_text = f"{system.p_value:.4f}" + (" *" if system.significant else "")
-        rows.append([system.name, _scaled(system.score, digits, scale),
-                     f"[{_scaled(low, digits, scale)}, {_scaled(high, digits, scale)}]",
-                     f"{_scaled(system.mean, digits, scale)} ± {_scaled(system.half_width, digits, scale)}", p_text])
-    body = table(["system", "score", "95% CI", "mean ± CI/2", "p-value"], rows)
-    note = f"* p < {SIGNIFICANCE_LEVEL:g} against the baseline"
-    return "\n".join([title, body, note])
-
-
-def _result_json(result: PairedTestResult, scale: float = 100.0) -> dict:
-    return {"metric": result.metric, "method": result.method, "samples": result.samples,
-            "confidence_samples": result.confidence_samples, "seed": result.seed,
-            "baseline": result.baseline.name,
-            "systems": [{"hypothesis": s.name, "score": scale * s.score, "mean": scale * s.mean,
-                         "interval": [scale * s.interval[0], scale * s.interval[1]], "p_value": s.p_value,
-                         "significant": s.significant} for s in result.systems],
-            "signature": result.signature}

@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Hashable, Iterable, Sequence
 
 import numpy as np
 
-from .. import __version__
+from ..corpus import Corpus
 from ..errors import InputError
-from .format import DELETION, NOOP_TYPE as NOOP, Block, read_m2
+from ..metric import M2, Settings, choice, parse_beta, parse_bool, parse_strings, setting
+from . import fscore
+from .base import CountsResult, RunningFMetric
+from .format import DELETION, NOOP_TYPE as NOOP, Block, check_blocks, read_m2
 
 MODES = ("dt", "ds", "cs", "cse")
 MODE_TITLES = {
@@ -46,11 +49,7 @@ def errant_scores(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float,
     """ERRANT's precision, recall and F-beta, unrounded (P or R is 1 when FP or FN is 0).
     F is 0 when its denominator is: P = R = 0, or beta = 0 with R = 0 (where ERRANT divides
     by zero; for beta > 0 this is ERRANT's own P + R = 0 guard)."""
-    precision = float(tp) / (tp + fp) if fp else 1.0
-    recall = float(tp) / (tp + fn) if fn else 1.0
-    denominator = (beta ** 2) * precision + recall
-    f_score = float((1 + (beta ** 2)) * precision * recall) / denominator if denominator else 0.0
-    return precision, recall, f_score
+    return fscore.ERRANT.scores((tp, fp, fn), beta)
 
 
 def rounded_scores(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
@@ -94,43 +93,81 @@ class SentenceTrace:
     categories: dict[str, list[int]]
 
 
+PAIR_BASE = 1 << 31
+"""Candidate ids of ERRANT statistics encode (hypothesis annotator, reference annotator)."""
+
+
+def pair_code(hyp_id: int, ref_id: int) -> int:
+    return hyp_id * PAIR_BASE + ref_id
+
+
+def pair_of(code: int) -> tuple[int, int]:
+    return divmod(int(code), PAIR_BASE)
+
+
 @dataclass
-class ErrantResult:
+class ErrantResult(CountsResult):
     """Corpus result of an ERRANT-style comparison.
 
-    ``pair_counts[d, p]`` = (TP, FP, FN) of sentence d for annotator pair ``pairs[p]``
-    (hypothesis id, reference id); ``pair_available[d, p]`` says whether both annotators exist
-    in that sentence (else the counts are 0 and the pair cannot be chosen);
-    ``candidate_order[d]`` lists the available pairs in ERRANT's trial order, which decides
-    exact ties; ``chosen_pair[d]`` is the pair chosen (by :func:`choose_pairs`). With a
-    one-annotator hypothesis, the pairs are the reference annotators: shape (D, A, 3).
-    Significance tests resample rows and redo the choice with a running F-score
-    (:class:`gecmetrics.significance.RunningFResampler`).
+    Per sentence, every (hypothesis annotator, reference annotator) pair is a candidate, in
+    ERRANT's trial order: ``counts[d, p]`` = (TP, FP, FN), ``available[d, p]`` whether the
+    sentence has a p-th pair, ``candidates[d, p]`` the pair (:func:`pair_code`), ``chosen[d]``
+    the position of the pair kept (running-F choice). The same names as :class:`M2Result`.
+    ``pairs``, ``pair_counts``, ``pair_available``, ``candidate_order`` and ``chosen_pair``
+    give the same over the corpus's sorted list of pairs.
     """
 
-    tp: int
-    fp: int
-    fn: int
-    precision: float
-    recall: float
-    f_score: float
-    beta: float
-    mode: str
-    categories: dict[str, CategoryCounts]
-    pairs: list[tuple[int, int]]
-    pair_counts: np.ndarray
-    pair_available: np.ndarray
-    candidate_order: list[list[int]]
-    chosen_pair: np.ndarray
-    settings: dict = field(default_factory=dict)
-    signature: str = ""
+    categories: dict[str, CategoryCounts] = field(default_factory=dict)
     traces: list[SentenceTrace] = field(default_factory=list)
+
+    tp = property(lambda self: self.totals[0])
+    fp = property(lambda self: self.totals[1])
+    fn = property(lambda self: self.totals[2])
+    f_score = property(lambda self: self.f, doc="F-beta (the name ERRANT prints)")
+    beta = property(lambda self: self.settings["beta"])
+    mode = property(lambda self: self.settings["mode"])
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Every (hypothesis id, reference id) pair of the corpus, sorted."""
+        return [pair_of(code) for code in sorted(set(self.candidates[self.available].tolist()))]
+
+    def _pair_columns(self) -> np.ndarray:
+        index = {pair_code(*pair): k for k, pair in enumerate(self.pairs)}
+        return np.vectorize(lambda code: index.get(int(code), 0), otypes=[np.int64])(self.candidates) \
+            if self.candidates.size else np.zeros(self.candidates.shape, np.int64)
+
+    @property
+    def pair_counts(self) -> np.ndarray:
+        """(TP, FP, FN) per sentence and pair of :attr:`pairs`, shape (D, len(pairs), 3)."""
+        out = np.zeros((len(self.counts), len(self.pairs), 3), dtype=np.int64)
+        rows, columns = np.nonzero(self.available)
+        out[rows, self._pair_columns()[rows, columns]] = self.counts[rows, columns]
+        return out
+
+    @property
+    def pair_available(self) -> np.ndarray:
+        out = np.zeros((len(self.counts), len(self.pairs)), dtype=bool)
+        rows, columns = np.nonzero(self.available)
+        out[rows, self._pair_columns()[rows, columns]] = True
+        return out
+
+    @property
+    def candidate_order(self) -> list[list[int]]:
+        """Per sentence, its pairs (indices into :attr:`pairs`) in ERRANT's trial order."""
+        columns = self._pair_columns()
+        return [columns[d][self.available[d]].tolist() for d in range(len(self.counts))]
+
+    @property
+    def chosen_pair(self) -> np.ndarray:
+        """The pair (index into :attr:`pairs`) kept for each sentence."""
+        return self._pair_columns()[np.arange(len(self.chosen)), self.chosen] if len(self.chosen) \
+            else np.zeros(0, np.int64)
 
     @property
     def sentence_counts(self) -> np.ndarray:
         """(TP, FP, FN) per sentence for the chosen pair, shape (D, 3)."""
-        rows = np.arange(self.pair_counts.shape[0])
-        return self.pair_counts[rows, self.chosen_pair]
+        return self.counts[np.arange(len(self.chosen)), self.chosen]
 
     def rounded(self) -> tuple[float, float, float]:
         """P, R, F as ERRANT prints them (4 decimals)."""
@@ -159,18 +196,16 @@ class ErrantResult:
             total.fn += counts.fn
         return grouped
 
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {"metric": "ERRANT", "tp": self.tp, "fp": self.fp, "fn": self.fn,
+                "precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f_score,
+                "beta": self.beta,
+                "categories": {k: [v.tp, v.fp, v.fn] for k, v in sorted(self.categories.items())},
+                "settings": self.settings, "signature": self.signature}
+
     def to_json(self) -> str:
         """Scores, counts, categories, settings and signature as one JSON object."""
-        data = {
-            "metric": "ERRANT",
-            "tp": self.tp, "fp": self.fp, "fn": self.fn,
-            "precision": self.precision, "recall": self.recall, "f": self.f_score,
-            "beta": self.beta,
-            "categories": {k: [v.tp, v.fp, v.fn] for k, v in sorted(self.categories.items())},
-            "settings": self.settings,
-            "signature": self.signature,
-        }
-        return json.dumps(data, ensure_ascii=False, indent=1)
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
 
 
 def choose_pairs(pair_counts: np.ndarray, candidate_order: Sequence[Sequence[int]], beta: float,
@@ -178,58 +213,66 @@ def choose_pairs(pair_counts: np.ndarray, candidate_order: Sequence[Sequence[int
     """ERRANT's greedy choice, sentence by sentence in the given order: the pair maximizing the
     running corpus F (rounded to 4 decimals), ties by more TP, fewer FP, fewer FN, then first.
     Returns the chosen pair index per sentence."""
-    total_tp, total_fp, total_fn = start
-    chosen = np.zeros(len(candidate_order), dtype=np.int64)
-    for row, candidates in enumerate(candidate_order):
-        best_key = None
-        best_pair = candidates[0]
-        for pair in candidates:
-            tp, fp, fn = (int(x) for x in pair_counts[row, pair])
-            f_score = round(errant_scores(total_tp + tp, total_fp + fp, total_fn + fn, beta)[2], 4)
-            key = (f_score, tp, -fp, -fn)
-            if best_key is None or key > best_key:
-                best_key, best_pair = key, pair
-        chosen[row] = best_pair
-        tp, fp, fn = (int(x) for x in pair_counts[row, best_pair])
-        total_tp += tp
-        total_fp += fp
-        total_fn += fn
-    return chosen
+    pair_counts = np.asarray(pair_counts)
+    available = np.zeros(pair_counts.shape[:2], dtype=bool)
+    rank = np.full(pair_counts.shape[:2], pair_counts.shape[1], dtype=np.int64)
+    for d, order in enumerate(candidate_order):
+        available[d, list(order)] = True
+        rank[d, list(order)] = np.arange(len(order))
+    data = fscore.CandidateCounts(pair_counts, available, rank)
+    return fscore.RunningChoice(fscore.ERRANT, beta).corpus(data, start)[0]
+
+
+@dataclass(frozen=True)
+class ErrantSettings(Settings):
+    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
+    mode: str = setting("cs", "dt, ds, cs or cse (token/span detection, span correction, + type)", choice(*MODES))
+    single: bool = setting(False, "only single-token edits", parse_bool)
+    multi: bool = setting(False, "only multi-token edits", parse_bool)
+    filter_types: tuple[str, ...] = setting((), "error types not evaluated", parse_strings, ("filt",))
 
 
 @dataclass
-class ErrantCompare:
+class _Sentence:
+    """One sentence's tables and its candidate pairs in trial order, with their counts."""
+
+    hyp_tables: dict[int, EditTable]
+    ref_tables: dict[int, EditTable]
+    pairs: list[tuple[int, int]]
+    counts: list[tuple[int, int, int]]
+    categories: list[dict[str, list[int]]]
+
+
+class ErrantCompare(RunningFMetric):
     """ERRANT ``compare_m2`` as a library object.
 
     mode: 'cs' (span correction, default), 'cse' (+ error type), 'ds' (span detection),
     'dt' (token detection). single / multi keep only single-token / multi-token edits;
     filter_types drops those error types; verbose keeps the per-sentence traces.
+    Hypotheses are M2 blocks; the corpus's gold blocks are the reference.
     """
 
-    beta: float = 0.5
-    mode: str = "cs"
-    single: bool = False
-    multi: bool = False
-    filter_types: Sequence[str] = ()
-    verbose: bool = False
+    name = "errant-m2"
+    settings_class = ErrantSettings
+    positional = ("beta", "mode")
+    hypothesis_kind = M2
+    rule = fscore.ERRANT
+    label = "ERRANT"
+    result_class = ErrantResult
 
-    def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise InputError(f"unknown ERRANT mode {self.mode!r} (choose from {', '.join(MODES)})")
-        self.filter_types = tuple(self.filter_types)
-        self.beta = float(self.beta)
+    def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.verbose = bool(verbose)
 
-    @property
-    def signature(self) -> str:
-        parts = [f"ERRANT|mode:{self.mode}", f"beta:{self.beta:g}"]
-        if self.single:
-            parts.append("single")
-        if self.multi:
-            parts.append("multi")
-        if self.filter_types:
-            parts.append("filt:" + ",".join(self.filter_types))
-        parts.append(f"version:{__version__}")
-        return "|".join(parts)
+    def sharing_key(self) -> Hashable:
+        s = self.settings
+        return ("errant-reference", s.mode, s.single, s.multi, s.filter_types)
+
+    def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> list[dict[int, EditTable]]:
+        """The reference's edit tables, per sentence and annotator."""
+        if corpus.gold is None:
+            raise InputError("ERRANT comparison needs reference M2 annotations")
+        return [self.edit_tables(block) for block in check_blocks(corpus.gold, corpus.name("gold"))]
 
     def edit_tables(self, block: Block) -> dict[int, EditTable]:
         """Per annotator (in order of first appearance), its edit keys -> error types."""
@@ -237,100 +280,116 @@ class ErrantCompare:
         if not edits:
             edits = [(-1, -1, NOOP, DELETION, 0)]
         tables: dict[int, EditTable] = {}
-        detection = self.mode in ("dt", "ds")
+        s = self.settings
+        detection = s.mode in ("dt", "ds")
         for start, end, error_type, correction, annotator in edits:
             table = tables.setdefault(annotator, {})
             if not detection and error_type == UNKNOWN_TYPE:
                 continue
             n_correction_tokens = len(correction.split())
-            if self.single and (end - start >= 2 or n_correction_tokens >= 2):
+            if s.single and (end - start >= 2 or n_correction_tokens >= 2):
                 continue
-            if self.multi and end - start < 2 and n_correction_tokens < 2:
+            if s.multi and end - start < 2 and n_correction_tokens < 2:
                 continue
-            if error_type in self.filter_types:
+            if error_type in s.filter_types:
                 continue
             for key in self._keys(start, end, error_type, correction):
                 table.setdefault(key, []).append(error_type)
         return tables
 
     def _keys(self, start: int, end: int, error_type: str, correction: str) -> list[EditKey]:
-        if self.mode == "dt":
+        mode = self.settings.mode
+        if mode == "dt":
             if start == -1:
                 return [(start, start)]
             if start == end and start >= 0:
                 return [(start, start + 1)]
             return [(token, token + 1) for token in range(start, end)]
-        if self.mode == "ds":
+        if mode == "ds":
             return [(start, end)]
-        if self.mode == "cse":
+        if mode == "cse":
             return [(start, end, error_type, correction)]
         return [(start, end, correction)]
 
-    def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
-                hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
-        """Compare aligned hypothesis and reference blocks (one per sentence)."""
-        if len(hyp_blocks) != len(ref_blocks):
-            raise InputError(f"has {len(hyp_blocks)} sentences but the reference {ref_name} has "
-                             f"{len(ref_blocks)}", hyp_name)
-        sentence_tables = [(self.edit_tables(h), self.edit_tables(r)) for h, r in zip(hyp_blocks, ref_blocks)]
-        pairs = sorted({(hyp_id, ref_id) for hyp_tables, ref_tables in sentence_tables
-                        for hyp_id in hyp_tables for ref_id in ref_tables})
-        pair_index = {pair: k for k, pair in enumerate(pairs)}
-        n_sentences = len(sentence_tables)
-        pair_counts = np.zeros((n_sentences, len(pairs), 3), dtype=np.int64)
-        pair_available = np.zeros((n_sentences, len(pairs)), dtype=bool)
-        candidate_order: list[list[int]] = []
-        pair_categories: list[dict[int, dict[str, list[int]]]] = []
-        for row, (hyp_tables, ref_tables) in enumerate(sentence_tables):
-            order = []
-            categories = {}
+    def _sentences(self, reference: list[dict[int, EditTable]], hyp_blocks: Sequence[Block],
+                   name: str, ref_name: str = "the reference") -> list[_Sentence]:
+        hyp_blocks = check_blocks(hyp_blocks, name)
+        if len(hyp_blocks) != len(reference):
+            raise InputError(f"has {len(hyp_blocks)} sentences but {ref_name} has {len(reference)}", name)
+        sentences = []
+        for block, ref_tables in zip(hyp_blocks, reference):
+            hyp_tables = self.edit_tables(block)
+            pairs, counts, categories = [], [], []
             for hyp_id, hyp_table in hyp_tables.items():
                 for ref_id, ref_table in ref_tables.items():
-                    k = pair_index[(hyp_id, ref_id)]
                     tp, fp, fn, cats = compare_tables(hyp_table, ref_table)
-                    pair_counts[row, k] = (tp, fp, fn)
-                    pair_available[row, k] = True
-                    order.append(k)
-                    categories[k] = cats
-            candidate_order.append(order)
-            pair_categories.append(categories)
+                    pairs.append((hyp_id, ref_id))
+                    counts.append((tp, fp, fn))
+                    categories.append(cats)
+            sentences.append(_Sentence(hyp_tables, ref_tables, pairs, counts, categories))
+        return sentences
 
-        chosen = choose_pairs(pair_counts, candidate_order, self.beta)
-        category_totals: dict[str, CategoryCounts] = {}
-        for row, k in enumerate(chosen):
-            for error_type, (tp, fp, fn) in pair_categories[row][int(k)].items():
-                total = category_totals.setdefault(error_type, CategoryCounts())
+    @staticmethod
+    def _rows(sentences: list[_Sentence]) -> np.ndarray:
+        return fscore.candidates_from_lists([[(*c, pair_code(*p)) for p, c in zip(s.pairs, s.counts)]
+                                             for s in sentences])
+
+    def statistics(self, prepared: list[dict[int, EditTable]], hypothesis: Sequence[Block],
+                   name: str = "hypothesis") -> np.ndarray:
+        """Per sentence and annotator pair (trial order): (TP, FP, FN), shape (D, P, 5)."""
+        return self._rows(self._sentences(prepared, hypothesis, name))
+
+    def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
+                hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
+        """Compare aligned hypothesis and reference blocks (one per sentence), with the error
+        categories of the chosen pairs (and the traces, with ``verbose``)."""
+        reference = [self.edit_tables(block) for block in check_blocks(ref_blocks, ref_name)]
+        sentences = self._sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
+        result = self.score(self._rows(sentences))
+        for sentence, k in zip(sentences, result.chosen):
+            for error_type, (tp, fp, fn) in sentence.categories[int(k)].items():
+                total = result.categories.setdefault(error_type, CategoryCounts())
                 total.tp += tp
                 total.fp += fp
                 total.fn += fn
-        chosen_counts = pair_counts[np.arange(n_sentences), chosen] if n_sentences else np.zeros((0, 3), np.int64)
-        tp, fp, fn = (int(x) for x in chosen_counts.sum(axis=0))
-        precision, recall, f_score = errant_scores(tp, fp, fn, self.beta)
-        traces = []
         if self.verbose:
-            traces = self._traces(hyp_blocks, sentence_tables, pairs, pair_counts, candidate_order, chosen,
-                                  pair_categories)
-        settings = {"mode": self.mode, "beta": self.beta, "single": self.single, "multi": self.multi,
-                    "filter_types": list(self.filter_types)}
-        return ErrantResult(tp, fp, fn, precision, recall, f_score, self.beta, self.mode, category_totals, pairs,
-                            pair_counts, pair_available, candidate_order, chosen, settings, self.signature, traces)
+            result.traces = self._traces(hyp_blocks, sentences, result.chosen)
+        return result
 
-    def _traces(self, hyp_blocks, sentence_tables, pairs, pair_counts, candidate_order, chosen,
-                pair_categories) -> list[SentenceTrace]:
+    def _traces(self, hyp_blocks: Sequence[Block], sentences: list[_Sentence],
+                chosen: np.ndarray) -> list[SentenceTrace]:
         traces = []
         total = np.zeros(3, dtype=np.int64)
-        for row, (hyp_tables, ref_tables) in enumerate(sentence_tables):
+        for row, sentence in enumerate(sentences):
             shown = []
-            for k in candidate_order[row]:
-                hyp_id, ref_id = pairs[k]
-                counts = tuple(int(x) for x in pair_counts[row, k])
-                global_counts = tuple(int(x) for x in total + pair_counts[row, k])
-                shown.append(SentenceComparison(hyp_id, ref_id, _shown_edits(hyp_tables[hyp_id]),
-                                                _shown_edits(ref_tables[ref_id]), counts, global_counts))
+            for (hyp_id, ref_id), counts in zip(sentence.pairs, sentence.counts):
+                global_counts = tuple(int(x) for x in total + counts)
+                shown.append(SentenceComparison(hyp_id, ref_id, _shown_edits(sentence.hyp_tables[hyp_id]),
+                                                _shown_edits(sentence.ref_tables[ref_id]), counts, global_counts))
             k = int(chosen[row])
-            traces.append(SentenceTrace(row, hyp_blocks[row].source, shown, pairs[k], pair_categories[row][k]))
-            total += pair_counts[row, k]
+            traces.append(SentenceTrace(row, hyp_blocks[row].source, shown, sentence.pairs[k],
+                                        sentence.categories[k]))
+            total += sentence.counts[k]
         return traces
+
+    def settings_dict(self) -> dict:
+        s = self.settings
+        return {"mode": s.mode, "beta": s.beta, "single": s.single, "multi": s.multi,
+                "filter_types": list(s.filter_types)}
+
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        s = self.settings
+        fields: list = [("mode", s.mode), ("beta", f"{s.beta:g}")]
+        fields += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
+        if s.filter_types:
+            fields.append(("filt", ",".join(s.filter_types)))
+        return "ERRANT", fields
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
+        tokens += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
+        return [" ".join(["ERRANT", *tokens] + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 
 def _shown_edits(table: EditTable) -> list[tuple]:

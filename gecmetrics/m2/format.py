@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, TextIO
+from typing import Any, Iterable, TextIO
 
 from ..corpus import read_lines, split_lines
 from ..errors import InputError
@@ -79,6 +79,21 @@ class Block:
     def edits_of(self, annotator: int) -> list[Edit]:
         """The edit lines of one annotator, in file order (noop lines included)."""
         return [edit for edit in self.edits if edit.annotator == annotator]
+
+
+def check_blocks(blocks: Any, name: str) -> list[Block]:
+    """A list of M2 blocks (as :func:`read_m2` returns), with at least one: anything else is an
+    InputError saying what was expected."""
+    if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
+        raise InputError(f"expected a list of M2 blocks (gecmetrics.m2.read_m2), got {type(blocks).__name__}", name)
+    blocks = list(blocks)
+    for k, block in enumerate(blocks):
+        if not isinstance(block, Block):
+            raise InputError(f"expected M2 blocks (gecmetrics.m2.read_m2), got {type(block).__name__} "
+                             f"at sentence {k + 1}", name)
+    if not blocks:
+        raise InputError("has no sentences (an empty M2 file scores nothing)", name)
+    return blocks
 
 
 def normalize_correction(text: str) -> str:

@@ -9,13 +9,16 @@ resample sentences and redo the annotator choice without recomputing edits.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from .. import __version__
+from ..corpus import Corpus, check_lines
 from ..errors import InputError
-from .format import Block
+from ..metric import Settings, non_negative_int, parse_beta, parse_bool, setting
+from . import fscore
+from .base import CountsResult, RunningFMetric
+from .format import Block, check_blocks
 from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice
 
 
@@ -58,20 +61,7 @@ def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> li
 
 def precision_recall_f(correct: float, proposed: float, gold: float, beta: float) -> tuple[float, float, float]:
     """P, R and F-beta from counts: P is 1 with nothing proposed, R is 1 with no gold edit."""
-    precision = correct / proposed if proposed else 1.0
-    recall = correct / gold if gold else 1.0
-    denominator = beta * beta * precision + recall
-    f = (1.0 + beta * beta) * precision * recall / denominator if denominator else 0.0
-    return precision, recall, f
-
-
-def _running_f(correct: float, proposed: float, gold: float, beta: float) -> float:
-    """F-beta from counts as the annotator choice computes it (F is 1 when nothing is
-    proposed, nothing is gold and nothing is correct)."""
-    denominator = beta * beta * gold + proposed
-    if denominator == 0:
-        return 1.0 if correct == 0 else 0.0
-    return (1 + beta * beta) * correct / denominator
+    return fscore.MAXMATCH.scores((correct, proposed, gold), beta)
 
 
 @dataclass
@@ -89,85 +79,91 @@ class SentenceDetail:
 
 
 @dataclass
-class M2Result:
-    """Corpus P/R/F of one system with the per-sentence, per-annotator counts behind it."""
+class M2Result(CountsResult):
+    """Corpus P/R/F of one system with the per-sentence, per-annotator counts behind it.
 
-    precision: float
-    recall: float
-    f: float
-    correct: int
-    proposed: int
-    gold: int
-    beta: float
-    signature: str
-    counts: np.ndarray
-    """Integer array (D, A_max, 3): correct, proposed, gold per sentence and annotator."""
-    annotator_mask: np.ndarray
-    """Boolean array (D, A_max): which annotator slots exist in each sentence."""
-    chosen: np.ndarray
-    """Integer array (D,): the annotator slot kept for each sentence (running-F choice)."""
+    ``counts`` (D, A, 3): correct, proposed, gold per sentence and annotator slot (the block's
+    annotators in id order); ``available`` (D, A): which slots exist; ``chosen`` (D,): the slot
+    kept (running-F choice); ``candidates`` (D, A): the annotator id of each slot."""
+
     details: list[SentenceDetail] = field(default_factory=list)
+
+    correct = property(lambda self: self.totals[0], doc="correct system edits of the chosen annotators")
+    proposed = property(lambda self: self.totals[1], doc="system edits proposed")
+    gold = property(lambda self: self.totals[2], doc="gold edits of the chosen annotators")
+    beta = property(lambda self: self.settings["beta"])
+
+    @property
+    def annotator_mask(self) -> np.ndarray:
+        """The slots that exist (the name :attr:`available` shares with ERRANT results)."""
+        return self.available
 
     def sentence_scores(self) -> list[tuple[float, float, float]]:
         """P, R, F of each sentence with its chosen annotator."""
         rows = self.counts[np.arange(len(self.chosen)), self.chosen]
         return [precision_recall_f(float(c), float(p), float(g), self.beta) for c, p, g in rows]
 
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
+                "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
+                "settings": self.settings, "signature": self.signature}
+
 
 def choose_annotators(counts: np.ndarray, mask: np.ndarray, beta: float) -> np.ndarray:
     """Per sentence, in order, the annotator maximizing the running corpus F-beta; ties: more
-    correct edits, then fewer proposed + beta^2 * gold, then the first annotator.
+    correct edits, then fewer proposed + beta^2 * gold, then the first annotator."""
+    counts = np.asarray(counts)
+    rank = np.broadcast_to(np.arange(counts.shape[1]), counts.shape[:2])
+    return fscore.RunningChoice(fscore.MAXMATCH, beta).corpus(fscore.CandidateCounts(counts, mask, rank))[0]
 
-    Works on any selection of rows (e.g. a bootstrap resample), since only counts are needed.
-    """
-    sqbeta = beta * beta
-    chosen: list[int] = []
-    total_correct = total_proposed = total_gold = 0.0
-    for row_counts, row_mask in zip(np.asarray(counts).tolist(), np.asarray(mask).tolist()):
-        best_f = -1.0
-        best_correct = -1.0
-        best_cost = float("inf")
-        best = 0
-        for slot, present in enumerate(row_mask):
-            if not present:
-                continue
-            c, p, g = row_counts[slot]
-            local_correct, local_proposed, local_gold = total_correct + c, total_proposed + p, total_gold + g
-            f = _running_f(local_correct, local_proposed, local_gold, beta)
-            cost = local_proposed + sqbeta * local_gold
-            if (best_f < f or (best_f == f and best_correct < local_correct)
-                    or (best_f == f and best_correct == local_correct and best_cost > cost)):
-                best_f, best_correct, best_cost, best = f, local_correct, cost, slot
-        chosen.append(best)
-        c, p, g = row_counts[best]
-        total_correct += c
-        total_proposed += p
-        total_gold += g
-    return np.array(chosen, dtype=np.int64)
+
+@dataclass(frozen=True)
+class M2Settings(Settings):
+    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
+    max_unchanged_words: int = setting(2, "unchanged words one system edit may span", non_negative_int,
+                                       ("max_unchanged",))
+    ignore_whitespace_casing: bool = setting(False, "drop system edits that change only case or spaces",
+                                             parse_bool, ("iwc",))
 
 
 @dataclass
-class M2Scorer:
+class MaxMatchGold:
+    """What every system output shares: the gold blocks and their edits per annotator."""
+
+    blocks: list[Block]
+    golds: list[dict[int, list[GoldEdit]]]
+    name: str = "the gold M2"
+
+
+class M2Scorer(RunningFMetric):
     """The MaxMatch scorer with the official's settings (beta, max unchanged words per edit,
-    whether case- or space-only system edits are ignored)."""
+    whether case- or space-only system edits are ignored).
 
-    beta: float = 0.5
-    max_unchanged_words: int = 2
-    ignore_whitespace_casing: bool = False
-    keep_details: bool = False
-    arc_budget: int = DEFAULT_ARC_BUDGET
+    ``scorer.score(gold_blocks, hypothesis_lines)`` scores a system output; the protocol's
+    ``prepare(corpus)``, ``statistics(prepared, lines)`` and ``score(statistics)`` do the same
+    in steps (the gold edits are read once for all systems).
+    """
 
-    @property
-    def signature(self) -> str:
-        parts = [f"M2|beta:{self.beta:g}|max-unchanged:{self.max_unchanged_words}"]
-        if self.ignore_whitespace_casing:
-            parts.append("ignore-whitespace-casing:yes")
-        parts.append(f"version:{__version__}")
-        return "|".join(parts)
+    name = "m2"
+    settings_class = M2Settings
+    positional = ("beta", "max_unchanged_words", "ignore_whitespace_casing")
+    rule = fscore.MAXMATCH
+    label = "M2"
 
-    def settings(self) -> dict:
-        return {"metric": "M2", "beta": self.beta, "max_unchanged_words": self.max_unchanged_words,
-                "ignore_whitespace_casing": self.ignore_whitespace_casing}
+    def __init__(self, *args: Any, keep_details: bool = False, arc_budget: int = DEFAULT_ARC_BUDGET,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keep_details = bool(keep_details)
+        self.arc_budget = int(arc_budget)
+
+    def sharing_key(self) -> Hashable:
+        return ("maxmatch-gold",)
+
+    def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> MaxMatchGold:
+        if corpus.gold is None:
+            raise InputError("the m2 metric needs gold M2 annotations of the same sentences")
+        blocks = check_blocks(corpus.gold, corpus.name("gold"))
+        return MaxMatchGold(blocks, [gold_edits_by_annotator(block) for block in blocks], corpus.name("gold"))
 
     def sentence_edits(self, source: str, hypothesis: str,
                        gold: dict[int, list[GoldEdit]]) -> list[tuple[list[SystemEdit], list[SystemEdit]]]:
@@ -176,41 +172,69 @@ class M2Scorer:
         if source_tokens == hypothesis_tokens:
             # the only minimum-cost alignment is the diagonal: no edit, whatever the gold
             return [([], []) for _ in gold]
-        lattice = build_lattice(source_tokens, hypothesis_tokens, self.max_unchanged_words, self.arc_budget)
+        lattice = build_lattice(source_tokens, hypothesis_tokens, self.settings.max_unchanged_words, self.arc_budget)
         result = []
         for edits in gold.values():
             system = best_edit_sequence(lattice, edits)
-            if self.ignore_whitespace_casing:
+            if self.settings.ignore_whitespace_casing:
                 system = [e for e in system if not equal_ignoring_whitespace_casing(e.original, e.correction)]
             result.append((system, match_in_order(system, edits)))
         return result
 
-    def score(self, blocks: Sequence[Block], hypotheses: Sequence[str], name: str = "hypothesis") -> M2Result:
-        """Score one system output (one tokenized line per M2 block)."""
-        if len(hypotheses) != len(blocks):
-            raise InputError(f"has {len(hypotheses)} lines but the M2 file has {len(blocks)} blocks", name)
-        golds = [gold_edits_by_annotator(block) for block in blocks]
-        slots = max((len(g) for g in golds), default=1)
-        count_rows: list[list[tuple[int, int, int]]] = []
-        mask_rows: list[list[bool]] = []
-        details: list[SentenceDetail] = []
-        for block, hypothesis, gold in zip(blocks, hypotheses, golds):
-            per_annotator = self.sentence_edits(block.source, hypothesis, gold)
-            row = [(len(correct), len(system), len(edits))
-                   for (system, correct), edits in zip(per_annotator, gold.values())]
-            mask_rows.append([True] * len(row) + [False] * (slots - len(row)))
-            count_rows.append(row + [(0, 0, 0)] * (slots - len(row)))
-            if self.keep_details:
-                details.append(SentenceDetail(block.source, hypothesis, list(gold), 0,
-                                              [s for s, _ in per_annotator], list(gold.values()),
-                                              [c for _, c in per_annotator]))
-        counts = np.array(count_rows, dtype=np.int64).reshape(len(blocks), slots, 3)
-        mask = np.array(mask_rows, dtype=bool).reshape(len(blocks), slots)
-        chosen = choose_annotators(counts, mask, self.beta)
-        for detail, slot in zip(details, chosen):
-            detail.chosen = int(slot)
-        totals = counts[np.arange(len(blocks)), chosen].sum(axis=0) if len(blocks) else np.zeros(3, dtype=np.int64)
-        correct, proposed, gold_total = (int(x) for x in totals)
-        precision, recall, f = precision_recall_f(float(correct), float(proposed), float(gold_total), self.beta)
-        return M2Result(precision, recall, f, correct, proposed, gold_total, self.beta, self.signature,
-                        counts, mask, chosen, details)
+    def statistics(self, prepared: MaxMatchGold, hypothesis: Sequence[str], name: str = "hypothesis") -> np.ndarray:
+        """Per sentence and annotator: (correct, proposed, gold), shape (D, A, 5)."""
+        lines = check_lines(hypothesis, name)
+        if len(lines) != len(prepared.blocks):
+            raise InputError(f"has {len(lines)} lines but {prepared.name} has {len(prepared.blocks)} blocks", name)
+        rows = []
+        for block, line, gold in zip(prepared.blocks, lines, prepared.golds):
+            per_annotator = self.sentence_edits(block.source, line, gold)
+            rows.append([(len(correct), len(system), len(edits), annotator)
+                         for (system, correct), (annotator, edits) in zip(per_annotator, gold.items())])
+        return fscore.candidates_from_lists(rows)
+
+    result_class = M2Result
+
+    def score(self, statistics: Any, hypotheses: Sequence[str] | None = None, name: str = "hypothesis") -> M2Result:
+        """``score(statistics)``: the protocol's reducer. ``score(gold_blocks, hypothesis_lines,
+        name)``: score one system output against gold M2 blocks (with ``keep_details``, the
+        per-sentence edits for verbose output)."""
+        if isinstance(statistics, (np.ndarray, fscore.CandidateCounts)):
+            return super().score(statistics)
+        blocks = check_blocks(statistics, "the gold M2")
+        if hypotheses is None:
+            raise InputError("scoring gold M2 blocks needs the hypothesis lines: score(gold_blocks, hypothesis_lines)")
+        prepared = self.prepare(Corpus(None, gold=blocks))
+        result = super().score(self.statistics(prepared, hypotheses, name))
+        if self.keep_details:
+            result.details = self.details(prepared, check_lines(hypotheses, name), result.chosen)
+        return result
+
+    def details(self, gold: MaxMatchGold | Sequence[Block], lines: Sequence[str],
+                chosen: np.ndarray) -> list[SentenceDetail]:
+        """What the scorer did on each sentence (edits per annotator, the one kept), for
+        verbose output: the lattice work again, so only when asked."""
+        if not isinstance(gold, MaxMatchGold):
+            gold = MaxMatchGold(list(gold), [gold_edits_by_annotator(block) for block in gold])
+        details = []
+        for block, line, edits, slot in zip(gold.blocks, lines, gold.golds, chosen):
+            per_annotator = self.sentence_edits(block.source, line, edits)
+            details.append(SentenceDetail(block.source, line, list(edits), int(slot), [s for s, _ in per_annotator],
+                                          list(edits.values()), [c for _, c in per_annotator]))
+        return details
+
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        s = self.settings
+        fields: list = [("beta", f"{s.beta:g}"), ("max-unchanged", str(s.max_unchanged_words))]
+        if s.ignore_whitespace_casing:
+            fields.append(("ignore-whitespace-casing", "yes"))
+        return "M2", fields
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = [f"F{s.beta:g}"]
+        if s.max_unchanged_words != 2:
+            tokens.append(f"mu{s.max_unchanged_words}")
+        if s.ignore_whitespace_casing:
+            tokens.append("iwc")
+        return [" ".join(["M2", *tokens])]

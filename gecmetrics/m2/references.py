@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence, Union
 
 from ..errors import InputError
-from .format import Block, Edit, read_m2
+from .format import Block, Edit, check_blocks, read_m2
 
 M2Input = Union[str, "os.PathLike[str]", Sequence[Block]]
 
@@ -74,8 +74,9 @@ def file_annotators(blocks: Sequence[Block]) -> list[int]:
 def _load(m2_input: M2Input, position: int) -> tuple[list[Block], str]:
     if isinstance(m2_input, (str, os.PathLike)):
         path = os.fspath(m2_input)
-        return read_m2(path), path
-    return list(m2_input), f"<m2 input {position}>"
+        return check_blocks(read_m2(path), path), path
+    name = f"<m2 input {position}>"
+    return check_blocks(m2_input, name), name
 
 
 def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int] | None = None,
@@ -94,7 +95,9 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
         raise InputError("no M2 input given")
     loaded = [_load(item, k) for k, item in enumerate(inputs)]
     first_blocks, first_name = loaded[0]
-    sources = [block.source for block in first_blocks]
+    # the tokens joined as every reference line is: a stray character of the S line such as a
+    # lone carriage return would otherwise stay in the source and vanish from the references
+    sources = [" ".join(block.tokens) for block in first_blocks]
     for blocks, name in loaded[1:]:
         if len(blocks) != len(first_blocks):
             raise InputError(f"has {len(blocks)} sentences but {first_name} has {len(first_blocks)}", name)

@@ -1,70 +1,104 @@
-"""What every n-gram metric has: settings, statistics from the shared core, a signature."""
+"""What every n-gram metric has: the order/unit settings, preparation by the shared counting
+core (one :class:`EncodedCorpus` per unit setting, deep enough for every metric using it), and
+the conveniences that score plain lists."""
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from .. import __version__
+from ..corpus import Corpus, check_lines
 from ..errors import InputError
-from ..corpus import Corpus
+from ..metric import Metric, Result, Settings, choice, parse_bool, positive_int, setting
 from ..ngrams import EncodedCorpus
-from ..units import check_unit
+from ..units import UNITS
+
+DEFAULT_ORDER = 4
 
 
-def check_order(n: int) -> int:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-        raise InputError(f"n-gram order must be an integer >= 1, got {n!r}")
-    return int(n)
+@dataclass(frozen=True)
+class NgramSettings(Settings):
+    """Settings shared by the n-gram metrics."""
 
-
-class NgramMetric(ABC):
-    """A metric computed from (sigma, rho, eta) n-gram counts of the shared core.
-
-    Subclasses turn the triples of one hypothesis into a statistics array of shape (D, R, K)
-    (:meth:`statistics`) and reduce such arrays to scores.
-    """
-
-    name: str = ""
-
-    def __init__(self, n: int = 4, unit: str = "word", normalize_space: bool = False) -> None:
-        self.n = check_order(n)
-        self.unit = check_unit(unit)
-        self.normalize_space = bool(normalize_space)
+    n: int = setting(DEFAULT_ORDER, "maximum n-gram order", positive_int)
+    unit: str = setting("word", "word or char", choice(*UNITS))
+    normalize_space: bool = setting(False, "char unit: collapse whitespace first", parse_bool)
 
     @property
     def encoding(self) -> tuple[str, bool]:
-        """Metrics with the same encoding can share one :class:`EncodedCorpus`."""
+        """Metrics with the same encoding share one :class:`EncodedCorpus`
+        (``normalize_space`` matters for characters only)."""
         return (self.unit, self.normalize_space and self.unit == "char")
 
-    def encode(self, sources: Sequence[str], references: Sequence[Sequence[str]]) -> EncodedCorpus:
-        """Encode a source and its references (validated as a :class:`Corpus`)."""
-        corpus = Corpus(sources, references)
-        unit, normalize = self.encoding
-        return EncodedCorpus(corpus.sources, corpus.references, self.n, unit, normalize)
+    def unit_fields(self) -> list[tuple[str, str] | str]:
+        """The signature fields of the n-gram settings."""
+        fields: list[tuple[str, str] | str] = [("n", str(self.n)), ("unit", self.unit)]
+        if self.encoding[1]:
+            fields.append(("space", "normalized"))
+        return fields
 
-    def _encoded(self, sources, references, encoded: EncodedCorpus | None) -> EncodedCorpus:
-        if encoded is None:
-            return self.encode(sources, references)
-        if encoded.max_order < self.n or (encoded.encoder.unit, encoded.encoder.normalize_space) != self.encoding:
+    def label_tokens(self) -> list[str]:
+        """Column-label tokens of non-default n-gram settings (``n2``, ``ns``)."""
+        tokens = [f"n{self.n}"] if self.n != DEFAULT_ORDER else []
+        if self.encoding[1]:
+            tokens.append("ns")
+        return tokens
+
+
+class NgramMetric(Metric):
+    """A metric computed from (sigma, rho, eta) n-gram counts of the shared core: statistics of
+    shape (D, R, K) per hypothesis, reduced to scores."""
+
+    settings_class = NgramSettings
+
+    @property
+    def encoding(self) -> tuple[str, bool]:
+        return self.settings.encoding
+
+    def sharing_key(self) -> Hashable:
+        return ("ngram",) + self.settings.encoding
+
+    def text_unit(self) -> tuple[str, bool]:
+        return (self.settings.unit, self.settings.normalize_space)
+
+    def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> EncodedCorpus:
+        """Encode the source and references once, to the largest order of the group."""
+        if not corpus.references:
+            raise InputError(f"the {self.name or type(self).__name__} metric needs reference texts")
+        order = max([self.settings.n] + [m.settings.n for m in group])
+        unit, normalize = self.settings.encoding
+        return EncodedCorpus(corpus.sources, corpus.references, order, unit, normalize)
+
+    def check_prepared(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> list[str]:
+        """The hypothesis's lines, checked against an encoded corpus this metric can use."""
+        if not isinstance(encoded, EncodedCorpus):
+            raise TypeError(f"expected an EncodedCorpus from {type(self).__name__}.prepare(), "
+                            f"got {type(encoded).__name__}")
+        if encoded.max_order < self.settings.n or (encoded.encoder.unit, encoded.encoder.normalize_space) \
+                != self.settings.encoding:
             raise ValueError("the encoded corpus does not fit this metric's unit or order")
-        return encoded
+        lines = check_lines(hypothesis, "the hypothesis")
+        if len(lines) != encoded.size:
+            raise InputError(f"the hypothesis has {len(lines)} sentences but the source has {encoded.size}")
+        return lines
 
-    def _check_hypothesis(self, hypothesis: Sequence[str], encoded: EncodedCorpus) -> None:
-        if len(hypothesis) != encoded.size:
-            raise InputError(f"the hypothesis has {len(hypothesis)} sentences but the source has {encoded.size}")
+    # ------------------------------------------------------------------ conveniences
+    def encode(self, sources: Sequence[str], references: Sequence[Sequence[str]]) -> EncodedCorpus:
+        """Encode a source and its references: ``prepare`` of plain lists."""
+        return self.prepare(Corpus(sources, references))
 
-    @abstractmethod
-    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
-        """Per-sentence, per-reference integer statistics, shape (D, R, K)."""
+    def _prepared(self, sources, references, prepared: EncodedCorpus | None) -> EncodedCorpus:
+        return self.encode(sources, references) if prepared is None else prepared
 
-    def _signature_parts(self) -> list[str]:
-        parts = [f"n:{self.n}", f"unit:{self.unit}"]
-        if self.encoding[1]:  # normalize_space counts for char units only
-            parts.append("space:normalized")
-        return parts
+    def corpus_score(self, sources: Sequence[str] | None, references: Sequence[Sequence[str]] | None,
+                     hypothesis: Sequence[str], prepared: EncodedCorpus | None = None) -> Result:
+        """The corpus result of one hypothesis (``prepared``: reuse an encoding; then
+        ``sources`` and ``references`` are not read — :meth:`evaluate` says it directly)."""
+        return self.evaluate(self._prepared(sources, references, prepared), hypothesis)
 
-    @staticmethod
-    def _join_signature(parts: list[str]) -> str:
-        return "|".join(parts + [f"version:{__version__}"])
+    def sentence_scores(self, sources: Sequence[str] | None, references: Sequence[Sequence[str]] | None,
+                        hypothesis: Sequence[str], prepared: EncodedCorpus | None = None) -> Any:
+        """Per-sentence scores of one hypothesis (see the metric's ``sentence_from_statistics``)."""
+        encoded = self._prepared(sources, references, prepared)
+        return self.sentence_from_statistics(self.statistics(encoded, hypothesis))

@@ -1,29 +1,67 @@
-"""GLEU+ (Napoles et al. 2015/2016) and the original 2015 GLEU, as reducers of n-gram counts.
+"""GLEU+ (Napoles et al. 2015/2016) as a reducer of n-gram counts (SPEC 2).
 
-Variants (SPEC 2.1): ``official`` (gec-ranking's code, the default), ``paper`` (Equation 1 of
-"GLEU Without Tuning", no per-sentence clamp) and ``gleu0`` (the 2015 GLEU with merged
-references and a lambda weight). Corpus scores sample one reference per sentence (SPEC 2.3)
-or take the best one (SPEC 2.4); sentence scores follow SPEC 2.5.
+Variants: ``official`` (gec-ranking's code, the default) and ``paper`` (Equation 1 of "GLEU
+Without Tuning", no per-sentence clamp). Corpus scores sample one reference per sentence
+(SPEC 2.3: by default gec-ranking's own Python 2 draws, the official numbers; ``seed`` selects
+NumPy draws) or take the best one (SPEC 2.4); sentence scores follow SPEC 2.5. The original
+2015 GLEU is :class:`~gecmetrics.metrics.gleu2015.GLEU2015` (``GLEU("gleu0")`` makes one).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from ..aggregate import best_reference, python2_draws, seeded_draws, select, sum_selected
 from ..errors import InputError
+from ..metric import OneScore, Signature, choice, optional_bool, optional_int, parse_bool, positive_int, setting
 from ..ngrams import EncodedCorpus
-from .base import NgramMetric
+from .base import NgramMetric, NgramSettings
 
 VARIANTS = ("official", "paper", "gleu0")
+"""What ``gecmetric gleu --variant`` accepts (gleu0 is the 2015 GLEU, its own class)."""
+GLEU_PLUS_VARIANTS = ("official", "paper")
+DEFAULT_ITERATIONS = 500
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
 
+class GLEULayout:
+    """The columns of GLEU statistics, named once: two lengths, then match, penalty,
+    numerator and denominator for orders 1..N."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    @property
+    def width(self) -> int:
+        return 2 + 4 * self.n
+
+    def block(self, k: int) -> slice:
+        """The N columns of the k-th per-order block."""
+        return slice(2 + k * self.n, 2 + (k + 1) * self.n)
+
+    match = property(lambda self: self.block(0), doc="matched n-grams, per order")
+    penalty = property(lambda self: self.block(1), doc="penalized source n-grams, per order")
+    numerator = property(lambda self: self.block(2), doc="match - penalty (the precision's numerator)")
+    denominator = property(lambda self: self.block(3), doc="hypothesis n-grams, per order")
+
+    @property
+    def scored(self) -> np.ndarray:
+        """The columns a corpus score reads: the lengths, numerators and denominators."""
+        return np.r_[0:2, self.numerator, self.denominator]
+
+    def split(self, stats: np.ndarray) -> tuple[np.ndarray, ...]:
+        """(first length, second length, match, penalty, numerator, denominator)."""
+        return (stats[..., 0], stats[..., 1], stats[..., self.match], stats[..., self.penalty],
+                stats[..., self.numerator], stats[..., self.denominator])
+
+
 @dataclass
-class GLEUResult:
+class GLEUResult(OneScore):
     """A GLEU score (a fraction) with the per-order statistics behind it.
 
     For sampled corpus scores the per-order counts are means over the iterations and
@@ -48,12 +86,20 @@ class GLEUResult:
     @property
     def precision(self) -> np.ndarray:
         """p_n per order (1 where the denominator is 0, as the gleu package prints)."""
-        return _precision(self.numerator, self.denominator)
+        return precision_of(self.numerator, self.denominator)
 
     @property
     def order_scores(self) -> np.ndarray:
         """BP * p_n per order (the per-order 'gleu' column of verbose tables)."""
         return self.brevity_penalty * self.precision
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {"score": scale * self.score, "std": scale * self.std, "iterations": self.iterations,
+                "interval": None if self.interval is None else [scale * x for x in self.interval],
+                "orders": {"match": self.match, "penalty": self.penalty, "numerator": self.numerator,
+                           "denominator": self.denominator, "precision": self.precision},
+                "hypothesis_length": self.hypothesis_length, "reference_length": self.reference_length,
+                "brevity_penalty": self.brevity_penalty, "settings": self.settings, "signature": self.signature}
 
 
 @dataclass
@@ -66,7 +112,7 @@ class GLEUSentenceScores:
     """Shape (D, R)."""
     chosen_references: np.ndarray
     """Shape (D,): the best reference of each sentence (SPEC 2.4 tie-break)."""
-    signature: str
+    signature: Signature
     std: np.ndarray | None = None
     """With ``smooth``: the standard deviation over references, shape (D,)."""
 
@@ -80,15 +126,24 @@ class GLEUSentenceScores:
             return None
         return np.stack([self.scores - Z95 * self.std, self.scores + Z95 * self.std], axis=1)
 
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        """The sentence scores (and std with ``smooth``); the signature says ``mode:sentence``."""
+        std = {} if self.std is None else {"std": scale * self.std}
+        return {"scores": scale * self.scores, **std, "signature": self.signature.with_fields(("mode", "sentence"))}
 
-def _precision(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    def mean_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        """The mean of the sentence scores; the signature says ``mode:mean``."""
+        return {"score": scale * self.mean, "signature": self.signature.with_fields(("mode", "mean"))}
+
+
+def precision_of(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """p_n, clamped at 0, and 1 where the denominator is 0 (the gleu package's sentence rule)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.where(denominator == 0, 1.0, numerator / np.where(denominator == 0, 1, denominator))
     return np.maximum(p, 0.0)
 
 
-def _log_brevity(reference_length, hypothesis_length) -> np.ndarray:
+def log_brevity(reference_length, hypothesis_length) -> np.ndarray:
     """log BP with the gleu package's conventions for empty sentences: 0 when both lengths
     are 0, -inf for an empty hypothesis alone (numbers or arrays)."""
     r = np.asarray(reference_length, dtype=np.float64)
@@ -97,268 +152,238 @@ def _log_brevity(reference_length, hypothesis_length) -> np.ndarray:
         return np.where(h == 0, np.where(r == 0, 0.0, -np.inf), np.minimum(0.0, 1.0 - r / np.where(h == 0, 1, h)))
 
 
-def _best_of(score: np.ndarray, per_order: np.ndarray) -> np.ndarray:
+def corpus_gleu(layout: GLEULayout, sums: np.ndarray) -> np.ndarray:
+    """Corpus GLEU of summed statistics (..., K) -> (...) (SPEC 2.2: 0 when any of the
+    lengths, numerators or denominators is 0, or a numerator is negative). The first stored
+    length is the hypothesis's: GLEU 2015 stores its pair the other way round, which makes
+    the same formula its brevity term 1 - hlen / rlen."""
+    first, second, _, _, numerator, denominator = layout.split(np.asarray(sums, dtype=np.float64))
+    zero = (first == 0) | (second == 0) | np.any(numerator <= 0, axis=-1) | np.any(denominator == 0, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_precision = np.log(numerator / denominator).sum(axis=-1) / layout.n
+        score = np.exp(np.minimum(0.0, 1.0 - second / first) + log_precision)
+    return np.where(zero, 0.0, score)
+
+
+def sentence_keys(layout: GLEULayout, stats: np.ndarray, numerator: np.ndarray | None = None,
+                  denominator: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Unsmoothed sentence GLEU (gleu package conventions, SPEC 2.5) and per-order BP * p_n,
+    for statistics of any leading shape: shapes (...) and (..., N)."""
+    first, second, _, _, stored_numerator, stored_denominator = layout.split(stats)
+    numerator = stored_numerator if numerator is None else numerator
+    denominator = stored_denominator if denominator is None else denominator
+    brevity = log_brevity(second, first)
+    with np.errstate(divide="ignore"):
+        log_precision = np.log(precision_of(numerator, denominator))
+        score = np.exp(brevity + log_precision.mean(axis=-1))
+        per_order = np.exp(brevity[..., None] + log_precision)
+    return score, per_order
+
+
+def best_of(score: np.ndarray, per_order: np.ndarray) -> np.ndarray:
     """Per sentence, the reference with the highest sentence GLEU; ties by BP*p_n from n = N
     down to 1, then the first reference (SPEC 2.4)."""
     return best_reference(np.concatenate([score[..., None], per_order[..., ::-1]], axis=-1))
 
 
-class GLEU(NgramMetric):
-    """GLEU+ and GLEU (2015).
+def result_of(layout: GLEULayout, sums: np.ndarray, signature: str, settings: dict,
+              reported: np.ndarray | None = None, swapped: bool = False, **extra: Any) -> GLEUResult:
+    """A :class:`GLEUResult` of summed statistics (``reported``: the counts to show, when they
+    differ from the scored ones; ``swapped``: the lengths are stored (reference, hypothesis),
+    as GLEU 2015 does)."""
+    first, second, match, penalty, numerator, denominator = layout.split(sums)
+    if reported is not None:
+        _, _, match, penalty, _, _ = layout.split(reported)
+    brevity = float(log_brevity(second, first))
+    score = float(corpus_gleu(layout, sums))
+    hypothesis_length, reference_length = (second, first) if swapped else (first, second)
+    return GLEUResult(score=score, match=match, penalty=penalty, numerator=numerator, denominator=denominator,
+                      hypothesis_length=float(hypothesis_length), reference_length=float(reference_length),
+                      brevity_penalty=math.exp(brevity), signature=signature, settings=settings, **extra)
 
-    >>> GLEU(fix_seed=True).corpus_score(sources, references, hypothesis).score
 
-    ``references`` is a list of R reference sets, each a list of D sentences.
-    """
+@dataclass(frozen=True)
+class GLEUSettings(NgramSettings):
+    """GLEU+ settings. Reference draws: gec-ranking's own (the default; ``fix_seed`` is the gleu
+    package's name for it), or NumPy's seeded generator when ``seed`` is given."""
 
-    name = "gleu"
+    variant: str = setting("official", "official (gec-ranking's code) or paper (no per-sentence clamp)",
+                           choice(*GLEU_PLUS_VARIANTS))
+    iterations: int = setting(DEFAULT_ITERATIONS, "reference-sampling iterations", positive_int, ("iter", "i"))
+    fix_seed: bool | None = setting(None, "gec-ranking's Python 2 draws (the default; -f)", optional_bool, ("f",))
+    seed: int | None = setting(None, "seed of NumPy draws instead of gec-ranking's", optional_int)
+    best_reference: bool = setting(False, "best reference per sentence instead of sampling (-m)", parse_bool,
+                                   ("max", "m"))
+    smooth: bool = setting(False, "sentence scores: gec-ranking's smoothed ones", parse_bool)
 
-    def __init__(self, variant: str = "official", n: int = 4, unit: str = "word", *,
-                 iterations: int = 500, fix_seed: bool = False, seed: int = 0,
-                 best_reference: bool = False, smooth: bool = False, lambda_: float | None = None,
-                 normalize_space: bool = False) -> None:
-        super().__init__(n, unit, normalize_space)
-        if variant not in VARIANTS:
-            raise InputError(f"unknown GLEU variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
-        if lambda_ is not None and variant != "gleu0":
-            raise InputError(f"--lambda applies to the gleu0 variant only, not to {variant!r}")
-        if not isinstance(iterations, (int, np.integer)) or iterations < 1:
-            raise InputError(f"the number of iterations must be >= 1, got {iterations!r}")
-        self.variant = variant
-        self.iterations = int(iterations)
-        self.fix_seed = bool(fix_seed)
-        self.seed = int(seed)
-        self.best_reference = bool(best_reference)
-        self.smooth = bool(smooth)
-        self.lambda_ = float(lambda_ if lambda_ is not None else 0.0)
+    def check(self) -> None:
+        if self.seed is not None and self.fix_seed:
+            raise InputError("setting seed applies to NumPy draws; it cannot go with fix_seed=true "
+                             "(gec-ranking's draws)")
+        if self.fix_seed is False and self.seed is None:
+            object.__setattr__(self, "seed", 0)
+        object.__setattr__(self, "fix_seed", self.seed is None)
 
-    # ------------------------------------------------------------------ statistics
-    @property
-    def columns(self) -> int:
-        return 2 + 4 * self.n
-
-    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
-        """Shape (D, R, 2 + 4N): hlen, rlen, then match, penalty, numerator, denominator
-        for orders 1..N (``official`` stores the penalty clamped to the match, per sentence).
-        For ``gleu0`` R is 1 (references merged), the first two columns are (closest
-        reference length, hlen) and penalty/numerator hold the source-only and reference-only
-        matches (the numerator depends on lambda: see :meth:`lambda_rows`)."""
-        self._check_hypothesis(hypothesis, encoded)
-        hyp = encoded.hypothesis(hypothesis)
-        n = self.n
-        size = encoded.size
-        if self.variant == "gleu0":
-            return self._gleu0_statistics(encoded, hyp)
-        n_refs = len(encoded.references)
-        stats = np.zeros((size, n_refs, self.columns), dtype=np.int64)
-        for r, ref in enumerate(encoded.references):
-            stats[:, r, 0] = hyp.lengths
-            stats[:, r, 1] = ref.lengths
-            for order in range(1, n + 1):
-                t = encoded.hypothesis_triples(hyp, r, order)  # only n-grams with eta > 0 count
-                matched = np.minimum(t.rho, t.eta)
-                match = t.per_sentence(matched)
-                if self.variant == "official":
-                    # clamped per sentence: the gleu package's min(penalty, match) form
-                    penalty = np.minimum(t.per_sentence(np.minimum(np.where(t.rho == 0, t.sigma, 0), t.eta)), match)
-                else:  # paper
-                    penalty = t.per_sentence(np.maximum(np.minimum(t.sigma, t.eta) - matched, 0))
-                numerator = match - penalty
-                k = order - 1
-                stats[:, r, 2 + k] = match
-                stats[:, r, 2 + n + k] = penalty
-                stats[:, r, 2 + 2 * n + k] = numerator
-                stats[:, r, 2 + 3 * n + k] = hyp.ngram_counts(order)
-        return stats
-
-    def _gleu0_statistics(self, encoded: EncodedCorpus, hyp) -> np.ndarray:
-        n = self.n
-        stats = np.zeros((encoded.size, 1, self.columns), dtype=np.int64)
-        ref_lengths = np.stack([r.lengths for r in encoded.references], axis=1)
-        distance = np.abs(ref_lengths - hyp.lengths[:, None])
-        closest = np.argmin(distance, axis=1)  # first reference wins ties
-        stats[:, 0, 0] = ref_lengths[np.arange(encoded.size), closest]
-        stats[:, 0, 1] = hyp.lengths
-        for order in range(1, n + 1):
-            t = encoded.hypothesis_triples(hyp, None, order)  # references merged
-            reference_only = np.where(t.sigma == 0, t.rho, 0)
-            source_only = np.where(t.rho == 0, t.sigma, 0)
-            k = order - 1
-            stats[:, 0, 2 + k] = t.per_sentence(np.minimum(t.eta, t.rho))
-            stats[:, 0, 2 + n + k] = t.per_sentence(np.minimum(t.eta, source_only))
-            stats[:, 0, 2 + 2 * n + k] = t.per_sentence(np.minimum(t.eta, reference_only))
-            stats[:, 0, 2 + 3 * n + k] = hyp.ngram_counts(order)
-        return stats
-
-    def split_statistics(self, stats: np.ndarray) -> tuple[np.ndarray, ...]:
-        """The statistics split into (hlen, rlen, match, penalty, numerator, denominator),
-        the last four with one column per order (see :meth:`statistics`)."""
-        n = self.n
-        return (stats[..., 0], stats[..., 1], stats[..., 2:2 + n], stats[..., 2 + n:2 + 2 * n],
-                stats[..., 2 + 2 * n:2 + 3 * n], stats[..., 2 + 3 * n:2 + 4 * n])
-
-    def _gleu0_fractions(self, stats: np.ndarray):
-        """Per-sentence (numerator, denominator) of GLEU 2015 for this lambda, floats."""
-        _, _, match, source_only, reference_only, plain = self.split_statistics(stats)
-        numerator = reference_only + np.maximum(match - self.lambda_ * source_only, 0.0)
-        return numerator, reference_only + plain
-
-    # ------------------------------------------------------------------ scores
-    def score_sums(self, sums: np.ndarray) -> np.ndarray:
-        """Corpus GLEU of summed statistics (..., K) -> (...) (SPEC 2.2: 0 when any of
-        the lengths, numerators or denominators is 0, or a numerator is negative).
-
-        gleu0 stores its lengths the other way round, (closest reference length, hlen): the
-        same formula on the stored columns is GLEU 2015's brevity term, 1 - hlen / rlen."""
-        hlen, rlen, _, _, numerator, denominator = self.split_statistics(np.asarray(sums, dtype=np.float64))
-        zero = (hlen == 0) | (rlen == 0) | np.any(numerator <= 0, axis=-1) | np.any(denominator == 0, axis=-1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            log_precision = np.log(numerator / denominator).sum(axis=-1) / self.n
-            log_brevity = np.minimum(0.0, 1.0 - rlen / hlen)
-            score = np.exp(log_brevity + log_precision)
-        return np.where(zero, 0.0, score)
-
-    def lambda_rows(self, stats: np.ndarray) -> np.ndarray:
-        """gleu0 statistics with this lambda's numerator and denominator filled in (floats,
-        clamped per sentence): rows that sum to the corpus statistics."""
-        numerator, denominator = self._gleu0_fractions(stats)
-        out = stats.astype(np.float64)
-        n = self.n
-        out[..., 2 + 2 * n:2 + 3 * n] = numerator
-        out[..., 2 + 3 * n:2 + 4 * n] = denominator
-        return out
-
-    def _iterations(self, references: int | None) -> int:
+    def sampled_iterations(self, references: int | None) -> int:
         """Sampling iterations: one when there is one reference (nothing to sample)."""
         return 1 if references == 1 else self.iterations
 
+    def sampling_fields(self, references: int | None) -> list[tuple[str, str] | str]:
+        if self.best_reference:
+            return [("ref", "best")]
+        sampling = "py2-compatible" if self.fix_seed else f"seed-{self.seed}"
+        return [("iter", str(self.sampled_iterations(references))), ("sampling", sampling)]
+
+
+class GLEU(NgramMetric):
+    """GLEU+ (``official`` or ``paper`` variant).
+
+    >>> GLEU().corpus_score(sources, references, hypothesis).score   # gec-ranking's number
+
+    ``references`` is a list of R reference sets, each a list of D sentences. ``GLEU("gleu0",
+    lambda_=0.1)`` gives the 2015 GLEU (:class:`GLEU2015`).
+    """
+
+    name = "gleu"
+    settings_class = GLEUSettings
+    positional = ("variant", "n", "unit")
+
+    def __new__(cls, *args: Any, **kwargs: Any):
+        if cls is GLEU and (args[:1] == ("gleu0",) or kwargs.get("variant") == "gleu0"):
+            from .gleu2015 import GLEU2015
+
+            rest = {k: v for k, v in kwargs.items() if k != "variant"}
+            return GLEU2015(*args[1:], **rest)
+        return super().__new__(cls)
+
+    @property
+    def layout(self) -> GLEULayout:
+        return GLEULayout(self.settings.n)
+
+    # ------------------------------------------------------------------ statistics
+    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
+        """Shape (D, R, 2 + 4N): hlen, rlen, then match, penalty, numerator, denominator for
+        orders 1..N (``official`` stores the penalty clamped to the match, per sentence)."""
+        hyp = encoded.hypothesis(self.check_prepared(encoded, hypothesis))
+        layout = self.layout
+        stats = np.zeros((encoded.size, len(encoded.references), layout.width), dtype=np.int64)
+        for r, ref in enumerate(encoded.references):
+            stats[:, r, 0] = hyp.lengths
+            stats[:, r, 1] = ref.lengths
+            for order in range(1, layout.n + 1):
+                stats[:, r, 2 + order - 1::layout.n] = self._order_counts(encoded, hyp, r, order)
+        return stats
+
+    def _order_counts(self, encoded: EncodedCorpus, hyp, reference: int, order: int) -> np.ndarray:
+        """(match, penalty, numerator, denominator) of one order, per sentence: shape (D, 4)."""
+        t = encoded.hypothesis_triples(hyp, reference, order)  # only n-grams with eta > 0 count
+        matched = np.minimum(t.rho, t.eta)
+        match = t.per_sentence(matched)
+        if self.settings.variant == "official":
+            # clamped per sentence: the gleu package's min(penalty, match) form
+            penalty = np.minimum(t.per_sentence(np.minimum(np.where(t.rho == 0, t.sigma, 0), t.eta)), match)
+        else:  # paper
+            penalty = t.per_sentence(np.maximum(np.minimum(t.sigma, t.eta) - matched, 0))
+        return np.stack([match, penalty, match - penalty, hyp.ngram_counts(order)], axis=1)
+
+    def split_statistics(self, stats: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The statistics split into (hlen, rlen, match, penalty, numerator, denominator)."""
+        return self.layout.split(stats)
+
+    # ------------------------------------------------------------------ scores
+    def score_sums(self, sums: np.ndarray) -> np.ndarray:
+        """Corpus GLEU of summed statistics (..., K) -> (...)."""
+        return corpus_gleu(self.layout, sums)
+
     def draws(self, sentences: int, references: int) -> np.ndarray:
         """The reference index of each sentence in each sampling iteration."""
-        iterations = self._iterations(references)
-        if self.fix_seed:
+        iterations = self.settings.sampled_iterations(references)
+        if self.settings.fix_seed:
             return python2_draws(iterations, sentences, references)
-        return seeded_draws(iterations, sentences, references, self.seed)
+        return seeded_draws(iterations, sentences, references, self.settings.seed)
 
-    def corpus_from_statistics(self, stats: np.ndarray, references: int | None = None) -> GLEUResult:
-        """Corpus score of a statistics array: sampled, best-reference or (gleu0) merged.
-        ``references`` (R) is only needed for the signature of gleu0 (whose stats merge them)."""
+    def score(self, stats: np.ndarray) -> GLEUResult:
+        """Corpus score: sampled references (mean over iterations), or the best ones."""
         size, n_refs, _ = stats.shape
-        references = references or n_refs
-        if self.variant == "gleu0":
-            rows = self.lambda_rows(stats)
-            return self._result(rows[:, 0].sum(axis=0), references, stats[:, 0].sum(axis=0))
-        if self.best_reference:
+        signature, settings = self.signature(n_refs), self.settings_dict()
+        if self.settings.best_reference:
             chosen = self.best_references(stats)
-            return self._result(select(stats, chosen).sum(axis=0), references, chosen_references=chosen)
-        draws = self.draws(size, n_refs)
-        sums = sum_selected(stats, draws)
+            return result_of(self.layout, select(stats, chosen).sum(axis=0), signature, settings,
+                             chosen_references=chosen)
+        sums = sum_selected(stats, self.draws(size, n_refs))
         scores = self.score_sums(sums)
-        mean = float(np.mean(scores))
-        std = float(np.std(scores))
-        result = self._result(sums.mean(axis=0), references)
+        mean, std = float(np.mean(scores)), float(np.std(scores))
+        result = result_of(self.layout, sums.mean(axis=0), signature, settings, iterations=len(sums), std=std,
+                           interval=(mean - Z95 * std, mean + Z95 * std))
         result.score = mean
-        result.iterations = len(draws)
-        result.std = std
-        result.interval = (mean - Z95 * std, mean + Z95 * std)
         return result
 
-    def _result(self, sums: np.ndarray, references: int, raw: np.ndarray | None = None, **extra) -> GLEUResult:
-        hlen, rlen, match, penalty, numerator, denominator = self.split_statistics(sums)
-        log_brevity = float(_log_brevity(rlen, hlen))  # on the stored columns (see score_sums)
-        if self.variant == "gleu0":
-            _, _, match, penalty, _, _ = self.split_statistics(raw)
-            hlen, rlen = rlen, hlen  # reported as what they are
-        score = float(self.score_sums(sums))
-        hlen, rlen = float(hlen), float(rlen)
-        return GLEUResult(score=score, match=match, penalty=penalty, numerator=numerator,
-                          denominator=denominator, hypothesis_length=hlen, reference_length=rlen,
-                          brevity_penalty=math.exp(log_brevity), signature=self.signature(references),
-                          settings=self.settings(), **extra)
-
-    def corpus_score(self, sources: Sequence[str], references: Sequence[Sequence[str]],
-                     hypothesis: Sequence[str], encoded: EncodedCorpus | None = None) -> GLEUResult:
-        """Corpus GLEU of one hypothesis set (pass ``encoded`` to reuse the counting)."""
-        encoded = self._encoded(sources, references, encoded)
-        return self.corpus_from_statistics(self.statistics(encoded, hypothesis), len(encoded.references))
+    corpus_from_statistics = score
 
     # ------------------------------------------------------------------ sentences
     def sentence_keys(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Unsmoothed sentence GLEU (gleu package conventions, SPEC 2.5) and per-order
-        BP * p_n, for statistics of any leading shape: shapes (...) and (..., N)."""
-        hlen, rlen, _, _, numerator, denominator = self.split_statistics(stats)
-        if self.variant == "gleu0":
-            numerator, denominator = self._gleu0_fractions(stats)
-        log_brevity = _log_brevity(rlen, hlen)  # on the stored columns (see score_sums)
-        with np.errstate(divide="ignore"):
-            log_precision = np.log(_precision(numerator, denominator))
-            score = np.exp(log_brevity + log_precision.mean(axis=-1))
-            per_order = np.exp(log_brevity[..., None] + log_precision)
-        return score, per_order
+        return sentence_keys(self.layout, stats)
 
     def best_references(self, stats: np.ndarray) -> np.ndarray:
-        """Per sentence, the reference with the highest sentence GLEU; ties by BP*p_n from
-        n = N down to 1, then the first reference (SPEC 2.4)."""
-        return _best_of(*self.sentence_keys(stats))
+        """Per sentence, the reference with the highest sentence GLEU (SPEC 2.4 ties)."""
+        return best_of(*self.sentence_keys(stats))
 
     def smoothed_scores(self, stats: np.ndarray) -> np.ndarray:
         """gec-ranking's sentence scores (--debug): zero statistics replaced by 1."""
-        smoothed = np.where(stats == 0, 1, stats)
-        if self.variant == "gleu0":
-            smoothed = self.lambda_rows(smoothed)
-        return self.score_sums(smoothed)
+        return self.score_sums(np.where(stats == 0, 1, stats))
 
-    def sentence_from_statistics(self, stats: np.ndarray, references: int | None = None) -> GLEUSentenceScores:
+    def sentence_from_statistics(self, stats: np.ndarray) -> GLEUSentenceScores:
+        """Sentence GLEU: mean over references (max with ``best_reference``); with
+        ``smooth``, gec-ranking's smoothed scores with their std over references."""
         per_reference, per_order = self.sentence_keys(stats)
-        chosen = _best_of(per_reference, per_order)
-        signature = self.signature(references or stats.shape[1])
-        if self.smooth:
+        chosen = best_of(per_reference, per_order)
+        signature = self.signature(stats.shape[1])
+        if self.settings.smooth:
             per_reference = self.smoothed_scores(stats)
-            std = per_reference.std(axis=1)
-            return GLEUSentenceScores(per_reference.mean(axis=1), per_reference, chosen, signature, std)
-        if self.best_reference:
-            scores = per_reference.max(axis=1)
-        else:
-            scores = per_reference.mean(axis=1)
+            return GLEUSentenceScores(per_reference.mean(axis=1), per_reference, chosen, signature,
+                                      per_reference.std(axis=1))
+        scores = per_reference.max(axis=1) if self.settings.best_reference else per_reference.mean(axis=1)
         return GLEUSentenceScores(scores, per_reference, chosen, signature)
-
-    def sentence_scores(self, sources: Sequence[str], references: Sequence[Sequence[str]],
-                        hypothesis: Sequence[str], encoded: EncodedCorpus | None = None) -> GLEUSentenceScores:
-        """Sentence GLEU of each line: mean over references, or max with ``best_reference``;
-        with ``smooth``, gec-ranking's smoothed scores with their std over references."""
-        encoded = self._encoded(sources, references, encoded)
-        return self.sentence_from_statistics(self.statistics(encoded, hypothesis), len(encoded.references))
 
     def sentence_result(self, stats: np.ndarray, sentence: int, reference: int) -> GLEUResult:
         """The per-order table of one sentence against one reference (verbose output)."""
-        row = stats[sentence, reference]
-        if self.variant == "gleu0":
-            return self._result(self.lambda_rows(row), stats.shape[1], row)
-        result = self._result(row, stats.shape[1])
-        result.score = float(self.sentence_keys(row)[0])
+        result = result_of(self.layout, stats[sentence, reference], self.signature(stats.shape[1]),
+                           self.settings_dict())
+        result.score = float(self.sentence_keys(stats[sentence, reference])[0])
         return result
 
     # ------------------------------------------------------------------ description
-    def settings(self) -> dict:
-        return {"metric": "GLEU+" if self.variant != "gleu0" else "GLEU", "variant": self.variant,
-                "n": self.n, "unit": self.unit, "normalize_space": self.normalize_space,
-                "iterations": self.iterations, "fix_seed": self.fix_seed, "seed": self.seed,
-                "best_reference": self.best_reference, "smooth": self.smooth,
-                **({"lambda": self.lambda_} if self.variant == "gleu0" else {})}
-
-    def signature(self, references: int | None = None) -> str:
-        if self.variant == "gleu0":
-            parts = ["GLEU", "variant:gleu0", f"lambda:{self.lambda_:g}"]
-        else:
-            parts = ["GLEU+", f"variant:{self.variant}"]
-        parts += self._signature_parts()
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        s = self.settings
+        fields = [("variant", s.variant), *s.unit_fields()]
         if references is not None:
-            parts.append(f"refs:{references}")
-        if self.variant != "gleu0":
-            if self.best_reference:
-                parts.append("ref:best")
-            else:
-                parts.append(f"iter:{self._iterations(references)}")
-                parts.append("sampling:py2-compatible" if self.fix_seed else f"sampling:seed-{self.seed}")
-        if self.smooth:
-            parts.append("smooth:official")
-        return self._join_signature(parts)
+            fields.append(("refs", str(references)))
+        fields += s.sampling_fields(references)
+        if s.smooth:
+            fields.append(("smooth", "official"))
+        return "GLEU+", fields
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = ["paper"] if s.variant == "paper" else []
+        if s.best_reference:
+            tokens.append("max")
+        else:
+            tokens.append("f" if s.fix_seed else f"s{s.seed}")
+            if s.iterations != DEFAULT_ITERATIONS:
+                tokens.append(f"i{s.iterations}")
+        if s.smooth:
+            tokens.append("smooth")
+        char = "-char" if s.unit == "char" else ""
+        return [" ".join([f"GLEU+{char}", *tokens, *s.label_tokens()])]
+
+    def resampler(self, column: int = 0, references: int = 1):
+        from ..significance import LinearResampler, SampledGLEUResampler
+
+        label, signature = "GLEU+", self.signature(references)
+        if self.settings.best_reference:
+            return LinearResampler(lambda stats: select(stats, self.best_references(stats)), self.score_sums,
+                                   label, signature)
+        if references == 1:
+            return LinearResampler(lambda stats: stats[:, 0], self.score_sums, label, signature)
+        return SampledGLEUResampler(self, references)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from ..aggregate import best_reference, select
-from ..errors import InputError
+from ..metric import Result, Signature, parse_betas, setting
 from ..ngrams import EncodedCorpus, EncodedText
-from .base import NgramMetric
+from .base import NgramMetric, NgramSettings
 
 REGIONS = ("tk", "td", "ti", "od", "oi", "ud", "ui")
 """true keep/delete/insert, over delete/insert, under delete/insert."""
@@ -113,8 +113,13 @@ def order_scores(region_counts: np.ndarray, alpha: float) -> OrderScores:
 
 
 @dataclass
-class GREENResult:
+class GREENResult(Result):
     """Corpus GREEN for each beta (scores are fractions)."""
+
+    @property
+    def score(self) -> float:
+        """The score of the first beta."""
+        return float(self.scores[0])
 
     betas: list[float]
     scores: np.ndarray
@@ -126,13 +131,15 @@ class GREENResult:
     signature: str
     settings: dict = field(default_factory=dict)
 
-    @property
-    def score(self) -> float:
-        """The score of the first beta."""
-        return float(self.scores[0])
-
     def orders(self, beta_index: int = 0) -> OrderScores:
         return order_scores(self.regions[beta_index], alpha_of(self.betas[beta_index]))
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        labels = [beta_label(b) for b in self.betas]
+        return {"scores": dict(zip(labels, scale * np.asarray(self.scores))),
+                "regions": {label: {name: self.regions[k][:, j] for j, name in enumerate(REGIONS)}
+                            for k, label in enumerate(labels)},
+                "settings": self.settings, "signature": self.signature}
 
 
 @dataclass
@@ -142,51 +149,59 @@ class GREENSentenceScores:
     betas: list[float]
     scores: np.ndarray
     chosen_references: np.ndarray
-    signature: str
+    signature: Signature
 
     @property
     def mean(self) -> np.ndarray:
         """Mean over sentences per beta, shape (B,)."""
         return self.scores.mean(axis=1) if self.scores.shape[1] else np.zeros(len(self.betas))
 
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        """Sentence scores per beta; the signature says ``mode:sentence``."""
+        return {"scores": {beta_label(b): scale * self.scores[k] for k, b in enumerate(self.betas)},
+                "signature": self.signature.with_fields(("mode", "sentence"))}
 
-def _check_beta(beta) -> float:
-    try:
-        value = float(beta)
-    except (TypeError, ValueError):
-        raise InputError(f"beta must be a number >= 0 or inf, got {beta!r}") from None
-    if math.isnan(value) or value < 0:
-        raise InputError(f"beta must be a number >= 0 or inf, got {beta!r}")
-    return value
+    def mean_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        """The mean of the sentence scores per beta; the signature says ``mode:mean``."""
+        return {"scores": dict(zip([beta_label(b) for b in self.betas], scale * self.mean)),
+                "signature": self.signature.with_fields(("mode", "mean"))}
+
+
+def beta_label(beta: float) -> str:
+    """How a beta is written in headers and signatures: ``0.5``, ``2``, ``inf``."""
+    return f"{beta:g}"
+
+
+@dataclass(frozen=True)
+class GREENSettings(NgramSettings):
+    beta: tuple[float, ...] = setting((2.0,), "F-beta weight(s); several: 0.5/1/2; inf = recall", parse_betas, ("b",))
 
 
 class GREEN(NgramMetric):
-    """GREEN: ``GREEN(n=4, beta=2.0, unit="word")``; ``beta`` may be a list (one count pass)."""
+    """GREEN: ``GREEN(n=4, beta=2.0, unit="word")``; ``beta`` may be a list (one count pass,
+    one score column per beta)."""
 
     name = "green"
+    settings_class = GREENSettings
+    positional = ("n", "beta", "unit", "normalize_space")
 
-    def __init__(self, n: int = 4, beta: float | Sequence[float] = 2.0, unit: str = "word",
-                 normalize_space: bool = False) -> None:
-        super().__init__(n, unit, normalize_space)
-        betas = list(beta) if isinstance(beta, (list, tuple, np.ndarray)) else [beta]
-        if not betas:
-            raise InputError("at least one beta is needed")
-        self.betas = [_check_beta(b) for b in betas]
+    @property
+    def betas(self) -> list[float]:
+        return list(self.settings.beta)
 
     def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
         """Region counts, shape (D, R, N * 7) (order-major: orders 1..N, each 7 regions)."""
-        self._check_hypothesis(hypothesis, encoded)
-        hyp = encoded.hypothesis(hypothesis)
-        n_refs = len(encoded.references)
-        stats = np.zeros((encoded.size, n_refs, self.n, len(REGIONS)), dtype=np.int64)
+        hyp = encoded.hypothesis(self.check_prepared(encoded, hypothesis))
+        n_refs, n = len(encoded.references), self.settings.n
+        stats = np.zeros((encoded.size, n_refs, n, len(REGIONS)), dtype=np.int64)
         for r in range(n_refs):
-            for order in range(1, self.n + 1):
+            for order in range(1, n + 1):
                 stats[:, r, order - 1] = sentence_regions(encoded, hyp, r, order)
-        return stats.reshape(encoded.size, n_refs, self.n * len(REGIONS))
+        return stats.reshape(encoded.size, n_refs, n * len(REGIONS))
 
     def region_counts(self, stats: np.ndarray) -> np.ndarray:
         """Statistics reshaped to (..., N, 7)."""
-        return stats.reshape(*stats.shape[:-1], self.n, len(REGIONS))
+        return stats.reshape(*stats.shape[:-1], self.settings.n, len(REGIONS))
 
     def sentence_f(self, stats: np.ndarray, beta: float) -> np.ndarray:
         """Cumulative F(1..k) for k = 1..N of each row, shape (..., N)."""
@@ -205,39 +220,45 @@ class GREEN(NgramMetric):
         _, _, cumulative_precision, cumulative_recall = precision_recall(self.region_counts(stats))
         return [f_score(cumulative_precision, cumulative_recall, alpha_of(beta)) for beta in self.betas]
 
-    def corpus_from_statistics(self, stats: np.ndarray) -> GREENResult:
+    def score(self, stats: np.ndarray) -> GREENResult:
+        """Corpus GREEN per beta, each with its own best reference per sentence (SPEC 3.3)."""
         chosen = np.stack([best_reference(f[..., ::-1]) for f in self._sentence_fs(stats)])
         sums = np.stack([select(stats, c).sum(axis=0) for c in chosen])
         scores = np.array([self.score_sums(s, beta) for s, beta in zip(sums, self.betas)])
-        return GREENResult(list(self.betas), scores, self.region_counts(sums), chosen,
-                           self.signature(stats.shape[1]), self.settings())
+        return GREENResult(self.betas, scores, self.region_counts(sums), chosen, self.signature(stats.shape[1]),
+                           self.settings_dict())
 
-    def corpus_score(self, sources: Sequence[str], references: Sequence[Sequence[str]],
-                     hypothesis: Sequence[str], encoded: EncodedCorpus | None = None) -> GREENResult:
-        """Corpus GREEN of one hypothesis set (pass ``encoded`` to reuse the counting)."""
-        encoded = self._encoded(sources, references, encoded)
-        return self.corpus_from_statistics(self.statistics(encoded, hypothesis))
+    corpus_from_statistics = score
 
     def sentence_from_statistics(self, stats: np.ndarray) -> GREENSentenceScores:
         fs = self._sentence_fs(stats)
         chosen = np.stack([best_reference(f[..., ::-1]) for f in fs])
         scores = np.stack([select(f, c)[:, -1] for f, c in zip(fs, chosen)])
-        return GREENSentenceScores(list(self.betas), scores, chosen, self.signature(stats.shape[1]))
+        return GREENSentenceScores(self.betas, scores, chosen, self.signature(stats.shape[1]))
 
-    def sentence_scores(self, sources: Sequence[str], references: Sequence[Sequence[str]],
-                        hypothesis: Sequence[str], encoded: EncodedCorpus | None = None) -> GREENSentenceScores:
-        """Per-sentence GREEN with the best reference, for each beta."""
-        encoded = self._encoded(sources, references, encoded)
-        return self.sentence_from_statistics(self.statistics(encoded, hypothesis))
+    def settings_dict(self) -> dict:
+        return {"metric": "GREEN", **self.settings.to_dict(), "betas": self.betas}
 
-    def settings(self) -> dict:
-        return {"metric": "GREEN", "n": self.n, "unit": self.unit, "normalize_space": self.normalize_space,
-                "betas": list(self.betas)}
-
-    def signature(self, references: int | None = None, betas: Sequence[float] | None = None) -> str:
-        """The signature; ``betas``: of those betas only (e.g. one column or one paired test)."""
+    def signature_fields(self, references: int | None, betas: Sequence[float] | None = None) -> tuple[str, list]:
         betas = self.betas if betas is None else betas
-        parts = ["GREEN", "beta:" + ",".join(f"{b:g}" for b in betas)] + self._signature_parts()
+        fields = [("beta", ",".join(beta_label(b) for b in betas)), *self.settings.unit_fields()]
         if references is not None:
-            parts.append(f"refs:{references}")
-        return self._join_signature(parts)
+            fields.append(("refs", str(references)))
+        return "GREEN", fields
+
+    def column_signature(self, part: int, references: int | None) -> Signature:
+        """The signature of one beta's column."""
+        return Signature(*self.signature_fields(references, [self.betas[part]]))
+
+    def column_labels(self) -> list[str]:
+        char = "-char" if self.settings.unit == "char" else ""
+        return [" ".join([f"GREEN{char}", f"b{beta_label(beta)}", *self.settings.label_tokens()])
+                for beta in self.betas]
+
+    def resampler(self, column: int = 0, references: int = 1):
+        from ..significance import LinearResampler
+
+        beta = self.betas[column]
+        return LinearResampler(lambda stats: select(stats, self.best_references(stats, beta)),
+                               lambda sums: self.score_sums(sums, beta), f"GREEN beta={beta_label(beta)}",
+                               self.column_signature(column, references))

@@ -1,0 +1,93 @@
+"""What the M2-family metrics share: statistics are per-sentence counts of every candidate
+annotator (or annotator pair), and the corpus result keeps, sentence by sentence, the candidate
+that maximizes the running corpus F (:mod:`gecmetrics.m2.fscore`). A paired test redoes that
+choice inside every resample (:class:`gecmetrics.significance.RunningFResampler`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..metric import M2, Metric, OneScore, Result, Signature
+from . import fscore
+
+
+@dataclass
+class CountsResult(OneScore):
+    """The result of an M2-family metric: P, R, F-beta of the chosen candidates' totals, and the
+    per-sentence candidates (``counts`` (D, P, 3), ``available``, ``chosen``, ``candidates``:
+    the names :class:`~gecmetrics.m2.maxmatch.M2Result` and ERRANT's result share)."""
+
+    precision: float
+    recall: float
+    f: float
+    totals: tuple[int, int, int]
+    counts: np.ndarray
+    available: np.ndarray
+    chosen: np.ndarray
+    candidates: np.ndarray
+    signature: Signature
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        return self.f
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
+                "counts": list(self.totals), "signature": str(self.signature), "settings": self.settings}
+
+
+class RunningFMetric(Metric):
+    """Base of the M2 family: gold M2 references, scores printed as fractions, statistics of
+    shape (D, P, 5) (:data:`fscore.STATISTICS_WIDTH`) reduced by the running-F choice."""
+
+    reference_kind = M2
+    scale = 1.0
+    rule: ClassVar[fscore.ChoiceRule]
+    label: ClassVar[str] = ""
+    result_class: ClassVar[type] = CountsResult
+
+    def choice(self) -> fscore.RunningChoice:
+        return fscore.RunningChoice(self.rule, self.settings.beta)
+
+    def score(self, statistics: Any) -> Result:
+        """The corpus result: the running-F choice over the sentences in order, then P/R/F."""
+        data = fscore.candidate_counts(statistics)
+        chosen, totals = self.choice().corpus(data)
+        ids = np.asarray(statistics)[..., fscore.CANDIDATE] if not isinstance(statistics, fscore.CandidateCounts) \
+            else data.rank
+        return self.result(totals, data, chosen, ids)
+
+    def result(self, totals: np.ndarray, data: fscore.CandidateCounts, chosen: np.ndarray,
+               ids: np.ndarray) -> Result:
+        """The result from the chosen totals and the per-sentence candidates (override for a
+        richer one)."""
+        precision, recall, f = self.rule.scores(totals, self.settings.beta)
+        return self.result_class(precision, recall, f, tuple(int(x) for x in totals), data.counts, data.available,
+                                 chosen, ids, self.signature, self.settings_dict())
+
+    def resampler(self, column: int = 0, references: int = 1):
+        from ..significance import RunningFResampler
+
+        return RunningFResampler(self.rule.name, self.settings.beta, self.label, self.signature)
+
+    def sentence_from_statistics(self, statistics: Any) -> "SentenceCounts":
+        """Per-sentence P/R/F with the candidate the corpus choice kept for that sentence."""
+        data = fscore.candidate_counts(statistics)
+        chosen, _ = self.choice().corpus(data)
+        rows = data.counts[np.arange(len(data)), chosen]
+        precision, recall, f = self.rule.scores(rows, self.settings.beta)
+        return SentenceCounts(np.atleast_1d(f), np.atleast_1d(precision), np.atleast_1d(recall), rows, chosen,
+                              self.signature)
+
+
+class SentenceCounts:
+    """Sentence scores of an M2-family metric: F (``scores``), P and R per sentence, the counts
+    of the chosen candidate and which candidate it was."""
+
+    def __init__(self, scores: np.ndarray, precision: np.ndarray, recall: np.ndarray, counts: np.ndarray,
+                 chosen: np.ndarray, signature: str) -> None:
+        self.scores, self.precision, self.recall = scores, precision, recall
+        self.counts, self.chosen, self.signature = counts, chosen, signature

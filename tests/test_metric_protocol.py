@@ -1,0 +1,290 @@
+"""The add-a-metric test: two toy metrics defined here (one on the n-gram core, one on the M2
+branch), registered with one call each and no change to any package file, work everywhere a
+built-in metric does: get_metric, the --metrics text syntax, compare (table and JSON with
+signatures), paired bootstrap and randomization tests, and meta-evaluation scoring."""
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from gecmetrics import InputError, compare, get_metric, paired_test, register_metric, unregister_metric
+from gecmetrics.aggregate import select
+from gecmetrics.m2 import parse_m2
+from gecmetrics.m2.base import RunningFMetric
+from gecmetrics.m2.fscore import ERRANT, candidates_from_lists, precision_recall_f
+from gecmetrics.m2.references import apply_edits
+from gecmetrics.metric import ScoreResult, Settings, parse_beta, setting
+from gecmetrics.metrics.base import NgramMetric, NgramSettings
+from gecmetrics.registry import metrics_from_text
+from gecmetrics.significance import LinearResampler
+from tests.conftest import run_cli
+
+
+# ---------------------------------------------------------------------------- toy 1: n-gram F
+
+
+@dataclass(frozen=True)
+class ToyFSettings(NgramSettings):
+    beta: float = setting(1.0, "F-beta weight", parse_beta, ("b",))
+
+
+class ToyF(NgramMetric):
+    """Toy n-gram F: matched n-grams min(rho, eta) against hypothesis and reference n-grams."""
+
+    settings_class = ToyFSettings
+
+    def statistics(self, prepared, hypothesis):
+        hyp = prepared.hypothesis(self.check_prepared(prepared, hypothesis))
+        n = self.settings.n
+        stats = np.zeros((prepared.size, len(prepared.references), 3 * n), dtype=np.int64)
+        for r, ref in enumerate(prepared.references):
+            for order in range(1, n + 1):
+                t = prepared.hypothesis_triples(hyp, r, order)
+                stats[:, r, order - 1] = t.per_sentence(np.minimum(t.rho, t.eta))
+                stats[:, r, n + order - 1] = hyp.ngram_counts(order)
+                stats[:, r, 2 * n + order - 1] = ref.ngram_counts(order)
+        return stats
+
+    def f_of(self, sums):  # summed rows (..., 3N) -> F (...)
+        n = self.settings.n
+        match, hyp, ref = (sums[..., k * n:(k + 1) * n].sum(axis=-1) for k in range(3))
+        return precision_recall_f(match, hyp - match, ref - match, self.settings.beta)[2]
+
+    def rows(self, stats):  # per sentence, the reference with the most matches (ties: first)
+        return select(stats, np.argmax(stats[..., :self.settings.n].sum(axis=-1), axis=1))
+
+    def score(self, stats):
+        return ScoreResult(float(self.f_of(self.rows(stats).sum(axis=0))), self.signature(stats.shape[1]),
+                           self.settings_dict())
+
+    def resampler(self, column=0, references=1):
+        return LinearResampler(self.rows, self.f_of, "ToyF", self.signature(references))
+
+    def signature_fields(self, references):
+        refs = [("refs", str(references))] if references is not None else []
+        return "ToyF", [("beta", f"{self.settings.beta:g}"), *self.settings.unit_fields(), *refs]
+
+    def column_labels(self):
+        return [f"ToyF b{self.settings.beta:g}"]
+
+
+# ---------------------------------------------------------------------------- toy 2: M2 branch
+
+
+@dataclass(frozen=True)
+class ToyEditSettings(Settings):
+    beta: float = setting(0.5, "F-beta weight", parse_beta, ("b",))
+
+
+class ToyEdits(RunningFMetric):
+    """Toy edit F: new hypothesis tokens against each annotator's new tokens (as bags), the
+    annotator kept per sentence by ERRANT's running-F rule."""
+
+    settings_class = ToyEditSettings
+    rule = ERRANT
+    label = "ToyEdits"
+
+    def prepare(self, corpus, group=()):  # per sentence: source tokens, each annotator's corrected tokens
+        return [(block.tokens, {a: apply_edits(block.tokens, block.edits_of(a)) for a in block.annotators() or [0]})
+                for block in corpus.gold]
+
+    def statistics(self, prepared, hypothesis):
+        rows = []
+        for (source, corrected), line in zip(prepared, hypothesis):
+            new = Counter(line.split()) - Counter(source)
+            rows.append([(sum((new & (Counter(r) - Counter(source))).values()), sum((new - Counter(r)).values()),
+                          sum(((Counter(r) - Counter(source)) - new).values()), a) for a, r in corrected.items()])
+        return candidates_from_lists(rows)
+
+    def signature_fields(self, references):
+        return "ToyEdits", [("beta", f"{self.settings.beta:g}")]
+
+    def column_labels(self):
+        return [f"ToyEdits F{self.settings.beta:g}"]
+
+
+# ---------------------------------------------------------------------------- data
+
+SOURCES = ["he go to school every day", "she have two cat", "it are raining today", "we is happy now"]
+REFERENCES = [["he goes to school every day", "she has two cats", "it is raining today", "we are happy now"],
+              ["he went to school every day", "she has two cats", "it was raining today", "we are happy now"]]
+SYSTEMS = {"good": REFERENCES[0], "half": [REFERENCES[0][0], SOURCES[1], REFERENCES[1][2], SOURCES[3]],
+           "input": SOURCES, "bad": ["he go to to school", "she", "it are are raining", "we is is happy"]}
+GOLD_M2 = """S he go to school every day
+A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||1
+
+S she have two cat
+A 1 2|||R:VERB:SVA|||has|||REQUIRED|||-NONE-|||0
+A 3 4|||R:NOUN:NUM|||cats|||REQUIRED|||-NONE-|||0
+A 1 2|||R:VERB:SVA|||has|||REQUIRED|||-NONE-|||1
+A 3 4|||R:NOUN:NUM|||cats|||REQUIRED|||-NONE-|||1
+
+S it are raining today
+A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0
+A 1 2|||R:VERB:TENSE|||was|||REQUIRED|||-NONE-|||1
+
+S we is happy now
+A 1 2|||R:VERB:SVA|||are|||REQUIRED|||-NONE-|||0
+"""
+
+
+@pytest.fixture(autouse=True)
+def toys():
+    register_metric("toyf", ToyF)
+    register_metric("toy-edits", ToyEdits)
+    yield
+    unregister_metric("toyf")
+    unregister_metric("toy-edits")
+
+
+@pytest.fixture
+def files(tmp_path):
+    paths = {}
+    for name, lines in [("src", SOURCES), ("ref0", REFERENCES[0]), ("ref1", REFERENCES[1]), *SYSTEMS.items()]:
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths[name] = str(tmp_path / name)
+    (tmp_path / "gold.m2").write_text(GOLD_M2, encoding="utf-8")
+    paths["gold"] = str(tmp_path / "gold.m2")
+    human = "system\thuman\ngood\t0.9\nhalf\t0.6\ninput\t0.3\nbad\t0.1\n"
+    (tmp_path / "human.tsv").write_text(human, encoding="utf-8")
+    paths["human"] = str(tmp_path / "human.tsv")
+    return paths
+
+
+# ---------------------------------------------------------------------------- n-gram toy
+
+
+def test_toy_ngram_metric_by_name_and_text():
+    metric = get_metric("toyf", b=2, n=2)
+    assert isinstance(metric, ToyF) and metric.beta == 2.0 and metric.n == 2
+    assert metrics_from_text("toyf:beta=0.5:unit=char")[0].settings.unit == "char"
+    with pytest.raises(InputError, match="metric 'toyf' has no setting 'lambda'; valid settings: n, unit"):
+        get_metric("toyf", **{"lambda": 1})
+    perfect = ToyF().corpus_score(SOURCES, REFERENCES, REFERENCES[0])
+    assert perfect.score == 1.0 and perfect.signature == "ToyF|beta:1|n:4|unit:word|refs:2|version:0.1.0"
+
+
+def test_toy_ngram_metric_in_compare():
+    table = compare(SOURCES, REFERENCES, SYSTEMS, ["toyf", "toyf:b=2", "green"])
+    assert table.labels == ["ToyF b1", "ToyF b2", "GREEN b2"]
+    assert table.score("good", "ToyF b1") == 1.0
+    assert table.score("bad", "ToyF b1") < table.score("half", "ToyF b1") < 1.0
+    data = table.to_dict()
+    assert data["columns"][1]["signature"] == "ToyF|beta:2|n:4|unit:word|refs:2|version:0.1.0"
+
+
+def test_toy_ngram_metric_in_compare_cli_json(files):
+    args = ["compare", "-s", files["src"], "-r", files["ref0"], files["ref1"], "-o", files["good"], files["bad"],
+            "--metrics", "toyf,gleu", "--json"]
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["columns"][0] == {"label": "ToyF b1", "metric": 0,
+                                  "signature": "ToyF|beta:1|n:4|unit:word|refs:2|version:0.1.0"}
+    assert data["rows"][0]["scores"]["ToyF b1"] == 100.0
+
+
+@pytest.mark.parametrize("method", ["bs", "ar"])
+def test_toy_ngram_metric_paired_tests(method):
+    systems = {"input": SYSTEMS["input"], "good": SYSTEMS["good"], "input again": SYSTEMS["input"]}
+    result = paired_test(get_metric("toyf"), SOURCES, REFERENCES, systems, method, samples=200)
+    assert [s.score for s in result.systems][1] == 1.0
+    assert result.systems[2].p_value == 1.0  # a system against an identical one
+    assert result.signature.startswith("ToyF|beta:1|n:4|unit:word|refs:2|test:paired-")
+    assert all(s.interval[0] <= s.score <= s.interval[1] for s in result.systems)
+
+
+def test_toy_ngram_metric_in_meta_evaluation(files):
+    code, out, err = run_cli("meta-eval", "--human", files["human"], "-s", files["src"], "-r", files["ref0"],
+                             files["ref1"], "-o", *(files[name] for name in SYSTEMS), "--metrics", "toyf", "--json")
+    assert code == 0, err
+    correlation = json.loads(out)["correlations"][0]
+    assert correlation["metric"] == "ToyF b1" and correlation["n"] == 4 and correlation["spearman"] > 0.7
+
+
+# ---------------------------------------------------------------------------- M2 toy
+
+
+def test_toy_m2_metric_scores_and_choice():
+    gold = parse_m2(GOLD_M2, "gold")
+    metric = get_metric("toy-edits")
+    perfect = paired_test(metric, None, gold, {"good": SYSTEMS["good"]}, "bs", samples=10).systems[0]
+    assert perfect.score == 1.0  # the running-F choice keeps annotator 0 where it matches
+    from gecmetrics.pipeline import corpus_for, score_corpus
+
+    scored = score_corpus([metric], corpus_for([metric], None, gold, {"half": SYSTEMS["half"]}))
+    result = scored.result("half", 0)
+    assert result.totals == (2, 0, 3)  # goes (annotator 0) and was (annotator 1) found; has, cats, are missed
+    assert list(result.candidates[result.available].ravel()) == [0, 1, 0, 1, 0, 1, 0]
+    assert result.signature == "ToyEdits|beta:0.5|version:0.1.0"
+
+
+def test_toy_m2_metric_in_compare_and_paired_tests(files):
+    gold = parse_m2(GOLD_M2, "gold")
+    table = compare(SOURCES, REFERENCES, SYSTEMS, ["toy-edits", "m2"], m2_blocks=gold)
+    assert table.labels == ["ToyEdits F0.5", "M2 F0.5"] and table.score("good", 1) == 1.0
+    for method in ("bs", "ar"):
+        result = paired_test(get_metric("toy-edits"), None, gold, {"input": SOURCES, "good": SYSTEMS["good"]},
+                             method, samples=100)
+        assert result.systems[0].score == 0.0 and result.systems[1].score == 1.0
+    code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], "-o", files["good"], files["bad"],
+                             "--metrics", "toy-edits", "--m2", files["gold"], "--json")
+    assert code == 0, err
+    assert json.loads(out)["columns"][0]["signature"] == "ToyEdits|beta:0.5|version:0.1.0"
+    code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], "-o", files["input"], files["good"],
+                             "--metrics", "toy-edits", "--m2", files["gold"], "--paired-bs", "50")
+    assert code == 0 and "ToyEdits" in out, err
+
+
+def test_toy_m2_metric_in_meta_evaluation(files):
+    code, out, err = run_cli("meta-eval", "--human", files["human"], "-s", files["src"], "-r", files["ref0"],
+                             "-o", *(files[name] for name in SYSTEMS), "--metrics", "toy-edits,m2",
+                             "--m2", files["gold"], "--tsv")
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert [row[0] for row in rows] == ["ToyEdits F0.5", "M2 F0.5"]
+
+
+# ---------------------------------------------------------------------------- registry rules
+
+
+def test_registering_twice_needs_replace():
+    with pytest.raises(InputError, match="'toyf' is already registered"):
+        register_metric("toyf", ToyF)
+    register_metric("toyf", ToyF, preset={"beta": 3.0}, replace=True)
+    assert get_metric("toyf").beta == 3.0
+    with pytest.raises(InputError, match="has no setting 'beta'"):  # the preset fixes it
+        get_metric("toyf", beta=1)
+    with pytest.raises(TypeError, match="Metric subclass"):
+        register_metric("other", object)
+
+
+def test_unknown_name_lists_the_registered_ones():
+    with pytest.raises(InputError, match=r"unknown metric 'nope'; valid names: gleu, .*toyf, toy-edits"):
+        get_metric("nope")
+
+
+def test_installed_plugin_registers_through_its_entry_point(tmp_path, monkeypatch):
+    """A package declaring ``[gecmetrics.metrics] name = module:Class`` is found by name."""
+    from gecmetrics import registry
+
+    (tmp_path / "toy_plugin.py").write_text(
+        "from tests.test_metric_protocol import ToyF\n\nclass PluginF(ToyF):\n    pass\n", encoding="utf-8")
+    info = tmp_path / "toy_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-plugin\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[gecmetrics.metrics]\nplugin-f = toy_plugin:PluginF\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_LOADED_ENTRY_POINTS", False)
+    try:
+        metric = get_metric("plugin-f", beta=2)
+        assert type(metric).__name__ == "PluginF" and metric.beta == 2.0
+    finally:
+        unregister_metric("plugin-f")
+        sys.modules.pop("toy_plugin", None)

@@ -1,0 +1,211 @@
+"""Hostile input through the installed console script: every case ends with exit 2 and one line
+on stderr naming the file (and line), or with the right output; none with a traceback, a hang
+or nan. Then random corpora and random M2 files through every command (hypothesis): no crash,
+scores within their range."""
+from __future__ import annotations
+
+import math
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import gecmetric_script, run_cli
+
+TIMEOUT = 60  # seconds: a case that runs longer is a hang
+
+GOLD = """S a b c
+A 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0
+
+S d e f
+A 2 3|||R:X|||g|||REQUIRED|||-NONE-|||0
+"""
+FILES = {
+    "src": "a b c\nd e f\n", "ref0": "x b c\nd e g\n", "ref1": "a b c\nd e g\n", "hyp": "x b c\nd e f\n",
+    "short": "a b c\n", "empty": "", "latin1": "a b c\nd \xe9 f\n", "gold.m2": GOLD,
+    "gold_short.m2": GOLD.split("\n\n")[0] + "\n",
+    "gold_other.m2": GOLD.replace("S d e f", "S d e q"),
+    "bad.m2": "S a b c\nA 0 9|||R:X|||x|||REQUIRED|||-NONE-|||0\n",
+    "overlap.m2": "S a b c\nA 0 2|||R:X|||x|||REQUIRED|||-NONE-|||0\nA 1 3|||R:X|||y|||REQUIRED|||-NONE-|||0\n",
+    "scores.tsv": "system\tm\nAMU\t1\nCAMB\t2\n", "nan_scores.tsv": "system\tm\nAMU\tnan\nCAMB\t1\nCUUI\t2\n",
+}
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("battery")
+    for name, text in FILES.items():
+        data = text.encode("latin-1") if name == "latin1" else text.encode("utf-8")
+        (folder / name).write_bytes(data)
+    (folder / "dir").mkdir()
+    return folder
+
+
+N = ["-s", "src", "-r", "ref0", "ref1"]
+# (arguments, the file the message must name or None, the line it must name or None)
+BAD = [
+    (["gleu", *N, "-o", "missing"], "missing", None),
+    (["gleu", *N, "-o", "dir"], "dir", None),
+    (["gleu", *N, "-o", "latin1"], "latin1", 2),
+    (["gleu", *N, "-o", "short"], "short", None),
+    (["gleu", "-s", "short", "-r", "ref0", "ref1", "-o", "hyp"], "short", None),   # the source is the odd one out
+    (["gleu", "-s", "empty", "-r", "empty", "-o", "empty"], "empty", None),
+    (["gleu", *N, "-o", "hyp", "-d", "21"], None, None),
+    (["gleu", *N, "-o", "hyp", "-n", "0"], None, None),
+    (["gleu", *N, "-o", "hyp", "-i", "0"], None, None),
+    (["gleu", *N, "-o", "hyp", "-f", "--seed", "3"], None, None),
+    (["gleu", *N, "-o", "-", "-"], None, None),
+    (["green", *N, "-c", "hyp", "-b", "nan"], None, None),
+    (["green", *N, "-c", "hyp", "-b", "-1"], None, None),
+    (["green", *N, "-c", "hyp", "-d", "29"], None, None),
+    (["green", *N, "-c", "short"], "short", None),
+    (["compare", *N, "-o", "hyp", "--metrics", "bleu"], None, None),
+    (["compare", *N, "-o", "hyp", "--metrics", "green:beta=x"], None, None),
+    (["compare", *N, "-o", "hyp", "--m2", "gold_short.m2"], "gold_short.m2", None),
+    (["compare", *N, "-o", "hyp", "--m2", "gold_other.m2"], "gold_other.m2", 4),
+    (["compare", *N, "-o", "hyp", "--metrics", "m2"], None, None),
+    (["m2", "score", "-s", "gold.m2", "-o", "short"], "short", None),
+    (["m2", "score", "-s", "gold_short.m2", "-o", "hyp"], "hyp", None),
+    (["m2", "score", "-s", "bad.m2", "-o", "short"], "bad.m2", 2),
+    (["m2", "score", "-s", "gold.m2", "-o", "hyp", "-b", "nan"], None, None),
+    (["m2", "score", "-s", "gold.m2", "-o", "hyp", "-d", "29"], None, None),
+    (["m2", "score", "-s", "empty", "-o", "empty"], "empty", None),
+    (["m2", "compare", "-hyp", "gold_short.m2", "-ref", "gold.m2"], "gold_short.m2", None),
+    (["m2", "compare", "-hyp", "gold.m2", "-ref", "gold.m2", "-b", "nan"], None, None),
+    (["m2", "compare", "-hyp", "empty", "-ref", "empty"], "empty", None),
+    (["m2", "compare", "-hyp", "bad.m2", "-ref", "gold.m2"], "bad.m2", 2),
+    (["m2", "refs", "overlap.m2", "-o", "out"], "overlap.m2", 1),
+    (["m2", "refs", "empty", "-o", "out"], "empty", None),
+    (["meta-eval", "--scores", "scores.tsv"], None, None),                    # 2 systems: too few
+    (["meta-eval", "--scores", "nan_scores.tsv"], "nan_scores.tsv", 2),
+    (["meta-eval", "--scores", "scores.tsv", "-d", "29"], None, None),
+]
+
+
+def _run(folder: Path, args: list[str], stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    return subprocess.run([gecmetric_script(), *args], cwd=folder, stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, timeout=TIMEOUT)
+
+
+def test_bad_input_battery(folder):
+    with ThreadPoolExecutor(4) as pool:
+        done = list(pool.map(lambda case: _run(folder, case[0]), BAD))
+    for (args, file, line), result in zip(BAD, done):
+        where = " ".join(args)
+        assert result.returncode == 2, (where, result.stdout, result.stderr)
+        assert result.stdout == "", where
+        assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("gecmetric: error: "), \
+            (where, result.stderr)
+        assert "Traceback" not in result.stderr and "nan" not in result.stdout
+        if file is not None:
+            assert f" {file}" in result.stderr or f"{file}:" in result.stderr, (where, result.stderr)
+        if line is not None:
+            assert f"{file}:{line}:" in result.stderr, (where, result.stderr)
+
+
+def test_good_input_gives_the_numbers(folder):
+    gleu = _run(folder, ["gleu", *N, "-o", "hyp", "ref0", "-d", "4"])
+    assert gleu.returncode == 0 and gleu.stdout == "hyp\t0.0000\nref0\t0.0000\n"  # 3-word lines: no 4-grams
+    green = _run(folder, ["green", *N, "-c", "ref0", "-n", "2", "-b", "inf"])
+    assert green.returncode == 0 and green.stdout == "beta\tinf\nref0\t100.00\n", green.stderr
+    m2 = _run(folder, ["m2", "score", "-s", "gold.m2", "-o", "hyp", "-b", "inf"])
+    assert m2.returncode == 0 and m2.stdout.splitlines()[1] == "hyp\t1.0000\t0.5000\t0.5000"
+    long_n = _run(folder, ["gleu", *N, "-o", "hyp", "-n", "1000"])
+    assert long_n.returncode == 0 and "n = 1000 is more than the length of every sentence" in long_n.stderr
+
+
+def test_write_failures(folder):
+    with open("/dev/full", "w") as full:
+        result = _run(folder, ["gleu", *N, "-o", "hyp", "--sentence", "-n", "2"], stdout=full)
+    assert result.returncode == 1
+    assert result.stderr == "gecmetric: error: cannot write the output: No space left on device\n"
+    piped = subprocess.run(f"'{gecmetric_script()}' gleu -s src -r ref0 -o hyp src ref0 --sentence -n 2 | head -1",
+                           shell=True, cwd=folder, capture_output=True, text=True, timeout=TIMEOUT)
+    assert piped.returncode == 0 and piped.stderr == "" and len(piped.stdout.splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------- random input
+
+WORDS = ["a", "b", "c", "the", "cat", "."]
+line = st.lists(st.sampled_from(WORDS + [" ", "  ", "\t", "\u00a0"]), max_size=8).map("".join)
+
+
+@st.composite
+def corpora(draw):
+    size = draw(st.integers(1, 5))
+    texts = [draw(st.lists(line, min_size=size, max_size=size)) for _ in range(5)]
+    return texts  # source, two references, two hypotheses
+
+
+@st.composite
+def m2_files(draw):
+    blocks = []
+    for _ in range(draw(st.integers(1, 4))):
+        tokens = draw(st.lists(st.sampled_from(WORDS), max_size=6))
+        lines = ["S " + " ".join(tokens)]
+        for annotator in range(draw(st.integers(0, 2))):
+            if draw(st.booleans()):
+                lines.append(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}")
+                continue
+            start = draw(st.integers(0, len(tokens)))
+            end = draw(st.integers(start, len(tokens)))
+            correction = " ".join(draw(st.lists(st.sampled_from(WORDS), max_size=2)))
+            lines.append(f"A {start} {end}|||R:X|||{correction or '-NONE-'}|||REQUIRED|||-NONE-|||{annotator}")
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
+
+
+def _write(folder: Path, texts: dict[str, str]) -> None:
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def _scores(output: str) -> list[float]:
+    values = []
+    for row in output.splitlines():
+        if row.split("\t")[0] in ("beta", "lambda", "system"):  # a header
+            continue
+        for cell in row.split("\t")[1:]:
+            try:
+                values.append(float(cell))
+            except ValueError:
+                pass
+    return values
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=corpora(), unit=st.sampled_from(["word", "char"]), n=st.integers(1, 5))
+def test_random_corpora_never_crash(tmp_path, monkeypatch, texts, unit, n):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, {name: "\n".join(lines) + "\n" for name, lines in zip(["s", "r0", "r1", "h0", "h1"], texts)})
+    base = ["-s", "s", "-r", "r0", "r1"]
+    for args in (["gleu", *base, "-o", "h0", "h1", "-t", unit, "-n", str(n)],
+                 ["gleu", *base, "-o", "h0", "h1", "-m", "--sentence"],
+                 ["green", *base, "-c", "h0", "h1", "-t", unit, "-n", str(n), "-b", "0", "1", "inf"],
+                 ["green", *base, "-c", "h0", "--mean"],
+                 ["compare", *base, "-o", "h0", "h1", "--tsv"]):
+        code, out, err = run_cli(*args)
+        assert code == 0, (args, err)
+        scores = _scores(out)
+        assert scores and all(0.0 <= x <= 100.0 and not math.isnan(x) for x in scores), (args, out)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(gold=m2_files(), data=st.data())
+def test_random_m2_files_never_crash(tmp_path, monkeypatch, gold, data):
+    monkeypatch.chdir(tmp_path)
+    blocks = gold.split("\n\n")
+    hypothesis = [" ".join(data.draw(st.lists(st.sampled_from(WORDS), max_size=6))) for _ in blocks]
+    _write(tmp_path, {"gold.m2": gold, "hyp": "\n".join(hypothesis) + "\n"})
+    for args in (["m2", "score", "-s", "gold.m2", "-o", "hyp"], ["m2", "compare", "-hyp", "gold.m2", "-ref", "gold.m2"],
+                 ["m2", "refs", "gold.m2", "--prefix", "out"]):
+        code, out, err = run_cli(*args)
+        if code == 2:  # overlapping random edits make an ill-defined reference: one line naming the file
+            assert args[1] == "refs" and "gold.m2:" in err and len(err.splitlines()) == 1, err
+            continue
+        assert code == 0, (args, err)
+        if args[1] == "score":
+            assert all(0.0 <= x <= 1.0 for x in _scores(out)), out
