@@ -79,6 +79,10 @@ _BUILT_IN = [
     MetricInfo("green-char", "gecmetrics.metrics.green:GREEN", {"unit": "char"}, "GREEN, character n-grams"),
     MetricInfo("m2", "gecmetrics.m2.maxmatch:M2Scorer", {},
                "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits"),
+    MetricInfo("pt-m2", "gecmetrics.pt.scorers:PTM2", {},
+               "PT-M2: MaxMatch edits weighted by BERTScore (needs the extra gecmetrics[pt])"),
+    MetricInfo("pt-errant", "gecmetrics.pt.scorers:PTErrant", {},
+               "PT-ERRANT: edits of hypothesis M2 files (ERRANT) weighted by BERTScore (needs gecmetrics[pt])"),
 ]
 
 _REGISTRY: dict[str, MetricInfo] = {}
@@ -160,9 +164,11 @@ def get_metric(name: str, **config: Any):
 
 
 def _takes_several(info: Any) -> bool:
+    """Whether a '/' in a setting's text is its own business: several values, or a parser
+    marked ``reads_slashes`` (a file or folder path, such as PT-M2's model)."""
     from .metric import parse_betas, parse_floats, parse_strings
 
-    return info.parse in (parse_betas, parse_floats, parse_strings)
+    return info.parse in (parse_betas, parse_floats, parse_strings) or getattr(info.parse, "reads_slashes", False)
 
 
 # ----------------------------------------------------------------------------- text syntax

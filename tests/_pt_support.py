@@ -44,3 +44,14 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 TINY_SETTINGS = {"num_layers": 9, "baseline": "bert-base-uncased"}
 """What the authors' code uses when the tiny model stands in for bert-base-uncased."""
+
+
+def tiny_options(folder: Path) -> list[str]:
+    """The command-line options that score with the tiny model as the authors' code does."""
+    return ["--model", str(folder), "--layer", "9", "--baseline", "bert-base-uncased"]
+
+
+def tiny_spec(folder: Path, **more: str) -> str:
+    """``compare --metrics`` text of PT-M2 with the tiny model."""
+    return ":".join(["pt-m2", f"model={folder}", "layer=9", "baseline=bert-base-uncased",
+                     *(f"{key}={value}" for key, value in more.items())])

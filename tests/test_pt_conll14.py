@@ -15,7 +15,7 @@ from tests._pt_support import TINY_SETTINGS, expected_rows, require_backend, tin
 require_backend()
 
 from gecmetrics.corpus import read_lines  # noqa: E402
-from gecmetrics.pt import PTEngine, PTErrant, PTM2, PTSettings  # noqa: E402
+from gecmetrics.pt import PTEngine, PTErrant, PTM2, PTSettings, engine_for  # noqa: E402
 
 SYSTEMS = ("AMU", "CAMB", "CUUI")
 GOLD = "official-2014.combined.m2"
@@ -26,7 +26,7 @@ PEER_SOURCE = Path(os.environ.get("GECMETRICS_PTM2_SRC", "/tmp/peers/ptm2-src"))
 
 @pytest.fixture(scope="module")
 def engine(tiny_model: Path) -> PTEngine:
-    return PTEngine(PTSettings(model=str(tiny_model), **TINY_SETTINGS))
+    return engine_for(PTSettings(model=str(tiny_model), **TINY_SETTINGS))
 
 
 def stored(metric: str) -> list[dict[str, str]]:
@@ -44,7 +44,7 @@ def test_pt_m2_equals_the_authors_numbers(conll14: Path, engine: PTEngine) -> No
     assert {(r["level"], r["system"], r["sentences"]) for r in rows} == \
         {(level, s, "all") for level in ("sentence", "corpus") for s in SYSTEMS}
     for level in ("sentence", "corpus"):
-        metric = PTM2(PTSettings(model=engine.loaded.name, level=level, **TINY_SETTINGS), engine)
+        metric = PTM2(model=engine.loaded.name, level=level, **TINY_SETTINGS)
         prepared = metric.prepare(conll14 / GOLD)
         for row in [r for r in rows if r["level"] == level]:
             check(metric.score(metric.statistics(prepared, read_lines(str(conll14 / row["system"])))).score, row)
@@ -60,7 +60,7 @@ def test_pt_errant_equals_the_authors_numbers(engine: PTEngine) -> None:
     from gecmetrics.m2.format import read_m2
 
     for level in ("sentence", "corpus"):
-        metric = PTErrant(PTSettings(model=engine.loaded.name, level=level, **TINY_SETTINGS), engine)
+        metric = PTErrant(model=engine.loaded.name, level=level, **TINY_SETTINGS)
         for count in sorted({r["sentences"] for r in rows}):
             size = None if count == "all" else int(count)
             prepared = metric.prepare(read_m2(str(ERRANT_M2 / "REF0_REF1.m2"))[:size])
@@ -98,6 +98,6 @@ def test_live_against_the_authors_code(conll14: Path, engine: PTEngine, tiny_mod
                           cwd=source, env=environment, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-2000:]
     theirs = float((data / "out").read_text().rsplit("score=", 1)[1])
-    metric = PTM2(PTSettings(model=engine.loaded.name, level=level, **TINY_SETTINGS), engine)
+    metric = PTM2(model=engine.loaded.name, level=level, **TINY_SETTINGS)
     ours = metric.score(metric.statistics(metric.prepare(data / "reference.m2"), read_lines(str(data / "AMU")))).score
     assert f"{ours:.4f}" == f"{theirs:.4f}" and abs(ours - theirs) < 2e-5, (ours, theirs)

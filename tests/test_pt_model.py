@@ -13,9 +13,11 @@ from tests._pt_support import TINY_SETTINGS, expected_rows, require_backend, tin
 
 require_backend()
 
+from gecmetrics import get_metric  # noqa: E402
 from gecmetrics.errors import InputError  # noqa: E402
 from gecmetrics.m2.format import parse_m2  # noqa: E402
-from gecmetrics.pt import PTEngine, PTErrant, PTM2, PTSettings  # noqa: E402
+from gecmetrics.pipeline import corpus_for, score_corpus  # noqa: E402
+from gecmetrics.pt import PTEngine, PTErrant, PTM2, PTSettings, engine_for  # noqa: E402
 from gecmetrics.pt.bertscore import baseline_values, read_baseline_file  # noqa: E402
 from gecmetrics.pt.model import load_model  # noqa: E402
 from gecmetrics.pt.tiny import build_tiny_bert, folder_fingerprint  # noqa: E402
@@ -43,11 +45,11 @@ HYPOTHESIS = ["This is a sentence .", "He goes to the school yesterday .", "Noth
 
 @pytest.fixture(scope="module")
 def engine(tiny_model: Path) -> PTEngine:
-    return PTEngine(PTSettings(model=str(tiny_model), **TINY_SETTINGS))
+    return engine_for(PTSettings(model=str(tiny_model), **TINY_SETTINGS))
 
 
 def scorer(engine: PTEngine, kind=PTM2, **settings) -> PTM2:
-    return kind(PTSettings(model=engine.loaded.name, **TINY_SETTINGS, **settings), engine)
+    return kind(model=engine.loaded.name, **{**TINY_SETTINGS, **settings})
 
 
 def test_builder_is_deterministic_and_matches_the_stored_fingerprint(tiny_model: Path, tmp_path: Path) -> None:
@@ -147,7 +149,7 @@ def direct_f(engine: PTEngine, candidate: str, reference: str) -> float:
     precision = (similarity.max(dim=1)[0] * inner(c_ids)).sum() / inner(c_ids).sum()
     recall = (similarity.max(dim=0)[0] * inner(r_ids)).sum() / inner(r_ids).sum()
     f = float(2 * precision * recall / (precision + recall))
-    baseline = engine.scorer.baseline[2]
+    baseline = engine.baseline[2]
     return (f - float(baseline)) / (1 - float(baseline))
 
 
@@ -155,7 +157,7 @@ def test_batched_scores_equal_one_pair_at_a_time(engine: PTEngine) -> None:
     pairs = [("This is a sentence .", "This is one sentence ."), ("He go to school .", "He went to school yesterday ."),
              ("a", "A much longer reference sentence with many more tokens than the candidate has ."),
              ("Genetic testing is important .", "Genetic testing is important .")]
-    scorer_ = engine.scorer
+    scorer_ = engine.pair_scorer(64)
     f = scorer_.f_scores(scorer_.sequences([c for c, _ in pairs]), scorer_.sequences([r for _, r in pairs]))
     assert f == pytest.approx([direct_f(engine, c, r) for c, r in pairs], abs=1e-5)
     assert f[3] == pytest.approx(1.0, abs=1e-5)
@@ -167,41 +169,84 @@ def test_scores_do_not_depend_on_chunking_and_only_pinned_embeddings_stay(engine
     texts = ["He go to school .", "He goes to school .", "He went to the school .", "She goes to school ."]
     results = []
     for chunk in (1, 2, 4096):
-        pairs = PairScorer(engine.loaded, engine.scorer.baseline, chunk=chunk)
+        pairs = PairScorer(engine.loaded, engine.baseline, chunk=chunk)
         reference = pairs.sequences(["He went to school ."], pin=True)[0]
         results.append(pairs.f_scores(pairs.sequences(texts), [reference] * len(texts)))
-        assert set(pairs.embeddings) == {reference}
+        assert set(pairs.embeddings) == {reference} and pairs.kept_bytes > 0
     assert results[0] == pytest.approx(results[2], abs=1e-6) and results[1] == pytest.approx(results[2], abs=1e-6)
 
 
+def test_kept_embeddings_beyond_the_budget_are_encoded_again(engine: PTEngine) -> None:
+    """With no room for kept embeddings, every reference is dropped after use and encoded again
+    when needed: the same scores, more encoding."""
+    from gecmetrics.pt.bertscore import PairScorer
+
+    references = ["He went to school .", "She goes to the market ."]
+    texts = ["He go to school .", "She go to the market ."]
+    runs = []
+    for keep_bytes in (0, 2**30):
+        pairs = PairScorer(engine.loaded, engine.baseline, chunk=1, keep_bytes=keep_bytes)
+        numbers = pairs.sequences(references, pin=True)
+        first = pairs.f_scores(pairs.sequences(texts), numbers)
+        again = pairs.f_scores(pairs.sequences(["He goes to school .", "She goes to market ."]), numbers)
+        runs.append((first + again, pairs.encoded_count, set(pairs.embeddings)))
+    (tight, tight_count, tight_kept), (roomy, roomy_count, roomy_kept) = runs
+    assert tight == pytest.approx(roomy, abs=1e-6)
+    assert tight_kept == set() and roomy_kept == {0, 1} and tight_count > roomy_count
+
+
 def test_a_case_only_edit_weighs_exactly_zero_with_an_uncased_model(engine: PTEngine) -> None:
-    scorer_ = engine.scorer
+    scorer_ = engine.pair_scorer(64)
     source, edited, reference = scorer_.sequences(["the city .", "The city .", "The big city ."])
     assert source == edited
     first, second = scorer_.f_scores([source, edited], [reference, reference])
     assert abs(first - second) == 0.0
 
 
-def test_statistics_add_up_over_chunks_and_systems_share_the_engine(engine: PTEngine) -> None:
+def test_statistics_add_up_over_chunks(engine: PTEngine) -> None:
+    """Chunks of any size (each prepared on its own, as the pipeline does) join into the
+    statistics of the whole corpus, at both levels."""
+    blocks = parse_m2(GOLD, "gold")
     for level in ("sentence", "corpus"):
         metric = scorer(engine, level=level)
-        blocks = parse_m2(GOLD, "gold")
         whole = metric.statistics(metric.prepare(blocks), HYPOTHESIS)
-        parts = [metric.statistics(metric.prepare(blocks[:2]), HYPOTHESIS[:2]),
-                 metric.statistics(metric.prepare(blocks[2:]), HYPOTHESIS[2:])]
-        width = max(p.shape[1] for p in parts)
-        padded = [np.pad(p, ((0, 0), (0, width - p.shape[1]), (0, 0))) for p in parts]
-        assert np.array_equal(np.concatenate(padded), whole)
-        assert whole.shape == (4, 2, 4) and whole[1, 1, 3] == 0.0 and whole[2, :, 3].tolist() == [1.0, 1.0]
-        fresh = PTM2(PTSettings(model=engine.loaded.name, level=level, **TINY_SETTINGS))
-        assert np.array_equal(fresh.statistics(fresh.prepare(blocks), HYPOTHESIS), whole)
+        assert whole.shape == (4, 2, 5) and whole[1, 1].tolist() == [0.0] * 5 and whole[2, :, 3].tolist() == [1, 1]
+        assert whole[0, :, 4].tolist() == [0, 1]  # the annotator ids
+        for size in (1, 3):
+            corpus = corpus_for([metric], None, blocks, {"sys": HYPOTHESIS})
+            joined = score_corpus([metric], corpus, chunk_lines=size).statistics["sys"][0]
+            assert np.array_equal(joined, whole), (level, size)
+            assert metric.score(joined).score == metric.score(whole).score
+
+
+def test_a_prepared_corpus_pickles_without_its_cache(engine: PTEngine) -> None:
+    """A prepared corpus sent to another process travels without embeddings; its cache is
+    rebuilt on use and gives the same statistics."""
+    import pickle
+
+    metric = scorer(engine, level="corpus")
+    prepared = metric.prepare(parse_m2(GOLD, "gold"))
+    expected = metric.statistics(prepared, HYPOTHESIS)
+    copy = pickle.loads(pickle.dumps(prepared))
+    assert copy.pairs is None and copy.source_f == prepared.source_f
+    assert np.array_equal(pickle.loads(pickle.dumps(metric)).statistics(copy, HYPOTHESIS), expected)
+
+
+def test_worker_processes_give_the_same_statistics(engine: PTEngine) -> None:
+    """``jobs=2``: each worker loads the model itself; the statistics are those of one process."""
+    metric = scorer(engine)
+    corpus = corpus_for([metric], None, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS, "copy": HYPOTHESIS[::-1]})
+    alone = score_corpus([metric], corpus)
+    workers = score_corpus([metric], corpus, jobs=2)
+    for name in ("sys", "copy"):
+        assert np.array_equal(workers.statistics[name][0], alone.statistics[name][0])
 
 
 def test_hand_example_rows(engine: PTEngine) -> None:
     metric = scorer(engine, level="corpus")
     blocks = parse_m2(GOLD, "gold")
     stats = metric.statistics(metric.prepare(blocks), HYPOTHESIS)
-    s = engine.scorer
+    s = engine.pair_scorer(64)
     # sentence 1, annotator 0: the system's two edits are the gold edits: correct = proposed = gold
     reference = s.sequences(["This is a sentence ."])[0]
     source_f = s.f_scores(s.sequences(["This are a sentences ."]), [reference])[0]
@@ -220,8 +265,10 @@ def test_hand_example_rows(engine: PTEngine) -> None:
     assert edited == unchanged and stats[3, 0, 0] == abs(alone - unchanged)
     result = metric.score(stats)
     assert 0 < result.score < 1 and result.chosen.tolist()[2] == 0 and result.sentence_f[2] == 0.0
-    for field in ("PT-M2", "level:corpus", "layer:9", "rev:sha256:", "torch:", "transformers:", "baseline:bert-base-uncased"):
+    for field in ("PT-M2|level:corpus|beta:0.5|max-unchanged:2|model:", "|layer:9|baseline:bert-base-uncased|torch:",
+                  "|rev:sha256:", "|transformers:", "|version:"):
         assert field in result.signature
+    assert result.settings["metric"] == "PT-M2" and "batch_size" not in result.signature
 
 
 def test_pt_errant_on_hand_m2(engine: PTEngine) -> None:
@@ -239,15 +286,19 @@ def test_bad_input(engine: PTEngine) -> None:
     prepared = metric.prepare(parse_m2(GOLD, "gold"))
     with pytest.raises(InputError, match="has 3 lines but the gold M2 has 4"):
         metric.statistics(prepared, HYPOTHESIS[:3])
-    with pytest.raises(TypeError):
+    with pytest.raises(InputError, match="expected a list of lines"):
         metric.statistics(prepared, "one string")
-    with pytest.raises(InputError, match="no sentence"):
+    with pytest.raises(InputError, match="no sentences"):
         metric.prepare([])
+    with pytest.raises(InputError, match="needs gold M2"):
+        metric.prepare(corpus_for([get_metric("gleu")], ["a"], [["a"]], {}))
     errant = scorer(engine, PTErrant)
     prepared = errant.prepare(parse_m2("S He go .\n", "ref"))
-    with pytest.raises(InputError, match="source differs"):
+    with pytest.raises(InputError, match="source of sentence 1 differs"):
         errant.statistics(prepared, parse_m2("S She go .\n", "hyp"))
     with pytest.raises(InputError, match="has 2 sentences"):
         errant.statistics(prepared, parse_m2("S He go .\n\nS x\n", "hyp"))
     with pytest.raises(InputError, match="other model settings"):
-        PTM2(PTSettings(model="bert-base-uncased"), engine)
+        scorer(engine, PTErrant, num_layers=8).statistics(prepared, parse_m2("S He go .\n", "hyp"))
+    with pytest.raises(InputError, match="the object its prepare"):
+        errant.statistics([], parse_m2("S He go .\n", "hyp"))

@@ -11,20 +11,19 @@ import pytest
 from gecmetrics.errors import InputError
 from gecmetrics.m2.format import Block, Edit
 from gecmetrics.m2.lattice import GoldEdit
-from gecmetrics.pt import PTSettings, choose_annotators, reduce_statistics
+from gecmetrics.pt import PTM2Settings, PTSettings, choose_annotators, reduce_statistics
 from gecmetrics.pt.model import default_layers, import_backend
 from gecmetrics.pt.scorers import errant_keys_by_coder, match_all_in_order, match_keys_in_order
-from gecmetrics.pt.weighting import apply_edits_in_order, edit_weights, precision_recall_f, statistics_row
+from gecmetrics.pt.weighting import apply_edits_in_order, edit_weights, pack_rows, pt_scores, statistics_row
+
+
+def precision_recall_f(correct: float, proposed: float, gold: float, beta: float) -> tuple[float, float, float]:
+    return pt_scores(np.array([correct, proposed, gold], dtype=float), beta)
 
 
 def rows(*sentences: list[tuple[float, float, float]]) -> np.ndarray:
     """A statistics array from per-sentence lists of (correct, proposed, gold) annotator rows."""
-    slots = max(len(s) for s in sentences)
-    array = np.zeros((len(sentences), slots, 4))
-    for d, sentence in enumerate(sentences):
-        for a, (c, p, g) in enumerate(sentence):
-            array[d, a] = (c, p, g, 1.0)
-    return array
+    return pack_rows([[(c, p, g, a) for a, (c, p, g) in enumerate(sentence)] for sentence in sentences])
 
 
 def test_edits_apply_in_span_order_with_shifts() -> None:
@@ -44,8 +43,8 @@ def test_weight_is_the_change_of_f_and_all_zero_becomes_uniform_at_sentence_leve
 
 def test_statistics_row_sums_weights_of_correct_proposed_and_gold() -> None:
     weights = {"s1": 0.5, "s2": 0.25, "g1": 0.125}
-    assert statistics_row(weights, ["s1"], ["s2", "s1"], ["s1", "g1"]) == (0.5, 0.75, 0.625, 1.0)
-    assert statistics_row({}, [], [], []) == (0, 0, 0, 1.0)
+    assert statistics_row(weights, ["s1"], ["s2", "s1"], ["s1", "g1"]) == (0.5, 0.75, 0.625)
+    assert statistics_row({}, [], [], []) == (0, 0, 0)
 
 
 def test_precision_recall_f_conventions() -> None:
@@ -54,6 +53,12 @@ def test_precision_recall_f_conventions() -> None:
     assert precision_recall_f(0.0, 2.0, 0.0, 0.5) == (0.0, 1.0, 0.0)
     p, r, f = precision_recall_f(1.0, 2.0, 4.0, 0.5)
     assert (p, r) == (0.5, 0.25) and f == pytest.approx(1.25 * 0.125 / (0.125 + 0.25))
+    assert precision_recall_f(1.0, 2.0, 4.0, float("inf")) == (0.5, 0.25, 0.25)
+    # the authors' floating-point form: c / p, not c / (c + (p - c))
+    correct, proposed = 0.1 + 0.2, 0.7
+    assert precision_recall_f(correct, proposed, 1.0, 1.0)[0] == correct / proposed
+    arrays = pt_scores(np.array([[1.0, 2.0, 4.0], [0.0, 0.0, 0.0]]), 0.5)
+    assert arrays[2].tolist() == [f, 1.0]
 
 
 def test_corpus_choice_uses_running_totals_sentence_choice_does_not() -> None:
@@ -76,14 +81,14 @@ def test_choice_ties_more_correct_then_less_cost_then_first() -> None:
 
 def test_padding_slots_are_never_chosen() -> None:
     stats = rows([(0, 5, 5), (3, 3, 3)], [(1, 1, 1)])
-    assert stats[1, 1, 3] == 0.0
+    assert stats[1, 1].tolist() == [0.0] * 5
     assert choose_annotators(stats, 0.5, "corpus").tolist() == [1, 0]
 
 
 def test_reducers_corpus_sums_sentence_averages() -> None:
     stats = rows([(1, 2, 4)], [(0, 0, 0)], [(0, 1, 0)])
     corpus = reduce_statistics(stats, 0.5, "corpus")
-    assert (corpus.correct, corpus.proposed, corpus.gold) == (1, 3, 4)
+    assert corpus.totals == (1, 3, 4)
     assert corpus.score == pytest.approx(precision_recall_f(1, 3, 4, 0.5)[2])
     sentence = reduce_statistics(stats, 0.5, "sentence")
     f1 = precision_recall_f(1, 2, 4, 0.5)[2]
@@ -104,9 +109,11 @@ def test_bad_statistics_are_input_errors() -> None:
     with pytest.raises(InputError, match="shape"):
         reduce_statistics(np.zeros((3, 2)), 0.5, "corpus")
     with pytest.raises(InputError, match="at least one annotator"):
-        reduce_statistics(np.zeros((2, 1, 4)), 0.5, "corpus")
+        reduce_statistics(np.zeros((2, 1, 5)), 0.5, "corpus")
     with pytest.raises(InputError, match="at least one sentence"):
-        reduce_statistics(np.zeros((0, 1, 4)), 0.5, "corpus")
+        reduce_statistics(np.zeros((0, 1, 5)), 0.5, "corpus")
+    with pytest.raises(InputError, match="finite"):
+        reduce_statistics(rows([(np.nan, 1, 1)]), 0.5, "corpus")
     with pytest.raises(InputError, match="level"):
         choose_annotators(rows([(0, 0, 0)]), 0.5, "document")
 
@@ -138,17 +145,31 @@ def test_errant_matching_is_forward_only_on_start_end_correction() -> None:
 @pytest.mark.parametrize("settings, message", [
     ({"level": "document"}, "level"), ({"beta": -1}, "beta"), ({"beta": True}, "beta"),
     ({"num_layers": True}, "num_layers"), ({"num_layers": -2}, "num_layers"), ({"model": ""}, "model"),
-    ({"batch_size": 0}, "batch_size"), ({"baseline": ""}, "baseline"),
+    ({"batch_size": 0}, "batch_size"), ({"baseline": ""}, "baseline"), ({"device": "gpu"}, "device"),
+    ({"max_unchanged_words": -1}, "max_unchanged_words"),
 ])
 def test_bad_settings_are_one_line_errors(settings: dict, message: str) -> None:
     with pytest.raises(InputError, match=message) as error:
-        PTSettings(**settings)
+        PTM2Settings(**settings)
     assert "\n" not in str(error.value)
+
+
+def test_settings_parse_text_and_keep_paths_whole() -> None:
+    from gecmetrics import get_metric
+    from gecmetrics.registry import metrics_from_text
+
+    metric = metrics_from_text("pt-m2:model=/models/tiny-bert:layer=9:level=corpus:b=1:device=CPU")[0]
+    assert (metric.model, metric.num_layers, metric.level, metric.beta, metric.device) == \
+        ("/models/tiny-bert", 9, "corpus", 1.0, "cpu")
+    assert PTSettings(num_layers="auto").num_layers is None and PTSettings(device="auto").device is None
+    assert get_metric("pt-errant", layer="3").num_layers == 3
+    with pytest.raises(InputError, match="has no setting 'max_unchanged_words'"):
+        get_metric("pt-errant", max_unchanged_words=1)
 
 
 def test_unknown_model_name_needs_num_layers() -> None:
     assert default_layers("bert-base-uncased") == 9
-    with pytest.raises(InputError, match="give num_layers"):
+    with pytest.raises(InputError, match=r"give it \(num_layers, --layer N\)"):
         default_layers("my-own-bert")
 
 

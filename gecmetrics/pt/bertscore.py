@@ -12,13 +12,19 @@ Arithmetic is float32, as in bert_score.
 Sentences are keyed by their token ids, not their text: two texts that tokenize alike (a case
 change under an uncased model) get the same embeddings and the same scores, so the weight of
 such an edit is exactly 0, as the authors' code finds it.
+
+Nothing is padded: sentences are encoded in batches of one length, pairs scored in batches of
+one shape. On one torch thread (the ``threads`` setting's default) a sentence's numbers are then
+the same bits whatever it is batched with, so a score does not depend on the chunking of the
+corpus, the worker processes or the other systems scored in the same run. (On several threads
+torch splits a product by its size, which may change the last bits.)
 """
 from __future__ import annotations
 
 import csv
+import hashlib
 import os
-from itertools import chain
-from typing import Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 
@@ -75,19 +81,42 @@ def baseline_values(baseline: str, model: str, layer: int) -> np.ndarray | None:
                      "a known model name or a bert_score baseline file")
 
 
+def _size(vectors: Any) -> int:
+    """Bytes of an embedding matrix (its token weights are small beside it)."""
+    return int(vectors.numel()) * int(vectors.element_size())
+
+
+def baseline_label(baseline: str, model: str) -> str:
+    """What a signature says of the baseline: ``none``, the model whose built-in table is used,
+    or ``file:`` and the SHA-256 (12 hex digits) of a baseline file."""
+    if baseline == "none":
+        return "none"
+    name = model if baseline == "auto" else baseline
+    if name in BASELINES:
+        return name
+    try:
+        with open(baseline, "rb") as handle:
+            return "file:" + hashlib.sha256(handle.read()).hexdigest()[:12]
+    except OSError as err:
+        raise InputError(f"cannot read the baseline file: {err.strerror}", baseline) from None
+
+
 class PairScorer:
     """Rescaled BERTScore F of (candidate, reference) pairs of token sequences, cached.
 
     ``sequences(texts)`` maps texts to sequence numbers (one per distinct token-id sequence);
     ``f_scores(candidates, references)`` scores pairs of sequence numbers. Embeddings of
-    ``pinned`` sequences (sources, references) stay in memory; the others are dropped once
-    their pairs are scored (the scores stay), which bounds memory on long runs.
+    ``pinned`` sequences (the references, compared with every system's edited sentences) stay
+    in memory up to ``keep_bytes`` (the oldest beyond it are dropped, and encoded again if
+    needed); the others are dropped once their pairs are scored (the scores stay).
     """
 
     def __init__(self, loaded: LoadedModel, baseline: np.ndarray | None, batch_size: int = 64,
-                 token_budget: int = 8192, chunk: int = 4096) -> None:
+                 token_budget: int = 8192, chunk: int = 4096, keep_bytes: int = 2**30) -> None:
         self.loaded = loaded
         self.chunk = chunk
+        self.keep_bytes = keep_bytes
+        self.kept_bytes = 0
         self.baseline = baseline
         self.batch_size = batch_size
         self.token_budget = token_budget
@@ -135,82 +164,83 @@ class PairScorer:
         return [self.pair_f[pair] for pair in pairs]
 
     def _compute(self, pairs: list[tuple[int, int]], new: set[int]) -> None:
-        """Encode the new sequences, score the pairs, drop the embeddings not pinned."""
+        """Encode the new sequences, score the pairs, drop the embeddings not pinned (and the
+        oldest pinned ones beyond ``keep_bytes``)."""
         self._encode(new)
         self._score_pairs(pairs)
-        for number in [n for n in self.embeddings if n not in self.pinned]:
-            del self.embeddings[number]
+        for number in list(self.embeddings):
+            if number not in self.pinned or self.kept_bytes > self.keep_bytes:
+                self._drop(number)
+
+    def _drop(self, number: int) -> None:
+        vectors, _ = self.embeddings.pop(number)
+        if number in self.pinned:
+            self.kept_bytes -= _size(vectors)
 
     def _encode(self, numbers: set[int]) -> None:
-        """Embed sequences in batches of similar length; keep each one's normalized vectors
-        and its token weights."""
+        """Embed sequences in batches of one length each: without padding, a sentence's
+        embeddings do not depend on the sentences batched with it (on one torch thread they are
+        the same bits whatever the batch), so neither do the scores of a system depend on the
+        chunks or on the other systems of the run. Keeps normalized vectors and token weights."""
         if not numbers:
             return
         torch, _ = import_backend()
-        ordered = sorted(numbers, key=lambda n: len(self.token_ids[n]), reverse=True)
-        start = 0
         with torch.inference_mode():
-            while start < len(ordered):
-                longest = len(self.token_ids[ordered[start]])
-                size = max(1, min(self.batch_size, self.token_budget // max(longest, 1)))
-                batch = ordered[start:start + size]
-                start += size
-                self._encode_batch(batch, longest, torch)
+            for length, group in _grouped(numbers, lambda n: len(self.token_ids[n])):
+                size = max(1, min(self.batch_size, self.token_budget // max(length, 1)))
+                for start in range(0, len(group), size):
+                    self._encode_batch(group[start:start + size], torch)
 
-    def _encode_batch(self, batch: list[int], longest: int, torch) -> None:
+    def _encode_batch(self, batch: list[int], torch: Any) -> None:
         loaded = self.loaded
-        lengths = np.array([len(self.token_ids[n]) for n in batch])
-        mask = np.arange(longest)[None, :] < lengths[:, None]
-        ids = np.full((len(batch), longest), loaded.tokenizer.pad_token_id or 0, dtype=np.int64)
-        ids[mask] = np.fromiter(chain.from_iterable(self.token_ids[n] for n in batch), dtype=np.int64,
-                                count=int(lengths.sum()))
-        counted = mask & (ids != loaded.cls_id) & (ids != loaded.sep_id)
-        weights = torch.from_numpy(counted.astype(np.float32))
-        weights = weights / weights.sum(dim=1, keepdim=True)  # BERTScore without idf: 1/n, [CLS]/[SEP] 0
-        output = loaded.model(torch.from_numpy(ids).to(loaded.device),
-                              attention_mask=torch.from_numpy(mask.astype(np.int64)).to(loaded.device))[0].float()
+        ids = torch.from_numpy(np.array([self.token_ids[n] for n in batch], dtype=np.int64))
+        counted = ((ids != loaded.cls_id) & (ids != loaded.sep_id)).float()
+        weights = counted / counted.sum(dim=1, keepdim=True)  # BERTScore without idf: 1/n, [CLS]/[SEP] 0
+        output = loaded.model(ids.to(loaded.device))[0].float()
         output = output / torch.norm(output, dim=-1).unsqueeze(-1)
         for row, number in enumerate(batch):
-            self.embeddings[number] = (output[row, :lengths[row]], weights[row, :lengths[row]])
+            vectors, token_weights = output[row], weights[row]
+            if number in self.pinned:  # kept: a copy, so that the batch's memory is freed
+                vectors, token_weights = vectors.clone(), token_weights.clone()
+                self.kept_bytes += _size(vectors)
+            self.embeddings[number] = (vectors, token_weights)
         self.encoded_count += len(batch)
 
     def _score_pairs(self, pairs: list[tuple[int, int]]) -> None:
+        """Score pairs in batches of one (candidate length, reference length) each: no padding
+        either, so a pair's F does not depend on the pairs scored with it."""
         torch, _ = import_backend()
-        pairs = sorted(pairs, key=lambda p: (len(self.token_ids[p[0]]), len(self.token_ids[p[1]])))
+        lengths = self.token_ids
         with torch.inference_mode():
-            start = 0
-            while start < len(pairs):
-                longest = len(self.token_ids[pairs[min(start + 511, len(pairs) - 1)][0]])
-                size = max(1, min(512, 4 * self.token_budget // max(longest, 1)))
-                batch = pairs[start:start + size]
-                start += size
-                for pair, value in zip(batch, self._greedy_f(batch, torch)):
-                    self.pair_f[pair] = value
+            for (candidate, reference), group in _grouped(pairs, lambda p: (len(lengths[p[0]]), len(lengths[p[1]]))):
+                size = max(1, SIMILARITY_CELLS // max(candidate * reference, 1))
+                for start in range(0, len(group), size):
+                    batch = group[start:start + size]
+                    for pair, value in zip(batch, self._greedy_f(batch, torch)):
+                        self.pair_f[pair] = value
 
-    def _pad(self, numbers: list[int], torch) -> tuple[object, object, object]:
-        """Padded embeddings, a padding mask and padded token weights of sequences."""
-        from torch.nn.utils.rnn import pad_sequence
-
-        stored = [self.embeddings[n] for n in numbers]
-        vectors = pad_sequence([vectors for vectors, _ in stored], batch_first=True)
-        weights = pad_sequence([weights for _, weights in stored], batch_first=True)
-        lengths = torch.tensor([len(self.token_ids[n]) for n in numbers], device=vectors.device)
-        padding = torch.arange(vectors.shape[1], device=vectors.device)[None, :] >= lengths[:, None]
-        return vectors, padding, weights
-
-    def _greedy_f(self, pairs: list[tuple[int, int]], torch) -> list[float]:
-        """F (rescaled) of a batch of pairs: greedy matching over real tokens only."""
-        candidates, candidate_padding, candidate_weights = self._pad([c for c, _ in pairs], torch)
-        references, reference_padding, reference_weights = self._pad([r for _, r in pairs], torch)
+    def _greedy_f(self, pairs: list[tuple[int, int]], torch: Any) -> list[float]:
+        """F (rescaled) of pairs of equal shapes: each token matched to its most similar token
+        of the other side, similarities weighted by the token weights."""
+        candidates = torch.stack([self.embeddings[c][0] for c, _ in pairs])
+        references = torch.stack([self.embeddings[r][0] for _, r in pairs])
         similarity = torch.bmm(candidates, references.transpose(1, 2))
-        similarity.masked_fill_(reference_padding.unsqueeze(1), float("-inf"))
-        best_for_candidate = similarity.max(dim=2)[0].masked_fill_(candidate_padding, 0.0).cpu()
-        similarity.masked_fill_(candidate_padding.unsqueeze(2), float("-inf"))
-        best_for_reference = similarity.max(dim=1)[0].masked_fill_(reference_padding, 0.0).cpu()
-        precision = (best_for_candidate * candidate_weights).sum(dim=1)
-        recall = (best_for_reference * reference_weights).sum(dim=1)
+        precision = (similarity.max(dim=2)[0].cpu() * torch.stack([self.embeddings[c][1] for c, _ in pairs])).sum(1)
+        recall = (similarity.max(dim=1)[0].cpu() * torch.stack([self.embeddings[r][1] for _, r in pairs])).sum(1)
         f = 2 * precision * recall / (precision + recall)
         f = f.masked_fill(torch.isnan(f), 0.0).numpy().astype(np.float32)  # an empty side: 0/0, F is 0
         if self.baseline is not None:
             f = (f - self.baseline[2]) / (np.float32(1.0) - self.baseline[2])
         return [float(value) for value in f]
+
+
+SIMILARITY_CELLS = 2**22
+"""Most similarity values computed at once (16 MB of float32) when scoring pairs."""
+
+
+def _grouped(items: Iterable[Any], key: Callable[[Any], Hashable]) -> list[tuple[Hashable, list]]:
+    """Items grouped by a key (in key order; items in their order within a group)."""
+    groups: dict[Hashable, list] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    return sorted(groups.items(), key=lambda entry: entry[0])

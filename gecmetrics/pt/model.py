@@ -204,8 +204,8 @@ def default_layers(name: str) -> int:
     """BERTScore's default layer for a known model name; other models must say."""
     if name in DEFAULT_LAYERS:
         return DEFAULT_LAYERS[name]
-    raise InputError(f"no default layer is known for model {name!r}: give num_layers "
-                     f"(BERTScore's defaults are known for {', '.join(sorted(DEFAULT_LAYERS))})")
+    raise InputError(f"no default layer is known for model {name!r}: give it (num_layers, --layer N); "
+                     f"BERTScore's defaults are known for {', '.join(sorted(DEFAULT_LAYERS))}")
 
 
 def load_model(name: str, num_layers: int | None = None, device: str | None = None) -> LoadedModel:
