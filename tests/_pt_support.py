@@ -31,6 +31,29 @@ def expected_rows() -> tuple[dict[str, str], list[dict[str, str]]]:
     return facts, [dict(zip(header, row)) for row in body]
 
 
+# Four sentences: two annotators who agree on one edit, an annotator with no edit for a sentence,
+# a block of noop lines, and a case edit that an uncased model cannot see; a system's output.
+GOLD = """S This are a sentences .
+A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0
+A 3 4|||R:NOUN:NUM|||sentence|||REQUIRED|||-NONE-|||0
+A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||1
+A 2 4|||R:OTHER|||one sentence|||REQUIRED|||-NONE-|||1
+
+S He go to school yesterday .
+A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||0
+
+S Nothing to do here .
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+
+S the people in the city is happy .
+A 0 1|||R:ORTH|||The|||REQUIRED|||-NONE-|||0
+A 5 6|||R:VERB:SVA|||are|||REQUIRED|||-NONE-|||0
+"""
+HYPOTHESIS = ["This is a sentence .", "He goes to the school yesterday .", "Nothing to do here !",
+              "The people in the city are happy ."]
+
+
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the tiny BERT (seed 2022)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests._pt_support import TINY_SETTINGS, expected_rows, require_backend, tiny_model  # noqa: F401
+from tests._pt_support import GOLD, HYPOTHESIS, TINY_SETTINGS, expected_rows, require_backend, tiny_model  # noqa: F401
 
 require_backend()
 
@@ -21,27 +21,6 @@ from gecmetrics.pt import PTEngine, PTErrant, PTM2, PTSettings, engine_for  # no
 from gecmetrics.pt.bertscore import baseline_values, read_baseline_file  # noqa: E402
 from gecmetrics.pt.model import load_model  # noqa: E402
 from gecmetrics.pt.tiny import build_tiny_bert, folder_fingerprint  # noqa: E402
-
-GOLD = """S This are a sentences .
-A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0
-A 3 4|||R:NOUN:NUM|||sentence|||REQUIRED|||-NONE-|||0
-A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||1
-A 2 4|||R:OTHER|||one sentence|||REQUIRED|||-NONE-|||1
-
-S He go to school yesterday .
-A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||0
-
-S Nothing to do here .
-A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
-A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
-
-S the people in the city is happy .
-A 0 1|||R:ORTH|||The|||REQUIRED|||-NONE-|||0
-A 5 6|||R:VERB:SVA|||are|||REQUIRED|||-NONE-|||0
-"""
-HYPOTHESIS = ["This is a sentence .", "He goes to the school yesterday .", "Nothing to do here !",
-              "The people in the city are happy ."]
-
 
 @pytest.fixture(scope="module")
 def engine(tiny_model: Path) -> PTEngine:
@@ -217,6 +196,19 @@ def test_statistics_add_up_over_chunks(engine: PTEngine) -> None:
             joined = score_corpus([metric], corpus, chunk_lines=size).statistics["sys"][0]
             assert np.array_equal(joined, whole), (level, size)
             assert metric.score(joined).score == metric.score(whole).score
+
+
+def test_a_system_scores_the_same_bits_whatever_was_scored_before(engine: PTEngine) -> None:
+    """Edited sentences cached from another system (and encoded in its batches) give the same
+    statistics as encoding them for this system alone."""
+    blocks = parse_m2(GOLD, "gold")
+    other = ["This is one sentence .", "He went to school yesterday .", "Nothing to do here .",
+             "The people in the city are happy !"]
+    metric = scorer(engine)
+    alone = metric.statistics(metric.prepare(blocks), HYPOTHESIS)
+    shared = metric.prepare(blocks)
+    metric.statistics(shared, other)
+    assert np.array_equal(metric.statistics(shared, HYPOTHESIS), alone)
 
 
 def test_a_prepared_corpus_pickles_without_its_cache(engine: PTEngine) -> None:

@@ -4,14 +4,17 @@ for a missing extra and bad settings."""
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
 from gecmetrics.m2.format import Block, Edit
 from gecmetrics.m2.lattice import GoldEdit
-from gecmetrics.pt import PTM2Settings, PTSettings, choose_annotators, reduce_statistics
+from gecmetrics.pt import PTM2, PTM2Settings, PTSettings, choose_annotators, reduce_statistics
 from gecmetrics.pt.model import default_layers, import_backend
 from gecmetrics.pt.scorers import errant_keys_by_coder, match_all_in_order, match_keys_in_order
 from gecmetrics.pt.weighting import apply_edits_in_order, edit_weights, pack_rows, pt_scores, statistics_row
@@ -202,3 +205,104 @@ def test_benchmark_smoke_run(shared_data) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "not installed, nothing to time" in done.stdout or \
         re.search(r"^AMU\s+sentence\s+ours cpu\s+\d+\.\d+ s", done.stdout, re.MULTILINE), done.stdout
+
+
+# ---------------------------------------------------------------------------- the authors' loop
+
+
+def authors_choice(sentences: list[list[tuple[float, float, float]]], beta: float, corpus: bool) -> tuple[list, float]:
+    """The annotator loop of the authors' ``batch_multi_pre_rec_f1`` (corpus) and its ``_sent``
+    twin (one sentence per call, averaged), transcribed: the chosen slots and the score."""
+    b2 = beta * beta
+    chosen, totals, sentence_f = [], [0.0, 0.0, 0.0], []
+    for rows in sentences:
+        start = totals if corpus else [0.0, 0.0, 0.0]
+        best, f_max, c_max, p_min, g_min = -1, -math.inf, -math.inf, math.inf, math.inf
+        for slot, (c, p, g) in enumerate(rows):
+            c, p, g = start[0] + c, start[1] + p, start[2] + g
+            precision, recall = (c / p if p else 1.0), (c / g if g else 1.0)
+            f = (1.0 + b2) * precision * recall / (b2 * precision + recall) if b2 * precision + recall else 0.0
+            if f_max < f or (f_max == f and c_max < c) or (f_max == f and c_max == c and p_min + b2 * g_min > p + b2 * g):
+                best, f_max, c_max, p_min, g_min = slot, f, c, p, g
+        chosen.append(best)
+        sentence_f.append(f_max)
+        totals = [totals[k] + rows[best][k] for k in range(3)] if corpus else totals
+    if not corpus:
+        return chosen, sum(sentence_f) / len(sentence_f)
+    return chosen, precision_recall_f(*totals, beta)[2]
+
+
+WEIGHTS = st.sampled_from([0.0, 0.0, 0.1, 0.25, 0.3, 0.5, 1.0, 1 / 3])
+SENTENCES = st.lists(st.lists(st.tuples(WEIGHTS, WEIGHTS, WEIGHTS), min_size=1, max_size=3), min_size=1, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SENTENCES, st.sampled_from([0.5, 1.0, 2.0]), st.sampled_from(["sentence", "corpus"]))
+def test_choice_and_score_equal_the_authors_loop(sentences, beta: float, level: str) -> None:
+    """The M2 family's running choice with the authors' rule picks what their loop picks, and
+    the reducers give their number, to the last bit (ties included: the weights repeat)."""
+    stats = rows(*sentences)
+    chosen, score = authors_choice(sentences, beta, level == "corpus")
+    assert choose_annotators(stats, beta, level).tolist() == chosen
+    assert reduce_statistics(stats, beta, level).score == score
+
+
+class Offline(PTM2):
+    """PT-M2 whose signature does not load a model (the resamplers' tests need none)."""
+
+    def signature_fields(self, references):
+        return "PT-M2", [("level", self.settings.level)]
+
+
+@pytest.mark.parametrize("level", ["sentence", "corpus"])
+def test_resamplers_redo_the_choice_in_every_resample(level: str) -> None:
+    from gecmetrics.significance import Resample, bootstrap_indices, paired_test_from_statistics
+
+    stats = rows([(0, 10, 0)], [(2, 2, 4), (1, 1, 1)], [(1, 3, 2), (0, 0, 1)], [(0.5, 1, 1)], [(0, 1, 0), (1, 1, 2)])
+    metric = Offline(level=level)
+    resampler = metric.resampler()
+    prepared = resampler.prepare(stats)
+    assert resampler.score(prepared) == pytest.approx(metric.score(stats).score, abs=1e-15)
+    resample = Resample(bootstrap_indices(len(stats), 40, 3))
+    expected = [metric.score(stats[indices]).score for indices in resample.indices]
+    assert resampler.bootstrap_scores(prepared, resample).tolist() == pytest.approx(expected, abs=1e-15)
+    other = rows([(1, 1, 1)], [(2, 2, 4), (0, 1, 1)], [(1, 3, 2)], [(0, 1, 1)], [(1, 1, 2), (0, 0, 0)])
+    result = paired_test_from_statistics(resampler, {"a": stats, "b": other}, "ar", 50)
+    assert result.systems[1].score == pytest.approx(metric.score(other).score, abs=1e-15)
+    assert result.signature.startswith(f"PT-M2|level:{level}|test:paired-ar")
+
+
+def test_several_reference_files_merge_into_one_with_renumbered_coders() -> None:
+    from gecmetrics.m2.format import parse_m2
+    from gecmetrics.pt.scorers import merge_coders
+
+    first = parse_m2("S A b .\nA 0 1|||R:DET|||The|||REQUIRED|||-NONE-|||0\n\nS C d .\n", "r0")
+    second = parse_m2("S A b .\nA 1 2|||R:NOUN|||c|||REQUIRED|||-NONE-|||1\n\nS C d .\n"
+                      "A 0 1|||R:X|||E|||REQUIRED|||-NONE-|||0\n", "r1")
+    merged = merge_coders([first, second], ["r0", "r1"])
+    assert [errant_keys_by_coder(block) for block in merged] == [{0: [(0, 1, "The")], 2: [(1, 2, "c")]},
+                                                                 {0: [], 1: [(0, 1, "E")]}]
+    assert merge_coders([first], ["r0"]) == first
+    with pytest.raises(InputError, match="r1: does not annotate the sentences of r0"):
+        merge_coders([first, second[:1]], ["r0", "r1"])
+
+
+def test_no_torch_for_other_commands_or_for_naming_a_pt_metric(tmp_path) -> None:
+    """Importing gecmetrics, running non-PT commands, listing the metrics and configuring a PT
+    metric by name import neither torch nor transformers (only loading a model does)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "gold.m2").write_text("S a b .\nA 0 1|||R:X|||A|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("A b .\n", encoding="utf-8")
+    code = (
+        "import sys\nfrom gecmetrics.cli import main\n"
+        f"for args in (['m2', 'score', '-s', {str(tmp_path / 'gold.m2')!r}, '-o', {str(tmp_path / 'hyp')!r}],"
+        " ['compare', '--list-metrics'], ['pt-m2', '--help'], ['pt-errant', '--help']):\n"
+        "    try:\n        main(args, standalone_mode=False)\n    except SystemExit:\n        pass\n"
+        "from gecmetrics import get_metric\n"
+        "print(get_metric('pt-m2', layer=9).column_labels(), get_metric('pt-errant').settings_dict()['metric'])\n"
+        "print('loaded:', [name for name in ('torch', 'transformers') if name in sys.modules])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == ["['PT-M2 F0.5 L9'] PT-ERRANT", "loaded: []"], done.stdout

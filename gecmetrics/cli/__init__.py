@@ -30,6 +30,8 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "green": ("green",),
     "m2": ("m2", "m2_score"),
     "meta-eval": ("meta",),
+    "pt-m2": ("pt",),
+    "pt-errant": ("pt",),
     "demo": ("demo",),
 }
 

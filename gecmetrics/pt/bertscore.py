@@ -74,8 +74,8 @@ def baseline_values(baseline: str, model: str, layer: int) -> np.ndarray | None:
         if not 0 <= layer < len(rows):
             raise InputError(f"no {name} baseline for layer {layer} (layers 0 to {len(rows) - 1})")
         return np.array([float(value) for value in rows[layer]], dtype=np.float32)
-    if baseline != "auto" and os.path.exists(baseline):
-        return read_baseline_file(baseline, layer)
+    if baseline != "auto" and (os.path.exists(baseline) or os.sep in baseline or baseline.endswith(".tsv")):
+        return read_baseline_file(baseline, layer)  # a file (one that does not exist: its error)
     known = ", ".join(sorted(BASELINES))
     raise InputError(f"no rescaling baseline known for {name!r} (built in: {known}): give baseline=none, "
                      "a known model name or a bert_score baseline file")
