@@ -15,6 +15,7 @@ from tests._pt_support import TINY_SETTINGS, expected_rows, require_backend, tin
 require_backend()
 
 from gecmetrics.corpus import read_lines  # noqa: E402
+from gecmetrics.m2.format import read_m2  # noqa: E402
 from gecmetrics.pt import PTEngine, PTErrant, PTM2, PTSettings, engine_for  # noqa: E402
 
 SYSTEMS = ("AMU", "CAMB", "CUUI")
@@ -45,7 +46,7 @@ def test_pt_m2_equals_the_authors_numbers(conll14: Path, engine: PTEngine) -> No
         {(level, s, "all") for level in ("sentence", "corpus") for s in SYSTEMS}
     for level in ("sentence", "corpus"):
         metric = PTM2(model=engine.loaded.name, level=level, **TINY_SETTINGS)
-        prepared = metric.prepare(conll14 / GOLD)
+        prepared = metric.prepare(read_m2(str(conll14 / GOLD)))
         for row in [r for r in rows if r["level"] == level]:
             check(metric.score(metric.statistics(prepared, read_lines(str(conll14 / row["system"])))).score, row)
 
@@ -57,8 +58,6 @@ def test_pt_errant_equals_the_authors_numbers(engine: PTEngine) -> None:
     if not (ERRANT_M2 / "REF0_REF1.m2").is_file():
         pytest.skip(f"the ERRANT M2 files of CoNLL-2014 (errant_parallel outputs) are not in {ERRANT_M2} "
                     "(set GECMETRICS_PT_ERRANT_M2)")
-    from gecmetrics.m2.format import read_m2
-
     for level in ("sentence", "corpus"):
         metric = PTErrant(model=engine.loaded.name, level=level, **TINY_SETTINGS)
         for count in sorted({r["sentences"] for r in rows}):
@@ -99,5 +98,6 @@ def test_live_against_the_authors_code(conll14: Path, engine: PTEngine, tiny_mod
     assert done.returncode == 0, done.stderr[-2000:]
     theirs = float((data / "out").read_text().rsplit("score=", 1)[1])
     metric = PTM2(model=engine.loaded.name, level=level, **TINY_SETTINGS)
-    ours = metric.score(metric.statistics(metric.prepare(data / "reference.m2"), read_lines(str(data / "AMU")))).score
+    prepared = metric.prepare(read_m2(str(data / "reference.m2")))
+    ours = metric.score(metric.statistics(prepared, read_lines(str(data / "AMU")))).score
     assert f"{ours:.4f}" == f"{theirs:.4f}" and abs(ours - theirs) < 2e-5, (ours, theirs)

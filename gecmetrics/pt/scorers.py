@@ -28,7 +28,7 @@ import numpy as np
 from ..corpus import Corpus, check_lines
 from ..errors import InputError
 from ..m2.base import RunningFMetric, SentenceCounts
-from ..m2.format import Block, Edit, check_blocks, read_m2
+from ..m2.format import Block, Edit, check_blocks
 from ..m2.lattice import GoldEdit
 from ..metric import M2, Settings, choice, non_negative_int, parse_beta, positive_int, setting
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
@@ -183,14 +183,12 @@ def _annotators_in_order(block: Block) -> list[int]:
     return list(dict.fromkeys(edit.annotator for edit in block.edits)) or [0]
 
 
-def _gold_blocks(corpus: Corpus | str | os.PathLike[str] | Sequence[Block], what: str) -> list[Block]:
-    """The gold blocks of a corpus (or of an M2 path, or blocks given directly)."""
+def _gold_blocks(corpus: Corpus | Sequence[Block], what: str) -> list[Block]:
+    """The gold blocks of a corpus (or blocks given directly)."""
     if isinstance(corpus, Corpus):
         if corpus.gold is None:
             raise InputError(f"{what} needs gold M2 annotations of the same sentences")
         return check_blocks(corpus.gold, corpus.name("gold"))
-    if isinstance(corpus, (str, os.PathLike)):
-        return check_blocks(read_m2(os.fspath(corpus)), os.fspath(corpus))
     return check_blocks(corpus, "the gold M2")
 
 
@@ -339,10 +337,9 @@ class PTM2(PTMetric):
     settings_class = PTM2Settings
     title = "PT-M2"
 
-    def prepare(self, corpus: Corpus | str | os.PathLike[str] | Sequence[Block], group: Sequence[Any] = ()
-                ) -> PreparedCorpus:
-        """Read the gold M2 (a corpus's, a path or blocks); build each annotator's reference
-        (its edits, first correction of each) and score the source against it."""
+    def prepare(self, corpus: Corpus | Sequence[Block], group: Sequence[Any] = ()) -> PreparedCorpus:
+        """From the gold M2 (a corpus's, or blocks): each annotator's gold edits and reference
+        (its edits, first correction of each), and the source's F against it."""
         sources, gold, references, lattice_gold = [], [], [], []
         for block in _gold_blocks(corpus, self.title):
             tokens = block.tokens
@@ -412,20 +409,18 @@ class PTErrant(PTMetric):
     hypothesis_kind = M2
     title = "PT-ERRANT"
 
-    def prepare(self, corpus: Corpus | str | os.PathLike[str] | Sequence[Block], group: Sequence[Any] = ()
-                ) -> PreparedCorpus:
-        """Read the reference M2: per coder its edit keys and reference text."""
+    def prepare(self, corpus: Corpus | Sequence[Block], group: Sequence[Any] = ()) -> PreparedCorpus:
+        """From the reference M2 (a corpus's gold, or blocks): per coder its edit keys and
+        reference text, and the source's F against it."""
         blocks = _gold_blocks(corpus, self.title)
         gold = [errant_keys_by_coder(block) for block in blocks]
         references = [[apply_edits_in_order(block.tokens, [(s, e, _replacement(c)) for s, e, c in keys])
                        for keys in coders.values()] for block, coders in zip(blocks, gold)]
         return self._finish_prepare([" ".join(block.tokens) for block in blocks], gold, references, [])
 
-    def statistics(self, prepared: PreparedCorpus, hypothesis: str | os.PathLike[str] | Sequence[Block],
-                   name: str = "hypothesis M2") -> np.ndarray:
+    def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[Block], name: str = "hypothesis M2"
+                   ) -> np.ndarray:
         """Weighted (correct, proposed, gold) per sentence and coder, shape (D, A, 5)."""
-        if isinstance(hypothesis, (str, os.PathLike)):
-            name, hypothesis = os.fspath(hypothesis), read_m2(os.fspath(hypothesis))
         prepared, blocks = self._checked(prepared), check_blocks(hypothesis, name)
         if len(blocks) != len(prepared.sources):
             raise InputError(f"has {len(blocks)} sentences but the reference M2 has {len(prepared.sources)}", name)
