@@ -7,8 +7,9 @@
  *   encode_words(lines, vocabulary)       str.split() tokens -> ids from a dict, flattened
  *   NgramIds(max_order).count(ids, lens)  exact n-gram ids (a hash map per order, kept across
  *                                         calls) and per-line sorted (id, count) rows
- *   python2_draws(iterations, D, R)       gec-ranking's reference draws: Python's Mersenne
- *                                         Twister seeded with j * 101, int(random() * R)
+ *   python2_draws(iterations, D, R[, first])  gec-ranking's reference draws: Python's Mersenne
+ *                                         Twister seeded with j * 101, int(random() * R), for
+ *                                         iterations j = first .. first + iterations - 1
  *
  * Arrays cross the boundary as bytes of native int64, read with np.frombuffer.
  */
@@ -609,11 +610,11 @@ static void twister_seed(Twister *t, const uint32_t *base, uint64_t n) {
 }
 
 static PyObject *python2_draws(PyObject *module, PyObject *args) {
-    Py_ssize_t iterations, sentences, references;
-    if (!PyArg_ParseTuple(args, "nnn:python2_draws", &iterations, &sentences, &references))
+    Py_ssize_t iterations, sentences, references, first = 0;
+    if (!PyArg_ParseTuple(args, "nnn|n:python2_draws", &iterations, &sentences, &references, &first))
         return NULL;
-    if (iterations < 0 || sentences < 0 || references < 1) {
-        PyErr_SetString(PyExc_ValueError, "need iterations >= 0, sentences >= 0, references >= 1");
+    if (iterations < 0 || sentences < 0 || references < 1 || first < 0) {
+        PyErr_SetString(PyExc_ValueError, "need iterations >= 0, sentences >= 0, references >= 1, first >= 0");
         return NULL;
     }
     if (iterations > 0 && sentences > PY_SSIZE_T_MAX / 8 / iterations)
@@ -629,7 +630,7 @@ static PyObject *python2_draws(PyObject *module, PyObject *args) {
     Twister twister;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t j = 0; j < iterations; j++) {
-        twister_seed(&twister, base, (uint64_t)j * 101u);
+        twister_seed(&twister, base, (uint64_t)(first + j) * 101u);
         int64_t *row = draws + j * sentences;
         for (Py_ssize_t d = 0; d < sentences; d++)
             row[d] = (int64_t)(twister_random(&twister) * (double)references);

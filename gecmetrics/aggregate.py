@@ -13,6 +13,34 @@ import numpy as np
 from .backend import compiled as _counting, compiled_core_enabled
 
 
+DRAW_BUDGET_BYTES = 64 * 2**20
+"""The largest array of reference draws made at once: beyond, draws come in blocks of
+iterations (a million sentences times 500 iterations would be 4 GB)."""
+
+
+def draw_blocks(iterations: int, sentences: int, references: int, seed: int | None = None):
+    """The reference draws of every sampling iteration, as (block, sentences) arrays in
+    iteration order: gec-ranking's draws (``seed`` None) or NumPy's from ``seed``. One block
+    (cached) when it fits :data:`DRAW_BUDGET_BYTES`; the blocks give the same draws."""
+    if iterations * sentences * 8 <= DRAW_BUDGET_BYTES:
+        yield (python2_draws(iterations, sentences, references) if seed is None
+               else seeded_draws(iterations, sentences, references, seed))
+        return
+    block = max(1, DRAW_BUDGET_BYTES // (8 * max(sentences, 1)))
+    generator = None if seed is None else np.random.default_rng(seed)
+    for first in range(0, iterations, block):
+        count = min(block, iterations - first)
+        if generator is None:
+            yield _python2_draws_from(first, count, sentences, references, compiled_core_enabled())
+        else:  # consecutive calls of one generator continue its stream exactly
+            yield generator.integers(0, references, size=(count, sentences), dtype=np.int64)
+
+
+def sampled_sums(stats: np.ndarray, blocks) -> np.ndarray:
+    """:func:`sum_selected` over every block of draws, shape (iterations, K)."""
+    return np.concatenate([sum_selected(stats, block) for block in blocks], axis=0)
+
+
 def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarray:
     """gec-ranking's reference draws, shape (iterations, sentences).
 
@@ -29,15 +57,21 @@ def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarra
 
 @lru_cache(maxsize=8)
 def _python2_draws(iterations: int, sentences: int, references: int, compiled: bool) -> np.ndarray:
+    draws = _python2_draws_from(0, iterations, sentences, references, compiled)
+    draws.flags.writeable = False
+    return draws
+
+
+def _python2_draws_from(first: int, iterations: int, sentences: int, references: int, compiled: bool) -> np.ndarray:
+    """gec-ranking's draws of iterations ``first`` .. ``first + iterations - 1``."""
     if compiled:
-        draws = np.frombuffer(_counting.python2_draws(iterations, sentences, references), np.int64)
+        draws = np.frombuffer(_counting.python2_draws(iterations, sentences, references, first), np.int64)
         return draws.reshape(iterations, sentences)  # bytes: read-only already
     draws = np.empty((iterations, sentences), dtype=np.int64)
     generator = np.random.RandomState()
-    for j in range(iterations):
+    for j in range(first, first + iterations):
         generator.seed([j * 101])
-        draws[j] = (generator.random_sample(sentences) * references).astype(np.int64)
-    draws.flags.writeable = False
+        draws[j - first] = (generator.random_sample(sentences) * references).astype(np.int64)
     return draws
 
 
@@ -113,3 +147,17 @@ def best_reference(keys: np.ndarray) -> np.ndarray:
             undecided &= candidate[:, m] == current[:, m]
         best[better] = r
     return best
+
+
+SENTENCE_BLOCK = 1 << 16
+"""Sentences whose per-sentence choices (best references) are computed together: the float
+temporaries of a choice stay near (block x references x orders) whatever the corpus size."""
+
+
+def by_sentence_blocks(function, stats: np.ndarray, axis: int = 0) -> np.ndarray:
+    """``function(stats[block])`` for consecutive blocks of sentences, joined along ``axis``
+    (the sentence axis of what ``function`` returns): the same as ``function(stats)``."""
+    if len(stats) <= SENTENCE_BLOCK:
+        return function(stats)
+    return np.concatenate([function(stats[start:start + SENTENCE_BLOCK])
+                           for start in range(0, len(stats), SENTENCE_BLOCK)], axis=axis)

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from .corpus import Corpus
 from .errors import InputError
-from .pipeline import ProgressCallback, check_metrics, score_corpus
+from .pipeline import ProgressCallback, Scored, check_metrics, score_corpus
 from .registry import needs_gold_m2, resolve_metrics
 from .report import Table, dumps, percent
 
@@ -245,10 +245,23 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     return compare_corpus(corpus, resolved, progress)
 
 
-def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCallback | None = None) -> ComparisonTable:
+def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCallback | None = None,
+                   jobs: int = 1) -> ComparisonTable:
     """:func:`compare` of a checked :class:`Corpus`."""
-    columns, signatures = _columns(metrics, len(corpus.references))
-    scored = score_corpus(metrics, corpus, progress=progress)
+    check_columns(metrics, len(corpus.references))
+    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs))
+
+
+def check_columns(metrics: Sequence[Any], references: int) -> None:
+    """A metric setting given twice is an error, found before any counting."""
+    _columns(metrics, references)
+
+
+def comparison_table(scored: Scored) -> ComparisonTable:
+    """The table of a pipeline run (:func:`~gecmetrics.pipeline.score_corpus` or
+    :func:`~gecmetrics.pipeline.score_chunks`)."""
+    metrics = scored.metrics
+    columns, signatures = _columns(metrics, scored.references)
     results = scored.results()
     rows = [ComparisonRow(name, [float(results[name][c.metric_index].scores[c.part]) for c in columns])
             for name in scored.names]

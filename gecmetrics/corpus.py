@@ -9,27 +9,28 @@ from __future__ import annotations
 import copy
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, BinaryIO, Mapping, Sequence
 
 from .errors import InputError
 
 STDIN = "-"
 
 
-def decode_lines(data: bytes, path: str) -> list[str]:
-    """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 names the file and line."""
+def decode_lines(data: bytes, path: str, first_line: int = 1, start_of_file: bool = True) -> list[str]:
+    """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 names the file and line
+    (``first_line``: the number of the first line of ``data`` in its file)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
+        line = data.count(b"\n", 0, err.start) + first_line
         raise InputError(f"invalid UTF-8 (byte 0x{data[err.start]:02x})", path, line) from None
-    return split_lines(text)
+    return split_lines(text, start_of_file)
 
 
-def split_lines(text: str) -> list[str]:
+def split_lines(text: str, start_of_file: bool = True) -> list[str]:
     """Lines of a decoded text: split on ``\n`` only, a ``\r\n`` terminator counts as
     ``\n``, a final line without ``\n`` counts, a leading byte-order mark is dropped."""
-    if text.startswith("\ufeff"):
+    if start_of_file and text.startswith("\ufeff"):
         text = text[1:]
     if not text:
         return []
@@ -39,23 +40,33 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def read_lines(path: str) -> list[str]:
-    """Read a text file (or standard input for ``-``) into a list of lines."""
-    if path == STDIN:
-        return decode_lines(sys.stdin.buffer.read(), "<stdin>")
+def open_input(path: str) -> BinaryIO:
+    """A file opened for reading bytes; a missing file, a directory or an unreadable file is an
+    InputError naming it."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        handle = open(path, "rb")
     except IsADirectoryError:
         raise InputError("is a directory, not a file", path) from None
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", path) from None
+    return handle
+
+
+def read_lines(path: str) -> list[str]:
+    """Read a text file (or standard input for ``-``) into a list of lines."""
+    if path == STDIN:
+        return decode_lines(sys.stdin.buffer.read(), "<stdin>")
+    with open_input(path) as handle:
+        try:
+            data = handle.read()
+        except OSError as err:
+            raise InputError(f"cannot read: {err.strerror}", path) from None
     return decode_lines(data, path)
 
 
-def check_lines(lines: Any, name: str) -> list[str]:
+def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:
     """A list of lines: a sequence of strings, not a string (whose characters would be read as
     lines); anything else is an InputError saying what was expected."""
     if isinstance(lines, (str, bytes)):
@@ -66,7 +77,8 @@ def check_lines(lines: Any, name: str) -> list[str]:
     lines = list(lines)
     for k, line in enumerate(lines):
         if not isinstance(line, str):
-            raise InputError(f"expected lines of text, got {type(line).__name__} at line {k + 1}", name, k + 1)
+            raise InputError(f"expected lines of text, got {type(line).__name__} at line {k + 1 + offset}", name,
+                             k + 1 + offset)
     return lines
 
 
@@ -105,6 +117,8 @@ class Corpus:
     gold: list | None = None
     names: dict[str, str] = field(default_factory=dict)
     """File names for messages: 'source', 'gold', 'reference K' (default: descriptions)."""
+    offset: int = 0
+    """Sentences before this one in its files (a chunk of a larger corpus): for line numbers."""
 
     def __post_init__(self) -> None:
         source_name = self.name("source")
@@ -112,7 +126,7 @@ class Corpus:
         if from_gold:  # the gold blocks' own sentences: nothing to compare them with
             self.gold = list(self.gold)
             self.sources = [_block_source(block, k, self.name("gold")) for k, block in enumerate(self.gold)]
-        self.sources = check_lines(self.sources, source_name)
+        self.sources = check_lines(self.sources, source_name, self.offset)
         if not self.sources:
             raise InputError("the corpus has no sentences (an empty file scores nothing)",
                              self.name("gold") if from_gold else source_name)
@@ -127,7 +141,7 @@ class Corpus:
             check_length(hyp, d, name, source_name)
         if self.gold is not None and not from_gold:
             self.gold = list(self.gold)
-            check_m2_sources(self.gold, self.sources, self.name("gold"), source_name)
+            check_m2_sources(self.gold, self.sources, self.name("gold"), source_name, self.offset)
 
     def name(self, role: str) -> str:
         """The file name of a role ('source', 'gold', 'reference K') for messages."""
@@ -175,15 +189,15 @@ def check_length(lines: Sequence[Any], expected: int, name: str, source_name: st
 
 
 def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str = "the M2 file",
-                     source_name: str = "the source") -> None:
-    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens."""
+                     source_name: str = "the source", offset: int = 0) -> None:
+    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens
+    (``offset``: sentences before these, for the numbers in messages)."""
     if len(blocks) != len(sources):
         raise InputError(f"has {len(blocks)} sentences but {source_name} has {len(sources)} lines", m2_name)
-    for i, (block, source) in enumerate(zip(blocks, sources)):
-        if not hasattr(block, "source"):
-            raise InputError(f"expected M2 blocks, got {type(block).__name__} at sentence {i + 1}", m2_name)
+    for i, (block, source) in enumerate(zip(blocks, sources), start=offset + 1):
+        _block_source(block, i - 1, m2_name)
         if block.source.split() != source.split():
-            raise InputError(f"the source of sentence {i + 1} differs from line {i + 1} of {source_name}",
+            raise InputError(f"the source of sentence {i} differs from line {i} of {source_name}",
                              m2_name, block.line or None)
 
 
@@ -198,8 +212,8 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     refs = [read_lines(path) for path in references]
     hyps = {path: read_lines(path) for path in hypotheses}
     names = {"source": f"the source {_shown(source)}"} | {f"reference {k}": _shown(p) for k, p in enumerate(references)}
-    _check_line_counts([(_shown(source), src)] + [(_shown(p), r) for p, r in zip(references, refs)]
-                       + [(_shown(p), h) for p, h in hyps.items()])
+    blame_line_counts([(_shown(source), len(src))] + [(_shown(p), len(r)) for p, r in zip(references, refs)]
+                      + [(_shown(p), len(h)) for p, h in hyps.items()])
     blocks = None
     if gold is not None:
         from .m2.format import read_m2
@@ -215,15 +229,14 @@ def _shown(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
-def _check_line_counts(files: list[tuple[str, list[str]]]) -> None:
-    """All files must have the source's line count; the odd one out is named."""
-    counts = [len(lines) for _, lines in files]
-    if len(set(counts)) <= 1:
+def blame_line_counts(counts: list[tuple[str, int]]) -> None:
+    """All files (the source first) must have the source's line count; the odd one out is
+    named: the source when all the others agree, else the first file that differs from it."""
+    if len({count for _, count in counts}) <= 1:
         return
-    (source_name, source), others = files[0], files[1:]
-    if len({len(lines) for _, lines in others}) == 1 and len(others) > 1:
-        other = len(others[0][1])
-        raise InputError(f"has {len(source)} lines but the other {len(others)} files have {other}", source_name)
-    for name, lines in others:
-        if len(lines) != len(source):
-            raise InputError(f"has {len(lines)} lines but the source {source_name} has {len(source)}", name)
+    (source_name, source), others = counts[0], counts[1:]
+    if len({count for _, count in others}) == 1 and len(others) > 1:
+        raise InputError(f"has {source} lines but the other {len(others)} files have {others[0][1]}", source_name)
+    for name, count in others:
+        if count != source:
+            raise InputError(f"has {count} lines but the source {source_name} has {source}", name)

@@ -9,7 +9,8 @@ hypothesis (the counting core keeps only the latest hypothesis's tables).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Mapping, Sequence
+import os
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 
 from .corpus import Corpus
 from .errors import InputError
@@ -82,10 +83,7 @@ chunks, so memory stays near what one chunk needs, whatever the corpus size."""
 def chunk_spans(size: int, chunk_lines: int | None = None, jobs: int = 1) -> list[tuple[int, int]]:
     """The (start, end) sentence ranges of the chunks: at most ``chunk_lines`` each, and at
     least ``jobs`` of them when there are enough sentences (so every worker has one)."""
-    if chunk_lines is not None and (isinstance(chunk_lines, bool) or not isinstance(chunk_lines, int)
-                                    or chunk_lines < 1):
-        raise InputError(f"the chunk size must be an integer >= 1, got {chunk_lines!r}")
-    step = chunk_lines or DEFAULT_CHUNK_LINES
+    step = chunk_size(chunk_lines)
     if jobs > 1:
         step = min(step, max(1, -(-size // jobs)))
     return [(start, min(start + step, size)) for start in range(0, size, step)]
@@ -98,49 +96,127 @@ def score_corpus(metrics: Sequence[Metric], corpus: Corpus, names: Sequence[str]
     The corpus is counted in chunks of sentences (``chunk_lines``; the statistics are
     per-sentence, so the result does not depend on the chunking), in ``jobs`` processes when
     ``jobs`` > 1. ``progress(lines_done, lines_total, what)`` hears of every finished chunk."""
-    metrics = check_metrics(metrics)
     names = list(corpus.hypotheses) if names is None else list(names)
-    for name in names:
-        if name not in corpus.hypotheses:
-            raise InputError(f"no hypothesis named {name!r}")
-        for metric in metrics:
-            _check_kind(metric, name, corpus.hypotheses[name])
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise InputError(f"the number of processes must be an integer >= 1, got {jobs!r}")
-    spans = chunk_spans(corpus.size, chunk_lines, jobs)
-    tasks = [(metrics, corpus.slice(start, end), names) for start, end in spans]
-    report = _Progress(progress, corpus.size * len(names))
-    if jobs > 1 and len(tasks) > 1:
-        parts = _in_processes(tasks, jobs, report)
-    else:
-        parts = []
-        for task in tasks:
-            parts.append(_score_chunk(task))
-            report.add(task[1].size * len(names), names[-1] if names else "")
-    report.finish()
+    jobs = check_jobs(jobs)
+    chunks = (corpus.slice(start, end) for start, end in chunk_spans(corpus.size, chunk_lines, jobs))
+    return score_chunks(metrics, chunks, names, progress, jobs, total=corpus.size,
+                        references=len(corpus.references))
+
+
+def score_chunks(metrics: Sequence[Metric], chunks: Iterable[Corpus], names: Sequence[str],
+                 progress: ProgressCallback | None = None, jobs: int = 1, total: int = 0,
+                 references: int | None = None) -> Scored:
+    """:func:`score_corpus` of a corpus given as consecutive chunks (e.g. read from files by
+    :class:`~gecmetrics.streaming.CorpusChunks`): the statistics of each chunk are computed
+    (in ``jobs`` processes, a few chunks ahead at most) and joined in order."""
+    metrics, names = check_metrics(metrics), list(names)
+    parts, seen_references = [], [references]
+    for _, statistics, texts in chunk_statistics(metrics, chunks, names, progress, jobs, total, seen_references):
+        parts.append((statistics, texts))
+    return joined(metrics, names, parts, seen_references[0] or 0)
+
+
+def joined(metrics: list[Metric], names: list[str], parts: Sequence[tuple[dict[str, list[Any]], int]],
+           references: int) -> Scored:
+    """The statistics of consecutive chunks (each: by hypothesis name and metric, and the
+    texts encoded) joined into one :class:`Scored` run."""
+    if not parts:
+        raise InputError("the corpus has no sentences (an empty file scores nothing)")
     statistics = {name: [metric.join_statistics([part[0][name][k] for part in parts])
                          for k, metric in enumerate(metrics)] for name in names}
-    return Scored(metrics, names, statistics, len(corpus.references), sum(part[1] for part in parts))
+    return Scored(metrics, names, statistics, references, sum(part[1] for part in parts))
+
+
+def chunk_statistics(metrics: Sequence[Metric], chunks: Iterable[Corpus], names: Sequence[str],
+                     progress: ProgressCallback | None = None, jobs: int = 1, total: int = 0,
+                     seen_references: list[int | None] | None = None) -> Iterator[tuple[Corpus, dict[str, list[Any]], int]]:
+    """Per chunk, in order: (the chunk, its statistics by hypothesis name and metric, the texts
+    the counting core encoded). For output that streams (sentence scores of huge corpora)."""
+    metrics, names = check_metrics(metrics), list(names)
+    report = _Progress(progress, total * len(names))
+    checked = _checked(chunks, metrics, names, seen_references if seen_references is not None else [None])
+    for chunk, (statistics, texts) in _chunk_statistics(metrics, checked, names, check_jobs(jobs)):
+        yield chunk, statistics, texts
+        report.add(chunk.size * len(names), names[-1] if names else "")
+    report.finish()
+
+
+def check_jobs(jobs: int) -> int:
+    """Worker processes: an integer >= 1, or 0 for one per core."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise InputError(f"the number of processes must be an integer >= 0 (0: one per core), got {jobs!r}")
+    return jobs or (os.cpu_count() or 1)
+
+
+def chunk_size(chunk_lines: int | None) -> int:
+    """Sentences per chunk: ``chunk_lines`` checked, or the default."""
+    if chunk_lines is None:
+        return DEFAULT_CHUNK_LINES
+    if isinstance(chunk_lines, bool) or not isinstance(chunk_lines, int) or chunk_lines < 1:
+        raise InputError(f"the chunk size must be an integer >= 1, got {chunk_lines!r}")
+    return chunk_lines
+
+
+def _checked(chunks: Iterable[Corpus], metrics: list[Metric], names: list[str],
+             seen_references: list[int | None]) -> Iterator[Corpus]:
+    """The chunks, each checked to hold every named hypothesis in the metrics' kind."""
+    for chunk in chunks:
+        for name in names:
+            if name not in chunk.hypotheses:
+                raise InputError(f"no hypothesis named {name!r}")
+            for metric in metrics:
+                _check_kind(metric, name, chunk.hypotheses[name])
+        seen_references[0] = len(chunk.references)
+        yield chunk
+
+
+def _chunk_statistics(metrics: list[Metric], chunks: Iterator[Corpus], names: list[str],
+                      jobs: int) -> Iterator[tuple[Corpus, tuple[dict[str, list[Any]], int]]]:
+    """(chunk, its statistics) in order: here, or in worker processes with at most two chunks
+    per worker read ahead (memory stays bounded whatever the corpus size)."""
+    if jobs == 1:
+        for chunk in chunks:
+            yield chunk, score_chunk((metrics, chunk, names))
+        return
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    pending: deque = deque()
+    try:
+        with ProcessPoolExecutor(jobs) as pool:
+            for chunk in chunks:
+                pending.append((chunk, pool.submit(score_chunk, (metrics, chunk, names))))
+                while len(pending) > 2 * jobs or (pending and pending[0][1].done()):
+                    chunk_done, future = pending.popleft()
+                    yield chunk_done, future.result()
+            while pending:
+                chunk_done, future = pending.popleft()
+                yield chunk_done, future.result()
+    except BrokenProcessPool:
+        raise InputError("a worker process died (out of memory?); run with fewer processes (-p) or smaller "
+                         "chunks (--chunk-lines)") from None
 
 
 class _Progress:
-    """Lines done so far, passed on to a progress callback."""
+    """Lines done so far, passed on to a progress callback (``total`` 0: unknown)."""
 
     def __init__(self, callback: ProgressCallback | None, total: int) -> None:
         self.callback, self.total, self.done = callback, total, 0
 
     def add(self, lines: int, what: str) -> None:
         self.done += lines
-        if self.callback is not None and self.done < self.total:
+        if self.callback is not None and (not self.total or self.done < self.total):
             self.callback(self.done, self.total, what)
 
     def finish(self) -> None:
         if self.callback is not None:
-            self.callback(self.total, self.total, "done")
+            self.callback(self.done, self.done, "done")
 
 
-def _score_chunk(task: tuple[list[Metric], Corpus, list[str]]) -> tuple[dict[str, list[Any]], int]:
-    """One chunk: each group of metrics prepared once, then every hypothesis and metric."""
+def score_chunk(task: tuple[list[Metric], Corpus, list[str]]) -> tuple[dict[str, list[Any]], int]:
+    """One chunk (metrics, corpus, hypothesis names): each group of metrics prepared once,
+    then every hypothesis and metric; returns the statistics and the texts encoded."""
     metrics, corpus, names = task
     groups = sharing_groups(metrics)
     prepared = {key: metrics[indices[0]].prepare(corpus, [metrics[k] for k in indices[1:]])
@@ -151,24 +227,6 @@ def _score_chunk(task: tuple[list[Metric], Corpus, list[str]]) -> tuple[dict[str
             for k in indices:
                 statistics[name][k] = metrics[k].statistics(prepared[key], corpus.hypotheses[name])
     return statistics, _encoded_texts(prepared.values())
-
-
-def _in_processes(tasks: list, jobs: int, report: _Progress) -> list:
-    """The chunks in ``jobs`` worker processes, in order; a worker that dies is an error."""
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    try:
-        with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
-            futures = [pool.submit(_score_chunk, task) for task in tasks]
-            parts = []
-            for task, future in zip(tasks, futures):
-                parts.append(future.result())
-                report.add(task[1].size * len(task[2]), "")
-            return parts
-    except BrokenProcessPool:
-        raise InputError("a worker process died (out of memory?); run with fewer processes (-p) or smaller "
-                         "chunks") from None
 
 
 def _encoded_texts(prepared: Any) -> int:

@@ -37,22 +37,31 @@ def _has_stray_space(line: str) -> bool:
     return line != normalized_space(line)
 
 
+def whitespace_count(lines: Sequence[str], unit: str, normalize_space: bool = False) -> int:
+    """Lines whose whitespace makes scores differ from other tools: with words, non-ASCII
+    whitespace (gec-ranking did not split on it); with characters, stray spaces (they count)."""
+    if unit == "word":
+        return sum(1 for line in lines if not line.isascii() and _has_other_whitespace(line))
+    if normalize_space:
+        return 0
+    return sum(1 for line in lines if _has_stray_space(line))
+
+
+def whitespace_warning(name: str, unit: str, count: int) -> str | None:
+    """The warning line of :func:`whitespace_count` lines of a file (None when there are none)."""
+    if not count:
+        return None
+    if unit == "word":
+        return (f"gecmetric: warning: {name}: {count} line(s) contain non-ASCII whitespace (e.g. U+00A0), "
+                "which splits words here but not in gec-ranking (Python 2); scores may differ from it")
+    return (f"gecmetric: warning: {name}: {count} line(s) have leading, trailing or repeated whitespace, "
+            "which counts in char mode (as in the original tools); --normalize-space ignores it")
+
+
 def whitespace_warnings(lines: Sequence[str], name: str, unit: str, normalize_space: bool = False) -> list[str]:
     """Warnings (one line each) about whitespace that makes scores differ from other tools."""
-    warnings = []
-    if unit == "word":
-        other = sum(1 for line in lines if not line.isascii() and _has_other_whitespace(line))
-        if other:
-            warnings.append(
-                f"gecmetric: warning: {name}: {other} line(s) contain non-ASCII whitespace (e.g. U+00A0), "
-                "which splits words here but not in gec-ranking (Python 2); scores may differ from it")
-    elif not normalize_space:
-        stray = sum(1 for line in lines if _has_stray_space(line))
-        if stray:
-            warnings.append(
-                f"gecmetric: warning: {name}: {stray} line(s) have leading, trailing or repeated whitespace, "
-                "which counts in char mode (as in the original tools); --normalize-space ignores it")
-    return warnings
+    warning = whitespace_warning(name, unit, whitespace_count(lines, unit, normalize_space))
+    return [warning] if warning else []
 
 
 def longest(lines: Sequence[str], unit: str = "word", normalize_space: bool = False) -> int:
@@ -70,3 +79,29 @@ def order_warning(n: int, longest_line: int, unit: str) -> str | None:
     units = "words" if unit == "word" else "characters"
     return (f"gecmetric: warning: n = {n} is more than the length of every sentence (at most {longest_line} "
             f"{units}): every score is 0")
+
+
+class TextChecks:
+    """What the whitespace and order warnings need, gathered chunk by chunk over whole files:
+    per file and unit setting, the lines with troublesome whitespace; per unit setting, the
+    longest line. ``settings``: the (unit, normalize_space, n) of the n-gram metrics."""
+
+    def __init__(self, settings: Sequence[tuple[str, bool, int]]) -> None:
+        self.settings = list(dict.fromkeys(settings))
+        self.counts: dict[tuple[int, str, str, bool], int] = {}
+        self.longest: dict[tuple[str, bool], int] = {}
+
+    def observe(self, named_texts: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """Count one chunk: (file name, its lines of the chunk) for every file."""
+        for unit, normalize_space in {(u, s) for u, s, _ in self.settings}:
+            for position, (name, lines) in enumerate(named_texts):
+                key = (position, name, unit, normalize_space)
+                self.counts[key] = self.counts.get(key, 0) + whitespace_count(lines, unit, normalize_space)
+                size = longest(lines, unit, normalize_space)
+                self.longest[(unit, normalize_space)] = max(self.longest.get((unit, normalize_space), 0), size)
+
+    def warnings(self) -> list[str]:
+        """The warning lines, each once: whitespace per file and unit, then orders."""
+        lines = [whitespace_warning(name, unit, count) for (_, name, unit, _), count in self.counts.items()]
+        lines += [order_warning(n, self.longest.get((unit, normalize), 0), unit) for unit, normalize, n in self.settings]
+        return [line for line in dict.fromkeys(lines) if line]

@@ -200,6 +200,9 @@ def test_scores_are_fractions_and_identical_output_proposes_nothing(source, hypo
         start = min(start, len(source))
         end = min(len(source), start + length)
         gold_lines.append(f"A {start} {end}|||X|||{correction or '-NONE-'}|||REQUIRED|||-NONE-|||0")
+    # An exactly duplicated gold edit counts twice (the official matchSeq's quirk, SPEC 4.4, see
+    # test_a_duplicated_gold_edit_counts_twice_as_in_the_official): only then may P exceed 1.
+    gold_lines = list(dict.fromkeys(gold_lines))
     text = "S " + " ".join(source) + "\n" + "\n".join(gold_lines) + "\n"
     blocks = parse_m2(text, "gold")
     scorer = M2Scorer(max_unchanged_words=max_unchanged)
@@ -311,3 +314,12 @@ def test_negative_beta_is_a_usage_error(tmp_path):
                  ["m2", "compare", "-hyp", str(gold), "-ref", str(gold), "-b", "-1"]):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 2 and result.stdout == "" and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_duplicated_gold_edit_counts_twice_as_in_the_official() -> None:
+    """The official matchSeq does not stop at the first gold edit a system edit matches (SPEC
+    4.4): with the same gold line twice, one correct system edit is two correct edits."""
+    gold = parse_m2("S a b c\nA 1 2|||R:X|||x|||REQUIRED|||-NONE-|||0\nA 1 2|||R:X|||x|||REQUIRED|||-NONE-|||0\n",
+                    "dup.m2")
+    result = M2Scorer().score(gold, ["a x c"])
+    assert (result.correct, result.proposed, result.gold) == (2, 1, 2)

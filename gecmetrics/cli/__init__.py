@@ -32,6 +32,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "meta-eval": ("meta",),
     "pt-m2": ("pt",),
     "pt-errant": ("pt",),
+    "rank": ("rank",),
     "demo": ("demo",),
 }
 

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Callable, Iterable, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 import click
 
 from ..corpus import Corpus, read_corpus
 from ..errors import InputError
 from ..report import MAX_DIGITS, dumps, percent
-from ..units import UNITS, longest, order_warning, whitespace_warnings
+from ..pipeline import DEFAULT_CHUNK_LINES, check_jobs, score_chunks
+from ..streaming import CorpusChunks, parallel_chunk_lines
+from ..units import UNITS, TextChecks
 from .options import GreedyOption
 
 DIGITS_HELP = "Decimals of printed scores (rounded half up)."
@@ -69,38 +71,73 @@ def echo_json(value: Any) -> None:
     click.echo(dumps(value))
 
 
-def load_corpus(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], metrics: Sequence[Any],
+def scale_options(func: Callable) -> Callable:
+    """``-p/--jobs``, ``--chunk-lines`` and ``--dask``: worker processes, sentences counted
+    together, and a Dask cluster instead of local processes."""
+    func = click.option("--dask", "dask_address", metavar="ADDRESS",
+                        help="Count the chunks on a Dask cluster: a scheduler address (tcp://host:8786), or "
+                             "'local' for a local cluster of -p workers (needs gecmetrics[dask]; files must be "
+                             "readable by the workers).")(func)
+    func = click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
+                        help=f"Sentences read and counted together (memory stays near one chunk's needs; "
+                             f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}]")(func)
+    func = click.option("-p", "--jobs", "jobs", type=click.IntRange(0, 512), default=1, show_default=True,
+                        help="Worker processes counting chunks in parallel (0: one per core); same numbers "
+                             "for any value.")(func)
+    return func
+
+
+def read_chunks(source: str | None, references: Sequence[str], hypotheses: Sequence[str], metrics: Sequence[Any],
+                gold: str | None = None, chunk_lines: int | None = None,
+                jobs: int = 1) -> tuple[Iterator[Corpus], TextChecks]:
+    """The files as chunks of sentences (at least two per worker with ``jobs``), and the
+    whitespace/order checks they feed (print :func:`echo_warnings` once they are consumed)."""
+    checks = TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
+    chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
+    reader = CorpusChunks(source, references, hypotheses, gold, chunk_lines)
+    shown = [source] if source is not None else []
+    shown += list(references) + [path if path != "-" else "<stdin>" for path in hypotheses]
+
+    def chunks() -> Iterator[Corpus]:
+        for chunk in reader:
+            texts = ([chunk.sources] if source is not None else []) + chunk.references
+            checks.observe(list(zip(shown, texts + [chunk.hypotheses[p] for p in hypotheses])))
+            yield chunk
+    return chunks(), checks
+
+
+def scored_files(metrics: Sequence[Any], source: str | None, references: Sequence[str], hypotheses: Sequence[str],
+                 gold: str | None = None, *, jobs: int = 1, chunk_lines: int | None = None,
+                 dask_address: str | None = None, progress: Any = None) -> Any:
+    """Every metric's statistics of every hypothesis file, counted chunk by chunk: here (in
+    ``jobs`` processes) or on a Dask cluster; then the input warnings."""
+    chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
+    chunks, checks = read_chunks(source, references, hypotheses, metrics, gold, chunk_lines)
+    if dask_address is None:
+        scored = score_chunks(metrics, chunks, hypotheses, progress, jobs, references=len(references))
+    else:
+        from ..distributed import connect, score_files_on_dask
+
+        with connect(dask_address, jobs) as client:
+            scored = score_files_on_dask(metrics, source, references, hypotheses, gold, chunk_lines, client, chunks)
+    echo_warnings(checks)
+    return scored
+
+
+def echo_warnings(checks: TextChecks) -> None:
+    for line in checks.warnings():
+        click.echo(line, err=True)
+
+
+def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str], metrics: Sequence[Any],
                 gold: str | None = None) -> Corpus:
-    """Read and check the files; print whitespace and order warnings on stderr."""
+    """Read the files whole (small corpora, e.g. meta-evaluation's systems); print the warnings."""
     corpus = read_corpus(source, references, hypotheses, gold)
-    warn_whitespace(corpus, source, references, sorted({m.text_unit() for m in metrics} - {None}))
-    warn_order(corpus, metrics)
+    checks = TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
+    checks.observe([(source, corpus.sources), *zip(references, corpus.references),
+                    *((p if p != "-" else "<stdin>", lines) for p, lines in corpus.hypotheses.items())])
+    echo_warnings(checks)
     return corpus
-
-
-def warn_whitespace(corpus: Corpus, source: str, references: tuple[str, ...],
-                    settings: list[tuple[str, bool]]) -> None:
-    """SPEC 1 whitespace warnings on stderr, for each (unit, normalize_space) setting in turn."""
-    named = [(source, corpus.sources)] + list(zip(references, corpus.references))
-    named += [(name if name != "-" else "<stdin>", lines) for name, lines in corpus.hypotheses.items()]
-    for unit, normalize_space in settings:
-        for name, lines in named:
-            for warning in whitespace_warnings(lines, name, unit, normalize_space):
-                click.echo(warning, err=True)
-
-
-def warn_order(corpus: Corpus, metrics: Sequence[Any]) -> None:
-    """A warning on stderr for each n-gram metric whose order exceeds every sentence."""
-    texts = [corpus.sources, *corpus.references, *corpus.hypotheses.values()]
-    seen = set()
-    for metric in metrics:
-        unit = metric.text_unit()
-        if unit is None or (unit, metric.settings.n) in seen:
-            continue
-        seen.add((unit, metric.settings.n))
-        warning = order_warning(metric.settings.n, max(longest(lines, *unit) for lines in texts), unit[0])
-        if warning:
-            click.echo(warning, err=True)
 
 
 def check_order_option(order: int) -> None:
@@ -136,7 +173,7 @@ class StderrProgress:
     def __call__(self, done: int, total: int, what: str) -> None:
         if not self.enabled:
             return
-        if done >= total:
+        if what == "done":
             if self.shown:
                 self.stream.write("\r\x1b[K")
                 self.stream.flush()
@@ -145,7 +182,8 @@ class StderrProgress:
         if elapsed < self.delay:
             return
         rate = f" ({done / elapsed:,.0f} lines/s)" if elapsed > 0 else ""
-        self.stream.write(f"\rgecmetric {self.command}: {done:,}/{total:,} lines{rate} {what}".rstrip() + "\x1b[K")
+        count = f"{done:,}/{total:,}" if total else f"{done:,}"
+        self.stream.write(f"\rgecmetric {self.command}: {count} lines{rate} {what}".rstrip() + "\x1b[K")
         self.stream.flush()
         self.shown = True
 
@@ -153,3 +191,28 @@ class StderrProgress:
 def progress_unless(as_json: bool, command: str) -> StderrProgress | None:
     """The progress line of a command, except when it prints JSON."""
     return None if as_json else StderrProgress(command)
+
+
+def check_streaming(dask_address: str | None) -> None:
+    """Sentence scores stream from here, chunk by chunk, in order: not from a cluster."""
+    if dask_address is not None:
+        raise InputError("--dask counts corpus scores; sentence scores stream from this process (drop --dask)")
+
+
+def echo_sentence_chunks(metric: Any, chunks: Iterable, hypotheses: Sequence[str], as_json: bool,
+                         print_chunk: Callable[[Corpus, list, list], None]) -> None:
+    """Sentence scores of one metric chunk by chunk as they are counted: ``print_chunk(chunk,
+    statistics per hypothesis, sentence scores per hypothesis)`` prints them; with ``as_json``
+    they are gathered and printed as one JSON document at the end."""
+    gathered: dict[str, list] = {path: [] for path in hypotheses}
+    for chunk, statistics, _ in chunks:
+        stats = [statistics[path][0] for path in hypotheses]
+        scores = [metric.sentence_from_statistics(s) for s in stats]
+        if as_json:
+            for path, s in zip(hypotheses, scores):
+                gathered[path].append(s)
+        else:
+            print_chunk(chunk, stats, scores)
+    if as_json:
+        echo_json([{"hypothesis": path, **type(parts[0]).joined(parts).to_dict(scale=100)}
+                   for path, parts in gathered.items()])

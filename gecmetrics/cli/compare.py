@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import click
 
-from ..comparison import DEFAULT_METRICS, compare_corpus
+from ..comparison import DEFAULT_METRICS, check_columns, comparison_table
 from ..errors import InputError
-from ..pipeline import score_corpus
 from ..registry import list_metrics, metrics_from_text, needs_gold_m2, settings_help
 from ..significance import column_tests
 from . import main
-from .common import corpus_options, load_corpus, output_format, output_options, progress_unless
+from .common import corpus_options, output_format, output_options, progress_unless, scale_options, scored_files
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_test_list, significance_options
 
@@ -41,10 +40,11 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
               help="Sort rows by a column: its label (case and spaces ignored), its number (1 = first score "
                    "column) or 'system'. Scores sort best first.")
 @click.option("--ranks", is_flag=True, help="Add a rank column (1 = best; ties share a rank) after each score.")
+@scale_options
 @output_options
 @significance_options()
 def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_markdown, as_latex, sort_column, ranks,
-            digits, verbose, as_json, show_signature, paired_bs, paired_ar, seed):
+            jobs, chunk_lines, dask_address, digits, verbose, as_json, show_signature, paired_bs, paired_ar, seed):
     """Score many systems with many metrics: a row per system, a column per metric setting.
 
     \b
@@ -62,15 +62,16 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, as_tsv, as_ma
         metrics += metrics_from_text("m2")
     if gold_m2 is None and any(needs_gold_m2(m) for m in metrics):
         raise InputError("the m2 metric needs the gold annotation: --m2 GOLD.m2")
-    corpus = load_corpus(source, references, hypotheses, metrics, gold_m2)
+    check_columns(metrics, len(references))
+    scored = scored_files(metrics, source, references, hypotheses, gold_m2, jobs=jobs, chunk_lines=chunk_lines,
+                          dask_address=dask_address, progress=progress)
     if paired_bs or paired_ar:
-        tests = column_tests(score_corpus(metrics, corpus, list(hypotheses)))
-        run_paired_test_list(tests, list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,
+        run_paired_test_list(column_tests(scored), list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,
                              show_signature or verbose, {"--sort": sort_column is not None, "--ranks": ranks,
                                                          "--tsv": as_tsv, "--markdown": as_markdown,
                                                          "--latex": as_latex})
         return
-    table = compare_corpus(corpus, metrics, progress)
+    table = comparison_table(scored)
     if sort_column is not None:
         table = table.sorted_by(sort_column)
     if as_json:

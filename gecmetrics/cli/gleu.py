@@ -5,14 +5,14 @@ import click
 
 from ..errors import InputError
 from ..metrics.gleu import DEFAULT_ITERATIONS, VARIANTS, GLEU
-from ..pipeline import score_corpus
+from ..pipeline import chunk_statistics
 from ..report import gleu_table, percent
 from ..significance import resamplers_for
 from . import main
-from .common import (check_order_option, corpus_options, echo_json, echo_score_rows, load_corpus, output_options,
-                     progress_unless, unit_options)
+from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,
+                     output_options, progress_unless, read_chunks, scale_options, scored_files, unit_options)
 from .options import GreedyCommand, GreedyOption
-from .significance import run_paired_tests, significance_options
+from .significance import check_paired_options, run_paired_tests, significance_options
 
 
 def _metrics(variant, order, unit, normalize_space, iterations, fix_seed, seed, best, smooth, lambdas) -> list:
@@ -33,7 +33,8 @@ def _metrics(variant, order, unit, normalize_space, iterations, fix_seed, seed, 
 @corpus_options()
 @unit_options
 @click.option("--variant", type=click.Choice(VARIANTS), default="official", show_default=True,
-              help="official: gec-ranking's code; paper: Eq. 1 of 'GLEU Without Tuning' (no clamp); "
+              help="official: gec-ranking's code; official-2016: its May 2016 brevity penalty exp(min(0, "
+                   "1 - Hlen/Rlen)); paper: Eq. 1 of 'GLEU Without Tuning' (no clamp); "
                    "gleu0: the original 2015 GLEU with merged references.")
 @click.option("-l", "--lambda", "lambdas", cls=GreedyOption, type=float, metavar="FLOAT...",
               help="gleu0 only: weight(s) of the penalty for source n-grams not in the references [default: 0].")
@@ -51,13 +52,12 @@ def _metrics(variant, order, unit, normalize_space, iterations, fix_seed, seed, 
 @click.option("--smooth", is_flag=True,
               help="With --sentence: gec-ranking's smoothed sentence scores with std and 95% interval over references.")
 @click.option("--mean", is_flag=True, help="Mean of the sentence scores (mean over references, or max with -m).")
-@click.option("-p", "--processes", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Processes for counting several hypothesis files in parallel.")
+@scale_options
 @output_options
 @significance_options(add_seed=False)
 def gleu(source, references, hypotheses, order, unit, normalize_space, variant, lambdas, iterations,
-         fix_seed, seed, best, sentence, smooth, mean, processes, digits, verbose, as_json, show_signature,
-         paired_bs, paired_ar):
+         fix_seed, seed, best, sentence, smooth, mean, jobs, chunk_lines, dask_address, digits, verbose, as_json,
+         show_signature, paired_bs, paired_ar):
     """GLEU+ of each hypothesis file: `path<TAB>score` (x100).
 
     \b
@@ -73,21 +73,28 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
     if sentence and mean:
         raise InputError("choose one of --sentence and --mean")
     metrics = _metrics(variant, order, unit, normalize_space, iterations, fix_seed, seed, best, smooth, lambdas)
-    corpus = load_corpus(source, references, hypotheses, metrics[:1])
-    scored = score_corpus(metrics[:1], corpus, list(hypotheses), progress=progress_unless(as_json, "gleu"),
-                          jobs=processes)
-    statistics = [scored.statistics[path][0] for path in hypotheses]
-    n_refs = scored.references
+    if paired_bs or paired_ar:
+        check_paired_options(paired_bs, paired_ar, {"--sentence": sentence, "--mean": mean})
+    progress = progress_unless(as_json, "gleu")
+    if sentence:
+        check_streaming(dask_address)
+        chunks, checks = read_chunks(source, references, hypotheses, metrics[:1], chunk_lines=chunk_lines, jobs=jobs)
+        _print_sentences(metrics[0], chunk_statistics(metrics[:1], chunks, hypotheses, progress, jobs), hypotheses,
+                         digits, verbose, as_json)
+        echo_warnings(checks)
+        n_refs = len(references)
+    else:
+        scored = scored_files(metrics[:1], source, references, hypotheses, jobs=jobs, chunk_lines=chunk_lines,
+                              dask_address=dask_address, progress=progress)
+        statistics = [scored.statistics[path][0] for path in hypotheses]
+        n_refs = scored.references
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for(metrics, n_refs), hypotheses, statistics, paired_bs, paired_ar,
-                         0 if seed is None else seed, digits, as_json, show_signature or verbose,
-                         {"--sentence": sentence, "--mean": mean})
+                         0 if seed is None else seed, digits, as_json, show_signature or verbose)
         return
-    if sentence:
-        _print_sentences(metrics[0], corpus, hypotheses, statistics, digits, verbose, as_json)
-    elif mean:
+    if mean:
         _print_means(metrics, hypotheses, statistics, digits, as_json)
-    else:
+    elif not sentence:
         _print_corpus(metrics, hypotheses, statistics, digits, verbose, as_json)
     if show_signature or verbose:
         for metric in metrics:
@@ -130,31 +137,35 @@ def _print_means(metrics, hypotheses, statistics, digits, as_json):
                     digits, _lambda_header(metrics))
 
 
-def _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json):
-    scores = [metric.sentence_from_statistics(stats) for stats in statistics]
-    if as_json:
-        echo_json([{"hypothesis": path, **s.to_dict(scale=100)} for path, s in zip(hypotheses, scores)])
-    elif verbose:
-        _print_sentence_tables(metric, corpus, hypotheses, statistics, scores, digits)
-    else:
-        for d in range(corpus.size):
-            cells = []
-            for s in scores:
-                cells.append(percent(s.scores[d], digits))
-                if s.std is not None:
-                    low, high = s.interval[d]
-                    cells += [percent(s.std[d], digits), f"({percent(low, digits)},{percent(high, digits)})"]
-            click.echo("\t".join(cells))
+def _print_sentences(metric, chunks, hypotheses, digits, verbose, as_json):
+    """Sentence scores chunk by chunk as they are counted (JSON: gathered, then printed)."""
+    def print_chunk(chunk, stats, scores):
+        if verbose:
+            _print_sentence_tables(metric, chunk, hypotheses, stats, scores, digits)
+        else:
+            _print_sentence_rows(chunk.size, scores, digits)
+    echo_sentence_chunks(metric, chunks, hypotheses, as_json, print_chunk)
 
 
-def _print_sentence_tables(metric, corpus, hypotheses, statistics, scores, digits):
+def _print_sentence_rows(size, scores, digits):
+    for d in range(size):
+        cells = []
+        for s in scores:
+            cells.append(percent(s.scores[d], digits))
+            if s.std is not None:
+                low, high = s.interval[d]
+                cells += [percent(s.std[d], digits), f"({percent(low, digits)},{percent(high, digits)})"]
+        click.echo("\t".join(cells))
+
+
+def _print_sentence_tables(metric, chunk, hypotheses, statistics, scores, digits):
     """SPEC 2.6: per sentence, hypothesis and reference, the S/H/R lines and the table."""
-    n_refs = len(corpus.references)
-    for d in range(corpus.size):
+    for d in range(chunk.size):
+        number = chunk.offset + d + 1
         for h, path in enumerate(hypotheses):
             chosen = scores[h].chosen_references[d]
-            for r in range(n_refs):
-                click.echo(f"S-{d + 1}   \t{corpus.sources[d]}")
-                click.echo(f"H-{d + 1}-{h + 1} \t{corpus.hypotheses[path][d]}")
-                click.echo(f"R-{d + 1}-{r + 1}{'*' if r == chosen else ' '}\t{corpus.references[r][d]}")
+            for r in range(len(chunk.references)):
+                click.echo(f"S-{number}   \t{chunk.sources[d]}")
+                click.echo(f"H-{number}-{h + 1} \t{chunk.hypotheses[path][d]}")
+                click.echo(f"R-{number}-{r + 1}{'*' if r == chosen else ' '}\t{chunk.references[r][d]}")
                 click.echo(gleu_table(metric.sentence_result(statistics[h], d, r), digits))

@@ -5,14 +5,14 @@ import click
 
 from ..errors import InputError
 from ..metrics.green import GREEN, GREENSettings, alpha_of, beta_label
-from ..pipeline import score_corpus
+from ..pipeline import chunk_statistics
 from ..report import green_table, percent, round_half_up
 from ..significance import resamplers_for
 from . import main
-from .common import (check_order_option, corpus_options, echo_json, echo_score_rows, load_corpus, output_options,
-                     progress_unless, unit_options)
+from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,
+                     output_options, progress_unless, read_chunks, scale_options, scored_files, unit_options)
 from .options import GreedyCommand, GreedyOption
-from .significance import run_paired_tests, significance_options
+from .significance import check_paired_options, run_paired_tests, significance_options
 
 
 @main.command(cls=GreedyCommand)
@@ -22,10 +22,11 @@ from .significance import run_paired_tests, significance_options
               help="F-beta weight(s) of recall; 'inf' gives recall. One column each.  [default: 2.0]")
 @click.option("--sentence", is_flag=True, help="One line per sentence: a column per beta and file (beta-major).")
 @click.option("--mean", is_flag=True, help="Mean of the sentence scores instead of the corpus score.")
+@scale_options
 @output_options
 @significance_options()
-def green(source, references, hypotheses, order, unit, normalize_space, betas, sentence, mean, digits, verbose,
-          as_json, show_signature, paired_bs, paired_ar, seed):
+def green(source, references, hypotheses, order, unit, normalize_space, betas, sentence, mean, jobs, chunk_lines,
+          dask_address, digits, verbose, as_json, show_signature, paired_bs, paired_ar, seed):
     """GREEN of each corrected file: a header of betas, then `path<TAB>score...` (x100).
 
     \b
@@ -36,22 +37,32 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
     if sentence and mean:
         raise InputError("choose one of --sentence and --mean")
     metric = GREEN(order, list(betas) if betas else GREENSettings.beta, unit, normalize_space)
-    corpus = load_corpus(source, references, hypotheses, [metric])
-    scored = score_corpus([metric], corpus, list(hypotheses), progress=progress_unless(as_json, "green"))
+    if paired_bs or paired_ar:
+        check_paired_options(paired_bs, paired_ar, {"--sentence": sentence, "--mean": mean})
+    progress = progress_unless(as_json, "green")
+    if sentence:
+        check_streaming(dask_address)
+        chunks, checks = read_chunks(source, references, hypotheses, [metric], chunk_lines=chunk_lines, jobs=jobs)
+        _print_sentences(metric, chunk_statistics([metric], chunks, hypotheses, progress, jobs), hypotheses, digits,
+                         verbose, as_json)
+        echo_warnings(checks)
+        if show_signature or verbose:
+            click.echo(metric.signature(len(references)), err=True)
+        return
+    scored = scored_files([metric], source, references, hypotheses, jobs=jobs, chunk_lines=chunk_lines,
+                          dask_address=dask_address, progress=progress)
     statistics = [scored.statistics[path][0] for path in hypotheses]
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for([metric], scored.references), hypotheses, statistics, paired_bs, paired_ar,
-                         seed, digits, as_json, show_signature or verbose, {"--sentence": sentence, "--mean": mean})
+                         seed, digits, as_json, show_signature or verbose)
         return
-    labels = [beta_label(b) for b in metric.betas]
-    if sentence:
-        _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json)
-    elif mean:
+    if mean:
         sentences = [metric.sentence_from_statistics(stats) for stats in statistics]
         if as_json:
             echo_json([{"hypothesis": path, **s.mean_dict(scale=100)} for path, s in zip(hypotheses, sentences)])
         else:
-            echo_score_rows(((path, s.mean) for path, s in zip(hypotheses, sentences)), digits, ["beta"] + labels)
+            echo_score_rows(((path, s.mean) for path, s in zip(hypotheses, sentences)), digits,
+                            ["beta"] + [beta_label(b) for b in metric.betas])
     else:
         _print_corpus(metric, hypotheses, statistics, digits, verbose, as_json)
     if show_signature or verbose:
@@ -73,21 +84,25 @@ def _print_corpus(metric, hypotheses, statistics, digits, verbose, as_json):
                         ["beta"] + [beta_label(b) for b in metric.betas])
 
 
-def _print_sentences(metric, corpus, hypotheses, statistics, digits, verbose, as_json):
-    scores = [metric.sentence_from_statistics(stats) for stats in statistics]
-    if as_json:
-        echo_json([{"hypothesis": path, **s.to_dict(scale=100)} for path, s in zip(hypotheses, scores)])
-        return
-    if verbose:
-        for d in range(corpus.size):
-            for h, path in enumerate(hypotheses):
-                for k, beta in enumerate(metric.betas):
-                    chosen = scores[h].chosen_references[k, d]
-                    for r in range(len(corpus.references)):
-                        click.echo(f"S-{d + 1}   \t{corpus.sources[d]}")
-                        click.echo(f"C-{d + 1}-{h + 1} \t{corpus.hypotheses[path][d]}")
-                        click.echo(f"R-{d + 1}-{r + 1}{'*' if r == chosen else ' '}\t{corpus.references[r][d]}")
-                        click.echo(green_table(metric.region_counts(statistics[h][d, r]), beta, digits))
-        return
-    for d in range(corpus.size):
-        click.echo("\t".join(percent(s.scores[k, d], digits) for k in range(len(metric.betas)) for s in scores))
+def _print_sentences(metric, chunks, hypotheses, digits, verbose, as_json):
+    """Sentence scores chunk by chunk as they are counted (JSON: gathered, then printed)."""
+    def print_chunk(chunk, stats, scores):
+        if verbose:
+            _print_sentence_tables(metric, chunk, hypotheses, stats, scores, digits)
+            return
+        for d in range(chunk.size):
+            click.echo("\t".join(percent(s.scores[k, d], digits) for k in range(len(metric.betas)) for s in scores))
+    echo_sentence_chunks(metric, chunks, hypotheses, as_json, print_chunk)
+
+
+def _print_sentence_tables(metric, chunk, hypotheses, statistics, scores, digits):
+    for d in range(chunk.size):
+        number = chunk.offset + d + 1
+        for h, path in enumerate(hypotheses):
+            for k, beta in enumerate(metric.betas):
+                chosen = scores[h].chosen_references[k, d]
+                for r in range(len(chunk.references)):
+                    click.echo(f"S-{number}   \t{chunk.sources[d]}")
+                    click.echo(f"C-{number}-{h + 1} \t{chunk.hypotheses[path][d]}")
+                    click.echo(f"R-{number}-{r + 1}{'*' if r == chosen else ' '}\t{chunk.references[r][d]}")
+                    click.echo(green_table(metric.region_counts(statistics[h][d, r]), beta, digits))

@@ -7,13 +7,15 @@ from ..corpus import Corpus, read_lines
 from ..errors import InputError
 from ..m2.format import read_m2
 from ..m2.maxmatch import M2Result, M2Scorer, M2Settings, precision_recall_f
-from ..pipeline import score_corpus
+from ..pipeline import chunk_statistics, score_corpus
+from ..pipeline import check_jobs
+from ..streaming import CorpusChunks, parallel_chunk_lines
 from ..report import Table, round_half_up
 from ..significance import resamplers_for
-from .common import StderrProgress, digits_option
+from .common import StderrProgress, check_streaming, digits_option, scale_options, scored_files
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption
-from .significance import run_paired_tests, significance_options
+from .significance import check_paired_options, run_paired_tests, significance_options
 
 
 def _edits_text(edits) -> str:
@@ -68,39 +70,70 @@ def _verbose_lines(result: M2Result, digits: int) -> list[str]:
               help="Per sentence: source, hypothesis, chosen annotator, edits, running P/R/F.")
 @click.option("--sentence", is_flag=True, help="Per-sentence P/R/F (with the annotator chosen for the corpus).")
 @digits_option(4, "Decimals (rounded half up).")
+@scale_options
 @significance_options()
 def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
           max_unchanged_words: int, ignore_whitespace_casing: bool, verbose: bool, sentence: bool,
-          digits: int, paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
+          digits: int, jobs: int, chunk_lines: int | None, dask_address: str | None, paired_bs: int | None,
+          paired_ar: int | None, seed: int) -> None:
     """MaxMatch (M2) precision, recall and F-beta of system outputs, as the official NUS
     m2scorer computes them (fractions, not x100)."""
     scorer = M2Scorer(beta=beta, max_unchanged_words=max_unchanged_words,
                       ignore_whitespace_casing=ignore_whitespace_casing)
-    corpus = read_gold_corpus(gold_path, hypotheses)
     paths = list(hypotheses)
-    scored = score_corpus([scorer], corpus, paths, progress=StderrProgress("m2 score"))
+    if paired_bs or paired_ar:
+        check_paired_options(paired_bs, paired_ar, {"--sentence": sentence, "-v": verbose})
+    if verbose:  # the per-sentence edits are recomputed from the whole corpus
+        corpus = read_gold_corpus(gold_path, hypotheses)
+        scored = score_corpus([scorer], corpus, paths, progress=StderrProgress("m2 score"), jobs=jobs,
+                              chunk_lines=chunk_lines)
+        _print_verbose(scorer, corpus, [(path, scored.result(path, 0)) for path in paths], digits)
+        return
+    if sentence:
+        check_streaming(dask_address)
+        chunks = CorpusChunks(None, [], paths, gold_path, parallel_chunk_lines([], gold_path, check_jobs(jobs),
+                                                                                chunk_lines))
+        _print_sentences(scorer, chunk_statistics([scorer], chunks, paths, StderrProgress("m2 score"), jobs), paths,
+                         beta, digits)
+        return
+    scored = scored_files([scorer], None, [], paths, gold_path, jobs=jobs, chunk_lines=chunk_lines,
+                          dask_address=dask_address, progress=StderrProgress("m2 score"))
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for([scorer], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
-                         paired_ar, seed, digits, conflicts={"--sentence": sentence, "-v": verbose}, scale=1)
+                         paired_ar, seed, digits, scale=1)
         return
-    loaded = [(path, scored.result(path, 0)) for path in paths]
-    if sentence:
-        rows = [[path, str(index), *(round_half_up(x, digits) for x in prf)] for path, result in loaded
-                for index, prf in enumerate(result.sentence_scores(), start=1)]
-        click.echo(Table(["system", "sentence", "precision", "recall", f"f{beta:g}"], rows).render("tsv"))
-        return
-    if verbose:
-        for path, result in loaded:
-            result.details = scorer.details(corpus.gold, corpus.hypotheses[path], result.chosen)
-            click.echo(f"== {path}")
-            for line in _verbose_lines(result, digits):
-                click.echo(line)
-            click.echo(f"CORRECT EDITS  : {result.correct}")
-            click.echo(f"PROPOSED EDITS : {result.proposed}")
-            click.echo(f"GOLD EDITS     : {result.gold}")
-            click.echo(f"SIGNATURE      : {result.signature}")
-    rows = [[path, *(round_half_up(x, digits) for x in (r.precision, r.recall, r.f))] for path, r in loaded]
+    rows = [[path, *(round_half_up(x, digits) for x in (r.precision, r.recall, r.f))]
+            for path, r in ((path, scored.result(path, 0)) for path in paths)]
     click.echo(Table(["system", "precision", "recall", f"f{beta:g}"], rows).render("tsv"))
+
+
+def _print_sentences(scorer, chunks, paths, beta, digits) -> None:
+    """Per sentence and system, P/R/F with the annotator the corpus choice keeps, chunk by chunk
+    (the choice of a sentence depends only on the sentences before it)."""
+    click.echo(f"system\tsentence\tprecision\trecall\tf{beta:g}")
+    totals = {path: (0, 0, 0) for path in paths}
+    for chunk, statistics, _ in chunks:
+        scores = {path: scorer.sentence_from_statistics(statistics[path][0], totals[path]) for path in paths}
+        for d in range(chunk.size):
+            for path in paths:
+                s = scores[path]
+                click.echo(f"{path}\t{chunk.offset + d + 1}\t" + "\t".join(
+                    round_half_up(x, digits) for x in (s.precision[d], s.recall[d], s.scores[d])))
+        totals = {path: tuple(int(x) for x in scores[path].totals) for path in paths}
+
+
+def _print_verbose(scorer, corpus, loaded, digits) -> None:
+    for path, result in loaded:
+        result.details = scorer.details(corpus.gold, corpus.hypotheses[path], result.chosen)
+        click.echo(f"== {path}")
+        for line in _verbose_lines(result, digits):
+            click.echo(line)
+        click.echo(f"CORRECT EDITS  : {result.correct}")
+        click.echo(f"PROPOSED EDITS : {result.proposed}")
+        click.echo(f"GOLD EDITS     : {result.gold}")
+        click.echo(f"SIGNATURE      : {result.signature}")
+    rows = [[path, *(round_half_up(x, digits) for x in (r.precision, r.recall, r.f))] for path, r in loaded]
+    click.echo(Table(["system", "precision", "recall", f"f{scorer.settings.beta:g}"], rows).render("tsv"))
 
 
 def read_gold_corpus(gold_path: str, hypotheses: tuple[str, ...]) -> Corpus:

@@ -10,6 +10,7 @@ from ..meta_eval import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_syst
 from ..report import Table, round_half_up
 from . import main
 from .common import digits_option, echo_json, output_format
+from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
 from .options import GreedyCommand, GreedyOption
 
 
@@ -26,22 +27,46 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     # Mode 2: score the system files here, each system named by its file name.
     if not scoring:
         raise InputError("give --scores FILE.tsv, or -s SRC -r REF... -o SYSTEM_FILE... to score systems here")
+    from ..comparison import DEFAULT_METRICS, compare_corpus
+    from ..registry import metrics_from_text
+    from .common import StderrProgress
+
+    metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
+    corpus = _named_corpus(source, references, system_files, gold_m2)
+    table = compare_corpus(corpus, metrics, StderrProgress("meta-eval"))
+    return {column.label: {name: table.score(name, column.label) for name in corpus.hypotheses}
+            for column in table.columns}
+
+
+def _named_corpus(source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
+                  gold_m2: str | None):
+    """The corpus of -s/-r/-o, each system named by its file name."""
     if source is None or not references or not system_files:
         raise InputError("scoring systems needs -s SRC, -r REF... and -o SYSTEM_FILE...")
     names = [os.path.basename(path) for path in system_files]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise InputError(f"systems are named by file name and these repeat: {', '.join(repeated)}")
-    from ..comparison import DEFAULT_METRICS, compare_corpus
-    from .common import StderrProgress
     from ..corpus import read_corpus
-    from ..registry import metrics_from_text
 
-    metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
     corpus = read_corpus(source, references, system_files, gold_m2)
     corpus.hypotheses = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}
-    table = compare_corpus(corpus, metrics, StderrProgress("meta-eval"))
-    return {column.label: {name: table.score(name, column.label) for name in names} for column in table.columns}
+    return corpus
+
+
+def _with_judgments(ctx: click.Context, options: dict, scores_path: str | None, corpus_files: tuple,
+                    metric_texts: tuple[str, ...], digits: int, fmt: str) -> None:
+    """``--judgments FILE.xml``: the raw-judgment meta-evaluation (cli/meta_judgments.py)."""
+    for name in ("human", "human_scores"):
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+            raise InputError("--human and --human-score are for score tables; with --judgments the human "
+                             "scores come from the judgments")
+    source, references, system_files, gold_m2 = corpus_files
+    if scores_path is not None and (source is not None or references or system_files):
+        raise InputError("give either --scores FILE.tsv or -s/-r/-o system files, not both")
+    scores = read_system_scores(scores_path) if scores_path is not None else None
+    corpus = None if scores is not None else _named_corpus(source, references, system_files, gold_m2)
+    run_with_judgments(options, corpus, metric_texts, scores, digits, fmt)
 
 
 def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
@@ -64,7 +89,8 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
               help="Human score column(s) to correlate with (default: all human score columns).")
 @click.option("--systems", "systems", default=None, metavar="SUBSET",
               help="System subset of the human table: base, +INPUT, +fluency or all for SEEDA "
-                   "(default base); all for other tables (default).")
+                   "(default base); all for other tables (default). With --judgments: the same subsets of the "
+                   "judged systems (base where SEEDA's fluency outputs are judged, else all), or NAME,NAME,...")
 @click.option("--scores", "scores_path", type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE.tsv",
               help="System scores: header 'system<TAB>metric1<TAB>metric2...', one row per system.")
 @click.option("-s", "--source", default=None, metavar="FILE", help="Source sentences (to score system files here).")
@@ -74,15 +100,18 @@ def _print_result(result: MetaEvalResult, digits: int, fmt: str) -> None:
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
 @click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
-@digits_option(3, "Decimals printed (rounded half up).")
+@digits_option(3, "Decimals printed (rounded half up). With --judgments: of the correlations; human scores get "
+                  "one more, metric scores (x100) one fewer.")
 @click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values instead of a table.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
 @click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, systems used, notes).")
-def meta_eval(human: str, human_scores: tuple[str, ...], systems: str | None, scores_path: str | None,
-              source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
+@judgment_options
+@click.pass_context
+def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], systems: str | None,
+              scores_path: str | None, source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
               metric_texts: tuple[str, ...], gold_m2: str | None, digits: int, as_tsv: bool, as_markdown: bool,
-              as_latex: bool, as_json: bool) -> None:
+              as_latex: bool, as_json: bool, **judgment) -> None:
     """Correlate system-level metric scores with human scores (Pearson r, Spearman rho).
 
     One row per metric and human score column. Scores come from --scores FILE.tsv, or are
@@ -92,9 +121,21 @@ def meta_eval(human: str, human_scores: tuple[str, ...], systems: str | None, sc
 
     \b
     gecmetric meta-eval --human gjg15 -s INPUT -r REF0 REF1 -o AMU CAMB CUUI INPUT ... --metrics gleu,green
+
+    With --judgments FILE.xml the human scores come from raw judgments (Expected Wins or
+    TrueSkill): Pearson, Spearman and Kendall with bootstrap intervals (--bootstrap N), paired
+    tests (--compare), sentence level (--level sentence) and windows (--window K).
+
+    \b
+    gecmetric meta-eval --judgments judgments.xml -s INPUT -r REF0 REF1 -o AMU CAMB ... --bootstrap 1000
     """
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
                         "give at most one of --tsv and --json (or --markdown, --latex)")
+    if judgment["judgments_path"] is not None:
+        return _with_judgments(ctx, {**judgment, "systems": systems}, scores_path,
+                               (source, references, system_files, gold_m2), metric_texts, digits, fmt)
+    if given_judgment_options(judgment):
+        raise InputError(f"{given_judgment_options(judgment)[0]} needs --judgments FILE.xml")
     metric_scores = _system_scores_from_options(scores_path, source, references, system_files, metric_texts, gold_m2)
     result = meta_evaluate(metric_scores, human=human, human_score=list(human_scores) or None, systems=systems)
     for note in result.notes:

@@ -5,7 +5,7 @@ choice inside every resample (:class:`gecmetrics.significance.RunningFResampler`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
@@ -73,14 +73,16 @@ class RunningFMetric(Metric):
 
         return RunningFResampler(self.rule.name, self.settings.beta, self.label, self.signature)
 
-    def sentence_from_statistics(self, statistics: Any) -> "SentenceCounts":
-        """Per-sentence P/R/F with the candidate the corpus choice kept for that sentence."""
+    def sentence_from_statistics(self, statistics: Any, start: Sequence[int] = (0, 0, 0)) -> "SentenceCounts":
+        """Per-sentence P/R/F with the candidate the corpus choice kept for that sentence
+        (``start``: the counts of the sentences before these, for a corpus read in chunks: the
+        choice of a sentence depends only on the sentences before it)."""
         data = fscore.candidate_counts(statistics)
-        chosen, _ = self.choice().corpus(data)
+        chosen, totals = self.choice().corpus(data, start)
         rows = data.counts[np.arange(len(data)), chosen]
         precision, recall, f = self.rule.scores(rows, self.settings.beta)
         return SentenceCounts(np.atleast_1d(f), np.atleast_1d(precision), np.atleast_1d(recall), rows, chosen,
-                              self.signature)
+                              self.signature, totals)
 
 
 class SentenceCounts:
@@ -88,6 +90,8 @@ class SentenceCounts:
     of the chosen candidate and which candidate it was."""
 
     def __init__(self, scores: np.ndarray, precision: np.ndarray, recall: np.ndarray, counts: np.ndarray,
-                 chosen: np.ndarray, signature: str) -> None:
+                 chosen: np.ndarray, signature: str, totals: np.ndarray) -> None:
         self.scores, self.precision, self.recall = scores, precision, recall
         self.counts, self.chosen, self.signature = counts, chosen, signature
+        self.totals = totals
+        """The running counts after these sentences (``start`` of the next chunk)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, TextIO
+from typing import Any, Iterable, Iterator, TextIO
 
 from ..corpus import read_lines, split_lines
 from ..errors import InputError
@@ -130,11 +130,18 @@ def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> E
 
 def parse_m2_lines(lines: Iterable[str], name: str) -> list[Block]:
     """Parse M2 lines (terminators stripped) into blocks; errors name ``name`` and the line."""
-    blocks: list[Block] = []
+    return list(iter_m2_blocks(lines, name))
+
+
+def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1) -> Iterator[Block]:
+    """The blocks of M2 lines, each as soon as it is complete (a file of any size in bounded
+    memory); errors name ``name`` and the line (``first_line``: the number of the first)."""
     current: Block | None = None
     n_tokens = 0
-    for line_number, line in enumerate(lines, start=1):
+    for line_number, line in enumerate(lines, start=first_line):
         if not line.strip():
+            if current is not None:
+                yield current
             current = None
             continue
         if line.startswith("S ") or line == "S":
@@ -142,7 +149,6 @@ def parse_m2_lines(lines: Iterable[str], name: str) -> list[Block]:
                 raise InputError("'S' line inside a block (a blank line must separate blocks)", name, line_number)
             current = Block(line[2:], [], line_number)
             n_tokens = len(current.tokens)
-            blocks.append(current)
         elif line.startswith("A ") or line == "A":
             if current is None:
                 raise InputError("'A' line outside a block (no 'S' line before it)", name, line_number)
@@ -151,7 +157,8 @@ def parse_m2_lines(lines: Iterable[str], name: str) -> list[Block]:
             shown = line if len(line) <= 40 else line[:40] + "..."
             raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}", name,
                              line_number)
-    return blocks
+    if current is not None:
+        yield current
 
 
 def parse_m2(text: str, name: str) -> list[Block]:

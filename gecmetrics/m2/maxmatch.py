@@ -47,7 +47,9 @@ def equal_ignoring_whitespace_casing(a: str, b: str) -> bool:
 
 def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> list[SystemEdit]:
     """System edits found in the gold list, scanning the gold list forward only (the official
-    matches left to right and never looks back: a gold list out of order can miss matches)."""
+    matches left to right and never looks back: a gold list out of order can miss matches).
+    As in the official, the scan goes on after a match: a system edit that matches two gold
+    edits (an exactly duplicated gold line) counts twice (SPEC 4.4)."""
     correct = []
     next_index = 0
     for edit in system:
@@ -55,7 +57,6 @@ def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> li
             if gold[index].matches(edit):
                 correct.append(edit)
                 next_index = index + 1
-                break
     return correct
 
 

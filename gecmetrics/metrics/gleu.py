@@ -1,7 +1,9 @@
 """GLEU+ (Napoles et al. 2015/2016) as a reducer of n-gram counts (SPEC 2).
 
-Variants: ``official`` (gec-ranking's code, the default) and ``paper`` (Equation 1 of "GLEU
-Without Tuning", no per-sentence clamp). Corpus scores sample one reference per sentence
+Variants: ``official`` (gec-ranking's code, the default), ``official-2016`` (the same code as
+published in May 2016, before commit 50b5032 swapped its brevity lengths: BP = exp(min(0, 1 -
+Hlen/Rlen)), the code behind "GLEU Without Tuning"'s tables) and ``paper`` (Equation 1 of that
+paper, no per-sentence clamp). Corpus scores sample one reference per sentence
 (SPEC 2.3: by default gec-ranking's own Python 2 draws, the official numbers; ``seed`` selects
 NumPy draws) or take the best one (SPEC 2.4); sentence scores follow SPEC 2.5. The original
 2015 GLEU is :class:`~gecmetrics.metrics.gleu2015.GLEU2015` (``GLEU("gleu0")`` makes one).
@@ -14,15 +16,18 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..aggregate import best_reference, python2_draws, seeded_draws, select, sum_selected
+from ..aggregate import best_reference, by_sentence_blocks, draw_blocks, python2_draws, sampled_sums, seeded_draws, select
 from ..errors import InputError
 from ..metric import OneScore, Signature, choice, optional_bool, optional_int, parse_bool, positive_int, setting
 from ..ngrams import EncodedCorpus
 from .base import NgramMetric, NgramSettings
 
-VARIANTS = ("official", "paper", "gleu0")
+VARIANTS = ("official", "official-2016", "paper", "gleu0")
 """What ``gecmetric gleu --variant`` accepts (gleu0 is the 2015 GLEU, its own class)."""
-GLEU_PLUS_VARIANTS = ("official", "paper")
+GLEU_PLUS_VARIANTS = ("official", "official-2016", "paper")
+SWAPPED_LENGTHS = "official-2016"
+"""The variant whose statistics store (reference, hypothesis) lengths, as the 2016 code yields
+them, so that the one corpus formula gives its brevity term 1 - Hlen/Rlen (as for GLEU 2015)."""
 DEFAULT_ITERATIONS = 500
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -126,6 +131,13 @@ class GLEUSentenceScores:
             return None
         return np.stack([self.scores - Z95 * self.std, self.scores + Z95 * self.std], axis=1)
 
+    @classmethod
+    def joined(cls, parts: Sequence["GLEUSentenceScores"]) -> "GLEUSentenceScores":
+        """The scores of consecutive chunks of sentences as one."""
+        std = None if parts[0].std is None else np.concatenate([p.std for p in parts])
+        return cls(np.concatenate([p.scores for p in parts]), np.concatenate([p.reference_scores for p in parts]),
+                   np.concatenate([p.chosen_references for p in parts]), parts[0].signature, std)
+
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         """The sentence scores (and std with ``smooth``); the signature says ``mode:sentence``."""
         std = {} if self.std is None else {"std": scale * self.std}
@@ -207,8 +219,8 @@ class GLEUSettings(NgramSettings):
     """GLEU+ settings. Reference draws: gec-ranking's own (the default; ``fix_seed`` is the gleu
     package's name for it), or NumPy's seeded generator when ``seed`` is given."""
 
-    variant: str = setting("official", "official (gec-ranking's code) or paper (no per-sentence clamp)",
-                           choice(*GLEU_PLUS_VARIANTS))
+    variant: str = setting("official", "official (gec-ranking's code), official-2016 (its 2016 brevity "
+                           "penalty) or paper (no per-sentence clamp)", choice(*GLEU_PLUS_VARIANTS))
     iterations: int = setting(DEFAULT_ITERATIONS, "reference-sampling iterations", positive_int, ("iter", "i"))
     fix_seed: bool | None = setting(None, "gec-ranking's Python 2 draws (the default; -f)", optional_bool, ("f",))
     seed: int | None = setting(None, "seed of NumPy draws instead of gec-ranking's", optional_int)
@@ -236,7 +248,7 @@ class GLEUSettings(NgramSettings):
 
 
 class GLEU(NgramMetric):
-    """GLEU+ (``official`` or ``paper`` variant).
+    """GLEU+ (``official``, ``official-2016`` or ``paper`` variant).
 
     >>> GLEU().corpus_score(sources, references, hypothesis).score   # gec-ranking's number
 
@@ -260,16 +272,22 @@ class GLEU(NgramMetric):
     def layout(self) -> GLEULayout:
         return GLEULayout(self.settings.n)
 
+    @property
+    def lengths_swapped(self) -> bool:
+        """Whether the statistics store (rlen, hlen): the 2016 code's brevity penalty."""
+        return self.settings.variant == SWAPPED_LENGTHS
+
     # ------------------------------------------------------------------ statistics
     def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
-        """Shape (D, R, 2 + 4N): hlen, rlen, then match, penalty, numerator, denominator for
-        orders 1..N (``official`` stores the penalty clamped to the match, per sentence)."""
+        """Shape (D, R, 2 + 4N): hlen, rlen (rlen, hlen for ``official-2016``), then match,
+        penalty, numerator, denominator for orders 1..N (the official variants store the
+        penalty clamped to the match, per sentence)."""
         hyp = encoded.hypothesis(self.check_prepared(encoded, hypothesis))
         layout = self.layout
         stats = np.zeros((encoded.size, len(encoded.references), layout.width), dtype=np.int64)
         for r, ref in enumerate(encoded.references):
-            stats[:, r, 0] = hyp.lengths
-            stats[:, r, 1] = ref.lengths
+            first, second = (ref.lengths, hyp.lengths) if self.lengths_swapped else (hyp.lengths, ref.lengths)
+            stats[:, r, 0], stats[:, r, 1] = first, second
             for order in range(1, layout.n + 1):
                 stats[:, r, 2 + order - 1::layout.n] = self._order_counts(encoded, hyp, r, order)
         return stats
@@ -279,7 +297,7 @@ class GLEU(NgramMetric):
         t = encoded.hypothesis_triples(hyp, reference, order)  # only n-grams with eta > 0 count
         matched = np.minimum(t.rho, t.eta)
         match = t.per_sentence(matched)
-        if self.settings.variant == "official":
+        if self.settings.variant != "paper":
             # clamped per sentence: the gleu package's min(penalty, match) form
             penalty = np.minimum(t.per_sentence(np.minimum(np.where(t.rho == 0, t.sigma, 0), t.eta)), match)
         else:  # paper
@@ -309,12 +327,13 @@ class GLEU(NgramMetric):
         if self.settings.best_reference:
             chosen = self.best_references(stats)
             return result_of(self.layout, select(stats, chosen).sum(axis=0), signature, settings,
-                             chosen_references=chosen)
-        sums = sum_selected(stats, self.draws(size, n_refs))
+                             swapped=self.lengths_swapped, chosen_references=chosen)
+        seed = None if self.settings.fix_seed else self.settings.seed
+        sums = sampled_sums(stats, draw_blocks(self.settings.sampled_iterations(n_refs), size, n_refs, seed))
         scores = self.score_sums(sums)
         mean, std = float(np.mean(scores)), float(np.std(scores))
-        result = result_of(self.layout, sums.mean(axis=0), signature, settings, iterations=len(sums), std=std,
-                           interval=(mean - Z95 * std, mean + Z95 * std))
+        result = result_of(self.layout, sums.mean(axis=0), signature, settings, swapped=self.lengths_swapped,
+                           iterations=len(sums), std=std, interval=(mean - Z95 * std, mean + Z95 * std))
         result.score = mean
         return result
 
@@ -326,7 +345,7 @@ class GLEU(NgramMetric):
 
     def best_references(self, stats: np.ndarray) -> np.ndarray:
         """Per sentence, the reference with the highest sentence GLEU (SPEC 2.4 ties)."""
-        return best_of(*self.sentence_keys(stats))
+        return by_sentence_blocks(lambda rows: best_of(*self.sentence_keys(rows)), stats)
 
     def smoothed_scores(self, stats: np.ndarray) -> np.ndarray:
         """gec-ranking's sentence scores (--debug): zero statistics replaced by 1."""
@@ -348,7 +367,7 @@ class GLEU(NgramMetric):
     def sentence_result(self, stats: np.ndarray, sentence: int, reference: int) -> GLEUResult:
         """The per-order table of one sentence against one reference (verbose output)."""
         result = result_of(self.layout, stats[sentence, reference], self.signature(stats.shape[1]),
-                           self.settings_dict())
+                           self.settings_dict(), swapped=self.lengths_swapped)
         result.score = float(self.sentence_keys(stats[sentence, reference])[0])
         return result
 
@@ -365,7 +384,7 @@ class GLEU(NgramMetric):
 
     def column_labels(self) -> list[str]:
         s = self.settings
-        tokens = ["paper"] if s.variant == "paper" else []
+        tokens = [s.variant] if s.variant != "official" else []
         if s.best_reference:
             tokens.append("max")
         else:

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..aggregate import best_reference, select
+from ..aggregate import best_reference, by_sentence_blocks, select
 from ..metric import Result, Signature, parse_betas, setting
 from ..ngrams import EncodedCorpus, EncodedText
 from .base import NgramMetric, NgramSettings
@@ -156,6 +156,12 @@ class GREENSentenceScores:
         """Mean over sentences per beta, shape (B,)."""
         return self.scores.mean(axis=1) if self.scores.shape[1] else np.zeros(len(self.betas))
 
+    @classmethod
+    def joined(cls, parts: Sequence["GREENSentenceScores"]) -> "GREENSentenceScores":
+        """The scores of consecutive chunks of sentences as one."""
+        return cls(parts[0].betas, np.concatenate([p.scores for p in parts], axis=1),
+                   np.concatenate([p.chosen_references for p in parts], axis=1), parts[0].signature)
+
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         """Sentence scores per beta; the signature says ``mode:sentence``."""
         return {"scores": {beta_label(b): scale * self.scores[k] for k, b in enumerate(self.betas)},
@@ -220,9 +226,14 @@ class GREEN(NgramMetric):
         _, _, cumulative_precision, cumulative_recall = precision_recall(self.region_counts(stats))
         return [f_score(cumulative_precision, cumulative_recall, alpha_of(beta)) for beta in self.betas]
 
+    def best_references_per_beta(self, stats: np.ndarray) -> np.ndarray:
+        """The best reference of each sentence for each beta, shape (B, D) (SPEC 3.3)."""
+        return by_sentence_blocks(lambda rows: np.stack([best_reference(f[..., ::-1]) for f in self._sentence_fs(rows)]),
+                                  stats, axis=1)
+
     def score(self, stats: np.ndarray) -> GREENResult:
         """Corpus GREEN per beta, each with its own best reference per sentence (SPEC 3.3)."""
-        chosen = np.stack([best_reference(f[..., ::-1]) for f in self._sentence_fs(stats)])
+        chosen = self.best_references_per_beta(stats)
         sums = np.stack([select(stats, c).sum(axis=0) for c in chosen])
         scores = np.array([self.score_sums(s, beta) for s, beta in zip(sums, self.betas)])
         return GREENResult(self.betas, scores, self.region_counts(sums), chosen, self.signature(stats.shape[1]),

@@ -284,7 +284,7 @@ class PTMetric(RunningFMetric):
         data = check_statistics(statistics)
         kept = data.counts[np.arange(len(data)), result.chosen]
         precision, recall, f = pt_scores(kept, self.settings.beta)
-        return SentenceCounts(f, precision, recall, kept, result.chosen, self.signature)
+        return SentenceCounts(f, precision, recall, kept, result.chosen, self.signature, np.array(result.totals))
 
     def resampler(self, column: int = 0, references: int = 1) -> Any:
         """Corpus level: the running choice redone in every resample (the M2 family's

@@ -1,0 +1,58 @@
+"""``gecmetric rank``: the human ranking of raw judgments (Expected Wins or TrueSkill) with rank
+ranges and clusters."""
+from __future__ import annotations
+
+import click
+
+from ..errors import InputError
+from . import main
+from .common import digits_option, echo_json, output_format
+from .meta_judgments import ranking_options
+
+
+@main.command("rank")
+@ranking_options
+@click.option("--bootstrap", type=int, default=None, metavar="N",
+              help="Bootstrap resamples of the comparisons behind the rank ranges (EW; default 1000, 0: none), "
+                   "or TrueSkill runs (ts; default 10).")
+@click.option("--systems", default=None, metavar="SUBSET",
+              help="Rank only these systems (every item keeps only them): base, +INPUT, +fluency, all, or "
+                   "NAME,NAME,... [default: all]")
+@digits_option(4)
+@click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values.")
+@click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
+@click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, ranges, clusters, spread).")
+def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int, bootstrap: int | None,
+         systems: str | None, digits: int, as_tsv: bool, as_markdown: bool, as_latex: bool, as_json: bool) -> None:
+    """Rank systems from raw human judgments (Appraise ranking XML): Expected Wins (GJG15's
+    EW.pl; --ew-procedure bootstrap-mean for its Makefile's and SEEDA's) or TrueSkill, best
+    first, with rank ranges ("2-4") and clusters from bootstrap resamples (cluster.py -by-rank).
+
+    \b
+    gecmetric rank --judgments judgments.xml --bootstrap 1000 --seed 0
+    """
+    from ..meta.evaluate import subset_systems
+    from ..meta.judgments import read_judgments
+    from ..meta.rankings import DEFAULT_RESAMPLES, DEFAULT_TS_RUNS, human_ranking
+    from ..meta.tables import Section, ranking_table, ranking_title, render_sections
+
+    fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
+                        "give at most one of --tsv, --markdown, --latex and --json")
+    if judgments_path is None:
+        raise InputError("rank needs --judgments FILE.xml")
+    if bootstrap is not None and bootstrap < 0:
+        raise InputError(f"--bootstrap must be 0 or more, got {bootstrap}")
+    judgments = read_judgments(judgments_path)
+    if systems is not None:
+        judgments = judgments.restricted(subset_systems(judgments.systems, systems))
+    if ranking == "ts":
+        options = {"runs": bootstrap or DEFAULT_TS_RUNS, "seed": seed}
+    else:
+        options = {"procedure": ew_procedure, "seed": seed,
+                   "resamples": DEFAULT_RESAMPLES if bootstrap is None else bootstrap}
+    result = human_ranking(judgments, ranking, **options)
+    if fmt == "json":
+        echo_json(result.to_dict())
+        return
+    click.echo(render_sections([Section(ranking_title(result), ranking_table(result, digits))], fmt))

@@ -1,0 +1,223 @@
+"""Human judgments of GEC system outputs, read from Appraise ranking XML.
+
+Each ``<ranking-item>`` is one annotator ranking up to five outputs of one source sentence
+(``src-id``); a ``<translation>`` names one or more systems (separated by spaces, or by commas
+as in Napoles et al.'s file) whose outputs
+were identical, sharing its ``rank`` (1 = best). WMT, GJG15 (Grundkiewicz et al., 2015) and SEEDA
+(Kobayashi et al., 2024) turn every item into pairwise comparisons the way GJG15's
+``print_pairs.pl`` / ``EW.pl`` do: every system gets the rank of its translation, every pair of
+systems of one item is one comparison, won by the better rank and a tie when the ranks are equal
+(systems sharing a translation, or translations given the same rank).
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+from xml.parsers import expat
+
+import numpy as np
+
+from ..errors import InputError
+
+_SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
+"""Systems sharing a translation: space-separated in GJG15's and SEEDA's files, comma-separated
+in Napoles et al.'s (``system="CUUI,POST"``)."""
+MISSING_SRC_ID = -1
+"""``src_id`` of an item without a ``src-id`` attribute (Napoles et al.'s file has none): such
+items count for system rankings, not for sentence-level meta-evaluation."""
+EXCLUDED_USERS = ("admin",)
+"""Users whose items GJG15's scripts skip (``return if $user eq "admin"``)."""
+
+
+@dataclass(frozen=True)
+class RankingItem:
+    """One annotator's ranking of the outputs of one source sentence."""
+
+    src_id: int  # as written (GJG15 counts from 0, SEEDA from 1); -1 when the item has none
+    user: str
+    item_id: str
+    line: int  # line of the <ranking-item> tag in the XML file
+    systems: tuple[str, ...]  # every ranked system, expanded from its translation
+    ranks: tuple[int, ...]  # the rank of each system (1 = best)
+    translations: tuple[int, ...] = ()  # which <translation> of the item named each system (0, 1, ...)
+
+
+@dataclass(frozen=True)
+class Pairwise:
+    """All pairwise comparisons of a set of judgments, one row per pair of systems of an item.
+
+    ``better`` won against ``worse``; for a tie (``tie`` True) the two are in system order.
+    """
+
+    systems: tuple[str, ...]
+    item: np.ndarray  # (P,) index of the ranking item each comparison comes from
+    better: np.ndarray  # (P,) system index
+    worse: np.ndarray  # (P,) system index
+    tie: np.ndarray  # (P,) bool
+
+    @property
+    def size(self) -> int:
+        return int(self.item.shape[0])
+
+    def cells(self) -> np.ndarray:
+        """Each comparison's cell: ``better * S + worse`` when decided, ``S * S`` for a tie."""
+        n = len(self.systems)
+        return np.where(self.tie, n * n, self.better * n + self.worse)
+
+    def win_counts(self) -> np.ndarray:
+        """(S, S) matrix: how often system i beat system j."""
+        n = len(self.systems)
+        counts = np.bincount(self.cells(), minlength=n * n + 1)
+        return counts[: n * n].reshape(n, n)
+
+
+@dataclass(frozen=True)
+class Judgments:
+    """The ranking items of one XML file, and the systems they rank (sorted by code point)."""
+
+    source: str
+    items: tuple[RankingItem, ...]
+    systems: tuple[str, ...]
+    excluded_users: tuple[str, ...] = field(default=EXCLUDED_USERS)
+
+    @property
+    def src_ids(self) -> np.ndarray:
+        """The ``src-id`` of every item, shape (items,)."""
+        return np.array([item.src_id for item in self.items], dtype=np.int64)
+
+    def restricted(self, systems: Iterable[str]) -> "Judgments":
+        """The same judgments with only ``systems`` kept in every item (SEEDA's system subsets
+        drop the others from each ranking, as ``corr_sentence.py`` does)."""
+        keep = list(systems)
+        unknown = sorted(set(keep) - set(self.systems))
+        if unknown:
+            raise InputError(f"systems not in the judgments: {', '.join(unknown)}; "
+                             f"they rank: {', '.join(self.systems)}", self.source)
+        kept = set(keep)
+        items = []
+        for item in self.items:
+            pairs = [(s, r) for s, r in zip(item.systems, item.ranks) if s in kept]
+            translation = dict(zip(item.systems, item.translations))
+            items.append(RankingItem(item.src_id, item.user, item.item_id, item.line, tuple(s for s, _ in pairs),
+                                     tuple(r for _, r in pairs), tuple(translation.get(s, 0) for s, _ in pairs)))
+        return Judgments(self.source, tuple(items), tuple(sorted(kept)), self.excluded_users)
+
+    def pairwise(self) -> Pairwise:
+        """Every pairwise comparison of every item (GJG15's expansion, see the module doc)."""
+        index = {name: k for k, name in enumerate(self.systems)}
+        items, better, worse, tie = [], [], [], []
+        pairs_of_size: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for number, item in enumerate(self.items):
+            m = len(item.systems)
+            if m < 2:
+                continue
+            ids = np.array([index[s] for s in item.systems])
+            ranks = np.array(item.ranks)
+            if m not in pairs_of_size:
+                pairs_of_size[m] = np.triu_indices(m, 1)
+            first, second = pairs_of_size[m]
+            swap = (ranks[second] < ranks[first]) | ((ranks[second] == ranks[first]) & (ids[second] < ids[first]))
+            items.append(np.full(len(first), number))
+            better.append(np.where(swap, ids[second], ids[first]))
+            worse.append(np.where(swap, ids[first], ids[second]))
+            tie.append(ranks[first] == ranks[second])
+        if not items:
+            raise InputError("no ranking item compares two systems", self.source)
+        return Pairwise(self.systems, np.concatenate(items), np.concatenate(better),
+                        np.concatenate(worse), np.concatenate(tie))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class _ItemCollector:
+    """expat callbacks that build RankingItems and report bad input with its line."""
+
+    def __init__(self, parser: expat.XMLParserType, path: str, excluded_users: Sequence[str]) -> None:
+        self.parser = parser
+        self.path = path
+        self.excluded = set(excluded_users)
+        self.items: list[RankingItem] = []
+        self.current: dict | None = None
+
+    def _error(self, message: str) -> InputError:
+        return InputError(message, self.path, self.parser.CurrentLineNumber)
+
+    def _integer(self, attributes: dict, name: str, tag: str, minimum: int) -> int:
+        text = attributes.get(name)
+        if text is None:
+            raise self._error(f"<{tag}> has no {name} attribute")
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise self._error(f"<{tag}> {name}={text!r} is not an integer") from None
+        if value < minimum:
+            raise self._error(f"<{tag}> {name}={value} must be >= {minimum}")
+        return value
+
+    def start(self, tag: str, attributes: dict) -> None:
+        if tag == "ranking-item":
+            if self.current is not None:
+                raise self._error("<ranking-item> inside another <ranking-item>")
+            src_id = self._integer(attributes, "src-id", tag, 0) if "src-id" in attributes else MISSING_SRC_ID
+            self.current = {"src_id": src_id,
+                            "user": attributes.get("user", ""), "id": attributes.get("id", ""),
+                            "line": self.parser.CurrentLineNumber, "systems": [], "ranks": [], "translations": [],
+                            "count": 0}
+        elif tag == "translation":
+            if self.current is None:
+                raise self._error("<translation> outside a <ranking-item>")
+            rank = self._integer(attributes, "rank", tag, 1)
+            names = _SYSTEM_SEPARATOR.split(attributes.get("system", "").strip())
+            names = [name for name in names if name]
+            if not names:
+                raise self._error("<translation> has no system name")
+            for name in names:
+                if name in self.current["systems"]:
+                    raise self._error(f"system {name!r} is ranked twice in one <ranking-item>")
+                self.current["systems"].append(name)
+                self.current["ranks"].append(rank)
+                self.current["translations"].append(self.current["count"])
+            self.current["count"] += 1
+
+    def end(self, tag: str) -> None:
+        if tag != "ranking-item":
+            return
+        item, self.current = self.current, None
+        if item["user"] in self.excluded:
+            return
+        self.items.append(RankingItem(item["src_id"], item["user"], item["id"], item["line"],
+                                      tuple(item["systems"]), tuple(item["ranks"]), tuple(item["translations"])))
+
+
+def parse_judgments(data: bytes, path: str = "<judgments>",
+                    excluded_users: Sequence[str] = EXCLUDED_USERS) -> Judgments:
+    """Judgments from the bytes of an Appraise ranking XML file (``path`` names it in errors)."""
+    parser = expat.ParserCreate()
+    collector = _ItemCollector(parser, path, excluded_users)
+    parser.StartElementHandler = collector.start
+    parser.EndElementHandler = collector.end
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as err:
+        raise InputError(f"malformed XML: {expat.ErrorString(err.code)} (column {err.offset + 1})",
+                         path, err.lineno) from None
+    if not collector.items:
+        raise InputError("no <ranking-item> elements (is this an Appraise ranking XML file?)", path)
+    systems = tuple(sorted({name for item in collector.items for name in item.systems}))
+    return Judgments(path, tuple(collector.items), systems, tuple(excluded_users))
+
+
+def read_judgments(path: str | os.PathLike, excluded_users: Sequence[str] = EXCLUDED_USERS) -> Judgments:
+    """Read an Appraise ranking XML file (GJG15's ``judgments.xml``, SEEDA's ``judgments_*.xml``)."""
+    path = os.fspath(path)
+    if not isinstance(path, str):
+        raise InputError(f"the judgments path must be a string, got {type(path).__name__}")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as err:
+        raise InputError(f"cannot read the judgments: {err.strerror}", path) from None
+    return parse_judgments(data, path, excluded_users)

@@ -1,0 +1,141 @@
+"""Reading Appraise ranking XML into pairwise comparisons (gecmetrics.meta.judgments)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gecmetrics.errors import InputError
+from gecmetrics.meta.judgments import parse_judgments, read_judgments
+
+DATA = Path(__file__).resolve().parent / "data"
+
+SMALL = b"""<?xml version="1.0" encoding="UTF-8"?>
+<appraise-results>
+<error-correction-ranking-result id="x">
+  <ranking-item src-id="7" id="1" user="ann1">
+    <translation system="A" rank="1"/>
+    <translation system="B C" rank="2"/>
+    <translation system="D" rank="2"/>
+  </ranking-item>
+  <ranking-item src-id="8" id="2" user="admin">
+    <translation system="D" rank="1"/>
+    <translation system="A" rank="5"/>
+  </ranking-item>
+  <ranking-item src-id="8" id="3" user="ann2">
+    <translation system="D" rank="1"/>
+    <translation system="A" rank="3"/>
+  </ranking-item>
+</error-correction-ranking-result>
+</appraise-results>
+"""
+
+
+def test_items_expand_shared_translations_and_skip_admin() -> None:
+    judgments = parse_judgments(SMALL, "small.xml")
+    assert judgments.systems == ("A", "B", "C", "D")
+    assert [item.src_id for item in judgments.items] == [7, 8]  # the admin item is skipped
+    first = judgments.items[0]
+    assert first.systems == ("A", "B", "C", "D") and first.ranks == (1, 2, 2, 2) and first.line == 4
+    pairwise = judgments.pairwise()
+    # item 1: A beats B, C, D; B=C, B=D, C=D are ties. item 3: D beats A.
+    assert pairwise.size == 7 and int(pairwise.tie.sum()) == 3
+    wins = pairwise.win_counts()
+    expected = np.zeros((4, 4), dtype=int)
+    expected[0, 1] = expected[0, 2] = expected[0, 3] = 1
+    expected[3, 0] = 1
+    assert wins.tolist() == expected.tolist()
+
+
+def test_restricted_drops_systems_from_every_item() -> None:
+    judgments = parse_judgments(SMALL, "small.xml").restricted(["A", "D"])
+    assert judgments.systems == ("A", "D")
+    assert judgments.pairwise().win_counts().tolist() == [[0, 1], [1, 0]]
+    with pytest.raises(InputError, match="not in the judgments: Z"):
+        parse_judgments(SMALL, "small.xml").restricted(["A", "Z"])
+
+
+@pytest.mark.parametrize("text, line, message", [
+    (b"<r>\n<ranking-item src-id='1'>\n<translation system='A' rank='1'>\n</ranking-item></r>", 4, "malformed XML"),
+    (b"<r>\n<ranking-item src-id='1'>\n<translation system='A'/>\n</ranking-item></r>", 3, "no rank"),
+    (b"<r>\n<ranking-item src-id='x'>\n</ranking-item></r>", 2, "not an integer"),
+    (b"<r>\n<ranking-item src-id='-2'>\n</ranking-item></r>", 2, ">= 0"),
+    (b"<r>\n<ranking-item src-id='1'>\n<translation system='A' rank='0'/>\n</ranking-item></r>", 3, ">= 1"),
+    (b"<r>\n<translation system='A' rank='1'/>\n</r>", 2, "outside a <ranking-item>"),
+    (b"<r><ranking-item src-id='1'>\n<translation system='A' rank='1'/>\n<translation system='B A' rank='2'/>"
+     b"</ranking-item></r>", 3, "ranked twice"),
+    (b"<r><ranking-item src-id='1'>\n<translation system=' ' rank='1'/></ranking-item></r>", 2, "no system name"),
+])
+def test_bad_xml_names_file_and_line(text: bytes, line: int, message: str) -> None:
+    with pytest.raises(InputError, match=message) as caught:
+        parse_judgments(text, "bad.xml")
+    assert caught.value.path == "bad.xml" and caught.value.line == line
+    assert str(caught.value).startswith(f"bad.xml:{line}: ") and "\n" not in str(caught.value)
+
+
+def test_no_items_and_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no <ranking-item>"):
+        parse_judgments(b"<r/>", "empty.xml")
+    with pytest.raises(InputError, match="cannot read") as caught:
+        read_judgments(tmp_path / "missing.xml")
+    assert caught.value.path == str(tmp_path / "missing.xml")
+
+
+@pytest.mark.parametrize("name", ["gjg15", "seeda_sent", "seeda_edit"])
+def test_comparison_counts_equal_ew_pl(shared_data: Path, name: str) -> None:
+    """EW.pl prints how many comparisons and ties it extracted (tests/data/meta_ewpl.tsv)."""
+    header = (DATA / "meta_ewpl.tsv").read_text(encoding="utf-8")
+    stderr = next(line for line in header.splitlines() if line.startswith(f"# {name}.xml stderr"))
+    comparisons, ties = (int(word) for word in stderr.split() if word.isdigit())
+    pairwise = read_judgments(shared_data / "human" / "judgments" / f"{name}.xml").pairwise()
+    assert (pairwise.size, int(pairwise.tie.sum())) == (comparisons, ties)
+
+
+def _shared_translations_identical(judgments, lines: dict[str, list[str]], row_of) -> int:
+    """How many translations naming several known systems were checked; fails on any whose
+    outputs differ at the item's row."""
+    checked = 0
+    for item in judgments.items:
+        groups: dict[int, list[str]] = {}
+        for system, translation in zip(item.systems, item.translations):
+            if system in lines:
+                groups.setdefault(translation, []).append(system)
+        for group in groups.values():
+            if len(group) > 1:
+                assert len({lines[s][row_of(item.src_id)] for s in group}) == 1, (item, group)
+                checked += 1
+    return checked
+
+
+def test_src_id_counts_from_zero_in_gjg15_and_from_one_in_seeda(shared_data: Path) -> None:
+    """Systems named by one translation had identical outputs: that holds at line src-id
+    counted from 0 in gjg15.xml (GJG15's README: "the position of the judged sentence") and
+    at the subset row of the 1-based line src-id in SEEDA's files."""
+    gjg15 = read_judgments(shared_data / "human" / "judgments" / "gjg15.xml")
+    conll = {s: (shared_data / "conll14" / s).read_text(encoding="utf-8").split("\n") for s in ("AMU", "CAMB", "CUUI")}
+    assert _shared_translations_identical(gjg15, conll, lambda src_id: src_id) > 100
+    subset = shared_data / "seeda_subset"
+    where = {int(line): row for row, line in enumerate((subset / "LINES").read_text().split())}
+    names = [p.name for p in subset.iterdir() if p.name not in ("LINES", "README.md")]
+    outputs = {s: (subset / s).read_text(encoding="utf-8").split("\n") for s in names}
+    for kind in ("sent", "edit"):
+        seeda = read_judgments(shared_data / "human" / "judgments" / f"seeda_{kind}.xml")
+        assert _shared_translations_identical(seeda, outputs, lambda src_id: where[src_id]) > 900
+
+
+def test_napoles_items_without_src_id_rank_systems_but_not_sentences(shared_data: Path) -> None:
+    """Napoles et al.'s judgments have no src-id: fine for system rankings, an error (with the
+    line) for sentence-level meta-evaluation."""
+    from gecmetrics.meta.rankings import expected_wins
+    from gecmetrics.meta.sentence import rows_of_src_ids
+
+    judgments = read_judgments(shared_data / "human" / "judgments" / "napoles2015.xml")
+    # comma-separated systems sharing a translation: the 12 submissions, the source and a reference
+    assert judgments.systems == ("AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC",
+                                 "UMC", "refmix1", "src")
+    assert all(item.src_id == -1 for item in judgments.items)
+    assert len(expected_wins(judgments, resamples=0).scores) == len(judgments.systems)
+    with pytest.raises(InputError, match="without src-id") as caught:
+        rows_of_src_ids(judgments)
+    assert caught.value.line == judgments.items[0].line
