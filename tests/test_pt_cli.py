@@ -126,6 +126,31 @@ def test_pt_errant_reads_one_combined_or_several_reference_files(files, tiny_mod
     assert results["hyp"].f == 1.0  # each hypothesis edit is one coder's
 
 
+def test_scale_options_print_the_same_numbers(files, tiny_model) -> None:
+    """-p and --chunk-lines (the shared scale options) change nothing in what either command prints."""
+    runs = {"pt-m2": ["pt-m2", "-s", files["gold.m2"], "-o", files["sys"], files["copy"]],
+            "pt-errant": ["pt-errant", "-hyp", files["hyp.m2"], files["copy.m2"], "-ref", files["refs.m2"]]}
+    for command, args in runs.items():
+        code, whole, err = run_cli(*args, *tiny_options(tiny_model), "-d", "6")
+        assert code == 0, err
+        code, chunked, err = run_cli(*args, *tiny_options(tiny_model), "-d", "6", "--chunk-lines", "1", "-p", "2")
+        assert code == 0, err
+        assert chunked == whole, command
+    assert "No such option '--dask'" in run_cli(*runs["pt-errant"], "--dask", "local")[2]
+
+
+def test_dask_path_gives_the_local_statistics(files, tiny_model) -> None:
+    """pt-m2's chunks read by Dask tasks (its synchronous scheduler here): the metric and its
+    prepared chunks travel pickled, and the statistics are those of one process."""
+    pytest.importorskip("dask.bag", reason="the Dask path needs gecmetrics[dask]")
+    from gecmetrics.distributed import score_files_on_dask
+
+    metric = PTM2(model=str(tiny_model), **TINY_SETTINGS)
+    _, results = library(PTM2, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS}, model=str(tiny_model), **TINY_SETTINGS)
+    scored = score_files_on_dask([metric], None, [], [files["sys"]], files["gold.m2"], chunk_lines=1)
+    assert scored.result(files["sys"], 0).f == results["sys"].f
+
+
 def test_compare_and_meta_eval_take_pt_m2(files, tiny_model) -> None:
     specs = [tiny_spec(tiny_model), tiny_spec(tiny_model, level="corpus")]
     code, out, err = run_cli("compare", "-s", files["copy"], "-r", files["sys"], "-o", files["sys"], files["copy"],

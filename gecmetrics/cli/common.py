@@ -78,6 +78,12 @@ def scale_options(func: Callable) -> Callable:
                         help="Count the chunks on a Dask cluster: a scheduler address (tcp://host:8786), or "
                              "'local' for a local cluster of -p workers (needs gecmetrics[dask]; files must be "
                              "readable by the workers).")(func)
+    return local_scale_options(func)
+
+
+def local_scale_options(func: Callable) -> Callable:
+    """``-p/--jobs`` and ``--chunk-lines`` (for commands whose input is not read chunk by chunk
+    from files, so that a Dask cluster cannot read it)."""
     func = click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
                         help=f"Sentences read and counted together (memory stays near one chunk's needs; "
                              f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}]")(func)

@@ -11,11 +11,11 @@ from ..corpus import Corpus
 from ..errors import InputError
 from ..m2.format import read_m2
 from ..m2.fscore import CANDIDATE
-from ..pipeline import score_corpus
+from ..pipeline import Scored, score_corpus
 from ..report import Table, round_half_up
 from ..significance import resamplers_for
 from . import main
-from .common import digits_option, echo_json, progress_unless
+from .common import digits_option, echo_json, local_scale_options, progress_unless, scale_options, scored_files
 from .options import GreedyCommand, GreedyOption
 from .significance import check_paired_options, run_paired_tests, significance_options
 
@@ -46,9 +46,6 @@ def pt_options(func: Callable) -> Callable:
         click.option("--threads", default=PTSettings.threads, show_default=True, metavar="N",
                      help="torch threads (0: torch's default). One thread gives the same bits whatever the "
                           "batches; more may be faster and change the 7th digit."),
-        click.option("-p", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
-                     help="Worker processes, each scoring chunks of sentences with its own copy of the model "
-                          "(same numbers)."),
         click.option("--sentence", is_flag=True,
                      help="Per-sentence P/R/F, with the annotator kept for each sentence."),
         click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, weights, settings, signature."),
@@ -71,6 +68,7 @@ def pt_options(func: Callable) -> Callable:
 @click.option("--max-unchanged-words", type=click.IntRange(min=0), default=2, show_default=True,
               help="Most unchanged tokens one system edit may hold (the M2 scorer's setting).")
 @pt_options
+@scale_options
 def pt_m2(gold_path: str, hypotheses: tuple[str, ...], max_unchanged_words: int, **options: Any) -> None:
     """PT-M2 (Gong et al., 2022): the M2 scorer's edits, each weighted by how much it changes
     the BERTScore of the source against the annotator's reference (fractions, not x100).
@@ -79,12 +77,14 @@ def pt_m2(gold_path: str, hypotheses: tuple[str, ...], max_unchanged_words: int,
     gecmetric pt-m2 -s official-2014.combined.m2 -o AMU CAMB CUUI
     gecmetric pt-m2 -s GOLD.m2 -o SYSTEM --model ./my-bert --layer 9 --baseline none
     """
-    from .m2_score import read_gold_corpus
     from ..pt.scorers import PTM2
 
-    corpus = read_gold_corpus(gold_path, hypotheses)
-    metric = PTM2(**_settings(options), max_unchanged_words=max_unchanged_words)
-    _run(metric, corpus, list(hypotheses), options)
+    metric, paths = PTM2(**_settings(options), max_unchanged_words=max_unchanged_words), list(hypotheses)
+    _check_paired(options)
+    scored = scored_files([metric], None, [], paths, gold_path, jobs=options["jobs"],
+                          chunk_lines=options["chunk_lines"], dask_address=options["dask_address"],
+                          progress=progress_unless(options["as_json"], metric.name))
+    _print(metric, scored, paths, options)
 
 
 @main.command("pt-errant", cls=GreedyCommand)
@@ -96,6 +96,7 @@ def pt_m2(gold_path: str, hypotheses: tuple[str, ...], max_unchanged_words: int,
               help="Reference M2: one file with every coder (errant_parallel -orig INPUT -cor REF0 REF1), or "
                    "several, whose coders are then taken in file order.")
 @pt_options
+@local_scale_options
 def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **options: Any) -> None:
     """PT-ERRANT: ERRANT's edits (span-based correction) of hypothesis M2 files against a
     reference M2, each weighted by BERTScore as in PT-M2 (fractions, not x100).
@@ -112,7 +113,11 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
     corpus = Corpus(None, [], {}, reference, {"gold": _shown(references[0])})
     for path in hypotheses:
         corpus.hypotheses[path] = _aligned(read_m2(path), corpus.sources, _shown(path), _shown(references[0]))
-    _run(PTErrant(**_settings(options)), corpus, list(hypotheses), options)
+    metric, paths = PTErrant(**_settings(options)), list(hypotheses)
+    _check_paired(options)
+    scored = score_corpus([metric], corpus, paths, progress=progress_unless(options["as_json"], metric.name),
+                          jobs=options["jobs"], chunk_lines=options["chunk_lines"])
+    _print(metric, scored, paths, options)
 
 
 def _aligned(blocks: list, sources: list[str], name: str, reference: str) -> list:
@@ -135,16 +140,17 @@ def _settings(options: dict[str, Any]) -> dict[str, Any]:
                                           "threads")}
 
 
-def _run(metric: Any, corpus: Corpus, paths: list[str], options: dict[str, Any]) -> None:
-    """Score every hypothesis (the model loaded once, each sentence encoded once) and print."""
-    digits, as_json = options["digits"], options["as_json"]
-    paired = options["paired_bs"] or options["paired_ar"]
-    if paired:  # before the model is loaded
+def _check_paired(options: dict[str, Any]) -> None:
+    """Paired-test option conflicts, reported before the model is loaded."""
+    if options["paired_bs"] or options["paired_ar"]:
         check_paired_options(options["paired_bs"], options["paired_ar"], {"--sentence": options["sentence"]})
-    scored = score_corpus([metric], corpus, paths, progress=progress_unless(as_json, metric.name),
-                          jobs=options["jobs"])
+
+
+def _print(metric: Any, scored: Scored, paths: list[str], options: dict[str, Any]) -> None:
+    """The scores of every hypothesis (or per sentence, or the paired tests), as asked."""
+    digits, as_json = options["digits"], options["as_json"]
     statistics = [scored.statistics[path][0] for path in paths]
-    if paired:
+    if options["paired_bs"] or options["paired_ar"]:
         run_paired_tests(resamplers_for([metric], 1), paths, statistics, options["paired_bs"], options["paired_ar"],
                          options["seed"], digits, as_json, options["show_signature"],
                          {"--sentence": options["sentence"]}, scale=1)
