@@ -16,6 +16,7 @@ from ..report import Table, round_half_up
 from ..significance import resamplers_for
 from . import main
 from .common import digits_option, echo_json, local_scale_options, progress_unless, scale_options, scored_files
+from .m2_score import gold_m2_options
 from .options import GreedyCommand, GreedyOption
 from .significance import check_paired_options, run_paired_tests, significance_options
 
@@ -60,11 +61,7 @@ def pt_options(func: Callable) -> Callable:
 
 
 @main.command("pt-m2", cls=GreedyCommand)
-@click.option("-s", "--gold", "gold_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="Gold M2 file (source sentences and annotators' edits).")
-@click.option("-o", "--hypothesis", "hypotheses", cls=GreedyOption, required=True,
-              type=click.Path(dir_okay=False, allow_dash=True),
-              help="Tokenized system output(s), one line per M2 block: -o A.txt B.txt.")
+@gold_m2_options
 @click.option("--max-unchanged-words", type=click.IntRange(min=0), default=2, show_default=True,
               help="Most unchanged tokens one system edit may hold (the M2 scorer's setting).")
 @pt_options
