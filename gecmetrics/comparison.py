@@ -204,7 +204,7 @@ def default_metrics(with_m2: bool) -> list[Any]:
     return resolve_metrics(list(DEFAULT_METRICS) + (["m2"] if with_m2 else []))
 
 
-def _columns(metrics: Sequence[Any], references: int) -> tuple[list[Column], list[str]]:
+def metric_columns(metrics: Sequence[Any], references: int) -> tuple[list[Column], list[str]]:
     """Every metric's columns (labels numbered when two settings share one) and signatures;
     a setting given twice is an error."""
     columns: list[Column] = []
@@ -254,14 +254,14 @@ def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCal
 
 def check_columns(metrics: Sequence[Any], references: int) -> None:
     """A metric setting given twice is an error, found before any counting."""
-    _columns(metrics, references)
+    metric_columns(metrics, references)
 
 
 def comparison_table(scored: Scored) -> ComparisonTable:
     """The table of a pipeline run (:func:`~gecmetrics.pipeline.score_corpus` or
     :func:`~gecmetrics.pipeline.score_chunks`)."""
     metrics = scored.metrics
-    columns, signatures = _columns(metrics, scored.references)
+    columns, signatures = metric_columns(metrics, scored.references)
     results = scored.results()
     rows = [ComparisonRow(name, [float(results[name][c.metric_index].scores[c.part]) for c in columns])
             for name in scored.names]

@@ -109,3 +109,22 @@ def test_other_benchmarks_quick_run(script: str, shared_data: Path) -> None:
                                capture_output=True, text=True, timeout=300)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert re.search(r"\bours\b.*\d+\.\d+ s", completed.stdout), completed.stdout
+
+
+@pytest.mark.parametrize("script", ["m2_conll14.py", "m2_long_lines.py"])
+def test_m2_benchmark_quick_runs_report_each_case(script: str, shared_data: Path) -> None:
+    """The M2 benchmarks in their smoke mode: every case prints a timing line (no peer)."""
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    if "shared data not found" in completed.stdout:
+        pytest.skip(completed.stdout.strip())
+    if script == "m2_conll14.py":
+        assert re.search(r"^AMU\s+ours\s+\d+\.\d+ s .*P/R/F 0\.4162 0\.2140 0\.3501", completed.stdout, re.MULTILINE)
+        assert "stress total" in completed.stdout
+    else:
+        for case in ("AMU as it is", "AMU, line 10 2,000 tokens", "20,000-token gold, empty line",
+                     "20,000-token gold, 20 tokens"):
+            assert re.search(rf"^ours\s+{re.escape(case)}\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s\s+peak RSS",
+                             completed.stdout, re.MULTILINE), completed.stdout
+        assert "stages: lattice" in completed.stdout

@@ -19,7 +19,7 @@ from ..metric import Settings, non_negative_int, parse_beta, parse_bool, setting
 from . import fscore
 from .base import CountsResult, RunningFMetric
 from .format import Block, check_blocks
-from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice
+from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice, match_in_order
 
 
 def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
@@ -43,21 +43,6 @@ def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
 def equal_ignoring_whitespace_casing(a: str, b: str) -> bool:
     """True when two texts differ only in spaces and letter case."""
     return a.replace(" ", "").lower() == b.replace(" ", "").lower()
-
-
-def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> list[SystemEdit]:
-    """System edits found in the gold list, scanning the gold list forward only (the official
-    matches left to right and never looks back: a gold list out of order can miss matches).
-    As in the official, the scan goes on after a match: a system edit that matches two gold
-    edits (an exactly duplicated gold line) counts twice (SPEC 4.4)."""
-    correct = []
-    next_index = 0
-    for edit in system:
-        for index in range(next_index, len(gold)):
-            if gold[index].matches(edit):
-                correct.append(edit)
-                next_index = index + 1
-    return correct
 
 
 def precision_recall_f(correct: float, proposed: float, gold: float, beta: float) -> tuple[float, float, float]:

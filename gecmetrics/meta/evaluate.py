@@ -96,9 +96,9 @@ class ScoredColumns:
 
     @classmethod
     def of(cls, scored: Any) -> "ScoredColumns":
-        from ..comparison import _columns
+        from ..comparison import metric_columns
 
-        return cls(scored, _columns(scored.metrics, scored.references)[0])
+        return cls(scored, metric_columns(scored.metrics, scored.references)[0])
 
     def system_scores(self) -> dict[str, dict[str, float]]:
         """label -> system -> corpus score (a fraction)."""

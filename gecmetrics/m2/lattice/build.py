@@ -1,0 +1,91 @@
+"""Building a lattice: its base edges, then either every transitive arc (exact search) or none
+(compact search, for sentences whose arcs would be too many), or pieces of two long texts."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .alignment import MAX_GRID_CELLS, min_cost_edges, min_cost_grid
+from .grid import EdgeGrid, grid_from_copies, grid_to_copies
+from .lattices import CompactLattice, EditLattice, ExactLattice, SearchCache, SplitLattice
+from .split import SPLIT_FROM, cut_points
+from .transitive import ArcBudgetExceeded, transitive_arcs
+
+DEFAULT_ARC_BUDGET = 60_000
+"""Transitive arcs enumerated exactly before switching to the compact search (the largest
+CoNLL-2014 sentence, deleted whole, needs 26,105)."""
+
+WIDE_LATTICE = 20
+"""Base edges per token above which the compact search is used at once (CoNLL-2014: at most 5.6)."""
+
+PYTHON_ALIGNMENT_CELLS = 60_000
+"""Alignment cells ((n + 1) * (m + 1)) up to which the pure-Python aligner is used (faster on
+ordinary sentences). Longer pairs use it too while its band stays within this many cells and
+its tables (which span every cell) within PYTHON_TABLE_CELLS; the others are aligned with
+NumPy, one line at a time."""
+
+PYTHON_TABLE_CELLS = 1_000_000
+"""Largest (n + 1) * (m + 1) the pure-Python aligner's tables may span."""
+
+
+def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchanged_words: int = 2,
+                  arc_budget: int = DEFAULT_ARC_BUDGET, max_cells: int = MAX_GRID_CELLS) -> EditLattice:
+    """The lattice of one (source, hypothesis) pair: union of the minimum-cost alignments of
+    both cost schemes, then the transitive arcs in the official's discovery order
+    (:class:`ExactLattice`), or base edges only when the arcs would exceed ``arc_budget`` or
+    the lattice is wide (:class:`CompactLattice`); two long, similar texts are cut into pieces
+    at runs of tokens both share (:class:`SplitLattice`, see ``split``). Raises
+    :class:`~.alignment.AlignmentTooLarge` when aligning would need more than ``max_cells``
+    cells (two long and very different texts)."""
+    source, hypothesis = list(source), list(hypothesis)
+    n, m = len(source), len(hypothesis)
+    wide = WIDE_LATTICE * (n + m + 1)
+    aligned = _python_alignment(source, hypothesis)
+    if aligned is None:
+        if min(n, m) >= SPLIT_FROM:
+            cuts = cut_points(source, hypothesis, max_unchanged_words)
+            if cuts:
+                return _split(source, hypothesis, max_unchanged_words, arc_budget, max_cells, cuts)
+        grid = min_cost_grid(source, hypothesis, max_cells)
+        # a long pair with more base edges than the arc budget would exceed it (each base edge
+        # starts arcs); building the exact tables to find out would cost seconds
+        if grid.edge_count() > min(wide, arc_budget):
+            return _compact(source, hypothesis, max_unchanged_words, grid)
+        aligned = grid_to_copies(grid)
+    copies, vertices = aligned
+    if len(copies) > wide:  # a wide lattice (diverging lines): its arcs would exceed any budget
+        return _compact(source, hypothesis, max_unchanged_words, grid_from_copies(source, hypothesis, copies, vertices))
+    try:
+        arcs = transitive_arcs(source, hypothesis, copies, vertices, max_unchanged_words, arc_budget)
+    except ArcBudgetExceeded:
+        return _compact(source, hypothesis, max_unchanged_words, grid_from_copies(source, hypothesis, copies, vertices))
+    return ExactLattice(source, hypothesis, max_unchanged_words, m + 1, vertices, copies, arcs.arcs_into,
+                        arcs.arc_count, SearchCache(arcs.step_scale))
+
+
+def _python_alignment(source: list[str], hypothesis: list[str]) -> tuple[dict[tuple[int, int], int], list[int]] | None:
+    """The base edges from the pure-Python aligner when the pair is short, or long but similar
+    (None: align with NumPy). Two texts of very different lengths (a garbage line) fill most of
+    the table even in the narrowest band: NumPy is faster there from a few thousand cells."""
+    n, m = len(source), len(hypothesis)
+    cells = (n + 1) * (m + 1)
+    narrowest_band = (min(n, m) + 1) * (abs(n - m) + 5)
+    if cells > 4096 and 2 * narrowest_band > cells:
+        return None
+    if cells <= PYTHON_ALIGNMENT_CELLS:
+        return min_cost_edges(source, hypothesis)
+    if cells <= PYTHON_TABLE_CELLS:
+        return min_cost_edges(source, hypothesis, PYTHON_ALIGNMENT_CELLS)
+    return None
+
+
+def _compact(source: list[str], hypothesis: list[str], max_unchanged_words: int, grid: EdgeGrid) -> CompactLattice:
+    return CompactLattice(source, hypothesis, max_unchanged_words, len(hypothesis) + 1, grid)
+
+
+def _split(source: list[str], hypothesis: list[str], max_unchanged_words: int, arc_budget: int, max_cells: int,
+           cuts: list[tuple[int, int]]) -> SplitLattice:
+    """The lattices of the pieces between cut points."""
+    points = [(0, 0), *cuts, (len(source), len(hypothesis))]
+    pieces = [(i0, j0, build_lattice(source[i0:i1], hypothesis[j0:j1], max_unchanged_words, arc_budget, max_cells))
+              for (i0, j0), (i1, j1) in zip(points, points[1:])]
+    return SplitLattice(source, hypothesis, max_unchanged_words, len(hypothesis) + 1, pieces)
