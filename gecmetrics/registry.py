@@ -89,6 +89,10 @@ _BUILT_IN = [
                "CLEME2.0 aggregate of hit/wrong/under/over-correction rates over chunks of hypothesis M2"),
     MetricInfo("errant", "gecmetrics.annotate.metric:ErrantText", {},
                "ERRANT F-beta of plain-text outputs: annotated as errant_parallel (spaCy), compared as compare_m2"),
+    MetricInfo("pt-m2", "gecmetrics.pt.scorers:PTM2", {},
+               "PT-M2: MaxMatch edits weighted by BERTScore (needs the extra gecmetrics[pt])"),
+    MetricInfo("pt-errant", "gecmetrics.pt.scorers:PTErrant", {},
+               "PT-ERRANT: edits of hypothesis M2 files (ERRANT) weighted by BERTScore (needs gecmetrics[pt])"),
 ]
 
 _REGISTRY: dict[str, MetricInfo] = {}
@@ -171,9 +175,13 @@ def get_metric(name: str, **config: Any):
 
 
 def _takes_several(info: Any) -> bool:
+    """Whether a '/' in a setting's text is its own business: several values (a parser marked
+    ``takes_several``, such as CLEME2's factors), or a parser marked ``reads_slashes`` (a file or
+    folder path, such as PT-M2's model)."""
     from .metric import parse_betas, parse_floats, parse_strings
 
-    return info.parse in (parse_betas, parse_floats, parse_strings) or getattr(info.parse, "takes_several", False)
+    return (info.parse in (parse_betas, parse_floats, parse_strings) or getattr(info.parse, "takes_several", False)
+            or getattr(info.parse, "reads_slashes", False))
 
 
 # ----------------------------------------------------------------------------- text syntax

@@ -32,6 +32,8 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "m2": ("m2", "m2_score", "annotate"),
     "errant": ("errant",),
     "meta-eval": ("meta",),
+    "pt-m2": ("pt",),
+    "pt-errant": ("pt",),
     "rank": ("rank",),
     "demo": ("demo",),
 }

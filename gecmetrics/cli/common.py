@@ -92,6 +92,12 @@ def scale_options(func: Callable) -> Callable:
                         help="Count the chunks on a Dask cluster: a scheduler address (tcp://host:8786), or "
                              "'local' for a local cluster of -p workers (needs gecmetrics[dask]; files must be "
                              "readable by the workers).")(func)
+    return local_scale_options(func)
+
+
+def local_scale_options(func: Callable) -> Callable:
+    """``-p/--jobs`` and ``--chunk-lines`` (for commands whose input a Dask cluster cannot read
+    chunk by chunk from files)."""
     return jobs_option(chunk_lines_option(func))
 
 

@@ -1,6 +1,8 @@
 """``gecmetric m2 score``: MaxMatch (M2) scores of tokenized system outputs against gold M2."""
 from __future__ import annotations
 
+from typing import Callable
+
 import click
 
 from ..corpus import Corpus, read_lines
@@ -54,12 +56,17 @@ def _verbose_lines(result: M2Result, digits: int) -> list[str]:
     return lines
 
 
+def gold_m2_options(func: Callable) -> Callable:
+    """``-s GOLD.m2`` and ``-o SYSTEM...``: the inputs of every command scored on a gold M2."""
+    func = click.option("-o", "--hypothesis", "hypotheses", cls=GreedyOption, required=True,
+                        type=click.Path(dir_okay=False, allow_dash=True),
+                        help="Tokenized system output(s), one line per M2 block: -o A.txt B.txt.")(func)
+    return click.option("-s", "--gold", "gold_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+                        help="Gold M2 file (source sentences and annotators' edits).")(func)
+
+
 @m2.command("score", cls=GreedyCommand)
-@click.option("-s", "--gold", "gold_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="Gold M2 file (source sentences and annotators' edits).")
-@click.option("-o", "--hypothesis", "hypotheses", cls=GreedyOption, required=True,
-              type=click.Path(dir_okay=False, allow_dash=True),
-              help="Tokenized system output(s), one line per M2 block: -o A.txt B.txt.")
+@gold_m2_options
 @click.option("-b", "--beta", type=float, default=M2Settings.beta, show_default=True,
               help="Beta of the F-score (>= 0; inf gives recall).")
 @click.option("--max-unchanged-words", type=click.IntRange(min=0), default=M2Settings.max_unchanged_words,

@@ -141,12 +141,14 @@ class CandidateCounts:
     """The statistics of an M2-family scorer: per sentence and candidate (annotator, or
     annotator pair), ``counts[d, p]`` (3 numbers, see :data:`COUNTS`), ``available[d, p]``
     (whether candidate p exists in sentence d) and ``rank[d, p]`` (its position in the
-    sentence's trial order: exact ties go to the lowest rank)."""
+    sentence's trial order: exact ties go to the lowest rank). Counts are integers, or float64
+    weights (PT-M2 weighs each edit), kept as they are."""
 
     __slots__ = ("counts", "available", "rank")
 
     def __init__(self, counts: np.ndarray, available: np.ndarray, rank: np.ndarray) -> None:
-        self.counts = np.asarray(counts, dtype=np.int64)
+        counts = np.asarray(counts)
+        self.counts = counts.astype(np.float64 if np.issubdtype(counts.dtype, np.floating) else np.int64, copy=False)
         self.available = np.asarray(available, dtype=bool)
         self.rank = np.asarray(rank, dtype=np.int64)
         if self.counts.ndim != 3 or self.counts.shape[2] != COUNTS or self.available.shape != self.counts.shape[:2] \
@@ -187,7 +189,7 @@ class RunningChoice:
         """Totals (N, 3) after choosing at every position; ``at(i)`` gives (counts (N, P, 3),
         available (N, P), rank (N, P)) of position i; ``chosen`` (N, length) receives choices;
         ``start``: counts before the first position."""
-        totals = np.tile(np.asarray(start, dtype=np.int64), (sequences, 1))
+        totals = np.tile(np.asarray(start, dtype=np.float64), (sequences, 1))  # exact for integer counts too
         rows = np.arange(sequences)
         for position in range(length):
             local, available, rank = at(position)
@@ -216,7 +218,7 @@ class RunningChoice:
             chosen[d] = best
             picked = row[best]
             totals = [totals[0] + picked[0], totals[1] + picked[1], totals[2] + picked[2]]
-        return chosen, np.array(totals, dtype=np.int64)
+        return chosen, np.array(totals, dtype=data.counts.dtype)
 
     def final_score(self, totals: np.ndarray) -> np.ndarray:
         """F of totals (..., 3) as the scorer reports it (unrounded)."""

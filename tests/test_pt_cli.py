@@ -1,0 +1,226 @@
+"""``gecmetric pt-m2`` and ``pt-errant`` with the tiny BERT: what they print equals the library's
+numbers (corpus and sentence level, JSON, per-sentence rows, signature), paired tests run, PT-M2
+works in ``compare`` and ``meta-eval``, and bad input (missing extra, missing or unreadable
+model, a model without tokenizer, bad options and files) is one line and exit code 2."""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests._pt_support import GOLD, HYPOTHESIS, TINY_SETTINGS, require_backend, tiny_model  # noqa: F401
+from tests._pt_support import tiny_options, tiny_spec
+from tests.conftest import one_line_error, run_cli
+
+require_backend()
+
+from gecmetrics.m2.format import parse_m2  # noqa: E402
+from gecmetrics.pipeline import corpus_for, score_corpus  # noqa: E402
+from gecmetrics.pt import PTErrant, PTM2  # noqa: E402
+from gecmetrics.report import round_half_up  # noqa: E402
+
+SOURCES = [" ".join(block.tokens) for block in parse_m2(GOLD, "gold")]
+OTHER = ["This is one sentence .", "He went to school yesterday .", "Nothing to do here .",
+         "The people in the city are happy !"]
+REFERENCE_M2 = {  # ERRANT-style M2 files of two coders, written one per coder and combined
+    "ref0.m2": "S He go to school .\nA 1 2|||R:VERB|||went|||REQUIRED|||-NONE-|||0\n\n"
+               "S A cat sat .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n",
+    "ref1.m2": "S He go to school .\nA 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0\n\n"
+               "S A cat sat .\nA 0 1|||R:DET|||The|||REQUIRED|||-NONE-|||0\n",
+    "refs.m2": "S He go to school .\nA 1 2|||R:VERB|||went|||REQUIRED|||-NONE-|||0\n"
+               "A 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||1\n\n"
+               "S A cat sat .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+               "A 0 1|||R:DET|||The|||REQUIRED|||-NONE-|||1\n",
+    "hyp.m2": "S He go to school .\nA 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0\n\n"
+              "S A cat sat .\nA 0 1|||R:DET|||The|||REQUIRED|||-NONE-|||0\n",
+    "copy.m2": "S He go to school .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+               "S A cat sat .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n",
+}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("pt-cli")
+    texts = {"gold.m2": GOLD, "sys": "\n".join(HYPOTHESIS) + "\n", "copy": "\n".join(SOURCES) + "\n",
+             "other": "\n".join(OTHER) + "\n", "short": "\n".join(HYPOTHESIS[:3]) + "\n",
+             "human.tsv": "system\thuman\nsys\t0.9\nother\t0.6\ncopy\t0.1\n",
+             "swapped.m2": "S A cat sat .\n\nS He go to school .\n", **REFERENCE_M2}
+    paths = {}
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        paths[name] = str(folder / name)
+    return paths
+
+
+def library(kind, blocks, systems, **settings):
+    """The library's results of each system (as the commands must print them)."""
+    metric = kind(**settings)
+    scored = score_corpus([metric], corpus_for([metric], None, blocks, systems))
+    return metric, {name: scored.result(name, 0) for name in systems}
+
+
+def test_pt_m2_prints_the_library_scores_and_signature(files, tiny_model) -> None:
+    code, out, err = run_cli("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], files["copy"],
+                             *tiny_options(tiny_model), "--signature")
+    assert code == 0, err
+    metric, results = library(PTM2, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS, "copy": SOURCES},
+                              model=str(tiny_model), **TINY_SETTINGS)
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert rows[0] == ["system", "precision", "recall", "f0.5"]
+    for row, (name, result) in zip(rows[1:], results.items()):
+        assert row == [files[name], *(round_half_up(x, 4) for x in (result.precision, result.recall, result.f))]
+    assert err.strip() == str(metric.signature) and "|model:" in err and "|rev:sha256:" in err
+
+
+def test_corpus_level_json_and_sentence_rows(files, tiny_model) -> None:
+    options = [*tiny_options(tiny_model), "--level", "corpus"]
+    code, out, err = run_cli("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *options, "--json")
+    assert code == 0, err
+    metric, results = library(PTM2, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS}, model=str(tiny_model),
+                              level="corpus", **TINY_SETTINGS)
+    data = json.loads(out)[0]
+    assert data["f"] == results["sys"].f and data["level"] == "corpus" and data["settings"]["level"] == "corpus"
+    assert list(data["weights"].values()) == list(results["sys"].totals)
+    code, out, err = run_cli("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *options, "--sentence")
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()]
+    sentences = metric.sentence_from_statistics(score_corpus(
+        [metric], corpus_for([metric], None, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS})).statistics["sys"][0])
+    assert rows[0] == ["system", "sentence", "precision", "recall", "f0.5", "annotator"] and len(rows) == 5
+    assert [row[4] for row in rows[1:]] == [round_half_up(f, 4) for f in sentences.scores]
+    assert [row[5] for row in rows[1:]][3] == "0"
+    code, out, err = run_cli("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *options, "--sentence", "--json")
+    assert [s["f"] for s in json.loads(out)[0]["sentences"]] == sentences.scores.tolist()
+
+
+@pytest.mark.parametrize("level", ["sentence", "corpus"])
+def test_paired_tests(files, tiny_model, level: str) -> None:
+    args = ["pt-m2", "-s", files["gold.m2"], "-o", files["copy"], files["sys"], files["other"],
+            *tiny_options(tiny_model), "--level", level]
+    code, out, err = run_cli(*args, "--paired-bs", "200")
+    assert code == 0, err
+    assert "Paired bootstrap resampling (200 resamples, seed 0): PT-M2 F0.5" in out and "baseline" in out
+    code, out, err = run_cli(*args, "--paired-ar", "100", "--json")
+    assert code == 0, err
+    result = json.loads(out)[0]
+    _, results = library(PTM2, parse_m2(GOLD, "gold"), {"copy": SOURCES, "sys": HYPOTHESIS}, model=str(tiny_model),
+                         level=level, **TINY_SETTINGS)
+    assert [s["score"] for s in result["systems"][:2]] == pytest.approx([results["copy"].f, results["sys"].f])
+    assert result["signature"].startswith(f"PT-M2|level:{level}|") and "|test:paired-ar|" in result["signature"]
+
+
+def test_pt_errant_reads_one_combined_or_several_reference_files(files, tiny_model) -> None:
+    base = ["pt-errant", "-hyp", files["hyp.m2"], files["copy.m2"], *tiny_options(tiny_model)]
+    code, combined, err = run_cli(*base, "-ref", files["refs.m2"], "--level", "corpus")
+    assert code == 0, err
+    code, merged, err = run_cli(*base, "-ref", files["ref0.m2"], files["ref1.m2"], "--level", "corpus")
+    assert code == 0, err
+    assert merged == combined
+    _, results = library(PTErrant, parse_m2(REFERENCE_M2["refs.m2"], "refs"),
+                         {"hyp": parse_m2(REFERENCE_M2["hyp.m2"], "hyp")}, model=str(tiny_model), level="corpus",
+                         **TINY_SETTINGS)
+    assert combined.splitlines()[1].split("\t")[3] == round_half_up(results["hyp"].f, 4)
+    assert results["hyp"].f == 1.0  # each hypothesis edit is one coder's
+
+
+def test_scale_options_print_the_same_numbers(files, tiny_model) -> None:
+    """-p and --chunk-lines (the shared scale options) change nothing in what either command prints."""
+    runs = {"pt-m2": ["pt-m2", "-s", files["gold.m2"], "-o", files["sys"], files["copy"]],
+            "pt-errant": ["pt-errant", "-hyp", files["hyp.m2"], files["copy.m2"], "-ref", files["refs.m2"]]}
+    for command, args in runs.items():
+        code, whole, err = run_cli(*args, *tiny_options(tiny_model), "-d", "6")
+        assert code == 0, err
+        code, chunked, err = run_cli(*args, *tiny_options(tiny_model), "-d", "6", "--chunk-lines", "1", "-p", "2")
+        assert code == 0, err
+        assert chunked == whole, command
+    assert "No such option '--dask'" in run_cli(*runs["pt-errant"], "--dask", "local")[2]
+
+
+def test_dask_path_gives_the_local_statistics(files, tiny_model) -> None:
+    """pt-m2's chunks read by Dask tasks (its synchronous scheduler here): the metric and its
+    prepared chunks travel pickled, and the statistics are those of one process."""
+    pytest.importorskip("dask.bag", reason="the Dask path needs gecmetrics[dask]")
+    from gecmetrics.distributed import score_files_on_dask
+
+    metric = PTM2(model=str(tiny_model), **TINY_SETTINGS)
+    _, results = library(PTM2, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS}, model=str(tiny_model), **TINY_SETTINGS)
+    scored = score_files_on_dask([metric], None, [], [files["sys"]], files["gold.m2"], chunk_lines=1)
+    assert scored.result(files["sys"], 0).f == results["sys"].f
+
+
+def test_compare_and_meta_eval_take_pt_m2(files, tiny_model) -> None:
+    specs = [tiny_spec(tiny_model), tiny_spec(tiny_model, level="corpus")]
+    code, out, err = run_cli("compare", "-s", files["copy"], "-r", files["sys"], "-o", files["sys"], files["copy"],
+                             "--m2", files["gold.m2"], "--metrics", ",".join(specs), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [c["label"] for c in data["columns"]] == [f"PT-M2 F0.5 {tiny_model.name} L9",
+                                                     f"PT-M2 F0.5 corpus {tiny_model.name} L9"]
+    _, results = library(PTM2, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS}, model=str(tiny_model),
+                         level="corpus", **TINY_SETTINGS)
+    assert data["rows"][0]["scores"][data["columns"][1]["label"]] == pytest.approx(100 * results["sys"].f)
+    assert data["columns"][1]["signature"] == results["sys"].signature
+    code, out, err = run_cli("meta-eval", "--human", files["human.tsv"], "-s", files["copy"], "-r", files["sys"],
+                             "-o", files["sys"], files["other"], files["copy"], "--metrics", specs[0],
+                             "--m2", files["gold.m2"], "--json")
+    assert code == 0, err
+    correlation = json.loads(out)["correlations"][0]
+    assert correlation["metric"].startswith("PT-M2 F0.5") and correlation["n"] == 3
+
+
+def test_missing_extra_is_one_line(files, tiny_model, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gecmetrics.pt import scorers
+
+    monkeypatch.setattr(scorers, "_ENGINES", {})
+    for name in ("torch", "transformers"):
+        monkeypatch.setitem(sys.modules, name, None)
+    error = one_line_error("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *tiny_options(tiny_model))
+    assert "need torch and transformers" in error and "pip install 'gecmetrics[pt]'" in error
+
+
+@pytest.mark.parametrize("case, message", [
+    ("missing", "no such model folder"), ("corrupt", "cannot load the model"),
+    ("no-tokenizer", "no usable tokenizer"), ("no-layer-default", "no default layer is known"),
+])
+def test_bad_models_are_one_line(files, tiny_model, tmp_path: Path, case: str, message: str) -> None:
+    folder = tmp_path / "model"
+    if case != "missing":
+        shutil.copytree(tiny_model, folder)
+    if case == "corrupt":
+        (folder / "model.safetensors").write_bytes(b"\0" * 100)
+    elif case == "no-tokenizer":
+        for name in ("vocab.txt", "tokenizer_config.json", "special_tokens_map.json"):
+            (folder / name).unlink(missing_ok=True)
+    layer = [] if case == "no-layer-default" else ["--layer", "9"]
+    error = one_line_error("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], "--model", str(folder), *layer,
+                           "--baseline", "bert-base-uncased")
+    assert message in error
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--device", "tpu"], "setting device must be"), (["--level", "document"], "'document' is not one of"),
+    (["-b", "-1"], "setting beta must be a number >= 0"), (["--batch-size", "0"], "setting batch_size must be"),
+    (["--sentence", "--paired-bs", "10"], "--sentence does not go with"), (["--layer", "x"], "setting num_layers"),
+    (["--baseline", "/no/such.tsv"], "/no/such.tsv: cannot read the baseline file"),
+    (["--baseline", "roberta-base"], "no rescaling baseline known for 'roberta-base'"),
+])
+def test_bad_options_are_one_line(files, tiny_model, extra: list[str], message: str) -> None:
+    args = ["pt-m2", "-s", files["gold.m2"], "-o", files["sys"], files["copy"],
+            *tiny_options(tiny_model), *extra]  # the last value of an option given twice wins
+    assert message in one_line_error(*args)
+
+
+def test_bad_files_are_one_line(files, tiny_model) -> None:
+    tiny = tiny_options(tiny_model)
+    assert "has 3 lines but the M2 file" in one_line_error("pt-m2", "-s", files["gold.m2"], "-o", files["short"], *tiny)
+    assert "swapped.m2:1: the source of sentence 1 differs from sentence 1 of the reference M2" in \
+        one_line_error("pt-errant", "-hyp", files["swapped.m2"], "-ref", files["refs.m2"], *tiny)
+    assert "has 4 sentences but the reference M2" in one_line_error("pt-errant", "-hyp", files["gold.m2"], "-ref",
+                                                                    files["refs.m2"], *tiny)
+    assert "does not annotate the sentences of" in one_line_error("pt-errant", "-hyp", files["hyp.m2"], "-ref",
+                                                                   files["refs.m2"], files["gold.m2"], *tiny)
+    assert "needs the gold annotation" in one_line_error("compare", "-s", files["copy"], "-r", files["sys"], "-o",
+                                                         files["sys"], "--metrics", tiny_spec(tiny_model))
