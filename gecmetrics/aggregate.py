@@ -30,8 +30,8 @@ def draw_blocks(iterations: int, sentences: int, references: int, seed: int | No
     generator = None if seed is None else np.random.default_rng(seed)
     for first in range(0, iterations, block):
         count = min(block, iterations - first)
-        if generator is None:
-            yield _python2_draws_from(first, count, sentences, references, compiled_core_enabled())
+        if generator is None:  # writeable: only the shared (cached, read-only) draws keep indicators
+            yield _python2_draws_from(first, count, sentences, references, compiled_core_enabled()).copy()
         else:  # consecutive calls of one generator continue its stream exactly
             yield generator.integers(0, references, size=(count, sentences), dtype=np.int64)
 
