@@ -73,7 +73,7 @@ def _hypothesis(corpus: Corpus, metric: Metric, name: str) -> Sequence[Any]:
     return corpus.hypothesis(name, metric.hypothesis_kind, metric.name or type(metric).__name__)
 
 
-DEFAULT_CHUNK_LINES = 20_000
+DEFAULT_CHUNK_LINES = 2_000
 """Sentences counted together: the pipeline keeps only the per-sentence statistics of finished
 chunks, so memory stays near what one chunk needs, whatever the corpus size."""
 
