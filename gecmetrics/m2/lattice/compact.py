@@ -26,11 +26,14 @@ Where it may differ from the official's path: ties between equal-cost paths are 
 fixed preference (diagonal, then down, then right edge; a closed state before open ones;
 nearer the start of a run of right edges), not by the official's arc list order; and two of
 the official's weights are not modelled: an arc its closure shortens is listed (and weighs
-0.001) once more per shortening, and its insertion walk adds 0.001 to the arcs it skips. Where
-neither occurs the path costs what the official's does in its own weights, and the counts are
-the same unless a gold edit that changes nothing ties with a real one (tests/test_lattice.py
-checks this; on random adversarial pairs 0.4% of counts differ overall, on the long and garbage
-lines of tests/data none).
+0.001) once more per shortening, and its insertion walk adds 0.001 to the arcs it skips. Nor
+is the closure's choice: it keeps the first shortest path of each vertex pair, so an equally
+short path with fewer unchanged tokens (which this search allows) may have no arc there; and
+the official's float sums can break a tie that these integer weights see. Apart from these
+the path costs what the official's does in its own weights, and the counts are the same unless
+a gold edit that changes nothing ties with a real one (tests/test_lattice.py checks this; on
+random adversarial pairs 0.4% of counts differ overall, on the long and garbage lines of
+tests/data none).
 """
 from __future__ import annotations
 
