@@ -315,10 +315,11 @@ class ScoreResult(OneScore):
 
 def compact(statistics: Any) -> Any:
     """Integer statistics stored in 32 bits when every value fits (per-sentence counts do):
-    half the memory of a large corpus's rows; every reducer widens them as it sums."""
+    half the memory of a large corpus's rows; every reducer widens them as it sums. Anything
+    else (float weights, a metric's own statistics object) is returned as it is."""
     import numpy as np
 
-    if statistics.dtype == np.int64 and statistics.size and \
+    if getattr(statistics, "dtype", None) == np.int64 and statistics.size and \
             -(2 ** 31) <= int(statistics.min()) and int(statistics.max()) < 2 ** 31:
         return statistics.astype(np.int32)
     return statistics

@@ -14,7 +14,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequenc
 
 from .corpus import Corpus
 from .errors import InputError
-from .metric import M2, Metric, Result
+from .metric import M2, Metric, Result, compact
 
 ProgressCallback = Callable[[int, int, str], None]
 """Called as ``progress(steps_done, steps_total, what_is_next)``."""
@@ -223,7 +223,9 @@ def score_chunk(task: tuple[list[Metric], Corpus, list[str]]) -> tuple[dict[str,
     for name in names:
         for key, indices in groups.items():
             for k in indices:
-                statistics[name][k] = metrics[k].statistics(prepared[key], _hypothesis(corpus, metrics[k], name))
+                # compacted per chunk: a large corpus's chunks wait for the join in 32 bits
+                rows = metrics[k].statistics(prepared[key], _hypothesis(corpus, metrics[k], name))
+                statistics[name][k] = compact(rows)
     return statistics, _encoded_texts(prepared.values())
 
 
