@@ -176,6 +176,14 @@ def _chunk_statistics(metrics: list[Metric], chunks: Iterator[Corpus], names: li
         for chunk in chunks:
             yield chunk, score_chunk((metrics, chunk, names))
         return
+    for (_, chunk, _), result in in_pool(score_chunk, ((metrics, chunk, names) for chunk in chunks), jobs):
+        yield chunk, result
+
+
+def in_pool(function: Callable[[Any], Any], tasks: Iterable[Any], jobs: int) -> Iterator[tuple[Any, Any]]:
+    """(task, ``function(task)``) in the tasks' order, computed in ``jobs`` worker processes with
+    at most two tasks per worker submitted ahead (memory stays bounded whatever the corpus size).
+    A worker that dies is one InputError."""
     from collections import deque
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -183,14 +191,14 @@ def _chunk_statistics(metrics: list[Metric], chunks: Iterator[Corpus], names: li
     pending: deque = deque()
     try:
         with ProcessPoolExecutor(jobs) as pool:
-            for chunk in chunks:
-                pending.append((chunk, pool.submit(score_chunk, (metrics, chunk, names))))
+            for task in tasks:
+                pending.append((task, pool.submit(function, task)))
                 while len(pending) > 2 * jobs or (pending and pending[0][1].done()):
-                    chunk_done, future = pending.popleft()
-                    yield chunk_done, future.result()
+                    task_done, future = pending.popleft()
+                    yield task_done, future.result()
             while pending:
-                chunk_done, future = pending.popleft()
-                yield chunk_done, future.result()
+                task_done, future = pending.popleft()
+                yield task_done, future.result()
     except BrokenProcessPool:
         raise InputError("a worker process died (out of memory?); run with fewer processes (-p) or smaller "
                          "chunks (--chunk-lines)") from None

@@ -10,7 +10,7 @@ import click
 from ..corpus import Corpus, read_corpus
 from ..errors import InputError
 from ..report import MAX_DIGITS, dumps, percent
-from ..pipeline import DEFAULT_CHUNK_LINES, check_jobs, score_chunks
+from ..pipeline import DEFAULT_CHUNK_LINES, check_jobs, check_metrics, score_chunks
 from ..streaming import CorpusChunks, parallel_chunk_lines
 from ..units import UNITS, TextChecks
 from .options import GreedyOption
@@ -107,11 +107,10 @@ def read_chunks(source: str | None, references: Sequence[str], hypotheses: Seque
     """The files as chunks of sentences (at least two per worker with ``jobs``), and the
     whitespace/order checks they feed (print :func:`echo_warnings` once they are consumed);
     ``hypothesis_m2``: the hypotheses' M2 files, one per hypothesis file."""
-    checks = TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
+    checks = text_checks(metrics)
     chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
     reader = CorpusChunks(source, references, hypotheses, gold, chunk_lines, hypothesis_m2)
-    shown = [source] if source is not None else []
-    shown += list(references) + [path if path != "-" else "<stdin>" for path in hypotheses]
+    shown = shown_texts(source, references, hypotheses)
 
     def chunks() -> Iterator[Corpus]:
         for chunk in reader:
@@ -121,12 +120,29 @@ def read_chunks(source: str | None, references: Sequence[str], hypotheses: Seque
     return chunks(), checks
 
 
+def text_checks(metrics: Sequence[Any]) -> TextChecks:
+    """The whitespace and order checks of the metrics' text units (fed chunk by chunk)."""
+    return TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
+
+
+def shown_texts(source: str | None, references: Sequence[str], hypotheses: Sequence[str]) -> list[str]:
+    """The names of the text files in warnings: source, references, hypotheses."""
+    shown = [source] if source is not None else []
+    return shown + list(references) + [path if path != "-" else "<stdin>" for path in hypotheses]
+
+
 def scored_files(metrics: Sequence[Any], source: str | None, references: Sequence[str], hypotheses: Sequence[str],
                  gold: str | None = None, *, jobs: int = 1, chunk_lines: int | None = None,
                  dask_address: str | None = None, progress: Any = None, hypothesis_m2: Sequence[str] = ()) -> Any:
     """Every metric's statistics of every hypothesis file, counted chunk by chunk: here (in
     ``jobs`` processes) or on a Dask cluster; then the input warnings."""
     chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
+    if dask_address is None and check_jobs(jobs) > 1:
+        scored, checks = _scored_by_workers(metrics, source, references, hypotheses, gold, jobs, chunk_lines,
+                                            progress, hypothesis_m2)
+        if scored is not None:
+            echo_warnings(checks)
+            return scored
     chunks, checks = read_chunks(source, references, hypotheses, metrics, gold, chunk_lines,
                                  hypothesis_m2=hypothesis_m2)
     if dask_address is None:
@@ -139,6 +155,23 @@ def scored_files(metrics: Sequence[Any], source: str | None, references: Sequenc
                                          hypothesis_m2)
     echo_warnings(checks)
     return scored
+
+
+def _scored_by_workers(metrics: Sequence[Any], source: str | None, references: Sequence[str],
+                       hypotheses: Sequence[str], gold: str | None, jobs: int, chunk_lines: int | None,
+                       progress: Any, hypothesis_m2: Sequence[str]) -> tuple[Any, TextChecks]:
+    """Every chunk read by the worker that counts it (the main process only indexes the files:
+    it is no longer the bottleneck); None when the files cannot be split so or hold bad input,
+    which the serial reader then reports exactly as always."""
+    from ..file_chunks import index_file_chunks, score_files_in_pool
+
+    checks = text_checks(metrics)
+    chunks = index_file_chunks(source, references, hypotheses, gold, chunk_lines, hypothesis_m2)
+    if chunks is None:
+        return None, checks
+    scored = score_files_in_pool(check_metrics(metrics), chunks, list(hypotheses), check_jobs(jobs), checks,
+                                 shown_texts(source, references, hypotheses), progress)
+    return scored, checks
 
 
 def echo_warnings(checks: TextChecks) -> None:

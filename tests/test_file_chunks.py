@@ -1,0 +1,83 @@
+"""-p N on files: workers read their own byte ranges; the numbers, warnings and errors are those
+of -p 1 (the serial reader)."""
+from __future__ import annotations
+
+import pytest
+
+from gecmetrics import M2Scorer
+from gecmetrics.cli.common import shown_texts, text_checks
+from gecmetrics.file_chunks import index_file_chunks, score_files_in_pool
+from gecmetrics.pipeline import score_chunks
+from gecmetrics.streaming import CorpusChunks
+from tests.conftest import run_cli
+
+
+def _block(k: int) -> str:
+    edits = f"A 0 1|||R:X|||v{k % 3}|||REQUIRED|||-NONE-|||0\nA 1 2|||U:X|||-NONE-|||REQUIRED|||-NONE-|||1\n"
+    return f"S w{k} x{k % 5} y\n" + (edits if k % 4 else "".join(
+        f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{a}\n" for a in (0, 1)))  # 4 lines with the blank
+
+
+def _write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_bytes(text.encode())
+    return str(path)
+
+
+@pytest.fixture
+def m2_files(tmp_path):
+    gold = _write(tmp_path, "gold.m2", "\n".join(_block(k) for k in range(23)) + "\n")
+    hyp = _write(tmp_path, "hyp", "".join(f"v{k % 3} x{k % 5} y\n" if k % 2 else f"w{k}  x{k % 5}\n"
+                                          for k in range(23)))
+    return gold, hyp
+
+
+def _both(*args: str) -> tuple[tuple[int, str, str], tuple[int, str, str]]:
+    return run_cli(*args, "-p", "1", "--chunk-lines", "3"), run_cli(*args, "-p", "2", "--chunk-lines", "3")
+
+
+def test_workers_reading_their_chunks_print_what_one_process_prints(m2_files, tmp_path):
+    gold, hyp = m2_files
+    serial, parallel = _both("m2", "score", "-s", gold, "-o", hyp, hyp, "-d", "8")
+    assert serial == parallel and serial[0] == 0 and "hyp" in serial[1]
+    text = _write(tmp_path, "text", "".join(f"a b  c{k}\n" for k in range(23)))  # a whitespace warning
+    for command in (["gleu", "-s", text, "-r", hyp, text, "-o", hyp, "-d", "8"],
+                    ["green", "-s", text, "-r", hyp, "-c", hyp, text, "-n", "9", "-d", "8"]):
+        serial, parallel = _both(*command)
+        assert serial == parallel and serial[0] == 0 and "warning" in serial[2], command
+
+
+def test_the_statistics_come_from_the_workers_own_reading(m2_files):
+    gold, hyp = m2_files
+    chunks = index_file_chunks(None, [], [hyp], gold, 3)
+    assert [c.gold.first_line for c in chunks[:3]] == [1, 13, 25] and [c.offset for c in chunks] == list(range(0, 23, 3))
+    checks = text_checks([M2Scorer()])
+    scored = score_files_in_pool([M2Scorer()], chunks, [hyp], 2, checks, shown_texts(None, [], [hyp]))
+    serial = score_chunks([M2Scorer()], CorpusChunks(None, [], [hyp], gold, 3), [hyp])
+    assert scored is not None and (scored.statistics[hyp][0] == serial.statistics[hyp][0]).all()
+
+
+def test_a_bad_block_in_a_later_chunk_is_the_same_error(m2_files, tmp_path):
+    gold, hyp = m2_files
+    lines = open(gold).read().splitlines(keepends=True)
+    lines[61] = "A 0 9|||R:X|||v|||REQUIRED|||-NONE-|||0\n"  # line 62: block 16, in the 6th chunk of 3
+    bad = _write(tmp_path, "bad.m2", "".join(lines))
+    chunks = index_file_chunks(None, [], [hyp], bad, 3)
+    assert score_files_in_pool([M2Scorer()], chunks, [hyp], 2, text_checks([]), [hyp]) is None  # the serial reader says
+    serial, parallel = _both("m2", "score", "-s", bad, "-o", hyp)
+    assert serial == parallel and serial[0] == 2 and f"{bad}:62: edit span 0 9 goes beyond" in serial[2]
+    text = tmp_path / "text"
+    text.write_bytes(b"a b\n" * 20 + b"a \xff\n" + b"a b\n" * 2)  # invalid UTF-8 on line 21, in chunk 7
+    serial, parallel = _both("gleu", "-s", str(text), "-r", str(text), "-o", hyp)
+    assert serial == parallel and serial[0] == 2 and f"{text}:21:" in serial[2]
+
+
+def test_counts_that_disagree_and_lines_the_index_misreads_go_the_serial_way(m2_files, tmp_path):
+    gold, hyp = m2_files
+    short = _write(tmp_path, "short", "v x y\n" * 22)
+    assert index_file_chunks(None, [], [short], gold, 3) is None
+    serial, parallel = _both("m2", "score", "-s", gold, "-o", short)
+    assert serial == parallel and serial[0] == 2 and "has 22 lines but the M2 file" in serial[2]
+    odd = _write(tmp_path, "odd.m2", open(gold).read().replace("\n\nS w7", "\n\x1c\nS w7"))  # blank to the parser only
+    serial, parallel = _both("m2", "score", "-s", odd, "-o", hyp, "-d", "8")
+    assert serial == parallel and serial[0] == 0
