@@ -23,6 +23,7 @@ from .corpus import STDIN, Corpus, decode_lines, open_input
 from .errors import InputError
 from .metric import Metric
 from .pipeline import Scored, _checked, _Progress, chunk_size, in_pool, joined, score_chunk
+from .streaming import block_starts
 from .units import TextChecks
 
 
@@ -106,22 +107,6 @@ def _line_starts(path: str, size: int) -> tuple[list[tuple[int, int]], int, int]
     return starts, position, count
 
 
-def _block_starts(path: str, size: int) -> tuple[list[tuple[int, int]], int, int]:
-    """(byte offset, line number) of the first line of every ``size``-th block (run of
-    non-blank lines) of an M2 file, the file's length in bytes and its number of blocks."""
-    starts, position, blocks, in_block = [], 0, 0, False
-    with open_input(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            blank = line.isspace()
-            if not blank and not in_block:
-                if blocks % size == 0:
-                    starts.append((position, number))
-                blocks += 1
-            in_block = not blank
-            position += len(line)
-    return starts, position, blocks
-
-
 def _ranges(path: str, starts: list[tuple[int, int]], length: int, total: int, size: int) -> list[ByteRange]:
     ends = [start for start, _ in starts[1:]] + [length]
     return [ByteRange(path, start, end, min(size, total - k * size), line)
@@ -141,7 +126,7 @@ def index_file_chunks(source: str | None, references: Sequence[str], hypotheses:
     size = chunk_size(chunk_lines)
     names = CorpusChunks(source, references, hypotheses, gold, size, hypothesis_m2)._names  # checks the options
     text_index = {path: _line_starts(path, size) for path in dict.fromkeys(texts)}
-    block_index = {path: _block_starts(path, size) for path in dict.fromkeys([gold, *hypothesis_m2]) if path}
+    block_index = {path: block_starts(path, size) for path in dict.fromkeys([gold, *hypothesis_m2]) if path}
     totals = {index[2] for index in [*text_index.values(), *block_index.values()]}
     if len(totals) != 1 or totals == {0}:
         return None

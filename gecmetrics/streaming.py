@@ -320,17 +320,23 @@ def _line_offsets(path: str, size: int) -> list[int]:
 
 def _block_offsets(path: str, size: int) -> list[tuple[int, int]]:
     """(byte offset, line number) of the start of every ``size``-th block of an M2 file."""
-    offsets, position, blocks, in_block = [], 0, 0, False
+    return block_starts(path, size)[0]
+
+
+def block_starts(path: str, size: int) -> tuple[list[tuple[int, int]], int, int]:
+    """(byte offset, line number) of the first line of every ``size``-th block (run of
+    non-blank lines) of an M2 file, the file's length in bytes and its number of blocks."""
+    starts, position, blocks, in_block = [], 0, 0, False
     with open_input(path) as handle:
         for number, line in enumerate(handle, start=1):
-            blank = not line.strip()
+            blank = line.isspace()
             if not blank and not in_block:
                 if blocks % size == 0:
-                    offsets.append((position, number))
+                    starts.append((position, number))
                 blocks += 1
             in_block = not blank
             position += len(line)
-    return offsets
+    return starts, position, blocks
 
 
 def count_sentences(path: str, m2: bool = False) -> int | None:
