@@ -394,6 +394,11 @@ class Metric(ABC):
     def statistics(self, prepared: Any, hypothesis: Sequence[Any]) -> Any:
         """Per-sentence statistics of one hypothesis (first axis: sentences; rows add up)."""
 
+    def texts_encoded(self, prepared: Any) -> int:
+        """How many texts preparing and counting encoded (reported by ``compare -v``); 0 for
+        metrics without a text encoder."""
+        return 0
+
     @abstractmethod
     def score(self, statistics: Any) -> Result:
         """The corpus result of (possibly resampled or concatenated) statistics."""

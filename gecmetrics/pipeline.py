@@ -234,13 +234,7 @@ def score_chunk(task: tuple[list[Metric], Corpus, list[str]]) -> tuple[dict[str,
                 # compacted per chunk: a large corpus's chunks wait for the join in 32 bits
                 rows = metrics[k].statistics(prepared[key], _hypothesis(corpus, metrics[k], name))
                 statistics[name][k] = compact(rows)
-    return statistics, _encoded_texts(prepared.values())
-
-
-def _encoded_texts(prepared: Any) -> int:
-    from .ngrams import EncodedCorpus
-
-    return sum(p.encoder.calls for p in prepared if isinstance(p, EncodedCorpus))
+    return statistics, sum(metrics[indices[0]].texts_encoded(prepared[key]) for key, indices in groups.items())
 
 
 def corpus_for(metrics: Sequence[Metric], sources: Sequence[str] | None, references: Any,

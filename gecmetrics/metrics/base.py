@@ -70,6 +70,9 @@ class NgramMetric(Metric):
         unit, normalize = self.settings.encoding
         return EncodedCorpus(corpus.sources, corpus.references, order, unit, normalize)
 
+    def texts_encoded(self, prepared: EncodedCorpus) -> int:
+        return prepared.encoder.calls
+
     def check_prepared(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> list[str]:
         """The hypothesis's lines, checked against an encoded corpus this metric can use."""
         if not isinstance(encoded, EncodedCorpus):
