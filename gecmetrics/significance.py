@@ -29,13 +29,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
 from .aggregate import sum_selected
 from .errors import InputError
 from .metric import Signature
+
+if TYPE_CHECKING:
+    from .m2.fscore import CandidateCounts
 
 _FROM_M2_RULES = ("CandidateCounts", "round_like_python")
 """Names of :mod:`gecmetrics.m2.fscore` also readable here (imported only when used: n-gram
@@ -414,14 +417,6 @@ def _widened(data: "CandidateCounts", width: int) -> "CandidateCounts":
                            np.concatenate([data.rank, np.full((d, extra), np.iinfo(np.int64).max // 2)], axis=1))
 
 
-def maxmatch_candidates(results: Sequence[Any]) -> list["CandidateCounts"]:
-    """CandidateCounts of M2Result objects: annotator slots tried in order (ties: first)."""
-    from .m2.fscore import CandidateCounts
-
-    return [CandidateCounts(r.counts, r.available, np.broadcast_to(np.arange(r.counts.shape[1]), r.available.shape))
-            for r in results]
-
-
 def errant_candidates(results: Sequence[Any]) -> list["CandidateCounts"]:
     """CandidateCounts of several ErrantResult objects over one common list of annotator pairs
     (columns in sorted pair order, ranks in each sentence's trial order)."""
@@ -558,18 +553,6 @@ def column_tests(scored: Any) -> list[tuple[Resampler, list[Any]]]:
         tests += [(metric.resampler(part, scored.references), statistics)
                   for part in range(len(metric.column_labels()))]
     return tests
-
-
-def paired_statistics(metrics: Sequence[Any], sources: Sequence[str], references: Sequence[Sequence[str]],
-                      hypotheses: Sequence[Sequence[str]], names: Sequence[str],
-                      m2_blocks: Sequence[Any] | None = None) -> list[tuple[Resampler, list[Any]]]:
-    """(resampler, per-file statistics) for every score column of several metrics, each group
-    of metrics prepared once (:func:`gecmetrics.pipeline.score_corpus`)."""
-    from .corpus import Corpus
-    from .pipeline import score_corpus
-
-    corpus = Corpus(sources, references, dict(zip(names, hypotheses)), m2_blocks)
-    return column_tests(score_corpus(metrics, corpus))
 
 
 def _named_systems(systems) -> dict[str, Any]:

@@ -9,14 +9,6 @@ UNITS = ("word", "char")
 _PY2_WHITESPACE = frozenset(" \t\n\r\x0b\x0c")
 
 
-def check_unit(unit: str) -> str:
-    from .errors import InputError
-
-    if unit not in UNITS:
-        raise InputError(f"unknown unit {unit!r}; choose one of: {', '.join(UNITS)}")
-    return unit
-
-
 def normalized_space(line: str) -> str:
     """The line with leading, trailing and repeated whitespace removed (``--normalize-space``)."""
     return " ".join(line.split())

@@ -31,17 +31,6 @@ from .weighting import LengthWeighting
 DECIMALS = 4
 
 
-def check_beta(beta: object) -> float:
-    """beta as a float: a non-negative number (inf means recall); nan, negatives and non-numbers
-    are refused."""
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.floating, np.integer)):
-        raise InputError(f"beta must be a number, not {beta!r}")
-    value = float(beta)
-    if math.isnan(value) or value < 0:
-        raise InputError(f"beta must be a non-negative number (inf for recall), not {value}")
-    return value
-
-
 def f_beta(precision: float, recall: float, beta: float) -> float:
     """CLEME's F-beta of a precision and a recall (0 when its denominator is 0; recall for inf)."""
     if math.isinf(beta):

@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 import click
 
-from ..corpus import Corpus, read_corpus
+from ..corpus import Corpus
 from ..errors import InputError
 from ..report import MAX_DIGITS, dumps, percent
 from ..pipeline import DEFAULT_CHUNK_LINES, check_jobs, check_metrics, score_chunks
@@ -177,17 +177,6 @@ def _scored_by_workers(metrics: Sequence[Any], source: str | None, references: S
 def echo_warnings(checks: TextChecks) -> None:
     for line in checks.warnings():
         click.echo(line, err=True)
-
-
-def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str], metrics: Sequence[Any],
-                gold: str | None = None) -> Corpus:
-    """Read the files whole (small corpora, e.g. meta-evaluation's systems); print the warnings."""
-    corpus = read_corpus(source, references, hypotheses, gold)
-    checks = TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
-    checks.observe([(source, corpus.sources), *zip(references, corpus.references),
-                    *((p if p != "-" else "<stdin>", lines) for p, lines in corpus.hypotheses.items())])
-    echo_warnings(checks)
-    return corpus
 
 
 def check_order_option(order: int) -> None:

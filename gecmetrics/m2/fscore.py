@@ -235,16 +235,6 @@ with different numbers of candidates concatenate by padding."""
 AVAILABLE, CANDIDATE = COUNTS, COUNTS + 1
 
 
-def pack_candidates(counts: np.ndarray, available: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """The statistics array of per-sentence candidate counts (see :data:`STATISTICS_WIDTH`)."""
-    counts = np.asarray(counts, dtype=np.int64)
-    stats = np.zeros(counts.shape[:2] + (STATISTICS_WIDTH,), dtype=np.int64)
-    stats[..., :COUNTS] = counts
-    stats[..., AVAILABLE] = np.asarray(available, dtype=bool)
-    stats[..., CANDIDATE] = ids
-    return stats
-
-
 def candidate_counts(statistics) -> CandidateCounts:
     """The statistics as :class:`CandidateCounts` (trial order = column order); a
     CandidateCounts passes through."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
-import numpy as np
 
 from ..corpus import Corpus, check_lines
 from ..errors import InputError

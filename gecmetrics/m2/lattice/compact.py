@@ -468,11 +468,6 @@ def _pick_pair(first: np.ndarray, first_start: np.ndarray, second: np.ndarray,
     return np.where(better, second, first), np.where(better, second_start, first_start)
 
 
-def _pick_rows(first: np.ndarray, first_start: np.ndarray, second: np.ndarray,
-               second_start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return _pick_pair(first, first_start, second, second_start)
-
-
 def _pick_first_row(values: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per column, the cheapest row (the first at equal cost); unreachable when there is no row."""
     if len(values) == 0:
