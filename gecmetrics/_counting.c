@@ -10,6 +10,8 @@
  *   python2_draws(iterations, D, R[, first])  gec-ranking's reference draws: Python's Mersenne
  *                                         Twister seeded with j * 101, int(random() * R), for
  *                                         iterations j = first .. first + iterations - 1
+ *   python2_sampled_sums(stats, D, R, K, iterations, first)  the sums those draws select from
+ *                                         (D, R, K) int32/int64 statistics, without the draws
  *
  * Arrays cross the boundary as bytes of native int64, read with np.frombuffer.
  */
@@ -639,6 +641,111 @@ static PyObject *python2_draws(PyObject *module, PyObject *args) {
     return out;
 }
 
+/* Sums of the statistics rows gec-ranking's draws pick, without the draws: iteration j's
+ * twister (seeded with j * 101) picks reference int(random() * R) of each sentence in order,
+ * and that row is added to iteration j's sums. A group of iterations advances together, so
+ * each sentence's rows are read once per group rather than once per iteration. */
+enum { SUM_GROUP = 16 };
+
+enum { SUM_TILE = 512 };
+
+/* sum += rows[d * stride + picked[d] * width .. + width] for d < count (restrict: no aliasing,
+ * so the compiler keeps the additions in vector registers). */
+#define ADD_PICKED_ROWS(TYPE)                                                                   \
+    static void add_picked_rows_##TYPE(int64_t *restrict sum, const TYPE *restrict rows,       \
+                                       const int32_t *restrict picked, Py_ssize_t count,        \
+                                       Py_ssize_t stride, Py_ssize_t width) {                   \
+        for (Py_ssize_t d = 0; d < count; d++) {                                                \
+            const TYPE *restrict row = rows + d * stride + (Py_ssize_t)picked[d] * width;       \
+            for (Py_ssize_t k = 0; k < width; k++)                                              \
+                sum[k] += row[k];                                                               \
+        }                                                                                       \
+    }
+ADD_PICKED_ROWS(int32_t)
+ADD_PICKED_ROWS(int64_t)
+
+
+#define SAMPLED_SUMS_LOOP(TYPE)                                                                 \
+    for (Py_ssize_t start = 0; start < sentences; start += SUM_TILE) {                          \
+        Py_ssize_t tile = sentences - start < SUM_TILE ? sentences - start : SUM_TILE;          \
+        for (int g = 0; g < group; g++) {                                                       \
+            int32_t *picked = picks + (Py_ssize_t)g * SUM_TILE;                                 \
+            for (Py_ssize_t d = 0; d < tile; d++)                                               \
+                picked[d] = (int32_t)(twister_random(&twisters[g]) * (double)references);       \
+        }                                                                                       \
+        for (int g = 0; g < group; g++) {                                                       \
+            const int32_t *picked = picks + (Py_ssize_t)g * SUM_TILE;                           \
+            add_picked_rows_##TYPE(sums + (Py_ssize_t)g * width,                                \
+                                   (const TYPE *)stats + start * references * width, picked, tile, \
+                                   references * width, width);                                  \
+        }                                                                                       \
+    }
+
+static PyObject *python2_sampled_sums(PyObject *module, PyObject *args) {
+    PyObject *obj;
+    Py_ssize_t sentences, references, width, iterations, first;
+    if (!PyArg_ParseTuple(args, "Onnnnn:python2_sampled_sums", &obj, &sentences, &references, &width,
+                          &iterations, &first))
+        return NULL;
+    if (sentences < 0 || references < 1 || width < 1 || iterations < 0 || first < 0) {
+        PyErr_SetString(PyExc_ValueError, "need sentences >= 0, references >= 1, width >= 1, iterations >= 0, first >= 0");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    int wide = view.itemsize == 8 && view.format != NULL && strchr("qlQL", view.format[0]) != NULL;
+    int narrow = view.itemsize == 4 && view.format != NULL && strchr("il", view.format[0]) != NULL;
+    if ((!wide && !narrow) || view.format[1] != '\0'
+        || (references * width > 0 && sentences > PY_SSIZE_T_MAX / references / width / 8)
+        || view.len != sentences * references * width * view.itemsize) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "stats must be a contiguous int32 or int64 array of sentences x references x width");
+        return NULL;
+    }
+    if (iterations > 0 && width > PY_SSIZE_T_MAX / 8 / iterations) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, iterations * width * 8);
+    Twister *twisters = PyMem_Malloc(SUM_GROUP * sizeof(Twister));
+    int64_t *sums = PyMem_Malloc((size_t)(SUM_GROUP * width) * sizeof(int64_t));
+    int32_t *picks = PyMem_Malloc(SUM_GROUP * SUM_TILE * sizeof(int32_t));
+    if (out == NULL || twisters == NULL || sums == NULL || picks == NULL) {
+        PyMem_Free(picks);
+        Py_XDECREF(out);
+        PyMem_Free(twisters);
+        PyMem_Free(sums);
+        PyBuffer_Release(&view);
+        return out == NULL ? NULL : PyErr_NoMemory();
+    }
+    int64_t *result = (int64_t *)PyBytes_AS_STRING(out);
+    const void *stats = view.buf;
+    uint32_t base[MT_N];
+    base[0] = 19650218u;
+    for (int i = 1; i < MT_N; i++)
+        base[i] = 1812433253u * (base[i - 1] ^ (base[i - 1] >> 30)) + (uint32_t)i;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < iterations; j += SUM_GROUP) {
+        int group = iterations - j < SUM_GROUP ? (int)(iterations - j) : SUM_GROUP;
+        for (int g = 0; g < group; g++)
+            twister_seed(&twisters[g], base, (uint64_t)(first + j + g) * 101u);
+        memset(sums, 0, (size_t)(group * width) * sizeof(int64_t));
+        if (wide) {
+            SAMPLED_SUMS_LOOP(int64_t)
+        } else {
+            SAMPLED_SUMS_LOOP(int32_t)
+        }
+        memcpy(result + j * width, sums, (size_t)(group * width) * sizeof(int64_t));
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(twisters);
+    PyMem_Free(sums);
+    PyMem_Free(picks);
+    PyBuffer_Release(&view);
+    return out;
+}
+
 /* ---- allocator ---------------------------------------------------------------------------- */
 
 /* glibc returns large freed blocks to the system at once and faults fresh pages in for the
@@ -664,6 +771,9 @@ static PyMethodDef module_methods[] = {
      "positions(keys, queries) -> int64 bytes: index of each query in the sorted keys, or -1"},
     {"python2_draws", python2_draws, METH_VARARGS,
      "python2_draws(iterations, sentences, references) -> int64 bytes, row j seeded with j * 101"},
+    {"python2_sampled_sums", python2_sampled_sums, METH_VARARGS,
+     "python2_sampled_sums(stats, D, R, K, iterations, first) -> int64 bytes (iterations x K): per\n"
+     "iteration, the sum over sentences of the stats row its python2 draw picks"},
     {NULL, NULL, 0, NULL},
 };
 

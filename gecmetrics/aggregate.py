@@ -6,7 +6,10 @@ reference per sentence followed by a sum over sentences.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from typing import Iterator
 
 import numpy as np
 
@@ -36,9 +39,50 @@ def draw_blocks(iterations: int, sentences: int, references: int, seed: int | No
             yield generator.integers(0, references, size=(count, sentences), dtype=np.int64)
 
 
+_THREADS: ContextVar[int] = ContextVar("gecmetrics_reducer_threads", default=1)
+
+
+@contextmanager
+def reducer_threads(count: int) -> Iterator[None]:
+    """Let the reducers called inside the block use ``count`` threads (the pipeline passes its
+    ``jobs`` here, so ``-p N`` also speeds up what happens after the join)."""
+    token = _THREADS.set(max(1, int(count)))
+    try:
+        yield
+    finally:
+        _THREADS.reset(token)
+
+
 def sampled_sums(stats: np.ndarray, blocks) -> np.ndarray:
     """:func:`sum_selected` over every block of draws, shape (iterations, K)."""
-    return np.concatenate([sum_selected(stats, block) for block in blocks], axis=0)
+    summer = _SelectedSums(stats)
+    return np.concatenate([summer(block) for block in blocks], axis=0)
+
+
+def python2_sampled_sums(stats: np.ndarray, iterations: int) -> np.ndarray:
+    """``sampled_sums(stats, draw_blocks(iterations, D, R))``: the sums gec-ranking's draws
+    select, shape (iterations, K). The C extension, when built, draws and adds in one pass
+    without storing the draws (a million sentences: no 4 GB of draws, no float products),
+    on :func:`reducer_threads` threads, each a range of iterations."""
+    size, references, width = stats.shape
+    if not (compiled_core_enabled() and stats.dtype in (np.int32, np.int64)):
+        return sampled_sums(stats, draw_blocks(iterations, size, references))
+    stats = np.ascontiguousarray(stats)
+
+    def iterations_from(span: tuple[int, int]) -> np.ndarray:
+        first, count = span
+        sums = _counting.python2_sampled_sums(stats, size, references, width, count, first)
+        return np.frombuffer(sums, np.int64).reshape(count, width)
+
+    threads = min(_THREADS.get(), iterations)
+    if threads <= 1:
+        return iterations_from((0, iterations)).copy()
+    bounds = [iterations * t // threads for t in range(threads + 1)]
+    from concurrent.futures import ThreadPoolExecutor  # the C loop releases the GIL
+
+    with ThreadPoolExecutor(threads) as pool:
+        parts = list(pool.map(iterations_from, [(a, b - a) for a, b in zip(bounds, bounds[1:])]))
+    return np.concatenate(parts, axis=0)
 
 
 def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarray:
@@ -92,18 +136,31 @@ def sum_selected(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:
     shape (..., K). Done as one matrix product per reference, so sampling 500 iterations
     never materializes an (iterations, D, K) array. Exact for integer counts below 2**53.
     """
-    stats = np.asarray(stats)
-    n_refs = stats.shape[1]
-    lead = choice.shape[:-1]
-    flat = choice.reshape(int(np.prod(lead, dtype=np.int64)), choice.shape[-1])
-    # sum of reference 0's rows, plus, where another reference is drawn, its difference
-    first = stats[:, 0, :].astype(np.float64)
-    total = first.sum(axis=0) + np.zeros((flat.shape[0], stats.shape[2]))
-    for r in range(1, n_refs):
-        total += _indicator(flat, r) @ (stats[:, r, :].astype(np.float64) - first)
-    if stats.dtype.kind in "iu":
-        total = np.rint(total).astype(np.int64)
-    return total.reshape(*lead, stats.shape[2])
+    return _SelectedSums(stats)(choice)
+
+
+class _SelectedSums:
+    """:func:`sum_selected` of one statistics array for many choices: the sum of reference 0's
+    rows and the other references' differences from them are made once."""
+
+    def __init__(self, stats: np.ndarray) -> None:
+        stats = np.asarray(stats)
+        self.shape, self.integer = stats.shape, stats.dtype.kind in "iu"
+        first = stats[:, 0, :].astype(np.float64)
+        self.base = first.sum(axis=0)
+        # transposed (K, D): the product with the indicators' transpose is BLAS's fast case
+        self.differences = [(stats[:, r, :].astype(np.float64) - first).T for r in range(1, stats.shape[1])]
+
+    def __call__(self, choice: np.ndarray) -> np.ndarray:
+        lead = choice.shape[:-1]
+        flat = choice.reshape(int(np.prod(lead, dtype=np.int64)), choice.shape[-1])
+        # sum of reference 0's rows, plus, where another reference is drawn, its difference
+        total = self.base + np.zeros((flat.shape[0], self.shape[2]))
+        for r, difference in enumerate(self.differences, start=1):
+            total += (difference @ _indicator(flat, r).T).T
+        if self.integer:
+            total = np.rint(total).astype(np.int64)
+        return total.reshape(*lead, self.shape[2])
 
 
 _INDICATORS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}

@@ -181,7 +181,7 @@ def score_files_in_pool(metrics: list[Metric], chunks: list[FileChunk], names: l
             _merge_checks(checks, chunk_checks)
             report.add(size * len(names), names[-1] if names else "")
     report.finish()
-    return joined(metrics, names, parts, references)
+    return joined(metrics, names, parts, references, jobs)
 
 def _merge_checks(checks: TextChecks, chunk: TextChecks) -> None:
     """One chunk's observations added to the corpus's, as :meth:`TextChecks.observe` would."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 
+from .aggregate import reducer_threads
 from .corpus import Corpus
 from .errors import InputError
 from .metric import M2, Metric, Result, compact
@@ -24,20 +25,22 @@ class Scored:
     """Per-sentence statistics of every hypothesis under every metric, and their results.
 
     ``statistics[name][k]`` is metric k's statistics of hypothesis ``name``; :meth:`result`
-    reduces them (once, then kept). ``references``: the number of reference sets;
-    ``encoded_texts``: how many texts the counting core encoded.
+    reduces them (once, then kept, on ``jobs`` threads where a reducer can use them).
+    ``references``: the number of reference sets; ``encoded_texts``: how many texts the
+    counting core encoded.
     """
 
     def __init__(self, metrics: list[Metric], names: list[str], statistics: dict[str, list[Any]], references: int,
-                 encoded_texts: int = 0) -> None:
+                 encoded_texts: int = 0, jobs: int = 1) -> None:
         self.metrics, self.names, self.statistics = metrics, names, statistics
-        self.references, self.encoded_texts = references, encoded_texts
+        self.references, self.encoded_texts, self.jobs = references, encoded_texts, jobs
         self._results: dict[tuple[str, int], Result] = {}
 
     def result(self, name: str, k: int) -> Result:
         key = (name, k)
         if key not in self._results:
-            self._results[key] = self.metrics[k].score(self.statistics[name][k])
+            with reducer_threads(self.jobs):
+                self._results[key] = self.metrics[k].score(self.statistics[name][k])
         return self._results[key]
 
     def results(self) -> dict[str, list[Result]]:
@@ -111,18 +114,18 @@ def score_chunks(metrics: Sequence[Metric], chunks: Iterable[Corpus], names: Seq
     parts, seen_references = [], [references]
     for _, statistics, texts in chunk_statistics(metrics, chunks, names, progress, jobs, total, seen_references):
         parts.append((statistics, texts))
-    return joined(metrics, names, parts, seen_references[0] or 0)
+    return joined(metrics, names, parts, seen_references[0] or 0, check_jobs(jobs))
 
 
 def joined(metrics: list[Metric], names: list[str], parts: Sequence[tuple[dict[str, list[Any]], int]],
-           references: int) -> Scored:
+           references: int, jobs: int = 1) -> Scored:
     """The statistics of consecutive chunks (each: by hypothesis name and metric, and the
     texts encoded) joined into one :class:`Scored` run."""
     if not parts:
         raise InputError("the corpus has no sentences (an empty file scores nothing)")
     statistics = {name: [metric.join_statistics([part[0][name][k] for part in parts])
                          for k, metric in enumerate(metrics)] for name in names}
-    return Scored(metrics, names, statistics, references, sum(part[1] for part in parts))
+    return Scored(metrics, names, statistics, references, sum(part[1] for part in parts), jobs)
 
 
 def chunk_statistics(metrics: Sequence[Metric], chunks: Iterable[Corpus], names: Sequence[str],

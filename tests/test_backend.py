@@ -90,6 +90,44 @@ def test_python2_draws_rejects_bad_arguments():
     assert backend.compiled.python2_draws(0, 5, 2) == b""
 
 
+@needs_compiled
+@settings(max_examples=30, deadline=None)
+@given(size=st.integers(0, 40), references=st.integers(1, 4), width=st.integers(1, 5),
+       iterations=st.integers(0, 40), first=st.integers(0, 600), wide=st.booleans(), threads=st.integers(1, 3))
+def test_python2_sampled_sums_equal_the_draws_sums(size, references, width, iterations, first, wide, threads):
+    """The fused C loop (draw and add, groups of 16 iterations, tiles of sentences, a range of
+    iterations per thread) against summing the stored draws' rows: the same integers."""
+    from gecmetrics.aggregate import _python2_draws_from, python2_sampled_sums, reducer_threads, sum_selected
+
+    rng = np.random.default_rng(size * 1000 + iterations)
+    stats = rng.integers(-2**30, 2**30, size=(size, references, width)).astype(np.int64 if wide else np.int32)
+    draws = _python2_draws_from(first, iterations, size, references, False)
+    expected = np.zeros((iterations, width), np.int64)
+    for j in range(iterations):
+        for d in range(size):
+            expected[j] += stats[d, draws[j, d]]
+    raw = backend.compiled.python2_sampled_sums(stats, size, references, width, iterations, first)
+    assert np.array_equal(np.frombuffer(raw, np.int64).reshape(iterations, width), expected)
+    if first == 0:
+        with reducer_threads(threads):
+            assert np.array_equal(python2_sampled_sums(stats, iterations), expected)
+        assert np.array_equal(sum_selected(stats, draws), expected)
+
+
+@needs_compiled
+def test_python2_sampled_sums_rejects_bad_arguments():
+    stats = np.zeros((3, 2, 4), np.int64)
+    with pytest.raises(ValueError):
+        backend.compiled.python2_sampled_sums(stats, 3, 0, 4, 5, 0)
+    with pytest.raises(TypeError):  # the shape given must be the buffer's
+        backend.compiled.python2_sampled_sums(stats, 4, 2, 4, 5, 0)
+    with pytest.raises(TypeError):
+        backend.compiled.python2_sampled_sums(stats.astype(np.float64), 3, 2, 4, 5, 0)
+    with pytest.raises(TypeError):
+        backend.compiled.python2_sampled_sums(stats.astype(np.int16), 3, 2, 4, 5, 0)
+    assert backend.compiled.python2_sampled_sums(stats, 3, 2, 4, 0, 0) == b""
+
+
 corpus_line = st.lists(st.sampled_from(["a", "b", "c", "d", "a b"]), max_size=10).map(" ".join)
 
 

@@ -16,7 +16,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..aggregate import best_reference, by_sentence_blocks, draw_blocks, python2_draws, sampled_sums, seeded_draws, select
+from ..aggregate import (best_reference, by_sentence_blocks, draw_blocks, python2_draws, python2_sampled_sums,
+                         sampled_sums, seeded_draws, select)
 from ..errors import InputError
 from ..metric import OneScore, Signature, choice, optional_bool, optional_int, parse_bool, positive_int, setting
 from ..ngrams import EncodedCorpus
@@ -328,8 +329,11 @@ class GLEU(NgramMetric):
             chosen = self.best_references(stats)
             return result_of(self.layout, select(stats, chosen).sum(axis=0), signature, settings,
                              swapped=self.lengths_swapped, chosen_references=chosen)
-        seed = None if self.settings.fix_seed else self.settings.seed
-        sums = sampled_sums(stats, draw_blocks(self.settings.sampled_iterations(n_refs), size, n_refs, seed))
+        iterations = self.settings.sampled_iterations(n_refs)
+        if self.settings.fix_seed:
+            sums = python2_sampled_sums(stats, iterations)
+        else:
+            sums = sampled_sums(stats, draw_blocks(iterations, size, n_refs, self.settings.seed))
         scores = self.score_sums(sums)
         mean, std = float(np.mean(scores)), float(np.std(scores))
         result = result_of(self.layout, sums.mean(axis=0), signature, settings, swapped=self.lengths_swapped,
