@@ -101,12 +101,16 @@ class SpacyModel:
         self._nlp: Any = None
         self._strings: dict[int, str] = {}
         self._rules: Any = None
+        self.exact_gemm = False  # spaCy's products done by gecmetrics._gemm (same bits; see fastgemm.py)
 
     @property
     def nlp(self) -> Any:
         """The loaded pipeline (loaded and checked now if it was not yet)."""
         if self._nlp is None:
             self._nlp = self._load()
+            from .fastgemm import install
+
+            self.exact_gemm = install(self._nlp)
             if os.environ.get(NO_RULE_CACHE_VARIABLE, "") in ("", "0"):
                 from .rulecache import RuleCache
 
@@ -185,4 +189,5 @@ class SpacyModel:
         return found
 
     def __getstate__(self) -> dict:
-        return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None}
+        return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None,
+                "exact_gemm": False}
