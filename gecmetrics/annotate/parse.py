@@ -109,8 +109,10 @@ class SpacyModel:
         if self._nlp is None:
             self._nlp = self._load()
             from .fastgemm import install
+            from .rulecache import index_lists_as_sets
 
             self.exact_gemm = install(self._nlp)
+            index_lists_as_sets(self._nlp)
             if os.environ.get(NO_RULE_CACHE_VARIABLE, "") in ("", "0"):
                 from .rulecache import RuleCache
 
