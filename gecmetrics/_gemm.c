@@ -23,9 +23,9 @@
 #include <string.h>
 
 #define KC 256 /* BLIS generic's k block for float */
-#define MR 4   /* rows of the register tile */
+#define MR 6   /* rows of the register tile */
 #define NR 16  /* columns of the register tile (two 8-float vectors) */
-#define MC 64  /* rows of A per pass over the packed panels */
+#define MC 96  /* rows of A per pass over the packed panels */
 
 typedef float v8 __attribute__((vector_size(32)));
 
@@ -54,24 +54,26 @@ static void panel_block(const float *a, Py_ssize_t lda, Py_ssize_t m, Py_ssize_t
                         float *c, Py_ssize_t ldc, Py_ssize_t width, int first) {
     Py_ssize_t i = 0;
     for (; i + MR <= m; i += MR) {
-        /* eight accumulators kept in registers: rows r0..r3, columns 0-7 (x0) and 8-15 (x1) */
-        v8 r00 = {0}, r01 = {0}, r10 = {0}, r11 = {0}, r20 = {0}, r21 = {0}, r30 = {0}, r31 = {0};
-        const float *a0 = a + i * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+        /* MR x NR accumulators, kept in registers once the loops over r and v are unrolled */
+        v8 acc[MR][2];
+#pragma GCC unroll 8
+        for (int r = 0; r < MR; r++) acc[r][0] = acc[r][1] = (v8){0};
+        const float *a0 = a + i * lda;
         for (Py_ssize_t k = 0; k < kc; k++) {
             v8 b0, b1;
             memcpy(&b0, p + k * NR, sizeof(v8));
             memcpy(&b1, p + k * NR + 8, sizeof(v8));
-            float x;
-            v8 xv;
-            x = a0[k]; xv = (v8){x, x, x, x, x, x, x, x}; r00 = r00 + xv * b0; r01 = r01 + xv * b1;
-            x = a1[k]; xv = (v8){x, x, x, x, x, x, x, x}; r10 = r10 + xv * b0; r11 = r11 + xv * b1;
-            x = a2[k]; xv = (v8){x, x, x, x, x, x, x, x}; r20 = r20 + xv * b0; r21 = r21 + xv * b1;
-            x = a3[k]; xv = (v8){x, x, x, x, x, x, x, x}; r30 = r30 + xv * b0; r31 = r31 + xv * b1;
+#pragma GCC unroll 8
+            for (int r = 0; r < MR; r++) {
+                float x = a0[r * lda + k];
+                v8 xv = {x, x, x, x, x, x, x, x};
+                v8 t0 = xv * b0, t1 = xv * b1;
+                acc[r][0] = acc[r][0] + t0;
+                acc[r][1] = acc[r][1] + t1;
+            }
         }
-        store_tile(c + i * ldc, r00, r01, width, first);
-        store_tile(c + (i + 1) * ldc, r10, r11, width, first);
-        store_tile(c + (i + 2) * ldc, r20, r21, width, first);
-        store_tile(c + (i + 3) * ldc, r30, r31, width, first);
+#pragma GCC unroll 8
+        for (int r = 0; r < MR; r++) store_tile(c + (i + r) * ldc, acc[r][0], acc[r][1], width, first);
     }
     for (; i < m; i++) {
         v8 acc0 = {0}, acc1 = {0};
