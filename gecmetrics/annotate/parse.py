@@ -166,17 +166,17 @@ class SpacyModel:
         if len(doc) == 0:
             return EMPTY_SENTENCE
         if self._rules is None:
-            rows = doc.to_array([ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).tolist()
+            orth, lower, lemma, pos, tag, dep, head, space = doc.to_array(
+                [ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
         else:  # POS, tag, dependency and lemma as the attribute ruler and the lemmatizer set them
-            finished = self._rules.finish(doc, self._text_of)
-            rows = [(orth, lower, lemma, pos, tag, dep, head, space) for (orth, lower, head, space), (pos, tag, dep, lemma)
-                    in zip(doc.to_array([ORTH, LOWER, HEAD, SPACY]).tolist(), finished)]
-        columns = list(zip(*rows))
-        heads = tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(columns[6]))
-        words, lower, lemma, pos, tag, dep = (self._texts(columns[k]) for k in range(6))
-        return ParsedSentence(words, lower, lemma, pos, tag, dep, heads, tuple(bool(s) for s in columns[7]))
+            orth, tag, dep, lower, head, space = doc.to_array([ORTH, TAG, DEP, LOWER, HEAD, SPACY]).T.tolist()
+            pos, tag, dep, lemma = zip(*self._rules.finish(doc, self._text_of, (orth, tag, dep)))
+        heads = tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(head))
+        texts = self._texts
+        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep), heads,
+                              tuple(map(bool, space)))
 
-    def _texts(self, keys: tuple[int, ...]) -> tuple[str, ...]:
+    def _texts(self, keys: Sequence[int]) -> tuple[str, ...]:
         """The strings of hash keys (a dict lookup each; spaCy's string store for new ones)."""
         get = self._strings.get
         found = [get(key) for key in keys]
