@@ -1,8 +1,8 @@
-"""Build the optional compiled loops: the counting core (gecmetrics/_counting.c) and the
+"""Build the optional compiled loops: the counting core (gecmetrics/_counting.c), the
 ERRANT-style alignment (gecmetrics/_align.c) and the float32 matrix product that rounds as
 spaCy's BLIS does on machines where BLIS runs its generic kernel (gecmetrics/_gemm.c).
 
-Everything else is in pyproject.toml. Both extensions are optional: without a C compiler the
+Everything else is in pyproject.toml. All three extensions are optional: without a C compiler the
 install still succeeds and gecmetrics uses its NumPy / pure-Python implementation of the same
 loops (slower, same numbers); `gecmetric --version` says which one is in use.
 """
