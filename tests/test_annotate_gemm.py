@@ -93,3 +93,26 @@ def test_exact_gemm_gives_spacys_parses_and_tensors(spacy_model, conll14, monkey
     assert all(np.array_equal(x.tensor, y.tensor) for x, y in zip(ours, theirs))
     # the products really went through the C kernel
     assert type(spacy_model.nlp.get_pipe("tok2vec").model.ops).__name__ == "ExactGemmOps"
+
+
+def test_parses_equal_an_unmodified_spacy_pipeline(spacy_model, conll14):
+    """Exact products, lemma index sets and rule reuse together: every field ERRANT reads is what
+    a freshly loaded, untouched spaCy pipeline gives (including lemmas of nouns and verbs, which
+    go through the rule lemmatizer's index)."""
+    import spacy
+    from spacy.tokens import Doc
+
+    from gecmetrics.annotate.parse import ParsedSentence
+    from gecmetrics.annotate.rulecache import index_lists_as_sets
+
+    texts = [" ".join(line.split()) for name in ("CAMB", "REF0") for line in read_lines(str(conll14 / name))[:150]]
+    texts = [text for text in texts if text]
+    nlp = spacy.load(MODEL, exclude=["ner"])
+    index = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    assert all(isinstance(words, list) for words in index.values())  # untouched
+    expected = [ParsedSentence(tuple(t.text for t in doc), tuple(t.lower_ for t in doc), tuple(t.lemma_ for t in doc),
+                               tuple(t.pos_ for t in doc), tuple(t.tag_ for t in doc), tuple(t.dep_ for t in doc),
+                               tuple(t.head.i for t in doc), tuple(bool(t.whitespace_) for t in doc))
+                for doc in nlp.pipe(Doc(nlp.vocab, words=text.split()) for text in texts)]
+    assert spacy_model.parse(texts) == expected
+    assert index_lists_as_sets(nlp) and all(isinstance(words, frozenset) for words in index.values())
