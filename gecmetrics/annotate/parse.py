@@ -101,12 +101,18 @@ class SpacyModel:
         self._nlp: Any = None
         self._strings: dict[int, str] = {}
         self._rules: Any = None
+        self.exact_gemm = False  # spaCy's products done by gecmetrics._gemm (same bits; see fastgemm.py)
 
     @property
     def nlp(self) -> Any:
         """The loaded pipeline (loaded and checked now if it was not yet)."""
         if self._nlp is None:
             self._nlp = self._load()
+            from .fastgemm import install
+            from .rulecache import index_lists_as_sets
+
+            self.exact_gemm = install(self._nlp)
+            index_lists_as_sets(self._nlp)
             if os.environ.get(NO_RULE_CACHE_VARIABLE, "") in ("", "0"):
                 from .rulecache import RuleCache
 
@@ -160,17 +166,17 @@ class SpacyModel:
         if len(doc) == 0:
             return EMPTY_SENTENCE
         if self._rules is None:
-            rows = doc.to_array([ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).tolist()
+            orth, lower, lemma, pos, tag, dep, head, space = doc.to_array(
+                [ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
         else:  # POS, tag, dependency and lemma as the attribute ruler and the lemmatizer set them
-            finished = self._rules.finish(doc, self._text_of)
-            rows = [(orth, lower, lemma, pos, tag, dep, head, space) for (orth, lower, head, space), (pos, tag, dep, lemma)
-                    in zip(doc.to_array([ORTH, LOWER, HEAD, SPACY]).tolist(), finished)]
-        columns = list(zip(*rows))
-        heads = tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(columns[6]))
-        words, lower, lemma, pos, tag, dep = (self._texts(columns[k]) for k in range(6))
-        return ParsedSentence(words, lower, lemma, pos, tag, dep, heads, tuple(bool(s) for s in columns[7]))
+            orth, tag, dep, lower, head, space = doc.to_array([ORTH, TAG, DEP, LOWER, HEAD, SPACY]).T.tolist()
+            pos, tag, dep, lemma = zip(*self._rules.finish(doc, self._text_of, (orth, tag, dep)))
+        heads = tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(head))
+        texts = self._texts
+        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep), heads,
+                              tuple(map(bool, space)))
 
-    def _texts(self, keys: tuple[int, ...]) -> tuple[str, ...]:
+    def _texts(self, keys: Sequence[int]) -> tuple[str, ...]:
         """The strings of hash keys (a dict lookup each; spaCy's string store for new ones)."""
         get = self._strings.get
         found = [get(key) for key in keys]
@@ -185,4 +191,5 @@ class SpacyModel:
         return found
 
     def __getstate__(self) -> dict:
-        return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None}
+        return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None,
+                "exact_gemm": False}
