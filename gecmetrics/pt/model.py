@@ -196,7 +196,9 @@ def model_revision(transformers: Any, model: Any, source: str) -> str:
         digest = weights_digest(Path(source))
         if digest:
             return f"sha256:{digest}"
-    commit = getattr(model.config, "_commit_hash", None) or _snapshot_commit(transformers, source)
+    config = model.config
+    commit = (config.get("_commit_hash") if isinstance(config, dict) else getattr(config, "_commit_hash", None)) \
+        or _snapshot_commit(transformers, source)
     return f"commit:{commit[:12]}" if commit else "unknown"
 
 
@@ -208,21 +210,65 @@ def default_layers(name: str) -> int:
                      f"BERTScore's defaults are known for {', '.join(sorted(DEFAULT_LAYERS))}")
 
 
+def _direct_encoder(torch: Any, transformers: Any, source: str, num_layers: int, name: str) -> Any:
+    """The model as a :class:`~gecmetrics.pt.encoder.DirectBert` when it is a plain BERT with
+    one weight file (in the folder, or in the hub cache), else None (transformers loads it)."""
+    from .encoder import DirectBert, read_config, read_weights, supports, weight_file
+
+    if os.path.isdir(source):
+        config_path, weights = os.path.join(source, "config.json"), weight_file(source)
+    else:
+        try:
+            config_path = transformers.utils.cached_file(source, "config.json")
+            weights = _cached_weights(transformers, source)
+        except Exception:  # not cached and no network, or no such model: transformers says which
+            return None
+    config = read_config(config_path)
+    if weights is None or not supports(config):
+        return None
+    if not 0 <= num_layers <= config["num_hidden_layers"]:
+        raise InputError(f"num_layers must be between 0 and {config['num_hidden_layers']} for model {name}, "
+                         f"got {num_layers}")
+    try:
+        return DirectBert(torch, config, read_weights(torch, weights), num_layers)
+    except Exception as err:  # corrupt or incomplete weights
+        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+
+
+def _cached_weights(transformers: Any, name: str) -> str | None:
+    """The path of a hub model's single weight file (downloaded into the cache if needed)."""
+    from .encoder import WEIGHT_NAMES
+
+    for file_name in WEIGHT_NAMES:
+        try:
+            path = transformers.utils.cached_file(name, file_name)
+        except Exception:  # this file is not in the repository
+            continue
+        if path:
+            return path
+    return None
+
+
 def load_model(name: str, num_layers: int | None = None, device: str | None = None) -> LoadedModel:
     """Load a tokenizer and encoder by hub name or local folder, cut after ``num_layers``
     layers (default: BERTScore's layer for that name), in evaluation mode on ``device``
-    (default: CUDA when available, else CPU)."""
+    (default: CUDA when available, else CPU). Plain BERT models are computed directly from
+    their weights (``encoder.py``), others by transformers' model classes."""
     torch, transformers = import_backend()
     source = _model_source(name)
     layers = default_layers(name) if num_layers is None else num_layers
     with quiet_loading(transformers):
-        model = _load_encoder(transformers, source)
-        prefix_space = getattr(model.config, "model_type", "") in BYTE_LEVEL_TYPES
+        model = _direct_encoder(torch, transformers, source, layers, name)
+        if model is None:
+            model = _load_encoder(transformers, source)
+            truncate_layers(torch, model, layers, name)
+        model_type = model.config["model_type"] if isinstance(model.config, dict) else \
+            getattr(model.config, "model_type", "")
+        prefix_space = model_type in BYTE_LEVEL_TYPES
         tokenizer = _load_tokenizer(transformers, source, prefix_space)
-    truncate_layers(torch, model, layers, name)
     try:
         chosen = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
-        model.to(chosen)
+        model = model.to(chosen)
     except (RuntimeError, AssertionError) as err:
         raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
     model.eval()

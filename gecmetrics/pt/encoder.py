@@ -1,0 +1,133 @@
+"""A BERT encoder computed straight from its weights: the forward pass of transformers'
+``BertModel`` as BERTScore calls it (absolute positions, token type 0, no padding mask,
+post-layer-norm blocks, exact GELU), written with torch functions.
+
+Why: importing transformers' modelling code costs 3-4 s of CPU at every start (it pulls in
+torch's compiler and distributed packages), about as much as PT-M2 spends on a system's edits
+with a small model; and one fused query/key/value product per layer with no module machinery
+makes each batch cheaper. The numbers equal ``BertModel``'s to float32 rounding (a test compares
+them). Configurations this does not cover (other architectures, relative positions, other
+activations, sharded weights) are loaded through transformers instead (``model.py``).
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+WEIGHT_NAMES = ("model.safetensors", "pytorch_model.bin")
+"""Single-file weights this encoder reads (sharded checkpoints go through transformers)."""
+
+_LAYER_PARTS = ("attention.self.query.weight", "attention.self.query.bias", "attention.self.key.weight",
+                "attention.self.key.bias", "attention.self.value.weight", "attention.self.value.bias",
+                "attention.output.dense.weight", "attention.output.dense.bias",
+                "attention.output.LayerNorm.weight", "attention.output.LayerNorm.bias",
+                "intermediate.dense.weight", "intermediate.dense.bias", "output.dense.weight", "output.dense.bias",
+                "output.LayerNorm.weight", "output.LayerNorm.bias")
+_EMBEDDING_PARTS = ("word_embeddings.weight", "position_embeddings.weight", "token_type_embeddings.weight",
+                    "LayerNorm.weight", "LayerNorm.bias")
+
+
+def read_config(path: str) -> dict:
+    """A model's config.json as a dict ({} when unreadable: transformers then reports it)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            config = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return config if isinstance(config, dict) else {}
+
+
+def supports(config: dict) -> bool:
+    """Whether a config describes the plain BERT encoder computed here."""
+    hidden, heads = config.get("hidden_size"), config.get("num_attention_heads")
+    return (config.get("model_type") == "bert" and config.get("hidden_act", "gelu") == "gelu"
+            and config.get("position_embedding_type", "absolute") in (None, "absolute")
+            and not config.get("is_decoder", False) and not config.get("add_cross_attention", False)
+            and isinstance(hidden, int) and isinstance(heads, int) and heads > 0 and hidden % heads == 0
+            and isinstance(config.get("num_hidden_layers"), int))
+
+
+def read_weights(torch: Any, path: str) -> dict:
+    """The tensors of a safetensors or PyTorch weight file, named as ``BertModel``'s (a
+    ``bert.`` prefix of pre-training checkpoints dropped, old ``gamma``/``beta`` renamed)."""
+    if path.endswith(".safetensors"):
+        from safetensors.torch import load_file
+
+        state = load_file(path)
+    else:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    named = {}
+    for name, tensor in state.items():
+        name = name[len("bert."):] if name.startswith("bert.") else name
+        if "LayerNorm." in name:
+            name = name.replace("LayerNorm.gamma", "LayerNorm.weight").replace("LayerNorm.beta", "LayerNorm.bias")
+        named[name] = tensor
+    return named
+
+
+class DirectBert:
+    """The first ``len(layers)`` layers of a BERT encoder; calling it on token ids (batch,
+    length) returns a 1-tuple with the last layer's output (batch, length, hidden), float32."""
+
+    training = False
+
+    def __init__(self, torch: Any, config: dict, state: dict, num_layers: int) -> None:
+        def tensor(name: str) -> Any:
+            if name not in state:
+                raise KeyError(f"the weights have no {name}")
+            return state[name].float().contiguous()
+
+        self.torch = torch
+        self.config = config
+        self.heads = config["num_attention_heads"]
+        self.eps = float(config.get("layer_norm_eps", 1e-12))
+        self.embeddings = [tensor("embeddings." + part) for part in _EMBEDDING_PARTS]
+        self.layers = []
+        for index in range(num_layers):
+            parts = [tensor(f"encoder.layer.{index}.{part}") for part in _LAYER_PARTS]
+            fused = [torch.cat(parts[0:6:2]), torch.cat(parts[1:6:2])]  # query, key, value in one product
+            self.layers.append(fused + parts[6:])
+
+    def to(self, device: Any) -> "DirectBert":
+        self.embeddings = [t.to(device) for t in self.embeddings]
+        self.layers = [[t.to(device) for t in layer] for layer in self.layers]
+        return self
+
+    def eval(self) -> "DirectBert":
+        return self
+
+    def __call__(self, ids: Any) -> tuple[Any]:
+        functional = self.torch.nn.functional
+        batch, length = ids.shape
+        words, positions, types, norm_weight, norm_bias = self.embeddings
+        hidden = functional.embedding(ids, words) + types[0]
+        hidden = hidden + positions[:length]
+        hidden = functional.layer_norm(hidden, hidden.shape[-1:], norm_weight, norm_bias, self.eps)
+        for layer in self.layers:
+            hidden = self._layer(functional, hidden, layer, batch, length)
+        return (hidden,)
+
+    def _layer(self, functional: Any, hidden: Any, layer: list, batch: int, length: int) -> Any:
+        """One post-layer-norm block: self-attention, then the feed-forward part."""
+        (qkv_weight, qkv_bias, out_weight, out_bias, norm1_weight, norm1_bias, inner_weight, inner_bias,
+         output_weight, output_bias, norm2_weight, norm2_bias) = layer
+        size = hidden.shape[-1]
+        qkv = functional.linear(hidden, qkv_weight, qkv_bias).view(batch, length, 3, self.heads, size // self.heads)
+        query, key, value = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+        context = functional.scaled_dot_product_attention(query, key, value)
+        context = context.transpose(1, 2).reshape(batch, length, size)
+        attended = functional.layer_norm(functional.linear(context, out_weight, out_bias) + hidden, (size,),
+                                         norm1_weight, norm1_bias, self.eps)
+        inner = functional.gelu(functional.linear(attended, inner_weight, inner_bias))
+        return functional.layer_norm(functional.linear(inner, output_weight, output_bias) + attended, (size,),
+                                     norm2_weight, norm2_bias, self.eps)
+
+
+def weight_file(folder: str) -> str | None:
+    """The single weight file of a model folder, or None (none, or sharded)."""
+    for name in WEIGHT_NAMES:
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            return path
+    return None
