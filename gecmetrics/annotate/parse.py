@@ -80,6 +80,11 @@ def sentence_from_words(words: Sequence[str], *, lower: Sequence[str] | None = N
         tuple(head if head is not None else range(n)), (True,) * n)
 
 
+def _heads(offsets: Sequence[int]) -> tuple[int, ...]:
+    """Head indices from spaCy's HEAD column (the offset to the head, as unsigned 64-bit)."""
+    return tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(offsets))
+
+
 def _import_spacy() -> Any:
     try:
         import spacy
@@ -155,26 +160,64 @@ class SpacyModel:
 
             inputs = (Doc(nlp.vocab, words=texts[index].split()) for index in filled)
         disabled = list(self._rules.nlp.pipe_names[-2:]) if self._rules is not None else []
-        for index, doc in zip(filled, nlp.pipe(inputs, batch_size=self.batch_size, disable=disabled)):
-            result[index] = self._sentence(doc)
+        docs = zip(filled, nlp.pipe(inputs, batch_size=self.batch_size, disable=disabled))
+        if self._rules is None:
+            for index, doc in docs:
+                result[index] = self._sentence(doc)
+        else:
+            self._parse_with_rules(docs, result)
         return result
 
+    def _parse_with_rules(self, docs: Any, result: list[ParsedSentence]) -> None:
+        """Fill ``result`` from (index, Doc) pairs with the rule cache's POS, tags, dependencies
+        and lemmas; the Docs with unseen tokens wait until ``batch_size`` of them have come, so
+        that the ruler and the lemmatizer run once on the unseen tokens of them all."""
+        from spacy.attrs import DEP, HEAD, LOWER, ORTH, SPACY, TAG
+
+        rules, pending = self._rules, []
+        for index, doc in docs:
+            if len(doc) == 0:
+                continue  # EMPTY_SENTENCE already
+            columns = doc.to_array([ORTH, TAG, DEP, LOWER, HEAD, SPACY]).T.tolist()
+            keys, found = rules.start(doc, self._text_of, columns[:3])
+            if found is not None:
+                result[index] = self._sentence_from(columns, found)
+                continue
+            pending.append((index, doc, keys, columns))
+            if len(pending) == self.batch_size:
+                self._complete(pending, result)
+        self._complete(pending, result)
+
+    def _complete(self, pending: list, result: list[ParsedSentence]) -> None:
+        """The waiting Docs' sentences, their unseen tokens run together; empties ``pending``."""
+        if not pending:
+            return
+        done = self._rules.complete([(doc, keys) for _, doc, keys, _ in pending], self._text_of)
+        for (index, _, _, columns), found in zip(pending, done):
+            result[index] = self._sentence_from(columns, found)
+        pending.clear()
+
+    def _sentence_from(self, columns: list[list[int]], rule_results: list[tuple[int, int, int, int]]
+                       ) -> ParsedSentence:
+        """A sentence from a Doc's ORTH, TAG, DEP, LOWER, HEAD and SPACY columns and the rule
+        cache's (POS, tag, dependency, lemma) per token."""
+        orth, _, _, lower, head, space = columns
+        pos, tag, dep, lemma = zip(*rule_results)
+        texts = self._texts
+        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep),
+                              _heads(head), tuple(map(bool, space)))
+
     def _sentence(self, doc: Any) -> ParsedSentence:
-        """The fields ERRANT reads, taken from the Doc's arrays in one call."""
+        """The fields ERRANT reads, taken from the Doc's arrays in one call (no rule cache)."""
         from spacy.attrs import DEP, HEAD, LEMMA, LOWER, ORTH, POS, SPACY, TAG
 
         if len(doc) == 0:
             return EMPTY_SENTENCE
-        if self._rules is None:
-            orth, lower, lemma, pos, tag, dep, head, space = doc.to_array(
-                [ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
-        else:  # POS, tag, dependency and lemma as the attribute ruler and the lemmatizer set them
-            orth, tag, dep, lower, head, space = doc.to_array([ORTH, TAG, DEP, LOWER, HEAD, SPACY]).T.tolist()
-            pos, tag, dep, lemma = zip(*self._rules.finish(doc, self._text_of, (orth, tag, dep)))
-        heads = tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(head))
+        orth, lower, lemma, pos, tag, dep, head, space = doc.to_array(
+            [ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
         texts = self._texts
-        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep), heads,
-                              tuple(map(bool, space)))
+        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep),
+                              _heads(head), tuple(map(bool, space)))
 
     def _texts(self, keys: Sequence[int]) -> tuple[str, ...]:
         """The strings of hash keys (a dict lookup each; spaCy's string store for new ones)."""
