@@ -8,9 +8,10 @@ ERRANT 3.0.2 printed. The end-to-end comparison with ERRANT itself is test_annot
 from __future__ import annotations
 
 import gzip
-
+import os
 import random
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -513,3 +514,47 @@ def test_unseen_tokens_of_many_sentences_run_together_and_accidental_patterns_fa
     full = SpacyModel(MODEL)
     assert full.nlp is not None and full._rules is None
     assert parsed == full.parse(lines)
+
+
+FAKE_SPACY_CHECK = """
+import sys
+from gecmetrics.annotate.parse import _import_spacy
+spacy = _import_spacy()
+print(spacy.ready, "spacy.cli" in sys.modules, hasattr(spacy, "cli"))
+import spacy.cli
+print(spacy.cli.REAL, spacy.info())
+"""
+
+
+@pytest.mark.parametrize("init, cli_imported", [
+    ("from .cli.info import info  # noqa: F401\nready = 'ok'\n", False),
+    ("from .cli.info import info\nfrom .cli import REAL\nready = 'ok'\n", True),  # another use: plain import
+])
+def test_spacy_is_imported_without_its_command_line_package_only_when_init_reads_just_info(tmp_path, init,
+                                                                                         cli_imported):
+    """A stand-in answers __init__'s ``from .cli.info import info`` and is removed after it:
+    the real package is imported only when asked for (here a fake spaCy whose cli records it)."""
+    import subprocess
+    import sys
+
+    package = tmp_path / "spacy"
+    (package / "cli").mkdir(parents=True)
+    (package / "__init__.py").write_text(init)
+    (package / "cli" / "__init__.py").write_text("REAL = 'real cli'\n")
+    (package / "cli" / "info.py").write_text("def info():\n    return 'real info'\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[1])])}
+    done = subprocess.run([sys.executable, "-c", FAKE_SPACY_CHECK], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"ok {cli_imported} {cli_imported}", "real cli real info"]
+
+
+def test_installed_spacy_is_imported_without_its_command_line_package(spacy_model):
+    import subprocess
+    import sys
+
+    check = ("import sys\nfrom gecmetrics.annotate.parse import _import_spacy\nspacy = _import_spacy()\n"
+             "print(sorted(name for name in sys.modules if name.startswith('spacy.cli')), hasattr(spacy, 'cli'))\n"
+             "import spacy.cli\nprint(callable(spacy.cli.download), callable(spacy.info))\n")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[] False", "True True"]

@@ -85,8 +85,54 @@ def _heads(offsets: Sequence[int]) -> tuple[int, ...]:
     return tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(offsets))
 
 
-def _import_spacy() -> Any:
+# the one line of spaCy's __init__ that reads its command-line package (checked before skipping it)
+SPACY_CLI_LINE = "from .cli.info import info"
+
+
+def _spacy_info(*args: Any, **kwargs: Any) -> Any:
+    """``spacy.info`` when spaCy was imported without its command-line package: imports it now."""
+    from spacy.cli.info import info
+
+    return info(*args, **kwargs)
+
+
+def _import_spacy_without_cli() -> None:
+    """Import spaCy without ``spacy.cli`` (typer, weasel, httpx...: about 360 modules, 0.35 s of
+    CPU, none of them used to parse): its __init__ reads only ``info`` from it, so stand-ins
+    answer that import and are removed after it; ``import spacy.cli`` later gets the real
+    package. Only when __init__ mentions the package in that one line; else a plain import."""
+    import importlib.util
+    import sys
+    import types
+
+    spec = importlib.util.find_spec("spacy")
+    if spec is None or not spec.origin or not spec.origin.endswith("__init__.py"):
+        return
+    with open(spec.origin, encoding="utf-8") as handle:
+        uses = [line.strip() for line in handle if "cli" in line]
+    if len(uses) != 1 or not uses[0].startswith(SPACY_CLI_LINE):
+        return
+    package, module = types.ModuleType("spacy.cli"), types.ModuleType("spacy.cli.info")
+    package.__path__, module.info = [], _spacy_info  # type: ignore[attr-defined]
+    sys.modules["spacy.cli"], sys.modules["spacy.cli.info"] = package, module
     try:
+        import spacy  # noqa: F401
+    except Exception:  # noqa: BLE001
+        pass  # the plain import that follows runs spaCy's own, and says what is wrong
+    finally:
+        for name, stand_in in (("spacy.cli.info", module), ("spacy.cli", package)):
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
+        if getattr(sys.modules.get("spacy"), "cli", None) is package:
+            del sys.modules["spacy"].cli
+
+
+def _import_spacy() -> Any:
+    import sys
+
+    try:
+        if "spacy" not in sys.modules:
+            _import_spacy_without_cli()
         import spacy
     except ImportError:
         raise InputError(f"ERRANT annotation needs spaCy, which is not installed: {INSTALL_HINT}") from None
