@@ -85,6 +85,18 @@ def _heads(offsets: Sequence[int]) -> tuple[int, ...]:
     return tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(offsets))
 
 
+class _StringTable(dict):
+    """Strings of spaCy hash keys, taken from a string store once each (0: the empty string)."""
+
+    def __init__(self, store: Any) -> None:
+        super().__init__()
+        self.store = store
+
+    def __missing__(self, key: int) -> str:
+        found = self[key] = self.store[key] if key else ""
+        return found
+
+
 # the one line of spaCy's __init__ that reads its command-line package (checked before skipping it)
 SPACY_CLI_LINE = "from .cli.info import info"
 
@@ -150,7 +162,7 @@ class SpacyModel:
         self.model = model
         self.batch_size = batch_size
         self._nlp: Any = None
-        self._strings: dict[int, str] = {}
+        self._strings: dict[int, str] = {}  # a _StringTable once the model is loaded
         self._rules: Any = None
         self.exact_gemm = False  # spaCy's products done by gecmetrics._gemm (same bits; see fastgemm.py)
 
@@ -162,6 +174,7 @@ class SpacyModel:
             from .fastgemm import install
             from .rulecache import index_lists_as_sets
 
+            self._strings = _StringTable(self._nlp.vocab.strings)
             self.exact_gemm = install(self._nlp)
             index_lists_as_sets(self._nlp)
             if os.environ.get(NO_RULE_CACHE_VARIABLE, "") in ("", "0"):
@@ -267,17 +280,10 @@ class SpacyModel:
 
     def _texts(self, keys: Sequence[int]) -> tuple[str, ...]:
         """The strings of hash keys (a dict lookup each; spaCy's string store for new ones)."""
-        get = self._strings.get
-        found = [get(key) for key in keys]
-        if None in found:
-            found = [self._text_of(key) for key in keys]
-        return tuple(found)
+        return tuple(map(self._strings.__getitem__, keys))
 
     def _text_of(self, key: int) -> str:
-        found = self._strings.get(key)
-        if found is None:
-            found = self._strings[key] = self._nlp.vocab.strings[key] if key else ""
-        return found
+        return self._strings[key]
 
     def __getstate__(self) -> dict:
         return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None,
