@@ -161,7 +161,8 @@ class RuleCache:
         return {index: tuple(sorted(set(entries))) for index, entries in targets.items()}
 
     def _keys(self, doc: Any, strings: Any, columns: tuple[list[int], ...] | None = None) -> list[tuple]:
-        """Each token's key: (text, tag, dependency, multi-token pattern entries targeting it);
+        """Each token's key: (text, tag, dependency), plus the multi-token pattern entries
+        targeting it when there are any (a 4-tuple then: no tuple is rebuilt for the others);
         ``columns``: the Doc's ORTH, TAG and DEP columns when the caller has them already."""
         if columns is None:
             from spacy.attrs import DEP, ORTH, TAG
@@ -169,16 +170,16 @@ class RuleCache:
             columns = doc.to_array([ORTH, TAG, DEP]).T.tolist()
         triples = list(zip(*columns))
         if not self.multi_patterns:
-            return [triple + ((),) for triple in triples]
+            return triples
         known = self._masks.get
         masks = [known(triple) for triple in triples]
         if None in masks:
             masks = [self._mask(orth, tag, dep, strings) for orth, tag, dep in triples]
         first_bits = self._first_bits
         if not any(mask & first_bits for mask in masks):
-            return [triple + ((),) for triple in triples]
+            return triples
         targets = self._multi_targets(masks)
-        return [triple + (targets.get(i, ()),) for i, triple in enumerate(triples)]
+        return [triple + (targets[i],) if i in targets else triple for i, triple in enumerate(triples)]
 
     def _run(self, doc: Any, keys: list[tuple]) -> list[tuple]:
         """Run the two components on a Doc and record each token's key and result."""
@@ -210,7 +211,7 @@ class RuleCache:
         found = [table.get(key) for key in keys]
         if None not in found:
             return keys, found
-        if any(key[3] or strings(key[0]).isspace() for key, value in zip(keys, found) if value is None):
+        if any(len(key) > 3 or strings(key[0]).isspace() for key, value in zip(keys, found) if value is None):
             return keys, self._run(doc, keys)
         return keys, None
 
