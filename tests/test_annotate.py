@@ -8,9 +8,10 @@ ERRANT 3.0.2 printed. The end-to-end comparison with ERRANT itself is test_annot
 from __future__ import annotations
 
 import gzip
-
+import os
 import random
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -449,3 +450,111 @@ def test_rule_cache_declines_patterns_it_cannot_key(spacy_model):
     ruler.add([[{"LOWER": "a"}, {"LOWER": "b", "OP": "?"}]], {"POS": "DET"})
     assert RuleCache.for_pipeline(nlp) is None
     assert RuleCache.for_pipeline(spacy.blank("en")) is None
+
+
+def test_rule_cache_pattern_masks_from_word_tag_and_dependency_equal_whole_specs(spacy_model):
+    """The multi-token pattern bits and-ed from the word's, the tag's and the label's own bits
+    are those of testing every attribute of each spec on the token at once."""
+    from gecmetrics.annotate.rulecache import _satisfies
+
+    model = SpacyModel(MODEL)
+    rules = model.nlp and model._rules
+    strings = model.nlp.vocab.strings
+    words = ["ai", "AI", "n't", "nt", "gon", "na", "got", "ta", "let", "'s", "c'm", "on", "y'", "Y", "all", "is",
+             "Were", "there", "cat", " "]
+    tags, deps = ["VBP", "VBZ", "NN", "XX", ""], ["expl", "nsubj", "ROOT", ""]
+    checked = set()
+    for word in words:
+        for tag in tags:
+            for dep in deps:
+                values = {"TAG": tag, "DEP": dep, "LOWER": word.lower(), "ORTH": word, "TEXT": word,
+                          "IS_SPACE": word.isspace()}
+                expected = 0
+                for number, (_, specs, _) in enumerate(rules.multi_patterns):
+                    for position, spec in enumerate(specs):
+                        expected |= _satisfies(spec, values) << rules._bit(number, position)
+                keys = [strings.add(text) if text else 0 for text in (word, tag, dep)]
+                assert rules._mask(*keys, model._text_of) == expected, (word, tag, dep)
+                checked.add(expected)
+    assert len(checked) >= 6  # several patterns' bits were set, and none for most tokens
+    assert 0 in checked
+
+
+def test_unseen_tokens_of_many_sentences_run_together_and_accidental_patterns_fall_back(spacy_model, monkeypatch):
+    """One parse call runs the ruler and lemmatizer once on the unseen tokens of all its
+    sentences; where two of them happen to form a multi-token pattern there ("got" + "ta"),
+    the sentence is run whole; every field equals the full pipeline's."""
+    from gecmetrics.annotate.rulecache import RuleCache
+
+    lines = ["He got", "ta go", "We have gon", "na see it", "There are dogs .", "Let 's eat , cats ."]
+    cached = SpacyModel(MODEL)
+    cached.nlp
+    calls = {"isolated": 0, "run": []}
+    real_isolated, real_run = RuleCache._run_isolated, RuleCache._run
+
+    def isolated(self, *args):
+        calls["isolated"] += 1
+        return real_isolated(self, *args)
+
+    def run(self, doc, keys):
+        calls["run"].append(doc.text.strip())
+        return real_run(self, doc, keys)
+
+    monkeypatch.setattr(RuleCache, "_run_isolated", isolated)
+    monkeypatch.setattr(RuleCache, "_run", run)
+    parsed = cached.parse(lines)
+    assert calls["isolated"] == 1
+    # whole: "There are", "Let 's" (a pattern in the sentence), then those whose tokens a pattern
+    # targets only in the isolated Doc, so that their own keys were not filled: "ta" of "got ta",
+    # "gon" and "na" of "gon na" (not "got": that pattern's target is "ta")
+    assert [text for text in calls["run"] if text in lines] == ["There are dogs .", "Let 's eat , cats .", "ta go",
+                                                                "We have gon", "na see it"]
+    assert [text for text in calls["run"] if "got ta" in text] != []
+    monkeypatch.setenv("GECMETRICS_NO_RULE_CACHE", "1")
+    full = SpacyModel(MODEL)
+    assert full.nlp is not None and full._rules is None
+    assert parsed == full.parse(lines)
+
+
+FAKE_SPACY_CHECK = """
+import sys
+from gecmetrics.annotate.parse import _import_spacy
+spacy = _import_spacy()
+print(spacy.ready, "spacy.cli" in sys.modules, hasattr(spacy, "cli"))
+import spacy.cli
+print(spacy.cli.REAL, spacy.info())
+"""
+
+
+@pytest.mark.parametrize("init, cli_imported", [
+    ("from .cli.info import info  # noqa: F401\nready = 'ok'\n", False),
+    ("from .cli.info import info\nfrom .cli import REAL\nready = 'ok'\n", True),  # another use: plain import
+])
+def test_spacy_is_imported_without_its_command_line_package_only_when_init_reads_just_info(tmp_path, init,
+                                                                                         cli_imported):
+    """A stand-in answers __init__'s ``from .cli.info import info`` and is removed after it:
+    the real package is imported only when asked for (here a fake spaCy whose cli records it)."""
+    import subprocess
+    import sys
+
+    package = tmp_path / "spacy"
+    (package / "cli").mkdir(parents=True)
+    (package / "__init__.py").write_text(init)
+    (package / "cli" / "__init__.py").write_text("REAL = 'real cli'\n")
+    (package / "cli" / "info.py").write_text("def info():\n    return 'real info'\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[1])])}
+    done = subprocess.run([sys.executable, "-c", FAKE_SPACY_CHECK], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"ok {cli_imported} {cli_imported}", "real cli real info"]
+
+
+def test_installed_spacy_is_imported_without_its_command_line_package(spacy_model):
+    import subprocess
+    import sys
+
+    check = ("import sys\nfrom gecmetrics.annotate.parse import _import_spacy\nspacy = _import_spacy()\n"
+             "print(sorted(name for name in sys.modules if name.startswith('spacy.cli')), hasattr(spacy, 'cli'))\n"
+             "import spacy.cli\nprint(callable(spacy.cli.download), callable(spacy.info))\n")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[] False", "True True"]

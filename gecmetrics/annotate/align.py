@@ -62,22 +62,35 @@ def _compiled_operations(orig: ParsedSentence, cor: ParsedSentence, lev: bool) -
     return [_CODES[code] if code < _TRANSPOSE_BASE else f"T{code - _TRANSPOSE_BASE}" for code in codes]
 
 
+class _Ids(dict):
+    """Ids of strings in order of first sight: ``ids[text]`` adds an unseen text."""
+
+    def __missing__(self, text: str) -> int:
+        found = self[text] = len(self)
+        return found
+
+
+class _PosCodes(_Ids):
+    """The POS feature: 2 * id + 1 for an open class, 2 * id else."""
+
+    def __missing__(self, pos: str) -> int:
+        found = self[pos] = 2 * len(self) + (pos in OPEN_POS)
+        return found
+
+
 # Ids of texts, lower cases, lemmas and POS (one table each), shared by every sentence of the process,
 # so that a sentence's features are made once, whatever it is aligned with.
-_IDS: tuple[dict[str, int], ...] = ({}, {}, {}, {})
+_IDS: tuple[_Ids, ...] = (_Ids(), _Ids(), _Ids(), _PosCodes())
 
 
 def _features(sentence: ParsedSentence) -> bytes:
     """Four int32 per token: ids of text, lower case and lemma, and the POS code
     2 * id + (1 for an open class); kept on the sentence."""
     if not sentence._features:
-        words, lowers, lemmas, tags = _IDS
-        values = array("i")
-        for word, lower, lemma, pos in zip(sentence.words, sentence.lower, sentence.lemma, sentence.pos):
-            values.append(words.setdefault(word, len(words)))
-            values.append(lowers.setdefault(lower, len(lowers)))
-            values.append(lemmas.setdefault(lemma, len(lemmas)))
-            values.append(2 * tags.setdefault(pos, len(tags)) + (pos in OPEN_POS))
+        values = array("i", bytes(16 * len(sentence)))
+        for column, (ids, texts) in enumerate(zip(_IDS, (sentence.words, sentence.lower, sentence.lemma,
+                                                          sentence.pos))):
+            values[column::4] = array("i", map(ids.__getitem__, texts))
         sentence._features.append(values.tobytes())
     return sentence._features[0]
 

@@ -80,8 +80,71 @@ def sentence_from_words(words: Sequence[str], *, lower: Sequence[str] | None = N
         tuple(head if head is not None else range(n)), (True,) * n)
 
 
-def _import_spacy() -> Any:
+def _heads(offsets: Sequence[int]) -> tuple[int, ...]:
+    """Head indices from spaCy's HEAD column (the offset to the head, as unsigned 64-bit)."""
+    return tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(offsets))
+
+
+class _StringTable(dict):
+    """Strings of spaCy hash keys, taken from a string store once each (0: the empty string)."""
+
+    def __init__(self, store: Any) -> None:
+        super().__init__()
+        self.store = store
+
+    def __missing__(self, key: int) -> str:
+        found = self[key] = self.store[key] if key else ""
+        return found
+
+
+# the one line of spaCy's __init__ that reads its command-line package (checked before skipping it)
+SPACY_CLI_LINE = "from .cli.info import info"
+
+
+def _spacy_info(*args: Any, **kwargs: Any) -> Any:
+    """``spacy.info`` when spaCy was imported without its command-line package: imports it now."""
+    from spacy.cli.info import info
+
+    return info(*args, **kwargs)
+
+
+def _import_spacy_without_cli() -> None:
+    """Import spaCy without ``spacy.cli`` (typer, weasel, httpx...: about 360 modules, 0.35 s of
+    CPU, none of them used to parse): its __init__ reads only ``info`` from it, so stand-ins
+    answer that import and are removed after it; ``import spacy.cli`` later gets the real
+    package. Only when __init__ mentions the package in that one line; else a plain import."""
+    import importlib.util
+    import sys
+    import types
+
+    spec = importlib.util.find_spec("spacy")
+    if spec is None or not spec.origin or not spec.origin.endswith("__init__.py"):
+        return
+    with open(spec.origin, encoding="utf-8") as handle:
+        uses = [line.strip() for line in handle if "cli" in line]
+    if len(uses) != 1 or not uses[0].startswith(SPACY_CLI_LINE):
+        return
+    package, module = types.ModuleType("spacy.cli"), types.ModuleType("spacy.cli.info")
+    package.__path__, module.info = [], _spacy_info  # type: ignore[attr-defined]
+    sys.modules["spacy.cli"], sys.modules["spacy.cli.info"] = package, module
     try:
+        import spacy  # noqa: F401
+    except Exception:  # noqa: BLE001
+        pass  # the plain import that follows runs spaCy's own, and says what is wrong
+    finally:
+        for name, stand_in in (("spacy.cli.info", module), ("spacy.cli", package)):
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
+        if getattr(sys.modules.get("spacy"), "cli", None) is package:
+            del sys.modules["spacy"].cli
+
+
+def _import_spacy() -> Any:
+    import sys
+
+    try:
+        if "spacy" not in sys.modules:
+            _import_spacy_without_cli()
         import spacy
     except ImportError:
         raise InputError(f"ERRANT annotation needs spaCy, which is not installed: {INSTALL_HINT}") from None
@@ -99,7 +162,7 @@ class SpacyModel:
         self.model = model
         self.batch_size = batch_size
         self._nlp: Any = None
-        self._strings: dict[int, str] = {}
+        self._strings: dict[int, str] = {}  # a _StringTable once the model is loaded
         self._rules: Any = None
         self.exact_gemm = False  # spaCy's products done by gecmetrics._gemm (same bits; see fastgemm.py)
 
@@ -111,6 +174,7 @@ class SpacyModel:
             from .fastgemm import install
             from .rulecache import index_lists_as_sets
 
+            self._strings = _StringTable(self._nlp.vocab.strings)
             self.exact_gemm = install(self._nlp)
             index_lists_as_sets(self._nlp)
             if os.environ.get(NO_RULE_CACHE_VARIABLE, "") in ("", "0"):
@@ -155,40 +219,71 @@ class SpacyModel:
 
             inputs = (Doc(nlp.vocab, words=texts[index].split()) for index in filled)
         disabled = list(self._rules.nlp.pipe_names[-2:]) if self._rules is not None else []
-        for index, doc in zip(filled, nlp.pipe(inputs, batch_size=self.batch_size, disable=disabled)):
-            result[index] = self._sentence(doc)
+        docs = zip(filled, nlp.pipe(inputs, batch_size=self.batch_size, disable=disabled))
+        if self._rules is None:
+            for index, doc in docs:
+                result[index] = self._sentence(doc)
+        else:
+            self._parse_with_rules(docs, result)
         return result
 
+    def _parse_with_rules(self, docs: Any, result: list[ParsedSentence]) -> None:
+        """Fill ``result`` from (index, Doc) pairs with the rule cache's POS, tags, dependencies
+        and lemmas; the Docs with unseen tokens wait until ``batch_size`` of them have come, so
+        that the ruler and the lemmatizer run once on the unseen tokens of them all."""
+        from spacy.attrs import DEP, HEAD, LOWER, ORTH, SPACY, TAG
+
+        rules, pending = self._rules, []
+        for index, doc in docs:
+            if len(doc) == 0:
+                continue  # EMPTY_SENTENCE already
+            columns = doc.to_array([ORTH, TAG, DEP, LOWER, HEAD, SPACY]).T.tolist()
+            keys, found = rules.start(doc, self._text_of, columns[:3])
+            if found is not None:
+                result[index] = self._sentence_from(columns, found)
+                continue
+            pending.append((index, doc, keys, columns))
+            if len(pending) == self.batch_size:
+                self._complete(pending, result)
+        self._complete(pending, result)
+
+    def _complete(self, pending: list, result: list[ParsedSentence]) -> None:
+        """The waiting Docs' sentences, their unseen tokens run together; empties ``pending``."""
+        if not pending:
+            return
+        done = self._rules.complete([(doc, keys) for _, doc, keys, _ in pending], self._text_of)
+        for (index, _, _, columns), found in zip(pending, done):
+            result[index] = self._sentence_from(columns, found)
+        pending.clear()
+
+    def _sentence_from(self, columns: list[list[int]], rule_results: list[tuple[int, int, int, int]]
+                       ) -> ParsedSentence:
+        """A sentence from a Doc's ORTH, TAG, DEP, LOWER, HEAD and SPACY columns and the rule
+        cache's (POS, tag, dependency, lemma) per token."""
+        orth, _, _, lower, head, space = columns
+        pos, tag, dep, lemma = zip(*rule_results)
+        texts = self._texts
+        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep),
+                              _heads(head), tuple(map(bool, space)))
+
     def _sentence(self, doc: Any) -> ParsedSentence:
-        """The fields ERRANT reads, taken from the Doc's arrays in one call."""
+        """The fields ERRANT reads, taken from the Doc's arrays in one call (no rule cache)."""
         from spacy.attrs import DEP, HEAD, LEMMA, LOWER, ORTH, POS, SPACY, TAG
 
         if len(doc) == 0:
             return EMPTY_SENTENCE
-        if self._rules is None:
-            orth, lower, lemma, pos, tag, dep, head, space = doc.to_array(
-                [ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
-        else:  # POS, tag, dependency and lemma as the attribute ruler and the lemmatizer set them
-            orth, tag, dep, lower, head, space = doc.to_array([ORTH, TAG, DEP, LOWER, HEAD, SPACY]).T.tolist()
-            pos, tag, dep, lemma = zip(*self._rules.finish(doc, self._text_of, (orth, tag, dep)))
-        heads = tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(head))
+        orth, lower, lemma, pos, tag, dep, head, space = doc.to_array(
+            [ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
         texts = self._texts
-        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep), heads,
-                              tuple(map(bool, space)))
+        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep),
+                              _heads(head), tuple(map(bool, space)))
 
     def _texts(self, keys: Sequence[int]) -> tuple[str, ...]:
         """The strings of hash keys (a dict lookup each; spaCy's string store for new ones)."""
-        get = self._strings.get
-        found = [get(key) for key in keys]
-        if None in found:
-            found = [self._text_of(key) for key in keys]
-        return tuple(found)
+        return tuple(map(self._strings.__getitem__, keys))
 
     def _text_of(self, key: int) -> str:
-        found = self._strings.get(key)
-        if found is None:
-            found = self._strings[key] = self._nlp.vocab.strings[key] if key else ""
-        return found
+        return self._strings[key]
 
     def __getstate__(self) -> dict:
         return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None,

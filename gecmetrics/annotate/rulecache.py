@@ -19,7 +19,9 @@ from typing import Any
 
 CACHED_PIPES = ("attribute_ruler", "lemmatizer")
 # token attributes a cached pattern may test, and the predicates it may use on them
-_ATTRIBUTES = {"TAG", "LOWER", "DEP", "IS_SPACE", "ORTH", "TEXT"}
+# (grouped by what they are read from: the token's word, its tag, its dependency label)
+_PART_ATTRIBUTES = ({"LOWER", "IS_SPACE", "ORTH", "TEXT"}, {"TAG"}, {"DEP"})
+_ATTRIBUTES = set().union(*_PART_ATTRIBUTES)
 _PREDICATES = {"IN", "NOT_IN", "REGEX"}
 
 
@@ -89,6 +91,11 @@ class RuleCache:
         self._first_bits = 0
         for number, (_, specs, _) in enumerate(multi_patterns):
             self._first_bits |= 1 << self._bit(number, 0)
+        # each spec split by what its attributes read: the word, the tag, the dependency label
+        self._part_specs = [[(self._bit(number, position), {a: v for a, v in spec.items() if a in attributes})
+                             for number, (_, specs, _) in enumerate(multi_patterns)
+                             for position, spec in enumerate(specs)] for attributes in _PART_ATTRIBUTES]
+        self._part_masks: list[dict[int, int]] = [{} for _ in _PART_ATTRIBUTES]
 
     @classmethod
     def for_pipeline(cls, nlp: Any) -> "RuleCache | None":
@@ -116,19 +123,28 @@ class RuleCache:
         return pattern_number * 8 + position
 
     def _mask(self, orth: int, tag: int, dep: int, strings: Any) -> int:
-        """Bits (pattern, position) of the multi-token pattern specs this token satisfies."""
+        """Bits (pattern, position) of the multi-token pattern specs this token satisfies: a
+        spec is a conjunction over attributes, so the bits the word, the tag and the dependency
+        label each allow (computed once per distinct string) are and-ed."""
         key = (orth, tag, dep)
         mask = self._masks.get(key)
         if mask is None:
-            text = strings(orth)
-            values = {"TAG": strings(tag), "LOWER": text.lower(), "DEP": strings(dep), "IS_SPACE": text.isspace(),
-                      "ORTH": text, "TEXT": text}
-            mask = 0
-            for number, (_, specs, _) in enumerate(self.multi_patterns):
-                for position, spec in enumerate(specs):
-                    if _satisfies(spec, values):
-                        mask |= 1 << self._bit(number, position)
+            mask = self._part_mask(0, orth, strings) & self._part_mask(1, tag, strings) & self._part_mask(2, dep, strings)
             self._masks[key] = mask
+        return mask
+
+    def _part_mask(self, part: int, key: int, strings: Any) -> int:
+        """Bits of the specs whose tests of one part's attributes (none counts as passed) this value passes."""
+        mask = self._part_masks[part].get(key)
+        if mask is None:
+            text = strings(key)
+            values = {"TAG": text, "DEP": text} if part else \
+                {"LOWER": text.lower(), "IS_SPACE": text.isspace(), "ORTH": text, "TEXT": text}
+            mask = 0
+            for bit, spec in self._part_specs[part]:
+                if _satisfies(spec, values):
+                    mask |= 1 << bit
+            self._part_masks[part][key] = mask
         return mask
 
     def _multi_targets(self, masks: list[int]) -> dict[int, tuple[int, ...]]:
@@ -145,7 +161,8 @@ class RuleCache:
         return {index: tuple(sorted(set(entries))) for index, entries in targets.items()}
 
     def _keys(self, doc: Any, strings: Any, columns: tuple[list[int], ...] | None = None) -> list[tuple]:
-        """Each token's key: (text, tag, dependency, multi-token pattern entries targeting it);
+        """Each token's key: (text, tag, dependency), plus the multi-token pattern entries
+        targeting it when there are any (a 4-tuple then: no tuple is rebuilt for the others);
         ``columns``: the Doc's ORTH, TAG and DEP columns when the caller has them already."""
         if columns is None:
             from spacy.attrs import DEP, ORTH, TAG
@@ -153,16 +170,16 @@ class RuleCache:
             columns = doc.to_array([ORTH, TAG, DEP]).T.tolist()
         triples = list(zip(*columns))
         if not self.multi_patterns:
-            return [triple + ((),) for triple in triples]
+            return triples
         known = self._masks.get
         masks = [known(triple) for triple in triples]
         if None in masks:
             masks = [self._mask(orth, tag, dep, strings) for orth, tag, dep in triples]
         first_bits = self._first_bits
         if not any(mask & first_bits for mask in masks):
-            return [triple + ((),) for triple in triples]
+            return triples
         targets = self._multi_targets(masks)
-        return [triple + (targets.get(i, ()),) for i, triple in enumerate(triples)]
+        return [triple + (targets[i],) if i in targets else triple for i, triple in enumerate(triples)]
 
     def _run(self, doc: Any, keys: list[tuple]) -> list[tuple]:
         """Run the two components on a Doc and record each token's key and result."""
@@ -183,20 +200,38 @@ class RuleCache:
                   deps=[strings(key[2]) for key in keys], heads=list(range(len(keys))))
         self._run(doc, self._keys(doc, strings))
 
-    def finish(self, doc: Any, strings: Any, columns: tuple[list[int], ...] | None = None
-               ) -> list[tuple[int, int, int, int]]:
-        """(POS id, tag, dependency, lemma) hashes per token, as the two components would set
-        them: from the table, else by running them on the unseen tokens alone, or on the Doc
-        when a multi-token pattern targets an unseen token. ``columns``: as for :meth:`_keys`."""
+    def start(self, doc: Any, strings: Any, columns: tuple[list[int], ...] | None = None
+              ) -> tuple[list[tuple], list[tuple[int, int, int, int]] | None]:
+        """A Doc's token keys, and its results when they are known now: all from the table, or
+        by running both components on the Doc when a multi-token pattern targets an unseen token
+        (or an unseen token is whitespace). None: unseen tokens left for :meth:`complete`, which
+        runs them for many Docs at once. ``columns``: as for :meth:`_keys`."""
         keys = self._keys(doc, strings, columns)
         table = self.table
         found = [table.get(key) for key in keys]
         if None not in found:
-            return found
-        unseen = list(dict.fromkeys(key for key, value in zip(keys, found) if value is None))
-        if not any(key[3] or strings(key[0]).isspace() for key in unseen):
+            return keys, found
+        if any(len(key) > 3 or strings(key[0]).isspace() for key, value in zip(keys, found) if value is None):
+            return keys, self._run(doc, keys)
+        return keys, None
+
+    def complete(self, pending: list[tuple[Any, list[tuple]]], strings: Any) -> list[list[tuple[int, int, int, int]]]:
+        """Results of Docs :meth:`start` left open, given with their keys: the unseen tokens of
+        all of them run together in one Doc (each token's result depends only on its key), the
+        full Doc of any whose tokens that did not cover."""
+        table = self.table
+        unseen = list(dict.fromkeys(key for _, keys in pending for key in keys if key not in table))
+        if unseen:
             self._run_isolated(unseen, strings)
+        results = []
+        for doc, keys in pending:
             found = [table.get(key) for key in keys]
-            if None not in found:
-                return found
-        return self._run(doc, keys)
+            results.append(found if None not in found else self._run(doc, keys))
+        return results
+
+    def finish(self, doc: Any, strings: Any, columns: tuple[list[int], ...] | None = None
+               ) -> list[tuple[int, int, int, int]]:
+        """(POS id, tag, dependency, lemma) hashes per token, as the two components would set
+        them: :meth:`start` then, if needed, :meth:`complete` of this Doc alone."""
+        keys, found = self.start(doc, strings, columns)
+        return found if found is not None else self.complete([(doc, keys)], strings)[0]
