@@ -5,7 +5,8 @@ import click
 
 from ..errors import InputError
 from ..metrics.gleu import DEFAULT_ITERATIONS, VARIANTS, GLEU
-from ..pipeline import chunk_statistics
+from ..aggregate import reducer_threads
+from ..pipeline import check_jobs, chunk_statistics
 from ..report import gleu_table, percent
 from ..significance import resamplers_for
 from . import main
@@ -95,7 +96,8 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
     if mean:
         _print_means(metrics, hypotheses, statistics, digits, as_json)
     elif not sentence:
-        _print_corpus(metrics, hypotheses, statistics, digits, verbose, as_json)
+        with reducer_threads(check_jobs(jobs)):  # -p N also shares out the sampled sums
+            _print_corpus(metrics, hypotheses, statistics, digits, verbose, as_json)
     if show_signature or verbose:
         for metric in metrics:
             click.echo(metric.signature(n_refs), err=True)
