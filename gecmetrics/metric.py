@@ -370,6 +370,11 @@ class Metric(ABC):
             return getattr(settings, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
+    @property
+    def display_name(self) -> str:
+        """The name messages call this metric by: its registry name, else its class's name."""
+        return self.name or type(self).__name__
+
     def __repr__(self) -> str:
         fields = ", ".join(f"{f.name}={getattr(self.settings, f.name)!r}" for f in dataclasses.fields(self.settings))
         return f"{type(self).__name__}({fields})"
@@ -422,7 +427,7 @@ class Metric(ABC):
     def sentence_from_statistics(self, statistics: Any) -> Any:
         """Per-sentence scores: an object whose ``scores`` hold fractions, shape (D,) or
         (columns, D), with its ``signature`` (see :func:`sentence_matrix`)."""
-        raise InputError(f"metric {self.name or type(self).__name__} has no sentence scores")
+        raise InputError(f"metric {self.display_name} has no sentence scores")
 
     # ------------------------------------------------------------------ derived
     @property

@@ -73,7 +73,7 @@ def check_metrics(metrics: Sequence[Any]) -> list[Metric]:
 
 def _hypothesis(corpus: Corpus, metric: Metric, name: str) -> Sequence[Any]:
     """Hypothesis ``name`` in the kind the metric reads (text lines or M2 blocks)."""
-    return corpus.hypothesis(name, metric.hypothesis_kind, metric.name or type(metric).__name__)
+    return corpus.hypothesis(name, metric.hypothesis_kind, metric.display_name)
 
 
 DEFAULT_CHUNK_LINES = 2_000

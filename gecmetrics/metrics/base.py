@@ -64,7 +64,7 @@ class NgramMetric(Metric):
     def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> EncodedCorpus:
         """Encode the source and references once, to the largest order of the group."""
         if not corpus.references:
-            raise InputError(f"the {self.name or type(self).__name__} metric needs reference texts")
+            raise InputError(f"the {self.display_name} metric needs reference texts")
         order = max([self.settings.n] + [m.settings.n for m in group])
         unit, normalize = self.settings.encoding
         return EncodedCorpus(corpus.sources, corpus.references, order, unit, normalize)
