@@ -97,54 +97,8 @@ class _StringTable(dict):
         return found
 
 
-# the one line of spaCy's __init__ that reads its command-line package (checked before skipping it)
-SPACY_CLI_LINE = "from .cli.info import info"
-
-
-def _spacy_info(*args: Any, **kwargs: Any) -> Any:
-    """``spacy.info`` when spaCy was imported without its command-line package: imports it now."""
-    from spacy.cli.info import info
-
-    return info(*args, **kwargs)
-
-
-def _import_spacy_without_cli() -> None:
-    """Import spaCy without ``spacy.cli`` (typer, weasel, httpx...: about 360 modules, 0.35 s of
-    CPU, none of them used to parse): its __init__ reads only ``info`` from it, so stand-ins
-    answer that import and are removed after it; ``import spacy.cli`` later gets the real
-    package. Only when __init__ mentions the package in that one line; else a plain import."""
-    import importlib.util
-    import sys
-    import types
-
-    spec = importlib.util.find_spec("spacy")
-    if spec is None or not spec.origin or not spec.origin.endswith("__init__.py"):
-        return
-    with open(spec.origin, encoding="utf-8") as handle:
-        uses = [line.strip() for line in handle if "cli" in line]
-    if len(uses) != 1 or not uses[0].startswith(SPACY_CLI_LINE):
-        return
-    package, module = types.ModuleType("spacy.cli"), types.ModuleType("spacy.cli.info")
-    package.__path__, module.info = [], _spacy_info  # type: ignore[attr-defined]
-    sys.modules["spacy.cli"], sys.modules["spacy.cli.info"] = package, module
-    try:
-        import spacy  # noqa: F401
-    except Exception:  # noqa: BLE001
-        pass  # the plain import that follows runs spaCy's own, and says what is wrong
-    finally:
-        for name, stand_in in (("spacy.cli.info", module), ("spacy.cli", package)):
-            if sys.modules.get(name) is stand_in:
-                del sys.modules[name]
-        if getattr(sys.modules.get("spacy"), "cli", None) is package:
-            del sys.modules["spacy"].cli
-
-
 def _import_spacy() -> Any:
-    import sys
-
     try:
-        if "spacy" not in sys.modules:
-            _import_spacy_without_cli()
         import spacy
     except ImportError:
         raise InputError(f"ERRANT annotation needs spaCy, which is not installed: {INSTALL_HINT}") from None
@@ -164,18 +118,15 @@ class SpacyModel:
         self._nlp: Any = None
         self._strings: dict[int, str] = {}  # a _StringTable once the model is loaded
         self._rules: Any = None
-        self.exact_gemm = False  # spaCy's products done by gecmetrics._gemm (same bits; see fastgemm.py)
 
     @property
     def nlp(self) -> Any:
         """The loaded pipeline (loaded and checked now if it was not yet)."""
         if self._nlp is None:
             self._nlp = self._load()
-            from .fastgemm import install
             from .rulecache import index_lists_as_sets
 
             self._strings = _StringTable(self._nlp.vocab.strings)
-            self.exact_gemm = install(self._nlp)
             index_lists_as_sets(self._nlp)
             if os.environ.get(NO_RULE_CACHE_VARIABLE, "") in ("", "0"):
                 from .rulecache import RuleCache
@@ -286,5 +237,4 @@ class SpacyModel:
         return self._strings[key]
 
     def __getstate__(self) -> dict:
-        return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None,
-                "exact_gemm": False}
+        return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None}
