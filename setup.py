@@ -1,5 +1,5 @@
-"""Build the optional compiled loops: the counting core (gecmetrics/_counting.c) and the
-ERRANT-style alignment (gecmetrics/_align.c).
+"""Build the optional compiled loops: the counting core (gecmetrics/core/_counting.c) and the
+ERRANT-style alignment (gecmetrics/core/_align.c).
 
 Everything else is in pyproject.toml. Both extensions are optional: without a C compiler the
 install still succeeds and gecmetrics uses its NumPy / pure-Python implementation of the same
@@ -8,8 +8,8 @@ loops (slower, same numbers); `gecmetric --version` says which one is in use.
 from setuptools import Extension, setup
 
 setup(ext_modules=[
-    Extension("gecmetrics._counting", ["gecmetrics/_counting.c"], optional=True, extra_compile_args=["-O2"]),
+    Extension("gecmetrics.core._counting", ["gecmetrics/core/_counting.c"], optional=True, extra_compile_args=["-O2"]),
     # no fused multiply-add: the alignment's costs must round exactly as Python's floats do
-    Extension("gecmetrics._align", ["gecmetrics/_align.c"], optional=True,
+    Extension("gecmetrics.core._align", ["gecmetrics/core/_align.c"], optional=True,
               extra_compile_args=["-O2", "-ffp-contract=off"]),
 ])

@@ -141,7 +141,7 @@ def print_ratios(ours: dict[int, harness.Timing], peer_cpu: float, peer_wall: fl
 
 def cores() -> int:
     """The cores this process may use: the workers of -p 0."""
-    from gecmetrics.annotate.workers import cpu_count
+    from gecmetrics.metrics.errant.workers import cpu_count
 
     return cpu_count()
 

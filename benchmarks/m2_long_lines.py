@@ -82,8 +82,8 @@ def corrected(gold: Path) -> str:
 def time_sentence(gold: Path, hypothesis: str, block_index: int) -> float:
     """CPU seconds of one sentence in this process: its lattice and every annotator's edits."""
     harness.import_numpy_single_threaded()
-    from gecmetrics.m2.format import read_m2
-    from gecmetrics.m2.maxmatch import M2Scorer, gold_edits_by_annotator
+    from gecmetrics.io.m2 import read_m2
+    from gecmetrics.metrics.m2.maxmatch import M2Scorer, gold_edits_by_annotator
 
     block = read_m2(str(gold))[block_index]
     annotators = gold_edits_by_annotator(block)
@@ -95,11 +95,11 @@ def time_sentence(gold: Path, hypothesis: str, block_index: int) -> float:
 def stage_times(gold: Path, hypothesis: str, block_index: int) -> str:
     """CPU seconds of each stage for one sentence: costs and edges (aligner), then per
     annotator its gold arcs and the compact search (or the exact search)."""
-    from gecmetrics.m2.format import read_m2
-    from gecmetrics.m2.lattice import CompactLattice, best_edit_sequence, build_lattice
-    from gecmetrics.m2.lattice.compact import compact_path
-    from gecmetrics.m2.lattice.gold_arcs import find_gold_arcs
-    from gecmetrics.m2.maxmatch import gold_edits_by_annotator
+    from gecmetrics.io.m2 import read_m2
+    from gecmetrics.metrics.m2.lattice import CompactLattice, best_edit_sequence, build_lattice
+    from gecmetrics.metrics.m2.lattice.compact import compact_path
+    from gecmetrics.metrics.m2.lattice.gold_arcs import find_gold_arcs
+    from gecmetrics.metrics.m2.maxmatch import gold_edits_by_annotator
 
     block = read_m2(str(gold))[block_index]
     start = time.process_time()

@@ -1,6 +1,6 @@
 """Time `gecmetric pt-m2` on CoNLL-2014 (gold official-2014.combined.m2) against the authors' code
 (github pygongnlp/PT-M2, ``evaluate.py --scorer bertscore``), both with the tiny BERT of
-``gecmetrics.pt.tiny`` (no real weights can be downloaded here), and check the scores agree.
+``gecmetrics.core.models.tiny`` (no real weights can be downloaded here), and check the scores agree.
 
 Per system: our command on that system alone against one run of the authors' script (which
 scores one system per run), CPU, wall and peak memory of each, their ratios, and the F of both
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     harness.print_header(f"# PT-M2 on CoNLL-2014 ({count or 'all'} sentences, gold {GOLD}), tiny BERT, one torch thread")
     imports = harness.measure([sys.executable, "-c", "import torch, transformers"], args.repeats)
     print(f"import torch, transformers alone: {usage(imports)} (every run of either side pays it)")
-    from gecmetrics.pt.tiny import build_tiny_bert
+    from gecmetrics.core.models.tiny import build_tiny_bert
 
     with tempfile.TemporaryDirectory(prefix="gecmetrics-pt-") as folder:
         work = Path(folder)

@@ -51,8 +51,8 @@ class Generator:
     """Aligned generated lines from real tuples (see the module docstring)."""
 
     def __init__(self, data: Path, seed: int = 0) -> None:
-        from gecmetrics.corpus import read_lines
-        from gecmetrics.m2.format import read_m2
+        from gecmetrics.io.corpus import read_lines
+        from gecmetrics.io.m2 import read_m2
 
         conll = data / "conll14"
         texts = [read_lines(str(conll / name)) for name in ("INPUT", "REF0", "REF1", "AMU")]

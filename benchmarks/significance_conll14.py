@@ -35,7 +35,7 @@ def library_timings(data: Path, systems: list[str], samples: dict[str, int], rep
     """Time paired_test_from_statistics alone (the counting is done once, before the clock)."""
     harness.import_numpy_single_threaded()
     from gecmetrics import GLEU, GREEN, read_lines
-    from gecmetrics.significance import paired_test_from_statistics, resampler_for
+    from gecmetrics.stats.significance import paired_test_from_statistics, resampler_for
 
     sources = read_lines(str(data / SOURCE))
     references = [read_lines(str(data / name)) for name in REFERENCES]

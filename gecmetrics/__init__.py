@@ -10,26 +10,29 @@ from __future__ import annotations
 
 from ._lazy import lazy_names
 
-__version__ = "0.1.0"
+from .version import __version__
 
 from .errors import InputError
-from .corpus import Corpus, read_corpus, read_lines
+from .io.corpus import Corpus, read_corpus, read_lines
 _LAZY = {
-    "Metric": "metric", "Settings": "metric", "Signature": "metric", "Result": "metric", "Column": "metric",
-    "setting": "metric",
-    "EncodedCorpus": "ngrams",
-    "GLEU": "metrics", "GLEUResult": "metrics", "GLEUSentenceScores": "metrics", "GLEU2015": "metrics",
-    "GREEN": "metrics", "GREENResult": "metrics", "GREENSentenceScores": "metrics",
-    "score_corpus": "pipeline", "Scored": "pipeline",
-    "compare": "comparison", "ComparisonTable": "comparison",
-    "get_metric": "registry", "list_metrics": "registry", "register_metric": "registry",
-    "unregister_metric": "registry",
-    "paired_test": "significance", "PairedTestResult": "significance", "paired_test_from_statistics": "significance",
-    "meta_evaluate": "meta_eval", "load_human": "meta_eval", "pearson": "meta_eval", "spearman": "meta_eval",
-    "MetaEvalResult": "meta_eval", "HumanTable": "meta_eval",
-    "read_judgments": "meta.judgments", "Judgments": "meta.judgments",
-    "human_ranking": "meta.rankings", "expected_wins": "meta.rankings", "trueskill_scores": "meta.rankings",
-    "HumanRanking": "meta.rankings",
+    "Metric": "metrics.protocol", "Settings": "metrics.protocol", "Signature": "metrics.protocol",
+    "Result": "metrics.protocol", "Column": "metrics.protocol", "setting": "metrics.protocol",
+    "EncodedCorpus": "core.ngrams",
+    "GLEU": "metrics.gleu.gleu", "GLEUResult": "metrics.gleu.gleu", "GLEUSentenceScores": "metrics.gleu.gleu",
+    "GLEU2015": "metrics.gleu.gleu2015",
+    "GREEN": "metrics.green.green", "GREENResult": "metrics.green.green",
+    "GREENSentenceScores": "metrics.green.green",
+    "score_corpus": "run.engine", "Scored": "run.engine",
+    "compare": "run.compare", "ComparisonTable": "run.compare",
+    "get_metric": "metrics.registry", "list_metrics": "metrics.registry", "register_metric": "metrics.registry",
+    "unregister_metric": "metrics.registry",
+    "paired_test": "stats.significance", "PairedTestResult": "stats.significance",
+    "paired_test_from_statistics": "stats.significance",
+    "meta_evaluate": "meta.human", "load_human": "meta.human", "pearson": "meta.human", "spearman": "meta.human",
+    "MetaEvalResult": "meta.human", "HumanTable": "meta.human",
+    "read_judgments": "io.judgments", "Judgments": "io.judgments",
+    "human_ranking": "stats.rankings", "expected_wins": "stats.rankings", "trueskill_scores": "stats.rankings",
+    "HumanRanking": "stats.rankings",
     "meta_evaluate_judgments": "meta.evaluate", "JudgmentOptions": "meta.evaluate",
     "JudgmentMetaEvaluation": "meta.evaluate",
     "correlate_with_judgments": "meta.correlation", "compare_metrics": "meta.correlation",
@@ -37,10 +40,12 @@ _LAZY = {
     "CorrelationComparison": "meta.correlation",
     "sentence_agreement": "meta.sentence", "SentenceAgreement": "meta.sentence",
     "window_analysis": "meta.windows", "WindowAnalysis": "meta.windows",
-    "plot_meta_evaluation": "meta.plot",
-    "read_m2": "m2", "write_m2": "m2", "m2_references": "m2", "M2Scorer": "m2", "M2Result": "m2",
-    "ErrantCompare": "m2", "ErrantResult": "m2",
-    "CLEME": "cleme", "CLEME2": "cleme", "CLEMEResult": "cleme", "CLEME2Result": "cleme",
+    "plot_meta_evaluation": "output.plots",
+    "read_m2": "io.m2", "write_m2": "io.m2", "m2_references": "io.m2_references",
+    "M2Scorer": "metrics.m2.maxmatch", "M2Result": "metrics.m2.maxmatch",
+    "ErrantCompare": "metrics.m2.compare", "ErrantResult": "metrics.m2.compare",
+    "CLEME": "metrics.cleme", "CLEME2": "metrics.cleme", "CLEMEResult": "metrics.cleme",
+    "CLEME2Result": "metrics.cleme",
 }
 
 __all__ = ["__version__", "InputError", "Corpus", "read_corpus", "read_lines", *_LAZY]

@@ -2,7 +2,7 @@
 
 ERRANT 3.0.2 reads the word list of SCOWL 2020.12.07's Hunspell dictionary en_GB-large
 (170,565 words). Debian's ``scowl`` package (``apt-get install scowl``, version 2020.12.07)
-holds SCOWL's final lists in /usr/share/dict/scowl; :func:`gecmetrics.annotate.wordlist.scowl_en_gb_large`
+holds SCOWL's final lists in /usr/share/dict/scowl; :func:`gecmetrics.core.lang.en.wordlist.scowl_en_gb_large`
 rebuilds the same set from them (the recipe is documented there). This script writes it sorted,
 one word per line, gzip-compressed with a fixed header (so a rebuild gives the same bytes), and
 the README beside it with SCOWL's copyright notice taken verbatim from the package's README.
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gecmetrics.annotate.wordlist import (  # noqa: E402
+from gecmetrics.core.lang.en.wordlist import (  # noqa: E402
     DEBIAN_SCOWL, SHIPPED_WORDS, scowl_en_gb_large, words_text)
 
 SCOWL_README = Path("/usr/share/doc/scowl/README.gz")

@@ -58,7 +58,7 @@ HYPOTHESIS = ["This is a sentence .", "He goes to the school yesterday .", "Noth
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the tiny BERT (seed 2022)."""
     require_backend()
-    from gecmetrics.pt.tiny import build_tiny_bert
+    from gecmetrics.core.models.tiny import build_tiny_bert
 
     folder = tmp_path_factory.mktemp("tiny-bert")
     build_tiny_bert(folder)

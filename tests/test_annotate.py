@@ -1,4 +1,4 @@
-"""Unit tests of the ERRANT annotator (gecmetrics.annotate): alignment costs, merging rules,
+"""Unit tests of the ERRANT annotator (gecmetrics.metrics.errant): alignment costs, merging rules,
 classification rules, the stemmer, the word list, parsing errors and the Annotator API.
 
 Hand-made parses (``sentence_from_words``) pin single rules; parses by the spaCy model
@@ -17,16 +17,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gecmetrics.annotate import Annotator, SpacyModel, sentence_from_words
-from gecmetrics.annotate import align as align_module
-from gecmetrics.annotate.align import align, character_cost, substitution_cost
-from gecmetrics.annotate.classify import Classifier, levenshtein_similarity
-from gecmetrics.annotate.merge import edit_spans
-from gecmetrics.annotate.reannotate import corrected_sentence, token_range
-from gecmetrics.annotate.stem import lancaster_stem
-from gecmetrics.annotate.wordlist import load_word_list, read_word_file, scowl_en_gb_large
+from gecmetrics.metrics.errant import Annotator, SpacyModel, sentence_from_words
+from gecmetrics.core.lang.en import align as align_module
+from gecmetrics.core.lang.en.align import align, character_cost, substitution_cost
+from gecmetrics.core.lang.en.classify import Classifier, levenshtein_similarity
+from gecmetrics.core.lang.en.merge import edit_spans
+from gecmetrics.metrics.errant.reannotate import corrected_sentence, token_range
+from gecmetrics.core.lang.en.stem import lancaster_stem
+from gecmetrics.core.lang.en.wordlist import load_word_list, read_word_file, scowl_en_gb_large
 from gecmetrics.errors import InputError
-from gecmetrics.m2.format import Block, Edit, format_m2
+from gecmetrics.io.m2 import Block, Edit, format_m2
 from tests.conftest import SPACY_TEST_MODEL as MODEL, unavailable
 
 
@@ -78,7 +78,7 @@ def _random_sentence(rng: random.Random, length: int, vocabulary: list[str]):
 @given(seed=st.integers(0, 10**6), n=st.integers(0, 12), m=st.integers(0, 12), lev=st.booleans())
 def test_compiled_alignment_equals_the_python_reference(seed, n, m, lev):
     if align_module.compiled is None:
-        unavailable("the C extension gecmetrics._align is not built in this installation")
+        unavailable("the C extension gecmetrics.core._align is not built in this installation")
     rng = random.Random(seed)
     vocabulary = ["a", "A", "b", "ab", "ba", "the", "The", "cat", "cats", "x", "é", "naïve"]
     orig, cor = _random_sentence(rng, n, vocabulary), _random_sentence(rng, m, vocabulary)
@@ -231,7 +231,7 @@ def test_word_file_and_errors(tmp_path, monkeypatch):
 
 
 def test_word_list_order_explicit_then_environment_then_shipped(tmp_path, monkeypatch):
-    from gecmetrics.annotate import wordlist
+    from gecmetrics.core.lang.en import wordlist
 
     explicit, environment = tmp_path / "explicit.txt", tmp_path / "environment.txt.gz"
     explicit.write_text("cat\n", encoding="utf-8")
@@ -250,7 +250,7 @@ def test_word_list_order_explicit_then_environment_then_shipped(tmp_path, monkey
 def test_shipped_word_list_is_errants_by_checksum():
     """The shipped list is the 170,565 words of ERRANT 3.0.2's en_GB-large.txt (the peer test
     compares the words themselves); its checksum is the one its README records."""
-    from gecmetrics.annotate import wordlist
+    from gecmetrics.core.lang.en import wordlist
 
     words = load_word_list(wordlist.SHIPPED_WORDS)
     assert len(words) == 170565 and {"colour", "realise", "realize", "Bartók", "Bartok", "mys"} <= words
@@ -261,7 +261,7 @@ def test_shipped_word_list_is_errants_by_checksum():
 
 
 def test_shipped_word_list_rebuilds_from_debian_scowl():
-    from gecmetrics.annotate import wordlist
+    from gecmetrics.core.lang.en import wordlist
 
     if not wordlist.DEBIAN_SCOWL.is_dir():
         pytest.skip(f"Debian's scowl package is not installed ({wordlist.DEBIAN_SCOWL})")
@@ -404,7 +404,7 @@ def test_missing_or_unsuitable_models_are_one_line_errors(spacy_model, tmp_path)
 def test_annotation_in_worker_processes_gives_the_same_blocks(spacy_model, monkeypatch):
     """Chunks of sentences annotated by worker processes (here 3 chunks in 2 workers) give the
     blocks of one process, in order, for annotate (several sets) and reannotate."""
-    from gecmetrics.annotate import workers
+    from gecmetrics.metrics.errant import workers
 
     monkeypatch.setattr(workers, "MIN_CHUNK", 8)
     sources = [f"The {word} sit on the mat number {k} ." for k, word in enumerate(string.ascii_lowercase)] + [""]
@@ -442,7 +442,7 @@ def test_reused_ruler_and_lemmatizer_outputs_equal_the_full_pipeline(spacy_model
 def test_rule_cache_declines_patterns_it_cannot_key(spacy_model):
     import spacy
 
-    from gecmetrics.annotate.rulecache import RuleCache
+    from gecmetrics.core.lang.en.rulecache import RuleCache
 
     nlp = spacy.blank("en")
     ruler = nlp.add_pipe("attribute_ruler")
@@ -455,7 +455,7 @@ def test_rule_cache_declines_patterns_it_cannot_key(spacy_model):
 def test_rule_cache_pattern_masks_from_word_tag_and_dependency_equal_whole_specs(spacy_model):
     """The multi-token pattern bits and-ed from the word's, the tag's and the label's own bits
     are those of testing every attribute of each spec on the token at once."""
-    from gecmetrics.annotate.rulecache import _satisfies
+    from gecmetrics.core.lang.en.rulecache import _satisfies
 
     model = SpacyModel(MODEL)
     rules = model.nlp and model._rules
@@ -484,7 +484,7 @@ def test_unseen_tokens_of_many_sentences_run_together_and_accidental_patterns_fa
     """One parse call runs the ruler and lemmatizer once on the unseen tokens of all its
     sentences; where two of them happen to form a multi-token pattern there ("got" + "ta"),
     the sentence is run whole; every field equals the full pipeline's."""
-    from gecmetrics.annotate.rulecache import RuleCache
+    from gecmetrics.core.lang.en.rulecache import RuleCache
 
     lines = ["He got", "ta go", "We have gon", "na see it", "There are dogs .", "Let 's eat , cats ."]
     cached = SpacyModel(MODEL)

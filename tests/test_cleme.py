@@ -13,15 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gecmetrics.cleme import (CLEME, CLEME2, AspectFactors, ClippedLogistic, LengthWeighting, cleme_files,
+from gecmetrics.metrics.cleme import (CLEME, CLEME2, AspectFactors, ClippedLogistic, LengthWeighting, cleme_files,
                               partition)
-from gecmetrics.cleme.chunking import Target, TargetEdit, block_targets
-from gecmetrics.cleme.scoring import CORPUS_FACTORS, SENTENCE_FACTORS, f_beta
-from gecmetrics.cleme.statistics import histograms
-from gecmetrics.cleme.visualize import format_chunk_table, format_chunk_tables
-from gecmetrics.corpus import Corpus
+from gecmetrics.metrics.cleme.chunking import Target, TargetEdit, block_targets
+from gecmetrics.metrics.cleme.scoring import CORPUS_FACTORS, SENTENCE_FACTORS, f_beta
+from gecmetrics.metrics.cleme.statistics import histograms
+from gecmetrics.metrics.cleme.report import format_chunk_table, format_chunk_tables
+from gecmetrics.io.corpus import Corpus
 from gecmetrics.errors import InputError
-from gecmetrics.m2 import parse_m2, read_m2
+from gecmetrics.io.m2 import parse_m2, read_m2
 from tests.conftest import read_tsv
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -315,7 +315,7 @@ ALL_SETTINGS = [(cls, assumption, level, weighted) for cls in (CLEME, CLEME2) fo
 def test_resamples_score_as_their_rows_do(cls, assumption, level, weighted):
     """A bootstrap resample and a randomized pseudo-system are scored exactly as score() scores
     their rows: the bias, the weights and the reference choices redone on them."""
-    from gecmetrics.significance import Resample, bootstrap_indices, randomization_masks
+    from gecmetrics.stats.significance import Resample, bootstrap_indices, randomization_masks
 
     rng = np.random.default_rng(11)
     hyp_text, ref_text = _random_corpus(rng, 40)
@@ -349,8 +349,8 @@ def test_paired_test_of_a_system_with_itself():
 
 
 def test_join_statistics_pads_every_layout():
-    from gecmetrics.m2 import M2Scorer
-    from gecmetrics.m2.fscore import candidates_from_lists
+    from gecmetrics.metrics.m2 import M2Scorer
+    from gecmetrics.core.fscore import candidates_from_lists
 
     parts = [candidates_from_lists([[(1, 0, 0, 0)]]), candidates_from_lists([[(0, 1, 0, 0), (1, 1, 1, 1)]])]
     joined = M2Scorer().join_statistics(parts)
@@ -360,7 +360,7 @@ def test_join_statistics_pads_every_layout():
 def test_chunked_scoring_gives_the_whole_corpus_numbers():
     """The pipeline counts a corpus in chunks and joins their rows (different slot counts and
     chunk lengths per chunk): every setting scores as on the whole corpus."""
-    from gecmetrics.pipeline import score_corpus
+    from gecmetrics.run.engine import score_corpus
 
     hyp_text, ref_text = _random_corpus(np.random.default_rng(21), 50)
     corpus = Corpus(None, [], {"h": parse_m2(hyp_text, "h")}, parse_m2(ref_text, "r"))

@@ -8,12 +8,12 @@ import json
 import pytest
 
 from gecmetrics import compare, get_metric
-from gecmetrics.cleme import CLEME, CLEME2
-from gecmetrics.corpus import Corpus
+from gecmetrics.metrics.cleme import CLEME, CLEME2
+from gecmetrics.io.corpus import Corpus
 from gecmetrics.errors import InputError
-from gecmetrics.m2 import parse_m2
-from gecmetrics.pipeline import score_corpus
-from gecmetrics.registry import metrics_from_text
+from gecmetrics.io.m2 import parse_m2
+from gecmetrics.run.engine import score_corpus
+from gecmetrics.metrics.registry import metrics_from_text
 from tests.conftest import one_line_error, run_cli
 
 SOURCES = ["he go to school every day", "she have two cat", "it are raining today", "we is happy now"]
@@ -257,9 +257,9 @@ def test_cleme_columns_on_dask(files):
     """Dask workers read each chunk's hypothesis M2 blocks themselves (from byte offsets) and give
     the statistics of the local pipeline, here and through compare --dask."""
     pytest.importorskip("distributed", reason="the Dask path needs gecmetrics[dask] (dask, distributed)")
-    from gecmetrics.distributed import score_files_on_dask
-    from gecmetrics.pipeline import score_chunks
-    from gecmetrics.streaming import CorpusChunks
+    from gecmetrics.run.dask import score_files_on_dask
+    from gecmetrics.run.engine import score_chunks
+    from gecmetrics.run.reading import CorpusChunks
 
     names = [files[n] for n in ("good", "half", "bad")]
     edits = [files[f"{n}.m2"] for n in ("good", "half", "bad")]

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from gecmetrics.cli import main
 from gecmetrics.metrics import GREEN
-from gecmetrics.report import percent
+from gecmetrics.core.table import percent
 from tests.conftest import gecmetric_script
 
 SOURCE = ["a a b", "c c", "the cat sat on mat"]

@@ -18,9 +18,9 @@ from hypothesis import given, settings, strategies as st
 from gecmetrics import GLEU, GREEN, InputError
 from gecmetrics.cli import main
 from gecmetrics.cli.common import StderrProgress
-from gecmetrics.comparison import compare
-from gecmetrics.ngrams import Encoder
-from gecmetrics.registry import column_labels, get_metric, list_metrics, metrics_from_text, parse_metric_spec
+from gecmetrics.run.compare import compare
+from gecmetrics.core.ngrams import Encoder
+from gecmetrics.metrics.registry import column_labels, get_metric, list_metrics, metrics_from_text, parse_metric_spec
 from tests.conftest import read_tsv
 
 SOURCES = ["the cat sit on mat .", "he go to school yesterday", "a a a b", "short", ""]

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gecmetrics import InputError
-from gecmetrics.corpus import decode_lines, read_corpus
-from gecmetrics.ngrams import EncodedCorpus
-from gecmetrics.units import split_units, whitespace_warnings
+from gecmetrics.io.corpus import decode_lines, read_corpus
+from gecmetrics.core.ngrams import EncodedCorpus
+from gecmetrics.core.units import split_units, whitespace_warnings
 
 sentence = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=9).map(" ".join)
 

@@ -9,13 +9,13 @@ import json
 import pytest
 
 from gecmetrics import InputError, get_metric
-from gecmetrics.annotate import Annotator
-from gecmetrics.annotate.metric import ErrantPrepared, ErrantText
-from gecmetrics.corpus import Corpus
-from gecmetrics.m2 import parse_m2
-from gecmetrics.m2.errant import ErrantCompare, format_errant_report
-from gecmetrics.m2.format import format_m2
-from gecmetrics.pipeline import score_corpus
+from gecmetrics.metrics.errant import Annotator
+from gecmetrics.metrics.errant.metric import ErrantPrepared, ErrantText
+from gecmetrics.io.corpus import Corpus
+from gecmetrics.io.m2 import parse_m2
+from gecmetrics.metrics.m2.compare import ErrantCompare, format_errant_report
+from gecmetrics.io.m2 import format_m2
+from gecmetrics.run.engine import score_corpus
 from tests.conftest import SPACY_TEST_MODEL as MODEL, one_line_error, run_cli, write_files
 
 SOURCES = ["He go to school every day .", "She have two cat .", "It are raining today .", "We is happy now .",

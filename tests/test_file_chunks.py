@@ -6,9 +6,9 @@ import pytest
 
 from gecmetrics import M2Scorer
 from gecmetrics.cli.common import shown_texts, text_checks
-from gecmetrics.file_chunks import index_file_chunks, score_files_in_pool
-from gecmetrics.pipeline import score_chunks
-from gecmetrics.streaming import CorpusChunks
+from gecmetrics.run.file_chunks import index_file_chunks, score_files_in_pool
+from gecmetrics.run.engine import score_chunks
+from gecmetrics.run.reading import CorpusChunks
 from tests.conftest import run_cli
 
 

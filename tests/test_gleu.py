@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gecmetrics import GLEU, InputError
-from gecmetrics.aggregate import python2_draws, sum_selected
+from gecmetrics.core.aggregate import python2_draws, sum_selected
 
 
 def stats_row(metric: GLEU, source: str, references: list[str], hypothesis: str) -> np.ndarray:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gecmetrics.corpus import read_corpus
+from gecmetrics.io.corpus import read_corpus
 from gecmetrics.metrics import GLEU
-from gecmetrics.report import percent
+from gecmetrics.core.table import percent
 from tests.conftest import read_tsv
 
 DATASETS = {"conll14": "conll14", "jfleg-dev": "jfleg/dev", "jfleg-test": "jfleg/test"}
@@ -128,7 +128,7 @@ def test_no_randint_drift(conll):
     stats = metric.statistics(encoded, systems["AMU"])
     import random
 
-    from gecmetrics.aggregate import sum_selected
+    from gecmetrics.core.aggregate import sum_selected
 
     draws = []
     for j in range(500):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
 from gecmetrics.metrics import GLEU, GREEN
-from gecmetrics.metrics.green import REGIONS, order_scores
+from gecmetrics.metrics.green.green import REGIONS, order_scores
 
 INF = float("inf")
 

@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from gecmetrics.cli import main
-from gecmetrics.corpus import read_corpus, read_lines
+from gecmetrics.io.corpus import read_corpus, read_lines
 from gecmetrics.metrics import GREEN
-from gecmetrics.report import percent
+from gecmetrics.core.table import percent
 from tests.conftest import read_tsv
 
 SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "REF0", "NULL"]

@@ -15,8 +15,9 @@ from click.testing import CliRunner
 from gecmetrics import __version__
 from gecmetrics.cli import main
 from gecmetrics.errors import InputError
-from gecmetrics.m2 import Block, Edit, ErrantCompare, choose_pairs, format_errant_report, format_m2, parse_m2, read_m2
-from gecmetrics.m2.errant import errant_scores
+from gecmetrics.io.m2 import Block, Edit, format_m2, parse_m2, read_m2
+from gecmetrics.metrics.m2 import ErrantCompare, choose_pairs, format_errant_report
+from gecmetrics.metrics.m2.compare import errant_scores
 from tests.conftest import peer_virtualenv, unavailable
 
 ERRANT_VERSION = "3.0.2"

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
-from gecmetrics.m2 import Block, Edit, format_m2, parse_m2, read_m2, write_m2
+from gecmetrics.io.m2 import Block, Edit, format_m2, parse_m2, read_m2, write_m2
 
 SAMPLE = """S The cat sat on mat .
 A 4 4|||ArtOrDet|||the|||REQUIRED|||-NONE-|||0

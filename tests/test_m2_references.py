@@ -6,7 +6,8 @@ from click.testing import CliRunner
 
 from gecmetrics.cli import main
 from gecmetrics.errors import InputError
-from gecmetrics.m2 import Edit, apply_edits, m2_references, parse_m2
+from gecmetrics.io.m2 import Edit, parse_m2
+from gecmetrics.io.m2_references import apply_edits, m2_references
 
 
 def edit(start, end, correction, annotator=0, edit_type="X"):

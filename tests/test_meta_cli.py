@@ -13,8 +13,8 @@ import pytest
 from gecmetrics import Corpus, InputError, meta_evaluate_judgments, register_metric, unregister_metric
 from gecmetrics.meta.correlation import correlate_with_judgments
 from gecmetrics.meta.evaluate import JudgmentOptions, subset_systems
-from gecmetrics.meta.judgments import read_judgments
-from gecmetrics.meta.rankings import expected_wins
+from gecmetrics.io.judgments import read_judgments
+from gecmetrics.stats.rankings import expected_wins
 from gecmetrics.meta.windows import window_analysis
 from tests.test_meta_correlation import gjg15_submissions
 from tests.conftest import one_line_error, read_tsv, run_cli
@@ -212,9 +212,9 @@ def test_sentence_resamples_are_the_metrics_own(toy: dict[str, str], toyf) -> No
     identity resample are the corpus scores, and a resample's score equals scoring the
     resampled corpus."""
     from gecmetrics.meta.evaluate import ScoredColumns
-    from gecmetrics.pipeline import score_corpus
-    from gecmetrics.registry import resolve_metrics
-    from gecmetrics.significance import Resample
+    from gecmetrics.run.engine import score_corpus
+    from gecmetrics.metrics.registry import resolve_metrics
+    from gecmetrics.stats.significance import Resample
 
     corpus = Corpus(SOURCES, REFERENCES, dict(SYSTEMS))
     scored = score_corpus(resolve_metrics(["toyf-meta", "green:beta=2"]), corpus)

@@ -24,10 +24,10 @@ from gecmetrics.meta.correlation import (
     student_t_sf,
     williams_test,
 )
-from gecmetrics.meta.judgments import parse_judgments, read_judgments
+from gecmetrics.io.judgments import parse_judgments, read_judgments
 from gecmetrics.meta.sentence import rows_of_src_ids
-from gecmetrics.meta_eval import load_human
-from gecmetrics.significance import Resample
+from gecmetrics.meta.human import load_human
+from gecmetrics.stats.significance import Resample
 from tests.conftest import read_tsv
 
 scipy_stats = pytest.importorskip("scipy.stats")

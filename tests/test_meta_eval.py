@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from gecmetrics.cli import main
 from gecmetrics.errors import InputError
-from gecmetrics.meta_eval import (
+from gecmetrics.meta.human import (
     average_ranks,
     load_human,
     meta_evaluate,

@@ -1,4 +1,4 @@
-"""Reading Appraise ranking XML into pairwise comparisons (gecmetrics.meta.judgments)."""
+"""Reading Appraise ranking XML into pairwise comparisons (gecmetrics.io.judgments)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gecmetrics.errors import InputError
-from gecmetrics.meta.judgments import parse_judgments, read_judgments
+from gecmetrics.io.judgments import parse_judgments, read_judgments
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -127,7 +127,7 @@ def test_src_id_counts_from_zero_in_gjg15_and_from_one_in_seeda(shared_data: Pat
 def test_napoles_items_without_src_id_rank_systems_but_not_sentences(shared_data: Path) -> None:
     """Napoles et al.'s judgments have no src-id: fine for system rankings, an error (with the
     line) for sentence-level meta-evaluation."""
-    from gecmetrics.meta.rankings import expected_wins
+    from gecmetrics.stats.rankings import expected_wins
     from gecmetrics.meta.sentence import rows_of_src_ids
 
     judgments = read_judgments(shared_data / "human" / "judgments" / "napoles2015.xml")

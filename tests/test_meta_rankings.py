@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from gecmetrics.errors import InputError
-from gecmetrics.meta.judgments import parse_judgments, read_judgments
-from gecmetrics.meta.rankings import (
+from gecmetrics.io.judgments import parse_judgments, read_judgments
+from gecmetrics.stats.rankings import (
     RankRange,
     clusters_of,
     expected_wins,
@@ -157,7 +157,7 @@ def test_bad_input_is_one_line() -> None:
 
 def test_one_versus_one_update_equals_the_trueskill_factor_graph() -> None:
     trueskill = pytest.importorskip("trueskill")
-    from gecmetrics.meta.rankings import _OneVersusOne
+    from gecmetrics.stats.rankings import _OneVersusOne
 
     rnd = random.Random(7)
     for beta in (0.1, 4.0, 419.3):

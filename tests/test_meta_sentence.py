@@ -15,7 +15,7 @@ import pytest
 
 from gecmetrics import GLEU, GREEN, read_lines
 from gecmetrics.errors import InputError
-from gecmetrics.meta.judgments import parse_judgments, read_judgments
+from gecmetrics.io.judgments import parse_judgments, read_judgments
 from gecmetrics.meta.sentence import rows_of_src_ids, sentence_agreement
 from gecmetrics.meta.windows import window_analysis
 from tests.conftest import read_tsv
@@ -227,7 +227,7 @@ def test_window_bad_input_and_undefined_windows() -> None:
 
 def test_plots_write_png_and_pdf(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from gecmetrics.meta.plot import plot_scatter, plot_windows
+    from gecmetrics.output.plots import plot_scatter, plot_windows
 
     metric = {"A": 0.1, "B": 0.3, "C": 0.2, "D": 0.5, "E": 0.4}
     human = {"A": 0.2, "B": 0.25, "C": 0.3, "D": 0.6, "E": 0.5}

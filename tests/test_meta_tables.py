@@ -6,8 +6,8 @@ import json
 import pytest
 
 from gecmetrics.meta.correlation import compare_metrics, correlate_with_judgments
-from gecmetrics.meta.judgments import parse_judgments
-from gecmetrics.meta.rankings import expected_wins
+from gecmetrics.io.judgments import parse_judgments
+from gecmetrics.stats.rankings import expected_wins
 from gecmetrics.meta.sentence import sentence_agreement
 from gecmetrics.meta.tables import (
     Section,
@@ -71,7 +71,7 @@ def test_correlation_comparison_sentence_window_tables(judgments) -> None:
 
 
 def test_sections_in_every_format() -> None:
-    from gecmetrics.report import Table
+    from gecmetrics.core.table import Table
 
     sections = [Section("first", Table(["a", "b"], [["1", "2"]])), Section("second", Table(["c"], [["3"]]))]
     assert render_sections(sections, "tsv") == "# first\na\tb\n1\t2\n\n# second\nc\n3"

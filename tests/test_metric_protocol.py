@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 
 from gecmetrics import InputError, compare, get_metric, paired_test, register_metric, unregister_metric
-from gecmetrics.aggregate import select
-from gecmetrics.m2 import parse_m2
-from gecmetrics.m2.base import RunningFMetric
-from gecmetrics.m2.fscore import ERRANT, candidates_from_lists, precision_recall_f
-from gecmetrics.m2.references import apply_edits
-from gecmetrics.metric import ScoreResult, Settings, parse_beta, setting
-from gecmetrics.metrics.base import NgramMetric, NgramSettings
-from gecmetrics.registry import metrics_from_text
-from gecmetrics.significance import LinearResampler
+from gecmetrics.core.aggregate import select
+from gecmetrics.io.m2 import parse_m2
+from gecmetrics.metrics.m2.base import RunningFMetric
+from gecmetrics.core.fscore import ERRANT, candidates_from_lists, precision_recall_f
+from gecmetrics.io.m2_references import apply_edits
+from gecmetrics.metrics.protocol import ScoreResult, Settings, parse_beta, setting
+from gecmetrics.metrics.ngram import NgramMetric, NgramSettings
+from gecmetrics.metrics.registry import metrics_from_text
+from gecmetrics.stats.significance import LinearResampler
 from tests.conftest import run_cli
 
 
@@ -216,7 +216,7 @@ def test_toy_m2_metric_scores_and_choice():
     metric = get_metric("toy-edits")
     perfect = paired_test(metric, None, gold, {"good": SYSTEMS["good"]}, "bs", samples=10).systems[0]
     assert perfect.score == 1.0  # the running-F choice keeps annotator 0 where it matches
-    from gecmetrics.pipeline import corpus_for, score_corpus
+    from gecmetrics.run.engine import corpus_for, score_corpus
 
     scored = score_corpus([metric], corpus_for([metric], None, gold, {"half": SYSTEMS["half"]}))
     result = scored.result("half", 0)
@@ -272,7 +272,7 @@ def test_unknown_name_lists_the_registered_ones():
 
 def test_installed_plugin_registers_through_its_entry_point(tmp_path, monkeypatch):
     """A package declaring ``[gecmetrics.metrics] name = module:Class`` is found by name."""
-    from gecmetrics import registry
+    from gecmetrics.metrics import registry
 
     (tmp_path / "toy_plugin.py").write_text(
         "from tests.test_metric_protocol import ToyF\n\nclass PluginF(ToyF):\n    pass\n", encoding="utf-8")

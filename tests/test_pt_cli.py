@@ -17,10 +17,10 @@ from tests.conftest import one_line_error, run_cli
 
 require_backend()
 
-from gecmetrics.m2.format import parse_m2  # noqa: E402
-from gecmetrics.pipeline import corpus_for, score_corpus  # noqa: E402
-from gecmetrics.pt import PTErrant, PTM2  # noqa: E402
-from gecmetrics.report import round_half_up  # noqa: E402
+from gecmetrics.io.m2 import parse_m2  # noqa: E402
+from gecmetrics.run.engine import corpus_for, score_corpus  # noqa: E402
+from gecmetrics.metrics.pt import PTErrant, PTM2  # noqa: E402
+from gecmetrics.core.table import round_half_up  # noqa: E402
 
 SOURCES = [" ".join(block.tokens) for block in parse_m2(GOLD, "gold")]
 OTHER = ["This is one sentence .", "He went to school yesterday .", "Nothing to do here .",
@@ -143,7 +143,7 @@ def test_dask_path_gives_the_local_statistics(files, tiny_model) -> None:
     """pt-m2's chunks read by Dask tasks (its synchronous scheduler here): the metric and its
     prepared chunks travel pickled, and the statistics are those of one process."""
     pytest.importorskip("dask.bag", reason="the Dask path needs gecmetrics[dask]")
-    from gecmetrics.distributed import score_files_on_dask
+    from gecmetrics.run.dask import score_files_on_dask
 
     metric = PTM2(model=str(tiny_model), **TINY_SETTINGS)
     _, results = library(PTM2, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS}, model=str(tiny_model), **TINY_SETTINGS)
@@ -172,7 +172,7 @@ def test_compare_and_meta_eval_take_pt_m2(files, tiny_model) -> None:
 
 
 def test_missing_extra_is_one_line(files, tiny_model, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gecmetrics.pt import scorers
+    from gecmetrics.metrics.pt import scorers
 
     monkeypatch.setattr(scorers, "_ENGINES", {})
     for name in ("torch", "transformers"):

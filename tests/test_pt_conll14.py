@@ -14,9 +14,9 @@ from tests._pt_support import TINY_SETTINGS, expected_rows, require_backend, tin
 
 require_backend()
 
-from gecmetrics.corpus import read_lines  # noqa: E402
-from gecmetrics.m2.format import read_m2  # noqa: E402
-from gecmetrics.pt import PTEngine, PTErrant, PTM2, PTSettings, engine_for  # noqa: E402
+from gecmetrics.io.corpus import read_lines  # noqa: E402
+from gecmetrics.io.m2 import read_m2  # noqa: E402
+from gecmetrics.metrics.pt import PTEngine, PTErrant, PTM2, PTSettings, engine_for  # noqa: E402
 
 SYSTEMS = ("AMU", "CAMB", "CUUI")
 GOLD = "official-2014.combined.m2"

@@ -1,4 +1,4 @@
-"""The BERT encoder computed from its weights (gecmetrics.pt.encoder) against transformers'
+"""The BERT encoder computed from its weights (gecmetrics.core.models.encoder) against transformers'
 BertModel on the same weights; which models it takes and which go through transformers."""
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ require_backend()
 import torch  # noqa: E402
 
 from gecmetrics.errors import InputError  # noqa: E402
-from gecmetrics.pt.encoder import DirectBert, supports  # noqa: E402
-from gecmetrics.pt.model import load_model  # noqa: E402
+from gecmetrics.core.models.encoder import DirectBert, supports  # noqa: E402
+from gecmetrics.core.models.loading import load_model  # noqa: E402
 
 
 def transformers_bert(folder: Path, layers: int):

@@ -15,12 +15,12 @@ require_backend()
 
 from gecmetrics import get_metric  # noqa: E402
 from gecmetrics.errors import InputError  # noqa: E402
-from gecmetrics.m2.format import parse_m2  # noqa: E402
-from gecmetrics.pipeline import corpus_for, score_corpus  # noqa: E402
-from gecmetrics.pt import PTEngine, PTErrant, PTM2, PTSettings, engine_for  # noqa: E402
-from gecmetrics.pt.bertscore import baseline_values, read_baseline_file  # noqa: E402
-from gecmetrics.pt.model import load_model  # noqa: E402
-from gecmetrics.pt.tiny import build_tiny_bert, folder_fingerprint  # noqa: E402
+from gecmetrics.io.m2 import parse_m2  # noqa: E402
+from gecmetrics.run.engine import corpus_for, score_corpus  # noqa: E402
+from gecmetrics.metrics.pt import PTEngine, PTErrant, PTM2, PTSettings, engine_for  # noqa: E402
+from gecmetrics.core.models.bertscore import baseline_values, read_baseline_file  # noqa: E402
+from gecmetrics.core.models.loading import load_model  # noqa: E402
+from gecmetrics.core.models.tiny import build_tiny_bert, folder_fingerprint  # noqa: E402
 
 @pytest.fixture(scope="module")
 def engine(tiny_model: Path) -> PTEngine:
@@ -59,7 +59,7 @@ def test_loading_by_hub_name_from_the_cache(tiny_model: Path, tmp_path: Path) ->
     shutil.copytree(tiny_model, repository / "snapshots" / commit)
     (repository / "refs").mkdir()
     (repository / "refs" / "main").write_text(commit)
-    code = ("from gecmetrics.pt.model import load_model\n"
+    code = ("from gecmetrics.core.models.loading import load_model\n"
             "from gecmetrics.errors import InputError\n"
             "print(load_model('gecmetrics/tiny-bert', 9).revision)\n"
             "try:\n    load_model('gecmetrics/not-cached', 9)\nexcept InputError as e:\n    print('ERROR', e)\n")
@@ -143,7 +143,7 @@ def test_batched_scores_equal_one_pair_at_a_time(engine: PTEngine) -> None:
 
 
 def test_scores_do_not_depend_on_chunking_and_only_pinned_embeddings_stay(engine: PTEngine) -> None:
-    from gecmetrics.pt.bertscore import PairScorer
+    from gecmetrics.core.models.bertscore import PairScorer
 
     texts = ["He go to school .", "He goes to school .", "He went to the school .", "She goes to school ."]
     results = []
@@ -158,7 +158,7 @@ def test_scores_do_not_depend_on_chunking_and_only_pinned_embeddings_stay(engine
 def test_kept_embeddings_beyond_the_budget_are_encoded_again(engine: PTEngine) -> None:
     """With no room for kept embeddings, every reference is dropped after use and encoded again
     when needed: the same scores, more encoding."""
-    from gecmetrics.pt.bertscore import PairScorer
+    from gecmetrics.core.models.bertscore import PairScorer
 
     references = ["He went to school .", "She goes to the market ."]
     texts = ["He go to school .", "She go to the market ."]

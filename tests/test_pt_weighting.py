@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
-from gecmetrics.m2.format import Block, Edit
-from gecmetrics.m2.lattice import GoldEdit
-from gecmetrics.pt import PTM2, PTM2Settings, PTSettings, choose_annotators, reduce_statistics
-from gecmetrics.pt.model import default_layers, import_backend
-from gecmetrics.pt.scorers import errant_keys_by_coder, match_all_in_order, match_keys_in_order
-from gecmetrics.pt.weighting import apply_edits_in_order, edit_weights, pack_rows, pt_scores, statistics_row
+from gecmetrics.io.m2 import Block, Edit
+from gecmetrics.metrics.m2.lattice import GoldEdit
+from gecmetrics.metrics.pt import PTM2, PTM2Settings, PTSettings, choose_annotators, reduce_statistics
+from gecmetrics.core.models.loading import default_layers, import_backend
+from gecmetrics.metrics.pt.scorers import errant_keys_by_coder, match_all_in_order, match_keys_in_order
+from gecmetrics.metrics.pt.weighting import apply_edits_in_order, edit_weights, pack_rows, pt_scores, statistics_row
 
 
 def precision_recall_f(correct: float, proposed: float, gold: float, beta: float) -> tuple[float, float, float]:
@@ -159,7 +159,7 @@ def test_bad_settings_are_one_line_errors(settings: dict, message: str) -> None:
 
 def test_settings_parse_text_and_keep_paths_whole() -> None:
     from gecmetrics import get_metric
-    from gecmetrics.registry import metrics_from_text
+    from gecmetrics.metrics.registry import metrics_from_text
 
     metric = metrics_from_text("pt-m2:model=/models/tiny-bert:layer=9:level=corpus:b=1:device=CPU")[0]
     assert (metric.model, metric.num_layers, metric.level, metric.beta, metric.device) == \
@@ -256,7 +256,7 @@ class Offline(PTM2):
 
 @pytest.mark.parametrize("level", ["sentence", "corpus"])
 def test_resamplers_redo_the_choice_in_every_resample(level: str) -> None:
-    from gecmetrics.significance import Resample, bootstrap_indices, paired_test_from_statistics
+    from gecmetrics.stats.significance import Resample, bootstrap_indices, paired_test_from_statistics
 
     stats = rows([(0, 10, 0)], [(2, 2, 4), (1, 1, 1)], [(1, 3, 2), (0, 0, 1)], [(0.5, 1, 1)], [(0, 1, 0), (1, 1, 2)])
     metric = Offline(level=level)
@@ -273,8 +273,8 @@ def test_resamplers_redo_the_choice_in_every_resample(level: str) -> None:
 
 
 def test_several_reference_files_merge_into_one_with_renumbered_coders() -> None:
-    from gecmetrics.m2.format import parse_m2
-    from gecmetrics.pt.scorers import merge_coders
+    from gecmetrics.io.m2 import parse_m2
+    from gecmetrics.metrics.pt.scorers import merge_coders
 
     first = parse_m2("S A b .\nA 0 1|||R:DET|||The|||REQUIRED|||-NONE-|||0\n\nS C d .\n", "r0")
     second = parse_m2("S A b .\nA 1 2|||R:NOUN|||c|||REQUIRED|||-NONE-|||1\n\nS C d .\n"

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gecmetrics import GLEU, GREEN, Corpus, ErrantCompare, InputError, M2Scorer
-from gecmetrics.m2 import parse_m2
-from gecmetrics.pipeline import score_corpus
-from gecmetrics.streaming import CorpusChunks, index_chunks
+from gecmetrics.io.m2 import parse_m2
+from gecmetrics.run.engine import score_corpus
+from gecmetrics.run.reading import CorpusChunks, index_chunks
 from tests.conftest import run_cli
 
 WORDS = ["a", "b", "c", "the", "cat", "sat", "."]
@@ -74,7 +74,7 @@ def test_chunked_equals_whole_for_the_m2_family(data, chunk):
 
 
 def test_worker_processes_give_the_same_statistics(conll14):
-    from gecmetrics.corpus import read_corpus
+    from gecmetrics.io.corpus import read_corpus
 
     corpus = read_corpus(str(conll14 / "INPUT"), [str(conll14 / "REF0"), str(conll14 / "REF1")],
                          [str(conll14 / name) for name in ("AMU", "CAMB")])
@@ -98,12 +98,12 @@ def test_cli_jobs_and_chunks_print_the_same(conll14, monkeypatch):
 
 def test_dask_cluster_gives_the_local_statistics(conll14):
     pytest.importorskip("distributed", reason="the Dask path needs gecmetrics[dask] (dask, distributed)")
-    from gecmetrics.distributed import connect, score_files_on_dask
-    from gecmetrics.streaming import CorpusChunks
+    from gecmetrics.run.dask import connect, score_files_on_dask
+    from gecmetrics.run.reading import CorpusChunks
 
     files = (str(conll14 / "INPUT"), [str(conll14 / "REF0"), str(conll14 / "REF1")], [str(conll14 / "AMU")])
     metrics = [GLEU(), GREEN(beta=[0.5, 2])]
-    from gecmetrics.pipeline import score_chunks
+    from gecmetrics.run.engine import score_chunks
 
     local = score_chunks(metrics, CorpusChunks(*files, chunk_lines=400), files[2], references=2)
     with connect("local", 2) as client:

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from gecmetrics import get_metric, paired_test
-from gecmetrics.corpus import read_lines
+from gecmetrics.io.corpus import read_lines
 from gecmetrics.errors import InputError
-from gecmetrics.m2 import ErrantCompare, M2Scorer, read_m2
-from gecmetrics.m2.fscore import candidates_from_lists
-from gecmetrics.significance import Resample, bootstrap_indices
+from gecmetrics.metrics.m2 import ErrantCompare, M2Scorer
+from gecmetrics.io.m2 import read_m2
+from gecmetrics.core.fscore import candidates_from_lists
+from gecmetrics.stats.significance import Resample, bootstrap_indices
 from tests.conftest import one_line_error, read_tsv, run_cli
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -95,7 +96,7 @@ def test_paired_test_resamples_the_sentence_scores():
 
 
 def read_m2_text():
-    from gecmetrics.m2 import parse_m2
+    from gecmetrics.io.m2 import parse_m2
 
     return parse_m2("S a b c\nA 0 1|||X|||x|||REQUIRED|||-NONE-|||0\n\nS d e\nA -1 -1|||noop|||-NONE-|||REQUIRED"
                     "|||-NONE-|||0\n\n", "m2")

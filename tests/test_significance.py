@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from gecmetrics import GLEU, GREEN, InputError, paired_test, read_lines
 from gecmetrics.cli import main
-from gecmetrics.m2.errant import ErrantCompare, choose_pairs, errant_scores
-from gecmetrics.significance import (CandidateCounts, Resample, RunningFResampler,
+from gecmetrics.metrics.m2.compare import ErrantCompare, choose_pairs, errant_scores
+from gecmetrics.stats.significance import (CandidateCounts, Resample, RunningFResampler,
                                      bootstrap_indices, errant_candidates, p_value, paired_test_from_statistics,
                                      percentile_interval, randomization_masks, resampler_for, round_like_python)
 
@@ -203,7 +203,7 @@ def random_candidates(rng, sentences=40, candidates=3):
 
 
 def errant_reference_score(data: CandidateCounts, rows, beta=0.5):
-    """ERRANT's own sequential choice (gecmetrics.m2.errant.choose_pairs) on reordered rows."""
+    """ERRANT's own sequential choice (gecmetrics.metrics.m2.compare.choose_pairs) on reordered rows."""
     order = [[int(p) for p in np.argsort(data.rank[d]) if data.available[d, p]] for d in rows]
     chosen = choose_pairs(data.counts[rows], order, beta)
     tp, fp, fn = data.counts[rows][np.arange(len(rows)), chosen].sum(axis=0)
@@ -252,7 +252,7 @@ def test_running_f_choice_is_redone_in_resample_order(rule, reference):
 
 
 def test_errant_results_become_aligned_candidates(conll14):
-    from gecmetrics.m2.format import read_m2
+    from gecmetrics.io.m2 import read_m2
 
     reference = read_m2(str(conll14 / "official-2014.combined.m2"))[:400]
     hypotheses = {name: read_m2(str(conll14 / f"official-2014.{name}.m2"))[:400] for name in ("0", "1")}
@@ -270,8 +270,8 @@ def test_errant_results_become_aligned_candidates(conll14):
 
 
 def test_maxmatch_choice_agrees_with_the_m2_scorers_own(conll14):
-    from gecmetrics.m2.format import read_m2
-    from gecmetrics.m2.maxmatch import M2Scorer, choose_annotators
+    from gecmetrics.io.m2 import read_m2
+    from gecmetrics.metrics.m2.maxmatch import M2Scorer, choose_annotators
 
     rng = np.random.default_rng(12)
     data = random_candidates(rng, candidates=2)
@@ -400,8 +400,8 @@ def test_gleu_cli_seed_is_the_run_seed(tmp_path):
 
 
 def test_m2_score_cli_paired_test(conll14, tmp_path):
-    from gecmetrics.m2.maxmatch import M2Scorer
-    from gecmetrics.m2.format import read_m2
+    from gecmetrics.metrics.m2.maxmatch import M2Scorer
+    from gecmetrics.io.m2 import read_m2
 
     text = (conll14 / "official-2014.combined.m2").read_text(encoding="utf-8")
     gold_text = "\n\n".join(text.strip().split("\n\n")[:120]) + "\n"

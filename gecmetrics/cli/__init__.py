@@ -16,8 +16,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import click
 
-from .. import __version__
-from ..backend import core_name, keep_freed_memory
+from ..version import __version__
+from ..core.backend import core_name, keep_freed_memory
 from ..errors import InputError
 
 

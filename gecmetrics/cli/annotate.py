@@ -7,10 +7,10 @@ from typing import Callable, Iterable, Iterator
 
 import click
 
-from ..annotate.merge import STRATEGIES
-from ..annotate.parse import DEFAULT_MODEL
+from ..core.lang.en.merge import STRATEGIES
+from ..core.lang.en.parse import DEFAULT_MODEL
 from ..errors import InputError
-from ..m2.format import format_m2
+from ..io.m2 import format_m2
 from .common import chunk_lines_option, jobs_option
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption
@@ -37,7 +37,7 @@ def annotation_options(func: Callable) -> Callable:
 
 def make_annotator(spacy_model: str, merge: str, lev: bool, tokenise: bool, jobs: int, word_list: str | None):
     """The annotator the options describe (spaCy is loaded on first use)."""
-    from ..annotate import Annotator
+    from ..metrics.errant import Annotator
 
     return Annotator(spacy_model, merge=merge, lev=lev, tokenise=tokenise, word_list=word_list, processes=jobs)
 
@@ -101,7 +101,7 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
 
 def _annotated(annotator, source: str | None, corrections: tuple[str, ...], m2_options: bool,
                chunk_lines: int | None) -> Iterator[list]:
-    from ..streaming import CorpusChunks
+    from ..run.reading import CorpusChunks
 
     if source is None or not corrections:
         raise InputError("give -orig SRC -cor HYP... (or --from-m2 GOLD.m2 with --auto or --gold)")
@@ -113,7 +113,7 @@ def _annotated(annotator, source: str | None, corrections: tuple[str, ...], m2_o
 
 def _reannotated(annotator, path: str, source: str | None, corrections: tuple[str, ...], auto: bool, gold: bool,
                  no_min: bool, old_cats: bool, tokenise: bool, chunk_lines: int | None) -> Iterator[list]:
-    from ..streaming import CorpusChunks
+    from ..run.reading import CorpusChunks
 
     if source is not None or corrections:
         raise InputError("--from-m2 does not go with -orig/-cor")

@@ -6,16 +6,16 @@ from typing import Any
 
 import click
 
-from ..cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric
-from ..cleme.statistics import ASSUMPTIONS
-from ..cleme.visualize import format_chunk_tables
-from ..corpus import STDIN, Corpus
+from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric
+from ..metrics.cleme.statistics import ASSUMPTIONS
+from ..metrics.cleme.report import format_chunk_tables
+from ..io.corpus import STDIN, Corpus
 from ..errors import InputError
-from ..m2.format import read_m2
-from ..pipeline import check_jobs, score_chunks, score_corpus
-from ..report import Table, round_half_up
-from ..significance import resamplers_for
-from ..streaming import m2_hypothesis_chunks, parallel_chunk_lines
+from ..io.m2 import read_m2
+from ..run.engine import check_jobs, score_chunks, score_corpus
+from ..core.table import Table, round_half_up
+from ..stats.significance import resamplers_for
+from ..run.reading import m2_hypothesis_chunks, parallel_chunk_lines
 from . import main
 from .common import digits_option, echo_json, progress_unless, scale_options
 from .options import GreedyCommand, GreedyOption

@@ -7,12 +7,12 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 import click
 
-from ..corpus import Corpus
+from ..io.corpus import Corpus
 from ..errors import InputError
-from ..report import MAX_DIGITS, dumps, percent
-from ..pipeline import DEFAULT_CHUNK_LINES, check_jobs, check_metrics, score_chunks
-from ..streaming import CorpusChunks, parallel_chunk_lines
-from ..units import UNITS, TextChecks
+from ..core.table import MAX_DIGITS, dumps, percent
+from ..run.engine import DEFAULT_CHUNK_LINES, check_jobs, check_metrics, score_chunks
+from ..run.reading import CorpusChunks, parallel_chunk_lines
+from ..core.units import UNITS, TextChecks
 from .options import GreedyOption
 
 DIGITS_HELP = "Decimals of printed scores (rounded half up)."
@@ -148,7 +148,7 @@ def scored_files(metrics: Sequence[Any], source: str | None, references: Sequenc
     if dask_address is None:
         scored = score_chunks(metrics, chunks, hypotheses, progress, jobs, references=len(references))
     else:
-        from ..distributed import connect, score_files_on_dask
+        from ..run.dask import connect, score_files_on_dask
 
         with connect(dask_address, jobs) as client:
             scored = score_files_on_dask(metrics, source, references, hypotheses, gold, chunk_lines, client, chunks,
@@ -163,7 +163,7 @@ def _scored_by_workers(metrics: Sequence[Any], source: str | None, references: S
     """Every chunk read by the worker that counts it (the main process only indexes the files:
     it is no longer the bottleneck); None when the files cannot be split so or hold bad input,
     which the serial reader then reports exactly as always."""
-    from ..file_chunks import index_file_chunks, score_files_in_pool
+    from ..run.file_chunks import index_file_chunks, score_files_in_pool
 
     checks = text_checks(metrics)
     chunks = index_file_chunks(source, references, hypotheses, gold, chunk_lines, hypothesis_m2)

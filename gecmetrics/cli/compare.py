@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import click
 
-from ..comparison import DEFAULT_METRICS, check_columns, comparison_table
+from ..run.compare import DEFAULT_METRICS, check_columns, comparison_table
 from ..errors import InputError
-from ..registry import list_metrics, metrics_from_text, needs_gold_m2, settings_help
-from ..significance import column_tests
+from ..metrics.registry import list_metrics, metrics_from_text, needs_gold_m2, settings_help
+from ..stats.significance import column_tests
 from . import main
 from .common import corpus_options, output_format, output_options, progress_unless, scale_options, scored_files
 from .options import GreedyCommand, GreedyOption

@@ -5,8 +5,8 @@ from importlib import resources
 
 import click
 
-from ..comparison import compare_corpus
-from ..corpus import read_corpus
+from ..run.compare import compare_corpus
+from ..io.corpus import read_corpus
 from ..metrics import GLEU, GREEN
 from . import main
 

@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 import click
 
 from ..errors import InputError
-from ..m2.errant import ErrantSettings, format_errant_report, parse_filter_types
+from ..metrics.m2.compare import ErrantSettings, format_errant_report, parse_filter_types
 from . import main
 from .annotate import annotation_options
 from .common import digits_option, echo_json, echo_warnings, progress_unless, read_chunks
@@ -79,7 +79,7 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     traces); -p 0 annotates on every core. With several systems each report follows a
     '== FILE' line.
     """
-    from ..annotate.metric import ErrantText
+    from ..metrics.errant.metric import ErrantText
 
     metric = ErrantText(beta=beta, mode=chosen_mode(modes), single=single, multi=multi,
                         filter_types=parse_filter_types(filter_types), merge=merge, lev=lev, tokenise=tokenise,
@@ -95,7 +95,7 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     compared = compared_in_chunks(metric, files, list(dict.fromkeys(hypotheses)), chunk_lines,
                                   progress_unless(as_json, "errant"))
     if paired:
-        from ..significance import resamplers_for
+        from ..stats.significance import resamplers_for
         from .significance import run_paired_tests
 
         run_paired_tests(resamplers_for([metric], 1), list(hypotheses),

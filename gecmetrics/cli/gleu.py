@@ -4,11 +4,11 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from ..metrics.gleu import DEFAULT_ITERATIONS, VARIANTS, GLEU
-from ..aggregate import reducer_threads
-from ..pipeline import check_jobs, chunk_statistics
-from ..report import gleu_table, percent
-from ..significance import resamplers_for
+from ..metrics.gleu.gleu import DEFAULT_ITERATIONS, VARIANTS, GLEU
+from ..core.aggregate import reducer_threads
+from ..run.engine import check_jobs, chunk_statistics
+from ..core.table import gleu_table, percent
+from ..stats.significance import resamplers_for
 from . import main
 from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,
                      output_options, progress_unless, read_chunks, scale_options, scored_files, unit_options)

@@ -4,10 +4,10 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from ..metrics.green import GREEN, GREENSettings, alpha_of, beta_label
-from ..pipeline import chunk_statistics
-from ..report import green_table, percent, round_half_up
-from ..significance import resamplers_for
+from ..metrics.green.green import GREEN, GREENSettings, alpha_of, beta_label
+from ..run.engine import chunk_statistics
+from ..core.table import green_table, percent, round_half_up
+from ..stats.significance import resamplers_for
 from . import main
 from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,
                      output_options, progress_unless, read_chunks, scale_options, scored_files, unit_options)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import click
 
-from ..m2.errant import ErrantCompare, ErrantSettings, compare_m2_files, format_errant_report, parse_filter_types
-from ..m2.references import m2_references, write_references
+from ..metrics.m2.compare import ErrantCompare, ErrantSettings, compare_m2_files, format_errant_report, parse_filter_types
+from ..io.m2_references import m2_references, write_references
 from . import main
 from .common import echo_json
 

@@ -5,15 +5,15 @@ from typing import Callable
 
 import click
 
-from ..corpus import Corpus, read_lines
+from ..io.corpus import Corpus, read_lines
 from ..errors import InputError
-from ..m2.format import read_m2
-from ..m2.maxmatch import M2Result, M2Scorer, M2Settings, precision_recall_f
-from ..pipeline import chunk_statistics, score_corpus
-from ..pipeline import check_jobs
-from ..streaming import CorpusChunks, parallel_chunk_lines
-from ..report import Table, round_half_up
-from ..significance import resamplers_for
+from ..io.m2 import read_m2
+from ..metrics.m2.maxmatch import M2Result, M2Scorer, M2Settings, precision_recall_f
+from ..run.engine import chunk_statistics, score_corpus
+from ..run.engine import check_jobs
+from ..run.reading import CorpusChunks, parallel_chunk_lines
+from ..core.table import Table, round_half_up
+from ..stats.significance import resamplers_for
 from .common import StderrProgress, check_streaming, digits_option, scale_options, scored_files
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption

@@ -6,8 +6,8 @@ import os
 import click
 
 from ..errors import InputError
-from ..meta_eval import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
-from ..report import Table, round_half_up
+from ..meta.human import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
+from ..core.table import Table, round_half_up
 from . import main
 from .common import digits_option, echo_json, jobs_option, output_format
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
@@ -28,8 +28,8 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     # Mode 2: score the system files here, each system named by its file name.
     if not scoring:
         raise InputError("give --scores FILE.tsv, or -s SRC -r REF... -o SYSTEM_FILE... to score systems here")
-    from ..comparison import DEFAULT_METRICS, compare_corpus
-    from ..registry import metrics_from_text
+    from ..run.compare import DEFAULT_METRICS, compare_corpus
+    from ..metrics.registry import metrics_from_text
     from .common import StderrProgress
 
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
@@ -48,7 +48,7 @@ def _named_corpus(source: str | None, references: tuple[str, ...], system_files:
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise InputError(f"systems are named by file name and these repeat: {', '.join(repeated)}")
-    from ..corpus import read_corpus
+    from ..io.corpus import read_corpus
 
     corpus = read_corpus(source, references, system_files, gold_m2, hypothesis_m2)
     corpus.hypotheses = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}

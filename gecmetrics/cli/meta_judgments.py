@@ -82,9 +82,9 @@ def run_with_judgments(values: dict[str, Any], corpus: Any, metric_texts: tuple[
                        digits: int, fmt: str) -> None:
     """Meta-evaluate and print (``values``: the judgment options; ``corpus`` with named
     hypotheses, or ``scores`` read from --scores)."""
-    from ..comparison import DEFAULT_METRICS
+    from ..run.compare import DEFAULT_METRICS
     from ..meta.evaluate import JudgmentOptions, meta_evaluate_judgments
-    from ..registry import metrics_from_text
+    from ..metrics.registry import metrics_from_text
 
     if values["resample"] not in RESAMPLE_CHOICES:
         raise InputError(f"unknown --resample {values['resample']!r}; choose one of: {', '.join(RESAMPLE_CHOICES)}")
@@ -94,7 +94,7 @@ def run_with_judgments(values: dict[str, Any], corpus: Any, metric_texts: tuple[
                               compare=values["compare"], level=values["level"], window=values["window"],
                               src_ids=parse_src_ids(values["src_ids"]), tie_rule=values["tie_rule"])
     if values["plot_path"] is not None:
-        from ..meta.plot import check_figure
+        from ..output.plots import check_figure
 
         if options.level == "sentence":
             raise InputError("--plot draws system-level figures: it does not go with --level sentence")
@@ -107,7 +107,7 @@ def run_with_judgments(values: dict[str, Any], corpus: Any, metric_texts: tuple[
         result = meta_evaluate_judgments(values["judgments_path"], metrics, corpus, options=options,
                                          jobs=values["jobs"], progress=StderrProgress("meta-eval"))
     if values["plot_path"] is not None:
-        from ..meta.plot import plot_meta_evaluation
+        from ..output.plots import plot_meta_evaluation
 
         for path in plot_meta_evaluation(result, values["plot_path"]):
             click.echo(f"gecmetric: wrote {path}", err=True)

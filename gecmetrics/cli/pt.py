@@ -7,13 +7,13 @@ from typing import Any, Callable, Sequence
 import click
 import numpy as np
 
-from ..corpus import Corpus
+from ..io.corpus import Corpus
 from ..errors import InputError
-from ..m2.format import read_m2
-from ..m2.fscore import CANDIDATE
-from ..pipeline import Scored, score_corpus
-from ..report import Table, round_half_up
-from ..significance import resamplers_for
+from ..io.m2 import read_m2
+from ..core.fscore import CANDIDATE
+from ..run.engine import Scored, score_corpus
+from ..core.table import Table, round_half_up
+from ..stats.significance import resamplers_for
 from . import main
 from .common import digits_option, echo_json, local_scale_options, progress_unless, scale_options, scored_files
 from .m2_score import gold_m2_options
@@ -23,7 +23,7 @@ from .significance import check_paired_options, run_paired_tests, significance_o
 
 def pt_options(func: Callable) -> Callable:
     """The model and scoring options both commands share."""
-    from ..pt.scorers import PTSettings
+    from ..metrics.pt.scorers import PTSettings
 
     options = [
         click.option("--model", default=PTSettings.model, show_default=True, metavar="NAME|FOLDER",
@@ -74,7 +74,7 @@ def pt_m2(gold_path: str, hypotheses: tuple[str, ...], max_unchanged_words: int,
     gecmetric pt-m2 -s official-2014.combined.m2 -o AMU CAMB CUUI
     gecmetric pt-m2 -s GOLD.m2 -o SYSTEM --model ./my-bert --layer 9 --baseline none
     """
-    from ..pt.scorers import PTM2
+    from ..metrics.pt.scorers import PTM2
 
     metric, paths = PTM2(**_settings(options), max_unchanged_words=max_unchanged_words), list(hypotheses)
     _check_paired(options)
@@ -101,7 +101,7 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
     \b
     gecmetric pt-errant -hyp AMU.m2 CAMB.m2 -ref REF0_REF1.m2
     """
-    from ..pt.scorers import PTErrant, merge_coders
+    from ..metrics.pt.scorers import PTErrant, merge_coders
 
     paths = [*hypotheses, *references]
     if paths.count("-") > 1:

@@ -33,8 +33,8 @@ def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
     gecmetric rank --judgments judgments.xml --bootstrap 1000 --seed 0
     """
     from ..meta.evaluate import subset_systems
-    from ..meta.judgments import read_judgments
-    from ..meta.rankings import DEFAULT_RESAMPLES, DEFAULT_TS_RUNS, human_ranking
+    from ..io.judgments import read_judgments
+    from ..stats.rankings import DEFAULT_RESAMPLES, DEFAULT_TS_RUNS, human_ranking
     from ..meta.tables import Section, ranking_table, ranking_title, render_sections
 
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},

@@ -1,5 +1,5 @@
 """``--paired-bs [N]`` / ``--paired-ar [N]`` for the scoring commands: options, and printing of
-the paired test's table (the test itself is :mod:`gecmetrics.significance`)."""
+the paired test's table (the test itself is :mod:`gecmetrics.stats.significance`)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
@@ -7,8 +7,8 @@ from typing import Any, Callable, Mapping, Sequence
 import click
 
 from ..errors import InputError
-from ..report import paired_test_text
-from ..significance import DEFAULT_SAMPLES, PairedTestResult, Resampler, paired_test_from_statistics
+from ..core.table import paired_test_text
+from ..stats.significance import DEFAULT_SAMPLES, PairedTestResult, Resampler, paired_test_from_statistics
 from .common import echo_json
 
 

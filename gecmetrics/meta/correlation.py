@@ -1,7 +1,7 @@
 """System-level correlations with uncertainty: Pearson, Spearman, Kendall, bootstrap intervals
 and paired tests of whether one metric agrees with humans better than another.
 
-* Pearson and Spearman are :func:`gecmetrics.meta_eval.pearson` / ``spearman`` (NumPy only).
+* Pearson and Spearman are :func:`gecmetrics.meta.human.pearson` / ``spearman`` (NumPy only).
 * Kendall is tau-b, ``(C - D) / sqrt((n0 - ties_x)(n0 - ties_y))`` — the default of
   ``scipy.stats.kendalltau``, which is what a Python original gets when it asks for Kendall.
 * Bootstrap intervals resample either the human judgments (the comparisons, as GJG15's EW
@@ -20,17 +20,17 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..meta_eval import MIN_SYSTEMS, pearson, spearman
-from ..significance import Resample, bootstrap_indices
-from .judgments import Judgments
-from .rankings import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, HumanRanking, expected_wins_of_counts
+from .human import MIN_SYSTEMS, pearson, spearman
+from ..stats.significance import Resample, bootstrap_indices
+from ..io.judgments import Judgments
+from ..stats.rankings import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, HumanRanking, expected_wins_of_counts
 from .sentence import check_item_rows
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
 RESAMPLING_UNITS = ("pair", "item")
 
 SentenceResampler = Callable[[Resample], np.ndarray]
-"""Scores of one system on resampled corpora: a :class:`~gecmetrics.significance.Resample`
+"""Scores of one system on resampled corpora: a :class:`~gecmetrics.stats.significance.Resample`
 (B resamples of D sentence indices) -> corpus scores (B,). A metric's paired-test resampler is
 one as it is: ``functools.partial(resampler.bootstrap_scores, resampler.prepare(statistics))``
 (see :mod:`gecmetrics.meta.evaluate`); :func:`additive_resampler` makes one from rows and a
@@ -90,7 +90,7 @@ def correlation_rows(name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def correlation(name: str, x: Sequence[float], y: Sequence[float]) -> float:
     """Pearson, Spearman or Kendall (tau-b) of two paired vectors, with the input checks of
-    :func:`gecmetrics.meta_eval.pearson`."""
+    :func:`gecmetrics.meta.human.pearson`."""
     if name == "pearson":
         return pearson(x, y)
     if name == "spearman":
@@ -300,7 +300,7 @@ def _item_cells(judgments: Judgments) -> np.ndarray:
 def judgment_resamples(judgments: Judgments, unit: str, resamples: int, seed: int) -> np.ndarray:
     """Expected Wins of every judged system in ``resamples`` resamples of the judgments, drawn
     by comparison (``pair``, GJG15's bootstrap) or by ranking item (``item``): (B, S)."""
-    from .rankings import pair_resample_counts
+    from ..stats.rankings import pair_resample_counts
 
     n = len(judgments.systems)
     if unit == "pair":

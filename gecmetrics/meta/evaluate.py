@@ -1,6 +1,6 @@
 """Meta-evaluation of metrics against raw human judgments, wired on the metric protocol.
 
-One :func:`~gecmetrics.pipeline.score_corpus` run gives every system's per-sentence statistics
+One :func:`~gecmetrics.run.engine.score_corpus` run gives every system's per-sentence statistics
 under every metric; the corpus scores (``metric.score``), the sentence scores
 (``metric.sentence_matrix``) and the sentence bootstrap (``metric.resampler(column,
 references)``, the paired-test resampler) all come from them, so any registered metric (a
@@ -30,8 +30,8 @@ from .correlation import (
     compare_metrics,
     correlate_with_judgments,
 )
-from .judgments import Judgments, read_judgments
-from .rankings import (
+from ..io.judgments import Judgments, read_judgments
+from ..stats.rankings import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_TS_RUNS,
@@ -88,7 +88,7 @@ def subset_name(subset: str | Sequence[str] | None, judged: Sequence[str]) -> st
 
 @dataclass(frozen=True)
 class ScoredColumns:
-    """The score columns of a :class:`~gecmetrics.pipeline.Scored` run: each column's label,
+    """The score columns of a :class:`~gecmetrics.run.engine.Scored` run: each column's label,
     metric index, part and signature (``comparison.Column``), in table order."""
 
     scored: Any
@@ -96,7 +96,7 @@ class ScoredColumns:
 
     @classmethod
     def of(cls, scored: Any) -> "ScoredColumns":
-        from ..comparison import metric_columns
+        from ..run.compare import metric_columns
 
         return cls(scored, metric_columns(scored.metrics, scored.references)[0])
 
@@ -150,7 +150,7 @@ def item_rows(judgments: Judgments, src_ids: int | Sequence[int] | str | os.Path
 
 def read_src_ids(path: str) -> list[int]:
     """A file of one integer per line: the src-id of each corpus line."""
-    from ..corpus import read_lines
+    from ..io.corpus import read_lines
 
     values = []
     for number, line in enumerate(read_lines(path), start=1):
@@ -220,7 +220,7 @@ class JudgmentOptions:
             raise InputError("resampling sentences needs a number of bootstrap resamples")
 
     def ranking_options(self) -> dict[str, Any]:
-        """Keywords of :func:`~gecmetrics.meta.rankings.human_ranking`."""
+        """Keywords of :func:`~gecmetrics.stats.rankings.human_ranking`."""
         if self.ranking == "ts":
             return {"runs": self.bootstrap or DEFAULT_TS_RUNS, "seed": self.seed}
         resamples = self.bootstrap or (DEFAULT_RESAMPLES if self.ew_procedure == "bootstrap-mean" else 0)
@@ -276,7 +276,7 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     are named like the judged systems), or a ``scored`` run, or precomputed ``scores``
     ({metric: {system: score}}: system level, intervals over judgments only). ``options``, or
     its fields as keywords: see :class:`JudgmentOptions`. ``jobs`` worker processes (0: one per
-    core) and a ``progress`` callback go to :func:`~gecmetrics.pipeline.score_corpus`."""
+    core) and a ``progress`` callback go to :func:`~gecmetrics.run.engine.score_corpus`."""
     if options is not None and settings:
         raise InputError("give options or their fields as keywords, not both")
     settings = options if options is not None else JudgmentOptions(**settings)
@@ -307,9 +307,9 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
 def _score(judgments: Judgments, systems: list[str], metrics: Any, corpus: Any, jobs: int = 1,
            progress: Any = None) -> Any:
     """Score the corpus's hypotheses (after checking them against the judgments)."""
-    from ..corpus import Corpus
-    from ..pipeline import check_metrics, score_corpus
-    from ..registry import resolve_metrics
+    from ..io.corpus import Corpus
+    from ..run.engine import check_metrics, score_corpus
+    from ..metrics.registry import resolve_metrics
 
     if metrics is None or not isinstance(corpus, Corpus):
         raise InputError("give metrics and a Corpus (or a scored run, or scores)")

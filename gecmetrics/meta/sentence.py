@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from .judgments import Judgments
+from ..io.judgments import Judgments
 
 TIE_RULES = ("seeda", "disagree", "ignore")
 

@@ -1,4 +1,4 @@
-"""The meta-evaluation results as :class:`~gecmetrics.report.Table` objects (text, TSV,
+"""The meta-evaluation results as :class:`~gecmetrics.core.table.Table` objects (text, TSV,
 Markdown, LaTeX), numbers rounded half up, and a titled sequence of them for the commands
 (``gecmetric rank``, ``gecmetric meta-eval --judgments``). JSON is each result's ``to_dict()``."""
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ..report import Table, round_half_up, scaled
+from ..core.table import Table, round_half_up, scaled
 from .correlation import CORRELATIONS, CorrelationComparison, SystemCorrelation
-from .rankings import HumanRanking
+from ..stats.rankings import HumanRanking
 from .sentence import SentenceAgreement
 from .windows import WindowAnalysis
 

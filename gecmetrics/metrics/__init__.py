@@ -1,10 +1,12 @@
-"""Metrics: reducers from the core's n-gram statistics to scores (imported on first use)."""
+"""The metric families, one folder each, on one protocol (:mod:`.protocol`), known by name
+through :mod:`.registry`. Classes are imported on first use."""
 from __future__ import annotations
 
 from .._lazy import lazy_names
 
-_LAZY = {"GLEU": "gleu", "GLEUResult": "gleu", "GLEUSentenceScores": "gleu", "GLEU2015": "gleu2015",
-         "GREEN": "green", "GREENResult": "green", "GREENSentenceScores": "green"}
+_LAZY = {"GLEU": "gleu.gleu", "GLEUResult": "gleu.gleu", "GLEUSentenceScores": "gleu.gleu",
+         "GLEU2015": "gleu.gleu2015", "GREEN": "green.green", "GREENResult": "green.green",
+         "GREENSentenceScores": "green.green"}
 __all__ = list(_LAZY)
 
 

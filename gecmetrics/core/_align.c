@@ -1,0 +1,280 @@
+/* Optional compiled alignment of two parsed sentences (gecmetrics/annotate/align.py).
+ *
+ * The pure-Python implementation in align.py is the reference; this module fills the same
+ * cost and operation matrices without the interpreter, and the test suite checks that both
+ * give the same alignments. The behaviour is ERRANT 3.0.2's: a Damerau-Levenshtein alignment
+ * whose substitution cost is linguistic (lemma, part of speech, characters) and whose
+ * transpositions may span several tokens, or plain Levenshtein with `lev`.
+ *
+ *   align(orig_features, cor_features, orig_texts, cor_texts, lev) -> operations
+ *
+ * A sentence's features cross as bytes of native int32, four per token: (orth id, lower id,
+ * lemma id, part-of-speech code), the code being 2 * (part-of-speech id) + 1 for the open
+ * classes (ADJ, ADV, NOUN, VERB). Texts are the tokens' strings (the character cost is over
+ * code points). The result is bytes of int32, one per operation from left to right:
+ * 0 match, 1 substitution, 2 insertion, 3 deletion, 10 + k a transposition of k tokens.
+ *
+ * Floating point: every cost is computed with the same double operations in the same order
+ * as the reference (no fused multiply-add; setup.py passes -ffp-contract=off), so that ties
+ * between operations are broken identically.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OP_MATCH = 0, OP_SUB = 1, OP_INS = 2, OP_DEL = 3, OP_TRANSPOSE = 10 };
+enum { F_ORTH = 0, F_LOWER = 1, F_LEMMA = 2, F_POS = 3, N_FEATURES = 4 };
+
+typedef struct {
+    Py_ssize_t length;
+    const int32_t *features;
+    Py_UCS4 **texts;
+    Py_ssize_t *text_lengths;
+} Sentence;
+
+static void sentence_free(Sentence *s) {
+    if (s->texts != NULL) {
+        for (Py_ssize_t i = 0; i < s->length; i++)
+            PyMem_Free(s->texts[i]);
+        PyMem_Free(s->texts);
+    }
+    PyMem_Free(s->text_lengths);
+    s->texts = NULL;
+    s->text_lengths = NULL;
+}
+
+/* Read one sentence: its features (bytes) and its token texts (a list of str). */
+static int sentence_read(Sentence *s, Py_buffer *features, PyObject *texts, const char *name) {
+    memset(s, 0, sizeof(*s));
+    if (!PyList_Check(texts)) {
+        PyErr_Format(PyExc_TypeError, "%s texts must be a list of str", name);
+        return -1;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    if (features->len != n * N_FEATURES * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_Format(PyExc_ValueError, "%s features must hold %d int32 per token", name, N_FEATURES);
+        return -1;
+    }
+    s->length = n;
+    s->features = (const int32_t *)features->buf;
+    s->texts = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Py_UCS4 *));
+    s->text_lengths = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Py_ssize_t));
+    if (s->texts == NULL || s->text_lengths == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_TypeError, "%s texts must be a list of str", name);
+            return -1;
+        }
+        s->texts[i] = PyUnicode_AsUCS4Copy(text);
+        if (s->texts[i] == NULL)
+            return -1;
+        s->text_lengths[i] = PyUnicode_GET_LENGTH(text);
+    }
+    return 0;
+}
+
+static inline int32_t feature(const Sentence *s, Py_ssize_t i, int which) {
+    return s->features[i * N_FEATURES + which];
+}
+
+/* Length of the longest common subsequence of two code point strings. */
+static Py_ssize_t lcs_length(const Py_UCS4 *a, Py_ssize_t la, const Py_UCS4 *b, Py_ssize_t lb, Py_ssize_t *row) {
+    memset(row, 0, (size_t)(lb + 1) * sizeof(Py_ssize_t));
+    for (Py_ssize_t x = 0; x < la; x++) {
+        Py_ssize_t diagonal = 0;
+        for (Py_ssize_t y = 0; y < lb; y++) {
+            Py_ssize_t above = row[y + 1];
+            if (a[x] == b[y])
+                row[y + 1] = diagonal + 1;
+            else if (row[y] > above)
+                row[y + 1] = row[y];
+            diagonal = above;
+        }
+    }
+    return row[lb];
+}
+
+/* ERRANT's substitution cost: 0 for a change of case only, else lemma + POS + character cost. */
+static double substitution_cost(const Sentence *o, Py_ssize_t i, const Sentence *c, Py_ssize_t j, Py_ssize_t *row) {
+    if (feature(o, i, F_LOWER) == feature(c, j, F_LOWER))
+        return 0.0;
+    double lemma_cost = feature(o, i, F_LEMMA) == feature(c, j, F_LEMMA) ? 0.0 : 0.499;
+    int32_t o_pos = feature(o, i, F_POS), c_pos = feature(c, j, F_POS);
+    double pos_cost = o_pos == c_pos ? 0.0 : ((o_pos & 1) && (c_pos & 1) ? 0.25 : 0.5);
+    Py_ssize_t la = o->text_lengths[i], lb = c->text_lengths[j];
+    Py_ssize_t total = la + lb;
+    double char_cost = 0.0;
+    if (total) {
+        Py_ssize_t distance = total - 2 * lcs_length(o->texts[i], la, c->texts[j], lb, row);
+        char_cost = (double)distance / (double)total;
+    }
+    return lemma_cost + pos_cost + char_cost;
+}
+
+static int compare_int32(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether the lower-case ids of orig[i-k..i] and cor[j-k..j] are the same multiset. */
+static int same_multiset(const Sentence *o, Py_ssize_t i, const Sentence *c, Py_ssize_t j, Py_ssize_t k,
+                         int32_t *left, int32_t *right) {
+    for (Py_ssize_t t = 0; t <= k; t++) {
+        left[t] = feature(o, i - k + t, F_LOWER);
+        right[t] = feature(c, j - k + t, F_LOWER);
+    }
+    qsort(left, (size_t)(k + 1), sizeof(int32_t), compare_int32);
+    qsort(right, (size_t)(k + 1), sizeof(int32_t), compare_int32);
+    return memcmp(left, right, (size_t)(k + 1) * sizeof(int32_t)) == 0;
+}
+
+typedef struct {
+    double *cost;
+    int32_t *op;
+    Py_ssize_t columns;
+    Py_ssize_t *row;
+    int32_t *left, *right;
+} Work;
+
+#define COST(w, i, j) ((w)->cost[(i) * (w)->columns + (j)])
+#define OP(w, i, j) ((w)->op[(i) * (w)->columns + (j)])
+
+/* One cell (i + 1, j + 1) of a non-matching pair: the cheapest of transposition,
+ * substitution, insertion and deletion, the first one on ties. */
+static void fill_cell(Work *w, const Sentence *o, Py_ssize_t i, const Sentence *c, Py_ssize_t j, int lev) {
+    double del_cost = COST(w, i, j + 1) + 1;
+    double ins_cost = COST(w, i + 1, j) + 1;
+    double trans_cost = INFINITY, sub_cost;
+    Py_ssize_t k = 1;
+    if (lev) {
+        sub_cost = COST(w, i, j) + 1;
+    } else {
+        sub_cost = COST(w, i, j) + substitution_cost(o, i, c, j, w->row);
+        while (i - k >= 0 && j - k >= 0 && COST(w, i - k + 1, j - k + 1) != COST(w, i - k, j - k)) {
+            if (same_multiset(o, i, c, j, k, w->left, w->right)) {
+                trans_cost = COST(w, i - k, j - k) + (double)k;
+                break;
+            }
+            k++;
+        }
+    }
+    double best = trans_cost;
+    int32_t op = (int32_t)(OP_TRANSPOSE + k + 1);
+    if (sub_cost < best) { best = sub_cost; op = OP_SUB; }
+    if (ins_cost < best) { best = ins_cost; op = OP_INS; }
+    if (del_cost < best) { best = del_cost; op = OP_DEL; }
+    COST(w, i + 1, j + 1) = best;
+    OP(w, i + 1, j + 1) = op;
+}
+
+static void fill_matrices(Work *w, const Sentence *o, const Sentence *c, int lev) {
+    Py_ssize_t n = o->length, m = c->length;
+    COST(w, 0, 0) = 0.0;
+    OP(w, 0, 0) = -1;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        COST(w, i, 0) = COST(w, i - 1, 0) + 1;
+        OP(w, i, 0) = OP_DEL;
+    }
+    for (Py_ssize_t j = 1; j <= m; j++) {
+        COST(w, 0, j) = COST(w, 0, j - 1) + 1;
+        OP(w, 0, j) = OP_INS;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        for (Py_ssize_t j = 0; j < m; j++) {
+            if (feature(o, i, F_ORTH) == feature(c, j, F_ORTH)) {
+                COST(w, i + 1, j + 1) = COST(w, i, j);
+                OP(w, i + 1, j + 1) = OP_MATCH;
+            } else {
+                fill_cell(w, o, i, c, j, lev);
+            }
+        }
+    }
+}
+
+/* Walk back from the bottom right corner; return the operations from left to right. */
+static PyObject *cheapest_sequence(Work *w, Py_ssize_t n, Py_ssize_t m) {
+    int32_t *sequence = PyMem_Malloc((size_t)(n + m + 1) * sizeof(int32_t));
+    if (sequence == NULL)
+        return PyErr_NoMemory();
+    Py_ssize_t count = 0, i = n, j = m;
+    while (i + j != 0) {
+        int32_t op = OP(w, i, j);
+        sequence[count++] = op;
+        if (op == OP_MATCH || op == OP_SUB) { i--; j--; }
+        else if (op == OP_DEL) { i--; }
+        else if (op == OP_INS) { j--; }
+        else { i -= op - OP_TRANSPOSE; j -= op - OP_TRANSPOSE; }
+    }
+    for (Py_ssize_t a = 0, b = count - 1; a < b; a++, b--) {
+        int32_t t = sequence[a];
+        sequence[a] = sequence[b];
+        sequence[b] = t;
+    }
+    PyObject *result = PyBytes_FromStringAndSize((const char *)sequence, count * (Py_ssize_t)sizeof(int32_t));
+    PyMem_Free(sequence);
+    return result;
+}
+
+static PyObject *align(PyObject *self, PyObject *args) {
+    Py_buffer o_features, c_features;
+    PyObject *o_texts, *c_texts, *result = NULL;
+    int lev;
+    if (!PyArg_ParseTuple(args, "y*y*OOp", &o_features, &c_features, &o_texts, &c_texts, &lev))
+        return NULL;
+    Sentence o, c;
+    Work w;
+    memset(&w, 0, sizeof(w));
+    memset(&c, 0, sizeof(c));
+    if (sentence_read(&o, &o_features, o_texts, "orig") < 0 || sentence_read(&c, &c_features, c_texts, "cor") < 0)
+        goto done;
+    Py_ssize_t n = o.length, m = c.length, longest = 1;
+    for (Py_ssize_t j = 0; j < m; j++)
+        if (c.text_lengths[j] + 1 > longest)
+            longest = c.text_lengths[j] + 1;
+    w.columns = m + 1;
+    w.cost = PyMem_Malloc((size_t)((n + 1) * (m + 1)) * sizeof(double));
+    w.op = PyMem_Malloc((size_t)((n + 1) * (m + 1)) * sizeof(int32_t));
+    w.row = PyMem_Malloc((size_t)longest * sizeof(Py_ssize_t));
+    w.left = PyMem_Malloc((size_t)(n + 1) * sizeof(int32_t));
+    w.right = PyMem_Malloc((size_t)(n + 1) * sizeof(int32_t));
+    if (w.cost == NULL || w.op == NULL || w.row == NULL || w.left == NULL || w.right == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    fill_matrices(&w, &o, &c, lev);
+    result = cheapest_sequence(&w, n, m);
+done:
+    sentence_free(&o);
+    sentence_free(&c);
+    PyMem_Free(w.cost);
+    PyMem_Free(w.op);
+    PyMem_Free(w.row);
+    PyMem_Free(w.left);
+    PyMem_Free(w.right);
+    PyBuffer_Release(&o_features);
+    PyBuffer_Release(&c_features);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"align", align, METH_VARARGS,
+     "align(orig_features, cor_features, orig_texts, cor_texts, lev) -> int32 bytes of operations"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_definition = {
+    PyModuleDef_HEAD_INIT, "gecmetrics.core._align",
+    "Compiled ERRANT-style alignment (optional; gecmetrics/annotate/align.py has the reference).",
+    -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__align(void) {
+    return PyModule_Create(&module_definition);
+}

@@ -1,0 +1,799 @@
+/* Optional compiled inner loops of the counting core (gecmetrics/ngrams.py).
+ *
+ * The NumPy implementation in ngrams.py and aggregate.py is the reference; this module does
+ * the same work without an interpreter or a sort per n-gram order, and the test suite checks
+ * that both give the same statistics. Nothing here knows about a metric.
+ *
+ *   encode_words(lines, vocabulary)       str.split() tokens -> ids from a dict, flattened
+ *   NgramIds(max_order).count(ids, lens)  exact n-gram ids (a hash map per order, kept across
+ *                                         calls) and per-line sorted (id, count) rows
+ *   python2_draws(iterations, D, R[, first])  gec-ranking's reference draws: Python's Mersenne
+ *                                         Twister seeded with j * 101, int(random() * R), for
+ *                                         iterations j = first .. first + iterations - 1
+ *   python2_sampled_sums(stats, D, R, K, iterations, first)  the sums those draws select from
+ *                                         (D, R, K) int32/int64 statistics, without the draws
+ *
+ * Arrays cross the boundary as bytes of native int64, read with np.frombuffer.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+/* ---- growable int64 buffer ------------------------------------------------------------ */
+
+typedef struct {
+    int64_t *data;
+    Py_ssize_t size;
+    Py_ssize_t capacity;
+} Buffer;
+
+static int buffer_reserve(Buffer *b, Py_ssize_t extra) {
+    if (b->size + extra <= b->capacity)
+        return 0;
+    Py_ssize_t capacity = b->capacity ? b->capacity : 1024;
+    while (capacity < b->size + extra)
+        capacity *= 2;
+    int64_t *data = PyMem_Realloc(b->data, (size_t)capacity * sizeof(int64_t));
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->data = data;
+    b->capacity = capacity;
+    return 0;
+}
+
+static PyObject *buffer_to_bytes(const int64_t *data, Py_ssize_t size) {
+    return PyBytes_FromStringAndSize((const char *)data, size * (Py_ssize_t)sizeof(int64_t));
+}
+
+/* A read-only view of a C-contiguous buffer of int64 (e.g. a NumPy int64 array). */
+static int get_int64_view(PyObject *obj, Py_buffer *view, const char *name) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->itemsize != 8 || view->format == NULL || strchr("qlQL", view->format[0]) == NULL
+        || view->format[1] != '\0') {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be a contiguous int64 array", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Two int64 array arguments (PyArg format "OO:name"), named in errors; on success the caller
+ * holds both views and releases them. */
+static int get_two_int64_views(PyObject *args, const char *format, Py_buffer *first, const char *first_name,
+                               Py_buffer *second, const char *second_name) {
+    PyObject *first_obj, *second_obj;
+    if (!PyArg_ParseTuple(args, format, &first_obj, &second_obj))
+        return -1;
+    if (get_int64_view(first_obj, first, first_name) < 0)
+        return -1;
+    if (get_int64_view(second_obj, second, second_name) < 0) {
+        PyBuffer_Release(first);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- words -> ids ----------------------------------------------------------------------- */
+
+static PyObject *encode_words(PyObject *module, PyObject *args) {
+    PyObject *lines, *vocabulary;
+    if (!PyArg_ParseTuple(args, "O!O!:encode_words", &PyList_Type, &lines, &PyDict_Type, &vocabulary))
+        return NULL;
+    Py_ssize_t n_lines = PyList_GET_SIZE(lines);
+    Buffer ids = {0}, lengths = {0};
+    PyObject *result = NULL;
+    if (buffer_reserve(&lengths, n_lines) < 0)
+        goto done;
+    for (Py_ssize_t d = 0; d < n_lines; d++) {
+        PyObject *line = PyList_GET_ITEM(lines, d);
+        if (!PyUnicode_Check(line)) {
+            PyErr_SetString(PyExc_TypeError, "lines must be str");
+            goto done;
+        }
+        PyObject *tokens = PyUnicode_Split(line, NULL, -1); /* exactly str.split() */
+        if (tokens == NULL)
+            goto done;
+        Py_ssize_t n = PyList_GET_SIZE(tokens);
+        if (buffer_reserve(&ids, n) < 0) {
+            Py_DECREF(tokens);
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *token = PyList_GET_ITEM(tokens, i);
+            PyObject *found = PyDict_GetItemWithError(vocabulary, token); /* borrowed */
+            int64_t id;
+            if (found != NULL) {
+                id = PyLong_AsLongLong(found);
+                if (id == -1 && PyErr_Occurred()) {
+                    Py_DECREF(tokens);
+                    goto done;
+                }
+            } else {
+                if (PyErr_Occurred()) {
+                    Py_DECREF(tokens);
+                    goto done;
+                }
+                id = PyDict_GET_SIZE(vocabulary);
+                PyObject *value = PyLong_FromLongLong(id);
+                if (value == NULL || PyDict_SetItem(vocabulary, token, value) < 0) {
+                    Py_XDECREF(value);
+                    Py_DECREF(tokens);
+                    goto done;
+                }
+                Py_DECREF(value);
+            }
+            ids.data[ids.size++] = id;
+        }
+        Py_DECREF(tokens);
+        lengths.data[lengths.size++] = n;
+    }
+    {
+        PyObject *flat = buffer_to_bytes(ids.data, ids.size);
+        PyObject *lens = buffer_to_bytes(lengths.data, lengths.size);
+        if (flat != NULL && lens != NULL)
+            result = PyTuple_Pack(2, flat, lens);
+        Py_XDECREF(flat);
+        Py_XDECREF(lens);
+    }
+done:
+    PyMem_Free(ids.data);
+    PyMem_Free(lengths.data);
+    return result;
+}
+
+/* ---- exact n-gram ids: one open-addressing map per order ---------------------------------- */
+
+/* An n-gram of order n >= 2 is the pair (id of its first n-1 units, id of its last unit),
+ * packed into 64 bits; the map gives each distinct pair the next id, in order of first sight. */
+typedef struct {
+    uint64_t key;
+    int64_t value; /* id + 1; 0 marks an empty slot */
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t mask; /* capacity - 1 (a power of two) */
+    size_t size;
+} IdMap;
+
+static inline size_t mix(uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    key *= 0xc4ceb9fe1a85ec53ULL;
+    key ^= key >> 33;
+    return (size_t)key;
+}
+
+static int idmap_init(IdMap *m, size_t capacity) {
+    m->slots = PyMem_Calloc(capacity, sizeof(Slot));
+    m->mask = capacity - 1;
+    m->size = 0;
+    if (m->slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void idmap_free(IdMap *m) {
+    PyMem_Free(m->slots);
+    m->slots = NULL;
+}
+
+static int idmap_grow(IdMap *m) {
+    IdMap bigger;
+    if (idmap_init(&bigger, (m->mask + 1) * 2) < 0)
+        return -1;
+    for (size_t i = 0; i <= m->mask; i++) {
+        if (m->slots[i].value == 0)
+            continue;
+        size_t slot = mix(m->slots[i].key) & bigger.mask;
+        while (bigger.slots[slot].value != 0)
+            slot = (slot + 1) & bigger.mask;
+        bigger.slots[slot] = m->slots[i];
+    }
+    bigger.size = m->size;
+    idmap_free(m);
+    *m = bigger;
+    return 0;
+}
+
+/* The id of key, added with the next id if new; -1 on memory error. */
+static inline int64_t idmap_id(IdMap *m, uint64_t key) {
+    size_t slot = mix(key) & m->mask;
+    while (m->slots[slot].value != 0) {
+        if (m->slots[slot].key == key)
+            return m->slots[slot].value - 1;
+        slot = (slot + 1) & m->mask;
+    }
+    if (2 * (m->size + 1) > m->mask + 1) {
+        if (idmap_grow(m) < 0)
+            return -1;
+        slot = mix(key) & m->mask;
+        while (m->slots[slot].value != 0)
+            slot = (slot + 1) & m->mask;
+    }
+    m->slots[slot].key = key;
+    m->slots[slot].value = (int64_t)++m->size;
+    return (int64_t)m->size - 1;
+}
+
+static int bit_length(uint64_t value) {
+    int bits = 0;
+    while (value) {
+        bits++;
+        value >>= 1;
+    }
+    return bits;
+}
+
+static inline void insertion_sort(int64_t *v, Py_ssize_t n) {
+    for (Py_ssize_t i = 1; i < n; i++) {
+        int64_t x = v[i];
+        Py_ssize_t j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
+}
+
+static void heap_sift(int64_t *v, Py_ssize_t root, Py_ssize_t n) {
+    int64_t x = v[root];
+    for (Py_ssize_t child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && v[child + 1] > v[child])
+            child++;
+        if (v[child] <= x)
+            break;
+        v[root] = v[child];
+    }
+    v[root] = x;
+}
+
+/* Introsort: quicksort (median of three) down to short runs, heapsort if it degenerates. */
+static void sort_int64(int64_t *v, Py_ssize_t n, int depth) {
+    while (n > 24) {
+        if (depth-- == 0) {
+            for (Py_ssize_t i = n / 2 - 1; i >= 0; i--)
+                heap_sift(v, i, n);
+            for (Py_ssize_t i = n - 1; i > 0; i--) {
+                int64_t t = v[0];
+                v[0] = v[i];
+                v[i] = t;
+                heap_sift(v, 0, i);
+            }
+            return;
+        }
+        int64_t a = v[0], b = v[n / 2], c = v[n - 1];
+        int64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        Py_ssize_t i = 0, j = n - 1;
+        for (;;) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i >= j)
+                break;
+            int64_t t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+            i++;
+            j--;
+        }
+        /* [0, j] <= pivot <= [j + 1, n): recurse into the smaller part, loop on the larger */
+        if (j + 1 < n - (j + 1)) {
+            sort_int64(v, j + 1, depth);
+            v += j + 1;
+            n -= j + 1;
+        } else {
+            sort_int64(v + j + 1, n - (j + 1), depth);
+            n = j + 1;
+        }
+    }
+    insertion_sort(v, n);
+}
+
+typedef struct {
+    PyObject_HEAD
+    int max_order;
+    IdMap *maps; /* maps[k] for order k + 1, k >= 1 */
+} NgramIds;
+
+static void NgramIds_dealloc(NgramIds *self) {
+    if (self->maps != NULL) {
+        for (int k = 1; k < self->max_order; k++)
+            idmap_free(&self->maps[k]);
+        PyMem_Free(self->maps);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int NgramIds_init(NgramIds *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"max_order", NULL};
+    int max_order;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i:NgramIds", names, &max_order))
+        return -1;
+    if (max_order < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_order must be >= 1");
+        return -1;
+    }
+    if (self->maps != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "NgramIds is already initialized");
+        return -1;
+    }
+    self->maps = PyMem_Calloc((size_t)max_order, sizeof(IdMap));
+    if (self->maps == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->max_order = max_order;
+    for (int k = 1; k < max_order; k++)
+        if (idmap_init(&self->maps[k], 1024) < 0)
+            return -1;
+    return 0;
+}
+
+#define MAX_ID ((int64_t)0xffffffffLL)
+
+/* count(unit_ids, lengths) -> [(grams, counts, rows)] per order 1..max_order.
+ * unit_ids: all units of all lines, flattened; lengths: units per line. For each order,
+ * line after line, the distinct n-gram ids of the line in increasing order with their
+ * counts, and rows[d] = number of distinct n-grams of line d. */
+static PyObject *NgramIds_count(NgramIds *self, PyObject *args) {
+    Py_buffer units_view, lengths_view;
+    if (get_two_int64_views(args, "OO:count", &units_view, "unit_ids", &lengths_view, "lengths") < 0)
+        return NULL;
+    const int64_t *units = units_view.buf, *lengths = lengths_view.buf;
+    Py_ssize_t n_units = units_view.len / 8, n_lines = lengths_view.len / 8;
+    PyObject *result = NULL;
+    int64_t *current = NULL, *ids = NULL;
+
+    Py_ssize_t total = 0;
+    for (Py_ssize_t d = 0; d < n_lines; d++) {
+        if (lengths[d] < 0) {
+            PyErr_SetString(PyExc_ValueError, "negative line length");
+            goto done;
+        }
+        total += lengths[d];
+    }
+    if (total != n_units) {
+        PyErr_SetString(PyExc_ValueError, "lengths do not add up to the number of units");
+        goto done;
+    }
+    int64_t max_unit = 0;
+    for (Py_ssize_t i = 0; i < n_units; i++) {
+        if (units[i] > max_unit)
+            max_unit = units[i];
+        if (units[i] < 0 || units[i] > MAX_ID) {
+            PyErr_SetString(PyExc_OverflowError, "unit ids must be in [0, 2**32)");
+            goto done;
+        }
+    }
+    current = PyMem_Malloc((size_t)(n_units ? n_units : 1) * sizeof(int64_t));
+    ids = PyMem_Malloc((size_t)(n_units ? n_units : 1) * sizeof(int64_t));
+    if (current == NULL || ids == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(current, units, (size_t)n_units * sizeof(int64_t));
+    result = PyList_New(0);
+    if (result == NULL)
+        goto done;
+
+    for (int k = 0; k < self->max_order; k++) {
+        int order = k + 1;
+        /* the ids of this order's n-grams, in place in `current` (the (order-1)-gram at i
+         * becomes the order-gram at i), copied line after line to `ids` */
+        Py_ssize_t n_ids = 0, start = 0;
+        for (Py_ssize_t d = 0; d < n_lines; d++) {
+            Py_ssize_t n = lengths[d] - order + 1; /* n-grams of this order in the line */
+            int64_t *line = current + start;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                if (order > 1) {
+                    if (line[i] > MAX_ID) {
+                        PyErr_Format(PyExc_OverflowError,
+                                     "too many distinct %d-grams for exact 32-bit ids", order - 1);
+                        goto fail;
+                    }
+                    uint64_t pair = ((uint64_t)line[i] << 32) | (uint64_t)units[start + i + order - 1];
+                    int64_t id = idmap_id(&self->maps[k], pair);
+                    if (id < 0)
+                        goto fail;
+                    line[i] = id;
+                }
+                ids[n_ids++] = line[i];
+            }
+            start += lengths[d];
+        }
+        /* each line's ids in increasing order: the rows of a line are its runs */
+        start = 0;
+        for (Py_ssize_t d = 0; d < n_lines; d++) {
+            Py_ssize_t n = lengths[d] - order + 1;
+            if (n > 1)
+                sort_int64(ids + start, n, 2 * bit_length((uint64_t)n));
+            if (n > 0)
+                start += n;
+        }
+        /* runs of equal keys: one row (id, count) each; rows[d] counts line d's rows */
+        PyObject *g = PyBytes_FromStringAndSize(NULL, n_ids * 8);
+        PyObject *c = PyBytes_FromStringAndSize(NULL, n_ids * 8);
+        PyObject *r = PyBytes_FromStringAndSize(NULL, n_lines * 8);
+        if (g == NULL || c == NULL || r == NULL) {
+            Py_XDECREF(g);
+            Py_XDECREF(c);
+            Py_XDECREF(r);
+            goto fail;
+        }
+        int64_t *grams = (int64_t *)PyBytes_AS_STRING(g), *counts = (int64_t *)PyBytes_AS_STRING(c);
+        int64_t *rows = (int64_t *)PyBytes_AS_STRING(r);
+        Py_ssize_t distinct = 0;
+        start = 0;
+        for (Py_ssize_t d = 0; d < n_lines; d++) {
+            Py_ssize_t n = lengths[d] - order + 1, first = distinct;
+            for (Py_ssize_t i = start; i < start + n; i++) {
+                if (distinct > first && ids[i] == grams[distinct - 1]) {
+                    counts[distinct - 1]++;
+                } else {
+                    grams[distinct] = ids[i];
+                    counts[distinct] = 1;
+                    distinct++;
+                }
+            }
+            rows[d] = distinct - first;
+            if (n > 0)
+                start += n;
+        }
+        PyObject *triple = NULL;
+        if (_PyBytes_Resize(&g, distinct * 8) == 0 && _PyBytes_Resize(&c, distinct * 8) == 0)
+            triple = PyTuple_Pack(3, g, c, r);
+        Py_XDECREF(g);
+        Py_XDECREF(c);
+        Py_DECREF(r);
+        if (triple == NULL || PyList_Append(result, triple) < 0) {
+            Py_XDECREF(triple);
+            goto fail;
+        }
+        Py_DECREF(triple);
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    PyMem_Free(current);
+    PyMem_Free(ids);
+    PyBuffer_Release(&units_view);
+    PyBuffer_Release(&lengths_view);
+    return result;
+}
+
+static PyMethodDef NgramIds_methods[] = {
+    {"count", (PyCFunction)NgramIds_count, METH_VARARGS,
+     "count(unit_ids, lengths) -> [(grams, counts, rows) as int64 bytes] for orders 1..max_order"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject NgramIdsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gecmetrics.core._counting.NgramIds",
+    .tp_doc = "Exact n-gram ids of orders 2..max_order, shared by every call of count().",
+    .tp_basicsize = sizeof(NgramIds),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)NgramIds_init,
+    .tp_dealloc = (destructor)NgramIds_dealloc,
+    .tp_methods = NgramIds_methods,
+};
+
+/* ---- joins on sorted keys -------------------------------------------------------------------- */
+
+/* positions(keys, queries) -> int64 bytes: for each query, its index in the sorted, distinct
+ * keys, or -1. Sorted queries (the usual case: both are (sentence, n-gram) tables) are merged
+ * in one forward pass; a query below its predecessor restarts by binary search. */
+static PyObject *positions(PyObject *module, PyObject *args) {
+    Py_buffer keys_view, queries_view;
+    if (get_two_int64_views(args, "OO:positions", &keys_view, "keys", &queries_view, "queries") < 0)
+        return NULL;
+    const int64_t *keys = keys_view.buf, *queries = queries_view.buf;
+    Py_ssize_t n_keys = keys_view.len / 8, n_queries = queries_view.len / 8;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n_queries * 8);
+    if (out != NULL) {
+        int64_t *where = (int64_t *)PyBytes_AS_STRING(out);
+        Py_ssize_t j = 0;
+        for (Py_ssize_t i = 0; i < n_queries; i++) {
+            int64_t q = queries[i];
+            if (i > 0 && q < queries[i - 1]) {
+                Py_ssize_t low = 0, high = n_keys; /* first key >= q */
+                while (low < high) {
+                    Py_ssize_t mid = low + (high - low) / 2;
+                    if (keys[mid] < q)
+                        low = mid + 1;
+                    else
+                        high = mid;
+                }
+                j = low;
+            }
+            while (j < n_keys && keys[j] < q)
+                j++;
+            where[i] = (j < n_keys && keys[j] == q) ? j : -1;
+        }
+    }
+    PyBuffer_Release(&keys_view);
+    PyBuffer_Release(&queries_view);
+    return out;
+}
+
+/* ---- Python's Mersenne Twister (MT19937, seeded by init_by_array) ------------------------- */
+
+enum { MT_N = 624, MT_M = 397 };
+
+typedef struct {
+    uint32_t state[MT_N];
+    int index;
+} Twister;
+
+static void twister_fill(Twister *t) {
+    static const uint32_t odd[2] = {0u, 0x9908b0dfu};
+    uint32_t *s = t->state;
+    int i;
+    uint32_t y;
+    for (i = 0; i < MT_N - MT_M; i++) {
+        y = (s[i] & 0x80000000u) | (s[i + 1] & 0x7fffffffu);
+        s[i] = s[i + MT_M] ^ (y >> 1) ^ odd[y & 1u];
+    }
+    for (; i < MT_N - 1; i++) {
+        y = (s[i] & 0x80000000u) | (s[i + 1] & 0x7fffffffu);
+        s[i] = s[i + MT_M - MT_N] ^ (y >> 1) ^ odd[y & 1u];
+    }
+    y = (s[MT_N - 1] & 0x80000000u) | (s[0] & 0x7fffffffu);
+    s[MT_N - 1] = s[MT_M - 1] ^ (y >> 1) ^ odd[y & 1u];
+    t->index = 0;
+}
+
+static inline uint32_t twister_next(Twister *t) {
+    if (t->index >= MT_N)
+        twister_fill(t);
+    uint32_t y = t->state[t->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+}
+
+/* random.random(): 53 random bits from two 32-bit outputs. */
+static inline double twister_random(Twister *t) {
+    uint32_t a = twister_next(t) >> 5, b = twister_next(t) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* random.seed(n) for an integer n >= 0: the key is n's 32-bit words, least significant first
+ * (one word 0 for n = 0); `base` is the state after the fixed initial seeding. */
+static void twister_seed(Twister *t, const uint32_t *base, uint64_t n) {
+    uint32_t key[2];
+    int key_length = 0;
+    do {
+        key[key_length++] = (uint32_t)(n & 0xffffffffu);
+        n >>= 32;
+    } while (n != 0);
+    uint32_t *s = t->state;
+    memcpy(s, base, sizeof(t->state));
+    int i = 1, j = 0;
+    for (int k = MT_N; k > 0; k--) {
+        s[i] = (s[i] ^ ((s[i - 1] ^ (s[i - 1] >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            s[0] = s[MT_N - 1];
+            i = 1;
+        }
+        if (j >= key_length)
+            j = 0;
+    }
+    for (int k = MT_N - 1; k > 0; k--) {
+        s[i] = (s[i] ^ ((s[i - 1] ^ (s[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            s[0] = s[MT_N - 1];
+            i = 1;
+        }
+    }
+    s[0] = 0x80000000u;
+    t->index = MT_N;
+}
+
+static PyObject *python2_draws(PyObject *module, PyObject *args) {
+    Py_ssize_t iterations, sentences, references, first = 0;
+    if (!PyArg_ParseTuple(args, "nnn|n:python2_draws", &iterations, &sentences, &references, &first))
+        return NULL;
+    if (iterations < 0 || sentences < 0 || references < 1 || first < 0) {
+        PyErr_SetString(PyExc_ValueError, "need iterations >= 0, sentences >= 0, references >= 1, first >= 0");
+        return NULL;
+    }
+    if (iterations > 0 && sentences > PY_SSIZE_T_MAX / 8 / iterations)
+        return PyErr_NoMemory();
+    PyObject *out = PyBytes_FromStringAndSize(NULL, iterations * sentences * 8);
+    if (out == NULL)
+        return NULL;
+    int64_t *draws = (int64_t *)PyBytes_AS_STRING(out);
+    uint32_t base[MT_N];
+    base[0] = 19650218u;
+    for (int i = 1; i < MT_N; i++)
+        base[i] = 1812433253u * (base[i - 1] ^ (base[i - 1] >> 30)) + (uint32_t)i;
+    Twister twister;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < iterations; j++) {
+        twister_seed(&twister, base, (uint64_t)(first + j) * 101u);
+        int64_t *row = draws + j * sentences;
+        for (Py_ssize_t d = 0; d < sentences; d++)
+            row[d] = (int64_t)(twister_random(&twister) * (double)references);
+    }
+    Py_END_ALLOW_THREADS
+    return out;
+}
+
+/* Sums of the statistics rows gec-ranking's draws pick, without the draws: iteration j's
+ * twister (seeded with j * 101) picks reference int(random() * R) of each sentence in order,
+ * and that row is added to iteration j's sums. A group of iterations advances together, so
+ * each sentence's rows are read once per group rather than once per iteration. */
+enum { SUM_GROUP = 16 };
+
+enum { SUM_TILE = 512 };
+
+/* sum += rows[d * stride + picked[d] * width .. + width] for d < count (restrict: no aliasing,
+ * so the compiler keeps the additions in vector registers). */
+#define ADD_PICKED_ROWS(TYPE)                                                                   \
+    static void add_picked_rows_##TYPE(int64_t *restrict sum, const TYPE *restrict rows,       \
+                                       const int32_t *restrict picked, Py_ssize_t count,        \
+                                       Py_ssize_t stride, Py_ssize_t width) {                   \
+        for (Py_ssize_t d = 0; d < count; d++) {                                                \
+            const TYPE *restrict row = rows + d * stride + (Py_ssize_t)picked[d] * width;       \
+            for (Py_ssize_t k = 0; k < width; k++)                                              \
+                sum[k] += row[k];                                                               \
+        }                                                                                       \
+    }
+ADD_PICKED_ROWS(int32_t)
+ADD_PICKED_ROWS(int64_t)
+
+
+#define SAMPLED_SUMS_LOOP(TYPE)                                                                 \
+    for (Py_ssize_t start = 0; start < sentences; start += SUM_TILE) {                          \
+        Py_ssize_t tile = sentences - start < SUM_TILE ? sentences - start : SUM_TILE;          \
+        for (int g = 0; g < group; g++) {                                                       \
+            int32_t *picked = picks + (Py_ssize_t)g * SUM_TILE;                                 \
+            for (Py_ssize_t d = 0; d < tile; d++)                                               \
+                picked[d] = (int32_t)(twister_random(&twisters[g]) * (double)references);       \
+        }                                                                                       \
+        for (int g = 0; g < group; g++) {                                                       \
+            const int32_t *picked = picks + (Py_ssize_t)g * SUM_TILE;                           \
+            add_picked_rows_##TYPE(sums + (Py_ssize_t)g * width,                                \
+                                   (const TYPE *)stats + start * references * width, picked, tile, \
+                                   references * width, width);                                  \
+        }                                                                                       \
+    }
+
+static PyObject *python2_sampled_sums(PyObject *module, PyObject *args) {
+    PyObject *obj;
+    Py_ssize_t sentences, references, width, iterations, first;
+    if (!PyArg_ParseTuple(args, "Onnnnn:python2_sampled_sums", &obj, &sentences, &references, &width,
+                          &iterations, &first))
+        return NULL;
+    if (sentences < 0 || references < 1 || width < 1 || iterations < 0 || first < 0) {
+        PyErr_SetString(PyExc_ValueError, "need sentences >= 0, references >= 1, width >= 1, iterations >= 0, first >= 0");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    int wide = view.itemsize == 8 && view.format != NULL && strchr("qlQL", view.format[0]) != NULL;
+    int narrow = view.itemsize == 4 && view.format != NULL && strchr("il", view.format[0]) != NULL;
+    if ((!wide && !narrow) || view.format[1] != '\0'
+        || (references * width > 0 && sentences > PY_SSIZE_T_MAX / references / width / 8)
+        || view.len != sentences * references * width * view.itemsize) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "stats must be a contiguous int32 or int64 array of sentences x references x width");
+        return NULL;
+    }
+    if (iterations > 0 && width > PY_SSIZE_T_MAX / 8 / iterations) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, iterations * width * 8);
+    Twister *twisters = PyMem_Malloc(SUM_GROUP * sizeof(Twister));
+    int64_t *sums = PyMem_Malloc((size_t)(SUM_GROUP * width) * sizeof(int64_t));
+    int32_t *picks = PyMem_Malloc(SUM_GROUP * SUM_TILE * sizeof(int32_t));
+    if (out == NULL || twisters == NULL || sums == NULL || picks == NULL) {
+        PyMem_Free(picks);
+        Py_XDECREF(out);
+        PyMem_Free(twisters);
+        PyMem_Free(sums);
+        PyBuffer_Release(&view);
+        return out == NULL ? NULL : PyErr_NoMemory();
+    }
+    int64_t *result = (int64_t *)PyBytes_AS_STRING(out);
+    const void *stats = view.buf;
+    uint32_t base[MT_N];
+    base[0] = 19650218u;
+    for (int i = 1; i < MT_N; i++)
+        base[i] = 1812433253u * (base[i - 1] ^ (base[i - 1] >> 30)) + (uint32_t)i;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < iterations; j += SUM_GROUP) {
+        int group = iterations - j < SUM_GROUP ? (int)(iterations - j) : SUM_GROUP;
+        for (int g = 0; g < group; g++)
+            twister_seed(&twisters[g], base, (uint64_t)(first + j + g) * 101u);
+        memset(sums, 0, (size_t)(group * width) * sizeof(int64_t));
+        if (wide) {
+            SAMPLED_SUMS_LOOP(int64_t)
+        } else {
+            SAMPLED_SUMS_LOOP(int32_t)
+        }
+        memcpy(result + j * width, sums, (size_t)(group * width) * sizeof(int64_t));
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(twisters);
+    PyMem_Free(sums);
+    PyMem_Free(picks);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+/* ---- allocator ---------------------------------------------------------------------------- */
+
+/* glibc returns large freed blocks to the system at once and faults fresh pages in for the
+ * next one; a command that makes many large temporary arrays spends a fifth of its time so. */
+static PyObject *keep_freed_memory(PyObject *module, PyObject *unused) {
+#ifdef __GLIBC__
+    int done = mallopt(M_MMAP_THRESHOLD, 32 << 20) && mallopt(M_TRIM_THRESHOLD, 1 << 30)
+               && mallopt(M_TOP_PAD, 16 << 20);
+    return PyBool_FromLong(done);
+#else
+    Py_RETURN_FALSE;
+#endif
+}
+
+/* ---- module ------------------------------------------------------------------------------ */
+
+static PyMethodDef module_methods[] = {
+    {"encode_words", encode_words, METH_VARARGS,
+     "encode_words(lines, vocabulary) -> (ids, lengths) as int64 bytes; new words get the next id"},
+    {"keep_freed_memory", keep_freed_memory, METH_NOARGS,
+     "keep_freed_memory() -> bool: glibc keeps freed memory for reuse (for one-shot commands)"},
+    {"positions", positions, METH_VARARGS,
+     "positions(keys, queries) -> int64 bytes: index of each query in the sorted keys, or -1"},
+    {"python2_draws", python2_draws, METH_VARARGS,
+     "python2_draws(iterations, sentences, references) -> int64 bytes, row j seeded with j * 101"},
+    {"python2_sampled_sums", python2_sampled_sums, METH_VARARGS,
+     "python2_sampled_sums(stats, D, R, K, iterations, first) -> int64 bytes (iterations x K): per\n"
+     "iteration, the sum over sentences of the stats row its python2 draw picks"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_definition = {
+    PyModuleDef_HEAD_INIT, "gecmetrics.core._counting",
+    "Compiled inner loops of the counting core (optional; ngrams.py has the NumPy reference).",
+    -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__counting(void) {
+    if (PyType_Ready(&NgramIdsType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&module_definition);
+    if (module == NULL)
+        return NULL;
+    Py_INCREF(&NgramIdsType);
+    if (PyModule_AddObject(module, "NgramIds", (PyObject *)&NgramIdsType) < 0) {
+        Py_DECREF(&NgramIdsType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

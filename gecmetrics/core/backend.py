@@ -1,0 +1,39 @@
+"""Which implementation of the counting core's inner loops is in use.
+
+The loops (words to ids, n-gram ids, per-line counts, gec-ranking's seeded draws) run in the
+optional C extension ``gecmetrics.core._counting`` when the install could compile it, and otherwise
+in NumPy; both give the same statistics. ``GECMETRICS_NUMPY_CORE=1`` forces NumPy (for
+comparisons and debugging). This module imports neither NumPy nor the metrics.
+"""
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+ENVIRONMENT_VARIABLE = "GECMETRICS_NUMPY_CORE"
+
+try:
+    from . import _counting as compiled
+except ImportError:  # installed without a C compiler
+    compiled: ModuleType | None = None  # type: ignore[no-redef]
+
+
+def compiled_core_enabled() -> bool:
+    """Whether new encoders use the C extension: built, and not disabled by the environment."""
+    return compiled is not None and os.environ.get(ENVIRONMENT_VARIABLE, "") in ("", "0")
+
+
+def core_name() -> str:
+    """A short description for ``--version`` and bug reports."""
+    if compiled_core_enabled():
+        return "C extension"
+    if compiled is not None:
+        return f"NumPy ({ENVIRONMENT_VARIABLE} is set)"
+    return "NumPy (the C extension was not built)"
+
+
+def keep_freed_memory() -> bool:
+    """For a one-shot command: ask the C allocator to keep freed memory for reuse instead of
+    returning it to the system, which saves page faults on the many large temporary arrays
+    (glibc only; a no-op elsewhere). A library user's process is left alone."""
+    return bool(compiled is not None and compiled.keep_freed_memory())

@@ -1,0 +1,240 @@
+"""spaCy parses for the ERRANT annotator: load a model lazily, parse each distinct line once.
+
+ERRANT reads, for every token, its text, lower case, lemma, coarse part of speech, fine
+(Penn Treebank) tag, dependency label and head; a :class:`ParsedSentence` keeps exactly
+those, as plain tuples (picklable, cheap to share between systems and worker processes).
+spaCy is an optional dependency (``pip install 'gecmetrics[errant]'``): it is imported only
+when a model is first needed, and every failure to get a usable English model is one
+:class:`~gecmetrics.errors.InputError` line.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ....errors import InputError
+
+INSTALL_HINT = "pip install 'gecmetrics[errant]'"
+DEFAULT_MODEL = "en_core_web_sm"
+REQUIRED_PIPES = ("tagger", "parser", "lemmatizer")
+# ERRANT loads its model with the named entity recogniser disabled; nothing it reads comes from it
+EXCLUDED_PIPES = ("ner",)
+DEFAULT_BATCH_SIZE = 128
+# set to 1 to run spaCy's attribute ruler and lemmatizer on every sentence (no per-token reuse)
+NO_RULE_CACHE_VARIABLE = "GECMETRICS_NO_RULE_CACHE"
+
+
+@dataclass(frozen=True)
+class ParsedSentence:
+    """One parsed line: per token its text, lower case, lemma, coarse POS (spaCy's ``pos_``),
+    fine tag, dependency label, head index and whether a space follows it."""
+
+    words: tuple[str, ...]
+    lower: tuple[str, ...]
+    lemma: tuple[str, ...]
+    pos: tuple[str, ...]
+    tag: tuple[str, ...]
+    dep: tuple[str, ...]
+    head: tuple[int, ...]
+    space: tuple[bool, ...]
+    _children: dict = field(default_factory=dict, compare=False, repr=False)
+    _features: list = field(default_factory=list, compare=False, repr=False)
+    """The alignment's token features, made once however many sentences this one is aligned with."""
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def span_text(self, start: int, end: int) -> str:
+        """The text of tokens [start, end) with their own spacing, as spaCy's ``Span.text``."""
+        parts = []
+        for index in range(start, end):
+            parts.append(self.words[index])
+            if self.space[index] and index < end - 1:
+                parts.append(" ")
+        return "".join(parts)
+
+    def children(self, index: int) -> list[int]:
+        """The tokens whose head is ``index`` (itself excluded), in sentence order."""
+        found = self._children.get(index)
+        if found is None:
+            found = [i for i, head in enumerate(self.head) if head == index and i != index]
+            self._children[index] = found
+        return found
+
+
+EMPTY_SENTENCE = ParsedSentence((), (), (), (), (), (), (), ())
+
+
+def sentence_from_words(words: Sequence[str], *, lower: Sequence[str] | None = None,
+                        lemma: Sequence[str] | None = None, pos: Sequence[str] | None = None,
+                        tag: Sequence[str] | None = None, dep: Sequence[str] | None = None,
+                        head: Sequence[int] | None = None) -> ParsedSentence:
+    """A hand-made parse (for tests and examples): unspecified fields get neutral values
+    (lower-cased words as lower case and lemma, POS 'X', tag 'XX', dep 'dep', each token its
+    own head), every token followed by a space."""
+    n = len(words)
+    return ParsedSentence(
+        tuple(words), tuple(lower or [w.lower() for w in words]), tuple(lemma or [w.lower() for w in words]),
+        tuple(pos or ["X"] * n), tuple(tag or ["XX"] * n), tuple(dep or ["dep"] * n),
+        tuple(head if head is not None else range(n)), (True,) * n)
+
+
+def _heads(offsets: Sequence[int]) -> tuple[int, ...]:
+    """Head indices from spaCy's HEAD column (the offset to the head, as unsigned 64-bit)."""
+    return tuple(i + (offset if offset < 2**63 else offset - 2**64) for i, offset in enumerate(offsets))
+
+
+class _StringTable(dict):
+    """Strings of spaCy hash keys, taken from a string store once each (0: the empty string)."""
+
+    def __init__(self, store: Any) -> None:
+        super().__init__()
+        self.store = store
+
+    def __missing__(self, key: int) -> str:
+        found = self[key] = self.store[key] if key else ""
+        return found
+
+
+def _import_spacy() -> Any:
+    try:
+        import spacy
+    except ImportError:
+        raise InputError(f"ERRANT annotation needs spaCy, which is not installed: {INSTALL_HINT}") from None
+    return spacy
+
+
+class SpacyModel:
+    """A spaCy pipeline loaded on first use, by package name or path (``en_core_web_sm``)."""
+
+    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = DEFAULT_BATCH_SIZE):
+        if not isinstance(model, str) or not model:
+            raise InputError(f"the spaCy model must be a package name or a path, not {model!r}")
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise InputError(f"batch size must be a positive integer, not {batch_size!r}")
+        self.model = model
+        self.batch_size = batch_size
+        self._nlp: Any = None
+        self._strings: dict[int, str] = {}  # a _StringTable once the model is loaded
+        self._rules: Any = None
+
+    @property
+    def nlp(self) -> Any:
+        """The loaded pipeline (loaded and checked now if it was not yet)."""
+        if self._nlp is None:
+            self._nlp = self._load()
+            from .rulecache import index_lists_as_sets
+
+            self._strings = _StringTable(self._nlp.vocab.strings)
+            index_lists_as_sets(self._nlp)
+            if os.environ.get(NO_RULE_CACHE_VARIABLE, "") in ("", "0"):
+                from .rulecache import RuleCache
+
+                self._rules = RuleCache.for_pipeline(self._nlp)
+        return self._nlp
+
+    def _load(self) -> Any:
+        spacy = _import_spacy()
+        try:
+            nlp = spacy.load(self.model, exclude=list(EXCLUDED_PIPES))
+        except OSError:
+            raise InputError(f"spaCy model {self.model!r} not found: install it (e.g. python -m spacy download "
+                             f"{DEFAULT_MODEL}) or give the name or path of an installed English model") from None
+        if nlp.lang != "en":
+            raise InputError(f"spaCy model {self.model!r} is for language {nlp.lang!r}: ERRANT's annotator needs "
+                             "an English model")
+        missing = [name for name in REQUIRED_PIPES if name not in nlp.pipe_names]
+        if missing:
+            raise InputError(f"spaCy model {self.model!r} has no {', '.join(missing)}: ERRANT needs tags, "
+                             "dependencies and lemmas")
+        return nlp
+
+    def versions(self) -> dict[str, str]:
+        """spaCy's version and the model's ``lang_name-version`` (the numbers depend on both)."""
+        spacy = _import_spacy()
+        meta = self.nlp.meta
+        return {"spacy": spacy.__version__, "model": f"{meta.get('lang', '')}_{meta.get('name', '')}-"
+                                                     f"{meta.get('version', '')}"}
+
+    def parse(self, texts: Sequence[str], tokenise: bool = False) -> list[ParsedSentence]:
+        """Parse lines in batches: whitespace-split tokens as given (ERRANT's default), or
+        spaCy's own tokenisation with ``tokenise``."""
+        nlp = self.nlp
+        result = [EMPTY_SENTENCE] * len(texts)
+        filled = [index for index, text in enumerate(texts) if text.strip()]  # nothing to parse in an empty line
+        if tokenise:
+            inputs: Any = (texts[index] for index in filled)
+        else:
+            from spacy.tokens import Doc
+
+            inputs = (Doc(nlp.vocab, words=texts[index].split()) for index in filled)
+        disabled = list(self._rules.nlp.pipe_names[-2:]) if self._rules is not None else []
+        docs = zip(filled, nlp.pipe(inputs, batch_size=self.batch_size, disable=disabled))
+        if self._rules is None:
+            for index, doc in docs:
+                result[index] = self._sentence(doc)
+        else:
+            self._parse_with_rules(docs, result)
+        return result
+
+    def _parse_with_rules(self, docs: Any, result: list[ParsedSentence]) -> None:
+        """Fill ``result`` from (index, Doc) pairs with the rule cache's POS, tags, dependencies
+        and lemmas; the Docs with unseen tokens wait until ``batch_size`` of them have come, so
+        that the ruler and the lemmatizer run once on the unseen tokens of them all."""
+        from spacy.attrs import DEP, HEAD, LOWER, ORTH, SPACY, TAG
+
+        rules, pending = self._rules, []
+        for index, doc in docs:
+            if len(doc) == 0:
+                continue  # EMPTY_SENTENCE already
+            columns = doc.to_array([ORTH, TAG, DEP, LOWER, HEAD, SPACY]).T.tolist()
+            keys, found = rules.start(doc, self._text_of, columns[:3])
+            if found is not None:
+                result[index] = self._sentence_from(columns, found)
+                continue
+            pending.append((index, doc, keys, columns))
+            if len(pending) == self.batch_size:
+                self._complete(pending, result)
+        self._complete(pending, result)
+
+    def _complete(self, pending: list, result: list[ParsedSentence]) -> None:
+        """The waiting Docs' sentences, their unseen tokens run together; empties ``pending``."""
+        if not pending:
+            return
+        done = self._rules.complete([(doc, keys) for _, doc, keys, _ in pending], self._text_of)
+        for (index, _, _, columns), found in zip(pending, done):
+            result[index] = self._sentence_from(columns, found)
+        pending.clear()
+
+    def _sentence_from(self, columns: list[list[int]], rule_results: list[tuple[int, int, int, int]]
+                       ) -> ParsedSentence:
+        """A sentence from a Doc's ORTH, TAG, DEP, LOWER, HEAD and SPACY columns and the rule
+        cache's (POS, tag, dependency, lemma) per token."""
+        orth, _, _, lower, head, space = columns
+        pos, tag, dep, lemma = zip(*rule_results)
+        texts = self._texts
+        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep),
+                              _heads(head), tuple(map(bool, space)))
+
+    def _sentence(self, doc: Any) -> ParsedSentence:
+        """The fields ERRANT reads, taken from the Doc's arrays in one call (no rule cache)."""
+        from spacy.attrs import DEP, HEAD, LEMMA, LOWER, ORTH, POS, SPACY, TAG
+
+        if len(doc) == 0:
+            return EMPTY_SENTENCE
+        orth, lower, lemma, pos, tag, dep, head, space = doc.to_array(
+            [ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
+        texts = self._texts
+        return ParsedSentence(texts(orth), texts(lower), texts(lemma), texts(pos), texts(tag), texts(dep),
+                              _heads(head), tuple(map(bool, space)))
+
+    def _texts(self, keys: Sequence[int]) -> tuple[str, ...]:
+        """The strings of hash keys (a dict lookup each; spaCy's string store for new ones)."""
+        return tuple(map(self._strings.__getitem__, keys))
+
+    def _text_of(self, key: int) -> str:
+        return self._strings[key]
+
+    def __getstate__(self) -> dict:
+        return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None}

@@ -1,0 +1,246 @@
+"""BERTScore F between pairs of sentences, as PT-M2 computes it, with every distinct token
+sequence encoded once and every distinct (candidate, reference) pair scored once.
+
+BERTScore (Zhang et al., 2020) as in bert_score 0.3.11, the version PT-M2 ships, with PT-M2's
+settings (no idf, rescaled with the English baseline): embeddings of the model's layer
+``num_layers``, normalized; each candidate token is matched to its most similar reference token
+(the [CLS] and [SEP] tokens of the other side included) and P is the mean of those
+similarities over the candidate's tokens other than [CLS] and [SEP]; R the same from the
+reference's side; F = 2PR / (P + R), 0 when undefined, then rescaled: (F - b) / (1 - b).
+Arithmetic is float32, as in bert_score.
+
+Sentences are keyed by their token ids, not their text: two texts that tokenize alike (a case
+change under an uncased model) get the same embeddings and the same scores, so the weight of
+such an edit is exactly 0, as the authors' code finds it.
+
+Nothing is padded: sentences are encoded in batches of one length, pairs scored in batches of
+one shape. On one torch thread (the ``threads`` setting's default) a sentence's numbers are then
+the same bits whatever it is batched with, so a score does not depend on the chunking of the
+corpus, the worker processes or the other systems scored in the same run. (On several threads
+torch splits a product by its size, which may change the last bits.)
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+from typing import Any, Callable, Hashable, Iterable, Sequence
+
+import numpy as np
+
+from ...errors import InputError
+from .loading import LoadedModel, import_backend
+
+BASELINES = {
+    "bert-base-uncased": [
+        ("0.3231512", "0.32322776", "0.31853873"), ("0.32517454", "0.32522815", "0.32197207"),
+        ("0.3708038", "0.37080705", "0.36834884"), ("0.36287847", "0.36286885", "0.36059204"),
+        ("0.3786389", "0.37860426", "0.3767926"), ("0.4018232", "0.401791", "0.40032896"),
+        ("0.38439456", "0.38434005", "0.38282546"), ("0.37114623", "0.3710986", "0.36949417"),
+        ("0.37231025", "0.37226102", "0.37049443"), ("0.35375935", "0.3537393", "0.35219112"),
+        ("0.38161838", "0.3816211", "0.37991408"), ("0.4421448", "0.4421776", "0.44040316"),
+        ("0.40192786", "0.40191513", "0.40038353"),
+    ],
+}
+"""BERTScore's English rescaling baselines (P, R, F per layer 0..12) of ``bert-base-uncased``,
+from bert_score (MIT licence, github Tiiiger/bert_score, ``rescale_baseline/en/bert-base-uncased.tsv``,
+the same file in the copy PT-M2 ships). Other models: give a baseline file in that format."""
+
+
+def read_baseline_file(path: str, layer: int) -> np.ndarray:
+    """The (P, R, F) row of ``layer`` in a bert_score baseline file (``LAYER,P,R,F`` rows)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            rows = list(csv.reader(handle))
+    except OSError as err:
+        raise InputError(f"cannot read the baseline file: {err.strerror}", path) from None
+    data = rows[1:]
+    if not 0 <= layer < len(data):
+        raise InputError(f"the baseline file has no row for layer {layer} ({len(data)} rows)", path)
+    try:
+        return np.array([float(value) for value in data[layer][1:4]], dtype=np.float32)
+    except (ValueError, IndexError):
+        raise InputError(f"malformed baseline row for layer {layer}: expected LAYER,P,R,F", path, layer + 2) from None
+
+
+def baseline_values(baseline: str, model: str, layer: int) -> np.ndarray | None:
+    """The float32 (P, R, F) baseline: ``auto`` = the model's own table, ``none`` = no
+    rescaling, a known model name = its table, else a bert_score baseline file."""
+    if baseline == "none":
+        return None
+    name = model if baseline == "auto" else baseline
+    if name in BASELINES:
+        rows = BASELINES[name]
+        if not 0 <= layer < len(rows):
+            raise InputError(f"no {name} baseline for layer {layer} (layers 0 to {len(rows) - 1})")
+        return np.array([float(value) for value in rows[layer]], dtype=np.float32)
+    if baseline != "auto" and (os.path.exists(baseline) or os.sep in baseline or baseline.endswith(".tsv")):
+        return read_baseline_file(baseline, layer)  # a file (one that does not exist: its error)
+    known = ", ".join(sorted(BASELINES))
+    raise InputError(f"no rescaling baseline known for {name!r} (built in: {known}): give baseline=none, "
+                     "a known model name or a bert_score baseline file")
+
+
+def _size(vectors: Any) -> int:
+    """Bytes of an embedding matrix (its token weights are small beside it)."""
+    return int(vectors.numel()) * int(vectors.element_size())
+
+
+def baseline_label(baseline: str, model: str) -> str:
+    """What a signature says of the baseline: ``none``, the model whose built-in table is used,
+    or ``file:`` and the SHA-256 (12 hex digits) of a baseline file."""
+    if baseline == "none":
+        return "none"
+    name = model if baseline == "auto" else baseline
+    if name in BASELINES:
+        return name
+    try:
+        with open(baseline, "rb") as handle:
+            return "file:" + hashlib.sha256(handle.read()).hexdigest()[:12]
+    except OSError as err:
+        raise InputError(f"cannot read the baseline file: {err.strerror}", baseline) from None
+
+
+class PairScorer:
+    """Rescaled BERTScore F of (candidate, reference) pairs of token sequences, cached.
+
+    ``sequences(texts)`` maps texts to sequence numbers (one per distinct token-id sequence);
+    ``f_scores(candidates, references)`` scores pairs of sequence numbers. Embeddings of
+    ``pinned`` sequences (the references, compared with every system's edited sentences) stay
+    in memory up to ``keep_bytes`` (the oldest beyond it are dropped, and encoded again if
+    needed); the others are dropped once their pairs are scored (the scores stay).
+    """
+
+    def __init__(self, loaded: LoadedModel, baseline: np.ndarray | None, batch_size: int = 64,
+                 token_budget: int = 8192, chunk: int = 4096, keep_bytes: int = 2**30) -> None:
+        self.loaded = loaded
+        self.chunk = chunk
+        self.keep_bytes = keep_bytes
+        self.kept_bytes = 0
+        self.baseline = baseline
+        self.batch_size = batch_size
+        self.token_budget = token_budget
+        self.text_to_sequence: dict[str, int] = {}
+        self.ids_to_sequence: dict[tuple[int, ...], int] = {}
+        self.token_ids: list[tuple[int, ...]] = []
+        self.embeddings: dict[int, object] = {}
+        self.pinned: set[int] = set()
+        self.pair_f: dict[tuple[int, int], float] = {}
+        self.encoded_count = 0
+
+    def sequences(self, texts: Sequence[str], pin: bool = False) -> list[int]:
+        """Sequence numbers of texts (tokenizing the new ones in one call)."""
+        new = [text for text in dict.fromkeys(texts) if text not in self.text_to_sequence]
+        for text, ids in zip(new, self.loaded.encode(new) if new else []):
+            number = self.ids_to_sequence.get(ids)
+            if number is None:
+                number = len(self.token_ids)
+                self.ids_to_sequence[ids] = number
+                self.token_ids.append(ids)
+            self.text_to_sequence[text] = number
+        numbers = [self.text_to_sequence[text] for text in texts]
+        if pin:
+            self.pinned.update(numbers)
+        return numbers
+
+    def f_scores(self, candidates: Sequence[int], references: Sequence[int]) -> list[float]:
+        """Rescaled F of each (candidate, reference) pair, computing the pairs not seen yet in
+        groups of at most ``chunk`` newly encoded sequences (which bounds memory)."""
+        pairs = list(zip(candidates, references))
+        group: list[tuple[int, int]] = []
+        new: set[int] = set()
+        for pair in dict.fromkeys(pairs):
+            if pair in self.pair_f:
+                continue
+            needed = {number for number in pair if number not in self.embeddings} - new
+            if group and len(new) + len(needed) > self.chunk:
+                self._compute(group, new)
+                group, new = [], set()
+                needed = {number for number in pair if number not in self.embeddings}
+            group.append(pair)
+            new |= needed
+        if group:
+            self._compute(group, new)
+        return [self.pair_f[pair] for pair in pairs]
+
+    def _compute(self, pairs: list[tuple[int, int]], new: set[int]) -> None:
+        """Encode the new sequences, score the pairs, drop the embeddings not pinned (and the
+        oldest pinned ones beyond ``keep_bytes``)."""
+        self._encode(new)
+        self._score_pairs(pairs)
+        for number in list(self.embeddings):
+            if number not in self.pinned or self.kept_bytes > self.keep_bytes:
+                self._drop(number)
+
+    def _drop(self, number: int) -> None:
+        vectors, _ = self.embeddings.pop(number)
+        if number in self.pinned:
+            self.kept_bytes -= _size(vectors)
+
+    def _encode(self, numbers: set[int]) -> None:
+        """Embed sequences in batches of one length each: without padding, a sentence's
+        embeddings do not depend on the sentences batched with it (on one torch thread they are
+        the same bits whatever the batch), so neither do the scores of a system depend on the
+        chunks or on the other systems of the run. Keeps normalized vectors and token weights."""
+        if not numbers:
+            return
+        torch, _ = import_backend()
+        with torch.inference_mode():
+            for length, group in _grouped(numbers, lambda n: len(self.token_ids[n])):
+                size = max(1, min(self.batch_size, self.token_budget // max(length, 1)))
+                for start in range(0, len(group), size):
+                    self._encode_batch(group[start:start + size], torch)
+
+    def _encode_batch(self, batch: list[int], torch: Any) -> None:
+        loaded = self.loaded
+        ids = torch.from_numpy(np.array([self.token_ids[n] for n in batch], dtype=np.int64))
+        counted = ((ids != loaded.cls_id) & (ids != loaded.sep_id)).float()
+        weights = counted / counted.sum(dim=1, keepdim=True)  # BERTScore without idf: 1/n, [CLS]/[SEP] 0
+        output = loaded.model(ids.to(loaded.device))[0].float()
+        output = output / torch.norm(output, dim=-1).unsqueeze(-1)
+        for row, number in enumerate(batch):
+            vectors, token_weights = output[row], weights[row]
+            if number in self.pinned:  # kept: a copy, so that the batch's memory is freed
+                vectors, token_weights = vectors.clone(), token_weights.clone()
+                self.kept_bytes += _size(vectors)
+            self.embeddings[number] = (vectors, token_weights)
+        self.encoded_count += len(batch)
+
+    def _score_pairs(self, pairs: list[tuple[int, int]]) -> None:
+        """Score pairs in batches of one (candidate length, reference length) each: no padding
+        either, so a pair's F does not depend on the pairs scored with it."""
+        torch, _ = import_backend()
+        lengths = self.token_ids
+        with torch.inference_mode():
+            for (candidate, reference), group in _grouped(pairs, lambda p: (len(lengths[p[0]]), len(lengths[p[1]]))):
+                size = max(1, SIMILARITY_CELLS // max(candidate * reference, 1))
+                for start in range(0, len(group), size):
+                    batch = group[start:start + size]
+                    for pair, value in zip(batch, self._greedy_f(batch, torch)):
+                        self.pair_f[pair] = value
+
+    def _greedy_f(self, pairs: list[tuple[int, int]], torch: Any) -> list[float]:
+        """F (rescaled) of pairs of equal shapes: each token matched to its most similar token
+        of the other side, similarities weighted by the token weights."""
+        candidates = torch.stack([self.embeddings[c][0] for c, _ in pairs])
+        references = torch.stack([self.embeddings[r][0] for _, r in pairs])
+        similarity = torch.bmm(candidates, references.transpose(1, 2))
+        precision = (similarity.max(dim=2)[0].cpu() * torch.stack([self.embeddings[c][1] for c, _ in pairs])).sum(1)
+        recall = (similarity.max(dim=1)[0].cpu() * torch.stack([self.embeddings[r][1] for _, r in pairs])).sum(1)
+        f = 2 * precision * recall / (precision + recall)
+        f = f.masked_fill(torch.isnan(f), 0.0).numpy().astype(np.float32)  # an empty side: 0/0, F is 0
+        if self.baseline is not None:
+            f = (f - self.baseline[2]) / (np.float32(1.0) - self.baseline[2])
+        return [float(value) for value in f]
+
+
+SIMILARITY_CELLS = 2**22
+"""Most similarity values computed at once (16 MB of float32) when scoring pairs."""
+
+
+def _grouped(items: Iterable[Any], key: Callable[[Any], Hashable]) -> list[tuple[Hashable, list]]:
+    """Items grouped by a key (in key order; items in their order within a group)."""
+    groups: dict[Hashable, list] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    return sorted(groups.items(), key=lambda entry: entry[0])

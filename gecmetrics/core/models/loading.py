@@ -1,0 +1,279 @@
+"""Loading the encoder behind PT-M2's BERTScore: a model name (Hugging Face hub or its local
+cache) or a local folder, its tokenizer, truncated to the layer whose output is used.
+
+torch and transformers are optional (``pip install 'gecmetrics[pt]'``): they are imported here,
+on first use, and their absence is one line of :class:`~gecmetrics.errors.InputError`. Every
+failure to load (missing folder, unreadable weights, no tokenizer) is one such line as well.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError
+
+INSTALL_HINT = "pip install 'gecmetrics[pt]'"
+
+DEFAULT_LAYERS = {"bert-base-uncased": 9, "bert-base-cased": 9, "bert-large-uncased": 18,
+                  "bert-large-cased": 18, "roberta-base": 10, "roberta-large": 17,
+                  "distilbert-base-uncased": 5, "distilroberta-base": 5}
+"""BERTScore's default layer per model name (bert_score 0.3.11 ``model2layers``, tuned on WMT16),
+for the names most used with PT-M2; other models need ``num_layers``."""
+
+BYTE_LEVEL_TYPES = ("roberta", "gpt2", "bart", "longformer")
+"""Model types whose tokenizers BERTScore calls with a prefix space (GPT-2 style BPE)."""
+
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
+                   "tokenizer.model")
+"""Files of which a model folder needs at least one for its tokenizer's vocabulary."""
+
+WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
+                "pytorch_model.bin.index.json")
+
+
+def import_backend() -> tuple[Any, Any]:
+    """(torch, transformers), or one line saying what to install."""
+    try:
+        import torch
+        import transformers
+    except ImportError as err:
+        raise InputError(f"PT-M2 and PT-ERRANT need torch and transformers ({err}): {INSTALL_HINT}") from None
+    return torch, transformers
+
+
+@contextlib.contextmanager
+def quiet_loading(transformers: Any):
+    """Silence transformers' progress bars while loading or saving, then restore them."""
+    logging = getattr(getattr(transformers, "utils", None), "logging", None)
+    switch = all(hasattr(logging, name) for name in ("is_progress_bar_enabled", "disable_progress_bar",
+                                                      "enable_progress_bar"))
+    was_enabled = switch and logging.is_progress_bar_enabled()
+    if was_enabled:
+        logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            logging.enable_progress_bar()
+
+
+@dataclass
+class LoadedModel:
+    """A tokenizer and an encoder cut after ``num_layers`` layers, on ``device``, with what
+    identifies them in a signature (``revision``, library versions)."""
+
+    name: str
+    tokenizer: Any
+    model: Any
+    device: Any
+    num_layers: int
+    revision: str
+    torch_version: str
+    transformers_version: str
+    prefix_space: bool
+    cls_id: int
+    sep_id: int
+    max_length: int
+
+    def encode(self, texts: list[str]) -> list[tuple[int, ...]]:
+        """Token ids of each text as BERTScore makes them: stripped, special tokens added,
+        truncated to the model's maximum length; an empty text is [CLS] [SEP]."""
+        stripped = [text.strip() for text in texts]
+        present = [text for text in stripped if text]
+        encoded = iter(self.tokenizer(present, add_special_tokens=True, truncation=True,
+                                      max_length=self.max_length)["input_ids"] if present else [])
+        return [tuple(next(encoded)) if text else self.empty_ids() for text in stripped]
+
+    def empty_ids(self) -> tuple[int, ...]:
+        """The ids of an empty sentence: the special tokens alone."""
+        build = getattr(self.tokenizer, "build_inputs_with_special_tokens", None)  # gone in transformers 5
+        if build is not None:
+            return tuple(build([]))
+        return tuple(self.tokenizer([""], add_special_tokens=True)["input_ids"][0])
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _model_source(name: str) -> str:
+    """The name as given, after checking that a path-like name is an existing folder."""
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"the model must be a model name or a folder, got {name!r}")
+    name = os.path.expanduser(name)
+    if os.path.isdir(name):
+        if not os.path.isfile(os.path.join(name, "config.json")):
+            raise InputError("not a model folder: it has no config.json", name)
+        return name
+    if os.path.exists(name):
+        raise InputError("not a model folder (a file was given)", name)
+    if name.startswith((".", "/", "~")) or name.count("/") > 1:  # a path (hub names are NAME or ORG/NAME)
+        raise InputError("no such model folder", name)
+    return name
+
+
+def _load_tokenizer(transformers: Any, source: str, prefix_space: bool) -> Any:
+    """The model's tokenizer; a folder without vocabulary is an error (transformers 5 would
+    quietly build a tokenizer that knows only the special tokens)."""
+    if os.path.isdir(source) and not any(os.path.isfile(os.path.join(source, f)) for f in TOKENIZER_FILES):
+        raise InputError(f"no usable tokenizer for this model: none of {', '.join(TOKENIZER_FILES)} in the folder",
+                         source)
+    options = {"add_prefix_space": True} if prefix_space else {}
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(source, **options)
+    except Exception as err:  # transformers raises OSError, ValueError, TypeError ... by case
+        raise InputError(f"no usable tokenizer for this model: {_first_line(err)}", source) from None
+    if not callable(tokenizer) or getattr(tokenizer, "cls_token_id", None) is None \
+            or getattr(tokenizer, "sep_token_id", None) is None:
+        raise InputError("the model's tokenizer has no [CLS]/[SEP] (start/end) tokens, which BERTScore needs",
+                         source)
+    if len(tokenizer) <= len(set(tokenizer.all_special_ids)):
+        raise InputError("no usable tokenizer for this model: its vocabulary has only special tokens", source)
+    return tokenizer
+
+
+def _load_encoder(transformers: Any, source: str) -> Any:
+    try:
+        model = transformers.AutoModel.from_pretrained(source)
+    except Exception as err:  # missing or corrupt weights, unknown architecture, no network
+        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+    if hasattr(model, "encoder") and hasattr(model, "decoder"):
+        model = model.encoder
+    return model
+
+
+def _layer_list(model: Any) -> tuple[Any, str]:
+    """The module holding the encoder's layers and the attribute name of the layer list."""
+    for holder_name in ("encoder", "transformer"):
+        holder = getattr(model, holder_name, None)
+        if holder is not None and hasattr(holder, "layer"):
+            return holder, "layer"
+    if hasattr(model, "layers"):
+        return model, "layers"
+    raise InputError(f"unsupported model architecture {type(model).__name__}: no list of encoder layers")
+
+
+def truncate_layers(torch: Any, model: Any, num_layers: int, name: str) -> None:
+    """Keep the first ``num_layers`` layers (BERTScore takes the output of that layer)."""
+    holder, attribute = _layer_list(model)
+    layers = getattr(holder, attribute)
+    if not 0 <= num_layers <= len(layers):
+        raise InputError(f"num_layers must be between 0 and {len(layers)} for model {name}, got {num_layers}")
+    setattr(holder, attribute, torch.nn.ModuleList(list(layers)[:num_layers]))
+
+
+def weights_digest(folder: Path) -> str | None:
+    """SHA-256 (first 12 hex digits) of the weight files of a model folder, or None."""
+    digest = hashlib.sha256()
+    found = False
+    for file_name in WEIGHT_FILES:
+        path = folder / file_name
+        if path.is_file():
+            found = True
+            with open(path, "rb") as handle:
+                for chunk in iter(lambda: handle.read(1 << 22), b""):
+                    digest.update(chunk)
+    return digest.hexdigest()[:12] if found else None
+
+
+def _snapshot_commit(transformers: Any, name: str) -> str | None:
+    """The commit of a hub model's cached snapshot (its folder name), or None."""
+    try:
+        path = Path(transformers.utils.cached_file(name, "config.json", local_files_only=True))
+    except Exception:  # not cached, or an older transformers without this helper
+        return None
+    return path.parent.name if path.parent.parent.name == "snapshots" else None
+
+
+def model_revision(transformers: Any, model: Any, source: str) -> str:
+    """The SHA-256 of a local folder's weights, else the hub commit of a downloaded model."""
+    if os.path.isdir(source):
+        digest = weights_digest(Path(source))
+        if digest:
+            return f"sha256:{digest}"
+    config = model.config
+    commit = (config.get("_commit_hash") if isinstance(config, dict) else getattr(config, "_commit_hash", None)) \
+        or _snapshot_commit(transformers, source)
+    return f"commit:{commit[:12]}" if commit else "unknown"
+
+
+def default_layers(name: str) -> int:
+    """BERTScore's default layer for a known model name; other models must say."""
+    if name in DEFAULT_LAYERS:
+        return DEFAULT_LAYERS[name]
+    raise InputError(f"no default layer is known for model {name!r}: give it (num_layers, --layer N); "
+                     f"BERTScore's defaults are known for {', '.join(sorted(DEFAULT_LAYERS))}")
+
+
+def _direct_encoder(torch: Any, transformers: Any, source: str, num_layers: int, name: str) -> Any:
+    """The model as a :class:`~gecmetrics.core.models.encoder.DirectBert` when it is a plain BERT with
+    one weight file (in the folder, or in the hub cache), else None (transformers loads it)."""
+    from .encoder import DirectBert, read_config, read_weights, supports, weight_file
+
+    if os.path.isdir(source):
+        config_path, weights = os.path.join(source, "config.json"), weight_file(source)
+    else:
+        try:
+            config_path = transformers.utils.cached_file(source, "config.json")
+            weights = _cached_weights(transformers, source)
+        except Exception:  # not cached and no network, or no such model: transformers says which
+            return None
+    config = read_config(config_path)
+    if weights is None or not supports(config):
+        return None
+    if not 0 <= num_layers <= config["num_hidden_layers"]:
+        raise InputError(f"num_layers must be between 0 and {config['num_hidden_layers']} for model {name}, "
+                         f"got {num_layers}")
+    try:
+        return DirectBert(torch, config, read_weights(torch, weights), num_layers)
+    except Exception as err:  # corrupt or incomplete weights
+        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+
+
+def _cached_weights(transformers: Any, name: str) -> str | None:
+    """The path of a hub model's single weight file (downloaded into the cache if needed)."""
+    from .encoder import WEIGHT_NAMES
+
+    for file_name in WEIGHT_NAMES:
+        try:
+            path = transformers.utils.cached_file(name, file_name)
+        except Exception:  # this file is not in the repository
+            continue
+        if path:
+            return path
+    return None
+
+
+def load_model(name: str, num_layers: int | None = None, device: str | None = None) -> LoadedModel:
+    """Load a tokenizer and encoder by hub name or local folder, cut after ``num_layers``
+    layers (default: BERTScore's layer for that name), in evaluation mode on ``device``
+    (default: CUDA when available, else CPU). Plain BERT models are computed directly from
+    their weights (``encoder.py``), others by transformers' model classes."""
+    torch, transformers = import_backend()
+    source = _model_source(name)
+    layers = default_layers(name) if num_layers is None else num_layers
+    with quiet_loading(transformers):
+        model = _direct_encoder(torch, transformers, source, layers, name)
+        if model is None:
+            model = _load_encoder(transformers, source)
+            truncate_layers(torch, model, layers, name)
+        model_type = model.config["model_type"] if isinstance(model.config, dict) else \
+            getattr(model.config, "model_type", "")
+        prefix_space = model_type in BYTE_LEVEL_TYPES
+        tokenizer = _load_tokenizer(transformers, source, prefix_space)
+    try:
+        chosen = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        model = model.to(chosen)
+    except (RuntimeError, AssertionError) as err:
+        raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+    model.eval()
+    max_length = int(min(getattr(tokenizer, "model_max_length", 512) or 512, 10**9))
+    revision = model_revision(transformers, model, source)
+    return LoadedModel(name, tokenizer, model, chosen, layers, revision, torch.__version__,
+                       transformers.__version__, prefix_space, int(tokenizer.cls_token_id),
+                       int(tokenizer.sep_token_id), max_length)

@@ -1,0 +1,466 @@
+"""The shared counting core: exact integer n-gram ids and per-sentence count tables.
+
+Every metric of the library is a sum over n-grams of a function of (sigma, rho, eta): the
+counts of an n-gram in the source, a reference and a hypothesis of one sentence (SPEC 1).
+This module produces those triples in bulk with NumPy and knows nothing about any metric.
+
+* Words get integer ids from a :class:`Vocabulary` (a dict over the corpus); characters are
+  their code points. Each distinct line is counted once per :class:`Encoder`.
+* The per-line loops (words to ids, n-gram ids, per-line counts) run in the optional C
+  extension ``gecmetrics.core._counting`` when it was built, and otherwise in NumPy as described
+  below; both give the same count tables up to the numbering of n-grams, which no metric sees
+  (the test suite checks this); see :mod:`gecmetrics.core.backend`.
+* Order-n ids are built from order-(n-1) ids: the pair (previous id, next unit id) is packed
+  into one int64 and looked up in a sorted table of the pairs seen so far (:class:`NgramIndex`).
+  Two different n-grams never share an id, and every text encoded with the same index
+  shares the ids.
+* A :class:`CountTable` holds, for one text and one order, the sorted packed keys
+  (sentence, n-gram id) with their counts; joins between tables are sorted searches.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .backend import compiled as _counting, compiled_core_enabled
+from .units import normalized_space
+
+_SHIFT = np.int64(32)
+_LOW = np.int64((1 << 32) - 1)
+_MAX_ID = (1 << 31) - 1
+
+
+class Vocabulary:
+    """Maps words (``str.split()`` tokens) to consecutive integer ids."""
+
+    def __init__(self, compiled: bool = False) -> None:
+        self._ids: dict[str, int] = {}
+        self._compiled = compiled
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def encode(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The ids of all words of all lines, flattened, and the number of words per line."""
+        ids = self._ids
+        if self._compiled:
+            flat, lengths = _counting.encode_words(list(lines), ids)
+            return np.frombuffer(flat, np.int64), np.frombuffer(lengths, np.int64)
+        setdefault = ids.setdefault
+        encoded = [[setdefault(u, len(ids)) for u in line.split()] for line in lines]
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        flat = np.fromiter(chain.from_iterable(encoded), dtype=np.int64, count=int(lengths.sum()))
+        return flat, lengths
+
+
+def _pack(high: np.ndarray, low: np.ndarray) -> np.ndarray:
+    return (high.astype(np.int64) << _SHIFT) | low.astype(np.int64)
+
+
+def sorted_unique(values: np.ndarray, return_counts: bool = False, runs: bool = False):
+    """Sorted distinct values (and their counts), by sorting: NumPy's hash-based
+    ``np.unique`` is several times slower on these int64 keys. ``runs``: the values are a
+    few sorted runs, which a stable sort merges in linear time."""
+    values = np.sort(values, kind="stable" if runs else "quicksort")
+    if len(values) == 0:
+        return (values, np.zeros(0, np.int64)) if return_counts else values
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    unique = values[starts]
+    if not return_counts:
+        return unique
+    return unique, np.diff(np.append(starts, len(values)))
+
+
+def locate(keys: np.ndarray, queries: np.ndarray, compiled: bool = False) -> np.ndarray:
+    """The index of each query in the sorted, distinct ``keys``, or -1 where it is absent.
+    The C extension merges sorted queries in one pass; NumPy searches each one."""
+    if compiled:
+        return np.frombuffer(_counting.positions(keys, queries), np.int64)
+    if len(keys) == 0:
+        return np.full(len(queries), -1, np.int64)
+    where = np.searchsorted(keys, queries)
+    where[where == len(keys)] = 0
+    return np.where(keys[where] == queries, where, -1)
+
+
+def _check_range(values: np.ndarray, what: str) -> None:
+    if values.size and int(values.max()) > _MAX_ID:
+        raise OverflowError(f"too many {what} for exact 32-bit ids; score the corpus in chunks")
+
+
+class NgramIndex:
+    """Exact ids for n-grams of order >= 2, shared by every text encoded with it.
+
+    For order n, an n-gram is the pair (id of its first n-1 units, id of its last unit);
+    the pairs seen so far are kept sorted with their ids, and new pairs get new ids.
+    """
+
+    def __init__(self) -> None:
+        self._keys: dict[int, np.ndarray] = {}
+        self._ids: dict[int, np.ndarray] = {}
+
+    def ids(self, order: int, prefix_ids: np.ndarray, last_ids: np.ndarray) -> np.ndarray:
+        """The ids of the order-``order`` n-grams given as (prefix id, last unit id) pairs."""
+        _check_range(prefix_ids, f"distinct {order - 1}-grams")
+        _check_range(last_ids, "distinct units")
+        pairs = _pack(prefix_ids, last_ids)
+        order_of_pairs = np.argsort(pairs)
+        sorted_pairs = pairs[order_of_pairs]
+        is_first = np.concatenate(([True], sorted_pairs[1:] != sorted_pairs[:-1])) if len(pairs) else np.zeros(0, bool)
+        unique = sorted_pairs[is_first]
+        inverse = np.empty(len(pairs), np.int64)
+        inverse[order_of_pairs] = np.cumsum(is_first) - 1
+        known = self._keys.get(order, np.empty(0, np.int64))
+        known_ids = self._ids.get(order, np.empty(0, np.int64))
+        where = np.searchsorted(known, unique)
+        found = where < len(known)
+        found[found] = known[where[found]] == unique[found]
+        unique_ids = np.empty(len(unique), np.int64)
+        unique_ids[found] = known_ids[where[found]]
+        new = ~found
+        n_new = int(new.sum())
+        if n_new:
+            unique_ids[new] = np.arange(len(known), len(known) + n_new, dtype=np.int64)
+            # both sorted: insert the new pairs in place rather than sorting everything again
+            at = where[new]
+            self._keys[order] = np.insert(known, at, unique[new])
+            self._ids[order] = np.insert(known_ids, at, unique_ids[new])
+        return unique_ids[inverse.reshape(-1)]
+
+
+class _GrowingArray:
+    """An int64 array that is appended to in place (capacity doubles), so that encoding
+    text after text copies each row a bounded number of times."""
+
+    def __init__(self, initial: Sequence[int] = ()) -> None:
+        self._data = np.array(initial, dtype=np.int64)
+        self._size = len(self._data)
+
+    def __len__(self) -> int:
+        return self._size
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._data[:self._size]
+
+    def extend(self, values: np.ndarray) -> None:
+        end = self._size + len(values)
+        if end > len(self._data):
+            grown = np.empty(max(end, 2 * len(self._data)), dtype=np.int64)
+            grown[:self._size] = self.values
+            self._data = grown
+        self._data[self._size:end] = values
+        self._size = end
+
+
+@dataclass(frozen=True)
+class CountTable:
+    """Counts of the n-grams of one order in each sentence of one text.
+
+    ``keys`` are sorted, unique packed (sentence, n-gram id) pairs; ``counts`` their counts.
+    """
+
+    keys: np.ndarray
+    counts: np.ndarray
+
+    def lookup(self, keys: np.ndarray, compiled: bool = False) -> np.ndarray:
+        """The count of each packed key (0 where the text does not have it)."""
+        if len(self.keys) == 0:
+            return np.zeros(len(keys), np.int64)
+        where = locate(self.keys, keys, compiled)
+        return np.where(where >= 0, self.counts[where], 0)
+
+
+@dataclass(frozen=True, eq=False)
+class EncodedText:
+    """One text (D sentences) as units and n-gram counts of orders 1..N."""
+
+    lengths: np.ndarray
+    """Number of units in each sentence, shape (D,)."""
+    tables: tuple[CountTable, ...]
+    """``tables[n - 1]`` holds the counts of order n."""
+
+    @property
+    def size(self) -> int:
+        return len(self.lengths)
+
+    def ngram_counts(self, order: int) -> np.ndarray:
+        """Number of n-grams of this order in each sentence: max(0, L - n + 1)."""
+        return np.maximum(self.lengths - order + 1, 0)
+
+
+@dataclass(frozen=True)
+class Triples:
+    """Rows of n-grams of one order with their counts sigma (source), rho (reference) and
+    eta (hypothesis). Rows are sorted by sentence; ``edges[d]:edges[d + 1]`` are the rows of
+    sentence d. See :meth:`EncodedCorpus.hypothesis_triples` and
+    :meth:`EncodedCorpus.reference_triples` for which n-grams the rows hold."""
+
+    sentence: np.ndarray
+    sigma: np.ndarray
+    rho: np.ndarray
+    eta: np.ndarray
+    edges: np.ndarray
+
+    @property
+    def size(self) -> int:
+        """Number of sentences D."""
+        return len(self.edges) - 1
+
+    def per_sentence(self, values: np.ndarray) -> np.ndarray:
+        """Sum per-n-gram values into one number per sentence, shape (D,): differences of
+        cumulative sums at the sentence edges (exact for integers)."""
+        cumulative = np.zeros(len(values) + 1, dtype=np.int64 if values.dtype.kind in "iub" else np.float64)
+        np.cumsum(values, out=cumulative[1:])
+        return cumulative[self.edges[1:]] - cumulative[self.edges[:-1]]
+
+
+@dataclass(frozen=True)
+class _HypothesisRows:
+    """A hypothesis's n-grams of one order placed on the reference-side keys."""
+
+    shared: np.ndarray
+    """Which of its n-grams also occur in the source or a reference."""
+    position: np.ndarray
+    """For those, their row among the reference-side keys."""
+    sentence: np.ndarray
+    sigma: np.ndarray
+    eta: np.ndarray
+    edges: np.ndarray
+
+
+class Encoder:
+    """Turns lists of sentences into :class:`EncodedText` with shared, exact ids.
+
+    Every text that must be compared with another (source, references, hypotheses of one
+    corpus) must be encoded by the same Encoder. Each distinct line is counted once, however
+    many texts contain it (a hypothesis mostly repeats its source): a text's count tables
+    are then gathered from the lines' tables without sorting. ``calls`` counts the texts
+    encoded (the compare command uses it to prove that each file is counted once).
+    """
+
+    def __init__(self, max_order: int, unit: str = "word", normalize_space: bool = False,
+                 compiled: bool | None = None) -> None:
+        if max_order < 1:
+            raise ValueError("max_order must be >= 1")
+        if compiled is None:
+            compiled = compiled_core_enabled()
+        elif compiled and _counting is None:
+            raise RuntimeError("the C extension gecmetrics.core._counting is not built")
+        self.max_order = max_order
+        self.unit = unit
+        self.normalize_space = normalize_space
+        self.compiled = compiled
+        self.vocabulary = Vocabulary(compiled)
+        # exact ids of n-grams of order >= 2, kept across calls
+        self._ngram_ids = _counting.NgramIds(max_order) if compiled else NgramIndex()
+        self.calls = 0
+        self._line_index: dict[str, int] = {}
+        self._line_lengths = _GrowingArray()
+        # per order: n-gram ids and counts of every known line, line after line (sorted by id
+        # within a line), and where each line's rows start (one more entry than lines)
+        self._grams = [_GrowingArray() for _ in range(max_order)]
+        self._counts = [_GrowingArray() for _ in range(max_order)]
+        self._starts = [_GrowingArray([0]) for _ in range(max_order)]
+
+    def encode(self, sentences: Sequence[str]) -> EncodedText:
+        self.calls += 1
+        index = self._line_index
+        new_lines: list[str] = []
+        line_of = np.empty(len(sentences), dtype=np.int64)
+        for d, line in enumerate(sentences):
+            found = index.get(line)
+            if found is None:
+                found = index[line] = len(index)
+                new_lines.append(line)
+            line_of[d] = found
+        if new_lines:
+            self._add_lines(new_lines)
+        size = len(sentences)
+        _check_range(np.array([size]), "sentences")
+        tables = []
+        for k in range(self.max_order):
+            starts = self._starts[k].values
+            first = starts[line_of]
+            rows = starts[line_of + 1] - first
+            offsets = np.zeros(size, np.int64)
+            np.cumsum(rows[:-1], out=offsets[1:])
+            where = np.repeat(first - offsets, rows) + np.arange(int(rows.sum()), dtype=np.int64)
+            sentence = np.repeat(np.arange(size, dtype=np.int64), rows)
+            tables.append(CountTable(_pack(sentence, self._grams[k].values[where]), self._counts[k].values[where]))
+        return EncodedText(lengths=self._line_lengths.values[line_of], tables=tuple(tables))
+
+    def _units(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Unit ids of all lines, flattened, and the number of units of each line."""
+        if self.unit == "char":
+            # a character's id is its code point: no dictionary needed
+            if self.normalize_space:
+                lines = [normalized_space(line) for line in lines]
+            lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+            text = "".join(lines).encode("utf-32-le", errors="surrogatepass")
+            return np.frombuffer(text, dtype=np.uint32).astype(np.int64), lengths
+        return self.vocabulary.encode(lines)
+
+    def _add_lines(self, lines: Sequence[str]) -> None:
+        """Count the n-grams of lines not seen before and append them to the line tables."""
+        unit_ids, lengths = self._units(lines)
+        n_lines = len(lengths)
+        _check_range(np.array([len(self._line_lengths) + n_lines]), "distinct lines")
+        self._line_lengths.extend(lengths)
+        if self.compiled:
+            per_order = [tuple(np.frombuffer(a, np.int64) for a in order)
+                         for order in self._ngram_ids.count(unit_ids, lengths)]
+        else:
+            per_order = self._count_lines(unit_ids, lengths)
+        for k, (grams, counts, rows) in enumerate(per_order):
+            self._starts[k].extend(np.cumsum(rows) + len(self._grams[k]))
+            self._grams[k].extend(grams)
+            self._counts[k].extend(counts)
+
+    def _count_lines(self, unit_ids: np.ndarray, lengths: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Per order, line after line: the distinct n-gram ids of each line in increasing order,
+        their counts, and the number of distinct n-grams of each line (NumPy loops)."""
+        n_lines = len(lengths)
+        starts = np.zeros(n_lines + 1, np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        line_of = np.repeat(np.arange(n_lines, dtype=np.int64), lengths)
+        position = np.arange(len(unit_ids), dtype=np.int64) - starts[line_of]
+        remaining = lengths[line_of] - position  # units from this position to the end of its line
+        gram_ids = unit_ids  # ids of the n-grams starting at each valid position
+        valid = np.arange(len(unit_ids), dtype=np.int64)  # positions where an n-gram starts
+        boundaries = np.arange(n_lines + 1)
+        per_order = []
+        for k in range(self.max_order):
+            order = k + 1
+            if order > 1:
+                keep = remaining[valid] >= order
+                prefix = gram_ids[keep]
+                valid = valid[keep]
+                gram_ids = self._ngram_ids.ids(order, prefix, unit_ids[valid + order - 1])
+            keys, counts = sorted_unique(_pack(line_of[valid], gram_ids), return_counts=True)
+            rows = np.diff(np.searchsorted(keys >> _SHIFT, boundaries))
+            per_order.append((keys & _LOW, counts.astype(np.int64), rows))
+        return per_order
+
+
+class EncodedCorpus:
+    """A source and its references encoded once, and the hypotheses scored against them.
+
+    Every metric here is a sum over n-grams of f(sigma, rho, eta) with f(0, 0, 0) = 0, so
+    for one hypothesis
+
+        sum over all n-grams f = sum over source/reference n-grams f(sigma, rho, 0)
+                                 + sum over hypothesis n-grams [f(sigma, rho, eta) - f(sigma, rho, 0)]
+
+    The first sum does not depend on the hypothesis (:meth:`reference_sums` keeps it); the
+    second needs only the hypothesis's own n-grams (:meth:`hypothesis_triples`), looked up in
+    the source and reference keys, which are merged once per order.
+    """
+
+    def __init__(self, sources: Sequence[str], references: Sequence[Sequence[str]], max_order: int,
+                 unit: str = "word", normalize_space: bool = False, compiled: bool | None = None) -> None:
+        self.encoder = Encoder(max_order, unit, normalize_space, compiled)
+        self.source = self.encoder.encode(sources)
+        self.references = [self.encoder.encode(ref) for ref in references]
+        self._hypotheses: dict[tuple[str, ...], EncodedText] = {}
+        self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
+        self._reference_sums: dict[tuple, np.ndarray] = {}
+        self._merged_rhos: dict[int, np.ndarray] = {}
+        self._hypothesis_rows: tuple[EncodedText | None, dict[int, _HypothesisRows]] = (None, {})
+
+    @property
+    def size(self) -> int:
+        return self.source.size
+
+    @property
+    def max_order(self) -> int:
+        return self.encoder.max_order
+
+    def hypothesis(self, sentences: Sequence[str]) -> EncodedText:
+        """The hypothesis's count tables. Only the latest hypothesis is kept: every caller
+        (the commands, ``compare``) asks all its metrics about one hypothesis before the next,
+        so older tables would only hold memory; a hypothesis asked for again is gathered
+        again from the line tables (its lines are not counted twice)."""
+        key = tuple(sentences)
+        encoded = self._hypotheses.get(key)
+        if encoded is None:
+            self._hypotheses.clear()
+            encoded = self._hypotheses[key] = self.encoder.encode(key)
+        return encoded
+
+    def _reference_side(self, order: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]:
+        """Per order, once: every (sentence, n-gram) key of the source or any reference, with
+        its count in the source and in each reference, and the sentence edges of those rows."""
+        found = self._reference_sides.get(order)
+        if found is None:
+            source = self.source.tables[order - 1]
+            references = [r.tables[order - 1] for r in self.references]
+            compiled = self.encoder.compiled
+            keys = sorted_unique(np.concatenate([source.keys] + [r.keys for r in references]), runs=True)
+            edges = np.searchsorted(keys >> _SHIFT, np.arange(self.size + 1))
+            found = self._reference_sides[order] = (
+                keys, source.lookup(keys, compiled), [r.lookup(keys, compiled) for r in references], edges)
+        return found
+
+    def _rho(self, order: int, reference: int | None) -> np.ndarray:
+        """One reference's counts on the reference-side keys, or (None) the largest count
+        over all references (kept per order: every hypothesis asks for it)."""
+        rhos = self._reference_side(order)[2]
+        if reference is not None:
+            return rhos[reference]
+        merged = self._merged_rhos.get(order)
+        if merged is None:
+            merged = self._merged_rhos[order] = np.max(rhos, axis=0)
+        return merged
+
+    def reference_triples(self, reference: int | None, order: int) -> Triples:
+        """(sigma, rho, 0) of every n-gram of the source or of any reference: the terms
+        f(sigma, rho, 0) of an empty hypothesis. ``reference=None``: rho is the largest
+        count over all references (GLEU 2015's merged reference)."""
+        keys, sigma, _, edges = self._reference_side(order)
+        return Triples(sentence=keys >> _SHIFT, sigma=sigma, rho=self._rho(order, reference),
+                       eta=np.zeros(len(keys), dtype=np.int64), edges=edges)
+
+    def reference_sums(self, reference: int | None, order: int, name: str,
+                       function: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+        """Per-sentence sums of ``function(sigma, rho)`` over :meth:`reference_triples`, kept
+        under ``name``: a metric's hypothesis-independent part, computed once per corpus."""
+        key = (name, reference, order)
+        found = self._reference_sums.get(key)
+        if found is None:
+            triples = self.reference_triples(reference, order)
+            found = self._reference_sums[key] = triples.per_sentence(function(triples.sigma, triples.rho))
+        return found
+
+    def _hypothesis_side(self, hypothesis: EncodedText, order: int) -> _HypothesisRows:
+        """Once per hypothesis and order: where its n-grams sit among the reference-side keys."""
+        # one hypothesis at a time (every metric asks in turn); the cache holds the hypothesis
+        # itself, so that a new one can never be mistaken for it
+        cached_for, rows = self._hypothesis_rows
+        if cached_for is not hypothesis:
+            rows = {}
+            self._hypothesis_rows = (hypothesis, rows)
+        found = rows.get(order)
+        if found is None:
+            keys, sigma, _, _ = self._reference_side(order)
+            table = hypothesis.tables[order - 1]
+            position = locate(keys, table.keys, self.encoder.compiled)
+            shared = position >= 0
+            position = position[shared]
+            sigma_rows = np.zeros(len(table.keys), dtype=np.int64)
+            sigma_rows[shared] = sigma[position]
+            sentence = table.keys >> _SHIFT
+            edges = np.searchsorted(sentence, np.arange(self.size + 1))
+            found = rows[order] = _HypothesisRows(shared, position, sentence, sigma_rows, table.counts, edges)
+        return found
+
+    def hypothesis_triples(self, hypothesis: EncodedText, reference: int | None, order: int) -> Triples:
+        """(sigma, rho, eta) of every n-gram of the hypothesis (eta > 0), against one
+        reference, or (``reference=None``) the largest count over all references."""
+        rows = self._hypothesis_side(hypothesis, order)
+        rho = np.zeros(len(rows.eta), dtype=np.int64)
+        rho[rows.shared] = self._rho(order, reference)[rows.position]
+        return Triples(sentence=rows.sentence, sigma=rows.sigma, rho=rho, eta=rows.eta, edges=rows.edges)

@@ -1,0 +1,190 @@
+"""The output layer: ROUND_HALF_UP rounding, and every table and JSON document the commands
+print. A :class:`Table` (header, rows, notes) renders as a text table (prettytable), TSV,
+Markdown or LaTeX (:data:`FORMATS`); JSON comes from results' ``to_dict()``."""
+from __future__ import annotations
+
+import json
+import math
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from typing import Any, Sequence
+
+from ..errors import InputError
+
+import numpy as np
+from prettytable import PrettyTable
+
+
+def round_half_up(value: float, digits: int) -> str:
+    """``value`` rounded half up to ``digits`` decimals, from its shortest repr (as the
+    gleu and GREEN packages print)."""
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
+        raise InputError(f"digits must be an integer >= 0, got {digits!r}")
+    quantum = Decimal(1).scaleb(-digits) if digits > 0 else Decimal(1)
+    with localcontext() as context:  # enough precision for any number of digits asked for
+        context.prec = max(28, digits + 400)
+        text = str(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.00"
+
+
+MAX_DIGITS = 20
+"""The most decimals any command prints (beyond, float digits are noise)."""
+
+
+def percent(value: float, digits: int) -> str:
+    """A fraction printed x100."""
+    return round_half_up(100 * float(value), digits)
+
+
+def scaled(value: float, digits: int, scale: float = 100.0) -> str:
+    """A fraction printed x100 (``scale`` 100) or as it is (1: the M2 family), rounded half up."""
+    return percent(value, digits) if scale == 100 else round_half_up(scale * float(value), digits)
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: dict[str, str] | None = None) -> str:
+    """A text table (prettytable); ``align``: column -> 'l', 'c' or 'r'."""
+    out = PrettyTable([str(h) for h in header])
+    for row in rows:
+        out.add_row(list(row))
+    for column, side in (align or {}).items():
+        out.align[column] = side
+    return out.get_string()
+
+
+FORMATS = ("text", "tsv", "markdown", "latex")
+
+
+class Table:
+    """A table of printed cells with optional notes below it (e.g. signatures): one model for
+    every format. ``left``: columns aligned left (the rest: right in Markdown/LaTeX);
+    ``text_align``: column -> 'l'/'c'/'r' in the text table (default: centred)."""
+
+    def __init__(self, header: list[str], rows: list[list[str]], notes: Sequence[str] = (),
+                 left: tuple[int, ...] = (0,), text_align: dict[str, str] | None = None) -> None:
+        self.header, self.rows, self.notes = list(header), [list(row) for row in rows], list(notes)
+        self.left, self.text_align = tuple(left), text_align
+
+    def render(self, fmt: str = "text", notes: bool = True) -> str:
+        """The table as ``text``, ``tsv`` (no notes), ``markdown`` or ``latex``."""
+        if fmt == "tsv":
+            return "\n".join("\t".join(row) for row in [self.header] + self.rows)
+        if fmt == "markdown":
+            return self._markdown(notes)
+        if fmt == "latex":
+            return self._latex(notes)
+        text = table(self.header, self.rows, self.text_align)
+        return "\n".join([text] + (self.notes if notes else []))
+
+    def _markdown(self, notes: bool) -> str:
+        cell = lambda text: str(text).replace("|", "\\|")  # noqa: E731
+        lines = ["| " + " | ".join(cell(h) for h in self.header) + " |",
+                 "|" + "|".join(":---" if k in self.left else "---:" for k in range(len(self.header))) + "|"]
+        lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in self.rows]
+        if notes and self.notes:
+            lines += ["", "Signatures:", ""] + [f"* {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def _latex(self, notes: bool) -> str:
+        spec = "".join("l" if k in self.left else "r" for k in range(len(self.header)))
+        lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+                 " & ".join(latex_escape(h) for h in self.header) + " \\\\", "\\midrule"]
+        lines += [" & ".join(latex_escape(c) for c in row) + " \\\\" for row in self.rows]
+        lines += ["\\bottomrule", "\\end{tabular}"]
+        if notes and self.notes:
+            lines += ["% " + note for note in self.notes]
+        return "\n".join(lines)
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: Any) -> str:
+    """Text with LaTeX's special characters escaped (``±`` becomes ``$\\pm$``)."""
+    out = "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
+    return out.replace("±", "$\\pm$")
+
+
+def green_table(region_counts, beta: float, digits: int) -> str:
+    """The per-order GREEN table of region counts (N, 7): regions, TP FP FN, P R F and
+    cumulative P R F (SPEC 3.4)."""
+    from ..metrics.green.green import REGIONS, alpha_of, order_scores, true_false
+
+    scores = order_scores(region_counts, alpha_of(beta))
+    tp, fp, fn = true_false(np.asarray(region_counts))
+    rows = []
+    for k, counts in enumerate(region_counts):
+        rows.append([k + 1, *[int(x) for x in counts], int(tp[k]), int(fp[k]), int(fn[k])]
+                    + [percent(v[k], digits) for v in (scores.precision, scores.recall, scores.f,
+                                                       scores.cumulative_precision, scores.cumulative_recall,
+                                                       scores.cumulative_f)])
+    header = ["", *REGIONS, "TP", "FP", "FN", "P", "R", f"F{float(beta)}", "cumP", "cumR", "cumF"]
+    return table(header, rows)
+
+
+def gleu_table(result, digits: int) -> str:
+    """The per-order GLEU table: n, match, penal, numer, denom, p, bp, gleu (SPEC 2.6)."""
+    def count(x) -> Any:
+        x = float(x)
+        return int(x) if x.is_integer() else round_half_up(x, digits)
+
+    bp = percent(result.brevity_penalty, digits)
+    rows = []
+    precision = result.precision
+    order_scores = result.order_scores
+    for k in range(len(result.match)):
+        rows.append([k + 1, count(result.match[k]), count(result.penalty[k]), count(result.numerator[k]),
+                     count(result.denominator[k]), percent(precision[k], digits), bp,
+                     percent(order_scores[k], digits)])
+    with np.errstate(divide="ignore"):
+        mean_precision = float(np.exp(np.log(precision).mean())) if len(precision) else 0.0
+    rows.append(["total", count(np.sum(result.match)), count(np.sum(result.penalty)),
+                 count(np.sum(result.numerator)), count(np.sum(result.denominator)),
+                 percent(mean_precision, digits), bp, percent(result.score, digits)])
+    return table(["", "match", "penal", "numer", "denom", "p", "bp", "gleu"], rows)
+
+
+def to_jsonable(value: Any) -> Any:
+    """NumPy arrays and scalars, dataclasses and tuples turned into JSON values."""
+    if isinstance(value, np.ndarray):
+        return to_jsonable(value.tolist())
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating, float)) and not isinstance(value, bool):
+        value = float(value)
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(to_jsonable(value), indent=2, ensure_ascii=False)
+
+
+PAIRED_TEST_TITLES = {"bs": "Paired bootstrap resampling", "ar": "Paired approximate randomization"}
+
+
+def paired_test_text(result: Any, digits: int = 2, scale: float = 100.0, fmt: str = "text") -> str:
+    """A paired test (:class:`~gecmetrics.stats.significance.PairedTestResult`): a title line, then a
+    table (system, score, 95% interval, mean +- half-width, p-value), then the legend."""
+    if result.method == "bs":
+        how = f"{result.samples} resamples"
+    else:
+        how = f"{result.samples} trials, intervals from {result.confidence_samples} bootstrap resamples"
+    title = (f"{PAIRED_TEST_TITLES[result.method]} ({how}, seed {result.seed}): {result.metric}, "
+             f"baseline {result.baseline.name}")
+    rows = []
+    for system in result.systems:
+        low, high = system.interval
+        p_text = "baseline" if system.p_value is None else \
+            f"{system.p_value:.4f}" + (" *" if system.significant else "")
+        rows.append([system.name, scaled(system.score, digits, scale),
+                     f"[{scaled(low, digits, scale)}, {scaled(high, digits, scale)}]",
+                     f"{scaled(system.mean, digits, scale)} ± {scaled(system.half_width, digits, scale)}", p_text])
+    body = Table(["system", "score", "95% CI", "mean ± CI/2", "p-value"], rows).render(fmt)
+    return "\n".join([title, body, "* p < 0.05 against the baseline"])

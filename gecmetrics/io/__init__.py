@@ -1,0 +1,1 @@
+"""Reading and checking inputs: text files, corpora, M2, human judgments."""

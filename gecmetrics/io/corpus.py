@@ -1,0 +1,330 @@
+"""Reading and validating aligned text files: one sentence per line, UTF-8.
+
+Lines are split on ``\\n`` only (a lone ``\\r`` inside a line is a character), a ``\\r\\n``
+terminator counts as ``\\n``, a final line without ``\\n`` counts, and a leading byte-order mark
+is dropped. Nothing else is changed (SPEC 1).
+"""
+from __future__ import annotations
+
+import copy
+import sys
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Mapping, Sequence
+
+from ..errors import InputError
+from ..kinds import M2, TEXT
+
+STDIN = "-"
+
+
+def decode_lines(data: bytes, path: str, first_line: int = 1, start_of_file: bool = True) -> list[str]:
+    """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 names the file and line
+    (``first_line``: the number of the first line of ``data`` in its file)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + first_line
+        raise InputError(f"invalid UTF-8 (byte 0x{data[err.start]:02x})", path, line) from None
+    return split_lines(text, start_of_file)
+
+
+def split_lines(text: str, start_of_file: bool = True) -> list[str]:
+    """Lines of a decoded text: split on ``\n`` only, a ``\r\n`` terminator counts as
+    ``\n``, a final line without ``\n`` counts, a leading byte-order mark is dropped."""
+    if start_of_file and text.startswith("\ufeff"):
+        text = text[1:]
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def open_input(path: str) -> BinaryIO:
+    """A file opened for reading bytes; a missing file, a directory or an unreadable file is an
+    InputError naming it."""
+    try:
+        handle = open(path, "rb")
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", path) from None
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror}", path) from None
+    return handle
+
+
+def read_lines(path: str) -> list[str]:
+    """Read a text file (or standard input for ``-``) into a list of lines."""
+    if path == STDIN:
+        return decode_lines(sys.stdin.buffer.read(), "<stdin>")
+    with open_input(path) as handle:
+        try:
+            data = handle.read()
+        except OSError as err:
+            raise InputError(f"cannot read: {err.strerror}", path) from None
+    return decode_lines(data, path)
+
+
+def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:
+    """A list of lines: a sequence of strings, not a string (whose characters would be read as
+    lines); anything else is an InputError saying what was expected."""
+    if isinstance(lines, (str, bytes)):
+        raise InputError(f"expected a list of lines, got a single {type(lines).__name__} "
+                         f"(wrap it in a list: [{type(lines).__name__}])", name)
+    if not isinstance(lines, Sequence) and not _is_iterable(lines):
+        raise InputError(f"expected a list of lines, got {type(lines).__name__}", name)
+    lines = list(lines)
+    for k, line in enumerate(lines):
+        if not isinstance(line, str):
+            raise InputError(f"expected lines of text, got {type(line).__name__} at line {k + 1 + offset}", name,
+                             k + 1 + offset)
+    return lines
+
+
+def check_reference_sets(references: Any, name: str = "references") -> list[list[str]]:
+    """A list of reference sets, each a list of lines. A flat list of strings is the common
+    mistake (one reference set given without its outer list): it is an error, never read set
+    by set as if each string were a set of lines."""
+    if isinstance(references, (str, bytes)) or not _is_iterable(references):
+        raise InputError(f"expected a list of reference sets (each a list of lines), got {type(references).__name__}",
+                         name)
+    references = list(references)
+    if references and all(isinstance(r, str) for r in references):
+        raise InputError("expected a list of reference sets (each a list of lines), got a list of strings; "
+                         "one reference set is written [lines]", name)
+    return [check_lines(ref, f"reference {k}") for k, ref in enumerate(references)]
+
+
+def _is_iterable(value: Any) -> bool:
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
+
+
+@dataclass
+class Corpus:
+    """D aligned sentences: the source, R reference sets (text), named hypotheses (lines of
+    text, or M2 blocks for metrics that read hypothesis M2), and optionally the gold M2
+    blocks of the same sentences (the references of the M2 family). Checked once, here:
+    types, equal lengths, and gold M2 sources equal to the source sentences (SPEC 1, 4).
+
+    ``hypothesis_m2`` gives text hypotheses their edits as M2 blocks too (e.g. from
+    ``errant_parallel``), for metrics that read hypothesis M2 (CLEME, ERRANT's comparison)
+    beside metrics that read the text: the blocks must annotate the source sentences and,
+    applied, give the text. :meth:`hypothesis` hands each metric the kind it reads."""
+
+    sources: list[str] | None
+    references: list[list[str]] = field(default_factory=list)
+    hypotheses: dict[str, list] = field(default_factory=dict)
+    gold: list | None = None
+    names: dict[str, str] = field(default_factory=dict)
+    """File names for messages: 'source', 'gold', 'reference K' (default: descriptions)."""
+    offset: int = 0
+    """Sentences before this one in its files (a chunk of a larger corpus): for line numbers."""
+    hypothesis_m2: dict[str, list] = field(default_factory=dict)
+    """Hypothesis name -> its M2 blocks, for text hypotheses (see the class docstring)."""
+
+    def __post_init__(self) -> None:
+        source_name = self.name("source")
+        from_gold = self.sources is None and self.gold is not None
+        if from_gold:  # the gold blocks' own sentences: nothing to compare them with
+            self.gold = list(self.gold)
+            self.sources = [_block_source(block, k, self.name("gold")) for k, block in enumerate(self.gold)]
+        self.sources = check_lines(self.sources, source_name, self.offset)
+        if not self.sources:
+            raise InputError("the corpus has no sentences (an empty file scores nothing)",
+                             self.name("gold") if from_gold else source_name)
+        self.references = check_reference_sets(self.references)
+        d = len(self.sources)
+        for k, ref in enumerate(self.references):
+            check_length(ref, d, self.name(f"reference {k}"), source_name)
+        if not isinstance(self.hypotheses, Mapping):
+            raise InputError(f"hypotheses must be a mapping of names to lines, got {type(self.hypotheses).__name__}")
+        self.hypotheses = {str(name): _hypothesis(h, str(name)) for name, h in self.hypotheses.items()}
+        if self.gold is not None and not from_gold:
+            self.gold = list(self.gold)
+            check_m2_sources(self.gold, self.sources, self.name("gold"), source_name, self.offset)
+        for name, hyp in self.hypotheses.items():
+            if hyp and not isinstance(hyp[0], str):
+                self.check_blocks(hyp, name, sources=False)  # the metric that reads them checks more
+            else:
+                check_length(hyp, d, name, source_name)
+        given, self.hypothesis_m2 = dict(self.hypothesis_m2), {}
+        for name, blocks in given.items():
+            self.add_hypothesis_m2(str(name), blocks)
+
+    def check_blocks(self, blocks: Sequence[Any], name: str, sources: bool = True) -> None:
+        """M2 blocks of a hypothesis must annotate the corpus's sentences: same count and (with
+        ``sources``) the same tokens; errors name the file and the block's line. (ERRANT's
+        comparison pairs blocks by position whatever their sources: its hypotheses are checked
+        for their count only; CLEME checks the sources as it reads them.)"""
+        where = self.name("gold") if self.gold is not None else self.name("source")
+        if len(blocks) != self.size:
+            extra = len(blocks) > self.size
+            line = getattr(blocks[self.size if extra else -1], "line", None) if blocks else None
+            raise InputError(f"has {len(blocks)} sentences but {where} has {self.size}"
+                             + ("" if extra or not line else " (the last one starts here)"), name, line or None)
+        for k, (block, source) in enumerate(zip(blocks, self.sources) if sources else ()):
+            number = self.offset + k + 1
+            if not hasattr(block, "source"):
+                raise InputError(f"expected M2 blocks, got {type(block).__name__} at sentence {number}", name)
+            if block.source.split() != source.split():
+                place = f"sentence {number} of {where}" + (f" (line {self.gold[k].line})"
+                                                           if self.gold is not None and self.gold[k].line else "")
+                if self.gold is None:
+                    place = f"line {number} of {where}"
+                raise InputError(f"the source of sentence {number} differs from {place}", name, block.line or None)
+
+    def add_hypothesis_m2(self, name: str, blocks: Sequence[Any], file_name: str | None = None) -> None:
+        """Give text hypothesis ``name`` its M2 blocks (read from ``file_name``, for messages),
+        checked against the sentences and against the text."""
+        if name not in self.hypotheses:
+            raise InputError(f"hypothesis M2 for {name!r}, which is not a hypothesis of the corpus")
+        shown = file_name or f"the M2 of {name}"
+        blocks = list(blocks)
+        self.check_blocks(blocks, shown)
+        text = self.hypotheses[name]
+        if text and isinstance(text[0], str):
+            check_m2_text(blocks, text, shown, name, self.offset)
+        self.hypothesis_m2[name] = blocks
+
+    def hypothesis(self, name: str, kind: str = TEXT, metric: str = "") -> list:
+        """Hypothesis ``name`` as a metric reads it: :data:`~gecmetrics.metrics.protocol.TEXT` lines or
+        :data:`~gecmetrics.metrics.protocol.M2` blocks."""
+        value = self.hypotheses[name]
+        is_text = not value or isinstance(value[0], str)
+        if kind == M2 and is_text:
+            if name in self.hypothesis_m2:
+                return self.hypothesis_m2[name]
+            raise InputError(f"metric {metric or 'this metric'} reads hypotheses as M2 edits, and {name} is text: give "
+                             "its M2 file (e.g. from errant_parallel) with --hyp-m2 (Python: hypothesis_m2=)")
+        if kind != M2 and not is_text:
+            raise InputError(f"metric {metric or 'this metric'} reads hypotheses as lines of text, and {name} is M2")
+        return value
+
+    def name(self, role: str) -> str:
+        """The file name of a role ('source', 'gold', 'reference K') for messages."""
+        default = {"source": "the source", "gold": "the gold M2"}.get(role, role)
+        return self.names.get(role, default)
+
+    @property
+    def size(self) -> int:
+        return len(self.sources)
+
+    def slice(self, start: int, end: int) -> "Corpus":
+        """Sentences ``start:end`` of every text (already checked: no checks again)."""
+        part = copy.copy(self)
+        part.sources = self.sources[start:end]
+        part.references = [ref[start:end] for ref in self.references]
+        part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()}
+        part.gold = None if self.gold is None else self.gold[start:end]
+        part.hypothesis_m2 = {name: blocks[start:end] for name, blocks in self.hypothesis_m2.items()}
+        return part
+
+    def with_hypotheses(self, hypotheses: Mapping[str, Sequence]) -> "Corpus":
+        """The same source, references and gold with other hypotheses (checked; the M2 blocks
+        of those of them that have some are kept)."""
+        m2 = {name: self.hypothesis_m2[name] for name in hypotheses if name in self.hypothesis_m2}
+        return Corpus(self.sources, self.references, dict(hypotheses), self.gold, dict(self.names), self.offset, m2)
+
+
+def _block_source(block: Any, k: int, name: str) -> str:
+    source = getattr(block, "source", None)
+    if not isinstance(source, str):
+        raise InputError(f"expected M2 blocks, got {type(block).__name__} at sentence {k + 1}", name)
+    return source
+
+
+def _hypothesis(lines: Any, name: str) -> list:
+    if isinstance(lines, (str, bytes)) or not _is_iterable(lines):
+        return check_lines(lines, name)  # raises with the right message
+    lines = list(lines)
+    if lines and not isinstance(lines[0], str):
+        return lines  # M2 blocks: checked by the metric that reads them
+    return check_lines(lines, name)
+
+
+def check_length(lines: Sequence[Any], expected: int, name: str, source_name: str = "the source") -> None:
+    """Raise a clear error when a file does not have as many lines as the source."""
+    if len(lines) != expected:
+        raise InputError(f"has {len(lines)} lines but {source_name} has {expected}", name)
+
+
+def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str = "the M2 file",
+                     source_name: str = "the source", offset: int = 0) -> None:
+    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens
+    (``offset``: sentences before these, for the numbers in messages)."""
+    if len(blocks) != len(sources):
+        raise InputError(f"has {len(blocks)} sentences but {source_name} has {len(sources)} lines", m2_name)
+    for i, (block, source) in enumerate(zip(blocks, sources), start=offset + 1):
+        _block_source(block, i - 1, m2_name)
+        if block.source.split() != source.split():
+            raise InputError(f"the source of sentence {i} differs from line {i} of {source_name}",
+                             m2_name, block.line or None)
+
+
+def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_name: str, offset: int = 0) -> None:
+    """A hypothesis's M2 blocks, applied (annotator 0's edits), must give its text, token for
+    token: M2 files given in another order than the text files are caught here (``offset``:
+    sentences before these, for the numbers in messages)."""
+    from .m2_references import apply_edits
+
+    for k, (block, line) in enumerate(zip(blocks, lines), start=offset + 1):
+        if len(block.annotators()) <= 1 and apply_edits(block.tokens, block.edits, name, block.line) != line.split():
+            raise InputError(f"sentence {k} with its edits applied differs from line {k} of {text_name}",
+                             name, block.line or None)
+
+
+def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str] = (),
+                gold: str | None = None, hypothesis_m2: Sequence[str] = ()) -> Corpus:
+    """Read source, reference and hypothesis files (and a gold M2 file, and the M2 files of the
+    hypotheses, one per hypothesis file in the same order) and check that they are aligned.
+    When line counts differ, the file that disagrees with all the others is named (a short
+    source is the source's fault, not the first reference's)."""
+    if list(hypotheses).count(STDIN) + (gold == STDIN) + (source == STDIN) + list(references).count(STDIN) \
+            + list(hypothesis_m2).count(STDIN) > 1:
+        raise InputError("standard input ('-') can be read only once")
+    if hypothesis_m2 and len(hypothesis_m2) != len(hypotheses):
+        raise InputError(f"give one hypothesis M2 file per hypothesis file, in the same order: {len(hypothesis_m2)} "
+                         f"M2 files for {len(hypotheses)} hypothesis files")
+    src = read_lines(source)
+    refs = [read_lines(path) for path in references]
+    hyps = {path: read_lines(path) for path in hypotheses}
+    names = {"source": f"the source {_shown(source)}"} | {f"reference {k}": _shown(p) for k, p in enumerate(references)}
+    blame_line_counts([(_shown(source), len(src))] + [(_shown(p), len(r)) for p, r in zip(references, refs)]
+                      + [(_shown(p), len(h)) for p, h in hyps.items()])
+    blocks = None
+    if gold is not None:
+        from .m2 import read_m2
+
+        blocks = read_m2(gold)
+        names["gold"] = _shown(gold)
+    corpus = Corpus(src, refs, {}, blocks, names)
+    corpus.hypotheses = {path: lines for path, lines in hyps.items()}  # lengths checked above
+    if hypothesis_m2:
+        from .m2 import read_m2
+
+        for path, m2_path in zip(hypotheses, hypothesis_m2):
+            corpus.add_hypothesis_m2(path, read_m2(m2_path), _shown(m2_path))
+    return corpus
+
+
+def _shown(path: str) -> str:
+    return "<stdin>" if path == STDIN else path
+
+
+def blame_line_counts(counts: list[tuple[str, int]]) -> None:
+    """All files (the source first) must have the source's line count; the odd one out is
+    named: the source when all the others agree, else the first file that differs from it."""
+    if len({count for _, count in counts}) <= 1:
+        return
+    (source_name, source), others = counts[0], counts[1:]
+    if len({count for _, count in others}) == 1 and len(others) > 1:
+        raise InputError(f"has {source} lines but the other {len(others)} files have {others[0][1]}", source_name)
+    for name, count in others:
+        if count != source:
+            raise InputError(f"has {count} lines but the source {source_name} has {source}", name)

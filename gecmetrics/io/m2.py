@@ -1,0 +1,186 @@
+"""Reading, validating and writing M2 files (SPEC 4.1).
+
+An M2 file is a sequence of blocks separated by blank lines: one ``S <tokenized source>`` line,
+then zero or more edit lines
+``A <start> <end>|||<type>|||<correction>|||<required>|||<comment>|||<annotator id>``.
+Every malformed line is reported with its file and line number, so that a scorer never works on
+a silently misread annotation.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, TextIO
+
+from .corpus import read_lines, split_lines
+from ..errors import InputError
+
+FIELD_SEPARATOR = "|||"
+ALTERNATIVE_SEPARATOR = "||"
+DELETION = "-NONE-"
+NOOP_TYPE = "noop"
+NOOP_SPAN = (-1, -1)
+
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One ``A`` line: token span [start, end) of the source, error type, correction, annotator."""
+
+    start: int
+    end: int
+    type: str
+    correction: str
+    """The raw correction field as in the file (may be '-NONE-', '' or hold '||' alternatives)."""
+    required: str = "REQUIRED"
+    comment: str = "-NONE-"
+    annotator: int = 0
+
+    @property
+    def is_noop(self) -> bool:
+        """True for an annotator's explicit "no change" line (type ``noop`` or span -1 -1)."""
+        return self.type == NOOP_TYPE or (self.start, self.end) == NOOP_SPAN
+
+    @property
+    def alternatives(self) -> list[str]:
+        """The alternative corrections ('||'-separated), with '-NONE-' read as the empty string."""
+        return [normalize_correction(text) for text in self.correction.split(ALTERNATIVE_SEPARATOR)]
+
+    @property
+    def replacement(self) -> str:
+        """The text that replaces the span when building a reference (the first alternative)."""
+        return self.alternatives[0]
+
+    def to_line(self) -> str:
+        """The ``A`` line of this edit, without line terminator."""
+        fields = [f"{self.start} {self.end}", self.type, self.correction, self.required, self.comment,
+                  str(self.annotator)]
+        return "A " + FIELD_SEPARATOR.join(fields)
+
+
+@dataclass
+class Block:
+    """One sentence of an M2 file: its source text and its edit lines in file order."""
+
+    source: str
+    edits: list[Edit] = field(default_factory=list)
+    line: int = 0
+    """1-based line number of the ``S`` line in its file (0 when built in code)."""
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.source.split()
+
+    def annotators(self) -> list[int]:
+        """Annotator ids that have at least one edit line in this block, sorted."""
+        return sorted({edit.annotator for edit in self.edits})
+
+    def edits_of(self, annotator: int) -> list[Edit]:
+        """The edit lines of one annotator, in file order (noop lines included)."""
+        return [edit for edit in self.edits if edit.annotator == annotator]
+
+
+def check_blocks(blocks: Any, name: str) -> list[Block]:
+    """A list of M2 blocks (as :func:`read_m2` returns), with at least one: anything else is an
+    InputError saying what was expected."""
+    if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
+        raise InputError(f"expected a list of M2 blocks (gecmetrics.metrics.m2.read_m2), got {type(blocks).__name__}", name)
+    blocks = list(blocks)
+    for k, block in enumerate(blocks):
+        if not isinstance(block, Block):
+            raise InputError(f"expected M2 blocks (gecmetrics.metrics.m2.read_m2), got {type(block).__name__} "
+                             f"at sentence {k + 1}", name)
+    if not blocks:
+        raise InputError("has no sentences (an empty M2 file scores nothing)", name)
+    return blocks
+
+
+def normalize_correction(text: str) -> str:
+    """'-NONE-' means "delete": the empty string. Other corrections are kept as they are."""
+    return "" if text == DELETION else text
+
+
+def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> Edit:
+    """Parse the part after ``A `` of an edit line; raise InputError naming file and line."""
+    fields = body.split(FIELD_SEPARATOR)
+    if len(fields) != 6:
+        raise InputError(
+            f"malformed edit line: expected 6 fields separated by '|||', found {len(fields)}", name, line_number)
+    span, edit_type, correction, required, comment, annotator_text = fields
+    offsets = span.split()
+    if len(offsets) != 2 or not all(_INTEGER.fullmatch(o) for o in offsets):
+        raise InputError(f"malformed edit span {span.strip()!r}: expected two integer token offsets",
+                         name, line_number)
+    start, end = int(offsets[0]), int(offsets[1])
+    if (start, end) != NOOP_SPAN:
+        if start < 0 or end < 0:
+            raise InputError(f"negative edit span {start} {end} (only -1 -1 is allowed, for noop)", name,
+                             line_number)
+        if start > end:
+            raise InputError(f"edit span {start} {end} starts after it ends", name, line_number)
+        if end > n_tokens:
+            raise InputError(f"edit span {start} {end} goes beyond the sentence ({n_tokens} tokens)", name,
+                             line_number)
+    annotator_text = annotator_text.strip()
+    if not annotator_text.isascii() or not annotator_text.isdigit():
+        raise InputError(f"annotator id {annotator_text!r} is not a non-negative integer", name, line_number)
+    return Edit(start, end, edit_type, correction, required, comment, int(annotator_text))
+
+
+def parse_m2_lines(lines: Iterable[str], name: str) -> list[Block]:
+    """Parse M2 lines (terminators stripped) into blocks; errors name ``name`` and the line."""
+    return list(iter_m2_blocks(lines, name))
+
+
+def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1) -> Iterator[Block]:
+    """The blocks of M2 lines, each as soon as it is complete (a file of any size in bounded
+    memory); errors name ``name`` and the line (``first_line``: the number of the first)."""
+    current: Block | None = None
+    n_tokens = 0
+    for line_number, line in enumerate(lines, start=first_line):
+        if not line.strip():
+            if current is not None:
+                yield current
+            current = None
+            continue
+        if line.startswith("S ") or line == "S":
+            if current is not None:
+                raise InputError("'S' line inside a block (a blank line must separate blocks)", name, line_number)
+            current = Block(line[2:], [], line_number)
+            n_tokens = len(current.tokens)
+        elif line.startswith("A ") or line == "A":
+            if current is None:
+                raise InputError("'A' line outside a block (no 'S' line before it)", name, line_number)
+            current.edits.append(_parse_edit_line(line[2:], n_tokens, name, line_number))
+        else:
+            shown = line if len(line) <= 40 else line[:40] + "..."
+            raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}", name,
+                             line_number)
+    if current is not None:
+        yield current
+
+
+def parse_m2(text: str, name: str) -> list[Block]:
+    """Parse the text of an M2 file; ``name`` is used in error messages."""
+    return parse_m2_lines(split_lines(text), name)
+
+
+def read_m2(path: str) -> list[Block]:
+    """Read and validate an M2 file (``-`` for standard input)."""
+    return parse_m2_lines(read_lines(path), path if path != "-" else "<stdin>")
+
+
+def format_m2(blocks: Iterable[Block]) -> str:
+    """The M2 text of blocks: each block followed by one blank line."""
+    parts = []
+    for block in blocks:
+        parts.append("S " + block.source + "\n")
+        parts.extend(edit.to_line() + "\n" for edit in block.edits)
+        parts.append("\n")
+    return "".join(parts)
+
+
+def write_m2(blocks: Iterable[Block], handle: TextIO) -> None:
+    """Write blocks in M2 format to an open text handle."""
+    handle.write(format_m2(blocks))

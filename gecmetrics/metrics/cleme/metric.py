@@ -1,0 +1,418 @@
+"""CLEME (Ye et al., EMNLP 2023) and CLEME2.0 (Ye et al., ACL 2025) on M2 input, as metrics of
+the protocol (:mod:`gecmetrics.metrics.protocol`): settings, ``prepare`` (the reference M2 of the corpus,
+read once), ``statistics`` (per-sentence chunk counts by length, additive over sentences),
+``score`` (a pure reducer), ``resampler`` (paired tests) and sentence scores.
+
+Reproduces THUKElab/CLEME (commit e90abea), ``main.py --metric cleme`` with its default weights
+per level and assumption; CLEME2.0's scores with no weighting or with CLEME's length weighting
+(its model-based similarity weighting needs bert-base-uncased and is not offered).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+
+from ...io.corpus import Corpus
+from ...errors import InputError
+from ...io.m2 import read_m2
+from ..protocol import M2, Metric, OneScore, Settings, Signature, choice, parse_beta, parse_bool, parse_floats, setting
+from .chunking import SentenceChunks
+from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
+                      choose_aspects_corpus, choose_aspects_sentences, choose_prf_corpus, choose_prf_sentences,
+                      chosen_totals, prf, slot_table)
+from .statistics import (ASSUMPTIONS, HEADER_COLUMNS, PreparedReferences, chunk_statistics, hypothesis_targets,
+                         prepare_references, sentence_partitions)
+from .weighting import LengthWeighting, default_weighting
+
+LEVELS = ("corpus", "sentence")
+_DEFAULT_WORDS = ("", "none", "default")
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+def parse_weighting(name: str, value: Any) -> LengthWeighting | None:
+    """Other length-weight curves: a :class:`LengthWeighting`, or none (the official ones)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in _DEFAULT_WORDS):
+        return None
+    if isinstance(value, LengthWeighting):
+        return value
+    raise InputError(f"setting {name} must be a gecmetrics.metrics.cleme.LengthWeighting or none, got {value!r}")
+
+
+def parse_factors(name: str, value: Any) -> AspectFactors | None:
+    """CLEME2.0's factors: four numbers hit/wrong/under/over adding up to 1 (text ``0.45/0.35/
+    0.15/0.05``, a sequence or an :class:`AspectFactors`), or none (the official ones per level)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in _DEFAULT_WORDS):
+        return None
+    if isinstance(value, AspectFactors):
+        return value
+    numbers = parse_floats(name, value)
+    if len(numbers) != 4:
+        raise InputError(f"setting {name} needs 4 numbers hit/wrong/under/over, got {value!r}")
+    return AspectFactors(*numbers)
+
+
+parse_factors.takes_several = True  # type: ignore[attr-defined]  # '/' separates its numbers (registry)
+
+
+@dataclass(frozen=True)
+class ChunkSettings(Settings):
+    """What CLEME and CLEME2.0 share: the assumption, the level and the chunk weights."""
+
+    assumption: str = setting("dependent", "CLEME: dependent (each reference alone) or independent (all at once)",
+                              choice(*ASSUMPTIONS))
+    level: str = setting("corpus", "CLEME: corpus (running choice of a reference) or sentence (mean of sentences)",
+                         choice(*LEVELS))
+    weighted: bool = setting(True, "CLEME: length-weighted chunks (the official curves) or chunk counts", parse_bool)
+    weighting: LengthWeighting | None = setting(None, "CLEME: other length-weight curves (Python only)",
+                                                parse_weighting)
+
+    def check(self) -> None:
+        if self.weighting is not None and not self.weighted:
+            raise InputError("CLEME: a weighting was given with weighted=false")
+
+    @property
+    def length_weighting(self) -> LengthWeighting | None:
+        """The weighting in force (None when unweighted)."""
+        if not self.weighted:
+            return None
+        return self.weighting or default_weighting(self.level, self.assumption)
+
+    def weights_field(self) -> str:
+        """How chunks weigh, for signatures: none, length, or the custom curves."""
+        if not self.weighted:
+            return "none"
+        if self.weighting is None:
+            return "length"
+        curves = self.weighting.to_dict()
+        return "length," + ",".join(f"{k}=" + "/".join(f"{x:g}" for x in v) for k, v in curves.items())
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["weighting"] = None if self.weighting is None else self.weighting.to_dict()
+        return data
+
+
+@dataclass(frozen=True)
+class CLEMESettings(ChunkSettings):
+    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
+
+
+@dataclass(frozen=True)
+class CLEME2Settings(ChunkSettings):
+    """CLEME's settings (without beta) plus the factors of the aggregate score (none: the official
+    ones of the level, 0.45/0.35/0.15/0.05 corpus, 0.35/0.25/0.20/0.20 sentence)."""
+
+    factors: AspectFactors | None = setting(None, "CLEME2: hit/wrong/under/over factors of the aggregate",
+                                            parse_factors)
+
+    @property
+    def aspect_factors(self) -> AspectFactors:
+        if self.factors is not None:
+            return self.factors
+        return CORPUS_FACTORS if self.level == "corpus" else SENTENCE_FACTORS
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        factors = self.factors
+        data["factors"] = None if factors is None else [factors.hit, factors.wrong, factors.under, factors.over]
+        return data
+
+
+# ----------------------------------------------------------------------------- results
+
+
+class ChunkResult(OneScore):
+    """What CLEME's and CLEME2.0's results share: every number by name (``values``), rounded as
+    the official code prints them, and ``to_dict`` (the fractions scaled, the counts not)."""
+
+    names: tuple[str, ...] = ()
+    fractions: tuple[str, ...] = ()
+    headline = ""
+
+    @property
+    def score(self) -> float:
+        return float(getattr(self, self.headline))
+
+    @property
+    def values(self) -> dict[str, float]:
+        """Every number, by name (scores, then counts)."""
+        return {name: float(getattr(self, name)) for name in self.names}
+
+    def rounded(self, digits: int = 4) -> dict[str, float]:
+        """The numbers as CLEME prints them (Python's round)."""
+        return {name: round(value, digits) for name, value in self.values.items()}
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        values = {k: (scale * v if k in self.fractions else v) for k, v in self.values.items()}
+        return {"metric": self.signature.name, "score": scale * self.score, **values,
+                "sentences": self.sentences, "bias": self.bias, "settings": self.settings,  # type: ignore[attr-defined]
+                "signature": str(self.signature)}
+
+
+@dataclass
+class CLEMEResult(ChunkResult):
+    """CLEME's P, R, F-beta (the score) and accuracy with the chunk counts (or weight sums) behind
+    them. At corpus level the scores come from the totals; at sentence level they are the means
+    of the per-sentence rounded scores and the totals are those of the references chosen."""
+
+    precision: float
+    recall: float
+    f: float
+    accuracy: float
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+    sentences: int
+    chosen: np.ndarray
+    bias: float | None
+    signature: Signature
+    settings: dict = field(default_factory=dict)
+
+    names = ("f", "precision", "recall", "accuracy", "tp", "fp", "fn", "tn")
+    fractions = ("f", "precision", "recall", "accuracy")
+    headline = "f"
+
+
+@dataclass
+class CLEME2Result(ChunkResult):
+    """CLEME2.0's hit-, wrong-, under- and over-correction rates and their aggregate (the score),
+    with the chunk counts (or weight sums) behind them."""
+
+    hit: float
+    wrong: float
+    under: float
+    over: float
+    aggregate: float
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+    fp_necessary: float
+    fp_unnecessary: float
+    sentences: int
+    chosen: np.ndarray
+    bias: float | None
+    signature: Signature
+    settings: dict = field(default_factory=dict)
+
+    names = ("aggregate", "hit", "wrong", "under", "over", "tp", "fp", "fn", "tn", "fp_necessary", "fp_unnecessary")
+    fractions = ("aggregate", "hit", "wrong", "under", "over")
+    headline = "aggregate"
+
+
+class ChunkSentenceScores:
+    """Per-sentence scores of CLEME or CLEME2.0: ``scores`` (F, or the aggregate), every value
+    by name in ``values`` (arrays (D,)), the reference slot of each sentence, the signature."""
+
+    def __init__(self, values: dict[str, np.ndarray], headline: str, chosen: np.ndarray, signature: Signature) -> None:
+        self.values, self.chosen, self.signature = values, chosen, signature
+        self.scores = values[headline]
+
+
+# ----------------------------------------------------------------------------- metrics
+
+
+class ChunkMetric(Metric):
+    """What CLEME and CLEME2.0 share: hypothesis and reference M2, the references read once per
+    corpus, the chunk partition of a hypothesis computed once for every setting."""
+
+    hypothesis_kind = M2
+    reference_kind = M2
+    scale = 1.0
+    label = "CLEME"
+    sentence_names: tuple[str, ...] = ()
+    """The per-sentence values, in the order of :meth:`sentence_values`."""
+    headline = ""
+    """The one of them that is the score."""
+
+    def choose(self, table: list) -> tuple[ChunkTotals, np.ndarray]:
+        """The corpus level's running choice of a reference: (totals, slot per sentence)."""
+        raise NotImplementedError
+
+    def sentence_rows(self, table: list) -> tuple[np.ndarray, np.ndarray]:
+        """The sentence level's choice: (slot per sentence, the values (D, len(sentence_names)))."""
+        raise NotImplementedError
+
+    def sentence_values(self, values: tuple[float, ...]) -> tuple[float, ...]:
+        """The values of one sentence against one reference's counts."""
+        raise NotImplementedError
+
+    def sharing_key(self) -> Hashable:
+        return ("cleme-references",)
+
+    def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> PreparedReferences:
+        """The corpus's reference M2 (``corpus.gold``), read once for every hypothesis."""
+        if not isinstance(corpus, Corpus):
+            raise InputError(f"{self.label}: prepare() takes a Corpus whose gold M2 is the reference, "
+                             f"got {type(corpus).__name__}")
+        if corpus.gold is None:
+            raise InputError(f"{self.label} needs the reference M2 (the corpus's gold M2 blocks)")
+        return prepare_references(corpus.gold, corpus.name("gold"))
+
+    def partitions(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str = "hypothesis"
+                   ) -> list[SentenceChunks]:
+        """The chunk partition of every sentence (kept for the latest hypothesis: metrics of one
+        group see each hypothesis in turn)."""
+        if not isinstance(prepared, PreparedReferences):
+            raise InputError(f"prepared must come from prepare(), not {type(prepared).__name__}")
+        cached = prepared.latest
+        if cached and cached[0] is hypothesis:
+            return cached[1]
+        partitions = sentence_partitions(prepared, hypothesis_targets(prepared, hypothesis, name))
+        prepared.latest[:] = [hypothesis, partitions]
+        return partitions
+
+    def statistics(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str = "hypothesis"
+                   ) -> np.ndarray:
+        """Chunk statistics rows of one hypothesis M2 (see :mod:`gecmetrics.metrics.cleme.statistics`)."""
+        return chunk_statistics(self.partitions(prepared, hypothesis, name), self.settings.assumption,
+                                prepared.max_references)
+
+    def slot_counts(self, statistics: np.ndarray) -> tuple[list, float | None]:
+        """Per sentence the (TP, FP, FN, TN, FP necessary, FP unnecessary) of each reference slot,
+        and the weighting bias (None unweighted)."""
+        statistics = check_statistics(statistics)
+        counts, bias = category_counts(statistics, self.settings.length_weighting)
+        return slot_table(counts, statistics), bias
+
+    def sentence_from_statistics(self, statistics: np.ndarray) -> ChunkSentenceScores:
+        """Per sentence every score (CLEME: F, P, R, accuracy; CLEME2.0: HC, WC, UC, OC,
+        aggregate): at sentence level the values whose means are the scores; at corpus level
+        those of the reference the corpus choice kept."""
+        table, _ = self.slot_counts(statistics)
+        if self.settings.level == "sentence":
+            chosen, rows = self.sentence_rows(table)
+        else:
+            chosen = self.choose(table)[1]
+            rows = np.array([self.sentence_values(slots[k]) for slots, k in zip(table, chosen.tolist())],
+                            dtype=np.float64).reshape(len(table), len(self.sentence_names))
+        values = {name: rows[:, k] for k, name in enumerate(self.sentence_names)}
+        return ChunkSentenceScores(values, self.headline, chosen, self.signature)
+
+    def resampler(self, column: int = 0, references: int = 1):
+        from .resampling import ChunkResampler
+
+        return ChunkResampler(self)
+
+    def common_fields(self) -> list[tuple[str, str]]:
+        s = self.settings
+        return [("assumption", s.assumption), ("level", s.level), ("weights", s.weights_field())]
+
+    def label_tokens(self) -> list[str]:
+        """The non-default settings in a column label."""
+        s = self.settings
+        flags = (("indep", s.assumption == "independent"), ("sent", s.level == "sentence"),
+                 ("unweighted", not s.weighted), ("custom-weights", s.weighting is not None))
+        return [token for token, on in flags if on]
+
+
+class CLEME(ChunkMetric):
+    """CLEME's P / R / F-beta over chunks (F0.5 by default)."""
+
+    name = "cleme"
+    settings_class = CLEMESettings
+    sentence_names = ("f", "precision", "recall", "accuracy")
+    headline = "f"
+
+    def score(self, statistics: np.ndarray) -> CLEMEResult:
+        """Corpus or sentence level scores (as the settings say) from statistics rows."""
+        table, bias = self.slot_counts(statistics)
+        beta = self.settings.beta
+        if self.settings.level == "corpus":
+            totals, chosen = self.choose(table)
+            precision, recall, f = prf(totals.tp, totals.fp, totals.fn, beta)
+            acc = accuracy(totals.tp, totals.fp, totals.fn, totals.tn)
+        else:
+            chosen, per_sentence = self.sentence_rows(table)
+            totals = chosen_totals(table, chosen)
+            f, precision, recall, acc = (float(np.average(per_sentence[:, k])) if len(table) else 0.0
+                                         for k in range(4))
+        return CLEMEResult(precision, recall, f, acc, totals.tp, totals.fp, totals.fn, totals.tn, len(table), chosen,
+                           bias, self.signature, self.settings_dict())
+
+    def choose(self, table: list) -> tuple[ChunkTotals, np.ndarray]:
+        return choose_prf_corpus(table, self.settings.beta)
+
+    def sentence_rows(self, table: list) -> tuple[np.ndarray, np.ndarray]:
+        return choose_prf_sentences(table, self.settings.beta)
+
+    def sentence_values(self, values: tuple[float, ...]) -> tuple[float, ...]:
+        """Unrounded (F, P, R, accuracy) of one sentence's chosen counts."""
+        precision, recall, f = prf(values[0], values[1], values[2], self.settings.beta)
+        return f, precision, recall, accuracy(*values[:4])
+
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        return "CLEME", [*self.common_fields(), ("beta", f"{self.settings.beta:g}")]
+
+    def column_labels(self) -> list[str]:
+        return [" ".join(["CLEME", f"F{self.settings.beta:g}", *self.label_tokens()])]
+
+
+class CLEME2(ChunkMetric):
+    """CLEME2.0's disentangled scores: hit-correction (HC), wrong-correction (WC),
+    under-correction (UC), over-correction (OC) and their weighted aggregate (the score)."""
+
+    name = "cleme2"
+    settings_class = CLEME2Settings
+    label = "CLEME2"
+    sentence_names = ("hit", "wrong", "under", "over", "aggregate")
+    headline = "aggregate"
+
+    def score(self, statistics: np.ndarray) -> CLEME2Result:
+        """Corpus or sentence level scores (as the settings say) from statistics rows."""
+        table, bias = self.slot_counts(statistics)
+        factors = self.settings.aspect_factors
+        if self.settings.level == "corpus":
+            totals, chosen = self.choose(table)
+            values = aspects(totals.tp, totals.fn, totals.fp_necessary, totals.fp_unnecessary, factors)
+        else:
+            chosen, per_sentence = self.sentence_rows(table)
+            totals = chosen_totals(table, chosen)
+            values = tuple(float(np.average(per_sentence[:, k])) if len(table) else 0.0 for k in range(5))
+        return CLEME2Result(*values, *_counts(totals), len(table), chosen, bias, self.signature, self.settings_dict())
+
+    def choose(self, table: list) -> tuple[ChunkTotals, np.ndarray]:
+        return choose_aspects_corpus(table, self.settings.aspect_factors)
+
+    def sentence_rows(self, table: list) -> tuple[np.ndarray, np.ndarray]:
+        return choose_aspects_sentences(table, self.settings.aspect_factors)
+
+    def sentence_values(self, values: tuple[float, ...]) -> tuple[float, ...]:
+        """(hit, wrong, under, over, aggregate) of one sentence's chosen counts."""
+        return aspects(values[0], values[2], values[4], values[5], self.settings.aspect_factors)
+
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        f = self.settings.aspect_factors
+        return "CLEME2", [*self.common_fields(), ("factors", f"{f.hit:g}/{f.wrong:g}/{f.under:g}/{f.over:g}")]
+
+    def column_labels(self) -> list[str]:
+        f = self.settings.factors
+        tokens = [] if f is None else [f"factors:{f.hit:g}/{f.wrong:g}/{f.under:g}/{f.over:g}"]
+        return [" ".join(["CLEME2", *self.label_tokens(), *tokens])]
+
+
+def _counts(totals: ChunkTotals) -> tuple[float, ...]:
+    return totals.tp, totals.fp, totals.fn, totals.tn, totals.fp_necessary, totals.fp_unnecessary
+
+
+def check_statistics(statistics: Any) -> np.ndarray:
+    """CLEME statistics: an integer array (sentences, slots, 3 + 5 W)."""
+    if not isinstance(statistics, np.ndarray) or statistics.ndim != 3 \
+            or statistics.shape[2] < HEADER_COLUMNS + 5 or (statistics.shape[2] - HEADER_COLUMNS) % 5:
+        raise InputError("CLEME statistics must be the (sentences, slots, 3 + 5 W) array of statistics()")
+    return statistics
+
+
+def cleme_files(hypothesis_path: str, reference_path: str, metric: ChunkMetric | None = None
+                ) -> CLEMEResult | CLEME2Result:
+    """Score one hypothesis M2 file against a reference M2 file (a convenience for scripts)."""
+    metric = metric or CLEME()
+    corpus = Corpus(None, [], {hypothesis_path: read_m2(hypothesis_path)}, read_m2(reference_path),
+                    {"source": reference_path, "gold": reference_path})
+    corpus.check_blocks(corpus.hypotheses[hypothesis_path], hypothesis_path)
+    return metric.evaluate(metric.prepare(corpus), corpus.hypotheses[hypothesis_path])

@@ -1,0 +1,222 @@
+"""ERRANT's annotator: plain-text corrections (or M2 annotations) to typed M2 edits.
+
+``Annotator.annotate(sources, [hypotheses, ...])`` does what ``errant_parallel -orig SRC -cor
+HYP ...`` does, and ``Annotator.reannotate(blocks, mode)`` what ``errant_m2 -auto|-gold``
+does, with ERRANT 3.0.2's behaviour (including the M2 it writes, block by block), but each
+distinct line is parsed once per annotator (the source once for all systems), in batches, and
+a hypothesis line equal to its source is not parsed at all.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ...errors import InputError
+from ...io.m2 import NOOP_TYPE, Block, Edit
+from ...core.lang.en.align import align
+from ...core.lang.en.classify import UNKNOWN, Classifier, Side
+from ...core.lang.en.merge import STRATEGIES, edit_spans
+from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, ParsedSentence, SpacyModel
+from ...core.lang.en.wordlist import load_word_list
+from .workers import chunk_bounds, concatenated, cpu_count, run_chunks
+
+REANNOTATION_MODES = ("auto", "gold")
+DETECTION_TYPES = frozenset({"Um", "UNK"})
+
+
+@dataclass(frozen=True)
+class AnnotatedEdit:
+    """One extracted edit: orig tokens [o_start, o_end) -> cor tokens [c_start, c_end), typed."""
+
+    o_start: int
+    o_end: int
+    c_start: int
+    c_end: int
+    type: str
+    correction: str
+
+    def to_m2(self, annotator: int) -> Edit:
+        return Edit(self.o_start, self.o_end, self.type, self.correction, "REQUIRED", "-NONE-", annotator)
+
+
+def noop_edit(annotator: int) -> Edit:
+    """ERRANT's line for a correction identical to its source."""
+    return Edit(-1, -1, NOOP_TYPE, "-NONE-", "REQUIRED", "-NONE-", annotator)
+
+
+class Annotator:
+    """ERRANT 3.0.2's English annotator.
+
+    ``model``: a spaCy model name or path (or a loaded :class:`SpacyModel`); ``merge``: rules,
+    all-split, all-merge or all-equal; ``lev``: plain Levenshtein alignment; ``tokenise``:
+    spaCy tokenises the lines (else they are whitespace-split, as given); ``word_list``: the
+    SPELL word list (a set, a path, or None for :func:`load_word_list`'s defaults);
+    ``processes``: worker processes (0: one per core).
+    """
+
+    def __init__(self, model: str | SpacyModel = DEFAULT_MODEL, merge: str = "rules", lev: bool = False,
+                 tokenise: bool = False, word_list: str | frozenset[str] | set[str] | None = None,
+                 processes: int = 1, batch_size: int = DEFAULT_BATCH_SIZE):
+        if merge not in STRATEGIES:
+            raise InputError(f"unknown merging strategy {merge!r}: choose from {', '.join(STRATEGIES)}")
+        if not isinstance(processes, int) or isinstance(processes, bool) or processes < 0:
+            raise InputError(f"processes must be 0 (all cores) or a positive integer, not {processes!r}")
+        self.spacy = model if isinstance(model, SpacyModel) else SpacyModel(model, batch_size)
+        self.merge = merge
+        self.lev = bool(lev)
+        self.tokenise = bool(tokenise)
+        self.processes = processes or cpu_count()
+        self._word_list = word_list
+        self._classifier: Classifier | None = None
+        self._parses: dict[tuple[str, bool], ParsedSentence] = {}
+
+    def __getstate__(self) -> dict:
+        """For worker processes started with ``spawn``: settings only (each loads its own model)."""
+        return {**self.__dict__, "_classifier": None, "_parses": {}}
+
+    @property
+    def classifier(self) -> Classifier:
+        if self._classifier is None:
+            words = self._word_list
+            if not isinstance(words, (set, frozenset)):
+                words = load_word_list(words)
+            self._classifier = Classifier(words)
+        return self._classifier
+
+    def versions(self) -> dict[str, str]:
+        """What the numbers depend on: spaCy's version and the model's name and version."""
+        return self.spacy.versions()
+
+    def signature_fields(self) -> dict[str, str]:
+        """Settings and versions for a signature, e.g. merge:rules|spacy:3.8.18|model:en_core_web_sm-3.8.0."""
+        fields = {"merge": self.merge, "align": "lev" if self.lev else "linguistic",
+                  "tok": "spacy" if self.tokenise else "given"}
+        fields.update(self.versions())
+        return fields
+
+    # ------------------------------------------------------------------ parsing
+
+    def parse(self, lines: Sequence[str], tokenise: bool | None = None) -> list[ParsedSentence]:
+        """Parses of lines, each distinct line parsed once over this annotator's life."""
+        tokenise = self.tokenise if tokenise is None else tokenise
+        keys = [(self._parse_key(line, tokenise), tokenise) for line in lines]
+        missing = list(dict.fromkeys(key for key in keys if key not in self._parses))
+        if missing:
+            parsed = self.spacy.parse([text for text, _ in missing], tokenise)
+            self._parses.update(zip(missing, parsed))
+        return [self._parses[key] for key in keys]
+
+    @staticmethod
+    def _parse_key(line: str, tokenise: bool) -> str:
+        return line.strip() if tokenise else " ".join(line.split())
+
+    def forget_parses(self) -> None:
+        """Drop the cached parses (they are kept so that later calls reuse them)."""
+        self._parses.clear()
+
+    # ------------------------------------------------------------------ edits
+
+    def edits(self, orig: ParsedSentence, cor: ParsedSentence) -> list[AnnotatedEdit]:
+        """Align, merge and classify: ERRANT's ``annotate`` of two parsed sentences."""
+        spans = edit_spans(align(orig, cor, self.lev), orig, cor, self.merge)
+        return [self._typed(orig, cor, *span) for span in spans]
+
+    def _typed(self, orig: ParsedSentence, cor: ParsedSentence, o_start: int, o_end: int, c_start: int,
+               c_end: int) -> AnnotatedEdit:
+        edit_type = self.classifier.classify(orig, o_start, o_end, cor, c_start, c_end)
+        return AnnotatedEdit(o_start, o_end, c_start, c_end, edit_type, " ".join(cor.words[c_start:c_end]))
+
+    def annotate(self, sources: Sequence[str], hypotheses_list: Sequence[Sequence[str]],
+                 keep_empty: bool = False) -> list[Block]:
+        """errant_parallel: one block per non-empty source line (every line with ``keep_empty``),
+        with each hypothesis set's edits as annotator 0, 1, ...; a hypothesis equal to its
+        source gets a noop line."""
+        return self.annotate_sets(sources, [hypotheses_list], keep_empty)[0]
+
+    def annotate_sets(self, sources: Sequence[str], sets: Sequence[Sequence[Sequence[str]]],
+                      keep_empty: bool = False) -> list[list[Block]]:
+        """:meth:`annotate` of several sets of hypotheses (e.g. each system, and the references)
+        of the same sources, with each distinct line parsed once for all of them; with
+        ``processes`` > 1, chunks of sentences are annotated in worker processes."""
+        sources = _lines(sources, "sources")
+        sets = [[_lines(hyps, f"hypotheses {k}") for k, hyps in enumerate(hypotheses_list)] for hypotheses_list in sets]
+        for hypotheses_list in sets:
+            for k, hypotheses in enumerate(hypotheses_list):
+                if len(hypotheses) != len(sources):
+                    raise InputError(f"hypothesis set {k} has {len(hypotheses)} lines but the source has "
+                                     f"{len(sources)}")
+        bounds = chunk_bounds(len(sources), self.processes)
+        if self.processes == 1 or len(bounds) == 1:
+            return self._annotate_chunk(sources, sets, keep_empty)
+        tasks = [(sources[a:b], [[hyps[a:b] for hyps in hypotheses_list] for hypotheses_list in sets], keep_empty)
+                 for a, b in bounds]
+        return concatenated(run_chunks(self, "_annotate_chunk", tasks))
+
+    def _annotate_chunk(self, sources: list[str], sets: list[list[list[str]]], keep_empty: bool) -> list[list[Block]]:
+        """The blocks of every set; the lines that need a parse are parsed first, in one batch
+        (sources only where a hypothesis differs, or for spaCy's tokens with ``tokenise``)."""
+        kept = [d for d, line in enumerate(sources) if keep_empty or line.strip()]
+        changed = [[{d for d in kept if not self._same_text(sources[d], hyps[d])} for hyps in hypotheses_list]
+                   for hypotheses_list in sets]
+        needed = set(kept) if self.tokenise else {d for per_set in changed for per_hyp in per_set for d in per_hyp}
+        self.parse([sources[d] for d in sorted(needed)] + [hyps[d] for hypotheses_list, per_set in zip(sets, changed)
+                                                           for hyps, per_hyp in zip(hypotheses_list, per_set)
+                                                           for d in sorted(per_hyp)])
+        return [[self._block(sources[d], [hyps[d] if d in per_hyp else None
+                                          for hyps, per_hyp in zip(hypotheses_list, per_set)]) for d in kept]
+                for hypotheses_list, per_set in zip(sets, changed)]
+
+    def _block(self, source: str, hypotheses: list[str | None]) -> Block:
+        """One sentence's block; ``None`` marks a hypothesis equal to the source (a noop)."""
+        orig = self.parse([source])[0] if self.tokenise or any(h is not None for h in hypotheses) else None
+        block = Block(" ".join(orig.words) if orig is not None else " ".join(source.split()))
+        for k, hypothesis in enumerate(hypotheses):
+            if hypothesis is None:
+                block.edits.append(noop_edit(k))
+            else:
+                block.edits.extend(edit.to_m2(k) for edit in self.edits(orig, self.parse([hypothesis])[0]))
+        return block
+
+    def _same_text(self, source: str, hypothesis: str) -> bool:
+        """ERRANT's test for a noop: the parsed source's text equals the stripped hypothesis."""
+        source_text = source.strip() if self.tokenise else " ".join(source.split())
+        return source_text == hypothesis.strip()
+
+    def reannotate(self, blocks: Sequence[Block], mode: str = "auto", minimise: bool = True,
+                   old_types: bool = False) -> list[Block]:
+        """errant_m2: each annotator's edits re-extracted automatically (``auto``) or kept as
+        spans and re-typed (``gold``; ``minimise`` trims equal tokens at the span ends,
+        ``old_types`` keeps the types). Detection edits (Um, UNK) are kept in both modes."""
+        from .reannotate import reannotate_blocks
+
+        if mode not in REANNOTATION_MODES:
+            raise InputError(f"reannotation mode must be 'auto' or 'gold', not {mode!r}")
+        if not isinstance(blocks, (list, tuple)) or not all(isinstance(block, Block) for block in blocks):
+            raise TypeError("blocks must be a list of gecmetrics.io.m2.Block")
+        bounds = chunk_bounds(len(blocks), self.processes)
+        if self.processes == 1 or len(bounds) == 1:
+            return reannotate_blocks(self, list(blocks), mode, minimise, old_types)
+        tasks = [([list(blocks[a:b])], mode, minimise, old_types) for a, b in bounds]
+        return concatenated(run_chunks(self, "_reannotate_chunk", tasks))[0]
+
+    def _reannotate_chunk(self, parts: list[list[Block]], mode: str, minimise: bool, old_types: bool
+                          ) -> list[list[Block]]:
+        from .reannotate import reannotate_blocks
+
+        return [reannotate_blocks(self, parts[0], mode, minimise, old_types)]
+
+    def classify_tokens(self, orig: ParsedSentence, o_tokens: list[int], cor: ParsedSentence, c_tokens: list[int]
+                        ) -> str:
+        """The type of an edit given as consecutive token indices of each side (maybe empty)."""
+        o_text = orig.span_text(o_tokens[0], o_tokens[-1] + 1) if o_tokens else ""
+        c_text = cor.span_text(c_tokens[0], c_tokens[-1] + 1) if c_tokens else ""
+        return self.classifier.classify_sides(Side(orig, list(o_tokens)), Side(cor, list(c_tokens)), o_text, c_text)
+
+
+def _lines(lines: Sequence[str], name: str) -> list[str]:
+    if isinstance(lines, str) or not isinstance(lines, Iterable) or not all(isinstance(line, str) for line in lines):
+        raise TypeError(f"{name} must be a sequence of str lines")
+    return list(lines)
+
+
+__all__ = ["Annotator", "AnnotatedEdit", "noop_edit", "UNKNOWN", "DETECTION_TYPES"]

@@ -1,0 +1,123 @@
+"""errant_m2: re-extract (``auto``) or re-type (``gold``) the edits of an M2 file.
+
+For each annotator of a block (in the order of their ids as strings, as ERRANT sorts them),
+its edits are applied to the source to build that annotator's corrected sentence, which is
+parsed; ``auto`` then aligns, merges and classifies source and correction like
+errant_parallel, ``gold`` keeps each edit's span, trims tokens equal on both sides at its ends
+(unless ``minimise`` is off) and classifies it (unless ``old_types``). An annotator whose
+first edit line is a noop keeps one noop line. Detection edits (types Um and UNK) mark a span
+without correcting it: they are kept in both modes, with their pseudo correction, and in
+``auto`` sorted among the automatic edits by span.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...io.m2 import NOOP_TYPE, Block, Edit
+from .annotator import DETECTION_TYPES, AnnotatedEdit, noop_edit
+from ...core.lang.en.parse import ParsedSentence
+
+if TYPE_CHECKING:
+    from .annotator import Annotator
+
+GoldSpan = tuple  # (o_start, o_end, c_start, c_end, type, correction)
+
+
+def corrected_sentence(source: str, edits: list[Edit]) -> tuple[str, list[GoldSpan]]:
+    """An annotator's corrected sentence and its edits as spans of source and correction.
+    Edits are applied in order of span; a detection edit leaves its tokens unchanged."""
+    source_tokens = source.split()
+    cor = list(source_tokens)
+    spans = []
+    offset = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        tokens = edit.correction.split()
+        shown = tokens
+        if edit.type in DETECTION_TYPES:
+            tokens = source_tokens[edit.start:edit.end]
+        cor[edit.start + offset:edit.end + offset] = tokens
+        c_start = edit.start + offset
+        c_end = c_start + len(tokens)
+        offset = offset - (edit.end - edit.start) + len(tokens)
+        spans.append((edit.start, edit.end, c_start, c_end, edit.type, " ".join(shown)))
+    return " ".join(cor), spans
+
+
+def token_range(length: int, start: int, stop: int) -> range:
+    """Token indices of a slice [start:stop] of a sentence, clamped as spaCy clamps Doc slices."""
+    if start < 0:
+        start += length
+    start = min(length, max(0, start))
+    if stop < 0:
+        stop += length
+    stop = min(length, max(start, stop))
+    return range(start, stop)
+
+
+def _annotator_edits(block: Block) -> list[tuple[int, list[Edit]]]:
+    """Each annotator's edit lines, annotators ordered by their id as a string."""
+    grouped: dict[int, list[Edit]] = {}
+    for edit in block.edits:
+        grouped.setdefault(edit.annotator, []).append(edit)
+    return sorted(grouped.items(), key=lambda item: str(item[0]))
+
+
+def reannotate_blocks(annotator: "Annotator", blocks: list[Block], mode: str, minimise: bool, old_types: bool
+                      ) -> list[Block]:
+    """The blocks with every annotator's edits re-extracted or re-typed (see module doc)."""
+    jobs = []  # (block index, annotator id, cor text, gold spans) for annotators without noop
+    for index, block in enumerate(blocks):
+        for annotator_id, edits in _annotator_edits(block):
+            if edits[0].type != NOOP_TYPE:
+                jobs.append((index, annotator_id, *corrected_sentence(block.source, edits)))
+    origs = annotator.parse([block.source for block in blocks], tokenise=False)
+    cors = iter(annotator.parse([job[2] for job in jobs], tokenise=False))
+    job_edits = {(job[0], job[1]): _job_edits(annotator, origs[job[0]], next(cors), job[3], mode, minimise, old_types)
+                 for job in jobs}
+    result = []
+    for index, block in enumerate(blocks):
+        out = Block(block.source.rstrip(), [], block.line)
+        for annotator_id, edits in _annotator_edits(block):
+            if (index, annotator_id) not in job_edits:
+                out.edits.append(noop_edit(annotator_id))
+            else:
+                out.edits.extend(edit.to_m2(annotator_id) for edit in job_edits[(index, annotator_id)])
+        result.append(out)
+    return result
+
+
+def _job_edits(annotator: "Annotator", orig: ParsedSentence, cor: ParsedSentence, spans: list[GoldSpan], mode: str,
+               minimise: bool, old_types: bool) -> list[AnnotatedEdit]:
+    """One annotator's output edits for one sentence."""
+    detections, gold = [], []
+    for span in spans:
+        if span[4] in DETECTION_TYPES:
+            edit = _imported(annotator, orig, cor, span, False, old_types)
+            detections.append(AnnotatedEdit(edit.o_start, edit.o_end, edit.c_start, edit.c_end, edit.type, span[5]))
+        elif mode == "gold":
+            gold.append(_imported(annotator, orig, cor, span, minimise, old_types))
+        if mode == "gold" and span[4] in DETECTION_TYPES:
+            gold.append(detections[-1])
+    if mode == "gold":
+        return gold
+    automatic = annotator.edits(orig, cor)
+    return sorted(detections + automatic, key=lambda e: (e.o_start, e.o_end))
+
+
+def _imported(annotator: "Annotator", orig: ParsedSentence, cor: ParsedSentence, span: GoldSpan, minimise: bool,
+              old_types: bool) -> AnnotatedEdit:
+    """ERRANT's ``import_edit``: a gold span, trimmed of equal end tokens, classified."""
+    o_start, o_end, c_start, c_end, edit_type, _ = span
+    o_tokens = list(token_range(len(orig), o_start, o_end))
+    c_tokens = list(token_range(len(cor), c_start, c_end))
+    if minimise:
+        while o_tokens and c_tokens and orig.words[o_tokens[0]] == cor.words[c_tokens[0]]:
+            o_tokens, c_tokens = o_tokens[1:], c_tokens[1:]
+            o_start, c_start = o_start + 1, c_start + 1
+        while o_tokens and c_tokens and orig.words[o_tokens[-1]] == cor.words[c_tokens[-1]]:
+            o_tokens, c_tokens = o_tokens[:-1], c_tokens[:-1]
+            o_end, c_end = o_end - 1, c_end - 1
+    if not old_types:
+        edit_type = annotator.classify_tokens(orig, o_tokens, cor, c_tokens)
+    correction = " ".join(cor.words[j] for j in c_tokens)
+    return AnnotatedEdit(o_start, o_end, c_start, c_end, edit_type, correction)

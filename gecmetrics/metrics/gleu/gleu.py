@@ -1,0 +1,412 @@
+"""GLEU+ (Napoles et al. 2015/2016) as a reducer of n-gram counts (SPEC 2).
+
+Variants: ``official`` (gec-ranking's code, the default), ``official-2016`` (the same code as
+published in May 2016, before commit 50b5032 swapped its brevity lengths: BP = exp(min(0, 1 -
+Hlen/Rlen)), the code behind "GLEU Without Tuning"'s tables) and ``paper`` (Equation 1 of that
+paper, no per-sentence clamp). Corpus scores sample one reference per sentence
+(SPEC 2.3: by default gec-ranking's own Python 2 draws, the official numbers; ``seed`` selects
+NumPy draws) or take the best one (SPEC 2.4); sentence scores follow SPEC 2.5. The original
+2015 GLEU is :class:`~gecmetrics.metrics.gleu.gleu2015.GLEU2015` (``GLEU("gleu0")`` makes one).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from ...core.aggregate import (best_reference, by_sentence_blocks, draw_blocks, python2_draws, python2_sampled_sums,
+                         sampled_sums, seeded_draws, select)
+from ...errors import InputError
+from ..protocol import OneScore, Signature, choice, optional_bool, optional_int, parse_bool, positive_int, setting
+from ...core.ngrams import EncodedCorpus
+from ..ngram import NgramMetric, NgramSettings
+
+VARIANTS = ("official", "official-2016", "paper", "gleu0")
+"""What ``gecmetric gleu --variant`` accepts (gleu0 is the 2015 GLEU, its own class)."""
+GLEU_PLUS_VARIANTS = ("official", "official-2016", "paper")
+SWAPPED_LENGTHS = "official-2016"
+"""The variant whose statistics store (reference, hypothesis) lengths, as the 2016 code yields
+them, so that the one corpus formula gives its brevity term 1 - Hlen/Rlen (as for GLEU 2015)."""
+DEFAULT_ITERATIONS = 500
+Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
+
+
+class GLEULayout:
+    """The columns of GLEU statistics, named once: two lengths, then match, penalty,
+    numerator and denominator for orders 1..N."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    @property
+    def width(self) -> int:
+        return 2 + 4 * self.n
+
+    def block(self, k: int) -> slice:
+        """The N columns of the k-th per-order block."""
+        return slice(2 + k * self.n, 2 + (k + 1) * self.n)
+
+    match = property(lambda self: self.block(0), doc="matched n-grams, per order")
+    penalty = property(lambda self: self.block(1), doc="penalized source n-grams, per order")
+    numerator = property(lambda self: self.block(2), doc="match - penalty (the precision's numerator)")
+    denominator = property(lambda self: self.block(3), doc="hypothesis n-grams, per order")
+
+    @property
+    def scored(self) -> np.ndarray:
+        """The columns a corpus score reads: the lengths, numerators and denominators."""
+        return np.r_[0:2, self.numerator, self.denominator]
+
+    def split(self, stats: np.ndarray) -> tuple[np.ndarray, ...]:
+        """(first length, second length, match, penalty, numerator, denominator)."""
+        return (stats[..., 0], stats[..., 1], stats[..., self.match], stats[..., self.penalty],
+                stats[..., self.numerator], stats[..., self.denominator])
+
+
+@dataclass
+class GLEUResult(OneScore):
+    """A GLEU score (a fraction) with the per-order statistics behind it.
+
+    For sampled corpus scores the per-order counts are means over the iterations and
+    ``std``/``interval`` describe the spread of the iteration scores.
+    """
+
+    score: float
+    match: np.ndarray
+    penalty: np.ndarray
+    numerator: np.ndarray
+    denominator: np.ndarray
+    hypothesis_length: float
+    reference_length: float
+    brevity_penalty: float
+    signature: str
+    settings: dict = field(default_factory=dict)
+    iterations: int = 1
+    std: float = 0.0
+    interval: tuple[float, float] | None = None
+    chosen_references: np.ndarray | None = None
+
+    @property
+    def precision(self) -> np.ndarray:
+        """p_n per order (1 where the denominator is 0, as the gleu package prints)."""
+        return precision_of(self.numerator, self.denominator)
+
+    @property
+    def order_scores(self) -> np.ndarray:
+        """BP * p_n per order (the per-order 'gleu' column of verbose tables)."""
+        return self.brevity_penalty * self.precision
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {"score": scale * self.score, "std": scale * self.std, "iterations": self.iterations,
+                "interval": None if self.interval is None else [scale * x for x in self.interval],
+                "orders": {"match": self.match, "penalty": self.penalty, "numerator": self.numerator,
+                           "denominator": self.denominator, "precision": self.precision},
+                "hypothesis_length": self.hypothesis_length, "reference_length": self.reference_length,
+                "brevity_penalty": self.brevity_penalty, "settings": self.settings, "signature": self.signature}
+
+
+@dataclass
+class GLEUSentenceScores:
+    """Per-sentence scores (fractions), and for each the per-reference scores."""
+
+    scores: np.ndarray
+    """Shape (D,): the mean over references, or the max with ``best_reference``."""
+    reference_scores: np.ndarray
+    """Shape (D, R)."""
+    chosen_references: np.ndarray
+    """Shape (D,): the best reference of each sentence (SPEC 2.4 tie-break)."""
+    signature: Signature
+    std: np.ndarray | None = None
+    """With ``smooth``: the standard deviation over references, shape (D,)."""
+
+    @property
+    def mean(self) -> float:
+        return float(np.mean(self.scores)) if len(self.scores) else 0.0
+
+    @property
+    def interval(self) -> np.ndarray | None:
+        if self.std is None:
+            return None
+        return np.stack([self.scores - Z95 * self.std, self.scores + Z95 * self.std], axis=1)
+
+    @classmethod
+    def joined(cls, parts: Sequence["GLEUSentenceScores"]) -> "GLEUSentenceScores":
+        """The scores of consecutive chunks of sentences as one."""
+        std = None if parts[0].std is None else np.concatenate([p.std for p in parts])
+        return cls(np.concatenate([p.scores for p in parts]), np.concatenate([p.reference_scores for p in parts]),
+                   np.concatenate([p.chosen_references for p in parts]), parts[0].signature, std)
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        """The sentence scores (and std with ``smooth``); the signature says ``mode:sentence``."""
+        std = {} if self.std is None else {"std": scale * self.std}
+        return {"scores": scale * self.scores, **std, "signature": self.signature.with_fields(("mode", "sentence"))}
+
+    def mean_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        """The mean of the sentence scores; the signature says ``mode:mean``."""
+        return {"score": scale * self.mean, "signature": self.signature.with_fields(("mode", "mean"))}
+
+
+def precision_of(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """p_n, clamped at 0, and 1 where the denominator is 0 (the gleu package's sentence rule)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(denominator == 0, 1.0, numerator / np.where(denominator == 0, 1, denominator))
+    return np.maximum(p, 0.0)
+
+
+def log_brevity(reference_length, hypothesis_length) -> np.ndarray:
+    """log BP with the gleu package's conventions for empty sentences: 0 when both lengths
+    are 0, -inf for an empty hypothesis alone (numbers or arrays)."""
+    r = np.asarray(reference_length, dtype=np.float64)
+    h = np.asarray(hypothesis_length, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(h == 0, np.where(r == 0, 0.0, -np.inf), np.minimum(0.0, 1.0 - r / np.where(h == 0, 1, h)))
+
+
+def corpus_gleu(layout: GLEULayout, sums: np.ndarray) -> np.ndarray:
+    """Corpus GLEU of summed statistics (..., K) -> (...) (SPEC 2.2: 0 when any of the
+    lengths, numerators or denominators is 0, or a numerator is negative). The first stored
+    length is the hypothesis's: GLEU 2015 stores its pair the other way round, which makes
+    the same formula its brevity term 1 - hlen / rlen."""
+    first, second, _, _, numerator, denominator = layout.split(np.asarray(sums, dtype=np.float64))
+    zero = (first == 0) | (second == 0) | np.any(numerator <= 0, axis=-1) | np.any(denominator == 0, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_precision = np.log(numerator / denominator).sum(axis=-1) / layout.n
+        score = np.exp(np.minimum(0.0, 1.0 - second / first) + log_precision)
+    return np.where(zero, 0.0, score)
+
+
+def sentence_keys(layout: GLEULayout, stats: np.ndarray, numerator: np.ndarray | None = None,
+                  denominator: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Unsmoothed sentence GLEU (gleu package conventions, SPEC 2.5) and per-order BP * p_n,
+    for statistics of any leading shape: shapes (...) and (..., N)."""
+    first, second, _, _, stored_numerator, stored_denominator = layout.split(stats)
+    numerator = stored_numerator if numerator is None else numerator
+    denominator = stored_denominator if denominator is None else denominator
+    brevity = log_brevity(second, first)
+    with np.errstate(divide="ignore"):
+        log_precision = np.log(precision_of(numerator, denominator))
+        score = np.exp(brevity + log_precision.mean(axis=-1))
+        per_order = np.exp(brevity[..., None] + log_precision)
+    return score, per_order
+
+
+def best_of(score: np.ndarray, per_order: np.ndarray) -> np.ndarray:
+    """Per sentence, the reference with the highest sentence GLEU; ties by BP*p_n from n = N
+    down to 1, then the first reference (SPEC 2.4)."""
+    return best_reference(np.concatenate([score[..., None], per_order[..., ::-1]], axis=-1))
+
+
+def result_of(layout: GLEULayout, sums: np.ndarray, signature: str, settings: dict,
+              reported: np.ndarray | None = None, swapped: bool = False, **extra: Any) -> GLEUResult:
+    """A :class:`GLEUResult` of summed statistics (``reported``: the counts to show, when they
+    differ from the scored ones; ``swapped``: the lengths are stored (reference, hypothesis),
+    as GLEU 2015 does)."""
+    first, second, match, penalty, numerator, denominator = layout.split(sums)
+    if reported is not None:
+        _, _, match, penalty, _, _ = layout.split(reported)
+    brevity = float(log_brevity(second, first))
+    score = float(corpus_gleu(layout, sums))
+    hypothesis_length, reference_length = (second, first) if swapped else (first, second)
+    return GLEUResult(score=score, match=match, penalty=penalty, numerator=numerator, denominator=denominator,
+                      hypothesis_length=float(hypothesis_length), reference_length=float(reference_length),
+                      brevity_penalty=math.exp(brevity), signature=signature, settings=settings, **extra)
+
+
+@dataclass(frozen=True)
+class GLEUSettings(NgramSettings):
+    """GLEU+ settings. Reference draws: gec-ranking's own (the default; ``fix_seed`` is the gleu
+    package's name for it), or NumPy's seeded generator when ``seed`` is given."""
+
+    variant: str = setting("official", "official (gec-ranking's code), official-2016 (its 2016 brevity "
+                           "penalty) or paper (no per-sentence clamp)", choice(*GLEU_PLUS_VARIANTS))
+    iterations: int = setting(DEFAULT_ITERATIONS, "reference-sampling iterations", positive_int, ("iter", "i"))
+    fix_seed: bool | None = setting(None, "gec-ranking's Python 2 draws (the default; -f)", optional_bool, ("f",))
+    seed: int | None = setting(None, "seed of NumPy draws instead of gec-ranking's", optional_int)
+    best_reference: bool = setting(False, "best reference per sentence instead of sampling (-m)", parse_bool,
+                                   ("max", "m"))
+    smooth: bool = setting(False, "sentence scores: gec-ranking's smoothed ones", parse_bool)
+
+    def check(self) -> None:
+        if self.seed is not None and self.fix_seed:
+            raise InputError("setting seed applies to NumPy draws; it cannot go with fix_seed=true "
+                             "(gec-ranking's draws)")
+        if self.fix_seed is False and self.seed is None:
+            object.__setattr__(self, "seed", 0)
+        object.__setattr__(self, "fix_seed", self.seed is None)
+
+    def sampled_iterations(self, references: int | None) -> int:
+        """Sampling iterations: one when there is one reference (nothing to sample)."""
+        return 1 if references == 1 else self.iterations
+
+    def sampling_fields(self, references: int | None) -> list[tuple[str, str] | str]:
+        if self.best_reference:
+            return [("ref", "best")]
+        sampling = "py2-compatible" if self.fix_seed else f"seed-{self.seed}"
+        return [("iter", str(self.sampled_iterations(references))), ("sampling", sampling)]
+
+
+class GLEU(NgramMetric):
+    """GLEU+ (``official``, ``official-2016`` or ``paper`` variant).
+
+    >>> GLEU().corpus_score(sources, references, hypothesis).score   # gec-ranking's number
+
+    ``references`` is a list of R reference sets, each a list of D sentences. ``GLEU("gleu0",
+    lambda_=0.1)`` gives the 2015 GLEU (:class:`GLEU2015`).
+    """
+
+    name = "gleu"
+    settings_class = GLEUSettings
+    positional = ("variant", "n", "unit")
+
+    def __new__(cls, *args: Any, **kwargs: Any):
+        if cls is GLEU and (args[:1] == ("gleu0",) or kwargs.get("variant") == "gleu0"):
+            from .gleu2015 import GLEU2015
+
+            rest = {k: v for k, v in kwargs.items() if k != "variant"}
+            return GLEU2015(*args[1:], **rest)
+        return super().__new__(cls)
+
+    @property
+    def layout(self) -> GLEULayout:
+        return GLEULayout(self.settings.n)
+
+    @property
+    def lengths_swapped(self) -> bool:
+        """Whether the statistics store (rlen, hlen): the 2016 code's brevity penalty."""
+        return self.settings.variant == SWAPPED_LENGTHS
+
+    # ------------------------------------------------------------------ statistics
+    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
+        """Shape (D, R, 2 + 4N): hlen, rlen (rlen, hlen for ``official-2016``), then match,
+        penalty, numerator, denominator for orders 1..N (the official variants store the
+        penalty clamped to the match, per sentence)."""
+        hyp = encoded.hypothesis(self.check_prepared(encoded, hypothesis))
+        layout = self.layout
+        stats = np.zeros((encoded.size, len(encoded.references), layout.width), dtype=np.int64)
+        for r, ref in enumerate(encoded.references):
+            first, second = (ref.lengths, hyp.lengths) if self.lengths_swapped else (hyp.lengths, ref.lengths)
+            stats[:, r, 0], stats[:, r, 1] = first, second
+            for order in range(1, layout.n + 1):
+                stats[:, r, 2 + order - 1::layout.n] = self._order_counts(encoded, hyp, r, order)
+        return stats
+
+    def _order_counts(self, encoded: EncodedCorpus, hyp, reference: int, order: int) -> np.ndarray:
+        """(match, penalty, numerator, denominator) of one order, per sentence: shape (D, 4)."""
+        t = encoded.hypothesis_triples(hyp, reference, order)  # only n-grams with eta > 0 count
+        matched = np.minimum(t.rho, t.eta)
+        match = t.per_sentence(matched)
+        if self.settings.variant != "paper":
+            # clamped per sentence: the gleu package's min(penalty, match) form
+            penalty = np.minimum(t.per_sentence(np.minimum(np.where(t.rho == 0, t.sigma, 0), t.eta)), match)
+        else:  # paper
+            penalty = t.per_sentence(np.maximum(np.minimum(t.sigma, t.eta) - matched, 0))
+        return np.stack([match, penalty, match - penalty, hyp.ngram_counts(order)], axis=1)
+
+    def split_statistics(self, stats: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The statistics split into (hlen, rlen, match, penalty, numerator, denominator)."""
+        return self.layout.split(stats)
+
+    # ------------------------------------------------------------------ scores
+    def score_sums(self, sums: np.ndarray) -> np.ndarray:
+        """Corpus GLEU of summed statistics (..., K) -> (...)."""
+        return corpus_gleu(self.layout, sums)
+
+    def draws(self, sentences: int, references: int) -> np.ndarray:
+        """The reference index of each sentence in each sampling iteration."""
+        iterations = self.settings.sampled_iterations(references)
+        if self.settings.fix_seed:
+            return python2_draws(iterations, sentences, references)
+        return seeded_draws(iterations, sentences, references, self.settings.seed)
+
+    def score(self, stats: np.ndarray) -> GLEUResult:
+        """Corpus score: sampled references (mean over iterations), or the best ones."""
+        size, n_refs, _ = stats.shape
+        signature, settings = self.signature(n_refs), self.settings_dict()
+        if self.settings.best_reference:
+            chosen = self.best_references(stats)
+            return result_of(self.layout, select(stats, chosen).sum(axis=0), signature, settings,
+                             swapped=self.lengths_swapped, chosen_references=chosen)
+        iterations = self.settings.sampled_iterations(n_refs)
+        if self.settings.fix_seed:
+            sums = python2_sampled_sums(stats, iterations)
+        else:
+            sums = sampled_sums(stats, draw_blocks(iterations, size, n_refs, self.settings.seed))
+        scores = self.score_sums(sums)
+        mean, std = float(np.mean(scores)), float(np.std(scores))
+        result = result_of(self.layout, sums.mean(axis=0), signature, settings, swapped=self.lengths_swapped,
+                           iterations=len(sums), std=std, interval=(mean - Z95 * std, mean + Z95 * std))
+        result.score = mean
+        return result
+
+    corpus_from_statistics = score
+
+    # ------------------------------------------------------------------ sentences
+    def sentence_keys(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return sentence_keys(self.layout, stats)
+
+    def best_references(self, stats: np.ndarray) -> np.ndarray:
+        """Per sentence, the reference with the highest sentence GLEU (SPEC 2.4 ties)."""
+        return by_sentence_blocks(lambda rows: best_of(*self.sentence_keys(rows)), stats)
+
+    def smoothed_scores(self, stats: np.ndarray) -> np.ndarray:
+        """gec-ranking's sentence scores (--debug): zero statistics replaced by 1."""
+        return self.score_sums(np.where(stats == 0, 1, stats))
+
+    def sentence_from_statistics(self, stats: np.ndarray) -> GLEUSentenceScores:
+        """Sentence GLEU: mean over references (max with ``best_reference``); with
+        ``smooth``, gec-ranking's smoothed scores with their std over references."""
+        per_reference, per_order = self.sentence_keys(stats)
+        chosen = best_of(per_reference, per_order)
+        signature = self.signature(stats.shape[1])
+        if self.settings.smooth:
+            per_reference = self.smoothed_scores(stats)
+            return GLEUSentenceScores(per_reference.mean(axis=1), per_reference, chosen, signature,
+                                      per_reference.std(axis=1))
+        scores = per_reference.max(axis=1) if self.settings.best_reference else per_reference.mean(axis=1)
+        return GLEUSentenceScores(scores, per_reference, chosen, signature)
+
+    def sentence_result(self, stats: np.ndarray, sentence: int, reference: int) -> GLEUResult:
+        """The per-order table of one sentence against one reference (verbose output)."""
+        result = result_of(self.layout, stats[sentence, reference], self.signature(stats.shape[1]),
+                           self.settings_dict(), swapped=self.lengths_swapped)
+        result.score = float(self.sentence_keys(stats[sentence, reference])[0])
+        return result
+
+    # ------------------------------------------------------------------ description
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        s = self.settings
+        fields = [("variant", s.variant), *s.unit_fields()]
+        if references is not None:
+            fields.append(("refs", str(references)))
+        fields += s.sampling_fields(references)
+        if s.smooth:
+            fields.append(("smooth", "official"))
+        return "GLEU+", fields
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = [s.variant] if s.variant != "official" else []
+        if s.best_reference:
+            tokens.append("max")
+        else:
+            tokens.append("f" if s.fix_seed else f"s{s.seed}")
+            if s.iterations != DEFAULT_ITERATIONS:
+                tokens.append(f"i{s.iterations}")
+        if s.smooth:
+            tokens.append("smooth")
+        char = "-char" if s.unit == "char" else ""
+        return [" ".join([f"GLEU+{char}", *tokens, *s.label_tokens()])]
+
+    def resampler(self, column: int = 0, references: int = 1):
+        from ...stats.significance import LinearResampler, SampledGLEUResampler
+
+        label, signature = "GLEU+", self.signature(references)
+        if self.settings.best_reference:
+            return LinearResampler(lambda stats: select(stats, self.best_references(stats)), self.score_sums,
+                                   label, signature)
+        if references == 1:
+            return LinearResampler(lambda stats: stats[:, 0], self.score_sums, label, signature)
+        return SampledGLEUResampler(self, references)

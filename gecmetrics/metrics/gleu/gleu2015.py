@@ -1,0 +1,133 @@
+"""The original 2015 GLEU (gec-ranking ``scripts/original_gleu``, SPEC 2.1 ``gleu0``).
+
+References are merged per sentence (the count of an n-gram is its largest count in any
+reference); rdiff = n-grams of the merged reference absent from the source, sdiff = n-grams of
+the source absent from the merged reference; with a penalty weight lambda
+
+    numer_n = sum min(eta, rdiff) + max(0, sum min(eta, merged rho) - lambda * sum min(eta, sdiff))
+    denom_n = sum min(eta, rdiff) + max(0, |h| - n + 1)
+
+Its length pair is (the reference length closest to |h|, first reference on ties; |h|), the
+other way round from GLEU+: the same corpus formula then gives its brevity term 1 - |h| / r.
+Statistics keep the GLEU column layout per reference: only the first length differs between
+references (each its own length), and the closest one is chosen per sentence by the reducer.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ...core.aggregate import select
+from ..protocol import parse_bool, parse_float, setting
+from ...core.ngrams import EncodedCorpus
+from ..ngram import NgramMetric, NgramSettings
+from .gleu import GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gleu, result_of, sentence_keys
+
+
+@dataclass(frozen=True)
+class GLEU2015Settings(NgramSettings):
+    lambda_: float = setting(0.0, "penalty weight of source n-grams missing from the references", parse_float,
+                             ("lambda", "l"))
+    smooth: bool = setting(False, "sentence scores: gec-ranking's smoothed ones", parse_bool)
+
+
+class GLEU2015(NgramMetric):
+    """The 2015 GLEU: ``GLEU2015(n=4, lambda_=0.0)`` (also ``GLEU("gleu0", ...)``)."""
+
+    name = "gleu0"
+    settings_class = GLEU2015Settings
+    positional = ("n", "unit")
+    variant = "gleu0"
+    best_reference = False
+
+    @property
+    def layout(self) -> GLEULayout:
+        return GLEULayout(self.settings.n)
+
+    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
+        """Shape (D, R, 2 + 4N): reference r's length, hlen, then per order the matches with
+        the merged reference, with its source-only part and its reference-only part, and the
+        hypothesis n-gram count (the numerator depends on lambda: see :meth:`lambda_rows`)."""
+        hyp = encoded.hypothesis(self.check_prepared(encoded, hypothesis))
+        layout = self.layout
+        merged = np.zeros((encoded.size, layout.width), dtype=np.int64)
+        merged[:, 1] = hyp.lengths
+        for order in range(1, layout.n + 1):
+            t = encoded.hypothesis_triples(hyp, None, order)  # references merged
+            reference_only = np.where(t.sigma == 0, t.rho, 0)
+            source_only = np.where(t.rho == 0, t.sigma, 0)
+            merged[:, 2 + order - 1::layout.n] = np.stack(
+                [t.per_sentence(np.minimum(t.eta, t.rho)), t.per_sentence(np.minimum(t.eta, source_only)),
+                 t.per_sentence(np.minimum(t.eta, reference_only)), hyp.ngram_counts(order)], axis=1)
+        stats = np.repeat(merged[:, None, :], len(encoded.references), axis=1)
+        stats[:, :, 0] = np.stack([r.lengths for r in encoded.references], axis=1)
+        return stats
+
+    def closest_rows(self, stats: np.ndarray) -> np.ndarray:
+        """Per sentence, the row of the reference whose length is closest to the hypothesis's
+        (first reference on ties), shape (D, K)."""
+        distance = np.abs(stats[..., 0] - stats[..., 1])
+        return select(stats, np.argmin(distance, axis=1))
+
+    def lambda_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Rows (..., K) with this lambda's numerator and denominator filled in (floats, clamped
+        per sentence): rows that sum to the corpus statistics."""
+        layout = self.layout
+        _, _, match, source_only, reference_only, plain = layout.split(rows)
+        out = rows.astype(np.float64)
+        out[..., layout.numerator] = reference_only + np.maximum(match - self.settings.lambda_ * source_only, 0.0)
+        out[..., layout.denominator] = reference_only + plain
+        return out
+
+    def score_sums(self, sums: np.ndarray) -> np.ndarray:
+        """GLEU 2015 of summed :meth:`lambda_rows`."""
+        return corpus_gleu(self.layout, sums)
+
+    def score(self, stats: np.ndarray) -> GLEUResult:
+        rows = self.closest_rows(stats)
+        return result_of(self.layout, self.lambda_rows(rows).sum(axis=0), self.signature(stats.shape[1]),
+                         self.settings_dict(), reported=rows.sum(axis=0), swapped=True)
+
+    corpus_from_statistics = score
+
+    def sentence_from_statistics(self, stats: np.ndarray) -> GLEUSentenceScores:
+        rows = self.closest_rows(stats)[:, None, :]
+        signature = self.signature(stats.shape[1])
+        if self.settings.smooth:
+            smoothed = self.score_sums(self.lambda_rows(np.where(rows == 0, 1, rows)))
+            return GLEUSentenceScores(smoothed.mean(axis=1), smoothed, np.zeros(len(rows), np.int64), signature,
+                                      smoothed.std(axis=1))
+        fractions = self.lambda_rows(rows)
+        score, per_order = sentence_keys(self.layout, rows, fractions[..., self.layout.numerator],
+                                         fractions[..., self.layout.denominator])
+        return GLEUSentenceScores(score.mean(axis=1), score, best_of(score, per_order), signature)
+
+    def sentence_result(self, stats: np.ndarray, sentence: int, reference: int) -> GLEUResult:
+        """The per-order table of one sentence (its closest reference; verbose output)."""
+        row = self.closest_rows(stats[sentence:sentence + 1])[0]
+        return result_of(self.layout, self.lambda_rows(row), self.signature(stats.shape[1]), self.settings_dict(),
+                         reported=row, swapped=True)
+
+    def settings_dict(self) -> dict:
+        return {"metric": "GLEU", "variant": "gleu0", **self.settings.to_dict(), "lambda": self.settings.lambda_}
+
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        s = self.settings
+        fields = [("variant", "gleu0"), ("lambda", f"{s.lambda_:g}"), *s.unit_fields()]
+        if references is not None:
+            fields.append(("refs", str(references)))
+        if s.smooth:
+            fields.append(("smooth", "official"))
+        return "GLEU", fields
+
+    def column_labels(self) -> list[str]:
+        char = "-char" if self.settings.unit == "char" else ""
+        return [" ".join([f"GLEU0{char}", f"l{self.settings.lambda_:g}", *self.settings.label_tokens()])]
+
+    def resampler(self, column: int = 0, references: int = 1):
+        from ...stats.significance import LinearResampler
+
+        return LinearResampler(lambda stats: self.lambda_rows(self.closest_rows(stats)), self.score_sums, "GLEU",
+                               self.signature(references))

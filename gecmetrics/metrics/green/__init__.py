@@ -1,0 +1,1 @@
+"""GREEN (Koyama et al. 2024)."""

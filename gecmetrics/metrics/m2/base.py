@@ -1,0 +1,125 @@
+"""What the M2-family metrics share: statistics are per-sentence counts of every candidate
+annotator (or annotator pair), and the corpus result keeps, sentence by sentence, the candidate
+that maximizes the running corpus F (:mod:`gecmetrics.core.fscore`). A paired test redoes that
+choice inside every resample (:class:`gecmetrics.stats.significance.RunningFResampler`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+
+from ..protocol import M2, Metric, OneScore, Result, Signature
+from ...core import fscore
+
+
+@dataclass
+class CountsResult(OneScore):
+    """The result of an M2-family metric: P, R, F-beta of the chosen candidates' totals, and the
+    per-sentence candidates (``counts`` (D, P, 3), ``available``, ``chosen``, ``candidates``:
+    the names :class:`~gecmetrics.metrics.m2.maxmatch.M2Result` and ERRANT's result share)."""
+
+    precision: float
+    recall: float
+    f: float
+    totals: tuple[int, int, int]
+    counts: np.ndarray
+    available: np.ndarray
+    chosen: np.ndarray
+    candidates: np.ndarray
+    signature: Signature
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        return self.f
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
+                "counts": list(self.totals), "signature": str(self.signature), "settings": self.settings}
+
+
+class RunningFMetric(Metric):
+    """Base of the M2 family: gold M2 references, scores printed as fractions, statistics of
+    shape (D, P, 5) (:data:`fscore.STATISTICS_WIDTH`) reduced by the running-F choice."""
+
+    reference_kind = M2
+    scale = 1.0
+    rule: ClassVar[fscore.ChoiceRule]
+    label: ClassVar[str] = ""
+    result_class: ClassVar[type] = CountsResult
+
+    def choice(self) -> fscore.RunningChoice:
+        return fscore.RunningChoice(self.rule, self.settings.beta)
+
+    @property
+    def sentence_average(self) -> bool:
+        """SentM2 / SentERRANT (the ``sentence_average`` setting): the mean of the sentence F,
+        each sentence against its own best candidate, instead of the corpus F."""
+        return bool(getattr(self.settings, "sentence_average", False))
+
+    def signature_name(self) -> str:
+        """The label, ``Sent`` before it for the sentence average (``SentM2``, ``SentERRANT``)."""
+        return ("Sent" if self.sentence_average else "") + self.label
+
+    def score(self, statistics: Any) -> Result:
+        """The corpus result: the running-F choice over the sentences in order, then P/R/F (or
+        the sentence average: the means of the sentences' best P, R, F)."""
+        data = fscore.candidate_counts(statistics)
+        ids = np.asarray(statistics)[..., fscore.CANDIDATE] if not isinstance(statistics, fscore.CandidateCounts) \
+            else data.rank
+        if self.sentence_average:
+            from .sentence_average import best_candidates, ordered_mean
+
+            chosen, *scores = best_candidates(data, self.rule, self.settings.beta)
+            totals = data.counts[np.arange(len(data)), chosen].sum(axis=0)
+            return self.result(totals, data, chosen, ids, tuple(ordered_mean(values) for values in scores))
+        chosen, totals = self.choice().corpus(data)
+        return self.result(totals, data, chosen, ids)
+
+    def result(self, totals: np.ndarray, data: fscore.CandidateCounts, chosen: np.ndarray,
+               ids: np.ndarray, scores: tuple[float, float, float] | None = None) -> Result:
+        """The result from the chosen totals and the per-sentence candidates (override for a
+        richer one); ``scores``: P, R, F when they are not those of the totals."""
+        precision, recall, f = self.rule.scores(totals, self.settings.beta) if scores is None else scores
+        return self.result_class(precision, recall, f, tuple(int(x) for x in totals), data.counts, data.available,
+                                 chosen, ids, self.signature, self.settings_dict())
+
+    def resampler(self, column: int = 0, references: int = 1):
+        if self.sentence_average:
+            from .sentence_average import SentenceMeanResampler
+
+            return SentenceMeanResampler(self.rule, self.settings.beta, self.signature_name(), self.signature)
+        from ...stats.significance import RunningFResampler
+
+        return RunningFResampler(self.rule.name, self.settings.beta, self.label, self.signature)
+
+    def sentence_from_statistics(self, statistics: Any, start: Sequence[int] = (0, 0, 0)) -> "SentenceCounts":
+        """Per-sentence P/R/F with the candidate the corpus choice kept for that sentence
+        (``start``: the counts of the sentences before these, for a corpus read in chunks: the
+        choice of a sentence depends only on the sentences before it); with the sentence
+        average, each sentence's own best candidate."""
+        data = fscore.candidate_counts(statistics)
+        if self.sentence_average:
+            from .sentence_average import best_candidates
+
+            chosen = best_candidates(data, self.rule, self.settings.beta)[0]
+            totals = np.asarray(start, dtype=np.int64) + data.counts[np.arange(len(data)), chosen].sum(axis=0)
+        else:
+            chosen, totals = self.choice().corpus(data, start)
+        rows = data.counts[np.arange(len(data)), chosen]
+        precision, recall, f = self.rule.scores(rows, self.settings.beta)
+        return SentenceCounts(np.atleast_1d(f), np.atleast_1d(precision), np.atleast_1d(recall), rows, chosen,
+                              self.signature, totals)
+
+
+class SentenceCounts:
+    """Sentence scores of an M2-family metric: F (``scores``), P and R per sentence, the counts
+    of the chosen candidate and which candidate it was."""
+
+    def __init__(self, scores: np.ndarray, precision: np.ndarray, recall: np.ndarray, counts: np.ndarray,
+                 chosen: np.ndarray, signature: str, totals: np.ndarray) -> None:
+        self.scores, self.precision, self.recall = scores, precision, recall
+        self.counts, self.chosen, self.signature = counts, chosen, signature
+        self.totals = totals
+        """The running counts after these sentences (``start`` of the next chunk)."""

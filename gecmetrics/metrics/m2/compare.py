@@ -1,0 +1,514 @@
+"""ERRANT-style edit-level comparison of a hypothesis M2 with a reference M2 (SPEC 4.3).
+
+Behaviour (numbers, annotator choice and text layout) follows ``errant/commands/compare_m2.py``
+of ERRANT 3.0.2, including its quirks, which are kept on purpose so that numbers agree:
+
+* an edit is a key: ``(start, end, correction)`` in ``cs`` mode (the raw correction field, so
+  '-NONE-' and '' differ), ``(start, end, type, correction)`` in ``cse``, ``(start, end)`` in
+  ``ds``, one key per token in ``dt`` (an insertion touches the token on its right);
+* a block without edits counts as one ``noop`` edit of annotator 0; ``UNK`` edits are dropped
+  outside detection; ``-single``/``-multi``/``-filt`` drop edits (noop lines included) before
+  keys are built, but the annotator stays a candidate;
+* several edits with the same key count once each; a hypothesis key found in the reference
+  adds one TP per *reference* edit with that key, typed with the reference types;
+* per sentence, every (hypothesis annotator, reference annotator) pair is tried in order of first
+  appearance in the block; the chosen pair maximizes the corpus F so far plus this sentence
+  (F rounded to 4 decimals, as ERRANT compares it), ties: more TP, fewer FP, fewer FN, first;
+* P = TP/(TP+FP) and 1 when FP = 0; R = TP/(TP+FN) and 1 when FN = 0; printed rounded to 4.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Iterable, Sequence
+
+import numpy as np
+
+from ...io.corpus import Corpus
+from ...errors import InputError
+from ..protocol import M2, Settings, choice, parse_beta, parse_bool, parse_strings, setting
+from ...core import fscore
+from .base import CountsResult, RunningFMetric
+from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, check_blocks, read_m2
+
+MODES = ("dt", "ds", "cs", "cse")
+MODE_TITLES = {
+    "dt": " Token-Based Detection ",
+    "ds": " Span-Based Detection ",
+    "cs": " Span-Based Correction ",
+    "cse": " Span-Based Correction + Classification ",
+}
+UNKNOWN_TYPE = "UNK"
+TP, FP, FN = 0, 1, 2
+
+EditKey = tuple
+EditTable = dict  # EditKey -> list of error types (one per edit line with that key)
+
+
+def errant_scores(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
+    """ERRANT's precision, recall and F-beta, unrounded (P or R is 1 when FP or FN is 0).
+    F is 0 when its denominator is: P = R = 0, or beta = 0 with R = 0 (where ERRANT divides
+    by zero; for beta > 0 this is ERRANT's own P + R = 0 guard)."""
+    return fscore.ERRANT.scores((tp, fp, fn), beta)
+
+
+def rounded_scores(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
+    """The scores as ERRANT prints and compares them: rounded to 4 decimals."""
+    precision, recall, f_score = errant_scores(tp, fp, fn, beta)
+    return round(precision, 4), round(recall, 4), round(f_score, 4)
+
+
+@dataclass
+class CategoryCounts:
+    """TP, FP, FN of one error type (or group of types)."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def scores(self, beta: float) -> tuple[float, float, float]:
+        return rounded_scores(self.tp, self.fp, self.fn, beta)
+
+
+@dataclass
+class SentenceComparison:
+    """One tried (hypothesis annotator, reference annotator) pair of one sentence (for -v)."""
+
+    hyp_annotator: int
+    ref_annotator: int
+    hyp_edits: list[tuple]
+    ref_edits: list[tuple]
+    counts: tuple[int, int, int]
+    global_counts: tuple[int, int, int]
+
+
+@dataclass
+class SentenceTrace:
+    """What ERRANT's verbose mode shows for one sentence."""
+
+    index: int
+    source: str
+    pairs: list[SentenceComparison]
+    chosen: tuple[int, int]
+    categories: dict[str, list[int]]
+
+
+PAIR_BASE = 1 << 31
+"""Candidate ids of ERRANT statistics encode (hypothesis annotator, reference annotator)."""
+
+
+def pair_code(hyp_id: int, ref_id: int) -> int:
+    return hyp_id * PAIR_BASE + ref_id
+
+
+def pair_of(code: int) -> tuple[int, int]:
+    return divmod(int(code), PAIR_BASE)
+
+
+@dataclass
+class ErrantResult(CountsResult):
+    """Corpus result of an ERRANT-style comparison.
+
+    Per sentence, every (hypothesis annotator, reference annotator) pair is a candidate, in
+    ERRANT's trial order: ``counts[d, p]`` = (TP, FP, FN), ``available[d, p]`` whether the
+    sentence has a p-th pair, ``candidates[d, p]`` the pair (:func:`pair_code`), ``chosen[d]``
+    the position of the pair kept (running-F choice). The same names as :class:`M2Result`.
+    ``pairs``, ``pair_counts``, ``pair_available``, ``candidate_order`` and ``chosen_pair``
+    give the same over the corpus's sorted list of pairs.
+    """
+
+    categories: dict[str, CategoryCounts] = field(default_factory=dict)
+    traces: list[SentenceTrace] = field(default_factory=list)
+
+    tp = property(lambda self: self.totals[0])
+    fp = property(lambda self: self.totals[1])
+    fn = property(lambda self: self.totals[2])
+    f_score = property(lambda self: self.f, doc="F-beta (the name ERRANT prints)")
+    beta = property(lambda self: self.settings["beta"])
+    mode = property(lambda self: self.settings["mode"])
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Every (hypothesis id, reference id) pair of the corpus, sorted."""
+        return [pair_of(code) for code in sorted(set(self.candidates[self.available].tolist()))]
+
+    def _pair_columns(self) -> np.ndarray:
+        index = {pair_code(*pair): k for k, pair in enumerate(self.pairs)}
+        return np.vectorize(lambda code: index.get(int(code), 0), otypes=[np.int64])(self.candidates) \
+            if self.candidates.size else np.zeros(self.candidates.shape, np.int64)
+
+    @property
+    def pair_counts(self) -> np.ndarray:
+        """(TP, FP, FN) per sentence and pair of :attr:`pairs`, shape (D, len(pairs), 3)."""
+        out = np.zeros((len(self.counts), len(self.pairs), 3), dtype=np.int64)
+        rows, columns = np.nonzero(self.available)
+        out[rows, self._pair_columns()[rows, columns]] = self.counts[rows, columns]
+        return out
+
+    @property
+    def pair_available(self) -> np.ndarray:
+        out = np.zeros((len(self.counts), len(self.pairs)), dtype=bool)
+        rows, columns = np.nonzero(self.available)
+        out[rows, self._pair_columns()[rows, columns]] = True
+        return out
+
+    @property
+    def candidate_order(self) -> list[list[int]]:
+        """Per sentence, its pairs (indices into :attr:`pairs`) in ERRANT's trial order."""
+        columns = self._pair_columns()
+        return [columns[d][self.available[d]].tolist() for d in range(len(self.counts))]
+
+    @property
+    def chosen_pair(self) -> np.ndarray:
+        """The pair (index into :attr:`pairs`) kept for each sentence."""
+        return self._pair_columns()[np.arange(len(self.chosen)), self.chosen] if len(self.chosen) \
+            else np.zeros(0, np.int64)
+
+    @property
+    def sentence_counts(self) -> np.ndarray:
+        """(TP, FP, FN) per sentence for the chosen pair, shape (D, 3)."""
+        return self.counts[np.arange(len(self.chosen)), self.chosen]
+
+    def rounded(self) -> tuple[float, float, float]:
+        """P, R, F as ERRANT prints them (4 decimals)."""
+        return round(self.precision, 4), round(self.recall, 4), round(self.f, 4)
+
+    def grouped_categories(self, level: int) -> dict[str, CategoryCounts]:
+        """ERRANT's -cat levels: 1 = first character of the type (ERRANT's operation tier,
+        e.g. 'R'), 2 = the type without its first two characters ('NOUN' of 'R:NOUN'), 3 = the
+        types as they are. UNK is never grouped. On non-ERRANT types (NUCLE 'ArtOrDet')
+        levels 1 and 2 give odd groups ('A', 'tOrDet'): kept to match ERRANT."""
+        if level not in (1, 2, 3):
+            raise InputError(f"category level must be 1, 2 or 3, not {level}")
+        if level == 3:
+            return dict(self.categories)
+        grouped: dict[str, CategoryCounts] = {}
+        for error_type, counts in self.categories.items():
+            if error_type == UNKNOWN_TYPE:
+                group = error_type
+            elif level == 1:
+                group = error_type[:1]
+            else:
+                group = error_type[2:]
+            total = grouped.setdefault(group, CategoryCounts())
+            total.tp += counts.tp
+            total.fp += counts.fp
+            total.fn += counts.fn
+        return grouped
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {"metric": getattr(self.signature, "name", "ERRANT"), "tp": self.tp, "fp": self.fp, "fn": self.fn,
+                "precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f_score,
+                "beta": self.beta,
+                "categories": {k: [v.tp, v.fp, v.fn] for k, v in sorted(self.categories.items())},
+                "settings": self.settings, "signature": self.signature}
+
+    def to_json(self) -> str:
+        """Scores, counts, categories, settings and signature as one JSON object."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+
+def choose_pairs(pair_counts: np.ndarray, candidate_order: Sequence[Sequence[int]], beta: float,
+                 start: tuple[int, int, int] = (0, 0, 0)) -> np.ndarray:
+    """ERRANT's greedy choice, sentence by sentence in the given order: the pair maximizing the
+    running corpus F (rounded to 4 decimals), ties by more TP, fewer FP, fewer FN, then first.
+    Returns the chosen pair index per sentence."""
+    pair_counts = np.asarray(pair_counts)
+    available = np.zeros(pair_counts.shape[:2], dtype=bool)
+    rank = np.full(pair_counts.shape[:2], pair_counts.shape[1], dtype=np.int64)
+    for d, order in enumerate(candidate_order):
+        available[d, list(order)] = True
+        rank[d, list(order)] = np.arange(len(order))
+    data = fscore.CandidateCounts(pair_counts, available, rank)
+    return fscore.RunningChoice(fscore.ERRANT, beta).corpus(data, start)[0]
+
+
+@dataclass(frozen=True)
+class ErrantSettings(Settings):
+    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
+    mode: str = setting("cs", "dt, ds, cs or cse (token/span detection, span correction, + type)", choice(*MODES))
+    single: bool = setting(False, "only single-token edits", parse_bool)
+    multi: bool = setting(False, "only multi-token edits", parse_bool)
+    filter_types: tuple[str, ...] = setting((), "error types not evaluated", parse_strings, ("filt",))
+    sentence_average: bool = setting(False, "mean of the sentence F-beta, each sentence against its best annotator "
+                                     "(SentM2, SentERRANT)", parse_bool)
+
+
+@dataclass
+class _Sentence:
+    """One sentence's tables and its candidate pairs in trial order, with their counts."""
+
+    hyp_tables: dict[int, EditTable]
+    ref_tables: dict[int, EditTable]
+    pairs: list[tuple[int, int]]
+    counts: list[tuple[int, int, int]]
+    categories: list[dict[str, list[int]]]
+
+
+class ErrantCompare(RunningFMetric):
+    """ERRANT ``compare_m2`` as a library object.
+
+    mode: 'cs' (span correction, default), 'cse' (+ error type), 'ds' (span detection),
+    'dt' (token detection). single / multi keep only single-token / multi-token edits;
+    filter_types drops those error types; verbose keeps the per-sentence traces.
+    Hypotheses are M2 blocks; the corpus's gold blocks are the reference.
+    """
+
+    name = "errant-m2"
+    settings_class = ErrantSettings
+    positional = ("beta", "mode")
+    hypothesis_kind = M2
+    rule = fscore.ERRANT
+    label = "ERRANT"
+    result_class = ErrantResult
+
+    def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.verbose = bool(verbose)
+
+    def sharing_key(self) -> Hashable:
+        s = self.settings
+        return ("errant-reference", s.mode, s.single, s.multi, s.filter_types)
+
+    def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> list[dict[int, EditTable]]:
+        """The reference's edit tables, per sentence and annotator."""
+        if corpus.gold is None:
+            raise InputError("ERRANT comparison needs reference M2 annotations")
+        return [self.edit_tables(block) for block in check_blocks(corpus.gold, corpus.name("gold"))]
+
+    def edit_tables(self, block: Block) -> dict[int, EditTable]:
+        """Per annotator (in order of first appearance), its edit keys -> error types."""
+        edits = [(e.start, e.end, e.type, e.correction, e.annotator) for e in block.edits]
+        if not edits:
+            edits = [(-1, -1, NOOP, DELETION, 0)]
+        tables: dict[int, EditTable] = {}
+        s = self.settings
+        detection = s.mode in ("dt", "ds")
+        for start, end, error_type, correction, annotator in edits:
+            table = tables.setdefault(annotator, {})
+            if not detection and error_type == UNKNOWN_TYPE:
+                continue
+            n_correction_tokens = len(correction.split())
+            if s.single and (end - start >= 2 or n_correction_tokens >= 2):
+                continue
+            if s.multi and end - start < 2 and n_correction_tokens < 2:
+                continue
+            if error_type in s.filter_types:
+                continue
+            for key in self._keys(start, end, error_type, correction):
+                table.setdefault(key, []).append(error_type)
+        return tables
+
+    def _keys(self, start: int, end: int, error_type: str, correction: str) -> list[EditKey]:
+        mode = self.settings.mode
+        if mode == "dt":
+            if start == -1:
+                return [(start, start)]
+            if start == end and start >= 0:
+                return [(start, start + 1)]
+            return [(token, token + 1) for token in range(start, end)]
+        if mode == "ds":
+            return [(start, end)]
+        if mode == "cse":
+            return [(start, end, error_type, correction)]
+        return [(start, end, correction)]
+
+    def _sentences(self, reference: list[dict[int, EditTable]], hyp_blocks: Sequence[Block],
+                   name: str, ref_name: str = "the reference") -> list[_Sentence]:
+        hyp_blocks = check_blocks(hyp_blocks, name)
+        if len(hyp_blocks) != len(reference):
+            raise InputError(f"has {len(hyp_blocks)} sentences but {ref_name} has {len(reference)}", name)
+        sentences = []
+        for block, ref_tables in zip(hyp_blocks, reference):
+            hyp_tables = self.edit_tables(block)
+            pairs, counts, categories = [], [], []
+            for hyp_id, hyp_table in hyp_tables.items():
+                for ref_id, ref_table in ref_tables.items():
+                    tp, fp, fn, cats = compare_tables(hyp_table, ref_table)
+                    pairs.append((hyp_id, ref_id))
+                    counts.append((tp, fp, fn))
+                    categories.append(cats)
+            sentences.append(_Sentence(hyp_tables, ref_tables, pairs, counts, categories))
+        return sentences
+
+    @staticmethod
+    def _rows(sentences: list[_Sentence]) -> np.ndarray:
+        return fscore.candidates_from_lists([[(*c, pair_code(*p)) for p, c in zip(s.pairs, s.counts)]
+                                             for s in sentences])
+
+    def statistics(self, prepared: list[dict[int, EditTable]], hypothesis: Sequence[Block],
+                   name: str = "hypothesis") -> np.ndarray:
+        """Per sentence and annotator pair (trial order): (TP, FP, FN), shape (D, P, 5)."""
+        return self._rows(self._sentences(prepared, hypothesis, name))
+
+    def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
+                hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
+        """Compare aligned hypothesis and reference blocks (one per sentence), with the error
+        categories of the chosen pairs (and the traces, with ``verbose``)."""
+        reference = [self.edit_tables(block) for block in check_blocks(ref_blocks, ref_name)]
+        sentences = self._sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
+        result = self.score(self._rows(sentences))
+        self.add_details(result.categories, result.traces, hyp_blocks, sentences, result.chosen)
+        return result
+
+    def add_details(self, categories: dict[str, CategoryCounts], traces: list[SentenceTrace],
+                    hyp_blocks: Sequence[Block], sentences: list[_Sentence], chosen: np.ndarray,
+                    start: Sequence[int] = (0, 0, 0), first_row: int = 0) -> None:
+        """Add the error categories of the chosen pairs to ``categories`` (and their traces to
+        ``traces``, with ``verbose``). ``start`` and ``first_row``: the counts and sentences
+        before these ones, for a corpus compared chunk by chunk."""
+        for sentence, k in zip(sentences, chosen):
+            for error_type, (tp, fp, fn) in sentence.categories[int(k)].items():
+                total = categories.setdefault(error_type, CategoryCounts())
+                total.tp += tp
+                total.fp += fp
+                total.fn += fn
+        if self.verbose:
+            traces.extend(self._traces(hyp_blocks, sentences, chosen, start, first_row))
+
+    def _traces(self, hyp_blocks: Sequence[Block], sentences: list[_Sentence], chosen: np.ndarray,
+                start: Sequence[int] = (0, 0, 0), first_row: int = 0) -> list[SentenceTrace]:
+        traces = []
+        total = np.array(start, dtype=np.int64)
+        for row, sentence in enumerate(sentences):
+            shown = []
+            for (hyp_id, ref_id), counts in zip(sentence.pairs, sentence.counts):
+                global_counts = tuple(int(x) for x in total + counts)
+                shown.append(SentenceComparison(hyp_id, ref_id, _shown_edits(sentence.hyp_tables[hyp_id]),
+                                                _shown_edits(sentence.ref_tables[ref_id]), counts, global_counts))
+            k = int(chosen[row])
+            traces.append(SentenceTrace(first_row + row, hyp_blocks[row].source, shown, sentence.pairs[k],
+                                        sentence.categories[k]))
+            total += sentence.counts[k]
+        return traces
+
+    def settings_dict(self) -> dict:
+        s = self.settings
+        return {"mode": s.mode, "beta": s.beta, "single": s.single, "multi": s.multi,
+                "filter_types": list(s.filter_types), "sentence_average": s.sentence_average}
+
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        s = self.settings
+        fields: list = [("mode", s.mode), ("beta", f"{s.beta:g}")]
+        fields += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
+        if s.filter_types:
+            fields.append(("filt", ",".join(s.filter_types)))
+        return self.signature_name(), fields
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
+        tokens += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
+        return [" ".join([self.signature_name(), *tokens]
+                         + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
+
+
+def _shown_edits(table: EditTable) -> list[tuple]:
+    """Edits as ERRANT's verbose mode lists them: sorted keys plus their first type; the list is
+    shown empty when its first key is a -1 span (a noop), whatever follows."""
+    shown = [key + (table[key][0],) for key in sorted(table)]
+    if not shown or shown[0][0] == -1:
+        return []
+    return shown
+
+
+def compare_tables(hyp_table: EditTable, ref_table: EditTable) -> tuple[int, int, int, dict[str, list[int]]]:
+    """TP, FP, FN and per-type [TP, FP, FN] of one hypothesis annotator against one reference
+    annotator. Noop keys are neither FP nor FN; a matched key counts each reference edit."""
+    tp = fp = fn = 0
+    categories: dict[str, list[int]] = {}
+    for key, hyp_types in hyp_table.items():
+        if hyp_types[0] == NOOP:
+            continue
+        if key in ref_table:
+            for error_type in ref_table[key]:
+                tp += 1
+                categories.setdefault(error_type, [0, 0, 0])[TP] += 1
+        else:
+            for error_type in hyp_types:
+                fp += 1
+                categories.setdefault(error_type, [0, 0, 0])[FP] += 1
+    for key, ref_types in ref_table.items():
+        if ref_types[0] == NOOP:
+            continue
+        if key not in hyp_table:
+            for error_type in ref_types:
+                fn += 1
+                categories.setdefault(error_type, [0, 0, 0])[FN] += 1
+    return tp, fp, fn, categories
+
+
+def _beta_label(beta: float) -> str:
+    return "F" + str(beta)
+
+
+def format_errant_report(result: ErrantResult, category_level: int | None = None) -> str:
+    """The text ERRANT's compare_m2 prints: verbose traces (when kept), the optional category
+    table, then the overall TP/FP/FN/Prec/Rec/F table."""
+    lines: list[str] = []
+    beta = result.beta
+    for trace in result.traces:
+        lines.extend(_trace_lines(trace, beta))
+    title = MODE_TITLES[result.mode]
+    if result.settings.get("sentence_average"):
+        title = title.rstrip() + ", Sentence Average "
+    if category_level:
+        lines.append("")
+        lines.append("{:=^66}".format(title))
+        lines.append(" ".join(["Category".ljust(14), "TP".ljust(8), "FP".ljust(8), "FN".ljust(8), "P".ljust(8),
+                               "R".ljust(8), _beta_label(beta)]))
+        grouped = result.grouped_categories(category_level)
+        for error_type in sorted(grouped):
+            counts = grouped[error_type]
+            p, r, f = counts.scores(beta)
+            lines.append(" ".join([error_type.ljust(14), str(counts.tp).ljust(8), str(counts.fp).ljust(8),
+                                   str(counts.fn).ljust(8), str(p).ljust(8), str(r).ljust(8), str(f)]))
+    lines.append("")
+    lines.append("{:=^46}".format(title))
+    lines.append("\t".join(["TP", "FP", "FN", "Prec", "Rec", _beta_label(beta)]))
+    lines.append("\t".join(map(str, [result.tp, result.fp, result.fn, *result.rounded()])))
+    lines.append("{:=^46}".format(""))
+    lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _trace_lines(trace: SentenceTrace, beta: float) -> list[str]:
+    rule = "{:-^40}".format("")
+    lines = [rule, f"Original sentence {trace.index}: {trace.source}"]
+    for pair in trace.pairs:
+        tp, fp, fn = pair.counts
+        local_p, local_r, local_f = rounded_scores(tp, fp, fn, beta)
+        global_p, global_r, global_f = rounded_scores(*pair.global_counts, beta)
+        lines.extend([
+            rule,
+            f"SENTENCE {trace.index} - HYP {pair.hyp_annotator} - REF {pair.ref_annotator}",
+            f"HYPOTHESIS EDITS : {pair.hyp_edits!r}",
+            f"REFERENCE EDITS  : {pair.ref_edits!r}",
+            f"Local TP/FP/FN   : {tp} {fp} {fn}",
+            f"Local P/R/F{beta}  : {local_p} {local_r} {local_f}",
+            "Global TP/FP/FN  : " + " ".join(map(str, pair.global_counts)),
+            f"Global P/R/F{beta}  : {global_p} {global_r} {global_f}",
+        ])
+    lines.append(rule)
+    lines.append(f"^^ HYP {trace.chosen[0]}, REF {trace.chosen[1]} chosen for sentence {trace.index}")
+    lines.append("Local results:")
+    lines.extend(_right_aligned_table([["Category", "TP", "FP", "FN"]]
+                                      + [[name, *counts] for name, counts in trace.categories.items()]))
+    return lines
+
+
+def _right_aligned_table(rows: list[list]) -> list[str]:
+    """Columns right-aligned to their widest cell plus 3 spaces (ERRANT's local table)."""
+    widths = [max(len(str(row[i])) for row in rows) + 3 for i in range(len(rows[0]))]
+    return ["".join(str(cell).rjust(width) for cell, width in zip(row, widths)) for row in rows]
+
+
+def compare_m2_files(hyp_path: str, ref_path: str, comparer: ErrantCompare | None = None) -> ErrantResult:
+    """Read two M2 files and compare them (a convenience for the CLI and scripts)."""
+    comparer = comparer or ErrantCompare()
+    return comparer.compare(read_m2(hyp_path), read_m2(ref_path), hyp_path, ref_path)
+
+
+def parse_filter_types(values: Iterable[str]) -> tuple[str, ...]:
+    """Error types given to -filt (space separated values may come in one argument)."""
+    return tuple(t for value in values for t in value.split())

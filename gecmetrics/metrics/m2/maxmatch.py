@@ -1,0 +1,228 @@
+"""MaxMatch (M2) scorer: a tokenized system output scored against gold M2 edits (SPEC 4.4).
+
+Reproduces the official NUS m2scorer (current code): per sentence and annotator, the system's
+edit sequence is the best path of the edit lattice (:mod:`gecmetrics.metrics.m2.lattice`); the
+annotator kept for a sentence is the one maximizing the running corpus F-score. The counts of
+every annotator are kept per sentence (shape (D, A_max, 3)), so a significance test can
+resample sentences and redo the annotator choice without recomputing edits.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+
+from ...io.corpus import Corpus, check_lines
+from ...errors import InputError
+from ..protocol import Settings, non_negative_int, parse_beta, parse_bool, setting
+from ...core import fscore
+from .base import CountsResult, RunningFMetric
+from ...io.m2 import Block, check_blocks
+from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice, match_in_order
+
+
+def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
+    """Gold edits of each annotator of a block, as the official reads them.
+
+    An annotator with only a ``noop`` line has no edits; a block without edit lines has
+    annotator 0 with no edits. ``-NONE-`` means the empty correction, ``||`` separates
+    alternatives (each stripped).
+    """
+    tokens = block.tokens
+    annotators: dict[int, list[GoldEdit]] = {annotator: [] for annotator in block.annotators() or [0]}
+    for edit in block.edits:
+        if edit.is_noop:
+            continue
+        corrections = tuple(text.strip() for text in edit.alternatives)
+        annotators[edit.annotator].append(GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]),
+                                                   corrections))
+    return annotators
+
+
+def equal_ignoring_whitespace_casing(a: str, b: str) -> bool:
+    """True when two texts differ only in spaces and letter case."""
+    return a.replace(" ", "").lower() == b.replace(" ", "").lower()
+
+
+def precision_recall_f(correct: float, proposed: float, gold: float, beta: float) -> tuple[float, float, float]:
+    """P, R and F-beta from counts: P is 1 with nothing proposed, R is 1 with no gold edit."""
+    return fscore.MAXMATCH.scores((correct, proposed, gold), beta)
+
+
+@dataclass
+class SentenceDetail:
+    """What the scorer did on one sentence, for verbose output."""
+
+    source: str
+    hypothesis: str
+    annotators: list[int]
+    chosen: int
+    """Index into ``annotators`` of the annotator kept."""
+    system_edits: list[list[SystemEdit]]
+    gold_edits: list[list[GoldEdit]]
+    correct_edits: list[list[SystemEdit]]
+
+
+@dataclass
+class M2Result(CountsResult):
+    """Corpus P/R/F of one system with the per-sentence, per-annotator counts behind it.
+
+    ``counts`` (D, A, 3): correct, proposed, gold per sentence and annotator slot (the block's
+    annotators in id order); ``available`` (D, A): which slots exist; ``chosen`` (D,): the slot
+    kept (running-F choice); ``candidates`` (D, A): the annotator id of each slot."""
+
+    details: list[SentenceDetail] = field(default_factory=list)
+
+    correct = property(lambda self: self.totals[0], doc="correct system edits of the chosen annotators")
+    proposed = property(lambda self: self.totals[1], doc="system edits proposed")
+    gold = property(lambda self: self.totals[2], doc="gold edits of the chosen annotators")
+    beta = property(lambda self: self.settings["beta"])
+
+    @property
+    def annotator_mask(self) -> np.ndarray:
+        """The slots that exist (the name :attr:`available` shares with ERRANT results)."""
+        return self.available
+
+    def sentence_scores(self) -> list[tuple[float, float, float]]:
+        """P, R, F of each sentence with its chosen annotator."""
+        rows = self.counts[np.arange(len(self.chosen)), self.chosen]
+        return [precision_recall_f(float(c), float(p), float(g), self.beta) for c, p, g in rows]
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
+                "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
+                "settings": self.settings, "signature": self.signature}
+
+
+def choose_annotators(counts: np.ndarray, mask: np.ndarray, beta: float) -> np.ndarray:
+    """Per sentence, in order, the annotator maximizing the running corpus F-beta; ties: more
+    correct edits, then fewer proposed + beta^2 * gold, then the first annotator."""
+    counts = np.asarray(counts)
+    rank = np.broadcast_to(np.arange(counts.shape[1]), counts.shape[:2])
+    return fscore.RunningChoice(fscore.MAXMATCH, beta).corpus(fscore.CandidateCounts(counts, mask, rank))[0]
+
+
+@dataclass(frozen=True)
+class M2Settings(Settings):
+    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
+    max_unchanged_words: int = setting(2, "unchanged words one system edit may span", non_negative_int,
+                                       ("max_unchanged",))
+    ignore_whitespace_casing: bool = setting(False, "drop system edits that change only case or spaces",
+                                             parse_bool, ("iwc",))
+    sentence_average: bool = setting(False, "mean of the sentence F-beta, each sentence against its best annotator "
+                                     "(SentM2, SentERRANT)", parse_bool)
+
+
+@dataclass
+class MaxMatchGold:
+    """What every system output shares: the gold blocks and their edits per annotator."""
+
+    blocks: list[Block]
+    golds: list[dict[int, list[GoldEdit]]]
+    name: str = "the gold M2"
+
+
+class M2Scorer(RunningFMetric):
+    """The MaxMatch scorer with the official's settings (beta, max unchanged words per edit,
+    whether case- or space-only system edits are ignored).
+
+    ``scorer.score(gold_blocks, hypothesis_lines)`` scores a system output; the protocol's
+    ``prepare(corpus)``, ``statistics(prepared, lines)`` and ``score(statistics)`` do the same
+    in steps (the gold edits are read once for all systems).
+    """
+
+    name = "m2"
+    settings_class = M2Settings
+    positional = ("beta", "max_unchanged_words", "ignore_whitespace_casing")
+    rule = fscore.MAXMATCH
+    label = "M2"
+
+    def __init__(self, *args: Any, keep_details: bool = False, arc_budget: int = DEFAULT_ARC_BUDGET,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keep_details = bool(keep_details)
+        self.arc_budget = int(arc_budget)
+
+    def sharing_key(self) -> Hashable:
+        return ("maxmatch-gold",)
+
+    def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> MaxMatchGold:
+        if corpus.gold is None:
+            raise InputError("the m2 metric needs gold M2 annotations of the same sentences")
+        blocks = check_blocks(corpus.gold, corpus.name("gold"))
+        return MaxMatchGold(blocks, [gold_edits_by_annotator(block) for block in blocks], corpus.name("gold"))
+
+    def sentence_edits(self, source: str, hypothesis: str,
+                       gold: dict[int, list[GoldEdit]]) -> list[tuple[list[SystemEdit], list[SystemEdit]]]:
+        """Per annotator (in order): the system edits chosen against its gold and the correct ones."""
+        source_tokens, hypothesis_tokens = source.split(), hypothesis.split()
+        if source_tokens == hypothesis_tokens:
+            # the only minimum-cost alignment is the diagonal: no edit, whatever the gold
+            return [([], []) for _ in gold]
+        lattice = build_lattice(source_tokens, hypothesis_tokens, self.settings.max_unchanged_words, self.arc_budget)
+        result = []
+        for edits in gold.values():
+            system = best_edit_sequence(lattice, edits)
+            if self.settings.ignore_whitespace_casing:
+                system = [e for e in system if not equal_ignoring_whitespace_casing(e.original, e.correction)]
+            result.append((system, match_in_order(system, edits)))
+        return result
+
+    def statistics(self, prepared: MaxMatchGold, hypothesis: Sequence[str], name: str = "hypothesis") -> np.ndarray:
+        """Per sentence and annotator: (correct, proposed, gold), shape (D, A, 5)."""
+        lines = check_lines(hypothesis, name)
+        if len(lines) != len(prepared.blocks):
+            raise InputError(f"has {len(lines)} lines but {prepared.name} has {len(prepared.blocks)} blocks", name)
+        rows = []
+        for block, line, gold in zip(prepared.blocks, lines, prepared.golds):
+            per_annotator = self.sentence_edits(block.source, line, gold)
+            rows.append([(len(correct), len(system), len(edits), annotator)
+                         for (system, correct), (annotator, edits) in zip(per_annotator, gold.items())])
+        return fscore.candidates_from_lists(rows)
+
+    result_class = M2Result
+
+    def score(self, statistics: Any, hypotheses: Sequence[str] | None = None, name: str = "hypothesis") -> M2Result:
+        """``score(statistics)``: the protocol's reducer. ``score(gold_blocks, hypothesis_lines,
+        name)``: score one system output against gold M2 blocks (with ``keep_details``, the
+        per-sentence edits for verbose output)."""
+        if isinstance(statistics, (np.ndarray, fscore.CandidateCounts)):
+            return super().score(statistics)
+        blocks = check_blocks(statistics, "the gold M2")
+        if hypotheses is None:
+            raise InputError("scoring gold M2 blocks needs the hypothesis lines: score(gold_blocks, hypothesis_lines)")
+        prepared = self.prepare(Corpus(None, gold=blocks))
+        result = super().score(self.statistics(prepared, hypotheses, name))
+        if self.keep_details:
+            result.details = self.details(prepared, check_lines(hypotheses, name), result.chosen)
+        return result
+
+    def details(self, gold: MaxMatchGold | Sequence[Block], lines: Sequence[str],
+                chosen: np.ndarray) -> list[SentenceDetail]:
+        """What the scorer did on each sentence (edits per annotator, the one kept), for
+        verbose output: the lattice work again, so only when asked."""
+        if not isinstance(gold, MaxMatchGold):
+            gold = MaxMatchGold(list(gold), [gold_edits_by_annotator(block) for block in gold])
+        details = []
+        for block, line, edits, slot in zip(gold.blocks, lines, gold.golds, chosen):
+            per_annotator = self.sentence_edits(block.source, line, edits)
+            details.append(SentenceDetail(block.source, line, list(edits), int(slot), [s for s, _ in per_annotator],
+                                          list(edits.values()), [c for _, c in per_annotator]))
+        return details
+
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        s = self.settings
+        fields: list = [("beta", f"{s.beta:g}"), ("max-unchanged", str(s.max_unchanged_words))]
+        if s.ignore_whitespace_casing:
+            fields.append(("ignore-whitespace-casing", "yes"))
+        return self.signature_name(), fields
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = [f"F{s.beta:g}"]
+        if s.max_unchanged_words != 2:
+            tokens.append(f"mu{s.max_unchanged_words}")
+        if s.ignore_whitespace_casing:
+            tokens.append("iwc")
+        return [" ".join([self.signature_name(), *tokens])]

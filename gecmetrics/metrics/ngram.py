@@ -1,0 +1,106 @@
+"""What every n-gram metric has: the order/unit settings, preparation by the shared counting
+core (one :class:`EncodedCorpus` per unit setting, deep enough for every metric using it), and
+the conveniences that score plain lists."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Hashable, Sequence
+
+
+from ..io.corpus import Corpus, check_lines
+from ..errors import InputError
+from .protocol import Metric, Result, Settings, choice, parse_bool, positive_int, setting
+from ..core.ngrams import EncodedCorpus
+from ..core.units import UNITS
+
+DEFAULT_ORDER = 4
+
+
+@dataclass(frozen=True)
+class NgramSettings(Settings):
+    """Settings shared by the n-gram metrics."""
+
+    n: int = setting(DEFAULT_ORDER, "maximum n-gram order", positive_int)
+    unit: str = setting("word", "word or char", choice(*UNITS))
+    normalize_space: bool = setting(False, "char unit: collapse whitespace first", parse_bool)
+
+    @property
+    def encoding(self) -> tuple[str, bool]:
+        """Metrics with the same encoding share one :class:`EncodedCorpus`
+        (``normalize_space`` matters for characters only)."""
+        return (self.unit, self.normalize_space and self.unit == "char")
+
+    def unit_fields(self) -> list[tuple[str, str] | str]:
+        """The signature fields of the n-gram settings."""
+        fields: list[tuple[str, str] | str] = [("n", str(self.n)), ("unit", self.unit)]
+        if self.encoding[1]:
+            fields.append(("space", "normalized"))
+        return fields
+
+    def label_tokens(self) -> list[str]:
+        """Column-label tokens of non-default n-gram settings (``n2``, ``ns``)."""
+        tokens = [f"n{self.n}"] if self.n != DEFAULT_ORDER else []
+        if self.encoding[1]:
+            tokens.append("ns")
+        return tokens
+
+
+class NgramMetric(Metric):
+    """A metric computed from (sigma, rho, eta) n-gram counts of the shared core: statistics of
+    shape (D, R, K) per hypothesis, reduced to scores."""
+
+    settings_class = NgramSettings
+
+    @property
+    def encoding(self) -> tuple[str, bool]:
+        return self.settings.encoding
+
+    def sharing_key(self) -> Hashable:
+        return ("ngram",) + self.settings.encoding
+
+    def text_unit(self) -> tuple[str, bool]:
+        return (self.settings.unit, self.settings.normalize_space)
+
+    def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> EncodedCorpus:
+        """Encode the source and references once, to the largest order of the group."""
+        if not corpus.references:
+            raise InputError(f"the {self.display_name} metric needs reference texts")
+        order = max([self.settings.n] + [m.settings.n for m in group])
+        unit, normalize = self.settings.encoding
+        return EncodedCorpus(corpus.sources, corpus.references, order, unit, normalize)
+
+    def texts_encoded(self, prepared: EncodedCorpus) -> int:
+        return prepared.encoder.calls
+
+    def check_prepared(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> list[str]:
+        """The hypothesis's lines, checked against an encoded corpus this metric can use."""
+        if not isinstance(encoded, EncodedCorpus):
+            raise TypeError(f"expected an EncodedCorpus from {type(self).__name__}.prepare(), "
+                            f"got {type(encoded).__name__}")
+        if encoded.max_order < self.settings.n or (encoded.encoder.unit, encoded.encoder.normalize_space) \
+                != self.settings.encoding:
+            raise ValueError("the encoded corpus does not fit this metric's unit or order")
+        lines = check_lines(hypothesis, "the hypothesis")
+        if len(lines) != encoded.size:
+            raise InputError(f"the hypothesis has {len(lines)} sentences but the source has {encoded.size}")
+        return lines
+
+    # ------------------------------------------------------------------ conveniences
+    def encode(self, sources: Sequence[str], references: Sequence[Sequence[str]]) -> EncodedCorpus:
+        """Encode a source and its references: ``prepare`` of plain lists."""
+        return self.prepare(Corpus(sources, references))
+
+    def _prepared(self, sources, references, prepared: EncodedCorpus | None) -> EncodedCorpus:
+        return self.encode(sources, references) if prepared is None else prepared
+
+    def corpus_score(self, sources: Sequence[str] | None, references: Sequence[Sequence[str]] | None,
+                     hypothesis: Sequence[str], prepared: EncodedCorpus | None = None) -> Result:
+        """The corpus result of one hypothesis (``prepared``: reuse an encoding; then
+        ``sources`` and ``references`` are not read — :meth:`evaluate` says it directly)."""
+        return self.evaluate(self._prepared(sources, references, prepared), hypothesis)
+
+    def sentence_scores(self, sources: Sequence[str] | None, references: Sequence[Sequence[str]] | None,
+                        hypothesis: Sequence[str], prepared: EncodedCorpus | None = None) -> Any:
+        """Per-sentence scores of one hypothesis (see the metric's ``sentence_from_statistics``)."""
+        encoded = self._prepared(sources, references, prepared)
+        return self.sentence_from_statistics(self.statistics(encoded, hypothesis))

@@ -1,0 +1,486 @@
+"""PT-M2 (MaxMatch edits) and PT-ERRANT (ERRANT edits) as metrics of the protocol
+(:class:`gecmetrics.metrics.protocol.Metric`, registered as ``pt-m2`` and ``pt-errant``).
+
+Both follow the authors' code (github pygongnlp/PT-M2, ``evaluate.py`` with ``--scorer
+bertscore``): ``level="sentence"`` is its ``sentm2`` / ``senterrant`` (the mean of sentence
+F-scores, the configuration the authors recommend), ``level="corpus"`` its ``m2`` / ``errant``.
+
+Where things live, so that a corpus can be scored in chunks and in worker processes:
+
+* the loaded model (:class:`PTEngine`) is kept once per process and model setting
+  (:func:`engine_for`), never pickled: a worker loads its own;
+* ``prepare`` reads the gold edits of a chunk, builds each annotator's reference and scores the
+  source against it; the prepared object also holds the chunk's cache (token ids, reference
+  embeddings, pair scores), shared by every system and every PT metric with the same model,
+  and dropped with the chunk (and when pickled: it is rebuilt on use);
+* ``statistics`` weighs each edit of one system: each distinct edited sentence is encoded once.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Hashable, Sequence
+
+import numpy as np
+
+from ...io.corpus import Corpus, check_lines
+from ...errors import InputError
+from ..m2.base import RunningFMetric, SentenceCounts
+from ...io.m2 import Block, Edit, check_blocks
+from ..m2.lattice import GoldEdit
+from ..protocol import M2, Settings, choice, non_negative_int, parse_beta, positive_int, setting
+from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
+                        pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
+
+DEFAULT_MODEL = "bert-base-uncased"
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+def parse_path(name: str, value: Any) -> str:
+    """A model name or a path: non-empty text (slashes are part of it)."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"setting {name} must be a model name or a folder, got {value!r}")
+    return value.strip()
+
+
+parse_path.reads_slashes = True  # type: ignore[attr-defined]  # the registry's text syntax keeps 'a/b' whole
+
+
+def optional_layer(name: str, value: Any) -> int | None:
+    """A layer number >= 0, or None (``auto``): the model's BERTScore default."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto", "none")):
+        return None
+    return non_negative_int(name, value)
+
+
+_DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
+
+
+def parse_device(name: str, value: Any) -> str | None:
+    """``cpu``, ``cuda``, ``cuda:N`` or ``mps``; None (``auto``): CUDA when torch sees one."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
+        return None
+    if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
+        raise InputError(f"setting {name} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
+    return value.strip().lower()
+
+
+@dataclass(frozen=True)
+class PTSettings(Settings):
+    """What a PT metric computes with. ``batch_size``, ``device`` and ``threads`` change speed
+    and memory, not the number: they are left out of the signature."""
+
+    model: str = setting(DEFAULT_MODEL, "model name (Hugging Face) or local folder", parse_path)
+    num_layers: int | None = setting(None, "BERTScore layer (auto: the model's default, 9 for bert-base-uncased)",
+                                     optional_layer, ("layer",))
+    baseline: str = setting("auto", "rescaling baseline: auto, none, a model name or a bert_score baseline file",
+                            parse_path)
+    level: str = setting("sentence", "sentence (mean of sentence F, the authors' choice) or corpus", choice(*LEVELS))
+    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
+    batch_size: int = setting(64, "sentences encoded per batch (speed and memory only)", positive_int)
+    device: str | None = setting(None, "cpu, cuda, cuda:N (auto: CUDA when available)", parse_device)
+    threads: int = setting(1, "torch threads per process (0: torch's default; more may change the last bits)",
+                           non_negative_int)
+
+    @property
+    def engine_key(self) -> tuple:
+        """The settings that decide the embeddings and pair scores (one engine each)."""
+        return (self.model, self.num_layers, self.baseline, self.device)
+
+
+@dataclass(frozen=True)
+class PTM2Settings(PTSettings):
+    max_unchanged_words: int = setting(2, "unchanged words one system edit may span", non_negative_int,
+                                       ("max_unchanged",))
+
+
+# ----------------------------------------------------------------------------- the model, once per process
+
+
+class PTEngine:
+    """A loaded model and its rescaling baseline, with what identifies them in a signature."""
+
+    def __init__(self, settings: PTSettings) -> None:
+        from ...core.models.bertscore import baseline_label, baseline_values
+        from ...core.models.loading import load_model
+
+        self.key = settings.engine_key
+        self.loaded = load_model(settings.model, settings.num_layers, settings.device)
+        self.baseline = baseline_values(settings.baseline, settings.model, self.loaded.num_layers)
+        self.baseline_name = baseline_label(settings.baseline, settings.model)
+
+    def pair_scorer(self, batch_size: int) -> Any:
+        """A new cache of token ids, embeddings and pair scores on this model."""
+        from ...core.models.bertscore import PairScorer
+
+        return PairScorer(self.loaded, self.baseline, batch_size=batch_size)
+
+    def signature_fields(self) -> list[tuple[str, str]]:
+        loaded = self.loaded
+        name = loaded.name
+        if os.path.isdir(os.path.expanduser(name)):  # a local folder: its name (the weights' hash says the rest)
+            name = os.path.basename(os.path.normpath(os.path.expanduser(name)))
+        return [("model", name), ("rev", loaded.revision), ("layer", str(loaded.num_layers)),
+                ("baseline", self.baseline_name), ("torch", loaded.torch_version.split("+")[0]),
+                ("transformers", loaded.transformers_version)]
+
+
+_ENGINES: dict[tuple, PTEngine] = {}
+
+
+def engine_for(settings: PTSettings) -> PTEngine:
+    """The model of these settings, loaded once per process (every chunk, system and PT metric
+    with the same model shares it)."""
+    engine = _ENGINES.get(settings.engine_key)
+    if engine is None:
+        engine = _ENGINES[settings.engine_key] = PTEngine(settings)
+    if settings.threads:
+        from ...core.models.loading import import_backend
+
+        torch = import_backend()[0]
+        if torch.get_num_threads() != settings.threads:
+            torch.set_num_threads(settings.threads)
+    return engine
+
+
+def release_models() -> None:
+    """Forget the loaded models of this process (they are freed once nothing else holds them)."""
+    _ENGINES.clear()
+
+
+# ----------------------------------------------------------------------------- prepared corpus
+
+
+@dataclass
+class PreparedCorpus:
+    """What every system shares in a chunk: per sentence the source, each annotator's gold edit
+    keys (first-appearance order) and reference text, the F of the source against each
+    reference; and the chunk's cache (``pairs``, rebuilt on use after pickling)."""
+
+    engine_key: tuple
+    sources: list[str]
+    gold: list[dict[int, list]]
+    references: list[list[str]]
+    source_f: list[list[float]] = field(default_factory=list)
+    extra: list = field(default_factory=list)
+    """Scorer-specific per-sentence data (PT-M2: GoldEdit lists for the lattice)."""
+    pairs: Any = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "pairs": None}
+
+
+def _replacement(correction: str) -> str:
+    return "" if correction == "-NONE-" else correction
+
+
+def _annotators_in_order(block: Block) -> list[int]:
+    """Annotator ids in order of first appearance (the authors' dict order); [0] if none."""
+    return list(dict.fromkeys(edit.annotator for edit in block.edits)) or [0]
+
+
+def _gold_blocks(corpus: Corpus | Sequence[Block], what: str) -> list[Block]:
+    """The gold blocks of a corpus (or blocks given directly)."""
+    if isinstance(corpus, Corpus):
+        if corpus.gold is None:
+            raise InputError(f"{what} needs gold M2 annotations of the same sentences")
+        return check_blocks(corpus.gold, corpus.name("gold"))
+    return check_blocks(corpus, "the gold M2")
+
+
+# ----------------------------------------------------------------------------- the metrics
+
+
+class PTMetric(RunningFMetric):
+    """What PT-M2 and PT-ERRANT share: the model, the prepared references, weighted rows, the
+    authors' annotator choice (:data:`~gecmetrics.metrics.pt.weighting.PT_RULE`) and the reducers."""
+
+    settings_class = PTSettings
+    positional = ("model",)
+    rule = PT_RULE
+    title: ClassVar[str] = "PT"
+
+    @property
+    def engine(self) -> PTEngine:
+        """The loaded model (once per process)."""
+        return engine_for(self.settings)
+
+    def sharing_key(self) -> Hashable:
+        return (self.title, self.settings.engine_key)
+
+    def _checked(self, prepared: Any) -> PreparedCorpus:
+        """The prepared corpus, if it is one for this model."""
+        if not isinstance(prepared, PreparedCorpus):
+            raise InputError(f"{self.title} statistics need the object its prepare() returned, "
+                             f"got {type(prepared).__name__}")
+        if prepared.engine_key != self.settings.engine_key:
+            raise InputError(f"this corpus was prepared for {self.title} with other model settings")
+        return prepared
+
+    def _pairs(self, prepared: PreparedCorpus) -> Any:
+        """The chunk's cache: made on first use, with the references pinned."""
+        prepared = self._checked(prepared)
+        if prepared.pairs is None:
+            prepared.pairs = self.engine.pair_scorer(self.settings.batch_size)
+            prepared.pairs.sequences([r for refs in prepared.references for r in refs], pin=True)
+        prepared.pairs.batch_size = self.settings.batch_size
+        return prepared.pairs
+
+    def _finish_prepare(self, sources: list[str], gold: list[dict[int, list]], references: list[list[str]],
+                        extra: list) -> PreparedCorpus:
+        """Score every source against each of its references (the weights' starting point)."""
+        prepared = PreparedCorpus(self.settings.engine_key, sources, gold, references, [], extra)
+        pairs = self._pairs(prepared)
+        flat_sources = [s for s, refs in zip(sources, references) for _ in refs]
+        flat_f = iter(pairs.f_scores(pairs.sequences(flat_sources),
+                                     pairs.sequences([r for refs in references for r in refs])))
+        prepared.source_f = [[next(flat_f) for _ in refs] for refs in references]
+        return prepared
+
+    def _edited_f(self, prepared: PreparedCorpus, slot_keys: list[list[list]]) -> list[list[list[float]]]:
+        """F of every (source with one edit applied, the slot's reference), per sentence, slot
+        and key; every distinct edited sentence is encoded once."""
+        pairs = self._pairs(prepared)
+        texts, references = [], []
+        for d, slots in enumerate(slot_keys):
+            tokens = prepared.sources[d].split()
+            for slot, keys in enumerate(slots):
+                for key in keys:
+                    texts.append(apply_edits_in_order(tokens, [(key[0], key[1], _replacement(key[-1]))]))
+                    references.append(prepared.references[d][slot])
+        values = iter(pairs.f_scores(pairs.sequences(texts), pairs.sequences(references)))
+        return [[[next(values) for _ in keys] for keys in slots] for slots in slot_keys]
+
+    def _rows(self, prepared: PreparedCorpus, per_sentence: list[list[tuple[list, list, list]]]) -> np.ndarray:
+        """Statistics (D, A, 5) from, per sentence and annotator slot, (system keys, correct
+        keys, gold keys): each key's weight against the slot's reference, summed."""
+        slot_keys = [[list(dict.fromkeys((*system, *gold))) for system, _, gold in entries] for entries in per_sentence]
+        edited = self._edited_f(prepared, slot_keys)
+        sentence_level = self.settings.level == "sentence"
+        rows = []
+        for d, entries in enumerate(per_sentence):
+            row = []
+            for slot, ((system, correct, gold), annotator) in enumerate(zip(entries, prepared.gold[d])):
+                weights = edit_weights(slot_keys[d][slot], edited[d][slot], prepared.source_f[d][slot], sentence_level)
+                row.append((*statistics_row(weights, correct, system, gold), annotator))
+            rows.append(row)
+        return pack_rows(rows)
+
+    # ------------------------------------------------------------------ reducers
+    def score(self, statistics: Any) -> PTResult:
+        """The result of (possibly joined or resampled) statistics rows."""
+        result = reduce_statistics(statistics, self.settings.beta, self.settings.level)
+        result.signature, result.settings = self.signature, self.settings_dict()
+        return result
+
+    def sentence_from_statistics(self, statistics: Any) -> SentenceCounts:
+        """Per-sentence P/R/F with the annotator kept for that sentence (the corpus choice at
+        corpus level, the sentence's own at sentence level)."""
+        result = reduce_statistics(statistics, self.settings.beta, self.settings.level)
+        data = check_statistics(statistics)
+        kept = data.counts[np.arange(len(data)), result.chosen]
+        precision, recall, f = pt_scores(kept, self.settings.beta)
+        return SentenceCounts(f, precision, recall, kept, result.chosen, self.signature, np.array(result.totals))
+
+    def resampler(self, column: int = 0, references: int = 1) -> Any:
+        """Corpus level: the running choice redone in every resample (the M2 family's
+        resampler with the authors' rule). Sentence level: each sentence's choice does not
+        depend on the others, so a resample's score is the mean of its sentences' F."""
+        from ...stats.significance import LinearResampler, RunningFResampler
+
+        label = self.column_labels()[0]
+        if self.settings.level == "corpus":
+            return RunningFResampler(self.rule, self.settings.beta, label, self.signature)
+        return LinearResampler(self._sentence_f_rows, _mean_of_rows, label, self.signature)
+
+    def _sentence_f_rows(self, statistics: Any) -> np.ndarray:
+        """(D, 2): each sentence's F and a 1 (summed: the F total and the sentence count)."""
+        data = check_statistics(statistics)
+        kept = data.counts[np.arange(len(data)), sentence_choice(data, self.settings.beta)]
+        return np.column_stack([pt_scores(kept, self.settings.beta)[2], np.ones(len(data))])
+
+    # ------------------------------------------------------------------ names
+    def settings_dict(self) -> dict[str, Any]:
+        return {"metric": self.title, **self.settings.to_dict()}
+
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        s = self.settings
+        return self.title, [("level", s.level), ("beta", f"{s.beta:g}"), *self._edit_fields(),
+                            *self.engine.signature_fields()]
+
+    def _edit_fields(self) -> list[tuple[str, str]]:
+        return []
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = [self.title, f"F{s.beta:g}"] + (["corpus"] if s.level == "corpus" else [])
+        if s.model != DEFAULT_MODEL:
+            tokens.append(os.path.basename(os.path.normpath(s.model)))
+        if s.num_layers is not None:
+            tokens.append(f"L{s.num_layers}")
+        return [" ".join(tokens)]
+
+
+def _mean_of_rows(sums: np.ndarray) -> np.ndarray:
+    return sums[..., 0] / sums[..., 1]
+
+
+class PTM2(PTMetric):
+    """PT-M2: MaxMatch edits (per annotator, the edit-lattice path the NUS scorer chooses
+    against that annotator's gold edits), weighted by BERTScore. Hypotheses: tokenized lines."""
+
+    name = "pt-m2"
+    settings_class = PTM2Settings
+    title = "PT-M2"
+
+    def prepare(self, corpus: Corpus | Sequence[Block], group: Sequence[Any] = ()) -> PreparedCorpus:
+        """From the gold M2 (a corpus's, or blocks): each annotator's gold edits and reference
+        (its edits, first correction of each), and the source's F against it."""
+        sources, gold, references, lattice_gold = [], [], [], []
+        for block in _gold_blocks(corpus, self.title):
+            tokens = block.tokens
+            per_annotator: dict[int, list[GoldEdit]] = {a: [] for a in _annotators_in_order(block)}
+            for edit in block.edits:
+                if not edit.is_noop:
+                    corrections = tuple(text.strip() for text in edit.alternatives)
+                    per_annotator[edit.annotator].append(
+                        GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]), corrections))
+            sources.append(" ".join(tokens))
+            lattice_gold.append(per_annotator)
+            gold.append({a: [(g.start, g.end, g.original, g.corrections[0]) for g in edits]
+                         for a, edits in per_annotator.items()})
+            references.append([apply_edits_in_order(tokens, [(s, e, c) for s, e, _, c in keys])
+                               for keys in gold[-1].values()])
+        return self._finish_prepare(sources, gold, references, lattice_gold)
+
+    def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[str], name: str = "hypothesis") -> np.ndarray:
+        """Weighted (correct, proposed, gold) per sentence and annotator, shape (D, A, 5)."""
+        from ..m2.maxmatch import M2Scorer
+
+        prepared, lines = self._checked(prepared), check_lines(hypothesis, name)
+        if len(lines) != len(prepared.sources):
+            raise InputError(f"has {len(lines)} lines but the gold M2 has {len(prepared.sources)} sentences", name)
+        lattice = M2Scorer(beta=self.settings.beta, max_unchanged_words=self.settings.max_unchanged_words)
+        per_sentence = []
+        for source, line, lattice_gold in zip(prepared.sources, lines, prepared.extra):
+            entries = []
+            for (system, _), gold_edits in zip(lattice.sentence_edits(source, line.strip(), lattice_gold),
+                                               lattice_gold.values()):
+                ascending = [edit.as_tuple() for edit in system]
+                gold_keys = [(g.start, g.end, g.original, g.corrections[0]) for g in gold_edits]
+                entries.append((ascending[::-1], match_all_in_order(ascending, gold_edits), gold_keys))
+            per_sentence.append(entries)
+        return self._rows(prepared, per_sentence)
+
+    def _edit_fields(self) -> list[tuple[str, str]]:
+        return [("max-unchanged", str(self.settings.max_unchanged_words))]
+
+    def column_labels(self) -> list[str]:
+        label = super().column_labels()[0]
+        return [label + (f" mu{self.settings.max_unchanged_words}" if self.settings.max_unchanged_words != 2 else "")]
+
+
+def match_all_in_order(system: Sequence[tuple], gold: Sequence[GoldEdit]) -> list[tuple]:
+    """System edits (left to right) matching gold edits, scanning the gold list forward from
+    after the last match. The authors' ``matchSeq`` has no ``break``: one system edit matching
+    several gold edits (alternatives written as separate lines) counts once per match, where
+    the NUS scorer (:func:`gecmetrics.metrics.m2.maxmatch.match_in_order`) counts it once."""
+    correct = []
+    next_index = 0
+    for edit in system:
+        for index in range(next_index, len(gold)):
+            g = gold[index]
+            if edit[0] == g.start and edit[1] == g.end and edit[2] == g.original and edit[3] in g.corrections:
+                correct.append(edit)
+                next_index = index + 1
+    return correct
+
+
+class PTErrant(PTMetric):
+    """PT-ERRANT: ERRANT edits read from hypothesis M2 files and a reference M2 (as
+    ``errant_parallel`` writes them), compared on (start, end, correction), weighted by
+    BERTScore. Hypotheses: M2 blocks; the corpus's gold blocks are the reference M2."""
+
+    name = "pt-errant"
+    hypothesis_kind = M2
+    title = "PT-ERRANT"
+
+    def prepare(self, corpus: Corpus | Sequence[Block], group: Sequence[Any] = ()) -> PreparedCorpus:
+        """From the reference M2 (a corpus's gold, or blocks): per coder its edit keys and
+        reference text, and the source's F against it."""
+        blocks = _gold_blocks(corpus, self.title)
+        gold = [errant_keys_by_coder(block) for block in blocks]
+        references = [[apply_edits_in_order(block.tokens, [(s, e, _replacement(c)) for s, e, c in keys])
+                       for keys in coders.values()] for block, coders in zip(blocks, gold)]
+        return self._finish_prepare([" ".join(block.tokens) for block in blocks], gold, references, [])
+
+    def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[Block], name: str = "hypothesis M2"
+                   ) -> np.ndarray:
+        """Weighted (correct, proposed, gold) per sentence and coder, shape (D, A, 5)."""
+        prepared, blocks = self._checked(prepared), check_blocks(hypothesis, name)
+        if len(blocks) != len(prepared.sources):
+            raise InputError(f"has {len(blocks)} sentences but the reference M2 has {len(prepared.sources)}", name)
+        per_sentence = []
+        for d, block in enumerate(blocks):
+            if " ".join(block.tokens) != prepared.sources[d]:
+                raise InputError(f"the source of sentence {d + 1} differs from the reference M2's", name,
+                                 block.line or None)
+            system = [key for keys in errant_keys_by_coder(block).values() for key in keys]
+            per_sentence.append([(system, match_keys_in_order(system, keys), keys)
+                                 for keys in prepared.gold[d].values()])
+        return self._rows(prepared, per_sentence)
+
+
+def merge_coders(files: Sequence[Sequence[Block]], names: Sequence[str]) -> list[Block]:
+    """One reference M2 from several of the same sentences (e.g. ``errant_parallel`` run once
+    per reference): the coders of each file follow those of the files before it, renumbered
+    in order (a block without edits counts as its file's first coder with none)."""
+    first = check_blocks(files[0], names[0])
+    if len(files) == 1:
+        return first
+    offsets, merged = [], []
+    for blocks, name in zip(files, names):
+        blocks = check_blocks(blocks, name)
+        if len(blocks) != len(first) or any(b.tokens != f.tokens for b, f in zip(blocks, first)):
+            raise InputError(f"does not annotate the sentences of {names[0]} (count or tokens differ)", name)
+        coders = sorted({edit.annotator for block in blocks for edit in block.edits}) or [0]
+        offsets.append((sum(len(c) for _, c in offsets), coders))
+    for d, block in enumerate(first):
+        edits = []
+        for blocks, (offset, coders) in zip(files, offsets):
+            number = {coder: offset + k for k, coder in enumerate(coders)}
+            edits += [dataclasses.replace(e, annotator=number[e.annotator]) for e in blocks[d].edits] or \
+                [Edit(-1, -1, "noop", "-NONE-", annotator=offset)]
+        merged.append(Block(block.source, edits, block.line))
+    return merged
+
+
+def errant_keys_by_coder(block: Block) -> dict[int, list[tuple[int, int, str]]]:
+    """Per coder (first-appearance order; coder 0 for a block without edits) its distinct
+    (start, end, correction) keys in file order, without noop and UNK edits (ERRANT's
+    span-based correction, as the authors' ``errant_load_annotation`` reads an M2)."""
+    coders: dict[int, list[tuple[int, int, str]]] = {a: [] for a in _annotators_in_order(block)}
+    for edit in block.edits:
+        key = (edit.start, edit.end, edit.correction)
+        if edit.is_noop or edit.type == "UNK" or key in coders[edit.annotator]:
+            continue
+        coders[edit.annotator].append(key)
+    return coders
+
+
+def match_keys_in_order(system: Sequence[tuple], gold: Sequence[tuple]) -> list[tuple]:
+    """System keys found in the gold keys, scanning forward from after the last match (the
+    authors' ``matchSeq`` of their ERRANT variant; no ``break`` either, see
+    :func:`match_all_in_order`, though distinct keys can match only once)."""
+    correct = []
+    next_index = 0
+    for key in system:
+        for index in range(next_index, len(gold)):
+            if gold[index] == key:
+                correct.append(key)
+                next_index = index + 1
+    return correct

@@ -1,0 +1,273 @@
+"""Metrics by name: ``get_metric("green", beta=[0.5, 1, 2])``, ``list_metrics()``,
+``register_metric(name, cls)``, and the small text syntax of ``gecmetric compare --metrics``
+(``gleu,green:beta=0.5/1/2:unit=char``).
+
+The registry is a table from names to metric classes (:class:`gecmetrics.metrics.protocol.Metric`
+subclasses), each with an optional preset: ``gleu-max`` is GLEU+ with ``best_reference=True``,
+``green-char`` GREEN on characters. Settings come from the class's settings dataclass: its
+fields are the valid keywords, with their aliases, parsers and help lines. Metrics installed
+by other packages register through the entry-point group ``gecmetrics.metrics``
+(``name = "package.module:Class"``). Unknown names or settings raise :class:`InputError`
+listing the valid ones.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..errors import InputError
+
+ENTRY_POINT_GROUP = "gecmetrics.metrics"
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """A registered name: its class (or where to import it from), preset and description."""
+
+    name: str
+    target: Any
+    """The metric class, or ``"module:Class"`` imported on first use."""
+    preset: dict[str, Any] = field(default_factory=dict)
+    """Settings fixed by this name (``gleu-max``: ``best_reference=True``)."""
+    description: str = ""
+
+    @property
+    def cls(self) -> type:
+        if isinstance(self.target, str):
+            module, _, attribute = self.target.partition(":")
+            return getattr(importlib.import_module(module), attribute)
+        return self.target
+
+    @property
+    def settings(self) -> tuple[str, ...]:
+        """The settings a user may give with this name (all but the preset's)."""
+        return tuple(name for name in self.cls.settings_class.infos() if name not in self.preset)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        values = self.cls.settings_class(**self.preset).to_dict()
+        return {name: values[name] for name in self.cls.settings_class.infos()}
+
+    def __str__(self) -> str:
+        description = self.description or (self.cls.__doc__ or "").strip().splitlines()[0]
+        defaults = ", ".join(f"{k}={_show(v)}" for k, v in self.defaults.items())
+        return f"{self.name}: {description} ({defaults})"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "/".join(_show(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+_BUILT_IN = [
+    MetricInfo("gleu", "gecmetrics.metrics.gleu.gleu:GLEU", {},
+               "GLEU+ as gec-ranking's code (official variant), references sampled as it does"),
+    MetricInfo("gleu-max", "gecmetrics.metrics.gleu.gleu:GLEU", {"best_reference": True},
+               "GLEU+ (official) with the best reference per sentence (gleu -m)"),
+    MetricInfo("gleu-paper", "gecmetrics.metrics.gleu.gleu:GLEU", {"variant": "paper"},
+               "GLEU+ as Equation 1 of 'GLEU Without Tuning' (no per-sentence clamp)"),
+    MetricInfo("gleu0", "gecmetrics.metrics.gleu.gleu2015:GLEU2015", {},
+               "the original 2015 GLEU (merged references, penalty weight lambda)"),
+    MetricInfo("green", "gecmetrics.metrics.green.green:GREEN", {},
+               "GREEN, word n-grams (best reference per sentence and beta)"),
+    MetricInfo("green-char", "gecmetrics.metrics.green.green:GREEN", {"unit": "char"}, "GREEN, character n-grams"),
+    MetricInfo("m2", "gecmetrics.metrics.m2.maxmatch:M2Scorer", {},
+               "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits"),
+    MetricInfo("sentm2", "gecmetrics.metrics.m2.maxmatch:M2Scorer", {"sentence_average": True},
+               "SentM2: mean over sentences of the MaxMatch sentence F-beta (best annotator per sentence)"),
+    MetricInfo("senterrant", "gecmetrics.metrics.m2.compare:ErrantCompare", {"sentence_average": True},
+               "SentERRANT: mean over sentences of ERRANT's sentence F-beta, hypothesis M2 (best annotator each)"),
+    MetricInfo("cleme", "gecmetrics.metrics.cleme.metric:CLEME", {},
+               "CLEME F-beta over chunks of hypothesis M2 against the gold M2 (dependent, corpus, length-weighted)"),
+    MetricInfo("cleme2", "gecmetrics.metrics.cleme.metric:CLEME2", {},
+               "CLEME2.0 aggregate of hit/wrong/under/over-correction rates over chunks of hypothesis M2"),
+    MetricInfo("errant", "gecmetrics.metrics.errant.metric:ErrantText", {},
+               "ERRANT F-beta of plain-text outputs: annotated as errant_parallel (spaCy), compared as compare_m2"),
+    MetricInfo("pt-m2", "gecmetrics.metrics.pt.scorers:PTM2", {},
+               "PT-M2: MaxMatch edits weighted by BERTScore (needs the extra gecmetrics[pt])"),
+    MetricInfo("pt-errant", "gecmetrics.metrics.pt.scorers:PTErrant", {},
+               "PT-ERRANT: edits of hypothesis M2 files (ERRANT) weighted by BERTScore (needs gecmetrics[pt])"),
+]
+
+_REGISTRY: dict[str, MetricInfo] = {}
+_LOADED_ENTRY_POINTS = False
+
+
+def _table(plugins: bool = True) -> dict[str, MetricInfo]:
+    """The registry, with the built-in metrics and, once, the installed plugins (``plugins``:
+    look for them; a name found without them needs no scan of the installed packages)."""
+    global _LOADED_ENTRY_POINTS
+    if not _REGISTRY:
+        _REGISTRY.update((info.name, info) for info in _BUILT_IN)
+    if plugins and not _LOADED_ENTRY_POINTS:
+        _LOADED_ENTRY_POINTS = True
+        from importlib.metadata import entry_points
+
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            if point.name not in _REGISTRY:
+                _REGISTRY[point.name] = MetricInfo(point.name, point.value)
+    return _REGISTRY
+
+
+def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, description: str = "",
+                    replace: bool = False) -> None:
+    """Make ``cls`` (a :class:`~gecmetrics.metrics.protocol.Metric` subclass) known as ``name``, for
+    ``get_metric``, ``compare``, ``--metrics`` and meta-evaluation. ``preset``: settings this
+    name fixes. Registering a taken name is an error unless ``replace=True``."""
+    from .protocol import Metric
+
+    if not isinstance(name, str) or not name or any(c in name for c in ",: \t"):
+        raise InputError(f"a metric name is a non-empty word without ',', ':' or spaces, got {name!r}")
+    if not (isinstance(cls, type) and issubclass(cls, Metric)):
+        raise TypeError(f"register_metric needs a gecmetrics.Metric subclass, got {cls!r}")
+    table = _table()
+    if name in table and not replace:
+        raise InputError(f"metric name {name!r} is already registered (pass replace=True to replace it)")
+    preset = dict(preset or {})
+    cls.settings_class(**preset)  # the preset must be valid settings
+    table[name] = MetricInfo(name, cls, preset, description)
+
+
+def unregister_metric(name: str) -> None:
+    """Forget a registered name (for tests and plugins that clean up)."""
+    _table().pop(name, None)
+
+
+def list_metrics() -> list[MetricInfo]:
+    """The registered names with their classes, presets and descriptions."""
+    return list(_table().values())
+
+
+def metric_info(name: str) -> MetricInfo:
+    table = _table(plugins=False)
+    if name not in table:
+        table = _table()
+    if name not in table:
+        raise InputError(f"unknown metric {name!r}; valid names: {', '.join(table)}")
+    return table[name]
+
+
+def get_metric(name: str, **config: Any):
+    """A metric object configured by name and keyword settings (aliases work too), e.g.
+    ``get_metric("gleu", iterations=100)`` or ``get_metric("green-char", beta=[0.5, 2])``."""
+    info = metric_info(name)
+    settings_class = info.cls.settings_class
+    infos = settings_class.infos()
+    values = dict(info.preset)
+    for key, value in config.items():
+        canonical = settings_class.canonical_name(key)
+        if canonical is None or canonical in info.preset:
+            raise InputError(f"metric {name!r} has no setting {key!r}; valid settings: {', '.join(info.settings)}")
+        if canonical in values and canonical not in info.preset:
+            raise InputError(f"setting {canonical!r} of metric {name!r} given twice")
+        if isinstance(value, str) and "/" in value and not _takes_several(infos[canonical]) \
+                and not getattr(infos[canonical].parse, "reads_paths", False):
+            raise InputError(f"metric {name!r} takes one {canonical}, got {len(value.split('/'))}")
+        values[canonical] = value
+    metric = info.cls(**values)
+    return metric
+
+
+def _takes_several(info: Any) -> bool:
+    """Whether a '/' in a setting's text is its own business: several values (a parser marked
+    ``takes_several``, such as CLEME2's factors), or a parser marked ``reads_slashes`` (a file or
+    folder path, such as PT-M2's model)."""
+    from .protocol import parse_betas, parse_floats, parse_strings
+
+    return (info.parse in (parse_betas, parse_floats, parse_strings) or getattr(info.parse, "takes_several", False)
+            or getattr(info.parse, "reads_slashes", False))
+
+
+# ----------------------------------------------------------------------------- text syntax
+
+
+METRIC_SEPARATOR = ","
+SETTING_SEPARATOR = ":"
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A metric name with settings as written on the command line (values still text)."""
+
+    name: str
+    settings: dict[str, str] = field(default_factory=dict)
+
+    def build(self):
+        return get_metric(self.name, **self.settings)
+
+
+def parse_metric_spec(text: str) -> MetricSpec:
+    """``NAME[:KEY=VALUE[:KEY=VALUE...]]``; a bare ``KEY`` means ``KEY=true``; several values
+    of one setting are separated by ``/`` (``green:beta=0.5/1/2``)."""
+    parts = [part.strip() for part in text.strip().split(SETTING_SEPARATOR)]
+    name = parts[0].lower()
+    if not name:
+        raise InputError(f"empty metric name in {text!r}; valid names: {', '.join(_table())}")
+    settings: dict[str, str] = {}
+    for part in parts[1:]:
+        if not part:
+            raise InputError(f"empty setting in metric {text!r} (settings are written KEY=VALUE, joined by ':')")
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key in settings:
+            raise InputError(f"setting {key!r} given twice in metric {text!r}")
+        settings[key] = value.strip() if "=" in part else "true"
+    return MetricSpec(name, settings)
+
+
+def parse_metric_list(texts: str | Sequence[str]) -> list[MetricSpec]:
+    """Comma-separated metric specifications (one string or several)."""
+    if isinstance(texts, str):
+        texts = [texts]
+    specs = []
+    for text in texts:
+        for item in text.split(METRIC_SEPARATOR):
+            if not item.strip():
+                raise InputError(f"empty metric in {text!r}; valid names: {', '.join(_table())}")
+            specs.append(parse_metric_spec(item))
+    if not specs:
+        raise InputError(f"no metric given; valid names: {', '.join(_table())}")
+    return specs
+
+
+def metrics_from_text(texts: str | Sequence[str]) -> list[Any]:
+    """Metric objects for ``--metrics`` text, e.g. ``"gleu,green:beta=0.5/1/2"``."""
+    return [spec.build() for spec in parse_metric_list(texts)]
+
+
+def resolve_metrics(metrics: Sequence[Any] | str) -> list[Any]:
+    """Metric objects from objects and/or registry texts."""
+    if isinstance(metrics, str):
+        return metrics_from_text(metrics)
+    resolved = []
+    for metric in metrics:
+        resolved.extend(metrics_from_text(metric) if isinstance(metric, str) else [metric])
+    return resolved
+
+
+def settings_help() -> str:
+    """One line per setting keyword of every registered metric, for help texts."""
+    lines: dict[str, str] = {}
+    for info in list_metrics():
+        for name, setting in info.cls.settings_class.infos().items():
+            aliases = f" ({', '.join(setting.aliases)})" if setting.aliases else ""
+            lines.setdefault(name, f"{name}{aliases}: {setting.help}")
+    return "\n".join(lines.values())
+
+
+def column_labels(metric: Any) -> list[str]:
+    """Compact headers of the columns a metric fills (``GLEU+ f``, ``GREEN b0.5`` ...)."""
+    return metric.column_labels()
+
+
+def needs_gold_m2(metric: Any) -> bool:
+    """Whether the metric reads gold M2 references (the M2 family) instead of reference texts."""
+    from .protocol import M2
+
+    return metric.reference_kind == M2

@@ -1,0 +1,1 @@
+"""Output beyond tables: plots."""

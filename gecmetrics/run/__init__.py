@@ -1,0 +1,2 @@
+"""The run engine: corpora and files to per-sentence statistics, in chunks, on one or many
+processes or a Dask cluster."""
