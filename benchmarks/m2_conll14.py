@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness as harness  # noqa: E402
 
-from gecmetrics.io.corpus import read_lines  # noqa: E402
+from gecmetrics.io.text import read_lines  # noqa: E402
 from gecmetrics.io.m2 import Block, Edit, read_m2  # noqa: E402
 from gecmetrics.metrics.m2.maxmatch import M2Scorer, gold_edits_by_annotator  # noqa: E402
 

@@ -51,7 +51,7 @@ class Generator:
     """Aligned generated lines from real tuples (see the module docstring)."""
 
     def __init__(self, data: Path, seed: int = 0) -> None:
-        from gecmetrics.io.corpus import read_lines
+        from gecmetrics.io.text import read_lines
         from gecmetrics.io.m2 import read_m2
 
         conll = data / "conll14"

@@ -35,7 +35,7 @@ def library_timings(data: Path, systems: list[str], samples: dict[str, int], rep
     """Time paired_test_from_statistics alone (the counting is done once, before the clock)."""
     harness.import_numpy_single_threaded()
     from gecmetrics import GLEU, GREEN, read_lines
-    from gecmetrics.stats.significance import paired_test_from_statistics, resampler_for
+    from gecmetrics.stats.significance import paired_test_from_statistics
 
     sources = read_lines(str(data / SOURCE))
     references = [read_lines(str(data / name)) for name in REFERENCES]
@@ -45,7 +45,7 @@ def library_timings(data: Path, systems: list[str], samples: dict[str, int], rep
         encoded = metric.encode(sources, references)
         statistics = {name: metric.statistics(encoded, read_lines(str(data / name))) for name in names}
         counting = time.perf_counter() - start
-        resampler = resampler_for(metric, len(references))
+        resampler = metric.resampler(0, len(references))
         print(f"{label}: counting {counting:.3f} s (once, for {len(names)} files)")
         for method in ("bs", "ar"):
             cpu, wall = [], []

@@ -13,7 +13,8 @@ from ._lazy import lazy_names
 from .version import __version__
 
 from .errors import InputError
-from .io.corpus import Corpus, read_corpus, read_lines
+from .io.corpus import Corpus, read_corpus
+from .io.text import read_lines
 _LAZY = {
     "Metric": "metrics.protocol", "Settings": "metrics.protocol", "Signature": "metrics.protocol",
     "Result": "metrics.protocol", "Column": "metrics.protocol", "setting": "metrics.protocol",
@@ -26,7 +27,7 @@ _LAZY = {
     "compare": "run.compare", "ComparisonTable": "run.compare",
     "get_metric": "metrics.registry", "list_metrics": "metrics.registry", "register_metric": "metrics.registry",
     "unregister_metric": "metrics.registry",
-    "paired_test": "stats.significance", "PairedTestResult": "stats.significance",
+    "paired_test": "run.compare", "PairedTestResult": "stats.significance",
     "paired_test_from_statistics": "stats.significance",
     "meta_evaluate": "meta.human", "load_human": "meta.human", "pearson": "meta.human", "spearman": "meta.human",
     "MetaEvalResult": "meta.human", "HumanTable": "meta.human",

@@ -19,7 +19,7 @@ import pytest
 
 from gecmetrics.metrics.errant import Annotator
 from gecmetrics.core.lang.en.wordlist import ERRANT_RESOURCE, SHIPPED_WORDS, load_word_list, read_word_file
-from gecmetrics.io.corpus import read_lines
+from gecmetrics.io.text import read_lines
 from gecmetrics.io.m2 import parse_m2
 from gecmetrics.io.m2 import Block, format_m2, read_m2
 from tests.conftest import SPACY_TEST_MODEL as MODEL, peer_virtualenv, run_cli

@@ -315,7 +315,8 @@ ALL_SETTINGS = [(cls, assumption, level, weighted) for cls in (CLEME, CLEME2) fo
 def test_resamples_score_as_their_rows_do(cls, assumption, level, weighted):
     """A bootstrap resample and a randomized pseudo-system are scored exactly as score() scores
     their rows: the bias, the weights and the reference choices redone on them."""
-    from gecmetrics.stats.significance import Resample, bootstrap_indices, randomization_masks
+    from gecmetrics.stats.significance import bootstrap_indices, randomization_masks
+    from gecmetrics.core.resampling import Resample
 
     rng = np.random.default_rng(11)
     hyp_text, ref_text = _random_corpus(rng, 40)

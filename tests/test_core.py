@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gecmetrics import InputError
-from gecmetrics.io.corpus import decode_lines, read_corpus
+from gecmetrics.io.corpus import read_corpus
+from gecmetrics.io.text import decode_lines
 from gecmetrics.core.ngrams import EncodedCorpus
 from gecmetrics.core.units import split_units, whitespace_warnings
 

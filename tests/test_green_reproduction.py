@@ -7,7 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from gecmetrics.cli import main
-from gecmetrics.io.corpus import read_corpus, read_lines
+from gecmetrics.io.corpus import read_corpus
+from gecmetrics.io.text import read_lines
 from gecmetrics.metrics import GREEN
 from gecmetrics.core.table import percent
 from tests.conftest import read_tsv

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gecmetrics.io.corpus import read_lines
+from gecmetrics.io.text import read_lines
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import parse_m2, read_m2
 from gecmetrics.metrics.m2.lattice import (AlignmentTooLarge, CompactLattice, ExactLattice, GoldEdit, LatticeMode,

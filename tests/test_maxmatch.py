@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gecmetrics.cli import main
-from gecmetrics.io.corpus import read_lines
+from gecmetrics.io.text import read_lines
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.m2 import M2Result, M2Scorer
 from gecmetrics.io.m2 import parse_m2, read_m2

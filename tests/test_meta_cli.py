@@ -214,7 +214,7 @@ def test_sentence_resamples_are_the_metrics_own(toy: dict[str, str], toyf) -> No
     from gecmetrics.meta.evaluate import ScoredColumns
     from gecmetrics.run.engine import score_corpus
     from gecmetrics.metrics.registry import resolve_metrics
-    from gecmetrics.stats.significance import Resample
+    from gecmetrics.core.resampling import Resample
 
     corpus = Corpus(SOURCES, REFERENCES, dict(SYSTEMS))
     scored = score_corpus(resolve_metrics(["toyf-meta", "green:beta=2"]), corpus)

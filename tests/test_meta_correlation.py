@@ -27,7 +27,7 @@ from gecmetrics.meta.correlation import (
 from gecmetrics.io.judgments import parse_judgments, read_judgments
 from gecmetrics.meta.sentence import rows_of_src_ids
 from gecmetrics.meta.human import load_human
-from gecmetrics.stats.significance import Resample
+from gecmetrics.core.resampling import Resample
 from tests.conftest import read_tsv
 
 scipy_stats = pytest.importorskip("scipy.stats")

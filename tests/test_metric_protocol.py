@@ -18,10 +18,9 @@ from gecmetrics.io.m2 import parse_m2
 from gecmetrics.metrics.m2.base import RunningFMetric
 from gecmetrics.core.fscore import ERRANT, candidates_from_lists, precision_recall_f
 from gecmetrics.io.m2_references import apply_edits
-from gecmetrics.metrics.protocol import ScoreResult, Settings, parse_beta, setting
+from gecmetrics.metrics.protocol import Settings, parse_beta, setting
 from gecmetrics.metrics.ngram import NgramMetric, NgramSettings
 from gecmetrics.metrics.registry import metrics_from_text
-from gecmetrics.stats.significance import LinearResampler
 from tests.conftest import run_cli
 
 
@@ -30,12 +29,13 @@ from tests.conftest import run_cli
 
 @dataclass(frozen=True)
 class ToyFSettings(NgramSettings):
-    beta: float = setting(1.0, "F-beta weight", parse_beta, ("b",))
+    beta: float = setting(1.0, "F-beta weight", parse_beta, ("b",), signature="beta")
 
 
 class ToyF(NgramMetric):
     """Toy n-gram F: matched n-grams min(rho, eta) against hypothesis and reference n-grams."""
 
+    label = "ToyF"
     settings_class = ToyFSettings
 
     def statistics(self, prepared, hypothesis):
@@ -50,24 +50,13 @@ class ToyF(NgramMetric):
                 stats[:, r, 2 * n + order - 1] = ref.ngram_counts(order)
         return stats
 
-    def f_of(self, sums):  # summed rows (..., 3N) -> F (...)
+    def score_from_sums(self, sums, column=0):  # summed rows (..., 3N) -> F (...)
         n = self.settings.n
         match, hyp, ref = (sums[..., k * n:(k + 1) * n].sum(axis=-1) for k in range(3))
         return precision_recall_f(match, hyp - match, ref - match, self.settings.beta)[2]
 
-    def rows(self, stats):  # per sentence, the reference with the most matches (ties: first)
+    def rows(self, stats, column=0):  # per sentence, the reference with the most matches (ties: first)
         return select(stats, np.argmax(stats[..., :self.settings.n].sum(axis=-1), axis=1))
-
-    def score(self, stats):
-        return ScoreResult(float(self.f_of(self.rows(stats).sum(axis=0))), self.signature(stats.shape[1]),
-                           self.settings_dict())
-
-    def resampler(self, column=0, references=1):
-        return LinearResampler(self.rows, self.f_of, "ToyF", self.signature(references))
-
-    def signature_fields(self, references):
-        refs = [("refs", str(references))] if references is not None else []
-        return "ToyF", [("beta", f"{self.settings.beta:g}"), *self.settings.unit_fields(), *refs]
 
     def column_labels(self):
         return [f"ToyF b{self.settings.beta:g}"]
@@ -78,7 +67,7 @@ class ToyF(NgramMetric):
 
 @dataclass(frozen=True)
 class ToyEditSettings(Settings):
-    beta: float = setting(0.5, "F-beta weight", parse_beta, ("b",))
+    beta: float = setting(0.5, "F-beta weight", parse_beta, ("b",), signature="beta")
 
 
 class ToyEdits(RunningFMetric):
@@ -100,9 +89,6 @@ class ToyEdits(RunningFMetric):
             rows.append([(sum((new & (Counter(r) - Counter(source))).values()), sum((new - Counter(r)).values()),
                           sum(((Counter(r) - Counter(source)) - new).values()), a) for a, r in corrected.items()])
         return candidates_from_lists(rows)
-
-    def signature_fields(self, references):
-        return "ToyEdits", [("beta", f"{self.settings.beta:g}")]
 
     def column_labels(self):
         return [f"ToyEdits F{self.settings.beta:g}"]

@@ -14,7 +14,7 @@ from tests._pt_support import TINY_SETTINGS, expected_rows, require_backend, tin
 
 require_backend()
 
-from gecmetrics.io.corpus import read_lines  # noqa: E402
+from gecmetrics.io.text import read_lines  # noqa: E402
 from gecmetrics.io.m2 import read_m2  # noqa: E402
 from gecmetrics.metrics.pt import PTEngine, PTErrant, PTM2, PTSettings, engine_for  # noqa: E402
 

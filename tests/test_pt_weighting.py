@@ -256,7 +256,8 @@ class Offline(PTM2):
 
 @pytest.mark.parametrize("level", ["sentence", "corpus"])
 def test_resamplers_redo_the_choice_in_every_resample(level: str) -> None:
-    from gecmetrics.stats.significance import Resample, bootstrap_indices, paired_test_from_statistics
+    from gecmetrics.stats.significance import bootstrap_indices, paired_test_from_statistics
+    from gecmetrics.core.resampling import Resample
 
     stats = rows([(0, 10, 0)], [(2, 2, 4), (1, 1, 1)], [(1, 3, 2), (0, 0, 1)], [(0.5, 1, 1)], [(0, 1, 0), (1, 1, 2)])
     metric = Offline(level=level)

@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from gecmetrics import get_metric, paired_test
-from gecmetrics.io.corpus import read_lines
+from gecmetrics.io.text import read_lines
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.m2 import ErrantCompare, M2Scorer
 from gecmetrics.io.m2 import read_m2
 from gecmetrics.core.fscore import candidates_from_lists
-from gecmetrics.stats.significance import Resample, bootstrap_indices
+from gecmetrics.stats.significance import bootstrap_indices
+from gecmetrics.core.resampling import Resample
 from tests.conftest import one_line_error, read_tsv, run_cli
 
 DATA = Path(__file__).resolve().parent / "data"

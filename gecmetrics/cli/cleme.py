@@ -9,7 +9,8 @@ import click
 from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric
 from ..metrics.cleme.statistics import ASSUMPTIONS
 from ..metrics.cleme.report import format_chunk_tables
-from ..io.corpus import STDIN, Corpus
+from ..io.corpus import Corpus
+from ..io.text import STDIN
 from ..errors import InputError
 from ..io.m2 import read_m2
 from ..run.engine import check_jobs, score_chunks, score_corpus

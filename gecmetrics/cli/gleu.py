@@ -5,9 +5,11 @@ import click
 
 from ..errors import InputError
 from ..metrics.gleu.gleu import DEFAULT_ITERATIONS, VARIANTS, GLEU
+from ..metrics.gleu.gleu2015 import GLEU2015
 from ..core.aggregate import reducer_threads
 from ..run.engine import check_jobs, chunk_statistics
-from ..core.table import gleu_table, percent
+from ..core.table import percent
+from ..metrics.gleu.report import gleu_table
 from ..stats.significance import resamplers_for
 from . import main
 from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,
@@ -24,7 +26,7 @@ def _metrics(variant, order, unit, normalize_space, iterations, fix_seed, seed, 
         raise InputError("-f (gec-ranking's draws, the default) and --seed N (NumPy draws) contradict each other; "
                          "give one")
     if variant == "gleu0":
-        return [GLEU("gleu0", n=order, unit=unit, normalize_space=normalize_space, smooth=smooth, lambda_=lam)
+        return [GLEU2015(n=order, unit=unit, normalize_space=normalize_space, smooth=smooth, lambda_=lam)
                 for lam in (lambdas or [0.0])]
     return [GLEU(variant, order, unit, iterations=iterations, seed=seed, best_reference=best, smooth=smooth,
                  normalize_space=normalize_space)]

@@ -6,7 +6,8 @@ import click
 from ..errors import InputError
 from ..metrics.green.green import GREEN, GREENSettings, alpha_of, beta_label
 from ..run.engine import chunk_statistics
-from ..core.table import green_table, percent, round_half_up
+from ..core.table import percent, round_half_up
+from ..metrics.green.report import green_table
 from ..stats.significance import resamplers_for
 from . import main
 from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,

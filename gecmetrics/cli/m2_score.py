@@ -5,7 +5,9 @@ from typing import Callable
 
 import click
 
-from ..io.corpus import Corpus, read_lines
+from ..io.corpus import Corpus
+
+from ..io.text import read_lines
 from ..errors import InputError
 from ..io.m2 import read_m2
 from ..metrics.m2.maxmatch import M2Result, M2Scorer, M2Settings, precision_recall_f

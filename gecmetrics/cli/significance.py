@@ -8,7 +8,8 @@ import click
 
 from ..errors import InputError
 from ..core.table import paired_test_text
-from ..stats.significance import DEFAULT_SAMPLES, PairedTestResult, Resampler, paired_test_from_statistics
+from ..stats.significance import DEFAULT_SAMPLES, PairedTestResult, paired_test_from_statistics
+from ..core.resampling import Resampler
 from .common import echo_json
 
 

@@ -1,109 +1,17 @@
-"""Reading and validating aligned text files: one sentence per line, UTF-8.
-
-Lines are split on ``\\n`` only (a lone ``\\r`` inside a line is a character), a ``\\r\\n``
-terminator counts as ``\\n``, a final line without ``\\n`` counts, and a leading byte-order mark
-is dropped. Nothing else is changed (SPEC 1).
-"""
+"""Corpora: D aligned sentences (source, reference sets, named hypotheses, gold M2), read from
+files and checked once (:func:`read_corpus`), or made from Python lists (:class:`Corpus`)."""
 from __future__ import annotations
 
 import copy
-import sys
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, TEXT
-
-STDIN = "-"
-
-
-def decode_lines(data: bytes, path: str, first_line: int = 1, start_of_file: bool = True) -> list[str]:
-    """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 names the file and line
-    (``first_line``: the number of the first line of ``data`` in its file)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + first_line
-        raise InputError(f"invalid UTF-8 (byte 0x{data[err.start]:02x})", path, line) from None
-    return split_lines(text, start_of_file)
-
-
-def split_lines(text: str, start_of_file: bool = True) -> list[str]:
-    """Lines of a decoded text: split on ``\n`` only, a ``\r\n`` terminator counts as
-    ``\n``, a final line without ``\n`` counts, a leading byte-order mark is dropped."""
-    if start_of_file and text.startswith("\ufeff"):
-        text = text[1:]
-    if not text:
-        return []
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
-
-
-def open_input(path: str) -> BinaryIO:
-    """A file opened for reading bytes; a missing file, a directory or an unreadable file is an
-    InputError naming it."""
-    try:
-        handle = open(path, "rb")
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", path) from None
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", path) from None
-    return handle
-
-
-def read_lines(path: str) -> list[str]:
-    """Read a text file (or standard input for ``-``) into a list of lines."""
-    if path == STDIN:
-        return decode_lines(sys.stdin.buffer.read(), "<stdin>")
-    with open_input(path) as handle:
-        try:
-            data = handle.read()
-        except OSError as err:
-            raise InputError(f"cannot read: {err.strerror}", path) from None
-    return decode_lines(data, path)
-
-
-def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:
-    """A list of lines: a sequence of strings, not a string (whose characters would be read as
-    lines); anything else is an InputError saying what was expected."""
-    if isinstance(lines, (str, bytes)):
-        raise InputError(f"expected a list of lines, got a single {type(lines).__name__} "
-                         f"(wrap it in a list: [{type(lines).__name__}])", name)
-    if not isinstance(lines, Sequence) and not _is_iterable(lines):
-        raise InputError(f"expected a list of lines, got {type(lines).__name__}", name)
-    lines = list(lines)
-    for k, line in enumerate(lines):
-        if not isinstance(line, str):
-            raise InputError(f"expected lines of text, got {type(line).__name__} at line {k + 1 + offset}", name,
-                             k + 1 + offset)
-    return lines
-
-
-def check_reference_sets(references: Any, name: str = "references") -> list[list[str]]:
-    """A list of reference sets, each a list of lines. A flat list of strings is the common
-    mistake (one reference set given without its outer list): it is an error, never read set
-    by set as if each string were a set of lines."""
-    if isinstance(references, (str, bytes)) or not _is_iterable(references):
-        raise InputError(f"expected a list of reference sets (each a list of lines), got {type(references).__name__}",
-                         name)
-    references = list(references)
-    if references and all(isinstance(r, str) for r in references):
-        raise InputError("expected a list of reference sets (each a list of lines), got a list of strings; "
-                         "one reference set is written [lines]", name)
-    return [check_lines(ref, f"reference {k}") for k, ref in enumerate(references)]
-
-
-def _is_iterable(value: Any) -> bool:
-    try:
-        iter(value)
-    except TypeError:
-        return False
-    return True
-
+from .m2 import read_m2
+from .m2_references import apply_edits
+from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_length, check_lines, check_reference_sets,
+                   read_lines)
 
 @dataclass
 class Corpus:
@@ -248,12 +156,6 @@ def _hypothesis(lines: Any, name: str) -> list:
     return check_lines(lines, name)
 
 
-def check_length(lines: Sequence[Any], expected: int, name: str, source_name: str = "the source") -> None:
-    """Raise a clear error when a file does not have as many lines as the source."""
-    if len(lines) != expected:
-        raise InputError(f"has {len(lines)} lines but {source_name} has {expected}", name)
-
-
 def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str = "the M2 file",
                      source_name: str = "the source", offset: int = 0) -> None:
     """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens
@@ -271,8 +173,6 @@ def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_n
     """A hypothesis's M2 blocks, applied (annotator 0's edits), must give its text, token for
     token: M2 files given in another order than the text files are caught here (``offset``:
     sentences before these, for the numbers in messages)."""
-    from .m2_references import apply_edits
-
     for k, (block, line) in enumerate(zip(blocks, lines), start=offset + 1):
         if len(block.annotators()) <= 1 and apply_edits(block.tokens, block.edits, name, block.line) != line.split():
             raise InputError(f"sentence {k} with its edits applied differs from line {k} of {text_name}",
@@ -299,32 +199,13 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
                       + [(_shown(p), len(h)) for p, h in hyps.items()])
     blocks = None
     if gold is not None:
-        from .m2 import read_m2
-
         blocks = read_m2(gold)
         names["gold"] = _shown(gold)
     corpus = Corpus(src, refs, {}, blocks, names)
     corpus.hypotheses = {path: lines for path, lines in hyps.items()}  # lengths checked above
     if hypothesis_m2:
-        from .m2 import read_m2
-
         for path, m2_path in zip(hypotheses, hypothesis_m2):
             corpus.add_hypothesis_m2(path, read_m2(m2_path), _shown(m2_path))
     return corpus
 
 
-def _shown(path: str) -> str:
-    return "<stdin>" if path == STDIN else path
-
-
-def blame_line_counts(counts: list[tuple[str, int]]) -> None:
-    """All files (the source first) must have the source's line count; the odd one out is
-    named: the source when all the others agree, else the first file that differs from it."""
-    if len({count for _, count in counts}) <= 1:
-        return
-    (source_name, source), others = counts[0], counts[1:]
-    if len({count for _, count in others}) == 1 and len(others) > 1:
-        raise InputError(f"has {source} lines but the other {len(others)} files have {others[0][1]}", source_name)
-    for name, count in others:
-        if count != source:
-            raise InputError(f"has {count} lines but the source {source_name} has {source}", name)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, TextIO
 
-from .corpus import read_lines, split_lines
+from .text import read_lines, split_lines
 from ..errors import InputError
 
 FIELD_SEPARATOR = "|||"
@@ -85,11 +85,11 @@ def check_blocks(blocks: Any, name: str) -> list[Block]:
     """A list of M2 blocks (as :func:`read_m2` returns), with at least one: anything else is an
     InputError saying what was expected."""
     if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
-        raise InputError(f"expected a list of M2 blocks (gecmetrics.metrics.m2.read_m2), got {type(blocks).__name__}", name)
+        raise InputError(f"expected a list of M2 blocks (gecmetrics.io.m2.read_m2), got {type(blocks).__name__}", name)
     blocks = list(blocks)
     for k, block in enumerate(blocks):
         if not isinstance(block, Block):
-            raise InputError(f"expected M2 blocks (gecmetrics.metrics.m2.read_m2), got {type(block).__name__} "
+            raise InputError(f"expected M2 blocks (gecmetrics.io.m2.read_m2), got {type(block).__name__} "
                              f"at sentence {k + 1}", name)
     if not blocks:
         raise InputError("has no sentences (an empty M2 file scores nothing)", name)

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..errors import InputError
 from .human import MIN_SYSTEMS, pearson, spearman
-from ..stats.significance import Resample, bootstrap_indices
+from ..stats.significance import bootstrap_indices
+from ..core.resampling import Resample
 from ..io.judgments import Judgments
 from ..stats.rankings import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, HumanRanking, expected_wins_of_counts
 from .sentence import check_item_rows
@@ -30,7 +31,7 @@ CORRELATIONS = ("pearson", "spearman", "kendall")
 RESAMPLING_UNITS = ("pair", "item")
 
 SentenceResampler = Callable[[Resample], np.ndarray]
-"""Scores of one system on resampled corpora: a :class:`~gecmetrics.stats.significance.Resample`
+"""Scores of one system on resampled corpora: a :class:`~gecmetrics.core.resampling.Resample`
 (B resamples of D sentence indices) -> corpus scores (B,). A metric's paired-test resampler is
 one as it is: ``functools.partial(resampler.bootstrap_scores, resampler.prepare(statistics))``
 (see :mod:`gecmetrics.meta.evaluate`); :func:`additive_resampler` makes one from rows and a

@@ -150,7 +150,7 @@ def item_rows(judgments: Judgments, src_ids: int | Sequence[int] | str | os.Path
 
 def read_src_ids(path: str) -> list[int]:
     """A file of one integer per line: the src-id of each corpus line."""
-    from ..io.corpus import read_lines
+    from ..io.text import read_lines
 
     values = []
     for number, line in enumerate(read_lines(path), start=1):

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..io.corpus import decode_lines, read_lines
+from ..io.text import decode_lines, read_lines
 from ..errors import InputError
 
 MIN_SYSTEMS = 3

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
 
-from ..io.corpus import Corpus, check_lines
+from ..io.corpus import Corpus
+
+
+from ..io.text import check_lines
 from ..errors import InputError
 from .protocol import Metric, Result, Settings, choice, parse_bool, positive_int, setting
 from ..core.ngrams import EncodedCorpus
@@ -68,6 +71,17 @@ class NgramMetric(Metric):
         order = max([self.settings.n] + [m.settings.n for m in group])
         unit, normalize = self.settings.encoding
         return EncodedCorpus(corpus.sources, corpus.references, order, unit, normalize)
+
+    def references_in(self, statistics: Any) -> int:
+        """Statistics of n-gram metrics are (D, R, K): R reference sets."""
+        return statistics.shape[1]
+
+    def signature_fields(self, references: int | None) -> tuple[str, list]:
+        """The label, the settings declared with a signature key, the n-gram settings and the
+        number of reference sets."""
+        refs = [("refs", str(references))] if references is not None else []
+        return self.label or type(self).__name__, [*self.settings.signature_fields(), *self.settings.unit_fields(),
+                                                   *refs]
 
     def texts_encoded(self, prepared: EncodedCorpus) -> int:
         return prepared.encoder.calls

@@ -5,17 +5,25 @@ A metric is a :class:`Metric` subclass with
 * a **settings dataclass** (a :class:`Settings` subclass) declaring each setting once: its
   default, how a value is read (from Python or from text such as ``green:beta=0.5/2``), its
   check, its help line and the signature fields;
-* ``prepare(corpus)``: what every hypothesis shares (encoded source and references, gold
-  edits ...), built once per run for a group of metrics with the same :meth:`Metric.sharing_key`;
-* ``statistics(prepared, hypothesis)``: a per-sentence array, first axis = sentences, rows that
-  add up over sentences (so a corpus can be counted in chunks, and resampled row by row); the
-  statistics of consecutive chunks join by :meth:`Metric.join_statistics` (zeros appended at
-  the end of every other axis, then concatenated), so a layout whose width depends on the data
-  (number of candidates, reference slots, chunk lengths) keeps a zero where a chunk has nothing;
-* ``score(statistics) -> Result``: every result has ``score`` (the headline number, a
-  fraction), ``scores`` (one per column), ``signature``, ``settings`` and ``to_dict()``;
-* ``resampler(column, references)``: how a paired test redoes the metric's corpus-dependent
-  choices inside every resample; ``column_labels()``: its headers in tables.
+* three methods the author writes (a template method: the base class derives the rest):
+  ``prepare(corpus)``, what every hypothesis shares (encoded source and references, gold edits,
+  a loaded model ...); ``statistics(prepared, hypothesis)``, a per-sentence array (first axis =
+  sentences) whose rows add up over sentences; ``score_from_sums(sums, column)``, the score (a
+  fraction) of summed rows, vectorised over leading axes;
+* optional: ``rows(statistics, column)``, a per-sentence choice made before summing (the best
+  reference of each sentence), redone in every resample of a paired test;
+* declared capabilities: ``higher_is_better``, ``has_sentence_scores``, the input kinds
+  (``hypothesis_kind``: text or M2; ``reference_kind``: text, M2 or none), ``scale``.
+
+Derived by the base class: ``score(statistics) -> Result`` (``score``, ``scores`` one per
+column, ``signature``, ``settings``, ``to_dict()``), sentence scores, the paired-test resampler,
+the signature (from the settings declared with a signature key), the settings dict and the
+column labels. A family whose corpus choices depend on the corpus (sampled references, the
+running-F annotator choice) overrides :meth:`Metric.corpus_sums` or :meth:`Metric.resampler`;
+one with a richer result overrides :meth:`Metric.result`. Statistics of consecutive chunks join
+by :meth:`Metric.join_statistics` (zeros appended at the end of every other axis, then
+concatenated), so a layout whose width depends on the data keeps a zero where a chunk has
+nothing.
 
 :class:`Signature` is a string with fields: ``GREEN|beta:2|n:4|unit:word|refs:2|version:0.1.0``.
 """
@@ -30,7 +38,7 @@ from typing import Any, Callable, ClassVar, Hashable, Iterable, NamedTuple, Sequ
 from ..version import __version__
 from ..errors import InputError
 
-from ..kinds import M2, NONE, TEXT  # noqa: F401 (the input kinds, re-exported for metric authors)
+from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
 
 _META = "gecmetrics"
 
@@ -90,17 +98,24 @@ def _field(item: tuple[str, str] | str) -> tuple[str, str]:
 
 class SettingInfo:
     """How one setting is read and described: its parser (Python values and text both), its
-    help line and the aliases a user may type (``iter`` for ``iterations``)."""
+    help line, the aliases a user may type (``iter`` for ``iterations``), its key in the
+    metric's signature (None: not in it) and its command-line flags (``("-i", "--iter")``;
+    empty: ``--name``)."""
 
-    __slots__ = ("help", "parse", "aliases")
+    __slots__ = ("help", "parse", "aliases", "signature", "flags")
 
-    def __init__(self, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = ()) -> None:
+    def __init__(self, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = (),
+                 signature: str | None = None, flags: tuple[str, ...] = ()) -> None:
         self.help, self.parse, self.aliases = help, parse, tuple(aliases)
+        self.signature, self.flags = signature, tuple(flags)
 
 
-def setting(default: Any, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = ()) -> Any:
-    """A settings dataclass field: ``n: int = setting(4, "maximum n-gram order", positive_int)``."""
-    return field(default=default, metadata={_META: SettingInfo(help, parse, aliases)})
+def setting(default: Any, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = (), *,
+            signature: str | None = None, flags: tuple[str, ...] = ()) -> Any:
+    """A settings dataclass field: ``n: int = setting(4, "maximum n-gram order", positive_int,
+    signature="n")``. ``signature``: the field's key in the metric's signature (the default
+    signature lists these fields in declaration order); ``flags``: its command-line flags."""
+    return field(default=default, metadata={_META: SettingInfo(help, parse, aliases, signature, flags)})
 
 
 @dataclass(frozen=True)
@@ -136,12 +151,29 @@ class Settings:
     def to_dict(self) -> dict[str, Any]:
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
+    def signature_fields(self) -> list[tuple[str, str]]:
+        """(key, value) of the settings declared with a signature key, in declaration order."""
+        return [(info.signature, signature_value(getattr(self, name)))
+                for name, info in self.infos().items() if info.signature]
+
     def replace(self, **changes: Any) -> "Settings":
         return dataclasses.replace(self, **changes)
 
 
 def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
+
+
+def signature_value(value: Any) -> str:
+    """A setting as a signature shows it: numbers as ``%g``, booleans as yes/no, several values
+    joined by ``,``, None as ``none``."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(signature_value(item) for item in value)
+    return "none" if value is None else str(value)
 
 
 # ----------------------------------------------------------------------------- parsers
@@ -280,8 +312,7 @@ class Column(NamedTuple):
 
 class Result:
     """What every metric's result has: ``score`` (headline number, a fraction), ``scores`` (one
-    per column), ``signature``, ``settings`` (a dict) and :meth:`to_dict` (JSON-ready).
-    A metric with one column defines ``scores`` as ``[score]`` (:class:`OneScore`)."""
+    per column), ``signature``, ``settings`` (a dict) and :meth:`to_dict` (JSON-ready)."""
 
     score: float
     scores: Any
@@ -302,12 +333,54 @@ class OneScore(Result):
 
 
 @dataclass
-class ScoreResult(OneScore):
-    """The plain result of a metric with one number: the score, its signature and settings."""
+class ScoreResult(Result):
+    """The result the base class derives: one score per column (``score`` is the first), its
+    signature and settings, and the metric's :meth:`Metric.details` (readable as attributes)."""
 
-    score: float
+    scores: list[float]
     signature: Signature
     settings: dict = field(default_factory=dict)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        return float(self.scores[0])
+
+    def __getattr__(self, name: str) -> Any:
+        details = self.__dict__.get("details") or {}
+        if name in details:
+            return details[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {**super().to_dict(scale), **{key: _json_value(value) for key, value in self.details.items()}}
+
+
+@dataclass
+class SentenceScores:
+    """Per-sentence scores of one hypothesis (fractions): shape (D,) for one column, (columns, D)
+    for several, with the metric's signature."""
+
+    scores: Any
+    signature: Signature
+
+    @classmethod
+    def joined(cls, parts: Sequence["SentenceScores"]) -> "SentenceScores":
+        """The scores of consecutive chunks of sentences as one."""
+        import numpy as np
+
+        return cls(np.concatenate([np.asarray(p.scores) for p in parts], axis=-1), parts[0].signature)
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        import numpy as np
+
+        return {"scores": (scale * np.asarray(self.scores, dtype=np.float64)).tolist(),
+                "signature": str(Signature.with_fields(self.signature, ("mode", "sentence")))}
+
+
+def _json_value(value: Any) -> Any:
+    tolist = getattr(value, "tolist", None)
+    return tolist() if callable(tolist) else value
 
 
 def compact(statistics: Any) -> Any:
@@ -333,16 +406,27 @@ class Metric(ABC):
     ``settings_class``. Settings are readable as attributes (``metric.n``).
     """
 
+    # ------------------------------------------------------------------ declared
     name: ClassVar[str] = ""
     """The registry name this class is known by (``get_metric(name)``)."""
+    label: ClassVar[str] = ""
+    """The name in signatures and column headers (default: the class name)."""
     settings_class: ClassVar[type[Settings]] = Settings
     positional: ClassVar[tuple[str, ...]] = ()
     hypothesis_kind: ClassVar[str] = TEXT
     """What a hypothesis is: ``TEXT`` lines or ``M2`` blocks."""
     reference_kind: ClassVar[str] = TEXT
-    """What the corpus must hold: ``TEXT`` reference sets, or ``M2`` gold blocks."""
+    """What the corpus must hold: ``TEXT`` reference sets, ``M2`` gold blocks, or ``NONE``
+    (a reference-free metric)."""
     scale: ClassVar[float] = 100.0
     """Scores are printed x100 (n-gram metrics) or as fractions (1: the M2 family)."""
+    higher_is_better: ClassVar[bool] = True
+    """False for an error rate: rankings, sorting and meta-evaluation then read lower as better."""
+    has_sentence_scores: ClassVar[bool] = True
+    """Whether each sentence has a score of its own (sentence-level meta-evaluation, rankings from
+    sentence scores, edit attribution need them)."""
+    column_setting: ClassVar[str | None] = None
+    """The setting whose values are the columns (GREEN's ``beta``), if the metric has several."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(self.positional):
@@ -382,11 +466,7 @@ class Metric(ABC):
     def __hash__(self) -> int:
         return hash((type(self), self.settings))
 
-    # ------------------------------------------------------------------ the protocol
-    def sharing_key(self) -> Hashable:
-        """Metrics with equal keys share one prepared object (one :meth:`prepare` per group)."""
-        return (type(self), self.settings)
-
+    # ------------------------------------------------------------------ written by the author
     @abstractmethod
     def prepare(self, corpus: Any, group: Sequence["Metric"] = ()) -> Any:
         """What every hypothesis shares, for this metric and the others of its ``group``
@@ -396,37 +476,156 @@ class Metric(ABC):
     def statistics(self, prepared: Any, hypothesis: Sequence[Any]) -> Any:
         """Per-sentence statistics of one hypothesis (first axis: sentences; rows add up)."""
 
+    @abstractmethod
+    def score_from_sums(self, sums: Any, column: int = 0) -> Any:
+        """The score (a fraction) of summed rows (..., K) -> (...), for one column."""
+
+    def rows(self, statistics: Any, column: int = 0) -> Any:
+        """The per-sentence rows (D, K) whose sum is scored: the statistics as they are, or a
+        choice per sentence (the best reference). Redone in every resample of a paired test."""
+        import numpy as np
+
+        statistics = np.asarray(statistics)
+        return statistics.reshape(len(statistics), -1)
+
+    def column_names(self) -> list[str]:
+        """Names of the columns when there are several (``b0.5``, ``b2``); [] for one column."""
+        return []
+
+    # ------------------------------------------------------------------ optional hooks
+    def sharing_key(self) -> Hashable:
+        """Metrics with equal keys share one prepared object (one :meth:`prepare` per group)."""
+        return (type(self), self.settings)
+
+    def corpus_sums(self, statistics: Any, column: int = 0) -> Any:
+        """The summed rows the corpus score is computed from: one row sum (K,), or several
+        (N, K) whose scores are averaged (sampled references)."""
+        return self.rows(statistics, column).sum(axis=0)
+
+    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+        """What a result shows beside its scores (counts, per-order tables), from the statistics
+        and each column's summed rows; {} by default."""
+        return {}
+
+    def references_in(self, statistics: Any) -> int | None:
+        """The number of reference sets the statistics were made with, for the signature
+        (None: the signature does not name it)."""
+        return None
+
     def texts_encoded(self, prepared: Any) -> int:
         """How many texts preparing and counting encoded (reported by ``compare -v``); 0 for
         metrics without a text encoder."""
         return 0
 
-    @abstractmethod
+    def text_unit(self) -> tuple[str, bool] | None:
+        """The (unit, normalize_space) the metric reads text with, for whitespace warnings
+        (SPEC 1); None for metrics that do not count n-grams of raw text."""
+        return None
+
+    # ------------------------------------------------------------------ derived: scores
     def score(self, statistics: Any) -> Result:
-        """The corpus result of (possibly resampled or concatenated) statistics."""
+        """The corpus result of (possibly resampled or concatenated) statistics: every column's
+        score from :meth:`corpus_sums`, wrapped by :meth:`result`."""
+        import numpy as np
 
-    @abstractmethod
+        sums = [self.corpus_sums(statistics, column) for column in range(self.column_count)]
+        values = [float(np.mean(self.score_from_sums(total, column))) for column, total in enumerate(sums)]
+        return self.result(values, statistics, sums)
+
+    def result(self, values: list[float], statistics: Any, sums: list[Any]) -> Result:
+        """The result of the column scores ``values`` (and the summed rows behind them):
+        scores, signature, settings and :meth:`details` (override for a richer result type)."""
+        return ScoreResult(values, self.signature(self.references_in(statistics)), self.settings_dict(),
+                           self.details(statistics, sums))
+
+    def evaluate(self, prepared: Any, hypothesis: Sequence[Any]) -> Result:
+        """The corpus result of one hypothesis on a prepared corpus (statistics, then score)."""
+        return self.score(self.statistics(prepared, hypothesis))
+
+    def sentence_from_statistics(self, statistics: Any) -> Any:
+        """Per-sentence scores: an object whose ``scores`` hold fractions, shape (D,) or
+        (columns, D), with its ``signature``. By default each sentence's own rows scored."""
+        import numpy as np
+
+        self.require_sentence_scores()
+        scores = np.stack([np.asarray(self.score_from_sums(self.rows(statistics, column), column), dtype=np.float64)
+                           for column in range(self.column_count)])
+        return SentenceScores(scores[0] if len(scores) == 1 else scores,
+                              self.signature(self.references_in(statistics)))
+
+    def sentence_matrix(self, statistics: Any) -> Any:
+        """Per-sentence scores as an array of shape (columns, D)."""
+        import numpy as np
+
+        scores = np.asarray(self.sentence_from_statistics(statistics).scores, dtype=np.float64)
+        return scores.reshape(-1, scores.shape[-1])
+
+    def require_sentence_scores(self) -> None:
+        """An InputError saying why, for a metric without sentence scores."""
+        if not self.has_sentence_scores:
+            raise InputError(f"metric {self.display_name} has no sentence scores (has_sentence_scores is False): "
+                             "sentence-level meta-evaluation, sentence rankings and attribution need a score per "
+                             "sentence")
+
+    def oriented(self, scores: Any) -> Any:
+        """Scores turned so that higher is better (negated for a lower-is-better metric)."""
+        return scores if self.higher_is_better else -scores
+
+    # ------------------------------------------------------------------ derived: paired tests
     def resampler(self, column: int = 0, references: int = 1) -> Any:
-        """The paired-test resampler of one score column."""
+        """The paired-test resampler of one score column: rows chosen per sentence, summed,
+        scored (override when a choice depends on the corpus)."""
+        from ..core.resampling import LinearResampler
 
-    @abstractmethod
+        return LinearResampler(lambda statistics: self.rows(statistics, column),
+                               lambda sums: self.score_from_sums(sums, column),
+                               self.column_labels()[column], self.column_signature(column, references))
+
+    # ------------------------------------------------------------------ derived: description
+    @property
+    def column_count(self) -> int:
+        return len(self.column_labels())
+
     def column_labels(self) -> list[str]:
         """Compact headers of the metric's score columns (one per part, e.g. per beta)."""
+        label = self.label or type(self).__name__
+        names = self.column_names()
+        return [f"{label} {name}" for name in names] if names else [label]
 
-    @abstractmethod
+    def column_index(self, key: int | str | float | None) -> int:
+        """The column named by ``key``: its index, its label, or (for metrics with a
+        :attr:`column_setting`) one of that setting's values; None: the first column."""
+        labels = self.column_labels()
+        if key is None:
+            return 0
+        if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(labels):
+            return key
+        if isinstance(key, str) and key in labels:
+            return labels.index(key)
+        if self.column_setting is not None and not isinstance(key, bool):
+            values = getattr(self.settings, self.column_setting)
+            values = list(values) if isinstance(values, (list, tuple)) else [values]
+            try:
+                wanted = float(key)
+            except (TypeError, ValueError):
+                wanted = None
+            if wanted is not None and wanted in [float(v) for v in values]:
+                return [float(v) for v in values].index(wanted)
+            raise InputError(f"{self.column_setting} {key!r} is not one of this metric's "
+                             f"({', '.join(signature_value(v) for v in values)})")
+        raise InputError(f"metric {self.display_name} has no column {key!r}; columns: {', '.join(labels)} "
+                         f"(or 0..{len(labels) - 1})")
+
     def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
-        """The signature's name and fields (without the version)."""
+        """The signature's name and fields (without the version): the label, the settings
+        declared with a signature key, and the number of reference texts when known."""
+        refs = [("refs", str(references))] if references is not None and self.reference_kind == TEXT else []
+        return self.label or type(self).__name__, [*self.settings.signature_fields(), *refs]
 
     def column_signature(self, part: int, references: int | None) -> Signature:
         """The signature of one column alone (override when columns differ, e.g. GREEN betas)."""
         return self.signature(references)
 
-    def sentence_from_statistics(self, statistics: Any) -> Any:
-        """Per-sentence scores: an object whose ``scores`` hold fractions, shape (D,) or
-        (columns, D), with its ``signature`` (see :func:`sentence_matrix`)."""
-        raise InputError(f"metric {self.display_name} has no sentence scores")
-
-    # ------------------------------------------------------------------ derived
     @property
     def signature(self) -> Signature:
         """The signature of these settings; call it with the number of reference sets
@@ -437,11 +636,6 @@ class Metric(ABC):
     def _signature_for(self, references: int | None) -> Signature:
         name, fields = self.signature_fields(references)
         return Signature(name, fields, complete=self._signature_for)
-
-    def text_unit(self) -> tuple[str, bool] | None:
-        """The (unit, normalize_space) the metric reads text with, for whitespace warnings
-        (SPEC 1); None for metrics that do not count n-grams of raw text."""
-        return None
 
     def settings_dict(self) -> dict[str, Any]:
         """The settings as JSON values, under the metric's signature name."""
@@ -463,14 +657,3 @@ class Metric(ABC):
         padded = [np.pad(a, [(0, 0)] + [(0, full - size) for full, size in zip(shape, a.shape[1:])])
                   if a.shape[1:] != shape else a for a in arrays]
         return compact(padded[0] if len(padded) == 1 else np.concatenate(padded, axis=0))
-
-    def sentence_matrix(self, statistics: Any) -> Any:
-        """Per-sentence scores as an array of shape (columns, D)."""
-        import numpy as np
-
-        scores = np.asarray(self.sentence_from_statistics(statistics).scores, dtype=np.float64)
-        return scores.reshape(-1, scores.shape[-1])
-
-    def evaluate(self, prepared: Any, hypothesis: Sequence[Any]) -> Result:
-        """The corpus result of one hypothesis on a prepared corpus (statistics, then score)."""
-        return self.score(self.statistics(prepared, hypothesis))

@@ -15,7 +15,8 @@ from typing import Any, Mapping, Sequence
 
 from ..io.corpus import Corpus
 from ..errors import InputError
-from .engine import ProgressCallback, Scored, check_metrics, score_corpus
+from ..stats.significance import DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, paired_test_from_statistics
+from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics.registry import needs_gold_m2, resolve_metrics
 from ..core.table import Table, dumps, percent
 
@@ -269,3 +270,32 @@ def comparison_table(scored: Scored) -> ComparisonTable:
             for name in scored.names]
     settings = [metric.settings_dict() for metric in metrics]
     return ComparisonTable(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings)
+
+
+def _named_systems(systems) -> dict[str, Any]:
+    if isinstance(systems, Mapping):
+        return dict(systems)
+    return {f"system {k}": lines for k, lines in enumerate(systems)}
+
+
+def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any], systems, method: str = "bs",
+                samples: int | None = None, seed: int = 0, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
+                column: int | str | float | None = None, strict: bool = False) -> PairedTestResult:
+    """Paired bootstrap (``method='bs'``) or approximate randomization (``'ar'``) of every
+    system against the first one.
+
+    >>> paired_test(GREEN(), sources, [ref0, ref1], {"INPUT": src, "AMU": amu}).systems[1].p_value
+
+    ``systems``: name -> hypothesis (a dict, first = baseline) or a list of them.
+    ``references``: reference sets for metrics with text references; the gold M2 blocks for
+    the M2 family (``sources`` may then be None). ``column``: the score column tested, by index,
+    label or (for GREEN) beta (:meth:`Metric.column_index`); the first by default.
+    """
+    named = _named_systems(systems)
+    if not named:
+        raise InputError("a paired test needs at least one system (the baseline)")
+    corpus = corpus_for([metric], sources, references, named)
+    scored = score_corpus([metric], corpus)
+    resampler = metric.resampler(metric.column_index(column), scored.references)
+    return paired_test_from_statistics(resampler, scored.of_metric(0), method, samples, seed, confidence_samples,
+                                       strict)

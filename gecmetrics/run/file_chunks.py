@@ -19,7 +19,9 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..io.corpus import STDIN, Corpus, decode_lines, open_input
+from ..io.corpus import Corpus
+
+from ..io.text import STDIN, decode_lines, open_input
 from ..errors import InputError
 from ..metrics.protocol import Metric
 from .engine import Scored, _checked, _Progress, chunk_size, in_pool, joined, score_chunk

@@ -13,7 +13,9 @@ import itertools
 import sys
 from typing import IO, Iterator, Sequence
 
-from ..io.corpus import STDIN, Corpus, blame_line_counts, decode_lines, open_input
+from ..io.corpus import Corpus
+
+from ..io.text import STDIN, blame_line_counts, decode_lines, open_input
 from ..errors import InputError
 from .engine import DEFAULT_CHUNK_LINES, chunk_size
 

@@ -22,7 +22,7 @@ from .chunking import SentenceChunks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
                       choose_aspects_corpus, choose_aspects_sentences, choose_prf_corpus, choose_prf_sentences,
                       chosen_totals, prf, slot_table)
-from .statistics import (ASSUMPTIONS, HEADER_COLUMNS, PreparedReferences, chunk_statistics, hypothesis_targets,
+from .statistics import (ASSUMPTIONS, PreparedReferences, check_statistics, chunk_statistics, hypothesis_targets,
                          prepare_references, sentence_partitions)
 from .weighting import LengthWeighting, default_weighting
 
@@ -294,7 +294,16 @@ class ChunkMetric(Metric):
         values = {name: rows[:, k] for k, name in enumerate(self.sentence_names)}
         return ChunkSentenceScores(values, self.headline, chosen, self.signature)
 
+    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> np.ndarray:
+        """The score of summed chosen counts (TP, FP, FN, TN, FP necessary, FP unnecessary),
+        shape (..., 6) -> (...): the corpus level's formula (the reference choice and the length
+        weights behind the counts are the corpus's: :meth:`score` makes them)."""
+        headline = self.sentence_names.index(self.headline)
+        return np.apply_along_axis(lambda row: self.sentence_values(tuple(row))[headline], -1,
+                                   np.asarray(sums, dtype=np.float64))
+
     def resampler(self, column: int = 0, references: int = 1):
+        """The reference choice and the length weights redone in every resample."""
         from .resampling import ChunkResampler
 
         return ChunkResampler(self)
@@ -398,14 +407,6 @@ class CLEME2(ChunkMetric):
 
 def _counts(totals: ChunkTotals) -> tuple[float, ...]:
     return totals.tp, totals.fp, totals.fn, totals.tn, totals.fp_necessary, totals.fp_unnecessary
-
-
-def check_statistics(statistics: Any) -> np.ndarray:
-    """CLEME statistics: an integer array (sentences, slots, 3 + 5 W)."""
-    if not isinstance(statistics, np.ndarray) or statistics.ndim != 3 \
-            or statistics.shape[2] < HEADER_COLUMNS + 5 or (statistics.shape[2] - HEADER_COLUMNS) % 5:
-        raise InputError("CLEME statistics must be the (sentences, slots, 3 + 5 W) array of statistics()")
-    return statistics
 
 
 def cleme_files(hypothesis_path: str, reference_path: str, metric: ChunkMetric | None = None

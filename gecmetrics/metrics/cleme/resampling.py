@@ -15,10 +15,10 @@ import numpy as np
 
 from ...errors import InputError
 from ...core.fscore import round_like_python
-from ...stats.significance import Resample, Resampler
+from ...core.resampling import Resample, Resampler
 from .scoring import DECIMALS, AspectFactors, LengthEntries, length_entries, weighted_counts
 from .statistics import (BIAS_COUNT, BIAS_SUM, CATEGORIES as CATEGORY_COLUMNS, FN, FP_NECESSARY, FP_UNNECESSARY,
-                         HEADER_COLUMNS, PRESENT, TN, TP, histograms)
+                         HEADER_COLUMNS, PRESENT, TN, TP, check_statistics, histograms)
 
 TABLE_BYTES = 64 * 2 ** 20
 """Upper bound of the per-resample weighted count tables built at once."""
@@ -30,7 +30,6 @@ class ChunkRows:
     """The statistics rows of one system (or of two, pooled), ready for resampling."""
 
     def __init__(self, statistics: np.ndarray) -> None:
-        from .metric import check_statistics
 
         self.statistics = check_statistics(statistics)
         self.present = self.statistics[:, :, PRESENT] != 0

@@ -54,7 +54,7 @@ class PreparedReferences:
 def prepare_references(blocks: Sequence[Block], name: str = "reference") -> PreparedReferences:
     """Read the references of every block (CLEME's reading; errors name ``name`` and the line)."""
     if isinstance(blocks, (str, bytes)) or not all(isinstance(block, Block) for block in blocks):
-        raise InputError("expected a sequence of M2 blocks (gecmetrics.metrics.m2.Block); read files with read_m2", name)
+        raise InputError("expected a sequence of M2 blocks (gecmetrics.io.m2.Block); read files with read_m2", name)
     references = [reference_targets(block, name) for block in blocks]
     return PreparedReferences(name, [block.source for block in blocks], [tuple(block.tokens) for block in blocks],
                               references, [block.line for block in blocks])
@@ -64,7 +64,7 @@ def hypothesis_targets(prepared: PreparedReferences, blocks: Sequence[Block], na
     """The hypothesis target of each sentence, checked against the references' sentences (the
     :class:`~gecmetrics.io.corpus.Corpus` checks them too, naming the files)."""
     if isinstance(blocks, (str, bytes)) or not all(isinstance(block, Block) for block in blocks):
-        raise InputError("expected a sequence of M2 blocks (gecmetrics.metrics.m2.Block); read files with read_m2", name)
+        raise InputError("expected a sequence of M2 blocks (gecmetrics.io.m2.Block); read files with read_m2", name)
     if len(blocks) != len(prepared.sources):
         raise InputError(f"has {len(blocks)} sentences but the reference {prepared.name} has "
                          f"{len(prepared.sources)}", name)
@@ -169,3 +169,11 @@ def histograms(statistics: np.ndarray) -> np.ndarray:
     by_length = statistics[..., HEADER_COLUMNS:].reshape(*statistics.shape[:-1], histogram_width(statistics),
                                                          len(CATEGORIES))
     return np.swapaxes(by_length, -1, -2)
+
+
+def check_statistics(statistics: Any) -> np.ndarray:
+    """CLEME statistics: an integer array (sentences, slots, 3 + 5 W)."""
+    if not isinstance(statistics, np.ndarray) or statistics.ndim != 3 \
+            or statistics.shape[2] < HEADER_COLUMNS + 5 or (statistics.shape[2] - HEADER_COLUMNS) % 5:
+        raise InputError("CLEME statistics must be the (sentences, slots, 3 + 5 W) array of statistics()")
+    return statistics

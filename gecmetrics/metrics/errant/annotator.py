@@ -8,42 +8,19 @@ a hypothesis line equal to its source is not parsed at all.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ...errors import InputError
-from ...io.m2 import NOOP_TYPE, Block, Edit
+from ...io.m2 import Block
 from ...core.lang.en.align import align
 from ...core.lang.en.classify import UNKNOWN, Classifier, Side
 from ...core.lang.en.merge import STRATEGIES, edit_spans
 from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, ParsedSentence, SpacyModel
 from ...core.lang.en.wordlist import load_word_list
+from .edits import DETECTION_TYPES, AnnotatedEdit, noop_edit
 from .workers import chunk_bounds, concatenated, cpu_count, run_chunks
 
 REANNOTATION_MODES = ("auto", "gold")
-DETECTION_TYPES = frozenset({"Um", "UNK"})
-
-
-@dataclass(frozen=True)
-class AnnotatedEdit:
-    """One extracted edit: orig tokens [o_start, o_end) -> cor tokens [c_start, c_end), typed."""
-
-    o_start: int
-    o_end: int
-    c_start: int
-    c_end: int
-    type: str
-    correction: str
-
-    def to_m2(self, annotator: int) -> Edit:
-        return Edit(self.o_start, self.o_end, self.type, self.correction, "REQUIRED", "-NONE-", annotator)
-
-
-def noop_edit(annotator: int) -> Edit:
-    """ERRANT's line for a correction identical to its source."""
-    return Edit(-1, -1, NOOP_TYPE, "-NONE-", "REQUIRED", "-NONE-", annotator)
-
-
 class Annotator:
     """ERRANT 3.0.2's English annotator.
 

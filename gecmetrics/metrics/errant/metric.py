@@ -18,7 +18,9 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from ...io.corpus import Corpus, check_lines
+from ...io.corpus import Corpus
+
+from ...io.text import check_lines
 from ...errors import InputError
 from ...core import fscore
 from ..m2.compare import CategoryCounts, EditTable, ErrantCompare, ErrantResult, ErrantSettings, SentenceTrace

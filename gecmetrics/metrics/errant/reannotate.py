@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...io.m2 import NOOP_TYPE, Block, Edit
-from .annotator import DETECTION_TYPES, AnnotatedEdit, noop_edit
+from .edits import DETECTION_TYPES, AnnotatedEdit, noop_edit
 from ...core.lang.en.parse import ParsedSentence
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ Hlen/Rlen)), the code behind "GLEU Without Tuning"'s tables) and ``paper`` (Equa
 paper, no per-sentence clamp). Corpus scores sample one reference per sentence
 (SPEC 2.3: by default gec-ranking's own Python 2 draws, the official numbers; ``seed`` selects
 NumPy draws) or take the best one (SPEC 2.4); sentence scores follow SPEC 2.5. The original
-2015 GLEU is :class:`~gecmetrics.metrics.gleu.gleu2015.GLEU2015` (``GLEU("gleu0")`` makes one).
+2015 GLEU is :class:`~gecmetrics.metrics.gleu.gleu2015.GLEU2015`.
 """
 from __future__ import annotations
 
@@ -215,13 +215,20 @@ def result_of(layout: GLEULayout, sums: np.ndarray, signature: str, settings: di
                       brevity_penalty=math.exp(brevity), signature=signature, settings=settings, **extra)
 
 
+def parse_variant(name: str, value: Any) -> str:
+    """A GLEU+ variant; gleu0 is the 2015 GLEU, a metric of its own (``GLEU2015``)."""
+    if value == "gleu0":
+        raise InputError("the 2015 GLEU (gleu0) is its own metric: GLEU2015(...) or get_metric('gleu0')")
+    return choice(*GLEU_PLUS_VARIANTS)(name, value)
+
+
 @dataclass(frozen=True)
 class GLEUSettings(NgramSettings):
     """GLEU+ settings. Reference draws: gec-ranking's own (the default; ``fix_seed`` is the gleu
     package's name for it), or NumPy's seeded generator when ``seed`` is given."""
 
     variant: str = setting("official", "official (gec-ranking's code), official-2016 (its 2016 brevity "
-                           "penalty) or paper (no per-sentence clamp)", choice(*GLEU_PLUS_VARIANTS))
+                           "penalty) or paper (no per-sentence clamp)", parse_variant)
     iterations: int = setting(DEFAULT_ITERATIONS, "reference-sampling iterations", positive_int, ("iter", "i"))
     fix_seed: bool | None = setting(None, "gec-ranking's Python 2 draws (the default; -f)", optional_bool, ("f",))
     seed: int | None = setting(None, "seed of NumPy draws instead of gec-ranking's", optional_int)
@@ -253,21 +260,13 @@ class GLEU(NgramMetric):
 
     >>> GLEU().corpus_score(sources, references, hypothesis).score   # gec-ranking's number
 
-    ``references`` is a list of R reference sets, each a list of D sentences. ``GLEU("gleu0",
-    lambda_=0.1)`` gives the 2015 GLEU (:class:`GLEU2015`).
+    ``references`` is a list of R reference sets, each a list of D sentences. The 2015 GLEU is
+    its own class, :class:`~gecmetrics.metrics.gleu.gleu2015.GLEU2015` (``get_metric("gleu0")``).
     """
 
     name = "gleu"
     settings_class = GLEUSettings
     positional = ("variant", "n", "unit")
-
-    def __new__(cls, *args: Any, **kwargs: Any):
-        if cls is GLEU and (args[:1] == ("gleu0",) or kwargs.get("variant") == "gleu0"):
-            from .gleu2015 import GLEU2015
-
-            rest = {k: v for k, v in kwargs.items() if k != "variant"}
-            return GLEU2015(*args[1:], **rest)
-        return super().__new__(cls)
 
     @property
     def layout(self) -> GLEULayout:
@@ -310,9 +309,19 @@ class GLEU(NgramMetric):
         return self.layout.split(stats)
 
     # ------------------------------------------------------------------ scores
-    def score_sums(self, sums: np.ndarray) -> np.ndarray:
+    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> np.ndarray:
         """Corpus GLEU of summed statistics (..., K) -> (...)."""
         return corpus_gleu(self.layout, sums)
+
+    def rows(self, stats: np.ndarray, column: int = 0) -> np.ndarray:
+        """The rows of fixed references: the best one per sentence with ``best_reference``, the
+        only one otherwise (sampled references are drawn in :meth:`score` and the resampler)."""
+        if self.settings.best_reference:
+            return select(stats, self.best_references(stats))
+        return stats[:, 0]
+
+    def references_in(self, stats: np.ndarray) -> int:
+        return stats.shape[1]
 
     def draws(self, sentences: int, references: int) -> np.ndarray:
         """The reference index of each sentence in each sampling iteration."""
@@ -334,14 +343,12 @@ class GLEU(NgramMetric):
             sums = python2_sampled_sums(stats, iterations)
         else:
             sums = sampled_sums(stats, draw_blocks(iterations, size, n_refs, self.settings.seed))
-        scores = self.score_sums(sums)
+        scores = self.score_from_sums(sums)
         mean, std = float(np.mean(scores)), float(np.std(scores))
         result = result_of(self.layout, sums.mean(axis=0), signature, settings, swapped=self.lengths_swapped,
                            iterations=len(sums), std=std, interval=(mean - Z95 * std, mean + Z95 * std))
         result.score = mean
         return result
-
-    corpus_from_statistics = score
 
     # ------------------------------------------------------------------ sentences
     def sentence_keys(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -353,7 +360,7 @@ class GLEU(NgramMetric):
 
     def smoothed_scores(self, stats: np.ndarray) -> np.ndarray:
         """gec-ranking's sentence scores (--debug): zero statistics replaced by 1."""
-        return self.score_sums(np.where(stats == 0, 1, stats))
+        return self.score_from_sums(np.where(stats == 0, 1, stats))
 
     def sentence_from_statistics(self, stats: np.ndarray) -> GLEUSentenceScores:
         """Sentence GLEU: mean over references (max with ``best_reference``); with
@@ -401,12 +408,9 @@ class GLEU(NgramMetric):
         return [" ".join([f"GLEU+{char}", *tokens, *s.label_tokens()])]
 
     def resampler(self, column: int = 0, references: int = 1):
-        from ...stats.significance import LinearResampler, SampledGLEUResampler
+        """Sampled references are redrawn in every resample; fixed ones are plain rows."""
+        if self.settings.best_reference or references == 1:
+            return super().resampler(column, references)
+        from .resampler import SampledGLEUResampler
 
-        label, signature = "GLEU+", self.signature(references)
-        if self.settings.best_reference:
-            return LinearResampler(lambda stats: select(stats, self.best_references(stats)), self.score_sums,
-                                   label, signature)
-        if references == 1:
-            return LinearResampler(lambda stats: stats[:, 0], self.score_sums, label, signature)
         return SampledGLEUResampler(self, references)

@@ -34,7 +34,7 @@ class GLEU2015Settings(NgramSettings):
 
 
 class GLEU2015(NgramMetric):
-    """The 2015 GLEU: ``GLEU2015(n=4, lambda_=0.0)`` (also ``GLEU("gleu0", ...)``)."""
+    """The 2015 GLEU: ``GLEU2015(n=4, lambda_=0.0)`` (``get_metric("gleu0")``)."""
 
     name = "gleu0"
     settings_class = GLEU2015Settings
@@ -81,22 +81,27 @@ class GLEU2015(NgramMetric):
         out[..., layout.denominator] = reference_only + plain
         return out
 
-    def score_sums(self, sums: np.ndarray) -> np.ndarray:
-        """GLEU 2015 of summed :meth:`lambda_rows`."""
+    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> np.ndarray:
+        """GLEU 2015 of summed :meth:`rows`."""
         return corpus_gleu(self.layout, sums)
 
-    def score(self, stats: np.ndarray) -> GLEUResult:
-        rows = self.closest_rows(stats)
-        return result_of(self.layout, self.lambda_rows(rows).sum(axis=0), self.signature(stats.shape[1]),
-                         self.settings_dict(), reported=rows.sum(axis=0), swapped=True)
+    def rows(self, stats: np.ndarray, column: int = 0) -> np.ndarray:
+        """Per sentence, the closest reference's row with this lambda's numerator and denominator."""
+        return self.lambda_rows(self.closest_rows(stats))
 
-    corpus_from_statistics = score
+    def references_in(self, stats: np.ndarray) -> int:
+        return stats.shape[1]
+
+    def result(self, values: list[float], stats: np.ndarray, sums: list[np.ndarray]) -> GLEUResult:
+        """The per-order table of the closest references (their integer counts shown)."""
+        return result_of(self.layout, sums[0], self.signature(stats.shape[1]), self.settings_dict(),
+                         reported=self.closest_rows(stats).sum(axis=0), swapped=True)
 
     def sentence_from_statistics(self, stats: np.ndarray) -> GLEUSentenceScores:
         rows = self.closest_rows(stats)[:, None, :]
         signature = self.signature(stats.shape[1])
         if self.settings.smooth:
-            smoothed = self.score_sums(self.lambda_rows(np.where(rows == 0, 1, rows)))
+            smoothed = self.score_from_sums(self.lambda_rows(np.where(rows == 0, 1, rows)))
             return GLEUSentenceScores(smoothed.mean(axis=1), smoothed, np.zeros(len(rows), np.int64), signature,
                                       smoothed.std(axis=1))
         fractions = self.lambda_rows(rows)
@@ -125,9 +130,3 @@ class GLEU2015(NgramMetric):
     def column_labels(self) -> list[str]:
         char = "-char" if self.settings.unit == "char" else ""
         return [" ".join([f"GLEU0{char}", f"l{self.settings.lambda_:g}", *self.settings.label_tokens()])]
-
-    def resampler(self, column: int = 0, references: int = 1):
-        from ...stats.significance import LinearResampler
-
-        return LinearResampler(lambda stats: self.lambda_rows(self.closest_rows(stats)), self.score_sums, "GLEU",
-                               self.signature(references))

@@ -188,7 +188,9 @@ class GREEN(NgramMetric):
     one score column per beta)."""
 
     name = "green"
+    label = "GREEN"
     settings_class = GREENSettings
+    column_setting = "beta"
     positional = ("n", "beta", "unit", "normalize_space")
 
     @property
@@ -217,9 +219,16 @@ class GREEN(NgramMetric):
         """Per sentence, the reference maximizing [F(1..N), ..., F(1..1)]; ties: first."""
         return best_reference(self.sentence_f(stats, beta)[..., ::-1])
 
-    def score_sums(self, sums: np.ndarray, beta: float) -> np.ndarray:
-        """Corpus F(1..N) of summed statistics (..., N*7) -> (...)."""
-        return self.sentence_f(sums, beta)[..., -1]
+    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> np.ndarray:
+        """Corpus F(1..N) of summed statistics (..., N*7) -> (...), for the column's beta."""
+        return self.sentence_f(sums, self.betas[column])[..., -1]
+
+    def rows(self, stats: np.ndarray, column: int = 0) -> np.ndarray:
+        """Per sentence, the best reference's row for the column's beta (SPEC 3.3)."""
+        return select(stats, self.best_references(stats, self.betas[column]))
+
+    def references_in(self, stats: np.ndarray) -> int:
+        return stats.shape[1]
 
     def _sentence_fs(self, stats: np.ndarray) -> list[np.ndarray]:
         """:meth:`sentence_f` for every beta, with P and R computed once."""
@@ -235,11 +244,9 @@ class GREEN(NgramMetric):
         """Corpus GREEN per beta, each with its own best reference per sentence (SPEC 3.3)."""
         chosen = self.best_references_per_beta(stats)
         sums = np.stack([select(stats, c).sum(axis=0) for c in chosen])
-        scores = np.array([self.score_sums(s, beta) for s, beta in zip(sums, self.betas)])
+        scores = np.array([self.score_from_sums(s, k) for k, s in enumerate(sums)])
         return GREENResult(self.betas, scores, self.region_counts(sums), chosen, self.signature(stats.shape[1]),
                            self.settings_dict())
-
-    corpus_from_statistics = score
 
     def sentence_from_statistics(self, stats: np.ndarray) -> GREENSentenceScores:
         fs = self._sentence_fs(stats)
@@ -267,9 +274,6 @@ class GREEN(NgramMetric):
                 for beta in self.betas]
 
     def resampler(self, column: int = 0, references: int = 1):
-        from ...stats.significance import LinearResampler
-
-        beta = self.betas[column]
-        return LinearResampler(lambda stats: select(stats, self.best_references(stats, beta)),
-                               lambda sums: self.score_sums(sums, beta), f"GREEN beta={beta_label(beta)}",
-                               self.column_signature(column, references))
+        resampler = super().resampler(column, references)
+        resampler.label = f"GREEN beta={beta_label(self.betas[column])}"
+        return resampler

@@ -1,7 +1,7 @@
 """What the M2-family metrics share: statistics are per-sentence counts of every candidate
 annotator (or annotator pair), and the corpus result keeps, sentence by sentence, the candidate
 that maximizes the running corpus F (:mod:`gecmetrics.core.fscore`). A paired test redoes that
-choice inside every resample (:class:`gecmetrics.stats.significance.RunningFResampler`)."""
+choice inside every resample (:class:`gecmetrics.metrics.m2.resampler.RunningFResampler`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -73,12 +73,16 @@ class RunningFMetric(Metric):
 
             chosen, *scores = best_candidates(data, self.rule, self.settings.beta)
             totals = data.counts[np.arange(len(data)), chosen].sum(axis=0)
-            return self.result(totals, data, chosen, ids, tuple(ordered_mean(values) for values in scores))
+            return self.counts_result(totals, data, chosen, ids, tuple(ordered_mean(values) for values in scores))
         chosen, totals = self.choice().corpus(data)
-        return self.result(totals, data, chosen, ids)
+        return self.counts_result(totals, data, chosen, ids)
 
-    def result(self, totals: np.ndarray, data: fscore.CandidateCounts, chosen: np.ndarray,
-               ids: np.ndarray, scores: tuple[float, float, float] | None = None) -> Result:
+    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> np.ndarray:
+        """F-beta of summed counts (..., 3), as the scorer reports it (unrounded)."""
+        return self.rule.scores(sums, self.settings.beta)[2]
+
+    def counts_result(self, totals: np.ndarray, data: fscore.CandidateCounts, chosen: np.ndarray,
+                      ids: np.ndarray, scores: tuple[float, float, float] | None = None) -> Result:
         """The result from the chosen totals and the per-sentence candidates (override for a
         richer one); ``scores``: P, R, F when they are not those of the totals."""
         precision, recall, f = self.rule.scores(totals, self.settings.beta) if scores is None else scores
@@ -90,7 +94,7 @@ class RunningFMetric(Metric):
             from .sentence_average import SentenceMeanResampler
 
             return SentenceMeanResampler(self.rule, self.settings.beta, self.signature_name(), self.signature)
-        from ...stats.significance import RunningFResampler
+        from .resampler import RunningFResampler
 
         return RunningFResampler(self.rule.name, self.settings.beta, self.label, self.signature)
 

@@ -13,7 +13,9 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from ...io.corpus import Corpus, check_lines
+from ...io.corpus import Corpus
+
+from ...io.text import check_lines
 from ...errors import InputError
 from ..protocol import Settings, non_negative_int, parse_beta, parse_bool, setting
 from ...core import fscore

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...stats.significance import LinearResampler
+from ...core.resampling import LinearResampler
 from ...core.fscore import CandidateCounts, ChoiceRule, candidate_counts, precision_recall_f
 
 

@@ -25,12 +25,14 @@ from typing import Any, ClassVar, Hashable, Sequence
 
 import numpy as np
 
-from ...io.corpus import Corpus, check_lines
+from ...io.corpus import Corpus
+
+from ...io.text import check_lines
 from ...errors import InputError
 from ..m2.base import RunningFMetric, SentenceCounts
 from ...io.m2 import Block, Edit, check_blocks
 from ..m2.lattice import GoldEdit
-from ..protocol import M2, Settings, choice, non_negative_int, parse_beta, positive_int, setting
+from ..protocol import M2, Metric, Settings, choice, non_negative_int, parse_beta, positive_int, setting
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
                         pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
 
@@ -290,18 +292,26 @@ class PTMetric(RunningFMetric):
         """Corpus level: the running choice redone in every resample (the M2 family's
         resampler with the authors' rule). Sentence level: each sentence's choice does not
         depend on the others, so a resample's score is the mean of its sentences' F."""
-        from ...stats.significance import LinearResampler, RunningFResampler
-
-        label = self.column_labels()[0]
         if self.settings.level == "corpus":
-            return RunningFResampler(self.rule, self.settings.beta, label, self.signature)
-        return LinearResampler(self._sentence_f_rows, _mean_of_rows, label, self.signature)
+            from ..m2.resampler import RunningFResampler
 
-    def _sentence_f_rows(self, statistics: Any) -> np.ndarray:
-        """(D, 2): each sentence's F and a 1 (summed: the F total and the sentence count)."""
+            return RunningFResampler(self.rule, self.settings.beta, self.column_labels()[0], self.signature)
+        return Metric.resampler(self, column, references)  # the rows of each sentence's own choice
+
+    def rows(self, statistics: Any, column: int = 0) -> np.ndarray:
+        """Sentence level, (D, 2): each sentence's F and a 1 (summed: the F total and the
+        sentence count); corpus level: the weighted counts of each sentence's candidates."""
         data = check_statistics(statistics)
+        if self.settings.level == "corpus":
+            return super().rows(data.counts)
         kept = data.counts[np.arange(len(data)), sentence_choice(data, self.settings.beta)]
         return np.column_stack([pt_scores(kept, self.settings.beta)[2], np.ones(len(data))])
+
+    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> np.ndarray:
+        """Sentence level: the mean F of summed (F, 1) rows; corpus level: F of summed counts."""
+        if self.settings.level == "corpus":
+            return pt_scores(sums, self.settings.beta)[2]
+        return sums[..., 0] / sums[..., 1]
 
     # ------------------------------------------------------------------ names
     def settings_dict(self) -> dict[str, Any]:
@@ -323,10 +333,6 @@ class PTMetric(RunningFMetric):
         if s.num_layers is not None:
             tokens.append(f"L{s.num_layers}")
         return [" ".join(tokens)]
-
-
-def _mean_of_rows(sums: np.ndarray) -> np.ndarray:
-    return sums[..., 0] / sums[..., 1]
 
 
 class PTM2(PTMetric):

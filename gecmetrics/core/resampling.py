@@ -1,0 +1,113 @@
+"""Resampling the per-sentence rows of one metric: what a paired test asks of a metric.
+
+A :class:`Resampler` scores a corpus, its bootstrap resamples and its randomised swaps from the
+metric's per-sentence statistics. :class:`LinearResampler` serves every metric whose corpus score
+is a function of the sum of fixed per-sentence rows (the protocol's default); a family whose
+choices depend on the corpus (sampled references, the running-F annotator choice) brings its own.
+Nothing here knows a metric.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+CHUNK_BYTES = 16 * 2**20
+"""Upper bound of the temporary float arrays built per chunk of resamples."""
+
+
+class Resample:
+    """N resamples of D sentence indices, with their per-sentence counts computed on demand."""
+
+    def __init__(self, indices: np.ndarray) -> None:
+        self.indices = indices
+
+    @property
+    def samples(self) -> int:
+        return self.indices.shape[0]
+
+    @property
+    def size(self) -> int:
+        return self.indices.shape[1]
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """How often resample i drew sentence d, shape (N, D), float64 (a matrix-product operand)."""
+        n, d = self.indices.shape
+        flat = (self.indices + (np.arange(n) * d)[:, None]).ravel()
+        return np.bincount(flat, minlength=n * d).reshape(n, d).astype(np.float64)
+
+
+def chunk_rows(row_bytes: int, total: int) -> int:
+    return max(1, min(total, CHUNK_BYTES // max(row_bytes, 1)))
+
+
+class Resampler(ABC):
+    """Scores a corpus, its bootstrap resamples and its randomized swaps from prepared
+    per-sentence statistics of one metric (one score column)."""
+
+    label: str = ""
+    signature: str = ""
+
+    @abstractmethod
+    def prepare(self, statistics: Any) -> Any:
+        """Per-system preparation of the statistics (done once per system)."""
+
+    @abstractmethod
+    def size(self, prepared: Any) -> int:
+        """Number of sentences."""
+
+    @abstractmethod
+    def score(self, prepared: Any) -> float:
+        """The corpus score (a fraction), as the metric reports it."""
+
+    @abstractmethod
+    def bootstrap_scores(self, prepared: Any, resample: Resample) -> np.ndarray:
+        """Corpus score of every resample, shape (N,)."""
+
+    @abstractmethod
+    def swapped_scores(self, baseline: Any, system: Any, keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Scores of the pseudo-systems A (the baseline's sentences where ``keep_baseline``, the
+        system's elsewhere) and B (the opposite), shapes (N,)."""
+
+
+class LinearResampler(Resampler):
+    """Metrics whose per-sentence rows are fixed (one chosen reference per sentence, or merged
+    references) and whose corpus score is a function of the row sums: resample sums are one
+    (N x D) count matrix times the (D, K) rows."""
+
+    def __init__(self, rows, score_sums, label: str, signature: str) -> None:
+        self._rows = rows
+        self._score_sums = score_sums
+        self.label = label
+        self.signature = signature
+
+    def prepare(self, statistics: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(self._rows(np.asarray(statistics)), dtype=np.float64)
+
+    def size(self, prepared: np.ndarray) -> int:
+        return prepared.shape[0]
+
+    def score(self, prepared: np.ndarray) -> float:
+        return float(self._score_sums(prepared.sum(axis=0)))
+
+    def bootstrap_scores(self, prepared: np.ndarray, resample: Resample) -> np.ndarray:
+        return np.asarray(self._score_sums(resample.counts @ prepared), dtype=np.float64)
+
+    def swapped_scores(self, baseline: np.ndarray, system: np.ndarray,
+                       keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        total_baseline, total_system = baseline.sum(axis=0), system.sum(axis=0)
+        difference = baseline - system
+        trials = keep_baseline.shape[0]
+        scores_a = np.empty(trials)
+        scores_b = np.empty(trials)
+        step = chunk_rows(keep_baseline.shape[1] * 8, trials)
+        for start in range(0, trials, step):
+            mask = keep_baseline[start:start + step].astype(np.float64)
+            sums_a = total_system + mask @ difference
+            sums_b = total_baseline + total_system - sums_a
+            scores_a[start:start + step] = self._score_sums(sums_a)
+            scores_b[start:start + step] = self._score_sums(sums_b)
+        return scores_a, scores_b

@@ -1,0 +1,125 @@
+"""Reading text files as SPEC 1 says: one sentence per line, UTF-8.
+
+Lines are split on ``\\n`` only (a lone ``\\r`` inside a line is a character), a ``\\r\\n``
+terminator counts as ``\\n``, a final line without ``\\n`` counts, and a leading byte-order mark
+is dropped. Nothing else is changed. Errors name the file and line.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, BinaryIO, Sequence
+
+from ..errors import InputError
+
+STDIN = "-"
+
+
+def decode_lines(data: bytes, path: str, first_line: int = 1, start_of_file: bool = True) -> list[str]:
+    """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 names the file and line
+    (``first_line``: the number of the first line of ``data`` in its file)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + first_line
+        raise InputError(f"invalid UTF-8 (byte 0x{data[err.start]:02x})", path, line) from None
+    return split_lines(text, start_of_file)
+
+
+def split_lines(text: str, start_of_file: bool = True) -> list[str]:
+    """Lines of a decoded text: split on ``\n`` only, a ``\r\n`` terminator counts as
+    ``\n``, a final line without ``\n`` counts, a leading byte-order mark is dropped."""
+    if start_of_file and text.startswith("\ufeff"):
+        text = text[1:]
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def open_input(path: str) -> BinaryIO:
+    """A file opened for reading bytes; a missing file, a directory or an unreadable file is an
+    InputError naming it."""
+    try:
+        handle = open(path, "rb")
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", path) from None
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror}", path) from None
+    return handle
+
+
+def read_lines(path: str) -> list[str]:
+    """Read a text file (or standard input for ``-``) into a list of lines."""
+    if path == STDIN:
+        return decode_lines(sys.stdin.buffer.read(), "<stdin>")
+    with open_input(path) as handle:
+        try:
+            data = handle.read()
+        except OSError as err:
+            raise InputError(f"cannot read: {err.strerror}", path) from None
+    return decode_lines(data, path)
+
+
+def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:
+    """A list of lines: a sequence of strings, not a string (whose characters would be read as
+    lines); anything else is an InputError saying what was expected."""
+    if isinstance(lines, (str, bytes)):
+        raise InputError(f"expected a list of lines, got a single {type(lines).__name__} "
+                         f"(wrap it in a list: [{type(lines).__name__}])", name)
+    if not isinstance(lines, Sequence) and not _is_iterable(lines):
+        raise InputError(f"expected a list of lines, got {type(lines).__name__}", name)
+    lines = list(lines)
+    for k, line in enumerate(lines):
+        if not isinstance(line, str):
+            raise InputError(f"expected lines of text, got {type(line).__name__} at line {k + 1 + offset}", name,
+                             k + 1 + offset)
+    return lines
+
+
+def check_reference_sets(references: Any, name: str = "references") -> list[list[str]]:
+    """A list of reference sets, each a list of lines. A flat list of strings is the common
+    mistake (one reference set given without its outer list): it is an error, never read set
+    by set as if each string were a set of lines."""
+    if isinstance(references, (str, bytes)) or not _is_iterable(references):
+        raise InputError(f"expected a list of reference sets (each a list of lines), got {type(references).__name__}",
+                         name)
+    references = list(references)
+    if references and all(isinstance(r, str) for r in references):
+        raise InputError("expected a list of reference sets (each a list of lines), got a list of strings; "
+                         "one reference set is written [lines]", name)
+    return [check_lines(ref, f"reference {k}") for k, ref in enumerate(references)]
+
+
+def _is_iterable(value: Any) -> bool:
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
+
+
+def check_length(lines: Sequence[Any], expected: int, name: str, source_name: str = "the source") -> None:
+    """Raise a clear error when a file does not have as many lines as the source."""
+    if len(lines) != expected:
+        raise InputError(f"has {len(lines)} lines but {source_name} has {expected}", name)
+
+
+def _shown(path: str) -> str:
+    return "<stdin>" if path == STDIN else path
+
+
+def blame_line_counts(counts: list[tuple[str, int]]) -> None:
+    """All files (the source first) must have the source's line count; the odd one out is
+    named: the source when all the others agree, else the first file that differs from it."""
+    if len({count for _, count in counts}) <= 1:
+        return
+    (source_name, source), others = counts[0], counts[1:]
+    if len({count for _, count in others}) == 1 and len(others) > 1:
+        raise InputError(f"has {source} lines but the other {len(others)} files have {others[0][1]}", source_name)
+    for name, count in others:
+        if count != source:
+            raise InputError(f"has {count} lines but the source {source_name} has {source}", name)

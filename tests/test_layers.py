@@ -1,0 +1,123 @@
+"""The import map of the package: layers ground first, no upward import, no circle.
+
+Layers (docs/design.md): leaf modules (version, errors, kinds), core, io, metrics, stats, run,
+meta, output, cli. A module imports only from its own layer or those below it; the package's
+``__init__`` (the public API, imported lazily) may name any of them. Imports inside functions
+count too: a lazy import is still an arrow. Imports under ``if TYPE_CHECKING:`` (annotations only,
+never run) do not.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "gecmetrics"
+LAYERS = ["leaf", "core", "io", "metrics", "stats", "run", "meta", "output", "cli"]
+LEAF_MODULES = {"gecmetrics.version", "gecmetrics.errors", "gecmetrics.kinds", "gecmetrics._lazy"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The package modules a module imports (resolved; ``from . import x`` names module x)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    type_only = {id(node) for block in ast.walk(tree) if _is_type_checking_block(block)
+                 for statement in block.body for node in ast.walk(statement)}
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("gecmetrics")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("gecmetrics"):
+                continue
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                found.add(sub if sub in known else target)
+    return {module for module in found if module in known and module != name}
+
+
+def _is_type_checking_block(node: ast.AST) -> bool:
+    """``if TYPE_CHECKING:``: imports for annotations only, never run."""
+    return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def layer(name: str) -> int | None:
+    """The layer index of a module (None: the package itself, which is the public API)."""
+    if name == "gecmetrics":
+        return None
+    if name in LEAF_MODULES:
+        return 0
+    top = name.split(".")[1]
+    return LAYERS.index(top) if top in LAYERS else -1
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports(name, path, set(known)) for name, path in known.items()}
+
+
+def test_every_module_is_in_a_layer():
+    assert [name for name in modules() if layer(name) == -1] == []
+
+
+def test_no_import_goes_up_a_layer():
+    upward = []
+    for name, targets in graph().items():
+        if layer(name) is None:
+            continue
+        for target in sorted(targets):
+            if layer(target) is None or layer(target) > layer(name):
+                upward.append(f"{name} -> {target}")
+    assert upward == []
+
+
+def test_no_import_circles():
+    edges = graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's strongly connected components
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in edges[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    assert circles == []
