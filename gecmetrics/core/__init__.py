@@ -1,0 +1,1 @@
+"""Shared machinery every layer above may use (counting, units, back-ends, the persistent cache)."""
