@@ -71,6 +71,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 # SQLite before 3.32 allows 999 bound parameters per statement, later versions 32766
 _MAX_VARIABLES = 32766 if sqlite3.sqlite_version_info >= (3, 32, 0) else 999
 _KEYS_PER_SELECT = min(MAX_CHUNK_KEYS, _MAX_VARIABLES - 1)
+_FIRST_CHUNK_KEYS = 256
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -451,7 +452,7 @@ class Cache:
             for key in keys:  # still check the arguments
                 _as_bytes(key, "key")
             return
-        chunk_size = _KEYS_PER_SELECT
+        chunk_size = _FIRST_CHUNK_KEYS  # grows to _KEYS_PER_SELECT when values are small
         chunk: dict[bytes, None] = {}
         stale: list[bytes] = []
         for key in keys:
@@ -550,12 +551,14 @@ class Cache:
                 cutoff = _now() - age
                 removed += self._delete_where("used < ?", (cutoff,))
             if size_limit is not None:
-                for _ in range(4):  # the first estimate of the row overhead is usually enough
+                # rows do not free whole pages, so a little more than the excess is removed and the
+                # file measured again (the first round usually suffices, a second one gets the rest)
+                for _ in range(8):
                     self._shrink()
-                    excess = self._run(lambda conn: self._used_bytes(conn), 0) - size_limit
+                    excess = self._run(lambda conn: self._file_bytes(conn), 0) - size_limit
                     if excess <= 0:
                         break
-                    count = self._evict(excess)
+                    count = self._evict(int(excess * 1.02) + 16 * 4096)
                     removed += count
                     if not count:
                         break
@@ -664,7 +667,7 @@ class Cache:
             total = conn.execute(f"SELECT SUM({estimate}) FROM entries").fetchone()[0] or 0
             if not total:
                 return None
-            to_free = excess * total / max(self._used_bytes(conn), 1)
+            to_free = excess * total / max(self._file_bytes(conn), 1)
             freed = 0
             # the oldest last-use times first, whole groups of one time while they fit ...
             for used, size in conn.execute(f"SELECT used, SUM({estimate}) FROM entries GROUP BY used ORDER BY used"):
@@ -686,16 +689,19 @@ class Cache:
         used, row_id = cut
         return self._delete_where("used < ? OR (used = ? AND id <= ?)", (used, used, row_id))
 
-    def _used_bytes(self, conn: sqlite3.Connection) -> int:
+    @staticmethod
+    def _file_bytes(conn: sqlite3.Connection) -> int:
+        """The size of the database file once the write-ahead log is folded in (free pages
+        included: :meth:`_shrink` gives them back first)."""
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
-        free = conn.execute("PRAGMA freelist_count").fetchone()[0]
         page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-        return (pages - free) * page_size
+        return pages * page_size
 
     def _shrink(self) -> None:
         """Give freed pages back to the file system and fold the write-ahead log into the file."""
         def op(conn: sqlite3.Connection) -> None:
-            conn.execute("PRAGMA incremental_vacuum").fetchall()  # one result row per page freed
+            # executescript steps the statement to its end; execute() would free only one page
+            conn.executescript("PRAGMA incremental_vacuum;")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
         self._run(op, None, retry_for=5.0, busy_message=None)
