@@ -141,6 +141,22 @@ def test_overwrite_and_bytes_like_values(folder: Path):
         cache.get_many("", [key])
 
 
+def test_compressible_values_are_stored_compressed(folder: Path):
+    cache = Cache(folder)
+    text = {cache_key("text", i): value_of(i, 5000) for i in range(20)}
+    noise = random.Random(3)
+    binary = {cache_key("noise", i): noise.randbytes(5000) for i in range(20)}
+    cache.put_many("text/1", text)
+    cache.put_many("noise/1", binary)
+    cache.put_many("plain/1", text, compress=False)
+    info = cache.info().namespaces
+    assert info["text/1"].value_bytes < 20 * 5000 / 10
+    assert info["noise/1"].value_bytes == info["plain/1"].value_bytes == 20 * (32 + 5000)
+    fresh = Cache(folder)
+    assert fresh.get_many("text/1", list(text)) == text == fresh.get_many("plain/1", list(text))
+    assert fresh.get_many("noise/1", list(binary)) == binary
+
+
 def test_disabled_cache_stores_and_returns_nothing(folder: Path):
     cache = Cache(folder, enabled=False)
     fill(cache, range(10))
@@ -498,10 +514,13 @@ def test_prune_by_size_removes_least_recently_used_first(folder: Path, monkeypat
     monkeypatch.setattr(cache_module, "_now", lambda: clock[0])
     cache = Cache(folder)
     for batch in range(4):
-        fill(cache, range(batch * 500, batch * 500 + 500), size=1000)
+        cache.put_many(NS, {cache_key("sentence", i): value_of(i, 1000) for i in range(batch * 500, batch * 500 + 500)},
+                       compress=False)
         clock[0] += 7200
     cache.get_many(NS, keys_of(range(0, 100)))  # the oldest batch's first 100 used last
+    assert cache.prune(max_size="1TB") == 0  # folds the write-ahead log into the file
     full = cache.info().size_bytes
+    assert full > 2000 * 1000
     limit = full // 2
     removed = cache.prune(max_size=limit)
     after = cache.info()
@@ -511,6 +530,7 @@ def test_prune_by_size_removes_least_recently_used_first(folder: Path, monkeypat
     assert all(key in kept for key in keys_of(range(0, 100)))        # recently read
     assert all(key in kept for key in keys_of(range(1500, 2000)))    # newest batch
     assert all(key not in kept for key in keys_of(range(100, 500)))  # oldest, unread
+    assert all(kept[key] == value_of(i, 1000) for i, key in enumerate(keys_of(range(2000))) if key in kept)
     assert cache.prune(max_size="0") == after.entries
     assert cache.info().entries == 0
 

@@ -66,6 +66,7 @@ LOCK_WAIT = 60.0           # seconds to wait for the lock file while another pro
 TOUCH_AFTER = 3600         # an entry's last-use time is rewritten at most once an hour
 MAX_CHUNK_KEYS = 2000      # keys per statement / rows per write transaction
 MAX_CHUNK_BYTES = 16 << 20  # value bytes per write transaction and (about) per read chunk
+PAGE_SIZE = 8192           # rows of ~1 KB fill 8 KB pages better than 4 KB ones (less slack)
 ROW_OVERHEAD = 24          # bytes of a row besides key (stored twice: table and index) and value
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # SQLite before 3.32 allows 999 bound parameters per statement, later versions 32766
@@ -76,9 +77,10 @@ _FIRST_CHUNK_KEYS = 256
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS namespaces(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
-    # `used` and `crc` come before `value`, so scans of them never read a value's overflow pages
-    "CREATE TABLE IF NOT EXISTS entries(id INTEGER PRIMARY KEY, ns INTEGER NOT NULL, "
-    "key BLOB NOT NULL, used INTEGER NOT NULL, crc INTEGER NOT NULL, value BLOB NOT NULL)",
+    # `used`, `crc` and `flags` come before `value`, so scans of them never read a value's
+    # overflow pages; crc: CRC-32 of namespace id, key and the value as given; flags: 1 = zlib
+    "CREATE TABLE IF NOT EXISTS entries(id INTEGER PRIMARY KEY, ns INTEGER NOT NULL, key BLOB NOT NULL, "
+    "used INTEGER NOT NULL, crc INTEGER NOT NULL, flags INTEGER NOT NULL, value BLOB NOT NULL)",
     "CREATE UNIQUE INDEX IF NOT EXISTS entries_key ON entries(ns, key)",
 )
 
@@ -370,6 +372,19 @@ def _checksum(ns_id: int, key: bytes, value: bytes) -> int:
     return zlib.crc32(value, zlib.crc32(key, ns_id & 0xFFFFFFFF))
 
 
+_ZLIB = 1  # entries.flags: the value is stored zlib-compressed
+COMPRESS_FROM = 128  # bytes: shorter values are stored as they are
+
+
+def _stored(value: bytes) -> tuple[bytes, int]:
+    """(bytes to store, flags): zlib level 1 (fast) when it saves at least a tenth."""
+    if len(value) >= COMPRESS_FROM:
+        packed = zlib.compress(value, 1)
+        if len(packed) <= len(value) * 0.9:
+            return packed, _ZLIB
+    return value, 0
+
+
 class Cache:
     """One SQLite file of (namespace, key) -> bytes values, shared by processes on one machine.
 
@@ -473,8 +488,14 @@ class Cache:
             count, self._damaged_values = self._damaged_values, 0
             self._warn(f"{count} cached value(s) in {self.path} failed their checksum and were ignored")
 
-    def put_many(self, namespace: str, items: Mapping[bytes, bytes] | Iterable[tuple[bytes, bytes]]) -> None:
-        """Store values (existing keys are overwritten), in short transactions of a few thousand."""
+    def put_many(self, namespace: str, items: Mapping[bytes, bytes] | Iterable[tuple[bytes, bytes]],
+                 compress: bool = True) -> None:
+        """Store values (existing keys are overwritten), in short transactions of a few thousand.
+
+        Values of 128 bytes or more are stored zlib-compressed when that saves a tenth or more
+        (text, JSON: usually half or more); ``compress=False`` skips the attempt for values known
+        not to compress (float arrays). Readers get the bytes back as given either way.
+        """
         _check_namespace(namespace)
         pairs = items.items() if isinstance(items, Mapping) else items
         chunk: list[tuple[bytes, bytes]] = []
@@ -486,10 +507,10 @@ class Cache:
             chunk.append((key, value))
             size += len(key) + len(value)
             if len(chunk) >= MAX_CHUNK_KEYS or size >= MAX_CHUNK_BYTES:
-                self._write_chunk(namespace, chunk)
+                self._write_chunk(namespace, chunk, compress)
                 chunk, size = [], 0
         if chunk and self.enabled:
-            self._write_chunk(namespace, chunk)
+            self._write_chunk(namespace, chunk, compress)
 
     def info(self) -> CacheInfo:
         """Path, size on disk, entries per namespace and last use."""
@@ -573,11 +594,17 @@ class Cache:
             if ns_id is None:
                 return []
             marks = ",".join("?" * len(keys))
-            rows = conn.execute(f"SELECT key, used, crc, value FROM entries WHERE ns = ? AND key IN ({marks})",
+            rows = conn.execute(f"SELECT key, used, crc, flags, value FROM entries WHERE ns = ? AND key IN ({marks})",
                                 (ns_id, *keys)).fetchall()
             found = []
             old = _now() - TOUCH_AFTER
-            for key, used, crc, value in rows:
+            for key, used, crc, flags, value in rows:
+                if flags & _ZLIB:
+                    try:
+                        value = zlib.decompress(value)
+                    except zlib.error:
+                        self._damaged_values += 1
+                        continue
                 if _checksum(ns_id, key, value) != crc:
                     self._damaged_values += 1
                     continue
@@ -594,13 +621,16 @@ class Cache:
         next_size = _KEYS_PER_SELECT if average == 0 else max(16, min(_KEYS_PER_SELECT, int(MAX_CHUNK_BYTES / average)))
         return found, next_size
 
-    def _write_chunk(self, namespace: str, chunk: list[tuple[bytes, bytes]]) -> None:
+    def _write_chunk(self, namespace: str, chunk: list[tuple[bytes, bytes]], compress: bool) -> None:
+        stored = [_stored(value) if compress else (value, 0) for _, value in chunk]  # before locking
+
         def op(conn: sqlite3.Connection) -> None:
             ns_id = self._namespace_id(conn, namespace, create=True)
             now = _now()
-            rows = [(ns_id, key, now, _checksum(ns_id, key, value), value) for key, value in chunk]
+            rows = [(ns_id, key, now, _checksum(ns_id, key, value), flags, data)
+                    for (key, value), (data, flags) in zip(chunk, stored)]
             self._write(conn, lambda: conn.executemany(
-                "INSERT OR REPLACE INTO entries(ns, key, used, crc, value) VALUES (?, ?, ?, ?, ?)", rows))
+                "INSERT OR REPLACE INTO entries(ns, key, used, crc, flags, value) VALUES (?, ?, ?, ?, ?, ?)", rows))
 
         with self._lock:
             self._run(op, None, busy_message="values not stored")
@@ -884,7 +914,8 @@ def _prepare(conn: sqlite3.Connection) -> str | None:
     why the file is not a cache of this version, or None."""
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if not tables:
-        conn.execute("PRAGMA auto_vacuum = INCREMENTAL")  # must precede the first table
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # both must precede the first table
+        conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
         conn.execute("PRAGMA journal_mode = WAL").fetchall()
         conn.execute("BEGIN IMMEDIATE")
         try:
