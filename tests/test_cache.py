@@ -330,6 +330,20 @@ def test_damage_found_while_in_use_rebuilds_once(folder: Path):
     assert len(again) == 5
 
 
+def test_file_rebuilt_by_another_process_is_followed(folder: Path):
+    first = Cache(folder)
+    fill(first, range(10))
+    path = folder / FILE_NAME
+    for suffix in ("", "-wal", "-shm"):  # what another process's rebuild does
+        if Path(str(path) + suffix).exists():
+            os.replace(str(path) + suffix, str(path) + ".bad" + suffix)
+    second = Cache(folder)
+    fill(second, range(10, 20))
+    fill(first, range(20, 30))  # lands in the new file, not in the one moved aside
+    assert len(second.get_many(NS, keys_of(range(30)))) == 20
+    assert len(first.get_many(NS, keys_of(range(30)))) == 20
+
+
 def test_warning_callback_instead_of_python_warnings(tmp_path: Path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

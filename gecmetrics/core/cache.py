@@ -450,7 +450,9 @@ class Cache:
         with self._lock:
             conn, self._conn = self._conn, None
             self._ns_ids = {}
-            if conn is not None and self._pid == os.getpid():
+            if conn is not None and self._pid != os.getpid():
+                _ABANDONED.append(conn)  # the parent's, inherited by fork: never close it here
+            elif conn is not None:
                 with contextlib.suppress(sqlite3.Error):
                     conn.close()
 
@@ -751,6 +753,7 @@ class Cache:
         start = time.monotonic()
         delay = 0.005
         rebuilt = False
+        reopened = 0
         while True:
             try:
                 conn = self._connection()
@@ -759,7 +762,8 @@ class Cache:
                 return op(conn)
             except sqlite3.Error as exc:
                 kind = _error_kind(exc)
-                if self._conn is not None and kind != "busy" and self._file_replaced():
+                if self._conn is not None and kind != "busy" and reopened < 3 and self._file_replaced():
+                    reopened += 1
                     self._drop_connection()  # another process rebuilt the file: use the new one
                     continue
                 if kind == "busy":
@@ -787,6 +791,8 @@ class Cache:
             _ABANDONED.append(self._conn)  # a forked child: never touch the parent's connection
             self._conn = None
             self._ns_ids = {}
+        elif self._conn is not None and self._file_replaced():
+            self._drop_connection()  # another process moved a damaged file aside: use the new one
         if self._conn is None:
             self._open()
         return self._conn
