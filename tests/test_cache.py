@@ -113,6 +113,8 @@ def test_cold_then_warm_in_a_new_instance(folder: Path):
         assert all(got[key] == value_of(i) for i, key in zip(range(5000), keys_of(range(5000))))
         assert warm.get_many("other/namespace", keys_of(range(10))) == {}
         assert (folder / FILE_NAME).is_file()
+        if os.name == "posix":
+            assert folder.stat().st_mode & 0o077 == 0  # only the owner reads the texts kept here
 
 
 def test_large_values_are_read_in_smaller_chunks(folder: Path, monkeypatch):

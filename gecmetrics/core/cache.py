@@ -181,8 +181,7 @@ def unpack_arrays(data: bytes, copy: bool = False) -> list[Any]:
                 size *= dim
             if offset + size > len(view):
                 raise ValueError("truncated")
-            array = np.frombuffer(view, dtype=dtype, count=size // dtype.itemsize if dtype.itemsize else 0,
-                                  offset=offset).reshape(shape)
+            array = np.frombuffer(view, dtype=dtype, count=size // dtype.itemsize, offset=offset).reshape(shape)
             arrays.append(array.copy() if copy else array)
             offset += size
         if offset != len(view):
@@ -812,7 +811,8 @@ class Cache:
     def _open(self) -> None:
         assert self.folder is not None and self.path is not None
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            # only its owner may read a folder made here: it holds the texts being scored
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             self._disable(f"cannot create cache folder {self.folder}: {exc.strerror or exc}")
             return
