@@ -8,6 +8,7 @@ import pickle
 import random
 import sqlite3
 import threading
+import time
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -449,6 +450,39 @@ def test_two_processes_writing_at_once(folder: Path):
     got = Cache(folder).get_many(NS, keys_of(range(18_000)))
     assert len(got) == 18_000
     assert all(got[key] == value_of(i) for i, key in enumerate(keys_of(range(18_000))))
+
+
+def _open_damaged(folder: str, start: int, barrier, result) -> None:
+    messages: list[str] = []
+    check = cache_module._header_problem
+
+    def slow_check(path):  # widen the window in which both processes see the damaged file
+        problem = check(path)
+        if problem:
+            time.sleep(0.3)
+        return problem
+
+    cache_module._header_problem = slow_check
+    barrier.wait()
+    cache = Cache(folder, on_warning=messages.append)
+    cache.put_many(NS, {cache_key("sentence", i): value_of(i) for i in range(start, start + 500)})
+    result.put(len(messages))
+
+
+def test_two_processes_finding_one_damaged_file_rebuild_it_once(folder: Path):
+    folder.mkdir()
+    (folder / FILE_NAME).write_bytes(random.Random(2).randbytes(20_000))
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    barrier, result = context.Barrier(2), context.Queue()
+    workers = [context.Process(target=_open_damaged, args=(str(folder), start, barrier, result)) for start in (0, 500)]
+    for worker in workers:
+        worker.start()
+    warned = sorted(result.get(timeout=60) for _ in workers)
+    for worker in workers:
+        worker.join(timeout=60)
+    assert warned == [0, 1]  # one process moved the file aside; the other found the new one
+    got = Cache(folder).get_many(NS, keys_of(range(1000)))
+    assert len(got) == 1000
 
 
 def test_forked_child_reopens_the_parents_cache(folder: Path):
