@@ -525,6 +525,9 @@ def test_threads_share_one_cache(folder: Path):
 
 def test_info_and_clear_by_namespace(folder: Path):
     cache = Cache(folder)
+    empty = cache.info()
+    assert empty.enabled and empty.entries == 0 and cache.clear() == 0 and cache.prune(older_than="1d") == 0
+    assert not folder.exists()  # looking creates nothing
     fill(cache, range(30), namespace="a/1")
     fill(cache, range(20), size=100, namespace="b/1")
     info = cache.info()

@@ -532,6 +532,8 @@ class Cache:
                              last, namespaces)
 
         with self._lock:
+            if self.enabled and not self._in_use():
+                return CacheInfo(str(self.path), True, 0, 0, None, {})  # looking creates nothing
             result = self._run(op, None)
             if result is None:
                 return CacheInfo(str(self.path) if self.path else None, False, 0, 0, None, {}, self._reason)
@@ -543,6 +545,8 @@ class Cache:
         if namespace is not None:
             _check_namespace(namespace)
         with self._lock:
+            if not self._in_use():
+                return 0
             if namespace is None:
                 removed = self._run(lambda conn: self._write(conn, lambda: conn.execute("DELETE FROM entries").rowcount), 0)
                 if self.path is not None:
@@ -574,6 +578,8 @@ class Cache:
         age = None if older_than is None else parse_age(older_than, "older than")
         removed = 0
         with self._lock:
+            if not self._in_use():
+                return 0
             if age is not None:
                 cutoff = _now() - age
                 removed += self._delete_where("used < ?", (cutoff,))
@@ -592,6 +598,10 @@ class Cache:
             if removed:
                 self._shrink()
         return removed
+
+    def _in_use(self) -> bool:
+        """Whether there is a cache file to look at (info, clear and prune create none)."""
+        return self.enabled and (self._conn is not None or os.path.exists(str(self.path)))
 
     # -- reading and writing --------------------------------------------------------------------
     def _read_chunk(self, namespace: str, keys: list[bytes], stale: list[bytes]) -> tuple[list[tuple[bytes, bytes]], int]:
