@@ -153,8 +153,8 @@ def test_compressible_values_are_stored_compressed(folder: Path):
     cache.put_many("noise/1", binary)
     cache.put_many("plain/1", text, compress=False)
     info = cache.info().namespaces
-    assert info["text/1"].value_bytes < 20 * 5000 / 10
-    assert info["noise/1"].value_bytes == info["plain/1"].value_bytes == 20 * (32 + 5000)
+    assert info["text/1"].stored_bytes < 20 * 5000 / 10
+    assert info["noise/1"].stored_bytes == info["plain/1"].stored_bytes == 20 * (32 + 5000)
     fresh = Cache(folder)
     assert fresh.get_many("text/1", list(text)) == text == fresh.get_many("plain/1", list(text))
     assert fresh.get_many("noise/1", list(binary)) == binary
@@ -533,7 +533,7 @@ def test_info_and_clear_by_namespace(folder: Path):
     info = cache.info()
     assert info.enabled and info.entries == 50 and info.size_bytes > 0 and info.last_used is not None
     assert info.namespaces["a/1"].entries == 30 and info.namespaces["b/1"].entries == 20
-    assert info.namespaces["b/1"].value_bytes == 20 * (32 + 100)
+    assert info.namespaces["b/1"].stored_bytes == 20 * (32 + 100)
     assert "a/1: 30 entries" in str(info) and info.to_dict()["namespaces"]["b/1"]["entries"] == 20
     assert cache.clear("a/1") == 30
     assert cache.get_many("a/1", keys_of(range(30))) == {}

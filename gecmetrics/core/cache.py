@@ -285,10 +285,11 @@ def resolve_cache_folder(folder: str | os.PathLike[str] | None = None) -> Path |
 
 @dataclass(frozen=True)
 class NamespaceInfo:
-    """Entries of one namespace: how many, their bytes (keys and values), last use (Unix time)."""
+    """Entries of one namespace: how many, bytes stored (keys and values, compressed as stored),
+    last use (Unix time)."""
 
     entries: int
-    value_bytes: int
+    stored_bytes: int
     last_used: float | None
 
 
@@ -309,7 +310,7 @@ class CacheInfo:
         return {
             "path": self.path, "enabled": self.enabled, "size_bytes": self.size_bytes,
             "entries": self.entries, "last_used": _iso(self.last_used), "reason": self.reason,
-            "namespaces": {name: {"entries": ns.entries, "value_bytes": ns.value_bytes,
+            "namespaces": {name: {"entries": ns.entries, "stored_bytes": ns.stored_bytes,
                                   "last_used": _iso(ns.last_used)} for name, ns in self.namespaces.items()},
         }
 
@@ -320,7 +321,7 @@ class CacheInfo:
                  f"size on disk: {format_size(self.size_bytes)}, {self.entries} entries, "
                  f"last used {_iso(self.last_used) or 'never'}"]
         for name, ns in sorted(self.namespaces.items()):
-            lines.append(f"  {name}: {ns.entries} entries, {format_size(ns.value_bytes)}, "
+            lines.append(f"  {name}: {ns.entries} entries, {format_size(ns.stored_bytes)}, "
                          f"last used {_iso(ns.last_used)}")
         return "\n".join(lines)
 
