@@ -360,7 +360,7 @@ def _score_values(score: RowScoreFunction, rows: list[int], texts: list[str]) ->
                          f"{len(texts)} sentences")
     if not np.all(np.isfinite(values)):
         k = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise InputError(f"the score function returned {values[k]!r} for sentence {rows[k] + 1}'s candidate "
+        raise InputError(f"the score function returned {float(values[k])!r} for sentence {rows[k] + 1}'s candidate "
                          f"{texts[k]!r}")
     return values
 
