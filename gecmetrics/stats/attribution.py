@@ -198,7 +198,8 @@ def as_edit(edit: Any, row: int | None = None, k: int = 0) -> EditSpan:
         raise InputError(f"{_where(row)}edit {k + 1}: the type must be a string, got {span.type!r}")
     for value in (span.start, span.end):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise InputError(f"{_where(row)}edit {k + 1}: start and end must be integers, got {span.start!r} {span.end!r}")
+            raise InputError(f"{_where(row)}edit {k + 1}: start and end must be integers, "
+                             f"got {span.start!r} {span.end!r}")
     if span.start < 0 or span.type == "noop":
         raise InputError(f"{_where(row)}edit {k + 1}: a no-op line (-1 -1 / noop) is not an edit; leave it out")
     if span.start > span.end:
