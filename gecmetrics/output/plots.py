@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
+from ..meta.pairwise import PairwiseAnalysis
 from ..meta.windows import WindowAnalysis
 
 FIGURE_SUFFIXES = (".png", ".pdf")
@@ -122,3 +123,31 @@ def plot_meta_evaluation(result: Any, path: str | os.PathLike) -> list[str]:
     stem, suffix = os.path.splitext(path)
     return [plot_windows(result.windows, path),
             plot_scatter(scores, result.ranking.scores, f"{stem}-scatter{suffix}", human=human)]
+
+
+def plot_pairwise(analysis: PairwiseAnalysis, path: str | os.PathLike) -> str:
+    """The heat map of accuracies (rows: better rank, columns: worse rank, each cell annotated)
+    written to ``path`` (.png or .pdf; needs matplotlib). Returns the path."""
+    path = _check_path(path)
+    if not isinstance(analysis, PairwiseAnalysis):
+        raise InputError(f"expected a PairwiseAnalysis, got {type(analysis).__name__}")
+    plt = _pyplot()
+    rows, columns, matrix = analysis.heatmap()
+    figure, axes = plt.subplots(figsize=(1.0 + 0.9 * len(columns), 0.8 + 0.8 * len(rows)))
+    image = axes.imshow(np.ma.masked_invalid(matrix), cmap="coolwarm", vmin=0.0, vmax=1.0)
+    for r in range(len(rows)):
+        for c in range(len(columns)):
+            if not np.isnan(matrix[r, c]):
+                axes.text(c, r, f"{matrix[r, c]:.2f}", ha="center", va="center", fontsize=9)
+    axes.set_xticks(range(len(columns)), [str(x) for x in columns])
+    axes.set_yticks(range(len(rows)), [str(x) for x in rows])
+    axes.xaxis.tick_top()
+    axes.xaxis.set_label_position("top")
+    axes.set_xlabel("worse human rank")
+    axes.set_ylabel("better human rank")
+    axes.set_title(f"{analysis.metric}: agreement per human rank pair", fontsize=10, pad=24)
+    figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+    return path

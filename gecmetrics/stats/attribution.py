@@ -1,0 +1,527 @@
+"""Edit attribution: how much each edit of a hypothesis adds to a metric's sentence score.
+
+A hypothesis is its source with edits applied. For a metric with sentence scores, v(E) is the
+score of the source with only the edits E applied, so v(all) is the hypothesis's score and
+v(none) the source's. The methods (gec-metrics' ``analysis/attributor``; Goto et al., 2025):
+
+* ``add``: v({i}) - v(none), each edit applied alone to the source (n + 2 sentences);
+* ``leave-one-out``: v(all) - v(all but i), each edit taken out of the hypothesis (n + 2);
+* ``shapley``: the exact Shapley value, the sum over the sets E without i of
+  |E|! (n - |E| - 1)! / n! * (v(E + i) - v(E)): all 2^n subsets are scored, so it is refused
+  above ``max_exact_edits`` edits (an :class:`InputError` naming the bound and the alternative);
+* ``sampled-shapley``: the mean over permutations of the edits of v(before + i) - v(before),
+  where ``before`` are the edits ahead of i in the permutation: ``permutations`` distinct
+  permutations drawn by a generator seeded with (seed, sentence number), or all n! of them when
+  n! <= ``permutations`` (it is then the exact Shapley value).
+
+What the parts add up to: the Shapley values sum to v(all) - v(none) (efficiency), and so does
+each permutation's row of marginal contributions (a telescoping sum), hence their mean; both up
+to floating-point rounding. Add and leave-one-out do not in general: they do when the metric is
+additive over the edits, not when edits interact (two edits that only help together, an edit
+whose worth depends on another). ``normalize=True`` rescales add and leave-one-out parts as
+gec-metrics' ``AttributorAdd``/``AttributorSub`` do, by (v(all) - v(none)) / sum of the parts,
+and sets them all to 0 when the parts sum to 0; they then sum to the difference except in that
+case.
+
+Edits are applied in source order whatever subset or permutation is scored, so a subset's
+sentence never depends on the order edits were added (gec-metrics' ``apply_edits`` assumes
+that order; its sampled Shapley at commit 320c830 applies them in permutation order).
+
+Work done once: the candidate sentences of every sentence and method are built first, and each
+distinct (sentence number, candidate text) is scored once, in one call of the scoring function.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import InputError
+
+ADD = "add"
+LEAVE_ONE_OUT = "leave-one-out"
+SHAPLEY = "shapley"
+SAMPLED_SHAPLEY = "sampled-shapley"
+METHODS = (ADD, LEAVE_ONE_OUT, SHAPLEY, SAMPLED_SHAPLEY)
+METHOD_ALIASES = {"loo": LEAVE_ONE_OUT, "sub": LEAVE_ONE_OUT, "shapley-sampling": SAMPLED_SHAPLEY,
+                  "shapleysampling": SAMPLED_SHAPLEY}
+"""Other names accepted for the methods (gec-metrics calls leave-one-out ``sub``)."""
+OVER_BOUND_RULES = ("error", "sample", "skip")
+DEFAULT_MAX_EXACT_EDITS = 10
+"""Exact Shapley scores 2^n sentences: 1,024 at 10 edits."""
+MAX_EXACT_EDITS_LIMIT = 20
+"""The highest bound accepted (2^20, about a million sentences for one hypothesis)."""
+DEFAULT_PERMUTATIONS = 100
+
+ScoreFunction = Callable[[list], Sequence[float]]
+"""``score(sentences: list[str]) -> list[float]``: a metric's sentence scores of candidate
+hypotheses of one source."""
+RowScoreFunction = Callable[[list, list], Sequence[float]]
+"""``score(rows: list[int], sentences: list[str]) -> list[float]``: the sentence score of each
+candidate text as a hypothesis of source ``rows[k]`` (0-based position in the corpus given)."""
+
+
+@dataclass(frozen=True)
+class EditSpan:
+    """One edit of a hypothesis: source tokens [start, end) become ``correction`` (tokens;
+    empty for a deletion, start == end for an insertion)."""
+
+    start: int
+    end: int
+    correction: tuple[str, ...] = ()
+    type: str = ""
+
+    @property
+    def correction_text(self) -> str:
+        return " ".join(self.correction)
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """The attribution of one hypothesis's sentence score to its edits by one method."""
+
+    method: str
+    source: str  # the source tokens joined by single spaces
+    hypothesis: str  # the source with every edit applied
+    edits: tuple[EditSpan, ...]  # as given
+    values: tuple[float, ...]  # one per edit, in the order of ``edits``
+    full_score: float  # v(all edits): the hypothesis's sentence score
+    empty_score: float  # v(no edit): the source's sentence score
+    normalized: bool = False  # add / leave-one-out rescaled to sum to the difference
+    permutations: int = 0  # sampled Shapley: permutations averaged
+    exhaustive: bool = False  # sampled Shapley: all n! permutations were used (exact)
+    seed: int | None = None
+    scored: int = 0  # distinct candidate sentences this attribution needed
+
+    @property
+    def delta(self) -> float:
+        """v(all) - v(none): what the edits together add to the sentence score."""
+        return self.full_score - self.empty_score
+
+    @property
+    def residual(self) -> float:
+        """delta - sum of the parts (0 up to rounding for Shapley and sampled Shapley)."""
+        return self.delta - math.fsum(self.values)
+
+    def source_span(self, k: int) -> str:
+        """The source tokens edit k replaces, joined by spaces."""
+        edit = self.edits[k]
+        return " ".join(self.source.split(" ")[edit.start:edit.end]) if self.source else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (full precision)."""
+        return {
+            "method": self.method, "source": self.source, "hypothesis": self.hypothesis,
+            "full_score": self.full_score, "empty_score": self.empty_score, "delta": self.delta,
+            "normalized": self.normalized, "permutations": self.permutations, "exhaustive": self.exhaustive,
+            "seed": self.seed, "scored": self.scored,
+            "edits": [{"start": e.start, "end": e.end, "original": self.source_span(k),
+                       "correction": e.correction_text, "type": e.type, "attribution": self.values[k]}
+                      for k, e in enumerate(self.edits)],
+        }
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+def method_name(method: str) -> str:
+    """The canonical name of ``method`` (aliases: loo, sub, shapley-sampling)."""
+    if not isinstance(method, str):
+        raise InputError(f"an attribution method is a name, got {method!r}")
+    name = method.strip().lower().replace("_", "-")
+    name = METHOD_ALIASES.get(name, name)
+    if name not in METHODS:
+        raise InputError(f"unknown attribution method {method!r}; choose one of: {', '.join(METHODS)}")
+    return name
+
+
+def _check_int(value: Any, name: str, minimum: int, maximum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum or (
+            maximum is not None and value > maximum):
+        bounds = f">= {minimum}" if maximum is None else f"between {minimum} and {maximum}"
+        raise InputError(f"{name} must be an integer {bounds}, got {value!r}")
+    return int(value)
+
+
+def _where(row: int | None) -> str:
+    return "" if row is None else f"sentence {row + 1}: "
+
+
+def _tokens(source: str | Sequence[str], row: int | None) -> tuple[str, ...]:
+    if isinstance(source, str):
+        return tuple(source.split())
+    tokens = tuple(source)
+    for token in tokens:
+        if not isinstance(token, str) or not token or token != token.strip() or len(token.split()) != 1:
+            raise InputError(f"{_where(row)}source tokens must be non-empty strings without spaces, got {token!r}")
+    return tokens
+
+
+def _correction(value: Any, row: int | None, k: int) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(value.split())
+    if isinstance(value, (list, tuple)):
+        tokens = tuple(value)
+        if all(isinstance(t, str) and t and len(t.split()) == 1 and t == t.strip() for t in tokens):
+            return tokens
+    raise InputError(f"{_where(row)}edit {k + 1}: the correction must be a string or a list of tokens, got {value!r}")
+
+
+def as_edit(edit: Any, row: int | None = None, k: int = 0) -> EditSpan:
+    """``edit`` as an :class:`EditSpan`: an EditSpan, a tuple (start, end, correction[, type])
+    with the correction as text or tokens, an M2 edit (``start``, ``end``, ``replacement``,
+    ``type``), an ERRANT edit (``o_start``, ``o_end``, ``c_str``) or an annotator edit
+    (``o_start``, ``o_end``, ``correction``). A no-op edit (span -1 -1, type noop) is refused."""
+    if isinstance(edit, EditSpan):
+        span = edit
+    elif isinstance(edit, (tuple, list)):
+        if len(edit) not in (3, 4):
+            raise InputError(f"{_where(row)}edit {k + 1}: expected (start, end, correction[, type]), got {edit!r}")
+        edit_type = edit[3] if len(edit) == 4 else ""
+        span = EditSpan(edit[0], edit[1], _correction(edit[2], row, k), edit_type)
+    else:
+        start = getattr(edit, "start", getattr(edit, "o_start", None))
+        end = getattr(edit, "end", getattr(edit, "o_end", None))
+        if hasattr(edit, "replacement"):
+            text = edit.replacement
+        elif hasattr(edit, "c_str"):
+            text = edit.c_str
+        else:
+            text = getattr(edit, "correction", None)
+        if start is None or end is None or text is None:
+            raise InputError(f"{_where(row)}edit {k + 1}: not an edit (no start, end and correction): {edit!r}")
+        span = EditSpan(start, end, _correction(text, row, k), getattr(edit, "type", "") or "")
+    if not isinstance(span.type, str):
+        raise InputError(f"{_where(row)}edit {k + 1}: the type must be a string, got {span.type!r}")
+    for value in (span.start, span.end):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise InputError(f"{_where(row)}edit {k + 1}: start and end must be integers, "
+                             f"got {span.start!r} {span.end!r}")
+    if span.start < 0 or span.type == "noop":
+        raise InputError(f"{_where(row)}edit {k + 1}: a no-op line (-1 -1 / noop) is not an edit; leave it out")
+    if span.start > span.end:
+        raise InputError(f"{_where(row)}edit {k + 1}: start {span.start} is after end {span.end}")
+    if not isinstance(span.correction, tuple):
+        span = EditSpan(span.start, span.end, _correction(span.correction, row, k), span.type)
+    return EditSpan(int(span.start), int(span.end), span.correction, span.type)
+
+
+def check_edits(tokens: Sequence[str], edits: Iterable[Any], row: int | None = None) -> tuple[EditSpan, ...]:
+    """The edits as EditSpans, checked against the source: spans within the tokens, no two
+    overlapping (insertions at one point are applied in the order given)."""
+    if isinstance(edits, (str, bytes)) or not isinstance(edits, Iterable):
+        raise InputError(f"{_where(row)}the edits must be a list, got {type(edits).__name__}")
+    spans = tuple(as_edit(edit, row, k) for k, edit in enumerate(edits))
+    for k, span in enumerate(spans):
+        if span.end > len(tokens):
+            raise InputError(f"{_where(row)}edit {k + 1} ({span.start} {span.end}) is outside the source's "
+                             f"{len(tokens)} tokens")
+    order = sorted(range(len(spans)), key=lambda k: (spans[k].start, spans[k].end))
+    for a, b in zip(order, order[1:]):
+        if spans[b].start < spans[a].end:
+            raise InputError(f"{_where(row)}edits {a + 1} ({spans[a].start} {spans[a].end}) and {b + 1} "
+                             f"({spans[b].start} {spans[b].end}) overlap")
+    return spans
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+class _Sentence:
+    """One source with its checked edits: builds the text of any subset (a bit mask over the
+    edits), edits always applied in source order."""
+
+    def __init__(self, tokens: tuple[str, ...], edits: tuple[EditSpan, ...]) -> None:
+        self.tokens = tokens
+        self.edits = edits
+        self.n = len(edits)
+        self.order = sorted(range(self.n), key=lambda k: (edits[k].start, edits[k].end))
+        self.full = (1 << self.n) - 1
+
+    def text(self, mask: int) -> str:
+        pieces: list[str] = []
+        position = 0
+        for k in self.order:
+            if mask >> k & 1:
+                edit = self.edits[k]
+                pieces.extend(self.tokens[position:edit.start])
+                pieces.extend(edit.correction)
+                position = edit.end
+        pieces.extend(self.tokens[position:])
+        return " ".join(pieces)
+
+
+@dataclass
+class _Plan:
+    """What one method needs for one sentence: the subsets to score and how to combine them."""
+
+    method: str
+    masks: list[int]
+    permutations: list[tuple[int, ...]] | None = None
+    exhaustive: bool = False
+
+
+def _plan(method: str, sentence: _Sentence, permutations: int, rng_seed: Sequence[int]) -> _Plan:
+    n, full = sentence.n, sentence.full
+    if method == ADD:
+        return _Plan(method, [0, full] + [1 << i for i in range(n)])
+    if method == LEAVE_ONE_OUT:
+        return _Plan(method, [0, full] + [full ^ (1 << i) for i in range(n)])
+    if method == SHAPLEY:
+        return _Plan(method, list(range(1 << n)))
+    orders, exhaustive = _permutations(n, permutations, rng_seed)
+    masks = {0}
+    for order in orders:
+        mask = 0
+        for i in order:
+            mask |= 1 << i
+            masks.add(mask)
+    return _Plan(method, sorted(masks), orders, exhaustive)
+
+
+def _permutations(n: int, count: int, rng_seed: Sequence[int]) -> tuple[list[tuple[int, ...]], bool]:
+    """All n! orders when n! <= count, else ``count`` distinct ones drawn at random."""
+    total = 1
+    for k in range(2, n + 1):
+        total *= k
+        if total > count:
+            break
+    if total <= count:
+        return list(itertools.permutations(range(n))), True
+    rng = np.random.default_rng(list(rng_seed))
+    seen: set[tuple[int, ...]] = set()
+    orders: list[tuple[int, ...]] = []
+    while len(orders) < count:
+        order = tuple(int(i) for i in rng.permutation(n))
+        if order not in seen:
+            seen.add(order)
+            orders.append(order)
+    return orders, False
+
+
+def _shapley_weights(n: int) -> np.ndarray:
+    """|E|! (n - |E| - 1)! / n! for |E| = 0 .. n - 1."""
+    whole = math.factorial(n)
+    return np.array([math.factorial(s) * math.factorial(n - s - 1) / whole for s in range(n)])
+
+
+def _combine(plan: _Plan, sentence: _Sentence, value: Mapping[int, float]) -> list[float]:
+    n, full = sentence.n, sentence.full
+    if plan.method == ADD:
+        return [value[1 << i] - value[0] for i in range(n)]
+    if plan.method == LEAVE_ONE_OUT:
+        return [value[full] - value[full ^ (1 << i)] for i in range(n)]
+    if plan.method == SHAPLEY:
+        if n == 0:
+            return []
+        v = np.array([value[mask] for mask in range(1 << n)], dtype=np.float64)
+        masks = np.arange(1 << n)
+        sizes = np.zeros(1 << n, dtype=np.int64)
+        for bit in range(n):
+            sizes += (masks >> bit) & 1
+        weights = _shapley_weights(n)
+        parts = []
+        for i in range(n):
+            without = masks[((masks >> i) & 1) == 0]
+            parts.append(float(np.dot(weights[sizes[without]], v[without | (1 << i)] - v[without])))
+        return parts
+    totals = [0.0] * n
+    for order in plan.permutations or []:
+        mask, before = 0, value[0]
+        for i in order:
+            mask |= 1 << i
+            totals[i] += value[mask] - before
+            before = value[mask]
+    count = len(plan.permutations or []) or 1
+    return [total / count for total in totals]
+
+
+def _normalized(parts: list[float], delta: float) -> list[float]:
+    """gec-metrics' rescaling of add / leave-one-out parts to sum to ``delta`` (0 if they sum to 0)."""
+    total = sum(parts)
+    weight = 0.0 if total == 0 else delta / total
+    return [weight * part for part in parts]
+
+
+def _score_values(score: RowScoreFunction, rows: list[int], texts: list[str]) -> np.ndarray:
+    if not texts:
+        return np.zeros(0)
+    try:
+        returned = score(rows, texts)
+        values = np.asarray(returned, dtype=np.float64)
+    except InputError:
+        raise
+    except (TypeError, ValueError) as error:
+        raise InputError(f"the score function must return one number per sentence: {error}") from None
+    if values.shape != (len(texts),):
+        raise InputError(f"the score function returned {values.size} values (shape {values.shape}) for "
+                         f"{len(texts)} sentences")
+    if not np.all(np.isfinite(values)):
+        k = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise InputError(f"the score function returned {float(values[k])!r} for sentence {rows[k] + 1}'s candidate "
+                         f"{texts[k]!r}")
+    return values
+
+
+# --------------------------------------------------------------------------- attribution
+
+
+def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequence[Iterable[Any]],
+                             score: RowScoreFunction, methods: Sequence[str] = (SHAPLEY,), *,
+                             max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS,
+                             permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0, normalize: bool = False,
+                             over_bound: str = "error") -> list[dict[str, Attribution | None]]:
+    """Attributions of every hypothesis (``sources[r]`` with ``edits[r]``) by every method in
+    ``methods``, scoring each distinct (r, candidate text) once in ONE call ``score(rows, texts)``.
+
+    ``over_bound`` says what exact Shapley does for a hypothesis with more than
+    ``max_exact_edits`` edits: ``error`` (an InputError naming the bound and the alternative),
+    ``sample`` (sampled Shapley in its place; its ``method`` says so) or ``skip`` (None)."""
+    names = [method_name(m) for m in ([methods] if isinstance(methods, str) else list(methods))]
+    if not names:
+        raise InputError("no attribution method given")
+    if len(set(names)) != len(names):
+        raise InputError(f"an attribution method is listed twice: {', '.join(names)}")
+    bound = _check_int(max_exact_edits, "max_exact_edits", 0, MAX_EXACT_EDITS_LIMIT)
+    permutations = _check_int(permutations, "permutations", 1)
+    seed = _check_int(seed, "seed", 0)
+    if not isinstance(normalize, bool):
+        raise InputError(f"normalize must be True or False, got {normalize!r}")
+    if over_bound not in OVER_BOUND_RULES:
+        raise InputError(f"unknown over_bound rule {over_bound!r}; choose one of: {', '.join(OVER_BOUND_RULES)}")
+    if not callable(score):
+        raise InputError(f"score must be a function, got {type(score).__name__}")
+    if isinstance(sources, str) or isinstance(edits, str):
+        raise InputError("sources and edits are lists, one item per sentence")
+    sources, edits = list(sources), list(edits)
+    if len(sources) != len(edits):
+        raise InputError(f"{len(sources)} sources but {len(edits)} lists of edits")
+
+    sentences: list[_Sentence] = []
+    plans: list[dict[str, _Plan | None]] = []
+    index: dict[tuple[int, str], int] = {}
+    rows: list[int] = []
+    texts: list[str] = []
+    row_texts: list[dict[int, str]] = []
+    for row, (source, row_edits) in enumerate(zip(sources, edits)):
+        tokens = _tokens(source, row)
+        sentence = _Sentence(tokens, check_edits(tokens, row_edits, row))
+        sentences.append(sentence)
+        row_plans: dict[str, _Plan | None] = {}
+        for name in names:
+            method = name
+            if name == SHAPLEY and sentence.n > bound:
+                if over_bound == "error":
+                    raise InputError(
+                        f"{_where(row)}exact Shapley over {sentence.n} edits needs 2^{sentence.n} = "
+                        f"{1 << sentence.n:,} scored sentences, above the bound max_exact_edits={bound}: raise the "
+                        f"bound (at most {MAX_EXACT_EDITS_LIMIT}) or use sampled Shapley "
+                        f"(method '{SAMPLED_SHAPLEY}', permutations={permutations})")
+                if over_bound == "skip":
+                    row_plans[name] = None
+                    continue
+                method = SAMPLED_SHAPLEY
+            row_plans[name] = _plan(method, sentence, permutations, (seed, row))
+        plans.append(row_plans)
+        masks = sorted({mask for plan in row_plans.values() if plan is not None for mask in plan.masks})
+        mask_text = {}
+        for mask in masks:
+            text = sentence.text(mask)
+            mask_text[mask] = text
+            if (row, text) not in index:
+                index[(row, text)] = len(texts)
+                rows.append(row)
+                texts.append(text)
+        row_texts.append(mask_text)
+
+    values = _score_values(score, rows, texts)
+    results: list[dict[str, Attribution | None]] = []
+    for row, (sentence, row_plans, mask_text) in enumerate(zip(sentences, plans, row_texts)):
+        value = {mask: float(values[index[(row, text)]]) for mask, text in mask_text.items()}
+        out: dict[str, Attribution | None] = {}
+        for name, plan in row_plans.items():
+            if plan is None:
+                out[name] = None
+                continue
+            parts = _combine(plan, sentence, value)
+            full, empty = value[sentence.full], value[0]
+            rescale = normalize and plan.method in (ADD, LEAVE_ONE_OUT)
+            if rescale:
+                parts = _normalized(parts, full - empty)
+            sampled = plan.method == SAMPLED_SHAPLEY
+            out[name] = Attribution(
+                plan.method, " ".join(sentence.tokens), mask_text[sentence.full], sentence.edits, tuple(parts),
+                full, empty, normalized=rescale, permutations=len(plan.permutations or []) if sampled else 0,
+                exhaustive=plan.exhaustive if sampled else False, seed=seed if sampled else None,
+                scored=len({mask_text[m] for m in plan.masks}))
+        results.append(out)
+    return results
+
+
+def attribute_corpus(sources: Sequence[str | Sequence[str]], edits: Sequence[Iterable[Any]],
+                     score: RowScoreFunction, method: str = SHAPLEY, **options: Any) -> list[Attribution | None]:
+    """Attributions of every hypothesis by one ``method``; options as in
+    :func:`attribute_corpus_methods` (one scoring call for the whole corpus)."""
+    name = method_name(method)
+    return [result[name] for result in attribute_corpus_methods(sources, edits, score, (name,), **options)]
+
+
+def attribute(source: str | Sequence[str], edits: Iterable[Any], score: ScoreFunction, method: str = SHAPLEY,
+              **options: Any) -> Attribution:
+    """The attribution of one hypothesis (``source`` with ``edits``) by ``method``:
+    ``score(sentences) -> scores`` is called once, on the distinct candidate sentences.
+    Options: ``max_exact_edits``, ``permutations``, ``seed``, ``normalize`` (see the module doc)."""
+    if not callable(score):
+        raise InputError(f"score must be a function, got {type(score).__name__}")
+    if "over_bound" in options:
+        raise InputError("over_bound applies to attribute_corpus; attribute raises above the bound")
+    result = attribute_corpus([source], [edits], lambda rows, texts: score(texts), method, **options)[0]
+    assert result is not None
+    return result
+
+
+# --------------------------------------------------------------------------- output
+
+TSV_COLUMNS = ("sentence", "method", "edit", "start", "end", "original", "correction", "type", "attribution",
+               "full_score", "empty_score")
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def attribution_rows(attributions: Sequence[Attribution | None] | Attribution,
+                     first_sentence: int = 1) -> list[dict[str, Any]]:
+    """One dict per edit (keys: :data:`TSV_COLUMNS`); ``sentence`` counts from
+    ``first_sentence`` over the list given (None entries, skipped hypotheses, write nothing)."""
+    if isinstance(attributions, Attribution):
+        attributions = [attributions]
+    rows = []
+    for position, attribution in enumerate(attributions):
+        if attribution is None:
+            continue
+        if not isinstance(attribution, Attribution):
+            raise InputError(f"expected Attribution objects, got {type(attribution).__name__}")
+        for k, edit in enumerate(attribution.edits):
+            rows.append({"sentence": first_sentence + position, "method": attribution.method, "edit": k + 1,
+                         "start": edit.start, "end": edit.end, "original": attribution.source_span(k),
+                         "correction": edit.correction_text, "type": edit.type,
+                         "attribution": attribution.values[k], "full_score": attribution.full_score,
+                         "empty_score": attribution.empty_score})
+    return rows
+
+
+def attribution_tsv(attributions: Sequence[Attribution | None] | Attribution, first_sentence: int = 1) -> str:
+    """The attributions as TSV: a header line, then one line per edit (floats at full precision,
+    tabs and newlines in text escaped as \\t and \\n)."""
+    lines = ["\t".join(TSV_COLUMNS)]
+    for row in attribution_rows(attributions, first_sentence):
+        cells = []
+        for column in TSV_COLUMNS:
+            value = row[column]
+            cells.append(repr(value) if isinstance(value, float) else _cell(str(value)))
+        lines.append("\t".join(cells))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,405 @@
+"""Edit attribution (gecmetrics.stats.attribution): gec-metrics' attributors on recorded examples,
+what the parts add up to (property tests), work done once, argument checks and the TSV/dict output."""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import zlib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gecmetrics.errors import InputError
+from gecmetrics.m2.format import Edit as M2Edit
+from gecmetrics.stats.attribution import (
+    ADD,
+    DEFAULT_MAX_EXACT_EDITS,
+    LEAVE_ONE_OUT,
+    MAX_EXACT_EDITS_LIMIT,
+    METHODS,
+    SAMPLED_SHAPLEY,
+    SHAPLEY,
+    TSV_COLUMNS,
+    Attribution,
+    EditSpan,
+    as_edit,
+    attribute,
+    attribute_corpus,
+    attribute_corpus_methods,
+    attribution_rows,
+    attribution_tsv,
+    method_name,
+)
+
+DATA = Path(__file__).resolve().parent / "data"
+GEC_METRICS = json.loads((DATA / "attribution_gec_metrics.json").read_text(encoding="utf-8"))["examples"]
+
+
+def crc_score(sentences):
+    """The driver's test metric (see the data file's header)."""
+    return [(zlib.crc32(s.encode("utf-8")) % 1000) / 1000 for s in sentences]
+
+
+def salted(salt: int):
+    """A pseudo-random sentence score (every edit interacts with every other)."""
+    return lambda sentences: [(zlib.crc32(f"{salt}|{s}".encode()) % 10007) / 10007 - 0.5 for s in sentences]
+
+
+# ---------------------------------------------------------------- gec-metrics' attributors
+
+
+@pytest.mark.parametrize("example", GEC_METRICS, ids=lambda e: f"{e['metric']}-{e['source'][:20]}")
+def test_equals_gec_metrics_attributors(example):
+    """Exact Shapley equals gec-metrics' AttributorShapley, and add / leave-one-out with
+    normalize=True its AttributorAdd / AttributorSub, on the recorded examples; every candidate
+    sentence we build is one gec-metrics built (gecommon.apply_edits)."""
+    table = example["candidates"]
+    built = set()
+
+    def lookup(sentences):
+        built.update(sentences)
+        return [table[s] for s in sentences]  # KeyError: a candidate gec-metrics never built
+
+    edits = [tuple(edit) for edit in example["edits"]]
+    shapley = attribute(example["source"], edits, lookup, SHAPLEY)
+    assert built == set(table)  # the same 2^n candidate sentences
+    assert shapley.hypothesis == example["hypothesis"]
+    assert shapley.values == pytest.approx(example["shapley"], abs=1e-12, rel=0)
+    assert shapley.empty_score == example["src_score"]
+    assert shapley.delta == pytest.approx(example["sent_score"], abs=1e-15)
+    add = attribute(example["source"], edits, lookup, ADD, normalize=True)
+    assert add.values == pytest.approx(example["add"], abs=1e-12, rel=0)
+    loo = attribute(example["source"], edits, lookup, LEAVE_ONE_OUT, normalize=True)
+    assert loo.values == pytest.approx(example["sub"], abs=1e-12, rel=0)
+    if example["metric"] == "crc":
+        assert crc_score(list(table)) == list(table.values())
+
+
+def test_gec_metrics_documentation_example_by_the_formula():
+    """The documentation's example with the crc metric computed here, not looked up."""
+    example = next(e for e in GEC_METRICS if e["metric"] == "crc" and e["source"].startswith("Further more"))
+    result = attribute(example["source"], [tuple(e) for e in example["edits"]], crc_score)
+    assert len(result.values) == 6
+    assert result.values == pytest.approx(example["shapley"], abs=1e-12, rel=0)
+    assert result.scored == 64
+
+
+def test_recorded_examples_could_fail():
+    """A wrong order of the edits (values attached to the wrong edit) is caught."""
+    example = next(e for e in GEC_METRICS if e["metric"] == "green" and len(e["edits"]) == 6)
+    table = example["candidates"]
+    edits = [tuple(e) for e in example["edits"]]
+    result = attribute(example["source"], edits[::-1], lambda ss: [table[s] for s in ss])
+    assert list(result.values) != pytest.approx(example["shapley"], abs=1e-6)
+    assert list(result.values)[::-1] == pytest.approx(example["shapley"], abs=1e-12)
+
+
+# ---------------------------------------------------------------- what the parts add up to
+
+@st.composite
+def hypotheses(draw, max_edits: int = 7):
+    """A source and non-overlapping edits (replacements, insertions, deletions) of it."""
+    length = draw(st.integers(0, 10))
+    tokens = [f"w{draw(st.integers(0, 5))}" for _ in range(length)]
+    edits, position = [], 0
+    for _ in range(draw(st.integers(0, max_edits))):
+        start = draw(st.integers(position, length))
+        end = draw(st.integers(start, min(length, start + 2)))
+        correction = draw(st.lists(st.sampled_from(["a", "b", "w1", "the"]), max_size=2))
+        if start == end and not correction:
+            correction = ["x"]
+        edits.append((start, end, " ".join(correction), "R:X"))
+        position = end  # the next edit may start where this one ends (insertions may share a point)
+    return tokens, draw(st.permutations(edits))
+
+
+@settings(max_examples=150, deadline=None)
+@given(hypotheses(), st.integers(0, 2 ** 31))
+def test_shapley_parts_sum_to_the_difference(hypothesis, salt):
+    tokens, edits = hypothesis
+    result = attribute(tokens, edits, salted(salt), SHAPLEY)
+    assert len(result.values) == len(edits)
+    assert math.fsum(result.values) == pytest.approx(result.full_score - result.empty_score, abs=1e-9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hypotheses(), st.integers(0, 2 ** 31), st.integers(1, 60), st.integers(0, 1000))
+def test_sampled_shapley_parts_sum_to_the_difference(hypothesis, salt, permutations, seed):
+    """Each permutation's marginal contributions telescope to v(all) - v(none), so their mean does."""
+    tokens, edits = hypothesis
+    result = attribute(tokens, edits, salted(salt), SAMPLED_SHAPLEY, permutations=permutations, seed=seed)
+    assert math.fsum(result.values) == pytest.approx(result.delta, abs=1e-9)
+    assert result.permutations == (math.factorial(len(edits)) if result.exhaustive else permutations)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hypotheses(max_edits=5), st.integers(0, 2 ** 31))
+def test_sampled_shapley_with_every_permutation_is_exact(hypothesis, salt):
+    tokens, edits = hypothesis
+    exact = attribute(tokens, edits, salted(salt), SHAPLEY)
+    sampled = attribute(tokens, edits, salted(salt), SAMPLED_SHAPLEY, permutations=math.factorial(len(edits)))
+    assert sampled.exhaustive
+    assert sampled.values == pytest.approx(exact.values, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hypotheses(), st.integers(0, 2 ** 31))
+def test_normalized_add_and_leave_one_out_sum_unless_the_parts_sum_to_zero(hypothesis, salt):
+    tokens, edits = hypothesis
+    for method in (ADD, LEAVE_ONE_OUT):
+        raw = attribute(tokens, edits, salted(salt), method)
+        scaled = attribute(tokens, edits, salted(salt), method, normalize=True)
+        assert scaled.normalized and not raw.normalized
+        if sum(raw.values) == 0:
+            assert all(v == 0 for v in scaled.values)
+        else:
+            assert math.fsum(scaled.values) == pytest.approx(scaled.delta, abs=1e-9)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hypotheses(), st.dictionaries(st.sampled_from(["a", "b", "w1", "the", "x", "w0", "w2"]),
+                                      st.integers(-5, 5)))
+def test_additive_metric_every_method_agrees(hypothesis, weights):
+    """For a metric that is a sum over tokens, each edit's worth does not depend on the others:
+    add = leave-one-out = Shapley = sampled Shapley, and all sum to the difference."""
+    tokens, edits = hypothesis
+
+    def additive(sentences):
+        return [float(sum(weights.get(t, 0) for t in s.split())) for s in sentences]
+
+    results = {m: attribute(tokens, edits, additive, m, permutations=7) for m in METHODS}
+    for method in METHODS:
+        assert results[method].values == pytest.approx(results[SHAPLEY].values, abs=1e-9)
+    assert math.fsum(results[ADD].values) == pytest.approx(results[ADD].delta, abs=1e-9)
+
+
+def test_interacting_edits_add_and_leave_one_out_do_not_sum():
+    """Two edits that only help together: add gives 0 + 0, leave-one-out 1 + 1, Shapley 1/2 + 1/2
+    of the difference 1."""
+    def both(sentences):
+        return [1.0 if s == "A B" else 0.0 for s in sentences]
+
+    edits = [(0, 1, "A"), (1, 2, "B")]
+    assert attribute("a b", edits, both, ADD).values == (0.0, 0.0)
+    assert attribute("a b", edits, both, LEAVE_ONE_OUT).values == (1.0, 1.0)
+    assert attribute("a b", edits, both, SHAPLEY).values == (0.5, 0.5)
+    assert attribute("a b", edits, both, ADD, normalize=True).values == (0.0, 0.0)  # parts sum to 0
+    assert attribute("a b", edits, both, LEAVE_ONE_OUT, normalize=True).values == (0.5, 0.5)
+
+
+def test_shapley_by_the_definition_and_a_dummy_edit():
+    """Three edits, the Shapley formula written out; an edit the metric ignores gets 0."""
+    scores = {"a b c": 0.0, "A b c": 1.0, "a B c": 2.0, "a b C": 0.0, "A B c": 5.0, "A b C": 1.0, "a B C": 2.0,
+              "A B C": 5.0}
+    result = attribute("a b c", [(0, 1, "A"), (1, 2, "B"), (2, 3, "C")], lambda ss: [scores[s] for s in ss])
+    # edit A: |E|=0: 1/3 (1 - 0); |E|=1: 1/6 (5 - 2) + 1/6 (1 - 0); |E|=2: 1/3 (5 - 2)
+    # edit B: |E|=0: 1/3 (2 - 0); |E|=1: 1/6 (5 - 1) + 1/6 (2 - 0); |E|=2: 1/3 (5 - 1)
+    assert result.values == pytest.approx((1 / 3 + 3 / 6 + 1 / 6 + 3 / 3, 2 / 3 + 4 / 6 + 2 / 6 + 4 / 3, 0.0))
+    assert result.values[2] == 0.0
+
+
+# ---------------------------------------------------------------- building and scoring once
+
+
+def test_candidates_are_built_in_source_order_whatever_the_edit_order():
+    seen = []
+
+    def record(sentences):
+        seen.extend(sentences)
+        return [0.0] * len(sentences)
+
+    edits = [(3, 3, "x y"), (0, 1, ""), (1, 1, "i"), (1, 2, "B")]
+    result = attribute("a b c", edits, record, SHAPLEY)
+    assert result.hypothesis == "i B c x y"
+    assert "i b c" in seen and "a i B c" in seen and "b c" in seen
+    assert len(seen) == len(set(seen)) == 16
+
+
+def test_each_distinct_sentence_scored_once_in_one_call():
+    calls = []
+
+    def score(rows, texts):
+        calls.append(list(zip(rows, texts)))
+        return [float(len(t)) for t in texts]
+
+    sources = ["a b c", "a b c", "x y"]
+    edits = [[(0, 1, "A"), (2, 3, "C")], [(0, 1, "A"), (2, 3, "C")], [(1, 2, "")]]
+    results = attribute_corpus_methods(sources, edits, score, METHODS, permutations=5)
+    assert len(calls) == 1
+    pairs = calls[0]
+    assert len(pairs) == len(set(pairs))  # every (row, text) once, over all four methods
+    assert {text for row, text in pairs if row == 0} == {"a b c", "A b c", "a b C", "A b C"}
+    assert len(pairs) == 4 + 4 + 2  # rows 0 and 1 are scored separately (a row may have its own references)
+    assert [r[SHAPLEY].values for r in results[:2]] == [results[0][SHAPLEY].values] * 2
+    assert results[2][ADD].values == (float(len("x")) - float(len("x y")),)
+
+
+def test_no_edits_scores_the_source_once():
+    calls = []
+
+    def score(sentences):
+        calls.append(sentences)
+        return [0.25]
+
+    result = attribute("a b", [], score, SAMPLED_SHAPLEY)
+    assert calls == [["a b"]]
+    assert result.values == () and result.full_score == result.empty_score == 0.25 and result.delta == 0
+
+
+def test_sampled_shapley_is_seeded_per_sentence():
+    edits = [(k, k + 1, "X") for k in range(8)]
+    source = " ".join(f"t{k}" for k in range(8))
+    first = attribute(source, edits, salted(3), SAMPLED_SHAPLEY, permutations=20, seed=5)
+    again = attribute(source, edits, salted(3), SAMPLED_SHAPLEY, permutations=20, seed=5)
+    other = attribute(source, edits, salted(3), SAMPLED_SHAPLEY, permutations=20, seed=6)
+    assert first.values == again.values and first.values != other.values
+    assert not first.exhaustive and first.permutations == 20 and first.seed == 5
+    # the draws are seeded by (seed, sentence number): the other sentences of a batch do not matter
+    alone = attribute_corpus([source], [edits], lambda rows, texts: salted(3)(texts), SAMPLED_SHAPLEY,
+                             permutations=20, seed=5)
+    assert alone[0].values == first.values
+    batches = [attribute_corpus([other, source], [other_edits, edits], lambda rows, texts: salted(3)(texts),
+                                SAMPLED_SHAPLEY, permutations=20, seed=5)[1].values
+               for other, other_edits in (("q", [(0, 1, "Q")]), ("r s t u v w", [(k, k + 1, "Z") for k in range(6)]))]
+    assert batches[0] == batches[1]
+
+
+def test_exact_shapley_bound():
+    edits = [(k, k + 1, "X") for k in range(DEFAULT_MAX_EXACT_EDITS + 1)]
+    source = " ".join("t" for _ in edits)
+    with pytest.raises(InputError) as error:
+        attribute(source, edits, salted(1), SHAPLEY)
+    message = str(error.value)
+    assert f"max_exact_edits={DEFAULT_MAX_EXACT_EDITS}" in message and "sampled-shapley" in message
+    assert "2^11 = 2,048" in message
+    assert len(attribute(source, edits, salted(1), SHAPLEY, max_exact_edits=11).values) == 11
+    sampled, skipped = (attribute_corpus([source], [edits], lambda r, t: salted(1)(t), SHAPLEY, over_bound=rule,
+                                         permutations=10)[0] for rule in ("sample", "skip"))
+    assert sampled.method == SAMPLED_SHAPLEY and sampled.permutations == 10 and skipped is None
+    with pytest.raises(InputError, match="sentence 2: exact Shapley over 11 edits"):
+        attribute_corpus(["a", source], [[], edits], lambda r, t: salted(1)(t))
+
+
+# ---------------------------------------------------------------- arguments
+
+
+def test_edit_forms():
+    m2 = M2Edit(1, 2, "R:VERB", "-NONE-")
+    assert as_edit(m2) == EditSpan(1, 2, (), "R:VERB")
+    assert as_edit(M2Edit(0, 0, "M:DET", "the||a")) == EditSpan(0, 0, ("the",), "M:DET")
+    assert as_edit((0, 1, ["x", "y"])) == EditSpan(0, 1, ("x", "y"), "")
+    assert as_edit(EditSpan(0, 1, ("x",), "T")) == EditSpan(0, 1, ("x",), "T")
+
+    class Errant:
+        o_start, o_end, c_str, type = 2, 3, "went", "R:VERB:TENSE"
+
+    assert as_edit(Errant()) == EditSpan(2, 3, ("went",), "R:VERB:TENSE")
+    with pytest.raises(InputError, match="no-op"):
+        as_edit(M2Edit(-1, -1, "noop", "-NONE-"))
+
+
+@pytest.mark.parametrize("edits, message", [
+    ([(0, 2, "x"), (1, 3, "y")], "overlap"),
+    ([(0, 1, "x"), (0, 1, "y")], "overlap"),
+    ([(0, 4, "x")], "outside the source's 3 tokens"),
+    ([(2, 1, "x")], "after end"),
+    ([(0, 1)], "expected"),
+    ([(0.5, 1, "x")], "integers"),
+    ([(0, 1, 5)], "correction"),
+    ([(0, 1, ["a b"])], "correction"),
+    ([(0, 1, "x", 3)], "type"),
+    ("0 1 x", "list"),
+    ([object()], "not an edit"),
+])
+def test_bad_edits(edits, message):
+    with pytest.raises(InputError, match=message):
+        attribute("a b c", edits, salted(0))
+
+
+def test_insertions_at_one_point_keep_the_given_order():
+    result = attribute("a b", [(1, 1, "y"), (1, 1, "x"), (1, 2, "B")], salted(0), ADD)
+    assert result.hypothesis == "a y x B"
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"method": "banzhaf"}, "unknown attribution method"),
+    ({"max_exact_edits": -1}, "max_exact_edits"),
+    ({"max_exact_edits": MAX_EXACT_EDITS_LIMIT + 1}, "max_exact_edits"),
+    ({"max_exact_edits": True}, "max_exact_edits"),
+    ({"permutations": 0}, "permutations"),
+    ({"seed": -1}, "seed"),
+    ({"normalize": 1}, "normalize"),
+    ({"over_bound": "skip"}, "over_bound"),
+])
+def test_bad_options(options, message):
+    with pytest.raises(InputError, match=message):
+        attribute("a b", [(0, 1, "x")], salted(0), **options)
+
+
+@pytest.mark.parametrize("returned, message", [
+    ([0.0], "returned 1 values"),
+    ([[0.0, 1.0]] * 3, "returned 6 values"),
+    ([0.0, float("nan")], "returned nan"),
+    (["a", "b", "c"], "one number per sentence"),
+    (None, "returned 1 values"),
+])
+def test_bad_score_functions(returned, message):
+    with pytest.raises(InputError, match=message):
+        attribute("a b", [(0, 1, "x")], lambda sentences: returned, ADD)
+    with pytest.raises(InputError, match="score must be a function"):
+        attribute("a b", [], 3)
+
+
+def test_corpus_argument_checks():
+    with pytest.raises(InputError, match="2 sources but 1 lists"):
+        attribute_corpus(["a", "b"], [[]], lambda r, t: [0.0] * len(t))
+    with pytest.raises(InputError, match="listed twice"):
+        attribute_corpus_methods(["a"], [[]], lambda r, t: [0.0] * len(t), (SHAPLEY, "shapley"))
+    with pytest.raises(InputError, match="no attribution method"):
+        attribute_corpus_methods(["a"], [[]], lambda r, t: [0.0] * len(t), ())
+    with pytest.raises(InputError, match="source tokens"):
+        attribute(["a b"], [], salted(0))
+    assert method_name("LOO") == LEAVE_ONE_OUT and method_name("sub") == LEAVE_ONE_OUT
+    assert method_name("shapley_sampling") == SAMPLED_SHAPLEY
+
+
+# ---------------------------------------------------------------- output
+
+
+def test_tsv_and_dict_output():
+    results = attribute_corpus(["a b c d", "e"], [[(0, 1, "A\\B", "R:X"), (2, 2, "ins", "M:Y")], []],
+                               lambda rows, texts: [float(len(t)) / 3 for t in texts], ADD)
+    text = attribution_tsv(results + [None], first_sentence=10)
+    lines = text.splitlines()
+    assert lines[0].split("\t") == list(TSV_COLUMNS)
+    assert len(lines) == 3  # one line per edit; no line for a sentence without edits or a skipped one
+    cells = dict(zip(TSV_COLUMNS, lines[1].split("\t")))
+    assert cells["sentence"] == "10" and cells["edit"] == "1" and cells["original"] == "a"
+    assert cells["correction"] == "A\\\\B" and cells["type"] == "R:X" and cells["method"] == "add"
+    assert float(cells["attribution"]) == results[0].values[0]
+    second = dict(zip(TSV_COLUMNS, lines[2].split("\t")))
+    assert second["original"] == "" and second["correction"] == "ins"
+    assert float(second["full_score"]) == results[0].full_score
+    rows = attribution_rows(results[0])
+    assert [r["edit"] for r in rows] == [1, 2]
+    data = json.loads(json.dumps(results[0].to_dict()))
+    assert data["edits"][1]["attribution"] == results[0].values[1]
+    assert data["delta"] == results[0].delta and data["method"] == "add"
+    assert isinstance(results[0], Attribution) and results[0].residual == pytest.approx(
+        results[0].delta - sum(results[0].values))
+    with pytest.raises(InputError, match="Attribution"):
+        attribution_tsv(["x"])
+
+
+def test_all_methods_share_one_call_and_agree_with_single_calls():
+    tokens = "t0 t1 t2 t3".split()
+    edits = [(0, 1, "A"), (1, 1, "i"), (2, 4, "")]
+    together = attribute_corpus_methods([tokens], [edits], lambda r, t: salted(9)(t), METHODS, permutations=4)[0]
+    for method in METHODS:
+        alone = attribute(tokens, edits, salted(9), method, permutations=4)
+        assert together[method] == alone
+    assert together[SHAPLEY].scored == 8 and together[ADD].scored == 5
+    assert list(itertools.chain(*(a.values for a in together.values())))
