@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from gecmetrics.errors import InputError
-from gecmetrics.meta.judgments import parse_judgments, read_judgments
+from gecmetrics.io.judgments import parse_judgments, read_judgments
 from gecmetrics.meta.pairwise import PairwiseAnalysis, pairwise_analysis, pairwise_table
 from gecmetrics.output.plots import plot_pairwise
 from gecmetrics.meta.sentence import TIE_RULES, rows_of_src_ids, sentence_agreement

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
-from gecmetrics.m2.format import Edit as M2Edit
+from gecmetrics.io.m2 import Edit as M2Edit
 from gecmetrics.stats.attribution import (
     ADD,
     DEFAULT_MAX_EXACT_EDITS,

@@ -13,7 +13,6 @@ worse rank on the columns (gec-metrics' "Rank A" and "Rank B").
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
