@@ -86,6 +86,34 @@ def test_token_table():
     assert table.allowed(grammar, state) is table.allowed(grammar, state)  # computed once
 
 
+def test_token_strings_keep_sentencepiece_spaces():
+    """A SentencePiece-style token "▁3" adds " 3" after other text, though decoding it alone
+    gives "3": the grammar must see the space."""
+    pytest.importorskip("transformers", reason=support.MISSING_EXTRA)
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    from gecmetrics.metrics.llm.backends.grammar import token_strings
+
+    vocab = {"<s>": 0, "</s>": 1, "<unk>": 2}
+    for char in sorted(set('{}":,_12345abcdefghijklmnopqrstuvwxyz')) + ["▁"]:
+        vocab[char] = len(vocab)
+    merges = [("▁", "3"), ("▁", '"'), ("t", "a")]
+    for left, right in merges:
+        vocab[left + right] = len(vocab)
+    model = Tokenizer(models.BPE(vocab=vocab, merges=merges, unk_token="<unk>"))
+    model.pre_tokenizer = pre_tokenizers.Metaspace()
+    model.decoder = decoders.Metaspace()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=model, bos_token="<s>", eos_token="</s>", unk_token="<unk>")
+    strings = token_strings(tokenizer)
+    assert tokenizer.decode([vocab["▁3"]]) == "3"
+    assert (strings[vocab["▁3"]], strings[vocab['▁"']], strings[vocab["ta"]], strings[vocab["▁"]]) == (" 3", ' "', "ta", " ")
+    assert strings[0] is None and strings[1] is None and strings[2] is None
+    grammar = ScoreGrammar(1)
+    ids, _ = TokenTable(strings).allowed(grammar, grammar.walk(grammar.start, '{"target_score1":'))
+    assert vocab["▁3"] in ids and vocab['▁"'] not in ids
+
+
 # --------------------------------------------------------------------------------------------
 # the tiny GPT-2 (torch)
 

@@ -11,8 +11,8 @@ import pytest
 
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.llm.answers import BadAnswer, compact_answer, parse_answer, response_format
-from gecmetrics.metrics.llm.prompts import (CRITERIA, TEMPLATES, build_plan, by_frequency, format_edits,
-                                            group_hypotheses, instruction_template, pairwise_tables)
+from gecmetrics.metrics.llm.prompts import (CRITERIA, TEMPLATES, build_plan, by_frequency, edits_from_blocks,
+                                            format_edits, group_hypotheses, instruction_template, pairwise_tables)
 
 DATA = Path(__file__).resolve().parent / "data" / "llm_gec_metrics_prompts.jsonl"
 VARIANT = {"S": "llm-s", "E": "llm-e"}
@@ -93,6 +93,21 @@ def test_grouping_all_scores_every_hypothesis(row):
     if row["case"] == "many":
         assert (theirs.prompt_of < 0).any()
         assert max(len(p) for p in ours.prompts_of_sentence) == 2
+
+
+@pytest.mark.parametrize("row", [r for r in recorded() if r["kind"] == "E" and r["criterion"] is None],
+                         ids=row_id)
+def test_our_annotator_gives_gec_metrics_edits_and_prompts(row, spacy_model):
+    """From plain text to LLM-E prompts with our ERRANT: the edits gec-metrics' ERRANT found and
+    its prompts, byte for byte."""
+    from gecmetrics.annotate import Annotator
+
+    annotator = Annotator(spacy_model)
+    blocks = annotator.annotate(row["sources"], row["hypotheses"], keep_empty=True)
+    edits = edits_from_blocks(blocks, len(row["hypotheses"]))
+    assert edits == recorded_edits(row)
+    plan = build_plan(row["sources"], row["hypotheses"], "llm-e", None, edits, "gec-metrics")
+    assert plan.prompts == [r["body"]["messages"][1]["content"] for r in row["requests"]]
 
 
 def test_criteria_placement():

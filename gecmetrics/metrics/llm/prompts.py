@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -143,6 +143,23 @@ def format_edits(source: str, edits: Sequence[Edit]) -> str:
             raise InputError(f"edit {edit!r} is outside the {len(tokens)} tokens of source {source!r}")
         parts.append(f"{' '.join(tokens[start:end])}→{correction}")
     return " ".join(parts)
+
+
+def edits_from_blocks(blocks: Sequence[Any], systems: int) -> list[list[list[Edit]]]:
+    """LLM-E's ``edits`` (systems x sentences) from annotated M2 blocks, one per sentence, whose
+    annotator ``k`` is system ``k`` (what ``Annotator.annotate(sources, systems)`` returns with
+    ``keep_empty=True``); noop lines mean no edits."""
+    out: list[list[list[Edit]]] = [[] for _ in range(systems)]
+    for block in blocks:
+        per_system: list[list[Edit]] = [[] for _ in range(systems)]
+        for edit in block.edits:
+            if not 0 <= edit.annotator < systems:
+                raise InputError(f"an edit of annotator {edit.annotator} for {systems} systems")
+            if not edit.is_noop:
+                per_system[edit.annotator].append((edit.start, edit.end, edit.correction))
+        for k in range(systems):
+            out[k].append(per_system[k])
+    return out
 
 
 def by_frequency(hypotheses: Sequence[str]) -> list[str]:
