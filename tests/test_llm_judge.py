@@ -284,7 +284,9 @@ def test_judge_checks_settings():
     with pytest.raises(InputError, match="answer_retries"):
         Judge(http, cache=Cache(enabled=False), answer_retries=1.5)
     with pytest.raises(InputError, match="criterion"):
-        Judge(http, cache=Cache(enabled=False), criterion="impact").plan(SOURCES, SYSTEMS)
+        Judge(http, cache=Cache(enabled=False), criterion="impact")
+    with pytest.raises(InputError, match="grouping"):
+        Judge(http, cache=Cache(enabled=False), grouping="random")
     for bad in ({"structured": "xml"}, {"concurrency": 0}, {"base_url": "localhost:8000"}):
         with pytest.raises(BackendError):
             OpenAICompatibleBackend("m", **{"base_url": "http://127.0.0.1:9/v1", **bad})

@@ -21,7 +21,7 @@ from ...core.cache import Cache, cache_key, default_cache
 from ...errors import InputError
 from .answers import BadAnswer, parse_answer
 from .backends.base import Backend, ChatRequest, Completion
-from .prompts import MAX_TARGETS, Edit, PromptPlan, build_plan
+from .prompts import MAX_TARGETS, Edit, PromptPlan, build_plan, group_hypotheses, instruction_template
 
 ANSWER_FORMAT = "gecmetrics-llm-judge/1"
 """The first part of every cache key: what a stored value means (bump when it changes)."""
@@ -140,6 +140,8 @@ class Judge:
                  progress: Callable[[int, int], None] | None = None):
         _check_count("answer_retries", answer_retries, 0)
         _check_count("max_requests", max_requests, 0)
+        instruction_template(variant, criterion)  # unknown variant or criterion: InputError now
+        group_hypotheses([], grouping, max_targets)
         self.backend = backend
         self.variant, self.criterion, self.grouping, self.max_targets = variant, criterion, grouping, max_targets
         self.cache = cache if cache is not None else default_cache()
