@@ -110,11 +110,14 @@ def install_cache_stand_in() -> bool:
     try:
         importlib.import_module("gecmetrics.core.cache")
         return False
-    except ModuleNotFoundError:
-        pass
+    except ModuleNotFoundError as missing:
+        if missing.name not in ("gecmetrics.core", "gecmetrics.core.cache"):
+            raise  # the real module is there but needs something missing: say so
     try:
         core = importlib.import_module("gecmetrics.core")
-    except ModuleNotFoundError:
+    except ModuleNotFoundError as missing:
+        if missing.name != "gecmetrics.core":
+            raise
         core = types.ModuleType("gecmetrics.core")
         core.__path__ = []  # a package with no files
         sys.modules["gecmetrics.core"] = core
