@@ -56,9 +56,11 @@ def expected_scores(judge: Judge) -> np.ndarray:
 def test_scores_and_cache(tmp_path):
     cache = Cache(tmp_path)
     with ChatServer() as server:
-        judge = Judge(backend(server), cache=cache)
+        seen = []
+        judge = Judge(backend(server), cache=cache, progress=lambda done, total: seen.append((done, total)))
         first = judge.score(SOURCES, SYSTEMS)
         n_prompts = len(first.plan.prompts)
+        assert seen == [(k, n_prompts) for k in range(1, n_prompts + 1)]
         assert n_prompts == 6 and server.requests == n_prompts
         np.testing.assert_array_equal(first.scores, expected_scores(judge))
         assert not np.isnan(first.scores).any()
@@ -130,6 +132,8 @@ def test_budget_stops_cleanly_and_resumes(tmp_path):
         report = first.report
         assert report.budget_reached and not report.complete and len(report.not_sent) == 4
         assert "budget reached: 4 prompts not sent" in report.summary()
+        saved = json.loads(json.dumps(report.to_dict()))
+        assert saved["complete"] is False and saved["requested"] == 2 and len(saved["not_sent"]) == 4
         assert np.isnan(first.scores).any() and not np.isnan(first.scores).all()
         second = judge.score(SOURCES, SYSTEMS)  # the budget is per run: two more
         assert server.requests == 4 and second.report.cached == 2 and len(second.report.not_sent) == 2
