@@ -1,0 +1,97 @@
+"""Backends of the LLM judges, chosen by a ``provider:model`` string or explicit options.
+
+========================  =================================================  ====================
+provider                  where                                              key (env variable)
+========================  =================================================  ====================
+``openai``                https://api.openai.com/v1                          OPENAI_API_KEY
+``gemini``                Gemini's OpenAI endpoint (no ``seed``, as gec-      GEMINI_API_KEY
+                          metrics)
+``vllm``                  http://localhost:8000/v1                           VLLM_API_KEY if set
+``llamacpp``              http://localhost:8080/v1 (llama.cpp's server)      LLAMA_API_KEY if set
+``ollama``                http://localhost:11434/v1                          OLLAMA_API_KEY if set
+``openai-compatible``     ``base_url=`` required                             ``api_key_env=``
+``transformers`` (``hf``)  a local folder or a cached hub name (in-process)   none
+========================  =================================================  ====================
+
+Only the first colon splits provider from model (``ollama:llama3.1:8b``); a bare ``openai``
+uses gec-metrics' default model. Options override the provider's defaults (``base_url``,
+``api_key_env``, ``concurrency``, ``requests_per_minute``, ``device``, ``dtype`` ...).
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+from .base import Backend, BackendError, ChatRequest, Completion
+
+__all__ = ["Backend", "BackendError", "ChatRequest", "Completion", "PROVIDERS", "make_backend", "parse_spec"]
+
+
+@dataclass(frozen=True)
+class Provider:
+    """Defaults of one provider name."""
+
+    base_url: str | None
+    api_key_env: str | None
+    key_required: bool = False
+    default_model: str | None = None
+    seed: bool = True
+
+
+PROVIDERS: dict[str, Provider] = {
+    "openai": Provider("https://api.openai.com/v1", "OPENAI_API_KEY", True, "gpt-4o-mini-2024-07-18"),
+    "gemini": Provider("https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_API_KEY", True, seed=False),
+    "vllm": Provider("http://localhost:8000/v1", "VLLM_API_KEY"),
+    "llamacpp": Provider("http://localhost:8080/v1", "LLAMA_API_KEY"),
+    "ollama": Provider("http://localhost:11434/v1", "OLLAMA_API_KEY"),
+    "openai-compatible": Provider(None, "OPENAI_API_KEY"),
+}
+LOCAL = ("transformers", "hf", "local")
+ALIASES = {"llama.cpp": "llamacpp", "http": "openai-compatible"}
+
+
+def parse_spec(spec: str) -> tuple[str, str | None]:
+    """(provider, model or None) of ``provider:model``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BackendError("the LLM backend is given as provider:model, e.g. openai:gpt-4o-mini")
+    provider, _, model = spec.strip().partition(":")
+    provider = ALIASES.get(provider.lower(), provider.lower())
+    if provider not in PROVIDERS and provider not in LOCAL:
+        raise BackendError(f"unknown LLM provider {provider!r} in {spec!r} "
+                           f"(one of {', '.join([*PROVIDERS, *LOCAL])})")
+    return provider, model or None
+
+
+def _accepts(cls: type, options: dict[str, Any], spec: str) -> None:
+    known = set(inspect.signature(cls.__init__).parameters) - {"self", "model"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise BackendError(f"{spec}: unknown option(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+
+
+def make_backend(spec: str, **options: Any) -> Backend:
+    """The backend of ``provider:model`` with ``options`` over the provider's defaults."""
+    provider, model = parse_spec(spec)
+    if provider in LOCAL:
+        from .local import TransformersBackend
+
+        if model is None:
+            raise BackendError(f"{spec}: give the model folder or name, e.g. transformers:/models/llama")
+        _accepts(TransformersBackend, options, spec)
+        return TransformersBackend(model, **options)
+    from .http import OpenAICompatibleBackend
+
+    defaults = PROVIDERS[provider]
+    model = model or defaults.default_model
+    if model is None:
+        raise BackendError(f"{spec}: give the model, e.g. {provider}:MODEL")
+    _accepts(OpenAICompatibleBackend, options, spec)
+    settings: dict[str, Any] = {"base_url": defaults.base_url, "api_key_env": defaults.api_key_env,
+                                "key_required": defaults.key_required}
+    if not defaults.seed:
+        settings["seed"] = None
+    settings.update(options)
+    if settings["base_url"] is None:
+        raise BackendError(f"{spec}: give the server's base_url, e.g. http://localhost:8000/v1")
+    return OpenAICompatibleBackend(model, **settings)

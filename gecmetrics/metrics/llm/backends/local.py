@@ -1,0 +1,253 @@
+"""A local ``transformers`` causal LM answering with constrained greedy decoding.
+
+Like gec-metrics' Hugging Face classes, the prompt is the user message of the tokenizer's chat
+template (``add_generation_prompt`` off and no system message by default, as gec-metrics calls
+it), or the bare prompt when the tokenizer has no template. The answer is decoded greedily
+under :class:`~.grammar.ScoreGrammar` (so it is always a valid 1-5 score per target), several
+prompts at a time: left-padded batches of similar lengths, with a key-value cache and position
+ids that ignore the padding (a prompt gets the same answer in any batch).
+
+torch and transformers are optional (``pip install 'gecmetrics[pt]'``) and imported on first use.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import inspect
+import os
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from ..answers import compact_answer
+from .base import BackendError, ChatRequest, Completion, settings_text, short_hash
+from .grammar import GRAMMAR_VERSION, ScoreGrammar, TokenTable, token_strings
+
+INSTALL_HINT = "pip install 'gecmetrics[pt]'"
+DTYPES = ("auto", "float32", "float16", "bfloat16")
+_WHOLE_FILE = 64 << 20
+_EDGE = 1 << 20
+
+
+def _import() -> tuple[Any, Any]:
+    try:
+        import torch
+        import transformers
+    except ImportError as err:
+        raise BackendError(f"local models need torch and transformers ({err}): {INSTALL_HINT}") from None
+    return torch, transformers
+
+
+@contextlib.contextmanager
+def _quiet(transformers: Any) -> Iterator[None]:
+    """transformers' progress bars off while loading, then as they were."""
+    logging = transformers.utils.logging
+    was = logging.is_progress_bar_enabled()
+    logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was:
+            logging.enable_progress_bar()
+
+
+def folder_fingerprint(folder: str | os.PathLike[str]) -> str:
+    """SHA-256 over the files of a model folder (name, size and content; of files over 64 MiB
+    the first and last MiB), so that changed weights or tokenizer files change cache keys."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(folder).iterdir()):
+        if not path.is_file():
+            continue
+        size = path.stat().st_size
+        digest.update(f"{path.name}\0{size}\0".encode())
+        with open(path, "rb") as handle:
+            if size <= _WHOLE_FILE:
+                digest.update(handle.read())
+            else:
+                digest.update(handle.read(_EDGE))
+                handle.seek(size - _EDGE)
+                digest.update(handle.read(_EDGE))
+    return digest.hexdigest()
+
+
+class TransformersBackend:
+    """A causal LM from a local folder (or a name in the local Hugging Face cache).
+
+    ``device``: ``cpu``, ``cuda``, ``cuda:1`` ... ; ``dtype``: one of :data:`DTYPES`;
+    ``batch_size`` prompts decoded together; ``chat_template``: None = use the tokenizer's if it
+    has one; ``add_generation_prompt`` and ``system_message`` are passed to the template.
+    The model loads on first use; the tokenizer at once (the dry run counts with it).
+    """
+
+    provider = "transformers"
+
+    def __init__(self, model: str, *, device: str = "cpu", dtype: str = "auto", batch_size: int = 8,
+                 chat_template: bool | None = None, add_generation_prompt: bool = False,
+                 system_message: str | None = None, trust_remote_code: bool = False):
+        if not isinstance(model, str) or not model.strip():
+            raise BackendError("the local model must be a folder or a model name")
+        if dtype not in DTYPES:
+            raise BackendError(f"dtype must be one of {', '.join(DTYPES)}, not {dtype!r}")
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
+            raise BackendError(f"batch_size must be a positive integer, not {batch_size!r}")
+        self.model = model
+        self.device, self.dtype, self.batch_size = device, dtype, batch_size
+        self.add_generation_prompt, self.system_message = add_generation_prompt, system_message
+        self.trust_remote_code = trust_remote_code
+        self.folder = os.path.expanduser(model) if os.path.isdir(os.path.expanduser(model)) else None
+        torch, transformers = _import()
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(self.folder or model,
+                                                                        trust_remote_code=trust_remote_code)
+        except Exception as err:  # OSError, ValueError ... by case
+            raise BackendError(f"{model}: no usable tokenizer: {str(err).strip().splitlines()[0]}") from None
+        has_template = bool(getattr(self.tokenizer, "chat_template", None))
+        if chat_template and not has_template:
+            raise BackendError(f"{model}: the tokenizer has no chat template")
+        self.use_template = has_template if chat_template is None else bool(chat_template)
+        self._model: Any = None
+        self._table: TokenTable | None = None
+        self._fingerprint: str | None = None
+        self._grammars: dict[int, ScoreGrammar] = {}
+
+    # identity ---------------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The model's name: a folder's base name, else the name given."""
+        return os.path.basename(os.path.normpath(self.folder)) if self.folder else self.model
+
+    def fingerprint(self) -> str:
+        """What identifies the weights: the folder's files, or the hub revision loaded."""
+        if self._fingerprint is None:
+            if self.folder:
+                self._fingerprint = folder_fingerprint(self.folder)
+            else:
+                revision = getattr(self._load().config, "_commit_hash", None)
+                self._fingerprint = f"{self.model}@{revision}"
+        return self._fingerprint
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that change answers (the device does not, up to rounding)."""
+        template = self.tokenizer.chat_template if self.use_template else None
+        return {"decoding": "greedy", "grammar": GRAMMAR_VERSION, "dtype": self.dtype,
+                "chat_template": short_hash(template) if isinstance(template, str) else None,
+                "add_generation_prompt": self.add_generation_prompt, "system": self.system_message}
+
+    def cache_namespace(self) -> str:
+        return f"llm/{self.provider}/{self.name}"
+
+    def cache_parts(self) -> tuple[str, ...]:
+        return (self.provider, self.fingerprint(), settings_text(self.settings()))
+
+    # model ------------------------------------------------------------------------------------
+    def _load(self) -> Any:
+        if self._model is None:
+            torch, transformers = _import()
+            try:
+                with _quiet(transformers):
+                    model = transformers.AutoModelForCausalLM.from_pretrained(
+                        self.folder or self.model, dtype=self.dtype, trust_remote_code=self.trust_remote_code)
+                model.to(self.device)
+            except Exception as err:  # missing weights, unknown architecture, bad device ...
+                raise BackendError(f"{self.model}: cannot load the model: {str(err).strip().splitlines()[0]}") from None
+            model.eval()
+            self._model = model
+        return self._model
+
+    def model_input(self, prompt: str) -> str:
+        """The text the model reads for one prompt."""
+        if not self.use_template:
+            return prompt
+        messages = [] if self.system_message is None else [{"role": "system", "content": self.system_message}]
+        messages.append({"role": "user", "content": prompt})
+        return self.tokenizer.apply_chat_template(messages, tokenize=False,
+                                                  add_generation_prompt=self.add_generation_prompt)
+
+    def encode(self, prompt: str) -> list[int]:
+        """Token ids of the model input (special tokens added only without a chat template,
+        whose text already has them)."""
+        return self.tokenizer(self.model_input(prompt), add_special_tokens=not self.use_template)["input_ids"]
+
+    def count_tokens(self, request: ChatRequest) -> tuple[int, int, bool]:
+        """Prompt tokens counted with the tokenizer; answer tokens of a compact answer."""
+        answer = self.tokenizer(compact_answer([5] * request.n_targets), add_special_tokens=False)["input_ids"]
+        return len(self.encode(request.prompt)), len(answer), True
+
+    def grammar(self, n: int) -> ScoreGrammar:
+        if n not in self._grammars:
+            self._grammars[n] = ScoreGrammar(n)
+        return self._grammars[n]
+
+    def table(self) -> TokenTable:
+        if self._table is None:
+            self._table = TokenTable(token_strings(self.tokenizer))
+        return self._table
+
+    # decoding ---------------------------------------------------------------------------------
+    def generate(self, requests: Sequence[ChatRequest]) -> Iterator[tuple[int, Completion]]:
+        """Answers batch by batch (prompts sorted by length, longest first)."""
+        encoded = [self.encode(r.prompt) for r in requests]
+        order = sorted(range(len(requests)), key=lambda i: -len(encoded[i]))
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start:start + self.batch_size]
+            texts = self.decode_batch([encoded[i] for i in batch], [requests[i].n_targets for i in batch])
+            for i, (text, used) in zip(batch, texts):
+                yield i, Completion(content=text, prompt_tokens=len(encoded[i]), completion_tokens=used)
+
+    def decode_batch(self, inputs: Sequence[Sequence[int]], sizes: Sequence[int]) -> list[tuple[str, int]]:
+        """Constrained greedy answers (text, tokens) for token id lists of one batch."""
+        torch, _ = _import()
+        model = self._load()
+        table = self.table()
+        grammars = [self.grammar(n) for n in sizes]
+        pad = self.tokenizer.pad_token_id
+        if pad is None:
+            pad = self.tokenizer.eos_token_id if self.tokenizer.eos_token_id is not None else 0
+        width = max(len(ids) for ids in inputs)
+        rows = len(inputs)
+        device = model.device
+        input_ids = torch.full((rows, width), pad, dtype=torch.long)
+        mask = torch.zeros((rows, width), dtype=torch.long)
+        for r, ids in enumerate(inputs):
+            input_ids[r, width - len(ids):] = torch.tensor(list(ids), dtype=torch.long)
+            mask[r, width - len(ids):] = 1
+        input_ids, mask = input_ids.to(device), mask.to(device)
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        accepted = set(inspect.signature(model.forward).parameters)
+        cache_name = "past_key_values" if "past_key_values" in accepted else "cache"  # transformers 5: cache
+        first = {"logits_to_keep": 1} if "logits_to_keep" in accepted else {}
+        states = [g.start for g in grammars]
+        texts = [""] * rows
+        used = [0] * rows
+        active = [True] * rows
+        with torch.inference_mode():
+            out = model(input_ids=input_ids, attention_mask=mask, position_ids=positions, use_cache=True, **first)
+            for _ in range(max(g.max_length for g in grammars)):
+                logits = out.logits[:, -1, :].float().cpu().numpy()
+                chosen = [pad] * rows
+                for r in range(rows):
+                    if not active[r]:
+                        continue
+                    ids, nxt = table.allowed(grammars[r], states[r])
+                    if len(ids) == 0:  # the vocabulary cannot continue the answer
+                        active[r] = False
+                        continue
+                    best = int(logits[r, ids].argmax())
+                    chosen[r] = int(ids[best])
+                    states[r] = int(nxt[best])
+                    texts[r] += table.strings[chosen[r]]  # type: ignore[operator]
+                    used[r] += 1
+                    if grammars[r].is_final(states[r]):
+                        active[r] = False
+                if not any(active):
+                    break
+                step = torch.tensor(chosen, dtype=torch.long, device=device)[:, None]
+                mask = torch.cat([mask, torch.ones((rows, 1), dtype=mask.dtype, device=device)], dim=1)
+                positions = positions[:, -1:] + 1
+                past = out.get("past_key_values", out.get("cache"))
+                out = model(input_ids=step, attention_mask=mask, position_ids=positions, use_cache=True,
+                            **{cache_name: past})
+        return list(zip(texts, used))
+
+    def close(self) -> None:
+        """Drop the model (and free its memory)."""
+        self._model = None

@@ -1,0 +1,253 @@
+"""Run the prompts of a plan through a backend, with the persistent cache, bad-answer retries
+and a request budget, and turn the answers into sentence scores.
+
+Every valid answer is stored in the cache as soon as it arrives (key: the backend's identity,
+its decoding settings and the prompt text), so a re-run costs no requests and a run that was
+killed resumes where it stopped. An answer that is not a 1-5 score per target is asked again up
+to ``answer_retries`` times, then counted in the report by reason; its scores stay NaN. With
+``max_requests`` the judge never hands the backend more than that many requests in one run and
+reports the prompts left unsent.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ...core.cache import Cache, cache_key, default_cache
+from ...errors import InputError
+from .answers import BadAnswer, parse_answer
+from .backends.base import Backend, ChatRequest, Completion
+from .prompts import MAX_TARGETS, Edit, PromptPlan, build_plan, group_hypotheses, instruction_template
+
+ANSWER_FORMAT = "gecmetrics-llm-judge/1"
+"""The first part of every cache key: what a stored value means (bump when it changes)."""
+
+
+@dataclass
+class JudgeReport:
+    """What one run did. ``requested`` counts requests handed to the backend (retries of bad
+    answers included); ``failed`` maps prompt index -> (reason, message) for prompts left
+    without an answer; ``not_sent`` lists prompts the budget stopped."""
+
+    prompts: int = 0
+    cached: int = 0
+    requested: int = 0
+    answered: int = 0
+    retried: int = 0
+    bad_answers: Counter = field(default_factory=Counter)
+    failed: dict[int, tuple[str, str]] = field(default_factory=dict)
+    not_sent: list[int] = field(default_factory=list)
+    budget_reached: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Whether every prompt has an answer."""
+        return not self.failed and not self.not_sent
+
+    def summary(self) -> str:
+        """The report in a few lines for people."""
+        lines = [f"{self.prompts} prompts: {self.cached} from the cache, {self.requested} requests sent, "
+                 f"{self.answered} new answers"]
+        if self.prompt_tokens or self.completion_tokens:
+            lines.append(f"tokens: {self.prompt_tokens} prompt, {self.completion_tokens} completion")
+        if self.bad_answers:
+            kinds = ", ".join(f"{k}: {v}" for k, v in sorted(self.bad_answers.items()))
+            lines.append(f"bad answers: {sum(self.bad_answers.values())} ({kinds}); {self.retried} asked again")
+        if self.failed:
+            reasons = Counter(reason for reason, _ in self.failed.values())
+            kinds = ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items()))
+            lines.append(f"{len(self.failed)} prompts without an answer ({kinds}); their scores are missing")
+        if self.budget_reached:
+            lines.append(f"request budget reached: {len(self.not_sent)} prompts not sent "
+                         "(answers so far are cached; run again to continue)")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready copy."""
+        return {"prompts": self.prompts, "cached": self.cached, "requested": self.requested,
+                "answered": self.answered, "retried": self.retried, "bad_answers": dict(self.bad_answers),
+                "failed": {str(k): list(v) for k, v in self.failed.items()}, "not_sent": list(self.not_sent),
+                "budget_reached": self.budget_reached, "complete": self.complete,
+                "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens}
+
+
+@dataclass
+class JudgeResult:
+    """The plan, each prompt's scores (None: no answer), the sentence scores (sentences x
+    systems, NaN where missing) and the run's report."""
+
+    plan: PromptPlan
+    answers: list[list[int] | None]
+    scores: np.ndarray
+    report: JudgeReport
+
+    def system_scores(self) -> np.ndarray:
+        """Each system's mean sentence score over the sentences that have one (NaN if none)."""
+        with np.errstate(invalid="ignore"):
+            counts = (~np.isnan(self.scores)).sum(axis=0)
+            sums = np.nansum(self.scores, axis=0)
+            return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+
+
+@dataclass
+class DryRun:
+    """What a run would cost: prompts in all, from the cache, to request (at most the budget),
+    and their tokens (exact when the backend has the tokenizer, else estimated) and price."""
+
+    prompts: int
+    cached: int
+    to_request: int
+    prompt_tokens: int
+    completion_tokens: int
+    exact: bool
+    cost: float | None = None
+    over_budget: int = 0
+
+    def summary(self) -> str:
+        """The estimate in a few lines for people."""
+        how = "" if self.exact else "~"
+        lines = [f"{self.prompts} prompts: {self.cached} in the cache, {self.to_request} to request",
+                 f"tokens to send: {how}{self.prompt_tokens} prompt, {how}{self.completion_tokens} completion "
+                 f"({'counted with the model tokenizer' if self.exact else 'estimated at 4 characters a token'})"]
+        if self.cost is not None:
+            lines.append(f"estimated cost: {self.cost:.4f} (at the given prices per million tokens, without retries)")
+        if self.over_budget:
+            lines.append(f"{self.over_budget} more prompts are beyond the request budget")
+        return "\n".join(lines)
+
+
+def _check_count(name: str, value: int | None, minimum: int) -> None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < minimum):
+        raise InputError(f"{name} must be an integer >= {minimum}, not {value!r}")
+
+
+class Judge:
+    """LLM-S or LLM-E with one backend: plan the prompts, answer them (cache first), score.
+
+    ``cache``: a :class:`~gecmetrics.core.cache.Cache` (``None``: the default cache; pass
+    ``Cache(enabled=False)`` for none). ``progress(done, total)`` is called after each answer.
+    """
+
+    def __init__(self, backend: Backend, *, variant: str = "llm-s", criterion: str | None = None,
+                 grouping: str = "all", max_targets: int = MAX_TARGETS, cache: Cache | None = None,
+                 answer_retries: int = 2, max_requests: int | None = None,
+                 progress: Callable[[int, int], None] | None = None):
+        _check_count("answer_retries", answer_retries, 0)
+        _check_count("max_requests", max_requests, 0)
+        instruction_template(variant, criterion)  # unknown variant or criterion: InputError now
+        group_hypotheses([], grouping, max_targets)
+        self.backend = backend
+        self.variant, self.criterion, self.grouping, self.max_targets = variant, criterion, grouping, max_targets
+        self.cache = cache if cache is not None else default_cache()
+        self.answer_retries = answer_retries
+        self.max_requests = max_requests
+        self.progress = progress
+
+    def plan(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]],
+             edits: Sequence[Sequence[Sequence[Edit]]] | None = None) -> PromptPlan:
+        """The prompts for ``hypotheses`` (systems x sentences) of ``sources``."""
+        return build_plan(sources, hypotheses, self.variant, self.criterion, edits, self.grouping, self.max_targets)
+
+    def keys(self, plan: PromptPlan) -> list[bytes]:
+        """The cache key of each prompt of ``plan`` with this backend."""
+        parts = self.backend.cache_parts()
+        return [cache_key(ANSWER_FORMAT, *parts, prompt) for prompt in plan.prompts]
+
+    def _cached(self, plan: PromptPlan, keys: list[bytes]) -> list[list[int] | None]:
+        stored = self.cache.get_many(self.backend.cache_namespace(), keys)
+        answers: list[list[int] | None] = []
+        for key, n in zip(keys, plan.sizes):
+            value = stored.get(key)
+            try:
+                answers.append(parse_answer(json.loads(value)["content"], n) if value is not None else None)
+            except (BadAnswer, ValueError, KeyError, TypeError):
+                answers.append(None)  # not a value this version wrote: ask again
+        return answers
+
+    def dry_run(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]],
+                edits: Sequence[Sequence[Sequence[Edit]]] | None = None,
+                prices: tuple[float, float] | None = None) -> DryRun:
+        """Prompts, cached answers and the tokens (and cost at ``prices`` = (input, output) per
+        million tokens) still to spend, without sending anything."""
+        if prices is not None and (len(prices) != 2 or any(not isinstance(p, (int, float)) or p < 0 for p in prices)):
+            raise InputError(f"prices are (input, output) per million tokens, not {prices!r}")
+        plan = self.plan(sources, hypotheses, edits)
+        answers = self._cached(plan, self.keys(plan))
+        todo = [k for k, a in enumerate(answers) if a is None]
+        over = 0
+        if self.max_requests is not None and len(todo) > self.max_requests:
+            over = len(todo) - self.max_requests
+            todo = todo[:self.max_requests]
+        prompt_tokens = completion_tokens = 0
+        exact = True
+        for k in todo:
+            p, c, e = self.backend.count_tokens(ChatRequest(plan.prompts[k], plan.sizes[k]))
+            prompt_tokens, completion_tokens, exact = prompt_tokens + p, completion_tokens + c, exact and e
+        cost = None if prices is None else (prompt_tokens * prices[0] + completion_tokens * prices[1]) / 1e6
+        return DryRun(len(plan.prompts), len(plan.prompts) - len(todo) - over, len(todo),
+                      prompt_tokens, completion_tokens, exact, cost, over)
+
+    def score(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]],
+              edits: Sequence[Sequence[Sequence[Edit]]] | None = None) -> JudgeResult:
+        """Sentence scores of every system (see :class:`JudgeResult`)."""
+        return self.run(self.plan(sources, hypotheses, edits))
+
+    def run(self, plan: PromptPlan) -> JudgeResult:
+        """Answer every prompt of ``plan``: from the cache, else from the backend."""
+        keys = self.keys(plan)
+        namespace = self.backend.cache_namespace()
+        answers = self._cached(plan, keys)
+        report = JudgeReport(prompts=len(plan.prompts), cached=sum(a is not None for a in answers))
+        attempts: Counter = Counter()
+        pending = [k for k, a in enumerate(answers) if a is None]
+        done = report.cached
+        while pending:
+            batch = pending
+            if self.max_requests is not None:
+                allowed = self.max_requests - report.requested
+                if allowed <= 0:
+                    report.budget_reached = True
+                    report.not_sent = sorted(pending)
+                    break
+                batch = pending[:allowed]
+            later = pending[len(batch):]
+            report.requested += len(batch)
+            again = []
+            requests = [ChatRequest(plan.prompts[k], plan.sizes[k]) for k in batch]
+            for j, completion in self.backend.generate(requests):
+                k = batch[j]
+                attempts[k] += 1
+                report.prompt_tokens += completion.prompt_tokens
+                report.completion_tokens += completion.completion_tokens
+                if completion.error is not None:
+                    report.failed[k] = ("request-failed", completion.error)
+                    continue
+                try:
+                    scores = parse_answer(completion.content, plan.sizes[k])
+                except BadAnswer as bad:
+                    report.bad_answers[bad.reason] += 1
+                    if attempts[k] <= self.answer_retries:
+                        again.append(k)
+                    else:
+                        report.failed[k] = (bad.reason, str(bad))
+                    continue
+                answers[k] = scores
+                self.cache.put_many(namespace, {keys[k]: _stored(completion)})
+                report.answered += 1
+                done += 1
+                if self.progress is not None:
+                    self.progress(done, len(plan.prompts))
+            report.retried += len(again)
+            pending = sorted(again) + later
+        return JudgeResult(plan, answers, plan.assemble(answers), report)
+
+
+def _stored(completion: Completion) -> bytes:
+    return json.dumps({"content": completion.content, "prompt_tokens": completion.prompt_tokens,
+                       "completion_tokens": completion.completion_tokens}, ensure_ascii=False).encode()

@@ -1,0 +1,308 @@
+"""The prompts of LLM-S and LLM-E as gec-metrics writes them, and the grouping of hypotheses.
+
+gec-metrics (gotutiyan/gec-metrics, ``metrics/llm_kobayashi24.py``) fills one instruction
+template per source with two successive ``str.replace`` calls (``[SOURCE]``, then
+``[CORRECTION]`` with the targets joined by newlines), and shows at most five distinct
+hypotheses: the five most frequent among the systems (ties in first-occurrence order), sorted.
+LLM-E shows each hypothesis as its ERRANT edits, ``o_str→c_str`` joined by spaces (an
+unchanged hypothesis is an empty line). A criterion sentence is inserted before the blank line
+that precedes ``# context``; the LLM-S template has no ``# context`` section, so in gec-metrics
+(and here) the LLM-S criteria leave the prompt unchanged. The texts below are byte for byte
+gec-metrics' (tests/test_llm_prompts.py checks them against its recorded requests).
+
+Grouping ``"gec-metrics"`` keeps its single prompt per source (hypotheses beyond the five most
+frequent get no score); ``"all"`` scores every distinct hypothesis: the frequency order is cut
+into runs of at most five, each run sorted, so the first prompt of a source is gec-metrics'
+prompt and more systems make more prompts.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from ...errors import InputError
+
+VARIANTS = ("llm-s", "llm-e")
+"""LLM-S shows sentences, LLM-E shows ERRANT edits."""
+GROUPINGS = ("all", "gec-metrics")
+MAX_TARGETS = 5
+"""The most targets one prompt shows (the paper's and gec-metrics' limit)."""
+
+_OUTPUT_FORMAT_S = '''# output format
+The output should be a markdown code snippet formatted in the following schema, including the leading and trailing "```json" and "```":
+```json
+{
+"target1_score": int // assigned score for target 1
+...
+"targetN_score": int // assigned score for target N
+}
+```
+'''
+_OUTPUT_FORMAT_E = '''# output format
+The output should be a markdown code snippet formatted in the
+following schema, including the leading and trailing "```json" and "```":
+```json
+{
+"target1_score": int // assigned score for target 1
+...
+"targetN_score": int // assigned score for target N
+}
+```
+'''
+_TASK = '''The goal of this task is to rank the presented targets based on the quality of the sentences.
+After reading the source sentence and target sentences, please assign a score from a minimum of 1 point to a maximum of 5 points to each target based on the quality of the sentence (note that you can assign the same score multiple times).
+'''
+
+TEMPLATES = {
+    "llm-s": _TASK + '''
+# source
+[SOURCE]
+
+# targets
+[CORRECTION]
+
+''' + _OUTPUT_FORMAT_S,
+    "llm-e": _TASK + '''For targets without any edits, if the sentence is correct, they will be awarded 5 points; if there is an error, they will receive 1 point.
+The edits in each target are indicated as follows:
+Insert "the": [→the]
+Delete "the": [the→]
+Replace "the" with "a": [the→a]
+
+# context
+[SOURCE]
+
+# targets
+[CORRECTION]
+
+''' + _OUTPUT_FORMAT_E,
+}
+"""gec-metrics' ``instruction_template`` of its Sent and Edit classes."""
+
+CRITERIA = {
+    "llm-s": {
+        "grammaticality": "Please evaluate each target with a focus on the grammaticality of the sentence.",
+        "fluency": "Please evaluate each target with a focus on the fluency of the sentence.",
+        "meaning": "Please evaluate each target with a focus on preserving the meaning between each target "
+                   "and the source, which is the middle sentence in the context.",
+    },
+    "llm-e": {
+        "difficulty": "Please evaluate each edit in the target with a focus on the difficulty of corrections.",
+        "impact": "Please evaluate each edit in the target with a focus on its impact on the sentence.",
+    },
+}
+"""The optional criteria of each variant (gec-metrics' ``criteria2prompt``)."""
+
+_CRITERION_ANCHOR = "\n\n# context"
+
+Edit = tuple[int, int, str]
+"""(start, end, correction): source tokens [start, end) (whitespace tokens) become correction."""
+
+
+def check_variant(variant: str) -> str:
+    """``variant`` if it is one of :data:`VARIANTS`, else an InputError."""
+    if variant not in VARIANTS:
+        raise InputError(f"unknown LLM judge variant {variant!r} (one of {', '.join(VARIANTS)})")
+    return variant
+
+
+def instruction_template(variant: str, criterion: str | None = None) -> str:
+    """The template of ``variant`` with the ``criterion`` sentence inserted where gec-metrics
+    inserts it (before the blank line ahead of ``# context``; nowhere in LLM-S)."""
+    template = TEMPLATES[check_variant(variant)]
+    if criterion is None:
+        return template
+    known = CRITERIA[variant]
+    if criterion not in known:
+        raise InputError(f"unknown criterion {criterion!r} for {variant} (one of {', '.join(known)})")
+    return template.replace(_CRITERION_ANCHOR, f"\n{known[criterion]}{_CRITERION_ANCHOR}")
+
+
+def fill_template(template: str, source: str, targets: Sequence[str]) -> str:
+    """The prompt: ``[SOURCE]`` replaced by the source, then ``[CORRECTION]`` (also one the
+    source brought in) by the targets, one per line, as gec-metrics does."""
+    return template.replace("[SOURCE]", source).replace("[CORRECTION]", "\n".join(targets))
+
+
+def format_edits(source: str, edits: Sequence[Edit]) -> str:
+    """LLM-E's view of a hypothesis: ``original→correction`` per edit, joined by spaces, the
+    original being the source's whitespace tokens [start, end) joined by spaces."""
+    tokens = source.split()
+    parts = []
+    for edit in edits:
+        try:
+            start, end, correction = edit
+        except (TypeError, ValueError):
+            raise InputError(f"an edit is (start, end, correction), not {edit!r}") from None
+        if not (isinstance(start, (int, np.integer)) and isinstance(end, (int, np.integer))
+                and isinstance(correction, str)):
+            raise InputError(f"an edit is (start, end, correction), not {edit!r}")
+        if not 0 <= start <= end <= len(tokens):
+            raise InputError(f"edit {edit!r} is outside the {len(tokens)} tokens of source {source!r}")
+        parts.append(f"{' '.join(tokens[start:end])}→{correction}")
+    return " ".join(parts)
+
+
+def edits_from_blocks(blocks: Sequence[Any], systems: int) -> list[list[list[Edit]]]:
+    """LLM-E's ``edits`` (systems x sentences) from annotated M2 blocks, one per sentence, whose
+    annotator ``k`` is system ``k`` (what ``Annotator.annotate(sources, systems)`` returns with
+    ``keep_empty=True``); noop lines mean no edits."""
+    out: list[list[list[Edit]]] = [[] for _ in range(systems)]
+    for block in blocks:
+        per_system: list[list[Edit]] = [[] for _ in range(systems)]
+        for edit in block.edits:
+            if not 0 <= edit.annotator < systems:
+                raise InputError(f"an edit of annotator {edit.annotator} for {systems} systems")
+            if not edit.is_noop:
+                per_system[edit.annotator].append((edit.start, edit.end, edit.correction))
+        for k in range(systems):
+            out[k].append(per_system[k])
+    return out
+
+
+def by_frequency(hypotheses: Sequence[str]) -> list[str]:
+    """The distinct hypotheses, most frequent first, ties in first-occurrence order."""
+    counts = Counter(hypotheses)
+    return sorted(counts, key=counts.__getitem__, reverse=True)
+
+
+def group_hypotheses(hypotheses: Sequence[str], grouping: str = "all",
+                     max_targets: int = MAX_TARGETS) -> list[list[str]]:
+    """The targets of each prompt for one source's hypotheses (one per system): the frequency
+    order in runs of ``max_targets``, each sorted; ``"gec-metrics"`` keeps only the first run."""
+    if grouping not in GROUPINGS:
+        raise InputError(f"unknown grouping {grouping!r} (one of {', '.join(GROUPINGS)})")
+    if not isinstance(max_targets, int) or max_targets < 1:
+        raise InputError(f"max_targets must be a positive integer, not {max_targets!r}")
+    ranked = by_frequency(hypotheses)
+    runs = [sorted(ranked[i:i + max_targets]) for i in range(0, len(ranked), max_targets)]
+    return runs[:1] if grouping == "gec-metrics" else runs
+
+
+@dataclass(frozen=True)
+class PromptPlan:
+    """The distinct prompts of a corpus and where each (sentence, system) finds its score.
+
+    ``prompts[k]`` shows ``targets[k]`` (hypothesis texts, in the prompt's order);
+    ``prompt_of[i, s]`` / ``position_of[i, s]`` give the prompt and target position scoring
+    system ``s`` on sentence ``i`` (-1: not scored, gec-metrics' grouping with more than five
+    distinct hypotheses); ``prompts_of_sentence[i]`` lists sentence ``i``'s prompts in order.
+    """
+
+    variant: str
+    criterion: str | None
+    grouping: str
+    prompts: list[str]
+    targets: list[list[str]]
+    prompt_of: np.ndarray
+    position_of: np.ndarray
+    prompts_of_sentence: list[list[int]]
+
+    @property
+    def sizes(self) -> list[int]:
+        """The number of targets of each prompt."""
+        return [len(t) for t in self.targets]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(sentences, systems)."""
+        return self.prompt_of.shape  # type: ignore[return-value]
+
+    def assemble(self, answers: Sequence[Sequence[int] | None]) -> np.ndarray:
+        """Scores (sentences x systems, float; NaN where not scored or the prompt has no
+        answer) from one answer (a score per target) or None per prompt."""
+        if len(answers) != len(self.prompts):
+            raise InputError(f"{len(answers)} answers for {len(self.prompts)} prompts")
+        table = np.full((len(self.prompts), max(self.sizes, default=1)), np.nan)
+        for k, answer in enumerate(answers):
+            if answer is not None:
+                if len(answer) != len(self.targets[k]):
+                    raise InputError(f"prompt {k} has {len(self.targets[k])} targets, not {len(answer)}")
+                table[k, :len(answer)] = answer
+        scores = np.full(self.prompt_of.shape, np.nan)
+        scored = self.prompt_of >= 0
+        scores[scored] = table[self.prompt_of[scored], self.position_of[scored]]
+        return scores
+
+
+def _check_corpus(sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> None:
+    if isinstance(sources, str) or not all(isinstance(s, str) for s in sources):
+        raise InputError("sources must be a list of strings")
+    if isinstance(hypotheses, str) or len(hypotheses) == 0:
+        raise InputError("hypotheses must be a non-empty list (systems) of lists of sentences")
+    for s, system in enumerate(hypotheses):
+        if isinstance(system, str) or len(system) != len(sources):
+            raise InputError(f"system {s} has {len(system)} sentences for {len(sources)} sources"
+                             if not isinstance(system, str) else f"system {s} must be a list of sentences")
+        if not all(isinstance(h, str) for h in system):
+            raise InputError(f"system {s}: hypotheses must be strings")
+
+
+def build_plan(sources: Sequence[str], hypotheses: Sequence[Sequence[str]], variant: str = "llm-s",
+               criterion: str | None = None, edits: Sequence[Sequence[Sequence[Edit]]] | None = None,
+               grouping: str = "all", max_targets: int = MAX_TARGETS) -> PromptPlan:
+    """The prompts for ``hypotheses`` (systems x sentences, like gec-metrics) of ``sources``.
+
+    LLM-E needs ``edits`` of the same shape: each hypothesis' edits as (start, end, correction)
+    over the source's whitespace tokens (the caller's ERRANT annotator makes them). Equal
+    prompts (a repeated source with the same hypotheses) appear once.
+    """
+    template = instruction_template(variant, criterion)
+    _check_corpus(sources, hypotheses)
+    if variant == "llm-e":
+        if edits is None:
+            raise InputError("llm-e needs the edits of every hypothesis")
+        if len(edits) != len(hypotheses) or any(len(e) != len(sources) for e in edits):
+            raise InputError("edits must have the shape of hypotheses (systems x sentences)")
+    n_sentences, n_systems = len(sources), len(hypotheses)
+    prompt_of = np.full((n_sentences, n_systems), -1, dtype=np.int64)
+    position_of = np.full((n_sentences, n_systems), -1, dtype=np.int64)
+    index: dict[str, int] = {}
+    prompts: list[str] = []
+    targets: list[list[str]] = []
+    per_sentence: list[list[int]] = []
+    for i, source in enumerate(sources):
+        hyps = [hypotheses[s][i] for s in range(n_systems)]
+        shown: dict[str, str] = {}
+        if variant == "llm-e":
+            for s, hyp in enumerate(hyps):
+                view = format_edits(source, edits[s][i])  # type: ignore[index]
+                if shown.setdefault(hyp, view) != view:
+                    raise InputError(f"sentence {i}: systems with the same hypothesis {hyp!r} have different edits")
+        mine = []
+        for group in group_hypotheses(hyps, grouping, max_targets):
+            text = fill_template(template, source, [shown.get(h, h) for h in group])
+            k = index.get(text)
+            if k is None:
+                k = index[text] = len(prompts)
+                prompts.append(text)
+                targets.append(list(group))
+            mine.append(k)
+            where = {h: p for p, h in enumerate(group)}
+            for s, hyp in enumerate(hyps):
+                if hyp in where:
+                    prompt_of[i, s], position_of[i, s] = k, where[hyp]
+        per_sentence.append(mine)
+    return PromptPlan(variant, criterion, grouping, prompts, targets, prompt_of, position_of, per_sentence)
+
+
+def pairwise_tables(plan: PromptPlan, scores: np.ndarray) -> np.ndarray:
+    """gec-metrics' ``score_pairwise`` tables (sentences x systems x systems) from sentence
+    scores: +1 where the row's system scored higher, -1 lower, 0 a tie, NaN not compared.
+
+    Systems are compared only when one prompt scored both (systems with the same hypothesis
+    tie); under grouping ``"all"`` hypotheses of different prompts of a source stay NaN.
+    """
+    n_sentences, n_systems = plan.shape
+    if scores.shape != plan.shape:
+        raise InputError(f"scores of shape {scores.shape} for a plan of shape {plan.shape}")
+    tables = np.full((n_sentences, n_systems, n_systems), np.nan)
+    for i in range(n_sentences):
+        prompt, score = plan.prompt_of[i], scores[i]
+        same = (prompt[:, None] == prompt[None, :]) & (prompt[:, None] >= 0)
+        same &= ~np.isnan(score)[:, None] & ~np.isnan(score)[None, :]
+        sign = np.sign(score[:, None] - score[None, :])
+        tables[i][same] = sign[same]
+    return tables

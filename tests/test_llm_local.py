@@ -1,0 +1,249 @@
+"""The local backend: the answer grammar (no torch), then a tiny seeded GPT-2 built here, alone
+and behind a loopback chat-completions server (same scores both ways), batching, the chat
+template, the dry run's exact token counts and the cache."""
+from __future__ import annotations
+
+import itertools
+import threading
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pytest
+
+from tests import _llm_support as support
+from tests._llm_support import ChatServer, completion_reply, targets_of
+
+from gecmetrics.core.cache import Cache
+from gecmetrics.metrics.llm.answers import parse_answer
+from gecmetrics.metrics.llm.backends.grammar import ScoreGrammar, TokenTable
+from gecmetrics.metrics.llm.judge import Judge
+
+SOURCES = ["This are a sentences .", "He go to school yesterday .", "She like apple .", "Nothing here ."]
+SYSTEMS = [
+    ["This is a sentence .", "He goes to school yesterday .", "She likes apples .", "Nothing here ."],
+    ["This are a sentence .", "He went to school yesterday .", "She likes apple .", "Nothing here ."],
+    ["This is a sentence .", "He go to the school yesterday .", "She liked apples .", "Nothing here !"],
+    ["A sentence .", "He goes to school .", "She likes an apple .", "Nothing is here ."],
+    ["This sentence .", "He goes school yesterday .", "She like apples .", "Nothing here"],
+    ["These are sentences .", "He has gone to school yesterday .", "She likes the apple .", "nothing here ."],
+]
+
+
+# --------------------------------------------------------------------------------------------
+# the grammar (no torch)
+
+def test_grammar_accepts_the_answers_and_nothing_else():
+    grammar = ScoreGrammar(2)
+    good = ['{"target_score1":3,"target_score2":5}', '{ "target_score1" : 1 , "target_score2" : 4 }',
+            '{"target_score1": 2, "target_score2": 2}']
+    for text in good:
+        assert grammar.is_final(grammar.walk(grammar.start, text))
+    bad = ['{"target_score1":6,"target_score2":5}', '{"target_score2":3,"target_score1":5}',
+           '{"target_score1":3, "target_score2":5}}', '{  "target_score1":3,"target_score2":5}',
+           '{"target_score1":33,"target_score2":5}', '{"target1_score":3,"target_score2":5}']
+    for text in bad:
+        assert grammar.walk(grammar.start, text) < 0
+    assert not grammar.is_final(grammar.walk(grammar.start, '{"target_score1":3,"target_score2":5'))
+    assert grammar.first_chars(grammar.start) == {"{"}
+    assert grammar.first_chars(1) == {" ", '"'}
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_every_accepted_answer_parses(n):
+    """Every placement of the optional spaces and every score: accepted, and parsed back to
+    those scores; a double space anywhere is refused."""
+    parts = ["{", " "]
+    for k in range(1, n + 1):
+        parts += ([" ", ",", " "] if k > 1 else []) + [f'"target_score{k}"', " ", ":", " ", "D"]
+    parts += [" ", "}"]
+    spaces = [i for i, p in enumerate(parts) if p == " "]
+    digits = [i for i, p in enumerate(parts) if p == "D"]
+    grammar = ScoreGrammar(n)
+    for chosen in itertools.product(["", " "], repeat=len(spaces)):
+        for scores in itertools.product("12345", repeat=n):
+            text = list(parts)
+            for i, value in zip(spaces + digits, chosen + scores):
+                text[i] = value
+            answer = "".join(text)
+            assert grammar.is_final(grammar.walk(grammar.start, answer)), answer
+            assert parse_answer(answer, n) == [int(c) for c in scores]
+            where = answer.index(":")
+            assert grammar.walk(grammar.start, answer[:where] + "  " + answer[where:]) < 0
+
+
+def test_token_table():
+    strings = [None, "{", '{"', "target", "_", "score", "1", "2", '":', " 3", "3", "12", ",", ' "', "}", "x", " ", '"']
+    table = TokenTable(strings)
+    grammar = ScoreGrammar(1)
+    ids, nxt = table.allowed(grammar, grammar.start)
+    assert [strings[i] for i in ids] == ["{", '{"']
+    state = grammar.walk(grammar.start, '{"target_score1":')
+    ids, nxt = table.allowed(grammar, state)
+    assert sorted(strings[i] for i in ids) == [" ", " 3", "1", "2", "3"]  # never "12", "x" or "}"
+    for i, after in zip(ids, nxt):
+        assert after == grammar.walk(state, strings[i])
+    assert table.allowed(grammar, state) is table.allowed(grammar, state)  # computed once
+
+
+def test_token_strings_keep_sentencepiece_spaces():
+    """A SentencePiece-style token "▁3" adds " 3" after other text, though decoding it alone
+    gives "3": the grammar must see the space."""
+    pytest.importorskip("transformers", reason=support.MISSING_EXTRA)
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    from gecmetrics.metrics.llm.backends.grammar import token_strings
+
+    vocab = {"<s>": 0, "</s>": 1, "<unk>": 2}
+    for char in sorted(set('{}":,_12345abcdefghijklmnopqrstuvwxyz')) + ["▁"]:
+        vocab[char] = len(vocab)
+    merges = [("▁", "3"), ("▁", '"'), ("t", "a")]
+    for left, right in merges:
+        vocab[left + right] = len(vocab)
+    model = Tokenizer(models.BPE(vocab=vocab, merges=merges, unk_token="<unk>"))
+    model.pre_tokenizer = pre_tokenizers.Metaspace()
+    model.decoder = decoders.Metaspace()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=model, bos_token="<s>", eos_token="</s>", unk_token="<unk>")
+    strings = token_strings(tokenizer)
+    assert tokenizer.decode([vocab["▁3"]]) == "3"
+    assert (strings[vocab["▁3"]], strings[vocab['▁"']], strings[vocab["ta"]], strings[vocab["▁"]]) == (" 3", ' "', "ta", " ")
+    assert strings[0] is None and strings[1] is None and strings[2] is None
+    grammar = ScoreGrammar(1)
+    ids, _ = TokenTable(strings).allowed(grammar, grammar.walk(grammar.start, '{"target_score1":'))
+    assert vocab["▁3"] in ids and vocab['▁"'] not in ids
+
+
+# --------------------------------------------------------------------------------------------
+# the tiny GPT-2 (torch)
+
+@pytest.fixture(scope="module")
+def tiny_gpt2(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The tiny model's folder; torch on one thread meanwhile (two threads of a tiny model on a
+    shared machine spend their time waiting for each other)."""
+    support.require_backend()
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield support.build_tiny_gpt2(tmp_path_factory.mktemp("tiny-gpt2") / "tiny-gpt2")
+    finally:
+        torch.set_num_threads(threads)
+
+
+def local(folder: Path, **options):
+    from gecmetrics.metrics.llm.backends.local import TransformersBackend
+
+    return TransformersBackend(str(folder), **options)
+
+
+def whitespace_edits(source: str, hypothesis: str) -> list[tuple[int, int, str]]:
+    """Edits by a plain token diff (stand-in for ERRANT in this test)."""
+    import difflib
+
+    a, b = source.split(), hypothesis.split()
+    return [(i1, i2, " ".join(b[j1:j2])) for tag, i1, i2, j1, j2 in
+            difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes() if tag != "equal"]
+
+
+def test_token_strings(tiny_gpt2):
+    from gecmetrics.metrics.llm.backends.grammar import token_strings
+
+    backend = local(tiny_gpt2)
+    strings = token_strings(backend.tokenizer)
+    assert strings[backend.tokenizer.eos_token_id] is None
+    for text in ['{"target_score1": 3, "target_score2": 5}', "The edits [the→a] here", SOURCES[1]]:
+        ids = backend.tokenizer(text, add_special_tokens=False)["input_ids"]
+        pieces = [strings[i] for i in ids]
+        # the arrow's three UTF-8 bytes are three tokens that decode to U+FFFD alone
+        assert "".join(pieces).replace("\ufffd" * 3, "→") == text
+
+
+def test_local_scores_in_any_batch(tiny_gpt2):
+    one = Judge(local(tiny_gpt2, batch_size=1), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+    four = Judge(local(tiny_gpt2, batch_size=4), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+    assert one.report.complete and not one.report.bad_answers
+    assert np.isin(one.scores, [1, 2, 3, 4, 5]).all()
+    np.testing.assert_array_equal(one.scores, four.scores)
+    assert len(set(one.scores.ravel())) > 1  # the tiny model does not answer one score to all
+
+
+def test_local_and_http_give_the_same_scores(tiny_gpt2, tmp_path):
+    """A loopback server answers chat completions from the same tiny model (the user message
+    under the same grammar, as gec-metrics' local path reads no system message)."""
+    model = local(tiny_gpt2, batch_size=3)
+    lock = threading.Lock()
+
+    def respond(body, attempt):
+        with lock:
+            text, used = model.decode_batch([model.encode(body["messages"][-1]["content"])], [targets_of(body)])[0]
+        return completion_reply(text)
+
+    direct = Judge(model, cache=Cache(tmp_path / "local")).score(SOURCES, SYSTEMS)
+    from gecmetrics.metrics.llm.backends.http import OpenAICompatibleBackend
+
+    with ChatServer(respond) as server:
+        http = OpenAICompatibleBackend("tiny-gpt2", server.url, concurrency=3)
+        served = Judge(http, cache=Cache(tmp_path / "http")).score(SOURCES, SYSTEMS)
+        assert server.requests == len(served.plan.prompts)
+        np.testing.assert_array_equal(served.scores, direct.scores)
+        again = Judge(http, cache=Cache(tmp_path / "http")).score(SOURCES, SYSTEMS)
+        assert server.requests == len(served.plan.prompts) and again.report.requested == 0
+        np.testing.assert_array_equal(again.scores, direct.scores)
+
+
+def test_local_llm_e_with_criterion_and_cache(tiny_gpt2, tmp_path):
+    edits = [[whitespace_edits(s, h) for s, h in zip(SOURCES, system)] for system in SYSTEMS]
+    backend = local(tiny_gpt2)
+    calls = []
+    generate = backend.generate
+
+    def counting(requests):
+        calls.append(len(requests))
+        return generate(requests)
+
+    backend.generate = counting
+    judge = Judge(backend, variant="llm-e", criterion="impact", cache=Cache(tmp_path))
+    first = judge.score(SOURCES, SYSTEMS, edits)
+    assert first.report.complete and calls == [len(first.plan.prompts)]
+    assert "→" in first.plan.prompts[0] and "focus on its impact" in first.plan.prompts[0]
+    second = judge.score(SOURCES, SYSTEMS, edits)
+    assert calls == [len(first.plan.prompts)] and second.report.cached == len(first.plan.prompts)
+    np.testing.assert_array_equal(first.scores, second.scores)
+
+
+def test_dry_run_counts_with_the_tokenizer(tiny_gpt2, tmp_path):
+    backend = local(tiny_gpt2)
+    judge = Judge(backend, cache=Cache(tmp_path))
+    dry = judge.dry_run(SOURCES, SYSTEMS, prices=(1.0, 2.0))
+    plan = judge.plan(SOURCES, SYSTEMS)
+    assert dry.exact and dry.to_request == len(plan.prompts)
+    assert dry.prompt_tokens == sum(len(backend.encode(p)) for p in plan.prompts)
+    assert backend._model is None  # counting loads no weights
+
+
+def test_chat_template(tiny_gpt2, tmp_path):
+    plain = local(tiny_gpt2)
+    templated = local(tiny_gpt2, add_generation_prompt=True)
+    templated.tokenizer.chat_template = ("{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}"
+                                         "{% if add_generation_prompt %}<|assistant|>{% endif %}")
+    templated.use_template = True
+    assert templated.model_input("Hi") == "<|user|>Hi\n<|assistant|>"
+    assert plain.model_input("Hi") == "Hi"
+    assert templated.cache_parts() != plain.cache_parts()
+    result = Judge(templated, cache=Cache(tmp_path)).score(SOURCES[:2], [s[:2] for s in SYSTEMS])
+    assert result.report.complete
+
+
+def test_local_errors(tiny_gpt2, tmp_path):
+    from gecmetrics.metrics.llm.backends import BackendError
+
+    with pytest.raises(BackendError, match="dtype"):
+        local(tiny_gpt2, dtype="float8")
+    with pytest.raises(BackendError, match="batch_size"):
+        local(tiny_gpt2, batch_size=0)
+    with pytest.raises(BackendError, match="chat template"):
+        local(tiny_gpt2, chat_template=True)
+    with pytest.raises(BackendError, match="tokenizer"):
+        local(tmp_path / "missing-model")
