@@ -1,138 +1,15 @@
-"""Shared by the LLM judge tests: a stand-in for gecmetrics.core.cache while that module is not
-in this branch, a loopback chat-completions server, and a tiny seeded GPT-2 with a tokenizer
-built here (no download).
-
-Importing this module installs the cache stand-in only when ``gecmetrics.core.cache`` cannot be
-imported; the stand-in has the documented API (``Cache(folder, enabled)``, ``get_many``,
-``put_many``, ``info``, ``clear``, ``cache_key``, ``default_cache``) on one SQLite file.
-"""
+"""Shared by the LLM judge tests: a loopback chat-completions server, and a tiny seeded GPT-2
+with a tokenizer built here (no download)."""
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
-import os
-import sqlite3
-import sys
-import tempfile
 import threading
-import types
 import zlib
 from collections import Counter
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
-
-# --------------------------------------------------------------------------------------------
-# the cache stand-in
-
-
-@dataclass
-class _CacheInfo:
-    path: str
-    entries: int
-
-
-class _StandInCache:
-    """One SQLite file of (namespace, key) -> bytes values (test stand-in)."""
-
-    def __init__(self, folder: str | os.PathLike | None = None, enabled: bool = True):
-        self.enabled = enabled
-        self.path = None
-        if enabled:
-            folder = Path(folder if folder is not None else tempfile.mkdtemp(prefix="gecmetrics-cache-"))
-            folder.mkdir(parents=True, exist_ok=True)
-            self.path = str(folder / "cache.sqlite")
-            with self._connect() as db:
-                db.execute("CREATE TABLE IF NOT EXISTS items (namespace TEXT, key BLOB, value BLOB, "
-                           "PRIMARY KEY (namespace, key))")
-
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=30)
-
-    def get_many(self, namespace: str, keys: Sequence[bytes]) -> dict[bytes, bytes]:
-        if not self.enabled or not keys:
-            return {}
-        with self._connect() as db:
-            out = {}
-            for key in keys:
-                row = db.execute("SELECT value FROM items WHERE namespace = ? AND key = ?", (namespace, key)).fetchone()
-                if row is not None:
-                    out[key] = bytes(row[0])
-            return out
-
-    def put_many(self, namespace: str, items: Mapping[bytes, bytes]) -> None:
-        if not self.enabled or not items:
-            return
-        db = self._connect()
-        try:
-            with db:
-                db.executemany("INSERT OR REPLACE INTO items VALUES (?, ?, ?)",
-                               [(namespace, k, v) for k, v in items.items()])
-        finally:
-            db.close()
-
-    def info(self) -> _CacheInfo:
-        if not self.enabled:
-            return _CacheInfo("", 0)
-        with self._connect() as db:
-            return _CacheInfo(self.path, db.execute("SELECT COUNT(*) FROM items").fetchone()[0])
-
-    def clear(self, namespace: str | None = None) -> None:
-        if self.enabled:
-            with self._connect() as db:
-                if namespace is None:
-                    db.execute("DELETE FROM items")
-                else:
-                    db.execute("DELETE FROM items WHERE namespace = ?", (namespace,))
-
-    def prune(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-
-def _cache_key(*parts: str | bytes) -> bytes:
-    digest = hashlib.sha256()
-    for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else bytes(part)
-        digest.update(len(data).to_bytes(8, "big"))
-        digest.update(data)
-    return digest.digest()
-
-
-def _default_cache() -> _StandInCache:
-    return _StandInCache(os.environ.get("GECMETRICS_CACHE"))
-
-
-def install_cache_stand_in() -> bool:
-    """Make ``gecmetrics.core.cache`` importable (the stand-in) unless the real one is there;
-    whether the stand-in was installed."""
-    try:
-        importlib.import_module("gecmetrics.core.cache")
-        return False
-    except ModuleNotFoundError as missing:
-        if missing.name not in ("gecmetrics.core", "gecmetrics.core.cache"):
-            raise  # the real module is there but needs something missing: say so
-    try:
-        core = importlib.import_module("gecmetrics.core")
-    except ModuleNotFoundError as missing:
-        if missing.name != "gecmetrics.core":
-            raise
-        core = types.ModuleType("gecmetrics.core")
-        core.__path__ = []  # a package with no files
-        sys.modules["gecmetrics.core"] = core
-        importlib.import_module("gecmetrics").core = core
-    module = types.ModuleType("gecmetrics.core.cache", "Test stand-in for the persistent cache.")
-    module.Cache = _StandInCache
-    module.CacheInfo = _CacheInfo
-    module.cache_key = _cache_key
-    module.default_cache = _default_cache
-    sys.modules["gecmetrics.core.cache"] = module
-    core.cache = module
-    return True
-
-
-CACHE_STAND_IN = install_cache_stand_in()
+from typing import Any, Callable
 
 # --------------------------------------------------------------------------------------------
 # a loopback chat-completions server

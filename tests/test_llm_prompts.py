@@ -100,7 +100,7 @@ def test_grouping_all_scores_every_hypothesis(row):
 def test_our_annotator_gives_gec_metrics_edits_and_prompts(row, spacy_model):
     """From plain text to LLM-E prompts with our ERRANT: the edits gec-metrics' ERRANT found and
     its prompts, byte for byte."""
-    from gecmetrics.annotate import Annotator
+    from gecmetrics.metrics.errant import Annotator
 
     annotator = Annotator(spacy_model)
     blocks = annotator.annotate(row["sources"], row["hypotheses"], keep_empty=True)
