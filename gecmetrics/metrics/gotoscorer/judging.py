@@ -14,8 +14,8 @@ alone, right if and only if g is not a gold edit. In sets rather than steps, for
 * neither equal nor overlapping: correct = not a gold edit, tried = False.
 
 Those are computed here for every (system row, gold chunk) pair at once: equality by a sorted
-join on packed (position, length, text) keys, overlaps by counting sorted starts in [s, e) and by
-a cumulative count of the chunks that strictly contain a boundary. A row is one distinct version
+join on packed (position, length, text) keys, overlaps by cumulative counts over positions of the
+chunks starting before a boundary and of those strictly containing it. A row is one distinct version
 of a sentence (its chunk-making edits), so a sentence that several systems leave unchanged, or
 correct alike, is judged once.
 """
@@ -111,9 +111,11 @@ def judge_rows(gold: Chunks, lengths: np.ndarray, token_offsets: np.ndarray, tok
     g_end = g_start + g_length
 
     def overlapping(chosen: np.ndarray) -> np.ndarray:
-        starts = np.sort(c_start[chosen])
-        starting_inside = np.searchsorted(starts, g_end) - np.searchsorted(starts, g_start)
-        long = chosen & (c_length >= 2)  # chunks with a boundary strictly inside
+        # per position: chunks starting before it, chunks strictly containing it, slots at it
+        before = np.zeros(n_positions + 1, dtype=np.int64)
+        np.cumsum(np.bincount(c_start[chosen], minlength=n_positions), out=before[1:])
+        starting_inside = before[g_end] - before[g_start]
+        long = chosen & (c_length >= 2)
         delta = np.bincount(c_start[long] + 1, minlength=n_positions) - np.bincount(c_end[long], minlength=n_positions)
         containing = np.cumsum(delta)[g_start]
         slots_here = np.bincount(c_start[chosen & (c_length == 0)], minlength=n_positions)[g_start]
