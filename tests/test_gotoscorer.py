@@ -334,8 +334,18 @@ def test_system_on_other_sentences_is_an_error():
         read_system(other[:1], gold, 0, "hyp.m2")
 
 
-def weight_lines(gold) -> list[str]:
-    return [str(int(n)) for n in np.diff(gold.chunks.offsets)]
+def test_systems_read_in_one_pass_from_a_stream():
+    from gecmetrics.corpus import split_lines
+    from gecmetrics.m2.format import iter_m2_blocks
+
+    gold, systems = example()
+    streamed = read_systems(iter_m2_blocks(split_lines(SYSTEMS), "hyp.m2"), gold, "hyp.m2", ["a", "b", "c"])
+    assert [s.edits for s in streamed] == [s.edits for s in systems] and streamed[2].name == "c"
+    longer = SYSTEMS + "S extra .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+    with pytest.raises(InputError, match="hyp.m2:26: has more sentences than the reference ref.m2"):
+        read_systems(iter_m2_blocks(split_lines(longer), "hyp.m2"), gold, "hyp.m2")
+    with pytest.raises(InputError, match="has 3 systems but 2 names"):
+        read_systems(parse_m2(SYSTEMS, "hyp.m2"), gold, "hyp.m2", ["a", "b"])
 
 
 @pytest.mark.parametrize("text, message", [

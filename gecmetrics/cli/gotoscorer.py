@@ -1,10 +1,13 @@
 """``gecmetric gotoscorer``: GoToScorer of system M2 files against one reference (github gotutiyan/GTS)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from ..errors import InputError
-from ..m2.format import read_m2
+from ..corpus import STDIN, read_lines
+from ..m2.format import iter_m2_blocks, read_m2
 from ..report import Table, round_half_up
 from . import main
 from .common import digits_option, echo_json
@@ -50,18 +53,18 @@ def gotoscorer(hypotheses: tuple[str, ...], reference: str, ref_id: int, names: 
     gecmetric gotoscorer -ref REF.m2 -hyp AMU.m2 CAMB.m2 CUUI.m2 -gen_w_file weights.txt
     gecmetric gotoscorer -ref REF.m2 -hyp INPUT.m2 -w_file weights.txt
     """
-    from ..metrics.gotoscorer import (format_difficulty, read_gold, read_system, read_weight_file, score_systems,
-                                      sentence_scores, system_annotators)
+    from ..metrics.gotoscorer import (format_difficulty, read_gold, read_systems, read_weight_file, score_systems,
+                                      sentence_scores)
 
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
-    gold = read_gold(read_m2(reference), ref_id, reference)
+    if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
+        raise InputError("standard input ('-') can be read only once")
+    gold = read_gold(read_m2(reference), ref_id, _shown(reference))
     systems = []
-    for path in hypotheses:
-        blocks = read_m2(path)
-        annotators = system_annotators(blocks, path)
-        for k in annotators:
-            systems.append(read_system(blocks, gold, k, path if len(annotators) == 1 else f"{path}:{k}"))
+    for path in hypotheses:  # each file read once, its blocks not kept
+        found = read_systems(iter_m2_blocks(read_lines(path), _shown(path)), gold, _shown(path))
+        systems.extend(found if len(found) > 1 else [replace(found[0], name=_shown(path))])
     labels = [system.name for system in systems]
     if names is not None:
         labels = names.split(",")
@@ -88,3 +91,7 @@ def gotoscorer(hypotheses: tuple[str, ...], reference: str, ref_id: int, names: 
     click.echo(Table(["system", *(label for label, _ in columns)], rows).render("tsv"))
     if category:
         click.echo(format_difficulty(run.difficulty(int(category))), nl=False)
+
+
+def _shown(path: str) -> str:
+    return "<stdin>" if path == STDIN else path

@@ -17,16 +17,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from ...errors import InputError
 from ...m2.format import Block, check_blocks
-from .chunking import Chunks, EditArrays, SentenceTokens, Vocabulary, build_chunks, chunk_edits
+from .chunking import SKIPPED_TYPES, Chunks, EditArrays, SentenceTokens, Vocabulary, build_chunks, chunk_edits
 from .judging import ALL, FN, FP, OUTCOMES, TN, TP, RowJudgments, judge_rows, outcome_flags
 
 CATEGORY_MODES = (1, 2, 3)
+BATCH_ROWS = 2048
+"""Rows (distinct sentence versions) judged per batch."""
 
 
 # --------------------------------------------------------------------------- gold and systems
@@ -114,13 +116,49 @@ def read_system(blocks: Sequence[Block], gold: GoldChunks, annotator: int = 0, n
     return SystemEdits(name, tuple(edits))
 
 
-def read_systems(blocks: Sequence[Block], gold: GoldChunks, name: str = "hypothesis",
+def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothesis",
                  names: Sequence[str] | None = None) -> list[SystemEdits]:
-    """Every system of a hypothesis M2 (annotators 0, 1, ...), named ``names`` or NAME:k."""
-    annotators = system_annotators(blocks, name)
-    if names is not None and len(names) != len(annotators):
-        raise InputError(f"has {len(annotators)} systems but {len(names)} names were given", name)
-    return [read_system(blocks, gold, k, names[k] if names is not None else f"{name}:{k}") for k in annotators]
+    """Every system of a hypothesis M2 (annotators 0, 1, ... up to the first id without any
+    line), named ``names`` or NAME:k, in one pass over the blocks (a list, or
+    :func:`~gecmetrics.m2.format.iter_m2_blocks` of a file, which keeps no block)."""
+    if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
+        raise InputError(f"expected M2 blocks (gecmetrics.m2.read_m2), got {type(blocks).__name__}", name)
+    text_id, sources = gold.vocabulary.id, gold.tokens.sources
+    per_annotator: dict[int, list[tuple]] = {}
+    present: set[int] = set()
+    count = 0
+    for k, block in enumerate(blocks):
+        if not isinstance(block, Block):
+            raise InputError(f"expected M2 blocks (gecmetrics.m2.read_m2), got {type(block).__name__} at sentence "
+                             f"{k + 1}", name)
+        if k >= len(sources) or block.source != sources[k]:
+            if k >= len(sources):
+                raise InputError(f"has more sentences than the reference {gold.name} ({len(gold)})", name,
+                                 block.line or None)
+            raise InputError(f"sentence {k + 1} differs from the reference's ({gold.name}, line {gold.lines[k]})",
+                             name, block.line or None)
+        edits: dict[int, list[tuple[int, int, int]]] = {}
+        for edit in block.edits:
+            present.add(edit.annotator)
+            if edit.type not in SKIPPED_TYPES and not edit.is_noop:
+                edits.setdefault(edit.annotator, []).append((edit.start, edit.end, text_id(edit.correction)))
+        for annotator in edits.keys() - per_annotator.keys():
+            per_annotator[annotator] = [()] * k
+        for annotator, sentences in per_annotator.items():
+            sentences.append(tuple(edits.get(annotator, ())))
+        count = k + 1
+    if count != len(gold):
+        raise InputError(f"has {count} sentences but the reference {gold.name} has {len(gold)}", name)
+    n_systems = 0
+    while n_systems in present:
+        n_systems += 1
+    if n_systems == 0:
+        raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
+                         "maybe 'noop', for every sentence and system)", name)
+    if names is not None and len(names) != n_systems:
+        raise InputError(f"has {n_systems} systems but {len(names)} names were given", name)
+    return [SystemEdits(names[k] if names is not None else f"{name}:{k}",
+                        tuple(per_annotator.get(k, [()] * count))) for k in range(n_systems)]
 
 
 def _check_annotator(value: Any, what: str) -> None:
@@ -204,10 +242,26 @@ def judge(gold: GoldChunks, systems: Sequence[SystemEdits]) -> Judgments:
             row_of[s, k] = row
     tokens = gold.tokens
     sentences = np.asarray(row_sentence, dtype=np.int64)
-    pairs = judge_rows(gold.chunks, tokens.lengths, tokens.offsets, tokens.ids, sentences,
-                       EditArrays.from_lists(row_edits))
+    parts = []
+    for lo in range(0, len(row_edits), BATCH_ROWS):  # bounded temporaries, cache-sized work
+        hi = min(lo + BATCH_ROWS, len(row_edits))
+        parts.append(judge_rows(gold.chunks, tokens.lengths, tokens.offsets, tokens.ids, sentences[lo:hi],
+                                EditArrays.from_lists(row_edits[lo:hi])))
+    pairs = RowJudgments(np.concatenate([part.gold for part in parts]),
+                         np.concatenate([part.correct for part in parts]),
+                         np.concatenate([part.tried for part in parts]),
+                         _joined_offsets([part.offsets for part in parts]))
     flags = outcome_flags(pairs.correct, pairs.tried, gold.chunks.modified[pairs.gold])
     return Judgments(gold, tuple(system.name for system in systems), row_of, sentences, pairs, flags)
+
+
+def _joined_offsets(parts: list[np.ndarray]) -> np.ndarray:
+    """Offsets of consecutive batches (each starting at 0) as one array."""
+    joined, shift = [np.zeros(1, dtype=np.int64)], 0
+    for offsets in parts:
+        joined.append(offsets[1:] + shift)
+        shift += int(offsets[-1])
+    return np.concatenate(joined)
 
 
 # --------------------------------------------------------------------------- weights
