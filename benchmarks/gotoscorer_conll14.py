@@ -39,7 +39,8 @@ TARGET = 10.0
 
 
 def model_missing() -> str | None:
-    done = subprocess.run([sys.executable, "-c", f"import spacy; spacy.load({MODEL!r})"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", f"import spacy; spacy.load({MODEL!r})"], capture_output=True,
+                          text=True)
     return None if done.returncode == 0 else (done.stderr.strip().splitlines() or ["unknown error"])[-1]
 
 
@@ -159,8 +160,9 @@ def main(argv: list[str] | None = None) -> int:
             agreed &= same
             ratio = harness.ratio(theirs, ours)
             below = job == "weights" and ratio < TARGET
-            print(f"{job}: {'OK (same scores, categories' + (', weight file' if job == 'weights' else '') + ')' if same else 'MISMATCH'}"
-                  f"; CPU ratio original / ours {ratio:.1f}x{'  BELOW TARGET' if below else ''}")
+            agreement = "OK (same scores, categories" + (", weight file)" if job == "weights" else ")")
+            print(f"{job}: {agreement if same else 'MISMATCH'}; CPU ratio original / ours {ratio:.1f}x"
+                  f"{'  BELOW TARGET' if below else ''}")
         if peer is not None and ours_cpu:
             print(f"both jobs: CPU ratio original / ours {peer_cpu / ours_cpu:.1f}x")
     return 0 if agreed else 1

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
 from gecmetrics.m2.format import parse_m2
-from gecmetrics.metrics.gotoscorer import (difficulty_table, format_difficulty, level_weights, parse_weight_file,
+from gecmetrics.metrics.gotoscorer import (WeightTable, format_difficulty, level_weights, parse_weight_file,
                                            read_gold, read_system, read_systems, read_weight_file, score_systems,
-                                           scores_from_sums, system_annotators, weight_table)
+                                           scores_from_sums, system_annotators)
 from gecmetrics.metrics.gotoscorer.chunking import EditArrays, Vocabulary, build_chunks
 
 from .conftest import run_cli, write_files
@@ -389,6 +389,24 @@ def test_weight_file_round_trip(tmp_path):
     assert again.scores == run.scores
 
 
+def test_weight_table_made_in_code_is_checked_too():
+    gold, systems = example()
+    table = score_systems(gold, systems).weights
+    bad = WeightTable(2, table.correct, table.offsets, "made in code")
+    with pytest.raises(InputError, match="made in code: has counts outside 0..2"):
+        score_systems(gold, systems, bad)
+
+
+def test_keys_too_wide_to_pack_still_join_exactly():
+    from gecmetrics.metrics.gotoscorer.judging import _pair_keys
+
+    big = np.array([2**40, 5, 2**40], dtype=np.int64)
+    left, right = _pair_keys([big, np.array([1, 2, 3]), big], [np.array([5, 2**40]), np.array([2, 3]),
+                                                              np.array([5, 2**40])])
+    assert left.tolist()[1] == right.tolist()[0] and left.tolist()[2] == right.tolist()[1]
+    assert len(set(left.tolist())) == 3
+
+
 def test_bad_weight_parameters():
     with pytest.raises(InputError, match="N \\+ c is 0"):
         level_weights(3, 1, 0, -3)
@@ -411,6 +429,9 @@ def test_command(tmp_path):
     assert open(weights).read().splitlines()[0] == "3"
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-w_file", weights)
     assert code == 0, err
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-name", "x,y,z", "-sort")
+    f05 = [float(line.split("\t")[4]) for line in out.splitlines()[1:]]
+    assert code == 0 and f05 == sorted(f05, reverse=True) and out.splitlines()[1].startswith("x\t")
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-name", "x,y")
     assert code == 2 and "-name gives 2 names for 3 systems" in err
     (tmp_path / "bad.txt").write_text("3\n1 2 3\n")

@@ -24,7 +24,7 @@ import numpy as np
 from ...errors import InputError
 from ...m2.format import Block, check_blocks
 from .chunking import SKIPPED_TYPES, Chunks, EditArrays, SentenceTokens, Vocabulary, build_chunks, chunk_edits
-from .judging import ALL, FN, FP, OUTCOMES, TN, TP, RowJudgments, judge_rows, outcome_flags
+from .judging import ALL, FN, FP, TN, TP, RowJudgments, judge_rows, outcome_flags
 
 CATEGORY_MODES = (1, 2, 3)
 BATCH_ROWS = 2048
@@ -299,6 +299,8 @@ class WeightTable:
         if len(self.offsets) - 1 != len(gold):
             raise InputError(f"has {len(self.offsets) - 1} sentence lines but the reference {gold.name} has "
                              f"{len(gold)} sentences", self.name)
+        if len(self.correct) and (int(self.correct.min()) < 0 or int(self.correct.max()) > self.n_systems):
+            raise InputError(f"has counts outside 0..{self.n_systems} (the number of systems)", self.name)
         counts, expected = np.diff(self.offsets), gold.chunk_counts
         differing = np.flatnonzero(counts != expected)
         if len(differing):
