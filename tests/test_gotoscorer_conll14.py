@@ -87,6 +87,13 @@ def m2_files(shared_data, spacy_model) -> dict[str, str]:
     return texts
 
 
+@pytest.fixture(scope="session")
+def inputs(m2_files, shared_data) -> dict[str, str]:
+    """The made M2 files and the official M2 of ../shared (read as it is)."""
+    official = shared_data / "conll14" / "official-2014.combined.m2"
+    return {**m2_files, "conll14/official-2014.combined.m2": official.read_text(encoding="utf-8")}
+
+
 def test_the_m2_files_are_the_ones_the_original_read(m2_files):
     expected = recorded_sha256()
     assert set(expected) == set(m2_files)
@@ -118,7 +125,7 @@ def our_output(m2_files: dict[str, str], arguments: list[str]) -> tuple[list[str
     """What the original prints for these arguments (score and category lines), computed by
     gecmetrics, and the weight file text for -gen_w_file."""
     given = options(arguments)
-    gold = read_gold(parse_m2(m2_files[given["-ref"]], "ref"), 0, "ref")
+    gold = read_gold(parse_m2(m2_files[given["-ref"]], "ref"), int(given.get("-ref_id", 0)), "ref")
     blocks = parse_m2(m2_files[given["-hyp"]], "hyp")
     systems = [read_system(blocks, gold, k) for k in system_annotators(blocks)]
     weights = parse_weight_file(weight_file_text(given["-w_file"]), "w") if "-w_file" in given else None
@@ -142,16 +149,16 @@ RUNS = oracle_runs()
 
 
 @pytest.mark.parametrize("name", list(RUNS))
-def test_every_number_the_original_printed(m2_files, name):
+def test_every_number_the_original_printed(inputs, name):
     arguments, printed = RUNS[name]
     printed = [line for line in printed if not line.startswith(("Generating chunks", "Number of systems",
                                                                 "Scoring systems"))]
-    ours, weights = our_output(m2_files, arguments)  # -heat (the original's HTML page) is not reproduced
+    ours, weights = our_output(inputs, arguments)  # -heat (the original's HTML page) is not reproduced
     assert ours == printed
     if weights is not None:
         assert weights == weight_file_text(options(arguments)["-gen_w_file"])
 
 
 def test_the_oracle_file_has_every_run():
-    assert {"conll3", "conll3-noweight", "conll3-abc", "conll5", "seeda15"} <= set(RUNS)
+    assert {"conll3", "conll3-noweight", "conll3-abc", "conll5", "seeda15", "official3-ref1"} <= set(RUNS)
     assert all(printed for _, printed in RUNS.values())
