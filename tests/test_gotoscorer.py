@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
 from gecmetrics.m2.format import parse_m2
-from gecmetrics.metrics.gotoscorer import (WeightTable, format_difficulty, level_weights, parse_weight_file,
+from gecmetrics.metrics.gotoscorer import (WeightTable, format_difficulty, judge, level_weights, parse_weight_file,
                                            read_gold, read_system, read_systems, read_weight_file, score_systems,
                                            scores_from_sums, system_annotators)
 from gecmetrics.metrics.gotoscorer.chunking import EditArrays, Vocabulary, build_chunks
@@ -192,6 +193,28 @@ def test_scores_follow_from_summed_rows():
         assert again == score
         # ALL counts every gold chunk once, whatever the system
         assert stats[:, 4, :].sum() == len(gold.chunks)
+
+
+def test_each_distinct_sentence_version_is_judged_once():
+    gold, systems = example()
+    twice = [systems[0], systems[1], replace(systems[0], name="again"), systems[2]]
+    judgments = judge(gold, twice)
+    distinct = {(k, edits) for system in twice for k, edits in enumerate(system.edits)}
+    assert len(judgments.row_sentence) == len(distinct) < 4 * len(gold)
+    assert (judgments.row_of[0] == judgments.row_of[2]).all()
+    run = score_systems(gold, twice)
+    assert run.scores[0] == run.scores[2]
+
+
+def test_reference_annotator_by_id():
+    two = m2_text([(SOURCES[0], [(1, 1, "M:VERB", "have been", 0), (3, 4, "R:PRON", "it", 1)]),
+                   (SOURCES[1], [(1, 3, "R:VERB", "go", 1)])])
+    alone = m2_text([(SOURCES[0], [(3, 4, "R:PRON", "it", 0)]), (SOURCES[1], [(1, 3, "R:VERB", "go", 0)])])
+    by_id = read_gold(parse_m2(two, "two"), 1, "two")
+    single = read_gold(parse_m2(alone, "alone"), 0, "alone")
+    for field in ("start", "end", "modified", "offsets"):
+        assert getattr(by_id.chunks, field).tolist() == getattr(single.chunks, field).tolist()
+    assert by_id.types == single.types == ("R:PRON", "R:VERB")
 
 
 def test_zero_divisions_give_zero():
