@@ -430,6 +430,20 @@ def test_keys_too_wide_to_pack_still_join_exactly():
     assert len(set(left.tolist())) == 3
 
 
+def test_arguments_are_checked():
+    gold, systems = example()
+    with pytest.raises(InputError, match="expected the gold chunks of read_gold"):
+        score_systems("ref.m2", systems)
+    with pytest.raises(InputError, match="no system to score"):
+        score_systems(gold, [])
+    with pytest.raises(InputError, match="weights must be a WeightTable"):
+        score_systems(gold, systems, "w.txt")
+    with pytest.raises(InputError, match="ref_id must be a non-negative integer"):
+        read_gold(parse_m2(REFERENCE, "ref.m2"), -1)
+    with pytest.raises(InputError, match="expected a list of M2 blocks"):
+        read_gold(REFERENCE)
+
+
 def test_bad_weight_parameters():
     with pytest.raises(InputError, match="N \\+ c is 0"):
         level_weights(3, 1, 0, -3)

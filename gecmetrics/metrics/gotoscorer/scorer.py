@@ -102,6 +102,7 @@ def read_system(blocks: Sequence[Block], gold: GoldChunks, annotator: int = 0, n
     """One system (``annotator`` of a hypothesis M2) on the gold's sentences; a different number
     of sentences or a different source line is an InputError naming the file and line."""
     blocks = check_blocks(blocks, name)
+    _check_gold(gold)
     _check_annotator(annotator, "annotator")
     if len(blocks) != len(gold):
         raise InputError(f"has {len(blocks)} sentences but the reference {gold.name} has {len(gold)}", name)
@@ -123,6 +124,7 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
     :func:`~gecmetrics.m2.format.iter_m2_blocks` of a file, which keeps no block)."""
     if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
         raise InputError(f"expected M2 blocks (gecmetrics.m2.read_m2), got {type(blocks).__name__}", name)
+    _check_gold(gold)
     text_id, sources = gold.vocabulary.id, gold.tokens.sources
     per_annotator: dict[int, list[tuple]] = {}
     present: set[int] = set()
@@ -159,6 +161,11 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
         raise InputError(f"has {n_systems} systems but {len(names)} names were given", name)
     return [SystemEdits(names[k] if names is not None else f"{name}:{k}",
                         tuple(per_annotator.get(k, [()] * count))) for k in range(n_systems)]
+
+
+def _check_gold(gold: Any) -> None:
+    if not isinstance(gold, GoldChunks):
+        raise InputError(f"expected the gold chunks of read_gold, got {type(gold).__name__}")
 
 
 def _check_annotator(value: Any, what: str) -> None:
@@ -221,7 +228,8 @@ class Judgments:
 
 def judge(gold: GoldChunks, systems: Sequence[SystemEdits]) -> Judgments:
     """Judge every system against the gold chunks; rows shared by systems are judged once."""
-    if not systems:
+    _check_gold(gold)
+    if isinstance(systems, SystemEdits) or not systems:
         raise InputError("no system to score")
     for system in systems:
         if not isinstance(system, SystemEdits) or len(system.edits) != len(gold):
@@ -493,6 +501,8 @@ def score_systems(gold: GoldChunks, systems: Sequence[SystemEdits], weights: Wei
                   a: float = 1.0, b: float = 0.0, c: float = 0.0, no_weight: bool = False) -> GoToRun:
     """Score systems as the original does: weights from these systems, or from ``weights``
     (a weight file, ``-w_file``); ``no_weight``: every chunk weighs 1."""
+    if weights is not None and not isinstance(weights, WeightTable):
+        raise InputError(f"weights must be a WeightTable (read_weight_file), got {type(weights).__name__}")
     judgments = judge(gold, systems)
     table = weight_table(judgments) if weights is None else weights
     table.check_against(gold)
