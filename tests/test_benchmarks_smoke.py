@@ -38,6 +38,17 @@ def test_errant_benchmark_quick_run_reports_both_process_counts(shared_data: Pat
                          re.MULTILINE), completed.stdout
 
 
+def test_gotoscorer_benchmark_quick_run_reports_both_jobs(shared_data: Path) -> None:
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "gotoscorer_conll14.py"), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    if "nothing to time" in completed.stdout:
+        pytest.skip(completed.stdout.strip())
+    for job in ("weights", "w_file"):
+        assert re.search(rf"^ours\s+gecmetric gotoscorer {job}\s+cpu\s+\d+\.\d+ s", completed.stdout, re.MULTILINE), \
+            completed.stdout
+
+
 def test_peak_memory_is_the_commands_own_not_this_process() -> None:
     """A child forked from a big process must not be charged that process's memory, and a
     child that allocates must be: the harness measures the command alone."""

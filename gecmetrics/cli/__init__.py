@@ -29,6 +29,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "compare": ("compare",),
     "gleu": ("gleu",),
     "green": ("green",),
+    "gotoscorer": ("gotoscorer",),
     "m2": ("m2", "m2_score", "annotate"),
     "errant": ("errant",),
     "meta-eval": ("meta",),

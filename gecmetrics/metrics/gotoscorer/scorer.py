@@ -1,0 +1,513 @@
+"""GoToScorer: chunk-level F weighted by correction difficulty (Gotou et al., COLING 2020).
+
+Reproduces github gotutiyan/GTS ``gotoscorer.py`` (commit 5d120c3) on ERRANT M2 files: gold
+chunks from one annotator of the reference M2 (``-ref_id``), system chunks from each system's
+M2 (the original's ``-hyp`` file holds systems as annotators 0, 1, ... up to the first id with no
+line), a chunk's weight ``a - (n + b) / (N + c)`` where n of N systems got it right (defaults
+1, 0, 0: the share of systems that fail it), or n and N read from a weight file.
+
+Statistics: for one system, an int64 array of shape (D, 5, N + 1): row d counts the gold chunks
+of sentence d by outcome (TP, FP, FN, TN, and ALL = every gold chunk) and by how many systems got
+them right (the *level* n = 0..N). Rows add up over sentences; the corpus's weighted TP is
+``sum_n TP[n] * w(n)`` of the column sums (likewise FP, FN, TN and the total weight ALL), so
+corpus scores, sentence scores and resampled scores are all sums of rows then one dot product.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from ...errors import InputError
+from ...m2.format import Block, check_blocks
+from .chunking import SKIPPED_TYPES, Chunks, EditArrays, SentenceTokens, Vocabulary, build_chunks, chunk_edits
+from .judging import ALL, FN, FP, TN, TP, RowJudgments, judge_rows, outcome_flags
+
+CATEGORY_MODES = (1, 2, 3)
+BATCH_ROWS = 2048
+"""Rows (distinct sentence versions) judged per batch."""
+
+
+# --------------------------------------------------------------------------- gold and systems
+
+
+@dataclass(frozen=True)
+class GoldChunks:
+    """The gold chunks of a corpus (one annotator of a reference M2), shared by every system."""
+
+    name: str
+    annotator: int
+    tokens: SentenceTokens
+    chunks: Chunks
+    types: tuple[str, ...]
+    """Error type of each gold edit, indexed by ``chunks.edit``."""
+    lines: tuple[int, ...]
+    """Line of each sentence's ``S`` line in the reference file (0 when built in code)."""
+    vocabulary: Vocabulary
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def chunk_counts(self) -> np.ndarray:
+        """Gold chunks per sentence."""
+        return np.diff(self.chunks.offsets)
+
+
+def read_gold(blocks: Sequence[Block], annotator: int = 0, name: str = "reference") -> GoldChunks:
+    """The gold chunks of ``annotator`` (the original's ``-ref_id``) in reference M2 blocks."""
+    blocks = check_blocks(blocks, name)
+    _check_annotator(annotator, "ref_id")
+    if not any(edit.annotator == annotator for block in blocks for edit in block.edits):
+        raise InputError(f"has no edit line of annotator {annotator} (-ref_id): GoToScorer needs one reference",
+                         name)
+    vocabulary = Vocabulary()
+    tokens = SentenceTokens.from_blocks(blocks, vocabulary)
+    per_sentence, types = [], []
+    for block in blocks:
+        kept = chunk_edits(block.edits_of(annotator))
+        per_sentence.append([(edit.start, edit.end, vocabulary.id(edit.correction)) for edit in kept])
+        types.extend(edit.type for edit in kept)
+    chunks = build_chunks(tokens.lengths, tokens.offsets, tokens.ids, EditArrays.from_lists(per_sentence))
+    return GoldChunks(name, annotator, tokens, chunks, tuple(types), tuple(block.line for block in blocks),
+                      vocabulary)
+
+
+@dataclass(frozen=True)
+class SystemEdits:
+    """One system's chunk-making edits per sentence: (start, end, text id) in file order."""
+
+    name: str
+    edits: tuple[tuple[tuple[int, int, int], ...], ...]
+
+
+def system_annotators(blocks: Sequence[Block], name: str = "hypothesis") -> list[int]:
+    """The systems of a hypothesis M2 as the original finds them: annotator ids 0, 1, ... up to
+    the first id without any line (``errant_parallel -cor SYS1 SYS2 ...`` writes such files)."""
+    present = {edit.annotator for block in check_blocks(blocks, name) for edit in block.edits}
+    count = 0
+    while count in present:
+        count += 1
+    if count == 0:
+        raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
+                         "maybe 'noop', for every sentence and system)", name)
+    return list(range(count))
+
+
+def read_system(blocks: Sequence[Block], gold: GoldChunks, annotator: int = 0, name: str = "hypothesis"
+                ) -> SystemEdits:
+    """One system (``annotator`` of a hypothesis M2) on the gold's sentences; a different number
+    of sentences or a different source line is an InputError naming the file and line."""
+    blocks = check_blocks(blocks, name)
+    _check_gold(gold)
+    _check_annotator(annotator, "annotator")
+    if len(blocks) != len(gold):
+        raise InputError(f"has {len(blocks)} sentences but the reference {gold.name} has {len(gold)}", name)
+    text_id, sources = gold.vocabulary.id, gold.tokens.sources
+    edits = []
+    for k, block in enumerate(blocks):
+        if block.source != sources[k]:
+            raise InputError(f"sentence {k + 1} differs from the reference's ({gold.name}, line {gold.lines[k]})",
+                             name, block.line or None)
+        edits.append(tuple((edit.start, edit.end, text_id(edit.correction))
+                           for edit in chunk_edits(block.edits_of(annotator))))
+    return SystemEdits(name, tuple(edits))
+
+
+def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothesis",
+                 names: Sequence[str] | None = None) -> list[SystemEdits]:
+    """Every system of a hypothesis M2 (annotators 0, 1, ... up to the first id without any
+    line), named ``names`` or NAME:k, in one pass over the blocks (a list, or
+    :func:`~gecmetrics.m2.format.iter_m2_blocks` of a file, which keeps no block)."""
+    if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
+        raise InputError(f"expected M2 blocks (gecmetrics.m2.read_m2), got {type(blocks).__name__}", name)
+    _check_gold(gold)
+    text_id, sources = gold.vocabulary.id, gold.tokens.sources
+    per_annotator: dict[int, list[tuple]] = {}
+    present: set[int] = set()
+    count = 0
+    for k, block in enumerate(blocks):
+        if not isinstance(block, Block):
+            raise InputError(f"expected M2 blocks (gecmetrics.m2.read_m2), got {type(block).__name__} at sentence "
+                             f"{k + 1}", name)
+        if k >= len(sources) or block.source != sources[k]:
+            if k >= len(sources):
+                raise InputError(f"has more sentences than the reference {gold.name} ({len(gold)})", name,
+                                 block.line or None)
+            raise InputError(f"sentence {k + 1} differs from the reference's ({gold.name}, line {gold.lines[k]})",
+                             name, block.line or None)
+        edits: dict[int, list[tuple[int, int, int]]] = {}
+        for edit in block.edits:
+            present.add(edit.annotator)
+            if edit.type not in SKIPPED_TYPES and not edit.is_noop:
+                edits.setdefault(edit.annotator, []).append((edit.start, edit.end, text_id(edit.correction)))
+        for annotator in edits.keys() - per_annotator.keys():
+            per_annotator[annotator] = [()] * k
+        for annotator, sentences in per_annotator.items():
+            sentences.append(tuple(edits.get(annotator, ())))
+        count = k + 1
+    if count != len(gold):
+        raise InputError(f"has {count} sentences but the reference {gold.name} has {len(gold)}", name)
+    n_systems = 0
+    while n_systems in present:
+        n_systems += 1
+    if n_systems == 0:
+        raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
+                         "maybe 'noop', for every sentence and system)", name)
+    if names is not None and len(names) != n_systems:
+        raise InputError(f"has {n_systems} systems but {len(names)} names were given", name)
+    return [SystemEdits(names[k] if names is not None else f"{name}:{k}",
+                        tuple(per_annotator.get(k, [()] * count))) for k in range(n_systems)]
+
+
+def _check_gold(gold: Any) -> None:
+    if not isinstance(gold, GoldChunks):
+        raise InputError(f"expected the gold chunks of read_gold, got {type(gold).__name__}")
+
+
+def _check_annotator(value: Any, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise InputError(f"{what} must be a non-negative integer, got {value!r}")
+
+
+# --------------------------------------------------------------------------- judging
+
+
+@dataclass(frozen=True)
+class Judgments:
+    """Every system judged on every gold chunk, each distinct (sentence, edits) once."""
+
+    gold: GoldChunks
+    names: tuple[str, ...]
+    row_of: np.ndarray
+    """(systems, D): the judged row of each system's sentence."""
+    row_sentence: np.ndarray
+    pairs: RowJudgments
+    flags: np.ndarray
+    """(pairs, 4) TP, FP, FN, TN flags of each (row, gold chunk) pair."""
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def n_systems(self) -> int:
+        return len(self.names)
+
+    def correct_counts(self) -> np.ndarray:
+        """Per gold chunk, how many systems got it right (the original's ``n_correct``)."""
+        uses = np.bincount(self.row_of.reshape(-1), minlength=len(self.row_sentence))
+        pair_rows = np.repeat(np.arange(len(self.row_sentence)), np.diff(self.pairs.offsets))
+        weights = (uses[pair_rows] * self.pairs.correct).astype(np.float64)
+        return np.bincount(self.pairs.gold, weights, minlength=len(self.gold.chunks)).astype(np.int64)
+
+    def statistics(self, system: int, levels: np.ndarray, n_levels: int) -> np.ndarray:
+        """(D, 5, n_levels) counts of one system (see the module docstring); ``levels`` gives
+        each gold chunk's level."""
+        row_counts = self._row_counts(levels, n_levels)
+        return row_counts[self.row_of[system]]
+
+    def _row_counts(self, levels: np.ndarray, n_levels: int) -> np.ndarray:
+        key = (n_levels, levels.tobytes())
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        n_rows = len(self.row_sentence)
+        pair_rows = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(self.pairs.offsets))
+        pair_levels = levels[self.pairs.gold]
+        counts = np.zeros((n_rows, 5, n_levels), dtype=np.int64)
+        for outcome in (TP, FP, FN, TN):
+            chosen = self.flags[:, outcome]
+            counts[:, outcome, :] = np.bincount(pair_rows[chosen] * n_levels + pair_levels[chosen],
+                                                minlength=n_rows * n_levels).reshape(n_rows, n_levels)
+        counts[:, ALL, :] = np.bincount(pair_rows * n_levels + pair_levels,
+                                        minlength=n_rows * n_levels).reshape(n_rows, n_levels)
+        self._cache[key] = counts
+        return counts
+
+
+def judge(gold: GoldChunks, systems: Sequence[SystemEdits]) -> Judgments:
+    """Judge every system against the gold chunks; rows shared by systems are judged once."""
+    _check_gold(gold)
+    if isinstance(systems, SystemEdits) or not systems:
+        raise InputError("no system to score")
+    for system in systems:
+        if not isinstance(system, SystemEdits) or len(system.edits) != len(gold):
+            raise InputError("expected the systems' edits from read_system on the same reference",
+                             getattr(system, "name", None))
+    row_ids: dict[tuple[int, tuple], int] = {}
+    row_sentence: list[int] = []
+    row_edits: list[tuple] = []
+    row_of = np.empty((len(systems), len(gold)), dtype=np.int64)
+    for s, system in enumerate(systems):
+        for k, edits in enumerate(system.edits):
+            key = (k, edits)
+            row = row_ids.get(key)
+            if row is None:
+                row = row_ids[key] = len(row_sentence)
+                row_sentence.append(k)
+                row_edits.append(edits)
+            row_of[s, k] = row
+    tokens = gold.tokens
+    sentences = np.asarray(row_sentence, dtype=np.int64)
+    parts = []
+    for lo in range(0, len(row_edits), BATCH_ROWS):  # bounded temporaries, cache-sized work
+        hi = min(lo + BATCH_ROWS, len(row_edits))
+        parts.append(judge_rows(gold.chunks, tokens.lengths, tokens.offsets, tokens.ids, sentences[lo:hi],
+                                EditArrays.from_lists(row_edits[lo:hi])))
+    pairs = RowJudgments(np.concatenate([part.gold for part in parts]),
+                         np.concatenate([part.correct for part in parts]),
+                         np.concatenate([part.tried for part in parts]),
+                         _joined_offsets([part.offsets for part in parts]))
+    flags = outcome_flags(pairs.correct, pairs.tried, gold.chunks.modified[pairs.gold])
+    return Judgments(gold, tuple(system.name for system in systems), row_of, sentences, pairs, flags)
+
+
+def _joined_offsets(parts: list[np.ndarray]) -> np.ndarray:
+    """Offsets of consecutive batches (each starting at 0) as one array."""
+    joined, shift = [np.zeros(1, dtype=np.int64)], 0
+    for offsets in parts:
+        joined.append(offsets[1:] + shift)
+        shift += int(offsets[-1])
+    return np.concatenate(joined)
+
+
+# --------------------------------------------------------------------------- weights
+
+
+@dataclass(frozen=True)
+class WeightTable:
+    """Per gold chunk, how many of N systems got it right: the content of a GTS weight file."""
+
+    n_systems: int
+    correct: np.ndarray
+    """Counts of all gold chunks, sentence after sentence, chunk order."""
+    offsets: np.ndarray
+    """First chunk of each sentence (D + 1)."""
+    name: str = "weights"
+
+    def format(self) -> str:
+        """The original's weight file: N, then one line of counts per sentence."""
+        lines = [str(self.n_systems)]
+        values = self.correct.tolist()
+        bounds = self.offsets.tolist()
+        lines.extend(" ".join(map(str, values[bounds[k]:bounds[k + 1]])) for k in range(len(bounds) - 1))
+        return "\n".join(lines) + "\n"
+
+    def write(self, path: str) -> None:
+        """Write :meth:`format` to ``path`` (the original's ``-gen_w_file``)."""
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(self.format())
+        except OSError as err:
+            raise InputError(f"cannot write the weight file: {err.strerror}", path) from None
+
+    def check_against(self, gold: GoldChunks) -> None:
+        """The table must have one line per sentence and one count per gold chunk."""
+        if len(self.offsets) - 1 != len(gold):
+            raise InputError(f"has {len(self.offsets) - 1} sentence lines but the reference {gold.name} has "
+                             f"{len(gold)} sentences", self.name)
+        if len(self.correct) and (int(self.correct.min()) < 0 or int(self.correct.max()) > self.n_systems):
+            raise InputError(f"has counts outside 0..{self.n_systems} (the number of systems)", self.name)
+        counts, expected = np.diff(self.offsets), gold.chunk_counts
+        differing = np.flatnonzero(counts != expected)
+        if len(differing):
+            k = int(differing[0])
+            raise InputError(f"has {counts[k]} counts for sentence {k + 1} but the reference {gold.name} makes "
+                             f"{expected[k]} chunks of it (weights made with another reference or ref_id?)",
+                             self.name, k + 2)
+
+
+def weight_table(judgments: Judgments) -> WeightTable:
+    """The weight table of the judged systems (what ``-gen_w_file`` writes)."""
+    return WeightTable(judgments.n_systems, judgments.correct_counts(), judgments.gold.chunks.offsets.copy())
+
+
+def parse_weight_file(text: str, name: str) -> WeightTable:
+    """Read the original's weight file format; any malformed line is an InputError with its number."""
+    lines = text.rstrip().split("\n")
+    first = lines[0].strip()
+    if not first.isascii() or not first.isdigit() or int(first) < 1:
+        raise InputError(f"first line must be the number of systems (a positive integer), got {first[:40]!r}",
+                         name, 1)
+    n_systems = int(first)
+    values: list[int] = []
+    offsets = [0]
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split()
+        if not fields:
+            raise InputError("empty line: expected the counts of one sentence's chunks", name, number)
+        try:
+            counts = [int(field) for field in fields]
+        except ValueError:
+            bad = next(field for field in fields if not field.lstrip("-").isdigit())
+            raise InputError(f"not an integer count: {bad[:40]!r}", name, number) from None
+        if min(counts) < 0 or max(counts) > n_systems:
+            bad = next(c for c in counts if c < 0 or c > n_systems)
+            raise InputError(f"count {bad} is outside 0..{n_systems} (the number of systems on line 1)", name,
+                             number)
+        values.extend(counts)
+        offsets.append(len(values))
+    if len(offsets) == 1:
+        raise InputError("has no sentence line after the number of systems", name)
+    return WeightTable(n_systems, np.asarray(values, dtype=np.int64), np.asarray(offsets, dtype=np.int64), name)
+
+
+def read_weight_file(path: str) -> WeightTable:
+    """A weight file written by the original's ``-gen_w_file`` (or :meth:`WeightTable.write`)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as err:
+        raise InputError(f"cannot read the weight file: {err.strerror}", path) from None
+    except UnicodeDecodeError:
+        raise InputError("the weight file is not UTF-8 text", path) from None
+    if not text.strip():
+        raise InputError("the weight file is empty", path)
+    return parse_weight_file(text, path)
+
+
+def level_weights(n_systems: int, a: float = 1.0, b: float = 0.0, c: float = 0.0) -> np.ndarray:
+    """Weight of a chunk that n of N systems got right, for n = 0..N: a - (n + b) / (N + c)."""
+    for label, value in (("a", a), ("b", b), ("c", c)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
+                or not math.isfinite(value):
+            raise InputError(f"weight parameter {label} must be a finite number, got {value!r}")
+    if n_systems + c == 0:
+        raise InputError(f"weight parameters: N + c is 0 (N = {n_systems} systems, c = {c:g})")
+    return float(a) - (np.arange(n_systems + 1, dtype=np.float64) + float(b)) / (n_systems + float(c))
+
+
+# --------------------------------------------------------------------------- scores
+
+
+@dataclass(frozen=True)
+class GoToScores:
+    """Weighted counts and scores, with the original's zero-division rules (0)."""
+
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+    total: float
+    precision: float
+    recall: float
+    f: float
+    f05: float
+    accuracy: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {name: getattr(self, name) for name in ("precision", "recall", "f", "f05", "accuracy", "tp", "fp",
+                                                       "fn", "tn", "total")}
+
+
+def scores_from_sums(sums: np.ndarray, weights: np.ndarray | None) -> GoToScores:
+    """Scores of summed statistics rows (5, N + 1): weighted by ``weights`` per level, or
+    every chunk 1 when None (the original's ``-no_weight``)."""
+    sums = np.asarray(sums)
+    totals = sums.sum(axis=-1) if weights is None else sums @ np.asarray(weights, dtype=np.float64)
+    tp, fp, fn, tn, total = (float(totals[k]) for k in (TP, FP, FN, TN, ALL))
+    precision = tp / (tp + fp) if tp + fp != 0 else 0.0
+    recall = tp / (tp + fn) if tp + fn != 0 else 0.0
+    f = 2 * precision * recall / (precision + recall) if precision + recall != 0 else 0.0
+    f05 = 1.25 * precision * recall / (0.25 * precision + recall) if 0.25 * precision + recall != 0 else 0.0
+    accuracy = (tp + tn) / total if total != 0 else 0.0
+    return GoToScores(tp, fp, fn, tn, total, precision, recall, f, f05, accuracy)
+
+
+def sentence_scores(statistics: np.ndarray, weights: np.ndarray | None) -> list[GoToScores]:
+    """Scores of each sentence's own row."""
+    return [scores_from_sums(row, weights) for row in statistics]
+
+
+# --------------------------------------------------------------------------- difficulty
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """One error category: mean and sample standard deviation of its gold edits' weights."""
+
+    category: str
+    mean: float
+    std: float
+    count: int
+
+
+def category_of(error_type: str, mode: int) -> str:
+    """The original's (and ERRANT's) -cat 1/2/3 grouping of an error type."""
+    if mode == 1:
+        return error_type.split(":")[0]
+    if mode == 2:
+        return ":".join(error_type.split(":")[1:])
+    return error_type
+
+
+def difficulty_table(gold: GoldChunks, table: WeightTable, weights: np.ndarray, mode: int = 3) -> list[Difficulty]:
+    """The original's ``-cat`` table: per category of gold edits (first seen first), the mean and
+    standard deviation of their weights, sorted by mean, highest first (stable). Means are exact
+    (as ``statistics.mean``), so equal means keep the original's order."""
+    if mode not in CATEGORY_MODES:
+        raise InputError(f"-cat must be 1, 2 or 3, got {mode!r}")
+    table.check_against(gold)
+    chunks = gold.chunks
+    edit_chunks = np.flatnonzero(chunks.modified)
+    names: dict[str, int] = {}
+    category = np.fromiter((names.setdefault(category_of(gold.types[e], mode), len(names))
+                            for e in chunks.edit[edit_chunks].tolist()), dtype=np.int64, count=len(edit_chunks))
+    n_levels = len(weights)
+    counts = np.bincount(category * n_levels + table.correct[edit_chunks],
+                         minlength=len(names) * n_levels).reshape(len(names), n_levels)
+    exact = [Fraction(float(w)) for w in weights]
+    rows = []
+    for name, k in names.items():
+        used = [(int(c), exact[level]) for level, c in enumerate(counts[k].tolist()) if c]
+        n = sum(c for c, _ in used)
+        mean = sum(c * w for c, w in used) / n
+        std = math.sqrt(float(sum(c * (w - mean) ** 2 for c, w in used) / (n - 1))) if n > 1 else 0.0
+        rows.append(Difficulty(name, float(mean), std, n))
+    return sorted(rows, key=lambda row: row.mean, reverse=True)
+
+
+def format_difficulty(rows: Sequence[Difficulty]) -> str:
+    """The table as the original prints it."""
+    lines = ["----- Category Difficulty -----", "{:10}\tAve.\tStd.\tFreq.".format("Category")]
+    lines.extend("{:10}\t{:.2f}\t{:.2f}\t{}".format(row.category, row.mean, row.std, row.count) for row in rows)
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- one call
+
+
+@dataclass(frozen=True)
+class GoToRun:
+    """Systems scored together: their judgments, the weight table used and each one's scores."""
+
+    judgments: Judgments
+    weights: WeightTable
+    level_weights: np.ndarray
+    weighted: bool
+    statistics: tuple[np.ndarray, ...]
+    scores: tuple[GoToScores, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.judgments.names
+
+    def difficulty(self, mode: int = 3) -> list[Difficulty]:
+        return difficulty_table(self.judgments.gold, self.weights, self.level_weights, mode)
+
+
+def score_systems(gold: GoldChunks, systems: Sequence[SystemEdits], weights: WeightTable | None = None,
+                  a: float = 1.0, b: float = 0.0, c: float = 0.0, no_weight: bool = False) -> GoToRun:
+    """Score systems as the original does: weights from these systems, or from ``weights``
+    (a weight file, ``-w_file``); ``no_weight``: every chunk weighs 1."""
+    if weights is not None and not isinstance(weights, WeightTable):
+        raise InputError(f"weights must be a WeightTable (read_weight_file), got {type(weights).__name__}")
+    judgments = judge(gold, systems)
+    table = weight_table(judgments) if weights is None else weights
+    table.check_against(gold)
+    per_level = level_weights(table.n_systems, a, b, c)
+    statistics = tuple(judgments.statistics(s, table.correct, table.n_systems + 1) for s in range(len(systems)))
+    used = None if no_weight else per_level
+    scores = tuple(scores_from_sums(stats.sum(axis=0), used) for stats in statistics)
+    return GoToRun(judgments, table, per_level, not no_weight, statistics, scores)
