@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
-from gecmetrics.m2.format import parse_m2
+from gecmetrics.io.m2 import parse_m2
 from gecmetrics.metrics.gotoscorer import (WeightTable, format_difficulty, judge, level_weights, parse_weight_file,
                                            read_gold, read_system, read_systems, read_weight_file, score_systems,
                                            scores_from_sums, system_annotators)
@@ -358,8 +358,8 @@ def test_system_on_other_sentences_is_an_error():
 
 
 def test_systems_read_in_one_pass_from_a_stream():
-    from gecmetrics.corpus import split_lines
-    from gecmetrics.m2.format import iter_m2_blocks
+    from gecmetrics.io.text import split_lines
+    from gecmetrics.io.m2 import iter_m2_blocks
 
     gold, systems = example()
     streamed = read_systems(iter_m2_blocks(split_lines(SYSTEMS), "hyp.m2"), gold, "hyp.m2", ["a", "b", "c"])

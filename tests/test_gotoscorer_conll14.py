@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from gecmetrics.corpus import read_lines
-from gecmetrics.m2.format import format_m2, parse_m2
+from gecmetrics.io.text import read_lines
+from gecmetrics.io.m2 import format_m2, parse_m2
 from gecmetrics.metrics.gotoscorer import (format_difficulty, parse_weight_file, read_gold, read_system,
                                            score_systems, system_annotators)
 
@@ -66,7 +66,7 @@ def renumbered(blocks, annotators: list[int]):
 @pytest.fixture(scope="session")
 def m2_files(shared_data, spacy_model) -> dict[str, str]:
     """The M2 texts of the oracle's runs, by the names its commands use."""
-    from gecmetrics.annotate import Annotator
+    from gecmetrics.metrics.errant import Annotator
 
     annotator = Annotator(spacy_model)
     conll = shared_data / "conll14"

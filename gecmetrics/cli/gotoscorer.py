@@ -6,9 +6,9 @@ from dataclasses import replace
 import click
 
 from ..errors import InputError
-from ..corpus import STDIN, read_lines
-from ..m2.format import iter_m2_blocks, read_m2
-from ..report import Table, round_half_up
+from ..io.text import STDIN, read_lines
+from ..io.m2 import iter_m2_blocks, read_m2
+from ..core.table import Table, round_half_up
 from . import main
 from .common import digits_option, echo_json
 from .options import GreedyCommand, GreedyOption

@@ -24,7 +24,7 @@ from typing import Sequence
 import numpy as np
 
 from ...errors import InputError
-from ...m2.format import Block, Edit
+from ...io.m2 import Block, Edit
 
 SKIPPED_TYPES = frozenset({"noop", "UNK", "Um"})
 """Edit types the original never turns into chunks."""

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError
-from ...m2.format import Block, check_blocks
+from ...io.m2 import Block, check_blocks
 from .chunking import SKIPPED_TYPES, Chunks, EditArrays, SentenceTokens, Vocabulary, build_chunks, chunk_edits
 from .judging import ALL, FN, FP, TN, TP, RowJudgments, judge_rows, outcome_flags
 
@@ -121,9 +121,9 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
                  names: Sequence[str] | None = None) -> list[SystemEdits]:
     """Every system of a hypothesis M2 (annotators 0, 1, ... up to the first id without any
     line), named ``names`` or NAME:k, in one pass over the blocks (a list, or
-    :func:`~gecmetrics.m2.format.iter_m2_blocks` of a file, which keeps no block)."""
+    :func:`~gecmetrics.io.m2.iter_m2_blocks` of a file, which keeps no block)."""
     if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
-        raise InputError(f"expected M2 blocks (gecmetrics.m2.read_m2), got {type(blocks).__name__}", name)
+        raise InputError(f"expected M2 blocks (gecmetrics.metrics.m2.read_m2), got {type(blocks).__name__}", name)
     _check_gold(gold)
     text_id, sources = gold.vocabulary.id, gold.tokens.sources
     per_annotator: dict[int, list[tuple]] = {}
@@ -131,7 +131,7 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
     count = 0
     for k, block in enumerate(blocks):
         if not isinstance(block, Block):
-            raise InputError(f"expected M2 blocks (gecmetrics.m2.read_m2), got {type(block).__name__} at sentence "
+            raise InputError(f"expected M2 blocks (gecmetrics.metrics.m2.read_m2), got {type(block).__name__} at sentence "
                              f"{k + 1}", name)
         if k >= len(sources) or block.source != sources[k]:
             if k >= len(sources):
