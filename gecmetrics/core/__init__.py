@@ -1,0 +1,1 @@
+"""Shared machinery the metric families build on (imports nothing above it)."""

@@ -1,0 +1,1 @@
+"""Language layers of the edit metrics: tokenizer, aligner costs, merger, classifier per language."""

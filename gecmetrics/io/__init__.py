@@ -1,0 +1,1 @@
+"""Reading and checking inputs: text, M2, ChERRANT para files."""
