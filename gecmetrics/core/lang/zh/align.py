@@ -37,7 +37,7 @@ from .data import CherrantData
 from .text import PinyinTable
 
 try:
-    from ... import _zhalign as compiled  # type: ignore[attr-defined]
+    from .... import _zhalign as compiled  # type: ignore[attr-defined]
 except ImportError:  # installed without a C compiler
     compiled: ModuleType | None = None  # type: ignore[no-redef]
 
@@ -87,6 +87,9 @@ class CostModel:
         self.ids: dict[str, int] = {}
         self.tokens: list[str] = []
         self.features: list[TokenFeatures] = []
+        self._compiled: list[tuple[tuple[int, ...], bytes, bytes]] = []
+        self._level_ids: dict[tuple[int, str], int] = {}
+        self._syllable_ids: dict[str, int] = {}
 
     def token_id(self, token: str) -> int:
         found = self.ids.get(token)
@@ -148,12 +151,29 @@ class CostModel:
                     break
         return (len(ta) - count) / (len(ta) * 2)
 
-    def flat_features(self) -> tuple[bytes, bytes]:
-        """The features of every token id so far, for the C loops: int32 rows (Cilin first
-        letter, second letter and digits as code points, -1 without a code; punctuation;
-        Chinese), and a float64 row-major table of the substitution cost between Chinese
-        characters' spelling (only read for pairs of Chinese tokens)."""
-        raise NotImplementedError
+    def compiled_features(self, token_id: int) -> tuple[tuple[int, ...], bytes, bytes]:
+        """One token's features for the C loops: an int64 row (Cilin levels as ids, -1 without
+        a code; is punctuation; is one Chinese character; code point or -1), its readings as
+        sorted int64 ids, and the code points of the one-character entries of its confusion
+        set, sorted int64 (the only entries a character can equal)."""
+        if token_id < len(self._compiled):
+            return self._compiled[token_id]
+        for t in range(len(self._compiled), token_id + 1):
+            token, f = self.tokens[t], self.features[t]
+            levels = tuple(self._level_ids.setdefault((level, text), len(self._level_ids))
+                           for level, text in enumerate(f.semantic)) if f.semantic is not None else (-1, -1, -1)
+            single = len(token) == 1
+            row = (*levels, int(f.punctuation), int(f.chinese), ord(token) if single else -1)
+            readings = array("q", sorted(self._syllable_ids.setdefault(r, len(self._syllable_ids))
+                                         for r in f.readings)).tobytes()
+            confusable = array("q", sorted(ord(e) for e in f.confusable if len(e) == 1)).tobytes()
+            self._compiled.append((row, readings, confusable))
+        return self._compiled[token_id]
+
+    def compiled_safe(self, token_id: int) -> bool:
+        """Whether the C loops compute this token's costs exactly as the reference: a Chinese
+        token must be one character (always so for character tokens)."""
+        return not self.features[token_id].chinese or len(self.tokens[token_id]) == 1
 
 
 @dataclass
@@ -163,8 +183,8 @@ class AlignmentTable:
 
     rows: int
     columns: int
-    operations: list[int]
-    transposition: list[int]
+    operations: Sequence[int]
+    transposition: Sequence[int]
 
     def cell(self, i: int, j: int) -> int:
         return self.operations[i * self.columns + j]
@@ -240,7 +260,31 @@ def table(src: Sequence[int], tgt: Sequence[int], costs: CostModel, use_compiled
         return python_table(src, tgt, costs)
     if compiled is None:
         raise RuntimeError("the C extension gecmetrics._zhalign is not built in this installation")
-    raise NotImplementedError
+    return compiled_table(src, tgt, costs)
+
+
+def compiled_table(src: Sequence[int], tgt: Sequence[int], costs: CostModel) -> AlignmentTable:
+    """The same table as :func:`python_table`, filled by the C extension (which sees the
+    sentences' distinct tokens renumbered from 0 and their features)."""
+    local: dict[int, int] = {}
+    for token in (*src, *tgt):
+        if token not in local:
+            if not costs.compiled_safe(token):
+                return python_table(src, tgt, costs)
+            local[token] = len(local)
+    rows = array("q")
+    readings, confusion = [], []
+    for token in local:
+        row, reading, confusable = costs.compiled_features(token)
+        rows.extend(row)
+        readings.append(reading)
+        confusion.append(confusable)
+    ops, transpositions = compiled.fill(array("i", [local[t] for t in src]).tobytes(),
+                                        array("i", [local[t] for t in tgt]).tobytes(),
+                                        rows.tobytes(), readings, confusion)
+    lengths = array("i")
+    lengths.frombytes(transpositions)
+    return AlignmentTable(len(src) + 1, len(tgt) + 1, ops, lengths)
 
 
 def cheapest_paths(tab: AlignmentTable) -> Iterator[list[AlignOp]]:
