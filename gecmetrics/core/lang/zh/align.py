@@ -87,7 +87,7 @@ class CostModel:
         self.ids: dict[str, int] = {}
         self.tokens: list[str] = []
         self.features: list[TokenFeatures] = []
-        self._compiled: list[tuple[tuple[int, ...], bytes, bytes]] = []
+        self._compiled: list[tuple[bytes, bytes, bytes]] = []
         self._level_ids: dict[tuple[int, str], int] = {}
         self._syllable_ids: dict[str, int] = {}
 
@@ -107,7 +107,9 @@ class CostModel:
         return found
 
     def encode(self, tokens: Sequence[str]) -> list[int]:
-        return [self.token_id(token) for token in tokens]
+        """Token ids of a token sequence (new tokens get the next ids)."""
+        ids = self.ids
+        return [ids[token] if token in ids else self.token_id(token) for token in tokens]
 
     def spelling_close(self, a: str, b: str) -> bool:
         """ChERRANT's spelling test of two different single characters: a shared toneless
@@ -151,7 +153,7 @@ class CostModel:
                     break
         return (len(ta) - count) / (len(ta) * 2)
 
-    def compiled_features(self, token_id: int) -> tuple[tuple[int, ...], bytes, bytes]:
+    def compiled_features(self, token_id: int) -> tuple[bytes, bytes, bytes]:
         """One token's features for the C loops: an int64 row (Cilin levels as ids, -1 without
         a code; is punctuation; is one Chinese character; code point or -1), its readings as
         sorted int64 ids, and the code points of the one-character entries of its confusion
@@ -163,7 +165,7 @@ class CostModel:
             levels = tuple(self._level_ids.setdefault((level, text), len(self._level_ids))
                            for level, text in enumerate(f.semantic)) if f.semantic is not None else (-1, -1, -1)
             single = len(token) == 1
-            row = (*levels, int(f.punctuation), int(f.chinese), ord(token) if single else -1)
+            row = array("q", (*levels, int(f.punctuation), int(f.chinese), ord(token) if single else -1)).tobytes()
             readings = array("q", sorted(self._syllable_ids.setdefault(r, len(self._syllable_ids))
                                          for r in f.readings)).tobytes()
             confusable = array("q", sorted(ord(e) for e in f.confusable if len(e) == 1)).tobytes()
@@ -266,22 +268,20 @@ def table(src: Sequence[int], tgt: Sequence[int], costs: CostModel, use_compiled
 def compiled_table(src: Sequence[int], tgt: Sequence[int], costs: CostModel) -> AlignmentTable:
     """The same table as :func:`python_table`, filled by the C extension (which sees the
     sentences' distinct tokens renumbered from 0 and their features)."""
-    local: dict[int, int] = {}
-    for token in (*src, *tgt):
-        if token not in local:
-            if not costs.compiled_safe(token):
-                return python_table(src, tgt, costs)
-            local[token] = len(local)
-    rows = array("q")
+    local = dict.fromkeys((*src, *tgt))
+    rows = []
     readings, confusion = [], []
-    for token in local:
+    for number, token in enumerate(local):
+        if not costs.compiled_safe(token):
+            return python_table(src, tgt, costs)
+        local[token] = number
         row, reading, confusable = costs.compiled_features(token)
-        rows.extend(row)
+        rows.append(row)
         readings.append(reading)
         confusion.append(confusable)
     ops, transpositions = compiled.fill(array("i", [local[t] for t in src]).tobytes(),
                                         array("i", [local[t] for t in tgt]).tobytes(),
-                                        rows.tobytes(), readings, confusion)
+                                        b"".join(rows), readings, confusion)
     lengths = array("i")
     lengths.frombytes(transpositions)
     return AlignmentTable(len(src) + 1, len(tgt) + 1, ops, lengths)
