@@ -167,9 +167,10 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_
         yield current
 
 
-def parse_m2(text: str, name: str) -> list[Block]:
-    """Parse the text of an M2 file; ``name`` is used in error messages."""
-    return parse_m2_lines(split_lines(text), name)
+def parse_m2(text: str, name: str, target_lines: bool = False) -> list[Block]:
+    """Parse the text of an M2 file; ``name`` is used in error messages (``target_lines``:
+    ChERRANT's T lines are skipped)."""
+    return parse_m2_lines(split_lines(text), name, target_lines)
 
 
 def read_m2(path: str, target_lines: bool = False) -> list[Block]:
