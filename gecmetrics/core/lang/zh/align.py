@@ -111,12 +111,6 @@ class CostModel:
         ids = self.ids
         return [ids[token] if token in ids else self.token_id(token) for token in tokens]
 
-    def spelling_close(self, a: str, b: str) -> bool:
-        """ChERRANT's spelling test of two different single characters: a shared toneless
-        reading, or one in the other's confusion set."""
-        fa, fb = self.features[self.ids[a]], self.features[self.ids[b]]
-        return bool(fa.readings & fb.readings) or a in fb.confusable or b in fa.confusable
-
     def substitution_cost(self, a: int, b: int) -> float:
         """The cost of substituting token id ``b`` for token id ``a`` (different tokens)."""
         fa, fb = self.features[a], self.features[b]

@@ -171,17 +171,42 @@ def parse_cilin(text: str) -> dict[str, str]:
     return semantic
 
 
-def parse_confusion(text: str) -> dict[str, frozenset[str]]:
+class ConfusionSets(Mapping):
+    """Character -> the frozenset of the strings of its confusion line, each set built on first
+    use (the file has ~4,900 lines of ~200 characters; a corpus asks for a few thousand)."""
+
+    def __init__(self, lines: dict[str, str | None]):
+        self._lines = lines
+        self._sets: dict[str, frozenset] = {}
+
+    def __getitem__(self, key: str) -> frozenset:
+        found = self._sets.get(key)
+        if found is None:
+            rest = self._lines[key]
+            found = self._sets[key] = frozenset(rest.split(" ")) if rest is not None else frozenset()
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._lines
+
+    def __iter__(self):
+        return iter(self._lines)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+
+def parse_confusion(text: str) -> ConfusionSets:
     """Character -> the set of strings of its line (split on single spaces; a later line with
     the same first field wins), as ChERRANT's read_confusion reads them."""
-    confusion = {}
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    for line in lines:
-        key, *entries = line.split(" ")
-        confusion[key] = frozenset(entries)
-    return confusion
+    lines: dict[str, str | None] = {}
+    rows = text.split("\n")
+    if rows and rows[-1] == "":
+        rows.pop()
+    for row in rows:
+        key, separator, rest = row.partition(" ")
+        lines[key] = rest if separator else None
+    return ConfusionSets(lines)
 
 
 @dataclass(frozen=True)
