@@ -12,6 +12,7 @@ from gecmetrics.errors import InputError
 from gecmetrics.m2.cherrant import CherrantCompare, compare_cherrant_blocks, compare_cherrant_files, read_cherrant_m2
 from gecmetrics.m2.errant import ErrantCompare, format_errant_report
 from gecmetrics.m2.format import parse_m2, read_m2
+from tests._zh_support import records, require_zh_extra
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -69,13 +70,11 @@ def recorded_sections() -> list[tuple[str, str, str, str]]:
 def mucgec_m2(shared_data: Path) -> dict:
     """Our M2 of the MuCGEC dev predictions and references (equal to ChERRANT's, see
     test_zh_cherrant.py), read back as blocks."""
-    from tests.test_zh_cherrant import _records, _require_zh_extra
-
-    _require_zh_extra()
+    require_zh_extra()
     from gecmetrics.core.lang.zh.annotate import CharAnnotator
 
     annotator = CharAnnotator(shared_data / "cherrant")
-    return {name: parse_m2(annotator.to_m2(_records(shared_data / "mucgec" / para)), name, target_lines=True)
+    return {name: parse_m2(annotator.to_m2(records(shared_data / "mucgec" / para)), name, target_lines=True)
             for name, para in (("hyp.m2.char", "example_pred_dev.txt"), ("ref.m2.char", "MuCGEC_dev.txt"))}
 
 

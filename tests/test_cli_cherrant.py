@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import one_line_error, run_cli
-from tests.test_zh_cherrant import DATA, _require_zh_extra
+from tests._zh_support import DATA, require_zh_extra
 
 PAIRS = str(DATA / "cherrant_pairs.para")
 
 
 @pytest.fixture
 def data_folder(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    _require_zh_extra()
+    require_zh_extra()
     folder = str(shared_data / "cherrant")
     monkeypatch.setenv("GECMETRICS_CHERRANT_DATA", folder)
     return folder

@@ -27,21 +27,11 @@ from gecmetrics.core.lang.zh.data import CherrantData
 from gecmetrics.core.lang.zh.merge import is_rotation, merge, within_one_edit
 from gecmetrics.core.lang.zh.text import PinyinTable, char_tokens, clean
 from gecmetrics.errors import InputError
-from gecmetrics.io.para import read_para
+from tests._zh_support import DATA, records, require_zh_extra
 from tests.conftest import unavailable
-
-DATA = Path(__file__).resolve().parent / "data"
 
 
 # --------------------------------------------------------------------------- fixtures
-
-
-def _require_zh_extra() -> None:
-    for module in ("pypinyin", "opencc"):
-        try:
-            __import__(module)
-        except ImportError:
-            unavailable(f"{module} is not installed (pip install 'gecmetrics[zh]')")
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +41,7 @@ def cherrant_folder(shared_data: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def annotator(cherrant_folder: Path) -> CharAnnotator:
-    _require_zh_extra()
+    require_zh_extra()
     return CharAnnotator(cherrant_folder)
 
 
@@ -266,21 +256,17 @@ def test_annotator_checks_its_options(cherrant_folder: Path) -> None:
 # --------------------------------------------------------------------------- reproduction
 
 
-def _records(path: Path) -> list[tuple[str, tuple[str, ...]]]:
-    return [(r.source, r.targets) for r in read_para(path)]
-
-
 @pytest.mark.parametrize("use_compiled", [True, False])
 @pytest.mark.parametrize("options, expected", [({}, "cherrant_pairs.m2"),
                                                ({"strategy": "first"}, "cherrant_pairs.first.m2"),
                                                ({"simplified": False}, "cherrant_pairs.no_simplified.m2")])
 def test_hand_made_pairs_equal_cherrant(cherrant_folder: Path, options: dict, expected: str,
                                         use_compiled: bool) -> None:
-    _require_zh_extra()
+    require_zh_extra()
     if use_compiled:
         _require_compiled()
     annotator = CharAnnotator(cherrant_folder, use_compiled=use_compiled, **options)
-    ours = annotator.to_m2(_records(DATA / "cherrant_pairs.para"))
+    ours = annotator.to_m2(records(DATA / "cherrant_pairs.para"))
     assert ours == (DATA / expected).read_text(encoding="utf-8")
 
 
@@ -310,20 +296,20 @@ def _assert_blocks_equal(ours: str, expected: list[str], whole: str | None, labe
 @pytest.mark.parametrize("name, para", [("hyp", "example_pred_dev.txt"), ("ref", "MuCGEC_dev.txt")])
 def test_mucgec_dev_m2_equals_cherrant_block_for_block(shared_data: Path, annotator: CharAnnotator, name: str,
                                                        para: str) -> None:
-    records = _records(shared_data / "mucgec" / para)
+    lines = records(shared_data / "mucgec" / para)
     hashes = _expected_hashes()
-    _assert_blocks_equal(annotator.to_m2(records), hashes[name], hashes[name + "-all"][0], name)
+    _assert_blocks_equal(annotator.to_m2(lines), hashes[name], hashes[name + "-all"][0], name)
 
 
 def test_mucgec_dev_pure_python_tables_on_a_slice(shared_data: Path, cherrant_folder: Path) -> None:
-    _require_zh_extra()
+    require_zh_extra()
     annotator = CharAnnotator(cherrant_folder, use_compiled=False)
-    records = _records(shared_data / "mucgec" / "MuCGEC_dev.txt")[:120]
-    _assert_blocks_equal(annotator.to_m2(records), _expected_hashes()["ref"][:120], None, "ref[:120]")
+    lines = records(shared_data / "mucgec" / "MuCGEC_dev.txt")[:120]
+    _assert_blocks_equal(annotator.to_m2(lines), _expected_hashes()["ref"][:120], None, "ref[:120]")
 
 
 def test_each_distinct_pair_is_aligned_once(cherrant_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _require_zh_extra()
+    require_zh_extra()
     annotator = CharAnnotator(cherrant_folder)
     calls = []
     real = zh_align.table
