@@ -73,3 +73,15 @@ def test_data_check(data_folder: str, tmp_path: Path) -> None:
     assert code == 0 and "cilin.txt: ok" in out
     code, out, _ = run_cli("data", "check", "cherrant", "--from", str(tmp_path))
     assert code == 1 and "cilin.txt: missing" in out
+
+
+def test_modified_data_files_are_warned_about(data_folder: str, tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for name in ("cilin.txt", "confusion_dict.txt"):
+        (folder / name).write_bytes((Path(data_folder) / name).read_bytes())
+    with open(folder / "confusion_dict.txt", "a", encoding="utf-8") as handle:
+        handle.write("甲 乙\n")
+    code, _, stderr = run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "x.m2"), "--cherrant-data",
+                              str(folder))
+    assert code == 0 and "differ from ChERRANT's published" in stderr

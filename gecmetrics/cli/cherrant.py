@@ -41,7 +41,11 @@ def make_annotator(granularity: str, strategy: str, no_simplified: bool, data_fo
         raise InputError(WORD_LEVEL_MESSAGE)
     from ..core.lang.zh.annotate import CharAnnotator
 
-    return CharAnnotator(data_folder, strategy=strategy, simplified=not no_simplified)
+    annotator = CharAnnotator(data_folder, strategy=strategy, simplified=not no_simplified)
+    if not annotator.data.matches_published:
+        click.echo(f"gecmetric: warning: the data files in {annotator.data.folder} differ from ChERRANT's published "
+                   "ones (see `gecmetric data check cherrant`): edits may differ from ChERRANT's", err=True)
+    return annotator
 
 
 def cherrant_options(func: Callable) -> Callable:
