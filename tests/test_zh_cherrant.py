@@ -317,3 +317,14 @@ def test_each_distinct_pair_is_aligned_once(cherrant_folder: Path, monkeypatch: 
     text = annotator.to_m2([("我喜欢猫。", ("我很喜欢猫。", "我很喜欢猫。")), ("我喜欢猫。", ("我很喜欢猫。",))])
     assert len(calls) == 1
     assert text.count("A 1 1|||M|||很") == 3
+
+
+def test_environment_variable_selects_the_python_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(zh_align.ENVIRONMENT_VARIABLE, "1")
+    assert not zh_align.compiled_alignment_enabled()
+    calls = []
+    monkeypatch.setattr(zh_align, "python_table", lambda *args: calls.append(args) or "table")
+    costs = toy_costs()
+    assert zh_align.table(costs.encode(["猫"]), costs.encode(["狗"]), costs) == "table" and len(calls) == 1
+    monkeypatch.setenv(zh_align.ENVIRONMENT_VARIABLE, "0")
+    assert zh_align.compiled_alignment_enabled() == (zh_align.compiled is not None)
