@@ -13,6 +13,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 import _harness as harness  # noqa: E402
+from tests.conftest import unavailable  # noqa: E402
 
 OUR_TIMING_LINE = re.compile(r"^(\[\w+\] )?ours\s+gecmetric \w+\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s\s+peak RSS\s+\d+\.\d+ MB",
                              re.MULTILINE)
@@ -47,6 +48,17 @@ def test_gotoscorer_benchmark_quick_run_reports_both_jobs(shared_data: Path) -> 
     for job in ("weights", "w_file"):
         assert re.search(rf"^ours\s+gecmetric gotoscorer {job}\s+cpu\s+\d+\.\d+ s", completed.stdout, re.MULTILINE), \
             completed.stdout
+
+
+def test_cherrant_benchmark_quick_run_reports_our_timings(shared_data: Path) -> None:
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "cherrant_mucgec.py"), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    if "nothing to time" in completed.stdout or "not available in this installation" in completed.stdout:
+        unavailable(completed.stdout.strip())
+    for step in ("score", r"m2 \(hyp\)", r"m2 \(ref\)", "compare"):
+        assert re.search(rf"^ours\s+gecmetric cherrant {step}\s+cpu\s+\d+\.\d+ s", completed.stdout,
+                         re.MULTILINE), completed.stdout
 
 
 def test_peak_memory_is_the_commands_own_not_this_process() -> None:

@@ -25,8 +25,10 @@ from ..errors import InputError
 # Modules are imported only when their command is used (or listed), so that
 # `gecmetric gleu` does not pay for importing the M2 code, and the other way round.
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "cherrant": ("cherrant",),
     "cleme": ("cleme",),
     "compare": ("compare",),
+    "data": ("data",),
     "gleu": ("gleu",),
     "green": ("green",),
     "gotoscorer": ("gotoscorer",),

@@ -22,6 +22,7 @@ NOOP_TYPE = "noop"
 NOOP_SPAN = (-1, -1)
 
 _INTEGER = re.compile(r"-?[0-9]+")
+_TARGET_LINE = re.compile(r"T[0-9]+(-A[0-9]+)? ")
 
 
 @dataclass(frozen=True)
@@ -128,14 +129,17 @@ def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> E
     return Edit(start, end, edit_type, correction, required, comment, int(annotator_text))
 
 
-def parse_m2_lines(lines: Iterable[str], name: str) -> list[Block]:
-    """Parse M2 lines (terminators stripped) into blocks; errors name ``name`` and the line."""
-    return list(iter_m2_blocks(lines, name))
+def parse_m2_lines(lines: Iterable[str], name: str, target_lines: bool = False) -> list[Block]:
+    """Parse M2 lines (terminators stripped) into blocks; errors name ``name`` and the line
+    (``target_lines``: ChERRANT's T lines are skipped)."""
+    return list(iter_m2_blocks(lines, name, target_lines=target_lines))
 
 
-def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1) -> Iterator[Block]:
+def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_lines: bool = False
+                   ) -> Iterator[Block]:
     """The blocks of M2 lines, each as soon as it is complete (a file of any size in bounded
-    memory); errors name ``name`` and the line (``first_line``: the number of the first)."""
+    memory); errors name ``name`` and the line (``first_line``: the number of the first).
+    ``target_lines``: skip ChERRANT's ``T<k>[-A<n>] <text>`` lines inside blocks."""
     current: Block | None = None
     n_tokens = 0
     for line_number, line in enumerate(lines, start=first_line):
@@ -153,6 +157,8 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1) -> Iter
             if current is None:
                 raise InputError("'A' line outside a block (no 'S' line before it)", name, line_number)
             current.edits.append(_parse_edit_line(line[2:], n_tokens, name, line_number))
+        elif target_lines and current is not None and _TARGET_LINE.match(line):
+            continue
         else:
             shown = line if len(line) <= 40 else line[:40] + "..."
             raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}", name,
@@ -161,14 +167,16 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1) -> Iter
         yield current
 
 
-def parse_m2(text: str, name: str) -> list[Block]:
-    """Parse the text of an M2 file; ``name`` is used in error messages."""
-    return parse_m2_lines(split_lines(text), name)
+def parse_m2(text: str, name: str, target_lines: bool = False) -> list[Block]:
+    """Parse the text of an M2 file; ``name`` is used in error messages (``target_lines``:
+    ChERRANT's T lines are skipped)."""
+    return parse_m2_lines(split_lines(text), name, target_lines)
 
 
-def read_m2(path: str) -> list[Block]:
-    """Read and validate an M2 file (``-`` for standard input)."""
-    return parse_m2_lines(read_lines(path), path if path != "-" else "<stdin>")
+def read_m2(path: str, target_lines: bool = False) -> list[Block]:
+    """Read and validate an M2 file (``-`` for standard input); ``target_lines``: accept (and
+    skip) the ``T<k>[-A<n>] <text>`` lines of ChERRANT's M2 files."""
+    return parse_m2_lines(read_lines(path), path if path != "-" else "<stdin>", target_lines)
 
 
 def format_m2(blocks: Iterable[Block]) -> str:

@@ -1,0 +1,44 @@
+"""``gecmetric data``: data files some metrics read but gecmetrics does not ship (ChERRANT's)."""
+from __future__ import annotations
+
+import click
+
+from . import main
+
+DATASETS = ("cherrant",)
+
+
+@main.group("data")
+def data() -> None:
+    """Fetch or check data files that are not part of the package."""
+
+
+@data.command("fetch")
+@click.argument("name", type=click.Choice(DATASETS))
+@click.option("--to", "folder", metavar="DIR",
+              help="Where to put them (default: $GECMETRICS_CHERRANT_DATA, else the user data folder).")
+@click.option("--force", is_flag=True, help="Download again even when a file is there with the right checksum.")
+def fetch(name: str, folder: str | None, force: bool) -> None:
+    """Download ChERRANT's data files from the pinned commit, each checked against its SHA-256."""
+    from ..core.lang.zh.data import fetch_data
+
+    click.echo(str(fetch_data(folder, overwrite=force)))
+
+
+@data.command("check")
+@click.argument("name", type=click.Choice(DATASETS))
+@click.option("--from", "folder", metavar="DIR", help="The folder to check (default: where they are looked for).")
+def check(name: str, folder: str | None) -> None:
+    """Say where the files are looked for and whether each has the published SHA-256 (exit 1 if not)."""
+    from ..core.lang.zh.data import CHAR_LEVEL_FILES, CHECKSUMS, data_folder, verify_data
+
+    where = data_folder(folder)
+    problems = verify_data(where)
+    click.echo(f"folder: {where}")
+    for file_name in CHECKSUMS:
+        needed = " (read at character level)" if file_name in CHAR_LEVEL_FILES else ""
+        status = problems.get(file_name)
+        shown = "ok" if status is None else "missing" if status == "missing" else f"differs (SHA-256 {status})"
+        click.echo(f"{file_name}: {shown}{needed}")
+    if any(file_name in problems for file_name in CHAR_LEVEL_FILES):
+        raise SystemExit(1)

@@ -1,0 +1,148 @@
+"""ChERRANT's ``parallel_to_m2.py -g char``: parallel sentences to character-level M2.
+
+For one source and its targets (references, or a system's output) the block is the one ChERRANT
+writes, byte for byte::
+
+    S <source characters separated by spaces>
+    T0-A0 <target characters>            (one T line per distinct edit set of the target)
+    A <start> <end>|||<type>|||<correction>|||REQUIRED|||-NONE-|||0
+    ...
+    <blank line>
+
+A target equal to its source, or the literal 没有错误 ("no error"), gives ``T<k> 没有错误`` and a
+``noop`` line; the literal 无法标注 ("cannot be annotated") gives ``T<k> 无法标注`` and an ``NA``
+line. Otherwise every cheapest alignment (only the first with ``strategy="first"``) is merged
+into edits, and each distinct edit list, in the order the paths are found, is written as
+``T<k>-A<n>`` with its typed edits; all carry annotator id k (the target's position).
+
+Work is done once per distinct (source, target) pair: the annotations are kept in the annotator
+(a system output mostly repeats its source or a reference), and the per-token features once
+per distinct character.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ....errors import InputError
+from . import align as alignment
+from .classify import TypedEdit, classify
+from .data import CherrantData, load_data
+from .merge import merge
+from .text import PinyinTable, char_tokens, clean, to_simplified
+
+NO_ERROR = "没有错误"
+NOT_ANNOTATABLE = "无法标注"
+STRATEGIES = ("all", "first")
+
+NOOP, NA, EDITS = "noop", "NA", "edits"
+
+
+@dataclass(frozen=True)
+class PairAnnotation:
+    """The id-independent part of one target's annotation: its kind (``noop``, ``NA`` or
+    ``edits``), the target's tokens, and the distinct edit lists (``edits`` only)."""
+
+    kind: str
+    target_tokens: tuple[str, ...]
+    alternatives: tuple[tuple[TypedEdit, ...], ...] = ()
+
+    def m2_lines(self, annotator: int) -> str:
+        """This target's lines of an M2 block (T lines and A lines) for annotator id ``annotator``."""
+        if self.kind == NOOP:
+            return (f"T{annotator} {NO_ERROR}\n"
+                    f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}\n")
+        if self.kind == NA:
+            return (f"T{annotator} {NOT_ANNOTATABLE}\n"
+                    f"A -1 -1|||NA|||-NONE-|||REQUIRED|||-NONE-|||{annotator}\n")
+        target = " ".join(self.target_tokens)
+        parts = []
+        for number, edits in enumerate(self.alternatives):
+            parts.append(f"T{annotator}-A{number} {target}\n")
+            parts.extend(f"A {e.start} {e.end}|||{e.type}|||{e.correction}|||REQUIRED|||-NONE-|||{annotator}\n"
+                         for e in edits)
+        return "".join(parts)
+
+
+class CharAnnotator:
+    """ChERRANT's character-level annotator.
+
+    data: the data files (a :class:`CherrantData`, a folder, or None for the usual places, see
+    :mod:`.data`); strategy: 'all' (ChERRANT's default ``-s all``: every cheapest alignment) or
+    'first'; simplified: convert targets to simplified characters with OpenCC (ChERRANT's
+    default; ``no_simplified`` there); use_compiled: the C table filler (default: when built).
+    """
+
+    def __init__(self, data: CherrantData | str | os.PathLike | None = None, strategy: str = "all",
+                 simplified: bool = True, use_compiled: bool | None = None):
+        if strategy not in STRATEGIES:
+            raise InputError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+        self.data = data if isinstance(data, CherrantData) else load_data(data)
+        self.strategy = strategy
+        self.simplified = bool(simplified)
+        self.use_compiled = use_compiled
+        self.costs = alignment.CostModel(self.data, PinyinTable())
+        self._annotations: dict[tuple[str, str], PairAnnotation] = {}
+        self._targets: dict[str, str] = {}
+
+    def prepare_source(self, text: str) -> str:
+        """A source as ChERRANT reads it: without whitespace."""
+        return clean(text)
+
+    def prepare_target(self, text: str) -> str:
+        """A target as ChERRANT reads it: without whitespace, then simplified (by default)."""
+        found = self._targets.get(text)
+        if found is None:
+            found = clean(text)
+            if self.simplified:
+                found = to_simplified(found)
+            self._targets[text] = found
+        return found
+
+    def annotate(self, source: str, target: str) -> PairAnnotation:
+        """The annotation of one prepared (source, target) pair (see :meth:`prepare_source`,
+        :meth:`prepare_target`), computed once per distinct pair."""
+        key = (source, target)
+        found = self._annotations.get(key)
+        if found is None:
+            found = self._annotations[key] = self._annotate(source, target)
+        return found
+
+    def _annotate(self, source: str, target: str) -> PairAnnotation:
+        if not source:
+            raise InputError("empty source sentence (ChERRANT cannot annotate it)")
+        if not target:
+            raise InputError("empty target sentence (ChERRANT cannot annotate it)")
+        src_tokens = char_tokens(source)
+        tgt_tokens = char_tokens(target)
+        if target == NO_ERROR or source == target:
+            return PairAnnotation(NOOP, tuple(tgt_tokens))
+        if target == NOT_ANNOTATABLE:
+            return PairAnnotation(NA, tuple(tgt_tokens))
+        src_ids = self.costs.encode(src_tokens)
+        tgt_ids = self.costs.encode(tgt_tokens)
+        tab = alignment.table(src_ids, tgt_ids, self.costs, self.use_compiled)
+        alternatives: list[tuple[TypedEdit, ...]] = []
+        seen: set = set()
+        for path in alignment.cheapest_paths(tab):
+            edits = tuple(merge(path, src_tokens, tgt_tokens))
+            if edits not in seen:
+                seen.add(edits)
+                alternatives.append(tuple(classify(edits, tgt_tokens)))
+            if self.strategy == "first":
+                break
+        return PairAnnotation(EDITS, tuple(tgt_tokens), tuple(alternatives))
+
+    def block(self, source: str, targets: Sequence[str]) -> str:
+        """The M2 block of one raw source and its raw targets (ids 0, 1, ...), blank line included."""
+        prepared = self.prepare_source(source)
+        parts = ["S " + " ".join(char_tokens(prepared)) + "\n"]
+        for number, target in enumerate(targets):
+            parts.append(self.annotate(prepared, self.prepare_target(target)).m2_lines(number))
+        parts.append("\n")
+        return "".join(parts)
+
+    def to_m2(self, records: Iterable[tuple[str, Sequence[str]]]) -> str:
+        """The M2 text of (source, targets) records, as ``parallel_to_m2.py -g char`` writes it."""
+        return "".join(self.block(source, targets) for source, targets in records)

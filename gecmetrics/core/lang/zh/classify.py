@@ -1,0 +1,31 @@
+"""ChERRANT's error types at character level (``modules/classifier.py``, granularity "char"):
+by operation only. A transposition is ``W`` (word order), a deletion ``R`` (redundant), an
+insertion ``M`` (missing), a substitution ``S``."""
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from .align import AlignOp
+
+DELETION = "-NONE-"
+TYPE_OF_OPERATION = {"T": "W", "D": "R", "I": "M", "S": "S"}
+
+
+class TypedEdit(NamedTuple):
+    """One M2 edit: source span [start, end), type, correction (target tokens joined by spaces,
+    '-NONE-' for a deletion)."""
+
+    start: int
+    end: int
+    type: str
+    correction: str
+
+
+def classify(edits: Sequence[AlignOp], tgt: Sequence[str]) -> list[TypedEdit]:
+    """Type the merged edits of one alignment."""
+    out = []
+    for op, s1, s2, t1, t2 in edits:
+        error_type = TYPE_OF_OPERATION[op[0]]
+        correction = DELETION if error_type == "R" else " ".join(tgt[t1:t2])
+        out.append(TypedEdit(s1, s2, error_type, correction))
+    return out

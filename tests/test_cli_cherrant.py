@@ -1,0 +1,87 @@
+"""`gecmetric cherrant m2 | compare | score` and `gecmetric data check cherrant`: the outputs
+ChERRANT's scripts write and print (recorded in tests/data), and one-line errors."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import one_line_error, run_cli
+from tests._zh_support import DATA, require_zh_extra
+
+PAIRS = str(DATA / "cherrant_pairs.para")
+
+
+@pytest.fixture
+def data_folder(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    require_zh_extra()
+    folder = str(shared_data / "cherrant")
+    monkeypatch.setenv("GECMETRICS_CHERRANT_DATA", folder)
+    return folder
+
+
+@pytest.mark.parametrize("options, expected", [([], "cherrant_pairs.m2"), (["-s", "first"], "cherrant_pairs.first.m2"),
+                                               (["--no-simplified"], "cherrant_pairs.no_simplified.m2")])
+def test_m2_writes_what_parallel_to_m2_writes(data_folder: str, tmp_path: Path, options: list[str],
+                                              expected: str) -> None:
+    out = tmp_path / "out.m2"
+    code, stdout, stderr = run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(out), "-g", "char", *options)
+    assert code == 0, stderr
+    assert out.read_text(encoding="utf-8") == (DATA / expected).read_text(encoding="utf-8")
+
+
+def test_score_equals_m2_then_compare(data_folder: str, tmp_path: Path) -> None:
+    hyp = tmp_path / "hyp.para"
+    hyp.write_text("".join(f"{n}\t{line.split(chr(9))[1]}\t{line.split(chr(9))[-1]}\n" for n, line in
+                           enumerate(Path(PAIRS).read_text(encoding="utf-8").splitlines())), encoding="utf-8")
+    code, scored, stderr = run_cli("cherrant", "score", "-hyp", str(hyp), "-ref", PAIRS, "-cat", "3",
+                                   "--hyp-m2", str(tmp_path / "h.m2"), "--ref-m2", str(tmp_path / "r.m2"),
+                                   "--cherrant-data", data_folder)
+    assert code == 0, stderr
+    assert (tmp_path / "r.m2").read_text(encoding="utf-8") == (DATA / "cherrant_pairs.m2").read_text(encoding="utf-8")
+    code, compared, stderr = run_cli("cherrant", "compare", "-hyp", str(tmp_path / "h.m2"), "-ref",
+                                     str(tmp_path / "r.m2"), "-cat", "3")
+    assert code == 0, stderr
+    assert compared == scored
+    assert "Span-Based Correction" in scored and "\nW " in scored
+
+
+def test_compare_options_and_errors(data_folder: str, tmp_path: Path) -> None:
+    ref = tmp_path / "r.m2"
+    assert run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(ref))[0] == 0
+    code, out, _ = run_cli("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "-dt", "-filt", "W", "M",
+                           "--max_answer_num", "2", "--start", "0", "--end", "5")
+    assert code == 0 and "Token-Based Detection" in out
+    assert "max_answer_num" in one_line_error("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref),
+                                              "--max_answer_num", "4")
+    assert "mutually exclusive" in run_cli("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "-dt",
+                                           "-ds")[2]
+
+
+def test_word_level_and_bad_para_files_are_one_line_errors(tmp_path: Path) -> None:
+    assert "LTP" in one_line_error("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "x.m2"), "-g", "word")
+    bad = tmp_path / "bad.para"
+    bad.write_text("1\t甲\t乙\n2\t丙\n", encoding="utf-8")
+    assert "bad.para:2:" in one_line_error("cherrant", "m2", "-f", str(bad), "-o", str(tmp_path / "x.m2"),
+                                           "--cherrant-data", str(tmp_path))
+    assert "data fetch cherrant" in one_line_error("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "x.m2"),
+                                                   "--cherrant-data", str(tmp_path))
+
+
+def test_data_check(data_folder: str, tmp_path: Path) -> None:
+    code, out, _ = run_cli("data", "check", "cherrant")
+    assert code == 0 and "cilin.txt: ok" in out
+    code, out, _ = run_cli("data", "check", "cherrant", "--from", str(tmp_path))
+    assert code == 1 and "cilin.txt: missing" in out
+
+
+def test_modified_data_files_are_warned_about(data_folder: str, tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for name in ("cilin.txt", "confusion_dict.txt"):
+        (folder / name).write_bytes((Path(data_folder) / name).read_bytes())
+    with open(folder / "confusion_dict.txt", "a", encoding="utf-8") as handle:
+        handle.write("甲 乙\n")
+    code, _, stderr = run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "x.m2"), "--cherrant-data",
+                              str(folder))
+    assert code == 0 and "differ from ChERRANT's published" in stderr

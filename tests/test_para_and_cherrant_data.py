@@ -1,0 +1,137 @@
+"""ChERRANT's para files (gecmetrics.io.para) and its data files (gecmetrics.core.lang.zh.data):
+reading as ChERRANT does, errors with file and line, the folder lookup, checksums and the fetch
+(with a fake download: the tests never download)."""
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+import pytest
+
+from gecmetrics.core.lang.zh import data as zh_data
+from gecmetrics.errors import InputError
+from gecmetrics.io.para import ParaRecord, parse_para, read_para
+
+# --------------------------------------------------------------------------- para files
+
+
+def test_para_lines_as_cherrant_reads_them() -> None:
+    text = "\n\n1\t因为 在\t即使在\t即使，在\n2\t我\t我。\t\n"
+    records = parse_para(text, "x.para")
+    # the whole text is stripped: the leading blank lines and the last line's empty field go
+    assert records == [ParaRecord("1", "因为 在", ("即使在", "即使，在"), 3), ParaRecord("2", "我", ("我。",), 4)]
+
+
+def test_para_crlf_and_byte_order_mark() -> None:
+    records = parse_para("\ufeff1\t甲\t乙\r\n2\t丙\t丁\r\n", "x")
+    assert [r.targets for r in records] == [("乙\r",), ("丁",)]  # '\r' is whitespace: removed when annotated
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("1\t甲\t乙\n2\t丙\n", 2, "found 2 tab-separated fields"),
+    ("1\t甲\t乙\n2\n", 2, "found 1 tab-separated field"),
+    ("1\t甲\t乙\n\n2\t丙\t丁\n", 2, "blank line between sentences"),
+    ("1\t \t乙\n", 1, "the source is empty"),
+    ("1\t甲\t乙\t \t丙\n", 1, "target 2 is empty"),
+    ("1\t甲\t\t丙\n", 1, "target 1 is empty"),
+])
+def test_para_errors_name_file_and_line(text: str, line: int, message: str) -> None:
+    with pytest.raises(InputError, match=f"^x.para:{line}: .*{message}"):
+        parse_para(text, "x.para")
+
+
+def test_para_file_errors(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        read_para(tmp_path / "missing.para")
+    with pytest.raises(InputError, match="is a directory"):
+        read_para(tmp_path)
+    bad = tmp_path / "bad.para"
+    bad.write_bytes("1\t甲\t乙\n2\t".encode() + b"\xff\t\xe4\n")
+    with pytest.raises(InputError, match=r"bad.para:2: invalid UTF-8"):
+        read_para(bad)
+    empty = tmp_path / "empty.para"
+    empty.write_text(" \n\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no sentences"):
+        read_para(empty)
+    good = tmp_path / "good.para"
+    good.write_text("7\t甲\t乙\t丙", encoding="utf-8")
+    assert read_para(good) == [ParaRecord("7", "甲", ("乙", "丙"), 1)]
+    with pytest.raises(InputError, match="expected the text"):
+        parse_para(b"1\t2\t3", "x")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- data files
+
+
+def test_cilin_and_confusion_are_read_as_cherrant_reads_them() -> None:
+    assert zh_data.parse_cilin("Aa01A01= 人 士\nAa01A02= 人 人类\n") == {"人": "Aa01A02=", "士": "Aa01A01=",
+                                                                    "人类": "Aa01A02="}
+    confusion = zh_data.parse_confusion("一 倚 社 \n丁 争\n一 三\n")
+    assert confusion == {"一": frozenset({"三"}), "丁": frozenset({"争"})}
+
+
+def test_locate_data_prefers_the_argument_then_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    given, configured = tmp_path / "given", tmp_path / "configured"
+    for folder in (given, configured):
+        folder.mkdir()
+        for name in zh_data.CHAR_LEVEL_FILES:
+            (folder / name).write_text("x", encoding="utf-8")
+    monkeypatch.setenv(zh_data.ENVIRONMENT_VARIABLE, str(configured))
+    assert zh_data.locate_data(given) == given
+    assert zh_data.locate_data() == configured
+    monkeypatch.setenv(zh_data.ENVIRONMENT_VARIABLE, str(tmp_path / "nowhere"))
+    with pytest.raises(InputError, match=r"GECMETRICS_CHERRANT_DATA.*data fetch cherrant"):
+        zh_data.locate_data()
+    with pytest.raises(InputError, match="must be a path"):
+        zh_data.locate_data(3)  # type: ignore[arg-type]
+
+
+def test_default_folder_without_platformdirs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(zh_data.ENVIRONMENT_VARIABLE, raising=False)
+    monkeypatch.setitem(sys.modules, "platformdirs", None)  # import fails
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert zh_data.data_folder() == tmp_path / "gecmetrics" / "cherrant"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert zh_data.default_data_folder() == Path.home() / ".local" / "share" / "gecmetrics" / "cherrant"
+
+
+def test_shared_copy_has_the_published_checksums(shared_data: Path) -> None:
+    folder = shared_data / "cherrant"
+    assert zh_data.verify_data(folder) == {}
+    loaded = zh_data.load_data(folder)
+    assert loaded.matches_published
+    assert loaded.semantic_codes["全人类"] == "Aa01A02="  # a word of the first lines
+    assert zh_data.load_data(folder) is loaded  # read once per process
+
+
+def test_fetch_checks_every_file_and_never_writes_a_wrong_one(tmp_path: Path, shared_data: Path) -> None:
+    source = shared_data / "cherrant"
+    asked: list[str] = []
+
+    def fake_download(url: str, timeout: float) -> bytes:
+        asked.append(url)
+        return (source / url.rsplit("/", 1)[1]).read_bytes()
+
+    folder = zh_data.fetch_data(tmp_path / "cherrant", download=fake_download)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(zh_data.CHECKSUMS)
+    assert zh_data.verify_data(folder) == {}
+    assert all(url.startswith("https://") and zh_data.CHERRANT_COMMIT in url for url in asked)
+    zh_data.fetch_data(folder, download=fake_download)  # all present and right: nothing asked
+    assert len(asked) == len(zh_data.CHECKSUMS)
+
+    def corrupt(url: str, timeout: float) -> bytes:
+        return b"not the file"
+
+    other = tmp_path / "other"
+    with pytest.raises(InputError, match="SHA-256"):
+        zh_data.fetch_data(other, download=corrupt)
+    assert [p.name for p in other.iterdir()] == []
+
+    def offline(url: str, timeout: float) -> bytes:
+        raise OSError("network unreachable")
+
+    with pytest.raises(InputError, match="cannot download"):
+        zh_data.fetch_data(tmp_path / "third", download=offline)
+    assert hashlib.sha256(b"").hexdigest() not in zh_data.CHECKSUMS.values()
