@@ -365,9 +365,6 @@ def test_reannotate_gold_minimises_and_keeps_detection_edits(spacy_model):
 def test_annotator_rejects_bad_arguments():
     with pytest.raises(InputError, match="unknown merging strategy"):
         Annotator(MODEL, merge="some")
-    with pytest.raises(InputError, match="processes"):
-        Annotator(MODEL, processes=-1)
-    assert Annotator(MODEL, processes=0).processes >= 1  # 0: one per core
     annotator = Annotator(MODEL, word_list=frozenset())
     with pytest.raises(InputError, match="hypothesis set 0 has 1 lines but the source has 2"):
         annotator.annotate(["a", "b"], [["a"]])
@@ -401,23 +398,35 @@ def test_missing_or_unsuitable_models_are_one_line_errors(spacy_model, tmp_path)
         SpacyModel("")
 
 
-def test_annotation_in_worker_processes_gives_the_same_blocks(spacy_model, monkeypatch):
-    """Chunks of sentences annotated by worker processes (here 3 chunks in 2 workers) give the
-    blocks of one process, in order, for annotate (several sets) and reannotate."""
-    from gecmetrics.metrics.errant import workers
+def test_annotation_in_worker_processes_gives_the_same_blocks(spacy_model, tmp_path):
+    """Chunks of sentences annotated by the run engine's worker processes (here 4 chunks in 2
+    workers) give the blocks of one process, in order, for annotate (several sets) and
+    reannotate."""
+    from gecmetrics.metrics.errant.metric import AnnotationJob
+    from gecmetrics.run.engine import map_chunks
+    from gecmetrics.run.executors import ProcessExecutor
+    from gecmetrics.run.files import CorpusFiles
 
-    monkeypatch.setattr(workers, "MIN_CHUNK", 8)
-    sources = [f"The {word} sit on the mat number {k} ." for k, word in enumerate(string.ascii_lowercase)] + [""]
+    sources = [f"The {word} sit on the mat number {k} ." for k, word in enumerate(string.ascii_lowercase)]
     systems = [[line.replace("sit", "sat") if k % 3 else line for k, line in enumerate(sources)],
                [line.replace("mat", "mats") for line in sources]]
-    one, two = (Annotator(spacy_model, word_list=frozenset(), processes=n) for n in (1, 2))
-    assert workers.chunk_bounds(len(sources), 2) == [(0, 9), (9, 18), (18, 27)]
-    expected = one.annotate_sets(sources, [systems, systems[:1]], keep_empty=True)
-    assert two.annotate_sets(sources, [systems, systems[:1]], keep_empty=True) == expected
-    assert len(expected[0]) == len(sources) and expected[0][-1].source == ""
-    assert two.annotate(sources, systems) == one.annotate(sources, systems) == expected[0][:-1]
-    assert two.reannotate(expected[0], "auto") == one.reannotate(expected[0], "auto")
-    assert not two._parses  # the parses were made in the workers
+    paths = []
+    for name, lines in [("src", sources), ("a", systems[0]), ("b", systems[1])]:
+        (tmp_path / name).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        paths.append(str(tmp_path / name))
+    job = AnnotationJob(MODEL, hypotheses=tuple(paths[1:]))
+    files = CorpusFiles(paths[0], (), tuple(paths[1:]))
+    expected = Annotator(spacy_model).annotate(sources, systems)
+    with ProcessExecutor(2) as executor:
+        chunks = list(map_chunks(job, files, executor=executor, chunk_lines=7))
+        assert [(offset, size) for offset, size, _ in chunks] == [(0, 7), (7, 7), (14, 7), (21, 5)]
+        assert [block for _, _, blocks in chunks for block in blocks] == expected
+        (tmp_path / "gold.m2").write_text(format_m2(expected), encoding="utf-8")
+        auto = AnnotationJob(MODEL, reannotate="auto")
+        again = list(map_chunks(auto, CorpusFiles(None, gold=str(tmp_path / "gold.m2")), executor=executor,
+                                chunk_lines=7))
+    assert format_m2([block for _, _, blocks in again for block in blocks]) == \
+        format_m2(Annotator(spacy_model).reannotate(expected, "auto"))
 
 
 # ----------------------------------------------------------------------------- per-token reuse of ruler + lemmatizer

@@ -2,16 +2,18 @@
 or of an M2 file's edits (errant_m2 -auto / -gold), with ERRANT 3.0.2's behaviour."""
 from __future__ import annotations
 
-import os
-from typing import Callable, Iterable, Iterator
+import dataclasses
+from typing import Any, Callable, Iterable
 
 import click
 
 from ..core.lang.en.merge import STRATEGIES
 from ..core.lang.en.parse import DEFAULT_MODEL
 from ..errors import InputError
+from ..io.atomic import atomic_output, check_not_input
 from ..io.m2 import format_m2
-from .common import chunk_lines_option, jobs_option
+from ..run.files import CorpusFiles
+from .common import scale_options
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption
 
@@ -19,7 +21,7 @@ from .options import GreedyCommand, GreedyOption
 def annotation_options(func: Callable) -> Callable:
     """-merge, -lev, -tok, --spacy-model, --word-list: how texts are annotated; -p and
     --chunk-lines (the options of every command): worker processes annotating each chunk."""
-    func = jobs_option(chunk_lines_option(func))
+    func = scale_options(func)
     func = click.option("--word-list", metavar="FILE",
                         help="SPELL word list, one word per line (default: $GECMETRICS_ERRANT_WORDS, else the "
                              "SCOWL en_GB-large list shipped with gecmetrics, as ERRANT's).")(func)
@@ -33,33 +35,6 @@ def annotation_options(func: Callable) -> Callable:
     func = click.option("-merge", "merge", type=click.Choice(STRATEGIES), default="rules", show_default=True,
                         help="How adjacent aligned tokens are merged into edits.")(func)
     return func
-
-
-def make_annotator(spacy_model: str, merge: str, lev: bool, tokenise: bool, jobs: int, word_list: str | None):
-    """The annotator the options describe (spaCy is loaded on first use)."""
-    from ..metrics.errant import Annotator
-
-    return Annotator(spacy_model, merge=merge, lev=lev, tokenise=tokenise, word_list=word_list, processes=jobs)
-
-
-def write_output(texts: Iterable[str], output: str | None) -> None:
-    """M2 texts (one per chunk, written as they come) to a file, or to standard output without
-    -o (or with -o -). A file left unfinished by an input error is removed."""
-    if output in (None, "-"):
-        for text in texts:
-            click.echo(text, nl=False)
-        return
-    try:
-        with open(output, "w", encoding="utf-8") as handle:
-            try:
-                for text in texts:
-                    handle.write(text)
-            except InputError:
-                handle.close()
-                os.remove(output)
-                raise
-    except OSError as err:
-        raise InputError(f"cannot write: {err.strerror}", output) from None
 
 
 @m2.command("annotate", cls=GreedyCommand)
@@ -78,7 +53,8 @@ def write_output(texts: Iterable[str], output: str | None) -> None:
 @annotation_options
 def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | None, auto: bool, gold: bool,
              no_min: bool, old_cats: bool, output: str | None, merge: str, lev: bool, tokenise: bool,
-             spacy_model: str, jobs: int, chunk_lines: int | None, word_list: str | None) -> None:
+             spacy_model: str, jobs: int, chunk_lines: int | None, dask_address: str | None,
+             word_list: str | None) -> None:
     """ERRANT M2 edits, as ERRANT 3.0.2 writes them, without ERRANT.
 
     \b
@@ -90,31 +66,44 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
     files); the M2 is written chunk by chunk, so memory stays near one chunk's needs. Needs
     spaCy (pip install 'gecmetrics[errant]') and an English model (--spacy-model).
     """
-    annotator = make_annotator(spacy_model, merge, lev, tokenise, jobs, word_list)
+    from ..metrics.errant.metric import AnnotationJob
+    from ..run.engine import map_chunks
+
+    job = AnnotationJob(spacy_model, merge, lev, tokenise, word_list)
     if from_m2 is not None:
-        chunks = _reannotated(annotator, from_m2, source, corrections, auto, gold, no_min, old_cats, tokenise,
-                              chunk_lines)
+        job, files = _reannotation(job, from_m2, source, corrections, auto, gold, no_min, old_cats, tokenise)
     else:
-        chunks = _annotated(annotator, source, corrections, auto or gold or no_min or old_cats, chunk_lines)
-    write_output((format_m2(blocks) for blocks in chunks), output)
+        files = _annotation(source, corrections, auto or gold or no_min or old_cats)
+        job = dataclasses.replace(job, hypotheses=tuple(corrections))
+    if output not in (None, "-"):
+        check_not_input(output, files.paths)
+    chunks = map_chunks(job, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines)
+    write_output((format_m2(blocks) for _, _, blocks in chunks), output)
 
 
-def _annotated(annotator, source: str | None, corrections: tuple[str, ...], m2_options: bool,
-               chunk_lines: int | None) -> Iterator[list]:
-    from ..run.reading import CorpusChunks
+def write_output(texts: Iterable[str], output: str | None) -> None:
+    """M2 texts (one per chunk, written as they come) to standard output without -o (or with
+    -o -), else to a file that appears only when complete (an error or an interrupt leaves no
+    partial file, and the old one, if any, as it was)."""
+    if output in (None, "-"):
+        for text in texts:
+            click.echo(text, nl=False)
+        return
+    with atomic_output(output) as handle:
+        for text in texts:
+            handle.write(text)
 
+
+def _annotation(source: str | None, corrections: tuple[str, ...], m2_options: bool) -> CorpusFiles:
     if source is None or not corrections:
         raise InputError("give -orig SRC -cor HYP... (or --from-m2 GOLD.m2 with --auto or --gold)")
     if m2_options:
         raise InputError("--auto, --gold, --no-min and --old-cats go with --from-m2")
-    chunks = CorpusChunks(source, (), corrections, None, chunk_lines)  # options checked before any output
-    return (annotator.annotate(chunk.sources, [chunk.hypotheses[path] for path in corrections]) for chunk in chunks)
+    return CorpusFiles(source, (), tuple(corrections))
 
 
-def _reannotated(annotator, path: str, source: str | None, corrections: tuple[str, ...], auto: bool, gold: bool,
-                 no_min: bool, old_cats: bool, tokenise: bool, chunk_lines: int | None) -> Iterator[list]:
-    from ..run.reading import CorpusChunks
-
+def _reannotation(job, path: str, source: str | None, corrections: tuple[str, ...], auto: bool, gold: bool,
+                  no_min: bool, old_cats: bool, tokenise: bool) -> tuple[Any, CorpusFiles]:
     if source is not None or corrections:
         raise InputError("--from-m2 does not go with -orig/-cor")
     if auto == gold:
@@ -123,7 +112,5 @@ def _reannotated(annotator, path: str, source: str | None, corrections: tuple[st
         raise InputError("-tok does not go with --from-m2 (M2 sources are tokenised already)")
     if auto and (no_min or old_cats):
         raise InputError("--no-min and --old-cats go with --gold")
-    chunks = CorpusChunks(None, (), (), path, chunk_lines)
-    return (annotator.reannotate(chunk.gold, "auto" if auto else "gold", minimise=not no_min, old_types=old_cats)
-            for chunk in chunks)
-
+    job = dataclasses.replace(job, reannotate="auto" if auto else "gold", minimise=not no_min, old_types=old_cats)
+    return job, CorpusFiles(None, gold=path)

@@ -13,12 +13,11 @@ from ..io.corpus import Corpus
 from ..io.text import STDIN
 from ..errors import InputError
 from ..io.m2 import read_m2
-from ..run.engine import check_jobs, score_chunks, score_corpus
+from ..run.engine import score_corpus
 from ..core.table import Table, round_half_up
 from ..stats.significance import resamplers_for
-from ..run.reading import m2_hypothesis_chunks, parallel_chunk_lines
 from . import main
-from .common import digits_option, echo_json, progress_unless, scale_options
+from .common import digits_option, echo_json, progress_unless, scale_options, scored_files
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
 
@@ -102,12 +101,10 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
     """
     if verbose and as_json:
         raise InputError("-v (chunk tables) does not go with --json")
-    if dask_address is not None:
-        raise InputError("gecmetric cleme counts on this machine (-p N); on Dask, score text systems with "
-                         "`gecmetric compare --hyp-m2 ... --metrics cleme --dask ADDRESS`")
     metric = build_metric(assumption, level, unweighted, beta, cleme2, factors)
     paths = [_shown(path) for path in hypotheses]
-    scored, whole = _scored(metric, reference, hypotheses, verbose, jobs, chunk_lines, progress_unless(as_json, "cleme"))
+    scored, whole = _scored(metric, reference, hypotheses, verbose, jobs, chunk_lines, dask_address,
+                            progress_unless(as_json, "cleme"))
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
                          paired_ar, seed, digits, as_json, show_signature,
@@ -131,15 +128,15 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
 
 
 def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], whole: bool, jobs: int,
-            chunk_lines: int | None, progress) -> tuple[Any, Corpus | None]:
+            chunk_lines: int | None, dask_address: str | None, progress) -> tuple[Any, Corpus | None]:
     """(the statistics of every hypothesis file, the whole corpus or None): the files are read
     chunk by chunk, or whole when ``whole`` (-v draws the chunk tables from the whole corpus)."""
     if whole:
         corpus = read_cleme_corpus(reference, hypotheses)
-        return score_corpus([metric], corpus, list(corpus.hypotheses), progress, jobs, chunk_lines), corpus
-    chunk_lines = parallel_chunk_lines([], reference, check_jobs(jobs), chunk_lines)
-    chunks = m2_hypothesis_chunks(reference, hypotheses, chunk_lines)
-    return score_chunks([metric], chunks, [_shown(path) for path in hypotheses], progress, jobs, references=0), None
+        return score_corpus([metric], corpus, list(corpus.hypotheses), progress=progress, jobs=jobs,
+                            chunk_lines=chunk_lines), corpus
+    return scored_files([metric], None, (), hypotheses, reference, jobs=jobs, chunk_lines=chunk_lines,
+                        dask_address=dask_address, progress=progress, m2_hypotheses=True), None
 
 
 def _print_chunk_tables(metric: ChunkMetric, corpus: Corpus, paths: list[str]) -> None:

@@ -7,12 +7,12 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 import click
 
-from ..io.corpus import Corpus
 from ..errors import InputError
 from ..core.table import MAX_DIGITS, dumps, percent
-from ..run.engine import DEFAULT_CHUNK_LINES, check_jobs, check_metrics, score_chunks
-from ..run.reading import CorpusChunks, parallel_chunk_lines
-from ..core.units import UNITS, TextChecks
+from ..run.engine import DEFAULT_CHUNK_LINES, score_files, scored_chunks
+from ..run.executors import make_executor
+from ..run.files import CorpusFiles
+from ..core.units import UNITS
 from .options import GreedyOption
 
 DIGITS_HELP = "Decimals of printed scores (rounded half up)."
@@ -101,81 +101,37 @@ def local_scale_options(func: Callable) -> Callable:
     return jobs_option(chunk_lines_option(func))
 
 
-def read_chunks(source: str | None, references: Sequence[str], hypotheses: Sequence[str], metrics: Sequence[Any],
-                gold: str | None = None, chunk_lines: int | None = None,
-                jobs: int = 1, hypothesis_m2: Sequence[str] = ()) -> tuple[Iterator[Corpus], TextChecks]:
-    """The files as chunks of sentences (at least two per worker with ``jobs``), and the
-    whitespace/order checks they feed (print :func:`echo_warnings` once they are consumed);
-    ``hypothesis_m2``: the hypotheses' M2 files, one per hypothesis file."""
-    checks = text_checks(metrics)
-    chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
-    reader = CorpusChunks(source, references, hypotheses, gold, chunk_lines, hypothesis_m2)
-    shown = shown_texts(source, references, hypotheses)
-
-    def chunks() -> Iterator[Corpus]:
-        for chunk in reader:
-            texts = ([chunk.sources] if source is not None else []) + chunk.references
-            checks.observe(list(zip(shown, texts + [chunk.hypotheses[p] for p in hypotheses])))
-            yield chunk
-    return chunks(), checks
-
-
-def text_checks(metrics: Sequence[Any]) -> TextChecks:
-    """The whitespace and order checks of the metrics' text units (fed chunk by chunk)."""
-    return TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
-
-
-def shown_texts(source: str | None, references: Sequence[str], hypotheses: Sequence[str]) -> list[str]:
-    """The names of the text files in warnings: source, references, hypotheses."""
-    shown = [source] if source is not None else []
-    return shown + list(references) + [path if path != "-" else "<stdin>" for path in hypotheses]
+def corpus_files(source: str | None, references: Sequence[str] = (), hypotheses: Sequence[str] = (),
+                 gold: str | None = None, hypothesis_m2: Sequence[str] = (), m2_hypotheses: bool = False) -> CorpusFiles:
+    """The files of a command's run."""
+    return CorpusFiles(source, tuple(references), tuple(hypotheses), gold, tuple(hypothesis_m2), m2_hypotheses)
 
 
 def scored_files(metrics: Sequence[Any], source: str | None, references: Sequence[str], hypotheses: Sequence[str],
                  gold: str | None = None, *, jobs: int = 1, chunk_lines: int | None = None,
-                 dask_address: str | None = None, progress: Any = None, hypothesis_m2: Sequence[str] = ()) -> Any:
-    """Every metric's statistics of every hypothesis file, counted chunk by chunk: here (in
-    ``jobs`` processes) or on a Dask cluster; then the input warnings."""
-    chunk_lines = parallel_chunk_lines([source, *references, *hypotheses], gold, check_jobs(jobs), chunk_lines)
-    if dask_address is None and check_jobs(jobs) > 1:
-        scored, checks = _scored_by_workers(metrics, source, references, hypotheses, gold, jobs, chunk_lines,
-                                            progress, hypothesis_m2)
-        if scored is not None:
-            echo_warnings(checks)
-            return scored
-    chunks, checks = read_chunks(source, references, hypotheses, metrics, gold, chunk_lines,
-                                 hypothesis_m2=hypothesis_m2)
-    if dask_address is None:
-        scored = score_chunks(metrics, chunks, hypotheses, progress, jobs, references=len(references))
-    else:
-        from ..run.dask import connect, score_files_on_dask
-
-        with connect(dask_address, jobs) as client:
-            scored = score_files_on_dask(metrics, source, references, hypotheses, gold, chunk_lines, client, chunks,
-                                         hypothesis_m2)
-    echo_warnings(checks)
+                 dask_address: str | None = None, progress: Any = None, hypothesis_m2: Sequence[str] = (),
+                 m2_hypotheses: bool = False) -> Any:
+    """Every metric's statistics of every hypothesis file, counted by the run engine (``jobs``
+    worker processes or a Dask cluster), then the input warnings on stderr."""
+    files = corpus_files(source, references, hypotheses, gold, hypothesis_m2, m2_hypotheses)
+    scored = score_files(metrics, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines, progress=progress)
+    echo_warnings(scored.warnings())
     return scored
 
 
-def _scored_by_workers(metrics: Sequence[Any], source: str | None, references: Sequence[str],
-                       hypotheses: Sequence[str], gold: str | None, jobs: int, chunk_lines: int | None,
-                       progress: Any, hypothesis_m2: Sequence[str]) -> tuple[Any, TextChecks]:
-    """Every chunk read by the worker that counts it (the main process only indexes the files:
-    it is no longer the bottleneck); None when the files cannot be split so or hold bad input,
-    which the serial reader then reports exactly as always."""
-    from ..run.file_chunks import index_file_chunks, score_files_in_pool
-
-    checks = text_checks(metrics)
-    chunks = index_file_chunks(source, references, hypotheses, gold, chunk_lines, hypothesis_m2)
-    if chunks is None:
-        return None, checks
-    scored = score_files_in_pool(check_metrics(metrics), chunks, list(hypotheses), check_jobs(jobs), checks,
-                                 shown_texts(source, references, hypotheses), progress)
-    return scored, checks
+def streamed_chunks(metrics: Sequence[Any], files: CorpusFiles, *, jobs: int = 1, chunk_lines: int | None = None,
+                    dask_address: str | None = None, progress: Any = None) -> Iterator[Any]:
+    """The engine's statistics chunk by chunk (sentence output that streams), then the input
+    warnings on stderr."""
+    checks: list = []
+    with make_executor(jobs, dask_address) as executor:
+        yield from scored_chunks(metrics, files, executor=executor, chunk_lines=chunk_lines, progress=progress,
+                                 checks=checks)
+    echo_warnings(checks[0].warnings() if checks else [])
 
 
-def echo_warnings(checks: TextChecks) -> None:
-    for line in checks.warnings():
+def echo_warnings(lines: Iterable[str]) -> None:
+    for line in lines:
         click.echo(line, err=True)
 
 
@@ -232,20 +188,15 @@ def progress_unless(as_json: bool, command: str) -> StderrProgress | None:
     return None if as_json else StderrProgress(command)
 
 
-def check_streaming(dask_address: str | None) -> None:
-    """Sentence scores stream from here, chunk by chunk, in order: not from a cluster."""
-    if dask_address is not None:
-        raise InputError("--dask counts corpus scores; sentence scores stream from this process (drop --dask)")
-
-
 def echo_sentence_chunks(metric: Any, chunks: Iterable, hypotheses: Sequence[str], as_json: bool,
-                         print_chunk: Callable[[Corpus, list, list], None]) -> None:
+                         print_chunk: Callable[[Any, list, list], None]) -> None:
     """Sentence scores of one metric chunk by chunk as they are counted: ``print_chunk(chunk,
-    statistics per hypothesis, sentence scores per hypothesis)`` prints them; with ``as_json``
-    they are gathered and printed as one JSON document at the end."""
+    statistics per hypothesis, sentence scores per hypothesis)`` prints them (``chunk``: a
+    :class:`~gecmetrics.run.engine.ScoredChunk`); with ``as_json`` they are gathered and printed
+    as one JSON document at the end."""
     gathered: dict[str, list] = {path: [] for path in hypotheses}
-    for chunk, statistics, _ in chunks:
-        stats = [statistics[path][0] for path in hypotheses]
+    for chunk in chunks:
+        stats = [chunk.statistics[path][0] for path in hypotheses]
         scores = [metric.sentence_from_statistics(s) for s in stats]
         if as_json:
             for path, s in zip(hypotheses, scores):

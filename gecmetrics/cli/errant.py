@@ -10,7 +10,7 @@ from ..errors import InputError
 from ..metrics.m2.compare import ErrantSettings, format_errant_report, parse_filter_types
 from . import main
 from .annotate import annotation_options
-from .common import digits_option, echo_json, echo_warnings, progress_unless, read_chunks
+from .common import digits_option, echo_json, progress_unless, scored_files
 from .options import GreedyCommand, GreedyOption
 from .significance import significance_options
 
@@ -64,7 +64,7 @@ def chosen_mode(flags: dict[str, bool]) -> str:
 def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], annotate_refs: bool, beta: float,
            single: bool, multi: bool, filter_types: tuple[str, ...], category_level: int | None, verbose: bool,
            merge: str, lev: bool, tokenise: bool, spacy_model: str, jobs: int, chunk_lines: int | None,
-           word_list: str | None, as_json: bool, show_signature: bool, digits: int, paired_bs: int | None,
+           dask_address: str | None, word_list: str | None, as_json: bool, show_signature: bool, digits: int, paired_bs: int | None,
            paired_ar: int | None, seed: int, **modes: bool) -> None:
     """ERRANT precision, recall and F-beta of plain-text system outputs, as errant_parallel then
     errant_compare (ERRANT 3.0.2) print them, with compare_m2's options.
@@ -84,48 +84,28 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     metric = ErrantText(beta=beta, mode=chosen_mode(modes), single=single, multi=multi,
                         filter_types=parse_filter_types(filter_types), merge=merge, lev=lev, tokenise=tokenise,
                         spacy_model=spacy_model, annotate_refs=annotate_refs, word_list=word_list,
-                        processes=jobs, verbose=verbose and not as_json)
+                        verbose=verbose and not as_json)
     if not annotate_refs and len(references) != 1:
         raise InputError(f"-r takes one gold M2 file (got {len(references)}); text references need --annotate-refs")
     paired = bool(paired_bs or paired_ar)
     conflicts = {"-v": verbose, "-cat": category_level is not None}
     if paired:
         _check_paired(paired_bs, paired_ar, conflicts, hypotheses)  # before the annotation, which takes time
-    files = (source, references if annotate_refs else (), None if annotate_refs else references[0])
-    compared = compared_in_chunks(metric, files, list(dict.fromkeys(hypotheses)), chunk_lines,
-                                  progress_unless(as_json, "errant"))
+    paths = list(dict.fromkeys(hypotheses))
+    scored = scored_files([metric], source, references if annotate_refs else (), paths,
+                          None if annotate_refs else references[0], jobs=jobs, chunk_lines=chunk_lines,
+                          dask_address=dask_address, progress=progress_unless(as_json, "errant"))
     if paired:
         from ..stats.significance import resamplers_for
         from .significance import run_paired_tests
 
         run_paired_tests(resamplers_for([metric], 1), list(hypotheses),
-                         [compared[path].statistics() for path in hypotheses], paired_bs, paired_ar, seed, digits,
+                         [scored.statistics[path][0] for path in hypotheses], paired_bs, paired_ar, seed, digits,
                          as_json, show_signature, conflicts, scale=1)
         return
-    _echo_reports([(path, compared[path].result()) for path in hypotheses], category_level, as_json)
+    _echo_reports([(path, scored.result(path, 0)) for path in hypotheses], category_level, as_json)
     if show_signature:
         click.echo(metric.signature, err=True)
-
-
-def compared_in_chunks(metric, files: tuple[str, Sequence[str], str | None], paths: list[str],
-                       chunk_lines: int | None, progress: Callable | None = None) -> dict:
-    """Each hypothesis file compared by ``metric`` (an ErrantText), the corpus read, annotated
-    and compared chunk by chunk: (source, text references, gold M2) -> path -> RunningComparison."""
-    source, references, gold = files
-    chunks, checks = read_chunks(source, references, paths, [metric], gold, chunk_lines)
-    compared = {path: metric.running(path) for path in paths}
-    done = 0
-    for chunk in chunks:
-        prepared = metric.prepare(chunk)
-        for path in paths:
-            compared[path].add(prepared, chunk.hypotheses[path])
-        done += chunk.size
-        if progress is not None:
-            progress(done, 0, "")
-    if progress is not None:
-        progress(done, done, "done")
-    echo_warnings(checks)
-    return compared
 
 
 def _echo_reports(results: list, category_level: int | None, as_json: bool) -> None:

@@ -7,13 +7,13 @@ from ..errors import InputError
 from ..metrics.gleu.gleu import DEFAULT_ITERATIONS, VARIANTS, GLEU
 from ..metrics.gleu.gleu2015 import GLEU2015
 from ..core.aggregate import reducer_threads
-from ..run.engine import check_jobs, chunk_statistics
+from ..run.engine import check_jobs
 from ..core.table import percent
 from ..metrics.gleu.report import gleu_table
 from ..stats.significance import resamplers_for
 from . import main
-from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,
-                     output_options, progress_unless, read_chunks, scale_options, scored_files, unit_options)
+from .common import (check_order_option, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows,
+                     output_options, progress_unless, scale_options, scored_files, streamed_chunks, corpus_files, unit_options)
 from .options import GreedyCommand, GreedyOption
 from .significance import check_paired_options, run_paired_tests, significance_options
 
@@ -80,11 +80,9 @@ def gleu(source, references, hypotheses, order, unit, normalize_space, variant, 
         check_paired_options(paired_bs, paired_ar, {"--sentence": sentence, "--mean": mean})
     progress = progress_unless(as_json, "gleu")
     if sentence:
-        check_streaming(dask_address)
-        chunks, checks = read_chunks(source, references, hypotheses, metrics[:1], chunk_lines=chunk_lines, jobs=jobs)
-        _print_sentences(metrics[0], chunk_statistics(metrics[:1], chunks, hypotheses, progress, jobs), hypotheses,
-                         digits, verbose, as_json)
-        echo_warnings(checks)
+        chunks = streamed_chunks(metrics[:1], corpus_files(source, references, hypotheses), jobs=jobs,
+                                 chunk_lines=chunk_lines, dask_address=dask_address, progress=progress)
+        _print_sentences(metrics[0], chunks, hypotheses, digits, verbose, as_json)
         n_refs = len(references)
     else:
         scored = scored_files(metrics[:1], source, references, hypotheses, jobs=jobs, chunk_lines=chunk_lines,
@@ -162,8 +160,9 @@ def _print_sentence_rows(size, scores, digits):
         click.echo("\t".join(cells))
 
 
-def _print_sentence_tables(metric, chunk, hypotheses, statistics, scores, digits):
+def _print_sentence_tables(metric, scored, hypotheses, statistics, scores, digits):
     """SPEC 2.6: per sentence, hypothesis and reference, the S/H/R lines and the table."""
+    chunk = scored.corpus()
     for d in range(chunk.size):
         number = chunk.offset + d + 1
         for h, path in enumerate(hypotheses):

@@ -5,13 +5,12 @@ import click
 
 from ..errors import InputError
 from ..metrics.green.green import GREEN, GREENSettings, alpha_of, beta_label
-from ..run.engine import chunk_statistics
 from ..core.table import percent, round_half_up
 from ..metrics.green.report import green_table
 from ..stats.significance import resamplers_for
 from . import main
-from .common import (check_order_option, check_streaming, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows, echo_warnings,
-                     output_options, progress_unless, read_chunks, scale_options, scored_files, unit_options)
+from .common import (check_order_option, corpus_options, echo_json, echo_sentence_chunks, echo_score_rows,
+                     output_options, progress_unless, scale_options, scored_files, streamed_chunks, corpus_files, unit_options)
 from .options import GreedyCommand, GreedyOption
 from .significance import check_paired_options, run_paired_tests, significance_options
 
@@ -42,11 +41,9 @@ def green(source, references, hypotheses, order, unit, normalize_space, betas, s
         check_paired_options(paired_bs, paired_ar, {"--sentence": sentence, "--mean": mean})
     progress = progress_unless(as_json, "green")
     if sentence:
-        check_streaming(dask_address)
-        chunks, checks = read_chunks(source, references, hypotheses, [metric], chunk_lines=chunk_lines, jobs=jobs)
-        _print_sentences(metric, chunk_statistics([metric], chunks, hypotheses, progress, jobs), hypotheses, digits,
-                         verbose, as_json)
-        echo_warnings(checks)
+        chunks = streamed_chunks([metric], corpus_files(source, references, hypotheses), jobs=jobs,
+                                 chunk_lines=chunk_lines, dask_address=dask_address, progress=progress)
+        _print_sentences(metric, chunks, hypotheses, digits, verbose, as_json)
         if show_signature or verbose:
             click.echo(metric.signature(len(references)), err=True)
         return
@@ -96,7 +93,8 @@ def _print_sentences(metric, chunks, hypotheses, digits, verbose, as_json):
     echo_sentence_chunks(metric, chunks, hypotheses, as_json, print_chunk)
 
 
-def _print_sentence_tables(metric, chunk, hypotheses, statistics, scores, digits):
+def _print_sentence_tables(metric, scored, hypotheses, statistics, scores, digits):
+    chunk = scored.corpus()
     for d in range(chunk.size):
         number = chunk.offset + d + 1
         for h, path in enumerate(hypotheses):

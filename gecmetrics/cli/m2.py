@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import click
 
-from ..metrics.m2.compare import ErrantCompare, ErrantSettings, compare_m2_files, format_errant_report, parse_filter_types
+from ..metrics.m2.compare import ErrantCompare, ErrantSettings, format_errant_report, parse_filter_types
 from ..io.m2_references import m2_references, write_references
 from . import main
-from .common import echo_json
+from .common import echo_json, scale_options, scored_files
 
 
 @main.group("m2")
@@ -72,10 +72,12 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
 @click.option("--sentence-average", is_flag=True,
               help="SentERRANT: the mean of the sentence P/R/F, each sentence against its best annotator.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (with its signature).")
+@scale_options
 @click.pass_context
 def compare(ctx: click.Context, hyp: str, ref: str, beta: float, verbose: bool, detection_tokens: bool,
             detection_spans: bool, correction_spans: bool, correction_types: bool, single: bool, multi: bool,
-            filter_types: tuple[str, ...], category_level: int | None, sentence_average: bool, as_json: bool) -> None:
+            filter_types: tuple[str, ...], category_level: int | None, sentence_average: bool, as_json: bool,
+            jobs: int, chunk_lines: int | None, dask_address: str | None) -> None:
     """Compare the edits of a hypothesis M2 with a reference M2, as ERRANT's compare_m2 (3.0.2)
     does, with the same options, numbers and output."""
     extra = list(ctx.args)
@@ -88,7 +90,9 @@ def compare(ctx: click.Context, hyp: str, ref: str, beta: float, verbose: bool, 
     comparer = ErrantCompare(beta=beta, mode=modes[0] if modes else "cs", single=single, multi=multi,
                              filter_types=parse_filter_types([*filter_types, *extra]), sentence_average=sentence_average,
                              verbose=verbose and not as_json)
-    result = compare_m2_files(hyp, ref, comparer)
+    scored = scored_files([comparer], None, (), (hyp,), ref, jobs=jobs, chunk_lines=chunk_lines,
+                          dask_address=dask_address, m2_hypotheses=True)
+    result = scored.result(scored.names[0], 0)
     if as_json:
         echo_json(result.to_dict())
     else:

@@ -11,12 +11,10 @@ from ..io.text import read_lines
 from ..errors import InputError
 from ..io.m2 import read_m2
 from ..metrics.m2.maxmatch import M2Result, M2Scorer, M2Settings, precision_recall_f
-from ..run.engine import chunk_statistics, score_corpus
-from ..run.engine import check_jobs
-from ..run.reading import CorpusChunks, parallel_chunk_lines
+from ..run.engine import score_corpus
 from ..core.table import Table, round_half_up
 from ..stats.significance import resamplers_for
-from .common import StderrProgress, check_streaming, digits_option, scale_options, scored_files
+from .common import StderrProgress, corpus_files, digits_option, scale_options, scored_files, streamed_chunks
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -101,11 +99,9 @@ def score(gold_path: str, hypotheses: tuple[str, ...], beta: float,
         _print_verbose(scorer, corpus, [(path, scored.result(path, 0)) for path in paths], digits)
         return
     if sentence:
-        check_streaming(dask_address)
-        chunks = CorpusChunks(None, [], paths, gold_path, parallel_chunk_lines([], gold_path, check_jobs(jobs),
-                                                                                chunk_lines))
-        _print_sentences(scorer, chunk_statistics([scorer], chunks, paths, StderrProgress("m2 score"), jobs), paths,
-                         beta, digits)
+        chunks = streamed_chunks([scorer], corpus_files(None, (), paths, gold_path), jobs=jobs, chunk_lines=chunk_lines,
+                                 dask_address=dask_address, progress=StderrProgress("m2 score"))
+        _print_sentences(scorer, chunks, paths, beta, digits)
         return
     scored = scored_files([scorer], None, [], paths, gold_path, jobs=jobs, chunk_lines=chunk_lines,
                           dask_address=dask_address, progress=StderrProgress("m2 score"))
@@ -123,8 +119,8 @@ def _print_sentences(scorer, chunks, paths, beta, digits) -> None:
     (the choice of a sentence depends only on the sentences before it)."""
     click.echo(f"system\tsentence\tprecision\trecall\tf{beta:g}")
     totals = {path: (0, 0, 0) for path in paths}
-    for chunk, statistics, _ in chunks:
-        scores = {path: scorer.sentence_from_statistics(statistics[path][0], totals[path]) for path in paths}
+    for chunk in chunks:
+        scores = {path: scorer.sentence_from_statistics(chunk.statistics[path][0], totals[path]) for path in paths}
         for d in range(chunk.size):
             for path in paths:
                 s = scores[path]

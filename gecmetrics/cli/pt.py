@@ -15,7 +15,7 @@ from ..run.engine import Scored, score_corpus
 from ..core.table import Table, round_half_up
 from ..stats.significance import resamplers_for
 from . import main
-from .common import digits_option, echo_json, local_scale_options, progress_unless, scale_options, scored_files
+from .common import digits_option, echo_json, progress_unless, scale_options, scored_files
 from .m2_score import gold_m2_options
 from .options import GreedyCommand, GreedyOption
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -93,7 +93,7 @@ def pt_m2(gold_path: str, hypotheses: tuple[str, ...], max_unchanged_words: int,
               help="Reference M2: one file with every coder (errant_parallel -orig INPUT -cor REF0 REF1), or "
                    "several, whose coders are then taken in file order.")
 @pt_options
-@local_scale_options
+@scale_options
 def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **options: Any) -> None:
     """PT-ERRANT: ERRANT's edits (span-based correction) of hypothesis M2 files against a
     reference M2, each weighted by BERTScore as in PT-M2 (fractions, not x100).
@@ -106,14 +106,21 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
     paths = [*hypotheses, *references]
     if paths.count("-") > 1:
         raise InputError("standard input ('-') can be read only once")
-    reference = merge_coders([read_m2(path) for path in references], [_shown(path) for path in references])
-    corpus = Corpus(None, [], {}, reference, {"gold": _shown(references[0])})
-    for path in hypotheses:
-        corpus.hypotheses[path] = _aligned(read_m2(path), corpus.sources, _shown(path), _shown(references[0]))
     metric, paths = PTErrant(**_settings(options)), list(hypotheses)
     _check_paired(options)
-    scored = score_corpus([metric], corpus, paths, progress=progress_unless(options["as_json"], metric.name),
-                          jobs=options["jobs"], chunk_lines=options["chunk_lines"])
+    progress = progress_unless(options["as_json"], metric.name)
+    if len(references) == 1:  # read chunk by chunk by the engine
+        paths = [_shown(path) for path in hypotheses]
+        scored = scored_files([metric], None, (), hypotheses, references[0], jobs=options["jobs"],
+                              chunk_lines=options["chunk_lines"], dask_address=options["dask_address"],
+                              progress=progress, m2_hypotheses=True)
+    else:  # the coders of several files merged in memory first
+        reference = merge_coders([read_m2(path) for path in references], [_shown(path) for path in references])
+        corpus = Corpus(None, [], {}, reference, {"gold": _shown(references[0])})
+        for path in hypotheses:
+            corpus.hypotheses[path] = _aligned(read_m2(path), corpus.sources, _shown(path), _shown(references[0]))
+        scored = score_corpus([metric], corpus, paths, progress=progress, jobs=options["jobs"],
+                              chunk_lines=options["chunk_lines"])
     _print(metric, scored, paths, options)
 
 

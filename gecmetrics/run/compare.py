@@ -261,8 +261,8 @@ def check_columns(metrics: Sequence[Any], references: int) -> None:
 
 
 def comparison_table(scored: Scored) -> ComparisonTable:
-    """The table of a pipeline run (:func:`~gecmetrics.run.engine.score_corpus` or
-    :func:`~gecmetrics.run.engine.score_chunks`)."""
+    """The table of a run (:func:`~gecmetrics.run.engine.score_corpus` or
+    :func:`~gecmetrics.run.engine.score_files`)."""
     metrics = scored.metrics
     columns, signatures = metric_columns(metrics, scored.references)
     results = scored.results()

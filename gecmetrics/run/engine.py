@@ -1,24 +1,43 @@
-"""From a corpus and metrics to per-sentence statistics and results: the one place where the
-protocol's steps are wired together (commands, :func:`~gecmetrics.compare`, paired tests,
-meta-evaluation and ``demo`` all call :func:`score_corpus`).
+"""The run engine: metrics, a corpus (files or Python lists) and an executor in; per-sentence
+statistics and results out. Every command, :func:`~gecmetrics.compare`, paired tests and
+meta-evaluation run through it; it never asks which metric it runs.
 
-Metrics are grouped by :meth:`~gecmetrics.metrics.protocol.Metric.sharing_key`; each group is prepared
-once (e.g. one encoding of the source and references for every n-gram metric with the same
-unit), then every hypothesis is given to every metric of every group before the next
-hypothesis (the counting core keeps only the latest hypothesis's tables).
+* :func:`score_files` reads files in chunks: with a :class:`~gecmetrics.run.executors.Executor`
+  of several workers, each worker reads its own byte ranges (:mod:`gecmetrics.run.chunks`);
+  files that cannot be split (standard input, pipes) or that hold bad input go through the
+  serial reader (:mod:`gecmetrics.run.reading`), which names the file and line.
+* :func:`score_corpus` does the same for a corpus in memory.
+* :func:`scored_chunks` gives the statistics chunk by chunk, in order, for output that
+  streams (sentence scores of a large corpus); :func:`map_chunks` maps any function over the
+  chunks (``m2 annotate``).
+
+In every chunk, metrics are grouped by :meth:`~gecmetrics.metrics.protocol.Metric.sharing_key`;
+each group is prepared once (one encoding of the references for every n-gram metric of a unit,
+one annotation for every ERRANT setting), then every hypothesis is given to every metric. The
+statistics are per sentence, so the numbers never depend on the chunking or the executor.
 """
 from __future__ import annotations
 
-import os
+from collections import deque
+from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 
 from ..core.aggregate import reducer_threads
-from ..io.corpus import Corpus
+from ..core.units import TextChecks
 from ..errors import InputError
-from ..metrics.protocol import M2, Metric, Result, compact
+from ..io.corpus import Corpus
+from ..kinds import M2
+from ..metrics.protocol import Metric, Result, compact
+from .chunks import FileChunk, Misread, index_files, parallel_chunk_lines
+from .executors import Executor, SerialExecutor, check_jobs, make_executor
+from .files import CorpusFiles
+from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size
 
 ProgressCallback = Callable[[int, int, str], None]
-"""Called as ``progress(steps_done, steps_total, what_is_next)``."""
+"""Called as ``progress(steps_done, steps_total, what_is_next)`` (total 0: unknown)."""
+
+__all__ = ["DEFAULT_CHUNK_LINES", "ProgressCallback", "Scored", "ScoredChunk", "check_jobs", "check_metrics",
+           "chunk_size", "corpus_for", "map_chunks", "score_corpus", "score_files", "scored_chunks"]
 
 
 class Scored:
@@ -27,13 +46,15 @@ class Scored:
     ``statistics[name][k]`` is metric k's statistics of hypothesis ``name``; :meth:`result`
     reduces them (once, then kept, on ``jobs`` threads where a reducer can use them).
     ``references``: the number of reference sets; ``encoded_texts``: how many texts the
-    counting core encoded.
+    counting core encoded; ``checks``: the whitespace and order observations of the texts
+    (:meth:`warnings`).
     """
 
     def __init__(self, metrics: list[Metric], names: list[str], statistics: dict[str, list[Any]], references: int,
-                 encoded_texts: int = 0, jobs: int = 1) -> None:
+                 encoded_texts: int = 0, jobs: int = 1, checks: TextChecks | None = None) -> None:
         self.metrics, self.names, self.statistics = metrics, names, statistics
         self.references, self.encoded_texts, self.jobs = references, encoded_texts, jobs
+        self.checks = checks
         self._results: dict[tuple[str, int], Result] = {}
 
     def result(self, name: str, k: int) -> Result:
@@ -51,17 +72,33 @@ class Scored:
         """Metric k's statistics of every hypothesis, in order."""
         return {name: self.statistics[name][k] for name in self.names}
 
+    def warnings(self) -> list[str]:
+        """Lines about the input worth a user's attention (whitespace in char mode, sentences
+        shorter than the n-gram order)."""
+        return self.checks.warnings() if self.checks is not None else []
 
-def sharing_groups(metrics: Sequence[Metric]) -> dict[Hashable, list[int]]:
-    """Indices of the metrics that share one prepared object, by sharing key (in order)."""
-    groups: dict[Hashable, list[int]] = {}
-    for k, metric in enumerate(metrics):
-        groups.setdefault(metric.sharing_key(), []).append(k)
-    return groups
+
+@dataclass
+class ScoredChunk:
+    """One chunk's statistics (``statistics[name][k]``), where it lies (``offset``, ``size``)
+    and how to read its texts again (:meth:`corpus`)."""
+
+    offset: int
+    size: int
+    statistics: dict[str, list[Any]]
+    texts_encoded: int
+    references: int
+    source: Any
+
+    def corpus(self) -> Corpus:
+        """The chunk's texts (read again from the files when a worker read them)."""
+        return self.source.read() if isinstance(self.source, FileChunk) else self.source
 
 
 def check_metrics(metrics: Sequence[Any]) -> list[Metric]:
     """Metrics must implement the protocol."""
+    if isinstance(metrics, Metric):
+        metrics = [metrics]
     metrics = list(metrics)
     if not metrics:
         raise InputError("no metric given")
@@ -71,162 +108,50 @@ def check_metrics(metrics: Sequence[Any]) -> list[Metric]:
     return metrics
 
 
-def _hypothesis(corpus: Corpus, metric: Metric, name: str) -> Sequence[Any]:
-    """Hypothesis ``name`` in the kind the metric reads (text lines or M2 blocks)."""
-    return corpus.hypothesis(name, metric.hypothesis_kind, metric.display_name)
+def sharing_groups(metrics: Sequence[Metric]) -> dict[Hashable, list[int]]:
+    """Indices of the metrics that share one prepared object, by sharing key (in order)."""
+    groups: dict[Hashable, list[int]] = {}
+    for k, metric in enumerate(metrics):
+        groups.setdefault(metric.sharing_key(), []).append(k)
+    return groups
 
 
-DEFAULT_CHUNK_LINES = 2_000
-"""Sentences counted together: the pipeline keeps only the per-sentence statistics of finished
-chunks, so memory stays near what one chunk needs, whatever the corpus size."""
+# ----------------------------------------------------------------------------- one chunk
 
 
-def chunk_spans(size: int, chunk_lines: int | None = None, jobs: int = 1) -> list[tuple[int, int]]:
-    """The (start, end) sentence ranges of the chunks: at most ``chunk_lines`` each, and at
-    least ``jobs`` of them when there are enough sentences (so every worker has one)."""
-    step = chunk_size(chunk_lines)
-    if jobs > 1:
-        step = min(step, max(1, -(-size // jobs)))
-    return [(start, min(start + step, size)) for start in range(0, size, step)]
+@dataclass
+class _Task:
+    """What a worker needs for one chunk: the metrics, the chunk (byte ranges to read, or a
+    Corpus), the hypotheses to score and the text checks to make."""
+
+    metrics: list[Metric]
+    source: Any
+    names: list[str]
+    check_settings: list[tuple[str, bool, int]]
+    shown: list[str]
 
 
-def score_corpus(metrics: Sequence[Metric], corpus: Corpus, names: Sequence[str] | None = None,
-                 progress: ProgressCallback | None = None, jobs: int = 1, chunk_lines: int | None = None) -> Scored:
-    """Statistics of every hypothesis of ``corpus`` (or of ``names``) under every metric.
-
-    The corpus is counted in chunks of sentences (``chunk_lines``; the statistics are
-    per-sentence, so the result does not depend on the chunking), in ``jobs`` processes when
-    ``jobs`` > 1. ``progress(lines_done, lines_total, what)`` hears of every finished chunk."""
-    names = list(corpus.hypotheses) if names is None else list(names)
-    jobs = check_jobs(jobs)
-    chunks = (corpus.slice(start, end) for start, end in chunk_spans(corpus.size, chunk_lines, jobs))
-    return score_chunks(metrics, chunks, names, progress, jobs, total=corpus.size,
-                        references=len(corpus.references))
+@dataclass
+class _Outcome:
+    statistics: dict[str, list[Any]]
+    texts_encoded: int
+    size: int
+    references: int
+    checks: TextChecks
 
 
-def score_chunks(metrics: Sequence[Metric], chunks: Iterable[Corpus], names: Sequence[str],
-                 progress: ProgressCallback | None = None, jobs: int = 1, total: int = 0,
-                 references: int | None = None) -> Scored:
-    """:func:`score_corpus` of a corpus given as consecutive chunks (e.g. read from files by
-    :class:`~gecmetrics.run.reading.CorpusChunks`): the statistics of each chunk are computed
-    (in ``jobs`` processes, a few chunks ahead at most) and joined in order."""
-    metrics, names = check_metrics(metrics), list(names)
-    parts, seen_references = [], [references]
-    for _, statistics, texts in chunk_statistics(metrics, chunks, names, progress, jobs, total, seen_references):
-        parts.append((statistics, texts))
-    return joined(metrics, names, parts, seen_references[0] or 0, check_jobs(jobs))
+def _check_chunk(chunk: Corpus, metrics: list[Metric], names: list[str]) -> None:
+    """The chunk holds every named hypothesis in the kind each metric reads."""
+    for name in names:
+        if name not in chunk.hypotheses:
+            raise InputError(f"no hypothesis named {name!r}")
+        for metric in metrics:
+            chunk.hypothesis(name, metric.hypothesis_kind, metric.display_name)
 
 
-def joined(metrics: list[Metric], names: list[str], parts: Sequence[tuple[dict[str, list[Any]], int]],
-           references: int, jobs: int = 1) -> Scored:
-    """The statistics of consecutive chunks (each: by hypothesis name and metric, and the
-    texts encoded) joined into one :class:`Scored` run."""
-    if not parts:
-        raise InputError("the corpus has no sentences (an empty file scores nothing)")
-    statistics = {name: [metric.join_statistics([part[0][name][k] for part in parts])
-                         for k, metric in enumerate(metrics)] for name in names}
-    return Scored(metrics, names, statistics, references, sum(part[1] for part in parts), jobs)
-
-
-def chunk_statistics(metrics: Sequence[Metric], chunks: Iterable[Corpus], names: Sequence[str],
-                     progress: ProgressCallback | None = None, jobs: int = 1, total: int = 0,
-                     seen_references: list[int | None] | None = None) -> Iterator[tuple[Corpus, dict[str, list[Any]], int]]:
-    """Per chunk, in order: (the chunk, its statistics by hypothesis name and metric, the texts
-    the counting core encoded). For output that streams (sentence scores of huge corpora)."""
-    metrics, names = check_metrics(metrics), list(names)
-    report = _Progress(progress, total * len(names))
-    checked = _checked(chunks, metrics, names, seen_references if seen_references is not None else [None])
-    for chunk, (statistics, texts) in _chunk_statistics(metrics, checked, names, check_jobs(jobs)):
-        yield chunk, statistics, texts
-        report.add(chunk.size * len(names), names[-1] if names else "")
-    report.finish()
-
-
-def check_jobs(jobs: int) -> int:
-    """Worker processes: an integer >= 1, or 0 for one per core."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-        raise InputError(f"the number of processes must be an integer >= 0 (0: one per core), got {jobs!r}")
-    return jobs or (os.cpu_count() or 1)
-
-
-def chunk_size(chunk_lines: int | None) -> int:
-    """Sentences per chunk: ``chunk_lines`` checked, or the default."""
-    if chunk_lines is None:
-        return DEFAULT_CHUNK_LINES
-    if isinstance(chunk_lines, bool) or not isinstance(chunk_lines, int) or chunk_lines < 1:
-        raise InputError(f"the chunk size must be an integer >= 1, got {chunk_lines!r}")
-    return chunk_lines
-
-
-def _checked(chunks: Iterable[Corpus], metrics: list[Metric], names: list[str],
-             seen_references: list[int | None]) -> Iterator[Corpus]:
-    """The chunks, each checked to hold every named hypothesis in the metrics' kind."""
-    for chunk in chunks:
-        for name in names:
-            if name not in chunk.hypotheses:
-                raise InputError(f"no hypothesis named {name!r}")
-            for metric in metrics:
-                _hypothesis(chunk, metric, name)
-        seen_references[0] = len(chunk.references)
-        yield chunk
-
-
-def _chunk_statistics(metrics: list[Metric], chunks: Iterator[Corpus], names: list[str],
-                      jobs: int) -> Iterator[tuple[Corpus, tuple[dict[str, list[Any]], int]]]:
-    """(chunk, its statistics) in order: here, or in worker processes with at most two chunks
-    per worker read ahead (memory stays bounded whatever the corpus size)."""
-    if jobs == 1:
-        for chunk in chunks:
-            yield chunk, score_chunk((metrics, chunk, names))
-        return
-    for (_, chunk, _), result in in_pool(score_chunk, ((metrics, chunk, names) for chunk in chunks), jobs):
-        yield chunk, result
-
-
-def in_pool(function: Callable[[Any], Any], tasks: Iterable[Any], jobs: int) -> Iterator[tuple[Any, Any]]:
-    """(task, ``function(task)``) in the tasks' order, computed in ``jobs`` worker processes with
-    at most two tasks per worker submitted ahead (memory stays bounded whatever the corpus size).
-    A worker that dies is one InputError."""
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    pending: deque = deque()
-    try:
-        with ProcessPoolExecutor(jobs) as pool:
-            for task in tasks:
-                pending.append((task, pool.submit(function, task)))
-                while len(pending) > 2 * jobs or (pending and pending[0][1].done()):
-                    task_done, future = pending.popleft()
-                    yield task_done, future.result()
-            while pending:
-                task_done, future = pending.popleft()
-                yield task_done, future.result()
-    except BrokenProcessPool:
-        raise InputError("a worker process died (out of memory?); run with fewer processes (-p) or smaller "
-                         "chunks (--chunk-lines)") from None
-
-
-class _Progress:
-    """Lines done so far, passed on to a progress callback (``total`` 0: unknown)."""
-
-    def __init__(self, callback: ProgressCallback | None, total: int) -> None:
-        self.callback, self.total, self.done = callback, total, 0
-
-    def add(self, lines: int, what: str) -> None:
-        self.done += lines
-        if self.callback is not None and (not self.total or self.done < self.total):
-            self.callback(self.done, self.total, what)
-
-    def finish(self) -> None:
-        if self.callback is not None:
-            self.callback(self.done, self.done, "done")
-
-
-def score_chunk(task: tuple[list[Metric], Corpus, list[str]]) -> tuple[dict[str, list[Any]], int]:
-    """One chunk (metrics, corpus, hypothesis names): each group of metrics prepared once,
-    then every hypothesis and metric; returns the statistics and the texts encoded."""
-    metrics, corpus, names = task
+def _statistics(metrics: list[Metric], corpus: Corpus, names: list[str]) -> tuple[dict[str, list[Any]], int]:
+    """Each group of metrics prepared once, then every hypothesis and metric; the statistics
+    and the texts encoded."""
     groups = sharing_groups(metrics)
     prepared = {key: metrics[indices[0]].prepare(corpus, [metrics[k] for k in indices[1:]])
                 for key, indices in groups.items()}
@@ -235,9 +160,255 @@ def score_chunk(task: tuple[list[Metric], Corpus, list[str]]) -> tuple[dict[str,
         for key, indices in groups.items():
             for k in indices:
                 # compacted per chunk: a large corpus's chunks wait for the join in 32 bits
-                rows = metrics[k].statistics(prepared[key], _hypothesis(corpus, metrics[k], name))
+                rows = metrics[k].statistics(prepared[key], corpus.hypothesis(name, metrics[k].hypothesis_kind))
                 statistics[name][k] = compact(rows)
     return statistics, sum(metrics[indices[0]].texts_encoded(prepared[key]) for key, indices in groups.items())
+
+
+def _run_task(task: _Task) -> _Outcome | None:
+    """A worker's whole job for one chunk: read it (byte ranges), check it, count it. None when
+    a byte range holds bad input (the serial reader then says how)."""
+    try:
+        corpus = task.source.read() if isinstance(task.source, FileChunk) else task.source
+        _check_chunk(corpus, task.metrics, task.names)
+    except (InputError, Misread):
+        if isinstance(task.source, FileChunk):
+            return None
+        raise
+    statistics, texts = _statistics(task.metrics, corpus, task.names)
+    checks = TextChecks(task.check_settings)
+    checks.observe(list(zip(task.shown, _texts_of(corpus, task))))
+    return _Outcome(statistics, texts, corpus.size, len(corpus.references), checks)
+
+
+def _texts_of(corpus: Corpus, task: _Task) -> list[Sequence[str]]:
+    """The chunk's text files in the order of ``task.shown`` (source, references, text hypotheses)."""
+    hypotheses = [lines for lines in corpus.hypotheses.values() if not lines or isinstance(lines[0], str)]
+    texts = [corpus.sources, *corpus.references, *hypotheses]
+    return texts[-len(task.shown):] if task.shown else []
+
+
+def _merge_checks(checks: TextChecks, chunk: TextChecks) -> None:
+    for key, count in chunk.counts.items():
+        checks.counts[key] = checks.counts.get(key, 0) + count
+    for key, size in chunk.longest.items():
+        checks.longest[key] = max(checks.longest.get(key, 0), size)
+
+
+def text_checks(metrics: Sequence[Metric]) -> TextChecks:
+    """The whitespace and order checks of the metrics' text units (fed chunk by chunk)."""
+    return TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
+
+
+# ----------------------------------------------------------------------------- runs
+
+
+class _Run:
+    """One run's bookkeeping: the executor, the progress, the text checks."""
+
+    def __init__(self, metrics: Sequence[Any], names: Sequence[str], executor: Executor | None, jobs: int,
+                 dask: str | None, progress: ProgressCallback | None) -> None:
+        self.metrics, self.names = check_metrics(metrics), list(names)
+        self.own_executor = executor is None
+        self.executor = executor if executor is not None else make_executor(jobs, dask)
+        self.progress = progress
+        self.checks = text_checks(self.metrics)
+        self.done = 0
+
+    def tick(self, lines: int, total: int) -> None:
+        self.done += lines * len(self.names)
+        if self.progress is not None:
+            self.progress(self.done, total * len(self.names), self.names[-1] if self.names else "")
+
+    def finish(self) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.done, "done")
+        if self.own_executor:
+            self.executor.close()
+
+    def task(self, source: Any, shown: list[str]) -> _Task:
+        return _Task(self.metrics, source, self.names, self.checks.settings, shown)
+
+
+def _mapped(executor: Executor, function: Callable[[Any], Any], sources: Iterable[Any],
+            make_task: Callable[[Any], Any]) -> Iterator[tuple[Any, Any]]:
+    """(source, ``function(make_task(source))``) of every chunk source, in order, computed by
+    ``executor`` (the sources are kept here: only the results come back from the workers)."""
+    pending: deque = deque()
+
+    def tasks() -> Iterator[Any]:
+        for source in sources:
+            pending.append(source)
+            yield make_task(source)
+
+    for result in executor.map(function, tasks()):
+        yield pending.popleft(), result
+
+
+def _chunk_results(executor: Executor, function: Callable[[Any], Any], files: CorpusFiles,
+                   chunk_lines: int | None, make_task: Callable[[Any], Any]) -> Iterator[tuple[Any, Any]]:
+    """(chunk source, result) of every chunk of the files, in order: byte ranges read by the
+    workers where the files allow it (a result of None: the range holds bad input); the serial
+    reader for the rest, and from the first chunk a worker found bad on (it reports the error
+    exactly as always, or goes on where the index misread a line)."""
+    chunks = None if isinstance(executor, SerialExecutor) else index_files(files, chunk_lines)
+    done = 0
+    if chunks:
+        for chunk, result in _mapped(executor, function, chunks, make_task):
+            if result is None:
+                break
+            done += 1
+            yield chunk, result
+        else:
+            return
+    serial = (corpus for k, corpus in enumerate(CorpusChunks(files, chunk_lines)) if k >= done)
+    yield from _mapped(executor, function, serial, make_task)
+
+
+def _file_outcomes(run: _Run, files: CorpusFiles, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
+    """(chunk source, outcome) of every chunk of the files, in order (see :func:`_chunk_results`)."""
+    chunk_lines = parallel_chunk_lines(files, run.executor.jobs, chunk_lines)
+    shown = files.shown_texts
+    total = 0 if not files.seekable() else _sentences_of(files)
+    for source, outcome in _chunk_results(run.executor, _run_task, files, chunk_lines,
+                                          lambda source: run.task(source, shown)):
+        run.tick(outcome.size, total)
+        yield source, outcome
+
+
+def _sentences_of(files: CorpusFiles) -> int:
+    from .chunks import count_sentences
+
+    return count_sentences(files) or 0
+
+
+def _corpus_outcomes(run: _Run, corpus: Corpus, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
+    """(chunk, outcome) of a corpus in memory, in chunks of sentences."""
+    step = chunk_size(chunk_lines)
+    if run.executor.jobs > 1:
+        step = min(step, max(1, -(-corpus.size // (2 * run.executor.jobs))))
+    chunks = (corpus.slice(start, min(start + step, corpus.size)) for start in range(0, corpus.size, step))
+    for chunk, outcome in _mapped(run.executor, _run_task, chunks, lambda source: run.task(source, [])):
+        run.tick(outcome.size, corpus.size)
+        yield chunk, outcome
+
+
+def _joined(run: _Run, outcomes: Iterable[tuple[Any, _Outcome]], references: int | None = None) -> Scored:
+    """The statistics of consecutive chunks joined into one :class:`Scored` run."""
+    parts, seen_references = [], references
+    for _, outcome in outcomes:
+        parts.append(outcome)
+        _merge_checks(run.checks, outcome.checks)
+        seen_references = outcome.references
+    if not parts:
+        raise InputError("the corpus has no sentences (an empty file scores nothing)")
+    statistics = {name: [metric.join_statistics([part.statistics[name][k] for part in parts])
+                         for k, metric in enumerate(run.metrics)] for name in run.names}
+    return Scored(run.metrics, run.names, statistics, seen_references or 0, sum(p.texts_encoded for p in parts),
+                  run.executor.jobs, run.checks)
+
+
+def score_files(metrics: Sequence[Any], files: CorpusFiles, *, executor: Executor | None = None, jobs: int = 1,
+                dask: str | None = None, chunk_lines: int | None = None,
+                progress: ProgressCallback | None = None) -> Scored:
+    """Every metric's statistics of every hypothesis of ``files``, counted chunk by chunk by
+    ``executor`` (default: made from ``jobs`` worker processes, 0 = one per core, or a Dask
+    cluster at ``dask``; closed at the end), joined in order.
+
+    >>> scored = score_files(["gleu", "green"], CorpusFiles("INPUT", ("REF0", "REF1"), ("AMU", "CAMB")), jobs=2)
+    >>> scored.result("AMU", 0).score
+    """
+    from ..metrics.registry import resolve_metrics
+
+    run = _Run(resolve_metrics(metrics), files.hypothesis_names, executor, jobs, dask, progress)
+    try:
+        return _joined(run, _file_outcomes(run, files, chunk_lines), len(files.references))
+    finally:
+        run.finish()
+
+
+def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | None = None, *,
+                 executor: Executor | None = None, jobs: int = 1, chunk_lines: int | None = None,
+                 progress: ProgressCallback | None = None) -> Scored:
+    """Statistics of every hypothesis of a corpus in memory (or of ``names``) under every
+    metric, counted in chunks of sentences (``chunk_lines``) by ``executor`` (or ``jobs``
+    worker processes)."""
+    from ..metrics.registry import resolve_metrics
+
+    if not isinstance(corpus, Corpus):
+        raise InputError(f"score_corpus needs a Corpus, got {type(corpus).__name__}")
+    run = _Run(resolve_metrics(metrics), list(corpus.hypotheses) if names is None else names, executor, jobs, None,
+               progress)
+    try:
+        return _joined(run, _corpus_outcomes(run, corpus, chunk_lines), len(corpus.references))
+    finally:
+        run.finish()
+
+
+def scored_chunks(metrics: Sequence[Any], inputs: CorpusFiles | Corpus, *, executor: Executor | None = None,
+                  jobs: int = 1, chunk_lines: int | None = None, progress: ProgressCallback | None = None,
+                  checks: list | None = None) -> Iterator[ScoredChunk]:
+    """The statistics chunk by chunk, in order, as they are counted (for output that streams:
+    sentence scores of a corpus of any size). ``checks``: a list that receives the run's
+    :class:`TextChecks` once the last chunk is done."""
+    from ..metrics.registry import resolve_metrics
+
+    names = inputs.hypothesis_names if isinstance(inputs, CorpusFiles) else list(inputs.hypotheses)
+    run = _Run(resolve_metrics(metrics), names, executor, jobs, None, progress)
+    try:
+        outcomes = _file_outcomes(run, inputs, chunk_lines) if isinstance(inputs, CorpusFiles) else \
+            _corpus_outcomes(run, inputs, chunk_lines)
+        offset = 0
+        for source, outcome in outcomes:
+            _merge_checks(run.checks, outcome.checks)
+            yield ScoredChunk(offset, outcome.size, outcome.statistics, outcome.texts_encoded, outcome.references,
+                              source)
+            offset += outcome.size
+        if offset == 0:
+            raise InputError("the corpus has no sentences (an empty file scores nothing)")
+        if checks is not None:
+            checks.append(run.checks)
+    finally:
+        run.finish()
+
+
+def _map_task(task: tuple[Callable[[Corpus], Any], Any]) -> tuple[int, int, Any] | None:
+    """One chunk of :func:`map_chunks`: read (None when a byte range holds bad input), then
+    the function."""
+    function, source = task
+    try:
+        corpus = source.read() if isinstance(source, FileChunk) else source
+    except (InputError, Misread):
+        if isinstance(source, FileChunk):
+            return None
+        raise
+    return corpus.offset, corpus.size, function(corpus)
+
+
+def map_chunks(function: Callable[[Corpus], Any], files: CorpusFiles, *, executor: Executor | None = None,
+               jobs: int = 1, dask: str | None = None, chunk_lines: int | None = None,
+               progress: ProgressCallback | None = None) -> Iterator[tuple[int, int, Any]]:
+    """``function(chunk)`` for every chunk of the files, in order, as (offset, size, result):
+    any per-chunk job (``m2 annotate``). ``function`` must be picklable (a module-level
+    function or a ``functools.partial`` of one) for worker processes. Bad input is reported
+    by the serial reader, as in :func:`score_files`."""
+    own = executor is None
+    executor = executor if executor is not None else make_executor(jobs, dask)
+    chunk_lines = parallel_chunk_lines(files, executor.jobs, chunk_lines)
+    total = _sentences_of(files) if files.seekable() else 0
+    done = 0
+    try:
+        for _, (offset, size, result) in _chunk_results(executor, _map_task, files, chunk_lines,
+                                                        lambda source: (function, source)):
+            done += size
+            if progress is not None:
+                progress(done, total, "")
+            yield offset, size, result
+        if progress is not None:
+            progress(done, done, "done")
+    finally:
+        if own:
+            executor.close()
 
 
 def corpus_for(metrics: Sequence[Metric], sources: Sequence[str] | None, references: Any,

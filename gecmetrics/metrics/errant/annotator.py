@@ -18,7 +18,6 @@ from ...core.lang.en.merge import STRATEGIES, edit_spans
 from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, ParsedSentence, SpacyModel
 from ...core.lang.en.wordlist import load_word_list
 from .edits import DETECTION_TYPES, AnnotatedEdit, noop_edit
-from .workers import chunk_bounds, concatenated, cpu_count, run_chunks
 
 REANNOTATION_MODES = ("auto", "gold")
 class Annotator:
@@ -27,22 +26,20 @@ class Annotator:
     ``model``: a spaCy model name or path (or a loaded :class:`SpacyModel`); ``merge``: rules,
     all-split, all-merge or all-equal; ``lev``: plain Levenshtein alignment; ``tokenise``:
     spaCy tokenises the lines (else they are whitespace-split, as given); ``word_list``: the
-    SPELL word list (a set, a path, or None for :func:`load_word_list`'s defaults);
-    ``processes``: worker processes (0: one per core).
+    SPELL word list (a set, a path, or None for :func:`load_word_list`'s defaults). One
+    process annotates; a run spreads chunks of sentences over worker processes
+    (:mod:`gecmetrics.run`).
     """
 
     def __init__(self, model: str | SpacyModel = DEFAULT_MODEL, merge: str = "rules", lev: bool = False,
                  tokenise: bool = False, word_list: str | frozenset[str] | set[str] | None = None,
-                 processes: int = 1, batch_size: int = DEFAULT_BATCH_SIZE):
+                 batch_size: int = DEFAULT_BATCH_SIZE):
         if merge not in STRATEGIES:
             raise InputError(f"unknown merging strategy {merge!r}: choose from {', '.join(STRATEGIES)}")
-        if not isinstance(processes, int) or isinstance(processes, bool) or processes < 0:
-            raise InputError(f"processes must be 0 (all cores) or a positive integer, not {processes!r}")
         self.spacy = model if isinstance(model, SpacyModel) else SpacyModel(model, batch_size)
         self.merge = merge
         self.lev = bool(lev)
         self.tokenise = bool(tokenise)
-        self.processes = processes or cpu_count()
         self._word_list = word_list
         self._classifier: Classifier | None = None
         self._parses: dict[tuple[str, bool], ParsedSentence] = {}
@@ -113,8 +110,7 @@ class Annotator:
     def annotate_sets(self, sources: Sequence[str], sets: Sequence[Sequence[Sequence[str]]],
                       keep_empty: bool = False) -> list[list[Block]]:
         """:meth:`annotate` of several sets of hypotheses (e.g. each system, and the references)
-        of the same sources, with each distinct line parsed once for all of them; with
-        ``processes`` > 1, chunks of sentences are annotated in worker processes."""
+        of the same sources, with each distinct line parsed once for all of them."""
         sources = _lines(sources, "sources")
         sets = [[_lines(hyps, f"hypotheses {k}") for k, hyps in enumerate(hypotheses_list)] for hypotheses_list in sets]
         for hypotheses_list in sets:
@@ -122,14 +118,9 @@ class Annotator:
                 if len(hypotheses) != len(sources):
                     raise InputError(f"hypothesis set {k} has {len(hypotheses)} lines but the source has "
                                      f"{len(sources)}")
-        bounds = chunk_bounds(len(sources), self.processes)
-        if self.processes == 1 or len(bounds) == 1:
-            return self._annotate_chunk(sources, sets, keep_empty)
-        tasks = [(sources[a:b], [[hyps[a:b] for hyps in hypotheses_list] for hypotheses_list in sets], keep_empty)
-                 for a, b in bounds]
-        return concatenated(run_chunks(self, "_annotate_chunk", tasks))
+        return self._annotate_all(sources, sets, keep_empty)
 
-    def _annotate_chunk(self, sources: list[str], sets: list[list[list[str]]], keep_empty: bool) -> list[list[Block]]:
+    def _annotate_all(self, sources: list[str], sets: list[list[list[str]]], keep_empty: bool) -> list[list[Block]]:
         """The blocks of every set; the lines that need a parse are parsed first, in one batch
         (sources only where a hypothesis differs, or for spaCy's tokens with ``tokenise``)."""
         kept = [d for d, line in enumerate(sources) if keep_empty or line.strip()]
@@ -170,17 +161,7 @@ class Annotator:
             raise InputError(f"reannotation mode must be 'auto' or 'gold', not {mode!r}")
         if not isinstance(blocks, (list, tuple)) or not all(isinstance(block, Block) for block in blocks):
             raise TypeError("blocks must be a list of gecmetrics.io.m2.Block")
-        bounds = chunk_bounds(len(blocks), self.processes)
-        if self.processes == 1 or len(bounds) == 1:
-            return reannotate_blocks(self, list(blocks), mode, minimise, old_types)
-        tasks = [([list(blocks[a:b])], mode, minimise, old_types) for a, b in bounds]
-        return concatenated(run_chunks(self, "_reannotate_chunk", tasks))[0]
-
-    def _reannotate_chunk(self, parts: list[list[Block]], mode: str, minimise: bool, old_types: bool
-                          ) -> list[list[Block]]:
-        from .reannotate import reannotate_blocks
-
-        return [reannotate_blocks(self, parts[0], mode, minimise, old_types)]
+        return reannotate_blocks(self, list(blocks), mode, minimise, old_types)
 
     def classify_tokens(self, orig: ParsedSentence, o_tokens: list[int], cor: ParsedSentence, c_tokens: list[int]
                         ) -> str:

@@ -16,16 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
-import numpy as np
 
 from ...io.corpus import Corpus
 
 from ...io.text import check_lines
 from ...errors import InputError
-from ...core import fscore
-from ..m2.compare import CategoryCounts, EditTable, ErrantCompare, ErrantResult, ErrantSettings, SentenceTrace
+from ..m2.compare import EditTable, ErrantCompare, ErrantResult, ErrantSettings, ErrantStatistics
 from ...io.m2 import Block
-from ..protocol import M2, TEXT, choice, non_negative_int, parse_bool, setting
+from ..protocol import M2, TEXT, choice, parse_bool, setting
 from .annotator import Annotator
 from ...core.lang.en.merge import STRATEGIES
 from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, SpacyModel
@@ -60,8 +58,6 @@ class ErrantTextSettings(ErrantSettings):
                                   parse_bool)
     word_list: str | None = setting(None, "SPELL word list file (default: $GECMETRICS_ERRANT_WORDS, else the "
                                           "shipped one)", _optional_text, ("words",))
-    processes: int = setting(1, "annotation worker processes, 0 = one per core (numbers do not change)",
-                             non_negative_int, ("p",))
 
 
 _MODELS: dict[str, SpacyModel] = {}
@@ -120,7 +116,7 @@ class ErrantText(ErrantCompare):
 
     def annotator(self) -> Annotator:
         s = self.settings
-        return Annotator(shared_model(s.spacy_model), s.merge, s.lev, s.tokenise, s.word_list, s.processes)
+        return Annotator(shared_model(s.spacy_model), s.merge, s.lev, s.tokenise, s.word_list)
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> ErrantPrepared:
         """Annotate every text hypothesis of the corpus (and the references with
@@ -139,8 +135,8 @@ class ErrantText(ErrantCompare):
         return ErrantPrepared(annotator, list(corpus.sources), references, list(zip(hypotheses, blocks)))
 
     def statistics(self, prepared: ErrantPrepared, hypothesis: Sequence[str],
-                   name: str = "hypothesis") -> np.ndarray:
-        """Per sentence and annotator pair: (TP, FP, FN, ...) as ErrantCompare's, shape (D, P, 5)."""
+                   name: str = "hypothesis") -> ErrantStatistics:
+        """Per sentence and annotator pair: ErrantCompare's statistics of the annotated lines."""
         if not isinstance(prepared, ErrantPrepared):
             raise TypeError(f"expected {type(self).__name__}.prepare()'s result, got {type(prepared).__name__}")
         return super().statistics(prepared.reference_tables(self), prepared.blocks(hypothesis), name)
@@ -148,11 +144,7 @@ class ErrantText(ErrantCompare):
     def compare_text(self, prepared: ErrantPrepared, hypothesis: Sequence[str],
                      name: str = "hypothesis") -> ErrantResult:
         """The full comparison (categories, and traces with ``verbose``) of one hypothesis."""
-        return self.compare(prepared.blocks(hypothesis), prepared.reference_blocks, name)
-
-    def running(self, name: str = "hypothesis") -> "RunningComparison":
-        """:meth:`compare_text` of one hypothesis over a corpus prepared chunk by chunk."""
-        return RunningComparison(self, name)
+        return self.score(self.statistics(prepared, hypothesis, name))
 
     def versions(self) -> dict[str, str]:
         """spaCy's version and the model's (loads the model)."""
@@ -176,39 +168,28 @@ class ErrantText(ErrantCompare):
                 **self.versions()}
 
 
-class RunningComparison:
-    """ERRANT's full comparison of one hypothesis (counts, categories, traces) over consecutive
-    chunks of a corpus: each chunk's pair choice starts from the counts chosen before it (the
-    running-F choice looks only backwards), so the result equals the whole corpus's while only
-    the per-sentence rows (and the traces, with ``verbose``) are kept."""
+@dataclass(frozen=True)
+class AnnotationJob:
+    """``m2 annotate`` of one chunk (picklable, for the run engine's workers): ERRANT M2 blocks
+    of the chunk's hypotheses against its sources (errant_parallel), or of its gold blocks
+    re-annotated (``reannotate``: 'auto' or 'gold', as errant_m2)."""
 
-    def __init__(self, metric: ErrantText, name: str = "hypothesis") -> None:
-        self.metric, self.name = metric, name
-        self.parts: list[np.ndarray] = []
-        self.totals = np.zeros(3, dtype=np.int64)
-        self.sentences = 0
-        self.categories: dict[str, CategoryCounts] = {}
-        self.traces: list[SentenceTrace] = []
+    spacy_model: str = DEFAULT_MODEL
+    merge: str = "rules"
+    lev: bool = False
+    tokenise: bool = False
+    word_list: str | None = None
+    reannotate: str | None = None
+    minimise: bool = True
+    old_types: bool = False
+    hypotheses: tuple[str, ...] = ()
+    """The hypotheses annotated as annotators 0, 1, ... (names in the chunk; a name may repeat)."""
 
-    def add(self, prepared: ErrantPrepared, hypothesis: Sequence[str]) -> None:
-        """Compare the hypothesis lines of the chunk ``prepared`` was made from."""
-        metric = self.metric
-        blocks = prepared.blocks(hypothesis)
-        sentences = metric._sentences(prepared.reference_tables(metric), blocks, self.name)
-        rows = metric._rows(sentences)
-        chosen, totals = metric.choice().corpus(fscore.candidate_counts(rows), self.totals)
-        metric.add_details(self.categories, self.traces, blocks, sentences, chosen, self.totals, self.sentences)
-        self.parts.append(rows)
-        self.totals, self.sentences = totals, self.sentences + len(rows)
+    def annotator(self) -> Annotator:
+        return Annotator(shared_model(self.spacy_model), self.merge, self.lev, self.tokenise, self.word_list)
 
-    def statistics(self) -> np.ndarray:
-        """The per-sentence rows of every chunk so far, joined (the metric's statistics)."""
-        if not self.parts:
-            raise InputError("the corpus has no sentences (an empty file scores nothing)")
-        return self.metric.join_statistics(self.parts)
-
-    def result(self) -> ErrantResult:
-        """The corpus result with the categories (and traces) gathered chunk by chunk."""
-        result = self.metric.score(self.statistics())
-        result.categories, result.traces = self.categories, self.traces
-        return result
+    def __call__(self, corpus: Corpus) -> list[Block]:
+        annotator = self.annotator()
+        if self.reannotate is not None:
+            return annotator.reannotate(corpus.gold, self.reannotate, self.minimise, self.old_types)
+        return annotator.annotate(corpus.sources, [corpus.hypotheses[name] for name in self.hypotheses])

@@ -26,7 +26,7 @@ import numpy as np
 
 from ...io.corpus import Corpus
 from ...errors import InputError
-from ..protocol import M2, Settings, choice, parse_beta, parse_bool, parse_strings, setting
+from ..protocol import M2, Result, Settings, choice, parse_beta, parse_bool, parse_strings, setting
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
 from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, check_blocks, read_m2
@@ -91,6 +91,31 @@ class SentenceTrace:
     pairs: list[SentenceComparison]
     chosen: tuple[int, int]
     categories: dict[str, list[int]]
+
+
+class ErrantStatistics:
+    """Per-sentence statistics of an ERRANT-style comparison: ``rows`` (D, P, 5), the counts of
+    every (hypothesis annotator, reference annotator) pair in trial order, as the M2 family's
+    reducers read them (``numpy.asarray`` gives them), and ``details``, per sentence what the
+    corpus result shows beside the counts: each pair's error categories, and with ``verbose``
+    the edits and the source for ERRANT's trace. Chunks join by :meth:`joined`."""
+
+    def __init__(self, rows: np.ndarray, details: list[_Sentence]) -> None:
+        self.rows, self.details = rows, details
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.rows if dtype is None else self.rows.astype(dtype)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.rows.shape
+
+    @classmethod
+    def joined(cls, parts: Sequence["ErrantStatistics"], rows: np.ndarray) -> "ErrantStatistics":
+        return cls(rows, [detail for part in parts for detail in part.details])
 
 
 PAIR_BASE = 1 << 31
@@ -243,6 +268,7 @@ class _Sentence:
     pairs: list[tuple[int, int]]
     counts: list[tuple[int, int, int]]
     categories: list[dict[str, list[int]]]
+    source: str = ""
 
 
 class ErrantCompare(RunningFMetric):
@@ -328,7 +354,7 @@ class ErrantCompare(RunningFMetric):
                     pairs.append((hyp_id, ref_id))
                     counts.append((tp, fp, fn))
                     categories.append(cats)
-            sentences.append(_Sentence(hyp_tables, ref_tables, pairs, counts, categories))
+            sentences.append(_Sentence(hyp_tables, ref_tables, pairs, counts, categories, block.source))
         return sentences
 
     @staticmethod
@@ -337,9 +363,27 @@ class ErrantCompare(RunningFMetric):
                                              for s in sentences])
 
     def statistics(self, prepared: list[dict[int, EditTable]], hypothesis: Sequence[Block],
-                   name: str = "hypothesis") -> np.ndarray:
-        """Per sentence and annotator pair (trial order): (TP, FP, FN), shape (D, P, 5)."""
-        return self._rows(self._sentences(prepared, hypothesis, name))
+                   name: str = "hypothesis") -> ErrantStatistics:
+        """Per sentence and annotator pair (trial order): (TP, FP, FN) as rows (D, P, 5), with
+        each pair's categories (and, with ``verbose``, what the trace shows)."""
+        sentences = self._sentences(prepared, hypothesis, name)
+        if not self.verbose:
+            for sentence in sentences:
+                sentence.hyp_tables = sentence.ref_tables = {}  # only the trace shows them
+        return ErrantStatistics(self._rows(sentences), sentences)
+
+    def join_statistics(self, parts: Sequence[Any]) -> Any:
+        if parts and all(isinstance(part, ErrantStatistics) for part in parts):
+            return ErrantStatistics.joined(parts, super().join_statistics([part.rows for part in parts]))
+        return super().join_statistics(parts)
+
+    def score(self, statistics: Any) -> Result:
+        """The running-F choice over the pairs, then P/R/F; with the statistics' details, the
+        error categories of the chosen pairs (and the traces, with ``verbose``)."""
+        result = super().score(statistics)
+        if isinstance(statistics, ErrantStatistics) and isinstance(result, ErrantResult):
+            self.add_details(result.categories, result.traces, statistics.details, result.chosen)
+        return result
 
     def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
                 hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
@@ -347,16 +391,12 @@ class ErrantCompare(RunningFMetric):
         categories of the chosen pairs (and the traces, with ``verbose``)."""
         reference = [self.edit_tables(block) for block in check_blocks(ref_blocks, ref_name)]
         sentences = self._sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
-        result = self.score(self._rows(sentences))
-        self.add_details(result.categories, result.traces, hyp_blocks, sentences, result.chosen)
-        return result
+        return self.score(ErrantStatistics(self._rows(sentences), sentences))
 
     def add_details(self, categories: dict[str, CategoryCounts], traces: list[SentenceTrace],
-                    hyp_blocks: Sequence[Block], sentences: list[_Sentence], chosen: np.ndarray,
-                    start: Sequence[int] = (0, 0, 0), first_row: int = 0) -> None:
+                    sentences: list[_Sentence], chosen: np.ndarray) -> None:
         """Add the error categories of the chosen pairs to ``categories`` (and their traces to
-        ``traces``, with ``verbose``). ``start`` and ``first_row``: the counts and sentences
-        before these ones, for a corpus compared chunk by chunk."""
+        ``traces``, with ``verbose``)."""
         for sentence, k in zip(sentences, chosen):
             for error_type, (tp, fp, fn) in sentence.categories[int(k)].items():
                 total = categories.setdefault(error_type, CategoryCounts())
@@ -364,12 +404,11 @@ class ErrantCompare(RunningFMetric):
                 total.fp += fp
                 total.fn += fn
         if self.verbose:
-            traces.extend(self._traces(hyp_blocks, sentences, chosen, start, first_row))
+            traces.extend(self._traces(sentences, chosen))
 
-    def _traces(self, hyp_blocks: Sequence[Block], sentences: list[_Sentence], chosen: np.ndarray,
-                start: Sequence[int] = (0, 0, 0), first_row: int = 0) -> list[SentenceTrace]:
+    def _traces(self, sentences: list[_Sentence], chosen: np.ndarray) -> list[SentenceTrace]:
         traces = []
-        total = np.array(start, dtype=np.int64)
+        total = np.zeros(3, dtype=np.int64)
         for row, sentence in enumerate(sentences):
             shown = []
             for (hyp_id, ref_id), counts in zip(sentence.pairs, sentence.counts):
@@ -377,8 +416,7 @@ class ErrantCompare(RunningFMetric):
                 shown.append(SentenceComparison(hyp_id, ref_id, _shown_edits(sentence.hyp_tables[hyp_id]),
                                                 _shown_edits(sentence.ref_tables[ref_id]), counts, global_counts))
             k = int(chosen[row])
-            traces.append(SentenceTrace(first_row + row, hyp_blocks[row].source, shown, sentence.pairs[k],
-                                        sentence.categories[k]))
+            traces.append(SentenceTrace(row, sentence.source, shown, sentence.pairs[k], sentence.categories[k]))
             total += sentence.counts[k]
         return traces
 

@@ -1,14 +1,14 @@
-"""-p N on files: workers read their own byte ranges; the numbers, warnings and errors are those
-of -p 1 (the serial reader)."""
+"""The run engine: -p N on files, workers read their own byte ranges; the numbers, warnings and
+errors are those of -p 1 (the serial reader), whatever the executor."""
 from __future__ import annotations
 
 import pytest
 
-from gecmetrics import M2Scorer
-from gecmetrics.cli.common import shown_texts, text_checks
-from gecmetrics.run.file_chunks import index_file_chunks, score_files_in_pool
-from gecmetrics.run.engine import score_chunks
-from gecmetrics.run.reading import CorpusChunks
+from gecmetrics import InputError, M2Scorer
+from gecmetrics.run.chunks import index_files
+from gecmetrics.run.engine import _run_task, _Run, score_files
+from gecmetrics.run.executors import ProcessExecutor, SerialExecutor
+from gecmetrics.run.files import CorpusFiles
 from tests.conftest import run_cli
 
 
@@ -49,12 +49,13 @@ def test_workers_reading_their_chunks_print_what_one_process_prints(m2_files, tm
 
 def test_the_statistics_come_from_the_workers_own_reading(m2_files):
     gold, hyp = m2_files
-    chunks = index_file_chunks(None, [], [hyp], gold, 3)
+    files = CorpusFiles(None, (), (hyp,), gold)
+    chunks = index_files(files, 3)
     assert [c.gold.first_line for c in chunks[:3]] == [1, 13, 25] and [c.offset for c in chunks] == list(range(0, 23, 3))
-    checks = text_checks([M2Scorer()])
-    scored = score_files_in_pool([M2Scorer()], chunks, [hyp], 2, checks, shown_texts(None, [], [hyp]))
-    serial = score_chunks([M2Scorer()], CorpusChunks(None, [], [hyp], gold, 3), [hyp])
-    assert scored is not None and (scored.statistics[hyp][0] == serial.statistics[hyp][0]).all()
+    with ProcessExecutor(2) as executor:
+        scored = score_files([M2Scorer()], files, executor=executor, chunk_lines=3)
+    serial = score_files([M2Scorer()], files, executor=SerialExecutor(), chunk_lines=3)
+    assert (scored.statistics[hyp][0] == serial.statistics[hyp][0]).all()
 
 
 def test_a_bad_block_in_a_later_chunk_is_the_same_error(m2_files, tmp_path):
@@ -62,8 +63,11 @@ def test_a_bad_block_in_a_later_chunk_is_the_same_error(m2_files, tmp_path):
     lines = open(gold).read().splitlines(keepends=True)
     lines[61] = "A 0 9|||R:X|||v|||REQUIRED|||-NONE-|||0\n"  # line 62: block 16, in the 6th chunk of 3
     bad = _write(tmp_path, "bad.m2", "".join(lines))
-    chunks = index_file_chunks(None, [], [hyp], bad, 3)
-    assert score_files_in_pool([M2Scorer()], chunks, [hyp], 2, text_checks([]), [hyp]) is None  # the serial reader says
+    chunks = index_files(CorpusFiles(None, (), (hyp,), bad), 3)
+    run = _Run([M2Scorer()], [hyp], SerialExecutor(), 1, None, None)
+    assert _run_task(run.task(chunks[5], [hyp])) is None  # a worker leaves it to the serial reader
+    with pytest.raises(InputError, match="edit span 0 9 goes beyond"), ProcessExecutor(2) as executor:
+        score_files([M2Scorer()], CorpusFiles(None, (), (hyp,), bad), executor=executor, chunk_lines=3)
     serial, parallel = _both("m2", "score", "-s", bad, "-o", hyp)
     assert serial == parallel and serial[0] == 2 and f"{bad}:62: edit span 0 9 goes beyond" in serial[2]
     text = tmp_path / "text"
@@ -75,7 +79,7 @@ def test_a_bad_block_in_a_later_chunk_is_the_same_error(m2_files, tmp_path):
 def test_counts_that_disagree_and_lines_the_index_misreads_go_the_serial_way(m2_files, tmp_path):
     gold, hyp = m2_files
     short = _write(tmp_path, "short", "v x y\n" * 22)
-    assert index_file_chunks(None, [], [short], gold, 3) is None
+    assert index_files(CorpusFiles(None, (), (short,), gold), 3) is None
     serial, parallel = _both("m2", "score", "-s", gold, "-o", short)
     assert serial == parallel and serial[0] == 2 and "has 22 lines but the M2 file" in serial[2]
     odd = _write(tmp_path, "odd.m2", open(gold).read().replace("\n\nS w7", "\n\x1c\nS w7"))  # blank to the parser only

@@ -1,0 +1,184 @@
+"""Where the chunks of a run are computed: here, in worker processes, or on a Dask cluster.
+
+An :class:`Executor` maps a function over tasks and gives the results in the tasks' order,
+with a bounded number of tasks submitted ahead (memory stays bounded whatever the corpus size).
+The engine (:mod:`gecmetrics.run.engine`) never asks which executor it holds. Use one as a
+context manager: leaving it stops its workers, also when the run fails or is interrupted.
+
+* :class:`SerialExecutor`: in this process, one task after the other;
+* :class:`ProcessExecutor`: ``jobs`` worker processes on this machine (``-p N``);
+* :class:`DaskExecutor`: the workers of a Dask cluster (``--dask ADDRESS``, or ``local`` for a
+  local cluster of ``jobs`` processes; the optional extra ``gecmetrics[dask]``); the workers
+  read their chunks from a file system they share with this process.
+"""
+from __future__ import annotations
+
+import os
+import re
+from abc import ABC, abstractmethod
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator
+
+from ..errors import InputError
+
+MAX_JOBS = 512
+"""The most worker processes a run starts."""
+DASK_HINT = "the Dask executor needs the dask extra: pip install 'gecmetrics[dask]'"
+DASK_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")
+_ADDRESS = re.compile(r"^(?P<scheme>[a-z]+)://(?P<host>\[[0-9a-fA-F:]+\]|[^:/\s]+):(?P<port>\d{1,5})/?$")
+
+
+def check_jobs(jobs: int) -> int:
+    """Worker processes: an integer from 1 to :data:`MAX_JOBS`, or 0 for one per core."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 0 <= jobs <= MAX_JOBS:
+        raise InputError(f"the number of processes (-p) must be an integer from 0 (one per core) to {MAX_JOBS}, "
+                         f"got {jobs!r}")
+    return jobs or (os.cpu_count() or 1)
+
+
+def check_dask_address(address: str) -> str:
+    """``local``, or a scheduler address ``SCHEME://HOST:PORT`` (tcp, tls, ucx, ws, wss, inproc)."""
+    if address == "local":
+        return address
+    match = _ADDRESS.match(address.strip()) if isinstance(address, str) else None
+    if match is None or match["scheme"] not in DASK_SCHEMES or not 0 < int(match["port"]) < 65536:
+        raise InputError(f"--dask takes 'local' or a scheduler address SCHEME://HOST:PORT (scheme one of "
+                         f"{', '.join(DASK_SCHEMES)}), got {address!r}")
+    return address.strip()
+
+
+class Executor(ABC):
+    """Maps a function over tasks, results in the tasks' order (see the module docstring)."""
+
+    jobs: int = 1
+    """How many tasks run at once (for the engine's chunk sizes)."""
+
+    @abstractmethod
+    def map(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        """``function(task)`` for every task, in order. Stopping the iteration early (or an
+        error) cancels what is pending."""
+
+    def close(self) -> None:
+        """Stop the workers (idempotent)."""
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class SerialExecutor(Executor):
+    """Every task in this process, one after the other."""
+
+    def map(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        for task in tasks:
+            yield function(task)
+
+
+class ProcessExecutor(Executor):
+    """``jobs`` worker processes on this machine, started on first use and kept for the whole
+    run (so that what a worker loads once, a spaCy model or a BERT, serves every chunk)."""
+
+    def __init__(self, jobs: int = 0) -> None:
+        self.jobs = check_jobs(jobs)
+        self._pool: Any = None
+
+    def _started(self) -> Any:
+        if self._pool is None:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = ProcessPoolExecutor(self.jobs)
+        return self._pool
+
+    def map(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        pool = self._started()
+        pending: deque = deque()
+        try:
+            for task in tasks:
+                pending.append(pool.submit(function, task))
+                while len(pending) > 2 * self.jobs or (pending and pending[0].done()):
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        except BrokenProcessPool:
+            raise InputError("a worker process died (out of memory?); run with fewer processes (-p) or smaller "
+                             "chunks (--chunk-lines)") from None
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def close(self) -> None:
+        """Stop the pool; workers still busy (after an error or an interrupt) are ended now,
+        so that no process outlives the run."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list(getattr(pool, "_processes", {}).values())  # the pool's own handles
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=5)
+
+
+class DaskExecutor(Executor):
+    """The workers of a Dask cluster: ``address`` of a scheduler, or ``local`` for a local
+    cluster of ``jobs`` processes (one thread each)."""
+
+    def __init__(self, address: str, jobs: int = 0) -> None:
+        self.address = check_dask_address(address)
+        self.jobs = check_jobs(jobs)
+        self._cluster: Any = None
+        self._client: Any = None
+
+    def _connected(self) -> Any:
+        if self._client is None:
+            try:
+                from distributed import Client, LocalCluster
+            except ImportError:
+                raise InputError(DASK_HINT) from None
+            if self.address == "local":
+                self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True,
+                                             dashboard_address=None)
+                self._client = Client(self._cluster)
+            else:
+                try:
+                    self._client = Client(self.address, timeout="10s")
+                except (OSError, TimeoutError, ValueError) as err:
+                    raise InputError(f"cannot reach the Dask scheduler at {self.address}: {err}") from None
+            workers = len(self._client.scheduler_info().get("workers", {})) or 1
+            self.jobs = workers if self.address != "local" else self.jobs
+        return self._client
+
+    def map(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        client = self._connected()
+        pending: deque = deque()
+        try:
+            for task in tasks:
+                pending.append(client.submit(function, task, pure=False))
+                while len(pending) > 2 * self.jobs:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def close(self) -> None:
+        client, cluster, self._client, self._cluster = self._client, self._cluster, None, None
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def make_executor(jobs: int = 1, dask: str | None = None) -> Executor:
+    """The executor of ``-p JOBS`` and ``--dask ADDRESS``: Dask when an address is given, else
+    worker processes when ``jobs`` is not 1 (0: one per core), else this process."""
+    if dask is not None:
+        return DaskExecutor(dask, jobs)
+    return SerialExecutor() if check_jobs(jobs) == 1 else ProcessExecutor(jobs)

@@ -1,0 +1,99 @@
+"""What a run reads: the files of one evaluation (:class:`CorpusFiles`), checked once."""
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..io.text import STDIN
+
+
+@dataclass(frozen=True)
+class CorpusFiles:
+    """The files of one evaluation, line i of each belonging to sentence i.
+
+    ``source`` (text; may be None when ``gold`` is given: its sentences are the source),
+    ``references`` (text, one file per reference set), ``hypotheses`` (system outputs: text
+    files, or M2 files with ``m2_hypotheses``), ``gold`` (an M2 file: the M2 family's
+    references) and ``hypothesis_m2`` (one M2 file per text hypothesis, in the same order, for
+    metrics that read hypothesis edits). ``-`` is standard input, which can be read once.
+    """
+
+    source: str | None = None
+    references: tuple[str, ...] = ()
+    hypotheses: tuple[str, ...] = ()
+    gold: str | None = None
+    hypothesis_m2: tuple[str, ...] = ()
+    m2_hypotheses: bool = False
+    names: dict[str, str] = field(default_factory=dict, compare=False)
+    """File names for messages: 'source', 'gold', 'reference K' (set from the paths)."""
+
+    def __post_init__(self) -> None:
+        for name in ("references", "hypotheses", "hypothesis_m2"):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes)) or not all(isinstance(path, str) for path in value):
+                raise InputError(f"{name} must be a sequence of file paths, got {value!r}")
+            object.__setattr__(self, name, tuple(value))
+        for name in ("source", "gold"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise InputError(f"{name} must be a file path, got {value!r}")
+        if self.source is None and self.gold is None:
+            raise InputError("a corpus needs a source file or a gold M2 file")
+        if self.paths.count(STDIN) > 1:
+            raise InputError("standard input ('-') can be read only once")
+        if self.hypothesis_m2 and len(self.hypothesis_m2) != len(self.hypotheses):
+            raise InputError(f"give one hypothesis M2 file per hypothesis file, in the same order: "
+                             f"{len(self.hypothesis_m2)} M2 files for {len(self.hypotheses)} hypothesis files")
+        if self.m2_hypotheses and (self.gold is None or self.hypothesis_m2):
+            raise InputError("M2 hypotheses are read against a gold (reference) M2 file, without --hyp-m2")
+        names = {f"reference {k}": shown(path) for k, path in enumerate(self.references)}
+        if self.source is not None:
+            names["source"] = f"the source {shown(self.source)}"
+        if self.gold is not None:
+            names["gold"] = shown(self.gold)
+            names.setdefault("source", shown(self.gold))
+        object.__setattr__(self, "names", names)
+
+    @property
+    def paths(self) -> list[str]:
+        """Every file, in reading order: source, references, hypotheses, gold, hypothesis M2."""
+        return [path for path in [self.source, *self.references, *self.hypotheses, self.gold, *self.hypothesis_m2]
+                if path is not None]
+
+    @property
+    def text_paths(self) -> list[str]:
+        """The files read as lines of text (source, references, text hypotheses)."""
+        hypotheses = [] if self.m2_hypotheses else list(self.hypotheses)
+        return [path for path in [self.source] if path is not None] + list(self.references) + hypotheses
+
+    @property
+    def hypothesis_names(self) -> list[str]:
+        """The names the hypotheses are known by in a run: their paths as given (M2 hypotheses
+        by the names shown in messages: ``<stdin>`` for ``-``)."""
+        return [shown(path) for path in self.hypotheses] if self.m2_hypotheses else list(self.hypotheses)
+
+    @property
+    def shown_texts(self) -> list[str]:
+        """The names of the text files in warnings: source, references, hypotheses."""
+        return [shown(path) for path in self.text_paths]
+
+    def seekable(self) -> bool:
+        """Whether every file can be read by byte ranges (regular files: not standard input, a
+        pipe or a device), so that workers can read their own chunks."""
+        return all(_regular_file(path) for path in self.paths)
+
+
+def shown(path: str) -> str:
+    """A path as messages show it (``<stdin>`` for ``-``)."""
+    return "<stdin>" if path == STDIN else path
+
+
+def _regular_file(path: str) -> bool:
+    if path == STDIN:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False  # the reader names the file and says why
