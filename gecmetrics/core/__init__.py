@@ -1,0 +1,1 @@
+"""Shared machinery below every other layer: n-grams, aggregation, caching, models."""

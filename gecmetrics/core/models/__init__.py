@@ -1,0 +1,1 @@
+"""Model loading, batched inference and tiny seeded models for tests."""
