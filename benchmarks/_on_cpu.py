@@ -1,13 +1,15 @@
 """Run an original script that hard-codes CUDA on a machine without a GPU, leaving its code as
 it is: ``python _on_cpu.py SCRIPT ARGS...`` runs SCRIPT as ``python SCRIPT ARGS...`` would (as
-``__main__``, its folder first on ``sys.path``), after making torch's CUDA moves stay on the CPU.
+``__main__``, its folder first on ``sys.path``), and ``python _on_cpu.py -c CODE ARGS...`` as
+``python -c``, after making torch's CUDA moves stay on the CPU.
 
 SOME (github kokeman/SOME, ``some.py``) moves its models and batches to ``torch.device('cuda')``
 and IMPARA (github gotutiyan/IMPARA, ``impara.py``) calls ``.cuda()`` on its model; neither has
 a CPU option. Here ``Module.cuda()`` returns the module unchanged, and ``Module.to`` /
 ``Tensor.to`` given a CUDA device move to the CPU instead; nothing else changes, so the scripts
-compute what they compute on a GPU, on the CPU. Used for the oracle numbers in tests/data and
-by benchmarks/models_some_impara.py.
+compute what they compute on a GPU, on the CPU (gec-metrics' SOME also calls ``.cuda()`` even
+with ``no_cuda``). Used for the oracle numbers in tests/data and by
+benchmarks/models_some_impara.py.
 """
 from __future__ import annotations
 
@@ -44,10 +46,15 @@ def keep_on_cpu() -> None:
 
 
 def main() -> None:
-    if len(sys.argv) < 2:
-        sys.exit("usage: python _on_cpu.py SCRIPT [ARGS...]")
-    script = os.path.abspath(sys.argv[1])
+    if len(sys.argv) < 2 or (sys.argv[1] == "-c" and len(sys.argv) < 3):
+        sys.exit("usage: python _on_cpu.py SCRIPT [ARGS...]  |  python _on_cpu.py -c CODE [ARGS...]")
     keep_on_cpu()
+    if sys.argv[1] == "-c":  # like python -c: CODE runs as __main__ with sys.argv = ['-c', ARGS...]
+        code = sys.argv[2]
+        sys.argv = ["-c", *sys.argv[3:]]
+        exec(compile(code, "<string>", "exec"), {"__name__": "__main__"})
+        return
+    script = os.path.abspath(sys.argv[1])
     sys.argv = [script, *sys.argv[2:]]
     sys.path.insert(0, os.path.dirname(script))
     runpy.run_path(script, run_name="__main__")

@@ -166,14 +166,20 @@ class Encoder:
             encoded = self.tokenizer(missing, add_special_tokens=False)["input_ids"]
             self.pieces.update((text, tuple(ids)) for text, ids in zip(missing, encoded))
 
+    def ids(self, text: str) -> tuple[int, ...]:
+        """The WordPiece ids of a text (tokenized now if :meth:`prepare` has not seen it)."""
+        if text not in self.pieces:
+            self.prepare([text])
+        return self.pieces[text]
+
     def single(self, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """``[CLS] text [SEP]`` truncated to ``max_length``: (ids, token types)."""
-        ids = (self.cls_id, *self.pieces[text][:self.max_length - 2], self.sep_id)
+        ids = (self.cls_id, *self.ids(text)[:self.max_length - 2], self.sep_id)
         return ids, (0,) * len(ids)
 
     def pair(self, first: str, second: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """``[CLS] first [SEP] second [SEP]`` truncated (longest first) to ``max_length``."""
-        a, b = self.pieces[first], self.pieces[second]
+        a, b = self.ids(first), self.ids(second)
         keep_a, keep_b = truncate_pair(len(a), len(b), self.max_length - 3)
         head = (self.cls_id, *a[:keep_a], self.sep_id)
         tail = (*b[:keep_b], self.sep_id)
