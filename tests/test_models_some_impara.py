@@ -310,3 +310,50 @@ def test_the_shipped_vocabulary_is_rebuilt_from_conll14(shared_data: Path) -> No
     completed = subprocess.run([sys.executable, str(script), "--check", "--data", str(shared_data / "conll14")],
                                capture_output=True, text=True)
     assert completed.returncode == 0 and completed.stdout.startswith("same"), completed.stdout + completed.stderr
+
+
+def test_benchmark_quick_run_reports_our_timing(backend, shared_data: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "models_some_impara.py"
+    completed = subprocess.run([sys.executable, str(script), "--quick", "--no-peers"], capture_output=True, text=True,
+                               timeout=600)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    for metric in ("SOME", "IMPARA"):
+        assert f"## {metric}" in completed.stdout, completed.stdout
+    lines = re.findall(r"^ours  all systems, one process\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s.*AMU \d\.\d{4}",
+                       completed.stdout, re.MULTILINE)
+    assert len(lines) == 2, completed.stdout
+
+
+def test_direct_bert_equals_transformers(some_models, impara_models) -> None:
+    """The models computed from their weights (direct_bert) give transformers' numbers on padded
+    batches with token types, and the same weights fingerprint."""
+    import torch
+
+    from gecmetrics.core.models.inference import Encoder, _load_with_transformers, load_model, load_tokenizer
+    from gecmetrics.pt.model import import_backend
+
+    _, transformers = import_backend()
+    folder = some_models[0]
+    encoder = Encoder(load_tokenizer(transformers, str(folder / "meaning")), 128)
+    rows = [encoder.pair("He go to school .", "He goes to school ."), encoder.single("Yes ."),
+            encoder.pair("", "A much longer sentence , with a comma and more words in it .")]
+    width = max(len(ids) for ids, _ in rows)
+    ids = torch.tensor([list(i) + [0] * (width - len(i)) for i, _ in rows])
+    types = torch.tensor([list(t) + [0] * (width - len(t)) for _, t in rows])
+    mask = torch.tensor([[1] * len(i) + [0] * (width - len(i)) for i, _ in rows])
+    cases = [(folder / "meaning", "regressor"), (impara_models[0] / "qe", "regressor"), (impara_models[0] / "se", "encoder")]
+    for path, kind in cases:
+        direct = load_model(str(path), kind, "cpu")
+        reference = _load_with_transformers(str(path), str(path), kind, "cpu", torch.device("cpu"), torch.float32)
+        assert direct.direct and not reference.direct and direct.fingerprint == reference.fingerprint
+        with torch.inference_mode():
+            if kind == "regressor":
+                ours, theirs = direct.model.regress(ids, mask, types), reference.model.regress(ids, mask, types)
+            else:
+                ours, theirs = direct.model.states(ids, mask, types), reference.model.states(ids, mask, types)
+                ours, theirs = ours[mask.bool()], theirs[mask.bool()]
+        torch.testing.assert_close(ours, theirs, rtol=0, atol=2e-5)

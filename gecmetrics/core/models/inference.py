@@ -95,23 +95,81 @@ def load_tokenizer(transformers: Any, name: str) -> Any:
 
 @dataclass
 class LoadedModel:
-    """A model in evaluation mode on its device and dtype, with what names it in a signature:
-    the name given and the fingerprint of its weights as loaded (float32, before any cast)."""
+    """A model in evaluation mode on its device and dtype, called as ``model.states(ids, mask,
+    types)`` (last layer) or ``model.regress(ids, mask, types)`` (a regressor's output), with what
+    names it in a signature: the name given and the fingerprint of its weights (as stored, in
+    float32), and whether it is computed directly (``direct_bert``) or by transformers."""
 
     name: str
     model: Any
     device: Any
     dtype: Any
     fingerprint: str
+    direct: bool
+
+
+class TransformersBert:
+    """A transformers model called like :class:`~gecmetrics.core.models.direct_bert.MaskedBert`."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def states(self, ids: Any, mask: Any, types: Any) -> Any:
+        return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).last_hidden_state
+
+    def regress(self, ids: Any, mask: Any, types: Any) -> Any:
+        return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits[:, 0]
+
+
+def _files(source: str) -> tuple[str, str | None] | None:
+    """(config.json, single weight file or None) of a folder, or of a hub model in the local
+    cache (downloaded if needed and allowed); None when they cannot be had (transformers then
+    loads the model, or says why not)."""
+    import os
+
+    from ...pt.encoder import weight_file
+
+    if os.path.isdir(source):
+        return os.path.join(source, "config.json"), weight_file(source)
+    from ...pt.model import _cached_weights
+
+    _, transformers = import_backend()
+    try:
+        return transformers.utils.cached_file(source, "config.json"), _cached_weights(transformers, source)
+    except Exception:  # not cached and no network, or no such model: transformers says which
+        return None
 
 
 def load_model(name: str, kind: str, device: str | None = None, dtype: str = "float32") -> LoadedModel:
-    """A one-output regressor (``kind="regressor"``: ``AutoModelForSequenceClassification``
-    with one label) or a plain encoder (``kind="encoder"``: ``AutoModel``), by hub name or
-    folder, in evaluation mode on ``device`` in ``dtype``."""
-    torch, transformers = import_backend()
+    """A one-output regressor (``kind="regressor"``: a ``BertForSequenceClassification`` with
+    one label) or a plain encoder (``kind="encoder"``: what ``AutoModel`` loads), by hub name or
+    folder, in evaluation mode on ``device`` in ``dtype``. A plain BERT in one weight file is
+    computed directly from its weights (``direct_bert``), anything else by transformers."""
+    from .direct_bert import load_direct
+
+    torch, _ = import_backend()
     chosen_device, chosen_dtype = resolve_device(torch, device), resolve_dtype(torch, dtype)
     source = _model_source(name)
+    files = _files(source)
+    try:
+        loaded = load_direct(torch, *files, kind == "regressor") if files else None
+    except Exception as err:  # corrupt or incomplete weights
+        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+    if loaded is not None:
+        model, state = loaded
+        fingerprint = weights_fingerprint({key: value.float().numpy() for key, value in state.items()})
+        del state
+        try:
+            model = model.to(chosen_device, chosen_dtype)
+        except (RuntimeError, AssertionError) as err:
+            raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+        return LoadedModel(name, model, chosen_device, chosen_dtype, fingerprint, True)
+    return _load_with_transformers(name, source, kind, device, chosen_device, chosen_dtype)
+
+
+def _load_with_transformers(name: str, source: str, kind: str, device: str | None, chosen_device: Any,
+                            chosen_dtype: Any) -> LoadedModel:
+    _, transformers = import_backend()
     loader = {"regressor": transformers.AutoModelForSequenceClassification, "encoder": transformers.AutoModel}[kind]
     try:
         with quiet_loading(transformers):
@@ -127,7 +185,7 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
     except (RuntimeError, AssertionError) as err:
         raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
     model.eval()
-    return LoadedModel(name, model, chosen_device, chosen_dtype, fingerprint)
+    return LoadedModel(name, TransformersBert(model), chosen_device, chosen_dtype, fingerprint, False)
 
 
 def truncate_pair(first: int, second: int, budget: int) -> tuple[int, int]:
@@ -199,32 +257,30 @@ def run_batches(inputs: dict[Hashable, tuple[tuple[int, ...], tuple[int, ...]]],
         for start in range(0, len(keys), batch_size):
             chunk = keys[start:start + batch_size]
             width = len(inputs[chunk[0]][0])
-            ids = torch.full((len(chunk), width), pad_id, dtype=torch.long)
-            types = torch.zeros((len(chunk), width), dtype=torch.long)
-            mask = torch.zeros((len(chunk), width), dtype=torch.long)
+            ids = np.full((len(chunk), width), pad_id, dtype=np.int64)
+            types = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.int64)
             for row, key in enumerate(chunk):
                 token_ids, token_types = inputs[key]
-                ids[row, :len(token_ids)] = torch.tensor(token_ids)
-                types[row, :len(token_ids)] = torch.tensor(token_types)
+                ids[row, :len(token_ids)] = token_ids
+                types[row, :len(token_ids)] = token_types
                 mask[row, :len(token_ids)] = 1
-            output = forward(ids.to(loaded.device), mask.to(loaded.device), types.to(loaded.device))
-            values = output.float().cpu().numpy()
+            tensors = [torch.from_numpy(array).to(loaded.device) for array in (ids, mask, types)]
+            values = forward(*tensors).float().cpu().numpy()
             results.update(zip(chunk, values))
     return results
 
 
 def regression_forward(loaded: LoadedModel) -> Callable[[Any, Any, Any], Any]:
     """The one output of a regressor (batch,), given ids, mask and token types."""
-    def forward(ids: Any, mask: Any, types: Any) -> Any:
-        return loaded.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits[:, 0]
-    return forward
+    return loaded.model.regress
 
 
 def mean_pooling_forward(loaded: LoadedModel) -> Callable[[Any, Any, Any], Any]:
     """The mean of the last layer's states over the real (unpadded) tokens, [CLS] and [SEP]
-    included (batch, hidden); token types are not passed (all 0)."""
+    included (batch, hidden)."""
     def forward(ids: Any, mask: Any, types: Any) -> Any:
-        states = loaded.model(input_ids=ids, attention_mask=mask).last_hidden_state.float()
+        states = loaded.model.states(ids, mask, types).float()
         weights = mask.unsqueeze(-1).to(states.dtype)
         return (states * weights).sum(dim=1) / weights.sum(dim=1)
     return forward
