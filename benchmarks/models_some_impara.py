@@ -161,7 +161,8 @@ def benchmark(metric: str, args, models: Path, data: Path, systems: list[str]) -
             print(f"original, sum of {len(scored)} runs: cpu {peer_cpu:8.2f} s  vs ours {subset.cpu_seconds:.2f} s  "
                   f"{ratio_text(peer_cpu, subset)}{label}", flush=True)
     if args.gec_metrics_python and Path(args.gec_metrics_python).is_file():
-        command = [args.gec_metrics_python, str(ON_CPU), "-c", GEC_METRICS, metric, str(models), str(data), "4", *systems]
+        command = [args.gec_metrics_python, str(ON_CPU), "-c", GEC_METRICS, metric, str(models), str(data), "4",
+                   *systems]
         timing = harness.measure_peer(command, args.peer_repeats)
         if timing is not None:
             theirs = harness.parse_score_rows(timing.stdout, systems)

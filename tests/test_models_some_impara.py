@@ -345,7 +345,8 @@ def test_direct_bert_equals_transformers(some_models, impara_models) -> None:
     ids = torch.tensor([list(i) + [0] * (width - len(i)) for i, _ in rows])
     types = torch.tensor([list(t) + [0] * (width - len(t)) for _, t in rows])
     mask = torch.tensor([[1] * len(i) + [0] * (width - len(i)) for i, _ in rows])
-    cases = [(folder / "meaning", "regressor"), (impara_models[0] / "qe", "regressor"), (impara_models[0] / "se", "encoder")]
+    cases = [(folder / "meaning", "regressor"), (impara_models[0] / "qe", "regressor"),
+             (impara_models[0] / "se", "encoder")]
     for path, kind in cases:
         direct = load_model(str(path), kind, "cpu")
         reference = _load_with_transformers(str(path), str(path), kind, "cpu", torch.device("cpu"), torch.float32)
@@ -357,3 +358,16 @@ def test_direct_bert_equals_transformers(some_models, impara_models) -> None:
                 ours, theirs = direct.model.states(ids, mask, types), reference.model.states(ids, mask, types)
                 ours, theirs = ours[mask.bool()], theirs[mask.bool()]
         torch.testing.assert_close(ours, theirs, rtol=0, atol=2e-5)
+
+
+# impara.py (commit 1c5aa97d, environment of tests/data/models_tiny_impara.tsv) on three lines
+# whose second hypothesis is empty (not at the end of the file, where impara.py would drop it):
+#   python _on_cpu.py impara.py --src_file S --pred_file H --restore_dir FOLDER/qe --level sentence
+EMPTY_LINE_SOURCES = ["This are a test .", "He go home .", "She like it ."]
+EMPTY_LINE_HYPOTHESES = ["This is a test .", "", "She likes it ."]
+EMPTY_LINE_ORACLE = [0.7667592763900757, 0.0, 0.7167247533798218]
+
+
+def test_impara_scores_an_empty_hypothesis_as_the_original(impara_models) -> None:
+    scores = impara_scorer(impara_models[0]).sentence_scores(EMPTY_LINE_SOURCES, EMPTY_LINE_HYPOTHESES)
+    assert_equal_at_4_decimals("empty line", scores, EMPTY_LINE_ORACLE)

@@ -221,7 +221,7 @@ class Encoder:
         """Tokenize the texts not seen yet, in one call."""
         missing = list(dict.fromkeys(text for text in texts if text not in self.pieces))
         if missing:
-            encoded = self.tokenizer(missing, add_special_tokens=False)["input_ids"]
+            encoded = self.tokenizer(missing, add_special_tokens=False, verbose=False)["input_ids"]
             self.pieces.update((text, tuple(ids)) for text, ids in zip(missing, encoded))
 
     def ids(self, text: str) -> tuple[int, ...]:
@@ -245,7 +245,8 @@ class Encoder:
 
 
 def run_batches(inputs: dict[Hashable, tuple[tuple[int, ...], tuple[int, ...]]], batch_size: int,
-                forward: Callable[[Any, Any, Any], Any], loaded: LoadedModel, pad_id: int) -> dict[Hashable, np.ndarray]:
+                forward: Callable[[Any, Any, Any], Any], loaded: LoadedModel,
+                pad_id: int) -> dict[Hashable, np.ndarray]:
     """``forward(ids, attention_mask, token_types)`` on every input, in batches of
     ``batch_size`` sorted by length (longest first, padded to the longest of the batch);
     returns key -> that input's row of the output, as float32 NumPy."""

@@ -14,9 +14,10 @@ vocabulary of ``gecmetrics/data/models/conll14_cased_vocab.txt`` (derived from t
 text by ``scripts/build_conll14_vocab.py``; ``do_lower_case`` false, as ``bert-base-cased``).
 The weights come from NumPy's frozen ``RandomState`` stream seeded per parameter name (the
 recipe of :mod:`gecmetrics.pt.tiny`, imported from there: ``parameter_values``,
-``weights_fingerprint``), with the model's name in the seed so that the models differ. The output bias of SOME's regressors
-is ``SOME_OUTPUT_BIAS`` (the middle of SOME's 1-4 rating scale) and IMPARA's 0 (its score is
-the sigmoid of the output), so that the tiny models' scores fall in the range the real ones use.
+``weights_fingerprint``), with the model's name in the seed so that the models differ. The
+output bias of SOME's regressors is ``SOME_OUTPUT_BIAS`` (the middle of SOME's 1-4 rating
+scale) and IMPARA's 0 (its score is the sigmoid of the output), so that the tiny models' scores
+fall in the range the real ones use.
 """
 from __future__ import annotations
 
@@ -99,7 +100,8 @@ def build_tiny_model(folder: str | os.PathLike[str], stream: str, regression: bo
     vocabulary = cased_vocabulary()
     config = transformers.BertConfig(**tiny_config(len(vocabulary), regression))
     model = (transformers.BertForSequenceClassification if regression else transformers.BertModel)(config)
-    state = {name: _value(name, tuple(p.shape), seed, stream, float(output_bias)) for name, p in model.named_parameters()}
+    state = {name: _value(name, tuple(p.shape), seed, stream, float(output_bias))
+             for name, p in model.named_parameters()}
     with torch.no_grad():
         for name, parameter in model.named_parameters():
             parameter.copy_(torch.from_numpy(state[name]))

@@ -31,7 +31,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.models.inference import (Encoder, LoadedModel, check_max_length, check_parallel, check_positive,
-                                      corpus_mean, import_backend, load_model, load_tokenizer, regression_forward, run_batches)
+                                      corpus_mean, import_backend, load_model, load_tokenizer, regression_forward,
+                                      run_batches)
 from ...errors import InputError
 
 HEADS = ("grammar", "fluency", "meaning")
