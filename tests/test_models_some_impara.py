@@ -158,6 +158,11 @@ def test_tiny_models_are_the_oracles(some_models, impara_models) -> None:
     scorer = some_scorer(some_models[0])
     assert scorer.fingerprints == dict(zip(("grammar", "fluency", "meaning"), some_models[1].values()))
     assert impara_scorer(impara_models[0]).fingerprints == impara_models[1]
+    items = scorer.signature_items()
+    assert items["grammar_weights"] == some_models[1]["grammer"][:12] and items["weights"] == "0.55,0.43,0.02"
+    assert items["dtype"] == "float32" and items["tokenizer"] == str(some_models[0] / "grammer")
+    items = impara_scorer(impara_models[0], threshold=0.995).signature_items()
+    assert items["se_weights"] == impara_models[1]["se"][:12] and items["threshold"] == "0.995"
 
 
 def test_some_equals_the_original(some_models, conll14: Path) -> None:

@@ -36,8 +36,8 @@ from typing import Sequence
 import numpy as np
 
 from ...core.models.inference import (Encoder, LoadedModel, check_max_length, check_parallel, check_positive,
-                                      corpus_mean, import_backend, load_model, load_tokenizer, mean_pooling_forward,
-                                      regression_forward, run_batches)
+                                      check_texts, corpus_mean, import_backend, load_model, load_tokenizer,
+                                      mean_pooling_forward, regression_forward, run_batches)
 from ...errors import InputError
 
 DEFAULT_THRESHOLD = 0.9
@@ -99,6 +99,15 @@ class IMPARAScorer:
         """Model -> weights fingerprint (SHA-256 over names, shapes and float32 values)."""
         return {"qe": self.qe.fingerprint, "se": self.se.fingerprint}
 
+    def signature_items(self) -> dict[str, str]:
+        """What identifies the numbers, for a signature: both models and their weights
+        fingerprints (first 12 hex digits), the tokenizer, the threshold, the maximum length and
+        the dtype (batch size and device change nothing beyond float rounding)."""
+        return {"qe_model": self.qe.name, "qe_weights": self.qe.fingerprint[:12], "se_model": self.se.name,
+                "se_weights": self.se.fingerprint[:12], "tokenizer": self.tokenizer_name,
+                "threshold": f"{self.threshold:g}", "max_length": str(self.max_length),
+                "dtype": str(self.qe.dtype).removeprefix("torch.")}
+
     def _embed(self, texts: list[str]) -> None:
         missing = [text for text in dict.fromkeys(texts) if text not in self._embeddings]
         if missing:
@@ -133,7 +142,7 @@ class IMPARAScorer:
 
     def qualities(self, hypotheses: Sequence[str]) -> np.ndarray:
         """sigmoid(QE(hypothesis)) of each hypothesis, gated or not."""
-        hypotheses = check_parallel(hypotheses, hypotheses)[1]
+        hypotheses = check_texts("hypotheses", hypotheses)
         self.encoder.prepare(list(dict.fromkeys(hypotheses)))
         self._rate(hypotheses)
         return sigmoid(np.array([self._quality[text] for text in hypotheses], dtype=np.float64))

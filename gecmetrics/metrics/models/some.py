@@ -100,6 +100,19 @@ class SOMEScorer:
         """Head -> weights fingerprint (SHA-256 over names, shapes and float32 values)."""
         return {head: loaded.fingerprint for head, loaded in self.models.items()}
 
+    def signature_items(self) -> dict[str, str]:
+        """What identifies the numbers, for a signature: each head's model and weights
+        fingerprint (first 12 hex digits), the tokenizer, the weights, the maximum length and the
+        dtype (batch size and device change nothing beyond float rounding)."""
+        items = {}
+        for head, loaded in self.models.items():
+            items[f"{head}_model"] = loaded.name
+            items[f"{head}_weights"] = loaded.fingerprint[:12]
+        items.update(tokenizer=self.tokenizer_name, max_length=str(self.max_length),
+                     weights=f"{self.weights.grammar:g},{self.weights.fluency:g},{self.weights.meaning:g}",
+                     dtype=str(self.models["grammar"].dtype).removeprefix("torch."))
+        return items
+
     def _rate(self, head: str, keys: list[Any]) -> None:
         """Run ``head`` on the keys not rated yet (a hypothesis, or a (source, hypothesis) pair)."""
         memo = self._ratings[head]
