@@ -338,8 +338,8 @@ def test_direct_bert_equals_transformers(some_models, impara_models) -> None:
     batches with token types, and the same weights fingerprint."""
     import torch
 
-    from gecmetrics.core.models.inference import Encoder, _load_with_transformers, load_model, load_tokenizer
-    from gecmetrics.pt.model import import_backend
+    from gecmetrics.core.models.inference import (Encoder, _load_with_transformers, import_backend, load_model,
+                                                  load_tokenizer)
 
     _, transformers = import_backend()
     folder = some_models[0]
