@@ -1,0 +1,312 @@
+"""Batched inference of BERT-family models for the model-based metrics (SOME, IMPARA): loading a
+model by hub name or folder on a device and in a dtype, encoding each distinct text once, building
+BERT inputs with the original tokenizers' truncation, and running length-sorted batches.
+
+Why encode here rather than call the tokenizer on each input: a source sentence is shared by
+every system and a hypothesis often by several, so its WordPiece ids are computed once and the
+inputs (``[CLS] a [SEP]`` or ``[CLS] a [SEP] b [SEP]``) are assembled from them; and the
+truncation of a pair is then ours, the rule of transformers' Python tokenizers with which the
+original metrics were run (:func:`truncate_pair`), whatever the installed transformers does.
+
+torch and transformers are optional (``pip install 'gecmetrics[models]'``): imported on first
+use, their absence is one line of :class:`~gecmetrics.errors.InputError`, as is every failure to
+load a model or tokenizer.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Sequence
+
+import numpy as np
+
+from ...errors import InputError
+from .loading import _first_line, _model_source, quiet_loading
+from .tiny import weights_fingerprint
+
+INSTALL_HINT = "pip install 'gecmetrics[models]'"
+DEVICES = ("cpu", "cuda", "mps")
+DTYPES = ("float32", "float16", "bfloat16")
+
+
+def import_backend() -> tuple[Any, Any]:
+    """(torch, transformers), or one line saying what to install."""
+    try:
+        import torch
+        import transformers
+    except ImportError as err:
+        raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
+    return torch, transformers
+
+
+def check_positive(name: str, value: Any) -> int:
+    """An integer setting that must be at least 1 (batch size, maximum length)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+def check_max_length(value: Any) -> int:
+    """The maximum input length in tokens: room for [CLS] a [SEP] b [SEP] at least."""
+    check_positive("max_length", value)
+    if value < 4:
+        raise InputError(f"max_length must be at least 4 (the special tokens and one token per text), got {value}")
+    return value
+
+
+def resolve_device(torch: Any, device: str | None) -> Any:
+    """``cpu``, ``cuda`` (or ``cuda:N``) or ``mps``; None: CUDA when available, else the CPU."""
+    if device is None:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if not isinstance(device, str) or device.split(":")[0] not in DEVICES:
+        raise InputError(f"device must be one of {', '.join(DEVICES)} (or cuda:N), got {device!r}")
+    kind = device.split(":")[0]
+    available = {"cpu": True, "cuda": torch.cuda.is_available(),
+                 "mps": bool(getattr(getattr(torch.backends, "mps", None), "is_available", lambda: False)())}
+    if not available[kind]:
+        raise InputError(f"device {device!r} is not available in this installation of torch")
+    try:
+        return torch.device(device)
+    except (RuntimeError, ValueError) as err:
+        raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+
+
+def resolve_dtype(torch: Any, dtype: str) -> Any:
+    """The torch dtype the model computes in: float32 (default), float16 or bfloat16."""
+    if dtype not in DTYPES:
+        raise InputError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    return getattr(torch, dtype)
+
+
+def load_tokenizer(transformers: Any, name: str) -> Any:
+    """A BERT-style tokenizer (one with [CLS], [SEP] and [PAD]) by hub name or folder."""
+    source = _model_source(name)
+    try:
+        with quiet_loading(transformers):
+            tokenizer = transformers.AutoTokenizer.from_pretrained(source)
+    except Exception as err:  # transformers raises OSError, ValueError, TypeError ... by case
+        raise InputError(f"no usable tokenizer: {_first_line(err)}", source) from None
+    for token in ("cls_token_id", "sep_token_id", "pad_token_id"):
+        if getattr(tokenizer, token, None) is None:
+            raise InputError(f"the tokenizer has no {token[:-9].upper()} token, which BERT inputs need", source)
+    if len(tokenizer) <= len(set(tokenizer.all_special_ids)):
+        raise InputError("no usable tokenizer: its vocabulary has only special tokens", source)
+    return tokenizer
+
+
+@dataclass
+class LoadedModel:
+    """A model in evaluation mode on its device and dtype, called as ``model.states(ids, mask,
+    types)`` (last layer) or ``model.regress(ids, mask, types)`` (a regressor's output), with what
+    names it in a signature: the name given and the fingerprint of its weights (as stored, in
+    float32), and whether it is computed directly (``direct_bert``) or by transformers."""
+
+    name: str
+    model: Any
+    device: Any
+    dtype: Any
+    fingerprint: str
+    direct: bool
+
+
+class TransformersBert:
+    """A transformers model called like :class:`~gecmetrics.core.models.direct_bert.MaskedBert`."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def states(self, ids: Any, mask: Any, types: Any) -> Any:
+        return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).last_hidden_state
+
+    def regress(self, ids: Any, mask: Any, types: Any) -> Any:
+        return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits[:, 0]
+
+
+def _files(source: str) -> tuple[str, str | None] | None:
+    """(config.json, single weight file or None) of a folder, or of a hub model in the local
+    cache (downloaded if needed and allowed); None when they cannot be had (transformers then
+    loads the model, or says why not)."""
+    import os
+
+    from .encoder import weight_file
+
+    if os.path.isdir(source):
+        return os.path.join(source, "config.json"), weight_file(source)
+    from .loading import _cached_weights
+
+    _, transformers = import_backend()
+    try:
+        return transformers.utils.cached_file(source, "config.json"), _cached_weights(transformers, source)
+    except Exception:  # not cached and no network, or no such model: transformers says which
+        return None
+
+
+def load_model(name: str, kind: str, device: str | None = None, dtype: str = "float32") -> LoadedModel:
+    """A one-output regressor (``kind="regressor"``: a ``BertForSequenceClassification`` with
+    one label) or a plain encoder (``kind="encoder"``: what ``AutoModel`` loads), by hub name or
+    folder, in evaluation mode on ``device`` in ``dtype``. A plain BERT in one weight file is
+    computed directly from its weights (``direct_bert``), anything else by transformers."""
+    from .direct_bert import load_direct
+
+    torch, _ = import_backend()
+    chosen_device, chosen_dtype = resolve_device(torch, device), resolve_dtype(torch, dtype)
+    source = _model_source(name)
+    files = _files(source)
+    try:
+        loaded = load_direct(torch, *files, kind == "regressor") if files else None
+    except Exception as err:  # corrupt or incomplete weights
+        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+    if loaded is not None:
+        model, state = loaded
+        fingerprint = weights_fingerprint({key: value.float().numpy() for key, value in state.items()})
+        del state
+        try:
+            model = model.to(chosen_device, chosen_dtype)
+        except (RuntimeError, AssertionError) as err:
+            raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+        return LoadedModel(name, model, chosen_device, chosen_dtype, fingerprint, True)
+    return _load_with_transformers(name, source, kind, device, chosen_device, chosen_dtype)
+
+
+def _load_with_transformers(name: str, source: str, kind: str, device: str | None, chosen_device: Any,
+                            chosen_dtype: Any) -> LoadedModel:
+    _, transformers = import_backend()
+    loader = {"regressor": transformers.AutoModelForSequenceClassification, "encoder": transformers.AutoModel}[kind]
+    try:
+        with quiet_loading(transformers):
+            model = loader.from_pretrained(source)
+    except Exception as err:  # missing or corrupt weights, unknown architecture, no network
+        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+    if kind == "regressor" and getattr(model.config, "num_labels", None) != 1:
+        raise InputError(f"not a regression model: it has {model.config.num_labels} outputs, 1 is needed", source)
+    fingerprint = weights_fingerprint({key: value.detach().float().cpu().numpy()
+                                       for key, value in model.named_parameters()})
+    try:
+        model = model.to(device=chosen_device, dtype=chosen_dtype)
+    except (RuntimeError, AssertionError) as err:
+        raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+    model.eval()
+    return LoadedModel(name, TransformersBert(model), chosen_device, chosen_dtype, fingerprint, False)
+
+
+def truncate_pair(first: int, second: int, budget: int) -> tuple[int, int]:
+    """How many tokens of each text a pair keeps when it has room for ``budget``: the
+    ``longest_first`` rule of transformers' Python tokenizers (3.x removes one token at a time
+    from the longer text, from the second on a tie; 4.x computes the same in closed form)."""
+    excess = first + second - budget
+    if excess <= 0:
+        return first, second
+    if first > second:
+        cut = min(excess, first - second)
+        first, excess = first - cut, excess - cut
+    elif second > first:
+        cut = min(excess, second - first)
+        second, excess = second - cut, excess - cut
+    return first - excess // 2, second - (excess - excess // 2)
+
+
+@dataclass
+class Encoder:
+    """WordPiece ids of each distinct text (computed once), and BERT inputs built from them."""
+
+    tokenizer: Any
+    max_length: int
+    pieces: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.cls_id = int(self.tokenizer.cls_token_id)
+        self.sep_id = int(self.tokenizer.sep_token_id)
+        self.pad_id = int(self.tokenizer.pad_token_id)
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        """Tokenize the texts not seen yet, in one call."""
+        missing = list(dict.fromkeys(text for text in texts if text not in self.pieces))
+        if missing:
+            encoded = self.tokenizer(missing, add_special_tokens=False, verbose=False)["input_ids"]
+            self.pieces.update((text, tuple(ids)) for text, ids in zip(missing, encoded))
+
+    def ids(self, text: str) -> tuple[int, ...]:
+        """The WordPiece ids of a text (tokenized now if :meth:`prepare` has not seen it)."""
+        if text not in self.pieces:
+            self.prepare([text])
+        return self.pieces[text]
+
+    def single(self, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``[CLS] text [SEP]`` truncated to ``max_length``: (ids, token types)."""
+        ids = (self.cls_id, *self.ids(text)[:self.max_length - 2], self.sep_id)
+        return ids, (0,) * len(ids)
+
+    def pair(self, first: str, second: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``[CLS] first [SEP] second [SEP]`` truncated (longest first) to ``max_length``."""
+        a, b = self.ids(first), self.ids(second)
+        keep_a, keep_b = truncate_pair(len(a), len(b), self.max_length - 3)
+        head = (self.cls_id, *a[:keep_a], self.sep_id)
+        tail = (*b[:keep_b], self.sep_id)
+        return head + tail, (0,) * len(head) + (1,) * len(tail)
+
+
+def run_batches(inputs: dict[Hashable, tuple[tuple[int, ...], tuple[int, ...]]], batch_size: int,
+                forward: Callable[[Any, Any, Any], Any], loaded: LoadedModel,
+                pad_id: int) -> dict[Hashable, np.ndarray]:
+    """``forward(ids, attention_mask, token_types)`` on every input, in batches of
+    ``batch_size`` sorted by length (longest first, padded to the longest of the batch);
+    returns key -> that input's row of the output, as float32 NumPy."""
+    import torch
+
+    keys = sorted(inputs, key=lambda key: -len(inputs[key][0]))
+    results: dict[Hashable, np.ndarray] = {}
+    with torch.inference_mode():
+        for start in range(0, len(keys), batch_size):
+            chunk = keys[start:start + batch_size]
+            width = len(inputs[chunk[0]][0])
+            ids = np.full((len(chunk), width), pad_id, dtype=np.int64)
+            types = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.int64)
+            for row, key in enumerate(chunk):
+                token_ids, token_types = inputs[key]
+                ids[row, :len(token_ids)] = token_ids
+                types[row, :len(token_ids)] = token_types
+                mask[row, :len(token_ids)] = 1
+            tensors = [torch.from_numpy(array).to(loaded.device) for array in (ids, mask, types)]
+            values = forward(*tensors).float().cpu().numpy()
+            results.update(zip(chunk, values))
+    return results
+
+
+def regression_forward(loaded: LoadedModel) -> Callable[[Any, Any, Any], Any]:
+    """The one output of a regressor (batch,), given ids, mask and token types."""
+    return loaded.model.regress
+
+
+def mean_pooling_forward(loaded: LoadedModel) -> Callable[[Any, Any, Any], Any]:
+    """The mean of the last layer's states over the real (unpadded) tokens, [CLS] and [SEP]
+    included (batch, hidden)."""
+    def forward(ids: Any, mask: Any, types: Any) -> Any:
+        states = loaded.model.states(ids, mask, types).float()
+        weights = mask.unsqueeze(-1).to(states.dtype)
+        return (states * weights).sum(dim=1) / weights.sum(dim=1)
+    return forward
+
+
+def check_texts(name: str, texts: Any) -> list[str]:
+    """A sequence of strings (one per sentence), or one line saying what is wrong."""
+    if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
+        raise InputError(f"{name} must be a sequence of sentences (strings), got {type(texts).__name__}")
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise InputError(f"{name}[{index}] must be a string, got {type(text).__name__}")
+    return list(texts)
+
+
+def check_parallel(sources: Any, hypotheses: Any) -> tuple[list[str], list[str]]:
+    """Sources and hypotheses, one per sentence each, the same number of them."""
+    sources, hypotheses = check_texts("sources", sources), check_texts("hypotheses", hypotheses)
+    if len(sources) != len(hypotheses):
+        raise InputError(f"{len(hypotheses)} hypotheses for {len(sources)} sources: one per source is needed")
+    return sources, hypotheses
+
+
+def corpus_mean(scores: np.ndarray) -> float:
+    """The corpus score of SOME and IMPARA: the mean of the sentence scores (none: an error)."""
+    if len(scores) == 0:
+        raise InputError("no sentences to score")
+    return float(np.sum(scores) / len(scores))

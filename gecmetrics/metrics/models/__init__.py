@@ -1,0 +1,1 @@
+"""Model-based metrics: Scribendi, SOME, IMPARA, BERTScore."""

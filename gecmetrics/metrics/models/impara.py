@@ -1,0 +1,171 @@
+"""IMPARA (Maeda, Kaneko and Okazaki, COLING 2022, "IMPARA: Impact-Based Metric for GEC Using
+Parallel Data"), computed as the implementation gec-metrics and SEEDA use does (github
+gotutiyan/IMPARA, ``impara.py`` and ``modeling.py``, commit 1c5aa97d; the paper's authors
+released no code).
+
+Per sentence, a similarity estimator (``bert-base-cased`` as a plain encoder) embeds the source
+and the hypothesis as the mean of its last layer's states over their tokens ([CLS] and [SEP]
+included, padding excluded), and a quality estimator (a one-output BERT regressor,
+``gotutiyan/IMPARA-QE``) rates the hypothesis alone:
+
+    IMPARA = sigmoid(QE(hyp))   if cos(SE(src), SE(hyp)) > threshold (strictly; default 0.9)
+             0                  otherwise
+
+The corpus score (``--level corpus``) is the mean of the sentence scores. Both models read the
+ids of ONE tokenizer, the quality estimator's (``AutoTokenizer.from_pretrained(restore_dir)``),
+at most 128 tokens, no token types. impara.py parses ``--batch_size`` (256) and ``--max_len``
+(128) but passes neither on: it scores in batches of 32 and at most 128 tokens; this module's
+``max_length`` (128) is the length used. gec-metrics departs from the original in two places:
+it zeroes a score when the similarity is *below* the threshold (so a similarity equal to it
+keeps its score) and tokenizes the similarity model's inputs with that model's own tokenizer;
+the original is followed here.
+
+Departures from impara.py that do not change a score beyond float32 rounding: each distinct
+sentence is embedded once (the sources once for all systems), each distinct hypothesis rated
+once, and only when its similarity passes the threshold (otherwise its score is 0 whatever the
+rating); batches are sorted by length and padded to their longest input (impara.py pads to 128);
+the cosine and sigmoid are computed in float64 from the float32 model outputs; any device
+(impara.py calls ``.cuda()``). impara.py reads its files with ``read().rstrip().split('\\n')``,
+so it drops empty lines at the end of a file (a system that outputs nothing, like CoNLL-2014's
+NULL, then fails there); here every sentence is scored, an empty one as ``[CLS] [SEP]``.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ...core.models.inference import (Encoder, LoadedModel, check_max_length, check_parallel, check_positive,
+                                      check_texts, corpus_mean, import_backend, load_model, load_tokenizer,
+                                      mean_pooling_forward, regression_forward, run_batches)
+from ...errors import InputError
+
+DEFAULT_THRESHOLD = 0.9
+COSINE_EPSILON = 1e-8
+"""torch.nn.CosineSimilarity's default eps: the product of the norms is at least this."""
+
+
+def check_threshold(value: object) -> float:
+    """The similarity threshold: a finite number (a cosine lies in [-1, 1]; above 1 zeroes all)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
+        raise InputError(f"the IMPARA threshold must be a finite number, got {value!r}")
+    return float(value)
+
+
+def cosine(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Row-wise cosine similarity in float64, as torch's CosineSimilarity (dim 1, eps 1e-8)."""
+    a, b = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
+    norms = np.maximum(np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1), COSINE_EPSILON)
+    return np.einsum("ij,ij->i", a, b) / norms
+
+
+def sigmoid(values: np.ndarray) -> np.ndarray:
+    """The logistic function in float64."""
+    return 1.0 / (1.0 + np.exp(-np.asarray(values, dtype=np.float64)))
+
+
+def gate(similarity: np.ndarray, quality: np.ndarray, threshold: float) -> np.ndarray:
+    """IMPARA's sentence score: the quality where the similarity exceeds the threshold, else 0."""
+    return np.where(np.asarray(similarity) > threshold, np.asarray(quality, dtype=np.float64), 0.0)
+
+
+class IMPARAScorer:
+    """IMPARA with its two models loaded once; embeddings are remembered per distinct sentence
+    and ratings per distinct hypothesis, so scoring several systems computes each once.
+
+    ``qe_model``: hub name or folder of the quality estimator (one-output BERT regressor);
+    ``se_model``: of the similarity encoder (``bert-base-cased`` as in impara.py);
+    ``tokenizer``: of the tokenizer of both (default: the quality estimator's, as impara.py);
+    ``threshold`` 0.9; ``batch_size`` 32 (what impara.py uses); ``device`` cpu, cuda[:N] or mps
+    (default: CUDA when available); ``dtype`` float32, float16 or bfloat16.
+    """
+
+    def __init__(self, qe_model: str, se_model: str = "bert-base-cased", *, tokenizer: str | None = None,
+                 threshold: float = DEFAULT_THRESHOLD, max_length: int = 128, batch_size: int = 32,
+                 device: str | None = None, dtype: str = "float32") -> None:
+        self.threshold = check_threshold(threshold)
+        self.max_length = check_max_length(max_length)
+        self.batch_size = check_positive("batch_size", batch_size)
+        _, transformers = import_backend()
+        self.qe: LoadedModel = load_model(qe_model, "regressor", device, dtype)
+        self.se: LoadedModel = load_model(se_model, "encoder", device, dtype)
+        self.tokenizer_name = qe_model if tokenizer is None else tokenizer
+        self.encoder = Encoder(load_tokenizer(transformers, self.tokenizer_name), self.max_length)
+        self._embeddings: dict[str, np.ndarray] = {}
+        self._quality: dict[str, float] = {}
+
+    @property
+    def fingerprints(self) -> dict[str, str]:
+        """Model -> weights fingerprint (SHA-256 over names, shapes and float32 values)."""
+        return {"qe": self.qe.fingerprint, "se": self.se.fingerprint}
+
+    def signature_items(self) -> dict[str, str]:
+        """What identifies the numbers, for a signature: both models and their weights
+        fingerprints (first 12 hex digits), the tokenizer, the threshold, the maximum length and
+        the dtype (batch size and device change nothing beyond float rounding)."""
+        return {"qe_model": self.qe.name, "qe_weights": self.qe.fingerprint[:12], "se_model": self.se.name,
+                "se_weights": self.se.fingerprint[:12], "tokenizer": self.tokenizer_name,
+                "threshold": f"{self.threshold:g}", "max_length": str(self.max_length),
+                "dtype": str(self.qe.dtype).removeprefix("torch.")}
+
+    def _embed(self, texts: list[str]) -> None:
+        missing = [text for text in dict.fromkeys(texts) if text not in self._embeddings]
+        if missing:
+            inputs = {text: self.encoder.single(text) for text in missing}
+            self._embeddings.update(run_batches(inputs, self.batch_size, mean_pooling_forward(self.se), self.se,
+                                                self.encoder.pad_id))
+
+    def _rate(self, texts: list[str]) -> None:
+        missing = [text for text in dict.fromkeys(texts) if text not in self._quality]
+        if missing:
+            inputs = {text: self.encoder.single(text) for text in missing}
+            outputs = run_batches(inputs, self.batch_size, regression_forward(self.qe), self.qe, self.encoder.pad_id)
+            self._quality.update((text, float(value)) for text, value in outputs.items())
+
+    def similarities(self, sources: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
+        """The cosine similarity of each source and hypothesis embedding."""
+        return self._similarities([check_parallel(sources, hypotheses)])[0]
+
+    def _similarities(self, checked: list[tuple[list[str], list[str]]]) -> list[np.ndarray]:
+        texts = [text for source_list, hypotheses in checked for text in (*source_list, *hypotheses)]
+        self.encoder.prepare(list(dict.fromkeys(texts)))
+        self._embed(texts)
+        results = []
+        for source_list, hypotheses in checked:
+            if not source_list:
+                results.append(np.zeros(0))
+                continue
+            a = np.stack([self._embeddings[text] for text in source_list])
+            b = np.stack([self._embeddings[text] for text in hypotheses])
+            results.append(cosine(a, b))
+        return results
+
+    def qualities(self, hypotheses: Sequence[str]) -> np.ndarray:
+        """sigmoid(QE(hypothesis)) of each hypothesis, gated or not."""
+        hypotheses = check_texts("hypotheses", hypotheses)
+        self.encoder.prepare(list(dict.fromkeys(hypotheses)))
+        self._rate(hypotheses)
+        return sigmoid(np.array([self._quality[text] for text in hypotheses], dtype=np.float64))
+
+    def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
+        """IMPARA of each sentence (float64)."""
+        return self.systems_sentence_scores(sources, [hypotheses])[0]
+
+    def systems_sentence_scores(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """:meth:`sentence_scores` of several systems on the same sources; the quality
+        estimator runs only on the hypotheses that pass the similarity threshold."""
+        checked = [check_parallel(sources, hypotheses) for hypotheses in systems]
+        similarities = self._similarities(checked)
+        passing = [text for (_, hypotheses), similarity in zip(checked, similarities)
+                   for text, value in zip(hypotheses, similarity) if value > self.threshold]
+        self._rate(passing)
+        results = []
+        for (_, hypotheses), similarity in zip(checked, similarities):
+            logits = np.array([self._quality[text] if value > self.threshold else 0.0
+                               for text, value in zip(hypotheses, similarity)], dtype=np.float64)
+            results.append(gate(similarity, sigmoid(logits), self.threshold))
+        return results
+
+    def corpus_score(self, sources: Sequence[str], hypotheses: Sequence[str]) -> float:
+        """impara.py ``--level corpus``: the mean of the sentence scores."""
+        return corpus_mean(self.sentence_scores(sources, hypotheses))

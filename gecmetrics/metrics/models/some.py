@@ -1,0 +1,162 @@
+"""SOME (Yoshimura et al., COLING 2020, "SOME: Reference-less Sub-Metrics Optimized for Manual
+Evaluations of Grammatical Error Correction"), computed as the authors' code does (github
+kokeman/SOME, ``some.py``, commit 83fd6f05).
+
+Three BERT regressors rate a hypothesis on 1-4 scales: grammaticality and fluency from the
+hypothesis alone (``[CLS] hyp [SEP]``), meaning preservation from the pair (``[CLS] src [SEP]
+hyp [SEP]``, token types 0 then 1). Each rating x is min-max normalised, (x - 1) / 3, with no
+clipping (a rating outside 1-4 gives a value outside 0-1), and the sentence score is
+
+    SOME = w_g * (g - 1)/3 + w_f * (f - 1)/3 + w_m * (m - 1)/3,  (w_g, w_f, w_m) = (0.55, 0.43, 0.02)
+
+-- the defaults of ``some.py``'s ``--weight-g/-f/-m`` (its README gives no numbers; gec-metrics'
+README shows 0.55 for fluency and 0.43 for grammar, but its code, like the original, gives 0.55
+to grammar: the code that produced the published numbers is followed). The corpus score
+(``--system``) is the mean of the sentence scores. Inputs are ``bert-base-cased`` WordPiece
+(``BertTokenizer.from_pretrained('bert-base-cased')``, whatever the model folders hold), at most
+128 tokens, a pair truncated longest first (:func:`gecmetrics.core.models.inference.truncate_pair`).
+
+Departures from ``some.py`` that do not change a score beyond float32 rounding: each distinct
+hypothesis is rated for grammar and fluency once and each distinct (source, hypothesis) pair for
+meaning once, across all the systems given; batches are sorted by length and padded to their
+longest input (``some.py`` pads every input to 128 tokens); any device (``some.py`` requires
+CUDA); the combination is computed in float64 from the float32 ratings (as ``some.py`` does
+with NumPy 1.x; under NumPy 2 it would be float32).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from ...core.models.inference import (Encoder, LoadedModel, check_max_length, check_parallel, check_positive,
+                                      corpus_mean, import_backend, load_model, load_tokenizer, regression_forward,
+                                      run_batches)
+from ...errors import InputError
+
+HEADS = ("grammar", "fluency", "meaning")
+RATING_MIN, RATING_MAX = 1.0, 4.0
+"""The range of the human ratings the regressors were trained on (TMU-GFM), normalised to 0-1."""
+
+
+@dataclass(frozen=True)
+class SomeWeights:
+    """The weights of the normalised grammar, fluency and meaning ratings (some.py's defaults,
+    tuned by the authors for Kendall's tau on Grundkiewicz et al. 2015)."""
+
+    grammar: float = 0.55
+    fluency: float = 0.43
+    meaning: float = 0.02
+
+    def __post_init__(self) -> None:
+        for name in HEADS:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
+                raise InputError(f"the SOME weight of {name} must be a finite number, got {value!r}")
+
+
+def normalize(ratings: np.ndarray) -> np.ndarray:
+    """some.py's ``min_max_normalize``: (x - 1) / (4 - 1), in float64, not clipped."""
+    return (np.asarray(ratings, dtype=np.float64) - RATING_MIN) / (RATING_MAX - RATING_MIN)
+
+
+def combine(grammar: np.ndarray, fluency: np.ndarray, meaning: np.ndarray, weights: SomeWeights) -> np.ndarray:
+    """The sentence scores from the three heads' raw ratings."""
+    return (weights.grammar * normalize(grammar) + weights.fluency * normalize(fluency)
+            + weights.meaning * normalize(meaning))
+
+
+class SOMEScorer:
+    """SOME with three regressors loaded once; ratings are remembered per distinct hypothesis
+    (grammar, fluency) and per distinct (source, hypothesis) pair (meaning), so scoring several
+    systems, or the same one again, computes each of them once.
+
+    ``grammar_model``, ``fluency_model``, ``meaning_model``: hub names or folders of one-output
+    ``BertForSequenceClassification`` models (the authors' ``gfm-models/grammer``, ``fluency``,
+    ``meaning``); ``tokenizer``: the tokenizer's name or folder (``bert-base-cased`` as in
+    some.py); ``batch_size`` 64 as some.py's default; ``device`` cpu, cuda[:N] or mps (default:
+    CUDA when available); ``dtype`` float32, float16 or bfloat16.
+    """
+
+    def __init__(self, grammar_model: str, fluency_model: str, meaning_model: str, *,
+                 tokenizer: str = "bert-base-cased", weights: SomeWeights | None = None, max_length: int = 128,
+                 batch_size: int = 64, device: str | None = None, dtype: str = "float32") -> None:
+        self.weights = SomeWeights() if weights is None else weights
+        if not isinstance(self.weights, SomeWeights):
+            raise InputError(f"weights must be a SomeWeights, got {type(self.weights).__name__}")
+        self.max_length = check_max_length(max_length)
+        self.batch_size = check_positive("batch_size", batch_size)
+        _, transformers = import_backend()
+        self.models: dict[str, LoadedModel] = {
+            head: load_model(name, "regressor", device, dtype)
+            for head, name in zip(HEADS, (grammar_model, fluency_model, meaning_model))}
+        self.tokenizer_name = tokenizer
+        self.encoder = Encoder(load_tokenizer(transformers, tokenizer), self.max_length)
+        self._ratings: dict[str, dict[Any, float]] = {head: {} for head in HEADS}
+
+    @property
+    def fingerprints(self) -> dict[str, str]:
+        """Head -> weights fingerprint (SHA-256 over names, shapes and float32 values)."""
+        return {head: loaded.fingerprint for head, loaded in self.models.items()}
+
+    def signature_items(self) -> dict[str, str]:
+        """What identifies the numbers, for a signature: each head's model and weights
+        fingerprint (first 12 hex digits), the tokenizer, the weights, the maximum length and the
+        dtype (batch size and device change nothing beyond float rounding)."""
+        items = {}
+        for head, loaded in self.models.items():
+            items[f"{head}_model"] = loaded.name
+            items[f"{head}_weights"] = loaded.fingerprint[:12]
+        items.update(tokenizer=self.tokenizer_name, max_length=str(self.max_length),
+                     weights=f"{self.weights.grammar:g},{self.weights.fluency:g},{self.weights.meaning:g}",
+                     dtype=str(self.models["grammar"].dtype).removeprefix("torch."))
+        return items
+
+    def _rate(self, head: str, keys: list[Any]) -> None:
+        """Run ``head`` on the keys not rated yet (a hypothesis, or a (source, hypothesis) pair)."""
+        memo = self._ratings[head]
+        missing = [key for key in dict.fromkeys(keys) if key not in memo]
+        if not missing:
+            return
+        build = self.encoder.pair if head == "meaning" else self.encoder.single
+        inputs = {key: build(*key) if head == "meaning" else build(key) for key in missing}
+        loaded = self.models[head]
+        outputs = run_batches(inputs, self.batch_size, regression_forward(loaded), loaded, self.encoder.pad_id)
+        memo.update((key, float(value)) for key, value in outputs.items())
+
+    def ratings(self, sources: Sequence[str], hypotheses: Sequence[str]) -> dict[str, np.ndarray]:
+        """The raw rating of each head per sentence (float32 values as float64 arrays)."""
+        return self.systems_ratings(sources, [hypotheses])[0]
+
+    def systems_ratings(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> list[dict[str, np.ndarray]]:
+        """:meth:`ratings` of several systems on the same sources, each distinct input rated once."""
+        checked = [check_parallel(sources, hypotheses) for hypotheses in systems]
+        all_hypotheses = [text for _, hypotheses in checked for text in hypotheses]
+        pairs = [pair for source_list, hypotheses in checked for pair in zip(source_list, hypotheses)]
+        self.encoder.prepare(list(dict.fromkeys([*(source for source, _ in pairs), *all_hypotheses])))
+        self._rate("grammar", all_hypotheses)
+        self._rate("fluency", all_hypotheses)
+        self._rate("meaning", pairs)
+        results = []
+        for source_list, hypotheses in checked:
+            results.append({
+                "grammar": np.array([self._ratings["grammar"][text] for text in hypotheses], dtype=np.float64),
+                "fluency": np.array([self._ratings["fluency"][text] for text in hypotheses], dtype=np.float64),
+                "meaning": np.array([self._ratings["meaning"][pair] for pair in zip(source_list, hypotheses)],
+                                    dtype=np.float64)})
+        return results
+
+    def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
+        """SOME of each sentence (float64)."""
+        return self.systems_sentence_scores(sources, [hypotheses])[0]
+
+    def systems_sentence_scores(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """:meth:`sentence_scores` of several systems on the same sources."""
+        return [combine(r["grammar"], r["fluency"], r["meaning"], self.weights)
+                for r in self.systems_ratings(sources, systems)]
+
+    def corpus_score(self, sources: Sequence[str], hypotheses: Sequence[str]) -> float:
+        """some.py ``--system``: the mean of the sentence scores."""
+        return corpus_mean(self.sentence_scores(sources, hypotheses))
+
