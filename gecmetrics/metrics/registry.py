@@ -93,6 +93,8 @@ _BUILT_IN = [
                "PT-M2: MaxMatch edits weighted by BERTScore (needs the extra gecmetrics[pt])"),
     MetricInfo("pt-errant", "gecmetrics.metrics.pt.scorers:PTErrant", {},
                "PT-ERRANT: edits of hypothesis M2 files (ERRANT) weighted by BERTScore (needs gecmetrics[pt])"),
+    MetricInfo("gotoscorer", "gecmetrics.metrics.gotoscorer.metric:GoToScorer", {},
+               "GoToScorer F0.5 over chunks of hypothesis M2, each weighted by the share of the systems failing it"),
 ]
 
 _REGISTRY: dict[str, MetricInfo] = {}
