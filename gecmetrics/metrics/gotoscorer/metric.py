@@ -188,7 +188,9 @@ class GoToScorer(Metric):
         if not names:
             raise InputError("GoToScorer needs at least one hypothesis")
         hypotheses = [corpus.hypothesis(name, M2, self.display_name) for name in names]
-        systems = [self._system(blocks, gold, name) for blocks, name in zip(hypotheses, names)]
+        shown = [name if not corpus.hypotheses[name] or not isinstance(corpus.hypotheses[name][0], str)
+                 else f"the M2 of {name}" for name in names]
+        systems = [self._system(blocks, gold, name) for blocks, name in zip(hypotheses, shown)]
         judgments = judge(gold, systems)
         if self.settings.weights == SYSTEMS:
             table = weight_table(judgments)
