@@ -54,9 +54,11 @@ class LLMJudgeWarning(UserWarning):
 
 
 def _text(name: str, value: Any) -> str:
+    """A non-empty text; ``%3A`` stands for ':' (which separates settings in ``--metrics`` text:
+    ``model=ollama%3Allama3.1%3A8b``, ``base_url=http%3A//gpu-box%3A8000/v1``)."""
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"setting {name} must be a non-empty text, got {value!r}")
-    return value.strip()
+    return value.strip().replace("%3A", ":").replace("%3a", ":")
 
 
 def _optional_text(name: str, value: Any) -> str | None:
@@ -87,10 +89,12 @@ class LLMSettings(Settings):
     """The judge's backend, prompts, budget and decoding (LLM-S and LLM-E alike)."""
 
     model: str = setting(DEFAULT_MODEL, "LLM judge: provider:model (openai:..., gemini:..., vllm:..., ollama:..., "
-                                        "transformers:FOLDER), or a bare model with provider=", _text)
+                                        "transformers:FOLDER), or a bare model with provider=; in --metrics text "
+                                        "write ':' as %3A", _text)
     provider: str | None = setting(None, "LLM judge: the provider of a bare model name (in --metrics text, where ':' "
                                          "separates settings: provider=vllm:model=NAME)", _optional_provider)
-    base_url: str | None = setting(None, "LLM judge: the server's URL (OpenAI-compatible; default: the provider's)",
+    base_url: str | None = setting(None, "LLM judge: the server's URL (OpenAI-compatible; default: the provider's; "
+                                          "':' as %3A in --metrics text)",
                                    _optional_text, ("url",))
     criterion: str | None = setting(None, "LLM judge: a criterion prompt (LLM-S: grammaticality, fluency, meaning; "
                                           "LLM-E: difficulty, impact)", _optional_text)
