@@ -192,6 +192,10 @@ def test_settings():
         get_metric("llm-e", model="gpt-4o")
     code, out, err = run_cli("compare", "--list-metrics")
     assert "llm-s: LLM-S" in out and "llm-e: LLM-E" in out
+    from gecmetrics.metrics.llm import metric as module
+    from gecmetrics.metrics.llm.backends import http, local
+
+    assert module.STRUCTURED == http.STRUCTURED and module.DTYPES == local.DTYPES
 
 
 def test_paired_tests():

@@ -32,13 +32,14 @@ from ...io.corpus import Corpus
 from ..protocol import (NONE, TEXT, Metric, Settings, choice, non_negative_int, optional_int, parse_float, positive_int,
                         setting, signature_value)
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
-from .backends.http import STRUCTURED
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
 from .prompts import CRITERIA, GROUPINGS, edits_from_blocks
 
 DEFAULT_MODEL = "openai:gpt-4o-mini-2024-07-18"
 """gec-metrics' default judge."""
 DTYPES = ("auto", "float32", "float16", "bfloat16")
+STRUCTURED = ("json_schema", "json_object", "none")
+"""backends.http.STRUCTURED, without importing the HTTP client to read settings."""
 HTTP_ONLY = ("base_url", "structured", "temperature", "concurrency", "requests_per_minute")
 LOCAL_ONLY = ("device", "dtype", "batch_size")
 SCORED, UNSCORED = 1, 2
