@@ -340,6 +340,16 @@ def test_dry_run_sends_nothing(files):
         assert out.splitlines()[0] == f"{prompts} prompts: {prompts} in the cache, 0 to request"
 
 
+def test_dry_run_needs_no_api_key(files, monkeypatch):
+    """A hosted API's dry run estimates without a key (and sends nothing: there is no server);
+    the run itself asks for the key in one line."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    base = ["llm", "-s", files["src"], "-o", *(files[n] for n in SYSTEMS), "--model", "openai:gpt-4o-mini-2024-07-18"]
+    code, out, err = run_cli(*base, "--dry-run", "--price-in", "0.15", "--price-out", "0.6")
+    assert code == 0 and "to request" in out and "estimated cost" in out, err
+    assert "no API key: set the environment variable OPENAI_API_KEY" in one_line_error(*base)
+
+
 def test_llm_command_errors(files):
     with ChatServer() as server:
         assert "give both --price-in and --price-out" in one_line_error(*llm_args(files, server, "--dry-run",

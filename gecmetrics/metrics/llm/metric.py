@@ -176,9 +176,12 @@ _SPENT: dict[str, int] = {}
 _LOCK = threading.Lock()
 
 
-def shared_backend(settings: LLMSettings) -> Any:
-    """One backend per (model, options) in a process: a local model loads once for every chunk."""
+def shared_backend(settings: LLMSettings, sending: bool = True) -> Any:
+    """One backend per (model, options) in a process: a local model loads once for every chunk.
+    ``sending=False``: for a dry run, which needs no API key."""
     options = settings.backend_options()
+    if not sending and not settings.is_local:
+        options["key_required"] = False
     key = (settings.spec, tuple(sorted(options.items())))
     with _LOCK:
         if key not in _BACKENDS:
@@ -246,11 +249,12 @@ class LLMJudgeMetric(Metric):
         return state
 
     # ------------------------------------------------------------------ judging
-    def judge(self, cache: Any = None) -> Judge:
-        """The judge of these settings, with what is left of the request budget."""
+    def judge(self, cache: Any = None, sending: bool = True) -> Judge:
+        """The judge of these settings, with what is left of the request budget (``sending=
+        False``: for a dry run, no API key needed)."""
         s = self.settings
         budget = None if s.max_requests is None else max(0, s.max_requests - _SPENT.get(self._run, 0))
-        return Judge(shared_backend(s), variant=self.variant, criterion=s.criterion, grouping=s.grouping,
+        return Judge(shared_backend(s, sending), variant=self.variant, criterion=s.criterion, grouping=s.grouping,
                      cache=cache, answer_retries=s.answer_retries, max_requests=budget, progress=self.progress)
 
     def hypotheses_of(self, corpus: Corpus) -> tuple[list[str], list[list[str]]]:
@@ -285,7 +289,7 @@ class LLMJudgeMetric(Metric):
     def dry_run(self, corpus: Corpus, prices: tuple[float, float] | None = None) -> DryRun:
         """Prompts, cached answers, tokens and cost still to spend on ``corpus``; nothing is sent."""
         sources, systems = self.hypotheses_of(corpus)
-        return self.judge().dry_run(sources, systems, self.edits(sources, systems), prices)
+        return self.judge(sending=False).dry_run(sources, systems, self.edits(sources, systems), prices)
 
     def statistics(self, prepared: LLMPrepared, hypothesis: Sequence[str]) -> np.ndarray:
         """(D, 3) int64 rows: the sentence's score (0 without one), 1 if scored, 1 if not."""
