@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import threading
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +24,7 @@ from gecmetrics.core.cache import Cache
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
 from gecmetrics.metrics.llm.judge import Judge
-from gecmetrics.metrics.llm.metric import LLMS, LLMJudgeWarning, judge_corpus
+from gecmetrics.metrics.llm.metric import LLMS, LLMJudgeWarning
 from gecmetrics.metrics.registry import metrics_from_text
 from gecmetrics.run.engine import score_corpus
 
@@ -181,7 +180,8 @@ def test_settings():
     assert get_metric("llm-s", model="ollama:llama3.1:8b") == LLMS(provider="ollama", model="llama3.1:8b")
     assert get_metric("llm-s").settings.model == "gpt-4o-mini-2024-07-18"
     assert metric.column_labels() == ["LLM-S fluency"]
-    assert "backend:ollama|model:llama3.1:8b|decoding:json_schema,temperature=none|criterion:fluency" in metric.signature
+    assert ("backend:ollama|model:llama3.1:8b|decoding:json_schema,temperature=none|criterion:fluency"
+            in metric.signature)
     with pytest.raises(InputError, match="setting dtype is for local models, not provider openai"):
         get_metric("llm-s", dtype="float16")
     with pytest.raises(InputError, match="setting base_url is for HTTP servers"):
@@ -388,8 +388,8 @@ def test_llm_e_shows_our_errant_edits(spacy_model, files):
         assert [scored.result(n, 0).score for n in names] == [float(np.mean(scores[:, k])) for k in range(len(names))]
         assert metric.signature.startswith("LLM-E|backend:openai-compatible") and "|spacy:" in metric.signature
         code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names),
-                                 "--metrics", http_spec(server, "llm-e", f":spacy_model={SPACY_TEST_MODEL}:criterion=impact"),
-                                 "--json")
+                                 "--metrics", http_spec(server, "llm-e", f":spacy_model={SPACY_TEST_MODEL}"
+                                                                          ":criterion=impact"), "--json")
         assert code == 0, err
         python = compare(SOURCES, [SOURCES], {files[n]: SYSTEMS[n] for n in names}, [metric])
         assert json.loads(out)["rows"] == python.to_dict()["rows"]

@@ -48,7 +48,7 @@ def llm(source, hypotheses, references, model, variant, criterion, grouping, bas
     sentences. Answers are cached: a second run sends nothing, an interrupted one resumes.
 
     \b
-    gecmetric llm -s INPUT -o AMU CAMB CUUI --model openai:gpt-4o-mini-2024-07-18 --dry-run --price-in 0.15 --price-out 0.6
+    gecmetric llm -s INPUT -o AMU CAMB CUUI --model openai:gpt-4o-mini --dry-run --price-in 0.15 --price-out 0.6
     gecmetric llm -s INPUT -o AMU CAMB CUUI --model vllm:Qwen/Qwen2.5-7B-Instruct --variant e
     gecmetric llm -s INPUT -o AMU CAMB CUUI --model transformers:/models/llama --device cuda --dtype bfloat16
     """

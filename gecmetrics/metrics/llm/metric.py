@@ -19,6 +19,7 @@ pipeline per model and process, shared with the ``errant`` metric).
 """
 from __future__ import annotations
 
+import os
 import threading
 import uuid
 import warnings
@@ -332,7 +333,6 @@ class LLMJudgeMetric(Metric):
         fields: list[tuple[str, str] | str] = [("backend", s.provider), ("model", s.model)]
         if s.is_local:
             from .backends.local import folder_fingerprint
-            import os
 
             folder = os.path.expanduser(s.model)
             if os.path.isdir(folder):
@@ -361,7 +361,7 @@ _ANNOTATORS: dict[str, Any] = {}
 
 
 class LLME(LLMJudgeMetric):
-    """LLM-E (Kobayashi et al., BEA 2024): a chat model scores each hypothesis's ERRANT edits 1-5; mean over sentences."""
+    """LLM-E (Kobayashi et al., BEA 2024): a chat model scores each hypothesis's ERRANT edits 1-5, mean of sentences."""
 
     name = "llm-e"
     label = "LLM-E"
