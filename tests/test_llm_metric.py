@@ -449,3 +449,27 @@ def test_local_model_and_a_server_of_it_give_the_same_scores(tiny_gpt2, files, t
     code, out, err = run_cli("llm", "-s", files["src"], "-o", *(files[n] for n in names), "--model",
                              f"transformers:{tiny_gpt2}", "--dry-run")
     assert code == 0 and "0 to request" in out and "counted with the model tokenizer" in out, err
+
+
+# ---------------------------------------------------------------------------- ../shared: SEEDA
+
+
+def test_seeda_meta_evaluation_end_to_end(shared_data):
+    """The SEEDA subset (391 sentences, 15 systems) against SEEDA's sentence judgments with a
+    loopback judge: grouping 'all' asks 721 prompts (docs/llm.md), each once; every pair is
+    scored, so system and sentence level both run."""
+    folder = shared_data / "seeda_subset"
+    names = sorted(p.name for p in folder.iterdir() if p.name not in ("LINES", "README.md"))
+    judgments = shared_data / "human" / "judgments" / "seeda_sent.xml"
+    with ChatServer() as server:
+        args = ["meta-eval", "--judgments", str(judgments), "-s", str(folder / "INPUT"), "-r", str(folder / "INPUT"),
+                "-o", *(str(folder / n) for n in names), "--metrics", http_spec(server), "--src-ids",
+                str(folder / "LINES"), "--json"]
+        code, out, err = run_cli(*args)
+        assert code == 0, err
+        assert server.requests == 721 == len({b["messages"][-1]["content"] for b in server.bodies})
+        data = json.loads(out)
+        assert data["correlations"][0]["n"] == 12
+        code, out, err = run_cli(*args, "--level", "sentence")
+        assert code == 0 and server.requests == 721, err
+        assert json.loads(out)["sentence"][0]["pairs"] > 5000
