@@ -32,6 +32,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "gleu": ("gleu",),
     "green": ("green",),
     "gotoscorer": ("gotoscorer",),
+    "llm": ("llm",),
     "m2": ("m2", "m2_score", "annotate"),
     "errant": ("errant",),
     "meta-eval": ("meta",),

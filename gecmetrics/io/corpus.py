@@ -126,6 +126,7 @@ class Corpus:
     def slice(self, start: int, end: int) -> "Corpus":
         """Sentences ``start:end`` of every text (already checked: no checks again)."""
         part = copy.copy(self)
+        part.offset = self.offset + start
         part.sources = self.sources[start:end]
         part.references = [ref[start:end] for ref in self.references]
         part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()}

@@ -93,6 +93,12 @@ _BUILT_IN = [
                "PT-M2: MaxMatch edits weighted by BERTScore (needs the extra gecmetrics[pt])"),
     MetricInfo("pt-errant", "gecmetrics.metrics.pt.scorers:PTErrant", {},
                "PT-ERRANT: edits of hypothesis M2 files (ERRANT) weighted by BERTScore (needs gecmetrics[pt])"),
+    MetricInfo("gotoscorer", "gecmetrics.metrics.gotoscorer.metric:GoToScorer", {},
+               "GoToScorer F0.5 over chunks of hypothesis M2, each weighted by the share of the systems failing it"),
+    MetricInfo("llm-s", "gecmetrics.metrics.llm.metric:LLMS", {},
+               "LLM-S: a chat model scores each hypothesis 1-5 (up to 5 systems a prompt); mean over sentences"),
+    MetricInfo("llm-e", "gecmetrics.metrics.llm.metric:LLME", {},
+               "LLM-E: a chat model scores each hypothesis's ERRANT edits 1-5; mean over sentences"),
 ]
 
 _REGISTRY: dict[str, MetricInfo] = {}

@@ -57,11 +57,14 @@ class GoldChunks:
         return np.diff(self.chunks.offsets)
 
 
-def read_gold(blocks: Sequence[Block], annotator: int = 0, name: str = "reference") -> GoldChunks:
-    """The gold chunks of ``annotator`` (the original's ``-ref_id``) in reference M2 blocks."""
+def read_gold(blocks: Sequence[Block], annotator: int = 0, name: str = "reference", required: bool = True
+              ) -> GoldChunks:
+    """The gold chunks of ``annotator`` (the original's ``-ref_id``) in reference M2 blocks.
+    ``required``: a file without any line of that annotator is an error (False: a part of a
+    corpus may have none, its sentences then have no gold edit, as the original reads them)."""
     blocks = check_blocks(blocks, name)
     _check_annotator(annotator, "ref_id")
-    if not any(edit.annotator == annotator for block in blocks for edit in block.edits):
+    if required and not any(edit.annotator == annotator for block in blocks for edit in block.edits):
         raise InputError(f"has no edit line of annotator {annotator} (-ref_id): GoToScorer needs one reference",
                          name)
     vocabulary = Vocabulary()

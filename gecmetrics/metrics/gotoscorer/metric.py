@@ -1,0 +1,335 @@
+"""The registered metric ``gotoscorer``: GoToScorer on the metric protocol.
+
+Hypotheses are ERRANT M2 (one system each: annotator 0 of its blocks; ``compare --hyp-m2``
+gives text hypotheses theirs), the reference is one annotator (``ref_id``) of the gold M2.
+``prepare(corpus)`` judges every hypothesis of the corpus at once and takes each gold chunk's
+level (how many of the N systems got it right) from them, or from a weight file (``weights=
+FILE``, the original's ``-w_file``). A chunk's level depends only on its own sentence, so a corpus
+prepared in chunks of sentences (the engine's ``chunk_lines``, ``-p``) gets the same rows as the
+whole corpus at once.
+
+Statistics: the core's per-sentence integer rows (D, 5, N + 1), gold chunks counted by outcome
+(TP, FP, FN, TN, ALL) and level (:mod:`.scorer`); they add up over sentences, and every score
+is one weighted sum of them (:meth:`GoToScorer.score_from_sums`, vectorised for resampling).
+The weights ``a - (n + b) / (N + c)`` are fixed by the systems (or the file) the rows were made
+with, so paired tests resample rows without judging again, as the paper assumes.
+
+Columns: ``score=f05`` (default) or several of ``f05/f/p/r/acc`` (one column each, from one
+judging); the result carries every number (P, R, F, F0.5, accuracy, weighted TP/FP/FN/TN, N).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+
+from ...errors import InputError
+from ...io.corpus import Corpus
+from ..protocol import (M2, Metric, Settings, Signature, non_negative_int, parse_bool, parse_float, setting,
+                        signature_value)
+from .judging import ALL, FN, FP, TN, TP
+from .scorer import (GoldChunks, Judgments, SystemEdits, WeightTable, judge, level_weights, read_gold, read_system,
+                     read_weight_file, scores_from_sums, weight_table)
+
+OUTCOMES = 5
+"""Outcome rows of the statistics: TP, FP, FN, TN, ALL."""
+
+SCORES = {"f05": "F0.5", "f": "F", "p": "P", "r": "R", "acc": "Acc"}
+"""The numbers a column can show (setting ``score``) and their headers (the original's)."""
+_SCORE_ALIASES = {"f0.5": "f05", "f1": "f", "precision": "p", "recall": "r", "accuracy": "acc"}
+SYSTEMS = "systems"
+"""``weights=systems``: the levels come from the corpus's own hypotheses."""
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+def parse_scores(name: str, value: Any) -> tuple[str, ...]:
+    """One or more of f05, f, p, r, acc (text separated by '/', or a sequence)."""
+    items = value.split("/") if isinstance(value, str) else value
+    if isinstance(items, str) or not isinstance(items, (list, tuple)) or not items:
+        raise InputError(f"setting {name} must be one or more of {', '.join(SCORES)} separated by '/', got {value!r}")
+    chosen = []
+    for item in items:
+        key = str(item).strip().lower()
+        key = _SCORE_ALIASES.get(key, key)
+        if key not in SCORES:
+            raise InputError(f"setting {name}: {item!r} is not one of {', '.join(SCORES)}")
+        if key in chosen:
+            raise InputError(f"setting {name}: {key} given twice")
+        chosen.append(key)
+    return tuple(chosen)
+
+
+parse_scores.takes_several = True  # type: ignore[attr-defined]  # '/' separates its values (registry)
+
+
+def parse_weights(name: str, value: Any) -> str:
+    """``systems`` (the corpus's hypotheses) or the path of a weight file (checked to exist)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", SYSTEMS)):
+        return SYSTEMS
+    if not isinstance(value, (str, os.PathLike)):
+        raise InputError(f"setting {name} must be 'systems' or a weight file, got {value!r}")
+    path = os.fspath(value).strip()
+    if not os.path.isfile(path):
+        raise InputError(f"setting {name}: no weight file {path!r} (or 'systems': weights from the hypotheses)")
+    return path
+
+
+parse_weights.reads_paths = True  # type: ignore[attr-defined]  # '/' is part of a path (registry)
+
+
+def finite(name: str, value: Any) -> float:
+    number = parse_float(name, value)
+    if not np.isfinite(number):
+        raise InputError(f"setting {name} must be a finite number, got {value!r}")
+    return number
+
+
+@dataclass(frozen=True)
+class GoToScorerSettings(Settings):
+    score: tuple[str, ...] = setting(("f05",), "GoToScorer: the number(s) shown, one column each: f05, f, p, r, acc",
+                                     parse_scores, signature="score")
+    weights: str = setting(SYSTEMS, "GoToScorer: chunk levels from the hypotheses scored ('systems') or from a "
+                                    "weight file (the original's -w_file)", parse_weights, ("w_file",),
+                           signature="weights")
+    a: float = setting(1.0, "GoToScorer: weight a - (n + b) / (N + c), parameter a", finite, signature="a")
+    b: float = setting(0.0, "GoToScorer: weight parameter b", finite, signature="b")
+    c: float = setting(0.0, "GoToScorer: weight parameter c", finite, signature="c")
+    no_weight: bool = setting(False, "GoToScorer: every chunk weighs 1 (the original's -no_weight)", parse_bool,
+                              signature="no_weight")
+    ref_id: int = setting(0, "GoToScorer: the annotator of the gold M2 that is the reference", non_negative_int,
+                          signature="ref_id")
+
+
+# ----------------------------------------------------------------------------- weight files
+
+
+_WEIGHT_FILES: dict[tuple[str, int, int], tuple[WeightTable, str]] = {}
+_WEIGHT_LOCK = threading.Lock()
+
+
+def weight_file(path: str) -> tuple[WeightTable, str]:
+    """The weight table of a file and its SHA-256, read once per process (and again when the
+    file changes)."""
+    try:
+        stat = os.stat(path)
+    except OSError as err:
+        raise InputError(f"cannot read the weight file: {err.strerror}", path) from None
+    key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
+    with _WEIGHT_LOCK:
+        found = _WEIGHT_FILES.get(key)
+        if found is None:
+            table = read_weight_file(path)
+            with open(path, "rb") as handle:
+                digest = hashlib.sha256(handle.read()).hexdigest()
+            found = _WEIGHT_FILES[key] = (table, digest)
+    return found
+
+
+def table_part(table: WeightTable, start: int, end: int, name: str) -> WeightTable:
+    """Sentences ``start:end`` of a weight table."""
+    sentences = len(table.offsets) - 1
+    if end > sentences:
+        raise InputError(f"has {sentences} sentence lines but the corpus has more sentences (at least {end})", name)
+    bounds = table.offsets[start:end + 1]
+    return WeightTable(table.n_systems, table.correct[bounds[0]:bounds[-1]], bounds - bounds[0], name)
+
+
+# ----------------------------------------------------------------------------- the metric
+
+
+class GoToPrepared:
+    """One corpus (or chunk) judged: the gold chunks, every hypothesis's judgments, the level of
+    each gold chunk and N; hypotheses are found by identity (the corpus's own lists)."""
+
+    def __init__(self, gold: GoldChunks, judgments: Judgments, table: WeightTable,
+                 hypotheses: Sequence[Sequence[Any]], name: str) -> None:
+        self.gold, self.judgments, self.table, self.name = gold, judgments, table, name
+        self._index = {id(blocks): (blocks, k) for k, blocks in enumerate(hypotheses)}
+
+    def system_of(self, hypothesis: Sequence[Any]) -> int | None:
+        found = self._index.get(id(hypothesis))
+        return found[1] if found is not None and found[0] is hypothesis else None
+
+
+class GoToScorer(Metric):
+    """GoToScorer (Gotou et al., COLING 2020): chunk F0.5 weighted by the share of systems failing each chunk."""
+
+    name = "gotoscorer"
+    label = "GoToScorer"
+    settings_class = GoToScorerSettings
+    hypothesis_kind = M2
+    reference_kind = M2
+    scale = 1.0
+    has_sentence_scores = True
+    column_setting = "score"
+
+    # ------------------------------------------------------------------ preparing
+    def sharing_key(self) -> Hashable:
+        """Judging depends on the reference annotator and the weight source only."""
+        return ("gotoscorer", self.settings.ref_id, self.settings.weights)
+
+    def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> GoToPrepared:
+        """Judge every hypothesis of ``corpus`` (one system each: annotator 0 of its M2) against
+        annotator ``ref_id`` of the gold M2; levels from these systems or the weight file."""
+        if not isinstance(corpus, Corpus):
+            raise InputError(f"GoToScorer: prepare() takes a Corpus whose gold M2 is the reference, "
+                             f"got {type(corpus).__name__}")
+        if corpus.gold is None:
+            raise InputError("GoToScorer needs the reference M2 (the corpus's gold M2 blocks: --m2 GOLD.m2)")
+        gold_name = corpus.name("gold")
+        gold = read_gold(corpus.gold, self.settings.ref_id, gold_name, required=False)
+        names = list(corpus.hypotheses)
+        if not names:
+            raise InputError("GoToScorer needs at least one hypothesis")
+        hypotheses = [corpus.hypothesis(name, M2, self.display_name) for name in names]
+        shown = [name if not corpus.hypotheses[name] or not isinstance(corpus.hypotheses[name][0], str)
+                 else f"the M2 of {name}" for name in names]
+        systems = [self._system(blocks, gold, name) for blocks, name in zip(hypotheses, shown)]
+        judgments = judge(gold, systems)
+        if self.settings.weights == SYSTEMS:
+            table = weight_table(judgments)
+        else:
+            whole, _ = weight_file(self.settings.weights)
+            table = table_part(whole, corpus.offset, corpus.offset + corpus.size, self.settings.weights)
+            self._check_weights(table, gold, corpus.offset)
+        return GoToPrepared(gold, judgments, table, hypotheses, gold_name)
+
+    def _system(self, blocks: Sequence[Any], gold: GoldChunks, name: str) -> SystemEdits:
+        for block in blocks:
+            other = next((edit.annotator for edit in getattr(block, "edits", ()) if edit.annotator != 0), None)
+            if other is not None:
+                raise InputError(f"has edits of annotator {other}: a hypothesis M2 holds one system (annotator 0); "
+                                 "score files of several systems with gecmetric gotoscorer", name,
+                                 getattr(block, "line", 0) or None)
+        return read_system(blocks, gold, 0, name)
+
+    @staticmethod
+    def _check_weights(table: WeightTable, gold: GoldChunks, offset: int) -> None:
+        """The weight file's lines must fit the reference's chunks (line numbers of the whole file)."""
+        counts, expected = np.diff(table.offsets), gold.chunk_counts
+        differing = np.flatnonzero(counts != expected)
+        if len(differing):
+            k = int(differing[0])
+            raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but the reference {gold.name} "
+                             f"makes {expected[k]} chunks of it (weights made with another reference or ref_id?)",
+                             table.name, offset + k + 2)
+
+    # ------------------------------------------------------------------ rows and scores
+    def statistics(self, prepared: GoToPrepared, hypothesis: Sequence[Any], name: str = "hypothesis") -> np.ndarray:
+        """(D, 5, N + 1) int64: the gold chunks of each sentence by outcome and level. A
+        hypothesis that is not one of the prepared corpus's is judged alone against the same
+        levels (fixed weights, as with a weight file)."""
+        if not isinstance(prepared, GoToPrepared):
+            raise InputError(f"GoToScorer: expected prepare()'s result, got {type(prepared).__name__}")
+        table = prepared.table
+        system = prepared.system_of(hypothesis)
+        judgments = prepared.judgments
+        if system is None:
+            judgments, system = judge(prepared.gold, [self._system(hypothesis, prepared.gold, name)]), 0
+        return judgments.statistics(system, table.correct, table.n_systems + 1)
+
+    def level_weights(self, n_levels: int) -> np.ndarray | None:
+        """The weight of each level for N + 1 = ``n_levels`` (None: every chunk weighs 1)."""
+        if self.settings.no_weight:
+            return None
+        s = self.settings
+        return level_weights(n_levels - 1, s.a, s.b, s.c)
+
+    def totals(self, sums: Any) -> np.ndarray:
+        """Weighted TP, FP, FN, TN and ALL of summed rows (..., 5 (N + 1)) -> (..., 5)."""
+        sums = np.asarray(sums)
+        if sums.shape[-1] % OUTCOMES or sums.shape[-1] < 2 * OUTCOMES:
+            raise InputError(f"GoToScorer: summed rows of width {sums.shape[-1]}, not 5 (N + 1)")
+        n_levels = sums.shape[-1] // OUTCOMES
+        table = sums.reshape(*sums.shape[:-1], OUTCOMES, n_levels)
+        weights = self.level_weights(n_levels)
+        if weights is None:
+            return table.sum(axis=-1).astype(np.float64)
+        return table @ weights
+
+    def score_from_sums(self, sums: Any, column: int = 0) -> np.ndarray:
+        """The column's score (P, R, F, F0.5 or accuracy; 0 when its denominator is) of summed
+        rows, vectorised over leading axes; the core's formulas, operation for operation."""
+        totals = self.totals(sums)
+        tp, fp, fn, tn, total = (totals[..., k] for k in (TP, FP, FN, TN, ALL))
+        which = self.settings.score[column]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if which == "acc":
+                return _ratio(tp + tn, total)
+            precision, recall = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
+            if which == "p":
+                return precision
+            if which == "r":
+                return recall
+            if which == "f":
+                return _ratio(2 * precision * recall, precision + recall)
+            return _ratio(1.25 * precision * recall, 0.25 * precision + recall)
+
+    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+        """Every number of the original's output (scores, weighted counts), N and whether weighted."""
+        total = np.asarray(sums[0])
+        n_levels = total.shape[-1] // OUTCOMES
+        scores = scores_from_sums(total.reshape(OUTCOMES, n_levels), self.level_weights(n_levels))
+        return {**scores.as_dict(), "systems": n_levels - 1, "weighted": not self.settings.no_weight,
+                "sentences": int(len(statistics))}
+
+    def result(self, values: list[float], statistics: Any, sums: list[Any]):
+        if self.settings.weights != SYSTEMS:
+            table, _ = weight_file(self.settings.weights)
+            if len(table.offsets) - 1 != len(statistics):
+                raise InputError(f"has {len(table.offsets) - 1} sentence lines but the corpus has "
+                                 f"{len(statistics)} sentences", self.settings.weights)
+        return super().result(values, statistics, sums)
+
+    # ------------------------------------------------------------------ description
+    def column_names(self) -> list[str]:
+        return [SCORES[key] for key in self.settings.score]
+
+    def column_labels(self) -> list[str]:
+        tokens = [token for token, on in (("unweighted", self.settings.no_weight),
+                                          ("w_file", self.settings.weights != SYSTEMS),
+                                          (f"ref{self.settings.ref_id}", self.settings.ref_id != 0)) if on]
+        return [" ".join([self.label, name, *tokens]) for name in self.column_names()]
+
+    def column_index(self, key: int | str | float | None) -> int:
+        """A column by index or label, or by its score name (``f05``, ``p``, ``acc`` ...)."""
+        if isinstance(key, str):
+            name = _SCORE_ALIASES.get(key.strip().lower(), key.strip().lower())
+            if name in self.settings.score:
+                return self.settings.score.index(name)
+            if key in self.column_labels():
+                return self.column_labels().index(key)
+            raise InputError(f"metric {self.display_name} has no column {key!r}; columns: "
+                             f"{', '.join(self.column_labels())} (or {', '.join(self.settings.score)})")
+        return super().column_index(key)
+
+    def signature_fields(self, references: int | None, scores: Sequence[str] | None = None
+                         ) -> tuple[str, list[tuple[str, str] | str]]:
+        """The label and the settings; a weight file is named by its SHA-256 (its contents, not
+        its path, change the numbers)."""
+        fields: list[tuple[str, str] | str] = []
+        for key, value in self.settings.signature_fields():
+            if key == "score" and scores is not None:
+                value = signature_value(tuple(scores))
+            if key == "weights" and self.settings.weights != SYSTEMS:
+                value = "file-" + weight_file(self.settings.weights)[1][:12]
+            fields.append((key, value))
+        return self.label, fields
+
+    def column_signature(self, part: int, references: int | None) -> Signature:
+        """The signature of one score's column."""
+        return Signature(*self.signature_fields(references, [self.settings.score[part]]))
+
+
+def _ratio(numerator: Any, denominator: Any) -> np.ndarray:
+    """numerator / denominator, 0 where the denominator is 0 (the original's rule)."""
+    numerator, denominator = np.asarray(numerator, dtype=np.float64), np.asarray(denominator, dtype=np.float64)
+    zero = denominator == 0
+    out = numerator / np.where(zero, 1.0, denominator)
+    return np.where(zero, 0.0, out) if zero.any() else out

@@ -1,0 +1,432 @@
+"""The registered metrics ``llm-s`` and ``llm-e``: the LLM judges on the metric protocol.
+
+A prompt shows up to five distinct hypotheses of one source, from all systems at once, so
+``prepare(corpus)`` runs the :class:`~.judge.Judge` on every hypothesis of the corpus (answers in
+the persistent cache cost nothing; each prompt's scores depend only on its own sentence, so a
+corpus prepared in chunks of sentences gets the same scores). ``statistics`` then reads one
+system's scores: per sentence the integer row (score, scored, unscored), so that the corpus score
+is the mean over the scored sentences and a sentence without a score (a prompt left unanswered
+after the retries, the request budget, or gec-metrics' grouping beyond five hypotheses) is
+counted, in the result's ``unscored``, never dropped silently. Its sentence score is NaN, which
+sentence-level meta-evaluation refuses with a message.
+
+Settings name the backend as ``provider:model`` (``model=openai:gpt-4o-mini-2024-07-18``,
+``vllm:Qwen/Qwen2.5-7B-Instruct``, ``transformers:/models/llama``); in ``--metrics`` text, where
+':' separates settings, write ``provider=vllm:model=NAME``. The signature names the backend, the
+model (a local folder by a fingerprint of its files), a server given by URL, the criterion, the
+grouping and the decoding. LLM-E annotates the hypotheses with gecmetrics' ERRANT (one spaCy
+pipeline per model and process, shared with the ``errant`` metric).
+"""
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Sequence
+
+import numpy as np
+
+from ...errors import InputError
+from ...io.corpus import Corpus
+from ..protocol import (NONE, TEXT, Metric, Settings, choice, non_negative_int, optional_int, parse_float, positive_int,
+                        setting, signature_value)
+from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
+from .judge import DryRun, Judge, JudgeReport, JudgeResult
+from .prompts import CRITERIA, GROUPINGS, edits_from_blocks
+
+DEFAULT_MODEL = "openai:gpt-4o-mini-2024-07-18"
+"""gec-metrics' default judge."""
+DTYPES = ("auto", "float32", "float16", "bfloat16")
+STRUCTURED = ("json_schema", "json_object", "none")
+"""backends.http.STRUCTURED, without importing the HTTP client to read settings."""
+HTTP_ONLY = ("base_url", "structured", "temperature", "concurrency", "requests_per_minute")
+LOCAL_ONLY = ("device", "dtype", "batch_size")
+SCORED, UNSCORED = 1, 2
+"""Columns of a statistics row after the score: 1 if the sentence has a score, 1 if not."""
+
+
+class LLMJudgeWarning(UserWarning):
+    """Prompts left without an answer (bad answers after the retries, failed requests, the
+    request budget): their sentences are counted as unscored."""
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+def _text(name: str, value: Any) -> str:
+    """A non-empty text; ``%3A`` stands for ':' (which separates settings in ``--metrics`` text:
+    ``model=ollama%3Allama3.1%3A8b``, ``base_url=http%3A//gpu-box%3A8000/v1``)."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"setting {name} must be a non-empty text, got {value!r}")
+    return value.strip().replace("%3A", ":").replace("%3a", ":")
+
+
+def _optional_text(name: str, value: Any) -> str | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    return _text(name, value)
+
+
+def _optional_float(name: str, value: Any) -> float | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    return parse_float(name, value)
+
+
+def _optional_provider(name: str, value: Any) -> str | None:
+    text = _optional_text(name, value)
+    if text is None:
+        return None
+    provider, _ = parse_spec(text + ":x")
+    return provider
+
+
+_text.reads_paths = _optional_text.reads_paths = True  # type: ignore[attr-defined]  # '/' in paths and names
+
+
+@dataclass(frozen=True)
+class LLMSettings(Settings):
+    """The judge's backend, prompts, budget and decoding (LLM-S and LLM-E alike)."""
+
+    model: str = setting(DEFAULT_MODEL, "LLM judge: provider:model (openai:..., gemini:..., vllm:..., ollama:..., "
+                                        "transformers:FOLDER), or a bare model with provider=; in --metrics text "
+                                        "write ':' as %3A", _text)
+    provider: str | None = setting(None, "LLM judge: the provider of a bare model name (in --metrics text, where ':' "
+                                         "separates settings: provider=vllm:model=NAME)", _optional_provider)
+    base_url: str | None = setting(None, "LLM judge: the server's URL (OpenAI-compatible; default: the provider's; "
+                                          "':' as %3A in --metrics text)",
+                                   _optional_text, ("url",))
+    criterion: str | None = setting(None, "LLM judge: a criterion prompt (LLM-S: grammaticality, fluency, meaning; "
+                                          "LLM-E: difficulty, impact)", _optional_text)
+    grouping: str = setting("all", "LLM judge: all (every hypothesis scored, 5 a prompt) or gec-metrics (its one "
+                                   "prompt of the 5 most frequent per source)", choice(*GROUPINGS))
+    max_requests: int | None = setting(None, "LLM judge: the most requests sent in one run (per process with -p)",
+                                       optional_int)
+    answer_retries: int = setting(2, "LLM judge: times a bad answer is asked again", non_negative_int)
+    structured: str = setting("json_schema", "LLM judge (HTTP): structured output json_schema, json_object or none",
+                              choice(*STRUCTURED))
+    temperature: float | None = setting(None, "LLM judge (HTTP): sampling temperature (default: the server's)",
+                                        _optional_float)
+    concurrency: int = setting(4, "LLM judge (HTTP): requests in flight", positive_int)
+    requests_per_minute: float | None = setting(None, "LLM judge (HTTP): rate limit", _optional_float, ("rpm",))
+    device: str = setting("cpu", "LLM judge (local model): cpu, cuda, cuda:1, mps", _text)
+    dtype: str = setting("auto", "LLM judge (local model): auto, float32, float16 or bfloat16", choice(*DTYPES))
+    batch_size: int = setting(8, "LLM judge (local model): prompts decoded together", positive_int)
+
+    variant = "llm-s"
+
+    def check(self) -> None:
+        provider, model = (self.provider, self.model) if self.provider is not None else parse_spec(self.model)
+        if model is None:
+            model = PROVIDERS[provider].default_model if provider in PROVIDERS else None
+            if model is None:
+                raise InputError(f"setting model: give the model of provider {provider} ({provider}:MODEL)")
+        object.__setattr__(self, "provider", provider)
+        object.__setattr__(self, "model", model)
+        local = provider in LOCAL
+        defaults = {f: getattr(type(self), f) for f in HTTP_ONLY + LOCAL_ONLY}
+        for name in (HTTP_ONLY if local else LOCAL_ONLY):
+            if getattr(self, name) != defaults[name]:
+                raise InputError(f"setting {name} is for {'HTTP servers' if local else 'local models'}, "
+                                 f"not provider {provider}")
+        if self.max_requests is not None and self.max_requests < 0:
+            raise InputError(f"setting max_requests must be >= 0, got {self.max_requests}")
+        if self.requests_per_minute is not None and not self.requests_per_minute > 0:
+            raise InputError(f"setting requests_per_minute must be positive, got {self.requests_per_minute}")
+        if self.criterion is not None and self.criterion not in CRITERIA[self.variant]:
+            raise InputError(f"setting criterion: {self.criterion!r} is not one of {self.variant}'s "
+                             f"({', '.join(CRITERIA[self.variant])})")
+
+    @property
+    def spec(self) -> str:
+        return f"{self.provider}:{self.model}"
+
+    @property
+    def is_local(self) -> bool:
+        return self.provider in LOCAL
+
+    def backend_options(self) -> dict[str, Any]:
+        """The options of :func:`~.backends.make_backend` these settings give."""
+        if self.is_local:
+            return {"device": self.device, "dtype": self.dtype, "batch_size": self.batch_size}
+        options: dict[str, Any] = {"structured": self.structured, "concurrency": self.concurrency,
+                                   "requests_per_minute": self.requests_per_minute}
+        if self.base_url is not None:
+            options["base_url"] = self.base_url
+        if self.temperature is not None:
+            options["temperature"] = self.temperature
+        return options
+
+
+@dataclass(frozen=True)
+class LLMESettings(LLMSettings):
+    """LLM-E's settings: the judge's, and the spaCy model of the ERRANT annotator."""
+
+    spacy_model: str = setting("en_core_web_sm", "LLM-E: the spaCy model of the ERRANT annotator (name or path)",
+                               _text, ("spacy",))
+
+    variant = "llm-e"
+
+
+# ----------------------------------------------------------------------------- shared per process
+
+_BACKENDS: dict[tuple, Any] = {}
+_SPENT: dict[str, int] = {}
+_LOCK = threading.Lock()
+
+
+def shared_backend(settings: LLMSettings, sending: bool = True) -> Any:
+    """One backend per (model, options) in a process: a local model loads once for every chunk.
+    ``sending=False``: for a dry run, which needs no API key."""
+    options = settings.backend_options()
+    if not sending and not settings.is_local:
+        options["key_required"] = False
+    key = (settings.spec, tuple(sorted(options.items())))
+    with _LOCK:
+        if key not in _BACKENDS:
+            _BACKENDS[key] = make_backend(settings.spec, **options)
+        return _BACKENDS[key]
+
+
+# ----------------------------------------------------------------------------- the metric
+
+
+class LLMPrepared:
+    """The judge's run on one corpus (or chunk): the result (scores sentences x systems, NaN
+    where missing; the report), and the systems' lines (found by identity, else by text)."""
+
+    def __init__(self, result: JudgeResult, hypotheses: Sequence[Sequence[str]]) -> None:
+        self.result = result
+        self.hypotheses = list(hypotheses)
+        self._index = {id(lines): k for k, lines in enumerate(self.hypotheses)}
+
+    @property
+    def report(self) -> JudgeReport:
+        return self.result.report
+
+    def scores_of(self, hypothesis: Sequence[str]) -> np.ndarray:
+        """Sentence scores (D,) of one hypothesis: a system's column, or (for other lines equal
+        to a judged hypothesis, sentence by sentence) the score of that hypothesis."""
+        k = self._index.get(id(hypothesis))
+        if k is not None and self.hypotheses[k] is hypothesis:
+            return self.result.scores[:, k]
+        if len(hypothesis) != self.result.scores.shape[0]:
+            raise InputError(f"the hypothesis has {len(hypothesis)} sentences but the judged corpus has "
+                             f"{self.result.scores.shape[0]}")
+        scores = np.empty(len(hypothesis))
+        for i, line in enumerate(hypothesis):
+            found = next((s for s, lines in enumerate(self.hypotheses) if lines[i] == line), None)
+            if found is None:
+                raise InputError(f"sentence {i + 1} of the hypothesis is not one the judge scored: the LLM judges "
+                                 "score the hypotheses of the corpus they were prepared with (prompts group them)")
+            scores[i] = self.result.scores[i, found]
+        return scores
+
+
+class LLMJudgeMetric(Metric):
+    """What LLM-S and LLM-E share (see the module docstring)."""
+
+    settings_class = LLMSettings
+    hypothesis_kind = TEXT
+    reference_kind = NONE
+    scale = 1.0
+    higher_is_better = True
+    has_sentence_scores = True
+    variant = "llm-s"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._run = uuid.uuid4().hex  # the request budget is counted per metric object (and process)
+        self.progress: Callable[[int, int], None] | None = None
+        """Called as progress(answers, prompts) after each answer (a command's progress line)."""
+        self.on_report: Callable[[JudgeReport], None] | None = None
+        """Given each run's report (a command prints it); without it, an incomplete run warns."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["progress"] = state["on_report"] = None  # callbacks of the main process stay there
+        return state
+
+    # ------------------------------------------------------------------ judging
+    def judge(self, cache: Any = None, sending: bool = True) -> Judge:
+        """The judge of these settings, with what is left of the request budget (``sending=
+        False``: for a dry run, no API key needed)."""
+        s = self.settings
+        budget = None if s.max_requests is None else max(0, s.max_requests - _SPENT.get(self._run, 0))
+        return Judge(shared_backend(s, sending), variant=self.variant, criterion=s.criterion, grouping=s.grouping,
+                     cache=cache, answer_retries=s.answer_retries, max_requests=budget, progress=self.progress)
+
+    def hypotheses_of(self, corpus: Corpus) -> tuple[list[str], list[list[str]]]:
+        """The corpus's sources and every hypothesis (text lines), in the corpus's order."""
+        if not isinstance(corpus, Corpus):
+            raise InputError(f"{self.label}: prepare() takes a Corpus, got {type(corpus).__name__}")
+        if not corpus.hypotheses:
+            raise InputError(f"{self.label} needs at least one hypothesis")
+        return list(corpus.sources), [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
+
+    def edits(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> Any:
+        """The edits the prompts show (LLM-E), None for LLM-S."""
+        return None
+
+    def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> LLMPrepared:
+        """Run the judge on every hypothesis of the corpus (cached answers cost nothing); prompts
+        left unanswered are reported to :attr:`on_report`, else with an :class:`LLMJudgeWarning`
+        (and counted per sentence)."""
+        sources, systems = self.hypotheses_of(corpus)
+        judge = self.judge()
+        result = judge.score(sources, systems, self.edits(sources, systems))
+        with _LOCK:
+            _SPENT[self._run] = _SPENT.get(self._run, 0) + result.report.requested
+        if self.on_report is not None:
+            self.on_report(result.report)
+        elif not result.report.complete:
+            where = f"sentences {corpus.offset + 1}-{corpus.offset + corpus.size}: " if corpus.offset else ""
+            warnings.warn(f"{self.label}: {where}" + result.report.summary().replace("\n", "; "), LLMJudgeWarning,
+                          stacklevel=2)
+        return LLMPrepared(result, systems)
+
+    def dry_run(self, corpus: Corpus, prices: tuple[float, float] | None = None) -> DryRun:
+        """Prompts, cached answers, tokens and cost still to spend on ``corpus``; nothing is sent."""
+        sources, systems = self.hypotheses_of(corpus)
+        return self.judge(sending=False).dry_run(sources, systems, self.edits(sources, systems), prices)
+
+    def statistics(self, prepared: LLMPrepared, hypothesis: Sequence[str]) -> np.ndarray:
+        """(D, 3) int64 rows: the sentence's score (0 without one), 1 if scored, 1 if not."""
+        if not isinstance(prepared, LLMPrepared):
+            raise InputError(f"{self.label}: expected prepare()'s result, got {type(prepared).__name__}")
+        scores = prepared.scores_of(hypothesis)
+        missing = np.isnan(scores)
+        rows = np.zeros((len(scores), 3), dtype=np.int64)
+        rows[:, 0] = np.where(missing, 0, np.nan_to_num(scores)).astype(np.int64)
+        rows[:, SCORED] = ~missing
+        rows[:, UNSCORED] = missing
+        return rows
+
+    def score_from_sums(self, sums: Any, column: int = 0) -> np.ndarray:
+        """The mean score (1-5) of the scored sentences of summed rows (..., 3); NaN with none."""
+        sums = np.asarray(sums, dtype=np.float64)
+        count = sums[..., SCORED]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(count > 0, sums[..., 0] / np.where(count > 0, count, 1), np.nan)
+
+    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+        """How many sentences have a score and how many have none."""
+        total = np.asarray(sums[0])
+        return {"scored": int(total[SCORED]), "unscored": int(total[UNSCORED])}
+
+    # ------------------------------------------------------------------ description
+    def sharing_key(self) -> Hashable:
+        return (type(self), self.settings)
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = [s.criterion] if s.criterion else []
+        tokens += ["gec-metrics-groups"] if s.grouping != "all" else []
+        return [" ".join([self.label, *tokens])]
+
+    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+        """Backend, model (a local folder by its files' fingerprint), server URL when given,
+        criterion, grouping and decoding: what changes the answers."""
+        s = self.settings
+        fields: list[tuple[str, str] | str] = [("backend", s.provider), ("model", s.model)]
+        if s.is_local:
+            from .backends.local import folder_fingerprint
+
+            folder = os.path.expanduser(s.model)
+            if os.path.isdir(folder):
+                fields[1] = ("model", os.path.basename(os.path.normpath(folder)))
+                fields.append(("weights", folder_fingerprint(folder)[:12]))
+            fields.append(("decoding", f"greedy-grammar,dtype={s.dtype}"))
+        else:
+            if s.base_url is not None:
+                fields.append(("url", s.base_url))
+            decoding = f"{s.structured},temperature={signature_value(s.temperature)}"
+            fields.append(("decoding", decoding))
+        fields += [("criterion", signature_value(s.criterion)), ("grouping", s.grouping)]
+        return self.label, fields
+
+
+class LLMS(LLMJudgeMetric):
+    """LLM-S (Kobayashi et al., BEA 2024): a chat model scores each hypothesis sentence 1-5; mean over sentences."""
+
+    name = "llm-s"
+    label = "LLM-S"
+    settings_class = LLMSettings
+    variant = "llm-s"
+
+
+_ANNOTATORS: dict[str, Any] = {}
+
+
+class LLME(LLMJudgeMetric):
+    """LLM-E (Kobayashi et al., BEA 2024): a chat model scores each hypothesis's ERRANT edits 1-5, mean of sentences."""
+
+    name = "llm-e"
+    label = "LLM-E"
+    settings_class = LLMESettings
+    variant = "llm-e"
+
+    def annotator(self) -> Any:
+        """gecmetrics' ERRANT annotator on the setting's spaCy model (one pipeline per process)."""
+        from ..errant.annotator import Annotator
+        from ..errant.metric import shared_model
+
+        name = self.settings.spacy_model
+        with _LOCK:
+            if name not in _ANNOTATORS:
+                _ANNOTATORS[name] = Annotator(shared_model(name))
+            return _ANNOTATORS[name]
+
+    def edits(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> Any:
+        """Each hypothesis's ERRANT edits (start, end, correction), systems x sentences."""
+        blocks = self.annotator().annotate(sources, systems, keep_empty=True)
+        return edits_from_blocks(blocks, len(systems))
+
+    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+        from ..errant.metric import shared_model
+
+        name, fields = super().signature_fields(references)
+        return name, fields + list(shared_model(self.settings.spacy_model).versions().items())
+
+
+# ----------------------------------------------------------------------------- one corpus at once
+
+
+@dataclass
+class JudgedCorpus:
+    """Every hypothesis of a corpus judged in one run: each one's result (mean score,
+    ``scored``, ``unscored``), its sentence scores (NaN where none) and the run's report."""
+
+    metric: LLMJudgeMetric
+    results: dict[str, Any]
+    sentence_scores: dict[str, np.ndarray]
+    report: JudgeReport
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: signature, settings, one entry per system, the report."""
+        first = next(iter(self.results.values()))
+        systems = [{"system": name, "score": float(result.score), "scored": result.scored,
+                    "unscored": result.unscored} for name, result in self.results.items()]
+        return {"metric": self.metric.label, "signature": str(first.signature), "settings": first.settings,
+                "systems": systems, "report": self.report.to_dict()}
+
+
+def judge_corpus(metric: LLMJudgeMetric, corpus: Corpus) -> JudgedCorpus:
+    """Judge every hypothesis of ``corpus`` in one run (one plan: equal prompts asked once) and
+    score each (what ``gecmetric llm`` prints)."""
+    if not isinstance(metric, LLMJudgeMetric):
+        raise InputError(f"judge_corpus needs an LLM judge metric (llm-s, llm-e), got {type(metric).__name__}")
+    reports: list[JudgeReport] = []
+    metric.on_report = reports.append
+    try:
+        prepared = metric.prepare(corpus)
+    finally:
+        metric.on_report = None
+    results, sentences = {}, {}
+    for name in corpus.hypotheses:
+        statistics = metric.statistics(prepared, corpus.hypothesis(name, TEXT, metric.display_name))
+        results[name] = metric.score(statistics)
+        sentences[name] = metric.sentence_from_statistics(statistics).scores
+    return JudgedCorpus(metric, results, sentences, reports[0])

@@ -1,0 +1,439 @@
+"""GoToScorer as a registered metric (`gotoscorer`): the core's numbers through the protocol,
+the same rows whatever the chunking, weight files, compare (table, JSON, paired tests, -p 2
+through the console script), meta-eval at system and sentence level; on ../shared, the
+original's printed numbers (tests/data/gotoscorer_oracle.txt) through `compare`."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gecmetrics import compare, get_metric, paired_test
+from gecmetrics.errors import InputError
+from gecmetrics.io.corpus import Corpus
+from gecmetrics.io.m2 import parse_m2
+from gecmetrics.io.m2_references import apply_edits
+from gecmetrics.metrics.gotoscorer import read_gold, read_system, read_weight_file, score_systems, sentence_scores
+from gecmetrics.metrics.gotoscorer.metric import GoToScorer
+from gecmetrics.metrics.registry import metrics_from_text
+from gecmetrics.run.engine import score_corpus
+from tests.conftest import gecmetric_script, one_line_error, run_cli, write_files
+
+ROOT = Path(__file__).resolve().parent.parent
+WORDS = "the a cat dog sat on mat is are was were he she they go goes went to school".split()
+TYPES = ["R:VERB", "M:DET", "U:DET", "R:NOUN:NUM", "R:OTHER"]
+
+
+# ---------------------------------------------------------------------------- a seeded corpus
+
+
+def random_edits(rng: random.Random, length: int, annotator: int, gold: list[tuple] | None = None) -> list[tuple]:
+    """Non-overlapping edits (start, end, correction, type) of one annotator; with ``gold``, some
+    of the gold's are copied (a system that corrects part of the errors)."""
+    edits: list[tuple] = []
+    if gold is not None:
+        edits = [edit for edit in gold if rng.random() < 0.5]
+    position = 0
+    while position <= length and rng.random() < 0.6:
+        start = rng.randint(position, min(length, position + 3))
+        end = min(length, start + rng.choice([0, 1, 1, 2]))
+        if any(not (end <= s or start >= e) or (start == end == s) for s, e, _, _ in edits):
+            position = end + 1
+            continue
+        correction = " ".join(rng.choice(WORDS) for _ in range(rng.choice([0, 1, 1, 2]) if end > start else 1))
+        edits.append((start, end, correction, rng.choice(TYPES)))
+        position = end + 1
+    return sorted(edits, key=lambda e: (e[0], e[1]))
+
+
+def m2_block(source: str, edits_by_annotator: list[list[tuple]]) -> str:
+    lines = [f"S {source}"]
+    for annotator, edits in enumerate(edits_by_annotator):
+        if not edits:
+            lines.append(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}")
+        for start, end, correction, kind in edits:
+            lines.append(f"A {start} {end}|||{kind}|||{correction}|||REQUIRED|||-NONE-|||{annotator}")
+    return "\n".join(lines) + "\n\n"
+
+
+def seeded_corpus(sentences: int = 23, systems: int = 4, seed: int = 7) -> dict:
+    """Sources, a gold M2 with two annotators, and systems (M2 of annotator 0, and their text)."""
+    rng = random.Random(seed)
+    sources = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 9))) for _ in range(sentences)]
+    gold = [[random_edits(rng, len(s.split()), 0), random_edits(rng, len(s.split()), 1)] for s in sources]
+    names = [f"sys{k}" for k in range(systems)] + ["input"]
+    edits = {name: [([] if name == "input" else random_edits(rng, len(s.split()), 0, g[0])) for s, g in
+                    zip(sources, gold)] for name in names}
+    text = {name: [" ".join(apply_edits(s.split(), [_edit(e) for e in sentence_edits]))
+                   for s, sentence_edits in zip(sources, edits[name])] for name in names}
+    return {"sources": sources, "gold": "".join(m2_block(s, g) for s, g in zip(sources, gold)),
+            "m2": {name: "".join(m2_block(s, [e]) for s, e in zip(sources, edits[name])) for name in names},
+            "text": text, "names": names}
+
+
+def _edit(edit: tuple):
+    from gecmetrics.io.m2 import Edit
+
+    start, end, correction, kind = edit
+    return Edit(start, end, kind, correction)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> dict:
+    return seeded_corpus()
+
+
+@pytest.fixture
+def files(tmp_path, corpus) -> dict[str, str]:
+    contents: dict = {"src": corpus["sources"], "ref": corpus["sources"], "gold.m2": corpus["gold"]}
+    for name in corpus["names"]:
+        contents[name] = corpus["text"][name]
+        contents[f"{name}.m2"] = corpus["m2"][name]
+    paths = write_files(tmp_path, contents)
+    ranks = {name: k + 1 for k, name in enumerate(["sys0", "sys1", "sys2", "sys3", "input"])}
+    paths["human.tsv"] = str(tmp_path / "human.tsv")
+    (tmp_path / "human.tsv").write_text("system\thuman\n" + "".join(f"{n}\t{1 / r}\n" for n, r in ranks.items()),
+                                        encoding="utf-8")
+    return paths
+
+
+def blocks(corpus: dict) -> tuple[list, dict[str, list]]:
+    gold = parse_m2(corpus["gold"], "gold.m2")
+    return gold, {name: parse_m2(corpus["m2"][name], f"{name}.m2") for name in corpus["names"]}
+
+
+# ---------------------------------------------------------------------------- the protocol
+
+
+def test_the_metric_gives_the_cores_numbers(corpus):
+    gold, systems = blocks(corpus)
+    core_gold = read_gold(gold)
+    run = score_systems(core_gold, [read_system(systems[n], core_gold, 0, n) for n in corpus["names"]])
+    metric = get_metric("gotoscorer", score="f05/p/r/f/acc")
+    scored = score_corpus([metric], Corpus(None, [], systems, gold))
+    for k, name in enumerate(corpus["names"]):
+        result = scored.result(name, 0)
+        core = run.scores[k]
+        assert result.scores == [core.f05, core.precision, core.recall, core.f, core.accuracy]  # exactly
+        assert (result.tp, result.fp, result.fn, result.tn, result.systems) == (core.tp, core.fp, core.fn, core.tn, 5)
+        np.testing.assert_array_equal(scored.statistics[name][0], run.statistics[k])
+        sentences = metric.sentence_matrix(scored.statistics[name][0])
+        expected = sentence_scores(run.statistics[k], run.level_weights)
+        assert sentences[0].tolist() == [s.f05 for s in expected] and sentences[4].tolist() == [s.accuracy
+                                                                                                 for s in expected]
+    assert len({scored.result(n, 0).score for n in corpus["names"]}) > 2  # the data tell systems apart
+
+
+@pytest.mark.parametrize("settings", [{}, {"no_weight": True}, {"a": 1, "b": 0.5, "c": 1}, {"ref_id": 1}])
+def test_chunks_of_sentences_give_the_whole_corpus_rows(corpus, settings):
+    """Levels depend on each sentence alone: chunks of 7 sentences (and one worker per chunk)
+    give the rows, scores and sentence scores of the corpus at once."""
+    gold, systems = blocks(corpus)
+    metric = GoToScorer(**settings)
+    whole = score_corpus([metric], Corpus(None, [], systems, gold))
+    for chunked in (score_corpus([metric], Corpus(None, [], systems, gold), chunk_lines=7),
+                    score_corpus([metric], Corpus(None, [], systems, gold), chunk_lines=7, jobs=2)):
+        for name in corpus["names"]:
+            np.testing.assert_array_equal(chunked.statistics[name][0], whole.statistics[name][0])
+            assert chunked.result(name, 0).to_dict() == whole.result(name, 0).to_dict()
+    core_gold = read_gold(gold, settings.get("ref_id", 0))
+    run = score_systems(core_gold, [read_system(systems[n], core_gold, 0, n) for n in corpus["names"]],
+                        a=settings.get("a", 1), b=settings.get("b", 0), c=settings.get("c", 0),
+                        no_weight=settings.get("no_weight", False))
+    assert [whole.result(n, 0).score for n in corpus["names"]] == [s.f05 for s in run.scores]
+
+
+def test_a_weight_file_fixes_the_weights(corpus, tmp_path):
+    """weights=FILE (-w_file): a file made from all systems gives their scores to any subset,
+    here scored in chunks; the signature names the file by its contents."""
+    gold, systems = blocks(corpus)
+    code, out, err = run_cli("gotoscorer", "-ref", str(write_files(tmp_path, {"g.m2": corpus["gold"]})["g.m2"]),
+                             "-hyp", *write_files(tmp_path, {f"{n}.m2": corpus["m2"][n] for n in corpus["names"]})
+                             .values(), "--make-weights", str(tmp_path / "w.txt"), "--json")
+    assert code == 0, err
+    from_command = json.loads(out)
+    metric = get_metric("gotoscorer", weights=str(tmp_path / "w.txt"))
+    assert re.fullmatch(r"GoToScorer\|score:f05\|weights:file-[0-9a-f]{12}\|a:1\|b:0\|c:0\|no_weight:no\|ref_id:0"
+                        r"\|version:.*", metric.signature)
+    alone = score_corpus([metric], Corpus(None, [], {"sys2": systems["sys2"]}, gold), chunk_lines=5)
+    assert alone.result("sys2", 0).score == from_command[2]["f05"]
+    assert alone.result("sys2", 0).systems == 5
+    with_all = score_corpus([get_metric("gotoscorer")], Corpus(None, [], systems, gold))
+    assert with_all.result("sys2", 0).score == from_command[2]["f05"]
+    text = read_weight_file(str(tmp_path / "w.txt")).format().splitlines()
+    (tmp_path / "short.txt").write_text("\n".join(text[:-1]) + "\n", encoding="utf-8")
+    (tmp_path / "long.txt").write_text("\n".join(text + text[-1:]) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="long.txt: has 24 sentence lines but the corpus has 23 sentences"):
+        score_corpus([get_metric("gotoscorer", weights=str(tmp_path / "long.txt"))],
+                     Corpus(None, [], systems, gold), chunk_lines=5).result("sys0", 0)
+    with pytest.raises(InputError, match=r"short.txt: has 22 sentence lines but the corpus has more"):
+        score_corpus([get_metric("gotoscorer", weights=str(tmp_path / "short.txt"))],
+                     Corpus(None, [], systems, gold), chunk_lines=5)
+    with pytest.raises(InputError, match=r"w.txt:\d+: has \d+ counts for sentence \d+ but the reference"):
+        score_corpus([get_metric("gotoscorer", weights=str(tmp_path / "w.txt"), ref_id=1)],
+                     Corpus(None, [], systems, gold))
+    with pytest.raises(InputError, match="no weight file"):
+        get_metric("gotoscorer", weights=str(tmp_path / "missing.txt"))
+
+
+def test_settings_columns_and_errors(corpus):
+    metric = metrics_from_text("gotoscorer:score=f05/p/R/accuracy:no_weight")[0]
+    assert metric.column_labels() == ["GoToScorer F0.5 unweighted", "GoToScorer P unweighted",
+                                      "GoToScorer R unweighted", "GoToScorer Acc unweighted"]
+    assert metric.columns()[1].signature.startswith("GoToScorer|score:p|weights:systems|")
+    assert metric.column_index("acc") == 3 and metric.column_index("GoToScorer R unweighted") == 2
+    assert json.dumps(metric.settings_dict())
+    with pytest.raises(InputError, match="'x' is not one of f05, f, p, r, acc"):
+        get_metric("gotoscorer", score="f05/x")
+    with pytest.raises(InputError, match="has no column 'nope'"):
+        metric.column_index("nope")
+    gold, systems = blocks(corpus)
+    two = parse_m2(corpus["m2"]["sys0"].replace("|||0\n", "|||1\n", 1) + "", "two.m2")
+    with pytest.raises(InputError, match="two:1: has edits of annotator 1: a hypothesis M2 holds one system"):
+        score_corpus([metric], Corpus(None, [], {"two": two}, gold))
+    with pytest.raises(InputError, match="needs the reference M2"):
+        metric.prepare(Corpus(corpus["sources"], [], {"sys0": systems["sys0"]}))
+    code, out, err = run_cli("compare", "--list-metrics")
+    assert "gotoscorer: GoToScorer F0.5" in out and "no_weight: GoToScorer" in out
+
+
+def test_paired_tests_resample_the_rows(corpus):
+    gold, systems = blocks(corpus)
+    named = {"input": systems["input"], "sys0": systems["sys0"], "sys1": systems["sys1"]}
+    for method in ("bs", "ar"):
+        result = paired_test(get_metric("gotoscorer"), None, gold, named, method, samples=200)
+        whole = score_corpus([get_metric("gotoscorer")], Corpus(None, [], named, gold))
+        assert [s.score for s in result.systems] == [whole.result(n, 0).score for n in named]
+        assert result.signature.startswith("GoToScorer|score:f05|weights:systems")
+        assert all(s.interval[0] <= s.score <= s.interval[1] for s in result.systems)
+    recall = paired_test(get_metric("gotoscorer", score="f05/r"), None, gold, named, "bs", samples=50, column="r")
+    assert recall.systems[1].score == score_corpus([get_metric("gotoscorer", score="r")],
+                                                   Corpus(None, [], named, gold)).result("sys0", 0).score
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def compare_args(files: dict[str, str], names: list[str]) -> list[str]:
+    return ["compare", "-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names), "--hyp-m2",
+            *(files[f"{n}.m2"] for n in names), "--m2", files["gold.m2"]]
+
+
+def test_compare_table_and_json(files, corpus):
+    names = corpus["names"]
+    args = compare_args(files, names) + ["--metrics", "gotoscorer:score=f05/acc,cleme,m2"]
+    code, out, err = run_cli(*args, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [c["label"] for c in data["columns"]][:2] == ["GoToScorer F0.5", "GoToScorer Acc"]
+    assert data["columns"][1]["signature"].startswith("GoToScorer|score:acc|")
+    gold, systems = blocks(corpus)
+    own = score_corpus([get_metric("gotoscorer", score="f05/acc")], Corpus(None, [], systems, gold))
+    rows = {row["system"]: row["scores"] for row in data["rows"]}
+    for name in names:
+        assert rows[files[name]]["GoToScorer F0.5"] == 100 * own.result(name, 0).scores[0]
+        assert rows[files[name]]["GoToScorer Acc"] == 100 * own.result(name, 0).scores[1]
+    code, table, err = run_cli(*args, "--tsv", "-d", "4")
+    assert code == 0, err
+    header = table.splitlines()[0].split("\t")
+    assert header[:3] == ["system", "GoToScorer F0.5", "GoToScorer Acc"]
+    first = dict(zip(header, table.splitlines()[1].split("\t")))
+    assert float(first["GoToScorer F0.5"]) == pytest.approx(100 * own.result(names[0], 0).scores[0], abs=5e-5)
+    code, paired, err = run_cli(*compare_args(files, names), "--metrics", "gotoscorer", "--paired-bs", "100")
+    assert code == 0 and "GoToScorer" in paired, err
+    python = compare(corpus["sources"], [corpus["sources"]], {n: corpus["text"][n] for n in names}, ["gotoscorer"],
+                     m2_blocks=gold, hypothesis_m2=systems)
+    assert [python.score(n, "GoToScorer F0.5") for n in names] == [own.result(n, 0).scores[0] for n in names]
+
+
+def test_compare_errors(files, corpus):
+    names = corpus["names"][:2]
+    base = ["compare", "-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names)]
+    assert "reads hypotheses as M2 edits" in one_line_error(*base, "--m2", files["gold.m2"], "--metrics",
+                                                            "gotoscorer")
+    assert "needs the gold annotation: --m2" in one_line_error(*base, "--metrics", "gotoscorer")
+
+
+def test_console_script_in_two_processes(files, corpus):
+    """`-p 2` (one worker per chunk, each judging its own sentences) prints what -p 1 prints."""
+    command = [gecmetric_script(), *compare_args(files, corpus["names"]), "--metrics",
+               "gotoscorer:score=f05/p/r,gotoscorer:no_weight", "--json", "--chunk-lines", "5"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    one = subprocess.run(command + ["-p", "1"], capture_output=True, text=True, env=env, timeout=300)
+    two = subprocess.run(command + ["-p", "2"], capture_output=True, text=True, env=env, timeout=300)
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert one.stdout == two.stdout
+    assert json.loads(one.stdout)["columns"][3]["label"] == "GoToScorer F0.5 unweighted"
+
+
+def judgments_xml(ranks: dict[str, list[int]]) -> str:
+    items = []
+    for sentence in range(len(next(iter(ranks.values())))):
+        translations = "".join(f'<translation system="{s}" rank="{r[sentence]}"/>' for s, r in ranks.items())
+        items.append(f'<ranking-item src-id="{sentence}" user="u">{translations}</ranking-item>')
+    return "<results>\n" + "\n".join(items) + "\n</results>\n"
+
+
+def test_meta_evaluation_system_and_sentence_level(files, corpus, tmp_path):
+    names = corpus["names"]
+    scoring = ["-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names), "--hyp-m2",
+               *(files[f"{n}.m2"] for n in names), "--m2", files["gold.m2"], "--metrics", "gotoscorer"]
+    code, out, err = run_cli("meta-eval", "--human", files["human.tsv"], *scoring, "--json")
+    assert code == 0, err
+    correlation = json.loads(out)["correlations"][0]
+    assert correlation["metric"] == "GoToScorer F0.5" and correlation["n"] == 5
+    gold, systems = blocks(corpus)
+    own = score_corpus([get_metric("gotoscorer")], Corpus(None, [], systems, gold))
+    sentence = {n: get_metric("gotoscorer").sentence_matrix(own.statistics[n][0])[0] for n in names}
+    rng = np.random.default_rng(3)  # humans who mostly follow the metric's sentence scores
+    ranks = {n: [] for n in names}
+    for d in range(len(corpus["sources"])):
+        noisy = {n: sentence[n][d] + rng.normal(0, 0.2) for n in names}
+        order = sorted(names, key=lambda n: -noisy[n])
+        for position, n in enumerate(order):
+            ranks[n].append(position + 1)
+    (tmp_path / "judged.xml").write_text(judgments_xml(ranks), encoding="utf-8")
+    judged = ["meta-eval", "--judgments", str(tmp_path / "judged.xml"), *scoring, "--src-ids", "0", "--json"]
+    code, out, err = run_cli(*judged)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["scores"]["GoToScorer F0.5"] == {n: own.result(n, 0).score for n in names}
+    code, out, err = run_cli(*judged, "--level", "sentence")
+    assert code == 0, err
+    agreement = json.loads(out)["sentence"][0]
+    assert agreement["metric"] == "GoToScorer F0.5" and agreement["pairs"] > 50 and agreement["accuracy"] > 0.6
+    code, out, err = run_cli(*judged[:-1], "--bootstrap", "20", "--resample", "sentences", "--json")
+    assert code == 0 and json.loads(out)["correlations"][0]["resampling"] == "sentences", err
+
+
+def test_meta_evaluation_from_a_scores_file(files, corpus, tmp_path):
+    """--scores: GoToScorer numbers written by `gecmetric compare --tsv` and read back."""
+    code, out, err = run_cli(*compare_args(files, corpus["names"]), "--metrics", "gotoscorer", "--tsv", "-d", "6")
+    assert code == 0, err
+    lines = out.splitlines()
+    scores = tmp_path / "scores.tsv"
+    scores.write_text("\n".join(["system\tGoToScorer"] + [os.path.basename(line.split("\t")[0]) + "\t"
+                                                           + line.split("\t")[1] for line in lines[1:]]) + "\n",
+                      encoding="utf-8")
+    code, out, err = run_cli("meta-eval", "--human", files["human.tsv"], "--scores", str(scores), "--tsv")
+    assert code == 0, err
+    assert out.splitlines()[1].startswith("GoToScorer\thuman\t")
+
+
+# ---------------------------------------------------------------------------- ../shared: the original's numbers
+
+ORACLE = Path(__file__).resolve().parent / "data" / "gotoscorer_oracle.txt"
+CONLL_SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "NULL"]
+
+
+def oracle_numbers(run: str) -> dict[str, list[str]]:
+    """System -> the numbers the original printed in one run of the oracle file."""
+    found, inside = {}, False
+    for line in ORACLE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("## run "):
+            inside = line == f"## run {run}"
+        elif inside and re.match(r"^\S+\s*:\t", line):
+            name, numbers = line.split(":\t", 1)
+            found[name.strip()] = numbers.split("\t")
+    return found
+
+
+def oracle_command(run: str) -> list[str]:
+    lines = ORACLE.read_text(encoding="utf-8").splitlines()
+    return shlex.split(lines[lines.index(f"## run {run}") + 1][len("## command "):])
+
+
+@pytest.fixture(scope="module")
+def conll(shared_data, spacy_model) -> dict:
+    """CoNLL-2014's source, its 5 system outputs with their ERRANT M2 and REF0's M2 (as the
+    oracle's files, made with our ERRANT annotator)."""
+    from gecmetrics.io.text import read_lines
+    from gecmetrics.metrics.errant import Annotator
+
+    annotator = Annotator(spacy_model)
+    folder = shared_data / "conll14"
+    source = read_lines(str(folder / "INPUT"))
+    texts = {name: read_lines(str(folder / name)) for name in CONLL_SYSTEMS}
+    blocks = annotator.annotate(source, [texts[n] for n in CONLL_SYSTEMS])
+    from dataclasses import replace
+
+    edits = {name: [replace(b, edits=[replace(e, annotator=0) for e in b.edits if e.annotator == k]) for b in blocks]
+             for k, name in enumerate(CONLL_SYSTEMS)}
+    gold = annotator.annotate(source, [read_lines(str(folder / "REF0"))])
+    return {"source": source, "texts": texts, "edits": edits, "gold": gold}
+
+
+@pytest.mark.parametrize("run, systems, settings", [
+    ("conll5", CONLL_SYSTEMS, {}),
+    ("conll3-abc", CONLL_SYSTEMS[:3], {"a": 1, "b": 0.5, "c": 1}),
+    ("conll3-noweight", CONLL_SYSTEMS[:3], {"no_weight": True}),
+])
+def test_the_originals_numbers_through_compare(conll, run, systems, settings):
+    """Every score the original printed (4 decimals) for the CoNLL-2014 test set, from
+    `compare` with chunks of 100 sentences."""
+    printed = oracle_numbers(run)
+    assert "-v" in oracle_command(run) and set(printed) == set(systems)
+    text = ":".join(f"{k}={v}" for k, v in settings.items())
+    metric = metrics_from_text("gotoscorer:score=p/r/f/f05/acc" + (":" + text if text else ""))[0]
+    corpus = Corpus(conll["source"], [], {n: conll["texts"][n] for n in systems}, conll["gold"],
+                    hypothesis_m2={n: conll["edits"][n] for n in systems})
+    scored = score_corpus([metric], corpus, chunk_lines=100)
+    for name in systems:
+        result = scored.result(name, 0)
+        ours = [f"{v:8.4f}" for v in (result.tp, result.fp, result.fn, result.tn)] + [f"{v:.4f}" for v in result.scores]
+        assert ours == printed[name], name
+
+
+@pytest.fixture(scope="module")
+def seeda(shared_data, spacy_model) -> dict:
+    from gecmetrics.io.text import read_lines
+    from gecmetrics.metrics.errant import Annotator
+
+    folder = shared_data / "seeda_subset"
+    names = sorted(p.name for p in folder.iterdir() if p.name not in ("LINES", "README.md"))
+    annotator = Annotator(spacy_model)
+    source = read_lines(str(folder / "INPUT"))
+    lines = [int(n) - 1 for n in read_lines(str(folder / "LINES"))]
+    ref0 = read_lines(str(shared_data / "conll14" / "REF0"))
+    gold = annotator.annotate(source, [[ref0[n] for n in lines]])
+    texts = {name: read_lines(str(folder / name)) for name in names}
+    edits = {name: annotator.annotate(source, [texts[name]]) for name in names}
+    return {"folder": folder, "names": names, "source": source, "gold": gold, "texts": texts, "edits": edits}
+
+
+def test_seeda_numbers_and_meta_evaluation(seeda, shared_data, tmp_path):
+    """The SEEDA subset (15 systems weigh the chunks): the original's numbers through the metric,
+    then meta-eval against SEEDA's judgments at system and sentence level."""
+    from gecmetrics.io.m2 import format_m2
+
+    printed = oracle_numbers("seeda15")
+    names = seeda["names"]
+    assert set(printed) == set(names)
+    corpus = Corpus(seeda["source"], [], dict(seeda["texts"]), seeda["gold"], hypothesis_m2=dict(seeda["edits"]))
+    scored = score_corpus([get_metric("gotoscorer", score="p/r/f/f05/acc")], corpus, chunk_lines=50)
+    for name in names:
+        result = scored.result(name, 0)
+        assert [f"{v:.4f}" for v in result.scores] == printed[name][4:], name
+    paths = write_files(tmp_path, {"gold.m2": format_m2(seeda["gold"]),
+                                   **{f"{n}.m2": format_m2(seeda["edits"][n]) for n in names}})
+    judgments = shared_data / "human" / "judgments" / "seeda_sent.xml"
+    args = ["meta-eval", "--judgments", str(judgments), "-s", str(seeda["folder"] / "INPUT"), "-r",
+            str(seeda["folder"] / "INPUT"), "-o", *(str(seeda["folder"] / n) for n in names), "--hyp-m2",
+            *(paths[f"{n}.m2"] for n in names), "--m2", paths["gold.m2"], "--metrics", "gotoscorer",
+            "--src-ids", str(seeda["folder"] / "LINES"), "--json"]
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    correlation = json.loads(out)["correlations"][0]
+    assert correlation["metric"] == "GoToScorer F0.5" and correlation["n"] == 12
+    code, out, err = run_cli(*args, "--level", "sentence")
+    assert code == 0, err
+    agreement = json.loads(out)["sentence"][0]
+    assert agreement["pairs"] > 5000 and 0.4 < agreement["accuracy"] < 0.9
+    print("SEEDA-S base:", correlation, agreement)

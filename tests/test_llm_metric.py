@@ -1,0 +1,475 @@
+"""LLM-S and LLM-E as registered metrics (`llm-s`, `llm-e`) and the `gecmetric llm` command,
+against loopback chat-completions servers and the tiny seeded GPT-2 of tests/_llm_support.py (no
+network, no download): the judge's numbers through the protocol, chunking and worker processes,
+compare (table, JSON, paired tests, -p 2 through the console script), meta-eval at system and
+sentence level, unscored sentences counted and reported, the dry run sending nothing."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests import _llm_support as support
+from tests._llm_support import ChatServer, completion_reply, hashed_answer, hashed_scores, targets_of
+from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error, run_cli, write_files
+
+from gecmetrics import compare, get_metric, paired_test
+from gecmetrics.core import cache as cache_module
+from gecmetrics.core.cache import Cache
+from gecmetrics.errors import InputError
+from gecmetrics.io.corpus import Corpus
+from gecmetrics.metrics.llm.judge import Judge
+from gecmetrics.metrics.llm.metric import LLMS, LLMJudgeWarning
+from gecmetrics.metrics.registry import metrics_from_text
+from gecmetrics.run.engine import score_corpus
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ["This are a sentences .", "He go to school yesterday .", "She like apple .", "Nothing here .",
+           "They was happy .", "I has two cat ."]
+SYSTEMS = {
+    "good": ["This is a sentence .", "He went to school yesterday .", "She likes apples .", "Nothing here .",
+             "They were happy .", "I have two cats ."],
+    "half": ["This is a sentences .", "He go to school yesterday .", "She likes apple .", "Nothing here .",
+             "They were happy .", "I has two cat ."],
+    "input": list(SOURCES),
+    "odd": ["This are sentences .", "He goes to the school .", "She like an apple .", "Nothing is here .",
+            "They was very happy .", "I had two cat ."],
+    "bad": ["This .", "He go school .", "apple .", "here .", "They .", "two ."],
+}
+
+
+def escaped(url: str) -> str:
+    """A URL in --metrics text (':' separates settings there, written %3A in a value)."""
+    return url.replace(":", "%3A")
+
+
+@pytest.fixture(autouse=True)
+def answer_cache(tmp_path, monkeypatch) -> Path:
+    """Every test (and the processes it starts) with a cache of its own."""
+    folder = tmp_path / "answers"
+    monkeypatch.setenv("GECMETRICS_CACHE", str(folder))
+    monkeypatch.setattr(cache_module, "_DEFAULT", None)
+    return folder
+
+
+@pytest.fixture
+def files(tmp_path) -> dict[str, str]:
+    paths = write_files(tmp_path, {"src": SOURCES, "ref": SOURCES, **SYSTEMS})
+    (tmp_path / "human.tsv").write_text("system\thuman\ngood\t0.9\nhalf\t0.6\ninput\t0.3\nodd\t0.4\nbad\t0.1\n",
+                                        encoding="utf-8")
+    paths["human.tsv"] = str(tmp_path / "human.tsv")
+    return paths
+
+
+def http_metric(server: ChatServer, name: str = "llm-s", **settings):
+    return get_metric(name, provider="openai-compatible", model="test-model", base_url=server.url, **settings)
+
+
+def http_spec(server: ChatServer, name: str = "llm-s", extra: str = "") -> str:
+    return f"{name}:provider=openai-compatible:model=test-model:base_url={escaped(server.url)}{extra}"
+
+
+def expected_means(names: list[str], sources=SOURCES, systems=SYSTEMS) -> dict[str, float]:
+    """The systems' mean scores from the judge itself (hashed answers of the server)."""
+    judge = Judge(_NoBackend(), cache=Cache(enabled=False))
+    plan = judge.plan(sources, [systems[n] for n in names])
+    scores = plan.assemble([hashed_scores(p, n) for p, n in zip(plan.prompts, plan.sizes)])
+    return {name: float(np.mean(scores[:, k])) for k, name in enumerate(names)}
+
+
+class _NoBackend:
+    """A backend for planning only (the judge never asks it)."""
+
+    provider, model = "none", "none"
+
+    def cache_namespace(self) -> str:
+        return "llm/none/none"
+
+    def cache_parts(self) -> tuple[str, ...]:
+        return ("none",)
+
+
+# ---------------------------------------------------------------------------- the protocol
+
+
+def test_the_metric_gives_the_judges_scores():
+    names = list(SYSTEMS)
+    with ChatServer() as server:
+        metric = http_metric(server)
+        corpus = Corpus(SOURCES, [], dict(SYSTEMS))
+        scored = score_corpus([metric], corpus)
+        asked = server.requests
+        means = expected_means(names)
+        for name in names:
+            result = scored.result(name, 0)
+            assert result.score == means[name] and (result.scored, result.unscored) == (6, 0)
+        assert len(set(means.values())) > 2
+        assert metric.signature == (f"LLM-S|backend:openai-compatible|model:test-model|url:{server.url}"
+                                    "|decoding:json_schema,temperature=none|criterion:none|grouping:all|version:0.1.0")
+        sentence = metric.sentence_matrix(scored.statistics["good"][0])[0]
+        assert set(sentence) <= {1.0, 2.0, 3.0, 4.0, 5.0} and sentence.mean() == means["good"]
+        # chunks of 2 sentences in 2 worker processes: the same numbers, all from the cache now
+        chunked = score_corpus([metric], corpus, chunk_lines=2, jobs=2)
+        assert server.requests == asked
+        assert all(chunked.result(n, 0).to_dict() == scored.result(n, 0).to_dict() for n in names)
+        # a hypothesis given as other lists with the same lines is found by its text
+        again = metric.statistics(metric.prepare(corpus), list(SYSTEMS["odd"]))
+        np.testing.assert_array_equal(again, scored.statistics["odd"][0])
+        with pytest.raises(InputError, match="sentence 1 of the hypothesis is not one the judge scored"):
+            metric.statistics(metric.prepare(corpus), ["x"] * len(SOURCES))
+
+
+def test_chunks_ask_what_the_whole_corpus_asks(tmp_path):
+    """Prompts are per sentence: chunks of 2 sentences in 2 processes send the same prompts."""
+    with ChatServer() as server:
+        score_corpus([http_metric(server)], Corpus(SOURCES, [], dict(SYSTEMS)), chunk_lines=2, jobs=2)
+        chunked = sorted(body["messages"][-1]["content"] for body in server.bodies)
+    cache_module._DEFAULT = Cache(tmp_path / "other")
+    with ChatServer() as server:
+        score_corpus([http_metric(server)], Corpus(SOURCES, [], dict(SYSTEMS)))
+        assert sorted(body["messages"][-1]["content"] for body in server.bodies) == chunked
+
+
+def test_unscored_sentences_are_counted_and_reported():
+    """A prompt whose answers stay bad after the retries: its sentences are counted as unscored,
+    the mean is over the scored ones, a warning says so, sentence scores are NaN (which
+    sentence-level meta-evaluation refuses)."""
+    def respond(body, attempt):
+        if "He go to school yesterday" in body["messages"][-1]["content"]:
+            return completion_reply("not json at all")
+        return completion_reply(hashed_answer(body))
+
+    with ChatServer(respond) as server:
+        metric = http_metric(server, answer_retries=1)
+        with pytest.warns(LLMJudgeWarning, match=r"LLM-S: .*1 prompts without an answer \(not-json: 1\)"):
+            scored = score_corpus([metric], Corpus(SOURCES, [], dict(SYSTEMS)))
+        means = expected_means(list(SYSTEMS))
+        result = scored.result("good", 0)
+        assert (result.scored, result.unscored) == (5, 1)
+        sentence = metric.sentence_matrix(scored.statistics["good"][0])[0]
+        assert np.isnan(sentence[1]) and np.nanmean(sentence) == result.score != means["good"]
+    with ChatServer() as server:  # the budget: prompts not sent are unscored sentences too
+        metric = http_metric(server, max_requests=2)
+        with pytest.warns(LLMJudgeWarning, match="request budget reached"):
+            scored = score_corpus([metric], Corpus(SOURCES, [], dict(SYSTEMS)), chunk_lines=3)
+        assert server.requests == 2  # one budget for the run, across its chunks
+        assert sum(scored.result(n, 0).scored for n in SYSTEMS) == 2 * len(SYSTEMS)
+
+
+def test_gec_metrics_grouping_leaves_hypotheses_beyond_five_unscored():
+    from gecmetrics.metrics.llm.prompts import build_plan
+
+    systems = {**SYSTEMS, "sixth": [s + " !" for s in SOURCES]}
+    plan = build_plan(SOURCES, list(systems.values()), grouping="gec-metrics")
+    assert (plan.prompt_of < 0).sum() > 0
+    with ChatServer() as server:
+        scored = score_corpus([http_metric(server, grouping="gec-metrics")], Corpus(SOURCES, [], systems))
+        for k, name in enumerate(systems):
+            assert scored.result(name, 0).unscored == (plan.prompt_of[:, k] < 0).sum()
+        assert scored.metrics[0].column_labels() == ["LLM-S gec-metrics-groups"]
+
+
+def test_settings():
+    metric = metrics_from_text("llm-s:provider=ollama:model=llama3.1%3A8b:criterion=fluency")[0]
+    assert (metric.settings.provider, metric.settings.model) == ("ollama", "llama3.1:8b")
+    assert get_metric("llm-s", model="ollama:llama3.1:8b") == LLMS(provider="ollama", model="llama3.1:8b")
+    assert get_metric("llm-s").settings.model == "gpt-4o-mini-2024-07-18"
+    assert metric.column_labels() == ["LLM-S fluency"]
+    assert ("backend:ollama|model:llama3.1:8b|decoding:json_schema,temperature=none|criterion:fluency"
+            in metric.signature)
+    with pytest.raises(InputError, match="setting dtype is for local models, not provider openai"):
+        get_metric("llm-s", dtype="float16")
+    with pytest.raises(InputError, match="setting base_url is for HTTP servers"):
+        get_metric("llm-s", model="transformers:/tmp/x", base_url="http://x")
+    with pytest.raises(InputError, match="criterion: 'impact' is not one of llm-s's"):
+        get_metric("llm-s", criterion="impact")
+    with pytest.raises(InputError, match="unknown LLM provider 'gpt-4o'"):
+        get_metric("llm-e", model="gpt-4o")
+    code, out, err = run_cli("compare", "--list-metrics")
+    assert "llm-s: LLM-S" in out and "llm-e: LLM-E" in out
+    from gecmetrics.metrics.llm import metric as module
+    from gecmetrics.metrics.llm.backends import http, local
+
+    assert module.STRUCTURED == http.STRUCTURED and module.DTYPES == local.DTYPES
+
+
+def test_paired_tests():
+    named = {"input": SYSTEMS["input"], "good": SYSTEMS["good"], "bad": SYSTEMS["bad"]}
+    with ChatServer() as server:
+        means = expected_means(list(named), systems=named)
+        for method in ("bs", "ar"):
+            result = paired_test(http_metric(server), SOURCES, [], named, method, samples=200)
+            assert [s.score for s in result.systems] == [means[n] for n in named]
+            assert all(s.interval[0] <= s.score <= s.interval[1] for s in result.systems)
+            assert result.signature.startswith("LLM-S|backend:openai-compatible")
+
+
+# ---------------------------------------------------------------------------- compare and meta-eval
+
+
+def test_compare_table_json_and_paired_bootstrap(files):
+    names = list(SYSTEMS)
+    with ChatServer() as server:
+        args = ["compare", "-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names), "--metrics",
+                f"{http_spec(server)},gleu"]
+        code, out, err = run_cli(*args, "--json")
+        assert code == 0, err
+        data = json.loads(out)
+        assert [c["label"] for c in data["columns"]] == ["LLM-S", "GLEU+ f"]
+        python = compare(SOURCES, [SOURCES], {files[n]: SYSTEMS[n] for n in names}, [http_metric(server), "gleu"])
+        assert data["rows"] == python.to_dict()["rows"]
+        means = expected_means(names)
+        assert [python.score(files[n], "LLM-S") for n in names] == [means[n] for n in names]
+        code, table, err = run_cli(*args, "--tsv")
+        assert code == 0 and table.splitlines()[0].split("\t")[:2] == ["system", "LLM-S"], err
+        code, paired, err = run_cli(*args, "--paired-bs", "100")
+        assert code == 0 and "LLM-S" in paired, err
+        assert server.requests == len(set(b["messages"][-1]["content"] for b in server.bodies))  # each once
+
+
+def test_console_script_in_two_processes(files, tmp_path):
+    """`-p 2` through the console script prints what `-p 1` prints, each run with its own cache
+    (so the workers really ask the server)."""
+    with ChatServer() as server:
+        command = [gecmetric_script(), "compare", "-s", files["src"], "-r", files["ref"], "-o",
+                   *(files[n] for n in SYSTEMS), "--metrics", http_spec(server), "--json", "--chunk-lines", "2"]
+        outputs = []
+        for jobs in ("1", "2"):
+            env = {**os.environ, "PYTHONPATH": str(ROOT), "GECMETRICS_CACHE": str(tmp_path / f"cache-{jobs}")}
+            done = subprocess.run(command + ["-p", jobs], capture_output=True, text=True, env=env, timeout=300)
+            assert done.returncode == 0, done.stderr
+            outputs.append(done.stdout)
+        assert outputs[0] == outputs[1]
+        prompts = len(set(b["messages"][-1]["content"] for b in server.bodies))
+        assert server.requests == 2 * prompts
+
+
+def judgments_xml(ranks: dict[str, list[int]]) -> str:
+    items = []
+    for sentence in range(len(next(iter(ranks.values())))):
+        translations = "".join(f'<translation system="{s}" rank="{r[sentence]}"/>' for s, r in ranks.items())
+        items.append(f'<ranking-item src-id="{sentence}" user="u">{translations}</ranking-item>')
+    return "<results>\n" + "\n".join(items) + "\n</results>\n"
+
+
+def test_meta_evaluation_system_and_sentence_level(files, tmp_path):
+    names = list(SYSTEMS)
+    with ChatServer() as server:
+        scoring = ["-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names), "--metrics",
+                   http_spec(server)]
+        code, out, err = run_cli("meta-eval", "--human", files["human.tsv"], *scoring, "--json")
+        assert code == 0, err
+        correlation = json.loads(out)["correlations"][0]
+        assert correlation["metric"] == "LLM-S" and correlation["n"] == 5
+        metric = http_metric(server)
+        scored = score_corpus([metric], Corpus(SOURCES, [], dict(SYSTEMS)))
+        sentence = {n: metric.sentence_matrix(scored.statistics[n][0])[0] for n in names}
+        rng = np.random.default_rng(5)  # humans who mostly agree with the judge
+        ranks: dict[str, list[int]] = {n: [] for n in names}
+        for d in range(len(SOURCES)):
+            noisy = {n: sentence[n][d] + rng.normal(0, 0.3) for n in names}
+            for position, n in enumerate(sorted(names, key=lambda n: -noisy[n])):
+                ranks[n].append(position + 1)
+        (tmp_path / "judged.xml").write_text(judgments_xml(ranks), encoding="utf-8")
+        judged = ["meta-eval", "--judgments", str(tmp_path / "judged.xml"), *scoring, "--src-ids", "0", "--json"]
+        code, out, err = run_cli(*judged)
+        assert code == 0, err
+        assert json.loads(out)["scores"]["LLM-S"] == {n: scored.result(n, 0).score for n in names}
+        code, out, err = run_cli(*judged, "--level", "sentence")
+        assert code == 0, err
+        agreement = json.loads(out)["sentence"][0]
+        assert agreement["metric"] == "LLM-S" and agreement["pairs"] > 20 and agreement["accuracy"] > 0.6
+        code, out, err = run_cli(*judged[:-1], "--bootstrap", "20", "--resample", "sentences", "--json")
+        assert code == 0 and json.loads(out)["correlations"][0]["resampling"] == "sentences", err
+
+
+# ---------------------------------------------------------------------------- gecmetric llm
+
+
+def llm_args(files: dict[str, str], server: ChatServer, *more: str) -> list[str]:
+    return ["llm", "-s", files["src"], "-o", *(files[n] for n in SYSTEMS), "--model", "openai-compatible:test-model",
+            "--base-url", server.url, *more]
+
+
+def test_llm_command(files):
+    with ChatServer() as server:
+        code, out, err = run_cli(*llm_args(files, server))
+        assert code == 0, err
+        lines = [line.split("\t") for line in out.splitlines()]
+        assert lines[0] == ["system", "LLM-S", "scored", "unscored"]
+        means = expected_means(list(SYSTEMS))
+        assert [(row[0], float(row[1]), row[2:]) for row in lines[1:]] == [
+            (files[n], round(means[n], 4), ["6", "0"]) for n in SYSTEMS]
+        prompts = server.requests
+        assert f"{prompts} prompts: 0 from the cache, {prompts} requests sent" in err
+        code, out, err = run_cli(*llm_args(files, server, "--json", "-r", files["ref"]))
+        assert code == 0 and server.requests == prompts, err  # all from the cache
+        data = json.loads(out)
+        assert data["report"]["cached"] == prompts and data["systems"][0]["score"] == means["good"]
+        assert data["signature"].startswith("LLM-S|backend:openai-compatible|model:test-model|url:")
+
+
+def test_llm_command_reports_unscored_sentences_and_budget(files, tmp_path):
+    with ChatServer() as server:
+        code, out, err = run_cli(*llm_args(files, server, "--max-requests", "2", "--cache", str(tmp_path / "c")))
+        assert code == 0 and server.requests == 2, err
+        assert "request budget reached" in err and "pairs have no score" in err
+        unscored = sum(int(line.split("\t")[3]) for line in out.splitlines()[1:])
+        assert unscored > 0
+        code, out, err = run_cli(*llm_args(files, server, "--cache", str(tmp_path / "c")))  # continues
+        assert code == 0 and "2 from the cache" in err and "no score" not in err, err
+
+
+def test_dry_run_sends_nothing(files):
+    with ChatServer() as server:
+        code, out, err = run_cli(*llm_args(files, server, "--dry-run", "--price-in", "0.15", "--price-out", "0.6"))
+        assert code == 0, err
+        assert server.requests == 0
+        prompts = len(Judge(_NoBackend(), cache=Cache(enabled=False)).plan(SOURCES, list(SYSTEMS.values())).prompts)
+        assert out.splitlines()[0] == f"{prompts} prompts: 0 in the cache, {prompts} to request"
+        assert "estimated cost:" in out
+        code, out, err = run_cli(*llm_args(files, server, "--dry-run", "--json"))
+        assert code == 0 and json.loads(out)["to_request"] == prompts and server.requests == 0, err
+        run_cli(*llm_args(files, server))
+        code, out, err = run_cli(*llm_args(files, server, "--dry-run"))
+        assert out.splitlines()[0] == f"{prompts} prompts: {prompts} in the cache, 0 to request"
+
+
+def test_dry_run_needs_no_api_key(files, monkeypatch):
+    """A hosted API's dry run estimates without a key (and sends nothing: there is no server);
+    the run itself asks for the key in one line."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    base = ["llm", "-s", files["src"], "-o", *(files[n] for n in SYSTEMS), "--model", "openai:gpt-4o-mini-2024-07-18"]
+    code, out, err = run_cli(*base, "--dry-run", "--price-in", "0.15", "--price-out", "0.6")
+    assert code == 0 and "to request" in out and "estimated cost" in out, err
+    assert "no API key: set the environment variable OPENAI_API_KEY" in one_line_error(*base)
+
+
+def test_llm_command_errors(files):
+    with ChatServer() as server:
+        assert "give both --price-in and --price-out" in one_line_error(*llm_args(files, server, "--dry-run",
+                                                                                 "--price-in", "1"))
+        assert "go with --dry-run" in one_line_error(*llm_args(files, server, "--price-in", "1", "--price-out", "1"))
+        assert "criterion: 'impact' is not one of llm-s's" in one_line_error(*llm_args(files, server, "--criterion",
+                                                                                      "impact"))
+        assert "setting dtype is for local models" in one_line_error(*llm_args(files, server, "--dtype", "float16"))
+        assert "--spacy-model is for --variant e" in one_line_error(*llm_args(files, server, "--spacy-model", "x"))
+        assert server.requests == 0
+    short = str(Path(files["src"]).parent / "short")
+    Path(short).write_text("one line\n", encoding="utf-8")
+    with ChatServer() as server:
+        err = one_line_error("llm", "-s", files["src"], "-o", short, "--model", "openai-compatible:m", "--base-url",
+                             server.url)
+        assert "short" in err and server.requests == 0
+
+
+# ---------------------------------------------------------------------------- LLM-E (spaCy)
+
+
+def test_llm_e_shows_our_errant_edits(spacy_model, files):
+    from gecmetrics.metrics.errant import Annotator
+    from gecmetrics.metrics.llm.prompts import build_plan, edits_from_blocks
+
+    names = list(SYSTEMS)
+    with ChatServer() as server:
+        metric = http_metric(server, "llm-e", spacy_model=SPACY_TEST_MODEL, criterion="impact")
+        scored = score_corpus([metric], Corpus(SOURCES, [], dict(SYSTEMS)), chunk_lines=4)
+        blocks = Annotator(spacy_model).annotate(SOURCES, [SYSTEMS[n] for n in names], keep_empty=True)
+        plan = build_plan(SOURCES, [SYSTEMS[n] for n in names], "llm-e", "impact",
+                          edits_from_blocks(blocks, len(names)))
+        assert sorted(b["messages"][-1]["content"] for b in server.bodies) == sorted(plan.prompts)
+        assert any("was→were" in p for p in plan.prompts) and "focus on its impact" in plan.prompts[0]
+        scores = plan.assemble([hashed_scores(p, n) for p, n in zip(plan.prompts, plan.sizes)])
+        assert [scored.result(n, 0).score for n in names] == [float(np.mean(scores[:, k])) for k in range(len(names))]
+        assert metric.signature.startswith("LLM-E|backend:openai-compatible") and "|spacy:" in metric.signature
+        code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names),
+                                 "--metrics", http_spec(server, "llm-e", f":spacy_model={SPACY_TEST_MODEL}"
+                                                                          ":criterion=impact"), "--json")
+        assert code == 0, err
+        python = compare(SOURCES, [SOURCES], {files[n]: SYSTEMS[n] for n in names}, [metric])
+        assert json.loads(out)["rows"] == python.to_dict()["rows"]
+        assert [python.score(files[n], "LLM-E impact") for n in names] == [scored.result(n, 0).score for n in names]
+        code, out, err = run_cli("llm", "-s", files["src"], "-o", *(files[n] for n in names), "--model",
+                                 "openai-compatible:test-model", "--base-url", server.url, "--variant", "e",
+                                 "--spacy-model", SPACY_TEST_MODEL, "--criterion", "impact", "--dry-run")
+        assert code == 0 and out.startswith(f"{len(plan.prompts)} prompts: {len(plan.prompts)} in the cache"), err
+
+
+# ---------------------------------------------------------------------------- the tiny local model
+
+
+@pytest.fixture(scope="module")
+def tiny_gpt2(tmp_path_factory) -> Path:
+    support.require_backend()
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield support.build_tiny_gpt2(tmp_path_factory.mktemp("tiny-gpt2") / "tiny-gpt2")
+    finally:
+        torch.set_num_threads(threads)
+
+
+def test_local_model_and_a_server_of_it_give_the_same_scores(tiny_gpt2, files, tmp_path):
+    """compare with the tiny GPT-2 in the process (transformers backend) and through a loopback
+    server answering from the same model: the same scores, table and meta-eval."""
+    from gecmetrics.metrics.llm.backends.local import TransformersBackend
+
+    names = list(SYSTEMS)
+    local_spec = f"llm-s:provider=transformers:model={tiny_gpt2}:batch_size=3"
+    base = ["compare", "-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names), "--json"]
+    code, out, err = run_cli(*base, "--metrics", local_spec)
+    assert code == 0, err
+    local = json.loads(out)
+    assert local["columns"][0]["signature"].startswith("LLM-S|backend:transformers|model:tiny-gpt2|weights:")
+    assert "decoding:greedy-grammar,dtype=auto" in local["columns"][0]["signature"]
+    model = TransformersBackend(str(tiny_gpt2))
+    lock = threading.Lock()
+
+    def respond(body, attempt):
+        with lock:
+            text, _ = model.decode_batch([model.encode(body["messages"][-1]["content"])], [targets_of(body)])[0]
+        return completion_reply(text)
+
+    with ChatServer(respond) as server:
+        code, out, err = run_cli(*base, "--metrics", http_spec(server))
+        assert code == 0, err
+        served = json.loads(out)
+        assert [r["scores"]["LLM-S"] for r in served["rows"]] == [r["scores"]["LLM-S"] for r in local["rows"]]
+    assert len({r["scores"]["LLM-S"] for r in local["rows"]}) > 1
+    code, out, err = run_cli("meta-eval", "--human", files["human.tsv"], "-s", files["src"], "-r", files["ref"],
+                             "-o", *(files[n] for n in names), "--metrics", local_spec, "--json")
+    assert code == 0 and json.loads(out)["correlations"][0]["n"] == 5, err
+    code, out, err = run_cli("llm", "-s", files["src"], "-o", *(files[n] for n in names), "--model",
+                             f"transformers:{tiny_gpt2}", "--dry-run")
+    assert code == 0 and "0 to request" in out and "counted with the model tokenizer" in out, err
+
+
+# ---------------------------------------------------------------------------- ../shared: SEEDA
+
+
+def test_seeda_meta_evaluation_end_to_end(shared_data):
+    """The SEEDA subset (391 sentences, 15 systems) against SEEDA's sentence judgments with a
+    loopback judge: grouping 'all' asks 721 prompts (docs/llm.md), each once; every pair is
+    scored, so system and sentence level both run."""
+    folder = shared_data / "seeda_subset"
+    names = sorted(p.name for p in folder.iterdir() if p.name not in ("LINES", "README.md"))
+    judgments = shared_data / "human" / "judgments" / "seeda_sent.xml"
+    with ChatServer() as server:
+        args = ["meta-eval", "--judgments", str(judgments), "-s", str(folder / "INPUT"), "-r", str(folder / "INPUT"),
+                "-o", *(str(folder / n) for n in names), "--metrics", http_spec(server), "--src-ids",
+                str(folder / "LINES"), "--json"]
+        code, out, err = run_cli(*args)
+        assert code == 0, err
+        assert server.requests == 721 == len({b["messages"][-1]["content"] for b in server.bodies})
+        data = json.loads(out)
+        assert data["correlations"][0]["n"] == 12
+        code, out, err = run_cli(*args, "--level", "sentence")
+        assert code == 0 and server.requests == 721, err
+        assert json.loads(out)["sentence"][0]["pairs"] > 5000
