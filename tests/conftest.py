@@ -9,6 +9,21 @@ import pytest
 
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
+# Tests never read or fill the user's persistent cache: the default cache is off unless a test
+# gives one (Cache(tmp_path), --cache DIR); worker processes inherit the variable.
+os.environ["GECMETRICS_CACHE"] = "off"
+
+
+@pytest.fixture(autouse=True)
+def _default_cache_restored():
+    """A test that sets the process's default cache (gecmetric --cache DIR, set_default_cache)
+    leaves the next test the default one: off."""
+    yield
+    from gecmetrics.core import cache
+
+    cache._DEFAULT = None
+    os.environ["GECMETRICS_CACHE"] = "off"
+
 
 def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")

@@ -87,15 +87,25 @@ class GecGroup(click.Group):
 @click.group(cls=GecGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gecmetric",
                       message=f"%(prog)s %(version)s (counting core: {core_name()})")
-def main() -> None:
+@click.option("--cache", "cache_folder", metavar="DIR",
+              help="Folder of the persistent cache of parses and encodings [default: $GECMETRICS_CACHE, else "
+                   "the user cache folder].")
+@click.option("--no-cache", is_flag=True, help="Neither read nor store cached parses and encodings.")
+def main(cache_folder: str | None = None, no_cache: bool = False) -> None:
     """Score grammatical error correction systems: GLEU+, GREEN, M2 (MaxMatch and ERRANT),
     side-by-side comparison, significance tests and agreement with human rankings.
 
     Run `gecmetric COMMAND --help` for the options of each command. `--version` also names
     the counting core in use: the C extension, or NumPy (same numbers, slower; set
-    GECMETRICS_NUMPY_CORE=1 to choose it).
+    GECMETRICS_NUMPY_CORE=1 to choose it). `--cache DIR` / `--no-cache` (before the command)
+    choose the persistent cache of spaCy parses and model encodings (see docs/cache.md).
     """
     keep_freed_memory()  # one command per process: reuse freed memory rather than re-fault it
+    if cache_folder is not None or no_cache:
+        from ..run.cache import configure_cache
+
+        configure_cache(cache_folder, enabled=not no_cache,
+                        on_warning=lambda message: click.echo(f"gecmetric: warning: {message}", err=True))
 
 
 def output_failed(err: OSError) -> int:

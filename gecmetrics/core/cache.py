@@ -48,7 +48,7 @@ __all__ = [
     "Cache", "CacheInfo", "CacheWarning", "NamespaceInfo", "cache_key", "default_cache",
     "set_default_cache", "resolve_cache_folder", "parse_size", "parse_age", "format_size",
     "pack_json", "unpack_json", "pack_arrays", "unpack_arrays", "pack_array", "unpack_array",
-    "ENV_VAR", "FILE_NAME", "SCHEMA_VERSION",
+    "ENV_VAR", "FILE_NAME", "SCHEMA_VERSION", "cache_signature_fields",
 ]
 
 FORMAT_NAME = "gecmetrics-cache"
@@ -996,3 +996,12 @@ def default_cache() -> Cache:
         if _DEFAULT is None:
             _DEFAULT = Cache()
         return _DEFAULT
+
+
+def cache_signature_fields(cache: Cache | None = None) -> list[tuple[str, str]]:
+    """The signature field of a metric whose values may come from the cache: ``cache:on`` when
+    ``cache`` (default: the process's) is in use, nothing when it is off. The numbers are the
+    same either way; the field says how they were obtained."""
+    if cache is None:
+        cache = default_cache()
+    return [("cache", "on")] if cache.enabled else []

@@ -4,11 +4,13 @@
 HYP ...`` does, and ``Annotator.reannotate(blocks, mode)`` what ``errant_m2 -auto|-gold``
 does, with ERRANT 3.0.2's behaviour (including the M2 it writes, block by block), but each
 distinct line is parsed once per annotator (the source once for all systems), in batches, and
-a hypothesis line equal to its source is not parsed at all.
+a hypothesis line equal to its source is not parsed at all. Parses are kept in the persistent
+cache (:mod:`gecmetrics.core.cache`; the run's, unless one is given): a line parsed by an earlier
+run, of any system, is read back instead of parsed again.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ...errors import InputError
 from ...io.m2 import Block
@@ -26,14 +28,16 @@ class Annotator:
     ``model``: a spaCy model name or path (or a loaded :class:`SpacyModel`); ``merge``: rules,
     all-split, all-merge or all-equal; ``lev``: plain Levenshtein alignment; ``tokenise``:
     spaCy tokenises the lines (else they are whitespace-split, as given); ``word_list``: the
-    SPELL word list (a set, a path, or None for :func:`load_word_list`'s defaults). One
-    process annotates; a run spreads chunks of sentences over worker processes
+    SPELL word list (a set, a path, or None for :func:`load_word_list`'s defaults); ``cache``:
+    where parses are kept across runs (a :class:`~gecmetrics.core.cache.Cache`; None: the
+    process's :func:`~gecmetrics.core.cache.default_cache`, ``Cache(enabled=False)``: none).
+    One process annotates; a run spreads chunks of sentences over worker processes
     (:mod:`gecmetrics.run`).
     """
 
     def __init__(self, model: str | SpacyModel = DEFAULT_MODEL, merge: str = "rules", lev: bool = False,
                  tokenise: bool = False, word_list: str | frozenset[str] | set[str] | None = None,
-                 batch_size: int = DEFAULT_BATCH_SIZE):
+                 batch_size: int = DEFAULT_BATCH_SIZE, cache: Any = None):
         if merge not in STRATEGIES:
             raise InputError(f"unknown merging strategy {merge!r}: choose from {', '.join(STRATEGIES)}")
         self.spacy = model if isinstance(model, SpacyModel) else SpacyModel(model, batch_size)
@@ -43,6 +47,16 @@ class Annotator:
         self._word_list = word_list
         self._classifier: Classifier | None = None
         self._parses: dict[tuple[str, bool], ParsedSentence] = {}
+        self._cache = cache
+
+    @property
+    def cache(self) -> Any:
+        """The persistent cache of parses: the one given, else the process's default."""
+        if self._cache is not None:
+            return self._cache
+        from ...core.cache import default_cache
+
+        return default_cache()
 
     def __getstate__(self) -> dict:
         """For worker processes started with ``spawn``: settings only (each loads its own model)."""
@@ -71,12 +85,13 @@ class Annotator:
     # ------------------------------------------------------------------ parsing
 
     def parse(self, lines: Sequence[str], tokenise: bool | None = None) -> list[ParsedSentence]:
-        """Parses of lines, each distinct line parsed once over this annotator's life."""
+        """Parses of lines, each distinct line parsed once over this annotator's life (and not
+        at all when the persistent cache holds it)."""
         tokenise = self.tokenise if tokenise is None else tokenise
         keys = [(self._parse_key(line, tokenise), tokenise) for line in lines]
         missing = list(dict.fromkeys(key for key in keys if key not in self._parses))
         if missing:
-            parsed = self.spacy.parse([text for text, _ in missing], tokenise)
+            parsed = self.spacy.parse([text for text, _ in missing], tokenise, self.cache)
             self._parses.update(zip(missing, parsed))
         return [self._parses[key] for key in keys]
 

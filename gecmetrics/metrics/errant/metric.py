@@ -9,7 +9,9 @@ counts, and the score, the annotator-pair choice, the paired-test resampler and 
 are ErrantCompare's own (this class derives from it).
 
 The numbers depend on spaCy's and the model's versions, so the signature names them:
-``ERRANT|mode:cs|beta:0.5|spacy:3.8.18|model:en_core_web_sm-3.8.0|version:0.1.0``.
+``ERRANT|mode:cs|beta:0.5|spacy:3.8.18|model:en_core_web_sm-3.8.0|version:0.1.0``; ``cache:on``
+before the version says that parses were read from (and stored in) the persistent cache (the
+numbers are the same without it).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
 
+from ...core.cache import cache_signature_fields
 from ...io.corpus import Corpus
 
 from ...io.text import check_lines
@@ -159,7 +162,7 @@ class ErrantText(ErrantCompare):
         path = word_list_path(s.word_list)
         if path != SHIPPED_WORDS:
             fields.append(("words", words_checksum(load_word_list(path))[:12]))
-        return name, fields + list(self.versions().items())
+        return name, fields + list(self.versions().items()) + cache_signature_fields()
 
     def settings_dict(self) -> dict:
         s = self.settings
