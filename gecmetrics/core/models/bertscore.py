@@ -101,6 +101,40 @@ def baseline_label(baseline: str, model: str) -> str:
         raise InputError(f"cannot read the baseline file: {err.strerror}", baseline) from None
 
 
+PAIR_FORMAT = 1
+"""Part of every stored pair score's key: bump when what a stored F means changes."""
+
+
+def model_fingerprint(loaded: LoadedModel) -> str | None:
+    """What identifies a loaded encoder's numbers besides the layer: its weights (a local
+    folder's SHA-256, or the hub commit) and, for a folder, its config.json; None when unknown
+    (such a model's scores are not stored)."""
+    if loaded.revision == "unknown":
+        return None
+    source = os.path.expanduser(loaded.name)
+    if not os.path.isdir(source):
+        return loaded.revision
+    try:
+        with open(os.path.join(source, "config.json"), "rb") as handle:
+            config = hashlib.sha256(handle.read()).hexdigest()[:12]
+    except OSError:
+        return None
+    return f"{loaded.revision}/config-{config}"
+
+
+def pair_namespace(loaded: LoadedModel, threads: int) -> str | None:
+    """The persistent cache's namespace of rescaled F values of this encoder (None: not stored):
+    its fingerprint, layer, implementation (the direct BERT or transformers' class: they agree
+    to float32 rounding, not bit for bit), torch and transformers versions, device type and torch
+    threads (on one thread a pair's bits do not depend on its batch)."""
+    fingerprint = model_fingerprint(loaded)
+    if fingerprint is None:
+        return None
+    device = getattr(loaded.device, "type", str(loaded.device))
+    return (f"pt/bertscore-f/{PAIR_FORMAT}/{fingerprint}/layer-{loaded.num_layers}/{type(loaded.model).__name__}/"
+            f"torch-{loaded.torch_version}/transformers-{loaded.transformers_version}/{device}/threads-{threads}")
+
+
 class PairScorer:
     """Rescaled BERTScore F of (candidate, reference) pairs of token sequences, cached.
 
@@ -109,11 +143,25 @@ class PairScorer:
     ``pinned`` sequences (the references, compared with every system's edited sentences) stay
     in memory up to ``keep_bytes`` (the oldest beyond it are dropped, and encoded again if
     needed); the others are dropped once their pairs are scored (the scores stay).
+
+    With ``cache`` (a :class:`~gecmetrics.core.cache.Cache`) and ``namespace``
+    (:func:`pair_namespace`), every pair's F is also kept across runs, keyed by the token ids of
+    both sides and the baseline: pairs scored by an earlier run (any system, any process) are
+    read back in one lookup per call, and only the sequences of the other pairs are encoded. A
+    stored value is the float32 F the computation gives, so the numbers are the same bits with
+    and without the cache.
     """
 
     def __init__(self, loaded: LoadedModel, baseline: np.ndarray | None, batch_size: int = 64,
-                 token_budget: int = 8192, chunk: int = 4096, keep_bytes: int = 2**30) -> None:
+                 token_budget: int = 8192, chunk: int = 4096, keep_bytes: int = 2**30, cache: Any = None,
+                 namespace: str | None = None) -> None:
         self.loaded = loaded
+        self.cache = cache if cache is not None and namespace is not None and cache.enabled else None
+        self.namespace = namespace
+        self._baseline_part = b"none" if baseline is None else np.asarray(baseline, dtype="<f4").tobytes()
+        self._new: dict[tuple[int, int], np.float32] = {}
+        self.stored_count = 0
+        """Pairs read from the persistent cache."""
         self.chunk = chunk
         self.keep_bytes = keep_bytes
         self.kept_bytes = 0
@@ -144,9 +192,52 @@ class PairScorer:
         return numbers
 
     def f_scores(self, candidates: Sequence[int], references: Sequence[int]) -> list[float]:
-        """Rescaled F of each (candidate, reference) pair, computing the pairs not seen yet in
-        groups of at most ``chunk`` newly encoded sequences (which bounds memory)."""
+        """Rescaled F of each (candidate, reference) pair, computing the pairs not seen yet (nor
+        stored) in groups of at most ``chunk`` newly encoded sequences (which bounds memory)."""
         pairs = list(zip(candidates, references))
+        if self.cache is not None:
+            self._read_stored([pair for pair in dict.fromkeys(pairs) if pair not in self.pair_f])
+        try:
+            self._compute_missing(pairs)
+        finally:
+            self._store_new()
+        return [self.pair_f[pair] for pair in pairs]
+
+    def _pair_key(self, pair: tuple[int, int]) -> bytes:
+        from ..cache import cache_key
+
+        ids = self.token_ids
+        return cache_key(PAIR_FORMAT, self._baseline_part, np.asarray(ids[pair[0]], dtype="<i8").tobytes(),
+                         np.asarray(ids[pair[1]], dtype="<i8").tobytes())
+
+    def _read_stored(self, pairs: list[tuple[int, int]]) -> None:
+        """The stored F of these pairs, where the cache has them (a value that cannot be read is
+        a miss, computed again and overwritten)."""
+        from ..cache import unpack_array
+
+        if not pairs:
+            return
+        keys = {self._pair_key(pair): pair for pair in pairs}
+        for key, value in self.cache.iter_many(self.namespace, list(keys)):
+            try:
+                array = unpack_array(value)
+            except ValueError:
+                continue
+            if array.dtype != np.float32 or array.shape != (1,):
+                continue
+            self.pair_f[keys[key]] = float(array[0])
+            self.stored_count += 1
+
+    def _store_new(self) -> None:
+        """Store the F values computed since the last call (float32, as computed)."""
+        from ..cache import pack_array
+
+        new, self._new = self._new, {}
+        if self.cache is not None and new:
+            self.cache.put_many(self.namespace, {self._pair_key(pair): pack_array(np.array([value], dtype=np.float32))
+                                                 for pair, value in new.items()})
+
+    def _compute_missing(self, pairs: list[tuple[int, int]]) -> None:
         group: list[tuple[int, int]] = []
         new: set[int] = set()
         for pair in dict.fromkeys(pairs):
@@ -161,7 +252,6 @@ class PairScorer:
             new |= needed
         if group:
             self._compute(group, new)
-        return [self.pair_f[pair] for pair in pairs]
 
     def _compute(self, pairs: list[tuple[int, int]], new: set[int]) -> None:
         """Encode the new sequences, score the pairs, drop the embeddings not pinned (and the
@@ -217,9 +307,11 @@ class PairScorer:
                 for start in range(0, len(group), size):
                     batch = group[start:start + size]
                     for pair, value in zip(batch, self._greedy_f(batch, torch)):
-                        self.pair_f[pair] = value
+                        self.pair_f[pair] = float(value)
+                        if self.cache is not None:
+                            self._new[pair] = value
 
-    def _greedy_f(self, pairs: list[tuple[int, int]], torch: Any) -> list[float]:
+    def _greedy_f(self, pairs: list[tuple[int, int]], torch: Any) -> list[np.float32]:
         """F (rescaled) of pairs of equal shapes: each token matched to its most similar token
         of the other side, similarities weighted by the token weights."""
         candidates = torch.stack([self.embeddings[c][0] for c, _ in pairs])
@@ -231,7 +323,7 @@ class PairScorer:
         f = f.masked_fill(torch.isnan(f), 0.0).numpy().astype(np.float32)  # an empty side: 0/0, F is 0
         if self.baseline is not None:
             f = (f - self.baseline[2]) / (np.float32(1.0) - self.baseline[2])
-        return [float(value) for value in f]
+        return list(f.astype(np.float32))
 
 
 SIMILARITY_CELLS = 2**22

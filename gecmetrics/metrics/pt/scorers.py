@@ -13,7 +13,11 @@ Where things live, so that a corpus can be scored in chunks and in worker proces
   source against it; the prepared object also holds the chunk's cache (token ids, reference
   embeddings, pair scores), shared by every system and every PT metric with the same model,
   and dropped with the chunk (and when pickled: it is rebuilt on use);
-* ``statistics`` weighs each edit of one system: each distinct edited sentence is encoded once.
+* ``statistics`` weighs each edit of one system: each distinct edited sentence is encoded once;
+* every pair score (an edited sentence or source against a reference) is also kept in the
+  persistent cache (:mod:`gecmetrics.core.cache`, the run's): a later run, or another system
+  with the same edit, reads it back instead of encoding both sentences; the signature then
+  ends with ``cache:on`` (the numbers are the same bits without the cache).
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from typing import Any, ClassVar, Hashable, Sequence
 
 import numpy as np
 
+from ...core.cache import cache_signature_fields
 from ...io.corpus import Corpus
 
 from ...io.text import check_lines
@@ -115,11 +120,16 @@ class PTEngine:
         self.baseline = baseline_values(settings.baseline, settings.model, self.loaded.num_layers)
         self.baseline_name = baseline_label(settings.baseline, settings.model)
 
-    def pair_scorer(self, batch_size: int) -> Any:
-        """A new cache of token ids, embeddings and pair scores on this model."""
-        from ...core.models.bertscore import PairScorer
+    def pair_scorer(self, batch_size: int, cache: Any = None) -> Any:
+        """A new cache of token ids, embeddings and pair scores on this model, backed by the
+        persistent cache (``cache``; None: the process's default) for the pair scores."""
+        from ...core.cache import default_cache
+        from ...core.models.bertscore import PairScorer, pair_namespace
+        from ...core.models.loading import import_backend
 
-        return PairScorer(self.loaded, self.baseline, batch_size=batch_size)
+        cache = default_cache() if cache is None else cache
+        namespace = pair_namespace(self.loaded, import_backend()[0].get_num_threads()) if cache.enabled else None
+        return PairScorer(self.loaded, self.baseline, batch_size=batch_size, cache=cache, namespace=namespace)
 
     def signature_fields(self) -> list[tuple[str, str]]:
         loaded = self.loaded
@@ -320,7 +330,7 @@ class PTMetric(RunningFMetric):
     def signature_fields(self, references: int | None) -> tuple[str, list]:
         s = self.settings
         return self.title, [("level", s.level), ("beta", f"{s.beta:g}"), *self._edit_fields(),
-                            *self.engine.signature_fields()]
+                            *self.engine.signature_fields(), *cache_signature_fields()]
 
     def _edit_fields(self) -> list[tuple[str, str]]:
         return []
