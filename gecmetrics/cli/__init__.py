@@ -25,6 +25,7 @@ from ..errors import InputError
 # Modules are imported only when their command is used (or listed), so that
 # `gecmetric gleu` does not pay for importing the M2 code, and the other way round.
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "cache": ("cache",),
     "cherrant": ("cherrant",),
     "cleme": ("cleme",),
     "compare": ("compare",),

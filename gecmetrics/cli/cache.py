@@ -1,0 +1,75 @@
+"""``gecmetric cache``: look at, empty or shrink the persistent cache (docs/cache.md).
+
+The cache is the run's one (``gecmetric --cache DIR cache info``, else ``$GECMETRICS_CACHE``,
+else the user cache folder); looking at it creates nothing.
+"""
+from __future__ import annotations
+
+import click
+
+from . import main
+from .common import echo_json
+
+
+def _the_cache():
+    from ..core.cache import Cache, default_cache
+
+    cache = default_cache()
+    if cache.enabled and cache.folder is not None:  # the same folder, with warnings as one line each
+        cache = Cache(cache.folder, on_warning=lambda message: click.echo(f"gecmetric: warning: {message}", err=True))
+    return cache
+
+
+@main.group("cache")
+def cache() -> None:
+    """The persistent cache of spaCy parses, model encodings and scores, and LLM answers:
+    `info`, `clear`, `prune`. Choose its folder with `gecmetric --cache DIR cache ...` (default:
+    $GECMETRICS_CACHE, else the user cache folder)."""
+
+
+@cache.command("info")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: path, size, entries and last use per namespace.")
+def info(as_json: bool) -> None:
+    """Where the cache is, its size on disk, and its entries and last use per producer."""
+    found = _the_cache().info()
+    if as_json:
+        echo_json(found.to_dict())
+    else:
+        click.echo(str(found))
+
+
+@cache.command("clear")
+@click.option("--namespace", metavar="NAME", help="Only this producer's entries (a name `cache info` prints).")
+def clear(namespace: str | None) -> None:
+    """Remove every entry (and any damaged copy moved aside), or one producer's."""
+    from ..core.cache import format_size
+
+    store = _the_cache()
+    if not store.enabled:
+        click.echo(str(store.info()))
+        return
+    removed = store.clear(namespace)
+    click.echo(f"removed {removed} entries{f' of {namespace}' if namespace else ''}; "
+               f"{format_size(store.info().size_bytes)} on disk")
+
+
+@cache.command("prune")
+@click.option("--max-size", metavar="SIZE", help="Remove the least recently used entries until the file is at most "
+                                                 "SIZE (2GB, 500MB, 1.5GiB, bytes).")
+@click.option("--older-than", metavar="AGE", help="Remove the entries not used for AGE (30d, 12h, 90m, 2w).")
+def prune(max_size: str | None, older_than: str | None) -> None:
+    """Remove entries not used lately (--older-than) and/or the least recently used ones until
+    the cache fits in --max-size (both: the age first)."""
+    from ..core.cache import format_size, parse_age, parse_size
+    from ..errors import InputError
+
+    if max_size is None and older_than is None:
+        raise InputError("cache prune: give --max-size SIZE, --older-than AGE or both")
+    size = None if max_size is None else parse_size(max_size, "--max-size")
+    age = None if older_than is None else parse_age(older_than, "--older-than")
+    store = _the_cache()
+    if not store.enabled:
+        click.echo(str(store.info()))
+        return
+    removed = store.prune(max_size=size, older_than=age)
+    click.echo(f"removed {removed} entries; {format_size(store.info().size_bytes)} on disk")
