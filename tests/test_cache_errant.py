@@ -1,0 +1,240 @@
+"""ERRANT's parses in the persistent cache: the same M2 and scores with the cache cold, warm,
+disabled, with damaged values, a damaged or truncated file; a warm run parses nothing and never
+loads spaCy; another spaCy, model version or model file is another namespace; two processes (and
+-p 2 workers) fill one cache at once; the signature says cache:on; `gecmetric cache`."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from gecmetrics.core.cache import FILE_NAME, Cache, CacheWarning
+from gecmetrics.core.lang.en import parsestore
+from gecmetrics.core.lang.en.parse import SpacyModel, sentence_from_words
+from gecmetrics.core.lang.en.parsestore import pack_parse, parse_key, unpack_parse
+from gecmetrics.io.m2 import format_m2
+from gecmetrics.metrics.errant import Annotator
+from gecmetrics.metrics.errant import metric as errant_metric
+from tests.conftest import SPACY_TEST_MODEL as MODEL, run_cli, write_files
+from tests.test_errant_metric import GOLD_M2, SOURCES, SYSTEMS
+
+ROOT = Path(__file__).resolve().parent.parent
+EXTRA = {"extra": ["He goes to school every day , he said .", "She has two cats and a dog .", "It is raining .",
+                   "We are happy now !", "This sentence is fine , too .", "Bye ."]}
+
+
+def annotated(model: SpacyModel, cache: Cache, systems: dict[str, list[str]] = SYSTEMS) -> str:
+    """The M2 of every system (each distinct line parsed once, or read from ``cache``)."""
+    blocks = Annotator(model, cache=cache).annotate_sets(SOURCES, [[lines] for lines in systems.values()],
+                                                         keep_empty=True)
+    return "\n".join(format_m2(system) for system in blocks)
+
+
+def fresh() -> SpacyModel:
+    """A model object that has loaded nothing yet (so its ``parsed`` and ``_nlp`` tell)."""
+    return SpacyModel(MODEL)
+
+
+@pytest.fixture
+def expected(spacy_model: SpacyModel) -> str:
+    """The M2 without any cache."""
+    return annotated(spacy_model, Cache(enabled=False))
+
+
+def test_pack_round_trip_and_unreadable_values():
+    sentence = sentence_from_words(["I", "Gonna", "ＡＢ", "x"], lower=["i", "gonna", "ａｂ", "X"],
+                                   lemma=["I", "gon", "ａｂ", ""], head=[1, 1, 1, 0])
+    assert unpack_parse(pack_parse(sentence)) == sentence
+    assert pack_parse(sentence_from_words(["a\x1fb"])) is None  # a separator in a token: not stored
+    good = pack_parse(sentence)
+    for bad in (b"", b"\x02" + good[1:], good[:-1] + b"2", good.replace(b"\x1e", b"\x1f", 1), b"\x01\xff\x1e"):
+        with pytest.raises(ValueError):
+            unpack_parse(bad)
+
+
+def test_cold_warm_disabled_give_the_same_m2_and_warm_parses_nothing(spacy_model, expected, tmp_path):
+    before = spacy_model.parsed
+    assert annotated(spacy_model, Cache(tmp_path)) == expected  # cold: parses and stores
+    cold = spacy_model.parsed - before
+    assert cold > 0
+    assert Cache(tmp_path).info().entries == cold
+    model = fresh()
+    assert annotated(model, Cache(tmp_path)) == expected  # warm, in a model object that loaded nothing
+    assert model.parsed == 0 and model._nlp is None
+    # a sixth system after five: only its new lines are parsed
+    model = fresh()
+    assert annotated(model, Cache(tmp_path), {**SYSTEMS, **EXTRA}).startswith(expected)
+    new_lines = {line for line, source in zip(EXTRA["extra"], SOURCES) if line != source}
+    assert model.parsed == len(new_lines - {line for lines in SYSTEMS.values() for line in lines})
+
+
+def test_damaged_values_are_parsed_again_and_overwritten(spacy_model, expected, tmp_path):
+    annotated(spacy_model, Cache(tmp_path))
+    cache = Cache(tmp_path)
+    namespace = spacy_model.cache_namespace()
+    keys = [parse_key(line, False) for lines in [SOURCES, *SYSTEMS.values()] for line in lines if line.strip()]
+    stored = cache.get_many(namespace, keys)
+    cache.put_many(namespace, {key: b"\x01garbage" for key in list(stored)[:3]})
+    model = fresh()
+    assert annotated(model, Cache(tmp_path)) == expected
+    assert model.parsed == 3
+    again = fresh()
+    assert annotated(again, Cache(tmp_path)) == expected and again.parsed == 0
+
+
+@pytest.mark.parametrize("damage", ["random bytes", "truncated"])
+def test_damaged_or_truncated_file_is_detected_and_rebuilt(spacy_model, expected, tmp_path, damage):
+    cache = Cache(tmp_path)
+    annotated(spacy_model, cache)
+    cache.close()
+    path = tmp_path / FILE_NAME
+    if damage == "random bytes":
+        path.write_bytes(random.Random(0).randbytes(os.path.getsize(path)))
+    else:
+        with open(path, "r+b") as handle:
+            handle.truncate(os.path.getsize(path) // 2)
+    with pytest.warns(CacheWarning) as record:
+        model = fresh()
+        assert annotated(model, Cache(tmp_path)) == expected
+    assert len([w for w in record if issubclass(w.category, CacheWarning)]) == 1
+    assert model.parsed > 0 and (tmp_path / (FILE_NAME + ".bad")).is_file()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CacheWarning)
+        again = fresh()
+        assert annotated(again, Cache(tmp_path)) == expected and again.parsed == 0
+
+
+def test_spacy_version_change_invalidates(spacy_model, expected, tmp_path, monkeypatch):
+    annotated(spacy_model, Cache(tmp_path))
+    namespace = spacy_model.cache_namespace()
+    real = parsestore.package_version
+    monkeypatch.setattr(parsestore, "package_version", lambda name: "99.0.0" if name == "spacy" else real(name))
+    assert spacy_model.cache_namespace() != namespace and "spacy-99.0.0" in spacy_model.cache_namespace()
+    before = spacy_model.parsed
+    assert annotated(spacy_model, Cache(tmp_path)) == expected
+    assert spacy_model.parsed > before  # nothing read back from the other version's namespace
+    assert spacy_model.versions()["spacy"] == "99.0.0"
+
+
+def test_model_version_or_files_change_invalidates(spacy_model, tmp_path, monkeypatch):
+    identity = spacy_model.identity
+    copy = tmp_path / "model"
+    shutil.copytree(Path(identity.path) / identity.label, copy)  # the package's data folder: a model path
+    copied = SpacyModel(str(copy))
+    assert copied.identity.label == identity.label and copied.cache_namespace() != spacy_model.cache_namespace()
+    namespace = copied.cache_namespace()
+    meta = json.loads((copy / "meta.json").read_text(encoding="utf-8"))
+    meta["version"] = "3.8.1"
+    (copy / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    monkeypatch.setattr(parsestore, "_IDENTITIES", {})
+    bumped = SpacyModel(str(copy))
+    assert bumped.versions()["model"].endswith("-3.8.1") and bumped.cache_namespace() != namespace
+    namespace = bumped.cache_namespace()
+    weights = copy / "tok2vec" / "model"
+    stat = weights.stat()
+    os.utime(weights, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # retrained in place
+    monkeypatch.setattr(parsestore, "_IDENTITIES", {})
+    assert SpacyModel(str(copy)).cache_namespace() != namespace
+    # and a parse with the changed model is made, not read back
+    cache = Cache(tmp_path / "cache")
+    annotated(spacy_model, cache)
+    changed = SpacyModel(str(copy))
+    annotated(changed, cache)
+    assert changed.parsed > 0
+
+
+def test_model_not_found_on_disk_is_parsed_without_cache(tmp_path):
+    assert SpacyModel(str(tmp_path / "nowhere")).cache_namespace() is None
+    assert SpacyModel("gecmetrics").cache_namespace() is None  # a package, but no spaCy model
+
+
+def cli_command(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from gecmetrics.cli import run; run()", *args]
+
+
+def environment() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def test_two_processes_and_workers_fill_one_cache_at_once(spacy_model, tmp_path):
+    files = write_files(tmp_path, {"src": SOURCES, **{name: lines for name, lines in SYSTEMS.items()},
+                                   **EXTRA})
+    names = [files[name] for name in [*SYSTEMS, *EXTRA]]
+    off = run_cli("--no-cache", "m2", "annotate", "-orig", files["src"], "-cor", *names, "--spacy-model", MODEL)
+    assert off[0] == 0
+    folder = str(tmp_path / "cache")
+    command = cli_command("--cache", folder, "m2", "annotate", "-orig", files["src"], "-cor", *names,
+                          "--spacy-model", MODEL, "--chunk-lines", "2")
+    both = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment())
+            for _ in range(2)]
+    outputs = [process.communicate(timeout=600) for process in both]
+    assert [process.returncode for process in both] == [0, 0], outputs
+    assert [out for out, _ in outputs] == [off[1], off[1]] and [err for _, err in outputs] == ["", ""]
+    entries = Cache(folder).info().entries
+    assert entries > 0
+    workers = subprocess.run(cli_command("--cache", folder, "errant", "-s", files["src"], "-r",
+                                         write_files(tmp_path, {"gold.m2": GOLD_M2})["gold.m2"], "-o", *names,
+                                         "--spacy-model", MODEL, "-p", "2", "--chunk-lines", "2", "--json"),
+                             capture_output=True, text=True, env=environment(), timeout=600)
+    assert workers.returncode == 0 and workers.stderr == "", workers.stderr
+    # what m2 annotate stored, plus the two lines only errant parses (blocks of an empty source)
+    assert Cache(folder).info().entries == entries + len({"Hello .", "Bye ."})
+    code, alone, _ = run_cli("--no-cache", "errant", "-s", files["src"], "-r", str(tmp_path / "gold.m2"), "-o", *names,
+                             "--spacy-model", MODEL, "--json")
+    ours, theirs = json.loads(workers.stdout), json.loads(alone)
+    signed, plain = [row.pop("signature") for row in ours], [row.pop("signature") for row in theirs]
+    assert code == 0 and ours == theirs  # the same numbers ...
+    assert all("|cache:on|" in s for s in signed) and not any("cache:" in s for s in plain)  # ... the signature says
+
+
+def test_warm_run_through_the_command_parses_nothing(spacy_model, tmp_path, monkeypatch):
+    files = write_files(tmp_path, {"src": SOURCES, "gold.m2": GOLD_M2, **SYSTEMS})
+    args = ["errant", "-s", files["src"], "-r", files["gold.m2"], "-o", *(files[n] for n in SYSTEMS),
+            "--spacy-model", MODEL, "--signature"]
+    runs = []
+    for _ in range(2):
+        monkeypatch.setattr(errant_metric, "_MODELS", {})
+        runs.append(run_cli("--cache", str(tmp_path / "cache"), *args))
+        runs[-1] += (errant_metric._MODELS[MODEL].parsed,)
+    (code1, out1, err1, parsed1), (code2, out2, err2, parsed2) = runs
+    assert code1 == code2 == 0 and out1 == out2 and err1 == err2 and "|cache:on|" in err1
+    assert parsed1 > 0 and parsed2 == 0 and errant_metric._MODELS[MODEL]._nlp is None
+    code, out, err = run_cli("--no-cache", *args)
+    assert out == out1 and err == err1.replace("|cache:on", "")
+
+
+def test_cache_command_info_clear_prune(spacy_model, tmp_path):
+    folder = str(tmp_path / "cache")
+    assert run_cli("--cache", folder, "cache", "info")[1].startswith(f"cache: {folder}")
+    assert not (tmp_path / "cache" / FILE_NAME).exists()  # looking creates nothing
+    annotated(spacy_model, Cache(folder))
+    namespace = spacy_model.cache_namespace()
+    code, out, _ = run_cli("--cache", folder, "cache", "info", "--json")
+    found = json.loads(out)
+    assert code == 0 and found["entries"] > 0 and list(found["namespaces"]) == [namespace]
+    assert run_cli("--cache", folder, "cache", "prune", "--older-than", "30d")[1].startswith("removed 0 entries")
+    code, out, _ = run_cli("--cache", folder, "cache", "prune", "--max-size", "1")
+    assert code == 0 and out.startswith(f"removed {found['entries']} entries")
+    annotated(spacy_model, Cache(folder))
+    assert run_cli("--cache", folder, "cache", "clear", "--namespace", "other")[1].startswith("removed 0 entries")
+    assert run_cli("--cache", folder, "cache", "clear")[1].startswith(f"removed {found['entries']} entries")
+    assert run_cli("--no-cache", "cache", "info")[1].strip() == "cache: off (disabled (--no-cache))"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["cache", "prune"], "give --max-size SIZE, --older-than AGE or both"),
+    (["cache", "prune", "--max-size", "2 parsecs"], "--max-size: '2 parsecs' is not a size"),
+    (["cache", "prune", "--older-than", "soon"], "--older-than: 'soon' is not an age"),
+    (["--no-cache", "--cache", "DIR", "cache", "info"], "--cache and --no-cache do not go together"),
+])
+def test_cache_command_errors_are_one_line(args, message, tmp_path):
+    from tests.conftest import one_line_error
+
+    assert message in one_line_error(*args)
