@@ -1,0 +1,147 @@
+"""PT-M2 and PT-ERRANT pair scores in the persistent cache: the same bits with the cache cold,
+warm, disabled, with damaged values or a truncated file; a warm run encodes nothing; another
+model, layer, baseline, library version or thread count is another key; worker processes fill
+one cache; the signature says cache:on; the authors' CoNLL-2014 numbers, warm."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests._pt_support import GOLD, HYPOTHESIS, TINY_SETTINGS, expected_rows, require_backend, tiny_model  # noqa: F401
+from tests._pt_support import tiny_options
+from tests.conftest import run_cli
+
+require_backend()
+
+from gecmetrics.core.cache import FILE_NAME, Cache, CacheWarning, set_default_cache  # noqa: E402
+from gecmetrics.core.models.bertscore import pair_namespace  # noqa: E402
+from gecmetrics.io.m2 import parse_m2, read_m2  # noqa: E402
+from gecmetrics.io.text import read_lines  # noqa: E402
+from gecmetrics.metrics.pt import PTErrant, PTM2, engine_for, PTSettings  # noqa: E402
+from tests.test_pt_cli import OTHER, REFERENCE_M2, SOURCES  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SYSTEMS = {"sys": HYPOTHESIS, "other": OTHER, "copy": SOURCES}
+
+
+def scored(model: Path, cache: Cache, **settings) -> tuple[dict, int, int]:
+    """Statistics bytes and scores of every PT metric, level and system; pairs encoded and read
+    back from the cache."""
+    set_default_cache(cache)
+    out, encoded, stored = {}, 0, 0
+    for level in ("sentence", "corpus"):
+        jobs = [(PTM2, parse_m2(GOLD, "gold"), SYSTEMS),
+                (PTErrant, parse_m2(REFERENCE_M2["refs.m2"], "refs"),
+                 {name: parse_m2(REFERENCE_M2[name], name) for name in ("hyp.m2", "copy.m2")})]
+        for kind, gold, systems in jobs:
+            metric = kind(model=str(model), level=level, **{**TINY_SETTINGS, **settings})
+            prepared = metric.prepare(gold)
+            for name, hypothesis in systems.items():
+                statistics = metric.statistics(prepared, hypothesis)
+                out[(kind.name, level, name)] = (statistics.tobytes(), metric.score(statistics).score)
+            encoded, stored = encoded + prepared.pairs.encoded_count, stored + prepared.pairs.stored_count
+    return out, encoded, stored
+
+
+def test_cold_warm_disabled_and_damaged_values_give_the_same_bits(tiny_model, tmp_path):
+    off, encoded_off, _ = scored(tiny_model, Cache(enabled=False))
+    cold, encoded_cold, stored_cold = scored(tiny_model, Cache(tmp_path))
+    warm, encoded_warm, stored_warm = scored(tiny_model, Cache(tmp_path))
+    assert off == cold == warm
+    # cold: the corpus level reads back the sentence level's pairs (the same pairs) instead of encoding
+    assert 0 < encoded_cold < encoded_off and stored_cold > 0
+    assert encoded_warm == 0 and stored_warm > stored_cold
+    cache = Cache(tmp_path)
+    (namespace,) = cache.info().namespaces
+    damaged = dict.fromkeys(list(dict(cache.iter_many(namespace, _all_keys(cache, namespace))))[:5], b"GMA\x01junk")
+    cache.put_many(namespace, damaged)
+    again, encoded, _ = scored(tiny_model, Cache(tmp_path))
+    assert again == off and encoded > 0
+
+
+def _all_keys(cache: Cache, namespace: str) -> list[bytes]:
+    """Every key of a namespace (read straight from the file: the store lists no keys)."""
+    import sqlite3
+
+    with sqlite3.connect(str(cache.path)) as conn:
+        return [row[0] for row in conn.execute(
+            "SELECT key FROM entries JOIN namespaces n ON n.id = ns WHERE n.name = ?", (namespace,))]
+
+
+def test_truncated_file_is_detected_and_the_bits_stay(tiny_model, tmp_path):
+    off, _, _ = scored(tiny_model, Cache(enabled=False))
+    cache = Cache(tmp_path)
+    _, encoded_cold, _ = scored(tiny_model, cache)
+    cache.close()
+    path = tmp_path / FILE_NAME
+    with open(path, "r+b") as handle:
+        handle.truncate(os.path.getsize(path) // 2)
+    with pytest.warns(CacheWarning) as record:
+        again, encoded, stored = scored(tiny_model, Cache(tmp_path))
+    assert again == off and encoded == encoded_cold  # nothing from the truncated file was used
+    assert len([w for w in record if issubclass(w.category, CacheWarning)]) == 1
+
+
+def test_model_layer_baseline_versions_and_threads_are_in_the_key(tiny_model, tmp_path):
+    from gecmetrics.core.models.tiny import build_tiny_bert
+
+    _, encoded_cold, _ = scored(tiny_model, Cache(tmp_path))
+    # the baseline is part of every key, the layer of the namespace: nothing is read back
+    assert scored(tiny_model, Cache(tmp_path), baseline="none")[1] == encoded_cold
+    assert scored(tiny_model, Cache(tmp_path), num_layers=8)[1] == encoded_cold
+    assert scored(tiny_model, Cache(tmp_path))[1] == 0
+    loaded = engine_for(PTSettings(model=str(tiny_model), **TINY_SETTINGS)).loaded
+    namespace = pair_namespace(loaded, 1)
+    assert pair_namespace(loaded, 2) != namespace
+    for change in ({"torch_version": "9.9.9"}, {"transformers_version": "9.9.9"}, {"revision": "sha256:000000000000"}):
+        assert pair_namespace(dataclasses.replace(loaded, **change), 1) != namespace
+    assert pair_namespace(dataclasses.replace(loaded, revision="unknown"), 1) is None  # not stored at all
+    build_tiny_bert(tmp_path / "other", seed=7)
+    other = engine_for(PTSettings(model=str(tmp_path / "other"), **TINY_SETTINGS)).loaded
+    assert pair_namespace(other, 1) != namespace
+
+
+def test_workers_fill_one_cache_and_the_signature_says_so(tiny_model, tmp_path):
+    (tmp_path / "gold.m2").write_text(GOLD, encoding="utf-8")
+    paths = []
+    for name, lines in SYSTEMS.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(str(tmp_path / name))
+    args = ["pt-m2", "-s", str(tmp_path / "gold.m2"), "-o", *paths, *tiny_options(tiny_model), "--json"]
+    environment = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                   "OMP_NUM_THREADS": "1"}
+    command = [sys.executable, "-c", "from gecmetrics.cli import run; run()", "--cache", str(tmp_path / "cache"),
+               *args, "-p", "2", "--chunk-lines", "1"]
+    runs = [subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600) for _ in range(2)]
+    assert [run.returncode for run in runs] == [0, 0] and [run.stderr for run in runs] == ["", ""], runs[0].stderr
+    code, alone, _ = run_cli("--no-cache", *args)
+    assert code == 0
+    rows = [json.loads(run.stdout) for run in runs] + [json.loads(alone)]
+    signatures = [[row.pop("signature") for row in result] for result in rows]
+    assert rows[0] == rows[1] == rows[2]
+    assert all("|cache:on|" in s for s in signatures[0] + signatures[1])
+    assert not any("cache:" in s for s in signatures[2])
+    assert Cache(tmp_path / "cache").info().entries > 0
+
+
+def test_the_authors_numbers_warm(conll14: Path, tiny_model, tmp_path):
+    """AMU at sentence level (the authors' recommended PT-M2) cold then warm: the numbers the
+    authors' code printed, the same bits both times, nothing encoded the second time."""
+    (row,) = [r for r in expected_rows()[1] if (r["metric"], r["level"], r["system"]) == ("PT-M2", "sentence", "AMU")]
+    gold, hypothesis = read_m2(str(conll14 / "official-2014.combined.m2")), read_lines(str(conll14 / "AMU"))
+    runs = []
+    for _ in range(2):
+        set_default_cache(Cache(tmp_path))
+        metric = PTM2(model=str(tiny_model), level="sentence", **TINY_SETTINGS)
+        prepared = metric.prepare(gold)
+        statistics = metric.statistics(prepared, hypothesis)
+        runs.append((statistics.tobytes(), metric.score(statistics).score, prepared.pairs.encoded_count))
+    (bits_cold, cold, encoded_cold), (bits_warm, warm, encoded_warm) = runs
+    assert bits_cold == bits_warm and cold == warm and encoded_cold > 0 and encoded_warm == 0
+    assert f"{warm:.4f}" == row["rounded"] and abs(warm - float(row["score"])) < 2e-5
