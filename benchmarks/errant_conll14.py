@@ -141,9 +141,9 @@ def print_ratios(ours: dict[int, harness.Timing], peer_cpu: float, peer_wall: fl
 
 def cores() -> int:
     """The cores this process may use: the workers of -p 0."""
-    from gecmetrics.metrics.errant.workers import cpu_count
+    from gecmetrics.run.executors import check_jobs
 
-    return cpu_count()
+    return check_jobs(0)
 
 
 def main(argv: list[str] | None = None) -> int:
