@@ -195,18 +195,18 @@ def unpack_parse(data: bytes) -> ParsedSentence:
         raise ValueError("not UTF-8") from None
     if len(fields) != 8:
         raise ValueError(f"{len(fields)} fields")
-    columns = [field.split(_TOKEN) for field in fields[:7]]
-    words, space = columns[0], fields[7]
-    n = len(words)
-    if any(len(column) != n for column in columns) or len(space) != n or space.strip("01"):
+    words, lowers, lemmas, pos, tag, dep, offsets = [field.split(_TOKEN) for field in fields[:7]]
+    space, n = fields[7], len(words)
+    if not len(lowers) == len(lemmas) == len(pos) == len(tag) == len(dep) == len(offsets) == len(space) == n \
+            or space.strip("01"):
         raise ValueError("fields of different lengths")
-    lower = tuple(word.lower() if low == _SAME else low for word, low in zip(words, columns[1]))
-    lemma = tuple(low if lem == _SAME else lem for low, lem in zip(lower, columns[2]))
-    heads = tuple(index + int(offset) for index, offset in enumerate(columns[6]))
-    if any(not 0 <= head < n for head in heads):
+    lower = tuple([word.lower() if low == _SAME else low for word, low in zip(words, lowers)])
+    lemma = tuple([low if lem == _SAME else lem for low, lem in zip(lower, lemmas)])
+    heads = tuple([index + int(offset) for index, offset in enumerate(offsets)])
+    if min(heads) < 0 or max(heads) >= n:
         raise ValueError("head outside the sentence")
-    return ParsedSentence(tuple(words), lower, lemma, tuple(columns[3]), tuple(columns[4]), tuple(columns[5]), heads,
-                          tuple(flag == "1" for flag in space))
+    return ParsedSentence(tuple(words), lower, lemma, tuple(pos), tuple(tag), tuple(dep), heads,
+                          tuple([flag == "1" for flag in space]))
 
 
 def stored_parses(cache, namespace: str, texts: Sequence[str], tokenise: bool) -> dict[str, ParsedSentence]:
