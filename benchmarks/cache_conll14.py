@@ -114,15 +114,15 @@ def errant_part(args, data: Path, work: Path) -> bool:
         shutil.copytree(folder, sixth_folder)
         sixth_runs.runs.append(harness.run_once(command(["--cache", str(sixth_folder)], systems + [SIXTH])))
     added = settled_size(sixth_folder)[1] - parses
-    startup = harness.measure([sys.executable, "-c", f"import spacy; spacy.load({args.spacy_model!r}, exclude=['ner'])"],
-                              args.repeats)
+    load = f"import spacy; spacy.load({args.spacy_model!r}, exclude=['ner'])"
+    startup = harness.measure([sys.executable, "-c", load], args.repeats)
     harness.report("spaCy start-up alone (import, load)", startup)
     per_line = (cold.cpu_seconds - warm.cpu_seconds - startup.cpu_seconds) / parses
     harness.report(f"ours  +{SIXTH}, the others cached", sixth_runs)
     extra = sixth_runs.cpu_seconds - warm.cpu_seconds
     share = startup.cpu_seconds + added * per_line
-    print(f"{SIXTH} parsed {added} new lines ({added / parses:.1%} of the {parses} already cached); it cost {extra:.2f} s "
-          f"CPU beyond the others warm, against {share:.2f} s expected: spaCy's start-up plus its share of the cold "
+    print(f"{SIXTH} parsed {added} new lines ({added / parses:.1%} of the {parses} already cached); it cost "
+          f"{extra:.2f} s CPU beyond the others warm, against {share:.2f} s expected: spaCy's start-up plus its share of the cold "
           f"run's parsing ({per_line * 1000:.2f} ms per parsed line) = {extra / max(share, 1e-9):.2f}x")
     if peer is None:
         print("peer not run (--no-peers or not available): no ratio")

@@ -110,7 +110,8 @@ def test_the_metric_gives_the_judges_scores():
             assert result.score == means[name] and (result.scored, result.unscored) == (6, 0)
         assert len(set(means.values())) > 2
         assert metric.signature == (f"LLM-S|backend:openai-compatible|model:test-model|url:{server.url}"
-                                    "|decoding:json_schema,temperature=none|criterion:none|grouping:all|version:0.1.0")
+                                    "|decoding:json_schema,temperature=none|criterion:none|grouping:all|cache:on"
+                                    "|version:0.1.0")
         sentence = metric.sentence_matrix(scored.statistics["good"][0])[0]
         assert set(sentence) <= {1.0, 2.0, 3.0, 4.0, 5.0} and sentence.mean() == means["good"]
         # chunks of 2 sentences in 2 worker processes: the same numbers, all from the cache now

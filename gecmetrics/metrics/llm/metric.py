@@ -28,6 +28,7 @@ from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
+from ...core.cache import cache_signature_fields
 from ...errors import InputError
 from ...io.corpus import Corpus
 from ..protocol import (NONE, TEXT, Metric, Settings, choice, non_negative_int, optional_int, parse_float, positive_int,
@@ -345,7 +346,7 @@ class LLMJudgeMetric(Metric):
             decoding = f"{s.structured},temperature={signature_value(s.temperature)}"
             fields.append(("decoding", decoding))
         fields += [("criterion", signature_value(s.criterion)), ("grouping", s.grouping)]
-        return self.label, fields
+        return self.label, fields + cache_signature_fields()
 
 
 class LLMS(LLMJudgeMetric):
@@ -388,7 +389,9 @@ class LLME(LLMJudgeMetric):
         from ..errant.metric import shared_model
 
         name, fields = super().signature_fields(references)
-        return name, fields + list(shared_model(self.settings.spacy_model).versions().items())
+        cache = [field for field in fields if field == ("cache", "on")]  # stays last
+        fields = [field for field in fields if field != ("cache", "on")]
+        return name, fields + list(shared_model(self.settings.spacy_model).versions().items()) + cache
 
 
 # ----------------------------------------------------------------------------- one corpus at once
