@@ -122,8 +122,8 @@ def errant_part(args, data: Path, work: Path) -> bool:
     extra = sixth_runs.cpu_seconds - warm.cpu_seconds
     share = startup.cpu_seconds + added * per_line
     print(f"{SIXTH} parsed {added} new lines ({added / parses:.1%} of the {parses} already cached); it cost "
-          f"{extra:.2f} s CPU beyond the others warm, against {share:.2f} s expected: spaCy's start-up plus its share of the cold "
-          f"run's parsing ({per_line * 1000:.2f} ms per parsed line) = {extra / max(share, 1e-9):.2f}x")
+          f"{extra:.2f} s CPU beyond the others warm, against {share:.2f} s expected: spaCy's start-up plus its "
+          f"share of the cold run's parsing ({per_line * 1000:.2f} ms per parsed line) = {extra / max(share, 1e-9):.2f}x")
     if peer is None:
         print("peer not run (--no-peers or not available): no ratio")
         return agreed
