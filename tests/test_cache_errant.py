@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from gecmetrics.core.cache import FILE_NAME, Cache, CacheWarning
-from gecmetrics.core.lang.en import parsestore
+from gecmetrics.core.lang.en import modelid
 from gecmetrics.core.lang.en.parse import SpacyModel, sentence_from_words
-from gecmetrics.core.lang.en.parsestore import pack_parse, parse_key, unpack_parse
+from gecmetrics.core.lang.en.parsestore import model_namespace, pack_parse, parse_key, unpack_parse
 from gecmetrics.io.m2 import format_m2
 from gecmetrics.metrics.errant import Annotator
 from gecmetrics.metrics.errant import metric as errant_metric
@@ -78,7 +78,7 @@ def test_cold_warm_disabled_give_the_same_m2_and_warm_parses_nothing(spacy_model
 def test_damaged_values_are_parsed_again_and_overwritten(spacy_model, expected, tmp_path):
     annotated(spacy_model, Cache(tmp_path))
     cache = Cache(tmp_path)
-    namespace = spacy_model.cache_namespace()
+    namespace = model_namespace(spacy_model)
     keys = [parse_key(line, False) for lines in [SOURCES, *SYSTEMS.values()] for line in lines if line.strip()]
     stored = cache.get_many(namespace, keys)
     cache.put_many(namespace, {key: b"\x01garbage" for key in list(stored)[:3]})
@@ -113,10 +113,10 @@ def test_damaged_or_truncated_file_is_detected_and_rebuilt(spacy_model, expected
 
 def test_spacy_version_change_invalidates(spacy_model, expected, tmp_path, monkeypatch):
     annotated(spacy_model, Cache(tmp_path))
-    namespace = spacy_model.cache_namespace()
-    real = parsestore.package_version
-    monkeypatch.setattr(parsestore, "package_version", lambda name: "99.0.0" if name == "spacy" else real(name))
-    assert spacy_model.cache_namespace() != namespace and "spacy-99.0.0" in spacy_model.cache_namespace()
+    namespace = model_namespace(spacy_model)
+    real = modelid.package_version
+    monkeypatch.setattr(modelid, "package_version", lambda name: "99.0.0" if name == "spacy" else real(name))
+    assert model_namespace(spacy_model) != namespace and "spacy-99.0.0" in model_namespace(spacy_model)
     before = spacy_model.parsed
     assert annotated(spacy_model, Cache(tmp_path)) == expected
     assert spacy_model.parsed > before  # nothing read back from the other version's namespace
@@ -128,20 +128,20 @@ def test_model_version_or_files_change_invalidates(spacy_model, tmp_path, monkey
     copy = tmp_path / "model"
     shutil.copytree(Path(identity.path) / identity.label, copy)  # the package's data folder: a model path
     copied = SpacyModel(str(copy))
-    assert copied.identity.label == identity.label and copied.cache_namespace() != spacy_model.cache_namespace()
-    namespace = copied.cache_namespace()
+    assert copied.identity.label == identity.label and model_namespace(copied) != model_namespace(spacy_model)
+    namespace = model_namespace(copied)
     meta = json.loads((copy / "meta.json").read_text(encoding="utf-8"))
     meta["version"] = "3.8.1"
     (copy / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
-    monkeypatch.setattr(parsestore, "_IDENTITIES", {})
+    monkeypatch.setattr(modelid, "_IDENTITIES", {})
     bumped = SpacyModel(str(copy))
-    assert bumped.versions()["model"].endswith("-3.8.1") and bumped.cache_namespace() != namespace
-    namespace = bumped.cache_namespace()
+    assert bumped.versions()["model"].endswith("-3.8.1") and model_namespace(bumped) != namespace
+    namespace = model_namespace(bumped)
     weights = copy / "tok2vec" / "model"
     stat = weights.stat()
     os.utime(weights, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # retrained in place
-    monkeypatch.setattr(parsestore, "_IDENTITIES", {})
-    assert SpacyModel(str(copy)).cache_namespace() != namespace
+    monkeypatch.setattr(modelid, "_IDENTITIES", {})
+    assert model_namespace(SpacyModel(str(copy))) != namespace
     # and a parse with the changed model is made, not read back
     cache = Cache(tmp_path / "cache")
     annotated(spacy_model, cache)
@@ -151,8 +151,8 @@ def test_model_version_or_files_change_invalidates(spacy_model, tmp_path, monkey
 
 
 def test_model_not_found_on_disk_is_parsed_without_cache(tmp_path):
-    assert SpacyModel(str(tmp_path / "nowhere")).cache_namespace() is None
-    assert SpacyModel("gecmetrics").cache_namespace() is None  # a package, but no spaCy model
+    assert model_namespace(SpacyModel(str(tmp_path / "nowhere"))) is None
+    assert model_namespace(SpacyModel("gecmetrics")) is None  # a package, but no spaCy model
 
 
 def cli_command(*args: str) -> list[str]:
@@ -215,7 +215,7 @@ def test_cache_command_info_clear_prune(spacy_model, tmp_path):
     assert run_cli("--cache", folder, "cache", "info")[1].startswith(f"cache: {folder}")
     assert not (tmp_path / "cache" / FILE_NAME).exists()  # looking creates nothing
     annotated(spacy_model, Cache(folder))
-    namespace = spacy_model.cache_namespace()
+    namespace = model_namespace(spacy_model)
     code, out, _ = run_cli("--cache", folder, "cache", "info", "--json")
     found = json.loads(out)
     assert code == 0 and found["entries"] > 0 and list(found["namespaces"]) == [namespace]

@@ -18,6 +18,7 @@ from ...core.lang.en.align import align
 from ...core.lang.en.classify import UNKNOWN, Classifier, Side
 from ...core.lang.en.merge import STRATEGIES, edit_spans
 from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, ParsedSentence, SpacyModel
+from ...core.lang.en.parsestore import parse_lines
 from ...core.lang.en.wordlist import load_word_list
 from .edits import DETECTION_TYPES, AnnotatedEdit, noop_edit
 
@@ -91,7 +92,7 @@ class Annotator:
         keys = [(self._parse_key(line, tokenise), tokenise) for line in lines]
         missing = list(dict.fromkeys(key for key in keys if key not in self._parses))
         if missing:
-            parsed = self.spacy.parse([text for text, _ in missing], tokenise, self.cache)
+            parsed = parse_lines(self.spacy, [text for text, _ in missing], tokenise, self.cache)
             self._parses.update(zip(missing, parsed))
         return [self._parses[key] for key in keys]
 

@@ -155,9 +155,9 @@ class SpacyModel:
     @property
     def identity(self) -> Any:
         """The model as found on disk without loading it (a
-        :class:`~gecmetrics.core.lang.en.parsestore.ModelIdentity`), or None when it is not found
+        :class:`~gecmetrics.core.lang.en.modelid.ModelIdentity`), or None when it is not found
         there as an English model with ERRANT's components (loading it then says why)."""
-        from .parsestore import model_identity
+        from .modelid import model_identity
 
         identity = model_identity(self.model)
         if identity is None or identity.lang != "en" or not set(REQUIRED_PIPES) <= set(identity.pipeline):
@@ -168,43 +168,20 @@ class SpacyModel:
         """spaCy's version and the model's ``lang_name-version`` (the numbers depend on both),
         read from the installed packages when the model is found on disk (nothing is loaded:
         a run whose parses are all in the cache never starts spaCy), else from the loaded model."""
-        from .parsestore import package_version
+        from . import modelid
 
         identity = self.identity
-        if identity is not None and package_version("spacy") != "none":
-            return {"spacy": package_version("spacy"), "model": identity.label}
+        if identity is not None and modelid.package_version("spacy") != "none":
+            return {"spacy": modelid.package_version("spacy"), "model": identity.label}
         spacy = _import_spacy()
         meta = self.nlp.meta
         return {"spacy": spacy.__version__, "model": f"{meta.get('lang', '')}_{meta.get('name', '')}-"
                                                      f"{meta.get('version', '')}"}
 
-    def cache_namespace(self) -> str | None:
-        """The persistent cache's namespace of this model's parses, or None (not cacheable)."""
-        from .parsestore import parse_namespace
-
-        identity = self.identity
-        return None if identity is None else parse_namespace(identity)
-
-    def parse(self, texts: Sequence[str], tokenise: bool = False, cache: Any = None) -> list[ParsedSentence]:
+    def parse(self, texts: Sequence[str], tokenise: bool = False) -> list[ParsedSentence]:
         """Parse lines in batches: whitespace-split tokens as given (ERRANT's default), or
-        spaCy's own tokenisation with ``tokenise``. With ``cache`` (a
-        :class:`~gecmetrics.core.cache.Cache`), the stored parses are read in one lookup and
-        only the other lines are parsed (and stored); spaCy is not loaded when none is left."""
-        namespace = self.cache_namespace() if cache is not None and cache.enabled else None
-        if namespace is None:
-            return self._parse(texts, tokenise)
-        from .parsestore import store_parses, stored_parses
-
-        found = stored_parses(cache, namespace, texts, tokenise)
-        missing = list(dict.fromkeys(text for text in texts if text not in found and text.strip()))
-        if missing:
-            parsed = self._parse(missing, tokenise)
-            store_parses(cache, namespace, list(zip(missing, parsed)), tokenise)
-            found.update(zip(missing, parsed))
-        return [found.get(text, EMPTY_SENTENCE) for text in texts]
-
-    def _parse(self, texts: Sequence[str], tokenise: bool) -> list[ParsedSentence]:
-        """spaCy's parses of ``texts`` (see :meth:`parse`)."""
+        spaCy's own tokenisation with ``tokenise``. (Through the persistent cache:
+        :func:`gecmetrics.core.lang.en.parsestore.parse_lines`.)"""
         nlp = self.nlp
         result = [EMPTY_SENTENCE] * len(texts)
         filled = [index for index, text in enumerate(texts) if text.strip()]  # nothing to parse in an empty line

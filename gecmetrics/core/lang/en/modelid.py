@@ -1,0 +1,121 @@
+"""A spaCy model as found on disk, without loading spaCy: where ``spacy.load`` reads it, its
+``meta.json`` fields and a fingerprint of its files (for the persistent cache of parses, see
+:mod:`gecmetrics.core.lang.en.parsestore`, and for the signature's versions).
+
+The fingerprint is a SHA-256 over every file under the model folder (Python byte code aside):
+files up to 256 KB (``meta.json``, ``config.cfg``, the components' ``cfg`` and ``moves``, the
+attribute-ruler patterns, the tokenizer rules) by content, larger ones (weights, lookup tables,
+the string store) by path, size and modification time: hashing hundreds of MB of weights on
+every run would cost more than it saves. A new model version changes ``meta.json``; retrained or
+replaced weights change their size or time; a reinstall of the same version changes the times
+(a harmless miss). It is computed once per process and model.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+SMALL_FILE = 256 * 1024
+"""Files up to this size are hashed whole; larger ones by path, size and modification time."""
+
+
+@dataclass(frozen=True)
+class ModelIdentity:
+    """A spaCy model as found on disk: its folder, meta.json fields and fingerprint."""
+
+    path: str
+    lang: str
+    name: str
+    version: str
+    pipeline: tuple[str, ...]
+    fingerprint: str
+
+    @property
+    def label(self) -> str:
+        """``lang_name-version``, as the signature shows the model."""
+        return f"{self.lang}_{self.name}-{self.version}"
+
+
+_IDENTITIES: dict[tuple[str, str], ModelIdentity | None] = {}
+_LOCK = threading.Lock()
+
+
+def model_folder(model: str) -> Path | None:
+    """Where ``spacy.load(model)`` reads the model, found as spaCy finds it but without importing
+    anything: an installed package of that name (its folder), else an existing folder; None
+    when neither holds a ``meta.json`` (spaCy's own loading then says what is wrong)."""
+    folder = None
+    try:
+        importlib.metadata.distribution(model)
+        spec = importlib.util.find_spec(model) if model.isidentifier() else None
+        if spec is not None and spec.origin:
+            folder = Path(spec.origin).parent
+    except (importlib.metadata.PackageNotFoundError, ImportError, ValueError):
+        pass
+    if folder is None and os.path.isdir(model):
+        folder = Path(model)
+    if folder is None or not (folder / "meta.json").is_file():
+        return None
+    return folder
+
+
+def model_identity(model: str) -> ModelIdentity | None:
+    """The identity of the model ``spacy.load(model)`` would load, computed once per process
+    (and working folder: a relative path may name another folder elsewhere); None when it is
+    not found or its meta.json is unreadable (nothing is then cached)."""
+    key = (model, os.getcwd())
+    with _LOCK:
+        if key in _IDENTITIES:
+            return _IDENTITIES[key]
+    identity = _identity(model)
+    with _LOCK:
+        _IDENTITIES[key] = identity
+    return identity
+
+
+def _identity(model: str) -> ModelIdentity | None:
+    folder = model_folder(model)
+    if folder is None:
+        return None
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        digest = hashlib.sha256(b"gecmetrics-spacy-model\x00")
+        for path in sorted(_model_files(folder)):
+            relative = path.relative_to(folder).as_posix().encode("utf-8", "surrogatepass")
+            stat = path.stat()
+            digest.update(len(relative).to_bytes(4, "little") + relative + stat.st_size.to_bytes(8, "little"))
+            if stat.st_size <= SMALL_FILE:
+                digest.update(path.read_bytes())
+            else:
+                digest.update(stat.st_mtime_ns.to_bytes(16, "little", signed=True))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(meta, dict):
+        return None
+    pipeline = meta.get("pipeline", [])
+    return ModelIdentity(str(folder), str(meta.get("lang", "")), str(meta.get("name", "")),
+                         str(meta.get("version", "")), tuple(map(str, pipeline if isinstance(pipeline, list) else [])),
+                         digest.hexdigest())
+
+
+def _model_files(folder: Path) -> list[Path]:
+    """Every file under the model folder but Python's byte code."""
+    found = []
+    for root, folders, files in os.walk(folder):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        found += [Path(root) / name for name in files if not name.endswith((".pyc", ".pyo"))]
+    return found
+
+
+def package_version(name: str) -> str:
+    """The installed version of a package, from its metadata ('none' when not installed)."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
