@@ -238,3 +238,21 @@ def test_cache_command_errors_are_one_line(args, message, tmp_path):
     from tests.conftest import one_line_error
 
     assert message in one_line_error(*args)
+
+
+def test_dask_workers_use_the_runs_cache(spacy_model, tmp_path, monkeypatch):
+    """Workers of a local Dask cluster, started after `--cache DIR`, store into that folder (this
+    process parses nothing)."""
+    pytest.importorskip("distributed", reason="the Dask path needs gecmetrics[dask] (dask, distributed)")
+    files = write_files(tmp_path, {"src": SOURCES, "hyp": SYSTEMS["odd"]})
+    folder = tmp_path / "cache"
+    args = ["m2", "annotate", "-orig", files["src"], "-cor", files["hyp"], "--spacy-model", MODEL]
+    monkeypatch.setattr(errant_metric, "_MODELS", {})
+    code, out, err = run_cli("--cache", str(folder), *args, "--dask", "local", "-p", "2", "--chunk-lines", "2")
+    assert code == 0, err
+    assert MODEL not in errant_metric._MODELS or errant_metric._MODELS[MODEL].parsed == 0
+    assert out == run_cli("--no-cache", *args)[1]
+    namespace = model_namespace(spacy_model)
+    assert list(Cache(folder).info().namespaces) == [namespace]
+    keys = [parse_key(line, False) for line in SYSTEMS["odd"][:-1]]  # the last source is empty: not annotated
+    assert len(Cache(folder).get_many(namespace, keys)) == len(keys)
