@@ -162,3 +162,16 @@ def test_m2_benchmark_quick_runs_report_each_case(script: str, shared_data: Path
             assert re.search(rf"^ours\s+{re.escape(case)}\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s\s+peak RSS",
                              completed.stdout, re.MULTILINE), completed.stdout
         assert "stages: lattice" in completed.stdout
+
+
+def test_cache_benchmark_quick_run_reports_cold_and_warm(shared_data: Path) -> None:
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "cache_conll14.py"), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=900)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "MISMATCH" not in completed.stdout and "F bits the same off, cold and warm: NO" not in completed.stdout
+    if "skipped" in completed.stdout:
+        pytest.skip(completed.stdout.strip())
+    for run in ("--no-cache", r"cold \(new cache\)", "warm"):
+        assert len(re.findall(rf"^ours\s+{run}\s+cpu\s+\d+\.\d+ s", completed.stdout, re.MULTILINE)) == 2, \
+            completed.stdout
+    assert re.search(r"MB per 1,000 parsed lines", completed.stdout) and re.search(r"MB per 1,000 pairs", completed.stdout)
