@@ -12,6 +12,7 @@ replaced weights change their size or time; a reinstall of the same version chan
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -113,8 +114,10 @@ def _model_files(folder: Path) -> list[Path]:
     return found
 
 
+@functools.lru_cache(maxsize=None)
 def package_version(name: str) -> str:
-    """The installed version of a package, from its metadata ('none' when not installed)."""
+    """The installed version of a package, from its metadata ('none' when not installed); looked
+    up once per process."""
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
