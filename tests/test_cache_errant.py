@@ -256,3 +256,18 @@ def test_dask_workers_use_the_runs_cache(spacy_model, tmp_path, monkeypatch):
     assert list(Cache(folder).info().namespaces) == [namespace]
     keys = [parse_key(line, False) for line in SYSTEMS["odd"][:-1]]  # the last source is empty: not annotated
     assert len(Cache(folder).get_many(namespace, keys)) == len(keys)
+
+
+def test_a_long_run_reloads_the_pipeline_and_parses_the_same(spacy_model, monkeypatch):
+    """Memory stays bounded on millions of lines: the pipeline is dropped and loaded again after
+    RELOAD_AFTER texts, which changes no parse."""
+    from gecmetrics.core.lang.en import parse
+
+    lines = [line for lines in [SOURCES, *SYSTEMS.values(), *EXTRA.values()] for line in lines if line.strip()]
+    expected = spacy_model.parse(lines)
+    monkeypatch.setattr(parse, "RELOAD_AFTER", 5)
+    model, loads = fresh(), []
+    real_load = model._load
+    monkeypatch.setattr(model, "_load", lambda: loads.append(1) or real_load())
+    got = [sentence for start in range(0, len(lines), 4) for sentence in model.parse(lines[start:start + 4])]
+    assert got == expected and len(loads) == -(-len(range(0, len(lines), 4)) // 2)  # a load per two calls
