@@ -212,7 +212,7 @@ def annotate_part(args, shared: Path, work: Path) -> bool:
     import scale
 
     lines = args.annotate_lines or (2000 if args.quick else 100_000)
-    print(f"\n## m2 annotate of {lines:,} generated lines (source, hypothesis), cache on, -p {args.jobs}")
+    print(f"\n## m2 annotate of {lines:,} generated lines (source, hypothesis), cache on, -p {args.jobs}, one run each")
     corpus = work / "scale"
     corpus.mkdir()
     scale.build(corpus, lines, shared)
