@@ -16,7 +16,8 @@ from gecmetrics import __version__
 from gecmetrics.cli import main
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import Block, Edit, format_m2, parse_m2, read_m2
-from gecmetrics.metrics.m2 import ErrantCompare, choose_pairs, format_errant_report
+from gecmetrics.metrics.m2 import ErrantCompare, choose_pairs
+from gecmetrics.metrics.m2.errant_report import format_errant_report
 from gecmetrics.metrics.m2.compare import errant_scores
 from tests.conftest import peer_virtualenv, unavailable
 

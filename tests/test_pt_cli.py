@@ -206,9 +206,9 @@ def test_bad_models_are_one_line(files, tiny_model, tmp_path: Path, case: str, m
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--device", "tpu"], "setting device must be"), (["--level", "document"], "'document' is not one of"),
-    (["-b", "-1"], "setting beta must be a number >= 0"), (["--batch-size", "0"], "setting batch_size must be"),
-    (["--sentence", "--paired-bs", "10"], "--sentence does not go with"), (["--layer", "x"], "setting num_layers"),
+    (["--device", "tpu"], "--device must be"), (["--level", "document"], "--level must be one of"),
+    (["-b", "-1"], "-b/--beta must be a number >= 0"), (["--batch-size", "0"], "--batch-size must be"),
+    (["--sentence", "--paired-bs", "10"], "--sentence does not go with"), (["--layer", "x"], "--layer must be"),
     (["--baseline", "/no/such.tsv"], "/no/such.tsv: cannot read the baseline file"),
     (["--baseline", "roberta-base"], "no rescaling baseline known for 'roberta-base'"),
 ])

@@ -50,7 +50,9 @@ class GecGroup(click.Group):
         return sorted(set(super().list_commands(ctx)) | set(COMMAND_MODULES))
 
     def get_command(self, ctx: click.Context, name: str):
-        if name not in self.commands and name in COMMAND_MODULES:
+        # every module of the name, even when the command is known already: a module that
+        # imports another's group (e.g. m2's) must not leave that group half-filled
+        if name in COMMAND_MODULES:
             for module in COMMAND_MODULES[name]:
                 try:
                     importlib.import_module(f"{__name__}.{module}")

@@ -8,14 +8,15 @@ data folder (``gecmetric data fetch cherrant``).
 from __future__ import annotations
 
 import os
-from typing import Callable
+from typing import Any, Callable
 
 import click
 
 from ..errors import InputError
 from . import main
 from .common import echo_json
-from .errant import chosen_mode, comparison_options
+from .errant_options import chosen_mode, comparison_options
+from .options import given_settings
 from .options import GreedyCommand
 
 WORD_LEVEL_MESSAGE = ("-g word needs LTP's word segmenter and part-of-speech tagger (ltp 4.x and its model), "
@@ -98,18 +99,16 @@ def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: b
     _write(output, _m2_text(annotator, para, records))
 
 
-def _comparer(beta: float, single: bool, multi: bool, filter_types: tuple[str, ...], verbose: bool,
-              max_answer_num: int | None, reference_num: int | None, modes: dict):
+def _comparer(verbose: bool, max_answer_num: int | None, reference_num: int | None, options: dict):
     from ..metrics.m2.cherrant import CherrantCompare
-    from ..metrics.m2.compare import parse_filter_types
+    from ..metrics.m2.compare import ErrantSettings
 
-    return CherrantCompare(beta=beta, mode=chosen_mode(modes), single=single, multi=multi,
-                           filter_types=parse_filter_types(filter_types), max_answer_num=max_answer_num,
-                           reference_num=reference_num, verbose=verbose)
+    return CherrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options),
+                           max_answer_num=max_answer_num, reference_num=reference_num, verbose=verbose)
 
 
 def _report(result, category_level: int | None, as_json: bool) -> None:
-    from ..metrics.m2.compare import format_errant_report
+    from ..metrics.m2.errant_report import format_errant_report
 
     if as_json:
         echo_json(result.to_dict())
@@ -121,17 +120,16 @@ def _report(result, category_level: int | None, as_json: bool) -> None:
 @click.option("-hyp", required=True, metavar="M2", help="The hypothesis M2 (ChERRANT's format).")
 @click.option("-ref", required=True, metavar="M2", help="The reference M2 (ChERRANT's format).")
 @comparison_options
+@click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
 @cherrant_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def compare(hyp: str, ref: str, beta: float, single: bool, multi: bool, filter_types: tuple[str, ...],
-            category_level: int | None, verbose: bool, start: int | None, end: int | None,
-            max_answer_num: int | None, reference_num: int | None, as_json: bool, **modes: bool) -> None:
+def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start: int | None, end: int | None,
+            max_answer_num: int | None, reference_num: int | None, as_json: bool, **options: Any) -> None:
     """P/R/F of a hypothesis M2 against a reference M2, as ChERRANT's
     ``compare_m2_for_evaluation.py`` prints them (-v prints ERRANT's trace layout)."""
     from ..metrics.m2.cherrant import compare_cherrant_files
 
-    comparer = _comparer(beta, single, multi, filter_types, verbose and not as_json, max_answer_num, reference_num,
-                         modes)
+    comparer = _comparer(verbose and not as_json, max_answer_num, reference_num, options)
     _report(compare_cherrant_files(hyp, ref, comparer, start, end), category_level, as_json)
 
 
@@ -142,20 +140,19 @@ def compare(hyp: str, ref: str, beta: float, single: bool, multi: bool, filter_t
 @click.option("--ref-m2", metavar="M2", help="Also write the reference M2 here.")
 @annotator_options
 @comparison_options
+@click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
 @cherrant_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularity: str, strategy: str,
-          no_simplified: bool, data_folder: str | None, beta: float, single: bool, multi: bool,
-          filter_types: tuple[str, ...], category_level: int | None, verbose: bool, start: int | None,
+          no_simplified: bool, data_folder: str | None, category_level: int | None, verbose: bool, start: int | None,
           end: int | None, max_answer_num: int | None, reference_num: int | None, as_json: bool,
-          **modes: bool) -> None:
+          **options: Any) -> None:
     """parallel_to_m2.py on both files, then compare_m2_for_evaluation.py, in one run: the same
     numbers, with each distinct (source, target) pair aligned once for both files."""
     from ..metrics.m2.cherrant import compare_cherrant_blocks
     from ..io.m2 import parse_m2
 
-    comparer = _comparer(beta, single, multi, filter_types, verbose and not as_json, max_answer_num, reference_num,
-                         modes)
+    comparer = _comparer(verbose and not as_json, max_answer_num, reference_num, options)
     records = {path: _read(path) for path in (hyp, ref)}
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
     texts = {}

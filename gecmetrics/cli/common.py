@@ -48,13 +48,17 @@ def unit_options(func: Callable) -> Callable:
     return func
 
 
-def output_options(func: Callable) -> Callable:
-    func = click.option("--signature", "show_signature", is_flag=True,
-                        help="Print the signature (everything that determines the number) on stderr.")(func)
-    func = click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, statistics, settings, signature.")(func)
-    func = click.option("-v", "--verbose", is_flag=True, help="Print per-order tables.")(func)
-    func = digits_option(2, "Decimals of printed scores (x100, rounded half up).")(func)
-    return func
+def output_options(func: Callable | None = None, *, digits: Callable | None = None,
+                   verbose: str = "Print per-order tables.") -> Callable:
+    """-d (``digits``: another -d option), -v (``verbose``: its help), --json, --signature."""
+    def decorate(func: Callable) -> Callable:
+        func = click.option("--signature", "show_signature", is_flag=True,
+                            help="Print the signature (everything that determines the number) on stderr.")(func)
+        func = click.option("--json", "as_json", is_flag=True,
+                            help="Print JSON: scores, statistics, settings, signature.")(func)
+        func = click.option("-v", "--verbose", is_flag=True, help=verbose)(func)
+        return (digits or digits_option(2, "Decimals of printed scores (x100, rounded half up)."))(func)
+    return decorate(func) if func is not None else decorate
 
 
 def echo_score_rows(rows: Iterable[tuple[str, Sequence[float]]], digits: int,
@@ -138,6 +142,30 @@ def echo_warnings(lines: Iterable[str]) -> None:
 def check_order_option(order: int) -> None:
     if order < 1:
         raise InputError(f"-n must be >= 1, got {order}")
+
+
+TABLE_FORMATS = ("tsv", "markdown", "latex", "json")
+
+
+def format_options(func: Callable | None = None, *, json: bool = True) -> Callable:
+    """--tsv, --markdown, --latex (and --json, unless the command has it already): how a table
+    is printed (a text table without them); read them back with :func:`chosen_format`."""
+    helps = {"tsv": "Print tab-separated values (a header, then a line per row).",
+             "markdown": "Print a Markdown table and the signatures.",
+             "latex": "Print a LaTeX tabular (booktabs rules), signatures as comments.",
+             "json": "Print JSON: scores, counts, settings and signatures."}
+
+    def decorate(func: Callable) -> Callable:
+        for fmt in reversed(TABLE_FORMATS if json else TABLE_FORMATS[:-1]):
+            func = click.option(f"--{fmt}", f"as_{fmt}", is_flag=True, help=helps[fmt])(func)
+        return func
+    return decorate(func) if func is not None else decorate
+
+
+def chosen_format(options: dict[str, Any]) -> str:
+    """The format :func:`format_options` asked for ("text" when none); several is an error."""
+    return output_format({fmt: bool(options.get(f"as_{fmt}")) for fmt in TABLE_FORMATS},
+                         "choose one of --tsv, --markdown, --latex and --json")
 
 
 def output_format(flags: dict[str, bool], message: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 from decimal import ROUND_HALF_UP, Decimal, localcontext
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..errors import InputError
 
@@ -51,6 +51,13 @@ def table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: dict[str,
     for column, side in (align or {}).items():
         out.align[column] = side
     return out.get_string()
+
+
+def score_lines(rows: Iterable[tuple[str, Sequence[float]]], digits: int, header: list[str] | None = None) -> str:
+    """``path<TAB>score...`` lines (x100, rounded half up), after an optional header line."""
+    lines = ["\t".join(header)] if header is not None else []
+    lines += ["\t".join([path] + [percent(score, digits) for score in scores]) for path, scores in rows]
+    return "\n".join(lines)
 
 
 FORMATS = ("text", "tsv", "markdown", "latex")

@@ -210,3 +210,28 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     return corpus
 
 
+def read_m2_corpus(gold_path: str, hypotheses: Sequence[str]) -> Corpus:
+    """The gold M2 and the system outputs scored against it (one line per block)."""
+    if list(hypotheses).count("-") + (gold_path == "-") > 1:
+        raise InputError("standard input ('-') can be read only once")
+    blocks = read_m2(gold_path)
+    gold_name = gold_path if gold_path != "-" else "<stdin>"
+    corpus = Corpus(None, [], {}, blocks, {"source": gold_name, "gold": gold_name})
+    for path in hypotheses:
+        lines = read_lines(path)
+        name = path if path != "-" else "<stdin>"
+        if len(lines) != len(blocks):
+            raise InputError(f"has {len(lines)} lines but the M2 file {gold_name} has {len(blocks)} blocks", name)
+        corpus.hypotheses[path] = lines
+    return corpus
+
+
+def read_m2_hypotheses(reference: str, hypotheses: Sequence[str]) -> Corpus:
+    """The reference M2 and the hypothesis M2 files, checked sentence by sentence."""
+    if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
+        raise InputError("standard input ('-') can be read only once")
+    blocks = {_shown(path): read_m2(path) for path in hypotheses}
+    corpus = Corpus(None, [], blocks, read_m2(reference), {"source": _shown(reference), "gold": _shown(reference)})
+    for name, hypothesis in blocks.items():
+        corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
+    return corpus

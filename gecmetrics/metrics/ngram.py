@@ -23,9 +23,12 @@ DEFAULT_ORDER = 4
 class NgramSettings(Settings):
     """Settings shared by the n-gram metrics."""
 
-    n: int = setting(DEFAULT_ORDER, "maximum n-gram order", positive_int)
-    unit: str = setting("word", "word or char", choice(*UNITS))
-    normalize_space: bool = setting(False, "char unit: collapse whitespace first", parse_bool)
+    n: int = setting(DEFAULT_ORDER, "maximum n-gram order", positive_int, flags=("-n",))
+    unit: str = setting("word", "units of n-grams: words (split on whitespace) or characters of the raw line",
+                        choice(*UNITS), flags=("-t", "--unit"))
+    normalize_space: bool = setting(False, "in char mode, collapse runs of whitespace and strip the ends first "
+                                    "(the original tools count every character)", parse_bool,
+                                    flags=("--normalize-space",))
 
     @property
     def encoding(self) -> tuple[str, bool]:

@@ -179,9 +179,14 @@ def signature_value(value: Any) -> str:
 # ----------------------------------------------------------------------------- parsers
 
 
+def setting_label(name: str) -> str:
+    """How a message names a setting: a command-line flag as it is, else ``setting NAME``."""
+    return name if name.startswith("-") else f"setting {name}"
+
+
 def _not_bool(name: str, value: Any, what: str) -> None:
     if isinstance(value, bool):
-        raise InputError(f"setting {name} must be {what}, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be {what}, got {value!r}")
 
 
 def parse_int(name: str, value: Any, minimum: int | None = None) -> int:
@@ -198,9 +203,9 @@ def parse_int(name: str, value: Any, minimum: int | None = None) -> int:
     except (TypeError, ValueError):
         number = None
     if number is None:
-        raise InputError(f"setting {name} must be an integer, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be an integer, got {value!r}")
     if minimum is not None and number < minimum:
-        raise InputError(f"setting {name} must be an integer >= {minimum}, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be an integer >= {minimum}, got {value!r}")
     return number
 
 
@@ -224,9 +229,9 @@ def parse_float(name: str, value: Any) -> float:
     try:
         number = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError):
-        raise InputError(f"setting {name} must be a number, got {value!r}") from None
+        raise InputError(f"{setting_label(name)} must be a number, got {value!r}") from None
     if math.isnan(number):
-        raise InputError(f"setting {name} must be a number, not nan")
+        raise InputError(f"{setting_label(name)} must be a number, not nan")
     return number
 
 
@@ -235,7 +240,7 @@ def parse_beta(name: str, value: Any) -> float:
     negative numbers are rejected."""
     number = parse_float(name, value)
     if number < 0:
-        raise InputError(f"setting {name} must be a number >= 0 or inf, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {value!r}")
     return number
 
 
@@ -257,7 +262,7 @@ def _items(name: str, value: Any) -> Sequence[Any]:
     else:
         items = [value]
     if not items or any(isinstance(item, str) and not item.strip() for item in items):
-        raise InputError(f"setting {name} needs one or more numbers separated by '/', got {value!r}")
+        raise InputError(f"{setting_label(name)} needs one or more numbers separated by '/', got {value!r}")
     return items
 
 
@@ -273,7 +278,7 @@ def parse_bool(name: str, value: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise InputError(f"setting {name} must be true or false, got {value!r}")
+    raise InputError(f"{setting_label(name)} must be true or false, got {value!r}")
 
 
 def optional_bool(name: str, value: Any) -> bool | None:
@@ -284,8 +289,9 @@ def choice(*choices: str) -> Callable[[str, Any], str]:
     """A parser accepting one of ``choices``."""
     def parse(name: str, value: Any) -> str:
         if value not in choices:
-            raise InputError(f"setting {name} must be one of: {', '.join(choices)}; got {value!r}")
+            raise InputError(f"{setting_label(name)} must be one of: {', '.join(choices)}; got {value!r}")
         return str(value)
+    parse.choices = choices  # type: ignore[attr-defined]  # shown in command-line help
     return parse
 
 
@@ -295,7 +301,7 @@ def parse_strings(name: str, value: Any) -> tuple[str, ...]:
         return tuple(item for part in value.split("/") for item in part.split())
     if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
         return tuple(value)
-    raise InputError(f"setting {name} must be a list of words, got {value!r}")
+    raise InputError(f"{setting_label(name)} must be a list of words, got {value!r}")
 
 
 # ----------------------------------------------------------------------------- results
@@ -420,6 +426,9 @@ class Metric(ABC):
     (a reference-free metric)."""
     scale: ClassVar[float] = 100.0
     """Scores are printed x100 (n-gram metrics) or as fractions (1: the M2 family)."""
+    fraction: ClassVar[bool] = True
+    """Whether scores are fractions (0..1), which a table may print x100; False for scores on
+    another scale (an LLM judge's 1-5), always printed as they are."""
     higher_is_better: ClassVar[bool] = True
     """False for an error rate: rankings, sorting and meta-evaluation then read lower as better."""
     has_sentence_scores: ClassVar[bool] = True

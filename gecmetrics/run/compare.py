@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..stats.significance import DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, paired_test_from_statistics
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics.registry import needs_gold_m2, resolve_metrics
-from ..core.table import Table, dumps, percent
+from ..core.table import Table, dumps, scaled
 
 DEFAULT_METRICS = ("gleu", "green:beta=0.5/1/2")
 """GLEU+ as gec-ranking (-f) and word GREEN for beta 0.5, 1 and 2; M2 F0.5 is added when
@@ -63,6 +63,8 @@ class ComparisonTable:
     encoded_texts: int = 0
     """How many texts the counting core encoded (1 + R + H per unit setting at most)."""
     settings: list[dict] = field(default_factory=list)
+    scale: float = 100.0
+    """Scores that are fractions are printed times this (100: x100, 1: as fractions)."""
 
     # ------------------------------------------------------------------ access
     @property
@@ -98,22 +100,35 @@ class ComparisonTable:
                 return row.scores[k]
         raise InputError(f"unknown system {system!r}; systems: {', '.join(self.systems)}")
 
+    def higher_is_better(self, k: int) -> bool:
+        """Whether a higher score is better in column k (its metric's direction)."""
+        return bool(getattr(self.metrics[self.columns[k].metric_index], "higher_is_better", True))
+
+    def factor(self, k: int) -> float:
+        """What column k's scores are multiplied by when printed: ``scale`` (100: x100) for
+        scores that are fractions, 1 for the others (e.g. an LLM judge's 1-5)."""
+        metric = self.metrics[self.columns[k].metric_index]
+        return self.scale if getattr(metric, "fraction", True) else 1.0
+
     def ranks(self, column: str | int) -> list[int]:
-        """Rank of each row (1 = highest score) in one column; equal scores share the best
-        rank ("1224" ranking)."""
+        """Rank of each row (1 = best score: the highest, or the lowest for a metric whose lower
+        scores are better) in one column; equal scores share the best rank ("1224" ranking)."""
         k = self.column_index(column)
-        values = [row.scores[k] for row in self.rows]
+        sign = 1 if self.higher_is_better(k) else -1
+        values = [sign * row.scores[k] for row in self.rows]
         return [1 + sum(other > value for other in values) for value in values]
 
     def sorted_by(self, column: str | int, descending: bool | None = None) -> "ComparisonTable":
-        """A copy with rows sorted by a column: scores best first, system names A-Z (stable)."""
+        """A copy with rows sorted by a column: scores best first (for the metric's direction),
+        system names A-Z (stable)."""
         k = self.column_index(column)
         if k < 0:
             rows = sorted(self.rows, key=lambda row: row.system, reverse=bool(descending))
         else:
-            rows = sorted(self.rows, key=lambda row: row.scores[k], reverse=descending is not False)
+            best_first = self.higher_is_better(k) if descending is None else descending
+            rows = sorted(self.rows, key=lambda row: row.scores[k], reverse=best_first)
         return ComparisonTable(self.columns, rows, self.metrics, self.results, self.signatures, self.encoded_texts,
-                               self.settings)
+                               self.settings, self.scale)
 
     # ------------------------------------------------------------------ output
     def header(self, ranks: bool = False) -> list[str]:
@@ -125,13 +140,14 @@ class ComparisonTable:
         return header
 
     def cells(self, digits: int = 2, ranks: bool = False) -> list[list[str]]:
-        """The printed rows: system name, then each score x100 rounded half up (and its rank)."""
+        """The printed rows: system name, then each score (x100 for fractions with the default
+        scale) rounded half up (and its rank)."""
         all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if ranks else []
         out = []
         for i, row in enumerate(self.rows):
             line = [row.system]
             for k, value in enumerate(row.scores):
-                line.append(percent(value, digits))
+                line.append(scaled(value, digits, self.factor(k)))
                 if ranks:
                     line.append(str(all_ranks[k][i]))
             out.append(line)
@@ -178,8 +194,8 @@ class ComparisonTable:
         all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if ranks else []
         rows = []
         for i, row in enumerate(self.rows):
-            entry: dict[str, Any] = {"system": row.system,
-                                     "scores": {c.label: 100 * v for c, v in zip(self.columns, row.scores)}}
+            entry: dict[str, Any] = {"system": row.system, "scores": {c.label: self.factor(k) * v for k, (c, v)
+                                                                       in enumerate(zip(self.columns, row.scores))}}
             if ranks:
                 entry["ranks"] = {c.label: all_ranks[k][i] for k, c in enumerate(self.columns)}
             rows.append(entry)
@@ -230,7 +246,7 @@ def metric_columns(metrics: Sequence[Any], references: int) -> tuple[list[Column
 def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems: Mapping[str, Sequence[str]],
             metrics: Sequence[Any] | str | None = None, *, m2_blocks: Sequence[Any] | None = None,
             hypothesis_m2: Mapping[str, Sequence[Any]] | None = None,
-            progress: ProgressCallback | None = None) -> ComparisonTable:
+            progress: ProgressCallback | None = None, scale: float = 100.0) -> ComparisonTable:
     """Score every system with every metric; each group of metrics prepared once.
 
     ``metrics`` are metric objects (``GLEU(...)``, ``GREEN(...)``, ``M2Scorer(...)``, any
@@ -243,16 +259,27 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     if not corpus.hypotheses:
         raise InputError("at least one system is needed")
     resolved = check_metrics(default_metrics(m2_blocks is not None) if metrics is None else resolve_metrics(metrics))
-    if m2_blocks is None and any(needs_gold_m2(m) for m in resolved):
-        raise InputError("the m2 metric needs gold M2 annotations of the same sentences")
-    return compare_corpus(corpus, resolved, progress)
+    resolved = with_gold_metric(resolved, m2_blocks is not None)
+    return compare_corpus(corpus, resolved, progress, scale=scale)
+
+
+def with_gold_metric(metrics: list[Any], gold: bool) -> list[Any]:
+    """The metrics, with M2 F0.5 added when gold M2 is given and no metric reads it (as
+    ``gecmetric compare --m2`` does); a metric that needs gold M2 without it is an error."""
+    if gold and not any(needs_gold_m2(m) for m in metrics):
+        return metrics + resolve_metrics("m2")
+    if not gold and any(needs_gold_m2(m) for m in metrics):
+        name = next(m.display_name for m in metrics if needs_gold_m2(m))
+        raise InputError(f"the {name} metric needs the gold annotation: --m2 GOLD.m2 (Python: m2_blocks=, gold M2 "
+                         "blocks of the same sentences)")
+    return metrics
 
 
 def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCallback | None = None,
-                   jobs: int = 1) -> ComparisonTable:
+                   jobs: int = 1, scale: float = 100.0) -> ComparisonTable:
     """:func:`compare` of a checked :class:`Corpus`."""
     check_columns(metrics, len(corpus.references))
-    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs))
+    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs), scale)
 
 
 def check_columns(metrics: Sequence[Any], references: int) -> None:
@@ -260,7 +287,7 @@ def check_columns(metrics: Sequence[Any], references: int) -> None:
     metric_columns(metrics, references)
 
 
-def comparison_table(scored: Scored) -> ComparisonTable:
+def comparison_table(scored: Scored, scale: float = 100.0) -> ComparisonTable:
     """The table of a run (:func:`~gecmetrics.run.engine.score_corpus` or
     :func:`~gecmetrics.run.engine.score_files`)."""
     metrics = scored.metrics
@@ -269,7 +296,7 @@ def comparison_table(scored: Scored) -> ComparisonTable:
     rows = [ComparisonRow(name, [float(results[name][c.metric_index].scores[c.part]) for c in columns])
             for name in scored.names]
     settings = [metric.settings_dict() for metric in metrics]
-    return ComparisonTable(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings)
+    return ComparisonTable(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings, scale)
 
 
 def _named_systems(systems) -> dict[str, Any]:

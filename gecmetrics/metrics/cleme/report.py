@@ -8,7 +8,9 @@ number (e.g. ``3.5`` as ``3.500``), which this layout does not do.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
+
+from ...core.table import Table, round_half_up
 
 from .chunking import SentenceChunks
 
@@ -52,3 +54,30 @@ def format_chunk_tables(partitions: Iterable[SentenceChunks], delimiter: str = "
     """The tables of several sentences, each preceded by a blank line and followed by two line
     breaks, as CLEME writes them."""
     return "".join("\n" + format_chunk_table(chunks, delimiter) + "\n\n" for chunks in partitions)
+
+
+CLEME_COLUMNS = (("F", "f"), ("P", "precision"), ("R", "recall"), ("Acc", "accuracy"), ("TP", "tp"), ("FP", "fp"),
+                 ("FN", "fn"), ("TN", "tn"))
+CLEME2_COLUMNS = (("aggregate", "aggregate"), ("HC", "hit"), ("WC", "wrong"), ("UC", "under"), ("OC", "over"),
+                  ("TP", "tp"), ("FP", "fp"), ("FN", "fn"), ("TN", "tn"))
+
+
+def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int) -> str:
+    """One line per hypothesis file: CLEME's F, P, R, accuracy and counts, or CLEME2.0's
+    aggregate, rates and counts (fractions, rounded half up)."""
+    columns = CLEME2_COLUMNS if metric.name == "cleme2" else CLEME_COLUMNS
+    labels = [f"F{metric.settings.beta:g}" if name == "f" else label for label, name in columns]
+    rows = [[path, *(round_half_up(result.values[name], digits) for _, name in columns)] for path, result in results]
+    return Table(["system", *labels], rows).render("tsv")
+
+
+def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: int) -> str:
+    """A line per hypothesis file and sentence: its scores against the reference chosen."""
+    header: list[str] = []
+    rows = []
+    for path, stats in statistics:
+        scores = metric.sentence_from_statistics(stats)
+        header = list(scores.values)
+        for d in range(len(scores.scores)):
+            rows.append([path, str(d + 1), *(round_half_up(values[d], digits) for values in scores.values.values())])
+    return Table(["system", "sentence", *header], rows).render("tsv")

@@ -15,7 +15,7 @@ from ...io.m2 import Block
 from ...core.lang.en.align import align
 from ...core.lang.en.classify import UNKNOWN, Classifier, Side
 from ...core.lang.en.merge import STRATEGIES, edit_spans
-from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, ParsedSentence, SpacyModel
+from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel
 from ...core.lang.en.wordlist import load_word_list
 from .edits import DETECTION_TYPES, AnnotatedEdit, noop_edit
 
@@ -31,7 +31,7 @@ class Annotator:
     (:mod:`gecmetrics.run`).
     """
 
-    def __init__(self, model: str | SpacyModel = DEFAULT_MODEL, merge: str = "rules", lev: bool = False,
+    def __init__(self, model: str | SpacyModel | None = None, merge: str = "rules", lev: bool = False,
                  tokenise: bool = False, word_list: str | frozenset[str] | set[str] | None = None,
                  batch_size: int = DEFAULT_BATCH_SIZE):
         if merge not in STRATEGIES:

@@ -23,16 +23,16 @@ from ...io.text import check_lines
 from ...errors import InputError
 from ..m2.compare import EditTable, ErrantCompare, ErrantResult, ErrantSettings, ErrantStatistics
 from ...io.m2 import Block
-from ..protocol import M2, TEXT, choice, parse_bool, setting
+from ..protocol import M2, TEXT, choice, parse_bool, setting, setting_label
 from .annotator import Annotator
 from ...core.lang.en.merge import STRATEGIES
-from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, SpacyModel
+from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, MODEL_VARIABLE, SpacyModel, model_name
 from ...core.lang.en.wordlist import SHIPPED_WORDS, load_word_list, word_list_path, words_checksum
 
 
 def _text(name: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"setting {name} must be a non-empty name or path, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a non-empty name or path, got {value!r}")
     return value.strip()
 
 
@@ -49,22 +49,32 @@ _text.reads_paths = _optional_text.reads_paths = True  # type: ignore[attr-defin
 class ErrantTextSettings(ErrantSettings):
     """ERRANT compare's settings, plus how the texts are annotated."""
 
-    merge: str = setting("rules", "merging strategy: rules, all-split, all-merge or all-equal", choice(*STRATEGIES))
-    lev: bool = setting(False, "plain Levenshtein alignment instead of ERRANT's linguistic costs", parse_bool)
-    tokenise: bool = setting(False, "spaCy tokenises the lines (else they are split on whitespace, as given)",
-                             parse_bool, ("tok",))
-    spacy_model: str = setting(DEFAULT_MODEL, "spaCy model name or path (ERRANT: en_core_web_sm)", _text, ("model",))
-    annotate_refs: bool = setting(False, "annotate the text references (else the gold M2 is used as given)",
-                                  parse_bool)
-    word_list: str | None = setting(None, "SPELL word list file (default: $GECMETRICS_ERRANT_WORDS, else the "
-                                          "shipped one)", _optional_text, ("words",))
+    merge: str = setting("rules", "how adjacent aligned tokens are merged into edits", choice(*STRATEGIES),
+                         flags=("-merge",))
+    lev: bool = setting(False, "align with plain Levenshtein costs instead of ERRANT's linguistic ones", parse_bool,
+                        flags=("-lev",))
+    tokenise: bool = setting(False, "tokenise the text with spaCy (else split on whitespace, as given)",
+                             parse_bool, ("tok",), flags=("-tok",))
+    spacy_model: str | None = setting(None, f"spaCy model name or path (default: ${MODEL_VARIABLE}, else "
+                                             f"{DEFAULT_MODEL}, the model ERRANT loads)", _optional_text, ("model",),
+                                      flags=("--spacy-model",))
+    annotate_refs: bool = setting(False, "-r names text references: annotate them as annotators 0, 1, ... (else -r "
+                                  "is a gold M2 file, used as given)", parse_bool, flags=("--annotate-refs",))
+    word_list: str | None = setting(None, "SPELL word list, one word per line (default: $GECMETRICS_ERRANT_WORDS, "
+                                          "else the SCOWL en_GB-large list shipped with gecmetrics, as ERRANT's)",
+                                    _optional_text, ("words",), flags=("--word-list",))
 
+
+ANNOTATION_SETTINGS = ("merge", "lev", "tokenise", "spacy_model", "annotate_refs", "word_list")
+"""The settings of how texts are annotated (the rest are compare_m2's)."""
 
 _MODELS: dict[str, SpacyModel] = {}
 
 
-def shared_model(name: str) -> SpacyModel:
-    """One loaded pipeline per model name in a process, whatever the number of metrics using it."""
+def shared_model(name: str | None) -> SpacyModel:
+    """One loaded pipeline per model name in a process, whatever the number of metrics using it
+    (None: the default model, :func:`~gecmetrics.core.lang.en.parse.model_name`)."""
+    name = model_name(name)
     if name not in _MODELS:
         _MODELS[name] = SpacyModel(name, DEFAULT_BATCH_SIZE)
     return _MODELS[name]
@@ -174,7 +184,7 @@ class AnnotationJob:
     of the chunk's hypotheses against its sources (errant_parallel), or of its gold blocks
     re-annotated (``reannotate``: 'auto' or 'gold', as errant_m2)."""
 
-    spacy_model: str = DEFAULT_MODEL
+    spacy_model: str | None = None
     merge: str = "rules"
     lev: bool = False
     tokenise: bool = False

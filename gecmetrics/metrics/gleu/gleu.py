@@ -229,12 +229,18 @@ class GLEUSettings(NgramSettings):
 
     variant: str = setting("official", "official (gec-ranking's code), official-2016 (its 2016 brevity "
                            "penalty) or paper (no per-sentence clamp)", parse_variant)
-    iterations: int = setting(DEFAULT_ITERATIONS, "reference-sampling iterations", positive_int, ("iter", "i"))
-    fix_seed: bool | None = setting(None, "gec-ranking's Python 2 draws (the default; -f)", optional_bool, ("f",))
-    seed: int | None = setting(None, "seed of NumPy draws instead of gec-ranking's", optional_int)
-    best_reference: bool = setting(False, "best reference per sentence instead of sampling (-m)", parse_bool,
-                                   ("max", "m"))
-    smooth: bool = setting(False, "sentence scores: gec-ranking's smoothed ones", parse_bool)
+    iterations: int = setting(DEFAULT_ITERATIONS, "reference-sampling iterations of the corpus score (one when there "
+                              "is one reference)", positive_int, ("iter", "i"), flags=("-i", "--iter"))
+    fix_seed: bool | None = setting(None, "draw references exactly as gec-ranking (Python 2 random, seed j*101): the "
+                                    "default, accepted for the gleu package's command line", optional_bool, ("f",),
+                                    flags=("-f", "--fix-seed"))
+    seed: int | None = setting(None, "draw references from NumPy's generator with this seed instead of gec-ranking's "
+                               "draws (not with -f); also the seed of --paired-bs/--paired-ar", optional_int,
+                               flags=("--seed",))
+    best_reference: bool = setting(False, "best reference per sentence (highest sentence GLEU) instead of sampling",
+                                   parse_bool, ("max", "m"), flags=("-m", "--max"))
+    smooth: bool = setting(False, "with --sentence: gec-ranking's smoothed sentence scores with std and 95% interval "
+                           "over references", parse_bool, flags=("--smooth",))
 
     def check(self) -> None:
         if self.seed is not None and self.fix_seed:

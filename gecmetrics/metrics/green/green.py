@@ -180,7 +180,8 @@ def beta_label(beta: float) -> str:
 
 @dataclass(frozen=True)
 class GREENSettings(NgramSettings):
-    beta: tuple[float, ...] = setting((2.0,), "F-beta weight(s); several: 0.5/1/2; inf = recall", parse_betas, ("b",))
+    beta: tuple[float, ...] = setting((2.0,), "F-beta weight(s) of recall, one column each; 'inf' gives recall",
+                                      parse_betas, ("b",), flags=("-b", "--beta"))
 
 
 class GREEN(NgramMetric):

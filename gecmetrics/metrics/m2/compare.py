@@ -250,13 +250,16 @@ def choose_pairs(pair_counts: np.ndarray, candidate_order: Sequence[Sequence[int
 
 @dataclass(frozen=True)
 class ErrantSettings(Settings):
-    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
+    beta: float = setting(0.5, "beta of the F-score (>= 0; inf gives recall)", parse_beta, ("b",),
+                          flags=("-b", "--beta"))
     mode: str = setting("cs", "dt, ds, cs or cse (token/span detection, span correction, + type)", choice(*MODES))
-    single: bool = setting(False, "only single-token edits", parse_bool)
-    multi: bool = setting(False, "only multi-token edits", parse_bool)
-    filter_types: tuple[str, ...] = setting((), "error types not evaluated", parse_strings, ("filt",))
-    sentence_average: bool = setting(False, "mean of the sentence F-beta, each sentence against its best annotator "
-                                     "(SentM2, SentERRANT)", parse_bool)
+    single: bool = setting(False, "only evaluate single token edits; i.e. 0:1, 1:0 or 1:1", parse_bool,
+                           flags=("-single",))
+    multi: bool = setting(False, "only evaluate multi token edits; i.e. 2+:n or n:2+", parse_bool, flags=("-multi",))
+    filter_types: tuple[str, ...] = setting((), "do not evaluate these error types", parse_strings, ("filt",),
+                                            flags=("-filt",))
+    sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
+                                     "best annotator", parse_bool, flags=("--sentence-average",))
 
 
 @dataclass
@@ -474,71 +477,6 @@ def compare_tables(hyp_table: EditTable, ref_table: EditTable) -> tuple[int, int
                 fn += 1
                 categories.setdefault(error_type, [0, 0, 0])[FN] += 1
     return tp, fp, fn, categories
-
-
-def _beta_label(beta: float) -> str:
-    return "F" + str(beta)
-
-
-def format_errant_report(result: ErrantResult, category_level: int | None = None) -> str:
-    """The text ERRANT's compare_m2 prints: verbose traces (when kept), the optional category
-    table, then the overall TP/FP/FN/Prec/Rec/F table."""
-    lines: list[str] = []
-    beta = result.beta
-    for trace in result.traces:
-        lines.extend(_trace_lines(trace, beta))
-    title = MODE_TITLES[result.mode]
-    if result.settings.get("sentence_average"):
-        title = title.rstrip() + ", Sentence Average "
-    if category_level:
-        lines.append("")
-        lines.append("{:=^66}".format(title))
-        lines.append(" ".join(["Category".ljust(14), "TP".ljust(8), "FP".ljust(8), "FN".ljust(8), "P".ljust(8),
-                               "R".ljust(8), _beta_label(beta)]))
-        grouped = result.grouped_categories(category_level)
-        for error_type in sorted(grouped):
-            counts = grouped[error_type]
-            p, r, f = counts.scores(beta)
-            lines.append(" ".join([error_type.ljust(14), str(counts.tp).ljust(8), str(counts.fp).ljust(8),
-                                   str(counts.fn).ljust(8), str(p).ljust(8), str(r).ljust(8), str(f)]))
-    lines.append("")
-    lines.append("{:=^46}".format(title))
-    lines.append("\t".join(["TP", "FP", "FN", "Prec", "Rec", _beta_label(beta)]))
-    lines.append("\t".join(map(str, [result.tp, result.fp, result.fn, *result.rounded()])))
-    lines.append("{:=^46}".format(""))
-    lines.append("")
-    return "\n".join(lines) + "\n"
-
-
-def _trace_lines(trace: SentenceTrace, beta: float) -> list[str]:
-    rule = "{:-^40}".format("")
-    lines = [rule, f"Original sentence {trace.index}: {trace.source}"]
-    for pair in trace.pairs:
-        tp, fp, fn = pair.counts
-        local_p, local_r, local_f = rounded_scores(tp, fp, fn, beta)
-        global_p, global_r, global_f = rounded_scores(*pair.global_counts, beta)
-        lines.extend([
-            rule,
-            f"SENTENCE {trace.index} - HYP {pair.hyp_annotator} - REF {pair.ref_annotator}",
-            f"HYPOTHESIS EDITS : {pair.hyp_edits!r}",
-            f"REFERENCE EDITS  : {pair.ref_edits!r}",
-            f"Local TP/FP/FN   : {tp} {fp} {fn}",
-            f"Local P/R/F{beta}  : {local_p} {local_r} {local_f}",
-            "Global TP/FP/FN  : " + " ".join(map(str, pair.global_counts)),
-            f"Global P/R/F{beta}  : {global_p} {global_r} {global_f}",
-        ])
-    lines.append(rule)
-    lines.append(f"^^ HYP {trace.chosen[0]}, REF {trace.chosen[1]} chosen for sentence {trace.index}")
-    lines.append("Local results:")
-    lines.extend(_right_aligned_table([["Category", "TP", "FP", "FN"]]
-                                      + [[name, *counts] for name, counts in trace.categories.items()]))
-    return lines
-
-
-def _right_aligned_table(rows: list[list]) -> list[str]:
-    """Columns right-aligned to their widest cell plus 3 spaces (ERRANT's local table)."""
-    widths = [max(len(str(row[i])) for row in rows) + 3 for i in range(len(rows[0]))]
-    return ["".join(str(cell).rjust(width) for cell, width in zip(row, widths)) for row in rows]
 
 
 def compare_m2_files(hyp_path: str, ref_path: str, comparer: ErrantCompare | None = None) -> ErrantResult:

@@ -32,7 +32,7 @@ from ...errors import InputError
 from ..m2.base import RunningFMetric, SentenceCounts
 from ...io.m2 import Block, Edit, check_blocks
 from ..m2.lattice import GoldEdit
-from ..protocol import M2, Metric, Settings, choice, non_negative_int, parse_beta, positive_int, setting
+from ..protocol import M2, Metric, Settings, choice, non_negative_int, parse_beta, positive_int, setting, setting_label
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
                         pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
 
@@ -45,7 +45,7 @@ DEFAULT_MODEL = "bert-base-uncased"
 def parse_path(name: str, value: Any) -> str:
     """A model name or a path: non-empty text (slashes are part of it)."""
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"setting {name} must be a model name or a folder, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a model name or a folder, got {value!r}")
     return value.strip()
 
 
@@ -67,7 +67,7 @@ def parse_device(name: str, value: Any) -> str | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
         return None
     if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
-        raise InputError(f"setting {name} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
     return value.strip().lower()
 
 
@@ -76,17 +76,23 @@ class PTSettings(Settings):
     """What a PT metric computes with. ``batch_size``, ``device`` and ``threads`` change speed
     and memory, not the number: they are left out of the signature."""
 
-    model: str = setting(DEFAULT_MODEL, "model name (Hugging Face) or local folder", parse_path)
-    num_layers: int | None = setting(None, "BERTScore layer (auto: the model's default, 9 for bert-base-uncased)",
-                                     optional_layer, ("layer",))
-    baseline: str = setting("auto", "rescaling baseline: auto, none, a model name or a bert_score baseline file",
-                            parse_path)
-    level: str = setting("sentence", "sentence (mean of sentence F, the authors' choice) or corpus", choice(*LEVELS))
-    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
-    batch_size: int = setting(64, "sentences encoded per batch (speed and memory only)", positive_int)
-    device: str | None = setting(None, "cpu, cuda, cuda:N (auto: CUDA when available)", parse_device)
-    threads: int = setting(1, "torch threads per process (0: torch's default; more may change the last bits)",
-                           non_negative_int)
+    model: str = setting(DEFAULT_MODEL, "Hugging Face model name (read from its cache once downloaded) or a local "
+                         "model folder", parse_path, flags=("--model",))
+    num_layers: int | None = setting(None, "layer whose output BERTScore uses (auto: the model's BERTScore default, 9 "
+                                     "for bert-base-uncased)", optional_layer, ("layer",), flags=("--layer",))
+    baseline: str = setting("auto", "rescaling baseline: the model's own (auto), none, a model name or a bert_score "
+                            "baseline file (P/R/F do not depend on it: it scales every edit weight by one factor)",
+                            parse_path, flags=("--baseline",))
+    level: str = setting("sentence", "sentence: mean of sentence F (the authors' recommended PT-M2); corpus: F of "
+                         "summed weights", choice(*LEVELS), flags=("--level",))
+    beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"))
+    batch_size: int = setting(64, "sentences encoded per batch (speed and memory only)", positive_int,
+                              flags=("--batch-size",))
+    device: str | None = setting(None, "where the model runs: cpu, cuda, cuda:N (default: CUDA when torch sees one, "
+                                 "else CPU)", parse_device, flags=("--device",))
+    threads: int = setting(1, "torch threads per process (0: torch's default; one thread gives the same bits whatever "
+                           "the batches; more may be faster and change the 7th digit)", non_negative_int,
+                           flags=("--threads",))
 
     @property
     def engine_key(self) -> tuple:
@@ -96,8 +102,8 @@ class PTSettings(Settings):
 
 @dataclass(frozen=True)
 class PTM2Settings(PTSettings):
-    max_unchanged_words: int = setting(2, "unchanged words one system edit may span", non_negative_int,
-                                       ("max_unchanged",))
+    max_unchanged_words: int = setting(2, "most unchanged tokens one system edit may hold (the M2 scorer's setting)",
+                                       non_negative_int, ("max_unchanged",), flags=("--max-unchanged-words",))
 
 
 # ----------------------------------------------------------------------------- the model, once per process
