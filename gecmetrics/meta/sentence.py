@@ -124,22 +124,54 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
                              agreements / pairs, (agreements - disagreements) / pairs, tie_rule, higher_is_better)
 
 
-def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = None, first_line: int = 1) -> np.ndarray:
+MAX_SRC_ID = 2 ** 62
+"""src-ids (and the first line's src-id) beyond this are refused rather than overflowing."""
+
+
+def check_corpus_src_ids(judgments: Judgments, corpus_lines: Sequence[int], path: str | None = None) -> list[int]:
+    """The src-id of every corpus line, checked: integers, each once, each among the src-ids of
+    the judgments (an error names ``path`` and the line, or the position in the list)."""
+    judged = set(judgments.src_ids.tolist())
+    first_seen: dict[int, int] = {}
+    checked = []
+    for position, value in enumerate(corpus_lines, start=1):
+        where = (path, position) if path is not None else (judgments.source, None)
+        label = "" if path is not None else f"corpus line {position}: "
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or abs(int(value)) >= MAX_SRC_ID:
+            raise InputError(f"{label}a src-id is an integer below {MAX_SRC_ID}, got {value!r}", *where)
+        value = int(value)
+        if value in first_seen:
+            raise InputError(f"{label}src-id {value} is given twice (first for corpus line {first_seen[value]}): "
+                             "each corpus line has its own src-id", *where)
+        if value not in judged:
+            raise InputError(f"{label}src-id {value} is not the src-id of any ranking item of {judgments.source}",
+                             *where)
+        first_seen[value] = position
+        checked.append(value)
+    return checked
+
+
+def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = None, first_line: int = 1,
+                    path: str | None = None) -> np.ndarray:
     """The corpus row of every ranking item: ``corpus_lines[k]`` is the ``src-id`` of row k (a
-    subset such as SEEDA's 391 sentences, whose LINES file holds 1-based CoNLL-2014 lines); without
-    it, rows are src-id - ``first_line`` (GJG15's src-ids count from 0, SEEDA's from 1)."""
+    subset such as SEEDA's 391 sentences, whose LINES file holds 1-based CoNLL-2014 lines; each
+    once, each judged: :func:`check_corpus_src_ids`, ``path`` names their file in errors);
+    without it, rows are src-id - ``first_line`` (GJG15's src-ids count from 0, SEEDA's from 1)."""
     src_ids = judgments.src_ids
     without = np.flatnonzero(src_ids < 0)
     if without.size:
         item = judgments.items[int(without[0])]
         raise InputError("a ranking item without src-id cannot be matched to a sentence", judgments.source, item.line)
     if corpus_lines is None:
+        if isinstance(first_line, bool) or not isinstance(first_line, (int, np.integer)) \
+                or abs(int(first_line)) >= MAX_SRC_ID:
+            raise InputError(f"the src-id of the first corpus line is an integer below {MAX_SRC_ID}, "
+                             f"got {first_line!r}")
         return src_ids - int(first_line)
-    where = {int(line): k for k, line in enumerate(corpus_lines)}
+    where = {line: k for k, line in enumerate(check_corpus_src_ids(judgments, corpus_lines, path))}
     rows = np.array([where.get(int(s), -1) for s in src_ids], dtype=np.int64)
     missing = np.flatnonzero(rows < 0)
     if missing.size:
         item = judgments.items[int(missing[0])]
         raise InputError(f"src-id {item.src_id} is not one of the corpus lines given", judgments.source, item.line)
     return rows
-

@@ -1,5 +1,14 @@
-"""Figures (optional ``plot`` extra, matplotlib): the window analysis as lines over the window
-start, and a scatter of metric against human scores with the least-squares line."""
+"""Figures of a meta-evaluation (optional ``plot`` extra, matplotlib), written as PNG, PDF or
+SVG by the file's extension:
+
+* the scatter of each metric against the human scores, one panel per metric (and human score),
+  in the scale of the tables (x100 for metrics printed x100), with the least-squares line, the
+  correlations of the table printed on the panel and the systems labelled where their labels do
+  not overlap (a small repelling layout of our own);
+* the window analysis: Pearson and Spearman over the window start, one colour per metric, the
+  legend beside the plot;
+* the heat map of the pairwise analysis (agreement per pair of human ranks), one panel per metric.
+"""
 from __future__ import annotations
 
 import os
@@ -7,11 +16,16 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..core.table import round_half_up
 from ..errors import InputError
+from ..meta.correlations import CORRELATIONS, correlation
 from ..meta.pairwise import PairwiseAnalysis
 from ..meta.windows import WindowAnalysis
 
-FIGURE_SUFFIXES = (".png", ".pdf")
+FIGURE_SUFFIXES = (".png", ".pdf", ".svg")
+SYMBOLS = {"pearson": "r", "spearman": "ρ", "kendall": "τ"}
+HUMAN_NAMES = {"ew": "Expected Wins", "ts": "TrueSkill", "EW": "Expected Wins", "TS": "TrueSkill"}
+_DPI = 150
 
 
 def _pyplot():
@@ -26,8 +40,8 @@ def _pyplot():
 
 
 def check_figure(path: str | os.PathLike) -> str:
-    """A figure can be written at ``path`` (.png or .pdf, existing folder) with matplotlib
-    installed; checked before the work that the figure shows."""
+    """A figure can be written at ``path`` (.png, .pdf or .svg, in an existing folder we may
+    write to) with matplotlib installed; checked before the work that the figure shows."""
     path = _check_path(path)
     _pyplot()
     return path
@@ -36,118 +50,286 @@ def check_figure(path: str | os.PathLike) -> str:
 def _check_path(path: str | os.PathLike) -> str:
     path = os.fspath(path)
     if os.path.splitext(path)[1].lower() not in FIGURE_SUFFIXES:
-        raise InputError(f"a figure is written as {' or '.join(FIGURE_SUFFIXES)}, not {path!r}")
+        raise InputError(f"a figure is written as {', '.join(FIGURE_SUFFIXES[:-1])} or {FIGURE_SUFFIXES[-1]}, "
+                         f"not {path!r}")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise InputError("the folder of the figure does not exist", path)
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise InputError("cannot write the figure here: permission denied", path)
+    if os.path.isdir(path):
+        raise InputError("cannot write the figure: a folder has that name", path)
     return path
 
 
-def plot_windows(analyses: WindowAnalysis | Sequence[WindowAnalysis], path: str | os.PathLike) -> str:
-    """Pearson and Spearman of each window (x: the human rank where it starts), one pair of
-    lines per analysis; written to ``path`` (.png or .pdf). Returns the path."""
-    path = _check_path(path)
-    analyses = [analyses] if isinstance(analyses, WindowAnalysis) else list(analyses)
-    if not analyses:
-        raise InputError("no window analysis to plot")
+def _save(figure: Any, path: str) -> str:
+    """Write the figure (format from the extension); an OS error names the path."""
     plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(6.4, 4.0))
-    for analysis in analyses:
-        starts = [w.start for w in analysis.windows]
-        for name in ("pearson", "spearman"):
-            values = [np.nan if getattr(w, name) is None else getattr(w, name) for w in analysis.windows]
-            axes.plot(starts, values, marker="o", label=f"{analysis.metric} {name}")
-    axes.set_xlabel(f"first human rank of the window (k = {analyses[0].window})")
-    axes.set_ylabel("correlation")
-    axes.set_xticks(range(1, max(w.start for a in analyses for w in a.windows) + 1))
-    axes.axhline(0.0, color="grey", linewidth=0.5)
-    axes.grid(alpha=0.5)
-    axes.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    try:
+        figure.savefig(path, dpi=_DPI, bbox_inches="tight")
+    except OSError as error:
+        raise InputError(f"cannot write the figure: {error.strerror or error}", path) from None
+    finally:
+        plt.close(figure)
     return path
+
+
+# --------------------------------------------------------------------------- scatter
 
 
 def plot_scatter(metric_scores: Mapping[str, float] | Mapping[str, Mapping[str, float]],
                  human_scores: Mapping[str, float], path: str | os.PathLike, *, metric: str = "metric",
-                 human: str = "human") -> str:
+                 human: str = "human", scales: Mapping[str, float] | None = None,
+                 correlations: Mapping[str, Mapping[str, float]] | None = None, title: str | None = None,
+                 lower_is_better: Sequence[str] = ()) -> str:
     """Each system as a labelled point (metric score, human score) with the least-squares
     line, one panel per metric (``metric_scores``: {system: score}, or {metric: {system:
-    score}}); written to ``path`` (.png or .pdf). Returns the path."""
+    score}}), x in the scale of the tables (``scales``: metric -> 100 or 1), the correlations
+    printed on the panel (``correlations``: metric -> {pearson, spearman, ...}; computed here
+    when not given); written to ``path`` (.png, .pdf or .svg). Returns the path."""
     path = _check_path(path)
     first = next(iter(metric_scores.values()), None)
     panels = dict(metric_scores) if isinstance(first, Mapping) else {metric: metric_scores}
     for label, scores in panels.items():
         if len([s for s in scores if s in human_scores]) < 2:
             raise InputError(f"a scatter plot needs at least 2 systems with both scores ({label})")
+    return _scatter([(label, scores, human, human_scores) for label, scores in panels.items()], path,
+                    scales or {}, correlations or {}, title, set(lower_is_better))
+
+
+def _scatter(panels: list[tuple[str, Mapping[str, float], str, Mapping[str, float]]], path: str,
+             scales: Mapping[str, float], correlations: Mapping[str, Mapping[str, float]], title: str | None,
+             lower_is_better: set[str]) -> str:
     plt = _pyplot()
-    figure, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 4.0), squeeze=False)
-    for panel, (label, scores) in zip(axes[0], panels.items()):
-        _scatter_panel(panel, scores, human_scores, label, human)
+    columns = min(len(panels), 3)
+    rows = -(-len(panels) // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 4.2 * rows), squeeze=False, dpi=_DPI)
+    for k, (label, scores, human, human_scores) in enumerate(panels):
+        key = label if len({p[2] for p in panels}) == 1 else f"{label} / {human}"
+        _scatter_panel(axes[k // columns][k % columns], label, scores, human, human_scores, scales.get(label, 1.0),
+                       correlations.get(key) or correlations.get(label), label in lower_is_better)
+    for k in range(len(panels), rows * columns):
+        axes[k // columns][k % columns].set_visible(False)
+    if title:
+        figure.suptitle(title, fontsize=11)
     figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
-    return path
+    for k, (label, scores, human, human_scores) in enumerate(panels):
+        panel = axes[k // columns][k % columns]
+        systems = [s for s in scores if s in human_scores]
+        x = [scales.get(label, 1.0) * float(scores[s]) for s in systems]
+        _label_points(panel, systems, x, [float(human_scores[s]) for s in systems])
+    return _save(figure, path)
 
 
-def _scatter_panel(axes, metric_scores: Mapping[str, float], human_scores: Mapping[str, float], metric: str,
-                   human: str) -> None:
-    systems = [s for s in metric_scores if s in human_scores]
-    x = np.array([float(metric_scores[s]) for s in systems])
+def _scatter_panel(axes: Any, label: str, scores: Mapping[str, float], human: str,
+                   human_scores: Mapping[str, float], scale: float, values: Mapping[str, float] | None,
+                   lower_is_better: bool) -> None:
+    systems = [s for s in scores if s in human_scores]
+    x = np.array([scale * float(scores[s]) for s in systems])
     y = np.array([float(human_scores[s]) for s in systems])
-    axes.scatter(x, y)
-    for system, xs, ys in zip(systems, x, y):
-        axes.annotate(system, (xs, ys), fontsize="x-small", xytext=(3, 3), textcoords="offset points")
+    axes.scatter(x, y, s=18, color="tab:blue", zorder=3)
     if np.ptp(x) > 0:
         slope, intercept = np.polyfit(x, y, 1)
         line = np.linspace(x.min(), x.max(), 2)
-        axes.plot(line, slope * line + intercept, color="tab:red", linewidth=1)
-    axes.set_xlabel(metric)
-    axes.set_ylabel(human)
-    axes.grid(alpha=0.5)
+        axes.plot(line, slope * line + intercept, color="tab:red", linewidth=1, zorder=2)
+    axes.margins(x=0.12, y=0.12)
+    if values is None and len(systems) >= 3 and np.ptp(x) > 0 and np.ptp(y) > 0:
+        sign = -1.0 if lower_is_better else 1.0
+        values = {name: correlation(name, sign * x, y) for name in CORRELATIONS}
+    if values:
+        text = "\n".join(f"{SYMBOLS[name]} = {round_half_up(values[name], 3)}" for name in CORRELATIONS
+                         if name in values)
+        axes.text(0.03, 0.97, f"{text}\nn = {len(systems)}", transform=axes.transAxes, va="top", ha="left",
+                  fontsize=8, bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "0.7", "alpha": 0.9})
+    suffix = " (x100)" if scale == 100 else ""
+    axes.set_xlabel(f"{label}{suffix}" + (", lower is better" if lower_is_better else ""))
+    axes.set_ylabel(HUMAN_NAMES.get(human, human))
+    axes.set_title(label, fontsize=10)
+    axes.grid(alpha=0.4)
+
+
+def _label_points(axes: Any, names: Sequence[str], x: Sequence[float], y: Sequence[float],
+                  iterations: int = 400) -> None:
+    """Label every point with a name where the labels overlap neither each other nor a point
+    nor the correlation box: each label starts up and to the right of its point and is pushed
+    out of every overlap along the shorter way (in display pixels), within the axes; a label
+    that ended far from its point gets a thin leader line."""
+    figure = axes.figure
+    renderer = figure.canvas.get_renderer()
+    axes.set_xlim(axes.get_xlim())  # freeze the limits: the layout below is in display pixels
+    axes.set_ylim(axes.get_ylim())
+    points = axes.transData.transform(np.column_stack([x, y]))
+    sizes = []
+    for name in names:
+        probe = axes.text(0, 0, name, fontsize=7)
+        extent = probe.get_window_extent(renderer)
+        sizes.append((extent.width + 4.0, extent.height + 2.0))
+        probe.remove()
+    sizes = np.array(sizes)
+    box = axes.get_window_extent(renderer)
+    radius = 4.0 * figure.dpi / 72.0
+    centres = points + sizes / 2 + radius
+    obstacles = [(p[0] - radius, p[1] - radius, p[0] + radius, p[1] + radius) for p in points]
+    for child in axes.texts:  # the correlation box
+        extent = child.get_window_extent(renderer)
+        obstacles.append((extent.x0 - 4, extent.y0 - 4, extent.x1 + 4, extent.y1 + 4))
+    for _ in range(iterations):
+        moved = False
+        for i in range(len(names)):
+            for j in range(i + 1, len(names)):
+                moved |= _push_apart(centres, sizes, i, j)
+            for obstacle in obstacles:
+                moved |= _push_out(centres, sizes, i, obstacle)
+        low = np.array([box.x0, box.y0]) + sizes / 2
+        high = np.array([box.x1, box.y1]) - sizes / 2
+        centres = np.clip(centres, low, np.maximum(low, high))
+        if not moved:
+            break
+    scale = 72.0 / figure.dpi
+    for name, xy, point, centre, size in zip(names, zip(x, y), points, centres, sizes):
+        offset = (centre - point) * scale
+        gap = np.maximum(np.abs(centre - point) - size / 2, 0.0)
+        arrow = {"arrowstyle": "-", "color": "0.5", "linewidth": 0.5} if np.hypot(*gap) > 2 * radius else None
+        axes.annotate(name, xy, xytext=tuple(offset), textcoords="offset points",
+                      ha="center", va="center", fontsize=7, arrowprops=arrow, zorder=4,
+                      bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.75})
+
+
+def _push_apart(centres: np.ndarray, sizes: np.ndarray, i: int, j: int) -> bool:
+    delta = centres[i] - centres[j]
+    overlap = (sizes[i] + sizes[j]) / 2 - np.abs(delta)
+    if overlap[0] <= 0 or overlap[1] <= 0:
+        return False
+    axis = int(np.argmin(overlap))
+    direction = np.sign(delta[axis]) or (1.0 if i < j else -1.0)
+    step = overlap[axis] / 2 + 0.5
+    centres[i, axis] += direction * step
+    centres[j, axis] -= direction * step
+    return True
+
+
+def _push_out(centres: np.ndarray, sizes: np.ndarray, i: int, obstacle: tuple[float, float, float, float]) -> bool:
+    x0, y0, x1, y1 = obstacle
+    half = sizes[i] / 2
+    left, right = centres[i] - half, centres[i] + half
+    overlap_x = min(right[0], x1) - max(left[0], x0)
+    overlap_y = min(right[1], y1) - max(left[1], y0)
+    if overlap_x <= 0 or overlap_y <= 0:
+        return False
+    middle = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    axis = 0 if overlap_x < overlap_y else 1
+    direction = np.sign(centres[i, axis] - middle[axis]) or 1.0
+    centres[i, axis] += direction * ((overlap_x, overlap_y)[axis] + 0.5)
+    return True
+
+
+# --------------------------------------------------------------------------- windows
+
+
+def plot_windows(analyses: WindowAnalysis | Sequence[WindowAnalysis], path: str | os.PathLike, *,
+                 title: str | None = None) -> str:
+    """Pearson (solid) and Spearman (dashed) of each window (x: the human rank where it
+    starts), one colour per metric, the legends beside the plot; written to ``path`` (.png,
+    .pdf or .svg). Returns the path."""
+    path = _check_path(path)
+    analyses = [analyses] if isinstance(analyses, WindowAnalysis) else list(analyses)
+    if not analyses:
+        raise InputError("no window analysis to plot")
+    plt = _pyplot()
+    from matplotlib.lines import Line2D
+
+    figure, axes = plt.subplots(figsize=(7.0, 4.0), dpi=_DPI)
+    styles = {"pearson": ("-", "o"), "spearman": ("--", "s")}
+    colours = plt.get_cmap("tab10").colors
+    for k, analysis in enumerate(analyses):
+        starts = [w.start for w in analysis.windows]
+        for name, (line, marker) in styles.items():
+            values = [np.nan if getattr(w, name) is None else getattr(w, name) for w in analysis.windows]
+            axes.plot(starts, values, linestyle=line, marker=marker, markersize=4, color=colours[k % len(colours)])
+    k = analyses[0].window
+    axes.set_xlabel(f"best human rank in the window (windows of {k} systems)")
+    axes.set_ylabel("correlation with " + HUMAN_NAMES.get(analyses[0].human, analyses[0].human))
+    axes.set_xticks(range(1, max(w.start for a in analyses for w in a.windows) + 1))
+    axes.set_ylim(-1.05, 1.05)
+    axes.axhline(0.0, color="grey", linewidth=0.5)
+    axes.grid(alpha=0.4)
+    metrics = axes.legend([Line2D([], [], color=colours[k % len(colours)], linewidth=2) for k in range(len(analyses))],
+                          [a.metric for a in analyses], title="metric", fontsize="small", loc="upper left",
+                          bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    axes.add_artist(metrics)
+    axes.legend([Line2D([], [], color="0.3", linestyle=line, marker=marker) for line, marker in styles.values()],
+                ["Pearson", "Spearman"], title="correlation", fontsize="small", loc="lower left",
+                bbox_to_anchor=(1.02, 0.0), borderaxespad=0.0)
+    axes.set_title(title or f"Correlations over windows of {k} systems adjacent in the human ranking", fontsize=10)
+    return _save(figure, path)
+
+
+# --------------------------------------------------------------------------- pairwise heat map
+
+
+def plot_pairwise(analysis: PairwiseAnalysis | Sequence[PairwiseAnalysis], path: str | os.PathLike) -> str:
+    """The heat map of accuracies (rows: better rank, columns: worse rank, each cell
+    annotated), one panel per analysis, written to ``path`` (.png, .pdf or .svg; needs
+    matplotlib). Returns the path."""
+    path = _check_path(path)
+    analyses = [analysis] if isinstance(analysis, PairwiseAnalysis) else list(analysis)
+    if not analyses or not all(isinstance(a, PairwiseAnalysis) for a in analyses):
+        raise InputError("expected a PairwiseAnalysis (or a list of them)")
+    plt = _pyplot()
+    shapes = [a.heatmap() for a in analyses]
+    width = max(len(columns) for _, columns, _ in shapes)
+    height = max(len(rows) for rows, _, _ in shapes)
+    figure, axes = plt.subplots(1, len(analyses), figsize=((1.0 + 0.9 * width) * len(analyses) + 1.0,
+                                                            0.8 + 0.8 * height), squeeze=False, dpi=_DPI)
+    for panel, one, (rows, columns, matrix) in zip(axes[0], analyses, shapes):
+        image = panel.imshow(np.ma.masked_invalid(matrix), cmap="coolwarm", vmin=0.0, vmax=1.0)
+        for r in range(len(rows)):
+            for c in range(len(columns)):
+                if not np.isnan(matrix[r, c]):
+                    panel.text(c, r, f"{matrix[r, c]:.2f}", ha="center", va="center", fontsize=9)
+        panel.set_xticks(range(len(columns)), [str(x) for x in columns])
+        panel.set_yticks(range(len(rows)), [str(x) for x in rows])
+        panel.xaxis.tick_top()
+        panel.xaxis.set_label_position("top")
+        panel.set_xlabel("worse human rank")
+        panel.set_ylabel("better human rank")
+        panel.set_title(f"{one.metric}: agreement per human rank pair", fontsize=10, pad=24)
+    figure.colorbar(image, ax=list(axes[0]), fraction=0.046, pad=0.04)
+    return _save(figure, path)
+
+
+# --------------------------------------------------------------------------- a result's figures
 
 
 def plot_meta_evaluation(result: Any, path: str | os.PathLike) -> list[str]:
-    """The figures of a :class:`~gecmetrics.meta.evaluate.JudgmentMetaEvaluation`: the scatter
-    of every metric column against the human scores at ``path``; with windows, the windows at
-    ``path`` and the scatter beside it (``NAME-scatter.png``). Returns the paths written."""
-    if result.ranking is None:
-        raise InputError("figures are system-level: there is nothing to plot at the sentence level")
-    path = os.fspath(path)
-    human = "Expected Wins" if result.ranking.method == "ew" else "TrueSkill"
-    scores = {label: {s: v for s, v in by_system.items() if s in result.systems}
-              for label, by_system in result.scores.items()}
-    if not result.windows:
-        return [plot_scatter(scores, result.ranking.scores, path, human=human)]
-    stem, suffix = os.path.splitext(path)
-    return [plot_windows(result.windows, path),
-            plot_scatter(scores, result.ranking.scores, f"{stem}-scatter{suffix}", human=human)]
-
-
-def plot_pairwise(analysis: PairwiseAnalysis, path: str | os.PathLike) -> str:
-    """The heat map of accuracies (rows: better rank, columns: worse rank, each cell annotated)
-    written to ``path`` (.png or .pdf; needs matplotlib). Returns the path."""
+    """The figures of a meta-evaluation result (against a human table or raw judgments): the
+    scatter of every metric column against the human scores at ``path``; with windows, the
+    windows at ``path`` and the scatter beside it (``NAME-scatter.png``); at the sentence level,
+    the pairwise heat map. Returns the paths written."""
     path = _check_path(path)
-    if not isinstance(analysis, PairwiseAnalysis):
-        raise InputError(f"expected a PairwiseAnalysis, got {type(analysis).__name__}")
-    plt = _pyplot()
-    rows, columns, matrix = analysis.heatmap()
-    figure, axes = plt.subplots(figsize=(1.0 + 0.9 * len(columns), 0.8 + 0.8 * len(rows)))
-    image = axes.imshow(np.ma.masked_invalid(matrix), cmap="coolwarm", vmin=0.0, vmax=1.0)
-    for r in range(len(rows)):
-        for c in range(len(columns)):
-            if not np.isnan(matrix[r, c]):
-                axes.text(c, r, f"{matrix[r, c]:.2f}", ha="center", va="center", fontsize=9)
-    axes.set_xticks(range(len(columns)), [str(x) for x in columns])
-    axes.set_yticks(range(len(rows)), [str(x) for x in rows])
-    axes.xaxis.tick_top()
-    axes.xaxis.set_label_position("top")
-    axes.set_xlabel("worse human rank")
-    axes.set_ylabel("better human rank")
-    axes.set_title(f"{analysis.metric}: agreement per human rank pair", fontsize=10, pad=24)
-    figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
-    return path
+    if getattr(result, "level", "system") == "sentence":
+        if not result.pairwise:
+            raise InputError("the sentence level's figure is the heat map of the pairwise analysis (pairwise=True)")
+        return [plot_pairwise(result.pairwise, path)]
+    panels, correlations = [], {}
+    for c in result.correlations:
+        if any(p[0] == c.metric and p[2] == c.human for p in panels):
+            continue
+        human_scores = result.human_scores[c.human] if hasattr(result, "human_scores") else result.ranking.scores
+        panels.append((c.metric, {s: result.scores[c.metric][s] for s in c.systems}, c.human, human_scores))
+        correlations[f"{c.metric} / {c.human}"] = correlations[c.metric] = c.values
+    lower = {label for label, higher in result.higher_is_better.items() if not higher}
+    over = f"{len(result.systems)} systems, subset {result.subset}"
+    if hasattr(result, "human_table"):
+        title = f"Metric scores against human table {result.human_table} ({over})"
+    else:
+        title = (f"Metric scores against {HUMAN_NAMES[result.ranking.method]} of "
+                 f"{os.path.basename(result.judgments)} ({over})")
+    if not getattr(result, "windows", None):
+        return [_scatter(panels, path, result.scales, correlations, title, lower)]
+    stem, suffix = os.path.splitext(path)
+    scatter = _check_path(f"{stem}-scatter{suffix}")
+    windows_title = (f"Correlations over windows of {result.windows[0].window} systems adjacent in the human "
+                     f"ranking ({os.path.basename(result.judgments)})")
+    return [plot_windows(result.windows, path, title=windows_title),
+            _scatter(panels, scatter, result.scales, correlations, title, lower)]
