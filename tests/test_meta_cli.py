@@ -18,43 +18,17 @@ from gecmetrics.io.judgments import read_judgments
 from gecmetrics.stats.rankings import expected_wins
 from gecmetrics.meta.windows import window_analysis
 from tests.test_meta_correlation import gjg15_submissions
+from tests._meta_support import REFERENCES, SOURCES, SYSTEMS, TOY_RANKS, toy_args, toy_files, toy_xml
 from tests.conftest import one_line_error, read_tsv, run_cli
 from tests.test_metric_protocol import ToyF
 
 DATA = Path(__file__).resolve().parent / "data"
 GJG15_SHARED = ("AMU", "CAMB", "CUUI", "INPUT")
 
-# A toy task: 6 sentences, 4 systems of decreasing quality, one ranking item per sentence.
-SOURCES = [f"s{k} he go to school yesterday ." for k in range(6)]
-REFERENCES = [[f"s{k} he went to school yesterday ." for k in range(6)],
-              [f"s{k} he went to the school yesterday ." for k in range(6)]]
-SYSTEMS = {"good": REFERENCES[0], "half": [REFERENCES[0][k] if k % 2 else SOURCES[k] for k in range(6)],
-           "input": SOURCES, "bad": [f"s{k} he go school ." for k in range(6)]}
-TOY_RANKS = {"good": (1, 1, 2, 1, 1, 1), "half": (3, 2, 1, 2, 3, 2), "input": (2, 3, 3, 4, 2, 3),
-             "bad": (4, 4, 4, 3, 4, 4)}
-
-
-def toy_xml(ranks: dict[str, tuple[int, ...]] = TOY_RANKS) -> str:
-    items = []
-    for sentence in range(6):
-        translations = "".join(f'<translation system="{s}" rank="{r[sentence]}"/>' for s, r in ranks.items())
-        items.append(f'<ranking-item src-id="{sentence}" user="u">{translations}</ranking-item>')
-    return "<results>\n" + "\n".join(items) + "\n</results>\n"
-
 
 @pytest.fixture
 def toy(tmp_path: Path) -> dict[str, str]:
-    paths = {"xml": str(tmp_path / "toy.xml")}
-    (tmp_path / "toy.xml").write_text(toy_xml(), encoding="utf-8")
-    for name, lines in [("src", SOURCES), ("ref0", REFERENCES[0]), ("ref1", REFERENCES[1]), *SYSTEMS.items()]:
-        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-        paths[name] = str(tmp_path / name)
-    return paths
-
-
-def toy_args(toy: dict[str, str], *more: str) -> list[str]:
-    return ["meta-eval", "--judgments", toy["xml"], "-s", toy["src"], "-r", toy["ref0"], toy["ref1"], "-o",
-            *(toy[s] for s in SYSTEMS), *more]
+    return toy_files(tmp_path)
 
 
 @pytest.fixture

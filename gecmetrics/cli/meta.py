@@ -8,6 +8,7 @@ import click
 
 from ..errors import InputError
 from ..meta.human_tables import SHIPPED_TABLES
+from ..meta.report import TABLES
 from . import main
 from .common import StderrProgress, digits_option, echo_json, jobs_option, output_format
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
@@ -38,10 +39,9 @@ def _report(result, digits: int, fmt: str, table: str | None, plot_path: str | N
     """Notes and warnings on stderr, the figures, then the tables (or JSON) on stdout."""
     from ..meta.report import render_sections, result_sections, select_sections
 
-    for note in result.notes:
-        click.echo(f"gecmetric: note: {note}", err=True)
-    for warning in result.warnings:
-        click.echo(f"gecmetric: warning: {warning}", err=True)
+    sections, note = select_sections(result_sections(result, digits), table, fmt) if fmt != "json" else ([], None)
+    for line in [f"note: {n}" for n in result.notes] + [f"warning: {w}" for w in result.warnings]:
+        click.echo(f"gecmetric: {line}", err=True)
     if plot_path is not None:
         from ..output.plots import plot_meta_evaluation
 
@@ -49,7 +49,6 @@ def _report(result, digits: int, fmt: str, table: str | None, plot_path: str | N
             click.echo(f"gecmetric: wrote {path}", err=True)
     if fmt == "json":
         return echo_json(result.to_dict())
-    sections, note = select_sections(result_sections(result, digits), table, fmt)
     if note:
         click.echo(f"gecmetric: note: {note}", err=True)
     click.echo(render_sections(sections, fmt))
@@ -114,6 +113,8 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
                         "give at most one of --tsv and --json (or --markdown, --latex)")
     if table is not None and fmt == "json":
         raise InputError("--table chooses a printed table: JSON holds them all")
+    if table is not None and table not in TABLES:
+        raise InputError(f"unknown --table {table!r}; choose one of: {', '.join(TABLES)}")
     if metric_ranking not in SENTENCE_RANKINGS:
         raise InputError(f"unknown --metric-ranking {metric_ranking!r}; choose one of: {', '.join(SENTENCE_RANKINGS)}")
     if hypothesis_m2 and scores_path is not None:

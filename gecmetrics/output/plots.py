@@ -12,6 +12,7 @@ SVG by the file's extension:
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -77,74 +78,89 @@ def _save(figure: Any, path: str) -> str:
 # --------------------------------------------------------------------------- scatter
 
 
+@dataclass
+class ScatterPanel:
+    """One panel of the scatter: a metric column (x, in the scale of the tables) against a
+    human score (y), the correlations printed on it."""
+
+    metric: str
+    human: str
+    systems: list[str]
+    x: list[float]
+    y: list[float]
+    values: Mapping[str, float] | None = None
+    scale: float = 1.0
+    lower_is_better: bool = False
+
+
+def scatter_panel(metric: str, metric_scores: Mapping[str, float], human: str, human_scores: Mapping[str, float],
+                  scale: float = 1.0, values: Mapping[str, float] | None = None,
+                  lower_is_better: bool = False) -> ScatterPanel:
+    """The panel of the systems with both scores: x = ``scale`` x the metric score (100 for
+    metrics printed x100), y = the human score; ``values``: the correlations to print
+    (computed here from the scores, oriented, when not given and defined)."""
+    systems = [s for s in metric_scores if s in human_scores]
+    if len(systems) < 2:
+        raise InputError(f"a scatter plot needs at least 2 systems with both scores ({metric})")
+    x = [scale * float(metric_scores[s]) for s in systems]
+    y = [float(human_scores[s]) for s in systems]
+    if values is None and len(systems) >= 3 and len(set(x)) > 1 and len(set(y)) > 1:
+        sign = -1.0 if lower_is_better else 1.0
+        values = {name: correlation(name, [sign * v for v in x], y) for name in CORRELATIONS}
+    return ScatterPanel(metric, human, systems, x, y, values, scale, lower_is_better)
+
+
 def plot_scatter(metric_scores: Mapping[str, float] | Mapping[str, Mapping[str, float]],
                  human_scores: Mapping[str, float], path: str | os.PathLike, *, metric: str = "metric",
-                 human: str = "human", scales: Mapping[str, float] | None = None,
-                 correlations: Mapping[str, Mapping[str, float]] | None = None, title: str | None = None,
-                 lower_is_better: Sequence[str] = ()) -> str:
+                 human: str = "human", scales: Mapping[str, float] | None = None, title: str | None = None) -> str:
     """Each system as a labelled point (metric score, human score) with the least-squares
     line, one panel per metric (``metric_scores``: {system: score}, or {metric: {system:
     score}}), x in the scale of the tables (``scales``: metric -> 100 or 1), the correlations
-    printed on the panel (``correlations``: metric -> {pearson, spearman, ...}; computed here
-    when not given); written to ``path`` (.png, .pdf or .svg). Returns the path."""
+    printed on each panel; written to ``path`` (.png, .pdf or .svg). Returns the path."""
     path = _check_path(path)
     first = next(iter(metric_scores.values()), None)
-    panels = dict(metric_scores) if isinstance(first, Mapping) else {metric: metric_scores}
-    for label, scores in panels.items():
-        if len([s for s in scores if s in human_scores]) < 2:
-            raise InputError(f"a scatter plot needs at least 2 systems with both scores ({label})")
-    return _scatter([(label, scores, human, human_scores) for label, scores in panels.items()], path,
-                    scales or {}, correlations or {}, title, set(lower_is_better))
+    by_metric = dict(metric_scores) if isinstance(first, Mapping) else {metric: metric_scores}
+    panels = [scatter_panel(label, scores, human, human_scores, (scales or {}).get(label, 1.0))
+              for label, scores in by_metric.items()]
+    return draw_scatter(panels, path, title)
 
 
-def _scatter(panels: list[tuple[str, Mapping[str, float], str, Mapping[str, float]]], path: str,
-             scales: Mapping[str, float], correlations: Mapping[str, Mapping[str, float]], title: str | None,
-             lower_is_better: set[str]) -> str:
+def draw_scatter(panels: Sequence[ScatterPanel], path: str, title: str | None = None) -> str:
+    """The panels side by side (at most 3 a row) under ``title``, written to ``path``."""
     plt = _pyplot()
     columns = min(len(panels), 3)
     rows = -(-len(panels) // columns)
     figure, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 4.2 * rows), squeeze=False, dpi=_DPI)
-    for k, (label, scores, human, human_scores) in enumerate(panels):
-        key = label if len({p[2] for p in panels}) == 1 else f"{label} / {human}"
-        _scatter_panel(axes[k // columns][k % columns], label, scores, human, human_scores, scales.get(label, 1.0),
-                       correlations.get(key) or correlations.get(label), label in lower_is_better)
-    for k in range(len(panels), rows * columns):
-        axes[k // columns][k % columns].set_visible(False)
+    cells = [axes[k // columns][k % columns] for k in range(rows * columns)]
+    for cell, panel in zip(cells, panels):
+        _draw_panel(cell, panel)
+    for cell in cells[len(panels):]:
+        cell.set_visible(False)
     if title:
         figure.suptitle(title, fontsize=11)
     figure.tight_layout()
-    for k, (label, scores, human, human_scores) in enumerate(panels):
-        panel = axes[k // columns][k % columns]
-        systems = [s for s in scores if s in human_scores]
-        x = [scales.get(label, 1.0) * float(scores[s]) for s in systems]
-        _label_points(panel, systems, x, [float(human_scores[s]) for s in systems])
+    for cell, panel in zip(cells, panels):
+        _label_points(cell, panel.systems, panel.x, panel.y)
     return _save(figure, path)
 
 
-def _scatter_panel(axes: Any, label: str, scores: Mapping[str, float], human: str,
-                   human_scores: Mapping[str, float], scale: float, values: Mapping[str, float] | None,
-                   lower_is_better: bool) -> None:
-    systems = [s for s in scores if s in human_scores]
-    x = np.array([scale * float(scores[s]) for s in systems])
-    y = np.array([float(human_scores[s]) for s in systems])
+def _draw_panel(axes: Any, panel: ScatterPanel) -> None:
+    x, y = np.array(panel.x), np.array(panel.y)
     axes.scatter(x, y, s=18, color="tab:blue", zorder=3)
     if np.ptp(x) > 0:
         slope, intercept = np.polyfit(x, y, 1)
         line = np.linspace(x.min(), x.max(), 2)
         axes.plot(line, slope * line + intercept, color="tab:red", linewidth=1, zorder=2)
     axes.margins(x=0.12, y=0.12)
-    if values is None and len(systems) >= 3 and np.ptp(x) > 0 and np.ptp(y) > 0:
-        sign = -1.0 if lower_is_better else 1.0
-        values = {name: correlation(name, sign * x, y) for name in CORRELATIONS}
-    if values:
-        text = "\n".join(f"{SYMBOLS[name]} = {round_half_up(values[name], 3)}" for name in CORRELATIONS
-                         if name in values)
-        axes.text(0.03, 0.97, f"{text}\nn = {len(systems)}", transform=axes.transAxes, va="top", ha="left",
+    if panel.values:
+        text = "\n".join(f"{SYMBOLS[name]} = {round_half_up(panel.values[name], 3)}" for name in CORRELATIONS
+                         if name in panel.values)
+        axes.text(0.03, 0.97, f"{text}\nn = {len(panel.systems)}", transform=axes.transAxes, va="top", ha="left",
                   fontsize=8, bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "0.7", "alpha": 0.9})
-    suffix = " (x100)" if scale == 100 else ""
-    axes.set_xlabel(f"{label}{suffix}" + (", lower is better" if lower_is_better else ""))
-    axes.set_ylabel(HUMAN_NAMES.get(human, human))
-    axes.set_title(label, fontsize=10)
+    suffix = " (x100)" if panel.scale == 100 else ""
+    axes.set_xlabel(f"{panel.metric}{suffix}" + (", lower is better" if panel.lower_is_better else ""))
+    axes.set_ylabel(HUMAN_NAMES.get(panel.human, panel.human))
+    axes.set_title(panel.metric if panel.human in HUMAN_NAMES else f"{panel.metric} / {panel.human}", fontsize=10)
     axes.grid(alpha=0.4)
 
 
@@ -311,25 +327,31 @@ def plot_meta_evaluation(result: Any, path: str | os.PathLike) -> list[str]:
         if not result.pairwise:
             raise InputError("the sentence level's figure is the heat map of the pairwise analysis (pairwise=True)")
         return [plot_pairwise(result.pairwise, path)]
-    panels, correlations = [], {}
-    for c in result.correlations:
-        if any(p[0] == c.metric and p[2] == c.human for p in panels):
-            continue
-        human_scores = result.human_scores[c.human] if hasattr(result, "human_scores") else result.ranking.scores
-        panels.append((c.metric, {s: result.scores[c.metric][s] for s in c.systems}, c.human, human_scores))
-        correlations[f"{c.metric} / {c.human}"] = correlations[c.metric] = c.values
-    lower = {label for label, higher in result.higher_is_better.items() if not higher}
-    over = f"{len(result.systems)} systems, subset {result.subset}"
-    if hasattr(result, "human_table"):
-        title = f"Metric scores against human table {result.human_table} ({over})"
-    else:
-        title = (f"Metric scores against {HUMAN_NAMES[result.ranking.method]} of "
-                 f"{os.path.basename(result.judgments)} ({over})")
+    panels, title = result_scatter(result)
     if not getattr(result, "windows", None):
-        return [_scatter(panels, path, result.scales, correlations, title, lower)]
+        return [draw_scatter(panels, path, title)]
     stem, suffix = os.path.splitext(path)
     scatter = _check_path(f"{stem}-scatter{suffix}")
     windows_title = (f"Correlations over windows of {result.windows[0].window} systems adjacent in the human "
                      f"ranking ({os.path.basename(result.judgments)})")
     return [plot_windows(result.windows, path, title=windows_title),
-            _scatter(panels, scatter, result.scales, correlations, title, lower)]
+            draw_scatter(panels, scatter, title)]
+
+
+def result_scatter(result: Any) -> tuple[list[ScatterPanel], str]:
+    """The scatter panels of a system-level result (one per metric column and human score,
+    x in the scale of its tables, the table's correlations) and the figure's title."""
+    panels, seen = [], set()
+    for c in result.correlations:
+        if (c.metric, c.human) in seen:
+            continue
+        seen.add((c.metric, c.human))
+        human_scores = result.human_scores[c.human] if hasattr(result, "human_scores") else result.ranking.scores
+        panels.append(scatter_panel(c.metric, {s: result.scores[c.metric][s] for s in c.systems}, c.human,
+                                    human_scores, result.scales.get(c.metric, 1.0), c.values,
+                                    not result.higher_is_better.get(c.metric, True)))
+    over = f"{len(result.systems)} systems, subset {result.subset}"
+    if hasattr(result, "human_table"):
+        return panels, f"Metric scores against human table {result.human_table} ({over})"
+    return panels, (f"Metric scores against {HUMAN_NAMES[result.ranking.method]} of "
+                    f"{os.path.basename(result.judgments)} ({over})")
