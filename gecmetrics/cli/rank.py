@@ -24,8 +24,9 @@ from .meta_judgments import ranking_options, refuse_idle_ranking_options
 @click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, ranges, clusters, spread).")
 @click.pass_context
-def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_procedure: str, seed: int, bootstrap: int | None,
-         systems: str | None, digits: int, as_tsv: bool, as_markdown: bool, as_latex: bool, as_json: bool) -> None:
+def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
+         bootstrap: int | None, systems: str | None, digits: int, as_tsv: bool, as_markdown: bool, as_latex: bool,
+         as_json: bool) -> None:
     """Rank systems from raw human judgments (Appraise ranking XML): Expected Wins (GJG15's
     EW.pl; --ew-procedure bootstrap-mean for its Makefile's and SEEDA's) or TrueSkill, best
     first, with rank ranges ("2-4") and clusters from bootstrap resamples (cluster.py -by-rank).

@@ -178,7 +178,7 @@ def metric_side(scores: Mapping[str, Any] | None = None, metrics: Any = None, co
     """The metric side from precomputed ``scores``, a ``scored`` run, or ``metrics`` (objects or
     registry texts) scored on ``corpus`` (hypotheses named like the systems) in ``jobs``
     processes."""
-    given = [name for name, value in (("scores", scores), ("metrics", metrics), ("scored", scored)) if value is not None]
+    given = [value for value in (scores, metrics, scored) if value is not None]
     if len(given) > 1 or (corpus is not None and metrics is None):
         raise InputError("give metrics with a corpus, a scored run, or scores; not several")
     if scores is not None:
@@ -187,8 +187,9 @@ def metric_side(scores: Mapping[str, Any] | None = None, metrics: Any = None, co
     if scored is None:
         scored = score_systems(metrics, corpus, jobs, progress)
     columns = ScoredColumns.of(scored)
-    return MetricSide(columns.system_scores(), {c.label: bool(columns.metric(c).higher_is_better) for c in columns.columns},
-                      {c.label: float(columns.metric(c).scale) for c in columns.columns},
+    metric_of = {c.label: columns.metric(c) for c in columns.columns}
+    return MetricSide(columns.system_scores(), {label: bool(m.higher_is_better) for label, m in metric_of.items()},
+                      {label: float(m.scale) for label, m in metric_of.items()},
                       {c.label: str(c.signature) for c in columns.columns}, columns, "an output file")
 
 

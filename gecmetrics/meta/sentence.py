@@ -79,18 +79,31 @@ def check_item_rows(judgments: Judgments, item_rows: Sequence[int], sentences: i
     return rows
 
 
-def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments: Judgments,
-                       item_rows: Sequence[int], systems: Sequence[str] | None = None, *,
-                       higher_is_better: bool = True, tie_rule: str = "seeda",
-                       metric: str = "metric") -> SentenceAgreement:
-    """Accuracy and Kendall-like tau of ``sentence_scores`` ({system: (D,) scores}) against the
-    pairwise preferences of ``judgments``; ``item_rows[i]`` is the score row of item i's
-    sentence; ``systems`` (default: all judged) are kept in every item, the rest dropped, and
-    their order is the order of the ``seeda`` tie rule (default: code-point order)."""
+@dataclass(frozen=True)
+class PairVerdicts:
+    """Every pair of outputs of an item that the humans ranked differently (human ties left
+    out), with its two human ranks and the metric's verdict under a tie rule."""
+
+    systems: list[str]  # the order of the seeda tie rule
+    better_rank: np.ndarray  # (P,) human rank of the better output (1 = best)
+    worse_rank: np.ndarray  # (P,)
+    agree: np.ndarray  # (P,) bool: the metric orders the pair as the human did
+    tied: np.ndarray  # (P,) bool: the metric scored the two outputs equal
+    counted: np.ndarray  # (P,) bool: the pair counts (all but metric ties under the ignore rule)
+
+
+def pair_verdicts(sentence_scores: Mapping[str, Sequence[float]], judgments: Judgments, item_rows: Sequence[int],
+                  systems: Sequence[str] | None = None, *, higher_is_better: bool = True,
+                  tie_rule: str = "seeda") -> PairVerdicts:
+    """The metric's verdict on every human-decided pair (see the module doc): ``sentence_scores``
+    ({system: (D,) scores}), ``item_rows[i]`` the score row of item i's sentence, ``systems``
+    (default: all judged) kept in every item, in the order of the ``seeda`` tie rule."""
     if tie_rule not in TIE_RULES:
         raise InputError(f"unknown tie rule {tie_rule!r}; choose one of: {', '.join(TIE_RULES)}")
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
+    if not isinstance(higher_is_better, bool):
+        raise InputError(f"higher_is_better must be True or False, got {higher_is_better!r}")
     order = list(judgments.systems) if systems is None else list(systems)
     if len(set(order)) != len(order):
         raise InputError("a system is listed twice")
@@ -102,8 +115,10 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
     scores = _score_matrix(sentence_scores, order)
     rows = check_item_rows(judgments, item_rows, scores.shape[1])
     pairwise = restricted.pairwise()
-    position = np.array([order.index(s) for s in restricted.systems])  # restricted index -> order
     decided = ~pairwise.tie
+    if not decided.any():
+        raise InputError("no pair of outputs that the humans ranked differently", judgments.source)
+    position = np.array([order.index(s) for s in restricted.systems])  # restricted index -> order
     better, worse = position[pairwise.better[decided]], position[pairwise.worse[decided]]
     row = rows[pairwise.item[decided]]
     first, second = np.minimum(better, worse), np.maximum(better, worse)
@@ -115,13 +130,27 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
         metric_first = np.where(tied, not higher_is_better, metric_first)
     agree = (metric_first == human_first) & ~(tied & (tie_rule != "seeda"))
     counted = ~tied if tie_rule == "ignore" else np.ones_like(tied)
-    pairs, agreements = int(counted.sum()), int((agree & counted).sum())
+    return PairVerdicts(order, pairwise.better_rank[decided], pairwise.worse_rank[decided], agree, tied, counted)
+
+
+def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments: Judgments,
+                       item_rows: Sequence[int], systems: Sequence[str] | None = None, *,
+                       higher_is_better: bool = True, tie_rule: str = "seeda",
+                       metric: str = "metric") -> SentenceAgreement:
+    """Accuracy and Kendall-like tau of ``sentence_scores`` ({system: (D,) scores}) against the
+    pairwise preferences of ``judgments``; ``item_rows[i]`` is the score row of item i's
+    sentence; ``systems`` (default: all judged) are kept in every item, the rest dropped, and
+    their order is the order of the ``seeda`` tie rule (default: code-point order)."""
+    verdicts = pair_verdicts(sentence_scores, judgments, item_rows, systems, higher_is_better=higher_is_better,
+                             tie_rule=tie_rule)
+    pairs, agreements = int(verdicts.counted.sum()), int((verdicts.agree & verdicts.counted).sum())
     if pairs == 0:
         raise InputError("no pair of outputs that the humans ranked differently (and the metric did not tie)",
                          judgments.source)
     disagreements = pairs - agreements
-    return SentenceAgreement(metric, judgments.source, order, pairs, agreements, disagreements, int(tied.sum()),
-                             agreements / pairs, (agreements - disagreements) / pairs, tie_rule, higher_is_better)
+    return SentenceAgreement(metric, judgments.source, verdicts.systems, pairs, agreements, disagreements,
+                             int(verdicts.tied.sum()), agreements / pairs, (agreements - disagreements) / pairs,
+                             tie_rule, higher_is_better)
 
 
 MAX_SRC_ID = 2 ** 62
