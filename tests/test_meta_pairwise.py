@@ -124,7 +124,7 @@ def test_lower_is_better():
 @pytest.mark.parametrize("call, message", [
     (lambda j: pairwise_analysis({"A": [0, 0], "B": [0, 0], "C": [0, 0], "D": [0, 0]}, j, [0, 1], tie_rule="x"),
      "unknown tie rule"),
-    (lambda j: pairwise_analysis({"A": [0, 0], "B": [0, 0], "C": [0, 0]}, j, [0, 1]), "without sentence scores: D"),
+    (lambda j: pairwise_analysis({"A": [0, 0], "B": [0, 0], "C": [0, 0]}, j, [0, 1]), "no sentence scores for: D"),
     (lambda j: pairwise_analysis({"A": [0, 0], "B": [0, 0], "C": [0, 0], "D": [0, 0], "E": [0, 0]}, j, [0, 1]),
      "no human judgments: E"),
     (lambda j: pairwise_analysis({"A": [0, 0], "B": [0, 0], "C": [0, 0], "D": [0, 0]}, j, [0, 2]), "outside"),

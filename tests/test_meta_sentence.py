@@ -95,7 +95,7 @@ def test_sentence_bad_input() -> None:
                                 b"<translation system='B' rank='2'/><translation system='C' rank='3'/>"
                                 b"</ranking-item></r>", "one.xml")
     good = {"A": [0.1], "B": [0.2], "C": [0.3]}
-    with pytest.raises(InputError, match="without sentence scores: C"):
+    with pytest.raises(InputError, match="no sentence scores for: C"):
         sentence_agreement({"A": [0.1], "B": [0.2]}, judgments, [0])
     with pytest.raises(InputError, match="sentence scores but no human judgments: D"):
         sentence_agreement({**good, "D": [0.5]}, judgments, [0])

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.judgments import Judgments
+from ..stats.sentence_rankings import score_matrix
 
 TIE_RULES = ("seeda", "disagree", "ignore")
 
@@ -49,17 +50,10 @@ class SentenceAgreement:
 
 
 def _score_matrix(sentence_scores: Mapping[str, Sequence[float]], systems: Sequence[str]) -> np.ndarray:
-    missing = [s for s in systems if s not in sentence_scores]
-    if missing:
-        raise InputError(f"systems in the judgments without sentence scores: {', '.join(missing)}")
-    rows = [np.asarray(sentence_scores[s], dtype=np.float64) for s in systems]
-    lengths = {row.shape for row in rows}
-    if len(lengths) != 1 or rows[0].ndim != 1:
-        raise InputError(f"sentence scores must be flat arrays of one length for all systems, got shapes "
-                         f"{sorted(lengths)}")
-    matrix = np.stack(rows)
+    """(systems, sentences) finite sentence scores (:func:`gecmetrics.stats.sentence_rankings.score_matrix`)."""
+    order, matrix = score_matrix(sentence_scores, systems)
     if not np.all(np.isfinite(matrix)):
-        bad = systems[int(np.argwhere(~np.isfinite(matrix))[0][0])]
+        bad = order[int(np.argwhere(~np.isfinite(matrix))[0][0])]
         raise InputError(f"sentence scores of {bad} contain a value that is not a finite number")
     return matrix
 
