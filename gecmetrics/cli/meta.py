@@ -2,56 +2,18 @@
 table (``--human``) or from raw judgments (``--judgments``, cli/meta_judgments.py)."""
 from __future__ import annotations
 
-import os
-
 import click
 
 from ..errors import InputError
 from ..meta.human_tables import SHIPPED_TABLES
 from ..meta.report import TABLES
 from . import main
-from .common import StderrProgress, digits_option, echo_json, jobs_option, output_format
+from .common import digits_option, jobs_option, output_format
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
+from .meta_run import named_corpus, report, with_table
 from .options import GreedyCommand, GreedyOption
 
 SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
-
-
-def _named_corpus(source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
-                  gold_m2: str | None, hypothesis_m2: tuple[str, ...] = ()):
-    """The corpus of -s/-r/-o (and --hyp-m2), each system named by its file name."""
-    if source is None or not references or not system_files:
-        raise InputError("give --scores FILE.tsv, or -s SRC -r REF... -o SYSTEM_FILE... to score systems here")
-    names = [os.path.basename(path) for path in system_files]
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
-        raise InputError(f"systems are named by file name and these repeat: {', '.join(repeated)}")
-    from ..io.corpus import read_corpus
-
-    corpus = read_corpus(source, references, system_files, gold_m2, hypothesis_m2)
-    corpus.hypotheses = {name: corpus.hypotheses[path] for name, path in zip(names, system_files)}
-    corpus.hypothesis_m2 = {name: corpus.hypothesis_m2[path] for name, path in zip(names, system_files)
-                            if path in corpus.hypothesis_m2}
-    return corpus
-
-
-def _report(result, digits: int, fmt: str, table: str | None, plot_path: str | None) -> None:
-    """Notes and warnings on stderr, the figures, then the tables (or JSON) on stdout."""
-    from ..meta.report import render_sections, result_sections, select_sections
-
-    sections, note = select_sections(result_sections(result, digits), table, fmt) if fmt != "json" else ([], None)
-    for line in [f"note: {n}" for n in result.notes] + [f"warning: {w}" for w in result.warnings]:
-        click.echo(f"gecmetric: {line}", err=True)
-    if plot_path is not None:
-        from ..output.plots import plot_meta_evaluation
-
-        for path in plot_meta_evaluation(result, plot_path):
-            click.echo(f"gecmetric: wrote {path}", err=True)
-    if fmt == "json":
-        return echo_json(result.to_dict())
-    if note:
-        click.echo(f"gecmetric: note: {note}", err=True)
-    click.echo(render_sections(sections, fmt))
 
 
 @main.command("meta-eval", cls=GreedyCommand)
@@ -135,26 +97,11 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     from ..meta.score_files import read_system_scores
 
     scores = read_system_scores(scores_path) if scores_path is not None else None
-    corpus = None if scores is not None else _named_corpus(source, references, system_files, gold_m2, hypothesis_m2)
+    corpus = None if scores is not None else named_corpus(source, references, system_files, gold_m2, hypothesis_m2)
     ranking = SENTENCE_RANKINGS[metric_ranking]
     if judged:
         values = {**judgment, "systems": systems, "jobs": jobs, "sentence_ranking": ranking, "plot_path": plot_path}
         result = run_with_judgments(ctx, values, corpus, metric_texts, scores)
     else:
-        result = _with_table(human, human_scores, systems, scores, corpus, metric_texts, ranking, jobs)
-    _report(result, digits, fmt, table, plot_path)
-
-
-def _with_table(human: str, human_scores: tuple[str, ...], systems: str | None, scores, corpus,
-                metric_texts: tuple[str, ...], ranking: str | None, jobs: int):
-    """``--human``: correlate with the columns of a human table."""
-    from ..meta.system_level import meta_evaluate
-    from ..metrics.registry import metrics_from_text
-    from ..run.compare import DEFAULT_METRICS
-
-    common = {"human": human, "human_score": list(human_scores) or None, "systems": systems,
-              "sentence_ranking": ranking}
-    if scores is not None:
-        return meta_evaluate(scores, **common)
-    metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
-    return meta_evaluate(metrics=metrics, corpus=corpus, jobs=jobs, progress=StderrProgress("meta-eval"), **common)
+        result = with_table(human, human_scores, systems, scores, corpus, metric_texts, ranking, jobs)
+    report(result, digits, fmt, table, plot_path)
