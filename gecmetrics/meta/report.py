@@ -182,7 +182,7 @@ def _judged_system_sections(result: Any, digits: int, over: str) -> list[Section
     ranking = result.ranking
     sections = [Section(ranking_title(ranking), ranking_table(ranking, digits + 1, result.scores, result.scales,
                                                               max(digits - 1, 0)), "ranking")]
-    metric = " (metric rankings from sentence scores)" if result.sentence_ranking else ""
+    metric = "; metrics ranked by the wins of their sentence scores" if result.sentence_ranking else ""
     sections.append(Section(f"System-level correlations with {HUMAN_NAMES[ranking.method]} over {over}{metric}",
                             correlation_table(result.correlations, digits), "correlations"))
     if result.comparisons:

@@ -167,9 +167,10 @@ def _draw_panel(axes: Any, panel: ScatterPanel) -> None:
 def _label_points(axes: Any, names: Sequence[str], x: Sequence[float], y: Sequence[float],
                   iterations: int = 400) -> None:
     """Label every point with a name where the labels overlap neither each other nor a point
-    nor the correlation box: each label starts up and to the right of its point and is pushed
-    out of every overlap along the shorter way (in display pixels), within the axes; a label
-    that ended far from its point gets a thin leader line."""
+    nor the correlation box (in display pixels, within the axes): each label takes the first
+    free place of eight around its own point (right, upper right, ... at growing distances);
+    labels left overlapping are then pushed out of every overlap along the shorter way. A label
+    that ended away from its point gets a thin leader line."""
     figure = axes.figure
     renderer = figure.canvas.get_renderer()
     axes.set_xlim(axes.get_xlim())  # freeze the limits: the layout below is in display pixels
@@ -184,11 +185,13 @@ def _label_points(axes: Any, names: Sequence[str], x: Sequence[float], y: Sequen
     sizes = np.array(sizes)
     box = axes.get_window_extent(renderer)
     radius = 4.0 * figure.dpi / 72.0
-    centres = points + sizes / 2 + radius
     obstacles = [(p[0] - radius, p[1] - radius, p[0] + radius, p[1] + radius) for p in points]
     for child in axes.texts:  # the correlation box
         extent = child.get_window_extent(renderer)
         obstacles.append((extent.x0 - 4, extent.y0 - 4, extent.x1 + 4, extent.y1 + 4))
+    frame = (box.x0, box.y0, box.x1, box.y1)
+    taken = list(obstacles)
+    centres = np.array([_free_place(point, size, radius, taken, frame) for point, size in zip(points, sizes)])
     for _ in range(iterations):
         moved = False
         for i in range(len(names)):
@@ -209,6 +212,28 @@ def _label_points(axes: Any, names: Sequence[str], x: Sequence[float], y: Sequen
         axes.annotate(name, xy, xytext=tuple(offset), textcoords="offset points",
                       ha="center", va="center", fontsize=7, arrowprops=arrow, zorder=4,
                       bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.75})
+
+
+_PLACES = ((1, 0), (1, 1), (1, -1), (-1, 1), (-1, 0), (-1, -1), (0, 1), (0, -1))
+"""Where a label goes around its point, in order of preference (x, y directions)."""
+
+
+def _free_place(point: np.ndarray, size: np.ndarray, radius: float, taken: list, frame: tuple) -> np.ndarray:
+    """The centre of the first place around ``point`` where a ``size`` box overlaps nothing
+    ``taken`` (which it then joins) and stays in ``frame``; up and to the right otherwise."""
+    for distance in (radius + 2.0, 2.0 * radius + 6.0, 3.0 * radius + 12.0):
+        for sx, sy in _PLACES:
+            centre = point + np.array([sx * (size[0] / 2 + distance), sy * (size[1] / 2 + distance * 0.6)])
+            placed = (*(centre - size / 2), *(centre + size / 2))
+            inside = frame[0] <= placed[0] and frame[1] <= placed[1] and placed[2] <= frame[2] and placed[3] <= frame[3]
+            if inside and not any(_boxes_overlap(placed, other) for other in taken):
+                taken.append(placed)
+                return centre
+    return point + size / 2 + radius
+
+
+def _boxes_overlap(a: tuple, b: tuple) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _push_apart(centres: np.ndarray, sizes: np.ndarray, i: int, j: int) -> bool:
