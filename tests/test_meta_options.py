@@ -268,6 +268,13 @@ def test_plot_where_it_cannot_be_written_is_one_line(toy, tmp_path, monkeypatch)
         error = one_line_error(*args)
         assert error == f"gecmetric: error: {target}: cannot write the figure here: permission denied\n"
     assert not target.exists()
+    monkeypatch.setattr(os, "access", real_access)
+    if os.geteuid() != 0:  # a real read-only folder (root may write anyway)
+        read_only.chmod(0o555)
+        try:
+            assert str(target) in one_line_error(*toy_args(toy, "--plot", str(target)))
+        finally:
+            read_only.chmod(0o755)
 
 
 # --------------------------------------------------------------------------- idle options, src-ids

@@ -30,7 +30,7 @@ SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
 @click.option("-s", "--source", default=None, metavar="FILE", help="Source sentences (to score system files here).")
 @click.option("-r", "--reference", "references", cls=GreedyOption, help="Reference files (to score system files here).")
 @click.option("-o", "--hypothesis", "system_files", cls=GreedyOption,
-              help="System output files, each named by its file name (e.g. AMU), which must be a judged system.")
+              help="System output files, each named by its file name (e.g. AMU): a system with human scores.")
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
 @click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")

@@ -229,7 +229,8 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     provided, what = provided_systems(scores, metrics, corpus, scored)
     unjudged = [s for s in provided if s not in judgments.systems]
     if unjudged:
-        raise InputError(f"systems the judgments do not rank have {what}: {', '.join(unjudged)}; "
+        having = "an output file" if what == "an output file" else "scores"
+        raise InputError(f"systems the judgments do not rank have {having}: {', '.join(unjudged)}; "
                          f"they rank: {', '.join(judgments.systems)}", judgments.source)
     choice = choose_systems(judgments.systems, settings.systems, provided, what=what,
                             where=os.path.basename(judgments.source), system_level=settings.level == "system")
