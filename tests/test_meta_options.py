@@ -306,3 +306,14 @@ def test_src_ids_file_lines_are_unique_and_judged(toy, tmp_path) -> None:
     assert f"{lines}:6: a src-id is an integer below" in one_line_error(*sentence)
     huge = [*toy_args(toy), "--level", "sentence", "--src-ids", "99999999999999999999"]
     assert "the src-id of the first corpus line is an integer below" in one_line_error(*huge)
+
+
+def test_a_system_some_metric_does_not_score_is_left_out_with_a_note(toy) -> None:
+    from gecmetrics import meta_evaluate, meta_evaluate_judgments
+
+    scores = {"m": {"good": 4.0, "half": 3.0, "input": 2.0, "bad": 1.0}, "n": {"good": 3.0, "half": 2.5, "input": 1.0}}
+    for result in (meta_evaluate_judgments(toy["xml"], scores=scores), meta_evaluate(scores, toy["human"])):
+        assert result.systems == ["good", "half", "input"]
+        assert result.notes == ["left out 1 system without a score from every metric: bad (--systems NAME,NAME,... "
+                                "selects the systems explicitly)"]
+        assert [c.n_systems for c in result.correlations] == [3, 3] and len(result.warnings) == 1

@@ -28,7 +28,7 @@ from ..stats.rankings import (
     human_ranking,
 )
 from ..stats.sentence_rankings import SENTENCE_RANKING_METHODS
-from .metric_scores import MetricSide, metric_score_table, metric_side, systems_in_every
+from .metric_scores import MetricSide, metric_side, provided_systems
 from .pairwise import PairwiseAnalysis, pairwise_analysis
 from .resampling import RESAMPLING_UNITS, RESAMPLINGS, Resampling
 from .sentence import TIE_RULES, SentenceAgreement, rows_of_src_ids, sentence_agreement
@@ -226,8 +226,8 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
         raise InputError("give options or their fields as keywords, not both")
     settings = options if options is not None else JudgmentOptions(**settings)
     judgments = judgments if isinstance(judgments, Judgments) else read_judgments(judgments)
-    provided, what = provided_systems(scores, metrics, corpus, scored)
-    unjudged = [s for s in provided if s not in judgments.systems]
+    provided, named, what = provided_systems(scores, metrics, corpus, scored)
+    unjudged = [s for s in named if s not in judgments.systems]
     if unjudged:
         having = "an output file" if what == "an output file" else "scores"
         raise InputError(f"systems the judgments do not rank have {having}: {', '.join(unjudged)}; "
@@ -248,22 +248,6 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     result.scales, result.higher_is_better = side.scales, side.higher_is_better
     result.sentence_ranking = side.ranking
     return result
-
-
-def provided_systems(scores: Any, metrics: Any, corpus: Any, scored: Any) -> tuple[list[str], str]:
-    """The systems the metric side will have scores for (scores: those every metric scores;
-    an error names any other), and what a system needs to take part; before any scoring."""
-    from ..io.corpus import Corpus
-
-    if scores is not None:
-        table = metric_score_table(scores)
-        every = systems_in_every(table)
-        return every + sorted({s for t in table.values() for s in t} - set(every)), "a score from every metric"
-    if scored is not None:
-        return list(scored.names), "an output file"
-    if metrics is None or not isinstance(corpus, Corpus):
-        raise InputError("give metrics and a Corpus (or a scored run, or scores)")
-    return list(corpus.hypotheses), "an output file"
 
 
 def _resamplings(judgments: Judgments, side: MetricSide, settings: JudgmentOptions) -> list[Resampling | None]:

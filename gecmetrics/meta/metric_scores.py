@@ -205,3 +205,19 @@ def score_systems(metrics: Any, corpus: Any, jobs: int = 1, progress: Any = None
     metrics = check_metrics(resolve_metrics(metrics))
     metric_columns(metrics, len(corpus.references))  # a setting given twice: an error before any counting
     return score_corpus(metrics, corpus, progress=progress, jobs=jobs)
+
+
+def provided_systems(scores: Any, metrics: Any, corpus: Any, scored: Any) -> tuple[list[str], list[str], str]:
+    """Before any scoring: the systems the metric side will score (with ``scores``, those every
+    metric scores), every system it names, and what a system needs to take part."""
+    from ..io.corpus import Corpus
+
+    if scores is not None:
+        table = metric_score_table(scores)
+        every = systems_in_every(table)
+        return every, every + sorted({s for t in table.values() for s in t} - set(every)), "a score from every metric"
+    if scored is not None:
+        return list(scored.names), list(scored.names), "an output file"
+    if metrics is None or not isinstance(corpus, Corpus):
+        raise InputError("give metrics and a Corpus (or a scored run, or scores)")
+    return list(corpus.hypotheses), list(corpus.hypotheses), "an output file"

@@ -22,7 +22,7 @@ from ..stats.rankings import DEFAULT_CONFIDENCE, HumanRanking, expected_wins_of_
 from .correlations import CORRELATIONS, MIN_SYSTEMS, WilliamsTest, correlation, correlation_rows, pearson, \
     williams_test
 from .human_tables import SHIPPED_TABLES, HumanTable, load_human
-from .metric_scores import metric_score_table, metric_side
+from .metric_scores import metric_score_table, metric_side, provided_systems
 from .resampling import Resampling, as_resampling, percentile_interval, resample
 from .systems import choose_systems
 
@@ -144,12 +144,13 @@ def meta_evaluate(metric_scores: Mapping[str, Any] | None = None, human: str | H
     table = human if isinstance(human, HumanTable) else load_human(human)
     columns = table.columns(human_score)
     table.systems_of_subset(systems)  # an unknown subset: an error before any scoring
-    side = metric_side(metric_scores, metrics, corpus, scored, jobs=jobs, progress=progress)
-    unknown = sorted({s for scores in side.scores.values() for s in scores if s not in table.systems})
+    provided, named, what = provided_systems(metric_scores, metrics, corpus, scored)
+    unknown = sorted(s for s in named if s not in table.systems)
     if unknown:
         raise InputError(f"systems with metric scores but no row in human table {table.name}: {', '.join(unknown)}; "
                          f"it has: {', '.join(table.systems)}")
-    choice = choose_systems(table.systems, systems, side.systems, what=side.what, where=table.name)
+    choice = choose_systems(table.systems, systems, provided, what=what, where=table.name)
+    side = metric_side(metric_scores, metrics, corpus, scored, jobs=jobs, progress=progress)
     notes = []
     if not human_score and table.other_columns and table.name not in SHIPPED_TABLES:
         skipped = [f"{column} (line {line}: {value!r})" for column, (line, value) in table.other_columns.items()]
