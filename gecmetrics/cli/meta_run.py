@@ -14,8 +14,9 @@ from .common import StderrProgress, echo_json
 def named_corpus(source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
                  gold_m2: str | None, hypothesis_m2: tuple[str, ...] = ()) -> Any:
     """The corpus of -s/-r/-o (and --hyp-m2), each system named by its file name."""
-    if source is None or not references or not system_files:
-        raise InputError("give --scores FILE.tsv, or -s SRC -r REF... -o SYSTEM_FILE... to score systems here")
+    if source is None or not system_files:
+        raise InputError("give --scores FILE.tsv, or -s SRC -o SYSTEM_FILE... (and -r REF... for metrics with "
+                         "references) to score systems here")
     names = [os.path.basename(path) for path in system_files]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
