@@ -10,7 +10,7 @@ from ..meta.report import TABLES
 from . import main
 from .common import digits_option, jobs_option, output_format
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
-from .meta_run import named_corpus, report, with_table
+from .meta_run import metrics_and_corpus, report, with_table
 from .options import GreedyCommand, GreedyOption
 
 SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
@@ -97,11 +97,12 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     from ..meta.score_files import read_system_scores
 
     scores = read_system_scores(scores_path) if scores_path is not None else None
-    corpus = None if scores is not None else named_corpus(source, references, system_files, gold_m2, hypothesis_m2)
+    metrics, corpus = (None, None) if scores is not None else metrics_and_corpus(
+        metric_texts, source, references, system_files, gold_m2, hypothesis_m2)
     ranking = SENTENCE_RANKINGS[metric_ranking]
     if judged:
         values = {**judgment, "systems": systems, "jobs": jobs, "sentence_ranking": ranking, "plot_path": plot_path}
-        result = run_with_judgments(ctx, values, corpus, metric_texts, scores)
+        result = run_with_judgments(ctx, values, corpus, metrics, scores)
     else:
-        result = with_table(human, human_scores, systems, scores, corpus, metric_texts, ranking, jobs)
+        result = with_table(human, human_scores, systems, scores, corpus, metrics, ranking, jobs)
     report(result, digits, fmt, table, plot_path)

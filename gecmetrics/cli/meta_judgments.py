@@ -89,13 +89,10 @@ def parse_src_ids(text: str | None) -> Any:
     return int(stripped) if stripped.lstrip("+-").isdigit() and len(stripped) <= 20 else text
 
 
-def run_with_judgments(ctx: click.Context, values: dict[str, Any], corpus: Any, metric_texts: tuple[str, ...],
-                       scores: Any) -> Any:
+def run_with_judgments(ctx: click.Context, values: dict[str, Any], corpus: Any, metrics: Any, scores: Any) -> Any:
     """Meta-evaluate (``values``: the judgment options; ``corpus`` with named hypotheses, or
     ``scores`` read from --scores)."""
     from ..meta.evaluate import JudgmentOptions, meta_evaluate_judgments
-    from ..metrics.registry import metrics_from_text
-    from ..run.compare import DEFAULT_METRICS
 
     if values["resample"] not in RESAMPLE_CHOICES:
         raise InputError(f"unknown --resample {values['resample']!r}; choose one of: {', '.join(RESAMPLE_CHOICES)}")
@@ -110,6 +107,5 @@ def run_with_judgments(ctx: click.Context, values: dict[str, Any], corpus: Any, 
         raise InputError("--plot at the sentence level draws the pairwise heat map: add --pairwise")
     if scores is not None:
         return meta_evaluate_judgments(values["judgments_path"], scores=scores, options=options)
-    metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
     return meta_evaluate_judgments(values["judgments_path"], metrics, corpus, options=options, jobs=values["jobs"],
                                    progress=StderrProgress("meta-eval"))
