@@ -56,6 +56,8 @@ class Pairwise:
     better: np.ndarray  # (P,) system index
     worse: np.ndarray  # (P,) system index
     tie: np.ndarray  # (P,) bool
+    better_rank: np.ndarray  # (P,) the rank the item gave ``better`` (1 = best)
+    worse_rank: np.ndarray  # (P,) the rank the item gave ``worse``
 
     @property
     def size(self) -> int:
@@ -107,7 +109,7 @@ class Judgments:
     def pairwise(self) -> Pairwise:
         """Every pairwise comparison of every item (GJG15's expansion, see the module doc)."""
         index = {name: k for k, name in enumerate(self.systems)}
-        items, better, worse, tie = [], [], [], []
+        items, better, worse, tie, better_rank, worse_rank = [], [], [], [], [], []
         pairs_of_size: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for number, item in enumerate(self.items):
             m = len(item.systems)
@@ -123,10 +125,12 @@ class Judgments:
             better.append(np.where(swap, ids[second], ids[first]))
             worse.append(np.where(swap, ids[first], ids[second]))
             tie.append(ranks[first] == ranks[second])
+            better_rank.append(np.minimum(ranks[first], ranks[second]))
+            worse_rank.append(np.maximum(ranks[first], ranks[second]))
         if not items:
             raise InputError("no ranking item compares two systems", self.source)
-        return Pairwise(self.systems, np.concatenate(items), np.concatenate(better),
-                        np.concatenate(worse), np.concatenate(tie))
+        return Pairwise(self.systems, *(np.concatenate(arrays) for arrays in (items, better, worse, tie,
+                                                                              better_rank, worse_rank)))
 
 
 # --------------------------------------------------------------------------- reading
