@@ -7,7 +7,6 @@ import click
 
 from ..errors import InputError
 from ..metrics.gleu.gleu import VARIANTS, GLEU, GLEUSettings
-from ..metrics.gleu.gleu2015 import GLEU2015, GLEU2015Settings
 from ..metrics.gleu.report import GLEUReport
 from . import main
 from .common import corpus_files, corpus_options
@@ -31,6 +30,8 @@ def gleu_metrics(variant: str, lambdas: tuple[str, ...], options: dict[str, Any]
     unused = [flag for name in SAMPLING if name in settings for flag in GLEUSettings.infos()[name].flags[:1]]
     if unused:
         raise InputError(f"{', '.join(unused)} do(es) not apply to --variant gleu0 (no reference sampling)")
+    from ..metrics.gleu.gleu2015 import GLEU2015, GLEU2015Settings
+
     parse = GLEU2015Settings.infos()["lambda_"].parse
     return [GLEU2015(**settings, lambda_=parse("-l/--lambda", value)) for value in (lambdas or ("0",))]
 

@@ -13,7 +13,6 @@ from ..core.aggregate import reducer_threads
 from ..errors import InputError
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
-from ..stats.significance import resamplers_for
 from .common import echo_json, echo_sentence_chunks, output_options, progress_unless, scale_options, scored_files, \
     streamed_chunks
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -87,6 +86,8 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
         references = scored.references
         statistics = [scored.statistics[n] for n in names]
         if o.paired:
+            from ..stats.significance import resamplers_for
+
             run_paired_tests(resamplers_for(metrics, references), names, [s[0] for s in statistics], o.paired_bs,
                              o.paired_ar, o.seed or 0, o.digits, o.as_json, o.show_signature or o.verbose,
                              scale=metrics[0].scale)

@@ -2,14 +2,17 @@
 the paired test's table (the test itself is :mod:`gecmetrics.stats.significance`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import click
 
 from ..errors import InputError
 from ..core.table import paired_test_text
-from ..stats.significance import DEFAULT_SAMPLES, PairedTestResult, paired_test_from_statistics
-from ..core.resampling import Resampler
+from ..stats import DEFAULT_SAMPLES
+
+if TYPE_CHECKING:  # imported when a test runs
+    from ..core.resampling import Resampler
+    from ..stats.significance import PairedTestResult
 from .common import echo_json
 
 
@@ -67,6 +70,8 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
     method, samples = ("bs", paired_bs) if paired_bs is not None else ("ar", paired_ar)
     if len(names) < 2:
         raise InputError("a paired test needs at least two hypothesis files: the first is the baseline")
+    from ..stats.significance import paired_test_from_statistics
+
     unique = unique_names(names)
     results = [paired_test_from_statistics(r, dict(zip(unique, statistics)), method, samples, seed)
                for r, statistics in tests]

@@ -8,8 +8,6 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, TEXT
-from .m2 import read_m2
-from .m2_references import apply_edits
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_length, check_lines, check_reference_sets,
                    read_lines)
 
@@ -174,6 +172,8 @@ def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_n
     """A hypothesis's M2 blocks, applied (annotator 0's edits), must give its text, token for
     token: M2 files given in another order than the text files are caught here (``offset``:
     sentences before these, for the numbers in messages)."""
+    from .m2_references import apply_edits  # M2 code only for corpora with M2
+
     for k, (block, line) in enumerate(zip(blocks, lines), start=offset + 1):
         if len(block.annotators()) <= 1 and apply_edits(block.tokens, block.edits, name, block.line) != line.split():
             raise InputError(f"sentence {k} with its edits applied differs from line {k} of {text_name}",
@@ -186,6 +186,8 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     hypotheses, one per hypothesis file in the same order) and check that they are aligned.
     When line counts differ, the file that disagrees with all the others is named (a short
     source is the source's fault, not the first reference's)."""
+    from .m2 import read_m2
+
     if list(hypotheses).count(STDIN) + (gold == STDIN) + (source == STDIN) + list(references).count(STDIN) \
             + list(hypothesis_m2).count(STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
@@ -212,6 +214,8 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
 
 def read_m2_corpus(gold_path: str, hypotheses: Sequence[str]) -> Corpus:
     """The gold M2 and the system outputs scored against it (one line per block)."""
+    from .m2 import read_m2
+
     if list(hypotheses).count("-") + (gold_path == "-") > 1:
         raise InputError("standard input ('-') can be read only once")
     blocks = read_m2(gold_path)
@@ -228,6 +232,8 @@ def read_m2_corpus(gold_path: str, hypotheses: Sequence[str]) -> Corpus:
 
 def read_m2_hypotheses(reference: str, hypotheses: Sequence[str]) -> Corpus:
     """The reference M2 and the hypothesis M2 files, checked sentence by sentence."""
+    from .m2 import read_m2
+
     if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
     blocks = {_shown(path): read_m2(path) for path in hypotheses}

@@ -15,7 +15,7 @@ from typing import Any
 from ..io.corpus import Corpus
 from ..io.m2 import iter_m2_blocks
 from ..io.text import decode_lines, open_input
-from .files import CorpusFiles
+from .files import CorpusFiles, count_sentences
 from .reading import chunk_size
 
 
@@ -144,22 +144,6 @@ def index_files(files: CorpusFiles, chunk_lines: int | None = None) -> list[File
     return [FileChunk(files, k * size, min(size, total - k * size), [ranges[path][k] for path in files.text_paths],
                       ranges[files.gold][k] if files.gold else None, [ranges[path][k] for path in m2_paths])
             for k in range(-(-total // size))]
-
-
-def count_sentences(files: CorpusFiles) -> int | None:
-    """A quick count of the corpus's sentences (lines of the first text file, or ``S`` lines of
-    the gold M2), without decoding; None when a file cannot be read twice."""
-    if not files.seekable():
-        return None
-    if files.text_paths:
-        count, last = 0, b"\n"
-        with open_input(files.text_paths[0]) as handle:
-            while block := handle.read(1 << 20):
-                count += block.count(b"\n")
-                last = block[-1:]
-        return count + (last != b"\n")
-    with open_input(files.gold) as handle:
-        return sum(1 for line in handle if line.startswith(b"S"))
 
 
 def parallel_chunk_lines(files: CorpusFiles, jobs: int, chunk_lines: int | None) -> int | None:

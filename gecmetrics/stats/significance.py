@@ -34,8 +34,8 @@ from ..core.resampling import Resample, Resampler
 from ..errors import InputError
 from ..metrics.protocol import Signature
 
-METHODS = ("bs", "ar")
-DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+from . import DEFAULT_SAMPLES, METHODS  # noqa: E402,F401 (the tests' names, re-exported)
+
 DEFAULT_CONFIDENCE_SAMPLES = 1000
 SIGNIFICANCE_LEVEL = 0.05
 
