@@ -175,3 +175,21 @@ def gecmetric_script() -> str:
     if found is None:
         pytest.skip("the gecmetric console script is not installed")
     return found
+
+
+# ----------------------------------------------------------------------------- markers
+
+SHARED_FIXTURES = {"shared_data", "conll14", "expected"}
+MODEL_TEST_MODULES = ("test_pt_", "test_models_", "test_llm_local")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Markers by what a test needs: ``reproduction`` (numbers of the original tools on
+    ../shared/data), ``models`` (torch and transformers: PT-M2, the model metrics, a local
+    LLM); the rest are unit tests. ``pytest -m "not reproduction and not models"`` runs those
+    alone, ``pytest -m models`` the model tests once torch is installed."""
+    for item in items:
+        if SHARED_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.reproduction)
+        if item.module.__name__.rpartition(".")[2].startswith(MODEL_TEST_MODULES):
+            item.add_marker(pytest.mark.models)

@@ -588,7 +588,11 @@ class Metric(ABC):
 
         return LinearResampler(lambda statistics: self.rows(statistics, column),
                                lambda sums: self.score_from_sums(sums, column),
-                               self.column_labels()[column], self.column_signature(column, references))
+                               self.paired_label(column), self.column_signature(column, references))
+
+    def paired_label(self, column: int = 0) -> str:
+        """How a paired test's table names the column (default: its column label)."""
+        return self.column_labels()[column]
 
     # ------------------------------------------------------------------ derived: description
     @property

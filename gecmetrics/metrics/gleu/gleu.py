@@ -413,6 +413,9 @@ class GLEU(NgramMetric):
         char = "-char" if s.unit == "char" else ""
         return [" ".join([f"GLEU+{char}", *tokens, *s.label_tokens()])]
 
+    def paired_label(self, column: int = 0) -> str:
+        return "GLEU+"
+
     def resampler(self, column: int = 0, references: int = 1):
         """Sampled references are redrawn in every resample; fixed ones are plain rows."""
         if self.settings.best_reference or references == 1:

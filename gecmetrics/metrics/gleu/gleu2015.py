@@ -130,3 +130,6 @@ class GLEU2015(NgramMetric):
     def column_labels(self) -> list[str]:
         char = "-char" if self.settings.unit == "char" else ""
         return [" ".join([f"GLEU0{char}", f"l{self.settings.lambda_:g}", *self.settings.label_tokens()])]
+
+    def paired_label(self, column: int = 0) -> str:
+        return "GLEU"

@@ -274,7 +274,5 @@ class GREEN(NgramMetric):
         return [" ".join([f"GREEN{char}", f"b{beta_label(beta)}", *self.settings.label_tokens()])
                 for beta in self.betas]
 
-    def resampler(self, column: int = 0, references: int = 1):
-        resampler = super().resampler(column, references)
-        resampler.label = f"GREEN beta={beta_label(self.betas[column])}"
-        return resampler
+    def paired_label(self, column: int = 0) -> str:
+        return f"GREEN beta={beta_label(self.betas[column])}"
