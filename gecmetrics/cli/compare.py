@@ -8,7 +8,8 @@ from ..errors import InputError
 from ..metrics.registry import list_metrics, metrics_from_text, needs_gold_m2, settings_help
 from ..stats.significance import column_tests
 from . import main
-from .common import corpus_options, output_format, output_options, progress_unless, scale_options, scored_files
+from .common import (check_references, corpus_options, output_format, output_options, progress_unless,
+                     scale_options, scored_files)
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_test_list, significance_options
 
@@ -24,7 +25,7 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
 
 
 @main.command(cls=GreedyCommand)
-@corpus_options()
+@corpus_options(references_required=False)
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metric settings: NAME[:KEY=VALUE...], comma-separated or several after the flag, e.g. "
                    "'gleu,green:beta=0.5/1/2,green-char'. '/' separates several values (GREEN betas). "
@@ -67,6 +68,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     if gold_m2 is None and any(needs_gold_m2(m) for m in metrics):
         name = next(m.name for m in metrics if needs_gold_m2(m))
         raise InputError(f"the {name} metric needs the gold annotation: --m2 GOLD.m2")
+    check_references(metrics, references)
     check_columns(metrics, len(references))
     scored = scored_files(metrics, source, references, hypotheses, gold_m2, jobs=jobs, chunk_lines=chunk_lines,
                           dask_address=dask_address, progress=progress, hypothesis_m2=hypothesis_m2)

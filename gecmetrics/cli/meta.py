@@ -9,7 +9,7 @@ from ..errors import InputError
 from ..meta.human import SHIPPED_TABLES, MetaEvalResult, meta_evaluate, read_system_scores
 from ..core.table import Table, round_half_up
 from . import main
-from .common import digits_option, echo_json, jobs_option, output_format
+from .common import check_references, digits_option, echo_json, jobs_option, output_format
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
 from .options import GreedyCommand, GreedyOption
 
@@ -33,6 +33,7 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
     from .common import StderrProgress
 
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
+    check_references(metrics, references)
     corpus = _named_corpus(source, references, system_files, gold_m2, hypothesis_m2)
     table = compare_corpus(corpus, metrics, StderrProgress("meta-eval"), jobs=jobs)
     return {column.label: {name: table.score(name, column.label) for name in corpus.hypotheses}
@@ -42,8 +43,9 @@ def _system_scores_from_options(scores_path: str | None, source: str | None, ref
 def _named_corpus(source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
                   gold_m2: str | None, hypothesis_m2: tuple[str, ...] = ()):
     """The corpus of -s/-r/-o (and --hyp-m2), each system named by its file name."""
-    if source is None or not references or not system_files:
-        raise InputError("scoring systems needs -s SRC, -r REF... and -o SYSTEM_FILE...")
+    if source is None or not system_files:
+        raise InputError("scoring systems needs -s SRC, -o SYSTEM_FILE... and (but for reference-free metrics) "
+                         "-r REF...")
     names = [os.path.basename(path) for path in system_files]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
