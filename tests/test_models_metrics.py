@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import gecmetric_script, one_line_error, run_cli, write_files
-from tests.test_models_some_impara import MISSING_EXTRA, SYSTEMS, TOLERANCE, assert_equal_at_4_decimals, oracle
+from tests.test_models_some_impara import MISSING_EXTRA, SYSTEMS, assert_equal_at_4_decimals, oracle
 
 from gecmetrics import compare, get_metric, paired_test
 from gecmetrics.core import cache as cache_module

@@ -143,18 +143,18 @@ class SOMESettings(Settings):
             if given is None and self.model is not None:
                 base = os.path.expanduser(self.model)
                 if not os.path.isdir(base):
-                    raise InputError(f"setting model: SOME's model is the folder of its three models (grammer, fluency, "
-                                     f"meaning), and {self.model!r} is not a folder; give hub models one by one "
-                                     "(grammar_model, fluency_model, meaning_model)")
+                    raise InputError(f"setting model: SOME's model is the folder of its three models (grammer, "
+                                     f"fluency, meaning), and {self.model!r} is not a folder; give hub models one "
+                                     "by one (grammar_model, fluency_model, meaning_model)")
                 found = [os.path.join(base, folder) for folder in folders if os.path.isdir(os.path.join(base, folder))]
                 if not found:
                     raise InputError(f"setting model: no {folders[0]!r} folder in {self.model} (SOME's models are "
                                      "MODEL/grammer, MODEL/fluency and MODEL/meaning)")
                 given = found[0]
             if given is None:
-                raise InputError("SOME needs its three models: model=FOLDER (the authors' gfm-models: grammer, fluency, "
-                                 "meaning) or grammar_model=, fluency_model=, meaning_model= (command line: --model, "
-                                 "or --grammar-model/--fluency-model/--meaning-model)")
+                raise InputError("SOME needs its three models: model=FOLDER (the authors' gfm-models: grammer, "
+                                 "fluency, meaning) or grammar_model=, fluency_model=, meaning_model= (command line: "
+                                 "--model, or --grammar-model/--fluency-model/--meaning-model)")
             heads[head] = given
         return heads
 
@@ -345,7 +345,7 @@ class ModelMetric(Metric):
 
 
 class SOME(ModelMetric):
-    """SOME (Yoshimura et al., COLING 2020): three BERT regressors (grammar, fluency, meaning), weighted; mean of sentences."""
+    """SOME (Yoshimura et al., COLING 2020): BERT regressors of grammar, fluency, meaning, weighted; sentence mean."""
 
     name = "some"
     label = "SOME"
@@ -389,7 +389,7 @@ class SOME(ModelMetric):
 
 
 class IMPARA(ModelMetric):
-    """IMPARA (Maeda et al., COLING 2022): a BERT quality estimate, 0 where the source-hypothesis similarity is not above 0.9; mean."""
+    """IMPARA (Maeda et al., COLING 2022): a BERT quality estimate, 0 unless similar to the source; sentence mean."""
 
     name = "impara"
     label = "IMPARA"
