@@ -324,7 +324,7 @@ def test_meta_evaluation_against_seeda(models, seeda):
                             for k, m in enumerate(metrics)}, "seeda")
     assert {c.metric for c in system.correlations} == {"SOME", "IMPARA"}
     assert all(c.n_systems == 12 and -1 <= c.pearson <= 1 for c in system.correlations)
-    judged = meta_evaluate_judgments(seeda["judgments"], scored=scored, src_ids=seeda["lines"])
+    judged = meta_evaluate_judgments(seeda["judgments"], scored=scored)
     assert [c.metric for c in judged.correlations] == ["SOME", "IMPARA"]
     assert judged.scores["SOME"] == {n: scored.result(n, 0).score for n in seeda["names"]} and len(judged.systems) == 12
     sentence = meta_evaluate_judgments(seeda["judgments"], scored=scored, src_ids=seeda["lines"], level="sentence")

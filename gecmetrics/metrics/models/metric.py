@@ -48,10 +48,15 @@ SOME_HEAD_FOLDERS = {"grammar": ("grammer", "grammar"), "fluency": ("fluency",),
 # ----------------------------------------------------------------------------- settings
 
 
+def _label(name: str) -> str:
+    """How a message names a setting: a command-line flag as it is, else ``setting NAME``."""
+    return name if name.startswith("-") else f"setting {name}"
+
+
 def parse_model(name: str, value: Any) -> str:
     """A model: a hub name or a folder (non-empty text; '/' is part of it)."""
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"setting {name} must be a model name or a folder, got {value!r}")
+        raise InputError(f"{_label(name)} must be a model name or a folder, got {value!r}")
     return value.strip()
 
 
@@ -72,7 +77,7 @@ def parse_device(name: str, value: Any) -> str | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
         return None
     if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
-        raise InputError(f"setting {name} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
+        raise InputError(f"{_label(name)} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
     return value.strip().lower()
 
 
@@ -80,7 +85,7 @@ def parse_max_length(name: str, value: Any) -> int:
     """The longest model input in tokens: room for ``[CLS] a [SEP] b [SEP]`` at least."""
     number = positive_int(name, value)
     if number < 4:
-        raise InputError(f"setting {name} must be at least 4 (the special tokens and one token per text), got {number}")
+        raise InputError(f"{_label(name)} must be at least 4 (the special tokens and one token per text), got {number}")
     return number
 
 
@@ -89,7 +94,7 @@ def parse_some_weights(name: str, value: Any) -> tuple[float, float, float]:
     (``0.55/0.43/0.02``)."""
     numbers = parse_floats(name, value)
     if len(numbers) != 3 or not all(np.isfinite(numbers)):
-        raise InputError(f"setting {name} needs three finite numbers, grammar/fluency/meaning (e.g. 0.55/0.43/0.02), "
+        raise InputError(f"{_label(name)} needs three finite numbers, grammar/fluency/meaning (e.g. 0.55/0.43/0.02), "
                          f"got {value!r}")
     return (numbers[0], numbers[1], numbers[2])
 
@@ -101,7 +106,7 @@ def parse_threshold(name: str, value: Any) -> float:
     """IMPARA's similarity threshold: a finite number."""
     number = parse_float(name, value)
     if not np.isfinite(number):
-        raise InputError(f"setting {name} must be a finite number, got {value!r}")
+        raise InputError(f"{_label(name)} must be a finite number, got {value!r}")
     return number
 
 
