@@ -24,13 +24,17 @@ def digits_option(default: int, help: str = DIGITS_HELP) -> Callable:
                         help=help)
 
 
-def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis")) -> Callable:
-    """-s, -r, -o/-c: the source, reference and hypothesis files."""
+def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis"), references_required: bool = True
+                   ) -> Callable:
+    """-s, -r, -o/-c: the source, reference and hypothesis files (``references_required=False``:
+    -r may be left out, for reference-free metrics; see :func:`check_references`)."""
     def decorate(func: Callable) -> Callable:
         func = click.option(*hypothesis_flags, "hypotheses", cls=GreedyOption, required=True,
                             help="Hypothesis (system output) files, one or more; '-' reads standard input.")(func)
-        func = click.option("-r", "--reference", "references", cls=GreedyOption, required=True,
-                            help="Reference files, one or more (one per annotator).")(func)
+        func = click.option("-r", "--reference", "references", cls=GreedyOption, required=references_required,
+                            help="Reference files, one or more (one per annotator)"
+                                 + ("." if references_required else "; not needed by reference-free metrics "
+                                                                    "(some, impara, llm-s, llm-e)."))(func)
         func = click.option("-s", "--source", required=True, metavar="FILE",
                             help="The source (uncorrected) sentences, one per line, tokenized.")(func)
         return func
@@ -103,6 +107,17 @@ def local_scale_options(func: Callable) -> Callable:
     """``-p/--jobs`` and ``--chunk-lines`` (for commands whose input a Dask cluster cannot read
     chunk by chunk from files)."""
     return jobs_option(chunk_lines_option(func))
+
+
+def check_references(metrics: Sequence[Any], references: Sequence[str]) -> None:
+    """Without -r, every metric must be reference-free (or read the gold M2 of --m2)."""
+    from ..kinds import TEXT
+
+    if not references:
+        needing = list(dict.fromkeys(m.display_name for m in metrics if m.reference_kind == TEXT))
+        if needing:
+            which = f"metric {needing[0]} needs" if len(needing) == 1 else f"metrics {', '.join(needing)} need"
+            raise InputError(f"the {which} reference texts: -r REF... (only reference-free metrics run without)")
 
 
 def corpus_files(source: str | None, references: Sequence[str] = (), hypotheses: Sequence[str] = (),

@@ -7,7 +7,8 @@ from ..run.compare import DEFAULT_METRICS, check_columns, comparison_table, with
 from ..metrics.registry import list_metrics, metrics_from_text, settings_help
 from ..stats.significance import column_tests
 from . import main
-from .common import corpus_options, output_format, output_options, progress_unless, scale_options, scored_files
+from .common import (check_references, corpus_options, output_format, output_options, progress_unless,
+                     scale_options, scored_files)
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_test_list, significance_options
 
@@ -23,7 +24,7 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
 
 
 @main.command(cls=GreedyCommand)
-@corpus_options()
+@corpus_options(references_required=False)
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metric settings: NAME[:KEY=VALUE...], comma-separated or several after the flag, e.g. "
                    "'gleu,green:beta=0.5/1/2,green-char'. '/' separates several values (GREEN betas). "
@@ -64,6 +65,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
                         "choose one of --tsv, --markdown and --json (or --latex)")
     metrics = with_gold_metric(metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS)),
                                gold_m2 is not None)
+    check_references(metrics, references)
     check_columns(metrics, len(references))
     scored = scored_files(metrics, source, references, hypotheses, gold_m2, jobs=jobs, chunk_lines=chunk_lines,
                           dask_address=dask_address, progress=progress, hypothesis_m2=hypothesis_m2)

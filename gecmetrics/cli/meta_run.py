@@ -3,12 +3,12 @@ the human-table mode, and the report (notes and warnings on stderr, figures, tab
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from typing import Any
 
 import click
 
 from ..errors import InputError
-from .common import StderrProgress, echo_json
+from .common import StderrProgress, check_references, echo_json
 
 
 def metrics_and_corpus(metric_texts: tuple[str, ...], source: str | None, references: tuple[str, ...],
@@ -25,16 +25,6 @@ def metrics_and_corpus(metric_texts: tuple[str, ...], source: str | None, refere
     metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
     check_references(metrics, references)
     return metrics, named_corpus(source, references, system_files, gold_m2, hypothesis_m2)
-
-
-def check_references(metrics: Sequence[Any], references: Sequence[str]) -> None:
-    """Without -r, every metric must be reference-free (or read the gold M2 of --m2)."""
-    from ..kinds import TEXT
-
-    needing = list(dict.fromkeys(m.display_name for m in metrics if m.reference_kind == TEXT))
-    if not references and needing:
-        which = f"metric {needing[0]} needs" if len(needing) == 1 else f"metrics {', '.join(needing)} need"
-        raise InputError(f"the {which} reference texts: -r REF... (only reference-free metrics run without)")
 
 
 def named_corpus(source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
