@@ -7,7 +7,6 @@ data folder (``gecmetric data fetch cherrant``).
 """
 from __future__ import annotations
 
-import os
 from typing import Any, Callable
 
 import click
@@ -61,11 +60,10 @@ def cherrant_options(func: Callable) -> Callable:
 
 
 def _write(path: str, text: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    temporary = os.path.join(folder, f".{os.path.basename(path)}.partial")
-    with open(temporary, "w", encoding="utf-8", newline="") as handle:
+    from ..io.atomic import atomic_output
+
+    with atomic_output(path) as handle:
         handle.write(text)
-    os.replace(temporary, path)
 
 
 def _read(para_path: str) -> list:

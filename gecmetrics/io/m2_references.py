@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence, Union
 
 from ..errors import InputError
+from .atomic import atomic_output
 from .m2 import Block, Edit, check_blocks, read_m2
 
 M2Input = Union[str, "os.PathLike[str]", Sequence[Block]]
@@ -161,11 +162,14 @@ def write_references(result: M2References, directory: str | None = None, prefix:
     """Write the source and reference files (one sentence per line, UTF-8); return their paths."""
     source_path, reference_paths_ = reference_paths(result.labels, directory, prefix)
     if directory is not None:
-        os.makedirs(directory, exist_ok=True)
+        try:
+            os.makedirs(directory, exist_ok=True)
+        except OSError as err:
+            raise InputError(f"cannot make the folder: {err.strerror}", directory) from None
     written = []
     for path, lines in zip([source_path, *reference_paths_], [result.sources, *result.references]):
         try:
-            with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            with atomic_output(path) as handle:
                 handle.writelines(line + "\n" for line in lines)
         except OSError as err:
             raise InputError(f"cannot write: {err.strerror}", path) from None

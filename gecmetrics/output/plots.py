@@ -65,9 +65,12 @@ def _check_path(path: str | os.PathLike) -> str:
 
 def _save(figure: Any, path: str) -> str:
     """Write the figure (format from the extension); an OS error names the path."""
+    from ..io.atomic import atomic_output
+
     plt = _pyplot()
     try:
-        figure.savefig(path, dpi=_DPI, bbox_inches="tight")
+        with atomic_output(path, binary=True) as handle:  # complete or absent, as every output
+            figure.savefig(handle, dpi=_DPI, bbox_inches="tight", format=os.path.splitext(path)[1][1:].lower() or None)
     except OSError as error:
         raise InputError(f"cannot write the figure: {error.strerror or error}", path) from None
     finally:

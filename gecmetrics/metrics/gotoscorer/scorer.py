@@ -299,8 +299,10 @@ class WeightTable:
 
     def write(self, path: str) -> None:
         """Write :meth:`format` to ``path`` (the original's ``-gen_w_file``)."""
+        from ...io.atomic import atomic_output
+
         try:
-            with open(path, "w", encoding="utf-8") as handle:
+            with atomic_output(path) as handle:
                 handle.write(self.format())
         except OSError as err:
             raise InputError(f"cannot write the weight file: {err.strerror}", path) from None
