@@ -299,6 +299,13 @@ def test_attribution_refusals():
                           max_exact_edits=1, over_bound="error")
 
 
+def test_worker_processes_give_the_same_data():
+    corpus = small_corpus()
+    one = report_data(corpus, samples=100, attribution=["gleu", "m2"])
+    two = report_data(corpus, samples=100, attribution=["gleu", "m2"], jobs=2)
+    assert json.loads(report_json(one)) == json.loads(report_json(two))
+
+
 def test_report_arguments():
     corpus = small_corpus()
     for options, message in [({"baseline": "C"}, "unknown baseline 'C'"), ({"samples": 0}, "resamples"),

@@ -29,7 +29,7 @@ from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, score_corpus
 from ...run.executors import make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
-from ...stats.significance import PairedTestResult, column_tests, paired_test_from_statistics
+from ...stats.significance import PairedTestResult, paired_test_from_statistics
 from ...version import __version__
 from .attribution import attribute_systems, hypothesis_edits
 
@@ -119,8 +119,9 @@ def report_metrics(metrics: Sequence[Any] | str | None, gold_given: bool) -> tup
 
 
 def _paired(task: tuple) -> PairedTestResult:
-    resampler, statistics, samples, seed = task
-    return paired_test_from_statistics(resampler, statistics, "bs", samples, seed)
+    """One column's paired bootstrap (a task for a worker: the resampler is made there)."""
+    metric, part, references, statistics, samples, seed = task
+    return paired_test_from_statistics(metric.resampler(part, references), statistics, "bs", samples, seed)
 
 
 def _ranks(values: Sequence[float], higher_is_better: bool) -> list[int]:
@@ -134,8 +135,8 @@ def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 
     table = comparison_table(scored)
     names = scored.names
     order = [baseline] + [name for name in names if name != baseline]
-    tasks = [(resampler, {name: statistics[names.index(name)] for name in order}, samples, seed)
-             for resampler, statistics in column_tests(scored)]
+    tasks = [(metric, part, scored.references, {name: scored.statistics[name][k] for name in order}, samples, seed)
+             for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
     with make_executor(jobs) as executor:
         tests = list(executor.map(_paired, tasks))
     columns = []
@@ -291,7 +292,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
         "format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
         "title": title or "GEC evaluation report",
         "corpus": {"sentences": corpus.size, "references": len(corpus.references),
-                   "files": {role: corpus.names[role] for role in sorted(corpus.names)},
+                   "files": {role: _file_name(corpus.names[role]) for role in sorted(corpus.names)},
                    "reference_edits": annotation["references"], "system_edits": annotation["hypotheses"],
                    "annotator": annotation.get("annotator")},
         "systems": systems, "baseline": baseline, "test": test, "columns": columns,
@@ -306,11 +307,16 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
             "edits": compared["edits"], "reference": compared["reference"], "matched": compared["matched"],
             "missed": compared["missed"], "scores": sentence_scores, "spread": spread,
             "difficulty": _rounded(difficulty.sentence) if difficulty is not None else None},
-        "attribution": [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed, annotator,
-                                     jobs) for metric, column in attributed],
+        "attribution": [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed, annotator)
+                        for metric, column in attributed],
         "meta": _meta(columns, systems, human, human_score) if human is not None else None,
     }
     return data
+
+
+def _file_name(shown: str) -> str:
+    """A file's name as the corpus shows it in messages, without the role ("the source X")."""
+    return shown[len("the source "):] if shown.startswith("the source ") else shown
 
 
 def _attribution_metrics(attribution: Sequence[Any] | str | None, metrics: list[Metric]) -> list[tuple[Metric, int]]:
@@ -364,14 +370,15 @@ def _sentence_scores(scored: Scored, columns: list[dict]) -> tuple[dict, dict]:
 
 
 def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str], max_exact_edits: int,
-                 permutations: int, seed: int, annotator: Any, jobs: int) -> dict[str, Any]:
+                 permutations: int, seed: int, annotator: Any) -> dict[str, Any]:
     """One metric's attribution of every system's edits, per sentence and edit, every method;
-    and per system and error type the number of edits and their mean value by each method."""
+    and per system and error type the number of edits and their mean value by each method
+    (the candidates are scored in this process: a few seconds, less than starting workers)."""
     systems = list(corpus.hypotheses)
     edits = {name: hypothesis_edits(corpus.hypothesis_m2[name]) for name in systems}
     results = attribute_systems(corpus, metric, edits, column=column, methods=methods,
                                 max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
-                                over_bound="sample", annotator=annotator, jobs=jobs)
+                                over_bound="sample", annotator=annotator)
     values, full, sampled, by_type = {}, {}, {}, {}
     empty = None
     for name in systems:

@@ -136,9 +136,10 @@
       function () { state.measure = Number(measureSelect.value); draw(); });
     node.appendChild(el("div", {cls: "controls"}, labelled("-cat", levelSelect), labelled("cells", measureSelect)));
     var figure = el("div", {cls: "scroll", id: "types-heatmap"});
-    var tableHolder = el("div", {cls: "scroll"});
+    var tableHolder = el("div", {cls: "scroll", id: "types-table"});
     node.appendChild(figure);
-    node.appendChild(tableHolder);
+    node.appendChild(el("details", null, el("summary", {text: "Counts per type (TP / FP / FN, F, difficulty)"}),
+      tableHolder));
     function typesOf(level) {
       var seen = {};
       systems.forEach(function (s) { Object.keys(D.errant.categories[s][level] || {}).forEach(function (t) {
