@@ -99,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                      *(["--samples", str(samples)] if samples else [])]
         first = None
         for jobs in ([1] if args.quick else [1, 2]):
-            timing = harness.measure_reported(f"ours  gecmetric report -p {jobs}", [*command, *arguments, "-p", str(jobs)],
-                                              repeats)
+            timing = harness.measure_reported(f"ours  gecmetric report -p {jobs}",
+                                              [*command, *arguments, "-p", str(jobs)], repeats)
             if timing is None:
                 return 1
             first = first or timing

@@ -3,8 +3,8 @@ after the page's scripts ran, every error (uncaught exceptions, ``console.error`
 rejected promises), every Content-Security-Policy violation and every resource the page asked for.
 
 A probe script is put first in a copy of the page's ``<head>``: it records those into an attribute
-of ``<html>``, which ``--dump-dom`` prints. Only the standard library is used; a test without Chromium skips (fails in CI, which
-installs it: ``apt-get install -y chromium``)."""
+of ``<html>``, which ``--dump-dom`` prints. Only the standard library is used; a test without
+Chromium skips (fails in CI, which installs it: ``apt-get install -y chromium``)."""
 from __future__ import annotations
 
 import html
@@ -70,7 +70,8 @@ def open_page(page: Path, timeout: float = 120.0) -> dict:
     assert binary is not None
     with tempfile.TemporaryDirectory(prefix="gecmetrics-chromium-") as folder:
         copy = probed_copy(page, Path(folder))
-        command = [binary, *FLAGS, f"--user-data-dir={Path(folder) / 'profile'}", "--virtual-time-budget=3000", "--dump-dom", copy.as_uri()]
+        command = [binary, *FLAGS, f"--user-data-dir={Path(folder) / 'profile'}", "--virtual-time-budget=3000",
+                   "--dump-dom", copy.as_uri()]
         environment = {**os.environ, "HOME": folder}
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=environment)
     assert done.returncode == 0, done.stderr[-2000:]

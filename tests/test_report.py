@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
-from gecmetrics.io.m2 import Block, Edit, parse_m2
+from gecmetrics.io.m2 import Block, parse_m2
 from gecmetrics.io.m2_references import apply_edits
 from gecmetrics.metrics.m2.compare import ErrantCompare, compare_tables
 from gecmetrics.metrics.registry import get_metric, resolve_metrics
@@ -480,5 +480,5 @@ def test_report_benchmark_quick_run(shared_data):
     assert done.returncode == 0, done.stdout + done.stderr
     if "nothing to time" in done.stdout:
         pytest.skip(done.stdout.strip())
-    assert re.search(r"^ours\s+gecmetric report\s+cpu\s+\d+\.\d+ s", done.stdout, re.MULTILINE), done.stdout
+    assert re.search(r"^ours\s+gecmetric report -p 1\s+cpu\s+\d+\.\d+ s", done.stdout, re.MULTILINE), done.stdout
     assert re.search(r"^page\s+\d+\.\d+ MB", done.stdout, re.MULTILINE), done.stdout

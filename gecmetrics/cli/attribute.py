@@ -34,7 +34,8 @@ from .options import GreedyCommand, GreedyOption
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of sampled Shapley (per sentence).")
 @click.option("--normalize", is_flag=True,
               help="Rescale add and leave-one-out to sum to the score difference (gec-metrics' attributors).")
-@click.option("--tsv", "as_tsv", is_flag=True, help="Print TSV: a line per system, sentence, method and edit (default).")
+@click.option("--tsv", "as_tsv", is_flag=True,
+              help="Print TSV: a line per system, sentence, method and edit (the default).")
 @click.option("--json", "as_json", is_flag=True, help="Print the same rows as JSON.")
 @click.option("--spacy-model", default=None, metavar="NAME",
               help="spaCy model of the ERRANT annotation [default: en_core_web_sm].")

@@ -19,6 +19,6 @@ from .attribution import (attribute_corpus, attribute_systems, attribution_dicts
 from .data import DEFAULT_METRICS, read_report_corpus, report_data, system_names
 from .html import SECTIONS, render_html, report_json, write_report
 
-__all__ = ["DEFAULT_METRICS", "SECTIONS", "attribute_corpus", "attribute_systems", "attribution_dicts", "attribution_tsv_of_systems",
-           "hypothesis_edits", "read_report_corpus", "render_html", "report_data", "report_json", "system_names",
-           "write_report"]
+__all__ = ["DEFAULT_METRICS", "SECTIONS", "attribute_corpus", "attribute_systems", "attribution_dicts",
+           "attribution_tsv_of_systems", "hypothesis_edits", "read_report_corpus", "render_html", "report_data",
+           "report_json", "system_names", "write_report"]

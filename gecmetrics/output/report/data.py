@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -280,6 +280,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     resolved, errant_index = report_metrics(metrics, gold_given)
     check_columns(resolved, len(corpus.references))
     attributed = _attribution_metrics(attribution, resolved)
+    human = _human_table(human) if human is not None else None
     corpus, annotation, annotator = _annotated(corpus, spacy_model or DEFAULT_MODEL, annotator)
 
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress)
@@ -407,16 +408,25 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
             "values": values, "full": full, "empty": empty, "sampled_shapley": sampled, "by_type": by_type}
 
 
+def _human_table(human: Any) -> Any:
+    """A human table by name, path or object (read before any work: a bad name fails at once)."""
+    try:
+        from ...meta.human_tables import HumanTable, load_human
+    except ImportError:
+        from ...meta.human import HumanTable, load_human
+
+    return human if isinstance(human, HumanTable) else load_human(human)
+
+
 def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any) -> dict[str, Any]:
     """System-level correlations of every score column with the human scores (of the systems
     the human table has), and the points of the scatter figures."""
     try:  # the meta-evaluation layer's modules (reorganised: system_level / human_tables)
-        from ...meta.human_tables import HumanTable, load_human
         from ...meta.system_level import meta_evaluate
     except ImportError:
-        from ...meta.human import HumanTable, load_human, meta_evaluate
+        from ...meta.human import meta_evaluate
 
-    table = human if isinstance(human, HumanTable) else load_human(human)
+    table = _human_table(human)
     judged = [name for name in systems if name in table.systems]
     if len(judged) < 2:
         raise InputError(f"the human table {table.name} scores {len(judged)} of the systems "
