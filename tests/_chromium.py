@@ -17,8 +17,9 @@ import tempfile
 from pathlib import Path
 
 PROBE = """<script>(function () {
-  var record = {errors: [], violations: [], resources: [], loaded: false};
+  var record = {errors: [], violations: [], resources: [], loaded: false, actions: {}};
   function save() { document.documentElement.setAttribute("data-probe", JSON.stringify(record)); }
+  window.__probe = {record: record, save: save};
   window.addEventListener("error", function (e) {
     record.errors.push("error: " + (e.message || (e.target && (e.target.src || e.target.href)) || e.type)); save();
   }, true);
@@ -53,23 +54,35 @@ def chromium_binary() -> str | None:
     return None
 
 
-def probed_copy(page: Path, folder: Path) -> Path:
-    """A copy of the page with the probe first in its head."""
+ACTIONS = """<script>(function () {
+  var record = window.__probe.record, result = record.actions;
+  try { %s } catch (e) { record.errors.push("actions: " + e); }
+  window.__probe.save();
+})();</script>"""
+
+
+def probed_copy(page: Path, folder: Path, actions: str = "") -> Path:
+    """A copy of the page with the probe first in its head, and ``actions`` (JavaScript that
+    fills the object ``result``) run after the page's own scripts."""
     text = page.read_text(encoding="utf-8")
     head = re.search(r"<head[^>]*>", text)
     assert head is not None, "the page has no <head>"
+    text = text[:head.end()] + PROBE + text[head.end():]
+    if actions:
+        end = text.rindex("</body>")
+        text = text[:end] + ACTIONS % actions + text[end:]
     copy = folder / "probed.html"
-    copy.write_text(text[:head.end()] + PROBE + text[head.end():], encoding="utf-8")
+    copy.write_text(text, encoding="utf-8")
     return copy
 
 
-def open_page(page: Path, timeout: float = 120.0) -> dict:
+def open_page(page: Path, actions: str = "", timeout: float = 120.0) -> dict:
     """Load ``page`` in headless Chromium: {"dom": the DOM as HTML, "probe": what the probe
-    recorded (errors, violations, resources, loaded)}."""
+    recorded (errors, violations, resources, loaded, and the ``actions``' results)}."""
     binary = chromium_binary()
     assert binary is not None
     with tempfile.TemporaryDirectory(prefix="gecmetrics-chromium-") as folder:
-        copy = probed_copy(page, Path(folder))
+        copy = probed_copy(page, Path(folder), actions)
         command = [binary, *FLAGS, f"--user-data-dir={Path(folder) / 'profile'}", "--virtual-time-budget=3000",
                    "--dump-dom", copy.as_uri()]
         environment = {**os.environ, "HOME": folder}

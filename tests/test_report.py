@@ -429,6 +429,22 @@ def test_report_annotates_with_errant(spacy_model, small_files, tmp_path):
 # ---------------------------------------------------------------- in a browser
 
 
+USE_THE_CONTROLS = """
+  function first() { return document.querySelector("#sentence-list .sentence").getAttribute("data-sentence"); }
+  function choose(select, value) { select.value = value; select.dispatchEvent(new Event("change")); }
+  var controls = document.querySelectorAll("#sentence-controls select");
+  choose(controls[0], "spread"); result.spread = first();
+  choose(controls[0], "worst"); result.worst = first();
+  choose(controls[0], "difficulty"); result.difficulty = first();
+  choose(controls[0], "corpus"); choose(controls[3], "Prep");
+  result.prep = document.querySelector("#sentences .pager span").textContent;
+  choose(controls[3], "");
+  document.querySelectorAll("#sentences .pager button")[1].click(); result.second_page = first();
+  choose(document.querySelector("#types select"), "1");
+  result.heat_level_1 = document.querySelectorAll("#types-heatmap rect").length;
+"""
+
+
 @pytest.fixture(scope="module")
 def chromium():
     if _chromium.chromium_binary() is None:
@@ -459,7 +475,7 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
     page = tmp_path / "report.html"
     write_report(data, page)
     assert page.stat().st_size < 5 * 2**20
-    seen = chromium.open_page(page)
+    seen = chromium.open_page(page, USE_THE_CONTROLS)
     probe, dom = seen["probe"], seen["dom"]
     assert probe["loaded"] and probe["errors"] == [] and probe["violations"] == [] and probe["resources"] == []
     assert 'data-rendered="yes"' in dom
@@ -471,6 +487,17 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
     assert re.search(r'class="edit (TP|FP)"', dom) and 'class="edit FN"' in dom
     assert 'id="attribution-table"' in dom and re.search(r'id="meta-figures">(<div class="figure"><svg)', dom)
     assert data["meta"]["systems"] == ["AMU", "CAMB", "CUUI", "INPUT"]
+    # the controls re-draw without an error, in the data's order
+    sentences = data["sentences"]
+    actions = probe["actions"]
+    assert int(actions["spread"]) == 1 + int(np.argmax(sentences["spread"]["0"]))
+    assert int(actions["worst"]) == 1 + int(np.argmin(sentences["scores"]["0"]["AMU"]))
+    difficulty = np.array([np.nan if d is None else d for d in sentences["difficulty"]])
+    assert int(actions["difficulty"]) == 1 + int(np.nanargmax(difficulty))
+    typed = [d for d in range(len(sentences["source"])) if any(g[3] == "Prep" for g in sentences["gold"][d])
+             or any(e[3] == "Prep" for s in data["systems"] for e in sentences["edits"][s][d])]
+    assert actions["prep"] == f"{len(typed)} sentences; page 1 of {math.ceil(len(typed) / 25)}"
+    assert actions["heat_level_1"] > 0 and actions["second_page"] == "26"
 
 
 def test_report_benchmark_quick_run(shared_data):
