@@ -41,6 +41,8 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "pt-errant": ("pt",),
     "rank": ("rank",),
     "demo": ("demo",),
+    "report": ("report",),
+    "attribute": ("attribute",),
 }
 
 

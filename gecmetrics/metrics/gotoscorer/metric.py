@@ -33,8 +33,8 @@ from ..protocol import (M2, Metric, Settings, Signature, non_negative_int, parse
                         setting_label,
                         signature_value)
 from .judging import ALL, FN, FP, TN, TP
-from .scorer import (GoldChunks, Judgments, SystemEdits, WeightTable, judge, level_weights, read_gold, read_system,
-                     read_weight_file, scores_from_sums, weight_table)
+from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, judge, level_weights,
+                     read_gold, read_system, read_weight_file, scores_from_sums, sentence_difficulty, weight_table)
 
 OUTCOMES = 5
 """Outcome rows of the statistics: TP, FP, FN, TN, ALL."""
@@ -220,6 +220,16 @@ class GoToScorer(Metric):
             raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but the reference {gold.name} "
                              f"makes {expected[k]} chunks of it (weights made with another reference or ref_id?)",
                              table.name, offset + k + 2)
+
+    def difficulty(self, corpus: Corpus) -> SentenceDifficulty:
+        """How hard the reference's gold edits are, judged as :meth:`prepare` judges them (the
+        corpus's hypotheses, or the weight file): each gold edit chunk's weight a - (n + b) /
+        (N + c), per edit and averaged per sentence (the per-sentence view of the original's
+        ``-cat`` table; weighted even with ``no_weight``, which only changes the scores)."""
+        prepared = self.prepare(corpus)
+        s = self.settings
+        weights = level_weights(prepared.table.n_systems, s.a, s.b, s.c)
+        return sentence_difficulty(prepared.gold, prepared.table, weights)
 
     # ------------------------------------------------------------------ rows and scores
     def statistics(self, prepared: GoToPrepared, hypothesis: Sequence[Any], name: str = "hypothesis") -> np.ndarray:

@@ -29,7 +29,7 @@ from ...errors import InputError
 from ..protocol import M2, Result, Settings, choice, parse_beta, parse_bool, parse_strings, setting
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
-from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, check_blocks, read_m2
+from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, Edit, check_blocks, read_m2
 
 MODES = ("dt", "ds", "cs", "cse")
 MODE_TITLES = {
@@ -327,6 +327,48 @@ class ErrantCompare(RunningFMetric):
             for key in self._keys(start, end, error_type, correction):
                 table.setdefault(key, []).append(error_type)
         return tables
+
+    def marked_edits(self, hyp_block: Block, ref_block: Block, pair: tuple[int, int]
+                     ) -> tuple[list[tuple[Edit, str | None]], list[tuple[Edit, str | None]]]:
+        """Each edit of one (hypothesis annotator, reference annotator) ``pair`` of a sentence
+        with its outcome, by the keys :func:`compare_tables` counts: a hypothesis edit is
+        ``"TP"`` when one of its keys is in the reference's table, else ``"FP"``; a reference
+        edit ``"TP"`` when one of its keys is in the hypothesis's table, else ``"FN"``; None
+        for an edit the comparison leaves out (noop lines, UNK outside detection, -single /
+        -multi / -filt). Edits in file order, noop lines included (as None)."""
+        hyp_id, ref_id = pair
+        hyp_table = self.edit_tables(hyp_block).get(hyp_id, {})
+        ref_table = self.edit_tables(ref_block).get(ref_id, {})
+        return (self._marks(hyp_block.edits_of(hyp_id), ref_table, "TP", "FP"),
+                self._marks(ref_block.edits_of(ref_id), hyp_table, "TP", "FN"))
+
+    def _marks(self, edits: Sequence[Edit], other: EditTable, found: str, missing: str
+               ) -> list[tuple[Edit, str | None]]:
+        marked: list[tuple[Edit, str | None]] = []
+        for edit in edits:
+            keys = self._kept_keys(edit)
+            if not keys:
+                marked.append((edit, None))
+            else:
+                marked.append((edit, found if any(key in other for key in keys) else missing))
+        return marked
+
+    def _kept_keys(self, edit: Edit) -> list[EditKey]:
+        """The keys one edit line adds to its table (none when :meth:`edit_tables` drops it, or
+        for a noop line, which is never counted)."""
+        s = self.settings
+        if edit.is_noop or edit.type == NOOP:
+            return []
+        if s.mode not in ("dt", "ds") and edit.type == UNKNOWN_TYPE:
+            return []
+        n_correction_tokens = len(edit.correction.split())
+        if s.single and (edit.end - edit.start >= 2 or n_correction_tokens >= 2):
+            return []
+        if s.multi and edit.end - edit.start < 2 and n_correction_tokens < 2:
+            return []
+        if edit.type in s.filter_types:
+            return []
+        return self._keys(edit.start, edit.end, edit.type, edit.correction)
 
     def _keys(self, start: int, end: int, error_type: str, correction: str) -> list[EditKey]:
         mode = self.settings.mode
