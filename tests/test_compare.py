@@ -355,3 +355,27 @@ def test_compare_prints_the_m2_commands_numbers(conll14: Path, expected: Path, m
     published_m2 = {r["hypothesis"]: r["f0.5"] for r in read_tsv(expected / "m2.tsv")}
     assert [f"{Decimal(row[2]) / 100:.4f}" for row in table[1:]] == [published_m2[name] for name in systems]
 
+
+
+def test_ranking_columns_from_sentence_scores(tmp_path):
+    """--ranking ew|ts: after each column of a metric with sentence scores, the systems' Expected
+    Wins (a fraction, x100) or TrueSkill mu from the pairwise wins of their sentence scores."""
+    from gecmetrics import Corpus
+    from gecmetrics.run.engine import score_corpus
+    from gecmetrics.stats.sentence_rankings import rank_by_sentence_scores
+
+    sources = ["he go to school", "she have cat", "it are big", "we is here"]
+    references = [["he goes to school", "she has a cat", "it is big", "we are here"]]
+    systems = {"good": references[0], "half": ["he goes to school", "she have cat", "it is big", "we is here"],
+               "input": sources}
+    table = compare(sources, references, systems, ["green"], ranking="ew")
+    assert table.labels == ["GREEN b2", "GREEN b2 EW"]
+    scored = score_corpus([GREEN()], Corpus(sources, references, dict(systems)))
+    expected = rank_by_sentence_scores({n: GREEN().sentence_matrix(scored.statistics[n][0])[0]
+                                        for n in systems}, "ew", list(systems))
+    assert [table.score(n, "GREEN b2 EW") for n in systems] == [expected.scores[n] for n in systems]
+    assert table.ranks("GREEN b2 EW")[0] == 1 and "|ranking:ew|" in table.columns[1].signature
+    ts = compare(sources, references, systems, ["green"], ranking="ts")
+    assert ts.cells(2)[0][2] == f"{ts.score('good', 2):.2f}"  # TrueSkill mu printed as it is
+    with pytest.raises(InputError, match="ew .* or ts"):
+        compare(sources, references, systems, ["green"], ranking="elo")

@@ -43,13 +43,16 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
               help="Sort rows by a column: its label (case and spaces ignored), its number (1 = first score "
                    "column) or 'system'. Scores sort best first.")
 @click.option("--ranks", is_flag=True, help="Add a rank column (1 = best; ties share a rank) after each score.")
+@click.option("--ranking", type=click.Choice(["ew", "ts"]),
+              help="After each column of a metric with sentence scores, the systems' Expected Wins (ew) or TrueSkill "
+                   "mu (ts) from the pairwise wins of their sentence scores (Goto et al. 2025).")
 @click.option("--scale", type=click.Choice(["100", "1"]), default="100", show_default=True,
               help="Scores that are fractions printed x100 or as fractions (0..1).")
 @scale_options
 @output_options
 @significance_options()
 def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2, as_tsv, as_markdown, as_latex,
-            sort_column, ranks, scale, jobs, chunk_lines, dask_address, digits, verbose, as_json, show_signature, paired_bs,
+            sort_column, ranks, ranking, scale, jobs, chunk_lines, dask_address, digits, verbose, as_json, show_signature, paired_bs,
             paired_ar, seed):
     """Score many systems with many metrics: a row per system, a column per metric setting.
 
@@ -75,7 +78,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
                                                          "--tsv": as_tsv, "--markdown": as_markdown,
                                                          "--latex": as_latex})
         return
-    table = comparison_table(scored, scale)
+    table = comparison_table(scored, scale, ranking)
     if sort_column is not None:
         table = table.sorted_by(sort_column)
     if as_json:

@@ -36,6 +36,12 @@ class Column:
     metric_index: int
     part: int
     signature: str
+    ranking: str | None = None
+    """For a column of rankings from sentence scores: ``ew`` (Expected Wins) or ``ts``
+    (TrueSkill mu) of the metric's column ``part``; None for a metric's own scores."""
+
+
+RANKINGS = ("ew", "ts")
 
 
 @dataclass
@@ -101,14 +107,20 @@ class ComparisonTable:
         raise InputError(f"unknown system {system!r}; systems: {', '.join(self.systems)}")
 
     def higher_is_better(self, k: int) -> bool:
-        """Whether a higher score is better in column k (its metric's direction)."""
+        """Whether a higher score is better in column k (its metric's direction; rankings from
+        sentence scores are oriented already)."""
+        if self.columns[k].ranking is not None:
+            return True
         return bool(getattr(self.metrics[self.columns[k].metric_index], "higher_is_better", True))
 
     def factor(self, k: int) -> float:
         """What column k's scores are multiplied by when printed: ``scale`` (100: x100) for
-        scores that are fractions, 1 for the others (e.g. an LLM judge's 1-5)."""
-        metric = self.metrics[self.columns[k].metric_index]
-        return self.scale if getattr(metric, "fraction", True) else 1.0
+        scores that are fractions (Expected Wins included), 1 for the others (an LLM judge's
+        1-5, TrueSkill's mu)."""
+        column = self.columns[k]
+        if column.ranking is not None:
+            return self.scale if column.ranking == "ew" else 1.0
+        return self.scale if getattr(self.metrics[column.metric_index], "fraction", True) else 1.0
 
     def ranks(self, column: str | int) -> list[int]:
         """Rank of each row (1 = best score: the highest, or the lowest for a metric whose lower
@@ -246,7 +258,8 @@ def metric_columns(metrics: Sequence[Any], references: int) -> tuple[list[Column
 def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems: Mapping[str, Sequence[str]],
             metrics: Sequence[Any] | str | None = None, *, m2_blocks: Sequence[Any] | None = None,
             hypothesis_m2: Mapping[str, Sequence[Any]] | None = None,
-            progress: ProgressCallback | None = None, scale: float = 100.0) -> ComparisonTable:
+            progress: ProgressCallback | None = None, scale: float = 100.0,
+            ranking: str | None = None) -> ComparisonTable:
     """Score every system with every metric; each group of metrics prepared once.
 
     ``metrics`` are metric objects (``GLEU(...)``, ``GREEN(...)``, ``M2Scorer(...)``, any
@@ -260,7 +273,7 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
         raise InputError("at least one system is needed")
     resolved = check_metrics(default_metrics(m2_blocks is not None) if metrics is None else resolve_metrics(metrics))
     resolved = with_gold_metric(resolved, m2_blocks is not None)
-    return compare_corpus(corpus, resolved, progress, scale=scale)
+    return compare_corpus(corpus, resolved, progress, scale=scale, ranking=ranking)
 
 
 def with_gold_metric(metrics: list[Any], gold: bool) -> list[Any]:
@@ -276,10 +289,10 @@ def with_gold_metric(metrics: list[Any], gold: bool) -> list[Any]:
 
 
 def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCallback | None = None,
-                   jobs: int = 1, scale: float = 100.0) -> ComparisonTable:
+                   jobs: int = 1, scale: float = 100.0, ranking: str | None = None) -> ComparisonTable:
     """:func:`compare` of a checked :class:`Corpus`."""
     check_columns(metrics, len(corpus.references))
-    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs), scale)
+    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs), scale, ranking)
 
 
 def check_columns(metrics: Sequence[Any], references: int) -> None:
@@ -287,16 +300,51 @@ def check_columns(metrics: Sequence[Any], references: int) -> None:
     metric_columns(metrics, references)
 
 
-def comparison_table(scored: Scored, scale: float = 100.0) -> ComparisonTable:
+def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None = None) -> ComparisonTable:
     """The table of a run (:func:`~gecmetrics.run.engine.score_corpus` or
-    :func:`~gecmetrics.run.engine.score_files`)."""
+    :func:`~gecmetrics.run.engine.score_files`); ``ranking`` (``ew`` or ``ts``): after each
+    column of a metric with sentence scores, the systems' Expected Wins or TrueSkill mu from
+    the pairwise wins of their sentence scores (Goto et al. 2025, gec-metrics' settings)."""
     metrics = scored.metrics
     columns, signatures = metric_columns(metrics, scored.references)
     results = scored.results()
-    rows = [ComparisonRow(name, [float(results[name][c.metric_index].scores[c.part]) for c in columns])
-            for name in scored.names]
+    values = {name: [float(results[name][c.metric_index].scores[c.part]) for c in columns] for name in scored.names}
+    if ranking is not None:
+        columns, values = _with_rankings(scored, columns, values, ranking)
+    rows = [ComparisonRow(name, values[name]) for name in scored.names]
     settings = [metric.settings_dict() for metric in metrics]
     return ComparisonTable(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings, scale)
+
+
+def _with_rankings(scored: Scored, columns: list[Column], values: dict[str, list[float]],
+                   ranking: str) -> tuple[list[Column], dict[str, list[float]]]:
+    """Each column of a metric with sentence scores followed by its ranking column."""
+    from ..stats.sentence_rankings import rank_by_sentence_scores
+
+    if ranking not in RANKINGS:
+        raise InputError(f"the ranking from sentence scores is ew (Expected Wins) or ts (TrueSkill), not {ranking!r}")
+    out_columns: list[Column] = []
+    out_values: dict[str, list[float]] = {name: [] for name in scored.names}
+    matrices: dict[int, dict[str, Any]] = {}
+    for k, column in enumerate(columns):
+        out_columns.append(column)
+        for name in scored.names:
+            out_values[name].append(values[name][k])
+        metric = scored.metrics[column.metric_index]
+        if not metric.has_sentence_scores:
+            continue
+        if column.metric_index not in matrices:
+            matrices[column.metric_index] = {name: metric.sentence_matrix(scored.statistics[name][column.metric_index])
+                                             for name in scored.names}
+        scores = {name: matrix[column.part] for name, matrix in matrices[column.metric_index].items()}
+        ranked = rank_by_sentence_scores(scores, ranking, list(scored.names), higher_is_better=metric.higher_is_better)
+        signature = f"{column.signature}|ranking:{ranking}" if "|version:" not in column.signature else \
+            column.signature.replace("|version:", f"|ranking:{ranking}|version:", 1)
+        out_columns.append(Column(f"{column.label} {ranking.upper()}", column.metric_index, column.part, signature,
+                                  ranking))
+        for name in scored.names:
+            out_values[name].append(float(ranked.scores[name]))
+    return out_columns, out_values
 
 
 def _named_systems(systems) -> dict[str, Any]:
