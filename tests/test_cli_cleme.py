@@ -214,7 +214,7 @@ def test_cleme_shows_progress_on_a_terminal(files, monkeypatch):
 
     monkeypatch.setattr(command, "progress_unless", progress)
     code, out, err = run_cli("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "--chunk-lines", "1")
-    assert code == 0 and "gecmetric cleme: 1/4 lines" in shown[0].getvalue(), err  # the total is known
+    assert code == 0 and "gecmetric cleme  [######" in shown[0].getvalue() and "1/4 lines" in shown[0].getvalue(), err  # the total is known
     code, out, err = run_cli("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "--json")
     assert code == 0 and shown[1] is None
 

@@ -296,7 +296,8 @@ def test_progress_line_only_on_a_terminal() -> None:
     progress(1000, 3000, "AMU")
     progress(3000, 3000, "done")
     # lines done and lines per second (issues 12 and 16), then the line is cleared
-    assert re.fullmatch(r"\rgecmetric compare: 1,000/3,000 lines \([\d,]+ lines/s\) AMU\x1b\[K\r\x1b\[K",
+    assert re.fullmatch(r"\rgecmetric compare  \[########\.{16}\]  1,000/3,000 lines  [\d,]+ lines/s  \d+:\d\d left  AMU"
+                        r"\x1b\[K\r\x1b\[K",
                         terminal.getvalue())
 
     slow_to_show = Terminal()

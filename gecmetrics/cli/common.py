@@ -1,9 +1,7 @@
 """Options and input handling shared by the commands."""
 from __future__ import annotations
 
-import sys
-import time
-from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import click
 
@@ -14,6 +12,7 @@ from ..run.executors import make_executor
 from ..run.files import CorpusFiles
 from ..core.units import UNITS
 from .options import GreedyOption
+from .progress import StderrProgress, progress_unless, quiet_option  # noqa: F401 (commands take them here)
 
 DIGITS_HELP = "Decimals of printed scores (rounded half up)."
 
@@ -94,8 +93,9 @@ def chunk_lines_option(func: Callable) -> Callable:
 
 
 def scale_options(func: Callable) -> Callable:
-    """``-p/--jobs``, ``--chunk-lines`` and ``--dask``: worker processes, sentences counted
-    together, and a Dask cluster instead of local processes."""
+    """``-p/--jobs``, ``--chunk-lines``, ``--dask`` and ``--quiet``: worker processes, sentences
+    counted together, a Dask cluster instead of local processes, and no progress bar."""
+    func = quiet_option(func)
     func = click.option("--dask", "dask_address", metavar="ADDRESS",
                         help="Count the chunks on a Dask cluster: a scheduler address (tcp://host:8786), or "
                              "'local' for a local cluster of -p workers (needs gecmetrics[dask]; files must be "
@@ -190,45 +190,6 @@ def output_format(flags: dict[str, bool], message: str) -> str:
     if len(given) > 1:
         raise InputError(message)
     return given[0] if given else "text"
-
-
-PROGRESS_DELAY_SECONDS = 1.0
-
-
-class StderrProgress:
-    """A progress line on stderr (lines done, lines per second), shown only once the work has
-    taken more than a second and only when stderr is a terminal: never in logs, pipes or
-    captured output."""
-
-    def __init__(self, command: str, stream: TextIO | None = None, delay: float = PROGRESS_DELAY_SECONDS) -> None:
-        self.command = command
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.monotonic()
-        self.delay = delay
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.shown = False
-
-    def __call__(self, done: int, total: int, what: str) -> None:
-        if not self.enabled:
-            return
-        if what == "done":
-            if self.shown:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
-            return
-        elapsed = time.monotonic() - self.start
-        if elapsed < self.delay:
-            return
-        rate = f" ({done / elapsed:,.0f} lines/s)" if elapsed > 0 else ""
-        count = f"{done:,}/{total:,}" if total else f"{done:,}"
-        self.stream.write(f"\rgecmetric {self.command}: {count} lines{rate} {what}".rstrip() + "\x1b[K")
-        self.stream.flush()
-        self.shown = True
-
-
-def progress_unless(as_json: bool, command: str) -> StderrProgress | None:
-    """The progress line of a command, except when it prints JSON."""
-    return None if as_json else StderrProgress(command)
 
 
 def echo_sentence_chunks(metric: Any, chunks: Iterable, hypotheses: Sequence[str], as_json: bool,
