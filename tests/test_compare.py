@@ -174,7 +174,7 @@ def test_table_sort_ranks_and_formats() -> None:
     assert data["rows"][0]["scores"]["GREEN b2"] == 100 * table.rows[0].scores[2]
     assert [m["signature"] for m in data["metrics"]] == table.signatures
     markdown = table.to_markdown(digits=1).splitlines()
-    assert markdown[0] == "| system | GLEU+ max | GREEN b0.5 | GREEN b2 |"
+    assert markdown[0] == "| system | GLEU+ max (x100) | GREEN b0.5 (x100) | GREEN b2 (x100) |"
     assert markdown[1] == "|:---|---:|---:|---:|"
     assert f"`{GREEN(beta=[0.5, 2]).signature(2)}`" in markdown[-1]
     # results keep the per-metric objects with their signatures
@@ -223,8 +223,8 @@ def test_cli_tsv_json_markdown_and_signature(files: dict[str, str]) -> None:
     tsv = _run(base + ["--tsv", "-d", "4", "--ranks", "--signature"])
     assert tsv.exit_code == 0, tsv.output
     lines = tsv.stdout.splitlines()
-    assert lines[0].split("\t") == ["system", "GLEU+ f", "GLEU+ f #", "GREEN b0.5", "GREEN b0.5 #", "GREEN b1",
-                                    "GREEN b1 #", "GREEN b2", "GREEN b2 #"]
+    assert lines[0].split("\t") == ["system", "GLEU+ f (x100)", "GLEU+ f #", "GREEN b0.5 (x100)", "GREEN b0.5 #",
+                                    "GREEN b1 (x100)", "GREEN b1 #", "GREEN b2 (x100)", "GREEN b2 #"]
     table = compare(SOURCES, [REF0, REF1], {files["sys_a"]: SYSTEMS["sys_a"], files["sys_b"]: SYSTEMS["sys_b"]})
     assert lines[1:] == table.to_tsv(4, ranks=True).splitlines()[1:]
     assert tsv.stderr.splitlines()[0] == "GLEU+ f\t" + GLEU(fix_seed=True).signature(2)
@@ -238,7 +238,7 @@ def test_cli_tsv_json_markdown_and_signature(files: dict[str, str]) -> None:
 
     markdown = _run(base + ["--markdown", "--sort", "GREEN b2", "--metrics", "gleu-max", "green:beta=2"])
     assert markdown.exit_code == 0, markdown.output
-    assert markdown.stdout.startswith("| system | GLEU+ max | GREEN b2 |\n|:---|---:|---:|\n")
+    assert markdown.stdout.startswith("| system | GLEU+ max (x100) | GREEN b2 (x100) |\n|:---|---:|---:|\n")
 
     pretty = _run(base)
     assert pretty.stdout.startswith("+--------")
@@ -327,7 +327,7 @@ def test_compare_prints_the_separate_commands_numbers(conll14: Path, expected: P
     systems = ["AMU", "CAMB", "CUUI", "INPUT", "REF0"]
     corpus = ["-s", "INPUT", "-r", "REF0", "REF1", "-o", *systems]
     table = _cli_rows(["compare", *corpus, "--tsv", "-d", "6"], conll14, monkeypatch)
-    assert table[0] == ["system", "GLEU+ f", "GREEN b0.5", "GREEN b1", "GREEN b2"]
+    assert table[0] == ["system", "GLEU+ f (x100)", "GREEN b0.5 (x100)", "GREEN b1 (x100)", "GREEN b2 (x100)"]
     gleu = _cli_rows(["gleu", *corpus, "-f", "-d", "6"], conll14, monkeypatch)
     green = _cli_rows(["green", "-s", "INPUT", "-r", "REF0", "REF1", "-c", *systems, "-b", "0.5", "1", "2",
                        "-d", "6"], conll14, monkeypatch)
@@ -348,10 +348,10 @@ def test_compare_prints_the_m2_commands_numbers(conll14: Path, expected: Path, m
     systems = ["CAMB", "INPUT"]
     table = _cli_rows(["compare", "-s", "INPUT", "-r", "REF0", "-o", *systems, "--metrics", "green",
                        "--m2", "official-2014.combined.m2", "--tsv", "-d", "6"], conll14, monkeypatch)
-    assert table[0] == ["system", "GREEN b2", "M2 F0.5"]
+    assert table[0] == ["system", "GREEN b2 (x100)", "M2 F0.5 (x100)"]
     m2_rows = _cli_rows(["m2", "score", "-s", "official-2014.combined.m2", "-o", *systems, "-d", "8"], conll14,
                         monkeypatch)
-    assert m2_rows[0] == ["system", "precision", "recall", "f0.5"]
+    assert m2_rows[0] == ["system", "precision (fraction)", "recall (fraction)", "f0.5 (fraction)"]
     assert [Decimal(row[2]) for row in table[1:]] == [100 * Decimal(row[3]) for row in m2_rows[1:]]
     published_m2 = {r["hypothesis"]: r["f0.5"] for r in read_tsv(expected / "m2.tsv")}
     assert [f"{Decimal(row[2]) / 100:.4f}" for row in table[1:]] == [published_m2[name] for name in systems]

@@ -227,11 +227,17 @@ def test_errant_command_prints_one_table_of_the_systems(files, spacy_model):
     code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--tsv")
     assert code == 0, err
     odd = ErrantCompare().compare(annotated(spacy_model, SYSTEMS["odd"]), gold_blocks())
-    assert out.splitlines() == ["system\tTP\tFP\tFN\tP\tR\tF0.5", f"{files['good']}\t5\t0\t0\t1.0\t1.0\t1.0",
+    assert out.splitlines() == ["system\tTP\tFP\tFN\tP (fraction)\tR (fraction)\tF0.5 (fraction)", f"{files['good']}\t5\t0\t0\t1.0\t1.0\t1.0",
                                 f"{files['odd']}\t{odd.tp}\t{odd.fp}\t{odd.fn}\t" + "\t".join(map(str, odd.rounded()))]
     code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], "-cat", "3", "--tsv")
-    assert code == 0 and out.splitlines()[0] == "system\tcategory\tTP\tFP\tFN\tP\tR\tF0.5", err
+    assert code == 0 and out.splitlines()[0] == ("system\tcategory\tTP\tFP\tFN\tP (fraction)\tR (fraction)\t"
+                                                 "F0.5 (fraction)"), err
     assert {line.split("\t")[1] for line in out.splitlines()[1:]} == set(odd.categories)
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--tsv", "--scale", "100")
+    assert out.splitlines()[:2] == ["system\tTP\tFP\tFN\tP (x100)\tR (x100)\tF0.5 (x100)",
+                                    f"{files['good']}\t5\t0\t0\t100.00\t100.00\t100.00"], err
+    assert "--errant-compare" in one_line_error("errant", "-s", files["src"], "-r", files["gold"], "-o", files["odd"],
+                                                "--errant-compare", "--scale", "100")
     code, text, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"])
     assert code == 0 and text.startswith("+") and "F0.5" in text.splitlines()[1], err
     assert errant_cli(files, "-r", files["gold"], "-o", files["odd"], "--latex")[1].startswith("\\begin{tabular}")
@@ -363,3 +369,10 @@ def test_errant_and_m2_annotate_on_dask_print_what_one_process_prints(files, spa
         assert one[0] == 0 and one[1].startswith("S "), one[2]
         assert run_cli("m2", "annotate", *command, "--spacy-model", MODEL, "--dask", "local", "--chunk-lines", "2")[:2] \
             == one[:2], command
+
+
+def test_a_text_file_given_as_the_gold_m2_suggests_annotate_refs(files):
+    """`errant -r REF0` with a plain-text reference: one line naming the file and --annotate-refs
+    (checked before any model is loaded)."""
+    err = one_line_error("errant", "-s", files["src"], "-r", files["src"], "-o", files["good"])
+    assert files["src"] in err and "--annotate-refs" in err

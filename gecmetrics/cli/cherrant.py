@@ -13,7 +13,7 @@ import click
 
 from ..errors import InputError
 from . import main
-from .common import echo_json
+from .common import echo_json, warn_if_swapped
 from .errant_options import chosen_mode, comparison_options
 from .options import given_settings
 from .options import GreedyCommand
@@ -127,6 +127,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
     ``compare_m2_for_evaluation.py`` prints them (-v prints ERRANT's trace layout)."""
     from ..metrics.m2.cherrant import compare_cherrant_files
 
+    warn_if_swapped(hyp, ref)
     comparer = _comparer(verbose and not as_json, max_answer_num, reference_num, options)
     _report(compare_cherrant_files(hyp, ref, comparer, start, end), category_level, as_json)
 

@@ -15,7 +15,7 @@ from ..run.engine import score_corpus
 from ..run.files import shown
 from ..stats.significance import resamplers_for
 from . import main
-from .common import digits_option, echo_json, progress_unless, scale_options, scored_files
+from .common import digits_option, echo_json, fraction_scale_option, progress_unless, scale_options, scored_files
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_tests, significance_options
 
@@ -60,11 +60,12 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: float | No
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, counts, bias, settings, signature.")
 @click.option("--signature", "show_signature", is_flag=True, help="Print the signature on stderr.")
 @digits_option(4, "Decimals (rounded half up).")
+@fraction_scale_option
 @scale_options
 @significance_options()
 def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: str, unweighted: bool,
           beta: float | None, cleme2: bool, factors: str | None, sentence: bool, verbose: bool, as_json: bool,
-          show_signature: bool, digits: int, jobs: int, chunk_lines: int | None, dask_address: str | None,
+          show_signature: bool, digits: int, scale: float, jobs: int, chunk_lines: int | None, dask_address: str | None,
           paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
     """CLEME (F-beta over chunks) or CLEME2.0 (--cleme2) of hypothesis M2 files against a
     reference M2 file, as THUKElab/CLEME computes them (fractions, not x100).
@@ -86,7 +87,7 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
                          paired_ar, seed, digits, as_json, show_signature,
-                         {"--sentence": sentence, "-v": verbose}, scale=1)
+                         {"--sentence": sentence, "-v": verbose}, scale=scale)
         return
     if verbose:  # each sentence's chunk table, file by file
         prepared = metric.prepare(whole)
@@ -98,9 +99,9 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
     if as_json:
         echo_json([{"hypothesis": path, **result.to_dict()} for path, result in results])
     elif sentence:
-        click.echo(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], digits))
+        click.echo(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], digits, scale))
     else:
-        click.echo(score_table(metric, results, digits))
+        click.echo(score_table(metric, results, digits, scale))
     if show_signature:
         click.echo(metric.signature, err=True)
 

@@ -103,6 +103,14 @@ def scale_options(func: Callable) -> Callable:
     return local_scale_options(func)
 
 
+def fraction_scale_option(func: Callable) -> Callable:
+    """``--scale 1|100`` of the commands whose original tools print P/R/F as fractions."""
+    return click.option("--scale", type=click.Choice(["1", "100"]), default="1", show_default=True,
+                        callback=lambda ctx, param, value: float(value),
+                        help="Print P/R/F as fractions (1, as the original tool prints them) or x100 (as the "
+                             "n-gram metrics); the header says which.")(func)
+
+
 def local_scale_options(func: Callable) -> Callable:
     """``-p/--jobs`` and ``--chunk-lines`` (for commands whose input a Dask cluster cannot read
     chunk by chunk from files)."""
@@ -152,6 +160,17 @@ def streamed_chunks(metrics: Sequence[Any], files: CorpusFiles, *, jobs: int = 1
 def echo_warnings(lines: Iterable[str]) -> None:
     for line in lines:
         click.echo(line, err=True)
+
+
+def warn_if_swapped(hyp: str, ref: str) -> None:
+    """A warning when the hypothesis M2 has several annotators and the reference one: the files
+    are most likely given the wrong way round (the numbers would be computed, silently wrong)."""
+    from ..io.m2 import annotator_ids
+
+    hyp_ids, ref_ids = annotator_ids(hyp), annotator_ids(ref)
+    if len(hyp_ids) > 1 and len(ref_ids) == 1:
+        echo_warnings([f"gecmetric: warning: -hyp {hyp} has {len(hyp_ids)} annotators and -ref {ref} one: are they swapped? "
+                       "(-hyp is the system's M2, -ref the gold)"])
 
 
 def check_order_option(order: int) -> None:

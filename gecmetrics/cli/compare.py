@@ -73,10 +73,12 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     scored = scored_files(metrics, source, references, hypotheses, gold_m2, jobs=jobs, chunk_lines=chunk_lines,
                           dask_address=dask_address, progress=progress, hypothesis_m2=hypothesis_m2)
     if paired_bs or paired_ar:
+        scales = [scale if getattr(metric, "fraction", True) else None for metric in scored.metrics
+                  for _ in metric.column_labels()]
         run_paired_test_list(column_tests(scored), list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,
                              show_signature or verbose, {"--sort": sort_column is not None, "--ranks": ranks,
                                                          "--tsv": as_tsv, "--markdown": as_markdown,
-                                                         "--latex": as_latex})
+                                                         "--latex": as_latex}, scales)
         return
     table = comparison_table(scored, scale, ranking)
     if sort_column is not None:

@@ -7,10 +7,12 @@ from typing import Any
 import click
 
 from ..errors import InputError
+from ..io.m2 import looks_like_text
 from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantText, ErrantTextSettings
 from ..metrics.m2.errant_report import errant_table, format_errant_report
 from . import main
-from .common import chosen_format, digits_option, echo_json, format_options, progress_unless, scored_files
+from .common import (chosen_format, digits_option, echo_json, format_options, fraction_scale_option, progress_unless,
+                     scored_files)
 from .errant_options import chosen_mode, comparison_options
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
@@ -30,10 +32,11 @@ from .significance import check_paired_options, run_paired_tests
               help="Print errant_compare's report of each system instead of one table (after a '== FILE' line when "
                    "there are several); with -v its per-sentence traces.")
 @format_options(json=False)
+@fraction_scale_option
 @scoring_options(mean=False, verbose="With --errant-compare: ERRANT's per-sentence trace.",
                  digits=digits_option(4, "Decimals of the paired tests' scores (rounded half up)."))
 def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], category_level: int | None,
-           reports: bool, **options: Any) -> None:
+           reports: bool, scale: float, **options: Any) -> None:
     """ERRANT precision, recall and F-beta of plain-text system outputs, as errant_parallel then
     errant_compare (ERRANT 3.0.2) compute them, with compare_m2's options: one table of the
     systems (--errant-compare: errant_compare's own report of each).
@@ -48,6 +51,9 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     fmt, out = chosen_format(options), ScoringOptions.take(options)
     if out.sentence:
         raise InputError("--sentence: use gecmetric compare --metrics errant (sentence scores) or m2 score --sentence")
+    if reports and scale != 1:
+        raise InputError("--scale 100 goes with the table; --errant-compare prints errant_compare's own report "
+                         "(fractions)")
     if out.verbose and not reports:
         raise InputError("-v (ERRANT's per-sentence trace) goes with --errant-compare")
     mode = chosen_mode(options)
@@ -55,6 +61,9 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
                         verbose=out.verbose and reports and fmt != "json")
     if not metric.settings.annotate_refs and len(references) != 1:
         raise InputError(f"-r takes one gold M2 file (got {len(references)}); text references need --annotate-refs")
+    if not metric.settings.annotate_refs and looks_like_text(references[0]):
+        raise InputError("not an M2 file (its first line is plain text); text references need --annotate-refs",
+                         references[0])
     if out.paired:  # checked before the annotation, which takes time
         check_paired_options(out.paired_bs, out.paired_ar, {"-v": out.verbose, "-cat": category_level is not None})
     refs = metric.settings.annotate_refs
@@ -64,7 +73,7 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     if out.paired:
         run_paired_tests([metric.resampler(0, 1)], list(hypotheses), [scored.statistics[p][0] for p in hypotheses],
                          out.paired_bs, out.paired_ar, out.seed or 0, out.digits, fmt == "json", out.show_signature,
-                         scale=1)
+                         scale=scale)
         return
     results = [scored.result(path, 0) for path in hypotheses]
     if fmt == "json":
@@ -75,6 +84,6 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
                 click.echo(f"== {path}")
             click.echo(format_errant_report(result, category_level), nl=False)
     else:
-        click.echo(errant_table(list(hypotheses), results, category_level).render(fmt))
+        click.echo(errant_table(list(hypotheses), results, category_level, scale).render(fmt))
     if out.show_signature:
         click.echo(metric.signature, err=True)

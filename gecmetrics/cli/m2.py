@@ -13,7 +13,7 @@ from ..metrics.m2.compare import ErrantCompare, ErrantSettings
 from ..metrics.m2.errant_report import format_errant_report
 from ..io.m2_references import m2_references, write_references
 from . import main
-from .common import echo_json, scale_options, scored_files
+from .common import echo_json, scale_options, scored_files, warn_if_swapped
 from .errant_options import chosen_mode, comparison_options
 from .options import GreedyCommand, given_settings
 
@@ -67,6 +67,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, as_js
             chunk_lines: int | None, dask_address: str | None, **options: Any) -> None:
     """Compare the edits of a hypothesis M2 with a reference M2, as ERRANT's compare_m2 (3.0.2)
     does, with the same options, numbers and output."""
+    warn_if_swapped(hyp, ref)
     comparer = ErrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options),
                              verbose=verbose and not as_json)
     scored = scored_files([comparer], None, (), (hyp,), ref, jobs=jobs, chunk_lines=chunk_lines,

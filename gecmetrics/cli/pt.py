@@ -13,7 +13,7 @@ from ..metrics.pt.scorers import PTM2, PTErrant, PTM2Settings, PTSettings, merge
 from ..run.engine import Scored, score_corpus
 from ..run.files import shown
 from . import main
-from .common import digits_option, echo_json, progress_unless, scale_options, scored_files
+from .common import digits_option, echo_json, fraction_scale_option, progress_unless, scale_options, scored_files
 from .m2_score import gold_m2_options
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions
@@ -27,6 +27,7 @@ def pt_options(func: Callable) -> Callable:
     func = click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, weights, settings, signature.")(func)
     func = click.option("--signature", "show_signature", is_flag=True,
                         help="Print the signature (model, revision, library versions ...) on stderr.")(func)
+    func = fraction_scale_option(func)
     return significance_options()(digits_option(4, "Decimals (rounded half up).")(scale_options(func)))
 
 
@@ -94,16 +95,16 @@ def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions) -
     statistics = [scored.statistics[name][0] for name in names]
     if out.paired:
         run_paired_tests([metric.resampler(0, 1)], names, statistics, out.paired_bs, out.paired_ar, out.seed or 0,
-                         out.digits, out.as_json, out.show_signature, {"--sentence": out.sentence}, scale=1)
+                         out.digits, out.as_json, out.show_signature, {"--sentence": out.sentence}, scale=out.scale)
         return
     if out.sentence:
         rows = sentence_rows(metric, names, statistics)
-        echo_json(rows) if out.as_json else click.echo(sentence_table(metric, rows, out.digits))
+        echo_json(rows) if out.as_json else click.echo(sentence_table(metric, rows, out.digits, out.scale))
     else:
         results = [scored.result(name, 0) for name in names]
         if out.as_json:
             echo_json([{"hypothesis": name, **result.to_dict()} for name, result in zip(names, results)])
         else:
-            click.echo(score_table(metric, names, results, out.digits))
+            click.echo(score_table(metric, names, results, out.digits, out.scale))
     if out.show_signature:
         click.echo(metric.signature, err=True)

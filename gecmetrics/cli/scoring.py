@@ -34,6 +34,7 @@ class ScoringOptions:
     paired_bs: int | None = None
     paired_ar: int | None = None
     seed: int | None = None
+    scale: float | None = None  # --scale of the commands that print fractions (None: the metric's own)
 
     @classmethod
     def take(cls, options: dict[str, Any]) -> "ScoringOptions":
@@ -90,7 +91,7 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
 
             run_paired_tests(resamplers_for(metrics, references), names, [s[0] for s in statistics], o.paired_bs,
                              o.paired_ar, o.seed or 0, o.digits, o.as_json, o.show_signature or o.verbose,
-                             scale=metrics[0].scale)
+                             scale=metrics[0].scale if o.scale is None else o.scale)
             return
         if o.mean:
             sentences = [[m.sentence_from_statistics(s) for m, s in zip(metrics, per_file)] for per_file in statistics]

@@ -179,6 +179,39 @@ def read_m2(path: str, target_lines: bool = False) -> list[Block]:
     return parse_m2_lines(read_lines(path), path if path != "-" else "<stdin>", target_lines)
 
 
+def _head_lines(path: str, max_lines: int) -> list[str]:
+    """The first lines of a regular file (nothing for standard input or an unreadable file:
+    the reading proper reports those)."""
+    if path == "-":
+        return []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return [line.rstrip("\r\n") for _, line in zip(range(max_lines), handle)]
+    except OSError:
+        return []
+
+
+def looks_like_text(path: str) -> bool:
+    """Whether a file meant as M2 starts with a line that is neither blank nor ``S``/``A``: a
+    plain-text file given where an M2 file was expected (used to suggest the right option)."""
+    for line in _head_lines(path, 50):
+        if line.strip():
+            return not (line.startswith(("S ", "A ")) or line in ("S", "A"))
+    return False
+
+
+def annotator_ids(path: str, max_lines: int = 20000) -> set[int]:
+    """The annotator ids of the edit lines among the first ``max_lines`` lines of an M2 file
+    (a cheap look used to warn about swapped files; malformed lines are left to the reader)."""
+    ids = set()
+    for line in _head_lines(path, max_lines):
+        if line.startswith("A "):
+            last = line.rsplit(FIELD_SEPARATOR, 1)[-1].strip()
+            if last.isascii() and last.isdigit():
+                ids.add(int(last))
+    return ids
+
+
 def format_m2(blocks: Iterable[Block]) -> str:
     """The M2 text of blocks: each block followed by one blank line."""
     parts = []

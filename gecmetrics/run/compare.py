@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..stats.significance import DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, paired_test_from_statistics
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics.registry import needs_gold_m2, resolve_metrics
-from ..core.table import Table, dumps, scaled
+from ..core.table import Table, dumps, scaled, unit_header
 
 DEFAULT_METRICS = ("gleu", "green:beta=0.5/1/2")
 """GLEU+ as gec-ranking (-f) and word GREEN for beta 0.5, 1 and 2; M2 F0.5 is added when
@@ -117,10 +117,15 @@ class ComparisonTable:
         """What column k's scores are multiplied by when printed: ``scale`` (100: x100) for
         scores that are fractions (Expected Wins included), 1 for the others (an LLM judge's
         1-5, TrueSkill's mu)."""
+        return self.scale if self.is_fraction(k) else 1.0
+
+    def is_fraction(self, k: int) -> bool:
+        """Whether column k holds fractions (scaled when printed; Expected Wins included) rather
+        than scores printed as they are (an LLM judge's 1-5, TrueSkill's mu)."""
         column = self.columns[k]
         if column.ranking is not None:
-            return self.scale if column.ranking == "ew" else 1.0
-        return self.scale if getattr(self.metrics[column.metric_index], "fraction", True) else 1.0
+            return column.ranking == "ew"
+        return bool(getattr(self.metrics[column.metric_index], "fraction", True))
 
     def ranks(self, column: str | int) -> list[int]:
         """Rank of each row (1 = best score: the highest, or the lowest for a metric whose lower
@@ -145,8 +150,8 @@ class ComparisonTable:
     # ------------------------------------------------------------------ output
     def header(self, ranks: bool = False) -> list[str]:
         header = [SYSTEM_COLUMN]
-        for label in self.labels:
-            header.append(label)
+        for k, label in enumerate(self.labels):
+            header.append(unit_header(label, self.scale) if self.is_fraction(k) else label)
             if ranks:
                 header.append(f"{label} #")
         return header

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...core.table import Table
+from ...core.table import Table, scaled, unit_header
 from .compare import MODE_TITLES, ErrantResult, SentenceTrace, rounded_scores
 
 
@@ -73,13 +73,18 @@ def _right_aligned_table(rows: list[list]) -> list[str]:
     return ["".join(str(cell).rjust(width) for cell, width in zip(row, widths)) for row in rows]
 
 
-def errant_table(names: Sequence[str], results: Sequence[ErrantResult], category_level: int | None = None) -> Table:
-    """One row per system (TP, FP, FN and ERRANT's P, R, F rounded to 4 decimals); with
-    ``category_level`` one row per system and error type (ERRANT's -cat grouping)."""
+def errant_table(names: Sequence[str], results: Sequence[ErrantResult], category_level: int | None = None,
+                 scale: float = 1.0) -> Table:
+    """One row per system (TP, FP, FN and ERRANT's P, R, F rounded to 4 decimals, as fractions or
+    with ``scale`` 100 x100 to 2 decimals); with ``category_level`` one row per system and error
+    type (ERRANT's -cat grouping)."""
     beta = results[0].beta if results else 0.5
-    header = ["system", "TP", "FP", "FN", "P", "R", _beta_label(beta)]
+
+    def shown(values: Sequence[float]) -> list[str]:
+        return [str(x) if scale == 1 else scaled(x, 2, scale) for x in values]
+    header = ["system", "TP", "FP", "FN", *(unit_header(name, scale) for name in ("P", "R", _beta_label(beta)))]
     if category_level is None:
-        rows = [[name, str(r.tp), str(r.fp), str(r.fn), *map(str, r.rounded())] for name, r in zip(names, results)]
+        rows = [[name, str(r.tp), str(r.fp), str(r.fn), *shown(r.rounded())] for name, r in zip(names, results)]
         return Table(header, rows, text_align={"system": "l"})
     rows = []
     for name, result in zip(names, results):
@@ -87,5 +92,5 @@ def errant_table(names: Sequence[str], results: Sequence[ErrantResult], category
         for error_type in sorted(grouped):
             counts = grouped[error_type]
             rows.append([name, error_type, str(counts.tp), str(counts.fp), str(counts.fn),
-                         *map(str, counts.scores(beta))])
+                         *shown(counts.scores(beta))])
     return Table(header[:1] + ["category"] + header[1:], rows, left=(0, 1), text_align={"system": "l", "category": "l"})

@@ -109,9 +109,9 @@ def choose_annotators(counts: np.ndarray, mask: np.ndarray, beta: float) -> np.n
 class M2Settings(Settings):
     beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"))
     max_unchanged_words: int = setting(2, "most unchanged tokens one system edit may hold", non_negative_int,
-                                       ("max_unchanged",), flags=("--max-unchanged-words",))
+                                       ("max_unchanged",), flags=("--max-unchanged-words", "--max_unchanged_words"))
     ignore_whitespace_casing: bool = setting(False, "drop system edits that only change spaces or letter case",
-                                             parse_bool, ("iwc",), flags=("--ignore-whitespace-casing",))
+                                             parse_bool, ("iwc",), flags=("--ignore-whitespace-casing", "--ignore_whitespace_casing"))
     sentence_average: bool = setting(False, "SentM2: the mean of the sentence P/R/F, each sentence against its best "
                                      "annotator", parse_bool, flags=("--sentence-average",))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Sequence
 
-from ...core.table import Table, round_half_up
+from ...core.table import Table, round_half_up, scaled, unit_header
 from .maxmatch import M2Result, precision_recall_f
 
 
@@ -57,23 +57,27 @@ class M2Report:
     lines chunk by chunk (the annotator choice of a sentence depends on the counts before it:
     the report keeps them between chunks)."""
 
-    def __init__(self) -> None:
+    def __init__(self, scale: float = 1.0) -> None:
         self.totals: dict[str, tuple[int, int, int]] = {}
+        self.scale = scale
+
+    def header(self, beta: float) -> list[str]:
+        return [unit_header(name, self.scale) for name in ("precision", "recall", f"f{beta:g}")]
 
     def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
                     verbose: bool) -> str:
-        rows = [[name, *(round_half_up(x, digits) for x in (r[0].precision, r[0].recall, r[0].f))]
+        rows = [[name, *(scaled(x, digits, self.scale) for x in (r[0].precision, r[0].recall, r[0].f))]
                 for name, r in zip(names, results)]
-        return Table(["system", "precision", "recall", f"f{metrics[0].settings.beta:g}"], rows).render("tsv")
+        return Table(["system", *self.header(metrics[0].settings.beta)], rows).render("tsv")
 
     def sentence_lines(self, metric: Any, chunk: Any, names: Sequence[str], statistics: list, scores: list,
                        digits: int, verbose: bool) -> Iterator[str]:
         if chunk.offset == 0:
-            yield f"system\tsentence\tprecision\trecall\tf{metric.settings.beta:g}"
+            yield "\t".join(["system", "sentence", *self.header(metric.settings.beta)])
         scores = [metric.sentence_from_statistics(s, self.totals.get(name, (0, 0, 0)))
                   for name, s in zip(names, statistics)]
         for d in range(chunk.size):
             for name, s in zip(names, scores):
                 yield f"{name}\t{chunk.offset + d + 1}\t" + "\t".join(
-                    round_half_up(x, digits) for x in (s.precision[d], s.recall[d], s.scores[d]))
+                    scaled(x, digits, self.scale) for x in (s.precision[d], s.recall[d], s.scores[d]))
         self.totals.update((name, tuple(int(x) for x in s.totals)) for name, s in zip(names, scores))

@@ -7,12 +7,16 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.fscore import CANDIDATE
-from ...core.table import Table, round_half_up
+from ...core.table import Table, scaled, unit_header
 
 
-def score_table(metric: Any, names: Sequence[str], results: Sequence[Any], digits: int) -> str:
-    rows = [[name, *(round_half_up(x, digits) for x in (r.precision, r.recall, r.f))] for name, r in zip(names, results)]
-    return Table(["system", "precision", "recall", f"f{metric.beta:g}"], rows).render("tsv")
+def _header(metric: Any, scale: float) -> list[str]:
+    return [unit_header(name, scale) for name in ("precision", "recall", f"f{metric.beta:g}")]
+
+
+def score_table(metric: Any, names: Sequence[str], results: Sequence[Any], digits: int, scale: float = 1.0) -> str:
+    rows = [[name, *(scaled(x, digits, scale) for x in (r.precision, r.recall, r.f))] for name, r in zip(names, results)]
+    return Table(["system", *_header(metric, scale)], rows).render("tsv")
 
 
 def sentence_rows(metric: Any, names: Sequence[str], statistics: Sequence[Any]) -> list[dict[str, Any]]:
@@ -27,7 +31,7 @@ def sentence_rows(metric: Any, names: Sequence[str], statistics: Sequence[Any]) 
     return out
 
 
-def sentence_table(metric: Any, rows: list[dict[str, Any]], digits: int) -> str:
-    cells = [[system["hypothesis"], str(d), *(round_half_up(s[k], digits) for k in ("precision", "recall", "f")),
+def sentence_table(metric: Any, rows: list[dict[str, Any]], digits: int, scale: float = 1.0) -> str:
+    cells = [[system["hypothesis"], str(d), *(scaled(s[k], digits, scale) for k in ("precision", "recall", "f")),
               str(s["annotator"])] for system in rows for d, s in enumerate(system["sentences"], start=1)]
-    return Table(["system", "sentence", "precision", "recall", f"f{metric.beta:g}", "annotator"], cells).render("tsv")
+    return Table(["system", "sentence", *_header(metric, scale), "annotator"], cells).render("tsv")
