@@ -14,9 +14,22 @@ from ..errors import InputError
 STDIN = "-"
 
 
+NUL_MESSAGE = "NUL byte (a binary file, or UTF-16 without a byte-order mark?): text files are UTF-8"
+
+
+def check_no_nul(data: bytes, path: str, first_line: int = 1) -> None:
+    """A NUL byte is an InputError naming the file and line: valid UTF-8, but never in text
+    (a binary file; UTF-16 without its byte-order mark has one in every ASCII character, and
+    would otherwise be read as text and scored). One search of the buffer, before decoding."""
+    position = data.find(b"\0")
+    if position >= 0:
+        raise InputError(NUL_MESSAGE, path, data.count(b"\n", 0, position) + first_line)
+
+
 def decode_lines(data: bytes, path: str, first_line: int = 1, start_of_file: bool = True) -> list[str]:
-    """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 names the file and line
-    (``first_line``: the number of the first line of ``data`` in its file)."""
+    """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 and NUL bytes name the file and
+    line (``first_line``: the number of the first line of ``data`` in its file)."""
+    check_no_nul(data, path, first_line)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

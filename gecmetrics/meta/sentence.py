@@ -124,6 +124,25 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
                              agreements / pairs, (agreements - disagreements) / pairs, tie_rule, higher_is_better)
 
 
+def check_src_ids(judgments: Judgments, src_ids: Sequence[int], where: str | None = None, judged: bool = True) -> None:
+    """The src-ids of the corpus lines (``where``: their file, for messages) name each line once
+    and (``judged``) only sentences the judgments rank: a src-id given twice would count one
+    sentence's judgments twice, and one the judgments lack would score a sentence no one ranked."""
+    def place(k: int) -> str:
+        return f"line {k + 1}" if where is not None else f"src_ids[{k}]"
+
+    first: dict[int, int] = {}
+    ranked = set(judgments.src_ids.tolist())
+    for k, value in enumerate(src_ids):
+        if value in first:
+            raise InputError(f"src-id {value} is given twice ({place(first[value])} and {place(k)}): each corpus line "
+                             "is one sentence", where, k + 1 if where is not None else None)
+        first[value] = k
+        if judged and value not in ranked:
+            raise InputError(f"src-id {value} is not a src-id of the judgments {judgments.source}", where,
+                             k + 1 if where is not None else None)
+
+
 def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = None, first_line: int = 1) -> np.ndarray:
     """The corpus row of every ranking item: ``corpus_lines[k]`` is the ``src-id`` of row k (a
     subset such as SEEDA's 391 sentences, whose LINES file holds 1-based CoNLL-2014 lines); without
@@ -135,11 +154,14 @@ def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = N
         raise InputError("a ranking item without src-id cannot be matched to a sentence", judgments.source, item.line)
     if corpus_lines is None:
         return src_ids - int(first_line)
-    where = {int(line): k for k, line in enumerate(corpus_lines)}
+    lines = [int(line) for line in corpus_lines]
+    check_src_ids(judgments, lines, judged=False)
+    where = {line: k for k, line in enumerate(lines)}
     rows = np.array([where.get(int(s), -1) for s in src_ids], dtype=np.int64)
     missing = np.flatnonzero(rows < 0)
     if missing.size:
         item = judgments.items[int(missing[0])]
         raise InputError(f"src-id {item.src_id} is not one of the corpus lines given", judgments.source, item.line)
+    check_src_ids(judgments, lines)
     return rows
 

@@ -25,7 +25,7 @@ from ...errors import InputError
 from ...core import fscore
 from ..m2.compare import CategoryCounts, EditTable, ErrantCompare, ErrantResult, ErrantSettings, SentenceTrace
 from ...io.m2 import Block
-from ..protocol import M2, TEXT, choice, non_negative_int, parse_bool, setting
+from ..protocol import M2, TEXT, bounded_int, choice, parse_bool, setting
 from .annotator import Annotator
 from ...core.lang.en.merge import STRATEGIES
 from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, SpacyModel
@@ -47,6 +47,10 @@ def _optional_text(name: str, value: Any) -> str | None:
 _text.reads_paths = _optional_text.reads_paths = True  # type: ignore[attr-defined]  # '/' is no list separator here
 
 
+MAX_PROCESSES = 1024
+"""Upper bound of the annotation worker processes (each loads its own spaCy model, 300 MB)."""
+
+
 @dataclass(frozen=True)
 class ErrantTextSettings(ErrantSettings):
     """ERRANT compare's settings, plus how the texts are annotated."""
@@ -60,8 +64,9 @@ class ErrantTextSettings(ErrantSettings):
                                   parse_bool)
     word_list: str | None = setting(None, "SPELL word list file (default: $GECMETRICS_ERRANT_WORDS, else the "
                                           "shipped one)", _optional_text, ("words",))
-    processes: int = setting(1, "annotation worker processes, 0 = one per core (numbers do not change)",
-                             non_negative_int, ("p",))
+    processes: int = setting(1, "annotation worker processes, 0 = one per core (numbers do not change; at "
+                             "most 1024)", bounded_int(0, MAX_PROCESSES, "gecmetrics.metrics.errant.metric.MAX_PROCESSES"),
+                             ("p",))
 
 
 _MODELS: dict[str, SpacyModel] = {}
