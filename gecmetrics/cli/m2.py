@@ -25,11 +25,12 @@ def m2() -> None:
 @click.option("-o", "--output-dir", "output_dir", type=click.Path(file_okay=False),
               help="Write DIR/INPUT and DIR/REF<annotator>.")
 @click.option("--prefix", help="Write P.src and P.ref<annotator> instead.")
+@click.option("--many-files", is_flag=True, help="Write more than 100 reference files (one per annotator).")
 @click.option("--absent-as-unchanged", is_flag=True,
               help="Read a block with no line for annotator k>0 as 'no edits' instead of "
                    "'same edits as annotator 0' (the CoNLL-2014 combined-file convention).")
 def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | None, prefix: str | None,
-         absent_as_unchanged: bool) -> None:
+         absent_as_unchanged: bool, many_files: bool) -> None:
     """Write the source and one reference file per annotator from GOLD M2 file(s).
 
     Several single-annotator files given together give one reference each, in order
@@ -44,7 +45,7 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
                        else "filled from annotator 0")
             click.echo(f"gecmetric: m2 refs: annotator {label}: {filled} blocks have no line for it, {reading}; "
                        f"annotator 0 changed {changed} of them", err=True)
-    for path in write_references(result, output_dir, prefix):
+    for path in write_references(result, output_dir, prefix, many_files):
         click.echo(path)
 
 

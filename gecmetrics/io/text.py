@@ -6,6 +6,7 @@ is dropped. Nothing else is changed. Errors name the file and line.
 """
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any, BinaryIO, Sequence
 
@@ -65,8 +66,19 @@ def open_input(path: str) -> BinaryIO:
     return handle
 
 
+def check_path(path: Any, what: str = "file") -> str:
+    """A path given to a reader: a string or os.PathLike (as a string); anything else (None, a
+    list of lines) is an InputError saying what was expected."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str):
+        raise InputError(f"the {what} must be given as a path (a string or os.PathLike), got {type(path).__name__}")
+    return path
+
+
 def read_lines(path: str) -> list[str]:
     """Read a text file (or standard input for ``-``) into a list of lines."""
+    path = check_path(path)
     if path == STDIN:
         return decode_lines(sys.stdin.buffer.read(), "<stdin>")
     with open_input(path) as handle:

@@ -14,6 +14,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequenc
 
 from ..core.aggregate import reducer_threads
 from ..io.corpus import Corpus
+from ..core.checks import check_count
 from ..errors import InputError
 from ..metrics.protocol import M2, Metric, Result, compact
 
@@ -79,6 +80,8 @@ def _hypothesis(corpus: Corpus, metric: Metric, name: str) -> Sequence[Any]:
 DEFAULT_CHUNK_LINES = 2_000
 """Sentences counted together: the pipeline keeps only the per-sentence statistics of finished
 chunks, so memory stays near what one chunk needs, whatever the corpus size."""
+MAX_CHUNK_LINES = 10_000_000
+"""Upper bound of --chunk-lines: more sentences than any corpus (a chunk is held in memory)."""
 
 
 def chunk_spans(size: int, chunk_lines: int | None = None, jobs: int = 1) -> list[tuple[int, int]]:
@@ -153,9 +156,7 @@ def chunk_size(chunk_lines: int | None) -> int:
     """Sentences per chunk: ``chunk_lines`` checked, or the default."""
     if chunk_lines is None:
         return DEFAULT_CHUNK_LINES
-    if isinstance(chunk_lines, bool) or not isinstance(chunk_lines, int) or chunk_lines < 1:
-        raise InputError(f"the chunk size must be an integer >= 1, got {chunk_lines!r}")
-    return chunk_lines
+    return check_count(chunk_lines, "the chunk size (--chunk-lines N)", 1, MAX_CHUNK_LINES, "gecmetrics.run.engine.MAX_CHUNK_LINES")
 
 
 def _checked(chunks: Iterable[Corpus], metrics: list[Metric], names: list[str],
