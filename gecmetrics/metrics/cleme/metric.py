@@ -56,7 +56,10 @@ def parse_factors(name: str, value: Any) -> AspectFactors | None:
     numbers = parse_floats(name, value)
     if len(numbers) != 4:
         raise InputError(f"setting {name} needs 4 numbers hit/wrong/under/over, got {value!r}")
-    return AspectFactors(*numbers)
+    try:
+        return AspectFactors(*numbers)
+    except InputError as err:
+        raise InputError(f"setting {name}: {err}") from None
 
 
 parse_factors.takes_several = True  # type: ignore[attr-defined]  # '/' separates its numbers (registry)
@@ -111,7 +114,7 @@ class CLEME2Settings(ChunkSettings):
     ones of the level, 0.45/0.35/0.15/0.05 corpus, 0.35/0.25/0.20/0.20 sentence)."""
 
     factors: AspectFactors | None = setting(None, "CLEME2: hit/wrong/under/over factors of the aggregate",
-                                            parse_factors)
+                                            parse_factors, flags=("--factors",))
 
     @property
     def aspect_factors(self) -> AspectFactors:
