@@ -22,8 +22,9 @@ NOOP_TYPE = "noop"
 NOOP_SPAN = (-1, -1)
 
 MAX_ANNOTATOR_ID = 2**31 - 1
-"""Largest annotator id: ids are numbers (0, 1, ... in every known M2 file) kept in 32-bit
-statistics; 4294967296 and 9223372036854775808 were OverflowErrors in the scorers."""
+"""Largest annotator id: ids are numbers (0, 1, ... in every known M2 file); ERRANT's statistics
+encode a (hypothesis, reference) pair of them in one int64 (id * 2**31 + id), so they stay below
+2**31. 4294967296 and 9223372036854775808 were OverflowErrors in the scorers."""
 
 _INTEGER = re.compile(r"-?[0-9]+")
 _TARGET_LINE = re.compile(r"T[0-9]+(-A[0-9]+)? ")
