@@ -124,7 +124,8 @@ def run_peer(peer: Path, model: str, source: Path, hypothesis: Path, output: Pat
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     harness.add_common_arguments(parser)
-    parser.add_argument("--spacy-model", default=DEFAULT_MODEL, help=f"spaCy model name or path (default {DEFAULT_MODEL})")
+    parser.add_argument("--spacy-model", default=DEFAULT_MODEL,
+                        help=f"spaCy model name or path (default {DEFAULT_MODEL})")
     parser.add_argument("--peer-timeout", type=float, default=900.0,
                         help="seconds errant_parallel may take on one case (default 900)")
     args = parser.parse_args(argv)

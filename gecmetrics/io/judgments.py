@@ -177,7 +177,8 @@ class _ItemCollector:
                                   f"{MAX_NAME_CHARS} (gecmetrics.io.judgments.MAX_NAME_CHARS)")
         for name, value in attributes.items():
             if len(value) > MAX_ATTRIBUTE_CHARS:
-                raise self._error(f"<{tag}> {name}= is {len(value):,} characters long, more than {MAX_ATTRIBUTE_CHARS:,} "
+                raise self._error(f"<{tag}> {name}= is {len(value):,} characters long, more than "
+                                  f"{MAX_ATTRIBUTE_CHARS:,} "
                                   "(gecmetrics.io.judgments.MAX_ATTRIBUTE_CHARS)")
 
     def start(self, tag: str, attributes: dict) -> None:

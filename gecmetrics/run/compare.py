@@ -16,7 +16,8 @@ from typing import Any, Mapping, Sequence
 from ..io.corpus import Corpus
 from ..errors import InputError
 from ..core.checks import check_seed
-from ..stats.significance import DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, check_samples, paired_test_from_statistics
+from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, check_samples,
+                                  paired_test_from_statistics)
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics.registry import needs_gold_m2, resolve_metrics
 from ..core.table import Table, dumps, percent
@@ -297,7 +298,8 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     the M2 family (``sources`` may then be None). ``column``: the score column tested, by index,
     label or (for GREEN) beta (:meth:`Metric.column_index`); the first by default.
     """
-    check_samples(method, samples, confidence_samples), check_seed(seed, "the seed of the paired test")  # before scoring
+    check_samples(method, samples, confidence_samples)  # before any scoring
+    check_seed(seed, "the seed of the paired test")
     named = _named_systems(systems)
     if not named:
         raise InputError("a paired test needs at least one system (the baseline)")

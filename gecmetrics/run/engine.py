@@ -156,7 +156,8 @@ def chunk_size(chunk_lines: int | None) -> int:
     """Sentences per chunk: ``chunk_lines`` checked, or the default."""
     if chunk_lines is None:
         return DEFAULT_CHUNK_LINES
-    return check_count(chunk_lines, "the chunk size (--chunk-lines N)", 1, MAX_CHUNK_LINES, "gecmetrics.run.engine.MAX_CHUNK_LINES")
+    return check_count(chunk_lines, "the chunk size (--chunk-lines N)", 1, MAX_CHUNK_LINES,
+                       "gecmetrics.run.engine.MAX_CHUNK_LINES")
 
 
 def _checked(chunks: Iterable[Corpus], metrics: list[Metric], names: list[str],

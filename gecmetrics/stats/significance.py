@@ -157,9 +157,10 @@ def check_samples(method: str, samples: int | None, confidence_samples: int = DE
 def check_draws(samples: int, sentences: int) -> None:
     """Resamples x sentences within :data:`MAX_RESAMPLED_SENTENCES` (checked before drawing)."""
     if samples * sentences > MAX_RESAMPLED_SENTENCES:
-        raise InputError(f"{samples:,} resamples of {sentences:,} sentences are {samples * sentences:,} draws, more than "
-                         f"{MAX_RESAMPLED_SENTENCES:,} (gecmetrics.stats.significance.MAX_RESAMPLED_SENTENCES, 2 GiB): "
-                         f"at most {MAX_RESAMPLED_SENTENCES // sentences:,} resamples for this corpus")
+        raise InputError(f"{samples:,} resamples of {sentences:,} sentences are {samples * sentences:,} draws, "
+                         f"more than {MAX_RESAMPLED_SENTENCES:,} (gecmetrics.stats.significance."
+                         f"MAX_RESAMPLED_SENTENCES, 2 GiB): at most {MAX_RESAMPLED_SENTENCES // sentences:,} "
+                         "resamples for this corpus")
 
 
 

@@ -270,7 +270,8 @@ class ChunkMetric(Metric):
         cached = prepared.latest
         if cached and cached[0] is hypothesis:
             return cached[1]
-        partitions = sentence_partitions(prepared, hypothesis_targets(prepared, hypothesis, blocks_name(hypothesis, name)))
+        targets = hypothesis_targets(prepared, hypothesis, blocks_name(hypothesis, name))
+        partitions = sentence_partitions(prepared, targets)
         prepared.latest[:] = [hypothesis, partitions]
         return partitions
 

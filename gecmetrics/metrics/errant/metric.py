@@ -65,7 +65,8 @@ class ErrantTextSettings(ErrantSettings):
     word_list: str | None = setting(None, "SPELL word list file (default: $GECMETRICS_ERRANT_WORDS, else the "
                                           "shipped one)", _optional_text, ("words",))
     processes: int = setting(1, "annotation worker processes, 0 = one per core (numbers do not change; at "
-                             "most 1024)", bounded_int(0, MAX_PROCESSES, "gecmetrics.metrics.errant.metric.MAX_PROCESSES"),
+                             "most 1024)",
+                             bounded_int(0, MAX_PROCESSES, "gecmetrics.metrics.errant.metric.MAX_PROCESSES"),
                              ("p",))
 
 

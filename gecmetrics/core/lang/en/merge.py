@@ -392,12 +392,13 @@ class _RunMerger:
             if not bounds_only and ((o_size > 1 and is_punctuation(orig, o_last - 1))
                                     or (c_size > 1 and is_punctuation(cor, c_last - 1))):
                 return [(_PROCESS, lo, end - 1), (_MERGE, end - 1, end + 1), (_PROCESS, end + 1, hi)]
-        last_rule = end - start < 2 and end == hi - 1 and (
-            (kinds[end] in ("D", "S") and orig.pos[o_last] == "DET") or (kinds[end] in ("I", "S") and cor.pos[c_last] == "DET"))
+        last_rule = end - start < 2 and end == hi - 1 and ((kinds[end] in ("D", "S") and orig.pos[o_last] == "DET")
+                                                           or (kinds[end] in ("I", "S") and cor.pos[c_last] == "DET"))
         if bounds_only:
             return [(_PROCESS, lo, hi - 1), (_OP, hi - 1)] if last_rule else None
         merge_range = [(_PROCESS, lo, start), (_MERGE, start, end + 1), (_PROCESS, end + 1, hi)]
-        o_from, o_to, c_from, c_to = self.o_offset[start], self.o_offset[end + 1], self.c_offset[start], self.c_offset[end + 1]
+        o_from, o_to = self.o_offset[start], self.o_offset[end + 1]
+        c_from, c_to = self.c_offset[start], self.c_offset[end + 1]
         if o_to - o_from == c_to - c_from and self.o_text[o_from:o_to] == self.c_text[c_from:c_to]:
             return merge_range
         if o_size != c_size and self._one_pos_or_verb_parts(o_start, o_stop, c_start, c_stop):
