@@ -303,9 +303,9 @@ def test_src_ids_file_lines_are_unique_and_judged(toy, tmp_path) -> None:
     lines.write_text("0\n1\n2\n3\n4\n9\n")
     assert f"{lines}:6: src-id 9 is not the src-id of any ranking item" in one_line_error(*sentence)
     lines.write_text("0\n1\n2\n3\n4\n99999999999999999999\n")
-    assert f"{lines}:6: a src-id is an integer below" in one_line_error(*sentence)
+    assert f"{lines}:6: src-id 99999999999999999999 is outside 0 to 2,147,483,647" in one_line_error(*sentence)
     huge = [*toy_args(toy), "--level", "sentence", "--src-ids", "99999999999999999999"]
-    assert "the src-id of the first corpus line is an integer below" in one_line_error(*huge)
+    assert "the src-id of the first corpus line (--src-ids N) must be at most" in one_line_error(*huge)
 
 
 def test_a_system_some_metric_does_not_score_is_left_out_with_a_note(toy) -> None:

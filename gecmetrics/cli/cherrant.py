@@ -127,9 +127,10 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
     ``compare_m2_for_evaluation.py`` prints them (-v prints ERRANT's trace layout)."""
     from ..metrics.m2.cherrant import compare_cherrant_files
 
-    warn_if_swapped(hyp, ref)
     comparer = _comparer(verbose and not as_json, max_answer_num, reference_num, options)
-    _report(compare_cherrant_files(hyp, ref, comparer, start, end), category_level, as_json)
+    result = compare_cherrant_files(hyp, ref, comparer, start, end)
+    warn_if_swapped(hyp, ref)  # once the files have been read without error
+    _report(result, category_level, as_json)
 
 
 @cherrant.command("score", cls=GreedyCommand)

@@ -1,6 +1,7 @@
 """``gecmetric gleu``: GLEU+ and GLEU 2015 from files."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import click
@@ -56,10 +57,11 @@ def gleu(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], 
     prints gec-ranking's numbers (AMU 58.3256): references are drawn as its code draws them
     (-f, the gleu package's flag for it, is accepted). --seed N draws them from NumPy instead.
     """
-    scoring = ScoringOptions.take({**options, "seed": options.get("seed")})
+    scoring = ScoringOptions.take({**options, "seed": None})
     if options.get("smooth") and not scoring.sentence:
         raise InputError("--smooth goes with --sentence")
     metrics = gleu_metrics(variant, lambdas, options)
+    scoring = dataclasses.replace(scoring, seed=getattr(metrics[0].settings, "seed", None))  # --seed, as parsed
     files = corpus_files(source, references, hypotheses)
     if scoring.sentence:
         metrics = metrics[:1]

@@ -31,11 +31,12 @@ def m2() -> None:
 @click.option("-o", "--output-dir", "output_dir", type=click.Path(file_okay=False),
               help="Write DIR/INPUT and DIR/REF<annotator>.")
 @click.option("--prefix", help="Write P.src and P.ref<annotator> instead.")
+@click.option("--many-files", is_flag=True, help="Write more than 100 reference files (one per annotator).")
 @click.option("--absent-as-unchanged", is_flag=True,
               help="Read a block with no line for annotator k>0 as 'no edits' instead of "
                    "'same edits as annotator 0' (the CoNLL-2014 combined-file convention).")
 def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | None, prefix: str | None,
-         absent_as_unchanged: bool) -> None:
+         absent_as_unchanged: bool, many_files: bool) -> None:
     """Write the source and one reference file per annotator from GOLD M2 file(s).
 
     Several single-annotator files given together give one reference each, in order
@@ -50,7 +51,7 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
                        else "filled from annotator 0")
             click.echo(f"gecmetric: m2 refs: annotator {label}: {filled} blocks have no line for it, {reading}; "
                        f"annotator 0 changed {changed} of them", err=True)
-    for path in write_references(result, output_dir, prefix):
+    for path in write_references(result, output_dir, prefix, many_files):
         click.echo(path)
 
 
@@ -67,12 +68,12 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, as_js
             chunk_lines: int | None, dask_address: str | None, **options: Any) -> None:
     """Compare the edits of a hypothesis M2 with a reference M2, as ERRANT's compare_m2 (3.0.2)
     does, with the same options, numbers and output."""
-    warn_if_swapped(hyp, ref)
     comparer = ErrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options),
                              verbose=verbose and not as_json)
     scored = scored_files([comparer], None, (), (hyp,), ref, jobs=jobs, chunk_lines=chunk_lines,
                           dask_address=dask_address, m2_hypotheses=True)
     result = scored.result(scored.names[0], 0)
+    warn_if_swapped(hyp, ref)  # once the files have been read without error
     if as_json:
         echo_json(result.to_dict())
     else:

@@ -92,6 +92,11 @@ def check_paired_options(paired_bs: int | None, paired_ar: int | None,
     """One test at a time, and not with options that print something else."""
     if paired_bs is not None and paired_ar is not None:
         raise InputError("choose one of --paired-bs and --paired-ar")
+    from ..stats.significance import check_samples
+
+    for method, samples in (("bs", paired_bs), ("ar", paired_ar)):  # the library's bounds, before any scoring
+        if samples is not None:
+            check_samples(method, samples)
     for option, given in (conflicts or {}).items():
         if given:
             raise InputError(f"{option} does not go with --paired-bs/--paired-ar")

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, TEXT
+from .m2 import NamedBlocks
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_length, check_lines, check_reference_sets,
                    read_lines)
 
@@ -33,6 +34,8 @@ class Corpus:
     """Sentences before this one in its files (a chunk of a larger corpus): for line numbers."""
     hypothesis_m2: dict[str, list] = field(default_factory=dict)
     """Hypothesis name -> its M2 blocks, for text hypotheses (see the class docstring)."""
+    _named: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Hypothesis name -> (its blocks, the same as NamedBlocks), made once (see hypothesis())."""
 
     def __post_init__(self) -> None:
         source_name = self.name("source")
@@ -97,6 +100,8 @@ class Corpus:
         if text and isinstance(text[0], str):
             check_m2_text(blocks, text, shown, name, self.offset)
         self.hypothesis_m2[name] = blocks
+        if file_name is not None:
+            self.names[f"m2 {name}"] = file_name
 
     def hypothesis(self, name: str, kind: str = TEXT, metric: str = "") -> list:
         """Hypothesis ``name`` as a metric reads it: :data:`~gecmetrics.metrics.protocol.TEXT` lines or
@@ -105,12 +110,20 @@ class Corpus:
         is_text = not value or isinstance(value[0], str)
         if kind == M2 and is_text:
             if name in self.hypothesis_m2:
-                return self.hypothesis_m2[name]
+                return self._named_blocks(name, self.hypothesis_m2[name], self.names.get(f"m2 {name}", name))
             raise InputError(f"metric {metric or 'this metric'} reads hypotheses as M2 edits, and {name} is text: give "
                              "its M2 file (e.g. from errant_parallel) with --hyp-m2 (Python: hypothesis_m2=)")
         if kind != M2 and not is_text:
             raise InputError(f"metric {metric or 'this metric'} reads hypotheses as lines of text, and {name} is M2")
-        return value
+        return self._named_blocks(name, value, name) if kind == M2 else value
+
+    def _named_blocks(self, key: str, blocks: list, shown: str) -> list:
+        """``blocks`` as :class:`~gecmetrics.io.m2.NamedBlocks` named ``shown``, the same
+        object on every call (metrics of one group recognise a hypothesis they have seen)."""
+        made = self._named.get(key)
+        if made is None or made[0] is not blocks:
+            made = self._named[key] = (blocks, NamedBlocks(blocks, shown))
+        return made[1]
 
     def name(self, role: str) -> str:
         """The file name of a role ('source', 'gold', 'reference K') for messages."""
@@ -130,6 +143,7 @@ class Corpus:
         part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()}
         part.gold = None if self.gold is None else self.gold[start:end]
         part.hypothesis_m2 = {name: blocks[start:end] for name, blocks in self.hypothesis_m2.items()}
+        part._named = {}
         return part
 
     def with_hypotheses(self, hypotheses: Mapping[str, Sequence]) -> "Corpus":

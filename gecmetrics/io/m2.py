@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, TextIO
 
-from .text import read_lines, split_lines
+from .text import check_path, read_lines, split_lines
 from ..errors import InputError
 
 FIELD_SEPARATOR = "|||"
@@ -20,6 +20,11 @@ ALTERNATIVE_SEPARATOR = "||"
 DELETION = "-NONE-"
 NOOP_TYPE = "noop"
 NOOP_SPAN = (-1, -1)
+
+MAX_ANNOTATOR_ID = 2**31 - 1
+"""Largest annotator id: ids are numbers (0, 1, ... in every known M2 file); ERRANT's statistics
+encode a (hypothesis, reference) pair of them in one int64 (id * 2**31 + id), so they stay below
+2**31. 4294967296 and 9223372036854775808 were OverflowErrors in the scorers."""
 
 _INTEGER = re.compile(r"-?[0-9]+")
 _TARGET_LINE = re.compile(r"T[0-9]+(-A[0-9]+)? ")
@@ -82,6 +87,24 @@ class Block:
         return [edit for edit in self.edits if edit.annotator == annotator]
 
 
+class NamedBlocks(list):
+    """The M2 blocks of one hypothesis with its name (its file), which a metric's messages give
+    (:meth:`~gecmetrics.io.corpus.Corpus.hypothesis` hands M2 hypotheses over as these)."""
+
+    def __init__(self, blocks: Iterable[Block], name: str) -> None:
+        super().__init__(blocks)
+        self.name = name
+
+    def __reduce__(self):
+        return (NamedBlocks, (list(self), self.name))
+
+
+def blocks_name(blocks: Any, name: str | None = None, default: str = "hypothesis") -> str:
+    """The name for messages about ``blocks``: ``name`` when given, else theirs (NamedBlocks),
+    else ``default``."""
+    return name or getattr(blocks, "name", None) or default
+
+
 def check_blocks(blocks: Any, name: str) -> list[Block]:
     """A list of M2 blocks (as :func:`read_m2` returns), with at least one: anything else is an
     InputError saying what was expected."""
@@ -126,7 +149,11 @@ def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> E
     annotator_text = annotator_text.strip()
     if not annotator_text.isascii() or not annotator_text.isdigit():
         raise InputError(f"annotator id {annotator_text!r} is not a non-negative integer", name, line_number)
-    return Edit(start, end, edit_type, correction, required, comment, int(annotator_text))
+    annotator = int(annotator_text)
+    if annotator > MAX_ANNOTATOR_ID:
+        raise InputError(f"annotator id {annotator} is more than {MAX_ANNOTATOR_ID:,} "
+                         "(gecmetrics.io.m2.MAX_ANNOTATOR_ID)", name, line_number)
+    return Edit(start, end, edit_type, correction, required, comment, annotator)
 
 
 def parse_m2_lines(lines: Iterable[str], name: str, target_lines: bool = False) -> list[Block]:
@@ -176,6 +203,7 @@ def parse_m2(text: str, name: str, target_lines: bool = False) -> list[Block]:
 def read_m2(path: str, target_lines: bool = False) -> list[Block]:
     """Read and validate an M2 file (``-`` for standard input); ``target_lines``: accept (and
     skip) the ``T<k>[-A<n>] <text>`` lines of ChERRANT's M2 files."""
+    path = check_path(path, "M2 file")
     return parse_m2_lines(read_lines(path), path if path != "-" else "<stdin>", target_lines)
 
 

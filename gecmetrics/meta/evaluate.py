@@ -16,13 +16,16 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..core.checks import check_count, check_seed
 from ..errors import InputError
-from ..io.judgments import Judgments, read_judgments
+from ..io.judgments import MAX_SRC_ID, Judgments, read_judgments
 from ..stats.rankings import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_TS_RUNS,
     EW_METHODS,
+    MAX_RESAMPLES,
+    MAX_TS_RUNS,
     RANKING_METHODS,
     HumanRanking,
     human_ranking,
@@ -54,9 +57,18 @@ def item_rows(judgments: Judgments, src_ids: int | Sequence[int] | str | os.Path
                          "or a file of one src-id per corpus line): GJG15's count from 0, SEEDA's from 1",
                          judgments.source)
     if isinstance(src_ids, (int, np.integer)) and not isinstance(src_ids, bool):
-        return rows_of_src_ids(judgments, first_line=int(src_ids))
+        first = check_count(src_ids, "the src-id of the first corpus line (--src-ids N)", 0, MAX_SRC_ID,
+                            "gecmetrics.io.judgments.MAX_SRC_ID")
+        return rows_of_src_ids(judgments, first_line=first)
     where = os.fspath(src_ids) if isinstance(src_ids, (str, os.PathLike)) else None
-    src_ids = read_src_ids(where) if where is not None else list(src_ids)
+    if where is not None:
+        src_ids = read_src_ids(where)
+    else:
+        if not hasattr(src_ids, "__iter__"):
+            raise InputError(f"src_ids must be an integer (the src-id of the first corpus line), a list of one "
+                             f"src-id per corpus line or a file of them, got {type(src_ids).__name__}")
+        src_ids = [check_count(value, f"src_ids[{k}]", 0, MAX_SRC_ID, "gecmetrics.io.judgments.MAX_SRC_ID")
+                   for k, value in enumerate(src_ids)]
     if sentences is not None and len(src_ids) != sentences:
         raise InputError(f"{len(src_ids)} src-ids for a corpus of {sentences} sentences: one per corpus line "
                          "is needed", where)
@@ -72,7 +84,11 @@ def read_src_ids(path: str) -> list[int]:
         text = line.strip()
         if not text.lstrip("+-").isdigit() or len(text) > 20:
             raise InputError(f"expected one integer src-id per line, got {line!r}", path, number)
-        values.append(int(text))
+        value = int(text)
+        if not 0 <= value <= MAX_SRC_ID:
+            raise InputError(f"src-id {value} is outside 0 to {MAX_SRC_ID:,} (gecmetrics.io.judgments.MAX_SRC_ID)",
+                             path, number)
+        values.append(value)
     return values
 
 
@@ -120,10 +136,13 @@ class JudgmentOptions:
         for kind in resampling:
             _choose("resampling", kind, RESAMPLINGS)
         object.__setattr__(self, "resampling", resampling)
-        for name in ("bootstrap", "seed"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
-                raise InputError(f"{name} must be an integer >= 0, got {value!r}")
+        if self.ranking == "ts":
+            check_count(self.bootstrap, "bootstrap (--bootstrap N: the TrueSkill runs)", 0, MAX_TS_RUNS,
+                        "gecmetrics.stats.rankings.MAX_TS_RUNS")
+        else:
+            check_count(self.bootstrap, "bootstrap (--bootstrap N)", 0, MAX_RESAMPLES,
+                        "gecmetrics.stats.rankings.MAX_RESAMPLES")
+        check_seed(self.seed, "seed (--seed)")
         if not 0.0 < self.confidence < 1.0:
             raise InputError(f"the confidence level must be between 0 and 1, got {self.confidence!r}")
         self._check_combinations()

@@ -15,11 +15,13 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from ..core.checks import check_count, check_seed
 from ..core.resampling import Resample
 from ..errors import InputError
 from ..io.judgments import Judgments
-from ..stats.rankings import DEFAULT_RESAMPLES, HumanRanking, expected_wins_of_counts, pair_resample_counts
-from ..stats.significance import bootstrap_indices
+from ..stats.rankings import (DEFAULT_RESAMPLES, MAX_RESAMPLES, HumanRanking, expected_wins_of_counts,
+                              pair_resample_counts)
+from ..stats.significance import bootstrap_indices, check_draws
 from .metric_scores import SentenceResampler
 from .sentence import check_item_rows
 
@@ -60,9 +62,9 @@ class Resampling:
             raise InputError(f"unknown resampling {self.kind!r}; choose one of: {', '.join(RESAMPLINGS)}")
         if self.unit not in RESAMPLING_UNITS:
             raise InputError(f"unknown resampling unit {self.unit!r}; choose one of: {', '.join(RESAMPLING_UNITS)}")
-        if not isinstance(self.resamples, (int, np.integer)) or isinstance(self.resamples, bool) \
-                or self.resamples < 1:
-            raise InputError(f"the number of resamples must be an integer >= 1, got {self.resamples!r}")
+        check_count(self.resamples, "the number of bootstrap resamples (--bootstrap N)", 1, MAX_RESAMPLES,
+                    "gecmetrics.stats.rankings.MAX_RESAMPLES")
+        check_seed(self.seed, "the seed of the bootstrap resamples (--seed)")
         if self.kind == "sentences" and (self.resamplers is None or self.item_rows is None or not self.sentences):
             raise InputError("resampling sentences needs resamplers, item_rows and the number of sentences")
 
@@ -90,6 +92,9 @@ def judgment_resamples(judgments: Judgments, unit: str, resamples: int, seed: in
     """Expected Wins of every judged system in ``resamples`` resamples of the judgments, drawn
     by comparison (``pair``, GJG15's bootstrap) or by ranking item (``item``): (B, S)."""
     n = len(judgments.systems)
+    check_count(resamples, "the number of bootstrap resamples (--bootstrap N)", 1, MAX_RESAMPLES,
+                "gecmetrics.stats.rankings.MAX_RESAMPLES")
+    seed = check_seed(seed, "the seed of the bootstrap resamples (--seed)")
     if unit == "pair":
         return expected_wins_of_counts(pair_resample_counts(judgments.pairwise(), resamples, seed))
     if unit == "item":
@@ -144,6 +149,7 @@ def resample(table: Mapping[str, Mapping[str, float]], judgments: Judgments, sys
     if ranking is not None and ranking.method != "ew":
         raise InputError("resampling sentences needs Expected Wins (--ranking ew): TrueSkill would be rerun "
                          "on every resample")
+    check_draws(how.resamples, int(how.sentences))
     drawn = Resample(bootstrap_indices(int(how.sentences), how.resamples, how.seed))
     columns = [judgments.systems.index(s) for s in systems]
     human = human_on_sentence_resamples(judgments, how.item_rows, drawn)[:, columns]

@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..io.judgments import Judgments
+from ..io.judgments import MAX_SRC_ID, Judgments
 from ..stats.sentence_rankings import score_matrix
 
 TIE_RULES = ("seeda", "disagree", "ignore")
@@ -146,9 +146,6 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
                              int(verdicts.tied.sum()), agreements / pairs, (agreements - disagreements) / pairs,
                              tie_rule, higher_is_better)
 
-
-MAX_SRC_ID = 2 ** 62
-"""src-ids (and the first line's src-id) beyond this are refused rather than overflowing."""
 
 
 def check_corpus_src_ids(judgments: Judgments, corpus_lines: Sequence[int], path: str | None = None) -> list[int]:

@@ -37,6 +37,7 @@ from typing import Any, Callable, ClassVar, Hashable, Iterable, NamedTuple, Sequ
 
 from ..version import __version__
 from ..errors import InputError
+from ..core.checks import check_finite_non_negative, check_seed
 
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
 
@@ -128,7 +129,8 @@ class Settings:
         for item in dataclasses.fields(self):
             info = item.metadata.get(_META)
             if info is not None:
-                object.__setattr__(self, item.name, info.parse(item.name, getattr(self, item.name)))
+                shown = f"{item.name} ({'/'.join(info.flags)})" if info.flags else item.name  # messages name the flags
+                object.__setattr__(self, item.name, info.parse(shown, getattr(self, item.name)))
         self.check()
 
     def check(self) -> None:
@@ -189,8 +191,10 @@ def _not_bool(name: str, value: Any, what: str) -> None:
         raise InputError(f"{setting_label(name)} must be {what}, got {value!r}")
 
 
-def parse_int(name: str, value: Any, minimum: int | None = None) -> int:
-    """An integer from an int, an integral float or text; ``minimum`` when given."""
+def parse_int(name: str, value: Any, minimum: int | None = None, maximum: int | None = None,
+              bound: str = "") -> int:
+    """An integer from an int, an integral float or text; ``minimum`` and ``maximum`` when given
+    (``bound``: the name of the maximum's constant, for the message)."""
     _not_bool(name, value, "an integer")
     number = None
     try:
@@ -206,7 +210,36 @@ def parse_int(name: str, value: Any, minimum: int | None = None) -> int:
         raise InputError(f"{setting_label(name)} must be an integer, got {value!r}")
     if minimum is not None and number < minimum:
         raise InputError(f"{setting_label(name)} must be an integer >= {minimum}, got {value!r}")
+    if maximum is not None and number > maximum:
+        raise InputError(f"{setting_label(name)} must be at most {maximum:,}" + (f" ({bound})" if bound else "")
+                         + f", got {number:,}")
     return number
+
+
+def bounded_int(minimum: int, maximum: int, bound: str = "") -> Callable[[str, Any], int]:
+    """A parser of integers from ``minimum`` to ``maximum`` (``bound``: the maximum's constant)."""
+    def parse(name: str, value: Any) -> int:
+        return parse_int(name, value, minimum, maximum, bound)
+    return parse
+
+
+def parse_seed(name: str, value: Any) -> int:
+    """A seed of NumPy's generators: an integer from 0 to 2**64 - 1 (a negative one is one
+    InputError here, not a ValueError inside NumPy)."""
+    number = parse_int(name, value)
+    return check_seed(number, setting_label(name))
+
+
+def optional_seed(name: str, value: Any) -> int | None:
+    """A seed, or None (unset)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    return parse_seed(name, value)
+
+
+def parse_finite_non_negative(name: str, value: Any) -> float:
+    """A finite number >= 0 (a weight: nan, inf and negative numbers are rejected)."""
+    return check_finite_non_negative(value, setting_label(name))
 
 
 def positive_int(name: str, value: Any) -> int:

@@ -15,7 +15,9 @@ from typing import Any, Mapping, Sequence
 
 from ..io.corpus import Corpus
 from ..errors import InputError
-from ..stats.significance import DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, paired_test_from_statistics
+from ..core.checks import check_seed
+from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, check_samples,
+                                  paired_test_from_statistics)
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics.registry import needs_gold_m2, resolve_metrics
 from ..core.table import Table, dumps, scaled, unit_header
@@ -273,7 +275,7 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     blocks of the same sentences) are given. ``hypothesis_m2``: system name -> its M2 blocks,
     for metrics that read hypothesis edits (``cleme``, ``cleme2``).
     """
-    corpus = Corpus(sources, references, dict(systems), m2_blocks, hypothesis_m2=dict(hypothesis_m2 or {}))
+    corpus = Corpus(sources, references, _named_systems(systems), m2_blocks, hypothesis_m2=dict(hypothesis_m2 or {}))
     if not corpus.hypotheses:
         raise InputError("at least one system is needed")
     resolved = check_metrics(default_metrics(m2_blocks is not None) if metrics is None else resolve_metrics(metrics))
@@ -353,8 +355,13 @@ def _with_rankings(scored: Scored, columns: list[Column], values: dict[str, list
 
 
 def _named_systems(systems) -> dict[str, Any]:
+    """Systems by name: a mapping as it is, a list of hypotheses named ``system 0``, ``system
+    1`` ... (a single hypothesis, a list of strings, is then an error naming ``system 0``)."""
     if isinstance(systems, Mapping):
         return dict(systems)
+    if isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__"):
+        raise InputError(f"systems must be a mapping of names to hypotheses ({{'AMU': lines}}) or a list of "
+                         f"hypotheses, got {type(systems).__name__}")
     return {f"system {k}": lines for k, lines in enumerate(systems)}
 
 
@@ -371,6 +378,8 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     the M2 family (``sources`` may then be None). ``column``: the score column tested, by index,
     label or (for GREEN) beta (:meth:`Metric.column_index`); the first by default.
     """
+    check_samples(method, samples, confidence_samples)  # before any scoring
+    check_seed(seed, "the seed of the paired test")
     named = _named_systems(systems)
     if not named:
         raise InputError("a paired test needs at least one system (the baseline)")

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...io.corpus import Corpus
 from ...errors import InputError
-from ...io.m2 import read_m2
+from ...io.m2 import blocks_name, read_m2
 from ..protocol import M2, Metric, OneScore, Settings, Signature, choice, parse_beta, parse_bool, parse_floats, setting
 from .chunking import SentenceChunks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
@@ -43,8 +43,12 @@ def parse_weighting(name: str, value: Any) -> LengthWeighting | None:
 
 
 def parse_factors(name: str, value: Any) -> AspectFactors | None:
-    """CLEME2.0's factors: four numbers hit/wrong/under/over adding up to 1 (text ``0.45/0.35/
-    0.15/0.05``, a sequence or an :class:`AspectFactors`), or none (the official ones per level)."""
+    """CLEME2.0's factors: four finite numbers hit/wrong/under/over, >= 0, adding up to 1 (text
+    ``0.45/0.35/0.15/0.05``, a sequence or an :class:`AspectFactors`), or None / ``none`` /
+    ``default`` (the official ones per level); an empty text is an error, not the default."""
+    if isinstance(value, str) and not value.strip():
+        raise InputError(f"setting {name} is empty: give 4 numbers hit/wrong/under/over (e.g. 0.45/0.35/0.15/0.05) "
+                         "or 'default'")
     if value is None or (isinstance(value, str) and value.strip().lower() in _DEFAULT_WORDS):
         return None
     if isinstance(value, AspectFactors):
@@ -52,7 +56,10 @@ def parse_factors(name: str, value: Any) -> AspectFactors | None:
     numbers = parse_floats(name, value)
     if len(numbers) != 4:
         raise InputError(f"setting {name} needs 4 numbers hit/wrong/under/over, got {value!r}")
-    return AspectFactors(*numbers)
+    try:
+        return AspectFactors(*numbers)
+    except InputError as err:
+        raise InputError(f"setting {name}: {err}") from None
 
 
 parse_factors.takes_several = True  # type: ignore[attr-defined]  # '/' separates its numbers (registry)
@@ -107,7 +114,7 @@ class CLEME2Settings(ChunkSettings):
     ones of the level, 0.45/0.35/0.15/0.05 corpus, 0.35/0.25/0.20/0.20 sentence)."""
 
     factors: AspectFactors | None = setting(None, "CLEME2: hit/wrong/under/over factors of the aggregate",
-                                            parse_factors)
+                                            parse_factors, flags=("--factors",))
 
     @property
     def aspect_factors(self) -> AspectFactors:
@@ -254,7 +261,7 @@ class ChunkMetric(Metric):
             raise InputError(f"{self.label} needs the reference M2 (the corpus's gold M2 blocks)")
         return prepare_references(corpus.gold, corpus.name("gold"))
 
-    def partitions(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str = "hypothesis"
+    def partitions(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str | None = None
                    ) -> list[SentenceChunks]:
         """The chunk partition of every sentence (kept for the latest hypothesis: metrics of one
         group see each hypothesis in turn)."""
@@ -263,11 +270,12 @@ class ChunkMetric(Metric):
         cached = prepared.latest
         if cached and cached[0] is hypothesis:
             return cached[1]
-        partitions = sentence_partitions(prepared, hypothesis_targets(prepared, hypothesis, name))
+        targets = hypothesis_targets(prepared, hypothesis, blocks_name(hypothesis, name))
+        partitions = sentence_partitions(prepared, targets)
         prepared.latest[:] = [hypothesis, partitions]
         return partitions
 
-    def statistics(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str = "hypothesis"
+    def statistics(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str | None = None
                    ) -> np.ndarray:
         """Chunk statistics rows of one hypothesis M2 (see :mod:`gecmetrics.metrics.cleme.statistics`)."""
         return chunk_statistics(self.partitions(prepared, hypothesis, name), self.settings.assumption,

@@ -45,6 +45,7 @@ def _optional_text(name: str, value: Any) -> str | None:
 _text.reads_paths = _optional_text.reads_paths = True  # type: ignore[attr-defined]  # '/' is no list separator here
 
 
+
 @dataclass(frozen=True)
 class ErrantTextSettings(ErrantSettings):
     """ERRANT compare's settings, plus how the texts are annotated."""

@@ -29,7 +29,7 @@ from ...errors import InputError
 from ..protocol import M2, Result, Settings, choice, parse_beta, parse_bool, parse_strings, setting
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
-from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, Edit, check_blocks, read_m2
+from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, Edit, blocks_name, check_blocks, read_m2
 
 MODES = ("dt", "ds", "cs", "cse")
 MODE_TITLES = {
@@ -300,10 +300,16 @@ class ErrantCompare(RunningFMetric):
         return ("errant-reference", s.mode, s.single, s.multi, s.filter_types)
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> list[dict[int, EditTable]]:
-        """The reference's edit tables, per sentence and annotator."""
+        """The reference's edit tables, per sentence and annotator (with the sentences' tokens,
+        which every hypothesis must annotate too)."""
         if corpus.gold is None:
             raise InputError("ERRANT comparison needs reference M2 annotations")
-        return [self.edit_tables(block) for block in check_blocks(corpus.gold, corpus.name("gold"))]
+        return self.reference_tables(check_blocks(corpus.gold, corpus.name("gold")), corpus.name("gold"))
+
+    def reference_tables(self, blocks: Sequence[Block], name: str) -> "ReferenceTables":
+        """The edit tables of reference blocks, keeping their tokens and lines for the check
+        that a hypothesis annotates the same sentences."""
+        return ReferenceTables([self.edit_tables(block) for block in blocks], blocks, name)
 
     def edit_tables(self, block: Block) -> dict[int, EditTable]:
         """Per annotator (in order of first appearance), its edit keys -> error types."""
@@ -389,6 +395,8 @@ class ErrantCompare(RunningFMetric):
         hyp_blocks = check_blocks(hyp_blocks, name)
         if len(hyp_blocks) != len(reference):
             raise InputError(f"has {len(hyp_blocks)} sentences but {ref_name} has {len(reference)}", name)
+        if isinstance(reference, ReferenceTables):
+            reference.check(hyp_blocks, name)
         sentences = []
         for block, ref_tables in zip(hyp_blocks, reference):
             hyp_tables = self.edit_tables(block)
@@ -408,10 +416,10 @@ class ErrantCompare(RunningFMetric):
                                              for s in sentences])
 
     def statistics(self, prepared: list[dict[int, EditTable]], hypothesis: Sequence[Block],
-                   name: str = "hypothesis") -> ErrantStatistics:
+                   name: str | None = None) -> ErrantStatistics:
         """Per sentence and annotator pair (trial order): (TP, FP, FN) as rows (D, P, 5), with
         each pair's categories (and, with ``verbose``, what the trace shows)."""
-        sentences = self._sentences(prepared, hypothesis, name)
+        sentences = self._sentences(prepared, hypothesis, blocks_name(hypothesis, name))
         if not self.verbose:
             for sentence in sentences:
                 sentence.hyp_tables = sentence.ref_tables = {}  # only the trace shows them
@@ -434,7 +442,7 @@ class ErrantCompare(RunningFMetric):
                 hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
         """Compare aligned hypothesis and reference blocks (one per sentence), with the error
         categories of the chosen pairs (and the traces, with ``verbose``)."""
-        reference = [self.edit_tables(block) for block in check_blocks(ref_blocks, ref_name)]
+        reference = self.reference_tables(check_blocks(ref_blocks, ref_name), ref_name)
         sentences = self._sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
         return self.score(ErrantStatistics(self._rows(sentences), sentences))
 
@@ -484,6 +492,38 @@ class ErrantCompare(RunningFMetric):
         tokens += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
         return [" ".join([self.signature_name(), *tokens]
                          + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
+
+
+class ReferenceTables(list):
+    """A reference's edit tables (one dict per sentence), with its sentences' tokens and lines:
+    hypothesis blocks are compared by position, so a hypothesis M2 of other sentences (or the
+    same ones in another order) would give numbers; :meth:`check` refuses it instead."""
+
+    def __init__(self, tables: Iterable[dict[int, EditTable]], blocks: Sequence[Block], name: str) -> None:
+        super().__init__(tables)
+        self.tokens = [block.source.split() for block in blocks]
+        self.lines = [block.line for block in blocks]
+        self.name = name
+
+    def check(self, hyp_blocks: Sequence[Block], hyp_name: str) -> None:
+        """The hypothesis blocks annotate the reference's sentences, in order: one InputError
+        naming the hypothesis file and the line of the first block that differs."""
+        for k, (block, tokens) in enumerate(zip(hyp_blocks, self.tokens)):
+            if block.source.split() != tokens:
+                line = f" (line {self.lines[k]})" if self.lines[k] else ""
+                raise InputError(f"this sentence differs from the reference's sentence at the same position in "
+                                 f"{self.name}{line}: both M2 files must annotate the same sentences in the same order",
+                                 hyp_name, block.line or None)
+
+    def __reduce__(self):
+        return (_reference_tables, (list(self), self.tokens, self.lines, self.name))
+
+
+def _reference_tables(tables: list, tokens: list, lines: list, name: str) -> ReferenceTables:
+    """ReferenceTables from its parts (unpickling)."""
+    made = ReferenceTables(tables, [], name)
+    made.tokens, made.lines = tokens, lines
+    return made
 
 
 def _shown_edits(table: EditTable) -> list[tuple]:

@@ -30,7 +30,7 @@ from ...io.corpus import Corpus
 from ...io.text import check_lines
 from ...errors import InputError
 from ..m2.base import RunningFMetric, SentenceCounts
-from ...io.m2 import Block, Edit, check_blocks
+from ...io.m2 import Block, Edit, blocks_name, check_blocks
 from ..m2.lattice import GoldEdit
 from ..protocol import M2, Metric, Settings, choice, non_negative_int, parse_beta, positive_int, setting, setting_label
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
@@ -430,9 +430,10 @@ class PTErrant(PTMetric):
                        for keys in coders.values()] for block, coders in zip(blocks, gold)]
         return self._finish_prepare([" ".join(block.tokens) for block in blocks], gold, references, [])
 
-    def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[Block], name: str = "hypothesis M2"
+    def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[Block], name: str | None = None
                    ) -> np.ndarray:
         """Weighted (correct, proposed, gold) per sentence and coder, shape (D, A, 5)."""
+        name = blocks_name(hypothesis, name, "hypothesis M2")
         prepared, blocks = self._checked(prepared), check_blocks(hypothesis, name)
         if len(blocks) != len(prepared.sources):
             raise InputError(f"has {len(blocks)} sentences but the reference M2 has {len(prepared.sources)}", name)
