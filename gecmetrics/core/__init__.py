@@ -1,0 +1,1 @@
+"""Shared machinery of gecmetrics (imports nothing above it)."""

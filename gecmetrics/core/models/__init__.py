@@ -1,0 +1,1 @@
+"""Model loading and tiny seeded models for tests."""

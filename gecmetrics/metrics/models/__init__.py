@@ -1,0 +1,1 @@
+"""Model-based metrics: the computations behind Scribendi, BERTScore and others."""
