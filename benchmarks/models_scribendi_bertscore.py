@@ -80,7 +80,7 @@ read = lambda name: [line.strip() for line in open(f"{data}/{name}", encoding="u
 metric = BertScore(BertScore.Config(model_type="bert-base-uncased"))
 references = [read("REF0"), read("REF1")]
 for name in systems:
-    print(f"{name}\\t{metric.score_corpus(None, read(name), references):.4f}")
+    print(f"{name}\\t{metric.score_corpus(read(name), references):.4f}")
 """
 
 

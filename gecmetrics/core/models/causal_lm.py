@@ -104,13 +104,25 @@ class CausalLM:
         return [list(ids) for ids in self.tokenizer([self.bos_token + text for text in texts])["input_ids"]]
 
 
-def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32") -> CausalLM:
+def set_threads(torch: Any, threads: int) -> None:
+    """Use ``threads`` torch threads in this process (0: leave torch's default). One thread
+    (the default of the model metrics, as PT-M2's) spends no CPU on idle worker threads and
+    keeps a sentence's numbers the same bits whatever it is batched with."""
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
+        raise InputError(f"threads must be an integer >= 0, got {threads!r}")
+    if threads and torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+
+
+def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32", threads: int = 1) -> CausalLM:
     """Load a causal LM and its tokenizer by hub name or local folder, in evaluation mode, on
-    ``device`` (default: CUDA when available, else CPU), weights in ``dtype``."""
+    ``device`` (default: CUDA when available, else CPU), weights in ``dtype``, computing on
+    ``threads`` torch threads (0: torch's default)."""
     torch, transformers = import_torch_transformers()
     source = model_source(name)
     device = check_device(device)
     check_dtype(dtype)
+    set_threads(torch, threads)
     from ...pt.model import quiet_loading  # moving to core/models with the BERT loader
 
     torch_dtype = getattr(torch, dtype)
