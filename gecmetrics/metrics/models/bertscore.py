@@ -31,6 +31,14 @@ in its batch of 64 pairs (contextual embeddings are not that far apart in practi
 check the tiny model on CoNLL-2014). The command line ``bert-score`` uses the fast tokenizer
 by default (its ``--use_fast_tokenizer`` flag turns it OFF) and the Python ``score`` the slow
 one; with transformers 5 there is one tokenizer.
+
+gec-metrics (gotutiyan/gec-metrics ``BertScore``) wraps ``bert_score.BERTScorer`` and gives
+the same sentence values (checked on CoNLL-2014 with the tiny BERT); it departs from the
+package's ``score`` in its defaults (rescaled, English, the slow tokenizer, F) and in idf: a
+``BERTScorer`` takes its idf weights from the ``idf_sents`` it was built with, not from the
+references scored (so gec-metrics' ``idf=True`` needs its ``idf_sents`` setting, else the
+scorer's assertion fails); here, as in
+``bert_score.score`` and the command, idf comes from the references.
 """
 from __future__ import annotations
 
