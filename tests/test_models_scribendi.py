@@ -223,6 +223,22 @@ def test_perplexity_is_the_same_whatever_the_batching(tiny_gpt2: Path, perplexit
     assert batched[:5] == batched[5:] or all(math.isnan(x) for x in batched[2::5])
 
 
+def test_direct_gpt2_equals_transformers(tiny_gpt2: Path, perplexities) -> None:
+    """The GPT-2 computed from its weights gives transformers' GPT2LMHeadModel's perplexities."""
+    import torch
+    import transformers
+
+    from gecmetrics.core.models.causal_lm import CausalLM, Perplexities
+
+    assert getattr(perplexities.lm.model, "direct", False)  # the tiny GPT-2 is computed directly
+    model = transformers.AutoModelForCausalLM.from_pretrained(str(tiny_gpt2)).eval()
+    through = CausalLM("tiny", perplexities.lm.tokenizer, model, torch.device("cpu"), "float32", "<|endoftext|>",
+                       1024, torch)
+    texts = ["This are a sentences .", "He go to school yesterday .", "", "a", "We are actively \" presenting \" "
+             "fa ç ades of our lifes in front of others .", "Nothing to do here !" * 12]
+    assert np.allclose(Perplexities(through)(texts), perplexities(texts), rtol=2e-6, equal_nan=True)
+
+
 def test_perplexity_argument_checks(tiny_gpt2: Path, tmp_path: Path) -> None:
     from gecmetrics.core.models.causal_lm import Perplexities, load_causal_lm
     from gecmetrics.core.models.tiny_gpt2 import CausalLMShape, build_tiny_causal_lm

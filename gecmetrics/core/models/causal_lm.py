@@ -129,10 +129,12 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     major = int(transformers.__version__.split(".")[0])
     options = {"dtype": torch_dtype} if major >= 5 else {"torch_dtype": torch_dtype}
     with quiet_loading(transformers):
-        try:
-            model = transformers.AutoModelForCausalLM.from_pretrained(source, **options)
-        except Exception as err:  # missing or corrupt weights, unknown architecture, no network
-            raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+        model = _direct_gpt2(torch, transformers, source, torch_dtype)
+        if model is None:
+            try:
+                model = transformers.AutoModelForCausalLM.from_pretrained(source, **options)
+            except Exception as err:  # missing or corrupt weights, unknown architecture, no network
+                raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
         try:
             tokenizer = transformers.AutoTokenizer.from_pretrained(source)
         except Exception as err:
@@ -146,8 +148,39 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     except (RuntimeError, AssertionError) as err:
         raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
     model.eval()
-    positions = getattr(model.config, "n_positions", None) or getattr(model.config, "max_position_embeddings", None)
+    config = model.config if isinstance(model.config, dict) else model.config.to_dict()
+    positions = config.get("n_positions") or config.get("max_position_embeddings")
     return CausalLM(name, tokenizer, model, chosen, dtype, bos, int(positions) if positions else None, torch)
+
+
+def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> Any:
+    """The model as a :class:`~gecmetrics.core.models.gpt2.DirectGPT2` when it is a plain GPT-2
+    with one weight file (in the folder, or in the hub cache), else None (transformers loads it)."""
+    from .gpt2 import WEIGHT_NAMES, DirectGPT2, read_config, read_weights, supports
+
+    if os.path.isdir(source):
+        config_path = os.path.join(source, "config.json")
+        weights = next((os.path.join(source, n) for n in WEIGHT_NAMES if os.path.isfile(os.path.join(source, n))), None)
+    else:
+        try:
+            config_path = transformers.utils.cached_file(source, "config.json")
+            weights = None
+            for name in WEIGHT_NAMES:
+                try:
+                    weights = transformers.utils.cached_file(source, name)
+                except Exception:  # not in this repository
+                    continue
+                if weights:
+                    break
+        except Exception:  # not cached and no network, or no such model: transformers says which
+            return None
+    config = read_config(config_path)
+    if weights is None or not supports(config):
+        return None
+    try:
+        return DirectGPT2(torch, config, read_weights(torch, weights), dtype)
+    except Exception as err:  # corrupt or incomplete weights
+        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
 
 
 class Perplexities:
@@ -199,7 +232,11 @@ class Perplexities:
         if length == 1:  # nothing to predict: 0/0, as the original's masked mean
             return [float("nan")] * len(rows)
         ids = torch.tensor(rows, dtype=torch.long, device=self.lm.device)
-        logits = self.lm.model(input_ids=ids, use_cache=False).logits[:, :-1, :].float()
+        model = self.lm.model
+        if getattr(model, "direct", False):
+            logits = model.logits(ids[:, :-1]).float()  # the last position predicts nothing used
+        else:
+            logits = model(input_ids=ids, use_cache=False).logits[:, :-1, :].float()
         targets = ids[:, 1:]
         loss = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
                                                  reduction="none").view(len(rows), length - 1)
