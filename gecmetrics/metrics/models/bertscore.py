@@ -184,10 +184,14 @@ class BertScorer:
             if not isinstance(text, str):
                 raise InputError(f"hypothesis: line {index + 1} is not a string ({type(text).__name__})")
         candidates = self.scorer.sequences(list(hypotheses))
-        best = None
-        for reference in self.references:
-            raw = self.scorer.prf_scores(candidates, reference)
-            best = raw if best is None else np.maximum(best, raw)  # NaN propagates, as torch.max
+        # every (hypothesis, reference) pair in one call: a hypothesis is encoded once for all
+        # the reference sets (the scorer drops a hypothesis's embeddings once its pairs are done)
+        raw = self.scorer.prf_scores(candidates * len(self.references),
+                                     [number for reference in self.references for number in reference])
+        raw = raw.reshape(len(self.references), len(candidates), 3)
+        best = raw[0]
+        for other in raw[1:]:
+            best = np.maximum(best, other)  # NaN propagates, as torch.max
         if self.baseline is not None:
             best = (best - self.baseline) / (np.float32(1.0) - self.baseline)
         return BertScoreResult(best.astype(np.float32))
