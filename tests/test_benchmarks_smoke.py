@@ -174,3 +174,16 @@ def test_m2_benchmark_quick_runs_report_each_case(script: str, shared_data: Path
             assert re.search(rf"^ours\s+{re.escape(case)}\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s\s+peak RSS",
                              completed.stdout, re.MULTILINE), completed.stdout
         assert "stages: lattice" in completed.stdout
+
+
+def test_models_benchmark_quick_run_reports_both_metrics(shared_data: Path) -> None:
+    """Scribendi and BERTScore with the tiny models (skipped inside the script without torch)."""
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "models_scribendi_bertscore.py"), "--quick",
+                                "--no-peers"], capture_output=True, text=True, timeout=900)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    if "nothing to time" in completed.stdout:
+        pytest.skip(completed.stdout.strip())
+    for metric in ("Scribendi", "BERTScore"):
+        assert f"## {metric}" in completed.stdout, completed.stdout
+    assert len(re.findall(r"^ours\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s", completed.stdout, re.MULTILINE)) == 2, \
+        completed.stdout
