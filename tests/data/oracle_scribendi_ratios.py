@@ -3,11 +3,11 @@ for tests/data/scribendi_ratios.tsv.
 
 Run in a virtualenv holding the original's code and fuzzywuzzy 0.18.0:
 
-    python scripts/oracle_scribendi_ratios.py pairs > pairs.jsonl            # the seeded pairs (any Python)
-    python scripts/oracle_scribendi_ratios.py original ORIGINAL_DIR < pairs.jsonl > a.tsv
+    python tests/data/oracle_scribendi_ratios.py pairs > pairs.jsonl            # the seeded pairs (any Python)
+    python tests/data/oracle_scribendi_ratios.py original ORIGINAL_DIR < pairs.jsonl > a.tsv
         # fuzzywuzzy WITHOUT python-Levenshtein (difflib, as the original's requirements) and
         # scribendi.py's own ScribendiScore.levenshtein_distance_ratio
-    python scripts/oracle_scribendi_ratios.py fuzz < pairs.jsonl > b.tsv
+    python tests/data/oracle_scribendi_ratios.py fuzz < pairs.jsonl > b.tsv
         # fuzzywuzzy's token_sort_ratio WITH python-Levenshtein installed (gec-metrics' environment)
 
 The pairs mix ASCII words, punctuation, digits, underscores, whitespace (tabs, several spaces),

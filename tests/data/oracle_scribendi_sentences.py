@@ -11,7 +11,7 @@ per line ``ppl_src <= ppl_hyp`` -> -1, else ``max(token_sort_ratio, levenshtein_
 prints one row per line: system, line (1-based), value, and for changed lines the two
 perplexities and both ratios (computed for every changed line, for the record).
 
-    python scripts/oracle_scribendi_sentences.py ORIGINAL_DIR MODEL SOURCE SYSTEM... > rows.tsv
+    python tests/data/oracle_scribendi_sentences.py ORIGINAL_DIR MODEL SOURCE SYSTEM... > rows.tsv
 """
 import math
 import sys

@@ -11,7 +11,7 @@ the original code.
 
 Every model here is a BERT of ``LAYERS`` layers, hidden size 64, with the cased WordPiece
 vocabulary of ``gecmetrics/data/models/conll14_cased_vocab.txt`` (derived from the CoNLL-2014
-text by ``scripts/build_conll14_vocab.py``; ``do_lower_case`` false, as ``bert-base-cased``).
+text by ``tests/data/build_conll14_vocab.py``; ``do_lower_case`` false, as ``bert-base-cased``).
 The weights come from NumPy's frozen ``RandomState`` stream seeded per parameter name (the
 recipe of :mod:`gecmetrics.core.models.tiny`, imported from there: ``parameter_values``,
 ``weights_fingerprint``), with the model's name in the seed so that the models differ. The

@@ -7,7 +7,7 @@ The model is a ``GPT2LMHeadModel`` (``model_type`` gpt2, so that code loading ``
 2 layers, hidden size 64, 4 heads and 1024 positions. Its tokenizer is GPT-2's byte-level BPE
 (every text tokenizes, nothing is unknown) with a 2048-token vocabulary trained on the CoNLL-2014
 test set text, shipped in ``gecmetrics/data/models/gpt2-conll14`` (built once by
-``scripts/build_gpt2_vocabulary.py``; its README says how). ``<|endoftext|>`` (id 0) is the
+``tests/data/build_gpt2_vocabulary.py``; its README says how). ``<|endoftext|>`` (id 0) is the
 BOS, EOS and unknown token, as in GPT-2.
 
 Weights do not come from ``transformers``' initializers (which may change between versions) but
