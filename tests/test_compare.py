@@ -306,6 +306,10 @@ def test_progress_line_only_on_a_terminal() -> None:
     progress(3, 3, "done")
     assert slow_to_show.getvalue() == ""
 
+    runs = Terminal()  # another unit (rank's TrueSkill runs)
+    StderrProgress("rank", runs, delay=0.0, unit="TrueSkill runs")(10, 1000, "TrueSkill")
+    assert "10/1,000 TrueSkill runs" in runs.getvalue() and "TrueSkill runs/s" in runs.getvalue()
+
     pipe = io.StringIO()
     progress = StderrProgress("compare", pipe, delay=0.0)
     progress(1, 3, "AMU")

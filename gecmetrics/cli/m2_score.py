@@ -10,7 +10,7 @@ from ..io.corpus import read_m2_corpus
 from ..metrics.m2.maxmatch import M2Scorer, M2Settings
 from ..metrics.m2.report import M2Report, verbose_text
 from ..run.engine import score_corpus
-from .common import StderrProgress, corpus_files, digits_option, fraction_scale_option
+from .common import corpus_files, digits_option, fraction_scale_option, progress_unless
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
@@ -65,7 +65,7 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
     scorer = M2Scorer(**given_settings(M2Settings, options))
     if scoring.verbose and not scoring.paired and not scoring.sentence:  # edits from the whole corpus
         corpus = read_m2_corpus(gold_path, hypotheses)
-        scored = score_corpus([scorer], corpus, list(hypotheses), progress=StderrProgress("m2 score"),
+        scored = score_corpus([scorer], corpus, list(hypotheses), progress=progress_unless(False, "m2 score"),
                               jobs=scoring.jobs, chunk_lines=scoring.chunk_lines)
         results = []
         for path in hypotheses:

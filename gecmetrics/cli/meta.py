@@ -8,7 +8,7 @@ from ..errors import InputError
 from ..meta.human_tables import SHIPPED_TABLES
 from ..meta.report import TABLES
 from . import main
-from .common import digits_option, jobs_option, output_format
+from .common import digits_option, jobs_option, output_format, quiet_option
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
 from .meta_run import metrics_and_corpus, report, with_table
 from .options import GreedyCommand, GreedyOption
@@ -52,6 +52,7 @@ SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
 @click.option("--latex", "as_latex", is_flag=True, help="Print LaTeX tabulars.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, systems used, notes).")
 @jobs_option
+@quiet_option
 @judgment_options
 @click.pass_context
 def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], systems: str | None,
@@ -73,6 +74,8 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     """
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
                         "give at most one of --tsv and --json (or --markdown, --latex)")
+    if as_json:
+        ctx.meta["gecmetrics.quiet"] = True  # no progress display with JSON
     if table is not None and fmt == "json":
         raise InputError("--table chooses a printed table: JSON holds them all")
     if table is not None and table not in TABLES:

@@ -8,7 +8,7 @@ from typing import Any, Callable
 import click
 
 from ..errors import InputError
-from .common import StderrProgress
+from .common import progress_unless
 
 JUDGMENT_DEFAULTS: dict[str, Any] = {
     "judgments_path": None, "ranking": "ew", "ew_procedure": "plain", "bootstrap": 0, "resample": "judgments",
@@ -105,7 +105,8 @@ def run_with_judgments(ctx: click.Context, values: dict[str, Any], corpus: Any, 
                               sentence_ranking=values["sentence_ranking"], pairwise=values["pairwise"])
     if values["plot_path"] is not None and options.level == "sentence" and not options.pairwise:
         raise InputError("--plot at the sentence level draws the pairwise heat map: add --pairwise")
+    runs = progress_unless(False, "meta-eval", unit="TrueSkill runs") if options.ranking == "ts" else None
     if scores is not None:
-        return meta_evaluate_judgments(values["judgments_path"], scores=scores, options=options)
+        return meta_evaluate_judgments(values["judgments_path"], scores=scores, options=options, ranking_progress=runs)
     return meta_evaluate_judgments(values["judgments_path"], metrics, corpus, options=options, jobs=values["jobs"],
-                                   progress=StderrProgress("meta-eval"))
+                                   progress=progress_unless(False, "meta-eval"), ranking_progress=runs)

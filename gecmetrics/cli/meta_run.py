@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
-from .common import StderrProgress, check_references, echo_json
+from .common import check_references, echo_json, progress_unless
 
 
 def metrics_and_corpus(metric_texts: tuple[str, ...], source: str | None, references: tuple[str, ...],
@@ -71,4 +71,5 @@ def with_table(human: str, human_scores: tuple[str, ...], systems: str | None, s
               "sentence_ranking": ranking}
     if scores is not None:
         return meta_evaluate(scores, **common)
-    return meta_evaluate(metrics=metrics, corpus=corpus, jobs=jobs, progress=StderrProgress("meta-eval"), **common)
+    return meta_evaluate(metrics=metrics, corpus=corpus, jobs=jobs, progress=progress_unless(False, "meta-eval"),
+                         **common)

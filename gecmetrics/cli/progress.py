@@ -17,8 +17,9 @@ class StderrProgress:
     """``progress(done, total, what)`` callbacks of the run engine as one line on stderr
     (``total`` 0: unknown, then no bar and no time left)."""
 
-    def __init__(self, command: str, stream: TextIO | None = None, delay: float = PROGRESS_DELAY_SECONDS) -> None:
-        self.command = command
+    def __init__(self, command: str, stream: TextIO | None = None, delay: float = PROGRESS_DELAY_SECONDS,
+                 unit: str = "lines") -> None:
+        self.command, self.unit = command, unit
         self.stream = stream if stream is not None else sys.stderr
         self.start = time.monotonic()
         self.delay = delay
@@ -47,11 +48,11 @@ class StderrProgress:
         if total:
             filled = min(BAR_WIDTH, int(BAR_WIDTH * done / total))
             parts.append("[" + "#" * filled + "." * (BAR_WIDTH - filled) + "]")
-            parts.append(f"{done:,}/{total:,} lines")
+            parts.append(f"{done:,}/{total:,} {self.unit}")
         else:
-            parts.append(f"{done:,} lines")
+            parts.append(f"{done:,} {self.unit}")
         if rate > 0:
-            parts.append(f"{rate:,.0f} lines/s")
+            parts.append(f"{rate:,.{0 if rate >= 10 else 1}f} {self.unit}/s")
             if total and done < total:
                 left = int((total - done) / rate)
                 parts.append(f"{left // 60}:{left % 60:02d} left")
@@ -70,9 +71,9 @@ def quiet_option(func):
                         help="Show no progress bar (it shows only on a terminal, after two seconds).")(func)
 
 
-def progress_unless(as_json: bool, command: str) -> StderrProgress | None:
+def progress_unless(as_json: bool, command: str, unit: str = "lines") -> StderrProgress | None:
     """The progress display of a command, except with --json or --quiet."""
     context = click.get_current_context(silent=True)
     if as_json or (context is not None and context.meta.get("gecmetrics.quiet")):
         return None
-    return StderrProgress(command)
+    return StderrProgress(command, unit=unit)

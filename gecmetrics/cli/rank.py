@@ -6,7 +6,7 @@ import click
 
 from ..errors import InputError
 from . import main
-from .common import digits_option, echo_json, output_format
+from .common import digits_option, echo_json, output_format, progress_unless, quiet_option
 from .meta_judgments import ranking_options, refuse_idle_ranking_options
 
 
@@ -23,6 +23,7 @@ from .meta_judgments import ranking_options, refuse_idle_ranking_options
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
 @click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, ranges, clusters, spread).")
+@quiet_option
 @click.pass_context
 def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
          bootstrap: int | None, systems: str | None, digits: int, as_tsv: bool, as_markdown: bool, as_latex: bool,
@@ -50,7 +51,8 @@ def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_proced
     if systems is not None:
         judgments = judgments.restricted(subset_systems(judgments.systems, systems))
     if ranking == "ts":
-        options = {"runs": bootstrap or DEFAULT_TS_RUNS, "seed": seed}
+        options = {"runs": bootstrap or DEFAULT_TS_RUNS, "seed": seed,
+                   "progress": progress_unless(fmt == "json", "rank", unit="TrueSkill runs")}
     else:
         options = {"procedure": ew_procedure, "seed": seed,
                    "resamples": DEFAULT_RESAMPLES if bootstrap is None else bootstrap}

@@ -231,7 +231,7 @@ class JudgmentMetaEvaluation:
 def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: Any = None, corpus: Any = None, *,
                             scores: Mapping[str, Mapping[str, float]] | None = None, scored: Any = None,
                             options: JudgmentOptions | None = None, jobs: int = 1, progress: Any = None,
-                            **settings: Any) -> JudgmentMetaEvaluation:
+                            ranking_progress: Any = None, **settings: Any) -> JudgmentMetaEvaluation:
     """Meta-evaluate metrics against raw human judgments (a :class:`Judgments` or the path of
     an Appraise XML file). The metric side is ``metrics`` (objects or registry texts such as
     ``"green:beta=2"``) scored on ``corpus`` (a :class:`~gecmetrics.Corpus` whose hypotheses
@@ -240,7 +240,8 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     without an output are left out with a note (an error when ``systems`` names them); an
     output of a system the judgments do not rank is an error. ``options``, or its fields as
     keywords: see :class:`JudgmentOptions`. ``jobs`` worker processes (0: one per core) and a
-    ``progress`` callback go to :func:`~gecmetrics.run.engine.score_corpus`."""
+    ``progress`` callback go to :func:`~gecmetrics.run.engine.score_corpus`; ``ranking_progress``
+    hears of the TrueSkill runs (``ranking="ts"``)."""
     if options is not None and settings:
         raise InputError("give options or their fields as keywords, not both")
     settings = options if options is not None else JudgmentOptions(**settings)
@@ -259,7 +260,10 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     if settings.level == "sentence":
         _sentence_level(result, judgments, side, settings)
     else:
-        result.ranking = human_ranking(judgments, settings.ranking, **settings.ranking_options())
+        ranking_options = settings.ranking_options()
+        if settings.ranking == "ts" and ranking_progress is not None:
+            ranking_options["progress"] = ranking_progress
+        result.ranking = human_ranking(judgments, settings.ranking, **ranking_options)
         if settings.sentence_ranking is not None:
             side = side.ranked_by_sentences(settings.sentence_ranking, choice.systems)
         _system_level(result, judgments, side, settings)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -298,11 +298,13 @@ def _trueskill_run(observations: _PairObservations, systems: Sequence[str], play
 
 
 def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: int = 0,
-                     confidence: float = DEFAULT_CONFIDENCE) -> HumanRanking:
+                     confidence: float = DEFAULT_CONFIDENCE,
+                     progress: Callable[[int, int, str], None] | None = None) -> HumanRanking:
     """TrueSkill as GJG15's Makefile runs ``wmt-trueskill/TS.py -n 2 -d 0`` (parameters of
     Sakaguchi et al. 2014: mu 0, sigma 0.5, tau 0, draw probability 0.25, beta = sigma * plays /
     40, plays = comparisons + 1): the score is the mean mu over ``runs`` seeded runs (the
-    Makefile makes 1000), ranges and clusters come from the runs' rankings (``cluster.py``)."""
+    Makefile makes 1000), ranges and clusters come from the runs' rankings (``cluster.py``).
+    ``progress(runs_done, runs, what)`` hears of every run."""
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
     _check_systems(judgments)
@@ -316,8 +318,14 @@ def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: in
                               draw_probability=TS_DRAW_PROBABILITY)
     updater = _OneVersusOne(env, trueskill.calc_draw_margin(TS_DRAW_PROBABILITY, 2, env))
     observations = _pair_observations(pairwise)
-    rngs = [np.random.default_rng([seed, run]) for run in range(runs)]
-    samples = np.stack([_trueskill_run(observations, judgments.systems, plays, updater, rng) for rng in rngs])
+    rows = []
+    for run in range(runs):
+        rows.append(_trueskill_run(observations, judgments.systems, plays, updater, np.random.default_rng([seed, run])))
+        if progress is not None:
+            progress(run + 1, runs, "TrueSkill")
+    if progress is not None:
+        progress(runs, runs, "done")
+    samples = np.stack(rows)
     ranking = HumanRanking("ts", "trueskill", [], {}, resamples=runs, seed=seed, source=judgments.source,
                            comparisons=pairwise.size)
     return _finish(ranking, list(judgments.systems), samples.mean(axis=0), samples, confidence)
