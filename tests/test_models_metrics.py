@@ -256,8 +256,8 @@ def test_compare_without_references(models, files):
     assert data["rows"] == python.to_dict()["rows"]
     code, table, err = run_cli(*args)
     assert code == 0, err
-    assert [cell.strip() for cell in table.splitlines()[1].split("|")[1:5]] == ["system", "SOME", "IMPARA",
-                                                                               "IMPARA t0.99"]
+    assert [cell.strip() for cell in table.splitlines()[1].split("|")[1:5]] == ["system", "SOME (x100)",
+                                                                               "IMPARA (x100)", "IMPARA t0.99 (x100)"]
     for name in names:
         row = next(line for line in table.splitlines() if f" {files[name]} " in line)
         assert f"{100 * python.score(files[name], 'SOME'):.2f}" in row

@@ -469,6 +469,10 @@ class Metric(ABC):
     sentence scores, edit attribution need them)."""
     column_setting: ClassVar[str | None] = None
     """The setting whose values are the columns (GREEN's ``beta``), if the metric has several."""
+    chunk_lines: ClassVar[int | None] = None
+    """Sentences per chunk this metric prefers when a run is not told (None: the run's default):
+    a slow metric (a parser, a model) takes small chunks, so that progress moves and workers
+    share the work; results never depend on it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(self.positional):

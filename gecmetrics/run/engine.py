@@ -215,6 +215,9 @@ class _Run:
         self.progress = progress
         self.checks = text_checks(self.metrics)
         self.done = 0
+        preferred = [m.chunk_lines for m in self.metrics if getattr(m, "chunk_lines", None)]
+        self.chunk_lines = min(preferred) if preferred else None
+        """The metrics' preferred chunk size, used when the run is not given one."""
 
     def tick(self, lines: int, total: int) -> None:
         self.done += lines * len(self.names)
@@ -272,7 +275,7 @@ def _chunk_results(executor: Executor, function: Callable[[Any], Any], files: Co
 
 def _file_outcomes(run: _Run, files: CorpusFiles, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
     """(chunk source, outcome) of every chunk of the files, in order (see :func:`_chunk_results`)."""
-    chunk_lines = _parallel_chunk_lines(files, run.executor, chunk_lines)
+    chunk_lines = _parallel_chunk_lines(files, run.executor, run.chunk_lines if chunk_lines is None else chunk_lines)
     shown = files.shown_texts
     total = _sentences_of(files, run.progress)
     for source, outcome in _chunk_results(run.executor, _run_task, files, chunk_lines,
@@ -299,7 +302,7 @@ def _sentences_of(files: CorpusFiles, progress: ProgressCallback | None) -> int:
 
 def _corpus_outcomes(run: _Run, corpus: Corpus, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
     """(chunk, outcome) of a corpus in memory, in chunks of sentences."""
-    step = chunk_size(chunk_lines)
+    step = chunk_size(run.chunk_lines if chunk_lines is None else chunk_lines)
     if run.executor.jobs > 1:
         step = min(step, max(1, -(-corpus.size // (2 * run.executor.jobs))))
     chunks = (corpus.slice(start, min(start + step, corpus.size)) for start in range(0, corpus.size, step))

@@ -115,6 +115,7 @@ class ErrantText(ErrantCompare):
     name = "errant"
     settings_class = ErrantTextSettings
     hypothesis_kind = TEXT
+    chunk_lines = 250  # parsing is slow: progress moves every few seconds, -p N workers share the lines
 
     @property
     def reference_kind(self) -> str:  # type: ignore[override]

@@ -236,6 +236,7 @@ class LLMJudgeMetric(Metric):
     fraction = False  # scores 1-5
     higher_is_better = True
     has_sentence_scores = True
+    chunk_lines = 50  # each answer takes a request: progress moves with every few sentences
     variant = "llm-s"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

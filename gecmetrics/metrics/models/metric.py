@@ -263,6 +263,7 @@ class ModelMetric(Metric):
     scale = 1.0
     higher_is_better = True
     has_sentence_scores = True
+    chunk_lines = 250  # model inference is slow: progress moves, -p N workers share the lines
     model_roles: ClassVar[dict[str, str]] = {}
     """Signature key -> the scorer's model of that role, shown with its weights fingerprint."""
 

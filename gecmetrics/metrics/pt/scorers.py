@@ -211,6 +211,7 @@ class PTMetric(RunningFMetric):
     positional = ("model",)
     rule = PT_RULE
     title: ClassVar[str] = "PT"
+    chunk_lines = 250  # BERT encodings are slow: progress moves, -p N workers share the lines
 
     @property
     def engine(self) -> PTEngine:
