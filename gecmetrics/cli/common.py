@@ -89,7 +89,8 @@ def chunk_lines_option(func: Callable) -> Callable:
     """``--chunk-lines``: sentences read and counted together."""
     return click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
                         help=f"Sentences read and counted together (memory stays near one chunk's needs; "
-                             f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}]")(func)
+                             f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}, or the metric's own: "
+                             f"250 for ERRANT, PT and model metrics, 50 for LLM judges]")(func)
 
 
 def scale_options(func: Callable) -> Callable:
