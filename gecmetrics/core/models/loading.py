@@ -78,6 +78,9 @@ class LoadedModel:
     cls_id: int
     sep_id: int
     max_length: int
+    direct: bool = False
+    """Whether the encoder is computed straight from the weights (``encoder.DirectBert``) or by
+    transformers' model class: the two agree to ~1e-6, not to the bit, so signatures say which."""
 
     def encode(self, texts: list[str]) -> list[tuple[int, ...]]:
         """Token ids of each text as BERTScore makes them: stripped, special tokens added,
@@ -259,6 +262,7 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
     layers = default_layers(name) if num_layers is None else num_layers
     with quiet_loading(transformers):
         model = _direct_encoder(torch, transformers, source, layers, name)
+        direct = model is not None
         if model is None:
             model = _load_encoder(transformers, source)
             truncate_layers(torch, model, layers, name)
@@ -276,4 +280,4 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
     revision = model_revision(transformers, model, source)
     return LoadedModel(name, tokenizer, model, chosen, layers, revision, torch.__version__,
                        transformers.__version__, prefix_space, int(tokenizer.cls_token_id),
-                       int(tokenizer.sep_token_id), max_length)
+                       int(tokenizer.sep_token_id), max_length, direct)

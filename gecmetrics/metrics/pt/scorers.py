@@ -134,7 +134,8 @@ class PTEngine:
             name = os.path.basename(os.path.normpath(os.path.expanduser(name)))
         return [("model", name), ("rev", loaded.revision), ("layer", str(loaded.num_layers)),
                 ("baseline", self.baseline_name), ("torch", loaded.torch_version.split("+")[0]),
-                ("transformers", loaded.transformers_version)]
+                ("transformers", loaded.transformers_version),
+                ("encoder", "direct" if loaded.direct else "transformers")]
 
 
 _ENGINES: dict[tuple, PTEngine] = {}
