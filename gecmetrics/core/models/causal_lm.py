@@ -156,7 +156,8 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
 def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> Any:
     """The model as a :class:`~gecmetrics.core.models.gpt2.DirectGPT2` when it is a plain GPT-2
     with one weight file (in the folder, or in the hub cache), else None (transformers loads it)."""
-    from .gpt2 import WEIGHT_NAMES, DirectGPT2, read_config, read_weights, supports
+    from .encoder import WEIGHT_NAMES, read_config
+    from .gpt2 import DirectGPT2, read_weights, supports
 
     if os.path.isdir(source):
         config_path = os.path.join(source, "config.json")

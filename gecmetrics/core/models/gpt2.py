@@ -11,26 +11,12 @@ loaded through transformers instead (``causal_lm.py``).
 """
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
-
-WEIGHT_NAMES = ("model.safetensors", "pytorch_model.bin")
-"""Single-file weights this model reads (sharded checkpoints go through transformers)."""
 
 _LAYER_PARTS = ("ln_1.weight", "ln_1.bias", "attn.c_attn.weight", "attn.c_attn.bias", "attn.c_proj.weight",
                 "attn.c_proj.bias", "ln_2.weight", "ln_2.bias", "mlp.c_fc.weight", "mlp.c_fc.bias",
                 "mlp.c_proj.weight", "mlp.c_proj.bias")
-
-
-def read_config(path: str) -> dict:
-    """A model's config.json as a dict ({} when unreadable: transformers then reports it)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            config = json.load(handle)
-    except (OSError, ValueError):
-        return {}
-    return config if isinstance(config, dict) else {}
 
 
 def supports(config: dict) -> bool:
