@@ -24,6 +24,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError
+from .loading import model_source, quiet_loading
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
 DTYPES = ("float32", "float16", "bfloat16")
@@ -67,22 +68,6 @@ def check_dtype(dtype: str) -> str:
     return dtype
 
 
-def model_source(name: str) -> str:
-    """A hub name or an existing model folder (one with config.json), else one line."""
-    if not isinstance(name, str) or not name.strip():
-        raise InputError(f"the model must be a model name or a folder, got {name!r}")
-    name = os.path.expanduser(name.strip())
-    if os.path.isdir(name):
-        if not os.path.isfile(os.path.join(name, "config.json")):
-            raise InputError("not a model folder: it has no config.json", name)
-        return name
-    if os.path.exists(name):
-        raise InputError("not a model folder (a file was given)", name)
-    if name.startswith((".", "/", "~")) or name.count("/") > 1:
-        raise InputError("no such model folder", name)
-    return name
-
-
 @dataclass
 class CausalLM:
     """A loaded tokenizer and causal LM on ``device`` in ``dtype``, with what identifies it."""
@@ -123,7 +108,6 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     device = check_device(device)
     check_dtype(dtype)
     set_threads(torch, threads)
-    from .loading import quiet_loading
 
     torch_dtype = getattr(torch, dtype)
     major = int(transformers.__version__.split(".")[0])

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..cache import Cache, cache_key
 from ...errors import InputError
-from .loading import _first_line, _model_source, quiet_loading
+from .loading import _first_line, model_source, quiet_loading
 from .tiny import weights_fingerprint
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
@@ -86,7 +86,7 @@ def resolve_dtype(torch: Any, dtype: str) -> Any:
 
 def load_tokenizer(transformers: Any, name: str) -> Any:
     """A BERT-style tokenizer (one with [CLS], [SEP] and [PAD]) by hub name or folder."""
-    source = _model_source(name)
+    source = model_source(name)
     try:
         with quiet_loading(transformers):
             tokenizer = transformers.AutoTokenizer.from_pretrained(source)
@@ -156,7 +156,7 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
 
     torch, _ = import_backend()
     chosen_device, chosen_dtype = resolve_device(torch, device), resolve_dtype(torch, dtype)
-    source = _model_source(name)
+    source = model_source(name)
     files = _files(source)
     try:
         loaded = load_direct(torch, *files, kind == "regressor") if files else None

@@ -104,11 +104,11 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
-def _model_source(name: str) -> str:
+def model_source(name: str) -> str:
     """The name as given, after checking that a path-like name is an existing folder."""
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"the model must be a model name or a folder, got {name!r}")
-    name = os.path.expanduser(name)
+    name = os.path.expanduser(name.strip())
     if os.path.isdir(name):
         if not os.path.isfile(os.path.join(name, "config.json")):
             raise InputError("not a model folder: it has no config.json", name)
@@ -258,7 +258,7 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
     (default: CUDA when available, else CPU). Plain BERT models are computed directly from
     their weights (``encoder.py``), others by transformers' model classes."""
     torch, transformers = import_backend()
-    source = _model_source(name)
+    source = model_source(name)
     layers = default_layers(name) if num_layers is None else num_layers
     with quiet_loading(transformers):
         model = _direct_encoder(torch, transformers, source, layers, name)
