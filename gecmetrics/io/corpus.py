@@ -230,14 +230,16 @@ def read_m2_corpus(gold_path: str, hypotheses: Sequence[str]) -> Corpus:
     return corpus
 
 
-def read_m2_hypotheses(reference: str, hypotheses: Sequence[str]) -> Corpus:
-    """The reference M2 and the hypothesis M2 files, checked sentence by sentence."""
+def read_m2_hypotheses(reference: str, hypotheses: Sequence[str], target_lines: bool = False) -> Corpus:
+    """The reference M2 and the hypothesis M2 files, checked sentence by sentence
+    (``target_lines``: ChERRANT's M2 files, see :func:`~gecmetrics.io.m2.read_m2`)."""
     from .m2 import read_m2
 
     if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
-    blocks = {_shown(path): read_m2(path) for path in hypotheses}
-    corpus = Corpus(None, [], blocks, read_m2(reference), {"source": _shown(reference), "gold": _shown(reference)})
+    blocks = {_shown(path): read_m2(path, target_lines) for path in hypotheses}
+    corpus = Corpus(None, [], blocks, read_m2(reference, target_lines),
+                    {"source": _shown(reference), "gold": _shown(reference)})
     for name, hypothesis in blocks.items():
         corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
     return corpus
