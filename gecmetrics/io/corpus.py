@@ -157,15 +157,24 @@ def _hypothesis(lines: Any, name: str) -> list:
 
 def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str = "the M2 file",
                      source_name: str = "the source", offset: int = 0) -> None:
-    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens
+    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens,
+    or, for character-level M2 (ChERRANT's), the characters of the line without its whitespace
     (``offset``: sentences before these, for the numbers in messages)."""
     if len(blocks) != len(sources):
         raise InputError(f"has {len(blocks)} sentences but {source_name} has {len(sources)} lines", m2_name)
     for i, (block, source) in enumerate(zip(blocks, sources), start=offset + 1):
         _block_source(block, i - 1, m2_name)
-        if block.source.split() != source.split():
+        tokens = block.source.split()
+        if tokens != source.split() and not _characters_of(tokens, source):
             raise InputError(f"the source of sentence {i} differs from line {i} of {source_name}",
                              m2_name, block.line or None)
+
+
+def _characters_of(tokens: list[str], line: str) -> bool:
+    """Whether M2 tokens are ChERRANT's character tokens of a text line."""
+    from ..core.lang.zh.text import char_tokens, clean
+
+    return len(tokens) <= len(line) and tokens == char_tokens(clean(line))
 
 
 def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_name: str, offset: int = 0) -> None:
