@@ -21,6 +21,7 @@ from ...core.lang import ENGLISH, language_kind, make_language
 from ...core.lang.base import EDITS, NOOP, NOT_ANNOTATABLE, EditLanguage, PairEdits, annotate_pair
 from ...errors import InputError
 from ...io.m2 import Block, Edit
+from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, SpacyModel, model_name
 
 _NONE = "-NONE-"
 
@@ -124,7 +125,6 @@ def language_annotator(lang: str, *, spacy_model: str | None = None, merge: str 
     ChERRANT character annotator (zh) or the generic one (any other code)."""
     if lang == ENGLISH:
         from .annotator import Annotator
-        from .metric import shared_model
 
         return Annotator(shared_model(spacy_model), merge, lev, tokenise, word_list)
     if language_kind(lang) == "cherrant":
@@ -135,7 +135,7 @@ def language_annotator(lang: str, *, spacy_model: str | None = None, merge: str 
                                            tokenise=tokenise))
 
 
-_MODELS: dict[tuple[str, str | None], Any] = {}
+_GENERIC_MODELS: dict[tuple[str, str | None], Any] = {}
 
 
 def shared_language_model(code: str, model: str | None) -> Any:
@@ -143,6 +143,18 @@ def shared_language_model(code: str, model: str | None) -> Any:
     from ...core.lang.generic import AnyLanguageModel
 
     key = (code, model)
-    if key not in _MODELS:
-        _MODELS[key] = AnyLanguageModel(model, code)
-    return _MODELS[key]
+    if key not in _GENERIC_MODELS:
+        _GENERIC_MODELS[key] = AnyLanguageModel(model, code)
+    return _GENERIC_MODELS[key]
+
+
+_MODELS: dict[str, SpacyModel] = {}
+
+
+def shared_model(name: str | None) -> SpacyModel:
+    """One loaded pipeline per model name in a process, whatever the number of metrics using it
+    (None: the default model, :func:`~gecmetrics.core.lang.en.parse.model_name`)."""
+    name = model_name(name)
+    if name not in _MODELS:
+        _MODELS[name] = SpacyModel(name, DEFAULT_BATCH_SIZE)
+    return _MODELS[name]

@@ -25,11 +25,11 @@ from ..m2.cherrant import CherrantCompare, CherrantSettings
 from ..m2.compare import EditTable, ErrantCompare, ErrantResult, ErrantStatistics
 from ...io.m2 import Block
 from ..protocol import M2, TEXT, choice, parse_bool, setting, setting_label
-from .annotator import Annotator
-from .languages import language_annotator
+
+from .languages import language_annotator, shared_model  # noqa: F401 (shared_model: re-exported)
 from ...core.lang import DEFAULT_LANGUAGE, ENGLISH, language_kind, parse_lang
 from ...core.lang.en.merge import STRATEGIES
-from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, MODEL_VARIABLE, SpacyModel, model_name
+from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE
 from ...core.lang.en.wordlist import SHIPPED_WORDS, load_word_list, word_list_path, words_checksum
 
 
@@ -133,18 +133,6 @@ ANNOTATION_SETTINGS = ("lang", "merge", "lev", "tokenise", "spacy_model", "annot
                        "no_simplified", "alignments", "granularity", "segmenter")
 """The settings of how texts are annotated (the rest are compare_m2's)."""
 CHERRANT_ONLY = ("cherrant_data", "no_simplified", "alignments", "granularity", "segmenter")
-
-_MODELS: dict[str, SpacyModel] = {}
-
-
-def shared_model(name: str | None) -> SpacyModel:
-    """One loaded pipeline per model name in a process, whatever the number of metrics using it
-    (None: the default model, :func:`~gecmetrics.core.lang.en.parse.model_name`)."""
-    name = model_name(name)
-    if name not in _MODELS:
-        _MODELS[name] = SpacyModel(name, DEFAULT_BATCH_SIZE)
-    return _MODELS[name]
-
 
 class ErrantPrepared:
     """What every hypothesis shares: the annotator (spaCy pipeline, parse cache), the sources,

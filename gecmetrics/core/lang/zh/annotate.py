@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 from ..base import EDITS, NOOP, NOT_ANNOTATABLE as NA, annotate_pair
 from .classify import TypedEdit
 from .data import CherrantData
-from .language import NO_ERROR, NOT_ANNOTATABLE_TEXT as NOT_ANNOTATABLE, STRATEGIES, ChineseCharacters
+from .language import NO_ERROR, NOT_ANNOTATABLE_TEXT as NOT_ANNOTATABLE, STRATEGIES, ChineseCharacters  # noqa: F401
 from .text import char_tokens
 
 
