@@ -95,7 +95,8 @@ def cleme(hypotheses: tuple[str, ...], reference: str, lang: str | None, assumpt
         for path in paths:
             if len(paths) > 1:
                 click.echo(f"== {path}")
-            sys.stdout.write(format_chunk_tables(metric.partitions(prepared, whole.hypotheses[path], path)))
+            sys.stdout.write(format_chunk_tables(metric.partitions(prepared, whole.hypotheses[path], path),
+                                                 metric.token_delimiter))
     results = [(path, scored.result(path, 0)) for path in paths]
     if as_json:
         echo_json([{"hypothesis": path, **result.to_dict()} for path, result in results])

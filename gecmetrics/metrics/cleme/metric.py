@@ -270,6 +270,11 @@ class ChunkMetric(Metric):
         """zh reads ChERRANT's M2 files (their ``T`` lines)."""
         return self.settings.lang == "zh"
 
+    @property
+    def token_delimiter(self) -> str:
+        """How the chunk tables join tokens: a space, none for Chinese (the official visualisation's)."""
+        return "" if self.settings.lang == "zh" else " "
+
     def blocks(self, blocks: Sequence[Any], name: str) -> Sequence[Any]:
         """The M2 blocks as the language reads them: as they are (en), or ChERRANT's character M2
         with each target's first edit set (zh)."""
