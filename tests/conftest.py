@@ -123,7 +123,7 @@ def no_spacy(monkeypatch):
     """``import spacy`` fails, as without the errant extra, and no model is loaded already."""
     import builtins
 
-    from gecmetrics.metrics.errant import metric
+    from gecmetrics.metrics.errant import languages
 
     real_import = builtins.__import__
 
@@ -133,7 +133,7 @@ def no_spacy(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", without_spacy)
-    monkeypatch.setattr(metric, "_MODELS", {})
+    monkeypatch.setattr(languages, "_MODELS", {})  # the process's loaded models (shared_model)
 
 
 def write_files(folder: Path, contents: dict[str, list[str] | str]) -> dict[str, str]:

@@ -68,7 +68,7 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
     if output not in (None, "-"):
         check_not_input(output, files.paths)
     chunks = map_chunks(job, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines)
-    write_output((format_m2(blocks) for _, _, blocks in chunks), output)
+    write_output((blocks if isinstance(blocks, str) else format_m2(blocks) for _, _, blocks in chunks), output)
 
 
 def write_output(texts: Iterable[str], output: str | None) -> None:

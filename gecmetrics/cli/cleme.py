@@ -8,7 +8,7 @@ import click
 
 from ..errors import InputError
 from ..io.corpus import Corpus, read_m2_hypotheses
-from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric
+from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric, ChunkSettings
 from ..metrics.cleme.report import format_chunk_tables, score_table, sentence_table
 from ..metrics.cleme.statistics import ASSUMPTIONS
 from ..run.engine import score_corpus
@@ -16,14 +16,15 @@ from ..run.files import shown
 from ..stats.significance import resamplers_for
 from . import main
 from .common import digits_option, echo_json, fraction_scale_option, progress_unless, scale_options, scored_files
-from .options import GreedyCommand, GreedyOption
+from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .significance import run_paired_tests, significance_options
 
 
 def build_metric(assumption: str, level: str, unweighted: bool, beta: float | None, cleme2: bool,
-                 factors: str | None) -> ChunkMetric:
+                 factors: str | None, lang: str | None = None) -> ChunkMetric:
     """CLEME or CLEME2.0 with the command's settings (beta is CLEME's, factors CLEME2.0's)."""
-    common = {"assumption": assumption, "level": level, "weighted": not unweighted}
+    common = {"assumption": assumption, "level": level, "weighted": not unweighted,
+              **given_settings(ChunkSettings, {"lang": lang})}
     if cleme2:
         if beta is not None:
             raise InputError("-b/--beta is CLEME's F-beta; CLEME2.0 (--cleme2) has no beta (see --factors)")
@@ -39,6 +40,7 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: float | No
                    "baseline of a paired test.")
 @click.option("-ref", "reference", required=True, metavar="FILE",
               help="Reference M2 file, one or more annotators.")
+@settings_options(ChunkSettings, ["lang"])
 @click.option("--assumption", type=click.Choice(ASSUMPTIONS), default="dependent", show_default=True,
               help="dependent: each reference alone (the best one per sentence); independent: all references "
                    "at once (a correction is right if any reference has it).")
@@ -63,7 +65,7 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: float | No
 @fraction_scale_option
 @scale_options
 @significance_options()
-def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: str, unweighted: bool,
+def cleme(hypotheses: tuple[str, ...], reference: str, lang: str | None, assumption: str, level: str, unweighted: bool,
           beta: float | None, cleme2: bool, factors: str | None, sentence: bool, verbose: bool, as_json: bool,
           show_signature: bool, digits: int, scale: float, jobs: int, chunk_lines: int | None, dask_address: str | None,
           paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
@@ -80,7 +82,7 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
     """
     if verbose and as_json:
         raise InputError("-v (chunk tables) does not go with --json")
-    metric = build_metric(assumption, level, unweighted, beta, cleme2, factors)
+    metric = build_metric(assumption, level, unweighted, beta, cleme2, factors, lang)
     paths = [shown(path) for path in hypotheses]
     scored, whole = _scored(metric, reference, hypotheses, verbose, jobs, chunk_lines, dask_address,
                             progress_unless(as_json, "cleme"))
@@ -94,7 +96,8 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
         for path in paths:
             if len(paths) > 1:
                 click.echo(f"== {path}")
-            sys.stdout.write(format_chunk_tables(metric.partitions(prepared, whole.hypotheses[path], path)))
+            sys.stdout.write(format_chunk_tables(metric.partitions(prepared, whole.hypotheses[path], path),
+                                                 metric.token_delimiter))
     results = [(path, scored.result(path, 0)) for path in paths]
     if as_json:
         echo_json([{"hypothesis": path, **result.to_dict()} for path, result in results])
@@ -111,7 +114,7 @@ def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], wh
     """(the statistics of every hypothesis file, the whole corpus or None): the files are read
     chunk by chunk, or whole when ``whole`` (-v draws the chunk tables from the whole corpus)."""
     if whole:
-        corpus = read_m2_hypotheses(reference, hypotheses)
+        corpus = read_m2_hypotheses(reference, hypotheses, metric.m2_target_lines)
         return score_corpus([metric], corpus, list(corpus.hypotheses), progress=progress, jobs=jobs,
                             chunk_lines=chunk_lines), corpus
     return scored_files([metric], None, (), hypotheses, reference, jobs=jobs, chunk_lines=chunk_lines,

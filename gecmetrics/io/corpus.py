@@ -81,7 +81,7 @@ class Corpus:
             number = self.offset + k + 1
             if not hasattr(block, "source"):
                 raise InputError(f"expected M2 blocks, got {type(block).__name__} at sentence {number}", name)
-            if block.source.split() != source.split():
+            if block.source.split() != source.split() and not _characters_of(block.tokens, source):
                 place = f"sentence {number} of {where}" + (f" (line {self.gold[k].line})"
                                                            if self.gold is not None and self.gold[k].line else "")
                 if self.gold is None:
@@ -171,25 +171,40 @@ def _hypothesis(lines: Any, name: str) -> list:
 
 def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str = "the M2 file",
                      source_name: str = "the source", offset: int = 0) -> None:
-    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens
+    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens,
+    or, for character-level M2 (ChERRANT's), the characters of the line without its whitespace
     (``offset``: sentences before these, for the numbers in messages)."""
     if len(blocks) != len(sources):
         raise InputError(f"has {len(blocks)} sentences but {source_name} has {len(sources)} lines", m2_name)
     for i, (block, source) in enumerate(zip(blocks, sources), start=offset + 1):
         _block_source(block, i - 1, m2_name)
-        if block.source.split() != source.split():
+        tokens = block.source.split()
+        if tokens != source.split() and not _characters_of(tokens, source):
             raise InputError(f"the source of sentence {i} differs from line {i} of {source_name}",
                              m2_name, block.line or None)
+
+
+def _characters_of(tokens: list[str], line: str) -> bool:
+    """Whether M2 tokens are ChERRANT's character tokens of a text line."""
+    from ..core.lang.zh.text import char_tokens, clean
+
+    return len(tokens) <= len(line) and tokens == char_tokens(clean(line))
 
 
 def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_name: str, offset: int = 0) -> None:
     """A hypothesis's M2 blocks, applied (annotator 0's edits), must give its text, token for
     token: M2 files given in another order than the text files are caught here (``offset``:
-    sentences before these, for the numbers in messages)."""
+    sentences before these, for the numbers in messages). Character-level blocks (ChERRANT's,
+    whose targets are converted to simplified characters and may hold several edit sets) are
+    checked by their sources only."""
     from .m2_references import apply_edits  # M2 code only for corpora with M2
 
     for k, (block, line) in enumerate(zip(blocks, lines), start=offset + 1):
-        if len(block.annotators()) <= 1 and apply_edits(block.tokens, block.edits, name, block.line) != line.split():
+        tokens = block.tokens
+        if any(edit.edit_set for edit in block.edits) or (len(tokens) > 1 and all(len(t) == 1 for t in tokens)
+                                                          and tokens != line.split()):
+            continue
+        if len(block.annotators()) <= 1 and apply_edits(tokens, block.edits, name, block.line) != line.split():
             raise InputError(f"sentence {k} with its edits applied differs from line {k} of {text_name}",
                              name, block.line or None)
 
@@ -244,14 +259,16 @@ def read_m2_corpus(gold_path: str, hypotheses: Sequence[str]) -> Corpus:
     return corpus
 
 
-def read_m2_hypotheses(reference: str, hypotheses: Sequence[str]) -> Corpus:
-    """The reference M2 and the hypothesis M2 files, checked sentence by sentence."""
+def read_m2_hypotheses(reference: str, hypotheses: Sequence[str], target_lines: bool = False) -> Corpus:
+    """The reference M2 and the hypothesis M2 files, checked sentence by sentence
+    (``target_lines``: ChERRANT's M2 files, see :func:`~gecmetrics.io.m2.read_m2`)."""
     from .m2 import read_m2
 
     if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
-    blocks = {_shown(path): read_m2(path) for path in hypotheses}
-    corpus = Corpus(None, [], blocks, read_m2(reference), {"source": _shown(reference), "gold": _shown(reference)})
+    blocks = {_shown(path): read_m2(path, target_lines) for path in hypotheses}
+    corpus = Corpus(None, [], blocks, read_m2(reference, target_lines),
+                    {"source": _shown(reference), "gold": _shown(reference)})
     for name, hypothesis in blocks.items():
         corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
     return corpus

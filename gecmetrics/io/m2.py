@@ -8,6 +8,7 @@ a silently misread annotation.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, TextIO
@@ -27,7 +28,7 @@ encode a (hypothesis, reference) pair of them in one int64 (id * 2**31 + id), so
 2**31. 4294967296 and 9223372036854775808 were OverflowErrors in the scorers."""
 
 _INTEGER = re.compile(r"-?[0-9]+")
-_TARGET_LINE = re.compile(r"T[0-9]+(-A[0-9]+)? ")
+_TARGET_LINE = re.compile(r"T[0-9]+(?:-A([0-9]+))? ")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,9 @@ class Edit:
     required: str = "REQUIRED"
     comment: str = "-NONE-"
     annotator: int = 0
+    edit_set: int = field(default=0, compare=False)
+    """In ChERRANT's M2 files, the number n of the ``T<k>-A<n>`` line the edit follows (one of
+    the target's equally cheap edit sets; 0 elsewhere). Not part of the line, nor of equality."""
 
     @property
     def is_noop(self) -> bool:
@@ -166,9 +170,11 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_
                    ) -> Iterator[Block]:
     """The blocks of M2 lines, each as soon as it is complete (a file of any size in bounded
     memory); errors name ``name`` and the line (``first_line``: the number of the first).
-    ``target_lines``: skip ChERRANT's ``T<k>[-A<n>] <text>`` lines inside blocks."""
+    ``target_lines``: skip ChERRANT's ``T<k>[-A<n>] <text>`` lines inside blocks, each ``A``
+    line after ``T<k>-A<n>`` keeping n as its :attr:`Edit.edit_set`."""
     current: Block | None = None
     n_tokens = 0
+    edit_set = 0
     for line_number, line in enumerate(lines, start=first_line):
         if not line.strip():
             if current is not None:
@@ -180,12 +186,14 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_
                 raise InputError("'S' line inside a block (a blank line must separate blocks)", name, line_number)
             current = Block(line[2:], [], line_number)
             n_tokens = len(current.tokens)
+            edit_set = 0
         elif line.startswith("A ") or line == "A":
             if current is None:
                 raise InputError("'A' line outside a block (no 'S' line before it)", name, line_number)
-            current.edits.append(_parse_edit_line(line[2:], n_tokens, name, line_number))
-        elif target_lines and current is not None and _TARGET_LINE.match(line):
-            continue
+            edit = _parse_edit_line(line[2:], n_tokens, name, line_number)
+            current.edits.append(dataclasses.replace(edit, edit_set=edit_set) if edit_set else edit)
+        elif target_lines and current is not None and (target := _TARGET_LINE.match(line)):
+            edit_set = int(target.group(1) or 0)
         else:
             shown = line if len(line) <= 40 else line[:40] + "..."
             raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}", name,

@@ -467,6 +467,9 @@ class Metric(ABC):
     has_sentence_scores: ClassVar[bool] = True
     """Whether each sentence has a score of its own (sentence-level meta-evaluation, rankings from
     sentence scores, edit attribution need them)."""
+    m2_target_lines: ClassVar[bool] = False
+    """True for a metric that reads ChERRANT's M2 files, whose ``T<k>[-A<n>]`` lines the run's
+    M2 reader then accepts (an instance may decide by its settings: a property)."""
     column_setting: ClassVar[str | None] = None
     """The setting whose values are the columns (GREEN's ``beta``), if the metric has several."""
     chunk_lines: ClassVar[int | None] = None

@@ -53,7 +53,7 @@ class FileChunk:
         """The chunk as the serial reader makes it (gold, texts, then M2, each checked as it
         does); :class:`Misread` when a range does not hold its sentences."""
         files = self.files
-        gold = _read_blocks(self.gold) if self.gold is not None else None
+        gold = _read_blocks(self.gold, files.target_lines) if self.gold is not None else None
         texts = [_read_lines(part) for part in self.texts]
         sources = texts[0] if files.source is not None else None
         rest = texts[1:] if files.source is not None else texts
@@ -61,13 +61,13 @@ class FileChunk:
         corpus = Corpus(sources, rest[:refs], {}, gold, dict(files.names), offset=self.offset)
         if files.m2_hypotheses:
             for name, part in zip(files.hypothesis_names, self.m2):
-                blocks = _read_blocks(part)
+                blocks = _read_blocks(part, files.target_lines)
                 corpus.check_blocks(blocks, name)
                 corpus.hypotheses[name] = blocks
             return corpus
         corpus.hypotheses = dict(zip(files.hypotheses, rest[refs:]))
         for path, part in zip(files.hypotheses, self.m2):
-            corpus.add_hypothesis_m2(path, _read_blocks(part), part.path)
+            corpus.add_hypothesis_m2(path, _read_blocks(part, files.target_lines), part.path)
         return corpus
 
 
@@ -85,8 +85,8 @@ def _read_lines(part: ByteRange) -> list[str]:
     return lines
 
 
-def _read_blocks(part: ByteRange) -> list[Any]:
-    blocks = list(iter_m2_blocks(_read_bytes(part), part.path, part.first_line))
+def _read_blocks(part: ByteRange, target_lines: bool = False) -> list[Any]:
+    blocks = list(iter_m2_blocks(_read_bytes(part), part.path, part.first_line, target_lines))
     if len(blocks) != part.count:
         raise Misread(part.path)
     return blocks

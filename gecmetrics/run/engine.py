@@ -18,6 +18,8 @@ statistics are per sentence, so the numbers never depend on the chunking or the 
 """
 from __future__ import annotations
 
+import dataclasses
+
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -339,6 +341,8 @@ def score_files(metrics: Sequence[Any], files: CorpusFiles, *, executor: Executo
     from ..metrics.registry import resolve_metrics
 
     run = _Run(resolve_metrics(metrics), files.hypothesis_names, executor, jobs, dask, progress)
+    if not files.target_lines and any(getattr(metric, "m2_target_lines", False) for metric in run.metrics):
+        files = dataclasses.replace(files, target_lines=True)  # ChERRANT's M2 files
     try:
         return _joined(run, _file_outcomes(run, files, chunk_lines), len(files.references))
     finally:

@@ -26,6 +26,9 @@ class CorpusFiles:
     gold: str | None = None
     hypothesis_m2: tuple[str, ...] = ()
     m2_hypotheses: bool = False
+    target_lines: bool = False
+    """Accept ChERRANT's ``T<k>[-A<n>]`` lines in the M2 files (set by :func:`score_files` when a
+    metric reads ChERRANT's M2: ``m2_target_lines``)."""
     names: dict[str, str] = field(default_factory=dict, compare=False)
     """File names for messages: 'source', 'gold', 'reference K' (set from the paths)."""
 

@@ -93,9 +93,10 @@ class CorpusChunks:
             blocks = None
             if files.gold is not None:
                 gold = self._open(files.gold)
-                blocks = self._gold_blocks = iter_m2_blocks(gold, gold.name)
+                blocks = self._gold_blocks = iter_m2_blocks(gold, gold.name, target_lines=files.target_lines)
             m2_paths = files.hypotheses if files.m2_hypotheses else files.hypothesis_m2
-            streams = [(reader.name, iter_m2_blocks(reader, reader.name)) for reader in map(self._open, m2_paths)]
+            streams = [(reader.name, iter_m2_blocks(reader, reader.name, target_lines=files.target_lines))
+                       for reader in map(self._open, m2_paths)]
             chunks = self._chunks(texts, blocks)
             yield from (self._with_m2_hypotheses(chunks, streams) if files.m2_hypotheses
                         else self._with_edits(chunks, streams))

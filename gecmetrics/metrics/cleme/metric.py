@@ -17,8 +17,10 @@ import numpy as np
 from ...io.corpus import Corpus
 from ...errors import InputError
 from ...io.m2 import blocks_name, read_m2
-from ..protocol import M2, Metric, OneScore, Settings, Signature, choice, parse_beta, parse_bool, parse_floats, setting
-from .chunking import SentenceChunks
+from ..protocol import (M2, Metric, OneScore, Settings, Signature, choice, parse_beta, parse_bool, parse_floats, setting,
+                        setting_label)
+from ...core.lang import parse_lang
+from .chunking import SentenceChunks, character_blocks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
                       choose_aspects_corpus, choose_aspects_sentences, choose_prf_corpus, choose_prf_sentences,
                       chosen_totals, prf, slot_table)
@@ -27,6 +29,7 @@ from .statistics import (ASSUMPTIONS, PreparedReferences, check_statistics, chun
 from .weighting import LengthWeighting, default_weighting
 
 LEVELS = ("corpus", "sentence")
+CLEME_LANGUAGES = ("en", "zh")
 _DEFAULT_WORDS = ("", "none", "default")
 
 
@@ -65,9 +68,26 @@ def parse_factors(name: str, value: Any) -> AspectFactors | None:
 parse_factors.takes_several = True  # type: ignore[attr-defined]  # '/' separates its numbers (registry)
 
 
+def parse_cleme_lang(name: str, value: Any) -> str:
+    """CLEME's languages: en (M2 tokens as given) or zh (ChERRANT's character-level M2, as the
+    official ``--lang zho``)."""
+    code = parse_lang(name, value)
+    if code not in CLEME_LANGUAGES:
+        raise InputError(f"{setting_label(name)}: CLEME reads the M2's tokens as they are (en) or ChERRANT's "
+                         f"character-level M2 (zh), as the official CLEME's eng and zho; for {code!r} M2 use en")
+    return code
+
+
+parse_cleme_lang.choices = ("en", "zh")  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
 class ChunkSettings(Settings):
-    """What CLEME and CLEME2.0 share: the assumption, the level and the chunk weights."""
+    """What CLEME and CLEME2.0 share: the language, the assumption, the level and the chunk weights."""
+
+    lang: str = setting("en", "CLEME: en (M2 tokens as given) or zh (ChERRANT's character-level M2: the first edit "
+                        "set of each target, as the official --lang zho reads it)", parse_cleme_lang, ("language",),
+                        signature="lang", flags=("--lang",))
 
     assumption: str = setting("dependent", "CLEME: dependent (each reference alone) or independent (all at once)",
                               choice(*ASSUMPTIONS))
@@ -250,7 +270,22 @@ class ChunkMetric(Metric):
         raise NotImplementedError
 
     def sharing_key(self) -> Hashable:
-        return ("cleme-references",)
+        return ("cleme-references", self.settings.lang)
+
+    @property
+    def m2_target_lines(self) -> bool:  # type: ignore[override]
+        """zh reads ChERRANT's M2 files (their ``T`` lines)."""
+        return self.settings.lang == "zh"
+
+    @property
+    def token_delimiter(self) -> str:
+        """How the chunk tables join tokens: a space, none for Chinese (the official visualisation's)."""
+        return "" if self.settings.lang == "zh" else " "
+
+    def blocks(self, blocks: Sequence[Any], name: str) -> Sequence[Any]:
+        """The M2 blocks as the language reads them: as they are (en), or ChERRANT's character M2
+        with each target's first edit set (zh)."""
+        return character_blocks(blocks, name) if self.settings.lang == "zh" else blocks
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> PreparedReferences:
         """The corpus's reference M2 (``corpus.gold``), read once for every hypothesis."""
@@ -259,7 +294,8 @@ class ChunkMetric(Metric):
                              f"got {type(corpus).__name__}")
         if corpus.gold is None:
             raise InputError(f"{self.label} needs the reference M2 (the corpus's gold M2 blocks)")
-        return prepare_references(corpus.gold, corpus.name("gold"))
+        name = corpus.name("gold")
+        return prepare_references(self.blocks(corpus.gold, name), name)
 
     def partitions(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str | None = None
                    ) -> list[SentenceChunks]:
@@ -270,8 +306,8 @@ class ChunkMetric(Metric):
         cached = prepared.latest
         if cached and cached[0] is hypothesis:
             return cached[1]
-        targets = hypothesis_targets(prepared, hypothesis, blocks_name(hypothesis, name))
-        partitions = sentence_partitions(prepared, targets)
+        name = blocks_name(hypothesis, name)
+        partitions = sentence_partitions(prepared, hypothesis_targets(prepared, self.blocks(hypothesis, name), name))
         prepared.latest[:] = [hypothesis, partitions]
         return partitions
 
@@ -318,12 +354,13 @@ class ChunkMetric(Metric):
 
     def common_fields(self) -> list[tuple[str, str]]:
         s = self.settings
-        return [("assumption", s.assumption), ("level", s.level), ("weights", s.weights_field())]
+        return [("assumption", s.assumption), ("level", s.level), ("weights", s.weights_field())] + \
+            ([("lang", s.lang)] if s.lang != "en" else [])
 
     def label_tokens(self) -> list[str]:
         """The non-default settings in a column label."""
         s = self.settings
-        flags = (("indep", s.assumption == "independent"), ("sent", s.level == "sentence"),
+        flags = ((s.lang, s.lang != "en"), ("indep", s.assumption == "independent"), ("sent", s.level == "sentence"),
                  ("unweighted", not s.weighted), ("custom-weights", s.weighting is not None))
         return [token for token, on in flags if on]
 

@@ -67,6 +67,7 @@ class CherrantCompare(ErrantCompare):
     name = "cherrant-m2"
     settings_class = CherrantSettings
     label = "ChERRANT"
+    m2_target_lines = True
 
     def sharing_key(self) -> Any:
         s = self.settings

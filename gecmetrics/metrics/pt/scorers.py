@@ -71,6 +71,22 @@ def parse_device(name: str, value: Any) -> str | None:
     return value.strip().lower()
 
 
+def parse_pt_lang(name: str, value: Any) -> str:
+    """PT-M2 and PT-ERRANT read M2 tokens as given and weigh each edit with a BERT model: the
+    language is the model's (``--model``); ``en`` (the default) is the one value."""
+    from ...core.lang import parse_lang
+
+    code = parse_lang(name, value)
+    if code != "en":
+        raise InputError(f"{setting_label(name)} {code}: PT-M2 and PT-ERRANT have no language rules of their own (the "
+                         "M2 tokens are read as given, joined by spaces, and the BERTScore weights are the model's): "
+                         "give a model of that language with --model instead")
+    return code
+
+
+parse_pt_lang.choices = ("en",)  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
 class PTSettings(Settings):
     """What a PT metric computes with. ``batch_size``, ``device`` and ``threads`` change speed
@@ -90,6 +106,8 @@ class PTSettings(Settings):
                               flags=("--batch-size",))
     device: str | None = setting(None, "where the model runs: cpu, cuda, cuda:N (default: CUDA when torch sees one, "
                                  "else CPU)", parse_device, flags=("--device",))
+    lang: str = setting("en", "the M2's language: en only (the language is the model's, --model)", parse_pt_lang,
+                        ("language",), signature="lang", flags=("--lang",))
     threads: int = setting(1, "torch threads per process (0: torch's default; one thread gives the same bits whatever "
                            "the batches; more may be faster and change the 7th digit)", non_negative_int,
                            flags=("--threads",))
