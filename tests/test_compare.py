@@ -133,9 +133,9 @@ def test_registry_errors_list_the_valid_choices() -> None:
     with pytest.raises(InputError, match="metric 'green' has no setting 'iterations'; valid settings: n, unit, "
                                          "normalize_space, beta"):
         get_metric("green", iterations=3)
-    with pytest.raises(InputError, match="setting unit must be one of: word, char"):
+    with pytest.raises(InputError, match=r"setting unit \(-t/--unit\) must be one of: word, char"):
         get_metric("gleu", unit="byte")
-    with pytest.raises(InputError, match="setting beta must be a number"):
+    with pytest.raises(InputError, match=r"setting beta \(-b/--beta\) must be a number"):
         metrics_from_text("green:beta=0.5/x")
     with pytest.raises(InputError, match="cannot go with fix_seed=true"):
         metrics_from_text("gleu:seed=1:fix_seed=true")
@@ -283,7 +283,7 @@ def test_console_script_error_exit_code(files: dict[str, str]) -> None:
                                 "-s", files["src"], "-r", files["ref0"], "-o", files["sys_a"],
                                 "--metrics", "green:unit=byte"], capture_output=True, text=True, timeout=60)
     assert completed.returncode == 2
-    assert completed.stderr == "gecmetric: error: setting unit must be one of: word, char; got 'byte'\n"
+    assert completed.stderr == "gecmetric: error: setting unit (-t/--unit) must be one of: word, char; got 'byte'\n"
 
 
 def test_progress_line_only_on_a_terminal() -> None:

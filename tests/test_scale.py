@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gecmetrics import GLEU, GLEU2015, GREEN, Corpus, ErrantCompare, InputError, M2Scorer
-from gecmetrics.io.m2 import parse_m2
+from gecmetrics.io.m2 import Block, parse_m2
 from gecmetrics.run.engine import score_corpus
 from gecmetrics.run.chunks import index_files
 from gecmetrics.run.files import CorpusFiles
@@ -70,7 +70,8 @@ def test_chunked_equals_whole_for_the_m2_family(data, chunk):
     corpus = Corpus(None, [], {"h": hypotheses}, gold)
     metrics = [M2Scorer(), M2Scorer(beta=1, max_unchanged_words=0)]
     assert_same(score_corpus(metrics, corpus, chunk_lines=10 ** 6), score_corpus(metrics, corpus, chunk_lines=chunk))
-    errant = Corpus(None, [], {"same": gold, "reversed": gold[::-1]}, gold)
+    first_edits = [Block(block.source, block.edits[:1], block.line) for block in gold]  # same sentences, fewer edits
+    errant = Corpus(None, [], {"same": gold, "first": first_edits}, gold)
     assert_same(score_corpus([ErrantCompare()], errant, chunk_lines=10 ** 6),
                 score_corpus([ErrantCompare()], errant, chunk_lines=chunk))
 
