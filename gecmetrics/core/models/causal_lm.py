@@ -13,6 +13,12 @@ scored again), grouped by token count and run in batches of one length (no paddi
 numbers do not depend on what it is batched with), longest first; ``batch_size`` bounds the
 sentences of a batch and ``token_budget`` its tokens. The original pads batches of 32 in input
 order; with right padding and a causal mask this changes nothing but float rounding.
+
+Perplexities can go through the persistent cache (:class:`Perplexities` ``cache``): a value is
+stored under the model's weights fingerprint, dtype and computing path (the GPT-2 computed from
+its weights, or transformers) and the exact token ids (BOS included, so the tokenizer is in the
+key), in the namespace :data:`PERPLEXITY_NAMESPACE`; a later run or another system reads it
+instead of running the model.
 """
 from __future__ import annotations
 
@@ -26,6 +32,8 @@ import numpy as np
 from ...errors import InputError
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
+PERPLEXITY_NAMESPACE = "models/causal-lm-perplexity/1"
+"""Cached perplexities of texts under a causal LM: a float64 value per (model, token ids)."""
 DTYPES = ("float32", "float16", "bfloat16")
 """Weight types a model can be run in; ``float32`` is what the original computes with."""
 _DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
@@ -85,7 +93,11 @@ def model_source(name: str) -> str:
 
 @dataclass
 class CausalLM:
-    """A loaded tokenizer and causal LM on ``device`` in ``dtype``, with what identifies it."""
+    """A loaded tokenizer and causal LM on ``device`` in ``dtype``, with what identifies it:
+    ``fingerprint``, the SHA-256 weights fingerprint (:mod:`~gecmetrics.core.models.fingerprint`;
+    empty when unknown, which keeps its values out of the persistent cache), and ``direct``,
+    whether the GPT-2 is computed from its weights (:mod:`~gecmetrics.core.models.gpt2`) or
+    by transformers (they agree to float32 rounding, not to the bit)."""
 
     name: str
     tokenizer: Any
@@ -95,6 +107,8 @@ class CausalLM:
     bos_token: str
     max_positions: int | None
     torch: Any
+    fingerprint: str = ""
+    direct: bool = False
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Ids of ``bos_token + text`` for each text, tokenized as the original does (the
@@ -128,13 +142,18 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     torch_dtype = getattr(torch, dtype)
     major = int(transformers.__version__.split(".")[0])
     options = {"dtype": torch_dtype} if major >= 5 else {"torch_dtype": torch_dtype}
+    from .fingerprint import tensors_fingerprint
+
     with quiet_loading(transformers):
-        model = _direct_gpt2(torch, transformers, source, torch_dtype)
-        if model is None:
+        direct = _direct_gpt2(torch, transformers, source, torch_dtype)
+        if direct is not None:
+            model, fingerprint = direct
+        else:
             try:
                 model = transformers.AutoModelForCausalLM.from_pretrained(source, **options)
             except Exception as err:  # missing or corrupt weights, unknown architecture, no network
                 raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+            fingerprint = tensors_fingerprint(dict(model.named_parameters()))
         try:
             tokenizer = transformers.AutoTokenizer.from_pretrained(source)
         except Exception as err:
@@ -150,13 +169,16 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     model.eval()
     config = model.config if isinstance(model.config, dict) else model.config.to_dict()
     positions = config.get("n_positions") or config.get("max_position_embeddings")
-    return CausalLM(name, tokenizer, model, chosen, dtype, bos, int(positions) if positions else None, torch)
+    return CausalLM(name, tokenizer, model, chosen, dtype, bos, int(positions) if positions else None, torch,
+                    fingerprint, direct is not None)
 
 
-def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> Any:
-    """The model as a :class:`~gecmetrics.core.models.gpt2.DirectGPT2` when it is a plain GPT-2
-    with one weight file (in the folder, or in the hub cache), else None (transformers loads it)."""
-    from .gpt2 import WEIGHT_NAMES, DirectGPT2, read_config, read_weights, supports
+def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> tuple[Any, str] | None:
+    """(the model as a :class:`~gecmetrics.core.models.gpt2.DirectGPT2`, the fingerprint of the
+    weights as stored) when it is a plain GPT-2 with one weight file (in the folder, or in the
+    hub cache), else None (transformers loads it)."""
+    from .fingerprint import tensors_fingerprint
+    from .gpt2 import WEIGHT_NAMES, DirectGPT2, gpt2_names, read_config, read_raw, supports
 
     if os.path.isdir(source):
         config_path = os.path.join(source, "config.json")
@@ -178,21 +200,43 @@ def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> Any:
     if weights is None or not supports(config):
         return None
     try:
-        return DirectGPT2(torch, config, read_weights(torch, weights), dtype)
+        raw = read_raw(torch, weights)
+        return DirectGPT2(torch, config, gpt2_names(raw), dtype), tensors_fingerprint(raw)
     except Exception as err:  # corrupt or incomplete weights
         raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
 
 
 class Perplexities:
     """Perplexity of texts under a causal LM, each distinct text tokenized and scored once
-    (kept for later calls), in length-sorted batches without padding."""
+    (kept for later calls), in length-sorted batches without padding.
 
-    def __init__(self, lm: CausalLM, batch_size: int = 32, token_budget: int = 16384) -> None:
+    ``cache``: a persistent :class:`~gecmetrics.core.cache.Cache` (None: none): a perplexity
+    computed by any earlier run with the same model, dtype and token ids is read instead of
+    computed (values are stored as float64 bytes of the float32 result, so they read back bit
+    for bit). ``scored_count`` counts the texts whose perplexity was asked for the first time;
+    ``computed`` those the model ran on (cache hits not counted)."""
+
+    def __init__(self, lm: CausalLM, batch_size: int = 32, token_budget: int = 16384, cache: Any = None) -> None:
+        from .inference import check_cache
+
         self.lm = lm
         self.batch_size = check_positive("batch_size", batch_size)
         self.token_budget = check_positive("token_budget", token_budget)
+        self.cache = check_cache(cache)
         self.values: dict[str, float] = {}
         self.scored_count = 0
+        self.computed = 0
+
+    def forget(self) -> None:
+        """Drop the perplexities kept so far (the persistent cache keeps its own): a scorer
+        kept for a whole corpus read in chunks stays small."""
+        self.values.clear()
+
+    def identity(self) -> tuple[str, str, str]:
+        """What besides the token ids decides a perplexity, for cache keys: the full weights
+        fingerprint, the dtype and the computing path. The device is left out (it changes only
+        float rounding)."""
+        return self.lm.fingerprint, self.lm.dtype, "direct" if self.lm.direct else "transformers"
 
     def __call__(self, texts: Iterable[str]) -> list[float]:
         """The perplexity of each text (a Python float holding the float32 value; NaN for a
@@ -203,11 +247,34 @@ class Perplexities:
                 raise InputError(f"perplexity: text {index + 1} is not a string ({type(text).__name__})")
         new = [text for text in dict.fromkeys(texts) if text not in self.values]
         if new:
-            self._score(new)
+            self._cached_score(new)
         return [self.values[text] for text in texts]
 
-    def _score(self, texts: list[str]) -> None:
+    def _cached_score(self, texts: list[str]) -> None:
+        """Perplexities of new texts: from the persistent cache where it has them, the rest
+        computed (and stored)."""
         ids = self.lm.token_ids(texts)
+        self.scored_count += len(texts)
+        if self.cache is None or not self.cache.enabled or not self.lm.fingerprint:
+            self._score(texts, ids)
+            self.computed += len(texts)
+            return
+        from ..cache import cache_key
+        from .inference import cached_values
+
+        identity = self.identity()
+        rows = dict(zip(texts, ids))
+        keys = {text: cache_key(*identity, np.asarray(row, dtype="<i4").tobytes()) for text, row in rows.items()}
+
+        def compute(missing: list[str]) -> dict[str, float]:
+            self._score(missing, [rows[text] for text in missing])
+            return {text: self.values[text] for text in missing}
+
+        values, computed = cached_values(self.cache, PERPLEXITY_NAMESPACE, keys, compute)
+        self.values.update(values)
+        self.computed += computed
+
+    def _score(self, texts: list[str], ids: list[list[int]]) -> None:
         limit = self.lm.max_positions
         groups: dict[int, list[int]] = {}
         for index, row in enumerate(ids):
@@ -225,7 +292,6 @@ class Perplexities:
                     values = self._batch([ids[i] for i in batch], length, torch)
                     for index, value in zip(batch, values):
                         self.values[texts[index]] = value
-        self.scored_count += len(texts)
 
     def _batch(self, rows: list[list[int]], length: int, torch: Any) -> list[float]:
         """exp(mean cross entropy of tokens 2..n) for rows of one length, in float32."""
