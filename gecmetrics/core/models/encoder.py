@@ -48,15 +48,24 @@ def supports(config: dict) -> bool:
             and isinstance(config.get("num_hidden_layers"), int))
 
 
-def read_weights(torch: Any, path: str) -> dict:
-    """The tensors of a safetensors or PyTorch weight file, named as ``BertModel``'s (a
-    ``bert.`` prefix of pre-training checkpoints dropped, old ``gamma``/``beta`` renamed)."""
+def read_raw(torch: Any, path: str) -> dict:
+    """The tensors of a safetensors or PyTorch weight file under their stored names (what the
+    weights fingerprint is computed over)."""
     if path.endswith(".safetensors"):
         from safetensors.torch import load_file
 
-        state = load_file(path)
-    else:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+        return load_file(path)
+    return torch.load(path, map_location="cpu", weights_only=True)
+
+
+def read_weights(torch: Any, path: str) -> dict:
+    """The tensors of a safetensors or PyTorch weight file, named as ``BertModel``'s."""
+    return bert_names(read_raw(torch, path))
+
+
+def bert_names(state: dict) -> dict:
+    """Stored tensors named as ``BertModel``'s (a ``bert.`` prefix of pre-training checkpoints
+    dropped, old ``gamma``/``beta`` renamed)."""
     named = {}
     for name, tensor in state.items():
         name = name[len("bert."):] if name.startswith("bert.") else name
@@ -89,9 +98,10 @@ class DirectBert:
             fused = [torch.cat(parts[0:6:2]), torch.cat(parts[1:6:2])]  # query, key, value in one product
             self.layers.append(fused + parts[6:])
 
-    def to(self, device: Any) -> "DirectBert":
-        self.embeddings = [t.to(device) for t in self.embeddings]
-        self.layers = [[t.to(device) for t in layer] for layer in self.layers]
+    def to(self, device: Any, dtype: Any = None) -> "DirectBert":
+        """The weights moved to ``device`` (and made ``dtype``, when given)."""
+        self.embeddings = [t.to(device=device, dtype=dtype) for t in self.embeddings]
+        self.layers = [[t.to(device=device, dtype=dtype) for t in layer] for layer in self.layers]
         return self
 
     def eval(self) -> "DirectBert":
