@@ -32,8 +32,6 @@ import numpy as np
 from ...errors import InputError
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
-PERPLEXITY_NAMESPACE = "models/causal-lm-perplexity/1"
-"""Cached perplexities of texts under a causal LM: a float64 value per (model, token ids)."""
 DTYPES = ("float32", "float16", "bfloat16")
 """Weight types a model can be run in; ``float32`` is what the original computes with."""
 _DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
@@ -94,10 +92,8 @@ def model_source(name: str) -> str:
 @dataclass
 class CausalLM:
     """A loaded tokenizer and causal LM on ``device`` in ``dtype``, with what identifies it:
-    ``fingerprint``, the SHA-256 weights fingerprint (:mod:`~gecmetrics.core.models.fingerprint`;
-    empty when unknown, which keeps its values out of the persistent cache), and ``direct``,
-    whether the GPT-2 is computed from its weights (:mod:`~gecmetrics.core.models.gpt2`) or
-    by transformers (they agree to float32 rounding, not to the bit)."""
+    ``fingerprint``, the SHA-256 weights fingerprint (:func:`weights_fingerprint_of`; empty
+    when unknown, which keeps its values out of the persistent cache)."""
 
     name: str
     tokenizer: Any
@@ -108,7 +104,12 @@ class CausalLM:
     max_positions: int | None
     torch: Any
     fingerprint: str = ""
-    direct: bool = False
+
+    @property
+    def direct(self) -> bool:
+        """Whether the GPT-2 is computed from its weights (:mod:`~gecmetrics.core.models.gpt2`)
+        rather than by transformers (they agree to float32 rounding, not to the bit)."""
+        return bool(getattr(self.model, "direct", False))
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Ids of ``bos_token + text`` for each text, tokenized as the original does (the
@@ -142,18 +143,13 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     torch_dtype = getattr(torch, dtype)
     major = int(transformers.__version__.split(".")[0])
     options = {"dtype": torch_dtype} if major >= 5 else {"torch_dtype": torch_dtype}
-    from .fingerprint import tensors_fingerprint
-
     with quiet_loading(transformers):
-        direct = _direct_gpt2(torch, transformers, source, torch_dtype)
-        if direct is not None:
-            model, fingerprint = direct
-        else:
+        model = _direct_gpt2(torch, transformers, source, torch_dtype)
+        if model is None:
             try:
                 model = transformers.AutoModelForCausalLM.from_pretrained(source, **options)
             except Exception as err:  # missing or corrupt weights, unknown architecture, no network
                 raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
-            fingerprint = tensors_fingerprint(dict(model.named_parameters()))
         try:
             tokenizer = transformers.AutoTokenizer.from_pretrained(source)
         except Exception as err:
@@ -169,16 +165,15 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     model.eval()
     config = model.config if isinstance(model.config, dict) else model.config.to_dict()
     positions = config.get("n_positions") or config.get("max_position_embeddings")
+    fingerprint = weights_fingerprint_of(torch, transformers, model, source, getattr(model, "direct", False))
     return CausalLM(name, tokenizer, model, chosen, dtype, bos, int(positions) if positions else None, torch,
-                    fingerprint, direct is not None)
+                    fingerprint)
 
 
-def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> tuple[Any, str] | None:
-    """(the model as a :class:`~gecmetrics.core.models.gpt2.DirectGPT2`, the fingerprint of the
-    weights as stored) when it is a plain GPT-2 with one weight file (in the folder, or in the
-    hub cache), else None (transformers loads it)."""
-    from .fingerprint import tensors_fingerprint
-    from .gpt2 import WEIGHT_NAMES, DirectGPT2, gpt2_names, read_config, read_raw, supports
+def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> Any:
+    """The model as a :class:`~gecmetrics.core.models.gpt2.DirectGPT2` when it is a plain GPT-2
+    with one weight file (in the folder, or in the hub cache), else None (transformers loads it)."""
+    from .gpt2 import WEIGHT_NAMES, DirectGPT2, read_config, read_weights, supports
 
     if os.path.isdir(source):
         config_path = os.path.join(source, "config.json")
@@ -200,10 +195,45 @@ def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> tupl
     if weights is None or not supports(config):
         return None
     try:
-        raw = read_raw(torch, weights)
-        return DirectGPT2(torch, config, gpt2_names(raw), dtype), tensors_fingerprint(raw)
+        return DirectGPT2(torch, config, read_weights(torch, weights), dtype)
     except Exception as err:  # corrupt or incomplete weights
         raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+
+
+def weights_fingerprint_of(torch: Any, transformers: Any, model: Any, source: str, direct: bool) -> str:
+    """The SHA-256 weights fingerprint of a loaded model (``source``: its folder or hub name),
+    as the model metrics sign and key their cached values with
+    (:func:`gecmetrics.core.models.tiny.weights_fingerprint`): for a model computed from its
+    weights (``direct``: the GPT-2 here, the BERT encoder of ``encoder.py``), over the tensors
+    of its weight file as stored (the file is read again: such a model keeps its tensors renamed,
+    fused or transposed); for one transformers loaded, over its parameters; "" when neither
+    can be had."""
+    from .direct_bert import read_raw
+    from .encoder import WEIGHT_NAMES
+    from .tiny import weights_fingerprint
+
+    if not direct:
+        return weights_fingerprint({name: value.detach().float().cpu().numpy()
+                                    for name, value in model.named_parameters()})
+    path = None
+    for file_name in WEIGHT_NAMES:
+        if os.path.isdir(source):
+            candidate = os.path.join(source, file_name)
+            path = candidate if os.path.isfile(candidate) else None
+        else:
+            try:
+                path = transformers.utils.cached_file(source, file_name)
+            except Exception:  # not this file in the repository, or not cached
+                path = None
+        if path:
+            break
+    if not path:
+        return ""
+    return weights_fingerprint({name: value.float().numpy() for name, value in read_raw(torch, path).items()})
+
+
+PERPLEXITY_NAMESPACE = "models/causal-lm-perplexity/1"
+"""Cached perplexities of texts under a causal LM: a float64 value per (model, token ids)."""
 
 
 class Perplexities:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .encoder import DirectBert, bert_names, read_config, read_raw, supports, weight_file
+from .encoder import DirectBert, read_config, read_weights, supports, weight_file
 
 HEAD_PARTS = ("pooler.dense.weight", "pooler.dense.bias", "classifier.weight", "classifier.bias")
 
@@ -94,7 +94,16 @@ def load_direct(torch: Any, config_path: str, weights_path: str | None, regresso
         if labels != 1 or "BertForSequenceClassification" not in (config.get("architectures") or []):
             return None
     raw = read_raw(torch, weights_path)
-    return MaskedBert(torch, config, bert_names(raw), regressor), raw
+    return MaskedBert(torch, config, read_weights(torch, weights_path), regressor), raw
+
+
+def read_raw(torch: Any, path: str) -> dict:
+    """The tensors of a weight file under their stored names."""
+    if path.endswith(".safetensors"):
+        from safetensors.torch import load_file
+
+        return load_file(path)
+    return torch.load(path, map_location="cpu", weights_only=True)
 
 
 __all__ = ["MaskedBert", "load_direct", "weight_file"]

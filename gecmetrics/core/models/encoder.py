@@ -48,24 +48,15 @@ def supports(config: dict) -> bool:
             and isinstance(config.get("num_hidden_layers"), int))
 
 
-def read_raw(torch: Any, path: str) -> dict:
-    """The tensors of a safetensors or PyTorch weight file under their stored names (what the
-    weights fingerprint is computed over)."""
+def read_weights(torch: Any, path: str) -> dict:
+    """The tensors of a safetensors or PyTorch weight file, named as ``BertModel``'s (a
+    ``bert.`` prefix of pre-training checkpoints dropped, old ``gamma``/``beta`` renamed)."""
     if path.endswith(".safetensors"):
         from safetensors.torch import load_file
 
-        return load_file(path)
-    return torch.load(path, map_location="cpu", weights_only=True)
-
-
-def read_weights(torch: Any, path: str) -> dict:
-    """The tensors of a safetensors or PyTorch weight file, named as ``BertModel``'s."""
-    return bert_names(read_raw(torch, path))
-
-
-def bert_names(state: dict) -> dict:
-    """Stored tensors named as ``BertModel``'s (a ``bert.`` prefix of pre-training checkpoints
-    dropped, old ``gamma``/``beta`` renamed)."""
+        state = load_file(path)
+    else:
+        state = torch.load(path, map_location="cpu", weights_only=True)
     named = {}
     for name, tensor in state.items():
         name = name[len("bert."):] if name.startswith("bert.") else name

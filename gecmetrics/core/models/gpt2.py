@@ -45,26 +45,17 @@ def supports(config: dict) -> bool:
             and isinstance(layers, int) and layers >= 0)
 
 
-def read_raw(torch: Any, path: str) -> dict:
-    """The tensors of a safetensors or PyTorch weight file under their stored names (what the
-    weights fingerprint is computed over)."""
+def read_weights(torch: Any, path: str) -> dict:
+    """The tensors of a safetensors or PyTorch weight file, named as ``GPT2Model``'s (the
+    ``transformer.`` prefix of ``GPT2LMHeadModel`` checkpoints dropped)."""
     if path.endswith(".safetensors"):
         from safetensors.torch import load_file
 
-        return load_file(path)
-    return torch.load(path, map_location="cpu", weights_only=True)
-
-
-def gpt2_names(state: dict) -> dict:
-    """Stored tensors named as ``GPT2Model``'s (the ``transformer.`` prefix of
-    ``GPT2LMHeadModel`` checkpoints dropped)."""
+        state = load_file(path)
+    else:
+        state = torch.load(path, map_location="cpu", weights_only=True)
     return {name[len("transformer."):] if name.startswith("transformer.") else name: tensor
             for name, tensor in state.items()}
-
-
-def read_weights(torch: Any, path: str) -> dict:
-    """The tensors of a safetensors or PyTorch weight file, named as ``GPT2Model``'s."""
-    return gpt2_names(read_raw(torch, path))
 
 
 class DirectGPT2:

@@ -61,17 +61,10 @@ def quiet_loading(transformers: Any):
             logging.enable_progress_bar()
 
 
-DTYPES = ("float32", "float16", "bfloat16")
-"""Weight types an encoder can be run in (its outputs are read as float32)."""
-
-
 @dataclass
 class LoadedModel:
     """A tokenizer and an encoder cut after ``num_layers`` layers, on ``device``, with what
-    identifies them in a signature (``revision``, library versions); ``dtype`` its weights'
-    type, ``fingerprint`` the SHA-256 weights fingerprint when asked for (``""`` otherwise) and
-    ``direct`` whether it is computed from its weights (``encoder.DirectBert``) or by
-    transformers."""
+    identifies them in a signature (``revision``, library versions)."""
 
     name: str
     tokenizer: Any
@@ -85,9 +78,6 @@ class LoadedModel:
     cls_id: int
     sep_id: int
     max_length: int
-    dtype: str = "float32"
-    fingerprint: str = ""
-    direct: bool = False
 
     def encode(self, texts: list[str]) -> list[tuple[int, ...]]:
         """Token ids of each text as BERTScore makes them: stripped, special tokens added,
@@ -220,13 +210,10 @@ def default_layers(name: str) -> int:
                      f"BERTScore's defaults are known for {', '.join(sorted(DEFAULT_LAYERS))}")
 
 
-def _direct_encoder(torch: Any, transformers: Any, source: str, num_layers: int, name: str,
-                    fingerprint: bool = False) -> tuple[Any, str] | None:
-    """(the model as a :class:`~gecmetrics.core.models.encoder.DirectBert`, the fingerprint of
-    its weights as stored, or "" unless ``fingerprint``) when it is a plain BERT with one weight
-    file (in the folder, or in the hub cache), else None (transformers loads it)."""
-    from .encoder import DirectBert, bert_names, read_config, read_raw, supports, weight_file
-    from .fingerprint import tensors_fingerprint
+def _direct_encoder(torch: Any, transformers: Any, source: str, num_layers: int, name: str) -> Any:
+    """The model as a :class:`~gecmetrics.core.models.encoder.DirectBert` when it is a plain BERT with
+    one weight file (in the folder, or in the hub cache), else None (transformers loads it)."""
+    from .encoder import DirectBert, read_config, read_weights, supports, weight_file
 
     if os.path.isdir(source):
         config_path, weights = os.path.join(source, "config.json"), weight_file(source)
@@ -243,8 +230,7 @@ def _direct_encoder(torch: Any, transformers: Any, source: str, num_layers: int,
         raise InputError(f"num_layers must be between 0 and {config['num_hidden_layers']} for model {name}, "
                          f"got {num_layers}")
     try:
-        raw = read_raw(torch, weights)
-        return DirectBert(torch, config, bert_names(raw), num_layers), tensors_fingerprint(raw) if fingerprint else ""
+        return DirectBert(torch, config, read_weights(torch, weights), num_layers)
     except Exception as err:  # corrupt or incomplete weights
         raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
 
@@ -263,28 +249,18 @@ def _cached_weights(transformers: Any, name: str) -> str | None:
     return None
 
 
-def load_model(name: str, num_layers: int | None = None, device: str | None = None, dtype: str = "float32",
-               fingerprint: bool = False) -> LoadedModel:
+def load_model(name: str, num_layers: int | None = None, device: str | None = None) -> LoadedModel:
     """Load a tokenizer and encoder by hub name or local folder, cut after ``num_layers``
     layers (default: BERTScore's layer for that name), in evaluation mode on ``device``
-    (default: CUDA when available, else CPU), weights in ``dtype``. Plain BERT models are
-    computed directly from their weights (``encoder.py``), others by transformers' model
-    classes. ``fingerprint``: also compute the weights fingerprint (SHA-256 over every stored
-    parameter; a pass over the weights, so only when a caller signs or caches with it)."""
+    (default: CUDA when available, else CPU). Plain BERT models are computed directly from
+    their weights (``encoder.py``), others by transformers' model classes."""
     torch, transformers = import_backend()
-    if dtype not in DTYPES:
-        raise InputError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
     source = _model_source(name)
     layers = default_layers(name) if num_layers is None else num_layers
     with quiet_loading(transformers):
-        direct = _direct_encoder(torch, transformers, source, layers, name, fingerprint)
-        if direct is not None:
-            model, digest = direct
-        else:
-            from .fingerprint import tensors_fingerprint
-
+        model = _direct_encoder(torch, transformers, source, layers, name)
+        if model is None:
             model = _load_encoder(transformers, source)
-            digest = tensors_fingerprint(dict(model.named_parameters())) if fingerprint else ""
             truncate_layers(torch, model, layers, name)
         model_type = model.config["model_type"] if isinstance(model.config, dict) else \
             getattr(model.config, "model_type", "")
@@ -292,7 +268,7 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
         tokenizer = _load_tokenizer(transformers, source, prefix_space)
     try:
         chosen = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
-        model = model.to(device=chosen, dtype=getattr(torch, dtype))
+        model = model.to(chosen)
     except (RuntimeError, AssertionError) as err:
         raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
     model.eval()
@@ -300,4 +276,4 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
     revision = model_revision(transformers, model, source)
     return LoadedModel(name, tokenizer, model, chosen, layers, revision, torch.__version__,
                        transformers.__version__, prefix_space, int(tokenizer.cls_token_id),
-                       int(tokenizer.sep_token_id), max_length, dtype, digest, direct is not None)
+                       int(tokenizer.sep_token_id), max_length)

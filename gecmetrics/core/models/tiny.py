@@ -10,6 +10,7 @@ versions) but from NumPy's frozen ``RandomState`` stream, seeded per parameter n
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import string
@@ -17,7 +18,6 @@ import zlib
 from pathlib import Path
 
 from ...errors import InputError
-from .fingerprint import weights_fingerprint  # noqa: F401 (the definition the tiny models' data files name)
 
 SEED = 2022
 """The default seed (the year of the PT-M2 paper)."""
@@ -107,6 +107,19 @@ def parameter_values(name: str, shape: tuple[int, ...], seed: int):
     scale = 1.0 if "embeddings" in name else 0.15
     stream = np.random.RandomState((seed + zlib.crc32(name.encode("utf-8"))) % 2**32)
     return (stream.standard_normal(size=shape) * scale).astype(np.float32)
+
+
+def weights_fingerprint(state: dict) -> str:
+    """SHA-256 over the parameters (name, shape, float32 bytes) in name order: identifies the
+    weights whatever file format stored them."""
+    import numpy as np
+
+    digest = hashlib.sha256()
+    for name in sorted(state):
+        array = np.ascontiguousarray(np.asarray(state[name], dtype=np.float32))
+        digest.update(f"{name}:{array.shape}\n".encode("utf-8"))
+        digest.update(array.tobytes())
+    return digest.hexdigest()
 
 
 def build_tiny_bert(folder: str | os.PathLike[str], seed: int = SEED) -> str:

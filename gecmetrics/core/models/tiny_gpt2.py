@@ -18,6 +18,7 @@ GPT-2), so it is not stored.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -27,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from .fingerprint import weights_fingerprint
 
 SEED = 2021
 """The default seed (the year of the Scribendi Score paper, Islam and Magnani 2021)."""
@@ -108,6 +108,19 @@ def parameter_values(name: str, shape: tuple[int, ...], seed: int):
     scale = 0.3 if name.endswith("wte.weight") else 0.1 if name.endswith("wpe.weight") else 0.15
     stream = np.random.RandomState((seed + zlib.crc32(name.encode("utf-8"))) % 2**32)
     return (stream.standard_normal(size=shape) * scale).astype(np.float32)
+
+
+def weights_fingerprint(state: dict) -> str:
+    """SHA-256 over the parameters (name, shape, float32 bytes) in name order: identifies the
+    weights whatever file format stored them (the same definition as the tiny BERT's)."""
+    import numpy as np
+
+    digest = hashlib.sha256()
+    for name in sorted(state):
+        array = np.ascontiguousarray(np.asarray(state[name], dtype=np.float32))
+        digest.update(f"{name}:{array.shape}\n".encode("utf-8"))
+        digest.update(array.tobytes())
+    return digest.hexdigest()
 
 
 def tiny_state(seed: int = SEED, shape: CausalLMShape = CausalLMShape()) -> dict:

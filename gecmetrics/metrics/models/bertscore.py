@@ -161,7 +161,7 @@ class BertScorer:
         else:
             layer = default_layers(model) if num_layers is None else num_layers
             self.baseline = baseline_row(baseline, model, layer, lang)  # checked before loading the model
-            self.loaded = load_model(model, layer, device, dtype)
+            self.loaded = load_encoder(model, layer, device, dtype)[0]
         self.idf = idf
         self.batch_size = batch_size
         self.scorer: PRFScorer | None = None
@@ -241,6 +241,7 @@ class TokenMatches(PairScorer):
     distinct sequence encoded once, batches of one length without padding)."""
 
     def _pair_values(self, pairs: list[tuple[int, int]], torch: Any) -> list:
+        """(candidate token similarities, reference token similarities) of pairs of one shape."""
         candidates = torch.stack([self.embeddings[c][0] for c, _ in pairs])
         references = torch.stack([self.embeddings[r][0] for _, r in pairs])
         similarity = torch.bmm(candidates, references.transpose(1, 2))
@@ -379,6 +380,7 @@ class BertScoreStatistics:
 
     @classmethod
     def joined(cls, parts: Sequence["BertScoreStatistics"]) -> "BertScoreStatistics":
+        """Consecutive chunks' statistics as one (their token material joined)."""
         first = parts[0]
         return cls(BertScoreMatches.joined([part.matches for part in parts]), first.idf, first.baseline)
 
@@ -388,6 +390,27 @@ def document_frequencies(reference_ids: Sequence[Sequence[int]]) -> tuple[np.nda
     count = Counter(token for ids in reference_ids for token in set(ids))
     tokens = np.fromiter(count.keys(), dtype=np.int64, count=len(count))
     return tokens, np.fromiter(count.values(), dtype=np.int64, count=len(count))
+
+
+def load_encoder(model: str, num_layers: int | None = None, device: str | None = None, dtype: str = "float32",
+                 fingerprint: bool = False) -> tuple[LoadedModel, str, bool]:
+    """(the encoder of :func:`~gecmetrics.core.models.loading.load_model` with its weights made
+    ``dtype``, its SHA-256 weights fingerprint or "" unless ``fingerprint``, whether it is
+    computed straight from its weights)."""
+    from ...core.models.causal_lm import check_dtype, weights_fingerprint_of
+    from ...core.models.encoder import DirectBert
+
+    check_dtype(dtype)
+    loaded = load_model(model, num_layers, device)
+    torch, transformers = import_backend()
+    direct = isinstance(loaded.model, DirectBert)
+    if dtype != "float32":
+        loaded.model = loaded.model.to(device=loaded.device, dtype=getattr(torch, dtype))
+    digest = ""
+    if fingerprint:
+        source = os.path.expanduser(model.strip())
+        digest = weights_fingerprint_of(torch, transformers, loaded.model, source, direct)
+    return loaded, digest, direct
 
 
 class BertScoreModel:
@@ -403,23 +426,30 @@ class BertScoreModel:
         import_torch_transformers()  # the models extra's message, before the loader's
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
             raise InputError(f"batch_size must be an integer >= 1, got {batch_size!r}")
-        self.loaded = load_model(model, num_layers, device, dtype, fingerprint=True)
+        self.loaded, self.fingerprint, self.direct = load_encoder(model, num_layers, device, dtype, fingerprint=True)
+        self.dtype = dtype
         self.batch_size = batch_size
         self.cache = None
         self.computed = 0
         """Sequences encoded so far (pairs read from the cache need none)."""
         self.forget()
 
+    @property
+    def name(self) -> str:
+        """The model as it was given (a hub name or a folder)."""
+        return self.loaded.name
+
     def forget(self) -> None:
+        """Drop the token ids, embeddings and pair similarities kept so far (the persistent
+        cache keeps its own): a model kept for a whole corpus read in chunks stays small."""
         self.pairs = TokenMatches(self.loaded, None, batch_size=self.batch_size)
 
     def identity(self) -> tuple[str, ...]:
         """What besides the token ids decides a pair's similarities, for cache keys: the full
         weights fingerprint, the dtype, the computing path and the layer (the device is left
         out: it changes only float rounding)."""
-        loaded = self.loaded
-        return (loaded.fingerprint, loaded.dtype, "direct" if loaded.direct else "transformers",
-                f"layer-{loaded.num_layers}")
+        return (self.fingerprint, self.dtype, "direct" if self.direct else "transformers",
+                f"layer-{self.loaded.num_layers}")
 
     def _similarities(self, pairs: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
         """The token similarities of distinct pairs of sequence numbers (cache, then model)."""
@@ -428,7 +458,7 @@ class BertScoreModel:
         scorer = self.pairs
         scorer.batch_size = self.batch_size
         found: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        use_cache = self.cache is not None and self.cache.enabled and bool(self.loaded.fingerprint)
+        use_cache = self.cache is not None and self.cache.enabled and bool(self.fingerprint)
         keys: dict[tuple[int, int], bytes] = {}
         if use_cache and pairs:
             identity = self.identity()

@@ -651,7 +651,7 @@ class BERTScore(ModelMetric):
         return BertScoreModel(s.model, s.num_layers, device=s.device, dtype=s.dtype, batch_size=s.batch_size)
 
     def loaded_models(self, scorer: Any) -> dict[str, Any]:
-        return {"model": scorer.loaded}
+        return {"model": scorer}
 
     def context(self, corpus: Corpus) -> list[Any]:
         """The reference sets (each one text per sentence)."""
@@ -735,10 +735,11 @@ class BERTScore(ModelMetric):
     def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
         """model@fingerprint, the layer used, idf, the baseline (none, the table's model or a
         file's SHA-256), dtype, refs, then the library versions."""
-        loaded = self.scorer().loaded
+        scorer = self.scorer()
         s = self.settings
         fields: list[tuple[str, str] | str] = [
-            ("model", f"{shown_model(loaded.name)}@{loaded.fingerprint[:12]}"), ("layer", str(loaded.num_layers)),
+            ("model", f"{shown_model(scorer.loaded.name)}@{scorer.fingerprint[:12]}"),
+            ("layer", str(scorer.loaded.num_layers)),
             ("idf", signature_value(s.idf)), ("baseline", self.baseline()[1]), ("dtype", s.dtype)]
         if references is not None:
             fields.append(("refs", str(references)))
