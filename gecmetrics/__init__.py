@@ -51,6 +51,8 @@ _LAZY = {
     "ErrantCompare": "metrics.m2.compare", "ErrantResult": "metrics.m2.compare",
     "CLEME": "metrics.cleme", "CLEME2": "metrics.cleme", "CLEMEResult": "metrics.cleme",
     "CLEME2Result": "metrics.cleme",
+    "SOME": "metrics.models.metric", "IMPARA": "metrics.models.metric", "Scribendi": "metrics.models.metric",
+    "BERTScore": "metrics.models.metric", "BERTScoreResult": "metrics.models.metric",
 }
 
 __all__ = ["__version__", "InputError", "Corpus", "read_corpus", "read_lines", *_LAZY]

@@ -33,7 +33,7 @@ def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis"), r
         func = click.option("-r", "--reference", "references", cls=GreedyOption, required=references_required,
                             help="Reference files, one or more (one per annotator)"
                                  + ("." if references_required else "; not needed by reference-free metrics "
-                                                                    "(some, impara, llm-s, llm-e)."))(func)
+                                                                    "(some, impara, scribendi, llm-s, llm-e)."))(func)
         func = click.option("-s", "--source", required=True, metavar="FILE",
                             help="The source (uncorrected) sentences, one per line, tokenized.")(func)
         return func

@@ -13,6 +13,12 @@ scored again), grouped by token count and run in batches of one length (no paddi
 numbers do not depend on what it is batched with), longest first; ``batch_size`` bounds the
 sentences of a batch and ``token_budget`` its tokens. The original pads batches of 32 in input
 order; with right padding and a causal mask this changes nothing but float rounding.
+
+Perplexities can go through the persistent cache (:class:`Perplexities` ``cache``): a value is
+stored under the model's weights fingerprint, dtype and computing path (the GPT-2 computed from
+its weights, or transformers) and the exact token ids (BOS included, so the tokenizer is in the
+key), in the namespace :data:`PERPLEXITY_NAMESPACE`; a later run or another system reads it
+instead of running the model.
 """
 from __future__ import annotations
 
@@ -70,7 +76,9 @@ def check_dtype(dtype: str) -> str:
 
 @dataclass
 class CausalLM:
-    """A loaded tokenizer and causal LM on ``device`` in ``dtype``, with what identifies it."""
+    """A loaded tokenizer and causal LM on ``device`` in ``dtype``, with what identifies it:
+    ``fingerprint``, the SHA-256 weights fingerprint (:func:`weights_fingerprint_of`; empty
+    when unknown, which keeps its values out of the persistent cache)."""
 
     name: str
     tokenizer: Any
@@ -80,6 +88,13 @@ class CausalLM:
     bos_token: str
     max_positions: int | None
     torch: Any
+    fingerprint: str = ""
+
+    @property
+    def direct(self) -> bool:
+        """Whether the GPT-2 is computed from its weights (:mod:`~gecmetrics.core.models.gpt2`)
+        rather than by transformers (they agree to float32 rounding, not to the bit)."""
+        return bool(getattr(self.model, "direct", False))
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Ids of ``bos_token + text`` for each text, tokenized as the original does (the
@@ -134,7 +149,9 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     model.eval()
     config = model.config if isinstance(model.config, dict) else model.config.to_dict()
     positions = config.get("n_positions") or config.get("max_position_embeddings")
-    return CausalLM(name, tokenizer, model, chosen, dtype, bos, int(positions) if positions else None, torch)
+    fingerprint = weights_fingerprint_of(torch, transformers, model, source, getattr(model, "direct", False))
+    return CausalLM(name, tokenizer, model, chosen, dtype, bos, int(positions) if positions else None, torch,
+                    fingerprint)
 
 
 def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> Any:
@@ -168,16 +185,73 @@ def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> Any:
         raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
 
 
+def weights_fingerprint_of(torch: Any, transformers: Any, model: Any, source: str, direct: bool) -> str:
+    """The SHA-256 weights fingerprint of a loaded model (``source``: its folder or hub name),
+    as the model metrics sign and key their cached values with
+    (:func:`gecmetrics.core.models.tiny.weights_fingerprint`): for a model computed from its
+    weights (``direct``: the GPT-2 here, the BERT encoder of ``encoder.py``), over the tensors
+    of its weight file as stored (the file is read again: such a model keeps its tensors renamed,
+    fused or transposed); for one transformers loaded, over its parameters; "" when neither
+    can be had."""
+    from .direct_bert import read_raw
+    from .encoder import WEIGHT_NAMES
+    from .tiny import weights_fingerprint
+
+    if not direct:
+        return weights_fingerprint({name: value.detach().float().cpu().numpy()
+                                    for name, value in model.named_parameters()})
+    path = None
+    for file_name in WEIGHT_NAMES:
+        if os.path.isdir(source):
+            candidate = os.path.join(source, file_name)
+            path = candidate if os.path.isfile(candidate) else None
+        else:
+            try:
+                path = transformers.utils.cached_file(source, file_name)
+            except Exception:  # not this file in the repository, or not cached
+                path = None
+        if path:
+            break
+    if not path:
+        return ""
+    return weights_fingerprint({name: value.float().numpy() for name, value in read_raw(torch, path).items()})
+
+
+PERPLEXITY_NAMESPACE = "models/causal-lm-perplexity/1"
+"""Cached perplexities of texts under a causal LM: a float64 value per (model, token ids)."""
+
+
 class Perplexities:
     """Perplexity of texts under a causal LM, each distinct text tokenized and scored once
-    (kept for later calls), in length-sorted batches without padding."""
+    (kept for later calls), in length-sorted batches without padding.
 
-    def __init__(self, lm: CausalLM, batch_size: int = 32, token_budget: int = 16384) -> None:
+    ``cache``: a persistent :class:`~gecmetrics.core.cache.Cache` (None: none): a perplexity
+    computed by any earlier run with the same model, dtype and token ids is read instead of
+    computed (values are stored as float64 bytes of the float32 result, so they read back bit
+    for bit). ``scored_count`` counts the texts whose perplexity was asked for the first time;
+    ``computed`` those the model ran on (cache hits not counted)."""
+
+    def __init__(self, lm: CausalLM, batch_size: int = 32, token_budget: int = 16384, cache: Any = None) -> None:
+        from .inference import check_cache
+
         self.lm = lm
         self.batch_size = check_positive("batch_size", batch_size)
         self.token_budget = check_positive("token_budget", token_budget)
+        self.cache = check_cache(cache)
         self.values: dict[str, float] = {}
         self.scored_count = 0
+        self.computed = 0
+
+    def forget(self) -> None:
+        """Drop the perplexities kept so far (the persistent cache keeps its own): a scorer
+        kept for a whole corpus read in chunks stays small."""
+        self.values.clear()
+
+    def identity(self) -> tuple[str, str, str]:
+        """What besides the token ids decides a perplexity, for cache keys: the full weights
+        fingerprint, the dtype and the computing path. The device is left out (it changes only
+        float rounding)."""
+        return self.lm.fingerprint, self.lm.dtype, "direct" if self.lm.direct else "transformers"
 
     def __call__(self, texts: Iterable[str]) -> list[float]:
         """The perplexity of each text (a Python float holding the float32 value; NaN for a
@@ -188,11 +262,34 @@ class Perplexities:
                 raise InputError(f"perplexity: text {index + 1} is not a string ({type(text).__name__})")
         new = [text for text in dict.fromkeys(texts) if text not in self.values]
         if new:
-            self._score(new)
+            self._cached_score(new)
         return [self.values[text] for text in texts]
 
-    def _score(self, texts: list[str]) -> None:
+    def _cached_score(self, texts: list[str]) -> None:
+        """Perplexities of new texts: from the persistent cache where it has them, the rest
+        computed (and stored)."""
         ids = self.lm.token_ids(texts)
+        self.scored_count += len(texts)
+        if self.cache is None or not self.cache.enabled or not self.lm.fingerprint:
+            self._score(texts, ids)
+            self.computed += len(texts)
+            return
+        from ..cache import cache_key
+        from .inference import cached_values
+
+        identity = self.identity()
+        rows = dict(zip(texts, ids))
+        keys = {text: cache_key(*identity, np.asarray(row, dtype="<i4").tobytes()) for text, row in rows.items()}
+
+        def compute(missing: list[str]) -> dict[str, float]:
+            self._score(missing, [rows[text] for text in missing])
+            return {text: self.values[text] for text in missing}
+
+        values, computed = cached_values(self.cache, PERPLEXITY_NAMESPACE, keys, compute)
+        self.values.update(values)
+        self.computed += computed
+
+    def _score(self, texts: list[str], ids: list[list[int]]) -> None:
         limit = self.lm.max_positions
         groups: dict[int, list[int]] = {}
         for index, row in enumerate(ids):
@@ -210,7 +307,6 @@ class Perplexities:
                     values = self._batch([ids[i] for i in batch], length, torch)
                     for index, value in zip(batch, values):
                         self.values[texts[index]] = value
-        self.scored_count += len(texts)
 
     def _batch(self, rows: list[list[int]], length: int, torch: Any) -> list[float]:
         """exp(mean cross entropy of tokens 2..n) for rows of one length, in float32."""

@@ -89,9 +89,10 @@ class DirectBert:
             fused = [torch.cat(parts[0:6:2]), torch.cat(parts[1:6:2])]  # query, key, value in one product
             self.layers.append(fused + parts[6:])
 
-    def to(self, device: Any) -> "DirectBert":
-        self.embeddings = [t.to(device) for t in self.embeddings]
-        self.layers = [[t.to(device) for t in layer] for layer in self.layers]
+    def to(self, device: Any, dtype: Any = None) -> "DirectBert":
+        """The weights moved to ``device`` (and made ``dtype``, when given)."""
+        self.embeddings = [t.to(device=device, dtype=dtype) for t in self.embeddings]
+        self.layers = [[t.to(device=device, dtype=dtype) for t in layer] for layer in self.layers]
         return self
 
     def eval(self) -> "DirectBert":

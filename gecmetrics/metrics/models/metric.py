@@ -1,9 +1,12 @@
-"""The registered model-based metrics ``some`` and ``impara`` on the metric protocol: every
-command, ``compare``, paired tests, meta-evaluation and the API run them as any built-in metric.
+"""The registered model-based metrics ``some``, ``impara``, ``scribendi`` and ``bertscore`` on
+the metric protocol: every command, ``compare``, paired tests, meta-evaluation and the API run
+them as any built-in metric.
 
-Both are reference-free (``reference_kind = NONE``): a corpus needs its sources and hypotheses
-only. Each is computed by its scorer (:class:`~.some.SOMEScorer`, :class:`~.impara.IMPARAScorer`,
-equal to the original code), and:
+SOME, IMPARA and the Scribendi Score are reference-free (``reference_kind = NONE``): a corpus
+needs its sources and hypotheses only; BERTScore reads reference texts. Each is computed by its
+scorer (:class:`~.some.SOMEScorer`, :class:`~.impara.IMPARAScorer`, the perplexities of
+:class:`~gecmetrics.core.models.causal_lm.Perplexities` with :mod:`.scribendi`'s rules,
+:class:`~.bertscore.BertScoreModel`; equal to the original code), and:
 
 * the scorer (its loaded models and tokenizer) is kept once per process and model setting
   (:func:`shared_scorer`), never pickled: a worker loads its own; metrics that differ only in
@@ -15,12 +18,18 @@ equal to the original code), and:
   per model weights fingerprint, dtype and exact model input, so a re-run or a new system costs
   only its new sentences;
 * ``statistics`` gives per sentence the row (score, 1) (IMPARA: (score, 1, gated)), whose sums
-  give the mean of the sentence scores, the originals' corpus score.
+  give the mean of the sentence scores, the originals' corpus score; the Scribendi Score's row
+  is its value (-1, 0 or +1), whose sum is the corpus score; BERTScore's statistics keep the
+  token similarities of each (sentence, reference) pair and the references' document
+  frequencies, and read as rows (P, R, F, 1) computed with the idf weights of the whole corpus
+  (:class:`~.bertscore.BertScoreStatistics`), so that chunks give bert_score's numbers.
 
 Signatures name each model with its weights fingerprint (``grammar:grammer@1a2b3c4d5e6f``: the
 first 12 hex digits of the SHA-256 over the weights' names, shapes and float32 values), and the
 settings that change a number; device, batch size and threads change only float rounding and
-are left out. Loading the models (once per process) is needed to sign.
+are left out. The Scribendi Score and BERTScore also name the torch and transformers versions
+(the tokenizers and the float arithmetic). Loading the models (once per process) is needed to
+sign.
 """
 from __future__ import annotations
 
@@ -34,8 +43,8 @@ import numpy as np
 
 from ...errors import InputError
 from ...io.corpus import Corpus
-from ..protocol import (NONE, TEXT, Metric, Settings, choice, non_negative_int, parse_float, parse_floats,
-                        positive_int, setting, signature_value)
+from ..protocol import (NONE, TEXT, Metric, ScoreResult, Settings, choice, non_negative_int, parse_bool,
+                        parse_float, parse_floats, parse_int, positive_int, setting, signature_value)
 
 DTYPES = ("float32", "float16", "bfloat16")
 """gecmetrics.core.models.inference.DTYPES, without importing it (and numpy's model code) to
@@ -108,6 +117,25 @@ def parse_threshold(name: str, value: Any) -> float:
     if not np.isfinite(number):
         raise InputError(f"{_label(name)} must be a finite number, got {value!r}")
     return number
+
+
+def parse_layer(name: str, value: Any) -> int | None:
+    """A layer number (>= 0), or None (``auto``, ``none``, empty): BERTScore's default for the model."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "auto")):
+        return None
+    return parse_int(name, value, 0)
+
+
+def parse_baseline(name: str, value: Any) -> str:
+    """BERTScore's rescaling: ``none``, ``auto``, a model name with a built-in table, or a
+    bert_score baseline file (non-empty text; '/' is part of a path)."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{_label(name)} must be none, auto, a model name or a baseline file, got {value!r}")
+    text = value.strip()
+    return text.lower() if text.lower() in ("none", "auto") else text
+
+
+parse_baseline.reads_slashes = True  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -186,6 +214,53 @@ class IMPARASettings(Settings):
                                  parse_device, flags=("--device",))
     threads: int = setting(0, "model metrics: torch threads per process (0: torch's default)", non_negative_int,
                            flags=("--threads",))
+
+
+@dataclass(frozen=True)
+class ScribendiSettings(Settings):
+    """The Scribendi Score's language model and decision rule, then how it runs."""
+
+    model: str = setting("gpt2", "Scribendi: the causal LM of the perplexities, name or folder (scribendi.py: gpt2)",
+                         parse_model, ("model_id",), signature="model", flags=("--model",))
+    threshold: float = setting(0.8, "Scribendi: a changed sentence whose perplexity fell scores +1 when max(token "
+                               "sort ratio, Levenshtein ratio) is at least this, else -1", parse_threshold, ("t",),
+                               signature="threshold", flags=("--threshold",))
+    token_sort: str = setting("difflib", "Scribendi: the token sort ratio's matcher: difflib (the original's "
+                              "fuzzywuzzy) or levenshtein (gec-metrics', with python-Levenshtein)",
+                              choice("difflib", "levenshtein"), ("matcher",), signature="token_sort",
+                              flags=("--token-sort",))
+    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
+                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
+    batch_size: int = setting(32, "model metrics: inputs per batch (speed and memory only)", positive_int,
+                              flags=("--batch-size",))
+    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
+                                 parse_device, flags=("--device",))
+    threads: int = setting(1, "model metrics: torch threads per process (0: torch's default; one thread gives the "
+                           "same bits whatever the batches)", non_negative_int, flags=("--threads",))
+
+
+@dataclass(frozen=True)
+class BERTScoreSettings(Settings):
+    """BERTScore's encoder, layer, idf and baseline, then how it runs."""
+
+    model: str = setting("bert-base-uncased", "BERTScore: the encoder, name or folder", parse_model,
+                         ("model_type",), signature="model", flags=("--model",))
+    num_layers: int | None = setting(None, "BERTScore: the layer whose output is used (auto: bert_score's default "
+                                     "for the model name, 9 for bert-base-uncased; a folder must say)", parse_layer,
+                                     ("layer",), signature="layer", flags=("--layer",))
+    idf: bool = setting(False, "BERTScore: weight tokens by their idf over the corpus's references (bert_score --idf)",
+                        parse_bool, signature="idf", flags=("--idf",))
+    baseline: str = setting("none", "BERTScore: rescaling: none (bert_score's default), auto (the model's English "
+                            "baseline), a model name with a built-in table (bert-base-uncased) or a bert_score "
+                            "baseline file", parse_baseline, signature="baseline", flags=("--baseline",))
+    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
+                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
+    batch_size: int = setting(64, "model metrics: inputs per batch (speed and memory only)", positive_int,
+                              flags=("--batch-size",))
+    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
+                                 parse_device, flags=("--device",))
+    threads: int = setting(1, "model metrics: torch threads per process (0: torch's default; one thread gives the "
+                           "same bits whatever the batches)", non_negative_int, flags=("--threads",))
 
 
 # ----------------------------------------------------------------------------- one scorer per process
@@ -281,8 +356,14 @@ class ModelMetric(Metric):
 
     def score_systems(self, scorer: Any, sources: list[str], systems: list[Sequence[str]],
                       group: Sequence[Metric]) -> list[Any]:
-        """The parts of every system (computed together: each distinct input once)."""
+        """The parts of every system (computed together: each distinct input once) against
+        ``sources``, what :meth:`context` took from the corpus."""
         raise NotImplementedError
+
+    def context(self, corpus: Corpus) -> list[Any]:
+        """What every system is scored against: the sources (a metric reading references
+        overrides this)."""
+        return list(corpus.sources)
 
     # ------------------------------------------------------------------ shared
     def scorer(self) -> Any:
@@ -301,7 +382,7 @@ class ModelMetric(Metric):
             raise InputError(f"{self.label}: prepare() takes a Corpus, got {type(corpus).__name__}")
         if not corpus.hypotheses:
             raise InputError(f"{self.label} needs at least one hypothesis")
-        sources = list(corpus.sources)
+        sources = self.context(corpus)
         systems = [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
         _set_threads(self.settings.threads)
         scorer = self.scorer()
@@ -439,3 +520,228 @@ class IMPARA(ModelMetric):
         threshold = self.settings.threshold
         default = IMPARASettings.__dataclass_fields__["threshold"].default
         return [self.label if threshold == default else f"{self.label} t{signature_value(threshold)}"]
+
+
+def library_versions() -> list[tuple[str, str]]:
+    """The torch and transformers versions, for signatures (the tokenizers and the float
+    arithmetic they bring can change a number)."""
+    from ...core.models.inference import import_backend
+
+    torch, transformers = import_backend()
+    return [("torch", torch.__version__.split("+")[0]), ("transformers", transformers.__version__)]
+
+
+class Scribendi(ModelMetric):
+    """Scribendi Score (Islam and Magnani, EMNLP 2021): +1/-1 per changed sentence from LM perplexity and
+    similarity; corpus sum."""
+
+    name = "scribendi"
+    label = "Scribendi"
+    settings_class = ScribendiSettings
+    positional = ("model",)
+    fraction = False
+
+    def scorer_key(self) -> tuple:
+        s = self.settings
+        return ("Scribendi", s.model, s.device, s.dtype)
+
+    def make_scorer(self) -> Any:
+        from ...core.models.causal_lm import Perplexities, load_causal_lm
+
+        s = self.settings
+        return Perplexities(load_causal_lm(s.model, device=s.device, dtype=s.dtype, threads=s.threads),
+                            batch_size=s.batch_size)
+
+    def loaded_models(self, scorer: Any) -> dict[str, Any]:
+        return {"model": scorer.lm}
+
+    def score_systems(self, scorer: Any, sources: list[str], systems: list[Sequence[str]],
+                      group: Sequence[Metric]) -> list[Any]:
+        """Per system, the (source, hypothesis) perplexities of each changed line, (D, 2)
+        float64 (0 on unchanged lines, which are never scored): the perplexity of every
+        distinct text of the changed pairs of all systems, computed once. Lines are compared
+        and scored as the original reads them (``rstrip()``)."""
+        from ...core.models.inference import check_parallel
+
+        checked = [check_parallel(sources, hypotheses)[1] for hypotheses in systems]
+        stripped = [text.rstrip() for text in sources]
+        pairs = [[(s, h.rstrip()) for s, h in zip(stripped, hypotheses)] for hypotheses in checked]
+        texts = list(dict.fromkeys(text for system in pairs for s, h in system if s != h for text in (s, h)))
+        perplexity = dict(zip(texts, scorer(texts))) if texts else {}
+        return [np.array([(perplexity[s], perplexity[h]) if s != h else (0.0, 0.0) for s, h in system],
+                         dtype=np.float64).reshape(-1, 2) for system in pairs]
+
+    def statistics(self, prepared: Any, hypothesis: Sequence[str]) -> np.ndarray:
+        """(D, 1) int64 rows: each sentence's value, -1, 0 (unchanged) or +1."""
+        from .scribendi import sentence_value
+
+        prepared = self._checked(prepared)
+        perplexities = prepared.parts_of(hypothesis)
+        s = self.settings
+        values = np.zeros(len(prepared.sources), dtype=np.int64)
+        for d, (source, line) in enumerate(zip(prepared.sources, hypothesis)):
+            source, line = source.rstrip(), line.rstrip()
+            if source != line:
+                values[d] = sentence_value(source, line, perplexities[d, 0], perplexities[d, 1], s.threshold,
+                                           s.token_sort)
+        return values.reshape(-1, 1)
+
+    def score_from_sums(self, sums: Any, column: int = 0) -> Any:
+        """The sum of the sentence values (a sentence's own row: its value)."""
+        return np.asarray(sums, dtype=np.float64)[..., 0]
+
+    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+        """How many sentences scored +1 and -1 (the rest are unchanged, 0)."""
+        values = np.asarray(statistics).reshape(-1)
+        return {"improved": int((values > 0).sum()), "worsened": int((values < 0).sum())}
+
+    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+        name, fields = super().signature_fields(references)
+        return name, [*fields, *library_versions()]
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = [self.label]
+        if s.threshold != ScribendiSettings.__dataclass_fields__["threshold"].default:
+            tokens.append(f"t{signature_value(s.threshold)}")
+        if s.token_sort != "difflib":
+            tokens.append(s.token_sort)
+        return [" ".join(tokens)]
+
+
+@dataclass
+class BERTScoreResult(ScoreResult):
+    """BERTScore's P, R and F (``scores``, in that order, and ``precision``, ``recall``,
+    ``f``); the headline ``score`` is F."""
+
+    @property
+    def score(self) -> float:
+        return float(self.scores[2])
+
+    @property
+    def precision(self) -> float:
+        return float(self.scores[0])
+
+    @property
+    def recall(self) -> float:
+        return float(self.scores[1])
+
+    @property
+    def f(self) -> float:
+        return float(self.scores[2])
+
+
+class BERTScore(ModelMetric):
+    """BERTScore (Zhang et al., ICLR 2020): P, R, F of token matches against the references (best reference per
+    sentence); sentence means."""
+
+    name = "bertscore"
+    label = "BERTScore"
+    settings_class = BERTScoreSettings
+    positional = ("model",)
+    reference_kind = TEXT
+
+    def scorer_key(self) -> tuple:
+        s = self.settings
+        return ("BERTScore", s.model, s.num_layers, s.device, s.dtype)
+
+    def make_scorer(self) -> Any:
+        from .bertscore import BertScoreModel
+
+        s = self.settings
+        return BertScoreModel(s.model, s.num_layers, device=s.device, dtype=s.dtype, batch_size=s.batch_size)
+
+    def loaded_models(self, scorer: Any) -> dict[str, Any]:
+        return {"model": scorer}
+
+    def context(self, corpus: Corpus) -> list[Any]:
+        """The reference sets (each one text per sentence)."""
+        if not corpus.references:
+            raise InputError(f"the metric {self.display_name} needs reference texts: -r REF... (a Corpus with "
+                             "references)")
+        return [list(reference) for reference in corpus.references]
+
+    def score_systems(self, scorer: Any, references: list[Any], systems: list[Sequence[str]],
+                      group: Sequence[Metric]) -> list[Any]:
+        """The token material of every system (:class:`~.bertscore.BertScoreMatches`)."""
+        return scorer.systems_matches(references, systems)
+
+    def baseline(self) -> tuple[Any, str]:
+        """(the float32 (P, R, F) baseline or None, how the signature names it), for the
+        model's layer (kept once computed)."""
+        found = self.__dict__.get("_baseline")
+        if found is None:
+            from .bertscore import resolve_baseline
+
+            found = self.__dict__["_baseline"] = resolve_baseline(self.settings.baseline, self.settings.model,
+                                                                  self.scorer().loaded.num_layers)
+        return found
+
+    def statistics(self, prepared: Any, hypothesis: Sequence[str]) -> Any:
+        """A :class:`~.bertscore.BertScoreStatistics`: as an array, the rows (P, R, F, 1) per
+        sentence (from the token similarities and the corpus's idf once chunks are joined)."""
+        from .bertscore import BertScoreStatistics
+
+        matches = self._checked(prepared).parts_of(hypothesis)
+        return BertScoreStatistics(matches, self.settings.idf, self.baseline()[0])
+
+    def join_statistics(self, parts: Sequence[Any]) -> Any:
+        """Chunks joined by their token material (document frequencies added up)."""
+        from .bertscore import BertScoreStatistics
+
+        if parts and all(isinstance(part, BertScoreStatistics) for part in parts):
+            return BertScoreStatistics.joined(parts)
+        return super().join_statistics(parts)
+
+    def score_from_sums(self, sums: Any, column: int = 0) -> Any:
+        """P, R or F (``column`` 0, 1, 2) of summed rows (..., 4): the mean over sentences."""
+        sums = np.asarray(sums, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(sums[..., 3] > 0, sums[..., column] / np.where(sums[..., 3] > 0, sums[..., 3], 1), np.nan)
+
+    def result(self, values: list[float], statistics: Any, sums: list[Any]) -> BERTScoreResult:
+        return BERTScoreResult(values, self.signature(self.references_in(statistics)), self.settings_dict(),
+                               self.details(statistics, sums))
+
+    def references_in(self, statistics: Any) -> int | None:
+        matches = getattr(statistics, "matches", None)
+        return matches.references if matches is not None else None
+
+    def column_index(self, key: int | str | float | None) -> int:
+        """None: F, the headline."""
+        return 2 if key is None else super().column_index(key)
+
+    def column_labels(self) -> list[str]:
+        """``BERTScore P``, ``R``, ``F``, with what departs from the defaults: the model (by its
+        folder's last part), a layer other than the name's default, ``idf``, ``rescaled`` (by
+        the model's own baseline; ``rescaled:NAME`` by another), the dtype."""
+        from ...core.models.loading import DEFAULT_LAYERS
+
+        s = self.settings
+        model = shown_model(s.model)
+        tokens = [self.label]
+        if model != BERTScoreSettings.__dataclass_fields__["model"].default:
+            tokens.append(model)
+        if s.num_layers is not None and s.num_layers != DEFAULT_LAYERS.get(model):
+            tokens.append(f"L{s.num_layers}")
+        if s.idf:
+            tokens.append("idf")
+        if s.baseline != "none":
+            baseline = shown_model(s.baseline)
+            tokens.append("rescaled" if s.baseline == "auto" or baseline == model else f"rescaled:{baseline}")
+        if s.dtype != "float32":
+            tokens.append(s.dtype)
+        return [" ".join([*tokens, part]) for part in ("P", "R", "F")]
+
+    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+        """model@fingerprint, the layer used, idf, the baseline (none, the table's model or a
+        file's SHA-256), dtype, refs, then the library versions."""
+        scorer = self.scorer()
+        s = self.settings
+        fields: list[tuple[str, str] | str] = [
+            ("model", f"{shown_model(scorer.loaded.name)}@{scorer.fingerprint[:12]}"),
+            ("layer", str(scorer.loaded.num_layers)),
+            ("idf", signature_value(s.idf)), ("baseline", self.baseline()[1]), ("dtype", s.dtype)]
+        if references is not None:
+            fields.append(("refs", str(references)))
+        return self.label, [*fields, *library_versions()]
