@@ -356,13 +356,17 @@ def test_settings_flags_and_signatures(models):
         assert infos["dtype"].signature == "dtype"
     metric = some_metric(models, weights="0.2/0.3/0.5", batch_size=7)
     assert metric.settings.weights == (0.2, 0.3, 0.5) and metric.column_labels() == ["SOME w0.2/0.3/0.5"]
+    import torch
+    import transformers
+
+    libraries = f"torch:{torch.__version__.split('+')[0]}|transformers:{transformers.__version__}"
     assert metric.signature == ("SOME|grammar:grammer@16e4a2f1d0f3|fluency:fluency@25496e96e2f6|"
                                 "meaning:meaning@b14c78e0d948|tokenizer:grammer|weights:0.2,0.3,0.5|max_len:128|"
-                                "dtype:float32|version:0.1.0")
+                                f"dtype:float32|{libraries}|version:0.1.0")
     assert some_metric(models, batch_size=3, threads=2, device="auto").signature == some_metric(models).signature
     assert impara_metric(models, threshold=0.95).signature == (
         "IMPARA|qe:qe@14880037238b|se:se@84d52d4cd4c7|tokenizer:qe|threshold:0.95|max_len:128|dtype:float32|"
-        "version:0.1.0")
+        f"{libraries}|version:0.1.0")
     heads = [str(models["some"] / h) for h in ("grammer", "fluency", "meaning")]
     by_head = get_metric("some", grammar_model=heads[0], fluency_model=heads[1], meaning_model=heads[2],
                          tokenizer=heads[0], device="cpu")

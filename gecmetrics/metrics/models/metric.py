@@ -330,6 +330,15 @@ class ModelPrepared:
 # ----------------------------------------------------------------------------- the metrics
 
 
+def library_versions() -> list[tuple[str, str]]:
+    """The torch and transformers versions, for signatures (the tokenizers and the float
+    arithmetic they bring can change a number)."""
+    from ...core.models.inference import import_backend
+
+    torch, transformers = import_backend()
+    return [("torch", torch.__version__.split("+")[0]), ("transformers", transformers.__version__)]
+
+
 class ModelMetric(Metric):
     """What the model-based metrics share (see the module docstring)."""
 
@@ -418,7 +427,8 @@ class ModelMetric(Metric):
         return prepared.computed if isinstance(prepared, ModelPrepared) else 0
 
     def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
-        """The settings that change a number, each model shown as ``name@fingerprint``."""
+        """The settings that change a number, each model shown as ``name@fingerprint``, then the
+    torch and transformers versions."""
         models = self.loaded_models(self.scorer())
         fields: list[tuple[str, str] | str] = []
         for key, value in self.settings.signature_fields():
@@ -428,7 +438,7 @@ class ModelMetric(Metric):
             elif key == "tokenizer":
                 value = shown_model(self.scorer().tokenizer_name)
             fields.append((key, value))
-        return self.label, fields
+        return self.label, [*fields, *library_versions()]
 
 
 class SOME(ModelMetric):
@@ -522,15 +532,6 @@ class IMPARA(ModelMetric):
         return [self.label if threshold == default else f"{self.label} t{signature_value(threshold)}"]
 
 
-def library_versions() -> list[tuple[str, str]]:
-    """The torch and transformers versions, for signatures (the tokenizers and the float
-    arithmetic they bring can change a number)."""
-    from ...core.models.inference import import_backend
-
-    torch, transformers = import_backend()
-    return [("torch", torch.__version__.split("+")[0]), ("transformers", transformers.__version__)]
-
-
 class Scribendi(ModelMetric):
     """Scribendi Score (Islam and Magnani, EMNLP 2021): +1/-1 per changed sentence from LM perplexity and
     similarity; corpus sum."""
@@ -594,10 +595,6 @@ class Scribendi(ModelMetric):
         """How many sentences scored +1 and -1 (the rest are unchanged, 0)."""
         values = np.asarray(statistics).reshape(-1)
         return {"improved": int((values > 0).sum()), "worsened": int((values < 0).sum())}
-
-    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
-        name, fields = super().signature_fields(references)
-        return name, [*fields, *library_versions()]
 
     def column_labels(self) -> list[str]:
         s = self.settings
