@@ -3,7 +3,8 @@ pages show.
 
 A ```console block holds examples: a ``$ `` line is a command (a line ending in `` \\`` goes on
 on the next line), the lines after it are what it prints (stderr and stdout as they come; a
-``...`` line stands for any lines). Every command of a page runs with bash, in order, in one
+``...`` line stands for any lines). A command exits with code 0, or with code 2 where what it
+prints ends with a ``gecmetric: error: `` line (an example of an error). Every command of a page runs with bash, in order, in one
 temporary folder, with this checkout's ``gecmetric`` (and ``python``) first on PATH and:
 
 * ``D``: the reproduction data, ``../shared/data`` beside the checkout (printed paths into it are
@@ -206,7 +207,8 @@ def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True) 
             run.ran += 1
             problem = None
             written = [work / line.split(": wrote ", 1)[1] for line in printed if line.startswith("gecmetric: wrote ")]
-            if completed.returncode != 0:
+            fails = bool(command.expected) and command.expected[-1].startswith("gecmetric: error: ")
+            if completed.returncode != (2 if fails else 0):
                 problem = f"exit code {completed.returncode}"
             elif not matches(command.expected, printed):
                 problem = "printed something else"
