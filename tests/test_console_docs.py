@@ -272,19 +272,37 @@ def test_every_page_with_commands_has_console_examples() -> None:
     assert without <= EXPECTED_PAGES_WITHOUT_EXAMPLES, sorted(without - EXPECTED_PAGES_WITHOUT_EXAMPLES)
 
 
+def fenced_blocks(text: str) -> list[tuple[str, list[str]]]:
+    """(info string, lines) of every fenced block of a page."""
+    blocks: list[tuple[str, list[str]]] = []
+    inside: tuple[str, list[str]] | None = None
+    for line in text.splitlines():
+        if inside is None:
+            if line.startswith("```"):
+                inside = (line[3:].strip(), [])
+        elif line.startswith("```"):
+            blocks.append(inside)
+            inside = None
+        else:
+            inside[1].append(line)
+    return blocks
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_no_gecmetric_command_outside_console_blocks(page: str) -> None:
     """A ```sh/```bash block shows only what the test cannot run (installing, the test suite,
-    benchmarks; a command after ``pip install`` on its line): every ``gecmetric`` command is a console example (run by the test above) or, as
-    a synopsis, in a ```text block."""
-    text = (ROOT / page).read_text(encoding="utf-8")
-    for block in re.findall(r"^```(?:sh|bash|shell)\n(.*?)^```", text, flags=re.S | re.M):
-        for line in block.splitlines():
+    benchmarks; a command after ``pip install`` on its line), and an unlabelled block no command:
+    every ``gecmetric`` command is a console example (run by the test above) or, as a synopsis, in
+    a ```text block."""
+    for info, lines in fenced_blocks((ROOT / page).read_text(encoding="utf-8")):
+        if info not in ("", "sh", "bash", "shell"):
+            continue
+        for line in lines:
             command = line.split("#", 1)[0]
             if re.match(r"\s*(pip|python -m pip) install\b", command):
                 continue  # the quick start: install, then run
-            assert not re.search(r"(^|[;&|(]\s*)gecmetric\s+[a-z]", command.strip()), \
-                f"{page}: a gecmetric command in a sh block (make it a console example): {line}"
+            assert not re.search(r"(^|[;&|(]\s*|^\$ )gecmetric\s+[a-z]", command.strip()), \
+                f"{page}: a gecmetric command in a ```{info} block (make it a console example or ```text): {line}"
 
 
 def test_console_blocks_are_read_as_written() -> None:
