@@ -133,6 +133,8 @@ REQUIREMENTS = [
                 "needs matplotlib (pip install 'gecmetrics[plot]')", True),
     Requirement("trueskill", r"gecmetric rank\b|--(metric-)?ranking ts\b", lambda: _modules("trueskill"),
                 "needs trueskill (pip install 'gecmetrics[trueskill]')", True),
+    Requirement("dask", r"--dask\b", lambda: _modules("dask", "distributed"),
+                "needs dask and distributed (pip install 'gecmetrics[dask]')", True),
     Requirement("zh", r"gecmetric cherrant\b|--lang zh|lang=zh", lambda: _modules("pypinyin", "opencc"),
                 "needs pypinyin and opencc (pip install 'gecmetrics[zh]')", True),
 ]
