@@ -426,6 +426,22 @@ def test_report_annotates_with_errant(spacy_model, small_files, tmp_path):
     assert [c["label"] for c in data["columns"]] == ["GREEN b2", "ERRANT F0.5"]
 
 
+def test_report_and_attribute_take_the_model_from_the_environment(spacy_model, small_files, tmp_path, monkeypatch):
+    """$GECMETRICS_SPACY_MODEL alone (no --spacy-model) sets the model of the annotation, as in
+    every other command that parses."""
+    f = small_files
+    monkeypatch.setenv("GECMETRICS_SPACY_MODEL", SPACY_TEST_MODEL)
+    code, _, err = run_cli("report", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"],
+                           "--json", str(tmp_path / "d.json"), "--samples", "20", "--metrics", "green")
+    assert code == 0, err
+    data = json.loads((tmp_path / "d.json").read_text(encoding="utf-8"))
+    assert data["corpus"]["system_edits"] == "annotated" and data["corpus"]["annotator"]["model"].startswith(
+        "en_core_web_sm")
+    code, out, err = run_cli("attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["B"], "--metric",
+                             "green", "--tsv")
+    assert code == 0 and out, err
+
+
 # ---------------------------------------------------------------- in a browser
 
 

@@ -38,7 +38,7 @@ from .options import GreedyCommand, GreedyOption
               help="Print TSV: a line per system, sentence, method and edit (the default).")
 @click.option("--json", "as_json", is_flag=True, help="Print the same rows as JSON.")
 @click.option("--spacy-model", default=None, metavar="NAME",
-              help="spaCy model of the ERRANT annotation [default: en_core_web_sm].")
+              help="spaCy model of the ERRANT annotation [default: $GECMETRICS_SPACY_MODEL, else en_core_web_sm].")
 @jobs_option
 def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypothesis_m2, method_texts,
               max_exact_edits, over_bound, permutations, seed, normalize, as_tsv, as_json, spacy_model, jobs):

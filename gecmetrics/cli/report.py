@@ -42,7 +42,7 @@ from .options import GreedyCommand, GreedyOption
                                                "meta-evaluation figures.")
 @click.option("--human-score", metavar="COLUMN", help="The human score column(s) [default: every human column].")
 @click.option("--spacy-model", default=None, metavar="NAME",
-              help="spaCy model of the ERRANT annotation [default: en_core_web_sm].")
+              help="spaCy model of the ERRANT annotation [default: $GECMETRICS_SPACY_MODEL, else en_core_web_sm].")
 @click.option("--title", metavar="TEXT", help="The page's title.")
 @jobs_option
 def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, json_path, metric_texts, baseline,

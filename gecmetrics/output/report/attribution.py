@@ -141,9 +141,9 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
     missing = [name for name in names if name not in corpus.hypothesis_m2]
     if (missing or metric.hypothesis_kind == M2) and annotator is None:
         from ...metrics.errant import Annotator
-        from ...metrics.errant.metric import DEFAULT_MODEL, shared_model
+        from ...metrics.errant.metric import shared_model
 
-        annotator = Annotator(shared_model(spacy_model or DEFAULT_MODEL))
+        annotator = Annotator(shared_model(spacy_model))  # None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     blocks = dict(corpus.hypothesis_m2)
     if missing:
         annotated = annotator.annotate_sets(corpus.sources, [[corpus.hypotheses[name]] for name in missing],

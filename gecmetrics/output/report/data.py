@@ -74,7 +74,7 @@ def read_report_corpus(source: str, references: Sequence[str], hypotheses: Seque
 # ----------------------------------------------------------------------------- preparing
 
 
-def _annotated(corpus: Corpus, spacy_model: str, annotator: Any) -> tuple[Corpus, dict[str, Any], Any]:
+def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any) -> tuple[Corpus, dict[str, Any], Any]:
     """The corpus with every system's ERRANT edits (given, or annotated) and a reference M2
     (the gold, or the references annotated); what was annotated, and the annotator."""
     systems = list(corpus.hypotheses)
@@ -257,8 +257,6 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     ``methods`` (exact Shapley up to ``max_exact_edits`` edits, sampled above; ``permutations``).
     ``human``: a human table (``gjg15``, ``seeda``, a TSV path) for the meta-evaluation figures.
     """
-    from ...metrics.errant.metric import DEFAULT_MODEL
-
     if not isinstance(corpus, Corpus):
         raise InputError(f"report_data needs a Corpus, got {type(corpus).__name__}")
     systems = list(corpus.hypotheses)
@@ -281,7 +279,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     check_columns(resolved, len(corpus.references))
     attributed = _attribution_metrics(attribution, resolved)
     human = _human_table(human) if human is not None else None
-    corpus, annotation, annotator = _annotated(corpus, spacy_model or DEFAULT_MODEL, annotator)
+    corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator)  # None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
 
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress)
     columns, test = summary(scored, baseline, samples, seed, jobs)
