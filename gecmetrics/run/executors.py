@@ -162,7 +162,7 @@ class DaskExecutor(Executor):
                 raise InputError(DASK_HINT) from None
             if self.address == "local":
                 self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True,
-                                             dashboard_address=None)
+                                             dashboard_address=":0")  # any free port: none is ever taken twice
                 self._client = Client(self._cluster)
             else:
                 try:
