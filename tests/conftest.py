@@ -138,7 +138,7 @@ def no_spacy(monkeypatch):
     """``import spacy`` fails, as without the errant extra, and no model is loaded already."""
     import builtins
 
-    from gecmetrics.metrics.errant import metric
+    from gecmetrics.metrics.errant import languages
 
     real_import = builtins.__import__
 
@@ -148,7 +148,7 @@ def no_spacy(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", without_spacy)
-    monkeypatch.setattr(metric, "_MODELS", {})
+    monkeypatch.setattr(languages, "_MODELS", {})  # the process's loaded models (shared_model)
 
 
 def write_files(folder: Path, contents: dict[str, list[str] | str]) -> dict[str, str]:
@@ -190,3 +190,21 @@ def gecmetric_script() -> str:
     if found is None:
         pytest.skip("the gecmetric console script is not installed")
     return found
+
+
+# ----------------------------------------------------------------------------- markers
+
+SHARED_FIXTURES = {"shared_data", "conll14", "expected"}
+MODEL_TEST_MODULES = ("test_pt_", "test_models_", "test_llm_local")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Markers by what a test needs: ``reproduction`` (numbers of the original tools on
+    ../shared/data), ``models`` (torch and transformers: PT-M2, the model metrics, a local
+    LLM); the rest are unit tests. ``pytest -m "not reproduction and not models"`` runs those
+    alone, ``pytest -m models`` the model tests once torch is installed."""
+    for item in items:
+        if SHARED_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.reproduction)
+        if item.module.__name__.rpartition(".")[2].startswith(MODEL_TEST_MODULES):
+            item.add_marker(pytest.mark.models)

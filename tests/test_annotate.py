@@ -21,6 +21,7 @@ from gecmetrics.metrics.errant import Annotator, SpacyModel, sentence_from_words
 from gecmetrics.core.lang.en import align as align_module
 from gecmetrics.core.lang.en.align import align, character_cost, substitution_cost
 from gecmetrics.core.lang.en.classify import Classifier, levenshtein_similarity
+from gecmetrics.core.lang.en import merge as merge_module
 from gecmetrics.core.lang.en.merge import edit_spans
 from gecmetrics.metrics.errant.reannotate import corrected_sentence, token_range
 from gecmetrics.core.lang.en.stem import lancaster_stem
@@ -141,6 +142,83 @@ def test_rules_merge_content_words_and_split_a_final_determiner():
     orig = words("in world", pos=["ADP", "NOUN"])
     cor = words("on the", pos=["ADP", "DET"])
     assert rule_spans(orig, cor) == [(0, 1, 0, 1), (1, 2, 1, 2)]
+
+
+# A run of S, D and I operations with its two sentences, for comparing the merge with ERRANT's loop
+# (_reference_process): runs in blocks of one kind and parts of speech in blocks, few distinct
+# words (equal texts), POS tags, capitals, apostrophes and hyphens, so that every rule fires.
+MERGE_WORDS = ["w0", "w1", "w0w1", "W0", "the", "The", "a", "A", ",", ".", "-", "'s", "'", "s", "ab", "ba"]
+MERGE_POS = ["NOUN", "VERB", "AUX", "PART", "DET", "PUNCT", "ADJ", "ADP"]
+
+
+@st.composite
+def merge_cases(draw, longest: int = 30):
+    kinds = []
+    pattern = draw(st.sampled_from(["SDI", "SSSI", "SIIII", "SD", "SSSSSSSI", "DI", "S"]))
+    block = draw(st.sampled_from([1, 3, 7]))
+    size = draw(st.integers(1, longest))
+    while len(kinds) < size:
+        kinds += [draw(st.sampled_from(pattern))] * draw(st.integers(1, block))
+    o = c = draw(st.integers(0, 2))
+    run = []
+    for kind in kinds[:size]:
+        run.append((kind, o, o + (kind != "I"), c, c + (kind != "D")))
+        o, c = o + (kind != "I"), c + (kind != "D")
+    words_used = draw(st.lists(st.sampled_from(MERGE_WORDS), min_size=1, max_size=6, unique=True))
+    pos_used = draw(st.lists(st.sampled_from(MERGE_POS), min_size=1, max_size=4, unique=True))
+
+    def sentence(length):
+        pos = []
+        while len(pos) < length:
+            pos += [draw(st.sampled_from(pos_used))] * draw(st.integers(1, block))
+        return sentence_from_words([draw(st.sampled_from(words_used)) for _ in range(length)], pos=pos[:length],
+                                   tag=[draw(st.sampled_from(["NN", "NN", "NN", "POS"])) for _ in range(length)])
+
+    return run, sentence(o + 1), sentence(c + 1)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(merge_cases())
+def test_merge_gives_the_edits_of_errants_loop(case):
+    run, orig, cor = case
+    assert merge_module._RunMerger(run, orig, cor).spans() == merge_module._reference_process(run, orig, cor)
+
+
+@settings(max_examples=50, deadline=None)
+@given(merge_cases(longest=120))
+def test_merge_gives_the_edits_of_errants_loop_on_long_runs(case):
+    run, orig, cor = case
+    assert merge_module._RunMerger(run, orig, cor).spans() == merge_module._reference_process(run, orig, cor)
+
+
+def test_a_long_run_merges_in_bounded_work_and_a_longer_one_is_one_error(monkeypatch):
+    """100,000 inserted tokens around 14 substitutions (a garbage line against a short source):
+    ERRANT's loop would list 5 billion ranges; the merge looks at a few per token. Above
+    MAX_MERGE_WORK it stops with one InputError."""
+    rng = random.Random(5)
+    substitutions = set(rng.sample(range(100_000), 14))
+    run, o, c = [], 0, 0
+    for k in range(100_000):
+        kind = "S" if k in substitutions else "I"
+        run.append((kind, o, o + (kind == "S"), c, c + 1))
+        o, c = o + (kind == "S"), c + 1
+    pos = ["NOUN", "VERB", "DET", "ADJ", "ADP", "PUNCT"]
+    vocabulary = ["the", "cat", "sat", "on", "a", "mat", "."]
+    orig = sentence_from_words([f"x{k}" for k in range(o)], pos=[rng.choice(pos) for _ in range(o)])
+    cor = sentence_from_words([rng.choice(vocabulary) for _ in range(c)], pos=[rng.choice(pos) for _ in range(c)])
+    merger = merge_module._RunMerger(run, orig, cor)
+    spans = merger.spans()
+    assert spans[0][1] == 0 and spans[-1][4] == c and merger.work < 20 * len(run)
+    monkeypatch.setattr(merge_module, "MAX_MERGE_WORK", merger.work // 2)
+    with pytest.raises(merge_module.MergeTooLong, match="MAX_MERGE_WORK"):
+        merge_module._RunMerger(run, orig, cor).spans()
+
+
+def test_alignment_table_is_bounded_before_it_is_made(monkeypatch):
+    monkeypatch.setattr(align_module, "MAX_ALIGNMENT_CELLS", 99)
+    with pytest.raises(align_module.AlignmentTooLarge, match="MAX_ALIGNMENT_CELLS"):
+        align(words(" ".join(["a"] * 9)), words(" ".join(["b"] * 10)))
+    assert len(align(words(" ".join(["a"] * 8)), words(" ".join(["b"] * 10)))) == 10
 
 
 # ----------------------------------------------------------------------------- classification

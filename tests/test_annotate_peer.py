@@ -206,7 +206,7 @@ def test_errant_command_prints_compare_m2s_output(shared_parses, peer_outputs, c
     paths = [str(conll14 / name) for name in CONLL_SYSTEMS]
     for level in (1, 2, 3):
         code, out, err = run_cli("errant", "-s", str(conll14 / "INPUT"), "-r", str(peer_outputs / f"gold.{mode}.m2"),
-                                 "-o", *paths, "-cat", str(level), "--spacy-model", MODEL)
+                                 "-o", *paths, "-cat", str(level), "--spacy-model", MODEL, "--errant-compare")
         assert code == 0, err
         sections = dict(re.findall(r"^== (.*)\n((?:(?!== ).*\n)*)", out, re.MULTILINE))
         for name, path in zip(CONLL_SYSTEMS, paths):

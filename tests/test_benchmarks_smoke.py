@@ -39,6 +39,18 @@ def test_errant_benchmark_quick_run_reports_both_process_counts(shared_data: Pat
                          re.MULTILINE), completed.stdout
 
 
+def test_errant_long_lines_benchmark_quick_run_reports_each_length(shared_data: Path) -> None:
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "errant_long_lines.py"), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    if "nothing to time" in completed.stdout:
+        pytest.skip(completed.stdout.strip())
+    for case in ("1 word changed", "1,000 tokens", "2,000 tokens"):
+        assert re.search(rf"^ours\s+m2 annotate, {case}\s+cpu\s+\d+\.\d+ s", completed.stdout, re.MULTILINE), \
+            completed.stdout
+    assert re.search(r"in this process: parse [\d.]+ s, align [\d.]+ s, merge [\d.]+ s", completed.stdout)
+
+
 def test_gotoscorer_benchmark_quick_run_reports_both_jobs(shared_data: Path) -> None:
     completed = subprocess.run([sys.executable, str(BENCHMARKS / "gotoscorer_conll14.py"), "--quick", "--no-peers"],
                                capture_output=True, text=True, timeout=600)
@@ -175,3 +187,16 @@ def test_cache_benchmark_quick_run_reports_cold_and_warm(shared_data: Path) -> N
         assert len(re.findall(rf"^ours\s+{run}\s+cpu\s+\d+\.\d+ s", completed.stdout, re.MULTILINE)) == 2, \
             completed.stdout
     assert re.search(r"MB per 1,000 parsed lines", completed.stdout) and re.search(r"MB per 1,000 pairs", completed.stdout)
+
+
+def test_models_benchmark_quick_run_reports_both_metrics(shared_data: Path) -> None:
+    """Scribendi and BERTScore with the tiny models (skipped inside the script without torch)."""
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "models_scribendi_bertscore.py"), "--quick",
+                                "--no-peers"], capture_output=True, text=True, timeout=900)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    if "nothing to time" in completed.stdout:
+        pytest.skip(completed.stdout.strip())
+    for metric in ("Scribendi", "BERTScore"):
+        assert f"## {metric}" in completed.stdout, completed.stdout
+    assert len(re.findall(r"^ours\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s", completed.stdout, re.MULTILINE)) == 2, \
+        completed.stdout

@@ -79,9 +79,10 @@ def test_cleme_prints_a_row_per_hypothesis(files):
                              "--signature")
     assert code == 0, err
     header, rows = table_rows(out)
-    assert header == ["system", "F0.5", "P", "R", "Acc", "TP", "FP", "FN", "TN"]
-    assert rows[files["good.m2"]]["F0.5"] == "1.0000" and rows[files["input.m2"]]["F0.5"] == "0.0000"
-    assert rows[files["input.m2"]]["P"] == "1.0000"  # nothing proposed
+    assert header == ["system", "F0.5 (fraction)", "P (fraction)", "R (fraction)", "Acc (fraction)", "TP", "FP", "FN",
+                      "TN"]
+    assert rows[files["good.m2"]]["F0.5 (fraction)"] == "1.0000" and rows[files["input.m2"]]["F0.5 (fraction)"] == "0.0000"
+    assert rows[files["input.m2"]]["P (fraction)"] == "1.0000"  # nothing proposed
     assert err == "CLEME|assumption:dependent|level:corpus|weights:length|beta:0.5|version:0.1.0\n"
 
 
@@ -97,19 +98,24 @@ def test_cleme_settings_json_and_digits(files):
     assert data["f"] == score_corpus([metric], corpus).result("h", 0).f
     code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "-d", "2")
     f = score_corpus([CLEME()], corpus).result("h", 0).f
-    assert table_rows(out)[1][files["half.m2"]]["F0.5"] == f"{f:.2f}" != f"{f:.4f}"
+    assert table_rows(out)[1][files["half.m2"]]["F0.5 (fraction)"] == f"{f:.2f}" != f"{f:.4f}"
 
 
 def test_cleme2_and_its_factors(files):
     code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted")
     assert code == 0, err
     header, rows = table_rows(out)
-    assert header == ["system", "aggregate", "HC", "WC", "UC", "OC", "TP", "FP", "FN", "TN"]
+    assert header == ["system", "aggregate (fraction)", "HC (fraction)", "WC (fraction)", "UC (fraction)", "OC (fraction)",
+                      "TP", "FP", "FN", "TN"]
     # the running choice takes "went" (reference 1) in sentence 1: 2 hits of 5 corrections needed
-    assert rows[files["half.m2"]]["HC"] == "0.4000" and rows[files["half.m2"]]["OC"] == "0.0000"
+    assert rows[files["half.m2"]]["HC (fraction)"] == "0.4000" and rows[files["half.m2"]]["OC (fraction)"] == "0.0000"
     code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted",
                              "--factors", "1/0/0/0")
-    assert table_rows(out)[1][files["half.m2"]]["aggregate"] == "0.4000"
+    assert table_rows(out)[1][files["half.m2"]]["aggregate (fraction)"] == "0.4000"
+    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted",
+                             "--factors", "1/0/0/0", "--scale", "100", "-d", "2")
+    row = table_rows(out)[1][files["half.m2"]]
+    assert row["aggregate (x100)"] == "40.00" and row["HC (x100)"] == "40.00"
     assert "factors" in one_line_error("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--factors",
                                        "1/0/0/0")
     assert "no beta" in one_line_error("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2",
@@ -126,7 +132,8 @@ def test_cleme_chunk_tables_and_sentences(files):
                              "--sentence", "--unweighted")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "system\tsentence\tf\tprecision\trecall\taccuracy" and len(lines) == 9
+    assert lines[0] == ("system\tsentence\tf (fraction)\tprecision (fraction)\trecall (fraction)\t"
+                        "accuracy (fraction)") and len(lines) == 9
     assert lines[1].startswith(f"{files['half.m2']}\t1\t1.0000\t") and lines[2].split("\t")[2] == "0.0000"
 
 
@@ -214,7 +221,7 @@ def test_cleme_shows_progress_on_a_terminal(files, monkeypatch):
 
     monkeypatch.setattr(command, "progress_unless", progress)
     code, out, err = run_cli("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "--chunk-lines", "1")
-    assert code == 0 and "gecmetric cleme: 1/4 lines" in shown[0].getvalue(), err  # the total is known
+    assert code == 0 and "gecmetric cleme  [######" in shown[0].getvalue() and "1/4 lines" in shown[0].getvalue(), err  # the total is known
     code, out, err = run_cli("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "--json")
     assert code == 0 and shown[1] is None
 

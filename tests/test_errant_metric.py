@@ -14,7 +14,8 @@ from gecmetrics.metrics.errant import Annotator
 from gecmetrics.metrics.errant.metric import ErrantPrepared, ErrantText
 from gecmetrics.io.corpus import Corpus
 from gecmetrics.io.m2 import parse_m2
-from gecmetrics.metrics.m2.compare import ErrantCompare, format_errant_report
+from gecmetrics.metrics.m2.compare import ErrantCompare
+from gecmetrics.metrics.m2.errant_report import format_errant_report
 from gecmetrics.io.m2 import format_m2
 from gecmetrics.run.engine import score_corpus
 from tests.conftest import SPACY_TEST_MODEL as MODEL, one_line_error, run_cli, write_files
@@ -211,32 +212,58 @@ def test_errant_command_prints_compare_m2s_report(files, spacy_model):
                                       ErrantCompare(mode="ds", beta=1, single=True), 1),
                                      (("-filt", "R:VERB:SVA", "M:DET", "-cat", "2"),
                                       ErrantCompare(filter_types=("R:VERB:SVA", "M:DET")), 2)]:
-        code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], *options)
+        code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], *options, "--errant-compare")
         assert code == 0, err
         expected = comparer.compare(annotated(spacy_model, SYSTEMS["odd"]), gold_blocks())
         assert out == format_errant_report(expected, level), options
-    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], "-v")
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], "-v", "--errant-compare")
     assert "SENTENCE 0 - HYP 0 - REF 0" in out and "^^ HYP 0, REF 0 chosen for sentence 0" in out
+    assert "-v (ERRANT's per-sentence trace) goes with --errant-compare" in \
+        one_line_error("errant", "-s", files["src"], "-r", files["gold"], "-o", files["odd"], "-v")
+
+
+def test_errant_command_prints_one_table_of_the_systems(files, spacy_model):
+    """By default one table (system, TP, FP, FN, P, R, F) in any format; -cat: a row per type."""
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--tsv")
+    assert code == 0, err
+    odd = ErrantCompare().compare(annotated(spacy_model, SYSTEMS["odd"]), gold_blocks())
+    assert out.splitlines() == ["system\tTP\tFP\tFN\tP (fraction)\tR (fraction)\tF0.5 (fraction)", f"{files['good']}\t5\t0\t0\t1.0\t1.0\t1.0",
+                                f"{files['odd']}\t{odd.tp}\t{odd.fp}\t{odd.fn}\t" + "\t".join(map(str, odd.rounded()))]
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], "-cat", "3", "--tsv")
+    assert code == 0 and out.splitlines()[0] == ("system\tcategory\tTP\tFP\tFN\tP (fraction)\tR (fraction)\t"
+                                                 "F0.5 (fraction)"), err
+    assert {line.split("\t")[1] for line in out.splitlines()[1:]} == set(odd.categories)
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--tsv", "--scale", "100")
+    assert out.splitlines()[:2] == ["system\tTP\tFP\tFN\tP (x100)\tR (x100)\tF0.5 (x100)",
+                                    f"{files['good']}\t5\t0\t0\t100.00\t100.00\t100.00"], err
+    assert "--errant-compare" in one_line_error("errant", "-s", files["src"], "-r", files["gold"], "-o", files["odd"],
+                                                "--errant-compare", "--scale", "100")
+    code, text, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"])
+    assert code == 0 and text.startswith("+") and "F0.5" in text.splitlines()[1], err
+    assert errant_cli(files, "-r", files["gold"], "-o", files["odd"], "--latex")[1].startswith("\\begin{tabular}")
 
 
 def test_errant_command_several_systems_json_signature_and_processes(files, spacy_model):
-    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--signature")
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--signature",
+                                "--errant-compare")
     assert code == 0, err
     assert out.startswith(f"== {files['good']}\n") and f"\n== {files['odd']}\n" in out
     assert err.startswith("ERRANT|mode:cs|beta:0.5|spacy:")
-    code, parallel, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "-p", "2")
+    code, parallel, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "-p", "2",
+                                     "--errant-compare")
     assert code == 0 and parallel == out, err
     code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--json")
     data = json.loads(out)
     assert [entry["system"] for entry in data] == [files["good"], files["odd"]]
     assert data[0]["f"] == 1.0 and data[0]["signature"].startswith("ERRANT|mode:cs")
-    code, out, err = errant_cli(files, "-r", files["ref0"], files["ref1"], "--annotate-refs", "-o", files["good"])
+    code, out, err = errant_cli(files, "-r", files["ref0"], files["ref1"], "--annotate-refs", "-o", files["good"],
+                                "--errant-compare")
     assert code == 0 and "\n5\t0\t0\t1.0\t1.0\t1.0\n" in out, err
 
 
 def test_errant_command_reads_in_chunks_with_the_same_output(files, spacy_model):
     """--chunk-lines changes memory, never the report, the traces, the JSON or a paired test."""
-    for options in [("-cat", "3", "-v"), ("--json",), ("--paired-bs", "20")]:
+    for options in [("-cat", "3", "-v", "--errant-compare"), ("--json",), ("--paired-bs", "20"), ("-cat", "2")]:
         outputs = [errant_cli(files, "-r", files["gold"], "-o", files["odd"], files["half"], *options, *chunking)
                    for chunking in [(), ("--chunk-lines", "2"), ("--chunk-lines", "1", "--jobs", "2")]]
         assert outputs[0][0] == 0 and outputs[0][1], outputs[0][2]
@@ -327,3 +354,25 @@ def test_missing_spacy_is_one_line_with_the_install_hint(files, no_spacy):
     for args in [("errant", "-s", files["src"], "-r", files["gold"], "-o", files["good"]),
                  ("m2", "annotate", "-orig", files["src"], "-cor", files["good"])]:
         assert "pip install 'gecmetrics[errant]'" in one_line_error(*args)
+
+
+def test_errant_and_m2_annotate_on_dask_print_what_one_process_prints(files, spacy_model):
+    """-p and --dask mean the same on every command: a local Dask cluster's workers read and
+    annotate their chunks, and the output is -p 1's, byte for byte."""
+    pytest.importorskip("distributed", reason="the Dask executor needs gecmetrics[dask]")
+    args = ["-r", files["gold"], "-o", files["odd"], files["half"], "-cat", "3", "--tsv"]
+    serial = errant_cli(files, *args, "-p", "1")
+    assert serial[0] == 0 and serial[1], serial[2]
+    assert errant_cli(files, *args, "--dask", "local", "-p", "2", "--chunk-lines", "2")[:2] == serial[:2]
+    for command in [("-orig", files["src"], "-cor", files["odd"], files["good"]), ("--from-m2", files["gold"], "--auto")]:
+        one = run_cli("m2", "annotate", *command, "--spacy-model", MODEL, "-p", "1")
+        assert one[0] == 0 and one[1].startswith("S "), one[2]
+        assert run_cli("m2", "annotate", *command, "--spacy-model", MODEL, "--dask", "local", "--chunk-lines", "2")[:2] \
+            == one[:2], command
+
+
+def test_a_text_file_given_as_the_gold_m2_suggests_annotate_refs(files):
+    """`errant -r REF0` with a plain-text reference: one line naming the file and --annotate-refs
+    (checked before any model is loaded)."""
+    err = one_line_error("errant", "-s", files["src"], "-r", files["src"], "-o", files["good"])
+    assert files["src"] in err and "--annotate-refs" in err

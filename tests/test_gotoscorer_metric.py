@@ -243,9 +243,9 @@ def test_compare_table_and_json(files, corpus):
     code, table, err = run_cli(*args, "--tsv", "-d", "4")
     assert code == 0, err
     header = table.splitlines()[0].split("\t")
-    assert header[:3] == ["system", "GoToScorer F0.5", "GoToScorer Acc"]
+    assert header[:3] == ["system", "GoToScorer F0.5 (x100)", "GoToScorer Acc (x100)"]
     first = dict(zip(header, table.splitlines()[1].split("\t")))
-    assert float(first["GoToScorer F0.5"]) == pytest.approx(100 * own.result(names[0], 0).scores[0], abs=5e-5)
+    assert float(first["GoToScorer F0.5 (x100)"]) == pytest.approx(100 * own.result(names[0], 0).scores[0], abs=5e-5)
     code, paired, err = run_cli(*compare_args(files, names), "--metrics", "gotoscorer", "--paired-bs", "100")
     assert code == 0 and "GoToScorer" in paired, err
     python = compare(corpus["sources"], [corpus["sources"]], {n: corpus["text"][n] for n in names}, ["gotoscorer"],
@@ -300,16 +300,17 @@ def test_meta_evaluation_system_and_sentence_level(files, corpus, tmp_path):
         for position, n in enumerate(order):
             ranks[n].append(position + 1)
     (tmp_path / "judged.xml").write_text(judgments_xml(ranks), encoding="utf-8")
-    judged = ["meta-eval", "--judgments", str(tmp_path / "judged.xml"), *scoring, "--src-ids", "0", "--json"]
+    judged = ["meta-eval", "--judgments", str(tmp_path / "judged.xml"), *scoring, "--json"]
+    lines = ["--src-ids", "0"]  # the sentence level and sentence resampling match judgments to corpus lines
     code, out, err = run_cli(*judged)
     assert code == 0, err
     data = json.loads(out)
     assert data["scores"]["GoToScorer F0.5"] == {n: own.result(n, 0).score for n in names}
-    code, out, err = run_cli(*judged, "--level", "sentence")
+    code, out, err = run_cli(*judged, *lines, "--level", "sentence")
     assert code == 0, err
     agreement = json.loads(out)["sentence"][0]
     assert agreement["metric"] == "GoToScorer F0.5" and agreement["pairs"] > 50 and agreement["accuracy"] > 0.6
-    code, out, err = run_cli(*judged[:-1], "--bootstrap", "20", "--resample", "sentences", "--json")
+    code, out, err = run_cli(*judged, *lines, "--bootstrap", "20", "--resample", "sentences")
     assert code == 0 and json.loads(out)["correlations"][0]["resampling"] == "sentences", err
 
 
@@ -426,13 +427,12 @@ def test_seeda_numbers_and_meta_evaluation(seeda, shared_data, tmp_path):
     judgments = shared_data / "human" / "judgments" / "seeda_sent.xml"
     args = ["meta-eval", "--judgments", str(judgments), "-s", str(seeda["folder"] / "INPUT"), "-r",
             str(seeda["folder"] / "INPUT"), "-o", *(str(seeda["folder"] / n) for n in names), "--hyp-m2",
-            *(paths[f"{n}.m2"] for n in names), "--m2", paths["gold.m2"], "--metrics", "gotoscorer",
-            "--src-ids", str(seeda["folder"] / "LINES"), "--json"]
+            *(paths[f"{n}.m2"] for n in names), "--m2", paths["gold.m2"], "--metrics", "gotoscorer", "--json"]
     code, out, err = run_cli(*args)
     assert code == 0, err
     correlation = json.loads(out)["correlations"][0]
     assert correlation["metric"] == "GoToScorer F0.5" and correlation["n"] == 12
-    code, out, err = run_cli(*args, "--level", "sentence")
+    code, out, err = run_cli(*args, "--src-ids", str(seeda["folder"] / "LINES"), "--level", "sentence")
     assert code == 0, err
     agreement = json.loads(out)["sentence"][0]
     assert agreement["pairs"] > 5000 and 0.4 < agreement["accuracy"] < 0.9

@@ -277,10 +277,12 @@ def test_meta_evaluation_system_and_sentence_level(files, tmp_path):
             for position, n in enumerate(sorted(names, key=lambda n: -noisy[n])):
                 ranks[n].append(position + 1)
         (tmp_path / "judged.xml").write_text(judgments_xml(ranks), encoding="utf-8")
-        judged = ["meta-eval", "--judgments", str(tmp_path / "judged.xml"), *scoring, "--src-ids", "0", "--json"]
+        judged = ["meta-eval", "--judgments", str(tmp_path / "judged.xml"), *scoring, "--json"]
         code, out, err = run_cli(*judged)
         assert code == 0, err
         assert json.loads(out)["scores"]["LLM-S"] == {n: scored.result(n, 0).score for n in names}
+        judged.insert(-1, "--src-ids")  # sentence level: which judged sentence each corpus line is
+        judged.insert(-1, "0")
         code, out, err = run_cli(*judged, "--level", "sentence")
         assert code == 0, err
         agreement = json.loads(out)["sentence"][0]
@@ -464,13 +466,12 @@ def test_seeda_meta_evaluation_end_to_end(shared_data):
     judgments = shared_data / "human" / "judgments" / "seeda_sent.xml"
     with ChatServer() as server:
         args = ["meta-eval", "--judgments", str(judgments), "-s", str(folder / "INPUT"), "-r", str(folder / "INPUT"),
-                "-o", *(str(folder / n) for n in names), "--metrics", http_spec(server), "--src-ids",
-                str(folder / "LINES"), "--json"]
+                "-o", *(str(folder / n) for n in names), "--metrics", http_spec(server), "--json"]
         code, out, err = run_cli(*args)
         assert code == 0, err
         assert server.requests == 721 == len({b["messages"][-1]["content"] for b in server.bodies})
         data = json.loads(out)
         assert data["correlations"][0]["n"] == 12
-        code, out, err = run_cli(*args, "--level", "sentence")
+        code, out, err = run_cli(*args, "--level", "sentence", "--src-ids", str(folder / "LINES"))
         assert code == 0 and server.requests == 721, err
         assert json.loads(out)["sentence"][0]["pairs"] > 5000

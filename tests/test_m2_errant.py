@@ -16,7 +16,8 @@ from gecmetrics import __version__
 from gecmetrics.cli import main
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import Block, Edit, format_m2, parse_m2, read_m2
-from gecmetrics.metrics.m2 import ErrantCompare, choose_pairs, format_errant_report
+from gecmetrics.metrics.m2 import ErrantCompare, choose_pairs
+from gecmetrics.metrics.m2.errant_report import format_errant_report
 from gecmetrics.metrics.m2.compare import errant_scores
 from tests.conftest import peer_virtualenv, unavailable
 
@@ -220,6 +221,21 @@ def test_cli_errors_and_greedy_filt(tmp_path):
     two.write_text(m2(("a b", []), ("c", [])))
     run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(two)])
     assert run.exit_code == 2 and "has 1 sentences" in run.stderr and "Traceback" not in run.output
+
+
+def test_swapped_hypothesis_and_reference_are_warned(tmp_path):
+    """A "hypothesis" with several annotators against a one-annotator "reference" is most likely
+    the gold and the system the wrong way round: scored, with one warning line on stderr."""
+    gold = tmp_path / "gold.m2"
+    gold.write_text(m2(("a b", [a_line(0, 1, "x", 0), a_line(1, 2, "y", 1)])))
+    system = tmp_path / "sys.m2"
+    system.write_text(m2(("a b", [a_line(0, 1, "x", 0)])))
+    runner = CliRunner()
+    right = runner.invoke(main, ["m2", "compare", "-hyp", str(system), "-ref", str(gold)])
+    assert right.exit_code == 0 and right.stderr == ""
+    swapped = runner.invoke(main, ["m2", "compare", "-hyp", str(gold), "-ref", str(system)])
+    assert swapped.exit_code == 0 and swapped.stderr.count("\n") == 1
+    assert f"-hyp {gold} has 2 annotators and -ref {system} one: are they swapped?" in swapped.stderr
 
 
 # ---------------------------------------------------------------- against ERRANT 3.0.2

@@ -11,49 +11,24 @@ import numpy as np
 import pytest
 
 from gecmetrics import Corpus, InputError, meta_evaluate_judgments, register_metric, unregister_metric
-from gecmetrics.meta.correlation import correlate_with_judgments
-from gecmetrics.meta.evaluate import JudgmentOptions, subset_systems
+from gecmetrics.meta.evaluate import JudgmentOptions
+from gecmetrics.meta.system_level import correlate_with_judgments
+from gecmetrics.meta.systems import subset_systems
 from gecmetrics.io.judgments import read_judgments
 from gecmetrics.stats.rankings import expected_wins
 from gecmetrics.meta.windows import window_analysis
 from tests.test_meta_correlation import gjg15_submissions
+from tests._meta_support import REFERENCES, SOURCES, SYSTEMS, TOY_RANKS, toy_args, toy_files, toy_xml
 from tests.conftest import one_line_error, read_tsv, run_cli
 from tests.test_metric_protocol import ToyF
 
 DATA = Path(__file__).resolve().parent / "data"
 GJG15_SHARED = ("AMU", "CAMB", "CUUI", "INPUT")
 
-# A toy task: 6 sentences, 4 systems of decreasing quality, one ranking item per sentence.
-SOURCES = [f"s{k} he go to school yesterday ." for k in range(6)]
-REFERENCES = [[f"s{k} he went to school yesterday ." for k in range(6)],
-              [f"s{k} he went to the school yesterday ." for k in range(6)]]
-SYSTEMS = {"good": REFERENCES[0], "half": [REFERENCES[0][k] if k % 2 else SOURCES[k] for k in range(6)],
-           "input": SOURCES, "bad": [f"s{k} he go school ." for k in range(6)]}
-TOY_RANKS = {"good": (1, 1, 2, 1, 1, 1), "half": (3, 2, 1, 2, 3, 2), "input": (2, 3, 3, 4, 2, 3),
-             "bad": (4, 4, 4, 3, 4, 4)}
-
-
-def toy_xml(ranks: dict[str, tuple[int, ...]] = TOY_RANKS) -> str:
-    items = []
-    for sentence in range(6):
-        translations = "".join(f'<translation system="{s}" rank="{r[sentence]}"/>' for s, r in ranks.items())
-        items.append(f'<ranking-item src-id="{sentence}" user="u">{translations}</ranking-item>')
-    return "<results>\n" + "\n".join(items) + "\n</results>\n"
-
 
 @pytest.fixture
 def toy(tmp_path: Path) -> dict[str, str]:
-    paths = {"xml": str(tmp_path / "toy.xml")}
-    (tmp_path / "toy.xml").write_text(toy_xml(), encoding="utf-8")
-    for name, lines in [("src", SOURCES), ("ref0", REFERENCES[0]), ("ref1", REFERENCES[1]), *SYSTEMS.items()]:
-        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-        paths[name] = str(tmp_path / name)
-    return paths
-
-
-def toy_args(toy: dict[str, str], *more: str) -> list[str]:
-    return ["meta-eval", "--judgments", toy["xml"], "-s", toy["src"], "-r", toy["ref0"], toy["ref1"], "-o",
-            *(toy[s] for s in SYSTEMS), *more]
+    return toy_files(tmp_path)
 
 
 @pytest.fixture
@@ -70,7 +45,9 @@ def test_rank_prints_gjg15_expected_wins_at_4_decimals(shared_data: Path) -> Non
     """The 13 Expected Wins of GJG15's EW.pl, best first, through the command."""
     code, out, err = run_cli("rank", "--judgments", str(shared_data / "human/judgments/gjg15.xml"), "--tsv")
     assert code == 0, err
-    printed = [line.split("\t")[1:3] for line in out.splitlines()[2:]]
+    lines = out.splitlines()
+    assert lines[0] == "system\tEW\trange\tcluster"  # one header row, no '#' line before it
+    printed = [line.split("\t")[0:2] for line in lines[1:]]
     expected = [[row["system"], row["ew"]] for row in read_tsv(DATA / "meta_ewpl.tsv") if row["file"] == "gjg15"]
     assert printed == expected and len(printed) == 13
 
@@ -90,7 +67,7 @@ def test_rank_bootstrap_mean_and_json(shared_data: Path) -> None:
 
 def test_rank_formats_subsets_and_trueskill(toy: dict[str, str]) -> None:
     code, out, _ = run_cli("rank", "--judgments", toy["xml"], "--bootstrap", "0", "--markdown")
-    assert code == 0 and out.splitlines()[2] == "| # | system | EW | range |"
+    assert code == 0 and out.splitlines()[2] == "| system | EW |"  # no resamples: no range, no cluster
     code, out, _ = run_cli("rank", "--judgments", toy["xml"], "--systems", "good,half,bad", "--latex")
     assert code == 0 and "input" not in out and "\\begin{tabular}" in out
     pytest.importorskip("trueskill")
@@ -111,8 +88,9 @@ def poster_scores_file(tmp_path: Path) -> str:
 
 
 def correlation_row(out: str) -> list[str]:
-    lines = out.split("# System-level correlations")[1].splitlines()
-    return lines[2].split("\t")
+    lines = out.splitlines()
+    assert lines[0].split("\t") == ["metric", "human", "n", "pearson", "spearman", "kendall"]
+    return lines[1].split("\t")
 
 
 def test_poster_correlation_through_the_command_with_stored_scores(shared_data: Path, tmp_path: Path) -> None:
@@ -121,7 +99,7 @@ def test_poster_correlation_through_the_command_with_stored_scores(shared_data: 
                              "--scores", poster_scores_file(tmp_path), "--tsv")
     assert code == 0, err
     row = correlation_row(out)
-    assert row[:5] == ["GREEN b2", "13", "0.741", "0.698", "0.564"]
+    assert row == ["GREEN b2", "EW", "13", "0.741", "0.698", "0.564"]
 
 
 def gjg15_outputs(conll14: Path) -> list[str]:
@@ -142,14 +120,15 @@ def test_poster_correlation_end_to_end_through_the_command(shared_data: Path, co
     data = json.loads(out)
     green = [c for c in data["correlations"] if c["metric"] == "GREEN b2"]
     assert [c["resampling"] for c in green] == ["judgments/pair", "sentences"]
-    assert round(green[0]["values"]["pearson"], 3) == 0.741 and round(green[0]["values"]["spearman"], 3) == 0.698
+    assert round(green[0]["pearson"], 3) == 0.741 and round(green[0]["spearman"], 3) == 0.698
     for correlation in green:
         low, high = correlation["intervals"]["pearson"]
-        assert low < correlation["values"]["pearson"] < high
+        assert low < correlation["pearson"] < high
     assert {(c["metric_a"], c["metric_b"], c["resampling"]) for c in data["comparisons"]} == {
         ("GLEU+ f", "GREEN b2", "judgments/pair"), ("GLEU+ f", "GREEN b2", "sentences")}
-    code, out, err = run_cli(*base, "--window", "8", "--tsv")
-    windows = [line.split("\t") for line in out.split("# Windows")[1].splitlines()[2:]]
+    code, out, err = run_cli(*base, "--window", "8", "--tsv", "--table", "windows")
+    assert out.splitlines()[0] == "metric\tranks\tpearson\tspearman"
+    windows = [line.split("\t") for line in out.splitlines()[1:]]
     human = {s["system"]: s["score"] for s in data["ranking"]["systems"]}
     library = window_analysis(data["scores"]["GREEN b2"], human, 8, data["systems"], metric="GREEN b2")
     assert [w[1] for w in windows if w[0] == "GREEN b2"] == [f"{w.start}-{w.end}" for w in library.windows]
@@ -211,7 +190,7 @@ def test_sentence_resamples_are_the_metrics_own(toy: dict[str, str], toyf) -> No
     """The sentence bootstrap rescored each system by its metric's resampler: the scores of an
     identity resample are the corpus scores, and a resample's score equals scoring the
     resampled corpus."""
-    from gecmetrics.meta.evaluate import ScoredColumns
+    from gecmetrics.meta.metric_scores import ScoredColumns
     from gecmetrics.run.engine import score_corpus
     from gecmetrics.metrics.registry import resolve_metrics
     from gecmetrics.core.resampling import Resample
@@ -271,7 +250,7 @@ def test_subsets() -> None:
     assert subset_systems(seeda, "T5,BART") == ["BART", "T5"]
     with pytest.raises(InputError, match="unknown system subset 'basic'"):
         subset_systems(seeda, "basic")
-    with pytest.raises(InputError, match="not judged or repeats"):
+    with pytest.raises(InputError, match="names an unknown system or repeats one"):
         subset_systems(seeda, "T5,XYZ")
 
 
@@ -313,8 +292,15 @@ def test_bad_input_one_line_exit_2(toy: dict[str, str], tmp_path: Path) -> None:
     assert f"{bad}:4: malformed XML" in one_line_error(*toy_args(toy)[:1], "--judgments", str(bad),
                                                        *toy_args(toy)[3:])
     args = toy_args(toy)
-    without_bad = args[:-1]
-    assert "systems in the judgments without an output file: bad" in one_line_error(*without_bad)
+    without_bad = args[:-1]  # a judged system without an output file: left out with a note
+    code, out, err = run_cli(*without_bad, "--json")
+    assert code == 0 and json.loads(out)["systems"] == ["good", "half", "input"]
+    assert err.splitlines() == [
+        "gecmetric: note: left out 1 system without an output file: bad (--systems NAME,NAME,... selects the "
+        "systems explicitly)",
+        "gecmetric: warning: the correlations rest on 3 systems only: with fewer than 5, one system moves them a lot"]
+    assert "systems named by --systems without an output file: bad" in one_line_error(
+        *without_bad, "--systems", "good,half,bad")
     extra = tmp_path / "extra"
     extra.write_text("\n".join(SOURCES) + "\n")
     assert "judgments do not rank have an output file: extra" in one_line_error(*args, str(extra))
@@ -340,12 +326,12 @@ def test_bad_option_combinations(toy: dict[str, str], tmp_path: Path) -> None:
     assert "not precomputed scores" in one_line_error(*with_scores, "--bootstrap", "5", "--resample", "sentences",
                                                       "--src-ids", "0")
     assert "two or more metric columns" in one_line_error(*with_scores, "--compare")
-    assert ".png or .pdf" in one_line_error(*args, "--plot", str(tmp_path / "fig.svg"))
+    assert ".png, .pdf or .svg" in one_line_error(*args, "--plot", str(tmp_path / "fig.txt"))
     assert "window must be an integer from 3" in one_line_error(*args, "--window", "9")
     sentence = [*args, "--level", "sentence", "--src-ids", "0"]
     assert "paired tests is system-level" in one_line_error(*sentence, "--compare")
     assert "bootstrap intervals is system-level" in one_line_error(*sentence, "--bootstrap", "10")
-    assert "--plot draws system-level figures" in one_line_error(*sentence, "--plot", str(tmp_path / "f.png"))
+    assert "the pairwise heat map: add --pairwise" in one_line_error(*sentence, "--plot", str(tmp_path / "f.png"))
     assert "tie rule is for the sentence level" in one_line_error(*args, "--tie-rule", "ignore")
     assert "needs a number of bootstrap resamples" in one_line_error(*args, "--resample", "both")
     assert "src-id=0 maps to row -3, outside the 6 scored" in one_line_error(

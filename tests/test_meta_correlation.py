@@ -12,21 +12,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
-from gecmetrics.meta.correlation import (
-    additive_resampler,
-    compare_metrics,
-    correlate_with_judgments,
+from gecmetrics.meta.correlations import (
     correlation,
     correlation_rows,
     kendall,
-    percentile_interval,
     regularized_beta,
     student_t_sf,
     williams_test,
 )
+from gecmetrics.meta.resampling import additive_resampler, percentile_interval
+from gecmetrics.meta.system_level import compare_metrics, correlate_with_judgments
 from gecmetrics.io.judgments import parse_judgments, read_judgments
 from gecmetrics.meta.sentence import rows_of_src_ids
-from gecmetrics.meta.human import load_human
+from gecmetrics.meta.human_tables import load_human
 from gecmetrics.core.resampling import Resample
 from tests.conftest import read_tsv
 

@@ -14,14 +14,10 @@ from hypothesis import strategies as st
 
 from gecmetrics.cli import main
 from gecmetrics.errors import InputError
-from gecmetrics.meta.human import (
-    average_ranks,
-    load_human,
-    meta_evaluate,
-    pearson,
-    read_system_scores,
-    spearman,
-)
+from gecmetrics.meta.correlations import average_ranks, pearson, spearman
+from gecmetrics.meta.human_tables import load_human
+from gecmetrics.meta.score_files import read_system_scores
+from gecmetrics.meta.system_level import meta_evaluate
 from tests.conftest import gecmetric_script
 
 scipy_stats = pytest.importorskip("scipy.stats")
@@ -30,6 +26,7 @@ PACKAGE_HUMAN = Path(__file__).resolve().parent.parent / "gecmetrics" / "data" /
 
 # GJG15 Table 5 (13 systems with INPUT): M2 F0.5 against Expected Wins and TrueSkill.
 TABLE5 = {"expected_wins": (0.627, 0.692), "trueskill": (0.676, 0.725)}
+KENDALL_TABLE5 = {"expected_wins": 0.538, "trueskill": 0.590}  # not in the paper: tau-b as scipy computes it
 
 
 def gjg15_m2_scores() -> dict[str, float]:
@@ -132,7 +129,8 @@ def test_gjg15_columns_and_citation() -> None:
     assert set(table.other_columns) == {"ew_rank", "ts_rank"}  # rank ranges such as 2-3
     assert table.scores["trueskill"]["IPN"] == -0.358
     assert any("Grundkiewicz" in line for line in table.comments)
-    assert list(table.subsets) == ["all"]
+    assert table.default_subset == "all"  # no fluency outputs: all 13 rows, INPUT included (Table 5)
+    assert set(table.systems) - set(table.subsets["base"]) == {"INPUT"}
 
 
 def test_seeda_subsets() -> None:
@@ -207,7 +205,9 @@ def test_human_rows_without_scores_are_left_out_with_a_note() -> None:
     result = meta_evaluate({"m2": scores}, "gjg15", human_score="trueskill")
     (correlation,) = result.correlations
     assert correlation.n_systems == 11 and "INPUT" not in correlation.systems
-    assert result.notes == ["gjg15 rows without scores for metric 'm2', left out: INPUT, IPN"]
+    assert result.notes == ["left out 2 systems without a score from every metric: INPUT, IPN "
+                            "(--systems NAME,NAME,... selects the systems explicitly)"]
+    assert result.warnings == []
     table = load_human("gjg15")
     kept = [s for s in table.systems if s not in ("INPUT", "IPN")]
     x = [scores[s] for s in kept]
@@ -230,10 +230,15 @@ def test_seeda_subset_selects_systems() -> None:
     default = meta_evaluate({"m": metric}, "seeda")
     assert default.subset == "base" and len(default.correlations) == 4
     assert default.notes == ["left out (not in system subset 'base' of seeda): GPT-3.5, INPUT, REF-F"]
-    with pytest.raises(InputError, match="unknown system subset 'top'.*valid: base, \\+INPUT, \\+fluency, all"):
+    with pytest.raises(InputError, match="unknown system subset 'top'; choose one of: base, \\+INPUT, \\+fluency, all"):
         meta_evaluate({"m": metric}, "seeda", systems="top")
-    with pytest.raises(InputError, match="unknown system subset 'base' for human table gjg15; valid: all"):
-        meta_evaluate(gjg15_m2_scores(), "gjg15", systems="base")
+    # the subsets are the same for every table: base leaves out GJG15's INPUT (12 systems)
+    without_input = meta_evaluate(gjg15_m2_scores(), "gjg15", systems="base")
+    assert without_input.correlations[0].n_systems == 12 and "INPUT" not in without_input.systems
+    assert round(without_input.correlations[0].pearson, 3) == 0.639
+    with pytest.raises(InputError, match="systems named by --systems without a score from every metric: INPUT"):
+        meta_evaluate({s: v for s, v in gjg15_m2_scores().items() if s != "INPUT"}, "gjg15",
+                      systems="AMU,CAMB,CUUI,INPUT")
 
 
 def test_constant_or_too_few_metric_scores_are_errors() -> None:
@@ -277,12 +282,14 @@ def test_cli_table(table5_scores: Path) -> None:
     result = run_cli("--human", "gjg15", "--scores", str(table5_scores))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[1].split() == ["|", "metric", "|", "human", "|", "pearson", "|", "spearman", "|", "n", "|"]
-    rows = [line.replace("|", " ").split() for line in lines[3:-1]]
-    assert rows == [["M2", "expected_wins", "0.627", "0.692", "13"],
-                    ["M2", "trueskill", "0.676", "0.725", "13"],
-                    ["negM2", "expected_wins", "-0.627", "-0.692", "13"],
-                    ["negM2", "trueskill", "-0.676", "-0.725", "13"]]
+    assert lines[0] == "System-level correlations with human table gjg15 over 13 systems (subset all)"
+    assert lines[2].split() == ["|", "metric", "|", "human", "|", "n", "|", "pearson", "|", "spearman", "|",
+                                "kendall", "|"]
+    rows = [line.replace("|", " ").split() for line in lines[4:-1]]
+    assert rows == [["M2", "expected_wins", "13", "0.627", "0.692", "0.538"],
+                    ["M2", "trueskill", "13", "0.676", "0.725", "0.590"],
+                    ["negM2", "expected_wins", "13", "-0.627", "-0.692", "-0.538"],
+                    ["negM2", "trueskill", "13", "-0.676", "-0.725", "-0.590"]]
     assert result.stderr == ""
 
 
@@ -293,13 +300,14 @@ def test_cli_tsv_digits_and_note(table5_scores: Path) -> None:
     assert result.exit_code == 0, result.output
     # without INPUT: 12 systems (values checked against scipy)
     assert result.stdout.splitlines() == [
-        "metric\thuman\tpearson\tspearman\tn",
-        "M2\texpected_wins\t0.6387\t0.6783\t12",
-        "M2\ttrueskill\t0.7194\t0.7483\t12",
-        "negM2\texpected_wins\t-0.6387\t-0.6783\t12",
-        "negM2\ttrueskill\t-0.7194\t-0.7483\t12",
+        "metric\thuman\tn\tpearson\tspearman\tkendall",
+        "M2\texpected_wins\t12\t0.6387\t0.6783\t0.5152",
+        "M2\ttrueskill\t12\t0.7194\t0.7483\t0.6061",
+        "negM2\texpected_wins\t12\t-0.6387\t-0.6783\t-0.5152",
+        "negM2\ttrueskill\t12\t-0.7194\t-0.7483\t-0.6061",
     ]
-    assert result.stderr == "gecmetric: note: gjg15 rows without scores for metric 'M2', 'negM2', left out: INPUT\n"
+    assert result.stderr == ("gecmetric: note: left out 1 system without a score from every metric: INPUT "
+                             "(--systems NAME,NAME,... selects the systems explicitly)\n")
 
 
 def test_cli_json(table5_scores: Path) -> None:
@@ -320,7 +328,7 @@ def test_cli_rounds_half_up(tmp_path: Path) -> None:
     scores.write_text("system\tm\nA\t0\nB\t0\nC\t1\n")
     result = run_cli("--human", str(human), "--scores", str(scores), "--tsv", "-d", "0")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[1] == "m\th\t1\t1\t3"
+    assert result.stdout.splitlines()[1] == "m\th\t3\t1\t1\t1"
 
 
 BAD_SCORES = {
@@ -367,7 +375,8 @@ def test_console_script_subprocess(table5_scores: Path, tmp_path: Path) -> None:
     good = subprocess.run([script, "meta-eval", "--human", "gjg15", "--scores", str(table5_scores), "--tsv"],
                           capture_output=True, text=True, check=False)
     assert good.returncode == 0, good.stderr
-    assert good.stdout.splitlines()[1:3] == ["M2\texpected_wins\t0.627\t0.692\t13", "M2\ttrueskill\t0.676\t0.725\t13"]
+    assert good.stdout.splitlines()[1:3] == ["M2\texpected_wins\t13\t0.627\t0.692\t0.538",
+                                             "M2\ttrueskill\t13\t0.676\t0.725\t0.590"]
     bad_path = tmp_path / "bad.tsv"
     bad_path.write_text("system\tm\nAMU\t0.3\nRAC\t-\n")
     bad = subprocess.run([script, "meta-eval", "--scores", str(bad_path)], capture_output=True, text=True, check=False)
@@ -383,4 +392,5 @@ def test_scipy_reference_values_of_table5() -> None:
         human = [table.scores[column][s] for s in table.systems]
         assert round(float(scipy_stats.pearsonr(m2, human)[0]), 3) == expected_pearson
         assert round(float(scipy_stats.spearmanr(m2, human)[0]), 3) == expected_spearman
+        assert round(float(scipy_stats.kendalltau(m2, human)[0]), 3) == KENDALL_TABLE5[column]
         assert np.isclose(pearson(m2, human), scipy_stats.pearsonr(m2, human)[0], atol=1e-12)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gecmetrics import GLEU, get_metric, read_lines
-from gecmetrics.meta.human import spearman
+from gecmetrics.meta.correlations import spearman
 from tests.test_meta_correlation import gjg15_submissions
 from tests.conftest import read_tsv, run_cli
 

@@ -146,8 +146,10 @@ def test_plot(tmp_path):
                                  [0, 1])
     path = plot_pairwise(analysis, tmp_path / "pairwise.png")
     assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    with pytest.raises(InputError, match=".png or .pdf"):
-        plot_pairwise(analysis, tmp_path / "pairwise.svg")
+    with pytest.raises(InputError, match=r"\.png, \.pdf or \.svg"):
+        plot_pairwise(analysis, tmp_path / "pairwise.jpg")
+    two = plot_pairwise([analysis, analysis], tmp_path / "pairwise.svg")  # one panel per metric
+    assert b"<svg" in Path(two).read_bytes()[:400]
     with pytest.raises(InputError, match="PairwiseAnalysis"):
         plot_pairwise("x", tmp_path / "p.png")
     assert isinstance(analysis, PairwiseAnalysis)

@@ -200,6 +200,10 @@ def test_trueskill_is_seeded_and_needs_the_package(monkeypatch) -> None:
     if pytest.importorskip("trueskill"):
         first, again = trueskill_scores(three, runs=3, seed=5), trueskill_scores(three, runs=3, seed=5)
         assert first.scores == again.scores and first.systems == ["A", "B", "C"]
+        heard: list[tuple[int, int, str]] = []  # a progress callback hears of every run, then "done"
+        watched = trueskill_scores(three, runs=3, seed=5, progress=lambda *call: heard.append(call))
+        assert watched.scores == first.scores
+        assert heard == [(1, 3, "TrueSkill"), (2, 3, "TrueSkill"), (3, 3, "TrueSkill"), (3, 3, "done")]
     import builtins
 
     real_import = builtins.__import__

@@ -95,7 +95,7 @@ def test_sentence_bad_input() -> None:
                                 b"<translation system='B' rank='2'/><translation system='C' rank='3'/>"
                                 b"</ranking-item></r>", "one.xml")
     good = {"A": [0.1], "B": [0.2], "C": [0.3]}
-    with pytest.raises(InputError, match="without sentence scores: C"):
+    with pytest.raises(InputError, match="no sentence scores for: C"):
         sentence_agreement({"A": [0.1], "B": [0.2]}, judgments, [0])
     with pytest.raises(InputError, match="sentence scores but no human judgments: D"):
         sentence_agreement({**good, "D": [0.5]}, judgments, [0])
@@ -108,8 +108,22 @@ def test_sentence_bad_input() -> None:
         sentence_agreement(good, judgments, [0], tie_rule="half")
     with pytest.raises(InputError, match="not a finite number"):
         sentence_agreement({**good, "B": [float("inf")]}, judgments, [0])
-    with pytest.raises(InputError, match="src-id 4 is not one of the corpus lines"):
-        rows_of_src_ids(judgments, [1, 2, 3])
+    two = parse_judgments(b"<r><ranking-item src-id='4'><translation system='A' rank='1'/>"
+                          b"<translation system='B' rank='2'/></ranking-item><ranking-item src-id='5'>"
+                          b"<translation system='A' rank='2'/><translation system='B' rank='1'/>"
+                          b"</ranking-item></r>", "two.xml")
+    with pytest.raises(InputError, match="src-id 5 is not one of the corpus lines"):
+        rows_of_src_ids(two, [4])
+    # the src-id of every corpus line: each once, each judged (issue 23, item 6)
+    with pytest.raises(InputError, match="corpus line 2: src-id 4 is given twice \\(first for corpus line 1\\)"):
+        rows_of_src_ids(two, [4, 4, 5])
+    with pytest.raises(InputError, match="corpus line 2: src-id 8 is not the src-id of any ranking item"):
+        rows_of_src_ids(two, [4, 8, 5])
+    with pytest.raises(InputError, match="a src-id is an integer below"):
+        rows_of_src_ids(two, [4, 10 ** 20])
+    with pytest.raises(InputError, match="first corpus line is an integer below"):
+        rows_of_src_ids(two, first_line=10 ** 20)
+    assert rows_of_src_ids(two, [5, 4]).tolist() == [1, 0]
 
 
 def test_equal_to_seeda_corr_sentence_printed(shared_data: Path, seeda_scores) -> None:
@@ -236,7 +250,9 @@ def test_plots_write_png_and_pdf(tmp_path: Path) -> None:
     assert (tmp_path / "w.png").read_bytes()[:4] == b"\x89PNG"
     plot_scatter(metric, human, tmp_path / "s.pdf", metric="GREEN", human="EW")
     assert (tmp_path / "s.pdf").read_bytes()[:4] == b"%PDF"
-    with pytest.raises(InputError, match=r"\.png or \.pdf"):
-        plot_scatter(metric, human, tmp_path / "s.svg")
+    plot_scatter(metric, human, tmp_path / "s.svg", metric="GREEN", human="EW")
+    assert b"<svg" in (tmp_path / "s.svg").read_bytes()[:400]
+    with pytest.raises(InputError, match=r"\.png, \.pdf or \.svg"):
+        plot_scatter(metric, human, tmp_path / "s.txt")
     with pytest.raises(InputError, match="folder"):
         plot_windows(analysis, tmp_path / "missing" / "w.png")

@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from gecmetrics.meta.correlation import compare_metrics, correlate_with_judgments
+from gecmetrics.meta.system_level import compare_metrics, correlate_with_judgments
 from gecmetrics.io.judgments import parse_judgments
 from gecmetrics.stats.rankings import expected_wins
 from gecmetrics.meta.sentence import sentence_agreement
-from gecmetrics.meta.tables import (
+from gecmetrics.meta.report import (
     Section,
     as_dicts,
     comparison_table,
@@ -19,6 +19,7 @@ from gecmetrics.meta.tables import (
     sentence_table,
     window_table,
 )
+from gecmetrics.errors import InputError
 from gecmetrics.meta.windows import window_analysis
 
 RANKS = {"A": (1, 1, 2, 1), "B": (2, 3, 1, 2), "C": (3, 2, 3, 4), "D": (4, 4, 4, 3)}
@@ -36,33 +37,40 @@ def judgments():
 def test_ranking_table_text_and_tsv(judgments) -> None:
     ranking = expected_wins(judgments, resamples=50, seed=0)
     text = ranking_table(ranking).render("text")
-    assert [cell.strip() for cell in text.splitlines()[1].split("|")[1:5]] == ["#", "system", "EW", "range"]
+    assert [cell.strip() for cell in text.splitlines()[1].split("|")[1:5]] == ["system", "EW", "range", "cluster"]
     tsv = ranking_table(ranking, digits=3).render("tsv").splitlines()
-    assert tsv[0] == "#\tsystem\tEW\trange"
-    assert tsv[1].split("\t")[1:3] == ["A", f"{ranking.scores['A']:.3f}"]
+    assert tsv[0] == "system\tEW\trange\tcluster"  # one header row, not a '#' comment
+    assert tsv[1].split("\t")[0:2] == ["A", f"{ranking.scores['A']:.3f}"]
+    plain = ranking_table(expected_wins(judgments, resamples=0)).render("tsv").splitlines()
+    assert plain[0] == "system\tEW"  # no resamples: no empty range and cluster columns
     assert json.loads(json.dumps(as_dicts(ranking)))["systems"][0]["system"] == "A"
     with_scores = ranking_table(ranking, 4, {"m": {"A": 0.5, "B": 0.25}}, {"m": 100.0}, 1).render("tsv")
     assert with_scores.splitlines()[1].split("\t")[-1] == "50.0" and with_scores.splitlines()[3].endswith("\t")
     latex = ranking_table(ranking).render("latex")
-    assert latex.startswith("\\begin{tabular}{rlrr}")
+    assert latex.startswith("\\begin{tabular}{lrrr}")
 
 
 def test_correlation_comparison_sentence_window_tables(judgments) -> None:
     scores = {"m": {"A": 0.9, "B": 0.7, "C": 0.5, "D": 0.1}, "n": {"A": 0.2, "B": 0.9, "C": 0.4, "D": 0.3}}
     results = correlate_with_judgments(scores, judgments, resamples=50, seed=0)
     tsv = correlation_table(results).render("tsv").splitlines()
-    assert tsv[0].split("\t") == ["metric", "n", "resampling", "pearson", "pearson CI", "spearman", "spearman CI",
-                                  "kendall", "kendall CI"]
-    assert tsv[1].startswith("m\t4\tjudgments/pair\t") and tsv[1].split("\t")[4].startswith("[")
+    assert tsv[0].split("\t") == ["metric", "human", "n", "resampling", "pearson", "pearson CI", "spearman",
+                                  "spearman CI", "kendall", "kendall CI"]
+    assert tsv[1].startswith("m\tEW\t4\tjudgments/pair\t") and tsv[1].split("\t")[5].startswith("[")
     point = correlation_table(correlate_with_judgments(scores, judgments, resampling=None)).render("tsv")
-    assert point.splitlines()[0] == "metric\tn\tpearson\tspearman\tkendall"
+    assert point.splitlines()[0] == "metric\thuman\tn\tpearson\tspearman\tkendall"
     assert len(as_dicts(results)) == 2
     comparison = compare_metrics("m", "n", scores, judgments, resamples=50, seed=0)
     rows = comparison_table([comparison]).render("tsv").splitlines()
-    assert rows[1].split("\t")[:3] == ["m", "n", "pearson"] and len(rows) == 4
+    assert rows[0].split("\t") == ["A", "B", "n", "resampling", "pearson A-B", "pearson CI", "pearson p",
+                                    "spearman A-B", "spearman CI", "spearman p", "kendall A-B", "kendall CI",
+                                    "kendall p", "Williams t", "Williams p"]
+    assert rows[1].split("\t")[:4] == ["m", "n", "4", "judgments/pair"] and len(rows) == 2
     williams_only = compare_metrics("m", "n", scores, judgments, resampling=None)
-    assert williams_only.intervals == {} and comparison_table([williams_only]).render("tsv").splitlines()[1].split(
-        "\t")[4:6] == ["", ""]
+    rows = comparison_table([williams_only]).render("tsv").splitlines()
+    assert williams_only.intervals == {} and rows[0].split("\t") == [
+        "A", "B", "n", "pearson A-B", "spearman A-B", "kendall A-B", "Williams t", "Williams p"]
+    assert all(cell for row in rows for cell in row.split("\t"))  # no empty cell
     sentences = {s: [5.0 - r for r in ranks] for s, ranks in RANKS.items()}
     agreement = sentence_agreement(sentences, judgments, [0, 1, 2, 3], metric="oracle")
     assert sentence_table([agreement]).render("tsv").splitlines()[1] == "oracle\t24\t1.000\t1.000\t0"
@@ -74,7 +82,9 @@ def test_sections_in_every_format() -> None:
     from gecmetrics.core.table import Table
 
     sections = [Section("first", Table(["a", "b"], [["1", "2"]])), Section("second", Table(["c"], [["3"]]))]
-    assert render_sections(sections, "tsv") == "# first\na\tb\n1\t2\n\n# second\nc\n3"
+    assert render_sections(sections[:1], "tsv") == "a\tb\n1\t2"  # one table, its header row first
+    with pytest.raises(InputError, match="one table, got 2"):
+        render_sections(sections, "tsv")
     assert render_sections(sections, "latex").startswith("% first\n\\begin{tabular}")
     assert render_sections(sections, "markdown").startswith("**first**\n\n| a | b |")
     assert render_sections(sections, "text").splitlines()[0] == "first"

@@ -1,7 +1,7 @@
 """SOME and IMPARA (gecmetrics.metrics.models) on CoNLL-2014 AMU/CAMB/CUUI with the tiny seeded
 models equal the original code (github kokeman/SOME, gotutiyan/IMPARA) at 4 decimals, sentence
 and corpus level, against the numbers it printed (tests/data/models_tiny_*.tsv; made by
-scripts/oracle_some_impara.py); each distinct input is scored once, and bad settings are one
+tests/data/oracle_some_impara.py); each distinct input is scored once, and bad settings are one
 InputError. The maths (truncation, normalisation, gating) is also tested without torch."""
 from __future__ import annotations
 
@@ -311,7 +311,7 @@ def test_the_shipped_vocabulary_is_rebuilt_from_conll14(shared_data: Path) -> No
     import subprocess
     import sys
 
-    script = Path(__file__).resolve().parent.parent / "scripts" / "build_conll14_vocab.py"
+    script = Path(__file__).resolve().parent / "data" / "build_conll14_vocab.py"
     completed = subprocess.run([sys.executable, str(script), "--check", "--data", str(shared_data / "conll14")],
                                capture_output=True, text=True)
     assert completed.returncode == 0 and completed.stdout.startswith("same"), completed.stdout + completed.stderr

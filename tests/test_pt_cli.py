@@ -69,7 +69,7 @@ def test_pt_m2_prints_the_library_scores_and_signature(files, tiny_model) -> Non
     metric, results = library(PTM2, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS, "copy": SOURCES},
                               model=str(tiny_model), **TINY_SETTINGS)
     rows = [line.split("\t") for line in out.splitlines()]
-    assert rows[0] == ["system", "precision", "recall", "f0.5"]
+    assert rows[0] == ["system", "precision (fraction)", "recall (fraction)", "f0.5 (fraction)"]
     for row, (name, result) in zip(rows[1:], results.items()):
         assert row == [files[name], *(round_half_up(x, 4) for x in (result.precision, result.recall, result.f))]
     assert err.strip() == str(metric.signature) and "|model:" in err and "|rev:sha256:" in err
@@ -89,7 +89,8 @@ def test_corpus_level_json_and_sentence_rows(files, tiny_model) -> None:
     rows = [line.split("\t") for line in out.splitlines()]
     sentences = metric.sentence_from_statistics(score_corpus(
         [metric], corpus_for([metric], None, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS})).statistics["sys"][0])
-    assert rows[0] == ["system", "sentence", "precision", "recall", "f0.5", "annotator"] and len(rows) == 5
+    assert rows[0] == ["system", "sentence", "precision (fraction)", "recall (fraction)", "f0.5 (fraction)",
+                       "annotator"] and len(rows) == 5
     assert [row[4] for row in rows[1:]] == [round_half_up(f, 4) for f in sentences.scores]
     assert [row[5] for row in rows[1:]][3] == "0"
     code, out, err = run_cli("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *options, "--sentence", "--json")
@@ -206,9 +207,9 @@ def test_bad_models_are_one_line(files, tiny_model, tmp_path: Path, case: str, m
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--device", "tpu"], "setting device must be"), (["--level", "document"], "'document' is not one of"),
-    (["-b", "-1"], "setting beta must be a number >= 0"), (["--batch-size", "0"], "setting batch_size must be"),
-    (["--sentence", "--paired-bs", "10"], "--sentence does not go with"), (["--layer", "x"], "setting num_layers"),
+    (["--device", "tpu"], "--device must be"), (["--level", "document"], "--level must be one of"),
+    (["-b", "-1"], "-b/--beta must be a number >= 0"), (["--batch-size", "0"], "--batch-size must be"),
+    (["--sentence", "--paired-bs", "10"], "--sentence does not go with"), (["--layer", "x"], "--layer must be"),
     (["--baseline", "/no/such.tsv"], "/no/such.tsv: cannot read the baseline file"),
     (["--baseline", "roberta-base"], "no rescaling baseline known for 'roberta-base'"),
 ])

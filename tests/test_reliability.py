@@ -113,8 +113,8 @@ def test_good_input_gives_the_numbers(folder):
     assert green.returncode == 0 and green.stdout == "beta\tinf\nref0\t100.00\n", green.stderr
     m2 = _run(folder, ["m2", "score", "-s", "gold.m2", "-o", "hyp", "-b", "inf"])
     assert m2.returncode == 0 and m2.stdout.splitlines()[1] == "hyp\t1.0000\t0.5000\t0.5000"
-    long_n = _run(folder, ["gleu", *N, "-o", "hyp", "-n", "1000"])
-    assert long_n.returncode == 0 and "n = 1000 is more than the length of every sentence" in long_n.stderr
+    long_n = _run(folder, ["gleu", *N, "-o", "hyp", "-n", "32"])  # the largest order (MAX_ORDER)
+    assert long_n.returncode == 0 and "n = 32 is more than the length of every sentence" in long_n.stderr
 
 
 def test_write_failures(folder):
@@ -125,6 +125,57 @@ def test_write_failures(folder):
     piped = subprocess.run(f"'{gecmetric_script()}' gleu -s src -r ref0 -o hyp src ref0 --sentence -n 2 | head -1",
                            shell=True, cwd=folder, capture_output=True, text=True, timeout=TIMEOUT)
     assert piped.returncode == 0 and piped.stderr == "" and len(piped.stdout.splitlines()) == 1
+
+
+def test_pipes_and_standard_input_with_workers(folder, tmp_path):
+    """A FIFO or /dev/stdin with -p 2 is read once, by the main process (workers cannot reopen
+    it): the numbers of a regular file, no hang."""
+    import os
+
+    expected = _run(folder, ["gleu", *N, "-o", "hyp", "-n", "2", "-d", "4"]).stdout.strip().split("\t")[1]
+    assert float(expected) > 0
+    m2_expected = _run(folder, ["m2", "score", "-s", "gold.m2", "-o", "hyp"]).stdout.splitlines()[1].split("\t")[1:]
+    for args, feed in ((["gleu", *N, "-o", "FIFO", "-p", "2", "-n", "2", "-d", "4"], "hyp"),
+                       (["m2", "score", "-s", "gold.m2", "-o", "FIFO", "-p", "2"], "hyp"),
+                       (["m2", "score", "-s", "FIFO", "-o", "hyp", "-p", "2"], "gold.m2"),
+                       (["compare", *N, "-o", "FIFO", "-p", "2", "--tsv", "--metrics", "gleu:n=2"], "hyp")):
+        fifo = tmp_path / "fifo"
+        if fifo.exists():
+            fifo.unlink()
+        os.mkfifo(fifo)
+        command = [gecmetric_script(), *[str(fifo) if a == "FIFO" else a for a in args]]
+        process = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        with open(fifo, "w", encoding="utf-8") as writer:
+            writer.write((folder / feed).read_text(encoding="utf-8"))
+        out, err = process.communicate(timeout=TIMEOUT)
+        assert process.returncode == 0, (args, err)
+        row = out.strip().splitlines()[-1].split("\t")
+        if args[0] == "gleu":
+            assert row[1] == expected, (args, out)
+        elif args[0] == "m2":
+            assert row[1:] == m2_expected, (args, out)
+        else:
+            assert row[1] == f"{float(expected):.2f}", (args, out)
+    for args, feed in ((["gleu", *N, "-o", "/dev/stdin", "-p", "2", "-n", "2", "-d", "4"], "hyp"),
+                       (["gleu", "-s", "/dev/stdin", "-r", "ref0", "ref1", "-o", "hyp", "-p", "2", "-n", "2", "-d", "4"],
+                        "src")):
+        with open(folder / feed, encoding="utf-8") as given:
+            result = subprocess.run([gecmetric_script(), *args], cwd=folder, stdin=given, capture_output=True,
+                                    text=True, timeout=TIMEOUT)
+        assert result.returncode == 0 and result.stdout.strip().split("\t")[1] == expected, (args, result.stderr)
+
+
+def test_commands_load_in_any_order_in_one_process():
+    """The lazy command group loads every module of a name: `errant --help` first, then `m2
+    score`, in one process (CliRunner), still finds `score` (issue 23, item 16)."""
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    runner = CliRunner()
+    assert runner.invoke(main, ["errant", "--help"]).exit_code == 0
+    result = runner.invoke(main, ["m2", "score", "--help"])
+    assert result.exit_code == 0 and "SYSTEM GOLD" in result.output
 
 
 # ---------------------------------------------------------------------------- random input

@@ -85,3 +85,23 @@ def test_counts_that_disagree_and_lines_the_index_misreads_go_the_serial_way(m2_
     odd = _write(tmp_path, "odd.m2", open(gold).read().replace("\n\nS w7", "\n\x1c\nS w7"))  # blank to the parser only
     serial, parallel = _both("m2", "score", "-s", odd, "-o", hyp, "-d", "8")
     assert serial == parallel and serial[0] == 0
+
+
+def test_a_slow_metric_chooses_small_chunks_unless_the_run_is_told() -> None:
+    """Metric.chunk_lines: the chunk size a run takes when none is given (the smallest of its
+    metrics'); an explicit chunk size wins; the numbers never depend on it."""
+    from gecmetrics import GLEU, Corpus
+    from gecmetrics.run.engine import score_corpus, scored_chunks
+
+    class SlowGLEU(GLEU):
+        chunk_lines = 3
+
+    sources = [f"a b c {k}" for k in range(10)]
+    corpus = Corpus(sources, [[f"a b d {k}" for k in range(10)]], {"sys": [f"a b d {k}" for k in range(10)]})
+    assert [c.size for c in scored_chunks([SlowGLEU(best_reference=True)], corpus)] == [3, 3, 3, 1]
+    assert [c.size for c in scored_chunks([SlowGLEU(best_reference=True), GLEU(best_reference=True)], corpus)] \
+        == [3, 3, 3, 1]
+    assert [c.size for c in scored_chunks([SlowGLEU(best_reference=True)], corpus, chunk_lines=5)] == [5, 5]
+    assert [c.size for c in scored_chunks([GLEU(best_reference=True)], corpus)] == [10]
+    slow = score_corpus([SlowGLEU(best_reference=True)], corpus).result("sys", 0).score
+    assert slow == score_corpus([GLEU(best_reference=True)], corpus).result("sys", 0).score

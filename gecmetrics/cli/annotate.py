@@ -7,34 +7,22 @@ from typing import Any, Callable, Iterable
 
 import click
 
-from ..core.lang.en.merge import STRATEGIES
-from ..core.lang.en.parse import DEFAULT_MODEL
 from ..errors import InputError
 from ..io.atomic import atomic_output, check_not_input
 from ..io.m2 import format_m2
 from ..run.files import CorpusFiles
 from .common import scale_options
 from .m2 import m2
-from .options import GreedyCommand, GreedyOption
+from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 
 
 def annotation_options(func: Callable) -> Callable:
-    """-merge, -lev, -tok, --spacy-model, --word-list: how texts are annotated; -p and
-    --chunk-lines (the options of every command): worker processes annotating each chunk."""
-    func = scale_options(func)
-    func = click.option("--word-list", metavar="FILE",
-                        help="SPELL word list, one word per line (default: $GECMETRICS_ERRANT_WORDS, else the "
-                             "SCOWL en_GB-large list shipped with gecmetrics, as ERRANT's).")(func)
-    func = click.option("--spacy-model", default=DEFAULT_MODEL, show_default=True, metavar="NAME_OR_PATH",
-                        help="spaCy model (an installed package name or a path). The numbers depend on the spaCy "
-                             "and model versions: the signature names them.")(func)
-    func = click.option("-tok", "tokenise", is_flag=True,
-                        help="Tokenise the text with spaCy (else split on whitespace, as given).")(func)
-    func = click.option("-lev", is_flag=True, help="Align with plain Levenshtein costs instead of ERRANT's "
-                                                   "linguistic ones.")(func)
-    func = click.option("-merge", "merge", type=click.Choice(STRATEGIES), default="rules", show_default=True,
-                        help="How adjacent aligned tokens are merged into edits.")(func)
-    return func
+    """-merge, -lev, -tok, --spacy-model, --word-list: how texts are annotated; -p,
+    --chunk-lines and --dask (the options of every command): who annotates each chunk."""
+    from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantTextSettings
+
+    names = [name for name in ANNOTATION_SETTINGS if name != "annotate_refs"]
+    return settings_options(ErrantTextSettings, names)(scale_options(func))
 
 
 @m2.command("annotate", cls=GreedyCommand)
@@ -52,9 +40,8 @@ def annotation_options(func: Callable) -> Callable:
               help="Write the M2 here (default: standard output).")
 @annotation_options
 def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | None, auto: bool, gold: bool,
-             no_min: bool, old_cats: bool, output: str | None, merge: str, lev: bool, tokenise: bool,
-             spacy_model: str, jobs: int, chunk_lines: int | None, dask_address: str | None,
-             word_list: str | None) -> None:
+             no_min: bool, old_cats: bool, output: str | None, jobs: int, chunk_lines: int | None,
+             dask_address: str | None, **settings: Any) -> None:
     """ERRANT M2 edits, as ERRANT 3.0.2 writes them, without ERRANT.
 
     \b
@@ -69,7 +56,10 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
     from ..metrics.errant.metric import AnnotationJob
     from ..run.engine import map_chunks
 
-    job = AnnotationJob(spacy_model, merge, lev, tokenise, word_list)
+    from ..metrics.errant.metric import ErrantTextSettings
+
+    job = AnnotationJob(**given_settings(ErrantTextSettings, settings))
+    tokenise = job.tokenise
     if from_m2 is not None:
         job, files = _reannotation(job, from_m2, source, corrections, auto, gold, no_min, old_cats, tokenise)
     else:
@@ -78,7 +68,7 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
     if output not in (None, "-"):
         check_not_input(output, files.paths)
     chunks = map_chunks(job, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines)
-    write_output((format_m2(blocks) for _, _, blocks in chunks), output)
+    write_output((blocks if isinstance(blocks, str) else format_m2(blocks) for _, _, blocks in chunks), output)
 
 
 def write_output(texts: Iterable[str], output: str | None) -> None:

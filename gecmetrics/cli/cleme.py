@@ -6,31 +6,25 @@ from typing import Any
 
 import click
 
-from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric
-from ..metrics.cleme.statistics import ASSUMPTIONS
-from ..metrics.cleme.report import format_chunk_tables
-from ..io.corpus import Corpus
-from ..io.text import STDIN
 from ..errors import InputError
-from ..io.m2 import read_m2
+from ..io.corpus import Corpus, read_m2_hypotheses
+from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric, ChunkSettings
+from ..metrics.cleme.report import format_chunk_tables, score_table, sentence_table
+from ..metrics.cleme.statistics import ASSUMPTIONS
 from ..run.engine import score_corpus
-from ..core.table import Table, round_half_up
+from ..run.files import shown
 from ..stats.significance import resamplers_for
 from . import main
-from .common import digits_option, echo_json, progress_unless, scale_options, scored_files
-from .options import GreedyCommand, GreedyOption
+from .common import digits_option, echo_json, fraction_scale_option, progress_unless, scale_options, scored_files
+from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .significance import run_paired_tests, significance_options
-
-CLEME_COLUMNS = (("F", "f"), ("P", "precision"), ("R", "recall"), ("Acc", "accuracy"), ("TP", "tp"), ("FP", "fp"),
-                 ("FN", "fn"), ("TN", "tn"))
-CLEME2_COLUMNS = (("aggregate", "aggregate"), ("HC", "hit"), ("WC", "wrong"), ("UC", "under"), ("OC", "over"),
-                  ("TP", "tp"), ("FP", "fp"), ("FN", "fn"), ("TN", "tn"))
 
 
 def build_metric(assumption: str, level: str, unweighted: bool, beta: float | None, cleme2: bool,
-                 factors: str | None) -> ChunkMetric:
+                 factors: str | None, lang: str | None = None) -> ChunkMetric:
     """CLEME or CLEME2.0 with the command's settings (beta is CLEME's, factors CLEME2.0's)."""
-    common = {"assumption": assumption, "level": level, "weighted": not unweighted}
+    common = {"assumption": assumption, "level": level, "weighted": not unweighted,
+              **given_settings(ChunkSettings, {"lang": lang})}
     if cleme2:
         if beta is not None:
             raise InputError("-b/--beta is CLEME's F-beta; CLEME2.0 (--cleme2) has no beta (see --factors)")
@@ -40,27 +34,13 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: float | No
     return CLEME(**common, beta=0.5 if beta is None else beta)
 
 
-def read_cleme_corpus(reference: str, hypotheses: tuple[str, ...]) -> Corpus:
-    """The reference M2 and the hypothesis M2 files, checked sentence by sentence."""
-    if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
-        raise InputError("standard input ('-') can be read only once")
-    blocks = {_shown(path): read_m2(path) for path in hypotheses}
-    corpus = Corpus(None, [], blocks, read_m2(reference), {"source": _shown(reference), "gold": _shown(reference)})
-    for name, hypothesis in blocks.items():
-        corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
-    return corpus
-
-
-def _shown(path: str) -> str:
-    return "<stdin>" if path == STDIN else path
-
-
 @main.command(cls=GreedyCommand)
 @click.option("-hyp", "hypotheses", cls=GreedyOption, required=True,
               help="Hypothesis M2 file(s), one annotator each (e.g. errant_parallel output); the first is the "
                    "baseline of a paired test.")
 @click.option("-ref", "reference", required=True, metavar="FILE",
               help="Reference M2 file, one or more annotators.")
+@settings_options(ChunkSettings, ["lang"])
 @click.option("--assumption", type=click.Choice(ASSUMPTIONS), default="dependent", show_default=True,
               help="dependent: each reference alone (the best one per sentence); independent: all references "
                    "at once (a correction is right if any reference has it).")
@@ -82,11 +62,12 @@ def _shown(path: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, counts, bias, settings, signature.")
 @click.option("--signature", "show_signature", is_flag=True, help="Print the signature on stderr.")
 @digits_option(4, "Decimals (rounded half up).")
+@fraction_scale_option
 @scale_options
 @significance_options()
-def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: str, unweighted: bool,
+def cleme(hypotheses: tuple[str, ...], reference: str, lang: str | None, assumption: str, level: str, unweighted: bool,
           beta: float | None, cleme2: bool, factors: str | None, sentence: bool, verbose: bool, as_json: bool,
-          show_signature: bool, digits: int, jobs: int, chunk_lines: int | None, dask_address: str | None,
+          show_signature: bool, digits: int, scale: float, jobs: int, chunk_lines: int | None, dask_address: str | None,
           paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
     """CLEME (F-beta over chunks) or CLEME2.0 (--cleme2) of hypothesis M2 files against a
     reference M2 file, as THUKElab/CLEME computes them (fractions, not x100).
@@ -101,28 +82,29 @@ def cleme(hypotheses: tuple[str, ...], reference: str, assumption: str, level: s
     """
     if verbose and as_json:
         raise InputError("-v (chunk tables) does not go with --json")
-    metric = build_metric(assumption, level, unweighted, beta, cleme2, factors)
-    paths = [_shown(path) for path in hypotheses]
+    metric = build_metric(assumption, level, unweighted, beta, cleme2, factors, lang)
+    paths = [shown(path) for path in hypotheses]
     scored, whole = _scored(metric, reference, hypotheses, verbose, jobs, chunk_lines, dask_address,
                             progress_unless(as_json, "cleme"))
     if paired_bs or paired_ar:
         run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
                          paired_ar, seed, digits, as_json, show_signature,
-                         {"--sentence": sentence, "-v": verbose}, scale=1)
+                         {"--sentence": sentence, "-v": verbose}, scale=scale)
         return
-    if verbose:
-        _print_chunk_tables(metric, whole, paths)
+    if verbose:  # each sentence's chunk table, file by file
+        prepared = metric.prepare(whole)
+        for path in paths:
+            if len(paths) > 1:
+                click.echo(f"== {path}")
+            sys.stdout.write(format_chunk_tables(metric.partitions(prepared, whole.hypotheses[path], path),
+                                                 metric.token_delimiter))
     results = [(path, scored.result(path, 0)) for path in paths]
     if as_json:
         echo_json([{"hypothesis": path, **result.to_dict()} for path, result in results])
     elif sentence:
-        _print_sentences(metric, [(path, scored.statistics[path][0]) for path in paths], digits)
+        click.echo(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], digits, scale))
     else:
-        columns = CLEME2_COLUMNS if cleme2 else CLEME_COLUMNS
-        labels = [f"F{metric.settings.beta:g}" if name == "f" else label for label, name in columns]
-        rows = [[path, *(round_half_up(result.values[name], digits) for _, name in columns)]
-                for path, result in results]
-        click.echo(Table(["system", *labels], rows).render("tsv"))
+        click.echo(score_table(metric, results, digits, scale))
     if show_signature:
         click.echo(metric.signature, err=True)
 
@@ -132,29 +114,10 @@ def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], wh
     """(the statistics of every hypothesis file, the whole corpus or None): the files are read
     chunk by chunk, or whole when ``whole`` (-v draws the chunk tables from the whole corpus)."""
     if whole:
-        corpus = read_cleme_corpus(reference, hypotheses)
+        corpus = read_m2_hypotheses(reference, hypotheses, metric.m2_target_lines)
         return score_corpus([metric], corpus, list(corpus.hypotheses), progress=progress, jobs=jobs,
                             chunk_lines=chunk_lines), corpus
     return scored_files([metric], None, (), hypotheses, reference, jobs=jobs, chunk_lines=chunk_lines,
                         dask_address=dask_address, progress=progress, m2_hypotheses=True), None
 
 
-def _print_chunk_tables(metric: ChunkMetric, corpus: Corpus, paths: list[str]) -> None:
-    """-v: each sentence's chunk table, file by file."""
-    prepared = metric.prepare(corpus)
-    for path in paths:
-        if len(paths) > 1:
-            click.echo(f"== {path}")
-        sys.stdout.write(format_chunk_tables(metric.partitions(prepared, corpus.hypotheses[path], path)))
-
-
-def _print_sentences(metric: ChunkMetric, statistics: list, digits: int) -> None:
-    """A line per hypothesis file and sentence: its scores against the reference chosen."""
-    header: list[str] = []
-    rows = []
-    for path, stats in statistics:
-        scores = metric.sentence_from_statistics(stats)
-        header = list(scores.values)
-        for d in range(len(scores.scores)):
-            rows.append([path, str(d + 1), *(round_half_up(values[d], digits) for values in scores.values.values())])
-    click.echo(Table(["system", "sentence", *header], rows).render("tsv"))

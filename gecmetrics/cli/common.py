@@ -1,9 +1,7 @@
 """Options and input handling shared by the commands."""
 from __future__ import annotations
 
-import sys
-import time
-from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import click
 
@@ -14,6 +12,7 @@ from ..run.executors import make_executor
 from ..run.files import CorpusFiles
 from ..core.units import UNITS
 from .options import GreedyOption
+from .progress import StderrProgress, progress_unless, quiet_option  # noqa: F401 (commands take them here)
 
 DIGITS_HELP = "Decimals of printed scores (rounded half up)."
 
@@ -24,13 +23,17 @@ def digits_option(default: int, help: str = DIGITS_HELP) -> Callable:
                         help=help)
 
 
-def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis")) -> Callable:
-    """-s, -r, -o/-c: the source, reference and hypothesis files."""
+def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis"), references_required: bool = True
+                   ) -> Callable:
+    """-s, -r, -o/-c: the source, reference and hypothesis files (``references_required=False``:
+    -r may be left out, for reference-free metrics; see :func:`check_references`)."""
     def decorate(func: Callable) -> Callable:
         func = click.option(*hypothesis_flags, "hypotheses", cls=GreedyOption, required=True,
                             help="Hypothesis (system output) files, one or more; '-' reads standard input.")(func)
-        func = click.option("-r", "--reference", "references", cls=GreedyOption, required=True,
-                            help="Reference files, one or more (one per annotator).")(func)
+        func = click.option("-r", "--reference", "references", cls=GreedyOption, required=references_required,
+                            help="Reference files, one or more (one per annotator)"
+                                 + ("." if references_required else "; not needed by reference-free metrics "
+                                                                    "(some, impara, scribendi, llm-s, llm-e)."))(func)
         func = click.option("-s", "--source", required=True, metavar="FILE",
                             help="The source (uncorrected) sentences, one per line, tokenized.")(func)
         return func
@@ -48,13 +51,17 @@ def unit_options(func: Callable) -> Callable:
     return func
 
 
-def output_options(func: Callable) -> Callable:
-    func = click.option("--signature", "show_signature", is_flag=True,
-                        help="Print the signature (everything that determines the number) on stderr.")(func)
-    func = click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, statistics, settings, signature.")(func)
-    func = click.option("-v", "--verbose", is_flag=True, help="Print per-order tables.")(func)
-    func = digits_option(2, "Decimals of printed scores (x100, rounded half up).")(func)
-    return func
+def output_options(func: Callable | None = None, *, digits: Callable | None = None,
+                   verbose: str = "Print per-order tables.") -> Callable:
+    """-d (``digits``: another -d option), -v (``verbose``: its help), --json, --signature."""
+    def decorate(func: Callable) -> Callable:
+        func = click.option("--signature", "show_signature", is_flag=True,
+                            help="Print the signature (everything that determines the number) on stderr.")(func)
+        func = click.option("--json", "as_json", is_flag=True,
+                            help="Print JSON: scores, statistics, settings, signature.")(func)
+        func = click.option("-v", "--verbose", is_flag=True, help=verbose)(func)
+        return (digits or digits_option(2, "Decimals of printed scores (x100, rounded half up)."))(func)
+    return decorate(func) if func is not None else decorate
 
 
 def echo_score_rows(rows: Iterable[tuple[str, Sequence[float]]], digits: int,
@@ -82,12 +89,14 @@ def chunk_lines_option(func: Callable) -> Callable:
     """``--chunk-lines``: sentences read and counted together."""
     return click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
                         help=f"Sentences read and counted together (memory stays near one chunk's needs; "
-                             f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}]")(func)
+                             f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}, or the metric's own: "
+                             f"250 for ERRANT, PT and model metrics, 50 for LLM judges]")(func)
 
 
 def scale_options(func: Callable) -> Callable:
-    """``-p/--jobs``, ``--chunk-lines`` and ``--dask``: worker processes, sentences counted
-    together, and a Dask cluster instead of local processes."""
+    """``-p/--jobs``, ``--chunk-lines``, ``--dask`` and ``--quiet``: worker processes, sentences
+    counted together, a Dask cluster instead of local processes, and no progress bar."""
+    func = quiet_option(func)
     func = click.option("--dask", "dask_address", metavar="ADDRESS",
                         help="Count the chunks on a Dask cluster: a scheduler address (tcp://host:8786), or "
                              "'local' for a local cluster of -p workers (needs gecmetrics[dask]; files must be "
@@ -95,10 +104,29 @@ def scale_options(func: Callable) -> Callable:
     return local_scale_options(func)
 
 
+def fraction_scale_option(func: Callable) -> Callable:
+    """``--scale 1|100`` of the commands whose original tools print P/R/F as fractions."""
+    return click.option("--scale", type=click.Choice(["1", "100"]), default="1", show_default=True,
+                        callback=lambda ctx, param, value: float(value),
+                        help="Print P/R/F as fractions (1, as the original tool prints them) or x100 (as the "
+                             "n-gram metrics); the header says which.")(func)
+
+
 def local_scale_options(func: Callable) -> Callable:
     """``-p/--jobs`` and ``--chunk-lines`` (for commands whose input a Dask cluster cannot read
     chunk by chunk from files)."""
     return jobs_option(chunk_lines_option(func))
+
+
+def check_references(metrics: Sequence[Any], references: Sequence[str]) -> None:
+    """Without -r, every metric must be reference-free (or read the gold M2 of --m2)."""
+    from ..kinds import TEXT
+
+    if not references:
+        needing = list(dict.fromkeys(m.display_name for m in metrics if m.reference_kind == TEXT))
+        if needing:
+            which = f"metric {needing[0]} needs" if len(needing) == 1 else f"metrics {', '.join(needing)} need"
+            raise InputError(f"the {which} reference texts: -r REF... (only reference-free metrics run without)")
 
 
 def corpus_files(source: str | None, references: Sequence[str] = (), hypotheses: Sequence[str] = (),
@@ -135,9 +163,44 @@ def echo_warnings(lines: Iterable[str]) -> None:
         click.echo(line, err=True)
 
 
+def warn_if_swapped(hyp: str, ref: str) -> None:
+    """A warning when the hypothesis M2 has several annotators and the reference one: the files
+    are most likely given the wrong way round (the numbers would be computed, silently wrong)."""
+    from ..io.m2 import annotator_ids
+
+    hyp_ids, ref_ids = annotator_ids(hyp), annotator_ids(ref)
+    if len(hyp_ids) > 1 and len(ref_ids) == 1:
+        echo_warnings([f"gecmetric: warning: -hyp {hyp} has {len(hyp_ids)} annotators and -ref {ref} one: are they swapped? "
+                       "(-hyp is the system's M2, -ref the gold)"])
+
+
 def check_order_option(order: int) -> None:
     if order < 1:
         raise InputError(f"-n must be >= 1, got {order}")
+
+
+TABLE_FORMATS = ("tsv", "markdown", "latex", "json")
+
+
+def format_options(func: Callable | None = None, *, json: bool = True) -> Callable:
+    """--tsv, --markdown, --latex (and --json, unless the command has it already): how a table
+    is printed (a text table without them); read them back with :func:`chosen_format`."""
+    helps = {"tsv": "Print tab-separated values (a header, then a line per row).",
+             "markdown": "Print a Markdown table and the signatures.",
+             "latex": "Print a LaTeX tabular (booktabs rules), signatures as comments.",
+             "json": "Print JSON: scores, counts, settings and signatures."}
+
+    def decorate(func: Callable) -> Callable:
+        for fmt in reversed(TABLE_FORMATS if json else TABLE_FORMATS[:-1]):
+            func = click.option(f"--{fmt}", f"as_{fmt}", is_flag=True, help=helps[fmt])(func)
+        return func
+    return decorate(func) if func is not None else decorate
+
+
+def chosen_format(options: dict[str, Any]) -> str:
+    """The format :func:`format_options` asked for ("text" when none); several is an error."""
+    return output_format({fmt: bool(options.get(f"as_{fmt}")) for fmt in TABLE_FORMATS},
+                         "choose one of --tsv, --markdown, --latex and --json")
 
 
 def output_format(flags: dict[str, bool], message: str) -> str:
@@ -147,45 +210,6 @@ def output_format(flags: dict[str, bool], message: str) -> str:
     if len(given) > 1:
         raise InputError(message)
     return given[0] if given else "text"
-
-
-PROGRESS_DELAY_SECONDS = 1.0
-
-
-class StderrProgress:
-    """A progress line on stderr (lines done, lines per second), shown only once the work has
-    taken more than a second and only when stderr is a terminal: never in logs, pipes or
-    captured output."""
-
-    def __init__(self, command: str, stream: TextIO | None = None, delay: float = PROGRESS_DELAY_SECONDS) -> None:
-        self.command = command
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.monotonic()
-        self.delay = delay
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.shown = False
-
-    def __call__(self, done: int, total: int, what: str) -> None:
-        if not self.enabled:
-            return
-        if what == "done":
-            if self.shown:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
-            return
-        elapsed = time.monotonic() - self.start
-        if elapsed < self.delay:
-            return
-        rate = f" ({done / elapsed:,.0f} lines/s)" if elapsed > 0 else ""
-        count = f"{done:,}/{total:,}" if total else f"{done:,}"
-        self.stream.write(f"\rgecmetric {self.command}: {count} lines{rate} {what}".rstrip() + "\x1b[K")
-        self.stream.flush()
-        self.shown = True
-
-
-def progress_unless(as_json: bool, command: str) -> StderrProgress | None:
-    """The progress line of a command, except when it prints JSON."""
-    return None if as_json else StderrProgress(command)
 
 
 def echo_sentence_chunks(metric: Any, chunks: Iterable, hypotheses: Sequence[str], as_json: bool,

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import click
 
-from ..run.compare import DEFAULT_METRICS, check_columns, comparison_table
-from ..errors import InputError
-from ..metrics.registry import list_metrics, metrics_from_text, needs_gold_m2, settings_help
+from ..run.compare import DEFAULT_METRICS, check_columns, comparison_table, with_gold_metric
+from ..metrics.registry import list_metrics, metrics_from_text, settings_help
 from ..stats.significance import column_tests
 from . import main
-from .common import corpus_options, output_format, output_options, progress_unless, scale_options, scored_files
+from .common import (check_references, corpus_options, output_format, output_options, progress_unless,
+                     scale_options, scored_files)
 from .options import GreedyCommand, GreedyOption
 from .significance import run_paired_test_list, significance_options
 
@@ -24,7 +24,7 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
 
 
 @main.command(cls=GreedyCommand)
-@corpus_options()
+@corpus_options(references_required=False)
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metric settings: NAME[:KEY=VALUE...], comma-separated or several after the flag, e.g. "
                    "'gleu,green:beta=0.5/1/2,green-char'. '/' separates several values (GREEN betas). "
@@ -43,11 +43,16 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
               help="Sort rows by a column: its label (case and spaces ignored), its number (1 = first score "
                    "column) or 'system'. Scores sort best first.")
 @click.option("--ranks", is_flag=True, help="Add a rank column (1 = best; ties share a rank) after each score.")
+@click.option("--ranking", type=click.Choice(["ew", "ts"]),
+              help="After each column of a metric with sentence scores, the systems' Expected Wins (ew) or TrueSkill "
+                   "mu (ts) from the pairwise wins of their sentence scores (Goto et al. 2025).")
+@click.option("--scale", type=click.Choice(["100", "1"]), default="100", show_default=True,
+              help="Scores that are fractions printed x100 or as fractions (0..1).")
 @scale_options
 @output_options
 @significance_options()
 def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2, as_tsv, as_markdown, as_latex,
-            sort_column, ranks, jobs, chunk_lines, dask_address, digits, verbose, as_json, show_signature, paired_bs,
+            sort_column, ranks, ranking, scale, jobs, chunk_lines, dask_address, digits, verbose, as_json, show_signature, paired_bs,
             paired_ar, seed):
     """Score many systems with many metrics: a row per system, a column per metric setting.
 
@@ -58,25 +63,24 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     The source, each reference and each system output are counted once for all metrics.
     `--list-metrics` shows the names and settings.
     """
-    progress = progress_unless(as_json, "compare")
+    progress, scale = progress_unless(as_json, "compare"), float(scale)
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
                         "choose one of --tsv, --markdown and --json (or --latex)")
-    metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
-    if gold_m2 is not None and not any(needs_gold_m2(m) for m in metrics):
-        metrics += metrics_from_text("m2")
-    if gold_m2 is None and any(needs_gold_m2(m) for m in metrics):
-        name = next(m.name for m in metrics if needs_gold_m2(m))
-        raise InputError(f"the {name} metric needs the gold annotation: --m2 GOLD.m2")
+    metrics = with_gold_metric(metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS)),
+                               gold_m2 is not None)
+    check_references(metrics, references)
     check_columns(metrics, len(references))
     scored = scored_files(metrics, source, references, hypotheses, gold_m2, jobs=jobs, chunk_lines=chunk_lines,
                           dask_address=dask_address, progress=progress, hypothesis_m2=hypothesis_m2)
     if paired_bs or paired_ar:
+        scales = [scale if getattr(metric, "fraction", True) else None for metric in scored.metrics
+                  for _ in metric.column_labels()]
         run_paired_test_list(column_tests(scored), list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,
                              show_signature or verbose, {"--sort": sort_column is not None, "--ranks": ranks,
                                                          "--tsv": as_tsv, "--markdown": as_markdown,
-                                                         "--latex": as_latex})
+                                                         "--latex": as_latex}, scales)
         return
-    table = comparison_table(scored)
+    table = comparison_table(scored, scale, ranking)
     if sort_column is not None:
         table = table.sorted_by(sort_column)
     if as_json:

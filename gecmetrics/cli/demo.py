@@ -20,7 +20,7 @@ def sample_folder() -> str:
 @main.command()
 @click.option("--path", "show_path", is_flag=True, help="Only print the folder of the sample files.")
 def demo(show_path):
-    """Score the bundled sample corpus (8 sentences, 2 references, 2 systems) with GLEU+ and GREEN."""
+    """Score the bundled sample corpus (8 sentences, 2 references; 2 systems and the source as a baseline) with GLEU+ and GREEN."""
     folder = sample_folder()
     if show_path:
         click.echo(folder)

@@ -8,6 +8,9 @@ are values).
 """
 from __future__ import annotations
 
+import dataclasses
+from typing import Any, Callable, Sequence
+
 import click
 
 
@@ -55,3 +58,58 @@ class GreedyCommand(click.Command):
             else:
                 rewritten.append(arg)
         return super().parse_args(ctx, rewritten)
+
+
+# ----------------------------------------------------------------------------- options from settings
+
+
+def settings_options(settings_class: type, names: Sequence[str] | None = None) -> Callable:
+    """Click options for the settings of a metric that declare command-line flags
+    (``setting(..., flags=("-i", "--iter"))``), in declaration order: the help line and the
+    default are the setting's own, and the value is read by the setting's parser
+    (:func:`given_settings`), so a command and the library check a value the same way. A
+    boolean whose default is false (or unset) is a flag; a setting with several values takes
+    them after one flag (``-b 0.5 1 2``). ``names``: only these settings."""
+    infos = [(name, info) for name, info in settings_class.infos().items()
+             if info.flags and (names is None or name in names)]
+    defaults = {f.name: f.default for f in dataclasses.fields(settings_class)}
+
+    def decorate(func: Callable) -> Callable:
+        for name, info in reversed(infos):
+            default = defaults[name]
+            help_text = info.help[:1].upper() + info.help[1:] + "."
+            if isinstance(default, bool) or (default is None and _boolean(info)):
+                func = click.option(*info.flags, name, is_flag=True, default=None, help=help_text)(func)
+            elif isinstance(default, tuple):
+                func = click.option(*info.flags, name, cls=GreedyOption, metavar="VALUE...",
+                                    help=f"{help_text}  [default: {_shown(default)}]")(func)
+            else:
+                metavar = "|".join(getattr(info.parse, "choices", ())) or None
+                func = click.option(*info.flags, name, default=None, metavar=metavar,
+                                    help=f"{help_text}  [default: {_shown(default)}]")(func)
+        return func
+    return decorate
+
+
+def given_settings(settings_class: type, values: dict[str, Any]) -> dict[str, Any]:
+    """The settings given on the command line (absent ones keep the metric's defaults), each read
+    by its parser with the flag's name in messages: ``{"iterations": 100}`` for ``-i 100``."""
+    given = {}
+    for name, info in settings_class.infos().items():
+        value = values.get(name)
+        if not info.flags or value is None or value == () or value is False:
+            continue
+        given[name] = info.parse("/".join(info.flags), list(value) if isinstance(value, tuple) else value)
+    return given
+
+
+def _boolean(info: Any) -> bool:
+    return getattr(info.parse, "__name__", "") in ("parse_bool", "optional_bool")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple):
+        return " ".join(_shown(item) for item in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return "none" if value is None else str(value)

@@ -6,8 +6,8 @@ import click
 
 from ..errors import InputError
 from . import main
-from .common import digits_option, echo_json, output_format
-from .meta_judgments import ranking_options
+from .common import digits_option, echo_json, output_format, progress_unless, quiet_option
+from .meta_judgments import ranking_options, refuse_idle_ranking_options
 
 
 @main.command("rank")
@@ -23,8 +23,11 @@ from .meta_judgments import ranking_options
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
 @click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, ranges, clusters, spread).")
-def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int, bootstrap: int | None,
-         systems: str | None, digits: int, as_tsv: bool, as_markdown: bool, as_latex: bool, as_json: bool) -> None:
+@quiet_option
+@click.pass_context
+def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
+         bootstrap: int | None, systems: str | None, digits: int, as_tsv: bool, as_markdown: bool, as_latex: bool,
+         as_json: bool) -> None:
     """Rank systems from raw human judgments (Appraise ranking XML): Expected Wins (GJG15's
     EW.pl; --ew-procedure bootstrap-mean for its Makefile's and SEEDA's) or TrueSkill, best
     first, with rank ranges ("2-4") and clusters from bootstrap resamples (cluster.py -by-rank).
@@ -32,10 +35,10 @@ def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
     \b
     gecmetric rank --judgments judgments.xml --bootstrap 1000 --seed 0
     """
-    from ..meta.evaluate import subset_systems
     from ..io.judgments import read_judgments
+    from ..meta.report import Section, ranking_table, ranking_title, render_sections
+    from ..meta.systems import subset_systems
     from ..stats.rankings import DEFAULT_RESAMPLES, DEFAULT_TS_RUNS, human_ranking
-    from ..meta.tables import Section, ranking_table, ranking_title, render_sections
 
     fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
                         "give at most one of --tsv, --markdown, --latex and --json")
@@ -43,11 +46,13 @@ def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
         raise InputError("rank needs --judgments FILE.xml")
     if bootstrap is not None and bootstrap < 0:
         raise InputError(f"--bootstrap must be 0 or more, got {bootstrap}")
+    refuse_idle_ranking_options(ctx, ranking, ew_procedure, DEFAULT_RESAMPLES if bootstrap is None else bootstrap)
     judgments = read_judgments(judgments_path)
     if systems is not None:
         judgments = judgments.restricted(subset_systems(judgments.systems, systems))
     if ranking == "ts":
-        options = {"runs": bootstrap or DEFAULT_TS_RUNS, "seed": seed}
+        options = {"runs": bootstrap or DEFAULT_TS_RUNS, "seed": seed,
+                   "progress": progress_unless(fmt == "json", "rank", unit="TrueSkill runs")}
     else:
         options = {"procedure": ew_procedure, "seed": seed,
                    "resamples": DEFAULT_RESAMPLES if bootstrap is None else bootstrap}

@@ -2,14 +2,17 @@
 the paired test's table (the test itself is :mod:`gecmetrics.stats.significance`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import click
 
 from ..errors import InputError
 from ..core.table import paired_test_text
-from ..stats.significance import DEFAULT_SAMPLES, PairedTestResult, paired_test_from_statistics
-from ..core.resampling import Resampler
+from ..stats import DEFAULT_SAMPLES
+
+if TYPE_CHECKING:  # imported when a test runs
+    from ..core.resampling import Resampler
+    from ..stats.significance import PairedTestResult
 from .common import echo_json
 
 
@@ -58,22 +61,26 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
                          paired_bs: int | None, paired_ar: int | None, seed: int, digits: int = 2,
                          as_json: bool = False, show_signature: bool = False,
                          conflicts: Mapping[str, bool] | None = None,
-                         scale: float = 100.0) -> list[PairedTestResult]:
+                         scale: float | Sequence[float | None] = 100.0) -> list[PairedTestResult]:
     """Run each (resampler, per-file statistics) paired test and print a table each.
 
     ``conflicts`` names options that do not go with a paired test (e.g. ``--sentence``);
-    ``scale`` is 100 for scores printed x100, 1 for fractions (``m2 score``)."""
+    ``scale`` is 100 for scores printed x100, 1 for fractions (``m2 score``), or one such value per
+    test (None: scores that are not fractions, printed as they are)."""
     check_paired_options(paired_bs, paired_ar, conflicts)
     method, samples = ("bs", paired_bs) if paired_bs is not None else ("ar", paired_ar)
     if len(names) < 2:
         raise InputError("a paired test needs at least two hypothesis files: the first is the baseline")
+    from ..stats.significance import paired_test_from_statistics
+
     unique = unique_names(names)
     results = [paired_test_from_statistics(r, dict(zip(unique, statistics)), method, samples, seed)
                for r, statistics in tests]
+    scales = list(scale) if isinstance(scale, Sequence) else [scale] * len(results)
     if as_json:
-        echo_json([result.to_dict(scale) for result in results])
+        echo_json([result.to_dict(1.0 if s is None else s) for result, s in zip(results, scales)])
     else:
-        click.echo("\n\n".join(paired_test_text(result, digits, scale) for result in results))
+        click.echo("\n\n".join(paired_test_text(result, digits, s) for result, s in zip(results, scales)))
     if show_signature:
         for result in results:
             click.echo(result.signature, err=True)
@@ -85,6 +92,11 @@ def check_paired_options(paired_bs: int | None, paired_ar: int | None,
     """One test at a time, and not with options that print something else."""
     if paired_bs is not None and paired_ar is not None:
         raise InputError("choose one of --paired-bs and --paired-ar")
+    from ..stats.significance import check_samples
+
+    for method, samples in (("bs", paired_bs), ("ar", paired_ar)):  # the library's bounds, before any scoring
+        if samples is not None:
+            check_samples(method, samples)
     for option, given in (conflicts or {}).items():
         if given:
             raise InputError(f"{option} does not go with --paired-bs/--paired-ar")

@@ -61,11 +61,14 @@ def sampled_sums(stats: np.ndarray, blocks) -> np.ndarray:
 
 def python2_sampled_sums(stats: np.ndarray, iterations: int) -> np.ndarray:
     """``sampled_sums(stats, draw_blocks(iterations, D, R))``: the sums gec-ranking's draws
-    select, shape (iterations, K). The C extension, when built, draws and adds in one pass
-    without storing the draws (a million sentences: no 4 GB of draws, no float products),
-    on :func:`reducer_threads` threads, each a range of iterations."""
+    select, shape (iterations, K). When the draws fit :data:`DRAW_BUDGET_BYTES` they are made
+    once per run and kept (every hypothesis file reuses them, and their indicator matrices);
+    beyond, the C extension, when built, draws and adds in one pass without storing the draws
+    (a million sentences: no 4 GB of draws, no float products), on :func:`reducer_threads`
+    threads, each a range of iterations."""
     size, references, width = stats.shape
-    if not (compiled_core_enabled() and stats.dtype in (np.int32, np.int64)):
+    fits = iterations * size * 8 <= DRAW_BUDGET_BYTES
+    if fits or not (compiled_core_enabled() and stats.dtype in (np.int32, np.int64)):
         return sampled_sums(stats, draw_blocks(iterations, size, references))
     stats = np.ascontiguousarray(stats)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 from decimal import ROUND_HALF_UP, Decimal, localcontext
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..errors import InputError
 
@@ -43,6 +43,12 @@ def scaled(value: float, digits: int, scale: float = 100.0) -> str:
     return percent(value, digits) if scale == 100 else round_half_up(scale * float(value), digits)
 
 
+def unit_header(label: str, scale: float) -> str:
+    """A score column's header that says how its fractions are printed: ``F0.5 (x100)`` or
+    ``F0.5 (fraction)``."""
+    return f"{label} ({'x100' if scale == 100 else 'fraction' if scale == 1 else f'x{scale:g}'})"
+
+
 def table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: dict[str, str] | None = None) -> str:
     """A text table (prettytable); ``align``: column -> 'l', 'c' or 'r'."""
     out = PrettyTable([str(h) for h in header])
@@ -51,6 +57,13 @@ def table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: dict[str,
     for column, side in (align or {}).items():
         out.align[column] = side
     return out.get_string()
+
+
+def score_lines(rows: Iterable[tuple[str, Sequence[float]]], digits: int, header: list[str] | None = None) -> str:
+    """``path<TAB>score...`` lines (x100, rounded half up), after an optional header line."""
+    lines = ["\t".join(header)] if header is not None else []
+    lines += ["\t".join([path] + [percent(score, digits) for score in scores]) for path, scores in rows]
+    return "\n".join(lines)
 
 
 FORMATS = ("text", "tsv", "markdown", "latex")
@@ -130,9 +143,12 @@ def dumps(value: Any) -> str:
 PAIRED_TEST_TITLES = {"bs": "Paired bootstrap resampling", "ar": "Paired approximate randomization"}
 
 
-def paired_test_text(result: Any, digits: int = 2, scale: float = 100.0, fmt: str = "text") -> str:
+def paired_test_text(result: Any, digits: int = 2, scale: float | None = 100.0, fmt: str = "text") -> str:
     """A paired test (:class:`~gecmetrics.stats.significance.PairedTestResult`): a title line, then a
-    table (system, score, 95% interval, mean +- half-width, p-value), then the legend."""
+    table (system, score, 95% interval, mean +- half-width, p-value), then the legend. ``scale``:
+    100 for fractions printed x100, 1 for fractions as they are, None for scores that are not
+    fractions (printed as they are)."""
+    fraction, scale = scale is not None, 1.0 if scale is None else scale
     if result.method == "bs":
         how = f"{result.samples} resamples"
     else:
@@ -147,5 +163,5 @@ def paired_test_text(result: Any, digits: int = 2, scale: float = 100.0, fmt: st
         rows.append([system.name, scaled(system.score, digits, scale),
                      f"[{scaled(low, digits, scale)}, {scaled(high, digits, scale)}]",
                      f"{scaled(system.mean, digits, scale)} ± {scaled(system.half_width, digits, scale)}", p_text])
-    body = Table(["system", "score", "95% CI", "mean ± CI/2", "p-value"], rows).render(fmt)
+    body = Table(["system", unit_header("score", scale) if fraction else "score", "95% CI", "mean ± CI/2", "p-value"], rows).render(fmt)
     return "\n".join([title, body, "* p < 0.05 against the baseline"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from contextlib import contextmanager
-from typing import IO, Iterator, Sequence
+from typing import IO, Any, Iterator, Sequence
 
 from ..errors import InputError
 from .text import STDIN
@@ -30,18 +30,22 @@ def _same_file(a: str, b: str) -> bool:
 
 
 @contextmanager
-def atomic_output(path: str, encoding: str = "utf-8") -> Iterator[IO[str]]:
-    """A text handle whose content replaces ``path`` when the block ends normally; on an error
-    or an interrupt the temporary file is removed and ``path`` is left as it was."""
+def atomic_output(path: str, encoding: str = "utf-8", binary: bool = False) -> Iterator[IO[Any]]:
+    """A text (or ``binary``) handle whose content replaces ``path`` when the block ends
+    normally; on an error or an interrupt the temporary file is removed and ``path`` is left
+    as it was. A folder that cannot be written is one InputError naming the path."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise InputError("is a directory, not a file", path)
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part", dir=folder)
+    except FileNotFoundError:
+        raise InputError("cannot write the output: no such folder", path) from None
     except OSError as err:
         raise InputError(f"cannot write the output: {err.strerror or err}", path) from None
     try:
-        with os.fdopen(descriptor, "w", encoding=encoding, newline="") as handle:
+        with (os.fdopen(descriptor, "wb") if binary else
+              os.fdopen(descriptor, "w", encoding=encoding, newline="")) as handle:
             yield handle
         _keep_mode(path, temporary)
         os.replace(temporary, path)

@@ -8,8 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, TEXT
-from .m2 import read_m2
-from .m2_references import apply_edits
+from .m2 import NamedBlocks
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_length, check_lines, check_reference_sets,
                    read_lines)
 
@@ -35,6 +34,8 @@ class Corpus:
     """Sentences before this one in its files (a chunk of a larger corpus): for line numbers."""
     hypothesis_m2: dict[str, list] = field(default_factory=dict)
     """Hypothesis name -> its M2 blocks, for text hypotheses (see the class docstring)."""
+    _named: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Hypothesis name -> (its blocks, the same as NamedBlocks), made once (see hypothesis())."""
 
     def __post_init__(self) -> None:
         source_name = self.name("source")
@@ -80,7 +81,7 @@ class Corpus:
             number = self.offset + k + 1
             if not hasattr(block, "source"):
                 raise InputError(f"expected M2 blocks, got {type(block).__name__} at sentence {number}", name)
-            if block.source.split() != source.split():
+            if block.source.split() != source.split() and not _characters_of(block.tokens, source):
                 place = f"sentence {number} of {where}" + (f" (line {self.gold[k].line})"
                                                            if self.gold is not None and self.gold[k].line else "")
                 if self.gold is None:
@@ -99,6 +100,8 @@ class Corpus:
         if text and isinstance(text[0], str):
             check_m2_text(blocks, text, shown, name, self.offset)
         self.hypothesis_m2[name] = blocks
+        if file_name is not None:
+            self.names[f"m2 {name}"] = file_name
 
     def hypothesis(self, name: str, kind: str = TEXT, metric: str = "") -> list:
         """Hypothesis ``name`` as a metric reads it: :data:`~gecmetrics.metrics.protocol.TEXT` lines or
@@ -107,12 +110,20 @@ class Corpus:
         is_text = not value or isinstance(value[0], str)
         if kind == M2 and is_text:
             if name in self.hypothesis_m2:
-                return self.hypothesis_m2[name]
+                return self._named_blocks(name, self.hypothesis_m2[name], self.names.get(f"m2 {name}", name))
             raise InputError(f"metric {metric or 'this metric'} reads hypotheses as M2 edits, and {name} is text: give "
                              "its M2 file (e.g. from errant_parallel) with --hyp-m2 (Python: hypothesis_m2=)")
         if kind != M2 and not is_text:
             raise InputError(f"metric {metric or 'this metric'} reads hypotheses as lines of text, and {name} is M2")
-        return value
+        return self._named_blocks(name, value, name) if kind == M2 else value
+
+    def _named_blocks(self, key: str, blocks: list, shown: str) -> list:
+        """``blocks`` as :class:`~gecmetrics.io.m2.NamedBlocks` named ``shown``, the same
+        object on every call (metrics of one group recognise a hypothesis they have seen)."""
+        made = self._named.get(key)
+        if made is None or made[0] is not blocks:
+            made = self._named[key] = (blocks, NamedBlocks(blocks, shown))
+        return made[1]
 
     def name(self, role: str) -> str:
         """The file name of a role ('source', 'gold', 'reference K') for messages."""
@@ -132,6 +143,7 @@ class Corpus:
         part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()}
         part.gold = None if self.gold is None else self.gold[start:end]
         part.hypothesis_m2 = {name: blocks[start:end] for name, blocks in self.hypothesis_m2.items()}
+        part._named = {}
         return part
 
     def with_hypotheses(self, hypotheses: Mapping[str, Sequence]) -> "Corpus":
@@ -159,23 +171,40 @@ def _hypothesis(lines: Any, name: str) -> list:
 
 def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str = "the M2 file",
                      source_name: str = "the source", offset: int = 0) -> None:
-    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens
+    """Gold M2 blocks must annotate the same sentences as the source: same count, same tokens,
+    or, for character-level M2 (ChERRANT's), the characters of the line without its whitespace
     (``offset``: sentences before these, for the numbers in messages)."""
     if len(blocks) != len(sources):
         raise InputError(f"has {len(blocks)} sentences but {source_name} has {len(sources)} lines", m2_name)
     for i, (block, source) in enumerate(zip(blocks, sources), start=offset + 1):
         _block_source(block, i - 1, m2_name)
-        if block.source.split() != source.split():
+        tokens = block.source.split()
+        if tokens != source.split() and not _characters_of(tokens, source):
             raise InputError(f"the source of sentence {i} differs from line {i} of {source_name}",
                              m2_name, block.line or None)
+
+
+def _characters_of(tokens: list[str], line: str) -> bool:
+    """Whether M2 tokens are ChERRANT's character tokens of a text line."""
+    from ..core.lang.zh.text import char_tokens, clean
+
+    return len(tokens) <= len(line) and tokens == char_tokens(clean(line))
 
 
 def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_name: str, offset: int = 0) -> None:
     """A hypothesis's M2 blocks, applied (annotator 0's edits), must give its text, token for
     token: M2 files given in another order than the text files are caught here (``offset``:
-    sentences before these, for the numbers in messages)."""
+    sentences before these, for the numbers in messages). Character-level blocks (ChERRANT's,
+    whose targets are converted to simplified characters and may hold several edit sets) are
+    checked by their sources only."""
+    from .m2_references import apply_edits  # M2 code only for corpora with M2
+
     for k, (block, line) in enumerate(zip(blocks, lines), start=offset + 1):
-        if len(block.annotators()) <= 1 and apply_edits(block.tokens, block.edits, name, block.line) != line.split():
+        tokens = block.tokens
+        if any(edit.edit_set for edit in block.edits) or (len(tokens) > 1 and all(len(t) == 1 for t in tokens)
+                                                          and tokens != line.split()):
+            continue
+        if len(block.annotators()) <= 1 and apply_edits(tokens, block.edits, name, block.line) != line.split():
             raise InputError(f"sentence {k} with its edits applied differs from line {k} of {text_name}",
                              name, block.line or None)
 
@@ -186,6 +215,8 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     hypotheses, one per hypothesis file in the same order) and check that they are aligned.
     When line counts differ, the file that disagrees with all the others is named (a short
     source is the source's fault, not the first reference's)."""
+    from .m2 import read_m2
+
     if list(hypotheses).count(STDIN) + (gold == STDIN) + (source == STDIN) + list(references).count(STDIN) \
             + list(hypothesis_m2).count(STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
@@ -210,3 +241,34 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     return corpus
 
 
+def read_m2_corpus(gold_path: str, hypotheses: Sequence[str]) -> Corpus:
+    """The gold M2 and the system outputs scored against it (one line per block)."""
+    from .m2 import read_m2
+
+    if list(hypotheses).count("-") + (gold_path == "-") > 1:
+        raise InputError("standard input ('-') can be read only once")
+    blocks = read_m2(gold_path)
+    gold_name = gold_path if gold_path != "-" else "<stdin>"
+    corpus = Corpus(None, [], {}, blocks, {"source": gold_name, "gold": gold_name})
+    for path in hypotheses:
+        lines = read_lines(path)
+        name = path if path != "-" else "<stdin>"
+        if len(lines) != len(blocks):
+            raise InputError(f"has {len(lines)} lines but the M2 file {gold_name} has {len(blocks)} blocks", name)
+        corpus.hypotheses[path] = lines
+    return corpus
+
+
+def read_m2_hypotheses(reference: str, hypotheses: Sequence[str], target_lines: bool = False) -> Corpus:
+    """The reference M2 and the hypothesis M2 files, checked sentence by sentence
+    (``target_lines``: ChERRANT's M2 files, see :func:`~gecmetrics.io.m2.read_m2`)."""
+    from .m2 import read_m2
+
+    if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
+        raise InputError("standard input ('-') can be read only once")
+    blocks = {_shown(path): read_m2(path, target_lines) for path in hypotheses}
+    corpus = Corpus(None, [], blocks, read_m2(reference, target_lines),
+                    {"source": _shown(reference), "gold": _shown(reference)})
+    for name, hypothesis in blocks.items():
+        corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
+    return corpus

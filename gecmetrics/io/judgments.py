@@ -29,6 +29,16 @@ MISSING_SRC_ID = -1
 items count for system rankings, not for sentence-level meta-evaluation."""
 EXCLUDED_USERS = ("admin",)
 """Users whose items GJG15's scripts skip (``return if $user eq "admin"``)."""
+MAX_SRC_ID = 2**31 - 1
+"""Largest ``src-id`` (and ``--src-ids`` value): a sentence number; no corpus comes near, and
+NumPy's 64-bit arithmetic on it stays exact (1e30 was an OverflowError)."""
+MAX_RANK = 1_000_000
+"""Largest ``rank`` of a translation (Appraise ranks 1 to 5)."""
+MAX_NAME_CHARS = 256
+"""Longest element name, attribute name or system name (GJG15 and SEEDA: 31, at most 12 for a
+system): a system name is printed in every table."""
+MAX_ATTRIBUTE_CHARS = 4096
+"""Longest attribute value (GJG15 and SEEDA: 123): a 50 MB one took 14 s and 1.4 GB."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,8 @@ class Pairwise:
     better: np.ndarray  # (P,) system index
     worse: np.ndarray  # (P,) system index
     tie: np.ndarray  # (P,) bool
+    better_rank: np.ndarray  # (P,) the rank the item gave ``better`` (1 = best)
+    worse_rank: np.ndarray  # (P,) the rank the item gave ``worse``
 
     @property
     def size(self) -> int:
@@ -107,7 +119,7 @@ class Judgments:
     def pairwise(self) -> Pairwise:
         """Every pairwise comparison of every item (GJG15's expansion, see the module doc)."""
         index = {name: k for k, name in enumerate(self.systems)}
-        items, better, worse, tie = [], [], [], []
+        items, better, worse, tie, better_rank, worse_rank = [], [], [], [], [], []
         pairs_of_size: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for number, item in enumerate(self.items):
             m = len(item.systems)
@@ -123,10 +135,12 @@ class Judgments:
             better.append(np.where(swap, ids[second], ids[first]))
             worse.append(np.where(swap, ids[first], ids[second]))
             tie.append(ranks[first] == ranks[second])
+            better_rank.append(np.minimum(ranks[first], ranks[second]))
+            worse_rank.append(np.maximum(ranks[first], ranks[second]))
         if not items:
             raise InputError("no ranking item compares two systems", self.source)
-        return Pairwise(self.systems, np.concatenate(items), np.concatenate(better),
-                        np.concatenate(worse), np.concatenate(tie))
+        return Pairwise(self.systems, *(np.concatenate(arrays) for arrays in (items, better, worse, tie,
+                                                                              better_rank, worse_rank)))
 
 
 # --------------------------------------------------------------------------- reading
@@ -145,7 +159,7 @@ class _ItemCollector:
     def _error(self, message: str) -> InputError:
         return InputError(message, self.path, self.parser.CurrentLineNumber)
 
-    def _integer(self, attributes: dict, name: str, tag: str, minimum: int) -> int:
+    def _integer(self, attributes: dict, name: str, tag: str, minimum: int, maximum: int, bound: str) -> int:
         text = attributes.get(name)
         if text is None:
             raise self._error(f"<{tag}> has no {name} attribute")
@@ -155,13 +169,29 @@ class _ItemCollector:
             raise self._error(f"<{tag}> {name}={text!r} is not an integer") from None
         if value < minimum:
             raise self._error(f"<{tag}> {name}={value} must be >= {minimum}")
+        if value > maximum:
+            raise self._error(f"<{tag}> {name}={value} is more than {maximum:,} (gecmetrics.io.judgments.{bound})")
         return value
 
+    def _check_sizes(self, tag: str, attributes: dict) -> None:
+        """Names and attribute values within MAX_NAME_CHARS and MAX_ATTRIBUTE_CHARS."""
+        for name in (tag, *attributes):
+            if len(name) > MAX_NAME_CHARS:
+                raise self._error(f"a name of {len(name):,} characters ({name[:20]!r}...), more than "
+                                  f"{MAX_NAME_CHARS} (gecmetrics.io.judgments.MAX_NAME_CHARS)")
+        for name, value in attributes.items():
+            if len(value) > MAX_ATTRIBUTE_CHARS:
+                raise self._error(f"<{tag}> {name}= is {len(value):,} characters long, more than "
+                                  f"{MAX_ATTRIBUTE_CHARS:,} "
+                                  "(gecmetrics.io.judgments.MAX_ATTRIBUTE_CHARS)")
+
     def start(self, tag: str, attributes: dict) -> None:
+        self._check_sizes(tag, attributes)
         if tag == "ranking-item":
             if self.current is not None:
                 raise self._error("<ranking-item> inside another <ranking-item>")
-            src_id = self._integer(attributes, "src-id", tag, 0) if "src-id" in attributes else MISSING_SRC_ID
+            src_id = self._integer(attributes, "src-id", tag, 0, MAX_SRC_ID, "MAX_SRC_ID") \
+                if "src-id" in attributes else MISSING_SRC_ID
             self.current = {"src_id": src_id,
                             "user": attributes.get("user", ""), "id": attributes.get("id", ""),
                             "line": self.parser.CurrentLineNumber, "systems": [], "ranks": [], "translations": [],
@@ -169,12 +199,15 @@ class _ItemCollector:
         elif tag == "translation":
             if self.current is None:
                 raise self._error("<translation> outside a <ranking-item>")
-            rank = self._integer(attributes, "rank", tag, 1)
+            rank = self._integer(attributes, "rank", tag, 1, MAX_RANK, "MAX_RANK")
             names = _SYSTEM_SEPARATOR.split(attributes.get("system", "").strip())
             names = [name for name in names if name]
             if not names:
                 raise self._error("<translation> has no system name")
             for name in names:
+                if len(name) > MAX_NAME_CHARS:
+                    raise self._error(f"a system name of {len(name):,} characters ({name[:20]!r}...), more than "
+                                      f"{MAX_NAME_CHARS} (gecmetrics.io.judgments.MAX_NAME_CHARS)")
                 if name in self.current["systems"]:
                     raise self._error(f"system {name!r} is ranked twice in one <ranking-item>")
                 self.current["systems"].append(name)
@@ -192,9 +225,23 @@ class _ItemCollector:
                                       tuple(item["systems"]), tuple(item["ranks"]), tuple(item["translations"])))
 
 
+def check_no_nul(data: bytes, path: str) -> None:
+    """A NUL byte (a binary file, or UTF-16 without its byte-order mark or encoding declaration
+    that expat would read) is one InputError naming the line; UTF-16 that expat detects (a
+    byte-order mark, or ``<`` as its first character) is left to it."""
+    position = data.find(b"\0")
+    if position < 0 or data[:2] in (b"\xff\xfe", b"\xfe\xff", b"<\0", b"\0<"):
+        return
+    raise InputError("NUL byte (is the file binary, or UTF-16 without a byte-order mark?): judgments are XML text",
+                     path, data.count(b"\n", 0, position) + 1)
+
+
 def parse_judgments(data: bytes, path: str = "<judgments>",
                     excluded_users: Sequence[str] = EXCLUDED_USERS) -> Judgments:
     """Judgments from the bytes of an Appraise ranking XML file (``path`` names it in errors)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InputError(f"expected the bytes of a judgments XML file, got {type(data).__name__}", path)
+    check_no_nul(data, path)
     parser = expat.ParserCreate()
     collector = _ItemCollector(parser, path, excluded_users)
     parser.StartElementHandler = collector.start
@@ -212,6 +259,8 @@ def parse_judgments(data: bytes, path: str = "<judgments>",
 
 def read_judgments(path: str | os.PathLike, excluded_users: Sequence[str] = EXCLUDED_USERS) -> Judgments:
     """Read an Appraise ranking XML file (GJG15's ``judgments.xml``, SEEDA's ``judgments_*.xml``)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"the judgments path must be a string or a path, got {type(path).__name__}")
     path = os.fspath(path)
     if not isinstance(path, str):
         raise InputError(f"the judgments path must be a string, got {type(path).__name__}")

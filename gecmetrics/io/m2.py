@@ -8,11 +8,12 @@ a silently misread annotation.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, TextIO
 
-from .text import read_lines, split_lines
+from .text import check_path, read_lines, split_lines
 from ..errors import InputError
 
 FIELD_SEPARATOR = "|||"
@@ -21,8 +22,13 @@ DELETION = "-NONE-"
 NOOP_TYPE = "noop"
 NOOP_SPAN = (-1, -1)
 
+MAX_ANNOTATOR_ID = 2**31 - 1
+"""Largest annotator id: ids are numbers (0, 1, ... in every known M2 file); ERRANT's statistics
+encode a (hypothesis, reference) pair of them in one int64 (id * 2**31 + id), so they stay below
+2**31. 4294967296 and 9223372036854775808 were OverflowErrors in the scorers."""
+
 _INTEGER = re.compile(r"-?[0-9]+")
-_TARGET_LINE = re.compile(r"T[0-9]+(-A[0-9]+)? ")
+_TARGET_LINE = re.compile(r"T[0-9]+(?:-A([0-9]+))? ")
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,9 @@ class Edit:
     required: str = "REQUIRED"
     comment: str = "-NONE-"
     annotator: int = 0
+    edit_set: int = field(default=0, compare=False)
+    """In ChERRANT's M2 files, the number n of the ``T<k>-A<n>`` line the edit follows (one of
+    the target's equally cheap edit sets; 0 elsewhere). Not part of the line, nor of equality."""
 
     @property
     def is_noop(self) -> bool:
@@ -80,6 +89,24 @@ class Block:
     def edits_of(self, annotator: int) -> list[Edit]:
         """The edit lines of one annotator, in file order (noop lines included)."""
         return [edit for edit in self.edits if edit.annotator == annotator]
+
+
+class NamedBlocks(list):
+    """The M2 blocks of one hypothesis with its name (its file), which a metric's messages give
+    (:meth:`~gecmetrics.io.corpus.Corpus.hypothesis` hands M2 hypotheses over as these)."""
+
+    def __init__(self, blocks: Iterable[Block], name: str) -> None:
+        super().__init__(blocks)
+        self.name = name
+
+    def __reduce__(self):
+        return (NamedBlocks, (list(self), self.name))
+
+
+def blocks_name(blocks: Any, name: str | None = None, default: str = "hypothesis") -> str:
+    """The name for messages about ``blocks``: ``name`` when given, else theirs (NamedBlocks),
+    else ``default``."""
+    return name or getattr(blocks, "name", None) or default
 
 
 def check_blocks(blocks: Any, name: str) -> list[Block]:
@@ -126,7 +153,11 @@ def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> E
     annotator_text = annotator_text.strip()
     if not annotator_text.isascii() or not annotator_text.isdigit():
         raise InputError(f"annotator id {annotator_text!r} is not a non-negative integer", name, line_number)
-    return Edit(start, end, edit_type, correction, required, comment, int(annotator_text))
+    annotator = int(annotator_text)
+    if annotator > MAX_ANNOTATOR_ID:
+        raise InputError(f"annotator id {annotator} is more than {MAX_ANNOTATOR_ID:,} "
+                         "(gecmetrics.io.m2.MAX_ANNOTATOR_ID)", name, line_number)
+    return Edit(start, end, edit_type, correction, required, comment, annotator)
 
 
 def parse_m2_lines(lines: Iterable[str], name: str, target_lines: bool = False) -> list[Block]:
@@ -139,9 +170,11 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_
                    ) -> Iterator[Block]:
     """The blocks of M2 lines, each as soon as it is complete (a file of any size in bounded
     memory); errors name ``name`` and the line (``first_line``: the number of the first).
-    ``target_lines``: skip ChERRANT's ``T<k>[-A<n>] <text>`` lines inside blocks."""
+    ``target_lines``: skip ChERRANT's ``T<k>[-A<n>] <text>`` lines inside blocks, each ``A``
+    line after ``T<k>-A<n>`` keeping n as its :attr:`Edit.edit_set`."""
     current: Block | None = None
     n_tokens = 0
+    edit_set = 0
     for line_number, line in enumerate(lines, start=first_line):
         if not line.strip():
             if current is not None:
@@ -153,12 +186,14 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_
                 raise InputError("'S' line inside a block (a blank line must separate blocks)", name, line_number)
             current = Block(line[2:], [], line_number)
             n_tokens = len(current.tokens)
+            edit_set = 0
         elif line.startswith("A ") or line == "A":
             if current is None:
                 raise InputError("'A' line outside a block (no 'S' line before it)", name, line_number)
-            current.edits.append(_parse_edit_line(line[2:], n_tokens, name, line_number))
-        elif target_lines and current is not None and _TARGET_LINE.match(line):
-            continue
+            edit = _parse_edit_line(line[2:], n_tokens, name, line_number)
+            current.edits.append(dataclasses.replace(edit, edit_set=edit_set) if edit_set else edit)
+        elif target_lines and current is not None and (target := _TARGET_LINE.match(line)):
+            edit_set = int(target.group(1) or 0)
         else:
             shown = line if len(line) <= 40 else line[:40] + "..."
             raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}", name,
@@ -176,7 +211,41 @@ def parse_m2(text: str, name: str, target_lines: bool = False) -> list[Block]:
 def read_m2(path: str, target_lines: bool = False) -> list[Block]:
     """Read and validate an M2 file (``-`` for standard input); ``target_lines``: accept (and
     skip) the ``T<k>[-A<n>] <text>`` lines of ChERRANT's M2 files."""
+    path = check_path(path, "M2 file")
     return parse_m2_lines(read_lines(path), path if path != "-" else "<stdin>", target_lines)
+
+
+def _head_lines(path: str, max_lines: int) -> list[str]:
+    """The first lines of a regular file (nothing for standard input or an unreadable file:
+    the reading proper reports those)."""
+    if path == "-":
+        return []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return [line.rstrip("\r\n") for _, line in zip(range(max_lines), handle)]
+    except OSError:
+        return []
+
+
+def looks_like_text(path: str) -> bool:
+    """Whether a file meant as M2 starts with a line that is neither blank nor ``S``/``A``: a
+    plain-text file given where an M2 file was expected (used to suggest the right option)."""
+    for line in _head_lines(path, 50):
+        if line.strip():
+            return not (line.startswith(("S ", "A ")) or line in ("S", "A"))
+    return False
+
+
+def annotator_ids(path: str, max_lines: int = 20000) -> set[int]:
+    """The annotator ids of the edit lines among the first ``max_lines`` lines of an M2 file
+    (a cheap look used to warn about swapped files; malformed lines are left to the reader)."""
+    ids = set()
+    for line in _head_lines(path, max_lines):
+        if line.startswith("A "):
+            last = line.rsplit(FIELD_SEPARATOR, 1)[-1].strip()
+            if last.isascii() and last.isdigit():
+                ids.add(int(last))
+    return ids
 
 
 def format_m2(blocks: Iterable[Block]) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence, Union
 
 from ..errors import InputError
+from .atomic import atomic_output
 from .m2 import Block, Edit, check_blocks, read_m2
 
 M2Input = Union[str, "os.PathLike[str]", Sequence[Block]]
@@ -157,15 +158,30 @@ def reference_paths(labels: Sequence[int], directory: str | None = None, prefix:
     return f"{prefix}.src", [f"{prefix}.ref{label}" for label in labels]
 
 
-def write_references(result: M2References, directory: str | None = None, prefix: str | None = None) -> list[str]:
-    """Write the source and reference files (one sentence per line, UTF-8); return their paths."""
+MAX_REFERENCE_FILES = 100
+"""Reference files :func:`write_references` writes unless ``many_files=True``: M2 files have a
+few annotators (CoNLL-2014: 2, BEA-2019 dev: up to 5); an annotator id per edit (a damaged or
+generated file) would otherwise fill a folder with thousands of files."""
+
+
+def write_references(result: M2References, directory: str | None = None, prefix: str | None = None,
+                     many_files: bool = False) -> list[str]:
+    """Write the source and reference files (one sentence per line, UTF-8); return their paths.
+    More than :data:`MAX_REFERENCE_FILES` references is an error unless ``many_files``."""
+    if len(result.labels) > MAX_REFERENCE_FILES and not many_files:
+        raise InputError(f"{len(result.labels):,} annotators would make {len(result.labels):,} reference files, more "
+                         f"than {MAX_REFERENCE_FILES} (gecmetrics.io.m2_references.MAX_REFERENCE_FILES): keep some "
+                         "with -a/--annotator, or write them all with --many-files (Python: many_files=True)")
     source_path, reference_paths_ = reference_paths(result.labels, directory, prefix)
     if directory is not None:
-        os.makedirs(directory, exist_ok=True)
+        try:
+            os.makedirs(directory, exist_ok=True)
+        except OSError as err:
+            raise InputError(f"cannot make the folder: {err.strerror}", directory) from None
     written = []
     for path, lines in zip([source_path, *reference_paths_], [result.sources, *result.references]):
         try:
-            with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            with atomic_output(path) as handle:
                 handle.writelines(line + "\n" for line in lines)
         except OSError as err:
             raise InputError(f"cannot write: {err.strerror}", path) from None

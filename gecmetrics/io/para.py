@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import InputError
+from .text import NUL_MESSAGE, check_no_nul
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ def parse_para(text: str, name: str = "<para>") -> list[ParaRecord]:
     """The records of a para file's text; ``name`` is used in error messages."""
     if not isinstance(text, str):
         raise InputError(f"expected the text of a para file, got {type(text).__name__}", name)
+    if "\0" in text:
+        raise InputError(NUL_MESSAGE, name, text.count("\n", 0, text.index("\0")) + 1)
     if text.startswith("\ufeff"):
         text = text[1:]
     stripped = text.strip()
@@ -59,6 +62,8 @@ def parse_para(text: str, name: str = "<para>") -> list[ParaRecord]:
 
 def read_para(path: str | os.PathLike) -> list[ParaRecord]:
     """Read and check a para file."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"the para file's path must be a string or a path, got {type(path).__name__}")
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
@@ -69,6 +74,7 @@ def read_para(path: str | os.PathLike) -> list[ParaRecord]:
         raise InputError("no such file", name) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", name) from None
+    check_no_nul(data, name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

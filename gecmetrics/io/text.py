@@ -6,6 +6,7 @@ is dropped. Nothing else is changed. Errors name the file and line.
 """
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any, BinaryIO, Sequence
 
@@ -14,9 +15,22 @@ from ..errors import InputError
 STDIN = "-"
 
 
+NUL_MESSAGE = "NUL byte (a binary file, or UTF-16 without a byte-order mark?): text files are UTF-8"
+
+
+def check_no_nul(data: bytes, path: str, first_line: int = 1) -> None:
+    """A NUL byte is an InputError naming the file and line: valid UTF-8, but never in text
+    (a binary file; UTF-16 without its byte-order mark has one in every ASCII character, and
+    would otherwise be read as text and scored). One search of the buffer, before decoding."""
+    position = data.find(b"\0")
+    if position >= 0:
+        raise InputError(NUL_MESSAGE, path, data.count(b"\n", 0, position) + first_line)
+
+
 def decode_lines(data: bytes, path: str, first_line: int = 1, start_of_file: bool = True) -> list[str]:
-    """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 names the file and line
-    (``first_line``: the number of the first line of ``data`` in its file)."""
+    """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 and NUL bytes name the file and
+    line (``first_line``: the number of the first line of ``data`` in its file)."""
+    check_no_nul(data, path, first_line)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -52,8 +66,19 @@ def open_input(path: str) -> BinaryIO:
     return handle
 
 
+def check_path(path: Any, what: str = "file") -> str:
+    """A path given to a reader: a string or os.PathLike (as a string); anything else (None, a
+    list of lines) is an InputError saying what was expected."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str):
+        raise InputError(f"the {what} must be given as a path (a string or os.PathLike), got {type(path).__name__}")
+    return path
+
+
 def read_lines(path: str) -> list[str]:
     """Read a text file (or standard input for ``-``) into a list of lines."""
+    path = check_path(path)
     if path == STDIN:
         return decode_lines(sys.stdin.buffer.read(), "<stdin>")
     with open_input(path) as handle:

@@ -19,9 +19,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..stats.sentence_rankings import score_matrix
 from ..io.judgments import Judgments
-from .sentence import TIE_RULES, check_item_rows
+from .sentence import pair_verdicts
 
 
 @dataclass(frozen=True)
@@ -95,32 +94,6 @@ class PairwiseAnalysis:
                             "accuracy": [[None if np.isnan(v) else float(v) for v in line] for line in matrix]}}
 
 
-def _comparisons(judgments: Judgments, order: Sequence[str]) -> dict[str, np.ndarray]:
-    """Every human-decided pair of every item: item index, the two systems (positions in
-    ``order``, first < second), whether the human preferred the first, and the two ranks."""
-    position = {name: k for k, name in enumerate(order)}
-    item, first, second, human_first, better_rank, worse_rank = [], [], [], [], [], []
-    for number, entry in enumerate(judgments.items):
-        ranked = [(position[s], r) for s, r in zip(entry.systems, entry.ranks) if s in position]
-        for a in range(len(ranked)):
-            for b in range(a + 1, len(ranked)):
-                (pa, ra), (pb, rb) = ranked[a], ranked[b]
-                if ra == rb or pa == pb:
-                    continue
-                if pb < pa:
-                    (pa, ra), (pb, rb) = (pb, rb), (pa, ra)
-                item.append(number)
-                first.append(pa)
-                second.append(pb)
-                human_first.append(ra < rb)
-                better_rank.append(min(ra, rb))
-                worse_rank.append(max(ra, rb))
-    arrays = {"item": item, "first": first, "second": second, "better_rank": better_rank, "worse_rank": worse_rank}
-    out = {key: np.array(values, dtype=np.int64) for key, values in arrays.items()}
-    out["human_first"] = np.array(human_first, dtype=bool)
-    return out
-
-
 def pairwise_analysis(sentence_scores: Mapping[str, Sequence[float]], judgments: Judgments,
                       item_rows: Sequence[int], systems: Sequence[str] | None = None, *,
                       higher_is_better: bool = True, tie_rule: str = "seeda",
@@ -128,50 +101,23 @@ def pairwise_analysis(sentence_scores: Mapping[str, Sequence[float]], judgments:
     """Agreement of ``sentence_scores`` ({system: (D,) scores}) with the human preferences of
     ``judgments`` per pair of human ranks; ``item_rows[i]`` is the score row of item i's
     sentence; ``systems`` (default: all judged, code-point order) are kept and ordered as in
-    :func:`gecmetrics.meta.sentence.sentence_agreement`."""
-    if tie_rule not in TIE_RULES:
-        raise InputError(f"unknown tie rule {tie_rule!r}; choose one of: {', '.join(TIE_RULES)}")
-    if not isinstance(judgments, Judgments):
-        raise InputError(f"expected Judgments, got {type(judgments).__name__}")
-    if not isinstance(higher_is_better, bool):
-        raise InputError(f"higher_is_better must be True or False, got {higher_is_better!r}")
-    order = list(judgments.systems) if systems is None else list(systems)
-    if len(set(order)) != len(order):
-        raise InputError("a system is listed twice")
-    if systems is None:
-        unjudged = sorted(set(sentence_scores) - set(judgments.systems))
-        if unjudged:
-            raise InputError(f"systems with sentence scores but no human judgments: {', '.join(unjudged)}",
-                             judgments.source)
-    restricted = judgments.restricted(order)
-    order, scores = score_matrix(sentence_scores, order)
-    if not np.all(np.isfinite(scores)):
-        raise InputError("sentence scores must be finite numbers")
-    rows = check_item_rows(judgments, item_rows, scores.shape[1])
-    found = _comparisons(restricted, order)
-    if found["item"].size == 0:
-        raise InputError("no pair of outputs that the humans ranked differently", judgments.source)
-    row = rows[found["item"]]
-    score_first, score_second = scores[found["first"], row], scores[found["second"], row]
-    tied = score_first == score_second
-    metric_first = score_first > score_second if higher_is_better else score_first < score_second
-    if tie_rule == "seeda":
-        metric_first = np.where(tied, not higher_is_better, metric_first)
-    agree = (metric_first == found["human_first"]) & ~(tied & (tie_rule != "seeda"))
-    counted = ~tied if tie_rule == "ignore" else np.ones_like(tied)
-    key = found["better_rank"] * (int(found["worse_rank"].max()) + 1) + found["worse_rank"]
+    :func:`gecmetrics.meta.sentence.sentence_agreement`, whose verdicts these are."""
+    verdicts = pair_verdicts(sentence_scores, judgments, item_rows, systems, higher_is_better=higher_is_better,
+                             tie_rule=tie_rule)
+    key = verdicts.better_rank * (int(verdicts.worse_rank.max()) + 1) + verdicts.worse_rank
     cells = []
     for value in np.unique(key):
         where = key == value
-        pairs = int((counted & where).sum())
+        pairs = int((verdicts.counted & where).sum())
         if pairs == 0:
             continue
-        cells.append(RankPairCell(int(found["better_rank"][where][0]), int(found["worse_rank"][where][0]), pairs,
-                                  int((agree & counted & where).sum()), int((tied & where).sum())))
+        cells.append(RankPairCell(int(verdicts.better_rank[where][0]), int(verdicts.worse_rank[where][0]), pairs,
+                                  int((verdicts.agree & verdicts.counted & where).sum()),
+                                  int((verdicts.tied & where).sum())))
     if not cells:
         raise InputError("the metric tied every pair the humans ranked differently (tie rule 'ignore')",
                          judgments.source)
-    return PairwiseAnalysis(metric, judgments.source, order, tie_rule, higher_is_better, cells)
+    return PairwiseAnalysis(metric, judgments.source, verdicts.systems, tie_rule, higher_is_better, cells)
 
 
 def pairwise_table(analysis: PairwiseAnalysis) -> tuple[list[str], list[list[Any]]]:

@@ -22,7 +22,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..io.judgments import Judgments
+from ..io.judgments import MAX_SRC_ID, Judgments
+from ..stats.sentence_rankings import score_matrix
 
 TIE_RULES = ("seeda", "disagree", "ignore")
 
@@ -49,17 +50,10 @@ class SentenceAgreement:
 
 
 def _score_matrix(sentence_scores: Mapping[str, Sequence[float]], systems: Sequence[str]) -> np.ndarray:
-    missing = [s for s in systems if s not in sentence_scores]
-    if missing:
-        raise InputError(f"systems in the judgments without sentence scores: {', '.join(missing)}")
-    rows = [np.asarray(sentence_scores[s], dtype=np.float64) for s in systems]
-    lengths = {row.shape for row in rows}
-    if len(lengths) != 1 or rows[0].ndim != 1:
-        raise InputError(f"sentence scores must be flat arrays of one length for all systems, got shapes "
-                         f"{sorted(lengths)}")
-    matrix = np.stack(rows)
+    """(systems, sentences) finite sentence scores (:func:`gecmetrics.stats.sentence_rankings.score_matrix`)."""
+    order, matrix = score_matrix(sentence_scores, systems)
     if not np.all(np.isfinite(matrix)):
-        bad = systems[int(np.argwhere(~np.isfinite(matrix))[0][0])]
+        bad = order[int(np.argwhere(~np.isfinite(matrix))[0][0])]
         raise InputError(f"sentence scores of {bad} contain a value that is not a finite number")
     return matrix
 
@@ -79,18 +73,31 @@ def check_item_rows(judgments: Judgments, item_rows: Sequence[int], sentences: i
     return rows
 
 
-def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments: Judgments,
-                       item_rows: Sequence[int], systems: Sequence[str] | None = None, *,
-                       higher_is_better: bool = True, tie_rule: str = "seeda",
-                       metric: str = "metric") -> SentenceAgreement:
-    """Accuracy and Kendall-like tau of ``sentence_scores`` ({system: (D,) scores}) against the
-    pairwise preferences of ``judgments``; ``item_rows[i]`` is the score row of item i's
-    sentence; ``systems`` (default: all judged) are kept in every item, the rest dropped, and
-    their order is the order of the ``seeda`` tie rule (default: code-point order)."""
+@dataclass(frozen=True)
+class PairVerdicts:
+    """Every pair of outputs of an item that the humans ranked differently (human ties left
+    out), with its two human ranks and the metric's verdict under a tie rule."""
+
+    systems: list[str]  # the order of the seeda tie rule
+    better_rank: np.ndarray  # (P,) human rank of the better output (1 = best)
+    worse_rank: np.ndarray  # (P,)
+    agree: np.ndarray  # (P,) bool: the metric orders the pair as the human did
+    tied: np.ndarray  # (P,) bool: the metric scored the two outputs equal
+    counted: np.ndarray  # (P,) bool: the pair counts (all but metric ties under the ignore rule)
+
+
+def pair_verdicts(sentence_scores: Mapping[str, Sequence[float]], judgments: Judgments, item_rows: Sequence[int],
+                  systems: Sequence[str] | None = None, *, higher_is_better: bool = True,
+                  tie_rule: str = "seeda") -> PairVerdicts:
+    """The metric's verdict on every human-decided pair (see the module doc): ``sentence_scores``
+    ({system: (D,) scores}), ``item_rows[i]`` the score row of item i's sentence, ``systems``
+    (default: all judged) kept in every item, in the order of the ``seeda`` tie rule."""
     if tie_rule not in TIE_RULES:
         raise InputError(f"unknown tie rule {tie_rule!r}; choose one of: {', '.join(TIE_RULES)}")
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
+    if not isinstance(higher_is_better, bool):
+        raise InputError(f"higher_is_better must be True or False, got {higher_is_better!r}")
     order = list(judgments.systems) if systems is None else list(systems)
     if len(set(order)) != len(order):
         raise InputError("a system is listed twice")
@@ -102,8 +109,10 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
     scores = _score_matrix(sentence_scores, order)
     rows = check_item_rows(judgments, item_rows, scores.shape[1])
     pairwise = restricted.pairwise()
-    position = np.array([order.index(s) for s in restricted.systems])  # restricted index -> order
     decided = ~pairwise.tie
+    if not decided.any():
+        raise InputError("no pair of outputs that the humans ranked differently", judgments.source)
+    position = np.array([order.index(s) for s in restricted.systems])  # restricted index -> order
     better, worse = position[pairwise.better[decided]], position[pairwise.worse[decided]]
     row = rows[pairwise.item[decided]]
     first, second = np.minimum(better, worse), np.maximum(better, worse)
@@ -115,31 +124,74 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
         metric_first = np.where(tied, not higher_is_better, metric_first)
     agree = (metric_first == human_first) & ~(tied & (tie_rule != "seeda"))
     counted = ~tied if tie_rule == "ignore" else np.ones_like(tied)
-    pairs, agreements = int(counted.sum()), int((agree & counted).sum())
+    return PairVerdicts(order, pairwise.better_rank[decided], pairwise.worse_rank[decided], agree, tied, counted)
+
+
+def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments: Judgments,
+                       item_rows: Sequence[int], systems: Sequence[str] | None = None, *,
+                       higher_is_better: bool = True, tie_rule: str = "seeda",
+                       metric: str = "metric") -> SentenceAgreement:
+    """Accuracy and Kendall-like tau of ``sentence_scores`` ({system: (D,) scores}) against the
+    pairwise preferences of ``judgments``; ``item_rows[i]`` is the score row of item i's
+    sentence; ``systems`` (default: all judged) are kept in every item, the rest dropped, and
+    their order is the order of the ``seeda`` tie rule (default: code-point order)."""
+    verdicts = pair_verdicts(sentence_scores, judgments, item_rows, systems, higher_is_better=higher_is_better,
+                             tie_rule=tie_rule)
+    pairs, agreements = int(verdicts.counted.sum()), int((verdicts.agree & verdicts.counted).sum())
     if pairs == 0:
         raise InputError("no pair of outputs that the humans ranked differently (and the metric did not tie)",
                          judgments.source)
     disagreements = pairs - agreements
-    return SentenceAgreement(metric, judgments.source, order, pairs, agreements, disagreements, int(tied.sum()),
-                             agreements / pairs, (agreements - disagreements) / pairs, tie_rule, higher_is_better)
+    return SentenceAgreement(metric, judgments.source, verdicts.systems, pairs, agreements, disagreements,
+                             int(verdicts.tied.sum()), agreements / pairs, (agreements - disagreements) / pairs,
+                             tie_rule, higher_is_better)
 
 
-def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = None, first_line: int = 1) -> np.ndarray:
+
+def check_corpus_src_ids(judgments: Judgments, corpus_lines: Sequence[int], path: str | None = None) -> list[int]:
+    """The src-id of every corpus line, checked: integers, each once, each among the src-ids of
+    the judgments (an error names ``path`` and the line, or the position in the list)."""
+    judged = set(judgments.src_ids.tolist())
+    first_seen: dict[int, int] = {}
+    checked = []
+    for position, value in enumerate(corpus_lines, start=1):
+        where = (path, position) if path is not None else (judgments.source, None)
+        label = "" if path is not None else f"corpus line {position}: "
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or abs(int(value)) >= MAX_SRC_ID:
+            raise InputError(f"{label}a src-id is an integer below {MAX_SRC_ID}, got {value!r}", *where)
+        value = int(value)
+        if value in first_seen:
+            raise InputError(f"{label}src-id {value} is given twice (first for corpus line {first_seen[value]}): "
+                             "each corpus line has its own src-id", *where)
+        if value not in judged:
+            raise InputError(f"{label}src-id {value} is not the src-id of any ranking item of {judgments.source}",
+                             *where)
+        first_seen[value] = position
+        checked.append(value)
+    return checked
+
+
+def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = None, first_line: int = 1,
+                    path: str | None = None) -> np.ndarray:
     """The corpus row of every ranking item: ``corpus_lines[k]`` is the ``src-id`` of row k (a
-    subset such as SEEDA's 391 sentences, whose LINES file holds 1-based CoNLL-2014 lines); without
-    it, rows are src-id - ``first_line`` (GJG15's src-ids count from 0, SEEDA's from 1)."""
+    subset such as SEEDA's 391 sentences, whose LINES file holds 1-based CoNLL-2014 lines; each
+    once, each judged: :func:`check_corpus_src_ids`, ``path`` names their file in errors);
+    without it, rows are src-id - ``first_line`` (GJG15's src-ids count from 0, SEEDA's from 1)."""
     src_ids = judgments.src_ids
     without = np.flatnonzero(src_ids < 0)
     if without.size:
         item = judgments.items[int(without[0])]
         raise InputError("a ranking item without src-id cannot be matched to a sentence", judgments.source, item.line)
     if corpus_lines is None:
+        if isinstance(first_line, bool) or not isinstance(first_line, (int, np.integer)) \
+                or abs(int(first_line)) >= MAX_SRC_ID:
+            raise InputError(f"the src-id of the first corpus line is an integer below {MAX_SRC_ID}, "
+                             f"got {first_line!r}")
         return src_ids - int(first_line)
-    where = {int(line): k for k, line in enumerate(corpus_lines)}
+    where = {line: k for k, line in enumerate(check_corpus_src_ids(judgments, corpus_lines, path))}
     rows = np.array([where.get(int(s), -1) for s in src_ids], dtype=np.int64)
     missing = np.flatnonzero(rows < 0)
     if missing.size:
         item = judgments.items[int(missing[0])]
         raise InputError(f"src-id {item.src_id} is not one of the corpus lines given", judgments.source, item.line)
     return rows
-

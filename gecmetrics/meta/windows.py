@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from .human import MIN_SYSTEMS, pearson, spearman
+from .correlations import MIN_SYSTEMS, pearson, spearman
 
 
 @dataclass(frozen=True)

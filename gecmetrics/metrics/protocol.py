@@ -37,6 +37,7 @@ from typing import Any, Callable, ClassVar, Hashable, Iterable, NamedTuple, Sequ
 
 from ..version import __version__
 from ..errors import InputError
+from ..core.checks import check_finite_non_negative, check_seed
 
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
 
@@ -128,7 +129,8 @@ class Settings:
         for item in dataclasses.fields(self):
             info = item.metadata.get(_META)
             if info is not None:
-                object.__setattr__(self, item.name, info.parse(item.name, getattr(self, item.name)))
+                shown = f"{item.name} ({'/'.join(info.flags)})" if info.flags else item.name  # messages name the flags
+                object.__setattr__(self, item.name, info.parse(shown, getattr(self, item.name)))
         self.check()
 
     def check(self) -> None:
@@ -179,13 +181,20 @@ def signature_value(value: Any) -> str:
 # ----------------------------------------------------------------------------- parsers
 
 
+def setting_label(name: str) -> str:
+    """How a message names a setting: a command-line flag as it is, else ``setting NAME``."""
+    return name if name.startswith("-") else f"setting {name}"
+
+
 def _not_bool(name: str, value: Any, what: str) -> None:
     if isinstance(value, bool):
-        raise InputError(f"setting {name} must be {what}, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be {what}, got {value!r}")
 
 
-def parse_int(name: str, value: Any, minimum: int | None = None) -> int:
-    """An integer from an int, an integral float or text; ``minimum`` when given."""
+def parse_int(name: str, value: Any, minimum: int | None = None, maximum: int | None = None,
+              bound: str = "") -> int:
+    """An integer from an int, an integral float or text; ``minimum`` and ``maximum`` when given
+    (``bound``: the name of the maximum's constant, for the message)."""
     _not_bool(name, value, "an integer")
     number = None
     try:
@@ -198,10 +207,39 @@ def parse_int(name: str, value: Any, minimum: int | None = None) -> int:
     except (TypeError, ValueError):
         number = None
     if number is None:
-        raise InputError(f"setting {name} must be an integer, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be an integer, got {value!r}")
     if minimum is not None and number < minimum:
-        raise InputError(f"setting {name} must be an integer >= {minimum}, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be an integer >= {minimum}, got {value!r}")
+    if maximum is not None and number > maximum:
+        raise InputError(f"{setting_label(name)} must be at most {maximum:,}" + (f" ({bound})" if bound else "")
+                         + f", got {number:,}")
     return number
+
+
+def bounded_int(minimum: int, maximum: int, bound: str = "") -> Callable[[str, Any], int]:
+    """A parser of integers from ``minimum`` to ``maximum`` (``bound``: the maximum's constant)."""
+    def parse(name: str, value: Any) -> int:
+        return parse_int(name, value, minimum, maximum, bound)
+    return parse
+
+
+def parse_seed(name: str, value: Any) -> int:
+    """A seed of NumPy's generators: an integer from 0 to 2**64 - 1 (a negative one is one
+    InputError here, not a ValueError inside NumPy)."""
+    number = parse_int(name, value)
+    return check_seed(number, setting_label(name))
+
+
+def optional_seed(name: str, value: Any) -> int | None:
+    """A seed, or None (unset)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    return parse_seed(name, value)
+
+
+def parse_finite_non_negative(name: str, value: Any) -> float:
+    """A finite number >= 0 (a weight: nan, inf and negative numbers are rejected)."""
+    return check_finite_non_negative(value, setting_label(name))
 
 
 def positive_int(name: str, value: Any) -> int:
@@ -224,9 +262,9 @@ def parse_float(name: str, value: Any) -> float:
     try:
         number = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError):
-        raise InputError(f"setting {name} must be a number, got {value!r}") from None
+        raise InputError(f"{setting_label(name)} must be a number, got {value!r}") from None
     if math.isnan(number):
-        raise InputError(f"setting {name} must be a number, not nan")
+        raise InputError(f"{setting_label(name)} must be a number, not nan")
     return number
 
 
@@ -235,7 +273,7 @@ def parse_beta(name: str, value: Any) -> float:
     negative numbers are rejected."""
     number = parse_float(name, value)
     if number < 0:
-        raise InputError(f"setting {name} must be a number >= 0 or inf, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {value!r}")
     return number
 
 
@@ -257,7 +295,7 @@ def _items(name: str, value: Any) -> Sequence[Any]:
     else:
         items = [value]
     if not items or any(isinstance(item, str) and not item.strip() for item in items):
-        raise InputError(f"setting {name} needs one or more numbers separated by '/', got {value!r}")
+        raise InputError(f"{setting_label(name)} needs one or more numbers separated by '/', got {value!r}")
     return items
 
 
@@ -273,7 +311,7 @@ def parse_bool(name: str, value: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise InputError(f"setting {name} must be true or false, got {value!r}")
+    raise InputError(f"{setting_label(name)} must be true or false, got {value!r}")
 
 
 def optional_bool(name: str, value: Any) -> bool | None:
@@ -284,8 +322,9 @@ def choice(*choices: str) -> Callable[[str, Any], str]:
     """A parser accepting one of ``choices``."""
     def parse(name: str, value: Any) -> str:
         if value not in choices:
-            raise InputError(f"setting {name} must be one of: {', '.join(choices)}; got {value!r}")
+            raise InputError(f"{setting_label(name)} must be one of: {', '.join(choices)}; got {value!r}")
         return str(value)
+    parse.choices = choices  # type: ignore[attr-defined]  # shown in command-line help
     return parse
 
 
@@ -295,7 +334,7 @@ def parse_strings(name: str, value: Any) -> tuple[str, ...]:
         return tuple(item for part in value.split("/") for item in part.split())
     if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
         return tuple(value)
-    raise InputError(f"setting {name} must be a list of words, got {value!r}")
+    raise InputError(f"{setting_label(name)} must be a list of words, got {value!r}")
 
 
 # ----------------------------------------------------------------------------- results
@@ -420,13 +459,23 @@ class Metric(ABC):
     (a reference-free metric)."""
     scale: ClassVar[float] = 100.0
     """Scores are printed x100 (n-gram metrics) or as fractions (1: the M2 family)."""
+    fraction: ClassVar[bool] = True
+    """Whether scores are fractions (0..1), which a table may print x100; False for scores on
+    another scale (an LLM judge's 1-5), always printed as they are."""
     higher_is_better: ClassVar[bool] = True
     """False for an error rate: rankings, sorting and meta-evaluation then read lower as better."""
     has_sentence_scores: ClassVar[bool] = True
     """Whether each sentence has a score of its own (sentence-level meta-evaluation, rankings from
     sentence scores, edit attribution need them)."""
+    m2_target_lines: ClassVar[bool] = False
+    """True for a metric that reads ChERRANT's M2 files, whose ``T<k>[-A<n>]`` lines the run's
+    M2 reader then accepts (an instance may decide by its settings: a property)."""
     column_setting: ClassVar[str | None] = None
     """The setting whose values are the columns (GREEN's ``beta``), if the metric has several."""
+    chunk_lines: ClassVar[int | None] = None
+    """Sentences per chunk this metric prefers when a run is not told (None: the run's default):
+    a slow metric (a parser, a model) takes small chunks, so that progress moves and workers
+    share the work; results never depend on it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(self.positional):
@@ -579,7 +628,11 @@ class Metric(ABC):
 
         return LinearResampler(lambda statistics: self.rows(statistics, column),
                                lambda sums: self.score_from_sums(sums, column),
-                               self.column_labels()[column], self.column_signature(column, references))
+                               self.paired_label(column), self.column_signature(column, references))
+
+    def paired_label(self, column: int = 0) -> str:
+        """How a paired test's table names the column (default: its column label)."""
+        return self.column_labels()[column]
 
     # ------------------------------------------------------------------ derived: description
     @property

@@ -95,6 +95,18 @@ _BUILT_IN = [
                "PT-ERRANT: edits of hypothesis M2 files (ERRANT) weighted by BERTScore (needs gecmetrics[pt])"),
     MetricInfo("gotoscorer", "gecmetrics.metrics.gotoscorer.metric:GoToScorer", {},
                "GoToScorer F0.5 over chunks of hypothesis M2, each weighted by the share of the systems failing it"),
+    MetricInfo("some", "gecmetrics.metrics.models.metric:SOME", {},
+               "SOME: BERT regressors of grammar, fluency and meaning, weighted; mean over sentences "
+               "(reference-free; needs gecmetrics[models])"),
+    MetricInfo("impara", "gecmetrics.metrics.models.metric:IMPARA", {},
+               "IMPARA: a BERT quality estimate gated by source-hypothesis similarity; mean over sentences "
+               "(reference-free; needs gecmetrics[models])"),
+    MetricInfo("scribendi", "gecmetrics.metrics.models.metric:Scribendi", {},
+               "Scribendi Score: +1/-1 per changed sentence from a causal LM's perplexities and string similarity; "
+               "sum over sentences (reference-free; needs gecmetrics[models])"),
+    MetricInfo("bertscore", "gecmetrics.metrics.models.metric:BERTScore", {},
+               "BERTScore P, R, F (F headline): token matches with BERT embeddings, best reference per sentence; "
+               "mean over sentences (needs gecmetrics[models])"),
     MetricInfo("llm-s", "gecmetrics.metrics.llm.metric:LLMS", {},
                "LLM-S: a chat model scores each hypothesis 1-5 (up to 5 systems a prompt); mean over sentences"),
     MetricInfo("llm-e", "gecmetrics.metrics.llm.metric:LLME", {},

@@ -15,7 +15,7 @@ from typing import Any
 from ..io.corpus import Corpus
 from ..io.m2 import iter_m2_blocks
 from ..io.text import decode_lines, open_input
-from .files import CorpusFiles
+from .files import CorpusFiles, count_sentences
 from .reading import chunk_size
 
 
@@ -53,7 +53,7 @@ class FileChunk:
         """The chunk as the serial reader makes it (gold, texts, then M2, each checked as it
         does); :class:`Misread` when a range does not hold its sentences."""
         files = self.files
-        gold = _read_blocks(self.gold) if self.gold is not None else None
+        gold = _read_blocks(self.gold, files.target_lines) if self.gold is not None else None
         texts = [_read_lines(part) for part in self.texts]
         sources = texts[0] if files.source is not None else None
         rest = texts[1:] if files.source is not None else texts
@@ -61,13 +61,13 @@ class FileChunk:
         corpus = Corpus(sources, rest[:refs], {}, gold, dict(files.names), offset=self.offset)
         if files.m2_hypotheses:
             for name, part in zip(files.hypothesis_names, self.m2):
-                blocks = _read_blocks(part)
+                blocks = _read_blocks(part, files.target_lines)
                 corpus.check_blocks(blocks, name)
                 corpus.hypotheses[name] = blocks
             return corpus
         corpus.hypotheses = dict(zip(files.hypotheses, rest[refs:]))
         for path, part in zip(files.hypotheses, self.m2):
-            corpus.add_hypothesis_m2(path, _read_blocks(part), part.path)
+            corpus.add_hypothesis_m2(path, _read_blocks(part, files.target_lines), part.path)
         return corpus
 
 
@@ -85,8 +85,8 @@ def _read_lines(part: ByteRange) -> list[str]:
     return lines
 
 
-def _read_blocks(part: ByteRange) -> list[Any]:
-    blocks = list(iter_m2_blocks(_read_bytes(part), part.path, part.first_line))
+def _read_blocks(part: ByteRange, target_lines: bool = False) -> list[Any]:
+    blocks = list(iter_m2_blocks(_read_bytes(part), part.path, part.first_line, target_lines))
     if len(blocks) != part.count:
         raise Misread(part.path)
     return blocks
@@ -144,22 +144,6 @@ def index_files(files: CorpusFiles, chunk_lines: int | None = None) -> list[File
     return [FileChunk(files, k * size, min(size, total - k * size), [ranges[path][k] for path in files.text_paths],
                       ranges[files.gold][k] if files.gold else None, [ranges[path][k] for path in m2_paths])
             for k in range(-(-total // size))]
-
-
-def count_sentences(files: CorpusFiles) -> int | None:
-    """A quick count of the corpus's sentences (lines of the first text file, or ``S`` lines of
-    the gold M2), without decoding; None when a file cannot be read twice."""
-    if not files.seekable():
-        return None
-    if files.text_paths:
-        count, last = 0, b"\n"
-        with open_input(files.text_paths[0]) as handle:
-            while block := handle.read(1 << 20):
-                count += block.count(b"\n")
-                last = block[-1:]
-        return count + (last != b"\n")
-    with open_input(files.gold) as handle:
-        return sum(1 for line in handle if line.startswith(b"S"))
 
 
 def parallel_chunk_lines(files: CorpusFiles, jobs: int, chunk_lines: int | None) -> int | None:

@@ -15,10 +15,12 @@ from typing import Any, Mapping, Sequence
 
 from ..io.corpus import Corpus
 from ..errors import InputError
-from ..stats.significance import DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, paired_test_from_statistics
+from ..core.checks import check_seed
+from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, check_samples,
+                                  paired_test_from_statistics)
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics.registry import needs_gold_m2, resolve_metrics
-from ..core.table import Table, dumps, percent
+from ..core.table import Table, dumps, scaled, unit_header
 
 DEFAULT_METRICS = ("gleu", "green:beta=0.5/1/2")
 """GLEU+ as gec-ranking (-f) and word GREEN for beta 0.5, 1 and 2; M2 F0.5 is added when
@@ -36,6 +38,12 @@ class Column:
     metric_index: int
     part: int
     signature: str
+    ranking: str | None = None
+    """For a column of rankings from sentence scores: ``ew`` (Expected Wins) or ``ts``
+    (TrueSkill mu) of the metric's column ``part``; None for a metric's own scores."""
+
+
+RANKINGS = ("ew", "ts")
 
 
 @dataclass
@@ -63,6 +71,8 @@ class ComparisonTable:
     encoded_texts: int = 0
     """How many texts the counting core encoded (1 + R + H per unit setting at most)."""
     settings: list[dict] = field(default_factory=list)
+    scale: float = 100.0
+    """Scores that are fractions are printed times this (100: x100, 1: as fractions)."""
 
     # ------------------------------------------------------------------ access
     @property
@@ -98,40 +108,65 @@ class ComparisonTable:
                 return row.scores[k]
         raise InputError(f"unknown system {system!r}; systems: {', '.join(self.systems)}")
 
+    def higher_is_better(self, k: int) -> bool:
+        """Whether a higher score is better in column k (its metric's direction; rankings from
+        sentence scores are oriented already)."""
+        if self.columns[k].ranking is not None:
+            return True
+        return bool(getattr(self.metrics[self.columns[k].metric_index], "higher_is_better", True))
+
+    def factor(self, k: int) -> float:
+        """What column k's scores are multiplied by when printed: ``scale`` (100: x100) for
+        scores that are fractions (Expected Wins included), 1 for the others (an LLM judge's
+        1-5, TrueSkill's mu)."""
+        return self.scale if self.is_fraction(k) else 1.0
+
+    def is_fraction(self, k: int) -> bool:
+        """Whether column k holds fractions (scaled when printed; Expected Wins included) rather
+        than scores printed as they are (an LLM judge's 1-5, TrueSkill's mu)."""
+        column = self.columns[k]
+        if column.ranking is not None:
+            return column.ranking == "ew"
+        return bool(getattr(self.metrics[column.metric_index], "fraction", True))
+
     def ranks(self, column: str | int) -> list[int]:
-        """Rank of each row (1 = highest score) in one column; equal scores share the best
-        rank ("1224" ranking)."""
+        """Rank of each row (1 = best score: the highest, or the lowest for a metric whose lower
+        scores are better) in one column; equal scores share the best rank ("1224" ranking)."""
         k = self.column_index(column)
-        values = [row.scores[k] for row in self.rows]
+        sign = 1 if self.higher_is_better(k) else -1
+        values = [sign * row.scores[k] for row in self.rows]
         return [1 + sum(other > value for other in values) for value in values]
 
     def sorted_by(self, column: str | int, descending: bool | None = None) -> "ComparisonTable":
-        """A copy with rows sorted by a column: scores best first, system names A-Z (stable)."""
+        """A copy with rows sorted by a column: scores best first (for the metric's direction),
+        system names A-Z (stable)."""
         k = self.column_index(column)
         if k < 0:
             rows = sorted(self.rows, key=lambda row: row.system, reverse=bool(descending))
         else:
-            rows = sorted(self.rows, key=lambda row: row.scores[k], reverse=descending is not False)
+            best_first = self.higher_is_better(k) if descending is None else descending
+            rows = sorted(self.rows, key=lambda row: row.scores[k], reverse=best_first)
         return ComparisonTable(self.columns, rows, self.metrics, self.results, self.signatures, self.encoded_texts,
-                               self.settings)
+                               self.settings, self.scale)
 
     # ------------------------------------------------------------------ output
     def header(self, ranks: bool = False) -> list[str]:
         header = [SYSTEM_COLUMN]
-        for label in self.labels:
-            header.append(label)
+        for k, label in enumerate(self.labels):
+            header.append(unit_header(label, self.scale) if self.is_fraction(k) else label)
             if ranks:
                 header.append(f"{label} #")
         return header
 
     def cells(self, digits: int = 2, ranks: bool = False) -> list[list[str]]:
-        """The printed rows: system name, then each score x100 rounded half up (and its rank)."""
+        """The printed rows: system name, then each score (x100 for fractions with the default
+        scale) rounded half up (and its rank)."""
         all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if ranks else []
         out = []
         for i, row in enumerate(self.rows):
             line = [row.system]
             for k, value in enumerate(row.scores):
-                line.append(percent(value, digits))
+                line.append(scaled(value, digits, self.factor(k)))
                 if ranks:
                     line.append(str(all_ranks[k][i]))
             out.append(line)
@@ -178,8 +213,8 @@ class ComparisonTable:
         all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if ranks else []
         rows = []
         for i, row in enumerate(self.rows):
-            entry: dict[str, Any] = {"system": row.system,
-                                     "scores": {c.label: 100 * v for c, v in zip(self.columns, row.scores)}}
+            entry: dict[str, Any] = {"system": row.system, "scores": {c.label: self.factor(k) * v for k, (c, v)
+                                                                       in enumerate(zip(self.columns, row.scores))}}
             if ranks:
                 entry["ranks"] = {c.label: all_ranks[k][i] for k, c in enumerate(self.columns)}
             rows.append(entry)
@@ -230,7 +265,8 @@ def metric_columns(metrics: Sequence[Any], references: int) -> tuple[list[Column
 def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems: Mapping[str, Sequence[str]],
             metrics: Sequence[Any] | str | None = None, *, m2_blocks: Sequence[Any] | None = None,
             hypothesis_m2: Mapping[str, Sequence[Any]] | None = None,
-            progress: ProgressCallback | None = None) -> ComparisonTable:
+            progress: ProgressCallback | None = None, scale: float = 100.0,
+            ranking: str | None = None) -> ComparisonTable:
     """Score every system with every metric; each group of metrics prepared once.
 
     ``metrics`` are metric objects (``GLEU(...)``, ``GREEN(...)``, ``M2Scorer(...)``, any
@@ -239,20 +275,31 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     blocks of the same sentences) are given. ``hypothesis_m2``: system name -> its M2 blocks,
     for metrics that read hypothesis edits (``cleme``, ``cleme2``).
     """
-    corpus = Corpus(sources, references, dict(systems), m2_blocks, hypothesis_m2=dict(hypothesis_m2 or {}))
+    corpus = Corpus(sources, references, _named_systems(systems), m2_blocks, hypothesis_m2=dict(hypothesis_m2 or {}))
     if not corpus.hypotheses:
         raise InputError("at least one system is needed")
     resolved = check_metrics(default_metrics(m2_blocks is not None) if metrics is None else resolve_metrics(metrics))
-    if m2_blocks is None and any(needs_gold_m2(m) for m in resolved):
-        raise InputError("the m2 metric needs gold M2 annotations of the same sentences")
-    return compare_corpus(corpus, resolved, progress)
+    resolved = with_gold_metric(resolved, m2_blocks is not None)
+    return compare_corpus(corpus, resolved, progress, scale=scale, ranking=ranking)
+
+
+def with_gold_metric(metrics: list[Any], gold: bool) -> list[Any]:
+    """The metrics, with M2 F0.5 added when gold M2 is given and no metric reads it (as
+    ``gecmetric compare --m2`` does); a metric that needs gold M2 without it is an error."""
+    if gold and not any(needs_gold_m2(m) for m in metrics):
+        return metrics + resolve_metrics("m2")
+    if not gold and any(needs_gold_m2(m) for m in metrics):
+        name = next(m.display_name for m in metrics if needs_gold_m2(m))
+        raise InputError(f"the {name} metric needs the gold annotation: --m2 GOLD.m2 (Python: m2_blocks=, gold M2 "
+                         "blocks of the same sentences)")
+    return metrics
 
 
 def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCallback | None = None,
-                   jobs: int = 1) -> ComparisonTable:
+                   jobs: int = 1, scale: float = 100.0, ranking: str | None = None) -> ComparisonTable:
     """:func:`compare` of a checked :class:`Corpus`."""
     check_columns(metrics, len(corpus.references))
-    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs))
+    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs), scale, ranking)
 
 
 def check_columns(metrics: Sequence[Any], references: int) -> None:
@@ -260,21 +307,61 @@ def check_columns(metrics: Sequence[Any], references: int) -> None:
     metric_columns(metrics, references)
 
 
-def comparison_table(scored: Scored) -> ComparisonTable:
+def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None = None) -> ComparisonTable:
     """The table of a run (:func:`~gecmetrics.run.engine.score_corpus` or
-    :func:`~gecmetrics.run.engine.score_files`)."""
+    :func:`~gecmetrics.run.engine.score_files`); ``ranking`` (``ew`` or ``ts``): after each
+    column of a metric with sentence scores, the systems' Expected Wins or TrueSkill mu from
+    the pairwise wins of their sentence scores (Goto et al. 2025, gec-metrics' settings)."""
     metrics = scored.metrics
     columns, signatures = metric_columns(metrics, scored.references)
     results = scored.results()
-    rows = [ComparisonRow(name, [float(results[name][c.metric_index].scores[c.part]) for c in columns])
-            for name in scored.names]
+    values = {name: [float(results[name][c.metric_index].scores[c.part]) for c in columns] for name in scored.names}
+    if ranking is not None:
+        columns, values = _with_rankings(scored, columns, values, ranking)
+    rows = [ComparisonRow(name, values[name]) for name in scored.names]
     settings = [metric.settings_dict() for metric in metrics]
-    return ComparisonTable(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings)
+    return ComparisonTable(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings, scale)
+
+
+def _with_rankings(scored: Scored, columns: list[Column], values: dict[str, list[float]],
+                   ranking: str) -> tuple[list[Column], dict[str, list[float]]]:
+    """Each column of a metric with sentence scores followed by its ranking column."""
+    from ..stats.sentence_rankings import rank_by_sentence_scores
+
+    if ranking not in RANKINGS:
+        raise InputError(f"the ranking from sentence scores is ew (Expected Wins) or ts (TrueSkill), not {ranking!r}")
+    out_columns: list[Column] = []
+    out_values: dict[str, list[float]] = {name: [] for name in scored.names}
+    matrices: dict[int, dict[str, Any]] = {}
+    for k, column in enumerate(columns):
+        out_columns.append(column)
+        for name in scored.names:
+            out_values[name].append(values[name][k])
+        metric = scored.metrics[column.metric_index]
+        if not metric.has_sentence_scores:
+            continue
+        if column.metric_index not in matrices:
+            matrices[column.metric_index] = {name: metric.sentence_matrix(scored.statistics[name][column.metric_index])
+                                             for name in scored.names}
+        scores = {name: matrix[column.part] for name, matrix in matrices[column.metric_index].items()}
+        ranked = rank_by_sentence_scores(scores, ranking, list(scored.names), higher_is_better=metric.higher_is_better)
+        signature = f"{column.signature}|ranking:{ranking}" if "|version:" not in column.signature else \
+            column.signature.replace("|version:", f"|ranking:{ranking}|version:", 1)
+        out_columns.append(Column(f"{column.label} {ranking.upper()}", column.metric_index, column.part, signature,
+                                  ranking))
+        for name in scored.names:
+            out_values[name].append(float(ranked.scores[name]))
+    return out_columns, out_values
 
 
 def _named_systems(systems) -> dict[str, Any]:
+    """Systems by name: a mapping as it is, a list of hypotheses named ``system 0``, ``system
+    1`` ... (a single hypothesis, a list of strings, is then an error naming ``system 0``)."""
     if isinstance(systems, Mapping):
         return dict(systems)
+    if isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__"):
+        raise InputError(f"systems must be a mapping of names to hypotheses ({{'AMU': lines}}) or a list of "
+                         f"hypotheses, got {type(systems).__name__}")
     return {f"system {k}": lines for k, lines in enumerate(systems)}
 
 
@@ -291,6 +378,8 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     the M2 family (``sources`` may then be None). ``column``: the score column tested, by index,
     label or (for GREEN) beta (:meth:`Metric.column_index`); the first by default.
     """
+    check_samples(method, samples, confidence_samples)  # before any scoring
+    check_seed(seed, "the seed of the paired test")
     named = _named_systems(systems)
     if not named:
         raise InputError("a paired test needs at least one system (the baseline)")

@@ -18,6 +18,8 @@ statistics are per sentence, so the numbers never depend on the chunking or the 
 """
 from __future__ import annotations
 
+import dataclasses
+
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -28,9 +30,8 @@ from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
 from ..metrics.protocol import Metric, Result, compact
-from .chunks import FileChunk, Misread, index_files, parallel_chunk_lines
 from .executors import Executor, SerialExecutor, check_jobs, make_executor
-from .files import CorpusFiles
+from .files import CorpusFiles, count_sentences
 from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size
 
 ProgressCallback = Callable[[int, int, str], None]
@@ -92,7 +93,7 @@ class ScoredChunk:
 
     def corpus(self) -> Corpus:
         """The chunk's texts (read again from the files when a worker read them)."""
-        return self.source.read() if isinstance(self.source, FileChunk) else self.source
+        return self.source if isinstance(self.source, Corpus) else self.source.read()
 
 
 def check_metrics(metrics: Sequence[Any]) -> list[Metric]:
@@ -168,6 +169,8 @@ def _statistics(metrics: list[Metric], corpus: Corpus, names: list[str]) -> tupl
 def _run_task(task: _Task) -> _Outcome | None:
     """A worker's whole job for one chunk: read it (byte ranges), check it, count it. None when
     a byte range holds bad input (the serial reader then says how)."""
+    from .chunks import FileChunk, Misread
+
     try:
         corpus = task.source.read() if isinstance(task.source, FileChunk) else task.source
         _check_chunk(corpus, task.metrics, task.names)
@@ -214,6 +217,9 @@ class _Run:
         self.progress = progress
         self.checks = text_checks(self.metrics)
         self.done = 0
+        preferred = [m.chunk_lines for m in self.metrics if getattr(m, "chunk_lines", None)]
+        self.chunk_lines = min(preferred) if preferred else None
+        """The metrics' preferred chunk size, used when the run is not given one."""
 
     def tick(self, lines: int, total: int) -> None:
         self.done += lines * len(self.names)
@@ -251,7 +257,11 @@ def _chunk_results(executor: Executor, function: Callable[[Any], Any], files: Co
     workers where the files allow it (a result of None: the range holds bad input); the serial
     reader for the rest, and from the first chunk a worker found bad on (it reports the error
     exactly as always, or goes on where the index misread a line)."""
-    chunks = None if isinstance(executor, SerialExecutor) else index_files(files, chunk_lines)
+    chunks = None
+    if not isinstance(executor, SerialExecutor):  # byte ranges are for workers to read
+        from .chunks import index_files
+
+        chunks = index_files(files, chunk_lines)
     done = 0
     if chunks:
         for chunk, result in _mapped(executor, function, chunks, make_task):
@@ -267,24 +277,34 @@ def _chunk_results(executor: Executor, function: Callable[[Any], Any], files: Co
 
 def _file_outcomes(run: _Run, files: CorpusFiles, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
     """(chunk source, outcome) of every chunk of the files, in order (see :func:`_chunk_results`)."""
-    chunk_lines = parallel_chunk_lines(files, run.executor.jobs, chunk_lines)
+    chunk_lines = _parallel_chunk_lines(files, run.executor, run.chunk_lines if chunk_lines is None else chunk_lines)
     shown = files.shown_texts
-    total = 0 if not files.seekable() else _sentences_of(files)
+    total = _sentences_of(files, run.progress)
     for source, outcome in _chunk_results(run.executor, _run_task, files, chunk_lines,
                                           lambda source: run.task(source, shown)):
         run.tick(outcome.size, total)
         yield source, outcome
 
 
-def _sentences_of(files: CorpusFiles) -> int:
-    from .chunks import count_sentences
+def _parallel_chunk_lines(files: CorpusFiles, executor: Executor, chunk_lines: int | None) -> int | None:
+    """Chunks small enough for every worker to get some (``chunk_lines`` in one process)."""
+    if executor.jobs <= 1:
+        return chunk_lines
+    from .chunks import parallel_chunk_lines
 
+    return parallel_chunk_lines(files, executor.jobs, chunk_lines)
+
+
+def _sentences_of(files: CorpusFiles, progress: ProgressCallback | None) -> int:
+    """The corpus's sentences, for a progress display that shows them (0: not counted)."""
+    if progress is None or not getattr(progress, "enabled", True):
+        return 0
     return count_sentences(files) or 0
 
 
 def _corpus_outcomes(run: _Run, corpus: Corpus, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
     """(chunk, outcome) of a corpus in memory, in chunks of sentences."""
-    step = chunk_size(chunk_lines)
+    step = chunk_size(run.chunk_lines if chunk_lines is None else chunk_lines)
     if run.executor.jobs > 1:
         step = min(step, max(1, -(-corpus.size // (2 * run.executor.jobs))))
     chunks = (corpus.slice(start, min(start + step, corpus.size)) for start in range(0, corpus.size, step))
@@ -321,6 +341,8 @@ def score_files(metrics: Sequence[Any], files: CorpusFiles, *, executor: Executo
     from ..metrics.registry import resolve_metrics
 
     run = _Run(resolve_metrics(metrics), files.hypothesis_names, executor, jobs, dask, progress)
+    if not files.target_lines and any(getattr(metric, "m2_target_lines", False) for metric in run.metrics):
+        files = dataclasses.replace(files, target_lines=True)  # ChERRANT's M2 files
     try:
         return _joined(run, _file_outcomes(run, files, chunk_lines), len(files.references))
     finally:
@@ -375,6 +397,8 @@ def scored_chunks(metrics: Sequence[Any], inputs: CorpusFiles | Corpus, *, execu
 def _map_task(task: tuple[Callable[[Corpus], Any], Any]) -> tuple[int, int, Any] | None:
     """One chunk of :func:`map_chunks`: read (None when a byte range holds bad input), then
     the function."""
+    from .chunks import FileChunk, Misread
+
     function, source = task
     try:
         corpus = source.read() if isinstance(source, FileChunk) else source
@@ -394,8 +418,8 @@ def map_chunks(function: Callable[[Corpus], Any], files: CorpusFiles, *, executo
     by the serial reader, as in :func:`score_files`."""
     own = executor is None
     executor = executor if executor is not None else make_executor(jobs, dask)
-    chunk_lines = parallel_chunk_lines(files, executor.jobs, chunk_lines)
-    total = _sentences_of(files) if files.seekable() else 0
+    chunk_lines = _parallel_chunk_lines(files, executor, chunk_lines)
+    total = _sentences_of(files, progress)
     done = 0
     try:
         for _, (offset, size, result) in _chunk_results(executor, _map_task, files, chunk_lines,

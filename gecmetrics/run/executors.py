@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from abc import ABC, abstractmethod
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator
@@ -22,6 +23,8 @@ from typing import Any, Callable, Iterable, Iterator
 from ..errors import InputError
 
 MAX_JOBS = 512
+STOP_SECONDS = 1.5
+"""How long stopped workers get to exit before they are killed."""
 """The most worker processes a run starts."""
 DASK_HINT = "the Dask executor needs the dask extra: pip install 'gecmetrics[dask]'"
 DASK_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")
@@ -88,7 +91,7 @@ class ProcessExecutor(Executor):
         if self._pool is None:
             from concurrent.futures import ProcessPoolExecutor
 
-            self._pool = ProcessPoolExecutor(self.jobs)
+            self._pool = ProcessPoolExecutor(self.jobs, initializer=_worker_signals)
         return self._pool
 
     def map(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
@@ -116,13 +119,29 @@ class ProcessExecutor(Executor):
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        processes = list(getattr(pool, "_processes", {}).values())  # the pool's own handles
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
+        processes = list((getattr(pool, "_processes", None) or {}).values())  # the pool's own handles
+        for process in processes:  # before the queues close under them (no traceback from a worker)
             if process.is_alive():
                 process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + STOP_SECONDS
         for process in processes:
-            process.join(timeout=5)
+            process.join(timeout=max(0.0, deadline - time.monotonic()))
+        for process in processes:  # busy in compiled code past the deadline: ended for good
+            if process.is_alive():
+                process.kill()
+                process.join(timeout=1)
+
+
+def _worker_signals() -> None:
+    """A worker leaves interrupts to the run (an interrupt at a terminal reaches the whole
+    process group; the run then ends its workers) and ends at once when the run stops it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 class DaskExecutor(Executor):
@@ -143,7 +162,7 @@ class DaskExecutor(Executor):
                 raise InputError(DASK_HINT) from None
             if self.address == "local":
                 self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True,
-                                             dashboard_address=None)
+                                             dashboard_address=":0")  # any free port: none is ever taken twice
                 self._client = Client(self._cluster)
             else:
                 try:

@@ -6,7 +6,7 @@ import stat
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..io.text import STDIN
+from ..io.text import STDIN, open_input
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,9 @@ class CorpusFiles:
     gold: str | None = None
     hypothesis_m2: tuple[str, ...] = ()
     m2_hypotheses: bool = False
+    target_lines: bool = False
+    """Accept ChERRANT's ``T<k>[-A<n>]`` lines in the M2 files (set by :func:`score_files` when a
+    metric reads ChERRANT's M2: ``m2_target_lines``)."""
     names: dict[str, str] = field(default_factory=dict, compare=False)
     """File names for messages: 'source', 'gold', 'reference K' (set from the paths)."""
 
@@ -83,6 +86,22 @@ class CorpusFiles:
         """Whether every file can be read by byte ranges (regular files: not standard input, a
         pipe or a device), so that workers can read their own chunks."""
         return all(_regular_file(path) for path in self.paths)
+
+
+def count_sentences(files: CorpusFiles) -> int | None:
+    """A quick count of the corpus's sentences (lines of the first text file, or ``S`` lines of
+    the gold M2), without decoding; None when a file cannot be read twice."""
+    if not files.seekable():
+        return None
+    if files.text_paths:
+        count, last = 0, b"\n"
+        with open_input(files.text_paths[0]) as handle:
+            while block := handle.read(1 << 20):
+                count += block.count(b"\n")
+                last = block[-1:]
+        return count + (last != b"\n")
+    with open_input(files.gold) as handle:
+        return sum(1 for line in handle if line.startswith(b"S"))
 
 
 def shown(path: str) -> str:

@@ -14,6 +14,7 @@ import itertools
 import sys
 from typing import IO, Iterator
 
+from ..core.checks import check_count
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..io.m2 import iter_m2_blocks
@@ -31,10 +32,8 @@ def chunk_size(chunk_lines: int | None) -> int:
     """Sentences per chunk: ``chunk_lines`` checked, or the default."""
     if chunk_lines is None:
         return DEFAULT_CHUNK_LINES
-    if isinstance(chunk_lines, bool) or not isinstance(chunk_lines, int) or not 1 <= chunk_lines <= MAX_CHUNK_LINES:
-        raise InputError(f"the chunk size (--chunk-lines) must be an integer from 1 to {MAX_CHUNK_LINES:,}, "
-                         f"got {chunk_lines!r}")
-    return chunk_lines
+    return check_count(chunk_lines, "the chunk size (--chunk-lines N)", 1, MAX_CHUNK_LINES,
+                       "gecmetrics.run.reading.MAX_CHUNK_LINES")
 
 
 class LineReader:
@@ -94,9 +93,10 @@ class CorpusChunks:
             blocks = None
             if files.gold is not None:
                 gold = self._open(files.gold)
-                blocks = self._gold_blocks = iter_m2_blocks(gold, gold.name)
+                blocks = self._gold_blocks = iter_m2_blocks(gold, gold.name, target_lines=files.target_lines)
             m2_paths = files.hypotheses if files.m2_hypotheses else files.hypothesis_m2
-            streams = [(reader.name, iter_m2_blocks(reader, reader.name)) for reader in map(self._open, m2_paths)]
+            streams = [(reader.name, iter_m2_blocks(reader, reader.name, target_lines=files.target_lines))
+                       for reader in map(self._open, m2_paths)]
             chunks = self._chunks(texts, blocks)
             yield from (self._with_m2_hypotheses(chunks, streams) if files.m2_hypotheses
                         else self._with_edits(chunks, streams))

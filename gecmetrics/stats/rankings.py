@@ -15,16 +15,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..core.checks import check_count, check_seed
 from ..errors import InputError
 from ..io.judgments import Judgments, Pairwise
 
 EW_METHODS = ("plain", "bootstrap-mean")
 RANKING_METHODS = ("ew", "ts")
 DEFAULT_RESAMPLES = 1000
+MAX_RESAMPLES = 100_000
+"""Upper bound of the bootstrap resamples of Expected Wins (--bootstrap N): 100 times GJG15's
+1,000. Each holds a win-count matrix (S x S cells: 16 systems, 2 KB), so at most a few hundred
+MB; 2147483648 asked for terabytes."""
+MAX_TS_RUNS = 10_000
+"""Upper bound of the TrueSkill runs (--bootstrap N with --ranking ts): 10 times GJG15's
+Makefile's 1,000; each run replays every comparison in Python (about a second on GJG15's)."""
 DEFAULT_CONFIDENCE = 0.95
 MIN_RANKED_SYSTEMS = 3
 
@@ -103,9 +111,10 @@ def pair_resample_counts(pairwise: Pairwise, resamples: int, seed: int) -> np.nd
     return draws[:, : n * n].reshape(resamples, n, n)
 
 
-def _check_resamples(resamples: int, confidence: float) -> None:
-    if not isinstance(resamples, (int, np.integer)) or isinstance(resamples, bool) or resamples < 1:
-        raise InputError(f"the number of resamples must be an integer >= 1, got {resamples!r}")
+def _check_resamples(resamples: int, confidence: float, maximum: int = MAX_RESAMPLES,
+                     bound: str = "gecmetrics.stats.rankings.MAX_RESAMPLES",
+                     what: str = "the number of bootstrap resamples (--bootstrap N)") -> None:
+    check_count(resamples, what, 1, maximum, bound)
     if not 0.0 < confidence < 1.0:
         raise InputError(f"the confidence level must be between 0 and 1, got {confidence!r}")
 
@@ -126,13 +135,15 @@ def expected_wins(judgments: Judgments, procedure: str = "plain", resamples: int
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
     _check_systems(judgments)
+    seed = check_seed(seed, "the seed of the bootstrap resamples (--seed)")
+    if resamples != 0 or procedure != "plain":
+        _check_resamples(resamples, confidence)
     pairwise = judgments.pairwise()
     plain = expected_wins_of_counts(pairwise.win_counts())
     ranking = HumanRanking("ew", procedure, [], {}, seed=seed, source=judgments.source,
                            comparisons=pairwise.size)
     if resamples == 0 and procedure == "plain":
         return _finish(ranking, list(judgments.systems), plain, None)
-    _check_resamples(resamples, confidence)
     boot = expected_wins_of_counts(pair_resample_counts(pairwise, resamples, seed))
     scores = plain if procedure == "plain" else boot.mean(axis=0)
     ranking.resamples = resamples
@@ -287,15 +298,19 @@ def _trueskill_run(observations: _PairObservations, systems: Sequence[str], play
 
 
 def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: int = 0,
-                     confidence: float = DEFAULT_CONFIDENCE) -> HumanRanking:
+                     confidence: float = DEFAULT_CONFIDENCE,
+                     progress: Callable[[int, int, str], None] | None = None) -> HumanRanking:
     """TrueSkill as GJG15's Makefile runs ``wmt-trueskill/TS.py -n 2 -d 0`` (parameters of
     Sakaguchi et al. 2014: mu 0, sigma 0.5, tau 0, draw probability 0.25, beta = sigma * plays /
     40, plays = comparisons + 1): the score is the mean mu over ``runs`` seeded runs (the
-    Makefile makes 1000), ranges and clusters come from the runs' rankings (``cluster.py``)."""
+    Makefile makes 1000), ranges and clusters come from the runs' rankings (``cluster.py``).
+    ``progress(runs_done, runs, what)`` hears of every run."""
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
     _check_systems(judgments)
-    _check_resamples(runs, confidence)
+    _check_resamples(runs, confidence, MAX_TS_RUNS, "gecmetrics.stats.rankings.MAX_TS_RUNS",
+                     "the number of TrueSkill runs (--bootstrap N)")
+    seed = check_seed(seed, "the seed of the TrueSkill runs (--seed)")
     trueskill = _trueskill_module()
     pairwise = judgments.pairwise()
     plays = pairwise.size + 1
@@ -303,8 +318,14 @@ def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: in
                               draw_probability=TS_DRAW_PROBABILITY)
     updater = _OneVersusOne(env, trueskill.calc_draw_margin(TS_DRAW_PROBABILITY, 2, env))
     observations = _pair_observations(pairwise)
-    rngs = [np.random.default_rng([seed, run]) for run in range(runs)]
-    samples = np.stack([_trueskill_run(observations, judgments.systems, plays, updater, rng) for rng in rngs])
+    rows = []
+    for run in range(runs):
+        rows.append(_trueskill_run(observations, judgments.systems, plays, updater, np.random.default_rng([seed, run])))
+        if progress is not None:
+            progress(run + 1, runs, "TrueSkill")
+    if progress is not None:
+        progress(runs, runs, "done")
+    samples = np.stack(rows)
     ranking = HumanRanking("ts", "trueskill", [], {}, resamples=runs, seed=seed, source=judgments.source,
                            comparisons=pairwise.size)
     return _finish(ranking, list(judgments.systems), samples.mean(axis=0), samples, confidence)

@@ -31,12 +31,20 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..core.resampling import Resample, Resampler
+from ..core.checks import check_count, check_seed
 from ..errors import InputError
 from ..metrics.protocol import Signature
 
-METHODS = ("bs", "ar")
-DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+from . import DEFAULT_SAMPLES, METHODS  # noqa: E402,F401 (the tests' names, re-exported)
+
 DEFAULT_CONFIDENCE_SAMPLES = 1000
+MAX_PAIRED_SAMPLES = 1_000_000
+"""Upper bound of the resamples (--paired-bs N) or trials (--paired-ar N), and of the bootstrap
+resamples behind the intervals: 100 times sacrebleu's 10,000 trials (2147483648 asked for 800
+GiB)."""
+MAX_RESAMPLED_SENTENCES = 2**27
+"""Upper bound of resamples x sentences: the bootstrap holds an index and a count per sentence
+per resample (16 bytes), so at most 2 GiB (CoNLL-2014, 1,312 sentences: 102,000 resamples)."""
 SIGNIFICANCE_LEVEL = 0.05
 
 
@@ -133,16 +141,28 @@ def p_value(sample_statistics: np.ndarray, observed: float, strict: bool = False
 # --------------------------------------------------------------------------- the tests
 
 
-def _check_method(method: str, samples: int | None, confidence_samples: int) -> int:
+def check_samples(method: str, samples: int | None, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES) -> int:
+    """The number of resamples (``bs``) or trials (``ar``) of a paired test, checked against
+    :data:`MAX_PAIRED_SAMPLES` before anything is drawn (None: the method's default)."""
     if method not in METHODS:
         raise InputError(f"unknown paired test {method!r}; choose 'bs' (bootstrap) or 'ar' (randomization)")
     samples = DEFAULT_SAMPLES[method] if samples is None else samples
-    if not isinstance(samples, (int, np.integer)) or isinstance(samples, bool) or samples < 1:
-        raise InputError(f"the number of resamples/trials must be an integer >= 1, got {samples!r}")
-    if not isinstance(confidence_samples, (int, np.integer)) or isinstance(confidence_samples, bool) \
-            or confidence_samples < 1:
-        raise InputError(f"the number of bootstrap resamples for the interval must be >= 1, got {confidence_samples!r}")
-    return int(samples)
+    bound = "gecmetrics.stats.significance.MAX_PAIRED_SAMPLES"
+    what = "the number of resamples (--paired-bs N)" if method == "bs" else "the number of trials (--paired-ar N)"
+    samples = check_count(samples, what, 1, MAX_PAIRED_SAMPLES, bound)
+    check_count(confidence_samples, "the number of bootstrap resamples for the interval", 1, MAX_PAIRED_SAMPLES, bound)
+    return samples
+
+
+def check_draws(samples: int, sentences: int) -> None:
+    """Resamples x sentences within :data:`MAX_RESAMPLED_SENTENCES` (checked before drawing)."""
+    if samples * sentences > MAX_RESAMPLED_SENTENCES:
+        raise InputError(f"{samples:,} resamples of {sentences:,} sentences are {samples * sentences:,} draws, "
+                         f"more than {MAX_RESAMPLED_SENTENCES:,} (gecmetrics.stats.significance."
+                         f"MAX_RESAMPLED_SENTENCES, 2 GiB): at most {MAX_RESAMPLED_SENTENCES // sentences:,} "
+                         "resamples for this corpus")
+
+
 
 
 def paired_signature(metric_signature: str, method: str, samples: int, confidence_samples: int, seed: int,
@@ -172,10 +192,10 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
                                 strict: bool = False) -> PairedTestResult:
     """Paired test of every system against the first, from their statistics (name -> the
     metric's per-sentence statistics)."""
-    samples = _check_method(method, samples, confidence_samples)
+    samples = check_samples(method, samples, confidence_samples)
     if len(statistics) < 1:
         raise InputError("a paired test needs at least one system (the baseline)")
-    seed = int(seed)
+    seed = check_seed(seed, "the seed of the paired test (--seed)")
     names = list(statistics)
     prepared = [resampler.prepare(statistics[name]) for name in names]
     sizes = {resampler.size(p) for p in prepared}
@@ -184,8 +204,9 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
     size = sizes.pop()
     if size == 0:
         raise InputError("a paired test needs at least one sentence")
-    scores = [resampler.score(p) for p in prepared]
     interval_samples = samples if method == "bs" else confidence_samples
+    check_draws(max(samples, interval_samples), size)
+    scores = [resampler.score(p) for p in prepared]
     resample = Resample(bootstrap_indices(size, interval_samples, seed))
     bootstrap = [resampler.bootstrap_scores(p, resample) for p in prepared]
     masks = randomization_masks(size, samples, seed) if method == "ar" else None

@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
-from typing import Any, Callable, Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -152,14 +152,22 @@ class PairScorer:
     and without the cache.
     """
 
+    cacheable = True
+    """Whether values can go to the persistent cache (one float32 F per pair)."""
+
     def __init__(self, loaded: LoadedModel, baseline: np.ndarray | None, batch_size: int = 64,
-                 token_budget: int = 8192, chunk: int = 4096, keep_bytes: int = 2**30, cache: Any = None,
+                 token_budget: int = 8192, chunk: int = 4096, keep_bytes: int = 2**30,
+                 idf: Mapping[int, float] | None = None, idf_default: float = 0.0, cache: Any = None,
                  namespace: str | None = None) -> None:
         self.loaded = loaded
-        self.cache = cache if cache is not None and namespace is not None and cache.enabled else None
+        self.idf = idf  # token id -> weight (ids not in it: idf_default); None: 1, and 0 for [CLS]/[SEP]
+        self.idf_default = idf_default
+        # the key holds both sides' token ids and the baseline, not idf weights: cached only without them
+        usable = self.cacheable and idf is None and namespace is not None
+        self.cache = cache if usable and cache is not None and cache.enabled else None
         self.namespace = namespace
         self._baseline_part = b"none" if baseline is None else np.asarray(baseline, dtype="<f4").tobytes()
-        self._new: dict[tuple[int, int], np.float32] = {}
+        self._new: dict[tuple[int, int], float] = {}
         self.stored_count = 0
         """Pairs read from the persistent cache."""
         self.chunk = chunk
@@ -284,7 +292,11 @@ class PairScorer:
     def _encode_batch(self, batch: list[int], torch: Any) -> None:
         loaded = self.loaded
         ids = torch.from_numpy(np.array([self.token_ids[n] for n in batch], dtype=np.int64))
-        counted = ((ids != loaded.cls_id) & (ids != loaded.sep_id)).float()
+        if self.idf is None:
+            counted = ((ids != loaded.cls_id) & (ids != loaded.sep_id)).float()
+        else:  # float64 idf values made float32, as bert_score's padded idf tensor
+            counted = torch.tensor([[self.idf.get(token, self.idf_default) for token in self.token_ids[n]]
+                                    for n in batch], dtype=torch.float32)
         weights = counted / counted.sum(dim=1, keepdim=True)  # BERTScore without idf: 1/n, [CLS]/[SEP] 0
         output = loaded.model(ids.to(loaded.device))[0].float()
         output = output / torch.norm(output, dim=-1).unsqueeze(-1)
@@ -306,24 +318,56 @@ class PairScorer:
                 size = max(1, SIMILARITY_CELLS // max(candidate * reference, 1))
                 for start in range(0, len(group), size):
                     batch = group[start:start + size]
-                    for pair, value in zip(batch, self._greedy_f(batch, torch)):
-                        self.pair_f[pair] = float(value)
+                    for pair, value in zip(batch, self._pair_values(batch, torch)):
+                        self.pair_f[pair] = value
                         if self.cache is not None:
                             self._new[pair] = value
 
-    def _greedy_f(self, pairs: list[tuple[int, int]], torch: Any) -> list[np.float32]:
-        """F (rescaled) of pairs of equal shapes: each token matched to its most similar token
-        of the other side, similarities weighted by the token weights."""
+    def _pair_values(self, pairs: list[tuple[int, int]], torch: Any) -> list:
+        """What is kept per pair: here the rescaled F (:class:`PRFScorer`: raw P, R, F)."""
+        return self._greedy_f(pairs, torch)
+
+    def _greedy(self, pairs: list[tuple[int, int]], torch: Any) -> tuple[Any, Any, np.ndarray]:
+        """Raw P, R (float32 tensors) and F (float32 array) of pairs of equal shapes: each token
+        matched to its most similar token of the other side, similarities weighted by the token
+        weights; F is 0 where 2PR / (P + R) is NaN."""
         candidates = torch.stack([self.embeddings[c][0] for c, _ in pairs])
         references = torch.stack([self.embeddings[r][0] for _, r in pairs])
         similarity = torch.bmm(candidates, references.transpose(1, 2))
         precision = (similarity.max(dim=2)[0].cpu() * torch.stack([self.embeddings[c][1] for c, _ in pairs])).sum(1)
         recall = (similarity.max(dim=1)[0].cpu() * torch.stack([self.embeddings[r][1] for _, r in pairs])).sum(1)
         f = 2 * precision * recall / (precision + recall)
-        f = f.masked_fill(torch.isnan(f), 0.0).numpy().astype(np.float32)  # an empty side: 0/0, F is 0
+        return precision, recall, f.masked_fill(torch.isnan(f), 0.0).numpy().astype(np.float32)
+
+    def _greedy_f(self, pairs: list[tuple[int, int]], torch: Any) -> list[float]:
+        """F (rescaled) of pairs of equal shapes (an empty side: 0/0, F is 0)."""
+        f = self._greedy(pairs, torch)[2]
         if self.baseline is not None:
             f = (f - self.baseline[2]) / (np.float32(1.0) - self.baseline[2])
-        return list(f.astype(np.float32))
+        return [float(value) for value in f.astype(np.float32)]  # float32 values, exact as floats
+
+
+class PRFScorer(PairScorer):
+    """Raw BERTScore precision, recall and F of (candidate, reference) pairs, as
+    ``bert_score.utils.greedy_cos_idf`` returns them (the standalone BERTScore rescales and
+    takes the best reference itself): a side of exactly two tokens ([CLS] [SEP], an empty
+    text) sets P and R to 0 after F was computed (so F is 0 through 0/0); token weights that
+    sum to 0 on a longer side leave a NaN P or R, as there. ``baseline`` is not used, nor the
+    persistent cache."""
+
+    cacheable = False
+
+    def _pair_values(self, pairs: list[tuple[int, int]], torch: Any) -> list:
+        precision, recall, f = self._greedy(pairs, torch)
+        precision, recall = precision.numpy().astype(np.float32), recall.numpy().astype(np.float32)
+        empty = np.array([len(self.token_ids[c]) == 2 or len(self.token_ids[r]) == 2 for c, r in pairs])
+        precision[empty] = 0.0
+        recall[empty] = 0.0
+        return [(float(p), float(r), float(value)) for p, r, value in zip(precision, recall, f)]
+
+    def prf_scores(self, candidates: Sequence[int], references: Sequence[int]) -> np.ndarray:
+        """(pairs, 3) float32 array of raw P, R, F of each (candidate, reference) pair."""
+        return np.array(self.f_scores(candidates, references), dtype=np.float32).reshape(-1, 3)
 
 
 SIMILARITY_CELLS = 2**22

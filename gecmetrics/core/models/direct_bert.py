@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .encoder import DirectBert, read_config, read_weights, supports, weight_file
+from .encoder import DirectBert, bert_block, read_config, read_weights, supports, weight_file
 
 HEAD_PARTS = ("pooler.dense.weight", "pooler.dense.bias", "classifier.weight", "classifier.bias")
 
@@ -68,19 +68,12 @@ class MaskedBert(DirectBert):
     def _masked_layer(self, functional: Any, hidden: Any, layer: list, batch: int, length: int, bias: Any) -> Any:
         """One post-layer-norm block; attention written out (scores, softmax, weighted sum): with
         the small head sizes of these models, faster on a CPU than scaled_dot_product_attention."""
-        (qkv_weight, qkv_bias, out_weight, out_bias, norm1_weight, norm1_bias, inner_weight, inner_bias,
-         output_weight, output_bias, norm2_weight, norm2_bias) = layer
-        size = hidden.shape[-1]
-        qkv = functional.linear(hidden, qkv_weight, qkv_bias).view(batch, length, 3, self.heads, size // self.heads)
-        query, key, value = qkv.permute(2, 0, 3, 1, 4).unbind(0)
-        scores = self.torch.matmul(query, key.transpose(-1, -2)) * (query.shape[-1] ** -0.5) + bias
-        context = self.torch.matmul(scores.softmax(dim=-1), value)
-        context = context.transpose(1, 2).reshape(batch, length, size)
-        attended = functional.layer_norm(functional.linear(context, out_weight, out_bias) + hidden, (size,),
-                                         norm1_weight, norm1_bias, self.eps)
-        inner = functional.gelu(functional.linear(attended, inner_weight, inner_bias))
-        return functional.layer_norm(functional.linear(inner, output_weight, output_bias) + attended, (size,),
-                                     norm2_weight, norm2_bias, self.eps)
+        torch = self.torch
+
+        def attend(query: Any, key: Any, value: Any) -> Any:
+            scores = torch.matmul(query, key.transpose(-1, -2)) * (query.shape[-1] ** -0.5) + bias
+            return torch.matmul(scores.softmax(dim=-1), value)
+        return bert_block(functional, hidden, layer, batch, length, self.heads, self.eps, attend)
 
 
 def load_direct(torch: Any, config_path: str, weights_path: str | None, regressor: bool) -> tuple[Any, dict] | None:

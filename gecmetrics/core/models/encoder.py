@@ -89,9 +89,10 @@ class DirectBert:
             fused = [torch.cat(parts[0:6:2]), torch.cat(parts[1:6:2])]  # query, key, value in one product
             self.layers.append(fused + parts[6:])
 
-    def to(self, device: Any) -> "DirectBert":
-        self.embeddings = [t.to(device) for t in self.embeddings]
-        self.layers = [[t.to(device) for t in layer] for layer in self.layers]
+    def to(self, device: Any, dtype: Any = None) -> "DirectBert":
+        """The weights moved to ``device`` (and made ``dtype``, when given)."""
+        self.embeddings = [t.to(device=device, dtype=dtype) for t in self.embeddings]
+        self.layers = [[t.to(device=device, dtype=dtype) for t in layer] for layer in self.layers]
         return self
 
     def eval(self) -> "DirectBert":
@@ -109,19 +110,27 @@ class DirectBert:
         return (hidden,)
 
     def _layer(self, functional: Any, hidden: Any, layer: list, batch: int, length: int) -> Any:
-        """One post-layer-norm block: self-attention, then the feed-forward part."""
-        (qkv_weight, qkv_bias, out_weight, out_bias, norm1_weight, norm1_bias, inner_weight, inner_bias,
-         output_weight, output_bias, norm2_weight, norm2_bias) = layer
-        size = hidden.shape[-1]
-        qkv = functional.linear(hidden, qkv_weight, qkv_bias).view(batch, length, 3, self.heads, size // self.heads)
-        query, key, value = qkv.permute(2, 0, 3, 1, 4).unbind(0)
-        context = functional.scaled_dot_product_attention(query, key, value)
-        context = context.transpose(1, 2).reshape(batch, length, size)
-        attended = functional.layer_norm(functional.linear(context, out_weight, out_bias) + hidden, (size,),
-                                         norm1_weight, norm1_bias, self.eps)
-        inner = functional.gelu(functional.linear(attended, inner_weight, inner_bias))
-        return functional.layer_norm(functional.linear(inner, output_weight, output_bias) + attended, (size,),
-                                     norm2_weight, norm2_bias, self.eps)
+        """One post-layer-norm block (sequences of one length: no mask)."""
+        return bert_block(functional, hidden, layer, batch, length, self.heads, self.eps,
+                          functional.scaled_dot_product_attention)
+
+
+def bert_block(functional: Any, hidden: Any, layer: list, batch: int, length: int, heads: int, eps: float,
+               attend: Any) -> Any:
+    """One post-layer-norm BERT block: self-attention (``attend(query, key, value)`` -> context,
+    shaped (batch, heads, length, head size)), then the feed-forward part; ``layer``: the block's
+    weights in the order :func:`read_weights` lays them out."""
+    (qkv_weight, qkv_bias, out_weight, out_bias, norm1_weight, norm1_bias, inner_weight, inner_bias,
+     output_weight, output_bias, norm2_weight, norm2_bias) = layer
+    size = hidden.shape[-1]
+    qkv = functional.linear(hidden, qkv_weight, qkv_bias).view(batch, length, 3, heads, size // heads)
+    query, key, value = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+    context = attend(query, key, value).transpose(1, 2).reshape(batch, length, size)
+    attended = functional.layer_norm(functional.linear(context, out_weight, out_bias) + hidden, (size,),
+                                     norm1_weight, norm1_bias, eps)
+    inner = functional.gelu(functional.linear(attended, inner_weight, inner_bias))
+    return functional.layer_norm(functional.linear(inner, output_weight, output_bias) + attended, (size,),
+                                 norm2_weight, norm2_bias, eps)
 
 
 def weight_file(folder: str) -> str | None:

@@ -11,6 +11,12 @@ original metrics were run (:func:`truncate_pair`), whatever the installed transf
 torch and transformers are optional (``pip install 'gecmetrics[models]'``): imported on first
 use, their absence is one line of :class:`~gecmetrics.errors.InputError`, as is every failure to
 load a model or tokenizer.
+
+Model outputs can go through the persistent cache (:func:`cached_values`): a value is stored
+under the model's weights fingerprint, dtype and computing path (direct or transformers) and
+the exact model input (token ids and token types, so the tokenizer and the truncation are in
+the key), so a later run, another system or another metric with the same model and input
+reads it instead of running the model.
 """
 from __future__ import annotations
 
@@ -19,8 +25,9 @@ from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
+from ..cache import Cache, cache_key
 from ...errors import InputError
-from .loading import _first_line, _model_source, quiet_loading
+from .loading import _first_line, model_source, quiet_loading
 from .tiny import weights_fingerprint
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
@@ -79,7 +86,7 @@ def resolve_dtype(torch: Any, dtype: str) -> Any:
 
 def load_tokenizer(transformers: Any, name: str) -> Any:
     """A BERT-style tokenizer (one with [CLS], [SEP] and [PAD]) by hub name or folder."""
-    source = _model_source(name)
+    source = model_source(name)
     try:
         with quiet_loading(transformers):
             tokenizer = transformers.AutoTokenizer.from_pretrained(source)
@@ -149,7 +156,7 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
 
     torch, _ = import_backend()
     chosen_device, chosen_dtype = resolve_device(torch, device), resolve_dtype(torch, dtype)
-    source = _model_source(name)
+    source = model_source(name)
     files = _files(source)
     try:
         loaded = load_direct(torch, *files, kind == "regressor") if files else None
@@ -285,6 +292,62 @@ def mean_pooling_forward(loaded: LoadedModel) -> Callable[[Any, Any, Any], Any]:
         weights = mask.unsqueeze(-1).to(states.dtype)
         return (states * weights).sum(dim=1) / weights.sum(dim=1)
     return forward
+
+
+REGRESSION_NAMESPACE = "models/bert-regression/1"
+"""Cached outputs of one-output BERT regressors (SOME's heads, IMPARA's quality estimator) on
+one input: a float64 value per (model, input)."""
+
+
+def model_identity(loaded: LoadedModel) -> tuple[str, str, str]:
+    """What besides the input decides a model's output, for cache keys: the full weights
+    fingerprint, the dtype and the computing path (``direct`` or ``transformers``; they agree
+    to ~1e-5, not to the bit). The device is left out: it changes only float rounding."""
+    return (loaded.fingerprint, str(loaded.dtype).removeprefix("torch."),
+            "direct" if loaded.direct else "transformers")
+
+
+def input_parts(ids: Sequence[int], types: Sequence[int]) -> tuple[bytes, bytes]:
+    """One model input (token ids and token types) as bytes for a cache key."""
+    return np.asarray(ids, dtype="<i4").tobytes(), np.asarray(types, dtype="u1").tobytes()
+
+
+def input_key(loaded: LoadedModel, *inputs: tuple[Sequence[int], Sequence[int]]) -> bytes:
+    """The cache key of a model's output on one input (or on several, e.g. a pair's two
+    sentences): the model's identity and the exact token ids and types."""
+    return cache_key(*model_identity(loaded), *(part for ids, types in inputs for part in input_parts(ids, types)))
+
+
+def cached_values(cache: Cache | None, namespace: str, keys: dict[Hashable, bytes],
+                  compute: Callable[[list[Hashable]], dict[Hashable, float]]) -> tuple[dict[Hashable, float], int]:
+    """The float value of every item of ``keys`` (item -> cache key): read from ``cache``
+    where stored, the rest from ``compute(items)`` (which must return a value for each) and
+    stored. Returns (item -> value, the number of items computed). ``cache`` None or disabled:
+    everything is computed. Values are stored as float64 bytes, so a stored value reads back
+    bit for bit."""
+    items = list(keys)
+    found: dict[Hashable, float] = {}
+    if cache is not None and cache.enabled and items:
+        stored = cache.get_many(namespace, list(dict.fromkeys(keys.values())))
+        for item in items:
+            value = stored.get(keys[item])
+            if value is not None and len(value) == 8:
+                found[item] = float(np.frombuffer(value, dtype="<f8")[0])
+    missing = [item for item in items if item not in found]
+    if missing:
+        computed = compute(missing)
+        found.update((item, float(computed[item])) for item in missing)
+        if cache is not None and cache.enabled:
+            cache.put_many(namespace, {keys[item]: np.float64(found[item]).astype("<f8").tobytes()
+                                       for item in missing})
+    return found, len(missing)
+
+
+def check_cache(cache: Any) -> Cache | None:
+    """A :class:`~gecmetrics.core.cache.Cache` or None (no persistent cache)."""
+    if cache is not None and not isinstance(cache, Cache):
+        raise InputError(f"cache must be a gecmetrics.core.cache.Cache or None, got {type(cache).__name__}")
+    return cache
 
 
 def check_texts(name: str, texts: Any) -> list[str]:

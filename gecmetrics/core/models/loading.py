@@ -78,6 +78,9 @@ class LoadedModel:
     cls_id: int
     sep_id: int
     max_length: int
+    direct: bool = False
+    """Whether the encoder is computed straight from the weights (``encoder.DirectBert``) or by
+    transformers' model class: the two agree to ~1e-6, not to the bit, so signatures say which."""
 
     def encode(self, texts: list[str]) -> list[tuple[int, ...]]:
         """Token ids of each text as BERTScore makes them: stripped, special tokens added,
@@ -101,11 +104,11 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
-def _model_source(name: str) -> str:
+def model_source(name: str) -> str:
     """The name as given, after checking that a path-like name is an existing folder."""
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"the model must be a model name or a folder, got {name!r}")
-    name = os.path.expanduser(name)
+    name = os.path.expanduser(name.strip())
     if os.path.isdir(name):
         if not os.path.isfile(os.path.join(name, "config.json")):
             raise InputError("not a model folder: it has no config.json", name)
@@ -255,10 +258,11 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
     (default: CUDA when available, else CPU). Plain BERT models are computed directly from
     their weights (``encoder.py``), others by transformers' model classes."""
     torch, transformers = import_backend()
-    source = _model_source(name)
+    source = model_source(name)
     layers = default_layers(name) if num_layers is None else num_layers
     with quiet_loading(transformers):
         model = _direct_encoder(torch, transformers, source, layers, name)
+        direct = model is not None
         if model is None:
             model = _load_encoder(transformers, source)
             truncate_layers(torch, model, layers, name)
@@ -276,4 +280,4 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
     revision = model_revision(transformers, model, source)
     return LoadedModel(name, tokenizer, model, chosen, layers, revision, torch.__version__,
                        transformers.__version__, prefix_space, int(tokenizer.cls_token_id),
-                       int(tokenizer.sep_token_id), max_length)
+                       int(tokenizer.sep_token_id), max_length, direct)

@@ -104,7 +104,14 @@ def parameter_values(name: str, shape: tuple[int, ...], seed: int):
         return np.ones(shape, dtype=np.float32)
     if name.endswith(".bias"):
         return np.zeros(shape, dtype=np.float32)
-    scale = 1.0 if "embeddings" in name else 0.15
+    return seeded_normal(name, shape, seed, 1.0 if "embeddings" in name else 0.15)
+
+
+def seeded_normal(name: str, shape: tuple[int, ...], seed: int, scale: float):
+    """N(0, scale^2) float32 values of one parameter from ``RandomState(seed + crc32(name))``
+    (frozen across NumPy versions; one stream per parameter name)."""
+    import numpy as np
+
     stream = np.random.RandomState((seed + zlib.crc32(name.encode("utf-8"))) % 2**32)
     return (stream.standard_normal(size=shape) * scale).astype(np.float32)
 
@@ -140,14 +147,20 @@ def build_tiny_bert(folder: str | os.PathLike[str], seed: int = SEED) -> str:
     model.eval()
     with quiet_loading(transformers):
         model.save_pretrained(str(target))
-    (target / "vocab.txt").write_text("".join(token + "\n" for token in vocabulary), encoding="utf-8")
-    tokenizer_config = {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "tokenize_chinese_chars": True,
+    write_tokenizer(target, vocabulary, lower_case=True)
+    return weights_fingerprint(state)
+
+
+def write_tokenizer(folder: Path, vocabulary: list[str], lower_case: bool) -> None:
+    """The files of a ``BertTokenizer`` (vocab.txt, tokenizer_config.json,
+    special_tokens_map.json), readable by transformers 4 and 5."""
+    (folder / "vocab.txt").write_text("".join(token + "\n" for token in vocabulary), encoding="utf-8")
+    tokenizer_config = {"tokenizer_class": "BertTokenizer", "do_lower_case": lower_case, "tokenize_chinese_chars": True,
                         "strip_accents": None, "model_max_length": 512, "unk_token": "[UNK]", "sep_token": "[SEP]",
                         "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]"}
-    (target / "tokenizer_config.json").write_text(json.dumps(tokenizer_config, indent=1) + "\n", encoding="utf-8")
+    (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer_config, indent=1) + "\n", encoding="utf-8")
     special = {key: tokenizer_config[key] for key in ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token")}
-    (target / "special_tokens_map.json").write_text(json.dumps(special, indent=1) + "\n", encoding="utf-8")
-    return weights_fingerprint(state)
+    (folder / "special_tokens_map.json").write_text(json.dumps(special, indent=1) + "\n", encoding="utf-8")
 
 
 def folder_fingerprint(folder: str | os.PathLike[str]) -> str:

@@ -11,7 +11,7 @@ the original code.
 
 Every model here is a BERT of ``LAYERS`` layers, hidden size 64, with the cased WordPiece
 vocabulary of ``gecmetrics/data/models/conll14_cased_vocab.txt`` (derived from the CoNLL-2014
-text by ``scripts/build_conll14_vocab.py``; ``do_lower_case`` false, as ``bert-base-cased``).
+text by ``tests/data/build_conll14_vocab.py``; ``do_lower_case`` false, as ``bert-base-cased``).
 The weights come from NumPy's frozen ``RandomState`` stream seeded per parameter name (the
 recipe of :mod:`gecmetrics.core.models.tiny`, imported from there: ``parameter_values``,
 ``weights_fingerprint``), with the model's name in the seed so that the models differ. The
@@ -21,14 +21,13 @@ fall in the range the real ones use.
 """
 from __future__ import annotations
 
-import json
 import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from .tiny import parameter_values, weights_fingerprint
+from .tiny import parameter_values, weights_fingerprint, write_tokenizer
 
 SEED = 2020
 """The default seed (the year of the SOME paper)."""
@@ -108,20 +107,8 @@ def build_tiny_model(folder: str | os.PathLike[str], stream: str, regression: bo
     model.eval()
     with quiet_loading(transformers):
         model.save_pretrained(str(target))
-    write_tokenizer(target, vocabulary)
+    write_tokenizer(target, vocabulary, lower_case=False)
     return weights_fingerprint(state)
-
-
-def write_tokenizer(folder: Path, vocabulary: list[str]) -> None:
-    """The files of a cased ``BertTokenizer`` (vocab.txt, tokenizer_config.json,
-    special_tokens_map.json), readable by transformers 4 and 5."""
-    (folder / "vocab.txt").write_text("".join(token + "\n" for token in vocabulary), encoding="utf-8")
-    tokenizer_config = {"tokenizer_class": "BertTokenizer", "do_lower_case": False, "tokenize_chinese_chars": True,
-                        "strip_accents": None, "model_max_length": 512, "unk_token": "[UNK]", "sep_token": "[SEP]",
-                        "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]"}
-    (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer_config, indent=1) + "\n", encoding="utf-8")
-    special = {key: tokenizer_config[key] for key in ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token")}
-    (folder / "special_tokens_map.json").write_text(json.dumps(special, indent=1) + "\n", encoding="utf-8")
 
 
 def build_some_models(folder: str | os.PathLike[str], seed: int = SEED) -> dict[str, str]:

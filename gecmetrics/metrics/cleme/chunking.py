@@ -77,6 +77,33 @@ def _edit_line(block: Block, index: int) -> int | None:
     return block.line + 1 + index if block.line else None
 
 
+def character_blocks(blocks: Sequence[Block], name: str) -> list[Block]:
+    """ChERRANT's character-level M2 as the official CLEME reads it with ``--lang zho``: of each
+    target, only the edits of its first edit set (the lines after ``T<k>-A0``; those after
+    ``T<k>-A<n>``, n > 0, are skipped), on tokens that must be ChERRANT's characters (CLEME cuts
+    the text into characters again: any other token would leave the edits' offsets pointing
+    elsewhere, which is refused here)."""
+    from ...core.lang.zh.text import char_tokens, clean
+
+    if isinstance(blocks, (str, bytes)) or not all(isinstance(block, Block) for block in blocks):
+        raise InputError("expected a sequence of M2 blocks (gecmetrics.io.m2.Block); read files with read_m2", name)
+    out = []
+    for block in blocks:
+        tokens = block.tokens
+        if tokens != char_tokens(clean(block.source)):
+            token = next((t for t in tokens if char_tokens(t) != [t]), tokens[:1])
+            raise InputError(f"CLEME --lang zh reads character-level M2 (ChERRANT's -g char): the source token "
+                             f"{token!r} is not one character", name, block.line or None)
+        kept = [edit for edit in block.edits if edit.edit_set == 0]
+        for index, edit in enumerate(kept):
+            for token in correction_tokens(edit.correction):
+                if char_tokens(token) != [token]:
+                    raise InputError(f"CLEME --lang zh reads character-level M2 (ChERRANT's -g char): the correction "
+                                     f"token {token!r} is not one character", name, None)
+        out.append(Block(block.source, kept, block.line))
+    return out
+
+
 def group_targets(block: Block, name: str) -> list[list[tuple[int, Edit]]]:
     """The block's edit lines (with their index in the block) grouped into targets as CLEME's
     reader does: a line whose annotator id is one more than the current target's starts the next

@@ -16,9 +16,11 @@ import numpy as np
 
 from ...io.corpus import Corpus
 from ...errors import InputError
-from ...io.m2 import read_m2
-from ..protocol import M2, Metric, OneScore, Settings, Signature, choice, parse_beta, parse_bool, parse_floats, setting
-from .chunking import SentenceChunks
+from ...io.m2 import blocks_name, read_m2
+from ..protocol import (M2, Metric, OneScore, Settings, Signature, choice, parse_beta, parse_bool, parse_floats, setting,
+                        setting_label)
+from ...core.lang import parse_lang
+from .chunking import SentenceChunks, character_blocks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
                       choose_aspects_corpus, choose_aspects_sentences, choose_prf_corpus, choose_prf_sentences,
                       chosen_totals, prf, slot_table)
@@ -27,6 +29,7 @@ from .statistics import (ASSUMPTIONS, PreparedReferences, check_statistics, chun
 from .weighting import LengthWeighting, default_weighting
 
 LEVELS = ("corpus", "sentence")
+CLEME_LANGUAGES = ("en", "zh")
 _DEFAULT_WORDS = ("", "none", "default")
 
 
@@ -43,8 +46,12 @@ def parse_weighting(name: str, value: Any) -> LengthWeighting | None:
 
 
 def parse_factors(name: str, value: Any) -> AspectFactors | None:
-    """CLEME2.0's factors: four numbers hit/wrong/under/over adding up to 1 (text ``0.45/0.35/
-    0.15/0.05``, a sequence or an :class:`AspectFactors`), or none (the official ones per level)."""
+    """CLEME2.0's factors: four finite numbers hit/wrong/under/over, >= 0, adding up to 1 (text
+    ``0.45/0.35/0.15/0.05``, a sequence or an :class:`AspectFactors`), or None / ``none`` /
+    ``default`` (the official ones per level); an empty text is an error, not the default."""
+    if isinstance(value, str) and not value.strip():
+        raise InputError(f"setting {name} is empty: give 4 numbers hit/wrong/under/over (e.g. 0.45/0.35/0.15/0.05) "
+                         "or 'default'")
     if value is None or (isinstance(value, str) and value.strip().lower() in _DEFAULT_WORDS):
         return None
     if isinstance(value, AspectFactors):
@@ -52,15 +59,35 @@ def parse_factors(name: str, value: Any) -> AspectFactors | None:
     numbers = parse_floats(name, value)
     if len(numbers) != 4:
         raise InputError(f"setting {name} needs 4 numbers hit/wrong/under/over, got {value!r}")
-    return AspectFactors(*numbers)
+    try:
+        return AspectFactors(*numbers)
+    except InputError as err:
+        raise InputError(f"setting {name}: {err}") from None
 
 
 parse_factors.takes_several = True  # type: ignore[attr-defined]  # '/' separates its numbers (registry)
 
 
+def parse_cleme_lang(name: str, value: Any) -> str:
+    """CLEME's languages: en (M2 tokens as given) or zh (ChERRANT's character-level M2, as the
+    official ``--lang zho``)."""
+    code = parse_lang(name, value)
+    if code not in CLEME_LANGUAGES:
+        raise InputError(f"{setting_label(name)}: CLEME reads the M2's tokens as they are (en) or ChERRANT's "
+                         f"character-level M2 (zh), as the official CLEME's eng and zho; for {code!r} M2 use en")
+    return code
+
+
+parse_cleme_lang.choices = ("en", "zh")  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
 class ChunkSettings(Settings):
-    """What CLEME and CLEME2.0 share: the assumption, the level and the chunk weights."""
+    """What CLEME and CLEME2.0 share: the language, the assumption, the level and the chunk weights."""
+
+    lang: str = setting("en", "CLEME: en (M2 tokens as given) or zh (ChERRANT's character-level M2: the first edit "
+                        "set of each target, as the official --lang zho reads it)", parse_cleme_lang, ("language",),
+                        signature="lang", flags=("--lang",))
 
     assumption: str = setting("dependent", "CLEME: dependent (each reference alone) or independent (all at once)",
                               choice(*ASSUMPTIONS))
@@ -107,7 +134,7 @@ class CLEME2Settings(ChunkSettings):
     ones of the level, 0.45/0.35/0.15/0.05 corpus, 0.35/0.25/0.20/0.20 sentence)."""
 
     factors: AspectFactors | None = setting(None, "CLEME2: hit/wrong/under/over factors of the aggregate",
-                                            parse_factors)
+                                            parse_factors, flags=("--factors",))
 
     @property
     def aspect_factors(self) -> AspectFactors:
@@ -243,7 +270,22 @@ class ChunkMetric(Metric):
         raise NotImplementedError
 
     def sharing_key(self) -> Hashable:
-        return ("cleme-references",)
+        return ("cleme-references", self.settings.lang)
+
+    @property
+    def m2_target_lines(self) -> bool:  # type: ignore[override]
+        """zh reads ChERRANT's M2 files (their ``T`` lines)."""
+        return self.settings.lang == "zh"
+
+    @property
+    def token_delimiter(self) -> str:
+        """How the chunk tables join tokens: a space, none for Chinese (the official visualisation's)."""
+        return "" if self.settings.lang == "zh" else " "
+
+    def blocks(self, blocks: Sequence[Any], name: str) -> Sequence[Any]:
+        """The M2 blocks as the language reads them: as they are (en), or ChERRANT's character M2
+        with each target's first edit set (zh)."""
+        return character_blocks(blocks, name) if self.settings.lang == "zh" else blocks
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> PreparedReferences:
         """The corpus's reference M2 (``corpus.gold``), read once for every hypothesis."""
@@ -252,9 +294,10 @@ class ChunkMetric(Metric):
                              f"got {type(corpus).__name__}")
         if corpus.gold is None:
             raise InputError(f"{self.label} needs the reference M2 (the corpus's gold M2 blocks)")
-        return prepare_references(corpus.gold, corpus.name("gold"))
+        name = corpus.name("gold")
+        return prepare_references(self.blocks(corpus.gold, name), name)
 
-    def partitions(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str = "hypothesis"
+    def partitions(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str | None = None
                    ) -> list[SentenceChunks]:
         """The chunk partition of every sentence (kept for the latest hypothesis: metrics of one
         group see each hypothesis in turn)."""
@@ -263,11 +306,12 @@ class ChunkMetric(Metric):
         cached = prepared.latest
         if cached and cached[0] is hypothesis:
             return cached[1]
-        partitions = sentence_partitions(prepared, hypothesis_targets(prepared, hypothesis, name))
+        name = blocks_name(hypothesis, name)
+        partitions = sentence_partitions(prepared, hypothesis_targets(prepared, self.blocks(hypothesis, name), name))
         prepared.latest[:] = [hypothesis, partitions]
         return partitions
 
-    def statistics(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str = "hypothesis"
+    def statistics(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str | None = None
                    ) -> np.ndarray:
         """Chunk statistics rows of one hypothesis M2 (see :mod:`gecmetrics.metrics.cleme.statistics`)."""
         return chunk_statistics(self.partitions(prepared, hypothesis, name), self.settings.assumption,
@@ -310,12 +354,13 @@ class ChunkMetric(Metric):
 
     def common_fields(self) -> list[tuple[str, str]]:
         s = self.settings
-        return [("assumption", s.assumption), ("level", s.level), ("weights", s.weights_field())]
+        return [("assumption", s.assumption), ("level", s.level), ("weights", s.weights_field())] + \
+            ([("lang", s.lang)] if s.lang != "en" else [])
 
     def label_tokens(self) -> list[str]:
         """The non-default settings in a column label."""
         s = self.settings
-        flags = (("indep", s.assumption == "independent"), ("sent", s.level == "sentence"),
+        flags = ((s.lang, s.lang != "en"), ("indep", s.assumption == "independent"), ("sent", s.level == "sentence"),
                  ("unweighted", not s.weighted), ("custom-weights", s.weighting is not None))
         return [token for token, on in flags if on]
 

@@ -8,7 +8,9 @@ number (e.g. ``3.5`` as ``3.500``), which this layout does not do.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
+
+from ...core.table import Table, round_half_up, scaled, unit_header
 
 from .chunking import SentenceChunks
 
@@ -52,3 +54,35 @@ def format_chunk_tables(partitions: Iterable[SentenceChunks], delimiter: str = "
     """The tables of several sentences, each preceded by a blank line and followed by two line
     breaks, as CLEME writes them."""
     return "".join("\n" + format_chunk_table(chunks, delimiter) + "\n\n" for chunks in partitions)
+
+
+CLEME_COLUMNS = (("F", "f"), ("P", "precision"), ("R", "recall"), ("Acc", "accuracy"), ("TP", "tp"), ("FP", "fp"),
+                 ("FN", "fn"), ("TN", "tn"))
+CLEME2_COLUMNS = (("aggregate", "aggregate"), ("HC", "hit"), ("WC", "wrong"), ("UC", "under"), ("OC", "over"),
+                  ("TP", "tp"), ("FP", "fp"), ("FN", "fn"), ("TN", "tn"))
+
+
+def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> str:
+    """One line per hypothesis file: CLEME's F, P, R, accuracy and counts, or CLEME2.0's
+    aggregate, rates and counts (the fractions as they are or with ``scale`` 100 x100, rounded
+    half up; the header says which)."""
+    columns = CLEME2_COLUMNS if metric.name == "cleme2" else CLEME_COLUMNS
+    fractions = results[0][1].fractions if results else ()
+    labels = [f"F{metric.settings.beta:g}" if name == "f" else label for label, name in columns]
+    labels = [unit_header(label, scale) if name in fractions else label for label, (_, name) in zip(labels, columns)]
+    rows = [[path, *(scaled(result.values[name], digits, scale) if name in fractions
+                     else round_half_up(result.values[name], digits) for _, name in columns)]
+            for path, result in results]
+    return Table(["system", *labels], rows).render("tsv")
+
+
+def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> str:
+    """A line per hypothesis file and sentence: its scores (fractions) against the reference chosen."""
+    header: list[str] = []
+    rows = []
+    for path, stats in statistics:
+        scores = metric.sentence_from_statistics(stats)
+        header = [unit_header(name, scale) for name in scores.values]
+        for d in range(len(scores.scores)):
+            rows.append([path, str(d + 1), *(scaled(values[d], digits, scale) for values in scores.values.values())])
+    return Table(["system", "sentence", *header], rows).render("tsv")

@@ -216,6 +216,9 @@ class AspectFactors:
         values = (self.hit, self.wrong, self.under, self.over)
         if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) for v in values):
             raise InputError(f"CLEME2.0 factors must be finite numbers, not {values}")
+        if any(v < 0 for v in values):
+            raise InputError(f"CLEME2.0 factors hit/wrong/under/over must be >= 0 (weights of an average), "
+                             f"not {values}")
         if abs(sum(values) - 1.0) > 1e-5:
             raise InputError(f"CLEME2.0 factors must add up to 1, not {sum(values)} ({values})")
 

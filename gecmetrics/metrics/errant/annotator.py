@@ -14,10 +14,10 @@ from typing import Any, Iterable, Sequence
 
 from ...errors import InputError
 from ...io.m2 import Block
-from ...core.lang.en.align import align
+from ...core.lang.en.align import AlignmentTooLarge, align
 from ...core.lang.en.classify import UNKNOWN, Classifier, Side
-from ...core.lang.en.merge import STRATEGIES, edit_spans
-from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, ParsedSentence, SpacyModel
+from ...core.lang.en.merge import STRATEGIES, MergeTooLong, edit_spans
+from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel
 from ...core.lang.en.parsestore import parse_lines
 from ...core.lang.en.wordlist import load_word_list
 from .edits import DETECTION_TYPES, AnnotatedEdit, noop_edit
@@ -36,7 +36,7 @@ class Annotator:
     (:mod:`gecmetrics.run`).
     """
 
-    def __init__(self, model: str | SpacyModel = DEFAULT_MODEL, merge: str = "rules", lev: bool = False,
+    def __init__(self, model: str | SpacyModel | None = None, merge: str = "rules", lev: bool = False,
                  tokenise: bool = False, word_list: str | frozenset[str] | set[str] | None = None,
                  batch_size: int = DEFAULT_BATCH_SIZE, cache: Any = None):
         if merge not in STRATEGIES:
@@ -107,8 +107,13 @@ class Annotator:
     # ------------------------------------------------------------------ edits
 
     def edits(self, orig: ParsedSentence, cor: ParsedSentence) -> list[AnnotatedEdit]:
-        """Align, merge and classify: ERRANT's ``annotate`` of two parsed sentences."""
-        spans = edit_spans(align(orig, cor, self.lev), orig, cor, self.merge)
+        """Align, merge and classify: ERRANT's ``annotate`` of two parsed sentences. Sentences
+        too long to align or merge within the bounds of :mod:`gecmetrics.core.lang.en.align` and
+        :mod:`~gecmetrics.core.lang.en.merge` are one InputError that shows their beginnings."""
+        try:
+            spans = edit_spans(align(orig, cor, self.lev), orig, cor, self.merge)
+        except (AlignmentTooLarge, MergeTooLong) as err:
+            raise InputError(f"source {_beginning(orig)} and correction {_beginning(cor)}: {err}") from None
         return [self._typed(orig, cor, *span) for span in spans]
 
     def _typed(self, orig: ParsedSentence, cor: ParsedSentence, o_start: int, o_end: int, c_start: int,
@@ -185,6 +190,12 @@ class Annotator:
         o_text = orig.span_text(o_tokens[0], o_tokens[-1] + 1) if o_tokens else ""
         c_text = cor.span_text(c_tokens[0], c_tokens[-1] + 1) if c_tokens else ""
         return self.classifier.classify_sides(Side(orig, list(o_tokens)), Side(cor, list(c_tokens)), o_text, c_text)
+
+
+def _beginning(sentence: ParsedSentence) -> str:
+    """A sentence's first words and its length, to tell which one a message is about."""
+    shown = " ".join(sentence.words[:6])
+    return f"'{shown}{' ...' if len(sentence) > 6 else ''}' ({len(sentence):,} tokens)"
 
 
 def _lines(lines: Sequence[str], name: str) -> list[str]:

@@ -19,7 +19,8 @@ import numpy as np
 from ...core.aggregate import (best_reference, by_sentence_blocks, draw_blocks, python2_draws, python2_sampled_sums,
                          sampled_sums, seeded_draws, select)
 from ...errors import InputError
-from ..protocol import OneScore, Signature, choice, optional_bool, optional_int, parse_bool, positive_int, setting
+from ..protocol import (OneScore, Signature, bounded_int, choice, optional_bool, optional_seed, parse_bool,
+                       setting)
 from ...core.ngrams import EncodedCorpus
 from ..ngram import NgramMetric, NgramSettings
 
@@ -30,6 +31,10 @@ SWAPPED_LENGTHS = "official-2016"
 """The variant whose statistics store (reference, hypothesis) lengths, as the 2016 code yields
 them, so that the one corpus formula gives its brevity term 1 - Hlen/Rlen (as for GLEU 2015)."""
 DEFAULT_ITERATIONS = 500
+MAX_ITERATIONS = 100_000
+"""Upper bound of the reference-sampling iterations (-i): 200 times gec-ranking's 500. The draws
+grow with them (CoNLL-2014, two references: 3 s and 150 MB at 100,000; 33 s and 400 MB at
+1,000,000; 100,000,000 was a MemoryError)."""
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
 
@@ -229,12 +234,20 @@ class GLEUSettings(NgramSettings):
 
     variant: str = setting("official", "official (gec-ranking's code), official-2016 (its 2016 brevity "
                            "penalty) or paper (no per-sentence clamp)", parse_variant)
-    iterations: int = setting(DEFAULT_ITERATIONS, "reference-sampling iterations", positive_int, ("iter", "i"))
-    fix_seed: bool | None = setting(None, "gec-ranking's Python 2 draws (the default; -f)", optional_bool, ("f",))
-    seed: int | None = setting(None, "seed of NumPy draws instead of gec-ranking's", optional_int)
-    best_reference: bool = setting(False, "best reference per sentence instead of sampling (-m)", parse_bool,
-                                   ("max", "m"))
-    smooth: bool = setting(False, "sentence scores: gec-ranking's smoothed ones", parse_bool)
+    iterations: int = setting(DEFAULT_ITERATIONS, "reference-sampling iterations of the corpus score (one when there "
+                              "is one reference; at most 100,000)",
+                              bounded_int(1, MAX_ITERATIONS, "gecmetrics.metrics.gleu.gleu.MAX_ITERATIONS"),
+                              ("iter", "i"), flags=("-i", "--iter"))
+    fix_seed: bool | None = setting(None, "draw references exactly as gec-ranking (Python 2 random, seed j*101): the "
+                                    "default, accepted for the gleu package's command line", optional_bool, ("f",),
+                                    flags=("-f", "--fix-seed"))
+    seed: int | None = setting(None, "draw references from NumPy's generator with this seed instead of gec-ranking's "
+                               "draws (not with -f; 0 to 2**64 - 1); also the seed of --paired-bs/--paired-ar",
+                               optional_seed, flags=("--seed",))
+    best_reference: bool = setting(False, "best reference per sentence (highest sentence GLEU) instead of sampling",
+                                   parse_bool, ("max", "m"), flags=("-m", "--max"))
+    smooth: bool = setting(False, "with --sentence: gec-ranking's smoothed sentence scores with std and 95% interval "
+                           "over references", parse_bool, flags=("--smooth",))
 
     def check(self) -> None:
         if self.seed is not None and self.fix_seed:
@@ -406,6 +419,9 @@ class GLEU(NgramMetric):
             tokens.append("smooth")
         char = "-char" if s.unit == "char" else ""
         return [" ".join([f"GLEU+{char}", *tokens, *s.label_tokens()])]
+
+    def paired_label(self, column: int = 0) -> str:
+        return "GLEU+"
 
     def resampler(self, column: int = 0, references: int = 1):
         """Sampled references are redrawn in every resample; fixed ones are plain rows."""

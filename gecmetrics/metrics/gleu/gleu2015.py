@@ -20,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from ...core.aggregate import select
-from ..protocol import parse_bool, parse_float, setting
+from ..protocol import parse_bool, parse_finite_non_negative, setting
 from ...core.ngrams import EncodedCorpus
 from ..ngram import NgramMetric, NgramSettings
 from .gleu import GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gleu, result_of, sentence_keys
@@ -28,8 +28,9 @@ from .gleu import GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gl
 
 @dataclass(frozen=True)
 class GLEU2015Settings(NgramSettings):
-    lambda_: float = setting(0.0, "penalty weight of source n-grams missing from the references", parse_float,
-                             ("lambda", "l"))
+    lambda_: float = setting(0.0, "penalty weight of source n-grams missing from the references (a finite "
+                             "number >= 0)", parse_finite_non_negative, ("lambda", "l"),
+                             flags=("-l", "--lambda"))
     smooth: bool = setting(False, "sentence scores: gec-ranking's smoothed ones", parse_bool)
 
 
@@ -130,3 +131,6 @@ class GLEU2015(NgramMetric):
     def column_labels(self) -> list[str]:
         char = "-char" if self.settings.unit == "char" else ""
         return [" ".join([f"GLEU0{char}", f"l{self.settings.lambda_:g}", *self.settings.label_tokens()])]
+
+    def paired_label(self, column: int = 0) -> str:
+        return "GLEU"

@@ -2,11 +2,11 @@
 the per-order GLEU, then the total."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ...core.table import percent, round_half_up, table
+from ...core.table import percent, round_half_up, score_lines, table
 
 
 def gleu_table(result, digits: int) -> str:
@@ -29,3 +29,59 @@ def gleu_table(result, digits: int) -> str:
                  count(np.sum(result.numerator)), count(np.sum(result.denominator)),
                  percent(mean_precision, digits), bp, percent(result.score, digits)])
     return table(["", "match", "penal", "numer", "denom", "p", "bp", "gleu"], rows)
+
+
+class GLEUReport:
+    """What ``gecmetric gleu`` prints: one line per hypothesis file (a column per lambda of the
+    2015 GLEU), the per-order tables with -v, and sentence lines or tables (SPEC 2.5, 2.6)."""
+
+    @staticmethod
+    def header(metrics: Sequence[Any]) -> list[str] | None:
+        """The header line of several gleu0 lambdas (one column each); none for one metric."""
+        return ["lambda"] + [f"{m.lambda_:g}" for m in metrics] if len(metrics) > 1 else None
+
+    def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
+                    verbose: bool) -> str:
+        if not verbose:
+            return score_lines(((name, [r.score for r in per_metric]) for name, per_metric in zip(names, results)),
+                               digits, self.header(metrics))
+        lines = []
+        for name, per_metric in zip(names, results):
+            for metric, result in zip(metrics, per_metric):
+                lines.append(name + (f"\tlambda={metric.lambda_:g}" if len(metrics) > 1 else ""))
+                lines.append(gleu_table(result, digits))
+                if result.iterations > 1:
+                    low, high = result.interval
+                    lines.append(f"mean {percent(result.score, digits)}  std {percent(result.std, digits)}  "
+                                 f"95% interval ({percent(low, digits)}, {percent(high, digits)})  "
+                                 f"over {result.iterations} iterations (counts above are means)")
+        return "\n".join(lines)
+
+    def mean_text(self, metrics: Sequence[Any], names: Sequence[str], sentences: Sequence[list], digits: int) -> str:
+        return score_lines(((name, [s.mean for s in per_metric]) for name, per_metric in zip(names, sentences)),
+                           digits, self.header(metrics))
+
+    def sentence_lines(self, metric: Any, chunk: Any, names: Sequence[str], statistics: list, scores: list,
+                       digits: int, verbose: bool) -> Iterator[str]:
+        """One chunk's sentence lines (a column per file), or with -v per sentence, file and
+        reference the S/H/R lines and the table (``*`` marks the reference chosen)."""
+        if not verbose:
+            for d in range(chunk.size):
+                cells = []
+                for s in scores:
+                    cells.append(percent(s.scores[d], digits))
+                    if s.std is not None:
+                        low, high = s.interval[d]
+                        cells += [percent(s.std[d], digits), f"({percent(low, digits)},{percent(high, digits)})"]
+                yield "\t".join(cells)
+            return
+        corpus = chunk.corpus()
+        for d in range(corpus.size):
+            number = chunk.offset + d + 1
+            for h, name in enumerate(names):
+                chosen = scores[h].chosen_references[d]
+                for r in range(len(corpus.references)):
+                    yield f"S-{number}   \t{corpus.sources[d]}"
+                    yield f"H-{number}-{h + 1} \t{corpus.hypotheses[name][d]}"
+                    yield f"R-{number}-{r + 1}{'*' if r == chosen else ' '}\t{corpus.references[r][d]}"
+                    yield gleu_table(metric.sentence_result(statistics[h], d, r), digits)

@@ -30,10 +30,11 @@ import numpy as np
 from ...errors import InputError
 from ...io.corpus import Corpus
 from ..protocol import (M2, Metric, Settings, Signature, non_negative_int, parse_bool, parse_float, setting,
+                        setting_label,
                         signature_value)
 from .judging import ALL, FN, FP, TN, TP
-from .scorer import (GoldChunks, Judgments, SystemEdits, WeightTable, judge, level_weights, read_gold, read_system,
-                     read_weight_file, scores_from_sums, weight_table)
+from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, judge, level_weights,
+                     read_gold, read_system, read_weight_file, scores_from_sums, sentence_difficulty, weight_table)
 
 OUTCOMES = 5
 """Outcome rows of the statistics: TP, FP, FN, TN, ALL."""
@@ -52,15 +53,15 @@ def parse_scores(name: str, value: Any) -> tuple[str, ...]:
     """One or more of f05, f, p, r, acc (text separated by '/', or a sequence)."""
     items = value.split("/") if isinstance(value, str) else value
     if isinstance(items, str) or not isinstance(items, (list, tuple)) or not items:
-        raise InputError(f"setting {name} must be one or more of {', '.join(SCORES)} separated by '/', got {value!r}")
+        raise InputError(f"{setting_label(name)} must be one or more of {', '.join(SCORES)} separated by '/', got {value!r}")
     chosen = []
     for item in items:
         key = str(item).strip().lower()
         key = _SCORE_ALIASES.get(key, key)
         if key not in SCORES:
-            raise InputError(f"setting {name}: {item!r} is not one of {', '.join(SCORES)}")
+            raise InputError(f"{setting_label(name)}: {item!r} is not one of {', '.join(SCORES)}")
         if key in chosen:
-            raise InputError(f"setting {name}: {key} given twice")
+            raise InputError(f"{setting_label(name)}: {key} given twice")
         chosen.append(key)
     return tuple(chosen)
 
@@ -73,10 +74,10 @@ def parse_weights(name: str, value: Any) -> str:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", SYSTEMS)):
         return SYSTEMS
     if not isinstance(value, (str, os.PathLike)):
-        raise InputError(f"setting {name} must be 'systems' or a weight file, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be 'systems' or a weight file, got {value!r}")
     path = os.fspath(value).strip()
     if not os.path.isfile(path):
-        raise InputError(f"setting {name}: no weight file {path!r} (or 'systems': weights from the hypotheses)")
+        raise InputError(f"{setting_label(name)}: no weight file {path!r} (or 'systems': weights from the hypotheses)")
     return path
 
 
@@ -86,7 +87,7 @@ parse_weights.reads_paths = True  # type: ignore[attr-defined]  # '/' is part of
 def finite(name: str, value: Any) -> float:
     number = parse_float(name, value)
     if not np.isfinite(number):
-        raise InputError(f"setting {name} must be a finite number, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a finite number, got {value!r}")
     return number
 
 
@@ -219,6 +220,16 @@ class GoToScorer(Metric):
             raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but the reference {gold.name} "
                              f"makes {expected[k]} chunks of it (weights made with another reference or ref_id?)",
                              table.name, offset + k + 2)
+
+    def difficulty(self, corpus: Corpus) -> SentenceDifficulty:
+        """How hard the reference's gold edits are, judged as :meth:`prepare` judges them (the
+        corpus's hypotheses, or the weight file): each gold edit chunk's weight a - (n + b) /
+        (N + c), per edit and averaged per sentence (the per-sentence view of the original's
+        ``-cat`` table; weighted even with ``no_weight``, which only changes the scores)."""
+        prepared = self.prepare(corpus)
+        s = self.settings
+        weights = level_weights(prepared.table.n_systems, s.a, s.b, s.c)
+        return sentence_difficulty(prepared.gold, prepared.table, weights)
 
     # ------------------------------------------------------------------ rows and scores
     def statistics(self, prepared: GoToPrepared, hypothesis: Sequence[Any], name: str = "hypothesis") -> np.ndarray:

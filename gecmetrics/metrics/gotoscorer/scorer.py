@@ -299,8 +299,10 @@ class WeightTable:
 
     def write(self, path: str) -> None:
         """Write :meth:`format` to ``path`` (the original's ``-gen_w_file``)."""
+        from ...io.atomic import atomic_output
+
         try:
-            with open(path, "w", encoding="utf-8") as handle:
+            with atomic_output(path) as handle:
                 handle.write(self.format())
         except OSError as err:
             raise InputError(f"cannot write the weight file: {err.strerror}", path) from None
@@ -469,6 +471,36 @@ def difficulty_table(gold: GoldChunks, table: WeightTable, weights: np.ndarray, 
         std = math.sqrt(float(sum(c * (w - mean) ** 2 for c, w in used) / (n - 1))) if n > 1 else 0.0
         rows.append(Difficulty(name, float(mean), std, n))
     return sorted(rows, key=lambda row: row.mean, reverse=True)
+
+
+@dataclass(frozen=True)
+class SentenceDifficulty:
+    """How hard each sentence's gold edits are: the weight of every gold edit's chunk (``edit``,
+    in :func:`read_gold`'s order: sentence after sentence, file order, noop/UNK/Um left out),
+    and per sentence their mean (``sentence``, NaN for a sentence without a gold edit) and
+    number (``count``)."""
+
+    edit: np.ndarray
+    sentence: np.ndarray
+    count: np.ndarray
+
+
+def sentence_difficulty(gold: GoldChunks, table: WeightTable, weights: np.ndarray) -> SentenceDifficulty:
+    """The weights ``weights[n]`` of the gold edit chunks that n systems got right (the weights
+    behind :func:`difficulty_table`), per gold edit and averaged per sentence."""
+    table.check_against(gold)
+    chunks = gold.chunks
+    weights = np.asarray(weights, dtype=np.float64)
+    edit_chunks = np.flatnonzero(chunks.modified)
+    chunk_weight = weights[table.correct[edit_chunks]]
+    per_edit = np.full(len(gold.types), np.nan)
+    per_edit[chunks.edit[edit_chunks]] = chunk_weight
+    sentences = len(gold)
+    count = np.bincount(chunks.row[edit_chunks], minlength=sentences)
+    total = np.bincount(chunks.row[edit_chunks], chunk_weight, minlength=sentences)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    return SentenceDifficulty(per_edit, mean, count)
 
 
 def format_difficulty(rows: Sequence[Difficulty]) -> str:

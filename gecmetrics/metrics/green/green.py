@@ -180,7 +180,8 @@ def beta_label(beta: float) -> str:
 
 @dataclass(frozen=True)
 class GREENSettings(NgramSettings):
-    beta: tuple[float, ...] = setting((2.0,), "F-beta weight(s); several: 0.5/1/2; inf = recall", parse_betas, ("b",))
+    beta: tuple[float, ...] = setting((2.0,), "F-beta weight(s) of recall, one column each; 'inf' gives recall",
+                                      parse_betas, ("b",), flags=("-b", "--beta"))
 
 
 class GREEN(NgramMetric):
@@ -273,7 +274,5 @@ class GREEN(NgramMetric):
         return [" ".join([f"GREEN{char}", f"b{beta_label(beta)}", *self.settings.label_tokens()])
                 for beta in self.betas]
 
-    def resampler(self, column: int = 0, references: int = 1):
-        resampler = super().resampler(column, references)
-        resampler.label = f"GREEN beta={beta_label(self.betas[column])}"
-        return resampler
+    def paired_label(self, column: int = 0) -> str:
+        return f"GREEN beta={beta_label(self.betas[column])}"

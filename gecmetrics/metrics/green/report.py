@@ -2,10 +2,12 @@
 cumulative P, R, F."""
 from __future__ import annotations
 
+from typing import Any, Iterator, Sequence
+
 import numpy as np
 
-from ...core.table import percent, table
-from .green import REGIONS, alpha_of, order_scores, true_false
+from ...core.table import percent, round_half_up, score_lines, table
+from .green import REGIONS, alpha_of, beta_label, order_scores, true_false
 
 
 def green_table(region_counts, beta: float, digits: int) -> str:
@@ -21,3 +23,47 @@ def green_table(region_counts, beta: float, digits: int) -> str:
                                                        scores.cumulative_f)])
     header = ["", *REGIONS, "TP", "FP", "FN", "P", "R", f"F{float(beta)}", "cumP", "cumR", "cumF"]
     return table(header, rows)
+
+
+class GREENReport:
+    """What ``gecmetric green`` prints: a header of betas, then one line per corrected file; the
+    per-order tables with -v; sentence lines (a column per beta and file, beta-major) or tables."""
+
+    @staticmethod
+    def header(metrics: Sequence[Any]) -> list[str]:
+        return ["beta"] + [beta_label(b) for b in metrics[0].betas]
+
+    def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
+                    verbose: bool) -> str:
+        metric = metrics[0]
+        if not verbose:
+            return score_lines(((name, per_metric[0].scores) for name, per_metric in zip(names, results)), digits,
+                               self.header(metrics))
+        lines = []
+        for name, per_metric in zip(names, results):
+            for k, beta in enumerate(metric.betas):
+                lines.append(f"{name}\talpha={round_half_up(alpha_of(beta), digits)}\tbeta={round_half_up(beta, digits)}")
+                lines.append(green_table(per_metric[0].regions[k], beta, digits))
+        return "\n".join(lines)
+
+    def mean_text(self, metrics: Sequence[Any], names: Sequence[str], sentences: Sequence[list], digits: int) -> str:
+        return score_lines(((name, per_metric[0].mean) for name, per_metric in zip(names, sentences)), digits,
+                           self.header(metrics))
+
+    def sentence_lines(self, metric: Any, chunk: Any, names: Sequence[str], statistics: list, scores: list,
+                       digits: int, verbose: bool) -> Iterator[str]:
+        if not verbose:
+            for d in range(chunk.size):
+                yield "\t".join(percent(s.scores[k, d], digits) for k in range(len(metric.betas)) for s in scores)
+            return
+        corpus = chunk.corpus()
+        for d in range(corpus.size):
+            number = chunk.offset + d + 1
+            for h, name in enumerate(names):
+                for k, beta in enumerate(metric.betas):
+                    chosen = scores[h].chosen_references[k, d]
+                    for r in range(len(corpus.references)):
+                        yield f"S-{number}   \t{corpus.sources[d]}"
+                        yield f"C-{number}-{h + 1} \t{corpus.hypotheses[name][d]}"
+                        yield f"R-{number}-{r + 1}{'*' if r == chosen else ' '}\t{corpus.references[r][d]}"
+                        yield green_table(metric.region_counts(statistics[h][d, r]), beta, digits)

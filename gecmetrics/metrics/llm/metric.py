@@ -32,6 +32,7 @@ from ...core.cache import cache_signature_fields
 from ...errors import InputError
 from ...io.corpus import Corpus
 from ..protocol import (NONE, TEXT, Metric, Settings, choice, non_negative_int, optional_int, parse_float, positive_int,
+                        setting_label,
                         setting, signature_value)
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
@@ -60,7 +61,7 @@ def _text(name: str, value: Any) -> str:
     """A non-empty text; ``%3A`` stands for ':' (which separates settings in ``--metrics`` text:
     ``model=ollama%3Allama3.1%3A8b``, ``base_url=http%3A//gpu-box%3A8000/v1``)."""
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"setting {name} must be a non-empty text, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a non-empty text, got {value!r}")
     return value.strip().replace("%3A", ":").replace("%3a", ":")
 
 
@@ -130,7 +131,7 @@ class LLMSettings(Settings):
         defaults = {f: getattr(type(self), f) for f in HTTP_ONLY + LOCAL_ONLY}
         for name in (HTTP_ONLY if local else LOCAL_ONLY):
             if getattr(self, name) != defaults[name]:
-                raise InputError(f"setting {name} is for {'HTTP servers' if local else 'local models'}, "
+                raise InputError(f"{setting_label(name)} is for {'HTTP servers' if local else 'local models'}, "
                                  f"not provider {provider}")
         if self.max_requests is not None and self.max_requests < 0:
             raise InputError(f"setting max_requests must be >= 0, got {self.max_requests}")
@@ -233,8 +234,10 @@ class LLMJudgeMetric(Metric):
     hypothesis_kind = TEXT
     reference_kind = NONE
     scale = 1.0
+    fraction = False  # scores 1-5
     higher_is_better = True
     has_sentence_scores = True
+    chunk_lines = 50  # each answer takes a request: progress moves with every few sentences
     variant = "llm-s"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

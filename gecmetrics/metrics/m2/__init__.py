@@ -9,7 +9,7 @@ from ..._lazy import lazy_names
 
 _LAZY = {
     "ErrantCompare": "compare", "ErrantResult": "compare", "choose_pairs": "compare", "compare_m2_files": "compare",
-    "format_errant_report": "compare",
+    "format_errant_report": "errant_report",
     "M2Result": "maxmatch", "M2Scorer": "maxmatch",
 }
 

@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 from ...errors import InputError
 from ...io.m2 import Block, check_blocks, read_m2
-from ..protocol import optional_int, setting
+from ..protocol import optional_int, setting, setting_label
 from .compare import ErrantCompare, ErrantResult, ErrantSettings, _Sentence
 
 NOT_ANNOTATABLE = "NA"
@@ -42,7 +42,7 @@ ANSWER_NUMBERS = (1, 2, 3)
 def _answer_number(name: str, value: Any) -> int | None:
     number = optional_int(name, value)
     if number is not None and number not in ANSWER_NUMBERS:
-        raise InputError(f"setting {name} must be 1, 2 or 3 (ChERRANT ignores every edit for other values), "
+        raise InputError(f"{setting_label(name)} must be 1, 2 or 3 (ChERRANT ignores every edit for other values), "
                          f"got {value!r}")
     return number
 
@@ -50,7 +50,7 @@ def _answer_number(name: str, value: Any) -> int | None:
 def _reference_number(name: str, value: Any) -> int | None:
     number = optional_int(name, value)
     if number is not None and number < 1:
-        raise InputError(f"setting {name} must be a positive integer, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a positive integer, got {value!r}")
     return number
 
 
@@ -67,6 +67,7 @@ class CherrantCompare(ErrantCompare):
     name = "cherrant-m2"
     settings_class = CherrantSettings
     label = "ChERRANT"
+    m2_target_lines = True
 
     def sharing_key(self) -> Any:
         s = self.settings

@@ -29,7 +29,7 @@ from ...errors import InputError
 from ..protocol import M2, Result, Settings, choice, parse_beta, parse_bool, parse_strings, setting
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
-from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, check_blocks, read_m2
+from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, Edit, blocks_name, check_blocks, read_m2
 
 MODES = ("dt", "ds", "cs", "cse")
 MODE_TITLES = {
@@ -250,13 +250,16 @@ def choose_pairs(pair_counts: np.ndarray, candidate_order: Sequence[Sequence[int
 
 @dataclass(frozen=True)
 class ErrantSettings(Settings):
-    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
+    beta: float = setting(0.5, "beta of the F-score (>= 0; inf gives recall)", parse_beta, ("b",),
+                          flags=("-b", "--beta"))
     mode: str = setting("cs", "dt, ds, cs or cse (token/span detection, span correction, + type)", choice(*MODES))
-    single: bool = setting(False, "only single-token edits", parse_bool)
-    multi: bool = setting(False, "only multi-token edits", parse_bool)
-    filter_types: tuple[str, ...] = setting((), "error types not evaluated", parse_strings, ("filt",))
-    sentence_average: bool = setting(False, "mean of the sentence F-beta, each sentence against its best annotator "
-                                     "(SentM2, SentERRANT)", parse_bool)
+    single: bool = setting(False, "only evaluate single token edits; i.e. 0:1, 1:0 or 1:1", parse_bool,
+                           flags=("-single",))
+    multi: bool = setting(False, "only evaluate multi token edits; i.e. 2+:n or n:2+", parse_bool, flags=("-multi",))
+    filter_types: tuple[str, ...] = setting((), "do not evaluate these error types", parse_strings, ("filt",),
+                                            flags=("-filt",))
+    sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
+                                     "best annotator", parse_bool, flags=("--sentence-average",))
 
 
 @dataclass
@@ -297,10 +300,16 @@ class ErrantCompare(RunningFMetric):
         return ("errant-reference", s.mode, s.single, s.multi, s.filter_types)
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> list[dict[int, EditTable]]:
-        """The reference's edit tables, per sentence and annotator."""
+        """The reference's edit tables, per sentence and annotator (with the sentences' tokens,
+        which every hypothesis must annotate too)."""
         if corpus.gold is None:
             raise InputError("ERRANT comparison needs reference M2 annotations")
-        return [self.edit_tables(block) for block in check_blocks(corpus.gold, corpus.name("gold"))]
+        return self.reference_tables(check_blocks(corpus.gold, corpus.name("gold")), corpus.name("gold"))
+
+    def reference_tables(self, blocks: Sequence[Block], name: str) -> "ReferenceTables":
+        """The edit tables of reference blocks, keeping their tokens and lines for the check
+        that a hypothesis annotates the same sentences."""
+        return ReferenceTables([self.edit_tables(block) for block in blocks], blocks, name)
 
     def edit_tables(self, block: Block) -> dict[int, EditTable]:
         """Per annotator (in order of first appearance), its edit keys -> error types."""
@@ -325,6 +334,48 @@ class ErrantCompare(RunningFMetric):
                 table.setdefault(key, []).append(error_type)
         return tables
 
+    def marked_edits(self, hyp_block: Block, ref_block: Block, pair: tuple[int, int]
+                     ) -> tuple[list[tuple[Edit, str | None]], list[tuple[Edit, str | None]]]:
+        """Each edit of one (hypothesis annotator, reference annotator) ``pair`` of a sentence
+        with its outcome, by the keys :func:`compare_tables` counts: a hypothesis edit is
+        ``"TP"`` when one of its keys is in the reference's table, else ``"FP"``; a reference
+        edit ``"TP"`` when one of its keys is in the hypothesis's table, else ``"FN"``; None
+        for an edit the comparison leaves out (noop lines, UNK outside detection, -single /
+        -multi / -filt). Edits in file order, noop lines included (as None)."""
+        hyp_id, ref_id = pair
+        hyp_table = self.edit_tables(hyp_block).get(hyp_id, {})
+        ref_table = self.edit_tables(ref_block).get(ref_id, {})
+        return (self._marks(hyp_block.edits_of(hyp_id), ref_table, "TP", "FP"),
+                self._marks(ref_block.edits_of(ref_id), hyp_table, "TP", "FN"))
+
+    def _marks(self, edits: Sequence[Edit], other: EditTable, found: str, missing: str
+               ) -> list[tuple[Edit, str | None]]:
+        marked: list[tuple[Edit, str | None]] = []
+        for edit in edits:
+            keys = self._kept_keys(edit)
+            if not keys:
+                marked.append((edit, None))
+            else:
+                marked.append((edit, found if any(key in other for key in keys) else missing))
+        return marked
+
+    def _kept_keys(self, edit: Edit) -> list[EditKey]:
+        """The keys one edit line adds to its table (none when :meth:`edit_tables` drops it, or
+        for a noop line, which is never counted)."""
+        s = self.settings
+        if edit.is_noop or edit.type == NOOP:
+            return []
+        if s.mode not in ("dt", "ds") and edit.type == UNKNOWN_TYPE:
+            return []
+        n_correction_tokens = len(edit.correction.split())
+        if s.single and (edit.end - edit.start >= 2 or n_correction_tokens >= 2):
+            return []
+        if s.multi and edit.end - edit.start < 2 and n_correction_tokens < 2:
+            return []
+        if edit.type in s.filter_types:
+            return []
+        return self._keys(edit.start, edit.end, edit.type, edit.correction)
+
     def _keys(self, start: int, end: int, error_type: str, correction: str) -> list[EditKey]:
         mode = self.settings.mode
         if mode == "dt":
@@ -344,6 +395,8 @@ class ErrantCompare(RunningFMetric):
         hyp_blocks = check_blocks(hyp_blocks, name)
         if len(hyp_blocks) != len(reference):
             raise InputError(f"has {len(hyp_blocks)} sentences but {ref_name} has {len(reference)}", name)
+        if isinstance(reference, ReferenceTables):
+            reference.check(hyp_blocks, name)
         sentences = []
         for block, ref_tables in zip(hyp_blocks, reference):
             hyp_tables = self.edit_tables(block)
@@ -363,10 +416,10 @@ class ErrantCompare(RunningFMetric):
                                              for s in sentences])
 
     def statistics(self, prepared: list[dict[int, EditTable]], hypothesis: Sequence[Block],
-                   name: str = "hypothesis") -> ErrantStatistics:
+                   name: str | None = None) -> ErrantStatistics:
         """Per sentence and annotator pair (trial order): (TP, FP, FN) as rows (D, P, 5), with
         each pair's categories (and, with ``verbose``, what the trace shows)."""
-        sentences = self._sentences(prepared, hypothesis, name)
+        sentences = self._sentences(prepared, hypothesis, blocks_name(hypothesis, name))
         if not self.verbose:
             for sentence in sentences:
                 sentence.hyp_tables = sentence.ref_tables = {}  # only the trace shows them
@@ -389,7 +442,7 @@ class ErrantCompare(RunningFMetric):
                 hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
         """Compare aligned hypothesis and reference blocks (one per sentence), with the error
         categories of the chosen pairs (and the traces, with ``verbose``)."""
-        reference = [self.edit_tables(block) for block in check_blocks(ref_blocks, ref_name)]
+        reference = self.reference_tables(check_blocks(ref_blocks, ref_name), ref_name)
         sentences = self._sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
         return self.score(ErrantStatistics(self._rows(sentences), sentences))
 
@@ -441,6 +494,38 @@ class ErrantCompare(RunningFMetric):
                          + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 
+class ReferenceTables(list):
+    """A reference's edit tables (one dict per sentence), with its sentences' tokens and lines:
+    hypothesis blocks are compared by position, so a hypothesis M2 of other sentences (or the
+    same ones in another order) would give numbers; :meth:`check` refuses it instead."""
+
+    def __init__(self, tables: Iterable[dict[int, EditTable]], blocks: Sequence[Block], name: str) -> None:
+        super().__init__(tables)
+        self.tokens = [block.source.split() for block in blocks]
+        self.lines = [block.line for block in blocks]
+        self.name = name
+
+    def check(self, hyp_blocks: Sequence[Block], hyp_name: str) -> None:
+        """The hypothesis blocks annotate the reference's sentences, in order: one InputError
+        naming the hypothesis file and the line of the first block that differs."""
+        for k, (block, tokens) in enumerate(zip(hyp_blocks, self.tokens)):
+            if block.source.split() != tokens:
+                line = f" (line {self.lines[k]})" if self.lines[k] else ""
+                raise InputError(f"this sentence differs from the reference's sentence at the same position in "
+                                 f"{self.name}{line}: both M2 files must annotate the same sentences in the same order",
+                                 hyp_name, block.line or None)
+
+    def __reduce__(self):
+        return (_reference_tables, (list(self), self.tokens, self.lines, self.name))
+
+
+def _reference_tables(tables: list, tokens: list, lines: list, name: str) -> ReferenceTables:
+    """ReferenceTables from its parts (unpickling)."""
+    made = ReferenceTables(tables, [], name)
+    made.tokens, made.lines = tokens, lines
+    return made
+
+
 def _shown_edits(table: EditTable) -> list[tuple]:
     """Edits as ERRANT's verbose mode lists them: sorted keys plus their first type; the list is
     shown empty when its first key is a -1 span (a noop), whatever follows."""
@@ -474,71 +559,6 @@ def compare_tables(hyp_table: EditTable, ref_table: EditTable) -> tuple[int, int
                 fn += 1
                 categories.setdefault(error_type, [0, 0, 0])[FN] += 1
     return tp, fp, fn, categories
-
-
-def _beta_label(beta: float) -> str:
-    return "F" + str(beta)
-
-
-def format_errant_report(result: ErrantResult, category_level: int | None = None) -> str:
-    """The text ERRANT's compare_m2 prints: verbose traces (when kept), the optional category
-    table, then the overall TP/FP/FN/Prec/Rec/F table."""
-    lines: list[str] = []
-    beta = result.beta
-    for trace in result.traces:
-        lines.extend(_trace_lines(trace, beta))
-    title = MODE_TITLES[result.mode]
-    if result.settings.get("sentence_average"):
-        title = title.rstrip() + ", Sentence Average "
-    if category_level:
-        lines.append("")
-        lines.append("{:=^66}".format(title))
-        lines.append(" ".join(["Category".ljust(14), "TP".ljust(8), "FP".ljust(8), "FN".ljust(8), "P".ljust(8),
-                               "R".ljust(8), _beta_label(beta)]))
-        grouped = result.grouped_categories(category_level)
-        for error_type in sorted(grouped):
-            counts = grouped[error_type]
-            p, r, f = counts.scores(beta)
-            lines.append(" ".join([error_type.ljust(14), str(counts.tp).ljust(8), str(counts.fp).ljust(8),
-                                   str(counts.fn).ljust(8), str(p).ljust(8), str(r).ljust(8), str(f)]))
-    lines.append("")
-    lines.append("{:=^46}".format(title))
-    lines.append("\t".join(["TP", "FP", "FN", "Prec", "Rec", _beta_label(beta)]))
-    lines.append("\t".join(map(str, [result.tp, result.fp, result.fn, *result.rounded()])))
-    lines.append("{:=^46}".format(""))
-    lines.append("")
-    return "\n".join(lines) + "\n"
-
-
-def _trace_lines(trace: SentenceTrace, beta: float) -> list[str]:
-    rule = "{:-^40}".format("")
-    lines = [rule, f"Original sentence {trace.index}: {trace.source}"]
-    for pair in trace.pairs:
-        tp, fp, fn = pair.counts
-        local_p, local_r, local_f = rounded_scores(tp, fp, fn, beta)
-        global_p, global_r, global_f = rounded_scores(*pair.global_counts, beta)
-        lines.extend([
-            rule,
-            f"SENTENCE {trace.index} - HYP {pair.hyp_annotator} - REF {pair.ref_annotator}",
-            f"HYPOTHESIS EDITS : {pair.hyp_edits!r}",
-            f"REFERENCE EDITS  : {pair.ref_edits!r}",
-            f"Local TP/FP/FN   : {tp} {fp} {fn}",
-            f"Local P/R/F{beta}  : {local_p} {local_r} {local_f}",
-            "Global TP/FP/FN  : " + " ".join(map(str, pair.global_counts)),
-            f"Global P/R/F{beta}  : {global_p} {global_r} {global_f}",
-        ])
-    lines.append(rule)
-    lines.append(f"^^ HYP {trace.chosen[0]}, REF {trace.chosen[1]} chosen for sentence {trace.index}")
-    lines.append("Local results:")
-    lines.extend(_right_aligned_table([["Category", "TP", "FP", "FN"]]
-                                      + [[name, *counts] for name, counts in trace.categories.items()]))
-    return lines
-
-
-def _right_aligned_table(rows: list[list]) -> list[str]:
-    """Columns right-aligned to their widest cell plus 3 spaces (ERRANT's local table)."""
-    widths = [max(len(str(row[i])) for row in rows) + 3 for i in range(len(rows[0]))]
-    return ["".join(str(cell).rjust(width) for cell, width in zip(row, widths)) for row in rows]
 
 
 def compare_m2_files(hyp_path: str, ref_path: str, comparer: ErrantCompare | None = None) -> ErrantResult:

@@ -107,13 +107,13 @@ def choose_annotators(counts: np.ndarray, mask: np.ndarray, beta: float) -> np.n
 
 @dataclass(frozen=True)
 class M2Settings(Settings):
-    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
-    max_unchanged_words: int = setting(2, "unchanged words one system edit may span", non_negative_int,
-                                       ("max_unchanged",))
-    ignore_whitespace_casing: bool = setting(False, "drop system edits that change only case or spaces",
-                                             parse_bool, ("iwc",))
-    sentence_average: bool = setting(False, "mean of the sentence F-beta, each sentence against its best annotator "
-                                     "(SentM2, SentERRANT)", parse_bool)
+    beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"))
+    max_unchanged_words: int = setting(2, "most unchanged tokens one system edit may hold", non_negative_int,
+                                       ("max_unchanged",), flags=("--max-unchanged-words", "--max_unchanged_words"))
+    ignore_whitespace_casing: bool = setting(False, "drop system edits that only change spaces or letter case",
+                                             parse_bool, ("iwc",), flags=("--ignore-whitespace-casing", "--ignore_whitespace_casing"))
+    sentence_average: bool = setting(False, "SentM2: the mean of the sentence P/R/F, each sentence against its best "
+                                     "annotator", parse_bool, flags=("--sentence-average",))
 
 
 @dataclass

@@ -35,12 +35,16 @@ from typing import Sequence
 
 import numpy as np
 
-from ...core.models.inference import (Encoder, LoadedModel, check_max_length, check_parallel, check_positive,
-                                      check_texts, corpus_mean, import_backend, load_model, load_tokenizer,
-                                      mean_pooling_forward, regression_forward, run_batches)
+from ...core.cache import Cache
+from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, LoadedModel, cached_values, check_cache,
+                                      check_max_length, check_parallel, check_positive, check_texts, corpus_mean,
+                                      import_backend, input_key, load_model, load_tokenizer, mean_pooling_forward,
+                                      regression_forward, run_batches)
 from ...errors import InputError
 
 DEFAULT_THRESHOLD = 0.9
+SIMILARITY_NAMESPACE = "models/impara-similarity/1"
+"""Cached source-hypothesis similarities: a float64 cosine per (similarity model, pair of inputs)."""
 COSINE_EPSILON = 1e-8
 """torch.nn.CosineSimilarity's default eps: the product of the norms is at least this."""
 
@@ -69,6 +73,17 @@ def gate(similarity: np.ndarray, quality: np.ndarray, threshold: float) -> np.nd
     return np.where(np.asarray(similarity) > threshold, np.asarray(quality, dtype=np.float64), 0.0)
 
 
+def gated_scores(similarity: np.ndarray, logits: np.ndarray, threshold: float) -> np.ndarray:
+    """IMPARA's sentence scores from the similarities and the quality logits (NaN where not
+    computed, which must be only where the similarity does not exceed ``threshold``)."""
+    similarity = np.asarray(similarity, dtype=np.float64)
+    passing = similarity > threshold
+    logits = np.asarray(logits, dtype=np.float64)
+    if np.isnan(logits[passing]).any():
+        raise InputError(f"IMPARA: the quality of some hypotheses above the threshold {threshold:g} was not computed")
+    return gate(similarity, sigmoid(np.where(passing, logits, 0.0)), threshold)
+
+
 class IMPARAScorer:
     """IMPARA with its two models loaded once; embeddings are remembered per distinct sentence
     and ratings per distinct hypothesis, so scoring several systems computes each once.
@@ -77,12 +92,14 @@ class IMPARAScorer:
     ``se_model``: of the similarity encoder (``bert-base-cased`` as in impara.py);
     ``tokenizer``: of the tokenizer of both (default: the quality estimator's, as impara.py);
     ``threshold`` 0.9; ``batch_size`` 32 (what impara.py uses); ``device`` cpu, cuda[:N] or mps
-    (default: CUDA when available); ``dtype`` float32, float16 or bfloat16.
+    (default: CUDA when available); ``dtype`` float32, float16 or bfloat16; ``cache``: a
+    persistent :class:`~gecmetrics.core.cache.Cache` for the similarity of each (source,
+    hypothesis) pair and the quality of each hypothesis (None: none).
     """
 
     def __init__(self, qe_model: str, se_model: str = "bert-base-cased", *, tokenizer: str | None = None,
                  threshold: float = DEFAULT_THRESHOLD, max_length: int = 128, batch_size: int = 32,
-                 device: str | None = None, dtype: str = "float32") -> None:
+                 device: str | None = None, dtype: str = "float32", cache: Cache | None = None) -> None:
         self.threshold = check_threshold(threshold)
         self.max_length = check_max_length(max_length)
         self.batch_size = check_positive("batch_size", batch_size)
@@ -92,7 +109,19 @@ class IMPARAScorer:
         self.tokenizer_name = qe_model if tokenizer is None else tokenizer
         self.encoder = Encoder(load_tokenizer(transformers, self.tokenizer_name), self.max_length)
         self._embeddings: dict[str, np.ndarray] = {}
+        self._similarity: dict[tuple[str, str], float] = {}
         self._quality: dict[str, float] = {}
+        self.cache = check_cache(cache)
+        self.computed = 0
+        """How many model inputs this scorer has run (values read from the cache not counted)."""
+
+    def forget(self) -> None:
+        """Drop the embeddings, similarities, ratings and WordPiece ids remembered so far (the
+        persistent cache keeps its own)."""
+        self._embeddings.clear()
+        self._similarity.clear()
+        self._quality.clear()
+        self.encoder.pieces.clear()
 
     @property
     def fingerprints(self) -> dict[str, str]:
@@ -114,31 +143,51 @@ class IMPARAScorer:
             inputs = {text: self.encoder.single(text) for text in missing}
             self._embeddings.update(run_batches(inputs, self.batch_size, mean_pooling_forward(self.se), self.se,
                                                 self.encoder.pad_id))
+            self.computed += len(missing)
 
     def _rate(self, texts: list[str]) -> None:
         missing = [text for text in dict.fromkeys(texts) if text not in self._quality]
         if missing:
             inputs = {text: self.encoder.single(text) for text in missing}
-            outputs = run_batches(inputs, self.batch_size, regression_forward(self.qe), self.qe, self.encoder.pad_id)
-            self._quality.update((text, float(value)) for text, value in outputs.items())
+
+            def compute(chosen: list[str]) -> dict[str, float]:
+                outputs = run_batches({text: inputs[text] for text in chosen}, self.batch_size,
+                                      regression_forward(self.qe), self.qe, self.encoder.pad_id)
+                return {text: float(value) for text, value in outputs.items()}
+
+            values, computed = cached_values(self.cache, REGRESSION_NAMESPACE,
+                                             {text: input_key(self.qe, inputs[text]) for text in missing}, compute)
+            self._quality.update(values)
+            self.computed += computed
+
+    def _pair_similarities(self, pairs: list[tuple[str, str]]) -> None:
+        """The similarity of the pairs not known yet: from the cache, else from the embeddings of
+        their sentences (each distinct sentence embedded once)."""
+        missing = [pair for pair in dict.fromkeys(pairs) if pair not in self._similarity]
+        if not missing:
+            return
+
+        def compute(chosen: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
+            self._embed([text for pair in chosen for text in pair])
+            a = np.stack([self._embeddings[source] for source, _ in chosen])
+            b = np.stack([self._embeddings[hypothesis] for _, hypothesis in chosen])
+            return dict(zip(chosen, cosine(a, b).tolist()))
+
+        keys = {pair: input_key(self.se, self.encoder.single(pair[0]), self.encoder.single(pair[1]))
+                for pair in missing}
+        values, _ = cached_values(self.cache, SIMILARITY_NAMESPACE, keys, compute)
+        self._similarity.update(values)
 
     def similarities(self, sources: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
         """The cosine similarity of each source and hypothesis embedding."""
         return self._similarities([check_parallel(sources, hypotheses)])[0]
 
     def _similarities(self, checked: list[tuple[list[str], list[str]]]) -> list[np.ndarray]:
-        texts = [text for source_list, hypotheses in checked for text in (*source_list, *hypotheses)]
-        self.encoder.prepare(list(dict.fromkeys(texts)))
-        self._embed(texts)
-        results = []
-        for source_list, hypotheses in checked:
-            if not source_list:
-                results.append(np.zeros(0))
-                continue
-            a = np.stack([self._embeddings[text] for text in source_list])
-            b = np.stack([self._embeddings[text] for text in hypotheses])
-            results.append(cosine(a, b))
-        return results
+        pairs = [pair for source_list, hypotheses in checked for pair in zip(source_list, hypotheses)]
+        self.encoder.prepare(list(dict.fromkeys(text for pair in pairs for text in pair)))
+        self._pair_similarities(pairs)
+        return [np.array([self._similarity[pair] for pair in zip(source_list, hypotheses)], dtype=np.float64)
+                for source_list, hypotheses in checked]
 
     def qualities(self, hypotheses: Sequence[str]) -> np.ndarray:
         """sigmoid(QE(hypothesis)) of each hypothesis, gated or not."""
@@ -151,20 +200,29 @@ class IMPARAScorer:
         """IMPARA of each sentence (float64)."""
         return self.systems_sentence_scores(sources, [hypotheses])[0]
 
-    def systems_sentence_scores(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
+    def systems_sentence_scores(self, sources: Sequence[str], systems: Sequence[Sequence[str]],
+                                threshold: float | None = None) -> list[np.ndarray]:
         """:meth:`sentence_scores` of several systems on the same sources; the quality
-        estimator runs only on the hypotheses that pass the similarity threshold."""
+        estimator runs only on the hypotheses that pass the similarity threshold (``threshold``:
+        other than the scorer's, for this call)."""
+        threshold = self.threshold if threshold is None else check_threshold(threshold)
+        return [gated_scores(similarity, logits, threshold)
+                for similarity, logits in self.systems_parts(sources, systems, threshold)]
+
+    def systems_parts(self, sources: Sequence[str], systems: Sequence[Sequence[str]],
+                      threshold: float | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per system, the similarity of each sentence and the quality estimator's output (its
+        logit) where the similarity exceeds ``threshold`` (default: the scorer's), NaN elsewhere:
+        what :func:`gated_scores` turns into IMPARA under that threshold or any higher one."""
+        threshold = self.threshold if threshold is None else check_threshold(threshold)
         checked = [check_parallel(sources, hypotheses) for hypotheses in systems]
         similarities = self._similarities(checked)
         passing = [text for (_, hypotheses), similarity in zip(checked, similarities)
-                   for text, value in zip(hypotheses, similarity) if value > self.threshold]
+                   for text, value in zip(hypotheses, similarity) if value > threshold]
         self._rate(passing)
-        results = []
-        for (_, hypotheses), similarity in zip(checked, similarities):
-            logits = np.array([self._quality[text] if value > self.threshold else 0.0
-                               for text, value in zip(hypotheses, similarity)], dtype=np.float64)
-            results.append(gate(similarity, sigmoid(logits), self.threshold))
-        return results
+        return [(similarity, np.array([self._quality[text] if value > threshold else np.nan
+                                       for text, value in zip(hypotheses, similarity)], dtype=np.float64))
+                for (_, hypotheses), similarity in zip(checked, similarities)]
 
     def corpus_score(self, sources: Sequence[str], hypotheses: Sequence[str]) -> float:
         """impara.py ``--level corpus``: the mean of the sentence scores."""

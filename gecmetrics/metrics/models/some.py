@@ -30,9 +30,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ...core.models.inference import (Encoder, LoadedModel, check_max_length, check_parallel, check_positive,
-                                      corpus_mean, import_backend, load_model, load_tokenizer, regression_forward,
-                                      run_batches)
+from ...core.cache import Cache
+from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, LoadedModel, cached_values, check_cache,
+                                      check_max_length, check_parallel, check_positive, corpus_mean, import_backend,
+                                      input_key, load_model, load_tokenizer, regression_forward, run_batches)
 from ...errors import InputError
 
 HEADS = ("grammar", "fluency", "meaning")
@@ -76,12 +77,15 @@ class SOMEScorer:
     ``BertForSequenceClassification`` models (the authors' ``gfm-models/grammer``, ``fluency``,
     ``meaning``); ``tokenizer``: the tokenizer's name or folder (``bert-base-cased`` as in
     some.py); ``batch_size`` 64 as some.py's default; ``device`` cpu, cuda[:N] or mps (default:
-    CUDA when available); ``dtype`` float32, float16 or bfloat16.
+    CUDA when available); ``dtype`` float32, float16 or bfloat16; ``cache``: a persistent
+    :class:`~gecmetrics.core.cache.Cache` for the ratings (None: none), so that a rating computed
+    by any earlier run with the same model and input is read instead of computed.
     """
 
     def __init__(self, grammar_model: str, fluency_model: str, meaning_model: str, *,
                  tokenizer: str = "bert-base-cased", weights: SomeWeights | None = None, max_length: int = 128,
-                 batch_size: int = 64, device: str | None = None, dtype: str = "float32") -> None:
+                 batch_size: int = 64, device: str | None = None, dtype: str = "float32",
+                 cache: Cache | None = None) -> None:
         self.weights = SomeWeights() if weights is None else weights
         if not isinstance(self.weights, SomeWeights):
             raise InputError(f"weights must be a SomeWeights, got {type(self.weights).__name__}")
@@ -94,6 +98,15 @@ class SOMEScorer:
         self.tokenizer_name = tokenizer
         self.encoder = Encoder(load_tokenizer(transformers, tokenizer), self.max_length)
         self._ratings: dict[str, dict[Any, float]] = {head: {} for head in HEADS}
+        self.cache = check_cache(cache)
+        self.computed = 0
+        """How many model inputs this scorer has run (inputs read from the cache not counted)."""
+
+    def forget(self) -> None:
+        """Drop the ratings and WordPiece ids remembered so far (the persistent cache keeps its
+        own): a scorer kept for a whole corpus read in chunks stays small."""
+        self._ratings = {head: {} for head in HEADS}
+        self.encoder.pieces.clear()
 
     @property
     def fingerprints(self) -> dict[str, str]:
@@ -122,8 +135,16 @@ class SOMEScorer:
         build = self.encoder.pair if head == "meaning" else self.encoder.single
         inputs = {key: build(*key) if head == "meaning" else build(key) for key in missing}
         loaded = self.models[head]
-        outputs = run_batches(inputs, self.batch_size, regression_forward(loaded), loaded, self.encoder.pad_id)
-        memo.update((key, float(value)) for key, value in outputs.items())
+
+        def compute(chosen: list[Any]) -> dict[Any, float]:
+            outputs = run_batches({key: inputs[key] for key in chosen}, self.batch_size, regression_forward(loaded),
+                                  loaded, self.encoder.pad_id)
+            return {key: float(value) for key, value in outputs.items()}
+
+        values, computed = cached_values(self.cache, REGRESSION_NAMESPACE,
+                                         {key: input_key(loaded, inputs[key]) for key in missing}, compute)
+        memo.update(values)
+        self.computed += computed
 
     def ratings(self, sources: Sequence[str], hypotheses: Sequence[str]) -> dict[str, np.ndarray]:
         """The raw rating of each head per sentence (float32 values as float64 arrays)."""
@@ -151,9 +172,12 @@ class SOMEScorer:
         """SOME of each sentence (float64)."""
         return self.systems_sentence_scores(sources, [hypotheses])[0]
 
-    def systems_sentence_scores(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
-        """:meth:`sentence_scores` of several systems on the same sources."""
-        return [combine(r["grammar"], r["fluency"], r["meaning"], self.weights)
+    def systems_sentence_scores(self, sources: Sequence[str], systems: Sequence[Sequence[str]],
+                                weights: SomeWeights | None = None) -> list[np.ndarray]:
+        """:meth:`sentence_scores` of several systems on the same sources (``weights``: other
+        than the scorer's, for this call)."""
+        weights = self.weights if weights is None else weights
+        return [combine(r["grammar"], r["fluency"], r["meaning"], weights)
                 for r in self.systems_ratings(sources, systems)]
 
     def corpus_score(self, sources: Sequence[str], hypotheses: Sequence[str]) -> float:

@@ -35,9 +35,9 @@ from ...io.corpus import Corpus
 from ...io.text import check_lines
 from ...errors import InputError
 from ..m2.base import RunningFMetric, SentenceCounts
-from ...io.m2 import Block, Edit, check_blocks
+from ...io.m2 import Block, Edit, blocks_name, check_blocks
 from ..m2.lattice import GoldEdit
-from ..protocol import M2, Metric, Settings, choice, non_negative_int, parse_beta, positive_int, setting
+from ..protocol import M2, Metric, Settings, choice, non_negative_int, parse_beta, positive_int, setting, setting_label
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
                         pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
 
@@ -50,7 +50,7 @@ DEFAULT_MODEL = "bert-base-uncased"
 def parse_path(name: str, value: Any) -> str:
     """A model name or a path: non-empty text (slashes are part of it)."""
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"setting {name} must be a model name or a folder, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a model name or a folder, got {value!r}")
     return value.strip()
 
 
@@ -72,8 +72,24 @@ def parse_device(name: str, value: Any) -> str | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
         return None
     if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
-        raise InputError(f"setting {name} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
     return value.strip().lower()
+
+
+def parse_pt_lang(name: str, value: Any) -> str:
+    """PT-M2 and PT-ERRANT read M2 tokens as given and weigh each edit with a BERT model: the
+    language is the model's (``--model``); ``en`` (the default) is the one value."""
+    from ...core.lang import parse_lang
+
+    code = parse_lang(name, value)
+    if code != "en":
+        raise InputError(f"{setting_label(name)} {code}: PT-M2 and PT-ERRANT have no language rules of their own (the "
+                         "M2 tokens are read as given, joined by spaces, and the BERTScore weights are the model's): "
+                         "give a model of that language with --model instead")
+    return code
+
+
+parse_pt_lang.choices = ("en",)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -81,17 +97,25 @@ class PTSettings(Settings):
     """What a PT metric computes with. ``batch_size``, ``device`` and ``threads`` change speed
     and memory, not the number: they are left out of the signature."""
 
-    model: str = setting(DEFAULT_MODEL, "model name (Hugging Face) or local folder", parse_path)
-    num_layers: int | None = setting(None, "BERTScore layer (auto: the model's default, 9 for bert-base-uncased)",
-                                     optional_layer, ("layer",))
-    baseline: str = setting("auto", "rescaling baseline: auto, none, a model name or a bert_score baseline file",
-                            parse_path)
-    level: str = setting("sentence", "sentence (mean of sentence F, the authors' choice) or corpus", choice(*LEVELS))
-    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
-    batch_size: int = setting(64, "sentences encoded per batch (speed and memory only)", positive_int)
-    device: str | None = setting(None, "cpu, cuda, cuda:N (auto: CUDA when available)", parse_device)
-    threads: int = setting(1, "torch threads per process (0: torch's default; more may change the last bits)",
-                           non_negative_int)
+    model: str = setting(DEFAULT_MODEL, "Hugging Face model name (read from its cache once downloaded) or a local "
+                         "model folder", parse_path, flags=("--model",))
+    num_layers: int | None = setting(None, "layer whose output BERTScore uses (auto: the model's BERTScore default, 9 "
+                                     "for bert-base-uncased)", optional_layer, ("layer",), flags=("--layer",))
+    baseline: str = setting("auto", "rescaling baseline: the model's own (auto), none, a model name or a bert_score "
+                            "baseline file (P/R/F do not depend on it: it scales every edit weight by one factor)",
+                            parse_path, flags=("--baseline",))
+    level: str = setting("sentence", "sentence: mean of sentence F (the authors' recommended PT-M2); corpus: F of "
+                         "summed weights", choice(*LEVELS), flags=("--level",))
+    beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"))
+    batch_size: int = setting(64, "sentences encoded per batch (speed and memory only)", positive_int,
+                              flags=("--batch-size",))
+    device: str | None = setting(None, "where the model runs: cpu, cuda, cuda:N (default: CUDA when torch sees one, "
+                                 "else CPU)", parse_device, flags=("--device",))
+    lang: str = setting("en", "the M2's language: en only (the language is the model's, --model)", parse_pt_lang,
+                        ("language",), signature="lang", flags=("--lang",))
+    threads: int = setting(1, "torch threads per process (0: torch's default; one thread gives the same bits whatever "
+                           "the batches; more may be faster and change the 7th digit)", non_negative_int,
+                           flags=("--threads",))
 
     @property
     def engine_key(self) -> tuple:
@@ -101,8 +125,8 @@ class PTSettings(Settings):
 
 @dataclass(frozen=True)
 class PTM2Settings(PTSettings):
-    max_unchanged_words: int = setting(2, "unchanged words one system edit may span", non_negative_int,
-                                       ("max_unchanged",))
+    max_unchanged_words: int = setting(2, "most unchanged tokens one system edit may hold (the M2 scorer's setting)",
+                                       non_negative_int, ("max_unchanged",), flags=("--max-unchanged-words",))
 
 
 # ----------------------------------------------------------------------------- the model, once per process
@@ -138,7 +162,8 @@ class PTEngine:
             name = os.path.basename(os.path.normpath(os.path.expanduser(name)))
         return [("model", name), ("rev", loaded.revision), ("layer", str(loaded.num_layers)),
                 ("baseline", self.baseline_name), ("torch", loaded.torch_version.split("+")[0]),
-                ("transformers", loaded.transformers_version)]
+                ("transformers", loaded.transformers_version),
+                ("encoder", "direct" if loaded.direct else "transformers")]
 
 
 _ENGINES: dict[tuple, PTEngine] = {}
@@ -215,6 +240,7 @@ class PTMetric(RunningFMetric):
     positional = ("model",)
     rule = PT_RULE
     title: ClassVar[str] = "PT"
+    chunk_lines = 250  # BERT encodings are slow: progress moves, -p N workers share the lines
 
     @property
     def engine(self) -> PTEngine:
@@ -434,9 +460,10 @@ class PTErrant(PTMetric):
                        for keys in coders.values()] for block, coders in zip(blocks, gold)]
         return self._finish_prepare([" ".join(block.tokens) for block in blocks], gold, references, [])
 
-    def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[Block], name: str = "hypothesis M2"
+    def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[Block], name: str | None = None
                    ) -> np.ndarray:
         """Weighted (correct, proposed, gold) per sentence and coder, shape (D, A, 5)."""
+        name = blocks_name(hypothesis, name, "hypothesis M2")
         prepared, blocks = self._checked(prepared), check_blocks(hypothesis, name)
         if len(blocks) != len(prepared.sources):
             raise InputError(f"has {len(blocks)} sentences but the reference M2 has {len(prepared.sources)}", name)

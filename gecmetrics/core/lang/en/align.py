@@ -20,6 +20,7 @@ from array import array
 from functools import lru_cache
 from types import ModuleType
 
+from ....errors import InputError
 from .parse import ParsedSentence
 
 try:
@@ -42,9 +43,31 @@ def compiled_alignment_enabled() -> bool:
     return compiled is not None and os.environ.get(ENVIRONMENT_VARIABLE, "") in ("", "0")
 
 
+MAX_ALIGNMENT_CELLS = 25_000_000
+"""Upper bound of the alignment table, (original tokens + 1) x (corrected tokens + 1) cells, 12
+bytes each (about 300 MB): e.g. two 5,000-token texts, or a 14-token source and a 1.6
+million-token line. ERRANT fills the same table as Python lists (about 100 bytes a cell)."""
+
+
+class AlignmentTooLarge(InputError):
+    """Two sentences whose alignment table would exceed :data:`MAX_ALIGNMENT_CELLS`."""
+
+
+def check_alignment_size(orig_tokens: int, cor_tokens: int) -> None:
+    """An :class:`AlignmentTooLarge` error when two sentences of these lengths cannot be aligned
+    within :data:`MAX_ALIGNMENT_CELLS` (checked before anything is allocated)."""
+    cells = (orig_tokens + 1) * (cor_tokens + 1)
+    if cells > MAX_ALIGNMENT_CELLS:
+        raise AlignmentTooLarge(f"cannot align a {orig_tokens:,}-token sentence with a {cor_tokens:,}-token one: "
+                                f"{cells:,} table cells, more than the bound of {MAX_ALIGNMENT_CELLS:,} "
+                                "(gecmetrics.core.lang.en.align.MAX_ALIGNMENT_CELLS, about 300 MB)")
+
+
 def align(orig: ParsedSentence, cor: ParsedSentence, lev: bool = False, use_compiled: bool | None = None
           ) -> list[AlignOp]:
-    """The cheapest alignment as (operation, o_start, o_end, c_start, c_end), left to right."""
+    """The cheapest alignment as (operation, o_start, o_end, c_start, c_end), left to right;
+    an :class:`AlignmentTooLarge` error above :data:`MAX_ALIGNMENT_CELLS`."""
+    check_alignment_size(len(orig), len(cor))
     if use_compiled is None:
         use_compiled = compiled_alignment_enabled()
     if use_compiled:

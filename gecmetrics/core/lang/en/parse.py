@@ -17,6 +17,8 @@ from ....errors import InputError
 
 INSTALL_HINT = "pip install 'gecmetrics[errant]'"
 DEFAULT_MODEL = "en_core_web_sm"
+"""The official English model ERRANT loads; $GECMETRICS_SPACY_MODEL names another once for all runs."""
+MODEL_VARIABLE = "GECMETRICS_SPACY_MODEL"
 REQUIRED_PIPES = ("tagger", "parser", "lemmatizer")
 # ERRANT loads its model with the named entity recogniser disabled; nothing it reads comes from it
 EXCLUDED_PIPES = ("ner",)
@@ -102,6 +104,34 @@ class _StringTable(dict):
         return found
 
 
+def model_name(model: str | None = None) -> str:
+    """The spaCy model to load: ``model`` when given, else $GECMETRICS_SPACY_MODEL, else the
+    official ``en_core_web_sm``."""
+    if model is None:
+        model = os.environ.get(MODEL_VARIABLE, "").strip() or DEFAULT_MODEL
+    if not isinstance(model, str) or not model.strip():
+        raise InputError(f"the spaCy model must be a package name or a path, not {model!r}")
+    return model.strip()
+
+
+def installed_models() -> list[str]:
+    """The spaCy pipeline packages installed (for messages)."""
+    try:
+        import spacy.util
+
+        return sorted(spacy.util.get_installed_models())
+    except Exception:  # noqa: BLE001 - a message helper: never an error of its own
+        return []
+
+
+def model_missing(model: str) -> InputError:
+    """The one message for a model that does not load: what is installed, and how to choose."""
+    installed = ", ".join(installed_models()) or "none"
+    return InputError(f"spaCy model {model!r} not found (installed spaCy models: {installed}); choose one with "
+                      f"--spacy-model NAME (Python: spacy_model=NAME) or once for all runs with "
+                      f"{MODEL_VARIABLE}=NAME, or install the official one: python -m spacy download {DEFAULT_MODEL}")
+
+
 def _import_spacy() -> Any:
     try:
         import spacy
@@ -111,14 +141,12 @@ def _import_spacy() -> Any:
 
 
 class SpacyModel:
-    """A spaCy pipeline loaded on first use, by package name or path (``en_core_web_sm``)."""
+    """A spaCy pipeline loaded on first use, by package name or path (default: :func:`model_name`)."""
 
-    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = DEFAULT_BATCH_SIZE):
-        if not isinstance(model, str) or not model:
-            raise InputError(f"the spaCy model must be a package name or a path, not {model!r}")
+    def __init__(self, model: str | None = None, batch_size: int = DEFAULT_BATCH_SIZE):
         if not isinstance(batch_size, int) or batch_size < 1:
             raise InputError(f"batch size must be a positive integer, not {batch_size!r}")
-        self.model = model
+        self.model = model_name(model)
         self.batch_size = batch_size
         self._nlp: Any = None
         self._strings: dict[int, str] = {}  # a _StringTable once the model is loaded
@@ -147,8 +175,7 @@ class SpacyModel:
         try:
             nlp = spacy.load(self.model, exclude=list(EXCLUDED_PIPES))
         except OSError:
-            raise InputError(f"spaCy model {self.model!r} not found: install it (e.g. python -m spacy download "
-                             f"{DEFAULT_MODEL}) or give the name or path of an installed English model") from None
+            raise model_missing(self.model) from None
         if nlp.lang != "en":
             raise InputError(f"spaCy model {self.model!r} is for language {nlp.lang!r}: ERRANT's annotator needs "
                              "an English model")

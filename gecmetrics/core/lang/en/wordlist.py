@@ -3,7 +3,7 @@
 ERRANT 3.0.2 reads ``errant/en/resources/en_GB-large.txt``: the word list of the Hunspell
 dictionary ``en_GB-large`` of SCOWL release 2020.12.07 (170,565 words, -ise and -ize
 spellings, accented and unaccented forms). gecmetrics ships the same list, rebuilt from the
-SCOWL lists of Debian's ``scowl`` package by ``scripts/build_errant_words.py``
+SCOWL lists of Debian's ``scowl`` package by ``tests/data/build_errant_words.py``
 (:func:`scowl_en_gb_large`), as ``gecmetrics/data/errant/en_GB-large.txt.gz`` with SCOWL's
 copyright notice beside it. :func:`load_word_list` takes, in order:
 

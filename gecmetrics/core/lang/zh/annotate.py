@@ -25,18 +25,11 @@ import os
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ....errors import InputError
-from . import align as alignment
-from .classify import TypedEdit, classify
-from .data import CherrantData, load_data
-from .merge import merge
-from .text import PinyinTable, char_tokens, clean, to_simplified
-
-NO_ERROR = "没有错误"
-NOT_ANNOTATABLE = "无法标注"
-STRATEGIES = ("all", "first")
-
-NOOP, NA, EDITS = "noop", "NA", "edits"
+from ..base import EDITS, NOOP, NOT_ANNOTATABLE as NA, annotate_pair
+from .classify import TypedEdit
+from .data import CherrantData
+from .language import NO_ERROR, NOT_ANNOTATABLE_TEXT as NOT_ANNOTATABLE, STRATEGIES, ChineseCharacters  # noqa: F401
+from .text import char_tokens
 
 
 @dataclass(frozen=True)
@@ -76,29 +69,18 @@ class CharAnnotator:
 
     def __init__(self, data: CherrantData | str | os.PathLike | None = None, strategy: str = "all",
                  simplified: bool = True, use_compiled: bool | None = None):
-        if strategy not in STRATEGIES:
-            raise InputError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
-        self.data = data if isinstance(data, CherrantData) else load_data(data)
-        self.strategy = strategy
-        self.simplified = bool(simplified)
-        self.use_compiled = use_compiled
-        self.costs = alignment.CostModel(self.data, PinyinTable())
+        self.language = ChineseCharacters(data, strategy, simplified, use_compiled)
+        self.data, self.strategy, self.simplified = self.language.data, strategy, bool(simplified)
+        self.costs = self.language.costs
         self._annotations: dict[tuple[str, str], PairAnnotation] = {}
-        self._targets: dict[str, str] = {}
 
     def prepare_source(self, text: str) -> str:
         """A source as ChERRANT reads it: without whitespace."""
-        return clean(text)
+        return self.language.prepare_source(text)
 
     def prepare_target(self, text: str) -> str:
         """A target as ChERRANT reads it: without whitespace, then simplified (by default)."""
-        found = self._targets.get(text)
-        if found is None:
-            found = clean(text)
-            if self.simplified:
-                found = to_simplified(found)
-            self._targets[text] = found
-        return found
+        return self.language.prepare_target(text)
 
     def annotate(self, source: str, target: str) -> PairAnnotation:
         """The annotation of one prepared (source, target) pair (see :meth:`prepare_source`,
@@ -110,29 +92,10 @@ class CharAnnotator:
         return found
 
     def _annotate(self, source: str, target: str) -> PairAnnotation:
-        if not source:
-            raise InputError("empty source sentence (ChERRANT cannot annotate it)")
-        if not target:
-            raise InputError("empty target sentence (ChERRANT cannot annotate it)")
-        src_tokens = char_tokens(source)
-        tgt_tokens = char_tokens(target)
-        if target == NO_ERROR or source == target:
-            return PairAnnotation(NOOP, tuple(tgt_tokens))
-        if target == NOT_ANNOTATABLE:
-            return PairAnnotation(NA, tuple(tgt_tokens))
-        src_ids = self.costs.encode(src_tokens)
-        tgt_ids = self.costs.encode(tgt_tokens)
-        tab = alignment.table(src_ids, tgt_ids, self.costs, self.use_compiled)
-        alternatives: list[tuple[TypedEdit, ...]] = []
-        seen: set = set()
-        for path in alignment.cheapest_paths(tab):
-            edits = tuple(merge(path, src_tokens, tgt_tokens))
-            if edits not in seen:
-                seen.add(edits)
-                alternatives.append(tuple(classify(edits, tgt_tokens)))
-            if self.strategy == "first":
-                break
-        return PairAnnotation(EDITS, tuple(tgt_tokens), tuple(alternatives))
+        """ChERRANT's annotation of one pair (:func:`~gecmetrics.core.lang.base.annotate_pair` over
+        :class:`~gecmetrics.core.lang.zh.language.ChineseCharacters`)."""
+        found = annotate_pair(self.language, source, target)
+        return PairAnnotation(found.kind, found.target_tokens, found.alternatives if found.kind == EDITS else ())
 
     def block(self, source: str, targets: Sequence[str]) -> str:
         """The M2 block of one raw source and its raw targets (ids 0, 1, ...), blank line included."""

@@ -3,22 +3,13 @@ by operation only. A transposition is ``W`` (word order), a deletion ``R`` (redu
 insertion ``M`` (missing), a substitution ``S``."""
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Sequence
 
+from ..base import TypedEdit
 from .align import AlignOp
 
 DELETION = "-NONE-"
 TYPE_OF_OPERATION = {"T": "W", "D": "R", "I": "M", "S": "S"}
-
-
-class TypedEdit(NamedTuple):
-    """One M2 edit: source span [start, end), type, correction (target tokens joined by spaces,
-    '-NONE-' for a deletion)."""
-
-    start: int
-    end: int
-    type: str
-    correction: str
 
 
 def classify(edits: Sequence[AlignOp], tgt: Sequence[str]) -> list[TypedEdit]:

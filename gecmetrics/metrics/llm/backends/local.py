@@ -11,13 +11,13 @@ torch and transformers are optional (``pip install 'gecmetrics[pt]'``) and impor
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import inspect
 import os
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from ....core.models.loading import quiet_loading
 from ..answers import compact_answer
 from .base import BackendError, ChatRequest, Completion, settings_text, short_hash
 from .grammar import GRAMMAR_VERSION, ScoreGrammar, TokenTable, token_strings
@@ -35,19 +35,6 @@ def _import() -> tuple[Any, Any]:
     except ImportError as err:
         raise BackendError(f"local models need torch and transformers ({err}): {INSTALL_HINT}") from None
     return torch, transformers
-
-
-@contextlib.contextmanager
-def _quiet(transformers: Any) -> Iterator[None]:
-    """transformers' progress bars off while loading, then as they were."""
-    logging = transformers.utils.logging
-    was = logging.is_progress_bar_enabled()
-    logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        if was:
-            logging.enable_progress_bar()
 
 
 def folder_fingerprint(folder: str | os.PathLike[str]) -> str:
@@ -143,7 +130,7 @@ class TransformersBackend:
         if self._model is None:
             torch, transformers = _import()
             try:
-                with _quiet(transformers):
+                with quiet_loading(transformers):
                     model = transformers.AutoModelForCausalLM.from_pretrained(
                         self.folder or self.model, dtype=self.dtype, trust_remote_code=self.trust_remote_code)
                 model.to(self.device)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .alignment import MAX_GRID_CELLS, min_cost_edges, min_cost_grid
+from .alignment import MAX_GRID_CELLS, AlignmentTooLarge, min_cost_edges, min_cost_grid
 from .grid import EdgeGrid, grid_from_copies, grid_to_copies
 from .lattices import CompactLattice, EditLattice, ExactLattice, SearchCache, SplitLattice
 from .split import SPLIT_FROM, cut_points
@@ -23,6 +23,12 @@ ordinary sentences). Longer pairs use it too while its band stays within this ma
 its tables (which span every cell) within PYTHON_TABLE_CELLS; the others are aligned with
 NumPy, one line at a time."""
 
+MAX_OPEN_STATES = 5_000_000
+"""Open-edit states the compact search keeps per grid line, (unchanged tokens an edit may hold +
+1) x line width, about 50 bytes each: 250 MB. The default max_unchanged_words (2) reaches it
+with a 1.6-million-token line only; a large one (1000) is cut to the sentence's length first
+(no edit can hold more), so it matters only for two long texts."""
+
 PYTHON_TABLE_CELLS = 1_000_000
 """Largest (n + 1) * (m + 1) the pure-Python aligner's tables may span."""
 
@@ -38,6 +44,9 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str], max_unchange
     cells (two long and very different texts)."""
     source, hypothesis = list(source), list(hypothesis)
     n, m = len(source), len(hypothesis)
+    # an arc holds at most min(n, m) unchanged tokens (each is a source token and a hypothesis
+    # token): a larger bound allows nothing more, and would only widen the compact search
+    max_unchanged_words = min(max_unchanged_words, n, m)
     wide = WIDE_LATTICE * (n + m + 1)
     aligned = _python_alignment(source, hypothesis)
     if aligned is None:
@@ -79,6 +88,12 @@ def _python_alignment(source: list[str], hypothesis: list[str]) -> tuple[dict[tu
 
 
 def _compact(source: list[str], hypothesis: list[str], max_unchanged_words: int, grid: EdgeGrid) -> CompactLattice:
+    states = (max_unchanged_words + 1) * grid.width
+    if states > MAX_OPEN_STATES:
+        raise AlignmentTooLarge(f"a {len(hypothesis):,}-token hypothesis against a {len(source):,}-token sentence with "
+                                f"max_unchanged_words={max_unchanged_words:,} needs {states:,} open-edit states per "
+                                f"line, more than the bound of {MAX_OPEN_STATES:,} "
+                                "(gecmetrics.metrics.m2.lattice.build.MAX_OPEN_STATES, about 250 MB)")
     return CompactLattice(source, hypothesis, max_unchanged_words, len(hypothesis) + 1, grid)
 
 

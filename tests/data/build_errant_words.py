@@ -7,8 +7,8 @@ rebuilds the same set from them (the recipe is documented there). This script wr
 one word per line, gzip-compressed with a fixed header (so a rebuild gives the same bytes), and
 the README beside it with SCOWL's copyright notice taken verbatim from the package's README.
 
-    python scripts/build_errant_words.py            # writes gecmetrics/data/errant/
-    python scripts/build_errant_words.py --check    # rebuilds in memory, compares with the shipped file
+    python tests/data/build_errant_words.py            # writes gecmetrics/data/errant/
+    python tests/data/build_errant_words.py --check    # rebuilds in memory, compares with the shipped file
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import hashlib
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gecmetrics.core.lang.en.wordlist import (  # noqa: E402
@@ -34,13 +34,13 @@ The British English word list that ERRANT 3.0.2 uses for its SPELL type
 (`errant/en/resources/en_GB-large.txt`): the words of the Hunspell dictionary en_GB-large of
 SCOWL (Spell Checker Oriented Word Lists, by Kevin Atkinson, http://wordlist.aspell.net/),
 release {version}. gecmetrics rebuilds it from the final lists of Debian's `scowl` package
-(`scripts/build_errant_words.py`, recipe in `gecmetrics/annotate/wordlist.py`): British spellings
+(`tests/data/build_errant_words.py`, recipe in `gecmetrics/annotate/wordlist.py`): British spellings
 with -ise and -ize, variant level 1, sizes up to 70, every category, the hacker and Roman-numeral
 special lists, accented words also without accents, plus "mys" and "sangs" (produced by the
 Hunspell affix expansion). It holds the same {count:,} words as ERRANT's file (checked by
 `tests/test_annotate_peer.py`), sorted, one per line, UTF-8; SHA-256 of the uncompressed text:
 `{sha256}`.
-`python scripts/build_errant_words.py --check` rebuilds it and compares.
+`python tests/data/build_errant_words.py --check` rebuilds it and compares.
 
 SCOWL's copyright and licence notice follows, verbatim from the README of SCOWL {version}
 (as Debian's `scowl` package installs it: `/usr/share/doc/scowl/README.gz`).

@@ -17,8 +17,8 @@ its own). Its tokens, in id order:
 
 Nothing here is random, so a rebuild gives the same bytes:
 
-    python scripts/build_conll14_vocab.py           # writes gecmetrics/data/models/conll14_cased_vocab.txt
-    python scripts/build_conll14_vocab.py --check   # rebuilds in memory, compares with the shipped file
+    python tests/data/build_conll14_vocab.py           # writes gecmetrics/data/models/conll14_cased_vocab.txt
+    python tests/data/build_conll14_vocab.py --check   # rebuilds in memory, compares with the shipped file
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONLL14 = ROOT.parent / "shared" / "data" / "conll14"
 TEXTS = ("INPUT", "REF0", "REF1")
 TARGET = ROOT / "gecmetrics" / "data" / "models" / "conll14_cased_vocab.txt"

@@ -6,7 +6,7 @@ The originals are never installed or fetched here: give their checkouts and the 
 virtualenv holding their requirements (torch, transformers 4.46.3 -- the last line of releases
 whose tokenizers still accept SOME's ``pad_to_max_length`` -- numpy < 2, tqdm):
 
-    python scripts/oracle_some_impara.py --some-src DIR --some-python PY \\
+    python tests/data/oracle_some_impara.py --some-src DIR --some-python PY \\
         --impara-src DIR --impara-python PY [--systems AMU CAMB CUUI]
 
 Both originals hard-code CUDA; they run through benchmarks/_on_cpu.py, which keeps torch's
@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gecmetrics.core.models import tiny_bert_heads  # noqa: E402
@@ -106,7 +106,7 @@ def some_oracle(args, work: Path, systems: list[str]) -> None:
         "  the CPU, since some.py hard-codes torch.device('cuda')):",
         "  python _on_cpu.py some.py SYSTEM INPUT --g-dir FOLDER/grammer --f-dir FOLDER/fluency --m-dir FOLDER/meaning",
         "    [WEIGHTS] -> one score per line (the 'sentence' rows); the same with --system -> 'score: X' (the",
-        "    'corpus' row); made by scripts/oracle_some_impara.py.",
+        "    'corpus' row); made by tests/data/oracle_some_impara.py.",
         *(f"  {line}" for line in commands),
         "columns: SETTING/SYSTEM; default = --weight-g 0.55 --weight-f 0.43 --weight-m 0.02 (some.py's defaults);",
         "  values as printed (repr of the numpy float64 of each sentence; the corpus mean as printed).",
@@ -147,7 +147,7 @@ def impara_oracle(args, work: Path, systems: list[str]) -> None:
         "commands (cd RUNDIR; python benchmarks/_on_cpu.py, which runs impara.py with its .cuda() kept on the CPU):",
         "  python _on_cpu.py impara.py --src_file INPUT --pred_file SYSTEM --restore_dir FOLDER/qe [--threshold T]",
         "    --level sentence -> a Python list (the 'sentence' rows); --level corpus -> the mean (the 'corpus' row);",
-        "    made by scripts/oracle_some_impara.py. (impara.py's --batch_size and --max_len are not passed on: it",
+        "    made by tests/data/oracle_some_impara.py. (impara.py's --batch_size and --max_len are not passed on: it",
         "    scores in batches of 32 and at most 128 tokens.)",
         *(f"  {line}" for line in commands),
         "columns: SETTING/SYSTEM; t0.9 = the default threshold 0.9; values as printed (floats of the float32 scores).",

@@ -1,0 +1,34 @@
+"""compare_m2's options, shared by ``errant``, ``m2 compare`` and ``cherrant compare``: a
+module that registers no command, so importing it never half-loads a command group."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+from ..metrics.m2.compare import ErrantSettings
+from .options import settings_options
+
+MODE_FLAGS = (("dt", "detection_tokens"), ("ds", "detection_spans"), ("cs", "correction_spans"),
+              ("cse", "correction_types"))
+MODE_HELP = {"dt": "detection in terms of tokens", "ds": "detection in terms of spans",
+             "cs": "correction in terms of spans (default)", "cse": "correction in terms of spans and types"}
+
+
+def comparison_options(func: Callable) -> Callable:
+    """compare_m2's options: -b, -dt/-ds/-cs/-cse, -single, -multi, -filt, -cat (and
+    --sentence-average)."""
+    func = click.option("-cat", "category_level", type=click.IntRange(1, 3),
+                        help="Category scores. 1: operation (M, R, U); 2: main type (e.g. NOUN); 3: full type.")(func)
+    func = settings_options(ErrantSettings)(func)
+    for flag, name in reversed(MODE_FLAGS):
+        func = click.option(f"-{flag}", name, is_flag=True, help=f"Evaluate {MODE_HELP[flag]}.")(func)
+    return func
+
+
+def chosen_mode(flags: dict[str, Any]) -> str:
+    """The one evaluation mode given by -dt/-ds/-cs/-cse (cs by default); the flags are taken out."""
+    modes = [flag for flag, name in MODE_FLAGS if flags.pop(name, False)]
+    if len(modes) > 1:
+        raise click.UsageError(f"-{modes[0]} and -{modes[1]} are mutually exclusive")
+    return modes[0] if modes else "cs"

@@ -1,0 +1,82 @@
+"""``gecmetric report``: one self-contained HTML page (and/or its JSON) for an evaluation."""
+from __future__ import annotations
+
+import click
+
+from ..errors import InputError
+from ..io.atomic import check_not_input
+from ..output.report import read_report_corpus, report_data, write_report
+from ..output.report.data import DEFAULT_SAMPLES
+from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
+from . import main
+from .common import corpus_options, jobs_option, progress_unless
+from .options import GreedyCommand, GreedyOption
+
+
+@main.command(cls=GreedyCommand)
+@corpus_options()
+@click.option("--m2", "gold_m2", metavar="GOLD.m2",
+              help="Gold M2 of the same sentences: the reference edits (else the references annotated with ERRANT); "
+                   "adds M2 F0.5 to the default metrics.")
+@click.option("--hyp-m2", "hypothesis_m2", cls=GreedyOption, metavar="FILE.m2...",
+              help="The systems' ERRANT M2, one per -o file in the same order (else they are annotated here).")
+@click.option("--html", "html_path", metavar="PAGE.html", help="Write the page here.")
+@click.option("--json", "json_path", metavar="DATA.json", help="Write the data behind the page here.")
+@click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
+              help="Metric settings as in `compare` (comma-separated or several) [default: gleu, "
+                   "green:beta=0.5/1/2, m2 with --m2, gotoscorer]; ERRANT F0.5 is always added.")
+@click.option("--baseline", metavar="SYSTEM", help="The system the others are tested against [default: the first -o].")
+@click.option("--samples", type=click.IntRange(1), default=DEFAULT_SAMPLES, show_default=True,
+              help="Paired bootstrap resamples behind the intervals and p-values.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap and of sampled Shapley.")
+@click.option("--attribute", "attribute_texts", cls=GreedyOption, metavar="SPEC...",
+              help="Metrics whose sentence scores are attributed to the edits ('none': no attribution) "
+                   "[default: the first metric with text hypotheses and sentence scores].")
+@click.option("--methods", "method_texts", metavar="M,M...", default=",".join(METHODS), show_default=True,
+              help="Attribution methods: add, leave-one-out, shapley, sampled-shapley.")
+@click.option("--max-exact-edits", type=click.IntRange(0, MAX_EXACT_EDITS_LIMIT), default=DEFAULT_MAX_EXACT_EDITS,
+              show_default=True, help="Exact Shapley up to this many edits (sampled above).")
+@click.option("--permutations", type=click.IntRange(1), default=20, show_default=True,
+              help="Permutations of sampled Shapley.")
+@click.option("--human", metavar="TABLE", help="Human system scores (gjg15, seeda or a TSV file): adds the "
+                                               "meta-evaluation figures.")
+@click.option("--human-score", metavar="COLUMN", help="The human score column(s) [default: every human column].")
+@click.option("--spacy-model", default=None, metavar="NAME",
+              help="spaCy model of the ERRANT annotation [default: $GECMETRICS_SPACY_MODEL, else en_core_web_sm].")
+@click.option("--title", metavar="TEXT", help="The page's title.")
+@jobs_option
+def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, json_path, metric_texts, baseline,
+           samples, seed, attribute_texts, method_texts, max_exact_edits, permutations, human, human_score,
+           spacy_model, title, jobs):
+    """An HTML report of an evaluation: summary with intervals and significance, ERRANT's error
+    types, a sentence browser (edits marked TP/FP/FN), edit attribution and, with --human, the
+    meta-evaluation figures.
+
+    \b
+    gecmetric report -s INPUT -r REF0 REF1 --m2 official-2014.combined.m2 -o AMU CAMB CUUI --html report.html
+    gecmetric report -s INPUT -r REF0 REF1 -o AMU CAMB --json data.json --human gjg15
+
+    The page is one file that loads nothing; --json writes the data it shows.
+    """
+    if html_path is None and json_path is None:
+        raise InputError("nothing to write: give --html PAGE.html and/or --json DATA.json")
+    inputs = [source, *references, *hypotheses, gold_m2, *hypothesis_m2]
+    for path, flag in ((html_path, "--html"), (json_path, "--json")):
+        if path is not None:
+            check_not_input(path, inputs, flag)
+    corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
+    attribution = None if not attribute_texts else \
+        ("none" if [t.strip().lower() for t in attribute_texts] == ["none"] else list(attribute_texts))
+    data = report_data(corpus, list(metric_texts) if metric_texts else None, baseline=baseline, samples=samples,
+                       seed=seed, attribution=attribution, methods=_methods(method_texts),
+                       max_exact_edits=max_exact_edits, permutations=permutations, human=human,
+                       human_score=human_score, spacy_model=spacy_model, jobs=jobs, title=title,
+                       progress=progress_unless(False, "report"))
+    write_report(data, html_path, json_path)
+
+
+def _methods(text: str) -> list[str]:
+    methods = [item.strip() for item in text.split(",") if item.strip()]
+    if not methods:
+        raise InputError("--methods needs at least one attribution method")
+    return methods

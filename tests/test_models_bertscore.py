@@ -1,0 +1,187 @@
+"""Standalone BERTScore: idf weights and baselines as bert_score defines them (no torch needed);
+with the tiny BERT, sentence P, R, F and corpus means on CoNLL-2014 equal what the bert-score
+command printed (tests/data/models_tiny_bertscore.tsv and its sentence rows) at 4 decimals in
+six configurations (package conventions with two references, with the fast and the slow
+tokenizer; idf; one reference, another layer and a baseline file; no rescaling; layer 1 with
+idf), and for the empty system; scoring systems together equals scoring each alone; bad
+arguments are one InputError."""
+from __future__ import annotations
+
+import gzip
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gecmetrics.errors import InputError
+from gecmetrics.metrics.models.bertscore import baseline_row, idf_table
+
+DATA = Path(__file__).resolve().parent / "data"
+EXPECTED = DATA / "models_tiny_bertscore.tsv"
+SENTENCES = DATA / "models_tiny_bertscore_sentences.tsv.gz"
+CUSTOM_BASELINE = DATA / "bertscore_custom_baseline.tsv"
+MISSING_EXTRA = "model metric tests need torch and transformers (pip install 'gecmetrics[models]')"
+SYSTEMS = ("AMU", "CAMB", "CUUI")
+
+
+def read_expected() -> tuple[dict[str, str], list[dict[str, str]]]:
+    """The header facts of the corpus file and the rows of the (gzip) sentence file."""
+    facts = {}
+    for line in EXPECTED.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("# ") and ": " in line:
+            key, value = line[2:].split(": ", 1)
+            facts[key.strip()] = value.strip()
+    lines = [line.split("\t") for line in gzip.decompress(SENTENCES.read_bytes()).decode("utf-8").split("\n") if line]
+    return facts, [dict(zip(lines[0], row)) for row in lines[1:]]
+
+
+# ----------------------------------------------------------------------------- no model
+
+
+def test_idf_table_is_bert_scores() -> None:
+    """log((M + 1) / (c + 1)) over reference sentences counted once each, duplicates included."""
+    table, default = idf_table([(101, 7, 7, 102), (101, 8, 102), (101, 7, 102)])
+    assert default == math.log(4)
+    assert table == {101: 0.0, 102: 0.0, 7: math.log(4 / 3), 8: math.log(4 / 2)}
+
+
+def test_baselines_follow_the_package_conventions(tmp_path: Path) -> None:
+    assert baseline_row("none", "bert-base-uncased", 9) is None
+    auto = baseline_row("auto", "bert-base-uncased", 9)
+    assert auto.dtype == np.float32 and auto.tolist() == np.array([0.35375935, 0.3537393, 0.35219112],
+                                                                  dtype=np.float32).tolist()
+    custom = baseline_row(str(CUSTOM_BASELINE), "anything", 4)
+    assert custom.tolist() == np.array([0.3273558, 0.4480556, 0.2371406], dtype=np.float32).tolist()
+    with pytest.raises(InputError, match="no rescaling baseline known"):
+        baseline_row("auto", "no-such-model-here", 9)
+    with pytest.raises(InputError, match="no rescaling baseline known"):
+        baseline_row("auto", "bert-base-uncased", 9, lang="xx")
+    with pytest.raises(InputError, match="cannot read the baseline file"):
+        baseline_row(str(tmp_path / "missing.tsv"), "bert-base-uncased", 9)
+    with pytest.raises(InputError, match="no row for layer 20"):
+        baseline_row(str(CUSTOM_BASELINE), "bert-base-uncased", 20)
+    with pytest.raises(InputError, match="no bert-base-uncased baseline for layer 13"):
+        baseline_row("auto", "bert-base-uncased", 13)
+
+
+# ----------------------------------------------------------------------------- with the tiny BERT
+
+
+@pytest.fixture(scope="module")
+def tiny_bert_here(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the tiny BERT as ``bert-base-uncased`` (how the oracle was run: the
+    package's name conventions pick layer 9 and the en/bert-base-uncased baseline)."""
+    pytest.importorskip("torch", reason=MISSING_EXTRA)
+    pytest.importorskip("transformers", reason=MISSING_EXTRA)
+    from gecmetrics.core.models.tiny import build_tiny_bert
+
+    folder = tmp_path_factory.mktemp("bertscore") / "bert-base-uncased"
+    build_tiny_bert(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def conll(conll14: Path) -> dict[str, list[str]]:
+    """The files as the bert-score command reads them (``line.strip()``)."""
+    def read(name: str) -> list[str]:
+        with open(conll14 / name, encoding="utf-8") as handle:
+            return [line.strip() for line in handle]
+
+    return {name: read(name) for name in ("REF0", "REF1", "NULL", *SYSTEMS)}
+
+
+CONFIGURATIONS = {
+    # name: (BertScorer options, reference files); the model is "bert-base-uncased" read from the
+    # working folder (the tiny BERT's parent), as the command was run; C names the folder's path
+    "A": ({"baseline": "auto"}, ("REF0", "REF1")),
+    "B": ({"baseline": "auto", "idf": True}, ("REF0", "REF1")),
+    "C": ({"num_layers": 4, "baseline": str(CUSTOM_BASELINE), "idf": True, "model": None}, ("REF0",)),
+    "D": ({"num_layers": 6, "baseline": "none"}, ("REF0", "REF1")),
+    "F": ({"num_layers": 1, "baseline": "none", "idf": True}, ("REF0", "REF1")),
+}
+"""E (the slow tokenizer) has A's settings: only its corpus numbers are stored."""
+
+
+def scorer_for(folder: Path, name: str, conll: dict[str, list[str]]):
+    from gecmetrics.metrics.models.bertscore import BertScorer
+
+    options, references = dict(CONFIGURATIONS[name][0]), CONFIGURATIONS[name][1]
+    model = str(folder) if options.pop("model", "") is None else "bert-base-uncased"
+    here = os.getcwd()
+    os.chdir(folder.parent)
+    try:
+        scorer = BertScorer(model, device="cpu", **options)
+    finally:
+        os.chdir(here)
+    scorer.prepare([conll[reference] for reference in references])
+    return scorer
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGURATIONS))
+def test_conll14_equals_the_bert_score_package(name: str, tiny_bert_here: Path, conll) -> None:
+    facts, rows = read_expected()
+    scorer = scorer_for(tiny_bert_here, name, conll)
+    for system in SYSTEMS:
+        result = scorer.score(conll[system])
+        expected = np.array([[float(row[f"{name}_{part}"]) for part in "PRF"] for row in rows if row["system"] == system])
+        assert expected.shape == (len(conll[system]), 3)
+        assert np.abs(result.sentences - expected).max() < 5e-5, (name, system)
+        ours = np.array([result.corpus[part] for part in "PRF"])
+        corpus = [float(value) for value in facts[f"corpus {name} {system}"].split()]
+        assert np.abs(ours - corpus).max() < 5e-5, (name, system)
+        if name == "A":  # the slow tokenizer gives the same numbers
+            assert np.abs(ours - [float(value) for value in facts[f"corpus E {system}"].split()]).max() < 5e-5
+
+
+@pytest.mark.parametrize("name", ["A", "B"])
+def test_empty_hypotheses_as_the_package(name: str, tiny_bert_here: Path, conll) -> None:
+    """NULL (empty lines): raw P = R = F = 0, so each is -b / (1 - b) after rescaling."""
+    facts, _ = read_expected()
+    result = scorer_for(tiny_bert_here, name, conll).score(conll["NULL"])
+    baseline = baseline_row("auto", "bert-base-uncased", 9)
+    assert np.array_equal(result.sentences, np.tile(-baseline / (np.float32(1) - baseline), (len(conll["NULL"]), 1)))
+    corpus = [float(value) for value in facts[f"corpus {name} NULL"].split()]
+    assert np.abs(np.array([result.corpus[part] for part in "PRF"]) - corpus).max() < 5e-6
+
+
+def test_systems_scored_together_equal_each_alone(tiny_bert_here: Path, conll) -> None:
+    shared = scorer_for(tiny_bert_here, "B", conll)
+    together = {system: shared.score(conll[system][:200] + [""] * 1112).sentences for system in SYSTEMS}
+    encoded_together = shared.scorer.encoded_count
+    encoded_alone = 0
+    for system in SYSTEMS:
+        alone = scorer_for(tiny_bert_here, "B", conll)
+        assert np.array_equal(alone.score(conll[system][:200] + [""] * 1112).sentences, together[system])
+        encoded_alone += alone.scorer.encoded_count
+    assert encoded_together < encoded_alone
+
+
+def test_argument_checks(tiny_bert_here: Path, tmp_path: Path, conll) -> None:
+    from gecmetrics.metrics.models.bertscore import BertScorer, bertscore
+
+    with pytest.raises(InputError, match="no default layer"):
+        BertScorer(str(tiny_bert_here / ".." / "bert-base-uncased"))
+    with pytest.raises(InputError, match="no such model folder"):
+        BertScorer(str(tmp_path / "missing"), num_layers=2)
+    with pytest.raises(InputError, match="idf"):
+        BertScorer(str(tiny_bert_here), num_layers=2, idf="yes")
+    with pytest.raises(InputError, match="batch_size"):
+        BertScorer(str(tiny_bert_here), num_layers=2, batch_size=0)
+    with pytest.raises(InputError, match="num_layers must be between 0 and 12"):
+        BertScorer(str(tiny_bert_here), num_layers=13)
+    scorer = BertScorer(str(tiny_bert_here), num_layers=2)
+    with pytest.raises(InputError, match="prepare"):
+        scorer.score(["a"])
+    with pytest.raises(InputError, match="reference set 2 has 1 sentences"):
+        scorer.prepare([["a", "b"], ["a"]])
+    with pytest.raises(InputError, match="at least one reference set"):
+        scorer.prepare([])
+    scorer.prepare([["a", "b"]])
+    with pytest.raises(InputError, match="1 hypotheses for 2 reference sentences"):
+        scorer.score(["a"])
+    with pytest.raises(InputError, match="line 2 is not a string"):
+        scorer.score(["a", 3])
+    result = bertscore(["the cat ."], [["the cat ."]], model=str(tiny_bert_here), num_layers=2)
+    assert np.allclose(result.sentences, 1.0, atol=1e-6)

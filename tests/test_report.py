@@ -1,0 +1,527 @@
+"""The HTML report and edit attribution (gecmetrics.output.report, gecmetric report / attribute):
+the data are the library's own numbers (compare, paired tests, ERRANT's comparison, sentence
+scores, GoToScorer), the attribution's parts add up, the page is self-contained, and it opens in
+headless Chromium without an error or a network request (CoNLL-2014)."""
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gecmetrics.errors import InputError
+from gecmetrics.io.corpus import Corpus
+from gecmetrics.io.m2 import Block, parse_m2
+from gecmetrics.io.m2_references import apply_edits
+from gecmetrics.metrics.m2.compare import ErrantCompare, compare_tables
+from gecmetrics.metrics.registry import get_metric, resolve_metrics
+from gecmetrics.output.report import (SECTIONS, attribute_systems, attribution_tsv_of_systems, hypothesis_edits,
+                                      render_html, report_data, report_json, write_report)
+from gecmetrics.output.report.attribution import candidate_scorer
+from gecmetrics.run.compare import comparison_table
+from gecmetrics.run.engine import score_corpus
+from gecmetrics.stats.attribution import attribute_corpus_methods
+from gecmetrics.stats.significance import paired_test_from_statistics
+
+from tests import _chromium
+from tests.conftest import SPACY_TEST_MODEL, one_line_error, run_cli, unavailable, write_files
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# ---------------------------------------------------------------- a small corpus with its M2
+
+SOURCES = ["This are a apple .", "He go to school yesterday .", "I like it .", "She have two cat .",
+           "We was happy ."]
+REFERENCES = [["This is an apple .", "He went to school yesterday .", "I like it .", "She has two cats .",
+               "We were very happy ."],
+              ["This is an apple .", "He goes to school yesterday .", "I like it .", "She has two cats .",
+               "We were happy ."]]
+NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{}"
+GOLD = [
+    ["A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0", "A 2 3|||R:DET|||an|||REQUIRED|||-NONE-|||0",
+     "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||1", "A 2 3|||R:DET|||an|||REQUIRED|||-NONE-|||1"],
+    ["A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||0", "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||1"],
+    [NOOP.format(0), NOOP.format(1)],
+    ["A 1 2|||R:VERB:SVA|||has|||REQUIRED|||-NONE-|||0", "A 3 4|||R:NOUN:NUM|||cats|||REQUIRED|||-NONE-|||0",
+     "A 1 2|||R:VERB:SVA|||has|||REQUIRED|||-NONE-|||1", "A 3 4|||R:NOUN:NUM|||cats|||REQUIRED|||-NONE-|||1"],
+    ["A 1 2|||R:VERB:SVA|||were|||REQUIRED|||-NONE-|||0", "A 2 2|||M:ADV|||very|||REQUIRED|||-NONE-|||0",
+     "A 1 2|||R:VERB:SVA|||were|||REQUIRED|||-NONE-|||1"],
+]
+SYSTEMS = {
+    "A": [[(1, 2, "R:VERB:SVA", "is")], [(1, 2, "R:VERB:SVA", "goes")], [], [(1, 2, "R:VERB:SVA", "has")],
+          [(1, 2, "R:VERB:SVA", "were")]],
+    "B": [[(1, 2, "R:VERB:SVA", "is"), (2, 3, "R:DET", "an")], [(3, 3, "M:DET", "the")],
+          [(1, 2, "R:VERB:TENSE", "liked")], [(1, 2, "R:VERB:SVA", "has"), (3, 4, "R:NOUN:NUM", "cats")], []],
+    "SRC": [[], [], [], [], []],
+}
+
+
+def m2_text(sources, blocks) -> str:
+    return "".join(f"S {s}\n" + "".join(line + "\n" for line in lines) + "\n" for s, lines in zip(sources, blocks))
+
+
+def system_blocks(edits) -> list[Block]:
+    lines = [[f"A {s} {e}|||{t}|||{c}|||REQUIRED|||-NONE-|||0" for s, e, t, c in sentence] or [NOOP.format(0)]
+             for sentence in edits]
+    return parse_m2(m2_text(SOURCES, lines), "system")
+
+
+def small_corpus(with_m2: bool = True) -> Corpus:
+    hypotheses, m2 = {}, {}
+    for name, edits in SYSTEMS.items():
+        blocks = system_blocks(edits)
+        hypotheses[name] = [" ".join(apply_edits(block.tokens, block.edits)) for block in blocks]
+        m2[name] = blocks
+    return Corpus(SOURCES, REFERENCES, hypotheses, parse_m2(m2_text(SOURCES, GOLD), "gold"),
+                  hypothesis_m2=m2 if with_m2 else {})
+
+
+@pytest.fixture(scope="module")
+def small_report() -> tuple[Corpus, dict]:
+    corpus = small_corpus()
+    return corpus, report_data(corpus, baseline="SRC", samples=200, seed=3, attribution=["gleu", "green"])
+
+
+# ---------------------------------------------------------------- edits marked TP / FP / FN
+
+
+@st.composite
+def edit_lists(draw, tokens: int = 8):
+    """Non-overlapping edits of a sentence (unique spans), some with type UNK."""
+    starts = sorted(draw(st.sets(st.integers(0, tokens - 1), max_size=4)))
+    edits = []
+    for start in starts:
+        end = min(tokens, start + draw(st.integers(0, 1)))
+        if edits and start < edits[-1][1]:
+            continue
+        edits.append((start, end, draw(st.sampled_from(["R:NOUN", "M:DET", "U:DET", "UNK"])),
+                      draw(st.sampled_from(["a", "the", "-NONE-", "dogs"]))))
+    return edits
+
+
+def block_of(edits_by_annotator) -> Block:
+    lines = [f"A {s} {e}|||{t}|||{c}|||REQUIRED|||-NONE-|||{a}" for a, edits in enumerate(edits_by_annotator)
+             for s, e, t, c in edits]
+    return parse_m2(m2_text(["w0 w1 w2 w3 w4 w5 w6 w7"], [lines or [NOOP.format(0)]]), "t")[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(edit_lists(), edit_lists(), st.sampled_from(["cs", "cse", "ds"]), st.booleans(), st.booleans())
+def test_marked_edits_count_what_the_comparison_counts(hyp, ref, mode, single, filtered):
+    """For every pair, the marks add up to compare_tables' TP, FP and FN (spans unique on each
+    side): a hypothesis edit is TP or FP, a reference edit TP or FN, dropped edits unmarked."""
+    comparer = ErrantCompare(mode=mode, single=single, filter_types=("M:DET",) if filtered else ())
+    hyp_block, ref_block = block_of([hyp]), block_of([ref])
+    tp, fp, fn, _ = compare_tables(comparer.edit_tables(hyp_block)[0], comparer.edit_tables(ref_block)[0])
+    hyp_marks, ref_marks = comparer.marked_edits(hyp_block, ref_block, (0, 0))
+    assert [edit for edit, _ in hyp_marks] == hyp_block.edits_of(0)
+    assert sum(mark == "TP" for _, mark in ref_marks) == tp
+    assert sum(mark == "FN" for _, mark in ref_marks) == fn
+    assert sum(mark == "FP" for _, mark in hyp_marks) == fp
+    assert sum(mark == "TP" for _, mark in hyp_marks) == tp
+    assert all(mark is None for edit, mark in hyp_marks + ref_marks if edit.type == "M:DET" and filtered)
+
+
+def test_marked_edits_of_a_sentence():
+    comparer = ErrantCompare()
+    hyp = block_of([[(1, 2, "R:VERB", "is"), (3, 3, "M:DET", "the")]])
+    ref = block_of([[(1, 2, "R:VERB", "was")], [(1, 2, "R:VERB", "is"), (4, 5, "U:DET", "-NONE-")]])
+    assert [m for _, m in comparer.marked_edits(hyp, ref, (0, 0))[0]] == ["FP", "FP"]
+    hyp_marks, ref_marks = comparer.marked_edits(hyp, ref, (0, 1))
+    assert [m for _, m in hyp_marks] == ["TP", "FP"] and [m for _, m in ref_marks] == ["TP", "FN"]
+
+
+# ---------------------------------------------------------------- GoToScorer difficulty
+
+
+def test_sentence_difficulty_is_the_category_table_per_edit():
+    """Per-edit weights grouped by category give the original's -cat table (mean, count), and
+    each sentence's mean is the mean of its edits'."""
+    from gecmetrics.metrics.gotoscorer.scorer import (category_of, difficulty_table, judge, level_weights, read_gold,
+                                                       read_system, sentence_difficulty, weight_table)
+
+    corpus = small_corpus()
+    gold = read_gold(corpus.gold, 0)
+    judgments = judge(gold, [read_system(corpus.hypothesis_m2[name], gold, 0, name) for name in SYSTEMS])
+    table, weights = weight_table(judgments), level_weights(len(SYSTEMS))
+    difficulty = sentence_difficulty(gold, table, weights)
+    assert not np.isnan(difficulty.edit).any() and len(difficulty.edit) == len(gold.types)
+    for level in (1, 2, 3):
+        for row in difficulty_table(gold, table, weights, level):
+            mine = [w for t, w in zip(gold.types, difficulty.edit) if category_of(t, level) == row.category]
+            assert len(mine) == row.count and math.isclose(np.mean(mine), row.mean, abs_tol=1e-12)
+    # by hand: "is" (A, B right) and "an" (B) in sentence 1; 3 systems: weights 1 - n/3
+    assert difficulty.edit[:2].tolist() == pytest.approx([1 / 3, 2 / 3])
+    assert difficulty.sentence[0] == pytest.approx(0.5) and np.isnan(difficulty.sentence[2])
+    assert difficulty.count.tolist() == [2, 1, 0, 2, 2]
+
+
+# ---------------------------------------------------------------- the report's data
+
+
+def test_summary_is_compare_and_the_paired_tests(small_report):
+    corpus, data = small_report
+    metrics = resolve_metrics(["gleu", "green:beta=0.5/1/2", "m2", "gotoscorer"]) + [ErrantCompare()]
+    scored = score_corpus(metrics, corpus)
+    table = comparison_table(scored)
+    assert [c["label"] for c in data["columns"]] == table.labels
+    assert data["systems"] == ["A", "B", "SRC"] and data["baseline"] == "SRC"
+    for k, column in enumerate(data["columns"]):
+        assert column["scores"] == [row.scores[k] for row in table.rows]
+        metric = metrics[column["metric"]]
+        resampler = metric.resampler(column["part"], 2)
+        stats = scored.of_metric(column["metric"])
+        test = paired_test_from_statistics(resampler, {n: stats[n] for n in ["SRC", "A", "B"]}, "bs", 200, 3)
+        by_name = {s.name: s for s in test.systems}
+        assert column["p_values"] == [by_name[n].p_value for n in data["systems"]]
+        assert column["intervals"] == [list(by_name[n].interval) for n in data["systems"]]
+        assert column["p_values"][2] is None
+        assert column["ranks"] == [1 + sum(o > v for o in column["scores"]) for v in column["scores"]]
+    f05 = data["columns"][[c["label"] for c in data["columns"]].index("ERRANT F0.5")]
+    assert f05["ranks"] == [1, 2, 3]  # A proposes no wrong edit, B two; the source corrects nothing
+
+
+def test_sentence_scores_edits_and_types_are_the_metrics(small_report):
+    corpus, data = small_report
+    sentences = data["sentences"]
+    metrics = resolve_metrics(["gleu", "green:beta=0.5/1/2"])
+    scored = score_corpus(metrics, corpus)
+    for k, name in enumerate(data["systems"]):
+        gleu = metrics[0].sentence_matrix(scored.statistics[name][0])[0]
+        assert sentences["scores"]["0"][name] == pytest.approx(gleu.tolist(), abs=1e-6)
+        green = metrics[1].sentence_matrix(scored.statistics[name][1])
+        assert sentences["scores"]["3"][name] == pytest.approx(green[2].tolist(), abs=1e-6)
+    spread = np.ptp([sentences["scores"]["1"][n] for n in data["systems"]], axis=0)
+    assert sentences["spread"]["1"] == pytest.approx(spread.tolist(), abs=2e-6)
+    # B, sentence 1: both edits match annotator 0; sentence 2: "the" is FP, the reference's edit FN
+    assert [e[4] for e in sentences["edits"]["B"][0]] == ["TP", "TP"]
+    assert sentences["edits"]["B"][1] == [[3, 3, "the", "M:DET", "FP"]]
+    assert sentences["edits"]["A"][1] == [[1, 2, "goes", "R:VERB:SVA", "TP"]] and sentences["reference"]["A"][1] == 1
+    gold = sentences["gold"]
+    assert [gold[1][k][2] for k in sentences["missed"]["B"][1]] == ["went"]
+    assert [gold[4][k][2] for k in sentences["matched"]["A"][4]] == ["were"]
+    result = ErrantCompare().score(score_corpus([ErrantCompare()], corpus).statistics["B"][0])
+    for level in (1, 2, 3):
+        expected = {t: [c.tp, c.fp, c.fn] for t, c in result.grouped_categories(level).items()}
+        assert {t: v[:3] for t, v in data["errant"]["categories"]["B"][str(level)].items()} == expected
+    assert data["errant"]["categories"]["B"]["3"]["M:DET"] == [0, 1, 0, 0.0, 1.0, 0.0]
+    # GoToScorer's weights ride on annotator 0's gold edits
+    assert [g[5] for g in gold[0]][:2] == pytest.approx([1 / 3, 2 / 3]) and [g[5] for g in gold[0]][2:] == [None, None]
+    assert sentences["difficulty"][2] is None
+
+
+def test_attribution_parts_add_up_and_end_at_the_sentence_scores(small_report):
+    """Shapley and sampled Shapley parts add up to output minus source; the output's score is
+    the system's sentence score and the source's is SRC's (the metric's own sentence scores)."""
+    _, data = small_report
+    assert [a["label"] for a in data["attribution"]] == ["GLEU+ f", "GREEN b2"]
+    labels = [c["label"] for c in data["columns"]]
+    for attribution in data["attribution"]:
+        scores = data["sentences"]["scores"][str(labels.index(attribution["label"]))]
+        methods = attribution["methods"]
+        for name in ("A", "B"):
+            for d, rows in enumerate(attribution["values"][name]):
+                full, empty = attribution["full"][name][d], attribution["empty"][d]
+                assert full == pytest.approx(scores[name][d], abs=1e-6)
+                assert empty == pytest.approx(scores["SRC"][d], abs=1e-6)
+                for method in ("shapley", "sampled-shapley"):
+                    parts = [row[methods.index(method)] for row in rows]
+                    assert sum(parts) == pytest.approx(full - empty, abs=1e-5)
+                assert len(rows) == len(data["sentences"]["edits"][name][d])
+        assert attribution["by_type"]["B"]["R:DET"][0] == 1
+
+
+@st.composite
+def small_corpora(draw):
+    """Random systems over the small corpus's sentences: any subset of some candidate edits."""
+    options = [[(1, 2, "is"), (2, 3, "an"), (4, 5, "!")], [(1, 2, "went"), (3, 3, "the"), (0, 1, "She")],
+               [(1, 2, "love"), (3, 4, "!")], [(1, 2, "has"), (3, 4, "cats"), (2, 3, "three")],
+               [(1, 2, "were"), (2, 2, "very"), (3, 4, "!")]]
+    return [[e for e in edits if draw(st.booleans())] for edits in options]
+
+
+@settings(max_examples=15, deadline=None)
+@given(small_corpora(), st.sampled_from(["gleu", "green", "m2", "gleu-max"]))
+def test_report_attribution_is_the_module_with_the_metric_sentence_scores(edits, name):
+    """attribute_systems is stats.attribution with the metric's sentence score of each candidate
+    scored alone: equal to scoring every candidate as a corpus of one sentence; parts add up."""
+    corpus = small_corpus()
+    metric = get_metric(name)
+    systems = {"X": [[(s, e, c) for s, e, c in sentence] for sentence in edits]}
+    got = attribute_systems(corpus, metric, systems, methods=["shapley", "add", "sampled-shapley"],
+                            permutations=5)["X"]
+
+    def alone(rows, texts):
+        values = []
+        for row, text in zip(rows, texts):
+            one = Corpus([SOURCES[row]], [[ref[row]] for ref in REFERENCES], {"h": [text]}, [corpus.gold[row]])
+            values.append(metric.sentence_matrix(score_corpus([metric], one).statistics["h"][0])[0, 0])
+        return values
+
+    expected = attribute_corpus_methods(SOURCES, systems["X"], alone, ["shapley", "add", "sampled-shapley"],
+                                        permutations=5)
+    for mine, theirs in zip(got, expected):
+        for method in ("shapley", "add", "sampled-shapley"):
+            assert mine[method].values == pytest.approx(theirs[method].values, abs=1e-12)
+            assert mine[method].full_score == pytest.approx(theirs[method].full_score, abs=1e-12)
+        assert math.fsum(mine["shapley"].values) == pytest.approx(mine["shapley"].delta, abs=1e-9)
+        assert math.fsum(mine["sampled-shapley"].values) == pytest.approx(mine["sampled-shapley"].delta, abs=1e-9)
+
+
+def test_candidate_scores_do_not_depend_on_their_neighbours():
+    """M2's running annotator choice would carry from one candidate to the next: each is alone."""
+    corpus = small_corpus()
+    score = candidate_scorer(get_metric("m2"), corpus)
+    together = score([0, 1, 1, 3], ["This is an apple .", "He went to school yesterday .", "He go to school .",
+                                    "She has two cats ."])
+    apart = [score([r], [t])[0] for r, t in [(0, "This is an apple ."), (1, "He went to school yesterday ."),
+                                               (1, "He go to school ."), (3, "She has two cats .")]]
+    assert together.tolist() == apart and together[0] == 1.0
+
+
+def test_attribution_refusals():
+    corpus = small_corpus()
+    with pytest.raises(InputError, match="GoToScorer cannot attribute"):
+        attribute_systems(corpus, get_metric("gotoscorer"), {"A": hypothesis_edits(corpus.hypothesis_m2["A"])})
+    with pytest.raises(InputError, match="needs an ERRANT annotator"):
+        attribute_systems(corpus, get_metric("senterrant"), {"A": hypothesis_edits(corpus.hypothesis_m2["A"])})
+    with pytest.raises(InputError, match="4 lists of edits for 5 sentences"):
+        attribute_systems(corpus, get_metric("gleu"), {"A": [[]] * 4})
+    with pytest.raises(InputError, match="A: sentence 1: exact Shapley over 2 edits"):
+        attribute_systems(corpus, get_metric("gleu"), {"A": [[(1, 2, "x"), (3, 4, "y")]] + [[]] * 4},
+                          max_exact_edits=1, over_bound="error")
+
+
+def test_worker_processes_give_the_same_data():
+    corpus = small_corpus()
+    one = report_data(corpus, samples=100, attribution=["gleu", "m2"])
+    two = report_data(corpus, samples=100, attribution=["gleu", "m2"], jobs=2)
+    assert json.loads(report_json(one)) == json.loads(report_json(two))
+
+
+def test_report_arguments():
+    corpus = small_corpus()
+    for options, message in [({"baseline": "C"}, "unknown baseline 'C'"), ({"samples": 0}, "resamples"),
+                             ({"methods": ["nope"]}, "unknown attribution method"),
+                             ({"attribution": "gotoscorer"}, "GoToScorer cannot attribute"),
+                             ({"human": "gjg15"}, "scores 0 of the systems")]:
+        with pytest.raises(InputError, match=message):
+            report_data(corpus, ["green"], **options)
+    with pytest.raises(InputError, match="needs the text references"):
+        report_data(Corpus(SOURCES, [], {"A": SOURCES}))
+    with pytest.raises(InputError, match="not the data of a gecmetrics report"):
+        render_html({"title": "x"})
+
+
+# ---------------------------------------------------------------- the page
+
+
+def test_page_is_self_contained_and_holds_the_data(small_report, tmp_path):
+    _, data = small_report
+    page = render_html(data)
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page
+    assert not re.search(r"""(src|href)\s*=\s*["'](?!#)""", page)  # no source or link but in-page anchors
+    assert "@import" not in page and "url(" not in page and "//cdn" not in page
+    urls = set(re.findall(r"https?://[^\s\"'<>)]+", page))
+    assert urls <= {"http://www.w3.org/2000/svg"}  # the SVG namespace name, never fetched
+    for section in SECTIONS:
+        assert f'<section id="{section}">' in page
+    embedded = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(embedded) == json.loads(report_json(data))
+    assert "<" not in embedded
+    write_report(data, tmp_path / "r.html", tmp_path / "r.json")
+    assert (tmp_path / "r.html").read_text(encoding="utf-8") == page
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8")) == json.loads(report_json(data))
+
+
+def test_text_in_the_data_cannot_break_out_of_the_page():
+    corpus = small_corpus()
+    corpus.references[0][2] = "</script><script>alert(1)</script> & <!-- ."
+    data = report_data(corpus, ["green"], samples=20, attribution="none", title="<b>t</b>")
+    page = render_html(data)
+    assert "<script>alert(1)" not in page and "<b>t</b>" not in page
+    embedded = re.search(r'id="report-data">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(embedded)["sentences"]["references"][0][2].startswith("</script>")
+
+
+# ---------------------------------------------------------------- the commands
+
+
+@pytest.fixture
+def small_files(tmp_path) -> dict[str, str]:
+    corpus = small_corpus()
+    contents = {"src": SOURCES, "ref0": REFERENCES[0], "ref1": REFERENCES[1], "gold.m2": m2_text(SOURCES, GOLD)}
+    for name in SYSTEMS:
+        contents[name] = corpus.hypotheses[name]
+        contents[f"{name}.m2"] = m2_text(SOURCES, [[e.to_line() for e in b.edits] for b in corpus.hypothesis_m2[name]])
+    return write_files(tmp_path, contents)
+
+
+def test_report_command_writes_the_page_and_its_data(small_files, tmp_path):
+    f = small_files
+    code, out, err = run_cli("report", "-s", f["src"], "-r", f["ref0"], f["ref1"], "--m2", f["gold.m2"],
+                             "-o", f["A"], f["B"], f["SRC"], "--hyp-m2", f["A.m2"], f["B.m2"], f["SRC.m2"],
+                             "--html", str(tmp_path / "page.html"), "--json", str(tmp_path / "data.json"),
+                             "--baseline", "SRC", "--samples", "200", "--seed", "3", "--attribute", "gleu", "green")
+    assert code == 0, err
+    assert out == ""
+    data = json.loads((tmp_path / "data.json").read_text(encoding="utf-8"))
+    corpus = small_corpus()
+    direct = report_data(corpus, baseline="SRC", samples=200, seed=3, attribution=["gleu", "green"])
+    direct["corpus"]["files"] = data["corpus"]["files"]  # file names differ: the command read files
+    assert data == json.loads(report_json(direct))
+    assert (tmp_path / "page.html").read_text(encoding="utf-8") == render_html(data)
+
+
+def test_report_command_errors(small_files, tmp_path):
+    f = small_files
+    base = ["report", "-s", f["src"], "-r", f["ref0"], "-o", f["A"], "--hyp-m2", f["A.m2"], "--m2", f["gold.m2"]]
+    assert "nothing to write" in one_line_error(*base)
+    assert "is also an input" in one_line_error(*base, "--html", f["A"])
+    assert "unknown baseline" in one_line_error(*base, "--html", str(tmp_path / "x.html"), "--baseline", "Q")
+    assert "folder does not exist" in one_line_error(*base, "--json", str(tmp_path / "no" / "x.json"))
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_attribute_command(small_files):
+    f = small_files
+    args = ["attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"], "--hyp-m2", f["A.m2"],
+            f["B.m2"], "--metric", "gleu", "--method", "shapley,add"]
+    code, out, err = run_cli(*args, "--tsv")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split("\t") == ["system", "sentence", "method", "edit", "start", "end", "original", "correction",
+                                    "type", "attribution", "full_score", "empty_score"]
+    corpus = small_corpus()
+    expected = attribute_systems(corpus, get_metric("gleu"), {n: hypothesis_edits(corpus.hypothesis_m2[n])
+                                                             for n in ("A", "B")}, methods=["shapley", "add"])
+    assert out == attribution_tsv_of_systems(expected)
+    assert lines[1].startswith("A\t1\tshapley\t1\t1\t2\tare\tis\tR:VERB:SVA\t")
+    code, out, err = run_cli(*args, "--json")
+    rows = json.loads(out)
+    assert len(rows) == len(lines) - 1 and rows[0]["system"] == "A" and rows[0]["method"] == "shapley"
+    assert "GoToScorer cannot attribute" in one_line_error(*args[:-4], "--metric", "gotoscorer", "--m2", f["gold.m2"])
+    assert "choose one of --tsv and --json" in one_line_error(*args, "--tsv", "--json")
+    assert "over 2 edits" in one_line_error(*args, "--max-exact-edits", "1")
+
+
+def test_report_annotates_with_errant(spacy_model, small_files, tmp_path):
+    """Without --hyp-m2 and --m2, the systems and the references are annotated (spaCy)."""
+    f = small_files
+    code, _, err = run_cli("report", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"],
+                           "--json", str(tmp_path / "d.json"), "--spacy-model", SPACY_TEST_MODEL, "--samples", "50",
+                           "--metrics", "green")
+    assert code == 0, err
+    data = json.loads((tmp_path / "d.json").read_text(encoding="utf-8"))
+    assert data["corpus"]["reference_edits"] == "annotated" and data["corpus"]["system_edits"] == "annotated"
+    assert data["corpus"]["annotator"]["model"].startswith("en_core_web_sm")
+    assert [e[:4] for e in data["sentences"]["edits"]["B"][0]] == [[1, 2, "is", "R:VERB:SVA"], [2, 3, "an", "R:DET"]]
+    assert [c["label"] for c in data["columns"]] == ["GREEN b2", "ERRANT F0.5"]
+
+
+def test_report_and_attribute_take_the_model_from_the_environment(spacy_model, small_files, tmp_path, monkeypatch):
+    """$GECMETRICS_SPACY_MODEL alone (no --spacy-model) sets the model of the annotation, as in
+    every other command that parses."""
+    f = small_files
+    monkeypatch.setenv("GECMETRICS_SPACY_MODEL", SPACY_TEST_MODEL)
+    code, _, err = run_cli("report", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"],
+                           "--json", str(tmp_path / "d.json"), "--samples", "20", "--metrics", "green")
+    assert code == 0, err
+    data = json.loads((tmp_path / "d.json").read_text(encoding="utf-8"))
+    assert data["corpus"]["system_edits"] == "annotated" and data["corpus"]["annotator"]["model"].startswith(
+        "en_core_web_sm")
+    code, out, err = run_cli("attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["B"], "--metric",
+                             "green", "--tsv")
+    assert code == 0 and out, err
+
+
+# ---------------------------------------------------------------- in a browser
+
+
+USE_THE_CONTROLS = """
+  function first() { return document.querySelector("#sentence-list .sentence").getAttribute("data-sentence"); }
+  function choose(select, value) { select.value = value; select.dispatchEvent(new Event("change")); }
+  var controls = document.querySelectorAll("#sentence-controls select");
+  choose(controls[0], "spread"); result.spread = first();
+  choose(controls[0], "worst"); result.worst = first();
+  choose(controls[0], "difficulty"); result.difficulty = first();
+  choose(controls[0], "corpus"); choose(controls[3], "Prep");
+  result.prep = document.querySelector("#sentences .pager span").textContent;
+  choose(controls[3], "");
+  document.querySelectorAll("#sentences .pager button")[1].click(); result.second_page = first();
+  choose(document.querySelector("#types select"), "1");
+  result.heat_level_1 = document.querySelectorAll("#types-heatmap rect").length;
+"""
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if _chromium.chromium_binary() is None:
+        unavailable("chromium is not installed (apt-get install -y chromium): the page is not opened in a browser")
+    return _chromium
+
+
+def test_the_browser_probe_sees_errors_and_requests(chromium, tmp_path):
+    """The probe can fail: a page that asks for an image and throws is caught."""
+    page = tmp_path / "bad.html"
+    page.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
+                    '<img src="http://127.0.0.1:9/x.png"><script>console.error("boom"); null.x;</script></body></html>',
+                    encoding="utf-8")
+    probe = chromium.open_page(page)["probe"]
+    assert probe["loaded"] and "http://127.0.0.1:9/x.png" in probe["resources"]
+    assert any("boom" in e for e in probe["errors"]) and any("TypeError" in e for e in probe["errors"])
+
+
+def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path):
+    """CoNLL-2014 (AMU, CAMB, CUUI, INPUT, gold M2, GJG15 human scores): no error, no request,
+    every section drawn."""
+    from gecmetrics.output.report import read_report_corpus
+
+    corpus = read_report_corpus(str(conll14 / "INPUT"), [str(conll14 / "REF0"), str(conll14 / "REF1")],
+                                [str(conll14 / name) for name in ("AMU", "CAMB", "CUUI", "INPUT")],
+                                str(conll14 / "official-2014.combined.m2"))
+    data = report_data(corpus, samples=100, spacy_model=SPACY_TEST_MODEL, human="gjg15", baseline="INPUT")
+    page = tmp_path / "report.html"
+    write_report(data, page)
+    assert page.stat().st_size < 5 * 2**20
+    seen = chromium.open_page(page, USE_THE_CONTROLS)
+    probe, dom = seen["probe"], seen["dom"]
+    assert probe["loaded"] and probe["errors"] == [] and probe["violations"] == [] and probe["resources"] == []
+    assert 'data-rendered="yes"' in dom
+    for section in SECTIONS:
+        assert re.search(rf'<section id="{section}"><h2>', dom), section
+    assert dom.count("<tr") > 40 and 'id="summary-table"' in dom
+    assert re.search(r'id="types-heatmap"><svg', dom)
+    assert dom.count('class="sentence"') == 25
+    assert re.search(r'class="edit (TP|FP)"', dom) and 'class="edit FN"' in dom
+    assert 'id="attribution-table"' in dom and re.search(r'id="meta-figures">(<div class="figure"><svg)', dom)
+    assert data["meta"]["systems"] == ["AMU", "CAMB", "CUUI", "INPUT"]
+    # the controls re-draw without an error, in the data's order
+    sentences = data["sentences"]
+    actions = probe["actions"]
+    assert int(actions["spread"]) == 1 + int(np.argmax(sentences["spread"]["0"]))
+    assert int(actions["worst"]) == 1 + int(np.argmin(sentences["scores"]["0"]["AMU"]))
+    difficulty = np.array([np.nan if d is None else d for d in sentences["difficulty"]])
+    assert int(actions["difficulty"]) == 1 + int(np.nanargmax(difficulty))
+    typed = [d for d in range(len(sentences["source"])) if any(g[3] == "Prep" for g in sentences["gold"][d])
+             or any(e[3] == "Prep" for s in data["systems"] for e in sentences["edits"][s][d])]
+    assert actions["prep"] == f"{len(typed)} sentences; page 1 of {math.ceil(len(typed) / 25)}"
+    assert actions["heat_level_1"] > 0 and actions["second_page"] == "26"
+
+
+def test_report_benchmark_quick_run(shared_data):
+    """benchmarks/report_conll14.py --quick --no-peers runs and prints its timing and size lines."""
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "report_conll14.py"), "--quick", "--no-peers"],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    if "nothing to time" in done.stdout:
+        pytest.skip(done.stdout.strip())
+    assert re.search(r"^ours\s+gecmetric report -p 1\s+cpu\s+\d+\.\d+ s", done.stdout, re.MULTILINE), done.stdout
+    assert re.search(r"^page\s+\d+\.\d+ MB", done.stdout, re.MULTILINE), done.stdout

@@ -1,0 +1,119 @@
+"""Signals: SIGINT, SIGTERM or SIGHUP to a run with worker processes leaves no process behind
+(the process group is empty within 5 s), and an output file is complete or absent, never a
+partial file that looks complete."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import SPACY_TEST_MODEL
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
+ROOT = str(Path(__file__).resolve().parent.parent)
+WORDS = "the a cat dog sat on mat is was big small red runs ran".split()
+
+
+def corpus(folder: Path, lines: int, seed: int = 0) -> dict[str, str]:
+    rng = random.Random(seed)
+    texts = {"src": [" ".join(rng.choices(WORDS, k=rng.randint(3, 12))) for _ in range(lines)]}
+    texts["ref"] = [" ".join(line.split()[::-1]) for line in texts["src"]]
+    texts["sys"] = [line.replace("cat", "cats").replace("sat", "sits") for line in texts["src"]]
+    paths = {}
+    for name, content in texts.items():
+        (folder / name).write_text("".join(line + "\n" for line in content), encoding="utf-8")
+        paths[name] = str(folder / name)
+    return paths
+
+
+def start(*args: str) -> subprocess.Popen:
+    """The console script's code in a new session (its own process group)."""
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    return subprocess.Popen([sys.executable, "-c", "from gecmetrics.cli import run; run()", *args], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def group_empty(pgid: int, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def stop(process: subprocess.Popen, signum: int) -> tuple[int, str]:
+    process.send_signal(signum)
+    try:
+        _, err = process.communicate(timeout=10)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, err.decode()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+@pytest.mark.parametrize("command", ["gleu", "green-char", "m2-score"])
+def test_no_worker_outlives_a_signal(tmp_path, command, signum):
+    files = corpus(tmp_path, 80_000)
+    gold = tmp_path / "gold.m2"
+    gold.write_text("".join(f"S {line}\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\n"
+                            for line in Path(files["src"]).read_text().splitlines()), encoding="utf-8")
+    args = {"gleu": ["gleu", "-s", files["src"], "-r", files["ref"], "-o", files["sys"], "-i", "2000"],
+            "green-char": ["green", "-t", "char", "-s", files["src"], "-r", files["ref"], "-c", files["sys"]],
+            "m2-score": ["m2", "score", "-s", str(gold), "-o", files["sys"]]}[command]
+    process = start(*args, "-p", "2", "--chunk-lines", "500")
+    time.sleep(0.8)
+    if process.poll() is not None:
+        pytest.skip("the run finished before the signal (a very fast machine)")
+    code, err = stop(process, signum)
+    assert group_empty(process.pid), f"workers left after {signal.Signals(signum).name}"
+    assert code != 0 and len(err.strip().splitlines()) == 1, err
+
+
+def test_annotation_workers_end_with_the_run(tmp_path, spacy_model):
+    files = corpus(tmp_path, 20_000)
+    process = start("m2", "annotate", "-orig", files["src"], "-cor", files["sys"], "-o", str(tmp_path / "out.m2"),
+                    "-p", "2", "--spacy-model", SPACY_TEST_MODEL)
+    time.sleep(6)
+    code, err = stop(process, signal.SIGTERM)
+    assert group_empty(process.pid) and code != 0
+    assert not (tmp_path / "out.m2").exists() and not list(tmp_path.glob(".out.m2.*")), "a partial output was left"
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.integers(200, 30_000), delay=st.floats(0.0, 3.0), seed=st.integers(0, 100),
+       signum=st.sampled_from([signal.SIGINT, signal.SIGTERM]))
+def test_an_output_file_is_complete_or_absent(tmp_path_factory, lines, delay, seed, signum):
+    """m2 refs of a random M2 file, stopped at a random moment: the files it writes are each
+    either absent or exactly what an uninterrupted run writes."""
+    folder = tmp_path_factory.mktemp("refs")
+    rng = random.Random(seed)
+    blocks = []
+    for k in range(lines):
+        tokens = rng.choices(WORDS, k=rng.randint(2, 9))
+        edits = "".join(f"A 0 1|||R:X|||{rng.choice(WORDS)}|||REQUIRED|||-NONE-|||{a}\n" for a in range(2))
+        blocks.append(f"S {' '.join(tokens)}\n{edits}\n")
+    (folder / "gold.m2").write_text("".join(blocks), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import run; run()", "m2", "refs",
+                           str(folder / "gold.m2"), "-o", str(folder / "whole")], env={**os.environ, "PYTHONPATH": ROOT},
+                          capture_output=True)
+    assert done.returncode == 0, done.stderr
+    process = start("m2", "refs", str(folder / "gold.m2"), "-o", str(folder / "cut"))
+    time.sleep(delay)
+    if process.poll() is None:
+        stop(process, signum)
+    assert group_empty(process.pid)
+    for written in (folder / "cut").glob("*") if (folder / "cut").exists() else []:
+        assert not written.name.startswith("."), f"a temporary file was left: {written.name}"
+        assert written.read_bytes() == (folder / "whole" / written.name).read_bytes(), written.name
