@@ -12,6 +12,8 @@ SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 # Tests never read or fill the user's persistent cache: the default cache is off unless a test
 # gives one (Cache(tmp_path), --cache DIR); worker processes inherit the variable.
 os.environ["GECMETRICS_CACHE"] = "off"
+# Tests that rely on PT-M2's default encoder (bert-base-uncased) do not depend on the user's choice
+os.environ.pop("GECMETRICS_PT_MODEL", None)
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from gecmetrics.core.lang.en.parse import SpacyModel, sentence_from_words
 from gecmetrics.core.lang.en.parsestore import model_namespace, pack_parse, parse_key, unpack_parse
 from gecmetrics.io.m2 import format_m2
 from gecmetrics.metrics.errant import Annotator
-from gecmetrics.metrics.errant import metric as errant_metric
+from gecmetrics.metrics.errant import languages as errant_languages
 from tests.conftest import SPACY_TEST_MODEL as MODEL, run_cli, write_files
 from tests.test_errant_metric import GOLD_M2, SOURCES, SYSTEMS
 
@@ -200,12 +200,12 @@ def test_warm_run_through_the_command_parses_nothing(spacy_model, tmp_path, monk
             "--spacy-model", MODEL, "--signature"]
     runs = []
     for _ in range(2):
-        monkeypatch.setattr(errant_metric, "_MODELS", {})
+        monkeypatch.setattr(errant_languages, "_MODELS", {})
         runs.append(run_cli("--cache", str(tmp_path / "cache"), *args))
-        runs[-1] += (errant_metric._MODELS[MODEL].parsed,)
+        runs[-1] += (errant_languages._MODELS[MODEL].parsed,)
     (code1, out1, err1, parsed1), (code2, out2, err2, parsed2) = runs
     assert code1 == code2 == 0 and out1 == out2 and err1 == err2 and "|cache:on|" in err1
-    assert parsed1 > 0 and parsed2 == 0 and errant_metric._MODELS[MODEL]._nlp is None
+    assert parsed1 > 0 and parsed2 == 0 and errant_languages._MODELS[MODEL]._nlp is None
     code, out, err = run_cli("--no-cache", *args)
     assert out == out1 and err == err1.replace("|cache:on", "")
 
@@ -247,10 +247,10 @@ def test_dask_workers_use_the_runs_cache(spacy_model, tmp_path, monkeypatch):
     files = write_files(tmp_path, {"src": SOURCES, "hyp": SYSTEMS["odd"]})
     folder = tmp_path / "cache"
     args = ["m2", "annotate", "-orig", files["src"], "-cor", files["hyp"], "--spacy-model", MODEL]
-    monkeypatch.setattr(errant_metric, "_MODELS", {})
+    monkeypatch.setattr(errant_languages, "_MODELS", {})
     code, out, err = run_cli("--cache", str(folder), *args, "--dask", "local", "-p", "2", "--chunk-lines", "2")
     assert code == 0, err
-    assert MODEL not in errant_metric._MODELS or errant_metric._MODELS[MODEL].parsed == 0
+    assert MODEL not in errant_languages._MODELS or errant_languages._MODELS[MODEL].parsed == 0
     assert out == run_cli("--no-cache", *args)[1]
     namespace = model_namespace(spacy_model)
     assert list(Cache(folder).info().namespaces) == [namespace]

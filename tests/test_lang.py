@@ -124,11 +124,13 @@ def test_errant_lang_zh_prints_compare_m2_for_evaluation(mucgec_files: dict, opt
 
 
 @pytest.mark.reproduction
-def test_errant_lang_zh_default_table_and_signature(mucgec_files: dict):
+def test_errant_lang_zh_default_table_and_signature(mucgec_files: dict, tmp_path):
     files = mucgec_files
-    code, out, err = run_cli("errant", "-s", str(files["src"]), "-r", str(files["ref"]), "-o", str(files["hyp"]),
-                             "--lang", "zh", "--signature", "-p", "2", "--chunk-lines", "300")
+    code, out, err = run_cli("--cache", str(tmp_path / "cache"), "errant", "-s", str(files["src"]), "-r",
+                             str(files["ref"]), "-o", str(files["hyp"]), "--lang", "zh", "--signature", "-p", "2",
+                             "--chunk-lines", "300")
     assert code == 0, err
+    assert "cache:" not in err  # character segmentation is not kept in the cache: the signature does not say so
     rows = [[cell.strip() for cell in line.split("|")[2:-1]] for line in out.splitlines() if str(files["hyp"]) in line]
     assert rows == [["1084", "1635", "3003", "0.3987", "0.2652", "0.3622"]]
     assert err.startswith("ChERRANT|mode:cs|beta:0.5|lang:zh|data:published|pypinyin:")

@@ -187,10 +187,16 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path):
         return {name: [r.to_dict() for r in results] for name, results in scored.results().items()}, \
             scored.encoded_texts
 
+    def signatures(scored: dict) -> set[str]:
+        return {row.pop("signature") for rows in scored.values() for row in rows}
+
     cache = Cache(tmp_path / "store")
     cold, computed_cold = run(three, cache)
     warm, computed_warm = run(three, cache)
     disabled, computed_disabled = run(three, Cache(enabled=False))
+    on, off = signatures(cold) | signatures(warm), signatures(disabled)
+    assert all(s.endswith("|cache:on|version:0.1.0") for s in on) and not any("cache:" in s for s in off)
+    assert {s.replace("|cache:on", "") for s in on} == off
     assert cold == warm == disabled
     assert computed_warm == 0 and computed_cold == computed_disabled > 0
     assert {"models/bert-regression/1", "models/impara-similarity/1"} <= set(cache.info().namespaces)
@@ -362,11 +368,11 @@ def test_settings_flags_and_signatures(models):
     libraries = f"torch:{torch.__version__.split('+')[0]}|transformers:{transformers.__version__}"
     assert metric.signature == ("SOME|grammar:grammer@16e4a2f1d0f3|fluency:fluency@25496e96e2f6|"
                                 "meaning:meaning@b14c78e0d948|tokenizer:grammer|weights:0.2,0.3,0.5|max_len:128|"
-                                f"dtype:float32|{libraries}|version:0.1.0")
+                                f"dtype:float32|{libraries}|cache:on|version:0.1.0")  # each test here has a cache of its own
     assert some_metric(models, batch_size=3, threads=2, device="auto").signature == some_metric(models).signature
     assert impara_metric(models, threshold=0.95).signature == (
         "IMPARA|qe:qe@14880037238b|se:se@84d52d4cd4c7|tokenizer:qe|threshold:0.95|max_len:128|dtype:float32|"
-        f"{libraries}|version:0.1.0")
+        f"{libraries}|cache:on|version:0.1.0")
     heads = [str(models["some"] / h) for h in ("grammer", "fluency", "meaning")]
     by_head = get_metric("some", grammar_model=heads[0], fluency_model=heads[1], meaning_model=heads[2],
                          tokenizer=heads[0], device="cpu")

@@ -110,6 +110,11 @@ def results_of(scored) -> dict:
     return {name: [r.to_dict() for r in results] for name, results in scored.results().items()}
 
 
+def signatures_of(results: dict) -> set[str]:
+    """The signatures of results_of's rows, taken out of them (they differ by cache:on only)."""
+    return {row.pop("signature") for rows in results.values() for row in rows}
+
+
 # --------------------------------------------------------------------------- against the originals
 
 
@@ -250,6 +255,9 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path, whic
         cold, computed_cold = run(three, cache)
         warm, computed_warm = run(three, cache)
         disabled, computed_disabled = run(three, Cache(enabled=False))
+        on, off = signatures_of(cold) | signatures_of(warm), signatures_of(disabled)
+        assert all("|cache:on|version:" in s for s in on) and not any("cache:" in s for s in off)
+        assert {s.replace("|cache:on", "") for s in on} == off
         assert cold == warm == disabled
         assert computed_warm == 0 and computed_cold == computed_disabled > 0
         assert namespace in cache.info().namespaces
@@ -502,7 +510,8 @@ def test_settings_flags_and_signatures(models):
     metric = scribendi_metric(models, threshold="0.9", token_sort="levenshtein", batch_size=7)
     assert metric.column_labels() == ["Scribendi t0.9 levenshtein"] and metric.fraction is False
     assert VERSIONS.sub("", str(metric.signature)) == (
-        "Scribendi|model:gpt2@bf3562203989|threshold:0.9|token_sort:levenshtein|dtype:float32|version:0.1.0")
+        "Scribendi|model:gpt2@bf3562203989|threshold:0.9|token_sort:levenshtein|dtype:float32|cache:on|"
+        "version:0.1.0")  # this module's tests each have a cache of their own
     torch = sys.modules["torch"]
     assert f"|torch:{torch.__version__.split('+')[0]}|" in metric.signature
     assert scribendi_metric(models, batch_size=3, threads=2, device="auto").signature == \
@@ -510,7 +519,7 @@ def test_settings_flags_and_signatures(models):
     bert_metric = bertscore_metric(models, idf="yes", batch_size=3)
     assert VERSIONS.sub("", str(bert_metric.signature(2))) == (
         "BERTScore|model:bert-base-uncased@a6fa31ceec89|layer:9|idf:yes|baseline:bert-base-uncased|dtype:float32|"
-        "refs:2|version:0.1.0")
+        "refs:2|cache:on|version:0.1.0")
     assert bert_metric.column_labels() == ["BERTScore idf rescaled P", "BERTScore idf rescaled R",
                                            "BERTScore idf rescaled F"]
     assert bertscore_metric(models, layer=4, baseline="none").column_labels()[2] == "BERTScore L4 F"

@@ -230,3 +230,27 @@ def test_bad_files_are_one_line(files, tiny_model) -> None:
                                                                    files["refs.m2"], files["gold.m2"], *tiny)
     assert "needs the gold annotation" in one_line_error("compare", "-s", files["copy"], "-r", files["sys"], "-o",
                                                          files["sys"], "--metrics", tiny_spec(tiny_model))
+
+
+def test_the_encoder_can_be_set_once_in_the_environment(files, tiny_model, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """$GECMETRICS_PT_MODEL names the encoder where --model is not given (an empty value: the
+    default); --model wins; a bad value is one line naming the flag and the variable."""
+    options = tiny_options(tiny_model)
+    at = options.index("--model")
+    without_model = options[:at] + options[at + 2:]
+    args = ["pt-m2", "-s", files["gold.m2"], "-o", files["sys"], "--json"]
+    code, expected, err = run_cli(*args, *options)
+    assert code == 0, err
+    monkeypatch.setenv("GECMETRICS_PT_MODEL", str(tiny_model))
+    code, out, err = run_cli(*args, *without_model)
+    assert code == 0 and out == expected, err
+    assert PTM2(**TINY_SETTINGS).settings.model == str(tiny_model)
+    monkeypatch.setenv("GECMETRICS_PT_MODEL", str(tmp_path / "missing"))
+    code, out, err = run_cli(*args, *options)
+    assert code == 0 and out == expected, err
+    error = one_line_error(*args, *without_model)
+    assert f"{tmp_path / 'missing'}: no such model folder" in error
+    assert "--model" in error and "$GECMETRICS_PT_MODEL" in error
+    monkeypatch.setenv("GECMETRICS_PT_MODEL", "  ")
+    assert PTM2().settings.model == PTM2(model="bert-base-uncased").settings.model == "bert-base-uncased"

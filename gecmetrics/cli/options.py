@@ -85,8 +85,9 @@ def settings_options(settings_class: type, names: Sequence[str] | None = None) -
                                     help=f"{help_text}  [default: {_shown(default)}]")(func)
             else:
                 metavar = "|".join(getattr(info.parse, "choices", ())) or None
-                func = click.option(*info.flags, name, default=None, metavar=metavar,
-                                    help=f"{help_text}  [default: {_shown(default)}]")(func)
+                if not (default is None and "(default: " in help_text):  # an unset value the help explains
+                    help_text = f"{help_text}  [default: {_shown(default)}]"
+                func = click.option(*info.flags, name, default=None, metavar=metavar, help=help_text)(func)
         return func
     return decorate
 

@@ -272,11 +272,13 @@ class ErrantText(ErrantCompare):
         fields += [("merge", s.merge)] if s.merge != "rules" else []
         fields += [flag for flag, on in (("lev", s.lev), ("tok", s.tokenise)) if on]
         fields += [("refs", "annotated")] if s.annotate_refs else []
-        if s.lang == ENGLISH:
+        cached: list[tuple[str, str]] = []
+        if s.lang == ENGLISH:  # other languages' tokenisations are not kept in the cache
             path = word_list_path(s.word_list)
             if path != SHIPPED_WORDS:
                 fields.append(("words", words_checksum(load_word_list(path))[:12]))
-        return name, fields + list(self.versions().items()) + cache_signature_fields()
+            cached = cache_signature_fields()
+        return name, fields + list(self.versions().items()) + cached
 
     def settings_dict(self) -> dict:
         s = self.settings

@@ -42,6 +42,8 @@ from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_s
                         pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
 
 DEFAULT_MODEL = "bert-base-uncased"
+MODEL_VARIABLE = "GECMETRICS_PT_MODEL"
+"""Names the PT encoder once for all runs (a model name or folder), where --model is not given."""
 
 
 # ----------------------------------------------------------------------------- settings
@@ -55,6 +57,19 @@ def parse_path(name: str, value: Any) -> str:
 
 
 parse_path.reads_slashes = True  # type: ignore[attr-defined]  # the registry's text syntax keeps 'a/b' whole
+
+
+def parse_pt_model(name: str, value: Any) -> str:
+    """The encoder: ``value`` when given, else $GECMETRICS_PT_MODEL, else bert-base-uncased."""
+    if value is None:
+        variable = os.environ.get(MODEL_VARIABLE, "").strip()
+        if not variable:
+            return DEFAULT_MODEL
+        name, value = f"${MODEL_VARIABLE}", variable
+    return parse_path(name, value)
+
+
+parse_pt_model.reads_slashes = True  # type: ignore[attr-defined]
 
 
 def optional_layer(name: str, value: Any) -> int | None:
@@ -97,8 +112,8 @@ class PTSettings(Settings):
     """What a PT metric computes with. ``batch_size``, ``device`` and ``threads`` change speed
     and memory, not the number: they are left out of the signature."""
 
-    model: str = setting(DEFAULT_MODEL, "Hugging Face model name (read from its cache once downloaded) or a local "
-                         "model folder", parse_path, flags=("--model",))
+    model: str = setting(None, "Hugging Face model name (read from its cache once downloaded) or a local model folder "
+                         f"(default: ${MODEL_VARIABLE}, else {DEFAULT_MODEL})", parse_pt_model, flags=("--model",))
     num_layers: int | None = setting(None, "layer whose output BERTScore uses (auto: the model's BERTScore default, 9 "
                                      "for bert-base-uncased)", optional_layer, ("layer",), flags=("--layer",))
     baseline: str = setting("auto", "rescaling baseline: the model's own (auto), none, a model name or a bert_score "
@@ -140,7 +155,13 @@ class PTEngine:
         from ...core.models.loading import load_model
 
         self.key = settings.engine_key
-        self.loaded = load_model(settings.model, settings.num_layers, settings.device)
+        try:
+            self.loaded = load_model(settings.model, settings.num_layers, settings.device)
+        except InputError as err:
+            if err.path is None:  # not about the model itself (torch missing, a layer, a device)
+                raise
+            raise InputError(f"{str(err).removeprefix(f'{err.path}: ')} (the PT encoder: --model NAME|FOLDER, "
+                             f"or ${MODEL_VARIABLE} for every run)", err.path) from None
         self.baseline = baseline_values(settings.baseline, settings.model, self.loaded.num_layers)
         self.baseline_name = baseline_label(settings.baseline, settings.model)
 
