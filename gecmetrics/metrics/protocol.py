@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Hashable, Iterable, NamedTuple, Sequence
@@ -301,6 +302,18 @@ def _items(name: str, value: Any) -> Sequence[Any]:
 
 _TRUE = ("true", "yes", "1", "on")
 _FALSE = ("false", "no", "0", "off")
+
+
+_DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
+
+
+def parse_device(name: str, value: Any) -> str | None:
+    """``cpu``, ``cuda``, ``cuda:N`` or ``mps``; None (``auto``): CUDA when torch sees one."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
+        return None
+    if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
+        raise InputError(f"{setting_label(name)} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
+    return value.strip().lower()
 
 
 def parse_bool(name: str, value: Any) -> bool:

@@ -30,7 +30,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError
-from .loading import model_source, quiet_loading
+from .loading import first_line, model_source, quiet_loading, to_device
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
 DTYPES = ("float32", "float16", "bfloat16")
@@ -46,11 +46,6 @@ def import_torch_transformers() -> tuple[Any, Any]:
     except ImportError as err:
         raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
     return torch, transformers
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def check_device(device: str | None) -> str | None:
@@ -133,19 +128,15 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
             try:
                 model = transformers.AutoModelForCausalLM.from_pretrained(source, **options)
             except Exception as err:  # missing or corrupt weights, unknown architecture, no network
-                raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+                raise InputError(f"cannot load the model: {first_line(err)}", source) from None
         try:
             tokenizer = transformers.AutoTokenizer.from_pretrained(source)
         except Exception as err:
-            raise InputError(f"no usable tokenizer for this model: {_first_line(err)}", source) from None
+            raise InputError(f"no usable tokenizer for this model: {first_line(err)}", source) from None
     bos = getattr(tokenizer, "bos_token", None)
     if not isinstance(bos, str) or not bos:
         raise InputError("the model's tokenizer has no BOS token, which the perplexity needs", source)
-    try:
-        chosen = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
-        model = model.to(chosen)
-    except (RuntimeError, AssertionError) as err:
-        raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+    model, chosen = to_device(torch, model, device)
     model.eval()
     config = model.config if isinstance(model.config, dict) else model.config.to_dict()
     positions = config.get("n_positions") or config.get("max_position_embeddings")
@@ -182,7 +173,7 @@ def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> Any:
     try:
         return DirectGPT2(torch, config, read_weights(torch, weights), dtype)
     except Exception as err:  # corrupt or incomplete weights
-        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+        raise InputError(f"cannot load the model: {first_line(err)}", source) from None
 
 
 def weights_fingerprint_of(torch: Any, transformers: Any, model: Any, source: str, direct: bool) -> str:

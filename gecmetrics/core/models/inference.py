@@ -27,7 +27,7 @@ import numpy as np
 
 from ..cache import Cache, cache_key
 from ...errors import InputError
-from .loading import _first_line, model_source, quiet_loading
+from .loading import first_line, model_source, quiet_loading
 from .tiny import weights_fingerprint
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
@@ -74,7 +74,7 @@ def resolve_device(torch: Any, device: str | None) -> Any:
     try:
         return torch.device(device)
     except (RuntimeError, ValueError) as err:
-        raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+        raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
 
 
 def resolve_dtype(torch: Any, dtype: str) -> Any:
@@ -91,7 +91,7 @@ def load_tokenizer(transformers: Any, name: str) -> Any:
         with quiet_loading(transformers):
             tokenizer = transformers.AutoTokenizer.from_pretrained(source)
     except Exception as err:  # transformers raises OSError, ValueError, TypeError ... by case
-        raise InputError(f"no usable tokenizer: {_first_line(err)}", source) from None
+        raise InputError(f"no usable tokenizer: {first_line(err)}", source) from None
     for token in ("cls_token_id", "sep_token_id", "pad_token_id"):
         if getattr(tokenizer, token, None) is None:
             raise InputError(f"the tokenizer has no {token[:-9].upper()} token, which BERT inputs need", source)
@@ -161,7 +161,7 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
     try:
         loaded = load_direct(torch, *files, kind == "regressor") if files else None
     except Exception as err:  # corrupt or incomplete weights
-        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+        raise InputError(f"cannot load the model: {first_line(err)}", source) from None
     if loaded is not None:
         model, state = loaded
         fingerprint = weights_fingerprint({key: value.float().numpy() for key, value in state.items()})
@@ -169,7 +169,7 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
         try:
             model = model.to(chosen_device, chosen_dtype)
         except (RuntimeError, AssertionError) as err:
-            raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+            raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
         return LoadedModel(name, model, chosen_device, chosen_dtype, fingerprint, True)
     return _load_with_transformers(name, source, kind, device, chosen_device, chosen_dtype)
 
@@ -182,7 +182,7 @@ def _load_with_transformers(name: str, source: str, kind: str, device: str | Non
         with quiet_loading(transformers):
             model = loader.from_pretrained(source)
     except Exception as err:  # missing or corrupt weights, unknown architecture, no network
-        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+        raise InputError(f"cannot load the model: {first_line(err)}", source) from None
     if kind == "regressor" and getattr(model.config, "num_labels", None) != 1:
         raise InputError(f"not a regression model: it has {model.config.num_labels} outputs, 1 is needed", source)
     fingerprint = weights_fingerprint({key: value.detach().float().cpu().numpy()
@@ -190,7 +190,7 @@ def _load_with_transformers(name: str, source: str, kind: str, device: str | Non
     try:
         model = model.to(device=chosen_device, dtype=chosen_dtype)
     except (RuntimeError, AssertionError) as err:
-        raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+        raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
     model.eval()
     return LoadedModel(name, TransformersBert(model), chosen_device, chosen_dtype, fingerprint, False)
 

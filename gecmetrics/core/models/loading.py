@@ -99,9 +99,20 @@ class LoadedModel:
         return tuple(self.tokenizer([""], add_special_tokens=True)["input_ids"][0])
 
 
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
+    """The first line of an exception's message (its type's name when it has none)."""
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
+
+
+def to_device(torch: Any, model: Any, device: str | None) -> tuple[Any, Any]:
+    """(the model on the device, the torch device): ``device``, else CUDA when torch sees one,
+    else the CPU; a device torch cannot use is one line."""
+    try:
+        chosen = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        return model.to(chosen), chosen
+    except (RuntimeError, AssertionError) as err:
+        raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
 
 
 def model_source(name: str) -> str:
@@ -130,7 +141,7 @@ def _load_tokenizer(transformers: Any, source: str, prefix_space: bool) -> Any:
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(source, **options)
     except Exception as err:  # transformers raises OSError, ValueError, TypeError ... by case
-        raise InputError(f"no usable tokenizer for this model: {_first_line(err)}", source) from None
+        raise InputError(f"no usable tokenizer for this model: {first_line(err)}", source) from None
     if not callable(tokenizer) or getattr(tokenizer, "cls_token_id", None) is None \
             or getattr(tokenizer, "sep_token_id", None) is None:
         raise InputError("the model's tokenizer has no [CLS]/[SEP] (start/end) tokens, which BERTScore needs",
@@ -144,7 +155,7 @@ def _load_encoder(transformers: Any, source: str) -> Any:
     try:
         model = transformers.AutoModel.from_pretrained(source)
     except Exception as err:  # missing or corrupt weights, unknown architecture, no network
-        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+        raise InputError(f"cannot load the model: {first_line(err)}", source) from None
     if hasattr(model, "encoder") and hasattr(model, "decoder"):
         model = model.encoder
     return model
@@ -235,7 +246,7 @@ def _direct_encoder(torch: Any, transformers: Any, source: str, num_layers: int,
     try:
         return DirectBert(torch, config, read_weights(torch, weights), num_layers)
     except Exception as err:  # corrupt or incomplete weights
-        raise InputError(f"cannot load the model: {_first_line(err)}", source) from None
+        raise InputError(f"cannot load the model: {first_line(err)}", source) from None
 
 
 def _cached_weights(transformers: Any, name: str) -> str | None:
@@ -270,11 +281,7 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
             getattr(model.config, "model_type", "")
         prefix_space = model_type in BYTE_LEVEL_TYPES
         tokenizer = _load_tokenizer(transformers, source, prefix_space)
-    try:
-        chosen = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
-        model = model.to(chosen)
-    except (RuntimeError, AssertionError) as err:
-        raise InputError(f"cannot use device {device!r}: {_first_line(err)}") from None
+    model, chosen = to_device(torch, model, device)
     model.eval()
     max_length = int(min(getattr(tokenizer, "model_max_length", 512) or 512, 10**9))
     revision = model_revision(transformers, model, source)

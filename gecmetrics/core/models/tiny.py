@@ -16,6 +16,7 @@ import os
 import string
 import zlib
 from pathlib import Path
+from typing import Any
 
 from ...errors import InputError
 
@@ -132,7 +133,7 @@ def weights_fingerprint(state: dict) -> str:
 def build_tiny_bert(folder: str | os.PathLike[str], seed: int = SEED) -> str:
     """Write the tiny BERT (config, weights, vocabulary, tokenizer config) to ``folder`` and
     return the fingerprint of its weights. Needs torch and transformers."""
-    from .loading import import_backend, quiet_loading
+    from .loading import import_backend
 
     torch, transformers = import_backend()
     target = Path(folder)
@@ -141,13 +142,22 @@ def build_tiny_bert(folder: str | os.PathLike[str], seed: int = SEED) -> str:
     config = transformers.BertConfig(**tiny_config(len(vocabulary)))
     model = transformers.BertModel(config)
     state = {name: parameter_values(name, tuple(p.shape), seed) for name, p in model.named_parameters()}
+    return save_seeded(torch, transformers, model, state, target, vocabulary, lower_case=True)
+
+
+def save_seeded(torch: Any, transformers: Any, model: Any, state: dict, target: Path, vocabulary: list[str],
+                lower_case: bool) -> str:
+    """Give ``model`` the weights ``state`` (parameter name -> NumPy array), write it with its
+    tokenizer files to ``target``; return the fingerprint of the weights."""
+    from .loading import quiet_loading
+
     with torch.no_grad():
         for name, parameter in model.named_parameters():
             parameter.copy_(torch.from_numpy(state[name]))
     model.eval()
     with quiet_loading(transformers):
         model.save_pretrained(str(target))
-    write_tokenizer(target, vocabulary, lower_case=True)
+    write_tokenizer(target, vocabulary, lower_case=lower_case)
     return weights_fingerprint(state)
 
 

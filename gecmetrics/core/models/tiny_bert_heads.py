@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from .tiny import parameter_values, weights_fingerprint, write_tokenizer
+from .tiny import parameter_values, save_seeded
 
 SEED = 2020
 """The default seed (the year of the SOME paper)."""
@@ -87,8 +87,6 @@ def build_tiny_model(folder: str | os.PathLike[str], stream: str, regression: bo
     """Write one tiny cased BERT (a one-output regressor whose output bias is ``output_bias``,
     or a plain encoder) with its tokenizer files to ``folder``; return its weights fingerprint.
     ``stream`` names the model in the seeds (two streams give two different models)."""
-    from .loading import quiet_loading
-
     if not isinstance(stream, str) or not stream:
         raise InputError(f"the stream of a tiny model must be a non-empty name, got {stream!r}")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
@@ -101,14 +99,7 @@ def build_tiny_model(folder: str | os.PathLike[str], stream: str, regression: bo
     model = (transformers.BertForSequenceClassification if regression else transformers.BertModel)(config)
     state = {name: _value(name, tuple(p.shape), seed, stream, float(output_bias))
              for name, p in model.named_parameters()}
-    with torch.no_grad():
-        for name, parameter in model.named_parameters():
-            parameter.copy_(torch.from_numpy(state[name]))
-    model.eval()
-    with quiet_loading(transformers):
-        model.save_pretrained(str(target))
-    write_tokenizer(target, vocabulary, lower_case=False)
-    return weights_fingerprint(state)
+    return save_seeded(torch, transformers, model, state, target, vocabulary, lower_case=False)
 
 
 def build_some_models(folder: str | os.PathLike[str], seed: int = SEED) -> dict[str, str]:

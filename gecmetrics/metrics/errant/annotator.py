@@ -10,7 +10,7 @@ run, of any system, is read back instead of parsed again.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from ...errors import InputError
 from ...io.m2 import Block
@@ -20,7 +20,7 @@ from ...core.lang.en.merge import STRATEGIES, MergeTooLong, edit_spans
 from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel
 from ...core.lang.en.parsestore import parse_lines
 from ...core.lang.en.wordlist import load_word_list
-from .edits import DETECTION_TYPES, AnnotatedEdit, noop_edit
+from .edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
 
 REANNOTATION_MODES = ("auto", "gold")
 class Annotator:
@@ -132,13 +132,7 @@ class Annotator:
                       keep_empty: bool = False) -> list[list[Block]]:
         """:meth:`annotate` of several sets of hypotheses (e.g. each system, and the references)
         of the same sources, with each distinct line parsed once for all of them."""
-        sources = _lines(sources, "sources")
-        sets = [[_lines(hyps, f"hypotheses {k}") for k, hyps in enumerate(hypotheses_list)] for hypotheses_list in sets]
-        for hypotheses_list in sets:
-            for k, hypotheses in enumerate(hypotheses_list):
-                if len(hypotheses) != len(sources):
-                    raise InputError(f"hypothesis set {k} has {len(hypotheses)} lines but the source has "
-                                     f"{len(sources)}")
+        sources, sets = checked_sets(sources, sets)
         return self._annotate_all(sources, sets, keep_empty)
 
     def _annotate_all(self, sources: list[str], sets: list[list[list[str]]], keep_empty: bool) -> list[list[Block]]:
@@ -196,12 +190,6 @@ def _beginning(sentence: ParsedSentence) -> str:
     """A sentence's first words and its length, to tell which one a message is about."""
     shown = " ".join(sentence.words[:6])
     return f"'{shown}{' ...' if len(sentence) > 6 else ''}' ({len(sentence):,} tokens)"
-
-
-def _lines(lines: Sequence[str], name: str) -> list[str]:
-    if isinstance(lines, str) or not isinstance(lines, Iterable) or not all(isinstance(line, str) for line in lines):
-        raise TypeError(f"{name} must be a sequence of str lines")
-    return list(lines)
 
 
 __all__ = ["Annotator", "AnnotatedEdit", "noop_edit", "UNKNOWN", "DETECTION_TYPES"]

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ...errors import InputError
 
 from ...io.m2 import NOOP_TYPE, Edit
 
@@ -26,3 +29,22 @@ class AnnotatedEdit:
 def noop_edit(annotator: int) -> Edit:
     """ERRANT's line for a correction identical to its source."""
     return Edit(-1, -1, NOOP_TYPE, "-NONE-", "REQUIRED", "-NONE-", annotator)
+
+
+def checked_sets(sources: Sequence[str],
+                 sets: Sequence[Sequence[Sequence[str]]]) -> tuple[list[str], list[list[list[str]]]]:
+    """The arguments of an annotator's ``annotate_sets`` as lists, checked: sequences of str
+    lines (TypeError), every hypothesis set as long as the sources (InputError)."""
+    sources = _lines(sources, "sources")
+    checked = [[_lines(hyps, f"hypotheses {k}") for k, hyps in enumerate(hypotheses_list)] for hypotheses_list in sets]
+    for hypotheses_list in checked:
+        for k, hypotheses in enumerate(hypotheses_list):
+            if len(hypotheses) != len(sources):
+                raise InputError(f"hypothesis set {k} has {len(hypotheses)} lines but the source has {len(sources)}")
+    return sources, checked
+
+
+def _lines(lines: Sequence[str], name: str) -> list[str]:
+    if isinstance(lines, str) or not isinstance(lines, Iterable) or not all(isinstance(line, str) for line in lines):
+        raise TypeError(f"{name} must be a sequence of str lines")
+    return list(lines)

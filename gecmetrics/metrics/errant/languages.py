@@ -21,6 +21,7 @@ from ...core.lang import ENGLISH, language_kind, make_language
 from ...core.lang.base import EDITS, NOOP, NOT_ANNOTATABLE, EditLanguage, PairEdits, annotate_pair
 from ...errors import InputError
 from ...io.m2 import Block, Edit
+from .edits import checked_sets
 from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, SpacyModel, model_name
 
 _NONE = "-NONE-"
@@ -56,13 +57,7 @@ class LanguageAnnotator:
                       keep_empty: bool = False) -> list[list[Block]]:
         """:meth:`annotate` of several sets of hypotheses of the same sources (each distinct line
         tokenised once for them all)."""
-        sources = _lines(sources, "sources")
-        sets = [[_lines(hyps, f"hypotheses {k}") for k, hyps in enumerate(hypotheses_list)] for hypotheses_list in sets]
-        for hypotheses_list in sets:
-            for k, hypotheses in enumerate(hypotheses_list):
-                if len(hypotheses) != len(sources):
-                    raise InputError(f"hypothesis set {k} has {len(hypotheses)} lines but the source has "
-                                     f"{len(sources)}")
+        sources, sets = checked_sets(sources, sets)
         language = self.language
         kept = [d for d, line in enumerate(sources) if keep_empty or line.strip()]
         prepared = {d: language.prepare_source(sources[d]) for d in kept}
@@ -110,12 +105,6 @@ class LanguageAnnotator:
                 block.edits.extend(Edit(e.start, e.end, e.type, e.correction, "REQUIRED", _NONE, k, edit_set=n)
                                    for n, edits in enumerate(found.alternatives) for e in edits)
         return block
-
-
-def _lines(lines: Sequence[str], name: str) -> list[str]:
-    if isinstance(lines, str) or not isinstance(lines, Iterable) or not all(isinstance(line, str) for line in lines):
-        raise TypeError(f"{name} must be a sequence of str lines")
-    return list(lines)
 
 
 def language_annotator(lang: str, *, spacy_model: str | None = None, merge: str = "rules", lev: bool = False,

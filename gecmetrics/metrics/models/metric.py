@@ -34,7 +34,6 @@ sign.
 from __future__ import annotations
 
 import os
-import re
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Hashable, Sequence
@@ -44,8 +43,8 @@ import numpy as np
 from ...errors import InputError
 from ...core.cache import cache_signature_fields
 from ...io.corpus import Corpus
-from ..protocol import (NONE, TEXT, Metric, ScoreResult, Settings, choice, non_negative_int, parse_bool,
-                        parse_float, parse_floats, parse_int, positive_int, setting, signature_value)
+from ..protocol import (NONE, TEXT, Metric, ScoreResult, Settings, choice, non_negative_int, parse_bool, parse_device,
+                        parse_float, parse_floats, parse_int, positive_int, setting, setting_label, signature_value)
 
 DTYPES = ("float32", "float16", "bfloat16")
 """gecmetrics.core.models.inference.DTYPES, without importing it (and numpy's model code) to
@@ -58,15 +57,10 @@ SOME_HEAD_FOLDERS = {"grammar": ("grammer", "grammar"), "fluency": ("fluency",),
 # ----------------------------------------------------------------------------- settings
 
 
-def _label(name: str) -> str:
-    """How a message names a setting: a command-line flag as it is, else ``setting NAME``."""
-    return name if name.startswith("-") else f"setting {name}"
-
-
 def parse_model(name: str, value: Any) -> str:
     """A model: a hub name or a folder (non-empty text; '/' is part of it)."""
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"{_label(name)} must be a model name or a folder, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a model name or a folder, got {value!r}")
     return value.strip()
 
 
@@ -79,23 +73,12 @@ def parse_optional_model(name: str, value: Any) -> str | None:
 
 parse_model.reads_slashes = parse_optional_model.reads_slashes = True  # type: ignore[attr-defined]
 
-_DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
-
-
-def parse_device(name: str, value: Any) -> str | None:
-    """``cpu``, ``cuda``, ``cuda:N`` or ``mps``; None (``auto``): CUDA when torch sees one."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
-        return None
-    if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
-        raise InputError(f"{_label(name)} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
-    return value.strip().lower()
-
-
 def parse_max_length(name: str, value: Any) -> int:
     """The longest model input in tokens: room for ``[CLS] a [SEP] b [SEP]`` at least."""
     number = positive_int(name, value)
     if number < 4:
-        raise InputError(f"{_label(name)} must be at least 4 (the special tokens and one token per text), got {number}")
+        raise InputError(f"{setting_label(name)} must be at least 4 (the special tokens and one token per text), "
+                         f"got {number}")
     return number
 
 
@@ -104,8 +87,8 @@ def parse_some_weights(name: str, value: Any) -> tuple[float, float, float]:
     (``0.55/0.43/0.02``)."""
     numbers = parse_floats(name, value)
     if len(numbers) != 3 or not all(np.isfinite(numbers)):
-        raise InputError(f"{_label(name)} needs three finite numbers, grammar/fluency/meaning (e.g. 0.55/0.43/0.02), "
-                         f"got {value!r}")
+        raise InputError(f"{setting_label(name)} needs three finite numbers, grammar/fluency/meaning "
+                         f"(e.g. 0.55/0.43/0.02), got {value!r}")
     return (numbers[0], numbers[1], numbers[2])
 
 
@@ -116,7 +99,7 @@ def parse_threshold(name: str, value: Any) -> float:
     """IMPARA's similarity threshold: a finite number."""
     number = parse_float(name, value)
     if not np.isfinite(number):
-        raise InputError(f"{_label(name)} must be a finite number, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a finite number, got {value!r}")
     return number
 
 
@@ -131,7 +114,7 @@ def parse_baseline(name: str, value: Any) -> str:
     """BERTScore's rescaling: ``none``, ``auto``, a model name with a built-in table, or a
     bert_score baseline file (non-empty text; '/' is part of a path)."""
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"{_label(name)} must be none, auto, a model name or a baseline file, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be none, auto, a model name or a baseline file, got {value!r}")
     text = value.strip()
     return text.lower() if text.lower() in ("none", "auto") else text
 

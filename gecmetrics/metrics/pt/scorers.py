@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Hashable, Sequence
 
@@ -37,7 +36,8 @@ from ...errors import InputError
 from ..m2.base import RunningFMetric, SentenceCounts
 from ...io.m2 import Block, Edit, blocks_name, check_blocks
 from ..m2.lattice import GoldEdit
-from ..protocol import M2, Metric, Settings, choice, non_negative_int, parse_beta, positive_int, setting, setting_label
+from ..protocol import (M2, Metric, Settings, choice, non_negative_int, parse_beta, parse_device, positive_int, setting,
+                        setting_label)
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
                         pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
 
@@ -77,18 +77,6 @@ def optional_layer(name: str, value: Any) -> int | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto", "none")):
         return None
     return non_negative_int(name, value)
-
-
-_DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
-
-
-def parse_device(name: str, value: Any) -> str | None:
-    """``cpu``, ``cuda``, ``cuda:N`` or ``mps``; None (``auto``): CUDA when torch sees one."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
-        return None
-    if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
-        raise InputError(f"{setting_label(name)} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
-    return value.strip().lower()
 
 
 def parse_pt_lang(name: str, value: Any) -> str:

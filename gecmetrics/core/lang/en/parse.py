@@ -175,7 +175,15 @@ class SpacyModel:
         try:
             nlp = spacy.load(self.model, exclude=list(EXCLUDED_PIPES))
         except OSError:
-            raise model_missing(self.model) from None
+            raise self._missing() from None
+        return self._checked(nlp)
+
+    def _missing(self) -> InputError:
+        """The error for a model spaCy cannot find."""
+        return model_missing(self.model)
+
+    def _checked(self, nlp: Any) -> Any:
+        """The loaded pipeline, when it has what the annotator reads (else InputError)."""
         if nlp.lang != "en":
             raise InputError(f"spaCy model {self.model!r} is for language {nlp.lang!r}: ERRANT's annotator needs "
                              "an English model")

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....errors import InputError
-from ..en.parse import DEFAULT_BATCH_SIZE, EXCLUDED_PIPES, ParsedSentence, SpacyModel, _import_spacy, \
-    installed_models, _StringTable
+from ..en.parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel, installed_models, _StringTable
 
 
 
@@ -31,15 +30,13 @@ class AnyLanguageModel(SpacyModel):
             self.has_lemmas = "lemmatizer" in self._nlp.pipe_names
         return self._nlp
 
-    def _load(self) -> Any:
-        spacy = _import_spacy()
-        try:
-            nlp = spacy.load(self.model, exclude=list(EXCLUDED_PIPES))
-        except OSError:
-            installed = ", ".join(installed_models()) or "none"
-            raise InputError(f"spaCy model {self.model!r} not found (installed spaCy models: {installed}); install "
-                             f"one for language {self.code!r} (e.g. pip install {self.model.replace('_', '-')}) or "
-                             "name it with --spacy-model NAME (Python: spacy_model=NAME)") from None
+    def _missing(self) -> InputError:
+        installed = ", ".join(installed_models()) or "none"
+        return InputError(f"spaCy model {self.model!r} not found (installed spaCy models: {installed}); install "
+                          f"one for language {self.code!r} (e.g. pip install {self.model.replace('_', '-')}) or "
+                          "name it with --spacy-model NAME (Python: spacy_model=NAME)")
+
+    def _checked(self, nlp: Any) -> Any:
         if nlp.lang != self.code:
             raise InputError(f"spaCy model {self.model!r} is for language {nlp.lang!r}, not {self.code!r} (--lang)")
         return nlp
