@@ -122,6 +122,37 @@ def parse_baseline(name: str, value: Any) -> str:
 parse_baseline.reads_slashes = True  # type: ignore[attr-defined]
 
 
+# ----------------------------------------------------------------------------- settings every model metric has
+
+
+def dtype_setting() -> Any:
+    return setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
+                   choice(*DTYPES), signature="dtype", flags=("--dtype",))
+
+
+def batch_size_setting(default: int) -> Any:
+    return setting(default, "model metrics: inputs per batch (speed and memory only)", positive_int,
+                   flags=("--batch-size",))
+
+
+def device_setting() -> Any:
+    return setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)", parse_device,
+                   flags=("--device",))
+
+
+def threads_setting(default: int) -> Any:
+    """torch threads: 0 (torch's default) where the original runs so, 1 where one thread keeps the
+    bits independent of the batches."""
+    same_bits = "; one thread gives the same bits whatever the batches" if default == 1 else ""
+    return setting(default, f"model metrics: torch threads per process (0: torch's default{same_bits})",
+                   non_negative_int, flags=("--threads",))
+
+
+def max_length_setting() -> Any:
+    return setting(128, "SOME/IMPARA: longest model input in tokens (the originals: 128)", parse_max_length,
+                   ("max_len",), signature="max_len", flags=("--max-length",))
+
+
 @dataclass(frozen=True)
 class SOMESettings(Settings):
     """SOME's models, tokenizer and weights (what changes a number), then how it runs."""
@@ -141,16 +172,11 @@ class SOMESettings(Settings):
                              parse_model, signature="tokenizer", flags=("--tokenizer",))
     weights: tuple[float, float, float] = setting((0.55, 0.43, 0.02), "SOME: weights of grammar/fluency/meaning",
                                                   parse_some_weights, signature="weights", flags=("--weights",))
-    max_length: int = setting(128, "SOME/IMPARA: longest model input in tokens (the originals: 128)",
-                              parse_max_length, ("max_len",), signature="max_len", flags=("--max-length",))
-    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
-                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
-    batch_size: int = setting(64, "model metrics: inputs per batch (speed and memory only)", positive_int,
-                              flags=("--batch-size",))
-    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
-                                 parse_device, flags=("--device",))
-    threads: int = setting(0, "model metrics: torch threads per process (0: torch's default)", non_negative_int,
-                           flags=("--threads",))
+    max_length: int = max_length_setting()
+    dtype: str = dtype_setting()
+    batch_size: int = batch_size_setting(64)
+    device: str | None = device_setting()
+    threads: int = threads_setting(0)
 
     def heads(self) -> dict[str, str]:
         """Head -> model name or folder: the head's own setting, else its subfolder of ``model``."""
@@ -188,16 +214,11 @@ class IMPARASettings(Settings):
                                     parse_optional_model, signature="tokenizer", flags=("--tokenizer",))
     threshold: float = setting(0.9, "IMPARA: a hypothesis whose similarity to its source is not above this scores 0",
                                parse_threshold, ("t",), signature="threshold", flags=("--threshold",))
-    max_length: int = setting(128, "SOME/IMPARA: longest model input in tokens (the originals: 128)",
-                              parse_max_length, ("max_len",), signature="max_len", flags=("--max-length",))
-    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
-                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
-    batch_size: int = setting(32, "model metrics: inputs per batch (speed and memory only)", positive_int,
-                              flags=("--batch-size",))
-    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
-                                 parse_device, flags=("--device",))
-    threads: int = setting(0, "model metrics: torch threads per process (0: torch's default)", non_negative_int,
-                           flags=("--threads",))
+    max_length: int = max_length_setting()
+    dtype: str = dtype_setting()
+    batch_size: int = batch_size_setting(32)
+    device: str | None = device_setting()
+    threads: int = threads_setting(0)
 
 
 @dataclass(frozen=True)
@@ -213,14 +234,10 @@ class ScribendiSettings(Settings):
                               "fuzzywuzzy) or levenshtein (gec-metrics', with python-Levenshtein)",
                               choice("difflib", "levenshtein"), ("matcher",), signature="token_sort",
                               flags=("--token-sort",))
-    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
-                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
-    batch_size: int = setting(32, "model metrics: inputs per batch (speed and memory only)", positive_int,
-                              flags=("--batch-size",))
-    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
-                                 parse_device, flags=("--device",))
-    threads: int = setting(1, "model metrics: torch threads per process (0: torch's default; one thread gives the "
-                           "same bits whatever the batches)", non_negative_int, flags=("--threads",))
+    dtype: str = dtype_setting()
+    batch_size: int = batch_size_setting(32)
+    device: str | None = device_setting()
+    threads: int = threads_setting(1)
 
 
 @dataclass(frozen=True)
@@ -237,14 +254,10 @@ class BERTScoreSettings(Settings):
     baseline: str = setting("none", "BERTScore: rescaling: none (bert_score's default), auto (the model's English "
                             "baseline), a model name with a built-in table (bert-base-uncased) or a bert_score "
                             "baseline file", parse_baseline, signature="baseline", flags=("--baseline",))
-    dtype: str = setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
-                         choice(*DTYPES), signature="dtype", flags=("--dtype",))
-    batch_size: int = setting(64, "model metrics: inputs per batch (speed and memory only)", positive_int,
-                              flags=("--batch-size",))
-    device: str | None = setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)",
-                                 parse_device, flags=("--device",))
-    threads: int = setting(1, "model metrics: torch threads per process (0: torch's default; one thread gives the "
-                           "same bits whatever the batches)", non_negative_int, flags=("--threads",))
+    dtype: str = dtype_setting()
+    batch_size: int = batch_size_setting(64)
+    device: str | None = device_setting()
+    threads: int = threads_setting(1)
 
 
 # ----------------------------------------------------------------------------- one scorer per process
