@@ -168,11 +168,13 @@ def main(argv: list[str] | None = None) -> int:
         gold = make_gold(peer, args.spacy_model, gold_in, folder)
         paths = [str(files / system) for system in systems]
         command = [*harness.gecmetric_command(), "errant", "-s", str(files / "INPUT"), "-r", str(gold), "-o", *paths,
-                   "--spacy-model", args.spacy_model]
+                   "--spacy-model", args.spacy_model, "--errant-compare"]  # errant_compare's report of each system
         ours = {p: harness.measure([*command, "-p", str(p)], args.repeats or 1) for p in (1, 0)}
         harness.report(f"ours  gecmetric errant x{len(systems)} -p 1", ours[1])
         harness.report(f"ours  gecmetric errant x{len(systems)} -p 0", ours[0])
         if peer is None:
+            for system, row in our_rows(ours[1].stdout, paths).items():
+                print(f"{system:6s} ours {' '.join(row)}")
             print("peer not run (--no-peers or not available): no ratio")
             return 0
         timed = time_peer(peer, args.spacy_model, files, gold, systems, folder, args.peer_repeats)

@@ -37,6 +37,8 @@ def test_errant_benchmark_quick_run_reports_both_process_counts(shared_data: Pat
     for processes in ("1", "0"):
         assert re.search(rf"^ours\s+gecmetric errant x1 -p {processes}\s+cpu\s+\d+\.\d+ s", completed.stdout,
                          re.MULTILINE), completed.stdout
+    # our TP FP FN P R F are read from the output (compared with the peer's when it runs)
+    assert re.search(r"^AMU\s+ours \d+ \d+ \d+ [\d.]+ [\d.]+ [\d.]+$", completed.stdout, re.MULTILINE), completed.stdout
 
 
 def test_errant_long_lines_benchmark_quick_run_reports_each_length(shared_data: Path) -> None:
