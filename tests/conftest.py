@@ -194,6 +194,23 @@ def gecmetric_script() -> str:
     return found
 
 
+def outputs_with_jobs(command: list[str], cache_root: Path, extra_env: dict[str, str] | None = None,
+                      timeout: int = 600) -> list[str]:
+    """stdout of ``command -p 1`` and ``command -p 2`` (each asserted to exit 0), each run with a
+    cache folder of its own under ``cache_root`` so that the workers compute."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    outputs = []
+    for jobs in ("1", "2"):
+        env = {**os.environ, "PYTHONPATH": str(root), "GECMETRICS_CACHE": str(cache_root / f"cache-{jobs}"),
+               **(extra_env or {})}
+        done = subprocess.run(command + ["-p", jobs], capture_output=True, text=True, env=env, timeout=timeout)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    return outputs
+
+
 # ----------------------------------------------------------------------------- markers
 
 SHARED_FIXTURES = {"shared_data", "conll14", "expected"}

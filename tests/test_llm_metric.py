@@ -6,8 +6,6 @@ sentence level, unscored sentences counted and reported, the dry run sending not
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import threading
 from pathlib import Path
 
@@ -16,7 +14,7 @@ import pytest
 
 from tests import _llm_support as support
 from tests._llm_support import ChatServer, completion_reply, hashed_answer, hashed_scores, targets_of
-from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error, run_cli, write_files
+from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error, outputs_with_jobs, run_cli, write_files
 
 from gecmetrics import compare, get_metric, paired_test
 from gecmetrics.core import cache as cache_module
@@ -28,7 +26,6 @@ from gecmetrics.metrics.llm.metric import LLMS, LLMJudgeWarning
 from gecmetrics.metrics.registry import metrics_from_text
 from gecmetrics.run.engine import score_corpus
 
-ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["This are a sentences .", "He go to school yesterday .", "She like apple .", "Nothing here .",
            "They was happy .", "I has two cat ."]
 SYSTEMS = {
@@ -239,12 +236,7 @@ def test_console_script_in_two_processes(files, tmp_path):
     with ChatServer() as server:
         command = [gecmetric_script(), "compare", "-s", files["src"], "-r", files["ref"], "-o",
                    *(files[n] for n in SYSTEMS), "--metrics", http_spec(server), "--json", "--chunk-lines", "2"]
-        outputs = []
-        for jobs in ("1", "2"):
-            env = {**os.environ, "PYTHONPATH": str(ROOT), "GECMETRICS_CACHE": str(tmp_path / f"cache-{jobs}")}
-            done = subprocess.run(command + ["-p", jobs], capture_output=True, text=True, env=env, timeout=300)
-            assert done.returncode == 0, done.stderr
-            outputs.append(done.stdout)
+        outputs = outputs_with_jobs(command, tmp_path, timeout=300)
         assert outputs[0] == outputs[1]
         prompts = len(set(b["messages"][-1]["content"] for b in server.bodies))
         assert server.requests == 2 * prompts

@@ -7,15 +7,13 @@ and with a new system (only its new inputs are computed); settings, signatures a
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.conftest import gecmetric_script, one_line_error, run_cli, write_files
-from tests.test_models_some_impara import MISSING_EXTRA, SYSTEMS, assert_equal_at_4_decimals, oracle
+from tests.conftest import gecmetric_script, outputs_with_jobs, one_line_error, run_cli, write_files
+from tests.test_models_some_impara import SYSTEMS, assert_equal_at_4_decimals, backend, oracle  # noqa: F401 (backend: a fixture)
 
 from gecmetrics import compare, get_metric, paired_test
 from gecmetrics.core import cache as cache_module
@@ -27,22 +25,11 @@ from gecmetrics.metrics.models.metric import IMPARA, SOME, IMPARASettings, SOMES
 from gecmetrics.metrics.registry import metrics_from_text
 from gecmetrics.run.engine import score_corpus
 
-ROOT = Path(__file__).resolve().parent.parent
 SHORT = 150
 """Sentences of the CoNLL-2014 files used where the oracle numbers are not compared (speed)."""
 
 
 # --------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="module")
-def backend():
-    torch = pytest.importorskip("torch", reason=MISSING_EXTRA)
-    pytest.importorskip("transformers", reason=MISSING_EXTRA)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="module")
@@ -294,13 +281,7 @@ def test_console_script_in_two_processes(models, files, tmp_path):
     the batch's shape in the last bits.)"""
     command = [gecmetric_script(), "compare", "-s", files["INPUT.src"], "-o", *(files[n] for n in SYSTEMS),
                "--metrics", f"{some_spec(models)},{impara_spec(models)}", "--json", "--chunk-lines", "30"]
-    outputs = []
-    for jobs in ("1", "2"):
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "GECMETRICS_CACHE": str(tmp_path / f"cache-{jobs}"),
-               "HF_HUB_OFFLINE": "1"}
-        done = subprocess.run(command + ["-p", jobs], capture_output=True, text=True, env=env, timeout=600)
-        assert done.returncode == 0, done.stderr
-        outputs.append(json.loads(done.stdout))
+    outputs = [json.loads(out) for out in outputs_with_jobs(command, tmp_path, {"HF_HUB_OFFLINE": "1"})]
     assert outputs[0] == outputs[1]
     assert Cache(tmp_path / "cache-2").info().entries == Cache(tmp_path / "cache-1").info().entries > 0
 

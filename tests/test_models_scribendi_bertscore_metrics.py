@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import gecmetric_script, one_line_error, run_cli, write_files
+from tests.conftest import gecmetric_script, outputs_with_jobs, one_line_error, run_cli, write_files
 from tests.test_models_bertscore import CUSTOM_BASELINE, read_expected
 from tests.test_models_scribendi import DATA, MISSING_EXTRA, _fingerprint_from_header, read_rows
 
@@ -406,13 +406,7 @@ def test_console_script_in_two_processes(models, files, tmp_path):
     command = [gecmetric_script(), "compare", "-s", files["INPUT.src"], "-r", files["REF0"], files["REF1"], "-o",
                *(files[n] for n in (*SYSTEMS, "NULL")), "--metrics",
                f"{scribendi_spec(models)},{bertscore_spec(models, ':idf')}", "--json", "--chunk-lines", "30"]
-    outputs = []
-    for jobs in ("1", "2"):
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "GECMETRICS_CACHE": str(tmp_path / f"cache-{jobs}"),
-               "HF_HUB_OFFLINE": "1"}
-        done = subprocess.run(command + ["-p", jobs], capture_output=True, text=True, env=env, timeout=600)
-        assert done.returncode == 0, done.stderr
-        outputs.append(json.loads(done.stdout))
+    outputs = [json.loads(out) for out in outputs_with_jobs(command, tmp_path, {"HF_HUB_OFFLINE": "1"})]
     assert outputs[0] == outputs[1]
     assert Cache(tmp_path / "cache-2").info().entries == Cache(tmp_path / "cache-1").info().entries > 0
 
