@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests import _llm_support as support
 from tests._llm_support import ChatServer, completion_reply, hashed_answer, hashed_scores, targets_of
+from tests.test_llm_local import tiny_gpt2  # noqa: F401 (the fixture: the tiny causal LM, torch on one thread)
 from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error, outputs_with_jobs, run_cli, write_files
 
 from gecmetrics import compare, get_metric, paired_test
@@ -396,19 +396,6 @@ def test_llm_e_shows_our_errant_edits(spacy_model, files):
 
 
 # ---------------------------------------------------------------------------- the tiny local model
-
-
-@pytest.fixture(scope="module")
-def tiny_gpt2(tmp_path_factory) -> Path:
-    support.require_backend()
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield support.build_tiny_gpt2(tmp_path_factory.mktemp("tiny-gpt2") / "tiny-gpt2")
-    finally:
-        torch.set_num_threads(threads)
 
 
 def test_local_model_and_a_server_of_it_give_the_same_scores(tiny_gpt2, files, tmp_path):
