@@ -16,8 +16,8 @@ from .errors import InputError
 from .io.corpus import Corpus, read_corpus
 from .io.text import read_lines
 _LAZY = {
-    "Metric": "metrics.protocol", "Settings": "metrics.protocol", "Signature": "metrics.protocol",
-    "Result": "metrics.protocol", "Column": "metrics.protocol", "setting": "metrics.protocol",
+    "Metric": "metrics.base", "Settings": "metrics.settings", "Signature": "metrics.results",
+    "Result": "metrics.results", "Column": "metrics.results", "setting": "metrics.settings",
     "EncodedCorpus": "core.ngrams",
     "GLEU": "metrics.gleu.gleu", "GLEUResult": "metrics.gleu.gleu", "GLEUSentenceScores": "metrics.gleu.gleu",
     "GLEU2015": "metrics.gleu.gleu2015",

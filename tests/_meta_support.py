@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from gecmetrics.metrics.protocol import Metric
+from gecmetrics.metrics.base import Metric
 
 SOURCES = [f"s{k} he go to school yesterday ." for k in range(6)]
 REFERENCES = [[f"s{k} he went to school yesterday ." for k in range(6)],

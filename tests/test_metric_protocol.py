@@ -18,7 +18,7 @@ from gecmetrics.io.m2 import parse_m2
 from gecmetrics.metrics.m2.base import RunningFMetric
 from gecmetrics.core.fscore import ERRANT, candidates_from_lists, precision_recall_f
 from gecmetrics.io.m2_references import apply_edits
-from gecmetrics.metrics.protocol import Settings, parse_beta, setting
+from gecmetrics.metrics.settings import Settings, parse_beta, setting
 from gecmetrics.metrics.ngram import NgramMetric, NgramSettings
 from gecmetrics.metrics.registry import metrics_from_text
 from tests.conftest import run_cli

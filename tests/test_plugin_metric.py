@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gecmetrics.metrics.protocol import Metric, Settings, parse_bool, setting
+from gecmetrics.metrics.base import Metric
+from gecmetrics.metrics.settings import Settings, parse_bool, setting
 
 
 @dataclass(frozen=True)

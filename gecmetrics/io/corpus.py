@@ -104,8 +104,8 @@ class Corpus:
             self.names[f"m2 {name}"] = file_name
 
     def hypothesis(self, name: str, kind: str = TEXT, metric: str = "") -> list:
-        """Hypothesis ``name`` as a metric reads it: :data:`~gecmetrics.metrics.protocol.TEXT` lines or
-        :data:`~gecmetrics.metrics.protocol.M2` blocks."""
+        """Hypothesis ``name`` as a metric reads it: :data:`~gecmetrics.kinds.TEXT` lines or
+        :data:`~gecmetrics.kinds.M2` blocks."""
         value = self.hypotheses[name]
         is_text = not value or isinstance(value[0], str)
         if kind == M2 and is_text:

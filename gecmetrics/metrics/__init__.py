@@ -1,5 +1,5 @@
-"""The metric families, one folder each, on one protocol (:mod:`.protocol`), known by name
-through :mod:`.registry`. Classes are imported on first use."""
+"""The metric families, one folder each, on one protocol (:mod:`.base`, with :mod:`.settings`
+and :mod:`.results`), known by name through :mod:`.registry`. Classes are imported on first use."""
 from __future__ import annotations
 
 from .._lazy import lazy_names

@@ -12,7 +12,9 @@ from ..io.corpus import Corpus
 
 from ..io.text import check_lines
 from ..errors import InputError
-from .protocol import Metric, Result, Settings, bounded_int, choice, parse_bool, setting
+from .base import Metric
+from .results import Result
+from .settings import Settings, bounded_int, choice, parse_bool, setting
 from ..core.ngrams import EncodedCorpus
 from ..core.units import UNITS
 

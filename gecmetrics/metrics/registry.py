@@ -2,7 +2,7 @@
 ``register_metric(name, cls)``, and the small text syntax of ``gecmetric compare --metrics``
 (``gleu,green:beta=0.5/1/2:unit=char``).
 
-The registry is a table from names to metric classes (:class:`gecmetrics.metrics.protocol.Metric`
+The registry is a table from names to metric classes (:class:`gecmetrics.metrics.base.Metric`
 subclasses), each with an optional preset: ``gleu-max`` is GLEU+ with ``best_reference=True``,
 ``green-char`` GREEN on characters. Settings come from the class's settings dataclass: its
 fields are the valid keywords, with their aliases, parsers and help lines. Metrics installed
@@ -135,10 +135,10 @@ def _table(plugins: bool = True) -> dict[str, MetricInfo]:
 
 def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, description: str = "",
                     replace: bool = False) -> None:
-    """Make ``cls`` (a :class:`~gecmetrics.metrics.protocol.Metric` subclass) known as ``name``, for
+    """Make ``cls`` (a :class:`~gecmetrics.metrics.base.Metric` subclass) known as ``name``, for
     ``get_metric``, ``compare``, ``--metrics`` and meta-evaluation. ``preset``: settings this
     name fixes. Registering a taken name is an error unless ``replace=True``."""
-    from .protocol import Metric
+    from .base import Metric
 
     if not isinstance(name, str) or not name or any(c in name for c in ",: \t"):
         raise InputError(f"a metric name is a non-empty word without ',', ':' or spaces, got {name!r}")
@@ -196,7 +196,7 @@ def _takes_several(info: Any) -> bool:
     """Whether a '/' in a setting's text is its own business: several values (a parser marked
     ``takes_several``, such as CLEME2's factors), or a parser marked ``reads_slashes`` (a file or
     folder path, such as PT-M2's model)."""
-    from .protocol import parse_betas, parse_floats, parse_strings
+    from .settings import parse_betas, parse_floats, parse_strings
 
     return (info.parse in (parse_betas, parse_floats, parse_strings) or getattr(info.parse, "takes_several", False)
             or getattr(info.parse, "reads_slashes", False))
@@ -286,6 +286,6 @@ def column_labels(metric: Any) -> list[str]:
 
 def needs_gold_m2(metric: Any) -> bool:
     """Whether the metric reads gold M2 references (the M2 family) instead of reference texts."""
-    from .protocol import M2
+    from ..kinds import M2
 
     return metric.reference_kind == M2

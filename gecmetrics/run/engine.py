@@ -11,7 +11,7 @@ meta-evaluation run through it; it never asks which metric it runs.
   streams (sentence scores of a large corpus); :func:`map_chunks` maps any function over the
   chunks (``m2 annotate``).
 
-In every chunk, metrics are grouped by :meth:`~gecmetrics.metrics.protocol.Metric.sharing_key`;
+In every chunk, metrics are grouped by :meth:`~gecmetrics.metrics.base.Metric.sharing_key`;
 each group is prepared once (one encoding of the references for every n-gram metric of a unit,
 one annotation for every ERRANT setting), then every hypothesis is given to every metric. The
 statistics are per sentence, so the numbers never depend on the chunking or the executor.
@@ -29,7 +29,8 @@ from ..core.units import TextChecks
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
-from ..metrics.protocol import Metric, Result, compact
+from ..metrics.base import Metric
+from ..metrics.results import Result, compact
 from .executors import Executor, SerialExecutor, check_jobs, make_executor
 from .files import CorpusFiles, count_sentences
 from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size

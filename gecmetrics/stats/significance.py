@@ -33,7 +33,7 @@ import numpy as np
 from ..core.resampling import Resample, Resampler
 from ..core.checks import check_count, check_seed
 from ..errors import InputError
-from ..metrics.protocol import Signature
+from ..metrics.results import Signature
 
 from . import DEFAULT_SAMPLES, METHODS  # noqa: E402,F401 (the tests' names, re-exported)
 

@@ -17,8 +17,10 @@ import numpy as np
 from ...io.corpus import Corpus
 from ...errors import InputError
 from ...io.m2 import blocks_name, read_m2
-from ..protocol import (M2, Metric, OneScore, Settings, Signature, choice, parse_beta, parse_bool, parse_floats, setting,
-                        setting_label)
+from ...kinds import M2
+from ..base import Metric
+from ..results import OneScore, Signature
+from ..settings import Settings, choice, parse_beta, parse_bool, parse_floats, setting, setting_label
 from ...core.lang import parse_lang
 from .chunking import SentenceChunks, character_blocks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,

@@ -13,7 +13,7 @@ axis holds, per slot,
 Every column adds up over sentences, and the length weighting (whose bias is a corpus mean) is
 applied by the reducers, so the rows are exact whatever the weights. W is the longest chunk + 1.
 **Joining** rows of several blocks of sentences (chunks of a corpus) is the protocol's rule,
-:func:`gecmetrics.metrics.protocol.join_statistics`: zeros appended at the end of the slot axis (absent
+:func:`gecmetrics.metrics.base.Metric.join_statistics`: zeros appended at the end of the slot axis (absent
 references) and of the last axis (longer lengths, which a block without such chunks counts 0 times).
 """
 from __future__ import annotations

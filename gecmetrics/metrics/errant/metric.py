@@ -1,7 +1,7 @@
 """The registered metric ``errant``: ERRANT F-beta of plain-text system outputs.
 
 What a user otherwise gets from ``errant_parallel -orig SRC -cor HYP`` then ``errant_compare
--hyp HYP.m2 -ref REF.m2``, as one :class:`~gecmetrics.metrics.protocol.Metric`: ``prepare`` annotates
+-hyp HYP.m2 -ref REF.m2``, as one :class:`~gecmetrics.metrics.base.Metric`: ``prepare`` annotates
 every hypothesis of the corpus (and, with ``annotate_refs``, the text references) with one
 :class:`~gecmetrics.metrics.errant.Annotator`, so each distinct line is parsed once for all systems;
 ``statistics`` gives :class:`~gecmetrics.metrics.m2.compare.ErrantCompare`'s per-sentence candidate
@@ -27,7 +27,8 @@ from ...errors import InputError
 from ..m2.cherrant import CherrantCompare, CherrantSettings
 from ..m2.compare import EditTable, ErrantCompare, ErrantResult, ErrantStatistics
 from ...io.m2 import Block
-from ..protocol import M2, TEXT, choice, parse_bool, setting, setting_label
+from ...kinds import M2, TEXT
+from ..settings import choice, parse_bool, setting, setting_label
 
 from .languages import language_annotator, shared_model  # noqa: F401 (shared_model: re-exported)
 from ...core.lang import DEFAULT_LANGUAGE, ENGLISH, language_kind, parse_lang

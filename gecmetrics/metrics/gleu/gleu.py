@@ -19,8 +19,8 @@ import numpy as np
 from ...core.aggregate import (best_reference, by_sentence_blocks, draw_blocks, python2_draws, python2_sampled_sums,
                          sampled_sums, seeded_draws, select)
 from ...errors import InputError
-from ..protocol import (OneScore, Signature, bounded_int, choice, optional_bool, optional_seed, parse_bool,
-                       setting)
+from ..results import OneScore, Signature
+from ..settings import bounded_int, choice, optional_bool, optional_seed, parse_bool, setting
 from ...core.ngrams import EncodedCorpus
 from ..ngram import NgramMetric, NgramSettings
 

@@ -20,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from ...core.aggregate import select
-from ..protocol import parse_bool, parse_finite_non_negative, setting
+from ..settings import parse_bool, parse_finite_non_negative, setting
 from ...core.ngrams import EncodedCorpus
 from ..ngram import NgramMetric, NgramSettings
 from .gleu import GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gleu, result_of, sentence_keys

@@ -29,9 +29,10 @@ import numpy as np
 
 from ...errors import InputError
 from ...io.corpus import Corpus
-from ..protocol import (M2, Metric, Settings, Signature, non_negative_int, parse_bool, parse_float, setting,
-                        setting_label,
-                        signature_value)
+from ...kinds import M2
+from ..base import Metric
+from ..results import Signature
+from ..settings import Settings, non_negative_int, parse_bool, parse_float, setting, setting_label, signature_value
 from .judging import ALL, FN, FP, TN, TP
 from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, judge, level_weights,
                      read_gold, read_system, read_weight_file, scores_from_sums, sentence_difficulty, weight_table)

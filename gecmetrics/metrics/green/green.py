@@ -13,7 +13,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.aggregate import best_reference, by_sentence_blocks, select
-from ..protocol import Result, Signature, parse_betas, setting
+from ..results import Result, Signature
+from ..settings import parse_betas, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
 from ..ngram import NgramMetric, NgramSettings
 

@@ -31,9 +31,10 @@ import numpy as np
 from ...core.cache import cache_signature_fields
 from ...errors import InputError
 from ...io.corpus import Corpus
-from ..protocol import (NONE, TEXT, Metric, Settings, choice, non_negative_int, optional_int, parse_float, positive_int,
-                        setting_label,
-                        setting, signature_value)
+from ...kinds import NONE, TEXT
+from ..base import Metric
+from ..settings import (Settings, choice, non_negative_int, optional_int, parse_float, positive_int, setting,
+                        setting_label, signature_value)
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
 from .prompts import CRITERIA, GROUPINGS, edits_from_blocks

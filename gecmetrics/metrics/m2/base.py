@@ -9,7 +9,9 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from ..protocol import M2, Metric, OneScore, Result, Signature
+from ...kinds import M2
+from ..base import Metric
+from ..results import OneScore, Result, Signature
 from ...core import fscore
 
 

@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 from ...errors import InputError
 from ...io.m2 import Block, check_blocks, read_m2
-from ..protocol import optional_int, setting, setting_label
+from ..settings import optional_int, setting, setting_label
 from .compare import ErrantCompare, ErrantResult, ErrantSettings, _Sentence
 
 NOT_ANNOTATABLE = "NA"

@@ -26,7 +26,9 @@ import numpy as np
 
 from ...io.corpus import Corpus
 from ...errors import InputError
-from ..protocol import M2, Result, Settings, choice, parse_beta, parse_bool, parse_strings, setting
+from ...kinds import M2
+from ..results import Result
+from ..settings import Settings, choice, parse_beta, parse_bool, parse_strings, setting
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
 from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, Edit, blocks_name, check_blocks, read_m2

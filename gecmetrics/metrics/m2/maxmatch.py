@@ -17,7 +17,7 @@ from ...io.corpus import Corpus
 
 from ...io.text import check_lines
 from ...errors import InputError
-from ..protocol import Settings, non_negative_int, parse_beta, parse_bool, setting
+from ..settings import Settings, non_negative_int, parse_beta, parse_bool, setting
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
 from ...io.m2 import Block, check_blocks

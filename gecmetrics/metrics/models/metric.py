@@ -43,8 +43,11 @@ import numpy as np
 from ...errors import InputError
 from ...core.cache import cache_signature_fields
 from ...io.corpus import Corpus
-from ..protocol import (NONE, TEXT, Metric, ScoreResult, Settings, choice, non_negative_int, parse_bool, parse_device,
-                        parse_float, parse_floats, parse_int, positive_int, setting, setting_label, signature_value)
+from ...kinds import NONE, TEXT
+from ..base import Metric
+from ..results import ScoreResult
+from ..settings import (Settings, choice, non_negative_int, parse_bool, parse_device, parse_float, parse_floats,
+                        parse_int, positive_int, setting, setting_label, signature_value)
 
 DTYPES = ("float32", "float16", "bfloat16")
 """gecmetrics.core.models.inference.DTYPES, without importing it (and numpy's model code) to

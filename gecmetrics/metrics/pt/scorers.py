@@ -1,5 +1,5 @@
 """PT-M2 (MaxMatch edits) and PT-ERRANT (ERRANT edits) as metrics of the protocol
-(:class:`gecmetrics.metrics.protocol.Metric`, registered as ``pt-m2`` and ``pt-errant``).
+(:class:`gecmetrics.metrics.base.Metric`, registered as ``pt-m2`` and ``pt-errant``).
 
 Both follow the authors' code (github pygongnlp/PT-M2, ``evaluate.py`` with ``--scorer
 bertscore``): ``level="sentence"`` is its ``sentm2`` / ``senterrant`` (the mean of sentence
@@ -36,8 +36,9 @@ from ...errors import InputError
 from ..m2.base import RunningFMetric, SentenceCounts
 from ...io.m2 import Block, Edit, blocks_name, check_blocks
 from ..m2.lattice import GoldEdit
-from ..protocol import (M2, Metric, Settings, choice, non_negative_int, parse_beta, parse_device, positive_int, setting,
-                        setting_label)
+from ...kinds import M2
+from ..base import Metric
+from ..settings import (Settings, choice, non_negative_int, parse_beta, parse_device, positive_int, setting, setting_label)
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
                         pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...core import fscore
-from ..protocol import OneScore, Signature
+from ..results import OneScore, Signature
 
 CORRECT, PROPOSED, GOLD = 0, 1, 2
 LEVELS = ("sentence", "corpus")

@@ -24,7 +24,7 @@ from ...io.corpus import Corpus
 from ...io.m2 import Block
 from ...kinds import M2
 from ...metrics.m2.base import RunningFMetric
-from ...metrics.protocol import Metric
+from ...metrics.base import Metric
 from ...run.engine import score_corpus
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
                                   attribute_corpus_methods, attribution_rows)

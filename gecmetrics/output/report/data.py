@@ -23,7 +23,7 @@ import numpy as np
 from ...errors import InputError
 from ...io.corpus import Corpus, read_corpus
 from ...metrics.m2.compare import ErrantCompare, errant_scores, pair_of
-from ...metrics.protocol import Metric
+from ...metrics.base import Metric
 from ...metrics.registry import needs_gold_m2, resolve_metrics
 from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, score_corpus

@@ -1,0 +1,271 @@
+"""Metric settings: each setting declared once in a frozen dataclass (:func:`setting`: default,
+parser, aliases, help line, signature key, command-line flags), and the parsers that read
+values from Python or from text (``green:beta=0.5/2``) with one :class:`InputError` naming the
+setting or its flag."""
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ..errors import InputError
+from ..core.checks import check_finite_non_negative, check_seed
+
+_META = "gecmetrics"
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+class SettingInfo:
+    """How one setting is read and described: its parser (Python values and text both), its
+    help line, the aliases a user may type (``iter`` for ``iterations``), its key in the
+    metric's signature (None: not in it) and its command-line flags (``("-i", "--iter")``;
+    empty: ``--name``)."""
+
+    __slots__ = ("help", "parse", "aliases", "signature", "flags")
+
+    def __init__(self, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = (),
+                 signature: str | None = None, flags: tuple[str, ...] = ()) -> None:
+        self.help, self.parse, self.aliases = help, parse, tuple(aliases)
+        self.signature, self.flags = signature, tuple(flags)
+
+
+def setting(default: Any, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = (), *,
+            signature: str | None = None, flags: tuple[str, ...] = ()) -> Any:
+    """A settings dataclass field: ``n: int = setting(4, "maximum n-gram order", positive_int,
+    signature="n")``. ``signature``: the field's key in the metric's signature (the default
+    signature lists these fields in declaration order); ``flags``: its command-line flags."""
+    return field(default=default, metadata={_META: SettingInfo(help, parse, aliases, signature, flags)})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Base of every metric's settings: a frozen dataclass whose fields are declared with
+    :func:`setting`. Values are parsed and checked when the object is made (from Python values
+    or from text); :meth:`check` adds rules between fields."""
+
+    def __post_init__(self) -> None:
+        for item in dataclasses.fields(self):
+            info = item.metadata.get(_META)
+            if info is not None:
+                shown = f"{item.name} ({'/'.join(info.flags)})" if info.flags else item.name  # messages name the flags
+                object.__setattr__(self, item.name, info.parse(shown, getattr(self, item.name)))
+        self.check()
+
+    def check(self) -> None:
+        """Rules between fields (override); raise InputError."""
+
+    @classmethod
+    def infos(cls) -> dict[str, SettingInfo]:
+        """The settings a user can give, in declaration order."""
+        return {f.name: f.metadata[_META] for f in dataclasses.fields(cls) if _META in f.metadata}
+
+    @classmethod
+    def canonical_name(cls, key: str) -> str | None:
+        """The setting a keyword or alias names (``iter`` -> ``iterations``), or None."""
+        key = key.replace("-", "_")
+        for name, info in cls.infos().items():
+            if key == name or key in info.aliases:
+                return name
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    def signature_fields(self) -> list[tuple[str, str]]:
+        """(key, value) of the settings declared with a signature key, in declaration order."""
+        return [(info.signature, signature_value(getattr(self, name)))
+                for name, info in self.infos().items() if info.signature]
+
+    def replace(self, **changes: Any) -> "Settings":
+        return dataclasses.replace(self, **changes)
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def signature_value(value: Any) -> str:
+    """A setting as a signature shows it: numbers as ``%g``, booleans as yes/no, several values
+    joined by ``,``, None as ``none``."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(signature_value(item) for item in value)
+    return "none" if value is None else str(value)
+
+
+# ----------------------------------------------------------------------------- parsers
+
+
+def setting_label(name: str) -> str:
+    """How a message names a setting: a command-line flag as it is, else ``setting NAME``."""
+    return name if name.startswith("-") else f"setting {name}"
+
+
+def _not_bool(name: str, value: Any, what: str) -> None:
+    if isinstance(value, bool):
+        raise InputError(f"{setting_label(name)} must be {what}, got {value!r}")
+
+
+def parse_int(name: str, value: Any, minimum: int | None = None, maximum: int | None = None,
+              bound: str = "") -> int:
+    """An integer from an int, an integral float or text; ``minimum`` and ``maximum`` when given
+    (``bound``: the name of the maximum's constant, for the message)."""
+    _not_bool(name, value, "an integer")
+    number = None
+    try:
+        if isinstance(value, str):
+            number = int(value.strip())
+        elif isinstance(value, float):
+            number = int(value) if value.is_integer() else None
+        else:
+            number = int(value) if hasattr(value, "__index__") else None
+    except (TypeError, ValueError):
+        number = None
+    if number is None:
+        raise InputError(f"{setting_label(name)} must be an integer, got {value!r}")
+    if minimum is not None and number < minimum:
+        raise InputError(f"{setting_label(name)} must be an integer >= {minimum}, got {value!r}")
+    if maximum is not None and number > maximum:
+        raise InputError(f"{setting_label(name)} must be at most {maximum:,}" + (f" ({bound})" if bound else "")
+                         + f", got {number:,}")
+    return number
+
+
+def bounded_int(minimum: int, maximum: int, bound: str = "") -> Callable[[str, Any], int]:
+    """A parser of integers from ``minimum`` to ``maximum`` (``bound``: the maximum's constant)."""
+    def parse(name: str, value: Any) -> int:
+        return parse_int(name, value, minimum, maximum, bound)
+    return parse
+
+
+def parse_seed(name: str, value: Any) -> int:
+    """A seed of NumPy's generators: an integer from 0 to 2**64 - 1 (a negative one is one
+    InputError here, not a ValueError inside NumPy)."""
+    number = parse_int(name, value)
+    return check_seed(number, setting_label(name))
+
+
+def optional_seed(name: str, value: Any) -> int | None:
+    """A seed, or None (unset)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    return parse_seed(name, value)
+
+
+def parse_finite_non_negative(name: str, value: Any) -> float:
+    """A finite number >= 0 (a weight: nan, inf and negative numbers are rejected)."""
+    return check_finite_non_negative(value, setting_label(name))
+
+
+def positive_int(name: str, value: Any) -> int:
+    return parse_int(name, value, 1)
+
+
+def non_negative_int(name: str, value: Any) -> int:
+    return parse_int(name, value, 0)
+
+
+def optional_int(name: str, value: Any) -> int | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    return parse_int(name, value)
+
+
+def parse_float(name: str, value: Any) -> float:
+    """A finite or infinite number (not nan) from a number or text."""
+    _not_bool(name, value, "a number")
+    try:
+        number = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError):
+        raise InputError(f"{setting_label(name)} must be a number, got {value!r}") from None
+    if math.isnan(number):
+        raise InputError(f"{setting_label(name)} must be a number, not nan")
+    return number
+
+
+def parse_beta(name: str, value: Any) -> float:
+    """The one rule for beta in every metric: a number >= 0; inf means recall; nan and
+    negative numbers are rejected."""
+    number = parse_float(name, value)
+    if number < 0:
+        raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {value!r}")
+    return number
+
+
+def parse_betas(name: str, value: Any) -> tuple[float, ...]:
+    """One or more betas: a number, a sequence, or text separated by '/' (``0.5/1/2``)."""
+    items = _items(name, value)
+    return tuple(parse_beta(name, item) for item in items)
+
+
+def parse_floats(name: str, value: Any) -> tuple[float, ...]:
+    return tuple(parse_float(name, item) for item in _items(name, value))
+
+
+def _items(name: str, value: Any) -> Sequence[Any]:
+    if isinstance(value, str):
+        items: Sequence[Any] = value.split("/")
+    elif isinstance(value, (list, tuple)) or (hasattr(value, "tolist") and getattr(value, "ndim", 0) == 1):
+        items = list(value)
+    else:
+        items = [value]
+    if not items or any(isinstance(item, str) and not item.strip() for item in items):
+        raise InputError(f"{setting_label(name)} needs one or more numbers separated by '/', got {value!r}")
+    return items
+
+
+_TRUE = ("true", "yes", "1", "on")
+_FALSE = ("false", "no", "0", "off")
+
+
+_DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
+
+
+def parse_device(name: str, value: Any) -> str | None:
+    """``cpu``, ``cuda``, ``cuda:N`` or ``mps``; None (``auto``): CUDA when torch sees one."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
+        return None
+    if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
+        raise InputError(f"{setting_label(name)} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
+    return value.strip().lower()
+
+
+def parse_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise InputError(f"{setting_label(name)} must be true or false, got {value!r}")
+
+
+def optional_bool(name: str, value: Any) -> bool | None:
+    return None if value is None else parse_bool(name, value)
+
+
+def choice(*choices: str) -> Callable[[str, Any], str]:
+    """A parser accepting one of ``choices``."""
+    def parse(name: str, value: Any) -> str:
+        if value not in choices:
+            raise InputError(f"{setting_label(name)} must be one of: {', '.join(choices)}; got {value!r}")
+        return str(value)
+    parse.choices = choices  # type: ignore[attr-defined]  # shown in command-line help
+    return parse
+
+
+def parse_strings(name: str, value: Any) -> tuple[str, ...]:
+    """Several words: a sequence, or text separated by '/' or spaces."""
+    if isinstance(value, str):
+        return tuple(item for part in value.split("/") for item in part.split())
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    raise InputError(f"{setting_label(name)} must be a list of words, got {value!r}")
