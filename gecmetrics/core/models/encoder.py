@@ -5,15 +5,21 @@ post-layer-norm blocks, exact GELU), written with torch functions.
 Why: importing transformers' modelling code costs 3-4 s of CPU at every start (it pulls in
 torch's compiler and distributed packages), about as much as PT-M2 spends on a system's edits
 with a small model; and one fused query/key/value product per layer with no module machinery
-makes each batch cheaper. The numbers equal ``BertModel``'s to float32 rounding (a test compares
-them). Configurations this does not cover (other architectures, relative positions, other
-activations, sharded weights) are loaded through transformers instead (``model.py``).
+makes each batch cheaper. The numbers equal ``BertModel``'s to float32 rounding. Only a
+config.json whose every field is in :data:`FIELDS` with an accepted value is computed here
+(tests/test_models_direct_fields.py varies each field against transformers' model on the same
+weights); anything else (other architectures, relative positions, other activations, fields
+of a newer transformers, sharded weights) is loaded through transformers (``loading.py``,
+``inference.py``).
 """
 from __future__ import annotations
 
 import json
 import os
 from typing import Any
+
+from . import fields
+from .fields import ANY, empty, equal_to, integer, leftovers, names_starting, number, optional, positive_number
 
 WEIGHT_NAMES = ("model.safetensors", "pytorch_model.bin")
 """Single-file weights this encoder reads (sharded checkpoints go through transformers)."""
@@ -38,14 +44,41 @@ def read_config(path: str) -> dict:
     return config if isinstance(config, dict) else {}
 
 
+FIELDS = {"model_type": equal_to("bert"), "architectures": names_starting("Bert"),
+          "hidden_size": integer(1), "num_attention_heads": integer(1), "num_hidden_layers": integer(0),
+          "intermediate_size": integer(1), "vocab_size": integer(1), "max_position_embeddings": integer(1),
+          "type_vocab_size": integer(1), "hidden_act": equal_to("gelu"), "layer_norm_eps": positive_number,
+          "position_embedding_type": optional(equal_to("absolute")), "is_decoder": equal_to(False),
+          "add_cross_attention": equal_to(False), "is_encoder_decoder": equal_to(False), "pruned_heads": empty,
+          "dtype": optional(equal_to("float32")), "torch_dtype": optional(equal_to("float32")),
+          "pad_token_id": optional(integer(0)), "chunk_size_feed_forward": equal_to(0), "num_labels": integer(1),
+          "hidden_dropout_prob": number, "attention_probs_dropout_prob": number,
+          "classifier_dropout": optional(number), "tie_word_embeddings": ANY, "directionality": ANY,
+          "pooler_fc_size": ANY, "pooler_num_attention_heads": ANY, "pooler_num_fc_layers": ANY,
+          "pooler_size_per_head": ANY, "pooler_type": ANY, **leftovers()}
+"""The config fields (and values) of a BERT computed here: every one varied against transformers'
+``BertModel`` / ``BertForSequenceClassification`` in tests/test_models_direct_fields.py. The
+weights' shapes come from the weight file; ``hidden_act`` gelu is the exact (erf) GELU; the
+dropout, initialiser, label-name and generation fields change nothing in evaluation
+(``chunk_size_feed_forward`` does: transformers refuses lengths it does not divide)."""
+REQUIRED = ("model_type", "hidden_size", "num_attention_heads", "num_hidden_layers")
+
+
+def refusal(config: dict) -> str | None:
+    """Why a config is not the plain BERT encoder computed here (None: it is)."""
+    missing = [name for name in REQUIRED if name not in config] if isinstance(config, dict) else []
+    if missing:
+        return f"no {missing[0]} in config.json"
+    why = fields.refusal(config, FIELDS)
+    if why is None and config["hidden_size"] % config["num_attention_heads"]:
+        why = "hidden_size is not a multiple of num_attention_heads"
+    return why
+
+
 def supports(config: dict) -> bool:
-    """Whether a config describes the plain BERT encoder computed here."""
-    hidden, heads = config.get("hidden_size"), config.get("num_attention_heads")
-    return (config.get("model_type") == "bert" and config.get("hidden_act", "gelu") == "gelu"
-            and config.get("position_embedding_type", "absolute") in (None, "absolute")
-            and not config.get("is_decoder", False) and not config.get("add_cross_attention", False)
-            and isinstance(hidden, int) and isinstance(heads, int) and heads > 0 and hidden % heads == 0
-            and isinstance(config.get("num_hidden_layers"), int))
+    """Whether a config describes the plain BERT encoder computed here: every field in
+    :data:`FIELDS` with a value it accepts."""
+    return refusal(config) is None
 
 
 def read_weights(torch: Any, path: str) -> dict:

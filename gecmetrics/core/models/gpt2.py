@@ -5,30 +5,58 @@
 Why: importing transformers' modelling code costs about 1.5 s of CPU at every start, more than
 the Scribendi Score spends on a CoNLL-2014 system with a small model; and fused products with no
 module machinery make each batch cheaper. The numbers equal ``GPT2LMHeadModel``'s to float32
-rounding (a test compares the perplexities). Configurations this does not cover (other
-architectures, scaled or upcast attention variants, other activations, sharded weights) are
-loaded through transformers instead (``causal_lm.py``).
+rounding. Only a config.json whose every field is in :data:`FIELDS` with an accepted value is
+computed here (tests/test_models_direct_fields.py varies each field against transformers' model
+on the same weights); anything else (other architectures such as Llama, scaled or upcast
+attention variants, other activations, untied heads, fields of a newer transformers, sharded
+weights) is loaded through transformers (``causal_lm.py``).
 """
 from __future__ import annotations
 
 import math
 from typing import Any
 
+from . import fields
+from .fields import ANY, equal_to, integer, leftovers, number, optional, positive_number
+
 _LAYER_PARTS = ("ln_1.weight", "ln_1.bias", "attn.c_attn.weight", "attn.c_attn.bias", "attn.c_proj.weight",
                 "attn.c_proj.bias", "ln_2.weight", "ln_2.bias", "mlp.c_fc.weight", "mlp.c_fc.bias",
                 "mlp.c_proj.weight", "mlp.c_proj.bias")
 
 
+FIELDS = {"model_type": equal_to("gpt2"), "architectures": equal_to(["GPT2LMHeadModel"]),
+          "n_embd": integer(1), "n_head": integer(1), "n_layer": integer(0), "n_positions": integer(1),
+          "n_ctx": integer(1), "n_inner": optional(integer(1)), "vocab_size": integer(1),
+          "activation_function": equal_to("gelu_new"), "layer_norm_epsilon": positive_number,
+          "scale_attn_weights": equal_to(True), "scale_attn_by_inverse_layer_idx": equal_to(False),
+          "reorder_and_upcast_attn": equal_to(False), "add_cross_attention": equal_to(False),
+          "tie_word_embeddings": equal_to(True), "resid_pdrop": number, "embd_pdrop": number, "attn_pdrop": number,
+          "summary_first_dropout": number, "summary_activation": ANY, "summary_proj_to_labels": ANY,
+          "summary_type": ANY, "summary_use_proj": ANY, "pad_token_id": optional(integer(0)),
+          "dtype": optional(equal_to("float32", "float16", "bfloat16")),
+          "torch_dtype": optional(equal_to("float32", "float16", "bfloat16")), **leftovers()}
+"""The config fields (and values) of a GPT-2 computed here: every one varied against
+transformers' ``GPT2LMHeadModel`` in tests/test_models_direct_fields.py. ``dtype`` is the stored
+weights' type (the model runs in the dtype asked for, as transformers loads it then); the
+dropout, summary-head, initialiser and generation fields change nothing in evaluation."""
+REQUIRED = ("model_type", "n_embd", "n_head", "n_layer")
+
+
+def refusal(config: dict) -> str | None:
+    """Why a config is not the plain GPT-2 computed here (None: it is)."""
+    missing = [name for name in REQUIRED if name not in config] if isinstance(config, dict) else []
+    if missing:
+        return f"no {missing[0]} in config.json"
+    why = fields.refusal(config, FIELDS)
+    if why is None and config["n_embd"] % config["n_head"]:
+        why = "n_embd is not a multiple of n_head"
+    return why
+
+
 def supports(config: dict) -> bool:
-    """Whether a config describes the plain GPT-2 computed here."""
-    hidden, heads, layers = config.get("n_embd"), config.get("n_head"), config.get("n_layer")
-    return (config.get("model_type") == "gpt2" and config.get("activation_function", "gelu_new") == "gelu_new"
-            and config.get("scale_attn_weights", True) is True
-            and not config.get("scale_attn_by_inverse_layer_idx", False)
-            and not config.get("reorder_and_upcast_attn", False) and not config.get("add_cross_attention", False)
-            and config.get("tie_word_embeddings", True) is True
-            and isinstance(hidden, int) and isinstance(heads, int) and heads > 0 and hidden % heads == 0
-            and isinstance(layers, int) and layers >= 0)
+    """Whether a config describes the plain GPT-2 computed here: every field in :data:`FIELDS`
+    with a value it accepts."""
+    return refusal(config) is None
 
 
 def read_weights(torch: Any, path: str) -> dict:

@@ -1,0 +1,115 @@
+"""Allow-lists of model config fields: when a forward pass written here (``encoder.py``,
+``direct_bert.py``, ``gpt2.py``) may stand in for transformers' own model.
+
+A direct forward pass is used only for a config.json every field of which is in its allow-list
+with a value the list accepts; any other field or value (a checkpoint from another transformers
+version, another architecture, another activation or norm, rotary or relative positions) sends
+the model through transformers. Each allow-list is checked field by field against transformers'
+model on the same weights: ``tests/test_models_direct_fields.py`` varies every field it names
+(fields the forward pass reads, and fields it may ignore because they change nothing in
+evaluation: dropout, initialisation, generation defaults, label names) and compares the
+outputs; a test fails when a field is listed without a variation there.
+
+A rule is a predicate on the field's value; :data:`ANY` marks a field whose value cannot
+change the forward pass in evaluation (the test still varies it).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Mapping
+
+Rule = Callable[[Any], bool]
+
+
+def ANY(value: Any) -> bool:  # noqa: N802 (a constant-like rule)
+    """Any value: the field changes nothing in evaluation (dropout, initialisation, names)."""
+    return True
+
+
+def equal_to(*allowed: Any) -> Rule:
+    """The value is one of ``allowed`` (compared by type too: ``False`` is not ``0``)."""
+    def rule(value: Any) -> bool:
+        return any(type(value) is type(choice) and value == choice for choice in allowed)
+    rule.__doc__ = f"one of {allowed!r}"
+    return rule
+
+
+def integer(minimum: int) -> Rule:
+    """An integer (not a bool) of at least ``minimum``."""
+    def rule(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+    rule.__doc__ = f"an integer >= {minimum}"
+    return rule
+
+
+def optional(inner: Rule) -> Rule:
+    """None, or a value ``inner`` accepts."""
+    def rule(value: Any) -> bool:
+        return value is None or inner(value)
+    rule.__doc__ = f"None or {inner.__doc__}"
+    return rule
+
+
+def positive_number(value: Any) -> bool:
+    """A finite number > 0 (a layer norm's epsilon)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0
+
+
+def number(value: Any) -> bool:
+    """A finite number (a dropout probability, an initialiser's range)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def names_starting(prefix: str) -> Rule:
+    """A list of class names each starting with ``prefix`` (``architectures``)."""
+    def rule(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(name, str) and name.startswith(prefix) for name in value)
+    rule.__doc__ = f"a list of {prefix}* class names"
+    return rule
+
+
+def empty(value: Any) -> bool:
+    """An empty container or None (``pruned_heads``: any pruned head changes the weights' shapes)."""
+    return value is None or (isinstance(value, (dict, list)) and not value)
+
+
+def label_map(value: Any) -> bool:
+    """A mapping of label names (id2label, label2id): names only."""
+    return isinstance(value, dict)
+
+
+GENERATION_LEFTOVERS = ("_num_labels", "bad_words_ids", "decoder_start_token_id", "do_sample", "early_stopping",
+                        "length_penalty", "max_length", "min_length", "no_repeat_ngram_size", "num_beams",
+                        "num_return_sequences", "repetition_penalty", "temperature", "top_k", "top_p",
+                        "task_specific_params", "prefix", "finetuning_task", "xla_device", "use_bfloat16",
+                        "torchscript", "output_attentions", "output_hidden_states", "return_dict", "output_past",
+                        "gradient_checkpointing", "transformers_version", "_name_or_path", "tokenizer_class",
+                        "initializer_range", "use_cache", "bos_token_id", "eos_token_id", "sep_token_id",
+                        "problem_type", "id2label", "label2id")
+"""Fields older transformers wrote into every config.json (generation defaults, output
+switches, names): none of them reaches an encoder's or a language model's forward pass in
+evaluation."""
+
+
+def leftovers() -> dict[str, Rule]:
+    """:data:`GENERATION_LEFTOVERS` as rules: label maps must be mappings, ``output_attentions``
+    false (transformers 5 refuses to load a config asking for attentions with its default
+    attention), ``return_dict`` true (transformers 5's GPT-2 fails on tuples), the rest any value."""
+    rules = {name: (label_map if name in ("id2label", "label2id") else ANY) for name in GENERATION_LEFTOVERS}
+    rules["output_attentions"] = equal_to(False)
+    rules["return_dict"] = optional(equal_to(True))
+    return rules
+
+
+def refusal(config: Mapping[str, Any], rules: Mapping[str, Rule]) -> str | None:
+    """Why a config is not for the direct pass whose allow-list is ``rules`` (the first field
+    not listed, or listed with a value the rule refuses), or None when every field passes."""
+    if not isinstance(config, Mapping):
+        return "no readable config.json"
+    for name, value in config.items():
+        rule = rules.get(name)
+        if rule is None:
+            return f"field {name!r} is not in the allow-list"
+        if not rule(value):
+            return f"{name}={value!r} is not {rule.__doc__ or 'an accepted value'}"
+    return None
