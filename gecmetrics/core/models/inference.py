@@ -105,7 +105,9 @@ class LoadedModel:
     """A model in evaluation mode on its device and dtype, called as ``model.states(ids, mask,
     types)`` (last layer) or ``model.regress(ids, mask, types)`` (a regressor's output), with what
     names it in a signature: the name given and the fingerprint of its weights (as stored, in
-    float32), and whether it is computed directly (``direct_bert``) or by transformers."""
+    float32), whether it is computed directly (``direct_bert``) or by transformers, and
+    ``pooling``: how its classifier pools the states when its config has that choice
+    (ModernBERT's ``classifier_pooling``; "" for models without one, such as BERT's [CLS] pooler)."""
 
     name: str
     model: Any
@@ -113,19 +115,32 @@ class LoadedModel:
     dtype: Any
     fingerprint: str
     direct: bool
+    pooling: str = ""
+
+
+POOLINGS = ("cls", "mean")
+"""The pooling choices of a sequence classifier that has one (``classifier_pooling``)."""
 
 
 class TransformersBert:
-    """A transformers model called like :class:`~gecmetrics.core.models.direct_bert.MaskedBert`."""
+    """A transformers model called like :class:`~gecmetrics.core.models.direct_bert.MaskedBert`;
+    token types are passed only to a model that takes them (ModernBERT, for one, has none)."""
 
     def __init__(self, model: Any) -> None:
+        import inspect
+
         self.model = model
+        self.takes_types = "token_type_ids" in inspect.signature(model.forward).parameters
+
+    def _call(self, ids: Any, mask: Any, types: Any) -> Any:
+        extra = {"token_type_ids": types} if self.takes_types else {}
+        return self.model(input_ids=ids, attention_mask=mask, **extra)[0]  # a tuple with return_dict false
 
     def states(self, ids: Any, mask: Any, types: Any) -> Any:
-        return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).last_hidden_state
+        return self._call(ids, mask, types)
 
     def regress(self, ids: Any, mask: Any, types: Any) -> Any:
-        return self.model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits[:, 0]
+        return self._call(ids, mask, types)[:, 0]
 
 
 def _files(source: str) -> tuple[str, str | None] | None:
@@ -147,17 +162,23 @@ def _files(source: str) -> tuple[str, str | None] | None:
         return None
 
 
-def load_model(name: str, kind: str, device: str | None = None, dtype: str = "float32") -> LoadedModel:
-    """A one-output regressor (``kind="regressor"``: a ``BertForSequenceClassification`` with
-    one label) or a plain encoder (``kind="encoder"``: what ``AutoModel`` loads), by hub name or
-    folder, in evaluation mode on ``device`` in ``dtype``. A plain BERT in one weight file is
-    computed directly from its weights (``direct_bert``), anything else by transformers."""
+def load_model(name: str, kind: str, device: str | None = None, dtype: str = "float32",
+               pooling: str | None = None) -> LoadedModel:
+    """A one-output regressor (``kind="regressor"``: what ``AutoModelForSequenceClassification``
+    loads, with one label) or a plain encoder (``kind="encoder"``: what ``AutoModel`` loads), by
+    hub name or folder, in evaluation mode on ``device`` in ``dtype``. ``pooling`` (``cls`` or
+    ``mean``; None: as the model's config says) sets how a regressor whose classifier has the
+    choice pools (ModernBERT's ``classifier_pooling``); a model without the choice refuses it. A
+    plain BERT in one weight file is computed directly from its weights (``direct_bert``),
+    anything else by transformers."""
     from .direct_bert import load_direct
 
+    if pooling is not None and (pooling not in POOLINGS or kind != "regressor"):
+        raise InputError(f"pooling must be one of {', '.join(POOLINGS)} (a regressor's), got {pooling!r}")
     torch, _ = import_backend()
     chosen_device, chosen_dtype = resolve_device(torch, device), resolve_dtype(torch, dtype)
     source = model_source(name)
-    files = _files(source)
+    files = _files(source) if pooling is None else None  # BERT's classifier has no pooling choice
     try:
         loaded = load_direct(torch, *files, kind == "regressor") if files else None
     except Exception as err:  # corrupt or incomplete weights
@@ -171,16 +192,21 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
         except (RuntimeError, AssertionError) as err:
             raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
         return LoadedModel(name, model, chosen_device, chosen_dtype, fingerprint, True)
-    return _load_with_transformers(name, source, kind, device, chosen_device, chosen_dtype)
+    return _load_with_transformers(name, source, kind, device, chosen_device, chosen_dtype, pooling)
 
 
 def _load_with_transformers(name: str, source: str, kind: str, device: str | None, chosen_device: Any,
-                            chosen_dtype: Any) -> LoadedModel:
+                            chosen_dtype: Any, pooling: str | None = None) -> LoadedModel:
     _, transformers = import_backend()
     loader = {"regressor": transformers.AutoModelForSequenceClassification, "encoder": transformers.AutoModel}[kind]
+    options = {} if pooling is None else {"classifier_pooling": pooling}
     try:
         with quiet_loading(transformers):
-            model = loader.from_pretrained(source)
+            if pooling is not None:
+                _check_pooling_choice(transformers.AutoConfig.from_pretrained(source), pooling, source)
+            model = loader.from_pretrained(source, **options)
+    except InputError:
+        raise
     except Exception as err:  # missing or corrupt weights, unknown architecture, no network
         raise InputError(f"cannot load the model: {first_line(err)}", source) from None
     if kind == "regressor" and getattr(model.config, "num_labels", None) != 1:
@@ -192,7 +218,18 @@ def _load_with_transformers(name: str, source: str, kind: str, device: str | Non
     except (RuntimeError, AssertionError) as err:
         raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
     model.eval()
-    return LoadedModel(name, TransformersBert(model), chosen_device, chosen_dtype, fingerprint, False)
+    chosen = getattr(model.config, "classifier_pooling", "") if kind == "regressor" else ""
+    return LoadedModel(name, TransformersBert(model), chosen_device, chosen_dtype, fingerprint, False,
+                       chosen if isinstance(chosen, str) else "")
+
+
+def _check_pooling_choice(config: Any, pooling: str, source: str) -> None:
+    """A pooling setting needs a classifier with that choice (``classifier_pooling``)."""
+    if not hasattr(config, "classifier_pooling"):
+        kind = getattr(config, "model_type", "") or type(config).__name__
+        raise InputError(f"pooling={pooling}: this {kind} model's classifier has no pooling choice (BERT's reads "
+                         "[CLS] through its pooler); leave pooling unset, or use a model with classifier_pooling "
+                         "(ModernBERT)", source)
 
 
 def truncate_pair(first: int, second: int, budget: int) -> tuple[int, int]:
@@ -299,12 +336,14 @@ REGRESSION_NAMESPACE = "models/bert-regression/1"
 one input: a float64 value per (model, input)."""
 
 
-def model_identity(loaded: LoadedModel) -> tuple[str, str, str]:
+def model_identity(loaded: LoadedModel) -> tuple[str, ...]:
     """What besides the input decides a model's output, for cache keys: the full weights
     fingerprint, the dtype and the computing path (``direct`` or ``transformers``; they agree
-    to ~1e-5, not to the bit). The device is left out: it changes only float rounding."""
-    return (loaded.fingerprint, str(loaded.dtype).removeprefix("torch."),
-            "direct" if loaded.direct else "transformers")
+    to ~1e-5, not to the bit), and the classifier's pooling where it has a choice. The device is
+    left out: it changes only float rounding."""
+    identity = (loaded.fingerprint, str(loaded.dtype).removeprefix("torch."),
+                "direct" if loaded.direct else "transformers")
+    return identity + ((f"pooling:{loaded.pooling}",) if loaded.pooling else ())
 
 
 def input_parts(ids: Sequence[int], types: Sequence[int]) -> tuple[bytes, bytes]:

@@ -28,6 +28,12 @@ the cosine and sigmoid are computed in float64 from the float32 model outputs; a
 (impara.py calls ``.cuda()``). impara.py reads its files with ``read().rstrip().split('\\n')``,
 so it drops empty lines at the end of a file (a system that outputs nothing, like CoNLL-2014's
 NULL, then fails there); here every sentence is scored, an empty one as ``[CLS] [SEP]``.
+
+IMPARA-GED (Findings of ACL 2025, ``naist-nlp/IMPARA-GED``; gec-metrics runs it as
+``IMPARA(model_qe=..., threshold=-999.0, pooling='mean')``) is ``threshold=None`` (no gate: the
+similarity model is not even loaded) with a ModernBERT quality estimator whose classifier pools
+the mean of its states (``pooling='mean'``: ModernBERT's ``classifier_pooling``). Any quality
+estimator transformers loads as a one-output sequence classifier is accepted.
 """
 from __future__ import annotations
 
@@ -49,10 +55,13 @@ COSINE_EPSILON = 1e-8
 """torch.nn.CosineSimilarity's default eps: the product of the norms is at least this."""
 
 
-def check_threshold(value: object) -> float:
-    """The similarity threshold: a finite number (a cosine lies in [-1, 1]; above 1 zeroes all)."""
+def check_threshold(value: object) -> float | None:
+    """The similarity threshold: a finite number (a cosine lies in [-1, 1]; above 1 zeroes all),
+    or None: no similarity gate (IMPARA-GED)."""
+    if value is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-        raise InputError(f"the IMPARA threshold must be a finite number, got {value!r}")
+        raise InputError(f"the IMPARA threshold must be a finite number or None (no gate), got {value!r}")
     return float(value)
 
 
@@ -68,19 +77,28 @@ def sigmoid(values: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.asarray(values, dtype=np.float64)))
 
 
-def gate(similarity: np.ndarray, quality: np.ndarray, threshold: float) -> np.ndarray:
-    """IMPARA's sentence score: the quality where the similarity exceeds the threshold, else 0."""
-    return np.where(np.asarray(similarity) > threshold, np.asarray(quality, dtype=np.float64), 0.0)
-
-
-def gated_scores(similarity: np.ndarray, logits: np.ndarray, threshold: float) -> np.ndarray:
-    """IMPARA's sentence scores from the similarities and the quality logits (NaN where not
-    computed, which must be only where the similarity does not exceed ``threshold``)."""
+def passes(similarity: np.ndarray, threshold: float | None) -> np.ndarray:
+    """Where the similarity exceeds the threshold (strictly); everywhere when there is no gate."""
     similarity = np.asarray(similarity, dtype=np.float64)
-    passing = similarity > threshold
+    return np.ones(similarity.shape, dtype=bool) if threshold is None else similarity > threshold
+
+
+def gate(similarity: np.ndarray, quality: np.ndarray, threshold: float | None) -> np.ndarray:
+    """IMPARA's sentence score: the quality where the similarity exceeds the threshold, else 0
+    (``threshold`` None: the quality)."""
+    return np.where(passes(similarity, threshold), np.asarray(quality, dtype=np.float64), 0.0)
+
+
+def gated_scores(similarity: np.ndarray, logits: np.ndarray, threshold: float | None) -> np.ndarray:
+    """IMPARA's sentence scores from the similarities and the quality logits (NaN where not
+    computed, which must be only where the similarity does not exceed ``threshold``; with no
+    gate, ``threshold`` None, every logit is needed and the similarities are not read)."""
+    similarity = np.asarray(similarity, dtype=np.float64)
+    passing = passes(similarity, threshold)
     logits = np.asarray(logits, dtype=np.float64)
     if np.isnan(logits[passing]).any():
-        raise InputError(f"IMPARA: the quality of some hypotheses above the threshold {threshold:g} was not computed")
+        raise InputError(f"IMPARA: the quality of some hypotheses {'' if threshold is None else 'above the threshold '}"
+                         "was not computed")
     return gate(similarity, sigmoid(np.where(passing, logits, 0.0)), threshold)
 
 
@@ -91,21 +109,26 @@ class IMPARAScorer:
     ``qe_model``: hub name or folder of the quality estimator (one-output BERT regressor);
     ``se_model``: of the similarity encoder (``bert-base-cased`` as in impara.py);
     ``tokenizer``: of the tokenizer of both (default: the quality estimator's, as impara.py);
-    ``threshold`` 0.9; ``batch_size`` 32 (what impara.py uses); ``device`` cpu, cuda[:N] or mps
-    (default: CUDA when available); ``dtype`` float32, float16 or bfloat16; ``cache``: a
-    persistent :class:`~gecmetrics.core.cache.Cache` for the similarity of each (source,
-    hypothesis) pair and the quality of each hypothesis (None: none).
+    ``threshold`` 0.9 (None: no similarity gate, and no similarity model loaded: IMPARA-GED);
+    ``pooling``: how the quality estimator's classifier pools, for a model with the choice
+    (ModernBERT's ``classifier_pooling``: ``cls`` or ``mean``; None: as its config says);
+    ``batch_size`` 32 (what impara.py uses); ``device`` cpu, cuda[:N] or mps (default: CUDA when
+    available); ``dtype`` float32, float16 or bfloat16; ``cache``: a persistent
+    :class:`~gecmetrics.core.cache.Cache` for the similarity of each (source, hypothesis) pair
+    and the quality of each hypothesis (None: none).
     """
 
     def __init__(self, qe_model: str, se_model: str = "bert-base-cased", *, tokenizer: str | None = None,
-                 threshold: float = DEFAULT_THRESHOLD, max_length: int = 128, batch_size: int = 32,
-                 device: str | None = None, dtype: str = "float32", cache: Cache | None = None) -> None:
+                 threshold: float | None = DEFAULT_THRESHOLD, pooling: str | None = None, max_length: int = 128,
+                 batch_size: int = 32, device: str | None = None, dtype: str = "float32",
+                 cache: Cache | None = None) -> None:
         self.threshold = check_threshold(threshold)
         self.max_length = check_max_length(max_length)
         self.batch_size = check_positive("batch_size", batch_size)
         _, transformers = import_backend()
-        self.qe: LoadedModel = load_model(qe_model, "regressor", device, dtype)
-        self.se: LoadedModel = load_model(se_model, "encoder", device, dtype)
+        self.qe: LoadedModel = load_model(qe_model, "regressor", device, dtype, pooling)
+        self.se: LoadedModel | None = None if self.threshold is None else load_model(se_model, "encoder", device,
+                                                                                     dtype)
         self.tokenizer_name = qe_model if tokenizer is None else tokenizer
         self.encoder = Encoder(load_tokenizer(transformers, self.tokenizer_name), self.max_length)
         self._embeddings: dict[str, np.ndarray] = {}
@@ -125,17 +148,21 @@ class IMPARAScorer:
 
     @property
     def fingerprints(self) -> dict[str, str]:
-        """Model -> weights fingerprint (SHA-256 over names, shapes and float32 values)."""
-        return {"qe": self.qe.fingerprint, "se": self.se.fingerprint}
+        """Model -> weights fingerprint (SHA-256 over names, shapes and float32 values); no
+        ``se`` without a similarity gate."""
+        return {"qe": self.qe.fingerprint, **({"se": self.se.fingerprint} if self.se is not None else {})}
 
     def signature_items(self) -> dict[str, str]:
         """What identifies the numbers, for a signature: both models and their weights
-        fingerprints (first 12 hex digits), the tokenizer, the threshold, the maximum length and
-        the dtype (batch size and device change nothing beyond float rounding)."""
-        return {"qe_model": self.qe.name, "qe_weights": self.qe.fingerprint[:12], "se_model": self.se.name,
-                "se_weights": self.se.fingerprint[:12], "tokenizer": self.tokenizer_name,
-                "threshold": f"{self.threshold:g}", "max_length": str(self.max_length),
-                "dtype": str(self.qe.dtype).removeprefix("torch.")}
+        fingerprints (first 12 hex digits), the tokenizer, the threshold (``none``: no gate, and
+        then no similarity model), the quality estimator's pooling where it has the choice, the
+        maximum length and the dtype (batch size and device change nothing beyond float rounding)."""
+        se = {"se_model": self.se.name, "se_weights": self.se.fingerprint[:12]} if self.se is not None \
+            else {"se_model": "none"}
+        return {"qe_model": self.qe.name, "qe_weights": self.qe.fingerprint[:12], **se,
+                **({"pooling": self.qe.pooling} if self.qe.pooling else {}), "tokenizer": self.tokenizer_name,
+                "threshold": "none" if self.threshold is None else f"{self.threshold:g}",
+                "max_length": str(self.max_length), "dtype": str(self.qe.dtype).removeprefix("torch.")}
 
     def _embed(self, texts: list[str]) -> None:
         missing = [text for text in dict.fromkeys(texts) if text not in self._embeddings]
@@ -180,9 +207,13 @@ class IMPARAScorer:
 
     def similarities(self, sources: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
         """The cosine similarity of each source and hypothesis embedding."""
+        if self.se is None:
+            raise InputError("IMPARA: this scorer has no similarity model (threshold None: no similarity gate)")
         return self._similarities([check_parallel(sources, hypotheses)])[0]
 
     def _similarities(self, checked: list[tuple[list[str], list[str]]]) -> list[np.ndarray]:
+        if self.se is None:  # no gate: no similarity is read
+            return [np.full(len(hypotheses), np.nan) for _, hypotheses in checked]
         pairs = [pair for source_list, hypotheses in checked for pair in zip(source_list, hypotheses)]
         self.encoder.prepare(list(dict.fromkeys(text for pair in pairs for text in pair)))
         self._pair_similarities(pairs)
@@ -204,25 +235,32 @@ class IMPARAScorer:
                                 threshold: float | None = None) -> list[np.ndarray]:
         """:meth:`sentence_scores` of several systems on the same sources; the quality
         estimator runs only on the hypotheses that pass the similarity threshold (``threshold``:
-        other than the scorer's, for this call)."""
-        threshold = self.threshold if threshold is None else check_threshold(threshold)
+        other than the scorer's, for this call; a scorer without a gate has none)."""
+        threshold = self._threshold(threshold)
         return [gated_scores(similarity, logits, threshold)
                 for similarity, logits in self.systems_parts(sources, systems, threshold)]
+
+    def _threshold(self, threshold: float | None) -> float | None:
+        """The threshold of a call: the scorer's, or another one (a scorer with a similarity model)."""
+        if threshold is None or self.se is None:
+            return self.threshold
+        return check_threshold(threshold)
 
     def systems_parts(self, sources: Sequence[str], systems: Sequence[Sequence[str]],
                       threshold: float | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
         """Per system, the similarity of each sentence and the quality estimator's output (its
         logit) where the similarity exceeds ``threshold`` (default: the scorer's), NaN elsewhere:
-        what :func:`gated_scores` turns into IMPARA under that threshold or any higher one."""
-        threshold = self.threshold if threshold is None else check_threshold(threshold)
+        what :func:`gated_scores` turns into IMPARA under that threshold or any higher one. With
+        no gate, the similarities are NaN and every hypothesis is rated."""
+        threshold = self._threshold(threshold)
         checked = [check_parallel(sources, hypotheses) for hypotheses in systems]
         similarities = self._similarities(checked)
-        passing = [text for (_, hypotheses), similarity in zip(checked, similarities)
-                   for text, value in zip(hypotheses, similarity) if value > threshold]
-        self._rate(passing)
-        return [(similarity, np.array([self._quality[text] if value > threshold else np.nan
-                                       for text, value in zip(hypotheses, similarity)], dtype=np.float64))
-                for (_, hypotheses), similarity in zip(checked, similarities)]
+        passing = [passes(similarity, threshold) for similarity in similarities]
+        self._rate([text for (_, hypotheses), mask in zip(checked, passing)
+                    for text, kept in zip(hypotheses, mask) if kept])
+        return [(similarity, np.array([self._quality[text] if kept else np.nan for text, kept in zip(hypotheses, mask)],
+                                      dtype=np.float64))
+                for (_, hypotheses), similarity, mask in zip(checked, similarities, passing)]
 
     def corpus_score(self, sources: Sequence[str], hypotheses: Sequence[str]) -> float:
         """impara.py ``--level corpus``: the mean of the sentence scores."""

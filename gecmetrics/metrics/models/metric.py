@@ -99,11 +99,27 @@ parse_some_weights.takes_several = True  # type: ignore[attr-defined]
 
 
 def parse_threshold(name: str, value: Any) -> float:
-    """IMPARA's similarity threshold: a finite number."""
+    """A threshold: a finite number."""
     number = parse_float(name, value)
     if not np.isfinite(number):
         raise InputError(f"{setting_label(name)} must be a finite number, got {value!r}")
     return number
+
+
+def parse_gate(name: str, value: Any) -> float | None:
+    """IMPARA's similarity threshold: a finite number, or ``none`` (None): no similarity gate,
+    as IMPARA-GED runs (gec-metrics' ``threshold=-999.0``)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "off")):
+        return None
+    return parse_threshold(name, value)
+
+
+def parse_pooling(name: str, value: Any) -> str | None:
+    """How a quality estimator whose classifier has the choice pools: ``cls``, ``mean``, or
+    ``model`` / ``none`` (None): as the model's config says."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "model")):
+        return None
+    return choice("cls", "mean")(name, value.strip().lower() if isinstance(value, str) else value)
 
 
 def parse_layer(name: str, value: Any) -> int | None:
@@ -215,8 +231,12 @@ class IMPARASettings(Settings):
                             ("se",), signature="se", flags=("--se-model",))
     tokenizer: str | None = setting(None, "IMPARA: the tokenizer of both models (default: the quality estimator's)",
                                     parse_optional_model, signature="tokenizer", flags=("--tokenizer",))
-    threshold: float = setting(0.9, "IMPARA: a hypothesis whose similarity to its source is not above this scores 0",
-                               parse_threshold, ("t",), signature="threshold", flags=("--threshold",))
+    threshold: float | None = setting(0.9, "IMPARA: a hypothesis whose similarity to its source is not above this "
+                                      "scores 0 (none: no similarity gate and no similarity model, as IMPARA-GED)",
+                                      parse_gate, ("t",), signature="threshold", flags=("--threshold",))
+    pooling: str | None = setting(None, "IMPARA: how the quality estimator's classifier pools, when it has the choice "
+                                  "(ModernBERT): cls or mean (IMPARA-GED: mean); none: as its config says",
+                                  parse_pooling, signature="pooling", flags=("--pooling",))
     max_length: int = max_length_setting()
     dtype: str = dtype_setting()
     batch_size: int = batch_size_setting(32)
@@ -494,42 +514,64 @@ class IMPARA(ModelMetric):
     positional = ("model",)
 
     def scorer_key(self) -> tuple:
+        """The models, tokenizer, maximum length, device and dtype; whether there is a similarity
+        gate (without one no similarity model is loaded) and the quality estimator's pooling."""
         s = self.settings
-        return ("IMPARA", s.model, s.se_model, s.tokenizer, s.max_length, s.device, s.dtype)
+        gated = s.threshold is not None
+        return ("IMPARA", s.model, s.se_model if gated else None, s.tokenizer, s.max_length, s.device, s.dtype,
+                gated, s.pooling)
 
     def make_scorer(self) -> Any:
         from .impara import IMPARAScorer
 
         s = self.settings
-        return IMPARAScorer(s.model, s.se_model, tokenizer=s.tokenizer, threshold=s.threshold, max_length=s.max_length,
-                            batch_size=s.batch_size, device=s.device, dtype=s.dtype)
+        return IMPARAScorer(s.model, s.se_model, tokenizer=s.tokenizer, threshold=s.threshold, pooling=s.pooling,
+                            max_length=s.max_length, batch_size=s.batch_size, device=s.device, dtype=s.dtype)
 
     def loaded_models(self, scorer: Any) -> dict[str, Any]:
-        return {"qe": scorer.qe, "se": scorer.se}
+        return {"qe": scorer.qe, **({"se": scorer.se} if scorer.se is not None else {})}
 
     def score_systems(self, scorer: Any, sources: list[str], systems: list[Sequence[str]],
                       group: Sequence[Metric]) -> list[Any]:
-        """Similarities, and qualities where the lowest threshold of the group is passed."""
-        threshold = min([self.settings.threshold, *(m.settings.threshold for m in group if isinstance(m, IMPARA))])
-        return scorer.systems_parts(sources, systems, threshold)
+        """Similarities, and qualities where the lowest threshold of the group is passed (the
+        group shares the scorer, so its metrics are all gated or all ungated)."""
+        thresholds = [self.settings.threshold, *(m.settings.threshold for m in group if isinstance(m, IMPARA))]
+        gated = [threshold for threshold in thresholds if threshold is not None]
+        return scorer.systems_parts(sources, systems, min(gated) if gated else None)
 
     def statistics(self, prepared: Any, hypothesis: Sequence[str]) -> np.ndarray:
         """(D, 3) float64 rows: the sentence's IMPARA, a 1, and 1 if the similarity gate zeroed it."""
-        from .impara import gated_scores
+        from .impara import gated_scores, passes
 
         similarity, logits = self._checked(prepared).parts_of(hypothesis)
         threshold = self.settings.threshold
         scores = gated_scores(similarity, logits, threshold)
-        return np.column_stack([scores, np.ones(len(scores)), ~(np.asarray(similarity) > threshold)]).astype(np.float64)
+        return np.column_stack([scores, np.ones(len(scores)), ~passes(similarity, threshold)]).astype(np.float64)
 
     def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
         """How many sentences the similarity gate zeroed."""
         return {"gated": int(round(float(np.asarray(sums[0])[2])))}
 
     def column_labels(self) -> list[str]:
-        threshold = self.settings.threshold
-        default = IMPARASettings.__dataclass_fields__["threshold"].default
-        return [self.label if threshold == default else f"{self.label} t{signature_value(threshold)}"]
+        """``IMPARA``, with ``t0.95`` for another threshold (``ungated`` for none) and the pooling
+        when it is set (``IMPARA mean ungated``: IMPARA-GED's settings)."""
+        s = self.settings
+        tokens = [self.label, *([s.pooling] if s.pooling else [])]
+        if s.threshold is None:
+            tokens.append("ungated")
+        elif s.threshold != IMPARASettings.__dataclass_fields__["threshold"].default:
+            tokens.append(f"t{signature_value(s.threshold)}")
+        return [" ".join(tokens)]
+
+    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+        """As every model metric's; without a gate the similarity model is ``se:none`` (not loaded);
+        ``pooling`` only when set (as the model's config says otherwise)."""
+        label, fields = super().signature_fields(references)
+        if self.settings.threshold is None:
+            fields = [("se", "none") if isinstance(field, tuple) and field[0] == "se" else field for field in fields]
+        if self.settings.pooling is None:
+            fields = [field for field in fields if not (isinstance(field, tuple) and field[0] == "pooling")]
+        return label, fields
 
 
 class Scribendi(ModelMetric):
