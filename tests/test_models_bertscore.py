@@ -66,6 +66,23 @@ def test_baselines_follow_the_package_conventions(tmp_path: Path) -> None:
         baseline_row("auto", "bert-base-uncased", 13)
 
 
+@pytest.mark.parametrize("content, message", [
+    ("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n" * 6, "header LAYER,P,R,F"),
+    (b"\x89PNG\r\n\x1a\n\x00\xff\xfe" * 40, "not CSV text"),
+    ("LAYER,P,R,F\n" + "0,0.1,0.2\n" * 12, "malformed baseline row for layer 9"),
+    ("LAYER,P,R,F\n" + "0,0.1,0.2,0.3,0.4\n" * 12, "malformed baseline row for layer 9"),
+    ("LAYER,P,R,F\n" + "0,0.1,nan,0.3\n" * 12, "malformed baseline row for layer 9"),
+])
+def test_a_file_that_is_not_a_baseline_is_one_line(tmp_path: Path, content: str | bytes, message: str) -> None:
+    """``bertscore:baseline=/etc/passwd`` and the like: one InputError naming the file, never an
+    array-shape ValueError later."""
+    path = tmp_path / "baseline"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(InputError, match=message) as error:
+        baseline_row(str(path), "bert-base-uncased", 9)
+    assert str(path) in str(error.value) and "\n" not in str(error.value)
+
+
 # ----------------------------------------------------------------------------- with the tiny BERT
 
 

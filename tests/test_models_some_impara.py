@@ -298,7 +298,7 @@ def test_bad_models_are_input_errors(some_models, impara_models, tmp_path: Path)
         SOMEScorer(str(tmp_path / "empty"), *heads[1:], tokenizer=heads[0], device="cpu")
     with pytest.raises(InputError, match="no such model folder"):
         SOMEScorer(*heads, tokenizer=str(tmp_path / "missing"), device="cpu")
-    with pytest.raises(InputError, match="not a regression model"):  # the encoder: 2 labels by default
+    with pytest.raises(InputError, match="not a one-output sequence classifier.*holds a BertModel"):  # no classifier
         IMPARAScorer(str(impara_folder / "se"), str(impara_folder / "se"), device="cpu")
     scorer = impara_scorer(impara_folder)
     with pytest.raises(InputError, match="2 hypotheses for 1 sources"):

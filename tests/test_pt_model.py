@@ -68,7 +68,9 @@ def test_loading_by_hub_name_from_the_cache(tiny_model: Path, tmp_path: Path) ->
     assert done.returncode == 0, done.stderr[-2000:]
     revision, error = done.stdout.strip().splitlines()
     assert revision == f"commit:{commit[:12]}"
-    assert error.startswith("ERROR gecmetrics/not-cached: cannot load the model")
+    assert error.startswith("ERROR gecmetrics/not-cached: no such model folder, nor a model of that name in the "
+                            "Hugging Face cache, and HF_HUB_OFFLINE is set")
+    assert "--model DIR" in error
 
 
 @pytest.mark.parametrize("case, message", [

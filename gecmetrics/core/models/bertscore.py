@@ -54,13 +54,20 @@ def read_baseline_file(path: str, layer: int) -> np.ndarray:
             rows = list(csv.reader(handle))
     except OSError as err:
         raise InputError(f"cannot read the baseline file: {err.strerror}", path) from None
+    except (UnicodeDecodeError, csv.Error):
+        raise InputError("not a bert_score baseline file (LAYER,P,R,F rows of numbers): not CSV text", path) from None
+    if not rows or len(rows[0]) != 4:
+        raise InputError("not a bert_score baseline file: its first line is not the header LAYER,P,R,F", path, 1)
     data = rows[1:]
     if not 0 <= layer < len(data):
         raise InputError(f"the baseline file has no row for layer {layer} ({len(data)} rows)", path)
     try:
-        return np.array([float(value) for value in data[layer][1:4]], dtype=np.float32)
-    except (ValueError, IndexError):
-        raise InputError(f"malformed baseline row for layer {layer}: expected LAYER,P,R,F", path, layer + 2) from None
+        values = np.array([float(value) for value in data[layer][1:]], dtype=np.float32)
+    except ValueError:
+        values = np.zeros(0)
+    if values.shape != (3,) or not np.isfinite(values).all():
+        raise InputError(f"malformed baseline row for layer {layer}: expected LAYER,P,R,F", path, layer + 2)
+    return values
 
 
 def baseline_values(baseline: str, model: str, layer: int) -> np.ndarray | None:

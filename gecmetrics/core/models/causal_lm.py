@@ -30,7 +30,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError
-from .loading import first_line, model_source, quiet_loading, to_device
+from .loading import first_line, load_checked, model_source, quiet_loading, to_device
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
 DTYPES = ("float32", "float16", "bfloat16")
@@ -125,10 +125,8 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     with quiet_loading(transformers):
         model = _direct_gpt2(torch, transformers, source, torch_dtype)
         if model is None:
-            try:
-                model = transformers.AutoModelForCausalLM.from_pretrained(source, **options)
-            except Exception as err:  # missing or corrupt weights, unknown architecture, no network
-                raise InputError(f"cannot load the model: {first_line(err)}", source) from None
+            model = load_checked(transformers.AutoModelForCausalLM, source,
+                                 "a causal language model (such as GPT2LMHeadModel)", **options)
         try:
             tokenizer = transformers.AutoTokenizer.from_pretrained(source)
         except Exception as err:

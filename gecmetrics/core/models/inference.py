@@ -27,7 +27,7 @@ import numpy as np
 
 from ..cache import Cache, cache_key
 from ...errors import InputError
-from .loading import first_line, model_source, quiet_loading
+from .loading import first_line, load_checked, model_source, quiet_loading
 from .tiny import weights_fingerprint
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
@@ -118,6 +118,7 @@ class LoadedModel:
     pooling: str = ""
 
 
+REGRESSOR = "a one-output sequence classifier (a regressor such as SOME's and IMPARA's BertForSequenceClassification)"
 POOLINGS = ("cls", "mean")
 """The pooling choices of a sequence classifier that has one (``classifier_pooling``)."""
 
@@ -198,19 +199,20 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
 def _load_with_transformers(name: str, source: str, kind: str, device: str | None, chosen_device: Any,
                             chosen_dtype: Any, pooling: str | None = None) -> LoadedModel:
     _, transformers = import_backend()
-    loader = {"regressor": transformers.AutoModelForSequenceClassification, "encoder": transformers.AutoModel}[kind]
-    options = {} if pooling is None else {"classifier_pooling": pooling}
-    try:
-        with quiet_loading(transformers):
-            if pooling is not None:
-                _check_pooling_choice(transformers.AutoConfig.from_pretrained(source), pooling, source)
-            model = loader.from_pretrained(source, **options)
-    except InputError:
-        raise
-    except Exception as err:  # missing or corrupt weights, unknown architecture, no network
-        raise InputError(f"cannot load the model: {first_line(err)}", source) from None
-    if kind == "regressor" and getattr(model.config, "num_labels", None) != 1:
-        raise InputError(f"not a regression model: it has {model.config.num_labels} outputs, 1 is needed", source)
+    if pooling is not None:
+        try:
+            with quiet_loading(transformers):
+                config = transformers.AutoConfig.from_pretrained(source)
+        except Exception as err:  # no or a corrupt config.json
+            raise InputError(f"cannot load the model: {first_line(err)}", source) from None
+        _check_pooling_choice(config, pooling, source)
+    if kind == "regressor":
+        model = load_checked(transformers.AutoModelForSequenceClassification, source, REGRESSOR,
+                             **({} if pooling is None else {"classifier_pooling": pooling}))
+        if getattr(model.config, "num_labels", None) != 1:
+            raise InputError(f"not {REGRESSOR}: it has {model.config.num_labels} outputs", source)
+    else:
+        model = load_checked(transformers.AutoModel, source, "an encoder (what AutoModel loads)", unused=("pooler.",))
     fingerprint = weights_fingerprint({key: value.detach().float().cpu().numpy()
                                        for key, value in model.named_parameters()})
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,18 +48,64 @@ def import_backend() -> tuple[Any, Any]:
 
 @contextlib.contextmanager
 def quiet_loading(transformers: Any):
-    """Silence transformers' progress bars while loading or saving, then restore them."""
+    """Silence transformers while it loads or saves, then restore it: its progress bars, its log
+    below errors (the load report listing missing and unexpected weights, advice on tied
+    weights: what matters of it becomes our one line, :func:`load_checked`) and Python warnings."""
     logging = getattr(getattr(transformers, "utils", None), "logging", None)
     switch = all(hasattr(logging, name) for name in ("is_progress_bar_enabled", "disable_progress_bar",
                                                       "enable_progress_bar"))
     was_enabled = switch and logging.is_progress_bar_enabled()
+    verbosity = logging.get_verbosity() if hasattr(logging, "get_verbosity") and hasattr(logging, "set_verbosity") \
+        else None
     if was_enabled:
         logging.disable_progress_bar()
+    if verbosity is not None:
+        logging.set_verbosity(logging.ERROR)
     try:
-        yield
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
     finally:
+        if verbosity is not None:
+            logging.set_verbosity(verbosity)
         if was_enabled:
             logging.enable_progress_bar()
+
+
+def load_checked(loader: Any, source: str, expected: str, unused: tuple[str, ...] = (), **options: Any) -> Any:
+    """``loader.from_pretrained(source, **options)``, quietly, as a model of the kind
+    ``expected`` describes ("a one-output sequence classifier ..."): a checkpoint that lacks
+    weights the model needs (another architecture: transformers would start them at random and
+    print a load report) or has weights of other shapes is one line naming the folder, what it
+    holds and what was expected. ``unused``: name parts of weights the caller never reads
+    (a pooler whose output is not used), which may be missing."""
+    import transformers
+
+    try:
+        with quiet_loading(transformers):
+            model, info = loader.from_pretrained(source, output_loading_info=True, **options)
+    except Exception as err:  # missing or corrupt weights, unknown architecture, no network
+        raise InputError(f"cannot load the model as {expected}: {first_line(err)}", source) from None
+    missing = sorted(key for key in info.get("missing_keys", ()) if not any(part in key for part in unused))
+    mismatched = list(info.get("mismatched_keys", ()))
+    if missing or mismatched:
+        problem = (f"{plural(len(missing), 'weight')} it needs {'is' if len(missing) == 1 else 'are'} not in the "
+                   f"checkpoint ({', '.join(missing[:2])}{', ...' if len(missing) > 2 else ''})") if missing else \
+            f"{plural(len(mismatched), 'weight')} of other shapes ({mismatched[0][0] if mismatched[0] else ''})"
+        raise InputError(f"not {expected}: the folder holds {held(model.config)}, and {problem}", source)
+    return model
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def held(config: Any) -> str:
+    """What a model's config says it is: its architecture (``a GPT2LMHeadModel``), else its type."""
+    architectures = getattr(config, "architectures", None) or []
+    if architectures:
+        return f"a {architectures[0]}"
+    return f"a {getattr(config, 'model_type', '') or 'model of unknown type'} model"
 
 
 @dataclass
@@ -115,8 +162,17 @@ def to_device(torch: Any, model: Any, device: str | None) -> tuple[Any, Any]:
         raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
 
 
+HUB_PROBE_SECONDS = 10.0
+"""How long the one look at the hub for a model not on disk may take (no retries)."""
+
+
 def model_source(name: str) -> str:
-    """The name as given, after checking that a path-like name is an existing folder."""
+    """Where a model is read from: a folder as given; a hub name found in the Hugging Face cache
+    as its cached snapshot folder (nothing asked of the network: a cached model loads offline,
+    and the snapshot's commit names it); any other hub name as given (transformers downloads
+    it), after one quick look at the hub (no retries), so that a model that is not on disk
+    while the hub cannot be reached, or while ``HF_HUB_OFFLINE`` is set, is one line at once
+    instead of a minute of retries. A path-like name must be an existing model folder."""
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"the model must be a model name or a folder, got {name!r}")
     name = os.path.expanduser(name.strip())
@@ -128,7 +184,50 @@ def model_source(name: str) -> str:
         raise InputError("not a model folder (a file was given)", name)
     if name.startswith((".", "/", "~")) or name.count("/") > 1:  # a path (hub names are NAME or ORG/NAME)
         raise InputError("no such model folder", name)
+    return hub_source(name)
+
+
+NOT_ON_DISK = "no such model folder, nor a model of that name in the Hugging Face cache"
+GIVE_A_FOLDER = "give the model's folder (model=DIR, --model DIR)"
+
+
+def hub_source(name: str) -> str:
+    """A hub name's cached snapshot folder, or the name when the hub answers for it; else one
+    line saying the model is not on disk and why it cannot be downloaded."""
+    try:
+        import huggingface_hub
+        from huggingface_hub import constants, errors
+    except ImportError:  # transformers without huggingface_hub cannot download either
+        return name
+    snapshot = cached_snapshot(huggingface_hub, name)
+    if snapshot is not None:
+        return snapshot
+    if constants.HF_HUB_OFFLINE:
+        raise InputError(f"{NOT_ON_DISK}, and HF_HUB_OFFLINE is set, so it is not downloaded: {GIVE_A_FOLDER}, "
+                         "or unset HF_HUB_OFFLINE where the hub can be reached", name)
+    try:
+        huggingface_hub.get_hf_file_metadata(huggingface_hub.hf_hub_url(name, "config.json"),
+                                             timeout=HUB_PROBE_SECONDS)
+    except (errors.RepositoryNotFoundError, errors.EntryNotFoundError, errors.RevisionNotFoundError):
+        raise InputError(f"{NOT_ON_DISK}, and the Hugging Face hub has no such model: {GIVE_A_FOLDER}",
+                         name) from None
+    except Exception as err:  # no network, no name resolution, a proxy or the hub down, a timeout
+        raise InputError(f"{NOT_ON_DISK}, and the Hugging Face hub cannot be reached ({first_line(err)[:120]}): "
+                         f"{GIVE_A_FOLDER}, or download it first; set HF_HUB_OFFLINE=1 to skip the hub", name) from None
     return name
+
+
+def cached_snapshot(huggingface_hub: Any, name: str) -> str | None:
+    """The folder of a hub model's cached snapshot (its main revision) when it holds config.json
+    and a weight file, else None. Reads the cache only."""
+    try:
+        found = huggingface_hub.try_to_load_from_cache(name, "config.json")
+    except Exception:  # a name the hub would refuse, an unreadable cache
+        return None
+    if not isinstance(found, str):
+        return None
+    folder = os.path.dirname(found)
+    return folder if any(os.path.isfile(os.path.join(folder, weights)) for weights in WEIGHT_FILES) else None
 
 
 def _load_tokenizer(transformers: Any, source: str, prefix_space: bool) -> Any:
@@ -152,16 +251,13 @@ def _load_tokenizer(transformers: Any, source: str, prefix_space: bool) -> Any:
 
 
 def _load_encoder(transformers: Any, source: str) -> Any:
-    try:
-        model = transformers.AutoModel.from_pretrained(source)
-    except Exception as err:  # missing or corrupt weights, unknown architecture, no network
-        raise InputError(f"cannot load the model: {first_line(err)}", source) from None
+    model = load_checked(transformers.AutoModel, source, "an encoder (what AutoModel loads)", unused=("pooler.",))
     if hasattr(model, "encoder") and hasattr(model, "decoder"):
         model = model.encoder
     return model
 
 
-def _layer_list(model: Any) -> tuple[Any, str]:
+def _layer_list(model: Any, name: str = "") -> tuple[Any, str]:
     """The module holding the encoder's layers and the attribute name of the layer list."""
     for holder_name in ("encoder", "transformer"):
         holder = getattr(model, holder_name, None)
@@ -169,12 +265,13 @@ def _layer_list(model: Any) -> tuple[Any, str]:
             return holder, "layer"
     if hasattr(model, "layers"):
         return model, "layers"
-    raise InputError(f"unsupported model architecture {type(model).__name__}: no list of encoder layers")
+    raise InputError(f"unsupported model architecture {type(model).__name__}: BERTScore needs an encoder whose "
+                     "list of layers it can cut (BERT, RoBERTa, DeBERTa ...)", name or None)
 
 
 def truncate_layers(torch: Any, model: Any, num_layers: int, name: str) -> None:
     """Keep the first ``num_layers`` layers (BERTScore takes the output of that layer)."""
-    holder, attribute = _layer_list(model)
+    holder, attribute = _layer_list(model, name)
     layers = getattr(holder, attribute)
     if not 0 <= num_layers <= len(layers):
         raise InputError(f"num_layers must be between 0 and {len(layers)} for model {name}, got {num_layers}")
@@ -205,7 +302,11 @@ def _snapshot_commit(transformers: Any, name: str) -> str | None:
 
 
 def model_revision(transformers: Any, model: Any, source: str) -> str:
-    """The SHA-256 of a local folder's weights, else the hub commit of a downloaded model."""
+    """The SHA-256 of a local folder's weights, else the hub commit of a downloaded model (a
+    cached snapshot folder: the commit it is named after)."""
+    path = Path(source)
+    if path.is_dir() and path.parent.name == "snapshots" and path.parent.parent.name.startswith("models--"):
+        return f"commit:{path.name[:12]}"
     if os.path.isdir(source):
         digest = weights_digest(Path(source))
         if digest:

@@ -1,0 +1,149 @@
+"""Loading a model goes wrong in one line, at once (issue 33): a folder holding another
+architecture is named with what was expected, with none of transformers' load report; a hub name
+that is not on disk fails after one look at the hub (no retries), or none with HF_HUB_OFFLINE,
+naming HF_HUB_OFFLINE and the folder option; a hub name in the Hugging Face cache loads from it
+without the network. The hub is a server on the loopback interface that counts connections."""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import gecmetric_script, write_files
+
+ROOT = Path(__file__).resolve().parent.parent
+GUARD_SECONDS = 300
+"""A generous bound on each subprocess, so that a hang fails the test instead of stalling it."""
+
+
+class CountingHub:
+    """A TCP server on 127.0.0.1 that counts connections and closes each at once (what a hub
+    that cannot be reached looks like to a client that does not retry: one failed request)."""
+
+    def __init__(self) -> None:
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.socket.settimeout(0.2)
+        self.connections = 0
+        self.running = True
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.socket.getsockname()[1]}"
+
+    def _serve(self) -> None:
+        while self.running:
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            connection.close()
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join(timeout=5)
+        self.socket.close()
+
+
+@pytest.fixture()
+def hub():
+    server = CountingHub()
+    yield server
+    server.close()
+
+
+def run_python(code: str, tmp_path: Path, hub: CountingHub, **env: str) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("HF_", "TRANSFORMERS_"))}
+    environment.update(PYTHONPATH=str(ROOT), HF_HOME=str(tmp_path / "hf"), HF_ENDPOINT=hub.endpoint, **env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment,
+                          timeout=GUARD_SECONDS)
+
+
+LOOK_UP = ("from gecmetrics.core.models.loading import model_source\nfrom gecmetrics.errors import InputError\n"
+           "try:\n    print(model_source('someorg/some-model'))\nexcept InputError as error:\n    print(error)\n")
+
+
+def test_a_model_not_on_disk_is_one_look_at_an_unreachable_hub(tmp_path: Path, hub: CountingHub) -> None:
+    done = run_python(LOOK_UP, tmp_path, hub)
+    assert done.returncode == 0, done.stderr
+    message = done.stdout.strip()
+    assert message.startswith("someorg/some-model: no such model folder, nor a model of that name in the Hugging "
+                              "Face cache, and the Hugging Face hub cannot be reached"), message
+    assert "--model DIR" in message and "HF_HUB_OFFLINE=1" in message and "\n" not in message
+    # one request (the HTTP client may reconnect once at once); transformers' own lookup makes 4
+    # here, waiting between them with backoff (about 10 s; 52 s when the name does not resolve)
+    assert 1 <= hub.connections <= 2
+
+
+def test_a_model_not_on_disk_with_hf_hub_offline_asks_nothing(tmp_path: Path, hub: CountingHub) -> None:
+    done = run_python(LOOK_UP, tmp_path, hub, HF_HUB_OFFLINE="1")
+    assert done.returncode == 0, done.stderr
+    assert "HF_HUB_OFFLINE is set, so it is not downloaded: give the model's folder" in done.stdout
+    assert hub.connections == 0
+
+
+def test_a_cached_hub_model_loads_without_the_network(tmp_path: Path, hub: CountingHub) -> None:
+    """A name in the cache is read from its snapshot (its commit in a signature), offline or
+    not; the scores are the folder's."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from gecmetrics.core.models.tiny_bert_heads import build_impara_models
+
+    build_impara_models(tmp_path / "models")
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    repository = tmp_path / "hf" / "hub" / "models--someorg--tiny-qe"
+    shutil.copytree(tmp_path / "models" / "qe", repository / "snapshots" / commit)
+    (repository / "refs").mkdir()
+    (repository / "refs" / "main").write_text(commit)
+    code = ("from gecmetrics.metrics.models.impara import IMPARAScorer\n"
+            "from gecmetrics.core.models.loading import model_source\n"
+            "print(model_source('someorg/tiny-qe'))\n"
+            f"lines = ['This are a test .', 'Another one here .']\n"
+            "print(IMPARAScorer('someorg/tiny-qe', threshold=None, device='cpu').sentence_scores(lines, lines).tolist())\n"
+            f"print(IMPARAScorer({str(tmp_path / 'models' / 'qe')!r}, threshold=None, device='cpu')"
+            ".sentence_scores(lines, lines).tolist())\n")
+    done = run_python(code, tmp_path, hub)
+    assert done.returncode == 0, done.stderr[-2000:]
+    source, by_name, by_folder = done.stdout.strip().splitlines()
+    assert source == str(repository / "snapshots" / commit)
+    assert by_name == by_folder
+    assert hub.connections == 0
+
+
+@pytest.mark.parametrize("metric, folder, expected", [
+    ("impara:model={gpt2}:se_model={bert}/se", "gpt2", "not a one-output sequence classifier .*: the folder holds a "
+                                                        "GPT2LMHeadModel, and 1 weight it needs is not in the checkpoint"),
+    ("scribendi:model={bert}/qe", "bert/qe", "not a causal language model .*: the folder holds a "
+                                              "BertForSequenceClassification, and 6 weights"),
+    ("bertscore:model={gpt2}:layer=1", "gpt2", "BERTScore needs an encoder"),
+])
+def test_a_model_of_another_architecture_is_one_line(tmp_path: Path, hub: CountingHub, metric: str, folder: str,
+                                                      expected: str) -> None:
+    """No load report, no advice on tied weights: exit 2 and one line naming the folder and what
+    the metric expected."""
+    import re
+
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from gecmetrics.core.models.tiny_bert_heads import build_impara_models
+    from gecmetrics.core.models.tiny_gpt2 import build_tiny_gpt2
+
+    build_impara_models(tmp_path / "bert")
+    build_tiny_gpt2(tmp_path / "gpt2")
+    paths = write_files(tmp_path, {"SRC": ["A b c .", "D e ."], "HYP": ["A b c .", "D e f ."]})
+    text = metric.format(gpt2=tmp_path / "gpt2", bert=tmp_path / "bert")
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run([gecmetric_script(), "--no-cache", "compare", "-s", paths["SRC"], "-r", paths["SRC"], "-o",
+                           paths["HYP"], "--metrics", text], capture_output=True, text=True, env=environment,
+                          timeout=GUARD_SECONDS)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and done.stdout == "" and len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"gecmetric: error: {tmp_path / folder}: ") and re.search(expected, lines[0]), lines[0]
