@@ -66,13 +66,7 @@ REQUIRED = ("model_type", "hidden_size", "num_attention_heads", "num_hidden_laye
 
 def refusal(config: dict) -> str | None:
     """Why a config is not the plain BERT encoder computed here (None: it is)."""
-    missing = [name for name in REQUIRED if name not in config] if isinstance(config, dict) else []
-    if missing:
-        return f"no {missing[0]} in config.json"
-    why = fields.refusal(config, FIELDS)
-    if why is None and config["hidden_size"] % config["num_attention_heads"]:
-        why = "hidden_size is not a multiple of num_attention_heads"
-    return why
+    return fields.config_refusal(config, FIELDS, REQUIRED, ("hidden_size", "num_attention_heads"))
 
 
 def supports(config: dict) -> bool:

@@ -113,3 +113,20 @@ def refusal(config: Mapping[str, Any], rules: Mapping[str, Rule]) -> str | None:
         if not rule(value):
             return f"{name}={value!r} is not {rule.__doc__ or 'an accepted value'}"
     return None
+
+
+def config_refusal(config: Any, rules: Mapping[str, Rule], required: tuple[str, ...],
+                   heads: tuple[str, str]) -> str | None:
+    """Why a config is not for a direct pass: a ``required`` field missing, a field or value
+    :func:`refusal` refuses, or a width (``heads[0]``) that the head count (``heads[1]``) does not
+    divide; None when it is for it."""
+    if not isinstance(config, Mapping):
+        return "no readable config.json"
+    missing = [name for name in required if name not in config]
+    if missing:
+        return f"no {missing[0]} in config.json"
+    why = refusal(config, rules)
+    width, count = heads
+    if why is None and config[width] % config[count]:
+        why = f"{width} is not a multiple of {count}"
+    return why

@@ -44,13 +44,7 @@ REQUIRED = ("model_type", "n_embd", "n_head", "n_layer")
 
 def refusal(config: dict) -> str | None:
     """Why a config is not the plain GPT-2 computed here (None: it is)."""
-    missing = [name for name in REQUIRED if name not in config] if isinstance(config, dict) else []
-    if missing:
-        return f"no {missing[0]} in config.json"
-    why = fields.refusal(config, FIELDS)
-    if why is None and config["n_embd"] % config["n_head"]:
-        why = "n_embd is not a multiple of n_head"
-    return why
+    return fields.config_refusal(config, FIELDS, REQUIRED, ("n_embd", "n_head"))
 
 
 def supports(config: dict) -> bool:
