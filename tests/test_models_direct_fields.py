@@ -35,7 +35,12 @@ LEFTOVERS = {"_num_labels": 1, "bad_words_ids": [[5]], "decoder_start_token_id":
              "gradient_checkpointing": True, "transformers_version": "3.0.2", "_name_or_path": "elsewhere",
              "tokenizer_class": "BertTokenizer", "initializer_range": 0.5, "use_cache": False, "bos_token_id": 2,
              "eos_token_id": 3, "sep_token_id": 3, "problem_type": "regression",
-             "id2label": {"0": "quality"}, "label2id": {"quality": 0}}
+             "id2label": {"0": "quality"}, "label2id": {"quality": 0}, "eos_token_ids": [3],
+             "tie_encoder_decoder": True, "diversity_penalty": 0.5, "num_beam_groups": 2, "forced_bos_token_id": 2,
+             "forced_eos_token_id": 3, "remove_invalid_values": True, "return_dict_in_generate": True,
+             "output_scores": True, "encoder_no_repeat_ngram_size": 2, "typical_p": 0.9,
+             "exponential_decay_length_penalty": None, "suppress_tokens": [4], "begin_suppress_tokens": [5],
+             "cross_attention_hidden_size": 16, "tf_legacy_loss": True}
 """Every field of ``fields.GENERATION_LEFTOVERS`` at once, with a value other than the default."""
 
 BERT_VARIATIONS = [

@@ -85,10 +85,14 @@ GENERATION_LEFTOVERS = ("_num_labels", "bad_words_ids", "decoder_start_token_id"
                         "torchscript", "output_attentions", "output_hidden_states", "return_dict", "output_past",
                         "gradient_checkpointing", "transformers_version", "_name_or_path", "tokenizer_class",
                         "initializer_range", "use_cache", "bos_token_id", "eos_token_id", "sep_token_id",
-                        "problem_type", "id2label", "label2id")
-"""Fields older transformers wrote into every config.json (generation defaults, output
-switches, names): none of them reaches an encoder's or a language model's forward pass in
-evaluation."""
+                        "problem_type", "id2label", "label2id", "eos_token_ids", "tie_encoder_decoder",
+                        "diversity_penalty", "num_beam_groups", "forced_bos_token_id", "forced_eos_token_id",
+                        "remove_invalid_values", "return_dict_in_generate", "output_scores",
+                        "encoder_no_repeat_ngram_size", "typical_p", "exponential_decay_length_penalty",
+                        "suppress_tokens", "begin_suppress_tokens", "cross_attention_hidden_size", "tf_legacy_loss")
+"""Fields older transformers wrote into config.json files (transformers 2.x and 3.x dumped every
+generation default, output switch and name, as SOME's 2020 models have them; 4.x full dumps add
+more): none of them reaches an encoder's or a language model's forward pass in evaluation."""
 
 
 def leftovers() -> dict[str, Rule]:
