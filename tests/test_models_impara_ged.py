@@ -123,3 +123,26 @@ def test_pooling_on_a_model_without_the_choice_is_one_line(ged_models, tmp_path:
         from gecmetrics import get_metric
 
         get_metric("impara", pooling="max")
+
+
+def test_a_tokenizer_that_frames_texts_otherwise_is_one_line(ged_models, tmp_path: Path) -> None:
+    """Inputs are built as [CLS] a [SEP] (b [SEP]); a tokenizer whose own framing differs (here
+    RoBERTa's pair framing, a [SEP] doubled) is refused where it matters (SOME's pairs), not
+    fed to its model in a shape it never saw."""
+    from tokenizers.processors import TemplateProcessing
+
+    import transformers
+    from gecmetrics.core.models.inference import Encoder, load_tokenizer
+
+    folder = tmp_path / "tokenizer"
+    shutil.copytree(ged_models["qe"], folder)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(folder))
+    special = [(token, tokenizer.convert_tokens_to_ids(token)) for token in ("[CLS]", "[SEP]")]
+    tokenizer.backend_tokenizer.post_processor = TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] [SEP] $B:1 [SEP]:1", special_tokens=special)
+    tokenizer.save_pretrained(str(folder))
+    encoder = Encoder(load_tokenizer(transformers, str(folder)), 128)
+    encoder.check_framing(False, str(folder))  # single texts as BERT's: fine for IMPARA
+    with pytest.raises(InputError, match="does not frame texts as .* and \\[CLS\\] a \\[SEP\\] b \\[SEP\\]") as error:
+        encoder.check_framing(True, str(folder))
+    assert str(folder) in str(error.value)

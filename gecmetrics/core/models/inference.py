@@ -263,6 +263,23 @@ class Encoder:
         self.sep_id = int(self.tokenizer.sep_token_id)
         self.pad_id = int(self.tokenizer.pad_token_id)
 
+    def check_framing(self, pairs: bool, name: str) -> None:
+        """The inputs built here (``[CLS] a [SEP]``, and ``[CLS] a [SEP] b [SEP]`` with ``pairs``)
+        must be what the tokenizer itself makes of a text (of a pair): true of BERT's and
+        ModernBERT's tokenizers; a tokenizer that frames texts otherwise (RoBERTa's pairs are
+        ``<s> a </s></s> b </s>``) is one line, not inputs its model never saw."""
+        sample = ["It is a test .", "And another one ."]
+        pieces = [tuple(ids) for ids in self.tokenizer(sample, add_special_tokens=False)["input_ids"]]
+        single = tuple(self.tokenizer(sample[:1], add_special_tokens=True)["input_ids"][0])
+        framed = single == (self.cls_id, *pieces[0], self.sep_id)
+        if framed and pairs:
+            pair = tuple(self.tokenizer([sample[0]], [sample[1]], add_special_tokens=True)["input_ids"][0])
+            framed = pair == (self.cls_id, *pieces[0], self.sep_id, *pieces[1], self.sep_id)
+        if not framed:
+            frames = "[CLS] text [SEP]" + (" and [CLS] a [SEP] b [SEP]" if pairs else "")
+            raise InputError(f"this tokenizer does not frame texts as {frames}, which the model metrics' inputs are "
+                             "built as", name)
+
     def prepare(self, texts: Sequence[str]) -> None:
         """Tokenize the texts not seen yet, in one call."""
         missing = list(dict.fromkeys(text for text in texts if text not in self.pieces))

@@ -131,6 +131,7 @@ class IMPARAScorer:
                                                                                      dtype)
         self.tokenizer_name = qe_model if tokenizer is None else tokenizer
         self.encoder = Encoder(load_tokenizer(transformers, self.tokenizer_name), self.max_length)
+        self.encoder.check_framing(False, self.tokenizer_name)
         self._embeddings: dict[str, np.ndarray] = {}
         self._similarity: dict[tuple[str, str], float] = {}
         self._quality: dict[str, float] = {}

@@ -97,6 +97,7 @@ class SOMEScorer:
             for head, name in zip(HEADS, (grammar_model, fluency_model, meaning_model))}
         self.tokenizer_name = tokenizer
         self.encoder = Encoder(load_tokenizer(transformers, tokenizer), self.max_length)
+        self.encoder.check_framing(True, tokenizer)
         self._ratings: dict[str, dict[Any, float]] = {head: {} for head in HEADS}
         self.cache = check_cache(cache)
         self.computed = 0
