@@ -208,9 +208,11 @@ def hub_source(name: str) -> str:
     try:
         huggingface_hub.get_hf_file_metadata(huggingface_hub.hf_hub_url(name, "config.json"),
                                              timeout=HUB_PROBE_SECONDS)
+    except errors.GatedRepoError:  # there, behind an access request: transformers says what to do
+        return name
     except (errors.RepositoryNotFoundError, errors.EntryNotFoundError, errors.RevisionNotFoundError):
-        raise InputError(f"{NOT_ON_DISK}, and the Hugging Face hub has no such model: {GIVE_A_FOLDER}",
-                         name) from None
+        raise InputError(f"{NOT_ON_DISK}, and the Hugging Face hub has no such model (or none you may read): "
+                         f"{GIVE_A_FOLDER}", name) from None
     except Exception as err:  # no network, no name resolution, a proxy or the hub down, a timeout
         raise InputError(f"{NOT_ON_DISK}, and the Hugging Face hub cannot be reached ({first_line(err)[:120]}): "
                          f"{GIVE_A_FOLDER}, or download it first; set HF_HUB_OFFLINE=1 to skip the hub", name) from None
