@@ -263,10 +263,12 @@ class Metric(ABC):
         ``reference_kind``: TEXT, a list of reference sets, each a list of D lines (one set is
         ``[lines]``); M2, the gold M2 blocks (:func:`~gecmetrics.io.m2.read_m2`); NONE, None.
         ``hypothesis`` by its ``hypothesis_kind``: D lines of text, or D M2 blocks.
-        ``systems``: other hypotheses (name -> lines or blocks, or a list) prepared with this
-        one, for metrics whose number depends on every system scored together: GoToScorer's
-        chunk weights (without them, the levels come from this hypothesis alone, N = 1; or use
-        its ``weights=FILE`` setting), the LLM judges' prompts of up to five hypotheses.
+        ``systems``: the systems scored together (name -> lines or blocks, or a list; the
+        hypothesis among them, or not: it is then prepared first), for metrics whose number
+        depends on every system scored with it: GoToScorer's chunk weights (without them, the
+        levels come from this hypothesis alone, N = 1; or use its ``weights=FILE`` setting),
+        the LLM judges' prompts of up to five hypotheses of a source (in the systems' order).
+        With the systems ``compare`` scores, in its order, the number is ``compare``'s.
         ``prepared``: reuse what :meth:`prepare` returned (then ``sources`` and ``references``
         are not read). Wrong or missing inputs raise :class:`InputError`."""
         return self.score(self.corpus_statistics(sources, references, hypothesis, systems=systems, prepared=prepared))
@@ -288,14 +290,14 @@ class Metric(ABC):
         """The statistics of one hypothesis that :meth:`corpus_score` reduces, made by the run
         engine's own per-chunk step (:func:`~gecmetrics.metrics.running.chunk_statistics`) on
         the whole corpus (see :meth:`corpus_score` for the arguments)."""
-        from .running import HYPOTHESIS, chunk_statistics, python_corpus
+        from .running import chunk_statistics, python_corpus
 
         if prepared is not None:
             return self.statistics(prepared, hypothesis)
-        hypotheses = {HYPOTHESIS: hypothesis, **_named_systems(systems)}
+        name, hypotheses = _with_systems(hypothesis, systems)
         corpus = python_corpus([self], sources, references, hypotheses)
-        statistics, _ = chunk_statistics([self], corpus, [HYPOTHESIS])
-        return self.join_statistics([statistics[HYPOTHESIS][0]])
+        statistics, _ = chunk_statistics([self], corpus, [name])
+        return self.join_statistics([statistics[name][0]])
 
     # ------------------------------------------------------------------ derived: paired tests
     def resampler(self, column: int = 0, references: int = 1) -> Any:
@@ -419,19 +421,29 @@ class Metric(ABC):
         return compact(padded[0] if len(padded) == 1 else np.concatenate(padded, axis=0))
 
 
-def _named_systems(systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None) -> dict[str, Sequence[Any]]:
-    """Other systems of a one-hypothesis call: a mapping as it is, a list named ``system 1``, ..."""
+def _with_systems(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None
+                  ) -> tuple[str, dict[str, Sequence[Any]]]:
+    """The hypotheses a one-hypothesis call prepares, and the name of the scored one: the
+    ``systems`` in their order (a mapping as it is, a list named ``system 1``, ...), the
+    hypothesis being the one it is (the same object, else the same lines), or first before them
+    under the name ``hypothesis``."""
+    from .running import HYPOTHESIS
+
     if systems is None:
-        return {}
+        return HYPOTHESIS, {HYPOTHESIS: hypothesis}
     if isinstance(systems, Mapping):
         named = {str(name): lines for name, lines in systems.items()}
     elif isinstance(systems, (str, bytes)):
         raise InputError("systems must be a mapping of names to hypotheses, or a list of hypotheses", "systems")
     else:
         named = {f"system {k + 1}": lines for k, lines in enumerate(systems)}
-    from .running import HYPOTHESIS
-
+    for name, lines in named.items():
+        if lines is hypothesis:
+            return name, named
+    for name, lines in named.items():
+        if not isinstance(lines, (str, bytes)) and list(lines) == list(hypothesis):
+            return name, named
     if HYPOTHESIS in named:
         raise InputError(f"the name {HYPOTHESIS!r} is the scored hypothesis's: give the other systems other names",
                          "systems")
-    return named
+    return HYPOTHESIS, {HYPOTHESIS: hypothesis, **named}
