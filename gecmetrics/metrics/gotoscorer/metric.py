@@ -167,7 +167,13 @@ class GoToPrepared:
 
 
 class GoToScorer(Metric):
-    """GoToScorer (Gotou et al., COLING 2020): chunk F0.5 weighted by the share of systems failing each chunk."""
+    """GoToScorer (Gotou et al., COLING 2020): chunk F0.5 weighted by the share of systems failing each chunk.
+
+    ``corpus_score(None, gold_blocks, hypothesis_blocks, systems={name: blocks, ...})``: the
+    levels come from every system given (the hypothesis among them or not); alone, the
+    hypothesis is the only system (N = 1: every chunk it gets right weighs 0). A weight file
+    (``weights=FILE``) fixes the levels without the other systems.
+    """
 
     name = "gotoscorer"
     label = "GoToScorer"
