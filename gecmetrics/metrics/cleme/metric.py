@@ -249,8 +249,14 @@ class ChunkSentenceScores(SentenceScores):
     by name in ``values`` (arrays (D,)), the reference slot of each sentence, the signature."""
 
     def __init__(self, values: dict[str, np.ndarray], headline: str, chosen: np.ndarray, signature: Signature) -> None:
-        self.values, self.chosen, self.signature = values, chosen, signature
+        self.values, self.headline, self.chosen, self.signature = values, headline, chosen, signature
         self.scores = values[headline]
+
+    @classmethod
+    def joined(cls, parts: Sequence["ChunkSentenceScores"]) -> "ChunkSentenceScores":
+        """The sentence scores of consecutive chunks as one."""
+        return cls({name: np.concatenate([p.values[name] for p in parts]) for name in parts[0].values},
+                   parts[0].headline, np.concatenate([p.chosen for p in parts]), parts[0].signature)
 
 
 # ----------------------------------------------------------------------------- metrics

@@ -151,3 +151,10 @@ class SentenceCounts(SentenceScores):
         self.counts, self.chosen, self.signature = counts, chosen, signature
         self.totals = totals
         """The running counts after these sentences (``start`` of the next chunk)."""
+
+    @classmethod
+    def joined(cls, parts: Sequence["SentenceCounts"]) -> "SentenceCounts":
+        """The sentence scores of consecutive chunks as one (the totals: the last chunk's)."""
+        return cls(*(np.concatenate([getattr(p, name) for p in parts])
+                     for name in ("scores", "precision", "recall", "counts", "chosen")),
+                   parts[0].signature, parts[-1].totals)
