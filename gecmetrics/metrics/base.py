@@ -181,6 +181,11 @@ class Metric(ABC):
         choice, which :meth:`details` then shows without choosing again."""
         return self.rows(statistics, column).sum(axis=0)
 
+    def column_sums(self, statistics: Any) -> list[Any]:
+        """Every column's :meth:`corpus_sums` (a metric whose columns share work computes them
+        together: GREEN's betas share each reference's precision and recall)."""
+        return [self.corpus_sums(statistics, column) for column in range(self.column_count)]
+
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """What a result shows beside its scores (counts, per-order tables, the choices), from
         the statistics and each column's reduction (``sums[k].total``, ``.chosen``,
@@ -205,13 +210,12 @@ class Metric(ABC):
     # ------------------------------------------------------------------ derived: scores
     def score(self, statistics: Any) -> Result:
         """The corpus result of (possibly resampled or concatenated) statistics: every column's
-        :meth:`corpus_sums` scored by :meth:`score_from_sums` (the mean, for several sums),
-        made into a :attr:`result_class` with the signature, the settings and the
-        :meth:`details`. Written once, here: a metric supplies the hooks."""
+        :meth:`corpus_sums` (:meth:`column_sums`) scored by :meth:`score_from_sums` (the mean,
+        for several sums), made into a :attr:`result_class` with the signature, the settings
+        and the :meth:`details`. Written once, here: a metric supplies the hooks."""
         import numpy as np
 
-        sums = [total if isinstance(total, CorpusSums) else CorpusSums(total)
-                for total in (self.corpus_sums(statistics, column) for column in range(self.column_count))]
+        sums = [total if isinstance(total, CorpusSums) else CorpusSums(total) for total in self.column_sums(statistics)]
         values = [float(np.mean(self.score_from_sums(part.total, column))) for column, part in enumerate(sums)]
         return self.result_class.from_scores(values, self.signature(self.references_in(statistics)),
                                              self.settings_dict(), self.details(statistics, sums), self.column_names(),

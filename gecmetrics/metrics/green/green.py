@@ -252,6 +252,16 @@ class GREEN(NgramMetric):
         chosen = by_sentence_blocks(lambda rows: self.best_references(rows, beta), stats)
         return CorpusSums(select(stats, chosen).sum(axis=0), chosen)
 
+    def best_references_per_beta(self, stats: np.ndarray) -> np.ndarray:
+        """The best reference of each sentence for each beta, shape (B, D) (SPEC 3.3), with P and
+        R computed once for every beta."""
+        return by_sentence_blocks(lambda rows: np.stack([best_reference(f[..., ::-1]) for f in self._sentence_fs(rows)]),
+                                  stats, axis=1)
+
+    def column_sums(self, stats: np.ndarray) -> list[CorpusSums]:
+        """Every beta's :meth:`corpus_sums`, the references chosen in one pass."""
+        return [CorpusSums(select(stats, chosen).sum(axis=0), chosen) for chosen in self.best_references_per_beta(stats)]
+
     def details(self, stats: np.ndarray, sums: list[CorpusSums]) -> dict[str, Any]:
         """The region counts of every beta's chosen references (B, N, 7), and the choices (B, D)."""
         return {"betas": self.betas, "regions": self.region_counts(np.stack([part.total for part in sums])),
