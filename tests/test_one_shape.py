@@ -264,6 +264,19 @@ def test_old_calls_are_aliases_of_the_one_shape(case):
                               metric.sentence_scores(case.sources, case.references, lines).scores)
 
 
+def test_score_files_and_corpus_files_are_exported(tmp_path, case):
+    """gecmetrics.score_files(metrics, gecmetrics.CorpusFiles(...)): the engine on files, the
+    same number as the one call shape."""
+    from gecmetrics import CorpusFiles, score_files
+    from tests.conftest import write_files
+
+    paths = write_files(tmp_path, {"src": case.sources, "ref0": case.references[0], "ref1": case.references[1],
+                                   "amu": case.systems["AMU"]})
+    scored = score_files(["green"], CorpusFiles(paths["src"], (paths["ref0"], paths["ref1"]), (paths["amu"],)))
+    assert scored.result(paths["amu"], 0).scores.tolist() == \
+        get_metric("green").corpus_score(case.sources, case.references, case.systems["AMU"]).scores.tolist()
+
+
 # --------------------------------------------------------------------------- inputs checked
 
 
@@ -286,6 +299,9 @@ REFERENCES = [["He goes to school .", "She likes it ."]]
     (lambda: get_metric("m2").corpus_score(None, parse_m2(GOLD, "gold"), SOURCES[:1]), "has 1 lines"),
     (lambda: get_metric("some").corpus_score(SOURCES, REFERENCES, SOURCES), "is reference-free: give None"),
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, SOURCES, systems="x"), "systems must be"),
+    (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, SOURCES, systems=5), "systems must be"),
+    (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, None, systems={"a": SOURCES}),
+     "hypothesis: expected a list of lines"),
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, SOURCES, systems={"hypothesis": SOURCES[::-1]}),
      "is the scored hypothesis's"),
     (lambda: get_metric("m2", sentence_average=True).sentence_scores(None, parse_m2(GOLD, "g"), ["a"] * 3),

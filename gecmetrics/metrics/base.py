@@ -294,11 +294,11 @@ class Metric(ABC):
         """The statistics of one hypothesis that :meth:`corpus_score` reduces, made by the run
         engine's own per-chunk step (:func:`~gecmetrics.metrics.running.chunk_statistics`) on
         the whole corpus (see :meth:`corpus_score` for the arguments)."""
-        from .running import chunk_statistics, python_corpus
+        from .running import chunk_statistics, named_hypotheses, python_corpus
 
         if prepared is not None:
             return self.statistics(prepared, hypothesis)
-        name, hypotheses = _with_systems(hypothesis, systems)
+        name, hypotheses = named_hypotheses(hypothesis, systems)
         corpus = python_corpus([self], sources, references, hypotheses)
         statistics, _ = chunk_statistics([self], corpus, [name])
         return self.join_statistics([statistics[name][0]])
@@ -424,30 +424,3 @@ class Metric(ABC):
                   if a.shape[1:] != shape else a for a in arrays]
         return compact(padded[0] if len(padded) == 1 else np.concatenate(padded, axis=0))
 
-
-def _with_systems(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None
-                  ) -> tuple[str, dict[str, Sequence[Any]]]:
-    """The hypotheses a one-hypothesis call prepares, and the name of the scored one: the
-    ``systems`` in their order (a mapping as it is, a list named ``system 1``, ...), the
-    hypothesis being the one it is (the same object, else the same lines), or first before them
-    under the name ``hypothesis``."""
-    from .running import HYPOTHESIS
-
-    if systems is None:
-        return HYPOTHESIS, {HYPOTHESIS: hypothesis}
-    if isinstance(systems, Mapping):
-        named = {str(name): lines for name, lines in systems.items()}
-    elif isinstance(systems, (str, bytes)):
-        raise InputError("systems must be a mapping of names to hypotheses, or a list of hypotheses", "systems")
-    else:
-        named = {f"system {k + 1}": lines for k, lines in enumerate(systems)}
-    for name, lines in named.items():
-        if lines is hypothesis:
-            return name, named
-    for name, lines in named.items():
-        if not isinstance(lines, (str, bytes)) and list(lines) == list(hypothesis):
-            return name, named
-    if HYPOTHESIS in named:
-        raise InputError(f"the name {HYPOTHESIS!r} is the scored hypothesis's: give the other systems other names",
-                         "systems")
-    return HYPOTHESIS, {HYPOTHESIS: hypothesis, **named}

@@ -46,6 +46,39 @@ def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequenc
     return statistics, sum(metrics[indices[0]].texts_encoded(prepared[key]) for key, indices in groups.items())
 
 
+def named_hypotheses(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None
+                     ) -> tuple[str, dict[str, Sequence[Any]]]:
+    """The hypotheses a one-hypothesis call prepares, and the name of the scored one: the
+    ``systems`` in their order (a mapping as it is, a list named ``system 1``, ...), the
+    hypothesis being the one of them it is (the same object, else the same lines), or first,
+    before them, under the name :data:`HYPOTHESIS`."""
+    if systems is None:
+        return HYPOTHESIS, {HYPOTHESIS: hypothesis}
+    if isinstance(systems, Mapping):
+        named = {str(name): lines for name, lines in systems.items()}
+    elif isinstance(systems, (str, bytes)) or not _is_sequence(systems):
+        raise InputError(f"systems must be a mapping of names to hypotheses, or a list of hypotheses, got "
+                         f"{type(systems).__name__}", "systems")
+    else:
+        named = {f"system {k + 1}": lines for k, lines in enumerate(systems)}
+    for name, lines in named.items():
+        if lines is hypothesis:
+            return name, named
+    if _is_sequence(hypothesis):
+        for name, lines in named.items():
+            if _is_sequence(lines) and list(lines) == list(hypothesis):
+                return name, named
+    if HYPOTHESIS in named:
+        raise InputError(f"the name {HYPOTHESIS!r} is the scored hypothesis's: give the other systems other names",
+                         "systems")
+    return HYPOTHESIS, {HYPOTHESIS: hypothesis, **named}
+
+
+def _is_sequence(value: Any) -> bool:
+    """A list-like value (not text)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
 def python_corpus(metrics: Sequence["Metric"], sources: Sequence[str] | None, references: Any,
                   hypotheses: Mapping[str, Sequence[Any]]) -> Corpus:
     """A corpus of plain Python values for metrics of one reference kind:
