@@ -297,7 +297,6 @@ REFERENCES = [["He goes to school .", "She likes it ."]]
     (lambda: get_metric("m2").corpus_score(None, parse_m2(GOLD, "gold"), parse_m2(GOLD, "hyp")),
      "reads the hypothesis as lines of text"),
     (lambda: get_metric("m2").corpus_score(None, parse_m2(GOLD, "gold"), SOURCES[:1]), "has 1 lines"),
-    (lambda: get_metric("some").corpus_score(SOURCES, REFERENCES, SOURCES), "is reference-free: give None"),
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, SOURCES, systems="x"), "systems must be"),
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, SOURCES, systems=5), "systems must be"),
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, None, systems={"a": SOURCES}),
@@ -310,6 +309,31 @@ REFERENCES = [["He goes to school .", "She likes it ."]]
 def test_inputs_of_the_wrong_kind_or_length_are_input_errors(call, message):
     with pytest.raises(InputError, match=message):
         call()
+
+
+def test_a_reference_free_metric_takes_none_or_reads_no_references():
+    """None where a metric reads no references; a corpus's reference sets (which other metrics
+    read, e.g. in paired_test) are checked and not read."""
+    from gecmetrics.kinds import NONE as NO_REFERENCES
+    from gecmetrics.metrics.base import Metric
+
+    class Length(Metric):
+        reference_kind = NO_REFERENCES
+
+        def prepare(self, corpus, group=()):
+            return len(corpus.references)
+
+        def statistics(self, prepared, hypothesis):
+            return np.array([[len(line.split()), 1] for line in hypothesis])
+
+        def score_from_sums(self, sums, column=0):
+            return sums[..., 0] / sums[..., 1]
+
+    metric = Length()
+    assert metric.corpus_score(SOURCES, None, SOURCES).score == 4.5  # (5 + 4) tokens / 2
+    assert metric.corpus_score(SOURCES, REFERENCES, SOURCES).score == 4.5
+    with pytest.raises(InputError, match="reference 0: has 1 lines but the source has 2"):
+        metric.corpus_score(SOURCES, [REFERENCES[0][:1]], SOURCES)
 
 
 def test_a_metric_without_sentence_scores_says_so():

@@ -265,7 +265,8 @@ class Metric(ABC):
         ``sources``: the D source lines (None where the metric reads none: gold M2 metrics take
         the gold blocks' sentences; BERTScore). ``references`` by the metric's
         ``reference_kind``: TEXT, a list of reference sets, each a list of D lines (one set is
-        ``[lines]``); M2, the gold M2 blocks (:func:`~gecmetrics.io.m2.read_m2`); NONE, None.
+        ``[lines]``); M2, the gold M2 blocks (:func:`~gecmetrics.io.m2.read_m2`); NONE, None (or
+        reference sets, checked and not read).
         ``hypothesis`` by its ``hypothesis_kind``: D lines of text, or D M2 blocks.
         ``systems``: the systems scored together (name -> lines or blocks, or a list; the
         hypothesis among them, or not: it is then prepared first), for metrics whose number

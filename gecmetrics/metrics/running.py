@@ -85,7 +85,8 @@ def python_corpus(metrics: Sequence["Metric"], sources: Sequence[str] | None, re
 
     * ``references``: TEXT, a list of reference sets, each a list of D lines; M2, the gold M2
       blocks (``sources`` may then be None: they are the blocks' sentences); NONE (a
-      reference-free metric), None;
+      reference-free metric), None (reference sets are accepted, checked and not read: a
+      corpus's references that other metrics read);
     * ``sources``: the D source lines; None where no metric reads them (the M2 family, and a
       metric whose ``reads_sources`` is False, e.g. BERTScore);
     * ``hypotheses``: name -> its lines of text, or its M2 blocks for a metric that reads edits.
@@ -102,9 +103,7 @@ def python_corpus(metrics: Sequence["Metric"], sources: Sequence[str] | None, re
     if kind == M2:
         return Corpus(None if sources is None else list(sources), [], dict(hypotheses), _gold_blocks(references, shown))
     if kind == NONE:
-        if references is not None and not _empty(references):
-            raise InputError(f"metric {shown} is reference-free: give None as the references")
-        references = []
+        references = [] if references is None else references  # a corpus's references, read by no metric here
     elif references is None:
         raise InputError(f"metric {shown} needs reference texts: a list of reference sets, each a list of the D "
                          "lines (one reference set is written [lines])", "references")
