@@ -1,7 +1,8 @@
 """CLEME (Ye et al., EMNLP 2023) and CLEME2.0 (Ye et al., ACL 2025) on M2 input, as metrics of
-the protocol (:mod:`gecmetrics.metrics.protocol`): settings, ``prepare`` (the reference M2 of the corpus,
-read once), ``statistics`` (per-sentence chunk counts by length, additive over sentences),
-``score`` (a pure reducer), ``resampler`` (paired tests) and sentence scores.
+the protocol (:mod:`gecmetrics.metrics.base`): settings, ``prepare`` (the reference M2 of the
+corpus, read once), ``statistics`` (per-sentence chunk counts by length, additive over
+sentences), ``corpus_sums`` (the reference choice and the length weights of the corpus, a pure
+reducer the base class's ``score`` scores), ``resampler`` (paired tests) and sentence scores.
 
 Reproduces THUKElab/CLEME (commit e90abea), ``main.py --metric cleme`` with its default weights
 per level and assumption; CLEME2.0's scores with no weighting or with CLEME's length weighting

@@ -343,9 +343,6 @@ class GLEU(NgramMetric):
             return select(stats, self.best_references(stats))
         return stats[:, 0]
 
-    def references_in(self, stats: np.ndarray) -> int:
-        return stats.shape[1]
-
     def draws(self, sentences: int, references: int) -> np.ndarray:
         """The reference index of each sentence in each sampling iteration."""
         iterations = self.settings.sampled_iterations(references)

@@ -100,9 +100,6 @@ class GLEU2015(NgramMetric):
         """Per sentence, the closest reference's row with this lambda's numerator and denominator."""
         return self.lambda_rows(self.closest_rows(stats))
 
-    def references_in(self, stats: np.ndarray) -> int:
-        return stats.shape[1]
-
     def corpus_sums(self, stats: np.ndarray, column: int = 0) -> CorpusSums:
         """The :meth:`rows` summed, with the closest reference of each sentence."""
         chosen = self.closest(stats)

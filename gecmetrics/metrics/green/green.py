@@ -238,9 +238,6 @@ class GREEN(NgramMetric):
         """Per sentence, the best reference's row for the column's beta (SPEC 3.3)."""
         return select(stats, self.best_references(stats, self.betas[column]))
 
-    def references_in(self, stats: np.ndarray) -> int:
-        return stats.shape[1]
-
     def _sentence_fs(self, stats: np.ndarray) -> list[np.ndarray]:
         """:meth:`sentence_f` for every beta, with P and R computed once."""
         _, _, cumulative_precision, cumulative_recall = precision_recall(self.region_counts(stats))
