@@ -6,7 +6,7 @@ calls on the whole corpus), and the corpus of plain Python values a metric is ca
 their hypothesis kind, each checked with one :class:`InputError` saying what was expected)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Iterable, Mapping, Sequence
 
 from ..errors import InputError
 from ..io.corpus import Corpus
@@ -123,15 +123,15 @@ def _empty(value: Any) -> bool:
 
 def _gold_blocks(references: Any, shown: str) -> list[Any]:
     """Gold M2 blocks, or an InputError saying what was expected."""
-    if references is None or isinstance(references, (str, bytes)) or _empty(references):
-        got = "nothing" if references is None or _empty(references) else f"a {type(references).__name__}"
-        raise InputError(f"metric {shown} reads gold M2 references: give the gold M2 blocks (e.g. "
-                         f"gecmetrics.read_m2(PATH)), got {got}", "references")
+    wanted = f"metric {shown} reads gold M2 references: give the gold M2 blocks (e.g. gecmetrics.read_m2(PATH))"
+    if references is None or _empty(references):
+        raise InputError(f"{wanted}, got nothing", "references")
+    if isinstance(references, (str, bytes)) or not isinstance(references, Iterable):
+        raise InputError(f"{wanted}, got a {type(references).__name__}", "references")
     blocks = list(references)
     if not all(hasattr(block, "edits") and hasattr(block, "source") for block in blocks):
         first = next(block for block in blocks if not (hasattr(block, "edits") and hasattr(block, "source")))
-        raise InputError(f"metric {shown} reads gold M2 references: give the gold M2 blocks (e.g. "
-                         f"gecmetrics.read_m2(PATH)), got a list holding {type(first).__name__}", "references")
+        raise InputError(f"{wanted}, got a list holding {type(first).__name__}", "references")
     return blocks
 
 
