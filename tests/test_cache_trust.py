@@ -180,3 +180,45 @@ def test_cache_clear_refuses_a_bad_namespace_in_one_line(tmp_path: Path, namespa
     assert "is not a namespace: 1 to 1000 printable characters" in err and len(err) < 300, err
     with pytest.raises(InputError, match="not a namespace"):
         Cache(tmp_path / "c").clear(namespace)
+
+
+# ----------------------------------------------------------------------------- spaCy fingerprints
+
+def _spacy_folder(root: Path) -> Path:
+    """A model folder as spaCy reads one: meta.json, config.cfg, a component folder (here a link
+    to a folder elsewhere, as a user sharing weights between models makes one) with weights
+    larger than SMALL_FILE."""
+    from gecmetrics.core.lang.en.modelid import SMALL_FILE
+
+    model = root / "model"
+    model.mkdir()
+    (model / "meta.json").write_text('{"lang": "en", "name": "test", "version": "1.0", "pipeline": ["parser"]}')
+    (model / "config.cfg").write_text("[nlp]\nlang = \"en\"\n")
+    for name in ("parser-a", "parser-b"):
+        (root / name).mkdir()
+        (root / name / "cfg").write_text("{}")
+        (root / name / "model").write_bytes(name.encode() * (SMALL_FILE // 4))
+        os.utime(root / name / "model", ns=(10**18, 10**18))  # same size and time in both
+    os.symlink(root / "parser-a", model / "parser")
+    return model
+
+
+def test_spacy_fingerprint_follows_linked_component_folders(tmp_path: Path) -> None:
+    from gecmetrics.core.lang.en import modelid
+
+    model = _spacy_folder(tmp_path)
+    first = modelid._identity(str(model))
+    assert first is not None
+    assert {p.relative_to(model).as_posix() for p in modelid._model_files(model)} == {
+        "meta.json", "config.cfg", "parser/cfg", "parser/model"}
+    weights = tmp_path / "parser-a" / "model"
+    weights.write_bytes(b"retrained" + weights.read_bytes()[9:])  # retrained in place: same size
+    retrained = modelid._identity(str(model))
+    assert retrained is not None and retrained.fingerprint != first.fingerprint
+    os.utime(weights, ns=(10**18, 10**18))
+    (model / "parser").unlink()
+    os.symlink(tmp_path / "parser-b", model / "parser")  # pointed at other weights of the same size and time
+    other = modelid._identity(str(model))
+    assert other is not None and other.fingerprint not in (first.fingerprint, retrained.fingerprint)
+    os.symlink(model, model / "parser-b-loop")  # a link to an ancestor is walked once
+    assert modelid._identity(str(model)) is not None
