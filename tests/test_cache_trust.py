@@ -3,6 +3,7 @@
 a read-only file system still read, and namespaces given by a user checked in one line."""
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import stat
@@ -120,15 +121,11 @@ def test_files_or_folders_of_another_user_are_refused(folder: Path) -> None:
 
 # ----------------------------------------------------------------------------- read-only use
 
-@pytest.fixture
-def read_only_copy(tmp_path: Path):
-    """A warm cache folder seen through a read-only bind mount (root with mount rights only)."""
+@contextlib.contextmanager
+def mounted_read_only(source: Path, mounted: Path):
+    """``source`` seen at ``mounted`` through a read-only bind mount (root with mount rights only)."""
     if not ROOT:
         pytest.skip("a read-only mount needs root")
-    source, mounted = tmp_path / "cache", tmp_path / "ro"
-    cache = Cache(source)
-    fill(cache, range(5))
-    cache.close()
     mounted.mkdir()
     if subprocess.run(["mount", "--bind", str(source), str(mounted)], capture_output=True).returncode != 0:
         pytest.skip("cannot bind-mount here (no mount rights)")
@@ -138,6 +135,16 @@ def read_only_copy(tmp_path: Path):
         yield mounted
     finally:
         subprocess.run(["umount", "-l", str(mounted)], capture_output=True)  # lazy: a connection may be open
+
+
+@pytest.fixture
+def read_only_copy(tmp_path: Path):
+    """A warm cache folder seen through a read-only bind mount."""
+    cache = Cache(tmp_path / "cache")
+    fill(cache, range(5))
+    cache.close()
+    with mounted_read_only(tmp_path / "cache", tmp_path / "ro") as mounted:
+        yield mounted
 
 
 def test_a_warm_cache_on_a_read_only_file_system_is_read(read_only_copy: Path) -> None:
@@ -158,6 +165,31 @@ def test_cache_info_on_a_read_only_file_system(read_only_copy: Path) -> None:
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and '"entries": 5' in result.stdout, result.stderr
     assert len(result.stderr.splitlines()) == 1 and "cannot be written" in result.stderr
+
+
+def test_a_warm_errant_cache_on_a_read_only_file_system_spares_spacy(tmp_path: Path, spacy_model) -> None:
+    """ERRANT's parses from a warm cache that cannot be written: the run does not even import
+    spaCy (here it cannot: a stand-in package refuses), prints the same table, and says once
+    that nothing new is stored."""
+    from tests.conftest import SPACY_TEST_MODEL
+
+    for name, text in {"src": "He go home .\nShe like apple .\n", "hyp": "He goes home .\nShe likes apples .\n"}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    command = [gecmetric_script(), "--cache", "CACHE", "errant", "-s", "src", "-r", "hyp", "--annotate-refs", "-o",
+               "hyp", "src", "--spacy-model", SPACY_TEST_MODEL]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    warm = subprocess.run([str(tmp_path / "cache") if a == "CACHE" else a for a in command], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert warm.returncode == 0 and warm.stderr == "", warm.stderr
+    (tmp_path / "no-spacy" / "spacy").mkdir(parents=True)
+    (tmp_path / "no-spacy" / "spacy" / "__init__.py").write_text("raise ImportError('spaCy is not to be imported')\n")
+    with mounted_read_only(tmp_path / "cache", tmp_path / "ro") as mounted:
+        env["PYTHONPATH"] = f"{tmp_path / 'no-spacy'}{os.pathsep}{root}"
+        again = subprocess.run([str(mounted) if a == "CACHE" else a for a in command], cwd=tmp_path, env=env,
+                               capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and again.stdout == warm.stdout, again.stderr
+    assert again.stderr.count("\n") == 1 and "cannot be written: cached values are used" in again.stderr
 
 
 @pytest.mark.skipif(ROOT, reason="root writes in any folder")
