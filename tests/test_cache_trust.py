@@ -173,8 +173,8 @@ def test_a_warm_errant_cache_on_a_read_only_file_system_spares_spacy(tmp_path: P
     that nothing new is stored."""
     from tests.conftest import SPACY_TEST_MODEL
 
-    for name, text in {"src": "He go home .\nShe like apple .\n", "hyp": "He goes home .\nShe likes apples .\n"}.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "src").write_text("He go home .\nShe like apple .\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("He goes home .\nShe likes apples .\n", encoding="utf-8")
     root = Path(__file__).resolve().parent.parent
     command = [gecmetric_script(), "--cache", "CACHE", "errant", "-s", "src", "-r", "hyp", "--annotate-refs", "-o",
                "hyp", "src", "--spacy-model", SPACY_TEST_MODEL]

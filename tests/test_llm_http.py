@@ -9,18 +9,17 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import threading
 import time
 import warnings
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests._llm_support import ChatServer, completion_reply, hashed_answer
+from tests._llm_support import ChatServer, LoopbackServer, completion_reply, hashed_answer
 from tests.conftest import gecmetric_script
 
 from gecmetrics.core.cache import Cache
@@ -42,7 +41,7 @@ def key(monkeypatch):
     return "TEST_LLM_KEY"
 
 
-class Recorder:
+class Recorder(LoopbackServer):
     """A loopback server answering every method with ``respond(handler)``; records what came."""
 
     def __init__(self, respond):
@@ -65,21 +64,7 @@ class Recorder:
 
             do_GET = do_POST = do_PUT = _any
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler)
 
 
 def _send(handler, status: int, body: bytes = b"", headers: dict | None = None) -> None:
@@ -161,8 +146,9 @@ def test_a_key_over_plain_http_to_another_host_is_warned_once(key):
         with pytest.raises(BackendError, match="cannot reach"):
             _in_time(lambda: Judge(backend, cache=Cache(enabled=False)).score(SOURCES, SYSTEMS))
     assert len([w for w in record if issubclass(w.category, PlainHTTPKeyWarning)]) == 1
-    for url, options in (("http://127.0.0.1:9/v1", {"api_key_env": key}), ("http://localhost:9/v1", {"api_key_env": key}),
-                         ("http://[::1]:9/v1", {"api_key_env": key}), ("http://gpu-box.invalid:9/v1", {})):
+    keyed = {"api_key_env": key}
+    for url, options in (("http://127.0.0.1:9/v1", keyed), ("http://localhost:9/v1", keyed),
+                         ("http://[::1]:9/v1", keyed), ("http://gpu-box.invalid:9/v1", {})):
         quiet = OpenAICompatibleBackend("m", url, max_retries=0, **options)
         with warnings.catch_warnings(), contextlib.suppress(BackendError):
             warnings.simplefilter("error", PlainHTTPKeyWarning)
