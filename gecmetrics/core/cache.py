@@ -1110,15 +1110,13 @@ def _untrusted(folder: Path, path: Path) -> str | None:
     for suffix in _CACHE_FILES:
         name = str(path) + suffix
         try:
-            owned = os.lstat(name)
+            if stat.S_ISLNK(os.lstat(name).st_mode) and others_write:
+                return f"cache file {name} is a symbolic link in a folder others can write: it is not used"
+            owned = os.stat(name)  # a link of the user's own is followed, as SQLite follows it
         except FileNotFoundError:
             continue
         except OSError as exc:
             return f"cannot use cache {name}: {exc.strerror or exc}"
-        if stat.S_ISLNK(owned.st_mode) and others_write:
-            return f"cache file {name} is a symbolic link in a folder others can write: it is not used"
-        if stat.S_ISLNK(owned.st_mode):
-            continue  # the user's own link, in the user's own folder: followed by SQLite
         if not _trusted_owner(owned.st_uid):
             return (f"cache file {name} belongs to another user (uid {owned.st_uid}): its entries cannot be "
                     "trusted; remove it or use another folder (--cache DIR)")
