@@ -560,7 +560,7 @@ class IMPARA(ModelMetric):
             names.append("ungated")
         elif s.threshold != IMPARASettings.__dataclass_fields__["threshold"].default:
             names.append(f"t{signature_value(s.threshold)}")
-        return names
+        return [" ".join(names)] if names else []  # one column
 
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
         """As every model metric's; without a gate the similarity model is ``se:none`` (not loaded)."""
