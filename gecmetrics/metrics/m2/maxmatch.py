@@ -1,7 +1,7 @@
 """MaxMatch (M2) scorer: a tokenized system output scored against gold M2 edits (SPEC 4.4).
 
 Reproduces the official NUS m2scorer (current code): per sentence and annotator, the system's
-edit sequence is the best path of the edit lattice (:mod:`gecmetrics.metrics.m2.lattice`); the
+edit sequence is the best path of the edit lattice (:mod:`gecmetrics.core.edits.lattice`); the
 annotator kept for a sentence is the one maximizing the running corpus F-score. The counts of
 every annotator are kept per sentence (shape (D, A_max, 3)), so a significance test can
 resample sentences and redo the annotator choice without recomputing edits.
@@ -21,7 +21,8 @@ from ..settings import Settings, non_negative_int, parse_beta, parse_bool, setti
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
 from ...io.m2 import Block, check_blocks
-from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice, match_in_order
+from ...core.edits.lattice import (DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice,
+                                   match_in_order)
 
 
 def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:

@@ -35,7 +35,7 @@ from ...io.text import check_lines
 from ...errors import InputError
 from ..m2.base import RunningFMetric, SentenceCounts
 from ...io.m2 import Block, Edit, blocks_name, check_blocks
-from ..m2.lattice import GoldEdit
+from ...core.edits.lattice import GoldEdit
 from ...kinds import M2
 from ..base import Metric
 from ..settings import (Settings, choice, non_negative_int, parse_beta, parse_device, positive_int, setting, setting_label)
