@@ -30,7 +30,7 @@ from ...kinds import M2
 from ..results import Result
 from ..settings import Settings, choice, parse_beta, parse_bool, parse_strings, setting
 from ...core import fscore
-from .base import CountsResult, RunningFMetric
+from ..running_f import CountsResult, RunningFMetric
 from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, Edit, blocks_name, check_blocks, read_m2
 
 MODES = ("dt", "ds", "cs", "cse")

@@ -19,7 +19,7 @@ from ...io.text import check_lines
 from ...errors import InputError
 from ..settings import Settings, non_negative_int, parse_beta, parse_bool, setting
 from ...core import fscore
-from .base import CountsResult, RunningFMetric
+from ..running_f import CountsResult, RunningFMetric
 from ...io.m2 import Block, check_blocks
 from ...core.edits.lattice import (DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice,
                                    match_in_order)

@@ -33,7 +33,7 @@ from ...io.corpus import Corpus
 
 from ...io.text import check_lines
 from ...errors import InputError
-from ..m2.base import RunningFMetric, SentenceCounts
+from ..running_f import RunningFMetric, SentenceCounts
 from ...io.m2 import Block, Edit, blocks_name, check_blocks
 from ...core.edits.lattice import GoldEdit
 from ...kinds import M2
@@ -339,7 +339,7 @@ class PTMetric(RunningFMetric):
         resampler with the authors' rule). Sentence level: each sentence's choice does not
         depend on the others, so a resample's score is the mean of its sentences' F."""
         if self.settings.level == "corpus":
-            from ..m2.resampler import RunningFResampler
+            from ...core.running_f import RunningFResampler
 
             return RunningFResampler(self.rule, self.settings.beta, self.column_labels()[0], self.signature)
         return Metric.resampler(self, column, references)  # the rows of each sentence's own choice
