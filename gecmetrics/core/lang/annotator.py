@@ -1,6 +1,6 @@
 """M2 blocks in any language of :mod:`gecmetrics.core.lang`: the annotator of a ``lang`` setting.
 
-``en`` is ERRANT's :class:`~gecmetrics.metrics.errant.annotator.Annotator`; every other language
+``en`` is ERRANT's :class:`~gecmetrics.core.lang.en.annotator.Annotator`; every other language
 is a :class:`LanguageAnnotator` over the language's
 :class:`~gecmetrics.core.lang.base.EditLanguage`. Both give the same blocks API
 (``annotate_sets``, ``annotate``, ``signature_fields``), so the metrics never ask which language
@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ...core.lang import ENGLISH, language_kind, make_language
-from ...core.lang.base import EDITS, NOOP, NOT_ANNOTATABLE, EditLanguage, PairEdits, annotate_pair
 from ...errors import InputError
-from ...io.m2 import Block, Edit
+from ..edits.blocks import Block, Edit
+from . import ENGLISH, language_kind, make_language
+from .base import EDITS, NOOP, NOT_ANNOTATABLE, EditLanguage, PairEdits, annotate_pair
 from .edits import checked_sets
-from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, SpacyModel, model_name
+from .en.parse import DEFAULT_BATCH_SIZE, SpacyModel, model_name
 
 _NONE = "-NONE-"
 
@@ -113,7 +113,7 @@ def language_annotator(lang: str, *, spacy_model: str | None = None, merge: str 
     """The annotator of language ``lang``: ERRANT's (en; with a model shared by the process), a
     ChERRANT character annotator (zh) or the generic one (any other code)."""
     if lang == ENGLISH:
-        from .annotator import Annotator
+        from .en.annotator import Annotator
 
         return Annotator(shared_model(spacy_model), merge, lev, tokenise, word_list)
     if language_kind(lang) == "cherrant":
@@ -129,7 +129,7 @@ _GENERIC_MODELS: dict[tuple[str, str | None], Any] = {}
 
 def shared_language_model(code: str, model: str | None) -> Any:
     """One loaded spaCy pipeline per (language, model) in a process (loaded on first use)."""
-    from ...core.lang.generic import AnyLanguageModel
+    from .generic import AnyLanguageModel
 
     key = (code, model)
     if key not in _GENERIC_MODELS:
