@@ -48,7 +48,7 @@ _LAZY = {
     "plot_meta_evaluation": "output.plots",
     "read_m2": "io.m2", "write_m2": "io.m2", "m2_references": "io.m2_references",
     "M2Scorer": "metrics.m2.maxmatch", "M2Result": "metrics.m2.maxmatch",
-    "ErrantCompare": "metrics.m2.compare", "ErrantResult": "metrics.m2.compare",
+    "ErrantCompare": "metrics.m2.compare", "ErrantResult": "metrics.edit_comparison",
     "CLEME": "metrics.cleme", "CLEME2": "metrics.cleme", "CLEMEResult": "metrics.cleme",
     "CLEME2Result": "metrics.cleme",
     "SOME": "metrics.models.metric", "IMPARA": "metrics.models.metric", "Scribendi": "metrics.models.metric",

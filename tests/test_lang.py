@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gecmetrics.core.edits.compare import EditComparison
 from gecmetrics.core.lang import language_kind, parse_lang
 from gecmetrics.core.lang.base import PairEdits, annotate_pair
 from gecmetrics.core.lang.en.parse import sentence_from_words
@@ -58,7 +59,7 @@ def test_settings_of_another_language_are_refused():
 def test_english_is_unchanged_by_default():
     metric = ErrantText()
     assert metric.settings.lang == "en" and metric.label == "ERRANT" and not metric.m2_target_lines
-    assert metric.comparison_rules() is metric
+    assert type(metric.comparison()) is EditComparison  # ERRANT's rules, not ChERRANT's
     assert CLEME().signature == "CLEME|assumption:dependent|level:corpus|weights:length|beta:0.5|version:0.1.0"
     assert CLEME(lang="zh").signature.startswith("CLEME|assumption:dependent|level:corpus|weights:length|lang:zh|")
     assert CLEME(lang="zh").column_labels() == ["CLEME F0.5 zh"]

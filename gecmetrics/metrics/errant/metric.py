@@ -4,9 +4,10 @@ What a user otherwise gets from ``errant_parallel -orig SRC -cor HYP`` then ``er
 -hyp HYP.m2 -ref REF.m2``, as one :class:`~gecmetrics.metrics.base.Metric`: ``prepare`` annotates
 every hypothesis of the corpus (and, with ``annotate_refs``, the text references) with one
 :class:`~gecmetrics.metrics.errant.Annotator`, so each distinct line is parsed once for all systems;
-``statistics`` gives :class:`~gecmetrics.metrics.m2.compare.ErrantCompare`'s per-sentence candidate
-counts, and the score, the annotator-pair choice, the paired-test resampler and the columns
-are ErrantCompare's own (this class derives from it).
+``statistics`` gives ERRANT's ``compare_m2`` per-sentence candidate counts, and the score, the
+annotator-pair choice, the paired-test resampler and the columns are those of the edit-comparison
+base (:class:`~gecmetrics.metrics.edit_comparison.EditComparisonMetric`, which ``errant-m2``
+derives from too).
 
 The numbers depend on spaCy's and the model's versions, so the signature names them:
 ``ERRANT|mode:cs|beta:0.5|spacy:3.8.18|model:en_core_web_sm-3.8.0|version:0.1.0``; ``cache:on``
@@ -24,8 +25,8 @@ from ...io.corpus import Corpus
 
 from ...io.text import check_lines
 from ...errors import InputError
-from ..m2.cherrant import CherrantCompare, CherrantSettings
-from ..m2.compare import EditTable, ErrantCompare, ErrantResult, ErrantStatistics
+from ...core.edits.compare import EditComparison, EditTable, ErrantStatistics
+from ..edit_comparison import CherrantSettings, EditComparisonMetric, ErrantResult, cherrant_comparison
 from ...io.m2 import Block
 from ...kinds import M2, TEXT
 from ..settings import choice, parse_bool, setting, setting_label
@@ -158,30 +159,25 @@ class ErrantPrepared:
             raise InputError(f"the hypothesis has {len(lines)} sentences but the source has {len(self.sources)}")
         return self.annotator.annotate(self.sources, [lines], keep_empty=True)
 
-    def reference_tables(self, comparer: ErrantCompare) -> list[dict[int, EditTable]]:
-        """The reference's edit tables for one comparison setting (made once per setting)."""
-        rules = comparer.comparison_rules() if isinstance(comparer, ErrantText) else comparer
-        # the comparison settings the tables depend on (ERRANT's own key for ErrantText itself)
-        key = ErrantCompare.sharing_key(rules) if rules is comparer else rules.sharing_key()
+    def reference_tables(self, comparison: EditComparison) -> list[dict[int, EditTable]]:
+        """The reference's edit tables under one comparison's rules (made once per setting the
+        tables depend on)."""
+        key = comparison.sharing_key()
         if key not in self._tables:
-            self._tables[key] = [rules.edit_tables(block) for block in self.reference_blocks]
+            self._tables[key] = [comparison.edit_tables(block) for block in self.reference_blocks]
         return self._tables[key]
 
 
-class ErrantText(ErrantCompare):
+class ErrantText(EditComparisonMetric):
     """ERRANT F-beta of plain-text outputs: annotated as errant_parallel, compared as compare_m2;
     in another language (``lang``), annotated by that language's annotator
     (:func:`~gecmetrics.core.lang.annotator.language_annotator`), and for zh compared by
-    ChERRANT's rules (:class:`~gecmetrics.metrics.m2.cherrant.CherrantCompare`)."""
+    ChERRANT's rules (:class:`~gecmetrics.core.edits.cherrant.CherrantComparison`)."""
 
     name = "errant"
     settings_class = ErrantTextSettings
     hypothesis_kind = TEXT
     chunk_lines = 250  # parsing is slow: progress moves every few seconds, -p N workers share the lines
-
-    def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, verbose=verbose, **kwargs)
-        self._rules: ErrantCompare | None = None
 
     @property
     def reference_kind(self) -> str:  # type: ignore[override]
@@ -197,29 +193,10 @@ class ErrantText(ErrantCompare):
     def label(self) -> str:  # type: ignore[override]
         return "ChERRANT" if self.m2_target_lines else "ERRANT"
 
-    def comparison_rules(self) -> ErrantCompare:
-        """The comparison of the language: ERRANT's (this metric itself), or for zh a
-        :class:`CherrantCompare` with this metric's comparison settings."""
-        if not self.m2_target_lines:
-            return self
-        if self._rules is None:
-            s = self.settings
-            self._rules = CherrantCompare(mode=s.mode, beta=s.beta, single=s.single, multi=s.multi,
-                                          filter_types=s.filter_types, sentence_average=s.sentence_average,
-                                          max_answer_num=s.max_answer_num, reference_num=s.reference_num,
-                                          verbose=self.verbose)
-        return self._rules
-
-    def edit_tables(self, block: Block) -> dict[int, EditTable]:
-        rules = self.comparison_rules()
-        return super().edit_tables(block) if rules is self else rules.edit_tables(block)
-
-    def _sentences(self, reference: list[dict[int, EditTable]], hyp_blocks: Sequence[Block], name: str,
-                   ref_name: str = "the reference") -> list:
-        rules = self.comparison_rules()
-        if rules is self:
-            return super()._sentences(reference, hyp_blocks, name, ref_name)
-        return rules._sentences(reference, hyp_blocks, name, ref_name)
+    def make_comparison(self) -> EditComparison:
+        """The comparison of the language: ERRANT's, or for zh ChERRANT's with this metric's
+        ``max_answer_num`` and ``reference_num``."""
+        return cherrant_comparison(self.settings) if self.m2_target_lines else super().make_comparison()
 
     def sharing_key(self) -> Hashable:
         s = self.settings
@@ -251,7 +228,7 @@ class ErrantText(ErrantCompare):
         """Per sentence and annotator pair: ErrantCompare's statistics of the annotated lines."""
         if not isinstance(prepared, ErrantPrepared):
             raise TypeError(f"expected {type(self).__name__}.prepare()'s result, got {type(prepared).__name__}")
-        return super().statistics(prepared.reference_tables(self), prepared.blocks(hypothesis), name)
+        return super().statistics(prepared.reference_tables(self.comparison()), prepared.blocks(hypothesis), name)
 
     def compare_text(self, prepared: ErrantPrepared, hypothesis: Sequence[str],
                      name: str = "hypothesis") -> ErrantResult:
@@ -267,8 +244,7 @@ class ErrantText(ErrantCompare):
 
     def signature_fields(self, references: int | None) -> tuple[str, list]:
         s = self.settings
-        rules = self.comparison_rules()
-        name, fields = super().signature_fields(references) if rules is self else rules.signature_fields(references)
+        name, fields = super().signature_fields(references)
         fields += [("lang", s.lang)] if s.lang != ENGLISH else []
         fields += [("merge", s.merge)] if s.merge != "rules" else []
         fields += [flag for flag, on in (("lev", s.lev), ("tok", s.tokenise)) if on]
