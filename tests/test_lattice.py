@@ -27,7 +27,8 @@ from gecmetrics.core.edits.lattice.exact import _gold_weights
 from gecmetrics.core.edits.lattice.gold_arcs import _InsertionWalk, find_gold_arcs
 from gecmetrics.core.edits.lattice.grid import grid_from_copies, grid_to_copies
 from gecmetrics.core.edits.lattice.transitive import LENGTH, POSITIONS, WEIGHT
-from gecmetrics.metrics.m2.maxmatch import M2Scorer, gold_edits_by_annotator, match_in_order
+from gecmetrics.core.edits.maxmatch import gold_edits_by_annotator, match_in_order
+from gecmetrics.metrics.m2.maxmatch import M2Scorer
 from tests.conftest import read_tsv
 
 DATA = Path(__file__).resolve().parent / "data"
