@@ -15,7 +15,8 @@ from typing import Iterable, Iterator, TextIO
 
 from .text import check_path, read_lines, split_lines
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
-                                 Block, Edit, NamedBlocks, blocks_name, check_blocks, normalize_correction)
+                                 Block, Edit, NamedBlocks, blocks_name, check_blocks, format_m2,
+                                 normalize_correction)
 from ..errors import InputError
 
 MAX_ANNOTATOR_ID = 2**31 - 1
@@ -144,16 +145,6 @@ def annotator_ids(path: str, max_lines: int = 20000) -> set[int]:
             if last.isascii() and last.isdigit():
                 ids.add(int(last))
     return ids
-
-
-def format_m2(blocks: Iterable[Block]) -> str:
-    """The M2 text of blocks: each block followed by one blank line."""
-    parts = []
-    for block in blocks:
-        parts.append("S " + block.source + "\n")
-        parts.extend(edit.to_line() + "\n" for edit in block.edits)
-        parts.append("\n")
-    return "".join(parts)
 
 
 def write_m2(blocks: Iterable[Block], handle: TextIO) -> None:

@@ -11,6 +11,7 @@ with ERRANT's rule) and the result with its error categories.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
@@ -19,7 +20,7 @@ import numpy as np
 
 from ..core import fscore
 from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks
-from ..core.edits.cherrant import ANSWER_NUMBERS, CherrantComparison
+from ..core.edits.cherrant import ANSWER_NUMBERS
 from ..core.edits.compare import (MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable, ErrantStatistics,
                                   ReferenceTables, SentenceTrace, add_categories, pair_code, pair_of, sentence_traces)
 from ..errors import InputError
@@ -193,8 +194,7 @@ class EditComparisonMetric(RunningFMetric):
 
     def make_comparison(self) -> EditComparison:
         """ERRANT's rules with the settings' mode and filters (a subclass may give others)."""
-        s = self.settings
-        return EditComparison(s.mode, s.single, s.multi, s.filter_types)
+        return comparison_from(self.settings, EditComparison)
 
     def sharing_key(self) -> Hashable:
         return self.comparison().sharing_key()
@@ -273,7 +273,7 @@ class EditComparisonMetric(RunningFMetric):
                          + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 
-def cherrant_comparison(settings: CherrantSettings) -> CherrantComparison:
-    """ChERRANT's rules with the settings' mode, filters, ``max_answer_num`` and ``reference_num``."""
-    s = settings
-    return CherrantComparison(s.mode, s.single, s.multi, s.filter_types, s.max_answer_num, s.reference_num)
+def comparison_from(settings: Settings, rules: type[EditComparison]) -> EditComparison:
+    """Comparison rules (``EditComparison`` or a subclass, such as ChERRANT's) with the metric
+    settings of the same names (``mode``, ``single`` ... ``max_answer_num``)."""
+    return rules(**{f.name: getattr(settings, f.name) for f in dataclasses.fields(rules)})

@@ -114,3 +114,13 @@ def check_blocks(blocks: Any, name: str) -> list[Block]:
 def normalize_correction(text: str) -> str:
     """'-NONE-' means "delete": the empty string. Other corrections are kept as they are."""
     return "" if text == DELETION else text
+
+
+def format_m2(blocks: Iterable[Block]) -> str:
+    """The M2 text of blocks: each block followed by one blank line."""
+    parts = []
+    for block in blocks:
+        parts.append("S " + block.source + "\n")
+        parts.extend(edit.to_line() + "\n" for edit in block.edits)
+        parts.append("\n")
+    return "".join(parts)

@@ -17,25 +17,23 @@ numbers are the same without it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+import dataclasses
 from typing import Any, Hashable, Sequence
 
-
 from ...core.cache import cache_signature_fields
-from ...io.corpus import Corpus
-
-from ...io.text import check_lines
-from ...errors import InputError
 from ...core.edits.compare import EditComparison, EditTable, ErrantStatistics
-from ..edit_comparison import CherrantSettings, EditComparisonMetric, ErrantResult, cherrant_comparison
-from ...io.m2 import Block
-from ...kinds import M2, TEXT
-from ..settings import choice, parse_bool, setting, setting_label
-
-from ...core.lang.annotator import language_annotator, shared_model  # noqa: F401 (shared_model: re-exported)
-from ...core.lang import DEFAULT_LANGUAGE, ENGLISH, language_kind, parse_lang
+from ...core.lang import (DEFAULT_LANGUAGE, fallback_language, known_languages, language_annotator, language_class,
+                          make_language, parse_lang)
 from ...core.lang.en.merge import STRATEGIES
-from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE
-from ...core.lang.en.wordlist import SHIPPED_WORDS, load_word_list, word_list_path, words_checksum
+from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE, shared_model  # noqa: F401 (shared_model: re-exported)
+from ...core.lang.zh.language import WORD_LEVEL_MESSAGE  # noqa: F401 (re-exported)
+from ...errors import InputError
+from ...io.corpus import Corpus
+from ...io.m2 import Block
+from ...io.text import check_lines
+from ...kinds import M2, TEXT
+from ..edit_comparison import CherrantSettings, EditComparisonMetric, ErrantResult, comparison_from
+from ..settings import choice, parse_bool, setting, setting_label
 
 
 def _text(name: str, value: Any) -> str:
@@ -51,12 +49,6 @@ def _optional_text(name: str, value: Any) -> str | None:
 
 
 _text.reads_paths = _optional_text.reads_paths = True  # type: ignore[attr-defined]  # '/' is no list separator here
-
-
-WORD_LEVEL_MESSAGE = ("ChERRANT's word level (-g word / --segmenter ltp) is not available: it needs LTP 4.x (pip install "
-                      "ltp) and its segmentation and POS model (e.g. LTP/small, a download), with ChERRANT's word-level "
-                      "costs and spelling classifier, which gecmetrics does not run; use the character level (-g char, "
-                      "the default)")
 
 
 def _segmenter(name: str, value: Any) -> str | None:
@@ -104,40 +96,52 @@ class ErrantTextSettings(CherrantSettings):
                                     flags=("--segmenter",))
 
     def check(self) -> None:
+        """Every language setting given (not its default) must be one the language reads, or a
+        field of its comparison rules (ChERRANT's ``max_answer_num``); then the language's own
+        checks (zh refuses the word level)."""
         super().check()
-        kind = language_kind(self.lang)
-        if kind == "cherrant":
-            if self.granularity == "word" or self.segmenter is not None:
-                raise InputError(WORD_LEVEL_MESSAGE)
-            english = [(flag, on) for flag, on in (("-merge", self.merge != "rules"), ("-lev", self.lev),
-                                                   ("-tok", self.tokenise), ("--spacy-model", self.spacy_model),
-                                                   ("--word-list", self.word_list))]
-            given = [flag for flag, on in english if on]
-            if given:
-                raise InputError(f"{given[0]} is not a setting of --lang zh (ChERRANT's character level has its own "
-                                 "tokens, costs and merging)")
-            return
-        chinese = [flag for flag, on in (("--cherrant-data", self.cherrant_data), ("--no-simplified", self.no_simplified),
-                                         ("--alignments", self.alignments != "all"),
-                                         ("-g/--granularity", self.granularity != "char"),
-                                         ("--segmenter", self.segmenter), ("max_answer_num", self.max_answer_num),
-                                         ("reference_num", self.reference_num)) if on]
-        if chinese:
-            raise InputError(f"{chinese[0]} goes with --lang zh (ChERRANT), not --lang {self.lang}")
-        if kind == "generic" and self.word_list is not None:
-            raise InputError(f"--word-list is ERRANT's English SPELL list: not a setting of --lang {self.lang}")
+        language = language_class(self.lang)
+        accepted = set(language.settings) | _fields(language.comparison)
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        for name in LANGUAGE_SETTINGS:
+            if name not in accepted and getattr(self, name) != defaults[name]:
+                raise InputError(f"{_flag(name)} is not a setting of --lang {self.lang}{_owners(name)}")
+        language.check_settings(**self.annotation())
+
+    def language(self) -> type:
+        """The language of ``lang`` (:func:`gecmetrics.core.lang.language_class`)."""
+        return language_class(self.lang)
 
     def annotation(self) -> dict[str, Any]:
-        """The keywords of :func:`~gecmetrics.core.lang.annotator.language_annotator`."""
-        return {"spacy_model": self.spacy_model, "merge": self.merge, "lev": self.lev, "tokenise": self.tokenise,
-                "word_list": self.word_list, "cherrant_data": self.cherrant_data,
-                "simplified": not self.no_simplified, "alignments": self.alignments}
+        """The settings the language reads: the keywords of
+        :func:`~gecmetrics.core.lang.language_annotator`."""
+        return {name: getattr(self, name) for name in language_class(self.lang).settings}
 
 
 ANNOTATION_SETTINGS = ("lang", "merge", "lev", "tokenise", "spacy_model", "annotate_refs", "word_list", "cherrant_data",
                        "no_simplified", "alignments", "granularity", "segmenter")
 """The settings of how texts are annotated (the rest are compare_m2's)."""
-CHERRANT_ONLY = ("cherrant_data", "no_simplified", "alignments", "granularity", "segmenter")
+LANGUAGE_SETTINGS = ("merge", "lev", "tokenise", "spacy_model", "word_list", "cherrant_data", "no_simplified",
+                     "alignments", "granularity", "segmenter", "max_answer_num", "reference_num")
+"""The settings some languages read and others do not (annotation, and ChERRANT's comparison)."""
+
+
+def _fields(comparison: type) -> set[str]:
+    return {f.name for f in dataclasses.fields(comparison)}
+
+
+def _flag(name: str) -> str:
+    flags = ErrantTextSettings.infos()[name].flags
+    return flags[0] if flags else name
+
+
+def _owners(name: str) -> str:
+    """Which languages read a setting, for a message: `` (it goes with --lang zh)``."""
+    owners = [f"--lang {code}" for code, language in sorted(known_languages().items())
+              if name in language.settings or name in _fields(language.comparison)]
+    if name in fallback_language().settings:
+        owners.append("a language of the generic annotator")
+    return f" (it goes with {' or '.join(owners)})" if owners else ""
 
 class ErrantPrepared:
     """What every hypothesis shares: the annotator (spaCy pipeline, parse cache), the sources,
@@ -171,7 +175,7 @@ class ErrantPrepared:
 class ErrantText(EditComparisonMetric):
     """ERRANT F-beta of plain-text outputs: annotated as errant_parallel, compared as compare_m2;
     in another language (``lang``), annotated by that language's annotator
-    (:func:`~gecmetrics.core.lang.annotator.language_annotator`), and for zh compared by
+    (:func:`~gecmetrics.core.lang.language_annotator`), and for zh compared by
     ChERRANT's rules (:class:`~gecmetrics.core.edits.cherrant.CherrantComparison`)."""
 
     name = "errant"
@@ -186,17 +190,17 @@ class ErrantText(EditComparisonMetric):
 
     @property
     def m2_target_lines(self) -> bool:  # type: ignore[override]
-        """zh reads ChERRANT's M2 (its ``T`` lines)."""
-        return language_kind(self.settings.lang) == "cherrant"
+        """Whether the language's M2 has target lines (zh: ChERRANT's ``T`` lines)."""
+        return self.settings.language().m2_target_lines
 
     @property
     def label(self) -> str:  # type: ignore[override]
-        return "ChERRANT" if self.m2_target_lines else "ERRANT"
+        """The tool of the language's comparison rules (``ERRANT``, ``ChERRANT``)."""
+        return self.settings.language().comparison.label
 
     def make_comparison(self) -> EditComparison:
-        """The comparison of the language: ERRANT's, or for zh ChERRANT's with this metric's
-        ``max_answer_num`` and ``reference_num``."""
-        return cherrant_comparison(self.settings) if self.m2_target_lines else super().make_comparison()
+        """The comparison rules of the language (ChERRANT's for zh) with this metric's settings."""
+        return comparison_from(self.settings, self.settings.language().comparison)
 
     def sharing_key(self) -> Hashable:
         s = self.settings
@@ -236,48 +240,41 @@ class ErrantText(EditComparisonMetric):
         return self.score(self.statistics(prepared, hypothesis, name))
 
     def versions(self) -> dict[str, str]:
-        """What the edits depend on: spaCy's version and the model's (loads the model); for
-        zh the data files and pypinyin's and OpenCC's versions."""
-        if self.settings.lang == ENGLISH:
-            return shared_model(self.settings.spacy_model).versions()
-        return _annotator_fields(self.settings)
+        """What the edits depend on beyond the settings signed here: the language's signature
+        fields (en: a SPELL word list of one's own, spaCy's and the model's versions; zh: the
+        data files, pypinyin's and OpenCC's versions)."""
+        return _language_fields(self.settings)
 
     def signature_fields(self, references: int | None) -> tuple[str, list]:
         s = self.settings
         name, fields = super().signature_fields(references)
-        fields += [("lang", s.lang)] if s.lang != ENGLISH else []
+        fields += [("lang", s.lang)] if s.lang != DEFAULT_LANGUAGE else []
         fields += [("merge", s.merge)] if s.merge != "rules" else []
         fields += [flag for flag, on in (("lev", s.lev), ("tok", s.tokenise)) if on]
         fields += [("refs", "annotated")] if s.annotate_refs else []
-        cached: list[tuple[str, str]] = []
-        if s.lang == ENGLISH:  # other languages' tokenisations are not kept in the cache
-            path = word_list_path(s.word_list)
-            if path != SHIPPED_WORDS:
-                fields.append(("words", words_checksum(load_word_list(path))[:12]))
-            cached = cache_signature_fields()
+        cached = cache_signature_fields() if s.language().caches_parses else []
         return name, fields + list(self.versions().items()) + cached
 
     def settings_dict(self) -> dict:
         s = self.settings
-        extra = {"lang": s.lang}
-        if language_kind(s.lang) == "cherrant":
-            extra.update({"cherrant_data": s.cherrant_data, "no_simplified": s.no_simplified,
-                          "alignments": s.alignments, "max_answer_num": s.max_answer_num,
-                          "reference_num": s.reference_num})
-        return {**super().settings_dict(), "merge": s.merge, "lev": s.lev, "tokenise": s.tokenise,
-                "spacy_model": s.spacy_model, "annotate_refs": s.annotate_refs, "word_list": s.word_list,
-                **extra, **self.versions()}
+        common = {"merge": s.merge, "lev": s.lev, "tokenise": s.tokenise, "spacy_model": s.spacy_model,
+                  "annotate_refs": s.annotate_refs, "word_list": s.word_list, "lang": s.lang}
+        language = s.language()
+        own = [name for name in LANGUAGE_SETTINGS if name not in common
+               and (name in language.settings or name in _fields(language.comparison))]
+        return {**super().settings_dict(), **common, **{name: getattr(s, name) for name in own}, **self.versions()}
 
 
 _FIELDS: dict[tuple, dict[str, str]] = {}
 
 
-def _annotator_fields(settings: ErrantTextSettings) -> dict[str, str]:
-    """The signature fields of a non-English annotator (data and versions; once per process)."""
+def _language_fields(settings: ErrantTextSettings) -> dict[str, str]:
+    """The language's signature fields but those the metric signs itself (merge, lev, tok);
+    once per process and settings."""
     key = (settings.lang, *sorted(settings.annotation().items()))
     if key not in _FIELDS:
-        fields = language_annotator(settings.lang, **settings.annotation()).versions()
-        _FIELDS[key] = {k: v for k, v in fields.items() if k not in ("merge", "lev", "tok")}  # signed above
+        fields = make_language(settings.lang, **settings.annotation()).signature_fields()
+        _FIELDS[key] = {k: v for k, v in fields.items() if k not in ("merge", "lev", "tok")}
     return _FIELDS[key]
 
 
@@ -286,8 +283,8 @@ class AnnotationJob:
     """``m2 annotate`` of one chunk (picklable, for the run engine's workers): M2 blocks of the
     chunk's hypotheses against its sources (errant_parallel; in another language, that language's
     annotator), or of its gold blocks re-annotated (``reannotate``: 'auto' or 'gold', as
-    errant_m2; English only). For zh the result is the M2 text ChERRANT's ``parallel_to_m2.py
-    -g char`` writes (its ``T`` lines included), byte for byte."""
+    errant_m2; languages that re-annotate only). The M2 text is the language's tool's: for zh
+    what ChERRANT's ``parallel_to_m2.py -g char`` writes (its ``T`` lines included), byte for byte."""
 
     spacy_model: str | None = None
     merge: str = "rules"
@@ -308,7 +305,7 @@ class AnnotationJob:
 
     def __post_init__(self) -> None:
         settings = self.settings()  # checks the settings together
-        if self.reannotate is not None and settings.lang != ENGLISH:
+        if self.reannotate is not None and not settings.language().reannotates:
             raise InputError(f"--from-m2 (errant_m2) re-annotates with ERRANT's English rules: not with --lang "
                              f"{settings.lang}")
 
@@ -319,14 +316,7 @@ class AnnotationJob:
         return language_annotator(self.settings().lang, **self.settings().annotation())
 
     def __call__(self, corpus: Corpus) -> list[Block] | str:
-        settings = self.settings()
-        if language_kind(settings.lang) == "cherrant":
-            from ...core.lang.zh.annotate import CharAnnotator
-
-            annotator = CharAnnotator(settings.cherrant_data, settings.alignments, not settings.no_simplified)
-            return annotator.to_m2((source, [corpus.hypotheses[name][d] for name in self.hypotheses])
-                                   for d, source in enumerate(corpus.sources))
         annotator = self.annotator()
         if self.reannotate is not None:
             return annotator.reannotate(corpus.gold, self.reannotate, self.minimise, self.old_types)
-        return annotator.annotate(corpus.sources, [corpus.hypotheses[name] for name in self.hypotheses])
+        return annotator.m2_text(corpus.sources, [corpus.hypotheses[name] for name in self.hypotheses])

@@ -375,7 +375,7 @@ class LLME(LLMJudgeMetric):
 
     def annotator(self) -> Any:
         """gecmetrics' ERRANT annotator on the setting's spaCy model (one pipeline per process)."""
-        from ...core.lang.annotator import shared_model
+        from ...core.lang.en.parse import shared_model
         from ...core.lang.en.annotator import Annotator
 
         name = self.settings.spacy_model
@@ -390,7 +390,7 @@ class LLME(LLMJudgeMetric):
         return edits_from_blocks(blocks, len(systems))
 
     def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
-        from ...core.lang.annotator import shared_model
+        from ...core.lang.en.parse import shared_model
 
         name, fields = super().signature_fields(references)
         cache = [field for field in fields if field == ("cache", "on")]  # stays last

@@ -9,7 +9,7 @@ from typing import Sequence
 from ...core.edits.cherrant import CherrantComparison
 from ...errors import InputError
 from ...io.m2 import Block, check_blocks, read_m2
-from ..edit_comparison import CherrantSettings, ErrantResult, cherrant_comparison
+from ..edit_comparison import CherrantSettings, ErrantResult, comparison_from
 from .compare import ErrantCompare
 
 
@@ -24,7 +24,7 @@ class CherrantCompare(ErrantCompare):
     m2_target_lines = True
 
     def make_comparison(self) -> CherrantComparison:
-        return cherrant_comparison(self.settings)
+        return comparison_from(self.settings, CherrantComparison)
 
     def settings_dict(self) -> dict:
         s = self.settings

@@ -84,10 +84,10 @@ def optional_layer(name: str, value: Any) -> int | None:
 def parse_pt_lang(name: str, value: Any) -> str:
     """PT-M2 and PT-ERRANT read M2 tokens as given and weigh each edit with a BERT model: the
     language is the model's (``--model``); ``en`` (the default) is the one value."""
-    from ...core.lang import parse_lang
+    from ...core.lang import DEFAULT_LANGUAGE, parse_lang
 
     code = parse_lang(name, value)
-    if code != "en":
+    if code != DEFAULT_LANGUAGE:
         raise InputError(f"{setting_label(name)} {code}: PT-M2 and PT-ERRANT have no language rules of their own (the "
                          "M2 tokens are read as given, joined by spaces, and the BERTScore weights are the model's): "
                          "give a model of that language with --model instead")
