@@ -27,6 +27,7 @@ _LAZY = {
     "compare": "run.compare", "ComparisonTable": "run.compare",
     "get_metric": "metrics.registry", "list_metrics": "metrics.registry", "register_metric": "metrics.registry",
     "unregister_metric": "metrics.registry",
+    "register_language": "core.lang", "unregister_language": "core.lang", "EditLanguage": "core.lang.base",
     "paired_test": "run.compare", "PairedTestResult": "stats.significance",
     "paired_test_from_statistics": "stats.significance",
     "meta_evaluate": "meta.system_level", "MetaEvalResult": "meta.system_level",

@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from gecmetrics import __version__
+from gecmetrics import EditLanguage, __version__, register_language, unregister_language
 from gecmetrics.core import lang
-from gecmetrics.core.lang import known_languages, language_class, register_language, unregister_language
-from gecmetrics.core.lang.base import EditLanguage
+from gecmetrics.core.lang import known_languages, language_class
 from gecmetrics.errors import InputError
 from tests.conftest import run_cli
 

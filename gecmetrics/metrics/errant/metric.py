@@ -16,8 +16,8 @@ numbers are the same without it).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 import dataclasses
+from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
 from ...core.cache import cache_signature_fields
@@ -142,6 +142,7 @@ def _owners(name: str) -> str:
     if name in fallback_language().settings:
         owners.append("a language of the generic annotator")
     return f" (it goes with {' or '.join(owners)})" if owners else ""
+
 
 class ErrantPrepared:
     """What every hypothesis shares: the annotator (spaCy pipeline, parse cache), the sources,
