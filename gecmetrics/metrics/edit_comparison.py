@@ -26,12 +26,13 @@ from ..core.edits.compare import (MODES, UNKNOWN_TYPE, CategoryCounts, EditCompa
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
-from .results import Result
+from .results import CorpusSums
 from .running_f import CountsResult, RunningFMetric
-from .settings import Settings, choice, optional_int, parse_beta, parse_bool, parse_strings, setting, setting_label
+from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
+                       setting_label, when_set)
 
 
-@dataclass
+@dataclass(repr=False)
 class ErrantResult(CountsResult):
     """Corpus result of an ERRANT-style comparison.
 
@@ -137,13 +138,15 @@ class ErrantResult(CountsResult):
 @dataclass(frozen=True)
 class ErrantSettings(Settings):
     beta: float = setting(0.5, "beta of the F-score (>= 0; inf gives recall)", parse_beta, ("b",),
-                          flags=("-b", "--beta"))
-    mode: str = setting("cs", "dt, ds, cs or cse (token/span detection, span correction, + type)", choice(*MODES))
+                          flags=("-b", "--beta"), signature="beta")
+    mode: str = setting("cs", "dt, ds, cs or cse (token/span detection, span correction, + type)", choice(*MODES),
+                        signature="mode")
     single: bool = setting(False, "only evaluate single token edits; i.e. 0:1, 1:0 or 1:1", parse_bool,
-                           flags=("-single",))
-    multi: bool = setting(False, "only evaluate multi token edits; i.e. 2+:n or n:2+", parse_bool, flags=("-multi",))
+                           flags=("-single",), signature="single", shown=flag)
+    multi: bool = setting(False, "only evaluate multi token edits; i.e. 2+:n or n:2+", parse_bool, flags=("-multi",),
+                          signature="multi", shown=flag)
     filter_types: tuple[str, ...] = setting((), "do not evaluate these error types", parse_strings, ("filt",),
-                                            flags=("-filt",))
+                                            flags=("-filt",), signature="filt", shown=when_set)
     sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
                                      "best annotator", parse_bool, flags=("--sentence-average",))
 
@@ -165,8 +168,10 @@ def _reference_number(name: str, value: Any) -> int | None:
 
 @dataclass(frozen=True)
 class CherrantSettings(ErrantSettings):
-    max_answer_num: int | None = setting(None, "only annotators 0..K-1 (K = 1, 2, 3)", _answer_number)
-    reference_num: int | None = setting(None, "only sentences with exactly N reference annotators", _reference_number)
+    max_answer_num: int | None = setting(None, "only annotators 0..K-1 (K = 1, 2, 3)", _answer_number,
+                                         signature="answers", shown=when_set)
+    reference_num: int | None = setting(None, "only sentences with exactly N reference annotators", _reference_number,
+                                        signature="refnum", shown=when_set)
 
 
 class EditComparisonMetric(RunningFMetric):
@@ -179,6 +184,7 @@ class EditComparisonMetric(RunningFMetric):
     rule = fscore.ERRANT
     label = "ERRANT"
     result_class = ErrantResult
+    signature_order = ("mode", "beta")
 
     def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -234,15 +240,16 @@ class EditComparisonMetric(RunningFMetric):
             return ErrantStatistics.joined(parts, super().join_statistics([part.rows for part in parts]))
         return super().join_statistics(parts)
 
-    def score(self, statistics: Any) -> Result:
-        """The running-F choice over the pairs, then P/R/F; with the statistics' details, the
-        error categories of the chosen pairs (and the traces, with ``verbose``)."""
-        result = super().score(statistics)
-        if isinstance(statistics, ErrantStatistics) and isinstance(result, ErrantResult):
-            add_categories(result.categories, statistics.details, result.chosen)
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
+        """The running-F metrics' details; with the statistics' details, the error categories
+        of the chosen pairs (and the traces, with ``verbose``)."""
+        categories: dict[str, CategoryCounts] = {}
+        traces: list[SentenceTrace] = []
+        if isinstance(statistics, ErrantStatistics):
+            add_categories(categories, statistics.details, sums[0].chosen)
             if self.verbose:
-                result.traces.extend(sentence_traces(statistics.details, result.chosen))
-        return result
+                traces = sentence_traces(statistics.details, sums[0].chosen)
+        return {**super().details(statistics, sums), "categories": categories, "traces": traces}
 
     def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
                 hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
@@ -257,20 +264,11 @@ class EditComparisonMetric(RunningFMetric):
         return {"mode": s.mode, "beta": s.beta, "single": s.single, "multi": s.multi,
                 "filter_types": list(s.filter_types), "sentence_average": s.sentence_average}
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
-        s = self.settings
-        fields: list = [("mode", s.mode), ("beta", f"{s.beta:g}")]
-        fields += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
-        if s.filter_types:
-            fields.append(("filt", ",".join(s.filter_types)))
-        return self.signature_name(), fields + self.comparison().signature_fields()
-
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         s = self.settings
         tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
-        tokens += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
-        return [" ".join([self.signature_name(), *tokens]
-                         + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
+        tokens += [word for word, on in (("single", s.single), ("multi", s.multi)) if on]
+        return [" ".join(tokens + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 
 def comparison_from(settings: Settings, rules: type[EditComparison]) -> EditComparison:

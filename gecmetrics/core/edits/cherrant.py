@@ -50,10 +50,6 @@ class CherrantComparison(EditComparison):
     def sharing_key(self) -> Any:
         return ("cherrant-reference", self.mode, self.single, self.multi, self.filter_types, self.max_answer_num)
 
-    def signature_fields(self) -> list[tuple[str, str]]:
-        fields = [("answers", str(self.max_answer_num))] if self.max_answer_num is not None else []
-        return fields + ([("refnum", str(self.reference_num))] if self.reference_num is not None else [])
-
     def edit_tables(self, block: Block) -> dict[int, EditTable]:
         """ERRANT's tables of the block after ChERRANT's own steps: spaces removed from the
         corrections, annotators beyond ``max_answer_num`` dropped."""

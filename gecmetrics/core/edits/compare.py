@@ -183,10 +183,6 @@ class EditComparison:
         """What a reference's edit tables depend on (tables are made once per key)."""
         return ("errant-reference", self.mode, self.single, self.multi, self.filter_types)
 
-    def signature_fields(self) -> list[tuple[str, str]]:
-        """Fields these rules add to a signature after ERRANT's mode, beta and filters."""
-        return []
-
     def edit_tables(self, block: Block) -> dict[int, EditTable]:
         """Per annotator (in order of first appearance), its edit keys -> error types."""
         edits = [(e.start, e.end, e.type, e.correction, e.annotator) for e in block.edits]

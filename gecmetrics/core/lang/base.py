@@ -186,6 +186,17 @@ def target_edits(annotation: PairEdits, annotator: int) -> list[Edit]:
             for n, edits in enumerate(annotation.alternatives) for e in edits]
 
 
+class SentenceError(InputError):
+    """A sentence the language cannot annotate (ChERRANT: an empty one), with where it is:
+    ``sentence`` (0-based, in the lines given), ``set_index`` and ``hypothesis`` (its hypothesis
+    set and position in it; None: the source line), so that the caller can name the file and
+    line."""
+
+    def __init__(self, message: str, sentence: int, set_index: int | None, hypothesis: int | None):
+        super().__init__(message)
+        self.sentence, self.set_index, self.hypothesis = sentence, set_index, hypothesis
+
+
 class LanguageAnnotator:
     """Blocks of plain-text corrections in one :class:`EditLanguage`; each distinct line is
     tokenised once (in one batch per call) and each distinct (source, target) pair annotated
@@ -236,18 +247,39 @@ class LanguageAnnotator:
 
     def _annotations(self, sources: Sequence[str], sets: Sequence[Sequence[Sequence[str]]],
                      keep_empty: bool) -> list[list[tuple[str, list[PairEdits]]]]:
-        """Per set, per kept sentence: the prepared source and each hypothesis's annotation."""
+        """Per set, per kept sentence: the prepared source and each hypothesis's annotation. A
+        sentence the language cannot annotate is a :class:`SentenceError` saying where it is."""
         sources, sets = checked_sets(sources, sets)
         language = self.language
         kept = [d for d, line in enumerate(sources) if keep_empty or line.strip()]
         prepared = {d: language.prepare_source(sources[d]) for d in kept}
         targets = [[[language.prepare_target(hyps[d]) for d in kept] for hyps in hypotheses_list]
                    for hypotheses_list in sets]
-        changed = [target for per_set in targets for per_hyp in per_set
-                   for source, target in zip(prepared.values(), per_hyp) if self._special(source, target) is None]
+        changed = []
+        for s, per_set in enumerate(targets):
+            for h, per_hyp in enumerate(per_set):
+                for n, (source, target) in enumerate(zip(prepared.values(), per_hyp)):
+                    try:
+                        kind = language.special(source, target)
+                    except InputError as err:
+                        raise SentenceError(str(err), kept[n], None if not source else s, None if not source else h
+                                            ) from None
+                    if kind is None:
+                        changed.append(target)
         self._tokenise(list(prepared.values()) + changed)
-        return [[(prepared[d], [self.pair(prepared[d], per_hyp[n]) for per_hyp in per_set]) for n, d in enumerate(kept)]
-                for per_set in targets]
+        return [[(prepared[d], [self._located_pair(prepared[d], per_hyp[n], (d, s, k))
+                                for k, per_hyp in enumerate(per_set)]) for n, d in enumerate(kept)]
+                for s, per_set in enumerate(targets)]
+
+    def _located_pair(self, source: str, target: str, where: tuple[int, int, int]) -> PairEdits:
+        """:meth:`pair`, an error of which (an alignment too large for its bound) is a
+        :class:`SentenceError` at ``where`` = (sentence, hypothesis set, hypothesis)."""
+        try:
+            return self.pair(source, target)
+        except InputError as err:
+            if isinstance(err, SentenceError):
+                raise
+            raise SentenceError(str(err), *where) from None
 
     def _tokenise(self, texts: Iterable[str]) -> None:
         missing = [text for text in dict.fromkeys(texts) if text not in self._sentences]
@@ -280,4 +312,4 @@ class LanguageAnnotator:
 
 
 __all__ = ["AlignOp", "EDITS", "EditLanguage", "LanguageAnnotator", "NOOP", "NOT_ANNOTATABLE", "PairEdits",
-           "TypedEdit", "annotate_pair", "option_fields", "target_edits"]
+           "SentenceError", "TypedEdit", "annotate_pair", "option_fields", "target_edits"]

@@ -24,6 +24,7 @@ from ...core.cache import cache_signature_fields
 from ...core.edits.compare import EditComparison, EditTable, ErrantStatistics
 from ...core.lang import (DEFAULT_LANGUAGE, fallback_language, known_languages, language_annotator, language_class,
                           make_language, parse_lang)
+from ...core.lang.base import SentenceError
 from ...core.lang.en.merge import STRATEGIES
 from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE, shared_model  # noqa: F401 (shared_model: re-exported)
 from ...core.lang.zh.language import WORD_LEVEL_MESSAGE  # noqa: F401 (re-exported)
@@ -33,7 +34,7 @@ from ...io.m2 import Block
 from ...io.text import check_lines
 from ...kinds import M2, TEXT
 from ..edit_comparison import CherrantSettings, EditComparisonMetric, ErrantResult, comparison_from
-from ..settings import choice, parse_bool, setting, setting_label
+from ..settings import choice, flag, flag_as, parse_bool, setting, setting_label, unless
 
 
 def _text(name: str, value: Any) -> str:
@@ -67,19 +68,20 @@ class ErrantTextSettings(CherrantSettings):
     lang: str = setting(DEFAULT_LANGUAGE, "language of the texts: en (ERRANT's English rules), zh (ChERRANT's character "
                         "level and comparison rules), or the code of another language with a spaCy model (ERRANT's "
                         "language-independent part, see docs/languages.md)", parse_lang, ("language",),
-                        signature="lang", flags=("--lang",))
+                        signature="lang", flags=("--lang",), shown=unless(DEFAULT_LANGUAGE))
     merge: str = setting("rules", "how adjacent aligned tokens are merged into edits", choice(*STRATEGIES),
-                         flags=("-merge",))
+                         flags=("-merge",), signature="merge", shown=unless("rules"))
     lev: bool = setting(False, "align with plain Levenshtein costs instead of ERRANT's linguistic ones", parse_bool,
-                        flags=("-lev",))
+                        flags=("-lev",), signature="lev", shown=flag)
     tokenise: bool = setting(False, "tokenise the text with spaCy (else split on whitespace, as given)",
-                             parse_bool, ("tok",), flags=("-tok",))
+                             parse_bool, ("tok",), flags=("-tok",), signature="tok", shown=flag)
     spacy_model: str | None = setting(None, f"spaCy model name or path (default: ${MODEL_VARIABLE}, else "
                                              f"{DEFAULT_MODEL}, the model ERRANT loads; for another --lang, "
                                              "LANG_core_news_sm)", _optional_text, ("model",),
                                       flags=("--spacy-model",))
     annotate_refs: bool = setting(False, "-r names text references: annotate them as annotators 0, 1, ... (else -r "
-                                  "is a gold M2 file, used as given)", parse_bool, flags=("--annotate-refs",))
+                                  "is a gold M2 file, used as given)", parse_bool, flags=("--annotate-refs",),
+                                  signature="refs", shown=flag_as("annotated"))
     word_list: str | None = setting(None, "SPELL word list, one word per line (default: $GECMETRICS_ERRANT_WORDS, "
                                           "else the SCOWL en_GB-large list shipped with gecmetrics, as ERRANT's)",
                                     _optional_text, ("words",), flags=("--word-list",))
@@ -224,7 +226,17 @@ class ErrantText(EditComparisonMetric):
             sets.append(list(corpus.references))
         elif corpus.gold is None:
             raise InputError("ERRANT needs reference M2 annotations (or text references with annotate_refs)")
-        blocks = annotator.annotate_sets(corpus.sources, sets, keep_empty=True)
+        try:
+            blocks = annotator.annotate_sets(corpus.sources, sets, keep_empty=True)
+        except SentenceError as err:  # name the file and line of the sentence
+            names = list(corpus.hypotheses)
+            if err.set_index is None:
+                where = corpus.name("source").removeprefix("the source ")  # the file, if there is one
+            elif err.set_index < len(hypotheses):
+                where = next(name for name in names if corpus.hypotheses[name] is hypotheses[err.set_index])
+            else:
+                where = corpus.name(f"reference {err.hypothesis}")
+            raise InputError(str(err), where, corpus.offset + err.sentence + 1) from None
         references = blocks.pop() if self.settings.annotate_refs else list(corpus.gold)
         return ErrantPrepared(annotator, list(corpus.sources), references, list(zip(hypotheses, blocks)))
 
@@ -246,15 +258,15 @@ class ErrantText(EditComparisonMetric):
         data files, pypinyin's and OpenCC's versions)."""
         return _language_fields(self.settings)
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """What the edits depend on beside the settings: the language's signature fields
+        (:meth:`versions`: English's SPELL word list by its checksum when not the shipped one,
+        spaCy's and the model's versions; the data and libraries of another language), and
+        ``cache:on`` when the language's parses may come from the cache. (Annotated references
+        are signed ``refs:annotated``, not counted.)"""
         s = self.settings
-        name, fields = super().signature_fields(references)
-        fields += [("lang", s.lang)] if s.lang != DEFAULT_LANGUAGE else []
-        fields += [("merge", s.merge)] if s.merge != "rules" else []
-        fields += [flag for flag, on in (("lev", s.lev), ("tok", s.tokenise)) if on]
-        fields += [("refs", "annotated")] if s.annotate_refs else []
         cached = cache_signature_fields() if s.language().caches_parses else []
-        return name, fields + list(self.versions().items()) + cached
+        return list(self.versions().items()) + cached
 
     def settings_dict(self) -> dict:
         s = self.settings
@@ -284,8 +296,9 @@ class AnnotationJob:
     """``m2 annotate`` of one chunk (picklable, for the run engine's workers): M2 blocks of the
     chunk's hypotheses against its sources (errant_parallel; in another language, that language's
     annotator), or of its gold blocks re-annotated (``reannotate``: 'auto' or 'gold', as
-    errant_m2; languages that re-annotate only). The M2 text is the language's tool's: for zh
-    what ChERRANT's ``parallel_to_m2.py -g char`` writes (its ``T`` lines included), byte for byte."""
+    errant_m2; languages that re-annotate only). For a language whose tool's M2 has target lines
+    the result is that M2 text: for zh what ChERRANT's ``parallel_to_m2.py -g char`` writes (its
+    ``T`` lines included), byte for byte."""
 
     spacy_model: str | None = None
     merge: str = "rules"
@@ -320,4 +333,7 @@ class AnnotationJob:
         annotator = self.annotator()
         if self.reannotate is not None:
             return annotator.reannotate(corpus.gold, self.reannotate, self.minimise, self.old_types)
-        return annotator.m2_text(corpus.sources, [corpus.hypotheses[name] for name in self.hypotheses])
+        hypotheses = [corpus.hypotheses[name] for name in self.hypotheses]
+        if self.settings().language().m2_target_lines:  # its tool's M2 has lines the blocks do not keep
+            return annotator.m2_text(corpus.sources, hypotheses)
+        return annotator.annotate(corpus.sources, hypotheses)
