@@ -8,7 +8,7 @@ never run) do not.
 
 Inside the metrics layer, a family is a subpackage ``gecmetrics.metrics.<name>``; the modules at
 the top of ``metrics/`` (the protocol and the metric bases: ``base``, ``settings``, ``results``,
-``registry``, ``ngram``, ``running_f``, ``edit_comparison``) are shared. A family imports no other
+``registry``, ``ngram``, ``running_f``, ``edit_comparison`` ...) are shared. A family imports no other
 family (what two families share lives in core or in a metric base), and a shared module imports
 no family.
 """
