@@ -71,22 +71,22 @@ def ours(source: Path, hypothesis: Path, output: Path, model: str, repeats: int)
 
 
 def stages(source: Path, hypothesis: Path, model: str) -> str:
-    """CPU seconds of each stage for the line in this process (the model loaded first)."""
-    from gecmetrics.core.lang.en.align import align
-    from gecmetrics.core.lang.en.merge import edit_spans
+    """CPU seconds of each stage for the line in this process (the model loaded first), through
+    the English language's steps (those ERRANT's annotator runs)."""
     from gecmetrics.metrics.errant import Annotator
 
     annotator = Annotator(model)
+    language = annotator.language
     annotator.parse(["warm up"])
     texts = [source.read_text(encoding="utf-8").strip(), hypothesis.read_text(encoding="utf-8").strip()]
     start = time.process_time()
     orig, cor = annotator.parse(texts)
     parsed = time.process_time()
-    alignment = align(orig, cor)
+    [alignment] = language.alignments(orig, cor)
     aligned = time.process_time()
-    spans = edit_spans(alignment, orig, cor)
+    spans = language.merge(alignment, orig, cor)
     merged = time.process_time()
-    edits = [annotator._typed(orig, cor, *span) for span in spans]
+    edits = language.classify(spans, orig, cor)
     typed = time.process_time()
     return (f"parse {parsed - start:.3f} s, align {aligned - parsed:.3f} s, merge {merged - aligned:.3f} s "
             f"({len(alignment):,} operations -> {len(spans)} edits), classify {typed - merged:.3f} s "

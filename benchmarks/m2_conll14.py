@@ -28,7 +28,8 @@ import _harness as harness  # noqa: E402
 
 from gecmetrics.io.text import read_lines  # noqa: E402
 from gecmetrics.io.m2 import Block, Edit, read_m2  # noqa: E402
-from gecmetrics.metrics.m2.maxmatch import M2Scorer, gold_edits_by_annotator  # noqa: E402
+from gecmetrics.core.edits.maxmatch import gold_edits_by_annotator  # noqa: E402
+from gecmetrics.metrics.m2.maxmatch import M2Scorer  # noqa: E402
 
 SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT"]
 GOLD = "official-2014.combined.m2"

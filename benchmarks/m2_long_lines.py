@@ -83,7 +83,8 @@ def time_sentence(gold: Path, hypothesis: str, block_index: int) -> float:
     """CPU seconds of one sentence in this process: its lattice and every annotator's edits."""
     harness.import_numpy_single_threaded()
     from gecmetrics.io.m2 import read_m2
-    from gecmetrics.metrics.m2.maxmatch import M2Scorer, gold_edits_by_annotator
+    from gecmetrics.core.edits.maxmatch import gold_edits_by_annotator
+    from gecmetrics.metrics.m2.maxmatch import M2Scorer
 
     block = read_m2(str(gold))[block_index]
     annotators = gold_edits_by_annotator(block)
@@ -96,10 +97,10 @@ def stage_times(gold: Path, hypothesis: str, block_index: int) -> str:
     """CPU seconds of each stage for one sentence: costs and edges (aligner), then per
     annotator its gold arcs and the compact search (or the exact search)."""
     from gecmetrics.io.m2 import read_m2
-    from gecmetrics.metrics.m2.lattice import CompactLattice, best_edit_sequence, build_lattice
-    from gecmetrics.metrics.m2.lattice.compact import compact_path
-    from gecmetrics.metrics.m2.lattice.gold_arcs import find_gold_arcs
-    from gecmetrics.metrics.m2.maxmatch import gold_edits_by_annotator
+    from gecmetrics.core.edits.lattice import CompactLattice, best_edit_sequence, build_lattice
+    from gecmetrics.core.edits.lattice.compact import compact_path
+    from gecmetrics.core.edits.lattice.gold_arcs import find_gold_arcs
+    from gecmetrics.core.edits.maxmatch import gold_edits_by_annotator
 
     block = read_m2(str(gold))[block_index]
     start = time.process_time()

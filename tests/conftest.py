@@ -140,7 +140,7 @@ def no_spacy(monkeypatch):
     """``import spacy`` fails, as without the errant extra, and no model is loaded already."""
     import builtins
 
-    from gecmetrics.metrics.errant import languages
+    from gecmetrics.core.lang.en import parse as languages
 
     real_import = builtins.__import__
 

@@ -23,7 +23,7 @@ from gecmetrics.core.lang.en.align import align, character_cost, substitution_co
 from gecmetrics.core.lang.en.classify import Classifier, levenshtein_similarity
 from gecmetrics.core.lang.en import merge as merge_module
 from gecmetrics.core.lang.en.merge import edit_spans
-from gecmetrics.metrics.errant.reannotate import corrected_sentence, token_range
+from gecmetrics.core.lang.en.reannotate import corrected_sentence, token_range
 from gecmetrics.core.lang.en.stem import lancaster_stem
 from gecmetrics.core.lang.en.wordlist import load_word_list, read_word_file, scowl_en_gb_large
 from gecmetrics.errors import InputError

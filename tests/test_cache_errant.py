@@ -21,7 +21,7 @@ from gecmetrics.core.lang.en.parse import SpacyModel, sentence_from_words
 from gecmetrics.core.lang.en.parsestore import model_namespace, pack_parse, parse_key, unpack_parse
 from gecmetrics.io.m2 import format_m2
 from gecmetrics.metrics.errant import Annotator
-from gecmetrics.metrics.errant import languages as errant_languages
+from gecmetrics.core.lang.en import parse as errant_languages
 from tests.conftest import SPACY_TEST_MODEL as MODEL, run_cli, write_files
 from tests.test_errant_metric import GOLD_M2, SOURCES, SYSTEMS
 

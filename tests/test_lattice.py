@@ -1,4 +1,4 @@
-"""The MaxMatch edit lattice (gecmetrics.metrics.m2.lattice) beyond test_maxmatch.py: the NumPy aligner
+"""The MaxMatch edit lattice (gecmetrics.core.edits.lattice) beyond test_maxmatch.py: the NumPy aligner
 against the Python one, the compact search against a brute-force optimum of its own weights and
 against the exact search (where and why they may differ), its gold arcs against brute force,
 and long or garbage hypothesis lines against the official scorer's numbers."""
@@ -19,15 +19,16 @@ from hypothesis import strategies as st
 from gecmetrics.io.text import read_lines
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import parse_m2, read_m2
-from gecmetrics.metrics.m2.lattice import (AlignmentTooLarge, CompactLattice, ExactLattice, GoldEdit, LatticeMode,
+from gecmetrics.core.edits.lattice import (AlignmentTooLarge, CompactLattice, ExactLattice, GoldEdit, LatticeMode,
                                    best_edit_sequence, build_lattice, compact_best_path)
-from gecmetrics.metrics.m2.lattice.alignment import min_cost_edges, min_cost_grid
-from gecmetrics.metrics.m2.lattice.compact import compact_path, gold_weight
-from gecmetrics.metrics.m2.lattice.exact import _gold_weights
-from gecmetrics.metrics.m2.lattice.gold_arcs import _InsertionWalk, find_gold_arcs
-from gecmetrics.metrics.m2.lattice.grid import grid_from_copies, grid_to_copies
-from gecmetrics.metrics.m2.lattice.transitive import LENGTH, POSITIONS, WEIGHT
-from gecmetrics.metrics.m2.maxmatch import M2Scorer, gold_edits_by_annotator, match_in_order
+from gecmetrics.core.edits.lattice.alignment import min_cost_edges, min_cost_grid
+from gecmetrics.core.edits.lattice.compact import compact_path, gold_weight
+from gecmetrics.core.edits.lattice.exact import _gold_weights
+from gecmetrics.core.edits.lattice.gold_arcs import _InsertionWalk, find_gold_arcs
+from gecmetrics.core.edits.lattice.grid import grid_from_copies, grid_to_copies
+from gecmetrics.core.edits.lattice.transitive import LENGTH, POSITIONS, WEIGHT
+from gecmetrics.core.edits.maxmatch import gold_edits_by_annotator, match_in_order
+from gecmetrics.metrics.m2.maxmatch import M2Scorer
 from tests.conftest import read_tsv
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -473,7 +474,7 @@ def _reference_match_in_order(system, gold):
                                                                            max_size=2)), max_size=12))
 def test_indexed_match_in_order_is_the_forward_scan(system, gold) -> None:
     """lattice.match_in_order (indexed) against the official's forward scan over the gold list."""
-    from gecmetrics.metrics.m2.lattice import SystemEdit, match_in_order as indexed
+    from gecmetrics.core.edits.lattice import SystemEdit, match_in_order as indexed
     system_edits = [SystemEdit(start, start + length, "o", correction) for start, length, correction in system]
     gold_edits = [GoldEdit(start, start + length, "o", tuple(corrections)) for start, length, corrections in gold]
     assert indexed(system_edits, gold_edits) == _reference_match_in_order(system_edits, gold_edits)
@@ -507,7 +508,7 @@ def test_long_similar_texts_cut_into_pieces_give_the_counts_of_the_whole(seed, m
     """Two texts of 2,000+ tokens are cut at shared runs; each annotator's correct and
     proposed counts equal those of the uncut pair (exact search over all its arcs). Edits may
     sit differently among exact ties (the official's relaxation passes span the cuts)."""
-    import gecmetrics.metrics.m2.lattice.build as build
+    import gecmetrics.core.edits.lattice.build as build
     source, hypothesis, golds = _long_similar_pair(seed, 2_500)
     pieces = build_lattice(source, hypothesis, arc_budget=10**6)
     assert pieces.mode is LatticeMode.SPLIT and len(pieces.pieces) > 5
@@ -522,7 +523,7 @@ def test_long_similar_texts_cut_into_pieces_give_the_counts_of_the_whole(seed, m
 
 def test_gold_edits_at_and_across_a_cut() -> None:
     """An edit across a cut matches nothing; an insertion at a cut goes to the piece before it."""
-    from gecmetrics.metrics.m2.lattice.split import search_pieces
+    from gecmetrics.core.edits.lattice.split import search_pieces
     seen = []
 
     def search(piece, gold):

@@ -5,6 +5,12 @@ meta, output, cli. A module imports only from its own layer or those below it; t
 ``__init__`` (the public API, imported lazily) may name any of them. Imports inside functions
 count too: a lazy import is still an arrow. Imports under ``if TYPE_CHECKING:`` (annotations only,
 never run) do not.
+
+Inside the metrics layer, a family is a subpackage ``gecmetrics.metrics.<name>``; the modules at
+the top of ``metrics/`` (the protocol and the metric bases: ``base``, ``settings``, ``results``,
+``registry``, ``ngram``, ``running_f``, ``edit_comparison`` ...) are shared. A family imports no other
+family (what two families share lives in core or in a metric base), and a shared module imports
+no family.
 """
 from __future__ import annotations
 
@@ -68,6 +74,14 @@ def layer(name: str) -> int | None:
     return LAYERS.index(top) if top in LAYERS else -1
 
 
+def family(name: str) -> str | None:
+    """The metric family of a module (``m2`` for ``gecmetrics.metrics.m2.compare``), else None."""
+    parts = name.split(".")
+    if len(parts) >= 3 and parts[1] == "metrics" and (PACKAGE / "metrics" / parts[2]).is_dir():
+        return parts[2]
+    return None
+
+
 def graph() -> dict[str, set[str]]:
     known = modules()
     return {name: imports(name, path, set(known)) for name, path in known.items()}
@@ -86,6 +100,26 @@ def test_no_import_goes_up_a_layer():
             if layer(target) is None or layer(target) > layer(name):
                 upward.append(f"{name} -> {target}")
     assert upward == []
+
+
+def test_no_import_between_metric_families():
+    crossing = [f"{name} -> {target}" for name, targets in graph().items() if family(name)
+                for target in sorted(targets) if family(target) not in (None, family(name))]
+    assert crossing == []
+
+
+def test_shared_metric_modules_import_no_family():
+    shared = [f"{name} -> {target}" for name, targets in graph().items()
+              if layer(name) == LAYERS.index("metrics") and family(name) is None
+              for target in sorted(targets) if family(target) is not None]
+    assert shared == []
+
+
+def test_families_are_found():
+    """The family test looks at real families (a renamed folder would make it pass vacuously)."""
+    families = {family(name) for name in modules()} - {None}
+    assert {"errant", "m2", "pt", "llm", "gleu", "cleme"} <= families
+    assert family("gecmetrics.metrics.m2.compare") == "m2" and family("gecmetrics.metrics.running_f") is None
 
 
 def test_no_import_circles():

@@ -15,7 +15,7 @@ from gecmetrics.io.text import read_lines
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.m2 import M2Result, M2Scorer
 from gecmetrics.io.m2 import parse_m2, read_m2
-from gecmetrics.metrics.m2.lattice import GoldEdit, best_edit_sequence, build_lattice
+from gecmetrics.core.edits.lattice import GoldEdit, best_edit_sequence, build_lattice
 from gecmetrics.metrics.m2.maxmatch import choose_annotators
 from tests.conftest import read_tsv
 
@@ -276,7 +276,7 @@ def test_no_change_removal_replays_removing_from_the_iterated_list(copies, first
     arc's first copy, and the element after each removal is never examined); the replay must
     leave the same copies. Arcs 0-4, each copy listed in order; the boolean makes the arc a
     no-change arc (its last copy decides, as the final state of an arc does)."""
-    from gecmetrics.metrics.m2.lattice import _remove_no_change_arcs
+    from gecmetrics.core.edits.lattice import _remove_no_change_arcs
     no_change_arc = {key: flag for key, flag in copies}
     listed = [_ListedArc((key, 9), first_position + index) for index, (key, _) in enumerate(copies)]
     # the official: iterate and remove in place

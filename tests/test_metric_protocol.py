@@ -15,7 +15,7 @@ import pytest
 from gecmetrics import InputError, compare, get_metric, paired_test, register_metric, unregister_metric
 from gecmetrics.core.aggregate import select
 from gecmetrics.io.m2 import parse_m2
-from gecmetrics.metrics.m2.base import RunningFMetric
+from gecmetrics.metrics.running_f import RunningFMetric
 from gecmetrics.core.fscore import ERRANT, candidates_from_lists, precision_recall_f
 from gecmetrics.io.m2_references import apply_edits
 from gecmetrics.metrics.settings import Settings, parse_beta, setting

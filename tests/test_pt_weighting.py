@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import Block, Edit
-from gecmetrics.metrics.m2.lattice import GoldEdit
+from gecmetrics.core.edits.lattice import GoldEdit
 from gecmetrics.metrics.pt import PTM2, PTM2Settings, PTSettings, choose_annotators, reduce_statistics
 from gecmetrics.core.models.loading import default_layers, import_backend
 from gecmetrics.metrics.pt.scorers import errant_keys_by_coder, match_all_in_order, match_keys_in_order

@@ -377,7 +377,7 @@ def test_chunk_size_is_bounded() -> None:
 
 
 def test_compact_search_states_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gecmetrics.metrics.m2.lattice import AlignmentTooLarge, CompactLattice, build, build_lattice
+    from gecmetrics.core.edits.lattice import AlignmentTooLarge, CompactLattice, build, build_lattice
 
     source, hypothesis = "a b c d".split(), ("x y " * 300).split()
     lattice = build_lattice(source, hypothesis, max_unchanged_words=1000)

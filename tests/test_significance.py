@@ -15,7 +15,7 @@ from gecmetrics.cli import main
 from gecmetrics.metrics.m2.compare import ErrantCompare, choose_pairs, errant_scores
 from gecmetrics.core.fscore import CandidateCounts, round_like_python
 from gecmetrics.core.resampling import Resample
-from gecmetrics.metrics.m2.resampler import RunningFResampler, errant_candidates
+from gecmetrics.core.running_f import RunningFResampler, errant_candidates
 from gecmetrics.stats.significance import (bootstrap_indices, p_value, paired_test_from_statistics,
                                            percentile_interval, randomization_masks)
 

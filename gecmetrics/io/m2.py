@@ -4,23 +4,20 @@ An M2 file is a sequence of blocks separated by blank lines: one ``S <tokenized 
 then zero or more edit lines
 ``A <start> <end>|||<type>|||<correction>|||<required>|||<comment>|||<annotator id>``.
 Every malformed line is reported with its file and line number, so that a scorer never works on
-a silently misread annotation.
+a silently misread annotation. The data model (:class:`Block`, :class:`Edit`) is
+:mod:`gecmetrics.core.edits.blocks`'s, named here too.
 """
 from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Iterable, Iterator, TextIO
 
 from .text import check_path, read_lines, split_lines
+from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
+                                 Block, Edit, NamedBlocks, blocks_name, check_blocks, format_m2,
+                                 normalize_correction)
 from ..errors import InputError
-
-FIELD_SEPARATOR = "|||"
-ALTERNATIVE_SEPARATOR = "||"
-DELETION = "-NONE-"
-NOOP_TYPE = "noop"
-NOOP_SPAN = (-1, -1)
 
 MAX_ANNOTATOR_ID = 2**31 - 1
 """Largest annotator id: ids are numbers (0, 1, ... in every known M2 file); ERRANT's statistics
@@ -29,104 +26,6 @@ encode a (hypothesis, reference) pair of them in one int64 (id * 2**31 + id), so
 
 _INTEGER = re.compile(r"-?[0-9]+")
 _TARGET_LINE = re.compile(r"T[0-9]+(?:-A([0-9]+))? ")
-
-
-@dataclass(frozen=True)
-class Edit:
-    """One ``A`` line: token span [start, end) of the source, error type, correction, annotator."""
-
-    start: int
-    end: int
-    type: str
-    correction: str
-    """The raw correction field as in the file (may be '-NONE-', '' or hold '||' alternatives)."""
-    required: str = "REQUIRED"
-    comment: str = "-NONE-"
-    annotator: int = 0
-    edit_set: int = field(default=0, compare=False)
-    """In ChERRANT's M2 files, the number n of the ``T<k>-A<n>`` line the edit follows (one of
-    the target's equally cheap edit sets; 0 elsewhere). Not part of the line, nor of equality."""
-
-    @property
-    def is_noop(self) -> bool:
-        """True for an annotator's explicit "no change" line (type ``noop`` or span -1 -1)."""
-        return self.type == NOOP_TYPE or (self.start, self.end) == NOOP_SPAN
-
-    @property
-    def alternatives(self) -> list[str]:
-        """The alternative corrections ('||'-separated), with '-NONE-' read as the empty string."""
-        return [normalize_correction(text) for text in self.correction.split(ALTERNATIVE_SEPARATOR)]
-
-    @property
-    def replacement(self) -> str:
-        """The text that replaces the span when building a reference (the first alternative)."""
-        return self.alternatives[0]
-
-    def to_line(self) -> str:
-        """The ``A`` line of this edit, without line terminator."""
-        fields = [f"{self.start} {self.end}", self.type, self.correction, self.required, self.comment,
-                  str(self.annotator)]
-        return "A " + FIELD_SEPARATOR.join(fields)
-
-
-@dataclass
-class Block:
-    """One sentence of an M2 file: its source text and its edit lines in file order."""
-
-    source: str
-    edits: list[Edit] = field(default_factory=list)
-    line: int = 0
-    """1-based line number of the ``S`` line in its file (0 when built in code)."""
-
-    @property
-    def tokens(self) -> list[str]:
-        return self.source.split()
-
-    def annotators(self) -> list[int]:
-        """Annotator ids that have at least one edit line in this block, sorted."""
-        return sorted({edit.annotator for edit in self.edits})
-
-    def edits_of(self, annotator: int) -> list[Edit]:
-        """The edit lines of one annotator, in file order (noop lines included)."""
-        return [edit for edit in self.edits if edit.annotator == annotator]
-
-
-class NamedBlocks(list):
-    """The M2 blocks of one hypothesis with its name (its file), which a metric's messages give
-    (:meth:`~gecmetrics.io.corpus.Corpus.hypothesis` hands M2 hypotheses over as these)."""
-
-    def __init__(self, blocks: Iterable[Block], name: str) -> None:
-        super().__init__(blocks)
-        self.name = name
-
-    def __reduce__(self):
-        return (NamedBlocks, (list(self), self.name))
-
-
-def blocks_name(blocks: Any, name: str | None = None, default: str = "hypothesis") -> str:
-    """The name for messages about ``blocks``: ``name`` when given, else theirs (NamedBlocks),
-    else ``default``."""
-    return name or getattr(blocks, "name", None) or default
-
-
-def check_blocks(blocks: Any, name: str) -> list[Block]:
-    """A list of M2 blocks (as :func:`read_m2` returns), with at least one: anything else is an
-    InputError saying what was expected."""
-    if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
-        raise InputError(f"expected a list of M2 blocks (gecmetrics.io.m2.read_m2), got {type(blocks).__name__}", name)
-    blocks = list(blocks)
-    for k, block in enumerate(blocks):
-        if not isinstance(block, Block):
-            raise InputError(f"expected M2 blocks (gecmetrics.io.m2.read_m2), got {type(block).__name__} "
-                             f"at sentence {k + 1}", name)
-    if not blocks:
-        raise InputError("has no sentences (an empty M2 file scores nothing)", name)
-    return blocks
-
-
-def normalize_correction(text: str) -> str:
-    """'-NONE-' means "delete": the empty string. Other corrections are kept as they are."""
-    return "" if text == DELETION else text
 
 
 def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> Edit:
@@ -246,16 +145,6 @@ def annotator_ids(path: str, max_lines: int = 20000) -> set[int]:
             if last.isascii() and last.isdigit():
                 ids.add(int(last))
     return ids
-
-
-def format_m2(blocks: Iterable[Block]) -> str:
-    """The M2 text of blocks: each block followed by one blank line."""
-    parts = []
-    for block in blocks:
-        parts.append("S " + block.source + "\n")
-        parts.extend(edit.to_line() + "\n" for edit in block.edits)
-        parts.append("\n")
-    return "".join(parts)
 
 
 def write_m2(blocks: Iterable[Block], handle: TextIO) -> None:

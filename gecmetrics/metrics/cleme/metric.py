@@ -22,7 +22,7 @@ from ...kinds import M2
 from ..base import Metric
 from ..results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
 from ..settings import Settings, choice, parse_beta, parse_bool, parse_floats, setting, setting_label, unless
-from ...core.lang import parse_lang
+from ...core.lang import DEFAULT_LANGUAGE, language_class, parse_lang
 from .chunking import SentenceChunks, character_blocks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
                       choose_aspects_corpus, choose_aspects_sentences, choose_prf_corpus, choose_prf_sentences,
@@ -90,7 +90,7 @@ class ChunkSettings(Settings):
 
     lang: str = setting("en", "CLEME: en (M2 tokens as given) or zh (ChERRANT's character-level M2: the first edit "
                         "set of each target, as the official --lang zho reads it)", parse_cleme_lang, ("language",),
-                        signature="lang", flags=("--lang",), shown=unless("en"))
+                        signature="lang", flags=("--lang",), shown=unless(DEFAULT_LANGUAGE))
 
     assumption: str = setting("dependent", "CLEME: dependent (each reference alone) or independent (all at once)",
                               choice(*ASSUMPTIONS), signature="assumption")
@@ -294,18 +294,19 @@ class ChunkMetric(Metric):
 
     @property
     def m2_target_lines(self) -> bool:  # type: ignore[override]
-        """zh reads ChERRANT's M2 files (their ``T`` lines)."""
-        return self.settings.lang == "zh"
+        """Whether the language's M2 files have target lines (zh: ChERRANT's ``T`` lines)."""
+        return language_class(self.settings.lang).m2_target_lines
 
     @property
     def token_delimiter(self) -> str:
-        """How the chunk tables join tokens: a space, none for Chinese (the official visualisation's)."""
-        return "" if self.settings.lang == "zh" else " "
+        """How the chunk tables join tokens: a space, none for a character-level language (the
+        official visualisation's for Chinese)."""
+        return "" if language_class(self.settings.lang).character_level else " "
 
     def blocks(self, blocks: Sequence[Any], name: str) -> Sequence[Any]:
-        """The M2 blocks as the language reads them: as they are (en), or ChERRANT's character M2
-        with each target's first edit set (zh)."""
-        return character_blocks(blocks, name) if self.settings.lang == "zh" else blocks
+        """The M2 blocks as the language reads them: as they are (en), or for a character-level
+        language (zh: ChERRANT's character M2) with each target's first edit set."""
+        return character_blocks(blocks, name) if language_class(self.settings.lang).character_level else blocks
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> PreparedReferences:
         """The corpus's reference M2 (``corpus.gold``), read once for every hypothesis."""
@@ -409,8 +410,9 @@ class ChunkMetric(Metric):
     def label_tokens(self) -> list[str]:
         """The non-default settings in a column label."""
         s = self.settings
-        flags = ((s.lang, s.lang != "en"), ("indep", s.assumption == "independent"), ("sent", s.level == "sentence"),
-                 ("unweighted", not s.weighted), ("custom-weights", s.weighting is not None))
+        flags = ((s.lang, s.lang != DEFAULT_LANGUAGE), ("indep", s.assumption == "independent"),
+                 ("sent", s.level == "sentence"), ("unweighted", not s.weighted),
+                 ("custom-weights", s.weighting is not None))
         return [token for token, on in flags if on]
 
 

@@ -11,7 +11,8 @@ spaCy is needed (``pip install 'gecmetrics[errant]'``) and imported only when a 
 """
 from __future__ import annotations
 
-from .annotator import AnnotatedEdit, Annotator, noop_edit
+from ...core.lang.edits import AnnotatedEdit, noop_edit
+from ...core.lang.en.annotator import Annotator
 from ...core.lang.en.parse import ParsedSentence, SpacyModel, sentence_from_words
 from ...core.lang.en.wordlist import load_word_list
 

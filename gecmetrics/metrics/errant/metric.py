@@ -4,9 +4,10 @@ What a user otherwise gets from ``errant_parallel -orig SRC -cor HYP`` then ``er
 -hyp HYP.m2 -ref REF.m2``, as one :class:`~gecmetrics.metrics.base.Metric`: ``prepare`` annotates
 every hypothesis of the corpus (and, with ``annotate_refs``, the text references) with one
 :class:`~gecmetrics.metrics.errant.Annotator`, so each distinct line is parsed once for all systems;
-``statistics`` gives :class:`~gecmetrics.metrics.m2.compare.ErrantCompare`'s per-sentence candidate
-counts, and the score, the annotator-pair choice, the paired-test resampler and the columns
-are ErrantCompare's own (this class derives from it).
+``statistics`` gives ERRANT's ``compare_m2`` per-sentence candidate counts, and the score, the
+annotator-pair choice, the paired-test resampler and the columns are those of the edit-comparison
+base (:class:`~gecmetrics.metrics.edit_comparison.EditComparisonMetric`, which ``errant-m2``
+derives from too).
 
 The numbers depend on spaCy's and the model's versions, so the signature names them:
 ``ERRANT|mode:cs|beta:0.5|spacy:3.8.18|model:en_core_web_sm-3.8.0|version:0.1.0``; ``cache:on``
@@ -15,26 +16,25 @@ numbers are the same without it).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
-
 from ...core.cache import cache_signature_fields
-from ...io.corpus import Corpus
-
-from ...io.text import check_lines
-from ...errors import InputError
-from ..m2.cherrant import CherrantCompare, CherrantSettings
-from ..m2.compare import EditTable, ErrantCompare, ErrantResult, ErrantStatistics
-from ...io.m2 import Block
-from ...kinds import M2, TEXT
-from ..settings import choice, flag, flag_as, parse_bool, setting, setting_label, unless
-
-from .languages import SentenceError, language_annotator, shared_model  # noqa: F401 (shared_model: re-exported)
-from ...core.lang import DEFAULT_LANGUAGE, ENGLISH, language_kind, parse_lang
+from ...core.edits.compare import EditComparison, EditTable, ErrantStatistics
+from ...core.lang import (DEFAULT_LANGUAGE, fallback_language, known_languages, language_annotator, language_class,
+                          make_language, parse_lang)
+from ...core.lang.base import SentenceError
 from ...core.lang.en.merge import STRATEGIES
-from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE
-from ...core.lang.en.wordlist import SHIPPED_WORDS, load_word_list, word_list_path, words_checksum
+from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE, shared_model  # noqa: F401 (shared_model: re-exported)
+from ...core.lang.zh.language import WORD_LEVEL_MESSAGE  # noqa: F401 (re-exported)
+from ...errors import InputError
+from ...io.corpus import Corpus
+from ...io.m2 import Block
+from ...io.text import check_lines
+from ...kinds import M2, TEXT
+from ..edit_comparison import CherrantSettings, EditComparisonMetric, ErrantResult, comparison_from
+from ..settings import choice, flag, flag_as, parse_bool, setting, setting_label, unless
 
 
 def _text(name: str, value: Any) -> str:
@@ -50,12 +50,6 @@ def _optional_text(name: str, value: Any) -> str | None:
 
 
 _text.reads_paths = _optional_text.reads_paths = True  # type: ignore[attr-defined]  # '/' is no list separator here
-
-
-WORD_LEVEL_MESSAGE = ("ChERRANT's word level (-g word / --segmenter ltp) is not available: it needs LTP 4.x (pip install "
-                      "ltp) and its segmentation and POS model (e.g. LTP/small, a download), with ChERRANT's word-level "
-                      "costs and spelling classifier, which gecmetrics does not run; use the character level (-g char, "
-                      "the default)")
 
 
 def _segmenter(name: str, value: Any) -> str | None:
@@ -74,7 +68,7 @@ class ErrantTextSettings(CherrantSettings):
     lang: str = setting(DEFAULT_LANGUAGE, "language of the texts: en (ERRANT's English rules), zh (ChERRANT's character "
                         "level and comparison rules), or the code of another language with a spaCy model (ERRANT's "
                         "language-independent part, see docs/languages.md)", parse_lang, ("language",),
-                        signature="lang", flags=("--lang",), shown=unless(ENGLISH))
+                        signature="lang", flags=("--lang",), shown=unless(DEFAULT_LANGUAGE))
     merge: str = setting("rules", "how adjacent aligned tokens are merged into edits", choice(*STRATEGIES),
                          flags=("-merge",), signature="merge", shown=unless("rules"))
     lev: bool = setting(False, "align with plain Levenshtein costs instead of ERRANT's linguistic ones", parse_bool,
@@ -104,40 +98,53 @@ class ErrantTextSettings(CherrantSettings):
                                     flags=("--segmenter",))
 
     def check(self) -> None:
+        """Every language setting given (not its default) must be one the language reads, or a
+        field of its comparison rules (ChERRANT's ``max_answer_num``); then the language's own
+        checks (zh refuses the word level)."""
         super().check()
-        kind = language_kind(self.lang)
-        if kind == "cherrant":
-            if self.granularity == "word" or self.segmenter is not None:
-                raise InputError(WORD_LEVEL_MESSAGE)
-            english = [(flag, on) for flag, on in (("-merge", self.merge != "rules"), ("-lev", self.lev),
-                                                   ("-tok", self.tokenise), ("--spacy-model", self.spacy_model),
-                                                   ("--word-list", self.word_list))]
-            given = [flag for flag, on in english if on]
-            if given:
-                raise InputError(f"{given[0]} is not a setting of --lang zh (ChERRANT's character level has its own "
-                                 "tokens, costs and merging)")
-            return
-        chinese = [flag for flag, on in (("--cherrant-data", self.cherrant_data), ("--no-simplified", self.no_simplified),
-                                         ("--alignments", self.alignments != "all"),
-                                         ("-g/--granularity", self.granularity != "char"),
-                                         ("--segmenter", self.segmenter), ("max_answer_num", self.max_answer_num),
-                                         ("reference_num", self.reference_num)) if on]
-        if chinese:
-            raise InputError(f"{chinese[0]} goes with --lang zh (ChERRANT), not --lang {self.lang}")
-        if kind == "generic" and self.word_list is not None:
-            raise InputError(f"--word-list is ERRANT's English SPELL list: not a setting of --lang {self.lang}")
+        language = language_class(self.lang)
+        accepted = set(language.settings) | _fields(language.comparison)
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        for name in LANGUAGE_SETTINGS:
+            if name not in accepted and getattr(self, name) != defaults[name]:
+                raise InputError(f"{_flag(name)} is not a setting of --lang {self.lang}{_owners(name)}")
+        language.check_settings(**self.annotation())
+
+    def language(self) -> type:
+        """The language of ``lang`` (:func:`gecmetrics.core.lang.language_class`)."""
+        return language_class(self.lang)
 
     def annotation(self) -> dict[str, Any]:
-        """The keywords of :func:`~gecmetrics.metrics.errant.languages.language_annotator`."""
-        return {"spacy_model": self.spacy_model, "merge": self.merge, "lev": self.lev, "tokenise": self.tokenise,
-                "word_list": self.word_list, "cherrant_data": self.cherrant_data,
-                "simplified": not self.no_simplified, "alignments": self.alignments}
+        """The settings the language reads: the keywords of
+        :func:`~gecmetrics.core.lang.language_annotator`."""
+        return {name: getattr(self, name) for name in language_class(self.lang).settings}
 
 
 ANNOTATION_SETTINGS = ("lang", "merge", "lev", "tokenise", "spacy_model", "annotate_refs", "word_list", "cherrant_data",
                        "no_simplified", "alignments", "granularity", "segmenter")
 """The settings of how texts are annotated (the rest are compare_m2's)."""
-CHERRANT_ONLY = ("cherrant_data", "no_simplified", "alignments", "granularity", "segmenter")
+LANGUAGE_SETTINGS = ("merge", "lev", "tokenise", "spacy_model", "word_list", "cherrant_data", "no_simplified",
+                     "alignments", "granularity", "segmenter", "max_answer_num", "reference_num")
+"""The settings some languages read and others do not (annotation, and ChERRANT's comparison)."""
+
+
+def _fields(comparison: type) -> set[str]:
+    return {f.name for f in dataclasses.fields(comparison)}
+
+
+def _flag(name: str) -> str:
+    flags = ErrantTextSettings.infos()[name].flags
+    return flags[0] if flags else name
+
+
+def _owners(name: str) -> str:
+    """Which languages read a setting, for a message: `` (it goes with --lang zh)``."""
+    owners = [f"--lang {code}" for code, language in sorted(known_languages().items())
+              if name in language.settings or name in _fields(language.comparison)]
+    if name in fallback_language().settings:
+        owners.append("a language of the generic annotator")
+    return f" (it goes with {' or '.join(owners)})" if owners else ""
+
 
 class ErrantPrepared:
     """What every hypothesis shares: the annotator (spaCy pipeline, parse cache), the sources,
@@ -159,30 +166,25 @@ class ErrantPrepared:
             raise InputError(f"the hypothesis has {len(lines)} sentences but the source has {len(self.sources)}")
         return self.annotator.annotate(self.sources, [lines], keep_empty=True)
 
-    def reference_tables(self, comparer: ErrantCompare) -> list[dict[int, EditTable]]:
-        """The reference's edit tables for one comparison setting (made once per setting)."""
-        rules = comparer.comparison_rules() if isinstance(comparer, ErrantText) else comparer
-        # the comparison settings the tables depend on (ERRANT's own key for ErrantText itself)
-        key = ErrantCompare.sharing_key(rules) if rules is comparer else rules.sharing_key()
+    def reference_tables(self, comparison: EditComparison) -> list[dict[int, EditTable]]:
+        """The reference's edit tables under one comparison's rules (made once per setting the
+        tables depend on)."""
+        key = comparison.sharing_key()
         if key not in self._tables:
-            self._tables[key] = [rules.edit_tables(block) for block in self.reference_blocks]
+            self._tables[key] = [comparison.edit_tables(block) for block in self.reference_blocks]
         return self._tables[key]
 
 
-class ErrantText(ErrantCompare):
+class ErrantText(EditComparisonMetric):
     """ERRANT F-beta of plain-text outputs: annotated as errant_parallel, compared as compare_m2;
     in another language (``lang``), annotated by that language's annotator
-    (:func:`~gecmetrics.metrics.errant.languages.language_annotator`), and for zh compared by
-    ChERRANT's rules (:class:`~gecmetrics.metrics.m2.cherrant.CherrantCompare`)."""
+    (:func:`~gecmetrics.core.lang.language_annotator`), and for zh compared by
+    ChERRANT's rules (:class:`~gecmetrics.core.edits.cherrant.CherrantComparison`)."""
 
     name = "errant"
     settings_class = ErrantTextSettings
     hypothesis_kind = TEXT
     chunk_lines = 250  # parsing is slow: progress moves every few seconds, -p N workers share the lines
-
-    def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, verbose=verbose, **kwargs)
-        self._rules: ErrantCompare | None = None
 
     @property
     def reference_kind(self) -> str:  # type: ignore[override]
@@ -191,36 +193,17 @@ class ErrantText(ErrantCompare):
 
     @property
     def m2_target_lines(self) -> bool:  # type: ignore[override]
-        """zh reads ChERRANT's M2 (its ``T`` lines)."""
-        return language_kind(self.settings.lang) == "cherrant"
+        """Whether the language's M2 has target lines (zh: ChERRANT's ``T`` lines)."""
+        return self.settings.language().m2_target_lines
 
     @property
     def label(self) -> str:  # type: ignore[override]
-        return "ChERRANT" if self.m2_target_lines else "ERRANT"
+        """The tool of the language's comparison rules (``ERRANT``, ``ChERRANT``)."""
+        return self.settings.language().comparison.label
 
-    def comparison_rules(self) -> ErrantCompare:
-        """The comparison of the language: ERRANT's (this metric itself), or for zh a
-        :class:`CherrantCompare` with this metric's comparison settings."""
-        if not self.m2_target_lines:
-            return self
-        if self._rules is None:
-            s = self.settings
-            self._rules = CherrantCompare(mode=s.mode, beta=s.beta, single=s.single, multi=s.multi,
-                                          filter_types=s.filter_types, sentence_average=s.sentence_average,
-                                          max_answer_num=s.max_answer_num, reference_num=s.reference_num,
-                                          verbose=self.verbose)
-        return self._rules
-
-    def edit_tables(self, block: Block) -> dict[int, EditTable]:
-        rules = self.comparison_rules()
-        return super().edit_tables(block) if rules is self else rules.edit_tables(block)
-
-    def _sentences(self, reference: list[dict[int, EditTable]], hyp_blocks: Sequence[Block], name: str,
-                   ref_name: str = "the reference") -> list:
-        rules = self.comparison_rules()
-        if rules is self:
-            return super()._sentences(reference, hyp_blocks, name, ref_name)
-        return rules._sentences(reference, hyp_blocks, name, ref_name)
+    def make_comparison(self) -> EditComparison:
+        """The comparison rules of the language (ChERRANT's for zh) with this metric's settings."""
+        return comparison_from(self.settings, self.settings.language().comparison)
 
     def sharing_key(self) -> Hashable:
         s = self.settings
@@ -262,7 +245,7 @@ class ErrantText(ErrantCompare):
         """Per sentence and annotator pair: ErrantCompare's statistics of the annotated lines."""
         if not isinstance(prepared, ErrantPrepared):
             raise TypeError(f"expected {type(self).__name__}.prepare()'s result, got {type(prepared).__name__}")
-        return super().statistics(prepared.reference_tables(self), prepared.blocks(hypothesis), name)
+        return super().statistics(prepared.reference_tables(self.comparison()), prepared.blocks(hypothesis), name)
 
     def compare_text(self, prepared: ErrantPrepared, hypothesis: Sequence[str],
                      name: str = "hypothesis") -> ErrantResult:
@@ -270,48 +253,41 @@ class ErrantText(ErrantCompare):
         return self.score(self.statistics(prepared, hypothesis, name))
 
     def versions(self) -> dict[str, str]:
-        """What the edits depend on: spaCy's version and the model's (loads the model); for
-        zh the data files and pypinyin's and OpenCC's versions."""
-        if self.settings.lang == ENGLISH:
-            return shared_model(self.settings.spacy_model).versions()
-        return _annotator_fields(self.settings)
+        """What the edits depend on beyond the settings signed here: the language's signature
+        fields (en: a SPELL word list of one's own, spaCy's and the model's versions; zh: the
+        data files, pypinyin's and OpenCC's versions)."""
+        return _language_fields(self.settings)
 
     def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
-        """What the edits depend on beside the settings: English's SPELL word list (by its
-        checksum, when not the shipped one), spaCy's and the model's versions (the data and
-        libraries of another language), and ``cache:on`` when English parses may come from the
-        cache. (Annotated references are signed ``refs:annotated``, not counted.)"""
+        """What the edits depend on beside the settings: the language's signature fields
+        (:meth:`versions`: English's SPELL word list by its checksum when not the shipped one,
+        spaCy's and the model's versions; the data and libraries of another language), and
+        ``cache:on`` when the language's parses may come from the cache. (Annotated references
+        are signed ``refs:annotated``, not counted.)"""
         s = self.settings
-        fields: list[tuple[str, str] | str] = []
-        cached: list[tuple[str, str]] = []
-        if s.lang == ENGLISH:  # other languages' tokenisations are not kept in the cache
-            path = word_list_path(s.word_list)
-            if path != SHIPPED_WORDS:
-                fields.append(("words", words_checksum(load_word_list(path))[:12]))
-            cached = cache_signature_fields()
-        return fields + list(self.versions().items()) + cached
+        cached = cache_signature_fields() if s.language().caches_parses else []
+        return list(self.versions().items()) + cached
 
     def settings_dict(self) -> dict:
         s = self.settings
-        extra = {"lang": s.lang}
-        if language_kind(s.lang) == "cherrant":
-            extra.update({"cherrant_data": s.cherrant_data, "no_simplified": s.no_simplified,
-                          "alignments": s.alignments, "max_answer_num": s.max_answer_num,
-                          "reference_num": s.reference_num})
-        return {**super().settings_dict(), "merge": s.merge, "lev": s.lev, "tokenise": s.tokenise,
-                "spacy_model": s.spacy_model, "annotate_refs": s.annotate_refs, "word_list": s.word_list,
-                **extra, **self.versions()}
+        common = {"merge": s.merge, "lev": s.lev, "tokenise": s.tokenise, "spacy_model": s.spacy_model,
+                  "annotate_refs": s.annotate_refs, "word_list": s.word_list, "lang": s.lang}
+        language = s.language()
+        own = [name for name in LANGUAGE_SETTINGS if name not in common
+               and (name in language.settings or name in _fields(language.comparison))]
+        return {**super().settings_dict(), **common, **{name: getattr(s, name) for name in own}, **self.versions()}
 
 
 _FIELDS: dict[tuple, dict[str, str]] = {}
 
 
-def _annotator_fields(settings: ErrantTextSettings) -> dict[str, str]:
-    """The signature fields of a non-English annotator (data and versions; once per process)."""
+def _language_fields(settings: ErrantTextSettings) -> dict[str, str]:
+    """The language's signature fields but those the metric signs itself (merge, lev, tok);
+    once per process and settings."""
     key = (settings.lang, *sorted(settings.annotation().items()))
     if key not in _FIELDS:
-        fields = language_annotator(settings.lang, **settings.annotation()).versions()
-        _FIELDS[key] = {k: v for k, v in fields.items() if k not in ("merge", "lev", "tok")}  # signed above
+        fields = make_language(settings.lang, **settings.annotation()).signature_fields()
+        _FIELDS[key] = {k: v for k, v in fields.items() if k not in ("merge", "lev", "tok")}
     return _FIELDS[key]
 
 
@@ -320,8 +296,9 @@ class AnnotationJob:
     """``m2 annotate`` of one chunk (picklable, for the run engine's workers): M2 blocks of the
     chunk's hypotheses against its sources (errant_parallel; in another language, that language's
     annotator), or of its gold blocks re-annotated (``reannotate``: 'auto' or 'gold', as
-    errant_m2; English only). For zh the result is the M2 text ChERRANT's ``parallel_to_m2.py
-    -g char`` writes (its ``T`` lines included), byte for byte."""
+    errant_m2; languages that re-annotate only). For a language whose tool's M2 has target lines
+    the result is that M2 text: for zh what ChERRANT's ``parallel_to_m2.py -g char`` writes (its
+    ``T`` lines included), byte for byte."""
 
     spacy_model: str | None = None
     merge: str = "rules"
@@ -342,7 +319,7 @@ class AnnotationJob:
 
     def __post_init__(self) -> None:
         settings = self.settings()  # checks the settings together
-        if self.reannotate is not None and settings.lang != ENGLISH:
+        if self.reannotate is not None and not settings.language().reannotates:
             raise InputError(f"--from-m2 (errant_m2) re-annotates with ERRANT's English rules: not with --lang "
                              f"{settings.lang}")
 
@@ -353,14 +330,10 @@ class AnnotationJob:
         return language_annotator(self.settings().lang, **self.settings().annotation())
 
     def __call__(self, corpus: Corpus) -> list[Block] | str:
-        settings = self.settings()
-        if language_kind(settings.lang) == "cherrant":
-            from ...core.lang.zh.annotate import CharAnnotator
-
-            annotator = CharAnnotator(settings.cherrant_data, settings.alignments, not settings.no_simplified)
-            return annotator.to_m2((source, [corpus.hypotheses[name][d] for name in self.hypotheses])
-                                   for d, source in enumerate(corpus.sources))
         annotator = self.annotator()
         if self.reannotate is not None:
             return annotator.reannotate(corpus.gold, self.reannotate, self.minimise, self.old_types)
-        return annotator.annotate(corpus.sources, [corpus.hypotheses[name] for name in self.hypotheses])
+        hypotheses = [corpus.hypotheses[name] for name in self.hypotheses]
+        if self.settings().language().m2_target_lines:  # its tool's M2 has lines the blocks do not keep
+            return annotator.m2_text(corpus.sources, hypotheses)
+        return annotator.annotate(corpus.sources, hypotheses)

@@ -385,8 +385,8 @@ class LLME(LLMJudgeMetric):
 
     def annotator(self) -> Any:
         """gecmetrics' ERRANT annotator on the setting's spaCy model (one pipeline per process)."""
-        from ..errant.annotator import Annotator
-        from ..errant.metric import shared_model
+        from ...core.lang.en.parse import shared_model
+        from ...core.lang.en.annotator import Annotator
 
         from ...core.lang.en.parse import model_name
 
@@ -403,7 +403,7 @@ class LLME(LLMJudgeMetric):
 
     def annotation_fields(self) -> list[tuple[str, str]]:
         """spaCy's and the model's versions (the ERRANT edits the prompts show)."""
-        from ..errant.metric import shared_model
+        from ...core.lang.en.parse import shared_model
 
         return list(shared_model(self.settings.spacy_model).versions().items())
 

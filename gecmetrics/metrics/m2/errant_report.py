@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...core.table import Table, scaled, unit_header
-from .compare import MODE_TITLES, ErrantResult, SentenceTrace, rounded_scores
+from ...core.edits.compare import MODE_TITLES, SentenceTrace, rounded_scores
+from ..edit_comparison import ErrantResult
 
 
 def _beta_label(beta: float) -> str:

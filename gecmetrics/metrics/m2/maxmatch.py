@@ -1,7 +1,7 @@
 """MaxMatch (M2) scorer: a tokenized system output scored against gold M2 edits (SPEC 4.4).
 
 Reproduces the official NUS m2scorer (current code): per sentence and annotator, the system's
-edit sequence is the best path of the edit lattice (:mod:`gecmetrics.metrics.m2.lattice`); the
+edit sequence is the best path of the edit lattice (:mod:`gecmetrics.core.edits.maxmatch`); the
 annotator kept for a sentence is the one maximizing the running corpus F-score. The counts of
 every annotator are kept per sentence (shape (D, A_max, 3)), so a significance test can
 resample sentences and redo the annotator choice without recomputing edits.
@@ -19,32 +19,10 @@ from ...io.text import check_lines
 from ...errors import InputError
 from ..settings import Settings, flag_as, non_negative_int, parse_beta, parse_bool, setting
 from ...core import fscore
-from .base import CountsResult, RunningFMetric
+from ..running_f import CountsResult, RunningFMetric
 from ...io.m2 import Block, check_blocks
-from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice, match_in_order
-
-
-def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
-    """Gold edits of each annotator of a block, as the official reads them.
-
-    An annotator with only a ``noop`` line has no edits; a block without edit lines has
-    annotator 0 with no edits. ``-NONE-`` means the empty correction, ``||`` separates
-    alternatives (each stripped).
-    """
-    tokens = block.tokens
-    annotators: dict[int, list[GoldEdit]] = {annotator: [] for annotator in block.annotators() or [0]}
-    for edit in block.edits:
-        if edit.is_noop:
-            continue
-        corrections = tuple(text.strip() for text in edit.alternatives)
-        annotators[edit.annotator].append(GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]),
-                                                   corrections))
-    return annotators
-
-
-def equal_ignoring_whitespace_casing(a: str, b: str) -> bool:
-    """True when two texts differ only in spaces and letter case."""
-    return a.replace(" ", "").lower() == b.replace(" ", "").lower()
+from ...core.edits.lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit
+from ...core.edits.maxmatch import gold_edits_by_annotator, system_edits
 
 
 def precision_recall_f(correct: float, proposed: float, gold: float, beta: float) -> tuple[float, float, float]:
@@ -162,18 +140,9 @@ class M2Scorer(RunningFMetric):
     def sentence_edits(self, source: str, hypothesis: str,
                        gold: dict[int, list[GoldEdit]]) -> list[tuple[list[SystemEdit], list[SystemEdit]]]:
         """Per annotator (in order): the system edits chosen against its gold and the correct ones."""
-        source_tokens, hypothesis_tokens = source.split(), hypothesis.split()
-        if source_tokens == hypothesis_tokens:
-            # the only minimum-cost alignment is the diagonal: no edit, whatever the gold
-            return [([], []) for _ in gold]
-        lattice = build_lattice(source_tokens, hypothesis_tokens, self.settings.max_unchanged_words, self.arc_budget)
-        result = []
-        for edits in gold.values():
-            system = best_edit_sequence(lattice, edits)
-            if self.settings.ignore_whitespace_casing:
-                system = [e for e in system if not equal_ignoring_whitespace_casing(e.original, e.correction)]
-            result.append((system, match_in_order(system, edits)))
-        return result
+        s = self.settings
+        return system_edits(source, hypothesis, gold, s.max_unchanged_words, s.ignore_whitespace_casing,
+                            self.arc_budget)
 
     def statistics(self, prepared: MaxMatchGold, hypothesis: Sequence[str], name: str = "hypothesis") -> np.ndarray:
         """Per sentence and annotator: (correct, proposed, gold), shape (D, A, 5)."""

@@ -68,6 +68,10 @@ def idf_table(reference_ids: Sequence[Sequence[int]]) -> tuple[dict[int, float],
     return {token: math.log((total + 1) / (c + 1)) for token, c in count.items()}, math.log((total + 1) / 1)
 
 
+BUILT_IN_BASELINES = {("en", model): rows for model, rows in BASELINES.items()}
+"""The built-in tables by (bert_score's baseline language, model): bert_score's English ones."""
+
+
 def package_baseline_file(lang: str, model: str) -> str | None:
     """The baseline file an installed bert_score package has for (lang, model), or None."""
     try:
@@ -101,8 +105,8 @@ def resolve_baseline(baseline: str, model: str, layer: int, lang: str = "en") ->
     if baseline in BASELINES and not os.path.exists(baseline):
         model, baseline = baseline, "auto"
     if baseline == "auto":
-        if lang == "en" and model in BASELINES:
-            rows = BASELINES[model]
+        rows = BUILT_IN_BASELINES.get((lang, model))
+        if rows is not None:
             if not 0 <= layer < len(rows):
                 raise InputError(f"no {model} baseline for layer {layer} (layers 0 to {len(rows) - 1})")
             return np.array([float(value) for value in rows[layer]], dtype=np.float32), model

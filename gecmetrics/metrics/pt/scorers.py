@@ -33,10 +33,11 @@ from ...io.corpus import Corpus
 
 from ...io.text import check_lines
 from ...errors import InputError
-from ..m2.base import RunningFMetric, SentenceCounts
 from ..results import CorpusSums
+from ..running_f import RunningFMetric, SentenceCounts
 from ...io.m2 import Block, Edit, blocks_name, check_blocks
-from ..m2.lattice import GoldEdit
+from ...core.edits.lattice import GoldEdit
+from ...core.edits.maxmatch import gold_edit, system_edits
 from ...kinds import M2
 from ..base import Metric
 from ..settings import (Settings, choice, non_negative_int, parse_beta, parse_device, positive_int, setting, setting_label)
@@ -84,10 +85,10 @@ def optional_layer(name: str, value: Any) -> int | None:
 def parse_pt_lang(name: str, value: Any) -> str:
     """PT-M2 and PT-ERRANT read M2 tokens as given and weigh each edit with a BERT model: the
     language is the model's (``--model``); ``en`` (the default) is the one value."""
-    from ...core.lang import parse_lang
+    from ...core.lang import DEFAULT_LANGUAGE, parse_lang
 
     code = parse_lang(name, value)
-    if code != "en":
+    if code != DEFAULT_LANGUAGE:
         raise InputError(f"{setting_label(name)} {code}: PT-M2 and PT-ERRANT have no language rules of their own (the "
                          "M2 tokens are read as given, joined by spaces, and the BERTScore weights are the model's): "
                          "give a model of that language with --model instead")
@@ -354,7 +355,7 @@ class PTMetric(RunningFMetric):
         resampler with the authors' rule). Sentence level: each sentence's choice does not
         depend on the others, so a resample's score is the mean of its sentences' F."""
         if self.settings.level == "corpus":
-            from ..m2.resampler import RunningFResampler
+            from ...core.running_f import RunningFResampler
 
             return RunningFResampler(self.rule, self.settings.beta, self.column_labels()[0], self.signature)
         return Metric.resampler(self, column, references)  # the rows of each sentence's own choice
@@ -414,9 +415,7 @@ class PTM2(PTMetric):
             per_annotator: dict[int, list[GoldEdit]] = {a: [] for a in _annotators_in_order(block)}
             for edit in block.edits:
                 if not edit.is_noop:
-                    corrections = tuple(text.strip() for text in edit.alternatives)
-                    per_annotator[edit.annotator].append(
-                        GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]), corrections))
+                    per_annotator[edit.annotator].append(gold_edit(edit, tokens))
             sources.append(" ".join(tokens))
             lattice_gold.append(per_annotator)
             gold.append({a: [(g.start, g.end, g.original, g.corrections[0]) for g in edits]
@@ -427,17 +426,14 @@ class PTM2(PTMetric):
 
     def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[str], name: str = "hypothesis") -> np.ndarray:
         """Weighted (correct, proposed, gold) per sentence and annotator, shape (D, A, 5)."""
-        from ..m2.maxmatch import M2Scorer
-
         prepared, lines = self._checked(prepared), check_lines(hypothesis, name)
         if len(lines) != len(prepared.sources):
             raise InputError(f"has {len(lines)} lines but the gold M2 has {len(prepared.sources)} sentences", name)
-        lattice = M2Scorer(beta=self.settings.beta, max_unchanged_words=self.settings.max_unchanged_words)
         per_sentence = []
         for source, line, lattice_gold in zip(prepared.sources, lines, prepared.extra):
             entries = []
-            for (system, _), gold_edits in zip(lattice.sentence_edits(source, line.strip(), lattice_gold),
-                                               lattice_gold.values()):
+            chosen = system_edits(source, line.strip(), lattice_gold, self.settings.max_unchanged_words)
+            for (system, _), gold_edits in zip(chosen, lattice_gold.values()):
                 ascending = [edit.as_tuple() for edit in system]
                 gold_keys = [(g.start, g.end, g.original, g.corrections[0]) for g in gold_edits]
                 entries.append((ascending[::-1], match_all_in_order(ascending, gold_edits), gold_keys))
@@ -452,7 +448,7 @@ def match_all_in_order(system: Sequence[tuple], gold: Sequence[GoldEdit]) -> lis
     """System edits (left to right) matching gold edits, scanning the gold list forward from
     after the last match. The authors' ``matchSeq`` has no ``break``: one system edit matching
     several gold edits (alternatives written as separate lines) counts once per match, where
-    the NUS scorer (:func:`gecmetrics.metrics.m2.maxmatch.match_in_order`) counts it once."""
+    the NUS scorer (:func:`gecmetrics.core.edits.lattice.match_in_order`) counts it once."""
     correct = []
     next_index = 0
     for edit in system:

@@ -23,7 +23,7 @@ from ...errors import InputError
 from ...io.corpus import Corpus
 from ...io.m2 import Block
 from ...kinds import M2
-from ...metrics.m2.base import RunningFMetric
+from ...metrics.running_f import RunningFMetric
 from ...metrics.base import Metric
 from ...run.engine import score_corpus
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,

@@ -324,3 +324,15 @@ class SpacyModel:
     def __getstate__(self) -> dict:
         return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None,
                 "parsed": 0, "_since_load": 0}
+
+
+_MODELS: dict[str, SpacyModel] = {}
+
+
+def shared_model(name: str | None) -> SpacyModel:
+    """One loaded pipeline per model name in a process, whatever the number of metrics using it
+    (None: the default model, :func:`model_name`)."""
+    name = model_name(name)
+    if name not in _MODELS:
+        _MODELS[name] = SpacyModel(name, DEFAULT_BATCH_SIZE)
+    return _MODELS[name]

@@ -19,20 +19,22 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..base import AlignOp, EditLanguage, TypedEdit
+from ..base import AlignOp, EditLanguage, TypedEdit, option_fields
 from ..en.align import align
 from ..en.merge import STRATEGIES, edit_spans
 from ..en.parse import ParsedSentence
 from .classify import classify_edit
-from .parse import AnyLanguageModel, default_model
+from .parse import AnyLanguageModel, default_model, shared_language_model
 
-__all__ = ["AnyLanguageModel", "GenericLanguage", "default_model", "STRATEGIES"]
+__all__ = ["AnyLanguageModel", "GenericLanguage", "default_model", "shared_language_model", "STRATEGIES"]
 
 
 class GenericLanguage(EditLanguage):
     """ERRANT's language-independent part for language ``code`` over a spaCy model (a name or a
     path, default :func:`default_model`): ``merge`` one of ERRANT's strategies, ``lev`` plain
     Levenshtein costs, ``tokenise`` spaCy's tokeniser instead of the whitespace tokens given."""
+
+    settings = ("spacy_model", "merge", "lev", "tokenise")
 
     def __init__(self, code: str, model: str | AnyLanguageModel | None = None, merge: str = "rules",
                  lev: bool = False, tokenise: bool = False) -> None:
@@ -43,6 +45,12 @@ class GenericLanguage(EditLanguage):
         self.code = code
         self.spacy = model if isinstance(model, AnyLanguageModel) else AnyLanguageModel(model, code)
         self.merging, self.lev, self.tokenising = merge, bool(lev), bool(tokenise)
+
+    @classmethod
+    def from_settings(cls, code: str, spacy_model: str | None = None, merge: str = "rules", lev: bool = False,
+                      tokenise: bool = False) -> "GenericLanguage":
+        """The language on the process's pipeline of ``spacy_model`` (loaded once per process)."""
+        return cls(code, shared_language_model(code, spacy_model), merge, lev, tokenise)
 
     def prepare_source(self, text: str) -> str:
         return text.strip() if self.tokenising else " ".join(text.split())
@@ -68,6 +76,4 @@ class GenericLanguage(EditLanguage):
                 for _, o_start, o_end, c_start, c_end in edits]
 
     def signature_fields(self) -> dict[str, Any]:
-        fields = {"merge": self.merging} if self.merging != "rules" else {}
-        fields.update({flag: "yes" for flag, on in (("lev", self.lev), ("tok", self.tokenising)) if on})
-        return {**fields, **self.spacy.versions()}
+        return {**option_fields(self.merging, self.lev, self.tokenising), **self.spacy.versions()}

@@ -52,3 +52,14 @@ class AnyLanguageModel(SpacyModel):
 
     def __getstate__(self) -> dict:
         return {**super().__getstate__(), "code": self.code}
+
+
+_MODELS: dict[tuple[str, str | None], AnyLanguageModel] = {}
+
+
+def shared_language_model(code: str, model: str | None) -> AnyLanguageModel:
+    """One loaded spaCy pipeline per (language, model) in a process (loaded on first use)."""
+    key = (code, model)
+    if key not in _MODELS:
+        _MODELS[key] = AnyLanguageModel(model, code)
+    return _MODELS[key]

@@ -25,10 +25,10 @@ import os
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ..base import EDITS, NOOP, NOT_ANNOTATABLE as NA, annotate_pair
+from ..base import EDITS, annotate_pair
 from .classify import TypedEdit
 from .data import CherrantData
-from .language import NO_ERROR, NOT_ANNOTATABLE_TEXT as NOT_ANNOTATABLE, STRATEGIES, ChineseCharacters  # noqa: F401
+from .language import ChineseCharacters, cherrant_lines
 from .text import char_tokens
 
 
@@ -43,19 +43,7 @@ class PairAnnotation:
 
     def m2_lines(self, annotator: int) -> str:
         """This target's lines of an M2 block (T lines and A lines) for annotator id ``annotator``."""
-        if self.kind == NOOP:
-            return (f"T{annotator} {NO_ERROR}\n"
-                    f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}\n")
-        if self.kind == NA:
-            return (f"T{annotator} {NOT_ANNOTATABLE}\n"
-                    f"A -1 -1|||NA|||-NONE-|||REQUIRED|||-NONE-|||{annotator}\n")
-        target = " ".join(self.target_tokens)
-        parts = []
-        for number, edits in enumerate(self.alternatives):
-            parts.append(f"T{annotator}-A{number} {target}\n")
-            parts.extend(f"A {e.start} {e.end}|||{e.type}|||{e.correction}|||REQUIRED|||-NONE-|||{annotator}\n"
-                         for e in edits)
-        return "".join(parts)
+        return cherrant_lines(self.kind, self.target_tokens, self.alternatives, annotator)
 
 
 class CharAnnotator:

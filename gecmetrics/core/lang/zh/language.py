@@ -2,14 +2,17 @@
 characters (``[缺失成分]`` one token), sources lose their whitespace, targets their whitespace and
 (by default) traditional characters, 没有错误 and 无法标注 are special targets, every cheapest
 alignment under the Cilin / confusion-set / pinyin costs is kept (:mod:`.align`), merged by
-ChERRANT's character rules (:mod:`.merge`) and typed by operation (:mod:`.classify`)."""
+ChERRANT's character rules (:mod:`.merge`) and typed by operation (:mod:`.classify`); its edits are
+compared by ChERRANT's rules (:class:`~gecmetrics.core.edits.cherrant.CherrantComparison`) and its
+M2 carries ChERRANT's target lines (:func:`cherrant_lines`)."""
 from __future__ import annotations
 
 import os
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ....errors import InputError
-from ..base import NOOP, NOT_ANNOTATABLE, AlignOp, EditLanguage, TypedEdit
+from ...edits.cherrant import CherrantComparison
+from ..base import EDITS, NOOP, NOT_ANNOTATABLE, AlignOp, EditLanguage, PairEdits, TypedEdit
 from . import align as alignment
 from .classify import classify
 from .data import CherrantData, load_data
@@ -19,6 +22,30 @@ from .text import PinyinTable, char_tokens, clean, pinyin_version, simplifier_ve
 NO_ERROR = "没有错误"
 NOT_ANNOTATABLE_TEXT = "无法标注"
 STRATEGIES = ("all", "first")
+WORD_LEVEL_MESSAGE = ("ChERRANT's word level (-g word / --segmenter ltp) is not available: it needs LTP 4.x (pip install "
+                      "ltp) and its segmentation and POS model (e.g. LTP/small, a download), with ChERRANT's word-level "
+                      "costs and spelling classifier, which gecmetrics does not run; use the character level (-g char, "
+                      "the default)")
+
+
+def cherrant_lines(kind: str, target_tokens: Sequence[str], alternatives: Sequence[Sequence[TypedEdit]],
+                   annotator: int) -> str:
+    """One target's lines of a ChERRANT M2 block for annotator id ``annotator``: ``T<k> 没有错误``
+    and a ``noop`` line, ``T<k> 无法标注`` and an ``NA`` line, or per distinct edit list n a
+    ``T<k>-A<n>`` line with the target's characters, then its edit lines."""
+    if kind == NOOP:
+        return (f"T{annotator} {NO_ERROR}\n"
+                f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}\n")
+    if kind == NOT_ANNOTATABLE:
+        return (f"T{annotator} {NOT_ANNOTATABLE_TEXT}\n"
+                f"A -1 -1|||NA|||-NONE-|||REQUIRED|||-NONE-|||{annotator}\n")
+    target = " ".join(target_tokens)
+    parts = []
+    for number, edits in enumerate(alternatives):
+        parts.append(f"T{annotator}-A{number} {target}\n")
+        parts.extend(f"A {e.start} {e.end}|||{e.type}|||{e.correction}|||REQUIRED|||-NONE-|||{annotator}\n"
+                     for e in edits)
+    return "".join(parts)
 
 
 class ChineseCharacters(EditLanguage):
@@ -28,6 +55,11 @@ class ChineseCharacters(EditLanguage):
     (ChERRANT's default); ``use_compiled``: the C table filler (default: when built)."""
 
     code = "zh"
+    settings = ("cherrant_data", "no_simplified", "alignments", "granularity", "segmenter")
+    comparison = CherrantComparison
+    character_level = True
+    m2_target_lines = True
+    every_line = True
 
     def __init__(self, data: CherrantData | str | os.PathLike | None = None, strategy: str = "all",
                  simplified: bool = True, use_compiled: bool | None = None) -> None:
@@ -39,6 +71,26 @@ class ChineseCharacters(EditLanguage):
         self.use_compiled = use_compiled
         self.costs = alignment.CostModel(self.data, PinyinTable())
         self._targets: dict[str, str] = {}
+
+    @classmethod
+    def check_settings(cls, granularity: str = "char", segmenter: str | None = None, **settings: Any) -> None:
+        """The word level (``-g word``, ``--segmenter ltp``) is refused: it needs LTP."""
+        if granularity == "word" or segmenter is not None:
+            raise InputError(WORD_LEVEL_MESSAGE)
+
+    @classmethod
+    def from_settings(cls, code: str, cherrant_data: str | None = None, no_simplified: bool = False,
+                      alignments: str = "all", granularity: str = "char",
+                      segmenter: str | None = None) -> "ChineseCharacters":
+        """The settings of ``errant --lang zh``: ChERRANT's data folder, ``--no-simplified``,
+        ``--alignments all|first`` (``-s``); the word level is refused."""
+        cls.check_settings(granularity, segmenter)
+        return cls(cherrant_data, alignments, not no_simplified)
+
+    def m2_lines(self, annotation: PairEdits, annotator: int) -> str:
+        """ChERRANT's lines of one target (:func:`cherrant_lines`)."""
+        return cherrant_lines(annotation.kind, annotation.target_tokens,
+                              annotation.alternatives if annotation.kind == EDITS else (), annotator)
 
     def prepare_source(self, text: str) -> str:
         """Without whitespace."""

@@ -1,4 +1,4 @@
-"""SentM2 and SentERRANT: the M2 family's sentence-averaged F-beta (the ``sentence_average``
+"""SentM2 and SentERRANT: the running-F metrics' sentence-averaged F-beta (the ``sentence_average``
 setting of :class:`~gecmetrics.metrics.m2.maxmatch.M2Scorer` and
 :class:`~gecmetrics.metrics.m2.compare.ErrantCompare`; registry names ``sentm2`` and ``senterrant``).
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.resampling import LinearResampler
-from ...core.fscore import CandidateCounts, ChoiceRule, candidate_counts, precision_recall_f
+from .resampling import LinearResampler
+from .fscore import CandidateCounts, ChoiceRule, candidate_counts, precision_recall_f
 
 
 def best_candidates(data: CandidateCounts, rule: ChoiceRule, beta: float

@@ -93,7 +93,7 @@ def _compact(source: list[str], hypothesis: list[str], max_unchanged_words: int,
         raise AlignmentTooLarge(f"a {len(hypothesis):,}-token hypothesis against a {len(source):,}-token sentence with "
                                 f"max_unchanged_words={max_unchanged_words:,} needs {states:,} open-edit states per "
                                 f"line, more than the bound of {MAX_OPEN_STATES:,} "
-                                "(gecmetrics.metrics.m2.lattice.build.MAX_OPEN_STATES, about 250 MB)")
+                                "(gecmetrics.core.edits.lattice.build.MAX_OPEN_STATES, about 250 MB)")
     return CompactLattice(source, hypothesis, max_unchanged_words, len(hypothesis) + 1, grid)
 
 

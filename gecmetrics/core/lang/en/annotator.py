@@ -7,20 +7,25 @@ distinct line is parsed once per annotator (the source once for all systems), in
 a hypothesis line equal to its source is not parsed at all. Parses are kept in the persistent
 cache (:mod:`gecmetrics.core.cache`; the run's, unless one is given): a line parsed by an earlier
 run, of any system, is read back instead of parsed again.
+
+:class:`English` is the language ``en`` of :mod:`gecmetrics.core.lang`: an annotator's parse,
+alignment, merging and classification behind the :class:`~gecmetrics.core.lang.base.EditLanguage`
+interface (the annotator's own edits go through it), with that annotator as its annotator.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...errors import InputError
-from ...io.m2 import Block
-from ...core.lang.en.align import AlignmentTooLarge, align
-from ...core.lang.en.classify import UNKNOWN, Classifier, Side
-from ...core.lang.en.merge import STRATEGIES, MergeTooLong, edit_spans
-from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel
-from ...core.lang.en.parsestore import parse_lines
-from ...core.lang.en.wordlist import load_word_list
-from .edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
+from ....errors import InputError
+from ...edits.blocks import Block, format_m2
+from ..base import AlignOp, EditLanguage, TypedEdit, option_fields
+from ..edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
+from .align import AlignmentTooLarge, align
+from .classify import UNKNOWN, Classifier, Side
+from .merge import STRATEGIES, MergeTooLong, edit_spans
+from .parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel, shared_model
+from .parsestore import parse_lines
+from .wordlist import SHIPPED_WORDS, load_word_list, word_list_path, words_checksum
 
 REANNOTATION_MODES = ("auto", "gold")
 class Annotator:
@@ -55,13 +60,21 @@ class Annotator:
         """The persistent cache of parses: the one given, else the process's default."""
         if self._cache is not None:
             return self._cache
-        from ...core.cache import default_cache
+        from ...cache import default_cache
 
         return default_cache()
 
     def __getstate__(self) -> dict:
         """For worker processes started with ``spawn``: settings only (each loads its own model)."""
-        return {**self.__dict__, "_classifier": None, "_parses": {}}
+        return {**self.__dict__, "_classifier": None, "_parses": {}, "_language": None}
+
+    @property
+    def language(self) -> "English":
+        """This annotator's steps as the language ``en`` (:class:`English`)."""
+        found = self.__dict__.get("_language")
+        if found is None:
+            found = self._language = English(self)
+        return found
 
     @property
     def classifier(self) -> Classifier:
@@ -110,16 +123,13 @@ class Annotator:
         """Align, merge and classify: ERRANT's ``annotate`` of two parsed sentences. Sentences
         too long to align or merge within the bounds of :mod:`gecmetrics.core.lang.en.align` and
         :mod:`~gecmetrics.core.lang.en.merge` are one InputError that shows their beginnings."""
+        language = self.language
         try:
-            spans = edit_spans(align(orig, cor, self.lev), orig, cor, self.merge)
+            spans = language.merge(language.alignments(orig, cor)[0], orig, cor)
         except (AlignmentTooLarge, MergeTooLong) as err:
             raise InputError(f"source {_beginning(orig)} and correction {_beginning(cor)}: {err}") from None
-        return [self._typed(orig, cor, *span) for span in spans]
-
-    def _typed(self, orig: ParsedSentence, cor: ParsedSentence, o_start: int, o_end: int, c_start: int,
-               c_end: int) -> AnnotatedEdit:
-        edit_type = self.classifier.classify(orig, o_start, o_end, cor, c_start, c_end)
-        return AnnotatedEdit(o_start, o_end, c_start, c_end, edit_type, " ".join(cor.words[c_start:c_end]))
+        return [AnnotatedEdit(o_start, o_end, c_start, c_end, typed.type, typed.correction)
+                for (_, o_start, o_end, c_start, c_end), typed in zip(spans, language.classify(spans, orig, cor))]
 
     def annotate(self, sources: Sequence[str], hypotheses_list: Sequence[Sequence[str]],
                  keep_empty: bool = False) -> list[Block]:
@@ -127,6 +137,10 @@ class Annotator:
         with each hypothesis set's edits as annotator 0, 1, ...; a hypothesis equal to its
         source gets a noop line."""
         return self.annotate_sets(sources, [hypotheses_list], keep_empty)[0]
+
+    def m2_text(self, sources: Sequence[str], hypotheses_list: Sequence[Sequence[str]]) -> str:
+        """The M2 text errant_parallel writes: :meth:`annotate`'s blocks."""
+        return format_m2(self.annotate(sources, hypotheses_list))
 
     def annotate_sets(self, sources: Sequence[str], sets: Sequence[Sequence[Sequence[str]]],
                       keep_empty: bool = False) -> list[list[Block]]:
@@ -186,10 +200,72 @@ class Annotator:
         return self.classifier.classify_sides(Side(orig, list(o_tokens)), Side(cor, list(c_tokens)), o_text, c_text)
 
 
+class English(EditLanguage):
+    """ERRANT 3.0.2's English as an :class:`~gecmetrics.core.lang.base.EditLanguage`: the parse,
+    alignment, merging and classification of an :class:`Annotator` (``annotator``, or one made
+    from ``options``, its keywords), which is also its annotator (parses kept in the persistent
+    cache, re-annotation of M2 files)."""
+
+    code = "en"
+    settings = ("spacy_model", "merge", "lev", "tokenise", "word_list")
+    caches_parses = True
+    reannotates = True
+
+    def __init__(self, annotator: Annotator | None = None, **options: Any) -> None:
+        self.errant = annotator if annotator is not None else Annotator(**options)
+
+    @classmethod
+    def from_settings(cls, code: str, spacy_model: str | None = None, merge: str = "rules", lev: bool = False,
+                      tokenise: bool = False, word_list: str | None = None) -> "English":
+        """The settings of ``errant``: ERRANT's annotator on the process's pipeline of ``spacy_model``."""
+        return Annotator(shared_model(spacy_model), merge, lev, tokenise, word_list).language
+
+    def annotator(self) -> Annotator:
+        return self.errant
+
+    def prepare_source(self, text: str) -> str:
+        """Stripped (spaCy's tokens, ``tokenise``), else its whitespace tokens joined by spaces."""
+        return self.errant._parse_key(text, self.errant.tokenise)
+
+    def prepare_target(self, text: str) -> str:
+        """Stripped: ERRANT's noop test compares the source's text with the stripped correction."""
+        return text.strip()
+
+    def tokenise(self, texts: Sequence[str]) -> list[ParsedSentence]:
+        return self.errant.parse(list(texts))
+
+    def words(self, sentence: ParsedSentence) -> tuple[str, ...]:
+        return sentence.words
+
+    def alignments(self, orig: ParsedSentence, cor: ParsedSentence) -> list[list[AlignOp]]:
+        return [align(orig, cor, self.errant.lev)]
+
+    def merge(self, alignment: list[AlignOp], orig: ParsedSentence, cor: ParsedSentence) -> list[AlignOp]:
+        return [("X", *span) for span in edit_spans(alignment, orig, cor, self.errant.merge)]
+
+    def classify(self, edits: Sequence[AlignOp], orig: ParsedSentence, cor: ParsedSentence) -> list[TypedEdit]:
+        classifier = self.errant.classifier
+        return [TypedEdit(o_start, o_end, classifier.classify(orig, o_start, o_end, cor, c_start, c_end),
+                          " ".join(cor.words[c_start:c_end]))
+                for _, o_start, o_end, c_start, c_end in edits]
+
+    def signature_fields(self) -> dict[str, str]:
+        """The options that are not ERRANT's defaults, the SPELL word list's checksum when it is
+        not the shipped one, spaCy's and the model's versions."""
+        errant = self.errant
+        fields = option_fields(errant.merge, errant.lev, errant.tokenise)
+        words = errant._word_list
+        if isinstance(words, (set, frozenset)):
+            fields["words"] = words_checksum(words)[:12]
+        elif word_list_path(words) != SHIPPED_WORDS:
+            fields["words"] = words_checksum(load_word_list(word_list_path(words)))[:12]
+        return {**fields, **errant.versions()}
+
+
 def _beginning(sentence: ParsedSentence) -> str:
     """A sentence's first words and its length, to tell which one a message is about."""
     shown = " ".join(sentence.words[:6])
     return f"'{shown}{' ...' if len(sentence) > 6 else ''}' ({len(sentence):,} tokens)"
 
 
-__all__ = ["Annotator", "AnnotatedEdit", "noop_edit", "UNKNOWN", "DETECTION_TYPES"]
+__all__ = ["Annotator", "AnnotatedEdit", "English", "noop_edit", "UNKNOWN", "DETECTION_TYPES"]

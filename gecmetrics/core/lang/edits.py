@@ -5,8 +5,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ...errors import InputError
-
-from ...io.m2 import NOOP_TYPE, Edit
+from ..edits.blocks import NOOP_TYPE, Edit
 
 DETECTION_TYPES = frozenset({"Um", "UNK"})
 

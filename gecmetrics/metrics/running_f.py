@@ -1,7 +1,8 @@
-"""What the M2-family metrics share: statistics are per-sentence counts of every candidate
+"""The base of the running-F metrics (M2, ERRANT, ChERRANT, PT): a metric base beside
+:mod:`.ngram`, not a family. Their statistics are per-sentence counts of every candidate
 annotator (or annotator pair), and the corpus result keeps, sentence by sentence, the candidate
 that maximizes the running corpus F (:mod:`gecmetrics.core.fscore`). A paired test redoes that
-choice inside every resample (:class:`gecmetrics.metrics.m2.resampler.RunningFResampler`)."""
+choice inside every resample (:class:`gecmetrics.core.running_f.RunningFResampler`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -9,10 +10,10 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from ...kinds import M2
-from ..base import Metric
-from ..results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
-from ...core import fscore
+from ..core import fscore
+from ..kinds import M2
+from .base import Metric
+from .results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
 
 
 @dataclass(repr=False)
@@ -78,7 +79,7 @@ class RunningFMetric(Metric):
         order, as gec-metrics adds them) of their F, P and R, with the sentence count."""
         data = fscore.candidate_counts(statistics)
         if self.sentence_average:
-            from .sentence_average import best_candidates
+            from ..core.sentence_average import best_candidates
 
             chosen, precision, recall, f = best_candidates(data, self.rule, self.settings.beta)
             total = np.array([sum(values.tolist()) for values in (f, precision, recall)] + [len(data)],
@@ -115,10 +116,10 @@ class RunningFMetric(Metric):
 
     def resampler(self, column: int = 0, references: int = 1):
         if self.sentence_average:
-            from .sentence_average import SentenceMeanResampler
+            from ..core.sentence_average import SentenceMeanResampler
 
             return SentenceMeanResampler(self.rule, self.settings.beta, self.signature_name(), self.signature)
-        from .resampler import RunningFResampler
+        from ..core.running_f import RunningFResampler
 
         return RunningFResampler(self.rule.name, self.settings.beta, self.label, self.signature)
 
@@ -129,7 +130,7 @@ class RunningFMetric(Metric):
         average, each sentence's own best candidate."""
         data = fscore.candidate_counts(statistics)
         if self.sentence_average:
-            from .sentence_average import best_candidates
+            from ..core.sentence_average import best_candidates
 
             chosen = best_candidates(data, self.rule, self.settings.beta)[0]
             totals = np.asarray(start, dtype=np.int64) + data.counts[np.arange(len(data)), chosen].sum(axis=0)

@@ -1,13 +1,14 @@
-"""The M2 family's paired-test resampler: the running-F annotator choice redone in every
-resample (vectorised across resamples, sequential over sentence positions)."""
+"""The paired-test resampler of the running-F metrics (M2, ERRANT, ChERRANT, PT at corpus level):
+the running-F annotator choice redone in every resample (vectorised across resamples,
+sequential over sentence positions)."""
 from __future__ import annotations
 
 from typing import Any, Sequence
 
 import numpy as np
 
-from ...core.fscore import CandidateCounts, RunningChoice, candidate_counts
-from ...core.resampling import Resample, Resampler
+from .fscore import CandidateCounts, RunningChoice, candidate_counts
+from .resampling import Resample, Resampler
 
 
 class RunningFResampler(Resampler):

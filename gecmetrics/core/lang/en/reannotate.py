@@ -11,16 +11,25 @@ without correcting it: they are kept in both modes, with their pseudo correction
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, Sequence
 
-from ...io.m2 import NOOP_TYPE, Block, Edit
-from .edits import DETECTION_TYPES, AnnotatedEdit, noop_edit
-from ...core.lang.en.parse import ParsedSentence
-
-if TYPE_CHECKING:
-    from .annotator import Annotator
+from ...edits.blocks import NOOP_TYPE, Block, Edit
+from ..edits import DETECTION_TYPES, AnnotatedEdit, noop_edit
+from .parse import ParsedSentence
 
 GoldSpan = tuple  # (o_start, o_end, c_start, c_end, type, correction)
+
+
+class ParsingAnnotator(Protocol):
+    """What re-annotation asks of ERRANT's annotator (:class:`.annotator.Annotator`, which calls
+    this module: the protocol keeps the import one way)."""
+
+    def parse(self, lines: Sequence[str], tokenise: bool | None = None) -> list[ParsedSentence]: ...
+
+    def edits(self, orig: ParsedSentence, cor: ParsedSentence) -> list[AnnotatedEdit]: ...
+
+    def classify_tokens(self, orig: ParsedSentence, o_tokens: list[int], cor: ParsedSentence,
+                        c_tokens: list[int]) -> str: ...
 
 
 def corrected_sentence(source: str, edits: list[Edit]) -> tuple[str, list[GoldSpan]]:
@@ -62,7 +71,7 @@ def _annotator_edits(block: Block) -> list[tuple[int, list[Edit]]]:
     return sorted(grouped.items(), key=lambda item: str(item[0]))
 
 
-def reannotate_blocks(annotator: "Annotator", blocks: list[Block], mode: str, minimise: bool, old_types: bool
+def reannotate_blocks(annotator: ParsingAnnotator, blocks: list[Block], mode: str, minimise: bool, old_types: bool
                       ) -> list[Block]:
     """The blocks with every annotator's edits re-extracted or re-typed (see module doc)."""
     jobs = []  # (block index, annotator id, cor text, gold spans) for annotators without noop
@@ -86,7 +95,7 @@ def reannotate_blocks(annotator: "Annotator", blocks: list[Block], mode: str, mi
     return result
 
 
-def _job_edits(annotator: "Annotator", orig: ParsedSentence, cor: ParsedSentence, spans: list[GoldSpan], mode: str,
+def _job_edits(annotator: ParsingAnnotator, orig: ParsedSentence, cor: ParsedSentence, spans: list[GoldSpan], mode: str,
                minimise: bool, old_types: bool) -> list[AnnotatedEdit]:
     """One annotator's output edits for one sentence."""
     detections, gold = [], []
@@ -104,7 +113,7 @@ def _job_edits(annotator: "Annotator", orig: ParsedSentence, cor: ParsedSentence
     return sorted(detections + automatic, key=lambda e: (e.o_start, e.o_end))
 
 
-def _imported(annotator: "Annotator", orig: ParsedSentence, cor: ParsedSentence, span: GoldSpan, minimise: bool,
+def _imported(annotator: ParsingAnnotator, orig: ParsedSentence, cor: ParsedSentence, span: GoldSpan, minimise: bool,
               old_types: bool) -> AnnotatedEdit:
     """ERRANT's ``import_edit``: a gold span, trimmed of equal end tokens, classified."""
     o_start, o_end, c_start, c_end, edit_type, _ = span

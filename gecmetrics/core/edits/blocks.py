@@ -1,0 +1,126 @@
+"""What an edit is: the M2 data model every layer shares (SPEC 4.1).
+
+A :class:`Block` is one sentence (its tokenized source) with its :class:`Edit` lines in file
+order. :mod:`gecmetrics.io.m2` reads and writes them; the edit machinery of :mod:`gecmetrics.core`
+(comparison, annotators) and the metrics build and read them. Nothing here touches a file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ...errors import InputError
+
+FIELD_SEPARATOR = "|||"
+ALTERNATIVE_SEPARATOR = "||"
+DELETION = "-NONE-"
+NOOP_TYPE = "noop"
+NOOP_SPAN = (-1, -1)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One ``A`` line: token span [start, end) of the source, error type, correction, annotator."""
+
+    start: int
+    end: int
+    type: str
+    correction: str
+    """The raw correction field as in the file (may be '-NONE-', '' or hold '||' alternatives)."""
+    required: str = "REQUIRED"
+    comment: str = "-NONE-"
+    annotator: int = 0
+    edit_set: int = field(default=0, compare=False)
+    """In ChERRANT's M2 files, the number n of the ``T<k>-A<n>`` line the edit follows (one of
+    the target's equally cheap edit sets; 0 elsewhere). Not part of the line, nor of equality."""
+
+    @property
+    def is_noop(self) -> bool:
+        """True for an annotator's explicit "no change" line (type ``noop`` or span -1 -1)."""
+        return self.type == NOOP_TYPE or (self.start, self.end) == NOOP_SPAN
+
+    @property
+    def alternatives(self) -> list[str]:
+        """The alternative corrections ('||'-separated), with '-NONE-' read as the empty string."""
+        return [normalize_correction(text) for text in self.correction.split(ALTERNATIVE_SEPARATOR)]
+
+    @property
+    def replacement(self) -> str:
+        """The text that replaces the span when building a reference (the first alternative)."""
+        return self.alternatives[0]
+
+    def to_line(self) -> str:
+        """The ``A`` line of this edit, without line terminator."""
+        fields = [f"{self.start} {self.end}", self.type, self.correction, self.required, self.comment,
+                  str(self.annotator)]
+        return "A " + FIELD_SEPARATOR.join(fields)
+
+
+@dataclass
+class Block:
+    """One sentence of an M2 file: its source text and its edit lines in file order."""
+
+    source: str
+    edits: list[Edit] = field(default_factory=list)
+    line: int = 0
+    """1-based line number of the ``S`` line in its file (0 when built in code)."""
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.source.split()
+
+    def annotators(self) -> list[int]:
+        """Annotator ids that have at least one edit line in this block, sorted."""
+        return sorted({edit.annotator for edit in self.edits})
+
+    def edits_of(self, annotator: int) -> list[Edit]:
+        """The edit lines of one annotator, in file order (noop lines included)."""
+        return [edit for edit in self.edits if edit.annotator == annotator]
+
+
+class NamedBlocks(list):
+    """The M2 blocks of one hypothesis with its name (its file), which a metric's messages give
+    (:meth:`~gecmetrics.io.corpus.Corpus.hypothesis` hands M2 hypotheses over as these)."""
+
+    def __init__(self, blocks: Iterable[Block], name: str) -> None:
+        super().__init__(blocks)
+        self.name = name
+
+    def __reduce__(self):
+        return (NamedBlocks, (list(self), self.name))
+
+
+def blocks_name(blocks: Any, name: str | None = None, default: str = "hypothesis") -> str:
+    """The name for messages about ``blocks``: ``name`` when given, else theirs (NamedBlocks),
+    else ``default``."""
+    return name or getattr(blocks, "name", None) or default
+
+
+def check_blocks(blocks: Any, name: str) -> list[Block]:
+    """A list of M2 blocks (as :func:`read_m2` returns), with at least one: anything else is an
+    InputError saying what was expected."""
+    if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
+        raise InputError(f"expected a list of M2 blocks (gecmetrics.io.m2.read_m2), got {type(blocks).__name__}", name)
+    blocks = list(blocks)
+    for k, block in enumerate(blocks):
+        if not isinstance(block, Block):
+            raise InputError(f"expected M2 blocks (gecmetrics.io.m2.read_m2), got {type(block).__name__} "
+                             f"at sentence {k + 1}", name)
+    if not blocks:
+        raise InputError("has no sentences (an empty M2 file scores nothing)", name)
+    return blocks
+
+
+def normalize_correction(text: str) -> str:
+    """'-NONE-' means "delete": the empty string. Other corrections are kept as they are."""
+    return "" if text == DELETION else text
+
+
+def format_m2(blocks: Iterable[Block]) -> str:
+    """The M2 text of blocks: each block followed by one blank line."""
+    parts = []
+    for block in blocks:
+        parts.append("S " + block.source + "\n")
+        parts.extend(edit.to_line() + "\n" for edit in block.edits)
+        parts.append("\n")
+    return "".join(parts)

@@ -1,0 +1,388 @@
+"""ERRANT-style edit-level comparison of hypothesis M2 blocks with reference M2 blocks (SPEC 4.3).
+
+Behaviour (numbers, annotator choice and text layout) follows ``errant/commands/compare_m2.py``
+of ERRANT 3.0.2, including its quirks, which are kept on purpose so that numbers agree:
+
+* an edit is a key: ``(start, end, correction)`` in ``cs`` mode (the raw correction field, so
+  '-NONE-' and '' differ), ``(start, end, type, correction)`` in ``cse``, ``(start, end)`` in
+  ``ds``, one key per token in ``dt`` (an insertion touches the token on its right);
+* a block without edits counts as one ``noop`` edit of annotator 0; ``UNK`` edits are dropped
+  outside detection; ``-single``/``-multi``/``-filt`` drop edits (noop lines included) before
+  keys are built, but the annotator stays a candidate;
+* several edits with the same key count once each; a hypothesis key found in the reference
+  adds one TP per *reference* edit with that key, typed with the reference types;
+* per sentence, every (hypothesis annotator, reference annotator) pair is tried in order of first
+  appearance in the block; the chosen pair maximizes the corpus F so far plus this sentence
+  (F rounded to 4 decimals, as ERRANT compares it), ties: more TP, fewer FP, fewer FN, first;
+* P = TP/(TP+FP) and 1 when FP = 0; R = TP/(TP+FN) and 1 when FN = 0; printed rounded to 4.
+
+:class:`EditComparison` holds these rules for one setting (mode, -single, -multi, -filt); the
+metrics over them (:class:`gecmetrics.metrics.edit_comparison.EditComparisonMetric`: ERRANT's
+``compare_m2``, ChERRANT's, ``errant`` on plain text) add the settings, the running-F choice
+and the result. ChERRANT's rules are :class:`gecmetrics.core.edits.cherrant.CherrantComparison`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Hashable, Iterable, Sequence
+
+import numpy as np
+
+from ...errors import InputError
+from .. import fscore
+from .blocks import DELETION, NOOP_TYPE as NOOP, Block, Edit, check_blocks
+
+MODES = ("dt", "ds", "cs", "cse")
+DETECTION_MODES = ("dt", "ds")
+MODE_TITLES = {
+    "dt": " Token-Based Detection ",
+    "ds": " Span-Based Detection ",
+    "cs": " Span-Based Correction ",
+    "cse": " Span-Based Correction + Classification ",
+}
+UNKNOWN_TYPE = "UNK"
+TP, FP, FN = 0, 1, 2
+
+EditKey = tuple
+EditTable = dict  # EditKey -> list of error types (one per edit line with that key)
+
+
+def errant_scores(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
+    """ERRANT's precision, recall and F-beta, unrounded (P or R is 1 when FP or FN is 0).
+    F is 0 when its denominator is: P = R = 0, or beta = 0 with R = 0 (where ERRANT divides
+    by zero; for beta > 0 this is ERRANT's own P + R = 0 guard)."""
+    return fscore.ERRANT.scores((tp, fp, fn), beta)
+
+
+def rounded_scores(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
+    """The scores as ERRANT prints and compares them: rounded to 4 decimals."""
+    precision, recall, f_score = errant_scores(tp, fp, fn, beta)
+    return round(precision, 4), round(recall, 4), round(f_score, 4)
+
+
+@dataclass
+class CategoryCounts:
+    """TP, FP, FN of one error type (or group of types)."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def scores(self, beta: float) -> tuple[float, float, float]:
+        return rounded_scores(self.tp, self.fp, self.fn, beta)
+
+
+@dataclass
+class SentenceComparison:
+    """One tried (hypothesis annotator, reference annotator) pair of one sentence (for -v)."""
+
+    hyp_annotator: int
+    ref_annotator: int
+    hyp_edits: list[tuple]
+    ref_edits: list[tuple]
+    counts: tuple[int, int, int]
+    global_counts: tuple[int, int, int]
+
+
+@dataclass
+class SentenceTrace:
+    """What ERRANT's verbose mode shows for one sentence."""
+
+    index: int
+    source: str
+    pairs: list[SentenceComparison]
+    chosen: tuple[int, int]
+    categories: dict[str, list[int]]
+
+
+@dataclass
+class ComparedSentence:
+    """One sentence's tables and its candidate pairs in trial order, with their counts."""
+
+    hyp_tables: dict[int, EditTable]
+    ref_tables: dict[int, EditTable]
+    pairs: list[tuple[int, int]]
+    counts: list[tuple[int, int, int]]
+    categories: list[dict[str, list[int]]]
+    source: str = ""
+
+
+class ErrantStatistics:
+    """Per-sentence statistics of an ERRANT-style comparison: ``rows`` (D, P, 5), the counts of
+    every (hypothesis annotator, reference annotator) pair in trial order, as the running-F
+    reducers read them (``numpy.asarray`` gives them), and ``details``, per sentence what the
+    corpus result shows beside the counts: each pair's error categories, and with ``verbose``
+    the edits and the source for ERRANT's trace. Chunks join by :meth:`joined`."""
+
+    def __init__(self, rows: np.ndarray, details: list[ComparedSentence]) -> None:
+        self.rows, self.details = rows, details
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.rows if dtype is None else self.rows.astype(dtype)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.rows.shape
+
+    @classmethod
+    def joined(cls, parts: Sequence["ErrantStatistics"], rows: np.ndarray) -> "ErrantStatistics":
+        return cls(rows, [detail for part in parts for detail in part.details])
+
+    @classmethod
+    def of(cls, sentences: list[ComparedSentence]) -> "ErrantStatistics":
+        """The statistics of compared sentences: their pairs' counts as candidate rows."""
+        return cls(fscore.candidates_from_lists([[(*c, pair_code(*p)) for p, c in zip(s.pairs, s.counts)]
+                                                 for s in sentences]), sentences)
+
+
+PAIR_BASE = 1 << 31
+"""Candidate ids of ERRANT statistics encode (hypothesis annotator, reference annotator)."""
+
+
+def pair_code(hyp_id: int, ref_id: int) -> int:
+    return hyp_id * PAIR_BASE + ref_id
+
+
+def pair_of(code: int) -> tuple[int, int]:
+    return divmod(int(code), PAIR_BASE)
+
+
+def choose_pairs(pair_counts: np.ndarray, candidate_order: Sequence[Sequence[int]], beta: float,
+                 start: tuple[int, int, int] = (0, 0, 0)) -> np.ndarray:
+    """ERRANT's greedy choice, sentence by sentence in the given order: the pair maximizing the
+    running corpus F (rounded to 4 decimals), ties by more TP, fewer FP, fewer FN, then first.
+    Returns the chosen pair index per sentence."""
+    pair_counts = np.asarray(pair_counts)
+    available = np.zeros(pair_counts.shape[:2], dtype=bool)
+    rank = np.full(pair_counts.shape[:2], pair_counts.shape[1], dtype=np.int64)
+    for d, order in enumerate(candidate_order):
+        available[d, list(order)] = True
+        rank[d, list(order)] = np.arange(len(order))
+    data = fscore.CandidateCounts(pair_counts, available, rank)
+    return fscore.RunningChoice(fscore.ERRANT, beta).corpus(data, start)[0]
+
+
+@dataclass(frozen=True)
+class EditComparison:
+    """ERRANT ``compare_m2``'s rules for one setting: ``mode`` 'cs' (span correction), 'cse'
+    (+ error type), 'ds' (span detection) or 'dt' (token detection); ``single`` / ``multi``
+    keep only single-token / multi-token edits; ``filter_types`` drops those error types."""
+
+    mode: str = "cs"
+    single: bool = False
+    multi: bool = False
+    filter_types: tuple[str, ...] = ()
+
+    label: ClassVar[str] = "ERRANT"
+    """The tool whose rules these are."""
+
+    def sharing_key(self) -> Hashable:
+        """What a reference's edit tables depend on (tables are made once per key)."""
+        return ("errant-reference", self.mode, self.single, self.multi, self.filter_types)
+
+    def edit_tables(self, block: Block) -> dict[int, EditTable]:
+        """Per annotator (in order of first appearance), its edit keys -> error types."""
+        edits = [(e.start, e.end, e.type, e.correction, e.annotator) for e in block.edits]
+        if not edits:
+            edits = [(-1, -1, NOOP, DELETION, 0)]
+        tables: dict[int, EditTable] = {}
+        for start, end, error_type, correction, annotator in edits:
+            table = tables.setdefault(annotator, {})
+            if self.dropped(start, end, error_type, correction):
+                continue
+            for key in self.keys(start, end, error_type, correction):
+                table.setdefault(key, []).append(error_type)
+        return tables
+
+    def dropped(self, start: int, end: int, error_type: str, correction: str) -> bool:
+        """Whether the settings leave an edit out: UNK outside detection, -single, -multi, -filt."""
+        if self.mode not in DETECTION_MODES and error_type == UNKNOWN_TYPE:
+            return True
+        n_correction_tokens = len(correction.split())
+        if self.single and (end - start >= 2 or n_correction_tokens >= 2):
+            return True
+        if self.multi and end - start < 2 and n_correction_tokens < 2:
+            return True
+        return error_type in self.filter_types
+
+    def keys(self, start: int, end: int, error_type: str, correction: str) -> list[EditKey]:
+        """The keys of one edit in this mode."""
+        mode = self.mode
+        if mode == "dt":
+            if start == -1:
+                return [(start, start)]
+            if start == end and start >= 0:
+                return [(start, start + 1)]
+            return [(token, token + 1) for token in range(start, end)]
+        if mode == "ds":
+            return [(start, end)]
+        if mode == "cse":
+            return [(start, end, error_type, correction)]
+        return [(start, end, correction)]
+
+    def marked_edits(self, hyp_block: Block, ref_block: Block, pair: tuple[int, int]
+                     ) -> tuple[list[tuple[Edit, str | None]], list[tuple[Edit, str | None]]]:
+        """Each edit of one (hypothesis annotator, reference annotator) ``pair`` of a sentence
+        with its outcome, by the keys :func:`compare_tables` counts: a hypothesis edit is
+        ``"TP"`` when one of its keys is in the reference's table, else ``"FP"``; a reference
+        edit ``"TP"`` when one of its keys is in the hypothesis's table, else ``"FN"``; None
+        for an edit the comparison leaves out (noop lines, UNK outside detection, -single /
+        -multi / -filt). Edits in file order, noop lines included (as None)."""
+        hyp_id, ref_id = pair
+        hyp_table = self.edit_tables(hyp_block).get(hyp_id, {})
+        ref_table = self.edit_tables(ref_block).get(ref_id, {})
+        return (self._marks(hyp_block.edits_of(hyp_id), ref_table, "TP", "FP"),
+                self._marks(ref_block.edits_of(ref_id), hyp_table, "TP", "FN"))
+
+    def _marks(self, edits: Sequence[Edit], other: EditTable, found: str, missing: str
+               ) -> list[tuple[Edit, str | None]]:
+        marked: list[tuple[Edit, str | None]] = []
+        for edit in edits:
+            keys = self._kept_keys(edit)
+            if not keys:
+                marked.append((edit, None))
+            else:
+                marked.append((edit, found if any(key in other for key in keys) else missing))
+        return marked
+
+    def _kept_keys(self, edit: Edit) -> list[EditKey]:
+        """The keys one edit line adds to its table (none when :meth:`edit_tables` drops it, or
+        for a noop line, which is never counted)."""
+        if edit.is_noop or edit.type == NOOP or self.dropped(edit.start, edit.end, edit.type, edit.correction):
+            return []
+        return self.keys(edit.start, edit.end, edit.type, edit.correction)
+
+    def reference_tables(self, blocks: Sequence[Block], name: str) -> "ReferenceTables":
+        """The edit tables of reference blocks, keeping their tokens and lines for the check
+        that a hypothesis annotates the same sentences."""
+        return ReferenceTables([self.edit_tables(block) for block in blocks], blocks, name)
+
+    def skipped(self, ref_tables: dict[int, EditTable]) -> bool:
+        """Whether a sentence counts nothing whatever the hypothesis (never, in ERRANT)."""
+        return False
+
+    def sentences(self, reference: list[dict[int, EditTable]], hyp_blocks: Sequence[Block], name: str,
+                  ref_name: str = "the reference") -> list[ComparedSentence]:
+        """Every sentence's (hypothesis annotator, reference annotator) pairs in trial order,
+        with their counts and categories; a skipped sentence has one pair counting nothing."""
+        hyp_blocks = check_blocks(hyp_blocks, name)
+        if len(hyp_blocks) != len(reference):
+            raise InputError(f"has {len(hyp_blocks)} sentences but {ref_name} has {len(reference)}", name)
+        if isinstance(reference, ReferenceTables):
+            reference.check(hyp_blocks, name)
+        sentences = []
+        for block, ref_tables in zip(hyp_blocks, reference):
+            hyp_tables = self.edit_tables(block)
+            pairs, counts, categories = [], [], []
+            for hyp_id, hyp_table in hyp_tables.items():
+                for ref_id, ref_table in ref_tables.items():
+                    tp, fp, fn, cats = compare_tables(hyp_table, ref_table)
+                    pairs.append((hyp_id, ref_id))
+                    counts.append((tp, fp, fn))
+                    categories.append(cats)
+            if self.skipped(ref_tables):
+                pairs, counts, categories = pairs[:1], [(0, 0, 0)], [{}]
+            sentences.append(ComparedSentence(hyp_tables, ref_tables, pairs, counts, categories, block.source))
+        return sentences
+
+
+def add_categories(categories: dict[str, CategoryCounts], sentences: Sequence[ComparedSentence],
+                   chosen: np.ndarray) -> None:
+    """Add the error categories of each sentence's chosen pair to ``categories``."""
+    for sentence, k in zip(sentences, chosen):
+        for error_type, (tp, fp, fn) in sentence.categories[int(k)].items():
+            total = categories.setdefault(error_type, CategoryCounts())
+            total.tp += tp
+            total.fp += fp
+            total.fn += fn
+
+
+def sentence_traces(sentences: Sequence[ComparedSentence], chosen: np.ndarray) -> list[SentenceTrace]:
+    """What ERRANT's verbose mode shows, sentence by sentence (the sentences keep their tables)."""
+    traces = []
+    total = np.zeros(3, dtype=np.int64)
+    for row, sentence in enumerate(sentences):
+        shown = []
+        for (hyp_id, ref_id), counts in zip(sentence.pairs, sentence.counts):
+            global_counts = tuple(int(x) for x in total + counts)
+            shown.append(SentenceComparison(hyp_id, ref_id, _shown_edits(sentence.hyp_tables[hyp_id]),
+                                            _shown_edits(sentence.ref_tables[ref_id]), counts, global_counts))
+        k = int(chosen[row])
+        traces.append(SentenceTrace(row, sentence.source, shown, sentence.pairs[k], sentence.categories[k]))
+        total += sentence.counts[k]
+    return traces
+
+
+class ReferenceTables(list):
+    """A reference's edit tables (one dict per sentence), with its sentences' tokens and lines:
+    hypothesis blocks are compared by position, so a hypothesis M2 of other sentences (or the
+    same ones in another order) would give numbers; :meth:`check` refuses it instead."""
+
+    def __init__(self, tables: Iterable[dict[int, EditTable]], blocks: Sequence[Block], name: str) -> None:
+        super().__init__(tables)
+        self.tokens = [block.source.split() for block in blocks]
+        self.lines = [block.line for block in blocks]
+        self.name = name
+
+    def check(self, hyp_blocks: Sequence[Block], hyp_name: str) -> None:
+        """The hypothesis blocks annotate the reference's sentences, in order: one InputError
+        naming the hypothesis file and the line of the first block that differs."""
+        for k, (block, tokens) in enumerate(zip(hyp_blocks, self.tokens)):
+            if block.source.split() != tokens:
+                line = f" (line {self.lines[k]})" if self.lines[k] else ""
+                raise InputError(f"this sentence differs from the reference's sentence at the same position in "
+                                 f"{self.name}{line}: both M2 files must annotate the same sentences in the same order",
+                                 hyp_name, block.line or None)
+
+    def __reduce__(self):
+        return (_reference_tables, (list(self), self.tokens, self.lines, self.name))
+
+
+def _reference_tables(tables: list, tokens: list, lines: list, name: str) -> ReferenceTables:
+    """ReferenceTables from its parts (unpickling)."""
+    made = ReferenceTables(tables, [], name)
+    made.tokens, made.lines = tokens, lines
+    return made
+
+
+def _shown_edits(table: EditTable) -> list[tuple]:
+    """Edits as ERRANT's verbose mode lists them: sorted keys plus their first type; the list is
+    shown empty when its first key is a -1 span (a noop), whatever follows."""
+    shown = [key + (table[key][0],) for key in sorted(table)]
+    if not shown or shown[0][0] == -1:
+        return []
+    return shown
+
+
+def compare_tables(hyp_table: EditTable, ref_table: EditTable) -> tuple[int, int, int, dict[str, list[int]]]:
+    """TP, FP, FN and per-type [TP, FP, FN] of one hypothesis annotator against one reference
+    annotator. Noop keys are neither FP nor FN; a matched key counts each reference edit."""
+    tp = fp = fn = 0
+    categories: dict[str, list[int]] = {}
+    for key, hyp_types in hyp_table.items():
+        if hyp_types[0] == NOOP:
+            continue
+        if key in ref_table:
+            for error_type in ref_table[key]:
+                tp += 1
+                categories.setdefault(error_type, [0, 0, 0])[TP] += 1
+        else:
+            for error_type in hyp_types:
+                fp += 1
+                categories.setdefault(error_type, [0, 0, 0])[FP] += 1
+    for key, ref_types in ref_table.items():
+        if ref_types[0] == NOOP:
+            continue
+        if key not in hyp_table:
+            for error_type in ref_types:
+                fn += 1
+                categories.setdefault(error_type, [0, 0, 0])[FN] += 1
+    return tp, fp, fn, categories
+
+
+def parse_filter_types(values: Iterable[str]) -> tuple[str, ...]:
+    """Error types given to -filt (space separated values may come in one argument)."""
+    return tuple(t for value in values for t in value.split())

@@ -1,0 +1,53 @@
+"""The edits MaxMatch (the NUS M2 scorer) chooses: per annotator, the system's edit sequence is
+the best path of the edit lattice (:mod:`.lattice`) against that annotator's gold edits, and the
+correct ones are those matching a gold edit in order. The M2 scorer
+(:class:`gecmetrics.metrics.m2.maxmatch.M2Scorer`) counts them; PT-M2 weighs them.
+"""
+from __future__ import annotations
+
+from .blocks import Block, Edit
+from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice, match_in_order
+
+
+def gold_edit(edit: Edit, tokens: list[str]) -> GoldEdit:
+    """An edit line as the official reads it: its span's tokens and its alternative corrections
+    (``||``-separated, each stripped; ``-NONE-`` is the empty correction)."""
+    return GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]),
+                    tuple(text.strip() for text in edit.alternatives))
+
+
+def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
+    """Gold edits of each annotator of a block (annotators in id order), as the official reads
+    them. An annotator with only a ``noop`` line has no edits; a block without edit lines has
+    annotator 0 with no edits."""
+    tokens = block.tokens
+    annotators: dict[int, list[GoldEdit]] = {annotator: [] for annotator in block.annotators() or [0]}
+    for edit in block.edits:
+        if not edit.is_noop:
+            annotators[edit.annotator].append(gold_edit(edit, tokens))
+    return annotators
+
+
+def equal_ignoring_whitespace_casing(a: str, b: str) -> bool:
+    """True when two texts differ only in spaces and letter case."""
+    return a.replace(" ", "").lower() == b.replace(" ", "").lower()
+
+
+def system_edits(source: str, hypothesis: str, gold: dict[int, list[GoldEdit]], max_unchanged_words: int = 2,
+                 ignore_whitespace_casing: bool = False, arc_budget: int = DEFAULT_ARC_BUDGET
+                 ) -> list[tuple[list[SystemEdit], list[SystemEdit]]]:
+    """Per annotator of ``gold`` (in its order): the system edits chosen against its gold edits
+    and the correct ones (``ignore_whitespace_casing``: system edits changing only spaces or
+    case dropped; ``max_unchanged_words``: the most unchanged tokens one edit may hold)."""
+    source_tokens, hypothesis_tokens = source.split(), hypothesis.split()
+    if source_tokens == hypothesis_tokens:
+        # the only minimum-cost alignment is the diagonal: no edit, whatever the gold
+        return [([], []) for _ in gold]
+    lattice = build_lattice(source_tokens, hypothesis_tokens, max_unchanged_words, arc_budget)
+    result = []
+    for edits in gold.values():
+        system = best_edit_sequence(lattice, edits)
+        if ignore_whitespace_casing:
+            system = [e for e in system if not equal_ignoring_whitespace_casing(e.original, e.correction)]
+        result.append((system, match_in_order(system, edits)))
+    return result

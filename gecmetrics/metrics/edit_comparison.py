@@ -1,0 +1,277 @@
+"""The base of the metrics that compare M2 edits as ERRANT's ``compare_m2`` does: ``errant-m2``
+(:class:`gecmetrics.metrics.m2.compare.ErrantCompare`), ChERRANT's ``cherrant-m2``
+(:class:`gecmetrics.metrics.m2.cherrant.CherrantCompare`) and ``errant`` on plain text
+(:class:`gecmetrics.metrics.errant.metric.ErrantText`). A metric base beside :mod:`.running_f`,
+not a family: the families derive from it without importing each other.
+
+The rules (edit keys per mode, filters, the pairs tried, ChERRANT's differences) are
+:mod:`gecmetrics.core.edits.compare`'s and :mod:`gecmetrics.core.edits.cherrant`'s; this module
+adds the settings, the running-F choice of a pair per sentence (:class:`~.running_f.RunningFMetric`
+with ERRANT's rule) and the result with its error categories.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+
+from ..core import fscore
+from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks
+from ..core.edits.cherrant import ANSWER_NUMBERS
+from ..core.edits.compare import (MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable, ErrantStatistics,
+                                  ReferenceTables, SentenceTrace, add_categories, pair_code, pair_of, sentence_traces)
+from ..errors import InputError
+from ..io.corpus import Corpus
+from ..kinds import M2
+from .results import CorpusSums
+from .running_f import CountsResult, RunningFMetric
+from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
+                       setting_label, when_set)
+
+
+@dataclass(repr=False)
+class ErrantResult(CountsResult):
+    """Corpus result of an ERRANT-style comparison.
+
+    Per sentence, every (hypothesis annotator, reference annotator) pair is a candidate, in
+    ERRANT's trial order: ``counts[d, p]`` = (TP, FP, FN), ``available[d, p]`` whether the
+    sentence has a p-th pair, ``candidates[d, p]`` the pair (:func:`pair_code`), ``chosen[d]``
+    the position of the pair kept (running-F choice). The same names as :class:`M2Result`.
+    ``pairs``, ``pair_counts``, ``pair_available``, ``candidate_order`` and ``chosen_pair``
+    give the same over the corpus's sorted list of pairs.
+    """
+
+    categories: dict[str, CategoryCounts] = field(default_factory=dict)
+    traces: list[SentenceTrace] = field(default_factory=list)
+
+    tp = property(lambda self: self.totals[0])
+    fp = property(lambda self: self.totals[1])
+    fn = property(lambda self: self.totals[2])
+    f_score = property(lambda self: self.f, doc="F-beta (the name ERRANT prints)")
+    beta = property(lambda self: self.settings["beta"])
+    mode = property(lambda self: self.settings["mode"])
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Every (hypothesis id, reference id) pair of the corpus, sorted."""
+        return [pair_of(code) for code in sorted(set(self.candidates[self.available].tolist()))]
+
+    def _pair_columns(self) -> np.ndarray:
+        index = {pair_code(*pair): k for k, pair in enumerate(self.pairs)}
+        return np.vectorize(lambda code: index.get(int(code), 0), otypes=[np.int64])(self.candidates) \
+            if self.candidates.size else np.zeros(self.candidates.shape, np.int64)
+
+    @property
+    def pair_counts(self) -> np.ndarray:
+        """(TP, FP, FN) per sentence and pair of :attr:`pairs`, shape (D, len(pairs), 3)."""
+        out = np.zeros((len(self.counts), len(self.pairs), 3), dtype=np.int64)
+        rows, columns = np.nonzero(self.available)
+        out[rows, self._pair_columns()[rows, columns]] = self.counts[rows, columns]
+        return out
+
+    @property
+    def pair_available(self) -> np.ndarray:
+        out = np.zeros((len(self.counts), len(self.pairs)), dtype=bool)
+        rows, columns = np.nonzero(self.available)
+        out[rows, self._pair_columns()[rows, columns]] = True
+        return out
+
+    @property
+    def candidate_order(self) -> list[list[int]]:
+        """Per sentence, its pairs (indices into :attr:`pairs`) in ERRANT's trial order."""
+        columns = self._pair_columns()
+        return [columns[d][self.available[d]].tolist() for d in range(len(self.counts))]
+
+    @property
+    def chosen_pair(self) -> np.ndarray:
+        """The pair (index into :attr:`pairs`) kept for each sentence."""
+        return self._pair_columns()[np.arange(len(self.chosen)), self.chosen] if len(self.chosen) \
+            else np.zeros(0, np.int64)
+
+    @property
+    def sentence_counts(self) -> np.ndarray:
+        """(TP, FP, FN) per sentence for the chosen pair, shape (D, 3)."""
+        return self.counts[np.arange(len(self.chosen)), self.chosen]
+
+    def rounded(self) -> tuple[float, float, float]:
+        """P, R, F as ERRANT prints them (4 decimals)."""
+        return round(self.precision, 4), round(self.recall, 4), round(self.f, 4)
+
+    def grouped_categories(self, level: int) -> dict[str, CategoryCounts]:
+        """ERRANT's -cat levels: 1 = first character of the type (ERRANT's operation tier,
+        e.g. 'R'), 2 = the type without its first two characters ('NOUN' of 'R:NOUN'), 3 = the
+        types as they are. UNK is never grouped. On non-ERRANT types (NUCLE 'ArtOrDet')
+        levels 1 and 2 give odd groups ('A', 'tOrDet'): kept to match ERRANT."""
+        if level not in (1, 2, 3):
+            raise InputError(f"category level must be 1, 2 or 3, not {level}")
+        if level == 3:
+            return dict(self.categories)
+        grouped: dict[str, CategoryCounts] = {}
+        for error_type, counts in self.categories.items():
+            if error_type == UNKNOWN_TYPE:
+                group = error_type
+            elif level == 1:
+                group = error_type[:1]
+            else:
+                group = error_type[2:]
+            total = grouped.setdefault(group, CategoryCounts())
+            total.tp += counts.tp
+            total.fp += counts.fp
+            total.fn += counts.fn
+        return grouped
+
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        return {"metric": getattr(self.signature, "name", "ERRANT"), "tp": self.tp, "fp": self.fp, "fn": self.fn,
+                "precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f_score,
+                "beta": self.beta,
+                "categories": {k: [v.tp, v.fp, v.fn] for k, v in sorted(self.categories.items())},
+                "settings": self.settings, "signature": self.signature}
+
+    def to_json(self) -> str:
+        """Scores, counts, categories, settings and signature as one JSON object."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+
+@dataclass(frozen=True)
+class ErrantSettings(Settings):
+    beta: float = setting(0.5, "beta of the F-score (>= 0; inf gives recall)", parse_beta, ("b",),
+                          flags=("-b", "--beta"), signature="beta")
+    mode: str = setting("cs", "dt, ds, cs or cse (token/span detection, span correction, + type)", choice(*MODES),
+                        signature="mode")
+    single: bool = setting(False, "only evaluate single token edits; i.e. 0:1, 1:0 or 1:1", parse_bool,
+                           flags=("-single",), signature="single", shown=flag)
+    multi: bool = setting(False, "only evaluate multi token edits; i.e. 2+:n or n:2+", parse_bool, flags=("-multi",),
+                          signature="multi", shown=flag)
+    filter_types: tuple[str, ...] = setting((), "do not evaluate these error types", parse_strings, ("filt",),
+                                            flags=("-filt",), signature="filt", shown=when_set)
+    sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
+                                     "best annotator", parse_bool, flags=("--sentence-average",))
+
+
+def _answer_number(name: str, value: Any) -> int | None:
+    number = optional_int(name, value)
+    if number is not None and number not in ANSWER_NUMBERS:
+        raise InputError(f"{setting_label(name)} must be 1, 2 or 3 (ChERRANT ignores every edit for other values), "
+                         f"got {value!r}")
+    return number
+
+
+def _reference_number(name: str, value: Any) -> int | None:
+    number = optional_int(name, value)
+    if number is not None and number < 1:
+        raise InputError(f"{setting_label(name)} must be a positive integer, got {value!r}")
+    return number
+
+
+@dataclass(frozen=True)
+class CherrantSettings(ErrantSettings):
+    max_answer_num: int | None = setting(None, "only annotators 0..K-1 (K = 1, 2, 3)", _answer_number,
+                                         signature="answers", shown=when_set)
+    reference_num: int | None = setting(None, "only sentences with exactly N reference annotators", _reference_number,
+                                        signature="refnum", shown=when_set)
+
+
+class EditComparisonMetric(RunningFMetric):
+    """ERRANT-style comparison of hypothesis M2 edits with the corpus's gold M2 edits under the
+    rules of :meth:`comparison` (ERRANT's here); ``verbose`` keeps the per-sentence traces."""
+
+    settings_class = ErrantSettings
+    positional = ("beta", "mode")
+    hypothesis_kind = M2
+    rule = fscore.ERRANT
+    label = "ERRANT"
+    result_class = ErrantResult
+    signature_order = ("mode", "beta")
+
+    def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.verbose = bool(verbose)
+        self._comparison: EditComparison | None = None  # made on first use (settings are frozen)
+
+    def comparison(self) -> EditComparison:
+        """The comparison rules of the settings (made once)."""
+        found = self.__dict__.get("_comparison")
+        if found is None:
+            found = self._comparison = self.make_comparison()
+        return found
+
+    def make_comparison(self) -> EditComparison:
+        """ERRANT's rules with the settings' mode and filters (a subclass may give others)."""
+        return comparison_from(self.settings, EditComparison)
+
+    def sharing_key(self) -> Hashable:
+        return self.comparison().sharing_key()
+
+    def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> list[dict[int, EditTable]]:
+        """The reference's edit tables, per sentence and annotator (with the sentences' tokens,
+        which every hypothesis must annotate too)."""
+        if corpus.gold is None:
+            raise InputError("ERRANT comparison needs reference M2 annotations")
+        return self.reference_tables(check_blocks(corpus.gold, corpus.name("gold")), corpus.name("gold"))
+
+    def reference_tables(self, blocks: Sequence[Block], name: str) -> ReferenceTables:
+        """The edit tables of reference blocks (:meth:`EditComparison.reference_tables`)."""
+        return self.comparison().reference_tables(blocks, name)
+
+    def edit_tables(self, block: Block) -> dict[int, EditTable]:
+        """Per annotator (in order of first appearance), its edit keys -> error types."""
+        return self.comparison().edit_tables(block)
+
+    def marked_edits(self, hyp_block: Block, ref_block: Block, pair: tuple[int, int]
+                     ) -> tuple[list[tuple[Edit, str | None]], list[tuple[Edit, str | None]]]:
+        """Each edit of one pair of a sentence with its outcome (:meth:`EditComparison.marked_edits`)."""
+        return self.comparison().marked_edits(hyp_block, ref_block, pair)
+
+    def statistics(self, prepared: list[dict[int, EditTable]], hypothesis: Sequence[Block],
+                   name: str | None = None) -> ErrantStatistics:
+        """Per sentence and annotator pair (trial order): (TP, FP, FN) as rows (D, P, 5), with
+        each pair's categories (and, with ``verbose``, what the trace shows)."""
+        sentences = self.comparison().sentences(prepared, hypothesis, blocks_name(hypothesis, name))
+        if not self.verbose:
+            for sentence in sentences:
+                sentence.hyp_tables = sentence.ref_tables = {}  # only the trace shows them
+        return ErrantStatistics.of(sentences)
+
+    def join_statistics(self, parts: Sequence[Any]) -> Any:
+        if parts and all(isinstance(part, ErrantStatistics) for part in parts):
+            return ErrantStatistics.joined(parts, super().join_statistics([part.rows for part in parts]))
+        return super().join_statistics(parts)
+
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
+        """The running-F metrics' details; with the statistics' details, the error categories
+        of the chosen pairs (and the traces, with ``verbose``)."""
+        categories: dict[str, CategoryCounts] = {}
+        traces: list[SentenceTrace] = []
+        if isinstance(statistics, ErrantStatistics):
+            add_categories(categories, statistics.details, sums[0].chosen)
+            if self.verbose:
+                traces = sentence_traces(statistics.details, sums[0].chosen)
+        return {**super().details(statistics, sums), "categories": categories, "traces": traces}
+
+    def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
+                hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
+        """Compare aligned hypothesis and reference blocks (one per sentence), with the error
+        categories of the chosen pairs (and the traces, with ``verbose``)."""
+        reference = self.reference_tables(check_blocks(ref_blocks, ref_name), ref_name)
+        sentences = self.comparison().sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
+        return self.score(ErrantStatistics.of(sentences))
+
+    def settings_dict(self) -> dict:
+        s = self.settings
+        return {"mode": s.mode, "beta": s.beta, "single": s.single, "multi": s.multi,
+                "filter_types": list(s.filter_types), "sentence_average": s.sentence_average}
+
+    def column_names(self) -> list[str]:
+        s = self.settings
+        tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
+        tokens += [word for word, on in (("single", s.single), ("multi", s.multi)) if on]
+        return [" ".join(tokens + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
+
+
+def comparison_from(settings: Settings, rules: type[EditComparison]) -> EditComparison:
+    """Comparison rules (``EditComparison`` or a subclass, such as ChERRANT's) with the metric
+    settings of the same names (``mode``, ``single`` ... ``max_answer_num``)."""
+    return rules(**{f.name: getattr(settings, f.name) for f in dataclasses.fields(rules)})
