@@ -33,9 +33,12 @@ from ...kinds import M2
 from ..base import Metric
 from ..results import Signature
 from ..settings import Settings, non_negative_int, parse_bool, parse_float, setting, setting_label, signature_value
+from ..capabilities import GoldEditWeights
+from .chunking import chunk_edits
 from .judging import ALL, FN, FP, TN, TP
-from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, judge, level_weights,
-                     read_gold, read_system, read_weight_file, scores_from_sums, sentence_difficulty, weight_table)
+from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, category_of, judge,
+                     level_weights, read_gold, read_system, read_weight_file, scores_from_sums, sentence_difficulty,
+                     weight_table)
 
 OUTCOMES = 5
 """Outcome rows of the statistics: TP, FP, FN, TN, ALL."""
@@ -170,6 +173,9 @@ class GoToScorer(Metric):
     scale = 1.0
     has_sentence_scores = True
     column_setting = "score"
+    weighs_gold_edits = True
+    candidate_refusal = ("its chunk weights come from the systems scored together, which a candidate sentence does "
+                         "not have")
 
     # ------------------------------------------------------------------ preparing
     def sharing_key(self) -> Hashable:
@@ -231,6 +237,28 @@ class GoToScorer(Metric):
         s = self.settings
         weights = level_weights(prepared.table.n_systems, s.a, s.b, s.c)
         return sentence_difficulty(prepared.gold, prepared.table, weights)
+
+    def gold_edit_weights(self, corpus: Corpus, levels: Sequence[int] = (1, 2, 3)) -> GoldEditWeights | None:
+        """:meth:`difficulty` per edit of every gold block (None for the edits that are not
+        annotator ``ref_id``'s chunk edits), per sentence, and per ``-cat`` level the mean,
+        sample standard deviation and number of each type group's weights; None when annotator
+        ``ref_id`` has no edit."""
+        ref_id = self.settings.ref_id
+        if not any(edit.annotator == ref_id and not edit.is_noop for block in corpus.gold for edit in block.edits):
+            return None
+        difficulty = self.difficulty(corpus)
+        weights = iter(difficulty.edit.tolist())
+        per_block, typed = [], []
+        for block in corpus.gold:
+            weighted = {}
+            for edit in chunk_edits(block.edits_of(ref_id)):
+                weighted[id(edit)] = next(weights)
+                typed.append((edit.type, weighted[id(edit)]))
+            per_block.append([weighted.get(id(edit)) for edit in block.edits])
+        weights_field = dict(self.signature_fields(None)[1])["weights"]
+        categories = {level: _category_weights(typed, level) for level in levels}
+        return GoldEditWeights(per_block, difficulty.sentence, categories,
+                               f"{self.label}|ref_id:{ref_id}|weights:{weights_field}")
 
     # ------------------------------------------------------------------ rows and scores
     def statistics(self, prepared: GoToPrepared, hypothesis: Sequence[Any], name: str = "hypothesis") -> np.ndarray:
@@ -337,6 +365,16 @@ class GoToScorer(Metric):
     def column_signature(self, part: int, references: int | None) -> Signature:
         """The signature of one score's column."""
         return Signature(*self.signature_fields(references, [self.settings.score[part]]))
+
+
+def _category_weights(typed: Sequence[tuple[str, float]], level: int) -> dict[str, tuple[float, float, int]]:
+    """Per type group (:func:`~.scorer.category_of` at ``level``): the mean, sample standard
+    deviation (0 for one edit) and number of the weights of its edits, groups sorted by name."""
+    groups: dict[str, list[float]] = {}
+    for error_type, weight in typed:
+        groups.setdefault(category_of(error_type, level), []).append(weight)
+    return {name: (float(np.mean(values)), float(np.std(values, ddof=1)) if len(values) > 1 else 0.0, len(values))
+            for name, values in sorted(groups.items())}
 
 
 def _ratio(numerator: Any, denominator: Any) -> np.ndarray:

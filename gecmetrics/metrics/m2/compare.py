@@ -27,6 +27,7 @@ import numpy as np
 from ...io.corpus import Corpus
 from ...errors import InputError
 from ...kinds import M2
+from ..capabilities import EditMarks, SentenceMarks
 from ..results import Result
 from ..settings import Settings, choice, parse_beta, parse_bool, parse_strings, setting
 from ...core import fscore
@@ -292,6 +293,7 @@ class ErrantCompare(RunningFMetric):
     rule = fscore.ERRANT
     label = "ERRANT"
     result_class = ErrantResult
+    marks_edits = True
 
     def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -349,6 +351,28 @@ class ErrantCompare(RunningFMetric):
         ref_table = self.edit_tables(ref_block).get(ref_id, {})
         return (self._marks(hyp_block.edits_of(hyp_id), ref_table, "TP", "FP"),
                 self._marks(ref_block.edits_of(ref_id), hyp_table, "TP", "FN"))
+
+    def edit_marks(self, result: ErrantResult, hypothesis: Sequence[Block], gold: Sequence[Block],
+                   levels: Sequence[int] = (1, 2, 3)) -> EditMarks:
+        """Per sentence, the system's edits marked (:meth:`marked_edits`) against the pair the
+        running-F choice of ``result`` kept; per ``-cat`` level, each type group's counts and
+        unrounded P, R, F."""
+        sentences = [self._sentence_marks(result, d, block, ref_block)
+                     for d, (block, ref_block) in enumerate(zip(hypothesis, gold))]
+        beta = self.settings.beta
+        categories = {level: {error_type: (c.tp, c.fp, c.fn, *(float(x) for x in errant_scores(c.tp, c.fp, c.fn, beta)))
+                              for error_type, c in sorted(result.grouped_categories(level).items())}
+                      for level in levels}
+        return EditMarks(sentences, categories, beta)
+
+    def _sentence_marks(self, result: ErrantResult, d: int, block: Block, ref_block: Block) -> SentenceMarks:
+        code = result.candidates[d, result.chosen[d]] if result.candidates.size else 0
+        hyp_id, ref_id = pair_of(int(code))
+        hyp_marks, ref_marks = self.marked_edits(block, ref_block, (hyp_id, ref_id))
+        positions = {id(edit): p for p, edit in enumerate(e for e in ref_block.edits if not e.is_noop)}
+        return SentenceMarks([(edit, mark) for edit, mark in hyp_marks if not edit.is_noop], ref_id,
+                             [positions[id(edit)] for edit, mark in ref_marks if mark == "TP"],
+                             [positions[id(edit)] for edit, mark in ref_marks if mark == "FN"])
 
     def _marks(self, edits: Sequence[Edit], other: EditTable, found: str, missing: str
                ) -> list[tuple[Edit, str | None]]:
