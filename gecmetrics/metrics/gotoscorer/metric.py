@@ -4,7 +4,7 @@ Hypotheses are ERRANT M2 (one system each: annotator 0 of its blocks; ``compare 
 gives text hypotheses theirs), the reference is one annotator (``ref_id``) of the gold M2.
 ``prepare(corpus)`` judges every hypothesis of the corpus at once and takes each gold chunk's
 level (how many of the N systems got it right) from them, or from a weight file (``weights=
-FILE``, the original's ``-w_file``). A chunk's level depends only on its own sentence, so a corpus
+FILE``, the original's ``-w_file``, read with the setting by :mod:`gecmetrics.io.gts_weights`). A chunk's level depends only on its own sentence, so a corpus
 prepared in chunks of sentences (the engine's ``chunk_lines``, ``-p``) gets the same rows as the
 whole corpus at once.
 
@@ -19,9 +19,6 @@ judging); the result carries every number (P, R, F, F0.5, accuracy, weighted TP/
 """
 from __future__ import annotations
 
-import hashlib
-import os
-import threading
 from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
@@ -29,6 +26,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...io.corpus import Corpus
+from ...io.gts_weights import SYSTEMS, weights_setting
 from ...kinds import M2
 from ..base import Metric
 from ..results import Signature
@@ -37,8 +35,7 @@ from ..capabilities import GoldEditWeights
 from .chunking import chunk_edits
 from .judging import ALL, FN, FP, TN, TP
 from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, category_of, judge,
-                     level_weights, read_gold, read_system, read_weight_file, scores_from_sums, sentence_difficulty,
-                     weight_table)
+                     level_weights, read_gold, read_system, scores_from_sums, sentence_difficulty, weight_table)
 
 OUTCOMES = 5
 """Outcome rows of the statistics: TP, FP, FN, TN, ALL."""
@@ -46,8 +43,6 @@ OUTCOMES = 5
 SCORES = {"f05": "F0.5", "f": "F", "p": "P", "r": "R", "acc": "Acc"}
 """The numbers a column can show (setting ``score``) and their headers (the original's)."""
 _SCORE_ALIASES = {"f0.5": "f05", "f1": "f", "precision": "p", "recall": "r", "accuracy": "acc"}
-SYSTEMS = "systems"
-"""``weights=systems``: the levels come from the corpus's own hypotheses."""
 
 
 # ----------------------------------------------------------------------------- settings
@@ -73,21 +68,6 @@ def parse_scores(name: str, value: Any) -> tuple[str, ...]:
 parse_scores.takes_several = True  # type: ignore[attr-defined]  # '/' separates its values (registry)
 
 
-def parse_weights(name: str, value: Any) -> str:
-    """``systems`` (the corpus's hypotheses) or the path of a weight file (checked to exist)."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", SYSTEMS)):
-        return SYSTEMS
-    if not isinstance(value, (str, os.PathLike)):
-        raise InputError(f"{setting_label(name)} must be 'systems' or a weight file, got {value!r}")
-    path = os.fspath(value).strip()
-    if not os.path.isfile(path):
-        raise InputError(f"{setting_label(name)}: no weight file {path!r} (or 'systems': weights from the hypotheses)")
-    return path
-
-
-parse_weights.reads_paths = True  # type: ignore[attr-defined]  # '/' is part of a path (registry)
-
-
 def finite(name: str, value: Any) -> float:
     number = parse_float(name, value)
     if not np.isfinite(number):
@@ -100,7 +80,7 @@ class GoToScorerSettings(Settings):
     score: tuple[str, ...] = setting(("f05",), "GoToScorer: the number(s) shown, one column each: f05, f, p, r, acc",
                                      parse_scores, signature="score")
     weights: str = setting(SYSTEMS, "GoToScorer: chunk levels from the hypotheses scored ('systems') or from a "
-                                    "weight file (the original's -w_file)", parse_weights, ("w_file",),
+                                    "weight file (the original's -w_file)", weights_setting, ("w_file",),
                            signature="weights")
     a: float = setting(1.0, "GoToScorer: weight a - (n + b) / (N + c), parameter a", finite, signature="a")
     b: float = setting(0.0, "GoToScorer: weight parameter b", finite, signature="b")
@@ -109,40 +89,6 @@ class GoToScorerSettings(Settings):
                               signature="no_weight")
     ref_id: int = setting(0, "GoToScorer: the annotator of the gold M2 that is the reference", non_negative_int,
                           signature="ref_id")
-
-
-# ----------------------------------------------------------------------------- weight files
-
-
-_WEIGHT_FILES: dict[tuple[str, int, int], tuple[WeightTable, str]] = {}
-_WEIGHT_LOCK = threading.Lock()
-
-
-def weight_file(path: str) -> tuple[WeightTable, str]:
-    """The weight table of a file and its SHA-256, read once per process (and again when the
-    file changes)."""
-    try:
-        stat = os.stat(path)
-    except OSError as err:
-        raise InputError(f"cannot read the weight file: {err.strerror}", path) from None
-    key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
-    with _WEIGHT_LOCK:
-        found = _WEIGHT_FILES.get(key)
-        if found is None:
-            table = read_weight_file(path)
-            with open(path, "rb") as handle:
-                digest = hashlib.sha256(handle.read()).hexdigest()
-            found = _WEIGHT_FILES[key] = (table, digest)
-    return found
-
-
-def table_part(table: WeightTable, start: int, end: int, name: str) -> WeightTable:
-    """Sentences ``start:end`` of a weight table."""
-    sentences = len(table.offsets) - 1
-    if end > sentences:
-        raise InputError(f"has {sentences} sentence lines but the corpus has more sentences (at least {end})", name)
-    bounds = table.offsets[start:end + 1]
-    return WeightTable(table.n_systems, table.correct[bounds[0]:bounds[-1]], bounds - bounds[0], name)
 
 
 # ----------------------------------------------------------------------------- the metric
@@ -203,8 +149,7 @@ class GoToScorer(Metric):
         if self.settings.weights == SYSTEMS:
             table = weight_table(judgments)
         else:
-            whole, _ = weight_file(self.settings.weights)
-            table = table_part(whole, corpus.offset, corpus.offset + corpus.size, self.settings.weights)
+            table = self.settings.weights.table.part(corpus.offset, corpus.offset + corpus.size)
             self._check_weights(table, gold, corpus.offset)
         return GoToPrepared(gold, judgments, table, hypotheses, gold_name)
 
@@ -321,7 +266,7 @@ class GoToScorer(Metric):
 
     def result(self, values: list[float], statistics: Any, sums: list[Any]):
         if self.settings.weights != SYSTEMS:
-            table, _ = weight_file(self.settings.weights)
+            table = self.settings.weights.table
             if len(table.offsets) - 1 != len(statistics):
                 raise InputError(f"has {len(table.offsets) - 1} sentence lines but the corpus has "
                                  f"{len(statistics)} sentences", self.settings.weights)
@@ -358,7 +303,7 @@ class GoToScorer(Metric):
             if key == "score" and scores is not None:
                 value = signature_value(tuple(scores))
             if key == "weights" and self.settings.weights != SYSTEMS:
-                value = "file-" + weight_file(self.settings.weights)[1][:12]
+                value = "file-" + self.settings.weights.digest[:12]
             fields.append((key, value))
         return self.label, fields
 
