@@ -34,8 +34,9 @@ from ..settings import Settings, non_negative_int, parse_bool, parse_float, sett
 from ..capabilities import GoldEditWeights
 from .chunking import chunk_edits
 from .judging import ALL, FN, FP, TN, TP
-from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, category_of, judge,
-                     level_weights, read_gold, read_system, scores_from_sums, sentence_difficulty, weight_table)
+from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, category_of,
+                     check_chunk_counts, judge, level_weights, read_gold, read_system, scores_from_sums,
+                     sentence_difficulty, weight_table)
 
 OUTCOMES = 5
 """Outcome rows of the statistics: TP, FP, FN, TN, ALL."""
@@ -150,7 +151,7 @@ class GoToScorer(Metric):
             table = weight_table(judgments)
         else:
             table = self.settings.weights.table.part(corpus.offset, corpus.offset + corpus.size)
-            self._check_weights(table, gold, corpus.offset)
+            check_chunk_counts(table, gold, corpus.offset)
         return GoToPrepared(gold, judgments, table, hypotheses, gold_name)
 
     def _system(self, blocks: Sequence[Any], gold: GoldChunks, name: str) -> SystemEdits:
@@ -161,17 +162,6 @@ class GoToScorer(Metric):
                                  "score files of several systems with gecmetric gotoscorer", name,
                                  getattr(block, "line", 0) or None)
         return read_system(blocks, gold, 0, name)
-
-    @staticmethod
-    def _check_weights(table: WeightTable, gold: GoldChunks, offset: int) -> None:
-        """The weight file's lines must fit the reference's chunks (line numbers of the whole file)."""
-        counts, expected = np.diff(table.offsets), gold.chunk_counts
-        differing = np.flatnonzero(counts != expected)
-        if len(differing):
-            k = int(differing[0])
-            raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but the reference {gold.name} "
-                             f"makes {expected[k]} chunks of it (weights made with another reference or ref_id?)",
-                             table.name, offset + k + 2)
 
     def difficulty(self, corpus: Corpus) -> SentenceDifficulty:
         """How hard the reference's gold edits are, judged as :meth:`prepare` judges them (the

@@ -287,13 +287,19 @@ def check_table(table: WeightTable, gold: GoldChunks) -> None:
                          f"{len(gold)} sentences", table.name)
     if len(table.correct) and (int(table.correct.min()) < 0 or int(table.correct.max()) > table.n_systems):
         raise InputError(f"has counts outside 0..{table.n_systems} (the number of systems)", table.name)
+    check_chunk_counts(table, gold)
+
+
+def check_chunk_counts(table: WeightTable, gold: GoldChunks, offset: int = 0) -> None:
+    """Each line of a weight table has one count per gold chunk of its sentence; ``offset``: the
+    table is the part of a file from sentence ``offset`` on (messages give the file's lines)."""
     counts, expected = np.diff(table.offsets), gold.chunk_counts
     differing = np.flatnonzero(counts != expected)
     if len(differing):
         k = int(differing[0])
-        raise InputError(f"has {counts[k]} counts for sentence {k + 1} but the reference {gold.name} makes "
+        raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but the reference {gold.name} makes "
                          f"{expected[k]} chunks of it (weights made with another reference or ref_id?)",
-                         table.name, k + 2)
+                         table.name, offset + k + 2)
 
 
 def weight_table(judgments: Judgments) -> WeightTable:
