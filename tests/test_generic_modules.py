@@ -234,3 +234,48 @@ def test_the_check_finds_what_it_looks_for():
     assert sorted(found) == sorted(["import gecmetrics.metrics.gotoscorer.metric", "class GoToScorer",
                                     "class GoToScorer", "string 'm2'", "string naming GoToScorer",
                                     "string 'gleu,green:beta=0.5/1/2'", "class RunningFMetric"])
+
+
+# ---------------------------------------------------------------- what the metrics declare
+
+
+def test_the_metrics_declare_what_generic_code_asks():
+    from gecmetrics.metrics.base import Metric
+    from gecmetrics.metrics.registry import get_metric
+
+    assert (Metric.independent_sentences, Metric.candidate_refusal, Metric.marks_edits,
+            Metric.weighs_gold_edits) == (True, None, False, False)
+    assert get_metric("m2").independent_sentences is False  # the running-F choice
+    assert get_metric("sentm2").independent_sentences and get_metric("senterrant").independent_sentences
+    assert get_metric("gotoscorer").candidate_refusal and get_metric("gotoscorer").weighs_gold_edits
+    assert get_metric("senterrant").marks_edits and not get_metric("gleu").marks_edits
+
+
+def test_default_metrics_are_one_list():
+    from gecmetrics.metrics.registry import (COMPARE, REPORT, default_metric_texts, default_metrics, gold_metrics)
+    from gecmetrics.output.report import DEFAULT_METRICS as REPORT_TEXTS
+    from gecmetrics.run.compare import DEFAULT_METRICS as COMPARE_TEXTS
+
+    assert COMPARE_TEXTS == REPORT_TEXTS == default_metric_texts(COMPARE) == ("gleu", "green:beta=0.5/1/2")
+    assert [m.display_name for m in default_metrics(COMPARE, gold_m2=True)] == ["gleu", "green", "m2"]
+    assert [m.display_name for m in default_metrics(REPORT)] == ["gleu", "green", "gotoscorer", "errant-m2"]
+    assert [m.display_name for m in gold_metrics()] == ["m2"]
+
+
+def test_a_metric_that_cannot_score_candidates_is_refused_by_what_it_declares():
+    """A plugin's refusal reaches the user as the built-in one does (no class is named)."""
+    import pytest
+
+    from gecmetrics.errors import InputError
+    from gecmetrics.io.corpus import Corpus
+    from gecmetrics.metrics.green.green import GREEN
+    from gecmetrics.output.report import attribute_systems
+
+    class Pooled(GREEN):
+        label = "Pooled"
+        candidate_refusal = "its n-gram counts are pooled over the systems"
+
+    corpus = Corpus(["a b"], [["a c"]], {"A": ["a c"]})
+    with pytest.raises(InputError, match="Pooled cannot attribute edits: its n-gram counts are pooled over the "
+                                         "systems; choose another metric"):
+        attribute_systems(corpus, Pooled(), {"A": [[(1, 2, "c")]]})
