@@ -78,13 +78,8 @@ IO_READERS = ("read_", "iter_", "open_", "write_", "load_", "atomic_output")
 """Functions of :mod:`gecmetrics.io` whose names start so read or write files (``read_m2(path)``,
 ``read_lines``, ``iter_m2_blocks``, ``atomic_output`` ...)."""
 
-FILE_ALLOWED = {
-    # ERRANT's and ChERRANT's M2 comparisons still read files (compare_m2_files,
-    # read_cherrant_m2) until stream `layers` has moved their comparison machinery; then these
-    # move to gecmetrics/run/m2_files.py with cleme_files.
-    ("metrics/m2/cherrant.py", "read_m2"),
-    ("metrics/m2/compare.py", "read_m2"),
-}
+FILE_ALLOWED: set[tuple[str, str]] = set()
+"""(module, call) pairs allowed to touch files; none is left."""
 
 
 def file_calls(path: Path, text: str | None = None) -> list[str]:

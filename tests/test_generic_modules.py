@@ -14,7 +14,8 @@ not a metric's own: ``core/``, ``io/``, ``stats/``, ``run/``, ``meta/``, ``outpu
 
 * the modules that are a metric's own front end (:data:`METRIC_COMMANDS`): a CLI command named
   after its metric, with the original tool's flags, and ``run/m2_files.py``'s one-call scoring of
-  M2 files named after their metric (``cleme_files``), which default to that metric;
+  M2 files named after their metric (``cleme_files``, ``compare_m2_files`` ...), which default
+  to that metric;
 * ``cli/__init__.py``'s command table (:data:`COMMAND_TABLE`): it maps command names, which are
   metric names for the metrics' own commands, to those modules (routing, no decision about a
   metric);
@@ -51,7 +52,7 @@ METRIC_COMMANDS = {
     "cli/errant.py", "cli/errant_options.py",
     "cli/gleu.py", "cli/gotoscorer.py", "cli/green.py", "cli/llm.py",
     "cli/m2.py", "cli/m2_score.py", "cli/pt.py",
-    "run/m2_files.py",          # cleme_files(...): the originals' scripts as one call
+    "run/m2_files.py",          # cleme_files, compare_m2_files ...: the originals' scripts as one call
 }
 COMMAND_TABLE = {"cli/__init__.py"}
 PROTOCOL_MODULES = {"base", "settings", "results", "registry", "capabilities"}

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ...errors import InputError
-from ...io.m2 import Block, check_blocks, read_m2
+from ...io.m2 import Block, check_blocks
 from ..settings import optional_int, setting, setting_label
 from .compare import ErrantCompare, ErrantResult, ErrantSettings, _Sentence
 
@@ -114,20 +114,6 @@ class CherrantCompare(ErrantCompare):
         if s.reference_num is not None:
             fields.append(("refnum", str(s.reference_num)))
         return name, fields
-
-
-def read_cherrant_m2(path: str) -> list[Block]:
-    """An M2 file as ChERRANT writes it (``T`` lines skipped)."""
-    return read_m2(path, target_lines=True)
-
-
-def compare_cherrant_files(hyp_path: str, ref_path: str, comparer: CherrantCompare | None = None,
-                           start: int | None = None, end: int | None = None) -> ErrantResult:
-    """Read two ChERRANT M2 files and compare them; ``start`` and ``end`` (both or neither, as
-    in ChERRANT) select the blocks [start:end] of both."""
-    comparer = comparer or CherrantCompare()
-    hyp_blocks, ref_blocks = read_cherrant_m2(hyp_path), read_cherrant_m2(ref_path)
-    return compare_cherrant_blocks(hyp_blocks, ref_blocks, comparer, start, end, hyp_path, ref_path)
 
 
 def compare_cherrant_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],

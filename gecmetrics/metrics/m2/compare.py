@@ -32,7 +32,7 @@ from ..results import Result
 from ..settings import Settings, choice, parse_beta, parse_bool, parse_strings, setting
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
-from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, Edit, blocks_name, check_blocks, read_m2
+from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, Edit, blocks_name, check_blocks
 
 MODES = ("dt", "ds", "cs", "cse")
 MODE_TITLES = {
@@ -585,12 +585,6 @@ def compare_tables(hyp_table: EditTable, ref_table: EditTable) -> tuple[int, int
                 fn += 1
                 categories.setdefault(error_type, [0, 0, 0])[FN] += 1
     return tp, fp, fn, categories
-
-
-def compare_m2_files(hyp_path: str, ref_path: str, comparer: ErrantCompare | None = None) -> ErrantResult:
-    """Read two M2 files and compare them (a convenience for the CLI and scripts)."""
-    comparer = comparer or ErrantCompare()
-    return comparer.compare(read_m2(hyp_path), read_m2(ref_path), hyp_path, ref_path)
 
 
 def parse_filter_types(values: Iterable[str]) -> tuple[str, ...]:
