@@ -67,13 +67,15 @@ def test_the_long_functions_allowed_are_still_long():
 
 # ---------------------------------------------------------------------------- file access
 
-FILE_METHODS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "iterdir", "rglob", "tofile"}
-"""Methods that open, read, write or list files, on any object: ``open(...)`` itself,
-``Path.read_text``, ``gzip.open`` ..."""
-MODULE_FILE_CALLS = {"listdir", "scandir", "walk", "fdopen", "glob", "load", "save", "loadtxt", "savetxt",
+FILE_METHODS = {"read_text", "read_bytes", "write_text", "write_bytes", "iterdir", "rglob", "tofile"}
+"""Methods that read, write or list files, on any object (``Path.read_text`` ...); ``open(...)``
+itself, and ``open`` of a ``Path(...)``."""
+MODULE_FILE_CALLS = {"open", "listdir", "scandir", "walk", "fdopen", "glob", "load", "save", "loadtxt", "savetxt",
                      "fromfile"}
-FILE_MODULES = {"os", "glob", "np", "numpy", "torch", "pickle", "json", "shutil"}
-"""``os.listdir``, ``np.load``, ``pickle.load`` ...: these names called on these modules."""
+FILE_MODULES = {"os", "io", "gzip", "bz2", "lzma", "codecs", "tarfile", "zipfile", "glob", "np", "numpy", "torch",
+                "pickle", "json", "shutil"}
+"""``os.listdir``, ``gzip.open``, ``np.load``, ``pickle.load`` ...: these names called on these
+modules (an HTTP opener's ``open`` is no file)."""
 IO_READERS = ("read_", "iter_", "open_", "write_", "load_", "atomic_output")
 """Functions of :mod:`gecmetrics.io` whose names start so read or write files (``read_m2(path)``,
 ``read_lines``, ``iter_m2_blocks``, ``atomic_output`` ...)."""
@@ -97,10 +99,11 @@ def file_calls(path: Path, text: str | None = None) -> list[str]:
         function = node.func
         name = function.id if isinstance(function, ast.Name) else function.attr \
             if isinstance(function, ast.Attribute) else None
-        on_module = isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name) \
-            and function.value.id in FILE_MODULES
-        if name in FILE_METHODS and (isinstance(function, ast.Attribute) or name == "open") \
-                or name in MODULE_FILE_CALLS and on_module:
+        receiver = function.value if isinstance(function, ast.Attribute) else None
+        on_module = isinstance(receiver, ast.Name) and receiver.id in FILE_MODULES
+        on_path = isinstance(receiver, ast.Call) and getattr(receiver.func, "id", None) in ("Path", "PurePath")
+        if isinstance(function, ast.Name) and name == "open" or receiver is not None and name in FILE_METHODS \
+                or name in MODULE_FILE_CALLS and on_module or name == "open" and on_path:
             found.append(name)
         elif name in readers:
             found.append(name)
@@ -118,9 +121,10 @@ def test_the_file_check_finds_what_it_looks_for():
             "from pathlib import Path\n"
             "from ...io.m2 import read_m2, check_blocks\n"
             "from ...io.atomic import atomic_output\n"
-            "def f(path, grammar):\n"
-            "    check_blocks([], 'x'), grammar.walk(0, 'x')\n"
-            "    with open(path) as handle, atomic_output(path) as out:\n"
-            "        return read_m2(path), Path(path).read_text(), np.load(path), handle.read()\n")
-    assert sorted(file_calls(PACKAGE / "metrics" / "m2" / "probe.py", text)) == ["atomic_output", "load", "open",
-                                                                                    "read_m2", "read_text"]
+            "import gzip\n"
+            "def f(path, grammar, opener):\n"
+            "    check_blocks([], 'x'), grammar.walk(0, 'x'), opener.open('http://x')\n"
+            "    with open(path) as handle, atomic_output(path) as out, Path(path).open() as again:\n"
+            "        return read_m2(path), Path(path).read_text(), np.load(path), handle.read(), gzip.open(path)\n")
+    assert sorted(file_calls(PACKAGE / "metrics" / "m2" / "probe.py", text)) == [
+        "atomic_output", "load", "open", "open", "open", "read_m2", "read_text"]

@@ -33,8 +33,9 @@ from ...errors import InputError
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric
-from ..settings import (Settings, choice, non_negative_int, optional_int, parse_float, positive_int, setting,
-                        setting_label, signature_value)
+from ..results import CorpusSums
+from ..settings import (Settings, choice, non_negative_int, optional_int, parse_finite_non_negative, parse_float,
+                        positive_int, setting, setting_label, signature_value)
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
 from .prompts import CRITERIA, GROUPINGS, edits_from_blocks
@@ -44,7 +45,7 @@ DEFAULT_MODEL = "openai:gpt-4o-mini-2024-07-18"
 DTYPES = ("auto", "float32", "float16", "bfloat16")
 STRUCTURED = ("json_schema", "json_object", "none")
 """backends.http.STRUCTURED, without importing the HTTP client to read settings."""
-HTTP_ONLY = ("base_url", "structured", "temperature", "concurrency", "requests_per_minute")
+HTTP_ONLY = ("base_url", "structured", "temperature", "concurrency", "requests_per_minute", "max_retry_after")
 LOCAL_ONLY = ("device", "dtype", "batch_size")
 SCORED, UNSCORED = 1, 2
 """Columns of a statistics row after the score: 1 if the sentence has a score, 1 if not."""
@@ -114,6 +115,8 @@ class LLMSettings(Settings):
                                         _optional_float)
     concurrency: int = setting(4, "LLM judge (HTTP): requests in flight", positive_int)
     requests_per_minute: float | None = setting(None, "LLM judge (HTTP): rate limit", _optional_float, ("rpm",))
+    max_retry_after: float = setting(120.0, "LLM judge (HTTP): the longest Retry-After wait honoured, in seconds "
+                                            "(a server asking for longer stops the run)", parse_finite_non_negative)
     device: str = setting("cpu", "LLM judge (local model): cpu, cuda, cuda:1, mps", _text)
     dtype: str = setting("auto", "LLM judge (local model): auto, float32, float16 or bfloat16", choice(*DTYPES))
     batch_size: int = setting(8, "LLM judge (local model): prompts decoded together", positive_int)
@@ -155,7 +158,8 @@ class LLMSettings(Settings):
         if self.is_local:
             return {"device": self.device, "dtype": self.dtype, "batch_size": self.batch_size}
         options: dict[str, Any] = {"structured": self.structured, "concurrency": self.concurrency,
-                                   "requests_per_minute": self.requests_per_minute}
+                                   "requests_per_minute": self.requests_per_minute,
+                                   "max_retry_after": self.max_retry_after}
         if self.base_url is not None:
             options["base_url"] = self.base_url
         if self.temperature is not None:
@@ -167,8 +171,8 @@ class LLMSettings(Settings):
 class LLMESettings(LLMSettings):
     """LLM-E's settings: the judge's, and the spaCy model of the ERRANT annotator."""
 
-    spacy_model: str = setting("en_core_web_sm", "LLM-E: the spaCy model of the ERRANT annotator (name or path)",
-                               _text, ("spacy",))
+    spacy_model: str | None = setting(None, "LLM-E: the spaCy model of the ERRANT annotator, name or path (default: "
+                                            "$GECMETRICS_SPACY_MODEL, else en_core_web_sm)", _optional_text, ("spacy",))
 
     variant = "llm-e"
 
@@ -316,24 +320,26 @@ class LLMJudgeMetric(Metric):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(count > 0, sums[..., 0] / np.where(count > 0, count, 1), np.nan)
 
-    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """How many sentences have a score and how many have none."""
-        total = np.asarray(sums[0])
+        total = np.asarray(sums[0].total)
         return {"scored": int(total[SCORED]), "unscored": int(total[UNSCORED])}
 
     # ------------------------------------------------------------------ description
     def sharing_key(self) -> Hashable:
         return (type(self), self.settings)
 
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         s = self.settings
         tokens = [s.criterion] if s.criterion else []
         tokens += ["gec-metrics-groups"] if s.grouping != "all" else []
-        return [" ".join([self.label, *tokens])]
+        return [" ".join(tokens)] if tokens else []
 
-    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
         """Backend, model (a local folder by its files' fingerprint), server URL when given,
-        criterion, grouping and decoding: what changes the answers."""
+        decoding, criterion and grouping: what changes the answers (all made from the backend
+        and its settings, so none is declared on a setting), then ``cache:on`` when answers
+        may come from the cache."""
         s = self.settings
         fields: list[tuple[str, str] | str] = [("backend", s.provider), ("model", s.model)]
         if s.is_local:
@@ -350,7 +356,11 @@ class LLMJudgeMetric(Metric):
             decoding = f"{s.structured},temperature={signature_value(s.temperature)}"
             fields.append(("decoding", decoding))
         fields += [("criterion", signature_value(s.criterion)), ("grouping", s.grouping)]
-        return self.label, fields + cache_signature_fields()
+        return fields + self.annotation_fields() + cache_signature_fields()
+
+    def annotation_fields(self) -> list[tuple[str, str]]:
+        """What the prompts' edits depend on (LLM-E's annotator); [] for LLM-S."""
+        return []
 
 
 class LLMS(LLMJudgeMetric):
@@ -378,7 +388,9 @@ class LLME(LLMJudgeMetric):
         from ..errant.annotator import Annotator
         from ..errant.metric import shared_model
 
-        name = self.settings.spacy_model
+        from ...core.lang.en.parse import model_name
+
+        name = model_name(self.settings.spacy_model)  # None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
         with _LOCK:
             if name not in _ANNOTATORS:
                 _ANNOTATORS[name] = Annotator(shared_model(name))
@@ -389,13 +401,11 @@ class LLME(LLMJudgeMetric):
         blocks = self.annotator().annotate(sources, systems, keep_empty=True)
         return edits_from_blocks(blocks, len(systems))
 
-    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+    def annotation_fields(self) -> list[tuple[str, str]]:
+        """spaCy's and the model's versions (the ERRANT edits the prompts show)."""
         from ..errant.metric import shared_model
 
-        name, fields = super().signature_fields(references)
-        cache = [field for field in fields if field == ("cache", "on")]  # stays last
-        fields = [field for field in fields if field != ("cache", "on")]
-        return name, fields + list(shared_model(self.settings.spacy_model).versions().items()) + cache
+        return list(shared_model(self.settings.spacy_model).versions().items())
 
 
 # ----------------------------------------------------------------------------- one corpus at once
