@@ -34,6 +34,16 @@ CANDIDATES = "candidates"
 """The name of the candidate hypothesis in the corpora scored here."""
 
 
+def edit_annotator(spacy_model: str | None) -> Any:
+    """The ERRANT annotator that gives system outputs (and candidate sentences) their edits,
+    with ``spacy_model`` (None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm): the one place
+    the report and attribution make it."""
+    from ...metrics.errant import Annotator
+    from ...metrics.errant.metric import shared_model
+
+    return Annotator(shared_model(spacy_model))
+
+
 def hypothesis_edits(blocks: Sequence[Block], annotator: int = 0) -> list[list[Any]]:
     """Per sentence, the edits of one annotator of M2 blocks (noop lines left out): what a
     system changed, in file order."""
@@ -139,10 +149,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
         raise InputError("no system output to attribute")
     missing = [name for name in names if name not in corpus.hypothesis_m2]
     if (missing or metric.hypothesis_kind == M2) and annotator is None:
-        from ...metrics.errant import Annotator
-        from ...metrics.errant.metric import shared_model
-
-        annotator = Annotator(shared_model(spacy_model))  # None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
+        annotator = edit_annotator(spacy_model)
     blocks = dict(corpus.hypothesis_m2)
     if missing:
         annotated = annotator.annotate_sets(corpus.sources, [[corpus.hypotheses[name]] for name in missing],

@@ -33,7 +33,7 @@ from ...run.executors import make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
 from ...stats.significance import PairedTestResult, paired_test_from_statistics
 from ...version import __version__
-from .attribution import attribute_systems, hypothesis_edits
+from .attribution import attribute_systems, edit_annotator, hypothesis_edits
 
 FORMAT = "gecmetrics-report"
 FORMAT_VERSION = 1
@@ -85,10 +85,7 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any) -> tuple
     info: dict[str, Any] = {"hypotheses": "annotated" if missing else "given",
                             "references": "gold M2" if corpus.gold is not None else "annotated"}
     if (missing or corpus.gold is None) and annotator is None:
-        from ...metrics.errant import Annotator
-        from ...metrics.errant.metric import shared_model
-
-        annotator = Annotator(shared_model(spacy_model))
+        annotator = edit_annotator(spacy_model)
     sets = [[corpus.hypotheses[name]] for name in missing]
     if corpus.gold is None:
         sets.append(list(corpus.references))
