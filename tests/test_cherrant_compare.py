@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from gecmetrics.errors import InputError
-from gecmetrics.metrics.m2.cherrant import CherrantCompare, compare_cherrant_blocks, compare_cherrant_files, read_cherrant_m2
+from gecmetrics.io.m2 import read_cherrant_m2
+from gecmetrics.metrics.m2.cherrant import CherrantCompare, compare_cherrant_blocks
+from gecmetrics.run.m2_files import compare_cherrant_files
 from gecmetrics.metrics.m2.compare import ErrantCompare
 from gecmetrics.metrics.m2.errant_report import format_errant_report
 from gecmetrics.io.m2 import parse_m2, read_m2

@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gecmetrics.metrics.cleme import (CLEME, CLEME2, AspectFactors, ClippedLogistic, LengthWeighting, cleme_files,
-                              partition)
+from gecmetrics.metrics.cleme import CLEME, CLEME2, AspectFactors, ClippedLogistic, LengthWeighting, partition
 from gecmetrics.metrics.cleme.chunking import Target, TargetEdit, block_targets
 from gecmetrics.metrics.cleme.scoring import CORPUS_FACTORS, SENTENCE_FACTORS, f_beta
 from gecmetrics.metrics.cleme.statistics import histograms
+from gecmetrics.run.m2_files import cleme_files
 from gecmetrics.metrics.cleme.report import format_chunk_table, format_chunk_tables
 from gecmetrics.io.corpus import Corpus
 from gecmetrics.errors import InputError

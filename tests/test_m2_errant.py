@@ -56,6 +56,21 @@ def test_beta_zero_without_recall_is_zero_not_a_crash(tmp_path):
     assert "0.0" in result.stdout
 
 
+def test_compare_m2_files_reads_both_files(tmp_path):
+    """The one call of ERRANT's compare_m2 on two files (gecmetrics.run.m2_files: io reads, the
+    metric receives blocks): one TP, one FP, one FN by hand."""
+    from gecmetrics.run.m2_files import compare_m2_files
+
+    hyp, ref = tmp_path / "hyp.m2", tmp_path / "ref.m2"
+    hyp.write_text(m2(("a b c", [a_line(0, 1, "x"), a_line(2, 3, "y")])), encoding="utf-8")
+    ref.write_text(m2(("a b c", [a_line(0, 1, "x"), a_line(1, 2, "z")])), encoding="utf-8")
+    result = compare_m2_files(str(hyp), str(ref), ErrantCompare(beta=1))
+    assert (result.tp, result.fp, result.fn, result.f_score) == (1, 1, 1, 0.5)
+    assert compare_m2_files(str(ref), str(ref)).f_score == 1.0
+    with pytest.raises(InputError, match="missing.m2"):
+        compare_m2_files(str(tmp_path / "missing.m2"), str(ref))
+
+
 def test_basic_counts_and_modes():
     hyp = parse_m2(m2(("a b c d", [a_line(0, 1, "A", edit_type="R:X"), a_line(2, 2, "new", edit_type="M:Y"),
                                    a_line(3, 4, "-NONE-", edit_type="U:Z")])), "h")

@@ -49,7 +49,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
             max_answer_num: int | None, reference_num: int | None, as_json: bool, **options: Any) -> None:
     """P/R/F of a hypothesis M2 against a reference M2, as ChERRANT's
     ``compare_m2_for_evaluation.py`` prints them (-v prints ERRANT's trace layout)."""
-    from ..metrics.m2.cherrant import compare_cherrant_files
+    from ..run.m2_files import compare_cherrant_files
 
     compared = comparer(verbose and not as_json, max_answer_num, reference_num, options)
     result = compare_cherrant_files(hyp, ref, compared, start, end)

@@ -114,6 +114,11 @@ def read_m2(path: str, target_lines: bool = False) -> list[Block]:
     return parse_m2_lines(read_lines(path), path if path != "-" else "<stdin>", target_lines)
 
 
+def read_cherrant_m2(path: str) -> list[Block]:
+    """An M2 file as ChERRANT writes it (``T`` lines skipped)."""
+    return read_m2(path, target_lines=True)
+
+
 def _head_lines(path: str, max_lines: int) -> list[str]:
     """The first lines of a regular file (nothing for standard input or an unreadable file:
     the reading proper reports those)."""

@@ -22,7 +22,10 @@ A metric is a :class:`Metric` subclass with
   reference of each sentence), redone in every resample of a paired test; ``corpus_sums``, for a
   choice that depends on the corpus (sampled references, the running-F annotator choice);
 * declared capabilities: ``higher_is_better``, ``has_sentence_scores``, the input kinds
-  (``hypothesis_kind``: text or M2; ``reference_kind``: text, M2 or none), ``scale``.
+  (``hypothesis_kind``: text or M2; ``reference_kind``: text, M2 or none), ``scale``; and what
+  generic code (the report, edit attribution) may ask of it: ``independent_sentences``,
+  ``candidate_refusal``, ``marks_edits`` (:meth:`Metric.edit_marks`) and ``weighs_gold_edits``
+  (:meth:`Metric.gold_edit_weights`), so that no generic module names a metric.
 
 Derived by the base class: ``score(statistics) -> Result`` (written once, here: every column's
 :meth:`Metric.corpus_sums`, scored, with the signature, the settings and the details), the one
@@ -41,12 +44,15 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
 from .results import Column, CorpusSums, Result, ScoreResult, SentenceScores, Signature, as_field, compact
 from .settings import Settings, signature_value
+
+if TYPE_CHECKING:
+    from .capabilities import EditMarks, GoldEditWeights
 
 
 # ----------------------------------------------------------------------------- metrics
@@ -102,6 +108,22 @@ class Metric(ABC):
     """Sentences per chunk this metric prefers when a run is not told (None: the run's default):
     a slow metric (a parser, a model) takes small chunks, so that progress moves and workers
     share the work; results never depend on it."""
+
+    # ------------------------------------------------------------------ capabilities generic code asks
+    independent_sentences: ClassVar[bool] = True
+    """Whether a sentence's score depends on that sentence alone. False where a choice runs
+    over the corpus, such as the M2 family's running-F annotator choice (each sentence's choice
+    knows the counts of the sentences before it): edit attribution then scores each candidate
+    sentence as a corpus of one sentence."""
+    candidate_refusal: ClassVar[str | None] = None
+    """None when the metric can score a candidate sentence (a source with some of a system's
+    edits) on its own, as edit attribution does; else why it cannot (the message says it)."""
+    marks_edits: ClassVar[bool] = False
+    """Whether :meth:`edit_marks` marks each edit of a system TP / FP / FN against a reference
+    annotator (ERRANT's comparison: the edits the report shows)."""
+    weighs_gold_edits: ClassVar[bool] = False
+    """Whether :meth:`gold_edit_weights` weighs the reference's gold edits by how hard they are
+    (GoToScorer's difficulty: the report's difficulty views)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(self.positional):
@@ -206,6 +228,20 @@ class Metric(ABC):
         """The (unit, normalize_space) the metric reads text with, for whitespace warnings
         (SPEC 1); None for metrics that do not count n-grams of raw text."""
         return None
+
+    # ------------------------------------------------------------------ offered by some metrics
+    def edit_marks(self, result: Result, hypothesis: Sequence[Any], gold: Sequence[Any],
+                   levels: Sequence[int] = (1, 2, 3)) -> "EditMarks":
+        """For a metric that :attr:`marks_edits`: one system's edits (``hypothesis``: its M2
+        blocks) marked against the reference annotator its ``result`` kept in the ``gold`` M2
+        blocks, and the counts and scores per error type at each category level of ``levels``."""
+        raise InputError(f"metric {self.display_name} does not mark edits (marks_edits is False)")
+
+    def gold_edit_weights(self, corpus: Any, levels: Sequence[int] = (1, 2, 3)) -> "GoldEditWeights | None":
+        """For a metric that :attr:`weighs_gold_edits`: how hard each gold edit of ``corpus`` is
+        (judged from its hypotheses), per sentence and per error type group at each category
+        level of ``levels``; None when the gold has no edit to weigh."""
+        raise InputError(f"metric {self.display_name} does not weigh gold edits (weighs_gold_edits is False)")
 
     # ------------------------------------------------------------------ derived: scores
     def score(self, statistics: Any) -> Result:

@@ -22,10 +22,12 @@ from ..core import fscore
 from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks
 from ..core.edits.cherrant import ANSWER_NUMBERS
 from ..core.edits.compare import (MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable, ErrantStatistics,
-                                  ReferenceTables, SentenceTrace, add_categories, pair_code, pair_of, sentence_traces)
+                                  ReferenceTables, SentenceTrace, add_categories, errant_scores, pair_code, pair_of,
+                                  sentence_traces)
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
+from .capabilities import EditMarks, SentenceMarks
 from .results import CorpusSums
 from .running_f import CountsResult, RunningFMetric
 from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
@@ -185,6 +187,7 @@ class EditComparisonMetric(RunningFMetric):
     label = "ERRANT"
     result_class = ErrantResult
     signature_order = ("mode", "beta")
+    marks_edits = True
 
     def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -224,6 +227,28 @@ class EditComparisonMetric(RunningFMetric):
                      ) -> tuple[list[tuple[Edit, str | None]], list[tuple[Edit, str | None]]]:
         """Each edit of one pair of a sentence with its outcome (:meth:`EditComparison.marked_edits`)."""
         return self.comparison().marked_edits(hyp_block, ref_block, pair)
+
+    def edit_marks(self, result: ErrantResult, hypothesis: Sequence[Block], gold: Sequence[Block],
+                   levels: Sequence[int] = (1, 2, 3)) -> EditMarks:
+        """Per sentence, the system's edits marked (:meth:`marked_edits`) against the pair the
+        running-F choice of ``result`` kept; per ``-cat`` level, each type group's counts and
+        unrounded P, R, F."""
+        sentences = [self._sentence_marks(result, d, block, ref_block)
+                     for d, (block, ref_block) in enumerate(zip(hypothesis, gold))]
+        beta = self.settings.beta
+        categories = {level: {error_type: (c.tp, c.fp, c.fn, *(float(x) for x in errant_scores(c.tp, c.fp, c.fn, beta)))
+                              for error_type, c in sorted(result.grouped_categories(level).items())}
+                      for level in levels}
+        return EditMarks(sentences, categories, beta)
+
+    def _sentence_marks(self, result: ErrantResult, d: int, block: Block, ref_block: Block) -> SentenceMarks:
+        code = result.candidates[d, result.chosen[d]] if result.candidates.size else 0
+        hyp_id, ref_id = pair_of(int(code))
+        hyp_marks, ref_marks = self.marked_edits(block, ref_block, (hyp_id, ref_id))
+        positions = {id(edit): p for p, edit in enumerate(e for e in ref_block.edits if not e.is_noop)}
+        return SentenceMarks([(edit, mark) for edit, mark in hyp_marks if not edit.is_noop], ref_id,
+                             [positions[id(edit)] for edit, mark in ref_marks if mark == "TP"],
+                             [positions[id(edit)] for edit, mark in ref_marks if mark == "FN"])
 
     def statistics(self, prepared: list[dict[int, EditTable]], hypothesis: Sequence[Block],
                    name: str | None = None) -> ErrantStatistics:

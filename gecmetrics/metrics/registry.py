@@ -279,6 +279,71 @@ def settings_help() -> str:
     return "\n".join(lines.values())
 
 
+# ----------------------------------------------------------------------------- defaults
+
+
+COMPARE = "compare"
+"""The runs of ``compare`` and ``meta-eval`` (command and Python call) told no metrics."""
+REPORT = "report"
+"""The runs of the HTML report told no metrics."""
+ALWAYS = "always"
+WITH_GOLD_M2 = "with gold M2"
+"""Only when the user gives a gold M2 file (the reference edits of the M2 family)."""
+
+
+@dataclass(frozen=True)
+class DefaultMetric:
+    """A metric that generic runs score when told none: ``text``, its registry text
+    (``green:beta=0.5/1/2``), or ``target`` (``module:Class``, its default settings) for a
+    metric with no registered name; the ``runs`` it is in (:data:`COMPARE`, :data:`REPORT`);
+    and its ``condition`` (:data:`ALWAYS`, or :data:`WITH_GOLD_M2`: only when a gold M2 file is
+    given)."""
+
+    text: str = ""
+    runs: tuple[str, ...] = (COMPARE, REPORT)
+    condition: str = ALWAYS
+    target: str = ""
+
+    def build(self) -> Any:
+        return MetricInfo(self.text, self.target).cls() if self.target else metrics_from_text(self.text)[0]
+
+
+DEFAULT_METRICS: tuple[DefaultMetric, ...] = (
+    DefaultMetric("gleu"),
+    DefaultMetric("green:beta=0.5/1/2"),
+    DefaultMetric("m2", condition=WITH_GOLD_M2),
+    DefaultMetric("gotoscorer", (REPORT,)),  # weighs the gold edits: the report's difficulty views
+    DefaultMetric(runs=(REPORT,), target="gecmetrics.metrics.m2.compare:ErrantCompare"),  # marks the report's edits
+)
+"""The one list of default metrics, in the order their columns appear: GLEU+ as gec-ranking,
+word GREEN for beta 0.5, 1 and 2, MaxMatch M2 F0.5 with a gold M2; the report adds GoToScorer
+F0.5 and ERRANT's span correction F0.5."""
+
+
+def _defaults(run: str, gold_m2: bool) -> list[DefaultMetric]:
+    if run not in (COMPARE, REPORT):
+        raise InputError(f"unknown run {run!r}: {COMPARE} or {REPORT}")
+    return [entry for entry in DEFAULT_METRICS
+            if run in entry.runs and (entry.condition == ALWAYS or (gold_m2 and entry.condition == WITH_GOLD_M2))]
+
+
+def default_metric_texts(run: str = COMPARE, gold_m2: bool = False) -> tuple[str, ...]:
+    """The registry texts of the default metrics of ``run`` (``gold_m2``: a gold M2 is given);
+    the texts of metrics with a registered name only, without loading any metric."""
+    return tuple(entry.text for entry in _defaults(run, gold_m2) if entry.text)
+
+
+def default_metrics(run: str = COMPARE, gold_m2: bool = False) -> list[Any]:
+    """The default metrics of ``run`` (``gold_m2``: a gold M2 is given), as metric objects."""
+    return [entry.build() for entry in _defaults(run, gold_m2)]
+
+
+def gold_metrics(run: str = COMPARE) -> list[Any]:
+    """The default metrics of ``run`` that come only with a gold M2 (MaxMatch's M2 F0.5):
+    ``compare --m2`` adds them when no metric given reads the gold."""
+    return [entry.build() for entry in _defaults(run, True) if entry.condition == WITH_GOLD_M2]
+
+
 def column_labels(metric: Any) -> list[str]:
     """Compact headers of the columns a metric fills (``GLEU+ f``, ``GREEN b0.5`` ...)."""
     return metric.column_labels()

@@ -69,6 +69,12 @@ class RunningFMetric(Metric):
         each sentence against its own best candidate, instead of the corpus F."""
         return bool(getattr(self.settings, "sentence_average", False))
 
+    @property
+    def independent_sentences(self) -> bool:  # type: ignore[override]
+        """Only the sentence average scores a sentence alone (against its own best candidate);
+        the running-F choice of a sentence depends on the counts of the sentences before it."""
+        return self.sentence_average
+
     def signature_name(self) -> str:
         """The label, ``Sent`` before it for the sentence average (``SentM2``, ``SentERRANT``)."""
         return ("Sent" if self.sentence_average else "") + self.label

@@ -19,12 +19,14 @@ from ..core.checks import check_seed
 from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, check_samples,
                                   paired_test_from_statistics)
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
-from ..metrics.registry import needs_gold_m2, resolve_metrics
+from ..metrics import registry
+from ..metrics.registry import COMPARE, needs_gold_m2, resolve_metrics
 from ..core.table import Table, dumps, scaled, unit_header
 
-DEFAULT_METRICS = ("gleu", "green:beta=0.5/1/2")
-"""GLEU+ as gec-ranking (-f) and word GREEN for beta 0.5, 1 and 2; M2 F0.5 is added when
-gold M2 blocks are given."""
+DEFAULT_METRICS = registry.default_metric_texts(COMPARE)
+"""The registry texts of the default metrics (:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`:
+GLEU+ as gec-ranking (-f) and word GREEN for beta 0.5, 1 and 2); M2 F0.5 is added when gold M2
+blocks are given."""
 
 SYSTEM_COLUMN = "system"
 
@@ -237,7 +239,7 @@ def _squash(text: str) -> str:
 
 def default_metrics(with_m2: bool) -> list[Any]:
     """GLEU+ as gec-ranking and GREEN for beta 0.5/1/2, plus M2 F0.5 with gold M2."""
-    return resolve_metrics(list(DEFAULT_METRICS) + (["m2"] if with_m2 else []))
+    return registry.default_metrics(COMPARE, with_m2)
 
 
 def metric_columns(metrics: Sequence[Any], references: int) -> tuple[list[Column], list[str]]:
@@ -287,7 +289,7 @@ def with_gold_metric(metrics: list[Any], gold: bool) -> list[Any]:
     """The metrics, with M2 F0.5 added when gold M2 is given and no metric reads it (as
     ``gecmetric compare --m2`` does); a metric that needs gold M2 without it is an error."""
     if gold and not any(needs_gold_m2(m) for m in metrics):
-        return metrics + resolve_metrics("m2")
+        return metrics + registry.gold_metrics(COMPARE)
     if not gold and any(needs_gold_m2(m) for m in metrics):
         metric = next(m for m in metrics if needs_gold_m2(m))
         instead = ""

@@ -380,18 +380,7 @@ def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequ
     ``over_bound`` says what exact Shapley does for a hypothesis with more than
     ``max_exact_edits`` edits: ``error`` (an InputError naming the bound and the alternative),
     ``sample`` (sampled Shapley in its place; its ``method`` says so) or ``skip`` (None)."""
-    names = [method_name(m) for m in ([methods] if isinstance(methods, str) else list(methods))]
-    if not names:
-        raise InputError("no attribution method given")
-    if len(set(names)) != len(names):
-        raise InputError(f"an attribution method is listed twice: {', '.join(names)}")
-    bound = _check_int(max_exact_edits, "max_exact_edits", 0, MAX_EXACT_EDITS_LIMIT)
-    permutations = _check_int(permutations, "permutations", 1)
-    seed = _check_int(seed, "seed", 0)
-    if not isinstance(normalize, bool):
-        raise InputError(f"normalize must be True or False, got {normalize!r}")
-    if over_bound not in OVER_BOUND_RULES:
-        raise InputError(f"unknown over_bound rule {over_bound!r}; choose one of: {', '.join(OVER_BOUND_RULES)}")
+    options = _Options.checked(methods, max_exact_edits, permutations, seed, normalize, over_bound)
     if not callable(score):
         raise InputError(f"score must be a function, got {type(score).__name__}")
     if isinstance(sources, str) or isinstance(edits, str):
@@ -399,66 +388,118 @@ def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequ
     sources, edits = list(sources), list(edits)
     if len(sources) != len(edits):
         raise InputError(f"{len(sources)} sources but {len(edits)} lists of edits")
-
-    sentences: list[_Sentence] = []
-    plans: list[dict[str, _Plan | None]] = []
-    index: dict[tuple[int, str], int] = {}
-    rows: list[int] = []
-    texts: list[str] = []
-    row_texts: list[dict[int, str]] = []
+    candidates = _Candidates()
     for row, (source, row_edits) in enumerate(zip(sources, edits)):
         tokens = _tokens(source, row)
         sentence = _Sentence(tokens, check_edits(tokens, row_edits, row))
-        sentences.append(sentence)
-        row_plans: dict[str, _Plan | None] = {}
-        for name in names:
-            method = name
-            if name == SHAPLEY and sentence.n > bound:
-                if over_bound == "error":
-                    raise InputError(
-                        f"{_where(row)}exact Shapley over {sentence.n} edits needs 2^{sentence.n} = "
-                        f"{1 << sentence.n:,} scored sentences, above the bound max_exact_edits={bound}: raise the "
-                        f"bound (at most {MAX_EXACT_EDITS_LIMIT}) or use sampled Shapley "
-                        f"(method '{SAMPLED_SHAPLEY}', permutations={permutations})")
-                if over_bound == "skip":
-                    row_plans[name] = None
-                    continue
-                method = SAMPLED_SHAPLEY
-            row_plans[name] = _plan(method, sentence, permutations, (seed, row))
-        plans.append(row_plans)
-        masks = sorted({mask for plan in row_plans.values() if plan is not None for mask in plan.masks})
+        candidates.add(row, sentence, _sentence_plans(sentence, row, options))
+    values = _score_values(score, candidates.rows, candidates.texts)
+    return [_attributions(sentence, row_plans, candidates.values(row, values), candidates.mask_texts[row], options)
+            for row, (sentence, row_plans) in enumerate(zip(candidates.sentences, candidates.plans))]
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The checked options of one attribution run."""
+
+    methods: list[str]
+    bound: int
+    permutations: int
+    seed: int
+    normalize: bool
+    over_bound: str
+
+    @classmethod
+    def checked(cls, methods: Sequence[str] | str, max_exact_edits: Any, permutations: Any, seed: Any,
+                normalize: Any, over_bound: Any) -> "_Options":
+        names = [method_name(m) for m in ([methods] if isinstance(methods, str) else list(methods))]
+        if not names:
+            raise InputError("no attribution method given")
+        if len(set(names)) != len(names):
+            raise InputError(f"an attribution method is listed twice: {', '.join(names)}")
+        bound = _check_int(max_exact_edits, "max_exact_edits", 0, MAX_EXACT_EDITS_LIMIT)
+        permutations = _check_int(permutations, "permutations", 1)
+        seed = _check_int(seed, "seed", 0)
+        if not isinstance(normalize, bool):
+            raise InputError(f"normalize must be True or False, got {normalize!r}")
+        if over_bound not in OVER_BOUND_RULES:
+            raise InputError(f"unknown over_bound rule {over_bound!r}; choose one of: {', '.join(OVER_BOUND_RULES)}")
+        return cls(names, bound, permutations, seed, normalize, over_bound)
+
+
+def _sentence_plans(sentence: _Sentence, row: int, options: _Options) -> dict[str, _Plan | None]:
+    """Each method's plan for one sentence; exact Shapley above the bound follows ``over_bound``
+    (an error, sampled Shapley in its place, or None: skipped)."""
+    plans: dict[str, _Plan | None] = {}
+    for name in options.methods:
+        method = name
+        if name == SHAPLEY and sentence.n > options.bound:
+            if options.over_bound == "error":
+                raise InputError(
+                    f"{_where(row)}exact Shapley over {sentence.n} edits needs 2^{sentence.n} = "
+                    f"{1 << sentence.n:,} scored sentences, above the bound max_exact_edits={options.bound}: raise "
+                    f"the bound (at most {MAX_EXACT_EDITS_LIMIT}) or use sampled Shapley "
+                    f"(method '{SAMPLED_SHAPLEY}', permutations={options.permutations})")
+            if options.over_bound == "skip":
+                plans[name] = None
+                continue
+            method = SAMPLED_SHAPLEY
+        plans[name] = _plan(method, sentence, options.permutations, (options.seed, row))
+    return plans
+
+
+class _Candidates:
+    """Every sentence's plans and the distinct (row, candidate text) pairs they need, in the
+    order they were first needed: what one call of the scoring function scores."""
+
+    def __init__(self) -> None:
+        self.sentences: list[_Sentence] = []
+        self.plans: list[dict[str, _Plan | None]] = []
+        self.mask_texts: list[dict[int, str]] = []
+        self.index: dict[tuple[int, str], int] = {}
+        self.rows: list[int] = []
+        self.texts: list[str] = []
+
+    def add(self, row: int, sentence: _Sentence, plans: dict[str, _Plan | None]) -> None:
+        masks = sorted({mask for plan in plans.values() if plan is not None for mask in plan.masks})
         mask_text = {}
         for mask in masks:
-            text = sentence.text(mask)
-            mask_text[mask] = text
-            if (row, text) not in index:
-                index[(row, text)] = len(texts)
-                rows.append(row)
-                texts.append(text)
-        row_texts.append(mask_text)
+            text = mask_text[mask] = sentence.text(mask)
+            if (row, text) not in self.index:
+                self.index[(row, text)] = len(self.texts)
+                self.rows.append(row)
+                self.texts.append(text)
+        self.sentences.append(sentence)
+        self.plans.append(plans)
+        self.mask_texts.append(mask_text)
 
-    values = _score_values(score, rows, texts)
-    results: list[dict[str, Attribution | None]] = []
-    for row, (sentence, row_plans, mask_text) in enumerate(zip(sentences, plans, row_texts)):
-        value = {mask: float(values[index[(row, text)]]) for mask, text in mask_text.items()}
-        out: dict[str, Attribution | None] = {}
-        for name, plan in row_plans.items():
-            if plan is None:
-                out[name] = None
-                continue
-            parts = _combine(plan, sentence, value)
-            full, empty = value[sentence.full], value[0]
-            rescale = normalize and plan.method in (ADD, LEAVE_ONE_OUT)
-            if rescale:
-                parts = _normalized(parts, full - empty)
-            sampled = plan.method == SAMPLED_SHAPLEY
-            out[name] = Attribution(
-                plan.method, " ".join(sentence.tokens), mask_text[sentence.full], sentence.edits, tuple(parts),
-                full, empty, normalized=rescale, permutations=len(plan.permutations or []) if sampled else 0,
-                exhaustive=plan.exhaustive if sampled else False, seed=seed if sampled else None,
-                scored=len({mask_text[m] for m in plan.masks}))
-        results.append(out)
-    return results
+    def values(self, row: int, scores: np.ndarray) -> dict[int, float]:
+        """Sentence ``row``'s score of each subset (mask) its plans need, from the scores of
+        :attr:`texts`."""
+        return {mask: float(scores[self.index[(row, text)]]) for mask, text in self.mask_texts[row].items()}
+
+
+def _attributions(sentence: _Sentence, plans: dict[str, _Plan | None], value: dict[int, float],
+                  mask_text: dict[int, str], options: _Options) -> dict[str, Attribution | None]:
+    """One sentence's attribution by each method, from the score ``value`` and the text
+    ``mask_text`` of each subset (mask) of its edits."""
+    out: dict[str, Attribution | None] = {}
+    for name, plan in plans.items():
+        if plan is None:
+            out[name] = None
+            continue
+        parts = _combine(plan, sentence, value)
+        full, empty = value[sentence.full], value[0]
+        rescale = options.normalize and plan.method in (ADD, LEAVE_ONE_OUT)
+        if rescale:
+            parts = _normalized(parts, full - empty)
+        sampled = plan.method == SAMPLED_SHAPLEY
+        out[name] = Attribution(
+            plan.method, " ".join(sentence.tokens), mask_text[sentence.full], sentence.edits, tuple(parts),
+            full, empty, normalized=rescale, permutations=len(plan.permutations or []) if sampled else 0,
+            exhaustive=plan.exhaustive if sampled else False, seed=options.seed if sampled else None,
+            scored=len({mask_text[m] for m in plan.masks}))
+    return out
 
 
 def attribute_corpus(sources: Sequence[str | Sequence[str]], edits: Sequence[Iterable[Any]],

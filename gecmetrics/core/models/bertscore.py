@@ -101,11 +101,16 @@ def baseline_label(baseline: str, model: str) -> str:
     name = model if baseline == "auto" else baseline
     if name in BASELINES:
         return name
+    return baseline_file_label(baseline)
+
+
+def baseline_file_label(path: str) -> str:
+    """``file:`` and the SHA-256 (12 hex digits) of a baseline file's bytes."""
     try:
-        with open(baseline, "rb") as handle:
+        with open(path, "rb") as handle:
             return "file:" + hashlib.sha256(handle.read()).hexdigest()[:12]
     except OSError as err:
-        raise InputError(f"cannot read the baseline file: {err.strerror}", baseline) from None
+        raise InputError(f"cannot read the baseline file: {err.strerror}", path) from None
 
 
 PAIR_FORMAT = 1

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 from .chunking import SentenceChunks, partition
-from .metric import (CLEME, CLEME2, ChunkSentenceScores, CLEME2Result, CLEME2Settings, CLEMEResult, CLEMESettings,
-                     cleme_files)
+from .metric import CLEME, CLEME2, ChunkSentenceScores, CLEME2Result, CLEME2Settings, CLEMEResult, CLEMESettings
 from .scoring import AspectFactors
 from .weighting import ClippedLogistic, LengthWeighting
 
 __all__ = ["CLEME", "CLEME2", "CLEME2Result", "CLEME2Settings", "CLEMEResult", "CLEMESettings", "ChunkSentenceScores",
-           "cleme_files", "AspectFactors", "ClippedLogistic", "LengthWeighting", "SentenceChunks", "partition"]
+           "AspectFactors", "ClippedLogistic", "LengthWeighting", "SentenceChunks", "partition"]

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...io.corpus import Corpus
 from ...errors import InputError
-from ...io.m2 import blocks_name, read_m2
+from ...io.m2 import blocks_name
 from ...kinds import M2
 from ..base import Metric
 from ..results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
@@ -475,13 +475,3 @@ class CLEME2(ChunkMetric):
 
 def _counts(totals: ChunkTotals) -> tuple[float, ...]:
     return totals.tp, totals.fp, totals.fn, totals.tn, totals.fp_necessary, totals.fp_unnecessary
-
-
-def cleme_files(hypothesis_path: str, reference_path: str, metric: ChunkMetric | None = None
-                ) -> CLEMEResult | CLEME2Result:
-    """Score one hypothesis M2 file against a reference M2 file (a convenience for scripts)."""
-    metric = metric or CLEME()
-    corpus = Corpus(None, [], {hypothesis_path: read_m2(hypothesis_path)}, read_m2(reference_path),
-                    {"source": reference_path, "gold": reference_path})
-    corpus.check_blocks(corpus.hypotheses[hypothesis_path], hypothesis_path)
-    return metric.evaluate(metric.prepare(corpus), corpus.hypotheses[hypothesis_path])

@@ -147,64 +147,93 @@ def build_chunks(lengths: np.ndarray, token_offsets: np.ndarray, token_ids: np.n
     ``token_ids[token_offsets[r]]``, and the edits of ``edits`` with ``row == r``."""
     lengths = np.asarray(lengths, dtype=np.int64)
     token_offsets = np.asarray(token_offsets, dtype=np.int64)
-    n_rows, n_edits = len(lengths), len(edits)
-    if n_rows and int(lengths.min()) < 1:
+    if len(lengths) and int(lengths.min()) < 1:
         raise InputError("a sentence has no tokens (the original splits an empty line into one empty token)")
-    per_row = np.bincount(edits.row, minlength=n_rows).astype(np.int64)
-    edits_before = np.zeros(n_rows + 1, dtype=np.int64)
-    np.cumsum(per_row, out=edits_before[1:])
-    # the previous edit's end in the same row (0 before the first edit of a row)
-    first = np.zeros(n_edits, dtype=bool)
-    first[edits_before[:-1][per_row > 0]] = True
-    previous_end = np.zeros(n_edits, dtype=np.int64)
-    if n_edits:
-        previous_end[1:] = edits.end[:-1]
-        previous_end[first] = 0
-    gap = np.maximum(0, edits.start - previous_end)
-    last_end = np.zeros(n_rows, dtype=np.int64)
-    has_edits = per_row > 0
-    last_end[has_edits] = edits.end[edits_before[1:][has_edits] - 1]
-    final_gap = np.maximum(0, lengths - last_end)
+    basic = _basic_chunks(_Groups.of(lengths, edits), token_offsets, token_ids, edits)
+    return _with_slots(basic, lengths)
 
-    # groups: each edit (its gap tokens, then itself), then each row's final gap
-    n_groups = n_edits + n_rows
-    edit_group = np.arange(n_edits, dtype=np.int64) + edits.row
-    final_group = edits_before[1:] + np.arange(n_rows, dtype=np.int64)
-    group_tokens = np.empty(n_groups, dtype=np.int64)
-    group_tokens[edit_group] = gap
-    group_tokens[final_group] = final_gap
-    group_from = np.empty(n_groups, dtype=np.int64)
-    group_from[edit_group] = previous_end
-    group_from[final_group] = last_end
-    group_row = np.empty(n_groups, dtype=np.int64)
-    group_row[edit_group] = edits.row
-    group_row[final_group] = np.arange(n_rows, dtype=np.int64)
-    group_edit = np.full(n_groups, -1, dtype=np.int64)
-    group_edit[edit_group] = np.arange(n_edits, dtype=np.int64)
-    group_size = group_tokens + (group_edit >= 0)
 
-    basic_group = np.repeat(np.arange(n_groups, dtype=np.int64), group_size)
+@dataclass(frozen=True)
+class _Groups:
+    """Step 1: the basic chunks in groups, each edit's (the gap tokens since the previous edit
+    of its row, then the edit), then each row's final gap: per group its row, first token
+    position, number of gap tokens and edit (-1 for a final gap)."""
+
+    row: np.ndarray
+    start: np.ndarray
+    tokens: np.ndarray
+    edit: np.ndarray
+
+    @classmethod
+    def of(cls, lengths: np.ndarray, edits: EditArrays) -> "_Groups":
+        n_rows, n_edits = len(lengths), len(edits)
+        per_row = np.bincount(edits.row, minlength=n_rows).astype(np.int64)
+        edits_before = np.zeros(n_rows + 1, dtype=np.int64)
+        np.cumsum(per_row, out=edits_before[1:])
+        # the previous edit's end in the same row (0 before the first edit of a row)
+        first = np.zeros(n_edits, dtype=bool)
+        first[edits_before[:-1][per_row > 0]] = True
+        previous_end = np.zeros(n_edits, dtype=np.int64)
+        if n_edits:
+            previous_end[1:] = edits.end[:-1]
+            previous_end[first] = 0
+        last_end = np.zeros(n_rows, dtype=np.int64)
+        has_edits = per_row > 0
+        last_end[has_edits] = edits.end[edits_before[1:][has_edits] - 1]
+
+        n_groups = n_edits + n_rows
+        edit_group = np.arange(n_edits, dtype=np.int64) + edits.row
+        final_group = edits_before[1:] + np.arange(n_rows, dtype=np.int64)
+        row, start, tokens = (np.empty(n_groups, dtype=np.int64) for _ in range(3))
+        tokens[edit_group] = np.maximum(0, edits.start - previous_end)
+        tokens[final_group] = np.maximum(0, lengths - last_end)
+        start[edit_group], start[final_group] = previous_end, last_end
+        row[edit_group], row[final_group] = edits.row, np.arange(n_rows, dtype=np.int64)
+        edit = np.full(n_groups, -1, dtype=np.int64)
+        edit[edit_group] = np.arange(n_edits, dtype=np.int64)
+        return cls(row, start, tokens, edit)
+
+
+@dataclass(frozen=True)
+class _Basic:
+    """Step 2: the basic chunks of every row, in order: row, span, text id and edit (-1: a token)."""
+
+    row: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    text: np.ndarray
+    edit: np.ndarray
+
+
+def _basic_chunks(groups: _Groups, token_offsets: np.ndarray, token_ids: np.ndarray, edits: EditArrays) -> _Basic:
+    """The groups unrolled: a chunk per gap token, then the group's edit."""
+    group_size = groups.tokens + (groups.edit >= 0)
+    basic_group = np.repeat(np.arange(len(group_size), dtype=np.int64), group_size)
     group_first = np.cumsum(group_size) - group_size
     within = np.arange(len(basic_group), dtype=np.int64) - group_first[basic_group]
-    is_token = within < group_tokens[basic_group]
-    basic_row = group_row[basic_group]
-    position = group_from[basic_group] + within
-    edit_of = np.where(is_token, -1, group_edit[basic_group])
+    is_token = within < groups.tokens[basic_group]
+    row = groups.row[basic_group]
+    position = groups.start[basic_group] + within
+    edit_of = np.where(is_token, -1, groups.edit[basic_group])
     safe_edit = np.maximum(edit_of, 0)
-    if n_edits:
+    if len(edits):
         start = np.where(is_token, position, edits.start[safe_edit])
         end = np.where(is_token, position + 1, edits.end[safe_edit])
-        token_index = np.where(is_token, token_offsets[basic_row] + position, 0)
+        token_index = np.where(is_token, token_offsets[row] + position, 0)
         text = np.where(is_token, token_ids[token_index], edits.text[safe_edit])
     else:
         start, end = position, position + 1
-        text = token_ids[token_offsets[basic_row] + position]
+        text = token_ids[token_offsets[row] + position]
+    return _Basic(row, start, end, text, edit_of)
 
-    # insertion slots
-    n_basic = len(basic_row)
-    insertion = start == end
+
+def _with_slots(basic: _Basic, lengths: np.ndarray) -> Chunks:
+    """Step 3: the insertion slots put in: before every basic chunk that is not an insertion and
+    does not follow one, and at the end of a row whose last chunk is not an insertion."""
+    n_rows, n_basic = len(lengths), len(basic.row)
+    insertion = basic.start == basic.end
     first_of_row = np.ones(n_basic, dtype=bool)
-    first_of_row[1:] = basic_row[1:] != basic_row[:-1]
+    first_of_row[1:] = basic.row[1:] != basic.row[:-1]
     last_of_row = np.ones(n_basic, dtype=bool)
     last_of_row[:-1] = first_of_row[1:]
     after_insertion = np.zeros(n_basic, dtype=bool)
@@ -216,20 +245,18 @@ def build_chunks(lengths: np.ndarray, token_offsets: np.ndarray, token_ids: np.n
     at = np.cumsum(size) - size
     total = int(size.sum())
 
-    out_row = np.empty(total, dtype=np.int64)
-    out_start = np.empty(total, dtype=np.int64)
-    out_end = np.empty(total, dtype=np.int64)
+    out_row, out_start, out_end = (np.empty(total, dtype=np.int64) for _ in range(3))
     out_text = np.full(total, EMPTY_TEXT, dtype=np.int64)
     out_modified = np.zeros(total, dtype=bool)
     out_edit = np.full(total, -1, dtype=np.int64)
     here = at + slot_before
-    out_row[here], out_start[here], out_end[here] = basic_row, start, end
-    out_text[here], out_modified[here], out_edit[here] = text, edit_of >= 0, edit_of
-    before = at[slot_before]
-    out_row[before], out_start[before], out_end[before] = basic_row[slot_before], start[slot_before], start[slot_before]
+    out_row[here], out_start[here], out_end[here] = basic.row, basic.start, basic.end
+    out_text[here], out_modified[here], out_edit[here] = basic.text, basic.edit >= 0, basic.edit
+    before, slot_start = at[slot_before], basic.start[slot_before]
+    out_row[before], out_start[before], out_end[before] = basic.row[slot_before], slot_start, slot_start
     after = here[slot_after] + 1
-    final_position = lengths[basic_row[slot_after]]
-    out_row[after], out_start[after], out_end[after] = basic_row[slot_after], final_position, final_position
+    final_position = lengths[basic.row[slot_after]]
+    out_row[after], out_start[after], out_end[after] = basic.row[slot_after], final_position, final_position
     offsets = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(np.bincount(out_row, minlength=n_rows), out=offsets[1:])
     return Chunks(out_row, out_start, out_end, out_text, out_modified, out_edit, offsets)

@@ -87,16 +87,50 @@ def judge_rows(gold: Chunks, lengths: np.ndarray, token_offsets: np.ndarray, tok
     # one coordinate axis for all rows: row r owns positions base[r] .. base[r] + n_r (+1 spare)
     base = np.zeros(n_rows, dtype=np.int64)
     np.cumsum(row_lengths[:-1] + 2, out=base[1:])
-    n_positions = int(base[-1] + row_lengths[-1] + 2) if n_rows else 1
+    axis = _Axis(int(base[-1] + row_lengths[-1] + 2) if n_rows else 1, base[system.row] + system.start,
+                 system.end - system.start)
     g_start = base[pair_row] + gold.start[pair_gold]
     g_length = gold.end[pair_gold] - gold.start[pair_gold]
-    g_text = gold.text[pair_gold]
-    c_start = base[system.row] + system.start
-    c_length = system.end - system.start
-    c_end = c_start + c_length
 
-    # equal: same span, same text; the first such system chunk decides "tried"
-    g_key, c_key = _pair_keys([g_start, g_length, g_text], [c_start, c_length, system.text])
+    equal, equal_tried = _equal_chunks(g_start, g_length, gold.text[pair_gold], axis, system)
+    any_overlap = axis.overlapping(np.ones(len(axis.start), dtype=bool), g_start, g_length)
+    edit_overlap = axis.overlapping(system.modified, g_start, g_length)
+    gold_edit = gold.modified[pair_gold]
+    correct = np.where(equal, True, np.where(any_overlap, False, ~gold_edit))
+    tried = np.where(equal, equal_tried, edit_overlap)
+    return RowJudgments(pair_gold, correct, tried, pair_offsets)
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """The system chunks of every row on one coordinate axis of ``positions`` positions: each
+    chunk's start there and its length."""
+
+    positions: int
+    start: np.ndarray
+    length: np.ndarray
+
+    def overlapping(self, chosen: np.ndarray, g_start: np.ndarray, g_length: np.ndarray) -> np.ndarray:
+        """Per gold chunk [g_start, g_start + g_length): whether a ``chosen`` system chunk
+        overlaps it (a slot at its position when it is a slot; else one starting inside it or
+        strictly containing its start), by counts over positions: chunks starting before a
+        position, chunks strictly containing it, slots at it."""
+        n, start, length = self.positions, self.start, self.length
+        before = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(start[chosen], minlength=n), out=before[1:])
+        starting_inside = before[g_start + g_length] - before[g_start]
+        long = chosen & (length >= 2)
+        delta = np.bincount(start[long] + 1, minlength=n) - np.bincount(start[long] + length[long], minlength=n)
+        containing = np.cumsum(delta)[g_start]
+        slots_here = np.bincount(start[chosen & (length == 0)], minlength=n)[g_start]
+        return np.where(g_length == 0, slots_here, starting_inside + containing) > 0
+
+
+def _equal_chunks(g_start: np.ndarray, g_length: np.ndarray, g_text: np.ndarray, axis: _Axis,
+                  system: Chunks) -> tuple[np.ndarray, np.ndarray]:
+    """Per gold chunk: whether a system chunk has its span and text, and whether the first such
+    chunk is an edit (the system tried to change it)."""
+    g_key, c_key = _pair_keys([g_start, g_length, g_text], [axis.start, axis.length, system.text])
     order = np.argsort(c_key, kind="stable")
     sorted_keys = c_key[order]
     found = np.searchsorted(sorted_keys, g_key)
@@ -105,29 +139,7 @@ def judge_rows(gold: Chunks, lengths: np.ndarray, token_offsets: np.ndarray, tok
     equal[inside] = sorted_keys[found[inside]] == g_key[inside]
     equal_tried = np.zeros(len(g_key), dtype=bool)
     equal_tried[equal] = system.modified[order[found[equal]]]
-
-    # overlapping chunks, all and edits only
-    slot = g_length == 0
-    g_end = g_start + g_length
-
-    def overlapping(chosen: np.ndarray) -> np.ndarray:
-        # per position: chunks starting before it, chunks strictly containing it, slots at it
-        before = np.zeros(n_positions + 1, dtype=np.int64)
-        np.cumsum(np.bincount(c_start[chosen], minlength=n_positions), out=before[1:])
-        starting_inside = before[g_end] - before[g_start]
-        long = chosen & (c_length >= 2)
-        delta = np.bincount(c_start[long] + 1, minlength=n_positions) - np.bincount(c_end[long], minlength=n_positions)
-        containing = np.cumsum(delta)[g_start]
-        slots_here = np.bincount(c_start[chosen & (c_length == 0)], minlength=n_positions)[g_start]
-        return np.where(slot, slots_here, starting_inside + containing) > 0
-
-    any_overlap = overlapping(np.ones(len(c_start), dtype=bool))
-    edit_overlap = overlapping(system.modified)
-
-    gold_edit = gold.modified[pair_gold]
-    correct = np.where(equal, True, np.where(any_overlap, False, ~gold_edit))
-    tried = np.where(equal, equal_tried, edit_overlap)
-    return RowJudgments(pair_gold, correct, tried, pair_offsets)
+    return equal, equal_tried
 
 
 def outcome_flags(correct: np.ndarray, tried: np.ndarray, gold_edit: np.ndarray) -> np.ndarray:

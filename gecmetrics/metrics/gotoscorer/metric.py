@@ -4,7 +4,7 @@ Hypotheses are ERRANT M2 (one system each: annotator 0 of its blocks; ``compare 
 gives text hypotheses theirs), the reference is one annotator (``ref_id``) of the gold M2.
 ``prepare(corpus)`` judges every hypothesis of the corpus at once and takes each gold chunk's
 level (how many of the N systems got it right) from them, or from a weight file (``weights=
-FILE``, the original's ``-w_file``). A chunk's level depends only on its own sentence, so a corpus
+FILE``, the original's ``-w_file``, read with the setting by :mod:`gecmetrics.io.gts_weights`). A chunk's level depends only on its own sentence, so a corpus
 prepared in chunks of sentences (the engine's ``chunk_lines``, ``-p``) gets the same rows as the
 whole corpus at once.
 
@@ -19,9 +19,6 @@ judging); the result carries every number (P, R, F, F0.5, accuracy, weighted TP/
 """
 from __future__ import annotations
 
-import hashlib
-import os
-import threading
 from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
@@ -29,13 +26,17 @@ import numpy as np
 
 from ...errors import InputError
 from ...io.corpus import Corpus
+from ...io.gts_weights import SYSTEMS, weights_setting
 from ...kinds import M2
 from ..base import Metric
+from ..capabilities import GoldEditWeights
 from ..results import CorpusSums
 from ..settings import Settings, non_negative_int, parse_bool, parse_float, setting, setting_label
+from .chunking import chunk_edits
 from .judging import ALL, FN, FP, TN, TP
-from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, judge, level_weights,
-                     read_gold, read_system, read_weight_file, scores_from_sums, sentence_difficulty, weight_table)
+from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, category_of,
+                     check_chunk_counts, judge, level_weights, read_gold, read_system, scores_from_sums,
+                     sentence_difficulty, weight_table)
 
 OUTCOMES = 5
 """Outcome rows of the statistics: TP, FP, FN, TN, ALL."""
@@ -43,8 +44,6 @@ OUTCOMES = 5
 SCORES = {"f05": "F0.5", "f": "F", "p": "P", "r": "R", "acc": "Acc"}
 """The numbers a column can show (setting ``score``) and their headers (the original's)."""
 _SCORE_ALIASES = {"f0.5": "f05", "f1": "f", "precision": "p", "recall": "r", "accuracy": "acc"}
-SYSTEMS = "systems"
-"""``weights=systems``: the levels come from the corpus's own hypotheses."""
 
 
 # ----------------------------------------------------------------------------- settings
@@ -70,25 +69,10 @@ def parse_scores(name: str, value: Any) -> tuple[str, ...]:
 parse_scores.takes_several = True  # type: ignore[attr-defined]  # '/' separates its values (registry)
 
 
-def parse_weights(name: str, value: Any) -> str:
-    """``systems`` (the corpus's hypotheses) or the path of a weight file (checked to exist)."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", SYSTEMS)):
-        return SYSTEMS
-    if not isinstance(value, (str, os.PathLike)):
-        raise InputError(f"{setting_label(name)} must be 'systems' or a weight file, got {value!r}")
-    path = os.fspath(value).strip()
-    if not os.path.isfile(path):
-        raise InputError(f"{setting_label(name)}: no weight file {path!r} (or 'systems': weights from the hypotheses)")
-    return path
-
-
-parse_weights.reads_paths = True  # type: ignore[attr-defined]  # '/' is part of a path (registry)
-
-
 def shown_weights(weights: str) -> str:
     """How a signature names the chunk levels' source: ``systems``, or a weight file by its
     SHA-256 (its contents, not its path, change the numbers)."""
-    return weights if weights == SYSTEMS else "file-" + weight_file(weights)[1][:12]
+    return weights if weights == SYSTEMS else "file-" + weights.digest[:12]
 
 
 def finite(name: str, value: Any) -> float:
@@ -103,7 +87,7 @@ class GoToScorerSettings(Settings):
     score: tuple[str, ...] = setting(("f05",), "GoToScorer: the number(s) shown, one column each: f05, f, p, r, acc",
                                      parse_scores, signature="score")
     weights: str = setting(SYSTEMS, "GoToScorer: chunk levels from the hypotheses scored ('systems') or from a "
-                                    "weight file (the original's -w_file)", parse_weights, ("w_file",),
+                                    "weight file (the original's -w_file)", weights_setting, ("w_file",),
                            signature="weights", shown=shown_weights)
     a: float = setting(1.0, "GoToScorer: weight a - (n + b) / (N + c), parameter a", finite, signature="a")
     b: float = setting(0.0, "GoToScorer: weight parameter b", finite, signature="b")
@@ -112,41 +96,6 @@ class GoToScorerSettings(Settings):
                               signature="no_weight")
     ref_id: int = setting(0, "GoToScorer: the annotator of the gold M2 that is the reference", non_negative_int,
                           signature="ref_id")
-
-
-# ----------------------------------------------------------------------------- weight files
-
-
-
-_WEIGHT_FILES: dict[tuple[str, int, int], tuple[WeightTable, str]] = {}
-_WEIGHT_LOCK = threading.Lock()
-
-
-def weight_file(path: str) -> tuple[WeightTable, str]:
-    """The weight table of a file and its SHA-256, read once per process (and again when the
-    file changes)."""
-    try:
-        stat = os.stat(path)
-    except OSError as err:
-        raise InputError(f"cannot read the weight file: {err.strerror}", path) from None
-    key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
-    with _WEIGHT_LOCK:
-        found = _WEIGHT_FILES.get(key)
-        if found is None:
-            table = read_weight_file(path)
-            with open(path, "rb") as handle:
-                digest = hashlib.sha256(handle.read()).hexdigest()
-            found = _WEIGHT_FILES[key] = (table, digest)
-    return found
-
-
-def table_part(table: WeightTable, start: int, end: int, name: str) -> WeightTable:
-    """Sentences ``start:end`` of a weight table."""
-    sentences = len(table.offsets) - 1
-    if end > sentences:
-        raise InputError(f"has {sentences} sentence lines but the corpus has more sentences (at least {end})", name)
-    bounds = table.offsets[start:end + 1]
-    return WeightTable(table.n_systems, table.correct[bounds[0]:bounds[-1]], bounds - bounds[0], name)
 
 
 # ----------------------------------------------------------------------------- the metric
@@ -183,6 +132,9 @@ class GoToScorer(Metric):
     scale = 1.0
     has_sentence_scores = True
     column_setting = "score"
+    weighs_gold_edits = True
+    candidate_refusal = ("its chunk weights come from the systems scored together, which a candidate sentence does "
+                         "not have")
 
     # ------------------------------------------------------------------ preparing
     def sharing_key(self) -> Hashable:
@@ -210,9 +162,8 @@ class GoToScorer(Metric):
         if self.settings.weights == SYSTEMS:
             table = weight_table(judgments)
         else:
-            whole, _ = weight_file(self.settings.weights)
-            table = table_part(whole, corpus.offset, corpus.offset + corpus.size, self.settings.weights)
-            self._check_weights(table, gold, corpus.offset)
+            table = self.settings.weights.table.part(corpus.offset, corpus.offset + corpus.size)
+            check_chunk_counts(table, gold, corpus.offset)
         return GoToPrepared(gold, judgments, table, hypotheses, gold_name)
 
     def _system(self, blocks: Sequence[Any], gold: GoldChunks, name: str) -> SystemEdits:
@@ -224,17 +175,6 @@ class GoToScorer(Metric):
                                  getattr(block, "line", 0) or None)
         return read_system(blocks, gold, 0, name)
 
-    @staticmethod
-    def _check_weights(table: WeightTable, gold: GoldChunks, offset: int) -> None:
-        """The weight file's lines must fit the reference's chunks (line numbers of the whole file)."""
-        counts, expected = np.diff(table.offsets), gold.chunk_counts
-        differing = np.flatnonzero(counts != expected)
-        if len(differing):
-            k = int(differing[0])
-            raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but the reference {gold.name} "
-                             f"makes {expected[k]} chunks of it (weights made with another reference or ref_id?)",
-                             table.name, offset + k + 2)
-
     def difficulty(self, corpus: Corpus) -> SentenceDifficulty:
         """How hard the reference's gold edits are, judged as :meth:`prepare` judges them (the
         corpus's hypotheses, or the weight file): each gold edit chunk's weight a - (n + b) /
@@ -244,6 +184,27 @@ class GoToScorer(Metric):
         s = self.settings
         weights = level_weights(prepared.table.n_systems, s.a, s.b, s.c)
         return sentence_difficulty(prepared.gold, prepared.table, weights)
+
+    def gold_edit_weights(self, corpus: Corpus, levels: Sequence[int] = (1, 2, 3)) -> GoldEditWeights | None:
+        """:meth:`difficulty` per edit of every gold block (None for the edits that are not
+        annotator ``ref_id``'s chunk edits), per sentence, and per ``-cat`` level the mean,
+        sample standard deviation and number of each type group's weights; None when annotator
+        ``ref_id`` has no edit."""
+        ref_id = self.settings.ref_id
+        if not any(edit.annotator == ref_id and not edit.is_noop for block in corpus.gold for edit in block.edits):
+            return None
+        difficulty = self.difficulty(corpus)
+        weights = iter(difficulty.edit.tolist())
+        per_block, typed = [], []
+        for block in corpus.gold:
+            weighted = {}
+            for edit in chunk_edits(block.edits_of(ref_id)):
+                weighted[id(edit)] = next(weights)
+                typed.append((edit.type, weighted[id(edit)]))
+            per_block.append([weighted.get(id(edit)) for edit in block.edits])
+        categories = {level: _category_weights(typed, level) for level in levels}
+        return GoldEditWeights(per_block, difficulty.sentence, categories,
+                               f"{self.label}|ref_id:{ref_id}|weights:{shown_weights(self.settings.weights)}")
 
     # ------------------------------------------------------------------ rows and scores
     def statistics(self, prepared: GoToPrepared, hypothesis: Sequence[Any], name: str = "hypothesis") -> np.ndarray:
@@ -300,7 +261,7 @@ class GoToScorer(Metric):
         """Every number of the original's output (scores, weighted counts), N and whether
         weighted; a weight file must have a line for every sentence of the corpus."""
         if self.settings.weights != SYSTEMS:
-            table, _ = weight_file(self.settings.weights)
+            table = self.settings.weights.table
             if len(table.offsets) - 1 != len(statistics):
                 raise InputError(f"has {len(table.offsets) - 1} sentence lines but the corpus has "
                                  f"{len(statistics)} sentences", self.settings.weights)
@@ -328,6 +289,18 @@ class GoToScorer(Metric):
             raise InputError(f"metric {self.display_name} has no column {key!r}; columns: "
                              f"{', '.join(self.column_labels())} (or {', '.join(self.settings.score)})")
         return super().column_index(key)
+
+
+
+def _category_weights(typed: Sequence[tuple[str, float]], level: int) -> dict[str, tuple[float, float, int]]:
+    """Per type group (:func:`~.scorer.category_of` at ``level``): the mean, sample standard
+    deviation (0 for one edit) and number of the weights of its edits, groups sorted by name."""
+    groups: dict[str, list[float]] = {}
+    for error_type, weight in typed:
+        groups.setdefault(category_of(error_type, level), []).append(weight)
+    return {name: (float(np.mean(values)), float(np.std(values, ddof=1)) if len(values) > 1 else 0.0, len(values))
+            for name, values in sorted(groups.items())}
+
 
 def _ratio(numerator: Any, denominator: Any) -> np.ndarray:
     """numerator / denominator, 0 where the denominator is 0 (the original's rule)."""

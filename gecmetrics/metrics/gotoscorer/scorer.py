@@ -22,6 +22,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError
+from ...io.gts_weights import WeightTable, parse_weight_file, read_weight_file  # noqa: F401 (re-exported)
 from ...io.m2 import Block, check_blocks
 from .chunking import SKIPPED_TYPES, Chunks, EditArrays, SentenceTokens, Vocabulary, build_chunks, chunk_edits
 from .judging import ALL, FN, FP, TN, TP, RowJudgments, judge_rows, outcome_flags
@@ -278,98 +279,32 @@ def _joined_offsets(parts: list[np.ndarray]) -> np.ndarray:
 # --------------------------------------------------------------------------- weights
 
 
-@dataclass(frozen=True)
-class WeightTable:
-    """Per gold chunk, how many of N systems got it right: the content of a GTS weight file."""
+def check_table(table: WeightTable, gold: GoldChunks) -> None:
+    """A weight table must have one line per sentence of ``gold`` and one count (0..N) per gold
+    chunk: one InputError naming the table's file (and line) otherwise."""
+    if len(table.offsets) - 1 != len(gold):
+        raise InputError(f"has {len(table.offsets) - 1} sentence lines but the reference {gold.name} has "
+                         f"{len(gold)} sentences", table.name)
+    if len(table.correct) and (int(table.correct.min()) < 0 or int(table.correct.max()) > table.n_systems):
+        raise InputError(f"has counts outside 0..{table.n_systems} (the number of systems)", table.name)
+    check_chunk_counts(table, gold)
 
-    n_systems: int
-    correct: np.ndarray
-    """Counts of all gold chunks, sentence after sentence, chunk order."""
-    offsets: np.ndarray
-    """First chunk of each sentence (D + 1)."""
-    name: str = "weights"
 
-    def format(self) -> str:
-        """The original's weight file: N, then one line of counts per sentence."""
-        lines = [str(self.n_systems)]
-        values = self.correct.tolist()
-        bounds = self.offsets.tolist()
-        lines.extend(" ".join(map(str, values[bounds[k]:bounds[k + 1]])) for k in range(len(bounds) - 1))
-        return "\n".join(lines) + "\n"
-
-    def write(self, path: str) -> None:
-        """Write :meth:`format` to ``path`` (the original's ``-gen_w_file``)."""
-        from ...io.atomic import atomic_output
-
-        try:
-            with atomic_output(path) as handle:
-                handle.write(self.format())
-        except OSError as err:
-            raise InputError(f"cannot write the weight file: {err.strerror}", path) from None
-
-    def check_against(self, gold: GoldChunks) -> None:
-        """The table must have one line per sentence and one count per gold chunk."""
-        if len(self.offsets) - 1 != len(gold):
-            raise InputError(f"has {len(self.offsets) - 1} sentence lines but the reference {gold.name} has "
-                             f"{len(gold)} sentences", self.name)
-        if len(self.correct) and (int(self.correct.min()) < 0 or int(self.correct.max()) > self.n_systems):
-            raise InputError(f"has counts outside 0..{self.n_systems} (the number of systems)", self.name)
-        counts, expected = np.diff(self.offsets), gold.chunk_counts
-        differing = np.flatnonzero(counts != expected)
-        if len(differing):
-            k = int(differing[0])
-            raise InputError(f"has {counts[k]} counts for sentence {k + 1} but the reference {gold.name} makes "
-                             f"{expected[k]} chunks of it (weights made with another reference or ref_id?)",
-                             self.name, k + 2)
+def check_chunk_counts(table: WeightTable, gold: GoldChunks, offset: int = 0) -> None:
+    """Each line of a weight table has one count per gold chunk of its sentence; ``offset``: the
+    table is the part of a file from sentence ``offset`` on (messages give the file's lines)."""
+    counts, expected = np.diff(table.offsets), gold.chunk_counts
+    differing = np.flatnonzero(counts != expected)
+    if len(differing):
+        k = int(differing[0])
+        raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but the reference {gold.name} makes "
+                         f"{expected[k]} chunks of it (weights made with another reference or ref_id?)",
+                         table.name, offset + k + 2)
 
 
 def weight_table(judgments: Judgments) -> WeightTable:
     """The weight table of the judged systems (what ``-gen_w_file`` writes)."""
     return WeightTable(judgments.n_systems, judgments.correct_counts(), judgments.gold.chunks.offsets.copy())
-
-
-def parse_weight_file(text: str, name: str) -> WeightTable:
-    """Read the original's weight file format; any malformed line is an InputError with its number."""
-    lines = text.rstrip().split("\n")
-    first = lines[0].strip()
-    if not first.isascii() or not first.isdigit() or int(first) < 1:
-        raise InputError(f"first line must be the number of systems (a positive integer), got {first[:40]!r}",
-                         name, 1)
-    n_systems = int(first)
-    values: list[int] = []
-    offsets = [0]
-    for number, line in enumerate(lines[1:], start=2):
-        fields = line.split()
-        if not fields:
-            raise InputError("empty line: expected the counts of one sentence's chunks", name, number)
-        try:
-            counts = [int(field) for field in fields]
-        except ValueError:
-            bad = next(field for field in fields if not field.lstrip("-").isdigit())
-            raise InputError(f"not an integer count: {bad[:40]!r}", name, number) from None
-        if min(counts) < 0 or max(counts) > n_systems:
-            bad = next(c for c in counts if c < 0 or c > n_systems)
-            raise InputError(f"count {bad} is outside 0..{n_systems} (the number of systems on line 1)", name,
-                             number)
-        values.extend(counts)
-        offsets.append(len(values))
-    if len(offsets) == 1:
-        raise InputError("has no sentence line after the number of systems", name)
-    return WeightTable(n_systems, np.asarray(values, dtype=np.int64), np.asarray(offsets, dtype=np.int64), name)
-
-
-def read_weight_file(path: str) -> WeightTable:
-    """A weight file written by the original's ``-gen_w_file`` (or :meth:`WeightTable.write`)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as err:
-        raise InputError(f"cannot read the weight file: {err.strerror}", path) from None
-    except UnicodeDecodeError:
-        raise InputError("the weight file is not UTF-8 text", path) from None
-    if not text.strip():
-        raise InputError("the weight file is empty", path)
-    return parse_weight_file(text, path)
 
 
 def level_weights(n_systems: int, a: float = 1.0, b: float = 0.0, c: float = 0.0) -> np.ndarray:
@@ -453,7 +388,7 @@ def difficulty_table(gold: GoldChunks, table: WeightTable, weights: np.ndarray, 
     (as ``statistics.mean``), so equal means keep the original's order."""
     if mode not in CATEGORY_MODES:
         raise InputError(f"-cat must be 1, 2 or 3, got {mode!r}")
-    table.check_against(gold)
+    check_table(table, gold)
     chunks = gold.chunks
     edit_chunks = np.flatnonzero(chunks.modified)
     names: dict[str, int] = {}
@@ -488,7 +423,7 @@ class SentenceDifficulty:
 def sentence_difficulty(gold: GoldChunks, table: WeightTable, weights: np.ndarray) -> SentenceDifficulty:
     """The weights ``weights[n]`` of the gold edit chunks that n systems got right (the weights
     behind :func:`difficulty_table`), per gold edit and averaged per sentence."""
-    table.check_against(gold)
+    check_table(table, gold)
     chunks = gold.chunks
     weights = np.asarray(weights, dtype=np.float64)
     edit_chunks = np.flatnonzero(chunks.modified)
@@ -540,7 +475,7 @@ def score_systems(gold: GoldChunks, systems: Sequence[SystemEdits], weights: Wei
         raise InputError(f"weights must be a WeightTable (read_weight_file), got {type(weights).__name__}")
     judgments = judge(gold, systems)
     table = weight_table(judgments) if weights is None else weights
-    table.check_against(gold)
+    check_table(table, gold)
     per_level = level_weights(table.n_systems, a, b, c)
     statistics = tuple(judgments.statistics(s, table.correct, table.n_systems + 1) for s in range(len(systems)))
     used = None if no_weight else per_level

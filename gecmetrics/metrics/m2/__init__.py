@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..._lazy import lazy_names
 
 _LAZY = {
-    "ErrantCompare": "compare", "ErrantResult": "compare", "choose_pairs": "compare", "compare_m2_files": "compare",
+    "ErrantCompare": "compare", "ErrantResult": "compare", "choose_pairs": "compare",
     "format_errant_report": "errant_report",
     "M2Result": "maxmatch", "M2Scorer": "maxmatch",
 }

@@ -8,7 +8,7 @@ from typing import Sequence
 
 from ...core.edits.cherrant import CherrantComparison
 from ...errors import InputError
-from ...io.m2 import Block, check_blocks, read_m2
+from ...io.m2 import Block, check_blocks
 from ..edit_comparison import CherrantSettings, ErrantResult, comparison_from
 from .compare import ErrantCompare
 
@@ -29,20 +29,6 @@ class CherrantCompare(ErrantCompare):
     def settings_dict(self) -> dict:
         s = self.settings
         return {**super().settings_dict(), "max_answer_num": s.max_answer_num, "reference_num": s.reference_num}
-
-
-def read_cherrant_m2(path: str) -> list[Block]:
-    """An M2 file as ChERRANT writes it (``T`` lines skipped)."""
-    return read_m2(path, target_lines=True)
-
-
-def compare_cherrant_files(hyp_path: str, ref_path: str, comparer: CherrantCompare | None = None,
-                           start: int | None = None, end: int | None = None) -> ErrantResult:
-    """Read two ChERRANT M2 files and compare them; ``start`` and ``end`` (both or neither, as
-    in ChERRANT) select the blocks [start:end] of both."""
-    comparer = comparer or CherrantCompare()
-    hyp_blocks, ref_blocks = read_cherrant_m2(hyp_path), read_cherrant_m2(ref_path)
-    return compare_cherrant_blocks(hyp_blocks, ref_blocks, comparer, start, end, hyp_path, ref_path)
 
 
 def compare_cherrant_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],

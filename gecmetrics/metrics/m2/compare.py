@@ -9,7 +9,6 @@ from __future__ import annotations
 from ...core.edits.compare import (MODE_TITLES, MODES, UNKNOWN_TYPE, CategoryCounts, EditTable,  # noqa: F401
                                    ErrantStatistics, SentenceTrace, choose_pairs, compare_tables, errant_scores,
                                    pair_code, pair_of, parse_filter_types, rounded_scores)
-from ...io.m2 import read_m2
 from ..edit_comparison import EditComparisonMetric, ErrantResult, ErrantSettings  # noqa: F401
 
 
@@ -24,8 +23,3 @@ class ErrantCompare(EditComparisonMetric):
 
     name = "errant-m2"
 
-
-def compare_m2_files(hyp_path: str, ref_path: str, comparer: ErrantCompare | None = None) -> ErrantResult:
-    """Read two M2 files and compare them (a convenience for the CLI and scripts)."""
-    comparer = comparer or ErrantCompare()
-    return comparer.compare(read_m2(hyp_path), read_m2(ref_path), hyp_path, ref_path)

@@ -42,7 +42,6 @@ scorer's assertion fails); here, as in
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import math
 import os
@@ -53,7 +52,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...errors import InputError
-from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, read_baseline_file
+from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, baseline_file_label, read_baseline_file
 from ...core.models.causal_lm import set_threads
 from ...core.models.loading import LoadedModel, default_layers, import_backend, load_model
 
@@ -115,9 +114,7 @@ def resolve_baseline(baseline: str, model: str, layer: int, lang: str = "en") ->
             raise InputError(f"no rescaling baseline known for model {model!r} and language {lang!r}: give a "
                              "bert_score baseline file (LAYER,P,R,F rows) or baseline=none")
         baseline = found
-    row = read_baseline_file(baseline, layer)
-    with open(baseline, "rb") as handle:
-        return row, "file:" + hashlib.sha256(handle.read()).hexdigest()[:12]
+    return read_baseline_file(baseline, layer), baseline_file_label(baseline)
 
 
 @dataclass

@@ -3,15 +3,17 @@
 
 Each candidate sentence (the source with a subset of a system's edits applied) is scored as a
 hypothesis of its own source by the metric's sentence scores, in one engine run for every
-candidate of every system (each distinct (sentence, text) once). Two cases need care:
+candidate of every system (each distinct (sentence, text) once). What a metric offers decides
+the cases that need care (its capabilities, :class:`~gecmetrics.metrics.base.Metric`):
 
-* a sentence score that depends on the sentences before it (the M2 family's running-F choice
-  of an annotator) is taken for each candidate as a corpus of that one sentence, so a
-  candidate's score never depends on the others scored beside it;
-* a metric that reads hypothesis M2 (``errant-m2``, ``cleme``) gets each candidate's edits
-  from the ERRANT annotator given (as gec-metrics re-annotates its candidates). GoToScorer is
-  refused: its chunk weights come from the systems scored together, which a candidate sentence
-  does not have.
+* a sentence score that depends on the sentences before it (``independent_sentences`` False:
+  the M2 family's running-F choice of an annotator) is taken for each candidate as a corpus of
+  that one sentence, so a candidate's score never depends on the others scored beside it;
+* a metric that reads hypothesis M2 (``hypothesis_kind``: SentERRANT, CLEME) gets each
+  candidate's edits from the ERRANT annotator given (as gec-metrics re-annotates its
+  candidates). A metric that cannot score a candidate sentence on its own
+  (``candidate_refusal``: GoToScorer, whose chunk weights come from the systems scored
+  together) is refused.
 """
 from __future__ import annotations
 
@@ -23,7 +25,6 @@ from ...errors import InputError
 from ...io.corpus import Corpus
 from ...io.m2 import Block
 from ...kinds import M2
-from ...metrics.running_f import RunningFMetric
 from ...metrics.base import Metric
 from ...run.engine import score_corpus
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
@@ -31,6 +32,16 @@ from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS,
 
 CANDIDATES = "candidates"
 """The name of the candidate hypothesis in the corpora scored here."""
+
+
+def edit_annotator(spacy_model: str | None) -> Any:
+    """The ERRANT annotator that gives system outputs (and candidate sentences) their edits,
+    with ``spacy_model`` (None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm): the one place
+    the report and attribution make it."""
+    from ...metrics.errant import Annotator
+    from ...metrics.errant.metric import shared_model
+
+    return Annotator(shared_model(spacy_model))
 
 
 def hypothesis_edits(blocks: Sequence[Block], annotator: int = 0) -> list[list[Any]]:
@@ -41,10 +52,10 @@ def hypothesis_edits(blocks: Sequence[Block], annotator: int = 0) -> list[list[A
 
 def independent_sentence_scores(metric: Metric, statistics: Any, column: int = 0) -> np.ndarray:
     """Each sentence's score alone (shape (D,)): the metric's sentence scores, or for a metric
-    whose sentence score depends on the sentences before it (the running-F annotator choice),
-    each sentence scored as a corpus of one sentence."""
+    whose sentence score depends on the other sentences (``independent_sentences`` False: the
+    running-F annotator choice), each sentence scored as a corpus of one sentence."""
     metric.require_sentence_scores()
-    if isinstance(metric, RunningFMetric) and not metric.sentence_average:
+    if not metric.independent_sentences:
         rows = np.asarray(statistics)
         return np.array([metric.sentence_matrix(rows[k:k + 1])[column, 0] for k in range(len(rows))],
                         dtype=np.float64)
@@ -53,12 +64,10 @@ def independent_sentence_scores(metric: Metric, statistics: Any, column: int = 0
 
 def check_attribution_metric(metric: Metric) -> None:
     """An InputError for a metric whose sentence scores cannot score a candidate sentence."""
-    from ...metrics.gotoscorer.metric import GoToScorer
-
     metric.require_sentence_scores()
-    if isinstance(metric, GoToScorer):
-        raise InputError("GoToScorer cannot attribute edits: its chunk weights come from the systems scored "
-                         "together, which a candidate sentence does not have; choose another metric")
+    if metric.candidate_refusal:
+        name = metric.label or type(metric).__name__
+        raise InputError(f"{name} cannot attribute edits: {metric.candidate_refusal}; choose another metric")
 
 
 def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator: Any = None,
@@ -140,10 +149,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
         raise InputError("no system output to attribute")
     missing = [name for name in names if name not in corpus.hypothesis_m2]
     if (missing or metric.hypothesis_kind == M2) and annotator is None:
-        from ...metrics.errant import Annotator
-        from ...metrics.errant.metric import shared_model
-
-        annotator = Annotator(shared_model(spacy_model))  # None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
+        annotator = edit_annotator(spacy_model)
     blocks = dict(corpus.hypothesis_m2)
     if missing:
         annotated = annotator.annotate_sets(corpus.sources, [[corpus.hypotheses[name]] for name in missing],

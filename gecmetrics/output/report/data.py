@@ -1,12 +1,14 @@
 """The data behind the HTML report: one dict (JSON-ready) assembled from one engine run.
 
-Nothing here computes a metric: scores, ranks, intervals and p-values come from the run
-(:func:`~gecmetrics.run.engine.score_corpus`) and the paired tests
+Nothing here computes a metric, nor names one: scores, ranks, intervals and p-values come
+from the run (:func:`~gecmetrics.run.engine.score_corpus`) and the paired tests
 (:func:`~gecmetrics.stats.significance.paired_test_from_statistics`); edits marked TP / FP / FN
-and the per-type counts from ERRANT's comparison
-(:meth:`~gecmetrics.metrics.m2.compare.ErrantCompare.marked_edits`, ``grouped_categories``);
-difficulty from GoToScorer (:meth:`~gecmetrics.metrics.gotoscorer.metric.GoToScorer.difficulty`);
-attribution from :mod:`gecmetrics.stats.attribution`; correlations from
+and the per-type counts from the metric that marks edits
+(:meth:`~gecmetrics.metrics.base.Metric.edit_marks`: ERRANT's comparison); difficulty from the
+metric that weighs gold edits (:meth:`~gecmetrics.metrics.base.Metric.gold_edit_weights`:
+GoToScorer's); both, and the default metrics, from the registry's one default list
+(:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`); attribution from
+:mod:`gecmetrics.stats.attribution`; correlations from
 :func:`~gecmetrics.meta.system_level.meta_evaluate`. The page (:mod:`.html`) only shows this dict.
 
 System outputs are not stored as text: each is its source with its ERRANT edits applied (the
@@ -22,21 +24,22 @@ import numpy as np
 
 from ...errors import InputError
 from ...io.corpus import Corpus, read_corpus
-from ...metrics.m2.compare import ErrantCompare, errant_scores, pair_of
 from ...metrics.base import Metric
-from ...metrics.registry import needs_gold_m2, resolve_metrics
+from ...metrics.capabilities import GoldEditWeights
+from ...metrics.registry import REPORT, default_metric_texts, default_metrics, needs_gold_m2, resolve_metrics
 from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, score_corpus
 from ...run.executors import make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
 from ...stats.significance import PairedTestResult, paired_test_from_statistics
 from ...version import __version__
-from .attribution import attribute_systems, hypothesis_edits
+from .attribution import attribute_systems, edit_annotator, hypothesis_edits
 
 FORMAT = "gecmetrics-report"
 FORMAT_VERSION = 1
-DEFAULT_METRICS = ("gleu", "green:beta=0.5/1/2")
-"""With the report's own columns: M2 F0.5 with a gold M2, GoToScorer F0.5 and ERRANT F0.5."""
+DEFAULT_METRICS = default_metric_texts()
+"""The default metrics of ``compare`` (:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`); the
+report's defaults add M2 F0.5 with a gold M2, GoToScorer F0.5 and ERRANT F0.5."""
 DEFAULT_SAMPLES = 1000
 """Paired bootstrap resamples behind the summary's intervals and p-values."""
 DEFAULT_PERMUTATIONS = 20
@@ -82,10 +85,7 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any) -> tuple
     info: dict[str, Any] = {"hypotheses": "annotated" if missing else "given",
                             "references": "gold M2" if corpus.gold is not None else "annotated"}
     if (missing or corpus.gold is None) and annotator is None:
-        from ...metrics.errant import Annotator
-        from ...metrics.errant.metric import shared_model
-
-        annotator = Annotator(shared_model(spacy_model))
+        annotator = edit_annotator(spacy_model)
     sets = [[corpus.hypotheses[name]] for name in missing]
     if corpus.gold is None:
         sets.append(list(corpus.references))
@@ -99,20 +99,25 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any) -> tuple
                   hypothesis_m2={name: m2[name] for name in systems}), info, annotator
 
 
-def report_metrics(metrics: Sequence[Any] | str | None, gold_given: bool) -> tuple[list[Metric], int]:
-    """The metrics of a report and the index of its ERRANT comparison: ``metrics`` (default
-    GLEU+ and GREEN b0.5/1/2, with M2 F0.5 when a gold M2 is given, and GoToScorer F0.5), then
-    ERRANT's span correction F0.5 unless one is among them."""
-    if metrics is None:
-        texts = list(DEFAULT_METRICS) + (["m2"] if gold_given else []) + ["gotoscorer"]
-        resolved = resolve_metrics(texts)
-    else:
-        resolved = resolve_metrics(metrics)
-    comparer = ErrantCompare()
+def report_metrics(metrics: Sequence[Any] | str | None, defaults: list[Metric]) -> tuple[list[Metric], int]:
+    """The metrics of a report and the index of the one that marks its edits: ``metrics``
+    (default: the report's ``defaults``), then the default metric that marks edits (ERRANT's
+    span correction F0.5) unless one equal to it is among them."""
+    resolved = list(defaults) if metrics is None else resolve_metrics(metrics)
+    marker = offering(defaults, "marks_edits")
     for k, metric in enumerate(resolved):
-        if metric == comparer:
+        if metric == marker:
             return resolved, k
-    return resolved + [comparer], len(resolved)
+    return resolved + [marker], len(resolved)
+
+
+def offering(metrics: Sequence[Metric], capability: str) -> Metric:
+    """The first of ``metrics`` that offers ``capability`` (a boolean capability attribute of
+    :class:`~gecmetrics.metrics.base.Metric`)."""
+    for metric in metrics:
+        if getattr(metric, capability):
+            return metric
+    raise InputError(f"no default metric of the report offers {capability}")
 
 
 # ----------------------------------------------------------------------------- summary
@@ -166,73 +171,47 @@ def _edit_row(edit: Any, mark: str | None) -> list:
 
 
 def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
-    """Per system and sentence, its edits marked TP / FP (None: not compared) against the
-    reference annotator ERRANT chose, that annotator and the indices of the reference's edits
-    it matched and missed; the per-type counts and scores at each ``-cat`` level."""
-    comparer: ErrantCompare = scored.metrics[k]
-    gold = corpus.gold
+    """Per system and sentence, its edits marked TP / FP (None: not compared) by metric ``k``
+    (one that marks edits) against the reference annotator its choice kept, that annotator and
+    the indices of the reference's edits it matched and missed; the per-type counts and scores
+    at each ``-cat`` level."""
+    metric = scored.metrics[k]
     edits, chosen, matched, missed, categories = {}, {}, {}, {}, {}
+    beta = None
     for name in scored.names:
-        result = scored.result(name, k)
-        blocks = corpus.hypothesis_m2[name]
-        rows, refs, hits, misses = [], [], [], []
-        for d, (block, ref_block) in enumerate(zip(blocks, gold)):
-            code = result.candidates[d, result.chosen[d]] if result.candidates.size else 0
-            hyp_id, ref_id = pair_of(int(code))
-            hyp_marks, ref_marks = comparer.marked_edits(block, ref_block, (hyp_id, ref_id))
-            rows.append([_edit_row(edit, mark) for edit, mark in hyp_marks if not edit.is_noop])
-            positions = {id(edit): p for p, edit in enumerate(e for e in ref_block.edits if not e.is_noop)}
-            refs.append(ref_id)
-            hits.append([positions[id(edit)] for edit, mark in ref_marks if mark == "TP"])
-            misses.append([positions[id(edit)] for edit, mark in ref_marks if mark == "FN"])
-        edits[name], chosen[name], matched[name], missed[name] = rows, refs, hits, misses
-        beta = comparer.settings.beta
-        categories[name] = {}
-        for level in CATEGORY_LEVELS:
-            grouped = result.grouped_categories(level)
-            categories[name][str(level)] = {
-                error_type: [counts.tp, counts.fp, counts.fn,
-                             *[float(x) for x in errant_scores(counts.tp, counts.fp, counts.fn, beta)]]
-                for error_type, counts in sorted(grouped.items())}
+        marks = metric.edit_marks(scored.result(name, k), corpus.hypothesis_m2[name], corpus.gold, CATEGORY_LEVELS)
+        edits[name] = [[_edit_row(edit, mark) for edit, mark in sentence.edits] for sentence in marks.sentences]
+        chosen[name] = [sentence.reference for sentence in marks.sentences]
+        matched[name] = [sentence.matched for sentence in marks.sentences]
+        missed[name] = [sentence.missed for sentence in marks.sentences]
+        categories[name] = {str(level): {error_type: list(row) for error_type, row in marks.categories[level].items()}
+                            for level in CATEGORY_LEVELS}
+        beta = marks.beta
     return {"edits": edits, "reference": chosen, "matched": matched, "missed": missed, "categories": categories,
-            "beta": comparer.settings.beta, "label": comparer.column_labels()[0],
-            "signature": str(comparer.signature(len(corpus.references)))}
+            "beta": beta, "label": metric.column_labels()[0],
+            "signature": str(metric.signature(len(corpus.references)))}
 
 
-def gold_edits(corpus: Corpus, difficulty: Any | None, ref_id: int = 0) -> list[list[list]]:
+def gold_edits(corpus: Corpus, weights: GoldEditWeights | None) -> list[list[list]]:
     """Per sentence, the reference M2's edits (noop lines left out): start, end, correction,
-    type, annotator and the GoToScorer weight of annotator ``ref_id``'s edits (else None)."""
-    from ...metrics.gotoscorer.chunking import chunk_edits
-
-    weights = iter(difficulty.edit.tolist()) if difficulty is not None else None
+    type, annotator and the weight the metric that weighs gold edits gave it (else None)."""
     out = []
-    for block in corpus.gold:
-        weighted = {}
-        if weights is not None:
-            weighted = {id(edit): next(weights) for edit in chunk_edits(block.edits_of(ref_id))}
+    for d, block in enumerate(corpus.gold):
+        weighed = weights.edits[d] if weights is not None else [None] * len(block.edits)
         out.append([[edit.start, edit.end, edit.replacement, edit.type, edit.annotator,
-                     _round(weighted[id(edit)]) if id(edit) in weighted else None]
-                    for edit in block.edits if not edit.is_noop])
+                     None if weight is None else _round(weight)]
+                    for edit, weight in zip(block.edits, weighed) if not edit.is_noop])
     return out
 
 
-def type_difficulty(corpus: Corpus, difficulty: Any | None, ref_id: int = 0) -> dict[str, dict[str, list]]:
-    """Per ``-cat`` level and error type of annotator ``ref_id``'s gold edits: the mean and
-    standard deviation of their GoToScorer weights and their number (the original's table)."""
-    from ...metrics.gotoscorer.chunking import chunk_edits
-    from ...metrics.gotoscorer.scorer import category_of
-
-    if difficulty is None:
+def type_difficulty(weights: GoldEditWeights | None) -> dict[str, dict[str, list]]:
+    """Per ``-cat`` level and error type group of the weighed gold edits: the mean and standard
+    deviation of their weights and their number (GoToScorer's table)."""
+    if weights is None:
         return {}
-    types = [edit.type for block in corpus.gold for edit in chunk_edits(block.edits_of(ref_id))]
-    out: dict[str, dict[str, list]] = {}
-    for level in CATEGORY_LEVELS:
-        groups: dict[str, list[float]] = {}
-        for error_type, weight in zip(types, difficulty.edit.tolist()):
-            groups.setdefault(category_of(error_type, level), []).append(weight)
-        out[str(level)] = {name: [_round(np.mean(values)), _round(np.std(values, ddof=1) if len(values) > 1 else 0.0),
-                                  len(values)] for name, values in sorted(groups.items())}
-    return out
+    return {str(level): {name: [_round(mean), _round(std), count]
+                         for name, (mean, std, count) in weights.categories[level].items()}
+            for level in CATEGORY_LEVELS}
 
 
 # ----------------------------------------------------------------------------- the whole report
@@ -249,14 +228,47 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     ``corpus``: the source, text references and the system outputs (text), optionally the gold
     M2 (else the references annotated with ERRANT are the reference edits) and the systems'
     M2 (else annotated with ERRANT: ``spacy_model``, or an ``annotator``). ``metrics``: metric
-    objects or registry texts (default :data:`DEFAULT_METRICS`, M2 with a gold M2, GoToScorer);
-    ERRANT F0.5 is always added (its comparison marks the edits). ``baseline``: the system the
-    paired bootstrap (``samples``, ``seed``) tests the others against (default: the first).
-    ``attribution``: the metrics whose sentence scores are attributed to the edits (default: the
-    first metric with text hypotheses and sentence scores; ``"none"``: no attribution), by
-    ``methods`` (exact Shapley up to ``max_exact_edits`` edits, sampled above; ``permutations``).
-    ``human``: a human table (``gjg15``, ``seeda``, a TSV path) for the meta-evaluation figures.
+    objects or registry texts (default: the registry's report defaults, GLEU+, GREEN b0.5/1/2,
+    M2 with a gold M2, GoToScorer); ERRANT F0.5 is always added (its comparison marks the edits).
+    ``baseline``: the system the paired bootstrap (``samples``, ``seed``) tests the others
+    against (default: the first). ``attribution``: the metrics whose sentence scores are
+    attributed to the edits (default: the first metric with text hypotheses and sentence
+    scores; ``"none"``: no attribution), by ``methods`` (exact Shapley up to ``max_exact_edits``
+    edits, sampled above; ``permutations``). ``human``: a human table (``gjg15``, ``seeda``, a
+    TSV path) for the meta-evaluation figures.
     """
+    baseline = _check_report(corpus, baseline, samples)
+    methods = [method_name(m) for m in ([methods] if isinstance(methods, str) else methods)]
+    defaults = default_metrics(REPORT, corpus.gold is not None)
+    resolved, marker = report_metrics(metrics, defaults)
+    check_columns(resolved, len(corpus.references))
+    attributed = _attribution_metrics(attribution, resolved)
+    human = _human_table(human) if human is not None else None
+    # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
+    corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator)
+
+    scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress)
+    columns, test = summary(scored, baseline, samples, seed, jobs)
+    compared = compared_edits(scored, marker, corpus)
+    weights = offering(defaults, "weighs_gold_edits").gold_edit_weights(corpus, CATEGORY_LEVELS)
+    return {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
+        "title": title or "GEC evaluation report", "corpus": _corpus_data(corpus, annotation),
+        "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
+        "metrics": [{"name": m.display_name, "signature": str(m.signature(len(corpus.references))),
+                     "settings": m.settings_dict()} for m in resolved],
+        "errant": {key: compared[key] for key in ("label", "signature", "beta", "categories")},
+        "difficulty": {"types": type_difficulty(weights),
+                       "signature": weights.signature if weights is not None else None},
+        "sentences": _sentence_data(corpus, scored, columns, compared, weights),
+        "attribution": [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed, annotator)
+                        for metric, column in attributed],
+        "meta": _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None,
+    }
+
+
+def _check_report(corpus: Corpus, baseline: str | None, samples: int) -> str:
+    """The report's corpus and numbers checked before any work; the baseline (default: the first system)."""
     if not isinstance(corpus, Corpus):
         raise InputError(f"report_data needs a Corpus, got {type(corpus).__name__}")
     systems = list(corpus.hypotheses)
@@ -273,44 +285,27 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
         raise InputError(f"unknown baseline {baseline!r}; systems: {', '.join(systems)}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise InputError(f"the number of bootstrap resamples must be an integer >= 1, got {samples!r}")
-    methods = [method_name(m) for m in ([methods] if isinstance(methods, str) else methods)]
-    gold_given = corpus.gold is not None
-    resolved, errant_index = report_metrics(metrics, gold_given)
-    check_columns(resolved, len(corpus.references))
-    attributed = _attribution_metrics(attribution, resolved)
-    human = _human_table(human) if human is not None else None
-    corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator)  # None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
+    return baseline
 
-    scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress)
-    columns, test = summary(scored, baseline, samples, seed, jobs)
-    compared = compared_edits(scored, errant_index, corpus)
-    difficulty = _difficulty(corpus)
+
+def _corpus_data(corpus: Corpus, annotation: dict[str, Any]) -> dict[str, Any]:
+    """The corpus's size, files and where its edits came from."""
+    return {"sentences": corpus.size, "references": len(corpus.references),
+            "files": {role: _file_name(corpus.names[role]) for role in sorted(corpus.names)},
+            "reference_edits": annotation["references"], "system_edits": annotation["hypotheses"],
+            "annotator": annotation.get("annotator")}
+
+
+def _sentence_data(corpus: Corpus, scored: Scored, columns: list[dict], compared: dict[str, Any],
+                   weights: GoldEditWeights | None) -> dict[str, Any]:
+    """The sentence browser's data: texts, gold and system edits, sentence scores, difficulty."""
     sentence_scores, spread = _sentence_scores(scored, columns)
-
-    data: dict[str, Any] = {
-        "format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
-        "title": title or "GEC evaluation report",
-        "corpus": {"sentences": corpus.size, "references": len(corpus.references),
-                   "files": {role: _file_name(corpus.names[role]) for role in sorted(corpus.names)},
-                   "reference_edits": annotation["references"], "system_edits": annotation["hypotheses"],
-                   "annotator": annotation.get("annotator")},
-        "systems": systems, "baseline": baseline, "test": test, "columns": columns,
-        "metrics": [{"name": m.display_name, "signature": str(m.signature(len(corpus.references))),
-                     "settings": m.settings_dict()} for m in resolved],
-        "errant": {key: compared[key] for key in ("label", "signature", "beta", "categories")},
-        "difficulty": {"types": type_difficulty(corpus, difficulty),
-                       "signature": "GoToScorer|ref_id:0|weights:systems" if difficulty is not None else None},
-        "sentences": {
-            "source": list(corpus.sources), "references": [list(ref) for ref in corpus.references],
-            "gold": gold_edits(corpus, difficulty),
-            "edits": compared["edits"], "reference": compared["reference"], "matched": compared["matched"],
-            "missed": compared["missed"], "scores": sentence_scores, "spread": spread,
-            "difficulty": _rounded(difficulty.sentence) if difficulty is not None else None},
-        "attribution": [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed, annotator)
-                        for metric, column in attributed],
-        "meta": _meta(columns, systems, human, human_score) if human is not None else None,
-    }
-    return data
+    return {
+        "source": list(corpus.sources), "references": [list(ref) for ref in corpus.references],
+        "gold": gold_edits(corpus, weights),
+        "edits": compared["edits"], "reference": compared["reference"], "matched": compared["matched"],
+        "missed": compared["missed"], "scores": sentence_scores, "spread": spread,
+        "difficulty": _rounded(weights.sentence) if weights is not None else None}
 
 
 def _file_name(shown: str) -> str:
@@ -335,15 +330,6 @@ def _attribution_metrics(attribution: Sequence[Any] | str | None, metrics: list[
         check_attribution_metric(metric)
         chosen.append((metric, 0))
     return chosen
-
-
-def _difficulty(corpus: Corpus) -> Any | None:
-    """GoToScorer's weights of the reference's gold edits (None when annotator 0 has no edit)."""
-    from ...metrics.gotoscorer.metric import GoToScorer
-
-    if not any(edit.annotator == 0 and not edit.is_noop for block in corpus.gold for edit in block.edits):
-        return None
-    return GoToScorer().difficulty(corpus)
 
 
 def _sentence_scores(scored: Scored, columns: list[dict]) -> tuple[dict, dict]:

@@ -11,12 +11,11 @@ torch and transformers are optional (``pip install 'gecmetrics[pt]'``) and impor
 """
 from __future__ import annotations
 
-import hashlib
 import inspect
 import os
-from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from ....core.models.folders import folder_fingerprint
 from ....core.models.loading import quiet_loading
 from ..answers import compact_answer
 from .base import BackendError, ChatRequest, Completion, settings_text, short_hash
@@ -24,8 +23,6 @@ from .grammar import GRAMMAR_VERSION, ScoreGrammar, TokenTable, token_strings
 
 INSTALL_HINT = "pip install 'gecmetrics[pt]'"
 DTYPES = ("auto", "float32", "float16", "bfloat16")
-_WHOLE_FILE = 64 << 20
-_EDGE = 1 << 20
 
 
 def _import() -> tuple[Any, Any]:
@@ -35,25 +32,6 @@ def _import() -> tuple[Any, Any]:
     except ImportError as err:
         raise BackendError(f"local models need torch and transformers ({err}): {INSTALL_HINT}") from None
     return torch, transformers
-
-
-def folder_fingerprint(folder: str | os.PathLike[str]) -> str:
-    """SHA-256 over the files of a model folder (name, size and content; of files over 64 MiB
-    the first and last MiB), so that changed weights or tokenizer files change cache keys."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(folder).iterdir()):
-        if not path.is_file():
-            continue
-        size = path.stat().st_size
-        digest.update(f"{path.name}\0{size}\0".encode())
-        with open(path, "rb") as handle:
-            if size <= _WHOLE_FILE:
-                digest.update(handle.read())
-            else:
-                digest.update(handle.read(_EDGE))
-                handle.seek(size - _EDGE)
-                digest.update(handle.read(_EDGE))
-    return digest.hexdigest()
 
 
 class TransformersBackend:
