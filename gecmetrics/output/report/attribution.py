@@ -38,8 +38,8 @@ def edit_annotator(spacy_model: str | None) -> Any:
     """The ERRANT annotator that gives system outputs (and candidate sentences) their edits,
     with ``spacy_model`` (None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm): the one place
     the report and attribution make it."""
-    from ...metrics.errant import Annotator
-    from ...metrics.errant.metric import shared_model
+    from ...core.lang.en.annotator import Annotator
+    from ...core.lang.en.parse import shared_model
 
     return Annotator(shared_model(spacy_model))
 
