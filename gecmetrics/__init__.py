@@ -24,7 +24,7 @@ _LAZY = {
     "GREEN": "metrics.green.green", "GREENResult": "metrics.green.green",
     "GREENSentenceScores": "metrics.green.green",
     "score_corpus": "run.engine", "Scored": "run.engine",
-    "compare": "run.compare", "ComparisonTable": "run.compare",
+    "compare": "output.tables", "ComparisonTable": "output.tables",
     "get_metric": "metrics.registry", "list_metrics": "metrics.registry", "register_metric": "metrics.registry",
     "unregister_metric": "metrics.registry",
     "paired_test": "run.compare", "PairedTestResult": "stats.significance",

@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 from gecmetrics import GLEU, GLEU2015, GREEN, InputError
 from gecmetrics.cli import main
 from gecmetrics.cli.common import StderrProgress
-from gecmetrics.run.compare import compare
+from gecmetrics import compare  # the printable table (gecmetrics.output.tables)
 from gecmetrics.core.ngrams import Encoder
 from gecmetrics.metrics.registry import column_labels, get_metric, list_metrics, metrics_from_text, parse_metric_spec
 from tests.conftest import read_tsv

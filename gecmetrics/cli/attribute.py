@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..core.table import dumps
+from ..output.formats import dumps
 from ..errors import InputError
 from ..output.report import attribute_corpus, attribution_dicts, attribution_tsv_of_systems, read_report_corpus
 from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT, METHODS,

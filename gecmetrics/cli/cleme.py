@@ -11,6 +11,7 @@ from ..io.corpus import Corpus, read_m2_hypotheses
 from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric, ChunkSettings
 from ..metrics.cleme.report import format_chunk_tables, score_table, sentence_table
 from ..metrics.cleme.statistics import ASSUMPTIONS
+from ..output.formats import render
 from ..run.engine import score_corpus
 from ..run.files import shown
 from ..stats.significance import resamplers_for
@@ -102,9 +103,9 @@ def cleme(hypotheses: tuple[str, ...], reference: str, lang: str | None, assumpt
     if as_json:
         echo_json([{"hypothesis": path, **result.to_dict()} for path, result in results])
     elif sentence:
-        click.echo(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], digits, scale))
+        click.echo(render(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], digits, scale), "tsv"))
     else:
-        click.echo(score_table(metric, results, digits, scale))
+        click.echo(render(score_table(metric, results, digits, scale), "tsv"))
     if show_signature:
         click.echo(metric.signature, err=True)
 

@@ -6,7 +6,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import click
 
 from ..errors import InputError
-from ..core.table import MAX_DIGITS, dumps, percent
+from ..core.table import MAX_DIGITS, percent
+from ..output.formats import dumps
 from ..run.engine import DEFAULT_CHUNK_LINES, score_files, scored_chunks
 from ..run.executors import make_executor
 from ..run.files import CorpusFiles

@@ -5,6 +5,7 @@ import click
 
 from ..run.compare import DEFAULT_METRICS, check_columns, comparison_table, with_gold_metric
 from ..metrics.registry import list_metrics, metrics_from_text, settings_help
+from ..output.formats import render, dumps
 from ..stats.significance import column_tests
 from . import main
 from .common import (check_references, corpus_options, output_format, output_options, progress_unless,
@@ -84,9 +85,9 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     if sort_column is not None:
         table = table.sorted_by(sort_column)
     if as_json:
-        click.echo(table.to_json(ranks=True))
+        click.echo(dumps(table.to_dict(ranks=True)))
     else:
-        click.echo(table.render(fmt, digits, ranks))
+        click.echo(render(table.as_table(digits, ranks, markdown=fmt == "markdown"), fmt))
     if show_signature or verbose:
         for column in table.columns:
             click.echo(f"{column.label}\t{column.signature}", err=True)

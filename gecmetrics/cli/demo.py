@@ -5,7 +5,8 @@ from importlib import resources
 
 import click
 
-from ..run.compare import compare_corpus
+from ..output.formats import render
+from ..output.tables import compare_corpus
 from ..io.corpus import read_corpus
 from ..metrics import GLEU, GREEN
 from . import main
@@ -29,7 +30,7 @@ def demo(show_path):
     corpus = read_corpus(paths["source.txt"], [paths["ref0.txt"], paths["ref1.txt"]], [paths[s] for s in SYSTEMS])
     corpus.hypotheses = {name: corpus.hypotheses[paths[name]] for name in SYSTEMS}
     table = compare_corpus(corpus, [GLEU(), GREEN(beta=[0.5, 1, 2])])  # one counting pass for both metrics
-    click.echo(table.as_table().render("text", notes=False))
+    click.echo(render(table.as_table(), "text", notes=False))
     click.echo(f"files: {folder}")
     click.echo(f"the same with the commands: cd {folder} && gecmetric gleu -s source.txt -r ref0.txt ref1.txt "
                f"-o {' '.join(SYSTEMS)} && gecmetric green -s source.txt -r ref0.txt ref1.txt "

@@ -10,6 +10,7 @@ from ..errors import InputError
 from ..io.m2 import looks_like_text
 from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantText, ErrantTextSettings
 from ..metrics.m2.errant_report import errant_table, format_errant_report
+from ..output.formats import render
 from . import main
 from .common import (chosen_format, digits_option, echo_json, format_options, fraction_scale_option, progress_unless,
                      scored_files)
@@ -84,6 +85,6 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
                 click.echo(f"== {path}")
             click.echo(format_errant_report(result, category_level), nl=False)
     else:
-        click.echo(errant_table(list(hypotheses), results, category_level, scale).render(fmt))
+        click.echo(render(errant_table(list(hypotheses), results, category_level, scale), fmt))
     if out.show_signature:
         click.echo(metric.signature, err=True)

@@ -9,6 +9,7 @@ from ..errors import InputError
 from ..io.text import STDIN, read_lines
 from ..io.m2 import iter_m2_blocks, read_m2
 from ..core.table import Table, round_half_up
+from ..output.formats import render
 from . import main
 from .common import digits_option, echo_json
 from .options import GreedyCommand, GreedyOption
@@ -85,10 +86,10 @@ def gotoscorer(hypotheses: tuple[str, ...], reference: str, ref_id: int, names: 
     if sentence:
         rows = [[labels[s], str(d + 1), *(round_half_up(getattr(score, key), digits) for _, key in columns)]
                 for s in order for d, score in enumerate(sentence_scores(run.statistics[s], used))]
-        click.echo(Table(["system", "sentence", *(label for label, _ in columns)], rows).render("tsv"))
+        click.echo(render(Table(["system", "sentence", *(label for label, _ in columns)], rows), "tsv"))
         return
     rows = [[labels[s], *(round_half_up(getattr(run.scores[s], key), digits) for _, key in columns)] for s in order]
-    click.echo(Table(["system", *(label for label, _ in columns)], rows).render("tsv"))
+    click.echo(render(Table(["system", *(label for label, _ in columns)], rows), "tsv"))
     if category:
         click.echo(format_difficulty(run.difficulty(int(category))), nl=False)
 

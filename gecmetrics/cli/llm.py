@@ -54,6 +54,7 @@ def llm(source, hypotheses, references, model, variant, criterion, grouping, bas
     """
     from ..core.cache import Cache, set_default_cache
     from ..core.table import Table, round_half_up
+    from ..output.formats import render
     from ..io.corpus import read_corpus
     from ..metrics.llm.metric import judge_corpus
     from ..metrics.registry import get_metric
@@ -88,7 +89,7 @@ def llm(source, hypotheses, references, model, variant, criterion, grouping, bas
     else:
         rows = [[name, round_half_up(r.score, digits), str(r.scored), str(r.unscored)]
                 for name, r in judged.results.items()]
-        click.echo(Table(["system", metric.label, "scored", "unscored"], rows).render("tsv"))
+        click.echo(render(Table(["system", metric.label, "scored", "unscored"], rows), "tsv"))
     click.echo(judged.report.summary(), err=True)
     unscored = sum(r.unscored for r in judged.results.values())
     if unscored:

@@ -9,6 +9,7 @@ from ..errors import InputError
 from ..io.corpus import read_m2_corpus
 from ..metrics.m2.maxmatch import M2Scorer, M2Settings
 from ..metrics.m2.report import M2Report, verbose_text
+from ..output.formats import render
 from ..run.engine import score_corpus
 from .common import corpus_files, digits_option, fraction_scale_option, progress_unless
 from .m2 import m2
@@ -73,6 +74,6 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
             result.details = scorer.details(corpus.gold, corpus.hypotheses[path], result.chosen)
             click.echo(f"== {path}\n{verbose_text(result, scoring.digits)}")
             results.append([result])
-        click.echo(M2Report(scoring.scale).corpus_text([scorer], list(hypotheses), results, scoring.digits, True))
+        click.echo(render(M2Report(scoring.scale).corpus_text([scorer], list(hypotheses), results, scoring.digits, True), "tsv"))
         return
     run_scoring("m2 score", [scorer], corpus_files(None, (), hypotheses, gold_path), M2Report(scoring.scale), scoring)

@@ -10,6 +10,7 @@ from ..io.corpus import Corpus
 from ..io.m2 import read_m2
 from ..metrics.pt.report import score_table, sentence_rows, sentence_table
 from ..metrics.pt.scorers import PTM2, PTErrant, PTM2Settings, PTSettings, merge_coders
+from ..output.formats import render
 from ..run.engine import Scored, score_corpus
 from ..run.files import shown
 from . import main
@@ -99,12 +100,12 @@ def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions) -
         return
     if out.sentence:
         rows = sentence_rows(metric, names, statistics)
-        echo_json(rows) if out.as_json else click.echo(sentence_table(metric, rows, out.digits, out.scale))
+        echo_json(rows) if out.as_json else click.echo(render(sentence_table(metric, rows, out.digits, out.scale), "tsv"))
     else:
         results = [scored.result(name, 0) for name in names]
         if out.as_json:
             echo_json([{"hypothesis": name, **result.to_dict()} for name, result in zip(names, results)])
         else:
-            click.echo(score_table(metric, names, results, out.digits, out.scale))
+            click.echo(render(score_table(metric, names, results, out.digits, out.scale), "tsv"))
     if out.show_signature:
         click.echo(metric.signature, err=True)

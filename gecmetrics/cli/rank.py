@@ -36,7 +36,8 @@ def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_proced
     gecmetric rank --judgments judgments.xml --bootstrap 1000 --seed 0
     """
     from ..io.judgments import read_judgments
-    from ..meta.report import Section, ranking_table, ranking_title, render_sections
+    from ..meta.report import Section, ranking_table, ranking_title
+    from ..output.formats import render_sections
     from ..meta.systems import subset_systems
     from ..stats.rankings import DEFAULT_RESAMPLES, DEFAULT_TS_RUNS, human_ranking
 

@@ -11,6 +11,7 @@ import click
 
 from ..core.aggregate import reducer_threads
 from ..errors import InputError
+from ..output.formats import render_parts
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
 from .common import echo_json, echo_sentence_chunks, output_options, progress_unless, scale_options, scored_files, \
@@ -77,7 +78,7 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
 
         def print_chunk(chunk: Any, statistics: list, scores: list) -> None:
             for line in report.sentence_lines(metric, chunk, names, statistics, scores, o.digits, o.verbose):
-                click.echo(line)
+                click.echo(render_parts(line, "text"))
         echo_sentence_chunks(metric, chunks, names, o.as_json, print_chunk)
         references = len(files.references)
     else:
@@ -101,7 +102,8 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
             with reducer_threads(check_jobs(o.jobs)):  # -p N also shares out a reduction that can use threads
                 results = [[m.score(s) for m, s in zip(metrics, per_file)] for per_file in statistics]
             _print(o, lambda: [{"hypothesis": n, **r.to_dict(scale=100)} for n, per in zip(names, results)
-                               for r in per], lambda: report.corpus_text(metrics, names, results, o.digits, o.verbose))
+                               for r in per], lambda: render_parts(report.corpus_text(metrics, names, results, o.digits, o.verbose),
+                                                    getattr(report, "table_format", "text")))
     if o.show_signature or o.verbose:
         for metric in metrics:
             click.echo(metric.signature(references), err=True)

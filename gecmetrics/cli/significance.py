@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import click
 
 from ..errors import InputError
-from ..core.table import paired_test_text
+from ..core.table import PAIRED_TEST_LEGEND, paired_test_table, paired_test_title
+from ..output.formats import render
 from ..stats import DEFAULT_SAMPLES
 
 if TYPE_CHECKING:  # imported when a test runs
@@ -80,7 +81,8 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
     if as_json:
         echo_json([result.to_dict(1.0 if s is None else s) for result, s in zip(results, scales)])
     else:
-        click.echo("\n\n".join(paired_test_text(result, digits, s) for result, s in zip(results, scales)))
+        click.echo("\n\n".join("\n".join([paired_test_title(result), render(paired_test_table(result, digits, s)),
+                                           PAIRED_TEST_LEGEND]) for result, s in zip(results, scales)))
     if show_signature:
         for result in results:
             click.echo(result.signature, err=True)

@@ -62,7 +62,7 @@ CLEME2_COLUMNS = (("aggregate", "aggregate"), ("HC", "hit"), ("WC", "wrong"), ("
                   ("TP", "tp"), ("FP", "fp"), ("FN", "fn"), ("TN", "tn"))
 
 
-def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> str:
+def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> Table:
     """One line per hypothesis file: CLEME's F, P, R, accuracy and counts, or CLEME2.0's
     aggregate, rates and counts (the fractions as they are or with ``scale`` 100 x100, rounded
     half up; the header says which)."""
@@ -73,10 +73,10 @@ def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, sc
     rows = [[path, *(scaled(result.values[name], digits, scale) if name in fractions
                      else round_half_up(result.values[name], digits) for _, name in columns)]
             for path, result in results]
-    return Table(["system", *labels], rows).render("tsv")
+    return Table(["system", *labels], rows)
 
 
-def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> str:
+def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> Table:
     """A line per hypothesis file and sentence: its scores (fractions) against the reference chosen."""
     header: list[str] = []
     rows = []
@@ -85,4 +85,4 @@ def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: i
         header = [unit_header(name, scale) for name in scores.values]
         for d in range(len(scores.scores)):
             rows.append([path, str(d + 1), *(scaled(values[d], digits, scale) for values in scores.values.values())])
-    return Table(["system", "sentence", *header], rows).render("tsv")
+    return Table(["system", "sentence", *header], rows)
