@@ -46,11 +46,12 @@ def unit_header(label: str, scale: float) -> str:
     return f"{label} ({'x100' if scale == 100 else 'fraction' if scale == 1 else f'x{scale:g}'})"
 
 
-def score_lines(rows: Iterable[tuple[str, Sequence[float]]], digits: int, header: list[str] | None = None) -> str:
-    """``path<TAB>score...`` lines (x100, rounded half up), after an optional header line: the
-    layout gec-ranking and GREEN print."""
+def score_lines(rows: Iterable[tuple[str, Sequence[float]]], digits: int, header: list[str] | None = None,
+                scale: float = 100.0) -> str:
+    """``path<TAB>score...`` lines (x100 or x``scale``, rounded half up), after an optional
+    header line: the layout gec-ranking and GREEN print."""
     lines = ["\t".join(header)] if header is not None else []
-    lines += ["\t".join([path] + [percent(score, digits) for score in scores]) for path, scores in rows]
+    lines += ["\t".join([path] + [scaled(score, digits, scale) for score in scores]) for path, scores in rows]
     return "\n".join(lines)
 
 

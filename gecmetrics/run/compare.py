@@ -302,6 +302,31 @@ def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None =
     return Comparison(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings, scale)
 
 
+def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -> Table:
+    """Sentence scores of every system under every metric: a row per sentence, a column per
+    system x metric column (``AMU GLEU+ f (x100)``), fractions x``scale``; its JSON data: per
+    system and column, the scores and the signature. Metrics without sentence scores are an
+    error naming them."""
+    for metric in scored.metrics:
+        metric.require_sentence_scores()
+    columns, _ = metric_columns(scored.metrics, scored.references)
+    matrices = {name: [metric.sentence_matrix(scored.statistics[name][k]) for k, metric in enumerate(scored.metrics)]
+                for name in scored.names}
+    fractions = [bool(getattr(scored.metrics[c.metric_index], "fraction", True)) for c in columns]
+    header, values, data = ["sentence"], [], []
+    for name in scored.names:
+        for column, fraction in zip(columns, fractions):
+            header.append(f"{name} {unit_header(column.label, scale) if fraction else column.label}")
+            factor = scale if fraction else 1.0
+            scores = matrices[name][column.metric_index][column.part]
+            values.append((scores, factor))
+            data.append({"system": name, "metric": column.label, "signature": str(column.signature),
+                         "scores": [factor * float(x) for x in scores]})
+    sentences = len(values[0][0]) if values else 0
+    rows = [[str(d + 1), *(scaled(scores[d], digits, factor) for scores, factor in values)] for d in range(sentences)]
+    return Table(header, rows, data=data)
+
+
 def _with_rankings(scored: Scored, columns: list[Column], values: dict[str, list[float]],
                    ranking: str) -> tuple[list[Column], dict[str, list[float]]]:
     """Each column of a metric with sentence scores followed by its ranking column."""

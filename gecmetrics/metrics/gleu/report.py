@@ -6,7 +6,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ...core.table import Table, percent, round_half_up, score_lines
+from ...core.table import Table, percent, round_half_up, scaled, score_lines
 
 
 def gleu_table(result, digits: int) -> Table:
@@ -33,7 +33,11 @@ def gleu_table(result, digits: int) -> Table:
 
 class GLEUReport:
     """What ``gecmetric gleu`` prints: one line per hypothesis file (a column per lambda of the
-    2015 GLEU), the per-order tables with -v, and sentence lines or tables (SPEC 2.5, 2.6)."""
+    2015 GLEU), the per-order tables with -v, and sentence lines or tables (SPEC 2.5, 2.6).
+    Scores x100 (``scale`` 1: fractions); the per-order tables are gec-ranking's, x100."""
+
+    def __init__(self, scale: float = 100.0) -> None:
+        self.scale = scale
 
     @staticmethod
     def header(metrics: Sequence[Any]) -> list[str] | None:
@@ -44,7 +48,7 @@ class GLEUReport:
                     verbose: bool) -> str | list[str | Table]:
         if not verbose:
             return score_lines(((name, [r.score for r in per_metric]) for name, per_metric in zip(names, results)),
-                               digits, self.header(metrics))
+                               digits, self.header(metrics), self.scale)
         lines: list[str | Table] = []
         for name, per_metric in zip(names, results):
             for metric, result in zip(metrics, per_metric):
@@ -59,7 +63,7 @@ class GLEUReport:
 
     def mean_text(self, metrics: Sequence[Any], names: Sequence[str], sentences: Sequence[list], digits: int) -> str:
         return score_lines(((name, [s.mean for s in per_metric]) for name, per_metric in zip(names, sentences)),
-                           digits, self.header(metrics))
+                           digits, self.header(metrics), self.scale)
 
     def sentence_lines(self, metric: Any, chunk: Any, names: Sequence[str], statistics: list, scores: list,
                        digits: int, verbose: bool) -> Iterator[str | Table]:
@@ -69,10 +73,10 @@ class GLEUReport:
             for d in range(chunk.size):
                 cells = []
                 for s in scores:
-                    cells.append(percent(s.scores[d], digits))
+                    cells.append(scaled(s.scores[d], digits, self.scale))
                     if s.std is not None:
-                        low, high = s.interval[d]
-                        cells += [percent(s.std[d], digits), f"({percent(low, digits)},{percent(high, digits)})"]
+                        low, high = (scaled(x, digits, self.scale) for x in s.interval[d])
+                        cells += [scaled(s.std[d], digits, self.scale), f"({low},{high})"]
                 yield "\t".join(cells)
             return
         corpus = chunk.corpus()

@@ -6,7 +6,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ...core.table import Table, percent, round_half_up, score_lines
+from ...core.table import Table, percent, round_half_up, scaled, score_lines
 from .green import REGIONS, alpha_of, beta_label, order_scores, true_false
 
 
@@ -27,7 +27,11 @@ def green_table(region_counts, beta: float, digits: int) -> Table:
 
 class GREENReport:
     """What ``gecmetric green`` prints: a header of betas, then one line per corrected file; the
-    per-order tables with -v; sentence lines (a column per beta and file, beta-major) or tables."""
+    per-order tables with -v; sentence lines (a column per beta and file, beta-major) or tables.
+    Scores x100 (``scale`` 1: fractions); the per-order tables are GREEN's, x100."""
+
+    def __init__(self, scale: float = 100.0) -> None:
+        self.scale = scale
 
     @staticmethod
     def header(metrics: Sequence[Any]) -> list[str]:
@@ -38,7 +42,7 @@ class GREENReport:
         metric = metrics[0]
         if not verbose:
             return score_lines(((name, per_metric[0].scores) for name, per_metric in zip(names, results)), digits,
-                               self.header(metrics))
+                               self.header(metrics), self.scale)
         lines: list[str | Table] = []
         for name, per_metric in zip(names, results):
             for k, beta in enumerate(metric.betas):
@@ -48,13 +52,14 @@ class GREENReport:
 
     def mean_text(self, metrics: Sequence[Any], names: Sequence[str], sentences: Sequence[list], digits: int) -> str:
         return score_lines(((name, per_metric[0].mean) for name, per_metric in zip(names, sentences)), digits,
-                           self.header(metrics))
+                           self.header(metrics), self.scale)
 
     def sentence_lines(self, metric: Any, chunk: Any, names: Sequence[str], statistics: list, scores: list,
                        digits: int, verbose: bool) -> Iterator[str | Table]:
         if not verbose:
             for d in range(chunk.size):
-                yield "\t".join(percent(s.scores[k, d], digits) for k in range(len(metric.betas)) for s in scores)
+                yield "\t".join(scaled(s.scores[k, d], digits, self.scale) for k in range(len(metric.betas))
+                                 for s in scores)
             return
         corpus = chunk.corpus()
         for d in range(corpus.size):

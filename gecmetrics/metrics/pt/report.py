@@ -19,14 +19,15 @@ def score_table(metric: Any, names: Sequence[str], results: Sequence[Any], digit
     return Table(["system", *_header(metric, scale)], rows)
 
 
-def sentence_rows(metric: Any, names: Sequence[str], statistics: Sequence[Any]) -> list[dict[str, Any]]:
-    """Per system, its sentences' P, R, F and the annotator kept."""
+def sentence_rows(metric: Any, names: Sequence[str], statistics: Sequence[Any], scale: float = 1.0
+                  ) -> list[dict[str, Any]]:
+    """Per system, its sentences' P, R, F (x``scale``) and the annotator kept."""
     out = []
     for name, stats in zip(names, statistics):
         scores = metric.sentence_from_statistics(stats)
         chosen = stats[np.arange(len(stats)), scores.chosen, CANDIDATE].astype(int)
         out.append({"system": name, "sentences": [
-            {"precision": p, "recall": r, "f": f, "annotator": int(a)}
+            {"precision": scale * p, "recall": scale * r, "f": scale * f, "annotator": int(a)}
             for p, r, f, a in zip(scores.precision.tolist(), scores.recall.tolist(), scores.scores.tolist(), chosen)]})
     return out
 
