@@ -13,8 +13,8 @@ import pytest
 
 from tests.conftest import outputs_with_jobs, run_cli, write_files
 from tests.test_cli_shape import GOLD, REF0, REF1, SOURCE, SYS_A, SYS_B
+from tests.test_models_scribendi_bertscore_metrics import own_cache  # noqa: F401 (autouse: a cache per test)
 
-from gecmetrics.core import cache as cache_module
 from gecmetrics.io.corpus import read_corpus, read_m2_corpus
 from gecmetrics.metrics.registry import get_metric
 from gecmetrics.run.engine import score_corpus
@@ -43,15 +43,6 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     yield {"some": folder / "some", "impara": folder / "impara", "gpt2": folder / "gpt2",
            "bert": folder / "bert" / "bert-base-uncased"}
     torch.set_num_threads(threads)
-
-
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("GECMETRICS_CACHE", str(folder))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setattr(cache_module, "_DEFAULT", None)
-    return folder
 
 
 @pytest.fixture

@@ -5,7 +5,8 @@ import click
 
 from ..errors import InputError
 from ..metrics.registry import list_metrics, metrics_from_text, settings_help
-from ..run.compare import DEFAULT_METRICS, check_columns, comparison_table, sentence_comparison, with_gold_metric
+from ..run.compare import (DEFAULT_METRICS, check_columns, comparison_table, metric_columns, sentence_comparison,
+                           with_gold_metric)
 from ..stats.significance import column_tests
 from . import main
 from .common import check_references, corpus_files, echo_table
@@ -76,22 +77,14 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
                              {"--sort": sort_column is not None, "--ranks": ranks}, scales)
         return
     if out.sentence:
-        table = sentence_comparison(scored, out.scale, out.digits)
-        echo_table(table, out.format or "tsv")
-        signatures = [(label, signature) for label, signature in _signatures(scored)]
+        echo_table(sentence_comparison(scored, out.scale, out.digits), out.format or "tsv")
+        columns = metric_columns(scored.metrics, scored.references)[0]
     else:
         comparison = comparison_table(scored, out.scale, ranking)
         if sort_column is not None:
             comparison = comparison.sorted_by(sort_column)
         echo_table(comparison.as_table(out.digits, ranks, markdown=fmt == "markdown"), fmt)
-        signatures = [(column.label, column.signature) for column in comparison.columns]
+        columns = comparison.columns
     if out.show_signature or out.verbose:
-        for label, signature in signatures:
-            click.echo(f"{label}\t{signature}", err=True)
-
-
-def _signatures(scored):
-    from ..run.compare import metric_columns
-
-    columns, _ = metric_columns(scored.metrics, scored.references)
-    return [(column.label, column.signature) for column in columns]
+        for column in columns:
+            click.echo(f"{column.label}\t{column.signature}", err=True)

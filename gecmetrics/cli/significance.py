@@ -82,7 +82,7 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
     fmt = "json" if as_json else chosen_format("text")
     if fmt == "json":
         echo_json([result.to_dict(1.0 if s is None else s) for result, s in zip(results, scales)])
-    elif fmt == "tsv":  # one table: the first test's (one per column of compare: choose one with --sort ...)
+    elif fmt == "tsv":  # the tables alone, one per test, a blank line between them
         click.echo("\n\n".join(render(paired_test_table(result, digits, s), fmt) for result, s in zip(results, scales)))
     else:
         click.echo("\n\n".join("\n".join([paired_test_title(result), render(paired_test_table(result, digits, s), fmt),
