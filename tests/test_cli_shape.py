@@ -279,7 +279,7 @@ def test_errant_cat_prints_types_and_totals_and_no_cache_anywhere(files, spacy_m
 def test_shell_completion_lists_the_metric_commands():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "_GECMETRIC_COMPLETE": "bash_complete",
            "COMP_WORDS": "gecmetric gleu", "COMP_CWORD": "1"}
-    done = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import main; main(prog_name='gecmetric')"],
+    done = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import run; run()"],  # the console script
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.stdout.split() == ["plain,gleu", "plain,gleu-max", "plain,gleu-paper", "plain,gleu0"]
 

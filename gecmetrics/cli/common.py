@@ -29,10 +29,11 @@ def json_result(system: str, result: Any, scale: float) -> dict[str, Any]:
     """A result in the one JSON vocabulary of every command: ``system``, ``scores`` (one per
     column, x``scale`` for fractions), ``signature``, then the result's own fields."""
     data = result.to_dict(scale)
-    if "scores" not in data:
-        scores = getattr(result, "scores", None)
-        data["scores"] = [scale * float(x) for x in (scores if scores is not None else [result.score])]
-    return {"system": system, **data}
+    scores = data.pop("scores", None)
+    if scores is None:
+        own = getattr(result, "scores", None)
+        scores = [scale * float(x) for x in (own if own is not None else [result.score])]
+    return {"system": system, "scores": scores, **data}
 
 
 def json_scale(metric: Any, scale: float) -> float:

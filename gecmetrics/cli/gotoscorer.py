@@ -38,7 +38,7 @@ FRACTIONS = {key for _, key in SCORE_COLUMNS}
 @click.option("-b", "b", type=float, default=0.0, show_default=True, help="Weight parameter b.")
 @click.option("-c", "c", type=float, default=0.0, show_default=True, help="Weight parameter c.")
 @click.option("-sort", "--sort", "sort", is_flag=True, help="Systems by F0.5, highest first.")
-@scoring_options(add_seed=False, mean=False, verbose="Also print the weighted TP, FP, FN and TN.")
+@scoring_options(mean=False, paired=False, verbose="Also print the weighted TP, FP, FN and TN.")
 def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, category, no_weight, a, b, c, sort,
                **options) -> None:
     """GoToScorer (Gotou et al., COLING 2020) as github gotutiyan/GTS computes it: precision,
@@ -61,9 +61,6 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     out = ScoringOptions.take(options)
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
-    if out.paired:
-        raise InputError("GoToScorer's weights depend on the systems scored: paired tests are `gecmetric compare "
-                         "--metrics gotoscorer ... --paired-bs`")
     run_options = RunOptions(ref_id, weight_file, a, b, c, no_weight, None if category is None else int(category))
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
     chunks = map_chunks(functools.partial(score_chunk, run_options), files, jobs=out.jobs, dask=out.dask_address,
@@ -92,9 +89,9 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
     if sort:
         order.sort(key=lambda s: run.scores[s].f05, reverse=True)
     if out.format == "json":
-        echo_json([{"system": labels[s], **{key: out.scale * value if key in FRACTIONS else value
-                                            for key, value in run.scores[s].as_dict().items()}, "signature": signature}
-                   for s in order])
+        echo_json([{"system": labels[s], "scores": [out.scale * getattr(run.scores[s], key) for _, key in SCORE_COLUMNS],
+                    **{key: out.scale * value if key in FRACTIONS else value
+                       for key, value in run.scores[s].as_dict().items()}, "signature": signature} for s in order])
         return
     columns = (COUNT_COLUMNS if out.verbose else ()) + SCORE_COLUMNS
     count_digits = out.digits + (2 if out.scale == 100 else 0)

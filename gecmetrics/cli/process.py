@@ -39,7 +39,7 @@ def _stop(signum: int, _frame: object) -> None:
 _MAIN_PROCESS = [0]
 
 
-def run_and_exit(main: Callable[[], Any]) -> None:
+def run_and_exit(main: Callable[..., Any]) -> None:
     """The ``gecmetric`` console script: ``main`` (:func:`gecmetrics.cli.main`), then an immediate exit.
 
     Once the command has finished and its output is flushed, the process exits without tearing
@@ -51,7 +51,7 @@ def run_and_exit(main: Callable[[], Any]) -> None:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _stop)
     try:
-        main()
+        main(prog_name="gecmetric")  # also when started as `python -c ...`: completion reads _GECMETRIC_COMPLETE
         code = 0
     except SystemExit as stop:
         code = stop.code

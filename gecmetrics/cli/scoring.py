@@ -63,12 +63,15 @@ class ScoringOptions:
 
 
 def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | None = None,
-                    digits: Callable | None = None) -> Callable:
+                    digits: Callable | None = None, paired: bool = True) -> Callable:
     """--sentence, --mean (unless ``mean`` is false), -p/--chunk-lines/--dask/--quiet, the
     formats, --scale, -d (``digits``: another -d option), -v (``verbose``: its help),
-    --signature and the paired tests (``add_seed``: with their own --seed)."""
+    --signature and the paired tests (unless ``paired`` is false; ``add_seed``: with their own
+    --seed)."""
     def decorate(func: Callable) -> Callable:
-        func = significance_options(add_seed)(signature_option(func))
+        func = signature_option(func)
+        if paired:
+            func = significance_options(add_seed)(func)
         if verbose is not None:
             func = click.option("-v", "--verbose", is_flag=True, help=verbose)(func)
         func = (digits or digits_option(None))(scale_option(format_options(run_options(func))))

@@ -429,8 +429,9 @@ class JudgedCorpus:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: signature, settings, one entry per system, the report."""
         first = next(iter(self.results.values()))
-        systems = [{"system": name, "score": float(result.score), "scored": result.scored,
-                    "unscored": result.unscored} for name, result in self.results.items()]
+        systems = [{"system": name, "scores": [float(result.score)], "score": float(result.score),
+                    "scored": result.scored, "unscored": result.unscored, "signature": str(result.signature)}
+                   for name, result in self.results.items()]
         return {"metric": self.metric.label, "signature": str(first.signature), "settings": first.settings,
                 "systems": systems, "report": self.report.to_dict()}
 
