@@ -89,7 +89,7 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
     if sort:
         order.sort(key=lambda s: run.scores[s].f05, reverse=True)
     if out.format == "json":
-        echo_json([{"system": labels[s], "scores": [out.scale * getattr(run.scores[s], key) for _, key in SCORE_COLUMNS],
+        echo_json([{"system": labels[s], "scores": [out.scale * run.scores[s].f05],  # the metric's headline
                     **{key: out.scale * value if key in FRACTIONS else value
                        for key, value in run.scores[s].as_dict().items()}, "signature": signature} for s in order])
         return
