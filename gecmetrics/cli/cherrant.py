@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from . import main
+from ..io.atomic import check_outputs
 from .app import SharedOptionsGroup
 from .cherrant_options import (annotator_options, cherrant_options, compared, m2_text, make_annotator,
                                make_comparer, read, report, report_options, write)
@@ -33,6 +34,7 @@ def cherrant() -> None:
 def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: bool, data_folder: str | None) -> None:
     """Character-level M2 of a parallel file, byte for byte what ChERRANT's
     ``parallel_to_m2.py -f PARA -o M2 -g char`` writes."""
+    check_outputs([("-o", output)], [para])
     records = read(para)
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
     write(output, m2_text(annotator, para, records))
@@ -77,6 +79,7 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
     comparison runs through the run engine, -p N chunks at once)."""
     from ..io.m2 import parse_m2
 
+    check_outputs([("--hyp-m2", hyp_m2), ("--ref-m2", ref_m2)], [hyp, ref])
     run = _run_options(options)
     comparer = make_comparer(verbose and chosen_format(None) is None, max_answer_num, reference_num, options)
     records = {path: read(path) for path in (hyp, ref)}

@@ -7,6 +7,7 @@ import click
 
 from ..core.table import Table, round_half_up, scaled, unit_header
 from ..errors import InputError
+from ..io.atomic import check_outputs
 from . import main
 from .common import corpus_files, echo_json, echo_table, progress_unless
 from .options import GreedyCommand, GreedyOption
@@ -61,6 +62,7 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     out = ScoringOptions.take(options)
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
+    check_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
     run_options = RunOptions(ref_id, weight_file, a, b, c, no_weight, None if category is None else int(category))
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
     chunks = map_chunks(functools.partial(score_chunk, run_options), files, jobs=out.jobs, dask=out.dask_address,

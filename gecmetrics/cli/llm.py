@@ -16,7 +16,7 @@ from .shared import chosen_format, digits_option, format_options, run_options
 
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
 SETTINGS = ("model", "criterion", "grouping", "base_url", "max_requests", "answer_retries", "concurrency",
-            "requests_per_minute", "device", "dtype", "batch_size", "spacy_model")
+            "requests_per_minute", "max_retry_after", "device", "dtype", "batch_size", "spacy_model")
 
 
 @main.command(cls=GreedyCommand)
@@ -35,10 +35,13 @@ SETTINGS = ("model", "criterion", "grouping", "base_url", "max_requests", "answe
 @click.option("--answer-retries", type=click.IntRange(0), help="Times a bad answer is asked again [default: 2].")
 @click.option("--concurrency", type=click.IntRange(1), help="HTTP requests in flight [default: 4].")
 @click.option("--rpm", "requests_per_minute", type=click.FloatRange(0, min_open=True), help="Requests per minute.")
+@click.option("--max-retry-after", type=click.FloatRange(0, 86400), metavar="SECONDS",
+              help="The longest Retry-After wait honoured; a server asking for longer stops the run [default: 120].")
 @click.option("--device", help="Local model: cpu, cuda, cuda:1, mps [default: cpu].")
 @click.option("--dtype", type=click.Choice(["auto", "float32", "float16", "bfloat16"]), help="Local model dtype.")
 @click.option("--batch-size", type=click.IntRange(1), help="Local model: prompts decoded together [default: 8].")
-@click.option("--spacy-model", help="LLM-E: the spaCy model of the ERRANT annotator [default: en_core_web_sm].")
+@click.option("--spacy-model", help="LLM-E: the spaCy model of the ERRANT annotator [default: $GECMETRICS_SPACY_MODEL, "
+                                    "else en_core_web_sm].")
 @click.option("--dry-run", is_flag=True, help="Print the prompts to send, their tokens and cost; send nothing.")
 @click.option("--price-in", type=click.FloatRange(0), help="Dry run: price of a million prompt tokens.")
 @click.option("--price-out", type=click.FloatRange(0), help="Dry run: price of a million answer tokens.")
