@@ -178,7 +178,7 @@ def pt_part(args, data: Path, work: Path) -> bool:
     harness.report("ours  --no-cache", off)
     harness.report("ours  cold (new cache)", cold)
     harness.report("ours  warm", warm)
-    scores = [{Path(row["hypothesis"]).name: row["f"] for row in json.loads(t.stdout)} for t in (off, cold, warm)]
+    scores = [{Path(row["system"]).name: row["f"] for row in json.loads(t.stdout)} for t in (off, cold, warm)]
     agreed = scores[0] == scores[1] == scores[2]
     print(f"F bits the same off, cold and warm: {'yes' if agreed else 'NO'}")
     sentences = count or count_lines(subset / "INPUT")

@@ -34,7 +34,8 @@ FIELDS = ("F", "P", "R", "ACC", "TP", "FP", "FN", "TN")
 
 
 def our_command(reference: Path, hypotheses: list[Path]) -> list[str]:
-    return [*harness.gecmetric_command(), "cleme", "-ref", str(reference), "-hyp", *map(str, hypotheses)]
+    return [*harness.gecmetric_command(), "cleme", "-ref", str(reference), "-hyp", *map(str, hypotheses), "--scale",
+            "1"]  # fractions with 4 decimals, as CLEME prints them
 
 
 def our_rows(stdout: str) -> dict[str, list[str]]:

@@ -68,11 +68,11 @@ def jobs(files: dict[str, Path], systems: list[str], folder: Path) -> dict[str, 
     names = ",".join(systems)
     return {
         "weights": (["-ref", str(files["ref"]), "-hyp", str(files["hyp"]), "-name", names, "-v", "-cat", "3", "-d", "8",
-                     "-gen_w_file", str(folder / "ours.w.txt")],
+                     "--scale", "1", "-gen_w_file", str(folder / "ours.w.txt")],
                     ["-ref", str(files["ref"]), "-hyp", str(files["hyp"]), "-name", names, "-v", "-cat", "3",
                      "-gen_w_file", str(folder / "peer.w.txt")]),
         "w_file": (["-ref", str(files["ref"]), "-hyp", str(files["single"]), "-name", systems[0], "-v", "-d", "8",
-                    "-w_file", str(folder / "ours.w.txt")],
+                    "--scale", "1", "-w_file", str(folder / "ours.w.txt")],
                    ["-ref", str(files["ref"]), "-hyp", str(files["single"]), "-name", systems[0], "-v",
                     "-w_file", str(folder / "peer.w.txt")]),
     }

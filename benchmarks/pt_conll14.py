@@ -76,9 +76,9 @@ def peer_score(args, source: Path, data: Path, system: str, level: str) -> tuple
 def ours(model: Path, data: Path, systems: list[str], level: str, repeats: int) -> tuple[harness.Timing, dict]:
     """`gecmetric pt-m2` on the systems in one process: its timing and each system's F."""
     command = [*harness.gecmetric_command(), "pt-m2", "-s", str(data / "reference.m2"), "-o",
-               *(str(data / s) for s in systems), "--model", str(model), *TINY, "--level", level, "--json"]
+               *(str(data / s) for s in systems), "--model", str(model), *TINY, "--level", level, "--json", "--scale", "1"]
     timing = harness.measure(command, repeats)
-    return timing, {Path(row["hypothesis"]).name: row["f"] for row in json.loads(timing.stdout)}
+    return timing, {Path(row["system"]).name: row["f"] for row in json.loads(timing.stdout)}
 
 
 def usage(timing: harness.Timing) -> str:

@@ -28,7 +28,7 @@ _LAZY = {
     "GREEN": "metrics.green.green", "GREENResult": "metrics.green.green",
     "GREENSentenceScores": "metrics.green.green",
     "score_corpus": "run.engine", "score_files": "run.engine", "CorpusFiles": "run.files", "Scored": "run.engine",
-    "compare": "run.compare", "ComparisonTable": "run.compare",
+    "compare": "output.tables", "ComparisonTable": "output.tables",
     "get_metric": "metrics.registry", "list_metrics": "metrics.registry", "register_metric": "metrics.registry",
     "unregister_metric": "metrics.registry",
     "register_language": "core.lang", "unregister_language": "core.lang", "EditLanguage": "core.lang.base",

@@ -76,7 +76,7 @@ def table_rows(out):
 
 def test_cleme_prints_a_row_per_hypothesis(files):
     code, out, err = run_cli("cleme", "-hyp", files["good.m2"], files["input.m2"], "-ref", files["gold.m2"],
-                             "--signature")
+                             "--signature", "--scale", "1")
     assert code == 0, err
     header, rows = table_rows(out)
     assert header == ["system", "F0.5 (fraction)", "P (fraction)", "R (fraction)", "Acc (fraction)", "TP", "FP", "FN",
@@ -84,6 +84,8 @@ def test_cleme_prints_a_row_per_hypothesis(files):
     assert rows[files["good.m2"]]["F0.5 (fraction)"] == "1.0000" and rows[files["input.m2"]]["F0.5 (fraction)"] == "0.0000"
     assert rows[files["input.m2"]]["P (fraction)"] == "1.0000"  # nothing proposed
     assert err == "CLEME|assumption:dependent|level:corpus|weights:length|beta:0.5|version:0.1.0\n"
+    header, rows = table_rows(run_cli("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"])[1])  # x100
+    assert header[1:3] == ["F0.5 (x100)", "P (x100)"] and rows[files["good.m2"]]["F0.5 (x100)"] == "100.00"
 
 
 def test_cleme_settings_json_and_digits(files):
@@ -91,18 +93,19 @@ def test_cleme_settings_json_and_digits(files):
                              "independent", "--level", "sentence", "--unweighted", "-b", "1", "--json")
     assert code == 0, err
     data = json.loads(out)[0]
-    assert data["hypothesis"] == files["half.m2"] and data["metric"] == "CLEME" and data["bias"] is None
+    assert data["system"] == files["half.m2"] and data["metric"] == "CLEME" and data["bias"] is None
     assert data["signature"] == "CLEME|assumption:independent|level:sentence|weights:none|beta:1|version:0.1.0"
     metric = CLEME(assumption="independent", level="sentence", weighted=False, beta=1)
     corpus = Corpus(None, [], {"h": parse_m2(m2_text(SYSTEMS["half"][1]), "h")}, parse_m2(m2_text(GOLD), "g"))
-    assert data["f"] == score_corpus([metric], corpus).result("h", 0).f
-    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "-d", "2")
+    assert data["f"] == 100 * score_corpus([metric], corpus).result("h", 0).f  # JSON follows the scale rule too
+    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "-d", "2", "--scale", "1")
     f = score_corpus([CLEME()], corpus).result("h", 0).f
     assert table_rows(out)[1][files["half.m2"]]["F0.5 (fraction)"] == f"{f:.2f}" != f"{f:.4f}"
 
 
 def test_cleme2_and_its_factors(files):
-    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted")
+    code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted",
+                             "--scale", "1")
     assert code == 0, err
     header, rows = table_rows(out)
     assert header == ["system", "aggregate (fraction)", "HC (fraction)", "WC (fraction)", "UC (fraction)", "OC (fraction)",
@@ -110,7 +113,7 @@ def test_cleme2_and_its_factors(files):
     # the running choice takes "went" (reference 1) in sentence 1: 2 hits of 5 corrections needed
     assert rows[files["half.m2"]]["HC (fraction)"] == "0.4000" and rows[files["half.m2"]]["OC (fraction)"] == "0.0000"
     code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted",
-                             "--factors", "1/0/0/0")
+                             "--factors", "1/0/0/0", "--scale", "1")
     assert table_rows(out)[1][files["half.m2"]]["aggregate (fraction)"] == "0.4000"
     code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted",
                              "--factors", "1/0/0/0", "--scale", "100", "-d", "2")
@@ -129,7 +132,7 @@ def test_cleme_chunk_tables_and_sentences(files):
     assert code == 0, err
     assert out.count("╒") == 4 and "│ target-2   │" in out and out.rstrip().splitlines()[-2].startswith("system")
     code, out, err = run_cli("cleme", "-hyp", files["half.m2"], files["good.m2"], "-ref", files["gold.m2"],
-                             "--sentence", "--unweighted")
+                             "--sentence", "--unweighted", "--scale", "1")
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == ("system\tsentence\tf (fraction)\tprecision (fraction)\trecall (fraction)\t"
@@ -144,7 +147,7 @@ def test_cleme_paired_tests(files, test):
     assert code == 0, err
     data = json.loads(out)[0]
     assert data["metric"] == "CLEME" and data["baseline"] == files["input.m2"]
-    assert [s["score"] for s in data["systems"]] == [0.0, 1.0, 0.0]
+    assert [s["score"] for s in data["systems"]] == [0.0, 100.0, 0.0]  # x100, as printed
     assert data["systems"][2]["p_value"] == 1.0
     assert data["signature"].startswith("CLEME|assumption:dependent|level:corpus|weights:length|beta:0.5|test:")
     assert "at least two" in one_line_error("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], test)
@@ -206,7 +209,7 @@ def test_cleme_shows_progress_on_a_terminal(files, monkeypatch):
     """Like the other commands: a progress line on stderr (a terminal's), none with --json."""
     import io
 
-    import gecmetrics.cli.cleme as command
+    import gecmetrics.cli.scoring as command  # the scoring commands' run
     from gecmetrics.cli.common import StderrProgress
 
     class Terminal(io.StringIO):

@@ -186,7 +186,7 @@ def test_json_carries_signature_and_regions(files):
     result = run(*BASE, "-c", "hyp", "other", "-b", "0.5", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert [item["hypothesis"] for item in data] == ["hyp", "other"]
+    assert [item["system"] for item in data] == ["hyp", "other"]
     assert data[0]["signature"] == "GREEN|beta:0.5,2|n:4|unit:word|refs:2|version:0.1.0"
     scores = expected_scores(HYPOTHESIS, [0.5, 2.0])
     assert data[0]["scores"]["0.5"] == pytest.approx(100 * scores[0], rel=1e-12)

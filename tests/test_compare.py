@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 from gecmetrics import GLEU, GLEU2015, GREEN, InputError
 from gecmetrics.cli import main
 from gecmetrics.cli.common import StderrProgress
-from gecmetrics.run.compare import compare
+from gecmetrics import compare  # the printable table (gecmetrics.output.tables)
 from gecmetrics.core.ngrams import Encoder
 from gecmetrics.metrics.registry import column_labels, get_metric, list_metrics, metrics_from_text, parse_metric_spec
 from tests.conftest import read_tsv
@@ -251,7 +251,7 @@ def test_cli_errors_are_one_line_exit_2(files: dict[str, str], tmp_path: Path) -
         "unknown metric 'bleu'; valid names: gleu, gleu-max": base + ["--metrics", "gleu,bleu"],
         "metric 'gleu' has no setting 'beta'; valid settings: n, unit": base + ["--metrics", "gleu:beta=2"],
         "unknown column 'x'; valid columns: system": base + ["--sort", "x"],
-        "choose one of --tsv, --markdown and --json": base + ["--tsv", "--json"],
+        "choose one output format, got tsv and json": base + ["--tsv", "--json"],
         "the m2 metric needs the gold annotation: --m2 GOLD.m2": base + ["--metrics", "gleu,m2"],
         "metric 'm2' takes one beta, got 2": base + ["--metrics", "m2:beta=0.5/1"],
         "has 2 lines but the source": ["compare", "-s", files["src"], "-r", files["ref0"], "-o",
@@ -353,10 +353,10 @@ def test_compare_prints_the_m2_commands_numbers(conll14: Path, expected: Path, m
     table = _cli_rows(["compare", "-s", "INPUT", "-r", "REF0", "-o", *systems, "--metrics", "green",
                        "--m2", "official-2014.combined.m2", "--tsv", "-d", "6"], conll14, monkeypatch)
     assert table[0] == ["system", "GREEN b2 (x100)", "M2 F0.5 (x100)"]
-    m2_rows = _cli_rows(["m2", "score", "-s", "official-2014.combined.m2", "-o", *systems, "-d", "8"], conll14,
+    m2_rows = _cli_rows(["m2", "score", "-s", "official-2014.combined.m2", "-o", *systems, "-d", "6"], conll14,
                         monkeypatch)
-    assert m2_rows[0] == ["system", "precision (fraction)", "recall (fraction)", "f0.5 (fraction)"]
-    assert [Decimal(row[2]) for row in table[1:]] == [100 * Decimal(row[3]) for row in m2_rows[1:]]
+    assert m2_rows[0] == ["system", "precision (x100)", "recall (x100)", "f0.5 (x100)"]  # one scale rule
+    assert [row[2] for row in table[1:]] == [row[3] for row in m2_rows[1:]]
     published_m2 = {r["hypothesis"]: r["f0.5"] for r in read_tsv(expected / "m2.tsv")}
     assert [f"{Decimal(row[2]) / 100:.4f}" for row in table[1:]] == [published_m2[name] for name in systems]
 

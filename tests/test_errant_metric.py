@@ -223,21 +223,27 @@ def test_errant_command_prints_compare_m2s_report(files, spacy_model):
 
 
 def test_errant_command_prints_one_table_of_the_systems(files, spacy_model):
-    """By default one table (system, TP, FP, FN, P, R, F) in any format; -cat: a row per type."""
-    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--tsv")
+    """By default one table (system, TP, FP, FN, P, R, F; x100, or fractions to 4 decimals with
+    --scale 1) in any format; -cat: a row per type, then the system's totals."""
+    from gecmetrics.core.table import round_half_up
+
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--tsv", "--scale", "1")
     assert code == 0, err
     odd = ErrantCompare().compare(annotated(spacy_model, SYSTEMS["odd"]), gold_blocks())
-    assert out.splitlines() == ["system\tTP\tFP\tFN\tP (fraction)\tR (fraction)\tF0.5 (fraction)", f"{files['good']}\t5\t0\t0\t1.0\t1.0\t1.0",
-                                f"{files['odd']}\t{odd.tp}\t{odd.fp}\t{odd.fn}\t" + "\t".join(map(str, odd.rounded()))]
-    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], "-cat", "3", "--tsv")
+    fractions = [round_half_up(x, 4) for x in odd.rounded()]
+    assert out.splitlines() == ["system\tTP\tFP\tFN\tP (fraction)\tR (fraction)\tF0.5 (fraction)",
+                                f"{files['good']}\t5\t0\t0\t1.0000\t1.0000\t1.0000",
+                                f"{files['odd']}\t{odd.tp}\t{odd.fp}\t{odd.fn}\t" + "\t".join(fractions)]
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"], "-cat", "3", "--tsv", "--scale", "1")
     assert code == 0 and out.splitlines()[0] == ("system\tcategory\tTP\tFP\tFN\tP (fraction)\tR (fraction)\t"
                                                  "F0.5 (fraction)"), err
-    assert {line.split("\t")[1] for line in out.splitlines()[1:]} == set(odd.categories)
-    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--tsv", "--scale", "100")
+    assert [line.split("\t")[1] for line in out.splitlines()[1:]] == sorted(odd.categories) + ["total"]
+    assert out.splitlines()[-1] == f"{files['odd']}\ttotal\t{odd.tp}\t{odd.fp}\t{odd.fn}\t" + "\t".join(fractions)
+    code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--tsv")
     assert out.splitlines()[:2] == ["system\tTP\tFP\tFN\tP (x100)\tR (x100)\tF0.5 (x100)",
                                     f"{files['good']}\t5\t0\t0\t100.00\t100.00\t100.00"], err
     assert "--errant-compare" in one_line_error("errant", "-s", files["src"], "-r", files["gold"], "-o", files["odd"],
-                                                "--errant-compare", "--scale", "100")
+                                                "--errant-compare", "--tsv")
     code, text, err = errant_cli(files, "-r", files["gold"], "-o", files["odd"])
     assert code == 0 and text.startswith("+") and "F0.5" in text.splitlines()[1], err
     assert errant_cli(files, "-r", files["gold"], "-o", files["odd"], "--latex")[1].startswith("\\begin{tabular}")
@@ -255,7 +261,7 @@ def test_errant_command_several_systems_json_signature_and_processes(files, spac
     code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["good"], files["odd"], "--json")
     data = json.loads(out)
     assert [entry["system"] for entry in data] == [files["good"], files["odd"]]
-    assert data[0]["f"] == 1.0 and data[0]["signature"].startswith("ERRANT|mode:cs")
+    assert data[0]["f"] == 100.0 and data[0]["signature"].startswith("ERRANT|mode:cs")  # x100, as printed
     code, out, err = errant_cli(files, "-r", files["ref0"], files["ref1"], "--annotate-refs", "-o", files["good"],
                                 "--errant-compare")
     assert code == 0 and "\n5\t0\t0\t1.0\t1.0\t1.0\n" in out, err
@@ -282,10 +288,10 @@ def test_errant_command_paired_tests(files, spacy_model):
     code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["input"], files["good"], files["odd"],
                                 "--paired-bs", "100")
     assert code == 0, err
-    assert "Paired bootstrap resampling (100 resamples, seed 0): ERRANT" in out and "1.0000" in out
+    assert "Paired bootstrap resampling (100 resamples, seed 0): ERRANT" in out and "100.00" in out
     code, out, err = errant_cli(files, "-r", files["gold"], "-o", files["input"], files["good"], "--paired-ar", "50",
                                 "--json")
-    assert code == 0 and json.loads(out)[0]["systems"][1]["score"] == 1.0, err
+    assert code == 0 and json.loads(out)[0]["systems"][1]["score"] == 100.0, err
     assert "does not go with" in one_line_error("errant", "-s", files["src"], "-r", files["gold"], "-o", files["input"],
                                                 files["good"], "--paired-bs", "-cat", "2")
 

@@ -461,7 +461,7 @@ def test_command(tmp_path):
                              "-cat", "3", "-gen_w_file", weights)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "system\tTP\tFP\tFN\tTN\tP\tR\tF\tF0.5\tAcc"
+    assert lines[0] == "system\tTP\tFP\tFN\tTN\tP (x100)\tR (x100)\tF (x100)\tF0.5 (x100)\tAcc (x100)"
     assert lines[1].split("\t")[0] == "x" and lines[4] == "----- Category Difficulty -----"
     assert open(weights).read().splitlines()[0] == "3"
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-w_file", weights)

@@ -156,7 +156,7 @@ def test_a_weight_file_fixes_the_weights(corpus, tmp_path):
     gold, systems = blocks(corpus)
     code, out, err = run_cli("gotoscorer", "-ref", str(write_files(tmp_path, {"g.m2": corpus["gold"]})["g.m2"]),
                              "-hyp", *write_files(tmp_path, {f"{n}.m2": corpus["m2"][n] for n in corpus["names"]})
-                             .values(), "--make-weights", str(tmp_path / "w.txt"), "--json")
+                             .values(), "--make-weights", str(tmp_path / "w.txt"), "--json", "--scale", "1")
     assert code == 0, err
     from_command = json.loads(out)
     metric = get_metric("gotoscorer", weights=str(tmp_path / "w.txt"))

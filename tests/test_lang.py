@@ -131,7 +131,7 @@ def test_errant_lang_zh_default_table_and_signature(mucgec_files: dict, tmp_path
     files = mucgec_files
     code, out, err = run_cli("--cache", str(tmp_path / "cache"), "errant", "-s", str(files["src"]), "-r",
                              str(files["ref"]), "-o", str(files["hyp"]), "--lang", "zh", "--signature", "-p", "2",
-                             "--chunk-lines", "300")
+                             "--chunk-lines", "300", "--scale", "1")
     assert code == 0, err
     assert "cache:" not in err  # character segmentation is not kept in the cache: the signature does not say so
     rows = [[cell.strip() for cell in line.split("|")[2:-1]] for line in out.splitlines() if str(files["hyp"]) in line]
@@ -243,7 +243,7 @@ def test_cleme_command_lang_zh(mucgec_files: dict, tmp_path: Path):
             and row["assumption"] == "dependent" and row["level"] == "corpus" and row["weights"] == "length"]
     for extra in ([], ["-v"], ["-p", "2", "--chunk-lines", "250"]):
         code, out, err = run_cli("cleme", "-hyp", str(hyp_m2), "-ref", str(files["ref"]), "--lang", "zh", "--json",
-                                 *[x for x in extra if x != "-v"])
+                                 "--scale", "1", *[x for x in extra if x != "-v"])
         assert code == 0, err
         import json
 

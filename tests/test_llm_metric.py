@@ -302,7 +302,7 @@ def test_llm_command(files):
             (files[n], round(means[n], 4), ["6", "0"]) for n in SYSTEMS]
         prompts = server.requests
         assert f"{prompts} prompts: 0 from the cache, {prompts} requests sent" in err
-        code, out, err = run_cli(*llm_args(files, server, "--json", "-r", files["ref"]))
+        code, out, err = run_cli(*llm_args(files, server, "--json"))
         assert code == 0 and server.requests == prompts, err  # all from the cache
         data = json.loads(out)
         assert data["report"]["cached"] == prompts and data["systems"][0]["score"] == means["good"]

@@ -239,14 +239,16 @@ def test_cli_prints_tsv_and_rejects_misaligned_files(tmp_path) -> None:
     short = tmp_path / "short.txt"
     short.write_text("x b y d\n")
     runner = CliRunner()
-    out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), str(good)])
+    out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), str(good), "--scale", "1"])
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
     assert lines[0] == "system\tprecision (fraction)\trecall (fraction)\tf0.5 (fraction)"
     assert lines[1] == f"{good}\t0.7500\t1.0000\t0.7895"
     assert len(lines) == 3
-    out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), "-d", "2", "--sentence"])
+    out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), "-d", "2", "--sentence", "--scale", "1"])
     assert out.output.splitlines()[1:] == [f"{good}\t1\t0.50\t1.00\t0.56", f"{good}\t2\t1.00\t1.00\t1.00"]
+    out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), "--sentence"])  # x100
+    assert out.output.splitlines()[1:] == [f"{good}\t1\t50.00\t100.00\t55.56", f"{good}\t2\t100.00\t100.00\t100.00"]
     out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), "-v"])
     assert "ANNOTATOR     : 1 (of 0, 1)" in out.output and "CORRECT EDITS  : 3" in out.output
     proc = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import main; main()", "m2", "score",
@@ -326,20 +328,21 @@ def test_a_duplicated_gold_edit_counts_twice_as_in_the_official() -> None:
 
 
 def test_m2scorer_positional_form_underscore_flags_and_scale(tmp_path) -> None:
-    """`m2 score SYSTEM GOLD` as the m2scorer takes them, its underscore flags, --scale 100."""
+    """`m2 score SYSTEM GOLD` as the m2scorer takes them, its underscore flags, --scale 1 and 100 (the default)."""
     from tests.conftest import one_line_error, run_cli
 
     m2_text, hypothesis = CASES["running_f_choice"]
     gold, good = tmp_path / "gold.m2", tmp_path / "good.txt"
     gold.write_text(m2_text + "\n")
     good.write_text(hypothesis + "\n")
-    code, out, err = run_cli("m2", "score", str(good), str(gold))
+    code, out, err = run_cli("m2", "score", str(good), str(gold), "--scale", "1")
     assert code == 0 and out.splitlines()[1] == f"{good}\t0.7500\t1.0000\t0.7895", err
-    code, out, err = run_cli("m2", "score", "--max_unchanged_words", "2", "--beta", "0.5", str(good), str(gold))
+    code, out, err = run_cli("m2", "score", "--max_unchanged_words", "2", "--beta", "0.5", str(good), str(gold),
+                             "--scale", "1")
     assert code == 0 and out.splitlines()[1] == f"{good}\t0.7500\t1.0000\t0.7895", err
     assert run_cli("m2", "score", "--ignore_whitespace_casing", str(good), str(gold)) == \
         run_cli("m2", "score", "--ignore-whitespace-casing", str(good), str(gold))
-    code, out, err = run_cli("m2", "score", "--gold", str(gold), "-o", str(good), "--scale", "100", "-d", "2")
+    code, out, err = run_cli("m2", "score", "--gold", str(gold), "-o", str(good))
     assert out.splitlines() == ["system\tprecision (x100)\trecall (x100)\tf0.5 (x100)", f"{good}\t75.00\t100.00\t78.95"]
     assert "SYSTEM GOLD" in one_line_error("m2", "score", str(good))
     assert "not both" in one_line_error("m2", "score", str(good), str(gold), "-s", str(gold))

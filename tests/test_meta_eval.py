@@ -351,7 +351,7 @@ BAD_SCORES = {
     (["--human", "seeda", "--systems", "top", "--scores", "{good}"], "unknown system subset 'top'"),
     (["--scores", "{dir}/none.tsv"], "none.tsv: no such file"),
     ([], "give --scores FILE.tsv"),
-    (["--scores", "{good}", "--tsv", "--json"], "at most one of --tsv and --json"),
+    (["--scores", "{good}", "--tsv", "--json"], "choose one output format, got tsv and json"),
     (["--scores", "{good}", "-d", "-1"], "-1 is not in the range 0<=x<=20"),
 ])
 def test_cli_bad_input_one_line_exit_2(tmp_path: Path, table5_scores: Path, args: list[str], message: str) -> None:

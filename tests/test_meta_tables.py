@@ -15,11 +15,11 @@ from gecmetrics.meta.report import (
     comparison_table,
     correlation_table,
     ranking_table,
-    render_sections,
     sentence_table,
     window_table,
 )
 from gecmetrics.errors import InputError
+from gecmetrics.output.formats import render, render_sections
 from gecmetrics.meta.windows import window_analysis
 
 RANKS = {"A": (1, 1, 2, 1), "B": (2, 3, 1, 2), "C": (3, 2, 3, 4), "D": (4, 4, 4, 3)}
@@ -36,46 +36,46 @@ def judgments():
 
 def test_ranking_table_text_and_tsv(judgments) -> None:
     ranking = expected_wins(judgments, resamples=50, seed=0)
-    text = ranking_table(ranking).render("text")
+    text = render(ranking_table(ranking), "text")
     assert [cell.strip() for cell in text.splitlines()[1].split("|")[1:5]] == ["system", "EW", "range", "cluster"]
-    tsv = ranking_table(ranking, digits=3).render("tsv").splitlines()
+    tsv = render(ranking_table(ranking, digits=3), "tsv").splitlines()
     assert tsv[0] == "system\tEW\trange\tcluster"  # one header row, not a '#' comment
     assert tsv[1].split("\t")[0:2] == ["A", f"{ranking.scores['A']:.3f}"]
-    plain = ranking_table(expected_wins(judgments, resamples=0)).render("tsv").splitlines()
+    plain = render(ranking_table(expected_wins(judgments, resamples=0)), "tsv").splitlines()
     assert plain[0] == "system\tEW"  # no resamples: no empty range and cluster columns
     assert json.loads(json.dumps(as_dicts(ranking)))["systems"][0]["system"] == "A"
-    with_scores = ranking_table(ranking, 4, {"m": {"A": 0.5, "B": 0.25}}, {"m": 100.0}, 1).render("tsv")
+    with_scores = render(ranking_table(ranking, 4, {"m": {"A": 0.5, "B": 0.25}}, {"m": 100.0}, 1), "tsv")
     assert with_scores.splitlines()[1].split("\t")[-1] == "50.0" and with_scores.splitlines()[3].endswith("\t")
-    latex = ranking_table(ranking).render("latex")
+    latex = render(ranking_table(ranking), "latex")
     assert latex.startswith("\\begin{tabular}{lrrr}")
 
 
 def test_correlation_comparison_sentence_window_tables(judgments) -> None:
     scores = {"m": {"A": 0.9, "B": 0.7, "C": 0.5, "D": 0.1}, "n": {"A": 0.2, "B": 0.9, "C": 0.4, "D": 0.3}}
     results = correlate_with_judgments(scores, judgments, resamples=50, seed=0)
-    tsv = correlation_table(results).render("tsv").splitlines()
+    tsv = render(correlation_table(results), "tsv").splitlines()
     assert tsv[0].split("\t") == ["metric", "human", "n", "resampling", "pearson", "pearson CI", "spearman",
                                   "spearman CI", "kendall", "kendall CI"]
     assert tsv[1].startswith("m\tEW\t4\tjudgments/pair\t") and tsv[1].split("\t")[5].startswith("[")
-    point = correlation_table(correlate_with_judgments(scores, judgments, resampling=None)).render("tsv")
+    point = render(correlation_table(correlate_with_judgments(scores, judgments, resampling=None)), "tsv")
     assert point.splitlines()[0] == "metric\thuman\tn\tpearson\tspearman\tkendall"
     assert len(as_dicts(results)) == 2
     comparison = compare_metrics("m", "n", scores, judgments, resamples=50, seed=0)
-    rows = comparison_table([comparison]).render("tsv").splitlines()
+    rows = render(comparison_table([comparison]), "tsv").splitlines()
     assert rows[0].split("\t") == ["A", "B", "n", "resampling", "pearson A-B", "pearson CI", "pearson p",
                                     "spearman A-B", "spearman CI", "spearman p", "kendall A-B", "kendall CI",
                                     "kendall p", "Williams t", "Williams p"]
     assert rows[1].split("\t")[:4] == ["m", "n", "4", "judgments/pair"] and len(rows) == 2
     williams_only = compare_metrics("m", "n", scores, judgments, resampling=None)
-    rows = comparison_table([williams_only]).render("tsv").splitlines()
+    rows = render(comparison_table([williams_only]), "tsv").splitlines()
     assert williams_only.intervals == {} and rows[0].split("\t") == [
         "A", "B", "n", "pearson A-B", "spearman A-B", "kendall A-B", "Williams t", "Williams p"]
     assert all(cell for row in rows for cell in row.split("\t"))  # no empty cell
     sentences = {s: [5.0 - r for r in ranks] for s, ranks in RANKS.items()}
     agreement = sentence_agreement(sentences, judgments, [0, 1, 2, 3], metric="oracle")
-    assert sentence_table([agreement]).render("tsv").splitlines()[1] == "oracle\t24\t1.000\t1.000\t0"
+    assert render(sentence_table([agreement]), "tsv").splitlines()[1] == "oracle\t24\t1.000\t1.000\t0"
     windows = window_analysis(scores["m"], {"A": 4, "B": 3, "C": 2, "D": 1}, 3, metric="m")
-    assert window_table(windows).render("tsv").splitlines()[1:] == ["m\t1-3\t1.000\t1.000", "m\t2-4\t0.982\t1.000"]
+    assert render(window_table(windows), "tsv").splitlines()[1:] == ["m\t1-3\t1.000\t1.000", "m\t2-4\t0.982\t1.000"]
 
 
 def test_sections_in_every_format() -> None:

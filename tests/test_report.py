@@ -408,7 +408,7 @@ def test_attribute_command(small_files):
     rows = json.loads(out)
     assert len(rows) == len(lines) - 1 and rows[0]["system"] == "A" and rows[0]["method"] == "shapley"
     assert "GoToScorer cannot attribute" in one_line_error(*args[:-4], "--metric", "gotoscorer", "--m2", f["gold.m2"])
-    assert "choose one of --tsv and --json" in one_line_error(*args, "--tsv", "--json")
+    assert "choose one output format, got tsv and json" in one_line_error(*args, "--tsv", "--json")
     assert "over 2 edits" in one_line_error(*args, "--max-exact-edits", "1")
 
 

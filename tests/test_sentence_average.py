@@ -108,14 +108,16 @@ def read_m2_text():
 
 def test_m2_commands_print_the_sentence_average(conll14):
     gold = str(conll14 / "official-2014.combined.m2")
-    code, out, err = run_cli("m2", "score", "-s", gold, "-o", str(conll14 / "AMU"), "--sentence-average")
+    code, out, err = run_cli("m2", "score", "-s", gold, "-o", str(conll14 / "AMU"), "--sentence-average", "--scale", "1")
     assert code == 0, err
     assert out.splitlines()[1].split("\t")[1:] == ["0.6639", "0.4340", "0.3836"]
+    code, out, err = run_cli("sentm2", "-s", gold, "-o", str(conll14 / "AMU"))  # the registered name's command
+    assert code == 0 and out.splitlines()[1].split("\t")[1:] == ["66.39", "43.40", "38.36"], err
     hyp, ref = str(conll14 / "official-2014.0.m2"), str(conll14 / "official-2014.1.m2")
     code, out, err = run_cli("m2", "compare", "-hyp", hyp, "-ref", ref, "--sentence-average", "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert data["metric"] == "SentERRANT" and data["f"] == 0.3880600529500411
+    assert data["metric"] == "SentERRANT" and data["f"] == 100 * 0.3880600529500411  # JSON x100, as printed
     assert data["settings"]["sentence_average"] is True
     code, out, err = run_cli("m2", "compare", "-hyp", hyp, "-ref", ref, "--sentence-average")
     assert "Span-Based Correction, Sentence Average" in out and "\t0.3881\n" in out

@@ -416,14 +416,17 @@ def test_m2_score_cli_paired_test(conll14, tmp_path):
     for name in ("INPUT", "AMU"):
         (tmp_path / name).write_text("\n".join(read_lines(str(conll14 / name))[:120]) + "\n", encoding="utf-8")
     paths = [str(tmp_path / n) for n in ("AMU", "AMU", "INPUT")]
-    result = run_cli(["m2", "score", "-s", str(tmp_path / "gold.m2"), "-o", *paths, "--paired-bs", "200"])
+    result = run_cli(["m2", "score", "-s", str(tmp_path / "gold.m2"), "-o", *paths, "--paired-bs", "200", "--scale",
+                      "1"])
     if result.exit_code == 2 and "no such option" in result.output:
         pytest.skip("m2 score has no paired test options")
     assert result.exit_code == 0, result.output
     amu = M2Scorer().score(read_m2(str(tmp_path / "gold.m2")), read_lines(paths[0]))
     rows = [line for line in result.output.splitlines() if line.startswith("|") and str(tmp_path) in line]
     assert f"{amu.f:.4f}" in [cell.strip() for cell in rows[0].split("|")] and "baseline" in rows[0]
-    assert "score (fraction)" in result.output  # fractions, as m2 score prints, and the header says so
+    assert "score (fraction)" in result.output  # fractions with --scale 1, and the header says so
+    x100 = run_cli(["m2", "score", "-s", str(tmp_path / "gold.m2"), "-o", *paths, "--paired-bs", "200"]).output
+    assert "score (x100)" in x100 and f"{100 * amu.f:.2f}" in x100  # x100 by default, as every command
     assert rows[1].rstrip(" |").endswith("1.0000") and rows[2].rstrip(" |").endswith("*"), result.output
 
 

@@ -11,18 +11,19 @@ from ..errors import InputError
 from ..io.atomic import atomic_output, check_not_input
 from ..io.m2 import format_m2
 from ..run.files import CorpusFiles
-from .common import scale_options
+from .common import progress_unless
+from .shared import run_options
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 
 
 def annotation_options(func: Callable) -> Callable:
     """-merge, -lev, -tok, --spacy-model, --word-list: how texts are annotated; -p,
-    --chunk-lines and --dask (the options of every command): who annotates each chunk."""
+    --chunk-lines, --dask and --quiet (the options of every command): who annotates each chunk."""
     from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantTextSettings
 
     names = [name for name in ANNOTATION_SETTINGS if name != "annotate_refs"]
-    return settings_options(ErrantTextSettings, names)(scale_options(func))
+    return settings_options(ErrantTextSettings, names)(run_options(func))
 
 
 @m2.command("annotate", cls=GreedyCommand)
@@ -53,10 +54,8 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
     files); the M2 is written chunk by chunk, so memory stays near one chunk's needs. Needs
     spaCy (pip install 'gecmetrics[errant]') and an English model (--spacy-model).
     """
-    from ..metrics.errant.metric import AnnotationJob
+    from ..metrics.errant.metric import AnnotationJob, ErrantTextSettings
     from ..run.engine import map_chunks
-
-    from ..metrics.errant.metric import ErrantTextSettings
 
     job = AnnotationJob(**given_settings(ErrantTextSettings, settings))
     tokenise = job.tokenise
@@ -67,7 +66,8 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
         job = dataclasses.replace(job, hypotheses=tuple(corrections))
     if output not in (None, "-"):
         check_not_input(output, files.paths)
-    chunks = map_chunks(job, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines)
+    chunks = map_chunks(job, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines,
+                        progress=progress_unless(False, "m2 annotate"))
     write_output((blocks if isinstance(blocks, str) else format_m2(blocks) for _, _, blocks in chunks), output)
 
 

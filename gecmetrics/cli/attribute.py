@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import click
 
-from ..core.table import dumps
 from ..errors import InputError
 from ..output.report import attribute_corpus, attribution_dicts, attribution_tsv_of_systems, read_report_corpus
 from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT, METHODS,
                                  OVER_BOUND_RULES)
 from . import main
-from .common import corpus_options, jobs_option
+from .common import echo_json
+from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
+from .progress import quiet_option
+from .shared import chosen_format, format_options, jobs_option
 
 
 @main.command(cls=GreedyCommand)
@@ -34,14 +36,13 @@ from .options import GreedyCommand, GreedyOption
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of sampled Shapley (per sentence).")
 @click.option("--normalize", is_flag=True,
               help="Rescale add and leave-one-out to sum to the score difference (gec-metrics' attributors).")
-@click.option("--tsv", "as_tsv", is_flag=True,
-              help="Print TSV: a line per system, sentence, method and edit (the default).")
-@click.option("--json", "as_json", is_flag=True, help="Print the same rows as JSON.")
+@format_options
 @click.option("--spacy-model", default=None, metavar="NAME",
               help="spaCy model of the ERRANT annotation [default: $GECMETRICS_SPACY_MODEL, else en_core_web_sm].")
 @jobs_option
+@quiet_option
 def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypothesis_m2, method_texts,
-              max_exact_edits, over_bound, permutations, seed, normalize, as_tsv, as_json, spacy_model, jobs):
+              max_exact_edits, over_bound, permutations, seed, normalize, spacy_model, jobs):
     """How much each edit of each system output adds to a metric's sentence score.
 
     \b
@@ -51,15 +52,16 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     A candidate is the source with some of the edits applied, scored as a hypothesis of that
     source. Shapley values of a sentence add up to its score difference (output minus source).
     """
-    if as_tsv and as_json:
-        raise InputError("choose one of --tsv and --json")
+    fmt = chosen_format("tsv")
+    if fmt not in ("tsv", "json"):
+        raise InputError(f"attribute prints TSV (a line per system, sentence, method and edit) or JSON, not {fmt}")
     methods = [m.strip() for text in (method_texts or ("shapley",)) for m in text.split(",") if m.strip()]
     corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
     results = attribute_corpus(corpus, metric_text, column=_column(column), spacy_model=spacy_model, methods=methods,
                                max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
                                normalize=normalize, over_bound=over_bound, jobs=jobs)
-    if as_json:
-        click.echo(dumps(attribution_dicts(results)))
+    if fmt == "json":
+        echo_json(attribution_dicts(results))
     else:
         click.echo(attribution_tsv_of_systems(results), nl=False)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from . import main
+from .app import SharedOptionsGroup
 from .common import echo_json
 
 
@@ -20,7 +21,7 @@ def _the_cache():
     return cache
 
 
-@main.group("cache")
+@main.group("cache", cls=SharedOptionsGroup)
 def cache() -> None:
     """The persistent cache of spaCy parses, model encodings and scores, and LLM answers:
     `info`, `clear`, `prune`. Choose its folder with `gecmetric --cache DIR cache ...` (default:

@@ -12,14 +12,16 @@ from typing import Any
 import click
 
 from . import main
-from .cherrant_options import (annotator_options, cherrant_options, comparer, m2_text, make_annotator, read, report,
-                               write)
 from ..io.atomic import check_outputs
+from .app import SharedOptionsGroup
+from .cherrant_options import (annotator_options, cherrant_options, compared, m2_text, make_annotator,
+                               make_comparer, read, report, report_options, write)
 from .common import warn_if_swapped
 from .errant_options import comparison_options
 from .options import GreedyCommand
+from .shared import chosen_format
 
-@main.group("cherrant")
+@main.group("cherrant", cls=SharedOptionsGroup)
 def cherrant() -> None:
     """ChERRANT for Chinese at character level: M2 from parallel text, and its scorer."""
 
@@ -44,17 +46,18 @@ def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: b
 @comparison_options
 @click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
 @cherrant_options
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@report_options
 def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start: int | None, end: int | None,
-            max_answer_num: int | None, reference_num: int | None, as_json: bool, **options: Any) -> None:
+            max_answer_num: int | None, reference_num: int | None, digits: int | None, scale: float,
+            **options: Any) -> None:
     """P/R/F of a hypothesis M2 against a reference M2, as ChERRANT's
-    ``compare_m2_for_evaluation.py`` prints them (-v prints ERRANT's trace layout)."""
-    from ..run.m2_files import compare_cherrant_files
-
-    compared = comparer(verbose and not as_json, max_answer_num, reference_num, options)
-    result = compare_cherrant_files(hyp, ref, compared, start, end)
+    ``compare_m2_for_evaluation.py`` prints them (its report and fractions; -v: ERRANT's trace
+    layout; --tsv, --json ...: the table of `gecmetric errant`, x100 unless --scale 1)."""
+    run = _run_options(options)
+    comparer = make_comparer(verbose and chosen_format(None) is None, max_answer_num, reference_num, options)
+    result = compared(comparer, hyp, ref, start, end, run)
     warn_if_swapped(hyp, ref)  # once the files have been read without error
-    report(result, category_level, as_json)
+    report(hyp, result, category_level, digits, scale)
 
 
 @cherrant.command("score", cls=GreedyCommand)
@@ -66,18 +69,19 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
 @comparison_options
 @click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
 @cherrant_options
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@report_options
 def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularity: str, strategy: str,
           no_simplified: bool, data_folder: str | None, category_level: int | None, verbose: bool, start: int | None,
-          end: int | None, max_answer_num: int | None, reference_num: int | None, as_json: bool,
-          **options: Any) -> None:
+          end: int | None, max_answer_num: int | None, reference_num: int | None, digits: int | None,
+          scale: float, **options: Any) -> None:
     """parallel_to_m2.py on both files, then compare_m2_for_evaluation.py, in one run: the same
-    numbers, with each distinct (source, target) pair aligned once for both files."""
-    from ..metrics.m2.cherrant import compare_cherrant_blocks
+    numbers, with each distinct (source, target) pair aligned once for both files (the
+    comparison runs through the run engine, -p N chunks at once)."""
     from ..io.m2 import parse_m2
 
     check_outputs([("--hyp-m2", hyp_m2), ("--ref-m2", ref_m2)], [hyp, ref])
-    compared = comparer(verbose and not as_json, max_answer_num, reference_num, options)
+    run = _run_options(options)
+    comparer = make_comparer(verbose and chosen_format(None) is None, max_answer_num, reference_num, options)
     records = {path: read(path) for path in (hyp, ref)}
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
     texts = {}
@@ -86,5 +90,9 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
         if out:
             write(out, texts[path])
     blocks = {path: parse_m2(text, path, target_lines=True) for path, text in texts.items()}
-    report(compare_cherrant_blocks(blocks[hyp], blocks[ref], compared, start, end, hyp, ref), category_level,
-            as_json)
+    report(hyp, compared(comparer, hyp, ref, start, end, run, (blocks[hyp], blocks[ref])), category_level, digits,
+           scale)
+
+
+def _run_options(options: dict[str, Any]) -> dict[str, Any]:
+    return {name: options.pop(name) for name in ("jobs", "chunk_lines", "dask_address")}

@@ -2,13 +2,14 @@
 (the annotator), compare_m2_for_evaluation.py's own options, and reading, writing and reporting."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import click
 
 from ..errors import InputError
 from ..metrics.errant.metric import WORD_LEVEL_MESSAGE
-from .common import echo_json
+from .common import corpus_files, echo_json, echo_table, json_result, progress_unless, score
+from .shared import chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option
 from .errant_options import chosen_mode
 from .options import given_settings
 
@@ -73,7 +74,7 @@ def m2_text(annotator, para_path: str, records: list) -> str:
     return "".join(parts)
 
 
-def comparer(verbose: bool, max_answer_num: int | None, reference_num: int | None, options: dict):
+def make_comparer(verbose: bool, max_answer_num: int | None, reference_num: int | None, options: dict):
     from ..metrics.m2.cherrant import CherrantCompare
     from ..metrics.m2.compare import ErrantSettings
 
@@ -81,10 +82,47 @@ def comparer(verbose: bool, max_answer_num: int | None, reference_num: int | Non
                            max_answer_num=max_answer_num, reference_num=reference_num, verbose=verbose)
 
 
-def report(result, category_level: int | None, as_json: bool) -> None:
-    from ..metrics.m2.errant_report import format_errant_report
+def report_options(func: Callable) -> Callable:
+    """The output (ChERRANT's own report, or with --tsv, --json ... the table of `gecmetric
+    errant`) and the run (-p, --chunk-lines, --dask, --quiet)."""
+    return digits_option(None)(scale_option(format_options(run_options(func))))
 
-    if as_json:
-        echo_json(result.to_dict())
-    else:
+
+def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | None, run: dict[str, Any],
+             blocks: tuple[list, list] | None = None) -> Any:
+    """ChERRANT's comparison of a hypothesis M2 with a reference M2 (files, or their ``blocks``),
+    through the run engine: the files chunk by chunk, or the blocks [start:end] (ChERRANT's
+    --start/--end, both or neither) as a corpus in memory."""
+    from ..io.corpus import Corpus
+    from ..io.m2 import read_m2
+    from ..run.engine import score_corpus
+
+    progress = progress_unless(chosen_format(None) == "json", "cherrant")
+    if blocks is None and (start is None or end is None):
+        scored = score([comparer], corpus_files(None, (), (hyp,), ref, m2_hypotheses=True),
+                       progress=progress, **run)
+        return scored.result(scored.names[0], 0)
+    hyp_blocks, ref_blocks = blocks or (read_m2(hyp, target_lines=True), read_m2(ref, target_lines=True))
+    if start is not None and end is not None:
+        hyp_blocks, ref_blocks = hyp_blocks[start:end], ref_blocks[start:end]
+    if len(hyp_blocks) != len(ref_blocks):
+        raise InputError(f"has {len(hyp_blocks)} sentences but the reference {ref} has {len(ref_blocks)}", hyp)
+    corpus = Corpus(None, [], {}, ref_blocks, {"gold": ref})
+    corpus.check_blocks(hyp_blocks, hyp)
+    corpus.hypotheses[hyp] = hyp_blocks
+    return score_corpus([comparer], corpus, [hyp], jobs=run["jobs"], chunk_lines=run["chunk_lines"],
+                        progress=progress).result(hyp, 0)
+
+
+def report(name: str, result, category_level: int | None, digits: int | None, scale: float) -> None:
+    """ChERRANT's report as it prints it (text and fractions), or the table of `gecmetric errant`
+    in the format asked for (x100 unless --scale 1), or JSON."""
+    from ..metrics.m2.errant_report import errant_table, format_errant_report
+
+    fmt = chosen_format(None)
+    if fmt == "json":
+        echo_json(json_result(name, result, scale))
+    elif fmt is None:
         click.echo(format_errant_report(result, category_level), nl=False)
+    else:
+        echo_table(errant_table([name], [result], category_level, scale, chosen_digits(digits, scale)), fmt)

@@ -15,9 +15,11 @@ from ..run.engine import score_corpus
 from ..run.files import shown
 from ..stats.significance import resamplers_for
 from . import main
-from .common import digits_option, echo_json, fraction_scale_option, progress_unless, scale_options, scored_files
-from .options import GreedyCommand, GreedyOption, given_settings, settings_options
-from .significance import run_paired_tests, significance_options
+from .common import corpus_files, echo_json, echo_table, json_result, progress_unless
+from .inputs import m2_hypothesis_options
+from .options import GreedyCommand, given_settings, settings_options
+from .scoring import ScoringOptions, scoring_options
+from .significance import run_paired_tests
 
 
 def build_metric(assumption: str, level: str, unweighted: bool, beta: float | None, cleme2: bool,
@@ -35,11 +37,7 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: float | No
 
 
 @main.command(cls=GreedyCommand)
-@click.option("-hyp", "hypotheses", cls=GreedyOption, required=True,
-              help="Hypothesis M2 file(s), one annotator each (e.g. errant_parallel output); the first is the "
-                   "baseline of a paired test.")
-@click.option("-ref", "reference", required=True, metavar="FILE",
-              help="Reference M2 file, one or more annotators.")
+@m2_hypothesis_options
 @settings_options(ChunkSettings, ["lang"])
 @click.option("--assumption", type=click.Choice(ASSUMPTIONS), default="dependent", show_default=True,
               help="dependent: each reference alone (the best one per sentence); independent: all references "
@@ -56,21 +54,13 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: float | No
 @click.option("--factors", metavar="H/W/U/O",
               help="CLEME2.0's factors of the aggregate [default: 0.45/0.35/0.15/0.05 at corpus level, "
                    "0.35/0.25/0.20/0.20 at sentence level].")
-@click.option("--sentence", is_flag=True, help="Per-sentence scores: a line per hypothesis file and sentence.")
-@click.option("-v", "--verbose", is_flag=True,
-              help="Print each sentence's chunk table (the layout of CLEME's visualize.py) before the scores.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, counts, bias, settings, signature.")
-@click.option("--signature", "show_signature", is_flag=True, help="Print the signature on stderr.")
-@digits_option(4, "Decimals (rounded half up).")
-@fraction_scale_option
-@scale_options
-@significance_options()
-def cleme(hypotheses: tuple[str, ...], reference: str, lang: str | None, assumption: str, level: str, unweighted: bool,
-          beta: float | None, cleme2: bool, factors: str | None, sentence: bool, verbose: bool, as_json: bool,
-          show_signature: bool, digits: int, scale: float, jobs: int, chunk_lines: int | None, dask_address: str | None,
-          paired_bs: int | None, paired_ar: int | None, seed: int) -> None:
+@scoring_options(mean=False, verbose="Print each sentence's chunk table (the layout of CLEME's visualize.py) "
+                                     "before the scores.")
+def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumption: str, level: str,
+          unweighted: bool, beta: float | None, cleme2: bool, factors: str | None, **options: Any) -> None:
     """CLEME (F-beta over chunks) or CLEME2.0 (--cleme2) of hypothesis M2 files against a
-    reference M2 file, as THUKElab/CLEME computes them (fractions, not x100).
+    reference M2 file, as THUKElab/CLEME computes them (x100; --scale 1: fractions, as CLEME
+    prints them; the counts with as many decimals as fractions get).
 
     \b
     gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref conll14.m2
@@ -80,44 +70,48 @@ def cleme(hypotheses: tuple[str, ...], reference: str, lang: str | None, assumpt
     The files are read in chunks of sentences (-p/--chunk-lines); the length weights and the
     corpus choice of references need every sentence, so --sentence prints after the last chunk.
     """
-    if verbose and as_json:
+    out = ScoringOptions.take(options)
+    fmt = out.format
+    if out.verbose and fmt == "json":
         raise InputError("-v (chunk tables) does not go with --json")
     metric = build_metric(assumption, level, unweighted, beta, cleme2, factors, lang)
     paths = [shown(path) for path in hypotheses]
-    scored, whole = _scored(metric, reference, hypotheses, verbose, jobs, chunk_lines, dask_address,
-                            progress_unless(as_json, "cleme"))
-    if paired_bs or paired_ar:
-        run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], paired_bs,
-                         paired_ar, seed, digits, as_json, show_signature,
-                         {"--sentence": sentence, "-v": verbose}, scale=scale)
+    scored, whole = _scored(metric, gold_path, hypotheses, out)
+    if out.paired:
+        run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], out.paired_bs,
+                         out.paired_ar, out.seed or 0, out.digits, fmt == "json", out.show_signature,
+                         {"--sentence": out.sentence, "-v": out.verbose}, scale=out.scale)
         return
-    if verbose:  # each sentence's chunk table, file by file
+    if whole is not None:  # each sentence's chunk table, file by file
         prepared = metric.prepare(whole)
         for path in paths:
             if len(paths) > 1:
                 click.echo(f"== {path}")
             sys.stdout.write(format_chunk_tables(metric.partitions(prepared, whole.hypotheses[path], path),
                                                  metric.token_delimiter))
+    _print(metric, scored, paths, out)
+
+
+def _print(metric: ChunkMetric, scored: Any, paths: list[str], out: ScoringOptions) -> None:
     results = [(path, scored.result(path, 0)) for path in paths]
-    if as_json:
-        echo_json([{"hypothesis": path, **result.to_dict()} for path, result in results])
-    elif sentence:
-        click.echo(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], digits, scale))
+    if out.format == "json":
+        echo_json([json_result(path, result, out.scale) for path, result in results])
+    elif out.sentence:
+        echo_table(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], out.digits,
+                                  out.scale), out.format or "tsv")
     else:
-        click.echo(score_table(metric, results, digits, scale))
-    if show_signature:
+        count_digits = out.digits + (2 if out.scale == 100 else 0)
+        echo_table(score_table(metric, results, out.digits, out.scale, count_digits), out.format or "tsv")
+    if out.show_signature:
         click.echo(metric.signature, err=True)
 
 
-def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], whole: bool, jobs: int,
-            chunk_lines: int | None, dask_address: str | None, progress) -> tuple[Any, Corpus | None]:
+def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], out: ScoringOptions
+            ) -> tuple[Any, Corpus | None]:
     """(the statistics of every hypothesis file, the whole corpus or None): the files are read
-    chunk by chunk, or whole when ``whole`` (-v draws the chunk tables from the whole corpus)."""
-    if whole:
+    chunk by chunk, or whole with -v (the chunk tables are drawn from the whole corpus)."""
+    if out.verbose:
         corpus = read_m2_hypotheses(reference, hypotheses, metric.m2_target_lines)
-        return score_corpus([metric], corpus, list(corpus.hypotheses), progress=progress, jobs=jobs,
-                            chunk_lines=chunk_lines), corpus
-    return scored_files([metric], None, (), hypotheses, reference, jobs=jobs, chunk_lines=chunk_lines,
-                        dask_address=dask_address, progress=progress, m2_hypotheses=True), None
-
-
+        return score_corpus([metric], corpus, list(corpus.hypotheses), progress=progress_unless(False, "cleme"),
+                            jobs=out.jobs, chunk_lines=out.chunk_lines), corpus
+    return out.run([metric], corpus_files(None, (), hypotheses, reference, m2_hypotheses=True), "cleme"), None

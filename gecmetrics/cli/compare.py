@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import click
 
-from ..run.compare import DEFAULT_METRICS, check_columns, comparison_table, with_gold_metric
+from ..errors import InputError
 from ..metrics.registry import list_metrics, metrics_from_text, settings_help
+from ..run.compare import (DEFAULT_METRICS, check_columns, comparison_table, metric_columns, sentence_comparison,
+                           with_gold_metric)
 from ..stats.significance import column_tests
 from . import main
-from .common import (check_references, corpus_options, output_format, output_options, progress_unless,
-                     scale_options, scored_files)
+from .common import check_references, corpus_files, echo_table
+from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
-from .significance import run_paired_test_list, significance_options
+from .scoring import ScoringOptions, scoring_options
+from .significance import run_paired_test_list
+
 
 def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
@@ -36,9 +40,6 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
                    "for metrics that read hypothesis edits (cleme, cleme2).")
 @click.option("--list-metrics", is_flag=True, expose_value=False, is_eager=True, callback=_print_metric_list,
               help="List the metric names, their defaults and settings, and exit.")
-@click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values (header + a line per system).")
-@click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table and the signatures.")
-@click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular (booktabs rules), signatures as comments.")
 @click.option("--sort", "sort_column", metavar="COLUMN",
               help="Sort rows by a column: its label (case and spaces ignored), its number (1 = first score "
                    "column) or 'system'. Scores sort best first.")
@@ -46,15 +47,11 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
 @click.option("--ranking", type=click.Choice(["ew", "ts"]),
               help="After each column of a metric with sentence scores, the systems' Expected Wins (ew) or TrueSkill "
                    "mu (ts) from the pairwise wins of their sentence scores (Goto et al. 2025).")
-@click.option("--scale", type=click.Choice(["100", "1"]), default="100", show_default=True,
-              help="Scores that are fractions printed x100 or as fractions (0..1).")
-@scale_options
-@output_options
-@significance_options()
-def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2, as_tsv, as_markdown, as_latex,
-            sort_column, ranks, ranking, scale, jobs, chunk_lines, dask_address, digits, verbose, as_json, show_signature, paired_bs,
-            paired_ar, seed):
-    """Score many systems with many metrics: a row per system, a column per metric setting.
+@scoring_options(mean=False, verbose="Print the signatures on stderr (as --signature).")
+def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2, sort_column, ranks, ranking,
+            **options):
+    """Score many systems with many metrics: a row per system, a column per metric setting
+    (--sentence: a row per sentence, a column per system and metric setting, as TSV).
 
     \b
     gecmetric compare -s INPUT -r REF0 REF1 -o AMU CAMB CUUI --m2 official-2014.combined.m2
@@ -63,30 +60,31 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     The source, each reference and each system output are counted once for all metrics.
     `--list-metrics` shows the names and settings.
     """
-    progress, scale = progress_unless(as_json, "compare"), float(scale)
-    fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
-                        "choose one of --tsv, --markdown and --json (or --latex)")
+    out = ScoringOptions.take(options)
+    fmt = out.format or "text"
     metrics = with_gold_metric(metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS)),
                                gold_m2 is not None)
     check_references(metrics, references)
     check_columns(metrics, len(references))
-    scored = scored_files(metrics, source, references, hypotheses, gold_m2, jobs=jobs, chunk_lines=chunk_lines,
-                          dask_address=dask_address, progress=progress, hypothesis_m2=hypothesis_m2)
-    if paired_bs or paired_ar:
-        scales = [scale if getattr(metric, "fraction", True) else None for metric in scored.metrics
+    if out.sentence and (sort_column is not None or ranks or ranking or out.paired):
+        raise InputError("--sentence prints sentence scores: no --sort, --ranks, --ranking or paired test with it")
+    scored = out.run(metrics, corpus_files(source, references, hypotheses, gold_m2, hypothesis_m2), "compare")
+    if out.paired:
+        scales = [out.scale if getattr(metric, "fraction", True) else None for metric in scored.metrics
                   for _ in metric.column_labels()]
-        run_paired_test_list(column_tests(scored), list(hypotheses), paired_bs, paired_ar, seed, digits, as_json,
-                             show_signature or verbose, {"--sort": sort_column is not None, "--ranks": ranks,
-                                                         "--tsv": as_tsv, "--markdown": as_markdown,
-                                                         "--latex": as_latex}, scales)
+        run_paired_test_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,
+                             out.digits, fmt == "json", out.show_signature or out.verbose,
+                             {"--sort": sort_column is not None, "--ranks": ranks}, scales)
         return
-    table = comparison_table(scored, scale, ranking)
-    if sort_column is not None:
-        table = table.sorted_by(sort_column)
-    if as_json:
-        click.echo(table.to_json(ranks=True))
+    if out.sentence:
+        echo_table(sentence_comparison(scored, out.scale, out.digits), out.format or "tsv")
+        columns = metric_columns(scored.metrics, scored.references)[0]
     else:
-        click.echo(table.render(fmt, digits, ranks))
-    if show_signature or verbose:
-        for column in table.columns:
+        comparison = comparison_table(scored, out.scale, ranking)
+        if sort_column is not None:
+            comparison = comparison.sorted_by(sort_column)
+        echo_table(comparison.as_table(out.digits, ranks, markdown=fmt == "markdown"), fmt)
+        columns = comparison.columns
+    if out.show_signature or out.verbose:
+        for column in columns:
             click.echo(f"{column.label}\t{column.signature}", err=True)

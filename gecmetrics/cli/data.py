@@ -4,11 +4,12 @@ from __future__ import annotations
 import click
 
 from . import main
+from .app import SharedOptionsGroup
 
 DATASETS = ("cherrant",)
 
 
-@main.group("data")
+@main.group("data", cls=SharedOptionsGroup)
 def data() -> None:
     """Fetch or check data files that are not part of the package."""
 

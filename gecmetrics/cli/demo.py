@@ -5,10 +5,12 @@ from importlib import resources
 
 import click
 
-from ..run.compare import compare_corpus
+from ..output.formats import render
+from ..output.tables import compare_corpus
 from ..io.corpus import read_corpus
 from ..metrics import GLEU, GREEN
 from . import main
+from .shared import chosen_format, format_options
 
 SYSTEMS = ("system_a.txt", "system_b.txt", "source.txt")
 
@@ -19,6 +21,7 @@ def sample_folder() -> str:
 
 @main.command()
 @click.option("--path", "show_path", is_flag=True, help="Only print the folder of the sample files.")
+@format_options
 def demo(show_path):
     """Score the bundled sample corpus (8 sentences, 2 references; 2 systems and the source as a baseline) with GLEU+ and GREEN."""
     folder = sample_folder()
@@ -29,7 +32,10 @@ def demo(show_path):
     corpus = read_corpus(paths["source.txt"], [paths["ref0.txt"], paths["ref1.txt"]], [paths[s] for s in SYSTEMS])
     corpus.hypotheses = {name: corpus.hypotheses[paths[name]] for name in SYSTEMS}
     table = compare_corpus(corpus, [GLEU(), GREEN(beta=[0.5, 1, 2])])  # one counting pass for both metrics
-    click.echo(table.as_table().render("text", notes=False))
+    fmt = chosen_format("text")
+    click.echo(render(table.as_table(), fmt, notes=False))
+    if fmt in ("json", "tsv"):
+        return
     click.echo(f"files: {folder}")
     click.echo(f"the same with the commands: cd {folder} && gecmetric gleu -s source.txt -r ref0.txt ref1.txt "
                f"-o {' '.join(SYSTEMS)} && gecmetric green -s source.txt -r ref0.txt ref1.txt "

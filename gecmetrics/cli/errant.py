@@ -10,13 +10,14 @@ from ..errors import InputError
 from ..io.m2 import looks_like_text
 from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantText, ErrantTextSettings
 from ..metrics.m2.errant_report import errant_table, format_errant_report
+from ..run.compare import sentence_comparison
 from . import main
-from .common import (chosen_format, digits_option, echo_json, format_options, fraction_scale_option, progress_unless,
-                     scored_files)
+from .common import corpus_files, echo_json, echo_table, json_result
 from .errant_options import chosen_mode, comparison_options
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
+
 
 @main.command("errant", cls=GreedyCommand)
 @click.option("-s", "--source", required=True, metavar="FILE", help="The source sentences, one per line.")
@@ -29,17 +30,16 @@ from .significance import check_paired_options, run_paired_tests
 @comparison_options
 @settings_options(ErrantTextSettings, ANNOTATION_SETTINGS)
 @click.option("--errant-compare", "reports", is_flag=True,
-              help="Print errant_compare's report of each system instead of one table (after a '== FILE' line when "
-                   "there are several); with -v its per-sentence traces.")
-@format_options(json=False)
-@fraction_scale_option
-@scoring_options(mean=False, verbose="With --errant-compare: ERRANT's per-sentence trace.",
-                 digits=digits_option(4, "Decimals of the paired tests' scores (rounded half up)."))
+              help="Print errant_compare's own report of each system instead of one table (after a '== FILE' line "
+                   "when there are several): its text and fractions as ERRANT prints them; with -v its "
+                   "per-sentence traces.")
+@scoring_options(mean=False, verbose="With --errant-compare: ERRANT's per-sentence trace.")
 def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], category_level: int | None,
-           reports: bool, scale: float, **options: Any) -> None:
+           reports: bool, **options: Any) -> None:
     """ERRANT precision, recall and F-beta of plain-text system outputs, as errant_parallel then
     errant_compare (ERRANT 3.0.2) compute them, with compare_m2's options: one table of the
-    systems (--errant-compare: errant_compare's own report of each).
+    systems (x100; --scale 1: fractions; -cat N: a row per error type, then the totals);
+    --errant-compare prints errant_compare's own report of each.
 
     \b
     gecmetric m2 annotate --from-m2 official-2014.combined.m2 --auto -o gold.auto.m2
@@ -48,42 +48,47 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
 
     Each distinct line of a chunk is parsed once for all systems; -p N annotates N chunks at once.
     """
-    fmt, out = chosen_format(options), ScoringOptions.take(options)
-    if out.sentence:
-        raise InputError("--sentence: use gecmetric compare --metrics errant (sentence scores) or m2 score --sentence")
-    if reports and scale != 1:
-        raise InputError("--scale 100 goes with the table; --errant-compare prints errant_compare's own report "
-                         "(fractions)")
+    out = ScoringOptions.take(options)
+    fmt = out.format
     if out.verbose and not reports:
         raise InputError("-v (ERRANT's per-sentence trace) goes with --errant-compare")
-    mode = chosen_mode(options)
-    metric = ErrantText(mode=mode, **given_settings(ErrantTextSettings, options),
+    if reports and (out.sentence or fmt not in (None, "json")):
+        raise InputError("--errant-compare prints errant_compare's own report: no --sentence, --tsv ... with it")
+    metric = ErrantText(mode=chosen_mode(options), **given_settings(ErrantTextSettings, options),
                         verbose=out.verbose and reports and fmt != "json")
-    if not metric.settings.annotate_refs and len(references) != 1:
+    refs = metric.settings.annotate_refs
+    if not refs and len(references) != 1:
         raise InputError(f"-r takes one gold M2 file (got {len(references)}); text references need --annotate-refs")
-    if not metric.settings.annotate_refs and looks_like_text(references[0]):
+    if not refs and looks_like_text(references[0]):
         raise InputError("not an M2 file (its first line is plain text); text references need --annotate-refs",
                          references[0])
     if out.paired:  # checked before the annotation, which takes time
-        check_paired_options(out.paired_bs, out.paired_ar, {"-v": out.verbose, "-cat": category_level is not None})
-    refs = metric.settings.annotate_refs
-    scored = scored_files([metric], source, references if refs else (), list(dict.fromkeys(hypotheses)),
-                          None if refs else references[0], jobs=out.jobs, chunk_lines=out.chunk_lines,
-                          dask_address=out.dask_address, progress=progress_unless(fmt == "json", "errant"))
+        check_paired_options(out.paired_bs, out.paired_ar, {"-v": out.verbose, "-cat": category_level is not None,
+                                                            "--sentence": out.sentence})
+    names = list(dict.fromkeys(hypotheses))
+    files = corpus_files(source, references if refs else (), names, None if refs else references[0])
+    scored = out.run([metric], files, "errant")
     if out.paired:
         run_paired_tests([metric.resampler(0, 1)], list(hypotheses), [scored.statistics[p][0] for p in hypotheses],
                          out.paired_bs, out.paired_ar, out.seed or 0, out.digits, fmt == "json", out.show_signature,
-                         scale=scale)
+                         scale=out.scale)
         return
-    results = [scored.result(path, 0) for path in hypotheses]
-    if fmt == "json":
-        echo_json([{"system": path, **result.to_dict()} for path, result in zip(hypotheses, results)])
+    if out.sentence:
+        echo_table(sentence_comparison(scored, out.scale, out.digits), fmt or "tsv")
+    else:
+        _print(list(hypotheses), [scored.result(path, 0) for path in hypotheses], category_level, reports, out)
+    if out.show_signature:
+        click.echo(metric.signature, err=True)
+
+
+def _print(names: list[str], results: list[Any], category_level: int | None, reports: bool,
+           out: ScoringOptions) -> None:
+    if out.format == "json":
+        echo_json([json_result(path, result, out.scale) for path, result in zip(names, results)])
     elif reports:
-        for path, result in zip(hypotheses, results):
-            if len(hypotheses) > 1:
+        for path, result in zip(names, results):
+            if len(names) > 1:
                 click.echo(f"== {path}")
             click.echo(format_errant_report(result, category_level), nl=False)
     else:
-        click.echo(errant_table(list(hypotheses), results, category_level, scale).render(fmt))
-    if out.show_signature:
-        click.echo(metric.signature, err=True)
+        echo_table(errant_table(names, results, category_level, out.scale, out.digits), out.format or "text")

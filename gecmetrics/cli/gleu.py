@@ -10,7 +10,8 @@ from ..errors import InputError
 from ..metrics.gleu.gleu import VARIANTS, GLEU, GLEUSettings
 from ..metrics.gleu.report import GLEUReport
 from . import main
-from .common import corpus_files, corpus_options
+from .common import corpus_files
+from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 
@@ -47,10 +48,11 @@ def gleu_metrics(variant: str, lambdas: tuple[str, ...], options: dict[str, Any]
 @click.option("-l", "--lambda", "lambdas", cls=GreedyOption, metavar="FLOAT...",
               help="gleu0 only: weight(s) of the penalty for source n-grams not in the references, one column "
                    "each [default: 0].")
-@scoring_options(add_seed=False)
+@scoring_options(add_seed=False, verbose="Print per-order tables (gec-ranking's, x100).")
 def gleu(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], variant: str,
          lambdas: tuple[str, ...], **options: Any) -> None:
-    """GLEU+ of each hypothesis file: `path<TAB>score` (x100).
+    """GLEU+ of each hypothesis file: `path<TAB>score` (x100; --tsv, --json ...: the table of
+    `compare`).
 
     \b
     gecmetric gleu -s INPUT -r REF0 REF1 -o AMU CAMB -d 4
@@ -65,4 +67,4 @@ def gleu(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], 
     files = corpus_files(source, references, hypotheses)
     if scoring.sentence:
         metrics = metrics[:1]
-    run_scoring("gleu", metrics, files, GLEUReport(), scoring)
+    run_scoring("gleu", metrics, files, GLEUReport(scoring.scale), scoring)

@@ -1,21 +1,21 @@
 """``gecmetric gotoscorer``: GoToScorer of system M2 files against one reference (github gotutiyan/GTS)."""
 from __future__ import annotations
 
-from dataclasses import replace
+import functools
 
 import click
 
+from ..core.table import Table, round_half_up, scaled, unit_header
 from ..errors import InputError
 from ..io.atomic import check_outputs
-from ..io.text import STDIN, read_lines
-from ..io.m2 import iter_m2_blocks, read_m2
-from ..core.table import Table, round_half_up
 from . import main
-from .common import digits_option, echo_json
+from .common import corpus_files, echo_json, echo_table, progress_unless
 from .options import GreedyCommand, GreedyOption
+from .scoring import ScoringOptions, scoring_options
 
 SCORE_COLUMNS = (("P", "precision"), ("R", "recall"), ("F", "f"), ("F0.5", "f05"), ("Acc", "accuracy"))
 COUNT_COLUMNS = (("TP", "tp"), ("FP", "fp"), ("FN", "fn"), ("TN", "tn"))
+FRACTIONS = {key for _, key in SCORE_COLUMNS}
 
 
 @main.command(cls=GreedyCommand)
@@ -32,68 +32,82 @@ COUNT_COLUMNS = (("TP", "tp"), ("FP", "fp"), ("FN", "fn"), ("TN", "tn"))
 @click.option("-gen_w_file", "--make-weights", "make_weights", metavar="FILE",
               help="Write the weight file of the systems scored (the original's format).")
 @click.option("-cat", "--cat", "category", type=click.Choice(["1", "2", "3"]),
-              help="Also print the difficulty of each error category (1: R/M/U, 2: NOUN..., 3: R:NOUN...).")
+              help="Also print the difficulty of each error category (1: R/M/U, 2: NOUN..., 3: R:NOUN...), as the "
+                   "original prints it.")
 @click.option("-no_weight", "--no-weight", "no_weight", is_flag=True, help="Every chunk weighs 1.")
 @click.option("-a", "a", type=float, default=1.0, show_default=True, help="Weight a - (n + b) / (N + c): a.")
 @click.option("-b", "b", type=float, default=0.0, show_default=True, help="Weight parameter b.")
 @click.option("-c", "c", type=float, default=0.0, show_default=True, help="Weight parameter c.")
-@click.option("-v", "--verbose", is_flag=True, help="Also print the weighted TP, FP, FN and TN.")
 @click.option("-sort", "--sort", "sort", is_flag=True, help="Systems by F0.5, highest first.")
-@click.option("--sentence", is_flag=True, help="Per-sentence scores: a line per system and sentence.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: counts and scores per system.")
-@digits_option(4, "Decimals (rounded half up).")
-def gotoscorer(hypotheses: tuple[str, ...], reference: str, ref_id: int, names: str | None, weight_file: str | None,
-               make_weights: str | None, category: str | None, no_weight: bool, a: float, b: float, c: float,
-               verbose: bool, sort: bool, sentence: bool, as_json: bool, digits: int) -> None:
+@scoring_options(mean=False, paired=False, verbose="Also print the weighted TP, FP, FN and TN.")
+def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, category, no_weight, a, b, c, sort,
+               **options) -> None:
     """GoToScorer (Gotou et al., COLING 2020) as github gotutiyan/GTS computes it: precision,
     recall, F1, F0.5 and accuracy over chunks (edits, unchanged tokens, insertion slots), each
-    weighted by the share of the systems that fail it.
+    weighted by the share of the systems that fail it (x100; --scale 1: fractions, as the
+    original prints them).
 
     \b
     gecmetric gotoscorer -ref REF.m2 -hyp SYSTEMS.m2 -name AMU,CAMB,CUUI -cat 3
     gecmetric gotoscorer -ref REF.m2 -hyp AMU.m2 CAMB.m2 CUUI.m2 -gen_w_file weights.txt
     gecmetric gotoscorer -ref REF.m2 -hyp INPUT.m2 -w_file weights.txt
-    """
-    from ..metrics.gotoscorer import (format_difficulty, read_gold, read_systems, read_weight_file, score_systems,
-                                      sentence_scores)
 
+    The run engine reads the files in chunks of sentences (-p N: N chunks at once); a chunk's
+    weights depend only on its sentences, so the numbers are those of the whole files at once.
+    """
+    from ..metrics.gotoscorer.metric import GoToScorer
+    from ..metrics.gotoscorer.runs import RunOptions, join_runs, score_chunk
+    from ..run.engine import map_chunks
+
+    out = ScoringOptions.take(options)
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
     check_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
-    if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
-        raise InputError("standard input ('-') can be read only once")
-    gold = read_gold(read_m2(reference), ref_id, _shown(reference))
-    systems = []
-    for path in hypotheses:  # each file read once, its blocks not kept
-        found = read_systems(iter_m2_blocks(read_lines(path), _shown(path)), gold, _shown(path))
-        systems.extend(found if len(found) > 1 else [replace(found[0], name=_shown(path))])
-    labels = [system.name for system in systems]
-    if names is not None:
-        labels = names.split(",")
-        if len(labels) != len(systems):
-            raise InputError(f"-name gives {len(labels)} names for {len(systems)} systems")
-    weights = read_weight_file(weight_file) if weight_file else None
-    run = score_systems(gold, systems, weights, a, b, c, no_weight)
+    run_options = RunOptions(ref_id, weight_file, a, b, c, no_weight, None if category is None else int(category))
+    files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
+    chunks = map_chunks(functools.partial(score_chunk, run_options), files, jobs=out.jobs, dask=out.dask_address,
+                        chunk_lines=out.chunk_lines, progress=progress_unless(out.format == "json", "gotoscorer"))
+    run = join_runs([part for _, _, part in chunks], run_options)
     if make_weights:
         run.weights.write(make_weights)
-    order = list(range(len(systems)))
+    signature = GoToScorer(score=("p", "r", "f", "f05", "acc"), ref_id=ref_id, weights=weight_file or "systems", a=a,
+                           b=b, c=c, no_weight=no_weight).signature(1)
+    _print(run, _labels(run.names, names), sort, category, out, str(signature))
+    if out.show_signature:
+        click.echo(signature, err=True)
+
+
+def _labels(found: list[str], names: str | None) -> list[str]:
+    if names is None:
+        return found
+    labels = names.split(",")
+    if len(labels) != len(found):
+        raise InputError(f"-name gives {len(labels)} names for {len(found)} systems")
+    return labels
+
+
+def _print(run, labels: list[str], sort: bool, category: str | None, out: ScoringOptions, signature: str) -> None:
+    order = list(range(len(labels)))
     if sort:
         order.sort(key=lambda s: run.scores[s].f05, reverse=True)
-    if as_json:
-        echo_json([{"system": labels[s], **run.scores[s].as_dict()} for s in order])
+    if out.format == "json":
+        echo_json([{"system": labels[s], "scores": [out.scale * run.scores[s].f05],  # the metric's headline
+                    **{key: out.scale * value if key in FRACTIONS else value
+                       for key, value in run.scores[s].as_dict().items()}, "signature": signature} for s in order])
         return
-    used = None if no_weight else run.level_weights
-    columns = (COUNT_COLUMNS if verbose else ()) + SCORE_COLUMNS
-    if sentence:
-        rows = [[labels[s], str(d + 1), *(round_half_up(getattr(score, key), digits) for _, key in columns)]
-                for s in order for d, score in enumerate(sentence_scores(run.statistics[s], used))]
-        click.echo(Table(["system", "sentence", *(label for label, _ in columns)], rows).render("tsv"))
+    columns = (COUNT_COLUMNS if out.verbose else ()) + SCORE_COLUMNS
+    count_digits = out.digits + (2 if out.scale == 100 else 0)
+
+    def cells(scores) -> list[str]:
+        return [scaled(getattr(scores, key), out.digits, out.scale) if key in FRACTIONS
+                else round_half_up(getattr(scores, key), count_digits) for _, key in columns]
+    header = [unit_header(label, out.scale) if key in FRACTIONS else label for label, key in columns]
+    if out.sentence:
+        rows = [[labels[s], str(d + 1), *cells(score)] for s in order for d, score in enumerate(run.sentence_scores(s))]
+        echo_table(Table(["system", "sentence", *header], rows), out.format or "tsv")
         return
-    rows = [[labels[s], *(round_half_up(getattr(run.scores[s], key), digits) for _, key in columns)] for s in order]
-    click.echo(Table(["system", *(label for label, _ in columns)], rows).render("tsv"))
+    echo_table(Table(["system", *header], [[labels[s], *cells(run.scores[s])] for s in order]), out.format or "tsv")
     if category:
-        click.echo(format_difficulty(run.difficulty(int(category))), nl=False)
+        from ..metrics.gotoscorer import format_difficulty
 
-
-def _shown(path: str) -> str:
-    return "<stdin>" if path == STDIN else path
+        click.echo(format_difficulty(run.difficulty()), nl=False)

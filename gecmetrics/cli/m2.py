@@ -10,15 +10,19 @@ import click
 
 from ..metrics.m2.compare import ErrantCompare, ErrantSettings
 
-from ..metrics.m2.errant_report import format_errant_report
+from ..metrics.m2.errant_report import errant_table, format_errant_report
 from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_references
+from ..run.compare import sentence_comparison
 from . import main
-from .common import echo_json, scale_options, scored_files, warn_if_swapped
+from .app import SharedOptionsGroup
+from .common import corpus_files, echo_json, echo_table, json_result, progress_unless, score, warn_if_swapped
 from .errant_options import chosen_mode, comparison_options
+from .inputs import FILE
 from .options import GreedyCommand, given_settings
+from .shared import chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option
 
 
-@main.group("m2")
+@main.group("m2", cls=SharedOptionsGroup)
 def m2() -> None:
     """Work with M2 annotation files: build references, compare edits, score."""
 
@@ -58,25 +62,33 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
 
 
 @m2.command("compare", cls=GreedyCommand)
-@click.option("-hyp", "hyp", required=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="Hypothesis M2 file (e.g. errant_parallel -orig SRC -cor SYS).")
-@click.option("-ref", "ref", required=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="Reference M2 file (the same sentences, in the same order).")
+@click.option("-hyp", "hyp", required=True, type=FILE, help="Hypothesis M2 file (e.g. errant_parallel -orig SRC -cor SYS).")
+@click.option("-ref", "ref", required=True, type=FILE, help="Reference M2 file (the same sentences, in the same order).")
 @comparison_options
 @click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (with its signature).")
-@scale_options
-def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, as_json: bool, jobs: int,
-            chunk_lines: int | None, dask_address: str | None, **options: Any) -> None:
+@click.option("--sentence", is_flag=True, help="A score per sentence (a row each), instead of compare_m2's report.")
+@digits_option(None)
+@scale_option
+@format_options
+@run_options
+def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sentence: bool, digits: int | None,
+            scale: float, jobs: int, chunk_lines: int | None, dask_address: str | None, **options: Any) -> None:
     """Compare the edits of a hypothesis M2 with a reference M2, as ERRANT's compare_m2 (3.0.2)
-    does, with the same options, numbers and output."""
+    does, with the same options, numbers and report (its text and fractions as ERRANT prints
+    them); --tsv, --markdown ... print the table of `gecmetric errant` instead (x100; --scale 1:
+    fractions)."""
+    fmt, digits = chosen_format(None), chosen_digits(digits, scale)
     comparer = ErrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options),
-                             verbose=verbose and not as_json)
-    scored = scored_files([comparer], None, (), (hyp,), ref, jobs=jobs, chunk_lines=chunk_lines,
-                          dask_address=dask_address, m2_hypotheses=True)
+                             verbose=verbose and fmt is None)
+    scored = score([comparer], corpus_files(None, (), (hyp,), ref, m2_hypotheses=True), jobs=jobs,
+                   chunk_lines=chunk_lines, dask_address=dask_address, progress=progress_unless(fmt == "json", "m2"))
     result = scored.result(scored.names[0], 0)
     warn_if_swapped(hyp, ref)  # once the files have been read without error
-    if as_json:
-        echo_json(result.to_dict())
-    else:
+    if sentence:
+        echo_table(sentence_comparison(scored, scale, digits), fmt or "tsv")
+    elif fmt == "json":
+        echo_json(json_result(scored.names[0], result, scale))
+    elif fmt is None:
         click.echo(format_errant_report(result, category_level), nl=False)
+    else:
+        echo_table(errant_table(scored.names, [result], category_level, scale, digits), fmt)

@@ -8,7 +8,8 @@ from ..errors import InputError
 from ..meta.human_tables import SHIPPED_TABLES
 from ..meta.report import TABLES
 from . import main
-from .common import digits_option, jobs_option, output_format, quiet_option
+from .shared import chosen_format, digits_option, format_options, jobs_option
+from .progress import quiet_option
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
 from .meta_run import metrics_and_corpus, report, with_table
 from .options import GreedyCommand, GreedyOption
@@ -47,10 +48,7 @@ SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
                    "(--tsv prints one: correlations or sentence unless named).")
 @digits_option(3, "Decimals of the correlations (rounded half up); with --judgments the human scores get one more, "
                   "metric scores (x100) one fewer.")
-@click.option("--tsv", "as_tsv", is_flag=True, help="Print one table as tab-separated values (header row first).")
-@click.option("--markdown", "as_markdown", is_flag=True, help="Print Markdown tables.")
-@click.option("--latex", "as_latex", is_flag=True, help="Print LaTeX tabulars.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, systems used, notes).")
+@format_options
 @jobs_option
 @quiet_option
 @judgment_options
@@ -58,8 +56,7 @@ SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
 def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], systems: str | None,
               scores_path: str | None, source: str | None, references: tuple[str, ...], system_files: tuple[str, ...],
               metric_texts: tuple[str, ...], gold_m2: str | None, hypothesis_m2: tuple[str, ...], metric_ranking: str,
-              plot_path: str | None, table: str | None, digits: int, as_tsv: bool, as_markdown: bool, as_latex: bool,
-              as_json: bool, jobs: int, **judgment) -> None:
+              plot_path: str | None, table: str | None, digits: int, jobs: int, **judgment) -> None:
     """Correlate system-level metric scores with human scores (Pearson, Spearman, Kendall).
 
     Scores come from --scores FILE.tsv, or are computed here from -s/-r/-o system files with
@@ -72,9 +69,8 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     gecmetric meta-eval --human gjg15 -s INPUT -r REF0 REF1 -o AMU CAMB CUUI INPUT ... --metrics gleu green
     gecmetric meta-eval --judgments gjg15.xml -s INPUT -r REF0 REF1 -o AMU CAMB ... --bootstrap 1000
     """
-    fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
-                        "give at most one of --tsv and --json (or --markdown, --latex)")
-    if as_json:
+    fmt = chosen_format("text")
+    if fmt == "json":
         ctx.meta["gecmetrics.quiet"] = True  # no progress display with JSON
     if table is not None and fmt == "json":
         raise InputError("--table chooses a printed table: JSON holds them all")

@@ -45,7 +45,8 @@ def named_corpus(source: str | None, references: tuple[str, ...], system_files: 
 
 def report(result: Any, digits: int, fmt: str, table: str | None, plot_path: str | None) -> None:
     """Notes and warnings on stderr, the figures, then the tables (or JSON) on stdout."""
-    from ..meta.report import render_sections, result_sections, select_sections
+    from ..meta.report import result_sections, select_sections
+    from ..output.formats import render_sections
 
     sections, note = select_sections(result_sections(result, digits), table, fmt) if fmt != "json" else ([], None)
     for line in [f"note: {n}" for n in result.notes] + [f"warning: {w}" for w in result.warnings]:

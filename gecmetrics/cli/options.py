@@ -63,44 +63,56 @@ class GreedyCommand(click.Command):
 # ----------------------------------------------------------------------------- options from settings
 
 
-def settings_options(settings_class: type, names: Sequence[str] | None = None) -> Callable:
+def setting_flags(name: str, info: Any, generate: bool = False) -> tuple[str, ...]:
+    """A setting's command-line flags: its own (``setting(..., flags=...)``), else with
+    ``generate`` one made from its name (``max_length`` -> ``--max-length``)."""
+    if info.flags or not generate:
+        return tuple(info.flags)
+    return (f"--{name.strip('_').replace('_', '-')}",)
+
+
+def settings_options(settings_class: type, names: Sequence[str] | None = None, generate: bool = False) -> Callable:
     """Click options for the settings of a metric that declare command-line flags
-    (``setting(..., flags=("-i", "--iter"))``), in declaration order: the help line and the
-    default are the setting's own, and the value is read by the setting's parser
-    (:func:`given_settings`), so a command and the library check a value the same way. A
-    boolean whose default is false (or unset) is a flag; a setting with several values takes
-    them after one flag (``-b 0.5 1 2``). ``names``: only these settings."""
-    infos = [(name, info) for name, info in settings_class.infos().items()
-             if info.flags and (names is None or name in names)]
+    (``setting(..., flags=("-i", "--iter"))``; ``generate``: every setting, a flag made from its
+    name where it declares none), in declaration order: the help line and the default are the
+    setting's own, and the value is read by the setting's parser (:func:`given_settings`), so a
+    command and the library check a value the same way. A boolean whose default is false (or
+    unset) is a flag; a setting with several values takes them after one flag (``-b 0.5 1 2``).
+    ``names``: only these settings."""
+    infos = [(name, info, setting_flags(name, info, generate)) for name, info in settings_class.infos().items()
+             if (names is None or name in names)]
+    infos = [item for item in infos if item[2]]
     defaults = {f.name: f.default for f in dataclasses.fields(settings_class)}
 
     def decorate(func: Callable) -> Callable:
-        for name, info in reversed(infos):
-            default = defaults[name]
-            help_text = info.help[:1].upper() + info.help[1:] + "."
-            if isinstance(default, bool) or (default is None and _boolean(info)):
-                func = click.option(*info.flags, name, is_flag=True, default=None, help=help_text)(func)
-            elif isinstance(default, tuple):
-                func = click.option(*info.flags, name, cls=GreedyOption, metavar="VALUE...",
-                                    help=f"{help_text}  [default: {_shown(default)}]")(func)
-            else:
-                metavar = "|".join(getattr(info.parse, "choices", ())) or None
-                if not (default is None and "(default: " in help_text):  # an unset value the help explains
-                    help_text = f"{help_text}  [default: {_shown(default)}]"
-                func = click.option(*info.flags, name, default=None, metavar=metavar, help=help_text)(func)
+        for name, info, flags in reversed(infos):
+            func = _setting_option(name, info, flags, defaults[name])(func)
         return func
     return decorate
 
 
-def given_settings(settings_class: type, values: dict[str, Any]) -> dict[str, Any]:
+def _setting_option(name: str, info: Any, flags: tuple[str, ...], default: Any) -> Callable:
+    help_text = info.help[:1].upper() + info.help[1:] + "."
+    if isinstance(default, bool) or (default is None and _boolean(info)):
+        return click.option(*flags, name, is_flag=True, default=None, help=help_text)
+    if isinstance(default, tuple):
+        return click.option(*flags, name, cls=GreedyOption, metavar="VALUE...",
+                            help=f"{help_text}  [default: {_shown(default)}]")
+    metavar = "|".join(getattr(info.parse, "choices", ())) or None
+    if not (default is None and "(default: " in help_text):  # an unset value the help explains
+        help_text = f"{help_text}  [default: {_shown(default)}]"
+    return click.option(*flags, name, default=None, metavar=metavar, help=help_text)
+
+
+def given_settings(settings_class: type, values: dict[str, Any], generate: bool = False) -> dict[str, Any]:
     """The settings given on the command line (absent ones keep the metric's defaults), each read
     by its parser with the flag's name in messages: ``{"iterations": 100}`` for ``-i 100``."""
     given = {}
     for name, info in settings_class.infos().items():
-        value = values.get(name)
-        if not info.flags or value is None or value == () or value is False:
+        value, flags = values.get(name), setting_flags(name, info, generate)
+        if not flags or value is None or value == () or value is False:
             continue
-        given[name] = info.parse("/".join(info.flags), list(value) if isinstance(value, tuple) else value)
+        given[name] = info.parse("/".join(flags), list(value) if isinstance(value, tuple) else value)
     return given
 
 

@@ -6,7 +6,9 @@ import click
 
 from ..errors import InputError
 from . import main
-from .common import digits_option, echo_json, output_format, progress_unless, quiet_option
+from .common import echo_json, progress_unless
+from .progress import quiet_option
+from .shared import chosen_format, digits_option, format_options
 from .meta_judgments import ranking_options, refuse_idle_ranking_options
 
 
@@ -19,15 +21,11 @@ from .meta_judgments import ranking_options, refuse_idle_ranking_options
               help="Rank only these systems (every item keeps only them): base, +INPUT, +fluency, all, or "
                    "NAME,NAME,... [default: all]")
 @digits_option(4)
-@click.option("--tsv", "as_tsv", is_flag=True, help="Print tab-separated values.")
-@click.option("--markdown", "as_markdown", is_flag=True, help="Print a Markdown table.")
-@click.option("--latex", "as_latex", is_flag=True, help="Print a LaTeX tabular.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (full precision, ranges, clusters, spread).")
+@format_options
 @quiet_option
 @click.pass_context
 def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
-         bootstrap: int | None, systems: str | None, digits: int, as_tsv: bool, as_markdown: bool, as_latex: bool,
-         as_json: bool) -> None:
+         bootstrap: int | None, systems: str | None, digits: int) -> None:
     """Rank systems from raw human judgments (Appraise ranking XML): Expected Wins (GJG15's
     EW.pl; --ew-procedure bootstrap-mean for its Makefile's and SEEDA's) or TrueSkill, best
     first, with rank ranges ("2-4") and clusters from bootstrap resamples (cluster.py -by-rank).
@@ -36,12 +34,12 @@ def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_proced
     gecmetric rank --judgments judgments.xml --bootstrap 1000 --seed 0
     """
     from ..io.judgments import read_judgments
-    from ..meta.report import Section, ranking_table, ranking_title, render_sections
+    from ..meta.report import Section, ranking_table, ranking_title
+    from ..output.formats import render_sections
     from ..meta.systems import subset_systems
     from ..stats.rankings import DEFAULT_RESAMPLES, DEFAULT_TS_RUNS, human_ranking
 
-    fmt = output_format({"tsv": as_tsv, "markdown": as_markdown, "latex": as_latex, "json": as_json},
-                        "give at most one of --tsv, --markdown, --latex and --json")
+    fmt = chosen_format("text")
     if judgments_path is None:
         raise InputError("rank needs --judgments FILE.xml")
     if bootstrap is not None and bootstrap < 0:

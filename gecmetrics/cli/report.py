@@ -9,8 +9,11 @@ from ..output.report import read_report_corpus, report_data, write_report
 from ..output.report.data import DEFAULT_SAMPLES
 from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
 from . import main
-from .common import corpus_options, jobs_option, progress_unless
+from .common import progress_unless
+from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
+from .progress import quiet_option
+from .shared import jobs_option
 
 
 @main.command(cls=GreedyCommand)
@@ -45,6 +48,7 @@ from .options import GreedyCommand, GreedyOption
               help="spaCy model of the ERRANT annotation [default: $GECMETRICS_SPACY_MODEL, else en_core_web_sm].")
 @click.option("--title", metavar="TEXT", help="The page's title.")
 @jobs_option
+@quiet_option
 def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, json_path, metric_texts, baseline,
            samples, seed, attribute_texts, method_texts, max_exact_edits, permutations, human, human_score,
            spacy_model, title, jobs):

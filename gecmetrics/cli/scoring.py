@@ -1,7 +1,8 @@
 """What the scoring commands share: the corpus read by the run engine, then one of four outputs
-(corpus scores, the mean of the sentence scores, sentence scores streamed chunk by chunk, or a
-paired test), each as text or JSON, with the signature on stderr. A command gives its metrics,
-its files and its family's report (the text its original tool printed)."""
+(corpus scores, the mean of the sentence scores, sentence scores, or a paired test), in the
+chosen format, with the signature on stderr. A command gives its metrics, its files and its
+family's report (the text its original tool printed), or none: then it prints what ``compare``
+prints for its metrics (the same table whenever a format such as --tsv is asked for)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,10 +12,14 @@ import click
 
 from ..core.aggregate import reducer_threads
 from ..errors import InputError
+from ..output.formats import render_parts
+from ..run.compare import comparison_table, sentence_comparison
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
-from .common import echo_json, echo_sentence_chunks, output_options, progress_unless, scale_options, scored_files, \
-    streamed_chunks
+from .common import echo_json, echo_table, json_result, json_scale, progress_unless, score
+from .sentences import stream_sentences
+from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option,
+                     signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
 
 
@@ -27,88 +32,112 @@ class ScoringOptions:
     jobs: int = 1
     chunk_lines: int | None = None
     dask_address: str | None = None
-    digits: int = 2
+    digits: int | None = None
     verbose: bool = False
-    as_json: bool = False
     show_signature: bool = False
     paired_bs: int | None = None
     paired_ar: int | None = None
     seed: int | None = None
-    scale: float | None = None  # --scale of the commands that print fractions (None: the metric's own)
+    scale: float = 100.0
 
     @classmethod
     def take(cls, options: dict[str, Any]) -> "ScoringOptions":
         """The scoring options out of a command's keyword arguments (the rest stays there)."""
-        return cls(**{name: options.pop(name) for name in list(cls.__dataclass_fields__) if name in options})
+        taken = cls(**{name: options.pop(name) for name in list(cls.__dataclass_fields__) if name in options})
+        taken.digits = chosen_digits(taken.digits, taken.scale)
+        return taken
 
     @property
     def paired(self) -> bool:
         return bool(self.paired_bs or self.paired_ar)
 
+    @property
+    def format(self) -> str | None:
+        """The format asked for (None: the command's own text)."""
+        return chosen_format(None)  # type: ignore[arg-type]
 
-def scoring_options(add_seed: bool = True, mean: bool = True, **output: Any) -> Callable:
-    """--sentence, --mean (unless ``mean`` is false), -p/--chunk-lines/--dask,
-    -d/-v/--json/--signature (``output``: their variants, see :func:`output_options`) and the
-    paired tests (``add_seed``: with their own --seed)."""
+    def run(self, metrics: Sequence[Any], files: CorpusFiles, command: str) -> Any:
+        """The statistics of ``files`` under ``metrics``, with the progress display unless JSON."""
+        return score(metrics, files, jobs=self.jobs, chunk_lines=self.chunk_lines, dask_address=self.dask_address,
+                     progress=progress_unless(self.format == "json", command))
+
+
+def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | None = None,
+                    digits: Callable | None = None, paired: bool = True) -> Callable:
+    """--sentence, --mean (unless ``mean`` is false), -p/--chunk-lines/--dask/--quiet, the
+    formats, --scale, -d (``digits``: another -d option), -v (``verbose``: its help),
+    --signature and the paired tests (unless ``paired`` is false; ``add_seed``: with their own
+    --seed)."""
     def decorate(func: Callable) -> Callable:
-        func = significance_options(add_seed)(output_options(**output)(scale_options(func)))
+        func = signature_option(func)
+        if paired:
+            func = significance_options(add_seed)(func)
+        if verbose is not None:
+            func = click.option("-v", "--verbose", is_flag=True, help=verbose)(func)
+        func = (digits or digits_option(None))(scale_option(format_options(run_options(func))))
         if mean:
             func = click.option("--mean", is_flag=True,
                                 help="Mean of the sentence scores instead of the corpus score.")(func)
         return click.option("--sentence", is_flag=True,
-                            help="One line per sentence, a column per hypothesis file.")(func)
+                            help="A score per sentence: a row per sentence, a column per system (and score).")(func)
     return decorate
 
 
 def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: Any, options: ScoringOptions) -> None:
     """Score ``files`` with ``metrics`` and print what ``options`` ask for, through ``report``
-    (the family's text: ``corpus_text``, ``mean_text``, ``sentence_lines``)."""
+    (the family's text: ``corpus_text``, ``mean_text``, ``sentence_lines``) or, without one or
+    with a format asked for, the tables ``compare`` prints."""
     o = options
     if o.sentence and o.mean:
         raise InputError("choose one of --sentence and --mean")
     if o.paired:
         check_paired_options(o.paired_bs, o.paired_ar, {"--sentence": o.sentence, "--mean": o.mean})
-    names = files.hypothesis_names
-    progress = progress_unless(o.as_json, name)
-    if o.sentence:
-        metric = metrics[0]
-        chunks = streamed_chunks([metric], files, jobs=o.jobs, chunk_lines=o.chunk_lines,
-                                 dask_address=o.dask_address, progress=progress)
-
-        def print_chunk(chunk: Any, statistics: list, scores: list) -> None:
-            for line in report.sentence_lines(metric, chunk, names, statistics, scores, o.digits, o.verbose):
-                click.echo(line)
-        echo_sentence_chunks(metric, chunks, names, o.as_json, print_chunk)
+    fmt, names = o.format, files.hypothesis_names
+    own_format = getattr(report, "table_format", None)  # a family whose text is a table in this format
+    if o.sentence and report is not None and fmt in (None, "json", own_format):  # the family's lines (or JSON)
+        stream_sentences(name, metrics[0], files, report, o)
         references = len(files.references)
     else:
-        scored = scored_files(metrics, files.source, files.references, files.hypotheses, files.gold, jobs=o.jobs,
-                              chunk_lines=o.chunk_lines, dask_address=o.dask_address, progress=progress,
-                              hypothesis_m2=files.hypothesis_m2, m2_hypotheses=files.m2_hypotheses)
+        scored = o.run(metrics, files, name)
         references = scored.references
-        statistics = [scored.statistics[n] for n in names]
         if o.paired:
-            from ..stats.significance import resamplers_for
-
-            run_paired_tests(resamplers_for(metrics, references), names, [s[0] for s in statistics], o.paired_bs,
-                             o.paired_ar, o.seed or 0, o.digits, o.as_json, o.show_signature or o.verbose,
-                             scale=metrics[0].scale if o.scale is None else o.scale)
-            return
-        if o.mean:
-            sentences = [[m.sentence_from_statistics(s) for m, s in zip(metrics, per_file)] for per_file in statistics]
-            _print(o, lambda: [{"hypothesis": n, **s.mean_dict(scale=100)} for n, per in zip(names, sentences)
-                               for s in per], lambda: report.mean_text(metrics, names, sentences, o.digits))
+            return _paired(metrics, scored, names, o)
+        if o.sentence:
+            echo_table(sentence_comparison(scored, o.scale, o.digits), fmt or "tsv")
+        elif o.mean:
+            _mean(metrics, scored, names, report, o)
+        elif report is not None and (fmt is None or (own_format and fmt != "json")):
+            results = _results(metrics, scored, names, o.jobs)
+            click.echo(render_parts(report.corpus_text(metrics, names, results, o.digits, o.verbose),
+                                    fmt or own_format or "text"))
+        elif fmt == "json":
+            echo_json([json_result(n, r, json_scale(m, o.scale)) for n, per in
+                       zip(names, _results(metrics, scored, names, o.jobs)) for m, r in zip(metrics, per)])
         else:
-            with reducer_threads(check_jobs(o.jobs)):  # -p N also shares out a reduction that can use threads
-                results = [[m.score(s) for m, s in zip(metrics, per_file)] for per_file in statistics]
-            _print(o, lambda: [{"hypothesis": n, **r.to_dict(scale=100)} for n, per in zip(names, results)
-                               for r in per], lambda: report.corpus_text(metrics, names, results, o.digits, o.verbose))
+            echo_table(comparison_table(scored, o.scale).as_table(o.digits, markdown=fmt == "markdown"),
+                          fmt or "text")
     if o.show_signature or o.verbose:
         for metric in metrics:
             click.echo(metric.signature(references), err=True)
 
 
-def _print(options: ScoringOptions, as_json: Callable[[], Any], as_text: Callable[[], str]) -> None:
-    if options.as_json:
-        echo_json(as_json())
+def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: int) -> list[list[Any]]:
+    with reducer_threads(check_jobs(jobs)):  # -p N also shares out a reduction that can use threads
+        return [[m.score(s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
+
+
+def _mean(metrics: Sequence[Any], scored: Any, names: Sequence[str], report: Any, o: ScoringOptions) -> None:
+    sentences = [[m.sentence_from_statistics(s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
+    if report is None or o.format == "json":
+        echo_json([{"system": n, **s.mean_dict(scale=json_scale(m, o.scale))} for n, per in zip(names, sentences)
+                   for m, s in zip(metrics, per)])
     else:
-        click.echo(as_text())
+        click.echo(report.mean_text(metrics, names, sentences, o.digits))
+
+
+def _paired(metrics: Sequence[Any], scored: Any, names: Sequence[str], o: ScoringOptions) -> None:
+    from ..stats.significance import resamplers_for
+
+    run_paired_tests(resamplers_for(metrics, scored.references), names, [scored.statistics[n][0] for n in names],
+                     o.paired_bs, o.paired_ar, o.seed or 0, o.digits, o.format == "json",
+                     o.show_signature or o.verbose, scale=o.scale if getattr(metrics[0], "fraction", True) else None)

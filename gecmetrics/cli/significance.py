@@ -7,13 +7,15 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import click
 
 from ..errors import InputError
-from ..core.table import paired_test_text
+from ..core.table import PAIRED_TEST_LEGEND, paired_test_table, paired_test_title
+from ..output.formats import render
 from ..stats import DEFAULT_SAMPLES
 
 if TYPE_CHECKING:  # imported when a test runs
     from ..core.resampling import Resampler
     from ..stats.significance import PairedTestResult
 from .common import echo_json
+from .shared import chosen_format
 
 
 def significance_options(add_seed: bool = True) -> Callable:
@@ -77,10 +79,14 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
     results = [paired_test_from_statistics(r, dict(zip(unique, statistics)), method, samples, seed)
                for r, statistics in tests]
     scales = list(scale) if isinstance(scale, Sequence) else [scale] * len(results)
-    if as_json:
+    fmt = "json" if as_json else chosen_format("text")
+    if fmt == "json":
         echo_json([result.to_dict(1.0 if s is None else s) for result, s in zip(results, scales)])
+    elif fmt == "tsv":  # the tables alone, one per test, a blank line between them
+        click.echo("\n\n".join(render(paired_test_table(result, digits, s), fmt) for result, s in zip(results, scales)))
     else:
-        click.echo("\n\n".join(paired_test_text(result, digits, s) for result, s in zip(results, scales)))
+        click.echo("\n\n".join("\n".join([paired_test_title(result), render(paired_test_table(result, digits, s), fmt),
+                                           PAIRED_TEST_LEGEND]) for result, s in zip(results, scales)))
     if show_signature:
         for result in results:
             click.echo(result.signature, err=True)

@@ -189,7 +189,7 @@ def metric_side(scores: Mapping[str, Any] | None = None, metrics: Any = None, co
     columns = ScoredColumns.of(scored)
     metric_of = {c.label: columns.metric(c) for c in columns.columns}
     return MetricSide(columns.system_scores(), {label: bool(m.higher_is_better) for label, m in metric_of.items()},
-                      {label: float(m.scale) for label, m in metric_of.items()},
+                      {label: 100.0 if m.fraction else 1.0 for label, m in metric_of.items()},  # the scale rule
                       {c.label: str(c.signature) for c in columns.columns}, columns, "an output file")
 
 

@@ -1,5 +1,6 @@
-"""Meta-evaluation results as printed tables (:class:`~gecmetrics.core.table.Table`: text, TSV,
-Markdown, LaTeX), numbers rounded half up; JSON is each result's ``to_dict()``.
+"""Meta-evaluation results as tables (:class:`~gecmetrics.core.table.Table`, rendered by
+:mod:`gecmetrics.output.formats`: text, TSV, Markdown, LaTeX), numbers rounded half up; JSON is
+each result's ``to_dict()``.
 
 Every table has one header row and only columns for what was computed (intervals only when
 resampled, rank ranges only with resamples): a TSV stream holds one table (:data:`TABLES`
@@ -142,20 +143,6 @@ class Section:
     title: str
     table: Table
     name: str = ""
-
-
-def render_sections(sections: Sequence[Section], fmt: str = "text") -> str:
-    """Titled tables one after another (the title on its own line: bold in Markdown, ``% `` in
-    LaTeX); TSV is one table, its header row first."""
-    if fmt == "tsv":
-        if len(sections) != 1:
-            raise InputError(f"a TSV stream holds one table, got {len(sections)}: choose one (--table)")
-        return sections[0].table.render("tsv")
-    parts = []
-    for section in sections:
-        title = {"markdown": f"**{section.title}**\n", "latex": f"% {section.title}"}.get(fmt, section.title)
-        parts.append(f"{title}\n{section.table.render(fmt)}")
-    return "\n\n".join(parts)
 
 
 def result_sections(result: Any, digits: int = 3) -> list[Section]:

@@ -1,8 +1,9 @@
 """Many systems scored with many metrics in one call, sharing one counting pass.
 
 ``compare(sources, references, {"AMU": [...], "CAMB": [...]}, metrics=[GLEU(fix_seed=True),
-GREEN(beta=[0.5, 1, 2])])`` returns a :class:`ComparisonTable`: a row per system, a column per
-metric setting (GREEN gives one column per beta), the per-metric result objects and their
+GREEN(beta=[0.5, 1, 2])])`` returns a :class:`Comparison` (``gecmetrics.compare`` returns the same as a
+:class:`gecmetrics.output.tables.ComparisonTable`, which prints itself): a row per system, a
+column per metric setting (GREEN gives one column per beta), the per-metric result objects and their
 signatures. The n-gram metrics that share a unit setting share one
 :class:`~gecmetrics.core.ngrams.EncodedCorpus`: the source, each reference and each system output
 are counted once, whatever the number of metrics. M2 (MaxMatch) scores come from gold M2
@@ -10,6 +11,7 @@ blocks whose sources must be the same sentences as ``sources``.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -21,7 +23,7 @@ from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, 
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics import registry
 from ..metrics.registry import COMPARE, needs_gold_m2, resolve_metrics
-from ..core.table import Table, dumps, scaled, unit_header
+from ..core.table import Table, scaled, unit_header
 
 DEFAULT_METRICS = registry.default_metric_texts(COMPARE)
 """The registry texts of the default metrics (:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`:
@@ -57,8 +59,9 @@ class ComparisonRow:
 
 
 @dataclass
-class ComparisonTable:
-    """Scores of several systems under several metric settings.
+class Comparison:
+    """Scores of several systems under several metric settings (the data; the output layer's
+    :class:`gecmetrics.output.tables.ComparisonTable` adds text, TSV, Markdown, LaTeX and JSON).
 
     ``rows`` hold fractions in column order; ``results[system][k]`` is the result object of
     ``metrics[k]`` (GLEUResult, GREENResult or M2Result, each with its signature).
@@ -139,7 +142,7 @@ class ComparisonTable:
         values = [sign * row.scores[k] for row in self.rows]
         return [1 + sum(other > value for other in values) for value in values]
 
-    def sorted_by(self, column: str | int, descending: bool | None = None) -> "ComparisonTable":
+    def sorted_by(self, column: str | int, descending: bool | None = None) -> "Comparison":
         """A copy with rows sorted by a column: scores best first (for the metric's direction),
         system names A-Z (stable)."""
         k = self.column_index(column)
@@ -148,8 +151,7 @@ class ComparisonTable:
         else:
             best_first = self.higher_is_better(k) if descending is None else descending
             rows = sorted(self.rows, key=lambda row: row.scores[k], reverse=best_first)
-        return ComparisonTable(self.columns, rows, self.metrics, self.results, self.signatures, self.encoded_texts,
-                               self.settings, self.scale)
+        return dataclasses.replace(self, rows=rows)
 
     # ------------------------------------------------------------------ output
     def header(self, ranks: bool = False) -> list[str]:
@@ -184,30 +186,10 @@ class ComparisonTable:
         return [f"{labels}: {signature}" for labels, signature in self.signature_pairs()]
 
     def as_table(self, digits: int = 2, ranks: bool = False, markdown: bool = False) -> Table:
-        """The table model the output layer renders (notes: the signatures)."""
+        """The table model the output layer renders (notes: the signatures; data: :meth:`to_dict`)."""
         notes = ([f"{labels}: `{signature}`" for labels, signature in self.signature_pairs()] if markdown
                  else self.signature_lines())
-        return Table(self.header(ranks), self.cells(digits, ranks), notes)
-
-    def render(self, fmt: str = "text", digits: int = 2, ranks: bool = False) -> str:
-        """The table as text (with signatures), TSV (no footer), Markdown or LaTeX."""
-        return self.as_table(digits, ranks, markdown=fmt == "markdown").render(fmt)
-
-    def to_text(self, digits: int = 2, ranks: bool = False) -> str:
-        """A prettytable followed by the signatures."""
-        return self.render("text", digits, ranks)
-
-    def to_tsv(self, digits: int = 2, ranks: bool = False) -> str:
-        """Tab-separated: a header line, then a line per system (no footer)."""
-        return self.render("tsv", digits, ranks)
-
-    def to_markdown(self, digits: int = 2, ranks: bool = False) -> str:
-        """A Markdown table (scores right-aligned) followed by the signatures as a list."""
-        return self.render("markdown", digits, ranks)
-
-    def to_latex(self, digits: int = 2, ranks: bool = False) -> str:
-        """A LaTeX tabular (booktabs rules), the signatures as comments."""
-        return self.render("latex", digits, ranks)
+        return Table(self.header(ranks), self.cells(digits, ranks), notes, data=self.to_dict(ranks=True))
 
     def to_dict(self, ranks: bool = True) -> dict:
         """Everything as JSON-ready values: columns with signatures, rows with scores x100
@@ -225,9 +207,6 @@ class ComparisonTable:
                 "rows": rows,
                 "metrics": [{"signature": s, "settings": settings}
                             for s, settings in zip(self.signatures, self.settings)]}
-
-    def to_json(self, ranks: bool = True) -> str:
-        return dumps(self.to_dict(ranks))
 
 
 def _squash(text: str) -> str:
@@ -268,7 +247,7 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
             metrics: Sequence[Any] | str | None = None, *, m2_blocks: Sequence[Any] | None = None,
             hypothesis_m2: Mapping[str, Sequence[Any]] | None = None,
             progress: ProgressCallback | None = None, scale: float = 100.0,
-            ranking: str | None = None) -> ComparisonTable:
+            ranking: str | None = None) -> Comparison:
     """Score every system with every metric; each group of metrics prepared once.
 
     ``metrics`` are metric objects (``GLEU(...)``, ``GREEN(...)``, ``M2Scorer(...)``, any
@@ -302,7 +281,7 @@ def with_gold_metric(metrics: list[Any], gold: bool) -> list[Any]:
 
 
 def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCallback | None = None,
-                   jobs: int = 1, scale: float = 100.0, ranking: str | None = None) -> ComparisonTable:
+                   jobs: int = 1, scale: float = 100.0, ranking: str | None = None) -> Comparison:
     """:func:`compare` of a checked :class:`Corpus`."""
     check_columns(metrics, len(corpus.references))
     return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs), scale, ranking)
@@ -313,7 +292,7 @@ def check_columns(metrics: Sequence[Any], references: int) -> None:
     metric_columns(metrics, references)
 
 
-def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None = None) -> ComparisonTable:
+def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None = None) -> Comparison:
     """The table of a run (:func:`~gecmetrics.run.engine.score_corpus` or
     :func:`~gecmetrics.run.engine.score_files`); ``ranking`` (``ew`` or ``ts``): after each
     column of a metric with sentence scores, the systems' Expected Wins or TrueSkill mu from
@@ -326,7 +305,32 @@ def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None =
         columns, values = _with_rankings(scored, columns, values, ranking)
     rows = [ComparisonRow(name, values[name]) for name in scored.names]
     settings = [metric.settings_dict() for metric in metrics]
-    return ComparisonTable(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings, scale)
+    return Comparison(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings, scale)
+
+
+def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -> Table:
+    """Sentence scores of every system under every metric: a row per sentence, a column per
+    system x metric column (``AMU GLEU+ f (x100)``), fractions x``scale``; its JSON data: per
+    system and column, the scores and the signature. Metrics without sentence scores are an
+    error naming them."""
+    for metric in scored.metrics:
+        metric.require_sentence_scores()
+    columns, _ = metric_columns(scored.metrics, scored.references)
+    matrices = {name: [metric.sentence_matrix(scored.statistics[name][k]) for k, metric in enumerate(scored.metrics)]
+                for name in scored.names}
+    fractions = [bool(getattr(scored.metrics[c.metric_index], "fraction", True)) for c in columns]
+    header, values, data = ["sentence"], [], []
+    for name in scored.names:
+        for column, fraction in zip(columns, fractions):
+            header.append(f"{name} {unit_header(column.label, scale) if fraction else column.label}")
+            factor = scale if fraction else 1.0
+            scores = matrices[name][column.metric_index][column.part]
+            values.append((scores, factor))
+            data.append({"system": name, "metric": column.label, "signature": str(column.signature),
+                         "scores": [factor * float(x) for x in scores]})
+    sentences = len(values[0][0]) if values else 0
+    rows = [[str(d + 1), *(scaled(scores[d], digits, factor) for scores, factor in values)] for d in range(sentences)]
+    return Table(header, rows, data=data)
 
 
 def _with_rankings(scored: Scored, columns: list[Column], values: dict[str, list[float]],

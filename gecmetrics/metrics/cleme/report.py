@@ -62,21 +62,23 @@ CLEME2_COLUMNS = (("aggregate", "aggregate"), ("HC", "hit"), ("WC", "wrong"), ("
                   ("TP", "tp"), ("FP", "fp"), ("FN", "fn"), ("TN", "tn"))
 
 
-def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> str:
+def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0,
+                count_digits: int | None = None) -> Table:
     """One line per hypothesis file: CLEME's F, P, R, accuracy and counts, or CLEME2.0's
     aggregate, rates and counts (the fractions as they are or with ``scale`` 100 x100, rounded
-    half up; the header says which)."""
+    half up; the header says which; the counts, length-weighted sums, to ``count_digits``)."""
+    count_digits = digits if count_digits is None else count_digits
     columns = CLEME2_COLUMNS if metric.name == "cleme2" else CLEME_COLUMNS
     fractions = results[0][1].fractions if results else ()
     labels = [f"F{metric.settings.beta:g}" if name == "f" else label for label, name in columns]
     labels = [unit_header(label, scale) if name in fractions else label for label, (_, name) in zip(labels, columns)]
     rows = [[path, *(scaled(result.values[name], digits, scale) if name in fractions
-                     else round_half_up(result.values[name], digits) for _, name in columns)]
+                     else round_half_up(result.values[name], count_digits) for _, name in columns)]
             for path, result in results]
-    return Table(["system", *labels], rows).render("tsv")
+    return Table(["system", *labels], rows)
 
 
-def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> str:
+def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> Table:
     """A line per hypothesis file and sentence: its scores (fractions) against the reference chosen."""
     header: list[str] = []
     rows = []
@@ -85,4 +87,4 @@ def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: i
         header = [unit_header(name, scale) for name in scores.values]
         for d in range(len(scores.scores)):
             rows.append([path, str(d + 1), *(scaled(values[d], digits, scale) for values in scores.values.values())])
-    return Table(["system", "sentence", *header], rows).render("tsv")
+    return Table(["system", "sentence", *header], rows)

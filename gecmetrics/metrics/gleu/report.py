@@ -6,10 +6,10 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ...core.table import percent, round_half_up, score_lines, table
+from ...core.table import Table, percent, round_half_up, scaled, score_lines
 
 
-def gleu_table(result, digits: int) -> str:
+def gleu_table(result, digits: int) -> Table:
     """The per-order GLEU table: n, match, penal, numer, denom, p, bp, gleu (SPEC 2.6)."""
     def count(x) -> Any:
         x = float(x)
@@ -28,12 +28,16 @@ def gleu_table(result, digits: int) -> str:
     rows.append(["total", count(np.sum(result.match)), count(np.sum(result.penalty)),
                  count(np.sum(result.numerator)), count(np.sum(result.denominator)),
                  percent(mean_precision, digits), bp, percent(result.score, digits)])
-    return table(["", "match", "penal", "numer", "denom", "p", "bp", "gleu"], rows)
+    return Table(["", "match", "penal", "numer", "denom", "p", "bp", "gleu"], rows)
 
 
 class GLEUReport:
     """What ``gecmetric gleu`` prints: one line per hypothesis file (a column per lambda of the
-    2015 GLEU), the per-order tables with -v, and sentence lines or tables (SPEC 2.5, 2.6)."""
+    2015 GLEU), the per-order tables with -v, and sentence lines or tables (SPEC 2.5, 2.6).
+    Scores x100 (``scale`` 1: fractions); the per-order tables are gec-ranking's, x100."""
+
+    def __init__(self, scale: float = 100.0) -> None:
+        self.scale = scale
 
     @staticmethod
     def header(metrics: Sequence[Any]) -> list[str] | None:
@@ -41,11 +45,11 @@ class GLEUReport:
         return ["lambda"] + [f"{m.lambda_:g}" for m in metrics] if len(metrics) > 1 else None
 
     def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
-                    verbose: bool) -> str:
+                    verbose: bool) -> str | list[str | Table]:
         if not verbose:
             return score_lines(((name, [r.score for r in per_metric]) for name, per_metric in zip(names, results)),
-                               digits, self.header(metrics))
-        lines = []
+                               digits, self.header(metrics), self.scale)
+        lines: list[str | Table] = []
         for name, per_metric in zip(names, results):
             for metric, result in zip(metrics, per_metric):
                 lines.append(name + (f"\tlambda={metric.lambda_:g}" if len(metrics) > 1 else ""))
@@ -55,24 +59,24 @@ class GLEUReport:
                     lines.append(f"mean {percent(result.score, digits)}  std {percent(result.std, digits)}  "
                                  f"95% interval ({percent(low, digits)}, {percent(high, digits)})  "
                                  f"over {result.iterations} iterations (counts above are means)")
-        return "\n".join(lines)
+        return lines
 
     def mean_text(self, metrics: Sequence[Any], names: Sequence[str], sentences: Sequence[list], digits: int) -> str:
         return score_lines(((name, [s.mean for s in per_metric]) for name, per_metric in zip(names, sentences)),
-                           digits, self.header(metrics))
+                           digits, self.header(metrics), self.scale)
 
     def sentence_lines(self, metric: Any, chunk: Any, names: Sequence[str], statistics: list, scores: list,
-                       digits: int, verbose: bool) -> Iterator[str]:
+                       digits: int, verbose: bool) -> Iterator[str | Table]:
         """One chunk's sentence lines (a column per file), or with -v per sentence, file and
         reference the S/H/R lines and the table (``*`` marks the reference chosen)."""
         if not verbose:
             for d in range(chunk.size):
                 cells = []
                 for s in scores:
-                    cells.append(percent(s.scores[d], digits))
+                    cells.append(scaled(s.scores[d], digits, self.scale))
                     if s.std is not None:
-                        low, high = s.interval[d]
-                        cells += [percent(s.std[d], digits), f"({percent(low, digits)},{percent(high, digits)})"]
+                        low, high = (scaled(x, digits, self.scale) for x in s.interval[d])
+                        cells += [scaled(s.std[d], digits, self.scale), f"({low},{high})"]
                 yield "\t".join(cells)
             return
         corpus = chunk.corpus()

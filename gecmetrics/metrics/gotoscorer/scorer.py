@@ -386,6 +386,12 @@ def difficulty_table(gold: GoldChunks, table: WeightTable, weights: np.ndarray, 
     """The original's ``-cat`` table: per category of gold edits (first seen first), the mean and
     standard deviation of their weights, sorted by mean, highest first (stable). Means are exact
     (as ``statistics.mean``), so equal means keep the original's order."""
+    return difficulty_rows(difficulty_counts(gold, table, mode), weights)
+
+
+def difficulty_counts(gold: GoldChunks, table: WeightTable, mode: int = 3) -> dict[str, np.ndarray]:
+    """Per category of gold edits (first seen first), how many of its edit chunks n systems got
+    right (n = 0..N): what :func:`difficulty_rows` needs, and adds up over parts of a corpus."""
     if mode not in CATEGORY_MODES:
         raise InputError(f"-cat must be 1, 2 or 3, got {mode!r}")
     check_table(table, gold)
@@ -394,13 +400,19 @@ def difficulty_table(gold: GoldChunks, table: WeightTable, weights: np.ndarray, 
     names: dict[str, int] = {}
     category = np.fromiter((names.setdefault(category_of(gold.types[e], mode), len(names))
                             for e in chunks.edit[edit_chunks].tolist()), dtype=np.int64, count=len(edit_chunks))
-    n_levels = len(weights)
+    n_levels = table.n_systems + 1
     counts = np.bincount(category * n_levels + table.correct[edit_chunks],
                          minlength=len(names) * n_levels).reshape(len(names), n_levels)
+    return {name: counts[k] for name, k in names.items()}
+
+
+def difficulty_rows(counts: dict[str, np.ndarray], weights: np.ndarray) -> list[Difficulty]:
+    """The ``-cat`` rows of per-category level counts (:func:`difficulty_counts`): mean and
+    sample standard deviation of the weights, highest mean first (stable)."""
     exact = [Fraction(float(w)) for w in weights]
     rows = []
-    for name, k in names.items():
-        used = [(int(c), exact[level]) for level, c in enumerate(counts[k].tolist()) if c]
+    for name, per_level in counts.items():
+        used = [(int(c), exact[level]) for level, c in enumerate(per_level.tolist()) if c]
         n = sum(c for c, _ in used)
         mean = sum(c * w for c, w in used) / n
         std = math.sqrt(float(sum(c * (w - mean) ** 2 for c, w in used) / (n - 1))) if n > 1 else 0.0

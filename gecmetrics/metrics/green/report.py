@@ -6,11 +6,11 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ...core.table import percent, round_half_up, score_lines, table
+from ...core.table import Table, percent, round_half_up, scaled, score_lines
 from .green import REGIONS, alpha_of, beta_label, order_scores, true_false
 
 
-def green_table(region_counts, beta: float, digits: int) -> str:
+def green_table(region_counts, beta: float, digits: int) -> Table:
     """The per-order GREEN table of region counts (N, 7): regions, TP FP FN, P R F and
     cumulative P R F (SPEC 3.4)."""
     scores = order_scores(region_counts, alpha_of(beta))
@@ -22,39 +22,44 @@ def green_table(region_counts, beta: float, digits: int) -> str:
                                                        scores.cumulative_precision, scores.cumulative_recall,
                                                        scores.cumulative_f)])
     header = ["", *REGIONS, "TP", "FP", "FN", "P", "R", f"F{float(beta)}", "cumP", "cumR", "cumF"]
-    return table(header, rows)
+    return Table(header, rows)
 
 
 class GREENReport:
     """What ``gecmetric green`` prints: a header of betas, then one line per corrected file; the
-    per-order tables with -v; sentence lines (a column per beta and file, beta-major) or tables."""
+    per-order tables with -v; sentence lines (a column per beta and file, beta-major) or tables.
+    Scores x100 (``scale`` 1: fractions); the per-order tables are GREEN's, x100."""
+
+    def __init__(self, scale: float = 100.0) -> None:
+        self.scale = scale
 
     @staticmethod
     def header(metrics: Sequence[Any]) -> list[str]:
         return ["beta"] + [beta_label(b) for b in metrics[0].betas]
 
     def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
-                    verbose: bool) -> str:
+                    verbose: bool) -> str | list[str | Table]:
         metric = metrics[0]
         if not verbose:
             return score_lines(((name, per_metric[0].scores) for name, per_metric in zip(names, results)), digits,
-                               self.header(metrics))
-        lines = []
+                               self.header(metrics), self.scale)
+        lines: list[str | Table] = []
         for name, per_metric in zip(names, results):
             for k, beta in enumerate(metric.betas):
                 lines.append(f"{name}\talpha={round_half_up(alpha_of(beta), digits)}\tbeta={round_half_up(beta, digits)}")
                 lines.append(green_table(per_metric[0].regions[k], beta, digits))
-        return "\n".join(lines)
+        return lines
 
     def mean_text(self, metrics: Sequence[Any], names: Sequence[str], sentences: Sequence[list], digits: int) -> str:
         return score_lines(((name, per_metric[0].mean) for name, per_metric in zip(names, sentences)), digits,
-                           self.header(metrics))
+                           self.header(metrics), self.scale)
 
     def sentence_lines(self, metric: Any, chunk: Any, names: Sequence[str], statistics: list, scores: list,
-                       digits: int, verbose: bool) -> Iterator[str]:
+                       digits: int, verbose: bool) -> Iterator[str | Table]:
         if not verbose:
             for d in range(chunk.size):
-                yield "\t".join(percent(s.scores[k, d], digits) for k in range(len(metric.betas)) for s in scores)
+                yield "\t".join(scaled(s.scores[k, d], digits, self.scale) for k in range(len(metric.betas))
+                                 for s in scores)
             return
         corpus = chunk.corpus()
         for d in range(corpus.size):

@@ -45,6 +45,22 @@ class JudgeReport:
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
+    @classmethod
+    def merged(cls, reports: Sequence["JudgeReport"]) -> "JudgeReport":
+        """The reports of consecutive runs (the chunks of one corpus) as one: counts added, the
+        prompts of the later runs numbered after the earlier ones'."""
+        total, offset = cls(), 0
+        for report in reports:
+            for name in ("prompts", "cached", "requested", "answered", "retried", "prompt_tokens",
+                         "completion_tokens"):
+                setattr(total, name, getattr(total, name) + getattr(report, name))
+            total.bad_answers.update(report.bad_answers)
+            total.failed.update({offset + k: value for k, value in report.failed.items()})
+            total.not_sent += [offset + k for k in report.not_sent]
+            total.budget_reached = total.budget_reached or report.budget_reached
+            offset += report.prompts
+        return total
+
     @property
     def complete(self) -> bool:
         """Whether every prompt has an answer."""

@@ -23,7 +23,7 @@ import os
 import threading
 import uuid
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
@@ -414,18 +414,34 @@ class LLME(LLMJudgeMetric):
 @dataclass
 class JudgedCorpus:
     """Every hypothesis of a corpus judged in one run: each one's result (mean score,
-    ``scored``, ``unscored``), its sentence scores (NaN where none) and the run's report."""
+    ``scored``, ``unscored``), its sentence scores (NaN where none), the run's report and each
+    hypothesis's statistics (what :meth:`joined` adds up over the chunks of a corpus)."""
 
     metric: LLMJudgeMetric
     results: dict[str, Any]
     sentence_scores: dict[str, np.ndarray]
     report: JudgeReport
+    statistics: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @classmethod
+    def joined(cls, parts: Sequence["JudgedCorpus"]) -> "JudgedCorpus":
+        """The judged chunks of one corpus, in order, as one (the run engine's ``map_chunks``
+        judges them, in worker processes with ``-p``): statistics joined, scored again."""
+        if not parts:
+            raise InputError("the corpus has no sentences (an empty file scores nothing)")
+        metric = parts[0].metric
+        statistics = {name: metric.join_statistics([part.statistics[name] for part in parts])
+                      for name in parts[0].results}
+        return cls(metric, {name: metric.score(s) for name, s in statistics.items()},
+                   {name: metric.sentence_from_statistics(s).scores for name, s in statistics.items()},
+                   JudgeReport.merged([part.report for part in parts]), statistics)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: signature, settings, one entry per system, the report."""
         first = next(iter(self.results.values()))
-        systems = [{"system": name, "score": float(result.score), "scored": result.scored,
-                    "unscored": result.unscored} for name, result in self.results.items()]
+        systems = [{"system": name, "scores": [float(result.score)], "score": float(result.score),
+                    "scored": result.scored, "unscored": result.unscored, "signature": str(result.signature)}
+                   for name, result in self.results.items()]
         return {"metric": self.metric.label, "signature": str(first.signature), "settings": first.settings,
                 "systems": systems, "report": self.report.to_dict()}
 
@@ -441,9 +457,9 @@ def judge_corpus(metric: LLMJudgeMetric, corpus: Corpus) -> JudgedCorpus:
         prepared = metric.prepare(corpus)
     finally:
         metric.on_report = None
-    results, sentences = {}, {}
+    results, sentences, statistics = {}, {}, {}
     for name in corpus.hypotheses:
-        statistics = metric.statistics(prepared, corpus.hypothesis(name, TEXT, metric.display_name))
-        results[name] = metric.score(statistics)
-        sentences[name] = metric.sentence_from_statistics(statistics).scores
-    return JudgedCorpus(metric, results, sentences, reports[0])
+        statistics[name] = metric.statistics(prepared, corpus.hypothesis(name, TEXT, metric.display_name))
+        results[name] = metric.score(statistics[name])
+        sentences[name] = metric.sentence_from_statistics(statistics[name]).scores
+    return JudgedCorpus(metric, results, sentences, reports[0], statistics)

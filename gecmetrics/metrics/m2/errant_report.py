@@ -75,23 +75,25 @@ def _right_aligned_table(rows: list[list]) -> list[str]:
 
 
 def errant_table(names: Sequence[str], results: Sequence[ErrantResult], category_level: int | None = None,
-                 scale: float = 1.0) -> Table:
-    """One row per system (TP, FP, FN and ERRANT's P, R, F rounded to 4 decimals, as fractions or
-    with ``scale`` 100 x100 to 2 decimals); with ``category_level`` one row per system and error
-    type (ERRANT's -cat grouping)."""
+                 scale: float = 100.0, digits: int | None = None) -> Table:
+    """One row per system (TP, FP, FN and ERRANT's P, R, F, rounded to 4 decimals as ERRANT
+    rounds them, then printed x100 with 2 decimals, or with ``scale`` 1 as fractions with 4:
+    every cell of a column the same width); with ``category_level`` one row per system and error
+    type (ERRANT's -cat grouping), then the system's totals (category ``total``)."""
     beta = results[0].beta if results else 0.5
+    digits = (2 if scale == 100 else 4) if digits is None else digits
 
-    def shown(values: Sequence[float]) -> list[str]:
-        return [str(x) if scale == 1 else scaled(x, 2, scale) for x in values]
+    def row(counts: tuple[int, int, int], scores: Sequence[float]) -> list[str]:
+        return [*(str(n) for n in counts), *(scaled(x, digits, scale) for x in scores)]
     header = ["system", "TP", "FP", "FN", *(unit_header(name, scale) for name in ("P", "R", _beta_label(beta)))]
     if category_level is None:
-        rows = [[name, str(r.tp), str(r.fp), str(r.fn), *shown(r.rounded())] for name, r in zip(names, results)]
+        rows = [[name, *row((r.tp, r.fp, r.fn), r.rounded())] for name, r in zip(names, results)]
         return Table(header, rows, text_align={"system": "l"})
     rows = []
     for name, result in zip(names, results):
         grouped = result.grouped_categories(category_level)
         for error_type in sorted(grouped):
             counts = grouped[error_type]
-            rows.append([name, error_type, str(counts.tp), str(counts.fp), str(counts.fn),
-                         *shown(counts.scores(beta))])
+            rows.append([name, error_type, *row((counts.tp, counts.fp, counts.fn), counts.scores(beta))])
+        rows.append([name, "total", *row((result.tp, result.fp, result.fn), result.rounded())])
     return Table(header[:1] + ["category"] + header[1:], rows, left=(0, 1), text_align={"system": "l", "category": "l"})

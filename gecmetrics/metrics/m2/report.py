@@ -57,6 +57,8 @@ class M2Report:
     lines chunk by chunk (the annotator choice of a sentence depends on the counts before it:
     the report keeps them between chunks)."""
 
+    table_format = "tsv"  # the m2scorer's lines: tab-separated
+
     def __init__(self, scale: float = 1.0) -> None:
         self.totals: dict[str, tuple[int, int, int]] = {}
         self.scale = scale
@@ -65,10 +67,10 @@ class M2Report:
         return [unit_header(name, self.scale) for name in ("precision", "recall", f"f{beta:g}")]
 
     def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
-                    verbose: bool) -> str:
+                    verbose: bool) -> Table:
         rows = [[name, *(scaled(x, digits, self.scale) for x in (r[0].precision, r[0].recall, r[0].f))]
                 for name, r in zip(names, results)]
-        return Table(["system", *self.header(metrics[0].settings.beta)], rows).render("tsv")
+        return Table(["system", *self.header(metrics[0].settings.beta)], rows)
 
     def sentence_lines(self, metric: Any, chunk: Any, names: Sequence[str], statistics: list, scores: list,
                        digits: int, verbose: bool) -> Iterator[str]:

@@ -14,24 +14,25 @@ def _header(metric: Any, scale: float) -> list[str]:
     return [unit_header(name, scale) for name in ("precision", "recall", f"f{metric.beta:g}")]
 
 
-def score_table(metric: Any, names: Sequence[str], results: Sequence[Any], digits: int, scale: float = 1.0) -> str:
+def score_table(metric: Any, names: Sequence[str], results: Sequence[Any], digits: int, scale: float = 1.0) -> Table:
     rows = [[name, *(scaled(x, digits, scale) for x in (r.precision, r.recall, r.f))] for name, r in zip(names, results)]
-    return Table(["system", *_header(metric, scale)], rows).render("tsv")
+    return Table(["system", *_header(metric, scale)], rows)
 
 
-def sentence_rows(metric: Any, names: Sequence[str], statistics: Sequence[Any]) -> list[dict[str, Any]]:
-    """Per system, its sentences' P, R, F and the annotator kept."""
+def sentence_rows(metric: Any, names: Sequence[str], statistics: Sequence[Any], scale: float = 1.0
+                  ) -> list[dict[str, Any]]:
+    """Per system, its sentences' P, R, F (x``scale``) and the annotator kept."""
     out = []
     for name, stats in zip(names, statistics):
         scores = metric.sentence_from_statistics(stats)
         chosen = stats[np.arange(len(stats)), scores.chosen, CANDIDATE].astype(int)
-        out.append({"hypothesis": name, "sentences": [
-            {"precision": p, "recall": r, "f": f, "annotator": int(a)}
+        out.append({"system": name, "sentences": [
+            {"precision": scale * p, "recall": scale * r, "f": scale * f, "annotator": int(a)}
             for p, r, f, a in zip(scores.precision.tolist(), scores.recall.tolist(), scores.scores.tolist(), chosen)]})
     return out
 
 
-def sentence_table(metric: Any, rows: list[dict[str, Any]], digits: int, scale: float = 1.0) -> str:
-    cells = [[system["hypothesis"], str(d), *(scaled(s[k], digits, scale) for k in ("precision", "recall", "f")),
+def sentence_table(metric: Any, rows: list[dict[str, Any]], digits: int, scale: float = 1.0) -> Table:
+    cells = [[system["system"], str(d), *(scaled(s[k], digits, scale) for k in ("precision", "recall", "f")),
               str(s["annotator"])] for system in rows for d, s in enumerate(system["sentences"], start=1)]
-    return Table(["system", "sentence", *_header(metric, scale), "annotator"], cells).render("tsv")
+    return Table(["system", "sentence", *_header(metric, scale), "annotator"], cells)

@@ -151,7 +151,7 @@ def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 
         scores = [float(row.scores[k]) for row in table.rows]
         columns.append({
             "label": column.label, "metric": column.metric_index, "part": column.part,
-            "signature": str(column.signature), "scale": float(metric.scale),
+            "signature": str(column.signature), "scale": 100.0 if metric.fraction else 1.0,
             "higher_is_better": bool(metric.higher_is_better), "sentence_scores": bool(metric.has_sentence_scores),
             "scores": scores, "ranks": _ranks(scores, metric.higher_is_better),
             "intervals": [[by_name[name].interval[0], by_name[name].interval[1]] for name in names],

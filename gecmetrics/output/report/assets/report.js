@@ -48,11 +48,12 @@
   function labelled(text, control) { return el("label", null, text + " ", control); }
   function isNum(x) { return typeof x === "number" && isFinite(x); }
   function fixed(x, digits) { return isNum(x) ? x.toFixed(digits) : "\u2013"; }
-  function shown(column, value) {  // a score as the column prints it: x100 with 2 decimals, or a fraction
+  function x100(x, digits) { return isNum(x) ? (100 * x).toFixed(digits) : "\u2013"; }  // a fraction, as printed
+  function shown(column, value) {  // as every command prints it: fractions x100 with 2 decimals, other scores with 4
     if (!isNum(value)) return "\u2013";
     return column.scale === 100 ? (100 * value).toFixed(2) : value.toFixed(4);
   }
-  function pValue(p) { return p === null || p === undefined ? "baseline" : (p < 0.001 ? "<0.001" : p.toFixed(3)); }
+  function pValue(p) { return p === null || p === undefined ? "baseline" : p.toFixed(4); }  // as the CLI: 0.0010
   function heatColor(t) {  // 0 .. 1 -> light to dark blue
     t = Math.max(0, Math.min(1, isNum(t) ? t : 0));
     var a = [247, 251, 255], b = [8, 81, 156];
@@ -91,7 +92,7 @@
     var node = section("summary", "Summary");
     var t = D.test;
     node.appendChild(el("p", {cls: "note", text:
-      "Scores of every metric column (x100 where the metric prints x100), the 95% percentile interval of " +
+      "Scores of every metric column (fractions x100, as every command prints them), the 95% percentile interval of " +
       t.samples + " paired bootstrap resamples (seed " + t.seed + "), the rank (1 = best) and the p-value " +
       "against the baseline " + t.baseline + " (* p < " + t.level + ")."}));
     var head = el("tr", null, el("th", {text: "system"}));
@@ -176,16 +177,16 @@
           var box = sv("rect", {x: left + j * cell, y: y, width: cell - 2, height: 22, fill: v ? heatColor(scaled) : "#fff",
             stroke: "#d9dee7"});
           box.appendChild(sv("title", {text: s + " " + t + ": TP " + (v ? v[0] : 0) + ", FP " + (v ? v[1] : 0) +
-            ", FN " + (v ? v[2] : 0) + (v ? ", P " + fixed(v[3], 4) + ", R " + fixed(v[4], 4) + ", F " + fixed(v[5], 4) : "")}));
+            ", FN " + (v ? v[2] : 0) + (v ? ", P " + x100(v[3], 2) + ", R " + x100(v[4], 2) + ", F " + x100(v[5], 2) + " (x100)" : "")}));
           g.appendChild(box);
           if (v) g.appendChild(sv("text", {x: left + j * cell + cell / 2 - 1, y: y + 15, "text-anchor": "middle",
             fill: isNum(scaled) && scaled > 0.55 ? "#fff" : "#1d2430",
-            text: m[2] >= 3 ? fixed(value, 2) : String(value)}));
+            text: m[2] >= 3 ? x100(value, 1) : String(value)}));
         });
       });
       figure.appendChild(g);
       var head = el("tr", null, el("th", {text: "type"}));
-      systems.forEach(function (s) { add(head, [el("th", {text: s + " TP/FP/FN"}), el("th", {text: s + " F"})]); });
+      systems.forEach(function (s) { add(head, [el("th", {text: s + " TP/FP/FN"}), el("th", {text: s + " F (x100)"})]); });
       var dif = D.difficulty.types[level];
       if (dif) head.appendChild(el("th", {text: "difficulty (n)"}));
       var table = el("table", null, el("thead", null, head));
@@ -195,7 +196,7 @@
         systems.forEach(function (s) {
           var v = D.errant.categories[s][level][t];
           row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
-          row.appendChild(el("td", {text: v ? fixed(v[5], 4) : "\u2013"}));
+          row.appendChild(el("td", {text: v ? x100(v[5], 2) : "\u2013"}));
         });
         if (dif) row.appendChild(el("td", {text: dif[t] ? fixed(dif[t][0], 2) + " \u00b1 " + fixed(dif[t][1], 2) +
           " (" + dif[t][2] + ")" : "\u2013"}));

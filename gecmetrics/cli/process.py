@@ -1,0 +1,71 @@
+"""The ``gecmetric`` console script's process: signals, the exit code of a failed write, and the
+exit without interpreter teardown."""
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import sys
+from typing import Any, Callable
+
+
+def output_failed(err: OSError) -> int:
+    """The exit code of a failed write to stdout: a closed pipe (``| head``) ends quietly with
+    0, as the reader has what it wanted; any other failure (a full disk) is one line and 1."""
+    if isinstance(err, BrokenPipeError) or err.errno == errno.EPIPE:
+        try:
+            sys.stderr.close()
+        except OSError:
+            pass
+        return 0
+    try:
+        print(f"gecmetric: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+    except OSError:
+        pass
+    return 1
+
+
+def _stop(signum: int, _frame: object) -> None:
+    """SIGTERM or SIGHUP: stop as an interrupt does, so that every ``finally`` runs (worker
+    processes are ended, an unfinished output file is removed) before the process exits."""
+    if os.getpid() == _MAIN_PROCESS[0]:  # a worker the run ends on its way out says nothing
+        try:
+            print(f"gecmetric: stopped by {signal.Signals(signum).name}", file=sys.stderr)
+        except (OSError, ValueError):
+            pass
+    raise SystemExit(128 + signum)
+
+
+_MAIN_PROCESS = [0]
+
+
+def run_and_exit(main: Callable[..., Any]) -> None:
+    """The ``gecmetric`` console script: ``main`` (:func:`gecmetrics.cli.main`), then an immediate exit.
+
+    Once the command has finished and its output is flushed, the process exits without tearing
+    down the interpreter (freeing every array and object one by one, which the system does
+    anyway): about 15 ms of a 0.25 s scoring run. Python callers (and tests) use ``main``.
+    """
+    _MAIN_PROCESS[0] = os.getpid()
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _stop)
+    try:
+        main(prog_name="gecmetric")  # also when started as `python -c ...`: completion reads _GECMETRIC_COMPLETE
+        code = 0
+    except SystemExit as stop:
+        code = stop.code
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    try:
+        sys.stdout.flush()
+    except OSError as err:
+        code = output_failed(err) or code
+    except ValueError:  # stdout closed after a broken pipe: the output is as complete as it can be
+        pass
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code or 0)

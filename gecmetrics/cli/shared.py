@@ -1,0 +1,136 @@
+"""The options every command shares, each defined once here: the run (``-p``, ``--chunk-lines``,
+``--dask``, ``--quiet``), the persistent cache (``--cache DIR`` / ``--no-cache``, before or
+after the command name), the output format (``--json``, ``--tsv``, ``--markdown``, ``--latex``,
+``--format NAME``), the scale rule (``--scale``), ``-d`` and ``--signature``."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+from ..core.table import MAX_DIGITS
+from ..errors import InputError
+from ..run.reading import DEFAULT_CHUNK_LINES
+from .progress import quiet_option
+
+FORMAT_FLAGS = ("json", "tsv", "markdown", "latex")
+"""The formats a command also takes as a flag of their own (``--tsv``); any registered format
+is ``--format NAME``."""
+FORMAT_HELP = {"json": "Print JSON (system, scores, signature, settings, counts).",
+               "tsv": "Print tab-separated values (a header, then a line per row).",
+               "markdown": "Print a Markdown table and the signatures.",
+               "latex": "Print a LaTeX tabular (booktabs rules), signatures as comments."}
+
+
+def digits_option(default: int | None = 2, help: str | None = None) -> Callable:
+    """``-d/--digits``, capped at :data:`MAX_DIGITS` in every command (``default`` None: 2 for
+    scores x100, 4 with ``--scale 1``, see :func:`chosen_digits`)."""
+    shown = "2, or 4 with --scale 1" if default is None else str(default)
+    return click.option("-d", "--digits", type=click.IntRange(0, MAX_DIGITS), default=default,
+                        help=(help or "Decimals of printed scores (rounded half up).") + f"  [default: {shown}]")
+
+
+def chosen_digits(digits: int | None, scale: float) -> int:
+    """The decimals asked for, else as many significant ones at either scale (2 x100, 4 as fractions)."""
+    return digits if digits is not None else 2 if scale == 100 else 4
+
+
+def scale_option(func: Callable) -> Callable:
+    """``--scale 100|1``: scores that are fractions printed x100 (the default, in every command
+    and the HTML report) or as fractions; scores that are not fractions (an LLM judge's 1-5) as they are."""
+    return click.option("--scale", type=click.Choice(["100", "1"]), default="100", show_default=True,
+                        callback=lambda ctx, param, value: float(value),
+                        help="Scores that are fractions (P, R, F, GLEU+ ...) printed x100 or as fractions "
+                             "(0..1); the header says which.")(func)
+
+
+def signature_option(func: Callable) -> Callable:
+    return click.option("--signature", "show_signature", is_flag=True,
+                        help="Print the signature (everything that determines the number) on stderr.")(func)
+
+
+def run_options(func: Callable) -> Callable:
+    """``-p/--jobs``, ``--chunk-lines``, ``--dask`` and ``--quiet``: worker processes, sentences
+    counted together, a Dask cluster instead of local processes, and no progress bar."""
+    func = quiet_option(func)
+    func = click.option("--dask", "dask_address", metavar="ADDRESS",
+                        help="Count the chunks on a Dask cluster: a scheduler address (tcp://host:8786), or "
+                             "'local' for a local cluster of -p workers (needs gecmetrics[dask]; files must be "
+                             "readable by the workers).")(func)
+    func = click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
+                        help=f"Sentences read and counted together (memory stays near one chunk's needs; "
+                             f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}, or the metric's own: "
+                             f"250 for ERRANT, PT and model metrics, 50 for LLM judges]")(func)
+    return jobs_option(func)
+
+
+def jobs_option(func: Callable) -> Callable:
+    """``-p/--jobs``: worker processes (0: one per core)."""
+    return click.option("-p", "--jobs", "jobs", type=click.IntRange(0, 512), default=1, show_default=True,
+                        help="Worker processes counting chunks in parallel (0: one per core); same numbers "
+                             "for any value.")(func)
+
+
+# ----------------------------------------------------------------------------- output formats
+
+
+def format_options(func: Callable) -> Callable:
+    """``--json``, ``--tsv``, ``--markdown``, ``--latex`` and ``--format NAME`` (any registered
+    format, :mod:`gecmetrics.output.formats`); read the choice with :func:`chosen_format`."""
+    func = click.option("--format", "format_name", metavar="NAME", expose_value=False, callback=_remember_format,
+                        help="Print in this output format: text, tsv, markdown, latex, json or any registered "
+                             "one.")(func)
+    for fmt in reversed(FORMAT_FLAGS):
+        func = click.option(f"--{fmt}", f"as_{fmt}", is_flag=True, expose_value=False, help=FORMAT_HELP[fmt],
+                            callback=lambda ctx, param, value, fmt=fmt: _remember_format(ctx, param, fmt if value
+                                                                                          else None))(func)
+    return func
+
+
+def _remember_format(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is None or ctx.resilient_parsing:
+        return
+    from ..output.formats import check_format
+
+    chosen = ctx.meta.setdefault("gecmetrics.formats", [])
+    chosen.append(check_format(value))
+
+
+def chosen_format(default: str = "text") -> str:
+    """The one format the command line asked for (``default`` when none); two is an error."""
+    context = click.get_current_context(silent=True)
+    chosen = list(dict.fromkeys(context.meta.get("gecmetrics.formats", []))) if context is not None else []
+    if len(chosen) > 1:
+        raise InputError(f"choose one output format, got {' and '.join(chosen)}")
+    return chosen[0] if chosen else default
+
+
+# ----------------------------------------------------------------------------- the cache
+
+
+def cache_params() -> list[click.Parameter]:
+    """``--cache DIR`` and ``--no-cache`` as parameters: the group and every command get the same
+    two (:class:`gecmetrics.cli.app.SharedOptionsGroup`), so they go before or after the command name."""
+    return [click.Option(["--cache", "cache_folder"], metavar="DIR", expose_value=False, callback=_remember_cache,
+                         help="Folder of the persistent cache of parses, model outputs and LLM answers [default: "
+                              "$GECMETRICS_CACHE, else the user cache folder]."),
+            click.Option(["--no-cache"], is_flag=True, expose_value=False, callback=_remember_cache,
+                         help="Neither read nor store cached parses, model outputs and answers.")]
+
+
+def _remember_cache(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """Record ``--cache DIR`` / ``--no-cache`` once for the whole command line (wherever given)
+    and make it the run's cache; contradicting choices are an error."""
+    if ctx.resilient_parsing or value is None or value is False:
+        return
+    choice = ("folder", value) if param.name == "cache_folder" else ("off", None)
+    root = ctx.find_root()
+    earlier = root.meta.get("gecmetrics.cache")
+    if earlier is not None and earlier != choice:
+        raise click.UsageError("--cache and --no-cache do not go together" if {earlier[0], choice[0]} ==
+                               {"folder", "off"} else "--cache is given twice with different folders")
+    root.meta["gecmetrics.cache"] = choice
+    from ..run.cache import configure_cache
+
+    configure_cache(choice[1], enabled=choice[0] == "folder",
+                    on_warning=lambda message: click.echo(f"gecmetric: warning: {message}", err=True))

@@ -1,0 +1,127 @@
+"""GoToScorer's own run (what ``gecmetric gotoscorer`` prints) chunk by chunk: :func:`score_chunk`
+scores every system of a chunk of sentences (the run engine's ``map_chunks`` hands out the
+chunks, to worker processes with ``-p``), :func:`join_runs` joins the chunks' rows, weight tables
+and category counts. A chunk's levels depend only on its own sentences (or on the weight file's
+lines for them), so the joined run is the run of the whole corpus at once."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+import numpy as np
+
+from ...errors import InputError
+from .metric import GoToScorer, table_part, weight_file
+from .scorer import (Difficulty, GoToScores, WeightTable, difficulty_counts, difficulty_rows, level_weights,
+                     read_gold, read_systems, score_systems, scores_from_sums, sentence_scores)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """The original's options: the reference annotator, a weight file (None: weights from the
+    systems), the weight parameters, unweighted chunks, the ``-cat`` level (None: no table)."""
+
+    ref_id: int = 0
+    weights: str | None = None
+    a: float = 1.0
+    b: float = 0.0
+    c: float = 0.0
+    no_weight: bool = False
+    category: int | None = None
+
+
+@dataclass
+class ChunkRun:
+    """One chunk scored: each system's rows, the chunk's weight table and category counts."""
+
+    names: list[str]
+    statistics: list[np.ndarray]
+    table: WeightTable
+    categories: dict[str, np.ndarray] | None
+
+
+def score_chunk(options: RunOptions, corpus: Any) -> ChunkRun:
+    """Every system of every hypothesis M2 of ``corpus`` (a file of several systems, as
+    ``errant_parallel -cor SYS1 SYS2`` writes them, gives ``FILE:k`` each) against annotator
+    ``ref_id`` of its gold M2."""
+    gold = read_gold(corpus.gold, options.ref_id, corpus.name("gold"))
+    systems = []
+    for name, blocks in corpus.hypotheses.items():
+        found = read_systems(blocks, gold, name)
+        systems.extend(found if len(found) > 1 else [replace(found[0], name=name)])
+    table = None
+    if options.weights is not None:
+        whole, _ = weight_file(options.weights)
+        if len(whole.offsets) - 1 < corpus.offset + corpus.size:
+            raise InputError(f"has {len(whole.offsets) - 1} sentence lines but the reference {gold.name} has more "
+                             f"sentences (at least {corpus.offset + corpus.size})", options.weights)
+        table = table_part(whole, corpus.offset, corpus.offset + corpus.size, options.weights)
+        GoToScorer._check_weights(table, gold, corpus.offset)
+    run = score_systems(gold, systems, table, options.a, options.b, options.c, options.no_weight)
+    categories = None if options.category is None else difficulty_counts(gold, run.weights, options.category)
+    return ChunkRun([system.name for system in systems], list(run.statistics), run.weights, categories)
+
+
+@dataclass
+class JoinedRun:
+    """The systems scored over the whole corpus: names, rows, weight table (``-gen_w_file``),
+    the weight of each level, and each system's scores."""
+
+    names: list[str]
+    statistics: list[np.ndarray]
+    weights: WeightTable
+    level_weights: np.ndarray
+    weighted: bool
+    scores: list[GoToScores]
+    categories: dict[str, np.ndarray] | None
+
+    def difficulty(self) -> list[Difficulty]:
+        """The ``-cat`` table (as :func:`~.scorer.difficulty_table`)."""
+        if self.categories is None:
+            raise InputError("the run was made without a -cat level")
+        return difficulty_rows(self.categories, self.level_weights)
+
+    def sentence_scores(self, system: int) -> list[GoToScores]:
+        return sentence_scores(self.statistics[system], self.level_weights if self.weighted else None)
+
+
+def join_runs(parts: Sequence[ChunkRun], options: RunOptions) -> JoinedRun:
+    """The chunks of one corpus, in order, as one run."""
+    if not parts:
+        raise InputError("the corpus has no sentences (an empty file scores nothing)")
+    names = parts[0].names
+    for part in parts[1:]:
+        if part.names != names:
+            raise InputError(f"the hypothesis M2 files hold {len(names)} systems in some sentences and "
+                             f"{len(part.names)} in others (every block needs a line of every system)")
+    statistics = [np.concatenate([part.statistics[k] for part in parts]) for k in range(len(names))]
+    table = _joined_table([part.table for part in parts])
+    if options.weights is not None:
+        whole, _ = weight_file(options.weights)
+        if len(whole.offsets) != len(table.offsets):
+            raise InputError(f"has {len(whole.offsets) - 1} sentence lines but the corpus has "
+                             f"{len(table.offsets) - 1} sentences", options.weights)
+    per_level = level_weights(table.n_systems, options.a, options.b, options.c)
+    used = None if options.no_weight else per_level
+    scores = [scores_from_sums(stats.sum(axis=0), used) for stats in statistics]
+    return JoinedRun(list(names), statistics, table, per_level, not options.no_weight, scores,
+                     _joined_counts([part.categories for part in parts]))
+
+
+def _joined_table(tables: Sequence[WeightTable]) -> WeightTable:
+    offsets, start = [np.zeros(1, dtype=np.int64)], 0
+    for table in tables:
+        offsets.append(np.asarray(table.offsets[1:], dtype=np.int64) + start)
+        start += int(table.offsets[-1])
+    return WeightTable(tables[0].n_systems, np.concatenate([table.correct for table in tables]),
+                       np.concatenate(offsets), tables[0].name)
+
+
+def _joined_counts(parts: Sequence[dict[str, np.ndarray] | None]) -> dict[str, np.ndarray] | None:
+    if parts[0] is None:
+        return None
+    total: dict[str, np.ndarray] = {}
+    for part in parts:
+        for name, counts in (part or {}).items():
+            total[name] = total[name] + counts if name in total else counts.copy()
+    return total

@@ -1,0 +1,304 @@
+"""One CLI shape: a command for every registered metric (generated from its settings, or a
+hand-written command with the flags that select it), the options every scoring command shares
+(--sentence, --json, --tsv, --quiet, -p, --cache/--no-cache before or after the command name,
+-V), the one scale rule and JSON vocabulary, output formats from the registry (a toy format
+registered by a test), ERRANT's -cat totals, and the CLI's size rules."""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import SPACY_TEST_MODEL, one_line_error, run_cli, write_files
+
+from gecmetrics import __version__
+from gecmetrics.io.corpus import read_corpus, read_m2_corpus, read_m2_hypotheses
+from gecmetrics.metrics.registry import get_metric, list_metrics
+from gecmetrics.run.engine import score_corpus
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = ROOT / "gecmetrics" / "cli"
+
+SOURCE = ["the cat sit on mat .", "he go to school", "a a b", "short one"]
+REF0 = ["the cat sits on the mat .", "he goes to school", "a b", "short one"]
+REF1 = ["the cat sat on a mat .", "he went to school", "a a b", "a short one"]
+SYS_A = ["the cat sits on mat .", "he go to school", "a b", "short one"]
+SYS_B = ["the cat sit on the mat .", "he goes to the school", "a a b", "shorter one"]
+GOLD = """S the cat sit on mat .
+A 2 3|||R:VERB:SVA|||sits|||REQUIRED|||-NONE-|||0
+A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0
+A 2 3|||R:VERB:TENSE|||sat|||REQUIRED|||-NONE-|||1
+
+S he go to school
+A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||1
+
+S a a b
+A 1 2|||U:DET||||||REQUIRED|||-NONE-|||0
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+
+S short one
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+A 0 0|||M:DET|||a|||REQUIRED|||-NONE-|||1
+"""
+HYP_A = """S the cat sit on mat .
+A 2 3|||R:VERB:SVA|||sits|||REQUIRED|||-NONE-|||0
+
+S he go to school
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+
+S a a b
+A 1 2|||U:DET||||||REQUIRED|||-NONE-|||0
+
+S short one
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+"""
+HYP_B = """S the cat sit on mat .
+A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0
+
+S he go to school
+A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+A 3 3|||M:DET|||the|||REQUIRED|||-NONE-|||0
+
+S a a b
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
+
+S short one
+A 0 1|||R:ADJ|||shorter|||REQUIRED|||-NONE-|||0
+"""
+
+NON_MODEL = ("gleu", "gleu-max", "gleu-paper", "gleu0", "green", "green-char", "sentm2", "senterrant", "cleme",
+             "cleme2", "gotoscorer")
+"""Every registered metric without a model or spaCy, by its command's name (m2: `m2 score`)."""
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    return write_files(tmp_path, {"src": SOURCE, "ref0": REF0, "ref1": REF1, "a": SYS_A, "b": SYS_B, "gold.m2": GOLD,
+                                  "a.m2": HYP_A, "b.m2": HYP_B})
+
+
+def command_of(name: str, files: dict[str, str]) -> list[str]:
+    """The command line of a registered metric on the tiny corpus (its inputs by what it reads)."""
+    if name in ("gleu", "gleu-max", "gleu-paper", "gleu0", "green", "green-char"):
+        return [name, "-s", files["src"], "-r", files["ref0"], files["ref1"], "-o", files["a"], files["b"]]
+    if name in ("m2", "sentm2"):
+        return [*((name,) if name != "m2" else ("m2", "score")), "-s", files["gold.m2"], "-o", files["a"], files["b"]]
+    if name == "senterrant":
+        return [name, "-hyp", files["a.m2"], "-ref", files["gold.m2"]]
+    return [name, "-hyp", files["a.m2"], files["b.m2"], "-ref", files["gold.m2"]]
+
+
+def reference_numbers(name: str, files: dict[str, str], hypotheses: list[str]) -> tuple[list, list]:
+    """(corpus scores, sentence score matrices) of each hypothesis under the registered metric,
+    from the library (the engine on a corpus in memory)."""
+    metric = get_metric(name)
+    if name in ("senterrant", "cleme", "cleme2", "gotoscorer"):
+        corpus = read_m2_hypotheses(files["gold.m2"], [files[h + ".m2"] for h in hypotheses])
+    elif name in ("m2", "sentm2"):
+        corpus = read_m2_corpus(files["gold.m2"], [files[h] for h in hypotheses])
+    else:
+        corpus = read_corpus(files["src"], [files["ref0"], files["ref1"]], [files[h] for h in hypotheses])
+    scored = score_corpus([metric], corpus)
+    return ([scored.result(n, 0).scores for n in scored.names],
+            [metric.sentence_matrix(scored.statistics[n][0]) for n in scored.names])
+
+
+# ----------------------------------------------------------------------------- a command for every metric
+
+
+def test_every_registered_metric_has_a_command():
+    from gecmetrics.cli.commands import METRIC_COMMANDS
+
+    for info in list_metrics():
+        words = list(METRIC_COMMANDS.get(info.name, (info.name,)))
+        if info.name == "m2":
+            words = ["m2", "score"]
+        code, out, err = run_cli(*(words if info.name == "m2" else [info.name]), "--help")
+        assert code == 0 and "Usage:" in out, (info.name, err)
+    code, out, _ = run_cli("--help")
+    listed = {line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.startswith("  ") and
+              not line.startswith("   ")}
+    assert {info.name for info in list_metrics()} <= listed
+
+
+@pytest.mark.parametrize("name", NON_MODEL)
+def test_metric_command_json_tsv_sentence_quiet_and_jobs(name, files):
+    """Each command prints the library's corpus scores (x100 in JSON, which says `system`), the
+    same table with --tsv, one score per sentence with --sentence (x100), the same with --quiet
+    and -p 2."""
+    base = command_of(name, files)
+    hypotheses = ["a"] if name == "senterrant" else ["a", "b"]
+    corpus, sentences = reference_numbers(name, files, hypotheses)
+    code, out, err = run_cli(*base, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    data = data if isinstance(data, list) else [data]  # m2 compare (senterrant): one hypothesis, one object
+    assert [item["system"] for item in data] == [files[h + (".m2" if "-hyp" in base else "")] for h in hypotheses]
+    assert all("signature" in item for item in data)
+    for item, want in zip(data, corpus):
+        got = item.get("scores", [item.get("score", item.get("f05", item.get("f")))])
+        got = list(got.values()) if isinstance(got, dict) else got
+        assert np.allclose(np.asarray(got, dtype=float)[:len(want)], 100 * np.asarray(want, dtype=float)), item
+    code, tsv, err = run_cli(*base, "--tsv")
+    assert code == 0 and tsv.splitlines()[0].split("\t")[0] == "system", err
+    code, sentence, err = run_cli(*base, "--sentence", "--tsv", "-d", "6")
+    assert code == 0, err
+    rows = [line.split("\t") for line in sentence.splitlines()]
+    assert rows[0][0] in ("sentence", "system")
+    if rows[0][0] == "sentence":  # the generic table: a row per sentence, a column per system (x column)
+        assert len(rows) == 1 + len(SOURCE)
+        first = np.array([float(row[1]) for row in rows[1:]])
+        assert np.allclose(first, 100 * sentences[0][0], atol=1e-6)
+    for extra in (["--quiet"], ["-p", "2"]):
+        code, again, err = run_cli(*base, "--tsv", *extra)
+        assert code == 0 and again == tsv, (extra, err)
+
+
+def test_alias_commands_are_their_commands_with_fixed_flags(files):
+    common = ["-s", files["src"], "-r", files["ref0"], files["ref1"], "-o", files["a"]]
+    assert run_cli("gleu-max", *common)[1] == run_cli("gleu", "-m", *common)[1]
+    assert run_cli("green-char", *common)[1] == run_cli("green", "-t", "char", *common)[1]
+    assert "-t is fixed" in one_line_error("green-char", *common, "-t", "word")
+
+
+def test_compare_sentence_prints_a_row_per_sentence_and_a_column_per_system_and_metric(files):
+    code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], files["ref1"], "-o", files["a"],
+                             files["b"], "--metrics", "gleu-max,green:beta=0.5/2", "--sentence", "-d", "6")
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert rows[0] == ["sentence", *(f"{system} {label} (x100)" for system in (files["a"], files["b"])
+                                     for label in ("GLEU+ max", "GREEN b0.5", "GREEN b2"))]
+    assert [row[0] for row in rows[1:]] == ["1", "2", "3", "4"]
+    green = get_metric("green", beta=[0.5, 2])
+    corpus = read_corpus(files["src"], [files["ref0"], files["ref1"]], [files["b"]])
+    matrix = green.sentence_matrix(score_corpus([green], corpus).statistics[files["b"]][0])
+    assert np.allclose([float(row[6]) for row in rows[1:]], 100 * matrix[1], atol=1e-6)
+
+
+# ----------------------------------------------------------------------------- shared options
+
+
+def test_version_short_and_long():
+    for flag in ("-V", "--version"):
+        code, out, _ = run_cli(flag)
+        assert code == 0 and out.startswith(f"gecmetric {__version__} (counting core: ")
+
+
+def test_cache_options_before_or_after_the_command(files, tmp_path):
+    from gecmetrics.core.cache import default_cache
+
+    args = command_of("gleu", files)
+    before = run_cli("--cache", str(tmp_path / "c1"), *args)
+    assert default_cache().folder == tmp_path / "c1" or str(default_cache().folder) == str(tmp_path / "c1")
+    after = run_cli(*args, "--cache", str(tmp_path / "c2"))
+    assert str(default_cache().folder) == str(tmp_path / "c2")
+    assert before[:2] == after[:2]
+    assert run_cli(*args, "--no-cache")[:2] == run_cli("--no-cache", *args)[:2]
+    assert not default_cache().enabled
+    err = one_line_error("--cache", str(tmp_path / "c1"), *args, "--no-cache")
+    assert "--cache and --no-cache do not go together" in err
+
+
+def test_scale_rule_and_json_vocabulary(files):
+    gold = ["-s", files["gold.m2"], "-o", files["a"]]
+    code, x100, _ = run_cli("m2", "score", *gold)
+    code, fractions, _ = run_cli("m2", "score", *gold, "--scale", "1")
+    assert x100.splitlines()[0] == "system\tprecision (x100)\trecall (x100)\tf0.5 (x100)"
+    assert fractions.splitlines()[0] == "system\tprecision (fraction)\trecall (fraction)\tf0.5 (fraction)"
+    p100, p1 = float(x100.splitlines()[1].split("\t")[1]), float(fractions.splitlines()[1].split("\t")[1])
+    assert p100 == pytest.approx(100 * p1, abs=0.006) and len(fractions.splitlines()[1].split("\t")[1]) == 6
+    for command in (command_of("gleu", files), command_of("cleme", files), ["m2", "score", *gold]):
+        data = json.loads(run_cli(*command, "--json")[1])
+        assert all("system" in item and "hypothesis" not in item and "signature" in item for item in data)
+
+
+def test_paired_test_p_value_format(files):
+    code, out, err = run_cli(*command_of("green", files), "--paired-bs", "100")
+    assert code == 0, err
+    values = [line.split("|")[-2].strip() for line in out.splitlines() if line.startswith("|") and "." in line]
+    assert values[0] == "baseline" and all(v.split()[0].count(".") == 1 and len(v.split()[0]) == 6
+                                           for v in values[1:])
+
+
+# ----------------------------------------------------------------------------- output formats
+
+
+def test_a_toy_format_registered_at_run_time_prints_every_table(files):
+    from gecmetrics.output.formats import register_format, unregister_format
+
+    register_format("toy", lambda table, notes: "\n".join("; ".join(map(str, row)) for row in [table.header, *table.rows]),
+                    "semicolon-separated cells")
+    try:
+        code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], "-o", files["a"], "--metrics",
+                                 "green", "--format", "toy")
+        assert code == 0, err
+        assert out.splitlines()[0] == "system; GREEN b2 (x100)" and out.splitlines()[1].startswith(files["a"] + "; ")
+        code, out, err = run_cli(*command_of("cleme", files), "--format", "toy")
+        assert code == 0 and out.startswith("system; F0.5 (x100); P (x100)"), err
+    finally:
+        unregister_format("toy")
+    assert "unknown output format 'toy'" in one_line_error("compare", "-s", files["src"], "-r", files["ref0"], "-o",
+                                                           files["a"], "--format", "toy")
+    assert "choose one output format" in one_line_error(*command_of("gleu", files), "--tsv", "--json")
+
+
+# ----------------------------------------------------------------------------- ERRANT
+
+
+def test_errant_cat_prints_types_and_totals_and_no_cache_anywhere(files, spacy_model, tmp_path):
+    args = ["errant", "-s", files["src"], "-r", files["gold.m2"], "-o", files["a"], files["b"], "--spacy-model",
+            SPACY_TEST_MODEL]
+    after = run_cli(*args, "--no-cache")
+    before = run_cli("--no-cache", *args)
+    assert after[0] == 0 and after[1] == before[1], after[2]
+    code, out, err = run_cli(*args, "-cat", "3", "--tsv")
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert rows[0][:2] == ["system", "category"]
+    totals = {row[0]: row for row in rows[1:] if row[1] == "total"}
+    assert set(totals) == {files["a"], files["b"]}
+    table = {row[0]: row for row in (line.split("\t") for line in run_cli(*args, "--tsv")[1].splitlines()[1:])}
+    for system, row in totals.items():
+        assert row[2:] == table[system][1:]
+        types = [r for r in rows[1:] if r[0] == system and r[1] != "total"]
+        assert types and sum(int(r[2]) for r in types) == int(row[2])
+    fractions = run_cli(*args, "--scale", "1", "--tsv")[1].splitlines()[1].split("\t")
+    assert all(len(cell.split(".")[1]) == 4 for cell in fractions[4:])
+
+
+# ----------------------------------------------------------------------------- shell completion
+
+
+def test_shell_completion_lists_the_metric_commands():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "_GECMETRIC_COMPLETE": "bash_complete",
+           "COMP_WORDS": "gecmetric gleu", "COMP_CWORD": "1"}
+    done = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import run; run()"],  # the console script
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.stdout.split() == ["plain,gleu", "plain,gleu-max", "plain,gleu-paper", "plain,gleu0"]
+
+
+# ----------------------------------------------------------------------------- size rules
+
+
+def _functions(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node
+
+
+def test_cli_modules_and_functions_stay_small():
+    """No module of gecmetrics/cli over 150 lines, no function there of 60 lines or more."""
+    long_modules = {path.name: n for path in CLI.glob("*.py")
+                    if (n := len(path.read_text(encoding="utf-8").splitlines())) > 150}
+    assert long_modules == {}
+    long_functions = [f"{path.name}:{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+                      for path in CLI.glob("*.py") for node in _functions(ast.parse(path.read_text(encoding="utf-8")))
+                      if node.end_lineno - node.lineno + 1 >= 60]
+    assert long_functions == []
