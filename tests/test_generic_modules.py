@@ -16,7 +16,7 @@ not a metric's own: ``core/``, ``io/``, ``stats/``, ``run/``, ``meta/``, ``outpu
   after its metric, with the original tool's flags, and ``run/m2_files.py``'s one-call scoring of
   M2 files named after their metric (``cleme_files``, ``compare_m2_files`` ...), which default
   to that metric;
-* ``cli/__init__.py``'s command table (:data:`COMMAND_TABLE`): it maps command names, which are
+* ``cli/commands.py``'s command table (:data:`COMMAND_TABLE`): it maps command names, which are
   metric names for the metrics' own commands, to those modules (routing, no decision about a
   metric);
 * the leaf modules (``kinds.py`` names the M2 *format*) and the package's ``__init__`` (the
@@ -54,7 +54,7 @@ METRIC_COMMANDS = {
     "cli/m2.py", "cli/m2_score.py", "cli/pt.py",
     "run/m2_files.py",          # cleme_files, compare_m2_files ...: the originals' scripts as one call
 }
-COMMAND_TABLE = {"cli/__init__.py"}
+COMMAND_TABLE = {"cli/commands.py"}
 PROTOCOL_MODULES = {"base", "settings", "results", "registry", "capabilities"}
 """The modules of ``gecmetrics/metrics/`` that generic code may import: the protocol, the
 results, the registry and the capabilities' data."""

@@ -64,7 +64,8 @@ def library(kind, blocks, systems, **settings):
 
 def test_pt_m2_prints_the_library_scores_and_signature(files, tiny_model) -> None:
     code, out, err = run_cli("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], files["copy"],
-                             *tiny_options(tiny_model), "--signature")
+                             *tiny_options(tiny_model), "--signature",
+                             "--scale", "1")
     assert code == 0, err
     metric, results = library(PTM2, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS, "copy": SOURCES},
                               model=str(tiny_model), **TINY_SETTINGS)
@@ -76,7 +77,7 @@ def test_pt_m2_prints_the_library_scores_and_signature(files, tiny_model) -> Non
 
 
 def test_corpus_level_json_and_sentence_rows(files, tiny_model) -> None:
-    options = [*tiny_options(tiny_model), "--level", "corpus"]
+    options = [*tiny_options(tiny_model), "--level", "corpus", "--scale", "1"]
     code, out, err = run_cli("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *options, "--json")
     assert code == 0, err
     metric, results = library(PTM2, parse_m2(GOLD, "gold"), {"sys": HYPOTHESIS}, model=str(tiny_model),
@@ -100,7 +101,7 @@ def test_corpus_level_json_and_sentence_rows(files, tiny_model) -> None:
 @pytest.mark.parametrize("level", ["sentence", "corpus"])
 def test_paired_tests(files, tiny_model, level: str) -> None:
     args = ["pt-m2", "-s", files["gold.m2"], "-o", files["copy"], files["sys"], files["other"],
-            *tiny_options(tiny_model), "--level", level]
+            *tiny_options(tiny_model), "--level", level, "--scale", "1"]
     code, out, err = run_cli(*args, "--paired-bs", "200")
     assert code == 0, err
     assert "Paired bootstrap resampling (200 resamples, seed 0): PT-M2 F0.5" in out and "baseline" in out
@@ -114,7 +115,7 @@ def test_paired_tests(files, tiny_model, level: str) -> None:
 
 
 def test_pt_errant_reads_one_combined_or_several_reference_files(files, tiny_model) -> None:
-    base = ["pt-errant", "-hyp", files["hyp.m2"], files["copy.m2"], *tiny_options(tiny_model)]
+    base = ["pt-errant", "-hyp", files["hyp.m2"], files["copy.m2"], *tiny_options(tiny_model), "--scale", "1"]
     code, combined, err = run_cli(*base, "-ref", files["refs.m2"], "--level", "corpus")
     assert code == 0, err
     code, merged, err = run_cli(*base, "-ref", files["ref0.m2"], files["ref1.m2"], "--level", "corpus")

@@ -55,6 +55,7 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     The run engine reads the files in chunks of sentences (-p N: N chunks at once); a chunk's
     weights depend only on its sentences, so the numbers are those of the whole files at once.
     """
+    from ..io.gts_weights import WeightFile
     from ..metrics.gotoscorer.metric import GoToScorer
     from ..metrics.gotoscorer.runs import RunOptions, join_runs, score_chunk
     from ..run.engine import map_chunks
@@ -63,14 +64,15 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
     check_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
-    run_options = RunOptions(ref_id, weight_file, a, b, c, no_weight, None if category is None else int(category))
+    weights = WeightFile.read(weight_file) if weight_file else None
+    run_options = RunOptions(ref_id, weights, a, b, c, no_weight, None if category is None else int(category))
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
     chunks = map_chunks(functools.partial(score_chunk, run_options), files, jobs=out.jobs, dask=out.dask_address,
                         chunk_lines=out.chunk_lines, progress=progress_unless(out.format == "json", "gotoscorer"))
     run = join_runs([part for _, _, part in chunks], run_options)
     if make_weights:
         run.weights.write(make_weights)
-    signature = GoToScorer(score=("p", "r", "f", "f05", "acc"), ref_id=ref_id, weights=weight_file or "systems", a=a,
+    signature = GoToScorer(score=("p", "r", "f", "f05", "acc"), ref_id=ref_id, weights=weights or "systems", a=a,
                            b=b, c=c, no_weight=no_weight).signature(1)
     _print(run, _labels(run.names, names), sort, category, out, str(signature))
     if out.show_signature:

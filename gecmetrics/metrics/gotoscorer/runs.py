@@ -11,18 +11,19 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...errors import InputError
-from .metric import GoToScorer, table_part, weight_file
-from .scorer import (Difficulty, GoToScores, WeightTable, difficulty_counts, difficulty_rows, level_weights,
-                     read_gold, read_systems, score_systems, scores_from_sums, sentence_scores)
+from ...io.gts_weights import WeightFile
+from .scorer import (Difficulty, GoToScores, WeightTable, check_chunk_counts, difficulty_counts, difficulty_rows,
+                     level_weights, read_gold, read_systems, score_systems, scores_from_sums, sentence_scores)
 
 
 @dataclass(frozen=True)
 class RunOptions:
-    """The original's options: the reference annotator, a weight file (None: weights from the
-    systems), the weight parameters, unweighted chunks, the ``-cat`` level (None: no table)."""
+    """The original's options: the reference annotator, a weight file read once (None: weights
+    from the systems), the weight parameters, unweighted chunks, the ``-cat`` level (None: no
+    table)."""
 
     ref_id: int = 0
-    weights: str | None = None
+    weights: WeightFile | None = None
     a: float = 1.0
     b: float = 0.0
     c: float = 0.0
@@ -51,12 +52,12 @@ def score_chunk(options: RunOptions, corpus: Any) -> ChunkRun:
         systems.extend(found if len(found) > 1 else [replace(found[0], name=name)])
     table = None
     if options.weights is not None:
-        whole, _ = weight_file(options.weights)
+        whole = options.weights.table
         if len(whole.offsets) - 1 < corpus.offset + corpus.size:
             raise InputError(f"has {len(whole.offsets) - 1} sentence lines but the reference {gold.name} has more "
                              f"sentences (at least {corpus.offset + corpus.size})", options.weights)
-        table = table_part(whole, corpus.offset, corpus.offset + corpus.size, options.weights)
-        GoToScorer._check_weights(table, gold, corpus.offset)
+        table = whole.part(corpus.offset, corpus.offset + corpus.size)
+        check_chunk_counts(table, gold, corpus.offset)
     run = score_systems(gold, systems, table, options.a, options.b, options.c, options.no_weight)
     categories = None if options.category is None else difficulty_counts(gold, run.weights, options.category)
     return ChunkRun([system.name for system in systems], list(run.statistics), run.weights, categories)
@@ -97,7 +98,7 @@ def join_runs(parts: Sequence[ChunkRun], options: RunOptions) -> JoinedRun:
     statistics = [np.concatenate([part.statistics[k] for part in parts]) for k in range(len(names))]
     table = _joined_table([part.table for part in parts])
     if options.weights is not None:
-        whole, _ = weight_file(options.weights)
+        whole = options.weights.table
         if len(whole.offsets) != len(table.offsets):
             raise InputError(f"has {len(whole.offsets) - 1} sentence lines but the corpus has "
                              f"{len(table.offsets) - 1} sentences", options.weights)
