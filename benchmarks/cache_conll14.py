@@ -94,7 +94,8 @@ def errant_part(args, data: Path, work: Path) -> bool:
 
     def command(cache: list[str], names: list[str]) -> list[str]:
         return [*harness.gecmetric_command(), *cache, "errant", "-s", str(files / "INPUT"), "-r", str(gold), "-o",
-                *(str(files / name) for name in names), "--spacy-model", args.spacy_model, "-p", "1"]
+                *(str(files / name) for name in names), "--spacy-model", args.spacy_model, "-p", "1",
+                "--errant-compare"]  # errant_compare's report of each system (the default output is a table)
 
     folder = work / "errant-cache"
     off = harness.measure(command(["--no-cache"], systems), args.repeats)
@@ -106,7 +107,10 @@ def errant_part(args, data: Path, work: Path) -> bool:
     paths = [str(files / name) for name in systems]
     rows = {label: errant_bench.our_rows(timing.stdout, paths) for label, timing in
             (("off", off), ("cold", cold), ("warm", warm))}
-    agreed = rows["off"] == rows["cold"] == rows["warm"]
+    # every system's TP FP FN P R F0.5 read (an empty reading would agree vacuously)
+    agreed = all(rows["off"].get(Path(p).name) for p in paths) and rows["off"] == rows["cold"] == rows["warm"]
+    if not agreed:
+        print(f"off/cold/warm: MISMATCH or unread {rows}")
     print(f"cache: {parses} parses, {size / 1e6:.2f} MB: {size / parses * 1000 / 1e6:.3f} MB per 1,000 parsed lines "
           f"({size / (len(systems) + 1) / count_lines(files / 'INPUT') * 1000 / 1e6:.3f} MB per 1,000 corpus lines "
           f"of the {len(systems)} systems and the source)")
