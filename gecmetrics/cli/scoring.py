@@ -13,11 +13,9 @@ import click
 from ..core.aggregate import reducer_threads
 from ..errors import InputError
 from ..output.formats import render_parts
-from ..run.compare import comparison_table, sentence_comparison
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
 from .common import echo_json, echo_table, json_result, json_scale, progress_unless, score
-from .sentences import stream_sentences
 from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option,
                      signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -95,6 +93,8 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
     fmt, names = o.format, files.hypothesis_names
     own_format = getattr(report, "table_format", None)  # a family whose text is a table in this format
     if o.sentence and report is not None and fmt in (None, "json", own_format):  # the family's lines (or JSON)
+        from .sentences import stream_sentences  # here: a corpus score never reads it (start-up)
+
         stream_sentences(name, metrics[0], files, report, o)
         references = len(files.references)
     else:
@@ -103,6 +103,8 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
         if o.paired:
             return _paired(metrics, scored, names, o)
         if o.sentence:
+            from ..run.compare import sentence_comparison  # here, as comparison_table below (start-up)
+
             echo_table(sentence_comparison(scored, o.scale, o.digits), fmt or "tsv")
         elif o.mean:
             _mean(metrics, scored, names, report, o)
@@ -114,6 +116,10 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
             echo_json([json_result(n, r, json_scale(m, o.scale)) for n, per in
                        zip(names, _results(metrics, scored, names, o.jobs)) for m, r in zip(metrics, per)])
         else:
+            # imported here: the metric registry and the statistics it brings cost a family's own
+            # report (GREEN word: the command is a few tenths of a second) about 5% of its run
+            from ..run.compare import comparison_table
+
             echo_table(comparison_table(scored, o.scale).as_table(o.digits, markdown=fmt == "markdown"),
                           fmt or "text")
     if o.show_signature or o.verbose:
