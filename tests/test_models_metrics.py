@@ -16,7 +16,6 @@ from tests.conftest import gecmetric_script, outputs_with_jobs, one_line_error, 
 from tests.test_models_some_impara import SYSTEMS, assert_equal_at_4_decimals, backend, oracle  # noqa: F401 (backend: a fixture)
 
 from gecmetrics import compare, get_metric, paired_test
-from gecmetrics.core import cache as cache_module
 from gecmetrics.core.cache import Cache
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
@@ -48,7 +47,6 @@ def own_cache(tmp_path, monkeypatch) -> Path:
     """Every test (and the processes it starts) with a cache of its own."""
     folder = tmp_path / "cache"
     monkeypatch.setenv("GECMETRICS_CACHE", str(folder))
-    monkeypatch.setattr(cache_module, "_DEFAULT", None)
     return folder
 
 
@@ -169,8 +167,7 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path):
     three = short_corpus(conll, ("AMU", "CAMB", "CUUI"))
 
     def run(corpus: Corpus, cache: Cache) -> tuple[dict, int]:
-        cache_module.set_default_cache(cache)
-        scored = score_corpus(metrics, corpus)
+        scored = score_corpus(metrics, corpus, cache=cache)
         return {name: [r.to_dict() for r in results] for name, results in scored.results().items()}, \
             scored.encoded_texts
 
@@ -201,7 +198,6 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path):
     for name in three.hypotheses:
         for ours, theirs in zip(added[name], cold[name]):
             assert ours["score"] == pytest.approx(theirs["score"], abs=1e-7)
-    cache_module.set_default_cache(Cache(enabled=False))
 
 
 def test_a_changed_model_is_not_read_from_the_cache(models, conll, tmp_path):
@@ -213,13 +209,12 @@ def test_a_changed_model_is_not_read_from_the_cache(models, conll, tmp_path):
     corpus = short_corpus(conll, ("AMU",), size=30)
     first = tmp_path / "models" / "some"
     build_some_models(first, seed=1)
-    cache_module.set_default_cache(Cache(tmp_path / "store"))
     metric = get_metric("some", model=str(first), tokenizer=str(first / "grammer"), device="cpu")
-    before = score_corpus([metric], corpus)
+    before = score_corpus([metric], corpus, cache=tmp_path / "store")
     first_result = before.result("AMU", 0)
     release_scorers()
     build_some_models(first, seed=2)  # the same folder, other weights
-    after = score_corpus([metric], corpus)
+    after = score_corpus([metric], corpus, cache=tmp_path / "store")
     assert after.encoded_texts == before.encoded_texts > 0
     assert after.result("AMU", 0).score != first_result.score
     assert str(after.result("AMU", 0).signature) != str(first_result.signature)

@@ -122,6 +122,37 @@ class Metric(ABC):
     def __hash__(self) -> int:
         return hash((type(self), self.settings))
 
+    # ------------------------------------------------------------------ the run it runs in
+    @property
+    def context(self) -> Any:
+        """The :class:`~gecmetrics.core.context.RunContext` this metric runs in: its run's (the
+        engine runs copies bound to it, :meth:`with_context`), else the default one (the cache
+        of ``$GECMETRICS_CACHE`` or the user cache folder, looked up now). ``prepare`` hands
+        ``self.context.cache`` to whatever stores values, and loads models through
+        ``self.context.resources``; a signature says ``cache:on`` from it."""
+        bound = self.bound_context
+        if bound is not None:
+            return bound
+        from ..core.context import run_context
+
+        return run_context()
+
+    @property
+    def bound_context(self) -> Any:
+        """The run context given by :meth:`with_context`, or None (a run then gives its own)."""
+        return self.__dict__.get("_context")
+
+    def with_context(self, context: Any) -> "Metric":
+        """A copy of this metric (same settings, same state) that runs in ``context``: a
+        :class:`~gecmetrics.core.context.RunContext`, or a cache setting (a folder, a ``Cache``,
+        True for the default folder, False for none). The metric itself is left as it is."""
+        from ..core.context import run_context
+
+        bound = object.__new__(type(self))
+        bound.__dict__.update(self.__dict__)
+        bound.__dict__["_context"] = run_context(context)
+        return bound
+
     # ------------------------------------------------------------------ written by the author
     @abstractmethod
     def prepare(self, corpus: Any, group: Sequence["Metric"] = ()) -> Any:

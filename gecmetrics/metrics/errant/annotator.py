@@ -31,7 +31,8 @@ class Annotator:
     spaCy tokenises the lines (else they are whitespace-split, as given); ``word_list``: the
     SPELL word list (a set, a path, or None for :func:`load_word_list`'s defaults); ``cache``:
     where parses are kept across runs (a :class:`~gecmetrics.core.cache.Cache`; None: the
-    process's :func:`~gecmetrics.core.cache.default_cache`, ``Cache(enabled=False)``: none).
+    default folder's, ``$GECMETRICS_CACHE`` else the user cache folder, looked up on first use;
+    ``Cache(enabled=False)``: none; a metric's annotator gets its run's cache).
     One process annotates; a run spreads chunks of sentences over worker processes
     (:mod:`gecmetrics.run`).
     """
@@ -52,12 +53,12 @@ class Annotator:
 
     @property
     def cache(self) -> Any:
-        """The persistent cache of parses: the one given, else the process's default."""
-        if self._cache is not None:
-            return self._cache
-        from ...core.cache import default_cache
+        """The persistent cache of parses: the one given, else the default folder's."""
+        if self._cache is None:
+            from ...core.context import run_context
 
-        return default_cache()
+            self._cache = run_context().cache
+        return self._cache
 
     def __getstate__(self) -> dict:
         """For worker processes started with ``spawn``: settings only (each loads its own model)."""

@@ -109,41 +109,41 @@ class LanguageAnnotator:
 
 def language_annotator(lang: str, *, spacy_model: str | None = None, merge: str = "rules", lev: bool = False,
                        tokenise: bool = False, word_list: str | None = None, cherrant_data: str | None = None,
-                       simplified: bool = True, alignments: str = "all") -> Any:
-    """The annotator of language ``lang``: ERRANT's (en; with a model shared by the process), a
-    ChERRANT character annotator (zh) or the generic one (any other code)."""
+                       simplified: bool = True, alignments: str = "all", context: Any = None) -> Any:
+    """The annotator of language ``lang``: ERRANT's (en), a ChERRANT character annotator (zh) or
+    the generic one (any other code). ``context``: the run's
+    :class:`~gecmetrics.core.context.RunContext` (its cache keeps ERRANT's parses; its resources
+    the loaded pipelines and data; None: the default one)."""
+    from ...core.context import run_context
+
+    context = run_context(context)
     if lang == ENGLISH:
         from .annotator import Annotator
 
-        return Annotator(shared_model(spacy_model), merge, lev, tokenise, word_list)
+        return Annotator(shared_model(spacy_model, context.resources), merge, lev, tokenise, word_list,
+                         cache=context.cache)
     if language_kind(lang) == "cherrant":
         return LanguageAnnotator(make_language(lang, data=cherrant_data, strategy=alignments, simplified=simplified))
     if word_list is not None:
         raise InputError(f"word_list is ERRANT's English SPELL list: not a setting of lang {lang}")
-    return LanguageAnnotator(make_language(lang, model=shared_language_model(lang, spacy_model), merge=merge, lev=lev,
-                                           tokenise=tokenise))
+    return LanguageAnnotator(make_language(lang, model=shared_language_model(lang, spacy_model, context.resources),
+                                           merge=merge, lev=lev, tokenise=tokenise))
 
 
-_GENERIC_MODELS: dict[tuple[str, str | None], Any] = {}
-
-
-def shared_language_model(code: str, model: str | None) -> Any:
-    """One loaded spaCy pipeline per (language, model) in a process (loaded on first use)."""
+def shared_language_model(code: str, model: str | None, resources: Any = None) -> Any:
+    """One loaded spaCy pipeline per (language, model) in a process (loaded on first use;
+    ``resources``: a run's store, else the process's)."""
+    from ...core.context import loaded
     from ...core.lang.generic import AnyLanguageModel
 
-    key = (code, model)
-    if key not in _GENERIC_MODELS:
-        _GENERIC_MODELS[key] = AnyLanguageModel(model, code)
-    return _GENERIC_MODELS[key]
+    return loaded(("spacy-language", code, model), lambda: AnyLanguageModel(model, code), resources)
 
 
-_MODELS: dict[str, SpacyModel] = {}
-
-
-def shared_model(name: str | None) -> SpacyModel:
+def shared_model(name: str | None, resources: Any = None) -> SpacyModel:
     """One loaded pipeline per model name in a process, whatever the number of metrics using it
-    (None: the default model, :func:`~gecmetrics.core.lang.en.parse.model_name`)."""
+    (None: the default model, :func:`~gecmetrics.core.lang.en.parse.model_name`; ``resources``:
+    a run's store, else the process's)."""
+    from ...core.context import loaded
+
     name = model_name(name)
-    if name not in _MODELS:
-        _MODELS[name] = SpacyModel(name, DEFAULT_BATCH_SIZE)
-    return _MODELS[name]
+    return loaded(("spacy", name), lambda: SpacyModel(name, DEFAULT_BATCH_SIZE), resources)

@@ -16,10 +16,10 @@ numbers are the same without it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Hashable, Sequence
 
 
-from ...core.cache import cache_signature_fields
 from ...io.corpus import Corpus
 
 from ...io.text import check_lines
@@ -227,8 +227,9 @@ class ErrantText(ErrantCompare):
                 s.cherrant_data, s.no_simplified, s.alignments)
 
     def annotator(self) -> Any:
-        """The annotator of the language (ERRANT's for en)."""
-        return language_annotator(self.settings.lang, **self.settings.annotation())
+        """The annotator of the language (ERRANT's for en), in this metric's run context (its
+        cache keeps the parses)."""
+        return language_annotator(self.settings.lang, **self.settings.annotation(), context=self.context)
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> ErrantPrepared:
         """Annotate every text hypothesis of the corpus (and the references with
@@ -262,7 +263,7 @@ class ErrantText(ErrantCompare):
         """What the edits depend on: spaCy's version and the model's (loads the model); for
         zh the data files and pypinyin's and OpenCC's versions."""
         if self.settings.lang == ENGLISH:
-            return shared_model(self.settings.spacy_model).versions()
+            return shared_model(self.settings.spacy_model, self.context.resources).versions()
         return _annotator_fields(self.settings)
 
     def signature_fields(self, references: int | None) -> tuple[str, list]:
@@ -278,7 +279,7 @@ class ErrantText(ErrantCompare):
             path = word_list_path(s.word_list)
             if path != SHIPPED_WORDS:
                 fields.append(("words", words_checksum(load_word_list(path))[:12]))
-            cached = cache_signature_fields()
+            cached = self.context.signature_fields()
         return name, fields + list(self.versions().items()) + cached
 
     def settings_dict(self) -> dict:
@@ -293,16 +294,15 @@ class ErrantText(ErrantCompare):
                 **extra, **self.versions()}
 
 
-_FIELDS: dict[tuple, dict[str, str]] = {}
-
-
 def _annotator_fields(settings: ErrantTextSettings) -> dict[str, str]:
     """The signature fields of a non-English annotator (data and versions; once per process)."""
-    key = (settings.lang, *sorted(settings.annotation().items()))
-    if key not in _FIELDS:
-        fields = language_annotator(settings.lang, **settings.annotation()).versions()
-        _FIELDS[key] = {k: v for k, v in fields.items() if k not in ("merge", "lev", "tok")}  # signed above
-    return _FIELDS[key]
+    return dict(_language_fields(settings.lang, tuple(sorted(settings.annotation().items()))))
+
+
+@lru_cache(maxsize=64)
+def _language_fields(lang: str, annotation: tuple) -> tuple[tuple[str, str], ...]:
+    fields = language_annotator(lang, **dict(annotation), context=False).versions()  # no cache: versions only
+    return tuple((k, v) for k, v in fields.items() if k not in ("merge", "lev", "tok"))  # signed above
 
 
 @dataclass(frozen=True)
@@ -329,6 +329,9 @@ class AnnotationJob:
     alignments: str = "all"
     granularity: str = "char"
     segmenter: str | None = None
+    cache: Any = None
+    """The run's cache (:func:`~gecmetrics.core.context.run_context`: None for the default folder,
+    False for none, a folder, a ``Cache`` or a ``RunContext``): where ERRANT's parses are kept."""
 
     def __post_init__(self) -> None:
         settings = self.settings()  # checks the settings together
@@ -340,7 +343,7 @@ class AnnotationJob:
         return ErrantTextSettings(**{name: getattr(self, name) for name in ANNOTATION_SETTINGS if name != "annotate_refs"})
 
     def annotator(self) -> Any:
-        return language_annotator(self.settings().lang, **self.settings().annotation())
+        return language_annotator(self.settings().lang, **self.settings().annotation(), context=self.cache)
 
     def __call__(self, corpus: Corpus) -> list[Block] | str:
         settings = self.settings()

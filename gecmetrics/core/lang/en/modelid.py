@@ -18,7 +18,6 @@ import importlib.metadata
 import importlib.util
 import json
 import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,10 +40,6 @@ class ModelIdentity:
     def label(self) -> str:
         """``lang_name-version``, as the signature shows the model."""
         return f"{self.lang}_{self.name}-{self.version}"
-
-
-_IDENTITIES: dict[tuple[str, str], ModelIdentity | None] = {}
-_LOCK = threading.Lock()
 
 
 def model_folder(model: str) -> Path | None:
@@ -70,17 +65,12 @@ def model_identity(model: str) -> ModelIdentity | None:
     """The identity of the model ``spacy.load(model)`` would load, computed once per process
     (and working folder: a relative path may name another folder elsewhere); None when it is
     not found or its meta.json is unreadable (nothing is then cached)."""
-    key = (model, os.getcwd())
-    with _LOCK:
-        if key in _IDENTITIES:
-            return _IDENTITIES[key]
-    identity = _identity(model)
-    with _LOCK:
-        _IDENTITIES[key] = identity
-    return identity
+    return _identity(model, os.getcwd())
 
 
-def _identity(model: str) -> ModelIdentity | None:
+@functools.lru_cache(maxsize=64)
+def _identity(model: str, folder: str) -> ModelIdentity | None:
+    """The identity of ``model`` seen from the working folder ``folder``."""
     folder = model_folder(model)
     if folder is None:
         return None
