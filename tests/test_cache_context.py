@@ -58,7 +58,16 @@ def test_a_cache_setting_makes_a_context(tmp_path, monkeypatch):
     given = Cache(tmp_path / "b")
     assert run_context(given).cache is given and run_context(folder) is folder
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "env"))
-    assert run_context().cache.folder == tmp_path / "env" == run_context(True).cache.folder  # read when asked
+    made = run_context()  # the variable is read now, once ...
+    monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "later"))
+    assert made.cache.folder == tmp_path / "env"  # ... and not again when the cache is first used
+    assert run_context(True).cache.folder == tmp_path / "later"
+    monkeypatch.setenv("GECMETRICS_CACHE", "off")
+    assert run_context().cache.reason == "disabled ($GECMETRICS_CACHE=off)"
+    from gecmetrics.core.cache import ENV_VAR
+    from gecmetrics.core import context
+
+    assert context._VARIABLE == ENV_VAR
     for bad in ("", 3, 1.5, ["x"]):
         with pytest.raises(InputError):
             run_context(bad)
@@ -108,6 +117,21 @@ def test_resources_load_once_per_key_from_many_threads():
     assert list(store.keys()) == [("other", 1)] and store.find(("model", "x")) is None
     store.clear()
     assert len(store) == 0
+
+
+def test_a_run_of_metrics_without_a_cache_loads_no_sqlite(tmp_path):
+    """GLEU+ and GREEN never ask for the cache: their runs (and commands) do not import it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from gecmetrics import compare; "
+            "t = compare(['a b c'], [['a b c']], {'s': ['a b d']}, metrics=['gleu', 'green'], cache=None); "
+            "print(t.labels, 'sqlite3' in sys.modules, 'gecmetrics.core.cache' in sys.modules)")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("False False"), done.stdout
 
 
 # ----------------------------------------------------------------------------- metrics in a run

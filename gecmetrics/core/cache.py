@@ -262,16 +262,17 @@ def format_size(size: int) -> str:
     raise AssertionError  # pragma: no cover
 
 
-def resolve_cache_folder(folder: str | os.PathLike[str] | None = None) -> Path | None:
-    """The cache folder: ``folder`` (``--cache DIR``) if given, else ``$GECMETRICS_CACHE``, else the
-    user cache folder (``platformdirs``, e.g. ``~/.cache/gecmetrics``). None when the variable
-    says ``off`` (also 0, false, no, none, disable[d]); an empty variable counts as unset."""
+def resolve_cache_folder(folder: str | os.PathLike[str] | None = None, variable: str | None = None) -> Path | None:
+    """The cache folder: ``folder`` (``--cache DIR``) if given, else ``$GECMETRICS_CACHE`` (or
+    ``variable``, its value as read earlier), else the user cache folder (``platformdirs``, e.g.
+    ``~/.cache/gecmetrics``). None when the variable says ``off`` (also 0, false, no, none,
+    disable[d]); an empty variable counts as unset."""
     if folder is not None:
         text = os.fspath(folder)
         if not str(text).strip():
             raise InputError("cache folder: empty name")
         return Path(text).expanduser()
-    value = os.environ.get(ENV_VAR, "").strip()
+    value = (os.environ.get(ENV_VAR, "") if variable is None else variable).strip()
     if value.lower() in OFF_VALUES:
         return None
     if value:

@@ -23,10 +23,12 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from typing import Any, Callable, Hashable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, TypeVar
 
 from ..errors import InputError
-from .cache import Cache
+
+if TYPE_CHECKING:
+    from .cache import Cache
 
 __all__ = ["Resources", "RunContext", "CacheSetting", "loaded", "process_resources", "run_context"]
 
@@ -77,6 +79,8 @@ class Resources:
     def cache(self, folder: str | os.PathLike[str]) -> Cache:
         """The open cache of ``folder`` in this process (one connection per folder, reused by every
         run and chunk that names the folder; its problems are reported once)."""
+        from .cache import Cache
+
         return self.get(("cache", os.fspath(folder)), lambda: Cache(folder))
 
     def drop(self, kind: str) -> None:
@@ -133,22 +137,57 @@ def loaded(key: Hashable, load: Callable[[], T], resources: Resources | None = N
     return (_PROCESS if resources is None else resources).get(key, load)
 
 
+_VARIABLE = "GECMETRICS_CACHE"
+""":data:`gecmetrics.core.cache.ENV_VAR`, read here without importing the cache's module: a run
+whose metrics never touch the cache (GLEU+, GREEN, M2) does not load SQLite."""
+
+
 class RunContext:
     """A run's cache and the resources its metrics load (see the module docstring). Immutable;
-    safe to share between threads; pickles as its cache folder."""
+    safe to share between threads; pickles as its cache folder.
 
-    __slots__ = ("cache", "resources")
+    ``RunContext(cache, resources)``; :func:`run_context` makes one from a cache setting, whose
+    default folder (or ``False``: none) is then only looked up when a metric first asks for
+    :attr:`cache`, with the value ``$GECMETRICS_CACHE`` had when the context was made."""
+
+    __slots__ = ("_cache", "_setting", "_on_warning", "_lock", "resources")
 
     def __init__(self, cache: Cache, resources: Resources | None = None) -> None:
+        from .cache import Cache
+
         if not isinstance(cache, Cache):
             raise InputError(f"a run context's cache is a gecmetrics.core.cache.Cache, got {type(cache).__name__}")
+        self._start(cache, None, None, resources)
+
+    def _start(self, cache: Cache | None, setting: tuple | None, on_warning: Callable[[str], None] | None,
+               resources: Resources | None) -> None:
         if resources is not None and not isinstance(resources, Resources):
             raise InputError(f"a run context's resources are a Resources store, got {type(resources).__name__}")
-        object.__setattr__(self, "cache", cache)
-        object.__setattr__(self, "resources", resources if resources is not None else process_resources())
+        for name, value in (("_cache", cache), ("_setting", setting), ("_on_warning", on_warning),
+                            ("_lock", threading.Lock()),
+                            ("resources", resources if resources is not None else process_resources())):
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def _deferred(cls, setting: tuple, on_warning: Callable[[str], None] | None = None) -> RunContext:
+        """A context whose cache is made on first use from ``setting``: ``("off",)`` or
+        ``("default", value of $GECMETRICS_CACHE or None)``."""
+        context = object.__new__(cls)
+        context._start(None, setting, on_warning, None)
+        return context
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a RunContext is immutable")
+
+    @property
+    def cache(self) -> Cache:
+        """The run's persistent cache (made on first use when the context was made from a
+        default setting)."""
+        if self._cache is None:
+            with self._lock:
+                if self._cache is None:
+                    object.__setattr__(self, "_cache", _made_cache(self._setting, self._on_warning))
+        return self._cache
 
     def signature_fields(self) -> list[tuple[str, str]]:
         """``cache:on`` when the cache is in use (for the signature of a metric whose values may
@@ -159,41 +198,50 @@ class RunContext:
         return f"RunContext({self.cache!r})"
 
     def __reduce__(self) -> tuple:
-        folder = self.cache.folder if self.cache.path is not None else None
+        cache = self.cache  # resolved here: a worker never reads its own environment
+        folder = cache.folder if cache.path is not None else None
         # absolute: a worker started elsewhere (a Dask worker) finds the same folder
         return (_unpickled, (None if folder is None else os.path.abspath(folder),))
 
 
+def _made_cache(setting: tuple, on_warning: Callable[[str], None] | None) -> Cache:
+    """The cache of a deferred setting (see :meth:`RunContext._deferred`)."""
+    from .cache import Cache, resolve_cache_folder
+
+    folder = None if setting[0] == "off" else resolve_cache_folder(variable=setting[1] or "")
+    if folder is None:
+        cache = Cache(enabled=False, on_warning=on_warning)
+        if setting[0] != "off":  # why, for `gecmetric cache info`
+            cache._reason = f"disabled (${_VARIABLE}={setting[1]})"
+        return cache
+    return Cache(folder, on_warning=on_warning) if on_warning is not None else process_resources().cache(folder)
+
+
 def _unpickled(folder: str | None) -> RunContext:
     """A context sent to a worker: the same cache folder, opened once per worker process."""
-    resources = process_resources()
-    return RunContext(resources.cache(folder) if folder is not None else Cache(enabled=False), resources)
+    if folder is None:
+        return RunContext._deferred(("off",))
+    return RunContext(process_resources().cache(folder))
 
 
 def run_context(cache: CacheSetting = None, *, on_warning: Callable[[str], None] | None = None) -> RunContext:
     """The context of a run from its cache setting (see :data:`CacheSetting`). The default
-    folder is looked up now (``$GECMETRICS_CACHE``, else the user cache folder); a folder's cache
-    is opened once per process, unless ``on_warning`` is given (then a cache of the run's own
-    reports its problems through it)."""
+    folder is looked up as ``$GECMETRICS_CACHE`` says now (else the user cache folder); a
+    folder's cache is opened once per process, unless ``on_warning`` is given (then a cache of
+    the run's own reports its problems through it)."""
     if isinstance(cache, RunContext):
         return cache
+    if cache is None or cache is True:
+        return RunContext._deferred(("default", os.environ.get(_VARIABLE)), on_warning)
+    if cache is False:
+        return RunContext._deferred(("off",), on_warning)
+    from .cache import Cache, resolve_cache_folder
+
     if isinstance(cache, Cache):
         return RunContext(cache)
-    if cache is False:
-        return RunContext(Cache(enabled=False, on_warning=on_warning))
-    if cache is None or cache is True:
-        from .cache import resolve_cache_folder
-
-        folder = resolve_cache_folder()
-        if folder is None:  # $GECMETRICS_CACHE=off
-            return RunContext(Cache(on_warning=on_warning))
-    elif isinstance(cache, (str, os.PathLike)):
-        from .cache import resolve_cache_folder
-
-        folder = resolve_cache_folder(cache)  # an empty name is an InputError
-    else:
+    if not isinstance(cache, (str, os.PathLike)):
         raise InputError(f"cache must be a folder, a Cache, True (the default folder) or False (none), "
                          f"got {type(cache).__name__}")
-    if on_warning is not None:
-        return RunContext(Cache(folder, on_warning=on_warning))
-    return RunContext(process_resources().cache(folder))
+    folder = resolve_cache_folder(cache)  # an empty name is an InputError
+    return RunContext(Cache(folder, on_warning=on_warning) if on_warning is not None else
+                      process_resources().cache(folder))
