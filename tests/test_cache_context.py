@@ -143,7 +143,7 @@ def test_the_engine_binds_copies_and_signs_with_the_runs_cache(spacy_model, tmp_
     on = score_corpus([metric], corpus, cache=tmp_path / "cache")
     off = score_corpus([metric], corpus, cache=False)
     assert metric.bound_context is None  # the caller's metric is left as it was
-    assert on.metrics[0] == metric and on.metrics[0].context.cache.folder == tmp_path / "cache"
+    assert on.metrics[0] == metric and on.metrics[0].run_context.cache.folder == tmp_path / "cache"
     signed_on, signed_off = str(on.result("good", 0).signature), str(off.result("good", 0).signature)
     assert "|cache:on|" in signed_on and signed_on.replace("|cache:on", "") == signed_off
     assert numbers(on.result("odd", 0)) == numbers(off.result("odd", 0))

@@ -117,7 +117,7 @@ def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], wh
     if whole:
         corpus = read_m2_hypotheses(reference, hypotheses, metric.m2_target_lines)
         return score_corpus([metric], corpus, list(corpus.hypotheses), progress=progress, jobs=jobs,
-                            chunk_lines=chunk_lines, cache=metric.context), corpus
+                            chunk_lines=chunk_lines, cache=metric.run_context), corpus
     return scored_files([metric], None, (), hypotheses, reference, jobs=jobs, chunk_lines=chunk_lines,
                         dask_address=dask_address, progress=progress, m2_hypotheses=True), None
 

@@ -67,7 +67,7 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
     if scoring.verbose and not scoring.paired and not scoring.sentence:  # edits from the whole corpus
         corpus = read_m2_corpus(gold_path, hypotheses)
         scored = score_corpus([scorer], corpus, list(hypotheses), progress=progress_unless(False, "m2 score"),
-                              jobs=scoring.jobs, chunk_lines=scoring.chunk_lines, cache=scorer.context)
+                              jobs=scoring.jobs, chunk_lines=scoring.chunk_lines, cache=scorer.run_context)
         results = []
         for path in hypotheses:
             result = scored.result(path, 0)

@@ -81,7 +81,7 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
             corpus.check_blocks(blocks := read_m2(path), name)
             corpus.hypotheses[name] = blocks
         scored = score_corpus([metric], corpus, names, progress=progress, jobs=out.jobs, chunk_lines=out.chunk_lines,
-                              cache=metric.context)
+                              cache=metric.run_context)
     _print(metric, scored, names, out)
 
 

@@ -124,18 +124,18 @@ class Metric(ABC):
 
     # ------------------------------------------------------------------ the run it runs in
     @property
-    def context(self) -> Any:
+    def run_context(self) -> Any:
         """The :class:`~gecmetrics.core.context.RunContext` this metric runs in: its run's (the
         engine runs copies bound to it, :meth:`with_context`), else the default one (the cache
-        of ``$GECMETRICS_CACHE`` or the user cache folder, looked up now). ``prepare`` hands
-        ``self.context.cache`` to whatever stores values, and loads models through
-        ``self.context.resources``; a signature says ``cache:on`` from it."""
+        of ``$GECMETRICS_CACHE`` or the user cache folder). ``prepare`` hands
+        ``self.run_context.cache`` to whatever stores values, and loads models through
+        ``self.run_context.resources``; a signature says ``cache:on`` from it."""
         bound = self.bound_context
         if bound is not None:
             return bound
-        from ..core.context import run_context
+        from ..core.context import run_context as default
 
-        return run_context()
+        return default()
 
     @property
     def bound_context(self) -> Any:

@@ -229,7 +229,7 @@ class ErrantText(ErrantCompare):
     def annotator(self) -> Any:
         """The annotator of the language (ERRANT's for en), in this metric's run context (its
         cache keeps the parses)."""
-        return language_annotator(self.settings.lang, **self.settings.annotation(), context=self.context)
+        return language_annotator(self.settings.lang, **self.settings.annotation(), context=self.run_context)
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> ErrantPrepared:
         """Annotate every text hypothesis of the corpus (and the references with
@@ -263,7 +263,7 @@ class ErrantText(ErrantCompare):
         """What the edits depend on: spaCy's version and the model's (loads the model); for
         zh the data files and pypinyin's and OpenCC's versions."""
         if self.settings.lang == ENGLISH:
-            return shared_model(self.settings.spacy_model, self.context.resources).versions()
+            return shared_model(self.settings.spacy_model, self.run_context.resources).versions()
         return _annotator_fields(self.settings)
 
     def signature_fields(self, references: int | None) -> tuple[str, list]:
@@ -279,7 +279,7 @@ class ErrantText(ErrantCompare):
             path = word_list_path(s.word_list)
             if path != SHIPPED_WORDS:
                 fields.append(("words", words_checksum(load_word_list(path))[:12]))
-            cached = self.context.signature_fields()
+            cached = self.run_context.signature_fields()
         return name, fields + list(self.versions().items()) + cached
 
     def settings_dict(self) -> dict:

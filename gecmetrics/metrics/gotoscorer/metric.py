@@ -193,7 +193,7 @@ class GoToScorer(Metric):
         if self.settings.weights == SYSTEMS:
             table = weight_table(judgments)
         else:
-            whole, _ = weight_file(self.settings.weights, self.context.resources)
+            whole, _ = weight_file(self.settings.weights, self.run_context.resources)
             table = table_part(whole, corpus.offset, corpus.offset + corpus.size, self.settings.weights)
             self._check_weights(table, gold, corpus.offset)
         return GoToPrepared(gold, judgments, table, hypotheses, gold_name)
@@ -289,7 +289,7 @@ class GoToScorer(Metric):
 
     def result(self, values: list[float], statistics: Any, sums: list[Any]):
         if self.settings.weights != SYSTEMS:
-            table, _ = weight_file(self.settings.weights, self.context.resources)
+            table, _ = weight_file(self.settings.weights, self.run_context.resources)
             if len(table.offsets) - 1 != len(statistics):
                 raise InputError(f"has {len(table.offsets) - 1} sentence lines but the corpus has "
                                  f"{len(statistics)} sentences", self.settings.weights)
@@ -326,7 +326,7 @@ class GoToScorer(Metric):
             if key == "score" and scores is not None:
                 value = signature_value(tuple(scores))
             if key == "weights" and self.settings.weights != SYSTEMS:
-                value = "file-" + weight_file(self.settings.weights, self.context.resources)[1][:12]
+                value = "file-" + weight_file(self.settings.weights, self.run_context.resources)[1][:12]
             fields.append((key, value))
         return self.label, fields
 

@@ -267,7 +267,7 @@ class LLMJudgeMetric(Metric):
         """The judge of these settings in this metric's run context (answers kept in its cache,
         unless another ``cache`` is given), with what is left of the request budget (``sending=
         False``: for a dry run, no API key needed)."""
-        s, context = self.settings, self.context
+        s, context = self.settings, self.run_context
         budget = None if s.max_requests is None else max(0, s.max_requests - self._spent(context).count)
         return Judge(shared_backend(s, sending, context.resources), variant=self.variant, criterion=s.criterion,
                      grouping=s.grouping, cache=context.cache if cache is None else cache,
@@ -296,7 +296,7 @@ class LLMJudgeMetric(Metric):
         sources, systems = self.hypotheses_of(corpus)
         judge = self.judge()
         result = judge.score(sources, systems, self.edits(sources, systems))
-        self._spent(self.context).add(result.report.requested)
+        self._spent(self.run_context).add(result.report.requested)
         if self.on_report is not None:
             self.on_report(result.report)
         elif not result.report.complete:
@@ -363,7 +363,7 @@ class LLMJudgeMetric(Metric):
             decoding = f"{s.structured},temperature={signature_value(s.temperature)}"
             fields.append(("decoding", decoding))
         fields += [("criterion", signature_value(s.criterion)), ("grouping", s.grouping)]
-        return self.label, fields + self.context.signature_fields()
+        return self.label, fields + self.run_context.signature_fields()
 
 
 class LLMS(LLMJudgeMetric):
@@ -389,7 +389,7 @@ class LLME(LLMJudgeMetric):
         from ..errant.annotator import Annotator
         from ..errant.metric import shared_model
 
-        context = self.context
+        context = self.run_context
         return Annotator(shared_model(self.settings.spacy_model, context.resources), cache=context.cache)
 
     def edits(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> Any:
@@ -403,7 +403,7 @@ class LLME(LLMJudgeMetric):
         name, fields = super().signature_fields(references)
         cache = [field for field in fields if field == ("cache", "on")]  # stays last
         fields = [field for field in fields if field != ("cache", "on")]
-        versions = shared_model(self.settings.spacy_model, self.context.resources).versions()
+        versions = shared_model(self.settings.spacy_model, self.run_context.resources).versions()
         return name, fields + list(versions.items()) + cache
 
 

@@ -14,7 +14,7 @@ scorer (:class:`~.some.SOMEScorer`, :class:`~.impara.IMPARAScorer`, the perplexi
   one scorer and one ``prepare`` (their sharing key is the scorer's);
 * ``prepare(corpus)`` runs the models on every hypothesis of the corpus (or chunk) at once, so
   a sentence or (source, hypothesis) pair that several systems share is scored once, through
-  the run's persistent cache (``self.context.cache``, the engine's): model outputs are stored
+  the run's persistent cache (``self.run_context.cache``, the engine's): model outputs are stored
   per model weights fingerprint, dtype and exact model input, so a re-run or a new system costs
   only its new sentences;
 * ``statistics`` gives per sentence the row (score, 1) (IMPARA: (score, 1, gated)), whose sums
@@ -377,7 +377,7 @@ class ModelMetric(Metric):
     # ------------------------------------------------------------------ shared
     def scorer(self) -> Any:
         """The loaded scorer of these settings (once per process)."""
-        return shared_scorer(self.scorer_key(), self.make_scorer, self.context.resources)
+        return shared_scorer(self.scorer_key(), self.make_scorer, self.run_context.resources)
 
     def sharing_key(self) -> Hashable:
         return self.scorer_key()
@@ -392,7 +392,7 @@ class ModelMetric(Metric):
         sources = self.context(corpus)
         systems = [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
         _set_threads(self.settings.threads)
-        scorer, cache = self.scorer(), self.context.cache
+        scorer, cache = self.scorer(), self.run_context.cache
         with _LOCK:  # one scorer, one chunk at a time (threads of one process share it)
             scorer.forget()
             scorer.cache = cache  # the run's: the scorer is shared by every run of the process
@@ -437,7 +437,7 @@ class ModelMetric(Metric):
             elif key == "tokenizer":
                 value = shown_model(self.scorer().tokenizer_name)
             fields.append((key, value))
-        return self.label, [*fields, *library_versions(), *self.context.signature_fields()]
+        return self.label, [*fields, *library_versions(), *self.run_context.signature_fields()]
 
 
 class SOME(ModelMetric):
@@ -740,4 +740,4 @@ class BERTScore(ModelMetric):
             ("idf", signature_value(s.idf)), ("baseline", self.baseline()[1]), ("dtype", s.dtype)]
         if references is not None:
             fields.append(("refs", str(references)))
-        return self.label, [*fields, *library_versions(), *self.context.signature_fields()]
+        return self.label, [*fields, *library_versions(), *self.run_context.signature_fields()]

@@ -258,7 +258,7 @@ class PTMetric(RunningFMetric):
     @property
     def engine(self) -> PTEngine:
         """The loaded model (once per process)."""
-        return engine_for(self.settings, self.context.resources)
+        return engine_for(self.settings, self.run_context.resources)
 
     def sharing_key(self) -> Hashable:
         return (self.title, self.settings.engine_key)
@@ -285,7 +285,7 @@ class PTMetric(RunningFMetric):
                         extra: list) -> PreparedCorpus:
         """Score every source against each of its references (the weights' starting point)."""
         prepared = PreparedCorpus(self.settings.engine_key, sources, gold, references, [], extra,
-                                  cache=self.context.cache)
+                                  cache=self.run_context.cache)
         pairs = self._pairs(prepared)
         flat_sources = [s for s, refs in zip(sources, references) for _ in refs]
         flat_f = iter(pairs.f_scores(pairs.sequences(flat_sources),
@@ -370,7 +370,7 @@ class PTMetric(RunningFMetric):
     def signature_fields(self, references: int | None) -> tuple[str, list]:
         s = self.settings
         return self.title, [("level", s.level), ("beta", f"{s.beta:g}"), *self._edit_fields(),
-                            *self.engine.signature_fields(), *self.context.signature_fields()]
+                            *self.engine.signature_fields(), *self.run_context.signature_fields()]
 
     def _edit_fields(self) -> list[tuple[str, str]]:
         return []

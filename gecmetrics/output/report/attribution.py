@@ -146,7 +146,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
         from ...metrics.errant import Annotator
         from ...metrics.errant.metric import shared_model
 
-        context = metric.context
+        context = metric.run_context
         # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
         annotator = Annotator(shared_model(spacy_model, context.resources), cache=context.cache)
     blocks = dict(corpus.hypothesis_m2)
