@@ -22,8 +22,7 @@ class AnyLanguageModel(SpacyModel):
         super().__init__(model or default_model(code), batch_size)
         self.code = code
 
-    @property
-    def nlp(self) -> Any:
+    def _loaded(self) -> Any:  # under the model's lock (SpacyModel.nlp)
         if self._nlp is None:
             self._nlp = self._load()
             self._strings = _StringTable(self._nlp.vocab.strings)
