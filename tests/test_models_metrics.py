@@ -200,6 +200,39 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path):
             assert ours["score"] == pytest.approx(theirs["score"], abs=1e-7)
 
 
+def test_two_threads_with_two_caches_share_the_models_and_not_the_caches(models, conll, tmp_path):
+    """The scorer (its loaded models) is one per process; each thread's run gives it its own
+    cache: each cache ends up with what its run alone would have stored, nothing of the other's."""
+    import threading
+
+    from gecmetrics.core.context import process_resources
+
+    corpora = {"a": short_corpus(conll, ("AMU",), size=20), "b": short_corpus(conll, ("CUUI",), size=20)}
+    corpora["b"].sources = [f"{line} ." for line in corpora["b"].sources]  # no pair in common with a
+    results, errors, barrier = {}, [], threading.Barrier(2)
+
+    def run(name: str) -> None:
+        try:
+            barrier.wait()
+            results[name] = score_corpus([some_metric(models)], corpora[name], chunk_lines=5,
+                                         cache=tmp_path / name).results()
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in corpora]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert len([key for key in process_resources().keys() if key[0] == "model-scorer"]) == 1
+    for name, corpus in corpora.items():
+        alone = score_corpus([some_metric(models)], corpus, chunk_lines=5, cache=tmp_path / f"{name}-alone").results()
+        assert Cache(tmp_path / name).info().entries == Cache(tmp_path / f"{name}-alone").info().entries > 0
+        assert [r.to_dict() for rs in results[name].values() for r in rs] == \
+            [r.to_dict() for rs in alone.values() for r in rs]
+
+
 def test_a_changed_model_is_not_read_from_the_cache(models, conll, tmp_path):
     """Values are keyed by the weights fingerprint: other weights under the same folder name
     are computed, not read."""
