@@ -67,7 +67,8 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
     gecmetric pt-errant -hyp AMU.m2 CAMB.m2 -ref REF0_REF1.m2
     """
     out = _checked(ScoringOptions.take(options))
-    metric, progress = in_run(PTErrant(**given_settings(PTSettings, options))), progress_unless(out.as_json, "pt-errant")
+    metric = in_run(PTErrant(**given_settings(PTSettings, options)))
+    progress = progress_unless(out.as_json, "pt-errant")
     names = [shown(path) for path in hypotheses]
     if len(references) == 1:  # read chunk by chunk by the engine
         scored = scored_files([metric], None, (), hypotheses, references[0], jobs=out.jobs, chunk_lines=out.chunk_lines,

@@ -283,7 +283,8 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     check_columns(resolved, len(corpus.references))
     context = run_context_of(resolved, cache)  # one cache for every run of the report
     resolved = [metric.with_context(context) for metric in resolved]
-    attributed = [(metric.with_context(context), column) for metric, column in _attribution_metrics(attribution, resolved)]
+    attributed = [(metric.with_context(context), column)
+                  for metric, column in _attribution_metrics(attribution, resolved)]
     human = _human_table(human) if human is not None else None
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context)
