@@ -46,7 +46,28 @@ def completion_reply(content: str | None, model: str = "test") -> Reply:
                  "usage": {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13}}, {}
 
 
-class ChatServer:
+class LoopbackServer:
+    """An HTTP server on 127.0.0.1 in a thread, for tests: requests go to ``handler``."""
+
+    def __init__(self, handler: type) -> None:
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class ChatServer(LoopbackServer):
     """A chat-completions server on 127.0.0.1 for tests. ``respond(body, attempt)`` gives the
     reply (``attempt``: how many times this prompt was asked before); by default hashed scores.
     Records every request body; ``hold_after=k`` makes request k+1 onwards wait for
@@ -92,13 +113,7 @@ class ChatServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        super().__init__(Handler)
 
     @property
     def requests(self) -> int:
@@ -108,14 +123,9 @@ class ChatServer:
     def release(self) -> None:
         self.gate.set()
 
-    def __enter__(self) -> "ChatServer":
-        self.thread.start()
-        return self
-
     def __exit__(self, *exc: Any) -> None:
         self.release()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__exit__(*exc)
 
 
 # --------------------------------------------------------------------------------------------

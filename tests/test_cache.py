@@ -386,8 +386,9 @@ def test_read_only_folder_degrades_to_no_cache(folder: Path):
         folder.chmod(0o755)
 
 
-def test_read_only_file_degrades_to_no_cache(folder: Path, monkeypatch):
-    """As root a chmod does not stop writes, so the write itself is made to fail."""
+def test_read_only_file_is_read_and_not_written(folder: Path, monkeypatch):
+    """As root a chmod does not stop writes, so the write itself is made to fail: one warning,
+    the stored values still read (issue 33: a warm read-only cache is used), nothing stored."""
     cache = Cache(folder)
     fill(cache, range(3))
     cache.close()
@@ -400,8 +401,11 @@ def test_read_only_file_degrades_to_no_cache(folder: Path, monkeypatch):
     with pytest.warns(CacheWarning) as record:
         cache = Cache(folder)
         fill(cache, range(3, 6))
-        cache.get_many(NS, keys_of(range(6)))
-    assert len(cache_warnings(record)) == 1 and not cache.enabled
+        got = cache.get_many(NS, keys_of(range(6)))
+        assert cache.clear() == 0 and cache.prune(older_than=0) == 0
+    assert len(cache_warnings(record)) == 1 and "cannot be written" in cache_warnings(record)[0]
+    assert cache.enabled and cache.read_only
+    assert got == {key: value_of(i) for i, key in enumerate(keys_of(range(3)))}
 
 
 # ---------------------------------------------------------------------------------------------

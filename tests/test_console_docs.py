@@ -161,12 +161,14 @@ def environment(folder: Path, data: str) -> dict[str, str]:
     """The environment of a page's commands: this checkout's gecmetric and python first on PATH."""
     bin_folder = folder / "bin"
     bin_folder.mkdir(exist_ok=True)
-    script = bin_folder / "gecmetric"
-    script.write_text(f"#!/bin/sh\nexec {sys.executable} -c 'from gecmetrics.cli import run; run()' \"$@\"\n")
-    script.chmod(0o755)
-    python = bin_folder / "python"
-    if not python.exists():
-        python.symlink_to(sys.executable)
+    # scripts, not links: a link to a virtualenv's python elsewhere starts the base interpreter
+    # (Python finds its pyvenv.cfg beside the path it was started by), without the venv's packages
+    for name, code in (("gecmetric", " -c 'from gecmetrics.cli import run; run()'"), ("python", "")):
+        script = bin_folder / name
+        if script.is_symlink():
+            script.unlink()
+        script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)}{code} \"$@\"\n")
+        script.chmod(0o755)
     return {**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ['PATH']}", "D": data,
             "G": os.environ.get(SUBMISSIONS_VARIABLE, ""),
             "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}".rstrip(os.pathsep),
@@ -352,6 +354,27 @@ def test_commands_run_as_one_shell_session(tmp_path: Path) -> None:
     assert run("cd sub && export WORD=kept").returncode == 0
     assert run("pwd; echo $WORD").stdout.split() == [str(tmp_path / "sub"), "kept"]
     assert run("false").returncode == 1
+
+
+def test_the_pages_python_is_the_one_running_the_tests_even_in_a_virtualenv(tmp_path: Path) -> None:
+    """A virtualenv's python linked into another folder starts the base interpreter, without
+    the venv's packages (issue 33: `pytest -m models` in a venv with torch said "No module named
+    'torch'"): the page's python must keep the venv."""
+    import venv
+
+    venv.EnvBuilder(system_site_packages=True, with_pip=False, symlinks=True).create(tmp_path / "venv")
+    venv_python = tmp_path / "venv" / "bin" / "python"
+    expected = subprocess.run([str(venv_python), "-c", "import sys; print(sys.prefix)"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    assert expected == str(tmp_path / "venv")
+    made = subprocess.run([str(venv_python), "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+                           "from tests.test_console_docs import environment; import pathlib; "
+                           f"environment(pathlib.Path({str(tmp_path)!r}), '')"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert made.returncode == 0, made.stderr
+    found = subprocess.run([str(tmp_path / "bin" / "python"), "-c", "import sys; print(sys.prefix)"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert found == expected
 
 
 def test_requirements_are_found_in_commands() -> None:

@@ -14,6 +14,7 @@ import click
 from . import main
 from .cherrant_options import (annotator_options, cherrant_options, comparer, m2_text, make_annotator, read, report,
                                write)
+from ..io.atomic import check_outputs
 from .common import warn_if_swapped
 from .errant_options import comparison_options
 from .options import GreedyCommand
@@ -31,6 +32,7 @@ def cherrant() -> None:
 def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: bool, data_folder: str | None) -> None:
     """Character-level M2 of a parallel file, byte for byte what ChERRANT's
     ``parallel_to_m2.py -f PARA -o M2 -g char`` writes."""
+    check_outputs([("-o", output)], [para])
     records = read(para)
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
     write(output, m2_text(annotator, para, records))
@@ -74,6 +76,7 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
     from ..metrics.m2.cherrant import compare_cherrant_blocks
     from ..io.m2 import parse_m2
 
+    check_outputs([("--hyp-m2", hyp_m2), ("--ref-m2", ref_m2)], [hyp, ref])
     compared = comparer(verbose and not as_json, max_answer_num, reference_num, options)
     records = {path: read(path) for path in (hyp, ref)}
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)

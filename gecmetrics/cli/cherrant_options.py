@@ -64,10 +64,13 @@ def read(para_path: str) -> list:
 
 
 def m2_text(annotator, para_path: str, records: list) -> str:
-    try:
-        return annotator.to_m2((record.source, record.targets) for record in records)
-    except InputError as err:
-        raise InputError(str(err), para_path) from None
+    parts = []
+    for record in records:
+        try:
+            parts.append(annotator.block(record.source, record.targets))
+        except InputError as err:  # e.g. a pair too long to align: the file and its line
+            raise InputError(str(err), para_path, record.line or None) from None
+    return "".join(parts)
 
 
 def comparer(verbose: bool, max_answer_num: int | None, reference_num: int | None, options: dict):

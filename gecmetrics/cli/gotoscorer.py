@@ -6,6 +6,7 @@ from dataclasses import replace
 import click
 
 from ..errors import InputError
+from ..io.atomic import check_outputs
 from ..io.text import STDIN, read_lines
 from ..io.m2 import iter_m2_blocks, read_m2
 from ..core.table import Table, round_half_up
@@ -58,6 +59,7 @@ def gotoscorer(hypotheses: tuple[str, ...], reference: str, ref_id: int, names: 
 
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
+    check_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
     if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
     gold = read_gold(read_m2(reference), ref_id, _shown(reference))

@@ -31,10 +31,13 @@ VARIANTS = {"s": "llm-s", "e": "llm-e"}
 @click.option("--answer-retries", type=click.IntRange(0), help="Times a bad answer is asked again [default: 2].")
 @click.option("--concurrency", type=click.IntRange(1), help="HTTP requests in flight [default: 4].")
 @click.option("--rpm", "requests_per_minute", type=click.FloatRange(0, min_open=True), help="Requests per minute.")
+@click.option("--max-retry-after", type=click.FloatRange(0, 86400), metavar="SECONDS",
+              help="The longest Retry-After wait honoured; a server asking for longer stops the run [default: 120].")
 @click.option("--device", help="Local model: cpu, cuda, cuda:1, mps [default: cpu].")
 @click.option("--dtype", type=click.Choice(["auto", "float32", "float16", "bfloat16"]), help="Local model dtype.")
 @click.option("--batch-size", type=click.IntRange(1), help="Local model: prompts decoded together [default: 8].")
-@click.option("--spacy-model", help="LLM-E: the spaCy model of the ERRANT annotator [default: en_core_web_sm].")
+@click.option("--spacy-model", help="LLM-E: the spaCy model of the ERRANT annotator [default: $GECMETRICS_SPACY_MODEL, "
+                                    "else en_core_web_sm].")
 @click.option("--dry-run", is_flag=True, help="Print the prompts to send, their tokens and cost; send nothing.")
 @click.option("--price-in", type=click.FloatRange(0), help="Dry run: price of a million prompt tokens.")
 @click.option("--price-out", type=click.FloatRange(0), help="Dry run: price of a million answer tokens.")
@@ -43,8 +46,8 @@ VARIANTS = {"s": "llm-s", "e": "llm-e"}
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: scores, counts, settings, signature, report.")
 @digits_option(4, "Decimals of the mean scores (rounded half up).")
 def llm(source, hypotheses, references, model, variant, criterion, grouping, base_url, max_requests, answer_retries,
-        concurrency, requests_per_minute, device, dtype, batch_size, spacy_model, dry_run, price_in, price_out,
-        cache_folder, no_cache, as_json, digits):
+        concurrency, requests_per_minute, max_retry_after, device, dtype, batch_size, spacy_model, dry_run, price_in,
+        price_out, cache_folder, no_cache, as_json, digits):
     """Score systems with an LLM judge: each hypothesis gets 1-5, a system the mean over its
     sentences. Answers are cached: a second run sends nothing, an interrupted one resumes.
 
@@ -65,7 +68,8 @@ def llm(source, hypotheses, references, model, variant, criterion, grouping, bas
     remember_cache(cache_folder, no_cache)
     given = {"model": model, "criterion": criterion, "grouping": grouping, "base_url": base_url,
              "max_requests": max_requests, "answer_retries": answer_retries, "concurrency": concurrency,
-             "requests_per_minute": requests_per_minute, "device": device, "dtype": dtype, "batch_size": batch_size,
+             "requests_per_minute": requests_per_minute, "max_retry_after": max_retry_after, "device": device,
+             "dtype": dtype, "batch_size": batch_size,
              "spacy_model": spacy_model}
     if spacy_model is not None and variant != "e":
         raise InputError("--spacy-model is for --variant e (LLM-E's ERRANT edits)")

@@ -11,7 +11,7 @@ import click
 from ..metrics.m2.compare import ErrantCompare, ErrantSettings
 
 from ..metrics.m2.errant_report import format_errant_report
-from ..io.m2_references import m2_references, write_references
+from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_references
 from . import main
 from .common import echo_json, scale_options, scored_files, warn_if_swapped
 from .errant_options import chosen_mode, comparison_options
@@ -44,14 +44,16 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
     """
     if (output_dir is None) == (prefix is None):
         raise click.UsageError("give exactly one of -o DIR or --prefix P")
-    result = m2_references(list(gold), annotators=list(annotators) or None, absent_as_unchanged=absent_as_unchanged)
+    result = m2_references(list(gold), annotators=list(annotators) or None, absent_as_unchanged=absent_as_unchanged,
+                           max_references=None if many_files else MAX_REFERENCE_FILES)
+    written = write_references(result, output_dir, prefix, many_files)  # first: it may refuse the outputs
     for label, filled, changed in zip(result.labels, result.filled_blocks, result.filled_changed):
         if filled:
             reading = ("read as unchanged (--absent-as-unchanged)" if absent_as_unchanged
                        else "filled from annotator 0")
             click.echo(f"gecmetric: m2 refs: annotator {label}: {filled} blocks have no line for it, {reading}; "
                        f"annotator 0 changed {changed} of them", err=True)
-    for path in write_references(result, output_dir, prefix, many_files):
+    for path in written:
         click.echo(path)
 
 

@@ -94,9 +94,13 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
             raise InputError("--human and --human-score are for score tables; with --judgments the human "
                              "scores come from the judgments")
     if plot_path is not None:
+        from ..io.atomic import check_outputs
         from ..output.plots import check_figure
 
         check_figure(plot_path)
+        check_outputs([("--plot", plot_path)], [scores_path, source, *references, *system_files, gold_m2,
+                                               *hypothesis_m2, judgment["judgments_path"], judgment.get("src_ids"),
+                                               human])
     from ..meta.score_files import read_system_scores
 
     scores = read_system_scores(scores_path) if scores_path is not None else None

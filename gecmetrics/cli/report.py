@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from ..io.atomic import check_not_input
+from ..io.atomic import check_outputs
 from ..output.report import read_report_corpus, report_data, write_report
 from ..output.report.data import DEFAULT_SAMPLES
 from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
@@ -62,9 +62,7 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
     if html_path is None and json_path is None:
         raise InputError("nothing to write: give --html PAGE.html and/or --json DATA.json")
     inputs = [source, *references, *hypotheses, gold_m2, *hypothesis_m2]
-    for path, flag in ((html_path, "--html"), (json_path, "--json")):
-        if path is not None:
-            check_not_input(path, inputs, flag)
+    check_outputs([("--html", html_path), ("--json", json_path)], inputs)
     corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
     attribution = None if not attribute_texts else \
         ("none" if [t.strip().lower() for t in attribute_texts] == ["none"] else list(attribute_texts))

@@ -19,6 +19,16 @@
  * reference (semantic / 6.0 + character + punctuation, then the cumulative sums); setup.py
  * passes -ffp-contract=off so that no fused multiply-add changes a rounding, so ties between
  * operations fall exactly as in ChERRANT.
+ *
+ * The transposition search finds what ChERRANT's loop finds (the shortest window pair, going
+ * back along the diagonal while its steps are not free, whose tokens are the same multiset)
+ * without walking the diagonal cell by cell, which made two long unrelated lines cubic (5,000
+ * characters: minutes). Window pairs ending in (i, j) are the same multiset only where
+ * S[i+1] - T[j+1] == S[x] - T[x-d], S and T being prefix sums of a 64-bit hash of the tokens
+ * (a bijection of the token index) along diagonal d = i - j; a first pass links every cell to
+ * the nearest earlier cell of its diagonal with the same difference, and the fill follows those
+ * links only, checking each candidate's multisets exactly before taking it (a hash collision is
+ * then skipped, never taken), and only as far back as the last free step of the diagonal.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -117,6 +127,83 @@ static double substitution_cost(Costs *c, int32_t a, int32_t b) {
     return cost;
 }
 
+static uint64_t token_hash(uint64_t x) { /* splitmix64's finaliser: a bijection of 64-bit words */
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* previous[cell] = the row of the nearest earlier cell of the same diagonal whose prefix-hash
+ * difference is the same, or -1. One open-addressing table, cleared per diagonal. */
+static int link_equal_differences(const int32_t *src, Py_ssize_t n, const int32_t *tgt, Py_ssize_t m,
+                                  int32_t *previous) {
+    Py_ssize_t width = m + 1, longest = (n < m ? n : m) + 1, size = 2;
+    while (size < 2 * longest)
+        size *= 2;
+    uint64_t *prefix_src = PyMem_Malloc((size_t)(n + 1) * sizeof(uint64_t));
+    uint64_t *prefix_tgt = PyMem_Malloc((size_t)(m + 1) * sizeof(uint64_t));
+    uint64_t *keys = PyMem_Malloc((size_t)size * sizeof(uint64_t));
+    int32_t *rows = PyMem_Malloc((size_t)size * sizeof(int32_t));
+    if (prefix_src == NULL || prefix_tgt == NULL || keys == NULL || rows == NULL) {
+        PyMem_Free(prefix_src);
+        PyMem_Free(prefix_tgt);
+        PyMem_Free(keys);
+        PyMem_Free(rows);
+        PyErr_NoMemory();
+        return -1;
+    }
+    prefix_src[0] = prefix_tgt[0] = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        prefix_src[i + 1] = prefix_src[i] + token_hash((uint64_t)src[i]);
+    for (Py_ssize_t j = 0; j < m; j++)
+        prefix_tgt[j + 1] = prefix_tgt[j] + token_hash((uint64_t)tgt[j]);
+    for (Py_ssize_t d = -m; d <= n; d++) {
+        Py_ssize_t first = d > 0 ? d : 0, last = n < m + d ? n : m + d;
+        Py_ssize_t length = last - first + 1, mask = 1;
+        while (mask < 2 * length)
+            mask *= 2;
+        mask -= 1;
+        for (Py_ssize_t slot = 0; slot <= mask; slot++)
+            rows[slot] = -1;
+        for (Py_ssize_t r = first; r <= last; r++) {
+            uint64_t key = prefix_src[r] - prefix_tgt[r - d];
+            Py_ssize_t slot = (Py_ssize_t)(token_hash(key) & (uint64_t)mask);
+            while (rows[slot] >= 0 && keys[slot] != key)
+                slot = (slot + 1) & mask;
+            previous[r * width + (r - d)] = rows[slot];
+            keys[slot] = key;
+            rows[slot] = (int32_t)r;
+        }
+    }
+    PyMem_Free(prefix_src);
+    PyMem_Free(prefix_tgt);
+    PyMem_Free(keys);
+    PyMem_Free(rows);
+    return 0;
+}
+
+/* Whether src[x..i] and tgt[x-d..j] hold the same tokens as many times each (balance: all 0
+ * on entry, left so). */
+static int same_multiset(const int32_t *src, const int32_t *tgt, Py_ssize_t x, Py_ssize_t i, Py_ssize_t j,
+                         int32_t *balance) {
+    Py_ssize_t k = i - x, unbalanced = 0;
+    for (Py_ssize_t back = 0; back <= k; back++) {
+        int32_t a = src[i - back], b = tgt[j - back];
+        unbalanced -= balance[a] != 0;
+        balance[a] += 1;
+        unbalanced += balance[a] != 0;
+        unbalanced -= balance[b] != 0;
+        balance[b] -= 1;
+        unbalanced += balance[b] != 0;
+    }
+    for (Py_ssize_t back = 0; back <= k; back++) {
+        balance[src[i - back]] = 0;
+        balance[tgt[j - back]] = 0;
+    }
+    return unbalanced == 0;
+}
+
 static PyObject *fill(PyObject *self, PyObject *args) {
     Py_buffer src_buffer, tgt_buffer, feature_buffer;
     PyObject *readings_list, *confusion_list, *result = NULL;
@@ -126,7 +213,8 @@ static PyObject *fill(PyObject *self, PyObject *args) {
     Costs costs;
     memset(&costs, 0, sizeof(costs));
     double *cost = NULL;
-    int32_t *balance = NULL;
+    int32_t *balance = NULL, *previous = NULL;
+    Py_ssize_t *last_free = NULL;
     PyObject *ops_bytes = NULL, *trans_bytes = NULL;
     if (src_buffer.len % 4 || tgt_buffer.len % 4 || feature_buffer.len % (N_FEATURES * 8)) {
         PyErr_SetString(PyExc_ValueError, "source and target must be int32 bytes, features int64 rows of 6");
@@ -153,10 +241,17 @@ static PyObject *fill(PyObject *self, PyObject *args) {
     balance = PyMem_Calloc((size_t)slots, sizeof(int32_t));
     Py_ssize_t width = m + 1, cells = (n + 1) * (m + 1);
     cost = PyMem_Malloc((size_t)cells * sizeof(double));
+    previous = PyMem_Malloc((size_t)cells * sizeof(int32_t));
+    last_free = PyMem_Malloc((size_t)(n + m + 1) * sizeof(Py_ssize_t));
     ops_bytes = PyBytes_FromStringAndSize(NULL, cells);
     trans_bytes = PyBytes_FromStringAndSize(NULL, cells * (Py_ssize_t)sizeof(int32_t));
-    if (costs.readings == NULL || costs.confusion == NULL || costs.memo == NULL || balance == NULL || cost == NULL) {
+    if (costs.readings == NULL || costs.confusion == NULL || costs.memo == NULL || balance == NULL || cost == NULL
+        || previous == NULL || last_free == NULL) {
         PyErr_NoMemory();
+        goto done;
+    }
+    if (n >= INT32_MAX || m >= INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "sentences too long for the alignment table");
         goto done;
     }
     if (ops_bytes == NULL || trans_bytes == NULL)
@@ -166,6 +261,12 @@ static PyObject *fill(PyObject *self, PyObject *args) {
         goto done;
     for (Py_ssize_t k = 0; k < slots * slots; k++)
         costs.memo[k] = NAN;
+    if (link_equal_differences(src, n, tgt, m, previous) < 0)
+        goto done;
+    /* last_free[d + m]: the row of the last free diagonal step into diagonal d (its first row
+     * while there is none): the transposition search goes no further back */
+    for (Py_ssize_t d = -m; d <= n; d++)
+        last_free[d + m] = d > 0 ? d : 0;
     uint8_t *ops = (uint8_t *)PyBytes_AS_STRING(ops_bytes);
     int32_t *trans = (int32_t *)PyBytes_AS_STRING(trans_bytes);
     memset(ops, 0, (size_t)cells);
@@ -184,9 +285,11 @@ static PyObject *fill(PyObject *self, PyObject *args) {
         for (Py_ssize_t j = 0; j < m; j++) {
             Py_ssize_t here = (i + 1) * width + j + 1, diagonal = i * width + j;
             int32_t b = tgt[j];
+            Py_ssize_t d = i - j;
             if (a == b) {
                 cost[here] = cost[diagonal];
                 ops[here] = MATCH;
+                last_free[d + m] = i + 1;
                 continue;
             }
             double delete_cost = cost[diagonal + 1] + 1;
@@ -195,32 +298,15 @@ static PyObject *fill(PyObject *self, PyObject *args) {
             double transpose_cost = INFINITY;
             /* ChERRANT's transposition search: windows src[i-k..i] and tgt[j-k..j] grow while the
              * diagonal step into them is not free; a window pair that is the same multiset
-             * of tokens gives a transposition of k+1 tokens costing k. */
-            Py_ssize_t k = 1;
-            int unbalanced = 2;
-            balance[a] += 1;
-            balance[b] -= 1;
-            while (i - k >= 0 && j - k >= 0 && cost[(i - k + 1) * width + j - k + 1] != cost[(i - k) * width + j - k]) {
-                int32_t x = src[i - k], y = tgt[j - k];
-                unbalanced -= balance[x] != 0;
-                balance[x] += 1;
-                unbalanced += balance[x] != 0;
-                unbalanced -= balance[y] != 0;
-                balance[y] -= 1;
-                unbalanced += balance[y] != 0;
-                if (unbalanced == 0) {
-                    transpose_cost = cost[(i - k) * width + j - k] + (double)k;
+             * of tokens gives a transposition of k+1 tokens costing k. The candidates are the
+             * linked cells (see the top of the file), nearest first. */
+            Py_ssize_t k = 0;
+            for (Py_ssize_t x = previous[here]; x >= 0 && x >= last_free[d + m]; x = previous[x * width + x - d]) {
+                if (x < i && same_multiset(src, tgt, x, i, j, balance)) {
+                    k = i - x;
+                    transpose_cost = cost[x * width + x - d] + (double)k;
                     break;
                 }
-                k++;
-            }
-            /* undo the balance (entries never touched are 0 already) */
-            Py_ssize_t reached = k < i ? k : i;
-            if (reached > j)
-                reached = j;
-            for (Py_ssize_t back = 0; back <= reached; back++) {
-                balance[src[i - back]] = 0;
-                balance[tgt[j - back]] = 0;
             }
             double best = transpose_cost;
             if (substitute_cost < best)
@@ -242,6 +328,8 @@ static PyObject *fill(PyObject *self, PyObject *args) {
             if (delete_cost == best)
                 found |= DELETE;
             ops[here] = found;
+            if (best == cost[diagonal])
+                last_free[d + m] = i + 1;
         }
     }
     result = PyTuple_Pack(2, ops_bytes, trans_bytes);
@@ -253,6 +341,8 @@ done:
     PyMem_Free(costs.memo);
     PyMem_Free(balance);
     PyMem_Free(cost);
+    PyMem_Free(previous);
+    PyMem_Free(last_free);
     PyBuffer_Release(&src_buffer);
     PyBuffer_Release(&tgt_buffer);
     PyBuffer_Release(&feature_buffer);

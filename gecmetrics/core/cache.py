@@ -354,11 +354,16 @@ def _error_kind(exc: BaseException) -> str:
     return "other"
 
 
+MAX_NAMESPACE_CHARS = 1000
+
+
 def _check_namespace(namespace: str) -> str:
     if not isinstance(namespace, str):
         raise TypeError(f"a cache namespace is a str, not {type(namespace).__name__}")
-    if not namespace or len(namespace) > 1000 or not namespace.isprintable():
-        raise ValueError(f"bad cache namespace {namespace!r}: 1 to 1000 printable characters")
+    if not namespace or len(namespace) > MAX_NAMESPACE_CHARS or not namespace.isprintable():
+        shown = repr(namespace) if len(namespace) <= 60 else f"{namespace[:40]!r}... ({len(namespace):,} characters)"
+        raise InputError(f"cache namespace {shown} is not a namespace: 1 to {MAX_NAMESPACE_CHARS} printable "
+                         "characters (the names `gecmetric cache info` prints)")
     return namespace
 
 
@@ -375,6 +380,21 @@ def _checksum(ns_id: int, key: bytes, value: bytes) -> int:
 
 
 _ZLIB = 1  # entries.flags: the value is stored zlib-compressed
+
+
+def _checked_value(ns_id: int, key: bytes, used: Any, crc: Any, flags: Any, value: Any) -> bytes | None:
+    """The value of a row as given to put_many, or None when the row is damaged: a column of the
+    wrong SQLite type (another writer, a hand edit), a value that does not decompress, or a
+    failed checksum."""
+    if not (isinstance(value, bytes) and isinstance(key, bytes) and all(
+            isinstance(number, int) for number in (used, crc, flags))):
+        return None
+    if flags & _ZLIB:
+        try:
+            value = zlib.decompress(value)
+        except zlib.error:
+            return None
+    return value if _checksum(ns_id, key, value) == crc else None
 COMPRESS_FROM = 128  # bytes: shorter values are stored as they are
 
 
@@ -416,6 +436,7 @@ class Cache:
         self.folder: Path | None = None
         self.path: Path | None = None
         self._reason: str | None = None
+        self._read_only = False
         if not enabled:
             self._reason = "disabled (--no-cache)"
             return
@@ -436,6 +457,12 @@ class Cache:
     def reason(self) -> str | None:
         """Why the cache is not in use, or None."""
         return self._reason
+
+    @property
+    def read_only(self) -> bool:
+        """True once the file was found read-only (a read-only file system or folder, a file that
+        cannot be written): stored values are still read, new ones are not stored."""
+        return self._read_only
 
     def __repr__(self) -> str:
         return f"Cache({str(self.path) if self.path else None!r}, enabled={self.enabled})"
@@ -495,7 +522,8 @@ class Cache:
             self._touch(namespace, stale)
         if self._damaged_values:
             count, self._damaged_values = self._damaged_values, 0
-            self._warn(f"{count} cached value(s) in {self.path} failed their checksum and were ignored")
+            self._warn(f"{count} cached value(s) in {self.path} were damaged (a failed checksum or a wrong type) "
+                       "and were ignored" + ("" if self._read_only else " and removed"))
 
     def put_many(self, namespace: str, items: Mapping[bytes, bytes] | Iterable[tuple[bytes, bytes]],
                  compress: bool = True) -> None:
@@ -511,14 +539,14 @@ class Cache:
         size = 0
         for key, value in pairs:
             key, value = _as_bytes(key, "key"), _as_bytes(value, "value")
-            if not self.enabled:
+            if not self.enabled or self._read_only:
                 continue
             chunk.append((key, value))
             size += len(key) + len(value)
             if len(chunk) >= MAX_CHUNK_KEYS or size >= MAX_CHUNK_BYTES:
                 self._write_chunk(namespace, chunk, compress)
                 chunk, size = [], 0
-        if chunk and self.enabled:
+        if chunk and self.enabled and not self._read_only:
             self._write_chunk(namespace, chunk, compress)
 
     def info(self) -> CacheInfo:
@@ -548,7 +576,7 @@ class Cache:
         if namespace is not None:
             _check_namespace(namespace)
         with self._lock:
-            if not self._in_use():
+            if not self._in_use() or not self._writable():
                 return 0
             if namespace is None:
                 removed = self._run(lambda conn: self._write(conn, lambda: conn.execute("DELETE FROM entries").rowcount), 0)
@@ -581,7 +609,7 @@ class Cache:
         age = None if older_than is None else parse_age(older_than, "older than")
         removed = 0
         with self._lock:
-            if not self._in_use():
+            if not self._in_use() or not self._writable():
                 return 0
             if age is not None:
                 cutoff = _now() - age
@@ -606,6 +634,14 @@ class Cache:
         """Whether there is a cache file to look at (info, clear and prune create none)."""
         return self.enabled and (self._conn is not None or os.path.exists(str(self.path)))
 
+    def _writable(self) -> bool:
+        """Whether entries may be removed: the file is open for writing (opened here if needed).
+        A read-only cache says so once (a warning) and removes nothing."""
+        self._run(lambda conn: None, None)
+        if self._read_only:
+            self._warn(f"cache {self.path} is read-only: nothing was removed")
+        return self.enabled and not self._read_only
+
     # -- reading and writing --------------------------------------------------------------------
     def _read_chunk(self, namespace: str, keys: list[bytes], stale: list[bytes]) -> tuple[list[tuple[bytes, bytes]], int]:
         def op(conn: sqlite3.Connection) -> list[tuple[bytes, bytes]]:
@@ -616,20 +652,19 @@ class Cache:
             rows = conn.execute(f"SELECT key, used, crc, flags, value FROM entries WHERE ns = ? AND key IN ({marks})",
                                 (ns_id, *keys)).fetchall()
             found = []
+            damaged = []
             old = _now() - TOUCH_AFTER
             for key, used, crc, flags, value in rows:
-                if flags & _ZLIB:
-                    try:
-                        value = zlib.decompress(value)
-                    except zlib.error:
-                        self._damaged_values += 1
-                        continue
-                if _checksum(ns_id, key, value) != crc:
-                    self._damaged_values += 1
+                value = _checked_value(ns_id, key, used, crc, flags, value)
+                if value is None:
+                    damaged.append(key)
                     continue
                 found.append((key, value))
                 if used < old:
                     stale.append(key)
+            if damaged:
+                self._damaged_values += len(damaged)
+                self._remove_damaged(conn, ns_id, damaged)
             return found
 
         with self._lock:
@@ -639,6 +674,16 @@ class Cache:
         average = total / len(found) if found else 0
         next_size = _KEYS_PER_SELECT if average == 0 else max(16, min(_KEYS_PER_SELECT, int(MAX_CHUNK_BYTES / average)))
         return found, next_size
+
+    def _remove_damaged(self, conn: sqlite3.Connection, ns_id: int, keys: list[bytes]) -> None:
+        """Delete entries that failed their checks (repair: the producer stores them again);
+        best effort, skipped when the file is busy or read-only (they stay misses)."""
+        if self._read_only:
+            return
+        marks = ",".join("?" * len(keys))
+        with contextlib.suppress(sqlite3.Error):
+            self._write(conn, lambda: conn.execute(f"DELETE FROM entries WHERE ns = ? AND key IN ({marks})",
+                                                   (ns_id, *keys)))
 
     def _write_chunk(self, namespace: str, chunk: list[tuple[bytes, bytes]], compress: bool) -> None:
         stored = [_stored(value) if compress else (value, 0) for _, value in chunk]  # before locking
@@ -655,7 +700,11 @@ class Cache:
             self._run(op, None, busy_message="values not stored")
 
     def _touch(self, namespace: str, keys: list[bytes]) -> None:
-        """Record the last use of entries (best effort: skipped quietly when the file is busy)."""
+        """Record the last use of entries (best effort: skipped quietly when the file is busy or
+        read-only)."""
+        if self._read_only:
+            return
+
         def op(conn: sqlite3.Connection) -> None:
             ns_id = self._namespace_id(conn, namespace, create=False)
             if ns_id is None:
@@ -795,6 +844,11 @@ class Cache:
                     rebuilt = True
                     self._rebuild(f"damaged ({exc})")
                     continue
+                if kind == "readonly" and self._conn is not None:
+                    self._read_only = True  # reads go on from the open file; nothing more is stored
+                    self._warn(f"cache {self.path} cannot be written ({exc}): cached values are used, new ones "
+                               "are not stored")
+                    return default
                 self._disable(f"cannot use cache {self.path}: {exc}")
                 return default
             except OSError as exc:
@@ -829,10 +883,18 @@ class Cache:
         except OSError as exc:
             self._disable(f"cannot create cache folder {self.folder}: {exc.strerror or exc}")
             return
+        problem = _untrusted(self.folder, self.path)
+        if problem is not None:
+            self._disable(problem)
+            return
+        if not _can_write(self.folder):
+            self._open_read_only()
+            return
         with self._folder_lock():
             for attempt in range(2):
                 problem = _header_problem(self.path)
                 if problem is None:
+                    _create_private(self.path)
                     conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, isolation_level=None,
                                            check_same_thread=False)
                     try:
@@ -843,15 +905,50 @@ class Cache:
                             raise
                         problem = f"damaged ({exc})"
                     if problem is None:
-                        stat = os.stat(self.path)
-                        self._conn, self._pid, self._identity = conn, os.getpid(), (stat.st_dev, stat.st_ino)
-                        self._ns_ids = {}
+                        self._use(conn)
                         return
                     conn.close()
                 if attempt:
                     self._disable(f"cache {self.path} is still unusable after rebuilding it: {problem}")
                     return
                 self._move_aside(problem)
+
+    def _use(self, conn: sqlite3.Connection) -> None:
+        stat = os.stat(self.path)  # type: ignore[arg-type]
+        self._conn, self._pid, self._identity = conn, os.getpid(), (stat.st_dev, stat.st_ino)
+        self._ns_ids = {}
+
+    def _open_read_only(self) -> None:
+        """A folder that cannot be written (a read-only file system, a folder without write
+        permission): the file there is read, nothing is stored, damage is a miss (nothing can be
+        moved aside); one warning says so."""
+        assert self.path is not None
+        if not self.path.is_file():
+            self._disable(f"cache folder {self.folder} cannot be written and holds no cache yet")
+            return
+        problem = _header_problem(self.path)
+        conn = None
+        if problem is None:
+            # immutable: no -shm file is needed (none can be made here); nobody can write the
+            # file either, as the folder is read-only (or trusted: see _untrusted)
+            for options in ("mode=ro", "mode=ro&immutable=1"):
+                try:
+                    conn = sqlite3.connect(f"{self.path.absolute().as_uri()}?{options}", uri=True,
+                                           timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+                    problem = _format_problem(conn)
+                    break
+                except sqlite3.Error as exc:
+                    if conn is not None:
+                        conn.close()
+                    conn, problem = None, f"unreadable ({exc})"
+        if problem is not None:
+            if conn is not None:
+                conn.close()
+            self._disable(f"cache {self.path} is {problem} and its folder cannot be written")
+            return
+        self._read_only = True
+        self._use(conn)  # type: ignore[arg-type]
+        self._warn(f"cache folder {self.folder} cannot be written: cached values are used, new ones are not stored")
 
     def _rebuild(self, problem: str) -> None:
         """Move a damaged file aside (unless another process already did) so the next use starts
@@ -887,7 +984,7 @@ class Cache:
         if fcntl is None:  # pragma: no cover
             yield
             return
-        fd = os.open(str(self.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o666)
+        fd = os.open(str(self.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
             deadline = time.monotonic() + LOCK_WAIT
             while True:
@@ -955,19 +1052,95 @@ def _prepare(conn: sqlite3.Connection) -> str | None:
                 conn.execute("ROLLBACK")
             raise
     else:
-        if "meta" not in tables:
-            return "not a gecmetrics cache (foreign SQLite file)"
-        meta = dict(conn.execute("SELECT name, value FROM meta").fetchall())
-        if meta.get("format") != FORMAT_NAME:
-            return "not a gecmetrics cache (foreign SQLite file)"
-        if meta.get("version") != str(SCHEMA_VERSION):
-            return f"of another cache version ({meta.get('version')!r}, this gecmetrics reads {SCHEMA_VERSION})"
-        if not {"namespaces", "entries"} <= tables:
-            return "incomplete (tables missing)"
-        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-            return "not a gecmetrics cache (wrong application id)"
+        problem = _format_problem(conn, tables)
+        if problem is not None:
+            return problem
         if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             conn.execute("PRAGMA journal_mode = WAL").fetchall()
     conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: never corrupt, at worst the last commits lost
     conn.execute("PRAGMA journal_size_limit = 67108864")
     return None
+
+
+def _format_problem(conn: sqlite3.Connection, tables: set | None = None) -> str | None:
+    """Why an existing file is not a cache of this format and version, or None (reads only)."""
+    if tables is None:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables:
+        return "empty"
+    if "meta" not in tables:
+        return "not a gecmetrics cache (foreign SQLite file)"
+    meta = dict(conn.execute("SELECT name, value FROM meta").fetchall())
+    if meta.get("format") != FORMAT_NAME:
+        return "not a gecmetrics cache (foreign SQLite file)"
+    if meta.get("version") != str(SCHEMA_VERSION):
+        return f"of another cache version ({meta.get('version')!r}, this gecmetrics reads {SCHEMA_VERSION})"
+    if not {"namespaces", "entries"} <= tables:
+        return "incomplete (tables missing)"
+    if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        return "not a gecmetrics cache (wrong application id)"
+    return None
+
+
+_CACHE_FILES = ("", "-wal", "-shm", ".lock")
+"""The files of a cache beside the database (suffixes of its name)."""
+
+
+def _trusted_owner(uid: int) -> bool:
+    return uid in (os.geteuid(), 0)
+
+
+def _untrusted(folder: Path, path: Path) -> str | None:
+    """Why the cache in ``folder`` could have been written by someone else (then it is not
+    used), or None. Only its user (or root) may be able to write the folder, unless it is the
+    user's own with the sticky bit (others may add files there, never replace or change the
+    user's); the cache's files must be the user's (or root's) and writable by their owner only.
+    The user's own files are made private (0600) on the way: they hold the texts scored."""
+    if not hasattr(os, "geteuid"):  # pragma: no cover - Windows: the folder's ACL decides
+        return None
+    import stat
+
+    try:
+        found = os.stat(folder)
+    except OSError as exc:
+        return f"cannot use cache folder {folder}: {exc.strerror or exc}"
+    others_write = bool(found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)) or not _trusted_owner(found.st_uid)
+    if others_write and not (found.st_uid == os.geteuid() and found.st_mode & stat.S_ISVTX):
+        return (f"cache folder {folder} can be written by other users (mode {stat.S_IMODE(found.st_mode):o}, "
+                f"owner uid {found.st_uid}): its entries cannot be trusted; use a folder of your own "
+                f"(chmod go-w {folder}, or --cache DIR)")
+    for suffix in _CACHE_FILES:
+        name = str(path) + suffix
+        try:
+            if stat.S_ISLNK(os.lstat(name).st_mode) and others_write:
+                return f"cache file {name} is a symbolic link in a folder others can write: it is not used"
+            owned = os.stat(name)  # a link of the user's own is followed, as SQLite follows it
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            return f"cannot use cache {name}: {exc.strerror or exc}"
+        if not _trusted_owner(owned.st_uid):
+            return (f"cache file {name} belongs to another user (uid {owned.st_uid}): its entries cannot be "
+                    "trusted; remove it or use another folder (--cache DIR)")
+        if owned.st_mode & 0o077 and owned.st_uid == os.geteuid():
+            with contextlib.suppress(OSError):
+                os.chmod(name, 0o600)
+        elif owned.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return f"cache file {name} can be written by other users: its entries cannot be trusted"
+    return None
+
+
+def _can_write(folder: Path) -> bool:
+    """Whether files can be made in ``folder`` (not a read-only file system or folder)."""
+    if hasattr(os, "statvfs") and hasattr(os, "ST_RDONLY"):
+        with contextlib.suppress(OSError):
+            if os.statvfs(folder).f_flag & os.ST_RDONLY:
+                return False
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file readable and writable by its owner only (SQLite then gives its
+    -wal and -shm files the same mode), unless it exists."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))

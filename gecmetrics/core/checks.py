@@ -3,7 +3,8 @@ layer: each bad value is one :class:`~gecmetrics.errors.InputError` naming the s
 command-line flag where it has one) and the bound, raised before anything is allocated.
 
 The bounds themselves are named constants next to the settings they bound (e.g.
-``gecmetrics.stats.significance.MAX_PAIRED_SAMPLES``); the only one here is the seed's.
+``gecmetrics.stats.significance.MAX_PAIRED_SAMPLES``); the only ones here are the seed's and the
+F-score's beta (every metric family's).
 """
 from __future__ import annotations
 
@@ -15,6 +16,19 @@ from ..errors import InputError
 MAX_SEED = 2**64 - 1
 """Largest seed: NumPy's generators take seeds >= 0 (a negative one is a ValueError deep in
 NumPy); 64 bits hold any seed a signature shows."""
+
+
+MAX_BETA = 1e100
+"""Largest finite beta of an F-score (``inf`` stays allowed: recall): beta squared times a count
+must stay a finite double (1e308 gave an OverflowError in GREEN and nan in M2's F)."""
+
+
+def check_beta(number: float, what: str = "beta") -> float:
+    """A parsed beta (>= 0, not nan) that is :data:`MAX_BETA` or less, or ``inf``."""
+    if math.isfinite(number) and number > MAX_BETA:
+        raise InputError(f"{what} must be at most 1e+100 (gecmetrics.core.checks.MAX_BETA), or inf for recall, "
+                         f"got {number!r}")
+    return number
 
 
 def _integer(value: Any) -> int | None:

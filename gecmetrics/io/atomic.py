@@ -1,60 +1,132 @@
 """Output files that are complete or absent: written to a temporary file in the same folder and
-renamed over the target only when everything was written, never over one of the run's inputs."""
+renamed over the target only when everything was written, never over one of the run's inputs.
+
+What is at the output path decides how it is written:
+
+* nothing, or a regular file: a temporary file beside it, renamed over it at the end;
+* a symbolic link (to a regular file, or dangling): the link is followed to the real file,
+  which is written as above, beside itself, so that the link stays a link and its target gets
+  the new content;
+* a device, a FIFO or a socket (``/dev/null``, ``/dev/stdout``, a pipe, also through a link such
+  as ``/proc/self/fd/1``): written through, in place, as the shell's ``>`` does; there is
+  nothing to replace, and such a target cannot be complete-or-absent.
+"""
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
-from typing import IO, Any, Iterator, Sequence
+from typing import IO, Any, Iterable, Iterator, Sequence
 
 from ..errors import InputError
 from .text import STDIN
 
 
-def check_not_input(output: str, inputs: Sequence[str | None], flag: str = "-o") -> None:
-    """An output path must not be one of the inputs (writing it would destroy what is read)."""
-    if output in (None, STDIN):
-        return
+def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
+                  inputs: Iterable[str | os.PathLike | None]) -> None:
+    """Refuse (InputError naming the flag and the file) an output that is one of the inputs, or
+    the same file as another output: writing it would destroy what is read, or keep only one of
+    the two. ``outputs`` are (flag, path) pairs; None and ``-`` (standard input or output) are
+    skipped. Files are compared by resolved path (symbolic links followed) and by device and
+    inode (hard links); an output that is a device or a FIFO is written through and destroys
+    nothing, so it is not compared."""
+    read: set = set()
     for path in inputs:
-        if path is None or path == STDIN:
+        if path is not None and os.fspath(path) != STDIN:
+            read.update(_identities(os.fspath(path))[0])
+    written: dict = {}
+    for flag, output in outputs:
+        if output is None or os.fspath(output) == STDIN:
             continue
-        if os.path.abspath(path) == os.path.abspath(output) or _same_file(path, output):
+        output = os.fspath(output)
+        identities, special = _identities(output)
+        if special:
+            continue
+        if read.intersection(identities):
             raise InputError(f"the output ({flag}) is also an input: choose another file", output)
+        for identity in identities:
+            if identity in written:
+                raise InputError(f"{written[identity]} and {flag} name the same file: choose two files", output)
+        written.update(dict.fromkeys(identities, flag))
 
 
-def _same_file(a: str, b: str) -> bool:
+def check_not_input(output: str | None, inputs: Sequence[str | None], flag: str = "-o") -> None:
+    """An output path must not be one of the inputs (see :func:`check_outputs`)."""
+    check_outputs([(flag, output)], inputs)
+
+
+def _identities(path: str) -> tuple[list, bool]:
+    """What names a file: its resolved path and, when it exists, its (device, inode); and
+    whether it is a device, a FIFO or a socket (links followed)."""
+    identities: list = [os.path.realpath(path)]
     try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return identities, False
+    identities.append((found.st_dev, found.st_ino))
+    return identities, not stat.S_ISREG(found.st_mode) and not stat.S_ISDIR(found.st_mode)
+
+
+def output_target(path: str) -> tuple[str, bool]:
+    """Where an output given as ``path`` is written: (the real path, written through in place).
+    A folder, an unresolvable link (a loop) or a folder that does not exist is an InputError."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None  # nothing there, or a dangling link: the file is made where the link points
+    except OSError as err:
+        raise InputError(f"cannot write the output: {err.strerror or err}", path) from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise InputError("is a directory, not a file", path)
+    if mode is not None and not stat.S_ISREG(mode):
+        return path, True
+    return os.path.realpath(path), False
 
 
 @contextmanager
 def atomic_output(path: str, encoding: str = "utf-8", binary: bool = False) -> Iterator[IO[Any]]:
     """A text (or ``binary``) handle whose content replaces ``path`` when the block ends
     normally; on an error or an interrupt the temporary file is removed and ``path`` is left
-    as it was. A folder that cannot be written is one InputError naming the path."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise InputError("is a directory, not a file", path)
+    as it was. A link is followed (the real file is replaced, the link kept), and a device or
+    FIFO written through (see the module docstring). A folder that cannot be written is one
+    InputError naming the path."""
+    target, in_place = output_target(path)
+    if in_place:
+        with _opened_in_place(path, encoding, binary) as handle:
+            yield handle
+        return
+    folder = os.path.dirname(target)
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part", dir=folder)
-    except FileNotFoundError:
-        raise InputError("cannot write the output: no such folder", path) from None
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part", dir=folder)
     except OSError as err:
-        raise InputError(f"cannot write the output: {err.strerror or err}", path) from None
+        if not os.path.isdir(folder):
+            raise InputError("cannot write the output: no such folder", path) from None
+        raise InputError(f"cannot write the output: cannot create a file in its folder {folder} "
+                         f"({err.strerror or err})", path) from None
     try:
         with (os.fdopen(descriptor, "wb") if binary else
               os.fdopen(descriptor, "w", encoding=encoding, newline="")) as handle:
             yield handle
-        _keep_mode(path, temporary)
-        os.replace(temporary, path)
+        _keep_mode(target, temporary)
+        os.replace(temporary, target)
     except BaseException:
         try:
             os.unlink(temporary)
         except OSError:
             pass
         raise
+
+
+@contextmanager
+def _opened_in_place(path: str, encoding: str, binary: bool) -> Iterator[IO[Any]]:
+    """A device, FIFO or socket opened for writing (no truncation, no rename)."""
+    try:
+        handle = open(path, "ab" if binary else "a", **({} if binary else {"encoding": encoding, "newline": ""}))
+    except OSError as err:
+        raise InputError(f"cannot write the output: {err.strerror or err}", path) from None
+    with handle:
+        yield handle
 
 
 def _keep_mode(path: str, temporary: str) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence, Union
 
 from ..errors import InputError
-from .atomic import atomic_output
+from .atomic import atomic_output, check_outputs
 from .m2 import Block, Edit, check_blocks, read_m2
 
 M2Input = Union[str, "os.PathLike[str]", Sequence[Block]]
@@ -37,6 +37,9 @@ class M2References:
     filled_blocks: list[int] = field(default_factory=list)
     filled_changed: list[int] = field(default_factory=list)
     absent_as_unchanged: bool = False
+    inputs: list[str] = field(default_factory=list)
+    """The M2 files read (paths; none for parsed blocks): :func:`write_references` never writes
+    over one of them."""
 
     def reference(self, label: int) -> list[str]:
         """The reference lines of one label (annotator id, or position with several files)."""
@@ -81,7 +84,7 @@ def _load(m2_input: M2Input, position: int) -> tuple[list[Block], str]:
 
 
 def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int] | None = None,
-                  absent_as_unchanged: bool = False) -> M2References:
+                  absent_as_unchanged: bool = False, max_references: int | None = None) -> M2References:
     """Build the source and one reference per annotator from M2 files or parsed blocks.
 
     ``inputs``: one M2 (path or block list) or several; several files must have the same source
@@ -89,6 +92,8 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
     ``official-2014.0.m2`` + ``official-2014.1.m2`` give REF0, REF1). ``annotators`` keeps only
     those labels, in the order given. ``absent_as_unchanged`` reads a block without lines for an
     annotator as "no edits" instead of "same edits as annotator 0" (see module docstring).
+    ``max_references``: more references than this is an InputError, raised before any is built
+    (:func:`write_references` writes at most :data:`MAX_REFERENCE_FILES` files unless asked).
     """
     if isinstance(inputs, (str, os.PathLike)) or (inputs and isinstance(inputs[0], Block)):
         inputs = [inputs]  # type: ignore[list-item]
@@ -107,23 +112,30 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
                 raise InputError(f"source sentence differs from the one in {first_name} "
                                  f"(line {first.line})", name, block.line)
 
-    pairs = [(blocks, name, annotator) for blocks, name in loaded for annotator in file_annotators(blocks)]
-    all_labels = [annotator for _, _, annotator in pairs] if len(loaded) == 1 else list(range(len(pairs)))
+    file_ids = [file_annotators(blocks) for blocks, _ in loaded]
+    pairs = [(blocks, name, annotator, 0 in ids) for (blocks, name), ids in zip(loaded, file_ids)
+             for annotator in ids]
+    all_labels = [pair[2] for pair in pairs] if len(loaded) == 1 else list(range(len(pairs)))
     wanted = list(all_labels) if annotators is None else list(annotators)
+    position = {label: k for k, label in enumerate(all_labels)}
     for label in wanted:
-        if label not in all_labels:
-            raise InputError(f"no annotator {label} in the M2 input (available: {', '.join(map(str, all_labels))})")
+        if label not in position:
+            shown = ", ".join(map(str, all_labels[:20])) + (f", ... ({len(all_labels):,} in all)"
+                                                           if len(all_labels) > 20 else "")
+            raise InputError(f"no annotator {label} in the M2 input (available: {shown})")
+    check_reference_count(len(wanted), max_references)
     references: list[list[str]] = []
     filled_blocks: list[int] = []
     filled_changed: list[int] = []
     for label in wanted:
-        blocks, name, annotator = pairs[all_labels.index(label)]
-        fill_from_0 = annotator != 0 and 0 in file_annotators(blocks)
-        lines, filled, changed = _annotator_reference(blocks, annotator, fill_from_0, name, absent_as_unchanged)
+        blocks, name, annotator, has_0 = pairs[position[label]]
+        lines, filled, changed = _annotator_reference(blocks, annotator, annotator != 0 and has_0, name,
+                                                      absent_as_unchanged)
         references.append(lines)
         filled_blocks.append(filled)
         filled_changed.append(changed)
-    return M2References(sources, references, wanted, filled_blocks, filled_changed, absent_as_unchanged)
+    paths = [name for (_, name), item in zip(loaded, inputs) if isinstance(item, (str, os.PathLike))]
+    return M2References(sources, references, wanted, filled_blocks, filled_changed, absent_as_unchanged, paths)
 
 
 def _annotator_reference(blocks: Sequence[Block], annotator: int, fill_from_0: bool, name: str,
@@ -164,15 +176,24 @@ few annotators (CoNLL-2014: 2, BEA-2019 dev: up to 5); an annotator id per edit 
 generated file) would otherwise fill a folder with thousands of files."""
 
 
+def check_reference_count(count: int, max_references: int | None = MAX_REFERENCE_FILES) -> None:
+    """More than ``max_references`` references (None: no bound) is an InputError saying how to
+    keep fewer or allow them all."""
+    if max_references is not None and count > max_references:
+        raise InputError(f"{count:,} annotators would make {count:,} reference files, more "
+                         f"than {max_references} (gecmetrics.io.m2_references.MAX_REFERENCE_FILES): keep some "
+                         "with -a/--annotator, or write them all with --many-files (Python: many_files=True)")
+
+
 def write_references(result: M2References, directory: str | None = None, prefix: str | None = None,
                      many_files: bool = False) -> list[str]:
     """Write the source and reference files (one sentence per line, UTF-8); return their paths.
-    More than :data:`MAX_REFERENCE_FILES` references is an error unless ``many_files``."""
-    if len(result.labels) > MAX_REFERENCE_FILES and not many_files:
-        raise InputError(f"{len(result.labels):,} annotators would make {len(result.labels):,} reference files, more "
-                         f"than {MAX_REFERENCE_FILES} (gecmetrics.io.m2_references.MAX_REFERENCE_FILES): keep some "
-                         "with -a/--annotator, or write them all with --many-files (Python: many_files=True)")
+    More than :data:`MAX_REFERENCE_FILES` references is an error unless ``many_files``; so is an
+    output path that is one of the M2 files read (``result.inputs``), checked before anything is
+    written."""
+    check_reference_count(len(result.labels), None if many_files else MAX_REFERENCE_FILES)
     source_path, reference_paths_ = reference_paths(result.labels, directory, prefix)
+    check_outputs([("-o/--prefix", path) for path in (source_path, *reference_paths_)], result.inputs)
     if directory is not None:
         try:
             os.makedirs(directory, exist_ok=True)

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import InputError
-from .text import NUL_MESSAGE, check_no_nul
+from .text import NUL_MESSAGE, decode_utf8
 
 
 @dataclass(frozen=True)
@@ -74,10 +74,4 @@ def read_para(path: str | os.PathLike) -> list[ParaRecord]:
         raise InputError("no such file", name) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", name) from None
-    check_no_nul(data, name)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(f"invalid UTF-8 (byte 0x{data[err.start]:02x})", name, data.count(b"\n", 0, err.start) + 1) \
-            from None
-    return parse_para(text, name)
+    return parse_para(decode_utf8(data, name), name)

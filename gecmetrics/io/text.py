@@ -16,6 +16,19 @@ STDIN = "-"
 
 
 NUL_MESSAGE = "NUL byte (a binary file, or UTF-16 without a byte-order mark?): text files are UTF-8"
+_UNICODE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+                  (b"\xfe\xff", "UTF-16"))
+
+
+def other_encoding(data: bytes, first_line: int = 1) -> InputError | None:
+    """The error for a file that starts with a UTF-16 or UTF-32 byte-order mark (only at the
+    start of the file: ``first_line`` 1), or None."""
+    if first_line == 1:
+        for mark, encoding in _UNICODE_MARKS:
+            if data.startswith(mark):
+                return InputError(f"{encoding} text (it starts with a {encoding} byte-order mark): text files are "
+                                  f"UTF-8 (convert it, e.g. iconv -f {encoding} -t UTF-8)")
+    return None
 
 
 def check_no_nul(data: bytes, path: str, first_line: int = 1) -> None:
@@ -24,19 +37,31 @@ def check_no_nul(data: bytes, path: str, first_line: int = 1) -> None:
     would otherwise be read as text and scored). One search of the buffer, before decoding."""
     position = data.find(b"\0")
     if position >= 0:
+        found = other_encoding(data, first_line)
+        if found is not None:
+            raise InputError(str(found), path, first_line)
         raise InputError(NUL_MESSAGE, path, data.count(b"\n", 0, position) + first_line)
+
+
+def decode_utf8(data: bytes, path: str, first_line: int = 1) -> str:
+    """``data`` decoded; a NUL byte or invalid UTF-8 (a UTF-16 or UTF-32 file said as such) is an
+    InputError naming the file and line (``first_line``: the number of the first line of
+    ``data`` in its file)."""
+    check_no_nul(data, path, first_line)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        found = other_encoding(data, first_line)
+        if found is not None:
+            raise InputError(str(found), path, first_line) from None
+        raise InputError(f"invalid UTF-8 (byte 0x{data[err.start]:02x})", path,
+                         data.count(b"\n", 0, err.start) + first_line) from None
 
 
 def decode_lines(data: bytes, path: str, first_line: int = 1, start_of_file: bool = True) -> list[str]:
     """Split raw bytes into lines as SPEC 1 says; invalid UTF-8 and NUL bytes name the file and
     line (``first_line``: the number of the first line of ``data`` in its file)."""
-    check_no_nul(data, path, first_line)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + first_line
-        raise InputError(f"invalid UTF-8 (byte 0x{data[err.start]:02x})", path, line) from None
-    return split_lines(text, start_of_file)
+    return split_lines(decode_utf8(data, path, first_line), start_of_file)
 
 
 def split_lines(text: str, start_of_file: bool = True) -> list[str]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..errors import InputError
-from ..core.checks import check_finite_non_negative, check_seed
+from ..core.checks import check_beta, check_finite_non_negative, check_seed
 
 _META = "gecmetrics"
 
@@ -196,7 +196,7 @@ def parse_beta(name: str, value: Any) -> float:
     number = parse_float(name, value)
     if number < 0:
         raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {value!r}")
-    return number
+    return check_beta(number, setting_label(name))
 
 
 def parse_betas(name: str, value: Any) -> tuple[float, ...]:

@@ -291,9 +291,13 @@ def with_gold_metric(metrics: list[Any], gold: bool) -> list[Any]:
     if gold and not any(needs_gold_m2(m) for m in metrics):
         return metrics + resolve_metrics("m2")
     if not gold and any(needs_gold_m2(m) for m in metrics):
-        name = next(m.display_name for m in metrics if needs_gold_m2(m))
-        raise InputError(f"the {name} metric needs the gold annotation: --m2 GOLD.m2 (Python: m2_blocks=, gold M2 "
-                         "blocks of the same sentences)")
+        metric = next(m for m in metrics if needs_gold_m2(m))
+        instead = ""
+        if hasattr(getattr(metric, "settings", None), "annotate_refs"):  # it can annotate text references itself
+            instead = (f", or {metric.name}:annotate_refs=true to annotate the text references (-r) with ERRANT "
+                       "instead")
+        raise InputError(f"the {metric.display_name} metric needs the gold annotation: --m2 GOLD.m2 (Python: "
+                         f"m2_blocks=, gold M2 blocks of the same sentences){instead}")
     return metrics
 
 

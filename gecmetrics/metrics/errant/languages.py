@@ -27,6 +27,17 @@ from ...core.lang.en.parse import DEFAULT_BATCH_SIZE, SpacyModel, model_name
 _NONE = "-NONE-"
 
 
+class SentenceError(InputError):
+    """A sentence the language cannot annotate (ChERRANT: an empty one), with where it is:
+    ``sentence`` (0-based, in the lines given), ``set_index`` and ``hypothesis`` (its hypothesis
+    set and position in it; None: the source line), so that the caller can name the file and
+    line."""
+
+    def __init__(self, message: str, sentence: int, set_index: int | None, hypothesis: int | None):
+        super().__init__(message)
+        self.sentence, self.set_index, self.hypothesis = sentence, set_index, hypothesis
+
+
 class LanguageAnnotator:
     """Blocks of plain-text corrections in one :class:`EditLanguage`; each distinct line is
     tokenised once (in one batch per call) and each distinct (source, target) pair annotated
@@ -63,11 +74,20 @@ class LanguageAnnotator:
         prepared = {d: language.prepare_source(sources[d]) for d in kept}
         targets = [[[language.prepare_target(hyps[d]) for d in kept] for hyps in hypotheses_list]
                    for hypotheses_list in sets]
-        changed = [target for per_set in targets for per_hyp in per_set
-                   for source, target in zip(prepared.values(), per_hyp) if self._special(source, target) is None]
+        changed = []
+        for s, per_set in enumerate(targets):
+            for h, per_hyp in enumerate(per_set):
+                for n, (source, target) in enumerate(zip(prepared.values(), per_hyp)):
+                    try:
+                        kind = self.language.special(source, target)
+                    except InputError as err:
+                        raise SentenceError(str(err), kept[n], None if not source else s, None if not source else h
+                                            ) from None
+                    if kind is None:
+                        changed.append(target)
         self._tokenise(list(prepared.values()) + changed)
-        return [[self._block(prepared[d], [per_hyp[n] for per_hyp in per_set]) for n, d in enumerate(kept)]
-                for per_set in targets]
+        return [[self._block(prepared[d], [per_hyp[n] for per_hyp in per_set], (d, s)) for n, d in enumerate(kept)]
+                for s, per_set in enumerate(targets)]
 
     def _tokenise(self, texts: Iterable[str]) -> None:
         missing = [text for text in dict.fromkeys(texts) if text not in self._sentences]
@@ -92,10 +112,17 @@ class LanguageAnnotator:
                                                      self._sentences[target], self.first_only)
         return found
 
-    def _block(self, source: str, targets: Sequence[str]) -> Block:
+    def _block(self, source: str, targets: Sequence[str], where: tuple[int, int] | None = None) -> Block:
+        """The block of one source and its targets; ``where`` = (sentence, hypothesis set) makes
+        an error a :class:`SentenceError` (an alignment too large for its bound)."""
         block = Block(" ".join(self.language.words(self._sentences[source])))
         for k, target in enumerate(targets):
-            found = self.pair(source, target)
+            try:
+                found = self.pair(source, target)
+            except InputError as err:
+                if where is None or isinstance(err, SentenceError):
+                    raise
+                raise SentenceError(str(err), where[0], where[1], k) from None
             if found.kind == NOOP:
                 block.edits.append(Edit(-1, -1, NOOP, _NONE, "REQUIRED", _NONE, k))
             elif found.kind == NOT_ANNOTATABLE:

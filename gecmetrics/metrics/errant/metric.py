@@ -30,7 +30,7 @@ from ...io.m2 import Block
 from ...kinds import M2, TEXT
 from ..settings import choice, parse_bool, setting, setting_label
 
-from .languages import language_annotator, shared_model  # noqa: F401 (shared_model: re-exported)
+from .languages import SentenceError, language_annotator, shared_model  # noqa: F401 (shared_model: re-exported)
 from ...core.lang import DEFAULT_LANGUAGE, ENGLISH, language_kind, parse_lang
 from ...core.lang.en.merge import STRATEGIES
 from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE
@@ -243,7 +243,17 @@ class ErrantText(ErrantCompare):
             sets.append(list(corpus.references))
         elif corpus.gold is None:
             raise InputError("ERRANT needs reference M2 annotations (or text references with annotate_refs)")
-        blocks = annotator.annotate_sets(corpus.sources, sets, keep_empty=True)
+        try:
+            blocks = annotator.annotate_sets(corpus.sources, sets, keep_empty=True)
+        except SentenceError as err:  # name the file and line of the sentence
+            names = list(corpus.hypotheses)
+            if err.set_index is None:
+                where = corpus.name("source").removeprefix("the source ")  # the file, if there is one
+            elif err.set_index < len(hypotheses):
+                where = next(name for name in names if corpus.hypotheses[name] is hypotheses[err.set_index])
+            else:
+                where = corpus.name(f"reference {err.hypothesis}")
+            raise InputError(str(err), where, corpus.offset + err.sentence + 1) from None
         references = blocks.pop() if self.settings.annotate_refs else list(corpus.gold)
         return ErrantPrepared(annotator, list(corpus.sources), references, list(zip(hypotheses, blocks)))
 

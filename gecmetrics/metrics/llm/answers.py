@@ -21,8 +21,8 @@ _KEY = re.compile(r"^target_score(\d+)$|^target(\d+)_score$")
 
 class BadAnswer(ValueError):
     """An answer that is not a score from 1 to 5 for each target; ``reason`` is its kind
-    (``empty``, ``not-json``, ``not-object``, ``missing``, ``extra``, ``not-integer``,
-    ``out-of-range``), the message says more."""
+    (``empty``, ``not-json``, ``duplicate-key``, ``not-object``, ``missing``, ``extra``,
+    ``not-integer``, ``out-of-range``), the message says more."""
 
     def __init__(self, reason: str, message: str):
         self.reason = reason
@@ -53,11 +53,28 @@ def compact_answer(scores: list[int]) -> str:
     return json.dumps({f"target_score{i}": s for i, s in enumerate(scores, 1)})
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different (``json.loads`` would keep the last of two)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
+
+
 def parse_answer(content: str | None, n: int) -> list[int]:
     """The ``n`` scores of an answer, or :class:`BadAnswer`.
 
     Accepts the JSON object alone or inside a markdown code block, with keys
-    ``target_scoreK`` or ``targetK_score``; other keys are ignored. Scores are integers (an
+    ``target_scoreK`` or ``targetK_score``; other keys are ignored, a key given twice is not
+    (which of the two would count?). Scores are integers (an
     integral float such as 4.0 counts) from 1 to 5, one for each of targets 1..n.
     """
     if content is None or not content.strip():
@@ -67,7 +84,9 @@ def parse_answer(content: str | None, n: int) -> list[int]:
     if fenced and not text.startswith("{"):
         text = fenced.group(1).strip()
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as duplicate:
+        raise BadAnswer("duplicate-key", f"the key {duplicate.key!r} is given twice: {content[:80]!r}") from None
     except ValueError:
         raise BadAnswer("not-json", f"not JSON: {content[:80]!r}") from None
     if not isinstance(value, dict):

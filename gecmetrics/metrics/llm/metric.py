@@ -32,8 +32,8 @@ from ...errors import InputError
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric
-from ..settings import (Settings, choice, non_negative_int, optional_int, parse_float, positive_int, setting,
-                        setting_label, signature_value)
+from ..settings import (Settings, choice, non_negative_int, optional_int, parse_finite_non_negative, parse_float,
+                        positive_int, setting, setting_label, signature_value)
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
 from .prompts import CRITERIA, GROUPINGS, edits_from_blocks
@@ -43,7 +43,7 @@ DEFAULT_MODEL = "openai:gpt-4o-mini-2024-07-18"
 DTYPES = ("auto", "float32", "float16", "bfloat16")
 STRUCTURED = ("json_schema", "json_object", "none")
 """backends.http.STRUCTURED, without importing the HTTP client to read settings."""
-HTTP_ONLY = ("base_url", "structured", "temperature", "concurrency", "requests_per_minute")
+HTTP_ONLY = ("base_url", "structured", "temperature", "concurrency", "requests_per_minute", "max_retry_after")
 LOCAL_ONLY = ("device", "dtype", "batch_size")
 SCORED, UNSCORED = 1, 2
 """Columns of a statistics row after the score: 1 if the sentence has a score, 1 if not."""
@@ -113,6 +113,8 @@ class LLMSettings(Settings):
                                         _optional_float)
     concurrency: int = setting(4, "LLM judge (HTTP): requests in flight", positive_int)
     requests_per_minute: float | None = setting(None, "LLM judge (HTTP): rate limit", _optional_float, ("rpm",))
+    max_retry_after: float = setting(120.0, "LLM judge (HTTP): the longest Retry-After wait honoured, in seconds "
+                                            "(a server asking for longer stops the run)", parse_finite_non_negative)
     device: str = setting("cpu", "LLM judge (local model): cpu, cuda, cuda:1, mps", _text)
     dtype: str = setting("auto", "LLM judge (local model): auto, float32, float16 or bfloat16", choice(*DTYPES))
     batch_size: int = setting(8, "LLM judge (local model): prompts decoded together", positive_int)
@@ -154,7 +156,8 @@ class LLMSettings(Settings):
         if self.is_local:
             return {"device": self.device, "dtype": self.dtype, "batch_size": self.batch_size}
         options: dict[str, Any] = {"structured": self.structured, "concurrency": self.concurrency,
-                                   "requests_per_minute": self.requests_per_minute}
+                                   "requests_per_minute": self.requests_per_minute,
+                                   "max_retry_after": self.max_retry_after}
         if self.base_url is not None:
             options["base_url"] = self.base_url
         if self.temperature is not None:
@@ -166,8 +169,8 @@ class LLMSettings(Settings):
 class LLMESettings(LLMSettings):
     """LLM-E's settings: the judge's, and the spaCy model of the ERRANT annotator."""
 
-    spacy_model: str = setting("en_core_web_sm", "LLM-E: the spaCy model of the ERRANT annotator (name or path)",
-                               _text, ("spacy",))
+    spacy_model: str | None = setting(None, "LLM-E: the spaCy model of the ERRANT annotator, name or path (default: "
+                                            "$GECMETRICS_SPACY_MODEL, else en_core_web_sm)", _optional_text, ("spacy",))
 
     variant = "llm-e"
 
@@ -389,7 +392,7 @@ class LLME(LLMJudgeMetric):
         from ..errant.annotator import Annotator
         from ..errant.metric import shared_model
 
-        context = self.run_context
+        context = self.run_context  # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
         return Annotator(shared_model(self.settings.spacy_model, context.resources), cache=context.cache)
 
     def edits(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> Any:

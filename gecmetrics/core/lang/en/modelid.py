@@ -2,7 +2,8 @@
 ``meta.json`` fields and a fingerprint of its files (for the persistent cache of parses, see
 :mod:`gecmetrics.core.lang.en.parsestore`, and for the signature's versions).
 
-The fingerprint is a SHA-256 over every file under the model folder (Python byte code aside):
+The fingerprint is a SHA-256 over every file under the model folder (Python byte code aside;
+links to files and folders followed, as the loader follows them, and where they point hashed):
 files up to 256 KB (``meta.json``, ``config.cfg``, the components' ``cfg`` and ``moves``, the
 attribute-ruler patterns, the tokenizer rules) by content, larger ones (weights, lookup tables,
 the string store) by path, size and modification time: hashing hundreds of MB of weights on
@@ -81,6 +82,7 @@ def _identity(model: str, folder: str) -> ModelIdentity | None:
             relative = path.relative_to(folder).as_posix().encode("utf-8", "surrogatepass")
             stat = path.stat()
             digest.update(len(relative).to_bytes(4, "little") + relative + stat.st_size.to_bytes(8, "little"))
+            digest.update(_link_target(folder, path, relative))
             if stat.st_size <= SMALL_FILE:
                 digest.update(path.read_bytes())
             else:
@@ -96,12 +98,28 @@ def _identity(model: str, folder: str) -> ModelIdentity | None:
 
 
 def _model_files(folder: Path) -> list[Path]:
-    """Every file under the model folder but Python's byte code."""
+    """Every file under the model folder but Python's byte code, links to folders followed as
+    spaCy's loader follows them (each real folder once: a link to an ancestor is no loop)."""
     found = []
-    for root, folders, files in os.walk(folder):
+    seen = set()
+    for root, folders, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(root)
+        if real in seen:
+            folders[:] = []
+            continue
+        seen.add(real)
         folders[:] = sorted(name for name in folders if name != "__pycache__")
         found += [Path(root) / name for name in files if not name.endswith((".pyc", ".pyo"))]
     return found
+
+
+def _link_target(folder: Path, path: Path, relative: bytes) -> bytes:
+    """Where a file reached through a link really is (b"" when no link is on its way): a link
+    pointed elsewhere changes the fingerprint even when size and time agree."""
+    real = os.path.realpath(path)
+    if real == os.path.join(os.path.realpath(folder), relative.decode("utf-8", "surrogatepass")):
+        return b""
+    return b"->" + real.encode("utf-8", "surrogatepass")
 
 
 @functools.lru_cache(maxsize=None)

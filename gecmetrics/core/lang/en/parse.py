@@ -133,6 +133,14 @@ def model_missing(model: str) -> InputError:
                       f"{MODEL_VARIABLE}=NAME, or install the official one: python -m spacy download {DEFAULT_MODEL}")
 
 
+def model_unloadable(model: str, err: BaseException) -> InputError:
+    """The one message for a model spaCy finds but cannot load (damaged weights, a config or
+    components this spaCy cannot read)."""
+    reason = " ".join(str(err).split())[:200] or type(err).__name__
+    return InputError(f"spaCy model {model!r} cannot be loaded ({type(err).__name__}: {reason}): its files may be "
+                      "damaged or made for another spaCy; reinstall it or choose another with --spacy-model")
+
+
 def _import_spacy() -> Any:
     try:
         import spacy
@@ -185,6 +193,8 @@ class SpacyModel:
             nlp = spacy.load(self.model, exclude=list(EXCLUDED_PIPES))
         except OSError:
             raise self._missing() from None
+        except Exception as err:  # noqa: BLE001 - damaged weights, a broken config: whatever spaCy raises
+            raise model_unloadable(self.model, err) from None
         return self._checked(nlp)
 
     def _missing(self) -> InputError:

@@ -18,6 +18,7 @@ import gzip
 import hashlib
 import os
 import unicodedata
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,13 @@ SCOWL_SPECIAL = ("special-hacker.50", "special-roman-numerals.35")
 # Expanding the Hunspell dictionary's affixes produces two words that SCOWL's lists lack
 # ("sang" and "my" carry a plural flag); ERRANT's list has them, so they are added.
 HUNSPELL_EXTRA_WORDS = ("mys", "sangs")
+
+MAX_WORD_CHARS = 1_000
+"""Longest line of a word list file (ERRANT's longest word has 45 letters): a longer one is not
+a word list (one 300 MB line in a 300 KB .gz file took 1.27 GB to read whole)."""
+MAX_WORDS = 5_000_000
+"""Most lines of a word list file (ERRANT's has 170,565)."""
+
 
 def word_list_path(source: str | os.PathLike | None = None) -> Path:
     """Where :func:`load_word_list` reads from: ``source``, else ``$GECMETRICS_ERRANT_WORDS``,
@@ -65,22 +73,27 @@ def load_word_list(source: str | os.PathLike | None = None, resources: Any = Non
 
 def read_word_file(path: str | os.PathLike) -> frozenset[str]:
     """One word per line (gzip-compressed when the name ends in .gz); surrounding whitespace
-    (and a CRLF terminator) is dropped, as ERRANT does."""
+    (and a CRLF terminator) is dropped, as ERRANT does. Read a line at a time: a line over
+    :data:`MAX_WORD_CHARS` characters or more than :data:`MAX_WORDS` lines is an InputError."""
+    words: set[str] = set()
+    number = 0
     try:
-        if str(path).endswith(".gz"):
-            with gzip.open(path, "rt", encoding="utf-8") as handle:
-                text = handle.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+        with (gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else
+              open(path, encoding="utf-8")) as handle:
+            while line := handle.readline(MAX_WORD_CHARS + 1):  # newlines translated, as ERRANT reads it
+                number += 1
+                if len(line) > MAX_WORD_CHARS and not line.endswith("\n"):
+                    raise InputError(f"a line longer than {MAX_WORD_CHARS:,} characters: not a word list (one word "
+                                     "a line; gecmetrics.core.lang.en.wordlist.MAX_WORD_CHARS)", str(path), number)
+                if number > MAX_WORDS:
+                    raise InputError(f"more than {MAX_WORDS:,} lines: not a word list "
+                                     "(gecmetrics.core.lang.en.wordlist.MAX_WORDS)", str(path), number)
+                words.add(line.strip())
     except UnicodeDecodeError:
         raise InputError("word list is not UTF-8 text", str(path)) from None
-    except (OSError, EOFError) as err:
+    except (OSError, EOFError, zlib.error) as err:
         raise InputError(f"cannot read word list: {getattr(err, 'strerror', None) or err}", str(path)) from None
-    lines = text.split("\n")  # the file's lines, as iterating over it gives them (newlines translated)
-    if lines[-1] == "":
-        lines.pop()
-    return frozenset(map(str.strip, lines))
+    return frozenset(words)
 
 
 def words_text(words: frozenset[str] | set[str]) -> str:

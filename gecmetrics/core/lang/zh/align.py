@@ -22,17 +22,32 @@ from the bottom right corner depth first, operations in that order; when the len
 more than 10 only the first operation of every cell is followed (ChERRANT's "first" strategy).
 
 The table is filled by the optional C extension ``gecmetrics.core._zhalign`` when it is built (and
-``GECMETRICS_PYTHON_ALIGN`` is not set), else by :func:`python_table`, the reference.
+``GECMETRICS_PYTHON_ALIGN`` is not set), else by :func:`python_table`, the reference. The C fill
+finds ChERRANT's transpositions through links between cells of a diagonal whose windows may be
+the same multiset (see ``_zhalign.c``), so two long unrelated lines take time in proportion to
+the table, not to the table times the line (ChERRANT's loop, and the reference, are cubic there).
+
+Bounds (docs/design.md, "Limits"): a table of more than :data:`MAX_ALIGNMENT_CELLS` cells is
+refused with an :class:`AlignmentTooLarge` error; the paths are followed, in ChERRANT's order,
+while their operations add up to at most :data:`MAX_ALIGNMENT_STEPS`. The cheapest paths of
+two unrelated lines can be exponentially many (ChERRANT enumerates them all: minutes for 160
+characters); past the budget the paths found so far are kept, so the M2 lists the first of
+ChERRANT's edit sets, in its order, always starting with its first; an
+:class:`AlignmentBudgetWarning` says so. No real corpus comes near it: on MuCGEC's dev set the
+most any pair needs is 6,784 operations (32 paths), and the same M2 as ChERRANT results
+wherever the paths stay within the budget.
 """
 from __future__ import annotations
 
 import os
 import string
+import warnings
 from array import array
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Iterator, Sequence
 
+from ....errors import InputError
 from .data import CherrantData
 from .text import PinyinTable
 
@@ -42,6 +57,23 @@ except ImportError:  # installed without a C compiler
     compiled: ModuleType | None = None  # type: ignore[no-redef]
 
 ENVIRONMENT_VARIABLE = "GECMETRICS_PYTHON_ALIGN"
+
+MAX_ALIGNMENT_CELLS = 26_000_000
+"""Cells of the alignment table, (source characters + 1) x (target characters + 1), above which a
+pair is refused: about 22 bytes a cell in the C fill (570 MB), two 5,000-character lines."""
+
+MAX_ALIGNMENT_STEPS = 1_000_000
+"""Operations of the cheapest paths followed for one pair (their lengths added up), in ChERRANT's
+order; the paths beyond are not followed (see the module docstring). About 2 s of merging."""
+
+
+class AlignmentTooLarge(InputError):
+    """Two sentences whose alignment table would exceed :data:`MAX_ALIGNMENT_CELLS`."""
+
+
+class AlignmentBudgetWarning(UserWarning):
+    """A pair had more cheapest paths than :data:`MAX_ALIGNMENT_STEPS` allows: only the first
+    ones were followed."""
 
 # ChERRANT's punctuation for the alignment cost: its Chinese string, then string.punctuation.
 ALIGNMENT_PUNCTUATION = ("！？｡＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」『』【】〔〕〖〗〘〙"
@@ -249,7 +281,13 @@ def python_table(src: Sequence[int], tgt: Sequence[int], costs: CostModel) -> Al
 
 def table(src: Sequence[int], tgt: Sequence[int], costs: CostModel, use_compiled: bool | None = None
           ) -> AlignmentTable:
-    """The filled table, by the C extension or the reference (see the module docstring)."""
+    """The filled table, by the C extension or the reference (see the module docstring); an
+    :class:`AlignmentTooLarge` error above :data:`MAX_ALIGNMENT_CELLS` cells."""
+    cells = (len(src) + 1) * (len(tgt) + 1)
+    if cells > MAX_ALIGNMENT_CELLS:
+        raise AlignmentTooLarge(f"cannot align a {len(src):,}-character sentence with a {len(tgt):,}-character one: "
+                                f"{cells:,} table cells, more than the bound of {MAX_ALIGNMENT_CELLS:,} "
+                                "(gecmetrics.core.lang.zh.align.MAX_ALIGNMENT_CELLS, about 570 MB)")
     if use_compiled is None:
         use_compiled = compiled_alignment_enabled()
     if not use_compiled:
@@ -281,7 +319,25 @@ def compiled_table(src: Sequence[int], tgt: Sequence[int], costs: CostModel) -> 
     return AlignmentTable(len(src) + 1, len(tgt) + 1, ops, lengths)
 
 
-def cheapest_paths(tab: AlignmentTable) -> Iterator[list[AlignOp]]:
+def cheapest_paths(tab: AlignmentTable, max_steps: int | None = None) -> Iterator[list[AlignOp]]:
+    """The cheapest paths, left to right, in ChERRANT's depth-first order (only the first
+    operation of each cell when the lengths differ by more than 10), while their operations add
+    up to at most ``max_steps`` (default :data:`MAX_ALIGNMENT_STEPS`; the first path always):
+    every path unless a pair has very many (then an :class:`AlignmentBudgetWarning`)."""
+    budget = MAX_ALIGNMENT_STEPS if max_steps is None else max_steps
+    steps = 0
+    for number, path in enumerate(_all_cheapest_paths(tab)):
+        steps += len(path)
+        if steps > budget and number:
+            warnings.warn(f"a sentence pair has more cheapest alignments than the budget of {budget:,} operations "
+                          "(gecmetrics.core.lang.zh.align.MAX_ALIGNMENT_STEPS): only the first ones, in ChERRANT's "
+                          "order, were followed, so its M2 lists the first of ChERRANT's edit sets",
+                          AlignmentBudgetWarning, stacklevel=2)
+            return
+        yield path
+
+
+def _all_cheapest_paths(tab: AlignmentTable) -> Iterator[list[AlignOp]]:
     """Every cheapest path, left to right, in ChERRANT's depth-first order (only the first
     operation of each cell when the lengths differ by more than 10)."""
     n, m = tab.rows - 1, tab.columns - 1

@@ -13,7 +13,9 @@ provider                  where                                              key
 ``transformers`` (``hf``)  a local folder or a cached hub name (in-process)   none
 ========================  =================================================  ====================
 
-Only the first colon splits provider from model (``ollama:llama3.1:8b``); a bare ``openai``
+The key goes to the provider's URL or to the ``base_url`` given, nowhere else: redirects are not
+followed (docs/llm.md, "What is sent where"). Only the first colon splits provider from model
+(``ollama:llama3.1:8b``); a bare ``openai``
 uses gec-metrics' default model. Options override the provider's defaults (``base_url``,
 ``api_key_env``, ``concurrency``, ``requests_per_minute``, ``device``, ``dtype`` ...).
 """

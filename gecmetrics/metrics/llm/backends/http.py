@@ -5,22 +5,35 @@ the prompt as the user message, the answer's JSON schema as ``response_format``,
 to ``<base_url>/chat/completions`` of OpenAI or of any server speaking the same protocol (vLLM,
 llama.cpp's server, Ollama, Gemini's OpenAI endpoint). Requests run on ``concurrency`` threads
 under a requests-per-minute limit; 408/409/429/5xx replies, timeouts and dropped connections are
-retried with exponential backoff (``Retry-After`` honoured); a request still failing is returned
-as an error, and replies that make every request fail (a bad key, an unknown model, an
-unsupported ``response_format``, an unreachable server) stop the run with a
-:class:`~.base.BackendError`.
+retried with exponential backoff (``Retry-After`` honoured up to ``max_retry_after``); a request
+still failing is returned as an error, and replies that make every request fail (a bad key, an
+unknown model, an unsupported ``response_format``, an unreachable server, a redirect, a server
+asking to wait longer than ``max_retry_after``) stop the run with a :class:`~.base.BackendError`.
+
+The key goes in the ``Authorization`` header to ``base_url`` only: redirects are never followed
+(a POST is not re-sent, the key never reaches another origin), the key is cut out of every
+message (a server may echo the header), and a key sent over plain http to a host other than this
+machine is warned about once. Each attempt has one deadline (``timeout``) for connecting,
+sending and the whole reply, however slowly the server trickles it; an interrupt (Ctrl-C,
+SIGTERM) ends the waits and the requests in flight at once.
 """
 from __future__ import annotations
 
 import http.client
+import io
+import ipaddress
 import json
+import math
 import os
 import random
+import re
 import socket
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import warnings
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator, Sequence
@@ -33,6 +46,27 @@ STRUCTURED = ("json_schema", "json_object", "none")
 ``json_object``: any JSON object; ``none``: no ``response_format`` (the prompt alone asks)."""
 TRANSIENT_STATUS = {408, 409, 429, 500, 502, 503, 504}
 FATAL_STATUS = {401, 403, 404}
+REDIRECT_STATUS = {301, 302, 303, 307, 308}
+MAX_RETRY_AFTER = 120.0
+"""Seconds of ``Retry-After`` honoured by default; a server asking for longer stops the run."""
+MAX_REPLY_BYTES = 64 << 20
+"""A reply larger than this is refused (an answer is a few hundred bytes)."""
+
+
+class PlainHTTPKeyWarning(UserWarning):
+    """An API key is sent over plain http to a host other than this machine: anyone on the way
+    can read it."""
+
+
+class _Stopped(BackendError):
+    """The run was stopped (:meth:`OpenAICompatibleBackend.abort`, or an interrupt while
+    threads were waiting): waits and requests in flight end at once."""
+
+    def __init__(self) -> None:
+        super().__init__("stopped: the requests in flight were ended (the answers received so far are cached)")
+
+
+_BEARER = re.compile(r"Bearer\s+[^\s\"',;]+", re.IGNORECASE)
 
 
 class RateLimiter:
@@ -48,8 +82,8 @@ class RateLimiter:
         self._next = -float("inf")
         self._lock = threading.Lock()
 
-    def acquire(self) -> float:
-        """Wait for the next free slot; the seconds waited."""
+    def acquire(self, sleep: Callable[[float], None] | None = None) -> float:
+        """Wait for the next free slot (with ``sleep``, else the limiter's); the seconds waited."""
         if not self.interval:
             return 0.0
         with self._lock:
@@ -58,7 +92,7 @@ class RateLimiter:
             self._next = slot + self.interval
         delay = slot - now
         if delay > 0:
-            self.sleep(delay)
+            (sleep or self.sleep)(delay)
         return delay
 
 
@@ -70,9 +104,168 @@ class _Transient(Exception):
 
 
 def _retry_after(value: str | None) -> float | None:
+    """Seconds of a ``Retry-After`` header (a number; ``inf`` stays inf), None without one or
+    for an HTTP date (the backoff then applies)."""
     try:
-        return max(0.0, float(value)) if value is not None else None
+        seconds = float(value) if value is not None else None
     except ValueError:
+        return None
+    return None if seconds is None or math.isnan(seconds) else max(0.0, seconds)
+
+
+def _loopback(host: str | None) -> bool:
+    """Whether ``host`` is this machine (localhost, 127.0.0.0/8, ::1)."""
+    if not host:
+        return False
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _token_count(value: Any) -> int:
+    """A token count of a reply's ``usage``: a non-negative integer, else 0 (a server's odd
+    accounting never stops a run whose answer is good)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return 0
+    return value
+
+
+class _Run:
+    """The requests of one :meth:`OpenAICompatibleBackend.generate` call: one stop signal and
+    the sockets open now, so that an interrupt ends every wait and every request at once."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.sockets: set = set()
+        self.lock = threading.Lock()
+
+    def pause(self, seconds: float) -> None:
+        """Wait ``seconds``, or less when the run stops (then :class:`_Stopped`)."""
+        if self.stop.wait(seconds):
+            raise _Stopped()
+
+    def abort(self) -> None:
+        self.stop.set()
+        with self.lock:
+            sockets = list(self.sockets)
+        for watched in sockets:
+            watched.abort()
+
+
+class _Attempt:
+    """One HTTP exchange of a run: its deadline, and the sockets it opened."""
+
+    def __init__(self, run: _Run, seconds: float):
+        self.run, self.deadline = run, time.monotonic() + seconds
+        self.sockets: list[_Watched] = []
+
+    def remaining(self) -> float:
+        if self.run.stop.is_set():
+            raise _Stopped()
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            raise socket.timeout("the request's deadline passed")
+        return remaining
+
+    def watch(self, sock: socket.socket) -> _Watched:
+        watched = _Watched(sock, self)
+        self.sockets.append(watched)
+        with self.run.lock:
+            self.run.sockets.add(watched)
+        if self.run.stop.is_set():  # stopped while connecting
+            watched.abort()
+        return watched
+
+    def done(self) -> None:
+        with self.run.lock:
+            self.run.sockets.difference_update(self.sockets)
+
+
+class _Watched:
+    """A connected socket whose every operation must end before the attempt's deadline and is
+    refused once the run stops; :meth:`abort` (from another thread) ends a blocked one."""
+
+    def __init__(self, sock: socket.socket, attempt: _Attempt):
+        self._sock, self._attempt = sock, attempt
+        self._io_refs, self._closed = 0, False
+
+    def _arm(self) -> None:
+        self._sock.settimeout(self._attempt.remaining())
+
+    def recv_into(self, buffer: Any, *args: Any) -> int:
+        self._arm()
+        return self._sock.recv_into(buffer, *args)
+
+    def recv(self, *args: Any) -> bytes:
+        self._arm()
+        return self._sock.recv(*args)
+
+    def sendall(self, data: Any, *args: Any) -> None:
+        self._arm()
+        return self._sock.sendall(data, *args)
+
+    def makefile(self, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        """A buffered reader whose reads go through :meth:`recv_into` (http.client reads the
+        reply with it); the socket stays open while one is (as ``socket.makefile``'s do)."""
+        self._io_refs += 1
+        return io.BufferedReader(socket.SocketIO(self, "rb"))  # type: ignore[arg-type]
+
+    def _decref_socketios(self) -> None:
+        self._io_refs -= 1
+        if self._closed and self._io_refs <= 0:
+            self._sock.close()
+
+    def close(self) -> None:
+        self._closed = True
+        if self._io_refs <= 0:
+            self._sock.close()
+
+    def abort(self) -> None:
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+def _connection_class(base: type, attempt: _Attempt) -> type:
+    class Connection(base):  # type: ignore[misc, valid-type]
+        def connect(self) -> None:
+            self.timeout = attempt.remaining()
+            super().connect()
+            self.sock = attempt.watch(self.sock)
+
+    return Connection
+
+
+class _HTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, attempt: _Attempt):
+        super().__init__()
+        self.attempt = attempt
+
+    def http_open(self, req: urllib.request.Request) -> Any:
+        return self.do_open(_connection_class(http.client.HTTPConnection, self.attempt), req)
+
+
+class _HTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, attempt: _Attempt):
+        super().__init__()
+        self.attempt = attempt
+
+    def https_open(self, req: urllib.request.Request) -> Any:
+        return self.do_open(_connection_class(http.client.HTTPSConnection, self.attempt), req,
+                            context=self._context)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Redirects are not followed: urllib would re-send a POST as a GET, and the key with it."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
         return None
 
 
@@ -91,7 +284,8 @@ class OpenAICompatibleBackend:
                  system_message: str | None = SYSTEM_MESSAGE, extra_body: dict[str, Any] | None = None,
                  concurrency: int = 4, requests_per_minute: float | None = None, max_retries: int = 5,
                  backoff: float = 1.0, max_backoff: float = 60.0, timeout: float = 120.0,
-                 sleep: Callable[[float], None] = time.sleep, rng: random.Random | None = None):
+                 max_retry_after: float = MAX_RETRY_AFTER, sleep: Callable[[float], None] | None = None,
+                 rng: random.Random | None = None):
         if not isinstance(model, str) or not model:
             raise BackendError("the model name is missing")
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
@@ -103,8 +297,12 @@ class OpenAICompatibleBackend:
                 raise BackendError(f"{name} must be an integer >= {low}, not {value!r}")
         if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 1):
             raise BackendError(f"max_tokens must be a positive integer, not {max_tokens!r}")
-        if not timeout > 0 or backoff < 0 or max_backoff < 0:
-            raise BackendError("timeout must be positive, backoff and max_backoff not negative")
+        for name, value in (("timeout", timeout), ("backoff", backoff), ("max_backoff", max_backoff),
+                            ("max_retry_after", max_retry_after)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or \
+                    value < 0 or (name == "timeout" and value == 0):
+                raise BackendError(f"{name} must be a finite number of seconds "
+                                   f"({'above' if name == 'timeout' else 'at least'} 0), not {value!r}")
         self.model = model
         self.base_url = base_url.rstrip("/")
         self.api_key_env = api_key_env
@@ -116,11 +314,14 @@ class OpenAICompatibleBackend:
         self.extra_body = dict(extra_body or {})
         self.concurrency, self.max_retries = concurrency, max_retries
         self.backoff, self.max_backoff, self.timeout = backoff, max_backoff, timeout
-        self.limiter = RateLimiter(requests_per_minute, sleep=sleep)
-        self.sleep = sleep
+        self.max_retry_after = max_retry_after
+        self.sleep = sleep  # None: waits that an interrupt ends at once
+        self.limiter = RateLimiter(requests_per_minute, sleep=sleep or time.sleep)
         self.rng = rng or random.Random()
         self.stats: Counter = Counter()
         self._lock = threading.Lock()
+        self._runs: set[_Run] = set()
+        self._warned_plain_http = False
 
     # identity ---------------------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
@@ -162,108 +363,193 @@ class OpenAICompatibleBackend:
         with self._lock:
             self.stats[what] += 1
 
-    def _post(self, body: dict[str, Any]) -> dict[str, Any]:
+    def redact(self, text: str) -> str:
+        """``text`` without the key (a server may echo the Authorization header)."""
+        if self._key:
+            text = text.replace(self._key, "[key]")
+        return _BEARER.sub("Bearer [key]", text)
+
+    def _warn_plain_http(self, url: str) -> None:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme != "http" or _loopback(parts.hostname):
+            return
+        with self._lock:
+            if self._warned_plain_http:
+                return
+            self._warned_plain_http = True
+        where = f"${self.api_key_env}" if self.api_key_env else "the API key"
+        warnings.warn(f"the key in {where} is sent over plain http to {parts.hostname}: anyone on the way can read "
+                      "it (use https, or a server on this machine)", PlainHTTPKeyWarning, stacklevel=2)
+
+    def _wait(self, run: _Run) -> Callable[[float], None]:
+        return self.sleep or run.pause
+
+    def _post(self, body: dict[str, Any], run: _Run | None = None) -> dict[str, Any]:
         """One HTTP exchange: the decoded reply, :class:`_Transient` or :class:`BackendError`."""
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        url = f"{self.base_url}/chat/completions"
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
-        url = f"{self.base_url}/chat/completions"
+            self._warn_plain_http(url)
         data = json.dumps(body, ensure_ascii=False).encode()
-        self.limiter.acquire()
+        run = run or _Run()
+        self.limiter.acquire(self._wait(run))
         self._count("http_requests")
+        attempt = _Attempt(run, self.timeout)
+        opener = urllib.request.build_opener(_NoRedirect, _HTTPHandler(attempt), _HTTPSHandler(attempt))
         try:
-            with urllib.request.urlopen(urllib.request.Request(url, data, headers, method="POST"),
-                                        timeout=self.timeout) as reply:
-                raw = reply.read()
+            with opener.open(urllib.request.Request(url, data, headers, method="POST")) as reply:
+                raw = reply.read(MAX_REPLY_BYTES + 1)
         except urllib.error.HTTPError as error:
-            text = error.read().decode("utf-8", "replace")[:300]
-            self._count(f"http_{error.code}")
-            if error.code in TRANSIENT_STATUS:
-                raise _Transient(f"HTTP {error.code}", _retry_after(error.headers.get("Retry-After"))) from None
-            if error.code in FATAL_STATUS or "response_format" in text or "json_schema" in text:
-                hint = ""
-                if error.code in (401, 403):
-                    hint = f" (check the key in ${self.api_key_env})" if self.api_key_env else " (the server wants a key: api_key_env)"
-                elif error.code == 404:
-                    hint = f" (check the model name {self.model!r} and base_url {self.base_url})"
-                elif self.structured != "none":
-                    hint = " (the server may not support this response_format: try structured=json_object or none)"
-                raise BackendError(f"{url}: HTTP {error.code}: {text.strip()}{hint}") from None
-            return {"_error": f"HTTP {error.code}: {text.strip()}"}
+            return self._http_error(url, error)
         except (socket.timeout, TimeoutError):
             self._count("timeouts")
-            raise _Transient("timeout") from None
+            raise _Transient(f"no whole reply within the {self.timeout:g} s deadline") from None
         except urllib.error.URLError as error:
+            if isinstance(error.reason, (socket.timeout, TimeoutError)):
+                self._count("timeouts")
+                raise _Transient(f"no whole reply within the {self.timeout:g} s deadline") from None
             self._count("connection_errors")
             unreachable = isinstance(error.reason, (ConnectionRefusedError, socket.gaierror))
-            raise _Transient(f"cannot connect: {error.reason}", unreachable=unreachable) from None
-        except (ConnectionError, http.client.HTTPException) as error:
+            raise _Transient(self.redact(f"cannot connect: {error.reason}"), unreachable=unreachable) from None
+        except (ConnectionError, http.client.HTTPException, OSError) as error:
+            if run.stop.is_set():
+                raise _Stopped() from None
             self._count("connection_errors")
-            raise _Transient(f"connection lost: {error}") from None
+            raise _Transient(self.redact(f"connection lost: {error}")) from None
+        finally:
+            attempt.done()
+        if len(raw) > MAX_REPLY_BYTES:
+            return {"_error": f"reply larger than {MAX_REPLY_BYTES >> 20} MB"}
         try:
             return json.loads(raw)
         except ValueError:
-            return {"_error": f"reply is not JSON: {raw[:80]!r}"}
+            return {"_error": self.redact(f"reply is not JSON: {raw[:80]!r}")}
+
+    def _http_error(self, url: str, error: urllib.error.HTTPError) -> dict[str, Any]:
+        """The reply to a non-2xx status: :class:`_Transient` (retried), :class:`BackendError`
+        (the run stops) or a failed request."""
+        try:
+            text = self.redact(error.read(4096).decode("utf-8", "replace")[:300].strip())
+        except (OSError, http.client.HTTPException, _Stopped):
+            text = ""
+        finally:
+            error.close()
+        self._count(f"http_{error.code}")
+        if error.code in TRANSIENT_STATUS:
+            raise _Transient(f"HTTP {error.code}", _retry_after(error.headers.get("Retry-After")))
+        if error.code in REDIRECT_STATUS or 300 <= error.code < 400:
+            location = self.redact(str(error.headers.get("Location") or "elsewhere"))
+            raise BackendError(f"{url}: HTTP {error.code}: the server redirects to {location}; requests are not "
+                               "redirected (the key would go along): give the final URL as base_url")
+        if error.code in FATAL_STATUS or "response_format" in text or "json_schema" in text:
+            hint = ""
+            if error.code in (401, 403):
+                hint = f" (check the key in ${self.api_key_env})" if self.api_key_env else \
+                    " (the server wants a key: api_key_env)"
+            elif error.code == 404:
+                hint = f" (check the model name {self.model!r} and base_url {self.base_url})"
+            elif self.structured != "none":
+                hint = " (the server may not support this response_format: try structured=json_object or none)"
+            raise BackendError(f"{url}: HTTP {error.code}: {text}{hint}")
+        return {"_error": f"HTTP {error.code}: {text}"}
 
     def delay(self, attempt: int, retry_after: float | None) -> float:
-        """Seconds before retry ``attempt`` (0-based): ``Retry-After`` if given (at most ten
-        minutes), else ``backoff * 2**attempt`` with jitter (50-100%), at most ``max_backoff``."""
+        """Seconds before retry ``attempt`` (0-based): ``Retry-After`` if given (at most
+        ``max_retry_after``), else ``backoff * 2**attempt`` with jitter (50-100%), at most
+        ``max_backoff``."""
         if retry_after is not None:
-            return min(retry_after, 600.0)
+            return min(retry_after, self.max_retry_after)
         return min(self.max_backoff, self.backoff * 2 ** attempt) * (0.5 + 0.5 * self.rng.random())
 
-    def complete(self, request: ChatRequest) -> Completion:
-        """One request with its retries."""
+    def complete(self, request: ChatRequest, run: _Run | None = None) -> Completion:
+        """One request with its retries (``run``: the :meth:`generate` call it belongs to)."""
         body = self.request_body(request)
+        run = run or _Run()
         for attempt in range(self.max_retries + 1):
             try:
-                reply = self._post(body)
+                reply = self._post(body, run)
             except _Transient as failure:
                 if attempt == self.max_retries:
                     if failure.unreachable:
                         raise BackendError(f"cannot reach {self.base_url}: {failure} "
                                            f"(is the server running?)") from None
                     return Completion(error=f"{failure} after {attempt + 1} attempts")
+                if failure.retry_after is not None and failure.retry_after > self.max_retry_after:
+                    raise BackendError(f"{self.base_url}: {failure}: the server asks to wait "
+                                       f"{failure.retry_after:g} s (Retry-After), more than max_retry_after "
+                                       f"({self.max_retry_after:g} s, --max-retry-after): try again later; the "
+                                       "answers received so far are cached") from None
                 self._count("retries")
-                self.sleep(self.delay(attempt, failure.retry_after))
+                self._wait(run)(self.delay(attempt, failure.retry_after))
                 continue
-            if "_error" in reply:
-                return Completion(error=reply["_error"])
-            usage = reply.get("usage") or {}
-            content = None
-            try:
-                content = reply["choices"][0]["message"]["content"]
-            except (KeyError, IndexError, TypeError):
-                pass
-            return Completion(content=content if isinstance(content, str) else None,
-                              prompt_tokens=int(usage.get("prompt_tokens") or 0),
-                              completion_tokens=int(usage.get("completion_tokens") or 0))
+            return self._completion(reply)
         raise AssertionError("unreachable")
+
+    def _completion(self, reply: Any) -> Completion:
+        """The answer and token counts of a decoded 200 reply (anything but an object with
+        ``choices`` is a failed request; odd ``usage`` counts are ignored)."""
+        if not isinstance(reply, dict):
+            return Completion(error=self.redact(f"the reply is not a JSON object: {json.dumps(reply)[:80]}"))
+        if "_error" in reply:
+            return Completion(error=reply["_error"])
+        usage = reply.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
+        content = None
+        try:
+            content = reply["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            pass
+        return Completion(content=content if isinstance(content, str) else None,
+                          prompt_tokens=_token_count(usage.get("prompt_tokens")),
+                          completion_tokens=_token_count(usage.get("completion_tokens")))
 
     def generate(self, requests: Sequence[ChatRequest]) -> Iterator[tuple[int, Completion]]:
         """Completions as they end, ``concurrency`` requests at a time (at most that many in
         flight, so a stopped run leaves little unfinished)."""
-        if self.concurrency == 1 or len(requests) <= 1:
-            for i, request in enumerate(requests):
-                yield i, self.complete(request)
-            return
+        run = _Run()
+        with self._lock:
+            self._runs.add(run)
+        try:
+            if self.concurrency == 1 or len(requests) <= 1:
+                for i, request in enumerate(requests):
+                    yield i, self.complete(request, run)
+                return
+            yield from self._threaded(requests, run)
+        finally:
+            with self._lock:
+                self._runs.discard(run)
+
+    def _threaded(self, requests: Sequence[ChatRequest], run: _Run) -> Iterator[tuple[int, Completion]]:
         executor = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="llm-http")
         running: dict[Future, int] = {}
         todo = iter(enumerate(requests))
+        stopped = True
         try:
             while True:
                 for i, request in todo:
-                    running[executor.submit(self.complete, request)] = i
+                    running[executor.submit(self.complete, request, run)] = i
                     if len(running) >= self.concurrency:
                         break
                 if not running:
+                    stopped = False
                     return
                 finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
                 for future in finished:
                     i = running.pop(future)
                     yield i, future.result()
         finally:
-            executor.shutdown(wait=True, cancel_futures=True)
+            if stopped:  # an interrupt, a fatal reply, or a caller that stopped reading
+                run.abort()  # the threads' waits and requests end now; their answers are dropped
+            executor.shutdown(wait=not stopped, cancel_futures=True)
+
+    def abort(self) -> None:
+        """End every wait and request in flight of this backend now (from another thread): the
+        requests' completions are never returned, so nothing half done is cached."""
+        with self._lock:
+            runs = list(self._runs)
+        for run in runs:
+            run.abort()
 
     def close(self) -> None:
         """Nothing to release (a connection per request)."""

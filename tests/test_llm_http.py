@@ -1,0 +1,293 @@
+"""The LLM HTTP backend under a hostile or broken server (issue 33), against loopback servers in
+threads: no redirect followed and the key never sent elsewhere nor printed, one warning for a
+key over plain http, one deadline per request however slowly a reply trickles, a capped
+Retry-After, waits that an interrupt ends at once with nothing half cached, and replies that are
+not what they should be (not an object, odd token counts, duplicate keys) never a traceback."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+import warnings
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests._llm_support import ChatServer, LoopbackServer, completion_reply, hashed_answer
+from tests.conftest import gecmetric_script
+
+from gecmetrics.core.cache import Cache
+from gecmetrics.errors import InputError
+from gecmetrics.metrics.llm.answers import BadAnswer, parse_answer
+from gecmetrics.metrics.llm.backends import BackendError
+from gecmetrics.metrics.llm.backends.http import OpenAICompatibleBackend
+from gecmetrics.metrics.llm.judge import Judge
+
+KEY = "sk-test-0123456789abcdef"
+SOURCES = ["He go home .", "She like apple ."]
+SYSTEMS = [["He goes home .", "She likes apples ."], ["He went home .", "She like apples ."]]
+GUARD = 60  # seconds: a run still going after this is a hang
+
+
+@pytest.fixture
+def key(monkeypatch):
+    monkeypatch.setenv("TEST_LLM_KEY", KEY)
+    return "TEST_LLM_KEY"
+
+
+class Recorder(LoopbackServer):
+    """A loopback server answering every method with ``respond(handler)``; records what came."""
+
+    def __init__(self, respond):
+        self.seen: list[tuple[str, str, dict]] = []
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _any(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                if length:
+                    self.rfile.read(length)
+                recorder.seen.append((self.command, self.path, dict(self.headers)))
+                try:
+                    respond(self)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            do_GET = do_POST = do_PUT = _any
+
+        super().__init__(Handler)
+
+
+def _send(handler, status: int, body: bytes = b"", headers: dict | None = None) -> None:
+    handler.send_response(status)
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def _judge(url: str, tmp_path: Path, **options) -> Judge:
+    options.setdefault("sleep", lambda seconds: None)
+    return Judge(OpenAICompatibleBackend("m", url, **options), cache=Cache(tmp_path / "cache"))
+
+
+def _in_time(work, guard: float = GUARD):
+    """``work()``'s result, or a failure when it is still running after ``guard`` seconds."""
+    outcome: list = []
+
+    def run():
+        try:
+            outcome.append(("value", work()))
+        except BaseException as error:  # noqa: BLE001 - handed to the test
+            outcome.append(("error", error))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(guard)
+    assert not thread.is_alive(), f"still running after {guard} s: a hang"
+    kind, value = outcome[0]
+    if kind == "error":
+        raise value
+    return value
+
+
+# ----------------------------------------------------------------------------- the key
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_redirect_is_not_followed_and_the_key_goes_nowhere_else(tmp_path, key, status):
+    with Recorder(lambda h: _send(h, 200, b"{}")) as elsewhere:
+        location = elsewhere.url + "/chat/completions"
+        with Recorder(lambda h: _send(h, status, b"moved", {"Location": location})) as server:
+            with pytest.raises(BackendError, match=f"HTTP {status}: the server redirects to .*give the final URL") \
+                    as caught:
+                _judge(server.url, tmp_path, api_key_env=key).score(SOURCES, SYSTEMS)
+            assert [method for method, _, _ in server.seen] == ["POST"] * len(server.seen) and server.seen
+    assert elsewhere.seen == [] and KEY not in str(caught.value)
+
+
+def test_a_key_echoed_by_the_server_is_never_printed(tmp_path, key):
+    def echo(handler):
+        text = f"invalid key {handler.headers['Authorization']} (you sent {KEY[:-1]}{KEY[-1]})"
+        _send(handler, 401, json.dumps({"error": {"message": text}}).encode())
+
+    with Recorder(echo) as server:
+        with pytest.raises(BackendError) as caught:
+            _judge(server.url, tmp_path, api_key_env=key).score(SOURCES, SYSTEMS)
+    message = str(caught.value)
+    assert KEY not in message and "Bearer [key]" in message and "HTTP 401" in message and "TEST_LLM_KEY" in message
+    assert server.seen[0][2]["Authorization"] == f"Bearer {KEY}"  # it was sent, to the server given
+
+    def failing(handler):  # a 400 for one prompt: its message lands in the report
+        _send(handler, 400, f"bad request from Bearer {KEY}".encode())
+
+    with Recorder(failing) as server:
+        result = _judge(server.url, tmp_path / "b", api_key_env=key, max_retries=0).score(SOURCES, SYSTEMS)
+    assert result.report.failed and all(KEY not in message for _, message in result.report.failed.values())
+
+
+def test_a_key_over_plain_http_to_another_host_is_warned_once(key):
+    from gecmetrics.metrics.llm.backends.http import PlainHTTPKeyWarning
+
+    backend = OpenAICompatibleBackend("m", "http://gpu-box.invalid:8000/v1", api_key_env=key, max_retries=0,
+                                      concurrency=2)
+    with pytest.warns(PlainHTTPKeyWarning, match=r"TEST_LLM_KEY is sent over plain http to gpu-box.invalid") as record:
+        with pytest.raises(BackendError, match="cannot reach"):
+            _in_time(lambda: Judge(backend, cache=Cache(enabled=False)).score(SOURCES, SYSTEMS))
+        with pytest.raises(BackendError, match="cannot reach"):
+            _in_time(lambda: Judge(backend, cache=Cache(enabled=False)).score(SOURCES, SYSTEMS))
+    assert len([w for w in record if issubclass(w.category, PlainHTTPKeyWarning)]) == 1
+    keyed = {"api_key_env": key}
+    for url, options in (("http://127.0.0.1:9/v1", keyed), ("http://localhost:9/v1", keyed),
+                         ("http://[::1]:9/v1", keyed), ("http://gpu-box.invalid:9/v1", {})):
+        quiet = OpenAICompatibleBackend("m", url, max_retries=0, **options)
+        with warnings.catch_warnings(), contextlib.suppress(BackendError):
+            warnings.simplefilter("error", PlainHTTPKeyWarning)
+            _in_time(lambda: Judge(quiet, cache=Cache(enabled=False)).score(SOURCES[:1], [SYSTEMS[0][:1]]))
+
+
+# ----------------------------------------------------------------------------- deadlines
+
+def _trickle(headers_too: bool):
+    def respond(handler):
+        handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
+        if headers_too:
+            for _ in range(10_000):
+                handler.wfile.write(b"X")
+                handler.wfile.flush()
+                time.sleep(0.2)
+        handler.wfile.write(b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+        for _ in range(10_000):  # a byte every 0.2 s: each read is quick, the reply never ends
+            handler.wfile.write(b" ")
+            handler.wfile.flush()
+            time.sleep(0.2)
+    return respond
+
+
+@pytest.mark.parametrize("headers_too", [False, True])
+def test_a_trickling_reply_ends_at_the_deadline(tmp_path, headers_too):
+    with Recorder(_trickle(headers_too)) as server:
+        result = _in_time(lambda: _judge(server.url, tmp_path, timeout=1.5, max_retries=1, concurrency=2)
+                          .score(SOURCES, SYSTEMS))
+    assert len(result.report.failed) == len(result.plan.prompts)
+    assert all("no whole reply within the 1.5 s deadline after 2 attempts" == message
+               for _, message in result.report.failed.values())
+
+
+@pytest.mark.parametrize("value", ["100000", "inf", "7200"])
+def test_a_long_retry_after_stops_the_run_instead_of_waiting(tmp_path, value):
+    with Recorder(lambda h: _send(h, 429, b"slow down", {"Retry-After": value})) as server:
+        judge = Judge(OpenAICompatibleBackend("m", server.url), cache=Cache(tmp_path / "cache"))  # real waits
+        with pytest.raises(BackendError, match=r"asks to wait .* s \(Retry-After\), more than max_retry_after "
+                                               r"\(120 s, --max-retry-after\)"):
+            _in_time(lambda: judge.score(SOURCES, SYSTEMS))
+
+
+def test_retry_after_is_honoured_up_to_the_cap(tmp_path):
+    waits: list[float] = []
+    answers = {"n": 0}
+
+    def respond(body, attempt):
+        answers["n"] += 1
+        if attempt == 0:
+            return 503, "busy", {"Retry-After": "3"}
+        return completion_reply(hashed_answer(body))
+
+    with ChatServer(respond) as server:
+        backend = OpenAICompatibleBackend("m", server.url, sleep=waits.append, max_retry_after=5)
+        assert Judge(backend, cache=Cache(tmp_path)).score(SOURCES, SYSTEMS).report.complete
+    assert waits and set(waits) == {3.0}
+    with ChatServer(respond) as server:
+        backend = OpenAICompatibleBackend("m", server.url, sleep=waits.append, max_retry_after=2)
+        with pytest.raises(BackendError, match="more than max_retry_after"):
+            Judge(backend, cache=Cache(tmp_path / "b")).score(SOURCES, SYSTEMS)
+    for bad in (-1, float("inf"), float("nan"), "60"):
+        with pytest.raises(BackendError, match="max_retry_after"):
+            OpenAICompatibleBackend("m", "http://127.0.0.1:9/v1", max_retry_after=bad)
+
+
+@pytest.mark.parametrize("how, concurrency", [(signal.SIGINT, 2), (signal.SIGTERM, 2), (signal.SIGINT, 1),
+                                              (signal.SIGTERM, 1)])
+def test_waits_end_at_an_interrupt_with_nothing_half_cached(tmp_path, how, concurrency):
+    """A server that asks every request to wait 100 s (below the cap given): SIGINT or SIGTERM
+    ends the command at once, with no answer stored."""
+    (tmp_path / "src").write_text("\n".join(SOURCES) + "\n")
+    (tmp_path / "hyp").write_text("\n".join(SYSTEMS[0]) + "\n")
+    with ChatServer(lambda body, attempt: (429, "later", {"Retry-After": "100"})) as server:
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+        process = subprocess.Popen([gecmetric_script(), "--cache", str(tmp_path / "cache"), "llm", "-s", "src",
+                                    "-o", "hyp", "--model", "vllm:m", "--base-url", server.url,
+                                    "--max-retry-after", "300", "--concurrency", str(concurrency)],
+                                   cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + GUARD
+            while server.requests < min(concurrency, 2) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert server.requests >= 1, "no request arrived"
+            time.sleep(0.3)  # now waiting out Retry-After
+            process.send_signal(how)
+            out, err = process.communicate(timeout=20)  # far below the 100 s wait
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert process.returncode == (1 if how == signal.SIGINT else 128 + how) and "Traceback" not in err, err
+    assert err.strip() == ("gecmetric: aborted" if how == signal.SIGINT else "gecmetric: stopped by SIGTERM"), err
+    assert Cache(tmp_path / "cache").info().entries == 0
+
+
+# ----------------------------------------------------------------------------- odd replies
+
+@pytest.mark.parametrize("payload", [[1, 2, 3], "hello", 42, None, True])
+def test_a_reply_that_is_not_an_object_fails_the_prompt_in_one_line(tmp_path, payload):
+    with ChatServer(lambda body, attempt: (200, json.dumps(payload), {})) as server:
+        result = _judge(server.url, tmp_path).score(SOURCES, SYSTEMS)
+    failed = result.report.failed
+    assert len(failed) == len(result.plan.prompts) and np.isnan(result.scores).all()
+    assert all(reason == "request-failed" and message.startswith("the reply is not a JSON object: ")
+               and "\n" not in message for reason, message in failed.values())
+
+
+@pytest.mark.parametrize("usage", [{"prompt_tokens": "abc", "completion_tokens": 3}, {"prompt_tokens": [1, 2]},
+                                   {"prompt_tokens": 1e400}, {"prompt_tokens": -5, "completion_tokens": -1},
+                                   {"prompt_tokens": True}, {"prompt_tokens": 2.5}, [1, 2], "many", None])
+def test_odd_token_counts_do_not_stop_a_run_with_good_answers(tmp_path, usage):
+    def respond(body, attempt):
+        status, payload, headers = completion_reply(hashed_answer(body))
+        payload["usage"] = usage
+        return status, json.dumps(payload).replace("Infinity", "1e400"), headers
+
+    with ChatServer(respond) as server:
+        result = _judge(server.url, tmp_path).score(SOURCES, SYSTEMS)
+    assert result.report.complete and not np.isnan(result.scores).any()
+    expected_completion = 3 if isinstance(usage, dict) and usage.get("completion_tokens") == 3 else 0
+    assert result.report.prompt_tokens == 0
+    assert result.report.completion_tokens == expected_completion * len(result.plan.prompts)
+
+
+def test_an_answer_with_a_key_twice_is_a_bad_answer():
+    for text in ('{"target_score1": 5, "target_score1": 1}', '{"target_score1": 2, "x": 1, "x": 2}',
+                 '```json\n{"target1_score": 3, "target1_score": 3}\n```'):
+        with pytest.raises(BadAnswer, match="given twice") as caught:
+            parse_answer(text, 1)
+        assert caught.value.reason == "duplicate-key"
+    assert parse_answer('{"target_score1": 4, "target1_score": 4}', 1) == [4]
+
+
+def test_llm_e_uses_the_spacy_model_of_the_environment(monkeypatch):
+    from gecmetrics.metrics.registry import get_metric
+
+    monkeypatch.setenv("GECMETRICS_SPACY_MODEL", "no_such_spacy_model_here")
+    metric = get_metric("llm-e", model="vllm:m")
+    with pytest.raises(InputError, match="no_such_spacy_model_here"):
+        metric.edits(["He go ."], [["He goes ."]])
+    assert get_metric("llm-e", model="vllm:m", spacy_model="other").settings.spacy_model == "other"

@@ -1,0 +1,244 @@
+"""No lost file (issue 33): every command refuses an output that is one of its inputs (by resolved
+path and by inode), and the atomic writer never replaces a device, a FIFO or a symbolic link: it
+writes through special files and follows links to the real file, written beside itself."""
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from gecmetrics.errors import InputError
+from tests.conftest import gecmetric_script, one_line_error, run_cli
+
+GOLD = ("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\nA 2 3|||R:X|||y|||REQUIRED|||-NONE-|||1\n\n"
+        "S d e f\nA 2 3|||R:X|||g|||REQUIRED|||-NONE-|||0\n")
+PARA = "1\t我喜欢你\t我爱你\n"
+TIMEOUT = 60
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gold.m2").write_text(GOLD, encoding="utf-8")
+    (tmp_path / "hyp.para").write_text(PARA, encoding="utf-8")
+    (tmp_path / "ref.para").write_text(PARA, encoding="utf-8")
+    return tmp_path
+
+
+def _unchanged(path: Path, text: str) -> None:
+    assert path.is_file() and not path.is_symlink() and path.read_text(encoding="utf-8") == text
+
+
+# ----------------------------------------------------------------------------- output is input
+
+def test_cherrant_m2_refuses_its_input_as_output(here: Path) -> None:
+    os.link(here / "hyp.para", here / "hard.para")
+    os.symlink("hyp.para", here / "link.para")
+    for output in ("hyp.para", "./hyp.para", str(here / "hyp.para"), "hard.para", "link.para"):
+        err = one_line_error("cherrant", "m2", "-f", "hyp.para", "-o", output)
+        assert "the output (-o) is also an input" in err and output in err, err
+    _unchanged(here / "hyp.para", PARA)
+    assert (here / "link.para").is_symlink()
+
+
+def test_cherrant_score_refuses_an_input_or_one_file_twice(here: Path) -> None:
+    for extra, message in ((["--hyp-m2", "hyp.para"], "(--hyp-m2) is also an input"),
+                           (["--ref-m2", "hyp.para"], "(--ref-m2) is also an input"),
+                           (["--hyp-m2", "ref.para"], "(--hyp-m2) is also an input"),
+                           (["--hyp-m2", "out.m2", "--ref-m2", "out.m2"], "--hyp-m2 and --ref-m2 name the same file")):
+        err = one_line_error("cherrant", "score", "-hyp", "hyp.para", "-ref", "ref.para", *extra)
+        assert message in err, (extra, err)
+    _unchanged(here / "hyp.para", PARA)
+    _unchanged(here / "ref.para", PARA)
+    assert not (here / "out.m2").exists()
+
+
+@pytest.mark.parametrize("name, args", [("INPUT", ["-o", "."]), ("REF0", ["-o", "."]), ("REF1", ["-o", "."]),
+                                        ("p.src", ["--prefix", "p"]), ("p.ref1", ["--prefix", "p"])])
+def test_m2_refs_refuses_an_input_named_as_an_output(here: Path, name: str, args: list[str]) -> None:
+    (here / name).write_text(GOLD, encoding="utf-8")
+    err = one_line_error("m2", "refs", name, *args)
+    assert "is also an input" in err and name in err, err
+    _unchanged(here / name, GOLD)
+    assert sorted(p.name for p in here.iterdir()) == sorted(["gold.m2", "hyp.para", "ref.para", name])
+
+
+def test_m2_refs_refuses_an_input_linked_into_the_output_folder(here: Path) -> None:
+    (here / "out").mkdir()
+    os.link(here / "gold.m2", here / "out" / "REF1")
+    err = one_line_error("m2", "refs", "gold.m2", "-o", "out")
+    assert "is also an input" in err and "REF1" in err, err
+    _unchanged(here / "gold.m2", GOLD)
+    assert sorted(p.name for p in (here / "out").iterdir()) == ["REF1"]
+    code, out, err = run_cli("m2", "refs", "gold.m2", "-o", "fresh")
+    assert code == 0 and (here / "fresh" / "REF1").read_text(encoding="utf-8") == "a b y\nd e g\n", err
+
+
+def test_report_refuses_one_file_for_html_and_json(here: Path) -> None:
+    (here / "src").write_text("a b c\n", encoding="utf-8")
+    err = one_line_error("report", "-s", "src", "-r", "src", "-o", "src", "--html", "x", "--json", "./x")
+    assert "--html and --json name the same file" in err, err
+    assert not (here / "x").exists()
+
+
+def test_gotoscorer_refuses_its_reference_as_the_weight_file(here: Path) -> None:
+    err = one_line_error("gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-gen_w_file", "gold.m2")
+    assert "the output (-gen_w_file) is also an input" in err, err
+    _unchanged(here / "gold.m2", GOLD)
+
+
+def test_outputs_compared_by_inode_and_path(tmp_path: Path) -> None:
+    from gecmetrics.io.atomic import check_outputs
+
+    source = tmp_path / "in.txt"
+    source.write_text("x\n")
+    (tmp_path / "sub").mkdir()
+    os.symlink(tmp_path / "sub", tmp_path / "alias")
+    (tmp_path / "sub" / "f").write_text("y\n")
+    os.link(source, tmp_path / "hard.txt")
+    for output in (source, tmp_path / "hard.txt", tmp_path / "sub" / ".." / "in.txt"):
+        with pytest.raises(InputError, match="also an input"):
+            check_outputs([("-o", output)], [str(source)])
+    with pytest.raises(InputError, match="also an input"):
+        check_outputs([("-o", tmp_path / "alias" / "f")], [tmp_path / "sub" / "f"])
+    with pytest.raises(InputError, match="-a and -b name the same file"):
+        check_outputs([("-a", tmp_path / "new"), ("-b", tmp_path / "alias" / ".." / "new")], [])
+    check_outputs([("-o", tmp_path / "new"), ("-x", None), ("-y", "-")], [str(source), None, "-"])
+    # a device (or FIFO) is written through and loses nothing: reading and writing the terminal is fine
+    check_outputs([("-o", "/dev/null")], ["/dev/null"])
+
+
+# ----------------------------------------------------------------------------- the atomic writer
+
+def test_a_link_to_a_file_stays_a_link_and_its_target_gets_the_content(tmp_path: Path) -> None:
+    from gecmetrics.io.atomic import atomic_output
+
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "out.m2"
+    target.write_text("old\n")
+    os.chmod(target, 0o640)
+    link = tmp_path / "link.m2"
+    os.symlink(target, link)
+    chain = tmp_path / "chain.m2"
+    os.symlink(link, chain)
+    with atomic_output(str(chain)) as handle:
+        handle.write("new\n")
+    assert link.is_symlink() and chain.is_symlink() and os.readlink(chain) == str(link)
+    assert target.read_text() == "new\n" and stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["out.m2"]  # no temporary file left
+    dangling = tmp_path / "dangling"
+    os.symlink(tmp_path / "real" / "made", dangling)
+    with atomic_output(str(dangling)) as handle:
+        handle.write("made\n")
+    assert dangling.is_symlink() and (tmp_path / "real" / "made").read_text() == "made\n"
+    with pytest.raises(RuntimeError):
+        with atomic_output(str(link)) as handle:
+            handle.write("partial")
+            raise RuntimeError("interrupted")
+    assert target.read_text() == "new\n" and link.is_symlink()
+
+
+def test_a_link_to_a_device_is_written_through(tmp_path: Path) -> None:
+    from gecmetrics.io.atomic import atomic_output
+
+    link = tmp_path / "null"
+    os.symlink("/dev/null", link)
+    with atomic_output(str(link)) as handle:
+        handle.write("nothing\n")
+    assert link.is_symlink() and os.readlink(link) == "/dev/null"
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
+
+
+def test_a_fifo_is_written_through(tmp_path: Path) -> None:
+    from gecmetrics.io.atomic import atomic_output
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    with atomic_output(str(fifo)) as handle:
+        handle.write("through the pipe\n")
+    reader.join(TIMEOUT)
+    assert received == ["through the pipe\n"] and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+def test_the_standard_output_through_proc_self_fd_gets_the_m2(tmp_path: Path) -> None:
+    """``-o /proc/self/fd/1`` (or a link to it) writes to the pipe the command's stdout is."""
+    (tmp_path / "gold.m2").write_text(GOLD, encoding="utf-8")
+    os.symlink("/proc/self/fd/1", tmp_path / "p.src")
+    result = subprocess.run([gecmetric_script(), "m2", "refs", "gold.m2", "--prefix", "p", "-a", "0"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("a b c\nd e f\np.src\n"), result.stdout
+    assert (tmp_path / "p.src").is_symlink()
+
+
+def test_a_device_node_is_never_replaced(tmp_path: Path) -> None:
+    """As root the old writer replaced /dev/full with a file; a node made here stands for it."""
+    if os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    node = tmp_path / "full"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 7))  # /dev/full
+    except OSError as err:
+        pytest.skip(f"cannot make a device node here: {err}")
+    (tmp_path / "gold.m2").write_text(GOLD, encoding="utf-8")
+    result = subprocess.run([gecmetric_script(), "gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2",
+                             "-gen_w_file", str(node)], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT)
+    assert stat.S_ISCHR(os.lstat(node).st_mode)
+    assert result.returncode != 0 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert "No space left on device" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_unwritable_folder_is_named_for_what_it_is(tmp_path: Path) -> None:
+    from gecmetrics.io.atomic import atomic_output
+
+    with pytest.raises(InputError, match="cannot create a file in its folder /proc") as caught:
+        with atomic_output("/proc/version") as handle:
+            handle.write("x")
+    assert "no such folder" not in str(caught.value) and "/proc/version" in str(caught.value)
+    with pytest.raises(InputError, match="no such folder"):
+        with atomic_output(str(tmp_path / "missing" / "out")):
+            pass
+    with pytest.raises(InputError, match="is a directory"):
+        with atomic_output(str(tmp_path)):
+            pass
+    os.symlink("loop", tmp_path / "loop")
+    with pytest.raises(InputError, match="symbolic links"):
+        with atomic_output(str(tmp_path / "loop")):
+            pass
+
+
+# ----------------------------------------------------------------------------- m2 refs limits
+
+def _many_ids(ids: int, blocks: int) -> str:
+    return "".join(f"S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||{k % ids}\n\n" for k in range(max(ids, blocks)))
+
+
+def test_m2_refs_checks_the_reference_bound_before_building_them(tmp_path: Path, monkeypatch) -> None:
+    from gecmetrics.io import m2_references as module
+    from gecmetrics.io.m2 import parse_m2
+
+    blocks = parse_m2(_many_ids(150, 150), "many.m2")
+
+    def built(*args, **kwargs):
+        raise AssertionError("a reference was built before the bound was checked")
+
+    monkeypatch.setattr(module, "_annotator_reference", built)
+    with pytest.raises(InputError, match="150 annotators would make 150 reference files"):
+        module.m2_references(blocks, max_references=module.MAX_REFERENCE_FILES)
+
+
+def test_m2_refs_with_thousands_of_annotators_refuses_at_once(tmp_path: Path) -> None:
+    (tmp_path / "many.m2").write_text(_many_ids(5000, 5000), encoding="utf-8")
+    result = subprocess.run([gecmetric_script(), "m2", "refs", "many.m2", "-o", "out"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 2 and "5,000 annotators would make 5,000 reference files" in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and not (tmp_path / "out").exists()
