@@ -132,14 +132,14 @@ def test_model_version_or_files_change_invalidates(spacy_model, tmp_path, monkey
     meta = json.loads((copy / "meta.json").read_text(encoding="utf-8"))
     meta["version"] = "3.8.1"
     (copy / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
-    modelid._identity.cache_clear()  # a new process would compute the identity again
+    modelid._identity_seen_from.cache_clear()  # a new process would compute the identity again
     bumped = SpacyModel(str(copy))
     assert bumped.versions()["model"].endswith("-3.8.1") and model_namespace(bumped) != namespace
     namespace = model_namespace(bumped)
     weights = copy / "tok2vec" / "model"
     stat = weights.stat()
     os.utime(weights, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # retrained in place
-    modelid._identity.cache_clear()  # a new process would compute the identity again
+    modelid._identity_seen_from.cache_clear()  # a new process would compute the identity again
     assert model_namespace(SpacyModel(str(copy))) != namespace
     # and a parse with the changed model is made, not read back
     cache = Cache(tmp_path / "cache")

@@ -66,12 +66,17 @@ def model_identity(model: str) -> ModelIdentity | None:
     """The identity of the model ``spacy.load(model)`` would load, computed once per process
     (and working folder: a relative path may name another folder elsewhere); None when it is
     not found or its meta.json is unreadable (nothing is then cached)."""
-    return _identity(model, os.getcwd())
+    return _identity_seen_from(model, os.getcwd())
 
 
 @functools.lru_cache(maxsize=64)
-def _identity(model: str, folder: str) -> ModelIdentity | None:
-    """The identity of ``model`` seen from the working folder ``folder``."""
+def _identity_seen_from(model: str, working_folder: str) -> ModelIdentity | None:
+    """:func:`_identity` of ``model`` once per working folder (a relative path names another
+    model elsewhere)."""
+    return _identity(model)
+
+
+def _identity(model: str) -> ModelIdentity | None:
     folder = model_folder(model)
     if folder is None:
         return None
