@@ -1,7 +1,10 @@
 """gecmetrics: exact, fast scorers for grammatical error correction.
 
->>> from gecmetrics import GLEU, GREEN
->>> GLEU().corpus_score(sources, references, hypothesis).score
+>>> from gecmetrics import get_metric
+>>> get_metric("gleu").corpus_score(sources, references, hypothesis).score
+
+Every registered metric has the same two calls: ``corpus_score(sources, references,
+hypothesis) -> Result`` and ``sentence_scores(...) -> SentenceScores``.
 
 Everything that needs NumPy is imported on first use, so that a command pays only for
 what it runs (and ``gecmetric --version`` for nothing).
@@ -17,13 +20,14 @@ from .io.corpus import Corpus, read_corpus
 from .io.text import read_lines
 _LAZY = {
     "Metric": "metrics.base", "Settings": "metrics.settings", "Signature": "metrics.results",
-    "Result": "metrics.results", "Column": "metrics.results", "setting": "metrics.settings",
+    "Result": "metrics.results", "SentenceScores": "metrics.results", "Column": "metrics.results",
+    "setting": "metrics.settings",
     "EncodedCorpus": "core.ngrams",
     "GLEU": "metrics.gleu.gleu", "GLEUResult": "metrics.gleu.gleu", "GLEUSentenceScores": "metrics.gleu.gleu",
     "GLEU2015": "metrics.gleu.gleu2015",
     "GREEN": "metrics.green.green", "GREENResult": "metrics.green.green",
     "GREENSentenceScores": "metrics.green.green",
-    "score_corpus": "run.engine", "Scored": "run.engine",
+    "score_corpus": "run.engine", "score_files": "run.engine", "CorpusFiles": "run.files", "Scored": "run.engine",
     "compare": "run.compare", "ComparisonTable": "run.compare",
     "get_metric": "metrics.registry", "list_metrics": "metrics.registry", "register_metric": "metrics.registry",
     "unregister_metric": "metrics.registry",

@@ -331,7 +331,7 @@ def test_bad_settings():
         GREEN(beta=[])
     with pytest.raises(InputError):
         GREEN(unit="byte")
-    with pytest.raises(InputError, match="2 sentences"):
+    with pytest.raises(InputError, match="has 2 lines but the source has 3"):
         GREEN().corpus_score(["a", "b", "c"], [["a", "b", "c"]], ["a", "b"])
     with pytest.raises(InputError):
         GREEN().corpus_score(["a", "b"], [["a"]], ["a", "b"])

@@ -58,8 +58,8 @@ class ToyF(NgramMetric):
     def rows(self, stats, column=0):  # per sentence, the reference with the most matches (ties: first)
         return select(stats, np.argmax(stats[..., :self.settings.n].sum(axis=-1), axis=1))
 
-    def column_labels(self):
-        return [f"ToyF b{self.settings.beta:g}"]
+    def column_names(self):  # the header after the label: "ToyF b1"
+        return [f"b{self.settings.beta:g}"]
 
 
 # ---------------------------------------------------------------------------- toy 2: M2 branch
@@ -90,8 +90,8 @@ class ToyEdits(RunningFMetric):
                           sum(((Counter(r) - Counter(source)) - new).values()), a) for a, r in corrected.items()])
         return candidates_from_lists(rows)
 
-    def column_labels(self):
-        return [f"ToyEdits F{self.settings.beta:g}"]
+    def column_names(self):
+        return [f"F{self.settings.beta:g}"]
 
 
 # ---------------------------------------------------------------------------- data

@@ -71,7 +71,7 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
         results = []
         for path in hypotheses:
             result = scored.result(path, 0)
-            result.details = scorer.details(corpus.gold, corpus.hypotheses[path], result.chosen)
+            result.details = scorer.sentence_details(corpus.gold, corpus.hypotheses[path], result.chosen)
             click.echo(f"== {path}\n{verbose_text(result, scoring.digits)}")
             results.append([result])
         click.echo(M2Report(scoring.scale).corpus_text([scorer], list(hypotheses), results, scoring.digits, True))

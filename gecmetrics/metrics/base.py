@@ -5,24 +5,32 @@ A metric is a :class:`Metric` subclass with
 
 * a **settings dataclass** (a :class:`Settings` subclass) declaring each setting once: its
   default, how a value is read (from Python or from text such as ``green:beta=0.5/2``), its
-  check, its help line and the signature fields;
+  check, its help line and its signature key with how the signature shows it;
 * three methods the author writes (a template method: the base class derives the rest):
   ``prepare(corpus)``, what every hypothesis shares (encoded source and references, gold edits,
   a loaded model ...); ``statistics(prepared, hypothesis)``, a per-sentence array (first axis =
   sentences) whose rows add up over sentences; ``score_from_sums(sums, column)``, the score (a
   fraction) of summed rows, vectorised over leading axes;
+* what the result shows beside its scores: :meth:`Metric.details` and/or a ``result_class``
+  (a :class:`~gecmetrics.metrics.results.Result` made by its ``from_scores``);
+* how its columns and signature are named: a ``label`` (the signature's name),
+  :meth:`Metric.column_names` (the words after it in each column header), the settings declared
+  with ``signature=`` and :meth:`Metric.signature_extra` for fields that are not settings (the
+  reference count, the tokenisation, a model's identity), in ``signature_order`` when the
+  published order is not the declared one;
 * optional: ``rows(statistics, column)``, a per-sentence choice made before summing (the best
-  reference of each sentence), redone in every resample of a paired test;
+  reference of each sentence), redone in every resample of a paired test; ``corpus_sums``, for a
+  choice that depends on the corpus (sampled references, the running-F annotator choice);
 * declared capabilities: ``higher_is_better``, ``has_sentence_scores``, the input kinds
   (``hypothesis_kind``: text or M2; ``reference_kind``: text, M2 or none), ``scale``.
 
-Derived by the base class: ``score(statistics) -> Result`` (``score``, ``scores`` one per
-column, ``signature``, ``settings``, ``to_dict()``), sentence scores, the paired-test resampler,
-the signature (from the settings declared with a signature key), the settings dict and the
-column labels. A family whose corpus choices depend on the corpus (sampled references, the
-running-F annotator choice) overrides :meth:`Metric.corpus_sums` or :meth:`Metric.resampler`;
-one with a richer result overrides :meth:`Metric.result`. Statistics of consecutive chunks join
-by :meth:`Metric.join_statistics` (zeros appended at the end of every other axis, then
+Derived by the base class: ``score(statistics) -> Result`` (written once, here: every column's
+:meth:`Metric.corpus_sums`, scored, with the signature, the settings and the details), the one
+call shape ``corpus_score(sources, references, hypothesis) -> Result`` and
+``sentence_scores(...) -> SentenceScores`` (the run engine's per-chunk step on the whole
+corpus), sentence scores, the paired-test resampler, the signature, the settings dict and the
+column labels and signatures. Statistics of consecutive chunks join by
+:meth:`Metric.join_statistics` (zeros appended at the end of every other axis, then
 concatenated), so a layout whose width depends on the data keeps a zero where a chunk has
 nothing.
 
@@ -33,11 +41,11 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Hashable, Sequence
+from typing import Any, ClassVar, Hashable, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
-from .results import Column, Result, ScoreResult, SentenceScores, Signature, compact
+from .results import Column, CorpusSums, Result, ScoreResult, SentenceScores, Signature, as_field, compact
 from .settings import Settings, signature_value
 
 
@@ -57,6 +65,17 @@ class Metric(ABC):
     """The registry name this class is known by (``get_metric(name)``)."""
     label: ClassVar[str] = ""
     """The name in signatures and column headers (default: the class name)."""
+    header: ClassVar[str] = ""
+    """The first word of column headers when it is not the signature's name (``GLEU0``: the
+    2015 GLEU, whose signature says ``GLEU``)."""
+    result_class: ClassVar[type[Result]] = ScoreResult
+    """The result type :meth:`score` makes (by its ``from_scores``, from :meth:`details`)."""
+    signature_order: ClassVar[tuple[str, ...]] = ()
+    """Signature keys in the order the signature shows them, where that is not the order of
+    the settings' declaration followed by :meth:`signature_extra` (the others follow)."""
+    reads_sources: ClassVar[bool] = True
+    """False for a metric that never reads the source sentences (BERTScore): ``corpus_score``
+    then takes None for them."""
     settings_class: ClassVar[type[Settings]] = Settings
     positional: ClassVar[tuple[str, ...]] = ()
     hypothesis_kind: ClassVar[str] = TEXT
@@ -176,7 +195,9 @@ class Metric(ABC):
         return statistics.reshape(len(statistics), -1)
 
     def column_names(self) -> list[str]:
-        """Names of the columns when there are several (``b0.5``, ``b2``); [] for one column."""
+        """The words after :meth:`column_title` in each column's header, one entry per column
+        (``b0.5``, ``b2`` for GREEN's betas; ``F0.5 cse`` for one column); [] for one column
+        headed by the title alone."""
         return []
 
     # ------------------------------------------------------------------ optional hooks
@@ -186,12 +207,20 @@ class Metric(ABC):
 
     def corpus_sums(self, statistics: Any, column: int = 0) -> Any:
         """The summed rows the corpus score is computed from: one row sum (K,), or several
-        (N, K) whose scores are averaged (sampled references)."""
+        (N, K) whose scores are averaged (sampled references). A reduction that chooses on the
+        way (the annotator kept by the running F) returns a :class:`CorpusSums` with the
+        choice, which :meth:`details` then shows without choosing again."""
         return self.rows(statistics, column).sum(axis=0)
 
-    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
-        """What a result shows beside its scores (counts, per-order tables), from the statistics
-        and each column's summed rows; {} by default."""
+    def column_sums(self, statistics: Any) -> list[Any]:
+        """Every column's :meth:`corpus_sums` (a metric whose columns share work computes them
+        together: GREEN's betas share each reference's precision and recall)."""
+        return [self.corpus_sums(statistics, column) for column in range(self.column_count)]
+
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
+        """What a result shows beside its scores (counts, per-order tables, the choices), from
+        the statistics and each column's reduction (``sums[k].total``, ``.chosen``,
+        ``.extra``); {} by default. The result class's ``from_scores`` reads it."""
         return {}
 
     def references_in(self, statistics: Any) -> int | None:
@@ -212,18 +241,16 @@ class Metric(ABC):
     # ------------------------------------------------------------------ derived: scores
     def score(self, statistics: Any) -> Result:
         """The corpus result of (possibly resampled or concatenated) statistics: every column's
-        score from :meth:`corpus_sums`, wrapped by :meth:`result`."""
+        :meth:`corpus_sums` (:meth:`column_sums`) scored by :meth:`score_from_sums` (the mean,
+        for several sums), made into a :attr:`result_class` with the signature, the settings
+        and the :meth:`details`. Written once, here: a metric supplies the hooks."""
         import numpy as np
 
-        sums = [self.corpus_sums(statistics, column) for column in range(self.column_count)]
-        values = [float(np.mean(self.score_from_sums(total, column))) for column, total in enumerate(sums)]
-        return self.result(values, statistics, sums)
-
-    def result(self, values: list[float], statistics: Any, sums: list[Any]) -> Result:
-        """The result of the column scores ``values`` (and the summed rows behind them):
-        scores, signature, settings and :meth:`details` (override for a richer result type)."""
-        return ScoreResult(values, self.signature(self.references_in(statistics)), self.settings_dict(),
-                           self.details(statistics, sums))
+        sums = [total if isinstance(total, CorpusSums) else CorpusSums(total) for total in self.column_sums(statistics)]
+        values = [float(np.mean(self.score_from_sums(part.total, column))) for column, part in enumerate(sums)]
+        return self.result_class.from_scores(values, self.signature(self.references_in(statistics)),
+                                             self.settings_dict(), self.details(statistics, sums), self.column_names(),
+                                             self.fraction)
 
     def evaluate(self, prepared: Any, hypothesis: Sequence[Any]) -> Result:
         """The corpus result of one hypothesis on a prepared corpus (statistics, then score)."""
@@ -238,7 +265,7 @@ class Metric(ABC):
         scores = np.stack([np.asarray(self.score_from_sums(self.rows(statistics, column), column), dtype=np.float64)
                            for column in range(self.column_count)])
         return SentenceScores(scores[0] if len(scores) == 1 else scores,
-                              self.signature(self.references_in(statistics)))
+                              self.signature(self.references_in(statistics)), self.fraction)
 
     def sentence_matrix(self, statistics: Any) -> Any:
         """Per-sentence scores as an array of shape (columns, D)."""
@@ -257,6 +284,56 @@ class Metric(ABC):
     def oriented(self, scores: Any) -> Any:
         """Scores turned so that higher is better (negated for a lower-is-better metric)."""
         return scores if self.higher_is_better else -scores
+
+    # ------------------------------------------------------------------ derived: the one call shape
+    def corpus_score(self, sources: Sequence[str] | None, references: Any, hypothesis: Sequence[Any],
+                     prepared: Any = None, *,
+                     systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None = None) -> Result:
+        """The corpus result of one hypothesis, the number the engine and the command line give:
+
+        >>> get_metric("errant").corpus_score(sources, gold_blocks, hypothesis).score
+
+        ``sources``: the D source lines (None where the metric reads none: gold M2 metrics take
+        the gold blocks' sentences; BERTScore). ``references`` by the metric's
+        ``reference_kind``: TEXT, a list of reference sets, each a list of D lines (one set is
+        ``[lines]``); M2, the gold M2 blocks (:func:`~gecmetrics.io.m2.read_m2`); NONE, None (or
+        reference sets, checked and not read).
+        ``hypothesis`` by its ``hypothesis_kind``: D lines of text, or D M2 blocks.
+        ``systems``: the systems scored together (name -> lines or blocks, or a list; the
+        hypothesis among them, or not: it is then prepared first), for metrics whose number
+        depends on every system scored with it: GoToScorer's chunk weights (without them, the
+        levels come from this hypothesis alone, N = 1; or use its ``weights=FILE`` setting),
+        the LLM judges' prompts of up to five hypotheses of a source (in the systems' order).
+        With the systems ``compare`` scores, in its order, the number is ``compare``'s.
+        ``prepared``: reuse what :meth:`prepare` returned (then ``sources`` and ``references``
+        are not read). Wrong or missing inputs raise :class:`InputError`."""
+        return self.score(self.corpus_statistics(sources, references, hypothesis, systems=systems, prepared=prepared))
+
+    def sentence_scores(self, sources: Sequence[str] | None, references: Any, hypothesis: Sequence[Any],
+                        prepared: Any = None, *,
+                        systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None = None
+                        ) -> SentenceScores:
+        """Per-sentence scores of one hypothesis (``scores``: one per sentence, or columns x
+        sentences), with the same inputs as :meth:`corpus_score`: what ``gecmetric ...
+        --sentence`` prints."""
+        self.require_sentence_scores()
+        return self.sentence_from_statistics(self.corpus_statistics(sources, references, hypothesis, systems=systems,
+                                                                    prepared=prepared))
+
+    def corpus_statistics(self, sources: Sequence[str] | None, references: Any, hypothesis: Sequence[Any],
+                          prepared: Any = None, *,
+                          systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None = None) -> Any:
+        """The statistics of one hypothesis that :meth:`corpus_score` reduces, made by the run
+        engine's own per-chunk step (:func:`~gecmetrics.metrics.running.chunk_statistics`) on
+        the whole corpus (see :meth:`corpus_score` for the arguments)."""
+        from .running import chunk_statistics, named_hypotheses, python_corpus
+
+        if prepared is not None:
+            return self.statistics(prepared, hypothesis)
+        name, hypotheses = named_hypotheses(hypothesis, systems)
+        corpus = python_corpus([self], sources, references, hypotheses)
+        statistics, _ = chunk_statistics([self], corpus, [name])
+        return self.join_statistics([statistics[name][0]])
 
     # ------------------------------------------------------------------ derived: paired tests
     def resampler(self, column: int = 0, references: int = 1) -> Any:
@@ -277,11 +354,16 @@ class Metric(ABC):
     def column_count(self) -> int:
         return len(self.column_labels())
 
+    def column_title(self) -> str:
+        """The first word of every column header: :attr:`header`, else the signature's name."""
+        return self.header or self.signature_name()
+
     def column_labels(self) -> list[str]:
-        """Compact headers of the metric's score columns (one per part, e.g. per beta)."""
-        label = self.label or type(self).__name__
+        """Compact headers of the metric's score columns (one per part, e.g. per beta): the
+        title and each column's name (``GREEN b0.5``, ``ERRANT F0.5 cse``)."""
+        title = self.column_title()
         names = self.column_names()
-        return [f"{label} {name}" for name in names] if names else [label]
+        return [f"{title} {name}" if name else title for name in names] if names else [title]
 
     def column_index(self, key: int | str | float | None) -> int:
         """The column named by ``key``: its index, its label, or (for metrics with a
@@ -294,8 +376,7 @@ class Metric(ABC):
         if isinstance(key, str) and key in labels:
             return labels.index(key)
         if self.column_setting is not None and not isinstance(key, bool):
-            values = getattr(self.settings, self.column_setting)
-            values = list(values) if isinstance(values, (list, tuple)) else [values]
+            values = self._column_values()
             try:
                 wanted = float(key)
             except (TypeError, ValueError):
@@ -307,15 +388,41 @@ class Metric(ABC):
         raise InputError(f"metric {self.display_name} has no column {key!r}; columns: {', '.join(labels)} "
                          f"(or 0..{len(labels) - 1})")
 
-    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
-        """The signature's name and fields (without the version): the label, the settings
-        declared with a signature key, and the number of reference texts when known."""
-        refs = [("refs", str(references))] if references is not None and self.reference_kind == TEXT else []
-        return self.label or type(self).__name__, [*self.settings.signature_fields(), *refs]
+    def _column_values(self) -> list[Any]:
+        """The values of the :attr:`column_setting`, one per column."""
+        values = getattr(self.settings, self.column_setting)
+        return list(values) if isinstance(values, (list, tuple)) else [values]
+
+    def signature_name(self) -> str:
+        """The signature's name: the :attr:`label`, else the class's name."""
+        return self.label or type(self).__name__
+
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """Signature fields that are not settings (after the declared ones, unless
+        :attr:`signature_order` places them): by default the number of reference texts, when
+        known, of a metric with text references; a family adds its tokenisation, its model's
+        identity, the library versions its numbers depend on."""
+        return [("refs", str(references))] if references is not None and self.reference_kind == TEXT else []
+
+    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str]]]:
+        """The signature's name and fields (without the version): the settings declared with a
+        signature key, as each is shown, then :meth:`signature_extra`, in
+        :attr:`signature_order` where one is given."""
+        fields = [*self.settings.signature_fields(), *(as_field(item) for item in self.signature_extra(references))]
+        order = self.signature_order
+        if order:
+            fields.sort(key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+        return self.signature_name(), fields
 
     def column_signature(self, part: int, references: int | None) -> Signature:
-        """The signature of one column alone (override when columns differ, e.g. GREEN betas)."""
-        return self.signature(references)
+        """The signature of one column alone: for a metric whose columns are the values of a
+        signed :attr:`column_setting` (GREEN's betas), that setting shows the column's value."""
+        key = self.settings_class.infos()[self.column_setting].signature if self.column_setting else None
+        if key is None:
+            return self.signature(references)
+        name, fields = self.signature_fields(references)
+        value = signature_value(self._column_values()[part])
+        return Signature(name, [(k, value if k == key else v) for k, v in fields])
 
     @property
     def signature(self) -> Signature:
@@ -348,3 +455,4 @@ class Metric(ABC):
         padded = [np.pad(a, [(0, 0)] + [(0, full - size) for full, size in zip(shape, a.shape[1:])])
                   if a.shape[1:] != shape else a for a in arrays]
         return compact(padded[0] if len(padded) == 1 else np.concatenate(padded, axis=0))
+

@@ -1,6 +1,8 @@
-"""What every n-gram metric has: the order/unit settings, preparation by the shared counting
-core (one :class:`EncodedCorpus` per unit setting, deep enough for every metric using it), and
-the conveniences that score plain lists."""
+"""What every n-gram metric has: the order/unit settings (signed as ``n:4|unit:word``, with
+the number of reference sets), preparation by the shared counting core (one
+:class:`EncodedCorpus` per unit setting, deep enough for every metric using it), and
+:meth:`NgramMetric.encode`, an encoding of plain lists that ``corpus_score(...,
+prepared=)`` reuses."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,7 +15,6 @@ from ..io.corpus import Corpus
 from ..io.text import check_lines
 from ..errors import InputError
 from .base import Metric
-from .results import Result
 from .settings import Settings, bounded_int, choice, parse_bool, setting
 from ..core.ngrams import EncodedCorpus
 from ..core.units import UNITS
@@ -86,12 +87,13 @@ class NgramMetric(Metric):
         """Statistics of n-gram metrics are (D, R, K): R reference sets."""
         return statistics.shape[1]
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
-        """The label, the settings declared with a signature key, the n-gram settings and the
-        number of reference sets."""
-        refs = [("refs", str(references))] if references is not None else []
-        return self.label or type(self).__name__, [*self.settings.signature_fields(), *self.settings.unit_fields(),
-                                                   *refs]
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """The n-gram settings (order, unit, whitespace) and the number of reference sets."""
+        return [*self.settings.unit_fields(), *super().signature_extra(references)]
+
+    def column_title(self) -> str:
+        """The header's first word, ``-char`` added for character n-grams (``GREEN-char``)."""
+        return super().column_title() + ("-char" if self.settings.unit == "char" else "")
 
     def texts_encoded(self, prepared: EncodedCorpus) -> int:
         return prepared.encoder.calls
@@ -111,20 +113,6 @@ class NgramMetric(Metric):
 
     # ------------------------------------------------------------------ conveniences
     def encode(self, sources: Sequence[str], references: Sequence[Sequence[str]]) -> EncodedCorpus:
-        """Encode a source and its references: ``prepare`` of plain lists."""
+        """Encode a source and its references: ``prepare`` of plain lists (an encoding that
+        ``corpus_score(..., prepared=)`` reuses for several hypotheses)."""
         return self.prepare(Corpus(sources, references))
-
-    def _prepared(self, sources, references, prepared: EncodedCorpus | None) -> EncodedCorpus:
-        return self.encode(sources, references) if prepared is None else prepared
-
-    def corpus_score(self, sources: Sequence[str] | None, references: Sequence[Sequence[str]] | None,
-                     hypothesis: Sequence[str], prepared: EncodedCorpus | None = None) -> Result:
-        """The corpus result of one hypothesis (``prepared``: reuse an encoding; then
-        ``sources`` and ``references`` are not read — :meth:`evaluate` says it directly)."""
-        return self.evaluate(self._prepared(sources, references, prepared), hypothesis)
-
-    def sentence_scores(self, sources: Sequence[str] | None, references: Sequence[Sequence[str]] | None,
-                        hypothesis: Sequence[str], prepared: EncodedCorpus | None = None) -> Any:
-        """Per-sentence scores of one hypothesis (see the metric's ``sentence_from_statistics``)."""
-        encoded = self._prepared(sources, references, prepared)
-        return self.sentence_from_statistics(self.statistics(encoded, hypothesis))

@@ -1,10 +1,11 @@
 """What a metric returns: :class:`Signature` (a one-line string of everything that changes a
 number), :class:`Result` and the base class's :class:`ScoreResult`, :class:`SentenceScores`,
-and :class:`Column` (one score column of a table)."""
+:class:`Column` (one score column of a table), and :class:`CorpusSums` (one column's reduction
+of a corpus, on its way to a result)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, ClassVar, Iterable, NamedTuple, Sequence
 
 from ..version import __version__
 
@@ -27,7 +28,7 @@ class Signature(str):
 
     def __new__(cls, name: str, fields: Iterable[tuple[str, str] | str] = (), version: str = __version__,
                 complete: Callable[[int | None], "Signature"] | None = None) -> "Signature":
-        parts = tuple(_field(item) for item in fields)
+        parts = tuple(as_field(item) for item in fields)
         text = "|".join([name] + [f"{k}:{v}" if v != "" else k for k, v in parts] + [f"version:{version}"])
         self = super().__new__(cls, text)
         self.name, self.fields, self.version = name, parts, version
@@ -40,7 +41,7 @@ class Signature(str):
 
     def with_fields(self, *more: tuple[str, str] | str) -> "Signature":
         """This signature with more fields before the version (e.g. a paired test's settings)."""
-        return Signature(self.name, self.fields + tuple(_field(item) for item in more), self.version)
+        return Signature(self.name, self.fields + tuple(as_field(item) for item in more), self.version)
 
     def __call__(self, references: int | None = None) -> "Signature":
         """The signature for ``references`` reference sets (the metric's own, when it has one)."""
@@ -52,7 +53,7 @@ class Signature(str):
         return (Signature, (self.name, self.fields, self.version))
 
 
-def _field(item: tuple[str, str] | str) -> tuple[str, str]:
+def as_field(item: tuple[str, str] | str) -> tuple[str, str]:
     if isinstance(item, str):
         return (item, "")
     key, value = item
@@ -73,16 +74,66 @@ class Column(NamedTuple):
 
 class Result:
     """What every metric's result has: ``score`` (headline number, a fraction), ``scores`` (one
-    per column), ``signature``, ``settings`` (a dict) and :meth:`to_dict` (JSON-ready)."""
+    per column), ``signature``, ``settings`` (a dict) and :meth:`to_dict` (JSON-ready).
+
+    ``str(result)`` is one line, as sacrebleu prints its scores: the headline (fractions x100, two
+    decimals) and the signature, ``ERRANT F0.5 = 32.11 (P 40.12, R 17.60) | ERRANT|mode:cs|...``;
+    ``repr`` shows arrays and long lists by their shapes. The metric base class makes a result by
+    :meth:`from_scores`."""
 
     score: float
     scores: Any
     signature: Signature
     settings: dict
+    headline_field: ClassVar[str] = "score"
+    """The field :meth:`from_scores` fills with the first column's score (``f``: the M2 family)."""
+    fraction: ClassVar[bool] = True
+    """Whether the scores are fractions (shown x100); an instance may say otherwise."""
+
+    @classmethod
+    def from_scores(cls, scores: Sequence[float], signature: Signature, settings: dict, details: dict,
+                    names: Sequence[str] = (), fraction: bool = True) -> "Result":
+        """The result of a metric's column ``scores`` (its :meth:`~gecmetrics.metrics.base.Metric.score`
+        makes every result this way): the fields named in ``details`` from it, the headline field
+        from the first score, ``scores`` from all of them, and ``signature`` and ``settings``
+        (``names``: the columns' names, ``fraction``: whether the scores are fractions, for
+        result types that keep them)."""
+        import dataclasses
+
+        given = set(details)
+        values = dict(details)
+        fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        for key, value in ((cls.headline_field, scores[0]), ("scores", list(scores)), ("signature", signature),
+                           ("settings", settings), ("names", list(names)), ("fraction", fraction)):
+            if key in fields and key not in given:
+                values[key] = value
+        return cls(**values)
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         return {"score": scale * float(self.score), "scores": [scale * float(s) for s in self.scores],
                 "signature": str(self.signature), "settings": dict(self.settings)}
+
+    @property
+    def name(self) -> str:
+        """The metric's name in the signature (``ERRANT``, ``GLEU+``)."""
+        return getattr(self.signature, "name", "") or str(self.signature).split("|", 1)[0] or type(self).__name__
+
+    def headline(self) -> str:
+        """The scores as one line shows them: ``NAME = 58.33``, or each column by its name."""
+        names = list(getattr(self, "names", None) or [])
+        scores = [float(s) for s in self.scores]
+        if len(scores) == 1:
+            title = " ".join([self.name, *names[:1]])
+            return f"{title} = {shown_score(scores[0], self.fraction)}"
+        names = names if len(names) == len(scores) else [str(k) for k in range(len(scores))]
+        return self.name + " " + ", ".join(f"{name} = {shown_score(value, self.fraction)}"
+                                           for name, value in zip(names, scores))
+
+    def __str__(self) -> str:
+        return f"{self.headline()} | {self.signature}"
+
+    def __repr__(self) -> str:
+        return short_repr(self)
 
 
 class OneScore(Result):
@@ -93,15 +144,24 @@ class OneScore(Result):
         return [float(self.score)]
 
 
-@dataclass
+@dataclass(repr=False)
 class ScoreResult(Result):
     """The result the base class derives: one score per column (``score`` is the first), its
-    signature and settings, and the metric's :meth:`Metric.details` (readable as attributes)."""
+    signature and settings, and the metric's :meth:`Metric.details` (readable as attributes);
+    ``names``: the columns' names (as the one-line ``str`` shows them), ``fraction``: whether
+    the scores are fractions (shown x100) or on a scale of their own (an LLM judge's 1-5)."""
 
     scores: list[float]
     signature: Signature
     settings: dict = field(default_factory=dict)
     details: dict = field(default_factory=dict)
+    names: list = field(default_factory=list)
+    fraction: bool = True
+
+    @classmethod
+    def from_scores(cls, scores: Sequence[float], signature: Signature, settings: dict, details: dict,
+                    names: Sequence[str] = (), fraction: bool = True) -> "ScoreResult":
+        return cls(list(scores), signature, settings, dict(details), list(names), fraction)
 
     @property
     def score(self) -> float:
@@ -117,26 +177,108 @@ class ScoreResult(Result):
         return {**super().to_dict(scale), **{key: _json_value(value) for key, value in self.details.items()}}
 
 
-@dataclass
 class SentenceScores:
     """Per-sentence scores of one hypothesis (fractions): shape (D,) for one column, (columns, D)
-    for several, with the metric's signature."""
+    for several, with the metric's signature (``fraction``: False for scores on a scale of their
+    own). Every metric's sentence scores are one (a family's may carry more per sentence)."""
 
     scores: Any
     signature: Signature
+    fraction: bool = True
+
+    def __init__(self, scores: Any, signature: Signature, fraction: bool = True) -> None:
+        self.scores, self.signature = scores, signature
+        if not fraction:
+            self.fraction = False
 
     @classmethod
     def joined(cls, parts: Sequence["SentenceScores"]) -> "SentenceScores":
         """The scores of consecutive chunks of sentences as one."""
         import numpy as np
 
-        return cls(np.concatenate([np.asarray(p.scores) for p in parts], axis=-1), parts[0].signature)
+        return cls(np.concatenate([np.asarray(p.scores) for p in parts], axis=-1), parts[0].signature,
+                   parts[0].fraction)
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         import numpy as np
 
         return {"scores": (scale * np.asarray(self.scores, dtype=np.float64)).tolist(),
                 "signature": str(Signature.with_fields(self.signature, ("mode", "sentence")))}
+
+    def __len__(self) -> int:
+        import numpy as np
+
+        return int(np.shape(self.scores)[-1])
+
+    def __str__(self) -> str:
+        """One line: the number of sentences and the mean of each column's sentence scores (NaN,
+        a sentence without a score, left out and counted), then the signature."""
+        import numpy as np
+
+        scores = np.asarray(self.scores, dtype=np.float64)
+        rows = scores.reshape(-1, scores.shape[-1]) if scores.size else np.zeros((1, 0))
+        missing = int(np.isnan(rows[0]).sum())
+        means = [shown_score(float(np.nanmean(row)) if np.isfinite(row).any() else float("nan"), self.fraction)
+                 for row in rows]
+        name = getattr(self.signature, "name", "") or str(self.signature).split("|", 1)[0]
+        unscored = f" ({missing} without a score)" if missing else ""
+        return f"{name} sentence scores: {rows.shape[1]} sentences{unscored}, mean {' / '.join(means)} | " \
+               f"{self.signature}"
+
+    def __repr__(self) -> str:
+        return short_repr(self)
+
+
+def shown_score(value: float, fraction: bool = True) -> str:
+    """A score as one line shows it: a fraction x100 with two decimals (``32.11``), another
+    score as it is (a whole number without decimals, else four)."""
+    if value != value:  # NaN: no score
+        return "nan"
+    if fraction:
+        return f"{100 * value:.2f}"
+    return str(int(value)) if float(value).is_integer() else f"{value:.4f}"
+
+
+def short_repr(value: Any, depth: int = 0) -> str:
+    """A repr that shows arrays by their shape and long lists and dicts by their length (a
+    result of a large corpus prints in a few lines, not its thousands of values)."""
+    import dataclasses
+
+    if depth == 0 and (dataclasses.is_dataclass(value) or hasattr(value, "__dict__")) and not isinstance(value, type):
+        items = [(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)] \
+            if dataclasses.is_dataclass(value) else list(vars(value).items())
+        return f"{type(value).__name__}(" + ", ".join(f"{key}={short_repr(item, 1)}" for key, item in items
+                                                        if not key.startswith("_")) + ")"
+    shape = getattr(value, "shape", None)
+    if shape is not None and hasattr(value, "dtype") and getattr(value, "ndim", 0) > 0:
+        return f"array(shape={tuple(shape)}, dtype={value.dtype})"
+    if isinstance(value, str):
+        return repr(str(value))
+    if isinstance(value, (list, tuple)):
+        if len(value) > 8:
+            return f"<{type(value).__name__} of {len(value)}>"
+        inner = ", ".join(short_repr(item, depth + 1) for item in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+    if isinstance(value, dict):
+        if len(value) > 8:
+            return f"<dict of {len(value)}>"
+        return "{" + ", ".join(f"{key!r}: {short_repr(item, depth + 1)}" for key, item in value.items()) + "}"
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+@dataclass
+class CorpusSums:
+    """One column's reduction of a corpus (what :meth:`~gecmetrics.metrics.base.Metric.corpus_sums`
+    returns when it has more to say than the sums): ``total``, the summed rows the score is
+    computed from ((K,), or (N, K) whose N scores are averaged: sampled references); ``chosen``,
+    the reference or candidate kept for each sentence on the way (None: no choice); ``extra``,
+    anything else the reduction found that the result shows (the metric's
+    :meth:`~gecmetrics.metrics.base.Metric.details` reads it)."""
+
+    total: Any
+    chosen: Any = None
+    extra: dict = field(default_factory=dict)
 
 
 def _json_value(value: Any) -> Any:

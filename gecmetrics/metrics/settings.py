@@ -19,26 +19,59 @@ _META = "gecmetrics"
 # ----------------------------------------------------------------------------- settings
 
 
+Shown = Callable[[Any], "str | None"]
+"""How a signature shows a setting's value: its text, "" for a bare key (``lev``), None to leave
+the field out (a flag that is off, a value at its default)."""
+
+
 class SettingInfo:
     """How one setting is read and described: its parser (Python values and text both), its
     help line, the aliases a user may type (``iter`` for ``iterations``), its key in the
-    metric's signature (None: not in it) and its command-line flags (``("-i", "--iter")``;
-    empty: ``--name``)."""
+    metric's signature (None: not in it) and how the signature shows its value (``shown``;
+    None: :func:`signature_value`), and its command-line flags (``("-i", "--iter")``; empty:
+    ``--name``)."""
 
-    __slots__ = ("help", "parse", "aliases", "signature", "flags")
+    __slots__ = ("help", "parse", "aliases", "signature", "flags", "shown")
 
     def __init__(self, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = (),
-                 signature: str | None = None, flags: tuple[str, ...] = ()) -> None:
+                 signature: str | None = None, flags: tuple[str, ...] = (), shown: Shown | None = None) -> None:
         self.help, self.parse, self.aliases = help, parse, tuple(aliases)
-        self.signature, self.flags = signature, tuple(flags)
+        self.signature, self.flags, self.shown = signature, tuple(flags), shown
 
 
 def setting(default: Any, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = (), *,
-            signature: str | None = None, flags: tuple[str, ...] = ()) -> Any:
+            signature: str | None = None, flags: tuple[str, ...] = (), shown: Shown | None = None) -> Any:
     """A settings dataclass field: ``n: int = setting(4, "maximum n-gram order", positive_int,
-    signature="n")``. ``signature``: the field's key in the metric's signature (the default
-    signature lists these fields in declaration order); ``flags``: its command-line flags."""
-    return field(default=default, metadata={_META: SettingInfo(help, parse, aliases, signature, flags)})
+    signature="n")``. ``signature``: the field's key in the metric's signature (the signature
+    lists these fields in declaration order, unless the metric's ``signature_order`` says
+    otherwise); ``shown``: how the signature shows the value (:func:`flag`, :func:`flag_as`,
+    :func:`unless`, :func:`when_set`; default :func:`signature_value`); ``flags``: its
+    command-line flags."""
+    return field(default=default, metadata={_META: SettingInfo(help, parse, aliases, signature, flags, shown)})
+
+
+def flag(value: Any) -> str | None:
+    """A signature's bare key when the setting is on (``|lev|``), nothing when it is off."""
+    return "" if value else None
+
+
+def flag_as(text: str) -> Shown:
+    """A signature's ``key:text`` when the setting is on (``smooth:official``), nothing when off."""
+    def shown(value: Any) -> str | None:
+        return text if value else None
+    return shown
+
+
+def unless(default: Any) -> Shown:
+    """A signature's ``key:value`` unless the value is ``default`` (``lang`` other than en)."""
+    def shown(value: Any) -> str | None:
+        return None if value == default else signature_value(value)
+    return shown
+
+
+def when_set(value: Any) -> str | None:
+    """A signature's ``key:value`` when the setting has a value (not None, empty or false)."""
+    return signature_value(value) if value not in (None, False, (), [], "") else None
 
 
 @dataclass(frozen=True)
@@ -76,9 +109,17 @@ class Settings:
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     def signature_fields(self) -> list[tuple[str, str]]:
-        """(key, value) of the settings declared with a signature key, in declaration order."""
-        return [(info.signature, signature_value(getattr(self, name)))
-                for name, info in self.infos().items() if info.signature]
+        """(key, value) of the settings declared with a signature key, in declaration order,
+        each shown by its ``shown`` rule (fields it leaves out are not listed; a value of ""
+        is a bare key)."""
+        fields = []
+        for name, info in self.infos().items():
+            if info.signature:
+                value = getattr(self, name)
+                text = signature_value(value) if info.shown is None else info.shown(value)
+                if text is not None:
+                    fields.append((info.signature, text))
+        return fields
 
     def replace(self, **changes: Any) -> "Settings":
         return dataclasses.replace(self, **changes)

@@ -13,7 +13,9 @@ meta-evaluation run through it; it never asks which metric it runs.
 
 In every chunk, metrics are grouped by :meth:`~gecmetrics.metrics.base.Metric.sharing_key`;
 each group is prepared once (one encoding of the references for every n-gram metric of a unit,
-one annotation for every ERRANT setting), then every hypothesis is given to every metric. The
+one annotation for every ERRANT setting), then every hypothesis is given to every metric
+(:func:`~gecmetrics.metrics.running.chunk_statistics`, the step
+:meth:`~gecmetrics.metrics.base.Metric.corpus_score` runs on a whole corpus too). The
 statistics are per sentence, so the numbers never depend on the chunking or the executor.
 """
 from __future__ import annotations
@@ -22,15 +24,15 @@ import dataclasses
 
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..core.aggregate import reducer_threads
 from ..core.units import TextChecks
 from ..errors import InputError
 from ..io.corpus import Corpus
-from ..kinds import M2
 from ..metrics.base import Metric
-from ..metrics.results import Result, compact
+from ..metrics.results import Result
+from ..metrics.running import chunk_statistics, python_corpus
 from .executors import Executor, SerialExecutor, check_jobs, make_executor
 from .files import CorpusFiles, count_sentences
 from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size
@@ -129,14 +131,6 @@ def run_context_of(metrics: Sequence[Metric], cache: CacheSetting = None) -> Any
     return bound[0] if bound else run_context()
 
 
-def sharing_groups(metrics: Sequence[Metric]) -> dict[Hashable, list[int]]:
-    """Indices of the metrics that share one prepared object, by sharing key (in order)."""
-    groups: dict[Hashable, list[int]] = {}
-    for k, metric in enumerate(metrics):
-        groups.setdefault(metric.sharing_key(), []).append(k)
-    return groups
-
-
 # ----------------------------------------------------------------------------- one chunk
 
 
@@ -170,22 +164,6 @@ def _check_chunk(chunk: Corpus, metrics: list[Metric], names: list[str]) -> None
             chunk.hypothesis(name, metric.hypothesis_kind, metric.display_name)
 
 
-def _statistics(metrics: list[Metric], corpus: Corpus, names: list[str]) -> tuple[dict[str, list[Any]], int]:
-    """Each group of metrics prepared once, then every hypothesis and metric; the statistics
-    and the texts encoded."""
-    groups = sharing_groups(metrics)
-    prepared = {key: metrics[indices[0]].prepare(corpus, [metrics[k] for k in indices[1:]])
-                for key, indices in groups.items()}
-    statistics: dict[str, list[Any]] = {name: [None] * len(metrics) for name in names}
-    for name in names:
-        for key, indices in groups.items():
-            for k in indices:
-                # compacted per chunk: a large corpus's chunks wait for the join in 32 bits
-                rows = metrics[k].statistics(prepared[key], corpus.hypothesis(name, metrics[k].hypothesis_kind))
-                statistics[name][k] = compact(rows)
-    return statistics, sum(metrics[indices[0]].texts_encoded(prepared[key]) for key, indices in groups.items())
-
-
 def _run_task(task: _Task) -> _Outcome | None:
     """A worker's whole job for one chunk: read it (byte ranges), check it, count it. None when
     a byte range holds bad input (the serial reader then says how)."""
@@ -198,7 +176,7 @@ def _run_task(task: _Task) -> _Outcome | None:
         if isinstance(task.source, FileChunk):
             return None
         raise
-    statistics, texts = _statistics(task.metrics, corpus, task.names)
+    statistics, texts = chunk_statistics(task.metrics, corpus, task.names)
     checks = TextChecks(task.check_settings)
     checks.observe(list(zip(task.shown, _texts_of(corpus, task))))
     return _Outcome(statistics, texts, corpus.size, len(corpus.references), checks)
@@ -465,12 +443,6 @@ def map_chunks(function: Callable[[Corpus], Any], files: CorpusFiles, *, executo
 
 def corpus_for(metrics: Sequence[Metric], sources: Sequence[str] | None, references: Any,
                hypotheses: Mapping[str, Sequence[Any]]) -> Corpus:
-    """A corpus from plain Python values for metrics of one reference kind: ``references`` are
-    reference sets (text metrics) or gold M2 blocks (the M2 family; ``sources`` may then be
-    None: they are the blocks' sources)."""
-    kinds = {metric.reference_kind for metric in metrics}
-    if kinds == {M2}:
-        return Corpus(None if sources is None else list(sources), [], dict(hypotheses), list(references))
-    if M2 in kinds:
-        raise InputError("metrics with text references and metrics with M2 references need a Corpus holding both")
-    return Corpus(sources, references, dict(hypotheses))
+    """A corpus from plain Python values for metrics of one reference kind (reference sets,
+    gold M2 blocks or None; see :func:`~gecmetrics.metrics.running.python_corpus`)."""
+    return python_corpus(metrics, sources, references, hypotheses)

@@ -1,7 +1,8 @@
 """CLEME (Ye et al., EMNLP 2023) and CLEME2.0 (Ye et al., ACL 2025) on M2 input, as metrics of
-the protocol (:mod:`gecmetrics.metrics.protocol`): settings, ``prepare`` (the reference M2 of the corpus,
-read once), ``statistics`` (per-sentence chunk counts by length, additive over sentences),
-``score`` (a pure reducer), ``resampler`` (paired tests) and sentence scores.
+the protocol (:mod:`gecmetrics.metrics.base`): settings, ``prepare`` (the reference M2 of the
+corpus, read once), ``statistics`` (per-sentence chunk counts by length, additive over
+sentences), ``corpus_sums`` (the reference choice and the length weights of the corpus, a pure
+reducer the base class's ``score`` scores), ``resampler`` (paired tests) and sentence scores.
 
 Reproduces THUKElab/CLEME (commit e90abea), ``main.py --metric cleme`` with its default weights
 per level and assumption; CLEME2.0's scores with no weighting or with CLEME's length weighting
@@ -19,8 +20,8 @@ from ...errors import InputError
 from ...io.m2 import blocks_name, read_m2
 from ...kinds import M2
 from ..base import Metric
-from ..results import OneScore, Signature
-from ..settings import Settings, choice, parse_beta, parse_bool, parse_floats, setting, setting_label
+from ..results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
+from ..settings import Settings, choice, parse_beta, parse_bool, parse_floats, setting, setting_label, unless
 from ...core.lang import parse_lang
 from .chunking import SentenceChunks, character_blocks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
@@ -89,12 +90,12 @@ class ChunkSettings(Settings):
 
     lang: str = setting("en", "CLEME: en (M2 tokens as given) or zh (ChERRANT's character-level M2: the first edit "
                         "set of each target, as the official --lang zho reads it)", parse_cleme_lang, ("language",),
-                        signature="lang", flags=("--lang",))
+                        signature="lang", flags=("--lang",), shown=unless("en"))
 
     assumption: str = setting("dependent", "CLEME: dependent (each reference alone) or independent (all at once)",
-                              choice(*ASSUMPTIONS))
+                              choice(*ASSUMPTIONS), signature="assumption")
     level: str = setting("corpus", "CLEME: corpus (running choice of a reference) or sentence (mean of sentences)",
-                         choice(*LEVELS))
+                         choice(*LEVELS), signature="level")
     weighted: bool = setting(True, "CLEME: length-weighted chunks (the official curves) or chunk counts", parse_bool)
     weighting: LengthWeighting | None = setting(None, "CLEME: other length-weight curves (Python only)",
                                                 parse_weighting)
@@ -127,7 +128,7 @@ class ChunkSettings(Settings):
 
 @dataclass(frozen=True)
 class CLEMESettings(ChunkSettings):
-    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",))
+    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",), signature="beta")
 
 
 @dataclass(frozen=True)
@@ -160,11 +161,19 @@ class ChunkResult(OneScore):
 
     names: tuple[str, ...] = ()
     fractions: tuple[str, ...] = ()
-    headline = ""
+    shown: tuple[tuple[str, str], ...] = ()
+    """What the one-line ``str`` shows in brackets after the score: (name, label) pairs."""
 
     @property
     def score(self) -> float:
-        return float(getattr(self, self.headline))
+        return float(getattr(self, self.headline_field))
+
+    def headline(self) -> str:
+        """``CLEME F0.5 = 40.12 (P 45.00, R 28.71)``, ``CLEME2 = 60.10 (HC 30.00, ...)``."""
+        beta = self.settings.get("beta") if isinstance(self.settings, dict) else None
+        title = f"{self.name} F{beta:g}" if isinstance(beta, (int, float)) else self.name
+        more = ", ".join(f"{label} {shown_score(float(getattr(self, key)))}" for key, label in self.shown)
+        return f"{title} = {shown_score(self.score)}" + (f" ({more})" if more else "")
 
     @property
     def values(self) -> dict[str, float]:
@@ -182,7 +191,7 @@ class ChunkResult(OneScore):
                 "signature": str(self.signature)}
 
 
-@dataclass
+@dataclass(repr=False)
 class CLEMEResult(ChunkResult):
     """CLEME's P, R, F-beta (the score) and accuracy with the chunk counts (or weight sums) behind
     them. At corpus level the scores come from the totals; at sentence level they are the means
@@ -204,10 +213,11 @@ class CLEMEResult(ChunkResult):
 
     names = ("f", "precision", "recall", "accuracy", "tp", "fp", "fn", "tn")
     fractions = ("f", "precision", "recall", "accuracy")
-    headline = "f"
+    headline_field = "f"
+    shown = (("precision", "P"), ("recall", "R"))
 
 
-@dataclass
+@dataclass(repr=False)
 class CLEME2Result(ChunkResult):
     """CLEME2.0's hit-, wrong-, under- and over-correction rates and their aggregate (the score),
     with the chunk counts (or weight sums) behind them."""
@@ -231,16 +241,23 @@ class CLEME2Result(ChunkResult):
 
     names = ("aggregate", "hit", "wrong", "under", "over", "tp", "fp", "fn", "tn", "fp_necessary", "fp_unnecessary")
     fractions = ("aggregate", "hit", "wrong", "under", "over")
-    headline = "aggregate"
+    headline_field = "aggregate"
+    shown = (("hit", "HC"), ("wrong", "WC"), ("under", "UC"), ("over", "OC"))
 
 
-class ChunkSentenceScores:
+class ChunkSentenceScores(SentenceScores):
     """Per-sentence scores of CLEME or CLEME2.0: ``scores`` (F, or the aggregate), every value
     by name in ``values`` (arrays (D,)), the reference slot of each sentence, the signature."""
 
     def __init__(self, values: dict[str, np.ndarray], headline: str, chosen: np.ndarray, signature: Signature) -> None:
-        self.values, self.chosen, self.signature = values, chosen, signature
+        self.values, self.headline, self.chosen, self.signature = values, headline, chosen, signature
         self.scores = values[headline]
+
+    @classmethod
+    def joined(cls, parts: Sequence["ChunkSentenceScores"]) -> "ChunkSentenceScores":
+        """The sentence scores of consecutive chunks as one."""
+        return cls({name: np.concatenate([p.values[name] for p in parts]) for name in parts[0].values},
+                   parts[0].headline, np.concatenate([p.chosen for p in parts]), parts[0].signature)
 
 
 # ----------------------------------------------------------------------------- metrics
@@ -254,6 +271,7 @@ class ChunkMetric(Metric):
     reference_kind = M2
     scale = 1.0
     label = "CLEME"
+    signature_order = ("assumption", "level", "weights", "lang")
     sentence_names: tuple[str, ...] = ()
     """The per-sentence values, in the order of :meth:`sentence_values`."""
     headline = ""
@@ -340,13 +358,43 @@ class ChunkMetric(Metric):
         values = {name: rows[:, k] for k, name in enumerate(self.sentence_names)}
         return ChunkSentenceScores(values, self.headline, chosen, self.signature)
 
+    def corpus_sums(self, statistics: np.ndarray, column: int = 0) -> CorpusSums:
+        """Corpus level: the running choice of a reference, and the chosen counts' totals (TP,
+        FP, FN, TN, FP necessary, FP unnecessary); sentence level: each sentence's best
+        reference, and the sums of the sentences' values with their count. The length weights
+        (and their bias) are the corpus's."""
+        table, bias = self.slot_counts(statistics)
+        if self.settings.level == "corpus":
+            totals, chosen = self.choose(table)
+            values = self.sentence_values(_counts(totals))
+            total = np.array(_counts(totals), dtype=np.float64)
+        else:
+            chosen, per_sentence = self.sentence_rows(table)
+            totals = chosen_totals(table, chosen)
+            columns = [per_sentence[:, k] for k in range(len(self.sentence_names))]
+            values = tuple(float(np.average(column)) if len(table) else 0.0 for column in columns)
+            total = np.array([np.add.reduce(column) for column in columns] + [len(table)], dtype=np.float64)
+        return CorpusSums(total, chosen, {"values": dict(zip(self.sentence_names, values)), "totals": totals,
+                                          "bias": bias, "sentences": len(table)})
+
     def score_from_sums(self, sums: np.ndarray, column: int = 0) -> np.ndarray:
-        """The score of summed chosen counts (TP, FP, FN, TN, FP necessary, FP unnecessary),
-        shape (..., 6) -> (...): the corpus level's formula (the reference choice and the length
-        weights behind the counts are the corpus's: :meth:`score` makes them)."""
+        """Corpus level, the score of summed chosen counts (TP, FP, FN, TN, FP necessary, FP
+        unnecessary), shape (..., 6) -> (...); sentence level, the mean of the sentences' score
+        from summed (values..., sentences) (0 without sentences). The reference choice and the
+        length weights behind them are the corpus's: :meth:`corpus_sums` makes them."""
+        sums = np.asarray(sums, dtype=np.float64)
         headline = self.sentence_names.index(self.headline)
-        return np.apply_along_axis(lambda row: self.sentence_values(tuple(row))[headline], -1,
-                                   np.asarray(sums, dtype=np.float64))
+        if self.settings.level == "sentence":
+            return np.where(sums[..., -1] > 0, sums[..., headline] / np.maximum(sums[..., -1], 1), 0.0)
+        return np.apply_along_axis(lambda row: self.sentence_values(tuple(row.tolist()))[headline], -1, sums)
+
+    def details(self, statistics: np.ndarray, sums: list[CorpusSums]) -> dict[str, Any]:
+        """Every number of the result but the score: the other values (P, R, accuracy; the
+        rates), the chosen counts (or weight sums), the sentences, the choice and the bias."""
+        part = sums[0]
+        found = {**part.extra["values"], **vars(part.extra["totals"])}
+        fields = {name: found[name] for name in self.result_class.names if name != self.headline}
+        return {**fields, "sentences": part.extra["sentences"], "chosen": part.chosen, "bias": part.extra["bias"]}
 
     def resampler(self, column: int = 0, references: int = 1):
         """The reference choice and the length weights redone in every resample."""
@@ -354,10 +402,9 @@ class ChunkMetric(Metric):
 
         return ChunkResampler(self)
 
-    def common_fields(self) -> list[tuple[str, str]]:
-        s = self.settings
-        return [("assumption", s.assumption), ("level", s.level), ("weights", s.weights_field())] + \
-            ([("lang", s.lang)] if s.lang != "en" else [])
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """How chunks weigh (none, length, or the custom curves)."""
+        return [*super().signature_extra(references), ("weights", self.settings.weights_field())]
 
     def label_tokens(self) -> list[str]:
         """The non-default settings in a column label."""
@@ -372,24 +419,9 @@ class CLEME(ChunkMetric):
 
     name = "cleme"
     settings_class = CLEMESettings
+    result_class = CLEMEResult
     sentence_names = ("f", "precision", "recall", "accuracy")
     headline = "f"
-
-    def score(self, statistics: np.ndarray) -> CLEMEResult:
-        """Corpus or sentence level scores (as the settings say) from statistics rows."""
-        table, bias = self.slot_counts(statistics)
-        beta = self.settings.beta
-        if self.settings.level == "corpus":
-            totals, chosen = self.choose(table)
-            precision, recall, f = prf(totals.tp, totals.fp, totals.fn, beta)
-            acc = accuracy(totals.tp, totals.fp, totals.fn, totals.tn)
-        else:
-            chosen, per_sentence = self.sentence_rows(table)
-            totals = chosen_totals(table, chosen)
-            f, precision, recall, acc = (float(np.average(per_sentence[:, k])) if len(table) else 0.0
-                                         for k in range(4))
-        return CLEMEResult(precision, recall, f, acc, totals.tp, totals.fp, totals.fn, totals.tn, len(table), chosen,
-                           bias, self.signature, self.settings_dict())
 
     def choose(self, table: list) -> tuple[ChunkTotals, np.ndarray]:
         return choose_prf_corpus(table, self.settings.beta)
@@ -402,11 +434,8 @@ class CLEME(ChunkMetric):
         precision, recall, f = prf(values[0], values[1], values[2], self.settings.beta)
         return f, precision, recall, accuracy(*values[:4])
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
-        return "CLEME", [*self.common_fields(), ("beta", f"{self.settings.beta:g}")]
-
-    def column_labels(self) -> list[str]:
-        return [" ".join(["CLEME", f"F{self.settings.beta:g}", *self.label_tokens()])]
+    def column_names(self) -> list[str]:
+        return [" ".join([f"F{self.settings.beta:g}", *self.label_tokens()])]
 
 
 class CLEME2(ChunkMetric):
@@ -416,21 +445,9 @@ class CLEME2(ChunkMetric):
     name = "cleme2"
     settings_class = CLEME2Settings
     label = "CLEME2"
+    result_class = CLEME2Result
     sentence_names = ("hit", "wrong", "under", "over", "aggregate")
     headline = "aggregate"
-
-    def score(self, statistics: np.ndarray) -> CLEME2Result:
-        """Corpus or sentence level scores (as the settings say) from statistics rows."""
-        table, bias = self.slot_counts(statistics)
-        factors = self.settings.aspect_factors
-        if self.settings.level == "corpus":
-            totals, chosen = self.choose(table)
-            values = aspects(totals.tp, totals.fn, totals.fp_necessary, totals.fp_unnecessary, factors)
-        else:
-            chosen, per_sentence = self.sentence_rows(table)
-            totals = chosen_totals(table, chosen)
-            values = tuple(float(np.average(per_sentence[:, k])) if len(table) else 0.0 for k in range(5))
-        return CLEME2Result(*values, *_counts(totals), len(table), chosen, bias, self.signature, self.settings_dict())
 
     def choose(self, table: list) -> tuple[ChunkTotals, np.ndarray]:
         return choose_aspects_corpus(table, self.settings.aspect_factors)
@@ -442,14 +459,16 @@ class CLEME2(ChunkMetric):
         """(hit, wrong, under, over, aggregate) of one sentence's chosen counts."""
         return aspects(values[0], values[2], values[4], values[5], self.settings.aspect_factors)
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """How chunks weigh, and the factors of the aggregate (the official ones of the level
+        when none are given)."""
         f = self.settings.aspect_factors
-        return "CLEME2", [*self.common_fields(), ("factors", f"{f.hit:g}/{f.wrong:g}/{f.under:g}/{f.over:g}")]
+        return [*super().signature_extra(references), ("factors", f"{f.hit:g}/{f.wrong:g}/{f.under:g}/{f.over:g}")]
 
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         f = self.settings.factors
-        tokens = [] if f is None else [f"factors:{f.hit:g}/{f.wrong:g}/{f.under:g}/{f.over:g}"]
-        return [" ".join(["CLEME2", *self.label_tokens(), *tokens])]
+        tokens = self.label_tokens() + ([] if f is None else [f"factors:{f.hit:g}/{f.wrong:g}/{f.under:g}/{f.over:g}"])
+        return [" ".join(tokens)] if tokens else []
 
 
 def _counts(totals: ChunkTotals) -> tuple[float, ...]:

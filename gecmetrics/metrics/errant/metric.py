@@ -28,7 +28,7 @@ from ..m2.cherrant import CherrantCompare, CherrantSettings
 from ..m2.compare import EditTable, ErrantCompare, ErrantResult, ErrantStatistics
 from ...io.m2 import Block
 from ...kinds import M2, TEXT
-from ..settings import choice, parse_bool, setting, setting_label
+from ..settings import choice, flag, flag_as, parse_bool, setting, setting_label, unless
 
 from .languages import SentenceError, language_annotator, shared_model  # noqa: F401 (shared_model: re-exported)
 from ...core.lang import DEFAULT_LANGUAGE, ENGLISH, language_kind, parse_lang
@@ -74,19 +74,20 @@ class ErrantTextSettings(CherrantSettings):
     lang: str = setting(DEFAULT_LANGUAGE, "language of the texts: en (ERRANT's English rules), zh (ChERRANT's character "
                         "level and comparison rules), or the code of another language with a spaCy model (ERRANT's "
                         "language-independent part, see docs/languages.md)", parse_lang, ("language",),
-                        signature="lang", flags=("--lang",))
+                        signature="lang", flags=("--lang",), shown=unless(ENGLISH))
     merge: str = setting("rules", "how adjacent aligned tokens are merged into edits", choice(*STRATEGIES),
-                         flags=("-merge",))
+                         flags=("-merge",), signature="merge", shown=unless("rules"))
     lev: bool = setting(False, "align with plain Levenshtein costs instead of ERRANT's linguistic ones", parse_bool,
-                        flags=("-lev",))
+                        flags=("-lev",), signature="lev", shown=flag)
     tokenise: bool = setting(False, "tokenise the text with spaCy (else split on whitespace, as given)",
-                             parse_bool, ("tok",), flags=("-tok",))
+                             parse_bool, ("tok",), flags=("-tok",), signature="tok", shown=flag)
     spacy_model: str | None = setting(None, f"spaCy model name or path (default: ${MODEL_VARIABLE}, else "
                                              f"{DEFAULT_MODEL}, the model ERRANT loads; for another --lang, "
                                              "LANG_core_news_sm)", _optional_text, ("model",),
                                       flags=("--spacy-model",))
     annotate_refs: bool = setting(False, "-r names text references: annotate them as annotators 0, 1, ... (else -r "
-                                  "is a gold M2 file, used as given)", parse_bool, flags=("--annotate-refs",))
+                                  "is a gold M2 file, used as given)", parse_bool, flags=("--annotate-refs",),
+                                  signature="refs", shown=flag_as("annotated"))
     word_list: str | None = setting(None, "SPELL word list, one word per line (default: $GECMETRICS_ERRANT_WORDS, "
                                           "else the SCOWL en_GB-large list shipped with gecmetrics, as ERRANT's)",
                                     _optional_text, ("words",), flags=("--word-list",))
@@ -276,21 +277,20 @@ class ErrantText(ErrantCompare):
             return shared_model(self.settings.spacy_model, self.run_context.resources).versions()
         return _annotator_fields(self.settings)
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """What the edits depend on beside the settings: English's SPELL word list (by its
+        checksum, when not the shipped one), spaCy's and the model's versions (the data and
+        libraries of another language), and ``cache:on`` when English parses may come from the
+        cache. (Annotated references are signed ``refs:annotated``, not counted.)"""
         s = self.settings
-        rules = self.comparison_rules()
-        name, fields = super().signature_fields(references) if rules is self else rules.signature_fields(references)
-        fields += [("lang", s.lang)] if s.lang != ENGLISH else []
-        fields += [("merge", s.merge)] if s.merge != "rules" else []
-        fields += [flag for flag, on in (("lev", s.lev), ("tok", s.tokenise)) if on]
-        fields += [("refs", "annotated")] if s.annotate_refs else []
+        fields: list[tuple[str, str] | str] = []
         cached: list[tuple[str, str]] = []
         if s.lang == ENGLISH:  # other languages' tokenisations are not kept in the cache
             path = word_list_path(s.word_list)
             if path != SHIPPED_WORDS:
                 fields.append(("words", words_checksum(load_word_list(path))[:12]))
             cached = self.run_context.signature_fields()
-        return name, fields + list(self.versions().items()) + cached
+        return fields + list(self.versions().items()) + cached
 
     def settings_dict(self) -> dict:
         s = self.settings

@@ -19,8 +19,8 @@ import numpy as np
 from ...core.aggregate import (best_reference, by_sentence_blocks, draw_blocks, python2_draws, python2_sampled_sums,
                          sampled_sums, seeded_draws, select)
 from ...errors import InputError
-from ..results import OneScore, Signature
-from ..settings import bounded_int, choice, optional_bool, optional_seed, parse_bool, setting
+from ..results import CorpusSums, OneScore, SentenceScores, Signature
+from ..settings import bounded_int, choice, flag_as, optional_bool, optional_seed, parse_bool, setting
 from ...core.ngrams import EncodedCorpus
 from ..ngram import NgramMetric, NgramSettings
 
@@ -71,7 +71,7 @@ class GLEULayout:
                 stats[..., self.numerator], stats[..., self.denominator])
 
 
-@dataclass
+@dataclass(repr=False)
 class GLEUResult(OneScore):
     """A GLEU score (a fraction) with the per-order statistics behind it.
 
@@ -113,8 +113,8 @@ class GLEUResult(OneScore):
                 "brevity_penalty": self.brevity_penalty, "settings": self.settings, "signature": self.signature}
 
 
-@dataclass
-class GLEUSentenceScores:
+@dataclass(repr=False)
+class GLEUSentenceScores(SentenceScores):
     """Per-sentence scores (fractions), and for each the per-reference scores."""
 
     scores: np.ndarray
@@ -204,20 +204,26 @@ def best_of(score: np.ndarray, per_order: np.ndarray) -> np.ndarray:
     return best_reference(np.concatenate([score[..., None], per_order[..., ::-1]], axis=-1))
 
 
-def result_of(layout: GLEULayout, sums: np.ndarray, signature: str, settings: dict,
-              reported: np.ndarray | None = None, swapped: bool = False, **extra: Any) -> GLEUResult:
-    """A :class:`GLEUResult` of summed statistics (``reported``: the counts to show, when they
-    differ from the scored ones; ``swapped``: the lengths are stored (reference, hypothesis),
-    as GLEU 2015 does)."""
+def result_fields(layout: GLEULayout, sums: np.ndarray, reported: np.ndarray | None = None,
+                  swapped: bool = False) -> dict[str, Any]:
+    """The per-order table of summed statistics, as :class:`GLEUResult`'s fields (``reported``:
+    the counts to show, when they differ from the scored ones; ``swapped``: the lengths are
+    stored (reference, hypothesis), as GLEU 2015 does)."""
     first, second, match, penalty, numerator, denominator = layout.split(sums)
     if reported is not None:
         _, _, match, penalty, _, _ = layout.split(reported)
     brevity = float(log_brevity(second, first))
-    score = float(corpus_gleu(layout, sums))
     hypothesis_length, reference_length = (second, first) if swapped else (first, second)
-    return GLEUResult(score=score, match=match, penalty=penalty, numerator=numerator, denominator=denominator,
-                      hypothesis_length=float(hypothesis_length), reference_length=float(reference_length),
-                      brevity_penalty=math.exp(brevity), signature=signature, settings=settings, **extra)
+    return {"match": match, "penalty": penalty, "numerator": numerator, "denominator": denominator,
+            "hypothesis_length": float(hypothesis_length), "reference_length": float(reference_length),
+            "brevity_penalty": math.exp(brevity)}
+
+
+def result_of(layout: GLEULayout, sums: np.ndarray, signature: str, settings: dict,
+              reported: np.ndarray | None = None, swapped: bool = False, **extra: Any) -> GLEUResult:
+    """A :class:`GLEUResult` of summed statistics (see :func:`result_fields`)."""
+    return GLEUResult(score=float(corpus_gleu(layout, sums)), signature=signature, settings=settings,
+                      **result_fields(layout, sums, reported, swapped), **extra)
 
 
 def parse_variant(name: str, value: Any) -> str:
@@ -233,7 +239,7 @@ class GLEUSettings(NgramSettings):
     package's name for it), or NumPy's seeded generator when ``seed`` is given."""
 
     variant: str = setting("official", "official (gec-ranking's code), official-2016 (its 2016 brevity "
-                           "penalty) or paper (no per-sentence clamp)", parse_variant)
+                           "penalty) or paper (no per-sentence clamp)", parse_variant, signature="variant")
     iterations: int = setting(DEFAULT_ITERATIONS, "reference-sampling iterations of the corpus score (one when there "
                               "is one reference; at most 100,000)",
                               bounded_int(1, MAX_ITERATIONS, "gecmetrics.metrics.gleu.gleu.MAX_ITERATIONS"),
@@ -247,7 +253,8 @@ class GLEUSettings(NgramSettings):
     best_reference: bool = setting(False, "best reference per sentence (highest sentence GLEU) instead of sampling",
                                    parse_bool, ("max", "m"), flags=("-m", "--max"))
     smooth: bool = setting(False, "with --sentence: gec-ranking's smoothed sentence scores with std and 95% interval "
-                           "over references", parse_bool, flags=("--smooth",))
+                           "over references", parse_bool, flags=("--smooth",), signature="smooth",
+                           shown=flag_as("official"))
 
     def check(self) -> None:
         if self.seed is not None and self.fix_seed:
@@ -278,8 +285,11 @@ class GLEU(NgramMetric):
     """
 
     name = "gleu"
+    label = "GLEU+"
     settings_class = GLEUSettings
     positional = ("variant", "n", "unit")
+    result_class = GLEUResult
+    signature_order = ("variant", "n", "unit", "space", "refs", "iter", "sampling", "ref", "smooth")
 
     @property
     def layout(self) -> GLEULayout:
@@ -333,9 +343,6 @@ class GLEU(NgramMetric):
             return select(stats, self.best_references(stats))
         return stats[:, 0]
 
-    def references_in(self, stats: np.ndarray) -> int:
-        return stats.shape[1]
-
     def draws(self, sentences: int, references: int) -> np.ndarray:
         """The reference index of each sentence in each sampling iteration."""
         iterations = self.settings.sampled_iterations(references)
@@ -343,25 +350,29 @@ class GLEU(NgramMetric):
             return python2_draws(iterations, sentences, references)
         return seeded_draws(iterations, sentences, references, self.settings.seed)
 
-    def score(self, stats: np.ndarray) -> GLEUResult:
-        """Corpus score: sampled references (mean over iterations), or the best ones."""
+    def corpus_sums(self, stats: np.ndarray, column: int = 0) -> np.ndarray | CorpusSums:
+        """The best reference's rows summed (``best_reference``), else the sums of every
+        sampling iteration, shape (I, K), whose scores the corpus score averages."""
         size, n_refs, _ = stats.shape
-        signature, settings = self.signature(n_refs), self.settings_dict()
         if self.settings.best_reference:
             chosen = self.best_references(stats)
-            return result_of(self.layout, select(stats, chosen).sum(axis=0), signature, settings,
-                             swapped=self.lengths_swapped, chosen_references=chosen)
+            return CorpusSums(select(stats, chosen).sum(axis=0), chosen)
         iterations = self.settings.sampled_iterations(n_refs)
         if self.settings.fix_seed:
-            sums = python2_sampled_sums(stats, iterations)
-        else:
-            sums = sampled_sums(stats, draw_blocks(iterations, size, n_refs, self.settings.seed))
-        scores = self.score_from_sums(sums)
+            return python2_sampled_sums(stats, iterations)
+        return sampled_sums(stats, draw_blocks(iterations, size, n_refs, self.settings.seed))
+
+    def details(self, stats: np.ndarray, sums: list[CorpusSums]) -> dict[str, Any]:
+        """The per-order table (of the mean sums over the iterations), the spread of the
+        iterations' scores, or the best references chosen."""
+        total = sums[0].total
+        if self.settings.best_reference:
+            return {**result_fields(self.layout, total, swapped=self.lengths_swapped),
+                    "chosen_references": sums[0].chosen}
+        scores = self.score_from_sums(total)
         mean, std = float(np.mean(scores)), float(np.std(scores))
-        result = result_of(self.layout, sums.mean(axis=0), signature, settings, swapped=self.lengths_swapped,
-                           iterations=len(sums), std=std, interval=(mean - Z95 * std, mean + Z95 * std))
-        result.score = mean
-        return result
+        return {**result_fields(self.layout, total.mean(axis=0), swapped=self.lengths_swapped),
+                "iterations": len(total), "std": std, "interval": (mean - Z95 * std, mean + Z95 * std)}
 
     # ------------------------------------------------------------------ sentences
     def sentence_keys(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -396,17 +407,11 @@ class GLEU(NgramMetric):
         return result
 
     # ------------------------------------------------------------------ description
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
-        s = self.settings
-        fields = [("variant", s.variant), *s.unit_fields()]
-        if references is not None:
-            fields.append(("refs", str(references)))
-        fields += s.sampling_fields(references)
-        if s.smooth:
-            fields.append(("smooth", "official"))
-        return "GLEU+", fields
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """The n-gram settings, the reference count and how references are taken."""
+        return [*super().signature_extra(references), *self.settings.sampling_fields(references)]
 
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         s = self.settings
         tokens = [s.variant] if s.variant != "official" else []
         if s.best_reference:
@@ -417,11 +422,11 @@ class GLEU(NgramMetric):
                 tokens.append(f"i{s.iterations}")
         if s.smooth:
             tokens.append("smooth")
-        char = "-char" if s.unit == "char" else ""
-        return [" ".join([f"GLEU+{char}", *tokens, *s.label_tokens()])]
+        return [" ".join([*tokens, *s.label_tokens()])]
 
     def paired_label(self, column: int = 0) -> str:
-        return "GLEU+"
+        """The signature's name (``GLEU+``)."""
+        return self.signature_name()
 
     def resampler(self, column: int = 0, references: int = 1):
         """Sampled references are redrawn in every resample; fixed ones are plain rows."""

@@ -15,30 +15,37 @@ references (each its own length), and the closest one is chosen per sentence by 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from ...core.aggregate import select
-from ..settings import parse_bool, parse_finite_non_negative, setting
+from ..results import CorpusSums
+from ..settings import flag_as, parse_bool, parse_finite_non_negative, setting
 from ...core.ngrams import EncodedCorpus
 from ..ngram import NgramMetric, NgramSettings
-from .gleu import GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gleu, result_of, sentence_keys
+from .gleu import (GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gleu, result_fields, result_of,
+                   sentence_keys)
 
 
 @dataclass(frozen=True)
 class GLEU2015Settings(NgramSettings):
     lambda_: float = setting(0.0, "penalty weight of source n-grams missing from the references (a finite "
                              "number >= 0)", parse_finite_non_negative, ("lambda", "l"),
-                             flags=("-l", "--lambda"))
-    smooth: bool = setting(False, "sentence scores: gec-ranking's smoothed ones", parse_bool)
+                             flags=("-l", "--lambda"), signature="lambda")
+    smooth: bool = setting(False, "sentence scores: gec-ranking's smoothed ones", parse_bool, signature="smooth",
+                           shown=flag_as("official"))
 
 
 class GLEU2015(NgramMetric):
     """The 2015 GLEU: ``GLEU2015(n=4, lambda_=0.0)`` (``get_metric("gleu0")``)."""
 
     name = "gleu0"
+    label = "GLEU"
+    header = "GLEU0"
     settings_class = GLEU2015Settings
+    result_class = GLEUResult
+    signature_order = ("variant", "lambda", "n", "unit", "space", "refs", "smooth")
     positional = ("n", "unit")
     variant = "gleu0"
     best_reference = False
@@ -66,11 +73,14 @@ class GLEU2015(NgramMetric):
         stats[:, :, 0] = np.stack([r.lengths for r in encoded.references], axis=1)
         return stats
 
+    def closest(self, stats: np.ndarray) -> np.ndarray:
+        """Per sentence, the reference whose length is closest to the hypothesis's (first
+        reference on ties), shape (D,)."""
+        return np.argmin(np.abs(stats[..., 0] - stats[..., 1]), axis=1)
+
     def closest_rows(self, stats: np.ndarray) -> np.ndarray:
-        """Per sentence, the row of the reference whose length is closest to the hypothesis's
-        (first reference on ties), shape (D, K)."""
-        distance = np.abs(stats[..., 0] - stats[..., 1])
-        return select(stats, np.argmin(distance, axis=1))
+        """Per sentence, the row of the :meth:`closest` reference, shape (D, K)."""
+        return select(stats, self.closest(stats))
 
     def lambda_rows(self, rows: np.ndarray) -> np.ndarray:
         """Rows (..., K) with this lambda's numerator and denominator filled in (floats, clamped
@@ -90,13 +100,15 @@ class GLEU2015(NgramMetric):
         """Per sentence, the closest reference's row with this lambda's numerator and denominator."""
         return self.lambda_rows(self.closest_rows(stats))
 
-    def references_in(self, stats: np.ndarray) -> int:
-        return stats.shape[1]
+    def corpus_sums(self, stats: np.ndarray, column: int = 0) -> CorpusSums:
+        """The :meth:`rows` summed, with the closest reference of each sentence."""
+        chosen = self.closest(stats)
+        return CorpusSums(self.lambda_rows(select(stats, chosen)).sum(axis=0), chosen)
 
-    def result(self, values: list[float], stats: np.ndarray, sums: list[np.ndarray]) -> GLEUResult:
+    def details(self, stats: np.ndarray, sums: list[CorpusSums]) -> dict[str, Any]:
         """The per-order table of the closest references (their integer counts shown)."""
-        return result_of(self.layout, sums[0], self.signature(stats.shape[1]), self.settings_dict(),
-                         reported=self.closest_rows(stats).sum(axis=0), swapped=True)
+        return result_fields(self.layout, sums[0].total, reported=select(stats, sums[0].chosen).sum(axis=0),
+                             swapped=True)
 
     def sentence_from_statistics(self, stats: np.ndarray) -> GLEUSentenceScores:
         rows = self.closest_rows(stats)[:, None, :]
@@ -119,18 +131,13 @@ class GLEU2015(NgramMetric):
     def settings_dict(self) -> dict:
         return {"metric": "GLEU", "variant": "gleu0", **self.settings.to_dict(), "lambda": self.settings.lambda_}
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
-        s = self.settings
-        fields = [("variant", "gleu0"), ("lambda", f"{s.lambda_:g}"), *s.unit_fields()]
-        if references is not None:
-            fields.append(("refs", str(references)))
-        if s.smooth:
-            fields.append(("smooth", "official"))
-        return "GLEU", fields
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """The variant (gleu0), the n-gram settings and the reference count."""
+        return [("variant", "gleu0"), *super().signature_extra(references)]
 
-    def column_labels(self) -> list[str]:
-        char = "-char" if self.settings.unit == "char" else ""
-        return [" ".join([f"GLEU0{char}", f"l{self.settings.lambda_:g}", *self.settings.label_tokens()])]
+    def column_names(self) -> list[str]:
+        return [" ".join([f"l{self.settings.lambda_:g}", *self.settings.label_tokens()])]
 
     def paired_label(self, column: int = 0) -> str:
-        return "GLEU"
+        """The signature's name (``GLEU``)."""
+        return self.signature_name()

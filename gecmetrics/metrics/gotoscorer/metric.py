@@ -30,8 +30,8 @@ from ...errors import InputError
 from ...io.corpus import Corpus
 from ...kinds import M2
 from ..base import Metric
-from ..results import Signature
-from ..settings import Settings, non_negative_int, parse_bool, parse_float, setting, setting_label, signature_value
+from ..results import CorpusSums
+from ..settings import Settings, non_negative_int, parse_bool, parse_float, setting, setting_label
 from .judging import ALL, FN, FP, TN, TP
 from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, judge, level_weights,
                      read_gold, read_system, read_weight_file, scores_from_sums, sentence_difficulty, weight_table)
@@ -84,6 +84,12 @@ def parse_weights(name: str, value: Any) -> str:
 parse_weights.reads_paths = True  # type: ignore[attr-defined]  # '/' is part of a path (registry)
 
 
+def shown_weights(weights: str) -> str:
+    """How a signature names the chunk levels' source: ``systems``, or a weight file by its
+    SHA-256 (its contents, not its path, change the numbers)."""
+    return weights if weights == SYSTEMS else "file-" + weight_file(weights)[1][:12]
+
+
 def finite(name: str, value: Any) -> float:
     number = parse_float(name, value)
     if not np.isfinite(number):
@@ -97,7 +103,7 @@ class GoToScorerSettings(Settings):
                                      parse_scores, signature="score")
     weights: str = setting(SYSTEMS, "GoToScorer: chunk levels from the hypotheses scored ('systems') or from a "
                                     "weight file (the original's -w_file)", parse_weights, ("w_file",),
-                           signature="weights")
+                           signature="weights", shown=shown_weights)
     a: float = setting(1.0, "GoToScorer: weight a - (n + b) / (N + c), parameter a", finite, signature="a")
     b: float = setting(0.0, "GoToScorer: weight parameter b", finite, signature="b")
     c: float = setting(0.0, "GoToScorer: weight parameter c", finite, signature="c")
@@ -156,7 +162,13 @@ class GoToPrepared:
 
 
 class GoToScorer(Metric):
-    """GoToScorer (Gotou et al., COLING 2020): chunk F0.5 weighted by the share of systems failing each chunk."""
+    """GoToScorer (Gotou et al., COLING 2020): chunk F0.5 weighted by the share of systems failing each chunk.
+
+    ``corpus_score(None, gold_blocks, hypothesis_blocks, systems={name: blocks, ...})``: the
+    levels come from every system given (the hypothesis among them or not); alone, the
+    hypothesis is the only system (N = 1: every chunk it gets right weighs 0). A weight file
+    (``weights=FILE``) fixes the levels without the other systems.
+    """
 
     name = "gotoscorer"
     label = "GoToScorer"
@@ -279,31 +291,26 @@ class GoToScorer(Metric):
                 return _ratio(2 * precision * recall, precision + recall)
             return _ratio(1.25 * precision * recall, 0.25 * precision + recall)
 
-    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
-        """Every number of the original's output (scores, weighted counts), N and whether weighted."""
-        total = np.asarray(sums[0])
-        n_levels = total.shape[-1] // OUTCOMES
-        scores = scores_from_sums(total.reshape(OUTCOMES, n_levels), self.level_weights(n_levels))
-        return {**scores.as_dict(), "systems": n_levels - 1, "weighted": not self.settings.no_weight,
-                "sentences": int(len(statistics))}
-
-    def result(self, values: list[float], statistics: Any, sums: list[Any]):
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
+        """Every number of the original's output (scores, weighted counts), N and whether
+        weighted; a weight file must have a line for every sentence of the corpus."""
         if self.settings.weights != SYSTEMS:
             table, _ = weight_file(self.settings.weights, self.run_context.resources)
             if len(table.offsets) - 1 != len(statistics):
                 raise InputError(f"has {len(table.offsets) - 1} sentence lines but the corpus has "
                                  f"{len(statistics)} sentences", self.settings.weights)
-        return super().result(values, statistics, sums)
+        total = np.asarray(sums[0].total)
+        n_levels = total.shape[-1] // OUTCOMES
+        scores = scores_from_sums(total.reshape(OUTCOMES, n_levels), self.level_weights(n_levels))
+        return {**scores.as_dict(), "systems": n_levels - 1, "weighted": not self.settings.no_weight,
+                "sentences": int(len(statistics))}
 
     # ------------------------------------------------------------------ description
     def column_names(self) -> list[str]:
-        return [SCORES[key] for key in self.settings.score]
-
-    def column_labels(self) -> list[str]:
         tokens = [token for token, on in (("unweighted", self.settings.no_weight),
                                           ("w_file", self.settings.weights != SYSTEMS),
                                           (f"ref{self.settings.ref_id}", self.settings.ref_id != 0)) if on]
-        return [" ".join([self.label, name, *tokens]) for name in self.column_names()]
+        return [" ".join([SCORES[key], *tokens]) for key in self.settings.score]
 
     def column_index(self, key: int | str | float | None) -> int:
         """A column by index or label, or by its score name (``f05``, ``p``, ``acc`` ...)."""
@@ -316,24 +323,6 @@ class GoToScorer(Metric):
             raise InputError(f"metric {self.display_name} has no column {key!r}; columns: "
                              f"{', '.join(self.column_labels())} (or {', '.join(self.settings.score)})")
         return super().column_index(key)
-
-    def signature_fields(self, references: int | None, scores: Sequence[str] | None = None
-                         ) -> tuple[str, list[tuple[str, str] | str]]:
-        """The label and the settings; a weight file is named by its SHA-256 (its contents, not
-        its path, change the numbers)."""
-        fields: list[tuple[str, str] | str] = []
-        for key, value in self.settings.signature_fields():
-            if key == "score" and scores is not None:
-                value = signature_value(tuple(scores))
-            if key == "weights" and self.settings.weights != SYSTEMS:
-                value = "file-" + weight_file(self.settings.weights, self.run_context.resources)[1][:12]
-            fields.append((key, value))
-        return self.label, fields
-
-    def column_signature(self, part: int, references: int | None) -> Signature:
-        """The signature of one score's column."""
-        return Signature(*self.signature_fields(references, [self.settings.score[part]]))
-
 
 def _ratio(numerator: Any, denominator: Any) -> np.ndarray:
     """numerator / denominator, 0 where the denominator is 0 (the original's rule)."""

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.aggregate import best_reference, by_sentence_blocks, select
-from ..results import Result, Signature
+from ..results import CorpusSums, Result, SentenceScores, Signature, shown_score
 from ..settings import parse_betas, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
 from ..ngram import NgramMetric, NgramSettings
@@ -113,7 +113,7 @@ def order_scores(region_counts: np.ndarray, alpha: float) -> OrderScores:
                        cumulative_recall, f_score(cumulative_precision, cumulative_recall, alpha))
 
 
-@dataclass
+@dataclass(repr=False)
 class GREENResult(Result):
     """Corpus GREEN for each beta (scores are fractions)."""
 
@@ -132,6 +132,14 @@ class GREENResult(Result):
     signature: str
     settings: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.scores = np.asarray(self.scores, dtype=np.float64)
+
+    def headline(self) -> str:
+        """Each beta's score: ``GREEN b0.5 = 41.20, b2 = 38.77``."""
+        return "GREEN " + ", ".join(f"b{beta_label(beta)} = {shown_score(float(score))}"
+                                    for beta, score in zip(self.betas, self.scores))
+
     def orders(self, beta_index: int = 0) -> OrderScores:
         return order_scores(self.regions[beta_index], alpha_of(self.betas[beta_index]))
 
@@ -143,8 +151,8 @@ class GREENResult(Result):
                 "settings": self.settings, "signature": self.signature}
 
 
-@dataclass
-class GREENSentenceScores:
+@dataclass(repr=False)
+class GREENSentenceScores(SentenceScores):
     """Sentence GREEN with the best reference: ``scores`` has shape (B, D)."""
 
     betas: list[float]
@@ -182,7 +190,7 @@ def beta_label(beta: float) -> str:
 @dataclass(frozen=True)
 class GREENSettings(NgramSettings):
     beta: tuple[float, ...] = setting((2.0,), "F-beta weight(s) of recall, one column each; 'inf' gives recall",
-                                      parse_betas, ("b",), flags=("-b", "--beta"))
+                                      parse_betas, ("b",), flags=("-b", "--beta"), signature="beta")
 
 
 class GREEN(NgramMetric):
@@ -193,6 +201,7 @@ class GREEN(NgramMetric):
     label = "GREEN"
     settings_class = GREENSettings
     column_setting = "beta"
+    result_class = GREENResult
     positional = ("n", "beta", "unit", "normalize_space")
 
     @property
@@ -229,26 +238,31 @@ class GREEN(NgramMetric):
         """Per sentence, the best reference's row for the column's beta (SPEC 3.3)."""
         return select(stats, self.best_references(stats, self.betas[column]))
 
-    def references_in(self, stats: np.ndarray) -> int:
-        return stats.shape[1]
-
     def _sentence_fs(self, stats: np.ndarray) -> list[np.ndarray]:
         """:meth:`sentence_f` for every beta, with P and R computed once."""
         _, _, cumulative_precision, cumulative_recall = precision_recall(self.region_counts(stats))
         return [f_score(cumulative_precision, cumulative_recall, alpha_of(beta)) for beta in self.betas]
 
+    def corpus_sums(self, stats: np.ndarray, column: int = 0) -> CorpusSums:
+        """The column's beta's best reference per sentence (SPEC 3.3), and its rows summed."""
+        beta = self.betas[column]
+        chosen = by_sentence_blocks(lambda rows: self.best_references(rows, beta), stats)
+        return CorpusSums(select(stats, chosen).sum(axis=0), chosen)
+
     def best_references_per_beta(self, stats: np.ndarray) -> np.ndarray:
-        """The best reference of each sentence for each beta, shape (B, D) (SPEC 3.3)."""
+        """The best reference of each sentence for each beta, shape (B, D) (SPEC 3.3), with P and
+        R computed once for every beta."""
         return by_sentence_blocks(lambda rows: np.stack([best_reference(f[..., ::-1]) for f in self._sentence_fs(rows)]),
                                   stats, axis=1)
 
-    def score(self, stats: np.ndarray) -> GREENResult:
-        """Corpus GREEN per beta, each with its own best reference per sentence (SPEC 3.3)."""
-        chosen = self.best_references_per_beta(stats)
-        sums = np.stack([select(stats, c).sum(axis=0) for c in chosen])
-        scores = np.array([self.score_from_sums(s, k) for k, s in enumerate(sums)])
-        return GREENResult(self.betas, scores, self.region_counts(sums), chosen, self.signature(stats.shape[1]),
-                           self.settings_dict())
+    def column_sums(self, stats: np.ndarray) -> list[CorpusSums]:
+        """Every beta's :meth:`corpus_sums`, the references chosen in one pass."""
+        return [CorpusSums(select(stats, chosen).sum(axis=0), chosen) for chosen in self.best_references_per_beta(stats)]
+
+    def details(self, stats: np.ndarray, sums: list[CorpusSums]) -> dict[str, Any]:
+        """The region counts of every beta's chosen references (B, N, 7), and the choices (B, D)."""
+        return {"betas": self.betas, "regions": self.region_counts(np.stack([part.total for part in sums])),
+                "chosen_references": np.stack([part.chosen for part in sums])}
 
     def sentence_from_statistics(self, stats: np.ndarray) -> GREENSentenceScores:
         fs = self._sentence_fs(stats)
@@ -259,21 +273,8 @@ class GREEN(NgramMetric):
     def settings_dict(self) -> dict:
         return {"metric": "GREEN", **self.settings.to_dict(), "betas": self.betas}
 
-    def signature_fields(self, references: int | None, betas: Sequence[float] | None = None) -> tuple[str, list]:
-        betas = self.betas if betas is None else betas
-        fields = [("beta", ",".join(beta_label(b) for b in betas)), *self.settings.unit_fields()]
-        if references is not None:
-            fields.append(("refs", str(references)))
-        return "GREEN", fields
-
-    def column_signature(self, part: int, references: int | None) -> Signature:
-        """The signature of one beta's column."""
-        return Signature(*self.signature_fields(references, [self.betas[part]]))
-
-    def column_labels(self) -> list[str]:
-        char = "-char" if self.settings.unit == "char" else ""
-        return [" ".join([f"GREEN{char}", f"b{beta_label(beta)}", *self.settings.label_tokens()])
-                for beta in self.betas]
+    def column_names(self) -> list[str]:
+        return [" ".join([f"b{beta_label(beta)}", *self.settings.label_tokens()]) for beta in self.betas]
 
     def paired_label(self, column: int = 0) -> str:
         return f"GREEN beta={beta_label(self.betas[column])}"

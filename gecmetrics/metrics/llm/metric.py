@@ -32,6 +32,7 @@ from ...errors import InputError
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric
+from ..results import CorpusSums
 from ..settings import (Settings, choice, non_negative_int, optional_int, parse_finite_non_negative, parse_float,
                         positive_int, setting, setting_label, signature_value)
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
@@ -332,24 +333,26 @@ class LLMJudgeMetric(Metric):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(count > 0, sums[..., 0] / np.where(count > 0, count, 1), np.nan)
 
-    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """How many sentences have a score and how many have none."""
-        total = np.asarray(sums[0])
+        total = np.asarray(sums[0].total)
         return {"scored": int(total[SCORED]), "unscored": int(total[UNSCORED])}
 
     # ------------------------------------------------------------------ description
     def sharing_key(self) -> Hashable:
         return (type(self), self.settings)
 
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         s = self.settings
         tokens = [s.criterion] if s.criterion else []
         tokens += ["gec-metrics-groups"] if s.grouping != "all" else []
-        return [" ".join([self.label, *tokens])]
+        return [" ".join(tokens)] if tokens else []
 
-    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
         """Backend, model (a local folder by its files' fingerprint), server URL when given,
-        criterion, grouping and decoding: what changes the answers."""
+        decoding, criterion and grouping: what changes the answers (all made from the backend
+        and its settings, so none is declared on a setting), then ``cache:on`` when answers
+        may come from the cache."""
         s = self.settings
         fields: list[tuple[str, str] | str] = [("backend", s.provider), ("model", s.model)]
         if s.is_local:
@@ -366,7 +369,11 @@ class LLMJudgeMetric(Metric):
             decoding = f"{s.structured},temperature={signature_value(s.temperature)}"
             fields.append(("decoding", decoding))
         fields += [("criterion", signature_value(s.criterion)), ("grouping", s.grouping)]
-        return self.label, fields + self.run_context.signature_fields()
+        return fields + self.annotation_fields() + self.run_context.signature_fields()
+
+    def annotation_fields(self) -> list[tuple[str, str]]:
+        """What the prompts' edits depend on (LLM-E's annotator); [] for LLM-S."""
+        return []
 
 
 class LLMS(LLMJudgeMetric):
@@ -400,14 +407,11 @@ class LLME(LLMJudgeMetric):
         blocks = self.annotator().annotate(sources, systems, keep_empty=True)
         return edits_from_blocks(blocks, len(systems))
 
-    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
+    def annotation_fields(self) -> list[tuple[str, str]]:
+        """spaCy's and the model's versions (the ERRANT edits the prompts show)."""
         from ..errant.metric import shared_model
 
-        name, fields = super().signature_fields(references)
-        cache = [field for field in fields if field == ("cache", "on")]  # stays last
-        fields = [field for field in fields if field != ("cache", "on")]
-        versions = shared_model(self.settings.spacy_model, self.run_context.resources).versions()
-        return name, fields + list(versions.items()) + cache
+        return list(shared_model(self.settings.spacy_model, self.run_context.resources).versions().items())
 
 
 # ----------------------------------------------------------------------------- one corpus at once

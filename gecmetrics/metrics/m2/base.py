@@ -11,11 +11,11 @@ import numpy as np
 
 from ...kinds import M2
 from ..base import Metric
-from ..results import OneScore, Result, Signature
+from ..results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
 from ...core import fscore
 
 
-@dataclass
+@dataclass(repr=False)
 class CountsResult(OneScore):
     """The result of an M2-family metric: P, R, F-beta of the chosen candidates' totals, and the
     per-sentence candidates (``counts`` (D, P, 3), ``available``, ``chosen``, ``candidates``:
@@ -32,9 +32,17 @@ class CountsResult(OneScore):
     signature: Signature
     settings: dict = field(default_factory=dict)
 
+    headline_field = "f"
+
     @property
     def score(self) -> float:
         return self.f
+
+    def headline(self) -> str:
+        """``M2 F0.5 = 40.12 (P 45.00, R 28.71)``."""
+        beta = self.settings.get("beta")
+        title = f"{self.name} F{beta:g}" if isinstance(beta, (int, float)) else f"{self.name} F"
+        return f"{title} = {shown_score(self.f)} (P {shown_score(self.precision)}, R {shown_score(self.recall)})"
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         return {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
@@ -64,32 +72,46 @@ class RunningFMetric(Metric):
         """The label, ``Sent`` before it for the sentence average (``SentM2``, ``SentERRANT``)."""
         return ("Sent" if self.sentence_average else "") + self.label
 
-    def score(self, statistics: Any) -> Result:
-        """The corpus result: the running-F choice over the sentences in order, then P/R/F (or
-        the sentence average: the means of the sentences' best P, R, F)."""
+    def corpus_sums(self, statistics: Any, column: int = 0) -> CorpusSums:
+        """The running-F choice over the sentences in order and the chosen counts' totals; with
+        the sentence average, each sentence's best candidate and the sums (added in sentence
+        order, as gec-metrics adds them) of their F, P and R, with the sentence count."""
         data = fscore.candidate_counts(statistics)
+        if self.sentence_average:
+            from .sentence_average import best_candidates
+
+            chosen, precision, recall, f = best_candidates(data, self.rule, self.settings.beta)
+            total = np.array([sum(values.tolist()) for values in (f, precision, recall)] + [len(data)],
+                             dtype=np.float64)
+            return CorpusSums(total, chosen, {"data": data})
+        chosen, totals = self.choice().corpus(data)
+        return CorpusSums(totals, chosen, {"data": data})
+
+    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> np.ndarray:
+        """F-beta of summed counts (..., 3), as the scorer reports it (unrounded); with the
+        sentence average, the mean F of summed (F, P, R, sentences) (0 without sentences)."""
+        if self.sentence_average:
+            sums = np.asarray(sums, dtype=np.float64)
+            return np.where(sums[..., 3] > 0, sums[..., 0] / np.maximum(sums[..., 3], 1), 0.0)
+        return self.rule.scores(sums, self.settings.beta)[2]
+
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
+        """P and R (the means over sentences with the sentence average), the chosen
+        candidates' totals, and per sentence every candidate's counts, which exist, which was
+        chosen and their ids (the names :class:`CountsResult` has)."""
+        part = sums[0]
+        data, chosen = part.extra["data"], part.chosen
         ids = np.asarray(statistics)[..., fscore.CANDIDATE] if not isinstance(statistics, fscore.CandidateCounts) \
             else data.rank
         if self.sentence_average:
-            from .sentence_average import best_candidates, ordered_mean
-
-            chosen, *scores = best_candidates(data, self.rule, self.settings.beta)
             totals = data.counts[np.arange(len(data)), chosen].sum(axis=0)
-            return self.counts_result(totals, data, chosen, ids, tuple(ordered_mean(values) for values in scores))
-        chosen, totals = self.choice().corpus(data)
-        return self.counts_result(totals, data, chosen, ids)
-
-    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> np.ndarray:
-        """F-beta of summed counts (..., 3), as the scorer reports it (unrounded)."""
-        return self.rule.scores(sums, self.settings.beta)[2]
-
-    def counts_result(self, totals: np.ndarray, data: fscore.CandidateCounts, chosen: np.ndarray,
-                      ids: np.ndarray, scores: tuple[float, float, float] | None = None) -> Result:
-        """The result from the chosen totals and the per-sentence candidates (override for a
-        richer one); ``scores``: P, R, F when they are not those of the totals."""
-        precision, recall, f = self.rule.scores(totals, self.settings.beta) if scores is None else scores
-        return self.result_class(precision, recall, f, tuple(int(x) for x in totals), data.counts, data.available,
-                                 chosen, ids, self.signature, self.settings_dict())
+            count = part.total[3]
+            precision, recall = (float(part.total[k] / count) if count else 0.0 for k in (1, 2))
+        else:
+            totals = part.total
+            precision, recall, _ = self.rule.scores(totals, self.settings.beta)
+        return {"precision": precision, "recall": recall, "totals": tuple(int(x) for x in totals),
+                "counts": data.counts, "available": data.available, "chosen": chosen, "candidates": ids}
 
     def resampler(self, column: int = 0, references: int = 1):
         if self.sentence_average:
@@ -119,7 +141,7 @@ class RunningFMetric(Metric):
                               self.signature, totals)
 
 
-class SentenceCounts:
+class SentenceCounts(SentenceScores):
     """Sentence scores of an M2-family metric: F (``scores``), P and R per sentence, the counts
     of the chosen candidate and which candidate it was."""
 
@@ -129,3 +151,10 @@ class SentenceCounts:
         self.counts, self.chosen, self.signature = counts, chosen, signature
         self.totals = totals
         """The running counts after these sentences (``start`` of the next chunk)."""
+
+    @classmethod
+    def joined(cls, parts: Sequence["SentenceCounts"]) -> "SentenceCounts":
+        """The sentence scores of consecutive chunks as one (the totals: the last chunk's)."""
+        return cls(*(np.concatenate([getattr(p, name) for p in parts])
+                     for name in ("scores", "precision", "recall", "counts", "chosen")),
+                   parts[0].signature, parts[-1].totals)

@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 from ...errors import InputError
 from ...io.m2 import Block, check_blocks, read_m2
-from ..settings import optional_int, setting, setting_label
+from ..settings import optional_int, setting, setting_label, when_set
 from .compare import ErrantCompare, ErrantResult, ErrantSettings, _Sentence
 
 NOT_ANNOTATABLE = "NA"
@@ -56,8 +56,10 @@ def _reference_number(name: str, value: Any) -> int | None:
 
 @dataclass(frozen=True)
 class CherrantSettings(ErrantSettings):
-    max_answer_num: int | None = setting(None, "only annotators 0..K-1 (K = 1, 2, 3)", _answer_number)
-    reference_num: int | None = setting(None, "only sentences with exactly N reference annotators", _reference_number)
+    max_answer_num: int | None = setting(None, "only annotators 0..K-1 (K = 1, 2, 3)", _answer_number,
+                                         signature="answers", shown=when_set)
+    reference_num: int | None = setting(None, "only sentences with exactly N reference annotators", _reference_number,
+                                        signature="refnum", shown=when_set)
 
 
 class CherrantCompare(ErrantCompare):
@@ -105,15 +107,6 @@ class CherrantCompare(ErrantCompare):
     def settings_dict(self) -> dict:
         s = self.settings
         return {**super().settings_dict(), "max_answer_num": s.max_answer_num, "reference_num": s.reference_num}
-
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
-        name, fields = super().signature_fields(references)
-        s = self.settings
-        if s.max_answer_num is not None:
-            fields.append(("answers", str(s.max_answer_num)))
-        if s.reference_num is not None:
-            fields.append(("refnum", str(s.reference_num)))
-        return name, fields
 
 
 def read_cherrant_m2(path: str) -> list[Block]:

@@ -27,8 +27,8 @@ import numpy as np
 from ...io.corpus import Corpus
 from ...errors import InputError
 from ...kinds import M2
-from ..results import Result
-from ..settings import Settings, choice, parse_beta, parse_bool, parse_strings, setting
+from ..results import CorpusSums
+from ..settings import Settings, choice, flag, parse_beta, parse_bool, parse_strings, setting, when_set
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
 from ...io.m2 import DELETION, NOOP_TYPE as NOOP, Block, Edit, blocks_name, check_blocks, read_m2
@@ -132,7 +132,7 @@ def pair_of(code: int) -> tuple[int, int]:
     return divmod(int(code), PAIR_BASE)
 
 
-@dataclass
+@dataclass(repr=False)
 class ErrantResult(CountsResult):
     """Corpus result of an ERRANT-style comparison.
 
@@ -253,13 +253,15 @@ def choose_pairs(pair_counts: np.ndarray, candidate_order: Sequence[Sequence[int
 @dataclass(frozen=True)
 class ErrantSettings(Settings):
     beta: float = setting(0.5, "beta of the F-score (>= 0; inf gives recall)", parse_beta, ("b",),
-                          flags=("-b", "--beta"))
-    mode: str = setting("cs", "dt, ds, cs or cse (token/span detection, span correction, + type)", choice(*MODES))
+                          flags=("-b", "--beta"), signature="beta")
+    mode: str = setting("cs", "dt, ds, cs or cse (token/span detection, span correction, + type)", choice(*MODES),
+                        signature="mode")
     single: bool = setting(False, "only evaluate single token edits; i.e. 0:1, 1:0 or 1:1", parse_bool,
-                           flags=("-single",))
-    multi: bool = setting(False, "only evaluate multi token edits; i.e. 2+:n or n:2+", parse_bool, flags=("-multi",))
+                           flags=("-single",), signature="single", shown=flag)
+    multi: bool = setting(False, "only evaluate multi token edits; i.e. 2+:n or n:2+", parse_bool, flags=("-multi",),
+                          signature="multi", shown=flag)
     filter_types: tuple[str, ...] = setting((), "do not evaluate these error types", parse_strings, ("filt",),
-                                            flags=("-filt",))
+                                            flags=("-filt",), signature="filt", shown=when_set)
     sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
                                      "best annotator", parse_bool, flags=("--sentence-average",))
 
@@ -292,6 +294,7 @@ class ErrantCompare(RunningFMetric):
     rule = fscore.ERRANT
     label = "ERRANT"
     result_class = ErrantResult
+    signature_order = ("mode", "beta")
 
     def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -432,13 +435,14 @@ class ErrantCompare(RunningFMetric):
             return ErrantStatistics.joined(parts, super().join_statistics([part.rows for part in parts]))
         return super().join_statistics(parts)
 
-    def score(self, statistics: Any) -> Result:
-        """The running-F choice over the pairs, then P/R/F; with the statistics' details, the
-        error categories of the chosen pairs (and the traces, with ``verbose``)."""
-        result = super().score(statistics)
-        if isinstance(statistics, ErrantStatistics) and isinstance(result, ErrantResult):
-            self.add_details(result.categories, result.traces, statistics.details, result.chosen)
-        return result
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
+        """The M2 family's details; with the statistics' details, the error categories of the
+        chosen pairs (and the traces, with ``verbose``)."""
+        categories: dict[str, CategoryCounts] = {}
+        traces: list[SentenceTrace] = []
+        if isinstance(statistics, ErrantStatistics):
+            self.add_details(categories, traces, statistics.details, sums[0].chosen)
+        return {**super().details(statistics, sums), "categories": categories, "traces": traces}
 
     def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
                 hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
@@ -480,20 +484,11 @@ class ErrantCompare(RunningFMetric):
         return {"mode": s.mode, "beta": s.beta, "single": s.single, "multi": s.multi,
                 "filter_types": list(s.filter_types), "sentence_average": s.sentence_average}
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
-        s = self.settings
-        fields: list = [("mode", s.mode), ("beta", f"{s.beta:g}")]
-        fields += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
-        if s.filter_types:
-            fields.append(("filt", ",".join(s.filter_types)))
-        return self.signature_name(), fields
-
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         s = self.settings
         tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
-        tokens += [flag for flag, on in (("single", s.single), ("multi", s.multi)) if on]
-        return [" ".join([self.signature_name(), *tokens]
-                         + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
+        tokens += [word for word, on in (("single", s.single), ("multi", s.multi)) if on]
+        return [" ".join(tokens + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 
 class ReferenceTables(list):

@@ -17,7 +17,7 @@ from ...io.corpus import Corpus
 
 from ...io.text import check_lines
 from ...errors import InputError
-from ..settings import Settings, non_negative_int, parse_beta, parse_bool, setting
+from ..settings import Settings, flag_as, non_negative_int, parse_beta, parse_bool, setting
 from ...core import fscore
 from .base import CountsResult, RunningFMetric
 from ...io.m2 import Block, check_blocks
@@ -66,7 +66,7 @@ class SentenceDetail:
     correct_edits: list[list[SystemEdit]]
 
 
-@dataclass
+@dataclass(repr=False)
 class M2Result(CountsResult):
     """Corpus P/R/F of one system with the per-sentence, per-annotator counts behind it.
 
@@ -107,11 +107,14 @@ def choose_annotators(counts: np.ndarray, mask: np.ndarray, beta: float) -> np.n
 
 @dataclass(frozen=True)
 class M2Settings(Settings):
-    beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"))
+    beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"),
+                          signature="beta")
     max_unchanged_words: int = setting(2, "most unchanged tokens one system edit may hold", non_negative_int,
-                                       ("max_unchanged",), flags=("--max-unchanged-words", "--max_unchanged_words"))
+                                       ("max_unchanged",), flags=("--max-unchanged-words", "--max_unchanged_words"),
+                                       signature="max-unchanged")
     ignore_whitespace_casing: bool = setting(False, "drop system edits that only change spaces or letter case",
-                                             parse_bool, ("iwc",), flags=("--ignore-whitespace-casing", "--ignore_whitespace_casing"))
+                                             parse_bool, ("iwc",), flags=("--ignore-whitespace-casing", "--ignore_whitespace_casing"),
+                                             signature="ignore-whitespace-casing", shown=flag_as("yes"))
     sentence_average: bool = setting(False, "SentM2: the mean of the sentence P/R/F, each sentence against its best "
                                      "annotator", parse_bool, flags=("--sentence-average",))
 
@@ -129,9 +132,10 @@ class M2Scorer(RunningFMetric):
     """The MaxMatch scorer with the official's settings (beta, max unchanged words per edit,
     whether case- or space-only system edits are ignored).
 
-    ``scorer.score(gold_blocks, hypothesis_lines)`` scores a system output; the protocol's
-    ``prepare(corpus)``, ``statistics(prepared, lines)`` and ``score(statistics)`` do the same
-    in steps (the gold edits are read once for all systems).
+    ``scorer.corpus_score(None, gold_blocks, hypothesis_lines)`` scores a system output (the one
+    call shape of every metric; ``scorer.score(gold_blocks, hypothesis_lines)``, the older call,
+    is an alias); the protocol's ``prepare(corpus)``, ``statistics(prepared, lines)`` and
+    ``score(statistics)`` do the same in steps (the gold edits are read once for all systems).
     """
 
     name = "m2"
@@ -186,9 +190,11 @@ class M2Scorer(RunningFMetric):
     result_class = M2Result
 
     def score(self, statistics: Any, hypotheses: Sequence[str] | None = None, name: str = "hypothesis") -> M2Result:
-        """``score(statistics)``: the protocol's reducer. ``score(gold_blocks, hypothesis_lines,
-        name)``: score one system output against gold M2 blocks (with ``keep_details``, the
-        per-sentence edits for verbose output)."""
+        """``score(statistics)``: the base class's reducer, as every metric's. ``score(gold_blocks,
+        hypothesis_lines, name)``: the older call, kept as an alias of :meth:`corpus_score` (its
+        prepare and statistics steps, with ``name`` in messages; with ``keep_details``, the
+        per-sentence edits for verbose output). The package's one override of ``score``, for
+        this alias only: the reduction is the base class's."""
         if isinstance(statistics, (np.ndarray, fscore.CandidateCounts)):
             return super().score(statistics)
         blocks = check_blocks(statistics, "the gold M2")
@@ -197,11 +203,11 @@ class M2Scorer(RunningFMetric):
         prepared = self.prepare(Corpus(None, gold=blocks))
         result = super().score(self.statistics(prepared, hypotheses, name))
         if self.keep_details:
-            result.details = self.details(prepared, check_lines(hypotheses, name), result.chosen)
+            result.details = self.sentence_details(prepared, check_lines(hypotheses, name), result.chosen)
         return result
 
-    def details(self, gold: MaxMatchGold | Sequence[Block], lines: Sequence[str],
-                chosen: np.ndarray) -> list[SentenceDetail]:
+    def sentence_details(self, gold: MaxMatchGold | Sequence[Block], lines: Sequence[str],
+                         chosen: np.ndarray) -> list[SentenceDetail]:
         """What the scorer did on each sentence (edits per annotator, the one kept), for
         verbose output: the lattice work again, so only when asked."""
         if not isinstance(gold, MaxMatchGold):
@@ -213,18 +219,11 @@ class M2Scorer(RunningFMetric):
                                           list(edits.values()), [c for _, c in per_annotator]))
         return details
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
-        s = self.settings
-        fields: list = [("beta", f"{s.beta:g}"), ("max-unchanged", str(s.max_unchanged_words))]
-        if s.ignore_whitespace_casing:
-            fields.append(("ignore-whitespace-casing", "yes"))
-        return self.signature_name(), fields
-
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         s = self.settings
         tokens = [f"F{s.beta:g}"]
         if s.max_unchanged_words != 2:
             tokens.append(f"mu{s.max_unchanged_words}")
         if s.ignore_whitespace_casing:
             tokens.append("iwc")
-        return [" ".join([self.signature_name(), *tokens])]
+        return [" ".join(tokens)]

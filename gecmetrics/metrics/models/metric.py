@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -44,7 +44,7 @@ from ...errors import InputError
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric
-from ..results import ScoreResult
+from ..results import CorpusSums, ScoreResult, shown_score
 from ..settings import (Settings, choice, non_negative_int, parse_bool, parse_device, parse_float, parse_floats,
                         parse_int, positive_int, setting, setting_label, signature_value)
 
@@ -162,16 +162,13 @@ class SOMESettings(Settings):
     model: str | None = setting(None, "SOME: the authors' gfm-models folder (subfolders grammer, fluency, meaning)",
                                 parse_optional_model, ("models", "gfm_models"), flags=("--model",))
     grammar_model: str | None = setting(None, "SOME: grammaticality regressor, name or folder (default: MODEL/grammer)",
-                                        parse_optional_model, ("g_dir",), signature="grammar",
-                                        flags=("--grammar-model",))
+                                        parse_optional_model, ("g_dir",), flags=("--grammar-model",))
     fluency_model: str | None = setting(None, "SOME: fluency regressor, name or folder (default: MODEL/fluency)",
-                                        parse_optional_model, ("f_dir",), signature="fluency",
-                                        flags=("--fluency-model",))
+                                        parse_optional_model, ("f_dir",), flags=("--fluency-model",))
     meaning_model: str | None = setting(None, "SOME: meaning regressor, name or folder (default: MODEL/meaning)",
-                                        parse_optional_model, ("m_dir",), signature="meaning",
-                                        flags=("--meaning-model",))
+                                        parse_optional_model, ("m_dir",), flags=("--meaning-model",))
     tokenizer: str = setting("bert-base-cased", "SOME: the tokenizer, name or folder (some.py: bert-base-cased)",
-                             parse_model, signature="tokenizer", flags=("--tokenizer",))
+                             parse_model, flags=("--tokenizer",))
     weights: tuple[float, float, float] = setting((0.55, 0.43, 0.02), "SOME: weights of grammar/fluency/meaning",
                                                   parse_some_weights, signature="weights", flags=("--weights",))
     max_length: int = max_length_setting()
@@ -209,11 +206,11 @@ class IMPARASettings(Settings):
     """IMPARA's models, tokenizer and threshold, then how it runs."""
 
     model: str = setting("gotutiyan/IMPARA-QE", "IMPARA: the quality estimator, name or folder", parse_model,
-                         ("qe_model", "qe", "restore_dir"), signature="qe", flags=("--model",))
+                         ("qe_model", "qe", "restore_dir"), flags=("--model",))
     se_model: str = setting("bert-base-cased", "IMPARA: the similarity encoder, name or folder", parse_model,
-                            ("se",), signature="se", flags=("--se-model",))
+                            ("se",), flags=("--se-model",))
     tokenizer: str | None = setting(None, "IMPARA: the tokenizer of both models (default: the quality estimator's)",
-                                    parse_optional_model, signature="tokenizer", flags=("--tokenizer",))
+                                    parse_optional_model, flags=("--tokenizer",))
     threshold: float = setting(0.9, "IMPARA: a hypothesis whose similarity to its source is not above this scores 0",
                                parse_threshold, ("t",), signature="threshold", flags=("--threshold",))
     max_length: int = max_length_setting()
@@ -228,7 +225,7 @@ class ScribendiSettings(Settings):
     """The Scribendi Score's language model and decision rule, then how it runs."""
 
     model: str = setting("gpt2", "Scribendi: the causal LM of the perplexities, name or folder (scribendi.py: gpt2)",
-                         parse_model, ("model_id",), signature="model", flags=("--model",))
+                         parse_model, ("model_id",), flags=("--model",))
     threshold: float = setting(0.8, "Scribendi: a changed sentence whose perplexity fell scores +1 when max(token "
                                "sort ratio, Levenshtein ratio) is at least this, else -1", parse_threshold, ("t",),
                                signature="threshold", flags=("--threshold",))
@@ -247,15 +244,15 @@ class BERTScoreSettings(Settings):
     """BERTScore's encoder, layer, idf and baseline, then how it runs."""
 
     model: str = setting("bert-base-uncased", "BERTScore: the encoder, name or folder", parse_model,
-                         ("model_type",), signature="model", flags=("--model",))
+                         ("model_type",), flags=("--model",))
     num_layers: int | None = setting(None, "BERTScore: the layer whose output is used (auto: bert_score's default "
                                      "for the model name, 9 for bert-base-uncased; a folder must say)", parse_layer,
-                                     ("layer",), signature="layer", flags=("--layer",))
+                                     ("layer",), flags=("--layer",))
     idf: bool = setting(False, "BERTScore: weight tokens by their idf over the corpus's references (bert_score --idf)",
                         parse_bool, signature="idf", flags=("--idf",))
     baseline: str = setting("none", "BERTScore: rescaling: none (bert_score's default), auto (the model's English "
                             "baseline), a model name with a built-in table (bert-base-uncased) or a bert_score "
-                            "baseline file", parse_baseline, signature="baseline", flags=("--baseline",))
+                            "baseline file", parse_baseline, flags=("--baseline",))
     dtype: str = dtype_setting()
     batch_size: int = batch_size_setting(64)
     device: str | None = device_setting()
@@ -348,8 +345,6 @@ class ModelMetric(Metric):
     higher_is_better = True
     has_sentence_scores = True
     chunk_lines = 250  # model inference is slow: progress moves, -p N workers share the lines
-    model_roles: ClassVar[dict[str, str]] = {}
-    """Signature key -> the scorer's model of that role, shown with its weights fingerprint."""
 
     # ------------------------------------------------------------------ written per metric
     def scorer_key(self) -> tuple:
@@ -425,19 +420,21 @@ class ModelMetric(Metric):
         """Model inputs run while preparing (those read from the cache not counted)."""
         return prepared.computed if isinstance(prepared, ModelPrepared) else 0
 
-    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
-        """The settings that change a number, each model shown as ``name@fingerprint``, then the
-        torch and transformers versions, and ``cache:on`` when outputs may come from the cache."""
-        models = self.loaded_models(self.scorer())
-        fields: list[tuple[str, str] | str] = []
-        for key, value in self.settings.signature_fields():
-            if key in models:
-                loaded = models[key]
-                value = f"{shown_model(loaded.name)}@{loaded.fingerprint[:12]}"
-            elif key == "tokenizer":
-                value = shown_model(self.scorer().tokenizer_name)
-            fields.append((key, value))
-        return self.label, [*fields, *library_versions(), *self.run_context.signature_fields()]
+    def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
+        """The models' identities for the signature: each model (:meth:`loaded_models`) as
+        ``name@fingerprint``, and the tokenizer where the metric has one (loads the models)."""
+        fields = [(key, f"{shown_model(loaded.name)}@{loaded.fingerprint[:12]}")
+                  for key, loaded in self.loaded_models(scorer).items()]
+        if hasattr(self.settings, "tokenizer"):
+            fields.append(("tokenizer", shown_model(scorer.tokenizer_name)))
+        return fields
+
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """The models' identities (placed by :attr:`signature_order`), the reference count (a
+        metric with reference texts), the torch and transformers versions, and ``cache:on``
+        when outputs may come from the cache."""
+        return [*self.identity_fields(self.scorer()), *super().signature_extra(references), *library_versions(),
+                *self.run_context.signature_fields()]
 
 
 class SOME(ModelMetric):
@@ -447,6 +444,7 @@ class SOME(ModelMetric):
     label = "SOME"
     settings_class = SOMESettings
     positional = ("model",)
+    signature_order = ("grammar", "fluency", "meaning", "tokenizer")
 
     def scorer_key(self) -> tuple:
         s = self.settings
@@ -478,10 +476,10 @@ class SOME(ModelMetric):
                          SomeWeights(*self.settings.weights))
         return np.column_stack([scores, np.ones(len(scores))])
 
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         weights = self.settings.weights
         default = SOMESettings.__dataclass_fields__["weights"].default
-        return [self.label if weights == default else f"{self.label} w{'/'.join(f'{w:g}' for w in weights)}"]
+        return [] if weights == default else [f"w{'/'.join(f'{w:g}' for w in weights)}"]
 
 
 class IMPARA(ModelMetric):
@@ -491,6 +489,7 @@ class IMPARA(ModelMetric):
     label = "IMPARA"
     settings_class = IMPARASettings
     positional = ("model",)
+    signature_order = ("qe", "se", "tokenizer")
 
     def scorer_key(self) -> tuple:
         s = self.settings
@@ -521,14 +520,14 @@ class IMPARA(ModelMetric):
         scores = gated_scores(similarity, logits, threshold)
         return np.column_stack([scores, np.ones(len(scores)), ~(np.asarray(similarity) > threshold)]).astype(np.float64)
 
-    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """How many sentences the similarity gate zeroed."""
-        return {"gated": int(round(float(np.asarray(sums[0])[2])))}
+        return {"gated": int(round(float(np.asarray(sums[0].total)[2])))}
 
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         threshold = self.settings.threshold
         default = IMPARASettings.__dataclass_fields__["threshold"].default
-        return [self.label if threshold == default else f"{self.label} t{signature_value(threshold)}"]
+        return [] if threshold == default else [f"t{signature_value(threshold)}"]
 
 
 class Scribendi(ModelMetric):
@@ -540,6 +539,7 @@ class Scribendi(ModelMetric):
     settings_class = ScribendiSettings
     positional = ("model",)
     fraction = False
+    signature_order = ("model",)
 
     def scorer_key(self) -> tuple:
         s = self.settings
@@ -590,22 +590,22 @@ class Scribendi(ModelMetric):
         """The sum of the sentence values (a sentence's own row: its value)."""
         return np.asarray(sums, dtype=np.float64)[..., 0]
 
-    def details(self, statistics: Any, sums: list[Any]) -> dict[str, Any]:
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """How many sentences scored +1 and -1 (the rest are unchanged, 0)."""
         values = np.asarray(statistics).reshape(-1)
         return {"improved": int((values > 0).sum()), "worsened": int((values < 0).sum())}
 
-    def column_labels(self) -> list[str]:
+    def column_names(self) -> list[str]:
         s = self.settings
-        tokens = [self.label]
+        tokens = []
         if s.threshold != ScribendiSettings.__dataclass_fields__["threshold"].default:
             tokens.append(f"t{signature_value(s.threshold)}")
         if s.token_sort != "difflib":
             tokens.append(s.token_sort)
-        return [" ".join(tokens)]
+        return [" ".join(tokens)] if tokens else []
 
 
-@dataclass
+@dataclass(repr=False)
 class BERTScoreResult(ScoreResult):
     """BERTScore's P, R and F (``scores``, in that order, and ``precision``, ``recall``,
     ``f``); the headline ``score`` is F."""
@@ -626,6 +626,10 @@ class BERTScoreResult(ScoreResult):
     def f(self) -> float:
         return float(self.scores[2])
 
+    def headline(self) -> str:
+        """``BERTScore F = 61.20 (P 60.01, R 62.43)``."""
+        return f"{self.name} F = {shown_score(self.f)} (P {shown_score(self.precision)}, R {shown_score(self.recall)})"
+
 
 class BERTScore(ModelMetric):
     """BERTScore (Zhang et al., ICLR 2020): P, R, F of token matches against the references (best reference per
@@ -636,6 +640,9 @@ class BERTScore(ModelMetric):
     settings_class = BERTScoreSettings
     positional = ("model",)
     reference_kind = TEXT
+    reads_sources = False
+    result_class = BERTScoreResult
+    signature_order = ("model", "layer", "idf", "baseline", "dtype", "refs")
 
     def scorer_key(self) -> tuple:
         s = self.settings
@@ -695,10 +702,6 @@ class BERTScore(ModelMetric):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(sums[..., 3] > 0, sums[..., column] / np.where(sums[..., 3] > 0, sums[..., 3], 1), np.nan)
 
-    def result(self, values: list[float], statistics: Any, sums: list[Any]) -> BERTScoreResult:
-        return BERTScoreResult(values, self.signature(self.references_in(statistics)), self.settings_dict(),
-                               self.details(statistics, sums))
-
     def references_in(self, statistics: Any) -> int | None:
         matches = getattr(statistics, "matches", None)
         return matches.references if matches is not None else None
@@ -707,15 +710,15 @@ class BERTScore(ModelMetric):
         """None: F, the headline."""
         return 2 if key is None else super().column_index(key)
 
-    def column_labels(self) -> list[str]:
-        """``BERTScore P``, ``R``, ``F``, with what departs from the defaults: the model (by its
-        folder's last part), a layer other than the name's default, ``idf``, ``rescaled`` (by
-        the model's own baseline; ``rescaled:NAME`` by another), the dtype."""
+    def column_names(self) -> list[str]:
+        """``P``, ``R``, ``F``, after what departs from the defaults: the model (by its folder's
+        last part), a layer other than the name's default, ``idf``, ``rescaled`` (by the
+        model's own baseline; ``rescaled:NAME`` by another), the dtype."""
         from ...core.models.loading import DEFAULT_LAYERS
 
         s = self.settings
         model = shown_model(s.model)
-        tokens = [self.label]
+        tokens = []
         if model != BERTScoreSettings.__dataclass_fields__["model"].default:
             tokens.append(model)
         if s.num_layers is not None and s.num_layers != DEFAULT_LAYERS.get(model):
@@ -729,15 +732,8 @@ class BERTScore(ModelMetric):
             tokens.append(s.dtype)
         return [" ".join([*tokens, part]) for part in ("P", "R", "F")]
 
-    def signature_fields(self, references: int | None) -> tuple[str, list[tuple[str, str] | str]]:
-        """model@fingerprint, the layer used, idf, the baseline (none, the table's model or a
-        file's SHA-256), dtype, refs, then the library versions (and ``cache:on``)."""
-        scorer = self.scorer()
-        s = self.settings
-        fields: list[tuple[str, str] | str] = [
-            ("model", f"{shown_model(scorer.loaded.name)}@{scorer.fingerprint[:12]}"),
-            ("layer", str(scorer.loaded.num_layers)),
-            ("idf", signature_value(s.idf)), ("baseline", self.baseline()[1]), ("dtype", s.dtype)]
-        if references is not None:
-            fields.append(("refs", str(references)))
-        return self.label, [*fields, *library_versions(), *self.run_context.signature_fields()]
+    def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
+        """model@fingerprint, the layer used and the baseline (none, the table's model or a
+        file's SHA-256)."""
+        return [("model", f"{shown_model(scorer.loaded.name)}@{scorer.fingerprint[:12]}"),
+                ("layer", str(scorer.loaded.num_layers)), ("baseline", self.baseline()[1])]

@@ -33,6 +33,7 @@ from ...io.corpus import Corpus
 from ...io.text import check_lines
 from ...errors import InputError
 from ..m2.base import RunningFMetric, SentenceCounts
+from ..results import CorpusSums
 from ...io.m2 import Block, Edit, blocks_name, check_blocks
 from ..m2.lattice import GoldEdit
 from ...kinds import M2
@@ -108,14 +109,15 @@ class PTSettings(Settings):
                             "baseline file (P/R/F do not depend on it: it scales every edit weight by one factor)",
                             parse_path, flags=("--baseline",))
     level: str = setting("sentence", "sentence: mean of sentence F (the authors' recommended PT-M2); corpus: F of "
-                         "summed weights", choice(*LEVELS), flags=("--level",))
-    beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"))
+                         "summed weights", choice(*LEVELS), flags=("--level",), signature="level")
+    beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"),
+                          signature="beta")
     batch_size: int = setting(64, "sentences encoded per batch (speed and memory only)", positive_int,
                               flags=("--batch-size",))
     device: str | None = setting(None, "where the model runs: cpu, cuda, cuda:N (default: CUDA when torch sees one, "
                                  "else CPU)", parse_device, flags=("--device",))
     lang: str = setting("en", "the M2's language: en only (the language is the model's, --model)", parse_pt_lang,
-                        ("language",), signature="lang", flags=("--lang",))
+                        ("language",), flags=("--lang",))
     threads: int = setting(1, "torch threads per process (0: torch's default; one thread gives the same bits whatever "
                            "the batches; more may be faster and change the 7th digit)", non_negative_int,
                            flags=("--threads",))
@@ -129,7 +131,8 @@ class PTSettings(Settings):
 @dataclass(frozen=True)
 class PTM2Settings(PTSettings):
     max_unchanged_words: int = setting(2, "most unchanged tokens one system edit may hold (the M2 scorer's setting)",
-                                       non_negative_int, ("max_unchanged",), flags=("--max-unchanged-words",))
+                                       non_negative_int, ("max_unchanged",), flags=("--max-unchanged-words",),
+                                       signature="max-unchanged")
 
 
 # ----------------------------------------------------------------------------- the model, once per process
@@ -252,7 +255,8 @@ class PTMetric(RunningFMetric):
     settings_class = PTSettings
     positional = ("model",)
     rule = PT_RULE
-    title: ClassVar[str] = "PT"
+    label: ClassVar[str] = "PT"
+    result_class = PTResult
     chunk_lines = 250  # BERT encodings are slow: progress moves, -p N workers share the lines
 
     @property
@@ -261,15 +265,15 @@ class PTMetric(RunningFMetric):
         return engine_for(self.settings, self.run_context.resources)
 
     def sharing_key(self) -> Hashable:
-        return (self.title, self.settings.engine_key)
+        return (self.label, self.settings.engine_key)
 
     def _checked(self, prepared: Any) -> PreparedCorpus:
         """The prepared corpus, if it is one for this model."""
         if not isinstance(prepared, PreparedCorpus):
-            raise InputError(f"{self.title} statistics need the object its prepare() returned, "
+            raise InputError(f"{self.label} statistics need the object its prepare() returned, "
                              f"got {type(prepared).__name__}")
         if prepared.engine_key != self.settings.engine_key:
-            raise InputError(f"this corpus was prepared for {self.title} with other model settings")
+            raise InputError(f"this corpus was prepared for {self.label} with other model settings")
         return prepared
 
     def _pairs(self, prepared: PreparedCorpus) -> Any:
@@ -323,11 +327,22 @@ class PTMetric(RunningFMetric):
         return pack_rows(rows)
 
     # ------------------------------------------------------------------ reducers
-    def score(self, statistics: Any) -> PTResult:
-        """The result of (possibly joined or resampled) statistics rows."""
-        result = reduce_statistics(statistics, self.settings.beta, self.settings.level)
-        result.signature, result.settings = self.signature, self.settings_dict()
-        return result
+    def corpus_sums(self, statistics: Any, column: int = 0) -> CorpusSums:
+        """The authors' reduction (:func:`~.weighting.reduce_statistics`): corpus level, the
+        chosen annotators' weighted totals (added in sentence order); sentence level, the sum
+        of the sentences' F (in sentence order) and their count."""
+        reduced = reduce_statistics(statistics, self.settings.beta, self.settings.level)
+        total = np.array(reduced.totals) if self.settings.level == "corpus" else \
+            np.array([sum(reduced.sentence_f.tolist()), len(reduced.sentence_f)], dtype=np.float64)
+        return CorpusSums(total, reduced.chosen, {"reduced": reduced})
+
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
+        """P and R (means of the sentences' at sentence level), the weighted totals of the
+        chosen annotators, the annotator chosen per sentence and each sentence's F."""
+        reduced = sums[0].extra["reduced"]
+        return {"precision": reduced.precision, "recall": reduced.recall, "totals": reduced.totals,
+                "level": reduced.level, "beta": reduced.beta, "chosen": reduced.chosen,
+                "sentence_f": reduced.sentence_f}
 
     def sentence_from_statistics(self, statistics: Any) -> SentenceCounts:
         """Per-sentence P/R/F with the annotator kept for that sentence (the corpus choice at
@@ -365,24 +380,25 @@ class PTMetric(RunningFMetric):
 
     # ------------------------------------------------------------------ names
     def settings_dict(self) -> dict[str, Any]:
-        return {"metric": self.title, **self.settings.to_dict()}
+        return {"metric": self.label, **self.settings.to_dict()}
 
-    def signature_fields(self, references: int | None) -> tuple[str, list]:
+    def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
+        """The encoder's identity (model, revision, layer, baseline, library versions) and
+        ``cache:on`` when pair scores may come from the persistent cache."""
+        return [*self.engine.signature_fields(), *self.run_context.signature_fields()]
+
+    def column_names(self) -> list[str]:
         s = self.settings
-        return self.title, [("level", s.level), ("beta", f"{s.beta:g}"), *self._edit_fields(),
-                            *self.engine.signature_fields(), *self.run_context.signature_fields()]
-
-    def _edit_fields(self) -> list[tuple[str, str]]:
-        return []
-
-    def column_labels(self) -> list[str]:
-        s = self.settings
-        tokens = [self.title, f"F{s.beta:g}"] + (["corpus"] if s.level == "corpus" else [])
+        tokens = [f"F{s.beta:g}"] + (["corpus"] if s.level == "corpus" else [])
         if s.model != DEFAULT_MODEL:
             tokens.append(os.path.basename(os.path.normpath(s.model)))
         if s.num_layers is not None:
             tokens.append(f"L{s.num_layers}")
-        return [" ".join(tokens)]
+        return [" ".join(tokens + self._edit_tokens())]
+
+    def _edit_tokens(self) -> list[str]:
+        """Column-label words of the edit extraction's non-default settings."""
+        return []
 
 
 class PTM2(PTMetric):
@@ -391,13 +407,13 @@ class PTM2(PTMetric):
 
     name = "pt-m2"
     settings_class = PTM2Settings
-    title = "PT-M2"
+    label = "PT-M2"
 
     def prepare(self, corpus: Corpus | Sequence[Block], group: Sequence[Any] = ()) -> PreparedCorpus:
         """From the gold M2 (a corpus's, or blocks): each annotator's gold edits and reference
         (its edits, first correction of each), and the source's F against it."""
         sources, gold, references, lattice_gold = [], [], [], []
-        for block in _gold_blocks(corpus, self.title):
+        for block in _gold_blocks(corpus, self.label):
             tokens = block.tokens
             per_annotator: dict[int, list[GoldEdit]] = {a: [] for a in _annotators_in_order(block)}
             for edit in block.edits:
@@ -432,12 +448,8 @@ class PTM2(PTMetric):
             per_sentence.append(entries)
         return self._rows(prepared, per_sentence)
 
-    def _edit_fields(self) -> list[tuple[str, str]]:
-        return [("max-unchanged", str(self.settings.max_unchanged_words))]
-
-    def column_labels(self) -> list[str]:
-        label = super().column_labels()[0]
-        return [label + (f" mu{self.settings.max_unchanged_words}" if self.settings.max_unchanged_words != 2 else "")]
+    def _edit_tokens(self) -> list[str]:
+        return [f"mu{self.settings.max_unchanged_words}"] if self.settings.max_unchanged_words != 2 else []
 
 
 def match_all_in_order(system: Sequence[tuple], gold: Sequence[GoldEdit]) -> list[tuple]:
@@ -463,12 +475,12 @@ class PTErrant(PTMetric):
 
     name = "pt-errant"
     hypothesis_kind = M2
-    title = "PT-ERRANT"
+    label = "PT-ERRANT"
 
     def prepare(self, corpus: Corpus | Sequence[Block], group: Sequence[Any] = ()) -> PreparedCorpus:
         """From the reference M2 (a corpus's gold, or blocks): per coder its edit keys and
         reference text, and the source's F against it."""
-        blocks = _gold_blocks(corpus, self.title)
+        blocks = _gold_blocks(corpus, self.label)
         gold = [errant_keys_by_coder(block) for block in blocks]
         references = [[apply_edits_in_order(block.tokens, [(s, e, _replacement(c)) for s, e, c in keys])
                        for keys in coders.values()] for block, coders in zip(blocks, gold)]

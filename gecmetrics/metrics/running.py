@@ -1,0 +1,163 @@
+"""Metrics run on a corpus in memory: the one step every run makes per chunk (each group of
+metrics prepared once, then the statistics of every hypothesis: :func:`chunk_statistics`, which
+the run engine calls in every worker and :meth:`~gecmetrics.metrics.base.Metric.corpus_score`
+calls on the whole corpus), and the corpus of plain Python values a metric is called with
+(:func:`python_corpus`: sources, references by the metrics' reference kind, hypotheses by
+their hypothesis kind, each checked with one :class:`InputError` saying what was expected)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Hashable, Iterable, Mapping, Sequence
+
+from ..errors import InputError
+from ..io.corpus import Corpus
+from ..kinds import M2, NONE, TEXT
+from .results import compact
+
+if TYPE_CHECKING:
+    from .base import Metric
+
+HYPOTHESIS = "hypothesis"
+"""The name of the one hypothesis of :meth:`~gecmetrics.metrics.base.Metric.corpus_score` (messages say it)."""
+
+
+def sharing_groups(metrics: Sequence["Metric"]) -> dict[Hashable, list[int]]:
+    """Indices of the metrics that share one prepared object, by sharing key (in order)."""
+    groups: dict[Hashable, list[int]] = {}
+    for k, metric in enumerate(metrics):
+        groups.setdefault(metric.sharing_key(), []).append(k)
+    return groups
+
+
+def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequence[str]
+                     ) -> tuple[dict[str, list[Any]], int]:
+    """Each group of metrics prepared once on ``corpus`` (a chunk, or a whole corpus), then every
+    named hypothesis under every metric: ``statistics[name][k]`` (compacted: a large corpus's
+    chunks wait for the join in 32 bits) and the number of texts the preparing and counting
+    encoded."""
+    groups = sharing_groups(metrics)
+    prepared = {key: metrics[indices[0]].prepare(corpus, [metrics[k] for k in indices[1:]])
+                for key, indices in groups.items()}
+    statistics: dict[str, list[Any]] = {name: [None] * len(metrics) for name in names}
+    for name in names:
+        for key, indices in groups.items():
+            for k in indices:
+                rows = metrics[k].statistics(prepared[key], corpus.hypothesis(name, metrics[k].hypothesis_kind))
+                statistics[name][k] = compact(rows)
+    return statistics, sum(metrics[indices[0]].texts_encoded(prepared[key]) for key, indices in groups.items())
+
+
+def named_hypotheses(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None
+                     ) -> tuple[str, dict[str, Sequence[Any]]]:
+    """The hypotheses a one-hypothesis call prepares, and the name of the scored one: the
+    ``systems`` in their order (a mapping as it is, a list named ``system 1``, ...), the
+    hypothesis being the one of them it is (the same object, else the same lines), or first,
+    before them, under the name :data:`HYPOTHESIS`."""
+    if systems is None:
+        return HYPOTHESIS, {HYPOTHESIS: hypothesis}
+    if isinstance(systems, Mapping):
+        named = {str(name): lines for name, lines in systems.items()}
+    elif isinstance(systems, (str, bytes)) or not _is_sequence(systems):
+        raise InputError(f"systems must be a mapping of names to hypotheses, or a list of hypotheses, got "
+                         f"{type(systems).__name__}", "systems")
+    else:
+        named = {f"system {k + 1}": lines for k, lines in enumerate(systems)}
+    for name, lines in named.items():
+        if lines is hypothesis:
+            return name, named
+    if _is_sequence(hypothesis):
+        for name, lines in named.items():
+            if _is_sequence(lines) and list(lines) == list(hypothesis):
+                return name, named
+    if HYPOTHESIS in named:
+        raise InputError(f"the name {HYPOTHESIS!r} is the scored hypothesis's: give the other systems other names",
+                         "systems")
+    return HYPOTHESIS, {HYPOTHESIS: hypothesis, **named}
+
+
+def _is_sequence(value: Any) -> bool:
+    """A list-like value (not text)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def python_corpus(metrics: Sequence["Metric"], sources: Sequence[str] | None, references: Any,
+                  hypotheses: Mapping[str, Sequence[Any]]) -> Corpus:
+    """A corpus of plain Python values for metrics of one reference kind:
+
+    * ``references``: TEXT, a list of reference sets, each a list of D lines; M2, the gold M2
+      blocks (``sources`` may then be None: they are the blocks' sentences); NONE (a
+      reference-free metric), None (reference sets are accepted, checked and not read: a
+      corpus's references that other metrics read);
+    * ``sources``: the D source lines; None where no metric reads them (the M2 family, and a
+      metric whose ``reads_sources`` is False, e.g. BERTScore);
+    * ``hypotheses``: name -> its lines of text, or its M2 blocks for a metric that reads edits.
+    """
+    metrics = list(metrics)
+    shown = ", ".join(metric.display_name for metric in metrics)
+    kinds = {metric.reference_kind for metric in metrics}
+    if len(kinds) > 1:
+        raise InputError("metrics with text references, gold M2 references or none need a Corpus holding them all; "
+                         f"score them one by one ({shown})")
+    kind = kinds.pop() if kinds else TEXT
+    for name, hypothesis in hypotheses.items():
+        _check_hypothesis_kind(metrics, name, hypothesis)
+    if kind == M2:
+        return Corpus(None if sources is None else list(sources), [], dict(hypotheses), _gold_blocks(references, shown))
+    if kind == NONE:
+        references = [] if references is None else references  # a corpus's references, read by no metric here
+    elif references is None:
+        raise InputError(f"metric {shown} needs reference texts: a list of reference sets, each a list of the D "
+                         "lines (one reference set is written [lines])", "references")
+    if sources is None:
+        if any(getattr(metric, "reads_sources", True) for metric in metrics):
+            raise InputError(f"metric {shown} needs the source sentences (a list of lines)", "sources")
+        sources = _stand_in_sources(references, hypotheses)
+    return Corpus(sources, references, dict(hypotheses))
+
+
+def _empty(value: Any) -> bool:
+    try:
+        return len(value) == 0
+    except TypeError:
+        return False
+
+
+def _gold_blocks(references: Any, shown: str) -> list[Any]:
+    """Gold M2 blocks, or an InputError saying what was expected."""
+    wanted = f"metric {shown} reads gold M2 references: give the gold M2 blocks (e.g. gecmetrics.read_m2(PATH))"
+    if references is None or _empty(references):
+        raise InputError(f"{wanted}, got nothing", "references")
+    if isinstance(references, (str, bytes)) or not isinstance(references, Iterable):
+        raise InputError(f"{wanted}, got a {type(references).__name__}", "references")
+    blocks = list(references)
+    if not all(hasattr(block, "edits") and hasattr(block, "source") for block in blocks):
+        first = next(block for block in blocks if not (hasattr(block, "edits") and hasattr(block, "source")))
+        raise InputError(f"{wanted}, got a list holding {type(first).__name__}", "references")
+    return blocks
+
+
+def _check_hypothesis_kind(metrics: Sequence["Metric"], name: str, hypothesis: Any) -> None:
+    """Text lines for a metric that reads text, M2 blocks for one that reads edits."""
+    if isinstance(hypothesis, (str, bytes)) or hypothesis is None:
+        return  # the corpus says what was expected
+    items = list(hypothesis)
+    if not items:
+        return
+    is_text = isinstance(items[0], str)
+    for metric in metrics:
+        if metric.hypothesis_kind == M2 and is_text:
+            raise InputError(f"metric {metric.display_name} reads the hypothesis as M2 edits (its hypothesis_kind): "
+                             "give its M2 blocks (e.g. gecmetrics.read_m2 of errant_parallel's output), not lines of "
+                             "text", name)
+        if metric.hypothesis_kind != M2 and not is_text:
+            raise InputError(f"metric {metric.display_name} reads the hypothesis as lines of text, got "
+                             f"{type(items[0]).__name__}", name)
+
+
+def _stand_in_sources(references: Any, hypotheses: Mapping[str, Sequence[Any]]) -> list[str]:
+    """Sources for metrics that read none (the corpus's sentence count comes from them)."""
+    for lines in [*hypotheses.values(), *(references or [])]:
+        if not isinstance(lines, (str, bytes)):
+            lines = list(lines)
+            if all(isinstance(line, str) for line in lines):
+                return [""] * len(lines)
+    return []
