@@ -17,6 +17,7 @@ from gecmetrics.core.context import Resources, RunContext, process_resources, ru
 from gecmetrics.core.lang.en.parsestore import model_namespace, parse_key
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
+from gecmetrics.io.m2 import parse_m2
 from gecmetrics.metrics.registry import get_metric
 from gecmetrics.run.compare import compare
 from gecmetrics.run.engine import score_corpus
@@ -156,6 +157,28 @@ def test_the_engine_binds_copies_and_signs_with_the_runs_cache(spacy_model, tmp_
         score_corpus([bound, get_metric("gleu").with_context(False)], corpus)
     table = compare(SOURCES, [SYSTEMS["good"]], {"odd": SYSTEMS["odd"]}, metrics=[metric], cache=False)
     assert "cache:" not in table.signatures[0]
+
+
+def test_the_one_call_shape_takes_the_same_cache(spacy_model, tmp_path, monkeypatch):
+    """metric.corpus_score / sentence_scores: cache= for the call, else the metric's own, else
+    the default folder the command line uses ($GECMETRICS_CACHE here)."""
+    metric = get_metric("errant", spacy_model=MODEL)
+    gold = parse_m2(GOLD_M2, "gold")
+    hypothesis = SYSTEMS["odd"]
+    plain = metric.corpus_score(SOURCES, gold, hypothesis)  # the tests' default: off
+    assert "cache:" not in str(plain.signature)
+    given = metric.corpus_score(SOURCES, gold, hypothesis, cache=tmp_path / "given")
+    assert str(given.signature) == str(plain.signature).replace("|version:", "|cache:on|version:")
+    assert numbers(given) == numbers(plain) and parsed_lines(tmp_path / "given", spacy_model, list(hypothesis))
+    monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "default"))
+    sentences = metric.sentence_scores(SOURCES, gold, hypothesis)
+    assert "|cache:on|" in str(sentences.signature)
+    assert parsed_lines(tmp_path / "default", spacy_model, list(hypothesis))
+    assert "cache:" not in str(metric.corpus_score(SOURCES, gold, hypothesis, cache=False).signature)
+    bound = metric.with_context(tmp_path / "bound")
+    assert "|cache:on|" in str(bound.corpus_score(SOURCES, gold, hypothesis).signature)
+    assert parsed_lines(tmp_path / "bound", spacy_model, list(hypothesis))
+    assert metric.bound_context is None
 
 
 def test_two_runs_in_one_process_with_different_caches_do_not_mix(spacy_model, tmp_path):
