@@ -200,12 +200,10 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path):
             assert ours["score"] == pytest.approx(theirs["score"], abs=1e-7)
 
 
-def test_two_threads_with_two_caches_share_the_models_and_not_the_caches(models, conll, tmp_path):
+def test_two_threads_with_two_caches_share_the_models_and_not_the_caches(models, conll, tmp_path, fresh_resources):
     """The scorer (its loaded models) is one per process; each thread's run gives it its own
     cache: each cache ends up with what its run alone would have stored, nothing of the other's."""
     import threading
-
-    from gecmetrics.core.context import process_resources
 
     corpora = {"a": short_corpus(conll, ("AMU",), size=20), "b": short_corpus(conll, ("CUUI",), size=20)}
     corpora["b"].sources = [f"{line} ." for line in corpora["b"].sources]  # no pair in common with a
@@ -225,7 +223,7 @@ def test_two_threads_with_two_caches_share_the_models_and_not_the_caches(models,
     for thread in threads:
         thread.join()
     assert not errors, errors
-    assert len([key for key in process_resources().keys() if key[0] == "model-scorer"]) == 1
+    assert len([key for key in fresh_resources.keys() if key[0] == "model-scorer"]) == 1
     for name, corpus in corpora.items():
         alone = score_corpus([some_metric(models)], corpus, chunk_lines=5, cache=tmp_path / f"{name}-alone").results()
         assert Cache(tmp_path / name).info().entries == Cache(tmp_path / f"{name}-alone").info().entries > 0
