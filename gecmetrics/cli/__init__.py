@@ -11,10 +11,6 @@ import os
 import signal
 import sys
 
-# The matrix products here are small: a pool of BLAS threads only costs start-up time
-# (about 0.07 s of CPU per run). Set before NumPy is first imported; a user's setting wins.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
 import click
 
 from ..version import __version__
@@ -107,11 +103,9 @@ def main(cache_folder: str | None = None, no_cache: bool = False) -> None:
     choose the persistent cache of spaCy parses and model encodings (see docs/cache.md).
     """
     keep_freed_memory()  # one command per process: reuse freed memory rather than re-fault it
-    if cache_folder is not None or no_cache:
-        from ..run.cache import configure_cache
+    from .context import remember_cache
 
-        configure_cache(cache_folder, enabled=not no_cache,
-                        on_warning=lambda message: click.echo(f"gecmetric: warning: {message}", err=True))
+    remember_cache(cache_folder, no_cache)  # the command's run context is made from it, when needed
 
 
 def output_failed(err: OSError) -> int:
@@ -152,6 +146,10 @@ def run() -> None:
     anyway): about 15 ms of a 0.25 s scoring run. Python callers (and tests) use ``main``.
     """
     _MAIN_PROCESS[0] = os.getpid()
+    # The matrix products here are small: a pool of BLAS threads only costs start-up time (about
+    # 0.07 s of CPU per run). Set for this process only (the command's, before NumPy is first
+    # imported), never for a program that imports gecmetrics; a user's setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _stop)

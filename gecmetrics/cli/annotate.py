@@ -12,6 +12,7 @@ from ..io.atomic import atomic_output, check_not_input
 from ..io.m2 import format_m2
 from ..run.files import CorpusFiles
 from .common import scale_options
+from .context import run_context
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 
@@ -58,7 +59,7 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
 
     from ..metrics.errant.metric import ErrantTextSettings
 
-    job = AnnotationJob(**given_settings(ErrantTextSettings, settings))
+    job = AnnotationJob(**given_settings(ErrantTextSettings, settings), cache=run_context())
     tokenise = job.tokenise
     if from_m2 is not None:
         job, files = _reannotation(job, from_m2, source, corrections, auto, gold, no_min, old_cats, tokenise)

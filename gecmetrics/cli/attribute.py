@@ -11,6 +11,7 @@ from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, 
                                  OVER_BOUND_RULES)
 from . import main
 from .common import corpus_options, jobs_option
+from .context import run_context
 from .options import GreedyCommand, GreedyOption
 
 
@@ -57,7 +58,7 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
     results = attribute_corpus(corpus, metric_text, column=_column(column), spacy_model=spacy_model, methods=methods,
                                max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
-                               normalize=normalize, over_bound=over_bound, jobs=jobs)
+                               normalize=normalize, over_bound=over_bound, jobs=jobs, cache=run_context())
     if as_json:
         click.echo(dumps(attribution_dicts(results)))
     else:

@@ -16,6 +16,7 @@ from ..run.files import shown
 from ..stats.significance import resamplers_for
 from . import main
 from .common import digits_option, echo_json, fraction_scale_option, progress_unless, scale_options, scored_files
+from .context import in_run
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .significance import run_paired_tests, significance_options
 
@@ -82,7 +83,7 @@ def cleme(hypotheses: tuple[str, ...], reference: str, lang: str | None, assumpt
     """
     if verbose and as_json:
         raise InputError("-v (chunk tables) does not go with --json")
-    metric = build_metric(assumption, level, unweighted, beta, cleme2, factors, lang)
+    metric = in_run(build_metric(assumption, level, unweighted, beta, cleme2, factors, lang))
     paths = [shown(path) for path in hypotheses]
     scored, whole = _scored(metric, reference, hypotheses, verbose, jobs, chunk_lines, dask_address,
                             progress_unless(as_json, "cleme"))
@@ -116,7 +117,7 @@ def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], wh
     if whole:
         corpus = read_m2_hypotheses(reference, hypotheses, metric.m2_target_lines)
         return score_corpus([metric], corpus, list(corpus.hypotheses), progress=progress, jobs=jobs,
-                            chunk_lines=chunk_lines), corpus
+                            chunk_lines=chunk_lines, cache=metric.run_context), corpus
     return scored_files([metric], None, (), hypotheses, reference, jobs=jobs, chunk_lines=chunk_lines,
                         dask_address=dask_address, progress=progress, m2_hypotheses=True), None
 

@@ -11,6 +11,7 @@ from ..run.engine import DEFAULT_CHUNK_LINES, score_files, scored_chunks
 from ..run.executors import make_executor
 from ..run.files import CorpusFiles
 from ..core.units import UNITS
+from .context import run_context
 from .options import GreedyOption
 from .progress import StderrProgress, progress_unless, quiet_option  # noqa: F401 (commands take them here)
 
@@ -142,7 +143,8 @@ def scored_files(metrics: Sequence[Any], source: str | None, references: Sequenc
     """Every metric's statistics of every hypothesis file, counted by the run engine (``jobs``
     worker processes or a Dask cluster), then the input warnings on stderr."""
     files = corpus_files(source, references, hypotheses, gold, hypothesis_m2, m2_hypotheses)
-    scored = score_files(metrics, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines, progress=progress)
+    scored = score_files(metrics, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines, progress=progress,
+                         cache=run_context())
     echo_warnings(scored.warnings())
     return scored
 
@@ -154,7 +156,7 @@ def streamed_chunks(metrics: Sequence[Any], files: CorpusFiles, *, jobs: int = 1
     checks: list = []
     with make_executor(jobs, dask_address) as executor:
         yield from scored_chunks(metrics, files, executor=executor, chunk_lines=chunk_lines, progress=progress,
-                                 checks=checks)
+                                 checks=checks, cache=run_context())
     echo_warnings(checks[0].warnings() if checks else [])
 
 

@@ -14,6 +14,7 @@ from . import main
 from .common import (chosen_format, digits_option, echo_json, format_options, fraction_scale_option, progress_unless,
                      scored_files)
 from .errant_options import chosen_mode, comparison_options
+from .context import in_run
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
@@ -57,8 +58,8 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     if out.verbose and not reports:
         raise InputError("-v (ERRANT's per-sentence trace) goes with --errant-compare")
     mode = chosen_mode(options)
-    metric = ErrantText(mode=mode, **given_settings(ErrantTextSettings, options),
-                        verbose=out.verbose and reports and fmt != "json")
+    metric = in_run(ErrantText(mode=mode, **given_settings(ErrantTextSettings, options),
+                               verbose=out.verbose and reports and fmt != "json"))
     if not metric.settings.annotate_refs and len(references) != 1:
         raise InputError(f"-r takes one gold M2 file (got {len(references)}); text references need --annotate-refs")
     if not metric.settings.annotate_refs and looks_like_text(references[0]):

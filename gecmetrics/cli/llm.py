@@ -6,6 +6,7 @@ import click
 from ..errors import InputError
 from . import main
 from .common import digits_option, echo_json
+from .context import in_run, remember_cache
 from .options import GreedyCommand, GreedyOption
 
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
@@ -55,7 +56,6 @@ def llm(source, hypotheses, references, model, variant, criterion, grouping, bas
     gecmetric llm -s INPUT -o AMU CAMB CUUI --model vllm:Qwen/Qwen2.5-7B-Instruct --variant e
     gecmetric llm -s INPUT -o AMU CAMB CUUI --model transformers:/models/llama --device cuda --dtype bfloat16
     """
-    from ..core.cache import Cache, set_default_cache
     from ..core.table import Table, round_half_up
     from ..io.corpus import read_corpus
     from ..metrics.llm.metric import judge_corpus
@@ -65,11 +65,7 @@ def llm(source, hypotheses, references, model, variant, criterion, grouping, bas
         raise InputError("give both --price-in and --price-out (per million tokens)")
     if (price_in is not None) and not dry_run:
         raise InputError("--price-in and --price-out go with --dry-run")
-    if no_cache and cache_folder:
-        raise InputError("--cache and --no-cache do not go together")
-    if cache_folder or no_cache:
-        set_default_cache(Cache(cache_folder, enabled=not no_cache,
-                                on_warning=lambda message: click.echo(f"gecmetric: warning: {message}", err=True)))
+    remember_cache(cache_folder, no_cache)
     given = {"model": model, "criterion": criterion, "grouping": grouping, "base_url": base_url,
              "max_requests": max_requests, "answer_retries": answer_retries, "concurrency": concurrency,
              "requests_per_minute": requests_per_minute, "max_retry_after": max_retry_after, "device": device,
@@ -77,7 +73,7 @@ def llm(source, hypotheses, references, model, variant, criterion, grouping, bas
              "spacy_model": spacy_model}
     if spacy_model is not None and variant != "e":
         raise InputError("--spacy-model is for --variant e (LLM-E's ERRANT edits)")
-    metric = get_metric(VARIANTS[variant], **{k: v for k, v in given.items() if v is not None})
+    metric = in_run(get_metric(VARIANTS[variant], **{k: v for k, v in given.items() if v is not None}))
     corpus = read_corpus(source, [], hypotheses)
     if dry_run:
         estimate = metric.dry_run(corpus, None if price_in is None else (price_in, price_out))

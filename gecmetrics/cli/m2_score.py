@@ -12,6 +12,7 @@ from ..metrics.m2.report import M2Report, verbose_text
 from ..run.engine import score_corpus
 from .common import corpus_files, digits_option, fraction_scale_option, progress_unless
 from .m2 import m2
+from .context import in_run
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 
@@ -62,11 +63,11 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
     """
     gold_path, hypotheses = positional_inputs(files, gold_path, hypotheses)
     scoring = ScoringOptions.take(options)
-    scorer = M2Scorer(**given_settings(M2Settings, options))
+    scorer = in_run(M2Scorer(**given_settings(M2Settings, options)))
     if scoring.verbose and not scoring.paired and not scoring.sentence:  # edits from the whole corpus
         corpus = read_m2_corpus(gold_path, hypotheses)
         scored = score_corpus([scorer], corpus, list(hypotheses), progress=progress_unless(False, "m2 score"),
-                              jobs=scoring.jobs, chunk_lines=scoring.chunk_lines)
+                              jobs=scoring.jobs, chunk_lines=scoring.chunk_lines, cache=scorer.run_context)
         results = []
         for path in hypotheses:
             result = scored.result(path, 0)

@@ -15,6 +15,7 @@ from ..run.files import shown
 from . import main
 from .common import digits_option, echo_json, fraction_scale_option, progress_unless, scale_options, scored_files
 from .m2_score import gold_m2_options
+from .context import in_run
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -44,7 +45,7 @@ def pt_m2(gold_path: str, hypotheses: tuple[str, ...], **options: Any) -> None:
     gecmetric pt-m2 -s GOLD.m2 -o SYSTEM --model ./my-bert --layer 9 --baseline none
     """
     out = _checked(ScoringOptions.take(options))
-    metric = PTM2(**given_settings(PTM2Settings, options))
+    metric = in_run(PTM2(**given_settings(PTM2Settings, options)))
     scored = scored_files([metric], None, (), hypotheses, gold_path, jobs=out.jobs, chunk_lines=out.chunk_lines,
                           dask_address=out.dask_address, progress=progress_unless(out.as_json, metric.name))
     _print(metric, scored, list(hypotheses), out)
@@ -66,7 +67,8 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
     gecmetric pt-errant -hyp AMU.m2 CAMB.m2 -ref REF0_REF1.m2
     """
     out = _checked(ScoringOptions.take(options))
-    metric, progress = PTErrant(**given_settings(PTSettings, options)), progress_unless(out.as_json, "pt-errant")
+    metric = in_run(PTErrant(**given_settings(PTSettings, options)))
+    progress = progress_unless(out.as_json, "pt-errant")
     names = [shown(path) for path in hypotheses]
     if len(references) == 1:  # read chunk by chunk by the engine
         scored = scored_files([metric], None, (), hypotheses, references[0], jobs=out.jobs, chunk_lines=out.chunk_lines,
@@ -79,7 +81,8 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
         for path, name in zip(hypotheses, names):
             corpus.check_blocks(blocks := read_m2(path), name)
             corpus.hypotheses[name] = blocks
-        scored = score_corpus([metric], corpus, names, progress=progress, jobs=out.jobs, chunk_lines=out.chunk_lines)
+        scored = score_corpus([metric], corpus, names, progress=progress, jobs=out.jobs, chunk_lines=out.chunk_lines,
+                              cache=metric.run_context)
     _print(metric, scored, names, out)
 
 

@@ -10,6 +10,7 @@ from ..output.report.data import DEFAULT_SAMPLES
 from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
 from . import main
 from .common import corpus_options, jobs_option, progress_unless
+from .context import run_context
 from .options import GreedyCommand, GreedyOption
 
 
@@ -69,7 +70,7 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
                        seed=seed, attribution=attribution, methods=_methods(method_texts),
                        max_exact_edits=max_exact_edits, permutations=permutations, human=human,
                        human_score=human_score, spacy_model=spacy_model, jobs=jobs, title=title,
-                       progress=progress_unless(False, "report"))
+                       progress=progress_unless(False, "report"), cache=run_context())
     write_report(data, html_path, json_path)
 
 

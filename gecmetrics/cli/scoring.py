@@ -15,6 +15,7 @@ from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
 from .common import echo_json, echo_sentence_chunks, output_options, progress_unless, scale_options, scored_files, \
     streamed_chunks
+from .context import in_run
 from .significance import check_paired_options, run_paired_tests, significance_options
 
 
@@ -63,7 +64,7 @@ def scoring_options(add_seed: bool = True, mean: bool = True, **output: Any) -> 
 def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: Any, options: ScoringOptions) -> None:
     """Score ``files`` with ``metrics`` and print what ``options`` ask for, through ``report``
     (the family's text: ``corpus_text``, ``mean_text``, ``sentence_lines``)."""
-    o = options
+    o, metrics = options, [in_run(metric) for metric in metrics]
     if o.sentence and o.mean:
         raise InputError("choose one of --sentence and --mean")
     if o.paired:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
 from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
@@ -117,27 +116,23 @@ class GoToScorerSettings(Settings):
 # ----------------------------------------------------------------------------- weight files
 
 
-
-_WEIGHT_FILES: dict[tuple[str, int, int], tuple[WeightTable, str]] = {}
-_WEIGHT_LOCK = threading.Lock()
-
-
-def weight_file(path: str) -> tuple[WeightTable, str]:
+def weight_file(path: str, resources: Any = None) -> tuple[WeightTable, str]:
     """The weight table of a file and its SHA-256, read once per process (and again when the
-    file changes)."""
+    file changes; kept in ``resources``, a run's store, else the process's)."""
+    from ...core.context import loaded
+
     try:
         stat = os.stat(path)
     except OSError as err:
         raise InputError(f"cannot read the weight file: {err.strerror}", path) from None
-    key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
-    with _WEIGHT_LOCK:
-        found = _WEIGHT_FILES.get(key)
-        if found is None:
-            table = read_weight_file(path)
-            with open(path, "rb") as handle:
-                digest = hashlib.sha256(handle.read()).hexdigest()
-            found = _WEIGHT_FILES[key] = (table, digest)
-    return found
+    return loaded(("gotoscorer-weights", os.path.abspath(path), stat.st_mtime_ns, stat.st_size),
+                  lambda: _read_weights(path), resources)
+
+
+def _read_weights(path: str) -> tuple[WeightTable, str]:
+    table = read_weight_file(path)
+    with open(path, "rb") as handle:
+        return table, hashlib.sha256(handle.read()).hexdigest()
 
 
 def table_part(table: WeightTable, start: int, end: int, name: str) -> WeightTable:
@@ -210,7 +205,7 @@ class GoToScorer(Metric):
         if self.settings.weights == SYSTEMS:
             table = weight_table(judgments)
         else:
-            whole, _ = weight_file(self.settings.weights)
+            whole, _ = weight_file(self.settings.weights, self.run_context.resources)
             table = table_part(whole, corpus.offset, corpus.offset + corpus.size, self.settings.weights)
             self._check_weights(table, gold, corpus.offset)
         return GoToPrepared(gold, judgments, table, hypotheses, gold_name)
@@ -300,7 +295,7 @@ class GoToScorer(Metric):
         """Every number of the original's output (scores, weighted counts), N and whether
         weighted; a weight file must have a line for every sentence of the corpus."""
         if self.settings.weights != SYSTEMS:
-            table, _ = weight_file(self.settings.weights)
+            table, _ = weight_file(self.settings.weights, self.run_context.resources)
             if len(table.offsets) - 1 != len(statistics):
                 raise InputError(f"has {len(table.offsets) - 1} sentence lines but the corpus has "
                                  f"{len(statistics)} sentences", self.settings.weights)

@@ -123,17 +123,20 @@ def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
 
 
 def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_model: str | None = None,
-                     annotator: Any = None, **options: Any) -> dict[str, list[dict[str, Attribution | None]]]:
+                     annotator: Any = None, cache: Any = None,
+                     **options: Any) -> dict[str, list[dict[str, Attribution | None]]]:
     """:func:`attribute_systems` of every text hypothesis of ``corpus`` under ``metric`` (an
     object or a registry text): a system's edits are its M2 in ``corpus.hypothesis_m2``, else
     ERRANT's annotation of its text (``spacy_model``, or ``annotator``), which also annotates
-    the candidates of a metric that reads hypothesis M2. ``options``: as attribute_systems."""
+    the candidates of a metric that reads hypothesis M2. ``cache``: the persistent cache of the
+    runs (as :func:`~gecmetrics.run.engine.score_files` takes it). ``options``: as
+    attribute_systems."""
     from ...metrics.registry import resolve_metrics
 
     metrics = resolve_metrics([metric] if isinstance(metric, (str, Metric)) else metric)
     if len(metrics) != 1:
         raise InputError(f"attribution takes one metric, got {len(metrics)}")
-    metric = metrics[0]
+    metric = metrics[0] if cache is None else metrics[0].with_context(cache)
     check_attribution_metric(metric)
     names = list(corpus.hypotheses)
     if not names:
@@ -143,7 +146,9 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
         from ...metrics.errant import Annotator
         from ...metrics.errant.metric import shared_model
 
-        annotator = Annotator(shared_model(spacy_model))  # None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
+        context = metric.run_context
+        # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
+        annotator = Annotator(shared_model(spacy_model, context.resources), cache=context.cache)
     blocks = dict(corpus.hypothesis_m2)
     if missing:
         annotated = annotator.annotate_sets(corpus.sources, [[corpus.hypotheses[name]] for name in missing],
