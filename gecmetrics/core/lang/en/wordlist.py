@@ -76,24 +76,47 @@ def read_word_file(path: str | os.PathLike) -> frozenset[str]:
     (and a CRLF terminator) is dropped, as ERRANT does. Read a line at a time: a line over
     :data:`MAX_WORD_CHARS` characters or more than :data:`MAX_WORDS` lines is an InputError."""
     words: set[str] = set()
-    number = 0
+    number = 0  # lines taken so far
+    pending = ""  # the unfinished last line of what was read
     try:
         with (gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else
               open(path, encoding="utf-8")) as handle:
-            while line := handle.readline(MAX_WORD_CHARS + 1):  # newlines translated, as ERRANT reads it
-                number += 1
-                if len(line) > MAX_WORD_CHARS and not line.endswith("\n"):
-                    raise InputError(f"a line longer than {MAX_WORD_CHARS:,} characters: not a word list (one word "
-                                     "a line; gecmetrics.core.lang.en.wordlist.MAX_WORD_CHARS)", str(path), number)
-                if number > MAX_WORDS:
-                    raise InputError(f"more than {MAX_WORDS:,} lines: not a word list "
-                                     "(gecmetrics.core.lang.en.wordlist.MAX_WORDS)", str(path), number)
-                words.add(line.strip())
+            # newlines translated, as ERRANT reads it; a block at a time (170,000 readline calls
+            # cost three times the whole set), the bounds checked on each line as it completes
+            while True:
+                block = handle.read(_READ_CHARS)
+                lines = (pending + block).split("\n")
+                pending = lines.pop() if block else ""
+                if not block and lines == [""]:
+                    break
+                _check_word_lines(lines, pending, number, path)
+                number += len(lines)
+                words.update(map(str.strip, lines))
+                if not block:
+                    break
     except UnicodeDecodeError:
         raise InputError("word list is not UTF-8 text", str(path)) from None
     except (OSError, EOFError, zlib.error) as err:
         raise InputError(f"cannot read word list: {getattr(err, 'strerror', None) or err}", str(path)) from None
     return frozenset(words)
+
+
+_READ_CHARS = 1 << 16
+
+
+def _check_word_lines(lines: list[str], pending: str, number: int, path: str | os.PathLike) -> None:
+    """The bounds of :func:`read_word_file` on complete lines number+1...; ``pending``: the
+    unfinished line after them (too long already when over the bound)."""
+    if len(pending) <= MAX_WORD_CHARS and number + len(lines) <= MAX_WORDS and \
+            (not lines or max(map(len, lines)) <= MAX_WORD_CHARS):
+        return
+    for offset, line in enumerate(lines + [pending]):  # which line is the first over a bound
+        if len(line) > MAX_WORD_CHARS:
+            raise InputError(f"a line longer than {MAX_WORD_CHARS:,} characters: not a word list (one word "
+                             "a line; gecmetrics.core.lang.en.wordlist.MAX_WORD_CHARS)", str(path), number + offset + 1)
+        if number + offset + 1 > MAX_WORDS and offset < len(lines):
+            raise InputError(f"more than {MAX_WORDS:,} lines: not a word list "
+                             "(gecmetrics.core.lang.en.wordlist.MAX_WORDS)", str(path), number + offset + 1)
 
 
 def words_text(words: frozenset[str] | set[str]) -> str:
