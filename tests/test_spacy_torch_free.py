@@ -17,6 +17,14 @@ from tests.conftest import SPACY_TEST_MODEL
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def run_script(script: str) -> str:
+    """What a fresh Python process prints running ``script`` with this checkout's package."""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
 def test_the_test_model_needs_no_torch(spacy_model):
     assert needs_torch(SPACY_TEST_MODEL) is False
 
@@ -54,10 +62,7 @@ def test_the_parser_starts_without_torch_which_stays_importable(spacy_model):
               "print('torch' in sys.modules, parsed.tag)\n"
               "import thinc.compat, torch\n"
               "print(thinc.compat.has_torch, torch.zeros(2).sum().item())\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert done.returncode == 0, done.stderr[-2000:]
-    first, second = done.stdout.splitlines()
+    first, second = run_script(script).splitlines()
     assert first.startswith("False ")
     assert first.split(" ", 1)[1] == str(spacy_model.parse(["This are a test ."])[0].tag)
     assert second == "False 0.0"
@@ -70,7 +75,4 @@ def test_torch_imported_first_is_left_as_it_is(spacy_model):
               f"SpacyModel({SPACY_TEST_MODEL!r}).parse(['A test .'])\n"
               "import thinc.compat\n"
               "print(thinc.compat.has_torch, sys.modules['torch'] is torch)\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["True", "True"]
+    assert run_script(script).split() == ["True", "True"]
