@@ -133,3 +133,97 @@ def test_all_pairs_checks_its_arguments():
         all_pairs_test(resampler, systems, level=1.5)
     with pytest.raises(InputError, match="same number of sentences"):
         all_pairs_test(resampler, {"a": systems["a"], "b": systems["b"][:10]})
+
+
+# --------------------------------------------------------------------------- compare and paired_test
+
+
+def _write_corpus(tmp_path):
+    from tests.test_significance import write_corpus
+
+    return write_corpus(tmp_path)
+
+
+def test_paired_test_all_pairs_equals_the_statistics_test(tmp_path):
+    from gecmetrics import GREEN, paired_test, read_lines
+    from gecmetrics.run.engine import score_corpus, corpus_for
+
+    paths = _write_corpus(tmp_path)
+    sources = read_lines(paths["src"])
+    references = [read_lines(paths["ref0"]), read_lines(paths["ref1"])]
+    systems = {name: read_lines(paths[name]) for name in ("INPUT", "good", "weak")}
+    result = paired_test(GREEN(), sources, references, systems, "ar", samples=300, seed=3, all_pairs=True,
+                         correction="bh")
+    metric = GREEN()
+    scored = score_corpus([metric], corpus_for([metric], sources, references, systems))
+    expected = all_pairs_test(metric.resampler(0, 2), scored.of_metric(0), "ar", 300, seed=3, correction="bh")
+    assert result.to_dict() == expected.to_dict()
+    single = paired_test(GREEN(), sources, references, systems, "ar", samples=300, seed=3)
+    for system in single.systems[1:]:
+        assert result.pair("INPUT", system.name).p_value == system.p_value
+    raw = [p.p_value for p in result.pairs]
+    assert [p.adjusted_p for p in result.pairs] == pytest.approx(list(benjamini_hochberg(raw)))
+    with pytest.raises(InputError, match="correction"):
+        paired_test(GREEN(), sources, references, systems, all_pairs=True, correction="sidak")
+    with pytest.raises(InputError, match="at least two systems"):
+        paired_test(GREEN(), sources, references, {"INPUT": systems["INPUT"]}, all_pairs=True)
+
+
+def test_compare_cli_all_pairs(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from gecmetrics import GLEU, GREEN, paired_test, read_lines
+    from gecmetrics.cli import main
+
+    paths = _write_corpus(tmp_path)
+    base = ["compare", "-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["INPUT"], paths["good"],
+            paths["weak"], "--metrics", "green:beta=0.5/2,gleu-max", "--paired-bs", "200", "--seed", "4",
+            "--all-pairs"]
+    runner = CliRunner()
+    result = runner.invoke(main, base + ["--json"])
+    assert result.exit_code == 0, result.output
+    tables = json.loads(result.output)
+    assert [t["metric"] for t in tables] == ["GREEN beta=0.5", "GREEN beta=2", "GLEU+"]
+    assert all(t["correction"] == "holm" for t in tables)
+    sources = read_lines(paths["src"])
+    references = [read_lines(paths["ref0"]), read_lines(paths["ref1"])]
+    systems = {paths[name]: read_lines(paths[name]) for name in ("INPUT", "good", "weak")}
+    for table, (metric, column) in zip(tables, [(GREEN(beta=[0.5, 2]), 0), (GREEN(beta=[0.5, 2]), 1),
+                                                (GLEU(best_reference=True), 0)]):
+        expected = paired_test(metric, sources, references, systems, "bs", 200, seed=4, column=column,
+                               all_pairs=True)
+        assert table == expected.to_dict(scale=100)
+    # the text: per column a title, the systems with their clusters, the pairs, the clusters line
+    text = runner.invoke(main, base + ["--correction", "none"])
+    assert text.exit_code == 0, text.output
+    assert text.output.count("all pairs, no correction: ") == 3
+    assert text.output.count("clusters: {") == 3
+    first = tables[0]
+    line = "clusters: " + " > ".join("{" + ", ".join(members) + "}" for members in first["clusters"])
+    assert line in text.output
+    tsv = runner.invoke(main, base + ["--tsv"])
+    assert tsv.exit_code == 0, tsv.output
+    assert tsv.output.splitlines()[0].split("\t") == ["system", "score (x100)", "95% CI", "mean ± CI/2", "cluster"]
+    assert "system\tother\tdifference (x100)\tp-value\tadjusted p" in tsv.output
+
+
+def test_compare_cli_all_pairs_errors_are_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    paths = _write_corpus(tmp_path)
+    base = ["compare", "-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["INPUT"], paths["good"],
+            "--metrics", "green"]
+    runner = CliRunner()
+    alone = runner.invoke(main, base + ["--all-pairs"])
+    assert alone.exit_code == 2 and "needs --paired-bs or --paired-ar" in alone.output
+    correction = runner.invoke(main, base + ["--paired-bs", "10", "--correction", "bh"])
+    assert correction.exit_code == 2 and "give --all-pairs with it" in correction.output
+    wrong = runner.invoke(main, base + ["--paired-bs", "10", "--all-pairs", "--correction", "sidak"])
+    assert wrong.exit_code == 2
+    one = runner.invoke(main, ["compare", "-s", paths["src"], "-r", paths["ref0"], "-o", paths["good"],
+                               "--metrics", "green", "--paired-bs", "10", "--all-pairs"])
+    assert one.exit_code == 2 and "at least two" in one.output
