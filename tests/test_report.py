@@ -29,6 +29,7 @@ from gecmetrics.run.compare import comparison_table
 from gecmetrics.run.engine import score_corpus
 from gecmetrics.stats.attribution import attribute_corpus_methods
 from gecmetrics.stats.significance import paired_test_from_statistics
+from gecmetrics.stats.multiple import all_pairs_test
 
 from tests import _chromium
 from tests.conftest import SPACY_TEST_MODEL, one_line_error, run_cli, unavailable, write_files
@@ -184,6 +185,13 @@ def test_summary_is_compare_and_the_paired_tests(small_report):
         assert column["intervals"] == [list(by_name[n].interval) for n in data["systems"]]
         assert column["p_values"][2] is None
         assert column["ranks"] == [1 + sum(o > v for o in column["scores"]) for v in column["scores"]]
+        assert column["test_signature"] == str(test.signature)
+        every = all_pairs_test(resampler, {n: stats[n] for n in ["SRC", "A", "B"]}, "bs", 200, 3, "holm",
+                               higher_is_better=metric.higher_is_better)
+        assert column["pairs"] == [[p.first, p.second, p.difference, p.p_value, p.adjusted_p, p.significant]
+                                   for p in every.pairs]
+        assert column["clusters"] == every.clusters and column["pairs_signature"] == str(every.signature)
+    assert data["test"]["correction"] == "holm"
     f05 = data["columns"][[c["label"] for c in data["columns"]].index("ERRANT F0.5")]
     assert f05["ranks"] == [1, 2, 3]  # A proposes no wrong edit, B two; the source corrects nothing
 
@@ -311,7 +319,8 @@ def test_report_arguments():
     for options, message in [({"baseline": "C"}, "unknown baseline 'C'"), ({"samples": 0}, "resamples"),
                              ({"methods": ["nope"]}, "unknown attribution method"),
                              ({"attribution": "gotoscorer"}, "GoToScorer cannot attribute"),
-                             ({"human": "gjg15"}, "scores 0 of the systems")]:
+                             ({"human": "gjg15"}, "scores 0 of the systems"),
+                             ({"correction": "sidak"}, "unknown multiple-comparison correction")]:
         with pytest.raises(InputError, match=message):
             report_data(corpus, ["green"], **options)
     with pytest.raises(InputError, match="needs the text references"):
@@ -498,6 +507,7 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
     for section in SECTIONS:
         assert re.search(rf'<section id="{section}"><h2>', dom), section
     assert dom.count("<tr") > 40 and 'id="summary-table"' in dom
+    assert 'id="all-pairs"' in dom and dom.count('class="clusters"') == len(data["columns"])
     assert re.search(r'id="types-heatmap"><svg', dom)
     assert dom.count('class="sentence"') == 25
     assert re.search(r'class="edit (TP|FP)"', dom) and 'class="edit FN"' in dom

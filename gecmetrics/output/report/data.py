@@ -16,6 +16,8 @@ page applies them to show them inline). Sentence-level numbers are rounded to 6 
 """
 from __future__ import annotations
 
+import dataclasses
+
 import math
 import os
 from typing import Any, Sequence
@@ -31,7 +33,8 @@ from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, score_corpus
 from ...run.executors import make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
-from ...stats.significance import PairedTestResult, paired_test_from_statistics
+from ...stats.multiple import AllPairsResult, all_pairs_test, check_correction
+from ...stats.significance import PairedTestResult, paired_signature, paired_test_from_statistics
 from ...version import __version__
 from .attribution import attribute_systems, edit_annotator, hypothesis_edits
 
@@ -123,10 +126,32 @@ def offering(metrics: Sequence[Metric], capability: str) -> Metric:
 # ----------------------------------------------------------------------------- summary
 
 
-def _paired(task: tuple) -> PairedTestResult:
-    """One column's paired bootstrap (a task for a worker: the resampler is made there)."""
-    metric, part, references, statistics, samples, seed = task
-    return paired_test_from_statistics(metric.resampler(part, references), statistics, "bs", samples, seed)
+def _paired(task: tuple) -> tuple[PairedTestResult, AllPairsResult | None]:
+    """One column's paired bootstrap against the baseline (the first system) and, with two
+    systems or more, of every pair with the multiple-comparison correction (a task for a
+    worker: the resampler is made there). The all-pairs test shares the baseline test's draws,
+    so each (baseline, system) pair has the baseline test's p-value."""
+    metric, part, references, statistics, samples, seed, correction = task
+    resampler = metric.resampler(part, references)
+    if len(statistics) < 2:
+        return paired_test_from_statistics(resampler, statistics, "bs", samples, seed), None
+    every = all_pairs_test(resampler, statistics, "bs", samples, seed, correction,
+                           higher_is_better=bool(metric.higher_is_better))
+    first = every.systems[0].name
+    systems = [dataclasses.replace(system, p_value=None if k == 0 else every.pair(first, system.name).p_value)
+               for k, system in enumerate(every.systems)]
+    signature = paired_signature(resampler.signature, "bs", every.samples, every.confidence_samples, seed)
+    single = PairedTestResult("bs", every.samples, every.confidence_samples, every.seed, every.metric, systems,
+                              signature, settings={**every.settings, "baseline": first})
+    return single, every
+
+
+def _all_pairs_data(test: AllPairsResult | None) -> dict[str, Any]:
+    """A column's pairs (fractions as the metric gives them) and clusters, for the page."""
+    if test is None:
+        return {"pairs": [], "clusters": [], "pairs_signature": None}
+    return {"pairs": [[p.first, p.second, p.difference, p.p_value, p.adjusted_p, p.significant] for p in test.pairs],
+            "clusters": [list(members) for members in test.clusters], "pairs_signature": str(test.signature)}
 
 
 def _ranks(values: Sequence[float], higher_is_better: bool) -> list[int]:
@@ -134,18 +159,21 @@ def _ranks(values: Sequence[float], higher_is_better: bool) -> list[int]:
     return [1 + sum(other > value for other in oriented) for value in oriented]
 
 
-def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 1) -> tuple[list[dict], dict]:
+def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 1,
+            correction: str = "holm") -> tuple[list[dict], dict]:
     """Per score column: its label, metric, scale, signature, every system's score and rank,
-    95% bootstrap interval and p-value against ``baseline`` (paired bootstrap)."""
+    95% bootstrap interval and p-value against ``baseline`` (paired bootstrap), and every pair
+    of systems tested with the ``correction`` (holm, bh, none) and the clusters of systems that
+    cannot be told apart."""
     table = comparison_table(scored)
     names = scored.names
     order = [baseline] + [name for name in names if name != baseline]
-    tasks = [(metric, part, scored.references, {name: scored.statistics[name][k] for name in order}, samples, seed)
-             for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
+    tasks = [(metric, part, scored.references, {name: scored.statistics[name][k] for name in order}, samples, seed,
+              correction) for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
     with make_executor(jobs) as executor:
         tests = list(executor.map(_paired, tasks))
     columns = []
-    for k, (column, test) in enumerate(zip(table.columns, tests)):
+    for k, (column, (test, pairs)) in enumerate(zip(table.columns, tests)):
         metric = scored.metrics[column.metric_index]
         by_name = {system.name: system for system in test.systems}
         scores = [float(row.scores[k]) for row in table.rows]
@@ -157,9 +185,9 @@ def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 
             "intervals": [[by_name[name].interval[0], by_name[name].interval[1]] for name in names],
             "p_values": [by_name[name].p_value for name in names],
             "significant": [by_name[name].significant for name in names],
-            "test_signature": str(test.signature)})
+            "test_signature": str(test.signature), **_all_pairs_data(pairs)})
     test_info = {"method": "paired bootstrap", "samples": samples, "seed": seed, "baseline": baseline,
-                 "level": 0.05}
+                 "level": 0.05, "correction": correction}
     return columns, test_info
 
 
@@ -222,7 +250,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
                 methods: Sequence[str] = METHODS, max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS,
                 permutations: int = DEFAULT_PERMUTATIONS, human: Any = None, human_score: Any = None,
                 spacy_model: str | None = None, annotator: Any = None, jobs: int = 1, title: str | None = None,
-                progress: ProgressCallback | None = None) -> dict[str, Any]:
+                progress: ProgressCallback | None = None, correction: str = "holm") -> dict[str, Any]:
     """Everything the report shows, as one JSON-ready dict.
 
     ``corpus``: the source, text references and the system outputs (text), optionally the gold
@@ -231,13 +259,16 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     objects or registry texts (default: the registry's report defaults, GLEU+, GREEN b0.5/1/2,
     M2 with a gold M2, GoToScorer); ERRANT F0.5 is always added (its comparison marks the edits).
     ``baseline``: the system the paired bootstrap (``samples``, ``seed``) tests the others
-    against (default: the first). ``attribution``: the metrics whose sentence scores are
+    against (default: the first); every pair of systems is also tested with the same draws,
+    the p-values adjusted by ``correction`` (``holm``, ``bh`` or ``none``), and the clusters of
+    systems that cannot be told apart given per column. ``attribution``: the metrics whose sentence scores are
     attributed to the edits (default: the first metric with text hypotheses and sentence
     scores; ``"none"``: no attribution), by ``methods`` (exact Shapley up to ``max_exact_edits``
     edits, sampled above; ``permutations``). ``human``: a human table (``gjg15``, ``seeda``, a
     TSV path) for the meta-evaluation figures.
     """
     baseline = _check_report(corpus, baseline, samples)
+    correction = check_correction(correction)
     methods = [method_name(m) for m in ([methods] if isinstance(methods, str) else methods)]
     defaults = default_metrics(REPORT, corpus.gold is not None)
     resolved, marker = report_metrics(metrics, defaults)
@@ -248,7 +279,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator)
 
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress)
-    columns, test = summary(scored, baseline, samples, seed, jobs)
+    columns, test = summary(scored, baseline, samples, seed, jobs, correction)
     compared = compared_edits(scored, marker, corpus)
     weights = offering(defaults, "weighs_gold_edits").gold_edit_weights(corpus, CATEGORY_LEVELS)
     return {

@@ -114,10 +114,41 @@
     });
     table.appendChild(body);
     node.appendChild(el("div", {cls: "scroll"}, table));
+    allPairs(node);
     var list = el("ul");
     D.columns.forEach(function (c) { list.appendChild(el("li", null, c.label + ": ", el("code", {text: c.signature}))); });
     node.appendChild(el("details", null, el("summary", {text: "Signatures"}), list,
       el("p", {cls: "note", text: "Paired test: " + (D.columns[0] ? D.columns[0].test_signature : "")})));
+  }
+
+  var CORRECTIONS = {holm: "Holm", bh: "Benjamini-Hochberg", none: "no"};
+  function clusterText(clusters) {  // as the CLI prints them: {CAMB, CUUI} > {AMU} > {INPUT}
+    return clusters.map(function (members) { return "{" + members.join(", ") + "}"; }).join(" > ");
+  }
+  function allPairs(node) {  // every pair of systems, corrected p-values, and the clusters, per column
+    var t = D.test;
+    if (!D.columns.length || !D.columns[0].pairs || !D.columns[0].pairs.length) return;
+    var correction = CORRECTIONS[t.correction] || t.correction;
+    var box = el("details", {id: "all-pairs"}, el("summary", {text: "Every pair of systems (" + correction +
+      " correction): clusters " + D.columns.map(function (c) { return c.label + " " + clusterText(c.clusters); })
+      .join("; ")}));
+    box.appendChild(el("p", {cls: "note", text: "Each pair tested with the same " + t.samples + " bootstrap " +
+      "resamples, the p-values adjusted by the " + correction + " correction (* adjusted p < " + t.level + "). " +
+      "A cluster: systems that do not differ significantly from its best system; clusters best first."}));
+    D.columns.forEach(function (c) {
+      box.appendChild(el("h3", {text: c.label, title: c.pairs_signature}));
+      box.appendChild(el("p", {cls: "clusters", text: "clusters: " + clusterText(c.clusters)}));
+      var head = el("tr", null, el("th", {text: "system"}), el("th", {text: "other"}),
+        el("th", {text: "difference"}), el("th", {text: "p-value"}), el("th", {text: "adjusted p"}));
+      var body = el("tbody");
+      c.pairs.forEach(function (p) {
+        body.appendChild(el("tr", null, el("td", {cls: "system", text: p[0]}), el("td", {cls: "system", text: p[1]}),
+          el("td", {text: shown(c, p[2])}), el("td", {text: pValue(p[3])}),
+          el("td", {cls: p[5] ? "sig" : "notsig", text: pValue(p[4]) + (p[5] ? " *" : "")})));
+      });
+      box.appendChild(el("div", {cls: "scroll"}, el("table", {cls: "pairs"}, el("thead", null, head), body)));
+    });
+    node.appendChild(box);
   }
 
   // ------------------------------------------------------------------ error types
