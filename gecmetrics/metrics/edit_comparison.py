@@ -21,9 +21,9 @@ import numpy as np
 from ..core import fscore
 from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks
 from ..core.edits.cherrant import ANSWER_NUMBERS
-from ..core.edits.compare import (MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable, ErrantStatistics,
-                                  ReferenceTables, SentenceTrace, add_categories, errant_scores, pair_code, pair_of,
-                                  sentence_traces)
+from ..core.edits.compare import (AVERAGES, MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable,
+                                  ErrantStatistics, ReferenceTables, SentenceTrace, add_categories, choose_pairs_macro,
+                                  errant_scores, macro_scores, pair_code, pair_of, sentence_traces)
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
@@ -31,7 +31,7 @@ from .capabilities import EditMarks, SentenceMarks
 from .results import CorpusSums
 from .running_f import CountsResult, RunningFMetric
 from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
-                       setting_label, when_set)
+                       setting_label, unless, when_set)
 
 
 @dataclass(repr=False)
@@ -98,9 +98,26 @@ class ErrantResult(CountsResult):
         """(TP, FP, FN) per sentence for the chosen pair, shape (D, 3)."""
         return self.counts[np.arange(len(self.chosen)), self.chosen]
 
+    macro = property(lambda self: self.settings.get("average") == "macro",
+                     doc="Whether P, R, F are the macro average over error types (errant PR #52)")
+
     def rounded(self) -> tuple[float, float, float]:
         """P, R, F as ERRANT prints them (4 decimals)."""
         return round(self.precision, 4), round(self.recall, 4), round(self.f, 4)
+
+    def overall(self, level: int | None = None) -> tuple[float, float, float]:
+        """The overall P, R, F as compare_m2 prints them (4 decimals): :meth:`rounded`; with the
+        macro average, the mean over the ``-cat`` ``level``'s type groups (None or 3: the full
+        types, which :attr:`f` holds)."""
+        if not self.macro or level in (None, 3):
+            return self.rounded()
+        return self.macro_scores(level)
+
+    def macro_scores(self, level: int = 3) -> tuple[float, float, float]:
+        """errant PR #52's macro P, R, F over the type groups of a ``-cat`` level (3: full types)
+        of the chosen pairs (:func:`gecmetrics.core.edits.compare.macro_scores`)."""
+        grouped = self.grouped_categories(level)
+        return macro_scores([(c.tp, c.fp, c.fn) for c in grouped.values()], self.beta)
 
     def grouped_categories(self, level: int) -> dict[str, CategoryCounts]:
         """ERRANT's -cat levels: 1 = first character of the type (ERRANT's operation tier,
@@ -149,6 +166,9 @@ class ErrantSettings(Settings):
                           signature="multi", shown=flag)
     filter_types: tuple[str, ...] = setting((), "do not evaluate these error types", parse_strings, ("filt",),
                                             flags=("-filt",), signature="filt", shown=when_set)
+    average: str = setting("micro", "micro: P, R, F of the summed counts; macro: the mean over error types (-cat "
+                           "groups) of their P, R, F, as errant pull request #52's --f_average macro", choice(*AVERAGES),
+                           flags=("--f_average", "--f-average"), signature="average", shown=unless("micro"))
     sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
                                      "best annotator", parse_bool, flags=("--sentence-average",))
 
@@ -193,6 +213,7 @@ class EditComparisonMetric(RunningFMetric):
         super().__init__(*args, **kwargs)
         self.verbose = bool(verbose)
         self._comparison: EditComparison | None = None  # made on first use (settings are frozen)
+        self._check_average()
 
     def comparison(self) -> EditComparison:
         """The comparison rules of the settings (made once)."""
@@ -260,6 +281,57 @@ class EditComparisonMetric(RunningFMetric):
                 sentence.hyp_tables = sentence.ref_tables = {}  # only the trace shows them
         return ErrantStatistics.of(sentences)
 
+    @property
+    def macro(self) -> bool:
+        """The ``average=macro`` setting (errant PR #52's macro average over error types)."""
+        return getattr(self.settings, "average", "micro") == "macro"
+
+    @property
+    def has_sentence_scores(self) -> bool:  # type: ignore[override]
+        """The macro average is a corpus figure over error types: no sentence scores."""
+        return not self.macro
+
+    def _check_average(self) -> None:
+        """The macro average goes with neither the sentence average nor the trace."""
+        if self.macro and self.sentence_average:
+            raise InputError("the macro average over error types (average=macro) and the sentence average "
+                             "(sentence_average) are two different figures: choose one")
+        if self.macro and self.verbose:
+            raise InputError("ERRANT's per-sentence trace (-v) shows the micro counts: not with the macro average")
+
+    def corpus_sums(self, statistics: Any, column: int = 0) -> CorpusSums:
+        """The running-F choice and its totals; with the macro average, the PR's choice by the
+        running macro F (:func:`~gecmetrics.core.edits.compare.choose_pairs_macro`) and, as the
+        sums the score is made of, the chosen pairs' (TP, FP, FN) per full error type (C, 3)."""
+        if not self.macro:
+            return super().corpus_sums(statistics, column)
+        if not isinstance(statistics, ErrantStatistics):
+            raise InputError("the macro average needs the error types of every annotator pair (ERRANT statistics)")
+        data = fscore.candidate_counts(statistics)
+        chosen = choose_pairs_macro(statistics.details, self.settings.beta)
+        categories: dict[str, CategoryCounts] = {}
+        add_categories(categories, statistics.details, chosen)
+        rows = np.array([[c.tp, c.fp, c.fn] for c in categories.values()], dtype=np.int64).reshape(-1, 3)
+        totals = data.counts[np.arange(len(data)), chosen].sum(axis=0) if len(data) else np.zeros(3, np.int64)
+        return CorpusSums(rows, chosen, {"data": data, "totals": totals})
+
+    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> Any:
+        """F-beta of summed counts; with the macro average, the macro F of per-type sums (C, 3)."""
+        if not self.macro:
+            return super().score_from_sums(sums, column)
+        return macro_scores(np.asarray(sums).reshape(-1, 3).tolist(), self.settings.beta)[2]
+
+    def resampler(self, column: int = 0, references: int = 1):
+        if self.macro:
+            raise InputError("no paired test of the macro average over error types (average=macro): a resample "
+                             "would redo the choice by the macro F; test the micro F")
+        return super().resampler(column, references)
+
+    def sentence_from_statistics(self, statistics: Any, start: Sequence[int] = (0, 0, 0)) -> Any:
+        if self.macro:
+            self.require_sentence_scores()
+        return super().sentence_from_statistics(statistics, start)
+
     def join_statistics(self, parts: Sequence[Any]) -> Any:
         if parts and all(isinstance(part, ErrantStatistics) for part in parts):
             return ErrantStatistics.joined(parts, super().join_statistics([part.rows for part in parts]))
@@ -274,6 +346,11 @@ class EditComparisonMetric(RunningFMetric):
             add_categories(categories, statistics.details, sums[0].chosen)
             if self.verbose:
                 traces = sentence_traces(statistics.details, sums[0].chosen)
+        if self.macro:  # the running-F details of the chosen pairs' totals, then the macro P and R
+            micro = CorpusSums(sums[0].extra["totals"], sums[0].chosen, sums[0].extra)
+            precision, recall, _ = macro_scores(sums[0].total.tolist(), self.settings.beta)
+            return {**super().details(statistics, [micro]), "precision": precision, "recall": recall,
+                    "categories": categories, "traces": traces}
         return {**super().details(statistics, sums), "categories": categories, "traces": traces}
 
     def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
@@ -287,12 +364,13 @@ class EditComparisonMetric(RunningFMetric):
     def settings_dict(self) -> dict:
         s = self.settings
         return {"mode": s.mode, "beta": s.beta, "single": s.single, "multi": s.multi,
-                "filter_types": list(s.filter_types), "sentence_average": s.sentence_average}
+                "filter_types": list(s.filter_types), "sentence_average": s.sentence_average,
+                **({"average": s.average} if s.average != "micro" else {})}
 
     def column_names(self) -> list[str]:
         s = self.settings
         tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
-        tokens += [word for word, on in (("single", s.single), ("multi", s.multi)) if on]
+        tokens += [word for word, on in (("single", s.single), ("multi", s.multi), ("macro", self.macro)) if on]
         return [" ".join(tokens + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 
