@@ -30,6 +30,7 @@ from gecmetrics.run.engine import score_corpus
 from gecmetrics.stats.attribution import attribute_corpus_methods
 from gecmetrics.stats.significance import paired_test_from_statistics
 from gecmetrics.stats.multiple import all_pairs_test
+from gecmetrics.core.edits.compare import macro_scores
 
 from tests import _chromium
 from tests.conftest import SPACY_TEST_MODEL, one_line_error, run_cli, unavailable, write_files
@@ -220,6 +221,11 @@ def test_sentence_scores_edits_and_types_are_the_metrics(small_report):
         expected = {t: [c.tp, c.fp, c.fn] for t, c in result.grouped_categories(level).items()}
         assert {t: v[:3] for t, v in data["errant"]["categories"]["B"][str(level)].items()} == expected
     assert data["errant"]["categories"]["B"]["3"]["M:DET"] == [0, 1, 0, 0.0, 1.0, 0.0]
+    # the macro average of the same pairs' types, per level (errant PR #52's definition)
+    for level in (1, 2, 3):
+        rows = [v[:3] for v in data["errant"]["categories"]["B"][str(level)].values()]
+        assert data["errant"]["macro"]["B"][str(level)] == list(macro_scores(rows, 0.5))
+        assert data["errant"]["macro"]["B"][str(level)] == list(result.macro_scores(level))
     # GoToScorer's weights ride on annotator 0's gold edits
     assert [g[5] for g in gold[0]][:2] == pytest.approx([1 / 3, 2 / 3]) and [g[5] for g in gold[0]][2:] == [None, None]
     assert sentences["difficulty"][2] is None
@@ -508,6 +514,7 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
         assert re.search(rf'<section id="{section}"><h2>', dom), section
     assert dom.count("<tr") > 40 and 'id="summary-table"' in dom
     assert 'id="all-pairs"' in dom and dom.count('class="clusters"') == len(data["columns"])
+    assert 'class="note macro"' in dom and 'class="macro"' in dom
     assert re.search(r'id="types-heatmap"><svg', dom)
     assert dom.count('class="sentence"') == 25
     assert re.search(r'class="edit (TP|FP)"', dom) and 'class="edit FN"' in dom

@@ -204,10 +204,13 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
     the indices of the reference's edits it matched and missed; the per-type counts and scores
     at each ``-cat`` level."""
     metric = scored.metrics[k]
-    edits, chosen, matched, missed, categories = {}, {}, {}, {}, {}
+    edits, chosen, matched, missed, categories, macro = {}, {}, {}, {}, {}, {}
     beta = None
     for name in scored.names:
-        marks = metric.edit_marks(scored.result(name, k), corpus.hypothesis_m2[name], corpus.gold, CATEGORY_LEVELS)
+        result = scored.result(name, k)
+        marks = metric.edit_marks(result, corpus.hypothesis_m2[name], corpus.gold, CATEGORY_LEVELS)
+        if hasattr(result, "macro_scores"):  # errant PR #52's macro P, R, F of the same pairs, per level
+            macro[name] = {str(level): list(result.macro_scores(level)) for level in CATEGORY_LEVELS}
         edits[name] = [[_edit_row(edit, mark) for edit, mark in sentence.edits] for sentence in marks.sentences]
         chosen[name] = [sentence.reference for sentence in marks.sentences]
         matched[name] = [sentence.matched for sentence in marks.sentences]
@@ -216,7 +219,7 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
                             for level in CATEGORY_LEVELS}
         beta = marks.beta
     return {"edits": edits, "reference": chosen, "matched": matched, "missed": missed, "categories": categories,
-            "beta": beta, "label": metric.column_labels()[0],
+            "macro": macro, "beta": beta, "label": metric.column_labels()[0],
             "signature": str(metric.signature(len(corpus.references)))}
 
 
@@ -288,7 +291,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
         "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
         "metrics": [{"name": m.display_name, "signature": str(m.signature(len(corpus.references))),
                      "settings": m.settings_dict()} for m in resolved],
-        "errant": {key: compared[key] for key in ("label", "signature", "beta", "categories")},
+        "errant": {key: compared[key] for key in ("label", "signature", "beta", "categories", "macro")},
         "difficulty": {"types": type_difficulty(weights),
                        "signature": weights.signature if weights is not None else None},
         "sentences": _sentence_data(corpus, scored, columns, compared, weights),

@@ -233,6 +233,23 @@
           " (" + dif[t][2] + ")" : "\u2013"}));
         body.appendChild(row);
       });
+      var macro = D.errant.macro || {};
+      if (systems.some(function (s) { return macro[s]; })) {
+        var macroRow = el("tr", {cls: "macro"}, el("td", {text: "macro average"}));
+        systems.forEach(function (s) {
+          var v = (macro[s] || {})[level];
+          macroRow.appendChild(el("td", {text: v ? "P " + x100(v[0], 2) + ", R " + x100(v[1], 2) : "\u2013"}));
+          macroRow.appendChild(el("td", {text: v ? x100(v[2], 2) : "\u2013"}));
+        });
+        if (dif) macroRow.appendChild(el("td", {text: ""}));
+        body.appendChild(macroRow);
+        figure.appendChild(el("p", {cls: "note macro", text: "Macro average over these types (errant PR #52: the " +
+          "mean of the per-type P, R, F, each rounded to 4 decimals; only types with a TP, FP or FN count), of the " +
+          "same annotator pairs: " + systems.filter(function (s) { return macro[s]; }).map(function (s) {
+            var v = macro[s][level];
+            return s + " P " + x100(v[0], 2) + ", R " + x100(v[1], 2) + ", F" + D.errant.beta + " " + x100(v[2], 2);
+          }).join("; ") + ". (errant --macro chooses the pairs by the macro F instead.)"}));
+      }
       table.appendChild(body);
       tableHolder.appendChild(table);
     }
