@@ -22,14 +22,15 @@ from ..core import fscore
 from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks
 from ..core.edits.cherrant import ANSWER_NUMBERS
 from ..core.edits.compare import (AVERAGES, MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable,
-                                  ErrantStatistics, ReferenceTables, SentenceTrace, add_categories, choose_pairs_macro,
+                                  ErrantStatistics, ReferenceTables, SentenceTrace, choose_pairs_macro,
                                   errant_scores, macro_scores, pair_code, pair_of, sentence_traces)
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
 from .capabilities import EditMarks, SentenceMarks
 from .results import CorpusSums
-from .running_f import CountsResult, RunningFMetric
+from .running_f import CountsResult
+from .type_average import TypeAveragedMetric, grouped
 from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
                        setting_label, unless, when_set)
 
@@ -116,31 +117,15 @@ class ErrantResult(CountsResult):
     def macro_scores(self, level: int = 3) -> tuple[float, float, float]:
         """errant PR #52's macro P, R, F over the type groups of a ``-cat`` level (3: full types)
         of the chosen pairs (:func:`gecmetrics.core.edits.compare.macro_scores`)."""
-        grouped = self.grouped_categories(level)
-        return macro_scores([(c.tp, c.fp, c.fn) for c in grouped.values()], self.beta)
+        groups = self.grouped_categories(level)
+        return macro_scores([(c.tp, c.fp, c.fn) for c in groups.values()], self.beta)
 
     def grouped_categories(self, level: int) -> dict[str, CategoryCounts]:
         """ERRANT's -cat levels: 1 = first character of the type (ERRANT's operation tier,
         e.g. 'R'), 2 = the type without its first two characters ('NOUN' of 'R:NOUN'), 3 = the
         types as they are. UNK is never grouped. On non-ERRANT types (NUCLE 'ArtOrDet')
         levels 1 and 2 give odd groups ('A', 'tOrDet'): kept to match ERRANT."""
-        if level not in (1, 2, 3):
-            raise InputError(f"category level must be 1, 2 or 3, not {level}")
-        if level == 3:
-            return dict(self.categories)
-        grouped: dict[str, CategoryCounts] = {}
-        for error_type, counts in self.categories.items():
-            if error_type == UNKNOWN_TYPE:
-                group = error_type
-            elif level == 1:
-                group = error_type[:1]
-            else:
-                group = error_type[2:]
-            total = grouped.setdefault(group, CategoryCounts())
-            total.tp += counts.tp
-            total.fp += counts.fp
-            total.fn += counts.fn
-        return grouped
+        return grouped(self.categories, level, (UNKNOWN_TYPE,))
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         return {"metric": getattr(self.signature, "name", "ERRANT"), "tp": self.tp, "fp": self.fp, "fn": self.fn,
@@ -196,7 +181,7 @@ class CherrantSettings(ErrantSettings):
                                         signature="refnum", shown=when_set)
 
 
-class EditComparisonMetric(RunningFMetric):
+class EditComparisonMetric(TypeAveragedMetric):
     """ERRANT-style comparison of hypothesis M2 edits with the corpus's gold M2 edits under the
     rules of :meth:`comparison` (ERRANT's here); ``verbose`` keeps the per-sentence traces."""
 
@@ -281,77 +266,27 @@ class EditComparisonMetric(RunningFMetric):
                 sentence.hyp_tables = sentence.ref_tables = {}  # only the trace shows them
         return ErrantStatistics.of(sentences)
 
-    @property
-    def macro(self) -> bool:
-        """The ``average=macro`` setting (errant PR #52's macro average over error types)."""
-        return getattr(self.settings, "average", "micro") == "macro"
+    def type_average(self, rows: Sequence[Sequence[int]]) -> tuple[float, float, float]:
+        """errant PR #52's macro P, R, F: each type's rounded to 4 decimals, their means rounded."""
+        return macro_scores(rows, self.settings.beta)
 
-    @property
-    def has_sentence_scores(self) -> bool:  # type: ignore[override]
-        """The macro average is a corpus figure over error types: no sentence scores."""
-        return not self.macro
+    def macro_choice(self, statistics: ErrantStatistics) -> np.ndarray:
+        """The PR's choice of the pair per sentence by the running macro F."""
+        return choose_pairs_macro(statistics.details, self.settings.beta)
 
     def _check_average(self) -> None:
         """The macro average goes with neither the sentence average nor the trace."""
-        if self.macro and self.sentence_average:
-            raise InputError("the macro average over error types (average=macro) and the sentence average "
-                             "(sentence_average) are two different figures: choose one")
+        self.check_average()
         if self.macro and self.verbose:
             raise InputError("ERRANT's per-sentence trace (-v) shows the micro counts: not with the macro average")
-
-    def corpus_sums(self, statistics: Any, column: int = 0) -> CorpusSums:
-        """The running-F choice and its totals; with the macro average, the PR's choice by the
-        running macro F (:func:`~gecmetrics.core.edits.compare.choose_pairs_macro`) and, as the
-        sums the score is made of, the chosen pairs' (TP, FP, FN) per full error type (C, 3)."""
-        if not self.macro:
-            return super().corpus_sums(statistics, column)
-        if not isinstance(statistics, ErrantStatistics):
-            raise InputError("the macro average needs the error types of every annotator pair (ERRANT statistics)")
-        data = fscore.candidate_counts(statistics)
-        chosen = choose_pairs_macro(statistics.details, self.settings.beta)
-        categories: dict[str, CategoryCounts] = {}
-        add_categories(categories, statistics.details, chosen)
-        rows = np.array([[c.tp, c.fp, c.fn] for c in categories.values()], dtype=np.int64).reshape(-1, 3)
-        totals = data.counts[np.arange(len(data)), chosen].sum(axis=0) if len(data) else np.zeros(3, np.int64)
-        return CorpusSums(rows, chosen, {"data": data, "totals": totals})
-
-    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> Any:
-        """F-beta of summed counts; with the macro average, the macro F of per-type sums (C, 3)."""
-        if not self.macro:
-            return super().score_from_sums(sums, column)
-        return macro_scores(np.asarray(sums).reshape(-1, 3).tolist(), self.settings.beta)[2]
-
-    def resampler(self, column: int = 0, references: int = 1):
-        if self.macro:
-            raise InputError("no paired test of the macro average over error types (average=macro): a resample "
-                             "would redo the choice by the macro F; test the micro F")
-        return super().resampler(column, references)
-
-    def sentence_from_statistics(self, statistics: Any, start: Sequence[int] = (0, 0, 0)) -> Any:
-        if self.macro:
-            self.require_sentence_scores()
-        return super().sentence_from_statistics(statistics, start)
-
-    def join_statistics(self, parts: Sequence[Any]) -> Any:
-        if parts and all(isinstance(part, ErrantStatistics) for part in parts):
-            return ErrantStatistics.joined(parts, super().join_statistics([part.rows for part in parts]))
-        return super().join_statistics(parts)
 
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """The running-F metrics' details; with the statistics' details, the error categories
         of the chosen pairs (and the traces, with ``verbose``)."""
-        categories: dict[str, CategoryCounts] = {}
         traces: list[SentenceTrace] = []
-        if isinstance(statistics, ErrantStatistics):
-            add_categories(categories, statistics.details, sums[0].chosen)
-            if self.verbose:
-                traces = sentence_traces(statistics.details, sums[0].chosen)
-        if self.macro:  # the running-F details of the chosen pairs' totals, then the macro P and R
-            micro = CorpusSums(sums[0].extra["totals"], sums[0].chosen, sums[0].extra)
-            precision, recall, _ = macro_scores(sums[0].total.tolist(), self.settings.beta)
-            return {**super().details(statistics, [micro]), "precision": precision, "recall": recall,
-                    "categories": categories, "traces": traces}
-        return {**super().details(statistics, sums), "categories": categories, "traces": traces}
+        if isinstance(statistics, ErrantStatistics) and self.verbose:
+            traces = sentence_traces(statistics.details, sums[0].chosen)
+        return {**super().details(statistics, sums), "traces": traces}
 
     def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
                 hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
