@@ -16,6 +16,7 @@ from .inputs import gold_m2_options
 from .m2 import m2
 from .options import GreedyCommand, given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
+from .context import in_run
 
 
 def positional_inputs(files: tuple[str, ...], gold_path: str | None, hypotheses: tuple[str, ...]
@@ -60,12 +61,12 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
     if (category_level is not None or macro) and (scoring.paired or scoring.sentence or scoring.mean):
         raise InputError("-cat and --macro print corpus figures per error type: no --sentence, --mean or paired "
                          "test with them")
-    scorer = M2Scorer(**given_settings(M2Settings, options), per_type=category_level is not None,
-                      **({"average": "macro"} if macro else {}))
+    scorer = in_run(M2Scorer(**given_settings(M2Settings, options), per_type=category_level is not None,
+                             **({"average": "macro"} if macro else {})))
     if scoring.verbose and not scoring.paired and not scoring.sentence:  # edits from the whole corpus
         corpus = read_m2_corpus(gold_path, hypotheses)
         scored = score_corpus([scorer], corpus, list(hypotheses), progress=progress_unless(False, "m2 score"),
-                              jobs=scoring.jobs, chunk_lines=scoring.chunk_lines)
+                              jobs=scoring.jobs, chunk_lines=scoring.chunk_lines, cache=scorer.run_context)
         results, fraction_digits = [], scoring.digits + (2 if scoring.scale == 100 else 0)
         for path in hypotheses:
             result = scored.result(path, 0)
