@@ -100,15 +100,18 @@ def paired_test_table(result: Any, digits: int = 2, scale: float | None = 100.0)
     printed x100, 1 for fractions as they are, None for scores that are not fractions (printed
     as they are)."""
     fraction, scale = scale is not None, 1.0 if scale is None else scale
-    rows = []
-    for system in result.systems:
-        low, high = system.interval
-        rows.append([system.name, scaled(system.score, digits, scale),
-                     f"[{scaled(low, digits, scale)}, {scaled(high, digits, scale)}]",
-                     f"{scaled(system.mean, digits, scale)} ± {scaled(system.half_width, digits, scale)}",
-                     p_value_text(system.p_value, system.significant)])
+    rows = [[*_interval_cells(system, digits, scale), p_value_text(system.p_value, system.significant)]
+            for system in result.systems]
     header = ["system", unit_header("score", scale) if fraction else "score", "95% CI", "mean ± CI/2", "p-value"]
     return Table(header, rows)
+
+
+def _interval_cells(system: Any, digits: int, scale: float) -> list[str]:
+    """A system's name, score, 95% interval and mean ± half-width, as the paired tests print them."""
+    low, high = system.interval
+    return [system.name, scaled(system.score, digits, scale),
+            f"[{scaled(low, digits, scale)}, {scaled(high, digits, scale)}]",
+            f"{scaled(system.mean, digits, scale)} ± {scaled(system.half_width, digits, scale)}"]
 
 
 CORRECTION_TITLES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "no"}
@@ -132,13 +135,7 @@ def all_pairs_systems_table(result: Any, digits: int = 2, scale: float | None = 
     """Each system of an all-pairs test: score, 95% interval, mean +- half-width and its
     cluster (1: the best); ``scale`` as in :func:`paired_test_table`."""
     fraction, scale = scale is not None, 1.0 if scale is None else scale
-    rows = []
-    for system in result.systems:
-        low, high = system.interval
-        rows.append([system.name, scaled(system.score, digits, scale),
-                     f"[{scaled(low, digits, scale)}, {scaled(high, digits, scale)}]",
-                     f"{scaled(system.mean, digits, scale)} ± {scaled(system.half_width, digits, scale)}",
-                     str(result.cluster_of(system.name))])
+    rows = [[*_interval_cells(system, digits, scale), str(result.cluster_of(system.name))] for system in result.systems]
     header = ["system", unit_header("score", scale) if fraction else "score", "95% CI", "mean ± CI/2", "cluster"]
     return Table(header, rows)
 

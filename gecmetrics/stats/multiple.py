@@ -30,11 +30,10 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..core.checks import check_seed
-from ..core.resampling import Resample, Resampler
+from ..core.resampling import Resampler
 from ..errors import InputError
-from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, bootstrap_indices,
-                           check_draws, check_samples, paired_signature, percentile_interval, p_value,
-                           randomization_masks)
+from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
+                           drawn, paired_signature, percentile_interval, p_value)
 
 CORRECTIONS = ("holm", "bh", "none")
 """Multiple-comparison corrections: Holm (family-wise error), Benjamini-Hochberg (false
@@ -218,19 +217,8 @@ def all_pairs_test(resampler: Resampler, statistics: Mapping[str, Any], method: 
     if len(names) > MAX_SYSTEMS:
         raise InputError(f"an all-pairs test takes at most {MAX_SYSTEMS:,} systems "
                          f"(gecmetrics.stats.multiple.MAX_SYSTEMS), got {len(names):,}")
-    prepared = [resampler.prepare(statistics[name]) for name in names]
-    sizes = {resampler.size(p) for p in prepared}
-    if len(sizes) != 1:
-        raise InputError("the systems do not have the same number of sentences")
-    size = sizes.pop()
-    if size == 0:
-        raise InputError("a paired test needs at least one sentence")
-    interval_samples = samples if method == "bs" else confidence_samples
-    check_draws(max(samples, interval_samples), size)
-    scores = [resampler.score(p) for p in prepared]
-    resample = Resample(bootstrap_indices(size, interval_samples, seed))
-    bootstrap = [resampler.bootstrap_scores(p, resample) for p in prepared]
-    masks = randomization_masks(size, samples, seed) if method == "ar" else None
+    prepared, scores, bootstrap, masks, interval_samples = drawn(resampler, statistics, method, samples, seed,
+                                                                 confidence_samples)
     raw = pair_p_values(resampler, prepared, scores, bootstrap, method, masks, strict)
     keys = list(raw)
     adjusted = dict(zip(keys, adjust_p_values([raw[key] for key in keys], correction)))
