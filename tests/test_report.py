@@ -30,6 +30,7 @@ from gecmetrics.run.engine import score_corpus
 from gecmetrics.stats.attribution import attribute_corpus_methods
 from gecmetrics.stats.significance import paired_test_from_statistics
 from gecmetrics.stats.multiple import all_pairs_test
+from gecmetrics.metrics.m2 import M2Scorer
 from gecmetrics.core.edits.compare import macro_scores
 
 from tests import _chromium
@@ -226,6 +227,17 @@ def test_sentence_scores_edits_and_types_are_the_metrics(small_report):
         rows = [v[:3] for v in data["errant"]["categories"]["B"][str(level)].values()]
         assert data["errant"]["macro"]["B"][str(level)] == list(macro_scores(rows, 0.5))
         assert data["errant"]["macro"]["B"][str(level)] == list(result.macro_scores(level))
+    # the M2 scorer's counts by the gold M2's types (docs/m2.md), as M2Scorer(per_type=True) keeps them
+    [typed] = data["types"]
+    assert typed["label"] == "M2 F0.5"
+    m2 = M2Scorer(per_type=True)
+    for name in data["systems"]:
+        m2_result = m2.score(score_corpus([m2], corpus).statistics[name][0])
+        for level in (1, 2, 3):
+            groups = m2_result.grouped_categories(level)
+            assert {t: v[:3] for t, v in typed["categories"][name][str(level)].items()} == \
+                {t: [c.tp, c.fp, c.fn] for t, c in groups.items()}
+            assert typed["macro"][name][str(level)] == pytest.approx(list(m2_result.macro_scores(level)))
     # GoToScorer's weights ride on annotator 0's gold edits
     assert [g[5] for g in gold[0]][:2] == pytest.approx([1 / 3, 2 / 3]) and [g[5] for g in gold[0]][2:] == [None, None]
     assert sentences["difficulty"][2] is None
@@ -515,6 +527,7 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
     assert dom.count("<tr") > 40 and 'id="summary-table"' in dom
     assert 'id="all-pairs"' in dom and dom.count('class="clusters"') == len(data["columns"])
     assert 'class="note macro"' in dom and 'class="macro"' in dom
+    assert 'id="types-m2"' in dom and 'class="typed"' in dom and data["types"][0]["label"] == "M2 F0.5"
     assert re.search(r'id="types-heatmap"><svg', dom)
     assert dom.count('class="sentence"') == 25
     assert re.search(r'class="edit (TP|FP)"', dom) and 'class="edit FN"' in dom

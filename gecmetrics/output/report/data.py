@@ -24,6 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ...core import fscore
 from ...errors import InputError
 from ...io.corpus import Corpus, read_corpus
 from ...metrics.base import Metric
@@ -225,6 +226,26 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
             "signature": str(metric.signature(len(corpus.references)))}
 
 
+def typed_columns(scored: Scored, references: int) -> list[dict[str, Any]]:
+    """Per metric whose results keep per-type counts of the gold M2's types (a ``per_type``
+    metric: the M2 scorer), per system and ``-cat`` level: type -> TP, FP, FN, P, R, F (the
+    scorer's P/R/F of the type's counts), and the macro P, R, F over the level's types."""
+    out = []
+    for k, metric in enumerate(scored.metrics):
+        if not getattr(metric, "per_type", False):
+            continue
+        categories, macro = {}, {}
+        for name in scored.names:
+            result = scored.result(name, k)
+            categories[name] = {str(level): {t: [c.tp, c.fp, c.fn, *(float(x) for x in fscore.precision_recall_f(
+                c.tp, c.fp, c.fn, result.beta))] for t, c in sorted(result.grouped_categories(level).items())}
+                for level in CATEGORY_LEVELS}
+            macro[name] = {str(level): [float(x) for x in result.macro_scores(level)] for level in CATEGORY_LEVELS}
+        out.append({"label": metric.column_labels()[0], "signature": str(metric.signature(references)),
+                    "categories": categories, "macro": macro})
+    return out
+
+
 def gold_edits(corpus: Corpus, weights: GoldEditWeights | None) -> list[list[list]]:
     """Per sentence, the reference M2's edits (noop lines left out): start, end, correction,
     type, annotator and the weight the metric that weighs gold edits gave it (else None)."""
@@ -285,6 +306,9 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     resolved = [metric.with_context(context) for metric in resolved]
     attributed = [(metric.with_context(context), column)
                   for metric, column in _attribution_metrics(attribution, resolved)]
+    for metric in resolved:  # the run's copies: those that can keep per-type counts keep them
+        if getattr(metric, "per_type", None) is False:
+            metric.per_type = True
     human = _human_table(human) if human is not None else None
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context)
@@ -300,6 +324,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
         "metrics": [{"name": m.display_name, "signature": str(m.signature(len(corpus.references))),
                      "settings": m.settings_dict()} for m in resolved],
         "errant": {key: compared[key] for key in ("label", "signature", "beta", "categories", "macro")},
+        "types": typed_columns(scored, len(corpus.references)),
         "difficulty": {"types": type_difficulty(weights),
                        "signature": weights.signature if weights is not None else None},
         "sentences": _sentence_data(corpus, scored, columns, compared, weights),

@@ -252,6 +252,39 @@
       }
       table.appendChild(body);
       tableHolder.appendChild(table);
+      typedTables(level);
+    }
+    var typedHolder = el("div", {id: "types-m2"});
+    node.appendChild(typedHolder);
+    function typedTables(level) {  // the M2 scorer's counts by the gold M2's types (docs/m2.md)
+      typedHolder.textContent = "";
+      (D.types || []).forEach(function (c) {
+        var seen = {};
+        systems.forEach(function (s) { Object.keys(c.categories[s][level] || {}).forEach(function (t) { seen[t] = 1; }); });
+        var head = el("tr", null, el("th", {text: "type"}));
+        systems.forEach(function (s) { add(head, [el("th", {text: s + " TP/FP/FN"}), el("th", {text: s + " F (x100)"})]); });
+        var body = el("tbody");
+        Object.keys(seen).sort().forEach(function (t) {
+          var row = el("tr", null, el("td", {text: t}));
+          systems.forEach(function (s) {
+            var v = c.categories[s][level][t];
+            row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
+            row.appendChild(el("td", {text: v ? x100(v[5], 2) : "\u2013"}));
+          });
+          body.appendChild(row);
+        });
+        var macroRow = el("tr", {cls: "macro"}, el("td", {text: "macro average"}));
+        systems.forEach(function (s) {
+          var v = c.macro[s][level];
+          macroRow.appendChild(el("td", {text: "P " + x100(v[0], 2) + ", R " + x100(v[1], 2)}));
+          macroRow.appendChild(el("td", {text: x100(v[2], 2)}));
+        });
+        body.appendChild(macroRow);
+        typedHolder.appendChild(el("details", {cls: "typed"}, el("summary", {text: c.label +
+          " by the gold M2's error types (annotator chosen per sentence; an unmatched system edit is an FP of the " +
+          "types of the gold edits it overlaps, else (none))", title: c.signature}),
+          el("div", {cls: "scroll"}, el("table", null, el("thead", null, head), body))));
+      });
     }
     draw();
   }
