@@ -88,6 +88,32 @@ def test_errant_values_equal_sentence_scores(conll, spacy_model):
     assert len(set(values)) > 2
 
 
+@pytest.mark.parametrize("name, settings", [("senterrant", {}), ("cleme", {}), ("cleme", {"level": "sentence"}),
+                                            ("cleme", {"weighted": False, "level": "sentence"})])
+def test_hypothesis_m2_metrics_annotate_the_completions(conll, spacy_model, name, settings):
+    """Metrics that read hypothesis M2: each completion annotated by ERRANT's annotator (made
+    with the ``annotation`` settings), then its sentence score as for the blocks."""
+    from gecmetrics.core.lang import language_annotator
+
+    f = reward_function(name, annotation={"spacy_model": SPACY_TEST_MODEL}, **settings)
+    batch = grpo_batch(conll, m2=True)
+    values = f(**batch)
+    annotator = language_annotator("en", spacy_model=SPACY_TEST_MODEL)
+    metric = get_metric(name, **settings)
+    expected, refused = [], set()
+    for k, completion in enumerate(batch["completions"]):
+        gold = conll["gold"][ROWS[k // 5]]
+        block = annotator.annotate([gold.source], [[completion]], keep_empty=True)[0]
+        try:
+            expected.append(float(np.asarray(metric.sentence_scores(None, [gold], [block]).scores).ravel()[0]))
+        except InputError:  # CLEME's length weights need a reference correction in the (one-sentence) corpus
+            expected.append(0.0)
+            refused.add((gold.source, completion))
+    assert values == expected and len(set(values)) > 2
+    assert f.stats.fallbacks == len(refused) and bool(refused) == (name == "cleme" and settings.get("weighted", True))
+    assert pickle.loads(pickle.dumps(f))(**batch) == values
+
+
 def test_m2_running_f_is_each_line_as_its_own_corpus(conll):
     """The M2 scorer's annotator choice runs over the corpus: a reward scores each completion as
     a one-sentence corpus; blocks and M2 text give the same values."""
@@ -167,7 +193,7 @@ def test_a_metric_work_bound_gives_the_fallback_for_that_line_only(conll, monkey
     monkeypatch.setattr(build, "MAX_OPEN_STATES", 600)
     f = reward_function("m2", max_tokens=None, max_cells=None)
     values = f(**bad)
-    assert values[7] == 0.0 and f.stats.reasons == {"work bound": 1}
+    assert values[7] == 0.0 and f.stats.reasons == {"refused by the metric": 1}
     monkeypatch.undo()
     clean = reward_function("m2")(**batch)
     assert [v for k, v in enumerate(values) if k != 7] == [v for k, v in enumerate(clean) if k != 7]
@@ -212,8 +238,10 @@ def test_mbr_ties_choose_the_first():
 
 
 def test_argument_errors():
-    with pytest.raises(InputError, match="M2 edits"):
-        reward_function("cleme")
+    with pytest.raises(InputError, match="systems scored together"):
+        reward_function("gotoscorer")
+    with pytest.raises(InputError, match="colour is not a setting of language en"):
+        reward_function("cleme", annotation={"colour": 1})
     with pytest.raises(InputError, match="unknown metric"):
         reward_function("nope")
     with pytest.raises(InputError, match="settings beta"):

@@ -62,7 +62,8 @@ class RewardStats:
     length_penalties: int = 0
     """Completions given ``length_penalty`` by the ``max_length_ratio`` guard."""
     reasons: dict[str, int] = field(default_factory=dict)
-    """Fallbacks by reason: ``max_tokens``, ``max_cells``, ``work bound``."""
+    """Fallbacks by reason: ``max_tokens``, ``max_cells``, ``refused by the metric`` (a work
+    bound of the metric, or an input its sentence scores refuse)."""
 
 
 def completion_text(completion: Any, k: int = 0) -> str:
@@ -103,12 +104,17 @@ class RewardFunction:
                  column: int | str | float | None = None, fallback: float = 0.0,
                  max_tokens: int | None = DEFAULT_MAX_TOKENS, max_cells: int | None = DEFAULT_MAX_CELLS,
                  max_length_ratio: float | None = None, length_penalty: float = -1.0, warn_every: int = 100,
-                 memo_size: int = DEFAULT_MEMO_SIZE, name: str | None = None) -> None:
+                 memo_size: int = DEFAULT_MEMO_SIZE, name: str | None = None, edit_language: str = "en",
+                 annotation: Mapping[str, Any] | None = None) -> None:
         self.metric = metric
+        if annotation is not None and not isinstance(annotation, Mapping):
+            raise InputError(f"annotation must be a dict of annotation settings, got {type(annotation).__name__}",
+                             "annotation")
+        self.edit_language, self.annotation = edit_language, dict(annotation or {})
         if metric.hypothesis_kind == M2:
-            raise InputError(f"metric {metric.display_name} reads hypotheses as M2 edits; a reward scores text "
-                             "completions: use the metric of the same family that annotates text hypotheses itself",
-                             "metric")
+            from ..core.lang import make_language
+
+            make_language(edit_language, **self.annotation)  # the settings checked now, the annotator made later
         if not metric.has_sentence_scores:
             raise InputError(f"metric {metric.display_name} has no sentence scores (has_sentence_scores is False): "
                              "a reward needs one value per completion", "metric")
@@ -133,13 +139,14 @@ class RewardFunction:
         self._setup()
 
     def _setup(self) -> None:
+        self._annotator: Any = None
         self._lock = threading.Lock()
         self._memo: OrderedDict[Hashable, float] = OrderedDict()
         self.stats = RewardStats()
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_lock", "_memo", "stats"):
+        for key in ("_lock", "_memo", "stats", "_annotator"):
             state.pop(key)
         return state
 
@@ -273,12 +280,12 @@ class RewardFunction:
         for keys in batches.values():
             try:
                 values.update(zip(keys, self._batch(keys, lines)))
-            except InputError:  # a work bound on some line: each line alone, deterministically
+            except InputError:  # a work bound (or a refusal) on some line: each line alone, deterministically
                 for key in keys:
                     try:
                         values[key] = self._batch([key], lines)[0]
                     except InputError as err:
-                        values[key] = self._fall_back("work bound", err)
+                        values[key] = self._fall_back("refused by the metric", err)
         self.stats.scored += sum(len(keys) for keys in batches.values())
         return values
 
@@ -320,6 +327,10 @@ class RewardFunction:
         names = [_SLOT.format(j + 1) for j in range(slots)]
         systems = {name: [texts[j] if j < len(texts) else texts[0] for texts in per_row]
                    for j, name in enumerate(names)}
+        if self.metric.hypothesis_kind == M2:  # the completions' edits, as the metric reads them
+            lines = sources if sources is not None else [block.source for block in references]
+            annotator = self._edit_annotator()
+            systems = {name: annotator.annotate(lines, [texts], keep_empty=True) for name, texts in systems.items()}
         corpus = python_corpus([self.metric], sources, references, systems)
         statistics, _ = chunk_statistics([self.metric], corpus, names)
         scores = {}
@@ -332,6 +343,14 @@ class RewardFunction:
                 scores[j] = [self.metric.sentence_matrix(array[i:i + 1])[self.column][0] if j < len(per_row[i])
                              else 0.0 for i in range(len(row_keys))]
         return [float(scores[where[key][1]][where[key][0]]) for key in keys]
+
+    def _edit_annotator(self) -> Any:
+        """The annotator giving completions their M2 edits (made on first use, in each process)."""
+        if self._annotator is None:
+            from ..core.lang import language_annotator
+
+            self._annotator = language_annotator(self.edit_language, **self.annotation)
+        return self._annotator
 
     def _corpus_inputs(self, rows: list[tuple[str | None, Any]]) -> tuple[list[str] | None, Any]:
         kind = self.metric.reference_kind
@@ -393,7 +412,8 @@ def _metric(metric: Any, settings: Mapping[str, Any]) -> Any:
 
 
 REWARD_OPTIONS = ("source_column", "references_column", "column", "fallback", "max_tokens", "max_cells",
-                  "max_length_ratio", "length_penalty", "warn_every", "memo_size", "name")
+                  "max_length_ratio", "length_penalty", "warn_every", "memo_size", "name", "edit_language",
+                  "annotation")
 
 
 def reward_function(metric: Any, **settings: Any) -> RewardFunction:
@@ -405,8 +425,10 @@ def reward_function(metric: Any, **settings: Any) -> RewardFunction:
     ``source_column``/``references_column`` (the dataset columns, default ``source`` and
     ``references``), ``column`` (a metric with several score columns), ``fallback`` (0.0),
     ``max_tokens`` (1000), ``max_cells`` (250,000), ``max_length_ratio`` (None; ThinkGEC's guard
-    is 2) with ``length_penalty`` (-1.0), ``warn_every`` (100), ``memo_size`` (100,000). See
-    the module docstring and docs/rewards.md."""
+    is 2) with ``length_penalty`` (-1.0), ``warn_every`` (100), ``memo_size`` (100,000); for a
+    metric that reads hypothesis M2, the completions' edits come from the annotator of
+    ``edit_language`` ("en": ERRANT's) made with ``annotation`` (its settings, e.g.
+    ``{"spacy_model": ...}``). See the module docstring and docs/rewards.md."""
     options = {key: settings.pop(key) for key in REWARD_OPTIONS if key in settings}
     return RewardFunction(_metric(metric, settings), **options)
 
