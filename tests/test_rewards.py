@@ -89,7 +89,8 @@ def test_errant_values_equal_sentence_scores(conll, spacy_model):
 
 
 @pytest.mark.parametrize("name, settings", [("senterrant", {}), ("cleme", {}), ("cleme", {"level": "sentence"}),
-                                            ("cleme", {"weighted": False, "level": "sentence"})])
+                                            ("cleme", {"weighted": False, "level": "sentence"}),
+                                            ("gotoscorer", {"no_weight": True})])
 def test_hypothesis_m2_metrics_annotate_the_completions(conll, spacy_model, name, settings):
     """Metrics that read hypothesis M2: each completion annotated by ERRANT's annotator (made
     with the ``annotation`` settings), then its sentence score as for the blocks."""
