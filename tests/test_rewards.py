@@ -231,6 +231,21 @@ def test_mbr_against_brute_force(conll, name):
         assert np.isnan(np.diag(chosen.utilities[k])).all()
 
 
+def test_mbr_with_edit_f_against_brute_force(conll, spacy_model):
+    """MBR with ERRANT's F0.5 as the utility: the candidates annotated as text references."""
+    lines = conll["lines"]
+    settings = {"annotate_refs": True, "spacy_model": SPACY_TEST_MODEL}
+    sources = [lines["INPUT"][d] for d in ROWS[:4]]
+    candidates = [[lines[s][d] for s in ("AMU", "CAMB", "CUUI", "REF0", "REF1")] for d in ROWS[:4]]
+    chosen = mbr_select(candidates, "errant", sources, **settings)
+    metric = get_metric("errant", **settings)
+    for k, (texts, source) in enumerate(zip(candidates, sources)):
+        best, means = brute_force_mbr(texts, source, metric)
+        assert chosen.choices[k] == best
+        np.testing.assert_array_equal(chosen.expected[k], means)
+    assert len({tuple(e.round(6)) for e in chosen.expected}) > 1
+
+
 def test_mbr_ties_choose_the_first():
     chosen = mbr_select([["a b c", "a b c", "x y z"]], "gleu", ["a b c"])
     assert chosen.choices == [0]
