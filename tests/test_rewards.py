@@ -308,3 +308,31 @@ def test_a_tiny_model_metric(tmp_path):
     alone = [one_sentence(metric, sources[r], None, c) for r, c in zip(rows, completions)]
     np.testing.assert_allclose(values, alone, rtol=0, atol=1e-6)
     assert len(set(values)) > 1
+
+
+@pytest.mark.models
+def test_pt_m2_with_the_tiny_bert(tmp_path):
+    """PT-M2 (MaxMatch edits weighted by BERTScore, gold M2 references) on the tiny BERT: the
+    reward is the one-sentence corpus's sentence score, the completions of a row batched."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from tests._pt_support import GOLD, HYPOTHESIS, TINY_SETTINGS
+    from gecmetrics.core.models.tiny import build_tiny_bert
+    from gecmetrics.io.m2 import parse_m2
+
+    build_tiny_bert(tmp_path)
+    settings = {"model": str(tmp_path), "device": "cpu", **TINY_SETTINGS}
+    blocks = parse_m2(GOLD, "gold")
+    completions, references, rows = [], [], []
+    for d, block in enumerate(blocks):
+        for text in (HYPOTHESIS[d], block.source, HYPOTHESIS[(d + 1) % len(blocks)]):
+            completions.append(text)
+            references.append(format_m2([block]))
+            rows.append(d)
+    f = reward_function("pt-m2", **settings)
+    values = f(completions=completions, references=references)
+    metric = get_metric("pt-m2", **settings)
+    alone = [float(np.asarray(metric.sentence_scores(None, [blocks[d]], [c]).scores).ravel()[0])
+             for d, c in zip(rows, completions)]
+    np.testing.assert_allclose(values, alone, rtol=0, atol=1e-6)
+    assert len(set(values)) > 1
