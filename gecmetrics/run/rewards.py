@@ -139,14 +139,13 @@ class RewardFunction:
         self._setup()
 
     def _setup(self) -> None:
-        self._annotator: Any = None
         self._lock = threading.Lock()
         self._memo: OrderedDict[Hashable, float] = OrderedDict()
         self.stats = RewardStats()
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_lock", "_memo", "stats", "_annotator"):
+        for key in ("_lock", "_memo", "stats"):
             state.pop(key)
         return state
 
@@ -345,12 +344,11 @@ class RewardFunction:
         return [float(scores[where[key][1]][where[key][0]]) for key in keys]
 
     def _edit_annotator(self) -> Any:
-        """The annotator giving completions their M2 edits (made on first use, in each process)."""
-        if self._annotator is None:
-            from ..core.lang import language_annotator
+        """The annotator giving completions their M2 edits: a new one per batch (on the
+        process's loaded parser), so that its memo of parses does not grow over a training run."""
+        from ..core.lang import language_annotator
 
-            self._annotator = language_annotator(self.edit_language, **self.annotation)
-        return self._annotator
+        return language_annotator(self.edit_language, **self.annotation)
 
     def _corpus_inputs(self, rows: list[tuple[str | None, Any]]) -> tuple[list[str] | None, Any]:
         kind = self.metric.reference_kind
