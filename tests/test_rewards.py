@@ -336,3 +336,27 @@ def test_pt_m2_with_the_tiny_bert(tmp_path):
              for d, c in zip(rows, completions)]
     np.testing.assert_allclose(values, alone, rtol=0, atol=1e-6)
     assert len(set(values)) > 1
+
+
+def test_a_plugin_metric():
+    """A metric registered by a plugin is a reward like the built-in ones."""
+    from gecmetrics import register_metric, unregister_metric
+    from gecmetrics.metrics.base import Metric
+
+    class FirstReferenceMatch(Metric):
+        def prepare(self, corpus, group=()):
+            return corpus.references[0]
+
+        def statistics(self, prepared, hypothesis):
+            return np.array([[float(h == r), 1.0] for h, r in zip(hypothesis, prepared)])
+
+        def score_from_sums(self, sums, column=0):
+            return sums[..., 0] / sums[..., 1]
+
+    register_metric("toy-match", FirstReferenceMatch)
+    try:
+        f = reward_function("toy-match")
+        assert f(completions=["a b", "a c", "a b"], source=["a x"] * 3, references=[["a b", "a c"]] * 3) == [1.0, 0.0, 1.0]
+        assert f.stats.scored == 2
+    finally:
+        unregister_metric("toy-match")
