@@ -11,7 +11,8 @@ the same run, each in its own virtualenv, with the same values:
   functions (``process_edits``, ``evaluate_edits``, ``computeFScore``) per completion;
 * m2: the NUS M2 scorer's Python code (``levenshtein.batch_multi_pre_rec_f1`` on one sentence,
   under Python 2.7) per completion;
-* green: no per-sentence peer API (the original is a command); ours alone.
+* green: the original ``green`` package's sentence GREEN (its ``sgreen``: the best reference),
+  beta 2, per completion.
 
 Then the latency of one GRPO-size call (8 prompts x 16 completions, prompts new at every call):
 the median wall and CPU time of a call.
@@ -57,6 +58,20 @@ for source, references, hypothesis in items:
     rlen = count.make_dx_xlen([tuple(references)])
     hlen = count.make_dx_xlen([(hypothesis,)])
     values.append(float(rn_accum_to_gleu(accum[0][0], rlen[0], hlen[0, 0], False)))
+print(json.dumps({"cpu": time.process_time() - start, "values": values}))
+"""
+
+GREEN_DRIVER = r"""
+import json, sys, time
+from green import count
+from green.aggreg import make_rn_accum
+from green.score import beta_to_alpha_beta, rn_accum_to_f
+items = json.load(open(sys.argv[1]))["text"]
+count.set_tokenization("word")
+alpha, _ = beta_to_alpha_beta(2.0)
+start = time.process_time()
+values = [float(rn_accum_to_f(make_rn_accum(4, source, tuple(references), hypothesis), alpha))
+          for source, references, hypothesis in items]
 print(json.dumps({"cpu": time.process_time() - start, "values": values}))
 """
 
@@ -177,6 +192,8 @@ def run_peer(name, lines, gold, triples, format_m2):
                "m2_rows": triples}
     if name == "gleu":
         python, label, extra = venvs / "gleu" / "bin" / "python", "gleu 1.1.0 sgleu", [GLEU_DRIVER]
+    elif name == "green":
+        python, label, extra = venvs / "green" / "bin" / "python", "green 0.1.0 sgreen", [GREEN_DRIVER]
     elif name == "errant":
         python, label, extra = venvs / "errant-spacy" / "bin" / "python", "errant 3.0.2 API", [ERRANT_DRIVER]
     elif name == "m2":
@@ -187,7 +204,7 @@ def run_peer(name, lines, gold, triples, format_m2):
             return None
         label, extra = "m2scorer (Py 2.7)", [M2_DRIVER]
     else:
-        print(f"{name:<7} peer   none (no per-sentence API in the original)")
+        print(f"{name:<7} peer   none")
         return None
     if not python.exists():
         print(f"{name:<7} peer   skipped: {python} not found (set {harness.PEERS_DIR_VARIABLE})")
