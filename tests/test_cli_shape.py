@@ -192,17 +192,17 @@ def test_version_short_and_long():
 
 
 def test_cache_options_before_or_after_the_command(files, tmp_path):
-    from gecmetrics.core.cache import default_cache
-
+    """The run's cache (what `cache info` reports) is the folder given before or after the
+    command name; --no-cache anywhere turns it off; both together are one error."""
+    folder = str(tmp_path / "c1")
+    before = run_cli("--cache", folder, "cache", "info")
+    after = run_cli("cache", "info", "--cache", folder)
+    assert before == after and before[0] == 0 and before[1].startswith(f"cache: {folder}")
+    assert run_cli("cache", "info", "--no-cache")[1] == run_cli("--no-cache", "cache", "info")[1]
+    assert run_cli("--no-cache", "cache", "info")[1].startswith("cache: off")
     args = command_of("gleu", files)
-    before = run_cli("--cache", str(tmp_path / "c1"), *args)
-    assert default_cache().folder == tmp_path / "c1" or str(default_cache().folder) == str(tmp_path / "c1")
-    after = run_cli(*args, "--cache", str(tmp_path / "c2"))
-    assert str(default_cache().folder) == str(tmp_path / "c2")
-    assert before[:2] == after[:2]
-    assert run_cli(*args, "--no-cache")[:2] == run_cli("--no-cache", *args)[:2]
-    assert not default_cache().enabled
-    err = one_line_error("--cache", str(tmp_path / "c1"), *args, "--no-cache")
+    assert run_cli(*args, "--no-cache")[:2] == run_cli("--no-cache", *args)[:2] == run_cli(*args)[:2]
+    err = one_line_error("--cache", folder, *args, "--no-cache")
     assert "--cache and --no-cache do not go together" in err
 
 
