@@ -360,3 +360,17 @@ def test_a_plugin_metric():
         assert f.stats.scored == 2
     finally:
         unregister_metric("toy-match")
+
+
+def test_the_persistent_cache_through_the_run_context(conll, spacy_model, tmp_path):
+    """cache= binds the metric to a run context (as corpus_score's cache=): ERRANT's parses go
+    to that folder, the values are those without a cache, and a pickled function uses it too."""
+    batch = grpo_batch(conll, m2=True)
+    folder = tmp_path / "cache"
+    cached = reward_function("errant", spacy_model=SPACY_TEST_MODEL, cache=str(folder))
+    values = cached(**batch)
+    assert values == reward_function("errant", spacy_model=SPACY_TEST_MODEL, cache=False)(**batch)
+    assert folder.is_dir() and any(folder.iterdir())
+    assert pickle.loads(pickle.dumps(cached))(**batch) == values
+    with pytest.raises(InputError, match="cache must be"):
+        reward_function("gleu", cache=3)

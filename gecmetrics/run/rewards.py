@@ -105,11 +105,15 @@ class RewardFunction:
                  max_tokens: int | None = DEFAULT_MAX_TOKENS, max_cells: int | None = DEFAULT_MAX_CELLS,
                  max_length_ratio: float | None = None, length_penalty: float = -1.0, warn_every: int = 100,
                  memo_size: int = DEFAULT_MEMO_SIZE, name: str | None = None, edit_language: str = "en",
-                 annotation: Mapping[str, Any] | None = None) -> None:
+                 annotation: Mapping[str, Any] | None = None, cache: Any = None) -> None:
+        from ..core.context import run_context
+
         self.metric = metric
+        run_context(cache)  # checked now; the metric is bound to it on first use in each process
+        self.cache = cache
         if annotation is not None and not isinstance(annotation, Mapping):
             raise InputError(f"annotation must be a dict of annotation settings, got {type(annotation).__name__}",
-                             "annotation")
+                             "annotation", "cache")
         self.edit_language, self.annotation = edit_language, dict(annotation or {})
         if metric.hypothesis_kind == M2:
             from ..core.lang import make_language
@@ -139,13 +143,14 @@ class RewardFunction:
         self._setup()
 
     def _setup(self) -> None:
+        self._bound: Any = None
         self._lock = threading.Lock()
         self._memo: OrderedDict[Hashable, float] = OrderedDict()
         self.stats = RewardStats()
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_lock", "_memo", "stats"):
+        for key in ("_lock", "_memo", "stats", "_bound"):
             state.pop(key)
         return state
 
@@ -330,18 +335,26 @@ class RewardFunction:
             lines = sources if sources is not None else [block.source for block in references]
             annotator = self._edit_annotator()
             systems = {name: annotator.annotate(lines, [texts], keep_empty=True) for name, texts in systems.items()}
-        corpus = python_corpus([self.metric], sources, references, systems)
-        statistics, _ = chunk_statistics([self.metric], corpus, names)
+        metric = self._metric_in_run()
+        corpus = python_corpus([metric], sources, references, systems)
+        statistics, _ = chunk_statistics([metric], corpus, names)
         scores = {}
         for j, name in enumerate(names):
-            joined = self.metric.join_statistics([statistics[name][0]])
-            if self.metric.independent_sentences:
-                scores[j] = self.metric.sentence_matrix(joined)[self.column]
+            joined = metric.join_statistics([statistics[name][0]])
+            if metric.independent_sentences:
+                scores[j] = metric.sentence_matrix(joined)[self.column]
             else:  # each line as a corpus of one sentence
                 array = np.asarray(joined)
-                scores[j] = [self.metric.sentence_matrix(array[i:i + 1])[self.column][0] if j < len(per_row[i])
+                scores[j] = [metric.sentence_matrix(array[i:i + 1])[self.column][0] if j < len(per_row[i])
                              else 0.0 for i in range(len(row_keys))]
         return [float(scores[where[key][1]][where[key][0]]) for key in keys]
+
+    def _metric_in_run(self) -> Any:
+        """The metric bound to the run context of ``cache`` (the persistent cache, the process's
+        loaded models), once per process: an unpickled function binds again where it runs."""
+        if self._bound is None:
+            self._bound = self.metric.for_call(self.cache)
+        return self._bound
 
     def _edit_annotator(self) -> Any:
         """The annotator giving completions their M2 edits: a new one per batch (on the
@@ -411,7 +424,7 @@ def _metric(metric: Any, settings: Mapping[str, Any]) -> Any:
 
 REWARD_OPTIONS = ("source_column", "references_column", "column", "fallback", "max_tokens", "max_cells",
                   "max_length_ratio", "length_penalty", "warn_every", "memo_size", "name", "edit_language",
-                  "annotation")
+                  "annotation", "cache")
 
 
 def reward_function(metric: Any, **settings: Any) -> RewardFunction:
@@ -426,7 +439,9 @@ def reward_function(metric: Any, **settings: Any) -> RewardFunction:
     is 2) with ``length_penalty`` (-1.0), ``warn_every`` (100), ``memo_size`` (100,000); for a
     metric that reads hypothesis M2, the completions' edits come from the annotator of
     ``edit_language`` ("en": ERRANT's) made with ``annotation`` (its settings, e.g.
-    ``{"spacy_model": ...}``). See the module docstring and docs/rewards.md."""
+    ``{"spacy_model": ...}``); ``cache``: the persistent cache of parses and model outputs, as
+    for ``corpus_score`` (None: the metric's own, else the default; False: none; a folder or a
+    ``Cache``). See the module docstring and docs/rewards.md."""
     options = {key: settings.pop(key) for key in REWARD_OPTIONS if key in settings}
     return RewardFunction(_metric(metric, settings), **options)
 
