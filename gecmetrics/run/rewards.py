@@ -118,7 +118,7 @@ class RewardFunction:
         if metric.hypothesis_kind == M2:
             from ..core.lang import make_language
 
-            make_language(edit_language, **self.annotation)  # the settings checked now, the annotator made later
+            make_language(edit_language, False, **self.annotation)  # settings checked now, the annotator made later
         if not metric.has_sentence_scores:
             raise InputError(f"metric {metric.display_name} has no sentence scores (has_sentence_scores is False): "
                              "a reward needs one value per completion", "metric")
@@ -357,11 +357,12 @@ class RewardFunction:
         return self._bound
 
     def _edit_annotator(self) -> Any:
-        """The annotator giving completions their M2 edits: a new one per batch (on the
-        process's loaded parser), so that its memo of parses does not grow over a training run."""
+        """The annotator giving completions their M2 edits, in the metric's run context (its
+        loaded parser, its cache of parses): a new one per batch, so that its memo of parses
+        does not grow over a training run."""
         from ..core.lang import language_annotator
 
-        return language_annotator(self.edit_language, **self.annotation)
+        return language_annotator(self.edit_language, self._metric_in_run().run_context, **self.annotation)
 
     def _corpus_inputs(self, rows: list[tuple[str | None, Any]]) -> tuple[list[str] | None, Any]:
         kind = self.metric.reference_kind
