@@ -153,6 +153,17 @@ def test_pickled_and_in_a_process_pool(conll):
         assert pool.apply(f, (), batch) == values
 
 
+def test_in_dask_worker_processes(conll):
+    """Dask's process scheduler pickles the function (cloudpickle) into its workers."""
+    dask = pytest.importorskip("dask")
+    batch = grpo_batch(conll, m2=False)
+    f = reward_function("gleu")
+    expected = f(**batch)
+    halves = [{key: value[:20] for key, value in batch.items()}, {key: value[20:] for key, value in batch.items()}]
+    results = dask.compute(*[dask.delayed(f)(**half) for half in halves], scheduler="processes", num_workers=2)
+    assert results[0] + results[1] == expected
+
+
 def test_threads_share_one_function(conll):
     batch = grpo_batch(conll, m2=False)
     expected = reward_function("green")(**batch)
