@@ -202,3 +202,16 @@ def test_models_benchmark_quick_run_reports_both_metrics(shared_data: Path) -> N
         assert f"## {metric}" in completed.stdout, completed.stdout
     assert len(re.findall(r"^ours\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s", completed.stdout, re.MULTILINE)) == 2, \
         completed.stdout
+
+
+def test_rewards_benchmark_quick_run_reports_each_metric(shared_data: Path) -> None:
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(BENCHMARKS.parent)}  # this checkout's package (rewards is new)
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "rewards_throughput.py"), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=600, env=env)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    for metric in ("gleu", "green", "errant", "m2"):
+        assert re.search(rf"^{metric}\s+ours\s+one call\s+cpu\s+[\d.]+ s\s+[\d.]+ sentences/s/core", completed.stdout,
+                         re.MULTILINE), completed.stdout
+        assert re.search(rf"^{metric}\s+GRPO call .* median wall\s+[\d.]+ ms", completed.stdout, re.MULTILINE)
