@@ -13,7 +13,8 @@ from .common import check_references, corpus_files, echo_table
 from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
-from .significance import run_all_pairs_list, run_paired_test_list
+from .all_pairs import run_all_pairs_list
+from .significance import run_paired_test_list
 from .context import in_run
 
 

@@ -7,14 +7,12 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import click
 
 from ..errors import InputError
-from ..core.table import (PAIRED_TEST_LEGEND, all_pairs_legend, all_pairs_pairs_table, all_pairs_systems_table,
-                          all_pairs_title, clusters_line, paired_test_table, paired_test_title)
+from ..core.table import PAIRED_TEST_LEGEND, paired_test_table, paired_test_title
 from ..output.formats import render
 from ..stats import DEFAULT_SAMPLES
 
 if TYPE_CHECKING:  # imported when a test runs
     from ..core.resampling import Resampler
-    from ..stats.multiple import AllPairsResult
     from ..stats.significance import PairedTestResult
 from .common import echo_json
 from .shared import chosen_format
@@ -71,13 +69,13 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
     ``conflicts`` names options that do not go with a paired test (e.g. ``--sentence``);
     ``scale`` is 100 for scores printed x100, 1 for fractions (``m2 score``), or one such value per
     test (None: scores that are not fractions, printed as they are)."""
-    method, samples = _chosen_test(paired_bs, paired_ar, names, conflicts)
+    method, samples = chosen_test(paired_bs, paired_ar, names, conflicts)
     from ..stats.significance import paired_test_from_statistics
 
     unique = unique_names(names)
     results = [paired_test_from_statistics(r, dict(zip(unique, statistics)), method, samples, seed)
                for r, statistics in tests]
-    scales = _scales(scale, len(results))
+    scales = scales_of(scale, len(results))
     fmt = "json" if as_json else chosen_format("text")
     if fmt == "json":
         echo_json([result.to_dict(1.0 if s is None else s) for result, s in zip(results, scales)])
@@ -92,48 +90,7 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
     return results
 
 
-def run_all_pairs_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names: Sequence[str],
-                       paired_bs: int | None, paired_ar: int | None, seed: int, correction: str = "holm",
-                       digits: int = 2, as_json: bool = False, show_signature: bool = False,
-                       conflicts: Mapping[str, bool] | None = None,
-                       scale: float | Sequence[float | None] = 100.0,
-                       higher_is_better: Sequence[bool] | None = None) -> list[AllPairsResult]:
-    """Test every pair of hypothesis files under each (resampler, per-file statistics) column,
-    with the multiple-comparison ``correction`` (holm, bh, none), and print per column the
-    systems with their clusters, the pairs with raw and adjusted p-values, and the clusters
-    (``--all-pairs``; ``scale`` and ``conflicts`` as in :func:`run_paired_test_list`;
-    ``higher_is_better``: per column, the metric's direction, which orders the clusters)."""
-    method, samples = _chosen_test(paired_bs, paired_ar, names, conflicts, "an all-pairs test needs at least two "
-                                   "hypothesis files")
-    from ..stats.multiple import all_pairs_test, check_correction
-
-    correction = check_correction(correction)
-    unique = unique_names(names)
-    directions = list(higher_is_better) if higher_is_better is not None else [True] * len(tests)
-    results = [all_pairs_test(r, dict(zip(unique, statistics)), method, samples, seed, correction,
-                              higher_is_better=better) for (r, statistics), better in zip(tests, directions)]
-    scales = _scales(scale, len(results))
-    fmt = "json" if as_json else chosen_format("text")
-    if fmt == "json":
-        echo_json([result.to_dict(1.0 if s is None else s) for result, s in zip(results, scales)])
-    else:
-        blocks = []
-        for result, s in zip(results, scales):
-            tables = [render(all_pairs_systems_table(result, digits, s), fmt),
-                      render(all_pairs_pairs_table(result, digits, s), fmt)]
-            if fmt == "tsv":  # the tables alone, a blank line between them
-                blocks.append("\n\n".join(tables))
-            else:
-                blocks.append("\n".join([all_pairs_title(result), *tables, clusters_line(result),
-                                          all_pairs_legend(result)]))
-        click.echo("\n\n".join(blocks))
-    if show_signature:
-        for result in results:
-            click.echo(result.signature, err=True)
-    return results
-
-
-def _chosen_test(paired_bs: int | None, paired_ar: int | None, names: Sequence[str],
+def chosen_test(paired_bs: int | None, paired_ar: int | None, names: Sequence[str],
                  conflicts: Mapping[str, bool] | None,
                  too_few: str = "a paired test needs at least two hypothesis files: the first is the baseline",
                  ) -> tuple[str, int | None]:
@@ -144,7 +101,7 @@ def _chosen_test(paired_bs: int | None, paired_ar: int | None, names: Sequence[s
     return ("bs", paired_bs) if paired_bs is not None else ("ar", paired_ar)
 
 
-def _scales(scale: float | Sequence[float | None], count: int) -> list[float | None]:
+def scales_of(scale: float | Sequence[float | None], count: int) -> list[float | None]:
     return list(scale) if isinstance(scale, Sequence) else [scale] * count
 
 

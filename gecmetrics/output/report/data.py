@@ -226,6 +226,14 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
             "signature": str(metric.signature(len(corpus.references)))}
 
 
+def _keep_type_counts(metrics: Sequence[Metric]) -> None:
+    """The run's copies of the metrics that can keep per-type counts (a ``per_type`` attribute,
+    the M2 scorer's) keep them, for :func:`typed_columns`."""
+    for metric in metrics:
+        if getattr(metric, "per_type", None) is False:
+            metric.per_type = True
+
+
 def typed_columns(scored: Scored, references: int) -> list[dict[str, Any]]:
     """Per metric whose results keep per-type counts of the gold M2's types (a ``per_type``
     metric: the M2 scorer), per system and ``-cat`` level: type -> TP, FP, FN, P, R, F (the
@@ -306,9 +314,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     resolved = [metric.with_context(context) for metric in resolved]
     attributed = [(metric.with_context(context), column)
                   for metric, column in _attribution_metrics(attribution, resolved)]
-    for metric in resolved:  # the run's copies: those that can keep per-type counts keep them
-        if getattr(metric, "per_type", None) is False:
-            metric.per_type = True
+    _keep_type_counts(resolved)
     human = _human_table(human) if human is not None else None
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context)
