@@ -34,6 +34,7 @@ _LAZY = {
     "register_language": "core.lang", "unregister_language": "core.lang", "EditLanguage": "core.lang.base",
     "paired_test": "run.compare", "PairedTestResult": "stats.significance",
     "paired_test_from_statistics": "stats.significance",
+    "AllPairsResult": "stats.multiple", "all_pairs_test": "stats.multiple",
     "meta_evaluate": "meta.system_level", "MetaEvalResult": "meta.system_level",
     "SystemCorrelation": "meta.system_level", "correlate_with_judgments": "meta.system_level",
     "compare_metrics": "meta.system_level", "CorrelationComparison": "meta.system_level",

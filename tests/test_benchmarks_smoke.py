@@ -191,6 +191,7 @@ def test_cache_benchmark_quick_run_reports_cold_and_warm(shared_data: Path) -> N
     assert re.search(r"MB per 1,000 parsed lines", completed.stdout) and re.search(r"MB per 1,000 pairs", completed.stdout)
 
 
+@pytest.mark.models
 def test_models_benchmark_quick_run_reports_both_metrics(shared_data: Path) -> None:
     """Scribendi and BERTScore with the tiny models (skipped inside the script without torch)."""
     completed = subprocess.run([sys.executable, str(BENCHMARKS / "models_scribendi_bertscore.py"), "--quick",
@@ -202,3 +203,53 @@ def test_models_benchmark_quick_run_reports_both_metrics(shared_data: Path) -> N
         assert f"## {metric}" in completed.stdout, completed.stdout
     assert len(re.findall(r"^ours\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s", completed.stdout, re.MULTILINE)) == 2, \
         completed.stdout
+
+
+def test_rewards_benchmark_quick_run_reports_each_metric(shared_data: Path) -> None:
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(BENCHMARKS.parent)}  # this checkout's package (rewards is new)
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "rewards_throughput.py"), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=600, env=env)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    for metric in ("gleu", "green", "errant", "m2"):
+        assert re.search(rf"^{metric}\s+ours\s+one call\s+cpu\s+[\d.]+ s\s+[\d.]+ sentences/s/core", completed.stdout,
+                         re.MULTILINE), completed.stdout
+        assert re.search(rf"^{metric}\s+GRPO call .* median wall\s+[\d.]+ ms", completed.stdout, re.MULTILINE)
+
+
+# ----------------------------------------------------------------------------- every script, once
+
+COVERED = {"gleu_conll14.py", "green_conll14.py", "compare_conll14.py", "cleme_conll14.py", "errant_conll14.py",
+           "errant_long_lines.py", "gotoscorer_conll14.py", "cherrant_mucgec.py", "m2_conll14.py",
+           "significance_conll14.py", "m2_long_lines.py", "cache_conll14.py", "models_scribendi_bertscore.py",
+           "rewards_throughput.py"}
+"""Scripts whose smoke run a test above checks in detail."""
+NEEDS_TORCH = {"direct_paths.py", "models_some_impara.py", "pt_conll14.py", "models_scribendi_bertscore.py"}
+"""Scripts that time the model metrics: run with the model tests (``-m models``, torch installed)."""
+
+
+def benchmark_scripts() -> list[str]:
+    return sorted(path.name for path in BENCHMARKS.glob("[!_]*.py"))
+
+
+def test_every_benchmark_script_has_its_smoke_run_in_the_suite() -> None:
+    """.ci/run runs the benchmarks' smoke runs through this suite (each once, in parallel with
+    the rest): a new script is run by :func:`test_benchmark_smoke_run` unless a test above
+    checks it in detail."""
+    assert set(benchmark_scripts()) >= COVERED | NEEDS_TORCH
+    assert benchmark_scripts(), "no benchmark scripts found"
+
+
+@pytest.mark.parametrize("script", [pytest.param(name, marks=pytest.mark.models) if name in NEEDS_TORCH else name
+                                    for name in benchmark_scripts() if name not in COVERED])
+def test_benchmark_smoke_run(script: str, shared_data: Path) -> None:
+    """Every other benchmark with --quick --no-peers: it runs to the end and prints a timing of
+    ours (or says why there is nothing to time: an extra that is not installed)."""
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
+                               capture_output=True, text=True, timeout=900)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    if "nothing to time" in completed.stdout:
+        pytest.skip(completed.stdout.strip().splitlines()[-1])
+    assert "MISMATCH" not in completed.stdout, completed.stdout
+    assert re.search(r"\d+\.\d+ s", completed.stdout), completed.stdout

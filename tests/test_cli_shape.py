@@ -337,3 +337,25 @@ def test_cli_modules_and_functions_stay_small():
                       for path in CLI.glob("*.py") for node in _functions(ast.parse(path.read_text(encoding="utf-8")))
                       if node.end_lineno - node.lineno + 1 >= 60]
     assert long_functions == []
+
+
+def test_python_warnings_print_as_one_line():
+    """A Python warning raised inside a command (the cache's, the LLM judge's, a library's) is one
+    `gecmetric: warning:` line on stderr, not Python's file:line and code lines."""
+    import warnings
+
+    import click
+
+    from gecmetrics.cli import main
+
+    @main.command("warns-once")
+    def warns_once() -> None:
+        warnings.warn("something to know\nover two lines", UserWarning)
+        click.echo("done")
+
+    try:
+        code, out, err = run_cli("warns-once")
+    finally:
+        main.commands.pop("warns-once", None)
+    assert (code, out) == (0, "done\n")
+    assert err == "gecmetric: warning: something to know over two lines\n"

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNNABLE = ["README.md", "docs/api.md", "docs/cache.md", "docs/cleme.md", "docs/design.md", "docs/green.md"]
+RUNNABLE = ["README.md", "docs/api.md", "docs/cache.md", "docs/cleme.md", "docs/design.md", "docs/green.md",
+            "docs/rewards.md"]
 """Pages whose Python blocks are complete programs."""
 
 

@@ -20,6 +20,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "gecmetrics"
 LAYERS = ["leaf", "core", "io", "metrics", "stats", "run", "meta", "output", "cli"]
 LEAF_MODULES = {"gecmetrics.version", "gecmetrics.errors", "gecmetrics.kinds", "gecmetrics._lazy"}
+PUBLIC_MODULES = {"gecmetrics.rewards"}
+"""Modules of the public API beside the package's ``__init__`` (re-exports from a layer, named
+by none): like the package itself, outside the layers."""
 
 
 def module_name(path: Path) -> str:
@@ -66,7 +69,7 @@ def _is_type_checking_block(node: ast.AST) -> bool:
 
 def layer(name: str) -> int | None:
     """The layer index of a module (None: the package itself, which is the public API)."""
-    if name == "gecmetrics":
+    if name == "gecmetrics" or name in PUBLIC_MODULES:
         return None
     if name in LEAF_MODULES:
         return 0

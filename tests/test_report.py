@@ -29,6 +29,9 @@ from gecmetrics.run.compare import comparison_table
 from gecmetrics.run.engine import score_corpus
 from gecmetrics.stats.attribution import attribute_corpus_methods
 from gecmetrics.stats.significance import paired_test_from_statistics
+from gecmetrics.stats.multiple import all_pairs_test
+from gecmetrics.metrics.m2 import M2Scorer
+from gecmetrics.core.edits.compare import macro_scores
 
 from tests import _chromium
 from tests.conftest import SPACY_TEST_MODEL, one_line_error, run_cli, unavailable, write_files
@@ -184,6 +187,13 @@ def test_summary_is_compare_and_the_paired_tests(small_report):
         assert column["intervals"] == [list(by_name[n].interval) for n in data["systems"]]
         assert column["p_values"][2] is None
         assert column["ranks"] == [1 + sum(o > v for o in column["scores"]) for v in column["scores"]]
+        assert column["test_signature"] == str(test.signature)
+        every = all_pairs_test(resampler, {n: stats[n] for n in ["SRC", "A", "B"]}, "bs", 200, 3, "holm",
+                               higher_is_better=metric.higher_is_better)
+        assert column["pairs"] == [[p.first, p.second, p.difference, p.p_value, p.adjusted_p, p.significant]
+                                   for p in every.pairs]
+        assert column["clusters"] == every.clusters and column["pairs_signature"] == str(every.signature)
+    assert data["test"]["correction"] == "holm"
     f05 = data["columns"][[c["label"] for c in data["columns"]].index("ERRANT F0.5")]
     assert f05["ranks"] == [1, 2, 3]  # A proposes no wrong edit, B two; the source corrects nothing
 
@@ -212,6 +222,22 @@ def test_sentence_scores_edits_and_types_are_the_metrics(small_report):
         expected = {t: [c.tp, c.fp, c.fn] for t, c in result.grouped_categories(level).items()}
         assert {t: v[:3] for t, v in data["errant"]["categories"]["B"][str(level)].items()} == expected
     assert data["errant"]["categories"]["B"]["3"]["M:DET"] == [0, 1, 0, 0.0, 1.0, 0.0]
+    # the macro average of the same pairs' types, per level (errant PR #52's definition)
+    for level in (1, 2, 3):
+        rows = [v[:3] for v in data["errant"]["categories"]["B"][str(level)].values()]
+        assert data["errant"]["macro"]["B"][str(level)] == list(macro_scores(rows, 0.5))
+        assert data["errant"]["macro"]["B"][str(level)] == list(result.macro_scores(level))
+    # the M2 scorer's counts by the gold M2's types (docs/m2.md), as M2Scorer(per_type=True) keeps them
+    [typed] = data["types"]
+    assert typed["label"] == "M2 F0.5"
+    m2 = M2Scorer(per_type=True)
+    for name in data["systems"]:
+        m2_result = m2.score(score_corpus([m2], corpus).statistics[name][0])
+        for level in (1, 2, 3):
+            groups = m2_result.grouped_categories(level)
+            assert {t: v[:3] for t, v in typed["categories"][name][str(level)].items()} == \
+                {t: [c.tp, c.fp, c.fn] for t, c in groups.items()}
+            assert typed["macro"][name][str(level)] == pytest.approx(list(m2_result.macro_scores(level)))
     # GoToScorer's weights ride on annotator 0's gold edits
     assert [g[5] for g in gold[0]][:2] == pytest.approx([1 / 3, 2 / 3]) and [g[5] for g in gold[0]][2:] == [None, None]
     assert sentences["difficulty"][2] is None
@@ -311,7 +337,8 @@ def test_report_arguments():
     for options, message in [({"baseline": "C"}, "unknown baseline 'C'"), ({"samples": 0}, "resamples"),
                              ({"methods": ["nope"]}, "unknown attribution method"),
                              ({"attribution": "gotoscorer"}, "GoToScorer cannot attribute"),
-                             ({"human": "gjg15"}, "scores 0 of the systems")]:
+                             ({"human": "gjg15"}, "scores 0 of the systems"),
+                             ({"correction": "sidak"}, "unknown multiple-comparison correction")]:
         with pytest.raises(InputError, match=message):
             report_data(corpus, ["green"], **options)
     with pytest.raises(InputError, match="needs the text references"):
@@ -498,6 +525,9 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
     for section in SECTIONS:
         assert re.search(rf'<section id="{section}"><h2>', dom), section
     assert dom.count("<tr") > 40 and 'id="summary-table"' in dom
+    assert 'id="all-pairs"' in dom and dom.count('class="clusters"') == len(data["columns"])
+    assert 'class="note macro"' in dom and 'class="macro"' in dom
+    assert 'id="types-m2"' in dom and 'class="typed"' in dom and data["types"][0]["label"] == "M2 F0.5"
     assert re.search(r'id="types-heatmap"><svg', dom)
     assert dom.count('class="sentence"') == 25
     assert re.search(r'class="edit (TP|FP)"', dom) and 'class="edit FN"' in dom

@@ -13,6 +13,7 @@ from .common import check_references, corpus_files, echo_table
 from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
+from .all_pairs import run_all_pairs_list
 from .significance import run_paired_test_list
 from .context import in_run
 
@@ -48,9 +49,16 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
 @click.option("--ranking", type=click.Choice(["ew", "ts"]),
               help="After each column of a metric with sentence scores, the systems' Expected Wins (ew) or TrueSkill "
                    "mu (ts) from the pairwise wins of their sentence scores (Goto et al. 2025).")
+@click.option("--all-pairs", "all_pairs", is_flag=True,
+              help="With --paired-bs/--paired-ar: test every pair of systems (not only against the first), "
+                   "correct the p-values for the number of pairs (--correction) and print the clusters of "
+                   "systems that cannot be told apart.")
+@click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default=None,
+              help="The multiple-comparison correction of --all-pairs: holm (family-wise error, the default), "
+                   "bh (Benjamini-Hochberg, false discovery rate) or none.")
 @scoring_options(mean=False, verbose="Print the signatures on stderr (as --signature).")
 def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2, sort_column, ranks, ranking,
-            **options):
+            all_pairs, correction, **options):
     """Score many systems with many metrics: a row per system, a column per metric setting
     (--sentence: a row per sentence, a column per system and metric setting, as TSV).
 
@@ -69,13 +77,23 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     check_columns(metrics, len(references))
     if out.sentence and (sort_column is not None or ranks or ranking or out.paired):
         raise InputError("--sentence prints sentence scores: no --sort, --ranks, --ranking or paired test with it")
+    if all_pairs and not out.paired:
+        raise InputError("--all-pairs tests every pair of systems: it needs --paired-bs or --paired-ar")
+    if correction is not None and not all_pairs:
+        raise InputError("--correction is the correction of --all-pairs: give --all-pairs with it")
     scored = out.run(metrics, corpus_files(source, references, hypotheses, gold_m2, hypothesis_m2), "compare")
     if out.paired:
         scales = [out.scale if getattr(metric, "fraction", True) else None for metric in scored.metrics
                   for _ in metric.column_labels()]
+        conflicts = {"--sort": sort_column is not None, "--ranks": ranks}
+        if all_pairs:
+            directions = [bool(metric.higher_is_better) for metric in scored.metrics for _ in metric.column_labels()]
+            run_all_pairs_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,
+                               correction or "holm", out.digits, fmt == "json", out.show_signature or out.verbose,
+                               conflicts, scales, directions)
+            return
         run_paired_test_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,
-                             out.digits, fmt == "json", out.show_signature or out.verbose,
-                             {"--sort": sort_column is not None, "--ranks": ranks}, scales)
+                             out.digits, fmt == "json", out.show_signature or out.verbose, conflicts, scales)
         return
     if out.sentence:
         echo_table(sentence_comparison(scored, out.scale, out.digits), out.format or "tsv")

@@ -21,13 +21,21 @@ def comparison_options(func: Callable) -> Callable:
     func = click.option("-cat", "category_level", type=click.IntRange(1, 3),
                         help="Category scores. 1: operation (M, R, U); 2: main type (e.g. NOUN); 3: full type.")(func)
     func = settings_options(ErrantSettings)(func)
+    func = click.option("--macro", "macro", is_flag=True,
+                        help="P, R, F macro-averaged over the error types (of the -cat level; full types without "
+                             "-cat), as --f_average macro.")(func)
     for flag, name in reversed(MODE_FLAGS):
         func = click.option(f"-{flag}", name, is_flag=True, help=f"Evaluate {MODE_HELP[flag]}.")(func)
     return func
 
 
 def chosen_mode(flags: dict[str, Any]) -> str:
-    """The one evaluation mode given by -dt/-ds/-cs/-cse (cs by default); the flags are taken out."""
+    """The one evaluation mode given by -dt/-ds/-cs/-cse (cs by default); the flags are taken out
+    (and --macro becomes the ``average`` setting --f_average gives)."""
+    if flags.pop("macro", False):
+        if flags.get("average") not in (None, "macro"):
+            raise click.UsageError(f"--macro and --f_average {flags['average']} contradict each other")
+        flags["average"] = "macro"
     modes = [flag for flag, name in MODE_FLAGS if flags.pop(name, False)]
     if len(modes) > 1:
         raise click.UsageError(f"-{modes[0]} and -{modes[1]} are mutually exclusive")

@@ -39,9 +39,16 @@ def positional_inputs(files: tuple[str, ...], gold_path: str | None, hypotheses:
 @gold_m2_options(required=False)
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
 @settings_options(M2Settings)
+@click.option("-cat", "category_level", type=click.IntRange(1, 3),
+              help="A row per error type of the gold M2 (docs/m2.md): 1: first character, 2: without the first "
+                   "two, 3: full type (ERRANT's levels).")
+@click.option("--macro", is_flag=True,
+              help="P, R, F: the mean over the gold M2's error types (of the -cat level; full types without -cat) "
+                   "of their P, R, F.")
 @scoring_options(mean=False, verbose="Per sentence: source, hypothesis, chosen annotator, edits, running P/R/F "
                                      "(the m2scorer's -v report, fractions as it prints them).")
-def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, ...], **options: Any) -> None:
+def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, ...], category_level: int | None,
+          macro: bool, **options: Any) -> None:
     """MaxMatch (M2) precision, recall and F-beta of system outputs, as the official NUS
     m2scorer computes them (x100; --scale 1: fractions, as the m2scorer prints them).
 
@@ -51,7 +58,11 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
     """
     gold_path, hypotheses = positional_inputs(files, gold_path, hypotheses)
     scoring = ScoringOptions.take(options)
-    scorer = in_run(M2Scorer(**given_settings(M2Settings, options)))
+    if (category_level is not None or macro) and (scoring.paired or scoring.sentence or scoring.mean):
+        raise InputError("-cat and --macro print corpus figures per error type: no --sentence, --mean or paired "
+                         "test with them")
+    scorer = in_run(M2Scorer(**given_settings(M2Settings, options), per_type=category_level is not None,
+                             **({"average": "macro"} if macro else {})))
     if scoring.verbose and not scoring.paired and not scoring.sentence:  # edits from the whole corpus
         corpus = read_m2_corpus(gold_path, hypotheses)
         scored = score_corpus([scorer], corpus, list(hypotheses), progress=progress_unless(False, "m2 score"),
@@ -62,7 +73,8 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
             result.details = scorer.sentence_details(corpus.gold, corpus.hypotheses[path], result.chosen)
             click.echo(f"== {path}\n{verbose_text(result, fraction_digits)}")  # the m2scorer's fractions
             results.append([result])
-        table = M2Report(scoring.scale).corpus_text([scorer], list(hypotheses), results, scoring.digits, True)
+        table = M2Report(scoring.scale, category_level).corpus_text([scorer], list(hypotheses), results, scoring.digits, True)
         click.echo(render(table, scoring.format or "tsv"))
         return
-    run_scoring("m2 score", [scorer], corpus_files(None, (), hypotheses, gold_path), M2Report(scoring.scale), scoring)
+    run_scoring("m2 score", [scorer], corpus_files(None, (), hypotheses, gold_path),
+                M2Report(scoring.scale, category_level), scoring)

@@ -33,6 +33,9 @@ from .context import run_context
 @click.option("--samples", type=click.IntRange(1), default=DEFAULT_SAMPLES, show_default=True,
               help="Paired bootstrap resamples behind the intervals and p-values.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap and of sampled Shapley.")
+@click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default="holm", show_default=True,
+              help="Multiple-comparison correction of the test of every pair of systems: holm (family-wise error), "
+                   "bh (Benjamini-Hochberg, false discovery rate) or none.")
 @click.option("--attribute", "attribute_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics whose sentence scores are attributed to the edits ('none': no attribution) "
                    "[default: the first metric with text hypotheses and sentence scores].")
@@ -51,7 +54,7 @@ from .context import run_context
 @jobs_option
 @quiet_option
 def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, json_path, metric_texts, baseline,
-           samples, seed, attribute_texts, method_texts, max_exact_edits, permutations, human, human_score,
+           samples, seed, correction, attribute_texts, method_texts, max_exact_edits, permutations, human, human_score,
            spacy_model, title, jobs):
     """An HTML report of an evaluation: summary with intervals and significance, ERRANT's error
     types, a sentence browser (edits marked TP/FP/FN), edit attribution and, with --human, the
@@ -73,7 +76,7 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
     data = report_data(corpus, list(metric_texts) if metric_texts else None, baseline=baseline, samples=samples,
                        seed=seed, attribution=attribution, methods=_methods(method_texts),
                        max_exact_edits=max_exact_edits, permutations=permutations, human=human,
-                       human_score=human_score, spacy_model=spacy_model, jobs=jobs, title=title,
+                       human_score=human_score, spacy_model=spacy_model, jobs=jobs, title=title, correction=correction,
                        progress=progress_unless(False, "report"), cache=run_context())
     write_report(data, html_path, json_path)
 

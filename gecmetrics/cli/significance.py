@@ -69,16 +69,13 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
     ``conflicts`` names options that do not go with a paired test (e.g. ``--sentence``);
     ``scale`` is 100 for scores printed x100, 1 for fractions (``m2 score``), or one such value per
     test (None: scores that are not fractions, printed as they are)."""
-    check_paired_options(paired_bs, paired_ar, conflicts)
-    method, samples = ("bs", paired_bs) if paired_bs is not None else ("ar", paired_ar)
-    if len(names) < 2:
-        raise InputError("a paired test needs at least two hypothesis files: the first is the baseline")
+    method, samples = chosen_test(paired_bs, paired_ar, names, conflicts)
     from ..stats.significance import paired_test_from_statistics
 
     unique = unique_names(names)
     results = [paired_test_from_statistics(r, dict(zip(unique, statistics)), method, samples, seed)
                for r, statistics in tests]
-    scales = list(scale) if isinstance(scale, Sequence) else [scale] * len(results)
+    scales = scales_of(scale, len(results))
     fmt = "json" if as_json else chosen_format("text")
     if fmt == "json":
         echo_json([result.to_dict(1.0 if s is None else s) for result, s in zip(results, scales)])
@@ -91,6 +88,21 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
         for result in results:
             click.echo(result.signature, err=True)
     return results
+
+
+def chosen_test(paired_bs: int | None, paired_ar: int | None, names: Sequence[str],
+                 conflicts: Mapping[str, bool] | None,
+                 too_few: str = "a paired test needs at least two hypothesis files: the first is the baseline",
+                 ) -> tuple[str, int | None]:
+    """The method and samples of the test asked for, the options checked."""
+    check_paired_options(paired_bs, paired_ar, conflicts)
+    if len(names) < 2:
+        raise InputError(too_few)
+    return ("bs", paired_bs) if paired_bs is not None else ("ar", paired_ar)
+
+
+def scales_of(scale: float | Sequence[float | None], count: int) -> list[float | None]:
+    return list(scale) if isinstance(scale, Sequence) else [scale] * count
 
 
 def check_paired_options(paired_bs: int | None, paired_ar: int | None,

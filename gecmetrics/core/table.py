@@ -80,14 +80,18 @@ def p_value_text(p_value: float | None, significant: bool = False) -> str:
     return f"{float(p_value):.4f}" + (" *" if significant else "")
 
 
-def paired_test_title(result: Any) -> str:
-    """The line above a paired test's table: method, resamples, seed, metric and baseline."""
+def _test_settings(result: Any) -> str:
+    """A paired test's method, resamples (trials) and seed, as its title names them."""
     if result.method == "bs":
         how = f"{result.samples} resamples"
     else:
         how = f"{result.samples} trials, intervals from {result.confidence_samples} bootstrap resamples"
-    return (f"{PAIRED_TEST_TITLES[result.method]} ({how}, seed {result.seed}): {result.metric}, "
-            f"baseline {result.baseline.name}")
+    return f"{PAIRED_TEST_TITLES[result.method]} ({how}, seed {result.seed})"
+
+
+def paired_test_title(result: Any) -> str:
+    """The line above a paired test's table: method, resamples, seed, metric and baseline."""
+    return f"{_test_settings(result)}: {result.metric}, baseline {result.baseline.name}"
 
 
 def paired_test_table(result: Any, digits: int = 2, scale: float | None = 100.0) -> Table:
@@ -96,12 +100,57 @@ def paired_test_table(result: Any, digits: int = 2, scale: float | None = 100.0)
     printed x100, 1 for fractions as they are, None for scores that are not fractions (printed
     as they are)."""
     fraction, scale = scale is not None, 1.0 if scale is None else scale
-    rows = []
-    for system in result.systems:
-        low, high = system.interval
-        rows.append([system.name, scaled(system.score, digits, scale),
-                     f"[{scaled(low, digits, scale)}, {scaled(high, digits, scale)}]",
-                     f"{scaled(system.mean, digits, scale)} ± {scaled(system.half_width, digits, scale)}",
-                     p_value_text(system.p_value, system.significant)])
+    rows = [[*_interval_cells(system, digits, scale), p_value_text(system.p_value, system.significant)]
+            for system in result.systems]
     header = ["system", unit_header("score", scale) if fraction else "score", "95% CI", "mean ± CI/2", "p-value"]
     return Table(header, rows)
+
+
+def _interval_cells(system: Any, digits: int, scale: float) -> list[str]:
+    """A system's name, score, 95% interval and mean ± half-width, as the paired tests print them."""
+    low, high = system.interval
+    return [system.name, scaled(system.score, digits, scale),
+            f"[{scaled(low, digits, scale)}, {scaled(high, digits, scale)}]",
+            f"{scaled(system.mean, digits, scale)} ± {scaled(system.half_width, digits, scale)}"]
+
+
+CORRECTION_TITLES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "no"}
+
+
+def all_pairs_title(result: Any) -> str:
+    """The line above an all-pairs test's tables (:class:`~gecmetrics.stats.multiple.AllPairsResult`):
+    method, resamples, seed, correction and metric."""
+    return (f"{_test_settings(result)}, all pairs, {CORRECTION_TITLES[result.correction]} correction: "
+            f"{result.metric}")
+
+
+def all_pairs_legend(result: Any) -> str:
+    """The line below an all-pairs test's tables: what the star and the clusters mean."""
+    adjusted = "p" if result.correction == "none" else "adjusted p"
+    return (f"* {adjusted} < {result.level:g}; a cluster: systems that do not differ significantly from "
+            "its best")
+
+
+def all_pairs_systems_table(result: Any, digits: int = 2, scale: float | None = 100.0) -> Table:
+    """Each system of an all-pairs test: score, 95% interval, mean +- half-width and its
+    cluster (1: the best); ``scale`` as in :func:`paired_test_table`."""
+    fraction, scale = scale is not None, 1.0 if scale is None else scale
+    rows = [[*_interval_cells(system, digits, scale), str(result.cluster_of(system.name))] for system in result.systems]
+    header = ["system", unit_header("score", scale) if fraction else "score", "95% CI", "mean ± CI/2", "cluster"]
+    return Table(header, rows)
+
+
+def all_pairs_pairs_table(result: Any, digits: int = 2, scale: float | None = 100.0) -> Table:
+    """Every pair of an all-pairs test: the score difference (first minus second), the raw
+    and the corrected p-value (`` *`` when significant after the correction)."""
+    fraction, scale = scale is not None, 1.0 if scale is None else scale
+    rows = [[pair.first, pair.second, scaled(pair.difference, digits, scale), f"{pair.p_value:.4f}",
+             p_value_text(pair.adjusted_p, pair.significant)] for pair in result.pairs]
+    header = ["system", "other", unit_header("difference", scale) if fraction else "difference", "p-value",
+              "adjusted p"]
+    return Table(header, rows, left=(0, 1))
+
+
+def clusters_line(result: Any) -> str:
+    """The clusters of an all-pairs test, best first: ``clusters: {CAMB, AMU} > {INPUT}``."""
+    return "clusters: " + " > ".join("{" + ", ".join(members) + "}" for members in result.clusters)

@@ -21,17 +21,18 @@ import numpy as np
 from ..core import fscore
 from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks
 from ..core.edits.cherrant import ANSWER_NUMBERS
-from ..core.edits.compare import (MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable, ErrantStatistics,
-                                  ReferenceTables, SentenceTrace, add_categories, errant_scores, pair_code, pair_of,
-                                  sentence_traces)
+from ..core.edits.compare import (AVERAGES, MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable,
+                                  ErrantStatistics, ReferenceTables, SentenceTrace, choose_pairs_macro,
+                                  errant_scores, macro_scores, pair_code, pair_of, sentence_traces)
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
 from .capabilities import EditMarks, SentenceMarks
 from .results import CorpusSums
-from .running_f import CountsResult, RunningFMetric
+from .running_f import CountsResult
+from .type_average import TypeAveragedMetric, grouped
 from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
-                       setting_label, when_set)
+                       setting_label, unless, when_set)
 
 
 @dataclass(repr=False)
@@ -98,32 +99,33 @@ class ErrantResult(CountsResult):
         """(TP, FP, FN) per sentence for the chosen pair, shape (D, 3)."""
         return self.counts[np.arange(len(self.chosen)), self.chosen]
 
+    macro = property(lambda self: self.settings.get("average") == "macro",
+                     doc="Whether P, R, F are the macro average over error types (errant PR #52)")
+
     def rounded(self) -> tuple[float, float, float]:
         """P, R, F as ERRANT prints them (4 decimals)."""
         return round(self.precision, 4), round(self.recall, 4), round(self.f, 4)
+
+    def overall(self, level: int | None = None) -> tuple[float, float, float]:
+        """The overall P, R, F as compare_m2 prints them (4 decimals): :meth:`rounded`; with the
+        macro average, the mean over the ``-cat`` ``level``'s type groups (None or 3: the full
+        types, which :attr:`f` holds)."""
+        if not self.macro or level in (None, 3):
+            return self.rounded()
+        return self.macro_scores(level)
+
+    def macro_scores(self, level: int = 3) -> tuple[float, float, float]:
+        """errant PR #52's macro P, R, F over the type groups of a ``-cat`` level (3: full types)
+        of the chosen pairs (:func:`gecmetrics.core.edits.compare.macro_scores`)."""
+        groups = self.grouped_categories(level)
+        return macro_scores([(c.tp, c.fp, c.fn) for c in groups.values()], self.beta)
 
     def grouped_categories(self, level: int) -> dict[str, CategoryCounts]:
         """ERRANT's -cat levels: 1 = first character of the type (ERRANT's operation tier,
         e.g. 'R'), 2 = the type without its first two characters ('NOUN' of 'R:NOUN'), 3 = the
         types as they are. UNK is never grouped. On non-ERRANT types (NUCLE 'ArtOrDet')
         levels 1 and 2 give odd groups ('A', 'tOrDet'): kept to match ERRANT."""
-        if level not in (1, 2, 3):
-            raise InputError(f"category level must be 1, 2 or 3, not {level}")
-        if level == 3:
-            return dict(self.categories)
-        grouped: dict[str, CategoryCounts] = {}
-        for error_type, counts in self.categories.items():
-            if error_type == UNKNOWN_TYPE:
-                group = error_type
-            elif level == 1:
-                group = error_type[:1]
-            else:
-                group = error_type[2:]
-            total = grouped.setdefault(group, CategoryCounts())
-            total.tp += counts.tp
-            total.fp += counts.fp
-            total.fn += counts.fn
-        return grouped
+        return grouped(self.categories, level, (UNKNOWN_TYPE,))
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         return {"metric": getattr(self.signature, "name", "ERRANT"), "tp": self.tp, "fp": self.fp, "fn": self.fn,
@@ -149,6 +151,9 @@ class ErrantSettings(Settings):
                           signature="multi", shown=flag)
     filter_types: tuple[str, ...] = setting((), "do not evaluate these error types", parse_strings, ("filt",),
                                             flags=("-filt",), signature="filt", shown=when_set)
+    average: str = setting("micro", "micro: P, R, F of the summed counts; macro: the mean over error types (-cat "
+                           "groups) of their P, R, F, as errant pull request #52's --f_average macro", choice(*AVERAGES),
+                           flags=("--f_average", "--f-average"), signature="average", shown=unless("micro"))
     sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
                                      "best annotator", parse_bool, flags=("--sentence-average",))
 
@@ -176,7 +181,7 @@ class CherrantSettings(ErrantSettings):
                                         signature="refnum", shown=when_set)
 
 
-class EditComparisonMetric(RunningFMetric):
+class EditComparisonMetric(TypeAveragedMetric):
     """ERRANT-style comparison of hypothesis M2 edits with the corpus's gold M2 edits under the
     rules of :meth:`comparison` (ERRANT's here); ``verbose`` keeps the per-sentence traces."""
 
@@ -193,6 +198,7 @@ class EditComparisonMetric(RunningFMetric):
         super().__init__(*args, **kwargs)
         self.verbose = bool(verbose)
         self._comparison: EditComparison | None = None  # made on first use (settings are frozen)
+        self._check_average()
 
     def comparison(self) -> EditComparison:
         """The comparison rules of the settings (made once)."""
@@ -260,21 +266,27 @@ class EditComparisonMetric(RunningFMetric):
                 sentence.hyp_tables = sentence.ref_tables = {}  # only the trace shows them
         return ErrantStatistics.of(sentences)
 
-    def join_statistics(self, parts: Sequence[Any]) -> Any:
-        if parts and all(isinstance(part, ErrantStatistics) for part in parts):
-            return ErrantStatistics.joined(parts, super().join_statistics([part.rows for part in parts]))
-        return super().join_statistics(parts)
+    def type_average(self, rows: Sequence[Sequence[int]]) -> tuple[float, float, float]:
+        """errant PR #52's macro P, R, F: each type's rounded to 4 decimals, their means rounded."""
+        return macro_scores(rows, self.settings.beta)
+
+    def macro_choice(self, statistics: ErrantStatistics) -> np.ndarray:
+        """The PR's choice of the pair per sentence by the running macro F."""
+        return choose_pairs_macro(statistics.details, self.settings.beta)
+
+    def _check_average(self) -> None:
+        """The macro average goes with neither the sentence average nor the trace."""
+        self.check_average()
+        if self.macro and self.verbose:
+            raise InputError("ERRANT's per-sentence trace (-v) shows the micro counts: not with the macro average")
 
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """The running-F metrics' details; with the statistics' details, the error categories
         of the chosen pairs (and the traces, with ``verbose``)."""
-        categories: dict[str, CategoryCounts] = {}
         traces: list[SentenceTrace] = []
-        if isinstance(statistics, ErrantStatistics):
-            add_categories(categories, statistics.details, sums[0].chosen)
-            if self.verbose:
-                traces = sentence_traces(statistics.details, sums[0].chosen)
-        return {**super().details(statistics, sums), "categories": categories, "traces": traces}
+        if isinstance(statistics, ErrantStatistics) and self.verbose:
+            traces = sentence_traces(statistics.details, sums[0].chosen)
+        return {**super().details(statistics, sums), "traces": traces}
 
     def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
                 hyp_name: str = "hypothesis", ref_name: str = "reference") -> ErrantResult:
@@ -287,12 +299,13 @@ class EditComparisonMetric(RunningFMetric):
     def settings_dict(self) -> dict:
         s = self.settings
         return {"mode": s.mode, "beta": s.beta, "single": s.single, "multi": s.multi,
-                "filter_types": list(s.filter_types), "sentence_average": s.sentence_average}
+                "filter_types": list(s.filter_types), "sentence_average": s.sentence_average,
+                **({"average": s.average} if s.average != "micro" else {})}
 
     def column_names(self) -> list[str]:
         s = self.settings
         tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
-        tokens += [word for word, on in (("single", s.single), ("multi", s.multi)) if on]
+        tokens += [word for word, on in (("single", s.single), ("multi", s.multi), ("macro", self.macro)) if on]
         return [" ".join(tokens + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 

@@ -18,7 +18,8 @@ from typing import Any, Mapping, Sequence
 from ..io.corpus import Corpus
 from ..errors import InputError
 from ..core.checks import check_seed
-from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, PairedTestResult, check_samples,
+from ..stats.multiple import AllPairsResult, all_pairs_test, check_correction
+from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, PairedTestResult, check_samples,
                                   paired_test_from_statistics)
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics import registry
@@ -380,9 +381,14 @@ def _named_systems(systems) -> dict[str, Any]:
 
 def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any], systems, method: str = "bs",
                 samples: int | None = None, seed: int = 0, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
-                column: int | str | float | None = None, strict: bool = False, cache: Any = None) -> PairedTestResult:
+                column: int | str | float | None = None, strict: bool = False, cache: Any = None, *,
+                all_pairs: bool = False, correction: str = "holm",
+                level: float = SIGNIFICANCE_LEVEL) -> PairedTestResult | AllPairsResult:
     """Paired bootstrap (``method='bs'``) or approximate randomization (``'ar'``) of every
-    system against the first one.
+    system against the first one; with ``all_pairs=True``, of every pair of systems, the
+    p-values adjusted by ``correction`` (``holm``, ``bh`` or ``none``) and the clusters of
+    systems that cannot be told apart at ``level`` (an
+    :class:`~gecmetrics.stats.multiple.AllPairsResult`).
 
     >>> paired_test(GREEN(), sources, [ref0, ref1], {"INPUT": src, "AMU": amu}).systems[1].p_value
 
@@ -394,12 +400,19 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     """
     check_samples(method, samples, confidence_samples)  # before any scoring
     check_seed(seed, "the seed of the paired test")
+    if all_pairs:
+        check_correction(correction)
     named = _named_systems(systems)
     if not named:
         raise InputError("a paired test needs at least one system (the baseline)")
+    if all_pairs and len(named) < 2:
+        raise InputError("an all-pairs test needs at least two systems")
     corpus = corpus_for([metric], sources, references, named)
     scored = score_corpus([metric], corpus, cache=cache)
     metric = scored.metrics[0]  # the metric as the run ran it (its signature says how)
     resampler = metric.resampler(metric.column_index(column), scored.references)
+    if all_pairs:
+        return all_pairs_test(resampler, scored.of_metric(0), method, samples, seed, correction, level,
+                              confidence_samples, strict, bool(metric.higher_is_better))
     return paired_test_from_statistics(resampler, scored.of_metric(0), method, samples, seed, confidence_samples,
                                        strict)

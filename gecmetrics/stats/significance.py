@@ -186,18 +186,12 @@ def _parsed(text: str) -> Signature:
     return Signature(name, fields, *([version] if version else []))
 
 
-def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, Any], method: str = "bs",
-                                samples: int | None = None, seed: int = 0,
-                                confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
-                                strict: bool = False) -> PairedTestResult:
-    """Paired test of every system against the first, from their statistics (name -> the
-    metric's per-sentence statistics)."""
-    samples = check_samples(method, samples, confidence_samples)
-    if len(statistics) < 1:
-        raise InputError("a paired test needs at least one system (the baseline)")
-    seed = check_seed(seed, "the seed of the paired test (--seed)")
-    names = list(statistics)
-    prepared = [resampler.prepare(statistics[name]) for name in names]
+def drawn(resampler: Resampler, statistics: Mapping[str, Any], method: str, samples: int, seed: int,
+          confidence_samples: int) -> tuple[list, list[float], list[np.ndarray], np.ndarray | None, int]:
+    """What every paired test of these systems draws (checked: same number of sentences, at
+    least one, within :data:`MAX_RESAMPLED_SENTENCES`): per system its prepared statistics,
+    score and bootstrap scores, the swap masks (``ar``) and the interval's resamples."""
+    prepared = [resampler.prepare(statistics[name]) for name in statistics]
     sizes = {resampler.size(p) for p in prepared}
     if len(sizes) != 1:
         raise InputError("the systems do not have the same number of sentences")
@@ -210,6 +204,22 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
     resample = Resample(bootstrap_indices(size, interval_samples, seed))
     bootstrap = [resampler.bootstrap_scores(p, resample) for p in prepared]
     masks = randomization_masks(size, samples, seed) if method == "ar" else None
+    return prepared, scores, bootstrap, masks, interval_samples
+
+
+def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, Any], method: str = "bs",
+                                samples: int | None = None, seed: int = 0,
+                                confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
+                                strict: bool = False) -> PairedTestResult:
+    """Paired test of every system against the first, from their statistics (name -> the
+    metric's per-sentence statistics)."""
+    samples = check_samples(method, samples, confidence_samples)
+    if len(statistics) < 1:
+        raise InputError("a paired test needs at least one system (the baseline)")
+    seed = check_seed(seed, "the seed of the paired test (--seed)")
+    names = list(statistics)
+    prepared, scores, bootstrap, masks, interval_samples = drawn(resampler, statistics, method, samples, seed,
+                                                                 confidence_samples)
     systems = []
     for k, name in enumerate(names):
         mean, lower, upper = percentile_interval(bootstrap[k])

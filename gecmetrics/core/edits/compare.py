@@ -23,6 +23,7 @@ and the result. ChERRANT's rules are :class:`gecmetrics.core.edits.cherrant.Cher
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar, Hashable, Iterable, Sequence
 
@@ -298,6 +299,64 @@ def add_categories(categories: dict[str, CategoryCounts], sentences: Sequence[Co
             total.tp += tp
             total.fp += fp
             total.fn += fn
+
+
+AVERAGES = ("micro", "macro")
+"""How the overall P, R, F are made: ``micro``, of the summed counts (compare_m2's); ``macro``,
+the mean over error types of their P, R, F (errant pull request #52's ``--f_average macro``)."""
+
+
+def _rounded_scalar(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
+    """compare_m2's ``computeFScore`` of one category on Python numbers: P, R, F rounded to 4
+    decimals (the same operations as :func:`rounded_scores`, without arrays, for the choice's
+    inner loop)."""
+    precision = tp / (tp + fp) if fp else 1.0
+    recall = tp / (tp + fn) if fn else 1.0
+    if beta == math.inf:
+        f = recall
+    else:
+        denominator = beta * beta * precision + recall
+        f = (1.0 + beta * beta) * precision * recall / denominator if denominator else 0.0
+    return round(precision, 4), round(recall, 4), round(f, 4)
+
+
+def macro_scores(counts: Iterable[Sequence[int]], beta: float) -> tuple[float, float, float]:
+    """errant PR #52's macro average of categories' (TP, FP, FN), in the order given: each
+    category's P, R, F as compare_m2 rounds them (4 decimals), then the arithmetic mean of
+    each, rounded to 4 decimals. Only the categories given count (a type with no TP, FP or FN
+    in the chosen pairs is absent, never a 0 or a 1); with no category at all, compare_m2's
+    scores of zero counts, (1.0, 1.0, 1.0) (where the PR divides by zero)."""
+    scores = [_rounded_scalar(int(tp), int(fp), int(fn), beta) for tp, fp, fn in counts]
+    if not scores:
+        return _rounded_scalar(0, 0, 0, beta)
+    return (round(sum(score[0] for score in scores) / len(scores), 4),
+            round(sum(score[1] for score in scores) / len(scores), 4),
+            round(sum(score[2] for score in scores) / len(scores), 4))
+
+
+def choose_pairs_macro(sentences: Sequence[ComparedSentence], beta: float) -> np.ndarray:
+    """The PR's annotator choice under the macro average: per sentence, the pair whose error
+    types, added to the chosen pairs' so far, give the highest macro F (over the full types,
+    whatever -cat shows); ties as compare_m2's: more TP, fewer FP, fewer FN of the sentence,
+    then the first pair tried. Returns the chosen pair index per sentence."""
+    running: dict[str, list[int]] = {}
+    chosen = np.zeros(len(sentences), dtype=np.int64)
+    for d, sentence in enumerate(sentences):
+        best: tuple | None = None
+        for k, ((tp, fp, fn), categories) in enumerate(zip(sentence.counts, sentence.categories)):
+            merged = {error_type: list(counts) for error_type, counts in running.items()}
+            for error_type, counts in categories.items():
+                total = merged.setdefault(error_type, [0, 0, 0])
+                for i in range(3):
+                    total[i] += counts[i]
+            key = (macro_scores(merged.values(), beta)[2], tp, -fp, -fn)
+            if best is None or key > best:
+                best, chosen[d] = key, k
+        for error_type, counts in sentence.categories[int(chosen[d])].items():
+            total = running.setdefault(error_type, [0, 0, 0])
+            for i in range(3):
+                total[i] += counts[i]
+    return chosen
 
 
 def sentence_traces(sentences: Sequence[ComparedSentence], chosen: np.ndarray) -> list[SentenceTrace]:

@@ -6,7 +6,11 @@ correct ones are those matching a gold edit in order. The M2 scorer
 from __future__ import annotations
 
 from .blocks import Block, Edit
-from .lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice, match_in_order
+from .lattice import (DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice, match_in_order,
+                      matched_gold)
+
+NO_TYPE = "(none)"
+"""The type of a wrong system edit that overlaps no gold edit of the chosen annotator."""
 
 
 def gold_edit(edit: Edit, tokens: list[str]) -> GoldEdit:
@@ -51,3 +55,45 @@ def system_edits(source: str, hypothesis: str, gold: dict[int, list[GoldEdit]], 
             system = [e for e in system if not equal_ignoring_whitespace_casing(e.original, e.correction)]
         result.append((system, match_in_order(system, edits)))
     return result
+
+
+def gold_types_by_annotator(block: Block) -> dict[int, list[str]]:
+    """The error types of :func:`gold_edits_by_annotator`'s edits, in the same order."""
+    annotators: dict[int, list[str]] = {annotator: [] for annotator in block.annotators() or [0]}
+    for edit in block.edits:
+        if not edit.is_noop:
+            annotators[edit.annotator].append(edit.type)
+    return annotators
+
+
+def overlaps(start: int, end: int, other_start: int, other_end: int) -> bool:
+    """Two source spans overlap: they share a token, or one is an insertion at an offset the
+    other starts at, ends at or spans (two insertions: at the same offset)."""
+    if start == end or other_start == other_end:
+        point, (low, high) = (start, (other_start, other_end)) if start == end else (other_start, (start, end))
+        return low <= point <= high
+    return start < other_end and other_start < end
+
+
+def typed_counts(system: list[SystemEdit], gold: list[GoldEdit], types: list[str]) -> dict[str, list[int]]:
+    """Per error type, [TP, FP, FN] of one sentence against one annotator (its gold edits and
+    their ``types``), the M2 scorer's matching kept: a system edit matched to gold edits
+    (:func:`~.lattice.matched_gold`: in order; a duplicated gold line twice) is a TP of each
+    one's type; a gold edit matched by none is an FN of its type; a system edit matched to none
+    is an FP of each distinct type of the gold edits it overlaps (:func:`overlaps`), or of
+    :data:`NO_TYPE` when it overlaps none. Types in order of first appearance."""
+    counts: dict[str, list[int]] = {}
+    matched = matched_gold(system, gold)
+    hit = set()
+    for edit, found in zip(system, matched):
+        for index in found:
+            counts.setdefault(types[index], [0, 0, 0])[0] += 1
+            hit.add(index)
+        if not found:
+            near = [types[k] for k, g in enumerate(gold) if overlaps(edit.start, edit.end, g.start, g.end)]
+            for error_type in dict.fromkeys(near) if near else [NO_TYPE]:
+                counts.setdefault(error_type, [0, 0, 0])[1] += 1
+    for index, error_type in enumerate(types):
+        if index not in hit:
+            counts.setdefault(error_type, [0, 0, 0])[2] += 1
+    return counts

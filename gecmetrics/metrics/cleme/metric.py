@@ -293,6 +293,13 @@ class ChunkMetric(Metric):
         return ("cleme-references", self.settings.lang)
 
     @property
+    def independent_sentences(self) -> bool:  # type: ignore[override]
+        """A sentence's values depend on it alone only at sentence level (its own best reference)
+        and unweighted: the corpus level's reference choice runs over the sentences before it,
+        and the length weights' bias is the corpus's mean corrected chunk length."""
+        return self.settings.level == "sentence" and not self.settings.weighted
+
+    @property
     def m2_target_lines(self) -> bool:  # type: ignore[override]
         """Whether the language's M2 files have target lines (zh: ChERRANT's ``T`` lines)."""
         return language_class(self.settings.lang).m2_target_lines

@@ -133,8 +133,15 @@ class GoToScorer(Metric):
     has_sentence_scores = True
     column_setting = "score"
     weighs_gold_edits = True
-    candidate_refusal = ("its chunk weights come from the systems scored together, which a candidate sentence does "
-                         "not have")
+
+    @property
+    def candidate_refusal(self) -> str | None:  # type: ignore[override]
+        """Weighted, a sentence's score depends on the systems scored with it; with ``no_weight``
+        every chunk weighs 1 and a sentence can be scored alone."""
+        if self.settings.no_weight:
+            return None
+        return ("its chunk weights come from the systems scored together, which a candidate sentence does not have "
+                "(with no_weight=true every chunk weighs 1)")
 
     # ------------------------------------------------------------------ preparing
     def sharing_key(self) -> Hashable:

@@ -34,11 +34,12 @@ def format_errant_report(result: ErrantResult, category_level: int | None = None
             p, r, f = counts.scores(beta)
             lines.append(" ".join([error_type.ljust(14), str(counts.tp).ljust(8), str(counts.fp).ljust(8),
                                    str(counts.fn).ljust(8), str(p).ljust(8), str(r).ljust(8), str(f)]))
+    width = 52 if result.macro else 46  # errant PR #52's wider rule for its " (macro)" header
     lines.append("")
-    lines.append("{:=^46}".format(title))
-    lines.append("\t".join(["TP", "FP", "FN", "Prec", "Rec", _beta_label(beta)]))
-    lines.append("\t".join(map(str, [result.tp, result.fp, result.fn, *result.rounded()])))
-    lines.append("{:=^46}".format(""))
+    lines.append("{:=^{width}}".format(title, width=width))
+    lines.append("\t".join(["TP", "FP", "FN", "Prec", "Rec", _beta_label(beta) + (" (macro)" if result.macro else "")]))
+    lines.append("\t".join(map(str, [result.tp, result.fp, result.fn, *result.overall(category_level)])))
+    lines.append("{:=^{width}}".format("", width=width))
     lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -88,12 +89,21 @@ def errant_table(names: Sequence[str], results: Sequence[ErrantResult], category
     header = ["system", "TP", "FP", "FN", *(unit_header(name, scale) for name in ("P", "R", _beta_label(beta)))]
     if category_level is None:
         rows = [[name, *row((r.tp, r.fp, r.fn), r.rounded())] for name, r in zip(names, results)]
-        return Table(header, rows, text_align={"system": "l"})
+        return Table(header, rows, text_align={"system": "l"}, notes=_macro_note(results))
     rows = []
     for name, result in zip(names, results):
         grouped = result.grouped_categories(category_level)
         for error_type in sorted(grouped):
             counts = grouped[error_type]
             rows.append([name, error_type, *row((counts.tp, counts.fp, counts.fn), counts.scores(beta))])
-        rows.append([name, "total", *row((result.tp, result.fp, result.fn), result.rounded())])
-    return Table(header[:1] + ["category"] + header[1:], rows, left=(0, 1), text_align={"system": "l", "category": "l"})
+        rows.append([name, "total", *row((result.tp, result.fp, result.fn), result.overall(category_level))])
+    return Table(header[:1] + ["category"] + header[1:], rows, left=(0, 1), text_align={"system": "l", "category": "l"},
+                 notes=_macro_note(results))
+
+
+def _macro_note(results: Sequence[ErrantResult]) -> list[str]:
+    """Under a table of macro averages: what P, R, F are (TP, FP, FN stay the summed counts)."""
+    if not any(result.macro for result in results):
+        return []
+    return ["P, R, F: macro averages over the error types (of the -cat level; full types without -cat) that have a "
+            "TP, FP or FN (errant PR #52); TP, FP, FN: the sums"]

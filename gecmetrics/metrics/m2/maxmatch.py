@@ -17,12 +17,14 @@ from ...io.corpus import Corpus
 
 from ...io.text import check_lines
 from ...errors import InputError
-from ..settings import Settings, flag_as, non_negative_int, parse_beta, parse_bool, setting
+from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
 from ...core import fscore
-from ..running_f import CountsResult, RunningFMetric
+from ..running_f import CountsResult
+from ..type_average import TypeAveragedMetric, grouped
 from ...io.m2 import Block, check_blocks
 from ...core.edits.lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit
-from ...core.edits.maxmatch import gold_edits_by_annotator, system_edits
+from ...core.edits.compare import CategoryCounts, ComparedSentence, ErrantStatistics
+from ...core.edits.maxmatch import NO_TYPE, gold_edits_by_annotator, gold_types_by_annotator, system_edits, typed_counts
 
 
 def precision_recall_f(correct: float, proposed: float, gold: float, beta: float) -> tuple[float, float, float]:
@@ -53,6 +55,9 @@ class M2Result(CountsResult):
     kept (running-F choice); ``candidates`` (D, A): the annotator id of each slot."""
 
     details: list[SentenceDetail] = field(default_factory=list)
+    categories: dict[str, CategoryCounts] = field(default_factory=dict)
+    """Per gold error type, TP / FP / FN of the chosen annotators (a scorer made with
+    ``per_type=True`` or ``average='macro'``; docs/m2.md defines them)."""
 
     correct = property(lambda self: self.totals[0], doc="correct system edits of the chosen annotators")
     proposed = property(lambda self: self.totals[1], doc="system edits proposed")
@@ -69,10 +74,41 @@ class M2Result(CountsResult):
         rows = self.counts[np.arange(len(self.chosen)), self.chosen]
         return [precision_recall_f(float(c), float(p), float(g), self.beta) for c, p, g in rows]
 
+    macro = property(lambda self: self.settings.get("average") == "macro",
+                     doc="Whether P, R, F are the macro average over the gold's error types")
+
+    def grouped_categories(self, level: int) -> dict[str, CategoryCounts]:
+        """The per-type counts at ERRANT's -cat levels (1: first character, 2: without the first
+        two, 3: as they are; '(none)' is never grouped)."""
+        return grouped(self.categories, level, (NO_TYPE,))
+
+    def macro_scores(self, level: int = 3) -> tuple[float, float, float]:
+        """The mean P, R, F over the type groups of a -cat level (unrounded, as the scorer's)."""
+        return type_means([(c.tp, c.fp, c.fn) for c in self.grouped_categories(level).values()], self.beta)
+
+    def overall(self, level: int | None = None) -> tuple[float, float, float]:
+        """P, R, F; with the macro average, over the -cat level's groups (None or 3: full types)."""
+        if self.macro and level not in (None, 3):
+            return self.macro_scores(level)
+        return self.precision, self.recall, self.f
+
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        return {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
-                "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
-                "settings": self.settings, "signature": self.signature}
+        out = {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
+               "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
+               "settings": self.settings, "signature": self.signature}
+        if self.categories:
+            out["categories"] = {k: [v.tp, v.fp, v.fn] for k, v in sorted(self.categories.items())}
+        return out
+
+
+def type_means(rows: Sequence[Sequence[int]], beta: float) -> tuple[float, float, float]:
+    """The means over types of the M2 scorer's P, R, F of each type's (TP, FP, FN) (P = TP /
+    (TP + FP), 1 with nothing proposed; R = TP / (TP + FN), 1 with no gold edit); unrounded. No
+    type at all: the scorer's scores of zero counts, (1, 1, 1)."""
+    scores = [precision_recall_f(tp, tp + fp, tp + fn, beta) for tp, fp, fn in rows]
+    if not scores:
+        return precision_recall_f(0, 0, 0, beta)
+    return tuple(float(sum(score[k] for score in scores) / len(scores)) for k in range(3))  # type: ignore[return-value]
 
 
 def choose_annotators(counts: np.ndarray, mask: np.ndarray, beta: float) -> np.ndarray:
@@ -93,6 +129,9 @@ class M2Settings(Settings):
     ignore_whitespace_casing: bool = setting(False, "drop system edits that only change spaces or letter case",
                                              parse_bool, ("iwc",), flags=("--ignore-whitespace-casing", "--ignore_whitespace_casing"),
                                              signature="ignore-whitespace-casing", shown=flag_as("yes"))
+    average: str = setting("micro", "micro: P, R, F of the summed counts; macro: the mean over the gold M2's error "
+                           "types of their P, R, F (docs/m2.md)", choice("micro", "macro"), signature="average",
+                           shown=unless("micro"))
     sentence_average: bool = setting(False, "SentM2: the mean of the sentence P/R/F, each sentence against its best "
                                      "annotator", parse_bool, flags=("--sentence-average",))
 
@@ -106,7 +145,7 @@ class MaxMatchGold:
     name: str = "the gold M2"
 
 
-class M2Scorer(RunningFMetric):
+class M2Scorer(TypeAveragedMetric):
     """The MaxMatch scorer with the official's settings (beta, max unchanged words per edit,
     whether case- or space-only system edits are ignored).
 
@@ -123,10 +162,23 @@ class M2Scorer(RunningFMetric):
     label = "M2"
 
     def __init__(self, *args: Any, keep_details: bool = False, arc_budget: int = DEFAULT_ARC_BUDGET,
-                 **kwargs: Any) -> None:
+                 per_type: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.keep_details = bool(keep_details)
         self.arc_budget = int(arc_budget)
+        self.per_type = bool(per_type) or self.macro
+        """Keep each annotator's per-type counts (the result's ``categories``)."""
+        self.check_average()
+
+    def type_average(self, rows: Sequence[Sequence[int]]) -> tuple[float, float, float]:
+        return type_means(rows, self.settings.beta)
+
+    def settings_dict(self) -> dict[str, Any]:
+        """The settings (``average`` only when it is macro: the micro figures' JSON is as before)."""
+        out = super().settings_dict()
+        if not self.macro:
+            out.pop("average", None)
+        return out
 
     def sharing_key(self) -> Hashable:
         return ("maxmatch-gold",)
@@ -149,12 +201,18 @@ class M2Scorer(RunningFMetric):
         lines = check_lines(hypothesis, name)
         if len(lines) != len(prepared.blocks):
             raise InputError(f"has {len(lines)} lines but {prepared.name} has {len(prepared.blocks)} blocks", name)
-        rows = []
+        rows, typed = [], []
         for block, line, gold in zip(prepared.blocks, lines, prepared.golds):
             per_annotator = self.sentence_edits(block.source, line, gold)
             rows.append([(len(correct), len(system), len(edits), annotator)
                          for (system, correct), (annotator, edits) in zip(per_annotator, gold.items())])
-        return fscore.candidates_from_lists(rows)
+            if self.per_type:
+                types = gold_types_by_annotator(block)
+                typed.append(ComparedSentence({}, {}, [], [], [typed_counts(system, edits, types[annotator])
+                                                                for (system, _), (annotator, edits)
+                                                                in zip(per_annotator, gold.items())]))
+        counts = fscore.candidates_from_lists(rows)
+        return ErrantStatistics(counts, typed) if self.per_type else counts
 
     result_class = M2Result
 
@@ -164,7 +222,7 @@ class M2Scorer(RunningFMetric):
         prepare and statistics steps, with ``name`` in messages; with ``keep_details``, the
         per-sentence edits for verbose output). The package's one override of ``score``, for
         this alias only: the reduction is the base class's."""
-        if isinstance(statistics, (np.ndarray, fscore.CandidateCounts)):
+        if isinstance(statistics, (np.ndarray, fscore.CandidateCounts, ErrantStatistics)):
             return super().score(statistics)
         blocks = check_blocks(statistics, "the gold M2")
         if hypotheses is None:
@@ -190,7 +248,7 @@ class M2Scorer(RunningFMetric):
 
     def column_names(self) -> list[str]:
         s = self.settings
-        tokens = [f"F{s.beta:g}"]
+        tokens = [f"F{s.beta:g}"] + (["macro"] if self.macro else [])
         if s.max_unchanged_words != 2:
             tokens.append(f"mu{s.max_unchanged_words}")
         if s.ignore_whitespace_casing:

@@ -59,15 +59,19 @@ class M2Report:
 
     table_format = "tsv"  # the m2scorer's lines: tab-separated
 
-    def __init__(self, scale: float = 1.0) -> None:
+    def __init__(self, scale: float = 1.0, category_level: int | None = None) -> None:
         self.totals: dict[str, tuple[int, int, int]] = {}
         self.scale = scale
+        self.category_level = category_level
+        """-cat: the corpus table has a row per system and error type group (then its total)."""
 
     def header(self, beta: float) -> list[str]:
         return [unit_header(name, self.scale) for name in ("precision", "recall", f"f{beta:g}")]
 
     def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
                     verbose: bool) -> Table:
+        if self.category_level is not None:
+            return type_table(names, [r[0] for r in results], self.category_level, self.scale, digits)
         rows = [[name, *(scaled(x, digits, self.scale) for x in (r[0].precision, r[0].recall, r[0].f))]
                 for name, r in zip(names, results)]
         return Table(["system", *self.header(metrics[0].settings.beta)], rows)
@@ -83,3 +87,22 @@ class M2Report:
                 yield f"{name}\t{chunk.offset + d + 1}\t" + "\t".join(
                     scaled(x, digits, self.scale) for x in (s.precision[d], s.recall[d], s.scores[d]))
         self.totals.update((name, tuple(int(x) for x in s.totals)) for name, s in zip(names, scores))
+
+
+def type_table(names: Sequence[str], results: Sequence[M2Result], level: int, scale: float = 1.0,
+               digits: int = 4) -> Table:
+    """A row per system and error type group of the -cat ``level`` (the gold M2's types, see
+    docs/m2.md): TP, FP, FN and their P, R, F; then the system's total: correct, proposed -
+    correct, gold - correct and its P, R, F (the macro average at this level with --macro)."""
+    beta = results[0].beta if results else 0.5
+    header = ["system", "category", "TP", "FP", "FN",
+              *(unit_header(name, scale) for name in ("precision", "recall", f"f{beta:g}"))]
+    rows = []
+    for name, result in zip(names, results):
+        for error_type, c in sorted(result.grouped_categories(level).items()):
+            scores = precision_recall_f(c.tp, c.tp + c.fp, c.tp + c.fn, beta)
+            rows.append([name, error_type, str(c.tp), str(c.fp), str(c.fn), *(scaled(x, digits, scale) for x in scores)])
+        counts = (result.correct, result.proposed - result.correct, result.gold - result.correct)
+        rows.append([name, "total", *map(str, counts), *(scaled(x, digits, scale) for x in result.overall(level))])
+    notes = ["P, R, F of total: macro averages over the groups above" if any(r.macro for r in results) else ""]
+    return Table(header, rows, notes=[n for n in notes if n], left=(0, 1))

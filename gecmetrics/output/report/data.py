@@ -16,12 +16,15 @@ page applies them to show them inline). Sentence-level numbers are rounded to 6 
 """
 from __future__ import annotations
 
+import dataclasses
+
 import math
 import os
 from typing import Any, Sequence
 
 import numpy as np
 
+from ...core import fscore
 from ...errors import InputError
 from ...io.corpus import Corpus, read_corpus
 from ...metrics.base import Metric
@@ -31,7 +34,8 @@ from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
-from ...stats.significance import PairedTestResult, paired_test_from_statistics
+from ...stats.multiple import AllPairsResult, all_pairs_test, check_correction
+from ...stats.significance import PairedTestResult, paired_signature, paired_test_from_statistics
 from ...version import __version__
 from .attribution import attribute_systems, edit_annotator, hypothesis_edits
 
@@ -125,10 +129,32 @@ def offering(metrics: Sequence[Metric], capability: str) -> Metric:
 # ----------------------------------------------------------------------------- summary
 
 
-def _paired(task: tuple) -> PairedTestResult:
-    """One column's paired bootstrap (a task for a worker: the resampler is made there)."""
-    metric, part, references, statistics, samples, seed = task
-    return paired_test_from_statistics(metric.resampler(part, references), statistics, "bs", samples, seed)
+def _paired(task: tuple) -> tuple[PairedTestResult, AllPairsResult | None]:
+    """One column's paired bootstrap against the baseline (the first system) and, with two
+    systems or more, of every pair with the multiple-comparison correction (a task for a
+    worker: the resampler is made there). The all-pairs test shares the baseline test's draws,
+    so each (baseline, system) pair has the baseline test's p-value."""
+    metric, part, references, statistics, samples, seed, correction = task
+    resampler = metric.resampler(part, references)
+    if len(statistics) < 2:
+        return paired_test_from_statistics(resampler, statistics, "bs", samples, seed), None
+    every = all_pairs_test(resampler, statistics, "bs", samples, seed, correction,
+                           higher_is_better=bool(metric.higher_is_better))
+    first = every.systems[0].name
+    systems = [dataclasses.replace(system, p_value=None if k == 0 else every.pair(first, system.name).p_value)
+               for k, system in enumerate(every.systems)]
+    signature = paired_signature(resampler.signature, "bs", every.samples, every.confidence_samples, seed)
+    single = PairedTestResult("bs", every.samples, every.confidence_samples, every.seed, every.metric, systems,
+                              signature, settings={**every.settings, "baseline": first})
+    return single, every
+
+
+def _all_pairs_data(test: AllPairsResult | None) -> dict[str, Any]:
+    """A column's pairs (fractions as the metric gives them) and clusters, for the page."""
+    if test is None:
+        return {"pairs": [], "clusters": [], "pairs_signature": None}
+    return {"pairs": [[p.first, p.second, p.difference, p.p_value, p.adjusted_p, p.significant] for p in test.pairs],
+            "clusters": [list(members) for members in test.clusters], "pairs_signature": str(test.signature)}
 
 
 def _ranks(values: Sequence[float], higher_is_better: bool) -> list[int]:
@@ -136,18 +162,21 @@ def _ranks(values: Sequence[float], higher_is_better: bool) -> list[int]:
     return [1 + sum(other > value for other in oriented) for value in oriented]
 
 
-def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 1) -> tuple[list[dict], dict]:
+def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 1,
+            correction: str = "holm") -> tuple[list[dict], dict]:
     """Per score column: its label, metric, scale, signature, every system's score and rank,
-    95% bootstrap interval and p-value against ``baseline`` (paired bootstrap)."""
+    95% bootstrap interval and p-value against ``baseline`` (paired bootstrap), and every pair
+    of systems tested with the ``correction`` (holm, bh, none) and the clusters of systems that
+    cannot be told apart."""
     table = comparison_table(scored)
     names = scored.names
     order = [baseline] + [name for name in names if name != baseline]
-    tasks = [(metric, part, scored.references, {name: scored.statistics[name][k] for name in order}, samples, seed)
-             for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
+    tasks = [(metric, part, scored.references, {name: scored.statistics[name][k] for name in order}, samples, seed,
+              correction) for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
     with make_executor(jobs) as executor:
         tests = list(executor.map(_paired, tasks))
     columns = []
-    for k, (column, test) in enumerate(zip(table.columns, tests)):
+    for k, (column, (test, pairs)) in enumerate(zip(table.columns, tests)):
         metric = scored.metrics[column.metric_index]
         by_name = {system.name: system for system in test.systems}
         scores = [float(row.scores[k]) for row in table.rows]
@@ -159,9 +188,9 @@ def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 
             "intervals": [[by_name[name].interval[0], by_name[name].interval[1]] for name in names],
             "p_values": [by_name[name].p_value for name in names],
             "significant": [by_name[name].significant for name in names],
-            "test_signature": str(test.signature)})
+            "test_signature": str(test.signature), **_all_pairs_data(pairs)})
     test_info = {"method": "paired bootstrap", "samples": samples, "seed": seed, "baseline": baseline,
-                 "level": 0.05}
+                 "level": 0.05, "correction": correction}
     return columns, test_info
 
 
@@ -178,10 +207,13 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
     the indices of the reference's edits it matched and missed; the per-type counts and scores
     at each ``-cat`` level."""
     metric = scored.metrics[k]
-    edits, chosen, matched, missed, categories = {}, {}, {}, {}, {}
+    edits, chosen, matched, missed, categories, macro = {}, {}, {}, {}, {}, {}
     beta = None
     for name in scored.names:
-        marks = metric.edit_marks(scored.result(name, k), corpus.hypothesis_m2[name], corpus.gold, CATEGORY_LEVELS)
+        result = scored.result(name, k)
+        marks = metric.edit_marks(result, corpus.hypothesis_m2[name], corpus.gold, CATEGORY_LEVELS)
+        if hasattr(result, "macro_scores"):  # errant PR #52's macro P, R, F of the same pairs, per level
+            macro[name] = {str(level): list(result.macro_scores(level)) for level in CATEGORY_LEVELS}
         edits[name] = [[_edit_row(edit, mark) for edit, mark in sentence.edits] for sentence in marks.sentences]
         chosen[name] = [sentence.reference for sentence in marks.sentences]
         matched[name] = [sentence.matched for sentence in marks.sentences]
@@ -190,8 +222,36 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
                             for level in CATEGORY_LEVELS}
         beta = marks.beta
     return {"edits": edits, "reference": chosen, "matched": matched, "missed": missed, "categories": categories,
-            "beta": beta, "label": metric.column_labels()[0],
+            "macro": macro, "beta": beta, "label": metric.column_labels()[0],
             "signature": str(metric.signature(len(corpus.references)))}
+
+
+def _keep_type_counts(metrics: Sequence[Metric]) -> None:
+    """The run's copies of the metrics that can keep per-type counts (a ``per_type`` attribute,
+    the M2 scorer's) keep them, for :func:`typed_columns`."""
+    for metric in metrics:
+        if getattr(metric, "per_type", None) is False:
+            metric.per_type = True
+
+
+def typed_columns(scored: Scored, references: int) -> list[dict[str, Any]]:
+    """Per metric whose results keep per-type counts of the gold M2's types (a ``per_type``
+    metric: the M2 scorer), per system and ``-cat`` level: type -> TP, FP, FN, P, R, F (the
+    scorer's P/R/F of the type's counts), and the macro P, R, F over the level's types."""
+    out = []
+    for k, metric in enumerate(scored.metrics):
+        if not getattr(metric, "per_type", False):
+            continue
+        categories, macro = {}, {}
+        for name in scored.names:
+            result = scored.result(name, k)
+            categories[name] = {str(level): {t: [c.tp, c.fp, c.fn, *(float(x) for x in fscore.precision_recall_f(
+                c.tp, c.fp, c.fn, result.beta))] for t, c in sorted(result.grouped_categories(level).items())}
+                for level in CATEGORY_LEVELS}
+            macro[name] = {str(level): [float(x) for x in result.macro_scores(level)] for level in CATEGORY_LEVELS}
+        out.append({"label": metric.column_labels()[0], "signature": str(metric.signature(references)),
+                    "categories": categories, "macro": macro})
+    return out
 
 
 def gold_edits(corpus: Corpus, weights: GoldEditWeights | None) -> list[list[list]]:
@@ -224,7 +284,8 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
                 methods: Sequence[str] = METHODS, max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS,
                 permutations: int = DEFAULT_PERMUTATIONS, human: Any = None, human_score: Any = None,
                 spacy_model: str | None = None, annotator: Any = None, jobs: int = 1, title: str | None = None,
-                progress: ProgressCallback | None = None, cache: Any = None) -> dict[str, Any]:
+                progress: ProgressCallback | None = None, cache: Any = None,
+                correction: str = "holm") -> dict[str, Any]:
     """Everything the report shows, as one JSON-ready dict.
 
     ``corpus``: the source, text references and the system outputs (text), optionally the gold
@@ -233,7 +294,9 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     objects or registry texts (default: the registry's report defaults, GLEU+, GREEN b0.5/1/2,
     M2 with a gold M2, GoToScorer); ERRANT F0.5 is always added (its comparison marks the edits).
     ``baseline``: the system the paired bootstrap (``samples``, ``seed``) tests the others
-    against (default: the first). ``attribution``: the metrics whose sentence scores are
+    against (default: the first); every pair of systems is also tested with the same draws,
+    the p-values adjusted by ``correction`` (``holm``, ``bh`` or ``none``), and the clusters of
+    systems that cannot be told apart given per column. ``attribution``: the metrics whose sentence scores are
     attributed to the edits (default: the first metric with text hypotheses and sentence
     scores; ``"none"``: no attribution), by ``methods`` (exact Shapley up to ``max_exact_edits``
     edits, sampled above; ``permutations``). ``human``: a human table (``gjg15``, ``seeda``, a
@@ -242,6 +305,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     :func:`~gecmetrics.run.engine.score_files` takes it).
     """
     baseline = _check_report(corpus, baseline, samples)
+    correction = check_correction(correction)
     methods = [method_name(m) for m in ([methods] if isinstance(methods, str) else methods)]
     defaults = default_metrics(REPORT, corpus.gold is not None)
     resolved, marker = report_metrics(metrics, defaults)
@@ -250,12 +314,13 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     resolved = [metric.with_context(context) for metric in resolved]
     attributed = [(metric.with_context(context), column)
                   for metric, column in _attribution_metrics(attribution, resolved)]
+    _keep_type_counts(resolved)
     human = _human_table(human) if human is not None else None
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context)
 
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
-    columns, test = summary(scored, baseline, samples, seed, jobs)
+    columns, test = summary(scored, baseline, samples, seed, jobs, correction)
     compared = compared_edits(scored, marker, corpus)
     weights = offering(defaults, "weighs_gold_edits").gold_edit_weights(corpus, CATEGORY_LEVELS)
     return {
@@ -264,7 +329,8 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
         "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
         "metrics": [{"name": m.display_name, "signature": str(m.signature(len(corpus.references))),
                      "settings": m.settings_dict()} for m in resolved],
-        "errant": {key: compared[key] for key in ("label", "signature", "beta", "categories")},
+        "errant": {key: compared[key] for key in ("label", "signature", "beta", "categories", "macro")},
+        "types": typed_columns(scored, len(corpus.references)),
         "difficulty": {"types": type_difficulty(weights),
                        "signature": weights.signature if weights is not None else None},
         "sentences": _sentence_data(corpus, scored, columns, compared, weights),

@@ -29,7 +29,7 @@ from typing import Sequence
 from .alignment import MAX_GRID_CELLS, AlignmentTooLarge
 from .build import DEFAULT_ARC_BUDGET, WIDE_LATTICE, build_lattice
 from .compact import compact_path
-from .edits import EPSILON, GoldEdit, SystemEdit, match_in_order
+from .edits import EPSILON, GoldEdit, SystemEdit, match_in_order, matched_gold
 from .exact import exact_best_path
 from .gold_arcs import find_gold_arcs
 from .grid import grid_from_copies
@@ -64,4 +64,4 @@ def compact_best_path(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[Sy
 
 __all__ = ["AlignmentTooLarge", "CompactLattice", "DEFAULT_ARC_BUDGET", "EPSILON", "EditLattice", "ExactLattice",
            "GoldEdit", "LatticeMode", "MAX_GRID_CELLS", "SplitLattice", "SystemEdit", "WIDE_LATTICE",
-           "best_edit_sequence", "build_lattice", "compact_best_path", "match_in_order"]
+           "best_edit_sequence", "build_lattice", "compact_best_path", "match_in_order", "matched_gold"]

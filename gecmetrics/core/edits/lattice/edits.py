@@ -57,17 +57,24 @@ def match_in_order(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> li
     the matching gold edits at or past the scan's position (a sentence of 200,000 tokens may
     have tens of thousands of gold and system edits).
     """
+    return [edit for edit, found in zip(system, matched_gold(system, gold)) for _ in found]
+
+
+def matched_gold(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> list[list[int]]:
+    """Per system edit, the indices of the gold edits :func:`match_in_order` counts it against
+    (empty: the edit matches none; two: a duplicated gold line, counted twice)."""
     indexes: dict[tuple[int, int, str, str], list[int]] = {}
     for index, edit in enumerate(gold):
         for correction in dict.fromkeys(edit.corrections):
             indexes.setdefault((edit.start, edit.end, edit.original, correction), []).append(index)
-    correct = []
+    matched: list[list[int]] = []
     next_index = 0
     for edit in system:
         found = indexes.get(edit.as_tuple())
-        if found:
-            at = bisect_left(found, next_index)
-            if at < len(found):
-                correct += [edit] * (len(found) - at)
-                next_index = found[-1] + 1
-    return correct
+        at = bisect_left(found, next_index) if found else 0
+        if found and at < len(found):
+            matched.append(found[at:])
+            next_index = found[-1] + 1
+        else:
+            matched.append([])
+    return matched

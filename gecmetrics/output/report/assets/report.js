@@ -114,10 +114,41 @@
     });
     table.appendChild(body);
     node.appendChild(el("div", {cls: "scroll"}, table));
+    allPairs(node);
     var list = el("ul");
     D.columns.forEach(function (c) { list.appendChild(el("li", null, c.label + ": ", el("code", {text: c.signature}))); });
     node.appendChild(el("details", null, el("summary", {text: "Signatures"}), list,
       el("p", {cls: "note", text: "Paired test: " + (D.columns[0] ? D.columns[0].test_signature : "")})));
+  }
+
+  var CORRECTIONS = {holm: "Holm", bh: "Benjamini-Hochberg", none: "no"};
+  function clusterText(clusters) {  // as the CLI prints them: {CAMB, CUUI} > {AMU} > {INPUT}
+    return clusters.map(function (members) { return "{" + members.join(", ") + "}"; }).join(" > ");
+  }
+  function allPairs(node) {  // every pair of systems, corrected p-values, and the clusters, per column
+    var t = D.test;
+    if (!D.columns.length || !D.columns[0].pairs || !D.columns[0].pairs.length) return;
+    var correction = CORRECTIONS[t.correction] || t.correction;
+    var box = el("details", {id: "all-pairs"}, el("summary", {text: "Every pair of systems (" + correction +
+      " correction): clusters " + D.columns.map(function (c) { return c.label + " " + clusterText(c.clusters); })
+      .join("; ")}));
+    box.appendChild(el("p", {cls: "note", text: "Each pair tested with the same " + t.samples + " bootstrap " +
+      "resamples, the p-values adjusted by the " + correction + " correction (* adjusted p < " + t.level + "). " +
+      "A cluster: systems that do not differ significantly from its best system; clusters best first."}));
+    D.columns.forEach(function (c) {
+      box.appendChild(el("h3", {text: c.label, title: c.pairs_signature}));
+      box.appendChild(el("p", {cls: "clusters", text: "clusters: " + clusterText(c.clusters)}));
+      var head = el("tr", null, el("th", {text: "system"}), el("th", {text: "other"}),
+        el("th", {text: "difference"}), el("th", {text: "p-value"}), el("th", {text: "adjusted p"}));
+      var body = el("tbody");
+      c.pairs.forEach(function (p) {
+        body.appendChild(el("tr", null, el("td", {cls: "system", text: p[0]}), el("td", {cls: "system", text: p[1]}),
+          el("td", {text: shown(c, p[2])}), el("td", {text: pValue(p[3])}),
+          el("td", {cls: p[5] ? "sig" : "notsig", text: pValue(p[4]) + (p[5] ? " *" : "")})));
+      });
+      box.appendChild(el("div", {cls: "scroll"}, el("table", {cls: "pairs"}, el("thead", null, head), body)));
+    });
+    node.appendChild(box);
   }
 
   // ------------------------------------------------------------------ error types
@@ -202,8 +233,58 @@
           " (" + dif[t][2] + ")" : "\u2013"}));
         body.appendChild(row);
       });
+      var macro = D.errant.macro || {};
+      if (systems.some(function (s) { return macro[s]; })) {
+        var macroRow = el("tr", {cls: "macro"}, el("td", {text: "macro average"}));
+        systems.forEach(function (s) {
+          var v = (macro[s] || {})[level];
+          macroRow.appendChild(el("td", {text: v ? "P " + x100(v[0], 2) + ", R " + x100(v[1], 2) : "\u2013"}));
+          macroRow.appendChild(el("td", {text: v ? x100(v[2], 2) : "\u2013"}));
+        });
+        if (dif) macroRow.appendChild(el("td", {text: ""}));
+        body.appendChild(macroRow);
+        figure.appendChild(el("p", {cls: "note macro", text: "Macro average over these types (errant PR #52: the " +
+          "mean of the per-type P, R, F, each rounded to 4 decimals; only types with a TP, FP or FN count), of the " +
+          "same annotator pairs: " + systems.filter(function (s) { return macro[s]; }).map(function (s) {
+            var v = macro[s][level];
+            return s + " P " + x100(v[0], 2) + ", R " + x100(v[1], 2) + ", F" + D.errant.beta + " " + x100(v[2], 2);
+          }).join("; ") + ". (errant --macro chooses the pairs by the macro F instead.)"}));
+      }
       table.appendChild(body);
       tableHolder.appendChild(table);
+      typedTables(level);
+    }
+    var typedHolder = el("div", {id: "types-m2"});
+    node.appendChild(typedHolder);
+    function typedTables(level) {  // the M2 scorer's counts by the gold M2's types (docs/m2.md)
+      typedHolder.textContent = "";
+      (D.types || []).forEach(function (c) {
+        var seen = {};
+        systems.forEach(function (s) { Object.keys(c.categories[s][level] || {}).forEach(function (t) { seen[t] = 1; }); });
+        var head = el("tr", null, el("th", {text: "type"}));
+        systems.forEach(function (s) { add(head, [el("th", {text: s + " TP/FP/FN"}), el("th", {text: s + " F (x100)"})]); });
+        var body = el("tbody");
+        Object.keys(seen).sort().forEach(function (t) {
+          var row = el("tr", null, el("td", {text: t}));
+          systems.forEach(function (s) {
+            var v = c.categories[s][level][t];
+            row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
+            row.appendChild(el("td", {text: v ? x100(v[5], 2) : "\u2013"}));
+          });
+          body.appendChild(row);
+        });
+        var macroRow = el("tr", {cls: "macro"}, el("td", {text: "macro average"}));
+        systems.forEach(function (s) {
+          var v = c.macro[s][level];
+          macroRow.appendChild(el("td", {text: "P " + x100(v[0], 2) + ", R " + x100(v[1], 2)}));
+          macroRow.appendChild(el("td", {text: x100(v[2], 2)}));
+        });
+        body.appendChild(macroRow);
+        typedHolder.appendChild(el("details", {cls: "typed"}, el("summary", {text: c.label +
+          " by the gold M2's error types (annotator chosen per sentence; an unmatched system edit is an FP of the " +
+          "types of the gold edits it overlaps, else (none))", title: c.signature}),
+          el("div", {cls: "scroll"}, el("table", null, el("thead", null, head), body))));
+      });
     }
     draw();
   }

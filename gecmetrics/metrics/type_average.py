@@ -1,0 +1,119 @@
+"""The base of the running-F metrics whose counts split by error type (ERRANT's comparison,
+the M2 scorer): per-type (TP, FP, FN) of the candidate each sentence keeps, gathered over the
+corpus, and the ``average=macro`` setting, the mean over types of their P, R, F instead of the
+P, R, F of the summed counts. A metric base beside :mod:`.running_f`, not a family.
+
+A metric says how a type's scores are averaged (:meth:`TypeAveragedMetric.type_average`: ERRANT
+rounds each to 4 decimals as errant pull request #52 does, the M2 scorer does not) and may choose
+its candidates otherwise under the macro average (:meth:`TypeAveragedMetric.macro_choice`: the
+PR's choice by the running macro F for ERRANT; the M2 scorer keeps its running-F choice).
+Statistics that carry the types are :class:`~gecmetrics.core.edits.compare.ErrantStatistics`
+(rows, and per sentence each candidate's type counts).
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..core import fscore
+from ..core.edits.compare import CategoryCounts, ErrantStatistics, add_categories
+from ..errors import InputError
+from .results import CorpusSums
+from .running_f import RunningFMetric
+
+
+class TypeAveragedMetric(RunningFMetric):
+    """A running-F metric with per-type counts and the ``average`` setting (micro or macro)."""
+
+    @property
+    def macro(self) -> bool:
+        """The ``average=macro`` setting: P, R, F averaged over error types."""
+        return getattr(self.settings, "average", "micro") == "macro"
+
+    @property
+    def has_sentence_scores(self) -> bool:  # type: ignore[override]
+        """The macro average is a corpus figure over error types: no sentence scores."""
+        return not self.macro
+
+    def type_average(self, rows: Sequence[Sequence[int]]) -> tuple[float, float, float]:
+        """The macro P, R, F of per-type (TP, FP, FN) rows, in the order given."""
+        raise NotImplementedError
+
+    def macro_choice(self, statistics: ErrantStatistics) -> np.ndarray:
+        """The candidate kept per sentence under the macro average (default: the running-F choice)."""
+        return super().corpus_sums(statistics).chosen
+
+    def check_average(self) -> None:
+        """The macro average and the sentence average are two different figures."""
+        if self.macro and self.sentence_average:
+            raise InputError("the macro average over error types (average=macro) and the sentence average "
+                             "(sentence_average) are two different figures: choose one")
+
+    def corpus_sums(self, statistics: Any, column: int = 0) -> CorpusSums:
+        """The running-F choice and its totals; with the macro average, :meth:`macro_choice` and,
+        as the sums the score is made of, the chosen candidates' (TP, FP, FN) per type (C, 3)."""
+        if not self.macro:
+            return super().corpus_sums(statistics, column)
+        if not isinstance(statistics, ErrantStatistics):
+            raise InputError(f"the macro average of {self.display_name} needs the error types of every candidate")
+        data = fscore.candidate_counts(statistics)
+        chosen = self.macro_choice(statistics)
+        categories: dict[str, CategoryCounts] = {}
+        add_categories(categories, statistics.details, chosen)
+        rows = np.array([[c.tp, c.fp, c.fn] for c in categories.values()], dtype=np.int64).reshape(-1, 3)
+        totals = data.counts[np.arange(len(data)), chosen].sum(axis=0) if len(data) else np.zeros(3, np.int64)
+        return CorpusSums(rows, chosen, {"data": data, "totals": totals})
+
+    def score_from_sums(self, sums: np.ndarray, column: int = 0) -> Any:
+        """F-beta of summed counts; with the macro average, the macro F of per-type sums (C, 3)."""
+        if not self.macro:
+            return super().score_from_sums(sums, column)
+        return self.type_average(np.asarray(sums).reshape(-1, 3).tolist())[2]
+
+    def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
+        """The running-F details; the per-type counts of the chosen candidates (``categories``)
+        when the statistics carry them; with the macro average, the details of the chosen
+        candidates' summed counts with the macro P and R."""
+        categories: dict[str, CategoryCounts] = {}
+        if isinstance(statistics, ErrantStatistics):
+            add_categories(categories, statistics.details, sums[0].chosen)
+        if not self.macro:
+            return {**super().details(statistics, sums), "categories": categories}
+        micro = CorpusSums(sums[0].extra["totals"], sums[0].chosen, sums[0].extra)
+        precision, recall, _ = self.type_average(sums[0].total.tolist())
+        return {**super().details(statistics, [micro]), "precision": precision, "recall": recall,
+                "categories": categories}
+
+    def resampler(self, column: int = 0, references: int = 1):
+        if self.macro:
+            raise InputError("no paired test of the macro average over error types (average=macro): test the micro F")
+        return super().resampler(column, references)
+
+    def sentence_from_statistics(self, statistics: Any, start: Sequence[int] = (0, 0, 0)) -> Any:
+        if self.macro:
+            self.require_sentence_scores()
+        return super().sentence_from_statistics(statistics, start)
+
+    def join_statistics(self, parts: Sequence[Any]) -> Any:
+        if parts and all(isinstance(part, ErrantStatistics) for part in parts):
+            return ErrantStatistics.joined(parts, super().join_statistics([part.rows for part in parts]))
+        return super().join_statistics(parts)
+
+
+def grouped(categories: dict[str, CategoryCounts], level: int, ungrouped: Sequence[str]) -> dict[str, CategoryCounts]:
+    """ERRANT's -cat levels over type counts: 1 = the type's first character (ERRANT's operation
+    tier, e.g. 'R'), 2 = the type without its first two characters ('NOUN' of 'R:NOUN'), 3 = the
+    types as they are; the ``ungrouped`` types (UNK, the M2 scorer's '(none)') stay whole."""
+    if level not in (1, 2, 3):
+        raise InputError(f"category level must be 1, 2 or 3, not {level}")
+    if level == 3:
+        return dict(categories)
+    out: dict[str, CategoryCounts] = {}
+    for error_type, counts in categories.items():
+        group = error_type if error_type in ungrouped else error_type[:1] if level == 1 else error_type[2:]
+        total = out.setdefault(group, CategoryCounts())
+        total.tp += counts.tp
+        total.fp += counts.fp
+        total.fn += counts.fn
+    return out

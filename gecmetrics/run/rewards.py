@@ -1,0 +1,502 @@
+"""Metrics as training signals: reward functions in TRL's ``GRPOTrainer`` convention and
+minimum-Bayes-risk selection (docs/rewards.md).
+
+:func:`reward_function` wraps a registered metric (or a metric object) in a callable
+``f(prompts=None, completions=..., source=..., references=..., **kwargs) -> list[float]``:
+one value per completion, equal to ``metric.sentence_scores([source], references, [completion])``
+(the completion scored as a corpus of one sentence: the M2 family's running-F annotator choice
+then sees that sentence alone, as edit attribution scores a candidate). A call scores every
+distinct (source, references, completion) once, in one batch through the engine's per-chunk
+step (:func:`~gecmetrics.metrics.running.chunk_statistics`: each distinct source and reference
+set prepared once, the completions of a row as the systems of one corpus); values of earlier
+calls are kept in a bounded LRU keyed by the texts.
+
+A per-line work budget decides before scoring, deterministically, which lines are not scored:
+a completion of more than ``max_tokens`` whitespace tokens, or whose alignment with its source
+would take more than ``max_cells`` cells ((source tokens + 1) x (completion tokens + 1)), gets
+``fallback``; so does a line on which a metric's own work bound (the MaxMatch lattice's open
+states, ERRANT's alignment cells and merge steps: docs/design.md, "Limits") raises. Nothing is
+timed: the same call gives the same values on any machine. ``f.stats`` counts them, and one
+warning is logged per ``warn_every`` fallbacks.
+
+:func:`mbr_select` picks, for each source, the candidate with the highest mean utility against
+the other candidates taken as references (N x N sentence scores).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Mapping, Sequence
+
+from ..errors import InputError
+from ..io.m2 import parse_m2
+from ..kinds import M2, NONE, TEXT
+from ..metrics.running import chunk_statistics, python_corpus
+
+LOG = logging.getLogger("gecmetrics.rewards")
+
+DEFAULT_MAX_TOKENS = 1000
+"""Completions longer than this (whitespace tokens) get the fallback value without being scored."""
+DEFAULT_MAX_CELLS = 250_000
+"""(source tokens + 1) x (completion tokens + 1) above which a line gets the fallback (a 500 x 500
+alignment): the work of every edit-based metric's alignment grows with it."""
+DEFAULT_MEMO_SIZE = 100_000
+"""Values of (source, references, completion) kept across calls (least recently used dropped)."""
+
+_SLOT = "completion {}"
+
+
+@dataclass
+class RewardStats:
+    """What a reward function did since it was made (or unpickled)."""
+    calls: int = 0
+    completions: int = 0
+    scored: int = 0
+    """Distinct lines scored by the metric."""
+    reused: int = 0
+    """Completions whose value came from the LRU of earlier calls, or from a copy in the same call."""
+    fallbacks: int = 0
+    """Lines given the fallback value (budget or a metric's work bound)."""
+    length_penalties: int = 0
+    """Completions given ``length_penalty`` by the ``max_length_ratio`` guard."""
+    reasons: dict[str, int] = field(default_factory=dict)
+    """Fallbacks by reason: ``max_tokens``, ``max_cells``, ``refused by the metric`` (a work
+    bound of the metric, or an input its sentence scores refuse)."""
+
+
+def completion_text(completion: Any, k: int = 0) -> str:
+    """The text of a completion: a string, or chat messages (a list of {"role", "content"}
+    dicts: the last assistant message's content; a content of parts joins its text parts)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Mapping):
+        completion = [completion]
+    if isinstance(completion, Sequence) and completion and all(isinstance(m, Mapping) for m in completion):
+        answers = [m for m in completion if m.get("role", "assistant") == "assistant"]
+        if answers:
+            return _content_text(answers[-1].get("content"), k)
+        raise InputError(f"completion {k} has no assistant message (roles: "
+                         f"{', '.join(str(m.get('role')) for m in completion)})", "completions")
+    raise InputError(f"completion {k} is a {type(completion).__name__}: give strings or chat messages "
+                     "(a list of {'role': ..., 'content': ...} dicts)", "completions")
+
+
+def _content_text(content: Any, k: int) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence) and all(isinstance(part, Mapping) for part in content):
+        return "".join(str(part.get("text", "")) for part in content if part.get("type", "text") == "text")
+    raise InputError(f"completion {k}: the assistant message's content is a {type(content).__name__}, not text",
+                     "completions")
+
+
+def _one_line(text: str) -> str:
+    """A completion as one line: line breaks (which no sentence can hold) become spaces."""
+    return " ".join(text.splitlines()) if ("\n" in text or "\r" in text) else text
+
+
+class RewardFunction:
+    """A metric's sentence scores as a reward function (see :func:`reward_function`)."""
+
+    def __init__(self, metric: Any, *, source_column: str = "source", references_column: str = "references",
+                 column: int | str | float | None = None, fallback: float = 0.0,
+                 max_tokens: int | None = DEFAULT_MAX_TOKENS, max_cells: int | None = DEFAULT_MAX_CELLS,
+                 max_length_ratio: float | None = None, length_penalty: float = -1.0, warn_every: int = 100,
+                 memo_size: int = DEFAULT_MEMO_SIZE, name: str | None = None, edit_language: str = "en",
+                 annotation: Mapping[str, Any] | None = None, cache: Any = None) -> None:
+        from ..core.context import run_context
+
+        self.metric = metric
+        run_context(cache)  # checked now; the metric is bound to it on first use in each process
+        self.cache = cache
+        if annotation is not None and not isinstance(annotation, Mapping):
+            raise InputError(f"annotation must be a dict of annotation settings, got {type(annotation).__name__}",
+                             "annotation", "cache")
+        self.edit_language, self.annotation = edit_language, dict(annotation or {})
+        if metric.hypothesis_kind == M2:
+            from ..core.lang import make_language
+
+            make_language(edit_language, False, **self.annotation)  # settings checked now, the annotator made later
+        if not metric.has_sentence_scores:
+            raise InputError(f"metric {metric.display_name} has no sentence scores (has_sentence_scores is False): "
+                             "a reward needs one value per completion", "metric")
+        if metric.candidate_refusal is not None:
+            raise InputError(f"metric {metric.display_name} cannot score a sentence on its own: "
+                             f"{metric.candidate_refusal}", "metric")
+        for key, value in (("source_column", source_column), ("references_column", references_column)):
+            if not isinstance(value, str) or not value:
+                raise InputError(f"{key} must be a column name (a string), got {value!r}", key)
+        self.column = metric.column_index(column)
+        self.source_column, self.references_column = source_column, references_column
+        self.fallback = _number(fallback, "fallback")
+        self.max_tokens = _bound(max_tokens, "max_tokens")
+        self.max_cells = _bound(max_cells, "max_cells")
+        self.max_length_ratio = None if max_length_ratio is None else _number(max_length_ratio, "max_length_ratio")
+        if self.max_length_ratio is not None and not self.max_length_ratio > 0:
+            raise InputError(f"max_length_ratio must be positive, got {max_length_ratio!r}", "max_length_ratio")
+        self.length_penalty = _number(length_penalty, "length_penalty")
+        self.warn_every = _bound(warn_every, "warn_every") or 1
+        self.memo_size = _bound(memo_size, "memo_size") or 0
+        self.__name__ = name or f"gecmetrics_{(metric.name or type(metric).__name__).replace('-', '_')}"
+        self._setup()
+
+    def _setup(self) -> None:
+        self._bound: Any = None
+        self._lock = threading.Lock()
+        self._memo: OrderedDict[Hashable, float] = OrderedDict()
+        self.stats = RewardStats()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        for key in ("_lock", "_memo", "stats", "_bound"):
+            state.pop(key)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._setup()
+
+    @property
+    def fallbacks(self) -> int:
+        return self.stats.fallbacks
+
+    def __repr__(self) -> str:
+        return f"RewardFunction({self.metric!r}, column={self.column}, fallback={self.fallback})"
+
+    # ------------------------------------------------------------------ the call
+    def __call__(self, prompts: Any = None, completions: Any = None, **kwargs: Any) -> list[float]:
+        if completions is None:
+            raise InputError("no completions given (completions=[...])", "completions")
+        if isinstance(completions, (str, bytes)) or not isinstance(completions, Sequence):
+            raise InputError(f"completions must be a list, got {type(completions).__name__}", "completions")
+        texts = [_one_line(completion_text(c, k)) for k, c in enumerate(completions)]
+        rows = self._rows(len(texts), kwargs)
+        with self._lock:
+            return self._rewards(texts, rows)
+
+    def _rows(self, count: int, kwargs: Mapping[str, Any]) -> list[tuple[str | None, Any]]:
+        """Each completion's (source, references): the references as a tuple of texts (TEXT),
+        one M2 block (M2), or None (reference-free)."""
+        kind = self.metric.reference_kind
+        needs_source = kind != M2 and getattr(self.metric, "reads_sources", True)
+        sources = self._column(kwargs, self.source_column, count, needs_source)
+        references = self._column(kwargs, self.references_column, count, kind != NONE)
+        rows = []
+        for k in range(count):
+            source = None if sources is None else sources[k]
+            if source is not None and not isinstance(source, str):
+                raise InputError(f"{self.source_column} {k} is a {type(source).__name__}, not text", self.source_column)
+            refs = None if references is None or kind == NONE else self._references(references[k], k)
+            if kind == M2:
+                source = None
+            elif source is None:
+                source = ""
+            rows.append((source, refs))
+        return rows
+
+    @staticmethod
+    def _column(kwargs: Mapping[str, Any], name: str, count: int, required: bool) -> Sequence[Any] | None:
+        values = kwargs.get(name)
+        if values is None:
+            if required:
+                raise InputError(f"the column {name!r} is missing (one value per completion; the columns given: "
+                                 f"{', '.join(sorted(kwargs)) or 'none'})", name)
+            return None
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise InputError(f"the column {name!r} must be a list (one value per completion), got "
+                             f"{type(values).__name__}", name)
+        if len(values) != count:
+            raise InputError(f"the column {name!r} has {len(values)} values for {count} completions", name)
+        return values
+
+    def _references(self, value: Any, k: int) -> Any:
+        name = self.references_column
+        if self.metric.reference_kind == M2:
+            if isinstance(value, str):
+                blocks = parse_m2(value, f"{name} {k}")
+                if len(blocks) != 1:
+                    raise InputError(f"{name} {k}: expected the M2 block of one sentence, got {len(blocks)}", name)
+                return blocks[0]
+            if isinstance(value, Sequence) and len(value) == 1:
+                value = value[0]
+            if hasattr(value, "edits") and hasattr(value, "source"):
+                return value
+            raise InputError(f"{name} {k}: metric {self.metric.display_name} reads gold M2 references: give the M2 "
+                             f"text of the sentence (or its Block), got {type(value).__name__}", name)
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
+            return tuple(value)
+        raise InputError(f"{name} {k}: expected a reference text or a non-empty list of them, got "
+                         f"{type(value).__name__}", name)
+
+    def _rewards(self, texts: list[str], rows: list[tuple[str | None, Any]]) -> list[float]:
+        stats = self.stats
+        stats.calls += 1
+        stats.completions += len(texts)
+        values: list[float | None] = [None] * len(texts)
+        wanted: dict[Hashable, list[int]] = {}
+        for k, (text, row) in enumerate(zip(texts, rows)):
+            if self._too_long(text, row):
+                values[k] = self.length_penalty
+                stats.length_penalties += 1
+                continue
+            key = (_row_key(row), text)
+            if key in self._memo:
+                self._memo.move_to_end(key)
+                values[k] = self._memo[key]
+                stats.reused += 1
+            else:
+                wanted.setdefault(key, []).append(k)
+        stats.reused += sum(len(ks) - 1 for ks in wanted.values())
+        scored = self._score({key: rows[ks[0]] for key, ks in wanted.items()})
+        for key, value in scored.items():
+            for k in wanted[key]:
+                values[k] = value
+            self._remember(key, value)
+        return [float(v) for v in values]
+
+    def _too_long(self, text: str, row: tuple[str | None, Any]) -> bool:
+        if self.max_length_ratio is None:
+            return False
+        return len(text.split()) > self.max_length_ratio * _reference_length(row)
+
+    def _remember(self, key: Hashable, value: float) -> None:
+        if self.memo_size:
+            self._memo[key] = value
+            if len(self._memo) > self.memo_size:
+                self._memo.popitem(last=False)
+
+    # ------------------------------------------------------------------ scoring
+    def _score(self, lines: Mapping[Hashable, tuple[str | None, Any]]) -> dict[Hashable, float]:
+        """Values of distinct (row, completion) keys: over budget ones the fallback, the others
+        scored in batches (rows of one reference count together)."""
+        values: dict[Hashable, float] = {}
+        batches: dict[int, list[Hashable]] = {}
+        for key, row in lines.items():
+            reason = self._over_budget(key[1], row)
+            if reason:
+                values[key] = self._fall_back(reason)
+            else:
+                batches.setdefault(len(row[1]) if isinstance(row[1], tuple) else 0, []).append(key)
+        for keys in batches.values():
+            try:
+                values.update(zip(keys, self._batch(keys, lines)))
+            except InputError:  # a work bound (or a refusal) on some line: each line alone, deterministically
+                for key in keys:
+                    try:
+                        values[key] = self._batch([key], lines)[0]
+                    except InputError as err:
+                        values[key] = self._fall_back("refused by the metric", err)
+        self.stats.scored += sum(len(keys) for keys in batches.values())
+        return values
+
+    def _over_budget(self, text: str, row: tuple[str | None, Any]) -> str | None:
+        tokens = len(text.split())
+        if self.max_tokens is not None and tokens > self.max_tokens:
+            return "max_tokens"
+        source = row[0] if row[0] is not None else row[1].source
+        if self.max_cells is not None and (len(source.split()) + 1) * (tokens + 1) > self.max_cells:
+            return "max_cells"
+        return None
+
+    def _fall_back(self, reason: str, error: Exception | None = None) -> float:
+        stats = self.stats
+        stats.fallbacks += 1
+        stats.reasons[reason] = stats.reasons.get(reason, 0) + 1
+        if (stats.fallbacks - 1) % self.warn_every == 0:
+            LOG.warning("%s: %d line(s) given the fallback value %s so far (this one: %s%s)", self.__name__,
+                        stats.fallbacks, self.fallback, reason, f": {error}" if error else "")
+        return self.fallback
+
+    def _batch(self, keys: Sequence[Hashable], lines: Mapping[Hashable, tuple[str | None, Any]]) -> list[float]:
+        """Values of distinct lines: the distinct rows are the corpus (each prepared once), the
+        completions of a row are the systems (the j-th system holds each row's j-th completion,
+        or its first where it has fewer), through the engine's per-chunk step."""
+        import numpy as np
+
+        row_keys = list(dict.fromkeys(_row_key(lines[key]) for key in keys))
+        index = {row: i for i, row in enumerate(row_keys)}
+        per_row: list[list[str]] = [[] for _ in row_keys]
+        where = {}
+        for key in keys:
+            i = index[_row_key(lines[key])]
+            where[key] = (i, len(per_row[i]))
+            per_row[i].append(key[1])
+        rows = {_row_key(lines[key]): lines[key] for key in keys}
+        sources, references = self._corpus_inputs([rows[row] for row in row_keys])
+        slots = max(len(texts) for texts in per_row)
+        names = [_SLOT.format(j + 1) for j in range(slots)]
+        systems = {name: [texts[j] if j < len(texts) else texts[0] for texts in per_row]
+                   for j, name in enumerate(names)}
+        if self.metric.hypothesis_kind == M2:  # the completions' edits, as the metric reads them
+            lines = sources if sources is not None else [block.source for block in references]
+            annotator = self._edit_annotator()
+            systems = {name: annotator.annotate(lines, [texts], keep_empty=True) for name, texts in systems.items()}
+        metric = self._metric_in_run()
+        corpus = python_corpus([metric], sources, references, systems)
+        statistics, _ = chunk_statistics([metric], corpus, names)
+        scores = {}
+        for j, name in enumerate(names):
+            joined = metric.join_statistics([statistics[name][0]])
+            if metric.independent_sentences:
+                scores[j] = metric.sentence_matrix(joined)[self.column]
+            else:  # each line as a corpus of one sentence
+                array = np.asarray(joined)
+                scores[j] = [metric.sentence_matrix(array[i:i + 1])[self.column][0] if j < len(per_row[i])
+                             else 0.0 for i in range(len(row_keys))]
+        return [float(scores[where[key][1]][where[key][0]]) for key in keys]
+
+    def _metric_in_run(self) -> Any:
+        """The metric bound to the run context of ``cache`` (the persistent cache, the process's
+        loaded models), once per process: an unpickled function binds again where it runs."""
+        if self._bound is None:
+            self._bound = self.metric.for_call(self.cache)
+        return self._bound
+
+    def _edit_annotator(self) -> Any:
+        """The annotator giving completions their M2 edits, in the metric's run context (its
+        loaded parser, its cache of parses): a new one per batch, so that its memo of parses
+        does not grow over a training run."""
+        from ..core.lang import language_annotator
+
+        return language_annotator(self.edit_language, self._metric_in_run().run_context, **self.annotation)
+
+    def _corpus_inputs(self, rows: list[tuple[str | None, Any]]) -> tuple[list[str] | None, Any]:
+        kind = self.metric.reference_kind
+        if kind == M2:
+            return None, [refs for _, refs in rows]
+        sources = [source for source, _ in rows]
+        if kind == NONE:
+            return sources, None
+        width = len(rows[0][1])
+        return sources, [[refs[r] for _, refs in rows] for r in range(width)]
+
+
+def _row_key(row: tuple[str | None, Any]) -> Hashable:
+    source, refs = row
+    if refs is not None and not isinstance(refs, tuple):  # an M2 block
+        return ("gold", refs.source, tuple((e.start, e.end, e.type, e.correction, e.required, e.annotator)
+                                         for e in refs.edits))
+    return (source, refs)
+
+
+def _reference_length(row: tuple[str | None, Any]) -> int:
+    """Tokens of the longest reference (text references), else of the source."""
+    source, refs = row
+    if isinstance(refs, tuple):
+        return max(len(text.split()) for text in refs)
+    if refs is not None:
+        return len(refs.source.split())
+    return len((source or "").split())
+
+
+def _number(value: Any, name: str) -> float:
+    import math
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InputError(f"{name} must be a finite number, got {value!r}", name)
+    return float(value)
+
+
+def _bound(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(f"{name} must be a non-negative integer or None, got {value!r}", name)
+    return value or None
+
+
+def _metric(metric: Any, settings: Mapping[str, Any]) -> Any:
+    from ..metrics.base import Metric
+    from ..metrics.registry import get_metric
+
+    if isinstance(metric, str):
+        return get_metric(metric, **settings)
+    if isinstance(metric, Metric):
+        if settings:
+            raise InputError(f"settings {', '.join(sorted(settings))} given with a metric object: set them on the "
+                             "metric, or give its registered name", "metric")
+        return metric
+    raise InputError(f"metric must be a registered name or a Metric, got {type(metric).__name__}", "metric")
+
+
+REWARD_OPTIONS = ("source_column", "references_column", "column", "fallback", "max_tokens", "max_cells",
+                  "max_length_ratio", "length_penalty", "warn_every", "memo_size", "name", "edit_language",
+                  "annotation", "cache")
+
+
+def reward_function(metric: Any, **settings: Any) -> RewardFunction:
+    """A reward function for TRL's ``GRPOTrainer`` (``reward_funcs=[f]``):
+    ``f(prompts=None, completions=..., source=..., references=..., **kwargs) -> list[float]``.
+
+    ``metric``: a registered name (its settings as keywords: ``reward_function("errant",
+    beta=0.5, spacy_model=...)``) or a metric object. The reward's own options:
+    ``source_column``/``references_column`` (the dataset columns, default ``source`` and
+    ``references``), ``column`` (a metric with several score columns), ``fallback`` (0.0),
+    ``max_tokens`` (1000), ``max_cells`` (250,000), ``max_length_ratio`` (None; ThinkGEC's guard
+    is 2) with ``length_penalty`` (-1.0), ``warn_every`` (100), ``memo_size`` (100,000); for a
+    metric that reads hypothesis M2, the completions' edits come from the annotator of
+    ``edit_language`` ("en": ERRANT's) made with ``annotation`` (its settings, e.g.
+    ``{"spacy_model": ...}``); ``cache``: the persistent cache of parses and model outputs, as
+    for ``corpus_score`` (None: the metric's own, else the default; False: none; a folder or a
+    ``Cache``). See the module docstring and docs/rewards.md."""
+    options = {key: settings.pop(key) for key in REWARD_OPTIONS if key in settings}
+    return RewardFunction(_metric(metric, settings), **options)
+
+
+# ----------------------------------------------------------------------------- MBR
+
+
+@dataclass
+class MBRSelection:
+    """:func:`mbr_select`'s answer: for each source, the index of the chosen candidate, its
+    text, the utility matrix (``utilities[k][i, j]``: candidate i scored against candidate j as
+    the reference; the diagonal is NaN, not computed) and each candidate's mean utility."""
+    choices: list[int]
+    selected: list[str]
+    utilities: list[Any]
+    expected: list[Any]
+
+
+def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequence[str] | None = None,
+               **settings: Any) -> MBRSelection:
+    """Minimum-Bayes-risk selection: for each source, the candidate with the highest mean
+    utility against the others, each other candidate taken as the one reference (ties: the
+    first). ``candidates``: one list of N texts per source; ``metric``: a name or metric object
+    with text references (settings and the reward options as for :func:`reward_function`)."""
+    import numpy as np
+
+    if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
+        raise InputError(f"candidates must be a list (one list of texts per source), got {type(candidates).__name__}",
+                         "candidates")
+    f = reward_function(metric, **settings)
+    if f.metric.reference_kind != TEXT:
+        raise InputError(f"metric {f.metric.display_name} does not take text references, and MBR takes each "
+                         "candidate as the reference of the others (for edit F, use a metric that annotates text "
+                         "references, e.g. ERRANT's annotate_refs=true)", "metric")
+    if sources is not None and (isinstance(sources, (str, bytes)) or len(sources) != len(candidates)):
+        raise InputError(f"sources must be a list of {len(candidates)} lines (one per candidate list)", "sources")
+    completions, source_column, references, cells = [], [], [], []
+    for k, texts in enumerate(candidates):
+        if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence) or not texts \
+                or not all(isinstance(t, str) for t in texts):
+            raise InputError(f"candidates {k}: expected a non-empty list of texts", "candidates")
+        source = "" if sources is None else sources[k]
+        for i, hypothesis in enumerate(texts):
+            for j, reference in enumerate(texts):
+                if i != j:
+                    completions.append(hypothesis)
+                    source_column.append(source)
+                    references.append(reference)
+                    cells.append((k, i, j))
+    values = f(completions=completions, **{f.source_column: source_column, f.references_column: references})
+    utilities = [np.full((len(texts), len(texts)), np.nan) for texts in candidates]
+    for (k, i, j), value in zip(cells, values):
+        utilities[k][i, j] = value
+    expected = [np.array([np.mean(np.delete(u[i], i)) if len(u) > 1 else 0.0 for i in range(len(u))])
+                for u in utilities]
+    choices = [int(np.argmax(e)) for e in expected]
+    return MBRSelection(choices, [texts[c] for texts, c in zip(candidates, choices)], utilities, expected)

@@ -1,0 +1,387 @@
+"""gecmetrics.rewards: reward values equal ``metric.sentence_scores`` of the same (source,
+references, completion) taken as a one-sentence corpus, for each metric family on CoNLL-2014
+lines; a GRPOTrainer-style call with chat completions; pickling (and a process pool); threads;
+the deterministic work budget's fallback on a pathological line; the length guard; MBR against a
+brute-force reference; argument errors."""
+from __future__ import annotations
+
+import itertools
+import logging
+import pickle
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import SPACY_TEST_MODEL
+
+from gecmetrics import get_metric, read_lines, read_m2
+from gecmetrics.core.edits.blocks import format_m2
+from gecmetrics.errors import InputError
+from gecmetrics.rewards import RewardFunction, mbr_select, reward_function
+
+ROWS = range(20, 28)
+"""Eight CoNLL-2014 sentences: a GRPO step's prompts."""
+SYSTEMS = ("AMU", "CAMB", "CUUI", "INPUT")
+
+
+@pytest.fixture(scope="module")
+def conll(conll14: Path) -> dict:
+    read = {name: read_lines(str(conll14 / name)) for name in (*SYSTEMS, "REF0", "REF1")}
+    gold = read_m2(str(conll14 / "official-2014.combined.m2"))
+    return {"lines": read, "gold": gold}
+
+
+def grpo_batch(conll: dict, m2: bool) -> dict:
+    """The keyword columns GRPOTrainer passes: each prompt's columns repeated once per
+    completion; completions from four systems, one a copy of another (scored once)."""
+    lines = conll["lines"]
+    completions, source, references = [], [], []
+    for d in ROWS:
+        for name in (*SYSTEMS, "AMU"):
+            completions.append(lines[name][d])
+            source.append(lines["INPUT"][d])
+            references.append(format_m2([conll["gold"][d]]) if m2 else [lines["REF0"][d], lines["REF1"][d]])
+    return {"prompts": [f"Correct: {s}" for s in source], "completions": completions, "source": source,
+            "references": references}
+
+
+def one_sentence(metric, source: str, references, completion: str, column: int = 0) -> float:
+    """What sentence_scores gives for the triple alone."""
+    if metric.reference_kind == "m2":
+        scores = metric.sentence_scores(None, references, [completion]).scores
+    elif metric.reference_kind == "none":
+        scores = metric.sentence_scores([source], None, [completion]).scores
+    else:
+        scores = metric.sentence_scores([source], [[r] for r in references], [completion]).scores
+    return float(np.asarray(scores).reshape(-1, 1)[column][0])
+
+
+def expected_values(metric, conll: dict, batch: dict) -> list[float]:
+    values = []
+    for k, completion in enumerate(batch["completions"]):
+        d = ROWS[k // (len(SYSTEMS) + 1)]
+        references = [conll["gold"][d]] if metric.reference_kind == "m2" else batch["references"][k]
+        values.append(one_sentence(metric, batch["source"][k], references, completion))
+    return values
+
+
+@pytest.mark.parametrize("name", ["gleu", "gleu-max", "green", "green-char", "m2", "sentm2"])
+def test_values_equal_sentence_scores(conll, name):
+    f = reward_function(name)
+    batch = grpo_batch(conll, f.metric.reference_kind == "m2")
+    values = f(**batch)
+    assert values == expected_values(get_metric(name), conll, batch)
+    assert len(set(values)) > 2  # the systems differ: the comparison is not vacuous
+    distinct = len(set(zip(batch["source"], batch["completions"])))  # systems agree on some lines
+    assert f.stats.completions == 40 and f.stats.scored == distinct and f.stats.reused == 40 - distinct
+    assert f(**batch) == values and f.stats.scored == distinct and f.stats.reused == 80 - distinct  # the LRU
+
+
+def test_errant_values_equal_sentence_scores(conll, spacy_model):
+    f = reward_function("errant", spacy_model=SPACY_TEST_MODEL)
+    batch = grpo_batch(conll, m2=True)
+    values = f(**batch)
+    assert values == expected_values(get_metric("errant", spacy_model=SPACY_TEST_MODEL), conll, batch)
+    assert len(set(values)) > 2
+
+
+@pytest.mark.parametrize("name, settings", [("senterrant", {}), ("cleme", {}), ("cleme", {"level": "sentence"}),
+                                            ("cleme", {"weighted": False, "level": "sentence"}),
+                                            ("gotoscorer", {"no_weight": True})])
+def test_hypothesis_m2_metrics_annotate_the_completions(conll, spacy_model, name, settings):
+    """Metrics that read hypothesis M2: each completion annotated by ERRANT's annotator (made
+    with the ``annotation`` settings), then its sentence score as for the blocks."""
+    from gecmetrics.core.lang import language_annotator
+
+    f = reward_function(name, annotation={"spacy_model": SPACY_TEST_MODEL}, **settings)
+    batch = grpo_batch(conll, m2=True)
+    values = f(**batch)
+    annotator = language_annotator("en", spacy_model=SPACY_TEST_MODEL)
+    metric = get_metric(name, **settings)
+    expected, refused = [], set()
+    for k, completion in enumerate(batch["completions"]):
+        gold = conll["gold"][ROWS[k // 5]]
+        block = annotator.annotate([gold.source], [[completion]], keep_empty=True)[0]
+        try:
+            expected.append(float(np.asarray(metric.sentence_scores(None, [gold], [block]).scores).ravel()[0]))
+        except InputError:  # CLEME's length weights need a reference correction in the (one-sentence) corpus
+            expected.append(0.0)
+            refused.add((gold.source, completion))
+    assert values == expected and len(set(values)) > 2
+    assert f.stats.fallbacks == len(refused) and bool(refused) == (name == "cleme" and settings.get("weighted", True))
+    assert pickle.loads(pickle.dumps(f))(**batch) == values
+
+
+def test_m2_running_f_is_each_line_as_its_own_corpus(conll):
+    """The M2 scorer's annotator choice runs over the corpus: a reward scores each completion as
+    a one-sentence corpus; blocks and M2 text give the same values."""
+    f = reward_function("m2")
+    batch = grpo_batch(conll, m2=True)
+    as_blocks = dict(batch, references=[conll["gold"][ROWS[k // 5]] for k in range(len(batch["completions"]))])
+    assert f(**as_blocks) == reward_function("m2")(**batch)
+
+
+def test_trl_call_with_chat_completions(conll):
+    """GRPOTrainer (conversational dataset): prompts and completions are message lists, the
+    dataset's columns arrive as keyword lists, plus keywords a reward ignores."""
+    batch = grpo_batch(conll, m2=False)
+    chat = {
+        "prompts": [[{"role": "system", "content": "Correct the sentence."}, {"role": "user", "content": p}]
+                    for p in batch["prompts"]],
+        "completions": [[{"role": "assistant", "content": c}] for c in batch["completions"]],
+        "src": batch["source"], "refs": batch["references"],
+        "completion_ids": [[1, 2, 3]] * len(batch["completions"]), "trainer_state": object(),
+    }
+    f = reward_function("gleu", source_column="src", references_column="refs")
+    assert f(**chat) == reward_function("gleu")(**batch)
+    parts = [[{"role": "assistant", "content": [{"type": "text", "text": c}]}] for c in batch["completions"]]
+    assert f(**dict(chat, completions=parts)) == reward_function("gleu")(**batch)
+    assert f.__name__ == "gecmetrics_gleu"
+
+
+def test_pickled_and_in_a_process_pool(conll):
+    batch = grpo_batch(conll, m2=True)
+    f = reward_function("m2")
+    values = f(**batch)
+    copy = pickle.loads(pickle.dumps(f))
+    assert isinstance(copy, RewardFunction) and copy.stats.calls == 0
+    assert copy(**batch) == values
+    with get_context("spawn").Pool(1) as pool:
+        assert pool.apply(f, (), batch) == values
+
+
+def test_in_dask_worker_processes(conll):
+    """Dask's process scheduler pickles the function (cloudpickle) into its workers."""
+    dask = pytest.importorskip("dask")
+    batch = grpo_batch(conll, m2=False)
+    f = reward_function("gleu")
+    expected = f(**batch)
+    halves = [{key: value[:20] for key, value in batch.items()}, {key: value[20:] for key, value in batch.items()}]
+    results = dask.compute(*[dask.delayed(f)(**half) for half in halves], scheduler="processes", num_workers=2)
+    assert results[0] + results[1] == expected
+
+
+def test_threads_share_one_function(conll):
+    batch = grpo_batch(conll, m2=False)
+    expected = reward_function("green")(**batch)
+    f = reward_function("green", memo_size=0)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: f(**batch), range(8)))
+    assert results == [expected] * 8
+    assert f.stats.calls == 8 and f.stats.scored == 8 * len(set(zip(batch["source"], batch["completions"])))
+
+
+def test_budget_fallback_on_a_pathological_line(conll, caplog):
+    """A 5,000-token garbage completion gets the fallback without being scored (max_tokens); the
+    other lines keep their values; counted and logged once per warn_every."""
+    batch = grpo_batch(conll, m2=True)
+    rng = np.random.default_rng(0)
+    garbage = " ".join(rng.choice(["the", "a", ",", "of", "xq", "."], size=5000))
+    bad = dict(batch, completions=[garbage if k % 5 == 1 else c for k, c in enumerate(batch["completions"])])
+    f = reward_function("m2", fallback=-0.5, warn_every=3)
+    clean = reward_function("m2")(**batch)
+    with caplog.at_level(logging.WARNING, logger="gecmetrics.rewards"):
+        values = f(**bad)
+    assert [v for k, v in enumerate(values) if k % 5 == 1] == [-0.5] * 8
+    assert [v for k, v in enumerate(values) if k % 5 != 1] == [v for k, v in enumerate(clean) if k % 5 != 1]
+    assert f.fallbacks == 8 and f.stats.reasons == {"max_tokens": 8}
+    assert len(caplog.records) == 3  # fallbacks 1, 4, 7
+    by_cells = reward_function("m2", max_tokens=None, max_cells=10_000)  # (source + 1) x 5,001 cells
+    cells = by_cells(**bad)
+    assert by_cells.stats.reasons == {"max_cells": 8} and [v for k, v in enumerate(cells) if k % 5 == 1] == [0.0] * 8
+    assert [v for k, v in enumerate(cells) if k % 5 != 1] == [v for k, v in enumerate(clean) if k % 5 != 1]
+
+
+def test_a_metric_work_bound_gives_the_fallback_for_that_line_only(conll, monkeypatch):
+    """The MaxMatch lattice's own bound raises on a line: that line alone falls back."""
+    from gecmetrics.core.edits.lattice import build
+
+    batch = grpo_batch(conll, m2=True)
+    long = " ".join(["xq"] * 300)
+    bad = dict(batch, completions=[long if k == 7 else c for k, c in enumerate(batch["completions"])])
+    monkeypatch.setattr(build, "MAX_OPEN_STATES", 600)
+    f = reward_function("m2", max_tokens=None, max_cells=None)
+    values = f(**bad)
+    assert values[7] == 0.0 and f.stats.reasons == {"refused by the metric": 1}
+    monkeypatch.undo()
+    clean = reward_function("m2")(**batch)
+    assert [v for k, v in enumerate(values) if k != 7] == [v for k, v in enumerate(clean) if k != 7]
+
+
+def test_length_guard():
+    f = reward_function("gleu", max_length_ratio=2)
+    source, reference = "He go home .", "He goes home ."
+    values = f(completions=["He goes home .", "He goes home . " * 3], source=[source] * 2,
+               references=[[reference]] * 2)
+    assert values == [1.0, -1.0] and f.stats.length_penalties == 1
+
+
+def brute_force_mbr(candidates, source, metric):
+    n = len(candidates)
+    means = []
+    for i in range(n):
+        others = [one_sentence(metric, source, [candidates[j]], candidates[i]) for j in range(n) if j != i]
+        means.append(sum(others) / len(others))
+    return max(range(n), key=lambda i: (means[i], -i)), means
+
+
+@pytest.mark.parametrize("name", ["gleu", "green"])
+def test_mbr_against_brute_force(conll, name):
+    lines = conll["lines"]
+    sources = [lines["INPUT"][d] for d in ROWS]
+    candidates = [[lines[s][d] for s in (*SYSTEMS, "REF0", "REF1")] for d in ROWS]
+    chosen = mbr_select(candidates, name, sources)
+    metric = get_metric(name)
+    for k, (texts, source) in enumerate(zip(candidates, sources)):
+        best, means = brute_force_mbr(texts, source, metric)
+        assert chosen.choices[k] == best and chosen.selected[k] == texts[best]
+        np.testing.assert_array_equal(chosen.expected[k], means)
+        assert np.isnan(np.diag(chosen.utilities[k])).all()
+
+
+def test_mbr_with_edit_f_against_brute_force(conll, spacy_model):
+    """MBR with ERRANT's F0.5 as the utility: the candidates annotated as text references."""
+    lines = conll["lines"]
+    settings = {"annotate_refs": True, "spacy_model": SPACY_TEST_MODEL}
+    sources = [lines["INPUT"][d] for d in ROWS[:4]]
+    candidates = [[lines[s][d] for s in ("AMU", "CAMB", "CUUI", "REF0", "REF1")] for d in ROWS[:4]]
+    chosen = mbr_select(candidates, "errant", sources, **settings)
+    metric = get_metric("errant", **settings)
+    for k, (texts, source) in enumerate(zip(candidates, sources)):
+        best, means = brute_force_mbr(texts, source, metric)
+        assert chosen.choices[k] == best
+        np.testing.assert_array_equal(chosen.expected[k], means)
+    assert len({tuple(e.round(6)) for e in chosen.expected}) > 1
+
+
+def test_mbr_ties_choose_the_first():
+    chosen = mbr_select([["a b c", "a b c", "x y z"]], "gleu", ["a b c"])
+    assert chosen.choices == [0]
+    same = mbr_select([["p q", "p q"]], "gleu", ["p q"])
+    assert same.choices == [0]
+
+
+def test_argument_errors():
+    with pytest.raises(InputError, match="systems scored together"):
+        reward_function("gotoscorer")
+    with pytest.raises(InputError, match="colour is not a setting of language en"):
+        reward_function("cleme", annotation={"colour": 1})
+    with pytest.raises(InputError, match="unknown metric"):
+        reward_function("nope")
+    with pytest.raises(InputError, match="settings beta"):
+        reward_function(get_metric("green"), beta=1)
+    f = reward_function("gleu")
+    with pytest.raises(InputError, match="column 'references' is missing"):
+        f(completions=["a"], source=["a"])
+    with pytest.raises(InputError, match="has 2 values for 1 completions"):
+        f(completions=["a"], source=["a", "b"], references=[["a"]])
+    with pytest.raises(InputError, match="no assistant message"):
+        f(completions=[[{"role": "user", "content": "a"}]], source=["a"], references=[["a"]])
+    with pytest.raises(InputError, match="completion 0 is a int"):
+        f(completions=[3], source=["a"], references=[["a"]])
+    with pytest.raises(InputError, match="fallback must be a finite number"):
+        reward_function("gleu", fallback=float("nan"))
+    with pytest.raises(InputError, match="max_tokens"):
+        reward_function("gleu", max_tokens=-1)
+    with pytest.raises(InputError, match="M2 block of one sentence"):
+        reward_function("m2")(completions=["a"], references=["S a\n\nS b\n"])
+    with pytest.raises(InputError, match="text references"):
+        mbr_select([["a", "b"]], "m2")
+
+
+def test_line_breaks_are_spaces():
+    f = reward_function("gleu")
+    assert f(completions=["He goes\nhome ."], source=["He go home ."], references=[["He goes home ."]]) == [1.0]
+
+
+@pytest.mark.models
+def test_a_tiny_model_metric(tmp_path):
+    """A reference-free model metric (IMPARA on tiny seeded models): the reward is the
+    sentence score of the triple, batched over distinct completions: equal to float32 rounding
+    (a batch's padding changes the last bits of a forward pass, as in the metric's own corpus
+    calls)."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from gecmetrics.core.models.tiny_bert_heads import build_impara_models
+
+    build_impara_models(tmp_path / "impara")
+    settings = {"model": str(tmp_path / "impara" / "qe"), "se_model": str(tmp_path / "impara" / "se"),
+                "device": "cpu", "threads": 1, "threshold": 0.5}
+    f = reward_function("impara", **settings)
+    sources = ["He go home .", "A cat sat on mat ."]
+    completions = ["He goes home .", "He went home .", "He go home .", "A cat sat on the mat .", "A cat sat on mat ."]
+    rows = [0, 0, 0, 1, 1]
+    values = f(completions=completions, source=[sources[r] for r in rows])
+    metric = get_metric("impara", **settings)
+    alone = [one_sentence(metric, sources[r], None, c) for r, c in zip(rows, completions)]
+    np.testing.assert_allclose(values, alone, rtol=0, atol=1e-6)
+    assert len(set(values)) > 1
+
+
+@pytest.mark.models
+def test_pt_m2_with_the_tiny_bert(tmp_path):
+    """PT-M2 (MaxMatch edits weighted by BERTScore, gold M2 references) on the tiny BERT: the
+    reward is the one-sentence corpus's sentence score, the completions of a row batched."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from tests._pt_support import GOLD, HYPOTHESIS, TINY_SETTINGS
+    from gecmetrics.core.models.tiny import build_tiny_bert
+    from gecmetrics.io.m2 import parse_m2
+
+    build_tiny_bert(tmp_path)
+    settings = {"model": str(tmp_path), "device": "cpu", **TINY_SETTINGS}
+    blocks = parse_m2(GOLD, "gold")
+    completions, references, rows = [], [], []
+    for d, block in enumerate(blocks):
+        for text in (HYPOTHESIS[d], block.source, HYPOTHESIS[(d + 1) % len(blocks)]):
+            completions.append(text)
+            references.append(format_m2([block]))
+            rows.append(d)
+    f = reward_function("pt-m2", **settings)
+    values = f(completions=completions, references=references)
+    metric = get_metric("pt-m2", **settings)
+    alone = [float(np.asarray(metric.sentence_scores(None, [blocks[d]], [c]).scores).ravel()[0])
+             for d, c in zip(rows, completions)]
+    np.testing.assert_allclose(values, alone, rtol=0, atol=1e-6)
+    assert len(set(values)) > 1
+
+
+def test_a_plugin_metric():
+    """A metric registered by a plugin is a reward like the built-in ones."""
+    from gecmetrics import register_metric, unregister_metric
+    from gecmetrics.metrics.base import Metric
+
+    class FirstReferenceMatch(Metric):
+        def prepare(self, corpus, group=()):
+            return corpus.references[0]
+
+        def statistics(self, prepared, hypothesis):
+            return np.array([[float(h == r), 1.0] for h, r in zip(hypothesis, prepared)])
+
+        def score_from_sums(self, sums, column=0):
+            return sums[..., 0] / sums[..., 1]
+
+    register_metric("toy-match", FirstReferenceMatch)
+    try:
+        f = reward_function("toy-match")
+        assert f(completions=["a b", "a c", "a b"], source=["a x"] * 3, references=[["a b", "a c"]] * 3) == [1.0, 0.0, 1.0]
+        assert f.stats.scored == 2
+    finally:
+        unregister_metric("toy-match")
+
+
+def test_the_persistent_cache_through_the_run_context(conll, spacy_model, tmp_path):
+    """cache= binds the metric to a run context (as corpus_score's cache=): ERRANT's parses go
+    to that folder, the values are those without a cache, and a pickled function uses it too."""
+    batch = grpo_batch(conll, m2=True)
+    folder = tmp_path / "cache"
+    cached = reward_function("errant", spacy_model=SPACY_TEST_MODEL, cache=str(folder))
+    values = cached(**batch)
+    assert values == reward_function("errant", spacy_model=SPACY_TEST_MODEL, cache=False)(**batch)
+    assert folder.is_dir() and any(folder.iterdir())
+    assert pickle.loads(pickle.dumps(cached))(**batch) == values
+    with pytest.raises(InputError, match="cache must be"):
+        reward_function("gleu", cache=3)
