@@ -9,15 +9,10 @@ when a model is first needed, and every failure to get a usable English model is
 """
 from __future__ import annotations
 
-import json
 import os
-import re
-import sys
 import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 from ....errors import InputError
 
@@ -146,72 +141,12 @@ def model_unloadable(model: str, err: BaseException) -> InputError:
                       "damaged or made for another spaCy; reinstall it or choose another with --spacy-model")
 
 
-def _import_spacy(torch_free: bool = False) -> Any:
-    """spaCy, imported now if it was not yet; with ``torch_free`` (a model that needs no torch,
-    :func:`needs_torch`) and neither spaCy nor torch imported yet, without torch (see
-    :func:`_without_torch`)."""
+def _import_spacy() -> Any:
     try:
-        if torch_free and "spacy" not in sys.modules:
-            with _without_torch():
-                import spacy
-        else:
-            import spacy
+        import spacy
     except ImportError:
         raise InputError(f"ERRANT annotation needs spaCy, which is not installed: {INSTALL_HINT}") from None
     return spacy
-
-
-@contextmanager
-def _without_torch() -> Iterator[None]:
-    """While spaCy is imported, ``import torch`` fails as for a package not installed.
-
-    thinc (spaCy's machine-learning library) imports torch when it can, only to offer its torch
-    wrappers, which spaCy's CNN pipelines (en_core_web_sm/md/lg) never use: with torch installed
-    that import costs about 2.4 s of CPU and 190 MB per process, more than parsing a thousand
-    lines. Python's import system answers ModuleNotFoundError for a name whose ``sys.modules``
-    entry is None (documented behaviour, no module is modified), which is what thinc's own
-    ``try: import torch`` handles when torch is absent; the entry is removed at once after, so
-    torch stays importable for the rest of the process (a model metric in the same run). Only
-    when torch is not imported yet and no other thread runs (one could be importing it)."""
-    if "torch" in sys.modules or threading.active_count() > 1:
-        yield
-        return
-    sys.modules["torch"] = None  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        if "torch" in sys.modules and sys.modules["torch"] is None:
-            del sys.modules["torch"]
-
-
-_TORCH_FREE_REQUIREMENT = re.compile(r"spacy\s*(?:[<>=!~,;\[]|$)", re.IGNORECASE)
-_TORCH_WORDS = re.compile(r"torch|transformer", re.IGNORECASE)
-
-
-def needs_torch(model: str) -> bool:
-    """Whether a model may need torch: True unless it is found on disk with meta.json requiring
-    nothing but spaCy and a config.cfg naming neither torch nor transformers (spaCy's CNN
-    pipelines, e.g. en_core_web_sm; en_core_web_trf needs spacy-curated-transformers, so torch)."""
-    from .modelid import model_identity
-
-    identity = model_identity(model)
-    if identity is None:
-        return True
-    folder = Path(identity.path)
-    # a model folder holds config.cfg, an installed package its data folder (lang_name-version)
-    configs = [folder / "config.cfg", *sorted(folder.glob("*/config.cfg"))]
-    try:
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        config = "\n".join(path.read_text(encoding="utf-8") for path in configs if path.is_file())
-    except (OSError, ValueError):
-        return True
-    if not config:
-        return True
-    requirements = meta.get("requirements", []) if isinstance(meta, dict) else None
-    if not isinstance(requirements, list) or not all(isinstance(r, str) and _TORCH_FREE_REQUIREMENT.match(r.strip())
-                                                     for r in requirements):
-        return True
-    return bool(_TORCH_WORDS.search(config))
 
 
 class SpacyModel:
@@ -253,7 +188,7 @@ class SpacyModel:
         return self._nlp
 
     def _load(self) -> Any:
-        spacy = _import_spacy(torch_free=not needs_torch(self.model))
+        spacy = _import_spacy()
         try:
             nlp = spacy.load(self.model, exclude=list(EXCLUDED_PIPES))
         except OSError:
