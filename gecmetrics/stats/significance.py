@@ -26,7 +26,7 @@ a metric only for its resampler (``metric.resampler(column, references)``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -113,6 +113,23 @@ def bootstrap_indices(sentences: int, samples: int, seed: int) -> np.ndarray:
     """sacrebleu's resample indices: ``default_rng(seed).choice(D, size=(N, D), replace=True)``."""
     rng = np.random.default_rng(seed)
     return rng.choice(sentences, size=(samples, sentences), replace=True)
+
+
+BOOTSTRAP_CHUNK_BYTES = 64 * 2**20
+"""Bound of one chunk of bootstrap resamples: its indices and its per-sentence counts (16 bytes
+per resample and sentence). CoNLL-2014 (1,312 sentences) takes up to 3,196 resamples at once."""
+
+
+def bootstrap_chunks(sentences: int, samples: int, seed: int,
+                     chunk_bytes: int | None = None) -> Iterator[tuple[int, Resample]]:
+    """(first resample, Resample) of consecutive chunks of :func:`bootstrap_indices`'s rows: the
+    same draws (NumPy's generator continues its stream from one call to the next, a half-used
+    64-bit word included), a chunk at a time, so that memory stays bounded on large corpora."""
+    rng = np.random.default_rng(seed)
+    budget = BOOTSTRAP_CHUNK_BYTES if chunk_bytes is None else chunk_bytes
+    step = max(1, min(samples, budget // max(16 * sentences, 1)))
+    for start in range(0, samples, step):
+        yield start, Resample(rng.choice(sentences, size=(min(step, samples - start), sentences), replace=True))
 
 
 def randomization_masks(sentences: int, trials: int, seed: int) -> np.ndarray:
@@ -207,8 +224,10 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
     interval_samples = samples if method == "bs" else confidence_samples
     check_draws(max(samples, interval_samples), size)
     scores = [resampler.score(p) for p in prepared]
-    resample = Resample(bootstrap_indices(size, interval_samples, seed))
-    bootstrap = [resampler.bootstrap_scores(p, resample) for p in prepared]
+    bootstrap = [np.empty(interval_samples) for _ in prepared]
+    for start, resample in bootstrap_chunks(size, interval_samples, seed):
+        for k, p in enumerate(prepared):
+            bootstrap[k][start:start + resample.samples] = resampler.bootstrap_scores(p, resample)
     masks = randomization_masks(size, samples, seed) if method == "ar" else None
     systems = []
     for k, name in enumerate(names):
