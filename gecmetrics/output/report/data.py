@@ -2,7 +2,7 @@
 
 Nothing here computes a metric, nor names one: scores, ranks, intervals and p-values come
 from the run (:func:`~gecmetrics.run.engine.score_corpus`) and the paired tests
-(:func:`~gecmetrics.stats.significance.paired_test_from_statistics`); edits marked TP / FP / FN
+(:func:`~gecmetrics.stats.significance.paired_tests_from_statistics`); edits marked TP / FP / FN
 and the per-type counts from the metric that marks edits
 (:meth:`~gecmetrics.metrics.base.Metric.edit_marks`: ERRANT's comparison); difficulty from the
 metric that weighs gold edits (:meth:`~gecmetrics.metrics.base.Metric.gold_edit_weights`:
@@ -29,9 +29,9 @@ from ...metrics.capabilities import GoldEditWeights
 from ...metrics.registry import REPORT, default_metric_texts, default_metrics, needs_gold_m2, resolve_metrics
 from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, score_corpus
-from ...run.executors import make_executor
+from ...run.executors import check_jobs, make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
-from ...stats.significance import PairedTestResult, paired_test_from_statistics
+from ...stats.significance import PairedTestResult, paired_tests_from_statistics
 from ...version import __version__
 from .attribution import attribute_systems, edit_annotator, hypothesis_edits
 
@@ -123,10 +123,12 @@ def offering(metrics: Sequence[Metric], capability: str) -> Metric:
 # ----------------------------------------------------------------------------- summary
 
 
-def _paired(task: tuple) -> PairedTestResult:
-    """One column's paired bootstrap (a task for a worker: the resampler is made there)."""
-    metric, part, references, statistics, samples, seed = task
-    return paired_test_from_statistics(metric.resampler(part, references), statistics, "bs", samples, seed)
+def _paired(task: tuple) -> list[PairedTestResult]:
+    """Some columns' paired bootstraps, each chunk of resamples drawn once for them all (a task
+    for a worker: the resamplers are made there)."""
+    columns, references, samples, seed = task
+    return paired_tests_from_statistics([(metric.resampler(part, references), statistics)
+                                         for metric, part, statistics in columns], "bs", samples, seed)
 
 
 def _ranks(values: Sequence[float], higher_is_better: bool) -> list[int]:
@@ -140,10 +142,15 @@ def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 
     table = comparison_table(scored)
     names = scored.names
     order = [baseline] + [name for name in names if name != baseline]
-    tasks = [(metric, part, scored.references, {name: scored.statistics[name][k] for name in order}, samples, seed)
-             for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
+    columns = [(metric, part, {name: scored.statistics[name][k] for name in order})
+               for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
+    groups = max(1, min(check_jobs(jobs), len(columns)))  # a task per worker: its columns share the draws
+    tasks = [(columns[g::groups], scored.references, samples, seed) for g in range(groups)]
     with make_executor(jobs) as executor:
-        tests = list(executor.map(_paired, tasks))
+        grouped = list(executor.map(_paired, tasks))
+    tests = [None] * len(columns)
+    for g, results in enumerate(grouped):
+        tests[g::groups] = results
     columns = []
     for k, (column, test) in enumerate(zip(table.columns, tests)):
         metric = scored.metrics[column.metric_index]
