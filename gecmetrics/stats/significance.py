@@ -43,8 +43,9 @@ MAX_PAIRED_SAMPLES = 1_000_000
 resamples behind the intervals: 100 times sacrebleu's 10,000 trials (2147483648 asked for 800
 GiB)."""
 MAX_RESAMPLED_SENTENCES = 2**27
-"""Upper bound of resamples x sentences: the bootstrap holds an index and a count per sentence
-per resample (16 bytes), so at most 2 GiB (CoNLL-2014, 1,312 sentences: 102,000 resamples)."""
+"""Upper bound of resamples x sentences of a bootstrap (CoNLL-2014, 1,312 sentences: 102,000
+resamples): the work it asks; its memory is bounded apart, the draws being made a chunk at a time
+(:data:`BOOTSTRAP_CHUNK_BYTES`)."""
 SIGNIFICANCE_LEVEL = 0.05
 
 
@@ -176,7 +177,7 @@ def check_draws(samples: int, sentences: int) -> None:
     if samples * sentences > MAX_RESAMPLED_SENTENCES:
         raise InputError(f"{samples:,} resamples of {sentences:,} sentences are {samples * sentences:,} draws, "
                          f"more than {MAX_RESAMPLED_SENTENCES:,} (gecmetrics.stats.significance."
-                         f"MAX_RESAMPLED_SENTENCES, 2 GiB): at most {MAX_RESAMPLED_SENTENCES // sentences:,} "
+                         f"MAX_RESAMPLED_SENTENCES): at most {MAX_RESAMPLED_SENTENCES // sentences:,} "
                          "resamples for this corpus")
 
 
