@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .backend import ENVIRONMENT_VARIABLE
-from .fscore import CandidateCounts, RunningChoice, candidate_counts
+from .fscore import ERRANT, MAXMATCH, CandidateCounts, RunningChoice, candidate_counts
 from .resampling import Resample, Resampler, chunk_rows
 
 try:
@@ -23,13 +23,16 @@ try:
 except ImportError:  # installed without a C compiler
     compiled: ModuleType | None = None  # type: ignore[no-redef]
 
-_RULE_CODES = {"errant": 0, "maxmatch": 1}
+_RULE_CODES = {id(ERRANT): 0, id(MAXMATCH): 1}
+"""The rules the C extension knows (others, such as PT-M2's, run in NumPy)."""
 
 
-def compiled_running_enabled() -> bool:
-    """Whether the running-F choice of resamples runs in the C extension: built, and not
-    disabled by ``GECMETRICS_NUMPY_CORE`` (the NumPy reference then runs)."""
-    return compiled is not None and os.environ.get(ENVIRONMENT_VARIABLE, "") in ("", "0")
+def compiled_running_enabled(choice: RunningChoice | None = None) -> bool:
+    """Whether the running-F choice of resamples runs in the C extension: built, not disabled
+    by ``GECMETRICS_NUMPY_CORE`` (the NumPy reference then runs), and (given a ``choice``) one of
+    the rules the extension knows."""
+    return compiled is not None and os.environ.get(ENVIRONMENT_VARIABLE, "") in ("", "0") and \
+        (choice is None or id(choice.rule) in _RULE_CODES)
 
 
 class _CompiledData:
@@ -45,7 +48,7 @@ class _CompiledData:
         """Totals (N, 3) of the choice over sequences of rows (N, L): row numbers, or with
         ``mask`` +1 / -1 a keep-the-first-half mask (see _running.c)."""
         sequences, length = rows.shape
-        out = compiled.run(_RULE_CODES[choice.rule.name], choice.beta, self.counts, self.available, self.rank,
+        out = compiled.run(_RULE_CODES[id(choice.rule)], choice.beta, self.counts, self.available, self.rank,
                            self.rows, self.candidates, rows, sequences, length, mask)
         return np.frombuffer(out, dtype=np.float64).reshape(sequences, 3)
 
@@ -80,7 +83,7 @@ class RunningFResampler(Resampler):
 
     def bootstrap_scores(self, prepared: CandidateCounts, resample: Resample) -> np.ndarray:
         indices = resample.indices
-        if compiled_running_enabled() and len(prepared):
+        if compiled_running_enabled(self.choice) and len(prepared):
             data = _CompiledData(prepared)
             totals = np.empty((resample.samples, 3))
             step = chunk_rows(resample.size * 8, resample.samples)
@@ -99,7 +102,7 @@ class RunningFResampler(Resampler):
                        keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         width = max(baseline.counts.shape[1], system.counts.shape[1])
         baseline, system = _widened(baseline, width), _widened(system, width)
-        if compiled_running_enabled() and len(baseline):
+        if compiled_running_enabled(self.choice) and len(baseline):
             both = _CompiledData(CandidateCounts(np.concatenate([baseline.counts, system.counts]),
                                                  np.concatenate([baseline.available, system.available]),
                                                  np.concatenate([baseline.rank, system.rank])))
