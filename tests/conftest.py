@@ -10,21 +10,29 @@ import pytest
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 # Tests never read or fill the user's persistent cache: the default cache is off unless a test
-# gives one (Cache(tmp_path), --cache DIR); worker processes inherit the variable.
+# gives one (Cache(tmp_path), cache=, --cache DIR); worker processes inherit the variable.
 os.environ["GECMETRICS_CACHE"] = "off"
 # Tests that rely on PT-M2's default encoder (bert-base-uncased) do not depend on the user's choice
 os.environ.pop("GECMETRICS_PT_MODEL", None)
 
 
 @pytest.fixture(autouse=True)
-def _default_cache_restored():
-    """A test that sets the process's default cache (gecmetric --cache DIR, set_default_cache)
-    leaves the next test the default one: off."""
+def _environment_left_alone():
+    """No run writes the cache's setting into the environment (``--cache DIR``, ``cache=``): the
+    variable is as the test session set it once each test (and its monkeypatch) is done."""
     yield
-    from gecmetrics.core import cache
+    assert os.environ.get("GECMETRICS_CACHE") == "off", "a run wrote $GECMETRICS_CACHE"
 
-    cache._DEFAULT = None
-    os.environ["GECMETRICS_CACHE"] = "off"
+
+@pytest.fixture
+def fresh_resources(monkeypatch):
+    """An empty store of loaded resources for this test (spaCy pipelines, models ...), as a new
+    process has: what the test loads is found in it."""
+    from gecmetrics.core import context
+
+    store = context.Resources()
+    monkeypatch.setattr(context, "_PROCESS", store)
+    return store
 
 
 def _in_ci() -> bool:
@@ -140,8 +148,6 @@ def no_spacy(monkeypatch):
     """``import spacy`` fails, as without the errant extra, and no model is loaded already."""
     import builtins
 
-    from gecmetrics.core.lang.en import parse as languages
-
     real_import = builtins.__import__
 
     def without_spacy(name, *args, **kwargs):
@@ -150,7 +156,9 @@ def no_spacy(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", without_spacy)
-    monkeypatch.setattr(languages, "_MODELS", {})  # the process's loaded models (shared_model)
+    from gecmetrics.core import context
+
+    monkeypatch.setattr(context, "_PROCESS", context.Resources())  # no model loaded already (shared_model)
 
 
 def write_files(folder: Path, contents: dict[str, list[str] | str]) -> dict[str, str]:

@@ -18,8 +18,8 @@ import pytest
 
 from gecmetrics.core import cache as cache_module
 from gecmetrics.core.cache import (
-    FILE_NAME, Cache, CacheWarning, cache_key, default_cache, format_size, pack_array, pack_arrays,
-    pack_json, parse_age, parse_size, resolve_cache_folder, set_default_cache, unpack_array,
+    FILE_NAME, Cache, CacheWarning, cache_key, format_size, pack_array, pack_arrays,
+    pack_json, parse_age, parse_size, resolve_cache_folder, unpack_array,
     unpack_arrays, unpack_json,
 )
 from gecmetrics.errors import InputError
@@ -184,17 +184,6 @@ def test_location_from_argument_environment_and_platformdirs(folder: Path, monke
     assert resolve_cache_folder() == Path(platformdirs.user_cache_dir("gecmetrics", appauthor=False))
     with pytest.raises(InputError):
         resolve_cache_folder("  ")
-
-
-def test_default_cache_is_shared_and_exported_to_workers(folder: Path, monkeypatch):
-    monkeypatch.setattr(cache_module, "_DEFAULT", None)
-    monkeypatch.setenv("GECMETRICS_CACHE", str(folder))
-    first = default_cache()
-    assert first is default_cache() and first.folder == folder
-    set_default_cache(Cache(enabled=False))
-    assert not default_cache().enabled and os.environ["GECMETRICS_CACHE"] == "off"
-    set_default_cache(Cache(folder / "other"))
-    assert os.environ["GECMETRICS_CACHE"] == str(folder / "other")
 
 
 def test_pickled_cache_reopens_the_same_file(folder: Path):

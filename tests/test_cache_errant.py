@@ -21,7 +21,6 @@ from gecmetrics.core.lang.en.parse import SpacyModel, sentence_from_words
 from gecmetrics.core.lang.en.parsestore import model_namespace, pack_parse, parse_key, unpack_parse
 from gecmetrics.io.m2 import format_m2
 from gecmetrics.metrics.errant import Annotator
-from gecmetrics.core.lang.en import parse as errant_languages
 from tests.conftest import SPACY_TEST_MODEL as MODEL, run_cli, write_files
 from tests.test_errant_metric import GOLD_M2, SOURCES, SYSTEMS
 
@@ -133,14 +132,14 @@ def test_model_version_or_files_change_invalidates(spacy_model, tmp_path, monkey
     meta = json.loads((copy / "meta.json").read_text(encoding="utf-8"))
     meta["version"] = "3.8.1"
     (copy / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
-    monkeypatch.setattr(modelid, "_IDENTITIES", {})
+    modelid._identity_seen_from.cache_clear()  # a new process would compute the identity again
     bumped = SpacyModel(str(copy))
     assert bumped.versions()["model"].endswith("-3.8.1") and model_namespace(bumped) != namespace
     namespace = model_namespace(bumped)
     weights = copy / "tok2vec" / "model"
     stat = weights.stat()
     os.utime(weights, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # retrained in place
-    monkeypatch.setattr(modelid, "_IDENTITIES", {})
+    modelid._identity_seen_from.cache_clear()  # a new process would compute the identity again
     assert model_namespace(SpacyModel(str(copy))) != namespace
     # and a parse with the changed model is made, not read back
     cache = Cache(tmp_path / "cache")
@@ -195,17 +194,19 @@ def test_two_processes_and_workers_fill_one_cache_at_once(spacy_model, tmp_path)
 
 
 def test_warm_run_through_the_command_parses_nothing(spacy_model, tmp_path, monkeypatch):
+    from gecmetrics.core import context
+
     files = write_files(tmp_path, {"src": SOURCES, "gold.m2": GOLD_M2, **SYSTEMS})
     args = ["errant", "-s", files["src"], "-r", files["gold.m2"], "-o", *(files[n] for n in SYSTEMS),
             "--spacy-model", MODEL, "--signature"]
     runs = []
     for _ in range(2):
-        monkeypatch.setattr(errant_languages, "_MODELS", {})
+        monkeypatch.setattr(context, "_PROCESS", store := context.Resources())  # as in a new process
         runs.append(run_cli("--cache", str(tmp_path / "cache"), *args))
-        runs[-1] += (errant_languages._MODELS[MODEL].parsed,)
+        runs[-1] += (store.find(("spacy", MODEL)).parsed,)
     (code1, out1, err1, parsed1), (code2, out2, err2, parsed2) = runs
     assert code1 == code2 == 0 and out1 == out2 and err1 == err2 and "|cache:on|" in err1
-    assert parsed1 > 0 and parsed2 == 0 and errant_languages._MODELS[MODEL]._nlp is None
+    assert parsed1 > 0 and parsed2 == 0 and store.find(("spacy", MODEL))._nlp is None
     code, out, err = run_cli("--no-cache", *args)
     assert out == out1 and err == err1.replace("|cache:on", "")
 
@@ -240,17 +241,17 @@ def test_cache_command_errors_are_one_line(args, message, tmp_path):
     assert message in one_line_error(*args)
 
 
-def test_dask_workers_use_the_runs_cache(spacy_model, tmp_path, monkeypatch):
-    """Workers of a local Dask cluster, started after `--cache DIR`, store into that folder (this
-    process parses nothing)."""
+def test_dask_workers_use_the_runs_cache(spacy_model, tmp_path, fresh_resources):
+    """Workers of a local Dask cluster store into the run's folder, which they get with their
+    tasks (not from the environment); this process parses nothing."""
     pytest.importorskip("distributed", reason="the Dask path needs gecmetrics[dask] (dask, distributed)")
     files = write_files(tmp_path, {"src": SOURCES, "hyp": SYSTEMS["odd"]})
     folder = tmp_path / "cache"
     args = ["m2", "annotate", "-orig", files["src"], "-cor", files["hyp"], "--spacy-model", MODEL]
-    monkeypatch.setattr(errant_languages, "_MODELS", {})
     code, out, err = run_cli("--cache", str(folder), *args, "--dask", "local", "-p", "2", "--chunk-lines", "2")
     assert code == 0, err
-    assert MODEL not in errant_languages._MODELS or errant_languages._MODELS[MODEL].parsed == 0
+    model = fresh_resources.find(("spacy", MODEL))
+    assert model is None or model.parsed == 0
     assert out == run_cli("--no-cache", *args)[1]
     namespace = model_namespace(spacy_model)
     assert list(Cache(folder).info().namespaces) == [namespace]

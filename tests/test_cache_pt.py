@@ -19,7 +19,7 @@ from tests.conftest import run_cli
 
 require_backend()
 
-from gecmetrics.core.cache import FILE_NAME, Cache, CacheWarning, set_default_cache  # noqa: E402
+from gecmetrics.core.cache import FILE_NAME, Cache, CacheWarning  # noqa: E402
 from gecmetrics.core.models.bertscore import pair_namespace  # noqa: E402
 from gecmetrics.io.m2 import parse_m2, read_m2  # noqa: E402
 from gecmetrics.io.text import read_lines  # noqa: E402
@@ -33,14 +33,13 @@ SYSTEMS = {"sys": HYPOTHESIS, "other": OTHER, "copy": SOURCES}
 def scored(model: Path, cache: Cache, **settings) -> tuple[dict, int, int]:
     """Statistics bytes and scores of every PT metric, level and system; pairs encoded and read
     back from the cache."""
-    set_default_cache(cache)
     out, encoded, stored = {}, 0, 0
     for level in ("sentence", "corpus"):
         jobs = [(PTM2, parse_m2(GOLD, "gold"), SYSTEMS),
                 (PTErrant, parse_m2(REFERENCE_M2["refs.m2"], "refs"),
                  {name: parse_m2(REFERENCE_M2[name], name) for name in ("hyp.m2", "copy.m2")})]
         for kind, gold, systems in jobs:
-            metric = kind(model=str(model), level=level, **{**TINY_SETTINGS, **settings})
+            metric = kind(model=str(model), level=level, **{**TINY_SETTINGS, **settings}).with_context(cache)
             prepared = metric.prepare(gold)
             for name, hypothesis in systems.items():
                 statistics = metric.statistics(prepared, hypothesis)
@@ -137,8 +136,7 @@ def test_the_authors_numbers_warm(conll14: Path, tiny_model, tmp_path):
     gold, hypothesis = read_m2(str(conll14 / "official-2014.combined.m2")), read_lines(str(conll14 / "AMU"))
     runs = []
     for _ in range(2):
-        set_default_cache(Cache(tmp_path))
-        metric = PTM2(model=str(tiny_model), level="sentence", **TINY_SETTINGS)
+        metric = PTM2(model=str(tiny_model), level="sentence", **TINY_SETTINGS).with_context(Cache(tmp_path))
         prepared = metric.prepare(gold)
         statistics = metric.statistics(prepared, hypothesis)
         runs.append((statistics.tobytes(), metric.score(statistics).score, prepared.pairs.encoded_count))

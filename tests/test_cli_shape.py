@@ -73,7 +73,7 @@ S short one
 A 0 1|||R:ADJ|||shorter|||REQUIRED|||-NONE-|||0
 """
 
-NON_MODEL = ("gleu", "gleu-max", "gleu-paper", "gleu0", "green", "green-char", "sentm2", "senterrant", "cleme",
+NON_MODEL = ("gleu", "gleu-max", "gleu-paper", "gleu0", "green", "green-char", "m2", "sentm2", "senterrant", "cleme",
              "cleme2", "gotoscorer")
 """Every registered metric without a model or spaCy, by its command's name (m2: `m2 score`)."""
 
@@ -155,10 +155,45 @@ def test_metric_command_json_tsv_sentence_quiet_and_jobs(name, files):
     if rows[0][0] == "sentence":  # the generic table: a row per sentence, a column per system (x column)
         assert len(rows) == 1 + len(SOURCE)
         first = np.array([float(row[1]) for row in rows[1:]])
-        assert np.allclose(first, 100 * sentences[0][0], atol=1e-6)
+    else:  # the original's layout: a row per system and sentence; the headline is one of its columns
+        mine = [row for row in rows[1:] if row[0] == rows[1][0]]
+        assert [row[1] for row in mine] == [str(k) for k in range(1, len(SOURCE) + 1)]
+        matching = [k for k in range(2, len(rows[0]))
+                    if np.allclose([float(row[k]) for row in mine], 100 * sentences[0][0], atol=1e-6)]
+        assert matching, (name, rows[0])
+        first = np.array([float(row[matching[0]]) for row in mine])
+    assert np.allclose(first, 100 * sentences[0][0], atol=1e-6)
     for extra in (["--quiet"], ["-p", "2"]):
         code, again, err = run_cli(*base, "--tsv", *extra)
         assert code == 0 and again == tsv, (extra, err)
+
+
+def test_errant_command_sentence_scores_are_the_library_s(files, spacy_model):
+    """`errant --sentence` prints the library's sentence scores of ERRANT on plain text (its
+    edits by spaCy, compared with the gold M2), and the corpus JSON its corpus scores."""
+    from gecmetrics.io.corpus import Corpus
+    from gecmetrics.io.m2 import read_m2
+
+    base = ["errant", "-s", files["src"], "-r", files["gold.m2"], "-o", files["a"], files["b"],
+            "--spacy-model", SPACY_TEST_MODEL, "--no-cache"]
+    metric = get_metric("errant", spacy_model=SPACY_TEST_MODEL)
+    corpus = Corpus(SOURCE, [], {files["a"]: SYS_A, files["b"]: SYS_B}, read_m2(files["gold.m2"]))
+    scored = score_corpus([metric], corpus, cache=False)
+    code, out, err = run_cli(*base, "--json")
+    assert code == 0, err
+    for item, name in zip(json.loads(out), (files["a"], files["b"])):
+        assert item["system"] == name
+        assert np.allclose(item["scores"], 100 * np.asarray(scored.result(name, 0).scores, dtype=float))
+    code, out, err = run_cli(*base, "--sentence", "--tsv", "-d", "6")
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()]
+    expected = metric.sentence_matrix(scored.statistics[files["a"]][0])[0]
+    if rows[0][0] == "sentence":
+        got = [float(row[1]) for row in rows[1:]]
+    else:
+        got = [float(row[rows[0].index(next(h for h in rows[0] if h.lower().startswith("f0.5")))])
+               for row in rows[1:] if row[0] == files["a"]]
+    assert np.allclose(got, 100 * expected, atol=1e-6), (rows[0], got, expected)
 
 
 def test_alias_commands_are_their_commands_with_fixed_flags(files):
@@ -192,17 +227,17 @@ def test_version_short_and_long():
 
 
 def test_cache_options_before_or_after_the_command(files, tmp_path):
-    from gecmetrics.core.cache import default_cache
-
+    """The run's cache (what `cache info` reports) is the folder given before or after the
+    command name; --no-cache anywhere turns it off; both together are one error."""
+    folder = str(tmp_path / "c1")
+    before = run_cli("--cache", folder, "cache", "info")
+    after = run_cli("cache", "info", "--cache", folder)
+    assert before == after and before[0] == 0 and before[1].startswith(f"cache: {folder}")
+    assert run_cli("cache", "info", "--no-cache")[1] == run_cli("--no-cache", "cache", "info")[1]
+    assert run_cli("--no-cache", "cache", "info")[1].startswith("cache: off")
     args = command_of("gleu", files)
-    before = run_cli("--cache", str(tmp_path / "c1"), *args)
-    assert default_cache().folder == tmp_path / "c1" or str(default_cache().folder) == str(tmp_path / "c1")
-    after = run_cli(*args, "--cache", str(tmp_path / "c2"))
-    assert str(default_cache().folder) == str(tmp_path / "c2")
-    assert before[:2] == after[:2]
-    assert run_cli(*args, "--no-cache")[:2] == run_cli("--no-cache", *args)[:2]
-    assert not default_cache().enabled
-    err = one_line_error("--cache", str(tmp_path / "c1"), *args, "--no-cache")
+    assert run_cli(*args, "--no-cache")[:2] == run_cli("--no-cache", *args)[:2] == run_cli(*args)[:2]
+    err = one_line_error("--cache", folder, *args, "--no-cache")
     assert "--cache and --no-cache do not go together" in err
 
 
@@ -302,3 +337,25 @@ def test_cli_modules_and_functions_stay_small():
                       for path in CLI.glob("*.py") for node in _functions(ast.parse(path.read_text(encoding="utf-8")))
                       if node.end_lineno - node.lineno + 1 >= 60]
     assert long_functions == []
+
+
+def test_python_warnings_print_as_one_line():
+    """A Python warning raised inside a command (the cache's, the LLM judge's, a library's) is one
+    `gecmetric: warning:` line on stderr, not Python's file:line and code lines."""
+    import warnings
+
+    import click
+
+    from gecmetrics.cli import main
+
+    @main.command("warns-once")
+    def warns_once() -> None:
+        warnings.warn("something to know\nover two lines", UserWarning)
+        click.echo("done")
+
+    try:
+        code, out, err = run_cli("warns-once")
+    finally:
+        main.commands.pop("warns-once", None)
+    assert (code, out) == (0, "done\n")
+    assert err == "gecmetric: warning: something to know over two lines\n"

@@ -17,7 +17,6 @@ from tests.test_llm_local import tiny_gpt2  # noqa: F401 (the fixture: the tiny 
 from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error, outputs_with_jobs, run_cli, write_files
 
 from gecmetrics import compare, get_metric, paired_test
-from gecmetrics.core import cache as cache_module
 from gecmetrics.core.cache import Cache
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
@@ -50,7 +49,6 @@ def answer_cache(tmp_path, monkeypatch) -> Path:
     """Every test (and the processes it starts) with a cache of its own."""
     folder = tmp_path / "answers"
     monkeypatch.setenv("GECMETRICS_CACHE", str(folder))
-    monkeypatch.setattr(cache_module, "_DEFAULT", None)
     return folder
 
 
@@ -127,9 +125,8 @@ def test_chunks_ask_what_the_whole_corpus_asks(tmp_path):
     with ChatServer() as server:
         score_corpus([http_metric(server)], Corpus(SOURCES, [], dict(SYSTEMS)), chunk_lines=2, jobs=2)
         chunked = sorted(body["messages"][-1]["content"] for body in server.bodies)
-    cache_module._DEFAULT = Cache(tmp_path / "other")
     with ChatServer() as server:
-        score_corpus([http_metric(server)], Corpus(SOURCES, [], dict(SYSTEMS)))
+        score_corpus([http_metric(server)], Corpus(SOURCES, [], dict(SYSTEMS)), cache=tmp_path / "other")
         assert sorted(body["messages"][-1]["content"] for body in server.bodies) == chunked
 
 

@@ -16,7 +16,6 @@ from tests.conftest import gecmetric_script, outputs_with_jobs, one_line_error, 
 from tests.test_models_some_impara import SYSTEMS, assert_equal_at_4_decimals, backend, oracle  # noqa: F401 (backend: a fixture)
 
 from gecmetrics import compare, get_metric, paired_test
-from gecmetrics.core import cache as cache_module
 from gecmetrics.core.cache import Cache
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
@@ -48,7 +47,6 @@ def own_cache(tmp_path, monkeypatch) -> Path:
     """Every test (and the processes it starts) with a cache of its own."""
     folder = tmp_path / "cache"
     monkeypatch.setenv("GECMETRICS_CACHE", str(folder))
-    monkeypatch.setattr(cache_module, "_DEFAULT", None)
     return folder
 
 
@@ -169,8 +167,7 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path):
     three = short_corpus(conll, ("AMU", "CAMB", "CUUI"))
 
     def run(corpus: Corpus, cache: Cache) -> tuple[dict, int]:
-        cache_module.set_default_cache(cache)
-        scored = score_corpus(metrics, corpus)
+        scored = score_corpus(metrics, corpus, cache=cache)
         return {name: [r.to_dict() for r in results] for name, results in scored.results().items()}, \
             scored.encoded_texts
 
@@ -201,7 +198,37 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path):
     for name in three.hypotheses:
         for ours, theirs in zip(added[name], cold[name]):
             assert ours["score"] == pytest.approx(theirs["score"], abs=1e-7)
-    cache_module.set_default_cache(Cache(enabled=False))
+
+
+def test_two_threads_with_two_caches_share_the_models_and_not_the_caches(models, conll, tmp_path, fresh_resources):
+    """The scorer (its loaded models) is one per process; each thread's run gives it its own
+    cache: each cache ends up with what its run alone would have stored, nothing of the other's."""
+    import threading
+
+    corpora = {"a": short_corpus(conll, ("AMU",), size=20), "b": short_corpus(conll, ("CUUI",), size=20)}
+    corpora["b"].sources = [f"{line} ." for line in corpora["b"].sources]  # no pair in common with a
+    results, errors, barrier = {}, [], threading.Barrier(2)
+
+    def run(name: str) -> None:
+        try:
+            barrier.wait()
+            results[name] = score_corpus([some_metric(models)], corpora[name], chunk_lines=5,
+                                         cache=tmp_path / name).results()
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in corpora]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert len([key for key in fresh_resources.keys() if key[0] == "model-scorer"]) == 1
+    for name, corpus in corpora.items():
+        alone = score_corpus([some_metric(models)], corpus, chunk_lines=5, cache=tmp_path / f"{name}-alone").results()
+        assert Cache(tmp_path / name).info().entries == Cache(tmp_path / f"{name}-alone").info().entries > 0
+        assert [r.to_dict() for rs in results[name].values() for r in rs] == \
+            [r.to_dict() for rs in alone.values() for r in rs]
 
 
 def test_a_changed_model_is_not_read_from_the_cache(models, conll, tmp_path):
@@ -213,13 +240,12 @@ def test_a_changed_model_is_not_read_from_the_cache(models, conll, tmp_path):
     corpus = short_corpus(conll, ("AMU",), size=30)
     first = tmp_path / "models" / "some"
     build_some_models(first, seed=1)
-    cache_module.set_default_cache(Cache(tmp_path / "store"))
     metric = get_metric("some", model=str(first), tokenizer=str(first / "grammer"), device="cpu")
-    before = score_corpus([metric], corpus)
+    before = score_corpus([metric], corpus, cache=tmp_path / "store")
     first_result = before.result("AMU", 0)
     release_scorers()
     build_some_models(first, seed=2)  # the same folder, other weights
-    after = score_corpus([metric], corpus)
+    after = score_corpus([metric], corpus, cache=tmp_path / "store")
     assert after.encoded_texts == before.encoded_texts > 0
     assert after.result("AMU", 0).score != first_result.score
     assert str(after.result("AMU", 0).signature) != str(first_result.signature)

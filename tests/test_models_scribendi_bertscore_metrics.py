@@ -22,7 +22,6 @@ from tests.test_models_bertscore import CUSTOM_BASELINE, read_expected
 from tests.test_models_scribendi import DATA, MISSING_EXTRA, _fingerprint_from_header, read_rows
 
 from gecmetrics import compare, get_metric, paired_test
-from gecmetrics.core import cache as cache_module
 from gecmetrics.core.cache import Cache
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
@@ -73,7 +72,6 @@ def own_cache(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / "cache"
     monkeypatch.setenv("GECMETRICS_CACHE", str(folder))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setattr(cache_module, "_DEFAULT", None)
     return folder
 
 
@@ -246,8 +244,7 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path, whic
     three = short_corpus(conll, ("AMU", "CAMB", "CUUI"))
 
     def run(corpus: Corpus, cache: Cache, chosen=metrics) -> tuple[dict, int]:
-        cache_module.set_default_cache(cache)
-        scored = score_corpus(chosen, corpus)
+        scored = score_corpus(chosen, corpus, cache=cache)
         return results_of(scored), scored.encoded_texts
 
     try:
@@ -285,7 +282,7 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path, whic
             for ours, theirs in zip(added[name], cold[name]):
                 assert ours["scores"] == pytest.approx(theirs["scores"], abs=1e-7)
     finally:
-        cache_module.set_default_cache(Cache(enabled=False))
+        release_scorers()
 
 
 def test_changed_weights_or_settings_are_not_read_from_the_cache(models, conll, tmp_path):
@@ -294,8 +291,7 @@ def test_changed_weights_or_settings_are_not_read_from_the_cache(models, conll, 
     from gecmetrics.core.models.tiny import build_tiny_bert
     from gecmetrics.core.models.tiny_gpt2 import build_tiny_gpt2
 
-    corpus = short_corpus(conll, ("AMU",), size=40)
-    cache_module.set_default_cache(Cache(tmp_path / "store"))
+    corpus = short_corpus(conll, ("AMU",), size=40)  # the default cache: the test's own (own_cache)
     folder = tmp_path / "models"
     build_tiny_gpt2(folder / "lm", seed=1)
     build_tiny_bert(folder / "bert", seed=1)
@@ -321,7 +317,6 @@ def test_changed_weights_or_settings_are_not_read_from_the_cache(models, conll, 
             assert score_corpus([changed], corpus).encoded_texts > 0, changed
     finally:
         release_scorers()
-        cache_module.set_default_cache(Cache(enabled=False))
 
 
 # --------------------------------------------------------------------------- compare, paired tests, -p 2

@@ -178,10 +178,7 @@ def test_compare_and_meta_eval_take_pt_m2(files, tiny_model) -> None:
     assert correlation["metric"].startswith("PT-M2 F0.5") and correlation["n"] == 3
 
 
-def test_missing_extra_is_one_line(files, tiny_model, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gecmetrics.metrics.pt import scorers
-
-    monkeypatch.setattr(scorers, "_ENGINES", {})
+def test_missing_extra_is_one_line(files, tiny_model, fresh_resources, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("torch", "transformers"):
         monkeypatch.setitem(sys.modules, name, None)
     error = one_line_error("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *tiny_options(tiny_model))

@@ -9,18 +9,13 @@ every command shares are defined once (:mod:`.shared`), and so is every output f
 """
 from __future__ import annotations
 
-import os
-
-# The matrix products here are small: a pool of BLAS threads only costs start-up time
-# (about 0.07 s of CPU per run). Set before NumPy is first imported; a user's setting wins.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-from .app import COMMAND_MODULES, GecGroup, main  # noqa: E402
-from .process import output_failed, run_and_exit  # noqa: E402
+from .app import COMMAND_MODULES, GecGroup, main
+from .process import output_failed, run_and_exit
 
 
 def run() -> None:
     """The ``gecmetric`` console script (:func:`.process.run_and_exit` of :func:`main`)."""
     run_and_exit(main)
+
 
 __all__ = ["COMMAND_MODULES", "GecGroup", "main", "output_failed", "run"]

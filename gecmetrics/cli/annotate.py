@@ -15,6 +15,7 @@ from .common import progress_unless
 from .shared import run_options
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
+from .context import run_context
 
 
 def annotation_options(func: Callable) -> Callable:
@@ -57,7 +58,7 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
     from ..metrics.errant.metric import AnnotationJob, ErrantTextSettings
     from ..run.engine import map_chunks
 
-    job = AnnotationJob(**given_settings(ErrantTextSettings, settings))
+    job = AnnotationJob(**given_settings(ErrantTextSettings, settings), cache=run_context())
     tokenise = job.tokenise
     if from_m2 is not None:
         job, files = _reannotation(job, from_m2, source, corrections, auto, gold, no_min, old_cats, tokenise)

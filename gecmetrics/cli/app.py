@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 
 import click
 
@@ -79,12 +80,21 @@ class GecGroup(SharedOptionsGroup):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            with warnings.catch_warnings():
+                warnings.showwarning = _one_line_warning
+                return super().invoke(ctx)
         except InputError as err:
             click.echo(f"gecmetric: error: {err}", err=True)
             ctx.exit(2)
         except OSError as err:  # writing the output failed
             ctx.exit(output_failed(err))
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A Python warning raised during a command (a cache or LLM judge warning, a library's) as
+    one ``gecmetric: warning:`` line on stderr, not Python's two lines of file and code."""
+    text = " ".join(str(message).split())
+    click.echo(f"gecmetric: warning: {text}", err=True)
 
 
 @click.group(cls=GecGroup, context_settings={"help_option_names": ["-h", "--help"]},

@@ -14,6 +14,7 @@ from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .progress import quiet_option
 from .shared import chosen_format, format_options, jobs_option
+from .context import run_context
 
 
 @main.command(cls=GreedyCommand)
@@ -59,7 +60,7 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
     results = attribute_corpus(corpus, metric_text, column=_column(column), spacy_model=spacy_model, methods=methods,
                                max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
-                               normalize=normalize, over_bound=over_bound, jobs=jobs)
+                               normalize=normalize, over_bound=over_bound, jobs=jobs, cache=run_context())
     if fmt == "json":
         echo_json(attribution_dicts(results))
     else:

@@ -1,7 +1,8 @@
 """``gecmetric cache``: look at, empty or shrink the persistent cache (docs/cache.md).
 
 The cache is the run's one (``gecmetric --cache DIR cache info``, else ``$GECMETRICS_CACHE``,
-else the user cache folder); looking at it creates nothing.
+else the user cache folder: :func:`~gecmetrics.cli.context.run_context`); looking at it creates
+nothing.
 """
 from __future__ import annotations
 
@@ -10,15 +11,11 @@ import click
 from . import main
 from .app import SharedOptionsGroup
 from .common import echo_json
+from .context import run_context
 
 
 def _the_cache():
-    from ..core.cache import Cache, default_cache
-
-    cache = default_cache()
-    if cache.enabled and cache.folder is not None:  # the same folder, with warnings as one line each
-        cache = Cache(cache.folder, on_warning=lambda message: click.echo(f"gecmetric: warning: {message}", err=True))
-    return cache
+    return run_context().cache  # its warnings are one line each on stderr
 
 
 @main.group("cache", cls=SharedOptionsGroup)

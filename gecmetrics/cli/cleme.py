@@ -20,6 +20,7 @@ from .inputs import m2_hypothesis_options
 from .options import GreedyCommand, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import run_paired_tests
+from .context import in_run
 
 
 def build_metric(assumption: str, level: str, unweighted: bool, beta: float | None, cleme2: bool,
@@ -74,7 +75,7 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
     fmt = out.format
     if out.verbose and fmt == "json":
         raise InputError("-v (chunk tables) does not go with --json")
-    metric = build_metric(assumption, level, unweighted, beta, cleme2, factors, lang)
+    metric = in_run(build_metric(assumption, level, unweighted, beta, cleme2, factors, lang))
     paths = [shown(path) for path in hypotheses]
     scored, whole = _scored(metric, gold_path, hypotheses, out)
     if out.paired:
@@ -113,5 +114,5 @@ def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], ou
     if out.verbose:
         corpus = read_m2_hypotheses(reference, hypotheses, metric.m2_target_lines)
         return score_corpus([metric], corpus, list(corpus.hypotheses), progress=progress_unless(False, "cleme"),
-                            jobs=out.jobs, chunk_lines=out.chunk_lines), corpus
+                            jobs=out.jobs, chunk_lines=out.chunk_lines, cache=metric.run_context), corpus
     return out.run([metric], corpus_files(None, (), hypotheses, reference, m2_hypotheses=True), "cleme"), None

@@ -13,6 +13,7 @@ from ..run.engine import score_files, scored_chunks
 from ..run.executors import make_executor
 from ..run.files import CorpusFiles
 from .progress import StderrProgress, progress_unless  # noqa: F401 (commands take them here)
+from .context import run_context
 
 
 def echo_json(value: Any) -> None:
@@ -77,7 +78,8 @@ def scored_files(metrics: Sequence[Any], source: str | None, references: Sequenc
 def score(metrics: Sequence[Any], files: CorpusFiles, *, jobs: int = 1, chunk_lines: int | None = None,
           dask_address: str | None = None, progress: Any = None) -> Any:
     """:func:`~gecmetrics.run.engine.score_files`, then the input warnings on stderr."""
-    scored = score_files(metrics, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines, progress=progress)
+    scored = score_files(metrics, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines, progress=progress,
+                         cache=run_context())
     echo_warnings(scored.warnings())
     return scored
 
@@ -89,7 +91,7 @@ def streamed_chunks(metrics: Sequence[Any], files: CorpusFiles, *, jobs: int = 1
     checks: list = []
     with make_executor(jobs, dask_address) as executor:
         yield from scored_chunks(metrics, files, executor=executor, chunk_lines=chunk_lines, progress=progress,
-                                 checks=checks)
+                                 checks=checks, cache=run_context())
     echo_warnings(checks[0].warnings() if checks else [])
 
 

@@ -14,6 +14,7 @@ from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
 from .significance import run_paired_test_list
+from .context import in_run
 
 
 def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -62,8 +63,8 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     """
     out = ScoringOptions.take(options)
     fmt = out.format or "text"
-    metrics = with_gold_metric(metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS)),
-                               gold_m2 is not None)
+    metrics = [in_run(metric) for metric in with_gold_metric(
+        metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS)), gold_m2 is not None)]
     check_references(metrics, references)
     check_columns(metrics, len(references))
     if out.sentence and (sort_column is not None or ranks or ranking or out.paired):

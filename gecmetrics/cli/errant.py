@@ -17,6 +17,7 @@ from .errant_options import chosen_mode, comparison_options
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
+from .context import in_run
 
 
 @main.command("errant", cls=GreedyCommand)
@@ -54,8 +55,8 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
         raise InputError("-v (ERRANT's per-sentence trace) goes with --errant-compare")
     if reports and (out.sentence or fmt not in (None, "json")):
         raise InputError("--errant-compare prints errant_compare's own report: no --sentence, --tsv ... with it")
-    metric = ErrantText(mode=chosen_mode(options), **given_settings(ErrantTextSettings, options),
-                        verbose=out.verbose and reports and fmt != "json")
+    metric = in_run(ErrantText(mode=chosen_mode(options), **given_settings(ErrantTextSettings, options),
+                               verbose=out.verbose and reports and fmt != "json"))
     refs = metric.settings.annotate_refs
     if not refs and len(references) != 1:
         raise InputError(f"-r takes one gold M2 file (got {len(references)}); text references need --annotate-refs")

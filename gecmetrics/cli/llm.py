@@ -13,6 +13,7 @@ from .common import corpus_files, echo_json, echo_table, progress_unless
 from .inputs import corpus_options
 from .options import GreedyCommand
 from .shared import chosen_format, digits_option, format_options, run_options
+from .context import in_run
 
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
 SETTINGS = ("model", "criterion", "grouping", "base_url", "max_requests", "answer_retries", "concurrency",
@@ -70,7 +71,7 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, digits, jobs,
     if settings["spacy_model"] is not None and variant != "e":
         raise InputError("--spacy-model is for --variant e (LLM-E's ERRANT edits)")
     fmt = chosen_format("tsv")
-    metric = get_metric(VARIANTS[variant], **{k: settings[k] for k in SETTINGS if settings[k] is not None})
+    metric = in_run(get_metric(VARIANTS[variant], **{k: settings[k] for k in SETTINGS if settings[k] is not None}))
     files = corpus_files(source, (), hypotheses)
     if dry_run:
         return _dry_run(metric, files, None if price_in is None else (price_in, price_out), fmt)

@@ -16,6 +16,7 @@ from .inputs import gold_m2_options
 from .m2 import m2
 from .options import GreedyCommand, given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
+from .context import in_run
 
 
 def positional_inputs(files: tuple[str, ...], gold_path: str | None, hypotheses: tuple[str, ...]
@@ -50,11 +51,11 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
     """
     gold_path, hypotheses = positional_inputs(files, gold_path, hypotheses)
     scoring = ScoringOptions.take(options)
-    scorer = M2Scorer(**given_settings(M2Settings, options))
+    scorer = in_run(M2Scorer(**given_settings(M2Settings, options)))
     if scoring.verbose and not scoring.paired and not scoring.sentence:  # edits from the whole corpus
         corpus = read_m2_corpus(gold_path, hypotheses)
         scored = score_corpus([scorer], corpus, list(hypotheses), progress=progress_unless(False, "m2 score"),
-                              jobs=scoring.jobs, chunk_lines=scoring.chunk_lines)
+                              jobs=scoring.jobs, chunk_lines=scoring.chunk_lines, cache=scorer.run_context)
         results, fraction_digits = [], scoring.digits + (2 if scoring.scale == 100 else 0)
         for path in hypotheses:
             result = scored.result(path, 0)

@@ -22,7 +22,9 @@ def metrics_and_corpus(metric_texts: tuple[str, ...], source: str | None, refere
     if source is None or not system_files:
         raise InputError("give --scores FILE.tsv, or -s SRC -o SYSTEM_FILE... (and -r REF... for metrics with "
                          "references) to score systems here")
-    metrics = metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))
+    from .context import in_run
+
+    metrics = [in_run(m) for m in metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS))]
     check_references(metrics, references)
     return metrics, named_corpus(source, references, system_files, gold_m2, hypothesis_m2)
 

@@ -18,6 +18,7 @@ from .inputs import FILE, gold_m2_options
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
+from .context import in_run
 
 pt_options = scoring_options(mean=False)
 """The options both commands share (the model settings come from the settings)."""
@@ -37,7 +38,7 @@ def pt_m2(gold_path: str, hypotheses: tuple[str, ...], **options: Any) -> None:
     gecmetric pt-m2 -s GOLD.m2 -o SYSTEM --model ./my-bert --layer 9 --baseline none
     """
     out = _checked(ScoringOptions.take(options))
-    metric = PTM2(**given_settings(PTM2Settings, options))
+    metric = in_run(PTM2(**given_settings(PTM2Settings, options)))
     scored = out.run([metric], corpus_files(None, (), hypotheses, gold_path), metric.name)
     _print(metric, scored, list(hypotheses), out)
 
@@ -58,7 +59,7 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
     gecmetric pt-errant -hyp AMU.m2 CAMB.m2 -ref REF0_REF1.m2
     """
     out = _checked(ScoringOptions.take(options))
-    metric = PTErrant(**given_settings(PTSettings, options))
+    metric = in_run(PTErrant(**given_settings(PTSettings, options)))
     names = [shown(path) for path in hypotheses]
     if len(references) == 1:  # read chunk by chunk by the engine
         scored = out.run([metric], corpus_files(None, (), hypotheses, references[0], m2_hypotheses=True), "pt-errant")
@@ -71,7 +72,7 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
             corpus.check_blocks(blocks := read_m2(path), name)
             corpus.hypotheses[name] = blocks
         scored = score_corpus([metric], corpus, names, progress=progress_unless(out.format == "json", "pt-errant"),
-                              jobs=out.jobs, chunk_lines=out.chunk_lines)
+                              jobs=out.jobs, chunk_lines=out.chunk_lines, cache=metric.run_context)
     _print(metric, scored, names, out)
 
 

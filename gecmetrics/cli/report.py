@@ -14,6 +14,7 @@ from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .progress import quiet_option
 from .shared import jobs_option
+from .context import run_context
 
 
 @main.command(cls=GreedyCommand)
@@ -73,7 +74,7 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
                        seed=seed, attribution=attribution, methods=_methods(method_texts),
                        max_exact_edits=max_exact_edits, permutations=permutations, human=human,
                        human_score=human_score, spacy_model=spacy_model, jobs=jobs, title=title,
-                       progress=progress_unless(False, "report"))
+                       progress=progress_unless(False, "report"), cache=run_context())
     write_report(data, html_path, json_path)
 
 

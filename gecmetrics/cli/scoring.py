@@ -21,6 +21,7 @@ from .sentences import stream_sentences
 from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option,
                      signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
+from .context import in_run
 
 
 @dataclass
@@ -87,7 +88,7 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
     """Score ``files`` with ``metrics`` and print what ``options`` ask for, through ``report``
     (the family's text: ``corpus_text``, ``mean_text``, ``sentence_lines``) or, without one or
     with a format asked for, the tables ``compare`` prints."""
-    o = options
+    o, metrics = options, [in_run(metric) for metric in metrics]
     if o.sentence and o.mean:
         raise InputError("choose one of --sentence and --mean")
     if o.paired:

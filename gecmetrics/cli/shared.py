@@ -125,12 +125,11 @@ def _remember_cache(ctx: click.Context, param: click.Parameter, value: Any) -> N
         return
     choice = ("folder", value) if param.name == "cache_folder" else ("off", None)
     root = ctx.find_root()
-    earlier = root.meta.get("gecmetrics.cache")
+    earlier = root.meta.get("gecmetrics.cache_choice")
     if earlier is not None and earlier != choice:
         raise click.UsageError("--cache and --no-cache do not go together" if {earlier[0], choice[0]} ==
                                {"folder", "off"} else "--cache is given twice with different folders")
-    root.meta["gecmetrics.cache"] = choice
-    from ..run.cache import configure_cache
+    root.meta["gecmetrics.cache_choice"] = choice
+    from .context import remember_cache
 
-    configure_cache(choice[1], enabled=choice[0] == "folder",
-                    on_warning=lambda message: click.echo(f"gecmetric: warning: {message}", err=True))
+    remember_cache(choice[1], choice[0] == "off")  # the command's run context is made from it, when needed

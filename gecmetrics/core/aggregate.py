@@ -166,21 +166,36 @@ class _SelectedSums:
         return total.reshape(*lead, self.shape[2])
 
 
-_INDICATORS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-
-
 def _indicator(choice: np.ndarray, reference: int) -> np.ndarray:
     """``choice == reference`` as floats; kept for read-only (cached) draws, which every
     hypothesis file of a run shares."""
     if choice.flags.writeable or choice.base is None:
         return (choice == reference).astype(np.float64)
-    key = (id(choice.base), reference)
-    found = _INDICATORS.get(key)
-    if found is None or found[0] is not choice.base:
-        if len(_INDICATORS) > 8:
-            _INDICATORS.clear()
-        found = _INDICATORS[key] = (choice.base, (choice == reference).astype(np.float64))
-    return found[1]
+    return _read_only_indicator(_ReadOnlyView(choice), reference)
+
+
+class _ReadOnlyView:
+    """A read-only array view as a cache key: the array it views (by identity: the key holds
+    it, so its id stays its own), and where and how the view lies in it."""
+
+    __slots__ = ("array", "key")
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+        self.key = (id(array.base), array.__array_interface__["data"][0], array.shape, array.strides, array.dtype.str)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ReadOnlyView) and other.key == self.key and other.array.base is self.array.base
+
+
+@lru_cache(maxsize=8)
+def _read_only_indicator(choice: _ReadOnlyView, reference: int) -> np.ndarray:
+    indicator = (choice.array == reference).astype(np.float64)
+    indicator.flags.writeable = False  # shared by every caller
+    return indicator
 
 
 def select(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:

@@ -15,7 +15,9 @@ metric. The rules that keep it safe:
 * several processes on one machine may read and write at once (WAL mode, short transactions,
   busy timeout, retries on ``database is locked``); nothing loads the whole table.
 
-``docs/cache.md`` says what is cached, where, and how to inspect, clear and prune it.
+``docs/cache.md`` says what is cached, where, and how to inspect, clear and prune it. Which
+cache a run uses is the run's choice (:func:`gecmetrics.core.context.run_context`, handed to the
+metrics by the run engine): nothing here is process-wide, and the environment is only read.
 """
 from __future__ import annotations
 
@@ -45,10 +47,9 @@ except ImportError:  # pragma: no cover - Windows: best effort without it
     fcntl = None  # type: ignore[assignment]
 
 __all__ = [
-    "Cache", "CacheInfo", "CacheWarning", "NamespaceInfo", "cache_key", "default_cache",
-    "set_default_cache", "resolve_cache_folder", "parse_size", "parse_age", "format_size",
-    "pack_json", "unpack_json", "pack_arrays", "unpack_arrays", "pack_array", "unpack_array",
-    "ENV_VAR", "FILE_NAME", "SCHEMA_VERSION", "cache_signature_fields",
+    "Cache", "CacheInfo", "CacheWarning", "NamespaceInfo", "cache_key", "resolve_cache_folder", "parse_size",
+    "parse_age", "format_size", "pack_json", "unpack_json", "pack_arrays", "unpack_arrays", "pack_array",
+    "unpack_array", "ENV_VAR", "FILE_NAME", "SCHEMA_VERSION",
 ]
 
 FORMAT_NAME = "gecmetrics-cache"
@@ -261,16 +262,17 @@ def format_size(size: int) -> str:
     raise AssertionError  # pragma: no cover
 
 
-def resolve_cache_folder(folder: str | os.PathLike[str] | None = None) -> Path | None:
-    """The cache folder: ``folder`` (``--cache DIR``) if given, else ``$GECMETRICS_CACHE``, else the
-    user cache folder (``platformdirs``, e.g. ``~/.cache/gecmetrics``). None when the variable
-    says ``off`` (also 0, false, no, none, disable[d]); an empty variable counts as unset."""
+def resolve_cache_folder(folder: str | os.PathLike[str] | None = None, variable: str | None = None) -> Path | None:
+    """The cache folder: ``folder`` (``--cache DIR``) if given, else ``$GECMETRICS_CACHE`` (or
+    ``variable``, its value as read earlier), else the user cache folder (``platformdirs``, e.g.
+    ``~/.cache/gecmetrics``). None when the variable says ``off`` (also 0, false, no, none,
+    disable[d]); an empty variable counts as unset."""
     if folder is not None:
         text = os.fspath(folder)
         if not str(text).strip():
             raise InputError("cache folder: empty name")
         return Path(text).expanduser()
-    value = os.environ.get(ENV_VAR, "").strip()
+    value = (os.environ.get(ENV_VAR, "") if variable is None else variable).strip()
     if value.lower() in OFF_VALUES:
         return None
     if value:
@@ -1142,39 +1144,3 @@ def _create_private(path: Path) -> None:
     -wal and -shm files the same mode), unless it exists."""
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-
-
-# ---------------------------------------------------------------------------------------------
-# the process-wide cache
-
-_DEFAULT: Cache | None = None
-_DEFAULT_LOCK = threading.Lock()
-
-
-def set_default_cache(cache: Cache) -> None:
-    """Make ``cache`` the one :func:`default_cache` returns (the CLI calls this once with
-    ``--cache``/``--no-cache``). Its folder (or ``off``) is also put in ``$GECMETRICS_CACHE``, so
-    that worker processes started afterwards use the same cache."""
-    global _DEFAULT
-    with _DEFAULT_LOCK:
-        _DEFAULT = cache
-        os.environ[ENV_VAR] = str(cache.folder) if cache.enabled and cache.folder is not None else "off"
-
-
-def default_cache() -> Cache:
-    """The process-wide cache: the one set by :func:`set_default_cache`, else one in
-    ``$GECMETRICS_CACHE`` or the user cache folder (``platformdirs``)."""
-    global _DEFAULT
-    with _DEFAULT_LOCK:
-        if _DEFAULT is None:
-            _DEFAULT = Cache()
-        return _DEFAULT
-
-
-def cache_signature_fields(cache: Cache | None = None) -> list[tuple[str, str]]:
-    """The signature field of a metric whose values may come from the cache: ``cache:on`` when
-    ``cache`` (default: the process's) is in use, nothing when it is off. The numbers are the
-    same either way; the field says how they were obtained."""
-    if cache is None:
-        cache = default_cache()
-    return [("cache", "on")] if cache.enabled else []

@@ -163,6 +163,45 @@ class Metric(ABC):
     def __hash__(self) -> int:
         return hash((type(self), self.settings))
 
+    # ------------------------------------------------------------------ the run it runs in
+    @property
+    def run_context(self) -> Any:
+        """The :class:`~gecmetrics.core.context.RunContext` this metric runs in: its run's (the
+        engine runs copies bound to it, :meth:`with_context`), else the default one (the cache
+        of ``$GECMETRICS_CACHE`` or the user cache folder). ``prepare`` hands
+        ``self.run_context.cache`` to whatever stores values, and loads models through
+        ``self.run_context.resources``; a signature says ``cache:on`` from it."""
+        bound = self.bound_context
+        if bound is not None:
+            return bound
+        from ..core.context import run_context as default
+
+        return default()
+
+    @property
+    def bound_context(self) -> Any:
+        """The run context given by :meth:`with_context`, or None (a run then gives its own)."""
+        return self.__dict__.get("_context")
+
+    def for_call(self, cache: Any = None) -> "Metric":
+        """This metric bound for one call (preparing, counting and signing in one context):
+        to ``cache`` when given, else to its own context (:meth:`with_context`'s, else the default
+        one, looked up now)."""
+        if cache is None and self.bound_context is not None:
+            return self
+        return self.with_context(self.run_context if cache is None else cache)
+
+    def with_context(self, context: Any) -> "Metric":
+        """A copy of this metric (same settings, same state) that runs in ``context``: a
+        :class:`~gecmetrics.core.context.RunContext`, or a cache setting (a folder, a ``Cache``,
+        True for the default folder, False for none). The metric itself is left as it is."""
+        from ..core.context import run_context
+
+        bound = object.__new__(type(self))
+        bound.__dict__.update(self.__dict__)
+        bound.__dict__["_context"] = run_context(context)
+        return bound
+
     # ------------------------------------------------------------------ written by the author
     @abstractmethod
     def prepare(self, corpus: Any, group: Sequence["Metric"] = ()) -> Any:
@@ -293,7 +332,8 @@ class Metric(ABC):
     # ------------------------------------------------------------------ derived: the one call shape
     def corpus_score(self, sources: Sequence[str] | None, references: Any, hypothesis: Sequence[Any],
                      prepared: Any = None, *,
-                     systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None = None) -> Result:
+                     systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None = None,
+                     cache: Any = None) -> Result:
         """The corpus result of one hypothesis, the number the engine and the command line give:
 
         >>> get_metric("errant").corpus_score(sources, gold_blocks, hypothesis).score
@@ -311,34 +351,43 @@ class Metric(ABC):
         the LLM judges' prompts of up to five hypotheses of a source (in the systems' order).
         With the systems ``compare`` scores, in its order, the number is ``compare``'s.
         ``prepared``: reuse what :meth:`prepare` returned (then ``sources`` and ``references``
-        are not read). Wrong or missing inputs raise :class:`InputError`."""
-        return self.score(self.corpus_statistics(sources, references, hypothesis, systems=systems, prepared=prepared))
+        are not read). ``cache``: where parses, model outputs and LLM answers are kept across
+        calls and runs: None for the metric's own (:meth:`with_context`), else the folder the
+        command line uses by default (``$GECMETRICS_CACHE``, else the user cache folder); False
+        for none; a folder or a :class:`~gecmetrics.core.cache.Cache`. Wrong or missing inputs
+        raise :class:`InputError`."""
+        metric = self.for_call(cache)
+        return metric.score(metric.corpus_statistics(sources, references, hypothesis, systems=systems,
+                                                     prepared=prepared))
 
     def sentence_scores(self, sources: Sequence[str] | None, references: Any, hypothesis: Sequence[Any],
                         prepared: Any = None, *,
-                        systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None = None
-                        ) -> SentenceScores:
+                        systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None = None,
+                        cache: Any = None) -> SentenceScores:
         """Per-sentence scores of one hypothesis (``scores``: one per sentence, or columns x
         sentences), with the same inputs as :meth:`corpus_score`: what ``gecmetric ...
         --sentence`` prints."""
         self.require_sentence_scores()
-        return self.sentence_from_statistics(self.corpus_statistics(sources, references, hypothesis, systems=systems,
-                                                                    prepared=prepared))
+        metric = self.for_call(cache)
+        return metric.sentence_from_statistics(metric.corpus_statistics(sources, references, hypothesis,
+                                                                        systems=systems, prepared=prepared))
 
     def corpus_statistics(self, sources: Sequence[str] | None, references: Any, hypothesis: Sequence[Any],
                           prepared: Any = None, *,
-                          systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None = None) -> Any:
+                          systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None = None,
+                          cache: Any = None) -> Any:
         """The statistics of one hypothesis that :meth:`corpus_score` reduces, made by the run
         engine's own per-chunk step (:func:`~gecmetrics.metrics.running.chunk_statistics`) on
         the whole corpus (see :meth:`corpus_score` for the arguments)."""
         from .running import chunk_statistics, named_hypotheses, python_corpus
 
+        metric = self.for_call(cache)
         if prepared is not None:
-            return self.statistics(prepared, hypothesis)
+            return metric.statistics(prepared, hypothesis)
         name, hypotheses = named_hypotheses(hypothesis, systems)
-        corpus = python_corpus([self], sources, references, hypotheses)
-        statistics, _ = chunk_statistics([self], corpus, [name])
-        return self.join_statistics([statistics[name][0]])
+        corpus = python_corpus([metric], sources, references, hypotheses)
+        statistics, _ = chunk_statistics([metric], corpus, [name])
+        return metric.join_statistics([statistics[name][0]])
 
     # ------------------------------------------------------------------ derived: paired tests
     def resampler(self, column: int = 0, references: int = 1) -> Any:

@@ -247,21 +247,23 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
             metrics: Sequence[Any] | str | None = None, *, m2_blocks: Sequence[Any] | None = None,
             hypothesis_m2: Mapping[str, Sequence[Any]] | None = None,
             progress: ProgressCallback | None = None, scale: float = 100.0,
-            ranking: str | None = None) -> Comparison:
+            ranking: str | None = None, cache: Any = None) -> Comparison:
     """Score every system with every metric; each group of metrics prepared once.
 
     ``metrics`` are metric objects (``GLEU(...)``, ``GREEN(...)``, ``M2Scorer(...)``, any
     registered metric) or registry texts (``"gleu"``, ``"green:beta=0.5/1/2"``); default:
     GLEU+ as gec-ranking and GREEN for beta 0.5/1/2, plus M2 F0.5 when ``m2_blocks`` (gold M2
     blocks of the same sentences) are given. ``hypothesis_m2``: system name -> its M2 blocks,
-    for metrics that read hypothesis edits (``cleme``, ``cleme2``).
+    for metrics that read hypothesis edits (``cleme``, ``cleme2``). ``cache``: the run's
+    persistent cache (None: ``$GECMETRICS_CACHE``, else the user cache folder; False: none; a
+    folder or a ``Cache``), as in :func:`~gecmetrics.run.engine.score_files`.
     """
     corpus = Corpus(sources, references, _named_systems(systems), m2_blocks, hypothesis_m2=dict(hypothesis_m2 or {}))
     if not corpus.hypotheses:
         raise InputError("at least one system is needed")
     resolved = check_metrics(default_metrics(m2_blocks is not None) if metrics is None else resolve_metrics(metrics))
     resolved = with_gold_metric(resolved, m2_blocks is not None)
-    return compare_corpus(corpus, resolved, progress, scale=scale, ranking=ranking)
+    return compare_corpus(corpus, resolved, progress, scale=scale, ranking=ranking, cache=cache)
 
 
 def with_gold_metric(metrics: list[Any], gold: bool) -> list[Any]:
@@ -281,10 +283,11 @@ def with_gold_metric(metrics: list[Any], gold: bool) -> list[Any]:
 
 
 def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCallback | None = None,
-                   jobs: int = 1, scale: float = 100.0, ranking: str | None = None) -> Comparison:
+                   jobs: int = 1, scale: float = 100.0, ranking: str | None = None, cache: Any = None
+                   ) -> Comparison:
     """:func:`compare` of a checked :class:`Corpus`."""
     check_columns(metrics, len(corpus.references))
-    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs), scale, ranking)
+    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs, cache=cache), scale, ranking)
 
 
 def check_columns(metrics: Sequence[Any], references: int) -> None:
@@ -377,7 +380,7 @@ def _named_systems(systems) -> dict[str, Any]:
 
 def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any], systems, method: str = "bs",
                 samples: int | None = None, seed: int = 0, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
-                column: int | str | float | None = None, strict: bool = False) -> PairedTestResult:
+                column: int | str | float | None = None, strict: bool = False, cache: Any = None) -> PairedTestResult:
     """Paired bootstrap (``method='bs'``) or approximate randomization (``'ar'``) of every
     system against the first one.
 
@@ -386,7 +389,8 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     ``systems``: name -> hypothesis (a dict, first = baseline) or a list of them.
     ``references``: reference sets for metrics with text references; the gold M2 blocks for
     the M2 family (``sources`` may then be None). ``column``: the score column tested, by index,
-    label or (for GREEN) beta (:meth:`Metric.column_index`); the first by default.
+    label or (for GREEN) beta (:meth:`Metric.column_index`); the first by default. ``cache``:
+    as in :func:`compare`.
     """
     check_samples(method, samples, confidence_samples)  # before any scoring
     check_seed(seed, "the seed of the paired test")
@@ -394,7 +398,8 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     if not named:
         raise InputError("a paired test needs at least one system (the baseline)")
     corpus = corpus_for([metric], sources, references, named)
-    scored = score_corpus([metric], corpus)
+    scored = score_corpus([metric], corpus, cache=cache)
+    metric = scored.metrics[0]  # the metric as the run ran it (its signature says how)
     resampler = metric.resampler(metric.column_index(column), scored.references)
     return paired_test_from_statistics(resampler, scored.of_metric(0), method, samples, seed, confidence_samples,
                                        strict)

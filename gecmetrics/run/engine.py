@@ -24,7 +24,7 @@ import dataclasses
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..core.aggregate import reducer_threads
 from ..core.units import TextChecks
@@ -36,6 +36,9 @@ from ..metrics.running import chunk_statistics, python_corpus
 from .executors import Executor, SerialExecutor, check_jobs, make_executor
 from .files import CorpusFiles, count_sentences
 from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size
+
+if TYPE_CHECKING:
+    from ..core.context import CacheSetting
 
 ProgressCallback = Callable[[int, int, str], None]
 """Called as ``progress(steps_done, steps_total, what_is_next)`` (total 0: unknown)."""
@@ -110,6 +113,22 @@ def check_metrics(metrics: Sequence[Any]) -> list[Metric]:
         if not isinstance(metric, Metric):
             raise InputError(f"not a metric: {metric!r} (metrics are gecmetrics.Metric objects or registered names)")
     return metrics
+
+
+def run_context_of(metrics: Sequence[Metric], cache: CacheSetting = None) -> Any:
+    """The one context of a run: made from ``cache`` when it is given, else the context the
+    metrics were bound to (:meth:`~gecmetrics.metrics.base.Metric.with_context`: the command
+    line binds its metrics to the command's), else the default one (``$GECMETRICS_CACHE``, else
+    the user cache folder)."""
+    from ..core.context import run_context  # the cache's module only when a run starts
+
+    if cache is not None:
+        return run_context(cache)
+    bound = list({id(c): c for m in metrics if (c := m.bound_context) is not None}.values())
+    if len(bound) > 1:
+        raise InputError("the metrics of one run are bound to different caches (with_context): give the run's "
+                         "cache= instead")
+    return bound[0] if bound else run_context()
 
 
 # ----------------------------------------------------------------------------- one chunk
@@ -189,8 +208,13 @@ class _Run:
     """One run's bookkeeping: the executor, the progress, the text checks."""
 
     def __init__(self, metrics: Sequence[Any], names: Sequence[str], executor: Executor | None, jobs: int,
-                 dask: str | None, progress: ProgressCallback | None) -> None:
-        self.metrics, self.names = check_metrics(metrics), list(names)
+                 dask: str | None, progress: ProgressCallback | None, cache: CacheSetting = None) -> None:
+        metrics = check_metrics(metrics)
+        self.context = run_context_of(metrics, cache)
+        # the metrics run bound to the run's context: prepare hands its cache to the producers,
+        # signatures say cache:on from it, and workers get it with every task (pickled as its folder)
+        self.metrics = [metric.with_context(self.context) for metric in metrics]
+        self.names = list(names)
         self.own_executor = executor is None
         self.executor = executor if executor is not None else make_executor(jobs, dask)
         self.progress = progress
@@ -309,17 +333,20 @@ def _joined(run: _Run, outcomes: Iterable[tuple[Any, _Outcome]], references: int
 
 def score_files(metrics: Sequence[Any], files: CorpusFiles, *, executor: Executor | None = None, jobs: int = 1,
                 dask: str | None = None, chunk_lines: int | None = None,
-                progress: ProgressCallback | None = None) -> Scored:
+                progress: ProgressCallback | None = None, cache: CacheSetting = None) -> Scored:
     """Every metric's statistics of every hypothesis of ``files``, counted chunk by chunk by
     ``executor`` (default: made from ``jobs`` worker processes, 0 = one per core, or a Dask
-    cluster at ``dask``; closed at the end), joined in order.
+    cluster at ``dask``; closed at the end), joined in order. ``cache``: the run's persistent
+    cache (:func:`~gecmetrics.core.context.run_context`: False for none, a folder, a ``Cache`` or
+    a ``RunContext``; None: the one the metrics are bound to, else ``$GECMETRICS_CACHE`` or the
+    user cache folder, see :func:`run_context_of`); every worker uses the same folder.
 
     >>> scored = score_files(["gleu", "green"], CorpusFiles("INPUT", ("REF0", "REF1"), ("AMU", "CAMB")), jobs=2)
     >>> scored.result("AMU", 0).score
     """
     from ..metrics.registry import resolve_metrics
 
-    run = _Run(resolve_metrics(metrics), files.hypothesis_names, executor, jobs, dask, progress)
+    run = _Run(resolve_metrics(metrics), files.hypothesis_names, executor, jobs, dask, progress, cache)
     if not files.target_lines and any(getattr(metric, "m2_target_lines", False) for metric in run.metrics):
         files = dataclasses.replace(files, target_lines=True)  # ChERRANT's M2 files
     try:
@@ -330,16 +357,16 @@ def score_files(metrics: Sequence[Any], files: CorpusFiles, *, executor: Executo
 
 def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | None = None, *,
                  executor: Executor | None = None, jobs: int = 1, chunk_lines: int | None = None,
-                 progress: ProgressCallback | None = None) -> Scored:
+                 progress: ProgressCallback | None = None, cache: CacheSetting = None) -> Scored:
     """Statistics of every hypothesis of a corpus in memory (or of ``names``) under every
     metric, counted in chunks of sentences (``chunk_lines``) by ``executor`` (or ``jobs``
-    worker processes)."""
+    worker processes); ``cache`` as in :func:`score_files`."""
     from ..metrics.registry import resolve_metrics
 
     if not isinstance(corpus, Corpus):
         raise InputError(f"score_corpus needs a Corpus, got {type(corpus).__name__}")
     run = _Run(resolve_metrics(metrics), list(corpus.hypotheses) if names is None else names, executor, jobs, None,
-               progress)
+               progress, cache)
     try:
         return _joined(run, _corpus_outcomes(run, corpus, chunk_lines), len(corpus.references))
     finally:
@@ -348,14 +375,14 @@ def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | 
 
 def scored_chunks(metrics: Sequence[Any], inputs: CorpusFiles | Corpus, *, executor: Executor | None = None,
                   jobs: int = 1, chunk_lines: int | None = None, progress: ProgressCallback | None = None,
-                  checks: list | None = None) -> Iterator[ScoredChunk]:
+                  checks: list | None = None, cache: CacheSetting = None) -> Iterator[ScoredChunk]:
     """The statistics chunk by chunk, in order, as they are counted (for output that streams:
     sentence scores of a corpus of any size). ``checks``: a list that receives the run's
-    :class:`TextChecks` once the last chunk is done."""
+    :class:`TextChecks` once the last chunk is done; ``cache`` as in :func:`score_files`."""
     from ..metrics.registry import resolve_metrics
 
     names = inputs.hypothesis_names if isinstance(inputs, CorpusFiles) else list(inputs.hypotheses)
-    run = _Run(resolve_metrics(metrics), names, executor, jobs, None, progress)
+    run = _Run(resolve_metrics(metrics), names, executor, jobs, None, progress, cache)
     try:
         outcomes = _file_outcomes(run, inputs, chunk_lines) if isinstance(inputs, CorpusFiles) else \
             _corpus_outcomes(run, inputs, chunk_lines)

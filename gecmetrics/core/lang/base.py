@@ -87,7 +87,10 @@ class EditLanguage(ABC):
     @classmethod
     def from_settings(cls, code: str, **settings: Any) -> "EditLanguage":
         """The language of code ``code`` made from its :attr:`settings` (default: they are the
-        constructor's keywords)."""
+        constructor's keywords). An override may also take ``context``: the run's
+        :class:`~gecmetrics.core.context.RunContext`, whose ``resources`` keep what it loads
+        (models, data tables) and whose ``cache`` keeps what it may reuse across runs
+        (:func:`~gecmetrics.core.lang.make_language` hands it only to one that takes it)."""
         return cls(**settings)
 
     @classmethod

@@ -30,7 +30,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError
-from .loading import first_line, load_checked, model_source, quiet_loading, to_device
+from .loading import config_digest, first_line, load_checked, model_source, quiet_loading, to_device
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
 DTYPES = ("float32", "float16", "bfloat16")
@@ -84,6 +84,8 @@ class CausalLM:
     max_positions: int | None
     torch: Any
     fingerprint: str = ""
+    config: str = ""
+    """:func:`~gecmetrics.core.models.loading.config_digest` of its config.json ("" unknown)."""
 
     @property
     def direct(self) -> bool:
@@ -140,7 +142,7 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     positions = config.get("n_positions") or config.get("max_position_embeddings")
     fingerprint = weights_fingerprint_of(torch, transformers, model, source, getattr(model, "direct", False))
     return CausalLM(name, tokenizer, model, chosen, dtype, bos, int(positions) if positions else None, torch,
-                    fingerprint)
+                    fingerprint, config_digest(source))
 
 
 def _direct_gpt2(torch: Any, transformers: Any, source: str, dtype: Any) -> Any:
@@ -236,11 +238,12 @@ class Perplexities:
         kept for a whole corpus read in chunks stays small."""
         self.values.clear()
 
-    def identity(self) -> tuple[str, str, str]:
+    def identity(self) -> tuple[str, ...]:
         """What besides the token ids decides a perplexity, for cache keys: the full weights
-        fingerprint, the dtype and the computing path. The device is left out (it changes only
-        float rounding)."""
-        return self.lm.fingerprint, self.lm.dtype, "direct" if self.lm.direct else "transformers"
+        fingerprint, the config's digest, the dtype and the computing path. The device is left
+        out (it changes only float rounding)."""
+        return (self.lm.fingerprint, f"config:{self.lm.config}", self.lm.dtype,
+                "direct" if self.lm.direct else "transformers")
 
     def __call__(self, texts: Iterable[str]) -> list[float]:
         """The perplexity of each text (a Python float holding the float32 value; NaN for a

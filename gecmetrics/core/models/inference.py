@@ -27,7 +27,7 @@ import numpy as np
 
 from ..cache import Cache, cache_key
 from ...errors import InputError
-from .loading import first_line, load_checked, model_source, quiet_loading
+from .loading import config_digest, first_line, load_checked, model_source, quiet_loading
 from .tiny import weights_fingerprint
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
@@ -116,6 +116,8 @@ class LoadedModel:
     fingerprint: str
     direct: bool
     pooling: str = ""
+    config: str = ""
+    """:func:`~gecmetrics.core.models.loading.config_digest` of its config.json ("" unknown)."""
 
 
 REGRESSOR = "a one-output sequence classifier (a regressor such as SOME's and IMPARA's BertForSequenceClassification)"
@@ -192,7 +194,7 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
             model = model.to(chosen_device, chosen_dtype)
         except (RuntimeError, AssertionError) as err:
             raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
-        return LoadedModel(name, model, chosen_device, chosen_dtype, fingerprint, True)
+        return LoadedModel(name, model, chosen_device, chosen_dtype, fingerprint, True, config=config_digest(source))
     return _load_with_transformers(name, source, kind, device, chosen_device, chosen_dtype, pooling)
 
 
@@ -222,7 +224,7 @@ def _load_with_transformers(name: str, source: str, kind: str, device: str | Non
     model.eval()
     chosen = getattr(model.config, "classifier_pooling", "") if kind == "regressor" else ""
     return LoadedModel(name, TransformersBert(model), chosen_device, chosen_dtype, fingerprint, False,
-                       chosen if isinstance(chosen, str) else "")
+                       chosen if isinstance(chosen, str) else "", config_digest(source))
 
 
 def _check_pooling_choice(config: Any, pooling: str, source: str) -> None:
@@ -357,10 +359,11 @@ one input: a float64 value per (model, input)."""
 
 def model_identity(loaded: LoadedModel) -> tuple[str, ...]:
     """What besides the input decides a model's output, for cache keys: the full weights
-    fingerprint, the dtype and the computing path (``direct`` or ``transformers``; they agree
-    to ~1e-5, not to the bit), and the classifier's pooling where it has a choice. The device is
+    fingerprint, the config's digest (the same weights under another config compute other
+    numbers), the dtype and the computing path (``direct`` or ``transformers``; they agree to
+    ~1e-5, not to the bit), and the classifier's pooling where it has a choice. The device is
     left out: it changes only float rounding."""
-    identity = (loaded.fingerprint, str(loaded.dtype).removeprefix("torch."),
+    identity = (loaded.fingerprint, f"config:{loaded.config}", str(loaded.dtype).removeprefix("torch."),
                 "direct" if loaded.direct else "transformers")
     return identity + ((f"pooling:{loaded.pooling}",) if loaded.pooling else ())
 

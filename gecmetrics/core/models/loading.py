@@ -146,6 +146,37 @@ class LoadedModel:
         return tuple(self.tokenizer([""], add_special_tokens=True)["input_ids"][0])
 
 
+VOLATILE_CONFIG_FIELDS = frozenset({"_name_or_path", "transformers_version", "_commit_hash", "torch_dtype", "dtype",
+                                    "_attn_implementation_autoset"})
+"""Fields of a config.json that name or describe the file, not what the model computes."""
+
+
+def config_digest(source: str) -> str:
+    """16 hex digits of SHA-256 over a model's config.json (a folder's, or a hub model's in the
+    local cache; never a download), parsed and dumped with sorted keys and without the fields
+    that only name the file: what, beside the weights, decides a model's outputs (a changed
+    ``layer_norm_eps`` or activation with the same weights). Cached model outputs are keyed by
+    it; "" when there is no readable config (such outputs are then keyed by the weights alone)."""
+    import json
+
+    path = os.path.join(source, "config.json") if os.path.isdir(source) else None
+    if path is None:
+        try:
+            _, transformers = import_backend()
+            path = transformers.utils.cached_file(source, "config.json", local_files_only=True)
+        except Exception:  # not in the local cache (or no transformers): nothing to hash
+            return ""
+    try:
+        with open(path, "rb") as handle:
+            config = json.loads(handle.read())
+    except (OSError, ValueError):
+        return ""
+    if not isinstance(config, dict):
+        return ""
+    kept = {key: value for key, value in config.items() if key not in VOLATILE_CONFIG_FIELDS}
+    return hashlib.sha256(json.dumps(kept, sort_keys=True, default=str).encode("utf-8")).hexdigest()[:16]
+
+
 def first_line(error: BaseException) -> str:
     """The first line of an exception's message (its type's name when it has none)."""
     text = str(error).strip()

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Hashable, Sequence
 
-from ...core.cache import cache_signature_fields
 from ...core.edits.compare import EditComparison, EditTable, ErrantStatistics
 from ...core.lang import (DEFAULT_LANGUAGE, fallback_language, known_languages, language_annotator, language_class,
                           make_language, parse_lang)
@@ -211,8 +211,9 @@ class ErrantText(EditComparisonMetric):
                 s.cherrant_data, s.no_simplified, s.alignments)
 
     def annotator(self) -> Any:
-        """The annotator of the language (ERRANT's for en)."""
-        return language_annotator(self.settings.lang, **self.settings.annotation())
+        """The annotator of the language (ERRANT's for en), in this metric's run context (its
+        cache keeps the parses)."""
+        return language_annotator(self.settings.lang, **self.settings.annotation(), context=self.run_context)
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> ErrantPrepared:
         """Annotate every text hypothesis of the corpus (and the references with
@@ -265,7 +266,7 @@ class ErrantText(EditComparisonMetric):
         ``cache:on`` when the language's parses may come from the cache. (Annotated references
         are signed ``refs:annotated``, not counted.)"""
         s = self.settings
-        cached = cache_signature_fields() if s.language().caches_parses else []
+        cached = self.run_context.signature_fields() if s.language().caches_parses else []
         return list(self.versions().items()) + cached
 
     def settings_dict(self) -> dict:
@@ -278,17 +279,16 @@ class ErrantText(EditComparisonMetric):
         return {**super().settings_dict(), **common, **{name: getattr(s, name) for name in own}, **self.versions()}
 
 
-_FIELDS: dict[tuple, dict[str, str]] = {}
-
-
 def _language_fields(settings: ErrantTextSettings) -> dict[str, str]:
     """The language's signature fields but those the metric signs itself (merge, lev, tok);
-    once per process and settings."""
-    key = (settings.lang, *sorted(settings.annotation().items()))
-    if key not in _FIELDS:
-        fields = make_language(settings.lang, **settings.annotation()).signature_fields()
-        _FIELDS[key] = {k: v for k, v in fields.items() if k not in ("merge", "lev", "tok")}
-    return _FIELDS[key]
+    once per process and settings (a bounded memo of values, no cache: versions only)."""
+    return dict(_fields_of(settings.lang, tuple(sorted(settings.annotation().items()))))
+
+
+@lru_cache(maxsize=64)
+def _fields_of(lang: str, annotation: tuple) -> tuple[tuple[str, str], ...]:
+    fields = make_language(lang, **dict(annotation), context=False).signature_fields()
+    return tuple((k, v) for k, v in fields.items() if k not in ("merge", "lev", "tok"))  # signed above
 
 
 @dataclass(frozen=True)
@@ -316,6 +316,9 @@ class AnnotationJob:
     alignments: str = "all"
     granularity: str = "char"
     segmenter: str | None = None
+    cache: Any = None
+    """The run's cache (:func:`~gecmetrics.core.context.run_context`: None for the default folder,
+    False for none, a folder, a ``Cache`` or a ``RunContext``): where ERRANT's parses are kept."""
 
     def __post_init__(self) -> None:
         settings = self.settings()  # checks the settings together
@@ -327,7 +330,7 @@ class AnnotationJob:
         return ErrantTextSettings(**{name: getattr(self, name) for name in ANNOTATION_SETTINGS if name != "annotate_refs"})
 
     def annotator(self) -> Any:
-        return language_annotator(self.settings().lang, **self.settings().annotation())
+        return language_annotator(self.settings().lang, **self.settings().annotation(), context=self.cache)
 
     def __call__(self, corpus: Corpus) -> list[Block] | str:
         annotator = self.annotator()

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ...core.cache import Cache, cache_key, default_cache
+from ...core.cache import Cache, cache_key
 from ...errors import InputError
 from .answers import BadAnswer, parse_answer
 from .backends.base import Backend, ChatRequest, Completion
@@ -146,8 +146,9 @@ def _check_count(name: str, value: int | None, minimum: int) -> None:
 class Judge:
     """LLM-S or LLM-E with one backend: plan the prompts, answer them (cache first), score.
 
-    ``cache``: a :class:`~gecmetrics.core.cache.Cache` (``None``: the default cache; pass
-    ``Cache(enabled=False)`` for none). ``progress(done, total)`` is called after each answer.
+    ``cache``: a :class:`~gecmetrics.core.cache.Cache` (``None``: the default folder's,
+    ``$GECMETRICS_CACHE`` else the user cache folder; pass ``Cache(enabled=False)`` for none; the
+    LLM metrics give their run's). ``progress(done, total)`` is called after each answer.
     """
 
     def __init__(self, backend: Backend, *, variant: str = "llm-s", criterion: str | None = None,
@@ -160,7 +161,11 @@ class Judge:
         group_hypotheses([], grouping, max_targets)
         self.backend = backend
         self.variant, self.criterion, self.grouping, self.max_targets = variant, criterion, grouping, max_targets
-        self.cache = cache if cache is not None else default_cache()
+        if cache is None:
+            from ...core.context import run_context
+
+            cache = run_context().cache
+        self.cache = cache
         self.answer_retries = answer_retries
         self.max_requests = max_requests
         self.progress = progress

@@ -28,7 +28,6 @@ from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
-from ...core.cache import cache_signature_fields
 from ...errors import InputError
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
@@ -179,22 +178,31 @@ class LLMESettings(LLMSettings):
 
 # ----------------------------------------------------------------------------- shared per process
 
-_BACKENDS: dict[tuple, Any] = {}
-_SPENT: dict[str, int] = {}
-_LOCK = threading.Lock()
 
+def shared_backend(settings: LLMSettings, sending: bool = True, resources: Any = None) -> Any:
+    """One backend per (model, options) in a process: a local model loads once for every chunk
+    (kept in ``resources``, a run's store, else the process's). ``sending=False``: for a dry
+    run, which needs no API key."""
+    from ...core.context import loaded
 
-def shared_backend(settings: LLMSettings, sending: bool = True) -> Any:
-    """One backend per (model, options) in a process: a local model loads once for every chunk.
-    ``sending=False``: for a dry run, which needs no API key."""
     options = settings.backend_options()
     if not sending and not settings.is_local:
         options["key_required"] = False
-    key = (settings.spec, tuple(sorted(options.items())))
-    with _LOCK:
-        if key not in _BACKENDS:
-            _BACKENDS[key] = make_backend(settings.spec, **options)
-        return _BACKENDS[key]
+    key = ("llm-backend", settings.spec, tuple(sorted(options.items())))
+    return loaded(key, lambda: make_backend(settings.spec, **options), resources)
+
+
+class RequestsSpent:
+    """The requests one metric object has sent in this process (its ``max_requests`` budget is
+    counted over every chunk a process judges)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.count = 0
+
+    def add(self, requests: int) -> None:
+        with self._lock:
+            self.count += requests
 
 
 # ----------------------------------------------------------------------------- the metric
@@ -260,12 +268,18 @@ class LLMJudgeMetric(Metric):
 
     # ------------------------------------------------------------------ judging
     def judge(self, cache: Any = None, sending: bool = True) -> Judge:
-        """The judge of these settings, with what is left of the request budget (``sending=
+        """The judge of these settings in this metric's run context (answers kept in its cache,
+        unless another ``cache`` is given), with what is left of the request budget (``sending=
         False``: for a dry run, no API key needed)."""
-        s = self.settings
-        budget = None if s.max_requests is None else max(0, s.max_requests - _SPENT.get(self._run, 0))
-        return Judge(shared_backend(s, sending), variant=self.variant, criterion=s.criterion, grouping=s.grouping,
-                     cache=cache, answer_retries=s.answer_retries, max_requests=budget, progress=self.progress)
+        s, context = self.settings, self.run_context
+        budget = None if s.max_requests is None else max(0, s.max_requests - self._spent(context).count)
+        return Judge(shared_backend(s, sending, context.resources), variant=self.variant, criterion=s.criterion,
+                     grouping=s.grouping, cache=context.cache if cache is None else cache,
+                     answer_retries=s.answer_retries, max_requests=budget, progress=self.progress)
+
+    def _spent(self, context: Any) -> RequestsSpent:
+        """The requests this metric object has sent in this process."""
+        return context.resources.get(("llm-requests", self._run), RequestsSpent)
 
     def hypotheses_of(self, corpus: Corpus) -> tuple[list[str], list[list[str]]]:
         """The corpus's sources and every hypothesis (text lines), in the corpus's order."""
@@ -286,8 +300,7 @@ class LLMJudgeMetric(Metric):
         sources, systems = self.hypotheses_of(corpus)
         judge = self.judge()
         result = judge.score(sources, systems, self.edits(sources, systems))
-        with _LOCK:
-            _SPENT[self._run] = _SPENT.get(self._run, 0) + result.report.requested
+        self._spent(self.run_context).add(result.report.requested)
         if self.on_report is not None:
             self.on_report(result.report)
         elif not result.report.complete:
@@ -356,7 +369,7 @@ class LLMJudgeMetric(Metric):
             decoding = f"{s.structured},temperature={signature_value(s.temperature)}"
             fields.append(("decoding", decoding))
         fields += [("criterion", signature_value(s.criterion)), ("grouping", s.grouping)]
-        return fields + self.annotation_fields() + cache_signature_fields()
+        return fields + self.annotation_fields() + self.run_context.signature_fields()
 
     def annotation_fields(self) -> list[tuple[str, str]]:
         """What the prompts' edits depend on (LLM-E's annotator); [] for LLM-S."""
@@ -372,9 +385,6 @@ class LLMS(LLMJudgeMetric):
     variant = "llm-s"
 
 
-_ANNOTATORS: dict[str, Any] = {}
-
-
 class LLME(LLMJudgeMetric):
     """LLM-E (Kobayashi et al., BEA 2024): a chat model scores each hypothesis's ERRANT edits 1-5, mean of sentences."""
 
@@ -384,17 +394,13 @@ class LLME(LLMJudgeMetric):
     variant = "llm-e"
 
     def annotator(self) -> Any:
-        """gecmetrics' ERRANT annotator on the setting's spaCy model (one pipeline per process)."""
-        from ...core.lang.en.parse import shared_model
+        """gecmetrics' ERRANT annotator on the setting's spaCy model (one pipeline per process),
+        its parses kept in the run's cache."""
         from ...core.lang.en.annotator import Annotator
+        from ...core.lang.en.parse import shared_model
 
-        from ...core.lang.en.parse import model_name
-
-        name = model_name(self.settings.spacy_model)  # None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
-        with _LOCK:
-            if name not in _ANNOTATORS:
-                _ANNOTATORS[name] = Annotator(shared_model(name))
-            return _ANNOTATORS[name]
+        context = self.run_context  # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
+        return Annotator(shared_model(self.settings.spacy_model, context.resources), cache=context.cache)
 
     def edits(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> Any:
         """Each hypothesis's ERRANT edits (start, end, correction), systems x sentences."""
@@ -405,7 +411,7 @@ class LLME(LLMJudgeMetric):
         """spaCy's and the model's versions (the ERRANT edits the prompts show)."""
         from ...core.lang.en.parse import shared_model
 
-        return list(shared_model(self.settings.spacy_model).versions().items())
+        return list(shared_model(self.settings.spacy_model, self.run_context.resources).versions().items())
 
 
 # ----------------------------------------------------------------------------- one corpus at once

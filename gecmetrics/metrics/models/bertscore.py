@@ -54,7 +54,7 @@ import numpy as np
 from ...errors import InputError
 from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, baseline_file_label, read_baseline_file
 from ...core.models.causal_lm import set_threads
-from ...core.models.loading import LoadedModel, default_layers, import_backend, load_model
+from ...core.models.loading import LoadedModel, config_digest, default_layers, import_backend, load_model
 
 COMPONENTS = ("P", "R", "F")
 
@@ -428,6 +428,7 @@ class BertScoreModel:
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
             raise InputError(f"batch_size must be an integer >= 1, got {batch_size!r}")
         self.loaded, self.fingerprint, self.direct = load_encoder(model, num_layers, device, dtype, fingerprint=True)
+        self.config = config_digest(os.path.expanduser(model.strip()))  # cache keys: the config beside the weights
         self.dtype = dtype
         self.batch_size = batch_size
         self.cache = None
@@ -447,9 +448,9 @@ class BertScoreModel:
 
     def identity(self) -> tuple[str, ...]:
         """What besides the token ids decides a pair's similarities, for cache keys: the full
-        weights fingerprint, the dtype, the computing path and the layer (the device is left
+        weights fingerprint, the config's digest, the dtype, the computing path and the layer (the device is left
         out: it changes only float rounding)."""
-        return (self.fingerprint, self.dtype, "direct" if self.direct else "transformers",
+        return (self.fingerprint, f"config:{self.config}", self.dtype, "direct" if self.direct else "transformers",
                 f"layer-{self.loaded.num_layers}")
 
     def _similarities(self, pairs: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:

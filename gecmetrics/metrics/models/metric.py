@@ -14,7 +14,7 @@ scorer (:class:`~.some.SOMEScorer`, :class:`~.impara.IMPARAScorer`, the perplexi
   one scorer and one ``prepare`` (their sharing key is the scorer's);
 * ``prepare(corpus)`` runs the models on every hypothesis of the corpus (or chunk) at once, so
   a sentence or (source, hypothesis) pair that several systems share is scored once, through
-  the persistent cache (:func:`~gecmetrics.core.cache.default_cache`): model outputs are stored
+  the run's persistent cache (``self.run_context.cache``, the engine's): model outputs are stored
   per model weights fingerprint, dtype and exact model input, so a re-run or a new system costs
   only its new sentences;
 * ``statistics`` gives per sentence the row (score, 1) (IMPARA: (score, 1, gated)), whose sums
@@ -41,7 +41,6 @@ from typing import Any, Callable, Hashable, Sequence
 import numpy as np
 
 from ...errors import InputError
-from ...core.cache import cache_signature_fields
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric
@@ -282,24 +281,25 @@ class BERTScoreSettings(Settings):
 
 # ----------------------------------------------------------------------------- one scorer per process
 
-_SCORERS: dict[tuple, Any] = {}
 _LOCK = threading.RLock()
+SCORERS = "model-scorer"
+"""The kind of the model scorers in a :class:`~gecmetrics.core.context.Resources` store."""
 
 
-def shared_scorer(key: tuple, make: Callable[[], Any]) -> Any:
-    """The scorer of ``key`` (its models and tokenizer), made once per process and kept: every
-    chunk, system and metric with the same models uses it."""
-    with _LOCK:
-        scorer = _SCORERS.get(key)
-        if scorer is None:
-            scorer = _SCORERS[key] = make()
-        return scorer
+def shared_scorer(key: tuple, make: Callable[[], Any], resources: Any = None) -> Any:
+    """The scorer of ``key`` (its models and tokenizer), made once per process and kept in
+    ``resources`` (a run's store, else the process's): every chunk, system and metric with the
+    same models uses it."""
+    from ...core.context import loaded
+
+    return loaded((SCORERS, *key), make, resources)
 
 
 def release_scorers() -> None:
     """Forget the loaded models of this process (freed once nothing else holds them)."""
-    with _LOCK:
-        _SCORERS.clear()
+    from ...core.context import process_resources
+
+    process_resources().drop(SCORERS)
 
 
 def shown_model(name: str) -> str:
@@ -392,16 +392,14 @@ class ModelMetric(Metric):
     # ------------------------------------------------------------------ shared
     def scorer(self) -> Any:
         """The loaded scorer of these settings (once per process)."""
-        return shared_scorer(self.scorer_key(), self.make_scorer)
+        return shared_scorer(self.scorer_key(), self.make_scorer, self.run_context.resources)
 
     def sharing_key(self) -> Hashable:
         return self.scorer_key()
 
     def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> ModelPrepared:
         """Run the models on every hypothesis of the corpus at once (each distinct sentence or
-        pair once, cached outputs read from the persistent cache)."""
-        from ...core.cache import default_cache
-
+        pair once, cached outputs read from the run's persistent cache)."""
         if not isinstance(corpus, Corpus):
             raise InputError(f"{self.label}: prepare() takes a Corpus, got {type(corpus).__name__}")
         if not corpus.hypotheses:
@@ -409,10 +407,10 @@ class ModelMetric(Metric):
         sources = self.context(corpus)
         systems = [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
         _set_threads(self.settings.threads)
-        scorer = self.scorer()
+        scorer, cache = self.scorer(), self.run_context.cache
         with _LOCK:  # one scorer, one chunk at a time (threads of one process share it)
             scorer.forget()
-            scorer.cache = default_cache()
+            scorer.cache = cache  # the run's: the scorer is shared by every run of the process
             scorer.batch_size = self.settings.batch_size
             before = scorer.computed
             parts = self.score_systems(scorer, sources, systems, group)
@@ -420,6 +418,7 @@ class ModelMetric(Metric):
 
         def score(sources: list[str], hypotheses: list[Sequence[str]]) -> list[Any]:
             with _LOCK:
+                scorer.cache = cache
                 return self.score_systems(scorer, sources, [list(h) for h in hypotheses], group)
 
         return ModelPrepared(sources, systems, parts, computed, score, self.sharing_key())
@@ -455,7 +454,7 @@ class ModelMetric(Metric):
         metric with reference texts), the torch and transformers versions, and ``cache:on``
         when outputs may come from the cache."""
         return [*self.identity_fields(self.scorer()), *super().signature_extra(references), *library_versions(),
-                *cache_signature_fields()]
+                *self.run_context.signature_fields()]
 
 
 class SOME(ModelMetric):

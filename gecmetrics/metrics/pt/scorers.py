@@ -28,7 +28,6 @@ from typing import Any, ClassVar, Hashable, Sequence
 
 import numpy as np
 
-from ...core.cache import cache_signature_fields
 from ...io.corpus import Corpus
 
 from ...io.text import check_lines
@@ -160,13 +159,12 @@ class PTEngine:
 
     def pair_scorer(self, batch_size: int, cache: Any = None) -> Any:
         """A new cache of token ids, embeddings and pair scores on this model, backed by the
-        persistent cache (``cache``; None: the process's default) for the pair scores."""
-        from ...core.cache import default_cache
+        persistent cache ``cache`` (a run's; None: none) for the pair scores."""
         from ...core.models.bertscore import PairScorer, pair_namespace
         from ...core.models.loading import import_backend
 
-        cache = default_cache() if cache is None else cache
-        namespace = pair_namespace(self.loaded, import_backend()[0].get_num_threads()) if cache.enabled else None
+        enabled = cache is not None and cache.enabled
+        namespace = pair_namespace(self.loaded, import_backend()[0].get_num_threads()) if enabled else None
         return PairScorer(self.loaded, self.baseline, batch_size=batch_size, cache=cache, namespace=namespace)
 
     def signature_fields(self) -> list[tuple[str, str]]:
@@ -180,15 +178,16 @@ class PTEngine:
                 ("encoder", "direct" if loaded.direct else "transformers")]
 
 
-_ENGINES: dict[tuple, PTEngine] = {}
+ENGINES = "pt-engine"
+"""The kind of the PT encoders in a :class:`~gecmetrics.core.context.Resources` store."""
 
 
-def engine_for(settings: PTSettings) -> PTEngine:
+def engine_for(settings: PTSettings, resources: Any = None) -> PTEngine:
     """The model of these settings, loaded once per process (every chunk, system and PT metric
-    with the same model shares it)."""
-    engine = _ENGINES.get(settings.engine_key)
-    if engine is None:
-        engine = _ENGINES[settings.engine_key] = PTEngine(settings)
+    with the same model shares it; kept in ``resources``, a run's store, else the process's)."""
+    from ...core.context import loaded
+
+    engine = loaded((ENGINES, *settings.engine_key), lambda: PTEngine(settings), resources)
     if settings.threads:
         from ...core.models.loading import import_backend
 
@@ -200,7 +199,9 @@ def engine_for(settings: PTSettings) -> PTEngine:
 
 def release_models() -> None:
     """Forget the loaded models of this process (they are freed once nothing else holds them)."""
-    _ENGINES.clear()
+    from ...core.context import process_resources
+
+    process_resources().drop(ENGINES)
 
 
 # ----------------------------------------------------------------------------- prepared corpus
@@ -210,7 +211,8 @@ def release_models() -> None:
 class PreparedCorpus:
     """What every system shares in a chunk: per sentence the source, each annotator's gold edit
     keys (first-appearance order) and reference text, the F of the source against each
-    reference; and the chunk's cache (``pairs``, rebuilt on use after pickling)."""
+    reference; and the chunk's cache (``pairs``, rebuilt on use after pickling) over the run's
+    persistent cache (``cache``)."""
 
     engine_key: tuple
     sources: list[str]
@@ -220,6 +222,7 @@ class PreparedCorpus:
     extra: list = field(default_factory=list)
     """Scorer-specific per-sentence data (PT-M2: GoldEdit lists for the lattice)."""
     pairs: Any = field(default=None, repr=False, compare=False)
+    cache: Any = field(default=None, repr=False, compare=False)
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "pairs": None}
@@ -260,7 +263,7 @@ class PTMetric(RunningFMetric):
     @property
     def engine(self) -> PTEngine:
         """The loaded model (once per process)."""
-        return engine_for(self.settings)
+        return engine_for(self.settings, self.run_context.resources)
 
     def sharing_key(self) -> Hashable:
         return (self.label, self.settings.engine_key)
@@ -278,7 +281,7 @@ class PTMetric(RunningFMetric):
         """The chunk's cache: made on first use, with the references pinned."""
         prepared = self._checked(prepared)
         if prepared.pairs is None:
-            prepared.pairs = self.engine.pair_scorer(self.settings.batch_size)
+            prepared.pairs = self.engine.pair_scorer(self.settings.batch_size, prepared.cache)
             prepared.pairs.sequences([r for refs in prepared.references for r in refs], pin=True)
         prepared.pairs.batch_size = self.settings.batch_size
         return prepared.pairs
@@ -286,7 +289,8 @@ class PTMetric(RunningFMetric):
     def _finish_prepare(self, sources: list[str], gold: list[dict[int, list]], references: list[list[str]],
                         extra: list) -> PreparedCorpus:
         """Score every source against each of its references (the weights' starting point)."""
-        prepared = PreparedCorpus(self.settings.engine_key, sources, gold, references, [], extra)
+        prepared = PreparedCorpus(self.settings.engine_key, sources, gold, references, [], extra,
+                                  cache=self.run_context.cache)
         pairs = self._pairs(prepared)
         flat_sources = [s for s, refs in zip(sources, references) for _ in refs]
         flat_f = iter(pairs.f_scores(pairs.sequences(flat_sources),
@@ -382,7 +386,7 @@ class PTMetric(RunningFMetric):
     def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
         """The encoder's identity (model, revision, layer, baseline, library versions) and
         ``cache:on`` when pair scores may come from the persistent cache."""
-        return [*self.engine.signature_fields(), *cache_signature_fields()]
+        return [*self.engine.signature_fields(), *self.run_context.signature_fields()]
 
     def column_names(self) -> list[str]:
         s = self.settings

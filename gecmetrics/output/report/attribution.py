@@ -34,14 +34,15 @@ CANDIDATES = "candidates"
 """The name of the candidate hypothesis in the corpora scored here."""
 
 
-def edit_annotator(spacy_model: str | None) -> Any:
+def edit_annotator(spacy_model: str | None, context: Any) -> Any:
     """The ERRANT annotator that gives system outputs (and candidate sentences) their edits,
-    with ``spacy_model`` (None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm): the one place
-    the report and attribution make it."""
+    with ``spacy_model`` (None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm), its model from
+    the run ``context``'s resources and its parses in the context's cache: the one place the
+    report and attribution make it."""
     from ...core.lang.en.annotator import Annotator
     from ...core.lang.en.parse import shared_model
 
-    return Annotator(shared_model(spacy_model))
+    return Annotator(shared_model(spacy_model, context.resources), cache=context.cache)
 
 
 def hypothesis_edits(blocks: Sequence[Block], annotator: int = 0) -> list[list[Any]]:
@@ -132,24 +133,27 @@ def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
 
 
 def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_model: str | None = None,
-                     annotator: Any = None, **options: Any) -> dict[str, list[dict[str, Attribution | None]]]:
+                     annotator: Any = None, cache: Any = None,
+                     **options: Any) -> dict[str, list[dict[str, Attribution | None]]]:
     """:func:`attribute_systems` of every text hypothesis of ``corpus`` under ``metric`` (an
     object or a registry text): a system's edits are its M2 in ``corpus.hypothesis_m2``, else
     ERRANT's annotation of its text (``spacy_model``, or ``annotator``), which also annotates
-    the candidates of a metric that reads hypothesis M2. ``options``: as attribute_systems."""
+    the candidates of a metric that reads hypothesis M2. ``cache``: the persistent cache of the
+    runs (as :func:`~gecmetrics.run.engine.score_files` takes it). ``options``: as
+    attribute_systems."""
     from ...metrics.registry import resolve_metrics
 
     metrics = resolve_metrics([metric] if isinstance(metric, (str, Metric)) else metric)
     if len(metrics) != 1:
         raise InputError(f"attribution takes one metric, got {len(metrics)}")
-    metric = metrics[0]
+    metric = metrics[0] if cache is None else metrics[0].with_context(cache)
     check_attribution_metric(metric)
     names = list(corpus.hypotheses)
     if not names:
         raise InputError("no system output to attribute")
     missing = [name for name in names if name not in corpus.hypothesis_m2]
     if (missing or metric.hypothesis_kind == M2) and annotator is None:
-        annotator = edit_annotator(spacy_model)
+        annotator = edit_annotator(spacy_model, metric.run_context)
     blocks = dict(corpus.hypothesis_m2)
     if missing:
         annotated = annotator.annotate_sets(corpus.sources, [[corpus.hypotheses[name]] for name in missing],

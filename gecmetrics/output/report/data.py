@@ -28,7 +28,7 @@ from ...metrics.base import Metric
 from ...metrics.capabilities import GoldEditWeights
 from ...metrics.registry import REPORT, default_metric_texts, default_metrics, needs_gold_m2, resolve_metrics
 from ...run.compare import check_columns, comparison_table
-from ...run.engine import ProgressCallback, Scored, score_corpus
+from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import check_jobs, make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
 from ...stats.significance import PairedTestResult, paired_tests_from_statistics
@@ -77,15 +77,17 @@ def read_report_corpus(source: str, references: Sequence[str], hypotheses: Seque
 # ----------------------------------------------------------------------------- preparing
 
 
-def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any) -> tuple[Corpus, dict[str, Any], Any]:
-    """The corpus with every system's ERRANT edits (given, or annotated) and a reference M2
-    (the gold, or the references annotated); what was annotated, and the annotator."""
+def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context: Any
+               ) -> tuple[Corpus, dict[str, Any], Any]:
+    """The corpus with every system's ERRANT edits (given, or annotated in the run's
+    ``context``) and a reference M2 (the gold, or the references annotated); what was
+    annotated, and the annotator."""
     systems = list(corpus.hypotheses)
     missing = [name for name in systems if name not in corpus.hypothesis_m2]
     info: dict[str, Any] = {"hypotheses": "annotated" if missing else "given",
                             "references": "gold M2" if corpus.gold is not None else "annotated"}
     if (missing or corpus.gold is None) and annotator is None:
-        annotator = edit_annotator(spacy_model)
+        annotator = edit_annotator(spacy_model, context)
     sets = [[corpus.hypotheses[name]] for name in missing]
     if corpus.gold is None:
         sets.append(list(corpus.references))
@@ -229,7 +231,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
                 methods: Sequence[str] = METHODS, max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS,
                 permutations: int = DEFAULT_PERMUTATIONS, human: Any = None, human_score: Any = None,
                 spacy_model: str | None = None, annotator: Any = None, jobs: int = 1, title: str | None = None,
-                progress: ProgressCallback | None = None) -> dict[str, Any]:
+                progress: ProgressCallback | None = None, cache: Any = None) -> dict[str, Any]:
     """Everything the report shows, as one JSON-ready dict.
 
     ``corpus``: the source, text references and the system outputs (text), optionally the gold
@@ -243,18 +245,23 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     scores; ``"none"``: no attribution), by ``methods`` (exact Shapley up to ``max_exact_edits``
     edits, sampled above; ``permutations``). ``human``: a human table (``gjg15``, ``seeda``, a
     TSV path) for the meta-evaluation figures.
+    ``cache``: the persistent cache of the report's runs (as
+    :func:`~gecmetrics.run.engine.score_files` takes it).
     """
     baseline = _check_report(corpus, baseline, samples)
     methods = [method_name(m) for m in ([methods] if isinstance(methods, str) else methods)]
     defaults = default_metrics(REPORT, corpus.gold is not None)
     resolved, marker = report_metrics(metrics, defaults)
     check_columns(resolved, len(corpus.references))
-    attributed = _attribution_metrics(attribution, resolved)
+    context = run_context_of(resolved, cache)  # one cache for every run of the report
+    resolved = [metric.with_context(context) for metric in resolved]
+    attributed = [(metric.with_context(context), column)
+                  for metric, column in _attribution_metrics(attribution, resolved)]
     human = _human_table(human) if human is not None else None
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
-    corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator)
+    corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context)
 
-    scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress)
+    scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
     columns, test = summary(scored, baseline, samples, seed, jobs)
     compared = compared_edits(scored, marker, corpus)
     weights = offering(defaults, "weighs_gold_edits").gold_edit_weights(corpus, CATEGORY_LEVELS)

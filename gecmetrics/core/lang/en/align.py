@@ -16,6 +16,7 @@ reference, which the tests compare with it.
 from __future__ import annotations
 
 import os
+import threading
 from array import array
 from functools import lru_cache
 from types import ModuleType
@@ -85,20 +86,29 @@ def _compiled_operations(orig: ParsedSentence, cor: ParsedSentence, lev: bool) -
     return [_CODES[code] if code < _TRANSPOSE_BASE else f"T{code - _TRANSPOSE_BASE}" for code in codes]
 
 
+_IDS_LOCK = threading.Lock()
+
+
 class _Ids(dict):
-    """Ids of strings in order of first sight: ``ids[text]`` adds an unseen text."""
+    """Ids of strings in order of first sight: ``ids[text]`` adds an unseen text (under a lock:
+    two threads adding two texts at once must not give both the same id)."""
 
     def __missing__(self, text: str) -> int:
-        found = self[text] = len(self)
-        return found
+        with _IDS_LOCK:
+            found = dict.get(self, text)
+            if found is None:
+                found = self[text] = self._new_id(text)
+            return found
+
+    def _new_id(self, text: str) -> int:
+        return len(self)
 
 
 class _PosCodes(_Ids):
     """The POS feature: 2 * id + 1 for an open class, 2 * id else."""
 
-    def __missing__(self, pos: str) -> int:
-        found = self[pos] = 2 * len(self) + (pos in OPEN_POS)
-        return found
+    def _new_id(self, pos: str) -> int:
+        return 2 * len(self) + (pos in OPEN_POS)
 
 
 # Ids of texts, lower cases, lemmas and POS (one table each), shared by every sentence of the process,

@@ -36,7 +36,8 @@ class Annotator:
     spaCy tokenises the lines (else they are whitespace-split, as given); ``word_list``: the
     SPELL word list (a set, a path, or None for :func:`load_word_list`'s defaults); ``cache``:
     where parses are kept across runs (a :class:`~gecmetrics.core.cache.Cache`; None: the
-    process's :func:`~gecmetrics.core.cache.default_cache`, ``Cache(enabled=False)``: none).
+    default folder's, ``$GECMETRICS_CACHE`` else the user cache folder, looked up on first use;
+    ``Cache(enabled=False)``: none; a metric's annotator gets its run's cache).
     One process annotates; a run spreads chunks of sentences over worker processes
     (:mod:`gecmetrics.run`).
     """
@@ -57,12 +58,12 @@ class Annotator:
 
     @property
     def cache(self) -> Any:
-        """The persistent cache of parses: the one given, else the process's default."""
-        if self._cache is not None:
-            return self._cache
-        from ...cache import default_cache
+        """The persistent cache of parses: the one given, else the default folder's."""
+        if self._cache is None:
+            from ...context import run_context
 
-        return default_cache()
+            self._cache = run_context().cache
+        return self._cache
 
     def __getstate__(self) -> dict:
         """For worker processes started with ``spawn``: settings only (each loads its own model)."""
@@ -216,9 +217,15 @@ class English(EditLanguage):
 
     @classmethod
     def from_settings(cls, code: str, spacy_model: str | None = None, merge: str = "rules", lev: bool = False,
-                      tokenise: bool = False, word_list: str | None = None) -> "English":
-        """The settings of ``errant``: ERRANT's annotator on the process's pipeline of ``spacy_model``."""
-        return Annotator(shared_model(spacy_model), merge, lev, tokenise, word_list).language
+                      tokenise: bool = False, word_list: str | None = None, context: Any = None) -> "English":
+        """The settings of ``errant``: ERRANT's annotator on the pipeline of ``spacy_model`` kept in
+        the run's resources, its parses in the run's cache (``context``: a
+        :class:`~gecmetrics.core.context.RunContext` or a cache setting; None: the default one)."""
+        from ...context import run_context
+
+        context = run_context(context)
+        return Annotator(shared_model(spacy_model, context.resources), merge, lev, tokenise, word_list,
+                         cache=context.cache).language
 
     def annotator(self) -> Annotator:
         return self.errant

@@ -19,7 +19,6 @@ import importlib.metadata
 import importlib.util
 import json
 import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,10 +41,6 @@ class ModelIdentity:
     def label(self) -> str:
         """``lang_name-version``, as the signature shows the model."""
         return f"{self.lang}_{self.name}-{self.version}"
-
-
-_IDENTITIES: dict[tuple[str, str], ModelIdentity | None] = {}
-_LOCK = threading.Lock()
 
 
 def model_folder(model: str) -> Path | None:
@@ -71,14 +66,14 @@ def model_identity(model: str) -> ModelIdentity | None:
     """The identity of the model ``spacy.load(model)`` would load, computed once per process
     (and working folder: a relative path may name another folder elsewhere); None when it is
     not found or its meta.json is unreadable (nothing is then cached)."""
-    key = (model, os.getcwd())
-    with _LOCK:
-        if key in _IDENTITIES:
-            return _IDENTITIES[key]
-    identity = _identity(model)
-    with _LOCK:
-        _IDENTITIES[key] = identity
-    return identity
+    return _identity_seen_from(model, os.getcwd())
+
+
+@functools.lru_cache(maxsize=64)
+def _identity_seen_from(model: str, working_folder: str) -> ModelIdentity | None:
+    """:func:`_identity` of ``model`` once per working folder (a relative path names another
+    model elsewhere)."""
+    return _identity(model)
 
 
 def _identity(model: str) -> ModelIdentity | None:

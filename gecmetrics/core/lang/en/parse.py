@@ -10,6 +10,7 @@ when a model is first needed, and every failure to get a usable English model is
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -149,7 +150,10 @@ def _import_spacy() -> Any:
 
 
 class SpacyModel:
-    """A spaCy pipeline loaded on first use, by package name or path (default: :func:`model_name`)."""
+    """A spaCy pipeline loaded on first use, by package name or path (default: :func:`model_name`).
+    One model object serves every run and thread of a process (it is kept in the process's
+    resources): loading, parsing and releasing take turns under its lock, as spaCy's pipeline and
+    vocabulary are not made to be used by two threads at once."""
 
     def __init__(self, model: str | None = None, batch_size: int = DEFAULT_BATCH_SIZE):
         if not isinstance(batch_size, int) or batch_size < 1:
@@ -162,10 +166,15 @@ class SpacyModel:
         self.parsed = 0
         """How many texts this process ran through spaCy (the others came from the cache)."""
         self._since_load = 0
+        self._lock = threading.RLock()
 
     @property
     def nlp(self) -> Any:
         """The loaded pipeline (loaded and checked now if it was not yet)."""
+        with self._lock:
+            return self._nlp if self._nlp is not None else self._loaded()
+
+    def _loaded(self) -> Any:
         if self._nlp is None:
             self._nlp = self._load()
             from .rulecache import index_lists_as_sets
@@ -233,6 +242,10 @@ class SpacyModel:
         """Parse lines in batches: whitespace-split tokens as given (ERRANT's default), or
         spaCy's own tokenisation with ``tokenise``. (Through the persistent cache:
         :func:`gecmetrics.core.lang.en.parsestore.parse_lines`.)"""
+        with self._lock:
+            return self._parse(texts, tokenise)
+
+    def _parse(self, texts: Sequence[str], tokenise: bool) -> list[ParsedSentence]:
         if self._nlp is not None and self._since_load >= RELOAD_AFTER:
             self.release()
         nlp = self.nlp
@@ -260,7 +273,8 @@ class SpacyModel:
         memory its vocabulary and tables gained goes back to the process."""
         import gc
 
-        self._nlp, self._strings, self._rules, self._since_load = None, {}, None, 0
+        with self._lock:
+            self._nlp, self._strings, self._rules, self._since_load = None, {}, None, 0
         gc.collect()
 
     def _parse_with_rules(self, docs: Any, result: list[ParsedSentence]) -> None:
@@ -325,14 +339,16 @@ class SpacyModel:
         return {"model": self.model, "batch_size": self.batch_size, "_nlp": None, "_strings": {}, "_rules": None,
                 "parsed": 0, "_since_load": 0}
 
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
 
-_MODELS: dict[str, SpacyModel] = {}
 
-
-def shared_model(name: str | None) -> SpacyModel:
+def shared_model(name: str | None, resources: Any = None) -> SpacyModel:
     """One loaded pipeline per model name in a process, whatever the number of metrics using it
-    (None: the default model, :func:`model_name`)."""
+    (None: the default model, :func:`model_name`; ``resources``: a run's store, else the
+    process's)."""
+    from ...context import loaded
+
     name = model_name(name)
-    if name not in _MODELS:
-        _MODELS[name] = SpacyModel(name, DEFAULT_BATCH_SIZE)
-    return _MODELS[name]
+    return loaded(("spacy", name), lambda: SpacyModel(name, DEFAULT_BATCH_SIZE), resources)

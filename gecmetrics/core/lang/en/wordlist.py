@@ -20,6 +20,7 @@ import os
 import unicodedata
 import zlib
 from pathlib import Path
+from typing import Any
 
 from ....errors import InputError
 
@@ -46,8 +47,6 @@ a word list (one 300 MB line in a 300 KB .gz file took 1.27 GB to read whole).""
 MAX_WORDS = 5_000_000
 """Most lines of a word list file (ERRANT's has 170,565)."""
 
-_LOADED: dict[tuple[str, float], frozenset[str]] = {}
-
 
 def word_list_path(source: str | os.PathLike | None = None) -> Path:
     """Where :func:`load_word_list` reads from: ``source``, else ``$GECMETRICS_ERRANT_WORDS``,
@@ -57,18 +56,19 @@ def word_list_path(source: str | os.PathLike | None = None) -> Path:
     return SHIPPED_WORDS if source is None else Path(source)
 
 
-def load_word_list(source: str | os.PathLike | None = None) -> frozenset[str]:
-    """The word set from :func:`word_list_path` (a file or a SCOWL folder); read once per path."""
+def load_word_list(source: str | os.PathLike | None = None, resources: Any = None) -> frozenset[str]:
+    """The word set from :func:`word_list_path` (a file or a SCOWL folder); read once per path
+    and version of the file, kept in ``resources`` (a run's store, else the process's)."""
     path = word_list_path(source)
     if not path.exists():
         if path == SHIPPED_WORDS:
             raise InputError("the word list shipped with gecmetrics is missing (reinstall gecmetrics)", str(path))
         raise InputError("word list not found (give a file with one word per line or a folder of SCOWL lists)",
                          str(path))
-    key = (str(path.resolve()), path.stat().st_mtime)
-    if key not in _LOADED:
-        _LOADED[key] = scowl_en_gb_large(path) if path.is_dir() else read_word_file(path)
-    return _LOADED[key]
+    from ...context import loaded
+
+    key = ("word-list", str(path.resolve()), path.stat().st_mtime)
+    return loaded(key, lambda: scowl_en_gb_large(path) if path.is_dir() else read_word_file(path), resources)
 
 
 def read_word_file(path: str | os.PathLike) -> frozenset[str]:

@@ -48,9 +48,12 @@ class GenericLanguage(EditLanguage):
 
     @classmethod
     def from_settings(cls, code: str, spacy_model: str | None = None, merge: str = "rules", lev: bool = False,
-                      tokenise: bool = False) -> "GenericLanguage":
-        """The language on the process's pipeline of ``spacy_model`` (loaded once per process)."""
-        return cls(code, shared_language_model(code, spacy_model), merge, lev, tokenise)
+                      tokenise: bool = False, context: Any = None) -> "GenericLanguage":
+        """The language on the pipeline of ``spacy_model``, loaded once per process into the run's
+        resources (``context``: a :class:`~gecmetrics.core.context.RunContext`; None: the
+        process's store)."""
+        resources = None if context is None else context.resources
+        return cls(code, shared_language_model(code, spacy_model, resources), merge, lev, tokenise)
 
     def prepare_source(self, text: str) -> str:
         return text.strip() if self.tokenising else " ".join(text.split())

@@ -22,8 +22,7 @@ class AnyLanguageModel(SpacyModel):
         super().__init__(model or default_model(code), batch_size)
         self.code = code
 
-    @property
-    def nlp(self) -> Any:
+    def _loaded(self) -> Any:  # under the model's lock (SpacyModel.nlp)
         if self._nlp is None:
             self._nlp = self._load()
             self._strings = _StringTable(self._nlp.vocab.strings)
@@ -54,12 +53,9 @@ class AnyLanguageModel(SpacyModel):
         return {**super().__getstate__(), "code": self.code}
 
 
-_MODELS: dict[tuple[str, str | None], AnyLanguageModel] = {}
+def shared_language_model(code: str, model: str | None, resources: Any = None) -> AnyLanguageModel:
+    """One loaded spaCy pipeline per (language, model) in a process (loaded on first use;
+    ``resources``: a run's store, else the process's)."""
+    from ...context import loaded
 
-
-def shared_language_model(code: str, model: str | None) -> AnyLanguageModel:
-    """One loaded spaCy pipeline per (language, model) in a process (loaded on first use)."""
-    key = (code, model)
-    if key not in _MODELS:
-        _MODELS[key] = AnyLanguageModel(model, code)
-    return _MODELS[key]
+    return loaded(("spacy-language", code, model), lambda: AnyLanguageModel(model, code), resources)

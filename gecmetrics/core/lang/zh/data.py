@@ -20,7 +20,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from ....errors import InputError
 
@@ -228,20 +228,19 @@ class CherrantData:
         return hashlib.sha256("".join(self.checksums.get(name, "?") for name in CHAR_LEVEL_FILES).encode()).hexdigest()[:16]
 
 
-_LOADED: dict[tuple, CherrantData] = {}
-
-
-def load_data(folder: str | os.PathLike | None = None) -> CherrantData:
+def load_data(folder: str | os.PathLike | None = None, resources: Any = None) -> CherrantData:
     """Read the character level's files from :func:`locate_data` (once per folder and file
-    version in a process)."""
+    version in a process: kept in ``resources``, a run's store, else the process's)."""
+    from ...context import loaded
+
     where = locate_data(folder)
     paths = [where / name for name in CHAR_LEVEL_FILES]
-    key = tuple((str(path.resolve()), path.stat().st_mtime_ns, path.stat().st_size) for path in paths)
-    if key in _LOADED:
-        return _LOADED[key]
+    key = ("cherrant-data", *((str(path.resolve()), path.stat().st_mtime_ns, path.stat().st_size) for path in paths))
+    return loaded(key, lambda: _read_data(where, paths), resources)
+
+
+def _read_data(where: Path, paths: list[Path]) -> CherrantData:
     raw = {name: path.read_bytes() for name, path in zip(CHAR_LEVEL_FILES, paths)}
-    data = CherrantData(parse_cilin(_universal_lines(raw[CILIN], "gbk", where / CILIN)),
+    return CherrantData(parse_cilin(_universal_lines(raw[CILIN], "gbk", where / CILIN)),
                         parse_confusion(_universal_lines(raw[CONFUSION], "utf-8", where / CONFUSION)),
                         where, {name: hashlib.sha256(content).hexdigest() for name, content in raw.items()})
-    _LOADED[key] = data
-    return data

@@ -81,11 +81,14 @@ class ChineseCharacters(EditLanguage):
     @classmethod
     def from_settings(cls, code: str, cherrant_data: str | None = None, no_simplified: bool = False,
                       alignments: str = "all", granularity: str = "char",
-                      segmenter: str | None = None) -> "ChineseCharacters":
+                      segmenter: str | None = None, context: Any = None) -> "ChineseCharacters":
         """The settings of ``errant --lang zh``: ChERRANT's data folder, ``--no-simplified``,
-        ``--alignments all|first`` (``-s``); the word level is refused."""
+        ``--alignments all|first`` (``-s``); the word level is refused. The data tables are read
+        once per process into the run's resources (``context``: a
+        :class:`~gecmetrics.core.context.RunContext`; None: the process's store)."""
         cls.check_settings(granularity, segmenter)
-        return cls(cherrant_data, alignments, not no_simplified)
+        data = load_data(cherrant_data, None if context is None else context.resources)
+        return cls(data, alignments, not no_simplified)
 
     def m2_lines(self, annotation: PairEdits, annotator: int) -> str:
         """ChERRANT's lines of one target (:func:`cherrant_lines`)."""

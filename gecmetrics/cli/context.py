@@ -1,0 +1,49 @@
+"""The run's cache on the command line: ``--cache DIR`` / ``--no-cache`` are remembered in
+click's context and become one :class:`~gecmetrics.core.context.RunContext` per command
+(``$GECMETRICS_CACHE`` is read there, once), which the commands hand to the run engine and bind
+their metrics to. Nothing is put in the process's environment."""
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..errors import InputError
+
+_SETTING = "gecmetrics.cache"
+_CONTEXT = "gecmetrics.run_context"
+
+
+def remember_cache(folder: str | None, no_cache: bool) -> None:
+    """Keep ``--cache DIR`` / ``--no-cache`` for the command's run (a later pair, the command's
+    own, replaces an earlier one)."""
+    if folder is not None and no_cache:
+        raise InputError("--cache and --no-cache do not go together")
+    if folder is None and not no_cache:
+        return
+    meta = click.get_current_context().meta
+    meta[_SETTING] = False if no_cache else folder
+    meta.pop(_CONTEXT, None)
+
+
+def run_context() -> Any:
+    """The command's run context (made on first use from the remembered options; its cache
+    reports a problem as one ``gecmetric: warning:`` line on stderr)."""
+    from ..core.context import run_context as make
+
+    ctx = click.get_current_context(silent=True)
+    meta: dict[str, Any] = ctx.meta if ctx is not None else {}
+    found = meta.get(_CONTEXT)
+    if found is None:
+        found = meta[_CONTEXT] = make(meta.get(_SETTING), on_warning=_warn)
+    return found
+
+
+def in_run(metric: Any) -> Any:
+    """``metric`` bound to the command's run context (its signature then says ``cache:on`` exactly
+    when the run's cache is in use)."""
+    return metric.with_context(run_context())
+
+
+def _warn(message: str) -> None:
+    click.echo(f"gecmetric: warning: {message}", err=True)
