@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     size = f"{args.lines:,} lines made from it" if args.lines else \
         f"first {QUICK_LINES} sentences" if args.quick else "1312 sentences"
     harness.print_header(f"# gecmetric report, CoNLL-2014 ({size}), systems {' '.join(systems)}, references REF0 REF1, "
-                         f"gold {GOLD}, human scores gjg15")
+                         f"gold {GOLD}{'' if args.lines else ', human scores gjg15'}")
     with tempfile.TemporaryDirectory(prefix="gecmetrics-report-") as name:
         folder = Path(name)
         files = corpus_files(data, systems, QUICK_LINES if args.quick and not args.lines else None, folder)
