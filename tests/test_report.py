@@ -23,7 +23,7 @@ from gecmetrics.io.m2_references import apply_edits
 from gecmetrics.metrics.m2.compare import ErrantCompare, compare_tables
 from gecmetrics.metrics.registry import get_metric, resolve_metrics
 from gecmetrics.output.report import (SECTIONS, attribute_systems, attribution_tsv_of_systems, hypothesis_edits,
-                                      render_html, report_data, report_json, write_report)
+                                      page_data, render_html, report_data, report_json, write_report)
 from gecmetrics.output.report.attribution import candidate_scorer
 from gecmetrics.run.compare import comparison_table
 from gecmetrics.run.engine import score_corpus
@@ -361,7 +361,12 @@ def test_page_is_self_contained_and_holds_the_data(small_report, tmp_path):
     for section in SECTIONS:
         assert f'<section id="{section}">' in page
     embedded = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S).group(1)
-    assert json.loads(embedded) == json.loads(report_json(data))
+    whole = json.loads(report_json(data))
+    head = json.loads(embedded)  # all but the per-sentence part, which is compressed apart
+    assert "sentences" not in head and head["columns"] == whole["columns"] and head["errant"] == whole["errant"]
+    assert page_data(page) == whole
+    rows = re.search(r'id="report-rows" data-encoding="gzip base64">\n([A-Za-z0-9+/=\n]+)</script>', page)
+    assert rows and len(rows.group(1)) < len(report_json(data))
     assert "<" not in embedded
     write_report(data, tmp_path / "r.html", tmp_path / "r.json")
     assert (tmp_path / "r.html").read_text(encoding="utf-8") == page
@@ -374,8 +379,7 @@ def test_text_in_the_data_cannot_break_out_of_the_page():
     data = report_data(corpus, ["green"], samples=20, attribution="none", title="<b>t</b>")
     page = render_html(data)
     assert "<script>alert(1)" not in page and "<b>t</b>" not in page
-    embedded = re.search(r'id="report-data">(.*?)</script>', page, re.S).group(1)
-    assert json.loads(embedded)["sentences"]["references"][0][2].startswith("</script>")
+    assert page_data(page)["sentences"]["references"][0][2].startswith("</script>")
 
 
 # ---------------------------------------------------------------- the commands
@@ -483,6 +487,9 @@ USE_THE_CONTROLS = """
   result.prep = document.querySelector("#sentences .pager span").textContent;
   choose(controls[3], "");
   document.querySelectorAll("#sentences .pager button")[1].click(); result.second_page = first();
+  var heat = document.querySelector("#types-heatmap svg"), box = document.getElementById("types-heatmap");
+  result.heat_level_3 = [Number(heat.getAttribute("width")), box.clientWidth, heat.querySelectorAll("rect").length];
+  result.page_width = [document.documentElement.scrollWidth, window.innerWidth];
   choose(document.querySelector("#types select"), "1");
   result.heat_level_1 = document.querySelectorAll("#types-heatmap rect").length;
 """
@@ -518,7 +525,7 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
     page = tmp_path / "report.html"
     write_report(data, page)
     assert page.stat().st_size < 5 * 2**20
-    seen = chromium.open_page(page, USE_THE_CONTROLS)
+    seen = chromium.open_page(page, USE_THE_CONTROLS, width=1400)
     probe, dom = seen["probe"], seen["dom"]
     assert probe["loaded"] and probe["errors"] == [] and probe["violations"] == [] and probe["resources"] == []
     assert 'data-rendered="yes"' in dom
@@ -544,6 +551,11 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
              or any(e[3] == "Prep" for s in data["systems"] for e in sentences["edits"][s][d])]
     assert actions["prep"] == f"{len(typed)} sentences; page 1 of {math.ceil(len(typed) / 25)}"
     assert actions["heat_level_1"] > 0 and actions["second_page"] == "26"
+    # no horizontal scroll at 1400 px: the level-3 heat map (some 50 types) is drawn types down
+    # when types across would be wider than the page
+    width, room, cells = actions["heat_level_3"]
+    assert cells == 4 * len(set().union(*(data["errant"]["categories"][s]["3"] for s in data["systems"])))
+    assert width <= room and actions["page_width"][0] <= actions["page_width"][1]
 
 
 def test_report_benchmark_quick_run(shared_data):

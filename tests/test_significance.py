@@ -443,3 +443,40 @@ def test_compare_cli_paired_test_equals_the_metric_commands(tmp_path):
     gleu = json.loads(run_cli(["gleu", *base, "-m", "--paired-ar", "200", "--json"]).output)
     assert [t["metric"] for t in tables] == ["GREEN beta=0.5", "GREEN beta=2", "GLEU+"]
     assert tables == green + gleu
+
+
+@pytest.mark.parametrize("sentences, samples, chunk_bytes", [(1312, 300, 16 * 1312 * 7), (5, 13, 48), (1, 4, 1),
+                                                              (100, 7, 10 ** 9)])
+def test_bootstrap_chunks_are_the_rows_of_the_whole_draw(sentences, samples, chunk_bytes):
+    from gecmetrics.stats.significance import bootstrap_chunks
+
+    whole = bootstrap_indices(sentences, samples, 11)
+    chunks = list(bootstrap_chunks(sentences, samples, 11, chunk_bytes))
+    assert [start for start, _ in chunks] == list(np.cumsum([0] + [r.samples for _, r in chunks[:-1]]))
+    assert np.array_equal(np.concatenate([r.indices for _, r in chunks]), whole)
+
+
+def test_paired_test_in_chunks_is_the_paired_test_at_once(conll14, conll_systems, monkeypatch):
+    """A large corpus is resampled a chunk at a time: the same intervals and p-values (n-gram
+    counts, the running-F choice, and float rows summed by a matrix product)."""
+    from gecmetrics.core.resampling import LinearResampler
+    from gecmetrics.io.m2 import read_m2
+    from gecmetrics.metrics.m2.maxmatch import M2Scorer
+    from gecmetrics.stats import significance
+
+    sources, references, systems = conll_systems
+    gold = read_m2(str(conll14 / "official-2014.combined.m2"))
+    rows = np.random.default_rng(3).random((len(sources), 3)) * 7
+    weighted = LinearResampler(lambda statistics: statistics, lambda sums: sums[..., 0] / sums[..., 1:].sum(axis=-1),
+                               "weighted", "weighted")
+
+    def tests():
+        return [paired_test(GREEN(), sources, references, systems, "bs", samples=120),
+                paired_test(GLEU(), sources, references, systems, "bs", samples=120),
+                paired_test(M2Scorer(), None, gold, systems, "bs", samples=120),
+                paired_test_from_statistics(weighted, {"a": rows, "b": rows[::-1] * 1.1}, "bs", 120)]
+
+    whole = tests()
+    monkeypatch.setattr(significance, "BOOTSTRAP_CHUNK_BYTES", 16 * len(sources) * 17)
+    assert len(list(significance.bootstrap_chunks(len(sources), 120, 0))) == 8
+    assert [r.systems for r in tests()] == [r.systems for r in whole]

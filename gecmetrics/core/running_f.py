@@ -1,14 +1,56 @@
 """The paired-test resampler of the running-F metrics (M2, ERRANT, ChERRANT, PT at corpus level):
-the running-F annotator choice redone in every resample (vectorised across resamples,
-sequential over sentence positions)."""
+the running-F annotator choice redone in every resample.
+
+Each resample's choice is sequential over its sentence positions. The optional C extension
+``gecmetrics.core._running`` walks every resample on its own with the same double operations (one
+pass, no array per position); without it (or with ``GECMETRICS_NUMPY_CORE=1``)
+:meth:`~gecmetrics.core.fscore.RunningChoice.run` goes position by position, vectorised across
+resamples. Both give the same totals, hence the same scores."""
 from __future__ import annotations
 
+import os
+from types import ModuleType
 from typing import Any, Sequence
 
 import numpy as np
 
-from .fscore import CandidateCounts, RunningChoice, candidate_counts
-from .resampling import Resample, Resampler
+from .backend import ENVIRONMENT_VARIABLE
+from .fscore import ERRANT, MAXMATCH, CandidateCounts, RunningChoice, candidate_counts
+from .resampling import Resample, Resampler, chunk_rows
+
+try:
+    from . import _running as compiled  # type: ignore[attr-defined]
+except ImportError:  # installed without a C compiler
+    compiled: ModuleType | None = None  # type: ignore[no-redef]
+
+_RULE_CODES = {id(ERRANT): 0, id(MAXMATCH): 1}
+"""The rules the C extension knows (others, such as PT-M2's, run in NumPy)."""
+
+
+def compiled_running_enabled(choice: RunningChoice | None = None) -> bool:
+    """Whether the running-F choice of resamples runs in the C extension: built, not disabled
+    by ``GECMETRICS_NUMPY_CORE`` (the NumPy reference then runs), and (given a ``choice``) one of
+    the rules the extension knows."""
+    return compiled is not None and os.environ.get(ENVIRONMENT_VARIABLE, "") in ("", "0") and \
+        (choice is None or id(choice.rule) in _RULE_CODES)
+
+
+class _CompiledData:
+    """CandidateCounts laid out for the C extension: float64 counts, byte flags, int64 ranks."""
+
+    def __init__(self, data: CandidateCounts) -> None:
+        self.counts = np.ascontiguousarray(data.counts, dtype=np.float64)
+        self.available = np.ascontiguousarray(data.available, dtype=np.uint8)
+        self.rank = np.ascontiguousarray(data.rank, dtype=np.int64)
+        self.rows, self.candidates = data.counts.shape[:2]
+
+    def totals(self, choice: RunningChoice, rows: np.ndarray, mask: int = 0) -> np.ndarray:
+        """Totals (N, 3) of the choice over sequences of rows (N, L): row numbers, or with
+        ``mask`` +1 / -1 a keep-the-first-half mask (see _running.c)."""
+        sequences, length = rows.shape
+        out = compiled.run(_RULE_CODES[id(choice.rule)], choice.beta, self.counts, self.available, self.rank,
+                           self.rows, self.candidates, rows, sequences, length, mask)
+        return np.frombuffer(out, dtype=np.float64).reshape(sequences, 3)
 
 
 class RunningFResampler(Resampler):
@@ -41,6 +83,14 @@ class RunningFResampler(Resampler):
 
     def bootstrap_scores(self, prepared: CandidateCounts, resample: Resample) -> np.ndarray:
         indices = resample.indices
+        if compiled_running_enabled(self.choice) and len(prepared):
+            data = _CompiledData(prepared)
+            totals = np.empty((resample.samples, 3))
+            step = chunk_rows(resample.size * 8, resample.samples)
+            for start in range(0, resample.samples, step):
+                rows = np.ascontiguousarray(indices[start:start + step], dtype=np.int64)
+                totals[start:start + step] = data.totals(self.choice, rows)
+            return self.final_score(totals)
 
         def at(position: int):
             rows = indices[:, position]
@@ -52,6 +102,14 @@ class RunningFResampler(Resampler):
                        keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         width = max(baseline.counts.shape[1], system.counts.shape[1])
         baseline, system = _widened(baseline, width), _widened(system, width)
+        if compiled_running_enabled(self.choice) and len(baseline):
+            both = _CompiledData(CandidateCounts(np.concatenate([baseline.counts, system.counts]),
+                                                 np.concatenate([baseline.available, system.available]),
+                                                 np.concatenate([baseline.rank, system.rank])))
+            keep = np.ascontiguousarray(keep_baseline).view(np.uint8) if keep_baseline.dtype == bool \
+                else np.ascontiguousarray(keep_baseline != 0).view(np.uint8)
+            return (self.final_score(both.totals(self.choice, keep, 1)),
+                    self.final_score(both.totals(self.choice, keep, -1)))
 
         def side(keep: np.ndarray):
             def at(position: int):

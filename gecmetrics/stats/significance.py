@@ -26,7 +26,7 @@ a metric only for its resampler (``metric.resampler(column, references)``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -43,8 +43,9 @@ MAX_PAIRED_SAMPLES = 1_000_000
 resamples behind the intervals: 100 times sacrebleu's 10,000 trials (2147483648 asked for 800
 GiB)."""
 MAX_RESAMPLED_SENTENCES = 2**27
-"""Upper bound of resamples x sentences: the bootstrap holds an index and a count per sentence
-per resample (16 bytes), so at most 2 GiB (CoNLL-2014, 1,312 sentences: 102,000 resamples)."""
+"""Upper bound of resamples x sentences of a bootstrap (CoNLL-2014, 1,312 sentences: 102,000
+resamples): the work it asks; its memory is bounded apart, the draws being made a chunk at a time
+(:data:`BOOTSTRAP_CHUNK_BYTES`)."""
 SIGNIFICANCE_LEVEL = 0.05
 
 
@@ -115,6 +116,23 @@ def bootstrap_indices(sentences: int, samples: int, seed: int) -> np.ndarray:
     return rng.choice(sentences, size=(samples, sentences), replace=True)
 
 
+BOOTSTRAP_CHUNK_BYTES = 64 * 2**20
+"""Bound of one chunk of bootstrap resamples: its indices and its per-sentence counts (16 bytes
+per resample and sentence). CoNLL-2014 (1,312 sentences) takes up to 3,196 resamples at once."""
+
+
+def bootstrap_chunks(sentences: int, samples: int, seed: int,
+                     chunk_bytes: int | None = None) -> Iterator[tuple[int, Resample]]:
+    """(first resample, Resample) of consecutive chunks of :func:`bootstrap_indices`'s rows: the
+    same draws (NumPy's generator continues its stream from one call to the next, a half-used
+    64-bit word included), a chunk at a time, so that memory stays bounded on large corpora."""
+    rng = np.random.default_rng(seed)
+    budget = BOOTSTRAP_CHUNK_BYTES if chunk_bytes is None else chunk_bytes
+    step = max(1, min(samples, budget // max(16 * sentences, 1)))
+    for start in range(0, samples, step):
+        yield start, Resample(rng.choice(sentences, size=(min(step, samples - start), sentences), replace=True))
+
+
 def randomization_masks(sentences: int, trials: int, seed: int) -> np.ndarray:
     """sacrebleu's swap masks: True where pseudo-system A keeps the baseline's sentence
     (``default_rng(seed).integers(2, size=(N, D), dtype=bool)``)."""
@@ -159,7 +177,7 @@ def check_draws(samples: int, sentences: int) -> None:
     if samples * sentences > MAX_RESAMPLED_SENTENCES:
         raise InputError(f"{samples:,} resamples of {sentences:,} sentences are {samples * sentences:,} draws, "
                          f"more than {MAX_RESAMPLED_SENTENCES:,} (gecmetrics.stats.significance."
-                         f"MAX_RESAMPLED_SENTENCES, 2 GiB): at most {MAX_RESAMPLED_SENTENCES // sentences:,} "
+                         f"MAX_RESAMPLED_SENTENCES): at most {MAX_RESAMPLED_SENTENCES // sentences:,} "
                          "resamples for this corpus")
 
 
@@ -186,11 +204,65 @@ def _parsed(text: str) -> Signature:
     return Signature(name, fields, *([version] if version else []))
 
 
+def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, Any], method: str = "bs",
+                                samples: int | None = None, seed: int = 0,
+                                confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
+                                strict: bool = False) -> PairedTestResult:
+    """Paired test of every system against the first, from their statistics (name -> the
+    metric's per-sentence statistics)."""
+    return paired_tests_from_statistics([(resampler, statistics)], method, samples, seed, confidence_samples,
+                                        strict)[0]
+
+
+def paired_tests_from_statistics(tests: Sequence[tuple[Resampler, Mapping[str, Any]]], method: str = "bs",
+                                 samples: int | None = None, seed: int = 0,
+                                 confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
+                                 strict: bool = False) -> list[PairedTestResult]:
+    """:func:`paired_test_from_statistics` of several (resampler, statistics) over the same
+    sentences (score columns): each chunk of bootstrap resamples is drawn once for all of them."""
+    samples = check_samples(method, samples, confidence_samples)
+    if any(len(statistics) < 1 for _, statistics in tests):
+        raise InputError("a paired test needs at least one system (the baseline)")
+    seed = check_seed(seed, "the seed of the paired test (--seed)")
+    prepared = [_prepared(resampler, statistics) for resampler, statistics in tests]
+    scores = [[resampler.score(p) for p in rows] for (resampler, _), (rows, _) in zip(tests, prepared)]
+    sizes = {size for _, size in prepared}
+    if len(sizes) > 1:
+        raise InputError("the score columns of the paired tests do not have the same number of sentences")
+    size = sizes.pop() if sizes else 1
+    interval_samples = samples if method == "bs" else confidence_samples
+    check_draws(max(samples, interval_samples), size)
+    bootstrap = [[np.empty(interval_samples) for _ in rows] for rows, _ in prepared]
+    for start, resample in bootstrap_chunks(size, interval_samples, seed):
+        for (resampler, _), (rows, _), out in zip(tests, prepared, bootstrap):
+            for k, p in enumerate(rows):
+                out[k][start:start + resample.samples] = resampler.bootstrap_scores(p, resample)
+    masks = randomization_masks(size, samples, seed) if method == "ar" else None
+    return [_paired_result(resampler, list(statistics), rows, observed, bootstrapped, method, samples, interval_samples,
+                           seed, confidence_samples, strict, masks)
+            for (resampler, statistics), (rows, _), observed, bootstrapped in zip(tests, prepared, scores, bootstrap)]
+
+
 def drawn(resampler: Resampler, statistics: Mapping[str, Any], method: str, samples: int, seed: int,
           confidence_samples: int) -> tuple[list, list[float], list[np.ndarray], np.ndarray | None, int]:
     """What every paired test of these systems draws (checked: same number of sentences, at
     least one, within :data:`MAX_RESAMPLED_SENTENCES`): per system its prepared statistics,
-    score and bootstrap scores, the swap masks (``ar``) and the interval's resamples."""
+    score and bootstrap scores (drawn a chunk of resamples at a time, the same draws as one
+    draw of them all), the swap masks (``ar``) and the interval's resamples."""
+    prepared, size = _prepared(resampler, statistics)
+    interval_samples = samples if method == "bs" else confidence_samples
+    check_draws(max(samples, interval_samples), size)
+    scores = [resampler.score(p) for p in prepared]
+    bootstrap = [np.empty(interval_samples) for _ in prepared]
+    for start, resample in bootstrap_chunks(size, interval_samples, seed):
+        for k, p in enumerate(prepared):
+            bootstrap[k][start:start + resample.samples] = resampler.bootstrap_scores(p, resample)
+    masks = randomization_masks(size, samples, seed) if method == "ar" else None
+    return prepared, scores, bootstrap, masks, interval_samples
+
+
+def _prepared(resampler: Resampler, statistics: Mapping[str, Any]) -> tuple[list[Any], int]:
+    """Every system's prepared statistics and the number of sentences (checked)."""
     prepared = [resampler.prepare(statistics[name]) for name in statistics]
     sizes = {resampler.size(p) for p in prepared}
     if len(sizes) != 1:
@@ -198,28 +270,13 @@ def drawn(resampler: Resampler, statistics: Mapping[str, Any], method: str, samp
     size = sizes.pop()
     if size == 0:
         raise InputError("a paired test needs at least one sentence")
-    interval_samples = samples if method == "bs" else confidence_samples
-    check_draws(max(samples, interval_samples), size)
-    scores = [resampler.score(p) for p in prepared]
-    resample = Resample(bootstrap_indices(size, interval_samples, seed))
-    bootstrap = [resampler.bootstrap_scores(p, resample) for p in prepared]
-    masks = randomization_masks(size, samples, seed) if method == "ar" else None
-    return prepared, scores, bootstrap, masks, interval_samples
+    return prepared, size
 
 
-def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, Any], method: str = "bs",
-                                samples: int | None = None, seed: int = 0,
-                                confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
-                                strict: bool = False) -> PairedTestResult:
-    """Paired test of every system against the first, from their statistics (name -> the
-    metric's per-sentence statistics)."""
-    samples = check_samples(method, samples, confidence_samples)
-    if len(statistics) < 1:
-        raise InputError("a paired test needs at least one system (the baseline)")
-    seed = check_seed(seed, "the seed of the paired test (--seed)")
-    names = list(statistics)
-    prepared, scores, bootstrap, masks, interval_samples = drawn(resampler, statistics, method, samples, seed,
-                                                                 confidence_samples)
+def _paired_result(resampler: Resampler, names: list[str], prepared: list[Any], scores: list[float],
+                   bootstrap: list[np.ndarray], method: str, samples: int, interval_samples: int, seed: int,
+                   confidence_samples: int, strict: bool, masks: np.ndarray | None) -> PairedTestResult:
+    """One column's test from its systems' scores and bootstrap scores (and randomized swaps)."""
     systems = []
     for k, name in enumerate(names):
         mean, lower, upper = percentile_interval(bootstrap[k])

@@ -4,13 +4,19 @@ The page holds the data as JSON in a ``<script type="application/json">`` elemen
 every table and figure (inline SVG) from it with its own inline script and style sheet; it
 loads nothing: no network request, no CDN, no web font, and its Content-Security-Policy
 (``default-src 'none'``) forbids any. The data is the JSON that ``--json`` writes, so the page
-is only a view of it.
+is only a view of it: its per-sentence part (``sentences`` and each attribution's per-sentence
+values, :data:`PER_SENTENCE`) is held apart, gzip-compressed and base64-encoded (a 10^5-line
+report stays a few MB), and decoded by the browser's own ``DecompressionStream`` once the other
+sections are drawn; :func:`page_data` reads the whole data back from a page.
 """
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import math
 import os
+import re
 from importlib import resources
 from typing import Any
 
@@ -39,12 +45,54 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def report_json(data: dict, indent: int | None = None) -> str:
-    """The report's data as JSON (non-finite numbers as null; compact unless ``indent``)."""
+def _check_data(data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != "gecmetrics-report":
         raise InputError("not the data of a gecmetrics report (see gecmetrics.output.report.report_data)")
+
+
+def report_json(data: dict, indent: int | None = None) -> str:
+    """The report's data as JSON (non-finite numbers as null; compact unless ``indent``)."""
+    _check_data(data)
     separators = (",", ":") if indent is None else (",", ": ")
     return json.dumps(_clean(data), ensure_ascii=False, indent=indent, separators=separators, allow_nan=False)
+
+
+PER_SENTENCE = ("values", "full", "empty", "sampled_shapley")
+"""The per-sentence keys of each attribution entry (the page holds them with the sentences)."""
+
+
+def split_rows(data: dict) -> tuple[dict, dict]:
+    """(the data without its per-sentence part, that part: ``sentences`` and each attribution's
+    :data:`PER_SENTENCE` keys)."""
+    head = {key: value for key, value in data.items() if key != "sentences"}
+    head["attribution"] = [{key: value for key, value in entry.items() if key not in PER_SENTENCE}
+                           for entry in data.get("attribution") or []]
+    rows = {"sentences": data.get("sentences"),
+            "attribution": [{key: entry[key] for key in PER_SENTENCE if key in entry}
+                            for entry in data.get("attribution") or []]}
+    return head, rows
+
+
+def encode_rows(rows: dict) -> str:
+    """The per-sentence part as the page holds it: compact JSON, gzip (no time stamp: the same
+    data gives the same page), base64 in lines of 76 characters."""
+    text = json.dumps(_clean(rows), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    packed = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+    return "\n".join(packed[k:k + 76] for k in range(0, len(packed), 76))
+
+
+def page_data(page: str) -> dict:
+    """The data a page holds (what ``--json`` writes for it), read back from its text."""
+    head = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
+    rows = re.search(r'<script type="application/octet-stream" id="report-rows"[^>]*>(.*?)</script>', page, re.S)
+    if head is None or rows is None:
+        raise InputError("not a gecmetrics report page")
+    data = json.loads(head.group(1))
+    parts = json.loads(gzip.decompress(base64.b64decode("".join(rows.group(1).split()))).decode("utf-8"))
+    data["sentences"] = parts["sentences"]
+    for entry, extra in zip(data["attribution"], parts["attribution"]):
+        entry.update(extra)
+    return data
 
 
 def _asset(name: str) -> str:
@@ -57,7 +105,10 @@ def _escape(text: str) -> str:
 
 def render_html(data: dict) -> str:
     """The page of a report's data: one HTML document, everything inline."""
-    payload = report_json(data).replace("<", "\\u003c")  # nothing in the data can close the element
+    _check_data(data)
+    head, rows = split_rows(data)
+    payload = json.dumps(_clean(head), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+                         ).replace("<", "\\u003c")  # nothing in the data can close the element
     title = _escape(str(data.get("title") or "GEC evaluation report"))
     return "\n".join([
         "<!DOCTYPE html>",
@@ -77,6 +128,8 @@ def render_html(data: dict) -> str:
         f'<footer>gecmetrics {_escape(str(data.get("gecmetrics", "")))}: this page is a view of its data '
         '(the JSON in the element #report-data, as <code>--json</code> writes it).</footer>',
         f'<script type="application/json" id="report-data">{payload}</script>',
+        f'<script type="application/octet-stream" id="report-rows" data-encoding="gzip base64">\n{encode_rows(rows)}\n'
+        '</script>',
         f"<script>\n{_asset('report.js')}</script>",
         "</body>",
         "</html>",

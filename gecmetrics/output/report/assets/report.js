@@ -1,9 +1,11 @@
-/* The gecmetrics report page: draws every section from the JSON in #report-data.
+/* The gecmetrics report page: draws every section from the JSON in #report-data and, for the
+   sentence browser, the per-sentence data in #report-rows (JSON, gzip-compressed, base64: decoded
+   by the browser's own DecompressionStream after the other sections are drawn).
    A view only: every number shown is in the data; nothing is fetched. */
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("report-data").textContent);
-  var S = D.sentences;
+  var S = null;  // D.sentences, once the rows are decoded
   var SVGNS = "http://www.w3.org/2000/svg";
   var PAGE = 25;
 
@@ -66,8 +68,22 @@
     return node;
   }
   var systems = D.systems;
-  var sentenceColumns = D.columns.map(function (c, i) { return i; })
-    .filter(function (i) { return D.sentences.scores[String(i)] !== undefined; });
+  var sentenceColumns = [];
+  function rowsLoaded(rows) {  // the per-sentence data back in its place in D (as --json writes it)
+    D.sentences = S = rows.sentences;
+    rows.attribution.forEach(function (part, i) {
+      Object.keys(part).forEach(function (key) { D.attribution[i][key] = part[key]; });
+    });
+    sentenceColumns = D.columns.map(function (c, i) { return i; })
+      .filter(function (i) { return S.scores[String(i)] !== undefined; });
+  }
+  function decodeRows() {  // a Promise of the rows: base64 -> gzip -> JSON
+    var text = document.getElementById("report-rows").textContent.replace(/\s+/g, "");
+    var binary = atob(text), bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
 
   // ------------------------------------------------------------------ header
   function header() {
@@ -185,23 +201,29 @@
       figure.textContent = "";
       tableHolder.textContent = "";
       if (!names.length) { figure.appendChild(el("p", {cls: "empty", text: "No edits."})); return; }
-      var cell = 46, left = 80, top = 86, width = left + cell * names.length + 10, height = top + 24 * systems.length + 6;
       var max = 0;
       systems.forEach(function (s) { names.forEach(function (t) {
         var v = (D.errant.categories[s][level][t] || [])[m[2]];
         if (isNum(v)) max = Math.max(max, v);
       }); });
+      // types across, systems down; when that is wider than the page (level 3: some 80 types),
+      // the transpose: types down, systems across (no horizontal scroll)
+      var cell = 46, room = figure.clientWidth || 1200;
+      var wide = 80 + cell * names.length + 10 > room;
+      var columns = wide ? systems : names, rows = wide ? names : systems;
+      var left = wide ? 110 : 80, top = 86, width = left + cell * columns.length + 10, height = top + 24 * rows.length + 6;
       var g = sv("svg", {width: width, height: height, cls: "heat", role: "img",
         "aria-label": "systems by error types: " + m[1]});
-      names.forEach(function (t, j) {
+      columns.forEach(function (label, j) {
         var x = left + j * cell + cell / 2;
         g.appendChild(sv("text", {x: x, y: top - 6, cls: "label", transform: "rotate(-55 " + x + " " + (top - 6) + ")",
-          text: t}));
+          text: label}));
       });
-      systems.forEach(function (s, i) {
+      rows.forEach(function (label, i) {
         var y = top + i * 24;
-        g.appendChild(sv("text", {x: left - 6, y: y + 16, "text-anchor": "end", cls: "label", text: s}));
-        names.forEach(function (t, j) {
+        g.appendChild(sv("text", {x: left - 6, y: y + 16, "text-anchor": "end", cls: "label", text: label}));
+        columns.forEach(function (other, j) {
+          var s = wide ? other : label, t = wide ? label : other;
           var v = D.errant.categories[s][level][t];
           var value = v ? v[m[2]] : null;
           var scaled = m[2] >= 3 ? value : (max > 0 ? value / max : 0);
@@ -598,11 +620,25 @@
     draw();
   }
 
+  function rendered() {
+    document.documentElement.setAttribute("data-rendered", "yes");
+    document.dispatchEvent(new Event("report-rendered"));
+  }
   header();
   summary();
   types();
-  sentences();
   attribution();
   meta();
-  document.documentElement.setAttribute("data-rendered", "yes");
+  section("sentences", "Sentences").appendChild(el("p", {cls: "note", id: "sentences-loading",
+    text: "Reading " + D.corpus.sentences + " sentences\u2026"}));
+  decodeRows().then(function (rows) {
+    rowsLoaded(rows);
+    document.getElementById("sentences").textContent = "";
+    sentences();
+    rendered();
+  }).catch(function (error) {
+    var note = document.getElementById("sentences-loading");
+    if (note) note.textContent = "The sentences could not be read: " + error;
+    console.error("report rows: " + error);
+  });
 })();
