@@ -112,7 +112,7 @@ def test_good_input_gives_the_numbers(folder):
     green = _run(folder, ["green", *N, "-c", "ref0", "-n", "2", "-b", "inf"])
     assert green.returncode == 0 and green.stdout == "beta\tinf\nref0\t100.00\n", green.stderr
     m2 = _run(folder, ["m2", "score", "-s", "gold.m2", "-o", "hyp", "-b", "inf"])
-    assert m2.returncode == 0 and m2.stdout.splitlines()[1] == "hyp\t1.0000\t0.5000\t0.5000"
+    assert m2.returncode == 0 and m2.stdout.splitlines()[1] == "hyp\t100.00\t50.00\t50.00"  # x100 (one scale rule)
     long_n = _run(folder, ["gleu", *N, "-o", "hyp", "-n", "32"])  # the largest order (MAX_ORDER)
     assert long_n.returncode == 0 and "n = 32 is more than the length of every sentence" in long_n.stderr
 

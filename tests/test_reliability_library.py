@@ -177,7 +177,7 @@ def test_a_long_line_with_many_unchanged_words_is_scored(folder: Path, tmp_path:
     (tmp_path / "long").write_text(" ".join(words[rng.integers(0, len(words), 100_000)]) + "\n", encoding="utf-8")
     result = _run(tmp_path, ["m2", "score", "-s", "gold.m2", "-o", "long", "--max-unchanged-words", "1000"])
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[1] == "long\t0.0000\t0.0000\t0.0000"
+    assert result.stdout.splitlines()[1] == "long\t0.00\t0.00\t0.00"  # x100, 2 decimals (the one scale rule)
 
 
 # ---------------------------------------------------------------------------- the Python API
