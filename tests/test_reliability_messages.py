@@ -41,7 +41,7 @@ def test_a_beta_too_large_for_an_f_score_is_one_line(here: Path, args: list[str]
 
 def test_the_largest_beta_still_scores(here: Path) -> None:
     code, out, err = run_cli("m2", "score", "-s", "gold.m2", "-o", "hyp", "-b", "1e100")
-    assert code == 0 and out.splitlines()[1] == "hyp\t1.0000\t1.0000\t1.0000", (out, err)
+    assert code == 0 and out.splitlines()[1] == "hyp\t100.00\t100.00\t100.00", (out, err)
     code, out, err = run_cli("green", "-s", "src", "-r", "hyp", "-c", "hyp", "src", "-b", "1e100", "inf", "-n", "2")
     rows = [line.split("\t") for line in out.splitlines()[1:]]
     assert code == 0 and rows[0] == ["hyp", "100.00", "100.00"], out  # the reference itself
