@@ -223,8 +223,13 @@ def test_rewards_benchmark_quick_run_reports_each_metric(shared_data: Path) -> N
 COVERED = {"gleu_conll14.py", "green_conll14.py", "compare_conll14.py", "cleme_conll14.py", "errant_conll14.py",
            "errant_long_lines.py", "gotoscorer_conll14.py", "cherrant_mucgec.py", "m2_conll14.py",
            "significance_conll14.py", "m2_long_lines.py", "cache_conll14.py", "models_scribendi_bertscore.py",
-           "rewards_throughput.py"}
-"""Scripts whose smoke run a test above checks in detail."""
+           "rewards_throughput.py",
+           # smoke-run by the tests of what they time
+           "report_conll14.py",       # tests/test_report.py
+           "models_some_impara.py",   # tests/test_models_some_impara.py
+           "pt_conll14.py",           # tests/test_pt_weighting.py
+           "meta_eval_gjg15.py"}      # tests/test_meta_benchmark.py
+"""Scripts whose smoke run a test checks in detail (above, or beside what they time)."""
 NEEDS_TORCH = {"direct_paths.py", "models_some_impara.py", "pt_conll14.py", "models_scribendi_bertscore.py"}
 """Scripts that time the model metrics: run with the model tests (``-m models``, torch installed)."""
 
