@@ -210,37 +210,14 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
                                 strict: bool = False) -> PairedTestResult:
     """Paired test of every system against the first, from their statistics (name -> the
     metric's per-sentence statistics)."""
-    return paired_tests_from_statistics([(resampler, statistics)], method, samples, seed, confidence_samples,
-                                        strict)[0]
-
-
-def paired_tests_from_statistics(tests: Sequence[tuple[Resampler, Mapping[str, Any]]], method: str = "bs",
-                                 samples: int | None = None, seed: int = 0,
-                                 confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
-                                 strict: bool = False) -> list[PairedTestResult]:
-    """:func:`paired_test_from_statistics` of several (resampler, statistics) over the same
-    sentences (score columns): each chunk of bootstrap resamples is drawn once for all of them."""
     samples = check_samples(method, samples, confidence_samples)
-    if any(len(statistics) < 1 for _, statistics in tests):
+    if len(statistics) < 1:
         raise InputError("a paired test needs at least one system (the baseline)")
     seed = check_seed(seed, "the seed of the paired test (--seed)")
-    prepared = [_prepared(resampler, statistics) for resampler, statistics in tests]
-    scores = [[resampler.score(p) for p in rows] for (resampler, _), (rows, _) in zip(tests, prepared)]
-    sizes = {size for _, size in prepared}
-    if len(sizes) > 1:
-        raise InputError("the score columns of the paired tests do not have the same number of sentences")
-    size = sizes.pop() if sizes else 1
-    interval_samples = samples if method == "bs" else confidence_samples
-    check_draws(max(samples, interval_samples), size)
-    bootstrap = [[np.empty(interval_samples) for _ in rows] for rows, _ in prepared]
-    for start, resample in bootstrap_chunks(size, interval_samples, seed):
-        for (resampler, _), (rows, _), out in zip(tests, prepared, bootstrap):
-            for k, p in enumerate(rows):
-                out[k][start:start + resample.samples] = resampler.bootstrap_scores(p, resample)
-    masks = randomization_masks(size, samples, seed) if method == "ar" else None
-    return [_paired_result(resampler, list(statistics), rows, observed, bootstrapped, method, samples, interval_samples,
-                           seed, confidence_samples, strict, masks)
-            for (resampler, statistics), (rows, _), observed, bootstrapped in zip(tests, prepared, scores, bootstrap)]
+    prepared, scores, bootstrap, masks, interval_samples = drawn(resampler, statistics, method, samples, seed,
+                                                                 confidence_samples)
+    return _paired_result(resampler, list(statistics), prepared, scores, bootstrap, method, samples, interval_samples,
+                          seed, confidence_samples, strict, masks)
 
 
 def drawn(resampler: Resampler, statistics: Mapping[str, Any], method: str, samples: int, seed: int,

@@ -2,7 +2,7 @@
 
 Nothing here computes a metric, nor names one: scores, ranks, intervals and p-values come
 from the run (:func:`~gecmetrics.run.engine.score_corpus`) and the paired tests
-(:func:`~gecmetrics.stats.significance.paired_tests_from_statistics`); edits marked TP / FP / FN
+(:func:`~gecmetrics.stats.multiple.all_pairs_test`, one per score column); edits marked TP / FP / FN
 and the per-type counts from the metric that marks edits
 (:meth:`~gecmetrics.metrics.base.Metric.edit_marks`: ERRANT's comparison); difficulty from the
 metric that weighs gold edits (:meth:`~gecmetrics.metrics.base.Metric.gold_edit_weights`:
