@@ -115,8 +115,8 @@ def errant_words(peer_python) -> frozenset[str]:
 
 
 @pytest.fixture(scope="session")
-def annotator(errant_words, spacy_model) -> Annotator:
-    return Annotator(spacy_model, word_list=errant_words)
+def annotator(errant_words, spacy_model, warm_parses) -> Annotator:
+    return Annotator(spacy_model, word_list=errant_words, cache=warm_parses)
 
 
 def lines(block: Block) -> list[str]:
