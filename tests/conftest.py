@@ -287,3 +287,17 @@ def pytest_collection_modifyitems(config, items) -> None:
             item.add_marker(pytest.mark.reproduction)
         if item.module.__name__.rpartition(".")[2].startswith(MODEL_TEST_MODULES):
             item.add_marker(pytest.mark.models)
+
+
+SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests listed in slow_tests.txt are marked ``slow`` and run first, longest first
+    (pytest-xdist hands tests out in this order: the workers then end together)."""
+    lines = SLOW_TESTS.read_text(encoding="utf-8").splitlines() if SLOW_TESTS.is_file() else []
+    rank = {line: k for k, line in enumerate(line for line in lines if line and not line.startswith("#"))}
+    for item in items:
+        if item.nodeid in rank:
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: rank.get(item.nodeid, len(rank)))
