@@ -136,10 +136,24 @@ def scorer_for(folder: Path, name: str, conll: dict[str, list[str]]):
     return scorer
 
 
+@pytest.fixture(scope="module")
+def prepared(tiny_bert_here: Path, conll):
+    """``prepared(name)``: configuration ``name``'s scorer with its references prepared, made once
+    for the module (the tests that count what a scorer encodes make their own)."""
+    made: dict = {}
+
+    def scorer(name: str):
+        if name not in made:
+            made[name] = scorer_for(tiny_bert_here, name, conll)
+        return made[name]
+
+    return scorer
+
+
 @pytest.mark.parametrize("name", sorted(CONFIGURATIONS))
-def test_conll14_equals_the_bert_score_package(name: str, tiny_bert_here: Path, conll) -> None:
+def test_conll14_equals_the_bert_score_package(name: str, prepared, conll) -> None:
     facts, rows = read_expected()
-    scorer = scorer_for(tiny_bert_here, name, conll)
+    scorer = prepared(name)
     for system in SYSTEMS:
         result = scorer.score(conll[system])
         expected = np.array([[float(row[f"{name}_{part}"]) for part in "PRF"] for row in rows if row["system"] == system])
@@ -153,10 +167,10 @@ def test_conll14_equals_the_bert_score_package(name: str, tiny_bert_here: Path, 
 
 
 @pytest.mark.parametrize("name", ["A", "B"])
-def test_empty_hypotheses_as_the_package(name: str, tiny_bert_here: Path, conll) -> None:
+def test_empty_hypotheses_as_the_package(name: str, prepared, conll) -> None:
     """NULL (empty lines): raw P = R = F = 0, so each is -b / (1 - b) after rescaling."""
     facts, _ = read_expected()
-    result = scorer_for(tiny_bert_here, name, conll).score(conll["NULL"])
+    result = prepared(name).score(conll["NULL"])
     baseline = baseline_row("auto", "bert-base-uncased", 9)
     assert np.array_equal(result.sentences, np.tile(-baseline / (np.float32(1) - baseline), (len(conll["NULL"]), 1)))
     corpus = [float(value) for value in facts[f"corpus {name} NULL"].split()]
