@@ -247,3 +247,16 @@ def test_local_errors(tiny_gpt2, tmp_path):
         local(tiny_gpt2, chat_template=True)
     with pytest.raises(BackendError, match="tokenizer"):
         local(tmp_path / "missing-model")
+
+
+def test_an_encoder_folder_is_one_line_not_a_judge_with_random_weights(tmp_path):
+    """A BERT folder given as the local judge: transformers would build a BERT LM head model with its
+    prediction head at random and the judge would answer from noise; it is one InputError."""
+    from gecmetrics.core.models.tiny import build_tiny_bert
+    from gecmetrics.errors import InputError
+
+    folder = tmp_path / "tiny-bert"
+    build_tiny_bert(folder)
+    judge = Judge(local(folder), cache=Cache(enabled=False))
+    with pytest.raises(InputError, match="not a causal language model .*holds a BertModel.* not in the checkpoint"):
+        judge.score(SOURCES, SYSTEMS)

@@ -16,7 +16,7 @@ import os
 from typing import Any, Iterator, Sequence
 
 from ....core.models.folders import folder_fingerprint
-from ....core.models.loading import quiet_loading
+from ....core.models.loading import load_checked
 from ..answers import compact_answer
 from .base import BackendError, ChatRequest, Completion, settings_text, short_hash
 from .grammar import GRAMMAR_VERSION, ScoreGrammar, TokenTable, token_strings
@@ -107,12 +107,14 @@ class TransformersBackend:
     def _load(self) -> Any:
         if self._model is None:
             torch, transformers = _import()
+            # a checkpoint of another architecture (weights the LM needs are missing: transformers
+            # would start them at random) is one line, as for the other model metrics
+            model = load_checked(transformers.AutoModelForCausalLM, self.folder or self.model,
+                                 "a causal language model (such as GPT2LMHeadModel)", dtype=self.dtype,
+                                 trust_remote_code=self.trust_remote_code)
             try:
-                with quiet_loading(transformers):
-                    model = transformers.AutoModelForCausalLM.from_pretrained(
-                        self.folder or self.model, dtype=self.dtype, trust_remote_code=self.trust_remote_code)
                 model.to(self.device)
-            except Exception as err:  # missing weights, unknown architecture, bad device ...
+            except Exception as err:  # a device torch cannot use
                 raise BackendError(f"{self.model}: cannot load the model: {str(err).strip().splitlines()[0]}") from None
             model.eval()
             self._model = model
