@@ -252,6 +252,7 @@ def test_local_errors(tiny_gpt2, tmp_path):
 def test_an_encoder_folder_is_one_line_not_a_judge_with_random_weights(tmp_path):
     """A BERT folder given as the local judge: transformers would build a BERT LM head model with its
     prediction head at random and the judge would answer from noise; it is one InputError."""
+    support.require_backend()
     from gecmetrics.core.models.tiny import build_tiny_bert
     from gecmetrics.errors import InputError
 
