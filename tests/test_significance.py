@@ -186,6 +186,19 @@ def test_sampled_gleu_resample_is_the_metric_on_the_resampled_corpus(fix_seed):
         assert b[t] == pytest.approx(metric.score(mixed_b).score, abs=1e-12)
 
 
+def test_sampled_gleu_bootstrap_does_not_depend_on_its_steps(monkeypatch):
+    from gecmetrics.metrics.gleu import resampler as gleu_resampler
+
+    sources, refs, systems = synthetic_corpus(2, sentences=40)
+    metric = GLEU(iterations=30)
+    prepared = resampler_for(metric, 2).prepare(metric.statistics(metric.encode(sources, refs), systems["good"]))
+    resample = Resample(bootstrap_indices(40, 50, seed=4))
+    whole = resampler_for(metric, 2).bootstrap_scores(prepared, resample)
+    for budget in (1, 40 * 9 * 4 * 3, 40 * 9 * 8 * 7):  # one resample a step, a few, then others
+        monkeypatch.setattr(gleu_resampler, "GATHER_BYTES", budget)
+        assert np.array_equal(resampler_for(metric, 2).bootstrap_scores(prepared, resample), whole)
+
+
 @pytest.mark.parametrize("metric", [GLEU(best_reference=True), GLEU2015(lambda_=0.5), GREEN(beta=[0.5, 2])])
 def test_fixed_choice_resample_is_the_metric_on_the_resampled_corpus(metric):
     sources, refs, systems = synthetic_corpus(4, sentences=30)
