@@ -4,6 +4,7 @@ scores, GoToScorer), the attribution's parts add up, the page is self-contained,
 headless Chromium without an error or a network request (CoNLL-2014)."""
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -551,6 +552,11 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
              or any(e[3] == "Prep" for s in data["systems"] for e in sentences["edits"][s][d])]
     assert actions["prep"] == f"{len(typed)} sentences; page 1 of {math.ceil(len(typed) / 25)}"
     assert actions["heat_level_1"] > 0 and actions["second_page"] == "26"
+    # the second page's cards show each sentence's source and references (the page holds the
+    # texts sentence by sentence, html.by_sentence; its script puts them back in lists)
+    for d in range(25, 50):
+        for text in [sentences["source"][d], *(reference[d] for reference in sentences["references"])]:
+            assert f"<span>{html.escape(text, quote=False)}</span>" in dom, (d, text)
     # no horizontal scroll at 1400 px: the level-3 heat map (some 50 types) is drawn types down
     # when types across would be wider than the page
     width, room, cells = actions["heat_level_3"]
