@@ -132,6 +132,24 @@ typedef struct {
     Py_ssize_t stride; /* doubles per row */
 } Table;
 
+/* The available candidates of one row in trial order (rank, then index: an insertion sort of a
+ * few candidates) into tried; their number. */
+static Py_ssize_t trial_order(const unsigned char *available, const int64_t *ranks, Py_ssize_t candidates,
+                              Py_ssize_t *tried) {
+    Py_ssize_t size = 0;
+    for (Py_ssize_t p = 0; p < candidates; p++) {
+        if (!available[p])
+            continue;
+        Py_ssize_t k = size++;
+        while (k > 0 && ranks[tried[k - 1]] > ranks[p]) {
+            tried[k] = tried[k - 1];
+            k--;
+        }
+        tried[k] = p;
+    }
+    return size;
+}
+
 static int pack_rows(const double *counts, const unsigned char *available, const int64_t *rank,
                      Py_ssize_t sentences, Py_ssize_t candidates, Table *table) {
     table->stride = ((1 + 3 * candidates) + 7) / 8 * 8;
@@ -147,17 +165,7 @@ static int pack_rows(const double *counts, const unsigned char *available, const
         const int64_t *ranks = rank + row * candidates;
         const double *local = counts + row * candidates * 3;
         double *packed = table->rows + row * table->stride;
-        Py_ssize_t size = 0;
-        for (Py_ssize_t p = 0; p < candidates; p++) {  /* insertion sort: a few candidates */
-            if (!available[row * candidates + p])
-                continue;
-            Py_ssize_t k = size++;
-            while (k > 0 && ranks[tried[k - 1]] > ranks[p]) {
-                tried[k] = tried[k - 1];
-                k--;
-            }
-            tried[k] = p;
-        }
+        Py_ssize_t size = trial_order(available + row * candidates, ranks, candidates, tried);
         if (size == 0) {
             PyMem_Free(tried);
             PyErr_SetString(PyExc_ValueError, "a row has no available candidate");
@@ -224,6 +232,24 @@ static int get_view(PyObject *obj, Py_buffer *view, Py_ssize_t bytes, const char
     return 0;
 }
 
+/* The counts (cells * 3 doubles), available (cells bytes) and rank (cells int64) buffers; on an
+ * error none is held. */
+static int candidate_views(PyObject *counts_obj, PyObject *available_obj, PyObject *rank_obj, Py_ssize_t cells,
+                           Py_buffer *counts_view, Py_buffer *available_view, Py_buffer *rank_view) {
+    if (get_view(counts_obj, counts_view, cells * 3 * (Py_ssize_t)sizeof(double), "counts") < 0)
+        return -1;
+    if (get_view(available_obj, available_view, cells, "available") < 0) {
+        PyBuffer_Release(counts_view);
+        return -1;
+    }
+    if (get_view(rank_obj, rank_view, cells * (Py_ssize_t)sizeof(int64_t), "rank") < 0) {
+        PyBuffer_Release(counts_view);
+        PyBuffer_Release(available_view);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *run(PyObject *module, PyObject *args) {
     int rule, mask_rows;
     double beta;
@@ -238,18 +264,9 @@ static PyObject *run(PyObject *module, PyObject *args) {
         return NULL;
     }
     Py_buffer counts_view, available_view, rank_view, rows_view;
-    Py_ssize_t cells = sentences * candidates;
-    if (get_view(counts_obj, &counts_view, cells * 3 * (Py_ssize_t)sizeof(double), "counts") < 0)
+    if (candidate_views(counts_obj, available_obj, rank_obj, sentences * candidates, &counts_view, &available_view,
+                        &rank_view) < 0)
         return NULL;
-    if (get_view(available_obj, &available_view, cells, "available") < 0) {
-        PyBuffer_Release(&counts_view);
-        return NULL;
-    }
-    if (get_view(rank_obj, &rank_view, cells * (Py_ssize_t)sizeof(int64_t), "rank") < 0) {
-        PyBuffer_Release(&counts_view);
-        PyBuffer_Release(&available_view);
-        return NULL;
-    }
     Py_ssize_t row_bytes = mask_rows ? 1 : (Py_ssize_t)sizeof(int64_t);
     if (get_view(rows_obj, &rows_view, sequences * length * row_bytes, "rows") < 0) {
         PyBuffer_Release(&counts_view);
@@ -296,17 +313,7 @@ static int corpus_walk(int rule, double beta, const double *counts, const unsign
     for (Py_ssize_t row = 0; row < sentences; row++) {
         const int64_t *ranks = rank + row * candidates;
         const double *local = counts + row * candidates * 3;
-        Py_ssize_t size = 0;
-        for (Py_ssize_t p = 0; p < candidates; p++) {  /* trial order: rank, then index */
-            if (!available[row * candidates + p])
-                continue;
-            Py_ssize_t k = size++;
-            while (k > 0 && ranks[tried[k - 1]] > ranks[p]) {
-                tried[k] = tried[k - 1];
-                k--;
-            }
-            tried[k] = p;
-        }
+        Py_ssize_t size = trial_order(available + row * candidates, ranks, candidates, tried);
         if (size == 0) {
             PyMem_Free(tried);
             return -1;
@@ -343,18 +350,9 @@ static PyObject *corpus(PyObject *module, PyObject *args) {
         return NULL;
     }
     Py_buffer counts_view, available_view, rank_view;
-    Py_ssize_t cells = sentences * candidates;
-    if (get_view(counts_obj, &counts_view, cells * 3 * (Py_ssize_t)sizeof(double), "counts") < 0)
+    if (candidate_views(counts_obj, available_obj, rank_obj, sentences * candidates, &counts_view, &available_view,
+                        &rank_view) < 0)
         return NULL;
-    if (get_view(available_obj, &available_view, cells, "available") < 0) {
-        PyBuffer_Release(&counts_view);
-        return NULL;
-    }
-    if (get_view(rank_obj, &rank_view, cells * (Py_ssize_t)sizeof(int64_t), "rank") < 0) {
-        PyBuffer_Release(&counts_view);
-        PyBuffer_Release(&available_view);
-        return NULL;
-    }
     PyObject *chosen = PyBytes_FromStringAndSize(NULL, sentences * (Py_ssize_t)sizeof(int64_t));
     PyObject *result = NULL;
     if (chosen != NULL) {
