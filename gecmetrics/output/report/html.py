@@ -56,8 +56,12 @@ def _check_data(data: Any) -> None:
 def report_json(data: dict, indent: int | None = None) -> str:
     """The report's data as JSON (non-finite numbers as null; compact unless ``indent``)."""
     _check_data(data)
+    return _json_text(_clean(data), indent)
+
+
+def _json_text(cleaned: dict, indent: int | None = None) -> str:
     separators = (",", ":") if indent is None else (",", ": ")
-    return json.dumps(_clean(data), ensure_ascii=False, indent=indent, separators=separators, allow_nan=False)
+    return json.dumps(cleaned, ensure_ascii=False, indent=indent, separators=separators, allow_nan=False)
 
 
 PER_SENTENCE = ("values", "full", "empty", "sampled_shapley")
@@ -113,8 +117,12 @@ def encode_rows(rows: dict) -> str:
     """The per-sentence part as the page holds it: compact JSON with the texts sentence by
     sentence (:func:`by_sentence`), gzip (no time stamp: the same data gives the same page),
     base64 in lines of 76 characters."""
-    rows = {**rows, "sentences": by_sentence(rows.get("sentences"))}
-    text = json.dumps(_clean(rows), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _packed(_clean(rows))
+
+
+def _packed(cleaned: dict) -> str:
+    rows = {**cleaned, "sentences": by_sentence(cleaned.get("sentences"))}
+    text = json.dumps(rows, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     packed = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
     return "\n".join(packed[k:k + 76] for k in range(0, len(packed), 76))
 
@@ -144,8 +152,13 @@ def _escape(text: str) -> str:
 def render_html(data: dict) -> str:
     """The page of a report's data: one HTML document, everything inline."""
     _check_data(data)
+    return _page(_clean(data))
+
+
+def _page(data: dict) -> str:
+    """:func:`render_html` of cleaned data."""
     head, rows = split_rows(data)
-    payload = json.dumps(_clean(head), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    payload = json.dumps(head, ensure_ascii=False, separators=(",", ":"), allow_nan=False
                          ).replace("<", "\\u003c")  # nothing in the data can close the element
     title = _escape(str(data.get("title") or "GEC evaluation report"))
     return "\n".join([
@@ -166,7 +179,7 @@ def render_html(data: dict) -> str:
         f'<footer>gecmetrics {_escape(str(data.get("gecmetrics", "")))}: this page is a view of its data '
         '(the JSON in the element #report-data, as <code>--json</code> writes it).</footer>',
         f'<script type="application/json" id="report-data">{payload}</script>',
-        f'<script type="application/octet-stream" id="report-rows" data-encoding="gzip base64">\n{encode_rows(rows)}\n'
+        f'<script type="application/octet-stream" id="report-rows" data-encoding="gzip base64">\n{_packed(rows)}\n'
         '</script>',
         f"<script>\n{_asset('report.js')}</script>",
         "</body>",
@@ -184,7 +197,9 @@ def write_report(data: dict, html: str | os.PathLike | None = None, json_path: s
     for path in (html, json_path):
         if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(os.fspath(path)))):
             raise InputError("the folder does not exist", os.fspath(path))
-    for path, text in ((json_path, lambda: report_json(data) + "\n"), (html, lambda: render_html(data))):
+    _check_data(data)
+    cleaned = _clean(data)  # once for both
+    for path, text in ((json_path, lambda: _json_text(cleaned) + "\n"), (html, lambda: _page(cleaned))):
         if path is not None:
             with atomic_output(os.fspath(path)) as handle:
                 handle.write(text())
