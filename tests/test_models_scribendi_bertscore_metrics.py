@@ -594,13 +594,13 @@ def console_examples(page: str) -> list[tuple[str, list[str]]]:
 
 
 @pytest.mark.parametrize("page", ["docs/scribendi.md", "docs/bertscore.md"])
-def test_the_docs_examples_print_what_the_page_shows(backend, page, tmp_path):
-    """Each ``$`` line of the page's console blocks runs in one shell (a copy of the sample
-    corpus, the tiny models built as the page says) and prints the lines shown below it (the
-    torch and transformers versions of signatures aside; a last line ``...``: what follows is
-    not shown); then the page's Python blocks run, in order, in the sample folder."""
-    examples = console_examples(page)
-    assert examples, page
+def test_the_docs_python_examples_run(backend, page, tmp_path):
+    """The page's Python blocks run, in order, in the folder its console blocks make (a copy of
+    the sample corpus, the tiny models built as the page says). Only the console commands that
+    make that folder run here: what the ``gecmetric`` commands print is compared with the page by
+    test_console_docs."""
+    setup = [command for command, _ in console_examples(page) if not command.startswith("gecmetric ")]
+    assert setup, page
     shim = tmp_path / "bin"
     shim.mkdir()
     (shim / "gecmetric").write_text(f"#!/bin/sh\nexec {sys.executable} -c 'import sys; from gecmetrics.cli import "
@@ -609,20 +609,11 @@ def test_the_docs_examples_print_what_the_page_shows(backend, page, tmp_path):
     (shim / "python").symlink_to(sys.executable)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": f"{shim}{os.pathsep}{os.environ['PATH']}",
            "GECMETRICS_CACHE": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
-    marker = "@@gecmetrics-example@@"
-    script = "set -e\n" + "".join(f"echo {marker}\n{command}\n" for command, _ in examples)
-    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
+    done = subprocess.run(["bash", "-c", "set -e\n" + "\n".join(setup)], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=900)
     assert done.returncode == 0, done.stderr
-    printed = done.stdout.split(marker + "\n")[1:]
-    assert len(printed) == len(examples)
-    for (command, shown), output in zip(examples, printed):
-        expected = [VERSIONS.sub("", line) for line in shown]
-        lines = [VERSIONS.sub("", line) for line in output.splitlines()]
-        if expected and expected[-1] == "...":
-            expected, lines = expected[:-1], lines[:len(expected) - 1]
-        assert lines == expected, command
     python = re.findall(r"```python\n(.*?)```", (ROOT / page).read_text(encoding="utf-8"), flags=re.S)
-    if python:
-        done = subprocess.run([sys.executable, "-c", "\n".join(python)], capture_output=True, text=True, env=env,
-                              cwd=tmp_path / "sample", timeout=600)
-        assert done.returncode == 0, done.stderr
+    assert python, page
+    done = subprocess.run([sys.executable, "-c", "\n".join(python)], capture_output=True, text=True, env=env,
+                          cwd=tmp_path / "sample", timeout=600)
+    assert done.returncode == 0, done.stderr

@@ -144,6 +144,27 @@ class OneScore(Result):
         return [float(self.score)]
 
 
+class PRFResult(OneScore):
+    """A result whose score is its F (field ``f``), shown with its P and R (fields ``precision``,
+    ``recall``): ``M2 F0.5 = 40.12 (P 45.00, R 28.71)``."""
+
+    headline_field = "f"
+
+    @property
+    def score(self) -> float:
+        return self.f  # type: ignore[attr-defined]
+
+    def f_beta(self) -> Any:
+        """The beta of the F shown in the headline (the settings' ``beta``; None: just F)."""
+        return self.settings.get("beta") if isinstance(self.settings, dict) else None  # type: ignore[attr-defined]
+
+    def headline(self) -> str:
+        beta = self.f_beta()
+        title = f"{self.name} F{beta:g}" if isinstance(beta, (int, float)) else f"{self.name} F"
+        return (f"{title} = {shown_score(self.f)} (P {shown_score(self.precision)}, "  # type: ignore[attr-defined]
+                f"R {shown_score(self.recall)})")  # type: ignore[attr-defined]
+
+
 @dataclass(repr=False)
 class ScoreResult(Result):
     """The result the base class derives: one score per column (``score`` is the first), its

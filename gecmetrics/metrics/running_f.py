@@ -13,11 +13,11 @@ import numpy as np
 from ..core import fscore
 from ..kinds import M2
 from .base import Metric
-from .results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
+from .results import CorpusSums, PRFResult, SentenceScores, Signature
 
 
 @dataclass(repr=False)
-class CountsResult(OneScore):
+class CountsResult(PRFResult):
     """The result of an M2-family metric: P, R, F-beta of the chosen candidates' totals, and the
     per-sentence candidates (``counts`` (D, P, 3), ``available``, ``chosen``, ``candidates``:
     the names :class:`~gecmetrics.metrics.m2.maxmatch.M2Result` and ERRANT's result share)."""
@@ -32,18 +32,6 @@ class CountsResult(OneScore):
     candidates: np.ndarray
     signature: Signature
     settings: dict = field(default_factory=dict)
-
-    headline_field = "f"
-
-    @property
-    def score(self) -> float:
-        return self.f
-
-    def headline(self) -> str:
-        """``M2 F0.5 = 40.12 (P 45.00, R 28.71)``."""
-        beta = self.settings.get("beta")
-        title = f"{self.name} F{beta:g}" if isinstance(beta, (int, float)) else f"{self.name} F"
-        return f"{title} = {shown_score(self.f)} (P {shown_score(self.precision)}, R {shown_score(self.recall)})"
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         return {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,

@@ -25,7 +25,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...core import fscore
-from ..results import OneScore, Signature, shown_score
+from ..results import PRFResult, Signature
 
 CORRECT, PROPOSED, GOLD = 0, 1, 2
 LEVELS = ("sentence", "corpus")
@@ -161,7 +161,7 @@ def choose_annotators(statistics: Any, beta: float, level: str) -> np.ndarray:
 
 
 @dataclass(repr=False)
-class PTResult(OneScore):
+class PTResult(PRFResult):
     """A PT-M2 / PT-ERRANT result: ``f`` (the headline ``score``, a fraction), P and R (means
     of the sentences' at sentence level), the weighted totals of the chosen annotators, the
     annotator slot chosen per sentence and each sentence's F."""
@@ -177,16 +177,8 @@ class PTResult(OneScore):
     signature: Signature | str = ""
     settings: dict = field(default_factory=dict)
 
-    headline_field = "f"
-
-    @property
-    def score(self) -> float:
-        return self.f
-
-    def headline(self) -> str:
-        """``PT-M2 F0.5 = 40.12 (P 45.00, R 28.71)``."""
-        return f"{self.name} F{self.beta:g} = {shown_score(self.f)} (P {shown_score(self.precision)}, " \
-               f"R {shown_score(self.recall)})"
+    def f_beta(self) -> float:
+        return self.beta
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         correct, proposed, gold = self.totals
