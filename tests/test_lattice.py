@@ -81,6 +81,43 @@ def test_numpy_aligner_finds_the_python_aligners_edges(source, hypothesis) -> No
         assert grid_to_copies(grid_from_copies(first, second, *expected)) == expected
 
 
+def _python_and_compiled_edges(first, second, max_band_cells=None):
+    """min_cost_edges by the Python reference, then by the C extension (items in order)."""
+    from gecmetrics.core.edits.lattice import alignment
+
+    if alignment._align is None:
+        pytest.skip("the C extension gecmetrics.core._align is not built in this installation")
+    found = []
+    for value in ("1", ""):
+        os.environ["GECMETRICS_NUMPY_CORE"] = value
+        try:
+            assert alignment.compiled_lattice_enabled() == (value == "")
+            edges = min_cost_edges(first, second, max_band_cells)
+        finally:
+            os.environ.pop("GECMETRICS_NUMPY_CORE")
+        found.append(None if edges is None else (list(edges[0].items()), edges[1]))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abc"), max_size=12), st.lists(st.sampled_from("abcd"), max_size=30),
+       st.sampled_from([None, 0, 40, 200]))
+def test_compiled_aligner_finds_the_python_aligners_edges_in_its_order(source, hypothesis, max_band_cells) -> None:
+    """The C extension's base edges: the same edges, schemes, vertices and edge order (the
+    transitive arcs are found in that order), and the same refusal past a band bound."""
+    for first, second in ((source, hypothesis), (hypothesis, source)):
+        python, compiled = _python_and_compiled_edges(first, second, max_band_cells)
+        assert python == compiled
+
+
+def test_compiled_aligner_on_conll14_pairs(conll14) -> None:
+    sources = [block.source.split() for block in read_m2(str(conll14 / "official-2014.combined.m2"))]
+    for name in ("AMU", "CUUI"):
+        for source, line in list(zip(sources, read_lines(str(conll14 / name))))[:400]:
+            python, compiled = _python_and_compiled_edges(source, line.split())
+            assert python == compiled, line
+
+
 def test_alignment_past_the_cell_budget_is_one_clear_error() -> None:
     with pytest.raises(AlignmentTooLarge, match="too long and too different to align") as raised:
         build_lattice(["x"] * 400, ["y"] * 500, max_cells=10_000)

@@ -4,6 +4,7 @@ scores, GoToScorer), the attribution's parts add up, the page is self-contained,
 headless Chromium without an error or a network request (CoNLL-2014)."""
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -373,6 +374,38 @@ def test_page_is_self_contained_and_holds_the_data(small_report, tmp_path):
     assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8")) == json.loads(report_json(data))
 
 
+def _reference_clean(value):
+    """What the page's JSON cleaning gives, one call per value (html._clean keeps plain list items inline)."""
+    if isinstance(value, dict):
+        return {str(k): _reference_clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_reference_clean(v) for v in value]
+    if isinstance(value, (bool, str, int)) or value is None:
+        return value
+    if callable(getattr(value, "tolist", None)):
+        return _reference_clean(value.tolist())
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    return value
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
+                     st.text(max_size=3), st.floats().map(np.float64), st.integers(-9, 9).map(np.int64),
+                     st.booleans().map(np.bool_))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4), st.tuples(inner, inner),
+                                                       st.dictionaries(st.one_of(st.text(max_size=2), st.integers()),
+                                                                       inner, max_size=3)), max_leaves=20))
+def test_json_cleaning_keeps_plain_values_and_cleans_the_others(value):
+    from gecmetrics.output.report.html import _clean
+
+    cleaned = _clean(value)
+    expected = _reference_clean(value)
+    assert json.dumps(cleaned, allow_nan=False) == json.dumps(expected, allow_nan=False)
+
+
 def test_text_in_the_data_cannot_break_out_of_the_page():
     corpus = small_corpus()
     corpus.references[0][2] = "</script><script>alert(1)</script> & <!-- ."
@@ -551,6 +584,11 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
              or any(e[3] == "Prep" for s in data["systems"] for e in sentences["edits"][s][d])]
     assert actions["prep"] == f"{len(typed)} sentences; page 1 of {math.ceil(len(typed) / 25)}"
     assert actions["heat_level_1"] > 0 and actions["second_page"] == "26"
+    # the second page's cards show each sentence's source and references (the page holds the
+    # texts sentence by sentence, html.by_sentence; its script puts them back in lists)
+    for d in range(25, 50):
+        for text in [sentences["source"][d], *(reference[d] for reference in sentences["references"])]:
+            assert f"<span>{html.escape(text, quote=False)}</span>" in dom, (d, text)
     # no horizontal scroll at 1400 px: the level-3 heat map (some 50 types) is drawn types down
     # when types across would be wider than the page
     width, room, cells = actions["heat_level_3"]

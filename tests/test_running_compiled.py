@@ -2,7 +2,9 @@
 reference (RunningChoice.run position by position): the same totals, hence the same bootstrap and
 randomization scores, on random candidates (integer counts and PT-M2's float weights, ERRANT's
 and the M2 scorer's rules, several betas) and on real CoNLL-2014 statistics; and its rounding of
-ERRANT's F is Python's round(f, 4) on exact halves and their neighbours."""
+ERRANT's F is Python's round(f, 4) on exact halves and their neighbours. The corpus choice in its
+own order (RunningChoice.corpus: the scores, the sentence scores and the report's chosen
+references) is the same in C as in its Python loop: chosen candidates and totals."""
 from __future__ import annotations
 
 import math
@@ -86,6 +88,42 @@ def test_compiled_choice_equals_numpy_on_conll14(compiled, monkeypatch, conll14)
             assert_same_scores(monkeypatch, RunningFResampler(rule, beta), data, other, resample, keep)
 
 
+def assert_same_corpus_choice(monkeypatch, choice, data, start=(0, 0, 0)):
+    (chosen_a, totals_a), (chosen_b, totals_b) = numpy_and_compiled(monkeypatch, lambda: choice.corpus(data, start))
+    assert np.array_equal(chosen_a, chosen_b) and chosen_b.dtype == np.int64
+    assert np.array_equal(totals_a, totals_b) and totals_a.dtype == totals_b.dtype
+
+
+@pytest.mark.parametrize("rule", ["errant", "maxmatch"])
+@pytest.mark.parametrize("beta", [0.5, 1.0, 2.0, 0.0, 0.3, math.inf])
+def test_compiled_corpus_choice_equals_python_on_random_candidates(compiled, monkeypatch, rule, beta):
+    rng = np.random.default_rng(7 + (int(beta * 10) if beta != math.inf else 99))
+    choice = RunningFResampler(rule, beta).choice
+    for trial in range(30):
+        sentences, candidates = int(rng.integers(1, 80)), int(rng.integers(1, 6))
+        data = random_candidates(rng, sentences, candidates, weights=trial % 3 == 0)
+        if trial % 4 == 1:  # every candidate in index order (the Python loop's own fast path)
+            data = CandidateCounts(data.counts, data.available, np.broadcast_to(np.arange(candidates), data.rank.shape))
+        start = tuple(int(x) for x in rng.integers(0, 20, 3)) if trial % 2 else (0, 0, 0)
+        assert_same_corpus_choice(monkeypatch, choice, data, start)
+
+
+def test_compiled_corpus_choice_equals_python_on_conll14(compiled, monkeypatch, conll14):
+    from gecmetrics.io.m2 import read_m2
+    from gecmetrics.io.text import read_lines
+    from gecmetrics.metrics.m2.compare import ErrantCompare
+    from gecmetrics.metrics.m2.maxmatch import M2Scorer
+
+    gold = read_m2(str(conll14 / "official-2014.combined.m2"))
+    for metric, hypothesis in ((M2Scorer(), read_lines(str(conll14 / "AMU"))),
+                               (ErrantCompare(), read_m2(str(conll14 / "official-2014.0.m2")))):
+        data = candidate_counts(metric.corpus_statistics(None, gold, hypothesis))
+        for beta in (0.5, 1.0):
+            assert_same_corpus_choice(monkeypatch, RunningFResampler(metric.rule.name, beta).choice, data)
+            assert_same_corpus_choice(monkeypatch, RunningFResampler(metric.rule.name, beta).choice, data.take(
+                np.arange(100, len(data))), (37, 12, 80))
+
+
 def test_compiled_rounding_is_pythons_round(compiled):
     values = [0.0, 1.0, 0.03125, 0.00005, 0.00015, 0.99995, 0.12345, -0.03125, 7.5e-05, 2.5, 9.99995]
     for k in range(0, 10001, 7):
@@ -104,3 +142,7 @@ def test_compiled_run_refuses_bad_rows(compiled):
         table.totals(RunningFResampler("maxmatch").choice, np.array([[0, 3, 1]], dtype=np.int64))
     with pytest.raises(ValueError):
         compiled.run(1, 0.5, table.counts, np.zeros(6, np.uint8), table.rank, 3, 2, np.zeros((1, 3), np.int64), 1, 3, 0)
+    with pytest.raises(ValueError):  # a sentence without any candidate
+        compiled.corpus(1, 0.5, table.counts, np.zeros(6, np.uint8), table.rank, 3, 2, (0.0, 0.0, 0.0))
+    with pytest.raises(ValueError):  # buffers of the wrong size
+        compiled.corpus(1, 0.5, table.counts, table.available, table.rank, 4, 2, (0.0, 0.0, 0.0))

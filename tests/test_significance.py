@@ -186,6 +186,41 @@ def test_sampled_gleu_resample_is_the_metric_on_the_resampled_corpus(fix_seed):
         assert b[t] == pytest.approx(metric.score(mixed_b).score, abs=1e-12)
 
 
+def test_columns_drawn_together_get_what_each_draws_alone(monkeypatch):
+    """drawn_columns (the report's columns sharing each chunk of resamples) gives every column
+    what drawn gives it alone, with chunks small enough that several are drawn."""
+    from gecmetrics.stats import significance
+    from gecmetrics.stats.significance import drawn, drawn_columns
+
+    sources, refs, systems = synthetic_corpus(2, sentences=30)
+    columns = []
+    for metric in (GLEU(iterations=20), GREEN(beta=[0.5, 2])):
+        stats = {name: metric.corpus_statistics(sources, refs, systems[name]) for name in ("INPUT", "good")}
+        columns += [(metric.resampler(part, 2), stats) for part in range(len(metric.column_labels()))]
+    monkeypatch.setattr(significance, "BOOTSTRAP_CHUNK_BYTES", 16 * 30 * 7)  # 7 resamples a chunk
+    together = drawn_columns(columns, "bs", 40, 5, 40)
+    assert len(together) == 3
+    for (resampler, stats), shared in zip(columns, together):
+        alone = drawn(resampler, stats, "bs", 40, 5, 40)
+        assert shared.scores == alone.scores and shared.interval_samples == alone.interval_samples == 40
+        assert all(np.array_equal(a, b) for a, b in zip(shared.bootstrap, alone.bootstrap))
+    with pytest.raises(InputError, match="same number of sentences"):
+        drawn_columns([columns[0], (columns[1][0], {n: s[:20] for n, s in columns[1][1].items()})], "bs", 10, 0, 10)
+
+
+def test_sampled_gleu_bootstrap_does_not_depend_on_its_steps(monkeypatch):
+    from gecmetrics.metrics.gleu import resampler as gleu_resampler
+
+    sources, refs, systems = synthetic_corpus(2, sentences=40)
+    metric = GLEU(iterations=30)
+    prepared = resampler_for(metric, 2).prepare(metric.statistics(metric.encode(sources, refs), systems["good"]))
+    resample = Resample(bootstrap_indices(40, 50, seed=4))
+    whole = resampler_for(metric, 2).bootstrap_scores(prepared, resample)
+    for budget in (1, 40 * 9 * 4 * 3, 40 * 9 * 8 * 7):  # one resample a step, a few, then others
+        monkeypatch.setattr(gleu_resampler, "GATHER_BYTES", budget)
+        assert np.array_equal(resampler_for(metric, 2).bootstrap_scores(prepared, resample), whole)
+
+
 @pytest.mark.parametrize("metric", [GLEU(best_reference=True), GLEU2015(lambda_=0.5), GREEN(beta=[0.5, 2])])
 def test_fixed_choice_resample_is_the_metric_on_the_resampled_corpus(metric):
     sources, refs, systems = synthetic_corpus(4, sentences=30)

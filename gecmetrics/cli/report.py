@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from ..core.collector import survivors_frozen
 from ..errors import InputError
 from ..io.atomic import check_outputs
 from ..output.report import read_report_corpus, report_data, write_report
@@ -70,15 +71,16 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
         raise InputError("nothing to write: give --html PAGE.html and/or --json DATA.json")
     inputs = [source, *references, *hypotheses, gold_m2, *hypothesis_m2]
     check_outputs([("--html", html_path), ("--json", json_path)], inputs)
-    corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
-    attribution = None if not attribute_texts else \
-        ("none" if [t.strip().lower() for t in attribute_texts] == ["none"] else list(attribute_texts))
-    data = report_data(corpus, list(metric_texts) if metric_texts else None, baseline=baseline, samples=samples,
-                       seed=seed, attribution=attribution, methods=_methods(method_texts),
-                       max_exact_edits=max_exact_edits, permutations=permutations, human=human,
-                       human_score=human_score, spacy_model=spacy_model, jobs=jobs, title=title, correction=correction,
-                       progress=progress_unless(False, "report"), cache=run_context())
-    write_report(data, html_path, json_path)
+    with survivors_frozen():  # millions of objects live until the page is written
+        corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
+        attribution = None if not attribute_texts else \
+            ("none" if [t.strip().lower() for t in attribute_texts] == ["none"] else list(attribute_texts))
+        data = report_data(corpus, list(metric_texts) if metric_texts else None, baseline=baseline, samples=samples,
+                           seed=seed, attribution=attribution, methods=_methods(method_texts),
+                           max_exact_edits=max_exact_edits, permutations=permutations, human=human,
+                           human_score=human_score, spacy_model=spacy_model, jobs=jobs, title=title,
+                           correction=correction, progress=progress_unless(False, "report"), cache=run_context())
+        write_report(data, html_path, json_path)
 
 
 def _methods(text: str) -> list[str]:

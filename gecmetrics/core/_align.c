@@ -1,4 +1,5 @@
-/* Optional compiled alignment of two parsed sentences (gecmetrics/annotate/align.py).
+/* Optional compiled alignment of two parsed sentences (gecmetrics/annotate/align.py), and the base
+ * edges of the MaxMatch lattice (lattice_edges, at the end of the file).
  *
  * The pure-Python implementation in align.py is the reference; this module fills the same
  * cost and operation matrices without the interpreter, and the test suite checks that both
@@ -263,9 +264,194 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * The MaxMatch lattice's base edges (gecmetrics/core/edits/lattice/alignment.py, min_cost_edges:
+ * the reference, same tables and edges in the same order).
+ *
+ *   lattice_edges(source_ids, hypothesis_ids, max_band_cells)
+ *       -> None when the band would need more than max_band_cells cells (-1: no bound), else
+ *          (bytes of int64 triples (u, w, schemes): every edge of a minimum-cost alignment of
+ *           both cost schemes in the reference's order, bytes of int64: the vertices, sorted)
+ *
+ * Token ids are native int64 (equal tokens, equal ids). The costs of both schemes (substitution
+ * 1 and 2, insertion and deletion 1) are integers filled in a band widened as the reference
+ * widens it; the walk back visits the vertices from the last down, as the reference's max-heap
+ * pops them, and tries the diagonal, up and left predecessors in its order. */
+
+static void banded_costs(const int64_t *source, const int64_t *hypothesis, Py_ssize_t n, Py_ssize_t m,
+                         Py_ssize_t slack, int64_t *costs1, int64_t *costs2) {
+    Py_ssize_t width = m + 1, size = (n + 1) * width;
+    int64_t infinity = 4 * (int64_t)(n + m) + 1;
+    Py_ssize_t low_shift = (n - m < 0 ? n - m : 0) - slack, high_shift = (n - m > 0 ? n - m : 0) + slack;
+    for (Py_ssize_t k = 0; k < size; k++)
+        costs1[k] = costs2[k] = infinity;
+    for (Py_ssize_t j = 0; j <= (m < -low_shift ? m : -low_shift); j++)
+        costs1[j] = costs2[j] = j;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        int64_t token = source[i - 1], left1, left2;
+        Py_ssize_t j_low = i - high_shift > 0 ? i - high_shift : 0, j_high = i - low_shift < m ? i - low_shift : m;
+        if (j_low > j_high)
+            continue;
+        Py_ssize_t row = i * width;
+        if (j_low == 0) {
+            costs1[row] = costs2[row] = i;
+            j_low = 1;
+            left1 = left2 = i;
+        } else {
+            left1 = left2 = infinity;
+        }
+        for (Py_ssize_t w = row + j_low; w <= row + j_high; w++) {
+            Py_ssize_t up = w - width;
+            int64_t best1, best2, other;
+            if (token == hypothesis[w - row - 1]) {
+                best1 = costs1[up - 1];
+                best2 = costs2[up - 1];
+            } else {
+                best1 = costs1[up - 1] + 1;
+                best2 = costs2[up - 1] + 2;
+            }
+            other = costs1[up] + 1;
+            if (other < best1)
+                best1 = other;
+            if (left1 + 1 < best1)
+                best1 = left1 + 1;
+            other = costs2[up] + 1;
+            if (other < best2)
+                best2 = other;
+            if (left2 + 1 < best2)
+                best2 = left2 + 1;
+            costs1[w] = left1 = best1;
+            costs2[w] = left2 = best2;
+        }
+    }
+}
+
+typedef struct {
+    int64_t *items;
+    Py_ssize_t count, capacity;
+} Int64List;
+
+static int int64_append(Int64List *list, int64_t a, int64_t b, int64_t c, int three) {
+    if (list->count + 3 > list->capacity) {
+        Py_ssize_t capacity = list->capacity ? 2 * list->capacity : 96;
+        int64_t *items = PyMem_Realloc(list->items, (size_t)capacity * sizeof(int64_t));
+        if (items == NULL)
+            return -1;
+        list->items = items;
+        list->capacity = capacity;
+    }
+    list->items[list->count++] = a;
+    if (three) {
+        list->items[list->count++] = b;
+        list->items[list->count++] = c;
+    }
+    return 0;
+}
+
+static const int64_t SCHEMES[4] = {0, 1, 1, 2};
+
+/* One predecessor u of w: the schemes whose cost steps from u to w by ``step`` (1 or 2 for the
+ * second scheme's substitution); its edge, and u's mask. */
+static int step_back(const int64_t *costs1, const int64_t *costs2, Py_ssize_t u, Py_ssize_t w, int64_t here1,
+                     int64_t here2, int64_t step1, int64_t step2, unsigned char *masks, Int64List *edges) {
+    int bits = (costs1[u] + step1 == here1) | ((costs2[u] + step2 == here2) << 1);
+    if (!bits)
+        return 0;
+    masks[u] |= (unsigned char)bits;
+    return int64_append(edges, u, w, SCHEMES[bits], 1);
+}
+
+static int optimal_edges(const int64_t *costs1, const int64_t *costs2, const int64_t *source,
+                         const int64_t *hypothesis, Py_ssize_t n, Py_ssize_t m, unsigned char *masks,
+                         Int64List *edges, Int64List *vertices) {
+    Py_ssize_t width = m + 1, end = (n + 1) * width - 1;
+    memset(masks, 0, (size_t)(end + 1));
+    masks[end] = 3;
+    for (Py_ssize_t w = end; w >= 0; w--) {
+        int mask = masks[w];
+        if (!mask)
+            continue;
+        int64_t here1 = mask & 1 ? costs1[w] : -1, here2 = mask & 2 ? costs2[w] : -1;
+        Py_ssize_t i = w / width, j = w - i * width;
+        if (i) {
+            Py_ssize_t u = w - width;
+            if (j) {
+                int same = source[i - 1] == hypothesis[j - 1];
+                if (step_back(costs1, costs2, u - 1, w, here1, here2, same ? 0 : 1, same ? 0 : 2, masks, edges) < 0)
+                    return -1;
+            }
+            if (step_back(costs1, costs2, u, w, here1, here2, 1, 1, masks, edges) < 0)
+                return -1;
+        }
+        if (j && step_back(costs1, costs2, w - 1, w, here1, here2, 1, 1, masks, edges) < 0)
+            return -1;
+    }
+    for (Py_ssize_t w = 0; w <= end; w++)
+        if (masks[w] && int64_append(vertices, w, 0, 0, 0) < 0)
+            return -1;
+    return 0;
+}
+
+static PyObject *lattice_edges(PyObject *self, PyObject *args) {
+    Py_buffer source_view, hypothesis_view;
+    Py_ssize_t max_band_cells;
+    if (!PyArg_ParseTuple(args, "y*y*n:lattice_edges", &source_view, &hypothesis_view, &max_band_cells))
+        return NULL;
+    PyObject *result = NULL;
+    int64_t *costs1 = NULL, *costs2 = NULL;
+    unsigned char *masks = NULL;
+    Int64List edges = {NULL, 0, 0}, vertices = {NULL, 0, 0};
+    if (source_view.len % 8 || hypothesis_view.len % 8) {
+        PyErr_SetString(PyExc_ValueError, "token ids must be native int64");
+        goto done;
+    }
+    Py_ssize_t n = source_view.len / 8, m = hypothesis_view.len / 8, size = (n + 1) * (m + 1);
+    const int64_t *source = source_view.buf, *hypothesis = hypothesis_view.buf;
+    Py_ssize_t difference = n > m ? n - m : m - n, slack = 2;
+    costs1 = PyMem_Malloc((size_t)size * sizeof(int64_t));
+    costs2 = PyMem_Malloc((size_t)size * sizeof(int64_t));
+    masks = PyMem_Malloc((size_t)size);
+    if (costs1 == NULL || costs2 == NULL || masks == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (;;) {
+        if (max_band_cells >= 0 && (n + 1) * (difference + 2 * slack + 1) > max_band_cells) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        banded_costs(source, hypothesis, n, m, slack, costs1, costs2);
+        int64_t bound = costs2[size - 1] - difference;
+        if (bound <= 2 * slack || slack >= n + m)
+            break;
+        slack = slack + 1 > (bound + 1) / 2 ? slack + 1 : (Py_ssize_t)((bound + 1) / 2);
+    }
+    if (optimal_edges(costs1, costs2, source, hypothesis, n, m, masks, &edges, &vertices) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* an empty list has no allocation: y# would give None for a NULL pointer */
+    result = Py_BuildValue("(y#y#)", edges.items ? (const char *)edges.items : "",
+                           edges.count * (Py_ssize_t)sizeof(int64_t),
+                           vertices.items ? (const char *)vertices.items : "",
+                           vertices.count * (Py_ssize_t)sizeof(int64_t));
+done:
+    PyMem_Free(costs1);
+    PyMem_Free(costs2);
+    PyMem_Free(masks);
+    PyMem_Free(edges.items);
+    PyMem_Free(vertices.items);
+    PyBuffer_Release(&source_view);
+    PyBuffer_Release(&hypothesis_view);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"align", align, METH_VARARGS,
      "align(orig_features, cor_features, orig_texts, cor_texts, lev) -> int32 bytes of operations"},
+    {"lattice_edges", lattice_edges, METH_VARARGS,
+     "lattice_edges(source_ids, hypothesis_ids, max_band_cells) -> None, or (int64 bytes of (u, w, schemes) edges,\n"
+     "int64 bytes of sorted vertices): the MaxMatch lattice's base edges (lattice/alignment.py min_cost_edges)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -4,6 +4,12 @@
  *
  *   run(rule, beta, counts, available, rank, candidates, rows, sequences, length, mask_rows)
  *       -> bytes of sequences * 3 native doubles: the totals after the last position
+ *   corpus(rule, beta, counts, available, rank, R, P, start)
+ *       -> (bytes of R native int64: the candidate chosen at each row, bytes of 3 doubles: the totals)
+ *
+ * corpus is the choice over the R rows in their own order (one sequence, totals from the three
+ * numbers of start), fscore.RunningChoice.corpus's reference loop on Python floats; it returns which
+ * candidate (its index p) each row kept, which the report shows.
  *
  * counts: (R * P * 3) native doubles, available: (R * P) bytes (0/1), rank: (R * P) native int64,
  * over R sentence rows and P candidates. rows: which sentence row each sequence takes at each
@@ -126,6 +132,24 @@ typedef struct {
     Py_ssize_t stride; /* doubles per row */
 } Table;
 
+/* The available candidates of one row in trial order (rank, then index: an insertion sort of a
+ * few candidates) into tried; their number. */
+static Py_ssize_t trial_order(const unsigned char *available, const int64_t *ranks, Py_ssize_t candidates,
+                              Py_ssize_t *tried) {
+    Py_ssize_t size = 0;
+    for (Py_ssize_t p = 0; p < candidates; p++) {
+        if (!available[p])
+            continue;
+        Py_ssize_t k = size++;
+        while (k > 0 && ranks[tried[k - 1]] > ranks[p]) {
+            tried[k] = tried[k - 1];
+            k--;
+        }
+        tried[k] = p;
+    }
+    return size;
+}
+
 static int pack_rows(const double *counts, const unsigned char *available, const int64_t *rank,
                      Py_ssize_t sentences, Py_ssize_t candidates, Table *table) {
     table->stride = ((1 + 3 * candidates) + 7) / 8 * 8;
@@ -141,17 +165,7 @@ static int pack_rows(const double *counts, const unsigned char *available, const
         const int64_t *ranks = rank + row * candidates;
         const double *local = counts + row * candidates * 3;
         double *packed = table->rows + row * table->stride;
-        Py_ssize_t size = 0;
-        for (Py_ssize_t p = 0; p < candidates; p++) {  /* insertion sort: a few candidates */
-            if (!available[row * candidates + p])
-                continue;
-            Py_ssize_t k = size++;
-            while (k > 0 && ranks[tried[k - 1]] > ranks[p]) {
-                tried[k] = tried[k - 1];
-                k--;
-            }
-            tried[k] = p;
-        }
+        Py_ssize_t size = trial_order(available + row * candidates, ranks, candidates, tried);
         if (size == 0) {
             PyMem_Free(tried);
             PyErr_SetString(PyExc_ValueError, "a row has no available candidate");
@@ -218,6 +232,24 @@ static int get_view(PyObject *obj, Py_buffer *view, Py_ssize_t bytes, const char
     return 0;
 }
 
+/* The counts (cells * 3 doubles), available (cells bytes) and rank (cells int64) buffers; on an
+ * error none is held. */
+static int candidate_views(PyObject *counts_obj, PyObject *available_obj, PyObject *rank_obj, Py_ssize_t cells,
+                           Py_buffer *counts_view, Py_buffer *available_view, Py_buffer *rank_view) {
+    if (get_view(counts_obj, counts_view, cells * 3 * (Py_ssize_t)sizeof(double), "counts") < 0)
+        return -1;
+    if (get_view(available_obj, available_view, cells, "available") < 0) {
+        PyBuffer_Release(counts_view);
+        return -1;
+    }
+    if (get_view(rank_obj, rank_view, cells * (Py_ssize_t)sizeof(int64_t), "rank") < 0) {
+        PyBuffer_Release(counts_view);
+        PyBuffer_Release(available_view);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *run(PyObject *module, PyObject *args) {
     int rule, mask_rows;
     double beta;
@@ -232,18 +264,9 @@ static PyObject *run(PyObject *module, PyObject *args) {
         return NULL;
     }
     Py_buffer counts_view, available_view, rank_view, rows_view;
-    Py_ssize_t cells = sentences * candidates;
-    if (get_view(counts_obj, &counts_view, cells * 3 * (Py_ssize_t)sizeof(double), "counts") < 0)
+    if (candidate_views(counts_obj, available_obj, rank_obj, sentences * candidates, &counts_view, &available_view,
+                        &rank_view) < 0)
         return NULL;
-    if (get_view(available_obj, &available_view, cells, "available") < 0) {
-        PyBuffer_Release(&counts_view);
-        return NULL;
-    }
-    if (get_view(rank_obj, &rank_view, cells * (Py_ssize_t)sizeof(int64_t), "rank") < 0) {
-        PyBuffer_Release(&counts_view);
-        PyBuffer_Release(&available_view);
-        return NULL;
-    }
     Py_ssize_t row_bytes = mask_rows ? 1 : (Py_ssize_t)sizeof(int64_t);
     if (get_view(rows_obj, &rows_view, sequences * length * row_bytes, "rows") < 0) {
         PyBuffer_Release(&counts_view);
@@ -280,6 +303,80 @@ static PyObject *run(PyObject *module, PyObject *args) {
     return result;
 }
 
+/* The running choice over the rows in order, each row's chosen candidate kept (see the top). */
+static int corpus_walk(int rule, double beta, const double *counts, const unsigned char *available,
+                       const int64_t *rank, Py_ssize_t sentences, Py_ssize_t candidates, double *totals,
+                       int64_t *chosen) {
+    Py_ssize_t *tried = PyMem_Malloc((size_t)candidates * sizeof(Py_ssize_t));
+    if (tried == NULL)
+        return -2;
+    for (Py_ssize_t row = 0; row < sentences; row++) {
+        const int64_t *ranks = rank + row * candidates;
+        const double *local = counts + row * candidates * 3;
+        Py_ssize_t size = trial_order(available + row * candidates, ranks, candidates, tried);
+        if (size == 0) {
+            PyMem_Free(tried);
+            return -1;
+        }
+        Py_ssize_t best = tried[0];
+        double best_keys[KEYS], keys[KEYS];
+        row_keys(rule, totals, local + 3 * best, beta, best_keys);
+        for (Py_ssize_t k = 1; k < size; k++) {
+            row_keys(rule, totals, local + 3 * tried[k], beta, keys);
+            if (greater(keys, best_keys)) {
+                best = tried[k];
+                memcpy(best_keys, keys, sizeof keys);
+            }
+        }
+        chosen[row] = (int64_t)best;
+        totals[0] += local[3 * best];
+        totals[1] += local[3 * best + 1];
+        totals[2] += local[3 * best + 2];
+    }
+    PyMem_Free(tried);
+    return 0;
+}
+
+static PyObject *corpus(PyObject *module, PyObject *args) {
+    int rule;
+    double beta, start[3];
+    Py_ssize_t sentences, candidates;
+    PyObject *counts_obj, *available_obj, *rank_obj;
+    if (!PyArg_ParseTuple(args, "idOOOnn(ddd):corpus", &rule, &beta, &counts_obj, &available_obj, &rank_obj,
+                          &sentences, &candidates, &start[0], &start[1], &start[2]))
+        return NULL;
+    if ((rule != RULE_ERRANT && rule != RULE_MAXMATCH) || sentences < 0 || candidates < 1) {
+        PyErr_SetString(PyExc_ValueError, "bad rule or shape");
+        return NULL;
+    }
+    Py_buffer counts_view, available_view, rank_view;
+    if (candidate_views(counts_obj, available_obj, rank_obj, sentences * candidates, &counts_view, &available_view,
+                        &rank_view) < 0)
+        return NULL;
+    PyObject *chosen = PyBytes_FromStringAndSize(NULL, sentences * (Py_ssize_t)sizeof(int64_t));
+    PyObject *result = NULL;
+    if (chosen != NULL) {
+        double totals[3] = {start[0], start[1], start[2]};
+        int status;
+        Py_BEGIN_ALLOW_THREADS
+        status = corpus_walk(rule, beta, (const double *)counts_view.buf, (const unsigned char *)available_view.buf,
+                             (const int64_t *)rank_view.buf, sentences, candidates, totals,
+                             (int64_t *)PyBytes_AS_STRING(chosen));
+        Py_END_ALLOW_THREADS
+        if (status == -2)
+            PyErr_NoMemory();
+        else if (status < 0)
+            PyErr_SetString(PyExc_ValueError, "a row has no available candidate");
+        else
+            result = Py_BuildValue("(Oy#)", chosen, (const char *)totals, (Py_ssize_t)sizeof totals);
+        Py_DECREF(chosen);
+    }
+    PyBuffer_Release(&counts_view);
+    PyBuffer_Release(&available_view);
+    PyBuffer_Release(&rank_view);
+    return result;
+}
+
 static PyObject *py_ten_thousandths(PyObject *module, PyObject *args) {
     double f;
     if (!PyArg_ParseTuple(args, "d:ten_thousandths", &f))
@@ -297,6 +394,9 @@ static PyMethodDef module_methods[] = {
     {"run", run, METH_VARARGS,
      "run(rule, beta, counts, available, rank, R, P, rows, N, L, mask_rows) -> bytes of N x 3 doubles:\n"
      "the totals of the running-F choice of every sequence (rule 0 ERRANT, 1 MaxMatch)"},
+    {"corpus", corpus, METH_VARARGS,
+     "corpus(rule, beta, counts, available, rank, R, P, (s0, s1, s2)) -> (bytes of R int64 chosen candidates,\n"
+     "bytes of 3 doubles: the totals): the running-F choice over the rows in their order"},
     {NULL, NULL, 0, NULL},
 };
 

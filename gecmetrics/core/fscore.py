@@ -12,15 +12,27 @@ sentence's. They differ only in details, which are the parameters of a :class:`C
   correct); ties: more correct, fewer ``proposed + b^2 gold`` (cumulative), then the first.
 
 The choice runs over N sequences at once (a corpus is N = 1, a paired bootstrap N resamples):
-sequential over sentence positions, vectorized across sequences.
+sequential over sentence positions, vectorized across sequences. The optional C extension
+``gecmetrics.core._running`` walks the sequences of ERRANT's and the M2 scorer's rules with the
+same double operations (:func:`compiled_running_enabled`): a paired bootstrap's resamples
+(:mod:`.running_f`) and one corpus in its order (:meth:`RunningChoice.corpus`).
 """
 from __future__ import annotations
 
+import os
+from types import ModuleType
 from typing import Callable, Sequence
 
 import math
 
 import numpy as np
+
+from .backend import ENVIRONMENT_VARIABLE
+
+try:
+    from . import _running as compiled  # type: ignore[attr-defined]
+except ImportError:  # installed without a C compiler
+    compiled: ModuleType | None = None  # type: ignore[no-redef]
 
 COUNTS = 3
 """Counts per sentence and candidate: (TP, FP, FN) for ERRANT, (correct, proposed, gold) for MaxMatch."""
@@ -135,6 +147,16 @@ ERRANT = ChoiceRule("errant", lambda c: (c[..., 0], c[..., 1], c[..., 2]), _erra
 MAXMATCH = ChoiceRule("maxmatch", lambda c: (c[..., 0], c[..., 1] - c[..., 0], c[..., 2] - c[..., 0]), _maxmatch_keys)
 RULES = {rule.name: rule for rule in (ERRANT, MAXMATCH)}
 _NO_RANK = np.iinfo(np.int64).max
+_RULE_CODES = {id(ERRANT): 0, id(MAXMATCH): 1}
+"""The rules the C extension knows (others, such as PT-M2's, run in NumPy)."""
+
+
+def compiled_running_enabled(choice: "RunningChoice | None" = None) -> bool:
+    """Whether the running-F choice runs in the C extension: built, not disabled by
+    ``GECMETRICS_NUMPY_CORE`` (the NumPy and Python reference then runs), and (given a
+    ``choice``) one of the rules the extension knows."""
+    return compiled is not None and os.environ.get(ENVIRONMENT_VARIABLE, "") in ("", "0") and \
+        (choice is None or id(choice.rule) in _RULE_CODES)
 
 
 class CandidateCounts:
@@ -201,7 +223,10 @@ class RunningChoice:
 
     def corpus(self, data: CandidateCounts, start: Sequence[int] = (0, 0, 0)) -> tuple[np.ndarray, np.ndarray]:
         """The choice over one corpus in its own order: (chosen candidate per sentence, totals).
-        The same rule as :meth:`choose`, on Python numbers (one sequence: no array overhead)."""
+        The same rule as :meth:`choose`, on Python numbers (one sequence: no array overhead), or
+        in the C extension (:func:`compiled_running_enabled`: the same double operations)."""
+        if compiled_running_enabled(self) and len(data):
+            return self._compiled_corpus(data, start)
         totals = [float(x) for x in start]
         chosen = np.zeros(len(data), dtype=np.int64)
         rule, beta = self.rule.keys, self.beta
@@ -219,6 +244,14 @@ class RunningChoice:
             picked = row[best]
             totals = [totals[0] + picked[0], totals[1] + picked[1], totals[2] + picked[2]]
         return chosen, np.array(totals, dtype=data.counts.dtype)
+
+    def _compiled_corpus(self, data: CandidateCounts, start: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        chosen, totals = compiled.corpus(
+            _RULE_CODES[id(self.rule)], self.beta, np.ascontiguousarray(data.counts, dtype=np.float64),
+            np.ascontiguousarray(data.available, dtype=np.uint8), np.ascontiguousarray(data.rank, dtype=np.int64),
+            data.counts.shape[0], data.counts.shape[1], tuple(float(x) for x in start))
+        return (np.frombuffer(chosen, dtype=np.int64).copy(),
+                np.frombuffer(totals, dtype=np.float64).astype(data.counts.dtype))
 
     def final_score(self, totals: np.ndarray) -> np.ndarray:
         """F of totals (..., 3) as the scorer reports it (unrounded)."""

@@ -40,8 +40,10 @@ class Resample:
         return np.bincount(flat, minlength=n * d).reshape(n, d).astype(np.float64)
 
 
-def chunk_rows(row_bytes: int, total: int) -> int:
-    return max(1, min(total, CHUNK_BYTES // max(row_bytes, 1)))
+def chunk_rows(row_bytes: int, total: int, budget: int | None = None) -> int:
+    """How many of ``total`` rows of ``row_bytes`` each fit in ``budget`` bytes (default
+    :data:`CHUNK_BYTES`), at least one."""
+    return max(1, min(total, (CHUNK_BYTES if budget is None else budget) // max(row_bytes, 1)))
 
 
 class Resampler(ABC):

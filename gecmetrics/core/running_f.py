@@ -8,31 +8,13 @@ pass, no array per position); without it (or with ``GECMETRICS_NUMPY_CORE=1``)
 resamples. Both give the same totals, hence the same scores."""
 from __future__ import annotations
 
-import os
-from types import ModuleType
 from typing import Any, Sequence
 
 import numpy as np
 
-from .backend import ENVIRONMENT_VARIABLE
-from .fscore import ERRANT, MAXMATCH, CandidateCounts, RunningChoice, candidate_counts
+from .fscore import _RULE_CODES, CandidateCounts, RunningChoice, candidate_counts, compiled  # noqa: F401
+from .fscore import compiled_running_enabled
 from .resampling import Resample, Resampler, chunk_rows
-
-try:
-    from . import _running as compiled  # type: ignore[attr-defined]
-except ImportError:  # installed without a C compiler
-    compiled: ModuleType | None = None  # type: ignore[no-redef]
-
-_RULE_CODES = {id(ERRANT): 0, id(MAXMATCH): 1}
-"""The rules the C extension knows (others, such as PT-M2's, run in NumPy)."""
-
-
-def compiled_running_enabled(choice: RunningChoice | None = None) -> bool:
-    """Whether the running-F choice of resamples runs in the C extension: built, not disabled
-    by ``GECMETRICS_NUMPY_CORE`` (the NumPy reference then runs), and (given a ``choice``) one of
-    the rules the extension knows."""
-    return compiled is not None and os.environ.get(ENVIRONMENT_VARIABLE, "") in ("", "0") and \
-        (choice is None or id(choice.rule) in _RULE_CODES)
 
 
 class _CompiledData:

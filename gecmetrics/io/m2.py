@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from typing import Iterable, Iterator, TextIO
 
 from .text import check_path, read_lines, split_lines
@@ -56,7 +57,8 @@ def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> E
     if annotator > MAX_ANNOTATOR_ID:
         raise InputError(f"annotator id {annotator} is more than {MAX_ANNOTATOR_ID:,} "
                          "(gecmetrics.io.m2.MAX_ANNOTATOR_ID)", name, line_number)
-    return Edit(start, end, edit_type, correction, required, comment, annotator)
+    # the type, required and comment fields repeat over a file: one string object each
+    return Edit(start, end, sys.intern(edit_type), correction, sys.intern(required), sys.intern(comment), annotator)
 
 
 def parse_m2_lines(lines: Iterable[str], name: str, target_lines: bool = False) -> list[Block]:

@@ -33,7 +33,7 @@ from ..core.checks import check_seed
 from ..core.resampling import Resampler
 from ..errors import InputError
 from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
-                           drawn, paired_signature, percentile_interval, p_value)
+                           Drawn, drawn, paired_signature, percentile_interval, p_value)
 
 CORRECTIONS = ("holm", "bh", "none")
 """Multiple-comparison corrections: Holm (family-wise error), Benjamini-Hochberg (false
@@ -206,19 +206,38 @@ def all_pairs_test(resampler: Resampler, statistics: Mapping[str, Any], method: 
                    strict: bool = False, higher_is_better: bool = True) -> AllPairsResult:
     """Paired test of every pair of systems (name -> the metric's per-sentence statistics) with
     a multiple-comparison correction, and the clusters of systems that cannot be told apart."""
+    samples, correction, seed = check_all_pairs(list(statistics), method, samples, seed, correction, level,
+                                                confidence_samples)
+    draws = drawn(resampler, statistics, method, samples, seed, confidence_samples)
+    return all_pairs_from_draws(resampler, list(statistics), draws, method, samples, seed, correction, level,
+                                confidence_samples, strict, higher_is_better)
+
+
+def check_all_pairs(names: Sequence[str], method: str, samples: int | None, seed: int, correction: str, level: float,
+                    confidence_samples: int) -> tuple[int, str, int]:
+    """The settings of an all-pairs test checked before anything is drawn: (samples,
+    correction, seed)."""
     samples = check_samples(method, samples, confidence_samples)
     correction = check_correction(correction)
     seed = check_seed(seed, "the seed of the paired test (--seed)")
     if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
         raise InputError(f"the significance level must be a number between 0 and 1, got {level!r}")
-    names = list(statistics)
     if len(names) < 2:
         raise InputError("an all-pairs test needs at least two systems")
     if len(names) > MAX_SYSTEMS:
         raise InputError(f"an all-pairs test takes at most {MAX_SYSTEMS:,} systems "
                          f"(gecmetrics.stats.multiple.MAX_SYSTEMS), got {len(names):,}")
-    prepared, scores, bootstrap, masks, interval_samples = drawn(resampler, statistics, method, samples, seed,
-                                                                 confidence_samples)
+    return samples, correction, seed
+
+
+def all_pairs_from_draws(resampler: Resampler, names: Sequence[str], draws: Drawn, method: str, samples: int,
+                         seed: int, correction: str, level: float = SIGNIFICANCE_LEVEL,
+                         confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES, strict: bool = False,
+                         higher_is_better: bool = True) -> AllPairsResult:
+    """:func:`all_pairs_test` from the systems' draws (:func:`~.significance.drawn` or one
+    column of :func:`~.significance.drawn_columns`), its settings checked (:func:`check_all_pairs`)."""
+    names = list(names)
+    prepared, scores, bootstrap, masks, interval_samples = draws
     raw = pair_p_values(resampler, prepared, scores, bootstrap, method, masks, strict)
     keys = list(raw)
     adjusted = dict(zip(keys, adjust_p_values([raw[key] for key in keys], correction)))

@@ -26,7 +26,7 @@ a metric only for its resampler (``metric.resampler(column, references)``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -214,28 +214,61 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
     if len(statistics) < 1:
         raise InputError("a paired test needs at least one system (the baseline)")
     seed = check_seed(seed, "the seed of the paired test (--seed)")
-    prepared, scores, bootstrap, masks, interval_samples = drawn(resampler, statistics, method, samples, seed,
-                                                                 confidence_samples)
-    return _paired_result(resampler, list(statistics), prepared, scores, bootstrap, method, samples, interval_samples,
+    draws = drawn(resampler, statistics, method, samples, seed, confidence_samples)
+    return paired_test_from_draws(resampler, list(statistics), draws, method, samples, seed, confidence_samples, strict)
+
+
+def paired_test_from_draws(resampler: Resampler, names: Sequence[str], draws: "Drawn", method: str, samples: int,
+                           seed: int, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
+                           strict: bool = False) -> PairedTestResult:
+    """:func:`paired_test_from_statistics` from the systems' draws (:func:`drawn`, or one column
+    of :func:`drawn_columns`), its settings checked."""
+    prepared, scores, bootstrap, masks, interval_samples = draws
+    return _paired_result(resampler, list(names), prepared, scores, bootstrap, method, samples, interval_samples,
                           seed, confidence_samples, strict, masks)
 
 
+class Drawn(NamedTuple):
+    """What every paired test of one column's systems draws (:func:`drawn`)."""
+
+    prepared: list
+    scores: list[float]
+    bootstrap: list[np.ndarray]
+    masks: np.ndarray | None
+    interval_samples: int
+
+
 def drawn(resampler: Resampler, statistics: Mapping[str, Any], method: str, samples: int, seed: int,
-          confidence_samples: int) -> tuple[list, list[float], list[np.ndarray], np.ndarray | None, int]:
+          confidence_samples: int) -> Drawn:
     """What every paired test of these systems draws (checked: same number of sentences, at
     least one, within :data:`MAX_RESAMPLED_SENTENCES`): per system its prepared statistics,
     score and bootstrap scores (drawn a chunk of resamples at a time, the same draws as one
     draw of them all), the swap masks (``ar``) and the interval's resamples."""
-    prepared, size = _prepared(resampler, statistics)
+    return drawn_columns([(resampler, statistics)], method, samples, seed, confidence_samples)[0]
+
+
+def drawn_columns(columns: Sequence[tuple[Resampler, Mapping[str, Any]]], method: str, samples: int, seed: int,
+                  confidence_samples: int) -> list[Drawn]:
+    """:func:`drawn` of several score columns of the same sentences (``columns``: (resampler,
+    name -> statistics) pairs): each chunk of resamples is drawn once and scored by every
+    column (the draws, and a resample's per-sentence counts, depend only on the number of
+    sentences and the seed), so each column gets what :func:`drawn` alone gives it."""
+    columns = [(resampler, *_prepared(resampler, statistics)) for resampler, statistics in columns]
+    sizes = {size for _, _, size in columns}
+    if len(sizes) > 1:
+        raise InputError("the score columns do not have the same number of sentences")
     interval_samples = samples if method == "bs" else confidence_samples
-    check_draws(max(samples, interval_samples), size)
-    scores = [resampler.score(p) for p in prepared]
-    bootstrap = [np.empty(interval_samples) for _ in prepared]
-    for start, resample in bootstrap_chunks(size, interval_samples, seed):
-        for k, p in enumerate(prepared):
-            bootstrap[k][start:start + resample.samples] = resampler.bootstrap_scores(p, resample)
-    masks = randomization_masks(size, samples, seed) if method == "ar" else None
-    return prepared, scores, bootstrap, masks, interval_samples
+    out = []
+    for resampler, prepared, size in columns:
+        check_draws(max(samples, interval_samples), size)
+        out.append(Drawn(prepared, [resampler.score(p) for p in prepared], [np.empty(interval_samples) for _ in prepared],
+                         randomization_masks(size, samples, seed) if method == "ar" else None, interval_samples))
+    if columns:
+        for start, resample in bootstrap_chunks(sizes.pop(), interval_samples, seed):
+            for (resampler, prepared, _), column in zip(columns, out):
+                for k, p in enumerate(prepared):
+                    column.bootstrap[k][start:start + resample.samples] = resampler.bootstrap_scores(p, resample)
+    return out
 
 
 def _prepared(resampler: Resampler, statistics: Mapping[str, Any]) -> tuple[list[Any], int]:

@@ -18,7 +18,7 @@ NOOP_TYPE = "noop"
 NOOP_SPAN = (-1, -1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Edit:
     """One ``A`` line: token span [start, end) of the source, error type, correction, annotator."""
 
@@ -56,7 +56,7 @@ class Edit:
         return "A " + FIELD_SEPARATOR.join(fields)
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """One sentence of an M2 file: its source text and its edit lines in file order."""
 

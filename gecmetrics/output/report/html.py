@@ -32,7 +32,10 @@ def _clean(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _clean(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
+        # the items already plain (a str, int, bool, None or finite float of exactly those types:
+        # 10^7 of them in a 10^5-sentence report) are kept without a call, the others cleaned
+        return [v if ((kind := type(v)) is str or kind is int or v is None or kind is bool
+                      or (kind is float and v - v == 0.0)) else _clean(v) for v in value]
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, int):
@@ -53,12 +56,23 @@ def _check_data(data: Any) -> None:
 def report_json(data: dict, indent: int | None = None) -> str:
     """The report's data as JSON (non-finite numbers as null; compact unless ``indent``)."""
     _check_data(data)
+    return _json_text(_clean(data), indent)
+
+
+def _json_text(cleaned: dict, indent: int | None = None) -> str:
     separators = (",", ":") if indent is None else (",", ": ")
-    return json.dumps(_clean(data), ensure_ascii=False, indent=indent, separators=separators, allow_nan=False)
+    return json.dumps(cleaned, ensure_ascii=False, indent=indent, separators=separators, allow_nan=False)
 
 
 PER_SENTENCE = ("values", "full", "empty", "sampled_shapley")
 """The per-sentence keys of each attribution entry (the page holds them with the sentences)."""
+
+
+TEXT_KEYS = ("source", "references", "gold", "edits")
+"""The sentence browser's lists that the page holds sentence by sentence (``texts``: per sentence
+its source, its references, the gold edits and each system's edits): gzip finds a sentence's
+words again only within 32 KB, so a reference beside its source costs its changes, not its text
+(a third less page on CoNLL-2014-like text)."""
 
 
 def split_rows(data: dict) -> tuple[dict, dict]:
@@ -73,10 +87,42 @@ def split_rows(data: dict) -> tuple[dict, dict]:
     return head, rows
 
 
+def by_sentence(sentences: dict) -> dict:
+    """The sentence data as the page holds it: the :data:`TEXT_KEYS` lists sentence by sentence
+    (``texts``, the systems of ``edits`` in ``text_systems``), the other keys as they are."""
+    if not isinstance(sentences, dict) or not all(key in sentences for key in TEXT_KEYS):
+        return sentences
+    systems = list(sentences["edits"])
+    references, gold, edits = sentences["references"], sentences["gold"], sentences["edits"]
+    texts = [[source, [reference[d] for reference in references], gold[d], [edits[name][d] for name in systems]]
+             for d, source in enumerate(sentences["source"])]
+    return {"texts": texts, "text_systems": systems,
+            **{key: value for key, value in sentences.items() if key not in TEXT_KEYS}}
+
+
+def by_column(sentences: dict) -> dict:
+    """The inverse of :func:`by_sentence`: the sentence data as ``--json`` writes it."""
+    if not isinstance(sentences, dict) or "texts" not in sentences:
+        return sentences
+    texts, systems = sentences["texts"], sentences["text_systems"]
+    count = len(texts[0][1]) if texts else 0
+    out = {"source": [row[0] for row in texts], "references": [[row[1][r] for row in texts] for r in range(count)],
+           "gold": [row[2] for row in texts],
+           "edits": {name: [row[3][k] for row in texts] for k, name in enumerate(systems)}}
+    out.update((key, value) for key, value in sentences.items() if key not in ("texts", "text_systems"))
+    return out
+
+
 def encode_rows(rows: dict) -> str:
-    """The per-sentence part as the page holds it: compact JSON, gzip (no time stamp: the same
-    data gives the same page), base64 in lines of 76 characters."""
-    text = json.dumps(_clean(rows), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """The per-sentence part as the page holds it: compact JSON with the texts sentence by
+    sentence (:func:`by_sentence`), gzip (no time stamp: the same data gives the same page),
+    base64 in lines of 76 characters."""
+    return _packed(_clean(rows))
+
+
+def _packed(cleaned: dict) -> str:
+    rows = {**cleaned, "sentences": by_sentence(cleaned.get("sentences"))}
+    text = json.dumps(rows, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     packed = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
     return "\n".join(packed[k:k + 76] for k in range(0, len(packed), 76))
 
@@ -89,7 +135,7 @@ def page_data(page: str) -> dict:
         raise InputError("not a gecmetrics report page")
     data = json.loads(head.group(1))
     parts = json.loads(gzip.decompress(base64.b64decode("".join(rows.group(1).split()))).decode("utf-8"))
-    data["sentences"] = parts["sentences"]
+    data["sentences"] = by_column(parts["sentences"])
     for entry, extra in zip(data["attribution"], parts["attribution"]):
         entry.update(extra)
     return data
@@ -106,8 +152,13 @@ def _escape(text: str) -> str:
 def render_html(data: dict) -> str:
     """The page of a report's data: one HTML document, everything inline."""
     _check_data(data)
+    return _page(_clean(data))
+
+
+def _page(data: dict) -> str:
+    """:func:`render_html` of cleaned data."""
     head, rows = split_rows(data)
-    payload = json.dumps(_clean(head), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    payload = json.dumps(head, ensure_ascii=False, separators=(",", ":"), allow_nan=False
                          ).replace("<", "\\u003c")  # nothing in the data can close the element
     title = _escape(str(data.get("title") or "GEC evaluation report"))
     return "\n".join([
@@ -128,7 +179,7 @@ def render_html(data: dict) -> str:
         f'<footer>gecmetrics {_escape(str(data.get("gecmetrics", "")))}: this page is a view of its data '
         '(the JSON in the element #report-data, as <code>--json</code> writes it).</footer>',
         f'<script type="application/json" id="report-data">{payload}</script>',
-        f'<script type="application/octet-stream" id="report-rows" data-encoding="gzip base64">\n{encode_rows(rows)}\n'
+        f'<script type="application/octet-stream" id="report-rows" data-encoding="gzip base64">\n{_packed(rows)}\n'
         '</script>',
         f"<script>\n{_asset('report.js')}</script>",
         "</body>",
@@ -146,7 +197,9 @@ def write_report(data: dict, html: str | os.PathLike | None = None, json_path: s
     for path in (html, json_path):
         if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(os.fspath(path)))):
             raise InputError("the folder does not exist", os.fspath(path))
-    for path, text in ((json_path, lambda: report_json(data) + "\n"), (html, lambda: render_html(data))):
+    _check_data(data)
+    cleaned = _clean(data)  # once for both
+    for path, text in ((json_path, lambda: _json_text(cleaned) + "\n"), (html, lambda: _page(cleaned))):
         if path is not None:
             with atomic_output(os.fspath(path)) as handle:
                 handle.write(text())

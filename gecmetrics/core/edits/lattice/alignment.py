@@ -6,7 +6,9 @@ schemes that have it (the official lists an edge once per scheme). Two builders 
 edges:
 
 * :func:`min_cost_edges`, pure Python over a band of cells, returns a dict of edges: fastest on
-  ordinary sentences, and what the exact search consumes;
+  ordinary sentences, and what the exact search consumes (the optional C extension
+  ``gecmetrics.core._align`` fills the same tables and finds the same edges in the same order,
+  :func:`compiled_lattice_enabled`);
 * :func:`min_cost_grid`, NumPy over a band of cells one line at a time, returns an
   :class:`~.grid.EdgeGrid`: for long sentences (a long hypothesis line, a long gold sentence),
   where a dict of edges and a table of every cell would be quadratic in memory.
@@ -17,13 +19,28 @@ cost with substitution 2 bounds the other).
 """
 from __future__ import annotations
 
+import os
 from heapq import heappop, heappush
+from types import ModuleType
 from typing import Sequence
 
 import numpy as np
 
 from ....errors import InputError
+from ...backend import ENVIRONMENT_VARIABLE
 from .grid import EdgeGrid
+
+try:
+    from ... import _align  # type: ignore[attr-defined]
+except ImportError:  # installed without a C compiler
+    _align: ModuleType | None = None  # type: ignore[no-redef]
+
+
+def compiled_lattice_enabled() -> bool:
+    """Whether :func:`min_cost_edges` runs in the C extension ``gecmetrics.core._align`` (the same
+    tables and edges in the same order): built, and not disabled by ``GECMETRICS_NUMPY_CORE``
+    (the Python reference then runs)."""
+    return _align is not None and os.environ.get(ENVIRONMENT_VARIABLE, "") in ("", "0")
 
 
 def _banded_costs(source: Sequence[str], hypothesis: Sequence[str],
@@ -157,6 +174,13 @@ def min_cost_edges(source: Sequence[str], hypothesis: Sequence[str], max_band_ce
     with substitution 2 bounds the other): cost O((n + m) * distance) for similar sentences
     instead of O(n * m).
     """
+    if compiled_lattice_enabled():
+        source_ids, hypothesis_ids = _token_ids(source, hypothesis)
+        found = _align.lattice_edges(source_ids, hypothesis_ids, -1 if max_band_cells is None else max_band_cells)
+        if found is None:
+            return None
+        edges = np.frombuffer(found[0], dtype=np.int64).reshape(-1, 3).tolist()
+        return {(u, w): schemes for u, w, schemes in edges}, np.frombuffer(found[1], dtype=np.int64).tolist()
     n, m = len(source), len(hypothesis)
     slack = 2
     while True:

@@ -69,8 +69,25 @@
   }
   var systems = D.systems;
   var sentenceColumns = [];
+  function byColumn(sentences) {  // the texts held sentence by sentence back in lists (html.by_column)
+    if (!sentences || !sentences.texts) return sentences;
+    var texts = sentences.texts, out = {source: [], references: [], gold: [], edits: {}};
+    var count = texts.length ? texts[0][1].length : 0;
+    for (var r = 0; r < count; r++) out.references.push([]);
+    sentences.text_systems.forEach(function (name) { out.edits[name] = []; });
+    texts.forEach(function (row) {
+      out.source.push(row[0]);
+      for (var r = 0; r < count; r++) out.references[r].push(row[1][r]);
+      out.gold.push(row[2]);
+      sentences.text_systems.forEach(function (name, k) { out.edits[name].push(row[3][k]); });
+    });
+    Object.keys(sentences).forEach(function (key) {
+      if (key !== "texts" && key !== "text_systems") out[key] = sentences[key];
+    });
+    return out;
+  }
   function rowsLoaded(rows) {  // the per-sentence data back in its place in D (as --json writes it)
-    D.sentences = S = rows.sentences;
+    D.sentences = S = byColumn(rows.sentences);
     rows.attribution.forEach(function (part, i) {
       Object.keys(part).forEach(function (key) { D.attribution[i][key] = part[key]; });
     });
