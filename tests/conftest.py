@@ -277,27 +277,23 @@ SHARED_FIXTURES = {"shared_data", "conll14", "expected"}
 MODEL_TEST_MODULES = ("test_pt_", "test_models_", "test_llm_local")
 
 
+SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
+
+
 def pytest_collection_modifyitems(config, items) -> None:
     """Markers by what a test needs: ``reproduction`` (numbers of the original tools on
     ../shared/data), ``models`` (torch and transformers: PT-M2, the model metrics, a local
     LLM); the rest are unit tests. ``pytest -m "not reproduction and not models"`` runs those
-    alone, ``pytest -m models`` the model tests once torch is installed."""
+    alone, ``pytest -m models`` the model tests once torch is installed. And by time: the tests
+    listed in slow_tests.txt are marked ``slow`` and run first, longest first (pytest-xdist hands
+    tests out in this order: the workers then end together)."""
+    lines = SLOW_TESTS.read_text(encoding="utf-8").splitlines() if SLOW_TESTS.is_file() else []
+    rank = {line: k for k, line in enumerate(line for line in lines if line and not line.startswith("#"))}
     for item in items:
         if SHARED_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.reproduction)
         if item.module.__name__.rpartition(".")[2].startswith(MODEL_TEST_MODULES):
             item.add_marker(pytest.mark.models)
-
-
-SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
-
-
-def pytest_collection_modifyitems(config, items):
-    """The tests listed in slow_tests.txt are marked ``slow`` and run first, longest first
-    (pytest-xdist hands tests out in this order: the workers then end together)."""
-    lines = SLOW_TESTS.read_text(encoding="utf-8").splitlines() if SLOW_TESTS.is_file() else []
-    rank = {line: k for k, line in enumerate(line for line in lines if line and not line.startswith("#"))}
-    for item in items:
         if item.nodeid in rank:
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: rank.get(item.nodeid, len(rank)))
