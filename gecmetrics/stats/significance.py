@@ -258,16 +258,17 @@ def drawn_columns(columns: Sequence[tuple[Resampler, Mapping[str, Any]]], method
     if len(sizes) > 1:
         raise InputError("the score columns do not have the same number of sentences")
     interval_samples = samples if method == "bs" else confidence_samples
-    out = []
-    for resampler, prepared, size in columns:
-        check_draws(max(samples, interval_samples), size)
-        out.append(Drawn(prepared, [resampler.score(p) for p in prepared], [np.empty(interval_samples) for _ in prepared],
-                         randomization_masks(size, samples, seed) if method == "ar" else None, interval_samples))
-    if columns:
-        for start, resample in bootstrap_chunks(sizes.pop(), interval_samples, seed):
-            for (resampler, prepared, _), column in zip(columns, out):
-                for k, p in enumerate(prepared):
-                    column.bootstrap[k][start:start + resample.samples] = resampler.bootstrap_scores(p, resample)
+    if not columns:
+        return []
+    size = sizes.pop()
+    check_draws(max(samples, interval_samples), size)
+    masks = randomization_masks(size, samples, seed) if method == "ar" else None  # the same for every column
+    out = [Drawn(prepared, [resampler.score(p) for p in prepared], [np.empty(interval_samples) for _ in prepared],
+                 masks, interval_samples) for resampler, prepared, _ in columns]
+    for start, resample in bootstrap_chunks(size, interval_samples, seed):
+        for (resampler, prepared, _), column in zip(columns, out):
+            for k, p in enumerate(prepared):
+                column.bootstrap[k][start:start + resample.samples] = resampler.bootstrap_scores(p, resample)
     return out
 
 
