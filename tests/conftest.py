@@ -280,6 +280,17 @@ MODEL_TEST_MODULES = ("test_pt_", "test_models_", "test_llm_local")
 SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
 
 
+def pytest_configure(config) -> None:
+    """One test at a time to each pytest-xdist worker (``--maxschedchunk 1``) unless told
+    otherwise. xdist's default scheduling hands each worker a run of consecutive tests first (a
+    quarter of its share): the slow tests, listed first, all went to one worker, which ran them
+    one after the other while the other worker ran everything else and then sat idle (the model
+    pass: 7 tests on one worker, 314 on the other, one core idle for about 3 minutes). Taken one
+    at a time in this order, longest first, the workers end together."""
+    if getattr(config.option, "dist", "no") == "load" and getattr(config.option, "maxschedchunk", 0) is None:
+        config.option.maxschedchunk = 1
+
+
 def pytest_collection_modifyitems(config, items) -> None:
     """Markers by what a test needs: ``reproduction`` (numbers of the original tools on
     ../shared/data), ``models`` (torch and transformers: PT-M2, the model metrics, a local
