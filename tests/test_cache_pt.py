@@ -1,6 +1,7 @@
 """PT-M2 and PT-ERRANT pair scores in the persistent cache: the same bits with the cache cold,
 warm, disabled, with damaged values or a truncated file; a warm run encodes nothing; another
-model, layer, baseline, library version or thread count is another key; worker processes fill
+baseline reads the stored raw F back; another model, layer, library version or thread count is
+another key; worker processes fill
 one cache; the signature says cache:on; the authors' CoNLL-2014 numbers, warm."""
 from __future__ import annotations
 
@@ -91,8 +92,13 @@ def test_model_layer_baseline_versions_and_threads_are_in_the_key(tiny_model, tm
     from gecmetrics.core.models.tiny import build_tiny_bert
 
     _, encoded_cold, _ = scored(tiny_model, Cache(tmp_path))
-    # the baseline is part of every key, the layer of the namespace: nothing is read back
-    assert scored(tiny_model, Cache(tmp_path), baseline="none")[1] == encoded_cold
+    # the raw F is stored, the baseline rescales it on the way out: another baseline reads every
+    # pair back and gives the bits of an uncached run with that baseline
+    uncached = scored(tiny_model, Cache(enabled=False), baseline="none")[0]
+    other_baseline, encoded, stored = scored(tiny_model, Cache(tmp_path), baseline="none")
+    assert other_baseline == uncached and encoded == 0 and stored > 0
+    assert other_baseline != scored(tiny_model, Cache(enabled=False))[0]
+    # the layer is part of the namespace: nothing is read back
     assert scored(tiny_model, Cache(tmp_path), num_layers=8)[1] == encoded_cold
     assert scored(tiny_model, Cache(tmp_path))[1] == 0
     loaded = engine_for(PTSettings(model=str(tiny_model), **TINY_SETTINGS)).loaded

@@ -113,8 +113,9 @@ def baseline_file_label(path: str) -> str:
         raise InputError(f"cannot read the baseline file: {err.strerror}", path) from None
 
 
-PAIR_FORMAT = 1
-"""Part of every stored pair score's key: bump when what a stored F means changes."""
+PAIR_FORMAT = 2
+"""Part of every stored pair score's namespace and key: bump when what a stored F means changes
+(1: rescaled F keyed with the baseline; 2: raw F, rescaled when read)."""
 
 
 def model_fingerprint(loaded: LoadedModel) -> str | None:
@@ -157,11 +158,12 @@ class PairScorer:
     needed); the others are dropped once their pairs are scored (the scores stay).
 
     With ``cache`` (a :class:`~gecmetrics.core.cache.Cache`) and ``namespace``
-    (:func:`pair_namespace`), every pair's F is also kept across runs, keyed by the token ids of
-    both sides and the baseline: pairs scored by an earlier run (any system, any process) are
+    (:func:`pair_namespace`), every pair's raw F is also kept across runs, keyed by the token ids
+    of both sides: pairs scored by an earlier run (any system, any process, any baseline) are
     read back in one lookup per call, and only the sequences of the other pairs are encoded. A
-    stored value is the float32 F the computation gives, so the numbers are the same bits with
-    and without the cache.
+    stored value is the float32 raw F the computation gives, rescaled on the way out by the same
+    float32 operations as a computed one, so the numbers are the same bits with and without the
+    cache.
     """
 
     cacheable = True
@@ -174,12 +176,11 @@ class PairScorer:
         self.loaded = loaded
         self.idf = idf  # token id -> weight (ids not in it: idf_default); None: 1, and 0 for [CLS]/[SEP]
         self.idf_default = idf_default
-        # the key holds both sides' token ids and the baseline, not idf weights: cached only without them
+        # the key holds both sides' token ids, not idf weights: cached only without them
         usable = self.cacheable and idf is None and namespace is not None
         self.cache = cache if usable and cache is not None and cache.enabled else None
         self.namespace = namespace
-        self._baseline_part = b"none" if baseline is None else np.asarray(baseline, dtype="<f4").tobytes()
-        self._new: dict[tuple[int, int], float] = {}
+        self._new: dict[tuple[int, int], float] = {}  # raw F of the pairs computed since the last store
         self.stored_count = 0
         """Pairs read from the persistent cache."""
         self.chunk = chunk
@@ -227,17 +228,18 @@ class PairScorer:
         from ..cache import cache_key
 
         ids = self.token_ids
-        return cache_key(PAIR_FORMAT, self._baseline_part, np.asarray(ids[pair[0]], dtype="<i8").tobytes(),
+        return cache_key(PAIR_FORMAT, np.asarray(ids[pair[0]], dtype="<i8").tobytes(),
                          np.asarray(ids[pair[1]], dtype="<i8").tobytes())
 
     def _read_stored(self, pairs: list[tuple[int, int]]) -> None:
-        """The stored F of these pairs, where the cache has them (a value that cannot be read is
-        a miss, computed again and overwritten)."""
+        """The stored raw F of these pairs, rescaled, where the cache has them (a value that
+        cannot be read is a miss, computed again and overwritten)."""
         from ..cache import unpack_array
 
         if not pairs:
             return
         keys = {self._pair_key(pair): pair for pair in pairs}
+        found, raw = [], []
         for key, value in self.cache.iter_many(self.namespace, list(keys)):
             try:
                 array = unpack_array(value)
@@ -245,11 +247,14 @@ class PairScorer:
                 continue
             if array.dtype != np.float32 or array.shape != (1,):
                 continue
-            self.pair_f[keys[key]] = float(array[0])
-            self.stored_count += 1
+            found.append(keys[key])
+            raw.append(array[0])
+        for pair, value in zip(found, self._rescaled(np.array(raw, dtype=np.float32))):
+            self.pair_f[pair] = value
+        self.stored_count += len(found)
 
     def _store_new(self) -> None:
-        """Store the F values computed since the last call (float32, as computed)."""
+        """Store the raw F values computed since the last call (float32, as computed)."""
         from ..cache import pack_array
 
         new, self._new = self._new, {}
@@ -330,14 +335,15 @@ class PairScorer:
                 size = max(1, SIMILARITY_CELLS // max(candidate * reference, 1))
                 for start in range(0, len(group), size):
                     batch = group[start:start + size]
-                    for pair, value in zip(batch, self._pair_values(batch, torch)):
-                        self.pair_f[pair] = value
-                        if self.cache is not None:
-                            self._new[pair] = value
+                    self.pair_f.update(zip(batch, self._pair_values(batch, torch)))
 
     def _pair_values(self, pairs: list[tuple[int, int]], torch: Any) -> list:
-        """What is kept per pair: here the rescaled F (:class:`PRFScorer`: raw P, R, F)."""
-        return self._greedy_f(pairs, torch)
+        """What is kept per pair: here the rescaled F (:class:`PRFScorer`: raw P, R, F); the
+        raw F goes to the persistent cache."""
+        raw = self._greedy(pairs, torch)[2]
+        if self.cache is not None:
+            self._new.update(zip(pairs, raw.tolist()))
+        return self._rescaled(raw)
 
     def _greedy(self, pairs: list[tuple[int, int]], torch: Any) -> tuple[Any, Any, np.ndarray]:
         """Raw P, R (float32 tensors) and F (float32 array) of pairs of equal shapes: each token
@@ -351,9 +357,9 @@ class PairScorer:
         f = 2 * precision * recall / (precision + recall)
         return precision, recall, f.masked_fill(torch.isnan(f), 0.0).numpy().astype(np.float32)
 
-    def _greedy_f(self, pairs: list[tuple[int, int]], torch: Any) -> list[float]:
-        """F (rescaled) of pairs of equal shapes (an empty side: 0/0, F is 0)."""
-        f = self._greedy(pairs, torch)[2]
+    def _rescaled(self, f: np.ndarray) -> list[float]:
+        """Raw float32 F values rescaled by the baseline's F, in float32 (an empty side: 0/0,
+        F is 0)."""
         if self.baseline is not None:
             f = (f - self.baseline[2]) / (np.float32(1.0) - self.baseline[2])
         return [float(value) for value in f.astype(np.float32)]  # float32 values, exact as floats
