@@ -2,6 +2,8 @@
 reason on a user's machine when it is missing, and fail in CI (CI=true)."""
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 from pathlib import Path
 
@@ -275,6 +277,34 @@ def outputs_with_jobs(command: list[str], cache_root: Path, extra_env: dict[str,
 
 SHARED_FIXTURES = {"shared_data", "conll14", "expected"}
 MODEL_TEST_MODULES = ("test_pt_", "test_models_", "test_llm_local")
+TORCH_SKIPS = ("require_backend()", 'importorskip("torch"')
+"""What a test module (at its top level) or a test function calls to skip without torch."""
+TORCH_FIXTURES = {"tiny_model"}
+"""Fixtures that skip without torch (tests/_pt_support.py's tiny BERT)."""
+
+
+def needs_torch(item) -> bool:
+    """Whether a test runs only with torch: in a model-metric module, or in a module or test
+    function that skips without it, or using a fixture that does (CI's first pass has no torch,
+    its second runs ``-m models``: a test that needs torch without the marker runs in neither)."""
+    module = item.module
+    if module.__name__.rpartition(".")[2].startswith(MODEL_TEST_MODULES) or _module_needs_torch(module.__file__):
+        return True
+    if TORCH_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    function = getattr(item, "function", None)
+    try:
+        source = inspect.getsource(function)
+    except (TypeError, OSError):
+        return False
+    return any(call in source for call in TORCH_SKIPS)
+
+
+@functools.lru_cache(maxsize=None)
+def _module_needs_torch(path: str) -> bool:
+    """Whether a test module skips without torch at its top level."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return any(call in line for line in lines if line[:1].isalpha() for call in TORCH_SKIPS)
 
 
 SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
@@ -294,7 +324,7 @@ def pytest_configure(config) -> None:
 def pytest_collection_modifyitems(config, items) -> None:
     """Markers by what a test needs: ``reproduction`` (numbers of the original tools on
     ../shared/data), ``models`` (torch and transformers: PT-M2, the model metrics, a local
-    LLM); the rest are unit tests. ``pytest -m "not reproduction and not models"`` runs those
+    LLM, any test that skips without torch: :func:`needs_torch`); the rest are unit tests. ``pytest -m "not reproduction and not models"`` runs those
     alone, ``pytest -m models`` the model tests once torch is installed. And by time: the tests
     listed in slow_tests.txt are marked ``slow`` and run first, longest first (pytest-xdist hands
     tests out in this order: the workers then end together)."""
@@ -303,7 +333,7 @@ def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if SHARED_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.reproduction)
-        if item.module.__name__.rpartition(".")[2].startswith(MODEL_TEST_MODULES):
+        if needs_torch(item):
             item.add_marker(pytest.mark.models)
         if item.nodeid in rank:
             item.add_marker(pytest.mark.slow)
