@@ -57,23 +57,28 @@ class SampledGLEUResampler(Resampler):
         n_refs, columns = prepared.shape[1], prepared.shape[2]
         first = prepared[:, 0]
         differences = [prepared[:, r] - first for r in range(1, n_refs)]
+        # only the columns that differ between references are multiplied (the hypothesis's
+        # n-gram counts and length do not: about half of them); the others are reference 0's
+        varying = np.flatnonzero(np.any([np.any(x != 0, axis=0) for x in differences], axis=0)) if differences \
+            else np.zeros(0, dtype=np.intp)
+        width = len(varying)
         dtype = self._float_type(sentences, *differences)
         masks = [(draws == r).astype(dtype) for r in range(1, n_refs)]
-        differences = [x.astype(dtype) for x in differences]
+        differences = [x[:, varying].astype(dtype) for x in differences]
         out = np.empty(resample.samples)
-        # per resample: its gathered differences (D, K) in the product's type and its sums (I, width)
-        step = chunk_rows(max(sentences * columns * np.dtype(dtype).itemsize, iterations * self._width * 8),
+        # per resample: its gathered differences (D, K') in the product's type and its sums (I, width)
+        step = chunk_rows(max(sentences * max(width, 1) * np.dtype(dtype).itemsize, iterations * self._width * 8),
                           resample.samples, GATHER_BYTES)
         for start in range(0, resample.samples, step):
             indices = resample.indices[start:start + step]
             chunk = len(indices)
             # every iteration sums reference 0's rows of the resample, plus the differences
-            # where another reference is drawn: (I, D) masks times the gathered (D, chunk*K)
+            # where another reference is drawn: (I, D) masks times the gathered (D, chunk*K')
             sums = np.broadcast_to((resample.counts[start:start + step] @ first)[:, None, :],
                                    (chunk, iterations, columns)).copy()
-            for mask, difference in zip(masks, differences):
-                gathered = difference[indices.T].reshape(sentences, chunk * columns)    # (D, chunk*K)
-                sums += (mask @ gathered).reshape(iterations, chunk, columns).transpose(1, 0, 2)
+            for mask, difference in zip(masks, differences if width else ()):
+                gathered = difference[indices.T].reshape(sentences, chunk * width)    # (D, chunk*K')
+                sums[:, :, varying] += (mask @ gathered).reshape(iterations, chunk, width).transpose(1, 0, 2)
             out[start:start + chunk] = self._score_sums(sums).mean(axis=1)
         return out
 
