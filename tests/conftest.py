@@ -288,23 +288,27 @@ def needs_torch(item) -> bool:
     function that skips without it, or using a fixture that does (CI's first pass has no torch,
     its second runs ``-m models``: a test that needs torch without the marker runs in neither)."""
     module = item.module
-    if module.__name__.rpartition(".")[2].startswith(MODEL_TEST_MODULES) or _module_needs_torch(module.__file__):
+    if module.__name__.rpartition(".")[2].startswith(MODEL_TEST_MODULES):
         return True
-    if TORCH_FIXTURES & set(getattr(item, "fixturenames", ())):
+    at_top, anywhere = _torch_skips(module.__file__)
+    if at_top or TORCH_FIXTURES & set(getattr(item, "fixturenames", ())):
         return True
-    function = getattr(item, "function", None)
+    if not anywhere:
+        return False
     try:
-        source = inspect.getsource(function)
-    except (TypeError, OSError):
+        source = inspect.getsource(item.function)
+    except (AttributeError, TypeError, OSError):
         return False
     return any(call in source for call in TORCH_SKIPS)
 
 
 @functools.lru_cache(maxsize=None)
-def _module_needs_torch(path: str) -> bool:
-    """Whether a test module skips without torch at its top level."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return any(call in line for line in lines if line[:1].isalpha() for call in TORCH_SKIPS)
+def _torch_skips(path: str) -> tuple[bool, bool]:
+    """Whether a test module skips without torch at its top level, and whether it calls a skip
+    without torch anywhere (only then are its functions' sources read)."""
+    text = Path(path).read_text(encoding="utf-8")
+    at_top = any(call in line for line in text.splitlines() if line[:1].isalpha() for call in TORCH_SKIPS)
+    return at_top, any(call in text for call in TORCH_SKIPS)
 
 
 SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
