@@ -20,6 +20,17 @@ DRAW_BUDGET_BYTES = 64 * 2**20
 """The largest array of reference draws made at once: beyond, draws come in blocks of
 iterations (a million sentences times 500 iterations would be 4 GB)."""
 
+INDICATOR_BYTES = 32 * 2**20
+"""The largest block of reference indicators (float64, iterations by sentences) that
+:func:`sum_selected` makes at once: they are made again for each call, a block at a time, and
+never kept (500 iterations of 10^5 sentences would be 400 MB per reference)."""
+
+
+def draw_dtype(references: int) -> np.dtype:
+    """The narrowest unsigned integer type of reference indices 0 .. references - 1 (one byte
+    for up to 256 references): the kept draws take an eighth of int64's memory."""
+    return np.min_scalar_type(max(references - 1, 0))
+
 
 def draw_blocks(iterations: int, sentences: int, references: int, seed: int | None = None):
     """The reference draws of every sampling iteration, as (block, sentences) arrays in
@@ -33,8 +44,8 @@ def draw_blocks(iterations: int, sentences: int, references: int, seed: int | No
     generator = None if seed is None else np.random.default_rng(seed)
     for first in range(0, iterations, block):
         count = min(block, iterations - first)
-        if generator is None:  # writeable: only the shared (cached, read-only) draws keep indicators
-            yield _python2_draws_from(first, count, sentences, references, compiled_core_enabled()).copy()
+        if generator is None:
+            yield _python2_draws_from(first, count, sentences, references, compiled_core_enabled())
         else:  # consecutive calls of one generator continue its stream exactly
             yield generator.integers(0, references, size=(count, sentences), dtype=np.int64)
 
@@ -62,8 +73,7 @@ def sampled_sums(stats: np.ndarray, blocks) -> np.ndarray:
 def python2_sampled_sums(stats: np.ndarray, iterations: int) -> np.ndarray:
     """``sampled_sums(stats, draw_blocks(iterations, D, R))``: the sums gec-ranking's draws
     select, shape (iterations, K). When the draws fit :data:`DRAW_BUDGET_BYTES` they are made
-    once per run and kept (every hypothesis file reuses them, and their indicator matrices);
-    beyond, the C extension, when built, draws and adds in one pass without storing the draws
+    once per run and kept (every hypothesis file reuses them); beyond, the C extension, when built, draws and adds in one pass without storing the draws
     (a million sentences: no 4 GB of draws, no float products), on :func:`reducer_threads`
     threads, each a range of iterations."""
     size, references, width = stats.shape
@@ -96,7 +106,7 @@ def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarra
     ``RandomState([seed])`` seeds through init_by_array exactly like ``random.seed(seed)``
     (a bare integer or a one-element array would take another seeding path), and its
     ``random_sample`` gives the same doubles as ``random.random``. The array is cached and
-    read-only. The C extension, when built, runs the same generator without NumPy's
+    read-only, of :func:`draw_dtype` (made a block of iterations at a time). The C extension, when built, runs the same generator without NumPy's
     per-seed overhead (and without importing ``numpy.random``).
     """
     return _python2_draws(iterations, sentences, references, compiled_core_enabled())
@@ -104,7 +114,11 @@ def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarra
 
 @lru_cache(maxsize=8)
 def _python2_draws(iterations: int, sentences: int, references: int, compiled: bool) -> np.ndarray:
-    draws = _python2_draws_from(0, iterations, sentences, references, compiled)
+    draws = np.empty((iterations, sentences), dtype=draw_dtype(references))
+    block = max(1, DRAW_BUDGET_BYTES // (8 * max(sentences, 1)))
+    for first in range(0, iterations, block):
+        count = min(block, iterations - first)
+        draws[first:first + count] = _python2_draws_from(first, count, sentences, references, compiled)
     draws.flags.writeable = False
     return draws
 
@@ -124,10 +138,10 @@ def _python2_draws_from(first: int, iterations: int, sentences: int, references:
 
 @lru_cache(maxsize=8)
 def seeded_draws(iterations: int, sentences: int, references: int, seed: int) -> np.ndarray:
-    """Reference draws from NumPy's default generator (deterministic for a given seed);
-    cached and read-only, as every hypothesis file of a run uses the same draws."""
+    """Reference draws from NumPy's default generator (deterministic for a given seed), of
+    :func:`draw_dtype`; read-only, as every hypothesis file of a run uses the same draws."""
     rng = np.random.default_rng(seed)
-    draws = rng.integers(0, references, size=(iterations, sentences), dtype=np.int64)
+    draws = rng.integers(0, references, size=(iterations, sentences), dtype=np.int64).astype(draw_dtype(references))
     draws.flags.writeable = False
     return draws
 
@@ -158,44 +172,16 @@ class _SelectedSums:
         lead = choice.shape[:-1]
         flat = choice.reshape(int(np.prod(lead, dtype=np.int64)), choice.shape[-1])
         # sum of reference 0's rows, plus, where another reference is drawn, its difference
+        # (the indicators a block of rows at a time: INDICATOR_BYTES)
         total = self.base + np.zeros((flat.shape[0], self.shape[2]))
-        for r, difference in enumerate(self.differences, start=1):
-            total += (difference @ _indicator(flat, r).T).T
+        step = max(1, INDICATOR_BYTES // (8 * max(flat.shape[1], 1)))
+        for start in range(0, flat.shape[0], step):
+            rows = flat[start:start + step]
+            for r, difference in enumerate(self.differences, start=1):
+                total[start:start + step] += (difference @ (rows == r).astype(np.float64).T).T
         if self.integer:
             total = np.rint(total).astype(np.int64)
         return total.reshape(*lead, self.shape[2])
-
-
-def _indicator(choice: np.ndarray, reference: int) -> np.ndarray:
-    """``choice == reference`` as floats; kept for read-only (cached) draws, which every
-    hypothesis file of a run shares."""
-    if choice.flags.writeable or choice.base is None:
-        return (choice == reference).astype(np.float64)
-    return _read_only_indicator(_ReadOnlyView(choice), reference)
-
-
-class _ReadOnlyView:
-    """A read-only array view as a cache key: the array it views (by identity: the key holds
-    it, so its id stays its own), and where and how the view lies in it."""
-
-    __slots__ = ("array", "key")
-
-    def __init__(self, array: np.ndarray) -> None:
-        self.array = array
-        self.key = (id(array.base), array.__array_interface__["data"][0], array.shape, array.strides, array.dtype.str)
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _ReadOnlyView) and other.key == self.key and other.array.base is self.array.base
-
-
-@lru_cache(maxsize=8)
-def _read_only_indicator(choice: _ReadOnlyView, reference: int) -> np.ndarray:
-    indicator = (choice.array == reference).astype(np.float64)
-    indicator.flags.writeable = False  # shared by every caller
-    return indicator
 
 
 def select(stats: np.ndarray, choice: np.ndarray) -> np.ndarray:
