@@ -73,9 +73,9 @@ def sampled_sums(stats: np.ndarray, blocks) -> np.ndarray:
 def python2_sampled_sums(stats: np.ndarray, iterations: int) -> np.ndarray:
     """``sampled_sums(stats, draw_blocks(iterations, D, R))``: the sums gec-ranking's draws
     select, shape (iterations, K). When the draws fit :data:`DRAW_BUDGET_BYTES` they are made
-    once per run and kept (every hypothesis file reuses them); beyond, the C extension, when built, draws and adds in one pass without storing the draws
-    (a million sentences: no 4 GB of draws, no float products), on :func:`reducer_threads`
-    threads, each a range of iterations."""
+    once per run and kept (every hypothesis file reuses them); beyond, the C extension, when
+    built, draws and adds in one pass without storing the draws (a million sentences: no 4 GB of
+    draws, no float products), on :func:`reducer_threads` threads, each a range of iterations."""
     size, references, width = stats.shape
     fits = iterations * size * 8 <= DRAW_BUDGET_BYTES
     if fits or not (compiled_core_enabled() and stats.dtype in (np.int32, np.int64)):
@@ -106,8 +106,9 @@ def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarra
     ``RandomState([seed])`` seeds through init_by_array exactly like ``random.seed(seed)``
     (a bare integer or a one-element array would take another seeding path), and its
     ``random_sample`` gives the same doubles as ``random.random``. The array is cached and
-    read-only, of :func:`draw_dtype` (made a block of iterations at a time). The C extension, when built, runs the same generator without NumPy's
-    per-seed overhead (and without importing ``numpy.random``).
+    read-only, of :func:`draw_dtype` (made a block of iterations at a time). The C extension,
+    when built, runs the same generator without NumPy's per-seed overhead (and without
+    importing ``numpy.random``).
     """
     return _python2_draws(iterations, sentences, references, compiled_core_enabled())
 
