@@ -328,8 +328,9 @@ def pytest_configure(config) -> None:
 def pytest_collection_modifyitems(config, items) -> None:
     """Markers by what a test needs: ``reproduction`` (numbers of the original tools on
     ../shared/data), ``models`` (torch and transformers: PT-M2, the model metrics, a local
-    LLM, any test that skips without torch: :func:`needs_torch`); the rest are unit tests. ``pytest -m "not reproduction and not models"`` runs those
-    alone, ``pytest -m models`` the model tests once torch is installed. And by time: the tests
+    LLM, any test that skips without torch: :func:`needs_torch`); the rest are unit tests.
+    ``pytest -m "not reproduction and not models"`` runs those alone, ``pytest -m models`` the
+    model tests once torch is installed. And by time: the tests
     listed in slow_tests.txt are marked ``slow`` and run first, longest first (pytest-xdist hands
     tests out in this order: the workers then end together)."""
     lines = SLOW_TESTS.read_text(encoding="utf-8").splitlines() if SLOW_TESTS.is_file() else []
