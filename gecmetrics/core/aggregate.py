@@ -32,6 +32,14 @@ def draw_dtype(references: int) -> np.dtype:
     return np.min_scalar_type(max(references - 1, 0))
 
 
+def _iteration_blocks(iterations: int, sentences: int) -> Iterator[tuple[int, int]]:
+    """(first, count) of consecutive blocks of iterations whose int64 draws fit
+    :data:`DRAW_BUDGET_BYTES`."""
+    block = max(1, DRAW_BUDGET_BYTES // (8 * max(sentences, 1)))
+    for first in range(0, iterations, block):
+        yield first, min(block, iterations - first)
+
+
 def draw_blocks(iterations: int, sentences: int, references: int, seed: int | None = None):
     """The reference draws of every sampling iteration, as (block, sentences) arrays in
     iteration order: gec-ranking's draws (``seed`` None) or NumPy's from ``seed``. One block
@@ -40,10 +48,8 @@ def draw_blocks(iterations: int, sentences: int, references: int, seed: int | No
         yield (python2_draws(iterations, sentences, references) if seed is None
                else seeded_draws(iterations, sentences, references, seed))
         return
-    block = max(1, DRAW_BUDGET_BYTES // (8 * max(sentences, 1)))
     generator = None if seed is None else np.random.default_rng(seed)
-    for first in range(0, iterations, block):
-        count = min(block, iterations - first)
+    for first, count in _iteration_blocks(iterations, sentences):
         if generator is None:
             yield _python2_draws_from(first, count, sentences, references, compiled_core_enabled())
         else:  # consecutive calls of one generator continue its stream exactly
@@ -116,9 +122,7 @@ def python2_draws(iterations: int, sentences: int, references: int) -> np.ndarra
 @lru_cache(maxsize=8)
 def _python2_draws(iterations: int, sentences: int, references: int, compiled: bool) -> np.ndarray:
     draws = np.empty((iterations, sentences), dtype=draw_dtype(references))
-    block = max(1, DRAW_BUDGET_BYTES // (8 * max(sentences, 1)))
-    for first in range(0, iterations, block):
-        count = min(block, iterations - first)
+    for first, count in _iteration_blocks(iterations, sentences):
         draws[first:first + count] = _python2_draws_from(first, count, sentences, references, compiled)
     draws.flags.writeable = False
     return draws

@@ -59,8 +59,7 @@ class SampledGLEUResampler(Resampler):
         differences = [prepared[:, r] - first for r in range(1, n_refs)]
         # only the columns that differ between references are multiplied (the hypothesis's
         # n-gram counts and length do not: about half of them); the others are reference 0's
-        varying = np.flatnonzero(np.any([np.any(x != 0, axis=0) for x in differences], axis=0)) if differences \
-            else np.zeros(0, dtype=np.intp)
+        varying = np.flatnonzero(np.any(prepared != prepared[:, :1], axis=(0, 1)))
         width = len(varying)
         dtype = self._float_type(sentences, *differences)
         masks = [(draws == r).astype(dtype) for r in range(1, n_refs)]
