@@ -60,35 +60,41 @@ ACTIONS = """<script>(function () {
     try { %s } catch (e) { record.errors.push("actions: " + e); }
     window.__probe.save();
   }
-  // a report draws its sentences once their compressed data is decoded: act after that
-  if (document.documentElement.getAttribute("data-rendered") === "yes" || !document.getElementById("report-rows")) act();
-  else document.addEventListener("report-rendered", act);
+  // a report draws its first sentences once their compressed block is decoded (report-rendered),
+  // then decodes the others (report-complete): act at the one asked for
+  if (document.documentElement.getAttribute("data-WHEN") === "yes" || !document.getElementById("report-rows")) act();
+  else document.addEventListener("report-WHEN", act);
 })();</script>"""
 
 
-def probed_copy(page: Path, folder: Path, actions: str = "") -> Path:
+def probed_copy(page: Path, folder: Path, actions: str = "", when: str = "complete") -> Path:
     """A copy of the page with the probe first in its head, and ``actions`` (JavaScript that
-    fills the object ``result``) run after the page's own scripts."""
+    fills the object ``result``) run after the page's own scripts (on a report page: once it is
+    ``complete`` or ``rendered``, :func:`open_page`)."""
+    assert when in ("complete", "rendered"), when
     text = page.read_text(encoding="utf-8")
     head = re.search(r"<head[^>]*>", text)
     assert head is not None, "the page has no <head>"
     text = text[:head.end()] + PROBE + text[head.end():]
     if actions:
         end = text.rindex("</body>")
-        text = text[:end] + ACTIONS % actions + text[end:]
+        text = text[:end] + ACTIONS.replace("WHEN", when) % actions + text[end:]
     copy = folder / "probed.html"
     copy.write_text(text, encoding="utf-8")
     return copy
 
 
-def open_page(page: Path, actions: str = "", timeout: float = 120.0, width: int | None = None) -> dict:
+def open_page(page: Path, actions: str = "", timeout: float = 120.0, width: int | None = None,
+              when: str = "complete") -> dict:
     """Load ``page`` in headless Chromium (a window ``width`` pixels wide, else Chromium's
     default): {"dom": the DOM as HTML, "probe": what the probe recorded (errors, violations,
-    resources, loaded, and the ``actions``' results)}."""
+    resources, loaded, and the ``actions``' results)}. On a report page the actions run once
+    every block of sentences is decoded (``when="complete"``) or as soon as the first sentences
+    are drawn (``when="rendered"``)."""
     binary = chromium_binary()
     assert binary is not None
     with tempfile.TemporaryDirectory(prefix="gecmetrics-chromium-") as folder:
-        copy = probed_copy(page, Path(folder), actions)
+        copy = probed_copy(page, Path(folder), actions, when)
         command = [binary, *FLAGS, f"--user-data-dir={Path(folder) / 'profile'}", "--virtual-time-budget=3000",
                    *([f"--window-size={width},900"] if width else []), "--dump-dom", copy.as_uri()]
         environment = {**os.environ, "HOME": folder}

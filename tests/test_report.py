@@ -367,11 +367,37 @@ def test_page_is_self_contained_and_holds_the_data(small_report, tmp_path):
     assert "sentences" not in head and head["columns"] == whole["columns"] and head["errant"] == whole["errant"]
     assert page_data(page) == whole
     rows = re.search(r'id="report-rows" data-encoding="gzip base64">\n([A-Za-z0-9+/=\n]+)</script>', page)
-    assert rows and len(rows.group(1)) < len(report_json(data))
+    assert rows and len(rows.group(1)) < len(report_json(data))  # one block: the corpus is small
     assert "<" not in embedded
     write_report(data, tmp_path / "r.html", tmp_path / "r.json")
     assert (tmp_path / "r.html").read_text(encoding="utf-8") == page
     assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8")) == json.loads(report_json(data))
+
+
+@pytest.mark.parametrize("first", [1, 2, 3, 100])
+def test_the_pages_sentences_come_in_two_blocks_and_read_back_whole(small_report, monkeypatch, first):
+    """The first ROWS_BLOCK sentences in a block of their own (the page draws them before it
+    decodes the others), the others in a second block: page_data gives back every sentence."""
+    from gecmetrics.output.report import html as report_html
+
+    _, data = small_report
+    monkeypatch.setattr(report_html, "ROWS_BLOCK", first)
+    page = render_html(data)
+    count = len(data["sentences"]["source"])
+    rows = re.search(r'id="report-rows" data-encoding="gzip base64">\n([A-Za-z0-9+/=\n.]+)</script>', page).group(1)
+    assert rows.count("\n.\n") == (1 if first < count else 0)
+    assert page_data(page) == json.loads(report_json(data))
+    per_sentence = report_html.split_rows(json.loads(report_json(data)))[1]
+    blocks = report_html.row_blocks(per_sentence, first)
+    assert [b["sentences"] for b in blocks] == ([first, count - first] if first < count else [count])
+    assert blocks[0]["total"] == count and blocks[0]["types"] == sorted(
+        {e[3] for rows in [data["sentences"]["gold"], *data["sentences"]["edits"].values()] for edits in rows for e in edits})
+    with pytest.raises(ValueError, match="integer >= 1"):
+        report_html.row_blocks(per_sentence, 0)
+    broken = json.loads(report_json(data))
+    broken["sentences"]["spread"]["0"] = broken["sentences"]["spread"]["0"][:-1]
+    with pytest.raises(InputError, match="sentences.spread.0 is not a list of one item per sentence"):
+        render_html(broken)
 
 
 def _reference_clean(value):
@@ -525,6 +551,17 @@ USE_THE_CONTROLS = """
   result.page_width = [document.documentElement.scrollWidth, window.innerWidth];
   choose(document.querySelector("#types select"), "1");
   result.heat_level_1 = document.querySelectorAll("#types-heatmap rect").length;
+  result.types = Array.prototype.map.call(controls[3].options, function (o) { return o.value; });
+"""
+
+BEFORE_THE_SECOND_BLOCK = """
+  var controls = document.querySelectorAll("#sentence-controls select");
+  result.cards = document.querySelectorAll("#sentence-list .sentence").length;
+  result.first = document.querySelector("#sentence-list .sentence").getAttribute("data-sentence");
+  result.info = document.querySelector("#sentences .pager span").textContent;
+  result.types = controls[3].options.length;
+  controls[0].value = "spread"; controls[0].dispatchEvent(new Event("change"));
+  result.sorting = document.querySelector("#sentences .pager span").textContent;
 """
 
 
@@ -546,7 +583,7 @@ def test_the_browser_probe_sees_errors_and_requests(chromium, tmp_path):
     assert any("boom" in e for e in probe["errors"]) and any("TypeError" in e for e in probe["errors"])
 
 
-def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path):
+def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path, monkeypatch):
     """CoNLL-2014 (AMU, CAMB, CUUI, INPUT, gold M2, GJG15 human scores): no error, no request,
     every section drawn."""
     from gecmetrics.output.report import read_report_corpus
@@ -560,6 +597,21 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
     assert page.stat().st_size < 5 * 2**20
     seen = chromium.open_page(page, USE_THE_CONTROLS, width=1400)
     probe, dom = seen["probe"], seen["dom"]
+    # the same page with its sentences in two blocks (the first 500, then the others, as a
+    # 10^5-line page holds them): the same controls give the same results once both are in;
+    # before the second block is in, the first page is drawn and a sort waits for it
+    from gecmetrics.output.report import html as report_html
+
+    monkeypatch.setattr(report_html, "ROWS_BLOCK", 500)
+    write_report(data, tmp_path / "blocks.html")
+    assert page_data((tmp_path / "blocks.html").read_text(encoding="utf-8")) == page_data(page.read_text(encoding="utf-8"))
+    blocks = chromium.open_page(tmp_path / "blocks.html", USE_THE_CONTROLS, width=1400)["probe"]
+    assert blocks["errors"] == [] and blocks["actions"] == probe["actions"]
+    early = chromium.open_page(tmp_path / "blocks.html", BEFORE_THE_SECOND_BLOCK, width=1400, when="rendered")["probe"]
+    count = len(data["sentences"]["source"])
+    assert early["errors"] == [] and early["actions"] == {
+        "cards": 25, "first": "1", "info": f"{count} sentences; page 1 of {math.ceil(count / 25)}",
+        "types": len(blocks["actions"]["types"]), "sorting": f"Reading {count} sentences\u2026"}
     assert probe["loaded"] and probe["errors"] == [] and probe["violations"] == [] and probe["resources"] == []
     assert 'data-rendered="yes"' in dom
     for section in SECTIONS:
@@ -576,6 +628,8 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path
     # the controls re-draw without an error, in the data's order
     sentences = data["sentences"]
     actions = probe["actions"]
+    assert actions["types"] == ["", *sorted({e[3] for rows in [sentences["gold"], *sentences["edits"].values()]
+                                             for edits in rows for e in edits})]
     assert int(actions["spread"]) == 1 + int(np.argmax(sentences["spread"]["0"]))
     assert int(actions["worst"]) == 1 + int(np.argmin(sentences["scores"]["0"]["AMU"]))
     difficulty = np.array([np.nan if d is None else d for d in sentences["difficulty"]])
@@ -605,3 +659,5 @@ def test_report_benchmark_quick_run(shared_data):
         pytest.skip(done.stdout.strip())
     assert re.search(r"^ours\s+gecmetric report -p 1\s+cpu\s+\d+\.\d+ s", done.stdout, re.MULTILINE), done.stdout
     assert re.search(r"^page\s+\d+\.\d+ MB", done.stdout, re.MULTILINE), done.stdout
+    assert re.search(r"^open\s+(first 25 sentences drawn \d+\.\d+ s, every sentence decoded \d+\.\d+ s|not timed)",
+                     done.stdout, re.MULTILINE), done.stdout

@@ -114,17 +114,113 @@ def by_column(sentences: dict) -> dict:
 
 
 def encode_rows(rows: dict) -> str:
-    """The per-sentence part as the page holds it: compact JSON with the texts sentence by
-    sentence (:func:`by_sentence`), gzip (no time stamp: the same data gives the same page),
-    base64 in lines of 76 characters."""
+    """The per-sentence part as the page holds it: the first :data:`ROWS_BLOCK` sentences, then
+    the others (:func:`row_blocks`), each block compact JSON with the texts sentence by sentence
+    (:func:`by_sentence`), gzip (no time stamp: the same data gives the same page), base64 in
+    lines of 76 characters; a line ``.`` between the blocks."""
     return _packed(_clean(rows))
 
 
+ROWS_BLOCK = 2000
+"""Sentences of the first compressed block of the page's per-sentence data. The page decodes
+that block, draws its first sentences, then decodes the block of all the others: a 10^5-sentence
+page opens without parsing 100 MB of JSON first. (Two blocks, not many: gzip finds repeated text
+only within a block, so every cut costs a little page.)"""
+
+_SENTENCE_LISTS = {"texts": 0, "difficulty": 0, "reference": 1, "matched": 1, "missed": 1, "spread": 1, "scores": 2}
+_ATTRIBUTION_LISTS = {"values": 1, "full": 1, "empty": 0}
+"""Where the per-sentence lists are (``sentences`` in :func:`by_sentence`'s form; each attribution
+entry): the number of mappings (system, column) above each list. Every other key is the same
+for all sentences and goes once, in the first block."""
+
+
+def row_blocks(rows: dict, size: int | None = None) -> list[dict]:
+    """The per-sentence part (:func:`split_rows`, cleaned) in blocks: the first ``size`` sentences
+    (default :data:`ROWS_BLOCK`), then the others if there are more.
+
+    Block 0 also holds ``total`` (the number of sentences), ``fixed`` (the keys that are not per
+    sentence) and ``types`` (every error type of the gold and system edits, in the order of
+    JavaScript's sort, for the sentence browser's type filter before the other blocks are read).
+    Each block holds ``sentences`` (its number of sentences) and ``rows``: the per-sentence lists
+    of its sentences, with mappings above them only (the attribution entries keyed "0", "1", ...),
+    so that :func:`joined_rows` puts blocks back together by concatenating every list."""
+    sentences = by_sentence(rows.get("sentences"))
+    attribution = rows.get("attribution") or []
+    if not isinstance(sentences, dict) or "texts" not in sentences:  # not a report's rows: one block as it is
+        return [{"total": None, "sentences": None, "fixed": rows, "types": [], "rows": {}}]
+    total = len(sentences["texts"])
+    fixed = {"sentences": {k: v for k, v in sentences.items() if k not in _SENTENCE_LISTS},
+             "attribution": [{k: v for k, v in entry.items() if k not in _ATTRIBUTION_LISTS} for entry in attribution]}
+    lists = {"sentences": {k: v for k, v in sentences.items() if k in _SENTENCE_LISTS},
+             "attribution": {str(i): {k: v for k, v in entry.items() if k in _ATTRIBUTION_LISTS}
+                             for i, entry in enumerate(attribution)}}
+    depths = {"sentences": _SENTENCE_LISTS, "attribution": {str(i): _ATTRIBUTION_LISTS for i in range(len(attribution))}}
+    size = ROWS_BLOCK if size is None else size
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"the sentences of a block must be an integer >= 1, got {size!r}")
+    blocks = [{"sentences": last - first, "rows": _cut(lists, depths, first, last, total, "")}
+              for first, last in ((0, min(size, total)), (size, total)) if first == 0 or first < last]
+    blocks[0].update(total=total, fixed=fixed, types=_edit_types(sentences))
+    return blocks
+
+
+def _cut(value: Any, depth: Any, first: int, last: int, total: int, where: str) -> Any:
+    """``value``'s per-sentence lists cut to sentences first..last-1 (``depth``: the mappings
+    above each list, as :data:`_SENTENCE_LISTS`)."""
+    if value is None:
+        return None
+    if isinstance(depth, dict) or depth > 0:
+        if not isinstance(value, dict):
+            raise InputError(f"the report data's {where.strip('.')} is not a mapping")
+        return {k: _cut(v, depth[k] if isinstance(depth, dict) else depth - 1, first, last, total, f"{where}.{k}")
+                for k, v in value.items()}
+    if not isinstance(value, list) or len(value) != total:
+        raise InputError(f"the report data's {where.strip('.')} is not a list of one item per sentence ({total})")
+    return value[first:last]
+
+
+def _edit_types(sentences: dict) -> list[str]:
+    """Every error type of the gold and system edits (``texts`` rows), sorted as JavaScript
+    sorts strings (by UTF-16 code units)."""
+    found = set()
+    for row in sentences["texts"]:
+        for edit in [*(row[2] or []), *(e for edits in row[3] for e in edits or [])]:
+            if len(edit) > 3 and isinstance(edit[3], str):
+                found.add(edit[3])
+    return sorted(found, key=lambda t: t.encode("utf-16-be", "surrogatepass"))
+
+
+def joined_rows(blocks: list[dict]) -> dict:
+    """The inverse of :func:`row_blocks`: the per-sentence part as :func:`split_rows` gives it."""
+    first = blocks[0]
+    if first["total"] is None:
+        return first["fixed"]
+    rows = first["rows"]
+    for block in blocks[1:]:
+        rows = _joined(rows, block["rows"])
+    fixed = first["fixed"]
+    sentences = {**fixed["sentences"], **rows["sentences"]}
+    attribution = [{**entry, **rows["attribution"][str(i)]} for i, entry in enumerate(fixed["attribution"])]
+    return {"sentences": by_column(sentences), "attribution": attribution}
+
+
+def _joined(left: Any, right: Any) -> Any:
+    if isinstance(left, list):
+        return left + right
+    if isinstance(left, dict):
+        return {k: _joined(v, right[k]) for k, v in left.items()}
+    return left
+
+
 def _packed(cleaned: dict) -> str:
-    rows = {**cleaned, "sentences": by_sentence(cleaned.get("sentences"))}
-    text = json.dumps(rows, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    packed = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
-    return "\n".join(packed[k:k + 76] for k in range(0, len(packed), 76))
+    """The page's text of the per-sentence part: its blocks, each gzip and base64 in lines of 76
+    characters, a line ``.`` between blocks."""
+    packed = []
+    for block in row_blocks(cleaned):
+        text = json.dumps(block, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        encoded = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+        packed.append("\n".join(encoded[k:k + 76] for k in range(0, len(encoded), 76)))
+    return "\n.\n".join(packed)
 
 
 def page_data(page: str) -> dict:
@@ -134,8 +230,10 @@ def page_data(page: str) -> dict:
     if head is None or rows is None:
         raise InputError("not a gecmetrics report page")
     data = json.loads(head.group(1))
-    parts = json.loads(gzip.decompress(base64.b64decode("".join(rows.group(1).split()))).decode("utf-8"))
-    data["sentences"] = by_column(parts["sentences"])
+    blocks = [json.loads(gzip.decompress(base64.b64decode("".join(text.split()))).decode("utf-8"))
+              for text in rows.group(1).split("\n.\n")]
+    parts = joined_rows(blocks)
+    data["sentences"] = parts["sentences"]
     for entry, extra in zip(data["attribution"], parts["attribution"]):
         entry.update(extra)
     return data

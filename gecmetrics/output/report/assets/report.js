@@ -1,11 +1,15 @@
 /* The gecmetrics report page: draws every section from the JSON in #report-data and, for the
-   sentence browser, the per-sentence data in #report-rows (JSON, gzip-compressed, base64: decoded
-   by the browser's own DecompressionStream after the other sections are drawn).
+   sentence browser, the per-sentence data in #report-rows (blocks of sentences, each JSON,
+   gzip-compressed, base64, a line "." between blocks: decoded by the browser's own
+   DecompressionStream; the first block after the other sections are drawn, the others once the
+   first sentences are drawn: html.row_blocks).
    A view only: every number shown is in the data; nothing is fetched. */
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("report-data").textContent);
-  var S = null;  // D.sentences, once the rows are decoded
+  var S = null;  // D.sentences: its first block's sentences, then all once every block is decoded
+  var total = 0, loaded = 0;  // sentences in all, and in S so far
+  var editTypes = [];  // every error type of the gold and system edits (block 0)
   var SVGNS = "http://www.w3.org/2000/svg";
   var PAGE = 25;
 
@@ -86,20 +90,62 @@
     });
     return out;
   }
-  function rowsLoaded(rows) {  // the per-sentence data back in its place in D (as --json writes it)
+  function rowsLoaded(rows, count) {  // the per-sentence data back in its place in D (as --json writes it)
     D.sentences = S = byColumn(rows.sentences);
     rows.attribution.forEach(function (part, i) {
       Object.keys(part).forEach(function (key) { D.attribution[i][key] = part[key]; });
     });
     sentenceColumns = D.columns.map(function (c, i) { return i; })
       .filter(function (i) { return S.scores[String(i)] !== undefined; });
+    loaded = count;
   }
-  function decodeRows() {  // a Promise of the rows: base64 -> gzip -> JSON
-    var text = document.getElementById("report-rows").textContent.replace(/\s+/g, "");
-    var binary = atob(text), bytes = new Uint8Array(binary.length);
-    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  function decodeBlock(text) {  // a Promise of one block: base64 -> gzip -> JSON
+    var bytes;
+    if (typeof Uint8Array.fromBase64 === "function") bytes = Uint8Array.fromBase64(text);  // skips the line breaks
+    else {
+      var binary = atob(text); bytes = new Uint8Array(binary.length);
+      for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    }
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     return new Response(stream).text().then(JSON.parse);
+  }
+  function joined(a, b) {  // two blocks' per-sentence lists one after the other (mappings above the lists only)
+    if (Array.isArray(a)) return a.concat(b);
+    if (a === null || typeof a !== "object") return a;
+    var out = {};
+    Object.keys(a).forEach(function (key) { out[key] = joined(a[key], b[key]); });
+    return out;
+  }
+  function assembled(fixed, lists) {  // html.joined_rows: the fixed keys with the per-sentence lists
+    var sentences = {};
+    [fixed.sentences, lists.sentences].forEach(function (part) {
+      Object.keys(part).forEach(function (key) { sentences[key] = part[key]; });
+    });
+    return {sentences: sentences, attribution: fixed.attribution.map(function (entry, i) {
+      var out = {}, part = lists.attribution[String(i)];
+      [entry, part].forEach(function (p) { Object.keys(p).forEach(function (key) { out[key] = p[key]; }); });
+      return out;
+    })};
+  }
+  var blockTexts = document.getElementById("report-rows").textContent.split(/\n\.\n/);
+  var first = null, allRows = null;
+  function decodeFirst() {  // a Promise: block 0 in S
+    return decodeBlock(blockTexts[0]).then(function (block) {
+      first = block;
+      editTypes = block.types;
+      if (block.total === null) { total = 0; rowsLoaded(block.fixed, 0); return; }  // not in blocks
+      total = block.total;
+      rowsLoaded(assembled(block.fixed, block.rows), block.sentences);
+    });
+  }
+  function decodeAll() {  // a Promise (made once): every block in S
+    if (!allRows) allRows = Promise.all(blockTexts.slice(1).map(decodeBlock)).then(function (blocks) {
+      if (!blocks.length) return;
+      var lists = first.rows;
+      blocks.forEach(function (block) { lists = joined(lists, block.rows); });
+      rowsLoaded(assembled(first.fixed, lists), total);
+    });
+    return allRows;
   }
 
   // ------------------------------------------------------------------ header
@@ -358,11 +404,6 @@
     systems.forEach(function (s) { (S.edits[s][d] || []).forEach(function (e) { found[e[3]] = true; }); });
     return found;
   }
-  function allTypes() {
-    var found = {};
-    for (var d = 0; d < D.corpus.sentences; d++) Object.keys(sentenceTypes(d)).forEach(function (t) { found[t] = true; });
-    return Object.keys(found).sort();
-  }
   function scoreSpan(c, s, d) {
     var col = D.columns[c];
     var values = S.scores[String(c)];
@@ -454,7 +495,7 @@
       function () { state.column = Number(columnSelect.value); state.page = 0; draw(); });
     var systemSelect = select(systems.map(function (s) { return option(s, s); }),
       function () { state.system = systemSelect.value; state.page = 0; draw(); });
-    var typeSelect = select([option("", "any error type", true)].concat(allTypes().map(function (t) { return option(t, t); })),
+    var typeSelect = select([option("", "any error type", true)].concat(editTypes.map(function (t) { return option(t, t); })),
       function () { state.type = typeSelect.value; state.page = 0; draw(); });
     var changed = el("input", {type: "checkbox"});
     changed.addEventListener("change", function () { state.changed = changed.checked; state.page = 0; draw(); });
@@ -477,8 +518,14 @@
     var list = el("div", {id: "sentence-list"});
     node.appendChild(list);
     function draw() {
+      var everything = state.order !== "corpus" || state.type || state.changed || state.text;
+      if (loaded < total && (everything || (state.page + 1) * PAGE > loaded)) {  // wait for the other blocks
+        info.textContent = "Reading " + total + " sentences\u2026";
+        decodeAll().then(draw);
+        return;
+      }
       var ids = [];
-      for (var d = 0; d < D.corpus.sentences; d++) {
+      for (var d = 0; d < loaded; d++) {
         if (state.type && !sentenceTypes(d)[state.type]) continue;
         if (state.changed && !(S.edits[state.system][d] || []).length) continue;
         if (state.text && S.source[d].toLowerCase().indexOf(state.text) < 0) continue;
@@ -495,9 +542,10 @@
         return d;
       }
       if (state.order !== "corpus") ids.sort(function (a, b) { return (key(a) - key(b)) || (a - b); });
-      var pages = Math.max(1, Math.ceil(ids.length / PAGE));
+      var count = everything ? ids.length : total;  // in corpus order, unfiltered: every sentence
+      var pages = Math.max(1, Math.ceil(count / PAGE));
       state.page = Math.min(state.page, pages - 1);
-      info.textContent = ids.length + " sentences; page " + (state.page + 1) + " of " + pages;
+      info.textContent = count + " sentences; page " + (state.page + 1) + " of " + pages;
       prev.disabled = state.page === 0;
       next.disabled = state.page >= pages - 1;
       list.textContent = "";
@@ -637,9 +685,9 @@
     draw();
   }
 
-  function rendered() {
-    document.documentElement.setAttribute("data-rendered", "yes");
-    document.dispatchEvent(new Event("report-rendered"));
+  function signal(name) {  // data-rendered / data-complete = "yes", and the event report-rendered / report-complete
+    document.documentElement.setAttribute("data-" + name, "yes");
+    document.dispatchEvent(new Event("report-" + name));
   }
   header();
   summary();
@@ -648,12 +696,13 @@
   meta();
   section("sentences", "Sentences").appendChild(el("p", {cls: "note", id: "sentences-loading",
     text: "Reading " + D.corpus.sentences + " sentences\u2026"}));
-  decodeRows().then(function (rows) {
-    rowsLoaded(rows);
+  decodeFirst().then(function () {
     document.getElementById("sentences").textContent = "";
     sentences();
-    rendered();
-  }).catch(function (error) {
+    signal("rendered");
+    // the other blocks a frame later: the first sentences are painted first
+    return new Promise(function (resolve) { setTimeout(resolve, 16); });
+  }).then(decodeAll).then(function () { signal("complete"); }).catch(function (error) {
     var note = document.getElementById("sentences-loading");
     if (note) note.textContent = "The sentences could not be read: " + error;
     console.error("report rows: " + error);
