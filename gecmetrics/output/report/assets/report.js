@@ -521,7 +521,7 @@
       var everything = state.order !== "corpus" || state.type || state.changed || state.text;
       if (loaded < total && (everything || (state.page + 1) * PAGE > loaded)) {  // wait for the other blocks
         info.textContent = "Reading " + total + " sentences\u2026";
-        decodeAll().then(draw);
+        decodeAll().then(draw, function (error) { info.textContent = "The other sentences could not be read: " + error; });
         return;
       }
       var ids = [];
