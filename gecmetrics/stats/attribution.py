@@ -484,6 +484,7 @@ def _attributions(sentence: _Sentence, plans: dict[str, _Plan | None], value: di
     """One sentence's attribution by each method, from the score ``value`` and the text
     ``mask_text`` of each subset (mask) of its edits."""
     out: dict[str, Attribution | None] = {}
+    source = " ".join(sentence.tokens)  # one string for every method's Attribution
     for name, plan in plans.items():
         if plan is None:
             out[name] = None
@@ -495,7 +496,7 @@ def _attributions(sentence: _Sentence, plans: dict[str, _Plan | None], value: di
             parts = _normalized(parts, full - empty)
         sampled = plan.method == SAMPLED_SHAPLEY
         out[name] = Attribution(
-            plan.method, " ".join(sentence.tokens), mask_text[sentence.full], sentence.edits, tuple(parts),
+            plan.method, source, mask_text[sentence.full], sentence.edits, tuple(parts),
             full, empty, normalized=rescale, permutations=len(plan.permutations or []) if sampled else 0,
             exhaustive=plan.exhaustive if sampled else False, seed=options.seed if sampled else None,
             scored=len({mask_text[m] for m in plan.masks}))

@@ -456,16 +456,18 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
     and per system and error type the number of edits and their mean value by each method
     (the candidates are scored in this process: a few seconds, less than starting workers)."""
     systems = list(corpus.hypotheses)
-    edits = {name: hypothesis_edits(corpus.hypothesis_m2[name]) for name in systems}
-    results = attribute_systems(corpus, metric, edits, column=column, methods=methods,
-                                max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
-                                over_bound="sample", annotator=annotator)
     values, full, sampled, by_type = {}, {}, {}, {}
     empty = None
     for name in systems:
+        # a system at a time (its attribution does not depend on the others'), its Attribution
+        # objects dropped once read: at 10^5 sentences they are hundreds of MB per system
+        edits = {name: hypothesis_edits(corpus.hypothesis_m2[name])}
+        results = attribute_systems(corpus, metric, edits, column=column, methods=methods,
+                                    max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
+                                    over_bound="sample", annotator=annotator)
         rows, totals, fallback, types = [], [], [], {}
         sentence_empty = []
-        for d, sentence in enumerate(results[name]):
+        for d, sentence in enumerate(results.pop(name)):
             parts = [sentence[m] for m in methods]
             first = parts[0]
             rows.append([[_round(part.values[e]) for part in parts] for e in range(len(first.values))])
