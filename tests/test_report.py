@@ -302,6 +302,29 @@ def test_report_attribution_is_the_module_with_the_metric_sentence_scores(edits,
         assert math.fsum(mine["sampled-shapley"].values) == pytest.approx(mine["sampled-shapley"].delta, abs=1e-9)
 
 
+@pytest.mark.parametrize("name", ["gleu", "m2"])
+def test_attribution_in_parts_is_the_attribution_whole(monkeypatch, name):
+    """attribute_systems attributes ATTRIBUTION_ROWS sentences at a time: in parts of 2 (the
+    sentence numbers seeding sampled Shapley and naming a bad edit counted from the corpus's
+    start), every value, score and text is the one of the whole corpus at once."""
+    from gecmetrics.output.report import attribution as report_attribution
+
+    corpus = small_corpus()
+    metric = get_metric(name)
+    systems = {"X": [[(1, 2, "is"), (2, 3, "an"), (4, 5, "!")], [(1, 2, "went"), (3, 3, "the"), (0, 1, "She")],
+                     [(1, 2, "love")], [(1, 2, "has"), (3, 4, "cats"), (2, 3, "three")], [(2, 2, "very")]]}
+    methods = ["shapley", "add", "leave-one-out", "sampled-shapley"]
+    whole = attribute_systems(corpus, metric, systems, methods=methods, permutations=3, max_exact_edits=2, seed=7)
+    monkeypatch.setattr(report_attribution, "ATTRIBUTION_ROWS", 2)
+    parts = attribute_systems(corpus, metric, systems, methods=methods, permutations=3, max_exact_edits=2, seed=7)
+    assert parts == whole and whole["X"][1]["shapley"].method == "sampled-shapley"
+    bad = {"X": [*systems["X"][:3], [(9, 10, "x")], systems["X"][4]]}
+    with pytest.raises(InputError, match="X: sentence 4: "):
+        attribute_systems(corpus, metric, bad, methods=methods)
+    with pytest.raises(InputError, match="first_row must be an integer >= 0"):
+        attribute_corpus_methods(SOURCES, systems["X"], lambda rows, texts: [0.0] * len(texts), first_row=-1)
+
+
 def test_candidate_scores_do_not_depend_on_their_neighbours():
     """M2's running annotator choice would carry from one candidate to the next: each is alone."""
     corpus = small_corpus()

@@ -373,14 +373,18 @@ def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequ
                              score: RowScoreFunction, methods: Sequence[str] = (SHAPLEY,), *,
                              max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS,
                              permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0, normalize: bool = False,
-                             over_bound: str = "error") -> list[dict[str, Attribution | None]]:
+                             over_bound: str = "error", first_row: int = 0) -> list[dict[str, Attribution | None]]:
     """Attributions of every hypothesis (``sources[r]`` with ``edits[r]``) by every method in
     ``methods``, scoring each distinct (r, candidate text) once in ONE call ``score(rows, texts)``.
 
     ``over_bound`` says what exact Shapley does for a hypothesis with more than
     ``max_exact_edits`` edits: ``error`` (an InputError naming the bound and the alternative),
-    ``sample`` (sampled Shapley in its place; its ``method`` says so) or ``skip`` (None)."""
+    ``sample`` (sampled Shapley in its place; its ``method`` says so) or ``skip`` (None).
+    ``first_row``: the corpus position of ``sources[0]`` when these are a part of a corpus (the
+    rows given to ``score``, sampled Shapley's seeds and the messages count from it: a corpus
+    attributed part by part gives what it gives whole)."""
     options = _Options.checked(methods, max_exact_edits, permutations, seed, normalize, over_bound)
+    first_row = _check_int(first_row, "first_row", 0)
     if not callable(score):
         raise InputError(f"score must be a function, got {type(score).__name__}")
     if isinstance(sources, str) or isinstance(edits, str):
@@ -389,13 +393,13 @@ def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequ
     if len(sources) != len(edits):
         raise InputError(f"{len(sources)} sources but {len(edits)} lists of edits")
     candidates = _Candidates()
-    for row, (source, row_edits) in enumerate(zip(sources, edits)):
+    for row, (source, row_edits) in enumerate(zip(sources, edits), start=first_row):
         tokens = _tokens(source, row)
         sentence = _Sentence(tokens, check_edits(tokens, row_edits, row))
         candidates.add(row, sentence, _sentence_plans(sentence, row, options))
     values = _score_values(score, candidates.rows, candidates.texts)
-    return [_attributions(sentence, row_plans, candidates.values(row, values), candidates.mask_texts[row], options)
-            for row, (sentence, row_plans) in enumerate(zip(candidates.sentences, candidates.plans))]
+    return [_attributions(sentence, row_plans, candidates.values(k, values), candidates.mask_texts[k], options)
+            for k, (sentence, row_plans) in enumerate(zip(candidates.sentences, candidates.plans))]
 
 
 @dataclass(frozen=True)
@@ -454,6 +458,7 @@ class _Candidates:
 
     def __init__(self) -> None:
         self.sentences: list[_Sentence] = []
+        self.sentence_rows: list[int] = []
         self.plans: list[dict[str, _Plan | None]] = []
         self.mask_texts: list[dict[int, str]] = []
         self.index: dict[tuple[int, str], int] = {}
@@ -470,13 +475,15 @@ class _Candidates:
                 self.rows.append(row)
                 self.texts.append(text)
         self.sentences.append(sentence)
+        self.sentence_rows.append(row)
         self.plans.append(plans)
         self.mask_texts.append(mask_text)
 
-    def values(self, row: int, scores: np.ndarray) -> dict[int, float]:
-        """Sentence ``row``'s score of each subset (mask) its plans need, from the scores of
-        :attr:`texts`."""
-        return {mask: float(scores[self.index[(row, text)]]) for mask, text in self.mask_texts[row].items()}
+    def values(self, k: int, scores: np.ndarray) -> dict[int, float]:
+        """The ``k``-th sentence added: its score of each subset (mask) its plans need, from the
+        scores of :attr:`texts`."""
+        row = self.sentence_rows[k]
+        return {mask: float(scores[self.index[(row, text)]]) for mask, text in self.mask_texts[k].items()}
 
 
 def _attributions(sentence: _Sentence, plans: dict[str, _Plan | None], value: dict[int, float],

@@ -103,6 +103,11 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
     return score
 
 
+ATTRIBUTION_ROWS = 10_000
+"""Sentences attributed at a time by :func:`attribute_systems` (their candidates scored in one
+engine run): at 10^5 sentences a system's candidates all at once held about 1 GB."""
+
+
 def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequence[Sequence[Any]]], *,
                       column: int = 0, methods: Sequence[str] = METHODS,
                       max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS, permutations: int = DEFAULT_PERMUTATIONS,
@@ -111,7 +116,9 @@ def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     """Every edit of every system (``edits``: system -> per sentence its edits, e.g.
     :func:`hypothesis_edits` of its M2) attributed by every method, under one column of a
     metric with sentence scores; one engine run per system scores all its candidates (each
-    distinct sentence once), and sampled Shapley is seeded by (seed, sentence number).
+    distinct sentence once) :data:`ATTRIBUTION_ROWS` sentences at a time (what a part holds
+    in candidates stays bounded; a candidate's score and a sentence's seed do not depend on the
+    part), and sampled Shapley is seeded by (seed, sentence number).
     Returns system -> per sentence {method: Attribution (None: skipped above the bound)}."""
     if not isinstance(metric, Metric):
         raise InputError(f"not a metric: {metric!r}")
@@ -125,13 +132,17 @@ def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
             raise InputError(f"{name}: {len(edits[name])} lists of edits for {size} sentences")
     scorer = candidate_scorer(metric, corpus, column, annotator, jobs)
     results = {}
-    for name in names:  # one scoring run per system: its sentences and seeds do not depend on the others
-        try:
-            results[name] = attribute_corpus_methods(
-                corpus.sources, edits[name], scorer, methods, max_exact_edits=max_exact_edits,
-                permutations=permutations, seed=seed, normalize=normalize, over_bound=over_bound)
-        except InputError as err:
-            raise InputError(f"{name}: {err}") from None
+    for name in names:  # scoring runs per system: its sentences and seeds do not depend on the others
+        results[name] = []
+        for first in range(0, size, ATTRIBUTION_ROWS):
+            last = min(first + ATTRIBUTION_ROWS, size)
+            try:
+                results[name] += attribute_corpus_methods(
+                    corpus.sources[first:last], edits[name][first:last], scorer, methods,
+                    max_exact_edits=max_exact_edits, permutations=permutations, seed=seed, normalize=normalize,
+                    over_bound=over_bound, first_row=first)
+            except InputError as err:
+                raise InputError(f"{name}: {err}") from None
     return results
 
 
