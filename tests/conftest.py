@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -323,6 +324,12 @@ def pytest_configure(config) -> None:
     at a time in this order, longest first, the workers end together."""
     if getattr(config.option, "dist", "no") == "load" and getattr(config.option, "maxschedchunk", 0) is None:
         config.option.maxschedchunk = 1
+    # A test run started with SIGINT ignored (a background job of a non-interactive shell, or
+    # nohup) would pass that on to every command it starts, and the commands would then never
+    # see the SIGINT that the interrupt tests send them. A handler, unlike "ignored", is not
+    # inherited: the commands start with the default again. (In each xdist worker too.)
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config, items) -> None:
