@@ -61,12 +61,14 @@ COUNT_CARDS = ("['report-rows', 'later-rows'].forEach(function (id) { var e = do
 def first_block_copy(page: Path) -> Path:
     """A copy of the page whose rows element holds only its first block of sentences, the
     others moved to an element the page does not read (the same HTML to parse)."""
+    from gecmetrics.output.report.html import ROWS_SEPARATOR
+
     text = page.read_text(encoding="utf-8")
     start = text.index('id="report-rows"')
     start = text.index(">", start) + 1
     end = text.index("</script>", start)
-    blocks = text[start:end].split("\n.\n")
-    later = "\n.\n".join(blocks[1:])
+    blocks = text[start:end].split(ROWS_SEPARATOR)
+    later = ROWS_SEPARATOR.join(blocks[1:])
     copy = page.with_name("first-block.html")
     copy.write_text(text[:start] + blocks[0] + "\n</script>\n"
                     f'<script type="text/plain" id="later-rows">{later}' + text[end:], encoding="utf-8")

@@ -127,6 +127,9 @@ that block, draws its first sentences, then decodes the block of all the others:
 page opens without parsing 100 MB of JSON first. (Two blocks, not many: gzip finds repeated text
 only within a block, so every cut costs a little page.)"""
 
+ROWS_SEPARATOR = "\n.\n"
+"""Between two blocks in the page's rows element (a line ``.``: no base64 line is one)."""
+
 _SENTENCE_LISTS = {"texts": 0, "difficulty": 0, "reference": 1, "matched": 1, "missed": 1, "spread": 1, "scores": 2}
 _ATTRIBUTION_LISTS = {"values": 1, "full": 1, "empty": 0}
 """Where the per-sentence lists are (``sentences`` in :func:`by_sentence`'s form; each attribution
@@ -144,10 +147,13 @@ def row_blocks(rows: dict, size: int | None = None) -> list[dict]:
     Each block holds ``sentences`` (its number of sentences) and ``rows``: the per-sentence lists
     of its sentences, with mappings above them only (the attribution entries keyed "0", "1", ...),
     so that :func:`joined_rows` puts blocks back together by concatenating every list."""
+    size = ROWS_BLOCK if size is None else size
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"the sentences of a block must be an integer >= 1, got {size!r}")
     sentences = by_sentence(rows.get("sentences"))
+    if not isinstance(sentences, dict) or "texts" not in sentences:
+        raise InputError("the report data has no sentences (source, references, gold and edits of each)")
     attribution = rows.get("attribution") or []
-    if not isinstance(sentences, dict) or "texts" not in sentences:  # not a report's rows: one block as it is
-        return [{"total": None, "sentences": None, "fixed": rows, "types": [], "rows": {}}]
     total = len(sentences["texts"])
     fixed = {"sentences": {k: v for k, v in sentences.items() if k not in _SENTENCE_LISTS},
              "attribution": [{k: v for k, v in entry.items() if k not in _ATTRIBUTION_LISTS} for entry in attribution]}
@@ -155,11 +161,9 @@ def row_blocks(rows: dict, size: int | None = None) -> list[dict]:
              "attribution": {str(i): {k: v for k, v in entry.items() if k in _ATTRIBUTION_LISTS}
                              for i, entry in enumerate(attribution)}}
     depths = {"sentences": _SENTENCE_LISTS, "attribution": {str(i): _ATTRIBUTION_LISTS for i in range(len(attribution))}}
-    size = ROWS_BLOCK if size is None else size
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ValueError(f"the sentences of a block must be an integer >= 1, got {size!r}")
+    bounds = [(0, min(size, total))] + ([(size, total)] if total > size else [])
     blocks = [{"sentences": last - first, "rows": _cut(lists, depths, first, last, total, "")}
-              for first, last in ((0, min(size, total)), (size, total)) if first == 0 or first < last]
+              for first, last in bounds]
     blocks[0].update(total=total, fixed=fixed, types=_edit_types(sentences))
     return blocks
 
@@ -193,8 +197,6 @@ def _edit_types(sentences: dict) -> list[str]:
 def joined_rows(blocks: list[dict]) -> dict:
     """The inverse of :func:`row_blocks`: the per-sentence part as :func:`split_rows` gives it."""
     first = blocks[0]
-    if first["total"] is None:
-        return first["fixed"]
     rows = first["rows"]
     for block in blocks[1:]:
         rows = _joined(rows, block["rows"])
@@ -220,7 +222,7 @@ def _packed(cleaned: dict) -> str:
         text = json.dumps(block, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         encoded = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
         packed.append("\n".join(encoded[k:k + 76] for k in range(0, len(encoded), 76)))
-    return "\n.\n".join(packed)
+    return ROWS_SEPARATOR.join(packed)
 
 
 def page_data(page: str) -> dict:
@@ -231,7 +233,7 @@ def page_data(page: str) -> dict:
         raise InputError("not a gecmetrics report page")
     data = json.loads(head.group(1))
     blocks = [json.loads(gzip.decompress(base64.b64decode("".join(text.split()))).decode("utf-8"))
-              for text in rows.group(1).split("\n.\n")]
+              for text in rows.group(1).split(ROWS_SEPARATOR)]
     parts = joined_rows(blocks)
     data["sentences"] = parts["sentences"]
     for entry, extra in zip(data["attribution"], parts["attribution"]):

@@ -133,7 +133,6 @@
     return decodeBlock(blockTexts[0]).then(function (block) {
       first = block;
       editTypes = block.types;
-      if (block.total === null) { total = 0; rowsLoaded(block.fixed, 0); return; }  // not in blocks
       total = block.total;
       rowsLoaded(assembled(block.fixed, block.rows), block.sentences);
     });
