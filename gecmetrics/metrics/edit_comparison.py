@@ -261,10 +261,7 @@ class EditComparisonMetric(TypeAveragedMetric):
         """Per sentence and annotator pair (trial order): (TP, FP, FN) as rows (D, P, 5), with
         each pair's categories (and, with ``verbose``, what the trace shows)."""
         sentences = self.comparison().sentences(prepared, hypothesis, blocks_name(hypothesis, name))
-        if not self.verbose:
-            for sentence in sentences:
-                sentence.hyp_tables = sentence.ref_tables = {}  # only the trace shows them
-        return ErrantStatistics.of(sentences)
+        return ErrantStatistics.of(sentences, traces=self.verbose)  # only the trace shows the sentences
 
     def type_average(self, rows: Sequence[Sequence[int]]) -> tuple[float, float, float]:
         """errant PR #52's macro P, R, F: each type's rounded to 4 decimals, their means rounded."""
@@ -272,7 +269,7 @@ class EditComparisonMetric(TypeAveragedMetric):
 
     def macro_choice(self, statistics: ErrantStatistics) -> np.ndarray:
         """The PR's choice of the pair per sentence by the running macro F."""
-        return choose_pairs_macro(statistics.details, self.settings.beta)
+        return choose_pairs_macro(statistics, self.settings.beta)
 
     def _check_average(self) -> None:
         """The macro average goes with neither the sentence average nor the trace."""
@@ -284,8 +281,8 @@ class EditComparisonMetric(TypeAveragedMetric):
         """The running-F metrics' details; with the statistics' details, the error categories
         of the chosen pairs (and the traces, with ``verbose``)."""
         traces: list[SentenceTrace] = []
-        if isinstance(statistics, ErrantStatistics) and self.verbose:
-            traces = sentence_traces(statistics.details, sums[0].chosen)
+        if isinstance(statistics, ErrantStatistics) and self.verbose and statistics.traces is not None:
+            traces = sentence_traces(statistics.traces, sums[0].chosen)
         return {**super().details(statistics, sums), "traces": traces}
 
     def compare(self, hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block],
@@ -294,7 +291,7 @@ class EditComparisonMetric(TypeAveragedMetric):
         categories of the chosen pairs (and the traces, with ``verbose``)."""
         reference = self.reference_tables(check_blocks(ref_blocks, ref_name), ref_name)
         sentences = self.comparison().sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
-        return self.score(ErrantStatistics.of(sentences))
+        return self.score(ErrantStatistics.of(sentences, traces=self.verbose))
 
     def settings_dict(self) -> dict:
         s = self.settings

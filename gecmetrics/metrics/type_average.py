@@ -17,7 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core import fscore
-from ..core.edits.compare import CategoryCounts, ErrantStatistics, add_categories
+from ..core.edits.compare import CategoryCounts, ErrantStatistics
 from ..errors import InputError
 from .results import CorpusSums
 from .running_f import RunningFMetric
@@ -60,7 +60,7 @@ class TypeAveragedMetric(RunningFMetric):
         data = fscore.candidate_counts(statistics)
         chosen = self.macro_choice(statistics)
         categories: dict[str, CategoryCounts] = {}
-        add_categories(categories, statistics.details, chosen)
+        statistics.types.add_chosen(categories, chosen)
         rows = np.array([[c.tp, c.fp, c.fn] for c in categories.values()], dtype=np.int64).reshape(-1, 3)
         totals = data.counts[np.arange(len(data)), chosen].sum(axis=0) if len(data) else np.zeros(3, np.int64)
         return CorpusSums(rows, chosen, {"data": data, "totals": totals})
@@ -77,7 +77,7 @@ class TypeAveragedMetric(RunningFMetric):
         candidates' summed counts with the macro P and R."""
         categories: dict[str, CategoryCounts] = {}
         if isinstance(statistics, ErrantStatistics):
-            add_categories(categories, statistics.details, sums[0].chosen)
+            statistics.types.add_chosen(categories, sums[0].chosen)
         if not self.macro:
             return {**super().details(statistics, sums), "categories": categories}
         micro = CorpusSums(sums[0].extra["totals"], sums[0].chosen, sums[0].extra)

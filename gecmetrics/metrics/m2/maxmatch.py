@@ -23,7 +23,7 @@ from ..running_f import CountsResult
 from ..type_average import TypeAveragedMetric, grouped
 from ...io.m2 import Block, check_blocks
 from ...core.edits.lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit
-from ...core.edits.compare import CategoryCounts, ComparedSentence, ErrantStatistics
+from ...core.edits.compare import CategoryCounts, ErrantStatistics, TypeCounts
 from ...core.edits.maxmatch import NO_TYPE, gold_edits_by_annotator, gold_types_by_annotator, system_edits, typed_counts
 
 
@@ -208,11 +208,10 @@ class M2Scorer(TypeAveragedMetric):
                          for (system, correct), (annotator, edits) in zip(per_annotator, gold.items())])
             if self.per_type:
                 types = gold_types_by_annotator(block)
-                typed.append(ComparedSentence({}, {}, [], [], [typed_counts(system, edits, types[annotator])
-                                                                for (system, _), (annotator, edits)
-                                                                in zip(per_annotator, gold.items())]))
+                typed.append([typed_counts(system, edits, types[annotator])
+                              for (system, _), (annotator, edits) in zip(per_annotator, gold.items())])
         counts = fscore.candidates_from_lists(rows)
-        return ErrantStatistics(counts, typed) if self.per_type else counts
+        return ErrantStatistics(counts, TypeCounts.of(typed)) if self.per_type else counts
 
     result_class = M2Result
 
