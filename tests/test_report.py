@@ -167,6 +167,25 @@ def test_sentence_difficulty_is_the_category_table_per_edit():
     assert difficulty.count.tolist() == [2, 1, 0, 2, 2]
 
 
+
+@pytest.mark.parametrize("rows", [1, 2, 3])
+def test_difficulty_judged_in_parts_is_the_whole(monkeypatch, rows):
+    """GoToScorer judges a large corpus DIFFICULTY_ROWS sentences at a time: a sentence's
+    weights are its own judgments', so the parts give the weights of the whole, bit for bit."""
+    from gecmetrics.metrics.gotoscorer import metric as gotoscorer
+
+    corpus, scorer = small_corpus(), gotoscorer.GoToScorer()
+    whole, edits = scorer.difficulty(corpus), scorer.gold_edit_weights(corpus)
+    monkeypatch.setattr(gotoscorer, "DIFFICULTY_ROWS", rows)
+    parts = scorer.difficulty(corpus)
+    for name in ("edit", "sentence", "count"):
+        assert getattr(parts, name).tobytes() == getattr(whole, name).tobytes(), name
+    again = scorer.gold_edit_weights(corpus)
+    assert (again.edits, again.categories, again.signature) == (edits.edits, edits.categories, edits.signature)
+    assert again.sentence.tobytes() == edits.sentence.tobytes()
+    with pytest.raises(InputError, match="takes a Corpus"):
+        scorer.difficulty([corpus])
+
 # ---------------------------------------------------------------- the report's data
 
 
