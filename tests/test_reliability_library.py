@@ -313,6 +313,9 @@ def test_hypothesis_and_reference_m2_must_be_the_same_sentences() -> None:
             comparer.compare(reversed_, gold, "reversed.m2", "gold.m2")
         assert (caught.value.path, caught.value.line) == ("reversed.m2", 1)
         assert comparer.compare(gold, gold, "gold.m2", "gold.m2").score == 1.0
+        # the same tokens with other spaces between them are the same sentence
+        spaced = parse_m2(GOLD.replace("S a b c d e", "S a  b c\td e "), "spaced.m2")
+        assert comparer.compare(spaced, gold, "spaced.m2", "gold.m2").score == 1.0
     sources = SOURCE.split("\n")[:2]
     for metric in ("senterrant", CLEME()):
         with pytest.raises(InputError, match="differs") as caught:

@@ -454,34 +454,35 @@ def sentence_traces(sentences: Sequence[ComparedSentence], chosen: np.ndarray) -
 
 
 class ReferenceTables(list):
-    """A reference's edit tables (one dict per sentence), with its sentences' tokens and lines:
-    hypothesis blocks are compared by position, so a hypothesis M2 of other sentences (or the
-    same ones in another order) would give numbers; :meth:`check` refuses it instead."""
+    """A reference's edit tables (one dict per sentence), with its sentences' source lines (the
+    blocks' own strings, not copies) and line numbers: hypothesis blocks are compared by
+    position, so a hypothesis M2 of other sentences (or the same ones in another order) would
+    give numbers; :meth:`check` refuses it instead."""
 
     def __init__(self, tables: Iterable[dict[int, EditTable]], blocks: Sequence[Block], name: str) -> None:
         super().__init__(tables)
-        self.tokens = [block.source.split() for block in blocks]
+        self.sources = [block.source for block in blocks]
         self.lines = [block.line for block in blocks]
         self.name = name
 
     def check(self, hyp_blocks: Sequence[Block], hyp_name: str) -> None:
-        """The hypothesis blocks annotate the reference's sentences, in order: one InputError
-        naming the hypothesis file and the line of the first block that differs."""
-        for k, (block, tokens) in enumerate(zip(hyp_blocks, self.tokens)):
-            if block.source.split() != tokens:
+        """The hypothesis blocks annotate the reference's sentences (the same tokens), in order:
+        one InputError naming the hypothesis file and the line of the first block that differs."""
+        for k, (block, source) in enumerate(zip(hyp_blocks, self.sources)):
+            if block.source != source and block.source.split() != source.split():
                 line = f" (line {self.lines[k]})" if self.lines[k] else ""
                 raise InputError(f"this sentence differs from the reference's sentence at the same position in "
                                  f"{self.name}{line}: both M2 files must annotate the same sentences in the same order",
                                  hyp_name, block.line or None)
 
     def __reduce__(self):
-        return (_reference_tables, (list(self), self.tokens, self.lines, self.name))
+        return (_reference_tables, (list(self), self.sources, self.lines, self.name))
 
 
-def _reference_tables(tables: list, tokens: list, lines: list, name: str) -> ReferenceTables:
+def _reference_tables(tables: list, sources: list, lines: list, name: str) -> ReferenceTables:
     """ReferenceTables from its parts (unpickling)."""
     made = ReferenceTables(tables, [], name)
-    made.tokens, made.lines = tokens, lines
+    made.sources, made.lines = sources, lines
     return made
 
 
