@@ -361,3 +361,23 @@ def test_console_script(files):
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert len(bad.stderr.strip().splitlines()) == 1 and "beta" in bad.stderr
+
+
+def test_a_scoring_command_imports_only_what_it_needs(tmp_path):
+    """Start-up is part of every command's time (GREEN on CoNLL-2014 is about 0.2 s in all):
+    ``gecmetric green`` printing its tab-separated table loads no optional extra and no table
+    drawer."""
+    import subprocess
+    import sys
+
+    from tests.conftest import write_files
+
+    paths = write_files(tmp_path, {"src": ["a b c ."], "ref": ["a b d ."], "hyp": ["a b d ."]})
+    heavy = ["torch", "transformers", "spacy", "scipy", "dask", "distributed", "matplotlib", "prettytable"]
+    code = ("import sys\nfrom gecmetrics.cli import main\n"
+            f"try:\n    main(['green', '-s', {paths['src']!r}, '-r', {paths['ref']!r}, '-o', {paths['hyp']!r}])\n"
+            "except SystemExit as stop:\n    assert not stop.code, stop.code\n"
+            f"print('LOADED', sorted(name for name in {heavy!r} if name in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "LOADED []" in done.stdout, done.stdout

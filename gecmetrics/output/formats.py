@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
-from prettytable import PrettyTable
 
 from ..core.table import Table
 from ..errors import InputError
@@ -105,6 +104,8 @@ def render_sections(sections: Sequence[Any], fmt: str = "text") -> str:
 
 
 def _text(table: Table, notes: bool) -> str:
+    from prettytable import PrettyTable  # only the text format draws one
+
     out = PrettyTable([str(h) for h in table.header])
     for row in table.rows:
         out.add_row(list(row))

@@ -13,7 +13,6 @@ context manager: leaving it stops its workers, also when the run fails or is int
 """
 from __future__ import annotations
 
-import logging
 
 import os
 import re
@@ -163,6 +162,8 @@ class DaskExecutor(Executor):
             except ImportError:
                 raise InputError(DASK_HINT) from None
             if self.address == "local":
+                import logging  # here only: a run without Dask never loads it
+
                 # any free dashboard port (none is ever taken twice); the workers' own log only at
                 # CRITICAL: a task's error reaches this process as its exception, and a loaded
                 # machine must not print a heartbeat traceback into a command's output at shutdown
@@ -193,6 +194,8 @@ class DaskExecutor(Executor):
                 future.cancel()
 
     def close(self) -> None:
+        import logging
+
         client, cluster, self._client, self._cluster = self._client, self._cluster, None, None
         quiet = logging.getLogger("distributed")
         level, quiet.level = quiet.level, logging.CRITICAL  # the shutdown's closed-stream messages
