@@ -81,6 +81,7 @@ def finite(name: str, value: Any) -> float:
         raise InputError(f"{setting_label(name)} must be a finite number, got {value!r}")
     return number
 
+
 DIFFICULTY_ROWS = 10_000
 """Sentences judged at a time by :meth:`GoToScorer.difficulty`: judging 10^5 sentences of three
 systems at once held about 0.6 GB of (sentence, gold chunk) arrays."""
