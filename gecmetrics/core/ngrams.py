@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .backend import compiled as _counting, compiled_core_enabled
+from .offsets import ranges_index
 from .units import normalized_space
 
 _SHIFT = np.int64(32)
@@ -286,9 +287,7 @@ class Encoder:
             starts = self._starts[k].values
             first = starts[line_of]
             rows = starts[line_of + 1] - first
-            offsets = np.zeros(size, np.int64)
-            np.cumsum(rows[:-1], out=offsets[1:])
-            where = np.repeat(first - offsets, rows) + np.arange(int(rows.sum()), dtype=np.int64)
+            where = ranges_index(first, rows)
             sentence = np.repeat(np.arange(size, dtype=np.int64), rows)
             tables.append(CountTable(_pack(sentence, self._grams[k].values[where]), self._counts[k].values[where]))
         return EncodedText(lengths=self._line_lengths.values[line_of], tables=tuple(tables))

@@ -31,6 +31,7 @@ import numpy as np
 
 from ...errors import InputError
 from .. import fscore
+from ..offsets import joined_offsets, ranges_index
 from .blocks import DELETION, NOOP_TYPE as NOOP, Block, Edit, check_blocks
 
 MODES = ("dt", "ds", "cs", "cse")
@@ -141,17 +142,13 @@ class TypeCounts:
     def joined(cls, parts: Sequence["TypeCounts"]) -> "TypeCounts":
         """The tables of consecutive chunks as one (type ids renumbered)."""
         ids: dict[str, int] = {}
-        sentence_starts, entry_starts, entries = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)], []
-        candidates = rows = 0  # before the part
+        entries = [np.zeros((0, 4), np.int32)]
         for part in parts:
             renumber = np.array([ids.setdefault(error_type, len(ids)) for error_type in part.types] or [0],
                                 dtype=np.int32)
             entries.append(np.column_stack([renumber[part.entries[:, 0]], part.entries[:, 1:]]).astype(np.int32))
-            sentence_starts.append(part.sentence_starts[1:] + candidates)
-            entry_starts.append(part.entry_starts[1:] + rows)
-            candidates, rows = candidates + int(part.sentence_starts[-1]), rows + int(part.entry_starts[-1])
-        return cls(ids, np.concatenate(sentence_starts), np.concatenate(entry_starts),
-                   np.concatenate(entries) if entries else np.zeros((0, 4), np.int32))
+        return cls(ids, joined_offsets([part.sentence_starts for part in parts]),
+                   joined_offsets([part.entry_starts for part in parts]), np.concatenate(entries))
 
     def __len__(self) -> int:
         return len(self.sentence_starts) - 1
@@ -174,9 +171,8 @@ class TypeCounts:
         if len(chosen) != len(self) or np.any((chosen < 0) | (chosen >= counts)):
             raise ValueError(f"chosen candidates do not fit the table of {len(self)} sentences")
         picked = self.sentence_starts[:-1] + chosen
-        starts, lengths = self.entry_starts[picked], self.entry_starts[picked + 1] - self.entry_starts[picked]
-        ends = np.cumsum(lengths)
-        rows = self.entries[np.repeat(starts - ends + lengths, lengths) + np.arange(int(ends[-1]) if len(ends) else 0)]
+        starts = self.entry_starts[picked]
+        rows = self.entries[ranges_index(starts, self.entry_starts[picked + 1] - starts)]
         if not len(rows):
             return
         type_ids = rows[:, 0]

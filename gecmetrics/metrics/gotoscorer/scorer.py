@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from ...core.offsets import joined_offsets
 from ...errors import InputError
 from ...io.gts_weights import WeightTable, parse_weight_file, read_weight_file  # noqa: F401 (re-exported)
 from ...io.m2 import Block, check_blocks
@@ -262,18 +263,9 @@ def judge(gold: GoldChunks, systems: Sequence[SystemEdits]) -> Judgments:
     pairs = RowJudgments(np.concatenate([part.gold for part in parts]),
                          np.concatenate([part.correct for part in parts]),
                          np.concatenate([part.tried for part in parts]),
-                         _joined_offsets([part.offsets for part in parts]))
+                         joined_offsets([part.offsets for part in parts]))
     flags = outcome_flags(pairs.correct, pairs.tried, gold.chunks.modified[pairs.gold])
     return Judgments(gold, tuple(system.name for system in systems), row_of, sentences, pairs, flags)
-
-
-def _joined_offsets(parts: list[np.ndarray]) -> np.ndarray:
-    """Offsets of consecutive batches (each starting at 0) as one array."""
-    joined, shift = [np.zeros(1, dtype=np.int64)], 0
-    for offsets in parts:
-        joined.append(offsets[1:] + shift)
-        shift += int(offsets[-1])
-    return np.concatenate(joined)
 
 
 # --------------------------------------------------------------------------- weights
