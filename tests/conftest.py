@@ -17,6 +17,13 @@ SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 os.environ["GECMETRICS_CACHE"] = "off"
 # Tests that rely on PT-M2's default encoder (bert-base-uncased) do not depend on the user's choice
 os.environ.pop("GECMETRICS_PT_MODEL", None)
+# With several pytest-xdist workers, each worker (and the commands it starts) computes on one
+# OpenMP thread: torch's default is a thread per core, and two workers on two cores, each
+# spinning two threads, slow each other down (-m models on 2 workers: 4:21 and 4:10 wall, 7:53
+# and 7:34 of CPU; with one thread each 3:52, 7:02). A test that needs another count sets it
+# (--threads, torch.set_num_threads); every test passes either way.
+if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture(autouse=True)
@@ -186,16 +193,68 @@ def warm_parses(shared_data, spacy_model, tmp_path_factory):
     from gecmetrics.metrics.errant import Annotator
 
     def build(folder: Path) -> None:
-        annotator = Annotator(spacy_model, cache=Cache(folder))
-        conll, seeda = shared_data / "conll14", shared_data / "seeda_subset"
-        for name in CONLL14_TEXTS:
-            annotator.parse(read_lines(str(conll / name)))
-        for path in sorted(seeda.iterdir()):
-            if path.name not in ("LINES", "README.md"):
-                annotator.parse(read_lines(str(path)))
-        reannotate_blocks(annotator, read_m2(str(conll / "official-2014.combined.m2")), "auto", False, False)
+        # closed before built_once marks it built: the write-ahead log is then in the file
+        with Cache(folder) as cache:
+            annotator = Annotator(spacy_model, cache=cache)
+            conll, seeda = shared_data / "conll14", shared_data / "seeda_subset"
+            for name in CONLL14_TEXTS:
+                annotator.parse(read_lines(str(conll / name)))
+            for path in sorted(seeda.iterdir()):
+                if path.name not in ("LINES", "README.md"):
+                    annotator.parse(read_lines(str(path)))
+            reannotate_blocks(annotator, read_m2(str(conll / "official-2014.combined.m2")), "auto", False, False)
 
     return Cache(built_once(run_folder(tmp_path_factory) / "warm-parses", build))
+
+
+def cache_copy(cache, folder: Path):
+    """A :class:`~gecmetrics.core.cache.Cache` in ``folder`` that starts as a copy of ``cache``'s
+    file: a test reads a shared fixture's cache through its own copy (reading marks a namespace
+    used, a write another worker may be copying at that moment)."""
+    import shutil
+
+    from gecmetrics.core.cache import Cache
+
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(cache.path, folder / cache.path.name)
+    return Cache(folder)
+
+
+PT_WARM_SYSTEMS = ("AMU", "CAMB", "CUUI")
+
+
+@pytest.fixture(scope="session")
+def warm_pt_pairs(shared_data, warm_parses, tmp_path_factory):
+    """A persistent cache holding ``warm_parses`` and the PT-M2 pair scores (rescaled BERTScore F
+    of the tiny BERT of ``gecmetrics.core.models.tiny``, layer 9, one torch thread) of CoNLL-2014
+    AMU CAMB CUUI against the gold M2, computed once per test run (pytest-xdist workers share it).
+    Computing them is the cold run; test_pt_conll14 checks the numbers read back from it against
+    the authors' code, and docs/pt-m2.md's console examples start from it (both computed the same
+    pairs cold, 17 s of CPU each). test_cache_pt checks cold against warm on its own cache. Skips
+    without torch."""
+    pytest.importorskip("torch", reason="the PT-M2 pair scores need torch")
+    pytest.importorskip("transformers", reason="the PT-M2 pair scores need transformers")
+    import shutil
+    import tempfile
+
+    from gecmetrics.core.cache import Cache
+    from gecmetrics.core.models.tiny import build_tiny_bert
+    from gecmetrics.io.m2 import read_m2
+    from gecmetrics.io.text import read_lines
+    from gecmetrics.metrics.pt import PTM2
+
+    def build(folder: Path) -> None:
+        shutil.copy2(warm_parses.path, folder / warm_parses.path.name)
+        conll = shared_data / "conll14"
+        with tempfile.TemporaryDirectory() as model, Cache(folder) as cache:  # closed: see warm_parses
+            build_tiny_bert(model)
+            metric = PTM2(model=model, level="sentence", num_layers=9, baseline="bert-base-uncased",
+                          threads=1).with_context(cache)
+            prepared = metric.prepare(read_m2(str(conll / "official-2014.combined.m2")))
+            for system in PT_WARM_SYSTEMS:
+                metric.statistics(prepared, read_lines(str(conll / system)))
+
+    return Cache(built_once(run_folder(tmp_path_factory) / "warm-pt-pairs", build))
 
 
 @pytest.fixture
@@ -280,8 +339,8 @@ SHARED_FIXTURES = {"shared_data", "conll14", "expected"}
 MODEL_TEST_MODULES = ("test_pt_", "test_models_", "test_llm_local")
 TORCH_SKIPS = ("require_backend()", 'importorskip("torch"')
 """What a test module (at its top level) or a test function calls to skip without torch."""
-TORCH_FIXTURES = {"tiny_model"}
-"""Fixtures that skip without torch (tests/_pt_support.py's tiny BERT)."""
+TORCH_FIXTURES = {"tiny_model", "warm_pt_pairs"}
+"""Fixtures that skip without torch (tests/_pt_support.py's tiny BERT, the PT-M2 pair scores)."""
 
 
 def needs_torch(item) -> bool:

@@ -282,15 +282,25 @@ def _page_parameters() -> list:
     return parameters
 
 
-def page_parses(blocks: list[Block], request: pytest.FixtureRequest) -> Path | None:
+def page_parses(page: str, blocks: list[Block], request: pytest.FixtureRequest) -> Path | None:
     """The cache file of the test run's CoNLL-2014 parses (conftest's ``warm_parses``) for a page
     whose commands parse with spaCy, when its model is installed: the page's ERRANT commands then
     find those lines parsed, as a user's second run does (what they print does not depend on it;
-    the cold path is checked against errant 3.0.2 itself in test_annotate_peer and test_cache_errant)."""
+    the cold path is checked against errant 3.0.2 itself in test_annotate_peer and test_cache_errant).
+    A page of :data:`PAGES_OF_PT_PAIRS` gets ``warm_pt_pairs`` (those parses and PT-M2's pair
+    scores) when torch is installed (the cold PT path: test_cache_pt, test_pt_cli)."""
     spacy = next(requirement for requirement in REQUIREMENTS if requirement.name == "spacy")
     if not spacy.available() or not any(spacy in needs(block) for block in blocks):
         return None
+    torch = next(requirement for requirement in REQUIREMENTS if requirement.name == "torch")
+    if page in PAGES_OF_PT_PAIRS and torch.available():
+        return Path(request.getfixturevalue("warm_pt_pairs").path)
     return Path(request.getfixturevalue("warm_parses").path)
+
+
+PAGES_OF_PT_PAIRS = {"docs/pt-m2.md"}
+"""Pages whose cache also starts with conftest's ``warm_pt_pairs`` (their first PT-M2 command
+scores those pairs: CoNLL-2014 AMU CAMB CUUI, the tiny BERT at layer 9, one torch thread)."""
 
 
 @pytest.mark.parametrize("page", _page_parameters())
@@ -306,7 +316,7 @@ def test_console_examples_print_what_the_page_shows(page: str, tmp_path: Path, r
             for requirement in needs(block):
                 if requirement.in_ci and not requirement.available():
                     pytest.fail(f"{page}:{block.line} {requirement.missing}, which CI installs")
-    run = run_page(page, tmp_path, SHARED_DATA, parses=page_parses(blocks, request))
+    run = run_page(page, tmp_path, SHARED_DATA, parses=page_parses(page, blocks, request))
     assert not run.failures, run.failures[0]
     if run.left_out:
         pytest.skip(f"ran {run.ran} commands of {page}; left out blocks at " + "; ".join(run.left_out))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import cache_copy
 from tests._pt_support import TINY_SETTINGS, expected_rows, require_backend, tiny_model  # noqa: F401
 
 require_backend()
@@ -40,12 +41,15 @@ def check(ours: float, row: dict[str, str]) -> None:
     assert abs(ours - float(row["score"])) < 2e-5, (label, ours, row["score"])
 
 
-def test_pt_m2_equals_the_authors_numbers(conll14: Path, engine: PTEngine) -> None:
+def test_pt_m2_equals_the_authors_numbers(conll14: Path, engine: PTEngine, warm_pt_pairs, tmp_path: Path) -> None:
+    """Both levels score the pairs of conftest's ``warm_pt_pairs`` (computed once per test run,
+    cold, by the same code): the numbers read back from a copy of that cache are the authors'."""
+    cache = cache_copy(warm_pt_pairs, tmp_path / "cache")
     rows = stored("PT-M2")
     assert {(r["level"], r["system"], r["sentences"]) for r in rows} == \
         {(level, s, "all") for level in ("sentence", "corpus") for s in SYSTEMS}
     for level in ("sentence", "corpus"):
-        metric = PTM2(model=engine.loaded.name, level=level, **TINY_SETTINGS)
+        metric = PTM2(model=engine.loaded.name, level=level, **TINY_SETTINGS).with_context(cache)
         prepared = metric.prepare(read_m2(str(conll14 / GOLD)))
         for row in [r for r in rows if r["level"] == level]:
             check(metric.score(metric.statistics(prepared, read_lines(str(conll14 / row["system"])))).score, row)
