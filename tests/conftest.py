@@ -89,29 +89,38 @@ def peer_virtualenv(name: str, requirement: str | list[str], check: str, no_deps
     /tmp/peers/NAME if it passes ``check`` (a Python statement), else a cache under the system
     temp dir, created once with the machine's packages visible and ``pip install REQUIREMENT``
     (one requirement, or a list of them: the first names the cache's version)."""
+    import fcntl
     import subprocess
     import tempfile
     import venv
+
+    def passing(python: Path) -> bool:
+        return python.exists() and subprocess.run([str(python), "-c", check], capture_output=True).returncode == 0
 
     requirements = [requirement] if isinstance(requirement, str) else list(requirement)
     version = requirements[0].split("==")[-1]
     candidates = [Path("/tmp/peers") / name, Path(tempfile.gettempdir()) / "gecmetrics-peers" / f"{name}-{version}"]
     for env_dir in candidates:
-        python = env_dir / "bin" / "python"
-        if python.exists() and subprocess.run([str(python), "-c", check], capture_output=True).returncode == 0:
-            return python
+        if passing(env_dir / "bin" / "python"):
+            return env_dir / "bin" / "python"
     env_dir = candidates[-1]
     python = env_dir / "bin" / "python"
-    try:
-        venv.EnvBuilder(with_pip=True, clear=True, system_site_packages=True).create(env_dir)
-        install = subprocess.run([str(python), "-m", "pip", "install", "-q", *(["--no-deps"] if no_deps else []),
-                                  *requirements], capture_output=True, text=True, timeout=900)
-    except Exception as err:  # no venv, pip or network: say why
-        unavailable(f"cannot create a virtualenv for {' '.join(requirements)}: {err}")
-    if install.returncode != 0:
-        unavailable(f"cannot install {' '.join(requirements)}: {install.stderr.strip()[-300:]}")
-    if subprocess.run([str(python), "-c", check], capture_output=True).returncode != 0:
-        unavailable(f"{' '.join(requirements)} installed in {env_dir} but does not pass: {check}")
+    env_dir.parent.mkdir(parents=True, exist_ok=True)
+    # one process makes it: pytest-xdist workers that need the same peer wait, then use it
+    with open(env_dir.parent / f".{env_dir.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if passing(python):
+            return python
+        try:
+            venv.EnvBuilder(with_pip=True, clear=True, system_site_packages=True).create(env_dir)
+            install = subprocess.run([str(python), "-m", "pip", "install", "-q", *(["--no-deps"] if no_deps else []),
+                                      *requirements], capture_output=True, text=True, timeout=900)
+        except Exception as err:  # no venv, pip or network: say why
+            unavailable(f"cannot create a virtualenv for {' '.join(requirements)}: {err}")
+        if install.returncode != 0:
+            unavailable(f"cannot install {' '.join(requirements)}: {install.stderr.strip()[-300:]}")
+        if not passing(python):
+            unavailable(f"{' '.join(requirements)} installed in {env_dir} but does not pass: {check}")
     return python
 
 

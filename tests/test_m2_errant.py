@@ -287,7 +287,8 @@ def errant_peer() -> tuple[Path, Path]:
     """(python, compare_m2.py) of ERRANT 3.0.2 in its own virtualenv (installed --no-deps: the
     script file needs no spaCy)."""
     check = f"import importlib.metadata as m; assert m.version('errant') == '{ERRANT_VERSION}'"
-    python = peer_virtualenv("errant", f"errant=={ERRANT_VERSION}", check, no_deps=True)
+    # its own name: test_annotate_peer's ERRANT (with spaCy) is another virtualenv
+    python = peer_virtualenv("errant-script", f"errant=={ERRANT_VERSION}", check, no_deps=True)
     script = _find_compare_script(python)
     if script is None:
         unavailable("errant installed but compare_m2.py not found")
