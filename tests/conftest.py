@@ -216,16 +216,16 @@ def warm_parses(shared_data, spacy_model, tmp_path_factory):
     return Cache(built_once(run_folder(tmp_path_factory) / "warm-parses", build))
 
 
-def cache_copy(cache, folder: Path):
-    """A :class:`~gecmetrics.core.cache.Cache` in ``folder`` that starts as a copy of ``cache``'s
-    file: a test reads a shared fixture's cache through its own copy (reading marks a namespace
-    used, a write another worker may be copying at that moment)."""
+def cache_copy(cache_file: Path, folder: Path):
+    """A :class:`~gecmetrics.core.cache.Cache` in ``folder`` (made private) that starts as a copy
+    of the cache file ``cache_file``: a test reads a shared fixture's cache through its own copy
+    (reading marks a namespace used, a write another worker may be copying at that moment)."""
     import shutil
 
     from gecmetrics.core.cache import Cache
 
-    folder.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(cache.path, folder / cache.path.name)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    shutil.copy2(cache_file, folder / cache_file.name)
     return Cache(folder)
 
 
@@ -243,7 +243,6 @@ def warm_pt_pairs(shared_data, warm_parses, tmp_path_factory):
     without torch."""
     pytest.importorskip("torch", reason="the PT-M2 pair scores need torch")
     pytest.importorskip("transformers", reason="the PT-M2 pair scores need transformers")
-    import shutil
     import tempfile
 
     from gecmetrics.core.cache import Cache
@@ -253,9 +252,9 @@ def warm_pt_pairs(shared_data, warm_parses, tmp_path_factory):
     from gecmetrics.metrics.pt import PTM2
 
     def build(folder: Path) -> None:
-        shutil.copy2(warm_parses.path, folder / warm_parses.path.name)
         conll = shared_data / "conll14"
-        with tempfile.TemporaryDirectory() as model, Cache(folder) as cache:  # closed: see warm_parses
+        # closed: see warm_parses
+        with tempfile.TemporaryDirectory() as model, cache_copy(warm_parses.path, folder) as cache:
             build_tiny_bert(model)
             metric = PTM2(model=model, level="sentence", num_layers=9, baseline="bert-base-uncased",
                           threads=1).with_context(cache)

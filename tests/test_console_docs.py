@@ -39,7 +39,6 @@ import importlib.util
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import time
@@ -50,7 +49,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.conftest import SHARED_DATA, SPACY_TEST_MODEL, _in_ci  # noqa: E402
+from tests.conftest import SHARED_DATA, SPACY_TEST_MODEL, _in_ci, cache_copy  # noqa: E402
 
 PAGES = ["README.md"] + sorted(f"docs/{path.name}" for path in (ROOT / "docs").glob("*.md"))
 SUBMISSIONS_VARIABLE = "GECMETRICS_GJG15_SUBMISSIONS"
@@ -157,6 +156,11 @@ def needs(block: Block) -> list[Requirement]:
             if any(re.search(requirement.pattern, text, flags=re.M) for text in texts)]
 
 
+def missing_needs(block: Block) -> list[Requirement]:
+    """What the block needs that is not installed here (the block is then left out)."""
+    return [requirement for requirement in needs(block) if not requirement.available()]
+
+
 # ----------------------------------------------------------------------------- running
 
 def environment(folder: Path, data: str) -> dict[str, str]:
@@ -211,8 +215,7 @@ def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True, 
     work = folder / "work"
     work.mkdir(parents=True, exist_ok=True)
     if parses is not None:
-        (folder / "cache").mkdir(mode=0o700)
-        shutil.copy2(parses, folder / "cache" / parses.name)
+        cache_copy(parses, folder / "cache")
     state = folder / "shell"
     state.mkdir(exist_ok=True)
     (state / "cwd").write_text(str(work))
@@ -221,7 +224,7 @@ def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True, 
     run = PageRun()
     started = time.monotonic()
     for block in console_blocks((ROOT / page).read_text(encoding="utf-8")):
-        missing = [requirement for requirement in needs(block) if not requirement.available()]
+        missing = missing_needs(block)
         if missing:
             run.left_out.append(f"line {block.line}: {', '.join(requirement.missing for requirement in missing)}")
             continue
@@ -290,7 +293,7 @@ def page_parses(page: str, blocks: list[Block], request: pytest.FixtureRequest) 
     test_annotate_peer and test_cache_errant).
     A page of :data:`PAGES_OF_PT_PAIRS` gets ``warm_pt_pairs`` (those parses and PT-M2's pair
     scores) when torch is installed (the cold PT path: test_cache_pt, test_pt_cli)."""
-    runnable = [block for block in blocks if all(requirement.available() for requirement in needs(block))]
+    runnable = [block for block in blocks if not missing_needs(block)]
     spacy = next(requirement for requirement in REQUIREMENTS if requirement.name == "spacy")
     if not any(spacy in needs(block) for block in runnable):
         return None  # (without torch, docs/pt-m2.md's blocks are all left out: no wait for the parses)

@@ -44,7 +44,7 @@ def check(ours: float, row: dict[str, str]) -> None:
 def test_pt_m2_equals_the_authors_numbers(conll14: Path, engine: PTEngine, warm_pt_pairs, tmp_path: Path) -> None:
     """Both levels score the pairs of conftest's ``warm_pt_pairs`` (computed once per test run,
     cold, by the same code): the numbers read back from a copy of that cache are the authors'."""
-    cache = cache_copy(warm_pt_pairs, tmp_path / "cache")
+    cache = cache_copy(warm_pt_pairs.path, tmp_path / "cache")
     rows = stored("PT-M2")
     assert {(r["level"], r["system"], r["sentences"]) for r in rows} == \
         {(level, s, "all") for level in ("sentence", "corpus") for s in SYSTEMS}
