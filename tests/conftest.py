@@ -165,9 +165,18 @@ def spacy_model():
 CONLL14_TEXTS = ("INPUT", "AMU", "CAMB", "CUUI", "REF0", "REF1")
 
 
+FIXTURES_FOLDER = "GECMETRICS_TEST_FIXTURES"
+"""The environment variable naming a folder where the fixtures built once are kept for the next
+runs of the same checkout and environment too: `.ci/run` sets it for its two passes, so that the
+model pass reads the first pass's parses instead of parsing again. Unset, each run builds its own."""
+
+
 def run_folder(tmp_path_factory) -> Path:
     """A folder of this test run shared by its pytest-xdist workers (the run's own base temp
-    folder when there are no workers)."""
+    folder when there are no workers), or the folder :data:`FIXTURES_FOLDER` names."""
+    kept = os.environ.get(FIXTURES_FOLDER)
+    if kept:
+        return Path(kept)
     base = tmp_path_factory.getbasetemp()
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
