@@ -48,14 +48,15 @@ def sentence_regions(encoded: EncodedCorpus, hypothesis: EncodedText, reference:
     """
     t = encoded.hypothesis_triples(hypothesis, reference, order)
     s, r, c = t.sigma, t.rho, t.eta
-    od_if_absent = np.minimum(s, r)
-    td_if_absent = np.maximum(s - r, 0)
-    tk = t.per_sentence(np.minimum(od_if_absent, c))
+    shared = np.minimum(s, r)  # OD of an n-gram the hypothesis lacks
+    tk = t.per_sentence(np.minimum(shared, c))
     ti = t.per_sentence(np.maximum(np.minimum(r, c) - s, 0))
+    # where the hypothesis has the n-gram, TD = max(0, s - max(r, c)) instead of max(0, s - r):
+    # the difference is min(s, r) - min(s, max(r, c)); OD = max(0, min(s, r) - c) instead of
+    # min(s, r): the difference is -min(min(s, r), c), which is -TK
     td = (encoded.reference_sums(reference, order, "green:td", lambda s, r: np.maximum(s - r, 0))
-          + t.per_sentence(np.maximum(s - np.maximum(r, c), 0) - td_if_absent))
-    od = (encoded.reference_sums(reference, order, "green:od", np.minimum)
-          + t.per_sentence(np.maximum(od_if_absent - c, 0) - od_if_absent))
+          + t.per_sentence(shared - np.minimum(s, np.maximum(r, c))))
+    od = encoded.reference_sums(reference, order, "green:od", np.minimum) - tk
     ud = encoded.source.ngram_counts(order) - tk - td - od
     ui = encoded.references[reference].ngram_counts(order) - tk - ti - od
     oi = hypothesis.ngram_counts(order) - tk - ti - ud
