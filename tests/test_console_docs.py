@@ -156,6 +156,10 @@ def needs(block: Block) -> list[Requirement]:
             if any(re.search(requirement.pattern, text, flags=re.M) for text in texts)]
 
 
+def requirement_named(name: str) -> Requirement:
+    return next(requirement for requirement in REQUIREMENTS if requirement.name == name)
+
+
 def missing_needs(block: Block) -> list[Requirement]:
     """What the block needs that is not installed here (the block is then left out)."""
     return [requirement for requirement in needs(block) if not requirement.available()]
@@ -294,11 +298,10 @@ def page_parses(page: str, blocks: list[Block], request: pytest.FixtureRequest) 
     A page of :data:`PAGES_OF_PT_PAIRS` gets ``warm_pt_pairs`` (those parses and PT-M2's pair
     scores) when torch is installed (the cold PT path: test_cache_pt, test_pt_cli)."""
     runnable = [block for block in blocks if not missing_needs(block)]
-    spacy = next(requirement for requirement in REQUIREMENTS if requirement.name == "spacy")
+    spacy = requirement_named("spacy")
     if not any(spacy in needs(block) for block in runnable):
         return None  # (without torch, docs/pt-m2.md's blocks are all left out: no wait for the parses)
-    torch = next(requirement for requirement in REQUIREMENTS if requirement.name == "torch")
-    if page in PAGES_OF_PT_PAIRS and torch.available():
+    if page in PAGES_OF_PT_PAIRS and requirement_named("torch").available():
         return Path(request.getfixturevalue("warm_pt_pairs").path)
     return Path(request.getfixturevalue("warm_parses").path)
 
