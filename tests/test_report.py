@@ -625,6 +625,48 @@ def test_the_browser_probe_sees_errors_and_requests(chromium, tmp_path):
     assert any("boom" in e for e in probe["errors"]) and any("TypeError" in e for e in probe["errors"])
 
 
+WIDE_PAGE_PROBE = """
+  var widths = [];
+  function measure() {  // every collapsed part open (attribution, counts per type), then the width
+    document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+    widths.push(document.documentElement.scrollWidth);
+  }
+  measure();
+  var next = [].slice.call(document.querySelectorAll("#sentences .pager button")).filter(function (b) {
+    return b.textContent.indexOf("next") >= 0; })[0];
+  while (!next.disabled) { next.click(); measure(); }
+  result.widths = widths; result.room = window.innerWidth;
+"""
+
+
+def test_long_edits_and_many_scores_never_widen_the_page(chromium, tmp_path):
+    """No horizontal scroll at 1400 px whatever the sentences hold: a system that deletes a
+    60-token sentence whole (one edit, struck through), one that writes a 400-character token,
+    the default columns' sentence scores beside them and every attribution table open."""
+    long_sentence = " ".join(f"word{k}" for k in range(60))
+    sources = [long_sentence, *SOURCES]
+    references = [[long_sentence, *reference] for reference in REFERENCES]
+    token = "x" * 400
+    systems = {"DELETE": [[(0, 60, "U:OTHER", "")]] + [[(0, len(s.split()), "U:OTHER", "")] for s in SOURCES],
+               "TOKEN": [[(5, 6, "R:OTHER", token)]] + [[(0, 1, "R:OTHER", token)] for _ in SOURCES]}
+    hypotheses, m2 = {}, {}
+    for name, edits in systems.items():
+        lines = [[f"A {s} {e}|||{t}|||{c or '-NONE-'}|||REQUIRED|||-NONE-|||0" for s, e, t, c in sentence]
+                 for sentence in edits]
+        blocks = parse_m2(m2_text(sources, lines), name)
+        hypotheses[name] = [" ".join(apply_edits(block.tokens, block.edits)) for block in blocks]
+        m2[name] = blocks
+    gold = parse_m2(m2_text(sources, [[NOOP.format(0), NOOP.format(1)]] + GOLD), "gold")
+    corpus = Corpus(sources, references, hypotheses, gold, hypothesis_m2=m2)
+    data = report_data(corpus, samples=50, seed=1, attribution=["gleu"])
+    page = tmp_path / "wide.html"
+    write_report(data, page)
+    probe = chromium.open_page(page, WIDE_PAGE_PROBE, width=1400)["probe"]
+    assert probe["errors"] == []
+    widths, room = probe["actions"]["widths"], probe["actions"]["room"]
+    assert len(widths) == 1 and max(widths) <= room, (widths, room)
+
+
 def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, tmp_path, monkeypatch):
     """CoNLL-2014 (AMU, CAMB, CUUI, INPUT, gold M2, GJG15 human scores): no error, no request,
     every section drawn."""
