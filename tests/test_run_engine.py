@@ -105,3 +105,41 @@ def test_a_slow_metric_chooses_small_chunks_unless_the_run_is_told() -> None:
     assert [c.size for c in scored_chunks([GLEU(best_reference=True)], corpus)] == [10]
     slow = score_corpus([SlowGLEU(best_reference=True)], corpus).result("sys", 0).score
     assert slow == score_corpus([GLEU(best_reference=True)], corpus).result("sys", 0).score
+
+
+def test_workers_get_equal_chunks_as_many_as_a_multiple_of_workers(tmp_path) -> None:
+    """-p N: the corpus is cut into chunks of one size, at least two per worker and as many as
+    a multiple of N, never above the chunk size asked for, so that no worker idles through
+    another's last chunk (ERRANT on CoNLL-2014 with two workers: six chunks of 219 lines, where
+    five of 250 and one of 62 kept a worker idle for a whole chunk). The numbers never depend on it."""
+    from gecmetrics import GLEU, Corpus
+    from gecmetrics.run.chunks import parallel_chunk_lines
+    from gecmetrics.run.engine import score_corpus, scored_chunks
+    from gecmetrics.run.reading import chunk_size, worker_chunk_size
+
+    assert worker_chunk_size(1312, 2, 250) == 219
+    assert worker_chunk_size(1312, 3, 250) == 219 and worker_chunk_size(1312, 4, 250) == 164
+    assert worker_chunk_size(1312, 1, 250) == 250 and worker_chunk_size(1312, 2, None) == 328
+    assert worker_chunk_size(0, 2, 5) == 5 and worker_chunk_size(3, 2, None) == 1
+    for sentences, jobs, lines in [(1, 2, 1), (7, 3, 2), (1000, 2, 300), (100_000, 16, None), (5, 8, 4)]:
+        size = worker_chunk_size(sentences, jobs, lines)
+        chunks = -(-sentences // size)
+        assert 1 <= size <= chunk_size(lines) and (chunks % jobs == 0 or size == 1 or sentences - (chunks - 1) * size < size)
+    with pytest.raises(InputError, match="chunk size"):
+        worker_chunk_size(10, 2, 0)
+
+    class TwoWorkers(SerialExecutor):
+        jobs = 2
+
+    class SlowGLEU(GLEU):
+        chunk_lines = 4
+
+    sources = [f"a b c {k}" for k in range(18)]
+    corpus = Corpus(sources, [[f"a b d {k}" for k in range(18)]], {"sys": [f"a b d {k}" for k in range(18)]})
+    assert [c.size for c in scored_chunks([SlowGLEU(best_reference=True)], corpus, executor=TwoWorkers())] \
+        == [3, 3, 3, 3, 3, 3]  # not 4, 4, 4, 4, 2
+    assert score_corpus([SlowGLEU(best_reference=True)], corpus, executor=TwoWorkers()).result("sys", 0).score \
+        == score_corpus([GLEU(best_reference=True)], corpus).result("sys", 0).score
+    text = tmp_path / "t"
+    text.write_text("".join(f"a b {k}\n" for k in range(1312)), encoding="utf-8")
+    assert parallel_chunk_lines(CorpusFiles(str(text), (str(text),), (str(text),)), 2, 250) == 219

@@ -16,7 +16,7 @@ from ..io.corpus import Corpus
 from ..io.m2 import iter_m2_blocks
 from ..io.text import decode_lines, open_input
 from .files import CorpusFiles, count_sentences
-from .reading import chunk_size
+from .reading import chunk_size, worker_chunk_size
 
 
 class Misread(Exception):
@@ -147,11 +147,11 @@ def index_files(files: CorpusFiles, chunk_lines: int | None = None) -> list[File
 
 
 def parallel_chunk_lines(files: CorpusFiles, jobs: int, chunk_lines: int | None) -> int | None:
-    """Chunks small enough that ``jobs`` workers each get at least two (and never above
-    ``chunk_lines``)."""
+    """The chunk size that shares the files' sentences among ``jobs`` workers
+    (:func:`~.reading.worker_chunk_size`); ``chunk_lines`` when they cannot be counted."""
     if jobs <= 1:
         return chunk_lines
     total = count_sentences(files)
     if not total:
         return chunk_lines
-    return max(1, min(chunk_size(chunk_lines), -(-total // (2 * jobs))))
+    return worker_chunk_size(total, jobs, chunk_lines)

@@ -35,7 +35,7 @@ from ..metrics.results import Result
 from ..metrics.running import chunk_statistics, python_corpus
 from .executors import Executor, SerialExecutor, check_jobs, make_executor
 from .files import CorpusFiles, count_sentences
-from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size
+from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size, worker_chunk_size
 
 if TYPE_CHECKING:
     from ..core.context import CacheSetting
@@ -307,9 +307,7 @@ def _sentences_of(files: CorpusFiles, progress: ProgressCallback | None) -> int:
 
 def _corpus_outcomes(run: _Run, corpus: Corpus, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
     """(chunk, outcome) of a corpus in memory, in chunks of sentences."""
-    step = chunk_size(run.chunk_lines if chunk_lines is None else chunk_lines)
-    if run.executor.jobs > 1:
-        step = min(step, max(1, -(-corpus.size // (2 * run.executor.jobs))))
+    step = worker_chunk_size(corpus.size, run.executor.jobs, run.chunk_lines if chunk_lines is None else chunk_lines)
     chunks = (corpus.slice(start, min(start + step, corpus.size)) for start in range(0, corpus.size, step))
     for chunk, outcome in _mapped(run.executor, _run_task, chunks, lambda source: run.task(source, [])):
         run.tick(outcome.size, corpus.size)
