@@ -325,7 +325,8 @@ def test_report_attribution_is_the_module_with_the_metric_sentence_scores(edits,
 def test_attribution_in_parts_is_the_attribution_whole(monkeypatch, name):
     """attribute_systems attributes ATTRIBUTION_ROWS sentences at a time: in parts of 2 (the
     sentence numbers seeding sampled Shapley and naming a bad edit counted from the corpus's
-    start), every value, score and text is the one of the whole corpus at once."""
+    start), or in worker processes, every value, score and text is the one of the whole corpus
+    at once."""
     from gecmetrics.output.report import attribution as report_attribution
 
     corpus = small_corpus()
@@ -334,12 +335,16 @@ def test_attribution_in_parts_is_the_attribution_whole(monkeypatch, name):
                      [(1, 2, "love")], [(1, 2, "has"), (3, 4, "cats"), (2, 3, "three")], [(2, 2, "very")]]}
     methods = ["shapley", "add", "leave-one-out", "sampled-shapley"]
     whole = attribute_systems(corpus, metric, systems, methods=methods, permutations=3, max_exact_edits=2, seed=7)
+    # two worker processes attribute parts of their own size (three of 2 sentences at most)
+    workers = attribute_systems(corpus, metric, systems, methods=methods, permutations=3, max_exact_edits=2, seed=7,
+                                jobs=2)
     monkeypatch.setattr(report_attribution, "ATTRIBUTION_ROWS", 2)
     parts = attribute_systems(corpus, metric, systems, methods=methods, permutations=3, max_exact_edits=2, seed=7)
-    assert parts == whole and whole["X"][1]["shapley"].method == "sampled-shapley"
+    assert parts == whole == workers and whole["X"][1]["shapley"].method == "sampled-shapley"
     bad = {"X": [*systems["X"][:3], [(9, 10, "x")], systems["X"][4]]}
-    with pytest.raises(InputError, match="X: sentence 4: "):
-        attribute_systems(corpus, metric, bad, methods=methods)
+    for jobs in (1, 2):
+        with pytest.raises(InputError, match="X: sentence 4: "):
+            attribute_systems(corpus, metric, bad, methods=methods, jobs=jobs)
     with pytest.raises(InputError, match="first_row must be an integer >= 0"):
         attribute_corpus_methods(SOURCES, systems["X"], lambda rows, texts: [0.0] * len(texts), first_row=-1)
 

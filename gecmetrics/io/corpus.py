@@ -134,15 +134,18 @@ class Corpus:
     def size(self) -> int:
         return len(self.sources)
 
-    def slice(self, start: int, end: int) -> "Corpus":
-        """Sentences ``start:end`` of every text (already checked: no checks again)."""
+    def slice(self, start: int, end: int, hypotheses: bool = True, gold: bool = True) -> "Corpus":
+        """Sentences ``start:end`` of every text (already checked: no checks again); without
+        the hypotheses and their M2 (``hypotheses`` False), or the gold M2 (``gold`` False), that
+        a part sent to a worker does not need."""
         part = copy.copy(self)
         part.offset = self.offset + start
         part.sources = self.sources[start:end]
         part.references = [ref[start:end] for ref in self.references]
-        part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()}
-        part.gold = None if self.gold is None else self.gold[start:end]
-        part.hypothesis_m2 = {name: blocks[start:end] for name, blocks in self.hypothesis_m2.items()}
+        part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()} if hypotheses else {}
+        part.gold = None if self.gold is None or not gold else self.gold[start:end]
+        part.hypothesis_m2 = ({name: blocks[start:end] for name, blocks in self.hypothesis_m2.items()}
+                              if hypotheses else {})
         part._named = {}
         return part
 

@@ -49,6 +49,10 @@ class Edit:
         """The text that replaces the span when building a reference (the first alternative)."""
         return self.alternatives[0]
 
+    def __reduce__(self):  # pickled by value, 2-3x faster than the frozen dataclass's state (workers)
+        return (Edit, (self.start, self.end, self.type, self.correction, self.required, self.comment, self.annotator,
+                       self.edit_set))
+
     def to_line(self) -> str:
         """The ``A`` line of this edit, without line terminator."""
         fields = [f"{self.start} {self.end}", self.type, self.correction, self.required, self.comment,
@@ -76,6 +80,9 @@ class Block:
     def edits_of(self, annotator: int) -> list[Edit]:
         """The edit lines of one annotator, in file order (noop lines included)."""
         return [edit for edit in self.edits if edit.annotator == annotator]
+
+    def __reduce__(self):  # as Edit's
+        return (Block, (self.source, self.edits, self.line))
 
 
 class NamedBlocks(list):

@@ -11,15 +11,15 @@ scores, the meta-evaluation figures.
 :func:`render_html` draws the page from it; :func:`write_report` writes either or both;
 :func:`page_data` reads the data back from a page.
 :func:`attribute_systems` is the edit attribution of system outputs under any metric with
-sentence scores (``gecmetric attribute``).
+sentence scores (``gecmetric attribute``); :func:`attribution_parts` gives it part by part.
 """
 from __future__ import annotations
 
-from .attribution import (attribute_corpus, attribute_systems, attribution_dicts, attribution_tsv_of_systems,
-                          hypothesis_edits)
+from .attribution import (attribute_corpus, attribute_systems, attribution_dicts, attribution_parts,
+                          attribution_tsv_of_systems, hypothesis_edits)
 from .data import DEFAULT_METRICS, read_report_corpus, report_data, system_names
 from .html import SECTIONS, page_data, render_html, report_json, write_report
 
 __all__ = ["DEFAULT_METRICS", "SECTIONS", "attribute_corpus", "attribute_systems", "attribution_dicts",
-           "attribution_tsv_of_systems", "hypothesis_edits", "page_data", "read_report_corpus", "render_html", "report_data",
+           "attribution_parts", "attribution_tsv_of_systems", "hypothesis_edits", "page_data", "read_report_corpus", "render_html", "report_data",
            "report_json", "system_names", "write_report"]

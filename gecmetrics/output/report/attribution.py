@@ -17,7 +17,8 @@ the cases that need care (its capabilities, :class:`~gecmetrics.metrics.base.Met
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -28,6 +29,8 @@ from ...kinds import M2
 from ...metrics.base import Metric
 from ...metrics.registry import needs_gold_m2
 from ...run.engine import score_corpus
+from ...run.executors import check_jobs, make_executor
+from ...run.reading import worker_chunk_size
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
                                   attribute_corpus_methods, attribution_rows)
 
@@ -72,8 +75,8 @@ def check_attribution_metric(metric: Metric) -> None:
         raise InputError(f"{name} cannot attribute edits: {metric.candidate_refusal}; choose another metric")
 
 
-def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator: Any = None,
-                     jobs: int = 1) -> Callable[[list, list], np.ndarray]:
+def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator: Any = None
+                     ) -> Callable[[list, list], np.ndarray]:
     """``score(rows, texts)``: the sentence score of each text as a hypothesis of corpus
     sentence ``rows[k]`` (0-based), by ``metric``'s column ``column``. ``annotator`` (an ERRANT
     :class:`~gecmetrics.metrics.errant.Annotator`) is needed when the metric reads hypothesis M2."""
@@ -96,7 +99,7 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
                       {CANDIDATES: kept_texts}, None if gold is None else [gold[r] for r in kept_rows])
         if metric.hypothesis_kind == M2:
             part.add_hypothesis_m2(CANDIDATES, annotator.annotate(part.sources, [kept_texts], keep_empty=True))
-        scored = score_corpus([metric], part, jobs=jobs)
+        scored = score_corpus([metric], part)
         values = independent_sentence_scores(metric, scored.statistics[CANDIDATES][0], column)
         return values[np.asarray(order, dtype=np.int64)]
 
@@ -104,22 +107,58 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
 
 
 ATTRIBUTION_ROWS = 10_000
-"""Sentences attributed at a time by :func:`attribute_systems` (their candidates scored in one
+"""Sentences attributed at a time by :func:`attribution_parts` (their candidates scored in one
 engine run): at 10^5 sentences a system's candidates all at once held about 1 GB."""
 
 
-def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequence[Sequence[Any]]], *,
+@dataclass(frozen=True)
+class _Part:
+    """One part of one system's attribution: what a worker needs (sentences ``first`` ..
+    ``first + corpus.size - 1`` of the whole, without the systems' texts)."""
+
+    name: str
+    first: int
+    corpus: Corpus
+    edits: list
+    metric: Metric
+    column: int
+    options: dict
+    annotator: Any
+    read: Callable[[list], Any] | None
+
+
+def _attributed_part(part: _Part) -> Any:
+    """The attributions of one part's sentences, numbered from the corpus's start (rows given to
+    the scorer, seeds and messages), so that they are those of the whole corpus at once; what
+    ``part.read`` makes of them when it is given."""
+    scorer = candidate_scorer(part.metric, part.corpus, part.column, part.annotator)
+    first = part.first
+
+    def score(rows: list, texts: list) -> np.ndarray:
+        return scorer([row - first for row in rows], texts)
+
+    try:
+        results = attribute_corpus_methods(part.corpus.sources, part.edits, score, first_row=first, **part.options)
+    except InputError as err:
+        raise InputError(f"{part.name}: {err}") from None
+    return results if part.read is None else part.read(results)
+
+
+def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequence[Sequence[Any]]], *,
                       column: int = 0, methods: Sequence[str] = METHODS,
                       max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS, permutations: int = DEFAULT_PERMUTATIONS,
                       seed: int = 0, normalize: bool = False, over_bound: str = "sample", annotator: Any = None,
-                      jobs: int = 1) -> dict[str, list[dict[str, Attribution | None]]]:
-    """Every edit of every system (``edits``: system -> per sentence its edits, e.g.
-    :func:`hypothesis_edits` of its M2) attributed by every method, under one column of a
-    metric with sentence scores; one engine run per system scores all its candidates (each
-    distinct sentence once) :data:`ATTRIBUTION_ROWS` sentences at a time (what a part holds
-    in candidates stays bounded; a candidate's score and a sentence's seed do not depend on the
-    part), and sampled Shapley is seeded by (seed, sentence number).
-    Returns system -> per sentence {method: Attribution (None: skipped above the bound)}."""
+                      jobs: int = 1, read: Callable[[list], Any] | None = None) -> Iterator[tuple[str, int, Any]]:
+    """:func:`attribute_systems` a part at a time, in order: (system, the part's first
+    sentence, per sentence of the part {method: Attribution}, or what ``read`` (a module-level
+    function, run where the part is attributed) makes of that list: a worker then sends back
+    only what the caller keeps). A part is
+    :data:`ATTRIBUTION_ROWS` sentences of one system; with ``jobs`` other than 1 (0: one per
+    core) worker processes attribute the parts, cut equal so that the workers finish together
+    (:func:`~gecmetrics.run.reading.worker_chunk_size`), except for a metric that reads
+    hypothesis M2, whose candidates ``annotator`` annotates in this process. A part's results
+    are those of the whole corpus at once (rows, seeds and messages count from the corpus's
+    start, and a candidate's score does not depend on the others scored beside it)."""
     if not isinstance(metric, Metric):
         raise InputError(f"not a metric: {metric!r}")
     column = metric.column_index(column)
@@ -130,19 +169,43 @@ def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     for name in names:
         if len(edits[name]) != size:
             raise InputError(f"{name}: {len(edits[name])} lists of edits for {size} sentences")
-    scorer = candidate_scorer(metric, corpus, column, annotator, jobs)
-    results = {}
-    for name in names:  # scoring runs per system: its sentences and seeds do not depend on the others
-        results[name] = []
-        for first in range(0, size, ATTRIBUTION_ROWS):
-            last = min(first + ATTRIBUTION_ROWS, size)
-            try:
-                results[name] += attribute_corpus_methods(
-                    corpus.sources[first:last], edits[name][first:last], scorer, methods,
-                    max_exact_edits=max_exact_edits, permutations=permutations, seed=seed, normalize=normalize,
-                    over_bound=over_bound, first_row=first)
-            except InputError as err:
-                raise InputError(f"{name}: {err}") from None
+    candidate_scorer(metric, corpus, column, annotator)  # its refusals, before any work
+    jobs = 1 if metric.hypothesis_kind == M2 else check_jobs(jobs)
+    rows = worker_chunk_size(size, jobs, ATTRIBUTION_ROWS)
+    options = {"methods": methods, "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
+               "normalize": normalize, "over_bound": over_bound}
+    annotator = annotator if metric.hypothesis_kind == M2 else None  # (a spaCy model: never sent)
+    gold = needs_gold_m2(metric)
+    parts = [_Part(name, first, corpus.slice(first, min(first + rows, size), hypotheses=False, gold=gold),
+                   list(edits[name][first:first + rows]), metric, column, options, annotator, read)
+             for name in names for first in range(0, size, rows)]
+    return _attributed_in_order(parts, jobs)  # (the arguments are checked above, before the first part)
+
+
+def _attributed_in_order(parts: list[_Part], jobs: int) -> Iterator[tuple[str, int, Any]]:
+    with make_executor(jobs) as executor:
+        for part, result in zip(parts, executor.map(_attributed_part, parts)):
+            yield part.name, part.first, result
+
+
+def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequence[Sequence[Any]]], *,
+                      column: int = 0, methods: Sequence[str] = METHODS,
+                      max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS, permutations: int = DEFAULT_PERMUTATIONS,
+                      seed: int = 0, normalize: bool = False, over_bound: str = "sample", annotator: Any = None,
+                      jobs: int = 1) -> dict[str, list[dict[str, Attribution | None]]]:
+    """Every edit of every system (``edits``: system -> per sentence its edits, e.g.
+    :func:`hypothesis_edits` of its M2) attributed by every method, under one column of a
+    metric with sentence scores; each part of :data:`ATTRIBUTION_ROWS` sentences of a system
+    scores all its candidates in one engine run (each distinct sentence once; what a part holds
+    in candidates stays bounded), by ``jobs`` worker processes (:func:`attribution_parts`), and
+    sampled Shapley is seeded by (seed, sentence number).
+    Returns system -> per sentence {method: Attribution (None: skipped above the bound)}."""
+    results: dict[str, list[dict[str, Attribution | None]]] = {}
+    for name, _, part in attribution_parts(corpus, metric, edits, column=column, methods=methods,
+                                           max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
+                                           normalize=normalize, over_bound=over_bound, annotator=annotator,
+                                           jobs=jobs):
+        results.setdefault(name, []).extend(part)
     return results
 
 

@@ -17,7 +17,7 @@ page applies them to show them inline). Sentence-level numbers are rounded to 6 
 from __future__ import annotations
 
 import dataclasses
-
+import functools
 import math
 import os
 from typing import Any, Sequence
@@ -39,7 +39,7 @@ from ...stats.multiple import AllPairsResult, all_pairs_from_draws, check_all_pa
 from ...stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, Drawn, PairedTestResult,
                                    check_samples, drawn_columns, paired_signature, paired_test_from_draws)
 from ...version import __version__
-from .attribution import attribute_systems, edit_annotator, hypothesis_edits
+from .attribution import attribution_parts, edit_annotator, hypothesis_edits
 
 FORMAT = "gecmetrics-report"
 FORMAT_VERSION = 1
@@ -357,8 +357,8 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
         "difficulty": {"types": type_difficulty(weights),
                        "signature": weights.signature if weights is not None else None},
         "sentences": _sentence_data(corpus, scored, columns, compared, weights),
-        "attribution": [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed, annotator)
-                        for metric, column in attributed],
+        "attribution": [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed, annotator,
+                                     jobs) for metric, column in attributed],
         "meta": _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None,
     }
 
@@ -450,40 +450,53 @@ def _sentence_scores(scored: Scored, columns: list[dict]) -> tuple[dict, dict]:
     return scores, spread
 
 
+def _attribution_rows(methods: list[str], results: list) -> list[tuple[list[list[float]], float, float, bool]]:
+    """What the report keeps of a part's attributions (made where the part is attributed): per
+    sentence the values of each edit by each method, the output's and the source's scores, and
+    whether exact Shapley fell back to sampled Shapley."""
+    kept = []
+    for sentence in results:
+        parts = [sentence[m] for m in methods]
+        head = parts[0]
+        kept.append(([[part.values[e] for part in parts] for e in range(len(head.values))], head.full_score,
+                     head.empty_score, "shapley" in sentence and sentence["shapley"].method != "shapley"))
+    return kept
+
+
 def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str], max_exact_edits: int,
-                 permutations: int, seed: int, annotator: Any) -> dict[str, Any]:
+                 permutations: int, seed: int, annotator: Any, jobs: int = 1) -> dict[str, Any]:
     """One metric's attribution of every system's edits, per sentence and edit, every method;
     and per system and error type the number of edits and their mean value by each method
-    (the candidates are scored in this process: a few seconds, less than starting workers)."""
+    (the parts of the systems attributed by ``jobs`` workers, read here in order)."""
     systems = list(corpus.hypotheses)
-    values, full, sampled, by_type = {}, {}, {}, {}
+    edits = {name: hypothesis_edits(corpus.hypothesis_m2[name]) for name in systems}
+    values = {name: [] for name in systems}
+    full = {name: [] for name in systems}
+    sampled = {name: [] for name in systems}
+    sentence_empty = {name: [] for name in systems}
+    types = {name: {} for name in systems}
+    # each part's Attribution objects are dropped once read: at 10^5 sentences a system's are
+    # hundreds of MB
+    for name, first, results in attribution_parts(corpus, metric, edits, column=column, methods=methods,
+                                                  max_exact_edits=max_exact_edits, permutations=permutations,
+                                                  seed=seed, over_bound="sample", annotator=annotator, jobs=jobs,
+                                                  read=functools.partial(_attribution_rows, methods)):
+        for d, (rows, total, empty_score, fallback) in enumerate(results, start=first):
+            values[name].append([[_round(value) for value in row] for row in rows])
+            full[name].append(_round(total))
+            sentence_empty[name].append(_round(empty_score))
+            if fallback:
+                sampled[name].append(d)
+            for row, edit in zip(rows, edits[name][d]):
+                entry = types[name].setdefault(edit.type, [0] + [0.0] * len(methods))
+                entry[0] += 1
+                for m, value in enumerate(row):
+                    entry[1 + m] += value
+    by_type = {name: {t: [entry[0], *[_round(total / entry[0]) for total in entry[1:]]]
+                      for t, entry in sorted(types[name].items())} for name in systems}
     empty = None
     for name in systems:
-        # a system at a time (its attribution does not depend on the others'), its Attribution
-        # objects dropped once read: at 10^5 sentences they are hundreds of MB per system
-        edits = {name: hypothesis_edits(corpus.hypothesis_m2[name])}
-        results = attribute_systems(corpus, metric, edits, column=column, methods=methods,
-                                    max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
-                                    over_bound="sample", annotator=annotator)
-        rows, totals, fallback, types = [], [], [], {}
-        sentence_empty = []
-        for d, sentence in enumerate(results.pop(name)):
-            parts = [sentence[m] for m in methods]
-            first = parts[0]
-            rows.append([[_round(part.values[e]) for part in parts] for e in range(len(first.values))])
-            totals.append(_round(first.full_score))
-            sentence_empty.append(_round(first.empty_score))
-            if "shapley" in sentence and sentence["shapley"].method != "shapley":
-                fallback.append(d)
-            for e, edit in enumerate(edits[name][d]):
-                entry = types.setdefault(edit.type, [0] + [0.0] * len(methods))
-                entry[0] += 1
-                for m, part in enumerate(parts):
-                    entry[1 + m] += part.values[e]
-        values[name], full[name], sampled[name] = rows, totals, fallback
-        by_type[name] = {t: [entry[0], *[_round(total / entry[0]) for total in entry[1:]]]
-                         for t, entry in sorted(types.items())}
-        empty = empty or sentence_empty
+        empty = empty or sentence_empty[name]
     return {"metric": metric.display_name, "label": metric.column_labels()[column], "column": column,
             "signature": str(metric.column_signature(column, len(corpus.references))), "methods": methods,
             "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
