@@ -109,7 +109,7 @@ def test_a_slow_metric_chooses_small_chunks_unless_the_run_is_told() -> None:
 
 def test_workers_get_equal_chunks_as_many_as_a_multiple_of_workers(tmp_path) -> None:
     """-p N: the corpus is cut into chunks of one size, at least two per worker and as many as
-    a multiple of N, never above the chunk size asked for, so that no worker idles through
+    a multiple of N, never above the default or the metric's chunk size, so that no worker idles through
     another's last chunk (ERRANT on CoNLL-2014 with two workers: six chunks of 219 lines, where
     five of 250 and one of 62 kept a worker idle for a whole chunk). The numbers never depend on it."""
     from gecmetrics import GLEU, Corpus
@@ -138,6 +138,10 @@ def test_workers_get_equal_chunks_as_many_as_a_multiple_of_workers(tmp_path) -> 
     corpus = Corpus(sources, [[f"a b d {k}" for k in range(18)]], {"sys": [f"a b d {k}" for k in range(18)]})
     assert [c.size for c in scored_chunks([SlowGLEU(best_reference=True)], corpus, executor=TwoWorkers())] \
         == [3, 3, 3, 3, 3, 3]  # not 4, 4, 4, 4, 2
+    # a size the caller gives is kept (it shapes a model metric's batches), lowered only to give
+    # every worker two chunks
+    assert [c.size for c in scored_chunks([GLEU()], corpus, executor=TwoWorkers(), chunk_lines=4)] == [4, 4, 4, 4, 2]
+    assert worker_chunk_size(150, 2, 30, even=False) == 30 and worker_chunk_size(150, 2, 60, even=False) == 38
     assert score_corpus([SlowGLEU(best_reference=True)], corpus, executor=TwoWorkers()).result("sys", 0).score \
         == score_corpus([GLEU(best_reference=True)], corpus).result("sys", 0).score
     text = tmp_path / "t"

@@ -146,7 +146,7 @@ def index_files(files: CorpusFiles, chunk_lines: int | None = None) -> list[File
             for k in range(-(-total // size))]
 
 
-def parallel_chunk_lines(files: CorpusFiles, jobs: int, chunk_lines: int | None) -> int | None:
+def parallel_chunk_lines(files: CorpusFiles, jobs: int, chunk_lines: int | None, even: bool = True) -> int | None:
     """The chunk size that shares the files' sentences among ``jobs`` workers
     (:func:`~.reading.worker_chunk_size`); ``chunk_lines`` when they cannot be counted."""
     if jobs <= 1:
@@ -154,4 +154,4 @@ def parallel_chunk_lines(files: CorpusFiles, jobs: int, chunk_lines: int | None)
     total = count_sentences(files)
     if not total:
         return chunk_lines
-    return worker_chunk_size(total, jobs, chunk_lines)
+    return worker_chunk_size(total, jobs, chunk_lines, even)

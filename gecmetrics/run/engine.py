@@ -280,7 +280,8 @@ def _chunk_results(executor: Executor, function: Callable[[Any], Any], files: Co
 
 def _file_outcomes(run: _Run, files: CorpusFiles, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
     """(chunk source, outcome) of every chunk of the files, in order (see :func:`_chunk_results`)."""
-    chunk_lines = _parallel_chunk_lines(files, run.executor, run.chunk_lines if chunk_lines is None else chunk_lines)
+    chunk_lines = _parallel_chunk_lines(files, run.executor, run.chunk_lines if chunk_lines is None else chunk_lines,
+                                        even=chunk_lines is None)
     shown = files.shown_texts
     total = _sentences_of(files, run.progress)
     for source, outcome in _chunk_results(run.executor, _run_task, files, chunk_lines,
@@ -289,13 +290,15 @@ def _file_outcomes(run: _Run, files: CorpusFiles, chunk_lines: int | None) -> It
         yield source, outcome
 
 
-def _parallel_chunk_lines(files: CorpusFiles, executor: Executor, chunk_lines: int | None) -> int | None:
-    """Chunks small enough for every worker to get some (``chunk_lines`` in one process)."""
+def _parallel_chunk_lines(files: CorpusFiles, executor: Executor, chunk_lines: int | None,
+                          even: bool = True) -> int | None:
+    """Chunks for every worker to get some (``chunk_lines`` in one process); ``even``: unless the
+    caller gave the size (:func:`~.reading.worker_chunk_size`)."""
     if executor.jobs <= 1:
         return chunk_lines
     from .chunks import parallel_chunk_lines
 
-    return parallel_chunk_lines(files, executor.jobs, chunk_lines)
+    return parallel_chunk_lines(files, executor.jobs, chunk_lines, even)
 
 
 def _sentences_of(files: CorpusFiles, progress: ProgressCallback | None) -> int:
@@ -307,7 +310,8 @@ def _sentences_of(files: CorpusFiles, progress: ProgressCallback | None) -> int:
 
 def _corpus_outcomes(run: _Run, corpus: Corpus, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
     """(chunk, outcome) of a corpus in memory, in chunks of sentences."""
-    step = worker_chunk_size(corpus.size, run.executor.jobs, run.chunk_lines if chunk_lines is None else chunk_lines)
+    step = worker_chunk_size(corpus.size, run.executor.jobs, run.chunk_lines if chunk_lines is None else chunk_lines,
+                             even=chunk_lines is None)
     chunks = (corpus.slice(start, min(start + step, corpus.size)) for start in range(0, corpus.size, step))
     for chunk, outcome in _mapped(run.executor, _run_task, chunks, lambda source: run.task(source, [])):
         run.tick(outcome.size, corpus.size)
@@ -422,7 +426,7 @@ def map_chunks(function: Callable[[Corpus], Any], files: CorpusFiles, *, executo
     by the serial reader, as in :func:`score_files`."""
     own = executor is None
     executor = executor if executor is not None else make_executor(jobs, dask)
-    chunk_lines = _parallel_chunk_lines(files, executor, chunk_lines)
+    chunk_lines = _parallel_chunk_lines(files, executor, chunk_lines, even=chunk_lines is None)
     total = _sentences_of(files, progress)
     done = 0
     try:

@@ -36,14 +36,19 @@ def chunk_size(chunk_lines: int | None) -> int:
                        "gecmetrics.run.reading.MAX_CHUNK_LINES")
 
 
-def worker_chunk_size(sentences: int, jobs: int, chunk_lines: int | None) -> int:
-    """Sentences per chunk when ``jobs`` workers share ``sentences``: equal chunks, at least two
-    per worker and never above :func:`chunk_size`, as many as a multiple of ``jobs``, so that
-    the workers finish together (1,312 lines in chunks of at most 250 on two workers: six of
-    219, not five of 250 and one of 62 that leaves a worker idle for a whole chunk at the end)."""
+def worker_chunk_size(sentences: int, jobs: int, chunk_lines: int | None, even: bool = True) -> int:
+    """Sentences per chunk when ``jobs`` workers share ``sentences``: at least two chunks per
+    worker and never above :func:`chunk_size`. ``even`` (a default or a metric's own chunk
+    size): chunks of one size, as many as a multiple of ``jobs``, so that the workers finish
+    together (1,312 lines in chunks of at most 250 on two workers: six of 219, not five of 250
+    and one of 62 that leaves a worker idle for a whole chunk at the end). Not ``even`` (a size
+    the user gave): that size, lowered only to give every worker two chunks, since the chunks
+    shape a model metric's batches, whose float32 sums differ in their last bits."""
     size = chunk_size(chunk_lines)
     if jobs <= 1 or sentences <= 0:
         return size
+    if not even:
+        return max(1, min(size, -(-sentences // (2 * jobs))))
     chunks = max(-(-sentences // size), 2 * jobs)
     chunks = -(-chunks // jobs) * jobs
     return max(1, -(-sentences // chunks))
