@@ -176,16 +176,19 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
                "normalize": normalize, "over_bound": over_bound}
     annotator = annotator if metric.hypothesis_kind == M2 else None  # (a spaCy model: never sent)
     gold = needs_gold_m2(metric)
-    parts = [_Part(name, first, corpus.slice(first, min(first + rows, size), hypotheses=False, gold=gold),
+    spans = [(name, first) for name in names for first in range(0, size, rows)]
+    # made as the executor asks for them (at most two per worker ahead)
+    parts = (_Part(name, first, corpus.slice(first, min(first + rows, size), hypotheses=False, gold=gold),
                    list(edits[name][first:first + rows]), metric, column, options, annotator, read)
-             for name in names for first in range(0, size, rows)]
-    return _attributed_in_order(parts, jobs)  # (the arguments are checked above, before the first part)
+             for name, first in spans)
+    return _attributed_in_order(spans, parts, jobs)  # (the arguments are checked above, before the first part)
 
 
-def _attributed_in_order(parts: list[_Part], jobs: int) -> Iterator[tuple[str, int, Any]]:
+def _attributed_in_order(spans: list[tuple[str, int]], parts: Iterator[_Part], jobs: int
+                         ) -> Iterator[tuple[str, int, Any]]:
     with make_executor(jobs) as executor:
-        for part, result in zip(parts, executor.map(_attributed_part, parts)):
-            yield part.name, part.first, result
+        for (name, first), result in zip(spans, executor.map(_attributed_part, parts)):
+            yield name, first, result
 
 
 def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequence[Sequence[Any]]], *,
