@@ -31,6 +31,7 @@ from gecmetrics.stats.attribution import (
     attribute_corpus_methods,
     attribution_rows,
     attribution_tsv,
+    check_attribution_options,
     method_name,
 )
 
@@ -337,6 +338,19 @@ def test_insertions_at_one_point_keep_the_given_order():
 def test_bad_options(options, message):
     with pytest.raises(InputError, match=message):
         attribute("a b", [(0, 1, "x")], salted(0), **options)
+
+
+def test_options_are_checked_before_any_sentence():
+    """check_attribution_options raises what attribute_corpus_methods would, reading no sentence
+    (the report checks them once before its workers start)."""
+    check_attribution_options(["add", "shapley"], 3, 5, 1, True, "sample")
+    for options, message in [({"methods": ["banzhaf"]}, "unknown attribution method"),
+                             ({"methods": ["add", "add"]}, "listed twice"), ({"permutations": 0}, "permutations"),
+                             ({"over_bound": "maybe"}, "over_bound")]:
+        with pytest.raises(InputError, match=message):
+            check_attribution_options(**options)
+        with pytest.raises(InputError, match=message):
+            attribute_corpus_methods(["a b"], [[(0, 1, "x")]], lambda rows, texts: [0.0] * len(texts), **options)
 
 
 @pytest.mark.parametrize("returned, message", [

@@ -431,6 +431,14 @@ class _Options:
         return cls(names, bound, permutations, seed, normalize, over_bound)
 
 
+def check_attribution_options(methods: Sequence[str] | str = METHODS, max_exact_edits: Any = DEFAULT_MAX_EXACT_EDITS,
+                              permutations: Any = DEFAULT_PERMUTATIONS, seed: Any = 0, normalize: Any = False,
+                              over_bound: Any = "error") -> None:
+    """The InputError :func:`attribute_corpus_methods` raises for these options, raised before
+    any sentence is read (a caller that hands parts of a corpus to workers checks them once)."""
+    _Options.checked(methods, max_exact_edits, permutations, seed, normalize, over_bound)
+
+
 def _sentence_plans(sentence: _Sentence, row: int, options: _Options) -> dict[str, _Plan | None]:
     """Each method's plan for one sentence; exact Shapley above the bound follows ``over_bound``
     (an error, sampled Shapley in its place, or None: skipped)."""

@@ -32,7 +32,7 @@ from ...run.engine import score_corpus
 from ...run.executors import check_jobs, make_executor
 from ...run.reading import worker_chunk_size
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
-                                  attribute_corpus_methods, attribution_rows)
+                                  attribute_corpus_methods, attribution_rows, check_attribution_options)
 
 CANDIDATES = "candidates"
 """The name of the candidate hypothesis in the corpora scored here."""
@@ -170,6 +170,7 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
         if len(edits[name]) != size:
             raise InputError(f"{name}: {len(edits[name])} lists of edits for {size} sentences")
     candidate_scorer(metric, corpus, column, annotator)  # its refusals, before any work
+    check_attribution_options(methods, max_exact_edits, permutations, seed, normalize, over_bound)
     jobs = 1 if metric.hypothesis_kind == M2 else check_jobs(jobs)
     rows = worker_chunk_size(size, jobs, ATTRIBUTION_ROWS)
     options = {"methods": methods, "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
