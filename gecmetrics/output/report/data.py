@@ -473,10 +473,10 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
     values = {name: [] for name in systems}
     full = {name: [] for name in systems}
     sampled = {name: [] for name in systems}
-    sentence_empty = {name: [] for name in systems}
+    empty = []  # the source's sentence scores: the same for every system, kept from the first
     types = {name: {} for name in systems}
-    # each part's Attribution objects are dropped once read: at 10^5 sentences a system's are
-    # hundreds of MB
+    # a part's Attribution objects stay where they are made (hundreds of MB per system at 10^5
+    # sentences): _attribution_rows is what comes back
     for name, first, results in attribution_parts(corpus, metric, edits, column=column, methods=methods,
                                                   max_exact_edits=max_exact_edits, permutations=permutations,
                                                   seed=seed, over_bound="sample", annotator=annotator, jobs=jobs,
@@ -484,7 +484,8 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
         for d, (rows, total, empty_score, fallback) in enumerate(results, start=first):
             values[name].append([[_round(value) for value in row] for row in rows])
             full[name].append(_round(total))
-            sentence_empty[name].append(_round(empty_score))
+            if name == systems[0]:
+                empty.append(_round(empty_score))
             if fallback:
                 sampled[name].append(d)
             for row, edit in zip(rows, edits[name][d]):
@@ -494,9 +495,6 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
                     entry[1 + m] += value
     by_type = {name: {t: [entry[0], *[_round(total / entry[0]) for total in entry[1:]]]
                       for t, entry in sorted(types[name].items())} for name in systems}
-    empty = None
-    for name in systems:
-        empty = empty or sentence_empty[name]
     return {"metric": metric.display_name, "label": metric.column_labels()[column], "column": column,
             "signature": str(metric.column_signature(column, len(corpus.references))), "methods": methods,
             "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
