@@ -479,6 +479,74 @@ def test_json_cleaning_keeps_plain_values_and_cleans_the_others(value):
     assert json.dumps(cleaned, allow_nan=False) == json.dumps(expected, allow_nan=False)
 
 
+def test_cleaning_returns_plain_lists_and_mappings_themselves():
+    """Plain data is not copied (a 10^5-sentence report's copy held about 200 MB while the page
+    was written); a container with something to clean is a new one, the input left as it was."""
+    from gecmetrics.output.report.html import _clean
+
+    edits = [[3, 4, "the", "M:DET", "TP"], [7, 8, "", "U:NOUN", 0]]
+    plain = {"sentences": {"source": ["a b", "c"], "edits": {"AMU": [edits, []]}}, "n": 2, "x": [1.5, None, True]}
+    assert _clean(plain) is plain
+    assert _clean(plain)["sentences"]["edits"]["AMU"][0] is edits
+    mixed = {"scores": [1.0, float("nan")], "kept": edits, 3: "three", "row": (1, 2)}
+    cleaned = _clean(mixed)
+    assert cleaned == {"scores": [1.0, None], "kept": edits, "3": "three", "row": [1, 2]}
+    assert cleaned is not mixed and cleaned["kept"] is edits and isinstance(cleaned["row"], list)
+    assert mixed["scores"][1] != mixed["scores"][1] and 3 in mixed  # the input is not changed
+    numbers = [np.float64(0.5), 2]
+    assert _clean(numbers) == [0.5, 2] and type(_clean(numbers)[0]) is float and _clean(numbers) is not numbers
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=7), st.tuples(inner, inner),
+                                                       st.dictionaries(st.one_of(st.text(max_size=2), st.integers()),
+                                                                       inner, max_size=3)), max_leaves=30),
+       st.integers(1, 4))
+def test_json_pieces_join_to_the_compact_json_text(value, items):
+    """What --json writes a piece at a time is json.dumps of the whole, long lists cut at any size."""
+    from gecmetrics.output.report import html as report_html
+
+    cleaned = report_html._clean(value)
+    original = report_html.JSON_ITEMS
+    report_html.JSON_ITEMS = items
+    try:
+        pieces = list(report_html.json_pieces(cleaned))
+    finally:
+        report_html.JSON_ITEMS = original
+    assert "".join(pieces) == json.dumps(cleaned, ensure_ascii=False, separators=(",", ":"))
+    if isinstance(cleaned, dict) or (isinstance(cleaned, list) and len(cleaned) > items):
+        assert len(pieces) > 1  # a mapping key by key, a long list in parts
+    elif not isinstance(cleaned, list) or not any(isinstance(v, (list, dict)) for v in cleaned):
+        assert len(pieces) == 1  # a value or a short flat list: one call
+
+
+def test_the_pages_blocks_are_the_gzip_of_their_whole_json(small_report, monkeypatch):
+    """Each block of the page is compressed a piece at a time (never its whole JSON text at once)
+    and is byte for byte gzip.compress(json, 6, mtime=0) of that text: the same data gives the
+    same page, however the pieces are cut."""
+    import base64
+    import gzip
+
+    from gecmetrics.output.report import html as report_html
+
+    _, data = small_report
+    monkeypatch.setattr(report_html, "ROWS_BLOCK", 2)
+    monkeypatch.setattr(report_html, "JSON_ITEMS", 1)
+    monkeypatch.setattr(report_html, "PIECES_BYTES", 64)
+    page = render_html(data)
+    rows = re.search(r'id="report-rows" data-encoding="gzip base64">\n(.*?)\n</script>', page, re.S).group(1)
+    blocks = report_html.row_blocks(report_html.split_rows(report_html._clean(data))[1])
+    texts = rows.split(report_html.ROWS_SEPARATOR)
+    assert len(texts) == len(blocks) == 2
+    for text, block in zip(texts, blocks):
+        whole = json.dumps(block, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        assert base64.b64decode("".join(text.split())) == gzip.compress(whole, compresslevel=6, mtime=0)
+        assert all(len(line) == 76 for line in text.split("\n")[:-1])
+    monkeypatch.setattr(report_html, "JSON_ITEMS", 1000)
+    monkeypatch.setattr(report_html, "PIECES_BYTES", 1 << 20)
+    assert render_html(data) == page
+
+
 def test_text_in_the_data_cannot_break_out_of_the_page():
     corpus = small_corpus()
     corpus.references[0][2] = "</script><script>alert(1)</script> & <!-- ."

@@ -80,6 +80,7 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
                            max_exact_edits=max_exact_edits, permutations=permutations, human=human,
                            human_score=human_score, spacy_model=spacy_model, jobs=jobs, title=title,
                            correction=correction, progress=progress_unless(False, "report"), cache=run_context())
+        del corpus  # the page needs only the data: the M2 blocks and system texts go before it is written
         write_report(data, html_path, json_path)
 
 

@@ -15,10 +15,12 @@ import base64
 import gzip
 import json
 import math
+import operator
 import os
 import re
+import zlib
 from importlib import resources
-from typing import Any
+from typing import Any, Iterator
 
 from ...errors import InputError
 
@@ -28,14 +30,23 @@ SECTIONS = ("summary", "types", "sentences", "attribution", "meta")
 
 
 def _clean(value: Any) -> Any:
-    """JSON values: NumPy numbers as Python ones, non-finite floats as null."""
+    """JSON values: NumPy numbers as Python ones, non-finite floats as null. A list or mapping
+    that is plain already (str keys, values kept as they are) is returned itself, not copied:
+    the report's data is mostly plain, and a copy of a 10^5-sentence report's lists held about
+    200 MB while its page was written."""
     if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
+        cleaned = {str(k): _clean(v) for k, v in value.items()}
+        if type(value) is dict and all(map(_same_item, value.items(), cleaned.items())):
+            return value
+        return cleaned
     if isinstance(value, (list, tuple)):
         # the items already plain (a str, int, bool, None or finite float of exactly those types:
         # 10^7 of them in a 10^5-sentence report) are kept without a call, the others cleaned
-        return [v if ((kind := type(v)) is str or kind is int or v is None or kind is bool
-                      or (kind is float and v - v == 0.0)) else _clean(v) for v in value]
+        cleaned = [v if ((kind := type(v)) is str or kind is int or v is None or kind is bool
+                         or (kind is float and v - v == 0.0)) else _clean(v) for v in value]
+        if type(value) is list and all(map(operator.is_, cleaned, value)):
+            return value
+        return cleaned
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, int):
@@ -46,6 +57,11 @@ def _clean(value: Any) -> Any:
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     return value
+
+
+def _same_item(old: tuple, new: tuple) -> bool:
+    """A mapping's (key, value) kept by :func:`_clean`: a str key, the same value object."""
+    return type(old[0]) is str and old[1] is new[1]
 
 
 def _check_data(data: Any) -> None:
@@ -62,6 +78,44 @@ def report_json(data: dict, indent: int | None = None) -> str:
 def _json_text(cleaned: dict, indent: int | None = None) -> str:
     separators = (",", ":") if indent is None else (",", ": ")
     return json.dumps(cleaned, ensure_ascii=False, indent=indent, separators=separators, allow_nan=False)
+
+
+JSON_ITEMS = 1000
+"""Items of a long list written by one ``json.dumps`` call in :func:`json_pieces`."""
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _long(value: Any) -> bool:
+    return isinstance(value, dict) or (isinstance(value, list) and len(value) > JSON_ITEMS)
+
+
+def json_pieces(cleaned: Any) -> Iterator[str]:
+    """The compact JSON of cleaned data (:func:`_clean`) in pieces whose concatenation is
+    ``json.dumps(cleaned, ensure_ascii=False, separators=(",", ":"))``: mappings key by key and
+    long lists :data:`JSON_ITEMS` items at a time, so that a 10^5-sentence report is written
+    without its whole text (about 100 MB) in memory at once."""
+    if isinstance(cleaned, dict):
+        yield "{"
+        for k, (key, value) in enumerate(cleaned.items()):
+            yield ("," if k else "") + _compact(key) + ":"
+            yield from json_pieces(value)
+        yield "}"
+    elif isinstance(cleaned, list) and (len(cleaned) > JSON_ITEMS or any(map(_long, cleaned))):
+        yield "["
+        if len(cleaned) > JSON_ITEMS:
+            for start in range(0, len(cleaned), JSON_ITEMS):
+                yield ("," if start else "") + _compact(cleaned[start:start + JSON_ITEMS])[1:-1]
+        else:
+            for k, value in enumerate(cleaned):
+                if k:
+                    yield ","
+                yield from json_pieces(value)
+        yield "]"
+    else:
+        yield _compact(cleaned)
 
 
 PER_SENTENCE = ("values", "full", "empty", "sampled_shapley")
@@ -214,13 +268,28 @@ def _joined(left: Any, right: Any) -> Any:
     return left
 
 
+PIECES_BYTES = 1 << 20
+"""JSON text gathered before it is handed to the compressor (:func:`_packed`)."""
+
+
 def _packed(cleaned: dict) -> str:
     """The page's text of the per-sentence part: its blocks, each gzip and base64 in lines of 76
-    characters, a line ``.`` between blocks."""
+    characters, a line ``.`` between blocks. A block's JSON goes to the compressor a piece at a
+    time (:func:`json_pieces`): the gzip stream is the one ``gzip.compress(text, 6, mtime=0)``
+    gives for the whole text, without the text."""
     packed = []
     for block in row_blocks(cleaned):
-        text = json.dumps(block, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        encoded = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+        compressor = zlib.compressobj(6, zlib.DEFLATED, 31)  # 31: a gzip header, no time stamp
+        compressed, pending, size = [], [], 0
+        for piece in json_pieces(block):
+            pending.append(piece)
+            size += len(piece)
+            if size >= PIECES_BYTES:
+                compressed.append(compressor.compress("".join(pending).encode("utf-8")))
+                pending, size = [], 0
+        compressed.append(compressor.compress("".join(pending).encode("utf-8")))
+        compressed.append(compressor.flush())
+        encoded = base64.b64encode(b"".join(compressed)).decode("ascii")
         packed.append("\n".join(encoded[k:k + 76] for k in range(0, len(encoded), 76)))
     return ROWS_SEPARATOR.join(packed)
 
@@ -299,7 +368,11 @@ def write_report(data: dict, html: str | os.PathLike | None = None, json_path: s
             raise InputError("the folder does not exist", os.fspath(path))
     _check_data(data)
     cleaned = _clean(data)  # once for both
-    for path, text in ((json_path, lambda: _json_text(cleaned) + "\n"), (html, lambda: _page(cleaned))):
-        if path is not None:
-            with atomic_output(os.fspath(path)) as handle:
-                handle.write(text())
+    if json_path is not None:
+        with atomic_output(os.fspath(json_path)) as handle:
+            for piece in json_pieces(cleaned):  # (the whole text of a large report is not made)
+                handle.write(piece)
+            handle.write("\n")
+    if html is not None:
+        with atomic_output(os.fspath(html)) as handle:
+            handle.write(_page(cleaned))
