@@ -760,6 +760,16 @@ static PyObject *keep_freed_memory(PyObject *module, PyObject *unused) {
 #endif
 }
 
+/* The freed memory kept above goes back to the system (a long command between two phases: the
+ * next phase's many small Python objects live in the allocator's own arenas and cannot reuse it). */
+static PyObject *release_freed_memory(PyObject *module, PyObject *unused) {
+#ifdef __GLIBC__
+    return PyBool_FromLong(malloc_trim(0));
+#else
+    Py_RETURN_FALSE;
+#endif
+}
+
 /* ---- module ------------------------------------------------------------------------------ */
 
 static PyMethodDef module_methods[] = {
@@ -767,6 +777,8 @@ static PyMethodDef module_methods[] = {
      "encode_words(lines, vocabulary) -> (ids, lengths) as int64 bytes; new words get the next id"},
     {"keep_freed_memory", keep_freed_memory, METH_NOARGS,
      "keep_freed_memory() -> bool: glibc keeps freed memory for reuse (for one-shot commands)"},
+    {"release_freed_memory", release_freed_memory, METH_NOARGS,
+     "release_freed_memory() -> bool: glibc returns the freed memory it keeps to the system"},
     {"positions", positions, METH_VARARGS,
      "positions(keys, queries) -> int64 bytes: index of each query in the sorted keys, or -1"},
     {"python2_draws", python2_draws, METH_VARARGS,

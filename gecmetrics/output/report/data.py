@@ -25,6 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core import fscore
+from ...core.backend import release_freed_memory
 from ...errors import InputError
 from ...io.corpus import Corpus, read_corpus
 from ...metrics.base import Metric
@@ -361,6 +362,9 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     # the attribution scores its own candidates: every metric's statistics of the systems (a
     # few hundred MB at 10^5 sentences) are let go before it
     del scored, compared, weights
+    # and the memory that the scoring's and the bootstraps' large arrays left, which the command
+    # keeps for reuse (core.backend.keep_freed_memory) but the attribution's many small objects cannot use
+    release_freed_memory()
     data["attribution"] = [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed,
                                         annotator, jobs) for metric, column in attributed]
     data["meta"] = _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None
