@@ -219,6 +219,9 @@ def test_sampled_gleu_bootstrap_does_not_depend_on_its_steps(monkeypatch):
     for budget in (1, 40 * 9 * 4 * 3, 40 * 9 * 8 * 7):  # one resample a step, a few, then others
         monkeypatch.setattr(gleu_resampler, "GATHER_BYTES", budget)
         assert np.array_equal(resampler_for(metric, 2).bootstrap_scores(prepared, resample), whole)
+    for budget in (1, 40 * 4 * 7, 40 * 4 * 29):  # the iterations' indicators one, 7 and 29 at a time
+        monkeypatch.setattr(gleu_resampler, "MASK_BYTES", budget)
+        assert np.array_equal(resampler_for(metric, 2).bootstrap_scores(prepared, resample), whole)
 
 
 @pytest.mark.parametrize("metric", [GLEU(best_reference=True), GLEU2015(lambda_=0.5), GREEN(beta=[0.5, 2])])
