@@ -345,30 +345,37 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
 
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
     columns, test = summary(scored, baseline, samples, seed, jobs, correction)
+    data = {"format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
+            "title": title or "GEC evaluation report", "corpus": _corpus_data(corpus, annotation),
+            "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
+            **_scored_data(corpus, resolved, scored, columns, marker, defaults)}
+    # the attribution scores its own candidates: every metric's statistics of the systems (a
+    # few hundred MB at 10^5 sentences) are let go before it, and the memory that the scoring's
+    # and the bootstraps' large arrays left, which the command keeps for reuse
+    # (core.backend.keep_freed_memory) but the attribution's many small objects cannot use
+    del scored
+    release_freed_memory()
+    data["attribution"] = [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed,
+                                        annotator, jobs) for metric, column in attributed]
+    data["meta"] = _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None
+    return data
+
+
+def _scored_data(corpus: Corpus, metrics: list[Metric], scored: Scored, columns: list[dict], marker: int,
+                 defaults: list[Metric]) -> dict[str, Any]:
+    """The parts of the report read from the scored statistics: the metrics, ERRANT's edit
+    comparison, the error types, the gold edits' difficulty and the sentence browser's data."""
     compared = compared_edits(scored, marker, corpus)
     weights = offering(defaults, "weighs_gold_edits").gold_edit_weights(corpus, CATEGORY_LEVELS)
-    data = {
-        "format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
-        "title": title or "GEC evaluation report", "corpus": _corpus_data(corpus, annotation),
-        "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
+    return {
         "metrics": [{"name": m.display_name, "signature": str(m.signature(len(corpus.references))),
-                     "settings": m.settings_dict()} for m in resolved],
+                     "settings": m.settings_dict()} for m in metrics],
         "errant": {key: compared[key] for key in ("label", "signature", "beta", "categories", "macro")},
         "types": typed_columns(scored, len(corpus.references)),
         "difficulty": {"types": type_difficulty(weights),
                        "signature": weights.signature if weights is not None else None},
         "sentences": _sentence_data(corpus, scored, columns, compared, weights),
     }
-    # the attribution scores its own candidates: every metric's statistics of the systems (a
-    # few hundred MB at 10^5 sentences) are let go before it
-    del scored, compared, weights
-    # and the memory that the scoring's and the bootstraps' large arrays left, which the command
-    # keeps for reuse (core.backend.keep_freed_memory) but the attribution's many small objects cannot use
-    release_freed_memory()
-    data["attribution"] = [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed,
-                                        annotator, jobs) for metric, column in attributed]
-    data["meta"] = _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None
-    return data
 
 
 def _check_report(corpus: Corpus, baseline: str | None, samples: int) -> str:
