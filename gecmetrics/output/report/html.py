@@ -72,20 +72,18 @@ def _check_data(data: Any) -> None:
 def report_json(data: dict, indent: int | None = None) -> str:
     """The report's data as JSON (non-finite numbers as null; compact unless ``indent``)."""
     _check_data(data)
-    return _json_text(_clean(data), indent)
+    if indent is None:
+        return _compact(_clean(data))
+    return json.dumps(_clean(data), ensure_ascii=False, indent=indent, separators=(",", ": "), allow_nan=False)
 
 
-def _json_text(cleaned: dict, indent: int | None = None) -> str:
-    separators = (",", ":") if indent is None else (",", ": ")
-    return json.dumps(cleaned, ensure_ascii=False, indent=indent, separators=separators, allow_nan=False)
+def _compact(value: Any) -> str:
+    """The compact JSON of cleaned data: what ``--json`` writes and the page holds."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 JSON_ITEMS = 1000
 """Items of a long list written by one ``json.dumps`` call in :func:`json_pieces`."""
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _long(value: Any) -> bool:
@@ -327,8 +325,7 @@ def render_html(data: dict) -> str:
 def _page(data: dict) -> str:
     """:func:`render_html` of cleaned data."""
     head, rows = split_rows(data)
-    payload = json.dumps(head, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-                         ).replace("<", "\\u003c")  # nothing in the data can close the element
+    payload = _compact(head).replace("<", "\\u003c")  # nothing in the data can close the element
     title = _escape(str(data.get("title") or "GEC evaluation report"))
     return "\n".join([
         "<!DOCTYPE html>",
