@@ -124,6 +124,48 @@ def test_compiled_corpus_choice_equals_python_on_conll14(compiled, monkeypatch, 
                 np.arange(100, len(data))), (37, 12, 80))
 
 
+@pytest.mark.parametrize("rule", ["errant", "maxmatch"])
+@pytest.mark.parametrize("beta", [0.5, 1.0, 0.0, math.inf])
+def test_the_choice_of_each_sentence_alone_is_its_one_sentence_corpus_choice(monkeypatch, rule, beta):
+    """RunningChoice.alone (every sentence at once, from counts of zero: rewards, attribution)
+    chooses what the corpus choice of that sentence alone chooses, in C and in Python, ties
+    and ranks included."""
+    rng = np.random.default_rng(11 + (int(beta * 10) if beta != math.inf else 99))
+    choice = RunningFResampler(rule, beta).choice
+    for trial in range(20):
+        data = random_candidates(rng, int(rng.integers(1, 60)), int(rng.integers(1, 6)), weights=trial % 3 == 0)
+        alone = choice.alone(data)
+        for setting in ("1", ""):
+            monkeypatch.setenv("GECMETRICS_NUMPY_CORE", setting)
+            one_by_one = [int(choice.corpus(data.take(np.array([d])))[0][0]) for d in range(len(data))]
+            assert alone.tolist() == one_by_one
+    assert choice.alone(data.take(np.zeros(0, dtype=np.int64))).shape == (0,)
+
+
+def test_alone_matrix_of_the_m2_family_equals_each_sentence_scored_alone(conll14):
+    """Metric.alone_matrix: the M2 family's at once equals the generic one-row-at-a-time
+    scoring (each sentence's sentence_matrix as a corpus of one sentence), on CoNLL-2014 with
+    a system that changes nothing and one that deletes everything (all-zero ties)."""
+    from gecmetrics.io.m2 import read_m2
+    from gecmetrics.io.text import read_lines
+    from gecmetrics.metrics.base import Metric
+    from gecmetrics.metrics.m2.compare import ErrantCompare
+    from gecmetrics.metrics.m2.maxmatch import M2Scorer
+
+    gold = read_m2(str(conll14 / "official-2014.combined.m2"))
+    cases = [(M2Scorer(beta=beta), read_lines(str(conll14 / name))) for beta in (0.5, math.inf)
+             for name in ("AMU", "INPUT", "NULL")]
+    cases += [(ErrantCompare(beta=beta), read_m2(str(conll14 / "official-2014.0.m2"))) for beta in (0.5, 2.0)]
+    differs = []
+    for metric, hypothesis in cases:
+        statistics = metric.corpus_statistics(None, gold, hypothesis)
+        alone = metric.alone_matrix(statistics)
+        assert alone.shape == (1, len(gold))
+        assert np.array_equal(alone, Metric.alone_matrix(metric, statistics))
+        differs.append(not np.array_equal(alone, metric.sentence_matrix(statistics)))
+    assert any(differs)  # the corpus choice keeps another candidate somewhere: not the same scores
+
+
 def test_compiled_rounding_is_pythons_round(compiled):
     values = [0.0, 1.0, 0.03125, 0.00005, 0.00015, 0.99995, 0.12345, -0.03125, 7.5e-05, 2.5, 9.99995]
     for k in range(0, 10001, 7):

@@ -253,6 +253,11 @@ class RunningChoice:
         return (np.frombuffer(chosen, dtype=np.int64).copy(),
                 np.frombuffer(totals, dtype=np.float64).astype(data.counts.dtype))
 
+    def alone(self, data: CandidateCounts) -> np.ndarray:
+        """The candidate chosen for each sentence as a corpus of one sentence: the choice of
+        :meth:`choose` from counts of zero, for every sentence at once."""
+        return self.choose(np.zeros((len(data), COUNTS)), data.counts, data.available, data.rank)
+
     def final_score(self, totals: np.ndarray) -> np.ndarray:
         """F of totals (..., 3) as the scorer reports it (unrounded)."""
         return self.rule.scores(totals, self.beta)[2]

@@ -318,6 +318,21 @@ class Metric(ABC):
         scores = np.asarray(self.sentence_from_statistics(statistics).scores, dtype=np.float64)
         return scores.reshape(-1, scores.shape[-1])
 
+    def alone_matrix(self, statistics: Any) -> Any:
+        """Per-sentence scores (columns, D) with each sentence scored as a corpus of one
+        sentence: what a reward gives a completion and edit attribution a candidate sentence.
+        Where sentences are independent (``independent_sentences``) that is
+        :meth:`sentence_matrix`; otherwise each one-row slice of the statistics is scored on
+        its own (the M2 family chooses every sentence's candidate at once instead)."""
+        import numpy as np
+
+        if self.independent_sentences:
+            return self.sentence_matrix(statistics)
+        rows = np.asarray(statistics)
+        if not len(rows):
+            return np.zeros((self.column_count, 0))
+        return np.concatenate([self.sentence_matrix(rows[k:k + 1]) for k in range(len(rows))], axis=1)
+
     def require_sentence_scores(self) -> None:
         """An InputError saying why, for a metric without sentence scores."""
         if not self.has_sentence_scores:

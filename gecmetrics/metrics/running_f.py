@@ -135,6 +135,16 @@ class RunningFMetric(Metric):
         return SentenceCounts(np.atleast_1d(f), np.atleast_1d(precision), np.atleast_1d(recall), rows, chosen,
                               self.signature, totals)
 
+    def alone_matrix(self, statistics: Any) -> np.ndarray:
+        """Each sentence as a corpus of one sentence, all at once: its candidate chosen from
+        counts of zero (the running choice's first step), then that candidate's F."""
+        if self.independent_sentences:
+            return super().alone_matrix(statistics)
+        self.require_sentence_scores()
+        data = fscore.candidate_counts(statistics)
+        rows = data.counts[np.arange(len(data)), self.choice().alone(data)]
+        return np.asarray(self.rule.scores(rows, self.settings.beta)[2], dtype=np.float64).reshape(1, -1)
+
 
 class SentenceCounts(SentenceScores):
     """Sentence scores of an M2-family metric: F (``scores``), P and R per sentence, the counts

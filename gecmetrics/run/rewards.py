@@ -315,8 +315,6 @@ class RewardFunction:
         """Values of distinct lines: the distinct rows are the corpus (each prepared once), the
         completions of a row are the systems (the j-th system holds each row's j-th completion,
         or its first where it has fewer), through the engine's per-chunk step."""
-        import numpy as np
-
         row_keys = list(dict.fromkeys(_row_key(lines[key]) for key in keys))
         index = {row: i for i, row in enumerate(row_keys)}
         per_row: list[list[str]] = [[] for _ in row_keys]
@@ -338,15 +336,9 @@ class RewardFunction:
         metric = self._metric_in_run()
         corpus = python_corpus([metric], sources, references, systems)
         statistics, _ = chunk_statistics([metric], corpus, names)
-        scores = {}
-        for j, name in enumerate(names):
-            joined = metric.join_statistics([statistics[name][0]])
-            if metric.independent_sentences:
-                scores[j] = metric.sentence_matrix(joined)[self.column]
-            else:  # each line as a corpus of one sentence
-                array = np.asarray(joined)
-                scores[j] = [metric.sentence_matrix(array[i:i + 1])[self.column][0] if j < len(per_row[i])
-                             else 0.0 for i in range(len(row_keys))]
+        # each line as a corpus of one sentence (a slot's padding rows are scored and not read)
+        scores = {j: metric.alone_matrix(metric.join_statistics([statistics[name][0]]))[self.column]
+                  for j, name in enumerate(names)}
         return [float(scores[where[key][1]][where[key][0]]) for key in keys]
 
     def _metric_in_run(self) -> Any:

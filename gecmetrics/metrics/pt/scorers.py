@@ -354,6 +354,9 @@ class PTMetric(RunningFMetric):
         precision, recall, f = pt_scores(kept, self.settings.beta)
         return SentenceCounts(f, precision, recall, kept, result.chosen, self.signature, np.array(result.totals))
 
+    # each one-sentence corpus through the authors' reducer (its choice is not the M2 family's)
+    alone_matrix = Metric.alone_matrix
+
     def resampler(self, column: int = 0, references: int = 1) -> Any:
         """Corpus level: the running choice redone in every resample (the M2 family's
         resampler with the authors' rule). Sentence level: each sentence's choice does not

@@ -56,15 +56,11 @@ def hypothesis_edits(blocks: Sequence[Block], annotator: int = 0) -> list[list[A
 
 
 def independent_sentence_scores(metric: Metric, statistics: Any, column: int = 0) -> np.ndarray:
-    """Each sentence's score alone (shape (D,)): the metric's sentence scores, or for a metric
-    whose sentence score depends on the other sentences (``independent_sentences`` False: the
-    running-F annotator choice), each sentence scored as a corpus of one sentence."""
+    """Each sentence's score alone (shape (D,)): each sentence scored as a corpus of one
+    sentence (:meth:`~gecmetrics.metrics.base.Metric.alone_matrix`; the metric's sentence
+    scores where they do not depend on the other sentences)."""
     metric.require_sentence_scores()
-    if not metric.independent_sentences:
-        rows = np.asarray(statistics)
-        return np.array([metric.sentence_matrix(rows[k:k + 1])[column, 0] for k in range(len(rows))],
-                        dtype=np.float64)
-    return np.asarray(metric.sentence_matrix(statistics), dtype=np.float64)[column]
+    return np.asarray(metric.alone_matrix(statistics), dtype=np.float64)[column]
 
 
 def check_attribution_metric(metric: Metric) -> None:
