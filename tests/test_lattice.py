@@ -118,6 +118,52 @@ def test_compiled_aligner_on_conll14_pairs(conll14) -> None:
             assert python == compiled, line
 
 
+def _exact_search_both_ways(source, hypothesis, limit, golds, arc_budget=60_000):
+    """build_lattice and the exact search of each gold by the Python reference, then with the C
+    extension's base arcs, closure and relaxation: what each built (arcs with their positions
+    and weights, as repr: the same int or float bits) and each search's edits."""
+    from gecmetrics.core.edits.lattice import alignment
+
+    if alignment._align is None:
+        pytest.skip("the C extension gecmetrics.core._align is not built in this installation")
+    found = []
+    for value in ("1", ""):
+        os.environ["GECMETRICS_NUMPY_CORE"] = value
+        try:
+            lattice = build_lattice(source, hypothesis, limit, arc_budget=arc_budget)
+            if isinstance(lattice, ExactLattice):
+                arcs = repr(sorted((w, sorted(into.items())) for w, into in lattice.arcs_into.items()))
+                found.append((arcs, lattice.arc_count, [best_edit_sequence(lattice, gold) for gold in golds]))
+            else:
+                found.append((type(lattice).__name__, None, None))
+        finally:
+            os.environ.pop("GECMETRICS_NUMPY_CORE")
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(sentence_pairs(max_source=9, max_hypothesis=11), st.sampled_from([60_000, 30, 5]))
+def test_compiled_exact_search_builds_and_searches_as_the_python_reference(case, arc_budget) -> None:
+    """The C extension's base arcs, transitive closure (with the budget's refusal: the compact
+    lattice then) and relaxation give the Python reference's arcs, list positions, weights and
+    paths, with and without gold weights (an empty gold: the default search)."""
+    source, hypothesis, limit, gold = case
+    python, compiled = _exact_search_both_ways(source, hypothesis, limit, [gold, []], arc_budget)
+    assert python == compiled
+
+
+def test_compiled_exact_search_on_conll14_pairs(conll14) -> None:
+    blocks = read_m2(str(conll14 / "official-2014.combined.m2"))
+    golds = [gold_edits_by_annotator(block) for block in blocks]
+    compared = 0
+    for name in ("AMU", "CUUI", "REF0"):
+        for block, gold, line in list(zip(blocks, golds, read_lines(str(conll14 / name))))[:300]:
+            python, compiled = _exact_search_both_ways(block.source.split(), line.split(), 2, list(gold.values()))
+            assert python == compiled, line
+            compared += python[1] is not None
+    assert compared > 600
+
+
 def test_alignment_past_the_cell_budget_is_one_clear_error() -> None:
     with pytest.raises(AlignmentTooLarge, match="too long and too different to align") as raised:
         build_lattice(["x"] * 400, ["y"] * 500, max_cells=10_000)

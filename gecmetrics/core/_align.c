@@ -446,12 +446,460 @@ done:
     return result;
 }
 
+/* ----------------------------------------------------------------- the exact search's loops
+ * lattice/transitive.py _closure and lattice/exact.py _relax, the same operations on the same
+ * Python structures (arcs_into: {target: {source: [length, unchanged, [positions], weight]}}):
+ * the Python functions are the reference and document the rules. */
+
+static int arc_fields(PyObject *arc, long long *length, long long *unchanged) {
+    if (!PyList_Check(arc) || PyList_GET_SIZE(arc) < 4 || !PyList_Check(PyList_GET_ITEM(arc, 2))) {
+        PyErr_SetString(PyExc_TypeError, "an arc is a list [length, unchanged, positions, weight]");
+        return -1;
+    }
+    *length = PyLong_AsLongLong(PyList_GET_ITEM(arc, 0));
+    if (*length == -1 && PyErr_Occurred())
+        return -1;
+    *unchanged = PyLong_AsLongLong(PyList_GET_ITEM(arc, 1));
+    if (*unchanged == -1 && PyErr_Occurred())
+        return -1;
+    return 0;
+}
+
+static PyObject *item_of(PyObject *mapping, PyObject *key) {
+    /* mapping[key], borrowed; KeyError as Python's indexing raises it */
+    PyObject *value = PyDict_GetItemWithError(mapping, key);
+    if (value == NULL && !PyErr_Occurred())
+        PyErr_SetObject(PyExc_KeyError, key);
+    return value;
+}
+
+static int set_item(PyObject *list, Py_ssize_t index, PyObject *value) {
+    /* list[index] = value, stealing value (NULL: the error of making it) */
+    if (value == NULL)
+        return -1;
+    return PyList_SetItem(list, index, value);
+}
+
+static int note_no_change(PyObject *no_change, long long position, PyObject *vi, PyObject *vj, PyObject *arc) {
+    PyObject *entry = Py_BuildValue("(LOOO)", position, vi, vj, arc);
+    if (entry == NULL)
+        return -1;
+    int failed = PyList_Append(no_change, entry);
+    Py_DECREF(entry);
+    return failed;
+}
+
+static PyObject *base_arcs(PyObject *self, PyObject *args) {
+    PyObject *source, *hypothesis, *base_copies, *vertices, *one_copy, *two_copies;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OO:base_arcs", &PyList_Type, &source, &PyList_Type, &hypothesis,
+                          &PyDict_Type, &base_copies, &PyList_Type, &vertices, &one_copy, &two_copies))
+        return NULL;
+    long long width = PyList_GET_SIZE(hypothesis) + 1, diagonal = width + 1, position = 1;
+    PyObject *arcs_into = PyDict_New(), *successors = PyDict_New(), *edges = NULL, *one = NULL, *zero = NULL;
+    if (arcs_into == NULL || successors == NULL)
+        goto fail;
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(vertices); index++) {
+        PyObject *into = PyDict_New();
+        if (into == NULL || PyDict_SetItem(arcs_into, PyList_GET_ITEM(vertices, index), into) < 0) {
+            Py_XDECREF(into);
+            goto fail;
+        }
+        Py_DECREF(into);
+    }
+    edges = PyDict_Keys(base_copies);
+    one = PyLong_FromLong(1);
+    zero = PyLong_FromLong(0);
+    if (edges == NULL || one == NULL || zero == NULL || PyList_Sort(edges) < 0)
+        goto fail;
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(edges); index++) {
+        PyObject *edge = PyList_GET_ITEM(edges, index);
+        if (!PyTuple_Check(edge) || PyTuple_GET_SIZE(edge) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a base edge is a (u, w) tuple");
+            goto fail;
+        }
+        PyObject *u_object = PyTuple_GET_ITEM(edge, 0), *w_object = PyTuple_GET_ITEM(edge, 1);
+        long long u = PyLong_AsLongLong(u_object), w = PyLong_AsLongLong(w_object);
+        PyObject *copies_object = item_of(base_copies, edge);
+        if (copies_object == NULL)
+            goto fail;
+        long long copies = PyLong_AsLongLong(copies_object);
+        if (PyErr_Occurred())
+            goto fail;
+        int unchanged = 0;
+        if (w - u == diagonal) {
+            long long i = u / width, j = u % width;
+            if (u < 0 || i >= PyList_GET_SIZE(source) || j >= PyList_GET_SIZE(hypothesis)) {
+                PyErr_SetString(PyExc_IndexError, "a base edge outside the texts");
+                goto fail;
+            }
+            unchanged = PyObject_RichCompareBool(PyList_GET_ITEM(source, i), PyList_GET_ITEM(hypothesis, j), Py_EQ);
+            if (unchanged < 0)
+                goto fail;
+        }
+        PyObject *into = item_of(arcs_into, w_object);
+        if (into == NULL)
+            goto fail;
+        PyObject *arc = PyList_New(4), *positions = PyList_New(copies > 0 ? copies : 0);
+        if (arc == NULL || positions == NULL) {
+            Py_XDECREF(arc);
+            Py_XDECREF(positions);
+            goto fail;
+        }
+        PyList_SET_ITEM(arc, 2, positions);
+        for (long long c = 0; c < copies; c++)
+            if (set_item(positions, c, PyLong_FromLongLong(position + c)) < 0) {
+                Py_DECREF(arc);
+                goto fail;
+            }
+        PyObject *weight = unchanged ? one : copies == 1 ? one_copy : two_copies;
+        Py_INCREF(one);
+        Py_INCREF(unchanged ? one : zero);
+        Py_INCREF(weight);
+        PyList_SET_ITEM(arc, 0, one);
+        PyList_SET_ITEM(arc, 1, unchanged ? one : zero);
+        PyList_SET_ITEM(arc, 3, weight);
+        int failed = PyDict_SetItem(into, u_object, arc) < 0;
+        Py_DECREF(arc);
+        if (failed)
+            goto fail;
+        position += copies;
+        PyObject *out = PyDict_GetItemWithError(successors, u_object);
+        if (out == NULL) {
+            if (PyErr_Occurred())
+                goto fail;
+            out = PyList_New(0);
+            if (out == NULL || PyDict_SetItem(successors, u_object, out) < 0) {
+                Py_XDECREF(out);
+                goto fail;
+            }
+            Py_DECREF(out);
+        }
+        if (PyList_Append(out, w_object) < 0)
+            goto fail;
+    }
+    Py_DECREF(edges);
+    Py_DECREF(one);
+    Py_DECREF(zero);
+    return Py_BuildValue("(NNL)", arcs_into, successors, position);
+fail:
+    Py_XDECREF(arcs_into);
+    Py_XDECREF(successors);
+    Py_XDECREF(edges);
+    Py_XDECREF(one);
+    Py_XDECREF(zero);
+    return NULL;
+}
+
+typedef struct {
+    PyObject *vj, *into_vj;   /* borrowed */
+    long long second_unchanged;
+} Target;
+
+static PyObject *closure(PyObject *self, PyObject *args) {
+    PyObject *arcs_into, *successors, *vertices;
+    long long limit, first_transitive, arc_budget;
+    double epsilon;
+    if (!PyArg_ParseTuple(args, "O!O!O!LLLd:closure", &PyDict_Type, &arcs_into, &PyDict_Type, &successors,
+                          &PyList_Type, &vertices, &limit, &first_transitive, &arc_budget, &epsilon))
+        return NULL;
+    long long position = first_transitive;
+    PyObject *no_change = PyList_New(0), *keys = NULL;
+    Target *targets = NULL;
+    if (no_change == NULL)
+        return NULL;
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(vertices); index++) {
+        PyObject *k = PyList_GET_ITEM(vertices, index);
+        PyObject *out = PyDict_GetItemWithError(successors, k);
+        if (out == NULL) {
+            if (PyErr_Occurred())
+                goto fail;
+            continue;
+        }
+        PyObject *into_k = item_of(arcs_into, k);
+        if (into_k == NULL)
+            goto fail;
+        if (!PyDict_Check(into_k) || !PyList_Check(out)) {
+            PyErr_SetString(PyExc_TypeError, "arcs_into holds dicts and successors lists");
+            goto fail;
+        }
+        if (PyDict_GET_SIZE(into_k) == 0)
+            continue;
+        Py_ssize_t count = PyList_GET_SIZE(out);
+        PyMem_Free(targets);
+        targets = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Target));
+        if (targets == NULL) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        Py_ssize_t changing = 0;   /* the targets whose base edge changes a token, first */
+        for (Py_ssize_t t = 0; t < count; t++) {
+            PyObject *vj = PyList_GET_ITEM(out, t);
+            PyObject *into_vj = item_of(arcs_into, vj);
+            if (into_vj == NULL)
+                goto fail;
+            PyObject *edge = PyDict_Check(into_vj) ? item_of(into_vj, k) : NULL;
+            long long length, unchanged;
+            if (edge == NULL || arc_fields(edge, &length, &unchanged) < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "arcs_into holds dicts");
+                goto fail;
+            }
+            targets[t].vj = vj;
+            targets[t].into_vj = into_vj;
+            targets[t].second_unchanged = unchanged;
+            if (unchanged == 0)
+                changing++;
+        }
+        /* the changing targets in successor order, for an arc into k already at the limit */
+        Target *every = targets, *only_changing = NULL;
+        Target *sorted_targets = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Target));
+        if (sorted_targets == NULL) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        Py_ssize_t c = 0;
+        for (Py_ssize_t t = 0; t < count; t++)
+            if (targets[t].second_unchanged == 0)
+                sorted_targets[c++] = targets[t];
+        only_changing = sorted_targets;
+        Py_XDECREF(keys);
+        keys = PyDict_Keys(into_k);
+        if (keys == NULL || PyList_Sort(keys) < 0) {
+            PyMem_Free(sorted_targets);
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+            PyObject *vi = PyList_GET_ITEM(keys, i);
+            PyObject *first = item_of(into_k, vi);
+            long long first_length, first_unchanged;
+            if (first == NULL || arc_fields(first, &first_length, &first_unchanged) < 0) {
+                PyMem_Free(sorted_targets);
+                goto fail;
+            }
+            Target *chosen;
+            Py_ssize_t chosen_count;
+            if (first_unchanged < limit) {
+                chosen = every;
+                chosen_count = count;
+            } else if (first_unchanged == limit) {
+                chosen = only_changing;   /* an unchanged second token would exceed the limit */
+                chosen_count = changing;
+            } else {
+                continue;
+            }
+            long long length = first_length + 1;
+            for (Py_ssize_t t = 0; t < chosen_count; t++) {
+                PyObject *vj = chosen[t].vj, *into_vj = chosen[t].into_vj;
+                long long unchanged = first_unchanged + chosen[t].second_unchanged;
+                PyObject *existing = PyDict_GetItemWithError(into_vj, vi);
+                if (existing == NULL) {
+                    if (PyErr_Occurred())
+                        break;
+                    PyObject *arc = PyList_New(4), *positions = PyList_New(1);
+                    if (arc == NULL || positions == NULL) {
+                        Py_XDECREF(arc);
+                        Py_XDECREF(positions);
+                        break;
+                    }
+                    PyList_SET_ITEM(arc, 2, positions);
+                    if (set_item(positions, 0, PyLong_FromLongLong(position)) < 0
+                        || set_item(arc, 0, PyLong_FromLongLong(length)) < 0
+                        || set_item(arc, 1, PyLong_FromLongLong(unchanged)) < 0
+                        || set_item(arc, 3, unchanged == length ? PyLong_FromLongLong(length)
+                                                                : PyFloat_FromDouble((double)length + epsilon)) < 0
+                        || PyDict_SetItem(into_vj, vi, arc) < 0
+                        || (unchanged == length && note_no_change(no_change, position, vi, vj, arc) < 0)) {
+                        Py_DECREF(arc);
+                        break;
+                    }
+                    Py_DECREF(arc);
+                } else {
+                    long long existing_length, existing_unchanged;
+                    if (arc_fields(existing, &existing_length, &existing_unchanged) < 0)
+                        break;
+                    if (existing_length <= length)
+                        continue;
+                    PyObject *positions = PyList_GET_ITEM(existing, 2);
+                    PyObject *at = PyLong_FromLongLong(position);
+                    if (at == NULL || PyList_Append(positions, at) < 0) {
+                        Py_XDECREF(at);
+                        break;
+                    }
+                    Py_DECREF(at);
+                    PyObject *weight;
+                    if (unchanged == length) {
+                        weight = PyLong_FromLongLong(length);
+                    } else {   /* its length plus EPSILON once per copy, added one by one */
+                        double value = (double)length;
+                        for (Py_ssize_t copy = 0; copy < PyList_GET_SIZE(positions); copy++)
+                            value += epsilon;
+                        weight = PyFloat_FromDouble(value);
+                    }
+                    Py_INCREF(existing);   /* held while its fields change */
+                    int failed = set_item(existing, 0, PyLong_FromLongLong(length)) < 0
+                        || set_item(existing, 1, PyLong_FromLongLong(unchanged)) < 0
+                        || set_item(existing, 3, weight) < 0
+                        || (unchanged == length && note_no_change(no_change, position, vi, vj, existing) < 0);
+                    Py_DECREF(existing);
+                    if (failed)
+                        break;
+                }
+                position++;
+            }
+            if (PyErr_Occurred()) {
+                PyMem_Free(sorted_targets);
+                goto fail;
+            }
+        }
+        PyMem_Free(sorted_targets);
+        if (position - first_transitive > arc_budget) {   /* ArcBudgetExceeded */
+            Py_XDECREF(keys);
+            PyMem_Free(targets);
+            Py_DECREF(no_change);
+            Py_RETURN_NONE;
+        }
+    }
+    Py_XDECREF(keys);
+    PyMem_Free(targets);
+    PyObject *result = Py_BuildValue("(LN)", position, no_change);
+    return result;
+fail:
+    Py_XDECREF(keys);
+    PyMem_Free(targets);
+    Py_DECREF(no_change);
+    return NULL;
+}
+
+static PyObject *relax(PyObject *self, PyObject *args) {
+    PyObject *arcs_into, *vertices, *changed, *distance, *reached, *predecessor;
+    long long scale;
+    if (!PyArg_ParseTuple(args, "O!LO!O!O!O!O!:relax", &PyDict_Type, &arcs_into, &scale, &PyList_Type, &vertices,
+                          &PyDict_Type, &changed, &PyDict_Type, &distance, &PyDict_Type, &reached,
+                          &PyDict_Type, &predecessor))
+        return NULL;
+    if (scale <= 0) {
+        PyErr_SetString(PyExc_ValueError, "the step scale must be positive");
+        return NULL;
+    }
+    PyObject *none_chosen = PyLong_FromLong(-1);
+    if (none_chosen == NULL)
+        return NULL;
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(vertices); index++) {
+        PyObject *w = PyList_GET_ITEM(vertices, index);
+        PyObject *into = item_of(arcs_into, w);
+        if (into == NULL)
+            goto fail;
+        if (!PyDict_Check(into)) {
+            PyErr_SetString(PyExc_TypeError, "arcs_into holds dicts");
+            goto fail;
+        }
+        if (PyDict_GET_SIZE(into) == 0)
+            continue;
+        PyObject *weights = PyDict_GetItemWithError(changed, w);
+        if (weights == NULL && PyErr_Occurred())
+            goto fail;
+        if (weights != NULL && !PyDict_Check(weights)) {
+            PyErr_SetString(PyExc_TypeError, "changed weights are dicts");
+            goto fail;
+        }
+        double best = Py_HUGE_VAL;
+        long long best_step = 0;
+        PyObject *chosen = none_chosen;   /* borrowed */
+        Py_ssize_t cursor = 0;
+        PyObject *v, *arc;
+        while (PyDict_Next(into, &cursor, &v, &arc)) {
+            long long length, unchanged;
+            if (arc_fields(arc, &length, &unchanged) < 0)
+                goto fail;
+            PyObject *from = item_of(distance, v);
+            if (from == NULL)
+                goto fail;
+            PyObject *weight = weights != NULL ? PyDict_GetItemWithError(weights, v) : NULL;
+            if (weight == NULL) {
+                if (PyErr_Occurred())
+                    goto fail;
+                weight = PyList_GET_ITEM(arc, 3);
+            }
+            double d = PyFloat_AsDouble(from), x = PyFloat_AsDouble(weight);
+            if ((d == -1.0 || x == -1.0) && PyErr_Occurred())
+                goto fail;
+            double value = d + x;
+            if (value > best)
+                continue;
+            PyObject *source_step_object = item_of(reached, v);
+            if (source_step_object == NULL)
+                goto fail;
+            long long source_step = PyLong_AsLongLong(source_step_object);
+            if (source_step == -1 && PyErr_Occurred())
+                goto fail;
+            long long source_position = source_step % scale;
+            if (source_position < 0)
+                source_position += scale;   /* Python's modulo */
+            PyObject *positions = PyList_GET_ITEM(arc, 2);
+            Py_ssize_t copies = PyList_GET_SIZE(positions);
+            if (copies == 0) {
+                PyErr_SetString(PyExc_ValueError, "an arc without positions");
+                goto fail;
+            }
+            /* the earliest relaxation: the first copy after the source's in this pass, else the
+               first copy in the next pass (positions ascend) */
+            long long step = PyLong_AsLongLong(PyList_GET_ITEM(positions, 0));
+            long long last = PyLong_AsLongLong(PyList_GET_ITEM(positions, copies - 1));
+            if ((step == -1 || last == -1) && PyErr_Occurred())
+                goto fail;
+            if (step > source_position) {
+                step += source_step - source_position;
+            } else if (last > source_position) {
+                for (Py_ssize_t p = 0; p < copies; p++) {
+                    step = PyLong_AsLongLong(PyList_GET_ITEM(positions, p));
+                    if (step == -1 && PyErr_Occurred())
+                        goto fail;
+                    if (step > source_position)
+                        break;
+                }
+                step += source_step - source_position;
+            } else {
+                step += source_step - source_position + scale;
+            }
+            if (value < best) {
+                best = value;
+                best_step = step;
+                chosen = v;
+            } else if (step < best_step) {
+                best_step = step;
+                chosen = v;
+            }
+        }
+        PyObject *best_object = PyFloat_FromDouble(best), *step_object = PyLong_FromLongLong(best_step);
+        int failed = best_object == NULL || step_object == NULL || PyDict_SetItem(distance, w, best_object) < 0
+                     || PyDict_SetItem(reached, w, step_object) < 0 || PyDict_SetItem(predecessor, w, chosen) < 0;
+        Py_XDECREF(best_object);
+        Py_XDECREF(step_object);
+        if (failed)
+            goto fail;
+    }
+    Py_DECREF(none_chosen);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(none_chosen);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"align", align, METH_VARARGS,
      "align(orig_features, cor_features, orig_texts, cor_texts, lev) -> int32 bytes of operations"},
     {"lattice_edges", lattice_edges, METH_VARARGS,
      "lattice_edges(source_ids, hypothesis_ids, max_band_cells) -> None, or (int64 bytes of (u, w, schemes) edges,\n"
      "int64 bytes of sorted vertices): the MaxMatch lattice's base edges (lattice/alignment.py min_cost_edges)"},
+    {"base_arcs", base_arcs, METH_VARARGS,
+     "base_arcs(source, hypothesis, base_copies, vertices, one_copy_weight, two_copies_weight) -> (arcs_into,\n"
+     "successors, first free position) (lattice/transitive.py _base_arcs)"},
+    {"closure", closure, METH_VARARGS,
+     "closure(arcs_into, successors, vertices, limit, first_transitive, arc_budget, epsilon) -> (next position,\n"
+     "no-change writes), or None past the arc budget (lattice/transitive.py _closure)"},
+    {"relax", relax, METH_VARARGS,
+     "relax(arcs_into, step_scale, vertices, changed, distance, reached, predecessor) -> None: the exact search's\n"
+     "one pass in topological order, filling the three dicts (lattice/exact.py _relax)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Sequence
 
+from .alignment import _align, compiled_lattice_enabled
 from .edits import EPSILON, GoldEdit, SystemEdit
 from .lattices import ExactLattice
 from .transitive import LENGTH, POSITIONS, UNCHANGED, WEIGHT
@@ -29,13 +30,13 @@ def exact_best_path(lattice: ExactLattice, gold: Sequence[GoldEdit]) -> list[Sys
     if cache.default_search is None:
         start = vertices[0]
         search = ({start: 0}, {start: cache.step_scale}, {})  # start: pass 1, before position 1
-        _relax(lattice, cache.step_scale, vertices[1:], {}, *search)
+        _relaxed(lattice, cache.step_scale, vertices[1:], {}, *search)
         cache.default_search = search
     changed = _gold_weights(lattice, gold)
     if changed:
         first = bisect_left(vertices, min(changed))
         distance, reached, predecessor = (dict(table) for table in cache.default_search)
-        _relax(lattice, cache.step_scale, vertices[first:], changed, distance, reached, predecessor)
+        _relaxed(lattice, cache.step_scale, vertices[first:], changed, distance, reached, predecessor)
     else:
         predecessor = cache.default_search[2]
     edits = _path_edits(lattice, predecessor)
@@ -159,6 +160,16 @@ def _insertion_walk(lattice: ExactLattice, items: list[tuple[int, int]], gold: l
                 right -= 1
             current = right
     return matched_keys
+
+
+def _relaxed(lattice: ExactLattice, step_scale: int, vertices: list[int], changed: dict[int, dict[int, float]],
+             distance: dict[int, float], reached: dict[int, int], predecessor: dict[int, int]) -> None:
+    """:func:`_relax`, in the C extension where it is built (``_align.relax``: the same loop;
+    its distances are floats of the same values)."""
+    if compiled_lattice_enabled():
+        _align.relax(lattice.arcs_into, step_scale, vertices, changed, distance, reached, predecessor)
+    else:
+        _relax(lattice, step_scale, vertices, changed, distance, reached, predecessor)
 
 
 def _relax(lattice: ExactLattice, step_scale: int, vertices: list[int], changed: dict[int, dict[int, float]],

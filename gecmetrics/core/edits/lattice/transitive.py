@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from .alignment import _align, compiled_lattice_enabled
 from .edits import EPSILON
 
 Arc = list
@@ -51,18 +52,33 @@ def transitive_arcs(source: Sequence[str], hypothesis: Sequence[str], base_copie
                     vertices: list[int], max_unchanged_words: int, arc_budget: int) -> TransitiveArcs:
     """All arcs, as the official's closure builds them; raises :class:`ArcBudgetExceeded` when
     more than ``arc_budget`` transitive arcs would be written."""
-    arcs_into, successors, first_transitive = _base_arcs(source, hypothesis, base_copies, vertices)
-    position, no_change = _closure(arcs_into, successors, vertices, max_unchanged_words, first_transitive,
-                                   arc_budget)
+    if compiled_lattice_enabled():  # the same loops in C (gecmetrics/core/_align.c base_arcs, closure)
+        vertices = vertices if isinstance(vertices, list) else list(vertices)
+        arcs_into, successors, first_transitive = _align.base_arcs(
+            _listed(source), _listed(hypothesis), base_copies, vertices, changing_weight(1, 1), changing_weight(1, 2))
+        closed = _align.closure(arcs_into, successors, vertices, max_unchanged_words, first_transitive, arc_budget,
+                                EPSILON)
+        if closed is None:
+            raise ArcBudgetExceeded
+        position, no_change = closed
+    else:
+        arcs_into, successors, first_transitive = _base_arcs(source, hypothesis, base_copies, vertices)
+        position, no_change = _closure(arcs_into, successors, vertices, max_unchanged_words, first_transitive,
+                                       arc_budget)
     removed = remove_no_change_arcs(arcs_into, no_change)
     return TransitiveArcs(arcs_into, position - 1 - removed, position)
+
+
+def _listed(tokens: Sequence[str]) -> list[str]:
+    return tokens if isinstance(tokens, list) else list(tokens)
 
 
 def _base_arcs(source: Sequence[str], hypothesis: Sequence[str], base_copies: dict[tuple[int, int], int],
                vertices: list[int]) -> tuple[dict[int, dict[int, Arc]], dict[int, list[int]], int]:
     """The base edges as arcs of length 1, at their positions in the official's list (sorted
     edges, an edge of both cost schemes listed twice), with each vertex's successors and the
-    first position left for transitive arcs."""
+    first position left for transitive arcs. (The reference of the C extension's
+    ``base_arcs``.)"""
     width = len(hypothesis) + 1
     diagonal = width + 1
     successors: dict[int, list[int]] = {}
@@ -83,7 +99,8 @@ def _base_arcs(source: Sequence[str], hypothesis: Sequence[str], base_copies: di
 def _closure(arcs_into: dict[int, dict[int, Arc]], successors: dict[int, list[int]], vertices: list[int],
              limit: int, first_transitive: int, arc_budget: int) -> tuple[int, list[tuple[int, int, int, Arc]]]:
     """The official's closure; returns the next free list position and the writes that left an
-    arc changing nothing (position, vi, vj, arc).
+    arc changing nothing (position, vi, vj, arc). (The reference of the C extension's
+    ``closure``, which :func:`transitive_arcs` runs where it is built.)
 
     Its closure loops over an intermediate vertex k (in order), then over sources and targets;
     since every path from k only visits larger vertices, the arcs out of k are then still its
