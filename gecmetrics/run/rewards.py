@@ -315,15 +315,16 @@ class RewardFunction:
         """Values of distinct lines: the distinct rows are the corpus (each prepared once), the
         completions of a row are the systems (the j-th system holds each row's j-th completion,
         or its first where it has fewer), through the engine's per-chunk step."""
-        row_keys = list(dict.fromkeys(_row_key(lines[key]) for key in keys))
+        # a key is (its row's key, the completion): see _rewards
+        row_keys = list(dict.fromkeys(key[0] for key in keys))
         index = {row: i for i, row in enumerate(row_keys)}
         per_row: list[list[str]] = [[] for _ in row_keys]
         where = {}
         for key in keys:
-            i = index[_row_key(lines[key])]
+            i = index[key[0]]
             where[key] = (i, len(per_row[i]))
             per_row[i].append(key[1])
-        rows = {_row_key(lines[key]): lines[key] for key in keys}
+        rows = {key[0]: lines[key] for key in keys}
         sources, references = self._corpus_inputs([rows[row] for row in row_keys])
         slots = max(len(texts) for texts in per_row)
         names = [_SLOT.format(j + 1) for j in range(slots)]
