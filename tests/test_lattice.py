@@ -81,8 +81,8 @@ def test_numpy_aligner_finds_the_python_aligners_edges(source, hypothesis) -> No
         assert grid_to_copies(grid_from_copies(first, second, *expected)) == expected
 
 
-def _python_and_compiled_edges(first, second, max_band_cells=None):
-    """min_cost_edges by the Python reference, then by the C extension (items in order)."""
+def _python_then_compiled(call):
+    """call() with the Python reference of the lattice loops, then with the C extension."""
     from gecmetrics.core.edits.lattice import alignment
 
     if alignment._align is None:
@@ -92,11 +92,19 @@ def _python_and_compiled_edges(first, second, max_band_cells=None):
         os.environ["GECMETRICS_NUMPY_CORE"] = value
         try:
             assert alignment.compiled_lattice_enabled() == (value == "")
-            edges = min_cost_edges(first, second, max_band_cells)
+            found.append(call())
         finally:
             os.environ.pop("GECMETRICS_NUMPY_CORE")
-        found.append(None if edges is None else (list(edges[0].items()), edges[1]))
     return found
+
+
+def _python_and_compiled_edges(first, second, max_band_cells=None):
+    """min_cost_edges by the Python reference, then by the C extension (items in order)."""
+    def edges():
+        found = min_cost_edges(first, second, max_band_cells)
+        return None if found is None else (list(found[0].items()), found[1])
+
+    return _python_then_compiled(edges)
 
 
 @settings(max_examples=300, deadline=None)
@@ -122,23 +130,14 @@ def _exact_search_both_ways(source, hypothesis, limit, golds, arc_budget=60_000)
     """build_lattice and the exact search of each gold by the Python reference, then with the C
     extension's base arcs, closure and relaxation: what each built (arcs with their positions
     and weights, as repr: the same int or float bits) and each search's edits."""
-    from gecmetrics.core.edits.lattice import alignment
+    def search():
+        lattice = build_lattice(source, hypothesis, limit, arc_budget=arc_budget)
+        if not isinstance(lattice, ExactLattice):
+            return type(lattice).__name__, None, None
+        arcs = repr(sorted((w, sorted(into.items())) for w, into in lattice.arcs_into.items()))
+        return arcs, lattice.arc_count, [best_edit_sequence(lattice, gold) for gold in golds]
 
-    if alignment._align is None:
-        pytest.skip("the C extension gecmetrics.core._align is not built in this installation")
-    found = []
-    for value in ("1", ""):
-        os.environ["GECMETRICS_NUMPY_CORE"] = value
-        try:
-            lattice = build_lattice(source, hypothesis, limit, arc_budget=arc_budget)
-            if isinstance(lattice, ExactLattice):
-                arcs = repr(sorted((w, sorted(into.items())) for w, into in lattice.arcs_into.items()))
-                found.append((arcs, lattice.arc_count, [best_edit_sequence(lattice, gold) for gold in golds]))
-            else:
-                found.append((type(lattice).__name__, None, None))
-        finally:
-            os.environ.pop("GECMETRICS_NUMPY_CORE")
-    return found
+    return _python_then_compiled(search)
 
 
 @settings(max_examples=300, deadline=None)
