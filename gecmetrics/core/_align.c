@@ -625,13 +625,16 @@ static PyObject *closure(PyObject *self, PyObject *args) {
         if (PyDict_GET_SIZE(into_k) == 0)
             continue;
         Py_ssize_t count = PyList_GET_SIZE(out);
+        /* every target in successor order, then those whose base edge changes a token (for an
+           arc into k already at the limit) in the same order */
         PyMem_Free(targets);
-        targets = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Target));
+        targets = PyMem_Malloc((size_t)(count ? 2 * count : 1) * sizeof(Target));
         if (targets == NULL) {
             PyErr_NoMemory();
             goto fail;
         }
-        Py_ssize_t changing = 0;   /* the targets whose base edge changes a token, first */
+        Target *every = targets, *only_changing = targets + count;
+        Py_ssize_t changing = 0;
         for (Py_ssize_t t = 0; t < count; t++) {
             PyObject *vj = PyList_GET_ITEM(out, t);
             PyObject *into_vj = item_of(arcs_into, vj);
@@ -648,34 +651,18 @@ static PyObject *closure(PyObject *self, PyObject *args) {
             targets[t].into_vj = into_vj;
             targets[t].second_unchanged = unchanged;
             if (unchanged == 0)
-                changing++;
+                only_changing[changing++] = targets[t];
         }
-        /* the changing targets in successor order, for an arc into k already at the limit */
-        Target *every = targets, *only_changing = NULL;
-        Target *sorted_targets = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Target));
-        if (sorted_targets == NULL) {
-            PyErr_NoMemory();
-            goto fail;
-        }
-        Py_ssize_t c = 0;
-        for (Py_ssize_t t = 0; t < count; t++)
-            if (targets[t].second_unchanged == 0)
-                sorted_targets[c++] = targets[t];
-        only_changing = sorted_targets;
         Py_XDECREF(keys);
         keys = PyDict_Keys(into_k);
-        if (keys == NULL || PyList_Sort(keys) < 0) {
-            PyMem_Free(sorted_targets);
+        if (keys == NULL || PyList_Sort(keys) < 0)
             goto fail;
-        }
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
             PyObject *vi = PyList_GET_ITEM(keys, i);
             PyObject *first = item_of(into_k, vi);
             long long first_length, first_unchanged;
-            if (first == NULL || arc_fields(first, &first_length, &first_unchanged) < 0) {
-                PyMem_Free(sorted_targets);
+            if (first == NULL || arc_fields(first, &first_length, &first_unchanged) < 0)
                 goto fail;
-            }
             Target *chosen;
             Py_ssize_t chosen_count;
             if (first_unchanged < limit) {
@@ -746,12 +733,9 @@ static PyObject *closure(PyObject *self, PyObject *args) {
                 }
                 position++;
             }
-            if (PyErr_Occurred()) {
-                PyMem_Free(sorted_targets);
+            if (PyErr_Occurred())
                 goto fail;
-            }
         }
-        PyMem_Free(sorted_targets);
         if (position - first_transitive > arc_budget) {   /* ArcBudgetExceeded */
             Py_XDECREF(keys);
             PyMem_Free(targets);
