@@ -451,11 +451,17 @@ done:
  * Python structures (arcs_into: {target: {source: [length, unchanged, [positions], weight]}}):
  * the Python functions are the reference and document the rules. */
 
-static int arc_fields(PyObject *arc, long long *length, long long *unchanged) {
+static int arc_checked(PyObject *arc) {
     if (!PyList_Check(arc) || PyList_GET_SIZE(arc) < 4 || !PyList_Check(PyList_GET_ITEM(arc, 2))) {
         PyErr_SetString(PyExc_TypeError, "an arc is a list [length, unchanged, positions, weight]");
         return -1;
     }
+    return 0;
+}
+
+static int arc_fields(PyObject *arc, long long *length, long long *unchanged) {
+    if (arc_checked(arc) < 0)
+        return -1;
     *length = PyLong_AsLongLong(PyList_GET_ITEM(arc, 0));
     if (*length == -1 && PyErr_Occurred())
         return -1;
@@ -792,8 +798,7 @@ static PyObject *relax(PyObject *self, PyObject *args) {
         Py_ssize_t cursor = 0;
         PyObject *v, *arc;
         while (PyDict_Next(into, &cursor, &v, &arc)) {
-            long long length, unchanged;
-            if (arc_fields(arc, &length, &unchanged) < 0)
+            if (arc_checked(arc) < 0)
                 goto fail;
             PyObject *from = item_of(distance, v);
             if (from == NULL)
