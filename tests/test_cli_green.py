@@ -365,15 +365,16 @@ def test_console_script(files):
 
 def test_a_scoring_command_imports_only_what_it_needs(tmp_path):
     """Start-up is part of every command's time (GREEN on CoNLL-2014 is about 0.2 s in all):
-    ``gecmetric green`` printing its tab-separated table loads no optional extra and no table
-    drawer."""
+    ``gecmetric green`` printing its tab-separated table loads no optional extra, no table
+    drawer, no M2 code (reader, edit blocks) and no JSON module."""
     import subprocess
     import sys
 
     from tests.conftest import write_files
 
     paths = write_files(tmp_path, {"src": ["a b c ."], "ref": ["a b d ."], "hyp": ["a b d ."]})
-    heavy = ["torch", "transformers", "spacy", "scipy", "dask", "distributed", "matplotlib", "prettytable"]
+    heavy = ["torch", "transformers", "spacy", "scipy", "dask", "distributed", "matplotlib", "prettytable",
+             "gecmetrics.io.m2", "gecmetrics.core.edits", "json"]
     code = ("import sys\nfrom gecmetrics.cli import main\n"
             f"try:\n    main(['green', '-s', {paths['src']!r}, '-r', {paths['ref']!r}, '-o', {paths['hyp']!r}])\n"
             "except SystemExit as stop:\n    assert not stop.code, stop.code\n"

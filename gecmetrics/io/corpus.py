@@ -8,7 +8,6 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, TEXT
-from .m2 import NamedBlocks
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_length, check_lines, check_reference_sets,
                    read_lines)
 
@@ -120,6 +119,8 @@ class Corpus:
     def _named_blocks(self, key: str, blocks: list, shown: str) -> list:
         """``blocks`` as :class:`~gecmetrics.io.m2.NamedBlocks` named ``shown``, the same
         object on every call (metrics of one group recognise a hypothesis they have seen)."""
+        from .m2 import NamedBlocks  # (here: a command on text files never loads the M2 code)
+
         made = self._named.get(key)
         if made is None or made[0] is not blocks:
             made = self._named[key] = (blocks, NamedBlocks(blocks, shown))

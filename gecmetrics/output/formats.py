@@ -13,7 +13,6 @@ rows). A new format is one :func:`register_format` call, here or from any packag
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
@@ -173,6 +172,8 @@ def to_jsonable(value: Any) -> Any:
 
 def dumps(value: Any) -> str:
     """A JSON document (indented, UTF-8 as it is, non-finite numbers as strings)."""
+    import json  # (here: only --json output needs it)
+
     return json.dumps(to_jsonable(value), indent=2, ensure_ascii=False)
 
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..io.corpus import Corpus
-from ..io.m2 import iter_m2_blocks
 from ..io.text import decode_lines, open_input
 from .files import CorpusFiles, count_sentences
 from .reading import chunk_size, worker_chunk_size
@@ -86,6 +85,8 @@ def _read_lines(part: ByteRange) -> list[str]:
 
 
 def _read_blocks(part: ByteRange, target_lines: bool = False) -> list[Any]:
+    from ..io.m2 import iter_m2_blocks  # (here: a command on text files never loads the M2 code)
+
     blocks = list(iter_m2_blocks(_read_bytes(part), part.path, part.first_line, target_lines))
     if len(blocks) != part.count:
         raise Misread(part.path)

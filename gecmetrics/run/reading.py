@@ -17,7 +17,6 @@ from typing import IO, Iterator
 from ..core.checks import check_count
 from ..errors import InputError
 from ..io.corpus import Corpus
-from ..io.m2 import iter_m2_blocks
 from ..io.text import STDIN, blame_line_counts, decode_lines, open_input
 from .files import CorpusFiles, shown
 
@@ -109,10 +108,12 @@ class CorpusChunks:
         try:
             texts = [self._open(path) for path in files.text_paths]
             blocks = None
+            m2_paths = files.hypotheses if files.m2_hypotheses else files.hypothesis_m2
+            if files.gold is not None or m2_paths:
+                from ..io.m2 import iter_m2_blocks  # (here: a command on text files never loads the M2 code)
             if files.gold is not None:
                 gold = self._open(files.gold)
                 blocks = self._gold_blocks = iter_m2_blocks(gold, gold.name, target_lines=files.target_lines)
-            m2_paths = files.hypotheses if files.m2_hypotheses else files.hypothesis_m2
             streams = [(reader.name, iter_m2_blocks(reader, reader.name, target_lines=files.target_lines))
                        for reader in map(self._open, m2_paths)]
             chunks = self._chunks(texts, blocks)
