@@ -88,6 +88,14 @@ class LineReader:
             self.handle.close()
 
 
+def _m2_blocks(reader: LineReader, target_lines: bool) -> Iterator:
+    """The M2 blocks of an open file, read as they are asked for (the M2 reader is imported
+    here: a command on text files never loads it)."""
+    from ..io.m2 import iter_m2_blocks
+
+    return iter_m2_blocks(reader, reader.name, target_lines=target_lines)
+
+
 class CorpusChunks:
     """The corpus of ``files`` as consecutive chunks of sentences (see the module docstring).
     Iterate once; ``lines`` is the number of sentences read so far."""
@@ -108,14 +116,10 @@ class CorpusChunks:
         try:
             texts = [self._open(path) for path in files.text_paths]
             blocks = None
-            m2_paths = files.hypotheses if files.m2_hypotheses else files.hypothesis_m2
-            if files.gold is not None or m2_paths:
-                from ..io.m2 import iter_m2_blocks  # (here: a command on text files never loads the M2 code)
             if files.gold is not None:
-                gold = self._open(files.gold)
-                blocks = self._gold_blocks = iter_m2_blocks(gold, gold.name, target_lines=files.target_lines)
-            streams = [(reader.name, iter_m2_blocks(reader, reader.name, target_lines=files.target_lines))
-                       for reader in map(self._open, m2_paths)]
+                blocks = self._gold_blocks = _m2_blocks(self._open(files.gold), files.target_lines)
+            m2_paths = files.hypotheses if files.m2_hypotheses else files.hypothesis_m2
+            streams = [(reader.name, _m2_blocks(reader, files.target_lines)) for reader in map(self._open, m2_paths)]
             chunks = self._chunks(texts, blocks)
             yield from (self._with_m2_hypotheses(chunks, streams) if files.m2_hypotheses
                         else self._with_edits(chunks, streams))

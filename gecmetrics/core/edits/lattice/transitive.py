@@ -53,7 +53,7 @@ def transitive_arcs(source: Sequence[str], hypothesis: Sequence[str], base_copie
     """All arcs, as the official's closure builds them; raises :class:`ArcBudgetExceeded` when
     more than ``arc_budget`` transitive arcs would be written."""
     if compiled_lattice_enabled():  # the same loops in C (gecmetrics/core/_align.c base_arcs, closure)
-        vertices = vertices if isinstance(vertices, list) else list(vertices)
+        vertices = _listed(vertices)
         arcs_into, successors, first_transitive = _align.base_arcs(
             _listed(source), _listed(hypothesis), base_copies, vertices, changing_weight(1, 1), changing_weight(1, 2))
         closed = _align.closure(arcs_into, successors, vertices, max_unchanged_words, first_transitive, arc_budget,
@@ -69,8 +69,9 @@ def transitive_arcs(source: Sequence[str], hypothesis: Sequence[str], base_copie
     return TransitiveArcs(arcs_into, position - 1 - removed, position)
 
 
-def _listed(tokens: Sequence[str]) -> list[str]:
-    return tokens if isinstance(tokens, list) else list(tokens)
+def _listed(items: Sequence) -> list:
+    """A list as the C extension takes it (the same object when it is one already)."""
+    return items if isinstance(items, list) else list(items)
 
 
 def _base_arcs(source: Sequence[str], hypothesis: Sequence[str], base_copies: dict[tuple[int, int], int],
