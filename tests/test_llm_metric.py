@@ -351,6 +351,9 @@ def test_llm_command_errors(files):
                                                                                       "impact"))
         assert "setting dtype is for local models" in one_line_error(*llm_args(files, server, "--dtype", "float16"))
         assert "--spacy-model is for --variant e" in one_line_error(*llm_args(files, server, "--spacy-model", "x"))
+        for price in ("nan", "inf"):  # printed "estimated cost: nan"
+            err = one_line_error(*llm_args(files, server, "--dry-run", "--price-in", price, "--price-out", "1"))
+            assert "--price-in" in err and "finite number" in err, err
         assert server.requests == 0
     short = str(Path(files["src"]).parent / "short")
     Path(short).write_text("one line\n", encoding="utf-8")

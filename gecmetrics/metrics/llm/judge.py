@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ...core.cache import Cache, cache_key
+from ...core.checks import check_finite_non_negative
 from ...errors import InputError
 from .answers import BadAnswer, parse_answer
 from .backends.base import Backend, ChatRequest, Completion
@@ -196,8 +197,11 @@ class Judge:
                 prices: tuple[float, float] | None = None) -> DryRun:
         """Prompts, cached answers and the tokens (and cost at ``prices`` = (input, output) per
         million tokens) still to spend, without sending anything."""
-        if prices is not None and (len(prices) != 2 or any(not isinstance(p, (int, float)) or p < 0 for p in prices)):
-            raise InputError(f"prices are (input, output) per million tokens, not {prices!r}")
+        if prices is not None:
+            if not isinstance(prices, (tuple, list)) or len(prices) != 2:
+                raise InputError(f"prices are (input, output) per million tokens, not {prices!r}")
+            prices = (check_finite_non_negative(prices[0], "the price of a million prompt tokens (--price-in)"),
+                      check_finite_non_negative(prices[1], "the price of a million answer tokens (--price-out)"))
         plan = self.plan(sources, hypotheses, edits)
         answers = self._cached(plan, self.keys(plan))
         todo = [k for k, a in enumerate(answers) if a is None]
