@@ -449,6 +449,18 @@ def test_bad_weight_parameters():
         level_weights(3, 1, 0, -3)
     with pytest.raises(InputError, match="must be a finite number"):
         level_weights(3, math.nan)
+    # finite parameters whose weights overflow the weighted counts (printed nan with exit 0)
+    for a, b, c in ((1e308, 0, 0), (1, 1e308, 0), (1, -1e308, 0), (1, 1e300, -2.9999999999)):
+        with pytest.raises(InputError, match="MAX_LEVEL_WEIGHT"):
+            level_weights(3, a, b, c)
+    assert level_weights(3, 1e100).tolist()[0] == 1e100
+
+
+def test_weights_too_large_for_the_counts_are_one_line(tmp_path):
+    paths = write_files(tmp_path, {"ref.m2": REFERENCE, "hyp.m2": SYSTEMS})
+    for flag in ("-a", "-b"):
+        code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], flag, "1e308")
+        assert code == 2 and out == "" and len(err.splitlines()) == 1 and "MAX_LEVEL_WEIGHT" in err, (flag, out, err)
 
 
 # --------------------------------------------------------------------------- the command

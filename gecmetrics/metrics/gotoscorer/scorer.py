@@ -31,6 +31,9 @@ from .judging import ALL, FN, FP, TN, TP, RowJudgments, judge_rows, outcome_flag
 CATEGORY_MODES = (1, 2, 3)
 BATCH_ROWS = 2048
 """Rows (distinct sentence versions) judged per batch."""
+MAX_LEVEL_WEIGHT = 1e100
+"""Largest size of a chunk's weight ``a - (n + b) / (N + c)``: a weight times a chunk count must
+stay a finite double (a = 1e308 overflowed the weighted counts and printed nan)."""
 
 
 # --------------------------------------------------------------------------- gold and systems
@@ -307,7 +310,15 @@ def level_weights(n_systems: int, a: float = 1.0, b: float = 0.0, c: float = 0.0
             raise InputError(f"weight parameter {label} must be a finite number, got {value!r}")
     if n_systems + c == 0:
         raise InputError(f"weight parameters: N + c is 0 (N = {n_systems} systems, c = {c:g})")
-    return float(a) - (np.arange(n_systems + 1, dtype=np.float64) + float(b)) / (n_systems + float(c))
+    with np.errstate(over="ignore"):
+        weights = float(a) - (np.arange(n_systems + 1, dtype=np.float64) + float(b)) / (n_systems + float(c))
+    too_large = np.flatnonzero(~(np.abs(weights) <= MAX_LEVEL_WEIGHT))
+    if len(too_large):
+        n = int(too_large[0])
+        raise InputError(f"weight parameters a = {a:g}, b = {b:g}, c = {c:g} give the chunks that {n} of {n_systems} "
+                         f"systems got right the weight {weights[n]:g}: a weight must be at most 1e+100 in size "
+                         f"(gecmetrics.metrics.gotoscorer.scorer.MAX_LEVEL_WEIGHT)")
+    return weights
 
 
 # --------------------------------------------------------------------------- scores
