@@ -217,6 +217,12 @@ def test_paired_tests_check_their_seed_and_sizes_before_drawing() -> None:
     with pytest.raises(InputError, match="MAX_RESAMPLED_SENTENCES"):
         significance.paired_test_from_statistics(resampler, rows, "bs", 1_000_000)
     assert paired_test(GLEU(best_reference=True), sources, references, systems, samples=10).systems[1].p_value is not None
+    # the metric as compare takes it: an object or one registered name; anything else was an AttributeError
+    for metric, message in ((None, "not a metric: None"), (5, "not a metric: 5"), ("bleu", "unknown metric"),
+                            ("gleu,green", "one metric")):
+        with pytest.raises(InputError, match=message):
+            paired_test(metric, sources, references, systems, samples=10)
+    assert paired_test("gleu-max", sources, references, systems, samples=10).metric == "GLEU+"
 
 
 def test_rankings_and_meta_evaluation_check_seeds_resamples_and_src_ids(tmp_path: Path) -> None:

@@ -392,6 +392,7 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
 
     >>> paired_test(GREEN(), sources, [ref0, ref1], {"INPUT": src, "AMU": amu}).systems[1].p_value
 
+    ``metric``: a metric object or one registry text (``"gleu-max"``), as in :func:`compare`.
     ``systems``: name -> hypothesis (a dict, first = baseline) or a list of them.
     ``references``: reference sets for metrics with text references; the gold M2 blocks for
     the M2 family (``sources`` may then be None). ``column``: the score column tested, by index,
@@ -400,6 +401,10 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     """
     check_samples(method, samples, confidence_samples)  # before any scoring
     check_seed(seed, "the seed of the paired test")
+    resolved = check_metrics(resolve_metrics([metric]))
+    if len(resolved) != 1:
+        raise InputError(f"a paired test takes one metric, got {len(resolved)}")
+    metric = resolved[0]
     if all_pairs:
         check_correction(correction)
     named = _named_systems(systems)
