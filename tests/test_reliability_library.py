@@ -306,6 +306,22 @@ def test_readers_refuse_nul_bytes_and_non_paths(tmp_path: Path) -> None:
     assert parse_m2(_annotators(str(2**31 - 1)), "a.m2")[0].edits[0].annotator == 2**31 - 1
 
 
+def test_read_corpus_takes_lists_of_paths_not_one_string(tmp_path: Path, monkeypatch) -> None:
+    """A path given where a list of paths is expected was read a character at a time: 'ref0'
+    as the files r, e, f, 0 (and scored, when such files existed)."""
+    from gecmetrics import read_corpus
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("src", "ref0", "r", "e", "f", "0"):
+        (tmp_path / name).write_text("a b c\n", encoding="utf-8")
+    for arguments, name in ((("src", "ref0"), "references"), (("src", ["ref0"], "ref0"), "hypotheses"),
+                            (("src", ["ref0"], ["ref0"], None, "ref0"), "hypothesis_m2"),
+                            (("src", None), "references"), (("src", ["ref0"], [None]), "path")):
+        with pytest.raises(InputError, match=name):
+            read_corpus(*arguments)
+    assert read_corpus("src", ["ref0"], [tmp_path / "r"]).references == [["a b c"]]
+
+
 def test_hypothesis_and_reference_m2_must_be_the_same_sentences() -> None:
     from gecmetrics import compare
     from gecmetrics.io.m2 import parse_m2

@@ -8,8 +8,8 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, TEXT
-from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_length, check_lines, check_reference_sets,
-                   read_lines)
+from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_length, check_lines, check_paths,
+                   check_reference_sets, read_lines)
 
 @dataclass
 class Corpus:
@@ -221,6 +221,8 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     source is the source's fault, not the first reference's)."""
     from .m2 import read_m2
 
+    references, hypotheses = check_paths(references, "references"), check_paths(hypotheses, "hypotheses")
+    hypothesis_m2 = check_paths(hypothesis_m2, "hypothesis_m2")
     if list(hypotheses).count(STDIN) + (gold == STDIN) + (source == STDIN) + list(references).count(STDIN) \
             + list(hypothesis_m2).count(STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")

@@ -101,6 +101,17 @@ def check_path(path: Any, what: str = "file") -> str:
     return path
 
 
+def check_paths(paths: Any, name: str) -> list[Any]:
+    """Paths given as a sequence: one string (whose characters would be read as paths) or
+    anything not iterable is an InputError naming the argument; each path as :func:`check_path`."""
+    if isinstance(paths, (str, bytes, os.PathLike)) or not _is_iterable(paths):
+        raise InputError(f"{name} must be a sequence of file paths, got {paths!r}")
+    paths = list(paths)
+    for path in paths:
+        check_path(path)
+    return paths
+
+
 def read_lines(path: str) -> list[str]:
     """Read a text file (or standard input for ``-``) into a list of lines."""
     path = check_path(path)
