@@ -107,6 +107,14 @@ def test_write_m2_layout():
     write_m2(blocks, handle)
     assert handle.getvalue() == SAMPLE + "\n"
     assert format_m2(blocks) == SAMPLE + "\n"
+    # a path for the handle, or text for the blocks, was an AttributeError
+    for wrong_blocks, wrong_handle, message in ((blocks, "out.m2", "open text file"), (SAMPLE, handle, "M2 blocks"),
+                                                (None, handle, "M2 blocks"), (["S a b"], handle, "M2 blocks")):
+        with pytest.raises(InputError, match=message):
+            write_m2(wrong_blocks, wrong_handle)
+    empty = io.StringIO()
+    write_m2([], empty)
+    assert empty.getvalue() == ""
 
 
 tokens = st.lists(st.sampled_from(["a", "b", "the", ".", "é"]), max_size=6)

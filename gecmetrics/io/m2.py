@@ -155,5 +155,11 @@ def annotator_ids(path: str, max_lines: int = 20000) -> set[int]:
 
 
 def write_m2(blocks: Iterable[Block], handle: TextIO) -> None:
-    """Write blocks in M2 format to an open text handle."""
-    handle.write(format_m2(blocks))
+    """Write blocks in M2 format to an open text handle (no block: nothing is written)."""
+    if not callable(getattr(handle, "write", None)):
+        raise InputError(f"write_m2 writes to an open text file (open(path, 'w', encoding='utf-8')), "
+                         f"got {type(handle).__name__}")
+    if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
+        check_blocks(blocks, "blocks")  # says what was expected
+    blocks = list(blocks)
+    handle.write(format_m2(check_blocks(blocks, "blocks") if blocks else []))
