@@ -93,6 +93,12 @@ def test_williams_test_formula() -> None:
     assert williams_test(r13, r12, r23, n).p_value == pytest.approx(1 - result.p_value, rel=1e-10)
     with pytest.raises(InputError, match="more than 3"):
         williams_test(0.5, 0.4, 0.3, 3)
+    # n = 10.5 was a p-value; "10" and a correlation given as text were TypeErrors
+    for args, message in (((0.5, 0.4, 0.3, 10.5), "integer"), ((0.5, 0.4, 0.3, "10"), "integer"),
+                          ((0.5, 0.4, 0.3, True), "integer"), (("0.5", 0.4, 0.3, 10), "correlation")):
+        with pytest.raises(InputError, match=message):
+            williams_test(*args)
+    assert williams_test(r12, r13, r23, np.int64(13)).t == result.t
 
 
 def test_percentile_interval_counts_undefined() -> None:

@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..core.checks import check_count
 from ..errors import InputError
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
@@ -200,11 +201,13 @@ class WilliamsTest:
 def williams_test(r_human_a: float, r_human_b: float, r_a_b: float, n: int) -> WilliamsTest:
     """Williams' test of whether metric A correlates with the human scores better than metric
     B, both correlated over the same n systems (the test WMT metrics tasks use)."""
+    n = check_count(n, "the number of systems of Williams' test (n)", minimum=0)
     if n <= 3:
         raise InputError(f"Williams' test needs more than 3 systems, got {n}")
     for value in (r_human_a, r_human_b, r_a_b):
-        if not -1.0 <= value <= 1.0:
-            raise InputError(f"a correlation must be within [-1, 1], got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not -1.0 <= value <= 1.0:
+            raise InputError(f"a correlation must be a number within [-1, 1], got {value!r}")
     determinant = 1 - r_human_a ** 2 - r_human_b ** 2 - r_a_b ** 2 + 2 * r_human_a * r_human_b * r_a_b
     denominator = (2 * (n - 1) / (n - 3) * determinant
                    + ((r_human_a + r_human_b) / 2) ** 2 * (1 - r_a_b) ** 3)
