@@ -77,6 +77,24 @@ def test_a_cache_setting_makes_a_context(tmp_path, monkeypatch):
     assert folder.signature_fields() == [("cache", "on")] and run_context(False).signature_fields() == []
 
 
+@pytest.mark.parametrize("command", [["info"], ["clear"], ["prune", "--older-than", "30d"]])
+def test_a_file_in_place_of_the_folder_is_an_error_of_the_cache_commands(command, tmp_path, monkeypatch):
+    """A scoring command goes on without a cache it cannot use (one warning); the cache commands
+    have no other job: exit 2, one line naming the flag or the variable and the file."""
+    from tests.conftest import one_line_error
+
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a cache\n", encoding="utf-8")
+    message = one_line_error("--cache", str(blocker), "cache", *command)
+    assert message == f"gecmetric: error: --cache: cannot use cache folder {blocker}: {blocker} is a file, not a folder\n"
+    monkeypatch.setenv("GECMETRICS_CACHE", str(blocker / "inside"))
+    assert f"$GECMETRICS_CACHE: cannot use cache folder {blocker / 'inside'}: {blocker} is a file" \
+        in one_line_error("cache", *command)
+    assert blocker.read_text(encoding="utf-8") == "not a cache\n"
+    code, out, _ = run_cli("--cache", str(tmp_path / "new" / "folder"), "cache", *command)
+    assert code == 0 and not (tmp_path / "new").exists()  # a folder not made yet: nothing in it, none made
+
+
 def test_a_context_pickles_as_its_folder(tmp_path, monkeypatch):
     context = run_context(tmp_path / "a", on_warning=print)
     monkeypatch.chdir(tmp_path)

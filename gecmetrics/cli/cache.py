@@ -11,11 +11,24 @@ import click
 from . import main
 from .app import SharedOptionsGroup
 from .common import echo_json
-from .context import run_context
+from ..errors import InputError
+from .context import _SETTING, run_context
 
 
 def _the_cache():
-    return run_context().cache  # its warnings are one line each on stderr
+    """The run's cache (its warnings are one line each on stderr). A scoring command goes on
+    without a cache it cannot use; these commands have no other job, so a file where the folder
+    should be is an error naming where the folder came from."""
+    from ..core.cache import ENV_VAR
+
+    store = run_context().cache
+    folder = store.folder
+    if folder is not None:
+        blocker = next((path for path in (folder, *folder.parents) if path.exists()), None)
+        if blocker is not None and not blocker.is_dir():
+            given = "--cache" if click.get_current_context().meta.get(_SETTING) else f"${ENV_VAR}"
+            raise InputError(f"{given}: cannot use cache folder {folder}: {blocker} is a file, not a folder")
+    return store
 
 
 @main.group("cache", cls=SharedOptionsGroup)
@@ -59,7 +72,6 @@ def prune(max_size: str | None, older_than: str | None) -> None:
     """Remove entries not used lately (--older-than) and/or the least recently used ones until
     the cache fits in --max-size (both: the age first)."""
     from ..core.cache import format_size, parse_age, parse_size
-    from ..errors import InputError
 
     if max_size is None and older_than is None:
         raise InputError("cache prune: give --max-size SIZE, --older-than AGE or both")
