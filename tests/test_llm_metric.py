@@ -354,6 +354,8 @@ def test_llm_command_errors(files):
         for price in ("nan", "inf"):  # printed "estimated cost: nan"
             err = one_line_error(*llm_args(files, server, "--dry-run", "--price-in", price, "--price-out", "1"))
             assert "--price-in" in err and "finite number" in err, err
+        err = one_line_error(*llm_args(files, server, "--dry-run", "--price-in", "1e308", "--price-out", "1e308"))
+        assert "cost beyond any number" in err, err  # printed "estimated cost: inf"
         assert server.requests == 0
     short = str(Path(files["src"]).parent / "short")
     Path(short).write_text("one line\n", encoding="utf-8")

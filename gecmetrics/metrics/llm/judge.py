@@ -11,6 +11,7 @@ reports the prompts left unsent.
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -215,6 +216,9 @@ class Judge:
             p, c, e = self.backend.count_tokens(ChatRequest(plan.prompts[k], plan.sizes[k]))
             prompt_tokens, completion_tokens, exact = prompt_tokens + p, completion_tokens + c, exact and e
         cost = None if prices is None else (prompt_tokens * prices[0] + completion_tokens * prices[1]) / 1e6
+        if cost is not None and not math.isfinite(cost):  # each price finite, their product with the tokens not
+            raise InputError(f"the prices (--price-in {prices[0]:g}, --price-out {prices[1]:g} per million tokens) give "
+                             f"{prompt_tokens} prompt and {completion_tokens} answer tokens a cost beyond any number")
         return DryRun(len(plan.prompts), len(plan.prompts) - len(todo) - over, len(todo),
                       prompt_tokens, completion_tokens, exact, cost, over)
 
