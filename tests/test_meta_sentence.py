@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gecmetrics import GLEU, GREEN, read_lines
+from gecmetrics import GLEU, GREEN, meta_evaluate, read_lines
 from gecmetrics.errors import InputError
 from gecmetrics.io.judgments import parse_judgments, read_judgments
 from gecmetrics.meta.sentence import rows_of_src_ids, sentence_agreement
@@ -234,6 +235,19 @@ def test_window_bad_input_and_undefined_windows() -> None:
         window_analysis(metric, {**human, "E": 0.0}, 3)
     with pytest.raises(InputError, match="metric score but no human score: F"):
         window_analysis({**metric, "F": 0.0}, human, 3)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "0.5", [1.0], None, True])
+def test_window_scores_must_be_finite_numbers_as_meta_evaluate_requires(bad) -> None:
+    # nan gave a window whose correlation was None, "x" a raw ValueError, a list a TypeError
+    metric = {"A": 1.0, "B": 3.0, "C": 2.0, "D": 4.0}
+    human = {"A": 0.4, "B": 0.3, "C": 0.2, "D": 0.1}
+    with pytest.raises(InputError, match=f"metric 'metric', system 'D': {re.escape(repr(bad))} is not a finite"):
+        window_analysis({**metric, "D": bad}, human, 3)
+    with pytest.raises(InputError, match=f"human score 'EW', system 'A': {re.escape(repr(bad))} is not a finite"):
+        window_analysis(metric, {**human, "A": bad}, 3, human="EW")
+    with pytest.raises(InputError, match=f"metric 'metric', system 'CUUI': {re.escape(repr(bad))} is not a finite"):
+        meta_evaluate({"AMU": 0.5, "CAMB": 0.4, "CUUI": bad})  # the same check, the same words
 
 
 # --------------------------------------------------------------------------- plots

@@ -9,6 +9,7 @@ F-score's beta (every metric family's).
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 from ..errors import InputError
@@ -75,3 +76,13 @@ def check_finite_non_negative(value: Any, what: str) -> float:
     if not math.isfinite(number) or number < 0:
         raise InputError(f"{what} must be a finite number >= 0, got {value!r}")
     return number
+
+
+def check_score(value: Any, what: str) -> float:
+    """A score given as a number (a metric's or a human's, for a correlation): a finite real
+    number, a Python or NumPy int or float; a bool, a text (even ``"0.5"``: a column read as text
+    is a mistake to report, not to convert), None, a list, nan or inf is an InputError
+    ``{what}: {value!r} is not a finite number``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise InputError(f"{what}: {value!r} is not a finite number")
+    return float(value)

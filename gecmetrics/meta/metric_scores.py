@@ -14,12 +14,12 @@ wins of their sentence scores (Expected Wins or TrueSkill, gec-metrics' settings
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from ..core.checks import check_score
 from ..core.resampling import Resample
 from ..errors import InputError
 from ..stats.sentence_rankings import SENTENCE_RANKING_METHODS, rank_by_sentence_scores
@@ -47,11 +47,7 @@ def metric_score_table(metric_scores: Any) -> dict[str, dict[str, float]]:
     for metric, scores in nested.items():
         if not scores:
             raise InputError(f"metric {metric!r} has no system scores")
-        for system, score in scores.items():
-            if isinstance(score, bool) or not isinstance(score, (int, float, np.integer, np.floating)) \
-                    or not math.isfinite(score):
-                raise InputError(f"metric {metric!r}, system {system!r}: {score!r} is not a finite number")
-        table[metric] = {str(s): float(v) for s, v in scores.items()}
+        table[metric] = {str(s): check_score(v, f"metric {metric!r}, system {s!r}") for s, v in scores.items()}
     return table
 
 

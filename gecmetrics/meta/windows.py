@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..core.checks import check_score
 from ..errors import InputError
 from .correlations import MIN_SYSTEMS, pearson, spearman
 
@@ -55,7 +56,9 @@ def window_analysis(metric_scores: Mapping[str, float], human_scores: Mapping[st
                     human: str = "human") -> WindowAnalysis:
     """Correlations of the metric with the human scores over every window of ``window``
     systems adjacent in the human order; ``systems`` (default: all with a human score, in
-    code-point order) are the systems considered (SEEDA's script: its ``base`` 12)."""
+    code-point order) are the systems considered (SEEDA's script: its ``base`` 12). Every score
+    of those systems must be a finite number (as :func:`~gecmetrics.meta.system_level.meta_evaluate`
+    requires): a nan, a text or a list is an InputError, not a window without a correlation."""
     order = sorted(human_scores) if systems is None else list(systems)
     unjudged = sorted(set(metric_scores) - set(human_scores)) if systems is None else []
     if unjudged:
@@ -67,13 +70,15 @@ def window_analysis(metric_scores: Mapping[str, float], human_scores: Mapping[st
             or not MIN_SYSTEMS <= window <= len(order):
         raise InputError(f"the window must be an integer from {MIN_SYSTEMS} to the number of systems "
                          f"({len(order)}), got {window!r}")
-    human_vector = np.array([float(human_scores[s]) for s in order])
+    metric_of = {s: check_score(metric_scores[s], f"metric {metric!r}, system {s!r}") for s in order}
+    human_of = {s: check_score(human_scores[s], f"human score {human!r}, system {s!r}") for s in order}
+    human_vector = np.array([human_of[s] for s in order])
     ranked = [order[k] for k in np.argsort(human_vector, kind="stable")[::-1]]
     result = WindowAnalysis(metric, human, int(window), ranked)
     for start in range(len(ranked) - window + 1):
         members = ranked[start:start + window]
-        x = [float(metric_scores[s]) for s in members]
-        y = [float(human_scores[s]) for s in members]
+        x = [metric_of[s] for s in members]
+        y = [human_of[s] for s in members]
         result.windows.append(WindowCorrelation(start + 1, start + window, members,
                                                 _defined(pearson, x, y), _defined(spearman, x, y)))
     return result
