@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from gecmetrics.cli import main
 from gecmetrics.errors import InputError
-from gecmetrics.meta.correlations import average_ranks, pearson, spearman
+from gecmetrics.meta.correlations import average_ranks, kendall, pearson, spearman
 from gecmetrics.meta.human_tables import load_human
 from gecmetrics.meta.score_files import read_system_scores
 from gecmetrics.meta.system_level import meta_evaluate
@@ -90,10 +90,19 @@ def test_correlations_equal_scipy(data) -> None:
     ([1, 1, 1], [1, 2, 3], "first input is constant"),
     ([1, 2, 3], [5, 5, 5], "second input is constant"),
     ([1, 2, 3], [1, 2], "different lengths"),
-    ([1, 2, float("nan")], [1, 2, 3], "not a finite number"),
+    ([1, 2, float("nan")], [1, 2, 3], "first input, item 3: nan is not a finite number"),
+    # numeric texts and bools were converted (pearson(["1", "2", "3"], ...) gave a number)
+    (["1", "2", "3"], [1, 3, 2], "first input, item 1: '1' is not a finite number"),
+    ([1, 2, 3], [True, False, True], "second input, item 1: True is not a finite number"),
+    (np.array(["1", "2", "3"]), [1, 3, 2], "first input, item 1: '1' is not a finite number"),
+    (np.array([True, False, True]), [1, 3, 2], "first input, item 1: True is not a finite number"),
+    ([1, None, 3], [1, 3, 2], "first input, item 2: None is not a finite number"),
+    ([[1, 2], [3, 4], [5, 6]], [1, 3, 2], "first input must be a flat sequence of numbers"),
+    ("123", [1, 3, 2], "first input must be a flat sequence of numbers"),
+    (5, [1, 3, 2], "first input must be a flat sequence of numbers"),
 ])
 def test_correlation_errors(x, y, message) -> None:
-    for correlation in (pearson, spearman):
+    for correlation in (pearson, spearman, kendall):
         with pytest.raises(InputError, match=message):
             correlation(x, y)
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ..core.checks import check_count
+from ..core.checks import check_count, check_score
 from ..errors import InputError
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
@@ -91,19 +91,22 @@ def _check_name(name: str) -> None:
 
 
 def _as_vector(values: Sequence[float], name: str) -> np.ndarray:
-    try:
-        vector = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a flat sequence of numbers") from None
-    if vector.ndim != 1:
+    """The scores as float64, each checked as meta-evaluation checks a score
+    (:func:`~gecmetrics.core.checks.check_score`: a numeric text or a bool is refused, never
+    converted)."""
+    if isinstance(values, np.ndarray):
+        values = values.tolist()
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise InputError(f"{name} must be a flat sequence of numbers")
-    if not np.all(np.isfinite(vector)):
-        raise InputError(f"{name} contains a value that is not a finite number")
-    return vector
+    items = list(values)
+    if any(isinstance(item, Iterable) and not isinstance(item, str) for item in items):
+        raise InputError(f"{name} must be a flat sequence of numbers")
+    return np.array([check_score(item, f"{name}, item {k + 1}") for k, item in enumerate(items)], dtype=np.float64)
 
 
 def checked_pair(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    """Two paired score vectors, checked: same length, at least 3, finite, neither constant."""
+    """Two paired score vectors, checked: numbers (not texts or bools), finite, same length, at
+    least 3, neither constant."""
     x_vec = _as_vector(x, "the first input")
     y_vec = _as_vector(y, "the second input")
     if len(x_vec) != len(y_vec):
