@@ -235,6 +235,8 @@ def test_window_bad_input_and_undefined_windows() -> None:
         window_analysis(metric, {**human, "E": 0.0}, 3)
     with pytest.raises(InputError, match="metric score but no human score: F"):
         window_analysis({**metric, "F": 0.0}, human, 3)
+    with pytest.raises(InputError, match="systems must be a sequence of system names, got 'ABCD'"):
+        window_analysis(metric, human, 3, "ABCD")  # was read as the systems A, B, C and D
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), "0.5", [1.0], None, True])

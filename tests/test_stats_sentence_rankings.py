@@ -163,6 +163,11 @@ def test_input_forms_and_output():
     (lambda: rank_by_sentence_scores(np.zeros((2, 3)), "ew", ["a"]), "1 system names"),
     (lambda: rank_by_sentence_scores(np.zeros(3), "ew", ["a"]), "one row per system"),
     (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ew", higher_is_better=1), "higher_is_better"),
+    # one string is not a list of names: "ab" was read as the systems a and b, and ranked them
+    (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ew", "ab"),
+     "systems must be a sequence of system names, got 'ab'"),
+    (lambda: rank_by_sentence_scores(np.zeros((2, 3)), "ew", "ab"), "systems must be a sequence of system names"),
+    (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ew", 2), "systems must be a sequence of system names"),
 ])
 def test_argument_checks(call, message):
     with pytest.raises(InputError, match=message):

@@ -101,12 +101,18 @@ def check_path(path: Any, what: str = "file") -> str:
     return path
 
 
+def check_sequence(values: Any, name: str, items: str) -> list[Any]:
+    """Several values given as a sequence (paths, system names, annotator ids): one string
+    (whose characters would be read as the values), one path or anything not iterable is an
+    InputError naming the argument (``name``) and what it holds (``items``), never split."""
+    if isinstance(values, (str, bytes, os.PathLike)) or not _is_iterable(values):
+        raise InputError(f"{name} must be a sequence of {items}, got {values!r}")
+    return list(values)
+
+
 def check_paths(paths: Any, name: str) -> list[Any]:
-    """Paths given as a sequence: one string (whose characters would be read as paths) or
-    anything not iterable is an InputError naming the argument; each path as :func:`check_path`."""
-    if isinstance(paths, (str, bytes, os.PathLike)) or not _is_iterable(paths):
-        raise InputError(f"{name} must be a sequence of file paths, got {paths!r}")
-    paths = list(paths)
+    """Paths given as a sequence (:func:`check_sequence`); each path as :func:`check_path`."""
+    paths = check_sequence(paths, name, "file paths")
     for path in paths:
         check_path(path)
     return paths

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core.checks import check_score
 from ..errors import InputError
+from ..io.text import check_sequence
 from .correlations import MIN_SYSTEMS, pearson, spearman
 
 
@@ -59,7 +60,7 @@ def window_analysis(metric_scores: Mapping[str, float], human_scores: Mapping[st
     code-point order) are the systems considered (SEEDA's script: its ``base`` 12). Every score
     of those systems must be a finite number (as :func:`~gecmetrics.meta.system_level.meta_evaluate`
     requires): a nan, a text or a list is an InputError, not a window without a correlation."""
-    order = sorted(human_scores) if systems is None else list(systems)
+    order = sorted(human_scores) if systems is None else check_sequence(systems, "systems", "system names")
     unjudged = sorted(set(metric_scores) - set(human_scores)) if systems is None else []
     if unjudged:
         raise InputError(f"systems with a metric score but no human score: {', '.join(unjudged)}")

@@ -29,6 +29,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
+from ..io.text import check_sequence
 from .rankings import (
     TS_DRAW_PROBABILITY,
     TS_SIGMA,
@@ -84,7 +85,10 @@ def score_matrix(sentence_scores: Mapping[str, Sequence[float]] | np.ndarray,
     """The systems and a (systems, sentences) float64 matrix of their sentence scores.
 
     ``sentence_scores`` is {system: scores} (systems in the mapping's order unless ``systems``
-    gives the order) or a 2-D array with one row per system (then ``systems`` names the rows)."""
+    gives the order) or a 2-D array with one row per system (then ``systems`` names the rows);
+    ``systems`` is a sequence of names, never one string (``"ab"`` is not systems a and b)."""
+    if systems is not None:
+        systems = check_sequence(systems, "systems", "system names")
     if isinstance(sentence_scores, Mapping):
         order = list(sentence_scores) if systems is None else list(systems)
         missing = [s for s in order if s not in sentence_scores]
