@@ -1,6 +1,7 @@
 """References from M2 (SPEC 4.2): edit application, the CoNLL-2014 combined-file gaps, CLI."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -74,6 +75,27 @@ def test_annotator_selection_and_order():
     assert result.reference(0)[0] == "A b c" and result.references[0][0] == "a b C"
     with pytest.raises(InputError, match="no annotator 2"):
         m2_references([parse_m2(COMBINED, "c.m2")], annotators=[2])
+
+
+@pytest.mark.parametrize("annotators, message", [
+    ("0", "annotators must be a sequence of annotator ids \\(integers\\), got '0'"),  # said "no annotator 0"
+    (["0"], "an annotator id \\(annotators\\) must be an integer, got '0'"),  # said "... (available: 0, 1)"
+    ([1.0], "an annotator id \\(annotators\\) must be an integer, got 1.0"),
+    ([True], "an annotator id \\(annotators\\) must be an integer, got True"),
+    ([-1], "must be an integer >= 0, got -1"),
+    (1, "annotators must be a sequence of annotator ids"),  # a raw TypeError
+])
+def test_annotator_ids_are_a_sequence_of_integers(annotators, message):
+    with pytest.raises(InputError, match=message):
+        m2_references([parse_m2(COMBINED, "c.m2")], annotators=annotators)
+    assert m2_references([parse_m2(COMBINED, "c.m2")], annotators=(np.int64(1),)).labels == [1]
+
+
+@pytest.mark.parametrize("inputs", [None, 5])
+def test_inputs_that_are_no_m2_are_input_errors(inputs):
+    # None was a bare "TypeError: object of type 'NoneType' has no len()"
+    with pytest.raises(InputError, match=f"the M2 input must be a sequence of M2 paths or block lists .*got {inputs}"):
+        m2_references(inputs)
 
 
 def test_single_annotator_file_with_other_id_is_not_filled():

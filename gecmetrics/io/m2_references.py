@@ -13,9 +13,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Sequence, Union
 
+from ..core.checks import check_count
 from ..errors import InputError
 from .atomic import atomic_output, check_outputs
 from .m2 import Block, Edit, check_blocks, read_m2
+from .text import check_sequence
 
 M2Input = Union[str, "os.PathLike[str]", Sequence[Block]]
 
@@ -89,14 +91,17 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
 
     ``inputs``: one M2 (path or block list) or several; several files must have the same source
     sentences, and their annotators become references 0, 1, ... in order (the CoNLL-2014
-    ``official-2014.0.m2`` + ``official-2014.1.m2`` give REF0, REF1). ``annotators`` keeps only
-    those labels, in the order given. ``absent_as_unchanged`` reads a block without lines for an
-    annotator as "no edits" instead of "same edits as annotator 0" (see module docstring).
+    ``official-2014.0.m2`` + ``official-2014.1.m2`` give REF0, REF1). ``annotators`` (a sequence
+    of integers) keeps only those labels, in the order given. ``absent_as_unchanged`` reads a
+    block without lines for an annotator as "no edits" instead of "same edits as annotator 0"
+    (see module docstring).
     ``max_references``: more references than this is an InputError, raised before any is built
     (:func:`write_references` writes at most :data:`MAX_REFERENCE_FILES` files unless asked).
     """
-    if isinstance(inputs, (str, os.PathLike)) or (inputs and isinstance(inputs[0], Block)):
+    if isinstance(inputs, (str, os.PathLike)) or (isinstance(inputs, Sequence) and inputs
+                                                   and isinstance(inputs[0], Block)):
         inputs = [inputs]  # type: ignore[list-item]
+    inputs = check_sequence(inputs, "the M2 input", "M2 paths or block lists (or one of them)")
     if len(inputs) == 0:
         raise InputError("no M2 input given")
     loaded = [_load(item, k) for k, item in enumerate(inputs)]
@@ -116,7 +121,7 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
     pairs = [(blocks, name, annotator, 0 in ids) for (blocks, name), ids in zip(loaded, file_ids)
              for annotator in ids]
     all_labels = [pair[2] for pair in pairs] if len(loaded) == 1 else list(range(len(pairs)))
-    wanted = list(all_labels) if annotators is None else list(annotators)
+    wanted = list(all_labels) if annotators is None else _annotator_ids(annotators)
     position = {label: k for k, label in enumerate(all_labels)}
     for label in wanted:
         if label not in position:
@@ -136,6 +141,13 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
         filled_changed.append(changed)
     paths = [name for (_, name), item in zip(loaded, inputs) if isinstance(item, (str, os.PathLike))]
     return M2References(sources, references, wanted, filled_blocks, filled_changed, absent_as_unchanged, paths)
+
+
+def _annotator_ids(annotators: Sequence[int]) -> list[int]:
+    """The annotator ids asked for: a sequence of integers >= 0 (one string, even "0", is not
+    the annotator 0; an id is never read from text)."""
+    return [check_count(label, "an annotator id (annotators)", minimum=0)
+            for label in check_sequence(annotators, "annotators", "annotator ids (integers)")]
 
 
 def _annotator_reference(blocks: Sequence[Block], annotator: int, fill_from_0: bool, name: str,
