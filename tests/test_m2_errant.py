@@ -18,6 +18,7 @@ from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import Block, Edit, format_m2, parse_m2, read_m2
 from gecmetrics.metrics.m2 import ErrantCompare, choose_pairs
 from gecmetrics.metrics.m2.errant_report import format_errant_report
+from gecmetrics.metrics.m2.cherrant import compare_cherrant_blocks
 from gecmetrics.metrics.m2.compare import errant_scores
 from tests.conftest import peer_virtualenv, unavailable
 
@@ -128,8 +129,13 @@ def test_empty_blocks():
 
 
 def test_mismatched_block_counts_are_an_error():
-    with pytest.raises(InputError, match="has 1 sentences but the reference"):
+    with pytest.raises(InputError, match="has 1 sentences but the reference r has 2$"):
         ErrantCompare().compare(parse_m2(m2(("a", [])), "h"), parse_m2(m2(("a", []), ("b", [])), "r"), "h", "r")
+    # without names: "but the reference has 1", not "but the reference reference has 1"
+    with pytest.raises(InputError, match="^hypothesis: has 2 sentences but the reference has 1$"):
+        ErrantCompare().compare(parse_m2(m2(("a", []), ("b", [])), "h"), parse_m2(m2(("a", [])), "r"))
+    with pytest.raises(InputError, match="^hypothesis: has 2 sentences but the reference has 1$"):
+        compare_cherrant_blocks(parse_m2(m2(("a", []), ("b", [])), "h"), parse_m2(m2(("a", [])), "r"))
 
 
 def test_annotator_choice_maximizes_running_f_then_tp():

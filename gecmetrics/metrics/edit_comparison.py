@@ -19,7 +19,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..core import fscore
-from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks
+from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks, the_reference
 from ..core.edits.cherrant import ANSWER_NUMBERS
 from ..core.edits.compare import (AVERAGES, MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable,
                                   ErrantStatistics, ReferenceTables, SentenceTrace, choose_pairs_macro,
@@ -290,7 +290,7 @@ class EditComparisonMetric(TypeAveragedMetric):
         """Compare aligned hypothesis and reference blocks (one per sentence), with the error
         categories of the chosen pairs (and the traces, with ``verbose``)."""
         reference = self.reference_tables(check_blocks(ref_blocks, ref_name), ref_name)
-        sentences = self.comparison().sentences(reference, hyp_blocks, hyp_name, f"the reference {ref_name}")
+        sentences = self.comparison().sentences(reference, hyp_blocks, hyp_name, the_reference(ref_name))
         return self.score(ErrantStatistics.of(sentences, traces=self.verbose))
 
     def settings_dict(self) -> dict:

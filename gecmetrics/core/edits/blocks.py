@@ -103,6 +103,12 @@ def blocks_name(blocks: Any, name: str | None = None, default: str = "hypothesis
     return name or getattr(blocks, "name", None) or default
 
 
+def the_reference(name: str) -> str:
+    """The reference as a message names it: "the reference NAME", or "the reference" when its
+    name is only that word (blocks given without a name), never "the reference reference"."""
+    return "the reference" if name in ("", "reference") else f"the reference {name}"
+
+
 def check_blocks(blocks: Any, name: str) -> list[Block]:
     """A list of M2 blocks (as :func:`read_m2` returns), with at least one: anything else is an
     InputError saying what was expected."""

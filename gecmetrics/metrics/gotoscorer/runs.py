@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ...core.edits.blocks import the_reference
 from ...errors import InputError
 from ...io.gts_weights import WeightFile
 from .scorer import (Difficulty, GoToScores, WeightTable, check_chunk_counts, difficulty_counts, difficulty_rows,
@@ -54,7 +55,7 @@ def score_chunk(options: RunOptions, corpus: Any) -> ChunkRun:
     if options.weights is not None:
         whole = options.weights.table
         if len(whole.offsets) - 1 < corpus.offset + corpus.size:
-            raise InputError(f"has {len(whole.offsets) - 1} sentence lines but the reference {gold.name} has more "
+            raise InputError(f"has {len(whole.offsets) - 1} sentence lines but {the_reference(gold.name)} has more "
                              f"sentences (at least {corpus.offset + corpus.size})", options.weights)
         table = whole.part(corpus.offset, corpus.offset + corpus.size)
         check_chunk_counts(table, gold, corpus.offset)

@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from ...core.edits.blocks import the_reference
 from ...core.offsets import joined_offsets
 from ...errors import InputError
 from ...io.gts_weights import WeightTable, parse_weight_file, read_weight_file  # noqa: F401 (re-exported)
@@ -113,7 +114,7 @@ def read_system(blocks: Sequence[Block], gold: GoldChunks, annotator: int = 0, n
     _check_gold(gold)
     _check_annotator(annotator, "annotator")
     if len(blocks) != len(gold):
-        raise InputError(f"has {len(blocks)} sentences but the reference {gold.name} has {len(gold)}", name)
+        raise InputError(f"has {len(blocks)} sentences but {the_reference(gold.name)} has {len(gold)}", name)
     text_id, sources = gold.vocabulary.id, gold.tokens.sources
     edits = []
     for k, block in enumerate(blocks):
@@ -143,7 +144,7 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
                              f"{k + 1}", name)
         if k >= len(sources) or block.source != sources[k]:
             if k >= len(sources):
-                raise InputError(f"has more sentences than the reference {gold.name} ({len(gold)})", name,
+                raise InputError(f"has more sentences than {the_reference(gold.name)} ({len(gold)})", name,
                                  block.line or None)
             raise InputError(f"sentence {k + 1} differs from the reference's ({gold.name}, line {gold.lines[k]})",
                              name, block.line or None)
@@ -158,7 +159,7 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
             sentences.append(tuple(edits.get(annotator, ())))
         count = k + 1
     if count != len(gold):
-        raise InputError(f"has {count} sentences but the reference {gold.name} has {len(gold)}", name)
+        raise InputError(f"has {count} sentences but {the_reference(gold.name)} has {len(gold)}", name)
     n_systems = 0
     while n_systems in present:
         n_systems += 1
@@ -278,7 +279,7 @@ def check_table(table: WeightTable, gold: GoldChunks) -> None:
     """A weight table must have one line per sentence of ``gold`` and one count (0..N) per gold
     chunk: one InputError naming the table's file (and line) otherwise."""
     if len(table.offsets) - 1 != len(gold):
-        raise InputError(f"has {len(table.offsets) - 1} sentence lines but the reference {gold.name} has "
+        raise InputError(f"has {len(table.offsets) - 1} sentence lines but {the_reference(gold.name)} has "
                          f"{len(gold)} sentences", table.name)
     if len(table.correct) and (int(table.correct.min()) < 0 or int(table.correct.max()) > table.n_systems):
         raise InputError(f"has counts outside 0..{table.n_systems} (the number of systems)", table.name)
@@ -292,7 +293,7 @@ def check_chunk_counts(table: WeightTable, gold: GoldChunks, offset: int = 0) ->
     differing = np.flatnonzero(counts != expected)
     if len(differing):
         k = int(differing[0])
-        raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but the reference {gold.name} makes "
+        raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but {the_reference(gold.name)} makes "
                          f"{expected[k]} chunks of it (weights made with another reference or ref_id?)",
                          table.name, offset + k + 2)
 

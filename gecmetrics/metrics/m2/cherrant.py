@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ...core.edits.blocks import the_reference
 from ...core.edits.cherrant import CherrantComparison
 from ...errors import InputError
 from ...io.m2 import Block, check_blocks
@@ -42,6 +43,6 @@ def compare_cherrant_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Bl
     if start is not None and end is not None:
         hyp_blocks, ref_blocks = hyp_blocks[start:end], ref_blocks[start:end]
     if len(hyp_blocks) != len(ref_blocks):
-        raise InputError(f"has {len(hyp_blocks)} sentences but the reference {ref_name} has {len(ref_blocks)}",
+        raise InputError(f"has {len(hyp_blocks)} sentences but {the_reference(ref_name)} has {len(ref_blocks)}",
                          hyp_name)
     return comparer.compare(hyp_blocks, ref_blocks, hyp_name, ref_name)
