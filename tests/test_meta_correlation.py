@@ -254,6 +254,8 @@ def test_systems_must_match_both_ways(shared_data: Path) -> None:
         correlate_with_judgments({"GREEN": {**green, "REF0": 0.9}}, judgments)
     with pytest.raises(InputError, match="at least 3 systems"):
         correlate_with_judgments({"GREEN": green}, judgments, systems=["AMU", "CAMB"])
+    with pytest.raises(InputError, match="systems must be a sequence of system names, got 'AMU'"):
+        correlate_with_judgments({"GREEN": green}, judgments, systems="AMU")  # was read as the systems A, M, U
     with pytest.raises(InputError, match="unknown resampling 'systems'"):
         correlate_with_judgments({"GREEN": green}, judgments, resampling="systems")
     with pytest.raises(InputError, match="unknown resampling unit"):

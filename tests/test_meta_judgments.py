@@ -54,6 +54,8 @@ def test_restricted_drops_systems_from_every_item() -> None:
     assert judgments.pairwise().win_counts().tolist() == [[0, 1], [1, 0]]
     with pytest.raises(InputError, match="not in the judgments: Z"):
         parse_judgments(SMALL, "small.xml").restricted(["A", "Z"])
+    with pytest.raises(InputError, match="systems must be a sequence of system names, got 'AD'"):
+        parse_judgments(SMALL, "small.xml").restricted("AD")  # was read as the systems A and D
 
 
 @pytest.mark.parametrize("text, line, message", [

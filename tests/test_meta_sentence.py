@@ -109,6 +109,8 @@ def test_sentence_bad_input() -> None:
         sentence_agreement(good, judgments, [0], tie_rule="half")
     with pytest.raises(InputError, match="not a finite number"):
         sentence_agreement({**good, "B": [float("inf")]}, judgments, [0])
+    with pytest.raises(InputError, match="systems must be a sequence of system names, got 'ABC'"):
+        sentence_agreement(good, judgments, [0], "ABC")  # was read as the systems A, B, C
     two = parse_judgments(b"<r><ranking-item src-id='4'><translation system='A' rank='1'/>"
                           b"<translation system='B' rank='2'/></ranking-item><ranking-item src-id='5'>"
                           b"<translation system='A' rank='2'/><translation system='B' rank='1'/>"

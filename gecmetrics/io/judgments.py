@@ -20,6 +20,7 @@ from xml.parsers import expat
 import numpy as np
 
 from ..errors import InputError
+from .text import check_sequence
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
 """Systems sharing a translation: space-separated in GJG15's and SEEDA's files, comma-separated
@@ -102,7 +103,7 @@ class Judgments:
     def restricted(self, systems: Iterable[str]) -> "Judgments":
         """The same judgments with only ``systems`` kept in every item (SEEDA's system subsets
         drop the others from each ranking, as ``corr_sentence.py`` does)."""
-        keep = list(systems)
+        keep = check_sequence(systems, "systems", "system names")
         unknown = sorted(set(keep) - set(self.systems))
         if unknown:
             raise InputError(f"systems not in the judgments: {', '.join(unknown)}; "

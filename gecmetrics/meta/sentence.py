@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.judgments import MAX_SRC_ID, Judgments
+from ..io.text import check_sequence
 from ..stats.sentence_rankings import score_matrix
 
 TIE_RULES = ("seeda", "disagree", "ignore")
@@ -98,7 +99,7 @@ def pair_verdicts(sentence_scores: Mapping[str, Sequence[float]], judgments: Jud
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
     if not isinstance(higher_is_better, bool):
         raise InputError(f"higher_is_better must be True or False, got {higher_is_better!r}")
-    order = list(judgments.systems) if systems is None else list(systems)
+    order = list(judgments.systems) if systems is None else check_sequence(systems, "systems", "system names")
     if len(set(order)) != len(order):
         raise InputError("a system is listed twice")
     unjudged = sorted(set(sentence_scores) - set(judgments.systems)) if systems is None else []
