@@ -159,6 +159,10 @@ def test_input_forms_and_output():
     (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ew", ["a", "c"]), "no sentence scores for: c"),
     (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ew", ["a", "a"]), "listed twice"),
     (lambda: rank_by_sentence_scores({"a": ["x"], "b": [2.0]}, "ew"), "not numbers"),
+    # a text that reads as a number is still a text, and a bool not a score: they were converted
+    (lambda: rank_by_sentence_scores({"a": ["0.1"], "b": [0.2]}, "ew"), "the sentence scores of a are not numbers"),
+    (lambda: rank_by_sentence_scores({"a": [True], "b": [0.2]}, "ew"), "the sentence scores of a are not numbers"),
+    (lambda: rank_by_sentence_scores(np.array([["1", "2"], ["3", "4"]]), "ew", ["a", "b"]), "must be numbers"),
     (lambda: rank_by_sentence_scores(np.zeros((2, 3)), "ew"), "name the systems"),
     (lambda: rank_by_sentence_scores(np.zeros((2, 3)), "ew", ["a"]), "1 system names"),
     (lambda: rank_by_sentence_scores(np.zeros(3), "ew", ["a"]), "one row per system"),

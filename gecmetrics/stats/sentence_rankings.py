@@ -96,20 +96,14 @@ def score_matrix(sentence_scores: Mapping[str, Sequence[float]] | np.ndarray,
             raise InputError(f"no sentence scores for: {', '.join(map(str, missing))}")
         rows = []
         for name in order:
-            try:
-                rows.append(np.asarray(sentence_scores[name], dtype=np.float64))
-            except (TypeError, ValueError):
-                raise InputError(f"the sentence scores of {name} are not numbers") from None
+            rows.append(_numbers(sentence_scores[name], f"the sentence scores of {name} are not numbers"))
         shapes = {row.shape for row in rows}
         if len(shapes) > 1 or any(row.ndim != 1 for row in rows):
             raise InputError(f"sentence scores must be flat lists of one length for every system, got shapes "
                              f"{sorted(shapes)}")
         matrix = np.stack(rows) if rows else np.zeros((0, 0))
     else:
-        try:
-            matrix = np.asarray(sentence_scores, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise InputError("sentence scores must be numbers") from None
+        matrix = _numbers(sentence_scores, "sentence scores must be numbers")
         if matrix.ndim != 2:
             raise InputError(f"a score matrix has one row per system and one column per sentence, got shape "
                              f"{matrix.shape}")
@@ -131,6 +125,18 @@ def score_matrix(sentence_scores: Mapping[str, Sequence[float]] | np.ndarray,
         system, sentence = (int(x) for x in bad[0])
         raise InputError(f"the sentence score of {order[system]} on sentence {sentence + 1} is not a number")
     return order, matrix
+
+
+def _numbers(values: Any, message: str) -> np.ndarray:
+    """Scores as float64: integers or floats only (a text such as "0.5", a bool or None is the
+    InputError ``message``, never converted)."""
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError):
+        raise InputError(message) from None
+    if array.dtype.kind not in "iuf":
+        raise InputError(message)
+    return array.astype(np.float64, copy=False)
 
 
 def _oriented(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
