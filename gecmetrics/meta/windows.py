@@ -60,6 +60,9 @@ def window_analysis(metric_scores: Mapping[str, float], human_scores: Mapping[st
     code-point order) are the systems considered (SEEDA's script: its ``base`` 12). Every score
     of those systems must be a finite number (as :func:`~gecmetrics.meta.system_level.meta_evaluate`
     requires): a nan, a text or a list is an InputError, not a window without a correlation."""
+    for name, scores in (("metric_scores", metric_scores), ("human_scores", human_scores)):
+        if not isinstance(scores, Mapping):
+            raise InputError(f"{name} must map each system's name to its score, got {type(scores).__name__}")
     order = sorted(human_scores) if systems is None else check_sequence(systems, "systems", "system names")
     unjudged = sorted(set(metric_scores) - set(human_scores)) if systems is None else []
     if unjudged:
