@@ -208,8 +208,7 @@ def williams_test(r_human_a: float, r_human_b: float, r_a_b: float, n: int) -> W
     if n <= 3:
         raise InputError(f"Williams' test needs more than 3 systems, got {n}")
     for value in (r_human_a, r_human_b, r_a_b):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                or not -1.0 <= value <= 1.0:
+        if not -1.0 <= check_score(value, "a correlation of Williams' test") <= 1.0:
             raise InputError(f"a correlation must be a number within [-1, 1], got {value!r}")
     determinant = 1 - r_human_a ** 2 - r_human_b ** 2 - r_a_b ** 2 + 2 * r_human_a * r_human_b * r_a_b
     denominator = (2 * (n - 1) / (n - 3) * determinant
