@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import click
 
+from ..errors import InputError
 from . import main
 from .app import SharedOptionsGroup
 from .common import echo_json
-from ..errors import InputError
-from .context import _SETTING, run_context
+from .context import cache_option, run_context
 
 
 def _the_cache():
@@ -26,7 +26,7 @@ def _the_cache():
     if folder is not None:
         blocker = next((path for path in (folder, *folder.parents) if path.exists()), None)
         if blocker is not None and not blocker.is_dir():
-            given = "--cache" if click.get_current_context().meta.get(_SETTING) else f"${ENV_VAR}"
+            given = "--cache" if cache_option() else f"${ENV_VAR}"
             raise InputError(f"{given}: cannot use cache folder {folder}: {blocker} is a file, not a folder")
     return store
 

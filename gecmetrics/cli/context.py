@@ -26,6 +26,13 @@ def remember_cache(folder: str | None, no_cache: bool) -> None:
     meta.pop(_CONTEXT, None)
 
 
+def cache_option() -> str | bool | None:
+    """What the command line said of the cache: the ``--cache`` folder, False for
+    ``--no-cache``, None for neither (then ``$GECMETRICS_CACHE`` or the default decides)."""
+    ctx = click.get_current_context(silent=True)
+    return None if ctx is None else ctx.meta.get(_SETTING)
+
+
 def run_context() -> Any:
     """The command's run context (made on first use from the remembered options; its cache
     reports a problem as one ``gecmetric: warning:`` line on stderr)."""
