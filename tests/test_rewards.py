@@ -290,6 +290,14 @@ def test_argument_errors():
         reward_function("m2")(completions=["a"], references=["S a\n\nS b\n"])
     with pytest.raises(InputError, match="text references"):
         mbr_select([["a", "b"]], "m2")
+    # a None source was scored as "" (GLEU+ against no source), an int or a generator of sources a TypeError
+    with pytest.raises(InputError, match="source 0 is None: gleu reads the source sentence"):
+        f(completions=["a"], source=[None], references=[["a"]])
+    with pytest.raises(InputError, match="sources 0: expected a source line, got NoneType"):
+        mbr_select([["a", "b"]], "gleu", [None])
+    for sources in (5, iter(["a"])):
+        with pytest.raises(InputError, match="sources must be a list of 1 lines"):
+            mbr_select([["a", "b"]], "gleu", sources)
 
 
 def test_line_breaks_are_spaces():

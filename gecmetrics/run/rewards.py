@@ -188,6 +188,9 @@ class RewardFunction:
             source = None if sources is None else sources[k]
             if source is not None and not isinstance(source, str):
                 raise InputError(f"{self.source_column} {k} is a {type(source).__name__}, not text", self.source_column)
+            if source is None and sources is not None and needs_source:  # "" would score against no source
+                raise InputError(f"{self.source_column} {k} is None: {self.metric.display_name} reads the source "
+                                 "sentence", self.source_column)
             refs = None if references is None or kind == NONE else self._references(references[k], k)
             if kind == M2:
                 source = None
@@ -470,7 +473,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
         raise InputError(f"metric {f.metric.display_name} does not take text references, and MBR takes each "
                          "candidate as the reference of the others (for edit F, use a metric that annotates text "
                          "references, e.g. ERRANT's annotate_refs=true)", "metric")
-    if sources is not None and (isinstance(sources, (str, bytes)) or len(sources) != len(candidates)):
+    if sources is not None and (isinstance(sources, (str, bytes)) or not isinstance(sources, Sequence)
+                                or len(sources) != len(candidates)):
         raise InputError(f"sources must be a list of {len(candidates)} lines (one per candidate list)", "sources")
     completions, source_column, references, cells = [], [], [], []
     for k, texts in enumerate(candidates):
@@ -478,6 +482,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
                 or not all(isinstance(t, str) for t in texts):
             raise InputError(f"candidates {k}: expected a non-empty list of texts", "candidates")
         source = "" if sources is None else sources[k]
+        if not isinstance(source, str):
+            raise InputError(f"sources {k}: expected a source line, got {type(source).__name__}", "sources")
         for i, hypothesis in enumerate(texts):
             for j, reference in enumerate(texts):
                 if i != j:
