@@ -125,6 +125,13 @@ def test_write_failures(folder):
     piped = subprocess.run(f"'{gecmetric_script()}' gleu -s src -r ref0 -o hyp src ref0 --sentence -n 2 | head -1",
                            shell=True, cwd=folder, capture_output=True, text=True, timeout=TIMEOUT)
     assert piped.returncode == 0 and piped.stderr == "" and len(piped.stdout.splitlines()) == 1
+    # started with stdout closed (>&-): Python's sys.stdout is None, and the results were dropped
+    # without a word (click) before a traceback at the final flush; --help failed in click's parsing
+    for args in (["gleu", *N, "-o", "hyp", "-n", "2"], ["gleu", "--help"]):
+        closed = subprocess.run(f"'{gecmetric_script()}' {' '.join(args)} >&-", shell=True, cwd=folder,
+                                capture_output=True, text=True, timeout=TIMEOUT)
+        assert closed.returncode == 1, closed.stderr
+        assert closed.stderr == "gecmetric: error: cannot write the output: standard output is closed\n"
 
 
 def test_pipes_and_standard_input_with_workers(folder, tmp_path):

@@ -76,6 +76,8 @@ class GecGroup(SharedOptionsGroup):
         except click.Abort:
             click.echo("gecmetric: aborted", err=True)
             sys.exit(1)
+        except OSError as err:  # printing --help or a usage error failed (a command's own: invoke)
+            sys.exit(output_failed(err))
         sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context):
