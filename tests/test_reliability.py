@@ -125,13 +125,27 @@ def test_write_failures(folder):
     piped = subprocess.run(f"'{gecmetric_script()}' gleu -s src -r ref0 -o hyp src ref0 --sentence -n 2 | head -1",
                            shell=True, cwd=folder, capture_output=True, text=True, timeout=TIMEOUT)
     assert piped.returncode == 0 and piped.stderr == "" and len(piped.stdout.splitlines()) == 1
-    # started with stdout closed (>&-): Python's sys.stdout is None, and the results were dropped
-    # without a word (click) before a traceback at the final flush; --help failed in click's parsing
-    for args in (["gleu", *N, "-o", "hyp", "-n", "2"], ["gleu", "--help"]):
-        closed = subprocess.run(f"'{gecmetric_script()}' {' '.join(args)} >&-", shell=True, cwd=folder,
-                                capture_output=True, text=True, timeout=TIMEOUT)
-        assert closed.returncode == 1, closed.stderr
-        assert closed.stderr == "gecmetric: error: cannot write the output: standard output is closed\n"
+
+
+def test_closed_standard_streams(folder):
+    """A process started with stdin, stdout or stderr closed (<&-, >&-, 2>&-; Python then has
+    None for that stream): reading '-' is one error (it was an AttributeError), printing is one
+    error and exit 1 (click dropped the results without a word, then the final flush was a
+    traceback; --help failed inside click's parsing), and without stderr the exit code still
+    says what happened (a file the run opens never takes the closed descriptor's number)."""
+    def run(command: str) -> subprocess.CompletedProcess:
+        return subprocess.run(f"'{gecmetric_script()}' {command}", shell=True, cwd=folder, capture_output=True,
+                              text=True, timeout=TIMEOUT)
+
+    closed_out = "gecmetric: error: cannot write the output: standard output is closed\n"
+    for command in ("gleu -s src -r ref0 -o hyp -n 2 >&-", "gleu --help >&-", "gleu -s src -r ref0 -o hyp -n 2 -p 2 >&-"):
+        done = run(command)
+        assert (done.returncode, done.stderr) == (1, closed_out), (command, done.stderr)
+    done = run("gleu -s src -r ref0 -o - -n 2 <&-")
+    assert (done.returncode, done.stderr) == (2, "gecmetric: error: standard input ('-') is closed: nothing to read\n")
+    assert run("gleu -s src -r ref0 -o missing 2>&-").returncode == 2
+    done, full = run("gleu -s src -r ref0 -o hyp -n 2 -d 4 2>&- <&-"), run("gleu -s src -r ref0 -o hyp -n 2 -d 4")
+    assert done.returncode == 0 and done.stdout == full.stdout and full.stdout.startswith("hyp\t")
 
 
 def test_pipes_and_standard_input_with_workers(folder, tmp_path):

@@ -53,6 +53,22 @@ class _ClosedOutput(io.TextIOBase):
         raise OSError(errno.EBADF, "standard output is closed")
 
 
+def _hold_closed_descriptors() -> None:
+    """A process started with descriptor 0, 1 or 2 closed (``<&-``, ``>&-``, ``2>&-``) would
+    give that number to the next file it opens (an input, an output's temporary file), where a
+    write to "standard error" by a library or a worker process would land: /dev/null holds it
+    instead. What Python made of the closed stream at start-up stays (``sys.stdout`` None
+    becomes :class:`_ClosedOutput`; ``sys.stderr`` None: messages are lost, exit codes kept)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: fd itself
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
 def run_and_exit(main: Callable[..., Any]) -> None:
     """The ``gecmetric`` console script: ``main`` (:func:`gecmetrics.cli.main`), then an immediate exit.
 
@@ -61,6 +77,7 @@ def run_and_exit(main: Callable[..., Any]) -> None:
     anyway): about 15 ms of a 0.25 s scoring run. Python callers (and tests) use ``main``.
     """
     _MAIN_PROCESS[0] = os.getpid()
+    _hold_closed_descriptors()
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
     # The matrix products here are small: OpenBLAS's thread pool only costs CPU (its threads spin
@@ -86,7 +103,8 @@ def run_and_exit(main: Callable[..., Any]) -> None:
     except ValueError:  # stdout closed after a broken pipe: the output is as complete as it can be
         pass
     try:
-        sys.stderr.flush()
+        if sys.stderr is not None:  # None: started without one (2>&-); the exit code still tells
+            sys.stderr.flush()
     except (OSError, ValueError):
         pass
     os._exit(code or 0)

@@ -91,6 +91,14 @@ def open_input(path: str) -> BinaryIO:
     return handle
 
 
+def standard_input() -> BinaryIO:
+    """Standard input (``-``) as bytes; a process started without one (``<&-``: Python's
+    ``sys.stdin`` is None) is an InputError, not an AttributeError."""
+    if sys.stdin is None:
+        raise InputError("standard input ('-') is closed: nothing to read")
+    return sys.stdin.buffer
+
+
 def check_path(path: Any, what: str = "file") -> str:
     """A path given to a reader: a string or os.PathLike (as a string); anything else (None, a
     list of lines) is an InputError saying what was expected."""
@@ -122,7 +130,7 @@ def read_lines(path: str) -> list[str]:
     """Read a text file (or standard input for ``-``) into a list of lines."""
     path = check_path(path)
     if path == STDIN:
-        return decode_lines(sys.stdin.buffer.read(), "<stdin>")
+        return decode_lines(standard_input().read(), "<stdin>")
     with open_input(path) as handle:
         try:
             data = handle.read()

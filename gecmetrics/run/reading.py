@@ -11,13 +11,12 @@ read their own byte ranges (:mod:`gecmetrics.run.chunks`) leave any bad input to
 from __future__ import annotations
 
 import itertools
-import sys
 from typing import IO, Iterator
 
 from ..core.checks import check_count
 from ..errors import InputError
 from ..io.corpus import Corpus
-from ..io.text import STDIN, blame_line_counts, decode_lines, open_input
+from ..io.text import STDIN, blame_line_counts, decode_lines, open_input, standard_input
 from .files import CorpusFiles, shown
 
 DEFAULT_CHUNK_LINES = 2_000
@@ -59,7 +58,7 @@ class LineReader:
     def __init__(self, path: str) -> None:
         self.path = path
         self.name = shown(path)
-        self.handle: IO[bytes] = sys.stdin.buffer if path == STDIN else open_input(path)
+        self.handle: IO[bytes] = standard_input() if path == STDIN else open_input(path)
         self.lines_read = 0
 
     def read(self, count: int) -> list[str]:
@@ -84,7 +83,7 @@ class LineReader:
         return self.lines_read + sum(1 for _ in self.handle)
 
     def close(self) -> None:
-        if self.handle is not sys.stdin.buffer:
+        if self.path != STDIN:
             self.handle.close()
 
 
