@@ -163,7 +163,7 @@ def test_cli_refs_prefix_annotator_and_absent(tmp_path):
     assert "2 blocks" in run.stderr and "unchanged" in run.stderr
 
 
-def test_cli_refs_errors(tmp_path):
+def test_cli_refs_errors(tmp_path, monkeypatch):
     bad = tmp_path / "bad.m2"
     bad.write_text("S a\nA 0 2|||X|||y|||REQUIRED|||-NONE-|||0\n")
     run = CliRunner().invoke(main, ["m2", "refs", str(bad), "-o", str(tmp_path)])
@@ -171,3 +171,10 @@ def test_cli_refs_errors(tmp_path):
     assert f"{bad}:2:" in run.stderr and "Traceback" not in run.output
     run = CliRunner().invoke(main, ["m2", "refs", str(bad)])
     assert run.exit_code == 2 and "-o DIR or --prefix" in run.stderr
+    gold = tmp_path / "gold.m2"
+    gold.write_text(COMBINED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for prefix in ("", f"{tmp_path}/"):  # wrote the hidden files .src, .ref0, ...
+        run = CliRunner().invoke(main, ["m2", "refs", str(gold), "--prefix", prefix])
+        assert run.exit_code == 2 and f"{prefix!r} has no name before them; for a folder, use -o DIR" in run.stderr
+    assert not list(tmp_path.glob(".*"))

@@ -177,6 +177,9 @@ def reference_paths(labels: Sequence[int], directory: str | None = None, prefix:
     ``P.src`` and ``P.ref<label>`` with a prefix."""
     if (directory is None) == (prefix is None):
         raise InputError("give exactly one of an output directory or a prefix")
+    if prefix is not None and not os.path.basename(prefix).strip():  # "", "dir/": ".src", "dir/.src"
+        raise InputError(f"--prefix P writes P.src and P.ref<annotator>: {prefix!r} has no name before them; for a "
+                         "folder, use -o DIR")
     if directory is not None:
         return os.path.join(directory, "INPUT"), [os.path.join(directory, f"REF{label}") for label in labels]
     return f"{prefix}.src", [f"{prefix}.ref{label}" for label in labels]
