@@ -12,3 +12,14 @@ class InputError(ValueError):
         if path is not None:
             where = f"{path}:{line}: " if line is not None else f"{path}: "
         super().__init__(where + message)
+
+
+SHOWN_CHARS = 80
+"""The most characters of a value an error message shows (a whole text or a list of a million
+scores given where one value belongs stays a one-line message of readable length)."""
+
+
+def shown(value: object) -> str:
+    """``repr(value)``, cut to :data:`SHOWN_CHARS` characters with ``...``."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."

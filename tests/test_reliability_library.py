@@ -320,6 +320,14 @@ def test_read_corpus_takes_lists_of_paths_not_one_string(tmp_path: Path, monkeyp
         with pytest.raises(InputError, match=name):
             read_corpus(*arguments)
     assert read_corpus("src", ["ref0"], [tmp_path / "r"]).references == [["a b c"]]
+    # a whole text given as the references: one line of readable length, not the text again
+    with pytest.raises(InputError) as caught:
+        read_corpus("src", "a b c\n" * 10_000, ["ref0"])
+    assert len(str(caught.value)) < 160 and str(caught.value).endswith("...")
+    from gecmetrics.core.checks import check_count
+
+    with pytest.raises(InputError, match=r"got \[0, 1, 2.*\.\.\.$"):
+        check_count(list(range(100_000)), "n")
 
 
 def test_hypothesis_and_reference_m2_must_be_the_same_sentences() -> None:

@@ -12,7 +12,7 @@ import math
 import numbers
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, shown
 
 MAX_SEED = 2**64 - 1
 """Largest seed: NumPy's generators take seeds >= 0 (a negative one is a ValueError deep in
@@ -28,7 +28,7 @@ def check_beta(number: float, what: str = "beta") -> float:
     """A parsed beta (>= 0, not nan) that is :data:`MAX_BETA` or less, or ``inf``."""
     if math.isfinite(number) and number > MAX_BETA:
         raise InputError(f"{what} must be at most 1e+100 (gecmetrics.core.checks.MAX_BETA), or inf for recall, "
-                         f"got {number!r}")
+                         f"got {shown(number)}")
     return number
 
 
@@ -48,7 +48,7 @@ def check_count(value: Any, what: str, minimum: int = 1, maximum: int | None = N
     message); ``what`` names it (e.g. "samples (--paired-bs N)")."""
     number = _integer(value)
     if number is None:
-        raise InputError(f"{what} must be an integer, got {value!r}")
+        raise InputError(f"{what} must be an integer, got {shown(value)}")
     if number < minimum:
         raise InputError(f"{what} must be an integer >= {minimum}, got {number}")
     if maximum is not None and number > maximum:
@@ -61,20 +61,20 @@ def check_seed(value: Any, what: str = "seed") -> int:
     number = _integer(value)
     if number is None or not 0 <= number <= MAX_SEED:
         raise InputError(f"{what} must be an integer from 0 to 2**64 - 1 (NumPy's generators take no negative "
-                         f"seed), got {value!r}")
+                         f"seed), got {shown(value)}")
     return number
 
 
 def check_finite_non_negative(value: Any, what: str) -> float:
     """A finite number >= 0 (not nan, not inf)."""
     if isinstance(value, bool):
-        raise InputError(f"{what} must be a number, got {value!r}")
+        raise InputError(f"{what} must be a number, got {shown(value)}")
     try:
         number = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError, OverflowError):
-        raise InputError(f"{what} must be a number, got {value!r}") from None
+        raise InputError(f"{what} must be a number, got {shown(value)}") from None
     if not math.isfinite(number) or number < 0:
-        raise InputError(f"{what} must be a finite number >= 0, got {value!r}")
+        raise InputError(f"{what} must be a finite number >= 0, got {shown(value)}")
     return number
 
 
@@ -84,5 +84,5 @@ def check_score(value: Any, what: str) -> float:
     is a mistake to report, not to convert), None, a list, nan or inf is an InputError
     ``{what}: {value!r} is not a finite number``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise InputError(f"{what}: {value!r} is not a finite number")
+        raise InputError(f"{what}: {shown(value)} is not a finite number")
     return float(value)

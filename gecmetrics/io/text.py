@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any, BinaryIO, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, shown
 
 STDIN = "-"
 
@@ -114,7 +114,7 @@ def check_sequence(values: Any, name: str, items: str) -> list[Any]:
     (whose characters would be read as the values), one path or anything not iterable is an
     InputError naming the argument (``name``) and what it holds (``items``), never split."""
     if isinstance(values, (str, bytes, os.PathLike)) or not _is_iterable(values):
-        raise InputError(f"{name} must be a sequence of {items}, got {values!r}")
+        raise InputError(f"{name} must be a sequence of {items}, got {shown(values)}")
     return list(values)
 
 
