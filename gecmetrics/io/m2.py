@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Iterable, Iterator, TextIO
 
-from .text import check_path, read_lines, split_lines
+from .text import check_path, check_sequence, read_lines, split_lines
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
                                  Block, Edit, NamedBlocks, blocks_name, check_blocks, format_m2,
                                  normalize_correction)
@@ -159,7 +159,5 @@ def write_m2(blocks: Iterable[Block], handle: TextIO) -> None:
     if not callable(getattr(handle, "write", None)):
         raise InputError(f"write_m2 writes to an open text file (open(path, 'w', encoding='utf-8')), "
                          f"got {type(handle).__name__}")
-    if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
-        check_blocks(blocks, "blocks")  # says what was expected
-    blocks = list(blocks)
+    blocks = check_sequence(blocks, "blocks", "M2 blocks (gecmetrics.io.m2.read_m2)")
     handle.write(format_m2(check_blocks(blocks, "blocks") if blocks else []))

@@ -90,7 +90,7 @@ def score_matrix(sentence_scores: Mapping[str, Sequence[float]] | np.ndarray,
     if systems is not None:
         systems = check_sequence(systems, "systems", "system names")
     if isinstance(sentence_scores, Mapping):
-        order = list(sentence_scores) if systems is None else list(systems)
+        order = list(sentence_scores) if systems is None else systems
         missing = [s for s in order if s not in sentence_scores]
         if missing:
             raise InputError(f"no sentence scores for: {', '.join(map(str, missing))}")
@@ -109,7 +109,7 @@ def score_matrix(sentence_scores: Mapping[str, Sequence[float]] | np.ndarray,
                              f"{matrix.shape}")
         if systems is None:
             raise InputError("name the systems (one per row of the score matrix)")
-        order = list(systems)
+        order = systems
         if len(order) != matrix.shape[0]:
             raise InputError(f"{len(order)} system names for a score matrix of {matrix.shape[0]} rows")
     if any(not isinstance(s, str) or not s for s in order):

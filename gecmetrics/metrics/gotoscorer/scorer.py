@@ -317,7 +317,7 @@ def level_weights(n_systems: int, a: float = 1.0, b: float = 0.0, c: float = 0.0
     if len(too_large):
         n = int(too_large[0])
         raise InputError(f"weight parameters a = {a:g}, b = {b:g}, c = {c:g} give the chunks that {n} of {n_systems} "
-                         f"systems got right the weight {weights[n]:g}: a weight must be at most 1e+100 in size "
+                         f"systems got right the weight {weights[n]:g}: a weight must be at most {MAX_LEVEL_WEIGHT:g} in size "
                          f"(gecmetrics.metrics.gotoscorer.scorer.MAX_LEVEL_WEIGHT)")
     return weights
 
