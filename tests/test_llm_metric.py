@@ -6,6 +6,7 @@ sentence level, unscored sentences counted and reported, the dry run sending not
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from gecmetrics import compare, get_metric, paired_test
 from gecmetrics.core.cache import Cache
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
+from gecmetrics.metrics.llm.backends import make_backend
 from gecmetrics.metrics.llm.judge import Judge
 from gecmetrics.metrics.llm.metric import LLMS, LLMJudgeWarning
 from gecmetrics.metrics.registry import metrics_from_text
@@ -363,6 +365,35 @@ def test_llm_command_errors(files):
         err = one_line_error("llm", "-s", files["src"], "-o", short, "--model", "openai-compatible:m", "--base-url",
                              server.url)
         assert "short" in err and server.requests == 0
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("https://user:SECRET@127.0.0.1:9/v1", "credentials (user:password@) do not belong in the URL"),
+    ("https://127.0.0.1:9/v1?key=SECRET", "no query string or fragment"),
+    ("https://127.0.0.1:9/v1#SECRET", "no query string or fragment"),
+    ("ftp://user:SECRET@127.0.0.1/v1", "base_url must be an http(s) URL"),
+    ("https://127.0.0.1:SECRET/v1", "not a valid URL"),
+])
+def test_a_base_url_holding_a_key_is_refused_without_showing_it(files, url, expected):
+    """The URL goes into errors and the signature (which papers print): a key written in it (as
+    userinfo or a query parameter, where it would not even reach the server as meant) was shown
+    in "cannot reach https://user:SECRET@...", and would be in the signature of a run."""
+    for make in (lambda: get_metric("llm-s", model="openai-compatible:m", base_url=url),
+                 lambda: make_backend("openai-compatible:m", base_url=url)):
+        with pytest.raises(InputError, match=re.escape(expected)) as refused:
+            make()
+        assert "SECRET" not in str(refused.value)
+    with ChatServer() as server:
+        for args in (["--base-url", url], ["--base-url", url, "--dry-run"]):
+            err = one_line_error("llm", "-s", files["src"], "-o", files["good"], "--model", "openai-compatible:m",
+                                 *args)
+            assert expected in err and "SECRET" not in err, err
+        err = one_line_error("compare", "-s", files["src"], "-o", files["good"], "--metrics",
+                             f"llm-s:provider=openai-compatible:model=m:base_url={escaped(url)}")
+        assert expected in err and "SECRET" not in err, err
+        assert server.requests == 0
+    assert get_metric("llm-s", model="openai-compatible:m", base_url="http://127.0.0.1:9/v1/").settings.base_url \
+        == "http://127.0.0.1:9/v1"
 
 
 # ---------------------------------------------------------------------------- LLM-E (spaCy)

@@ -36,6 +36,7 @@ from ..results import CorpusSums
 from ..settings import (Settings, choice, non_negative_int, optional_int, parse_finite_non_negative, parse_float,
                         positive_int, setting, setting_label, signature_value)
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
+from .backends.base import check_base_url
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
 from .prompts import CRITERIA, GROUPINGS, edits_from_blocks
 
@@ -136,6 +137,8 @@ class LLMSettings(Settings):
             if getattr(self, name) != defaults[name]:
                 raise InputError(f"{setting_label(name)} is for {'HTTP servers' if local else 'local models'}, "
                                  f"not provider {provider}")
+        if self.base_url is not None:  # before the URL reaches a signature or an error message
+            object.__setattr__(self, "base_url", check_base_url(self.base_url))
         if self.max_requests is not None and self.max_requests < 0:
             raise InputError(f"setting max_requests must be >= 0, got {self.max_requests}")
         if self.requests_per_minute is not None and not self.requests_per_minute > 0:

@@ -4,10 +4,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Iterator, Protocol, Sequence
 
-from ....errors import InputError
+from ....errors import InputError, shown
 
 SYSTEM_MESSAGE = "You are a helpful assistant."
 """The system message gec-metrics sends with OpenAI models (its local models get none)."""
@@ -16,6 +17,31 @@ SYSTEM_MESSAGE = "You are a helpful assistant."
 class BackendError(InputError):
     """A backend that cannot work at all (no key, unknown model, unreachable server, a request
     the server rejects): one line for the user; the answers already received stay cached."""
+
+
+def check_base_url(url: object) -> str:
+    """``url`` as the root of an OpenAI-compatible API (``/chat/completions`` is appended), without
+    its trailing ``/``. Credentials (``user:password@``) and a query string or fragment are refused:
+    they would not reach the server as meant, and the URL is printed in errors and signatures, so a
+    key written there would be shown. The message never repeats those parts."""
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        hidden = isinstance(url, str) and any(mark in url for mark in "@?#")  # it may hold a key
+        raise BackendError("base_url must be an http(s) URL" + ("" if hidden else f", not {shown(url)}"))
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 (raises on a port that is not a number)
+    except ValueError:
+        raise BackendError("base_url is not a valid URL (check its host and port)") from None
+    where = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+    if "@" in parts.netloc:
+        raise BackendError(f"base_url {where}...: credentials (user:password@) do not belong in the URL; "
+                           "put the key in the environment variable the provider reads (api_key_env)")
+    if parts.query or parts.fragment or url.rstrip("/").endswith(("?", "#")):
+        raise BackendError(f"base_url {where}{parts.path}: no query string or fragment ('?...', '#...'): "
+                           "the request path /chat/completions is appended to it")
+    if not parts.hostname:
+        raise BackendError(f"base_url {url!r} has no host")
+    return url.rstrip("/")
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator, Sequence
 
 from ..answers import compact_answer, response_format
-from .base import SYSTEM_MESSAGE, BackendError, ChatRequest, Completion, estimate_tokens, settings_text
+from .base import (SYSTEM_MESSAGE, BackendError, ChatRequest, Completion, check_base_url, estimate_tokens,
+                   settings_text)
 
 STRUCTURED = ("json_schema", "json_object", "none")
 """``json_schema``: the answer schema as structured output (gec-metrics' request);
@@ -288,8 +289,7 @@ class OpenAICompatibleBackend:
                  rng: random.Random | None = None):
         if not isinstance(model, str) or not model:
             raise BackendError("the model name is missing")
-        if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
-            raise BackendError(f"base_url must be an http(s) URL, not {base_url!r}")
+        base_url = check_base_url(base_url)
         if structured not in STRUCTURED:
             raise BackendError(f"structured must be one of {', '.join(STRUCTURED)}, not {structured!r}")
         for name, value, low in (("concurrency", concurrency, 1), ("max_retries", max_retries, 0)):
@@ -304,7 +304,7 @@ class OpenAICompatibleBackend:
                 raise BackendError(f"{name} must be a finite number of seconds "
                                    f"({'above' if name == 'timeout' else 'at least'} 0), not {value!r}")
         self.model = model
-        self.base_url = base_url.rstrip("/")
+        self.base_url = base_url
         self.api_key_env = api_key_env
         self._key = os.environ.get(api_key_env) if api_key_env else None
         if key_required and not self._key:
