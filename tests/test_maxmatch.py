@@ -347,3 +347,25 @@ def test_m2scorer_positional_form_underscore_flags_and_scale(tmp_path) -> None:
     assert "SYSTEM GOLD" in one_line_error("m2", "score", str(good))
     assert "not both" in one_line_error("m2", "score", str(good), str(gold), "-s", str(gold))
     assert "missing input" in one_line_error("m2", "score")
+
+
+def test_annotators_are_tried_in_the_official_python2_dict_order() -> None:
+    """The official keeps the first annotator on a full tie (same running F, same correct, same
+    proposed + beta^2 gold) in the order its Python 2 dicts iterate, which is not the id order for
+    ids >= 8. Here annotator 10 (one gold edit, two proposed) and 5 (five gold edits, one proposed)
+    tie at F0.5 = 0.5556; the official tries 10 first and keeps it:
+    `python2 scripts/m2scorer.py HYP GOLD` (nusnlp/m2scorer) printed Precision 0.5000, Recall
+    1.0000, F_0.5 0.5556 (ids 1 for 5 and 0 for 10, tried in the order 0, 1, print the same)."""
+    from gecmetrics.core.edits.maxmatch import py2_dict_order
+    gold = ("S a b c d e f g h\nA 1 4|||X|||B c D|||REQUIRED|||-NONE-|||5\n"
+            "A 0 1|||X|||w|||REQUIRED|||-NONE-|||5\nA 5 6|||X|||x|||REQUIRED|||-NONE-|||5\n"
+            "A 6 7|||X|||y|||REQUIRED|||-NONE-|||5\nA 7 8|||X|||z|||REQUIRED|||-NONE-|||5\n"
+            "A 1 2|||X|||B|||REQUIRED|||-NONE-|||10\n")
+    result = M2Scorer().score(parse_m2(gold, "gold"), ["a B c D e f g h"])
+    assert (result.correct, result.proposed, result.gold) == (1, 2, 1)
+    assert (round(result.precision, 4), round(result.recall, 4), round(result.f, 4)) == (0.5, 1.0, 0.5556)
+    # insertion order -> order of the second dict the official iterates, as Python 2.7.18 printed
+    # them (`d = {}` filled in that order, its iteritems() copied into `e`, `e.keys()`)
+    for keys, expected in [([5, 10], [10, 5]), ([8, 0], [8, 0]), ([9, 1], [9, 1]), ([3, 11, 19, 0], [19, 3, 11, 0]),
+                           (list(range(9)), list(range(9))), ([100, 7, 33], [33, 100, 7])]:
+        assert py2_dict_order(py2_dict_order(keys)) == expected

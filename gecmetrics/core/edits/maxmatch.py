@@ -20,12 +20,60 @@ def gold_edit(edit: Edit, tokens: list[str]) -> GoldEdit:
                     tuple(text.strip() for text in edit.alternatives))
 
 
+_PY2_DICT_MIN_SIZE = 8
+_SIZE_T = (1 << 64) - 1
+
+
+def _py2_dict_slot(table: list[int | None], key: int) -> int:
+    """The free slot CPython 2.7's dict probing gives an int key (hash(n) = n, but -1 -> -2;
+    open addressing i = 5i + perturb + 1, perturb = the hash as size_t, shifted right by 5)."""
+    mask = len(table) - 1
+    hashed = -2 if key == -1 else key
+    index = perturb = hashed & _SIZE_T
+    while table[index & mask] is not None:
+        index = (5 * index + perturb + 1) & _SIZE_T
+        perturb >>= 5
+    return index & mask
+
+
+def py2_dict_order(keys: list[int]) -> list[int]:
+    """The iteration order of a CPython 2.7 dict into which the int ``keys`` were inserted in
+    this order (no deletion): slot order of an 8-slot table, grown to the smallest power of 2
+    above 4 * used when 3 * filled >= 2 * slots, old entries reinserted in slot order."""
+    table: list[int | None] = [None] * _PY2_DICT_MIN_SIZE
+    used = 0
+    for key in keys:
+        if key in table:
+            continue
+        table[_py2_dict_slot(table, key)] = key
+        used += 1
+        if 3 * used >= 2 * len(table):
+            size = _PY2_DICT_MIN_SIZE
+            while size <= 4 * used:
+                size <<= 1
+            old, table = table, [None] * size
+            for kept in old:
+                if kept is not None:
+                    table[_py2_dict_slot(table, kept)] = kept
+    return [key for key in table if key is not None]
+
+
+def official_annotator_order(block: Block) -> list[int]:
+    """The order in which the official (Python 2) tries a block's annotators, which decides its
+    ties: ids inserted in order of first appearance into a dict, that dict's items copied into
+    a second dict, whose order is iterated. For ids 0..7 with at most 5 annotators this is the
+    ascending order; otherwise not (ids 5 and 10 are tried as 10, 5 whatever the file order; 0
+    and 8, or 1 and 9, in the file's order). A block without edit lines has annotator 0."""
+    first_seen = list(dict.fromkeys(edit.annotator for edit in block.edits)) or [0]
+    return py2_dict_order(py2_dict_order(first_seen))
+
+
 def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
-    """Gold edits of each annotator of a block (annotators in id order), as the official reads
-    them. An annotator with only a ``noop`` line has no edits; a block without edit lines has
-    annotator 0 with no edits."""
+    """Gold edits of each annotator of a block (annotators in the official's order,
+    :func:`official_annotator_order`), as the official reads them. An annotator with only a
+    ``noop`` line has no edits; a block without edit lines has annotator 0 with no edits."""
     tokens = block.tokens
-    annotators: dict[int, list[GoldEdit]] = {annotator: [] for annotator in block.annotators() or [0]}
+    annotators: dict[int, list[GoldEdit]] = {annotator: [] for annotator in official_annotator_order(block)}
     for edit in block.edits:
         if not edit.is_noop:
             annotators[edit.annotator].append(gold_edit(edit, tokens))
@@ -59,7 +107,7 @@ def system_edits(source: str, hypothesis: str, gold: dict[int, list[GoldEdit]], 
 
 def gold_types_by_annotator(block: Block) -> dict[int, list[str]]:
     """The error types of :func:`gold_edits_by_annotator`'s edits, in the same order."""
-    annotators: dict[int, list[str]] = {annotator: [] for annotator in block.annotators() or [0]}
+    annotators: dict[int, list[str]] = {annotator: [] for annotator in official_annotator_order(block)}
     for edit in block.edits:
         if not edit.is_noop:
             annotators[edit.annotator].append(edit.type)

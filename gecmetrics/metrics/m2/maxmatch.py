@@ -51,8 +51,9 @@ class M2Result(CountsResult):
     """Corpus P/R/F of one system with the per-sentence, per-annotator counts behind it.
 
     ``counts`` (D, A, 3): correct, proposed, gold per sentence and annotator slot (the block's
-    annotators in id order); ``available`` (D, A): which slots exist; ``chosen`` (D,): the slot
-    kept (running-F choice); ``candidates`` (D, A): the annotator id of each slot."""
+    annotators in the order the official tries them, ``official_annotator_order``);
+    ``available`` (D, A): which slots exist; ``chosen`` (D,): the slot kept (running-F choice);
+    ``candidates`` (D, A): the annotator id of each slot."""
 
     details: list[SentenceDetail] = field(default_factory=list)
     categories: dict[str, CategoryCounts] = field(default_factory=dict)
