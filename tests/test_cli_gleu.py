@@ -4,7 +4,9 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from click.testing import CliRunner
 
+from gecmetrics.cli import main
 from tests.conftest import one_line_error, run_cli
 
 
@@ -150,3 +152,38 @@ def test_console_script_exit_keeps_output_and_codes(small, tmp_path):
     assert bad.returncode == 2 and bad.stdout == "" and "missing" in bad.stderr
     usage = subprocess.run(script + ["gleu", "-n", "0", "-s", src, "-r", ref0, "-o", hyp], capture_output=True, text=True)
     assert usage.returncode == 2 and usage.stderr.count("\n") == 1
+
+
+# `sgleu -s S -r R0 -o H -n 1 -v -d 15` of the gleu package 1.1.0 printed this (S: "a b", "a b c";
+# R0: "a x y z", "x"; H: "a c", "a"): sentence 1's per-order gleu is exp(log BP + log p), which
+# differs from BP * p in the last digit (…114, not …118); sentence 2's penal column is the penalty
+# before the clamp to the match (1; numer is the clamped 0).
+SGLEU_VERBOSE = """S-1   	a b
+H-1-1 	a c
+R-1-1*	a x y z
++-------+-------+-------+-------+-------+--------------------+--------------------+--------------------+
+|       | match | penal | numer | denom |         p          |         bp         |        gleu        |
++-------+-------+-------+-------+-------+--------------------+--------------------+--------------------+
+|   1   |   1   |   0   |   1   |   2   | 50.000000000000000 | 36.787944117144235 | 18.393972058572114 |
+| total |   1   |   0   |   1   |   2   | 50.000000000000000 | 36.787944117144235 | 18.393972058572114 |
++-------+-------+-------+-------+-------+--------------------+--------------------+--------------------+
+S-2   	a b c
+H-2-1 	a
+R-2-1*	x
++-------+-------+-------+-------+-------+-------+---------------------+-------+
+|       | match | penal | numer | denom |   p   |          bp         |  gleu |
++-------+-------+-------+-------+-------+-------+---------------------+-------+
+|   1   |   0   |   1   |   0   |   1   | 0E-15 | 100.000000000000000 | 0E-15 |
+| total |   0   |   1   |   0   |   1   | 0E-15 | 100.000000000000000 | 0E-15 |
++-------+-------+-------+-------+-------+-------+---------------------+-------+
+"""
+
+
+def test_sentence_verbose_tables_are_the_gleu_packages(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, text in [("S", "a b\na b c\n"), ("R0", "a x y z\nx\n"), ("H", "a c\na\n")]:
+        (tmp_path / name).write_text(text)
+    result = CliRunner().invoke(main, ["gleu", "-s", "S", "-r", "R0", "-o", "H", "-n", "1", "--sentence", "-v",
+                                       "-d", "15"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == SGLEU_VERBOSE

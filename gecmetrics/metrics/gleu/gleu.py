@@ -93,6 +93,8 @@ class GLEUResult(OneScore):
     std: float = 0.0
     interval: tuple[float, float] | None = None
     chosen_references: np.ndarray | None = None
+    log_brevity_penalty: float | None = None
+    """log BP as computed (``brevity_penalty`` is its exp); None: take the log of the BP."""
 
     @property
     def precision(self) -> np.ndarray:
@@ -101,8 +103,15 @@ class GLEUResult(OneScore):
 
     @property
     def order_scores(self) -> np.ndarray:
-        """BP * p_n per order (the per-order 'gleu' column of verbose tables)."""
-        return self.brevity_penalty * self.precision
+        """BP * p_n per order (the per-order 'gleu' column of verbose tables), computed as the gleu
+        package does, exp(log BP + log p_n): the product BP * p_n may differ in the last bit, which
+        shows with -d 15."""
+        brevity = self.log_brevity_penalty
+        if brevity is None:
+            with np.errstate(divide="ignore"):
+                brevity = float(np.log(self.brevity_penalty))
+        with np.errstate(divide="ignore"):
+            return np.exp(brevity + np.log(self.precision))
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         return {"score": scale * self.score, "std": scale * self.std, "iterations": self.iterations,
@@ -216,7 +225,7 @@ def result_fields(layout: GLEULayout, sums: np.ndarray, reported: np.ndarray | N
     hypothesis_length, reference_length = (second, first) if swapped else (first, second)
     return {"match": match, "penalty": penalty, "numerator": numerator, "denominator": denominator,
             "hypothesis_length": float(hypothesis_length), "reference_length": float(reference_length),
-            "brevity_penalty": math.exp(brevity)}
+            "brevity_penalty": math.exp(brevity), "log_brevity_penalty": brevity}
 
 
 def result_of(layout: GLEULayout, sums: np.ndarray, signature: str, settings: dict,
@@ -399,12 +408,35 @@ class GLEU(NgramMetric):
         scores = per_reference.max(axis=1) if self.settings.best_reference else per_reference.mean(axis=1)
         return GLEUSentenceScores(scores, per_reference, chosen, signature)
 
-    def sentence_result(self, stats: np.ndarray, sentence: int, reference: int) -> GLEUResult:
-        """The per-order table of one sentence against one reference (verbose output)."""
+    def sentence_result(self, stats: np.ndarray, sentence: int, reference: int,
+                        penalty: np.ndarray | None = None) -> GLEUResult:
+        """The per-order table of one sentence against one reference (verbose output);
+        ``penalty``: the per-order penalties to show instead of the stored (clamped) ones."""
         result = result_of(self.layout, stats[sentence, reference], self.signature(stats.shape[1]),
                            self.settings_dict(), swapped=self.lengths_swapped)
         result.score = float(self.sentence_keys(stats[sentence, reference])[0])
+        if penalty is not None:
+            result.penalty = np.asarray(penalty)
         return result
+
+    def unclamped_penalties(self, sources: Sequence[str], references: Sequence[Sequence[str]],
+                            hypothesis: Sequence[str]) -> np.ndarray:
+        """Shape (D, R, N): each sentence's penalty per reference and order before the clamp to
+        the match (the official variants store it clamped). The gleu package's sentence tables
+        (``sgleu -v``) print this one in their ``penal`` column, and the clamped one in
+        ``numer``; its corpus tables sum the clamped ones."""
+        encoded = self.encode(sources, references)
+        hyp = encoded.hypothesis(self.check_prepared(encoded, hypothesis))
+        out = np.zeros((encoded.size, len(encoded.references), self.layout.n), dtype=np.int64)
+        for r in range(len(encoded.references)):
+            for order in range(1, self.layout.n + 1):
+                t = encoded.hypothesis_triples(hyp, r, order)
+                if self.settings.variant != "paper":
+                    raw = t.per_sentence(np.minimum(np.where(t.rho == 0, t.sigma, 0), t.eta))
+                else:  # never clamped
+                    raw = t.per_sentence(np.maximum(np.minimum(t.sigma, t.eta) - np.minimum(t.rho, t.eta), 0))
+                out[:, r, order - 1] = raw
+        return out
 
     # ------------------------------------------------------------------ description
     def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:

@@ -80,6 +80,10 @@ class GLEUReport:
                 yield "\t".join(cells)
             return
         corpus = chunk.corpus()
+        # the gleu package's sentence tables show the penalty before the clamp to the match
+        unclamped = getattr(metric, "unclamped_penalties", None)
+        penalties = [unclamped(corpus.sources, corpus.references, corpus.hypotheses[name]) if unclamped else None
+                     for name in names]
         for d in range(corpus.size):
             number = chunk.offset + d + 1
             for h, name in enumerate(names):
@@ -88,4 +92,5 @@ class GLEUReport:
                     yield f"S-{number}   \t{corpus.sources[d]}"
                     yield f"H-{number}-{h + 1} \t{corpus.hypotheses[name][d]}"
                     yield f"R-{number}-{r + 1}{'*' if r == chosen else ' '}\t{corpus.references[r][d]}"
-                    yield gleu_table(metric.sentence_result(statistics[h], d, r), digits)
+                    penalty = None if penalties[h] is None else penalties[h][d, r]
+                    yield gleu_table(metric.sentence_result(statistics[h], d, r, penalty), digits)
