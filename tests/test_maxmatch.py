@@ -369,3 +369,22 @@ def test_annotators_are_tried_in_the_official_python2_dict_order() -> None:
     for keys, expected in [([5, 10], [10, 5]), ([8, 0], [8, 0]), ([9, 1], [9, 1]), ([3, 11, 19, 0], [19, 3, 11, 0]),
                            (list(range(9)), list(range(9))), ([100, 7, 33], [33, 100, 7])]:
         assert py2_dict_order(py2_dict_order(keys)) == expected
+
+
+def test_python2_whitespace_and_lowercase_as_the_official() -> None:
+    """The official runs under Python 2.7, whose unicode (Unicode 5.2) splits and strips on U+180E
+    and lowercases without Python 3's full mappings. `python2 scripts/m2scorer.py -v HYP GOLD`
+    (nusnlp/m2scorer) printed CORRECT 3, PROPOSED 4, GOLD 3 for the first file (a hypothesis
+    token "x<U+180E>y" is two tokens; a source "a<U+180E>b" is two; a correction "x<U+180E>" is
+    stripped to "x"), and with --ignore_whitespace_casing CORRECT 0, PROPOSED 0, GOLD 2 for the
+    second (I WITH DOT ABOVE -> i, and capital sigma -> small sigma at the end of a word, are
+    case-only edits in Python 2; Python 3's lower() gives i + combining dot, and final sigma)."""
+    mvs = "\u180e"
+    gold = (f"S a b c\nA 1 2|||X|||x|||REQUIRED|||-NONE-|||0\n\nS a{mvs}b c\nA 1 2|||X|||x|||REQUIRED|||-NONE-|||0\n\n"
+            f"S a b c\nA 1 2|||X|||x{mvs}|||REQUIRED|||-NONE-|||0\n")
+    result = M2Scorer().score(parse_m2(gold, "gold"), [f"a x{mvs}y c", "a x c", "a x c"])
+    assert (result.correct, result.proposed, result.gold) == (3, 4, 3)
+    gold = ("S a \u0130 c\nA 0 1|||X|||z|||REQUIRED|||-NONE-|||0\n\n"
+            "S x \u0391\u03a3 y\nA 0 1|||X|||z|||REQUIRED|||-NONE-|||0\n")
+    result = M2Scorer(ignore_whitespace_casing=True).score(parse_m2(gold, "gold"), ["a i c", "x \u03b1\u03c3 y"])
+    assert (result.correct, result.proposed, result.gold) == (0, 0, 2)

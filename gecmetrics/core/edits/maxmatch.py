@@ -68,21 +68,78 @@ def official_annotator_order(block: Block) -> list[int]:
     return py2_dict_order(py2_dict_order(first_seen))
 
 
+PYTHON2_ONLY_WHITESPACE = "\u180e"
+"""Whitespace to Python 2.7's unicode (Unicode 5.2: U+180E MONGOLIAN VOWEL SEPARATOR was a space
+then) but not to Python 3's ``str.split``/``strip``; the official splits and strips with the former."""
+
+
+def python2_spaces(text: str) -> str:
+    """``text`` with Python 2-only whitespace made a space, so that Python 3's ``split()`` gives
+    the tokens the official's ``split()`` gives (and ``strip()`` strips what it strips)."""
+    return text.replace(PYTHON2_ONLY_WHITESPACE, " ") if PYTHON2_ONLY_WHITESPACE in text else text
+
+
+def _python2_strip(text: str) -> str:
+    """Python 2.7's ``unicode.strip()``: Python 3's, plus the Python 2-only whitespace."""
+    while True:
+        stripped = text.strip().strip(PYTHON2_ONLY_WHITESPACE)
+        if stripped == text:
+            return text
+        text = stripped
+
+
 def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
     """Gold edits of each annotator of a block (annotators in the official's order,
-    :func:`official_annotator_order`), as the official reads them. An annotator with only a
-    ``noop`` line has no edits; a block without edit lines has annotator 0 with no edits."""
-    tokens = block.tokens
+    :func:`official_annotator_order`), as the official (Python 2) reads them: source tokens and
+    corrections split and stripped on Python 2's whitespace. An annotator with only a ``noop``
+    line has no edits; a block without edit lines has annotator 0 with no edits."""
+    tokens = python2_spaces(block.source).split()
     annotators: dict[int, list[GoldEdit]] = {annotator: [] for annotator in official_annotator_order(block)}
     for edit in block.edits:
         if not edit.is_noop:
-            annotators[edit.annotator].append(gold_edit(edit, tokens))
+            annotators[edit.annotator].append(
+                GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]),
+                         tuple(_python2_strip(text) for text in edit.alternatives)))
     return annotators
 
 
+# Code points whose lowercase mapping came after Unicode 5.2, the database of Python 2.7: there
+# unicode.lower() leaves them unchanged (ranges, inclusive)
+_LOWERCASE_SINCE_UNICODE_5_2 = (
+    (0x37F, 0x37F), (0x526, 0x526), (0x528, 0x528), (0x52A, 0x52A), (0x52C, 0x52C), (0x52E, 0x52E),
+    (0x10C7, 0x10C7), (0x10CD, 0x10CD), (0x13A0, 0x13F5), (0x1C90, 0x1CBA), (0x1CBD, 0x1CBF), (0x2C2F, 0x2C2F),
+    (0x2CF2, 0x2CF2), (0xA660, 0xA660), (0xA698, 0xA698), (0xA69A, 0xA69A), (0xA78D, 0xA78D), (0xA790, 0xA790),
+    (0xA792, 0xA792), (0xA796, 0xA796), (0xA798, 0xA798), (0xA79A, 0xA79A), (0xA79C, 0xA79C), (0xA79E, 0xA79E),
+    (0xA7A0, 0xA7A0), (0xA7A2, 0xA7A2), (0xA7A4, 0xA7A4), (0xA7A6, 0xA7A6), (0xA7A8, 0xA7A8), (0xA7AA, 0xA7AE),
+    (0xA7B0, 0xA7B4), (0xA7B6, 0xA7B6), (0xA7B8, 0xA7B8), (0xA7BA, 0xA7BA), (0xA7BC, 0xA7BC), (0xA7BE, 0xA7BE),
+    (0xA7C0, 0xA7C0), (0xA7C2, 0xA7C2), (0xA7C4, 0xA7C7), (0xA7C9, 0xA7C9), (0xA7D0, 0xA7D0), (0xA7D6, 0xA7D6),
+    (0xA7D8, 0xA7D8), (0xA7F5, 0xA7F5), (0x104B0, 0x104D3), (0x10570, 0x1057A), (0x1057C, 0x1058A),
+    (0x1058C, 0x10592), (0x10594, 0x10595), (0x10C80, 0x10CB2), (0x118A0, 0x118BF), (0x16E40, 0x16E5F),
+    (0x1E900, 0x1E921))
+
+
+def _python2_lower_char(ch: str) -> str:
+    if ch == "\u0130":  # simple mapping: I WITH DOT ABOVE -> i (Python 3: i + COMBINING DOT ABOVE)
+        return "i"
+    code = ord(ch)
+    if any(low <= code <= high for low, high in _LOWERCASE_SINCE_UNICODE_5_2):
+        return ch
+    return ch.lower()
+
+
+def python2_lower(text: str) -> str:
+    """Python 2.7's ``unicode.lower()``: character by character (no final-sigma rule: Greek
+    capital sigma is always small sigma), the simple mapping (U+0130 is ``i``), and no mapping
+    for letters given a lowercase after Unicode 5.2 (Cherokee, Georgian Mtavruli, ...)."""
+    if text.isascii():
+        return text.lower()
+    return "".join(_python2_lower_char(ch) for ch in text)
+
+
 def equal_ignoring_whitespace_casing(a: str, b: str) -> bool:
-    """True when two texts differ only in spaces and letter case."""
-    return a.replace(" ", "").lower() == b.replace(" ", "").lower()
+    """True when two texts differ only in spaces (U+0020) and letter case, as the official
+    (Python 2) compares them (:func:`python2_lower`)."""
+    return python2_lower(a.replace(" ", "")) == python2_lower(b.replace(" ", ""))
 
 
 def system_edits(source: str, hypothesis: str, gold: dict[int, list[GoldEdit]], max_unchanged_words: int = 2,

@@ -24,7 +24,8 @@ from ..type_average import TypeAveragedMetric, grouped
 from ...io.m2 import Block, check_blocks
 from ...core.edits.lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit
 from ...core.edits.compare import CategoryCounts, ErrantStatistics, TypeCounts
-from ...core.edits.maxmatch import NO_TYPE, gold_edits_by_annotator, gold_types_by_annotator, system_edits, typed_counts
+from ...core.edits.maxmatch import (NO_TYPE, gold_edits_by_annotator, gold_types_by_annotator, python2_spaces,
+                                    system_edits, typed_counts)
 
 
 def precision_recall_f(correct: float, proposed: float, gold: float, beta: float) -> tuple[float, float, float]:
@@ -194,8 +195,9 @@ class M2Scorer(TypeAveragedMetric):
                        gold: dict[int, list[GoldEdit]]) -> list[tuple[list[SystemEdit], list[SystemEdit]]]:
         """Per annotator (in order): the system edits chosen against its gold and the correct ones."""
         s = self.settings
-        return system_edits(source, hypothesis, gold, s.max_unchanged_words, s.ignore_whitespace_casing,
-                            self.arc_budget)
+        # the official (Python 2) splits on U+180E too
+        return system_edits(python2_spaces(source), python2_spaces(hypothesis), gold, s.max_unchanged_words,
+                            s.ignore_whitespace_casing, self.arc_budget)
 
     def statistics(self, prepared: MaxMatchGold, hypothesis: Sequence[str], name: str = "hypothesis") -> np.ndarray:
         """Per sentence and annotator: (correct, proposed, gold), shape (D, A, 5)."""
