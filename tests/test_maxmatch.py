@@ -388,3 +388,26 @@ def test_python2_whitespace_and_lowercase_as_the_official() -> None:
             "S x \u0391\u03a3 y\nA 0 1|||X|||z|||REQUIRED|||-NONE-|||0\n")
     result = M2Scorer(ignore_whitespace_casing=True).score(parse_m2(gold, "gold"), ["a i c", "x \u03b1\u03c3 y"])
     assert (result.correct, result.proposed, result.gold) == (0, 0, 2)
+
+
+def test_bellman_ford_keeps_a_relaxation_made_before_its_source_was_final() -> None:
+    """Annotator 2's paths through (5, 4) and (7, 6) both end at the float -428.99800000000005.
+    The official's Bellman-Ford reaches it first through (5, 4) in its first pass, with (3, 4)
+    still at 4.001 (final: 4.0009999999999994, one pass later; both give -433.999 at (5, 4)),
+    so it keeps the deletion (3, 5), which a duplicated gold line counts twice. Replaying only
+    final distances put that relaxation in the second pass and kept (5, 7) instead (correct 1,
+    so annotator 1 won). `python2 scripts/m2scorer.py --max_unchanged_words 3 HYP GOLD`
+    (nusnlp/m2scorer) printed Precision 0.6667, Recall 0.3333, F_0.5 0.5556."""
+    gold = ("S b b c a c b c a c\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+            "A 9 9|||R:NOUN|||z|||REQUIRED|||-NONE-|||0\nA 4 5|||M:DET|||b|||REQUIRED|||-NONE-|||0\n"
+            "A 5 6|||Nn|||a|||REQUIRED|||-NONE-|||0\nA 9 9|||M:DET|||a|||REQUIRED|||-NONE-|||0\n"
+            "A 5 6|||ArtOrDet|||-NONE-||c|||REQUIRED|||-NONE-|||0\nA 8 9|||M:DET|||-NONE-|||REQUIRED|||-NONE-|||1\n"
+            "A 9 9|||M:DET|||z|||REQUIRED|||-NONE-|||1\nA 1 4|||ArtOrDet|||||a|||REQUIRED|||-NONE-|||1\n"
+            "A 0 0|||M:DET|||z|||REQUIRED|||-NONE-|||1\nA 0 0|||M:DET|||a|||REQUIRED|||-NONE-|||1\n"
+            "A 7 8|||M:DET|||b a|||REQUIRED|||-NONE-|||1\nA 0 0|||M:DET|||b|||REQUIRED|||-NONE-|||2\n"
+            "A 5 7|||Nn||||||REQUIRED|||-NONE-|||2\nA 2 3|||R:NOUN|||a|||REQUIRED|||-NONE-|||2\n"
+            "A 9 9|||ArtOrDet|||a||a|||REQUIRED|||-NONE-|||2\nA 3 5|||R:NOUN||||||REQUIRED|||-NONE-|||2\n"
+            "A 3 5|||R:NOUN||||||REQUIRED|||-NONE-|||2\n")
+    result = M2Scorer(max_unchanged_words=3).score(parse_m2(gold, "gold"), ["z a b c : c a c z"])
+    assert (result.correct, result.proposed, result.gold) == (2, 3, 6)
+    assert (round(result.precision, 4), round(result.recall, 4), round(result.f, 4)) == (0.6667, 0.3333, 0.5556)

@@ -447,7 +447,8 @@ done:
 }
 
 /* ----------------------------------------------------------------- the exact search's loops
- * lattice/transitive.py _closure and lattice/exact.py _relax, the same operations on the same
+ * lattice/transitive.py _closure (the exact search's relaxation, lattice/exact.py _relax, is
+ * Python: it replays each vertex's history of values), the same operations on the same
  * Python structures (arcs_into: {target: {source: [length, unchanged, [positions], weight]}}):
  * the Python functions are the reference and document the rules. */
 
@@ -760,120 +761,6 @@ fail:
     return NULL;
 }
 
-static PyObject *relax(PyObject *self, PyObject *args) {
-    PyObject *arcs_into, *vertices, *changed, *distance, *reached, *predecessor;
-    long long scale;
-    if (!PyArg_ParseTuple(args, "O!LO!O!O!O!O!:relax", &PyDict_Type, &arcs_into, &scale, &PyList_Type, &vertices,
-                          &PyDict_Type, &changed, &PyDict_Type, &distance, &PyDict_Type, &reached,
-                          &PyDict_Type, &predecessor))
-        return NULL;
-    if (scale <= 0) {
-        PyErr_SetString(PyExc_ValueError, "the step scale must be positive");
-        return NULL;
-    }
-    PyObject *none_chosen = PyLong_FromLong(-1);
-    if (none_chosen == NULL)
-        return NULL;
-    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(vertices); index++) {
-        PyObject *w = PyList_GET_ITEM(vertices, index);
-        PyObject *into = item_of(arcs_into, w);
-        if (into == NULL)
-            goto fail;
-        if (!PyDict_Check(into)) {
-            PyErr_SetString(PyExc_TypeError, "arcs_into holds dicts");
-            goto fail;
-        }
-        if (PyDict_GET_SIZE(into) == 0)
-            continue;
-        PyObject *weights = PyDict_GetItemWithError(changed, w);
-        if (weights == NULL && PyErr_Occurred())
-            goto fail;
-        if (weights != NULL && !PyDict_Check(weights)) {
-            PyErr_SetString(PyExc_TypeError, "changed weights are dicts");
-            goto fail;
-        }
-        double best = Py_HUGE_VAL;
-        long long best_step = 0;
-        PyObject *chosen = none_chosen;   /* borrowed */
-        Py_ssize_t cursor = 0;
-        PyObject *v, *arc;
-        while (PyDict_Next(into, &cursor, &v, &arc)) {
-            if (arc_checked(arc) < 0)
-                goto fail;
-            PyObject *from = item_of(distance, v);
-            if (from == NULL)
-                goto fail;
-            PyObject *weight = weights != NULL ? PyDict_GetItemWithError(weights, v) : NULL;
-            if (weight == NULL) {
-                if (PyErr_Occurred())
-                    goto fail;
-                weight = PyList_GET_ITEM(arc, 3);
-            }
-            double d = PyFloat_AsDouble(from), x = PyFloat_AsDouble(weight);
-            if ((d == -1.0 || x == -1.0) && PyErr_Occurred())
-                goto fail;
-            double value = d + x;
-            if (value > best)
-                continue;
-            PyObject *source_step_object = item_of(reached, v);
-            if (source_step_object == NULL)
-                goto fail;
-            long long source_step = PyLong_AsLongLong(source_step_object);
-            if (source_step == -1 && PyErr_Occurred())
-                goto fail;
-            long long source_position = source_step % scale;
-            if (source_position < 0)
-                source_position += scale;   /* Python's modulo */
-            PyObject *positions = PyList_GET_ITEM(arc, 2);
-            Py_ssize_t copies = PyList_GET_SIZE(positions);
-            if (copies == 0) {
-                PyErr_SetString(PyExc_ValueError, "an arc without positions");
-                goto fail;
-            }
-            /* the earliest relaxation: the first copy after the source's in this pass, else the
-               first copy in the next pass (positions ascend) */
-            long long step = PyLong_AsLongLong(PyList_GET_ITEM(positions, 0));
-            long long last = PyLong_AsLongLong(PyList_GET_ITEM(positions, copies - 1));
-            if ((step == -1 || last == -1) && PyErr_Occurred())
-                goto fail;
-            if (step > source_position) {
-                step += source_step - source_position;
-            } else if (last > source_position) {
-                for (Py_ssize_t p = 0; p < copies; p++) {
-                    step = PyLong_AsLongLong(PyList_GET_ITEM(positions, p));
-                    if (step == -1 && PyErr_Occurred())
-                        goto fail;
-                    if (step > source_position)
-                        break;
-                }
-                step += source_step - source_position;
-            } else {
-                step += source_step - source_position + scale;
-            }
-            if (value < best) {
-                best = value;
-                best_step = step;
-                chosen = v;
-            } else if (step < best_step) {
-                best_step = step;
-                chosen = v;
-            }
-        }
-        PyObject *best_object = PyFloat_FromDouble(best), *step_object = PyLong_FromLongLong(best_step);
-        int failed = best_object == NULL || step_object == NULL || PyDict_SetItem(distance, w, best_object) < 0
-                     || PyDict_SetItem(reached, w, step_object) < 0 || PyDict_SetItem(predecessor, w, chosen) < 0;
-        Py_XDECREF(best_object);
-        Py_XDECREF(step_object);
-        if (failed)
-            goto fail;
-    }
-    Py_DECREF(none_chosen);
-    Py_RETURN_NONE;
-fail:
-    Py_DECREF(none_chosen);
-    return NULL;
-}
-
 static PyMethodDef module_methods[] = {
     {"align", align, METH_VARARGS,
      "align(orig_features, cor_features, orig_texts, cor_texts, lev) -> int32 bytes of operations"},
@@ -886,9 +773,6 @@ static PyMethodDef module_methods[] = {
     {"closure", closure, METH_VARARGS,
      "closure(arcs_into, successors, vertices, limit, first_transitive, arc_budget, epsilon) -> (next position,\n"
      "no-change writes), or None past the arc budget (lattice/transitive.py _closure)"},
-    {"relax", relax, METH_VARARGS,
-     "relax(arcs_into, step_scale, vertices, changed, distance, reached, predecessor) -> None: the exact search's\n"
-     "one pass in topological order, filling the three dicts (lattice/exact.py _relax)"},
     {NULL, NULL, 0, NULL},
 };
 

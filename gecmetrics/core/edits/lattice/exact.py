@@ -4,15 +4,15 @@ The official materializes every arc, then runs a Bellman-Ford search (cubic); th
 returns among equal-cost paths depends on the order in which it relaxes arcs, and its float
 sums depend on its large negative weight (the number of arcs). This search reproduces that
 result exactly, with a cost linear in arcs: distances by one pass in topological order (the
-same float recurrence), and the predecessor the official keeps by computing, for each vertex,
-the relaxation step at which its final distance is first reached.
+same float recurrence), and the predecessor the official keeps by replaying, for each vertex,
+the relaxation steps at which its distance went down (its final distance may first be reached
+through a source whose own distance was not final yet).
 """
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Sequence
+from typing import Any, Sequence
 
-from .alignment import _align, compiled_lattice_enabled
 from .edits import EPSILON, GoldEdit, SystemEdit
 from .lattices import ExactLattice
 from .transitive import LENGTH, POSITIONS, UNCHANGED, WEIGHT
@@ -29,7 +29,7 @@ def exact_best_path(lattice: ExactLattice, gold: Sequence[GoldEdit]) -> list[Sys
     vertices = lattice.vertices
     if cache.default_search is None:
         start = vertices[0]
-        search = ({start: 0}, {start: cache.step_scale}, {})  # start: pass 1, before position 1
+        search = ({start: 0}, {start: [(cache.step_scale, 0)]}, {})  # start: 0 at pass 1, before position 1
         _relaxed(lattice, cache.step_scale, vertices[1:], {}, *search)
         cache.default_search = search
     changed = _gold_weights(lattice, gold)
@@ -163,70 +163,65 @@ def _insertion_walk(lattice: ExactLattice, items: list[tuple[int, int]], gold: l
 
 
 def _relaxed(lattice: ExactLattice, step_scale: int, vertices: list[int], changed: dict[int, dict[int, float]],
-             distance: dict[int, float], reached: dict[int, int], predecessor: dict[int, int]) -> None:
-    """:func:`_relax`, in the C extension where it is built (``_align.relax``: the same loop;
-    its distances are floats of the same values)."""
-    if compiled_lattice_enabled():
-        _align.relax(lattice.arcs_into, step_scale, vertices, changed, distance, reached, predecessor)
-    else:
-        _relax(lattice, step_scale, vertices, changed, distance, reached, predecessor)
+             distance: dict[int, float], reached: dict[int, Any], predecessor: dict[int, int]) -> None:
+    """:func:`_relax` (Python: it keeps each vertex's history of values, see there)."""
+    _relax(lattice, step_scale, vertices, changed, distance, reached, predecessor)
+
+
+def _first_relaxation(positions: list[int], source_step: int, scale: int) -> int:
+    """The step of the first relaxation of an arc (its copies at ``positions``, ascending) after
+    its source got a value at ``source_step``: the first copy after it in that pass, else the
+    first copy in the next pass."""
+    source_position = source_step % scale
+    for position in positions:
+        if position > source_position:
+            return source_step - source_position + position
+    return source_step - source_position + scale + positions[0]
 
 
 def _relax(lattice: ExactLattice, step_scale: int, vertices: list[int], changed: dict[int, dict[int, float]],
-           distance: dict[int, float], reached: dict[int, int], predecessor: dict[int, int]) -> None:
-    """Distances, relaxation steps and predecessors of ``vertices`` (in topological order),
+           distance: dict[int, float], reached: dict[int, Any], predecessor: dict[int, int]) -> None:
+    """Distances, value histories and predecessors of ``vertices`` (in topological order),
     given those of the vertices before them, as the official's Bellman-Ford ends with them.
 
-    Distances: the same float recurrence ``d(w) = min fl(d(v) + weight)`` (its final distances
-    satisfy it). Among equal-distance predecessors the official keeps the one whose relaxation
-    first reached the final value: an arc is relaxed with its source's final distance in the
-    pass where the source got it if the arc comes later in the list, else in the next pass.
-
-    Hot loop (every arc, per annotator whose gold changes a weight): arcs are indexed directly,
-    [2] positions, [3] weight (see :data:`~.transitive.Arc`).
+    The official relaxes every arc in list order, pass after pass; a vertex's distance goes
+    down a few times before it is final. ``reached[v]`` is that history: the (step, value)
+    pairs of every decrease, in order (the last value is the final distance). An arc (v, w)
+    offers ``fl(value + weight)`` of each value v held, at the first relaxation after v got it
+    (if v still holds it then); w's history is the offers that lower it, in step order, and its
+    predecessor the source of the last one. Replaying the values, not only the final ones,
+    matters: a source may reach w's final float sum while its own distance is not final yet
+    (a sum near the large negative gold weight absorbs the last bits), and the official keeps
+    that earlier relaxation. The final distances satisfy ``d(w) = min fl(d(v) + weight)``.
     """
     arcs_into = lattice.arcs_into
     scale = step_scale
-    infinity = float("inf")
     for w in vertices:
         into = arcs_into[w]
         if not into:
             continue
         weights = changed.get(w)
-        best = infinity
-        best_step = 0
-        chosen = -1
+        offers = []
         for v, arc in into.items():
-            if weights is None:
-                value = distance[v] + arc[3]
-            else:
-                value = distance[v] + weights.get(v, arc[3])
-            if value > best:
-                continue
-            source_step = reached[v]
-            source_position = source_step % scale
+            weight = arc[3] if weights is None else weights.get(v, arc[3])
             positions = arc[2]
-            # the earliest relaxation: the first copy after the source's in this pass, else
-            # the first copy in the next pass (positions ascend)
-            step = positions[0]
-            if step > source_position:
-                step += source_step - source_position
-            elif positions[-1] > source_position:
-                for step in positions:
-                    if step > source_position:
-                        break
-                step += source_step - source_position
-            else:
-                step += source_step - source_position + scale
-            if value < best:
-                best = value
-                best_step = step
+            history = reached[v]
+            for k, (source_step, value) in enumerate(history):
+                step = _first_relaxation(positions, source_step, scale)
+                if k + 1 < len(history) and step > history[k + 1][0]:
+                    continue  # v had a lower value before this arc's next relaxation
+                offers.append((step, value + weight, v))
+        offers.sort(key=lambda offer: offer[0])
+        current = float("inf")
+        kept = []
+        chosen = -1
+        for step, value, v in offers:
+            if value < current:
+                current = value
+                kept.append((step, value))
                 chosen = v
-            elif step < best_step:
-                best_step = step
-                chosen = v
-        distance[w] = best
-        reached[w] = best_step
+        distance[w] = current
+        reached[w] = kept
         predecessor[w] = chosen
 
 

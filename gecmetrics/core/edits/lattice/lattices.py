@@ -71,7 +71,8 @@ class SearchCache:
     """
 
     step_scale: int
-    default_search: tuple[dict[int, float], dict[int, int], dict[int, int]] | None = None
+    default_search: tuple[dict[int, float], dict[int, list[tuple[int, float]]], dict[int, int]] | None = None
+    """Distances, value histories ((step, value) of each decrease) and predecessors."""
     paths: dict[tuple[GoldEdit, ...], list[SystemEdit]] = field(default_factory=dict)
     """Edit sequences found so far, by gold edit list (annotators often agree)."""
 
