@@ -201,6 +201,33 @@ def test_nucle_types_give_odd_groups_at_cat_1_and_2():
     assert set(result.grouped_categories(3)) == {"ArtOrDet", "Nn"}
 
 
+def test_cat_2_group_named_unk_is_replaced_by_unk_as_errant_does():
+    # compare_m2 keeps UNK whole by *assigning* its counts to the group UNK, while the other types
+    # add to theirs; at level 2 R:UNK and M:UNK fall into that same group, so what R:UNK put there
+    # before UNK came is dropped and M:UNK, after it, is added (found by differential fuzzing).
+    hyp = m2(("a b c", [a_line(0, 1, "x", edit_type="R:UNK"), a_line(1, 2, "b", edit_type="UNK")]))
+    ref = m2(("a b c", [a_line(0, 1, "x", edit_type="R:UNK"), a_line(1, 2, "b", edit_type="UNK"),
+                        a_line(2, 3, "y", edit_type="M:UNK")]))
+    result = ErrantCompare(mode="ds").compare(parse_m2(hyp, "h"), parse_m2(ref, "r"))
+    # `errant_compare -hyp hyp.m2 -ref ref.m2 -ds -cat 2` of errant 3.0.2 prints this table
+    assert format_errant_report(result, category_level=2) == (
+        "\n" + "{:=^66}".format(" Span-Based Detection ") + "\n"
+        "Category       TP       FP       FN       P        R        F0.5\n"
+        "UNK            1        0        1        1.0      0.5      0.8333\n"
+        "\n" + "{:=^46}".format(" Span-Based Detection ") + "\n"
+        "TP\tFP\tFN\tPrec\tRec\tF0.5\n"
+        "2\t0\t1\t1.0\t0.6667\t0.9091\n"
+        + "=" * 46 + "\n\n"
+    )
+    # level 1 and 3 keep the types apart (and so sum nothing into UNK)
+    assert {k: (c.tp, c.fp, c.fn) for k, c in result.grouped_categories(1).items()} == {
+        "R": (1, 0, 0), "UNK": (1, 0, 0), "M": (0, 0, 1)}
+    # UNK first: the later R:UNK adds to it
+    first = m2(("a b c", [a_line(1, 2, "b", edit_type="UNK"), a_line(0, 1, "x", edit_type="R:UNK")]))
+    result = ErrantCompare(mode="ds").compare(parse_m2(first, "h"), parse_m2(first, "r"))
+    assert {k: (c.tp, c.fp, c.fn) for k, c in result.grouped_categories(2).items()} == {"UNK": (2, 0, 0)}
+
+
 def test_signature_and_json():
     comparer = ErrantCompare(beta=1, mode="cse", single=True, filter_types=["Mec"])
     assert comparer.signature == f"ERRANT|mode:cse|beta:1|single|filt:Mec|version:{__version__}"

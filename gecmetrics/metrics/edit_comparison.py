@@ -124,8 +124,10 @@ class ErrantResult(CountsResult):
         """ERRANT's -cat levels: 1 = first character of the type (ERRANT's operation tier,
         e.g. 'R'), 2 = the type without its first two characters ('NOUN' of 'R:NOUN'), 3 = the
         types as they are. UNK is never grouped. On non-ERRANT types (NUCLE 'ArtOrDet')
-        levels 1 and 2 give odd groups ('A', 'tOrDet'): kept to match ERRANT."""
-        return grouped(self.categories, level, (UNKNOWN_TYPE,))
+        levels 1 and 2 give odd groups ('A', 'tOrDet'): kept to match ERRANT, and so is its
+        handling of a level-2 group named UNK (``R:UNK``): UNK's counts replace what that group
+        held when UNK first came (:func:`~gecmetrics.metrics.type_average.grouped`)."""
+        return grouped(self.categories, level, (UNKNOWN_TYPE,), ungrouped_replaces=True)
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         return {"metric": getattr(self.signature, "name", "ERRANT"), "tp": self.tp, "fp": self.fp, "fn": self.fn,

@@ -101,17 +101,27 @@ class TypeAveragedMetric(RunningFMetric):
         return super().join_statistics(parts)
 
 
-def grouped(categories: dict[str, CategoryCounts], level: int, ungrouped: Sequence[str]) -> dict[str, CategoryCounts]:
+def grouped(categories: dict[str, CategoryCounts], level: int, ungrouped: Sequence[str],
+            ungrouped_replaces: bool = False) -> dict[str, CategoryCounts]:
     """ERRANT's -cat levels over type counts: 1 = the type's first character (ERRANT's operation
     tier, e.g. 'R'), 2 = the type without its first two characters ('NOUN' of 'R:NOUN'), 3 = the
-    types as they are; the ``ungrouped`` types (UNK, the M2 scorer's '(none)') stay whole."""
+    types as they are; the ``ungrouped`` types (UNK, the M2 scorer's '(none)') stay whole.
+
+    ``ungrouped_replaces``: as compare_m2's ``processCategories`` does, an ungrouped type's counts
+    *replace* whatever its group holds when it comes (in the order of ``categories``, the order
+    in which the types first came) instead of adding to it. This matters only at level 2, where
+    a type such as ``R:UNK`` falls into the group ``UNK``: counts of such types that come before
+    ``UNK`` itself are dropped, those after it added (errant 3.0.2 prints that)."""
     if level not in (1, 2, 3):
         raise InputError(f"category level must be 1, 2 or 3, not {level}")
     if level == 3:
         return dict(categories)
     out: dict[str, CategoryCounts] = {}
     for error_type, counts in categories.items():
-        group = error_type if error_type in ungrouped else error_type[:1] if level == 1 else error_type[2:]
+        whole = error_type in ungrouped
+        group = error_type if whole else error_type[:1] if level == 1 else error_type[2:]
+        if whole and ungrouped_replaces:
+            out[group] = CategoryCounts()
         total = out.setdefault(group, CategoryCounts())
         total.tp += counts.tp
         total.fp += counts.fp
