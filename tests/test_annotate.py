@@ -28,7 +28,7 @@ from gecmetrics.core.lang.en.stem import lancaster_stem
 from gecmetrics.core.lang.en.wordlist import load_word_list, read_word_file, scowl_en_gb_large
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import Block, Edit, format_m2
-from tests.conftest import SPACY_TEST_MODEL as MODEL, unavailable
+from tests.conftest import SPACY_TEST_MODEL as MODEL, run_cli, unavailable
 
 
 def words(text: str, **fields) -> object:
@@ -444,6 +444,23 @@ def test_reannotate_gold_minimises_and_keeps_detection_edits(spacy_model):
                                                      "A 3 4|||UNK|||college|||REQUIRED|||-NONE-|||0"]
     old = annotator.reannotate([block], "gold", minimise=False, old_types=True)[0]
     assert old.edits[0].to_line() == "A 0 2|||Vform|||He goes|||REQUIRED|||-NONE-|||0"
+
+
+def test_reannotated_empty_sentence_is_a_bare_s_line(spacy_model, tmp_path):
+    # errant_m2 strips every line it reads and writes the S line back stripped, so the block of an
+    # empty sentence starts with "S", not "S " (found by differential fuzzing)
+    gold = tmp_path / "e.m2"
+    gold.write_text("S \nA 0 0|||M:X|||Hello .|||REQUIRED|||-NONE-|||0\n\n"
+                    "S\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+                    "S a b \nA 1 2|||X|||c|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    # what `errant_m2 e.m2 -auto -out OUT` and `errant_m2 e.m2 -gold -out OUT` of errant 3.0.2 write
+    expected = ("S\nA 0 0|||M:OTHER|||Hello .|||REQUIRED|||-NONE-|||0\n\n"
+                "S\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+                "S a b\nA 1 2|||R:NOUN|||c|||REQUIRED|||-NONE-|||0\n\n")
+    for mode in ("--auto", "--gold"):
+        code, out, err = run_cli("--no-cache", "m2", "annotate", "--from-m2", str(gold), mode, "--spacy-model", MODEL,
+                                 "--quiet")
+        assert (code, err, out) == (0, "", expected)
 
 
 def test_annotator_rejects_bad_arguments():

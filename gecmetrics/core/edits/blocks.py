@@ -130,10 +130,11 @@ def normalize_correction(text: str) -> str:
 
 
 def format_m2(blocks: Iterable[Block]) -> str:
-    """The M2 text of blocks: each block followed by one blank line."""
+    """The M2 text of blocks: each block followed by one blank line. The S line of an empty
+    sentence is ``S`` alone, as errant_m2 writes it (it strips each line it reads)."""
     parts = []
     for block in blocks:
-        parts.append("S " + block.source + "\n")
+        parts.append("S " + block.source + "\n" if block.source else "S\n")
         parts.extend(edit.to_line() + "\n" for edit in block.edits)
         parts.append("\n")
     return "".join(parts)
