@@ -27,7 +27,7 @@ from gecmetrics.core.lang.en.reannotate import corrected_sentence, token_range
 from gecmetrics.core.lang.en.stem import lancaster_stem
 from gecmetrics.core.lang.en.wordlist import load_word_list, read_word_file, scowl_en_gb_large
 from gecmetrics.errors import InputError
-from gecmetrics.io.m2 import Block, Edit, format_m2
+from gecmetrics.io.m2 import Block, Edit, format_m2, read_m2
 from tests.conftest import SPACY_TEST_MODEL as MODEL, run_cli, unavailable
 
 
@@ -461,6 +461,32 @@ def test_reannotated_empty_sentence_is_a_bare_s_line(spacy_model, tmp_path):
         code, out, err = run_cli("--no-cache", "m2", "annotate", "--from-m2", str(gold), mode, "--spacy-model", MODEL,
                                  "--quiet")
         assert (code, err, out) == (0, "", expected)
+
+
+def test_reannotation_keys_annotators_by_the_id_text(spacy_model, tmp_path):
+    # errant_m2 keeps the annotator field a string: "01", "1" and " 1" are three annotators (each
+    # applying only its own edits), sorted as strings and written back as read; "00" starts with a
+    # noop. We read ids as numbers and merged them into one annotator 1 (found by differential fuzzing).
+    gold = tmp_path / "ids.m2"
+    gold.write_text("S He go to school .\n"
+                    "A 1 2|||X|||goes|||REQUIRED|||-NONE-|||01\n"
+                    "A 3 4|||X|||college|||REQUIRED|||-NONE-|||1\n"
+                    "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||00\n"
+                    "A 0 1|||X|||She|||REQUIRED|||-NONE-||| 1\n\n", encoding="utf-8")
+    # what `errant_m2 ids.m2 -auto -out OUT` (and the same with -gold) of errant 3.0.2 writes
+    expected = ("S He go to school .\n"
+                "A 0 1|||R:PRON|||She|||REQUIRED|||-NONE-||| 1\n"
+                "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||00\n"
+                "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||01\n"
+                "A 3 4|||R:NOUN|||college|||REQUIRED|||-NONE-|||1\n\n")
+    for mode in ("--auto", "--gold"):
+        code, out, err = run_cli("--no-cache", "m2", "annotate", "--from-m2", str(gold), mode, "--spacy-model", MODEL,
+                                 "--quiet")
+        assert (code, err, out) == (0, "", expected)
+    # the comparisons read the ids as numbers, as errant_compare does (int of the field)
+    blocks = read_m2(str(gold))
+    assert [edit.annotator for edit in blocks[0].edits] == [1, 1, 0, 1]
+    assert [edit.annotator_key for edit in blocks[0].edits] == ["01", "1", "00", " 1"]
 
 
 def test_annotator_rejects_bad_arguments():

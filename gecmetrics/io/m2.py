@@ -50,15 +50,18 @@ def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> E
         if end > n_tokens:
             raise InputError(f"edit span {start} {end} goes beyond the sentence ({n_tokens} tokens)", name,
                              line_number)
+    written = annotator_text.rstrip()  # errant_m2 strips the line: the field's leading spaces stay
     annotator_text = annotator_text.strip()
     if not annotator_text.isascii() or not annotator_text.isdigit():
         raise InputError(f"annotator id {annotator_text!r} is not a non-negative integer", name, line_number)
     annotator = int(annotator_text)
+    written = "" if written == str(annotator) else sys.intern(written)
     if annotator > MAX_ANNOTATOR_ID:
         raise InputError(f"annotator id {annotator} is more than {MAX_ANNOTATOR_ID:,} "
                          "(gecmetrics.io.m2.MAX_ANNOTATOR_ID)", name, line_number)
     # the type, required and comment fields repeat over a file: one string object each
-    return Edit(start, end, sys.intern(edit_type), correction, sys.intern(required), sys.intern(comment), annotator)
+    return Edit(start, end, sys.intern(edit_type), correction, sys.intern(required), sys.intern(comment), annotator,
+                annotator_text=written)
 
 
 def parse_m2_lines(lines: Iterable[str], name: str, target_lines: bool = False) -> list[Block]:

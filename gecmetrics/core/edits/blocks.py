@@ -33,6 +33,17 @@ class Edit:
     edit_set: int = field(default=0, compare=False)
     """In ChERRANT's M2 files, the number n of the ``T<k>-A<n>`` line the edit follows (one of
     the target's equally cheap edit sets; 0 elsewhere). Not part of the line, nor of equality."""
+    annotator_text: str = field(default="", compare=False)
+    """The annotator field as the file wrote it (trailing whitespace stripped) when that is not
+    ``str(annotator)``, e.g. ``01``; empty otherwise. errant_m2 keys annotators by that text (``01``
+    and ``1`` are two annotators there, written back as read), the comparisons by the number.
+    Written by :meth:`to_line`; not part of equality. It must name ``annotator``: a copy with
+    another annotator number must reset it."""
+
+    @property
+    def annotator_key(self) -> str:
+        """The annotator as errant_m2 knows it: the text of its field (``01`` is not ``1``)."""
+        return self.annotator_text or str(self.annotator)
 
     @property
     def is_noop(self) -> bool:
@@ -51,12 +62,12 @@ class Edit:
 
     def __reduce__(self):  # pickled by value, 2-3x faster than the frozen dataclass's state (workers)
         return (Edit, (self.start, self.end, self.type, self.correction, self.required, self.comment, self.annotator,
-                       self.edit_set))
+                       self.edit_set, self.annotator_text))
 
     def to_line(self) -> str:
         """The ``A`` line of this edit, without line terminator."""
         fields = [f"{self.start} {self.end}", self.type, self.correction, self.required, self.comment,
-                  str(self.annotator)]
+                  self.annotator_text or str(self.annotator)]
         return "A " + FIELD_SEPARATOR.join(fields)
 
 

@@ -521,7 +521,7 @@ def merge_coders(files: Sequence[Sequence[Block]], names: Sequence[str]) -> list
         edits = []
         for blocks, (offset, coders) in zip(files, offsets):
             number = {coder: offset + k for k, coder in enumerate(coders)}
-            edits += [dataclasses.replace(e, annotator=number[e.annotator]) for e in blocks[d].edits] or \
+            edits += [dataclasses.replace(e, annotator=number[e.annotator], annotator_text="") for e in blocks[d].edits] or \
                 [Edit(-1, -1, "noop", "-NONE-", annotator=offset)]
         merged.append(Block(block.source, edits, block.line))
     return merged

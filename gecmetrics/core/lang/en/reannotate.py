@@ -1,6 +1,7 @@
 """errant_m2: re-extract (``auto``) or re-type (``gold``) the edits of an M2 file.
 
-For each annotator of a block (in the order of their ids as strings, as ERRANT sorts them),
+For each annotator of a block (in the order of their ids as strings, as ERRANT sorts them; an
+annotator is the text of the id field, so ``01`` and ``1`` are two, each written back as read),
 its edits are applied to the source to build that annotator's corrected sentence, which is
 parsed; ``auto`` then aligns, merges and classifies source and correction like
 errant_parallel, ``gold`` keeps each edit's span, trims tokens equal on both sides at its ends
@@ -11,6 +12,7 @@ without correcting it: they are kept in both modes, with their pseudo correction
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Protocol, Sequence
 
 from ...edits.blocks import NOOP_TYPE, Block, Edit
@@ -63,12 +65,18 @@ def token_range(length: int, start: int, stop: int) -> range:
     return range(start, stop)
 
 
-def _annotator_edits(block: Block) -> list[tuple[int, list[Edit]]]:
-    """Each annotator's edit lines, annotators ordered by their id as a string."""
-    grouped: dict[int, list[Edit]] = {}
+def _annotator_edits(block: Block) -> list[tuple[str, list[Edit]]]:
+    """Each annotator's edit lines, annotators keyed and ordered by their id field's text (errant_m2
+    keeps the id a string: ``01`` and ``1`` are two annotators, ``10`` comes before ``2``)."""
+    grouped: dict[str, list[Edit]] = {}
     for edit in block.edits:
-        grouped.setdefault(edit.annotator, []).append(edit)
-    return sorted(grouped.items(), key=lambda item: str(item[0]))
+        grouped.setdefault(edit.annotator_key, []).append(edit)
+    return sorted(grouped.items())
+
+
+def _as_written(edit: Edit, key: str) -> Edit:
+    """``edit`` with its annotator id written as ``key`` (the id field's text in the input)."""
+    return edit if key == str(edit.annotator) else dataclasses.replace(edit, annotator_text=key)
 
 
 def reannotate_blocks(annotator: ParsingAnnotator, blocks: list[Block], mode: str, minimise: bool, old_types: bool
@@ -76,9 +84,9 @@ def reannotate_blocks(annotator: ParsingAnnotator, blocks: list[Block], mode: st
     """The blocks with every annotator's edits re-extracted or re-typed (see module doc)."""
     jobs = []  # (block index, annotator id, cor text, gold spans) for annotators without noop
     for index, block in enumerate(blocks):
-        for annotator_id, edits in _annotator_edits(block):
+        for key, edits in _annotator_edits(block):
             if edits[0].type != NOOP_TYPE:
-                jobs.append((index, annotator_id, *corrected_sentence(block.source, edits)))
+                jobs.append((index, key, *corrected_sentence(block.source, edits)))
     origs = annotator.parse([block.source for block in blocks], tokenise=False)
     cors = iter(annotator.parse([job[2] for job in jobs], tokenise=False))
     job_edits = {(job[0], job[1]): _job_edits(annotator, origs[job[0]], next(cors), job[3], mode, minimise, old_types)
@@ -86,11 +94,12 @@ def reannotate_blocks(annotator: ParsingAnnotator, blocks: list[Block], mode: st
     result = []
     for index, block in enumerate(blocks):
         out = Block(block.source.rstrip(), [], block.line)
-        for annotator_id, edits in _annotator_edits(block):
-            if (index, annotator_id) not in job_edits:
-                out.edits.append(noop_edit(annotator_id))
+        for key, edits in _annotator_edits(block):
+            annotator_id = edits[0].annotator
+            if (index, key) not in job_edits:
+                out.edits.append(_as_written(noop_edit(annotator_id), key))
             else:
-                out.edits.extend(edit.to_m2(annotator_id) for edit in job_edits[(index, annotator_id)])
+                out.edits.extend(_as_written(edit.to_m2(annotator_id), key) for edit in job_edits[(index, key)])
         result.append(out)
     return result
 
