@@ -138,6 +138,28 @@ def test_text_references_are_annotated_as_errant_parallel_does(spacy_model):
         get_metric("errant", model=MODEL).prepare(Corpus(SOURCES, REFERENCES, dict(SYSTEMS)))
 
 
+def test_corrections_with_pipes_are_compared_as_compare_m2_reads_them_back(files, spacy_model):
+    # errant_parallel writes the correction "x |" as "...|||x ||||REQUIRED|||..." and compare_m2, splitting
+    # on "|||", reads "x " (one token): -single keeps it; "x ||" is read as "x " too, so the two match.
+    # We compared the annotator's own "x |" (two tokens, dropped by -single). Found by differential fuzzing.
+    sources, hypothesis = ["a b c d ."], ["a x | b c d ."]
+    gold = parse_m2("S a b c d .\nA 1 1|||M:PUNCT|||x|||REQUIRED|||-NONE-|||0\n\n", "gold")
+    blocks = Annotator(spacy_model).annotate(sources, [hypothesis])
+    assert blocks[0].edits[0].to_line() == "A 1 1|||M:NOUN|||x ||||REQUIRED|||-NONE-|||0"  # as errant_parallel
+    # `errant_parallel -orig s -cor h` then `errant_compare -hyp h.m2 -ref r.m2 [-single]` of errant 3.0.2 print
+    # TP 0, FP 1, FN 1 both with and without -single
+    for options in ({}, {"single": True}):
+        metric = get_metric("errant", model=MODEL, **options)
+        result = metric.score(metric.statistics(metric.prepare(Corpus(sources, [], {"h": hypothesis}, gold)), hypothesis))
+        assert result.totals == (0, 1, 1), options
+    # against a text reference annotated to "x ||": errant_compare prints TP 1, FP 0, FN 0
+    metric = get_metric("errant", model=MODEL, annotate_refs=True)
+    prepared = metric.prepare(Corpus(sources, [["a x || b c d ."]], {"h": hypothesis}))
+    assert metric.score(metric.statistics(prepared, hypothesis)).totals == (1, 0, 0)
+    # the M2 file keeps the annotator's text: it is errant_parallel's byte for byte
+    assert Annotator(spacy_model).annotate(sources, [["a x || b c d ."]])[0].edits[0].correction == "x ||"
+
+
 def test_statistics_check_the_hypothesis(spacy_model):
     metric = get_metric("errant", model=MODEL)
     prepared = metric.prepare(Corpus(SOURCES, [], {}, gold_blocks()))

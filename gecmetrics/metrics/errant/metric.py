@@ -30,7 +30,7 @@ from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE, shared_model  #
 from ...core.lang.zh.language import WORD_LEVEL_MESSAGE  # noqa: F401 (re-exported)
 from ...errors import InputError
 from ...io.corpus import Corpus
-from ...io.m2 import Block
+from ...io.m2 import FIELD_SEPARATOR, Block
 from ...io.text import check_lines
 from ...kinds import M2, TEXT
 from ..edit_comparison import CherrantSettings, EditComparisonMetric, ErrantResult, comparison_from
@@ -146,15 +146,38 @@ def _owners(name: str) -> str:
     return f" (it goes with {' or '.join(owners)})" if owners else ""
 
 
+def read_back(blocks: list[Block]) -> list[Block]:
+    """The blocks as compare_m2 reads them back from the M2 file errant_parallel writes: it splits
+    each edit line on ``|||``, so a correction ending in ``|`` (a token ``|``, ``a|``) or holding
+    ``|||`` is read short (``x |`` is written ``x ||||REQUIRED`` and read ``x `` with one token).
+    Only edits with a ``|`` in their correction change."""
+    if not any("|" in edit.correction for block in blocks for edit in block.edits):
+        return blocks
+    out = []
+    for block in blocks:
+        if any("|" in edit.correction for edit in block.edits):
+            edits = [dataclasses.replace(edit, correction=edit.to_line()[2:].split(FIELD_SEPARATOR)[2])
+                     if "|" in edit.correction else edit for edit in block.edits]
+            block = Block(block.source, edits, block.line)
+        out.append(block)
+    return out
+
+
 class ErrantPrepared:
     """What every hypothesis shares: the annotator (spaCy pipeline, parse cache), the sources,
-    the reference blocks, and the blocks of the hypotheses annotated up front."""
+    the reference blocks, and the blocks of the hypotheses annotated up front. With
+    ``read_back`` (ERRANT's comparison), annotated edits are compared as compare_m2 would read
+    them from errant_parallel's M2 file (:func:`read_back`)."""
 
     def __init__(self, annotator: Any, sources: list[str], reference_blocks: list[Block],
-                 annotated: Sequence[tuple[Sequence[str], list[Block]]] = ()) -> None:
+                 annotated: Sequence[tuple[Sequence[str], list[Block]]] = (), read_back: bool = False) -> None:
         self.annotator, self.sources, self.reference_blocks = annotator, sources, reference_blocks
-        self._annotated = {id(lines): (lines, blocks) for lines, blocks in annotated}
+        self.read_back = read_back
+        self._annotated = {id(lines): (lines, self._read(blocks)) for lines, blocks in annotated}
         self._tables: dict[Hashable, list[dict[int, EditTable]]] = {}
+
+    def _read(self, blocks: list[Block]) -> list[Block]:
+        return read_back(blocks) if self.read_back else blocks
 
     def blocks(self, hypothesis: Sequence[str]) -> list[Block]:
         """The hypothesis's blocks, one per sentence (empty source lines included)."""
@@ -164,7 +187,7 @@ class ErrantPrepared:
         lines = check_lines(hypothesis, "the hypothesis")
         if len(lines) != len(self.sources):
             raise InputError(f"the hypothesis has {len(lines)} sentences but the source has {len(self.sources)}")
-        return self.annotator.annotate(self.sources, [lines], keep_empty=True)
+        return self._read(self.annotator.annotate(self.sources, [lines], keep_empty=True))
 
     def reference_tables(self, comparison: EditComparison) -> list[dict[int, EditTable]]:
         """The reference's edit tables under one comparison's rules (made once per setting the
@@ -238,8 +261,11 @@ class ErrantText(EditComparisonMetric):
             else:
                 where = corpus.name(f"reference {err.hypothesis}")
             raise InputError(str(err), where, corpus.offset + err.sentence + 1) from None
-        references = blocks.pop() if self.settings.annotate_refs else list(corpus.gold)
-        return ErrantPrepared(annotator, list(corpus.sources), references, list(zip(hypotheses, blocks)))
+        # text references are annotated as the hypotheses are, so read back as they are; gold M2 was read
+        read = self.label == "ERRANT"
+        references = (read_back(blocks.pop()) if read else blocks.pop()) if self.settings.annotate_refs \
+            else list(corpus.gold)
+        return ErrantPrepared(annotator, list(corpus.sources), references, list(zip(hypotheses, blocks)), read)
 
     def statistics(self, prepared: ErrantPrepared, hypothesis: Sequence[str],
                    name: str = "hypothesis") -> ErrantStatistics:
