@@ -46,6 +46,7 @@ class CherrantComparison(EditComparison):
     reference_num: int | None = None
 
     label: ClassVar[str] = "ChERRANT"
+    reads_back_m2: ClassVar[bool] = False
 
     def sharing_key(self) -> Any:
         return ("cherrant-reference", self.mode, self.single, self.multi, self.filter_types, self.max_answer_num)

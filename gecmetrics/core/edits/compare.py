@@ -261,6 +261,10 @@ class EditComparison:
 
     label: ClassVar[str] = "ERRANT"
     """The tool whose rules these are."""
+    reads_back_m2: ClassVar[bool] = True
+    """Whether the tool compares annotated edits as read back from the M2 file its annotator
+    wrote (compare_m2 splits edit lines on ``|||``: ``gecmetrics.metrics.errant.read_back``);
+    checked against errant 3.0.2 only, so ChERRANT's rules leave it off."""
 
     def sharing_key(self) -> Hashable:
         """What a reference's edit tables depend on (tables are made once per key)."""

@@ -262,7 +262,7 @@ class ErrantText(EditComparisonMetric):
                 where = corpus.name(f"reference {err.hypothesis}")
             raise InputError(str(err), where, corpus.offset + err.sentence + 1) from None
         # text references are annotated as the hypotheses are, so read back as they are; gold M2 was read
-        read = self.label == "ERRANT"
+        read = self.settings.language().comparison.reads_back_m2
         references = (read_back(blocks.pop()) if read else blocks.pop()) if self.settings.annotate_refs \
             else list(corpus.gold)
         return ErrantPrepared(annotator, list(corpus.sources), references, list(zip(hypotheses, blocks)), read)
