@@ -196,23 +196,39 @@ def _relax(lattice: ExactLattice, step_scale: int, vertices: list[int], changed:
     """
     arcs_into = lattice.arcs_into
     scale = step_scale
+    infinity = float("inf")
     for w in vertices:
         into = arcs_into[w]
         if not into:
             continue
         weights = changed.get(w)
         offers = []
+        # hot loop (every arc, per annotator whose gold changes a weight): arcs indexed directly,
+        # [2] positions (ascending), [3] weight (see :data:`~.transitive.Arc`); the step of each
+        # offer is :func:`_first_relaxation`'s, written out
         for v, arc in into.items():
             weight = arc[3] if weights is None else weights.get(v, arc[3])
             positions = arc[2]
             history = reached[v]
-            for k, (source_step, value) in enumerate(history):
-                step = _first_relaxation(positions, source_step, scale)
-                if k + 1 < len(history) and step > history[k + 1][0]:
+            last = len(history) - 1
+            for k in range(last + 1):
+                source_step, value = history[k]
+                source_position = source_step % scale
+                step = positions[0]
+                if step > source_position:
+                    step += source_step - source_position
+                elif positions[-1] > source_position:
+                    for step in positions:
+                        if step > source_position:
+                            break
+                    step += source_step - source_position
+                else:
+                    step += source_step - source_position + scale
+                if k < last and step > history[k + 1][0]:
                     continue  # v had a lower value before this arc's next relaxation
                 offers.append((step, value + weight, v))
-        offers.sort(key=lambda offer: offer[0])
-        current = float("inf")
+        offers.sort()  # by step: no two offers share one (a step is one arc's relaxation)
+        current = infinity
         kept = []
         chosen = -1
         for step, value, v in offers:
