@@ -203,9 +203,7 @@ def _relax(lattice: ExactLattice, step_scale: int, vertices: list[int], changed:
             continue
         weights = changed.get(w)
         offers = []
-        # hot loop (every arc, per annotator whose gold changes a weight): arcs indexed directly,
-        # [2] positions (ascending), [3] weight (see :data:`~.transitive.Arc`); the step of each
-        # offer is :func:`_first_relaxation`'s, written out
+        # hot loop: arc [2] positions (ascending), [3] weight; each step is _first_relaxation's
         for v, arc in into.items():
             weight = arc[3] if weights is None else weights.get(v, arc[3])
             positions = arc[2]
