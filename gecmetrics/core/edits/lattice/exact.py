@@ -30,13 +30,13 @@ def exact_best_path(lattice: ExactLattice, gold: Sequence[GoldEdit]) -> list[Sys
     if cache.default_search is None:
         start = vertices[0]
         search = ({start: 0}, {start: [(cache.step_scale, 0)]}, {})  # start: 0 at pass 1, before position 1
-        _relaxed(lattice, cache.step_scale, vertices[1:], {}, *search)
+        _relax(lattice, cache.step_scale, vertices[1:], {}, *search)
         cache.default_search = search
     changed = _gold_weights(lattice, gold)
     if changed:
         first = bisect_left(vertices, min(changed))
         distance, reached, predecessor = (dict(table) for table in cache.default_search)
-        _relaxed(lattice, cache.step_scale, vertices[first:], changed, distance, reached, predecessor)
+        _relax(lattice, cache.step_scale, vertices[first:], changed, distance, reached, predecessor)
     else:
         predecessor = cache.default_search[2]
     edits = _path_edits(lattice, predecessor)
@@ -162,23 +162,6 @@ def _insertion_walk(lattice: ExactLattice, items: list[tuple[int, int]], gold: l
     return matched_keys
 
 
-def _relaxed(lattice: ExactLattice, step_scale: int, vertices: list[int], changed: dict[int, dict[int, float]],
-             distance: dict[int, float], reached: dict[int, Any], predecessor: dict[int, int]) -> None:
-    """:func:`_relax` (Python: it keeps each vertex's history of values, see there)."""
-    _relax(lattice, step_scale, vertices, changed, distance, reached, predecessor)
-
-
-def _first_relaxation(positions: list[int], source_step: int, scale: int) -> int:
-    """The step of the first relaxation of an arc (its copies at ``positions``, ascending) after
-    its source got a value at ``source_step``: the first copy after it in that pass, else the
-    first copy in the next pass."""
-    source_position = source_step % scale
-    for position in positions:
-        if position > source_position:
-            return source_step - source_position + position
-    return source_step - source_position + scale + positions[0]
-
-
 def _relax(lattice: ExactLattice, step_scale: int, vertices: list[int], changed: dict[int, dict[int, float]],
            distance: dict[int, float], reached: dict[int, Any], predecessor: dict[int, int]) -> None:
     """Distances, value histories and predecessors of ``vertices`` (in topological order),
@@ -203,7 +186,8 @@ def _relax(lattice: ExactLattice, step_scale: int, vertices: list[int], changed:
             continue
         weights = changed.get(w)
         offers = []
-        # hot loop: arc [2] positions (ascending), [3] weight; each step is _first_relaxation's
+        # hot loop: arc [2] positions (ascending), [3] weight; step: the arc's first copy after
+        # the source's value in that pass, else its first copy in the next pass
         for v, arc in into.items():
             weight = arc[3] if weights is None else weights.get(v, arc[3])
             positions = arc[2]
