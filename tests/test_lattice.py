@@ -163,6 +163,56 @@ def test_compiled_exact_search_on_conll14_pairs(conll14) -> None:
     assert compared > 600
 
 
+def _search_tables(lattice, gold, relax):
+    """The exact search's tables (distances, histories of (step, value), predecessors) for one
+    gold, from the start vertex, by ``relax`` (the Python reference or the C extension's)."""
+    start, scale = lattice.vertices[0], lattice.cache.step_scale
+    tables = ({start: 0}, {start: [(scale, 0)]}, {})
+    relax(lattice.arcs_into, scale, lattice.vertices[1:], _gold_weights(lattice, gold), *tables)
+    return tables
+
+
+def _relax_both_ways(lattice, gold):
+    from gecmetrics.core.edits.lattice import alignment, exact
+
+    if alignment._align is None:
+        pytest.skip("the C extension gecmetrics.core._align is not built in this installation")
+
+    def python(arcs_into, scale, vertices, changed, *tables):
+        exact._relax(lattice, scale, vertices, changed, *tables)
+
+    return _search_tables(lattice, gold, python), _search_tables(lattice, gold, alignment._align.relax)
+
+
+@settings(max_examples=300, deadline=None)
+@given(sentence_pairs(max_source=9, max_hypothesis=11))
+def test_compiled_relaxation_replays_the_same_histories(case) -> None:
+    """``_align.relax`` against :func:`exact._relax`: every vertex's distance, whole history of
+    (step, value) decreases and predecessor equal (C values are floats where Python may keep an
+    int sum: == compares them), with and without gold weights."""
+    source, hypothesis, limit, gold = case
+    lattice = build_lattice(source, hypothesis, limit)
+    if not isinstance(lattice, ExactLattice):
+        return
+    for weights in (gold, []):
+        python, compiled = _relax_both_ways(lattice, weights)
+        assert python == compiled
+
+
+def test_compiled_relaxation_on_a_relaxation_made_before_its_source_was_final() -> None:
+    """test_maxmatch's sentence whose official path is reached through a source whose distance
+    was not final yet: the C relaxation keeps the same history (several decreases) and path."""
+    gold = ("S b b c a c b c a c\nA 0 0|||M:DET|||b|||REQUIRED|||-NONE-|||2\n"
+            "A 5 7|||Nn||||||REQUIRED|||-NONE-|||2\nA 2 3|||R:NOUN|||a|||REQUIRED|||-NONE-|||2\n"
+            "A 9 9|||ArtOrDet|||a||a|||REQUIRED|||-NONE-|||2\nA 3 5|||R:NOUN||||||REQUIRED|||-NONE-|||2\n"
+            "A 3 5|||R:NOUN||||||REQUIRED|||-NONE-|||2\n")
+    (annotator,) = gold_edits_by_annotator(parse_m2(gold, "gold")[0]).values()
+    lattice = build_lattice("b b c a c b c a c".split(), "z a b c : c a c z".split(), 3)
+    python, compiled = _relax_both_ways(lattice, annotator)
+    assert python == compiled
+    assert max(len(history) for history in python[1].values()) > 1
+
+
 def test_alignment_past_the_cell_budget_is_one_clear_error() -> None:
     with pytest.raises(AlignmentTooLarge, match="too long and too different to align") as raised:
         build_lattice(["x"] * 400, ["y"] * 500, max_cells=10_000)

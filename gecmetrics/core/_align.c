@@ -447,10 +447,10 @@ done:
 }
 
 /* ----------------------------------------------------------------- the exact search's loops
- * lattice/transitive.py _closure (the exact search's relaxation, lattice/exact.py _relax, is
- * Python: it replays each vertex's history of values), the same operations on the same
- * Python structures (arcs_into: {target: {source: [length, unchanged, [positions], weight]}}):
- * the Python functions are the reference and document the rules. */
+ * lattice/transitive.py _closure and lattice/exact.py _relax (with its replay of each vertex's
+ * history of values), the same operations on the same Python structures (arcs_into: {target:
+ * {source: [length, unchanged, [positions], weight]}}; histories: lists of (step, value)
+ * tuples): the Python functions are the reference and document the rules. */
 
 static int arc_checked(PyObject *arc) {
     if (!PyList_Check(arc) || PyList_GET_SIZE(arc) < 4 || !PyList_Check(PyList_GET_ITEM(arc, 2))) {
@@ -761,6 +761,209 @@ fail:
     return NULL;
 }
 
+/* one offer of the relaxation: the value an arc's source offers its target at a step */
+typedef struct {
+    long long step;
+    double value;
+    long long source;      /* the source vertex's number, for ties (Python sorts the tuples) */
+    PyObject *vertex;      /* borrowed from arcs_into */
+} Offer;
+
+typedef struct {
+    Offer *items;
+    Py_ssize_t size, capacity;
+} Offers;
+
+static int offer_append(Offers *offers, long long step, double value, long long source, PyObject *vertex) {
+    if (offers->size == offers->capacity) {
+        Py_ssize_t capacity = offers->capacity ? 2 * offers->capacity : 64;
+        Offer *items = PyMem_Realloc(offers->items, (size_t)capacity * sizeof(Offer));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        offers->items = items;
+        offers->capacity = capacity;
+    }
+    offers->items[offers->size++] = (Offer){step, value, source, vertex};
+    return 0;
+}
+
+static int compare_offers(const void *a, const void *b) {
+    const Offer *x = a, *y = b;
+    if (x->step != y->step)
+        return x->step < y->step ? -1 : 1;
+    if (x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return (x->source > y->source) - (x->source < y->source);
+}
+
+static int history_entry(PyObject *history, Py_ssize_t k, long long *step, double *value) {
+    PyObject *entry = PyList_GET_ITEM(history, k);
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 2) {
+        PyErr_SetString(PyExc_TypeError, "a history holds (step, value) tuples");
+        return -1;
+    }
+    *step = PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 0));
+    if (*step == -1 && PyErr_Occurred())
+        return -1;
+    *value = PyFloat_AsDouble(PyTuple_GET_ITEM(entry, 1));
+    return (*value == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int first_relaxation(PyObject *positions, long long source_step, long long scale, long long *step) {
+    /* the first copy of the arc after the source got its value in that pass, else its first
+       copy in the next pass (positions ascend) */
+    Py_ssize_t copies = PyList_GET_SIZE(positions);
+    if (copies == 0) {
+        PyErr_SetString(PyExc_ValueError, "an arc without positions");
+        return -1;
+    }
+    long long source_position = source_step % scale;
+    if (source_position < 0)
+        source_position += scale;   /* Python's modulo */
+    for (Py_ssize_t p = 0; p < copies; p++) {
+        long long position = PyLong_AsLongLong(PyList_GET_ITEM(positions, p));
+        if (position == -1 && PyErr_Occurred())
+            return -1;
+        if (position > source_position) {
+            *step = position + source_step - source_position;
+            return 0;
+        }
+    }
+    long long position = PyLong_AsLongLong(PyList_GET_ITEM(positions, 0));
+    if (position == -1 && PyErr_Occurred())
+        return -1;
+    *step = position + source_step - source_position + scale;
+    return 0;
+}
+
+static int arc_offers(Offers *offers, PyObject *v, PyObject *arc, PyObject *weights, PyObject *reached,
+                      long long scale) {
+    /* the offers of one arc (v, w): each value v held, at the arc's first relaxation after v got
+       it, unless v held a lower value by then */
+    if (arc_checked(arc) < 0)
+        return -1;
+    PyObject *weight_object = weights != NULL ? PyDict_GetItemWithError(weights, v) : NULL;
+    if (weight_object == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        weight_object = PyList_GET_ITEM(arc, 3);
+    }
+    double weight = PyFloat_AsDouble(weight_object);
+    long long source = PyLong_AsLongLong(v);
+    if ((weight == -1.0 || source == -1) && PyErr_Occurred())
+        return -1;
+    PyObject *history = item_of(reached, v);
+    if (history == NULL)
+        return -1;
+    if (!PyList_Check(history)) {
+        PyErr_SetString(PyExc_TypeError, "a vertex's history is a list");
+        return -1;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(history);
+    long long source_step, next_step = 0, step;
+    double value, next_value = 0;
+    if (count > 0 && history_entry(history, 0, &next_step, &next_value) < 0)
+        return -1;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        source_step = next_step;
+        value = next_value;
+        if (k + 1 < count && history_entry(history, k + 1, &next_step, &next_value) < 0)
+            return -1;
+        if (first_relaxation(PyList_GET_ITEM(arc, 2), source_step, scale, &step) < 0)
+            return -1;
+        if (k + 1 < count && step > next_step)
+            continue;
+        if (offer_append(offers, step, value + weight, source, v) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int settle(PyObject *w, Offers *offers, PyObject *distance, PyObject *reached, PyObject *predecessor,
+                  PyObject *none_chosen) {
+    /* w's history: the offers that lower its value, in step order; its predecessor: the source
+       of the last one */
+    qsort(offers->items, (size_t)offers->size, sizeof(Offer), compare_offers);
+    PyObject *kept = PyList_New(0);
+    if (kept == NULL)
+        return -1;
+    double current = Py_HUGE_VAL;
+    PyObject *chosen = none_chosen;
+    for (Py_ssize_t i = 0; i < offers->size; i++) {
+        Offer *offer = &offers->items[i];
+        if (!(offer->value < current))
+            continue;
+        current = offer->value;
+        chosen = offer->vertex;
+        PyObject *entry = Py_BuildValue("(Ld)", offer->step, offer->value);
+        if (entry == NULL || PyList_Append(kept, entry) < 0) {
+            Py_XDECREF(entry);
+            Py_DECREF(kept);
+            return -1;
+        }
+        Py_DECREF(entry);
+    }
+    PyObject *value = PyFloat_FromDouble(current);
+    int failed = value == NULL || PyDict_SetItem(distance, w, value) < 0 || PyDict_SetItem(reached, w, kept) < 0
+                 || PyDict_SetItem(predecessor, w, chosen) < 0;
+    Py_XDECREF(value);
+    Py_DECREF(kept);
+    return failed ? -1 : 0;
+}
+
+static PyObject *relax(PyObject *self, PyObject *args) {
+    PyObject *arcs_into, *vertices, *changed, *distance, *reached, *predecessor;
+    long long scale;
+    if (!PyArg_ParseTuple(args, "O!LO!O!O!O!O!:relax", &PyDict_Type, &arcs_into, &scale, &PyList_Type, &vertices,
+                          &PyDict_Type, &changed, &PyDict_Type, &distance, &PyDict_Type, &reached,
+                          &PyDict_Type, &predecessor))
+        return NULL;
+    if (scale <= 0) {
+        PyErr_SetString(PyExc_ValueError, "the step scale must be positive");
+        return NULL;
+    }
+    PyObject *none_chosen = PyLong_FromLong(-1);
+    if (none_chosen == NULL)
+        return NULL;
+    Offers offers = {NULL, 0, 0};
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(vertices); index++) {
+        PyObject *w = PyList_GET_ITEM(vertices, index);
+        PyObject *into = item_of(arcs_into, w);
+        if (into == NULL)
+            goto fail;
+        if (!PyDict_Check(into)) {
+            PyErr_SetString(PyExc_TypeError, "arcs_into holds dicts");
+            goto fail;
+        }
+        if (PyDict_GET_SIZE(into) == 0)
+            continue;
+        PyObject *weights = PyDict_GetItemWithError(changed, w);
+        if (weights == NULL && PyErr_Occurred())
+            goto fail;
+        if (weights != NULL && !PyDict_Check(weights)) {
+            PyErr_SetString(PyExc_TypeError, "changed weights are dicts");
+            goto fail;
+        }
+        offers.size = 0;
+        Py_ssize_t cursor = 0;
+        PyObject *v, *arc;
+        while (PyDict_Next(into, &cursor, &v, &arc))
+            if (arc_offers(&offers, v, arc, weights, reached, scale) < 0)
+                goto fail;
+        if (settle(w, &offers, distance, reached, predecessor, none_chosen) < 0)
+            goto fail;
+    }
+    PyMem_Free(offers.items);
+    Py_DECREF(none_chosen);
+    Py_RETURN_NONE;
+fail:
+    PyMem_Free(offers.items);
+    Py_DECREF(none_chosen);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"align", align, METH_VARARGS,
      "align(orig_features, cor_features, orig_texts, cor_texts, lev) -> int32 bytes of operations"},
@@ -773,6 +976,9 @@ static PyMethodDef module_methods[] = {
     {"closure", closure, METH_VARARGS,
      "closure(arcs_into, successors, vertices, limit, first_transitive, arc_budget, epsilon) -> (next position,\n"
      "no-change writes), or None past the arc budget (lattice/transitive.py _closure)"},
+    {"relax", relax, METH_VARARGS,
+     "relax(arcs_into, step_scale, vertices, changed, distance, reached, predecessor) -> None: the exact search's\n"
+     "pass in topological order with each vertex's history of values, filling the three dicts (lattice/exact.py _relax)"},
     {NULL, NULL, 0, NULL},
 };
 

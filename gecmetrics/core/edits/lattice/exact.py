@@ -6,13 +6,16 @@ sums depend on its large negative weight (the number of arcs). This search repro
 result exactly, with a cost linear in arcs: distances by one pass in topological order (the
 same float recurrence), and the predecessor the official keeps by replaying, for each vertex,
 the relaxation steps at which its distance went down (its final distance may first be reached
-through a source whose own distance was not final yet).
+through a source whose own distance was not final yet). The relaxation pass runs in the
+optional C extension where it is built (``_align.relax``, the same loop on the same structures);
+:func:`_relax` is the reference.
 """
 from __future__ import annotations
 
 from bisect import bisect_left
 from typing import Any, Sequence
 
+from .alignment import _align, compiled_lattice_enabled
 from .edits import EPSILON, GoldEdit, SystemEdit
 from .lattices import ExactLattice
 from .transitive import LENGTH, POSITIONS, UNCHANGED, WEIGHT
@@ -30,13 +33,13 @@ def exact_best_path(lattice: ExactLattice, gold: Sequence[GoldEdit]) -> list[Sys
     if cache.default_search is None:
         start = vertices[0]
         search = ({start: 0}, {start: [(cache.step_scale, 0)]}, {})  # start: 0 at pass 1, before position 1
-        _relax(lattice, cache.step_scale, vertices[1:], {}, *search)
+        _relaxed(lattice, cache.step_scale, vertices[1:], {}, *search)
         cache.default_search = search
     changed = _gold_weights(lattice, gold)
     if changed:
         first = bisect_left(vertices, min(changed))
         distance, reached, predecessor = (dict(table) for table in cache.default_search)
-        _relax(lattice, cache.step_scale, vertices[first:], changed, distance, reached, predecessor)
+        _relaxed(lattice, cache.step_scale, vertices[first:], changed, distance, reached, predecessor)
     else:
         predecessor = cache.default_search[2]
     edits = _path_edits(lattice, predecessor)
@@ -160,6 +163,16 @@ def _insertion_walk(lattice: ExactLattice, items: list[tuple[int, int]], gold: l
                 right -= 1
             current = right
     return matched_keys
+
+
+def _relaxed(lattice: ExactLattice, step_scale: int, vertices: list[int], changed: dict[int, dict[int, float]],
+             distance: dict[int, float], reached: dict[int, Any], predecessor: dict[int, int]) -> None:
+    """:func:`_relax`, by the C extension where it is built and enabled (the same distances,
+    histories and predecessors; its values are floats where Python may keep an int sum)."""
+    if compiled_lattice_enabled():
+        _align.relax(lattice.arcs_into, step_scale, vertices, changed, distance, reached, predecessor)
+    else:
+        _relax(lattice, step_scale, vertices, changed, distance, reached, predecessor)
 
 
 def _relax(lattice: ExactLattice, step_scale: int, vertices: list[int], changed: dict[int, dict[int, float]],
