@@ -204,6 +204,27 @@ def test_weighted_fp_tp_and_custom_weighting():
         CLEME(weighted=False, weighting=flat)
 
 
+def test_weighted_fp_is_summed_over_all_fp_chunks_at_once():
+    # The hypothesis's four FP chunks (lengths 2, 2, 2, 1; bias 1.5, so non-dyadic weights) are
+    # the same against both references; reference 1 marks the first (necessary FP), reference 0
+    # none. Both give F 0 (no TP): the tie-break on FP must see equal FP weight sums, as CLEME
+    # sums all FP chunks in one go, and go on to FN (reference 1 has none). Summing the necessary
+    # and the unnecessary FP weights apart made reference 1's FP one ulp larger and kept
+    # reference 0. The numbers are those printed by THUKElab/CLEME at commit e90abea:
+    #   python main.py --ref ref.m2 --hyp hyp.m2 --metric cleme --level corpus --assumption dependent
+    #   prf_corpus_weighted  F 0.0000  P 0.0000  R 1.0000  ACC 0.5875  TP 0.0000  FP 3.5102  FN 0.0000  TN 5.0000
+    #   (EditScorerResult fp=3.510162675192581)
+    source = "a b c d e f g h i j k l"
+    ref = m2((source, [a_line(11, 12, "X", 0), a_line(1, 2, "-NONE-", 1)]))
+    hyp = m2((source, [a_line(0, 1, "-NONE-"), a_line(4, 5, "Y Z"), a_line(6, 8, "-NONE-"), a_line(9, 10, "-NONE-")]))
+    result = score(CLEME(), hyp, ref)
+    assert list(result.chosen) == [1]
+    assert result.rounded() == {"f": 0.0, "precision": 0.0, "recall": 1.0, "accuracy": 0.5875, "tp": 0.0,
+                                "fp": 3.5102, "fn": 0.0, "tn": 5.0}
+    assert result.fp == 3.510162675192581
+    assert score(CLEME2(), hyp, ref).fp == 3.510162675192581
+
+
 def test_weighting_needs_a_reference_correction():
     ref = m2(("a b", [a_line(-1, -1, "-NONE-", 0, "noop")]))
     hyp = m2(("a b", [a_line(0, 1, "A")]))

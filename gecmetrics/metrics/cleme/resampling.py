@@ -16,7 +16,8 @@ import numpy as np
 from ...errors import InputError
 from ...core.fscore import round_like_python
 from ...core.resampling import Resample, Resampler
-from .scoring import DECIMALS, AspectFactors, LengthEntries, length_entries, weighted_counts
+from .scoring import (DECIMALS, FP_EITHER, AspectFactors, LengthEntries, length_entries, summed_histograms,
+                      summed_weights, weighted_counts)
 from .statistics import (BIAS_COUNT, BIAS_SUM, CATEGORIES as CATEGORY_COLUMNS, FN, FP_NECESSARY, FP_UNNECESSARY,
                          HEADER_COLUMNS, PRESENT, TN, TP, check_statistics, histograms)
 
@@ -53,7 +54,7 @@ class ChunkRows:
 
     def unweighted(self) -> np.ndarray:
         """The counts table (1, rows, slots, 6) of :data:`COLUMNS`."""
-        return _columns(histograms(self.statistics).sum(axis=-1).astype(np.float64))[None]
+        return _columns(summed_histograms(self.statistics).sum(axis=-1).astype(np.float64))[None]
 
     def weights(self, weighting: Any, sequences: np.ndarray) -> np.ndarray:
         """The weight tables (n, category, length) of the sequences of rows, each with its own
@@ -66,7 +67,8 @@ class ChunkRows:
             raise InputError("length weighting needs at least one reference correction in every resample (CLEME's "
                              "bias is the mean length of corrected reference chunks); score it unweighted")
         width = histograms(self.statistics).shape[-1]
-        return np.stack([weighting.category_weights(width - 1, bias) for bias in (total / count).tolist()])
+        return np.stack([summed_weights(weighting.category_weights(width - 1, bias))
+                         for bias in (total / count).tolist()])
 
     def weighted(self, weighting: Any, sequences: np.ndarray) -> np.ndarray:
         """The weighted counts table (n, rows, slots, 6), each with the bias of its sequence."""
@@ -76,7 +78,7 @@ class ChunkRows:
     def row_entries(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """Per row, its non-zero (slot * 5 + category, category, length, count), by length."""
         if self._row_entries is None:
-            counts = histograms(self.statistics)
+            counts = summed_histograms(self.statistics)
             rows, slots, category, length = np.nonzero(counts)
             values = counts[rows, slots, category, length].astype(np.float64)
             order = np.lexsort((length, rows))
@@ -89,18 +91,17 @@ class ChunkRows:
     def weighted_row(self, row: int, weights_by_length: np.ndarray) -> np.ndarray:
         """Row ``row``'s weighted counts under n weight tables given as (category, length, n):
         (n, slots, 6)."""
-        slots = self.statistics.shape[1]
-        out = np.zeros((slots * len(CATEGORY_COLUMNS), weights_by_length.shape[-1]))
+        slots, categories = self.statistics.shape[1], len(CATEGORY_COLUMNS) + 1
+        out = np.zeros((slots * categories, weights_by_length.shape[-1]))
         for flat, category, length, count in zip(*self.row_entries[row]):
             out[flat] += count * weights_by_length[category, length]
-        return _columns(out.T.reshape(-1, slots, len(CATEGORY_COLUMNS)))
+        return _columns(out.T.reshape(-1, slots, categories))
 
 
 def _columns(counts: np.ndarray) -> np.ndarray:
-    """(..., 5 categories) -> (..., 6): TP, FP, FN, TN, FP necessary, FP unnecessary."""
-    necessary, unnecessary = counts[..., FP_NECESSARY], counts[..., FP_UNNECESSARY]
-    return np.stack([counts[..., TP], necessary + unnecessary, counts[..., FN], counts[..., TN], necessary,
-                     unnecessary], axis=-1)
+    """(..., 6 summed categories) -> (..., 6): TP, FP, FN, TN, FP necessary, FP unnecessary."""
+    return np.stack([counts[..., TP], counts[..., FP_EITHER], counts[..., FN], counts[..., TN],
+                     counts[..., FP_NECESSARY], counts[..., FP_UNNECESSARY]], axis=-1)
 
 
 class ChunkResampler(Resampler):

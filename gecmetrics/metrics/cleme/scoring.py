@@ -80,9 +80,28 @@ class LengthEntries:
     by_length: tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...]
 
 
+FP_EITHER = 5
+"""The summed categories are those of the statistics plus FP of either kind (column 5): CLEME
+sums the weights of all its FP chunks in one go, so FP is not the sum of the necessary and the
+unnecessary weight sums (which can differ from it in the last bit and flip a tie-break on FP
+between references whose FP chunks are the same)."""
+
+
+def summed_histograms(statistics: np.ndarray) -> np.ndarray:
+    """The count histograms (..., 6 categories, length): those of the rows, then FP of either kind."""
+    counts = histograms(statistics)
+    either = counts[..., FP_NECESSARY:FP_NECESSARY + 1, :] + counts[..., FP_UNNECESSARY:FP_UNNECESSARY + 1, :]
+    return np.concatenate([counts, either], axis=-2)
+
+
+def summed_weights(category_weights: np.ndarray) -> np.ndarray:
+    """Weight tables (..., 5 categories, length) extended with the FP weights for :data:`FP_EITHER`."""
+    return np.concatenate([category_weights, category_weights[..., FP_NECESSARY:FP_NECESSARY + 1, :]], axis=-2)
+
+
 def length_entries(statistics: np.ndarray) -> LengthEntries:
-    """The :class:`LengthEntries` of statistics rows."""
-    counts = histograms(statistics)                       # (rows, slots, category, length)
+    """The :class:`LengthEntries` of statistics rows (the categories of :func:`summed_histograms`)."""
+    counts = summed_histograms(statistics)                # (rows, slots, category, length)
     rows, slots, category, length = np.nonzero(counts)
     order = np.argsort(length, kind="stable")
     flat = ((rows * counts.shape[1] + slots) * counts.shape[2] + category)[order]
@@ -106,12 +125,13 @@ def weighted_counts(entries: LengthEntries, weights: np.ndarray) -> np.ndarray:
 
 
 def category_counts(statistics: np.ndarray, weighting: LengthWeighting | None) -> tuple[np.ndarray, float | None]:
-    """Per sentence, slot and category (TP, FP necessary, FP unnecessary, FN, TN) the number of
-    chunks, or their summed length weights; and the bias used (None when unweighted)."""
+    """Per sentence, slot and category (TP, FP necessary, FP unnecessary, FN, TN, FP of either
+    kind) the number of chunks, or their summed length weights; and the bias used (None when
+    unweighted)."""
     if weighting is None:
-        return histograms(statistics).sum(axis=-1).astype(np.float64), None
+        return summed_histograms(statistics).sum(axis=-1).astype(np.float64), None
     bias = length_bias(statistics)
-    weights = weighting.category_weights(histogram_width(statistics) - 1, bias)
+    weights = summed_weights(weighting.category_weights(histogram_width(statistics) - 1, bias))
     return weighted_counts(length_entries(statistics), weights[None])[0], bias
 
 
@@ -121,7 +141,7 @@ def slot_table(counts: np.ndarray, statistics: np.ndarray) -> list[list[tuple[fl
     present = statistics[:, :, PRESENT].astype(bool)
     tp, fn, tn = counts[..., TP], counts[..., FN], counts[..., TN]
     necessary, unnecessary = counts[..., FP_NECESSARY], counts[..., FP_UNNECESSARY]
-    columns = np.stack([tp, necessary + unnecessary, fn, tn, necessary, unnecessary], axis=-1).tolist()
+    columns = np.stack([tp, counts[..., FP_EITHER], fn, tn, necessary, unnecessary], axis=-1).tolist()
     return [[tuple(values) for values, here in zip(row, mask) if here] for row, mask in zip(columns, present.tolist())]
 
 
