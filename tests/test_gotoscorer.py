@@ -487,3 +487,111 @@ def test_command(tmp_path):
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-w_file",
                              str(tmp_path / "bad.txt"))
     assert code == 2 and "bad.txt: has 1 sentence lines but the reference" in err
+
+
+# the original adds the weights up chunk after chunk (GTS update_scores); with weights that
+# cancel (here -a 0.5: 0.5 - n/5) TP + FP is a tiny non-zero double whose value depends on that
+# order, and so does precision. Found by differential fuzzing against GTS 5d120c3.
+NEGATIVE_REFERENCE = """S problems .
+A 2 2|||U:PREP|||problems|||REQUIRED|||-NONE-|||0
+A 2 2|||Vt|||.|||REQUIRED|||-NONE-|||0
+
+S risk carrier should not be
+A 1 4|||M:VERB:TENSE||||||REQUIRED|||-NONE-|||0
+
+S identity can not be verified on the social media sites .
+A 11 11|||M:PUNCT|||a|||REQUIRED|||-NONE-|||0
+A 11 11|||M:OTHER|||is|||REQUIRED|||-NONE-|||0
+"""
+NEGATIVE_SYSTEMS = """S problems .
+A 2 2|||Vt|||.|||REQUIRED|||-NONE-|||0
+A 0 1|||M:PUNCT|||in|||REQUIRED|||-NONE-|||1
+A 2 2|||U:PREP|||problems|||REQUIRED|||-NONE-|||2
+A 0 1|||Vt||||||REQUIRED|||-NONE-|||3
+A 2 2|||R:VERB:SVA|||problems|||REQUIRED|||-NONE-|||3
+
+S risk carrier should not be
+A 2 4|||Vt|||should|||REQUIRED|||-NONE-|||3
+
+S identity can not be verified on the social media sites .
+A 9 11|||R:SPELL|||in|||REQUIRED|||-NONE-|||0
+A 11 11|||M:PUNCT|||a|||REQUIRED|||-NONE-|||2
+A 11 11|||M:OTHER|||is|||REQUIRED|||-NONE-|||2
+A 1 4|||R:PREP|||can not be|||REQUIRED|||-NONE-|||3
+A 9 10|||R:VERB:SVA|||and|||REQUIRED|||-NONE-|||3
+A 11 11|||M:PUNCT|||to|||REQUIRED|||-NONE-|||3
+A 11 11|||M:PUNCT|||a|||REQUIRED|||-NONE-|||4
+A 11 11|||M:OTHER|||is|||REQUIRED|||-NONE-|||4
+"""
+
+
+def test_weights_are_added_up_in_the_originals_order(tmp_path):
+    paths = write_files(tmp_path, {"ref.m2": NEGATIVE_REFERENCE + "\n",
+                                   "hyp.m2": NEGATIVE_SYSTEMS + "\n"})
+    # python gotoscorer.py -ref ref.m2 -hyp hyp.m2 -v -a 0.5 (GTS 5d120c3) prints, for systems 0 and 3:
+    # 0       :	  0.3000	 -0.3000	  0.8000	-14.0000	-5404319552844595.0000	0.2727	0.5455	1.3636	1.0301
+    # 3       :	  0.1000	 -0.1000	  1.0000	-13.3000	-450359962737049.5000	0.0909	0.1818	0.4545	0.9925
+    expected = {0: "0.3000 -0.3000 0.8000 -14.0000 -5404319552844595.0000 0.2727 0.5455 1.3636 1.0301",
+                3: "0.1000 -0.1000 1.0000 -13.3000 -450359962737049.5000 0.0909 0.1818 0.4545 0.9925"}
+    for chunk_lines in ("2000", "1"):
+        code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-v", "-a", "0.5",
+                                 "--scale", "1", "--chunk-lines", chunk_lines)
+        assert code == 0, err
+        rows = out.splitlines()[1:]
+        assert {k: " ".join(rows[k].split("\t")[1:]) for k in expected} == expected
+    gold = read_gold(parse_m2(NEGATIVE_REFERENCE, "ref"))
+    run = score_systems(gold, read_systems(parse_m2(NEGATIVE_SYSTEMS, "hyp"), gold), a=0.5)
+    assert run.scores[3].precision == -450359962737049.5
+    # count x weight per level (the metric's sums) cancels differently
+    assert scores_from_sums(run.statistics[3].sum(axis=0), run.level_weights).precision != run.scores[3].precision
+
+
+TIE_REFERENCE = m2_text([("a b c d e", [(1, 2, "R:NOUN", "y", 0), (3, 4, "R:NOUN", "y", 0), (4, 5, "R:NOUN", "x", 0)]),
+                         ("a b c d e", [(0, 1, "R:NOUN", "x", 0), (2, 3, "R:NOUN", "y", 0)]),
+                         ("a b c d e", [(-1, -1, "noop", "-NONE-", 0)])])
+TIE_SYSTEMS = m2_text([
+    ("a b c d e", [(2, 3, "R:NOUN", "x", 0), (3, 4, "R:NOUN", "y", 1), (4, 5, "R:NOUN", "y", 1), (1, 2, "R:NOUN", "y", 2),
+                   (3, 4, "R:NOUN", "y", 2), (4, 5, "R:NOUN", "x", 2)]),
+    ("a b c d e", [(0, 1, "R:NOUN", "x", 0), (-1, -1, "noop", "-NONE-", 1), (0, 1, "R:NOUN", "x", 2),
+                   (2, 3, "R:NOUN", "y", 2)]),
+    ("a b c d e", [(-1, -1, "noop", "-NONE-", 0), (2, 3, "R:NOUN", "x", 1), (3, 4, "R:NOUN", "x", 1),
+                   (2, 3, "R:NOUN", "x", 2)])])
+
+
+def test_a_score_half_way_between_two_decimals_is_printed_as_the_original_prints_it(tmp_path):
+    """Default weights (thirds): system 1's F0.5 is 5/32 = 0.15625 exactly, and the original's
+    running sums give 0.15624999999999997, printed 0.1562; count x weight gave 0.15625 (0.1563 half up)."""
+    paths = write_files(tmp_path, {"ref.m2": TIE_REFERENCE, "hyp.m2": TIE_SYSTEMS})
+    # python gotoscorer.py -ref ref.m2 -hyp hyp.m2 -v (GTS 5d120c3) prints for system 1:
+    # 1       :	  0.3333	  1.6667	  2.3333	  0.3333	0.1667	0.1250	0.1429	0.1562	0.1667
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-v", "--scale", "1")
+    assert code == 0, err
+    assert out.splitlines()[2].split("\t")[1:] == "0.3333 1.6667 2.3333 0.3333 0.1667 0.1250 0.1429 0.1562 0.1667".split()
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"])
+    assert code == 0 and out.splitlines()[2].split("\t")[4] == "15.62"
+
+
+def test_a_chunk_of_sentences_is_read_as_part_of_the_whole_files(tmp_path):
+    """A chunk without a line of the reference annotator (a NUCLE M2 has none for a sentence
+    without a correction) or of a system is still scored against the whole files' annotators."""
+    paths = write_files(tmp_path, {
+        "ref.m2": "S a b c\n\nS d e f\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\n",
+        "hyp.m2": "S a b c\nA 0 1|||R:NOUN|||y|||REQUIRED|||-NONE-|||0\n\n"
+                  "S d e f\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n\n"})
+    # python gotoscorer.py -ref ref.m2 -hyp hyp.m2 -v -gen_w_file w.txt (GTS 5d120c3):
+    # 0       :	  0.5000	  0.5000	  0.0000	  0.0000	0.5000	1.0000	0.6667	0.5556	0.5000
+    # 1       :	  0.0000	  0.0000	  0.5000	  0.5000	0.0000	0.0000	0.0000	0.0000	0.5000
+    # w.txt: "2\n2 1 2 2 2 2 2\n2 2 2 1 2 2 2\n"
+    for chunk_lines in ("1", "2000"):
+        weights = str(tmp_path / f"w{chunk_lines}.txt")
+        code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-v", "--scale", "1",
+                                 "--chunk-lines", chunk_lines, "-gen_w_file", weights)
+        assert code == 0, err
+        assert [line.split("\t")[1:] for line in out.splitlines()[1:]] == [
+            "0.5000 0.5000 0.0000 0.0000 0.5000 1.0000 0.6667 0.5556 0.5000".split(),
+            "0.0000 0.0000 0.5000 0.5000 0.0000 0.0000 0.0000 0.0000 0.5000".split()]
+        assert open(weights).read() == "2\n2 1 2 2 2 2 2\n2 2 2 1 2 2 2\n"
+    # a reference without any line of -ref_id is still refused, whole file or chunk by chunk
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-ref_id", "1",
+                             "--chunk-lines", "1")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "has no edit line of annotator 1 (-ref_id)" in err

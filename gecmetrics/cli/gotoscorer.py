@@ -59,16 +59,21 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     from ..metrics.gotoscorer.metric import GoToScorer
     from ..metrics.gotoscorer.runs import RunOptions, join_runs, score_chunk
     from ..run.engine import map_chunks
+    from ..run.reading import MAX_CHUNK_LINES
 
     out = ScoringOptions.take(options)
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
     check_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
     weights = WeightFile.read(weight_file) if weight_file else None
-    run_options = RunOptions(ref_id, weights, a, b, c, no_weight, None if category is None else int(category))
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
+    systems, has_reference = _whole_files(hypotheses, reference, ref_id)
+    run_options = RunOptions(ref_id, weights, a, b, c, no_weight, None if category is None else int(category),
+                             systems, has_reference)
+    # a file read once (standard input): one chunk, so that its systems are those of the whole file
+    chunk_lines = out.chunk_lines if systems is not None else MAX_CHUNK_LINES
     chunks = map_chunks(functools.partial(score_chunk, run_options), files, jobs=out.jobs, dask=out.dask_address,
-                        chunk_lines=out.chunk_lines, progress=progress_unless(out.format == "json", "gotoscorer"))
+                        chunk_lines=chunk_lines, progress=progress_unless(out.format == "json", "gotoscorer"))
     run = join_runs([part for _, _, part in chunks], run_options)
     if make_weights:
         run.weights.write(make_weights)
@@ -77,6 +82,25 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     _print(run, _labels(run.names, names), sort, category, out, str(signature))
     if out.show_signature:
         click.echo(signature, err=True)
+
+
+def _whole_files(hypotheses: tuple[str, ...], reference: str, ref_id: int) -> tuple[tuple[int, ...] | None, bool]:
+    """What the original finds in the whole files, which a chunk of sentences cannot tell: the
+    systems of each hypothesis file (annotators 0, 1, ... up to the first id without a line)
+    and whether the reference has a line of ``ref_id``. (None, False) when a file can be read
+    only once; a file without a system is left to the reader, which names it."""
+    from ..io.m2 import file_annotator_ids
+
+    found = [file_annotator_ids(path) for path in (reference, *hypotheses)]
+    if any(ids is None for ids in found):
+        return None, False
+    counts = []
+    for ids in found[1:]:
+        count = 0
+        while count in ids:
+            count += 1
+        counts.append(count)
+    return (None if 0 in counts else tuple(counts)), ref_id in found[0]
 
 
 def _labels(found: list[str], names: str | None) -> list[str]:

@@ -10,11 +10,13 @@ a silently misread annotation. The data model (:class:`Block`, :class:`Edit`) is
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import stat
 import sys
 from typing import Iterable, Iterator, TextIO
 
-from .text import check_path, check_sequence, read_lines, split_lines
+from .text import STDIN, check_path, check_sequence, open_input, read_lines, split_lines
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
                                  Block, Edit, NamedBlocks, blocks_name, check_blocks, format_m2,
                                  normalize_correction)
@@ -134,6 +136,26 @@ def _head_lines(path: str, max_lines: int) -> list[str]:
             return [line.rstrip("\r\n") for _, line in zip(range(max_lines), handle)]
     except OSError:
         return []
+
+
+def file_annotator_ids(path: str) -> set[int] | None:
+    """The annotator ids of every edit line of a whole M2 file, by a scan of its bytes
+    (malformed lines are left to the reader); None for standard input or anything else that
+    cannot be read twice (a pipe, a device)."""
+    try:
+        regular = path != STDIN and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        return None
+    ids = set()
+    with open_input(path) as handle:
+        for line in handle:
+            if line.startswith(b"A "):
+                last = line.rsplit(FIELD_SEPARATOR.encode(), 1)[-1].strip()
+                if last.isdigit():
+                    ids.add(int(last))
+    return ids
 
 
 def looks_like_text(path: str) -> bool:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from .chunking import SKIPPED_TYPES, Chunks, build_chunks
 from .scorer import (Difficulty, GoldChunks, GoToRun, GoToScores, Judgments, SystemEdits, WeightTable, category_of,
-                     difficulty_table, format_difficulty, judge, level_weights, parse_weight_file, read_gold,
-                     read_system, read_systems, read_weight_file, score_systems, scores_from_sums, sentence_scores,
-                     system_annotators, weight_table)
+                     difficulty_table, format_difficulty, judge, level_weights, ordered_scores, parse_weight_file,
+                     read_gold, read_system, read_systems, read_weight_file, score_systems, scores_from_sums,
+                     sentence_scores, system_annotators, weight_table)
 
 __all__ = ["SKIPPED_TYPES", "Chunks", "build_chunks", "Difficulty", "GoldChunks", "GoToRun", "GoToScores", "Judgments",
            "SystemEdits", "WeightTable", "category_of", "difficulty_table", "format_difficulty", "judge",
            "level_weights", "parse_weight_file", "read_gold", "read_system", "read_systems", "read_weight_file",
-           "score_systems", "scores_from_sums", "sentence_scores", "system_annotators", "weight_table"]
+           "ordered_scores", "score_systems", "scores_from_sums", "sentence_scores", "system_annotators", "weight_table"]

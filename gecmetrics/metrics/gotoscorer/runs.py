@@ -5,7 +5,7 @@ and category counts. A chunk's levels depend only on its own sentences (or on th
 lines for them), so the joined run is the run of the whole corpus at once."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -14,14 +14,17 @@ from ...core.edits.blocks import the_reference
 from ...errors import InputError
 from ...io.gts_weights import WeightFile
 from .scorer import (Difficulty, GoToScores, WeightTable, check_chunk_counts, difficulty_counts, difficulty_rows,
-                     level_weights, read_gold, read_systems, score_systems, scores_from_sums, sentence_scores)
+                     level_weights, ordered_scores, read_gold, read_systems, score_systems, sentence_scores)
 
 
 @dataclass(frozen=True)
 class RunOptions:
     """The original's options: the reference annotator, a weight file read once (None: weights
     from the systems), the weight parameters, unweighted chunks, the ``-cat`` level (None: no
-    table)."""
+    table). What the whole files hold, so that a chunk of sentences is read as the original
+    reads the whole files (a system, or the reference annotator, may have no line in a
+    chunk): ``systems``, the number of systems of each hypothesis file (None: found in each
+    chunk), and ``has_reference``, whether the reference file has a line of ``ref_id``."""
 
     ref_id: int = 0
     weights: WeightFile | None = None
@@ -30,26 +33,30 @@ class RunOptions:
     c: float = 0.0
     no_weight: bool = False
     category: int | None = None
+    systems: tuple[int, ...] | None = None
+    has_reference: bool = False
 
 
 @dataclass
 class ChunkRun:
-    """One chunk scored: each system's rows, the chunk's weight table and category counts."""
+    """One chunk scored: each system's rows and its outcome on each gold chunk in order (the
+    original adds up the weights in that order), the chunk's weight table and category counts."""
 
     names: list[str]
     statistics: list[np.ndarray]
     table: WeightTable
     categories: dict[str, np.ndarray] | None
+    outcomes: list[np.ndarray] = field(default_factory=list)
 
 
 def score_chunk(options: RunOptions, corpus: Any) -> ChunkRun:
     """Every system of every hypothesis M2 of ``corpus`` (a file of several systems, as
     ``errant_parallel -cor SYS1 SYS2`` writes them, gives ``FILE:k`` each) against annotator
     ``ref_id`` of its gold M2."""
-    gold = read_gold(corpus.gold, options.ref_id, corpus.name("gold"))
+    gold = read_gold(corpus.gold, options.ref_id, corpus.name("gold"), required=not options.has_reference)
     systems = []
-    for name, blocks in corpus.hypotheses.items():
-        found = read_systems(blocks, gold, name)
+    for k, (name, blocks) in enumerate(corpus.hypotheses.items()):
+        found = read_systems(blocks, gold, name, n_systems=None if options.systems is None else options.systems[k])
         systems.extend(found if len(found) > 1 else [replace(found[0], name=name)])
     table = None
     if options.weights is not None:
@@ -61,7 +68,8 @@ def score_chunk(options: RunOptions, corpus: Any) -> ChunkRun:
         check_chunk_counts(table, gold, corpus.offset)
     run = score_systems(gold, systems, table, options.a, options.b, options.c, options.no_weight)
     categories = None if options.category is None else difficulty_counts(gold, run.weights, options.category)
-    return ChunkRun([system.name for system in systems], list(run.statistics), run.weights, categories)
+    outcomes = [run.judgments.outcomes(s) for s in range(len(systems))]
+    return ChunkRun([system.name for system in systems], list(run.statistics), run.weights, categories, outcomes)
 
 
 @dataclass
@@ -105,7 +113,8 @@ def join_runs(parts: Sequence[ChunkRun], options: RunOptions) -> JoinedRun:
                              f"{len(table.offsets) - 1} sentences", options.weights)
     per_level = level_weights(table.n_systems, options.a, options.b, options.c)
     used = None if options.no_weight else per_level
-    scores = [scores_from_sums(stats.sum(axis=0), used) for stats in statistics]
+    scores = [ordered_scores(np.concatenate([part.outcomes[k] for part in parts]), table.correct, used)
+              for k in range(len(names))]
     return JoinedRun(list(names), statistics, table, per_level, not options.no_weight, scores,
                      _joined_counts([part.categories for part in parts]))
 

@@ -127,10 +127,12 @@ def read_system(blocks: Sequence[Block], gold: GoldChunks, annotator: int = 0, n
 
 
 def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothesis",
-                 names: Sequence[str] | None = None) -> list[SystemEdits]:
+                 names: Sequence[str] | None = None, n_systems: int | None = None) -> list[SystemEdits]:
     """Every system of a hypothesis M2 (annotators 0, 1, ... up to the first id without any
     line), named ``names`` or NAME:k, in one pass over the blocks (a list, or
-    :func:`~gecmetrics.io.m2.iter_m2_blocks` of a file, which keeps no block)."""
+    :func:`~gecmetrics.io.m2.iter_m2_blocks` of a file, which keeps no block). ``n_systems``:
+    the number of systems found in the whole file when ``blocks`` are a part of it (a system
+    may have no line in a part)."""
     if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
         raise InputError(f"expected M2 blocks (gecmetrics.metrics.m2.read_m2), got {type(blocks).__name__}", name)
     _check_gold(gold)
@@ -160,9 +162,10 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
         count = k + 1
     if count != len(gold):
         raise InputError(f"has {count} sentences but {the_reference(gold.name)} has {len(gold)}", name)
-    n_systems = 0
-    while n_systems in present:
-        n_systems += 1
+    if n_systems is None:
+        n_systems = 0
+        while n_systems in present:
+            n_systems += 1
     if n_systems == 0:
         raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
                          "maybe 'noop', for every sentence and system)", name)
@@ -209,6 +212,14 @@ class Judgments:
         pair_rows = np.repeat(np.arange(len(self.row_sentence)), np.diff(self.pairs.offsets))
         weights = (uses[pair_rows] * self.pairs.correct).astype(np.float64)
         return np.bincount(self.pairs.gold, weights, minlength=len(self.gold.chunks)).astype(np.int64)
+
+    def outcomes(self, system: int) -> np.ndarray:
+        """(gold chunks, 4) TP, FP, FN, TN flags of one system, in the gold chunks' order
+        (sentence after sentence): the order in which the original adds up the weights."""
+        starts = self.pairs.offsets[self.row_of[system]]
+        counts = self.pairs.offsets[self.row_of[system] + 1] - starts
+        before = np.cumsum(counts) - counts
+        return self.flags[np.repeat(starts - before, counts) + np.arange(int(counts.sum()), dtype=np.int64)]
 
     def statistics(self, system: int, levels: np.ndarray, n_levels: int) -> np.ndarray:
         """(D, 5, n_levels) counts of one system (see the module docstring); ``levels`` gives
@@ -347,10 +358,36 @@ class GoToScores:
 
 def scores_from_sums(sums: np.ndarray, weights: np.ndarray | None) -> GoToScores:
     """Scores of summed statistics rows (5, N + 1): weighted by ``weights`` per level, or
-    every chunk 1 when None (the original's ``-no_weight``)."""
+    every chunk 1 when None (the original's ``-no_weight``). The weighted counts are count x
+    weight per level: equal to the original's running sums up to the last bits of a double
+    (:func:`ordered_scores` adds them up as it does)."""
     sums = np.asarray(sums)
     totals = sums.sum(axis=-1) if weights is None else sums @ np.asarray(weights, dtype=np.float64)
-    tp, fp, fn, tn, total = (float(totals[k]) for k in (TP, FP, FN, TN, ALL))
+    return scores_from_totals(*(float(totals[k]) for k in (TP, FP, FN, TN, ALL)))
+
+
+def ordered_scores(outcomes: np.ndarray, levels: np.ndarray, weights: np.ndarray | None) -> GoToScores:
+    """Scores of one system's (gold chunks, 4) TP/FP/FN/TN flags in the gold chunks' order
+    (:meth:`Judgments.outcomes`), each chunk weighing ``weights[levels[chunk]]`` (None: 1), its
+    weights added up one chunk after the other as the original does (GTS ``update_scores``):
+    float addition is not associative, and the last bits decide how a score that is exactly
+    half-way between two printed decimals (11/32 = 0.34375 at 4 decimals) is printed, and what
+    a sum that should cancel to 0 (negative weights) comes to."""
+    outcomes = np.asarray(outcomes, dtype=bool)
+    chunk_weights = np.ones(len(outcomes)) if weights is None else np.asarray(weights, dtype=np.float64)[levels]
+    if len(chunk_weights) != len(outcomes):
+        raise InputError(f"{len(outcomes)} outcomes but {len(chunk_weights)} chunk levels")
+
+    def running_sum(chosen: np.ndarray) -> float:
+        added = chunk_weights[chosen]
+        return float(np.add.accumulate(added)[-1]) if len(added) else 0.0
+
+    totals = [running_sum(outcomes[:, k]) for k in (TP, FP, FN, TN)]
+    return scores_from_totals(*totals, running_sum(np.ones(len(outcomes), dtype=bool)))
+
+
+def scores_from_totals(tp: float, fp: float, fn: float, tn: float, total: float) -> GoToScores:
+    """Scores of weighted counts, 0 where a denominator is 0 (the original's rules)."""
     precision = tp / (tp + fp) if tp + fp != 0 else 0.0
     recall = tp / (tp + fn) if tp + fn != 0 else 0.0
     f = 2 * precision * recall / (precision + recall) if precision + recall != 0 else 0.0
@@ -495,5 +532,5 @@ def score_systems(gold: GoldChunks, systems: Sequence[SystemEdits], weights: Wei
     per_level = level_weights(table.n_systems, a, b, c)
     statistics = tuple(judgments.statistics(s, table.correct, table.n_systems + 1) for s in range(len(systems)))
     used = None if no_weight else per_level
-    scores = tuple(scores_from_sums(stats.sum(axis=0), used) for stats in statistics)
+    scores = tuple(ordered_scores(judgments.outcomes(s), table.correct, used) for s in range(len(systems)))
     return GoToRun(judgments, table, per_level, not no_weight, statistics, scores)
