@@ -141,6 +141,25 @@ def test_metric_ranking_from_sentence_scores(toy, method) -> None:
     assert code == 0 and tsv_rows(out)[1][0] == label, err
 
 
+def test_metric_ranking_ts_plays_the_matches_in_the_table_row_order(toy, tmp_path) -> None:
+    """TrueSkill from sentence scores depends on the order of the matches: gec-metrics plays them in
+    the order of its system list (MetaEvalGJG.MODELS is GJG15's Table 3 order, AMU RAC CAMB ...,
+    not code-point order), so a human table's rows give the order, not the sorted names. Expected:
+    gec-metrics' MetricBase.run_trueskill(make_pairwise_scores(scores)) (src/gec_metrics/metrics/
+    base.py, commit of github gotutiyan/gec-metrics fetched 2026-11-30) on GREEN b2's sentence
+    scores of the toy systems listed input, good, bad, half (in code-point order they get bad -0.106,
+    good 0.358, half -0.050, input -0.582)."""
+    pytest.importorskip("trueskill")
+    table = tmp_path / "rows.tsv"
+    table.write_text("system\tew\ninput\t0.3\ngood\t0.9\nbad\t0.1\nhalf\t0.6\n")
+    printed_by_gec_metrics = {"input": -0.49156380691889123, "good": 0.435204842161922,
+                              "bad": -0.02251070433498201, "half": 0.040746940095020515}
+    code, out, err = run_cli("meta-eval", "--human", str(table), *toy_args(toy)[3:], "--metrics", "green",
+                             "--metric-ranking", "ts", "--json")
+    assert code == 0, err
+    assert json.loads(out)["scores"]["GREEN b2 [TS]"] == pytest.approx(printed_by_gec_metrics, abs=1e-12)
+
+
 def test_metric_ranking_refuses_what_it_cannot_do(toy, tmp_path) -> None:
     scores = tmp_path / "scores.tsv"
     scores.write_text("system\tm\ngood\t4\nhalf\t3\ninput\t2\nbad\t1\n")

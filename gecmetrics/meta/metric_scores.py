@@ -150,13 +150,15 @@ class MetricSide:
         return self.columns
 
     def ranked_by_sentences(self, method: str, systems: Sequence[str]) -> "MetricSide":
-        """Each column replaced by the ranking of ``systems`` (code-point order, gec-metrics')
-        by the pairwise wins of its sentence scores: Expected Wins or TrueSkill."""
+        """Each column replaced by the ranking of ``systems`` by the pairwise wins of its sentence
+        scores: Expected Wins or TrueSkill, whose matches are played in the order of ``systems``
+        (the human table's rows, or the judged systems in code-point order), as gec-metrics plays
+        them in the order of its system list (SEEDA's alphabetical one, GJG15's Table 3 one)."""
         if method not in SENTENCE_RANKING_METHODS:
             raise InputError(f"unknown ranking from sentence scores {method!r}; choose one of: "
                              f"{', '.join(SENTENCE_RANKING_METHODS)}")
         columns = self.need_columns("a ranking from sentence scores")
-        order = sorted(systems)
+        order = list(systems)
         tag = RANKING_LABELS[method]
         scores, signatures = {}, {}
         for column in columns.columns:

@@ -15,7 +15,8 @@ The matches are then turned into system scores by
   sentence by sentence and, within a sentence, the pairs (i, j), i < j, in the order of the
   systems given (``itertools.combinations``). TrueSkill depends on that order: the same scores
   with the systems listed differently give (slightly) different ratings, as in gec-metrics,
-  whose SEEDA meta-evaluation lists the systems in code-point order of their names. The score
+  whose meta-evaluations list the systems in a fixed order (SEEDA's: code-point order of the
+  names; GJG15's: its Table 3 order, AMU RAC CAMB ...). The score
   is the final mu.
 
 Sentence scores are never averaged here: only their order within a sentence counts.
