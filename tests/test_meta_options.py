@@ -336,3 +336,21 @@ def test_a_system_some_metric_does_not_score_is_left_out_with_a_note(toy) -> Non
         assert result.notes == ["left out 1 system without a score from every metric: bad (--systems NAME,NAME,... "
                                 "selects the systems explicitly)"]
         assert [c.n_systems for c in result.correlations] == [3, 3] and len(result.warnings) == 1
+
+
+def test_constant_windows_are_named_on_stderr_not_printed_silently(toy, tmp_path) -> None:
+    """A window whose metric scores are all equal has no correlation: SEEDA's
+    window_analysis_system.py prints 'Pearson: nan' / 'Spearman: nan' for it (scipy's
+    ConstantInputWarning aside); ours prints '-' and says why in one note on stderr (and in the
+    JSON notes), instead of a bare '-'."""
+    scores = tmp_path / "flat.tsv"
+    scores.write_text("system\tflat\ngood\t0.5\nhalf\t0.5\ninput\t0.5\nbad\t0.1\n")  # human order: good half input bad
+    args = ["meta-eval", "--judgments", toy["xml"], "--scores", str(scores), "--window", "3"]
+    code, out, err = run_cli(*args, "--table", "windows", "--tsv")
+    assert code == 0, err
+    assert tsv_rows(out)[1:] == [["flat", "1-3", "-", "-"], ["flat", "2-4", "0.918", "0.866"]]  # scipy: 0.9177, 0.8660
+    note = ("gecmetric: note: windows 1-3 of flat: the scores are all equal there, so the correlation is "
+            "undefined (printed -)")
+    assert note in err.splitlines() and "nan" not in out + err
+    code, out, err = run_cli(*args, "--json")
+    assert code == 0 and note.removeprefix("gecmetric: note: ") in json.loads(out)["notes"], err

@@ -38,7 +38,7 @@ from .sentence import TIE_RULES, SentenceAgreement, rows_of_src_ids, sentence_ag
 from .system_level import HUMAN_LABELS, CorrelationComparison, SystemCorrelation, compare_metrics, \
     correlate_with_judgments
 from .systems import choose_systems
-from .windows import WindowAnalysis, window_analysis
+from .windows import WindowAnalysis, undefined_windows_note, window_analysis
 
 LEVELS = ("system", "sentence")
 
@@ -305,6 +305,7 @@ def _system_level(result: JudgmentMetaEvaluation, judgments: Judgments, side: Me
         result.windows = [window_analysis(by_system, result.ranking.scores, settings.window, result.systems,
                                           metric=label, human=HUMAN_LABELS[settings.ranking])
                           for label, by_system in scores.items()]
+        result.notes += [note for analysis in result.windows if (note := undefined_windows_note(analysis))]
 
 
 def _sentence_level(result: JudgmentMetaEvaluation, judgments: Judgments, side: MetricSide,

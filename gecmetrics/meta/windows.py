@@ -86,3 +86,13 @@ def window_analysis(metric_scores: Mapping[str, float], human_scores: Mapping[st
         result.windows.append(WindowCorrelation(start + 1, start + window, members,
                                                 _defined(pearson, x, y), _defined(spearman, x, y)))
     return result
+
+
+def undefined_windows_note(analysis: WindowAnalysis) -> str | None:
+    """One line naming the windows whose correlations are undefined (printed ``-``): the metric
+    or the human scores are all equal there (SEEDA's script prints ``nan``); None if there are none."""
+    ranks = [f"{w.start}-{w.end}" for w in analysis.windows if w.pearson is None or w.spearman is None]
+    if not ranks:
+        return None
+    return (f"windows {', '.join(ranks)} of {analysis.metric}: the scores are all equal there, so the "
+            "correlation is undefined (printed -)")
