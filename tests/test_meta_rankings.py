@@ -21,7 +21,7 @@ from gecmetrics.stats.rankings import (
     rank_ranges,
     trueskill_scores,
 )
-from tests.conftest import read_tsv
+from tests.conftest import read_tsv, run_cli
 
 DATA = Path(__file__).resolve().parent / "data"
 SEEDA_SYSTEMS = ["BART", "BERT-fuse", "GECToR-BERT", "GECToR-ens", "GPT-3.5", "INPUT", "LM-Critic", "PIE", "REF-F",
@@ -216,3 +216,34 @@ def test_trueskill_is_seeded_and_needs_the_package(monkeypatch) -> None:
     monkeypatch.setattr(builtins, "__import__", no_trueskill)
     with pytest.raises(InputError, match=r"pip install 'gecmetrics\[trueskill\]'"):
         trueskill_scores(three, runs=1)
+
+
+MEAN_BOUNDARY_XML = (  # three items ranking A-E: bootstrap-mean with 40 resamples, seed 12, puts D on 0.5625
+    b"<r>" + b"".join(
+        b'<ranking-item src-id="%d" user="u">' % k
+        + b"".join(b'<translation system="%s" rank="%d"/>' % (s.encode(), r) for s, r in zip("ABCDE", ranks))
+        + b"</ranking-item>"
+        for k, ranks in enumerate([(2, 2, 3, 3, 3), (2, 1, 2, 1, 2), (2, 2, 3, 2, 3)])) + b"</r>")
+
+
+def test_bootstrap_mean_sums_and_orders_each_system_as_cluster_py(tmp_path) -> None:
+    """The Makefile's EW.ranking.txt is eval/cluster.py's `round(np.mean(v), 3)` of each system's
+    list of resample scores v (pairwise summation). samples.mean(axis=0) adds the rows one by one
+    and gave D 0.5624999999999999 where cluster.py's np.mean of the same 40 values is 0.5625, which
+    it prints as 0.563 (Python 2.7.18: round(0.5625, 3) == 0.563); we printed 0.562."""
+    ranking = expected_wins(parse_judgments(MEAN_BOUNDARY_XML), "bootstrap-mean", resamples=40, seed=12)
+    for system in "ABCDE":
+        assert ranking.scores[system] == np.mean([float(v) for v in ranking.samples[system]])
+    assert ranking.scores["D"] == 0.5625
+    path = tmp_path / "boundary.xml"
+    path.write_bytes(MEAN_BOUNDARY_XML)
+    code, out, err = run_cli("rank", "--judgments", str(path), "--ew-procedure", "bootstrap-mean", "--bootstrap",
+                             "40", "--seed", "12", "-d", "3", "--tsv")
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert {row[0]: row[1] for row in rows}["D"] == "0.563"
+    # cluster.py sorts (mean, std, name) descending: E and C tie at 0.0 with spread 0, so E comes
+    # first, and it printed "B D A ++++ E ++++ C" (ranges E 4, C 5) for these 40 resamples; we
+    # listed C before E and put both in one cluster
+    assert [(row[0], row[2], row[3]) for row in rows] == [("B", "1-3", "1"), ("D", "1-3", "1"), ("A", "1-3", "1"),
+                                                          ("E", "4", "2"), ("C", "5", "3")]

@@ -145,15 +145,29 @@ def expected_wins(judgments: Judgments, procedure: str = "plain", resamples: int
     if resamples == 0 and procedure == "plain":
         return _finish(ranking, list(judgments.systems), plain, None)
     boot = expected_wins_of_counts(pair_resample_counts(pairwise, resamples, seed))
-    scores = plain if procedure == "plain" else boot.mean(axis=0)
+    scores = plain if procedure == "plain" else sample_means(boot)
     ranking.resamples = resamples
     return _finish(ranking, list(judgments.systems), scores, boot, confidence)
 
 
+def sample_means(samples: np.ndarray) -> np.ndarray:
+    """Each system's mean over the resamples or runs (R, S) -> (S,), summed as ``cluster.py``'s
+    ``np.mean`` of the system's own list (pairwise summation): ``samples.mean(axis=0)`` adds
+    the rows one after another, which can differ in the last bit and so in the printed digit
+    (0.3975 against cluster.py's 0.39749999999999996, printed 0.398 against 0.397)."""
+    samples = np.asarray(samples, dtype=np.float64)
+    return np.array([np.mean(samples[:, k]) for k in range(samples.shape[1])])
+
+
 def _finish(ranking: HumanRanking, systems: list[str], scores: np.ndarray, samples: np.ndarray | None,
             confidence: float = DEFAULT_CONFIDENCE) -> HumanRanking:
-    """Fill in the order, scores and (with samples (R, S)) spread, ranges and clusters."""
+    """Fill in the order, scores and (with samples (R, S)) spread, ranges and clusters. A mean
+    over samples (bootstrap-mean, TrueSkill) is listed as ``cluster.py`` prints it: by (mean,
+    spread, name), all descending, so equal means put the wider spread, then the later name first."""
     order = sorted(range(len(systems)), key=lambda k: (-scores[k], systems[k]))
+    if samples is not None and ranking.procedure != "plain":
+        spread = [float(np.std(samples[:, k])) for k in range(len(systems))]
+        order = sorted(range(len(systems)), key=lambda k: (scores[k], spread[k], systems[k]), reverse=True)
     ranking.systems = [systems[k] for k in order]
     ranking.scores = {systems[k]: float(scores[k]) for k in order}
     if samples is not None:
@@ -328,7 +342,7 @@ def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: in
     samples = np.stack(rows)
     ranking = HumanRanking("ts", "trueskill", [], {}, resamples=runs, seed=seed, source=judgments.source,
                            comparisons=pairwise.size)
-    return _finish(ranking, list(judgments.systems), samples.mean(axis=0), samples, confidence)
+    return _finish(ranking, list(judgments.systems), sample_means(samples), samples, confidence)
 
 
 def human_ranking(judgments: Judgments, method: str = "ew", **options: Any) -> HumanRanking:
