@@ -177,6 +177,16 @@ def test_start_and_end_slice_both_files_only_together() -> None:
         compare_cherrant_blocks(hyp[:2], ref)
 
 
+@pytest.mark.parametrize("start, end", [(0, 0), (2, 1), (5, 9), (-1, -3)])
+def test_start_and_end_selecting_no_block_is_an_error(start: int, end: int) -> None:
+    """ChERRANT prints zero counts and P = R = F = 1.0 when --start/--end select no block
+    (`compare_m2_for_evaluation.py -hyp H -ref R --start 0 --end 0`, ChERRANT at 39221934); here
+    that is an error naming the flags (a perfect score for nothing scored)."""
+    hyp, ref = _blocks()
+    with pytest.raises(InputError, match=f"--start {start} --end {end} select none of its {len(hyp)} sentences"):
+        compare_cherrant_blocks(hyp, ref, start=start, end=end)
+
+
 def test_target_lines_are_read_only_when_asked(tmp_path: Path) -> None:
     path = tmp_path / "ref.m2"
     path.write_text(BLOCKS, encoding="utf-8")

@@ -58,6 +58,19 @@ def test_compare_options_and_errors(data_folder: str, tmp_path: Path) -> None:
                                            "-ds")[2]
 
 
+def test_compare_start_and_end_selecting_no_block_is_one_line_error(data_folder: str, tmp_path: Path) -> None:
+    """ChERRANT prints zero counts with P = R = F = 1.0 for an empty selection
+    (`compare_m2_for_evaluation.py -hyp R -ref R --start 3 --end 3`): a perfect score for nothing
+    scored, so an error naming the flags here."""
+    ref = tmp_path / "r.m2"
+    assert run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(ref))[0] == 0
+    for start, end in (("3", "3"), ("2", "1"), ("50", "60")):
+        message = one_line_error("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "--start", start,
+                                 "--end", end)
+        assert f"r.m2: --start {start} --end {end} select none of its" in message
+    assert run_cli("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "--start", "0", "--end", "1")[0] == 0
+
+
 def test_word_level_and_bad_para_files_are_one_line_errors(tmp_path: Path) -> None:
     assert "LTP" in one_line_error("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "x.m2"), "-g", "word")
     bad = tmp_path / "bad.para"

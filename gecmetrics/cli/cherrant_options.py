@@ -95,6 +95,7 @@ def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | No
     --start/--end, both or neither) as a corpus in memory."""
     from ..io.corpus import Corpus
     from ..io.m2 import read_m2
+    from ..metrics.m2.cherrant import selected_blocks
     from ..run.engine import score_corpus
 
     progress = progress_unless(chosen_format(None) == "json", "cherrant")
@@ -103,8 +104,7 @@ def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | No
                        progress=progress, **run)
         return scored.result(scored.names[0], 0)
     hyp_blocks, ref_blocks = blocks or (read_m2(hyp, target_lines=True), read_m2(ref, target_lines=True))
-    if start is not None and end is not None:
-        hyp_blocks, ref_blocks = hyp_blocks[start:end], ref_blocks[start:end]
+    hyp_blocks, ref_blocks = selected_blocks(hyp_blocks, ref_blocks, start, end, hyp)
     if len(hyp_blocks) != len(ref_blocks):
         raise InputError(f"has {len(hyp_blocks)} sentences but the reference {ref} has {len(ref_blocks)}", hyp)
     corpus = Corpus(None, [], {}, ref_blocks, {"gold": ref})

@@ -40,9 +40,22 @@ def compare_cherrant_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Bl
     comparer = comparer or CherrantCompare()
     hyp_blocks = check_blocks(hyp_blocks, hyp_name)
     ref_blocks = check_blocks(ref_blocks, ref_name)
-    if start is not None and end is not None:
-        hyp_blocks, ref_blocks = hyp_blocks[start:end], ref_blocks[start:end]
+    hyp_blocks, ref_blocks = selected_blocks(hyp_blocks, ref_blocks, start, end, hyp_name)
     if len(hyp_blocks) != len(ref_blocks):
         raise InputError(f"has {len(hyp_blocks)} sentences but {the_reference(ref_name)} has {len(ref_blocks)}",
                          hyp_name)
     return comparer.compare(hyp_blocks, ref_blocks, hyp_name, ref_name)
+
+
+def selected_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block], start: int | None, end: int | None,
+                    hyp_name: str) -> tuple[Sequence[Block], Sequence[Block]]:
+    """ChERRANT's ``--start``/``--end`` selection (Python's ``[start:end]`` of both files, given
+    together or not at all). A selection of no sentence from files that have some is an error
+    naming the flags: ChERRANT prints zero counts with P = R = F = 1.0 there, a perfect score
+    for nothing scored."""
+    if start is None or end is None:
+        return hyp_blocks, ref_blocks
+    chosen = hyp_blocks[start:end], ref_blocks[start:end]
+    if hyp_blocks and not chosen[0] and not chosen[1]:
+        raise InputError(f"--start {start} --end {end} select none of its {len(hyp_blocks)} sentences", hyp_name)
+    return chosen
