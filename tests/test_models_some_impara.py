@@ -376,3 +376,21 @@ EMPTY_LINE_ORACLE = [0.7667592763900757, 0.0, 0.7167247533798218]
 def test_impara_scores_an_empty_hypothesis_as_the_original(impara_models) -> None:
     scores = impara_scorer(impara_models[0]).sentence_scores(EMPTY_LINE_SOURCES, EMPTY_LINE_HYPOTHESES)
     assert_equal_at_4_decimals("empty line", scores, EMPTY_LINE_ORACLE)
+
+
+# some.py (commit 83fd6f05) loads transformers' Python BertTokenizer, which NFC-normalizes the text
+# (transformers >= 4.29; 4.46.3 here, the environment of tests/data/models_tiny_some.tsv): a
+# decomposed accent (e + U+0301), the Kelvin sign (U+212A -> K) and the Greek question mark
+# (U+037E -> ;) are read as their composed forms; the Rust tokenizer keeps them and gives [UNK]:
+#   python _on_cpu.py some.py H S --g-dir FOLDER/grammer --f-dir FOLDER/fluency --m-dir FOLDER/meaning
+#   (bert-base-cased in the working folder: a copy of FOLDER/grammer); with --system: 0.552524655395084
+NFC_SOURCES = ["He went to the cafe\u0301 .", "The \u212a value is 5 .", "Is it five dollars\u037e"]
+NFC_HYPOTHESES = ["He go to the cafe\u0301 today .", "The \u212a value are 5 .", "Is it five dollar\u037e"]
+NFC_ORACLE = [0.5938106775283815, 0.5142999029159546, 0.549463385740916]
+
+
+def test_some_tokenizes_as_the_python_bert_tokenizer_of_some_py(some_models) -> None:
+    scorer = some_scorer(some_models[0])
+    assert_equal_at_4_decimals("NFC", scorer.sentence_scores(NFC_SOURCES, NFC_HYPOTHESES), NFC_ORACLE)
+    assert abs(scorer.corpus_score(NFC_SOURCES, NFC_HYPOTHESES) - 0.552524655395084) < 1e-6
+    assert scorer.encoder.ids("cafe\u0301") == scorer.encoder.ids("caf\u00e9")

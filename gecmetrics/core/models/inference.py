@@ -84,12 +84,25 @@ def resolve_dtype(torch: Any, dtype: str) -> Any:
     return getattr(torch, dtype)
 
 
-def load_tokenizer(transformers: Any, name: str) -> Any:
-    """A BERT-style tokenizer (one with [CLS], [SEP] and [PAD]) by hub name or folder."""
+def python_bert_tokenizer_class(transformers: Any) -> Any:
+    """transformers' Python (slow) ``BertTokenizer``: ``BertTokenizerLegacy`` in transformers 5,
+    ``BertTokenizer`` before. Not the Rust one: the Python one NFC-normalizes the text (since
+    transformers 4.29: ``cafe`` + U+0301 is ``café``), removes every character whose category
+    starts with C in Python's Unicode tables (private use, unassigned), splits on the punctuation
+    of those tables; the Rust one does none of these the same way."""
+    legacy = getattr(transformers, "BertTokenizerLegacy", None)
+    return legacy if legacy is not None else transformers.BertTokenizer
+
+
+def load_tokenizer(transformers: Any, name: str, python_bert: bool = False) -> Any:
+    """A BERT-style tokenizer (one with [CLS], [SEP] and [PAD]) by hub name or folder: the one
+    ``AutoTokenizer`` loads, or with ``python_bert`` transformers' Python ``BertTokenizer``
+    (:func:`python_bert_tokenizer_class`), as an original that names that class loads it."""
     source = model_source(name)
+    loader = python_bert_tokenizer_class(transformers) if python_bert else transformers.AutoTokenizer
     try:
         with quiet_loading(transformers):
-            tokenizer = transformers.AutoTokenizer.from_pretrained(source)
+            tokenizer = loader.from_pretrained(source)
     except Exception as err:  # transformers raises OSError, ValueError, TypeError ... by case
         raise InputError(f"no usable tokenizer: {first_line(err)}", source) from None
     for token in ("cls_token_id", "sep_token_id", "pad_token_id"):

@@ -13,7 +13,9 @@ clipping (a rating outside 1-4 gives a value outside 0-1), and the sentence scor
 README shows 0.55 for fluency and 0.43 for grammar, but its code, like the original, gives 0.55
 to grammar: the code that produced the published numbers is followed). The corpus score
 (``--system``) is the mean of the sentence scores. Inputs are ``bert-base-cased`` WordPiece
-(``BertTokenizer.from_pretrained('bert-base-cased')``, whatever the model folders hold), at most
+(``BertTokenizer.from_pretrained('bert-base-cased')``, whatever the model folders hold: the
+Python tokenizer, which NFC-normalizes, not the Rust one, see
+:func:`gecmetrics.core.models.inference.python_bert_tokenizer_class`), at most
 128 tokens, a pair truncated longest first (:func:`gecmetrics.core.models.inference.truncate_pair`).
 
 Departures from ``some.py`` that do not change a score beyond float32 rounding: each distinct
@@ -96,7 +98,7 @@ class SOMEScorer:
             head: load_model(name, "regressor", device, dtype)
             for head, name in zip(HEADS, (grammar_model, fluency_model, meaning_model))}
         self.tokenizer_name = tokenizer
-        self.encoder = Encoder(load_tokenizer(transformers, tokenizer), self.max_length)
+        self.encoder = Encoder(load_tokenizer(transformers, tokenizer, python_bert=True), self.max_length)
         self.encoder.check_framing(True, tokenizer)
         self._ratings: dict[str, dict[Any, float]] = {head: {} for head in HEADS}
         self.cache = check_cache(cache)
