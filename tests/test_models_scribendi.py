@@ -262,6 +262,32 @@ def test_perplexity_argument_checks(tiny_gpt2: Path, tmp_path: Path) -> None:
         short([b"bytes"])
 
 
+def test_a_sentence_longer_than_the_model_is_one_line_of_stderr(tmp_path: Path) -> None:
+    """scribendi.py fails with torch's IndexError on such a sentence; here: exit 2 and one line,
+    without the tokenizer's warning ("Token indices sequence length is longer ...") before it."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("torch", reason=MISSING_EXTRA)
+    pytest.importorskip("transformers", reason=MISSING_EXTRA)
+    from gecmetrics.core.models.tiny_gpt2 import CausalLMShape, build_tiny_causal_lm
+
+    build_tiny_causal_lm(tmp_path / "short", shape=CausalLMShape(positions=8))
+    (tmp_path / "src").write_text("one .\none two three four five six seven eight nine ten\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("two .\none two three four five six seven eight nine ten !\n", encoding="utf-8")
+    root = str(Path(__file__).resolve().parents[1])
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]),
+                       HF_HUB_OFFLINE="1")
+    done = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import run; run()", "scribendi",
+                           "-s", str(tmp_path / "src"), "-o", str(tmp_path / "hyp"), "--model", str(tmp_path / "short"),
+                           "--device", "cpu", "--no-cache"], capture_output=True, text=True, env=environment,
+                          timeout=600)
+    assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout, done.stderr)
+    assert len(done.stderr.strip().splitlines()) == 1 and "more than the model's 8 positions" in done.stderr, \
+        done.stderr
+
+
 @pytest.fixture(scope="module")
 def conll_systems(conll14: Path) -> tuple[list[str], dict[str, list[str]]]:
     """INPUT and the systems, read as the original reads them (``line.rstrip()``)."""

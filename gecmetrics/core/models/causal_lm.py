@@ -95,10 +95,12 @@ class CausalLM:
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Ids of ``bos_token + text`` for each text, tokenized as the original does (the
-        tokenizer's defaults, one call for all texts)."""
+        tokenizer's defaults, one call for all texts; ``verbose=False``: a text longer than the
+        model is one line of InputError when scored, without transformers' warning before it)."""
         if not texts:
             return []
-        return [list(ids) for ids in self.tokenizer([self.bos_token + text for text in texts])["input_ids"]]
+        return [list(ids) for ids in self.tokenizer([self.bos_token + text for text in texts],
+                                                    verbose=False)["input_ids"]]
 
 
 def set_threads(torch: Any, threads: int) -> None:
