@@ -556,6 +556,23 @@ def test_bad_input_is_one_line_naming_the_flag_or_file(models, files, tmp_path):
     assert str(short) in error
 
 
+def test_bertscore_idf_weights_summing_to_zero_are_one_line_not_nan(models, tmp_path):
+    """With idf, a side whose every token is in every reference sentence has weights summing to 0:
+    ``bert-score -r REF -c HYP --idf`` prints ``nan`` for P or R (one reference sentence: R; three
+    references all holding "." and one of them only "."); here one line and exit 2, whatever the
+    output (table, --sentence, JSON, a paired test)."""
+    paths = write_files(tmp_path, {"one.src": ["He go home ."], "one.ref": ["He goes home ."],
+                                   "one.hyp": ["He went home ."], "three.src": ["a .", "b .", "c ."],
+                                   "three.ref": ["It is .", ".", "So it goes ."], "three.hyp": ["It is .", "!", "So ."]})
+    for corpus in ("one", "three"):
+        base = ["bertscore", "-s", paths[f"{corpus}.src"], "-r", paths[f"{corpus}.ref"], "-o", paths[f"{corpus}.hyp"],
+                "--model", str(models["bert"]), "--layer", "9", "--device", "cpu", "--idf", "--no-cache"]
+        for extra in ([], ["--sentence"], ["--json"], ["-o", paths[f"{corpus}.src"], "--paired-bs", "10"]):
+            assert "0/0" in one_line_error(*base, *extra), (corpus, extra)
+        code, out, err = run_cli(*base[:-2], "--no-cache")  # without idf: numbers
+        assert code == 0 and "nan" not in out.lower(), (out, err)
+
+
 def test_missing_torch_is_one_line_naming_the_extra(models, files):
     """Without torch and transformers: one line, exit 2, naming pip install 'gecmetrics[models]'."""
     block = ("import sys\n"
