@@ -90,16 +90,12 @@ def _whole_files(hypotheses: tuple[str, ...], reference: str, ref_id: int) -> tu
     and whether the reference has a line of ``ref_id``. (None, False) when a file can be read
     only once; a file without a system is left to the reader, which names it."""
     from ..io.m2 import file_annotator_ids
+    from ..metrics.gotoscorer.scorer import system_count
 
     found = [file_annotator_ids(path) for path in (reference, *hypotheses)]
     if any(ids is None for ids in found):
         return None, False
-    counts = []
-    for ids in found[1:]:
-        count = 0
-        while count in ids:
-            count += 1
-        counts.append(count)
+    counts = [system_count(ids) for ids in found[1:]]
     return (None if 0 in counts else tuple(counts)), ref_id in found[0]
 
 

@@ -93,13 +93,20 @@ class SystemEdits:
     edits: tuple[tuple[tuple[int, int, int], ...], ...]
 
 
-def system_annotators(blocks: Sequence[Block], name: str = "hypothesis") -> list[int]:
-    """The systems of a hypothesis M2 as the original finds them: annotator ids 0, 1, ... up to
-    the first id without any line (``errant_parallel -cor SYS1 SYS2 ...`` writes such files)."""
-    present = {edit.annotator for block in check_blocks(blocks, name) for edit in block.edits}
+def system_count(annotator_ids: Iterable[int]) -> int:
+    """How many systems a hypothesis M2 with these annotator ids holds, as the original counts
+    them: ids 0, 1, ... up to the first id without any line."""
+    present = set(annotator_ids)
     count = 0
     while count in present:
         count += 1
+    return count
+
+
+def system_annotators(blocks: Sequence[Block], name: str = "hypothesis") -> list[int]:
+    """The systems of a hypothesis M2 as the original finds them: annotator ids 0, 1, ... up to
+    the first id without any line (``errant_parallel -cor SYS1 SYS2 ...`` writes such files)."""
+    count = system_count({edit.annotator for block in check_blocks(blocks, name) for edit in block.edits})
     if count == 0:
         raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
                          "maybe 'noop', for every sentence and system)", name)
@@ -163,9 +170,7 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
     if count != len(gold):
         raise InputError(f"has {count} sentences but {the_reference(gold.name)} has {len(gold)}", name)
     if n_systems is None:
-        n_systems = 0
-        while n_systems in present:
-            n_systems += 1
+        n_systems = system_count(present)
     if n_systems == 0:
         raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
                          "maybe 'noop', for every sentence and system)", name)
