@@ -296,3 +296,39 @@ def test_bad_input(engine: PTEngine) -> None:
         scorer(engine, PTErrant, num_layers=8).statistics(prepared, parse_m2("S He go .\n", "hyp"))
     with pytest.raises(InputError, match="the object its prepare"):
         errant.statistics([], parse_m2("S He go .\n", "hyp"))
+
+
+# evaluate.py of PT-M2 (its bundled bert_score loads AutoTokenizer.from_pretrained(model,
+# use_fast=False): transformers' Python BertTokenizer; transformers 4.46.3, torch 2.13.0, Python
+# 3.11), the tiny model saved in its folder as bert-base-uncased, this corpus written to
+# reference.m2, reference/ref0 (the gold edits applied), INPUT (the sources) and HYP:
+#   python evaluate.py --source INPUT --reference reference --hypothesis HYP --output out \
+#       --base m2 --scorer bertscore --model_type bert-base-uncased          (and --base sentm2)
+# printed score=0.9472 (m2; 0.9472025457457929 in its output file) and 0.9650 (sentm2;
+# 0.9649886773213678). U+FDD0 and U+FFFF are noncharacters (category Cn in every Unicode
+# version): the Python tokenizer drops them, the Rust one made each word holding one [UNK], and
+# gecmetric pt-m2 printed 0.1936 (corpus) and 0.6748 (sentence).
+NONCHARACTER_GOLD = """S He have many friend\ufdd0 in the school .
+A 1 2|||R:VERB:SVA|||has|||REQUIRED|||-NONE-|||0
+A 3 4|||R:NOUN:NUM|||friends|||REQUIRED|||-NONE-|||0
+
+S The people is happy \uffff .
+A 2 3|||R:VERB:SVA|||are|||REQUIRED|||-NONE-|||0
+A 4 5|||U:OTHER||||||REQUIRED|||-NONE-|||0
+
+S Their is a problem .
+A 0 1|||R:OTHER|||There|||REQUIRED|||-NONE-|||0
+"""
+NONCHARACTER_HYPOTHESIS = ["He has many friend\ufdd0 in the school .", "The people are happy .",
+                           "There is a \ufdd0 problem ."]
+NONCHARACTER_ORACLE = {"corpus": 0.9472025457457929, "sentence": 0.9649886773213678}
+
+
+@pytest.mark.parametrize("level", ["corpus", "sentence"])
+def test_tokenized_as_the_python_bert_tokenizer_of_bert_score(engine: PTEngine, level: str) -> None:
+    metric = scorer(engine, level=level)
+    result = metric.score(metric.statistics(metric.prepare(parse_m2(NONCHARACTER_GOLD, "gold")),
+                                            NONCHARACTER_HYPOTHESIS))
+    assert f"{result.score:.4f}" == f"{NONCHARACTER_ORACLE[level]:.4f}"
+    assert abs(result.score - NONCHARACTER_ORACLE[level]) < 2e-5
+    assert engine.loaded.encode(["friend\ufdd0 \uffff", "cafe\u0301"]) == engine.loaded.encode(["friend", "caf\u00e9"])

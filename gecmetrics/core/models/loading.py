@@ -263,6 +263,28 @@ def cached_snapshot(huggingface_hub: Any, name: str) -> str | None:
     return folder if any(os.path.isfile(os.path.join(folder, weights)) for weights in WEIGHT_FILES) else None
 
 
+BERT_WORDPIECE = ("BertTokenizer", "BertTokenizerFast", "DistilBertTokenizer", "DistilBertTokenizerFast")
+"""The classes ``AutoTokenizer`` gives for BERT's WordPiece (the Rust ones; in transformers 4 the
+Python ones too, when asked), which bert_score reads with transformers' Python tokenizer."""
+
+
+def as_bert_score_loads_it(transformers: Any, source: str, tokenizer: Any) -> Any:
+    """The tokenizer bert_score would use: it loads ``AutoTokenizer.from_pretrained(model,
+    use_fast=False)`` (PT-M2's copy always, the package's ``score`` and ``BERTScorer`` by
+    default), which for BERT's WordPiece is the Python ``BertTokenizer``
+    (:func:`gecmetrics.core.models.inference.python_bert_tokenizer_class`; transformers 5
+    ignores ``use_fast``). Other tokenizers are kept, and so is a BERT one the Python class
+    cannot read (a folder without vocab.txt)."""
+    from .inference import python_bert_tokenizer_class
+
+    if type(tokenizer).__name__ not in BERT_WORDPIECE:
+        return tokenizer
+    try:
+        return python_bert_tokenizer_class(transformers).from_pretrained(source)
+    except Exception:  # no vocab.txt (tokenizer.json alone): the Python class cannot be built
+        return tokenizer
+
+
 def _load_tokenizer(transformers: Any, source: str, prefix_space: bool) -> Any:
     """The model's tokenizer; a folder without vocabulary is an error (transformers 5 would
     quietly build a tokenizer that knows only the special tokens)."""
@@ -274,6 +296,7 @@ def _load_tokenizer(transformers: Any, source: str, prefix_space: bool) -> Any:
         tokenizer = transformers.AutoTokenizer.from_pretrained(source, **options)
     except Exception as err:  # transformers raises OSError, ValueError, TypeError ... by case
         raise InputError(f"no usable tokenizer for this model: {first_line(err)}", source) from None
+    tokenizer = as_bert_score_loads_it(transformers, source, tokenizer)
     if not callable(tokenizer) or getattr(tokenizer, "cls_token_id", None) is None \
             or getattr(tokenizer, "sep_token_id", None) is None:
         raise InputError("the model's tokenizer has no [CLS]/[SEP] (start/end) tokens, which BERTScore needs",
