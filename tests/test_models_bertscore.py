@@ -216,3 +216,25 @@ def test_argument_checks(tiny_bert_here: Path, tmp_path: Path, conll) -> None:
         scorer.score(["a", 3])
     result = bertscore(["the cat ."], [["the cat ."]], model=str(tiny_bert_here), num_layers=2)
     assert np.allclose(result.sentences, 1.0, atol=1e-6)
+
+
+# bert_score.score(H, R, model_type=FOLDER, num_layers=9) (bert-score 0.3.13 from PyPI, reporting
+# 0.3.12; transformers 4.46.3, Python 3.11), FOLDER the tiny BERT: its default use_fast_tokenizer=False
+# loads transformers' Python BertTokenizer, which drops the noncharacters U+FDD0 and U+FFFF
+# (category Cn); with use_fast_tokenizer=True (the Rust tokenizer, and the default of the bert-score
+# command) F was 0.907069 0.997486 0.985837 0.864051, as we computed before taking the Python one.
+ODD_HYPOTHESES = ["There is a \ufdd0 problem .", "He has many friend\uffff in the school .", "The people are happy .",
+                  "Genetic testing is important ."]
+ODD_REFERENCES = ["There is a problem .", "He has many friends in the school .", "The people are happy \ufdd0 .",
+                  "Genetic testing is very important ."]
+ODD_ORACLE = [[1.0000001192092896, 0.9695479869842529, 1.0, 0.8640233874320984],
+              [1.0000001192092896, 0.9695165157318115, 1.0, 0.8640792369842529],
+              [1.0000001192092896, 0.9695322513580322, 1.0, 0.8640512824058533]]
+
+
+def test_tokenized_as_bert_score_does_by_default(tiny_bert_here: Path) -> None:
+    from gecmetrics.metrics.models.bertscore import BertScorer
+
+    scorer = BertScorer(str(tiny_bert_here), num_layers=9, baseline="none", device="cpu")
+    scorer.prepare([ODD_REFERENCES])
+    assert np.abs(scorer.score(ODD_HYPOTHESES).sentences.T - np.array(ODD_ORACLE)).max() < 1e-5

@@ -30,7 +30,9 @@ with every real token of the other side are negative gets 0 there when that side
 in its batch of 64 pairs (contextual embeddings are not that far apart in practice; the tests
 check the tiny model on CoNLL-2014). The command line ``bert-score`` uses the fast tokenizer
 by default (its ``--use_fast_tokenizer`` flag turns it OFF) and the Python ``score`` the slow
-one; with transformers 5 there is one tokenizer.
+one; BERT's WordPiece is read here with the slow one (transformers' Python ``BertTokenizer``,
+:func:`gecmetrics.core.models.loading.as_bert_score_loads_it`), which drops the characters
+Python's Unicode tables class as unassigned where the Rust one gives ``[UNK]``.
 
 gec-metrics (gotutiyan/gec-metrics ``BertScore``) wraps ``bert_score.BERTScorer`` and gives
 the same sentence values (checked on CoNLL-2014 with the tiny BERT); it departs from the
