@@ -253,6 +253,39 @@ def test_report_layout():
     )
 
 
+def test_verbose_shows_the_first_edit_line_of_an_empty_sentence_written_s_alone(tmp_path):
+    # compare_m2 -v prints block[2:] up to the next "\nA" as the sentence: after "S" alone (an
+    # empty sentence, as errant_m2 and format_m2 write it) that is the first edit line, after
+    # "S " nothing (found by differential fuzzing)
+    hyp, ref = tmp_path / "hyp.m2", tmp_path / "ref.m2"
+    insertion = "A 0 0|||M:DET|||The|||REQUIRED|||-NONE-|||0"
+    hyp.write_text(f"S\n{insertion}\n\nS \n{insertion}\n\n", encoding="utf-8")
+    ref.write_text(f"S\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\nS \n{insertion}\n\n", encoding="utf-8")
+    rule = "-" * 40
+    # `errant_compare -hyp hyp.m2 -ref ref.m2 -v` of errant 3.0.2 prints this
+    assert run_ours(["-hyp", str(hyp), "-ref", str(ref), "-v"]) == "\n".join([
+        rule, f"Original sentence 0: {insertion}", rule,
+        "SENTENCE 0 - HYP 0 - REF 0",
+        "HYPOTHESIS EDITS : [(0, 0, 'The', 'M:DET')]",
+        "REFERENCE EDITS  : []",
+        "Local TP/FP/FN   : 0 1 0", "Local P/R/F0.5  : 0.0 1.0 0.0",
+        "Global TP/FP/FN  : 0 1 0", "Global P/R/F0.5  : 0.0 1.0 0.0", rule,
+        "^^ HYP 0, REF 0 chosen for sentence 0", "Local results:",
+        "   Category   TP   FP   FN", "      M:DET    0    1    0",
+        rule, "Original sentence 1: ", rule,
+        "SENTENCE 1 - HYP 0 - REF 0",
+        "HYPOTHESIS EDITS : [(0, 0, 'The', 'M:DET')]",
+        "REFERENCE EDITS  : [(0, 0, 'The', 'M:DET')]",
+        "Local TP/FP/FN   : 1 0 0", "Local P/R/F0.5  : 1.0 1.0 1.0",
+        "Global TP/FP/FN  : 1 1 0", "Global P/R/F0.5  : 0.5 1.0 0.5556", rule,
+        "^^ HYP 0, REF 0 chosen for sentence 1", "Local results:",
+        "   Category   TP   FP   FN", "      M:DET    1    0    0",
+        "", "{:=^46}".format(" Span-Based Correction "),
+        "TP\tFP\tFN\tPrec\tRec\tF0.5", "1\t1\t0\t0.5\t1.0\t0.5556", "=" * 46, "", ""])
+    # the blocks themselves are unchanged: the same source, equal to blocks built in code
+    assert read_m2(str(hyp))[0] == Block("", [Edit(0, 0, "M:DET", "The")], 1)
+
+
 def test_cli_errors_and_greedy_filt(tmp_path):
     hyp = tmp_path / "h.m2"
     hyp.write_text(m2(("a b", [a_line(0, 1, "x", edit_type="A"), a_line(1, 2, "y", edit_type="B")])))

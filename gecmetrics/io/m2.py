@@ -81,6 +81,7 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_
     current: Block | None = None
     n_tokens = 0
     edit_set = 0
+    s_alone = False
     for line_number, line in enumerate(lines, start=first_line):
         if not line.strip():
             if current is not None:
@@ -93,13 +94,17 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_
             current = Block(line[2:], [], line_number)
             n_tokens = len(current.tokens)
             edit_set = 0
+            s_alone = line == "S"
         elif line.startswith("A ") or line == "A":
             if current is None:
                 raise InputError("'A' line outside a block (no 'S' line before it)", name, line_number)
             edit = _parse_edit_line(line[2:], n_tokens, name, line_number)
+            if s_alone and not current.edits:  # compare_m2 -v shows this line as the sentence
+                current.shown_source = line
             current.edits.append(dataclasses.replace(edit, edit_set=edit_set) if edit_set else edit)
         elif target_lines and current is not None and (target := _TARGET_LINE.match(line)):
             edit_set = int(target.group(1) or 0)
+            s_alone = False
         else:
             shown = line if len(line) <= 40 else line[:40] + "..."
             raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}", name,

@@ -79,6 +79,11 @@ class Block:
     edits: list[Edit] = field(default_factory=list)
     line: int = 0
     """1-based line number of the ``S`` line in its file (0 when built in code)."""
+    shown_source: str | None = field(default=None, compare=False)
+    """What ERRANT's ``compare_m2 -v`` prints as this sentence ("Original sentence k: ..."), when
+    it is not :attr:`source`: it takes the block's text from its third character to the next
+    ``\nA``, so after an ``S`` line without its space (an empty sentence) it prints the block's
+    first edit line. Set by the M2 reader (its line as read); None: the source."""
 
     @property
     def tokens(self) -> list[str]:
@@ -93,7 +98,7 @@ class Block:
         return [edit for edit in self.edits if edit.annotator == annotator]
 
     def __reduce__(self):  # as Edit's
-        return (Block, (self.source, self.edits, self.line))
+        return (Block, (self.source, self.edits, self.line, self.shown_source))
 
 
 class NamedBlocks(list):

@@ -372,7 +372,8 @@ class EditComparison:
                     categories.append(cats)
             if self.skipped(ref_tables):
                 pairs, counts, categories = pairs[:1], [(0, 0, 0)], [{}]
-            sentences.append(ComparedSentence(hyp_tables, ref_tables, pairs, counts, categories, block.source))
+            shown = block.source if block.shown_source is None else block.shown_source
+            sentences.append(ComparedSentence(hyp_tables, ref_tables, pairs, counts, categories, shown))
         return sentences
 
 
