@@ -304,6 +304,31 @@ def test_cli_errors_and_greedy_filt(tmp_path):
     assert run.exit_code == 2 and "has 1 sentences" in run.stderr and "Traceback" not in run.output
 
 
+def test_empty_error_type_at_cat_1_is_an_error_line(tmp_path):
+    # `errant_compare -hyp hyp.m2 -ref ref.m2 -cat 1` of errant 3.0.2 stops with an IndexError
+    # (processCategories takes the first character of the type ''); -cat 2 prints it as a group ''
+    # (found by differential fuzzing)
+    hyp, ref = tmp_path / "hyp.m2", tmp_path / "ref.m2"
+    hyp.write_text(m2(("a b c", [a_line(0, 1, "y", edit_type="")])))
+    ref.write_text(m2(("a b c", [a_line(0, 1, "x", edit_type="R:NOUN")])))
+    runner = CliRunner()
+    for extra in ([], ["--tsv"]):
+        run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-cat", "1", *extra])
+        assert run.exit_code == 2 and run.stdout == "" and run.stderr.count("\n") == 1
+        assert "empty error type" in run.stderr and "Traceback" not in run.output
+    # `errant_compare -hyp hyp.m2 -ref ref.m2 -cat 2` of errant 3.0.2 prints this table
+    assert run_ours(["-hyp", str(hyp), "-ref", str(ref), "-cat", "2"]) == (
+        "\n" + "{:=^66}".format(" Span-Based Correction ") + "\n"
+        "Category       TP       FP       FN       P        R        F0.5\n"
+        "               0        1        0        0.0      1.0      0.0\n"
+        "NOUN           0        0        1        1.0      0.0      0.0\n"
+        "\n" + "{:=^46}".format(" Span-Based Correction ") + "\n"
+        "TP\tFP\tFN\tPrec\tRec\tF0.5\n"
+        "0\t1\t1\t0.0\t0.0\t0.0\n"
+        + "=" * 46 + "\n\n"
+    )
+
+
 def test_swapped_hypothesis_and_reference_are_warned(tmp_path):
     """A "hypothesis" with several annotators against a one-annotator "reference" is most likely
     the gold and the system the wrong way round: scored, with one warning line on stderr."""

@@ -6,11 +6,22 @@ from typing import Sequence
 
 from ...core.table import Table, scaled, unit_header
 from ...core.edits.compare import MODE_TITLES, SentenceTrace, rounded_scores
+from ...errors import InputError
 from ..edit_comparison import ErrantResult
 
 
 def _beta_label(beta: float) -> str:
     return "F" + str(beta)
+
+
+def _type_groups(result: ErrantResult, level: int) -> dict:
+    """The -cat groups the tables print. An empty type (an edit line whose type field is empty)
+    has no operation to group by at level 1: an InputError, where compare_m2 stops with an
+    IndexError (levels 2 and 3 print it, as compare_m2 does)."""
+    if level == 1 and "" in result.categories:
+        raise InputError("an edit with an empty error type was counted: -cat 1 cannot group it by its operation "
+                         "(the type's first character)")
+    return result.grouped_categories(level)
 
 
 def format_errant_report(result: ErrantResult, category_level: int | None = None) -> str:
@@ -28,7 +39,7 @@ def format_errant_report(result: ErrantResult, category_level: int | None = None
         lines.append("{:=^66}".format(title))
         lines.append(" ".join(["Category".ljust(14), "TP".ljust(8), "FP".ljust(8), "FN".ljust(8), "P".ljust(8),
                                "R".ljust(8), _beta_label(beta)]))
-        grouped = result.grouped_categories(category_level)
+        grouped = _type_groups(result, category_level)
         for error_type in sorted(grouped):
             counts = grouped[error_type]
             p, r, f = counts.scores(beta)
@@ -92,7 +103,7 @@ def errant_table(names: Sequence[str], results: Sequence[ErrantResult], category
         return Table(header, rows, text_align={"system": "l"}, notes=_macro_note(results))
     rows = []
     for name, result in zip(names, results):
-        grouped = result.grouped_categories(category_level)
+        grouped = _type_groups(result, category_level)
         for error_type in sorted(grouped):
             counts = grouped[error_type]
             rows.append([name, error_type, *row((counts.tp, counts.fp, counts.fn), counts.scores(beta))])
