@@ -34,6 +34,15 @@ def m2(*blocks):
     return "".join("S " + source + "\n" + "".join(line + "\n" for line in lines) + "\n" for source, lines in blocks)
 
 
+def category_report(title: str, category_rows: list[str], totals: str) -> str:
+    """compare_m2's report with a -cat table: the category rows, then the totals row."""
+    return ("\n" + "{:=^66}".format(f" {title} ") + "\n"
+            "Category       TP       FP       FN       P        R        F0.5\n"
+            + "".join(row + "\n" for row in category_rows)
+            + "\n" + "{:=^46}".format(f" {title} ") + "\n"
+            "TP\tFP\tFN\tPrec\tRec\tF0.5\n" + totals + "\n" + "=" * 46 + "\n\n")
+
+
 # ---------------------------------------------------------------- hand-built cases
 
 
@@ -210,15 +219,9 @@ def test_cat_2_group_named_unk_is_replaced_by_unk_as_errant_does():
                         a_line(2, 3, "y", edit_type="M:UNK")]))
     result = ErrantCompare(mode="ds").compare(parse_m2(hyp, "h"), parse_m2(ref, "r"))
     # `errant_compare -hyp hyp.m2 -ref ref.m2 -ds -cat 2` of errant 3.0.2 prints this table
-    assert format_errant_report(result, category_level=2) == (
-        "\n" + "{:=^66}".format(" Span-Based Detection ") + "\n"
-        "Category       TP       FP       FN       P        R        F0.5\n"
-        "UNK            1        0        1        1.0      0.5      0.8333\n"
-        "\n" + "{:=^46}".format(" Span-Based Detection ") + "\n"
-        "TP\tFP\tFN\tPrec\tRec\tF0.5\n"
-        "2\t0\t1\t1.0\t0.6667\t0.9091\n"
-        + "=" * 46 + "\n\n"
-    )
+    assert format_errant_report(result, category_level=2) == category_report(
+        "Span-Based Detection", ["UNK            1        0        1        1.0      0.5      0.8333"],
+        "2\t0\t1\t1.0\t0.6667\t0.9091")
     # level 1 and 3 keep the types apart (and so sum nothing into UNK)
     assert {k: (c.tp, c.fp, c.fn) for k, c in result.grouped_categories(1).items()} == {
         "R": (1, 0, 0), "UNK": (1, 0, 0), "M": (0, 0, 1)}
@@ -241,16 +244,10 @@ def test_report_layout():
     hyp = parse_m2(m2(("a b", [a_line(0, 1, "x", edit_type="R:NOUN"), a_line(1, 2, "y", edit_type="R:VERB")])), "h")
     ref = parse_m2(m2(("a b", [a_line(0, 1, "x", edit_type="R:NOUN")])), "r")
     text = format_errant_report(ErrantCompare().compare(hyp, ref), category_level=2)
-    assert text == (
-        "\n" + "{:=^66}".format(" Span-Based Correction ") + "\n"
-        "Category       TP       FP       FN       P        R        F0.5\n"
-        "NOUN           1        0        0        1.0      1.0      1.0\n"
-        "VERB           0        1        0        0.0      1.0      0.0\n"
-        "\n" + "{:=^46}".format(" Span-Based Correction ") + "\n"
-        "TP\tFP\tFN\tPrec\tRec\tF0.5\n"
-        "1\t1\t0\t0.5\t1.0\t0.5556\n"
-        + "=" * 46 + "\n\n"
-    )
+    assert text == category_report("Span-Based Correction",
+                                   ["NOUN           1        0        0        1.0      1.0      1.0",
+                                    "VERB           0        1        0        0.0      1.0      0.0"],
+                                   "1\t1\t0\t0.5\t1.0\t0.5556")
 
 
 def test_verbose_shows_the_first_edit_line_of_an_empty_sentence_written_s_alone(tmp_path):
@@ -317,16 +314,10 @@ def test_empty_error_type_at_cat_1_is_an_error_line(tmp_path):
         assert run.exit_code == 2 and run.stdout == "" and run.stderr.count("\n") == 1
         assert "empty error type" in run.stderr and "Traceback" not in run.output
     # `errant_compare -hyp hyp.m2 -ref ref.m2 -cat 2` of errant 3.0.2 prints this table
-    assert run_ours(["-hyp", str(hyp), "-ref", str(ref), "-cat", "2"]) == (
-        "\n" + "{:=^66}".format(" Span-Based Correction ") + "\n"
-        "Category       TP       FP       FN       P        R        F0.5\n"
-        "               0        1        0        0.0      1.0      0.0\n"
-        "NOUN           0        0        1        1.0      0.0      0.0\n"
-        "\n" + "{:=^46}".format(" Span-Based Correction ") + "\n"
-        "TP\tFP\tFN\tPrec\tRec\tF0.5\n"
-        "0\t1\t1\t0.0\t0.0\t0.0\n"
-        + "=" * 46 + "\n\n"
-    )
+    assert run_ours(["-hyp", str(hyp), "-ref", str(ref), "-cat", "2"]) == category_report(
+        "Span-Based Correction", ["               0        1        0        0.0      1.0      0.0",
+                                  "NOUN           0        0        1        1.0      0.0      0.0"],
+        "0\t1\t1\t0.0\t0.0\t0.0")
 
 
 def test_swapped_hypothesis_and_reference_are_warned(tmp_path):
