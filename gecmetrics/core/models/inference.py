@@ -27,7 +27,8 @@ import numpy as np
 
 from ..cache import Cache, cache_key
 from ...errors import InputError
-from .loading import config_digest, first_line, load_checked, model_source, quiet_loading
+from .loading import (config_digest, first_line, load_checked, model_source, python_bert_tokenizer_class,
+                      quiet_loading)
 from .tiny import weights_fingerprint
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
@@ -82,16 +83,6 @@ def resolve_dtype(torch: Any, dtype: str) -> Any:
     if dtype not in DTYPES:
         raise InputError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
     return getattr(torch, dtype)
-
-
-def python_bert_tokenizer_class(transformers: Any) -> Any:
-    """transformers' Python (slow) ``BertTokenizer``: ``BertTokenizerLegacy`` in transformers 5,
-    ``BertTokenizer`` before. Not the Rust one: the Python one NFC-normalizes the text (since
-    transformers 4.29: ``cafe`` + U+0301 is ``café``), removes every character whose category
-    starts with C in Python's Unicode tables (private use, unassigned), splits on the punctuation
-    of those tables; the Rust one does none of these the same way."""
-    legacy = getattr(transformers, "BertTokenizerLegacy", None)
-    return legacy if legacy is not None else transformers.BertTokenizer
 
 
 def load_tokenizer(transformers: Any, name: str, python_bert: bool = False) -> Any:

@@ -263,6 +263,16 @@ def cached_snapshot(huggingface_hub: Any, name: str) -> str | None:
     return folder if any(os.path.isfile(os.path.join(folder, weights)) for weights in WEIGHT_FILES) else None
 
 
+def python_bert_tokenizer_class(transformers: Any) -> Any:
+    """transformers' Python (slow) ``BertTokenizer``: ``BertTokenizerLegacy`` in transformers 5,
+    ``BertTokenizer`` before. Not the Rust one: the Python one NFC-normalizes the text (since
+    transformers 4.29: ``cafe`` + U+0301 is ``café``), removes every character whose category
+    starts with C in Python's Unicode tables (private use, unassigned), splits on the punctuation
+    of those tables; the Rust one does none of these the same way."""
+    legacy = getattr(transformers, "BertTokenizerLegacy", None)
+    return legacy if legacy is not None else transformers.BertTokenizer
+
+
 BERT_WORDPIECE = ("BertTokenizer", "BertTokenizerFast", "DistilBertTokenizer", "DistilBertTokenizerFast")
 """The classes ``AutoTokenizer`` gives for BERT's WordPiece (the Rust ones; in transformers 4 the
 Python ones too, when asked), which bert_score reads with transformers' Python tokenizer."""
@@ -272,11 +282,8 @@ def as_bert_score_loads_it(transformers: Any, source: str, tokenizer: Any) -> An
     """The tokenizer bert_score would use: it loads ``AutoTokenizer.from_pretrained(model,
     use_fast=False)`` (PT-M2's copy always, the package's ``score`` and ``BERTScorer`` by
     default), which for BERT's WordPiece is the Python ``BertTokenizer``
-    (:func:`gecmetrics.core.models.inference.python_bert_tokenizer_class`; transformers 5
-    ignores ``use_fast``). Other tokenizers are kept, and so is a BERT one the Python class
-    cannot read (a folder without vocab.txt)."""
-    from .inference import python_bert_tokenizer_class
-
+    (:func:`python_bert_tokenizer_class`; transformers 5 ignores ``use_fast``). Other tokenizers
+    are kept, and so is a BERT one the Python class cannot read (a folder without vocab.txt)."""
     if type(tokenizer).__name__ not in BERT_WORDPIECE:
         return tokenizer
     try:

@@ -15,7 +15,7 @@ to grammar: the code that produced the published numbers is followed). The corpu
 (``--system``) is the mean of the sentence scores. Inputs are ``bert-base-cased`` WordPiece
 (``BertTokenizer.from_pretrained('bert-base-cased')``, whatever the model folders hold: the
 Python tokenizer, which NFC-normalizes, not the Rust one, see
-:func:`gecmetrics.core.models.inference.python_bert_tokenizer_class`), at most
+:func:`gecmetrics.core.models.loading.python_bert_tokenizer_class`), at most
 128 tokens, a pair truncated longest first (:func:`gecmetrics.core.models.inference.truncate_pair`).
 
 Departures from ``some.py`` that do not change a score beyond float32 rounding: each distinct
