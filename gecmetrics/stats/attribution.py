@@ -32,6 +32,7 @@ distinct (sentence number, candidate text) is scored once, in one call of the sc
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -273,6 +274,8 @@ def _plan(method: str, sentence: _Sentence, permutations: int, rng_seed: Sequenc
     if method == SHAPLEY:
         return _Plan(method, list(range(1 << n)))
     orders, exhaustive = _permutations(n, permutations, rng_seed)
+    if exhaustive:  # every order: every subset is reached
+        return _Plan(method, list(range(1 << n)), orders, exhaustive)
     masks = {0}
     for order in orders:
         mask = 0
@@ -280,6 +283,11 @@ def _plan(method: str, sentence: _Sentence, permutations: int, rng_seed: Sequenc
             mask |= 1 << i
             masks.add(mask)
     return _Plan(method, sorted(masks), orders, exhaustive)
+
+
+@functools.lru_cache(maxsize=None)
+def _all_orders(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(itertools.permutations(range(n)))
 
 
 def _permutations(n: int, count: int, rng_seed: Sequence[int]) -> tuple[list[tuple[int, ...]], bool]:
@@ -290,12 +298,12 @@ def _permutations(n: int, count: int, rng_seed: Sequence[int]) -> tuple[list[tup
         if total > count:
             break
     if total <= count:
-        return list(itertools.permutations(range(n))), True
+        return list(_all_orders(n)), True
     rng = np.random.default_rng(list(rng_seed))
     seen: set[tuple[int, ...]] = set()
     orders: list[tuple[int, ...]] = []
     while len(orders) < count:
-        order = tuple(int(i) for i in rng.permutation(n))
+        order = tuple(rng.permutation(n).tolist())
         if order not in seen:
             seen.add(order)
             orders.append(order)
@@ -308,8 +316,28 @@ def _shapley_weights(n: int) -> np.ndarray:
     return np.array([math.factorial(s) * math.factorial(n - s - 1) / whole for s in range(n)])
 
 
+@functools.lru_cache(maxsize=None)
+def _shapley_terms(n: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+    """Per edit i of n: the subsets without i, the same with i, and the weight of each
+    (:func:`_shapley_weights` of its size); the same for every sentence of n edits."""
+    masks = np.arange(1 << n)
+    sizes = np.zeros(1 << n, dtype=np.int64)
+    for bit in range(n):
+        sizes += (masks >> bit) & 1
+    weights = _shapley_weights(n)
+    terms = []
+    for i in range(n):
+        without = masks[((masks >> i) & 1) == 0]
+        terms.append((without, without | (1 << i), weights[sizes[without]]))
+    return tuple(terms)
+
+
 def _combine(plan: _Plan, sentence: _Sentence, value: Mapping[int, float]) -> list[float]:
     n, full = sentence.n, sentence.full
+    if n == 1:
+        # one edit: every method gives it v(it) - v(none) (Shapley's one weight is 1.0, and the
+        # one permutation's mean is its one difference), the same float each way
+        return [value[1] - value[0]]
     if plan.method == ADD:
         return [value[1 << i] - value[0] for i in range(n)]
     if plan.method == LEAVE_ONE_OUT:
@@ -318,16 +346,7 @@ def _combine(plan: _Plan, sentence: _Sentence, value: Mapping[int, float]) -> li
         if n == 0:
             return []
         v = np.array([value[mask] for mask in range(1 << n)], dtype=np.float64)
-        masks = np.arange(1 << n)
-        sizes = np.zeros(1 << n, dtype=np.int64)
-        for bit in range(n):
-            sizes += (masks >> bit) & 1
-        weights = _shapley_weights(n)
-        parts = []
-        for i in range(n):
-            without = masks[((masks >> i) & 1) == 0]
-            parts.append(float(np.dot(weights[sizes[without]], v[without | (1 << i)] - v[without])))
-        return parts
+        return [float(np.dot(weights, v[with_i] - v[without])) for without, with_i, weights in _shapley_terms(n)]
     totals = [0.0] * n
     for order in plan.permutations or []:
         mask, before = 0, value[0]
