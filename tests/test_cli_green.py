@@ -147,6 +147,21 @@ def test_verbose_corpus_table(files):
     assert "GREEN|beta:2|n:4|unit:word|refs:2" in result.stderr  # the signature goes to stderr
 
 
+def test_verbose_negative_zero_beta_keeps_its_sign(files, tmp_path):
+    # `-b -0` is beta 0 (alpha 1); the original prints the beta of the verbose line as given,
+    # sign included, like the F column of the table. Printed by the original:
+    #   green -s S -r R -c C2 -b -0 -n 2 -v   (S: "a b c"/"b c d", R: "a b d"/"b c d", C2 = S)
+    #   C2\talpha=1.00\tbeta=-0.00  and a table header with F-0.0
+    write(tmp_path / "s", ["a b c", "b c d"])
+    write(tmp_path / "r", ["a b d", "b c d"])
+    write(tmp_path / "c2", ["a b c", "b c d"])
+    result = run("green", "-s", "s", "-r", "r", "-c", "c2", "-b", "-0", "-n", "2", "-v")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "c2\talpha=1.00\tbeta=-0.00"
+    assert "| F-0.0  |" in lines[2]
+
+
 def test_verbose_sentence(files):
     result = run(*BASE, "-c", "hyp", "-b", "2", "--sentence", "-v")
     assert result.exit_code == 0, result.output

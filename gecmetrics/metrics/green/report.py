@@ -2,6 +2,7 @@
 cumulative P, R, F."""
 from __future__ import annotations
 
+import math
 from typing import Any, Iterator, Sequence
 
 import numpy as np
@@ -25,6 +26,13 @@ def green_table(region_counts, beta: float, digits: int) -> Table:
     return Table(header, rows)
 
 
+def signed_beta(beta: float, digits: int) -> str:
+    """A beta rounded half up for the verbose line, ``-b -0`` as ``-0.00`` as the original prints
+    it (:func:`round_half_up` writes every zero unsigned)."""
+    text = round_half_up(beta, digits)
+    return "-" + text if beta == 0 and math.copysign(1.0, beta) < 0 else text
+
+
 class GREENReport:
     """What ``gecmetric green`` prints: a header of betas, then one line per corrected file; the
     per-order tables with -v; sentence lines (a column per beta and file, beta-major) or tables.
@@ -46,7 +54,7 @@ class GREENReport:
         lines: list[str | Table] = []
         for name, per_metric in zip(names, results):
             for k, beta in enumerate(metric.betas):
-                lines.append(f"{name}\talpha={round_half_up(alpha_of(beta), digits)}\tbeta={round_half_up(beta, digits)}")
+                lines.append(f"{name}\talpha={round_half_up(alpha_of(beta), digits)}\tbeta={signed_beta(beta, digits)}")
                 lines.append(green_table(per_metric[0].regions[k], beta, digits))
         return lines
 
