@@ -285,8 +285,20 @@ def _plan(method: str, sentence: _Sentence, permutations: int, rng_seed: Sequenc
     return _Plan(method, sorted(masks), orders, exhaustive)
 
 
-@functools.lru_cache(maxsize=None)
+CACHED_ORDERS = 5
+"""Every order of up to this many edits (120 at 5) is made once per process and kept; more are
+made for each sentence (10 edits have 3,628,800)."""
+CACHED_SHAPLEY_EDITS = 10
+"""Up to this many edits, Shapley's subsets and weights are made once per process and kept
+(about 250 KB for 1 to 10 edits; 20 edits alone would keep about 250 MB)."""
+
+
 def _all_orders(n: int) -> tuple[tuple[int, ...], ...]:
+    return _cached_orders(n) if n <= CACHED_ORDERS else tuple(itertools.permutations(range(n)))
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_orders(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(itertools.permutations(range(n)))
 
 
@@ -316,10 +328,22 @@ def _shapley_weights(n: int) -> np.ndarray:
     return np.array([math.factorial(s) * math.factorial(n - s - 1) / whole for s in range(n)])
 
 
-@functools.lru_cache(maxsize=None)
 def _shapley_terms(n: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
     """Per edit i of n: the subsets without i, the same with i, and the weight of each
     (:func:`_shapley_weights` of its size); the same for every sentence of n edits."""
+    return _cached_shapley_terms(n) if n <= CACHED_SHAPLEY_EDITS else _made_shapley_terms(n)
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_shapley_terms(n: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+    terms = _made_shapley_terms(n)
+    for arrays in terms:
+        for array in arrays:
+            array.flags.writeable = False  # shared by every sentence of n edits
+    return terms
+
+
+def _made_shapley_terms(n: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
     masks = np.arange(1 << n)
     sizes = np.zeros(1 << n, dtype=np.int64)
     for bit in range(n):
