@@ -293,12 +293,17 @@ CACHED_SHAPLEY_EDITS = 10
 (about 250 KB for 1 to 10 edits; 20 edits alone would keep about 250 MB)."""
 
 
+def _kept_up_to(limit: int) -> Callable[[Callable[[int], Any]], Callable[[int], Any]]:
+    """What ``make(n)`` returns, made once per process for n <= ``limit`` and made again each
+    call above it (so that what a large n needs is not held for the process's life)."""
+    def wrap(make: Callable[[int], Any]) -> Callable[[int], Any]:
+        kept = functools.lru_cache(maxsize=None)(make)
+        return functools.wraps(make)(lambda n: kept(n) if n <= limit else make(n))
+    return wrap
+
+
+@_kept_up_to(CACHED_ORDERS)
 def _all_orders(n: int) -> tuple[tuple[int, ...], ...]:
-    return _cached_orders(n) if n <= CACHED_ORDERS else tuple(itertools.permutations(range(n)))
-
-
-@functools.lru_cache(maxsize=None)
-def _cached_orders(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(itertools.permutations(range(n)))
 
 
@@ -328,22 +333,11 @@ def _shapley_weights(n: int) -> np.ndarray:
     return np.array([math.factorial(s) * math.factorial(n - s - 1) / whole for s in range(n)])
 
 
+@_kept_up_to(CACHED_SHAPLEY_EDITS)
 def _shapley_terms(n: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
     """Per edit i of n: the subsets without i, the same with i, and the weight of each
-    (:func:`_shapley_weights` of its size); the same for every sentence of n edits."""
-    return _cached_shapley_terms(n) if n <= CACHED_SHAPLEY_EDITS else _made_shapley_terms(n)
-
-
-@functools.lru_cache(maxsize=None)
-def _cached_shapley_terms(n: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
-    terms = _made_shapley_terms(n)
-    for arrays in terms:
-        for array in arrays:
-            array.flags.writeable = False  # shared by every sentence of n edits
-    return terms
-
-
-def _made_shapley_terms(n: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+    (:func:`_shapley_weights` of its size); the same for every sentence of n edits (read-only
+    arrays: the kept ones are shared)."""
     masks = np.arange(1 << n)
     sizes = np.zeros(1 << n, dtype=np.int64)
     for bit in range(n):
@@ -352,7 +346,10 @@ def _made_shapley_terms(n: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarra
     terms = []
     for i in range(n):
         without = masks[((masks >> i) & 1) == 0]
-        terms.append((without, without | (1 << i), weights[sizes[without]]))
+        term = (without, without | (1 << i), weights[sizes[without]])
+        for array in term:
+            array.flags.writeable = False
+        terms.append(term)
     return tuple(terms)
 
 
