@@ -58,6 +58,14 @@ def settled_size(folder: Path) -> tuple[int, int]:
     return os.path.getsize(path), entries
 
 
+def namespace_entries(folder: Path) -> dict[str, tuple[int, int]]:
+    """Per namespace of the cache file: (entries, bytes of their keys and values)."""
+    with sqlite3.connect(str(folder / FILE_NAME)) as conn:
+        return {name: (count, size) for name, count, size in conn.execute(
+            "SELECT n.name, COUNT(*), SUM(LENGTH(e.key) + LENGTH(e.value)) FROM entries e "
+            "JOIN namespaces n ON n.id = e.ns GROUP BY n.name")}
+
+
 def cold_and_warm(command, folder: Path, repeats: int) -> tuple[harness.Timing, harness.Timing]:
     """`command(folder)` with a new cache folder every cold repeat, then warm on the last one."""
     cold = harness.Timing(command(folder))
@@ -178,7 +186,10 @@ def pt_part(args, data: Path, work: Path) -> bool:
     folder = work / "pt-cache"
     off = harness.measure(command(["--no-cache"]), args.repeats)
     cold, warm = cold_and_warm(lambda f: command(["--cache", str(f)]), folder, args.repeats)
-    size, pairs = settled_size(folder)
+    size, _ = settled_size(folder)
+    kinds = namespace_entries(folder)
+    pairs, pair_bytes = (sum(v[i] for k, v in kinds.items() if k.startswith("pt/bertscore-f/")) for i in (0, 1))
+    texts, text_bytes = (sum(v[i] for k, v in kinds.items() if k.startswith("models/token-ids/")) for i in (0, 1))
     harness.report("ours  --no-cache", off)
     harness.report("ours  cold (new cache)", cold)
     harness.report("ours  warm", warm)
@@ -186,8 +197,9 @@ def pt_part(args, data: Path, work: Path) -> bool:
     agreed = scores[0] == scores[1] == scores[2]
     print(f"F bits the same off, cold and warm: {'yes' if agreed else 'NO'}")
     sentences = count or count_lines(subset / "INPUT")
-    print(f"cache: {pairs} pair scores, {size / 1e6:.2f} MB: {size / pairs * 1000 / 1e6:.3f} MB per 1,000 pairs, "
-          f"{size / sentences / len(systems) * 1000 / 1e6:.3f} MB per 1,000 system sentences")
+    print(f"cache: {pairs} pair scores ({pair_bytes / 1e6:.2f} MB of keys and values) and the token ids of {texts} "
+          f"texts ({text_bytes / 1e6:.2f} MB), file {size / 1e6:.2f} MB: {size / pairs * 1000 / 1e6:.3f} MB per 1,000 "
+          f"pairs, {size / sentences / len(systems) * 1000 / 1e6:.3f} MB per 1,000 system sentences")
     peer_source = None if args.no_peers else pt_bench.peer_setup(args, model, work)
     if peer_source is None:
         print("the authors' code not run: no ratio")

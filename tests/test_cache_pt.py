@@ -1,8 +1,9 @@
 """PT-M2 and PT-ERRANT pair scores in the persistent cache: the same bits with the cache cold,
-warm, disabled, with damaged values or a truncated file; a warm run encodes nothing; another
-baseline reads the stored raw F back; another model, layer, library version or thread count is
-another key; worker processes fill
-one cache; the signature says cache:on; the authors' CoNLL-2014 numbers, warm."""
+warm, disabled, with damaged values or a truncated file; a warm run encodes and tokenizes
+nothing; another baseline reads the stored raw F back; another model, layer, library version or
+thread count is another key, and another tokenizer file or library version another key of the
+token ids; worker processes fill one cache; the signature says cache:on; the authors'
+CoNLL-2014 numbers, warm."""
 from __future__ import annotations
 
 import dataclasses
@@ -21,7 +22,7 @@ from tests.conftest import run_cli
 require_backend()
 
 from gecmetrics.core.cache import FILE_NAME, Cache, CacheWarning  # noqa: E402
-from gecmetrics.core.models.bertscore import pair_namespace  # noqa: E402
+from gecmetrics.core.models.bertscore import pack_ids, pair_namespace, token_namespace, unpack_ids  # noqa: E402
 from gecmetrics.io.m2 import parse_m2, read_m2  # noqa: E402
 from gecmetrics.io.text import read_lines  # noqa: E402
 from gecmetrics.metrics.pt import PTErrant, PTM2, engine_for, PTSettings  # noqa: E402
@@ -34,7 +35,13 @@ SYSTEMS = {"sys": HYPOTHESIS, "other": OTHER, "copy": SOURCES}
 def scored(model: Path, cache: Cache, **settings) -> tuple[dict, int, int]:
     """Statistics bytes and scores of every PT metric, level and system; pairs encoded and read
     back from the cache."""
-    out, encoded, stored = {}, 0, 0
+    out, encoded, stored, _ = scored_and_tokenized(model, cache, **settings)
+    return out, encoded, stored
+
+
+def scored_and_tokenized(model: Path, cache: Cache, **settings) -> tuple[dict, int, int, int]:
+    """:func:`scored`'s, and the number of texts the tokenizer was run on."""
+    out, encoded, stored, tokenized = {}, 0, 0, 0
     for level in ("sentence", "corpus"):
         jobs = [(PTM2, parse_m2(GOLD, "gold"), SYSTEMS),
                 (PTErrant, parse_m2(REFERENCE_M2["refs.m2"], "refs"),
@@ -46,7 +53,8 @@ def scored(model: Path, cache: Cache, **settings) -> tuple[dict, int, int]:
                 statistics = metric.statistics(prepared, hypothesis)
                 out[(kind.name, level, name)] = (statistics.tobytes(), metric.score(statistics).score)
             encoded, stored = encoded + prepared.pairs.encoded_count, stored + prepared.pairs.stored_count
-    return out, encoded, stored
+            tokenized += prepared.pairs.tokenized_count
+    return out, encoded, stored, tokenized
 
 
 def test_cold_warm_disabled_and_damaged_values_give_the_same_bits(tiny_model, tmp_path):
@@ -58,11 +66,58 @@ def test_cold_warm_disabled_and_damaged_values_give_the_same_bits(tiny_model, tm
     assert 0 < encoded_cold < encoded_off and stored_cold > 0
     assert encoded_warm == 0 and stored_warm > stored_cold
     cache = Cache(tmp_path)
-    (namespace,) = cache.info().namespaces
+    (namespace,) = [name for name in cache.info().namespaces if name.startswith("pt/bertscore-f/")]
     damaged = dict.fromkeys(list(dict(cache.iter_many(namespace, _all_keys(cache, namespace))))[:5], b"GMA\x01junk")
     cache.put_many(namespace, damaged)
     again, encoded, _ = scored(tiny_model, Cache(tmp_path))
     assert again == off and encoded > 0
+
+
+def test_token_ids_are_read_back_and_damaged_ones_made_again(tiny_model, tmp_path):
+    """transformers' Python BERT tokenizer costs about 0.7 ms a sentence, most of a warm run
+    without the stored ids: a warm run tokenizes nothing, a damaged value is tokenized again
+    (and overwritten), and the bits never change."""
+    off, _, _, tokenized_off = scored_and_tokenized(tiny_model, Cache(enabled=False))
+    cold, _, _, tokenized_cold = scored_and_tokenized(tiny_model, Cache(tmp_path))
+    warm, encoded_warm, _, tokenized_warm = scored_and_tokenized(tiny_model, Cache(tmp_path))
+    assert off == cold == warm and encoded_warm == 0
+    # one metric's prepare() tokenizes its own texts; the cold run's later ones read the earlier ones'
+    assert 0 < tokenized_cold < tokenized_off and tokenized_warm == 0
+    cache = Cache(tmp_path)
+    (namespace,) = [name for name in cache.info().namespaces if name.startswith("models/token-ids/")]
+    keys = _all_keys(cache, namespace)
+    junk = [b"", b"\x03\x01\x02\x03", b"\x02\x01", b"\x04\x01\x02\x03\x04\x05"]
+    cache.put_many(namespace, dict(zip(keys, junk)))
+    again, _, _, tokenized = scored_and_tokenized(tiny_model, Cache(tmp_path))
+    assert again == off and tokenized == len(junk)
+    assert scored_and_tokenized(tiny_model, Cache(tmp_path))[3] == 0  # the damaged ones were overwritten
+
+
+def test_the_token_ids_key_holds_the_tokenizer_files_and_libraries(tiny_model, tmp_path):
+    import shutil
+
+    loaded = engine_for(PTSettings(model=str(tiny_model), **TINY_SETTINGS)).loaded
+    namespace = token_namespace(loaded)
+    assert namespace is not None and namespace.startswith("models/token-ids/")
+    for change in ({"transformers_version": "9.9.9"}, {"max_length": 128}, {"prefix_space": True}):
+        assert token_namespace(dataclasses.replace(loaded, **change)) != namespace
+    assert token_namespace(dataclasses.replace(loaded, tokenizer_digest="")) is None  # not stored at all
+    # a copy of the folder: the same files, the same ids (whatever the weights' path); another
+    # vocabulary file: another key
+    for name in ("copy", "changed"):
+        shutil.copytree(tiny_model, tmp_path / name)
+    with open(tmp_path / "changed" / "vocab.txt", "a", encoding="utf-8") as handle:
+        handle.write("newword\n")
+    copy, changed = (engine_for(PTSettings(model=str(tmp_path / name), **TINY_SETTINGS)).loaded
+                     for name in ("copy", "changed"))
+    assert token_namespace(copy) == namespace and token_namespace(changed) != namespace
+
+
+@pytest.mark.parametrize("ids", [(), (0, 101, 102), (65535, 7), (65536, 0, 2**31 - 1)])
+def test_token_ids_are_stored_in_two_or_four_bytes(ids):
+    packed = pack_ids(ids)
+    assert unpack_ids(packed) == ids and len(packed) == 1 + len(ids) * (4 if ids and max(ids) >= 65536 else 2)
+    assert all(unpack_ids(bad) is None for bad in (None, b"", b"\x03", b"\x02\x01", b"\x04\x01\x02"))
 
 
 def _all_keys(cache: Cache, namespace: str) -> list[bytes]:

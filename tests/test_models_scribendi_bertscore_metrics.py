@@ -258,6 +258,10 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path, whic
         assert cold == warm == disabled
         assert computed_warm == 0 and computed_cold == computed_disabled > 0
         assert namespace in cache.info().namespaces
+        if which == "bertscore":  # and the token ids of every distinct text (a warm run tokenizes nothing)
+            texts = {t for lines in (*three.references, *three.hypotheses.values()) for t in lines}
+            (tokens,) = [n for n in cache.info().namespaces if n.startswith("models/token-ids/")]
+            assert cache.info().namespaces[tokens].entries == len(texts)
         if which == "scribendi":  # every distinct text of a changed pair, once
             texts = {t for n in ("AMU", "CAMB", "CUUI") for s, h in zip(three.sources, three.hypotheses[n])
                      if s.rstrip() != h.rstrip() for t in (s.rstrip(), h.rstrip())}

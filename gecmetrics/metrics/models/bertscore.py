@@ -502,6 +502,7 @@ class BertScoreModel:
             if len(hypotheses) != size:
                 raise InputError(f"{len(hypotheses)} hypotheses for {size} reference sentences")
         scorer = self.pairs
+        scorer.token_cache = self.cache  # the token ids, as the similarities, through the run's cache
         reference_numbers = [scorer.sequences(list(reference), pin=True) for reference in references]
         system_numbers = [scorer.sequences(list(hypotheses)) for hypotheses in systems]
         pairs = list(dict.fromkeys((h, r[d]) for numbers in system_numbers for d, h in enumerate(numbers)
