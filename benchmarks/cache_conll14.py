@@ -181,7 +181,7 @@ def pt_part(args, data: Path, work: Path) -> bool:
     def command(cache: list[str]) -> list[str]:
         return [*harness.gecmetric_command(), *cache, "pt-m2", "-s", str(subset / "reference.m2"),
                 "-o", *(str(subset / s) for s in systems), "--model", str(model), *pt_bench.TINY, "--level",
-                "sentence", "--json"]
+                "sentence", "--json", "--scale", "1"]
 
     folder = work / "pt-cache"
     off = harness.measure(command(["--no-cache"]), args.repeats)

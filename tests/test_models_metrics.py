@@ -184,6 +184,10 @@ def test_cache_cold_warm_disabled_and_a_new_system(models, conll, tmp_path):
     assert cold == warm == disabled
     assert computed_warm == 0 and computed_cold == computed_disabled > 0
     assert {"models/bert-regression/1", "models/impara-similarity/1"} <= set(cache.info().namespaces)
+    # and the ids of every distinct text under each metric's tokenizer (SOME's Python BERT one, IMPARA's)
+    texts = {t for lines in (three.sources, *three.hypotheses.values()) for t in lines}
+    tokens = {n: i.entries for n, i in cache.info().namespaces.items() if n.startswith("models/token-ids/")}
+    assert len(tokens) == 2 and set(tokens.values()) == {len(texts)}
     # a new system after two cached ones: SOME rates its new hypotheses (grammar, fluency) and pairs
     # (meaning); IMPARA its new pairs' similarity (embedding their sentences) and new hypotheses' quality
     growing = Cache(tmp_path / "growing")

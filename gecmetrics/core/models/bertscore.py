@@ -148,47 +148,15 @@ def pair_namespace(loaded: LoadedModel, threads: int) -> str | None:
             f"torch-{loaded.torch_version}/transformers-{loaded.transformers_version}/{device}/threads-{threads}")
 
 
-TOKENS_FORMAT = 1
-"""Part of every stored token-id sequence's namespace: bump when what :meth:`LoadedModel.encode`
-makes of a text changes (1: stripped, special tokens added, truncated to the model's length)."""
-
-
 def token_namespace(loaded: LoadedModel) -> str | None:
-    """The persistent cache's namespace of the token ids this model's tokenizer gives texts
-    (None: not stored): its files' digest (:func:`~.loading.tokenizer_digest`), its class, the
-    versions of the code that runs it (transformers, the Rust ``tokenizers``, Python's Unicode
-    tables, which the Python tokenizers read), the model's maximum length and whether a prefix
-    space is added."""
-    if not loaded.tokenizer_digest:
-        return None
-    import unicodedata
-    from importlib import metadata
+    """The persistent cache's namespace of the token ids this model's tokenizer gives texts as
+    :meth:`LoadedModel.encode` makes them (stripped, special tokens added, truncated to the
+    model's maximum length; a prefix space for byte-level BPE), None when its files are unknown
+    (:func:`~.token_ids.token_namespace`)."""
+    from .token_ids import token_namespace as namespace
 
-    try:
-        rust = metadata.version("tokenizers")
-    except metadata.PackageNotFoundError:
-        rust = "none"
-    prefix = "prefix-space" if loaded.prefix_space else "no-prefix-space"
-    return (f"models/token-ids/{TOKENS_FORMAT}/{loaded.tokenizer_digest}/{type(loaded.tokenizer).__name__}/"
-            f"transformers-{loaded.transformers_version}/tokenizers-{rust}/unicode-{unicodedata.unidata_version}/"
-            f"max-{loaded.max_length}/{prefix}")
-
-
-_ID_WIDTHS = {2: "<u2", 4: "<i4"}
-
-
-def pack_ids(ids: Sequence[int]) -> bytes:
-    """Token ids as stored: a byte giving the width (2 when every id is below 65,536, as in
-    BERT's and RoBERTa's vocabularies, else 4), then the little-endian ids."""
-    width = 2 if not ids or max(ids) < 1 << 16 else 4
-    return bytes([width]) + np.asarray(ids, dtype=_ID_WIDTHS[width]).tobytes()
-
-
-def unpack_ids(value: bytes | None) -> tuple[int, ...] | None:
-    """The ids :func:`pack_ids` stored, or None for a value that is not such ids."""
-    if not value or value[0] not in _ID_WIDTHS or (len(value) - 1) % value[0]:
-        return None
-    return tuple(np.frombuffer(value, dtype=_ID_WIDTHS[value[0]], offset=1).tolist())
+    return namespace("bertscore", loaded.tokenizer_digest, loaded.tokenizer, f"max-{loaded.max_length}",
+                     "prefix-space" if loaded.prefix_space else "no-prefix-space")
 
 
 class PairScorer:
@@ -261,27 +229,11 @@ class PairScorer:
     def _token_ids(self, texts: list[str]) -> list[tuple[int, ...]]:
         """Token ids of distinct texts: stored ones read back, the others tokenized in one call
         (and stored)."""
-        if self._token_cache is None:
-            self.tokenized_count += len(texts)
-            return self.loaded.encode(texts)
-        from ..cache import cache_key
+        from .token_ids import cached_token_ids
 
-        keys = {text: cache_key(TOKENS_FORMAT, text) for text in texts}
-        found: dict[str, tuple[int, ...]] = {}
-        stored = self._token_cache.get_many(self._token_namespace, keys.values())
-        for text, key in keys.items():
-            ids = unpack_ids(stored.get(key))
-            if ids is not None:  # else absent or unreadable: tokenized again and overwritten
-                found[text] = ids
-        missing = [text for text in texts if text not in found]
-        if missing:
-            computed = self.loaded.encode(missing)
-            found.update(zip(missing, computed))
-            self.tokenized_count += len(missing)
-            self._token_cache.put_many(self._token_namespace, {keys[text]: pack_ids(ids)
-                                                               for text, ids in zip(missing, computed)},
-                                       compress=False)
-        return [found[text] for text in texts]
+        ids, tokenized = cached_token_ids(self._token_cache, self._token_namespace, texts, self.loaded.encode)
+        self.tokenized_count += tokenized
+        return ids
 
     def sequences(self, texts: Sequence[str], pin: bool = False) -> list[int]:
         """Sequence numbers of texts (tokenizing the new ones in one call, or reading their ids

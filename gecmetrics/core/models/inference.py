@@ -265,9 +265,16 @@ class Encoder:
     pieces: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        from .token_ids import token_namespace, tokenizer_digest
+
         self.cls_id = int(self.tokenizer.cls_token_id)
         self.sep_id = int(self.tokenizer.sep_token_id)
         self.pad_id = int(self.tokenizer.pad_token_id)
+        # the folder the tokenizer was read from (a hub model's cached snapshot included)
+        digest = tokenizer_digest(str(getattr(self.tokenizer, "name_or_path", "") or ""))
+        self.namespace = token_namespace("pieces", digest, self.tokenizer, "no-special-tokens")
+        self.tokenized = 0
+        """Texts tokenized so far (those whose ids were read from the persistent cache not counted)."""
 
     def check_framing(self, pairs: bool, name: str) -> None:
         """The inputs built here (``[CLS] a [SEP]``, and ``[CLS] a [SEP] b [SEP]`` with ``pairs``)
@@ -286,12 +293,20 @@ class Encoder:
             raise InputError(f"this tokenizer does not frame texts as {frames}, which the model metrics' inputs are "
                              "built as", name)
 
-    def prepare(self, texts: Sequence[str]) -> None:
-        """Tokenize the texts not seen yet, in one call."""
+    def prepare(self, texts: Sequence[str], cache: Cache | None = None) -> None:
+        """Tokenize the texts not seen yet, in one call; with ``cache`` (a persistent
+        :class:`~gecmetrics.core.cache.Cache`), the ids of texts tokenized by an earlier run are
+        read from it and the new ones stored (:mod:`~gecmetrics.core.models.token_ids`)."""
+        from .token_ids import cached_token_ids
+
         missing = list(dict.fromkeys(text for text in texts if text not in self.pieces))
         if missing:
-            encoded = self.tokenizer(missing, add_special_tokens=False, verbose=False)["input_ids"]
-            self.pieces.update((text, tuple(ids)) for text, ids in zip(missing, encoded))
+            encoded, tokenized = cached_token_ids(cache, self.namespace, missing, self._tokenize)
+            self.pieces.update(zip(missing, encoded))
+            self.tokenized += tokenized
+
+    def _tokenize(self, texts: list[str]) -> list[list[int]]:
+        return self.tokenizer(texts, add_special_tokens=False, verbose=False)["input_ids"]
 
     def ids(self, text: str) -> tuple[int, ...]:
         """The WordPiece ids of a text (tokenized now if :meth:`prepare` has not seen it)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from .token_ids import tokenizer_digest
 
 INSTALL_HINT = "pip install 'gecmetrics[pt]'"
 
@@ -129,7 +130,7 @@ class LoadedModel:
     """Whether the encoder is computed straight from the weights (``encoder.DirectBert``) or by
     transformers' model class: the two agree to ~1e-6, not to the bit, so signatures say which."""
     tokenizer_digest: str = ""
-    """What identifies the tokenizer's files (:func:`tokenizer_digest`); "" when unknown."""
+    """What identifies the tokenizer's files (:func:`~.token_ids.tokenizer_digest`); "" unknown."""
 
     def encode(self, texts: list[str]) -> list[tuple[int, ...]]:
         """Token ids of each text as BERTScore makes them: stripped, special tokens added,
@@ -355,34 +356,6 @@ def weights_digest(folder: Path) -> str | None:
                 for chunk in iter(lambda: handle.read(1 << 22), b""):
                     digest.update(chunk)
     return digest.hexdigest()[:12] if found else None
-
-
-WEIGHT_SUFFIXES = (".safetensors", ".bin", ".h5", ".msgpack", ".ot", ".onnx", ".pt", ".pth", ".ckpt", ".gguf")
-"""Endings of weight files, which a tokenizer never reads."""
-
-
-def tokenizer_digest(source: str, revision: str) -> str:
-    """What identifies the files a tokenizer is made from: for a folder (a local one, or a hub
-    model's cached snapshot), the SHA-256 (first 16 hex digits) of the names and bytes of every
-    file in it but the weights (vocabularies, merges, sentencepiece models, tokenizer and special
-    tokens settings, config.json: whatever ``AutoTokenizer`` reads); else the hub commit the
-    model was loaded at; else "" (unknown: its token ids are not stored)."""
-    folder = Path(source)
-    if folder.is_dir():
-        digest = hashlib.sha256()
-        try:
-            for path in sorted(folder.iterdir()):
-                if not path.is_file() or path.name in WEIGHT_FILES or path.name.endswith(WEIGHT_SUFFIXES):
-                    continue
-                digest.update(path.name.encode("utf-8", "surrogateescape") + b"\0")
-                with open(path, "rb") as handle:
-                    for chunk in iter(lambda: handle.read(1 << 22), b""):
-                        digest.update(chunk)
-                digest.update(b"\0")
-        except OSError:  # a file that cannot be read: unknown
-            return ""
-        return f"files-sha256:{digest.hexdigest()[:16]}"
-    return revision if revision.startswith("commit:") else ""
 
 
 def _snapshot_commit(transformers: Any, name: str) -> str | None:

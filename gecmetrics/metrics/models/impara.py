@@ -216,7 +216,7 @@ class IMPARAScorer:
         if self.se is None:  # no gate: no similarity is read
             return [np.full(len(hypotheses), np.nan) for _, hypotheses in checked]
         pairs = [pair for source_list, hypotheses in checked for pair in zip(source_list, hypotheses)]
-        self.encoder.prepare(list(dict.fromkeys(text for pair in pairs for text in pair)))
+        self.encoder.prepare(list(dict.fromkeys(text for pair in pairs for text in pair)), self.cache)
         self._pair_similarities(pairs)
         return [np.array([self._similarity[pair] for pair in zip(source_list, hypotheses)], dtype=np.float64)
                 for source_list, hypotheses in checked]
@@ -224,7 +224,7 @@ class IMPARAScorer:
     def qualities(self, hypotheses: Sequence[str]) -> np.ndarray:
         """sigmoid(QE(hypothesis)) of each hypothesis, gated or not."""
         hypotheses = check_texts("hypotheses", hypotheses)
-        self.encoder.prepare(list(dict.fromkeys(hypotheses)))
+        self.encoder.prepare(list(dict.fromkeys(hypotheses)), self.cache)
         self._rate(hypotheses)
         return sigmoid(np.array([self._quality[text] for text in hypotheses], dtype=np.float64))
 

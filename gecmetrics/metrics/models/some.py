@@ -158,7 +158,7 @@ class SOMEScorer:
         checked = [check_parallel(sources, hypotheses) for hypotheses in systems]
         all_hypotheses = [text for _, hypotheses in checked for text in hypotheses]
         pairs = [pair for source_list, hypotheses in checked for pair in zip(source_list, hypotheses)]
-        self.encoder.prepare(list(dict.fromkeys([*(source for source, _ in pairs), *all_hypotheses])))
+        self.encoder.prepare(list(dict.fromkeys([*(source for source, _ in pairs), *all_hypotheses])), self.cache)
         self._rate("grammar", all_hypotheses)
         self._rate("fluency", all_hypotheses)
         self._rate("meaning", pairs)
