@@ -88,7 +88,7 @@ def test_the_namespace_holds_the_class_libraries_and_settings(monkeypatch):
     namespace = token_namespace("pieces", "files-sha256:0123", tokenizer, "no-special-tokens")
     assert namespace is not None and namespace.startswith("models/token-ids/1/pieces/files-sha256:0123/WordIds/")
     assert token_namespace("pieces", "", tokenizer, "no-special-tokens") is None  # unknown files: not stored
-    others = [token_namespace("bertscore", "files-sha256:0123", tokenizer, "no-special-tokens"),
+    others = [token_namespace("special-tokens", "files-sha256:0123", tokenizer, "no-special-tokens"),
               token_namespace("pieces", "files-sha256:4567", tokenizer, "no-special-tokens"),
               token_namespace("pieces", "files-sha256:0123", tokenizer, "max-128")]
 

@@ -155,7 +155,7 @@ def token_namespace(loaded: LoadedModel) -> str | None:
     (:func:`~.token_ids.token_namespace`)."""
     from .token_ids import token_namespace as namespace
 
-    return namespace("bertscore", loaded.tokenizer_digest, loaded.tokenizer, f"max-{loaded.max_length}",
+    return namespace("special-tokens", loaded.tokenizer_digest, loaded.tokenizer, f"max-{loaded.max_length}",
                      "prefix-space" if loaded.prefix_space else "no-prefix-space")
 
 
