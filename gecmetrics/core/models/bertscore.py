@@ -206,6 +206,7 @@ class PairScorer:
         self.batch_size = batch_size
         self.token_budget = token_budget
         self.token_cache = cache
+        self.token_namespace = token_namespace(loaded)  # None: a tokenizer of unknown files, not stored
         self.tokenized_count = 0
         """Texts tokenized by the model's tokenizer (those whose ids were stored need none)."""
         self.text_to_sequence: dict[str, int] = {}
@@ -216,22 +217,12 @@ class PairScorer:
         self.pair_f: dict[tuple[int, int], float] = {}
         self.encoded_count = 0
 
-    @property
-    def token_cache(self) -> Any:
-        """The persistent cache of token ids (None: none, or a tokenizer of unknown files)."""
-        return self._token_cache
-
-    @token_cache.setter
-    def token_cache(self, cache: Any) -> None:
-        namespace = token_namespace(self.loaded) if cache is not None and cache.enabled else None
-        self._token_cache, self._token_namespace = (cache, namespace) if namespace else (None, None)
-
     def _token_ids(self, texts: list[str]) -> list[tuple[int, ...]]:
         """Token ids of distinct texts: stored ones read back, the others tokenized in one call
         (and stored)."""
         from .token_ids import cached_token_ids
 
-        ids, tokenized = cached_token_ids(self._token_cache, self._token_namespace, texts, self.loaded.encode)
+        ids, tokenized = cached_token_ids(self.token_cache, self.token_namespace, texts, self.loaded.encode)
         self.tokenized_count += tokenized
         return ids
 

@@ -273,8 +273,6 @@ class Encoder:
         # the folder the tokenizer was read from (a hub model's cached snapshot included)
         digest = tokenizer_digest(str(getattr(self.tokenizer, "name_or_path", "") or ""))
         self.namespace = token_namespace("pieces", digest, self.tokenizer, "no-special-tokens")
-        self.tokenized = 0
-        """Texts tokenized so far (those whose ids were read from the persistent cache not counted)."""
 
     def check_framing(self, pairs: bool, name: str) -> None:
         """The inputs built here (``[CLS] a [SEP]``, and ``[CLS] a [SEP] b [SEP]`` with ``pairs``)
@@ -301,9 +299,7 @@ class Encoder:
 
         missing = list(dict.fromkeys(text for text in texts if text not in self.pieces))
         if missing:
-            encoded, tokenized = cached_token_ids(cache, self.namespace, missing, self._tokenize)
-            self.pieces.update(zip(missing, encoded))
-            self.tokenized += tokenized
+            self.pieces.update(zip(missing, cached_token_ids(cache, self.namespace, missing, self._tokenize)[0]))
 
     def _tokenize(self, texts: list[str]) -> list[list[int]]:
         return self.tokenizer(texts, add_special_tokens=False, verbose=False)["input_ids"]
