@@ -249,8 +249,8 @@ def warm_pt_pairs(shared_data, warm_parses, tmp_path_factory):
     AMU CAMB CUUI against the gold M2, computed once per test run (pytest-xdist workers share it).
     Computing them is the cold run; test_pt_conll14 checks the numbers read back from it against
     the authors' code, and docs/pt-m2.md's console examples start from it (both computed the same
-    pairs cold, 17 s of CPU each). test_cache_pt checks cold against warm on its own cache. Skips
-    without torch."""
+    pairs cold, 17 s of CPU each). test_cache_pt checks cold against warm on its own cache and
+    against this one, and reads the authors' AMU number back from it. Skips without torch."""
     pytest.importorskip("torch", reason="the PT-M2 pair scores need torch")
     pytest.importorskip("transformers", reason="the PT-M2 pair scores need transformers")
     import tempfile
