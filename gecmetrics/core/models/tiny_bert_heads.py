@@ -1,6 +1,7 @@
 """Tiny seeded cased BERT models that stand in for the models SOME and IMPARA load: the same
 models on every machine, built in a second with no download, for checking our scores against
-the original code.
+the original code (written as :mod:`gecmetrics.core.models.tiny` writes its BERT: NumPy and
+safetensors, no torch).
 
 * SOME (github kokeman/SOME) loads three ``BertForSequenceClassification`` regressors (one
   output) fine-tuned from ``bert-base-cased`` -- grammaticality, fluency, meaning, in folders the
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from .tiny import parameter_values, save_seeded
+from .tiny import bert_parameter_shapes, parameter_values, save_seeded
 
 SEED = 2020
 """The default seed (the year of the SOME paper)."""
@@ -72,16 +73,6 @@ def _value(name: str, shape: tuple[int, ...], seed: int, stream: str, output_bia
     return values
 
 
-def _import_backend() -> tuple[Any, Any]:
-    try:
-        import torch
-        import transformers
-    except ImportError as err:
-        raise InputError(f"the tiny models need torch and transformers ({err}): "
-                         "pip install 'gecmetrics[models]'") from None
-    return torch, transformers
-
-
 def build_tiny_model(folder: str | os.PathLike[str], stream: str, regression: bool, seed: int = SEED,
                      output_bias: float = 0.0) -> str:
     """Write one tiny cased BERT (a one-output regressor whose output bias is ``output_bias``,
@@ -91,15 +82,14 @@ def build_tiny_model(folder: str | os.PathLike[str], stream: str, regression: bo
         raise InputError(f"the stream of a tiny model must be a non-empty name, got {stream!r}")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise InputError(f"the seed must be a non-negative integer, got {seed!r}")
-    torch, transformers = _import_backend()
-    target = Path(folder)
-    target.mkdir(parents=True, exist_ok=True)
     vocabulary = cased_vocabulary()
-    config = transformers.BertConfig(**tiny_config(len(vocabulary), regression))
-    model = (transformers.BertForSequenceClassification if regression else transformers.BertModel)(config)
-    state = {name: _value(name, tuple(p.shape), seed, stream, float(output_bias))
-             for name, p in model.named_parameters()}
-    return save_seeded(torch, transformers, model, state, target, vocabulary, lower_case=False)
+    config = tiny_config(len(vocabulary), regression)
+    # transformers' parameter names: BertForSequenceClassification holds a BertModel as ``bert``
+    shapes = bert_parameter_shapes(config, "bert." if regression else "")
+    if regression:
+        shapes.update({"classifier.weight": (1, config["hidden_size"]), "classifier.bias": (1,)})
+    state = {name: _value(name, shape, seed, stream, float(output_bias)) for name, shape in shapes.items()}
+    return save_seeded(Path(folder), config, state, vocabulary, lower_case=False)
 
 
 def build_some_models(folder: str | os.PathLike[str], seed: int = SEED) -> dict[str, str]:
