@@ -90,7 +90,7 @@ def ratio_line(label: str, peer_cpu: float, ours: harness.Timing, target: float)
 
 def errant_part(args, data: Path, work: Path) -> bool:
     print("\n## ERRANT: gecmetric errant, the systems in one run, -p 1 | errant_parallel + errant_compare per system")
-    missing = errant_bench.spacy_model_available(args.spacy_model)
+    missing = harness.spacy_model_missing(args.spacy_model)
     if missing is not None:
         print(f"spaCy or the model {args.spacy_model!r} is not available ({missing}): skipped")
         return True

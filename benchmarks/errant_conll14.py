@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -43,14 +42,6 @@ from errant.commands import m2_to_m2, parallel_to_m2
 sys.argv = ["errant_" + command] + sys.argv[3:]
 {"parallel": parallel_to_m2, "m2": m2_to_m2}[command].main()
 """
-
-
-def spacy_model_available(model: str) -> str | None:
-    """None when spaCy and the model load here, else why not."""
-    done = subprocess.run([sys.executable, "-c", f"import spacy; spacy.load({model!r})"], capture_output=True, text=True)
-    if done.returncode == 0:
-        return None
-    return (done.stderr.strip().splitlines() or ["unknown error"])[-1]
 
 
 def find_peer(no_peers: bool) -> Path | None:
@@ -153,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = harness.shared_data("conll14")
     systems = ["AMU"] if args.quick else list(harness.CONLL_SYSTEMS)
-    missing = spacy_model_available(args.spacy_model)
+    missing = harness.spacy_model_missing(args.spacy_model)
     if missing is not None:
         print(f"spaCy or the model {args.spacy_model!r} is not available ({missing}): pip install 'gecmetrics[errant]' "
               "and a model; nothing to time")

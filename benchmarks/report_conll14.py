@@ -31,7 +31,6 @@ exits 0.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 import time
@@ -98,12 +97,6 @@ def open_times(page: Path, repeats: int) -> dict[str, float] | None:
                 print(f"the page did not draw its first 25 sentences ({name}): {probe.get('errors')}")
                 return None
     return {name: sorted(times)[len(times) // 2] for name, times in walls.items()}
-
-
-def model_missing() -> str | None:
-    done = subprocess.run([sys.executable, "-c", f"import spacy; spacy.load({MODEL!r})"], capture_output=True,
-                          text=True)
-    return None if done.returncode == 0 else (done.stderr.strip().splitlines() or ["unknown error"])[-1]
 
 
 def corpus_files(data: Path, systems: list[str], lines: int | None, folder: Path) -> dict[str, Path]:
@@ -178,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"paired bootstrap resamples (default: the report's; {QUICK_SAMPLES} with --quick)")
     args = parser.parse_args(argv)
     data = harness.shared_data("conll14")
-    missing = model_missing()
+    missing = harness.spacy_model_missing(MODEL)
     if missing:
         print(f"spaCy or {MODEL} is missing ({missing}): the M2 files cannot be made; nothing to time")
         return 0
