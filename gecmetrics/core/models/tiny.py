@@ -169,16 +169,22 @@ def save_seeded(target: Path, config: dict, state: dict, vocabulary: list[str], 
     """Write the weights ``state`` (parameter name -> float32 NumPy array) as
     ``model.safetensors``, ``config`` as ``config.json`` and the tokenizer files to ``target``;
     return the fingerprint of the weights."""
+    target.mkdir(parents=True, exist_ok=True)
+    write_weights(target, state)
+    (target / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+    write_tokenizer(target, vocabulary, lower_case=lower_case)
+    return weights_fingerprint(state)
+
+
+def write_weights(folder: Path, state: dict) -> None:
+    """``model.safetensors`` of the weights ``state`` (parameter name -> NumPy array), as
+    transformers' ``save_pretrained`` writes it (metadata format pt)."""
     try:
         from safetensors.numpy import save_file
     except ImportError as err:
         raise InputError(f"building a tiny model needs safetensors ({err}): pip install 'gecmetrics[models]'"
                          ) from None
-    target.mkdir(parents=True, exist_ok=True)
-    save_file(state, str(target / "model.safetensors"), metadata={"format": "pt"})
-    (target / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
-    write_tokenizer(target, vocabulary, lower_case=lower_case)
-    return weights_fingerprint(state)
+    save_file(state, str(folder / "model.safetensors"), metadata={"format": "pt"})
 
 
 def write_tokenizer(folder: Path, vocabulary: list[str], lower_case: bool) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from .tiny import seeded_normal, weights_fingerprint
+from .tiny import seeded_normal, weights_fingerprint, write_weights
 
 SEED = 2021
 """The default seed (the year of the Scribendi Score paper, Islam and Magnani 2021)."""
@@ -122,10 +122,6 @@ def build_tiny_causal_lm(folder: str | os.PathLike[str], seed: int = SEED,
     """Write a tiny GPT-2 of the given sizes and seed (config, weights, tokenizer files) to
     ``folder`` and return the fingerprint of its weights. Needs numpy and safetensors (which
     transformers installs); loading it needs torch and transformers."""
-    try:
-        from safetensors.numpy import save_file
-    except ImportError as err:
-        raise InputError(f"building the tiny GPT-2 needs safetensors ({err}): {INSTALL_HINT}") from None
     vocab = vocabulary()
     end_of_text = vocab.get(END_OF_TEXT)
     if end_of_text is None:
@@ -133,7 +129,7 @@ def build_tiny_causal_lm(folder: str | os.PathLike[str], seed: int = SEED,
     state = tiny_state(seed, shape)
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
-    save_file(state, str(target / "model.safetensors"), metadata={"format": "pt"})
+    write_weights(target, state)
     _write_json(target / "config.json", gpt2_config(len(vocab), shape, end_of_text))
     for name in ("vocab.json", "merges.txt"):
         shutil.copyfile(VOCABULARY / name, target / name)
