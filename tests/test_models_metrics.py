@@ -305,13 +305,18 @@ def test_paired_tests_through_the_api(models, conll):
 
 
 def test_console_script_in_two_processes(models, files, tmp_path):
-    """-p 2 prints what -p 1 prints (JSON, full precision), each run with its own cache so that
-    the workers compute. (The chunks are the same in both runs -- 30 sentences, below the 38
-    that -p 2 would choose for 150 -- so the batches are too: the models' float32 sums depend on
-    the batch's shape in the last bits.)"""
-    command = [gecmetric_script(), "compare", "-s", files["INPUT.src"], "-o", *(files[n] for n in SYSTEMS),
-               "--metrics", f"{some_spec(models)},{impara_spec(models)}", "--json", "--chunk-lines", "30"]
-    outputs = [json.loads(out) for out in outputs_with_jobs(command, tmp_path, {"HF_HUB_OFFLINE": "1"})]
+    """The console script with -p 2 prints what -p 1 prints in the test's process (JSON, full
+    precision; one torch thread both ways), each run with its own cache so that the workers
+    compute. (The chunks are the same in both runs -- 30 sentences, below the 38 that -p 2 would
+    choose for 150 -- so the batches are too: the models' float32 sums depend on the batch's
+    shape in the last bits.)"""
+    arguments = ["compare", "-s", files["INPUT.src"], "-o", *(files[n] for n in SYSTEMS),
+                 "--metrics", f"{some_spec(models)},{impara_spec(models)}", "--json", "--chunk-lines", "30"]
+    code, serial, err = run_cli("--cache", str(tmp_path / "cache-1"), *arguments, "-p", "1")
+    assert code == 0, err
+    (parallel,) = outputs_with_jobs([gecmetric_script(), *arguments], tmp_path, {"HF_HUB_OFFLINE": "1"},
+                                    jobs_list=("2",))
+    outputs = [json.loads(serial), json.loads(parallel)]
     assert outputs[0] == outputs[1]
     assert Cache(tmp_path / "cache-2").info().entries == Cache(tmp_path / "cache-1").info().entries > 0
 
