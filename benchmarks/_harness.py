@@ -398,20 +398,17 @@ def green_options(systems: Sequence[str], unit: str, digits: int) -> list[str]:
 
 def spacy_model_missing(model: str) -> str | None:
     """Why spaCy's model ``model`` (a package name or a folder) is not installed here, or None.
-    Found without importing spaCy: loading the model to check cost every benchmark's smoke run a
-    spaCy start-up (seconds where torch is installed: thinc imports it). A model that is
-    installed but does not load makes the benchmark's first command fail with its one-line error."""
+    Found as the annotator finds it without importing spaCy (``modelid.model_folder``): loading
+    the model to check cost every benchmark's smoke run a spaCy start-up (seconds where torch is
+    installed: thinc imports it). A model that is installed but does not load makes the
+    benchmark's first command fail with its one-line error."""
     import importlib.util
+
+    from gecmetrics.core.lang.en.modelid import model_folder
 
     if importlib.util.find_spec("spacy") is None:
         return "No module named 'spacy'"
-    if os.path.isdir(os.path.expanduser(model)):
-        return None
-    try:
-        found = importlib.util.find_spec(model) is not None
-    except (ImportError, ValueError):
-        found = False
-    return None if found else f"no spaCy model package {model!r}"
+    return None if model_folder(os.path.expanduser(model)) is not None else f"no spaCy model {model!r} installed"
 
 
 def print_header(title: str) -> None:
