@@ -1,7 +1,9 @@
-"""ERRANT's parses in the persistent cache: the same M2 and scores with the cache cold, warm,
-disabled, with damaged values, a damaged or truncated file; a warm run parses nothing and never
-loads spaCy; another spaCy, model version or model file is another namespace; two processes (and
--p 2 workers) fill one cache at once; the signature says cache:on; `gecmetric cache`."""
+"""ERRANT's parses and edits in the persistent cache: the same M2 and scores with the cache cold,
+warm, disabled, with damaged values, a damaged or truncated file; a warm run parses nothing and
+never loads spaCy (with its edits stored it reads no parse either); another spaCy, model version
+or model file is another namespace, as are other annotator settings, word list or code for the
+edits; two processes (and -p 2 workers) fill one cache at once; the signature says cache:on;
+`gecmetric cache`."""
 from __future__ import annotations
 
 import json
@@ -18,6 +20,8 @@ import pytest
 from gecmetrics.core.cache import FILE_NAME, Cache, CacheWarning
 from gecmetrics.core.lang.en import modelid
 from gecmetrics.core.lang.en.parse import SpacyModel, sentence_from_words
+from gecmetrics.core.lang.en import editstore
+from gecmetrics.core.lang.edits import AnnotatedEdit
 from gecmetrics.core.lang.en.parsestore import model_namespace, pack_parse, parse_key, unpack_parse
 from gecmetrics.io.m2 import format_m2
 from gecmetrics.metrics.errant import Annotator
@@ -34,6 +38,16 @@ def annotated(model: SpacyModel, cache: Cache, systems: dict[str, list[str]] = S
     blocks = Annotator(model, cache=cache).annotate_sets(SOURCES, [[lines] for lines in systems.values()],
                                                          keep_empty=True)
     return "\n".join(format_m2(system) for system in blocks)
+
+
+def entries(folder, namespace: str) -> int:
+    found = Cache(folder).info().namespaces.get(namespace)
+    return 0 if found is None else found.entries
+
+
+def edits_namespace(model: SpacyModel, **settings) -> str:
+    """Where an annotator of these settings keeps its edits (in any cache: this one is never opened)."""
+    return Annotator(model, cache=Cache(ROOT / "never-opened"), **settings).edits_namespace()
 
 
 def fresh() -> SpacyModel:
@@ -58,15 +72,26 @@ def test_pack_round_trip_and_unreadable_values():
             unpack_parse(bad)
 
 
-def test_cold_warm_disabled_give_the_same_m2_and_warm_parses_nothing(spacy_model, expected, tmp_path):
+def test_cold_warm_disabled_give_the_same_m2_and_warm_parses_nothing(spacy_model, expected, tmp_path, monkeypatch):
     before = spacy_model.parsed
     assert annotated(spacy_model, Cache(tmp_path)) == expected  # cold: parses and stores
     cold = spacy_model.parsed - before
     assert cold > 0
-    assert Cache(tmp_path).info().entries == cold
+    pairs = {(" ".join(source.split()), " ".join(line.split())) for lines in SYSTEMS.values()
+             for source, line in zip(SOURCES, lines) if " ".join(source.split()) != line.strip()}
+    assert entries(tmp_path, model_namespace(spacy_model)) == cold
+    assert entries(tmp_path, edits_namespace(spacy_model)) == len(pairs) > 0
+    assert Cache(tmp_path).info().entries == cold + len(pairs)
     model = fresh()
-    assert annotated(model, Cache(tmp_path)) == expected  # warm, in a model object that loaded nothing
+    with monkeypatch.context() as patched:  # every pair's edits are stored: no parse is even read
+        patched.setattr("gecmetrics.core.lang.en.annotator.parse_lines", None)
+        assert annotated(model, Cache(tmp_path)) == expected  # warm, in a model object that loaded nothing
     assert model.parsed == 0 and model._nlp is None
+    Cache(tmp_path).clear(edits_namespace(spacy_model))
+    model = fresh()
+    assert annotated(model, Cache(tmp_path)) == expected  # warm parses, edits made again
+    assert model.parsed == 0 and model._nlp is None
+    assert entries(tmp_path, edits_namespace(spacy_model)) == len(pairs)
     # a sixth system after five: only its new lines are parsed
     model = fresh()
     assert annotated(model, Cache(tmp_path), {**SYSTEMS, **EXTRA}).startswith(expected)
@@ -74,18 +99,64 @@ def test_cold_warm_disabled_give_the_same_m2_and_warm_parses_nothing(spacy_model
     assert model.parsed == len(new_lines - {line for lines in SYSTEMS.values() for line in lines})
 
 
-def test_damaged_values_are_parsed_again_and_overwritten(spacy_model, expected, tmp_path):
+def test_damaged_values_are_parsed_again_and_overwritten(spacy_model, expected, tmp_path, monkeypatch):
     annotated(spacy_model, Cache(tmp_path))
     cache = Cache(tmp_path)
     namespace = model_namespace(spacy_model)
     keys = [parse_key(line, False) for lines in [SOURCES, *SYSTEMS.values()] for line in lines if line.strip()]
     stored = cache.get_many(namespace, keys)
     cache.put_many(namespace, {key: b"\x01garbage" for key in list(stored)[:3]})
+    edits = edits_namespace(spacy_model)
+    cache.clear(edits)  # else no parse is read
     model = fresh()
     assert annotated(model, Cache(tmp_path)) == expected
     assert model.parsed == 3
     again = fresh()
     assert annotated(again, Cache(tmp_path)) == expected and again.parsed == 0
+    # damaged edits: those pairs are parsed (read back) and annotated again, and overwritten
+    stored = dict(cache.iter_many(edits, [editstore.edit_key(pair, False) for pair in
+                                          {(" ".join(s.split()), " ".join(h.split())) for lines in SYSTEMS.values()
+                                           for s, h in zip(SOURCES, lines)}]))
+    damaged = list(stored)[:3]
+    cache.put_many(edits, {damaged[0]: b"[[0,1,0,1,\"R:OTHER\"]]", damaged[1]: b"\xff", damaged[2]: b"{}"})
+    calls = []
+    real = Annotator.edits
+    monkeypatch.setattr(Annotator, "edits", lambda self, orig, cor: calls.append(1) or real(self, orig, cor))
+    model = fresh()
+    assert annotated(model, Cache(tmp_path)) == expected and len(calls) == 3 and model.parsed == 0
+    assert cache.get_many(edits, damaged) == {key: stored[key] for key in damaged}
+
+
+def test_edit_values_round_trip_and_unreadable_ones_are_misses():
+    edits = [AnnotatedEdit(0, 1, 0, 2, "R:NOUN", "two words"), AnnotatedEdit(3, 3, 4, 5, "M:DET", "the")]
+    assert editstore.unpack_edits(editstore.pack_edits(edits)) == edits
+    assert editstore.unpack_edits(editstore.pack_edits([])) == []
+    assert editstore.pack_edits([AnnotatedEdit(0, 1, 0, 1, "R:NOUN", "\udc80")]) is None  # not UTF-8: not stored
+    for bad in (b"", b"\x01", b"null", b'[[0,1,0,1,"R:NOUN"]]', b'[[1,0,0,1,"R:NOUN","x"]]',
+                b'[[-1,0,0,1,"R:NOUN","x"]]', b'[[0,1,0,true,"R:NOUN","x"]]', b'[[0,1,0,1,2,"x"]]'):
+        assert editstore.unpack_edits(bad) is None, bad
+
+
+def test_edit_settings_word_list_and_code_are_other_namespaces(spacy_model, tmp_path, monkeypatch):
+    """Stored edits are never read by an annotator that could make other ones."""
+    default = edits_namespace(spacy_model)
+    assert default.endswith("/" + model_namespace(spacy_model)) and "/merge-rules/align-linguistic/" in default
+    others = {edits_namespace(spacy_model, merge="all-split"), edits_namespace(spacy_model, lev=True),
+              edits_namespace(spacy_model, word_list=frozenset({"a", "word"}))}
+    assert len(others) == 3 and default not in others
+    assert edits_namespace(spacy_model, tokenise=True) == default  # the key says the tokenisation
+    copy = tmp_path / "en_GB-large.txt"
+    copy.write_text("a\nword\n")
+    assert edits_namespace(spacy_model, word_list=str(copy)) == edits_namespace(spacy_model,
+                                                                               word_list=frozenset({"a", "word"}))
+    editstore.code_digest.cache_clear()
+    monkeypatch.setattr(editstore, "EDIT_CODE", editstore.EDIT_CODE[:-1])
+    try:
+        assert edits_namespace(spacy_model) != default
+    finally:
+        editstore.code_digest.cache_clear()
+    assert Annotator(spacy_model, cache=Cache(enabled=False)).edits_namespace() is None
+    assert Annotator(SpacyModel(str(tmp_path / "nowhere")), cache=Cache(tmp_path)).edits_namespace() is None
 
 
 @pytest.mark.parametrize("damage", ["random bytes", "truncated"])
@@ -176,15 +247,17 @@ def test_two_processes_and_workers_fill_one_cache_at_once(spacy_model, tmp_path)
     outputs = [process.communicate(timeout=600) for process in both]
     assert [process.returncode for process in both] == [0, 0], outputs
     assert [out for out, _ in outputs] == [off[1], off[1]] and [err for _, err in outputs] == ["", ""]
-    entries = Cache(folder).info().entries
-    assert entries > 0
+    parses, edits = entries(folder, model_namespace(spacy_model)), entries(folder, edits_namespace(spacy_model))
+    assert parses > 0 and edits > 0
     workers = subprocess.run(cli_command("--cache", folder, "errant", "-s", files["src"], "-r",
                                          write_files(tmp_path, {"gold.m2": GOLD_M2})["gold.m2"], "-o", *names,
                                          "--spacy-model", MODEL, "-p", "2", "--chunk-lines", "2", "--json"),
                              capture_output=True, text=True, env=environment(), timeout=600)
     assert workers.returncode == 0 and workers.stderr == "", workers.stderr
     # what m2 annotate stored, plus the two lines only errant parses (blocks of an empty source)
-    assert Cache(folder).info().entries == entries + len({"Hello .", "Bye ."})
+    # and their pairs
+    assert entries(folder, model_namespace(spacy_model)) == parses + len({"Hello .", "Bye ."})
+    assert entries(folder, edits_namespace(spacy_model)) == edits + len({"Hello .", "Bye ."})
     code, alone, _ = run_cli("--no-cache", "errant", "-s", files["src"], "-r", str(tmp_path / "gold.m2"), "-o", *names,
                              "--spacy-model", MODEL, "--json")
     ours, theirs = json.loads(workers.stdout), json.loads(alone)
@@ -219,7 +292,8 @@ def test_cache_command_info_clear_prune(spacy_model, tmp_path):
     namespace = model_namespace(spacy_model)
     code, out, _ = run_cli("--cache", folder, "cache", "info", "--json")
     found = json.loads(out)
-    assert code == 0 and found["entries"] > 0 and list(found["namespaces"]) == [namespace]
+    assert code == 0 and found["entries"] > 0
+    assert sorted(found["namespaces"]) == sorted([namespace, edits_namespace(spacy_model)])
     assert run_cli("--cache", folder, "cache", "prune", "--older-than", "30d")[1].startswith("removed 0 entries")
     code, out, _ = run_cli("--cache", folder, "cache", "prune", "--max-size", "1")
     assert code == 0 and out.startswith(f"removed {found['entries']} entries")
@@ -254,7 +328,7 @@ def test_dask_workers_use_the_runs_cache(spacy_model, tmp_path, fresh_resources)
     assert model is None or model.parsed == 0
     assert out == run_cli("--no-cache", *args)[1]
     namespace = model_namespace(spacy_model)
-    assert list(Cache(folder).info().namespaces) == [namespace]
+    assert sorted(Cache(folder).info().namespaces) == sorted([namespace, edits_namespace(spacy_model)])
     keys = [parse_key(line, False) for line in SYSTEMS["odd"][:-1]]  # the last source is empty: not annotated
     assert len(Cache(folder).get_many(namespace, keys)) == len(keys)
 

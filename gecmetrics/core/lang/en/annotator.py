@@ -4,9 +4,11 @@
 HYP ...`` does, and ``Annotator.reannotate(blocks, mode)`` what ``errant_m2 -auto|-gold``
 does, with ERRANT 3.0.2's behaviour (including the M2 it writes, block by block), but each
 distinct line is parsed once per annotator (the source once for all systems), in batches, and
-a hypothesis line equal to its source is not parsed at all. Parses are kept in the persistent
-cache (:mod:`gecmetrics.core.cache`; the run's, unless one is given): a line parsed by an earlier
-run, of any system, is read back instead of parsed again.
+a hypothesis line equal to its source is not parsed at all. Parses and the edits of each
+(source, correction) pair are kept in the persistent cache (:mod:`gecmetrics.core.cache`; the
+run's, unless one is given): a line parsed by an earlier run, of any system, is read back
+instead of parsed again, and a pair annotated by an earlier run is neither parsed nor aligned
+(:mod:`.parsestore`, :mod:`.editstore`).
 
 :class:`English` is the language ``en`` of :mod:`gecmetrics.core.lang`: an annotator's parse,
 alignment, merging and classification behind the :class:`~gecmetrics.core.lang.base.EditLanguage`
@@ -22,10 +24,11 @@ from ..base import AlignOp, EditLanguage, TypedEdit, option_fields
 from ..edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
 from .align import AlignmentTooLarge, align
 from .classify import UNKNOWN, Classifier, Side
+from .editstore import Pair, edits_namespace, store_edits, stored_edits
 from .merge import STRATEGIES, MergeTooLong, edit_spans
 from .parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel, shared_model
-from .parsestore import parse_lines
-from .wordlist import SHIPPED_WORDS, load_word_list, word_list_path, words_checksum
+from .parsestore import model_namespace, parse_lines
+from .wordlist import SHIPPED_SHA256, SHIPPED_WORDS, load_word_list, word_list_path, words_checksum
 
 REANNOTATION_MODES = ("auto", "gold")
 class Annotator:
@@ -151,29 +154,75 @@ class Annotator:
         return self._annotate_all(sources, sets, keep_empty)
 
     def _annotate_all(self, sources: list[str], sets: list[list[list[str]]], keep_empty: bool) -> list[list[Block]]:
-        """The blocks of every set; the lines that need a parse are parsed first, in one batch
-        (sources only where a hypothesis differs, or for spaCy's tokens with ``tokenise``)."""
+        """The blocks of every set. The edits of pairs an earlier run annotated are read from the
+        persistent cache; the lines the other pairs need are parsed first, in one batch (sources
+        only where a hypothesis differs, or for spaCy's tokens with ``tokenise``), and their new
+        edits stored."""
         kept = [d for d, line in enumerate(sources) if keep_empty or line.strip()]
         changed = [[{d for d in kept if not self._same_text(sources[d], hyps[d])} for hyps in hypotheses_list]
                    for hypotheses_list in sets]
-        needed = set(kept) if self.tokenise else {d for per_set in changed for per_hyp in per_set for d in per_hyp}
-        self.parse([sources[d] for d in sorted(needed)] + [hyps[d] for hypotheses_list, per_set in zip(sets, changed)
-                                                           for hyps, per_hyp in zip(hypotheses_list, per_set)
-                                                           for d in sorted(per_hyp)])
-        return [[self._block(sources[d], [hyps[d] if d in per_hyp else None
-                                          for hyps, per_hyp in zip(hypotheses_list, per_set)]) for d in kept]
-                for hypotheses_list, per_set in zip(sets, changed)]
+        source_keys = {d: self._parse_key(sources[d], self.tokenise) for d in kept}
+        pairs = {(d, hyps[d]): (source_keys[d], self._parse_key(hyps[d], self.tokenise))
+                 for hypotheses_list, per_set in zip(sets, changed)
+                 for hyps, per_hyp in zip(hypotheses_list, per_set) for d in per_hyp}
+        known = self._stored_edits(set(pairs.values()))
+        unknown = [(d, hypothesis) for (d, hypothesis), pair in pairs.items() if pair not in known]
+        needed = set(kept) if self.tokenise else {d for d, _ in unknown}
+        self.parse([sources[d] for d in sorted(needed)] + [hypothesis for _, hypothesis in unknown])
+        new: dict[Pair, list[AnnotatedEdit]] = {}
+        blocks = [[self._block(sources[d], source_keys[d], [hyps[d] if d in per_hyp else None
+                                                            for hyps, per_hyp in zip(hypotheses_list, per_set)],
+                               known, new) for d in kept]
+                  for hypotheses_list, per_set in zip(sets, changed)]
+        namespace = self.edits_namespace()
+        if namespace is not None:
+            store_edits(self.cache, namespace, new, self.tokenise)
+        return blocks
 
-    def _block(self, source: str, hypotheses: list[str | None]) -> Block:
-        """One sentence's block; ``None`` marks a hypothesis equal to the source (a noop)."""
-        orig = self.parse([source])[0] if self.tokenise or any(h is not None for h in hypotheses) else None
+    def _block(self, source: str, source_key: str, hypotheses: list[str | None],
+               known: dict[Pair, list[AnnotatedEdit]], new: dict[Pair, list[AnnotatedEdit]]) -> Block:
+        """One sentence's block; ``None`` marks a hypothesis equal to the source (a noop). The
+        edits of a pair in ``known`` are used as they are; the others are extracted (and added to
+        ``known`` and ``new``)."""
+        pairs = [None if hypothesis is None else (source_key, self._parse_key(hypothesis, self.tokenise))
+                 for hypothesis in hypotheses]
+        unknown = any(pair is not None and pair not in known for pair in pairs)
+        orig = self.parse([source])[0] if self.tokenise or unknown else None
         block = Block(" ".join(orig.words) if orig is not None else " ".join(source.split()))
-        for k, hypothesis in enumerate(hypotheses):
-            if hypothesis is None:
+        for k, (hypothesis, pair) in enumerate(zip(hypotheses, pairs)):
+            if pair is None:
                 block.edits.append(noop_edit(k))
-            else:
-                block.edits.extend(edit.to_m2(k) for edit in self.edits(orig, self.parse([hypothesis])[0]))
+                continue
+            edits = known.get(pair)
+            if edits is None:
+                edits = known[pair] = new[pair] = self.edits(orig, self.parse([hypothesis])[0])
+            block.edits.extend(edit.to_m2(k) for edit in edits)
         return block
+
+    def edits_namespace(self) -> str | None:
+        """Where this annotator's edits are kept in its persistent cache (:mod:`.editstore`), or
+        None: no cache, or a model not found on disk (its parses are not kept either)."""
+        cache = self.cache
+        if cache is None or not cache.enabled:
+            return None
+        if "_edits_namespace" not in self.__dict__:
+            parses = model_namespace(self.spacy)
+            self._edits_namespace = None if parses is None else \
+                edits_namespace(parses, self.merge, self.lev, self._words_checksum())
+        return self._edits_namespace
+
+    def _stored_edits(self, pairs: set[Pair]) -> dict[Pair, list[AnnotatedEdit]]:
+        namespace = self.edits_namespace() if pairs else None
+        return {} if namespace is None else stored_edits(self.cache, namespace, pairs, self.tokenise)
+
+    def _words_checksum(self) -> str:
+        """The SHA-256 of the SPELL word list's words (the shipped list's is recorded)."""
+        words = self._word_list
+        if isinstance(words, (set, frozenset)):
+            return words_checksum(words)
+        if word_list_path(words) == SHIPPED_WORDS:
+            return SHIPPED_SHA256
+        return words_checksum(self.classifier.words)
 
     def _same_text(self, source: str, hypothesis: str) -> bool:
         """ERRANT's test for a noop: the parsed source's text equals the stripped hypothesis."""
