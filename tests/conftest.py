@@ -202,9 +202,11 @@ def built_once(folder: Path, build) -> Path:
 def warm_parses(shared_data, spacy_model, tmp_path_factory):
     """A persistent cache (:class:`gecmetrics.core.cache.Cache`) holding the test model's parses
     of CoNLL-2014 (source, AMU CAMB CUUI, REF0 REF1, the gold M2's corrections) and of the SEEDA
-    subset, parsed once per test run (pytest-xdist workers share it). For tests that need ERRANT
+    subset, and the edits ERRANT's default annotator makes of each of those files against its
+    source, made once per test run (pytest-xdist workers share it). For tests that need ERRANT
     M2 of those files as inputs (an annotator given ``cache=warm_parses`` does not start spaCy's
-    network on them); tests of parsing or of the cache itself make their own."""
+    network on them, nor align those pairs); tests of parsing, annotating or of the cache itself
+    make their own."""
     from gecmetrics.core.cache import Cache
     from gecmetrics.core.lang.en.reannotate import reannotate_blocks
     from gecmetrics.io.m2 import read_m2
@@ -216,11 +218,13 @@ def warm_parses(shared_data, spacy_model, tmp_path_factory):
         with Cache(folder) as cache:
             annotator = Annotator(spacy_model, cache=cache)
             conll, seeda = shared_data / "conll14", shared_data / "seeda_subset"
-            for name in CONLL14_TEXTS:
-                annotator.parse(read_lines(str(conll / name)))
-            for path in sorted(seeda.iterdir()):
-                if path.name not in ("LINES", "README.md"):
-                    annotator.parse(read_lines(str(path)))
+            seeda_names = [path.name for path in sorted(seeda.iterdir()) if path.name not in ("LINES", "README.md")]
+            for data, names in ((conll, CONLL14_TEXTS), (seeda, seeda_names)):
+                for name in names:
+                    annotator.parse(read_lines(str(data / name)))
+                annotator.annotate_sets(read_lines(str(data / "INPUT")),
+                                        [[read_lines(str(data / name))] for name in names if name != "INPUT"],
+                                        keep_empty=True)
             reannotate_blocks(annotator, read_m2(str(conll / "official-2014.combined.m2")), "auto", False, False)
 
     return Cache(built_once(run_folder(tmp_path_factory) / "warm-parses", build))
