@@ -127,6 +127,36 @@ def test_damaged_values_are_parsed_again_and_overwritten(spacy_model, expected, 
     assert cache.get_many(edits, damaged) == {key: stored[key] for key in damaged}
 
 
+REANNOTATED = GOLD_M2 + """
+S It are raining today .
+A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0
+A 3 4|||Um|||-NONE-|||REQUIRED|||-NONE-|||0
+"""
+
+
+@pytest.mark.parametrize("mode", ["auto", "gold"])
+def test_reannotation_reads_the_stored_edits(spacy_model, tmp_path, monkeypatch, mode):
+    """errant_m2: -auto re-extracts each annotator's (source, correction) pair through the edit
+    store (a warm run parses only the sentences whose detection spans it types); -gold keeps
+    the spans and types them from the parses. The M2 is the same cold, warm and without cache."""
+    from gecmetrics.io.m2 import parse_m2
+
+    blocks = parse_m2(REANNOTATED, "gold.m2")
+    expected = format_m2(Annotator(spacy_model, cache=Cache(enabled=False)).reannotate(blocks, mode))
+    assert format_m2(Annotator(spacy_model, cache=Cache(tmp_path)).reannotate(blocks, mode)) == expected
+    model = fresh()
+    parsed = []
+    real = Annotator.parse
+    monkeypatch.setattr(Annotator, "parse", lambda self, lines, tokenise=None: parsed.extend(lines) or
+                        real(self, lines, tokenise))
+    assert format_m2(Annotator(model, cache=Cache(tmp_path)).reannotate(blocks, mode)) == expected
+    assert model.parsed == 0 and model._nlp is None
+    if mode == "auto":  # only the block with a detection span: its source and correction
+        assert set(parsed) == {"It are raining today .", "It is raining today ."}
+    else:
+        assert set(parsed) >= {block.source for block in blocks if any(edit.type != "noop" for edit in block.edits)}
+
+
 def test_edit_values_round_trip_and_unreadable_ones_are_misses():
     edits = [AnnotatedEdit(0, 1, 0, 2, "R:NOUN", "two words"), AnnotatedEdit(3, 3, 4, 5, "M:DET", "the")]
     assert editstore.unpack_edits(editstore.pack_edits(edits)) == edits

@@ -24,7 +24,7 @@ from ..base import AlignOp, EditLanguage, TypedEdit, option_fields
 from ..edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
 from .align import AlignmentTooLarge, align
 from .classify import UNKNOWN, Classifier, Side
-from .editstore import Pair, edits_namespace, store_edits, stored_edits
+from .editstore import edits_namespace, store_edits, stored_edits
 from .merge import STRATEGIES, MergeTooLong, edit_spans
 from .parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel, shared_model
 from .parsestore import model_namespace, parse_lines
@@ -154,50 +154,50 @@ class Annotator:
         return self._annotate_all(sources, sets, keep_empty)
 
     def _annotate_all(self, sources: list[str], sets: list[list[list[str]]], keep_empty: bool) -> list[list[Block]]:
-        """The blocks of every set. The edits of pairs an earlier run annotated are read from the
-        persistent cache; the lines the other pairs need are parsed first, in one batch (sources
-        only where a hypothesis differs, or for spaCy's tokens with ``tokenise``), and their new
-        edits stored."""
+        """The blocks of every set: the edits of every changed (source, hypothesis) pair at once
+        (:meth:`pair_edits`: each distinct pair once, stored ones read back), the sources parsed
+        only for spaCy's tokens with ``tokenise``."""
         kept = [d for d, line in enumerate(sources) if keep_empty or line.strip()]
         changed = [[{d for d in kept if not self._same_text(sources[d], hyps[d])} for hyps in hypotheses_list]
                    for hypotheses_list in sets]
-        source_keys = {d: self._parse_key(sources[d], self.tokenise) for d in kept}
-        pairs = {(d, hyps[d]): (source_keys[d], self._parse_key(hyps[d], self.tokenise))
-                 for hypotheses_list, per_set in zip(sets, changed)
-                 for hyps, per_hyp in zip(hypotheses_list, per_set) for d in per_hyp}
-        known = self._stored_edits(set(pairs.values()))
-        unknown = [(d, hypothesis) for (d, hypothesis), pair in pairs.items() if pair not in known]
-        needed = set(kept) if self.tokenise else {d for d, _ in unknown}
-        self.parse([sources[d] for d in sorted(needed)] + [hypothesis for _, hypothesis in unknown])
-        new: dict[Pair, list[AnnotatedEdit]] = {}
-        blocks = [[self._block(sources[d], source_keys[d], [hyps[d] if d in per_hyp else None
-                                                            for hyps, per_hyp in zip(hypotheses_list, per_set)],
-                               known, new) for d in kept]
-                  for hypotheses_list, per_set in zip(sets, changed)]
-        namespace = self.edits_namespace()
-        if namespace is not None:
-            store_edits(self.cache, namespace, new, self.tokenise)
-        return blocks
+        if self.tokenise:
+            self.parse([sources[d] for d in kept])
+        pairs = list(dict.fromkeys((sources[d], hyps[d]) for hypotheses_list, per_set in zip(sets, changed)
+                                   for hyps, per_hyp in zip(hypotheses_list, per_set) for d in sorted(per_hyp)))
+        edits = dict(zip(pairs, self.pair_edits(pairs)))
+        return [[self._block(sources[d], [edits[sources[d], hyps[d]] if d in per_hyp else None
+                                          for hyps, per_hyp in zip(hypotheses_list, per_set)]) for d in kept]
+                for hypotheses_list, per_set in zip(sets, changed)]
 
-    def _block(self, source: str, source_key: str, hypotheses: list[str | None],
-               known: dict[Pair, list[AnnotatedEdit]], new: dict[Pair, list[AnnotatedEdit]]) -> Block:
-        """One sentence's block; ``None`` marks a hypothesis equal to the source (a noop). The
-        edits of a pair in ``known`` are used as they are; the others are extracted (and added to
-        ``known`` and ``new``)."""
-        pairs = [None if hypothesis is None else (source_key, self._parse_key(hypothesis, self.tokenise))
-                 for hypothesis in hypotheses]
-        unknown = any(pair is not None and pair not in known for pair in pairs)
-        orig = self.parse([source])[0] if self.tokenise or unknown else None
-        block = Block(" ".join(orig.words) if orig is not None else " ".join(source.split()))
-        for k, (hypothesis, pair) in enumerate(zip(hypotheses, pairs)):
-            if pair is None:
-                block.edits.append(noop_edit(k))
-                continue
-            edits = known.get(pair)
+    def _block(self, source: str, hypotheses: list[list[AnnotatedEdit] | None]) -> Block:
+        """One sentence's block from each hypothesis's edits; ``None`` marks a hypothesis equal to
+        the source (a noop)."""
+        block = Block(" ".join(self.parse([source])[0].words) if self.tokenise else " ".join(source.split()))
+        for k, edits in enumerate(hypotheses):
             if edits is None:
-                edits = known[pair] = new[pair] = self.edits(orig, self.parse([hypothesis])[0])
-            block.edits.extend(edit.to_m2(k) for edit in edits)
+                block.edits.append(noop_edit(k))
+            else:
+                block.edits.extend(edit.to_m2(k) for edit in edits)
         return block
+
+    def pair_edits(self, pairs: Sequence[tuple[str, str]], tokenise: bool | None = None) -> list[list[AnnotatedEdit]]:
+        """ERRANT's edits (:meth:`edits`) of each (source, correction) pair of lines, each distinct
+        pair once: those an earlier run stored are read from the persistent cache in one lookup
+        (neither line is parsed), the lines of the others parsed in one batch, and their edits
+        stored (:mod:`.editstore`)."""
+        tokenise = self.tokenise if tokenise is None else tokenise
+        keys = [(self._parse_key(source, tokenise), self._parse_key(correction, tokenise))
+                for source, correction in pairs]
+        namespace = self.edits_namespace() if keys else None
+        known = {} if namespace is None else stored_edits(self.cache, namespace, set(keys), tokenise)
+        missing = list({key: pair for pair, key in zip(pairs, keys) if key not in known}.items())
+        if missing:
+            parsed = self.parse([source for _, (source, _) in missing] + [cor for _, (_, cor) in missing], tokenise)
+            new = {key: self.edits(orig, cor) for (key, _), orig, cor in zip(missing, parsed, parsed[len(missing):])}
+            known.update(new)
+            if namespace is not None:
+                store_edits(self.cache, namespace, new, tokenise)
+        return [known[key] for key in keys]
 
     def edits_namespace(self) -> str | None:
         """Where this annotator's edits are kept in its persistent cache (:mod:`.editstore`), or
@@ -210,10 +210,6 @@ class Annotator:
             self._edits_namespace = None if parses is None else \
                 edits_namespace(parses, self.merge, self.lev, self._words_checksum())
         return self._edits_namespace
-
-    def _stored_edits(self, pairs: set[Pair]) -> dict[Pair, list[AnnotatedEdit]]:
-        namespace = self.edits_namespace() if pairs else None
-        return {} if namespace is None else stored_edits(self.cache, namespace, pairs, self.tokenise)
 
     def _words_checksum(self) -> str:
         """The SHA-256 of the SPELL word list's words (the shipped list's is recorded)."""

@@ -28,7 +28,7 @@ class ParsingAnnotator(Protocol):
 
     def parse(self, lines: Sequence[str], tokenise: bool | None = None) -> list[ParsedSentence]: ...
 
-    def edits(self, orig: ParsedSentence, cor: ParsedSentence) -> list[AnnotatedEdit]: ...
+    def pair_edits(self, pairs: Sequence[tuple[str, str]], tokenise: bool | None = None) -> list[list[AnnotatedEdit]]: ...
 
     def classify_tokens(self, orig: ParsedSentence, o_tokens: list[int], cor: ParsedSentence,
                         c_tokens: list[int]) -> str: ...
@@ -87,10 +87,17 @@ def reannotate_blocks(annotator: ParsingAnnotator, blocks: list[Block], mode: st
         for key, edits in _annotator_edits(block):
             if edits[0].type != NOOP_TYPE:
                 jobs.append((index, key, *corrected_sentence(block.source, edits)))
-    origs = annotator.parse([block.source for block in blocks], tokenise=False)
-    cors = iter(annotator.parse([job[2] for job in jobs], tokenise=False))
-    job_edits = {(job[0], job[1]): _job_edits(annotator, origs[job[0]], next(cors), job[3], mode, minimise, old_types)
-                 for job in jobs}
+    # auto: every job's automatic edits at once (stored ones read back: those jobs are not parsed
+    # unless they hold detection spans to classify)
+    automatic = annotator.pair_edits([(blocks[job[0]].source, job[2]) for job in jobs], tokenise=False) \
+        if mode == "auto" else [None] * len(jobs)
+    classified = [job for job in jobs if mode == "gold" or any(span[4] in DETECTION_TYPES for span in job[3])]
+    parsed = annotator.parse([blocks[job[0]].source for job in classified] + [job[2] for job in classified],
+                             tokenise=False)
+    parses = {(job[0], job[1]): (orig, cor) for job, orig, cor in zip(classified, parsed, parsed[len(classified):])}
+    job_edits = {(job[0], job[1]): _job_edits(annotator, *parses.get((job[0], job[1]), (None, None)), job[3], mode,
+                                              minimise, old_types, found)
+                 for job, found in zip(jobs, automatic)}
     result = []
     for index, block in enumerate(blocks):
         out = Block(block.source.rstrip(), [], block.line)
@@ -104,9 +111,12 @@ def reannotate_blocks(annotator: ParsingAnnotator, blocks: list[Block], mode: st
     return result
 
 
-def _job_edits(annotator: ParsingAnnotator, orig: ParsedSentence, cor: ParsedSentence, spans: list[GoldSpan], mode: str,
-               minimise: bool, old_types: bool) -> list[AnnotatedEdit]:
-    """One annotator's output edits for one sentence."""
+def _job_edits(annotator: ParsingAnnotator, orig: ParsedSentence | None, cor: ParsedSentence | None,
+               spans: list[GoldSpan], mode: str, minimise: bool, old_types: bool,
+               automatic: list[AnnotatedEdit] | None) -> list[AnnotatedEdit]:
+    """One annotator's output edits for one sentence (``automatic``: ERRANT's edits of source and
+    correction, in ``auto`` mode; the parses are needed only to classify gold or detection
+    spans)."""
     detections, gold = [], []
     for span in spans:
         if span[4] in DETECTION_TYPES:
@@ -118,7 +128,6 @@ def _job_edits(annotator: ParsingAnnotator, orig: ParsedSentence, cor: ParsedSen
             gold.append(detections[-1])
     if mode == "gold":
         return gold
-    automatic = annotator.edits(orig, cor)
     return sorted(detections + automatic, key=lambda e: (e.o_start, e.o_end))
 
 
