@@ -49,13 +49,16 @@ ERRANT_TARGET, PT_TARGET = 30.0, 50.0
 FILE_NAME = "cache-v1.sqlite3"
 
 
-def settled_size(folder: Path) -> tuple[int, int]:
-    """(bytes of the cache file once its write-ahead log is folded in, entries)."""
+def settled_size(folder: Path) -> tuple[int, int, int]:
+    """(bytes of the cache file once its write-ahead log is folded in, stored parses, stored
+    ERRANT edits of (source, correction) pairs)."""
     path = folder / FILE_NAME
     with sqlite3.connect(str(path)) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-        entries = conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
-    return os.path.getsize(path), entries
+    entries = namespace_entries(folder)
+    parses, edits = (sum(count for name, (count, _) in entries.items() if name.startswith(kind))
+                     for kind in ("spacy-parse/", "errant-edits/"))
+    return os.path.getsize(path), parses, edits
 
 
 def namespace_entries(folder: Path) -> dict[str, tuple[int, int]]:
@@ -108,7 +111,7 @@ def errant_part(args, data: Path, work: Path) -> bool:
     folder = work / "errant-cache"
     off = harness.measure(command(["--no-cache"], systems), args.repeats)
     cold, warm = cold_and_warm(lambda f: command(["--cache", str(f)], systems), folder, args.repeats)
-    size, parses = settled_size(folder)
+    size, parses, pairs = settled_size(folder)
     harness.report("ours  --no-cache", off)
     harness.report("ours  cold (new cache)", cold)
     harness.report("ours  warm", warm)
@@ -119,9 +122,9 @@ def errant_part(args, data: Path, work: Path) -> bool:
     agreed = all(rows["off"].get(Path(p).name) for p in paths) and rows["off"] == rows["cold"] == rows["warm"]
     if not agreed:
         print(f"off/cold/warm: MISMATCH or unread {rows}")
-    print(f"cache: {parses} parses, {size / 1e6:.2f} MB: {size / parses * 1000 / 1e6:.3f} MB per 1,000 parsed lines "
-          f"({size / (len(systems) + 1) / count_lines(files / 'INPUT') * 1000 / 1e6:.3f} MB per 1,000 corpus lines "
-          f"of the {len(systems)} systems and the source)")
+    print(f"cache: {parses} parses and the edits of {pairs} pairs, {size / 1e6:.2f} MB: {size / parses * 1000 / 1e6:.3f} "
+          f"MB per 1,000 parsed lines ({size / (len(systems) + 1) / count_lines(files / 'INPUT') * 1000 / 1e6:.3f} MB "
+          f"per 1,000 corpus lines of the {len(systems)} systems and the source)")
     # a sixth system after five
     sixth_folder = work / "errant-sixth"
     sixth_runs = harness.Timing([])
@@ -129,7 +132,7 @@ def errant_part(args, data: Path, work: Path) -> bool:
         shutil.rmtree(sixth_folder, ignore_errors=True)
         shutil.copytree(folder, sixth_folder)
         sixth_runs.runs.append(harness.run_once(command(["--cache", str(sixth_folder)], systems + [SIXTH])))
-    added = settled_size(sixth_folder)[1] - parses
+    added = settled_size(sixth_folder)[1] - parses  # new parses
     load = f"import spacy; spacy.load({args.spacy_model!r}, exclude=['ner'])"
     startup = harness.measure([sys.executable, "-c", load], args.repeats)
     harness.report("spaCy start-up alone (import, load)", startup)
@@ -186,7 +189,7 @@ def pt_part(args, data: Path, work: Path) -> bool:
     folder = work / "pt-cache"
     off = harness.measure(command(["--no-cache"]), args.repeats)
     cold, warm = cold_and_warm(lambda f: command(["--cache", str(f)]), folder, args.repeats)
-    size, _ = settled_size(folder)
+    size = settled_size(folder)[0]
     kinds = namespace_entries(folder)
     pairs, pair_bytes = (sum(v[i] for k, v in kinds.items() if k.startswith("pt/bertscore-f/")) for i in (0, 1))
     texts, text_bytes = (sum(v[i] for k, v in kinds.items() if k.startswith("models/token-ids/")) for i in (0, 1))
@@ -240,12 +243,13 @@ def annotate_part(args, shared: Path, work: Path) -> bool:
                 str(work / "out.m2")]
 
     cold, warm = cold_and_warm(command, folder, 1)
-    size, parses = settled_size(folder)
+    size, parses, pairs = settled_size(folder)
     for label, timing in (("cold", cold), ("warm", warm)):
         verdict = "" if timing.peak_rss_mb < scale.MEMORY_TARGET_MB else "  ABOVE 1 GB"
         harness.report(f"ours  m2 annotate {label}", timing)
         print(f"   peak memory {timing.peak_rss_mb:.0f} MB{verdict}")
-    print(f"cache: {parses:,} parses, {size / 1e6:.1f} MB: {size / parses * 1000 / 1e6:.3f} MB per 1,000 parsed lines")
+    print(f"cache: {parses:,} parses and the edits of {pairs:,} pairs, {size / 1e6:.1f} MB: "
+          f"{size / parses * 1000 / 1e6:.3f} MB per 1,000 parsed lines")
     return max(cold.peak_rss_mb, warm.peak_rss_mb) < scale.MEMORY_TARGET_MB
 
 
