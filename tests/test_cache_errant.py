@@ -157,6 +157,17 @@ def test_reannotation_reads_the_stored_edits(spacy_model, tmp_path, monkeypatch,
         assert set(parsed) >= {block.source for block in blocks if any(edit.type != "noop" for edit in block.edits)}
 
 
+def test_pair_edits_are_the_edits_of_the_parses_and_check_their_arguments(spacy_model, tmp_path):
+    annotator = Annotator(spacy_model, cache=Cache(tmp_path))
+    pairs = [(SOURCES[0], SYSTEMS["odd"][0]), (SOURCES[1], SYSTEMS["good"][1]), (SOURCES[0], SYSTEMS["odd"][0])]
+    expected = [annotator.edits(*annotator.parse(list(pair))) for pair in pairs]
+    assert annotator.pair_edits(pairs) == expected == Annotator(spacy_model, cache=Cache(tmp_path)).pair_edits(pairs)
+    assert annotator.pair_edits([]) == []
+    for bad in ("He go .", [("He go .",)], [("He go .", None)], [["a", "b", "c"]], None):
+        with pytest.raises(TypeError, match="pairs must be"):
+            annotator.pair_edits(bad)
+
+
 def test_edit_values_round_trip_and_unreadable_ones_are_misses():
     edits = [AnnotatedEdit(0, 1, 0, 2, "R:NOUN", "two words"), AnnotatedEdit(3, 3, 4, 5, "M:DET", "the")]
     assert editstore.unpack_edits(editstore.pack_edits(edits)) == edits

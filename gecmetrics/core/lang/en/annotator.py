@@ -185,7 +185,11 @@ class Annotator:
         pair once: those an earlier run stored are read from the persistent cache in one lookup
         (neither line is parsed), the lines of the others parsed in one batch, and their edits
         stored (:mod:`.editstore`)."""
-        tokenise = self.tokenise if tokenise is None else tokenise
+        pairs = list(pairs) if isinstance(pairs, (list, tuple)) else pairs
+        if not isinstance(pairs, list) or not all(isinstance(pair, (list, tuple)) and len(pair) == 2 and
+                                                  all(isinstance(line, str) for line in pair) for pair in pairs):
+            raise TypeError("pairs must be a list of (source, correction) pairs of str lines")
+        tokenise = self.tokenise if tokenise is None else bool(tokenise)
         keys = [(self._parse_key(source, tokenise), self._parse_key(correction, tokenise))
                 for source, correction in pairs]
         namespace = self.edits_namespace() if keys else None
