@@ -194,6 +194,11 @@ def test_edit_settings_word_list_and_code_are_other_namespaces(spacy_model, tmp_
     monkeypatch.setattr(editstore, "EDIT_CODE", editstore.EDIT_CODE[:-1])
     try:
         assert edits_namespace(spacy_model) != default
+        editstore.code_digest.cache_clear()  # a module whose source is not there: no edits kept
+        monkeypatch.setattr(editstore, "EDIT_CODE", (*editstore.EDIT_CODE, "missing.py"))
+        assert edits_namespace(spacy_model) is None
+        annotated(spacy_model, Cache(tmp_path))
+        assert list(Cache(tmp_path).info().namespaces) == [model_namespace(spacy_model)]
     finally:
         editstore.code_digest.cache_clear()
     assert Annotator(spacy_model, cache=Cache(enabled=False)).edits_namespace() is None

@@ -37,20 +37,28 @@ Pair = tuple[str, str]
 
 
 @functools.cache
-def code_digest() -> str:
-    """The first 16 hex digits of the SHA-256 over the names and bytes of :data:`EDIT_CODE`."""
+def code_digest() -> str | None:
+    """The first 16 hex digits of the SHA-256 over the names and bytes of :data:`EDIT_CODE`; None
+    when a module's source cannot be read (an installation without it: edits are then not kept)."""
     digest = hashlib.sha256()
     folder = Path(__file__).resolve().parent
     for name in EDIT_CODE:
-        data = (folder / name).read_bytes()
+        try:
+            data = (folder / name).read_bytes()
+        except OSError:
+            return None
         digest.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
     return digest.hexdigest()[:16]
 
 
-def edits_namespace(parse_namespace: str, merge: str, lev: bool, words: str) -> str:
+def edits_namespace(parse_namespace: str, merge: str, lev: bool, words: str) -> str | None:
     """The cache namespace of the edits an annotator with these settings makes from the parses of
-    ``parse_namespace`` (``words``: the word list's checksum)."""
-    return (f"errant-edits/{EDITS_FORMAT}/code-{code_digest()}/merge-{merge}/align-{'lev' if lev else 'linguistic'}/"
+    ``parse_namespace`` (``words``: the word list's checksum); None when the code that decides
+    them cannot be fingerprinted (:func:`code_digest`)."""
+    code = code_digest()
+    if code is None:
+        return None
+    return (f"errant-edits/{EDITS_FORMAT}/code-{code}/merge-{merge}/align-{'lev' if lev else 'linguistic'}/"
             f"words-{words[:16]}/{parse_namespace}")
 
 
