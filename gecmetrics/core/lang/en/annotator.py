@@ -212,17 +212,20 @@ class Annotator:
         if "_edits_namespace" not in self.__dict__:
             parses = model_namespace(self.spacy)
             self._edits_namespace = None if parses is None else \
-                edits_namespace(parses, self.merge, self.lev, self._words_checksum())
+                edits_namespace(parses, self.merge, self.lev, self.words_checksum() or SHIPPED_SHA256)
         return self._edits_namespace
 
-    def _words_checksum(self) -> str:
-        """The SHA-256 of the SPELL word list's words (the shipped list's is recorded)."""
-        words = self._word_list
-        if isinstance(words, (set, frozenset)):
-            return words_checksum(words)
-        if word_list_path(words) == SHIPPED_WORDS:
-            return SHIPPED_SHA256
-        return words_checksum(self.classifier.words)
+    def words_checksum(self) -> str | None:
+        """The SHA-256 of the SPELL word list's words, computed once; None for the list shipped
+        with gecmetrics (its checksum is recorded: :data:`~.wordlist.SHIPPED_SHA256`)."""
+        if "_words_checksum" not in self.__dict__:
+            words = self._word_list
+            if isinstance(words, (set, frozenset)):
+                self._words_checksum = words_checksum(words)
+            else:
+                self._words_checksum = None if word_list_path(words) == SHIPPED_WORDS else \
+                    words_checksum(self.classifier.words)
+        return self._words_checksum
 
     def _same_text(self, source: str, hypothesis: str) -> bool:
         """ERRANT's test for a noop: the parsed source's text equals the stripped hypothesis."""
@@ -310,11 +313,9 @@ class English(EditLanguage):
         not the shipped one, spaCy's and the model's versions."""
         errant = self.errant
         fields = option_fields(errant.merge, errant.lev, errant.tokenise)
-        words = errant._word_list
-        if isinstance(words, (set, frozenset)):
-            fields["words"] = words_checksum(words)[:12]
-        elif word_list_path(words) != SHIPPED_WORDS:
-            fields["words"] = words_checksum(load_word_list(word_list_path(words)))[:12]
+        checksum = errant.words_checksum()
+        if checksum is not None:
+            fields["words"] = checksum[:12]
         return {**fields, **errant.versions()}
 
 
