@@ -15,7 +15,7 @@ from gecmetrics.run.m2_files import compare_cherrant_files
 from gecmetrics.metrics.m2.compare import ErrantCompare
 from gecmetrics.metrics.m2.errant_report import format_errant_report
 from gecmetrics.io.m2 import parse_m2, read_m2
-from tests._zh_support import records, require_zh_extra
+from tests._zh_support import mucgec_m2 as mucgec_m2_text
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -73,12 +73,8 @@ def recorded_sections() -> list[tuple[str, str, str, str]]:
 def mucgec_m2(shared_data: Path) -> dict:
     """Our M2 of the MuCGEC dev predictions and references (equal to ChERRANT's, see
     test_zh_cherrant.py), read back as blocks."""
-    require_zh_extra()
-    from gecmetrics.core.lang.zh.annotate import CharAnnotator
-
-    annotator = CharAnnotator(shared_data / "cherrant")
-    return {name: parse_m2(annotator.to_m2(records(shared_data / "mucgec" / para)), name, target_lines=True)
-            for name, para in (("hyp.m2.char", "example_pred_dev.txt"), ("ref.m2.char", "MuCGEC_dev.txt"))}
+    return {f"{name}.m2.char": parse_m2(mucgec_m2_text(shared_data, name), f"{name}.m2.char", target_lines=True)
+            for name in ("hyp", "ref")}
 
 
 @pytest.mark.parametrize("hyp, ref, options, printed", recorded_sections(),

@@ -20,7 +20,7 @@ from gecmetrics.io.m2 import parse_m2, read_m2
 from gecmetrics.metrics.cleme.metric import CLEME, CLEME2
 from gecmetrics.metrics.cleme.scoring import CORPUS_FACTORS, SENTENCE_FACTORS
 from gecmetrics.metrics.errant.metric import AnnotationJob, ErrantText, ErrantTextSettings
-from tests._zh_support import DATA, records, require_zh_extra
+from tests._zh_support import DATA, mucgec_m2, records, require_zh_extra
 from tests.conftest import one_line_error, read_tsv, run_cli, unavailable
 from tests.test_cherrant_compare import recorded_sections
 
@@ -99,11 +99,9 @@ def mucgec_texts(shared_data: Path) -> dict[str, str]:
     and the references as ChERRANT's M2 (ours, equal to ChERRANT's: test_zh_cherrant.py), made
     once for the module."""
     require_zh_extra()
-    from gecmetrics.core.lang.zh.annotate import CharAnnotator
-
     rows = records(shared_data / "mucgec" / "example_pred_dev.txt")
     return {"src": "".join(source + "\n" for source, _ in rows), "hyp": "".join(targets[0] + "\n" for _, targets in rows),
-            "ref": CharAnnotator(str(shared_data / "cherrant")).to_m2(records(shared_data / "mucgec" / "MuCGEC_dev.txt"))}
+            "ref": mucgec_m2(shared_data, "ref")}
 
 
 @pytest.fixture
@@ -163,15 +161,12 @@ def test_max_answer_num_through_the_metric(mucgec_files: dict):
 @pytest.mark.reproduction
 def test_m2_annotate_lang_zh_writes_cherrant_m2(mucgec_files: dict, cherrant_data: str, shared_data: Path,
                                                 tmp_path: Path):
-    from gecmetrics.core.lang.zh.annotate import CharAnnotator
-
     files = mucgec_files
     out = tmp_path / "hyp.m2"
     code, _, err = run_cli("m2", "annotate", "-orig", str(files["src"]), "-cor", str(files["hyp"]), "--lang", "zh",
                            "-o", str(out), "-p", "2", "--chunk-lines", "200")
     assert code == 0, err
-    expected = CharAnnotator(cherrant_data).to_m2(records(shared_data / "mucgec" / "example_pred_dev.txt"))
-    assert out.read_text(encoding="utf-8") == expected
+    assert out.read_text(encoding="utf-8") == mucgec_m2(shared_data, "hyp")
 
 
 def test_blocks_carry_the_edit_sets_of_cherrant_m2(cherrant_data: str):
@@ -217,13 +212,11 @@ def _cleme_metric(row: dict):
 
 @pytest.mark.reproduction
 def test_cleme_lang_zh_equals_the_official_chinese_path(mucgec_files: dict, cherrant_data: str, shared_data: Path):
-    from gecmetrics.core.lang.zh.annotate import CharAnnotator
     from tests.test_cleme import OFFICIAL_FIELDS
 
     rows = read_tsv(DATA / "cleme_official_zh.tsv")
     assert len(rows) == 24
-    hyp_text = CharAnnotator(cherrant_data).to_m2(records(shared_data / "mucgec" / "example_pred_dev.txt"))
-    hyp = parse_m2(hyp_text, "hyp.m2.char", target_lines=True)
+    hyp = parse_m2(mucgec_m2(shared_data, "hyp"), "hyp.m2.char", target_lines=True)
     ref = read_m2(str(mucgec_files["ref"]), target_lines=True)
     assert sum(1 for block in ref for e in block.edits if e.edit_set) > 0  # what CLEME skips
     corpus = Corpus(None, [], {"hyp": hyp}, ref)
