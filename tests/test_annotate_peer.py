@@ -314,21 +314,14 @@ def test_jfleg_dev_references_as_errant_parallel(annotator, peer, shared_data, r
 @pytest.fixture(scope="session")
 def conll14_parsed(annotator, conll14) -> Annotator:
     """The session annotator holding the parses of CoNLL-2014's texts and of the gold M2's
-    corrections (an annotator whose first edit is a noop has none: re-annotation keeps its noop),
-    read from ``warm_parses`` (spaCy's network does not start for them)."""
-    from gecmetrics.core.edits.blocks import NOOP_TYPE
-    from gecmetrics.core.lang.en.reannotate import corrected_sentence
+    corrections (those re-annotation parses), read from ``warm_parses`` (spaCy's network does not
+    start for them)."""
+    from gecmetrics.core.lang.en.reannotate import correction_jobs
 
     for name in CONLL14_TEXTS:
         annotator.parse(read_lines(str(conll14 / name)))
-    corrections = []
-    for block in read_m2(str(conll14 / "official-2014.combined.m2")):
-        by_annotator: dict[str, list] = {}
-        for edit in block.edits:
-            by_annotator.setdefault(edit.annotator_key, []).append(edit)
-        corrections += [corrected_sentence(block.source, edits)[0] for edits in by_annotator.values()
-                        if edits[0].type != NOOP_TYPE]
-    annotator.parse(corrections, tokenise=False)
+    jobs = correction_jobs(read_m2(str(conll14 / "official-2014.combined.m2")))
+    annotator.parse([corrected for _, _, corrected, _ in jobs], tokenise=False)
     return annotator
 
 

@@ -79,14 +79,18 @@ def _as_written(edit: Edit, key: str) -> Edit:
     return edit if key == str(edit.annotator) else dataclasses.replace(edit, annotator_text=key)
 
 
+def correction_jobs(blocks: list[Block]) -> list[tuple[int, str, str, list[GoldSpan]]]:
+    """(block index, annotator key, corrected sentence, gold spans) of every annotator of every
+    block, in errant_m2's order, but for annotators whose first edit is a noop (they keep their
+    noop line and have no corrected sentence to parse)."""
+    return [(index, key, *corrected_sentence(block.source, edits)) for index, block in enumerate(blocks)
+            for key, edits in _annotator_edits(block) if edits[0].type != NOOP_TYPE]
+
+
 def reannotate_blocks(annotator: ParsingAnnotator, blocks: list[Block], mode: str, minimise: bool, old_types: bool
                       ) -> list[Block]:
     """The blocks with every annotator's edits re-extracted or re-typed (see module doc)."""
-    jobs = []  # (block index, annotator id, cor text, gold spans) for annotators without noop
-    for index, block in enumerate(blocks):
-        for key, edits in _annotator_edits(block):
-            if edits[0].type != NOOP_TYPE:
-                jobs.append((index, key, *corrected_sentence(block.source, edits)))
+    jobs = correction_jobs(blocks)
     # auto: every job's automatic edits at once (stored ones read back: those jobs are not parsed
     # unless they hold detection spans to classify)
     automatic = annotator.pair_edits([(blocks[job[0]].source, job[2]) for job in jobs], tokenise=False) \
