@@ -219,3 +219,130 @@ def test_the_authors_numbers_warm(conll14: Path, tiny_model, warm_pt_pairs, tmp_
     _, whole, encoded = run(stored, None)
     assert encoded == 0
     assert f"{whole:.4f}" == row["rounded"] and abs(whole - float(row["score"])) < 2e-5
+
+
+WARM_PROBE = """
+import sys
+from gecmetrics.cli import main
+try:
+    main(sys.argv[1:], prog_name="gecmetric")
+except SystemExit as stop:
+    code = stop.code
+sys.stdout.flush()
+print("modules:", "torch" in sys.modules, "transformers" in sys.modules, file=sys.stderr)
+sys.exit(code)
+"""
+"""The console command in a Python that then says whether torch and transformers were imported."""
+
+
+def _probe(args: list[str]) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                   "OMP_NUM_THREADS": "1"}
+    return subprocess.run([sys.executable, "-c", WARM_PROBE, *args], capture_output=True, text=True,
+                           env=environment, timeout=600)
+
+
+def test_a_warm_run_reads_the_models_identity_back_and_starts_no_torch(tiny_model, tmp_path):
+    """The first run loads the model and stores its identity (the namespaces of its token ids and
+    pair scores, its signature fields) beside them; a second run on the same files finds every
+    token id, pair score and the identity stored, prints the same bits and signature, and never
+    imports torch or transformers; a third run with a system the cache has not seen loads the
+    model (checking the stored identity against it) and prints what a run without the cache
+    prints."""
+    (tmp_path / "gold.m2").write_text(GOLD, encoding="utf-8")
+    for name, lines in SYSTEMS.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "new").write_text("This is sentence .\nHe go to the school .\nNothing .\nPeople is happy .\n",
+                                  encoding="utf-8")
+    common = ["pt-m2", "-s", str(tmp_path / "gold.m2"), *tiny_options(tiny_model), "--json"]
+    cache = ["--cache", str(tmp_path / "cache")]
+    systems = [str(tmp_path / name) for name in SYSTEMS]
+    cold = _probe([*cache, *common, "-o", *systems])
+    warm = _probe([*cache, *common, "-o", *systems])
+    assert cold.returncode == warm.returncode == 0, (cold.stderr, warm.stderr)
+    assert cold.stderr.splitlines()[-1] == "modules: True True"
+    assert warm.stderr.splitlines()[-1] == "modules: False False"
+    assert warm.stdout == cold.stdout and "|cache:on|" in cold.stdout and "|rev:sha256:" in cold.stdout
+    namespaces = Cache(tmp_path / "cache").info().namespaces
+    assert [name for name in namespaces if name.startswith("pt/model-identity/")]
+    with_new = _probe([*cache, *common, "-o", *systems, str(tmp_path / "new")])
+    alone = _probe(["--no-cache", *common, "-o", *systems, str(tmp_path / "new")])
+    assert with_new.returncode == alone.returncode == 0, (with_new.stderr, alone.stderr)
+    assert with_new.stderr.splitlines()[-1] == "modules: True True"
+    rows = [json.loads(with_new.stdout), json.loads(alone.stdout)]
+    signatures = [[row.pop("signature") for row in result] for result in rows]
+    assert rows[0] == rows[1]
+    assert [s.replace("|cache:on", "") for s in signatures[0]] == signatures[1]
+
+
+def test_a_stored_identity_that_the_model_does_not_have_is_one_line_and_stored_anew(tiny_model, tmp_path):
+    """What decides a model's identity is in its key; should a loaded model still differ from
+    the identity read back (a pair or token id read under another model's namespaces), the run
+    stops with one line, the identity is stored anew and the next run gives the numbers."""
+    cache = Cache(tmp_path / "cache")
+    reference = scored(tiny_model, Cache(enabled=False))[0]
+    assert scored(tiny_model, cache)[0] == reference
+    (namespace,) = [name for name in cache.info().namespaces if name.startswith("pt/model-identity/")]
+    (key,) = _all_keys(cache, namespace)
+    stored = json.loads(cache.get_many(namespace, [key])[key])
+    cache.put_many(namespace, {key: json.dumps({**stored, "pairs": stored["pairs"] + "-other"}).encode()})
+    from gecmetrics.core.context import Resources, RunContext
+    from gecmetrics.errors import InputError
+
+    metric = PTM2(model=str(tiny_model), **TINY_SETTINGS).with_context(RunContext(cache, Resources()))
+    with pytest.raises(InputError, match="stored in the cache differs from the loaded model's"):
+        metric.statistics(metric.prepare(parse_m2(GOLD, "gold")), HYPOTHESIS)
+    fresh = PTM2(model=str(tiny_model), **TINY_SETTINGS).with_context(RunContext(cache, Resources()))
+    prepared = fresh.prepare(parse_m2(GOLD, "gold"))
+    statistics = fresh.statistics(prepared, HYPOTHESIS)
+    assert (statistics.tobytes(), fresh.score(statistics).score) == reference[("pt-m2", "sentence", "sys")]
+    assert prepared.pairs.encoded_count == 0  # the first run's pairs, read under the identity stored anew
+    # damaged values are not identities: the model is loaded, the identity stored again
+    cache.put_many(namespace, {key: b"{not json"})
+    again = PTM2(model=str(tiny_model), **TINY_SETTINGS).with_context(RunContext(cache, Resources()))
+    assert again.statistics(again.prepare(parse_m2(GOLD, "gold")), HYPOTHESIS).tobytes() == statistics.tobytes()
+    assert again.engine.is_loaded and json.loads(cache.get_many(namespace, [key])[key]) == stored
+
+
+def test_the_identity_is_read_back_only_where_its_key_is_known_without_torch(tiny_model, tmp_path, monkeypatch):
+    """The key holds the weights and every other file of the folder, the layer, the thread count
+    and the installed torch, transformers and tokenizers; without a thread count (threads 0), on
+    a device other than the CPU, or where a GPU may be there (a device file of one on Linux,
+    another system), there is no key and the model is loaded first."""
+    import shutil
+    from importlib import metadata
+
+    from gecmetrics.core.models import loading
+    from gecmetrics.metrics.pt.scorers import PTEngine
+
+    def key(folder: Path = tiny_model, **settings) -> str | None:
+        return PTEngine(PTSettings(model=str(folder), **{**TINY_SETTINGS, **settings})).request_key(
+            settings.get("threads", 1))
+
+    base = key()
+    assert base is not None and key(num_layers=8) != base and key(threads=2) != base
+    assert key(threads=0) is None and key(device="cuda") is None
+    assert key(device="cpu") == base
+    for name in ("weights", "vocabulary"):
+        shutil.copytree(tiny_model, tmp_path / name)
+    with open(tmp_path / "vocabulary" / "vocab.txt", "a", encoding="utf-8") as handle:
+        handle.write("newword\n")
+    (weights,) = [path for path in (tmp_path / "weights").iterdir() if path.name in loading.WEIGHT_FILES]
+    data = bytearray(weights.read_bytes())
+    data[-1] ^= 1
+    weights.write_bytes(bytes(data))
+    assert len({base, key(tmp_path / "weights"), key(tmp_path / "vocabulary")}) == 3
+    real_version = metadata.version
+    for package in ("torch", "transformers", "tokenizers"):
+        with monkeypatch.context() as patch:
+            patch.setattr(metadata, "version", lambda name: "9.9.9" if name == package else real_version(name))
+            assert key() != base
+    monkeypatch.setattr(loading.sys, "platform", "linux")
+    monkeypatch.setattr(loading.os.path, "exists", lambda path: path == "/dev/nvidiactl")
+    assert not loading.cpu_without_torch(None) and loading.cpu_without_torch("cpu") and key() is None
+    monkeypatch.setattr(loading.os.path, "exists", lambda path: False)
+    assert loading.cpu_without_torch(None) and not loading.cpu_without_torch("cuda:1")
+    monkeypatch.setattr(loading.sys, "platform", "darwin")
+    assert loading.cpu_without_torch(None)
+    monkeypatch.setattr(loading.sys, "platform", "win32")
+    assert not loading.cpu_without_torch(None) and loading.cpu_without_torch("cpu")

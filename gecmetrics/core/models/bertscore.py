@@ -159,6 +159,10 @@ def token_namespace(loaded: LoadedModel) -> str | None:
                      "prefix-space" if loaded.prefix_space else "no-prefix-space")
 
 
+FROM_THE_MODEL = object()
+"""PairScorer's default ``id_namespace``: :func:`token_namespace` of its model."""
+
+
 class PairScorer:
     """Rescaled BERTScore F of (candidate, reference) pairs of token sequences, cached.
 
@@ -169,7 +173,9 @@ class PairScorer:
     needed); the others are dropped once their pairs are scored (the scores stay).
 
     With ``cache`` (a :class:`~gecmetrics.core.cache.Cache`) and ``namespace``
-    (:func:`pair_namespace`), every pair's raw F is also kept across runs, keyed by the token ids
+    (:func:`pair_namespace`; ``id_namespace``: :func:`token_namespace`, given by a caller that
+    knows both without reading ``loaded``, which is then first read when a text must be tokenized
+    or a pair scored), every pair's raw F is also kept across runs, keyed by the token ids
     of both sides: pairs scored by an earlier run (any system, any process, any baseline) are
     read back in one lookup per call, and only the sequences of the other pairs are encoded. A
     stored value is the float32 raw F the computation gives, rescaled on the way out by the same
@@ -188,7 +194,7 @@ class PairScorer:
     def __init__(self, loaded: LoadedModel, baseline: np.ndarray | None, batch_size: int = 64,
                  token_budget: int = 8192, chunk: int = 4096, keep_bytes: int = 2**30,
                  idf: Mapping[int, float] | None = None, idf_default: float = 0.0, cache: Any = None,
-                 namespace: str | None = None) -> None:
+                 namespace: str | None = None, id_namespace: Any = FROM_THE_MODEL) -> None:
         self.loaded = loaded
         self.idf = idf  # token id -> weight (ids not in it: idf_default); None: 1, and 0 for [CLS]/[SEP]
         self.idf_default = idf_default
@@ -206,7 +212,8 @@ class PairScorer:
         self.batch_size = batch_size
         self.token_budget = token_budget
         self.token_cache = cache
-        self.token_namespace = token_namespace(loaded)  # None: a tokenizer of unknown files, not stored
+        # None: a tokenizer of unknown files, not stored
+        self.token_namespace = token_namespace(loaded) if id_namespace is FROM_THE_MODEL else id_namespace
         self.tokenized_count = 0
         """Texts tokenized by the model's tokenizer (those whose ids were stored need none)."""
         self.text_to_sequence: dict[str, int] = {}
@@ -222,7 +229,8 @@ class PairScorer:
         (and stored)."""
         from .token_ids import cached_token_ids
 
-        ids, tokenized = cached_token_ids(self.token_cache, self.token_namespace, texts, self.loaded.encode)
+        ids, tokenized = cached_token_ids(self.token_cache, self.token_namespace, texts,
+                                          lambda missing: self.loaded.encode(missing))  # (the model is read on use)
         self.tokenized_count += tokenized
         return ids
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,6 +197,34 @@ def to_device(torch: Any, model: Any, device: str | None) -> tuple[Any, Any]:
         raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
 
 
+GPU_DEVICE_FILES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg", "/dev/kfd")
+"""The device files through which a process on Linux reaches a GPU: NVIDIA's driver, WSL 2's
+GPU and AMD's ROCm (torch's CUDA build runs on both of the latter)."""
+
+
+def cpu_without_torch(device: str | None) -> bool:
+    """Whether a model would run on the CPU, known without importing torch (about 1.5 s): the
+    device is ``cpu``, or not given (:func:`to_device`: CUDA when torch sees a GPU, else the CPU)
+    on a machine where torch cannot see one (macOS, which has no CUDA; Linux without any of
+    :data:`GPU_DEVICE_FILES`). Anywhere else only torch can tell: False."""
+    if device is not None:
+        return device == "cpu"
+    if sys.platform == "darwin":
+        return True
+    return sys.platform.startswith("linux") and not any(os.path.exists(path) for path in GPU_DEVICE_FILES)
+
+
+def installed_version(package: str) -> str:
+    """The installed version of a distribution (``none`` when it is not installed), read from its
+    metadata without importing it."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
 HUB_PROBE_SECONDS = 10.0
 """How long the one look at the hub for a model not on disk may take (no retries)."""
 
@@ -344,18 +373,24 @@ def truncate_layers(torch: Any, model: Any, num_layers: int, name: str) -> None:
     setattr(holder, attribute, torch.nn.ModuleList(list(layers)[:num_layers]))
 
 
+_DIGESTS: dict[tuple, str | None] = {}
+"""Weight digests made in this process, by folder and each weight file's size and modification
+time: a run that checks a model's identity before loading it hashes its weights once."""
+
+
 def weights_digest(folder: Path) -> str | None:
     """SHA-256 (first 12 hex digits) of the weight files of a model folder, or None."""
+    paths = [folder / file_name for file_name in WEIGHT_FILES if (folder / file_name).is_file()]
+    stamp = (os.path.abspath(folder), *((path.name, path.stat().st_size, path.stat().st_mtime_ns) for path in paths))
+    if stamp in _DIGESTS:
+        return _DIGESTS[stamp]
     digest = hashlib.sha256()
-    found = False
-    for file_name in WEIGHT_FILES:
-        path = folder / file_name
-        if path.is_file():
-            found = True
-            with open(path, "rb") as handle:
-                for chunk in iter(lambda: handle.read(1 << 22), b""):
-                    digest.update(chunk)
-    return digest.hexdigest()[:12] if found else None
+    for path in paths:
+        with open(path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 22), b""):
+                digest.update(chunk)
+    _DIGESTS[stamp] = digest.hexdigest()[:12] if paths else None
+    return _DIGESTS[stamp]
 
 
 def _snapshot_commit(transformers: Any, name: str) -> str | None:
@@ -367,16 +402,26 @@ def _snapshot_commit(transformers: Any, name: str) -> str | None:
     return path.parent.name if path.parent.parent.name == "snapshots" else None
 
 
-def model_revision(transformers: Any, model: Any, source: str) -> str:
-    """The SHA-256 of a local folder's weights, else the hub commit of a downloaded model (a
-    cached snapshot folder: the commit it is named after)."""
+def folder_revision(source: str) -> str | None:
+    """What :func:`model_revision` says of a model folder without loading it: the hub commit a
+    cached snapshot folder is named after, else the SHA-256 of the folder's weights; None for a
+    hub name, or a folder without weight files."""
     path = Path(source)
     if path.is_dir() and path.parent.name == "snapshots" and path.parent.parent.name.startswith("models--"):
         return f"commit:{path.name[:12]}"
     if os.path.isdir(source):
-        digest = weights_digest(Path(source))
+        digest = weights_digest(path)
         if digest:
             return f"sha256:{digest}"
+    return None
+
+
+def model_revision(transformers: Any, model: Any, source: str) -> str:
+    """The SHA-256 of a local folder's weights, else the hub commit of a downloaded model (a
+    cached snapshot folder: the commit it is named after)."""
+    revision = folder_revision(source)
+    if revision is not None:
+        return revision
     config = model.config
     commit = (config.get("_commit_hash") if isinstance(config, dict) else getattr(config, "_commit_hash", None)) \
         or _snapshot_commit(transformers, source)

@@ -21,8 +21,10 @@ Where things live, so that a corpus can be scored in chunks and in worker proces
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+import threading
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Hashable, Sequence
 
@@ -140,42 +142,216 @@ class PTM2Settings(PTSettings):
 
 
 class PTEngine:
-    """A loaded model and its rescaling baseline, with what identifies them in a signature."""
+    """A PT metric's model and rescaling baseline, with what identifies them: the signature's
+    fields and the persistent cache's namespaces of its token ids and pair scores
+    (:meth:`identity`).
+
+    The model is loaded on first use (:attr:`loaded`). With a persistent cache, the identity a
+    load found is stored there under what decides it (:meth:`request_key`: the model folder's
+    weights and other files, the layer, the installed torch, transformers and tokenizers, the
+    CPU, the torch threads), so a later run on the same model reads it back instead of loading:
+    a run whose every token id and pair score is stored (a warm run) never starts torch (about
+    2.5 s of CPU and 300 MB: torch, transformers, the tokenizer and the weights). Where the
+    identity cannot be known without torch (no thread count, a device torch must choose, a hub
+    name not on disk), the model is loaded first, as before."""
 
     def __init__(self, settings: PTSettings) -> None:
         from ...core.models.bertscore import baseline_label, baseline_values
-        from ...core.models.loading import load_model
+        from ...core.models.loading import DEFAULT_LAYERS, default_layers, model_source
 
         self.key = settings.engine_key
-        try:
-            self.loaded = load_model(settings.model, settings.num_layers, settings.device)
-        except InputError as err:
-            if err.path is None:  # not about the model itself (torch missing, a layer, a device)
-                raise
-            raise InputError(f"{str(err).removeprefix(f'{err.path}: ')} (the PT encoder: --model NAME|FOLDER, "
-                             f"or ${MODEL_VARIABLE} for every run)", err.path) from None
-        self.baseline = baseline_values(settings.baseline, settings.model, self.loaded.num_layers)
+        self.settings = settings
+        if settings.num_layers is None and settings.model not in DEFAULT_LAYERS:
+            with _encoder_errors():  # a model that is not there says so before its missing layer does
+                model_source(settings.model)
+        self.num_layers = default_layers(settings.model) if settings.num_layers is None else settings.num_layers
+        self.baseline = baseline_values(settings.baseline, settings.model, self.num_layers)
         self.baseline_name = baseline_label(settings.baseline, settings.model)
+        self._loaded: Any = None
+        self._identities: dict[int, dict] = {}  # torch threads -> identity (found by a load, or a stored one)
+        self._stored: dict[int, tuple[Any, str]] = {}  # threads -> (cache, key) of the identities read back
+        self._keys: dict[int, str | None] = {}  # threads -> request_key
+        self._written: set[tuple[str, int]] = set()  # (cache file, threads) holding this identity
+        self._lock = threading.RLock()
 
-    def pair_scorer(self, batch_size: int, cache: Any = None) -> Any:
+    @property
+    def is_loaded(self) -> bool:
+        return self._loaded is not None
+
+    @property
+    def loaded(self) -> Any:
+        """The tokenizer and encoder (:class:`~gecmetrics.core.models.loading.LoadedModel`), loaded
+        on first use; an identity read back from the cache is checked against it."""
+        with self._lock:
+            if self._loaded is None:
+                self._loaded = self._load()
+                stored, self._stored = self._stored, {}
+                changed = False
+                for threads, (cache, key) in stored.items():
+                    found = self._identity_of(self._loaded, threads)
+                    if found != self._identities[threads]:
+                        _store_identity(cache, key, found)
+                        self._identities[threads], changed = found, True
+                if changed:  # what was read under the stored identity may not be this model's
+                    raise InputError(f"the identity of the model {self.settings.model} stored in the cache differs "
+                                     "from the loaded model's (something changed that its key does not hold): it is "
+                                     "stored anew; run the command again")
+            return self._loaded
+
+    def _load(self) -> Any:
+        from ...core.models.loading import load_model
+
+        with _encoder_errors():
+            return load_model(self.settings.model, self.num_layers, self.settings.device)
+
+    def request_key(self, threads: int) -> str | None:
+        """What decides this model's identity, known without loading it (the folder's weights and
+        its other files, or the hub commit of a cached snapshot; the layer, the CPU and
+        ``threads`` torch threads, the installed torch, transformers and tokenizers, Python's
+        Unicode tables: a copy of the folder elsewhere has the same identity); None when only a
+        load can tell (no thread count, a device torch must choose, not a folder on disk, a
+        folder without weights)."""
+        import unicodedata
+
+        from ...core.models.loading import cpu_without_torch, folder_revision, installed_version, model_source
+        from ...core.models.token_ids import tokenizer_digest
+
+        if threads <= 0 or not cpu_without_torch(self.settings.device):
+            return None
+        with _encoder_errors():
+            source = model_source(self.settings.model)
+        revision = folder_revision(source)
+        digest = tokenizer_digest(source, revision or "")
+        if revision is None or not digest:
+            return None
+        versions = [f"{package}-{installed_version(package)}" for package in ("torch", "transformers", "tokenizers")]
+        return "\n".join([revision, digest, f"layer-{self.num_layers}", "cpu", f"threads-{threads}", *versions,
+                          f"unicode-{unicodedata.unidata_version}"])
+
+    def identity(self, threads: int, cache: Any = None) -> dict:
+        """The model's identity at ``threads`` torch threads: ``pairs`` and ``tokens``, the
+        namespaces of its pair scores and token ids in the persistent cache (None: not stored),
+        and ``signature``, its signature fields but the model's name and the baseline. Read back from ``cache`` when
+        a load stored it there (the model is then not loaded), else found by loading the model
+        (and stored for the next run)."""
+        with self._lock:
+            usable = cache is not None and cache.enabled
+            if usable and threads not in self._keys:
+                self._keys[threads] = self.request_key(threads)
+            key = self._keys.get(threads) if usable else None
+            known = self._identities.get(threads)
+            if known is None and key is not None and self._loaded is None:
+                known = _stored_identity(cache, key)
+                if known is not None:
+                    self._identities[threads], self._stored[threads] = known, (cache, key)
+                    self._written.add((str(cache.path), threads))
+            if known is None:
+                known = self._identities[threads] = self._identity_of(self.loaded, threads)
+            if key is not None and known["pairs"] and known["tokens"] and (str(cache.path), threads) not in self._written:
+                _store_identity(cache, key, known)
+                self._written.add((str(cache.path), threads))
+            return known
+
+    def _identity_of(self, loaded: Any, threads: int) -> dict:
+        from ...core.models.bertscore import pair_namespace, token_namespace
+
+        return {"pairs": pair_namespace(loaded, threads), "tokens": token_namespace(loaded),
+                "signature": [["rev", loaded.revision], ["layer", str(loaded.num_layers)],
+                              ["torch", loaded.torch_version.split("+")[0]],
+                              ["transformers", loaded.transformers_version],
+                              ["encoder", "direct" if loaded.direct else "transformers"]]}
+
+    def pair_scorer(self, batch_size: int, cache: Any = None, threads: int = 0) -> Any:
         """A new cache of token ids, embeddings and pair scores on this model, backed by the
-        persistent cache ``cache`` (a run's; None: none) for the pair scores."""
-        from ...core.models.bertscore import PairScorer, pair_namespace
+        persistent cache ``cache`` (a run's; None: none) for the token ids and pair scores; the
+        model is loaded when it first has a text to tokenize or a pair to score (on ``threads``
+        torch threads; 0: torch's default), unless ``threads`` is 0 or the identity is not stored."""
+        from ...core.models.bertscore import PairScorer
         from ...core.models.loading import import_backend
 
-        enabled = cache is not None and cache.enabled
-        namespace = pair_namespace(self.loaded, import_backend()[0].get_num_threads()) if enabled else None
-        return PairScorer(self.loaded, self.baseline, batch_size=batch_size, cache=cache, namespace=namespace)
+        if cache is None or not cache.enabled:
+            return PairScorer(self.loaded, self.baseline, batch_size=batch_size, cache=cache)
+        identity = self.identity(threads or import_backend()[0].get_num_threads(), cache)
+        model = self._loaded if self._loaded is not None else _LoadedOnUse(self, threads)
+        return PairScorer(model, self.baseline, batch_size=batch_size, cache=cache, namespace=identity["pairs"],
+                          id_namespace=identity["tokens"])
 
-    def signature_fields(self) -> list[tuple[str, str]]:
-        loaded = self.loaded
-        name = loaded.name
+    def signature_fields(self, threads: int = 0, cache: Any = None) -> list[tuple[str, str]]:
+        """The model's identity for a signature (read back from ``cache`` like :meth:`identity`)."""
+        from ...core.models.loading import import_backend
+
+        identity = self.identity(threads or import_backend()[0].get_num_threads(), cache)
+        fields = [(key, value) for key, value in identity["signature"]]
+        name = self.settings.model
         if os.path.isdir(os.path.expanduser(name)):  # a local folder: its name (the weights' hash says the rest)
             name = os.path.basename(os.path.normpath(os.path.expanduser(name)))
-        return [("model", name), ("rev", loaded.revision), ("layer", str(loaded.num_layers)),
-                ("baseline", self.baseline_name), ("torch", loaded.torch_version.split("+")[0]),
-                ("transformers", loaded.transformers_version),
-                ("encoder", "direct" if loaded.direct else "transformers")]
+        return [("model", name), *fields[:2], ("baseline", self.baseline_name), *fields[2:]]
+
+
+@contextlib.contextmanager
+def _encoder_errors():
+    """A model that cannot be loaded is one line that says where the PT encoder is chosen."""
+    try:
+        yield
+    except InputError as err:
+        if err.path is None:  # not about the model itself (torch missing, a layer, a device)
+            raise
+        raise InputError(f"{str(err).removeprefix(f'{err.path}: ')} (the PT encoder: --model NAME|FOLDER, "
+                         f"or ${MODEL_VARIABLE} for every run)", err.path) from None
+
+
+class _LoadedOnUse:
+    """The engine's model in a pair scorer, loaded (and set to the metric's torch threads) when
+    the scorer first reads any of it: a tokenizer call or an encoding (a warm run has neither)."""
+
+    def __init__(self, engine: PTEngine, threads: int) -> None:
+        self._engine, self._threads = engine, threads
+
+    def __getattr__(self, name: str) -> Any:
+        loaded = self._engine.loaded
+        _set_threads(self._threads)
+        return getattr(loaded, name)
+
+
+IDENTITIES = "pt/model-identity/1"
+"""The persistent cache's namespace of the identities :meth:`PTEngine.identity` stores."""
+
+
+def _stored_identity(cache: Any, key: str) -> dict | None:
+    """The identity stored under ``key``, or None (absent, or not one: found by loading again)."""
+    import json
+
+    from ...core.cache import cache_key
+
+    value = cache.get_many(IDENTITIES, [cache_key(key)]).get(cache_key(key))
+    try:
+        identity = json.loads(value) if value is not None else None
+    except (UnicodeDecodeError, ValueError):
+        return None
+    valid = (isinstance(identity, dict) and set(identity) == {"pairs", "tokens", "signature"}
+             and all(isinstance(identity[name], str) for name in ("pairs", "tokens"))
+             and isinstance(identity["signature"], list)
+             and all(isinstance(field, list) and len(field) == 2 and all(isinstance(part, str) for part in field)
+                     for field in identity["signature"]))
+    return identity if valid else None
+
+
+def _store_identity(cache: Any, key: str, identity: dict) -> None:
+    import json
+
+    from ...core.cache import cache_key
+
+    cache.put_many(IDENTITIES, {cache_key(key): json.dumps(identity, sort_keys=True).encode("utf-8")}, compress=False)
+
+
+def _set_threads(threads: int) -> None:
+    """torch's thread count set to ``threads`` (0: left as it is)."""
+    if threads:
+        from ...core.models.loading import import_backend
+
+        torch = import_backend()[0]
+        if torch.get_num_threads() != threads:
+            torch.set_num_threads(threads)
 
 
 ENGINES = "pt-engine"
@@ -183,17 +359,14 @@ ENGINES = "pt-engine"
 
 
 def engine_for(settings: PTSettings, resources: Any = None) -> PTEngine:
-    """The model of these settings, loaded once per process (every chunk, system and PT metric
-    with the same model shares it; kept in ``resources``, a run's store, else the process's)."""
+    """The model of these settings, once per process (every chunk, system and PT metric with the
+    same model shares it; kept in ``resources``, a run's store, else the process's), not loaded
+    until it is used (:class:`PTEngine`)."""
     from ...core.context import loaded
 
     engine = loaded((ENGINES, *settings.engine_key), lambda: PTEngine(settings), resources)
-    if settings.threads:
-        from ...core.models.loading import import_backend
-
-        torch = import_backend()[0]
-        if torch.get_num_threads() != settings.threads:
-            torch.set_num_threads(settings.threads)
+    if engine.is_loaded:
+        _set_threads(settings.threads)
     return engine
 
 
@@ -281,7 +454,7 @@ class PTMetric(RunningFMetric):
         """The chunk's cache: made on first use, with the references pinned."""
         prepared = self._checked(prepared)
         if prepared.pairs is None:
-            prepared.pairs = self.engine.pair_scorer(self.settings.batch_size, prepared.cache)
+            prepared.pairs = self.engine.pair_scorer(self.settings.batch_size, prepared.cache, self.settings.threads)
             prepared.pairs.sequences([r for refs in prepared.references for r in refs], pin=True)
         prepared.pairs.batch_size = self.settings.batch_size
         return prepared.pairs
@@ -389,7 +562,8 @@ class PTMetric(RunningFMetric):
     def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
         """The encoder's identity (model, revision, layer, baseline, library versions) and
         ``cache:on`` when pair scores may come from the persistent cache."""
-        return [*self.engine.signature_fields(), *self.run_context.signature_fields()]
+        return [*self.engine.signature_fields(self.settings.threads, self.run_context.cache),
+                *self.run_context.signature_fields()]
 
     def column_names(self) -> list[str]:
         s = self.settings
