@@ -257,19 +257,19 @@ def test_a_warm_run_reads_the_models_identity_back_and_starts_no_torch(tiny_mode
     common = ["pt-m2", "-s", str(tmp_path / "gold.m2"), *tiny_options(tiny_model), "--json"]
     cache = ["--cache", str(tmp_path / "cache")]
     systems = [str(tmp_path / name) for name in SYSTEMS]
-    cold = _probe([*cache, *common, "-o", *systems])
-    warm = _probe([*cache, *common, "-o", *systems])
-    assert cold.returncode == warm.returncode == 0, (cold.stderr, warm.stderr)
-    assert cold.stderr.splitlines()[-1] == "modules: True True"
-    assert warm.stderr.splitlines()[-1] == "modules: False False"
-    assert warm.stdout == cold.stdout and "|cache:on|" in cold.stdout and "|rev:sha256:" in cold.stdout
+    code, cold, err = run_cli(*cache, *common, "-o", *systems)  # here: the model is loaded once per process
+    assert code == 0, err
     namespaces = Cache(tmp_path / "cache").info().namespaces
     assert [name for name in namespaces if name.startswith("pt/model-identity/")]
+    warm = _probe([*cache, *common, "-o", *systems])
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stderr.splitlines()[-1] == "modules: False False"
+    assert warm.stdout == cold and "|cache:on|" in cold and "|rev:sha256:" in cold
     with_new = _probe([*cache, *common, "-o", *systems, str(tmp_path / "new")])
-    alone = _probe(["--no-cache", *common, "-o", *systems, str(tmp_path / "new")])
-    assert with_new.returncode == alone.returncode == 0, (with_new.stderr, alone.stderr)
+    code, alone, err = run_cli("--no-cache", *common, "-o", *systems, str(tmp_path / "new"))
+    assert with_new.returncode == code == 0, (with_new.stderr, err)
     assert with_new.stderr.splitlines()[-1] == "modules: True True"
-    rows = [json.loads(with_new.stdout), json.loads(alone.stdout)]
+    rows = [json.loads(with_new.stdout), json.loads(alone)]
     signatures = [[row.pop("signature") for row in result] for result in rows]
     assert rows[0] == rows[1]
     assert [s.replace("|cache:on", "") for s in signatures[0]] == signatures[1]

@@ -214,17 +214,6 @@ def cpu_without_torch(device: str | None) -> bool:
     return sys.platform.startswith("linux") and not any(os.path.exists(path) for path in GPU_DEVICE_FILES)
 
 
-def installed_version(package: str) -> str:
-    """The installed version of a distribution (``none`` when it is not installed), read from its
-    metadata without importing it."""
-    from importlib import metadata
-
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return "none"
-
-
 HUB_PROBE_SECONDS = 10.0
 """How long the one look at the hub for a model not on disk may take (no retries)."""
 

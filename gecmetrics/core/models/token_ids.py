@@ -48,16 +48,21 @@ def token_namespace(kind: str, digest: str, tokenizer: Any, *settings: str) -> s
     if not digest:
         return None
     import unicodedata
-    from importlib import metadata
 
-    versions = []
-    for package in ("transformers", "tokenizers"):
-        try:
-            versions.append(f"{package}-{metadata.version(package)}")
-        except metadata.PackageNotFoundError:
-            versions.append(f"{package}-none")
+    versions = [f"{package}-{installed_version(package)}" for package in ("transformers", "tokenizers")]
     return "/".join(["models/token-ids", str(TOKEN_IDS_FORMAT), kind, digest, type(tokenizer).__name__, *versions,
                      f"unicode-{unicodedata.unidata_version}", *settings])
+
+
+def installed_version(package: str) -> str:
+    """The installed version of a distribution (``none`` when it is not installed), read from its
+    metadata without importing it."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "none"
 
 
 _ID_WIDTHS = {2: "<u2", 4: "<i4"}

@@ -213,8 +213,8 @@ class PTEngine:
         folder without weights)."""
         import unicodedata
 
-        from ...core.models.loading import cpu_without_torch, folder_revision, installed_version, model_source
-        from ...core.models.token_ids import tokenizer_digest
+        from ...core.models.loading import cpu_without_torch, folder_revision, model_source
+        from ...core.models.token_ids import installed_version, tokenizer_digest
 
         if threads <= 0 or not cpu_without_torch(self.settings.device):
             return None
