@@ -464,13 +464,15 @@ def _cached_weights(transformers: Any, name: str) -> str | None:
     return None
 
 
-def load_model(name: str, num_layers: int | None = None, device: str | None = None) -> LoadedModel:
+def load_model(name: str, num_layers: int | None = None, device: str | None = None,
+               source: str | None = None) -> LoadedModel:
     """Load a tokenizer and encoder by hub name or local folder, cut after ``num_layers``
     layers (default: BERTScore's layer for that name), in evaluation mode on ``device``
     (default: CUDA when available, else CPU). Plain BERT models are computed directly from
-    their weights (``encoder.py``), others by transformers' model classes."""
+    their weights (``encoder.py``), others by transformers' model classes. ``source``: where
+    :func:`model_source` found the model, when the caller has asked it already."""
     torch, transformers = import_backend()
-    source = model_source(name)
+    source = model_source(name) if source is None else source
     layers = default_layers(name) if num_layers is None else num_layers
     with quiet_loading(transformers):
         model = _direct_encoder(torch, transformers, source, layers, name)

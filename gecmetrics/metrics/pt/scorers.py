@@ -157,13 +157,13 @@ class PTEngine:
 
     def __init__(self, settings: PTSettings) -> None:
         from ...core.models.bertscore import baseline_label, baseline_values
-        from ...core.models.loading import DEFAULT_LAYERS, default_layers, model_source
+        from ...core.models.loading import DEFAULT_LAYERS, default_layers
 
         self.key = settings.engine_key
         self.settings = settings
+        self._source: str | None = None
         if settings.num_layers is None and settings.model not in DEFAULT_LAYERS:
-            with _encoder_errors():  # a model that is not there says so before its missing layer does
-                model_source(settings.model)
+            self.source()  # a model that is not there says so before its missing layer does
         self.num_layers = default_layers(settings.model) if settings.num_layers is None else settings.num_layers
         self.baseline = baseline_values(settings.baseline, settings.model, self.num_layers)
         self.baseline_name = baseline_label(settings.baseline, settings.model)
@@ -202,7 +202,18 @@ class PTEngine:
         from ...core.models.loading import load_model
 
         with _encoder_errors():
-            return load_model(self.settings.model, self.num_layers, self.settings.device)
+            return load_model(self.settings.model, self.num_layers, self.settings.device, self.source())
+
+    def source(self) -> str:
+        """Where the model is read from (:func:`~gecmetrics.core.models.loading.model_source`:
+        a folder, a hub model's cached snapshot, or a hub name after one look at the hub),
+        asked once."""
+        from ...core.models.loading import model_source
+
+        if self._source is None:
+            with _encoder_errors():
+                self._source = model_source(self.settings.model)
+        return self._source
 
     def request_key(self, threads: int) -> str | None:
         """What decides this model's identity, known without loading it (the folder's weights and
@@ -213,13 +224,12 @@ class PTEngine:
         folder without weights)."""
         import unicodedata
 
-        from ...core.models.loading import cpu_without_torch, folder_revision, model_source
+        from ...core.models.loading import cpu_without_torch, folder_revision
         from ...core.models.token_ids import installed_version, tokenizer_digest
 
         if threads <= 0 or not cpu_without_torch(self.settings.device):
             return None
-        with _encoder_errors():
-            source = model_source(self.settings.model)
+        source = self.source()
         revision = folder_revision(source)
         digest = tokenizer_digest(source, revision or "")
         if revision is None or not digest:
