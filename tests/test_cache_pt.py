@@ -346,3 +346,23 @@ def test_the_identity_is_read_back_only_where_its_key_is_known_without_torch(tin
     assert loading.cpu_without_torch(None)
     monkeypatch.setattr(loading.sys, "platform", "win32")
     assert not loading.cpu_without_torch(None) and loading.cpu_without_torch("cpu")
+
+
+@pytest.mark.parametrize("cache_on", [False, True])
+def test_the_model_computes_on_the_settings_threads_from_its_first_use(tiny_model, tmp_path, cache_on):
+    """The model is loaded where it is first needed (the cache off: by the chunk's first pair
+    scorer; on: by the first text to tokenize); torch is set to the setting's threads before it
+    computes anything, as when the model was loaded with the engine."""
+    import torch
+
+    from gecmetrics.core.context import Resources, RunContext
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        cache = Cache(tmp_path) if cache_on else Cache(enabled=False)
+        metric = PTM2(model=str(tiny_model), **TINY_SETTINGS).with_context(RunContext(cache, Resources()))
+        prepared = metric.prepare(parse_m2(GOLD, "gold"))
+        assert prepared.pairs.encoded_count > 0 and torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)

@@ -198,6 +198,12 @@ class PTEngine:
                                      "stored anew; run the command again")
             return self._loaded
 
+    def using(self, threads: int) -> Any:
+        """The loaded model, torch set to ``threads`` threads (0: left as it is) to compute with it."""
+        loaded = self.loaded
+        _set_threads(threads)
+        return loaded
+
     def _load(self) -> Any:
         from ...core.models.loading import load_model
 
@@ -241,9 +247,9 @@ class PTEngine:
     def identity(self, threads: int, cache: Any = None) -> dict:
         """The model's identity at ``threads`` torch threads: ``pairs`` and ``tokens``, the
         namespaces of its pair scores and token ids in the persistent cache (None: not stored),
-        and ``signature``, its signature fields but the model's name and the baseline. Read back from ``cache`` when
-        a load stored it there (the model is then not loaded), else found by loading the model
-        (and stored for the next run)."""
+        and ``signature``, its signature fields but the model's name and the baseline. Read back
+        from ``cache`` when a load stored it there (the model is then not loaded), else found by
+        loading the model (and stored for the next run)."""
         with self._lock:
             usable = cache is not None and cache.enabled
             if usable and threads not in self._keys:
@@ -257,9 +263,10 @@ class PTEngine:
                     self._written.add((str(cache.path), threads))
             if known is None:
                 known = self._identities[threads] = self._identity_of(self.loaded, threads)
-            if key is not None and known["pairs"] and known["tokens"] and (str(cache.path), threads) not in self._written:
+            where = (str(cache.path), threads) if usable else None
+            if key is not None and known["pairs"] and known["tokens"] and where not in self._written:
                 _store_identity(cache, key, known)
-                self._written.add((str(cache.path), threads))
+                self._written.add(where)
             return known
 
     def _identity_of(self, loaded: Any, threads: int) -> dict:
@@ -280,9 +287,9 @@ class PTEngine:
         from ...core.models.loading import import_backend
 
         if cache is None or not cache.enabled:
-            return PairScorer(self.loaded, self.baseline, batch_size=batch_size, cache=cache)
+            return PairScorer(self.using(threads), self.baseline, batch_size=batch_size, cache=cache)
         identity = self.identity(threads or import_backend()[0].get_num_threads(), cache)
-        model = self._loaded if self._loaded is not None else _LoadedOnUse(self, threads)
+        model = self.using(threads) if self._loaded is not None else _LoadedOnUse(self, threads)
         return PairScorer(model, self.baseline, batch_size=batch_size, cache=cache, namespace=identity["pairs"],
                           id_namespace=identity["tokens"])
 
@@ -318,9 +325,7 @@ class _LoadedOnUse:
         self._engine, self._threads = engine, threads
 
     def __getattr__(self, name: str) -> Any:
-        loaded = self._engine.loaded
-        _set_threads(self._threads)
-        return getattr(loaded, name)
+        return getattr(self._engine.using(self._threads), name)
 
 
 IDENTITIES = "pt/model-identity/1"
