@@ -224,6 +224,7 @@ def test_the_authors_numbers_warm(conll14: Path, tiny_model, warm_pt_pairs, tmp_
 WARM_PROBE = """
 import sys
 from gecmetrics.cli import main
+code = 0
 try:
     main(sys.argv[1:], prog_name="gecmetric")
 except SystemExit as stop:
