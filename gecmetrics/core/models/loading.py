@@ -197,6 +197,18 @@ def to_device(torch: Any, model: Any, device: str | None) -> tuple[Any, Any]:
         raise InputError(f"cannot use device {device!r}: {first_line(err)}") from None
 
 
+def shown_model(name: str) -> str:
+    """A model as a signature shows it: a hub name as given, a folder by its last part (its
+    weights fingerprint says the rest)."""
+    path = os.path.expanduser(name)
+    return os.path.basename(os.path.normpath(path)) if os.path.isdir(path) else name
+
+
+def torch_threads(threads: int) -> int:
+    """``threads``, or torch's own thread count when it is 0 (torch's default: imports torch)."""
+    return threads or import_backend()[0].get_num_threads()
+
+
 GPU_DEVICE_FILES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg", "/dev/kfd")
 """The device files through which a process on Linux reaches a GPU: NVIDIA's driver, WSL 2's
 GPU and AMD's ROCm (torch's CUDA build runs on both of the latter)."""
@@ -370,7 +382,8 @@ time: a run that checks a model's identity before loading it hashes its weights 
 def weights_digest(folder: Path) -> str | None:
     """SHA-256 (first 12 hex digits) of the weight files of a model folder, or None."""
     paths = [folder / file_name for file_name in WEIGHT_FILES if (folder / file_name).is_file()]
-    stamp = (os.path.abspath(folder), *((path.name, path.stat().st_size, path.stat().st_mtime_ns) for path in paths))
+    stamp = (os.path.abspath(folder), *((path.name, info.st_size, info.st_mtime_ns)
+                                        for path, info in ((path, path.stat()) for path in paths)))
     if stamp in _DIGESTS:
         return _DIGESTS[stamp]
     digest = hashlib.sha256()

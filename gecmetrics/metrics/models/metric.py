@@ -302,20 +302,12 @@ def release_scorers() -> None:
     process_resources().drop(SCORERS)
 
 
-def shown_model(name: str) -> str:
-    """A model as a signature shows it: a hub name as given, a folder by its last part (its
-    weights fingerprint says the rest)."""
-    path = os.path.expanduser(name)
-    return os.path.basename(os.path.normpath(path)) if os.path.isdir(path) else name
-
-
 def _set_threads(threads: int) -> None:
     if threads:
+        from ...core.models.causal_lm import set_threads
         from ...core.models.inference import import_backend
 
-        torch = import_backend()[0]
-        if torch.get_num_threads() != threads:
-            torch.set_num_threads(threads)
+        set_threads(import_backend()[0], threads)
 
 
 # ----------------------------------------------------------------------------- prepared corpus
@@ -443,6 +435,8 @@ class ModelMetric(Metric):
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
         """The models' identities for the signature: each model (:meth:`loaded_models`) as
         ``name@fingerprint``, and the tokenizer where the metric has one (loads the models)."""
+        from ...core.models.loading import shown_model
+
         fields = [(key, f"{shown_model(loaded.name)}@{loaded.fingerprint[:12]}")
                   for key, loaded in self.loaded_models(scorer).items()]
         if hasattr(self.settings, "tokenizer"):
@@ -757,7 +751,7 @@ class BERTScore(ModelMetric):
         """``P``, ``R``, ``F``, after what departs from the defaults: the model (by its folder's
         last part), a layer other than the name's default, ``idf``, ``rescaled`` (by the
         model's own baseline; ``rescaled:NAME`` by another), the dtype."""
-        from ...core.models.loading import DEFAULT_LAYERS
+        from ...core.models.loading import DEFAULT_LAYERS, shown_model
 
         s = self.settings
         model = shown_model(s.model)
@@ -778,5 +772,7 @@ class BERTScore(ModelMetric):
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
         """model@fingerprint, the layer used and the baseline (none, the table's model or a
         file's SHA-256)."""
+        from ...core.models.loading import shown_model
+
         return [("model", f"{shown_model(scorer.loaded.name)}@{scorer.fingerprint[:12]}"),
                 ("layer", str(scorer.loaded.num_layers)), ("baseline", self.baseline()[1])]

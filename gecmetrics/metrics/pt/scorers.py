@@ -237,8 +237,8 @@ class PTEngine:
             return None
         source = self.source()
         revision = folder_revision(source)
-        digest = tokenizer_digest(source, revision or "")
-        if revision is None or not digest:
+        digest = tokenizer_digest(source, revision) if revision is not None else ""
+        if not digest:
             return None
         versions = [f"{package}-{installed_version(package)}" for package in ("torch", "transformers", "tokenizers")]
         return "\n".join([revision, digest, f"layer-{self.num_layers}", "cpu", f"threads-{threads}", *versions,
@@ -284,25 +284,21 @@ class PTEngine:
         model is loaded when it first has a text to tokenize or a pair to score (on ``threads``
         torch threads; 0: torch's default), unless ``threads`` is 0 or the identity is not stored."""
         from ...core.models.bertscore import PairScorer
-        from ...core.models.loading import import_backend
+        from ...core.models.loading import torch_threads
 
         if cache is None or not cache.enabled:
             return PairScorer(self.using(threads), self.baseline, batch_size=batch_size, cache=cache)
-        identity = self.identity(threads or import_backend()[0].get_num_threads(), cache)
+        identity = self.identity(torch_threads(threads), cache)
         model = self.using(threads) if self._loaded is not None else _LoadedOnUse(self, threads)
         return PairScorer(model, self.baseline, batch_size=batch_size, cache=cache, namespace=identity["pairs"],
                           id_namespace=identity["tokens"])
 
     def signature_fields(self, threads: int = 0, cache: Any = None) -> list[tuple[str, str]]:
         """The model's identity for a signature (read back from ``cache`` like :meth:`identity`)."""
-        from ...core.models.loading import import_backend
+        from ...core.models.loading import shown_model, torch_threads
 
-        identity = self.identity(threads or import_backend()[0].get_num_threads(), cache)
-        fields = [(key, value) for key, value in identity["signature"]]
-        name = self.settings.model
-        if os.path.isdir(os.path.expanduser(name)):  # a local folder: its name (the weights' hash says the rest)
-            name = os.path.basename(os.path.normpath(os.path.expanduser(name)))
-        return [("model", name), *fields[:2], ("baseline", self.baseline_name), *fields[2:]]
+        fields = [(key, value) for key, value in self.identity(torch_threads(threads), cache)["signature"]]
+        return [("model", shown_model(self.settings.model)), *fields[:2], ("baseline", self.baseline_name), *fields[2:]]
 
 
 @contextlib.contextmanager
@@ -362,11 +358,10 @@ def _store_identity(cache: Any, key: str, identity: dict) -> None:
 def _set_threads(threads: int) -> None:
     """torch's thread count set to ``threads`` (0: left as it is)."""
     if threads:
+        from ...core.models.causal_lm import set_threads
         from ...core.models.loading import import_backend
 
-        torch = import_backend()[0]
-        if torch.get_num_threads() != threads:
-            torch.set_num_threads(threads)
+        set_threads(import_backend()[0], threads)
 
 
 ENGINES = "pt-engine"
