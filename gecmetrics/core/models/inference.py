@@ -302,6 +302,11 @@ class Encoder:
             self.pieces.update(zip(missing, cached_token_ids(cache, self.namespace, missing, self._tokenize)[0]))
 
     def _tokenize(self, texts: list[str]) -> list[list[int]]:
+        from .wordpiece import fast_token_ids
+
+        fast = fast_token_ids(self.tokenizer)  # the Python BERT tokenizer's ids of ASCII texts, word by word
+        if fast is not None:
+            return fast(texts)
         return self.tokenizer(texts, add_special_tokens=False, verbose=False)["input_ids"]
 
     def ids(self, text: str) -> tuple[int, ...]:

@@ -136,10 +136,17 @@ class LoadedModel:
     def encode(self, texts: list[str]) -> list[tuple[int, ...]]:
         """Token ids of each text as BERTScore makes them: stripped, special tokens added,
         truncated to the model's maximum length; an empty text is [CLS] [SEP]."""
+        from .wordpiece import fast_token_ids, with_special_tokens
+
         stripped = [text.strip() for text in texts]
         present = [text for text in stripped if text]
-        encoded = iter(self.tokenizer(present, add_special_tokens=True, truncation=True,
-                                      max_length=self.max_length)["input_ids"] if present else [])
+        fast = fast_token_ids(self.tokenizer) if present else None  # the Python BERT tokenizer's, word by word
+        if fast is not None:
+            encoded = iter([with_special_tokens(ids, self.cls_id, self.sep_id, self.max_length)
+                            for ids in fast(present)])
+        else:
+            encoded = iter(self.tokenizer(present, add_special_tokens=True, truncation=True,
+                                          max_length=self.max_length)["input_ids"] if present else [])
         return [tuple(next(encoded)) if text else self.empty_ids() for text in stripped]
 
     def empty_ids(self) -> tuple[int, ...]:
