@@ -8,6 +8,8 @@ without it (the library's own code instead), same output required.
   with the tiny BERT of ``gecmetrics.core.models.tiny`` (layer 9), AMU against REF0.
 * direct GPT-2 (``core/models/gpt2.py``): the Scribendi Score with the tiny GPT-2 of
   ``gecmetrics.core.models.tiny_gpt2``, AMU; without: transformers' ``GPT2LMHeadModel``.
+* word-by-word WordPiece ids (``core/models/wordpiece.py``): the same BERTScore F command;
+  without: transformers' Python ``BertTokenizer`` tokenizes every text.
 * spaCy rule replay (``core/lang/en/rulecache.py``): ``gecmetric m2 annotate -orig INPUT -cor
   AMU`` (parsing with spaCy); without: ``GECMETRICS_NO_RULE_CACHE=1`` (spaCy's attribute ruler
   and lemmatizer run on every sentence).
@@ -39,6 +41,16 @@ sys.argv[0] = "gecmetric"
 run()
 """
 """A gecmetric whose direct forward passes refuse every model (transformers loads them all)."""
+
+WITHOUT_WORDPIECE = """
+import sys
+from gecmetrics.core.models import wordpiece
+wordpiece.fast_token_ids = lambda tokenizer: None
+from gecmetrics.cli import run
+sys.argv[0] = "gecmetric"
+run()
+"""
+"""A gecmetric that gives every text to transformers' Python BERT tokenizer."""
 
 
 def build_models(folder: Path) -> dict[str, Path]:
@@ -109,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["OMP_NUM_THREADS"] = "1"
     gecmetric = harness.gecmetric_command()
     without = [sys.executable, "-c", WITHOUT_DIRECT]
+    without_wordpiece = [sys.executable, "-c", WITHOUT_WORDPIECE]
     ok = True
     with tempfile.TemporaryDirectory(prefix="gecmetrics-direct-") as work:
         folder = Path(work)
@@ -126,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{repeats} run(s) each, one torch thread", flush=True)
         for label, options in cases:
             ok &= compare_pair(label, [*gecmetric, *options], [*without, *options], repeats)
+        bertscore = cases[1][1]
+        ok &= compare_pair("BERTScore (wordpiece.py)", [*gecmetric, *bertscore], [*without_wordpiece, *bertscore],
+                           repeats)
         annotate = ["--no-cache", "m2", "annotate", "-orig", str(data / "INPUT"), "-cor", str(data / "AMU"),
                     "--spacy-model", args.spacy_model]
         ok &= compare_pair("m2 annotate (rulecache.py)", [*gecmetric, *annotate], [*gecmetric, *annotate], repeats,
