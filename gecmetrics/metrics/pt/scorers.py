@@ -182,20 +182,15 @@ class PTEngine:
     def loaded(self) -> Any:
         """The tokenizer and encoder (:class:`~gecmetrics.core.models.loading.LoadedModel`), loaded
         on first use; an identity read back from the cache is checked against it."""
+        from ...core.models.identity import check_loaded
+
         with self._lock:
             if self._loaded is None:
                 self._loaded = self._load()
                 stored, self._stored = self._stored, {}
-                changed = False
                 for threads, (cache, key) in stored.items():
-                    found = self._identity_of(self._loaded, threads)
-                    if found != self._identities[threads]:
-                        _store_identity(cache, key, found)
-                        self._identities[threads], changed = found, True
-                if changed:  # what was read under the stored identity may not be this model's
-                    raise InputError(f"the identity of the model {self.settings.model} stored in the cache differs "
-                                     "from the loaded model's (something changed that its key does not hold): it is "
-                                     "stored anew; run the command again")
+                    read, self._identities[threads] = self._identities[threads], self._identity_of(self._loaded, threads)
+                    check_loaded(self._identities[threads], read, cache, IDENTITIES, key, self.settings.model)
             return self._loaded
 
     def using(self, threads: int) -> Any:
@@ -228,21 +223,12 @@ class PTEngine:
         Unicode tables: a copy of the folder elsewhere has the same identity); None when only a
         load can tell (no thread count, a device torch must choose, not a folder on disk, a
         folder without weights)."""
-        import unicodedata
+        from ...core.models.identity import request_key
 
-        from ...core.models.loading import cpu_without_torch, folder_revision
-        from ...core.models.token_ids import installed_version, tokenizer_digest
-
-        if threads <= 0 or not cpu_without_torch(self.settings.device):
+        if threads <= 0:
             return None
-        source = self.source()
-        revision = folder_revision(source)
-        digest = tokenizer_digest(source, revision) if revision is not None else ""
-        if not digest:
-            return None
-        versions = [f"{package}-{installed_version(package)}" for package in ("torch", "transformers", "tokenizers")]
-        return "\n".join([revision, digest, f"layer-{self.num_layers}", "cpu", f"threads-{threads}", *versions,
-                          f"unicode-{unicodedata.unidata_version}"])
+        return request_key(self.source(), self.settings.device, [f"layer-{self.num_layers}", "cpu",
+                                                                f"threads-{threads}"])
 
     def identity(self, threads: int, cache: Any = None) -> dict:
         """The model's identity at ``threads`` torch threads: ``pairs`` and ``tokens``, the
@@ -250,6 +236,8 @@ class PTEngine:
         and ``signature``, its signature fields but the model's name and the baseline. Read back
         from ``cache`` when a load stored it there (the model is then not loaded), else found by
         loading the model (and stored for the next run)."""
+        from ...core.models.identity import store, stored
+
         with self._lock:
             usable = cache is not None and cache.enabled
             if usable and threads not in self._keys:
@@ -257,7 +245,7 @@ class PTEngine:
             key = self._keys.get(threads) if usable else None
             known = self._identities.get(threads)
             if known is None and key is not None and self._loaded is None:
-                known = _stored_identity(cache, key)
+                known = stored(cache, IDENTITIES, key, _is_identity)
                 if known is not None:
                     self._identities[threads], self._stored[threads] = known, (cache, key)
                     self._written.add((str(cache.path), threads))
@@ -265,7 +253,7 @@ class PTEngine:
                 known = self._identities[threads] = self._identity_of(self.loaded, threads)
             where = (str(cache.path), threads) if usable else None
             if key is not None and known["pairs"] and known["tokens"] and where not in self._written:
-                _store_identity(cache, key, known)
+                store(cache, IDENTITIES, key, known)
                 self._written.add(where)
             return known
 
@@ -288,8 +276,10 @@ class PTEngine:
 
         if cache is None or not cache.enabled:
             return PairScorer(self.using(threads), self.baseline, batch_size=batch_size, cache=cache)
+        from ...core.models.identity import LoadedOnUse
+
         identity = self.identity(torch_threads(threads), cache)
-        model = self.using(threads) if self._loaded is not None else _LoadedOnUse(self, threads)
+        model = self.using(threads) if self._loaded is not None else LoadedOnUse(lambda: self.using(threads))
         return PairScorer(model, self.baseline, batch_size=batch_size, cache=cache, namespace=identity["pairs"],
                           id_namespace=identity["tokens"])
 
@@ -313,46 +303,19 @@ def _encoder_errors():
                          f"or ${MODEL_VARIABLE} for every run)", err.path) from None
 
 
-class _LoadedOnUse:
-    """The engine's model in a pair scorer, loaded (and set to the metric's torch threads) when
-    the scorer first reads any of it: a tokenizer call or an encoding (a warm run has neither)."""
-
-    def __init__(self, engine: PTEngine, threads: int) -> None:
-        self._engine, self._threads = engine, threads
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._engine.using(self._threads), name)
-
-
 IDENTITIES = "pt/model-identity/1"
-"""The persistent cache's namespace of the identities :meth:`PTEngine.identity` stores."""
+"""The persistent cache's namespace of the identities :meth:`PTEngine.identity` stores
+(:mod:`gecmetrics.core.models.identity`)."""
 
 
-def _stored_identity(cache: Any, key: str) -> dict | None:
-    """The identity stored under ``key``, or None (absent, or not one: found by loading again)."""
-    import json
+def _is_identity(identity: dict) -> bool:
+    """Whether a stored record is one of :meth:`PTEngine.identity`'s."""
+    from ...core.models.identity import strings
 
-    from ...core.cache import cache_key
-
-    value = cache.get_many(IDENTITIES, [cache_key(key)]).get(cache_key(key))
-    try:
-        identity = json.loads(value) if value is not None else None
-    except (UnicodeDecodeError, ValueError):
-        return None
-    valid = (isinstance(identity, dict) and set(identity) == {"pairs", "tokens", "signature"}
-             and all(isinstance(identity[name], str) for name in ("pairs", "tokens"))
-             and isinstance(identity["signature"], list)
-             and all(isinstance(field, list) and len(field) == 2 and all(isinstance(part, str) for part in field)
-                     for field in identity["signature"]))
-    return identity if valid else None
-
-
-def _store_identity(cache: Any, key: str, identity: dict) -> None:
-    import json
-
-    from ...core.cache import cache_key
-
-    cache.put_many(IDENTITIES, {cache_key(key): json.dumps(identity, sort_keys=True).encode("utf-8")}, compress=False)
+    return (set(identity) == {"pairs", "tokens", "signature"} and strings(identity, "pairs", "tokens")
+            and isinstance(identity["signature"], list)
+            and all(isinstance(field, list) and len(field) == 2 and all(isinstance(part, str) for part in field)
+                    for field in identity["signature"]))
 
 
 def _set_threads(threads: int) -> None:
