@@ -6,6 +6,8 @@ import functools
 import inspect
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -315,6 +317,41 @@ def run_cli(*args: str, input: str | None = None) -> tuple[int, str, str]:
 
     result = CliRunner().invoke(main, list(args), input=input)
     return result.exit_code, result.stdout, result.stderr
+
+
+def cache_keys(cache, namespace: str) -> list[bytes]:
+    """Every key of a persistent cache's namespace (read straight from the file: the store lists
+    no keys)."""
+    import sqlite3
+
+    with sqlite3.connect(str(cache.path)) as conn:
+        return [row[0] for row in conn.execute(
+            "SELECT key FROM entries JOIN namespaces n ON n.id = ns WHERE n.name = ?", (namespace,))]
+
+
+MODULES_PROBE = """
+import sys
+from gecmetrics.cli import main
+code = 0
+try:
+    main(sys.argv[1:], prog_name="gecmetric")
+except SystemExit as stop:
+    code = stop.code
+sys.stdout.flush()
+print("modules:", "torch" in sys.modules, "transformers" in sys.modules, file=sys.stderr)
+sys.exit(code)
+"""
+"""The console command in a Python that then says whether torch and transformers were imported."""
+
+
+def probe_model_imports(args: list[str]) -> subprocess.CompletedProcess:
+    """``gecmetric ARGS`` in a fresh Python whose last line on stderr is ``modules: T T`` (whether
+    torch and transformers were imported): a warm run of a model metric must import neither."""
+    root = Path(__file__).resolve().parent.parent
+    environment = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                   "OMP_NUM_THREADS": "1"}
+    return subprocess.run([sys.executable, "-c", MODULES_PROBE, *args], capture_output=True, text=True,
+                          env=environment, timeout=600)
 
 
 def one_line_error(*args: str) -> str:

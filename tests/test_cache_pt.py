@@ -17,7 +17,7 @@ import pytest
 
 from tests._pt_support import GOLD, HYPOTHESIS, TINY_SETTINGS, expected_rows, require_backend, tiny_model  # noqa: F401
 from tests._pt_support import tiny_options
-from tests.conftest import run_cli
+from tests.conftest import cache_keys, probe_model_imports as _probe, run_cli
 
 require_backend()
 
@@ -67,7 +67,7 @@ def test_cold_warm_disabled_and_damaged_values_give_the_same_bits(tiny_model, tm
     assert encoded_warm == 0 and stored_warm > stored_cold
     cache = Cache(tmp_path)
     (namespace,) = [name for name in cache.info().namespaces if name.startswith("pt/bertscore-f/")]
-    damaged = dict.fromkeys(list(dict(cache.iter_many(namespace, _all_keys(cache, namespace))))[:5], b"GMA\x01junk")
+    damaged = dict.fromkeys(list(dict(cache.iter_many(namespace, cache_keys(cache, namespace))))[:5], b"GMA\x01junk")
     cache.put_many(namespace, damaged)
     again, encoded, _ = scored(tiny_model, Cache(tmp_path))
     assert again == off and encoded > 0
@@ -85,7 +85,7 @@ def test_token_ids_are_read_back_and_damaged_ones_made_again(tiny_model, tmp_pat
     assert 0 < tokenized_cold < tokenized_off and tokenized_warm == 0
     cache = Cache(tmp_path)
     (namespace,) = [name for name in cache.info().namespaces if name.startswith("models/token-ids/")]
-    keys = _all_keys(cache, namespace)
+    keys = cache_keys(cache, namespace)
     junk = [b"", b"\x03\x01\x02\x03", b"\x02\x01", b"\x04\x01\x02\x03\x04\x05"]
     cache.put_many(namespace, dict(zip(keys, junk)))
     again, _, _, tokenized = scored_and_tokenized(tiny_model, Cache(tmp_path))
@@ -117,15 +117,6 @@ def test_the_token_ids_key_holds_the_tokenizer_files_and_libraries(tiny_model, t
     copy, changed = (engine_for(PTSettings(model=str(tmp_path / name), **TINY_SETTINGS)).loaded
                      for name in ("copy", "changed"))
     assert token_namespace(copy) == namespace and token_namespace(changed) != namespace
-
-
-def _all_keys(cache: Cache, namespace: str) -> list[bytes]:
-    """Every key of a namespace (read straight from the file: the store lists no keys)."""
-    import sqlite3
-
-    with sqlite3.connect(str(cache.path)) as conn:
-        return [row[0] for row in conn.execute(
-            "SELECT key FROM entries JOIN namespaces n ON n.id = ns WHERE n.name = ?", (namespace,))]
 
 
 def test_truncated_file_is_detected_and_the_bits_stay(tiny_model, tmp_path):
@@ -221,28 +212,6 @@ def test_the_authors_numbers_warm(conll14: Path, tiny_model, warm_pt_pairs, tmp_
     assert f"{whole:.4f}" == row["rounded"] and abs(whole - float(row["score"])) < 2e-5
 
 
-WARM_PROBE = """
-import sys
-from gecmetrics.cli import main
-code = 0
-try:
-    main(sys.argv[1:], prog_name="gecmetric")
-except SystemExit as stop:
-    code = stop.code
-sys.stdout.flush()
-print("modules:", "torch" in sys.modules, "transformers" in sys.modules, file=sys.stderr)
-sys.exit(code)
-"""
-"""The console command in a Python that then says whether torch and transformers were imported."""
-
-
-def _probe(args: list[str]) -> subprocess.CompletedProcess:
-    environment = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-                   "OMP_NUM_THREADS": "1"}
-    return subprocess.run([sys.executable, "-c", WARM_PROBE, *args], capture_output=True, text=True,
-                           env=environment, timeout=600)
-
-
 def test_a_warm_run_reads_the_models_identity_back_and_starts_no_torch(tiny_model, tmp_path):
     """The first run loads the model and stores its identity (the namespaces of its token ids and
     pair scores, its signature fields) beside them; a second run on the same files finds every
@@ -284,7 +253,7 @@ def test_a_stored_identity_that_the_model_does_not_have_is_one_line_and_stored_a
     reference = scored(tiny_model, Cache(enabled=False))[0]
     assert scored(tiny_model, cache)[0] == reference
     (namespace,) = [name for name in cache.info().namespaces if name.startswith("pt/model-identity/")]
-    (key,) = _all_keys(cache, namespace)
+    (key,) = cache_keys(cache, namespace)
     stored = json.loads(cache.get_many(namespace, [key])[key])
     cache.put_many(namespace, {key: json.dumps({**stored, "pairs": stored["pairs"] + "-other"}).encode()})
     from gecmetrics.core.context import Resources, RunContext

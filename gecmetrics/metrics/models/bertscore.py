@@ -47,6 +47,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -416,44 +417,170 @@ def load_encoder(model: str, num_layers: int | None = None, device: str | None =
     return loaded, digest, direct
 
 
+def _check_installed() -> None:
+    """torch and transformers must be installed (one line saying what to install), found without
+    importing them."""
+    from ...core.models.causal_lm import INSTALL_HINT
+
+    for name in ("torch", "transformers"):
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError) as err:  # a finder that refuses it
+            raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
+        if not found:
+            raise InputError(f"model-based metrics need torch and transformers (No module named {name!r}): "
+                             f"{INSTALL_HINT}")
+
+
+IDENTITIES = "models/bertscore-identity/1"
+"""The persistent cache's namespace of the records :meth:`BertScoreModel.record` stores
+(:mod:`gecmetrics.core.models.identity`)."""
+
+
+def _is_record(record: dict) -> bool:
+    """Whether a stored record is one of :meth:`BertScoreModel.record`'s."""
+    from ...core.models.identity import strings
+
+    return (set(record) == {"fingerprint", "config", "direct", "cls", "sep", "tokens"}
+            and strings(record, "fingerprint", "config") and isinstance(record["direct"], bool)
+            and all(isinstance(record[name], int) and not isinstance(record[name], bool) for name in ("cls", "sep"))
+            and (record["tokens"] is None or isinstance(record["tokens"], str)))
+
+
 class BertScoreModel:
-    """A loaded encoder (cut after its BERTScore layer) and the token similarities of the pairs
-    it was asked for, each distinct pair computed once and, with ``cache`` (a persistent
+    """An encoder (cut after its BERTScore layer) and the token similarities of the pairs it was
+    asked for, each distinct pair computed once and, with ``cache`` (a persistent
     :class:`~gecmetrics.core.cache.Cache`), read from or stored there. What the metric keeps once
-    per process; ``forget()`` drops the pairs and embeddings of a chunk."""
+    per process; ``forget()`` drops the pairs and embeddings of a chunk.
+
+    The model is loaded on first use (:attr:`loaded`). What the cache keys and the signature
+    need of it (:meth:`record`: its weights fingerprint, config digest, computing path, special
+    token ids and token-id namespace) is stored in the cache by the run that loads it, under
+    what decides it (:func:`gecmetrics.core.models.identity.request_key`), and read back by the
+    next: a run whose token ids and pair similarities are all stored (a warm run) never imports
+    torch."""
 
     def __init__(self, model: str = "bert-base-uncased", num_layers: int | None = None, device: str | None = None,
-                 dtype: str = "float32", batch_size: int = 64) -> None:
-        from ...core.models.causal_lm import import_torch_transformers
+                 dtype: str = "float32", batch_size: int = 64, threads: int = 0) -> None:
+        from ...core.models.causal_lm import check_dtype
+        from ...core.models.loading import model_source
 
-        import_torch_transformers()  # the models extra's message, before the loader's
+        _check_installed()  # the models extra's message, before anything else
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
             raise InputError(f"batch_size must be an integer >= 1, got {batch_size!r}")
-        self.loaded, self.fingerprint, self.direct = load_encoder(model, num_layers, device, dtype, fingerprint=True)
-        self.config = config_digest(os.path.expanduser(model.strip()))  # cache keys: the config beside the weights
-        self.dtype = dtype
+        self.model = model
+        self.dtype = check_dtype(dtype)
+        self.device = device
+        self.threads = threads
+        """torch threads set when the model is used (0: left as they are); the metric sets them per chunk."""
+        self.source = model_source(model)
+        self.num_layers = default_layers(model) if num_layers is None else num_layers
         self.batch_size = batch_size
         self.cache = None
         self.computed = 0
         """Sequences encoded so far (pairs read from the cache need none)."""
+        self._loaded: LoadedModel | None = None
+        self._record: dict | None = None
+        self._read: tuple[dict, Any, str] | None = None  # (record, cache, key) read back, checked at load
+        self._keys: dict[str, str | None] = {}  # cache file -> request key
+        self._lock = threading.RLock()
         self.forget()
 
     @property
     def name(self) -> str:
         """The model as it was given (a hub name or a folder)."""
-        return self.loaded.name
+        return self.model
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._loaded is not None
+
+    @property
+    def loaded(self) -> LoadedModel:
+        """The tokenizer and encoder, loaded on first use (on :attr:`threads` torch threads); a
+        record read back from the cache is checked against it."""
+        from ...core.models.causal_lm import set_threads
+        from ...core.models.identity import check_loaded
+
+        with self._lock:
+            if self._loaded is None:
+                torch, transformers = import_backend()
+                loaded = load_encoder(self.model, self.num_layers, self.device, self.dtype)[0]
+                found = self._record_of(torch, transformers, loaded)
+                self._loaded, self._record = loaded, found
+                read, self._read = self._read, None
+                if read is not None:
+                    check_loaded(found, read[0], read[1], IDENTITIES, read[2], self.model)
+            if self.threads:
+                set_threads(import_backend()[0], self.threads)
+            return self._loaded
+
+    def _record_of(self, torch: Any, transformers: Any, loaded: LoadedModel) -> dict:
+        from ...core.models.bertscore import token_namespace
+        from ...core.models.causal_lm import weights_fingerprint_of
+        from ...core.models.encoder import DirectBert
+
+        direct = isinstance(loaded.model, DirectBert)
+        return {"fingerprint": weights_fingerprint_of(torch, transformers, loaded.model, self.source, direct),
+                "config": config_digest(self.source), "direct": direct, "cls": loaded.cls_id, "sep": loaded.sep_id,
+                "tokens": token_namespace(loaded)}
+
+    def record(self, cache: Any = None) -> dict:
+        """What identifies the model: ``fingerprint`` (its weights' SHA-256, "" unknown), ``config``
+        (its config.json's digest), ``direct`` (computed straight from its weights), ``cls`` and
+        ``sep`` (its special token ids) and ``tokens`` (the namespace of its token ids in the
+        persistent cache; None: not stored). Read back from ``cache`` where a load stored it (the
+        model is then not loaded), else found by loading the model (and stored for the next run)."""
+        from ...core.models.identity import request_key, store, stored
+
+        with self._lock:
+            usable = cache is not None and cache.enabled
+            where = str(cache.path) if usable else ""
+            if usable and where not in self._keys:
+                self._keys[where] = request_key(self.source, self.device, [f"layer-{self.num_layers}", "cpu",
+                                                                           f"dtype-{self.dtype}"])
+            key = self._keys.get(where) if usable else None
+            if self._record is None and key is not None:
+                found = stored(cache, IDENTITIES, key, _is_record)
+                if found is not None:
+                    self._record, self._read = found, (found, cache, key)
+                    return found
+            if self._record is None:
+                self.loaded  # noqa: B018 (finds the record)
+            if key is not None and self._read is None and self._record is not None:
+                if stored(cache, IDENTITIES, key, _is_record) != self._record:
+                    store(cache, IDENTITIES, key, self._record)
+            return self._record  # type: ignore[return-value]
+
+    @property
+    def fingerprint(self) -> str:
+        """The weights' SHA-256 fingerprint ("" unknown: nothing is cached)."""
+        return self.record(self.cache)["fingerprint"]
 
     def forget(self) -> None:
         """Drop the token ids, embeddings and pair similarities kept so far (the persistent
         cache keeps its own): a model kept for a whole corpus read in chunks stays small."""
-        self.pairs = TokenMatches(self.loaded, None, batch_size=self.batch_size)
+        self._pairs: TokenMatches | None = None
+
+    @property
+    def pairs(self) -> TokenMatches:
+        """The chunk's token ids, embeddings and pair similarities (made on first use, on the
+        model loaded when it first has a text to tokenize or a pair to score)."""
+        from ...core.models.identity import LoadedOnUse
+
+        if self._pairs is None:
+            record = self.record(self.cache)
+            model = self.loaded if self.is_loaded else LoadedOnUse(lambda: self.loaded)
+            self._pairs = TokenMatches(model, None, batch_size=self.batch_size, id_namespace=record["tokens"])
+        return self._pairs
 
     def identity(self) -> tuple[str, ...]:
         """What besides the token ids decides a pair's similarities, for cache keys: the full
         weights fingerprint, the config's digest, the dtype, the computing path and the layer (the device is left
         out: it changes only float rounding)."""
-        return (self.fingerprint, f"config:{self.config}", self.dtype, "direct" if self.direct else "transformers",
-                f"layer-{self.loaded.num_layers}")
+        record = self.record(self.cache)
+        return (record["fingerprint"], f"config:{record['config']}", self.dtype,
+                "direct" if record["direct"] else "transformers", f"layer-{self.num_layers}")
 
     def _similarities(self, pairs: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
         """The token similarities of distinct pairs of sequence numbers (cache, then model)."""
@@ -520,7 +647,7 @@ class BertScoreModel:
                 size, count,
                 *_side([h for h, _ in ordered], [b[0] for b in best], token_arrays),
                 *_side([r for _, r in ordered], [b[1] for b in best], token_arrays),
-                df_tokens, df_counts, size * count, self.loaded.cls_id, self.loaded.sep_id))
+                df_tokens, df_counts, size * count, self.record(self.cache)["cls"], self.record(self.cache)["sep"]))
         return results
 
 

@@ -341,11 +341,10 @@ class ModelPrepared:
 
 def library_versions() -> list[tuple[str, str]]:
     """The torch and transformers versions, for signatures (the tokenizers and the float
-    arithmetic they bring can change a number)."""
-    from ...core.models.inference import import_backend
+    arithmetic they bring can change a number), read from their metadata (without importing them)."""
+    from ...core.models.token_ids import installed_version
 
-    torch, transformers = import_backend()
-    return [("torch", torch.__version__.split("+")[0]), ("transformers", transformers.__version__)]
+    return [("torch", installed_version("torch").split("+")[0]), ("transformers", installed_version("transformers"))]
 
 
 class ModelMetric(Metric):
@@ -389,6 +388,10 @@ class ModelMetric(Metric):
     def sharing_key(self) -> Hashable:
         return self.scorer_key()
 
+    def set_threads(self, scorer: Any) -> None:
+        """torch's threads set to the metric's (0: left as they are) for the scorer's work."""
+        _set_threads(self.settings.threads)
+
     def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> ModelPrepared:
         """Run the models on every hypothesis of the corpus at once (each distinct sentence or
         pair once, cached outputs read from the run's persistent cache)."""
@@ -398,8 +401,8 @@ class ModelMetric(Metric):
             raise InputError(f"{self.label} needs at least one hypothesis")
         sources = self.context(corpus)
         systems = [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
-        _set_threads(self.settings.threads)
         scorer, cache = self.scorer(), self.run_context.cache
+        self.set_threads(scorer)
         with _LOCK:  # one scorer, one chunk at a time (threads of one process share it)
             scorer.forget()
             scorer.cache = cache  # the run's: the scorer is shared by every run of the process
@@ -685,6 +688,12 @@ class BERTScore(ModelMetric):
         s = self.settings
         return BertScoreModel(s.model, s.num_layers, device=s.device, dtype=s.dtype, batch_size=s.batch_size)
 
+    def set_threads(self, scorer: Any) -> None:
+        """The scorer sets torch's threads when it uses its model (a warm run never loads it)."""
+        scorer.threads = self.settings.threads
+        if scorer.is_loaded:
+            super().set_threads(scorer)
+
     def loaded_models(self, scorer: Any) -> dict[str, Any]:
         return {"model": scorer}
 
@@ -708,7 +717,7 @@ class BERTScore(ModelMetric):
             from .bertscore import resolve_baseline
 
             found = self.__dict__["_baseline"] = resolve_baseline(self.settings.baseline, self.settings.model,
-                                                                  self.scorer().loaded.num_layers)
+                                                                  self.scorer().num_layers)
         return found
 
     def statistics(self, prepared: Any, hypothesis: Sequence[str]) -> Any:
@@ -774,5 +783,6 @@ class BERTScore(ModelMetric):
         file's SHA-256)."""
         from ...core.models.loading import shown_model
 
-        return [("model", f"{shown_model(scorer.loaded.name)}@{scorer.fingerprint[:12]}"),
-                ("layer", str(scorer.loaded.num_layers)), ("baseline", self.baseline()[1])]
+        record = scorer.record(self.run_context.cache)  # read back from the cache, or the loaded model's
+        return [("model", f"{shown_model(scorer.name)}@{record['fingerprint'][:12]}"),
+                ("layer", str(scorer.num_layers)), ("baseline", self.baseline()[1])]
