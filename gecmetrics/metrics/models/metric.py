@@ -29,7 +29,8 @@ first 12 hex digits of the SHA-256 over the weights' names, shapes and float32 v
 settings that change a number; device, batch size and threads change only float rounding and
 are left out. The Scribendi Score and BERTScore also name the torch and transformers versions
 (the tokenizers and the float arithmetic). Loading the models (once per process) is needed to
-sign.
+sign, but for BERTScore, whose encoder's identity is read back from the persistent cache once a
+run has loaded it (:meth:`~.bertscore.BertScoreModel.record`).
 """
 from __future__ import annotations
 
