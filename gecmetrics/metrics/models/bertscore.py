@@ -165,7 +165,7 @@ class BertScorer:
         else:
             layer = default_layers(model) if num_layers is None else num_layers
             self.baseline = baseline_row(baseline, model, layer, lang)  # checked before loading the model
-            self.loaded = load_encoder(model, layer, device, dtype)[0]
+            self.loaded = load_encoder(model, layer, device, dtype)
         self.idf = idf
         self.batch_size = batch_size
         self.scorer: PRFScorer | None = None
@@ -396,25 +396,17 @@ def document_frequencies(reference_ids: Sequence[Sequence[int]]) -> tuple[np.nda
     return tokens, np.fromiter(count.values(), dtype=np.int64, count=len(count))
 
 
-def load_encoder(model: str, num_layers: int | None = None, device: str | None = None, dtype: str = "float32",
-                 fingerprint: bool = False) -> tuple[LoadedModel, str, bool]:
-    """(the encoder of :func:`~gecmetrics.core.models.loading.load_model` with its weights made
-    ``dtype``, its SHA-256 weights fingerprint or "" unless ``fingerprint``, whether it is
-    computed straight from its weights)."""
-    from ...core.models.causal_lm import check_dtype, weights_fingerprint_of
-    from ...core.models.encoder import DirectBert
+def load_encoder(model: str, num_layers: int | None = None, device: str | None = None,
+                 dtype: str = "float32") -> LoadedModel:
+    """The encoder of :func:`~gecmetrics.core.models.loading.load_model` with its weights made
+    ``dtype``."""
+    from ...core.models.causal_lm import check_dtype
 
     check_dtype(dtype)
     loaded = load_model(model, num_layers, device)
-    torch, transformers = import_backend()
-    direct = isinstance(loaded.model, DirectBert)
     if dtype != "float32":
-        loaded.model = loaded.model.to(device=loaded.device, dtype=getattr(torch, dtype))
-    digest = ""
-    if fingerprint:
-        source = os.path.expanduser(model.strip())
-        digest = weights_fingerprint_of(torch, transformers, loaded.model, source, direct)
-    return loaded, digest, direct
+        loaded.model = loaded.model.to(device=loaded.device, dtype=getattr(import_backend()[0], dtype))
+    return loaded
 
 
 def _check_installed() -> None:
@@ -483,6 +475,7 @@ class BertScoreModel:
         self._record: dict | None = None
         self._read: tuple[dict, Any, str] | None = None  # (record, cache, key) read back, checked at load
         self._keys: dict[str, str | None] = {}  # cache file -> request key
+        self._written: set[str] = set()  # cache files holding the record
         self._lock = threading.RLock()
         self.forget()
 
@@ -505,7 +498,7 @@ class BertScoreModel:
         with self._lock:
             if self._loaded is None:
                 torch, transformers = import_backend()
-                loaded = load_encoder(self.model, self.num_layers, self.device, self.dtype)[0]
+                loaded = load_encoder(self.model, self.num_layers, self.device, self.dtype)
                 found = self._record_of(torch, transformers, loaded)
                 self._loaded, self._record = loaded, found
                 read, self._read = self._read, None
@@ -544,12 +537,12 @@ class BertScoreModel:
                 found = stored(cache, IDENTITIES, key, _is_record)
                 if found is not None:
                     self._record, self._read = found, (found, cache, key)
-                    return found
+                    self._written.add(where)
             if self._record is None:
                 self.loaded  # noqa: B018 (finds the record)
-            if key is not None and self._read is None and self._record is not None:
-                if stored(cache, IDENTITIES, key, _is_record) != self._record:
-                    store(cache, IDENTITIES, key, self._record)
+            if key is not None and where not in self._written:
+                store(cache, IDENTITIES, key, self._record)
+                self._written.add(where)
             return self._record  # type: ignore[return-value]
 
     @property
@@ -639,6 +632,7 @@ class BertScoreModel:
                                                      for n in numbers])
         count = len(references)
         token_arrays = [np.asarray(ids, dtype=np.int64) for ids in scorer.token_ids]
+        record = self.record(self.cache)
         results = []
         for numbers in system_numbers:
             ordered = [(h, reference[d]) for d, h in enumerate(numbers) for reference in reference_numbers]
@@ -647,7 +641,7 @@ class BertScoreModel:
                 size, count,
                 *_side([h for h, _ in ordered], [b[0] for b in best], token_arrays),
                 *_side([r for _, r in ordered], [b[1] for b in best], token_arrays),
-                df_tokens, df_counts, size * count, self.record(self.cache)["cls"], self.record(self.cache)["sep"]))
+                df_tokens, df_counts, size * count, record["cls"], record["sep"]))
         return results
 
 
