@@ -28,9 +28,9 @@ Signatures name each model with its weights fingerprint (``grammar:grammer@1a2b3
 first 12 hex digits of the SHA-256 over the weights' names, shapes and float32 values), and the
 settings that change a number; device, batch size and threads change only float rounding and
 are left out. The Scribendi Score and BERTScore also name the torch and transformers versions
-(the tokenizers and the float arithmetic). Loading the models (once per process) is needed to
-sign, but for BERTScore, whose encoder's identity is read back from the persistent cache once a
-run has loaded it (:meth:`~.bertscore.BertScoreModel.record`).
+(the tokenizers and the float arithmetic). Signing loads the models (once per process), except
+BERTScore's encoder, whose identity is read back from the persistent cache once a run has
+loaded it (:meth:`~.bertscore.BertScoreModel.record`).
 """
 from __future__ import annotations
 
