@@ -113,6 +113,12 @@ def set_threads(torch: Any, threads: int) -> None:
         torch.set_num_threads(threads)
 
 
+def use_threads(threads: int) -> None:
+    """:func:`set_threads` where ``threads`` is not 0 (torch imported only then)."""
+    if threads:
+        set_threads(import_torch_transformers()[0], threads)
+
+
 def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32", threads: int = 1) -> CausalLM:
     """Load a causal LM and its tokenizer by hub name or local folder, in evaluation mode, on
     ``device`` (default: CUDA when available, else CPU), weights in ``dtype``, computing on

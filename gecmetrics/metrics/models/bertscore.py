@@ -57,6 +57,7 @@ import numpy as np
 from ...errors import InputError
 from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, baseline_file_label, read_baseline_file
 from ...core.models.causal_lm import set_threads
+from ...core.models.identity import LoadedOnUse, Records, request_key, strings
 from ...core.models.loading import LoadedModel, config_digest, default_layers, import_backend, load_model
 
 COMPONENTS = ("P", "R", "F")
@@ -431,8 +432,6 @@ IDENTITIES = "models/bertscore-identity/1"
 
 def _is_record(record: dict) -> bool:
     """Whether a stored record is one of :meth:`BertScoreModel.record`'s."""
-    from ...core.models.identity import strings
-
     return (set(record) == {"fingerprint", "config", "direct", "cls", "sep", "tokens"}
             and strings(record, "fingerprint", "config") and isinstance(record["direct"], bool)
             and all(isinstance(record[name], int) and not isinstance(record[name], bool) for name in ("cls", "sep"))
@@ -472,11 +471,9 @@ class BertScoreModel:
         self.computed = 0
         """Sequences encoded so far (pairs read from the cache need none)."""
         self._loaded: LoadedModel | None = None
-        self._record: dict | None = None
-        self._read: tuple[dict, Any, str] | None = None  # (record, cache, key) read back, checked at load
-        self._keys: dict[str, str | None] = {}  # cache file -> request key
-        self._written: set[str] = set()  # cache files holding the record
         self._lock = threading.RLock()
+        self._records = Records(IDENTITIES, _is_record, lambda _: request_key(
+            self.source, device, [f"layer-{self.num_layers}", "cpu", f"dtype-{self.dtype}"]), model, lock=self._lock)
         self.forget()
 
     @property
@@ -492,29 +489,22 @@ class BertScoreModel:
     def loaded(self) -> LoadedModel:
         """The tokenizer and encoder, loaded on first use (on :attr:`threads` torch threads); a
         record read back from the cache is checked against it."""
-        from ...core.models.causal_lm import set_threads
-        from ...core.models.identity import check_loaded
+        from ...core.models.causal_lm import use_threads
 
         with self._lock:
             if self._loaded is None:
-                torch, transformers = import_backend()
-                loaded = load_encoder(self.model, self.num_layers, self.device, self.dtype)
-                found = self._record_of(torch, transformers, loaded)
-                self._loaded, self._record = loaded, found
-                read, self._read = self._read, None
-                if read is not None:
-                    check_loaded(found, read[0], read[1], IDENTITIES, read[2], self.model)
-            if self.threads:
-                set_threads(import_backend()[0], self.threads)
+                self._loaded = load_encoder(self.model, self.num_layers, self.device, self.dtype)
+                self._records.check_loaded(lambda _: self._record_of(self._loaded))
+            use_threads(self.threads)
             return self._loaded
 
-    def _record_of(self, torch: Any, transformers: Any, loaded: LoadedModel) -> dict:
+    def _record_of(self, loaded: LoadedModel) -> dict:
         from ...core.models.bertscore import token_namespace
         from ...core.models.causal_lm import weights_fingerprint_of
         from ...core.models.encoder import DirectBert
 
         direct = isinstance(loaded.model, DirectBert)
-        return {"fingerprint": weights_fingerprint_of(torch, transformers, loaded.model, self.source, direct),
+        return {"fingerprint": weights_fingerprint_of(*import_backend(), loaded.model, self.source, direct),
                 "config": config_digest(self.source), "direct": direct, "cls": loaded.cls_id, "sep": loaded.sep_id,
                 "tokens": token_namespace(loaded)}
 
@@ -524,26 +514,7 @@ class BertScoreModel:
         ``sep`` (its special token ids) and ``tokens`` (the namespace of its token ids in the
         persistent cache; None: not stored). Read back from ``cache`` where a load stored it (the
         model is then not loaded), else found by loading the model (and stored for the next run)."""
-        from ...core.models.identity import request_key, store, stored
-
-        with self._lock:
-            usable = cache is not None and cache.enabled
-            where = str(cache.path) if usable else ""
-            if usable and where not in self._keys:
-                self._keys[where] = request_key(self.source, self.device, [f"layer-{self.num_layers}", "cpu",
-                                                                           f"dtype-{self.dtype}"])
-            key = self._keys.get(where) if usable else None
-            if self._record is None and key is not None:
-                found = stored(cache, IDENTITIES, key, _is_record)
-                if found is not None:
-                    self._record, self._read = found, (found, cache, key)
-                    self._written.add(where)
-            if self._record is None:
-                self.loaded  # noqa: B018 (finds the record)
-            if key is not None and where not in self._written:
-                store(cache, IDENTITIES, key, self._record)
-                self._written.add(where)
-            return self._record  # type: ignore[return-value]
+        return self._records.get(None, cache, self.is_loaded, lambda: self._record_of(self.loaded))
 
     @property
     def fingerprint(self) -> str:
@@ -559,8 +530,6 @@ class BertScoreModel:
     def pairs(self) -> TokenMatches:
         """The chunk's token ids, embeddings and pair similarities (made on first use, on the
         model loaded when it first has a text to tokenize or a pair to score)."""
-        from ...core.models.identity import LoadedOnUse
-
         if self._pairs is None:
             record = self.record(self.cache)
             model = self.loaded if self.is_loaded else LoadedOnUse(lambda: self.loaded)

@@ -303,14 +303,6 @@ def release_scorers() -> None:
     process_resources().drop(SCORERS)
 
 
-def _set_threads(threads: int) -> None:
-    if threads:
-        from ...core.models.causal_lm import set_threads
-        from ...core.models.inference import import_backend
-
-        set_threads(import_backend()[0], threads)
-
-
 # ----------------------------------------------------------------------------- prepared corpus
 
 
@@ -391,7 +383,9 @@ class ModelMetric(Metric):
 
     def set_threads(self, scorer: Any) -> None:
         """torch's threads set to the metric's (0: left as they are) for the scorer's work."""
-        _set_threads(self.settings.threads)
+        from ...core.models.causal_lm import use_threads
+
+        use_threads(self.settings.threads)
 
     def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> ModelPrepared:
         """Run the models on every hypothesis of the corpus at once (each distinct sentence or
@@ -690,10 +684,8 @@ class BERTScore(ModelMetric):
         return BertScoreModel(s.model, s.num_layers, device=s.device, dtype=s.dtype, batch_size=s.batch_size)
 
     def set_threads(self, scorer: Any) -> None:
-        """The scorer sets torch's threads when it uses its model (a warm run never loads it)."""
+        """The scorer sets torch's threads whenever it hands out its model (a warm run never loads it)."""
         scorer.threads = self.settings.threads
-        if scorer.is_loaded:
-            super().set_threads(scorer)
 
     def loaded_models(self, scorer: Any) -> dict[str, Any]:
         return {"model": scorer}

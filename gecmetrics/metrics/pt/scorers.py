@@ -41,6 +41,7 @@ from ...core.edits.lattice import GoldEdit
 from ...core.edits.maxmatch import gold_edit, system_edits
 from ...kinds import M2
 from ..base import Metric
+from ...core.models.identity import LoadedOnUse, Records, request_key, strings
 from ..settings import (Settings, choice, non_negative_int, parse_beta, parse_device, positive_int, setting, setting_label)
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
                         pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
@@ -168,11 +169,10 @@ class PTEngine:
         self.baseline = baseline_values(settings.baseline, settings.model, self.num_layers)
         self.baseline_name = baseline_label(settings.baseline, settings.model)
         self._loaded: Any = None
-        self._identities: dict[int, dict] = {}  # torch threads -> identity (found by a load, or a stored one)
-        self._stored: dict[int, tuple[Any, str]] = {}  # threads -> (cache, key) of the identities read back
-        self._keys: dict[int, str | None] = {}  # threads -> request_key
-        self._written: set[tuple[str, int]] = set()  # (cache file, threads) holding this identity
         self._lock = threading.RLock()
+        self._identities = Records(IDENTITIES, _is_identity, self.request_key, settings.model,
+                                   lambda identity: bool(identity["pairs"] and identity["tokens"]), self._lock)
+        """Per torch threads, the identity found by a load or read back from a cache."""
 
     @property
     def is_loaded(self) -> bool:
@@ -182,21 +182,18 @@ class PTEngine:
     def loaded(self) -> Any:
         """The tokenizer and encoder (:class:`~gecmetrics.core.models.loading.LoadedModel`), loaded
         on first use; an identity read back from the cache is checked against it."""
-        from ...core.models.identity import check_loaded
-
         with self._lock:
             if self._loaded is None:
                 self._loaded = self._load()
-                stored, self._stored = self._stored, {}
-                for threads, (cache, key) in stored.items():
-                    read, self._identities[threads] = self._identities[threads], self._identity_of(self._loaded, threads)
-                    check_loaded(self._identities[threads], read, cache, IDENTITIES, key, self.settings.model)
+                self._identities.check_loaded(lambda threads: self._identity_of(self._loaded, threads))
             return self._loaded
 
     def using(self, threads: int) -> Any:
         """The loaded model, torch set to ``threads`` threads (0: left as it is) to compute with it."""
+        from ...core.models.causal_lm import use_threads
+
         loaded = self.loaded
-        _set_threads(threads)
+        use_threads(threads)
         return loaded
 
     def _load(self) -> Any:
@@ -223,8 +220,6 @@ class PTEngine:
         Unicode tables: a copy of the folder elsewhere has the same identity); None when only a
         load can tell (no thread count, a device torch must choose, not a folder on disk, a
         folder without weights)."""
-        from ...core.models.identity import request_key
-
         if threads <= 0:
             return None
         return request_key(self.source(), self.settings.device, [f"layer-{self.num_layers}", "cpu",
@@ -236,26 +231,7 @@ class PTEngine:
         and ``signature``, its signature fields but the model's name and the baseline. Read back
         from ``cache`` when a load stored it there (the model is then not loaded), else found by
         loading the model (and stored for the next run)."""
-        from ...core.models.identity import store, stored
-
-        with self._lock:
-            usable = cache is not None and cache.enabled
-            if usable and threads not in self._keys:
-                self._keys[threads] = self.request_key(threads)
-            key = self._keys.get(threads) if usable else None
-            known = self._identities.get(threads)
-            if known is None and key is not None and self._loaded is None:
-                known = stored(cache, IDENTITIES, key, _is_identity)
-                if known is not None:
-                    self._identities[threads], self._stored[threads] = known, (cache, key)
-                    self._written.add((str(cache.path), threads))
-            if known is None:
-                known = self._identities[threads] = self._identity_of(self.loaded, threads)
-            where = (str(cache.path), threads) if usable else None
-            if key is not None and known["pairs"] and known["tokens"] and where not in self._written:
-                store(cache, IDENTITIES, key, known)
-                self._written.add(where)
-            return known
+        return self._identities.get(threads, cache, self.is_loaded, lambda: self._identity_of(self.loaded, threads))
 
     def _identity_of(self, loaded: Any, threads: int) -> dict:
         from ...core.models.bertscore import pair_namespace, token_namespace
@@ -276,8 +252,6 @@ class PTEngine:
 
         if cache is None or not cache.enabled:
             return PairScorer(self.using(threads), self.baseline, batch_size=batch_size, cache=cache)
-        from ...core.models.identity import LoadedOnUse
-
         identity = self.identity(torch_threads(threads), cache)
         model = self.using(threads) if self._loaded is not None else LoadedOnUse(lambda: self.using(threads))
         return PairScorer(model, self.baseline, batch_size=batch_size, cache=cache, namespace=identity["pairs"],
@@ -310,21 +284,10 @@ IDENTITIES = "pt/model-identity/1"
 
 def _is_identity(identity: dict) -> bool:
     """Whether a stored record is one of :meth:`PTEngine.identity`'s."""
-    from ...core.models.identity import strings
-
     return (set(identity) == {"pairs", "tokens", "signature"} and strings(identity, "pairs", "tokens")
             and isinstance(identity["signature"], list)
             and all(isinstance(field, list) and len(field) == 2 and all(isinstance(part, str) for part in field)
                     for field in identity["signature"]))
-
-
-def _set_threads(threads: int) -> None:
-    """torch's thread count set to ``threads`` (0: left as it is)."""
-    if threads:
-        from ...core.models.causal_lm import set_threads
-        from ...core.models.loading import import_backend
-
-        set_threads(import_backend()[0], threads)
 
 
 ENGINES = "pt-engine"
@@ -339,7 +302,9 @@ def engine_for(settings: PTSettings, resources: Any = None) -> PTEngine:
 
     engine = loaded((ENGINES, *settings.engine_key), lambda: PTEngine(settings), resources)
     if engine.is_loaded:
-        _set_threads(settings.threads)
+        from ...core.models.causal_lm import use_threads
+
+        use_threads(settings.threads)
     return engine
 
 
