@@ -132,7 +132,7 @@ def test_a_tokenizer_that_frames_texts_otherwise_is_one_line(ged_models, tmp_pat
     from tokenizers.processors import TemplateProcessing
 
     import transformers
-    from gecmetrics.core.models.inference import Encoder, load_tokenizer
+    from gecmetrics.core.models.inference import Encoder
 
     folder = tmp_path / "tokenizer"
     shutil.copytree(ged_models["qe"], folder)
@@ -141,8 +141,7 @@ def test_a_tokenizer_that_frames_texts_otherwise_is_one_line(ged_models, tmp_pat
     tokenizer.backend_tokenizer.post_processor = TemplateProcessing(
         single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] [SEP] $B:1 [SEP]:1", special_tokens=special)
     tokenizer.save_pretrained(str(folder))
-    encoder = Encoder(load_tokenizer(transformers, str(folder)), 128)
-    encoder.check_framing(False, str(folder))  # single texts as BERT's: fine for IMPARA
+    assert Encoder(str(folder), 128).load() is not None  # single texts as BERT's: fine for IMPARA
     with pytest.raises(InputError, match="does not frame texts as .* and \\[CLS\\] a \\[SEP\\] b \\[SEP\\]") as error:
-        encoder.check_framing(True, str(folder))
+        Encoder(str(folder), 128, pairs=True).load()
     assert str(folder) in str(error.value)

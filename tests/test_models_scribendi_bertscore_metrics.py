@@ -377,6 +377,59 @@ def test_a_stored_bertscore_identity_the_model_does_not_have_is_one_line_and_sto
     assert json.loads(cache.get_many(namespace, [key])[key]) == stored
 
 
+def test_a_warm_scribendi_run_reads_the_models_identity_back_and_starts_no_torch(models, files, tmp_path):
+    """The first run loads the causal LM and stores its identity (weights fingerprint, config,
+    dtype, computing path, positions, token-id namespace) and each text's token ids; a second run
+    on the same files reads them and every perplexity back, prints the same bytes and never
+    imports torch or transformers, also with -p 2; a run with a system the cache has not seen
+    loads the model and prints what a run without the cache prints (a text's perplexity does not
+    depend on its batch: batches are of one length, unpadded)."""
+    cache = ["--cache", str(tmp_path / "store")]
+    common = ["compare", "-s", files["INPUT.src"], "--metrics", scribendi_spec(models), "--json", "-o"]
+    code, cold, err = run_cli(*cache, *common, files["AMU"], files["CAMB"])
+    assert code == 0, err
+    namespaces = Cache(tmp_path / "store").info().namespaces
+    assert namespaces["models/causal-lm-identity/1"].entries == 1
+    assert any(name.startswith("models/token-ids/1/bos-prefixed/") for name in namespaces)
+    for jobs in ([], ["-p", "2"]):
+        warm = probe_model_imports([*cache, common[0], *jobs, *common[1:], files["AMU"], files["CAMB"]])
+        assert warm.returncode == 0 and warm.stderr.splitlines()[-1] == "modules: False False", warm.stderr
+        assert warm.stdout == cold and "|cache:on|" in cold
+    with_new = probe_model_imports([*cache, *common, files["AMU"], files["CAMB"], files["CUUI"]])
+    code, alone, err = run_cli("--no-cache", *common, files["AMU"], files["CAMB"], files["CUUI"])
+    assert with_new.returncode == code == 0 and with_new.stderr.splitlines()[-1] == "modules: True True", err
+    assert with_new.stdout == alone.replace("|version:", "|cache:on|version:")
+
+
+def test_a_stored_causal_lm_identity_the_model_does_not_have_is_one_line_and_stored_anew(models, conll, tmp_path):
+    """As BERTScore's: a loaded LM that differs from the identity read back stops the run with
+    one line and is stored anew; a damaged record is no record."""
+    from gecmetrics.metrics.models.metric import release_scorers
+
+    corpus, new = short_corpus(conll, ("AMU",), size=40), short_corpus(conll, ("CAMB",), size=40)
+    reference = results_of(score_corpus([scribendi_metric(models)], corpus, cache=Cache(enabled=False)))
+    expected_signatures = {text.replace("|version:", "|cache:on|version:") for text in signatures_of(reference)}
+    cache = Cache(tmp_path / "store")
+    release_scorers()
+    score_corpus([scribendi_metric(models)], corpus, cache=cache)
+    namespace = "models/causal-lm-identity/1"
+    (key,) = cache_keys(cache, namespace)
+    stored = json.loads(cache.get_many(namespace, [key])[key])
+    cache.put_many(namespace, {key: json.dumps({**stored, "positions": (stored["positions"] or 0) + 1}).encode()})
+    release_scorers()
+    with pytest.raises(InputError, match="stored in the cache differs from the loaded model's"):
+        score_corpus([scribendi_metric(models)], new, cache=cache)  # CAMB's texts: the model is loaded
+    assert json.loads(cache.get_many(namespace, [key])[key]) == stored
+    for damaged in (None, b"{not json"):
+        if damaged is not None:
+            cache.put_many(namespace, {key: damaged})
+        release_scorers()
+        again = results_of(score_corpus([scribendi_metric(models)], corpus, cache=cache))
+        assert signatures_of(again) == expected_signatures and again == reference
+        assert json.loads(cache.get_many(namespace, [key])[key]) == stored
+    release_scorers()
+
+
 @pytest.fixture
 def files(conll, tmp_path) -> dict[str, str]:
     return write_files(tmp_path, {"INPUT.src": conll["source"][:SHORT],

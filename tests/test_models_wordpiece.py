@@ -73,7 +73,10 @@ def test_the_encoders_of_the_model_metrics_give_the_tokenizers_ids(tokenizer):
     """SOME's and IMPARA's :class:`Encoder` (no special tokens) and BERTScore's and PT-M2's
     :meth:`LoadedModel.encode` (stripped, [CLS] ... [SEP], truncated to the maximum length)."""
     texts = random_texts(tokenizer, 300, seed=12) + ["a " * 40, "  padded text  ", ""]
-    encoder = Encoder(tokenizer, 128)
+    folder = Path(tokenizer.name_or_path)
+    (folder / "config.json").write_text('{"model_type": "bert"}')  # what makes it a model folder
+    encoder = Encoder(str(folder), 128, python_bert=True)
+    assert type(encoder.tokenizer) is type(tokenizer)
     encoder.prepare(texts)
     assert [list(encoder.pieces[text]) for text in texts] == theirs(tokenizer, texts)
     for max_length in (8, 512):

@@ -18,10 +18,14 @@ Perplexities can go through the persistent cache (:class:`Perplexities` ``cache`
 stored under the model's weights fingerprint, dtype and computing path (the GPT-2 computed from
 its weights, or transformers) and the exact token ids (BOS included, so the tokenizer is in the
 key), in the namespace :data:`PERPLEXITY_NAMESPACE`; a later run or another system reads it
-instead of running the model.
+instead of running the model. The token ids of each text are stored too
+(:mod:`~gecmetrics.core.models.token_ids`), and a :class:`CausalLMOnUse` loads the model only
+when a text must be tokenized or scored (its identity is read back from the cache where a load
+stored it), so a run whose every perplexity is stored imports neither torch nor transformers.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -30,6 +34,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError
+from .identity import OnUse, request_key, strings
 from .loading import config_digest, first_line, load_checked, model_source, quiet_loading, to_device
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
@@ -93,6 +98,20 @@ class CausalLM:
         rather than by transformers (they agree to float32 rounding, not to the bit)."""
         return bool(getattr(self.model, "direct", False))
 
+    @functools.cached_property
+    def token_namespace(self) -> str | None:
+        """Where the token ids of :meth:`token_ids` are stored in the persistent cache (None:
+        the tokenizer's files are unknown, they are not)."""
+        from .token_ids import token_namespace, tokenizer_digest
+
+        # the folder the tokenizer was read from (a hub model's cached snapshot included)
+        digest = tokenizer_digest(str(getattr(self.tokenizer, "name_or_path", "") or ""))
+        return token_namespace("bos-prefixed", digest, self.tokenizer, "defaults")
+
+    @property
+    def loaded(self) -> "CausalLM":
+        return self
+
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Ids of ``bos_token + text`` for each text, tokenized as the original does (the
         tokenizer's defaults, one call for all texts; ``verbose=False``: a text longer than the
@@ -101,6 +120,75 @@ class CausalLM:
             return []
         return [list(ids) for ids in self.tokenizer([self.bos_token + text for text in texts],
                                                     verbose=False)["input_ids"]]
+
+
+LM_IDENTITIES = "models/causal-lm-identity/1"
+"""The persistent cache's namespace of :class:`CausalLMOnUse` records."""
+
+
+def _is_lm_record(record: dict) -> bool:
+    positions = record.get("positions")
+    return (set(record) == {"fingerprint", "config", "dtype", "direct", "positions", "tokens"}
+            and strings(record, "fingerprint", "config", "dtype") and isinstance(record["direct"], bool)
+            and (positions is None or (isinstance(positions, int) and not isinstance(positions, bool)))
+            and (record["tokens"] is None or isinstance(record["tokens"], str)))
+
+
+class CausalLMOnUse(OnUse):
+    """:func:`load_causal_lm` (``name``, ``device``, ``dtype``) on first use of :attr:`loaded`
+    (a text to tokenize or score; :class:`~.identity.OnUse`: on the torch threads of ``owner``).
+    What keys its cached values and signs it (:attr:`fingerprint`, :attr:`config`,
+    :attr:`dtype`, :attr:`direct`, :attr:`max_positions`, :attr:`token_namespace`: a
+    :class:`CausalLM`'s) is read back from ``owner.cache`` where a load stored it, so a run that
+    finds every token id and perplexity stored never loads the model."""
+
+    identities = LM_IDENTITIES
+    valid = staticmethod(_is_lm_record)
+
+    def __init__(self, name: str, device: str | None = None, dtype: str = "float32", owner: Any = None) -> None:
+        self.source = model_source(name)
+        self._device, self._dtype = check_device(device), check_dtype(dtype)
+        super().__init__(name, lambda: request_key(self.source, self._device, ["causal-lm", f"dtype-{self._dtype}"]),
+                         owner)
+
+    @property
+    def loaded(self) -> CausalLM:
+        return self.load()
+
+    def _load_now(self) -> CausalLM:
+        return load_causal_lm(self.source, self._device, self._dtype, threads=0)
+
+    def _record_of(self, lm: CausalLM) -> dict:
+        return {"fingerprint": lm.fingerprint, "config": lm.config, "dtype": lm.dtype, "direct": lm.direct,
+                "positions": lm.max_positions, "tokens": lm.token_namespace}
+
+    @property
+    def fingerprint(self) -> str:
+        return self.record()["fingerprint"]
+
+    @property
+    def config(self) -> str:
+        return self.record()["config"]
+
+    @property
+    def dtype(self) -> str:
+        return self.record()["dtype"]
+
+    @property
+    def direct(self) -> bool:
+        return self.record()["direct"]
+
+    @property
+    def max_positions(self) -> int | None:
+        return self.record()["positions"]
+
+    @property
+    def token_namespace(self) -> str | None:
+        return self.record()["tokens"]
+
+    def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """:meth:`CausalLM.token_ids` (loads the model)."""
+        return self.loaded.token_ids(texts) if texts else []
 
 
 def set_threads(torch: Any, threads: int) -> None:
@@ -230,10 +318,13 @@ class Perplexities:
     for bit). ``scored_count`` counts the texts whose perplexity was asked for the first time;
     ``computed`` those the model ran on (cache hits not counted)."""
 
-    def __init__(self, lm: CausalLM, batch_size: int = 32, token_budget: int = 16384, cache: Any = None) -> None:
+    def __init__(self, lm: CausalLM | CausalLMOnUse, batch_size: int = 32, token_budget: int = 16384,
+                 cache: Any = None) -> None:
         from .inference import check_cache
 
         self.lm = lm
+        self.threads = 0
+        """torch threads set when a :class:`CausalLMOnUse` it owns is used (0: left as they are)."""
         self.batch_size = check_positive("batch_size", batch_size)
         self.token_budget = check_positive("token_budget", token_budget)
         self.cache = check_cache(cache)
@@ -268,14 +359,17 @@ class Perplexities:
     def _cached_score(self, texts: list[str]) -> None:
         """Perplexities of new texts: from the persistent cache where it has them, the rest
         computed (and stored)."""
-        ids = self.lm.token_ids(texts)
+        from ..cache import cache_key
+        from .inference import cached_values
+        from .token_ids import cached_token_ids
+
+        usable = self.cache is not None and self.cache.enabled
+        ids = cached_token_ids(self.cache, self.lm.token_namespace if usable else None, texts, self.lm.token_ids)[0]
         self.scored_count += len(texts)
-        if self.cache is None or not self.cache.enabled or not self.lm.fingerprint:
+        if not usable or not self.lm.fingerprint:
             self._score(texts, ids)
             self.computed += len(texts)
             return
-        from ..cache import cache_key
-        from .inference import cached_values
 
         identity = self.identity()
         rows = dict(zip(texts, ids))
@@ -297,23 +391,25 @@ class Perplexities:
                 raise InputError(f"a sentence has {len(row)} tokens with BOS, more than the model's {limit} "
                                  f"positions: {texts[index][:60]!r}")
             groups.setdefault(len(row), []).append(index)
-        torch = self.lm.torch
+        lm = self.lm.loaded
+        torch = lm.torch
         with torch.inference_mode():
             for length in sorted(groups, reverse=True):
                 members = groups[length]
                 size = max(1, min(self.batch_size, self.token_budget // length))
                 for start in range(0, len(members), size):
                     batch = members[start:start + size]
-                    values = self._batch([ids[i] for i in batch], length, torch)
+                    values = self._batch([ids[i] for i in batch], length, lm)
                     for index, value in zip(batch, values):
                         self.values[texts[index]] = value
 
-    def _batch(self, rows: list[list[int]], length: int, torch: Any) -> list[float]:
+    def _batch(self, rows: list[list[int]], length: int, lm: CausalLM) -> list[float]:
         """exp(mean cross entropy of tokens 2..n) for rows of one length, in float32."""
         if length == 1:  # nothing to predict: 0/0, as the original's masked mean
             return [float("nan")] * len(rows)
-        ids = torch.tensor(rows, dtype=torch.long, device=self.lm.device)
-        model = self.lm.model
+        torch = lm.torch
+        ids = torch.tensor(rows, dtype=torch.long, device=lm.device)
+        model = lm.model
         if getattr(model, "direct", False):
             logits = model.logits(ids[:, :-1]).float()  # the last position predicts nothing used
         else:

@@ -15,7 +15,10 @@ checks it (:meth:`Records.check_loaded`): a record that differs is stored anew a
 stops with one line.
 
 Used by PT-M2 and PT-ERRANT (``metrics/pt/scorers.py``) and BERTScore
-(``metrics/models/bertscore.py``).
+(``metrics/models/bertscore.py``) through :class:`Records`, and through :class:`OnUse` by SOME's
+and IMPARA's models and tokenizers (:class:`~gecmetrics.core.models.inference.ModelOnUse`,
+:class:`~gecmetrics.core.models.inference.Encoder`) and the Scribendi Score's language model
+(:class:`~gecmetrics.core.models.causal_lm.CausalLMOnUse`).
 """
 from __future__ import annotations
 
@@ -31,10 +34,8 @@ def request_key(source: str, device: str | None, settings: list[str]) -> str | N
     """What decides the identity of the model read from ``source`` (a folder, or a hub model's
     cached snapshot) with the caller's ``settings`` (strings, in the caller's order), known
     without torch; None when only a load can tell (see the module docstring)."""
-    import unicodedata
-
     from .loading import cpu_without_torch, folder_revision
-    from .token_ids import installed_version, tokenizer_digest
+    from .token_ids import tokenizer_digest
 
     if not cpu_without_torch(device):
         return None
@@ -42,8 +43,31 @@ def request_key(source: str, device: str | None, settings: list[str]) -> str | N
     digest = tokenizer_digest(source, revision) if revision is not None else ""
     if not digest:
         return None
-    versions = [f"{package}-{installed_version(package)}" for package in ("torch", "transformers", "tokenizers")]
-    return "\n".join([revision, digest, *settings, *versions, f"unicode-{unicodedata.unidata_version}"])
+    return "\n".join([revision, digest, *settings, *_versions("torch", "transformers", "tokenizers")])
+
+
+def tokenizer_request_key(source: str, settings: list[str]) -> str | None:
+    """What decides what a tokenizer read from ``source`` is (its special token ids, the
+    namespace of its ids), known without transformers: its files' digest (or the hub commit of a
+    cached snapshot), the caller's ``settings``, the installed transformers and tokenizers and
+    Python's Unicode tables; None for a source that is not a folder on disk."""
+    from .loading import folder_revision
+    from .token_ids import tokenizer_digest
+
+    digest = tokenizer_digest(source, folder_revision(source) or "")
+    if not digest:
+        return None
+    return "\n".join([digest, *settings, *_versions("transformers", "tokenizers")])
+
+
+def _versions(*packages: str) -> list[str]:
+    """The installed versions of ``packages`` (read from their metadata) and of Python's Unicode tables."""
+    import unicodedata
+
+    from .token_ids import installed_version
+
+    return [*(f"{package}-{installed_version(package)}" for package in packages),
+            f"unicode-{unicodedata.unidata_version}"]
 
 
 def stored(cache: Any, namespace: str, key: str, valid: Callable[[Any], bool]) -> dict | None:
@@ -125,6 +149,56 @@ class Records:
 def strings(record: dict, *names: str) -> bool:
     """Whether ``record`` holds a string under each of ``names``."""
     return all(isinstance(record.get(name), str) for name in names)
+
+
+class OnUse:
+    """A model or tokenizer loaded on first use (:meth:`load`), whose identity record (what cache
+    keys and signatures need of it) is read back from ``owner.cache`` where an earlier load stored
+    it, else found by loading (:class:`Records`, one variant). ``owner``: the scorer that holds it
+    (its ``cache``, and its ``threads``: torch threads set whenever a model is handed out).
+
+    A subclass sets :attr:`identities` (the namespace of its records) and :attr:`valid` (what a
+    stored record must be) and writes :meth:`_load_now` (the loaded thing) and
+    :meth:`_record_of` (its record)."""
+
+    identities = ""
+    valid: Callable[[dict], bool] = staticmethod(lambda record: False)
+    sets_threads = True
+    """Whether handing the loaded thing out sets the owner's torch threads (a model's, not a tokenizer's)."""
+
+    def __init__(self, name: str, key: Callable[[], str | None], owner: Any = None) -> None:
+        self.name, self.owner = name, owner
+        self._loaded: Any = None
+        self._lock = threading.RLock()
+        self._records = Records(self.identities, self.valid, lambda _: key(), name, lock=self._lock)
+
+    def _load_now(self) -> Any:
+        raise NotImplementedError
+
+    def _record_of(self, loaded: Any) -> dict:
+        raise NotImplementedError
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._loaded is not None
+
+    def load(self) -> Any:
+        """The loaded thing, loaded now if it is not yet (a record read back is checked against it)."""
+        from .causal_lm import use_threads
+
+        with self._lock:
+            if self._loaded is None:
+                loaded = self._load_now()
+                self._loaded = loaded
+                self._records.check_loaded(lambda _: self._record_of(loaded))
+            if self.sets_threads:
+                use_threads(getattr(self.owner, "threads", 0))
+            return self._loaded
+
+    def record(self) -> dict:
+        """The identity record: read back from the owner's cache, else the loaded thing's."""
+        return self._records.get(None, getattr(self.owner, "cache", None), self.is_loaded,
+                                 lambda: self._record_of(self.load()))
 
 
 class LoadedOnUse:

@@ -17,23 +17,31 @@ under the model's weights fingerprint, dtype and computing path (direct or trans
 the exact model input (token ids and token types, so the tokenizer and the truncation are in
 the key), so a later run, another system or another metric with the same model and input
 reads it instead of running the model.
+
+Models (:class:`ModelOnUse`) and tokenizers (:class:`Encoder`) are loaded on first use: what
+those keys and the signatures need of them (a model's fingerprint, config digest, dtype,
+computing path and pooling; a tokenizer's special token ids and the namespace of its ids) is
+stored in the cache by the run that loads them and read back by the next
+(:mod:`~gecmetrics.core.models.identity`), so a run whose every output and token id is stored
+(a warm run) imports neither torch nor transformers.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import importlib.util
+from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
 from ..cache import Cache, cache_key
 from ...errors import InputError
+from .causal_lm import DTYPES, check_device, check_dtype
+from .identity import OnUse, request_key, strings, tokenizer_request_key
 from .loading import (config_digest, first_line, load_checked, model_source, python_bert_tokenizer_class,
                       quiet_loading)
 from .tiny import weights_fingerprint
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
-DEVICES = ("cpu", "cuda", "mps")
-DTYPES = ("float32", "float16", "bfloat16")
 
 
 def import_backend() -> tuple[Any, Any]:
@@ -44,6 +52,19 @@ def import_backend() -> tuple[Any, Any]:
     except ImportError as err:
         raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
     return torch, transformers
+
+
+def check_installed() -> None:
+    """torch and transformers must be installed (one line saying what to install), found without
+    importing them (a model loaded on first use may never be)."""
+    for name in ("torch", "transformers"):
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError) as err:  # a finder that refuses it
+            raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
+        if not found:
+            raise InputError(f"model-based metrics need torch and transformers (No module named {name!r}): "
+                             f"{INSTALL_HINT}")
 
 
 def check_positive(name: str, value: Any) -> int:
@@ -63,10 +84,9 @@ def check_max_length(value: Any) -> int:
 
 def resolve_device(torch: Any, device: str | None) -> Any:
     """``cpu``, ``cuda`` (or ``cuda:N``) or ``mps``; None: CUDA when available, else the CPU."""
+    device = check_device(device)
     if device is None:
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if not isinstance(device, str) or device.split(":")[0] not in DEVICES:
-        raise InputError(f"device must be one of {', '.join(DEVICES)} (or cuda:N), got {device!r}")
     kind = device.split(":")[0]
     available = {"cpu": True, "cuda": torch.cuda.is_available(),
                  "mps": bool(getattr(getattr(torch.backends, "mps", None), "is_available", lambda: False)())}
@@ -80,9 +100,7 @@ def resolve_device(torch: Any, device: str | None) -> Any:
 
 def resolve_dtype(torch: Any, dtype: str) -> Any:
     """The torch dtype the model computes in: float32 (default), float16 or bfloat16."""
-    if dtype not in DTYPES:
-        raise InputError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
-    return getattr(torch, dtype)
+    return getattr(torch, check_dtype(dtype))
 
 
 def load_tokenizer(transformers: Any, name: str, python_bert: bool = False) -> Any:
@@ -240,6 +258,72 @@ def _check_pooling_choice(config: Any, pooling: str, source: str) -> None:
                          "(ModernBERT)", source)
 
 
+MODEL_IDENTITIES = "models/bert-model-identity/1"
+"""The persistent cache's namespace of :class:`ModelOnUse` records."""
+
+
+def _is_model_record(record: dict) -> bool:
+    return (set(record) == {"fingerprint", "config", "dtype", "direct", "pooling"}
+            and strings(record, "fingerprint", "config", "dtype", "pooling") and isinstance(record["direct"], bool))
+
+
+class ModelOnUse(OnUse):
+    """A model of :func:`load_model` (``name``, ``kind``, ``device``, ``dtype``, ``pooling``),
+    loaded on first use of :attr:`model` or :attr:`device` (:class:`~.identity.OnUse`: on the
+    torch threads of ``owner``). What names it in cache keys and signatures, the fields of a
+    :class:`LoadedModel` (:attr:`fingerprint`, :attr:`config`, :attr:`dtype` as ``float32`` ...,
+    :attr:`direct`, :attr:`pooling`), is read back from ``owner.cache`` where a load stored it,
+    so a run that finds every output stored never loads the model."""
+
+    identities = MODEL_IDENTITIES
+    valid = staticmethod(_is_model_record)
+
+    def __init__(self, name: str, kind: str, device: str | None = None, dtype: str = "float32",
+                 pooling: str | None = None, owner: Any = None) -> None:
+        if pooling is not None and (pooling not in POOLINGS or kind != "regressor"):
+            raise InputError(f"pooling must be one of {', '.join(POOLINGS)} (a regressor's), got {pooling!r}")
+        self.kind, self._pooling = kind, pooling
+        self._device, self._dtype = check_device(device), check_dtype(dtype)
+        self.source = model_source(name)
+        settings = [kind, f"dtype-{dtype}", f"pooling-{pooling or 'config'}"]
+        super().__init__(name, lambda: request_key(self.source, self._device, settings), owner)
+
+    def _load_now(self) -> LoadedModel:
+        return load_model(self.source, self.kind, self._device, self._dtype, self._pooling)
+
+    def _record_of(self, loaded: LoadedModel) -> dict:
+        return {"fingerprint": loaded.fingerprint, "config": loaded.config, "direct": loaded.direct,
+                "dtype": str(loaded.dtype).removeprefix("torch."), "pooling": loaded.pooling}
+
+    @property
+    def fingerprint(self) -> str:
+        return self.record()["fingerprint"]
+
+    @property
+    def config(self) -> str:
+        return self.record()["config"]
+
+    @property
+    def dtype(self) -> str:
+        return self.record()["dtype"]
+
+    @property
+    def direct(self) -> bool:
+        return self.record()["direct"]
+
+    @property
+    def pooling(self) -> str:
+        return self.record()["pooling"]
+
+    @property
+    def model(self) -> Any:
+        return self.load().model
+
+    @property
+    def device(self) -> Any:
+        return self.load().device
+
+
 def truncate_pair(first: int, second: int, budget: int) -> tuple[int, int]:
     """How many tokens of each text a pair keeps when it has room for ``budget``: the
     ``longest_first`` rule of transformers' Python tokenizers (3.x removes one token at a time
@@ -256,40 +340,92 @@ def truncate_pair(first: int, second: int, budget: int) -> tuple[int, int]:
     return first - excess // 2, second - (excess - excess // 2)
 
 
-@dataclass
-class Encoder:
-    """WordPiece ids of each distinct text (computed once), and BERT inputs built from them."""
+TOKENIZER_IDENTITIES = "models/bert-tokenizer-identity/1"
+"""The persistent cache's namespace of :class:`Encoder` records."""
 
-    tokenizer: Any
-    max_length: int
-    pieces: dict[str, tuple[int, ...]] = field(default_factory=dict)
+FRAMING_SAMPLE = ("It is a test .", "And another one .")
 
-    def __post_init__(self) -> None:
+
+def _is_tokenizer_record(record: dict) -> bool:
+    return (set(record) == {"cls", "sep", "pad", "namespace"}
+            and all(isinstance(record[name], int) and not isinstance(record[name], bool)
+                    for name in ("cls", "sep", "pad"))
+            and (record["namespace"] is None or isinstance(record["namespace"], str)))
+
+
+class Encoder(OnUse):
+    """WordPiece ids of each distinct text (computed once), and BERT inputs built from them.
+
+    The tokenizer ``name`` (hub name or folder; with ``python_bert`` transformers' Python
+    ``BertTokenizer``, :func:`load_tokenizer`) is loaded on first use (:attr:`tokenizer`), and
+    must frame a text as ``[CLS] text [SEP]`` (and a pair as ``[CLS] a [SEP] b [SEP]`` with
+    ``pairs``). Its special token ids and the namespace of its ids in the persistent cache are
+    read back from ``owner.cache`` where a load stored them (:class:`~.identity.OnUse`), so texts
+    whose ids are all stored need no tokenizer."""
+
+    identities = TOKENIZER_IDENTITIES
+    valid = staticmethod(_is_tokenizer_record)
+    sets_threads = False
+
+    def __init__(self, name: str, max_length: int, python_bert: bool = False, pairs: bool = False,
+                 owner: Any = None) -> None:
+        self.max_length, self.python_bert, self.pairs = max_length, python_bert, pairs
+        self.source = model_source(name)
+        self.pieces: dict[str, tuple[int, ...]] = {}
+        settings = ["python-bert" if python_bert else "auto", "pairs" if pairs else "single"]
+        super().__init__(name, lambda: tokenizer_request_key(self.source, settings), owner)
+
+    @property
+    def tokenizer(self) -> Any:
+        return self.load()
+
+    def _load_now(self) -> Any:
+        tokenizer = load_tokenizer(import_backend()[1], self.source, self.python_bert)
+        self._check_framing(tokenizer)
+        return tokenizer
+
+    def _record_of(self, tokenizer: Any) -> dict:
         from .token_ids import token_namespace, tokenizer_digest
 
-        self.cls_id = int(self.tokenizer.cls_token_id)
-        self.sep_id = int(self.tokenizer.sep_token_id)
-        self.pad_id = int(self.tokenizer.pad_token_id)
         # the folder the tokenizer was read from (a hub model's cached snapshot included)
-        digest = tokenizer_digest(str(getattr(self.tokenizer, "name_or_path", "") or ""))
-        self.namespace = token_namespace("pieces", digest, self.tokenizer, "no-special-tokens")
+        digest = tokenizer_digest(str(getattr(tokenizer, "name_or_path", "") or ""))
+        return {"cls": int(tokenizer.cls_token_id), "sep": int(tokenizer.sep_token_id),
+                "pad": int(tokenizer.pad_token_id),
+                "namespace": token_namespace("pieces", digest, tokenizer, "no-special-tokens")}
 
-    def check_framing(self, pairs: bool, name: str) -> None:
+    @property
+    def cls_id(self) -> int:
+        return self.record()["cls"]
+
+    @property
+    def sep_id(self) -> int:
+        return self.record()["sep"]
+
+    @property
+    def pad_id(self) -> int:
+        return self.record()["pad"]
+
+    @property
+    def namespace(self) -> str | None:
+        """Where the ids are stored in the persistent cache (None: not stored)."""
+        return self.record()["namespace"]
+
+    def _check_framing(self, tokenizer: Any) -> None:
         """The inputs built here (``[CLS] a [SEP]``, and ``[CLS] a [SEP] b [SEP]`` with ``pairs``)
         must be what the tokenizer itself makes of a text (of a pair): true of BERT's and
         ModernBERT's tokenizers; a tokenizer that frames texts otherwise (RoBERTa's pairs are
         ``<s> a </s></s> b </s>``) is one line, not inputs its model never saw."""
-        sample = ["It is a test .", "And another one ."]
-        pieces = [tuple(ids) for ids in self.tokenizer(sample, add_special_tokens=False)["input_ids"]]
-        single = tuple(self.tokenizer(sample[:1], add_special_tokens=True)["input_ids"][0])
-        framed = single == (self.cls_id, *pieces[0], self.sep_id)
-        if framed and pairs:
-            pair = tuple(self.tokenizer([sample[0]], [sample[1]], add_special_tokens=True)["input_ids"][0])
-            framed = pair == (self.cls_id, *pieces[0], self.sep_id, *pieces[1], self.sep_id)
+        cls_id, sep_id = tokenizer.cls_token_id, tokenizer.sep_token_id
+        pieces = [tuple(ids) for ids in tokenizer(list(FRAMING_SAMPLE), add_special_tokens=False)["input_ids"]]
+        single = tuple(tokenizer(list(FRAMING_SAMPLE[:1]), add_special_tokens=True)["input_ids"][0])
+        framed = single == (cls_id, *pieces[0], sep_id)
+        if framed and self.pairs:
+            pair = tuple(tokenizer([FRAMING_SAMPLE[0]], [FRAMING_SAMPLE[1]], add_special_tokens=True)["input_ids"][0])
+            framed = pair == (cls_id, *pieces[0], sep_id, *pieces[1], sep_id)
         if not framed:
-            frames = "[CLS] text [SEP]" + (" and [CLS] a [SEP] b [SEP]" if pairs else "")
+            frames = "[CLS] text [SEP]" + (" and [CLS] a [SEP] b [SEP]" if self.pairs else "")
             raise InputError(f"this tokenizer does not frame texts as {frames}, which the model metrics' inputs are "
-                             "built as", name)
+                             "built as", self.name)
 
     def prepare(self, texts: Sequence[str], cache: Cache | None = None) -> None:
         """Tokenize the texts not seen yet, in one call; with ``cache`` (a persistent
@@ -317,15 +453,17 @@ class Encoder:
 
     def single(self, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """``[CLS] text [SEP]`` truncated to ``max_length``: (ids, token types)."""
-        ids = (self.cls_id, *self.ids(text)[:self.max_length - 2], self.sep_id)
+        record = self.record()
+        ids = (record["cls"], *self.ids(text)[:self.max_length - 2], record["sep"])
         return ids, (0,) * len(ids)
 
     def pair(self, first: str, second: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """``[CLS] first [SEP] second [SEP]`` truncated (longest first) to ``max_length``."""
         a, b = self.ids(first), self.ids(second)
         keep_a, keep_b = truncate_pair(len(a), len(b), self.max_length - 3)
-        head = (self.cls_id, *a[:keep_a], self.sep_id)
-        tail = (*b[:keep_b], self.sep_id)
+        record = self.record()
+        head = (record["cls"], *a[:keep_a], record["sep"])
+        tail = (*b[:keep_b], record["sep"])
         return head + tail, (0,) * len(head) + (1,) * len(tail)
 
 
@@ -377,7 +515,7 @@ REGRESSION_NAMESPACE = "models/bert-regression/1"
 one input: a float64 value per (model, input)."""
 
 
-def model_identity(loaded: LoadedModel) -> tuple[str, ...]:
+def model_identity(loaded: LoadedModel | ModelOnUse) -> tuple[str, ...]:
     """What besides the input decides a model's output, for cache keys: the full weights
     fingerprint, the config's digest (the same weights under another config compute other
     numbers), the dtype and the computing path (``direct`` or ``transformers``; they agree to
@@ -393,10 +531,18 @@ def input_parts(ids: Sequence[int], types: Sequence[int]) -> tuple[bytes, bytes]
     return np.asarray(ids, dtype="<i4").tobytes(), np.asarray(types, dtype="u1").tobytes()
 
 
-def input_key(loaded: LoadedModel, *inputs: tuple[Sequence[int], Sequence[int]]) -> bytes:
+def input_key(loaded: LoadedModel | ModelOnUse, *inputs: tuple[Sequence[int], Sequence[int]]) -> bytes:
     """The cache key of a model's output on one input (or on several, e.g. a pair's two
     sentences): the model's identity and the exact token ids and types."""
-    return cache_key(*model_identity(loaded), *(part for ids, types in inputs for part in input_parts(ids, types)))
+    return input_keys(loaded, {None: inputs})[None]
+
+
+def input_keys(loaded: LoadedModel | ModelOnUse,
+               inputs: dict[Hashable, Sequence[tuple[Sequence[int], Sequence[int]]]]) -> dict[Hashable, bytes]:
+    """:func:`input_key` of each item's inputs (the model's identity read once)."""
+    identity = model_identity(loaded)
+    return {item: cache_key(*identity, *(part for ids, types in parts for part in input_parts(ids, types)))
+            for item, parts in inputs.items()}
 
 
 def cached_values(cache: Cache | None, namespace: str, keys: dict[Hashable, bytes],

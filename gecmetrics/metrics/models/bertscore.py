@@ -58,6 +58,7 @@ from ...errors import InputError
 from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, baseline_file_label, read_baseline_file
 from ...core.models.causal_lm import set_threads
 from ...core.models.identity import LoadedOnUse, Records, request_key, strings
+from ...core.models.inference import check_installed
 from ...core.models.loading import LoadedModel, config_digest, default_layers, import_backend, load_model
 
 COMPONENTS = ("P", "R", "F")
@@ -410,21 +411,6 @@ def load_encoder(model: str, num_layers: int | None = None, device: str | None =
     return loaded
 
 
-def _check_installed() -> None:
-    """torch and transformers must be installed (one line saying what to install), found without
-    importing them."""
-    from ...core.models.causal_lm import INSTALL_HINT
-
-    for name in ("torch", "transformers"):
-        try:
-            found = importlib.util.find_spec(name) is not None
-        except (ImportError, ValueError) as err:  # a finder that refuses it
-            raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
-        if not found:
-            raise InputError(f"model-based metrics need torch and transformers (No module named {name!r}): "
-                             f"{INSTALL_HINT}")
-
-
 IDENTITIES = "models/bertscore-identity/1"
 """The persistent cache's namespace of the records :meth:`BertScoreModel.record` stores
 (:mod:`gecmetrics.core.models.identity`)."""
@@ -456,7 +442,7 @@ class BertScoreModel:
         from ...core.models.causal_lm import check_dtype
         from ...core.models.loading import model_source
 
-        _check_installed()  # the models extra's message, before anything else
+        check_installed()  # the models extra's message, before anything else
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
             raise InputError(f"batch_size must be an integer >= 1, got {batch_size!r}")
         self.model = model

@@ -42,10 +42,9 @@ from typing import Sequence
 import numpy as np
 
 from ...core.cache import Cache
-from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, LoadedModel, cached_values, check_cache,
-                                      check_max_length, check_parallel, check_positive, check_texts, corpus_mean,
-                                      import_backend, input_key, load_model, load_tokenizer, mean_pooling_forward,
-                                      regression_forward, run_batches)
+from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, ModelOnUse, cached_values, check_cache,
+                                      check_installed, check_max_length, check_parallel, check_positive, check_texts,
+                                      corpus_mean, input_keys, mean_pooling_forward, regression_forward, run_batches)
 from ...errors import InputError
 
 DEFAULT_THRESHOLD = 0.9
@@ -114,30 +113,40 @@ class IMPARAScorer:
     (ModernBERT's ``classifier_pooling``: ``cls`` or ``mean``; None: as its config says);
     ``batch_size`` 32 (what impara.py uses); ``device`` cpu, cuda[:N] or mps (default: CUDA when
     available); ``dtype`` float32, float16 or bfloat16; ``cache``: a persistent
-    :class:`~gecmetrics.core.cache.Cache` for the similarity of each (source, hypothesis) pair
-    and the quality of each hypothesis (None: none).
+    :class:`~gecmetrics.core.cache.Cache` for the similarity of each (source, hypothesis) pair,
+    the quality of each hypothesis and the token ids (None: none). The models and the tokenizer
+    are loaded here, or with ``lazy`` on first use (as :class:`~.some.SOMEScorer`'s: a run whose
+    every value is stored loads nothing); ``threads`` as there.
     """
 
     def __init__(self, qe_model: str, se_model: str = "bert-base-cased", *, tokenizer: str | None = None,
                  threshold: float | None = DEFAULT_THRESHOLD, pooling: str | None = None, max_length: int = 128,
                  batch_size: int = 32, device: str | None = None, dtype: str = "float32",
-                 cache: Cache | None = None) -> None:
+                 cache: Cache | None = None, lazy: bool = False) -> None:
+        check_installed()
         self.threshold = check_threshold(threshold)
         self.max_length = check_max_length(max_length)
         self.batch_size = check_positive("batch_size", batch_size)
-        _, transformers = import_backend()
-        self.qe: LoadedModel = load_model(qe_model, "regressor", device, dtype, pooling)
-        self.se: LoadedModel | None = None if self.threshold is None else load_model(se_model, "encoder", device,
-                                                                                     dtype)
+        self.cache = check_cache(cache)
+        self.threads = 0
+        self.qe = ModelOnUse(qe_model, "regressor", device, dtype, pooling, owner=self)
+        self.se = None if self.threshold is None else ModelOnUse(se_model, "encoder", device, dtype, owner=self)
         self.tokenizer_name = qe_model if tokenizer is None else tokenizer
-        self.encoder = Encoder(load_tokenizer(transformers, self.tokenizer_name), self.max_length)
-        self.encoder.check_framing(False, self.tokenizer_name)
+        self.encoder = Encoder(self.tokenizer_name, self.max_length, owner=self)
+        if not lazy:
+            self.load()
         self._embeddings: dict[str, np.ndarray] = {}
         self._similarity: dict[tuple[str, str], float] = {}
         self._quality: dict[str, float] = {}
-        self.cache = check_cache(cache)
         self.computed = 0
         """How many model inputs this scorer has run (values read from the cache not counted)."""
+
+    def load(self) -> None:
+        """Load the models and the tokenizer now (else on first use)."""
+        for model in (self.qe, self.se):
+            if model is not None:
+                model.load()
+        self.encoder.load()
 
     def forget(self) -> None:
         """Drop the embeddings, similarities, ratings and WordPiece ids remembered so far (the
@@ -184,7 +193,7 @@ class IMPARAScorer:
                 return {text: float(value) for text, value in outputs.items()}
 
             values, computed = cached_values(self.cache, REGRESSION_NAMESPACE,
-                                             {text: input_key(self.qe, inputs[text]) for text in missing}, compute)
+                                             input_keys(self.qe, {text: (inputs[text],) for text in missing}), compute)
             self._quality.update(values)
             self.computed += computed
 
@@ -201,8 +210,8 @@ class IMPARAScorer:
             b = np.stack([self._embeddings[hypothesis] for _, hypothesis in chosen])
             return dict(zip(chosen, cosine(a, b).tolist()))
 
-        keys = {pair: input_key(self.se, self.encoder.single(pair[0]), self.encoder.single(pair[1]))
-                for pair in missing}
+        keys = input_keys(self.se, {pair: (self.encoder.single(pair[0]), self.encoder.single(pair[1]))
+                                    for pair in missing})
         values, _ = cached_values(self.cache, SIMILARITY_NAMESPACE, keys, compute)
         self._similarity.update(values)
 

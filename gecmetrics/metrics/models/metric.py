@@ -28,9 +28,11 @@ Signatures name each model with its weights fingerprint (``grammar:grammer@1a2b3
 first 12 hex digits of the SHA-256 over the weights' names, shapes and float32 values), and the
 settings that change a number; device, batch size and threads change only float rounding and
 are left out. The Scribendi Score and BERTScore also name the torch and transformers versions
-(the tokenizers and the float arithmetic). Signing loads the models (once per process), except
-BERTScore's encoder, whose identity is read back from the persistent cache once a run has
-loaded it (:meth:`~.bertscore.BertScoreModel.record`).
+(the tokenizers and the float arithmetic). The models and tokenizers are loaded on first use:
+their identities are read back from the persistent cache once a run has loaded them
+(:class:`~gecmetrics.core.models.inference.ModelOnUse`,
+:class:`~gecmetrics.core.models.causal_lm.CausalLMOnUse`,
+:meth:`~.bertscore.BertScoreModel.record`), so a warm run neither loads them nor imports torch.
 """
 from __future__ import annotations
 
@@ -382,10 +384,9 @@ class ModelMetric(Metric):
         return self.scorer_key()
 
     def set_threads(self, scorer: Any) -> None:
-        """torch's threads set to the metric's (0: left as they are) for the scorer's work."""
-        from ...core.models.causal_lm import use_threads
-
-        use_threads(self.settings.threads)
+        """torch's threads for the scorer's work (0: left as they are): the scorer sets them
+        whenever it uses a model (a warm run never loads one)."""
+        scorer.threads = self.settings.threads
 
     def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> ModelPrepared:
         """Run the models on every hypothesis of the corpus at once (each distinct sentence or
@@ -432,7 +433,8 @@ class ModelMetric(Metric):
 
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
         """The models' identities for the signature: each model (:meth:`loaded_models`) as
-        ``name@fingerprint``, and the tokenizer where the metric has one (loads the models)."""
+        ``name@fingerprint``, and the tokenizer where the metric has one (read back from the
+        cache where a load stored them, else found by loading the models)."""
         from ...core.models.loading import shown_model
 
         fields = [(key, f"{shown_model(loaded.name)}@{loaded.fingerprint[:12]}")
@@ -445,7 +447,11 @@ class ModelMetric(Metric):
         """The models' identities (placed by :attr:`signature_order`), the reference count (a
         metric with reference texts), the torch and transformers versions, and ``cache:on``
         when outputs may come from the cache."""
-        return [*self.identity_fields(self.scorer()), *super().signature_extra(references), *library_versions(),
+        scorer = self.scorer()
+        with _LOCK:
+            scorer.cache = self.run_context.cache  # where the models' identities are read back
+            identities = self.identity_fields(scorer)
+        return [*identities, *super().signature_extra(references), *library_versions(),
                 *self.run_context.signature_fields()]
 
 
@@ -470,7 +476,7 @@ class SOME(ModelMetric):
         s = self.settings
         heads = s.heads()
         return SOMEScorer(heads["grammar"], heads["fluency"], heads["meaning"], tokenizer=s.tokenizer,
-                          max_length=s.max_length, batch_size=s.batch_size, device=s.device, dtype=s.dtype)
+                          max_length=s.max_length, batch_size=s.batch_size, device=s.device, dtype=s.dtype, lazy=True)
 
     def loaded_models(self, scorer: Any) -> dict[str, Any]:
         return dict(scorer.models)
@@ -516,7 +522,8 @@ class IMPARA(ModelMetric):
 
         s = self.settings
         return IMPARAScorer(s.model, s.se_model, tokenizer=s.tokenizer, threshold=s.threshold, pooling=s.pooling,
-                            max_length=s.max_length, batch_size=s.batch_size, device=s.device, dtype=s.dtype)
+                            max_length=s.max_length, batch_size=s.batch_size, device=s.device, dtype=s.dtype,
+                            lazy=True)
 
     def loaded_models(self, scorer: Any) -> dict[str, Any]:
         return {"qe": scorer.qe, **({"se": scorer.se} if scorer.se is not None else {})}
@@ -575,11 +582,15 @@ class Scribendi(ModelMetric):
         return ("Scribendi", s.model, s.device, s.dtype)
 
     def make_scorer(self) -> Any:
-        from ...core.models.causal_lm import Perplexities, load_causal_lm
+        from ...core.models.causal_lm import CausalLMOnUse, Perplexities
+        from ...core.models.inference import check_installed
 
         s = self.settings
-        return Perplexities(load_causal_lm(s.model, device=s.device, dtype=s.dtype, threads=s.threads),
-                            batch_size=s.batch_size)
+        check_installed()
+        lm = CausalLMOnUse(s.model, device=s.device, dtype=s.dtype)
+        scorer = Perplexities(lm, batch_size=s.batch_size)
+        lm.owner = scorer  # its cache and threads
+        return scorer
 
     def loaded_models(self, scorer: Any) -> dict[str, Any]:
         return {"model": scorer.lm}
@@ -682,10 +693,6 @@ class BERTScore(ModelMetric):
 
         s = self.settings
         return BertScoreModel(s.model, s.num_layers, device=s.device, dtype=s.dtype, batch_size=s.batch_size)
-
-    def set_threads(self, scorer: Any) -> None:
-        """The scorer sets torch's threads whenever it hands out its model (a warm run never loads it)."""
-        scorer.threads = self.settings.threads
 
     def loaded_models(self, scorer: Any) -> dict[str, Any]:
         return {"model": scorer}

@@ -33,9 +33,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.cache import Cache
-from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, LoadedModel, cached_values, check_cache,
-                                      check_max_length, check_parallel, check_positive, corpus_mean, import_backend,
-                                      input_key, load_model, load_tokenizer, regression_forward, run_batches)
+from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, ModelOnUse, cached_values, check_cache,
+                                      check_installed, check_max_length, check_parallel, check_positive, corpus_mean,
+                                      input_keys, regression_forward, run_batches)
 from ...errors import InputError
 
 HEADS = ("grammar", "fluency", "meaning")
@@ -80,30 +80,43 @@ class SOMEScorer:
     ``meaning``); ``tokenizer``: the tokenizer's name or folder (``bert-base-cased`` as in
     some.py); ``batch_size`` 64 as some.py's default; ``device`` cpu, cuda[:N] or mps (default:
     CUDA when available); ``dtype`` float32, float16 or bfloat16; ``cache``: a persistent
-    :class:`~gecmetrics.core.cache.Cache` for the ratings (None: none), so that a rating computed
-    by any earlier run with the same model and input is read instead of computed.
+    :class:`~gecmetrics.core.cache.Cache` for the ratings and token ids (None: none), so that a
+    rating computed by any earlier run with the same model and input is read instead of computed.
+    The models and the tokenizer are loaded here, or with ``lazy`` on first use: what the cache
+    keys and the signature need of them is then read back from the cache where an earlier load
+    stored it (:class:`~gecmetrics.core.models.inference.ModelOnUse`), so that a run whose every
+    rating is stored loads nothing. ``threads``: torch threads set whenever a model is used (0,
+    the default: left as they are; the metric sets its own).
     """
 
     def __init__(self, grammar_model: str, fluency_model: str, meaning_model: str, *,
                  tokenizer: str = "bert-base-cased", weights: SomeWeights | None = None, max_length: int = 128,
                  batch_size: int = 64, device: str | None = None, dtype: str = "float32",
-                 cache: Cache | None = None) -> None:
+                 cache: Cache | None = None, lazy: bool = False) -> None:
+        check_installed()
         self.weights = SomeWeights() if weights is None else weights
         if not isinstance(self.weights, SomeWeights):
             raise InputError(f"weights must be a SomeWeights, got {type(self.weights).__name__}")
         self.max_length = check_max_length(max_length)
         self.batch_size = check_positive("batch_size", batch_size)
-        _, transformers = import_backend()
-        self.models: dict[str, LoadedModel] = {
-            head: load_model(name, "regressor", device, dtype)
+        self.cache = check_cache(cache)
+        self.threads = 0
+        self.models: dict[str, ModelOnUse] = {
+            head: ModelOnUse(name, "regressor", device, dtype, owner=self)
             for head, name in zip(HEADS, (grammar_model, fluency_model, meaning_model))}
         self.tokenizer_name = tokenizer
-        self.encoder = Encoder(load_tokenizer(transformers, tokenizer, python_bert=True), self.max_length)
-        self.encoder.check_framing(True, tokenizer)
+        self.encoder = Encoder(tokenizer, self.max_length, python_bert=True, pairs=True, owner=self)
+        if not lazy:
+            self.load()
         self._ratings: dict[str, dict[Any, float]] = {head: {} for head in HEADS}
-        self.cache = check_cache(cache)
         self.computed = 0
         """How many model inputs this scorer has run (inputs read from the cache not counted)."""
+
+    def load(self) -> None:
+        """Load the models and the tokenizer now (else on first use)."""
+        for model in self.models.values():
+            model.load()
+        self.encoder.load()
 
     def forget(self) -> None:
         """Drop the ratings and WordPiece ids remembered so far (the persistent cache keeps its
@@ -145,7 +158,7 @@ class SOMEScorer:
             return {key: float(value) for key, value in outputs.items()}
 
         values, computed = cached_values(self.cache, REGRESSION_NAMESPACE,
-                                         {key: input_key(loaded, inputs[key]) for key in missing}, compute)
+                                         input_keys(loaded, {key: (inputs[key],) for key in missing}), compute)
         memo.update(values)
         self.computed += computed
 
