@@ -430,6 +430,20 @@ def startup_timing(repeats: int) -> Timing:
     return measure([*gecmetric_command(), "--version"], repeats)
 
 
+def warm_after_cold(label: str, arguments: Sequence[str], repeats: int, cache: Path, cwd: Path | None = None) -> bool:
+    """``gecmetric --cache CACHE ARGUMENTS`` once with an empty cache folder (cold: it fills it),
+    then ``repeats`` times on what it stored (warm); prints both timings and whether every warm
+    run printed the cold run's bytes, which it returns (False when a run fails)."""
+    shutil.rmtree(cache, ignore_errors=True)
+    command = [*gecmetric_command(), "--cache", str(cache), *arguments]
+    cold = measure_reported(f"{label}, cold cache", command, 1, cwd)
+    warm = measure_reported(f"{label}, warm cache", command, repeats, cwd) if cold is not None else None
+    same = warm is not None and all(run.stdout == cold.stdout for run in warm.runs)
+    if warm is not None:
+        print(f"{'':<36}warm runs print the cold run's bytes: {'yes' if same else 'NO (MISMATCH)'}", flush=True)
+    return same
+
+
 def report(label: str, timing: Timing) -> None:
     """Print one aligned timing line, e.g. `ours  gecmetric gleu   cpu ... wall ... peak RSS ...`."""
     print(f"{label:<36}{timing.summary()}")

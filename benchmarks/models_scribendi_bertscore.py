@@ -15,6 +15,10 @@ references REF0 REF1):
   process; the ``bert-score`` command, one run per system (it takes one candidate file);
   gec-metrics' ``BertScore`` (one process). F compared at 4 decimals.
 
+Each metric's ``gecmetric compare ... --json`` on the same systems is also timed with a cache
+folder of its own, once cold and ``--repeats`` times warm (the warm runs read every value and the
+model's identity back: no torch), and must print the cold run's bytes.
+
 Every child runs with one torch thread (``OMP_NUM_THREADS=1``) and offline. The peers are never
 installed here: give a Python for each (``--scribendi-python`` and ``--scribendi-src``, the
 original's checkout; ``--bertscore-python``, with bert-score 0.3.13; ``--gecmetrics-python``,
@@ -138,7 +142,9 @@ def run_scribendi(args, model: Path, data: Path, systems: list[str]) -> bool:
     ours = harness.measure([sys.executable, "-c", OURS_SCRIBENDI, str(model), str(data), *systems], args.repeats)
     mine = scores(ours.stdout, systems)
     print(f"{'ours':<22}{usage(ours)}  {mine}", flush=True)
-    agreed = True
+    agreed = harness.warm_after_cold("ours  compare --json", [
+        "compare", "-s", str(data / "INPUT"), "-o", *(str(data / name) for name in systems), "--metrics",
+        f"scribendi:model={model}:device=cpu", "--json"], args.repeats, model.parent / "cache-scribendi")
     if args.no_peers:
         return agreed
     python = python_or_none(args.scribendi_python, "original Scribendi")
@@ -165,7 +171,10 @@ def run_bertscore(args, models: Path, data: Path, systems: list[str]) -> bool:
     ours = harness.measure([sys.executable, "-c", OURS_BERTSCORE, str(data), *systems], args.repeats, cwd=models)
     mine = scores(ours.stdout, systems)
     print(f"{'ours':<22}{usage(ours)}  {mine}", flush=True)
-    agreed = True
+    agreed = harness.warm_after_cold("ours  compare --json", [
+        "compare", "-s", str(data / "INPUT"), "-r", *(str(data / name) for name in REFERENCES), "-o",
+        *(str(data / name) for name in systems), "--metrics", "bertscore:model=bert-base-uncased:device=cpu",
+        "--json"], args.repeats, models / "cache-bertscore", cwd=models)
     if args.no_peers:
         return agreed
     python = python_or_none(args.bertscore_python, "bert-score")

@@ -5,7 +5,10 @@ corpus scores agree at 4 decimals.
 
 * ours: ``gecmetrics.metrics.models.some.SOMEScorer`` / ``impara.IMPARAScorer`` scoring all the
   systems in one process (each distinct hypothesis, pair or sentence once; batches sorted by
-  length); also each system in a process of its own.
+  length); also each system in a process of its own; and ``gecmetric compare --metrics ...
+  --json`` on all the systems with a cache folder of its own, once cold and ``--repeats`` times
+  warm (the warm runs read every value and model identity back: no torch), which must print the
+  cold run's bytes.
 * the originals: github kokeman/SOME ``some.py HYP SRC --g-dir --f-dir --m-dir --system`` and
   github gotutiyan/IMPARA ``impara.py --src_file --pred_file --restore_dir --level corpus``, one
   run per system (their command lines take one system), unmodified, through ``_on_cpu.py`` (both
@@ -125,7 +128,11 @@ def benchmark(metric: str, args, models: Path, data: Path, systems: list[str]) -
     ours, scores = run_ours(metric, models, data, systems, args)
     print(f"ours  all systems, one process    {usage(ours)}  " +
           "  ".join(f"{name} {scores[name][0]}" for name in systems), flush=True)
-    agreed = True
+    spec = (f"some:model={models}:tokenizer={models / 'grammer'}" if metric == "some" else
+            f"impara:model={models / 'qe'}:se_model={models / 'se'}") + ":device=cpu:threads=1"
+    agreed = harness.warm_after_cold("ours  compare --json", [
+        "compare", "-s", str(data / "INPUT"), "-o", *(str(data / name) for name in systems), "--metrics", spec,
+        "--json"], args.repeats, models.parent / f"cache-{metric}")
     if not args.no_peers:
         alone_cpu = 0.0
         for system in systems:

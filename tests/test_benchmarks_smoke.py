@@ -203,6 +203,7 @@ def test_models_benchmark_quick_run_reports_both_metrics(shared_data: Path) -> N
         assert f"## {metric}" in completed.stdout, completed.stdout
     assert len(re.findall(r"^ours\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s", completed.stdout, re.MULTILINE)) == 2, \
         completed.stdout
+    assert completed.stdout.count("warm runs print the cold run's bytes: yes") == 2, completed.stdout
 
 
 def test_rewards_benchmark_quick_run_reports_each_metric(shared_data: Path) -> None:

@@ -331,6 +331,8 @@ def test_benchmark_quick_run_reports_our_timing(backend, shared_data: Path) -> N
     lines = re.findall(r"^ours  all systems, one process\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s.*AMU \d\.\d{4}",
                        completed.stdout, re.MULTILINE)
     assert len(lines) == 2, completed.stdout
+    # each metric's compare, cold then warm (the warm run reads everything back and prints the same)
+    assert completed.stdout.count("warm runs print the cold run's bytes: yes") == 2, completed.stdout
 
 
 def test_direct_bert_equals_transformers(some_models, impara_models) -> None:
