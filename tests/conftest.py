@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import os
 import signal
 import subprocess
@@ -352,6 +353,68 @@ def probe_model_imports(args: list[str]) -> subprocess.CompletedProcess:
                    "OMP_NUM_THREADS": "1"}
     return subprocess.run([sys.executable, "-c", MODULES_PROBE, *args], capture_output=True, text=True,
                           env=environment, timeout=600)
+
+
+def check_warm_run(common: list[str], cache: Path, systems: list[str], added: str, exact: bool = True) -> None:
+    """A model metric's warm run: ``gecmetric --cache CACHE COMMON SYSTEMS...`` (``COMMON`` ends
+    with ``--json -o``) run cold fills the cache; run again, with and without ``-p 2``, it prints
+    the same bytes and never imports torch or transformers (its main process signs, the workers
+    score); with ``added``, a system the cache has not seen, it loads the model and prints what a
+    run without the cache prints (``exact``: byte for byte; else the scores to 1e-5, where the
+    metric's values depend on the batch they were computed in)."""
+    cached = ["--cache", str(cache)]
+    code, cold, err = run_cli(*cached, *common, *systems)
+    assert code == 0, err
+    for jobs in ([], ["-p", "2"]):
+        warm = probe_model_imports([*cached, common[0], *jobs, *common[1:], *systems])
+        assert warm.returncode == 0 and warm.stderr.splitlines()[-1] == "modules: False False", warm.stderr
+        assert warm.stdout == cold and "|cache:on|" in cold
+    with_new = probe_model_imports([*cached, *common, *systems, added])
+    code, alone, err = run_cli("--no-cache", *common, *systems, added)
+    assert with_new.returncode == code == 0 and with_new.stderr.splitlines()[-1] == "modules: True True", err
+    alone = alone.replace("|version:", "|cache:on|version:")
+    if exact:
+        assert with_new.stdout == alone
+        return
+    ours, theirs = json.loads(with_new.stdout), json.loads(alone)
+    assert ours["columns"] == theirs["columns"] and len(ours["rows"]) == len(theirs["rows"]) == len(systems) + 1
+    for row, expected in zip(ours["rows"], theirs["rows"]):
+        assert row["system"] == expected["system"] and row["scores"] == pytest.approx(expected["scores"], abs=1e-5)
+
+
+def check_a_changed_identity(make_metric, corpus, new, folder: Path, namespace: str, field: str) -> None:
+    """A model identity read back from the cache (``namespace``) whose ``field`` is not the loaded
+    model's (values read under another model's keys): the run that loads the model (on ``new``,
+    texts the cache has not seen) stops with one line and stores the model's own identity; the
+    next run on ``corpus``, and one after the record is damaged (no record: the model is loaded),
+    give the scores and signatures of a run without the cache. ``make_metric()``: the metric."""
+    from gecmetrics.core.cache import Cache
+    from gecmetrics.errors import InputError
+    from gecmetrics.metrics.models.metric import release_scorers
+    from gecmetrics.run.engine import score_corpus
+
+    def results(on, cache) -> dict:
+        release_scorers()
+        scored = score_corpus([make_metric()], on, cache=cache).results()
+        return {name: [(r.score, str(r.signature).replace("|cache:on", "")) for r in rows]
+                for name, rows in scored.items()}
+
+    reference = results(corpus, Cache(enabled=False))
+    cache = Cache(folder)
+    results(corpus, cache)
+    key = cache_keys(cache, namespace)[0]
+    stored = json.loads(cache.get_many(namespace, [key])[key])
+    value = stored[field]
+    changed = value + "0" if isinstance(value, str) else (value or 0) + 1
+    cache.put_many(namespace, {key: json.dumps({**stored, field: changed}).encode()})
+    with pytest.raises(InputError, match="stored in the cache differs from the loaded model's"):
+        results(new, cache)
+    assert json.loads(cache.get_many(namespace, [key])[key]) == stored
+    assert results(corpus, cache) == reference
+    cache.put_many(namespace, {key: b"{not json"})
+    assert results(corpus, cache) == reference
+    assert json.loads(cache.get_many(namespace, [key])[key]) == stored
+    release_scorers()
 
 
 def one_line_error(*args: str) -> str:

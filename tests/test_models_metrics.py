@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import (cache_keys, gecmetric_script, one_line_error, outputs_with_jobs, probe_model_imports,
-                            run_cli, write_files)
+from tests.conftest import (check_a_changed_identity, check_warm_run, gecmetric_script, one_line_error,
+                            outputs_with_jobs, run_cli, write_files)
 from tests.test_models_some_impara import SYSTEMS, assert_equal_at_4_decimals, backend, oracle  # noqa: F401 (backend: a fixture)
 
 from gecmetrics import compare, get_metric, paired_test
@@ -330,25 +330,12 @@ def test_a_warm_run_reads_the_models_identities_back_and_starts_no_torch(models,
     torch or transformers, also with -p 2; a run with a system the cache has not seen loads the
     models and prints what a run without the cache prints (to float32 rounding: its batches are
     made of other inputs)."""
-    cache = ["--cache", str(tmp_path / "store")]
     common = ["compare", "-s", files["INPUT.src"], "--metrics", f"{some_spec(models)},{impara_spec(models)}",
               "--json", "-o"]
-    code, cold, err = run_cli(*cache, *common, files["AMU"], files["CAMB"])
-    assert code == 0, err
+    check_warm_run(common, tmp_path / "store", [files["AMU"], files["CAMB"]], files["CUUI"], exact=False)
     namespaces = Cache(tmp_path / "store").info().namespaces
     assert namespaces["models/bert-model-identity/1"].entries == 5  # SOME's three heads, IMPARA's two
     assert namespaces["models/bert-tokenizer-identity/1"].entries == 2  # SOME's (pairs) and IMPARA's
-    for jobs in ([], ["-p", "2"]):
-        warm = probe_model_imports([*cache, common[0], *jobs, *common[1:], files["AMU"], files["CAMB"]])
-        assert warm.returncode == 0 and warm.stderr.splitlines()[-1] == "modules: False False", warm.stderr
-        assert warm.stdout == cold and "|cache:on|" in cold
-    with_new = probe_model_imports([*cache, *common, files["AMU"], files["CAMB"], files["CUUI"]])
-    code, alone, err = run_cli("--no-cache", *common, files["AMU"], files["CAMB"], files["CUUI"])
-    assert with_new.returncode == code == 0 and with_new.stderr.splitlines()[-1] == "modules: True True", err
-    ours, theirs = json.loads(with_new.stdout), json.loads(alone.replace("|version:", "|cache:on|version:"))
-    assert ours["columns"] == theirs["columns"] and len(ours["rows"]) == len(theirs["rows"]) == 3
-    for row, expected in zip(ours["rows"], theirs["rows"]):
-        assert row["system"] == expected["system"] and row["scores"] == pytest.approx(expected["scores"], abs=1e-5)
 
 
 @pytest.mark.parametrize("namespace, field", [("models/bert-model-identity/1", "config"),
@@ -359,29 +346,8 @@ def test_a_stored_identity_the_model_does_not_have_is_one_line_and_stored_anew(m
     another model's keys, inputs built with other special tokens), the run stops with one line,
     the identity is stored anew and the next run gives the numbers; a damaged record is no record
     (the model is loaded)."""
-    from gecmetrics.metrics.models.metric import release_scorers
-
-    corpus, new = short_corpus(conll, ("AMU",), size=30), short_corpus(conll, ("CAMB",), size=30)
-    reference = score_corpus([impara_metric(models)], corpus, cache=Cache(enabled=False)).results()
-    cache = Cache(tmp_path / "store")
-    release_scorers()
-    score_corpus([impara_metric(models)], corpus, cache=cache)
-    key = cache_keys(cache, namespace)[0]
-    stored = json.loads(cache.get_many(namespace, [key])[key])
-    changed = stored[field] + 1 if isinstance(stored[field], int) else stored[field] + "0"
-    cache.put_many(namespace, {key: json.dumps({**stored, field: changed}).encode()})
-    release_scorers()
-    with pytest.raises(InputError, match="stored in the cache differs from the loaded model's"):
-        score_corpus([impara_metric(models)], new, cache=cache)  # CAMB's texts: the models are loaded
-    assert json.loads(cache.get_many(namespace, [key])[key]) == stored
-    for damaged in (None, b"{not json"):
-        if damaged is not None:
-            cache.put_many(namespace, {key: damaged})
-        release_scorers()
-        again = score_corpus([impara_metric(models)], corpus, cache=cache).results()
-        assert [r.score for rs in again.values() for r in rs] == [r.score for rs in reference.values() for r in rs]
-        assert json.loads(cache.get_many(namespace, [key])[key]) == stored
-    release_scorers()
+    check_a_changed_identity(lambda: impara_metric(models), short_corpus(conll, ("AMU",), size=30),
+                             short_corpus(conll, ("CAMB",), size=30), tmp_path / "store", namespace, field)
 
 
 # --------------------------------------------------------------------------- meta-evaluation (SEEDA)

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import (cache_keys, gecmetric_script, outputs_with_jobs, one_line_error, probe_model_imports, run_cli,
-                            write_files)
+from tests.conftest import (check_a_changed_identity, check_warm_run, gecmetric_script, one_line_error,
+                            outputs_with_jobs, run_cli, write_files)
 from tests.test_models_bertscore import CUSTOM_BASELINE, read_expected
 from tests.test_models_scribendi import DATA, MISSING_EXTRA, _fingerprint_from_header, read_rows
 
@@ -333,48 +333,18 @@ def test_a_warm_bertscore_run_reads_the_models_identity_back_and_starts_no_torch
     every token id, pair similarity and the identity back, prints the same bytes and never imports
     torch or transformers, also with -p 2 (its main process signs, its workers score); a run with
     a system the cache has not seen loads the model and prints what a run without the cache prints."""
-    cache = ["--cache", str(tmp_path / "store")]
     common = ["compare", "-s", files["INPUT.src"], "-r", files["REF0"], files["REF1"], "--metrics",
               bertscore_spec(models, ":idf"), "--json", "-o"]
-    code, cold, err = run_cli(*cache, *common, files["AMU"], files["CAMB"])
-    assert code == 0, err
+    check_warm_run(common, tmp_path / "store", [files["AMU"], files["CAMB"]], files["CUUI"])
     assert "models/bertscore-identity/1" in Cache(tmp_path / "store").info().namespaces
-    for jobs in ([], ["-p", "2"]):
-        warm = probe_model_imports([*cache, common[0], *jobs, *common[1:], files["AMU"], files["CAMB"]])
-        assert warm.returncode == 0 and warm.stderr.splitlines()[-1] == "modules: False False", warm.stderr
-        assert warm.stdout == cold and "|cache:on|" in cold
-    with_new = probe_model_imports([*cache, *common, files["AMU"], files["CAMB"], files["CUUI"]])
-    code, alone, err = run_cli("--no-cache", *common, files["AMU"], files["CAMB"], files["CUUI"])
-    assert with_new.returncode == code == 0 and with_new.stderr.splitlines()[-1] == "modules: True True", err
-    assert with_new.stdout == alone.replace("|version:", "|cache:on|version:")
 
 
 def test_a_stored_bertscore_identity_the_model_does_not_have_is_one_line_and_stored_anew(models, conll, tmp_path):
     """Should the loaded encoder differ from the identity read back (token ids or similarities
     read under another model's keys), the run stops with one line, the identity is stored anew and
     the next run gives the numbers; a damaged record is no record (the model is loaded)."""
-    from gecmetrics.metrics.models.metric import release_scorers
-
-    corpus, new = short_corpus(conll, ("AMU",)), short_corpus(conll, ("CAMB",))
-    reference = results_of(score_corpus([bertscore_metric(models)], corpus, cache=Cache(enabled=False)))
-    cache = Cache(tmp_path / "store")
-    score_corpus([bertscore_metric(models)], corpus, cache=cache)
-    namespace = "models/bertscore-identity/1"
-    (key,) = cache_keys(cache, namespace)
-    stored = json.loads(cache.get_many(namespace, [key])[key])
-    cache.put_many(namespace, {key: json.dumps({**stored, "sep": stored["sep"] + 1}).encode()})
-    release_scorers()
-    with pytest.raises(InputError, match="stored in the cache differs from the loaded model's"):
-        score_corpus([bertscore_metric(models)], new, cache=cache)  # CAMB's texts: the model is loaded
-    assert json.loads(cache.get_many(namespace, [key])[key]) == stored
-    release_scorers()
-    again = results_of(score_corpus([bertscore_metric(models)], corpus, cache=cache))
-    assert [row.pop("signature").replace("|cache:on", "") for rows in again.values() for row in rows] == \
-        [row.pop("signature") for rows in reference.values() for row in rows] and again == reference
-    cache.put_many(namespace, {key: b"{not json"})
-    release_scorers()
-    assert results_of(score_corpus([bertscore_metric(models)], corpus, cache=cache)).keys() == reference.keys()
-    assert json.loads(cache.get_many(namespace, [key])[key]) == stored
+    check_a_changed_identity(lambda: bertscore_metric(models), short_corpus(conll, ("AMU",)),
+                             short_corpus(conll, ("CAMB",)), tmp_path / "store", "models/bertscore-identity/1", "sep")
 
 
 def test_a_warm_scribendi_run_reads_the_models_identity_back_and_starts_no_torch(models, files, tmp_path):
@@ -384,50 +354,19 @@ def test_a_warm_scribendi_run_reads_the_models_identity_back_and_starts_no_torch
     imports torch or transformers, also with -p 2; a run with a system the cache has not seen
     loads the model and prints what a run without the cache prints (a text's perplexity does not
     depend on its batch: batches are of one length, unpadded)."""
-    cache = ["--cache", str(tmp_path / "store")]
     common = ["compare", "-s", files["INPUT.src"], "--metrics", scribendi_spec(models), "--json", "-o"]
-    code, cold, err = run_cli(*cache, *common, files["AMU"], files["CAMB"])
-    assert code == 0, err
+    check_warm_run(common, tmp_path / "store", [files["AMU"], files["CAMB"]], files["CUUI"])
     namespaces = Cache(tmp_path / "store").info().namespaces
     assert namespaces["models/causal-lm-identity/1"].entries == 1
     assert any(name.startswith("models/token-ids/1/bos-prefixed/") for name in namespaces)
-    for jobs in ([], ["-p", "2"]):
-        warm = probe_model_imports([*cache, common[0], *jobs, *common[1:], files["AMU"], files["CAMB"]])
-        assert warm.returncode == 0 and warm.stderr.splitlines()[-1] == "modules: False False", warm.stderr
-        assert warm.stdout == cold and "|cache:on|" in cold
-    with_new = probe_model_imports([*cache, *common, files["AMU"], files["CAMB"], files["CUUI"]])
-    code, alone, err = run_cli("--no-cache", *common, files["AMU"], files["CAMB"], files["CUUI"])
-    assert with_new.returncode == code == 0 and with_new.stderr.splitlines()[-1] == "modules: True True", err
-    assert with_new.stdout == alone.replace("|version:", "|cache:on|version:")
 
 
 def test_a_stored_causal_lm_identity_the_model_does_not_have_is_one_line_and_stored_anew(models, conll, tmp_path):
     """As BERTScore's: a loaded LM that differs from the identity read back stops the run with
     one line and is stored anew; a damaged record is no record."""
-    from gecmetrics.metrics.models.metric import release_scorers
-
-    corpus, new = short_corpus(conll, ("AMU",), size=40), short_corpus(conll, ("CAMB",), size=40)
-    reference = results_of(score_corpus([scribendi_metric(models)], corpus, cache=Cache(enabled=False)))
-    expected_signatures = {text.replace("|version:", "|cache:on|version:") for text in signatures_of(reference)}
-    cache = Cache(tmp_path / "store")
-    release_scorers()
-    score_corpus([scribendi_metric(models)], corpus, cache=cache)
-    namespace = "models/causal-lm-identity/1"
-    (key,) = cache_keys(cache, namespace)
-    stored = json.loads(cache.get_many(namespace, [key])[key])
-    cache.put_many(namespace, {key: json.dumps({**stored, "positions": (stored["positions"] or 0) + 1}).encode()})
-    release_scorers()
-    with pytest.raises(InputError, match="stored in the cache differs from the loaded model's"):
-        score_corpus([scribendi_metric(models)], new, cache=cache)  # CAMB's texts: the model is loaded
-    assert json.loads(cache.get_many(namespace, [key])[key]) == stored
-    for damaged in (None, b"{not json"):
-        if damaged is not None:
-            cache.put_many(namespace, {key: damaged})
-        release_scorers()
-        again = results_of(score_corpus([scribendi_metric(models)], corpus, cache=cache))
-        assert signatures_of(again) == expected_signatures and again == reference
-        assert json.loads(cache.get_many(namespace, [key])[key]) == stored
-    release_scorers()
+    check_a_changed_identity(lambda: scribendi_metric(models), short_corpus(conll, ("AMU",), size=40),
+                             short_corpus(conll, ("CAMB",), size=40), tmp_path / "store",
+                             "models/causal-lm-identity/1", "positions")
 
 
 @pytest.fixture

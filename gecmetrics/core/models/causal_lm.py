@@ -34,7 +34,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError
-from .identity import OnUse, request_key, strings
+from .identity import OnUse, recorded, request_key, strings
 from .loading import config_digest, first_line, load_checked, model_source, quiet_loading, to_device
 
 INSTALL_HINT = "pip install 'gecmetrics[models]'"
@@ -162,29 +162,12 @@ class CausalLMOnUse(OnUse):
         return {"fingerprint": lm.fingerprint, "config": lm.config, "dtype": lm.dtype, "direct": lm.direct,
                 "positions": lm.max_positions, "tokens": lm.token_namespace}
 
-    @property
-    def fingerprint(self) -> str:
-        return self.record()["fingerprint"]
-
-    @property
-    def config(self) -> str:
-        return self.record()["config"]
-
-    @property
-    def dtype(self) -> str:
-        return self.record()["dtype"]
-
-    @property
-    def direct(self) -> bool:
-        return self.record()["direct"]
-
-    @property
-    def max_positions(self) -> int | None:
-        return self.record()["positions"]
-
-    @property
-    def token_namespace(self) -> str | None:
-        return self.record()["tokens"]
+    fingerprint = recorded("fingerprint")
+    config = recorded("config")
+    dtype = recorded("dtype")
+    direct = recorded("direct")
+    max_positions = recorded("positions")
+    token_namespace = recorded("tokens")
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """:meth:`CausalLM.token_ids` (loads the model)."""

@@ -201,6 +201,11 @@ class OnUse:
                                  lambda: self._record_of(self.load()))
 
 
+def recorded(field: str) -> property:
+    """A property of an :class:`OnUse` that reads ``field`` of its identity record."""
+    return property(lambda self: self.record()[field], doc=f"The identity record's {field!r}.")
+
+
 class LoadedOnUse:
     """A stand-in for a loaded model in a scorer that reads it only to tokenize a text or to
     compute: ``load()`` is called (once it has loaded, it returns the same model) on the first

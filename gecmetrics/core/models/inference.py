@@ -35,8 +35,8 @@ import numpy as np
 
 from ..cache import Cache, cache_key
 from ...errors import InputError
-from .causal_lm import DTYPES, check_device, check_dtype
-from .identity import OnUse, request_key, strings, tokenizer_request_key
+from .causal_lm import check_device, check_dtype
+from .identity import OnUse, recorded, request_key, strings, tokenizer_request_key
 from .loading import (config_digest, first_line, load_checked, model_source, python_bert_tokenizer_class,
                       quiet_loading)
 from .tiny import weights_fingerprint
@@ -295,25 +295,11 @@ class ModelOnUse(OnUse):
         return {"fingerprint": loaded.fingerprint, "config": loaded.config, "direct": loaded.direct,
                 "dtype": str(loaded.dtype).removeprefix("torch."), "pooling": loaded.pooling}
 
-    @property
-    def fingerprint(self) -> str:
-        return self.record()["fingerprint"]
-
-    @property
-    def config(self) -> str:
-        return self.record()["config"]
-
-    @property
-    def dtype(self) -> str:
-        return self.record()["dtype"]
-
-    @property
-    def direct(self) -> bool:
-        return self.record()["direct"]
-
-    @property
-    def pooling(self) -> str:
-        return self.record()["pooling"]
+    fingerprint = recorded("fingerprint")
+    config = recorded("config")
+    dtype = recorded("dtype")
+    direct = recorded("direct")
+    pooling = recorded("pooling")
 
     @property
     def model(self) -> Any:
@@ -393,22 +379,11 @@ class Encoder(OnUse):
                 "pad": int(tokenizer.pad_token_id),
                 "namespace": token_namespace("pieces", digest, tokenizer, "no-special-tokens")}
 
-    @property
-    def cls_id(self) -> int:
-        return self.record()["cls"]
-
-    @property
-    def sep_id(self) -> int:
-        return self.record()["sep"]
-
-    @property
-    def pad_id(self) -> int:
-        return self.record()["pad"]
-
-    @property
-    def namespace(self) -> str | None:
-        """Where the ids are stored in the persistent cache (None: not stored)."""
-        return self.record()["namespace"]
+    cls_id = recorded("cls")
+    sep_id = recorded("sep")
+    pad_id = recorded("pad")
+    namespace = recorded("namespace")
+    """Where the ids are stored in the persistent cache (None: not stored)."""
 
     def _check_framing(self, tokenizer: Any) -> None:
         """The inputs built here (``[CLS] a [SEP]``, and ``[CLS] a [SEP] b [SEP]`` with ``pairs``)

@@ -52,7 +52,7 @@ from ..settings import (Settings, choice, non_negative_int, parse_bool, parse_de
                         parse_int, positive_int, setting, setting_label, signature_value, when_set)
 
 DTYPES = ("float32", "float16", "bfloat16")
-"""gecmetrics.core.models.inference.DTYPES, without importing it (and numpy's model code) to
+"""gecmetrics.core.models.causal_lm.DTYPES, without importing it (and numpy's model code) to
 read settings."""
 
 SOME_HEAD_FOLDERS = {"grammar": ("grammer", "grammar"), "fluency": ("fluency",), "meaning": ("meaning",)}
