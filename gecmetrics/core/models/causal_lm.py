@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -35,43 +34,13 @@ import numpy as np
 
 from ...errors import InputError
 from .identity import OnUse, recorded, request_key, strings
+from .runtime import check_device, check_dtype, import_torch_transformers, set_threads
 from .loading import config_digest, first_line, load_checked, model_source, quiet_loading, to_device
-
-INSTALL_HINT = "pip install 'gecmetrics[models]'"
-DTYPES = ("float32", "float16", "bfloat16")
-"""Weight types a model can be run in; ``float32`` is what the original computes with."""
-_DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
-
-
-def import_torch_transformers() -> tuple[Any, Any]:
-    """(torch, transformers), or one line saying what to install."""
-    try:
-        import torch
-        import transformers
-    except ImportError as err:
-        raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
-    return torch, transformers
-
-
-def check_device(device: str | None) -> str | None:
-    """``cpu``, ``cuda``, ``cuda:N``, ``mps`` or None (CUDA when torch sees one, else CPU)."""
-    if device is None:
-        return None
-    if not isinstance(device, str) or not _DEVICE.fullmatch(device.strip().lower()):
-        raise InputError(f"device must be cpu, cuda, cuda:N or mps, got {device!r}")
-    return device.strip().lower()
-
 
 def check_positive(name: str, value: Any) -> int:
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
         raise InputError(f"{name} must be an integer >= 1, got {value!r}")
     return int(value)
-
-
-def check_dtype(dtype: str) -> str:
-    if dtype not in DTYPES:
-        raise InputError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
-    return dtype
 
 
 @dataclass
@@ -172,22 +141,6 @@ class CausalLMOnUse(OnUse):
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """:meth:`CausalLM.token_ids` (loads the model)."""
         return self.loaded.token_ids(texts) if texts else []
-
-
-def set_threads(torch: Any, threads: int) -> None:
-    """Use ``threads`` torch threads in this process (0: leave torch's default). One thread
-    (the default of the model metrics, as PT-M2's) spends no CPU on idle worker threads and
-    keeps a sentence's numbers the same bits whatever it is batched with."""
-    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
-        raise InputError(f"threads must be an integer >= 0, got {threads!r}")
-    if threads and torch.get_num_threads() != threads:
-        torch.set_num_threads(threads)
-
-
-def use_threads(threads: int) -> None:
-    """:func:`set_threads` where ``threads`` is not 0 (torch imported only then)."""
-    if threads:
-        set_threads(import_torch_transformers()[0], threads)
 
 
 def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32", threads: int = 1) -> CausalLM:

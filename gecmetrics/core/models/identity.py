@@ -184,7 +184,7 @@ class OnUse:
 
     def load(self) -> Any:
         """The loaded thing, loaded now if it is not yet (a record read back is checked against it)."""
-        from .causal_lm import use_threads
+        from .runtime import use_threads
 
         with self._lock:
             if self._loaded is None:

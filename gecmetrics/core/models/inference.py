@@ -27,7 +27,6 @@ stored in the cache by the run that loads them and read back by the next
 """
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
@@ -35,36 +34,13 @@ import numpy as np
 
 from ..cache import Cache, cache_key
 from ...errors import InputError
-from .causal_lm import check_device, check_dtype
+from .runtime import check_device, check_dtype
+from .runtime import import_torch_transformers as import_backend
 from .identity import OnUse, recorded, request_key, strings, tokenizer_request_key
 from .loading import (config_digest, first_line, load_checked, model_source, python_bert_tokenizer_class,
                       quiet_loading)
 from .tiny import weights_fingerprint
 
-INSTALL_HINT = "pip install 'gecmetrics[models]'"
-
-
-def import_backend() -> tuple[Any, Any]:
-    """(torch, transformers), or one line saying what to install."""
-    try:
-        import torch
-        import transformers
-    except ImportError as err:
-        raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
-    return torch, transformers
-
-
-def check_installed() -> None:
-    """torch and transformers must be installed (one line saying what to install), found without
-    importing them (a model loaded on first use may never be)."""
-    for name in ("torch", "transformers"):
-        try:
-            found = importlib.util.find_spec(name) is not None
-        except (ImportError, ValueError) as err:  # a finder that refuses it
-            raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
-        if not found:
-            raise InputError(f"model-based metrics need torch and transformers (No module named {name!r}): "
-                             f"{INSTALL_HINT}")
 
 
 def check_positive(name: str, value: Any) -> int:

@@ -56,9 +56,8 @@ import numpy as np
 
 from ...errors import InputError
 from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, baseline_file_label, read_baseline_file
-from ...core.models.causal_lm import set_threads
 from ...core.models.identity import LoadedOnUse, Records, request_key, strings
-from ...core.models.inference import check_installed
+from ...core.models.runtime import check_installed, set_threads
 from ...core.models.loading import LoadedModel, config_digest, default_layers, import_backend, load_model
 
 COMPONENTS = ("P", "R", "F")
@@ -402,7 +401,7 @@ def load_encoder(model: str, num_layers: int | None = None, device: str | None =
                  dtype: str = "float32") -> LoadedModel:
     """The encoder of :func:`~gecmetrics.core.models.loading.load_model` with its weights made
     ``dtype``."""
-    from ...core.models.causal_lm import check_dtype
+    from ...core.models.runtime import check_dtype
 
     check_dtype(dtype)
     loaded = load_model(model, num_layers, device)
@@ -439,7 +438,7 @@ class BertScoreModel:
 
     def __init__(self, model: str = "bert-base-uncased", num_layers: int | None = None, device: str | None = None,
                  dtype: str = "float32", batch_size: int = 64, threads: int = 0) -> None:
-        from ...core.models.causal_lm import check_dtype
+        from ...core.models.runtime import check_dtype
         from ...core.models.loading import model_source
 
         check_installed()  # the models extra's message, before anything else
@@ -475,7 +474,7 @@ class BertScoreModel:
     def loaded(self) -> LoadedModel:
         """The tokenizer and encoder, loaded on first use (on :attr:`threads` torch threads); a
         record read back from the cache is checked against it."""
-        from ...core.models.causal_lm import use_threads
+        from ...core.models.runtime import use_threads
 
         with self._lock:
             if self._loaded is None:

@@ -42,8 +42,9 @@ from typing import Sequence
 import numpy as np
 
 from ...core.cache import Cache
+from ...core.models.runtime import check_installed
 from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, ModelOnUse, cached_values, check_cache,
-                                      check_installed, check_max_length, check_parallel, check_positive, check_texts,
+                                      check_max_length, check_parallel, check_positive, check_texts,
                                       corpus_mean, input_keys, mean_pooling_forward, regression_forward, run_batches)
 from ...errors import InputError
 

@@ -43,6 +43,7 @@ from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
+from ...core.models.runtime import DTYPES
 from ...errors import InputError
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
@@ -51,9 +52,6 @@ from ..results import CorpusSums, ScoreResult, shown_score
 from ..settings import (Settings, choice, non_negative_int, parse_bool, parse_device, parse_float, parse_floats,
                         parse_int, positive_int, setting, setting_label, signature_value, when_set)
 
-DTYPES = ("float32", "float16", "bfloat16")
-"""gecmetrics.core.models.causal_lm.DTYPES, without importing it (and numpy's model code) to
-read settings."""
 
 SOME_HEAD_FOLDERS = {"grammar": ("grammer", "grammar"), "fluency": ("fluency",), "meaning": ("meaning",)}
 """Where each SOME head lies in the authors' ``gfm-models`` folder (``grammer`` sic; ``grammar`` too)."""
@@ -583,7 +581,7 @@ class Scribendi(ModelMetric):
 
     def make_scorer(self) -> Any:
         from ...core.models.causal_lm import CausalLMOnUse, Perplexities
-        from ...core.models.inference import check_installed
+        from ...core.models.runtime import check_installed
 
         s = self.settings
         check_installed()

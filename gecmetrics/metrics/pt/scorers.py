@@ -190,7 +190,7 @@ class PTEngine:
 
     def using(self, threads: int) -> Any:
         """The loaded model, torch set to ``threads`` threads (0: left as it is) to compute with it."""
-        from ...core.models.causal_lm import use_threads
+        from ...core.models.runtime import use_threads
 
         loaded = self.loaded
         use_threads(threads)
@@ -302,7 +302,7 @@ def engine_for(settings: PTSettings, resources: Any = None) -> PTEngine:
 
     engine = loaded((ENGINES, *settings.engine_key), lambda: PTEngine(settings), resources)
     if engine.is_loaded:
-        from ...core.models.causal_lm import use_threads
+        from ...core.models.runtime import use_threads
 
         use_threads(settings.threads)
     return engine
