@@ -36,6 +36,7 @@ from ..cache import Cache, cache_key
 from ...errors import InputError
 from .runtime import check_device, check_dtype
 from .runtime import import_torch_transformers as import_backend
+from .runtime import import_transformers
 from .identity import OnUse, recorded, request_key, strings, tokenizer_request_key
 from .loading import (config_digest, first_line, load_checked, model_source, python_bert_tokenizer_class,
                       quiet_loading)
@@ -342,7 +343,7 @@ class Encoder(OnUse):
         return self.load()
 
     def _load_now(self) -> Any:
-        tokenizer = load_tokenizer(import_backend()[1], self.source, self.python_bert)
+        tokenizer = load_tokenizer(import_transformers(), self.source, self.python_bert)
         self._check_framing(tokenizer)
         return tokenizer
 

@@ -47,6 +47,15 @@ def import_torch_transformers() -> tuple[Any, Any]:
     return torch, transformers
 
 
+def import_transformers() -> Any:
+    """transformers alone (a tokenizer needs no torch), or one line saying what to install."""
+    try:
+        import transformers
+    except ImportError as err:
+        raise InputError(f"model-based metrics need transformers ({err}): {INSTALL_HINT}") from None
+    return transformers
+
+
 def check_installed() -> None:
     """torch and transformers must be installed (one line saying what to install), found without
     importing them (a model loaded on first use may never be)."""
