@@ -47,7 +47,6 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
-import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -56,7 +55,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, baseline_file_label, read_baseline_file
-from ...core.models.identity import LoadedOnUse, Records, request_key, strings
+from ...core.models.identity import LoadedOnUse, OnUse, request_key, strings
 from ...core.models.runtime import check_installed, set_threads
 from ...core.models.loading import LoadedModel, config_digest, default_layers, import_backend, load_model
 
@@ -423,18 +422,45 @@ def _is_record(record: dict) -> bool:
             and (record["tokens"] is None or isinstance(record["tokens"], str)))
 
 
+class BertScoreEncoder(OnUse):
+    """The encoder of a :class:`BertScoreModel` (``owner``: its model, layer, device, dtype,
+    cache and threads), loaded on first use; its record (weights fingerprint, config digest,
+    computing path, special token ids, token-id namespace) is read back from the owner's cache
+    where a load stored it, under what decides it (:func:`~gecmetrics.core.models.identity.request_key`)."""
+
+    identities = IDENTITIES
+    valid = staticmethod(_is_record)
+
+    def __init__(self, owner: "BertScoreModel") -> None:
+        settings = [f"layer-{owner.num_layers}", "cpu", f"dtype-{owner.dtype}"]
+        super().__init__(owner.model, lambda: request_key(owner.source, owner.device, settings), owner)
+
+    def _load_now(self) -> LoadedModel:
+        owner = self.owner
+        return load_encoder(owner.model, owner.num_layers, owner.device, owner.dtype)
+
+    def _record_of(self, loaded: LoadedModel) -> dict:
+        from ...core.models.bertscore import token_namespace
+        from ...core.models.causal_lm import weights_fingerprint_of
+        from ...core.models.encoder import DirectBert
+
+        source = self.owner.source
+        direct = isinstance(loaded.model, DirectBert)
+        return {"fingerprint": weights_fingerprint_of(*import_backend(), loaded.model, source, direct),
+                "config": config_digest(source), "direct": direct, "cls": loaded.cls_id, "sep": loaded.sep_id,
+                "tokens": token_namespace(loaded)}
+
+
 class BertScoreModel:
     """An encoder (cut after its BERTScore layer) and the token similarities of the pairs it was
     asked for, each distinct pair computed once and, with ``cache`` (a persistent
     :class:`~gecmetrics.core.cache.Cache`), read from or stored there. What the metric keeps once
     per process; ``forget()`` drops the pairs and embeddings of a chunk.
 
-    The model is loaded on first use (:attr:`loaded`). What the cache keys and the signature
-    need of it (:meth:`record`: its weights fingerprint, config digest, computing path, special
-    token ids and token-id namespace) is stored in the cache by the run that loads it, under
-    what decides it (:func:`gecmetrics.core.models.identity.request_key`), and read back by the
-    next: a run whose token ids and pair similarities are all stored (a warm run) never imports
-    torch."""
+    The model is loaded on first use (:attr:`loaded`, :class:`BertScoreEncoder`). What the cache
+    keys and the signature need of it (:meth:`record`) is stored in the cache by the run that
+    loads it and read back by the next: a run whose token ids and pair similarities are all
+    stored (a warm run) never imports torch."""
 
     def __init__(self, model: str = "bert-base-uncased", num_layers: int | None = None, device: str | None = None,
                  dtype: str = "float32", batch_size: int = 64, threads: int = 0) -> None:
@@ -455,10 +481,7 @@ class BertScoreModel:
         self.cache = None
         self.computed = 0
         """Sequences encoded so far (pairs read from the cache need none)."""
-        self._loaded: LoadedModel | None = None
-        self._lock = threading.RLock()
-        self._records = Records(IDENTITIES, _is_record, lambda _: request_key(
-            self.source, device, [f"layer-{self.num_layers}", "cpu", f"dtype-{self.dtype}"]), model, lock=self._lock)
+        self._encoder = BertScoreEncoder(self)
         self.forget()
 
     @property
@@ -468,43 +491,26 @@ class BertScoreModel:
 
     @property
     def is_loaded(self) -> bool:
-        return self._loaded is not None
+        return self._encoder.is_loaded
 
     @property
     def loaded(self) -> LoadedModel:
         """The tokenizer and encoder, loaded on first use (on :attr:`threads` torch threads); a
         record read back from the cache is checked against it."""
-        from ...core.models.runtime import use_threads
+        return self._encoder.load()
 
-        with self._lock:
-            if self._loaded is None:
-                self._loaded = load_encoder(self.model, self.num_layers, self.device, self.dtype)
-                self._records.check_loaded(lambda _: self._record_of(self._loaded))
-            use_threads(self.threads)
-            return self._loaded
-
-    def _record_of(self, loaded: LoadedModel) -> dict:
-        from ...core.models.bertscore import token_namespace
-        from ...core.models.causal_lm import weights_fingerprint_of
-        from ...core.models.encoder import DirectBert
-
-        direct = isinstance(loaded.model, DirectBert)
-        return {"fingerprint": weights_fingerprint_of(*import_backend(), loaded.model, self.source, direct),
-                "config": config_digest(self.source), "direct": direct, "cls": loaded.cls_id, "sep": loaded.sep_id,
-                "tokens": token_namespace(loaded)}
-
-    def record(self, cache: Any = None) -> dict:
+    def record(self) -> dict:
         """What identifies the model: ``fingerprint`` (its weights' SHA-256, "" unknown), ``config``
         (its config.json's digest), ``direct`` (computed straight from its weights), ``cls`` and
         ``sep`` (its special token ids) and ``tokens`` (the namespace of its token ids in the
-        persistent cache; None: not stored). Read back from ``cache`` where a load stored it (the
-        model is then not loaded), else found by loading the model (and stored for the next run)."""
-        return self._records.get(None, cache, self.is_loaded, lambda: self._record_of(self.loaded))
+        persistent cache; None: not stored). Read back from :attr:`cache` where a load stored it
+        (the model is then not loaded), else found by loading the model (and stored for the next run)."""
+        return self._encoder.record()
 
     @property
     def fingerprint(self) -> str:
         """The weights' SHA-256 fingerprint ("" unknown: nothing is cached)."""
-        return self.record(self.cache)["fingerprint"]
+        return self.record()["fingerprint"]
 
     def forget(self) -> None:
         """Drop the token ids, embeddings and pair similarities kept so far (the persistent
@@ -516,7 +522,7 @@ class BertScoreModel:
         """The chunk's token ids, embeddings and pair similarities (made on first use, on the
         model loaded when it first has a text to tokenize or a pair to score)."""
         if self._pairs is None:
-            record = self.record(self.cache)
+            record = self.record()
             model = self.loaded if self.is_loaded else LoadedOnUse(lambda: self.loaded)
             self._pairs = TokenMatches(model, None, batch_size=self.batch_size, id_namespace=record["tokens"])
         return self._pairs
@@ -525,7 +531,7 @@ class BertScoreModel:
         """What besides the token ids decides a pair's similarities, for cache keys: the full
         weights fingerprint, the config's digest, the dtype, the computing path and the layer (the device is left
         out: it changes only float rounding)."""
-        record = self.record(self.cache)
+        record = self.record()
         return (record["fingerprint"], f"config:{record['config']}", self.dtype,
                 "direct" if record["direct"] else "transformers", f"layer-{self.num_layers}")
 
@@ -586,7 +592,7 @@ class BertScoreModel:
                                                      for n in numbers])
         count = len(references)
         token_arrays = [np.asarray(ids, dtype=np.int64) for ids in scorer.token_ids]
-        record = self.record(self.cache)
+        record = self.record()
         results = []
         for numbers in system_numbers:
             ordered = [(h, reference[d]) for d, h in enumerate(numbers) for reference in reference_numbers]

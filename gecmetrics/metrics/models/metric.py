@@ -781,6 +781,6 @@ class BERTScore(ModelMetric):
         file's SHA-256)."""
         from ...core.models.loading import shown_model
 
-        record = scorer.record(self.run_context.cache)  # read back from the cache, or the loaded model's
+        record = scorer.record()  # read back from the run's cache (signature_extra sets it), or the loaded model's
         return [("model", f"{shown_model(scorer.name)}@{record['fingerprint'][:12]}"),
                 ("layer", str(scorer.num_layers)), ("baseline", self.baseline()[1])]
