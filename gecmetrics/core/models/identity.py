@@ -14,9 +14,10 @@ the model is loaded first, as before. A caller that loads the model after readin
 checks it (:meth:`Records.check_loaded`): a record that differs is stored anew and the run
 stops with one line.
 
-Used by PT-M2 and PT-ERRANT (``metrics/pt/scorers.py``) and BERTScore
-(``metrics/models/bertscore.py``) through :class:`Records`, and through :class:`OnUse` by SOME's
-and IMPARA's models and tokenizers (:class:`~gecmetrics.core.models.inference.ModelOnUse`,
+Used by PT-M2 and PT-ERRANT (``metrics/pt/scorers.py``) through :class:`Records` (a record per
+torch thread count), and through :class:`OnUse` by BERTScore's encoder
+(``metrics/models/bertscore.BertScoreEncoder``), SOME's and IMPARA's models and tokenizers
+(:class:`~gecmetrics.core.models.inference.ModelOnUse`,
 :class:`~gecmetrics.core.models.inference.Encoder`) and the Scribendi Score's language model
 (:class:`~gecmetrics.core.models.causal_lm.CausalLMOnUse`).
 """

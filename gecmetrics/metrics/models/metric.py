@@ -32,7 +32,7 @@ are left out. The Scribendi Score and BERTScore also name the torch and transfor
 their identities are read back from the persistent cache once a run has loaded them
 (:class:`~gecmetrics.core.models.inference.ModelOnUse`,
 :class:`~gecmetrics.core.models.causal_lm.CausalLMOnUse`,
-:meth:`~.bertscore.BertScoreModel.record`), so a warm run neither loads them nor imports torch.
+:class:`~.bertscore.BertScoreEncoder`), so a warm run neither loads them nor imports torch.
 """
 from __future__ import annotations
 
