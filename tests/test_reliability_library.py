@@ -200,6 +200,31 @@ def test_lambda_seeds_and_counts_through_the_api() -> None:
     assert GLEU(seed=2**64 - 1, n=32, iterations=100_000).seed == 2**64 - 1
 
 
+def test_count_settings_refuse_booleans_floats_and_zero_alike() -> None:
+    """The library's integer counts go through one check (``core.checks.check_count``): a bool,
+    a float or a number below the bound is one InputError naming the setting (SpacyModel and
+    group_hypotheses took True as 1, and other modules had their own wordings)."""
+    from gecmetrics.core.lang.en.parse import SpacyModel
+    from gecmetrics.core.models.inference import check_max_length
+    from gecmetrics.core.models.tiny_gpt2 import CausalLMShape
+    from gecmetrics.metrics.llm.prompts import group_hypotheses
+    from gecmetrics.stats.attribution import attribute_corpus_methods
+
+    cases = [(lambda v: SpacyModel(batch_size=v), "batch size"),
+             (lambda v: group_hypotheses(["a"], max_targets=v), "max_targets"),
+             (lambda v: check_max_length(v), "max_length"),
+             (lambda v: CausalLMShape(layers=v).check(), "tiny causal LM: layers"),
+             (lambda v: attribute_corpus_methods(["a"], [[]], lambda rows, texts: [0.0] * len(texts),
+                                                 permutations=v), "permutations")]
+    for make, name in cases:
+        for value in (True, 1.0, 0, -3, "2"):
+            with pytest.raises(InputError, match=f"^{name} must be an integer"):
+                make(value)
+    assert SpacyModel(batch_size=np.int64(3)).batch_size == 3
+    with pytest.raises(InputError, match="max_exact_edits must be at most 20 \\(MAX_EXACT_EDITS_LIMIT\\), got 21"):
+        attribute_corpus_methods(["a"], [[]], lambda rows, texts: [0.0] * len(texts), max_exact_edits=21)
+
+
 def test_paired_tests_check_their_seed_and_sizes_before_drawing() -> None:
     from gecmetrics.metrics.gleu.gleu import GLEU
     from gecmetrics.run.compare import paired_test

@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ..core.checks import check_count
 from ..errors import InputError
 
 ADD = "add"
@@ -137,14 +138,6 @@ def method_name(method: str) -> str:
     if name not in METHODS:
         raise InputError(f"unknown attribution method {method!r}; choose one of: {', '.join(METHODS)}")
     return name
-
-
-def _check_int(value: Any, name: str, minimum: int, maximum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum or (
-            maximum is not None and value > maximum):
-        bounds = f">= {minimum}" if maximum is None else f"between {minimum} and {maximum}"
-        raise InputError(f"{name} must be an integer {bounds}, got {value!r}")
-    return int(value)
 
 
 def _where(row: int | None) -> str:
@@ -424,7 +417,7 @@ def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequ
     rows given to ``score``, sampled Shapley's seeds and the messages count from it: a corpus
     attributed part by part gives what it gives whole)."""
     options = _Options.checked(methods, max_exact_edits, permutations, seed, normalize, over_bound)
-    first_row = _check_int(first_row, "first_row", 0)
+    first_row = check_count(first_row, "first_row", 0)
     if not callable(score):
         raise InputError(f"score must be a function, got {type(score).__name__}")
     if isinstance(sources, str) or isinstance(edits, str):
@@ -461,9 +454,9 @@ class _Options:
             raise InputError("no attribution method given")
         if len(set(names)) != len(names):
             raise InputError(f"an attribution method is listed twice: {', '.join(names)}")
-        bound = _check_int(max_exact_edits, "max_exact_edits", 0, MAX_EXACT_EDITS_LIMIT)
-        permutations = _check_int(permutations, "permutations", 1)
-        seed = _check_int(seed, "seed", 0)
+        bound = check_count(max_exact_edits, "max_exact_edits", 0, MAX_EXACT_EDITS_LIMIT, "MAX_EXACT_EDITS_LIMIT")
+        permutations = check_count(permutations, "permutations")
+        seed = check_count(seed, "seed", 0)
         if not isinstance(normalize, bool):
             raise InputError(f"normalize must be True or False, got {normalize!r}")
         if over_bound not in OVER_BOUND_RULES:

@@ -32,15 +32,11 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from ..checks import check_count
 from ...errors import InputError
 from .identity import OnUse, recorded, request_key, strings
 from .runtime import check_device, check_dtype, import_torch_transformers, set_threads
 from .loading import config_digest, first_line, load_checked, model_source, quiet_loading, to_device
-
-def check_positive(name: str, value: Any) -> int:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-        raise InputError(f"{name} must be an integer >= 1, got {value!r}")
-    return int(value)
 
 
 @dataclass
@@ -261,8 +257,8 @@ class Perplexities:
         self.lm = lm
         self.threads = 0
         """torch threads set when a :class:`CausalLMOnUse` it owns is used (0: left as they are)."""
-        self.batch_size = check_positive("batch_size", batch_size)
-        self.token_budget = check_positive("token_budget", token_budget)
+        self.batch_size = check_count(batch_size, "batch_size")
+        self.token_budget = check_count(token_budget, "token_budget")
         self.cache = check_cache(cache)
         self.values: dict[str, float] = {}
         self.scored_count = 0

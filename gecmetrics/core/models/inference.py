@@ -33,6 +33,7 @@ from typing import Any, Callable, Hashable, Sequence
 import numpy as np
 
 from ..cache import Cache, cache_key
+from ..checks import check_count
 from ...errors import InputError
 from .runtime import check_device, check_dtype
 from .runtime import import_torch_transformers as import_backend
@@ -43,17 +44,9 @@ from .loading import (config_digest, first_line, load_checked, model_source, pyt
 from .tiny import weights_fingerprint
 
 
-
-def check_positive(name: str, value: Any) -> int:
-    """An integer setting that must be at least 1 (batch size, maximum length)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError(f"{name} must be a positive integer, got {value!r}")
-    return value
-
-
 def check_max_length(value: Any) -> int:
     """The maximum input length in tokens: room for [CLS] a [SEP] b [SEP] at least."""
-    check_positive("max_length", value)
+    value = check_count(value, "max_length")
     if value < 4:
         raise InputError(f"max_length must be at least 4 (the special tokens and one token per text), got {value}")
     return value

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..checks import check_count
 from ...errors import InputError
 from .tiny import seeded_normal, weights_fingerprint, write_weights
 
@@ -49,8 +50,7 @@ class CausalLMShape:
 
     def check(self) -> None:
         for name, value in asdict(self).items():
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise InputError(f"tiny causal LM: {name} must be an integer >= 1, got {value!r}")
+            check_count(value, f"tiny causal LM: {name}")
         if self.hidden % self.heads:
             raise InputError(f"tiny causal LM: hidden size {self.hidden} is not a multiple of heads {self.heads}")
 

@@ -23,6 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ...core.checks import check_count
 from ...errors import InputError
 
 VARIANTS = ("llm-s", "llm-e")
@@ -174,8 +175,7 @@ def group_hypotheses(hypotheses: Sequence[str], grouping: str = "all",
     order in runs of ``max_targets``, each sorted; ``"gec-metrics"`` keeps only the first run."""
     if grouping not in GROUPINGS:
         raise InputError(f"unknown grouping {grouping!r} (one of {', '.join(GROUPINGS)})")
-    if not isinstance(max_targets, int) or max_targets < 1:
-        raise InputError(f"max_targets must be a positive integer, not {max_targets!r}")
+    max_targets = check_count(max_targets, "max_targets")
     ranked = by_frequency(hypotheses)
     runs = [sorted(ranked[i:i + max_targets]) for i in range(0, len(ranked), max_targets)]
     return runs[:1] if grouping == "gec-metrics" else runs

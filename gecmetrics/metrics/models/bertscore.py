@@ -53,6 +53,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ...core.checks import check_count
 from ...errors import InputError
 from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, baseline_file_label, read_baseline_file
 from ...core.models.identity import LoadedOnUse, OnUse, request_key, strings
@@ -150,11 +151,8 @@ class BertScorer:
             raise InputError(f"idf must be true or false, got {idf!r}")
         if not isinstance(lang, str) or not lang.strip():
             raise InputError(f"lang must be a language code such as en, got {lang!r}")
-        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
-            raise InputError(f"batch_size must be an integer >= 1, got {batch_size!r}")
-        if num_layers is not None and (not isinstance(num_layers, int) or isinstance(num_layers, bool)
-                                       or num_layers < 0):
-            raise InputError(f"num_layers must be an integer >= 0, got {num_layers!r}")
+        batch_size = check_count(batch_size, "batch_size")
+        num_layers = None if num_layers is None else check_count(num_layers, "num_layers", 0)
         torch, _ = import_backend()
         set_threads(torch, threads)
         if isinstance(model, LoadedModel):
@@ -468,8 +466,7 @@ class BertScoreModel:
         from ...core.models.loading import model_source
 
         check_installed()  # the models extra's message, before anything else
-        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
-            raise InputError(f"batch_size must be an integer >= 1, got {batch_size!r}")
+        batch_size = check_count(batch_size, "batch_size")
         self.model = model
         self.dtype = check_dtype(dtype)
         self.device = device

@@ -42,9 +42,10 @@ from typing import Sequence
 import numpy as np
 
 from ...core.cache import Cache
+from ...core.checks import check_count
 from ...core.models.runtime import check_installed
 from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, ModelOnUse, cached_values, check_cache,
-                                      check_max_length, check_parallel, check_positive, check_texts,
+                                      check_max_length, check_parallel, check_texts,
                                       corpus_mean, input_keys, mean_pooling_forward, regression_forward, run_batches)
 from ...errors import InputError
 
@@ -127,7 +128,7 @@ class IMPARAScorer:
         check_installed()
         self.threshold = check_threshold(threshold)
         self.max_length = check_max_length(max_length)
-        self.batch_size = check_positive("batch_size", batch_size)
+        self.batch_size = check_count(batch_size, "batch_size")
         self.cache = check_cache(cache)
         self.threads = 0
         self.qe = ModelOnUse(qe_model, "regressor", device, dtype, pooling, owner=self)

@@ -33,9 +33,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.cache import Cache
+from ...core.checks import check_count
 from ...core.models.runtime import check_installed
 from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, ModelOnUse, cached_values, check_cache,
-                                      check_max_length, check_parallel, check_positive, corpus_mean,
+                                      check_max_length, check_parallel, corpus_mean,
                                       input_keys, regression_forward, run_batches)
 from ...errors import InputError
 
@@ -99,7 +100,7 @@ class SOMEScorer:
         if not isinstance(self.weights, SomeWeights):
             raise InputError(f"weights must be a SomeWeights, got {type(self.weights).__name__}")
         self.max_length = check_max_length(max_length)
-        self.batch_size = check_positive("batch_size", batch_size)
+        self.batch_size = check_count(batch_size, "batch_size")
         self.cache = check_cache(cache)
         self.threads = 0
         self.models: dict[str, ModelOnUse] = {

@@ -35,7 +35,7 @@ from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
-from ...core.checks import check_seed
+from ...core.checks import check_count, check_seed
 from ...stats.multiple import AllPairsResult, all_pairs_from_draws, check_all_pairs, check_correction
 from ...stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, Drawn, PairedTestResult,
                                    check_samples, drawn_columns, paired_signature, paired_test_from_draws)
@@ -394,8 +394,7 @@ def _check_report(corpus: Corpus, baseline: str | None, samples: int) -> str:
     baseline = systems[0] if baseline is None else baseline
     if baseline not in systems:
         raise InputError(f"unknown baseline {baseline!r}; systems: {', '.join(systems)}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise InputError(f"the number of bootstrap resamples must be an integer >= 1, got {samples!r}")
+    check_count(samples, "the number of bootstrap resamples")
     return baseline
 
 

@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from ...checks import check_count
 from ....errors import InputError
 
 INSTALL_HINT = "pip install 'gecmetrics[errant]'"
@@ -156,10 +157,8 @@ class SpacyModel:
     vocabulary are not made to be used by two threads at once."""
 
     def __init__(self, model: str | None = None, batch_size: int = DEFAULT_BATCH_SIZE):
-        if not isinstance(batch_size, int) or batch_size < 1:
-            raise InputError(f"batch size must be a positive integer, not {batch_size!r}")
+        self.batch_size = check_count(batch_size, "batch size")
         self.model = model_name(model)
-        self.batch_size = batch_size
         self._nlp: Any = None
         self._strings: dict[int, str] = {}  # a _StringTable once the model is loaded
         self._rules: Any = None
