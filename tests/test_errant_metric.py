@@ -385,18 +385,28 @@ def test_missing_spacy_is_one_line_with_the_install_hint(files, no_spacy):
 
 
 def test_errant_and_m2_annotate_on_dask_print_what_one_process_prints(files, spacy_model):
-    """-p and --dask mean the same on every command: a local Dask cluster's workers read and
-    annotate their chunks, and the output is -p 1's, byte for byte."""
+    """-p and --dask mean the same on every command: a Dask cluster's workers read and annotate
+    their chunks, and the output is -p 1's, byte for byte. The three commands use one local
+    cluster of two worker processes, given by its address (--dask tcp://...), as a user's
+    scheduler is (--dask local makes the same kind of cluster for one command:
+    test_cache_errant.test_dask_workers_use_the_runs_cache); its workers load spaCy's model once."""
     pytest.importorskip("distributed", reason="the Dask executor needs gecmetrics[dask]")
+    import logging
+
+    from distributed import LocalCluster
+
     args = ["-r", files["gold"], "-o", files["odd"], files["half"], "-cat", "3", "--tsv"]
     serial = errant_cli(files, *args, "-p", "1")
     assert serial[0] == 0 and serial[1], serial[2]
-    assert errant_cli(files, *args, "--dask", "local", "-p", "2", "--chunk-lines", "2")[:2] == serial[:2]
-    for command in [("-orig", files["src"], "-cor", files["odd"], files["good"]), ("--from-m2", files["gold"], "--auto")]:
-        one = run_cli("m2", "annotate", *command, "--spacy-model", MODEL, "-p", "1")
-        assert one[0] == 0 and one[1].startswith("S "), one[2]
-        assert run_cli("m2", "annotate", *command, "--spacy-model", MODEL, "--dask", "local", "--chunk-lines", "2")[:2] \
-            == one[:2], command
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                      silence_logs=logging.CRITICAL) as cluster:
+        dask = ["--dask", cluster.scheduler_address, "--chunk-lines", "2"]
+        assert errant_cli(files, *args, *dask)[:2] == serial[:2]
+        for command in [("-orig", files["src"], "-cor", files["odd"], files["good"]),
+                        ("--from-m2", files["gold"], "--auto")]:
+            one = run_cli("m2", "annotate", *command, "--spacy-model", MODEL, "-p", "1")
+            assert one[0] == 0 and one[1].startswith("S "), one[2]
+            assert run_cli("m2", "annotate", *command, "--spacy-model", MODEL, *dask)[:2] == one[:2], command
 
 
 def test_a_text_file_given_as_the_gold_m2_suggests_annotate_refs(files):
