@@ -188,7 +188,14 @@ def test_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(InputError) as error:
         import_backend()
     message = str(error.value)
-    assert "pip install 'gecmetrics[pt]'" in message and "\n" not in message
+    assert message.startswith("PT-M2 and PT-ERRANT need torch") and "pip install 'gecmetrics[pt]'" in message
+    assert "\n" not in message
+    # the same import names the model metrics' extra for them (BERTScore, SOME, IMPARA, Scribendi)
+    from gecmetrics.core.models.runtime import import_torch_transformers
+
+    with pytest.raises(InputError, match=r"^model-based metrics need torch and transformers \(.*\): "
+                                         r"pip install 'gecmetrics\[models\]'$"):
+        import_torch_transformers()
 
 
 def test_benchmark_smoke_run(shared_data) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from .runtime import import_torch_transformers
 from .token_ids import tokenizer_digest
 
 INSTALL_HINT = "pip install 'gecmetrics[pt]'"
@@ -39,13 +40,8 @@ WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.ind
 
 
 def import_backend() -> tuple[Any, Any]:
-    """(torch, transformers), or one line saying what to install."""
-    try:
-        import torch
-        import transformers
-    except ImportError as err:
-        raise InputError(f"PT-M2 and PT-ERRANT need torch and transformers ({err}): {INSTALL_HINT}") from None
-    return torch, transformers
+    """(torch, transformers), or one line saying that PT-M2 and PT-ERRANT need them (the ``pt`` extra)."""
+    return import_torch_transformers("PT-M2 and PT-ERRANT", INSTALL_HINT)
 
 
 @contextlib.contextmanager

@@ -37,13 +37,14 @@ def check_dtype(dtype: str) -> str:
     return dtype
 
 
-def import_torch_transformers() -> tuple[Any, Any]:
-    """(torch, transformers), or one line saying what to install."""
+def import_torch_transformers(needs: str = "model-based metrics", hint: str = INSTALL_HINT) -> tuple[Any, Any]:
+    """(torch, transformers), or one line saying that ``needs`` need them and what to install
+    (``hint``: the extra of the metrics that need them)."""
     try:
         import torch
         import transformers
     except ImportError as err:
-        raise InputError(f"model-based metrics need torch and transformers ({err}): {INSTALL_HINT}") from None
+        raise InputError(f"{needs} need torch and transformers ({err}): {hint}") from None
     return torch, transformers
 
 

@@ -57,8 +57,8 @@ from ...core.checks import check_count
 from ...errors import InputError
 from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, baseline_file_label, read_baseline_file
 from ...core.models.identity import LoadedOnUse, OnUse, request_key, strings
-from ...core.models.runtime import check_installed, set_threads
-from ...core.models.loading import LoadedModel, config_digest, default_layers, import_backend, load_model
+from ...core.models.runtime import check_installed, import_torch_transformers, set_threads
+from ...core.models.loading import LoadedModel, config_digest, default_layers, load_model
 
 COMPONENTS = ("P", "R", "F")
 
@@ -153,7 +153,7 @@ class BertScorer:
             raise InputError(f"lang must be a language code such as en, got {lang!r}")
         batch_size = check_count(batch_size, "batch_size")
         num_layers = None if num_layers is None else check_count(num_layers, "num_layers", 0)
-        torch, _ = import_backend()
+        torch, _ = import_torch_transformers()
         set_threads(torch, threads)
         if isinstance(model, LoadedModel):
             if num_layers is not None and num_layers != model.num_layers:
@@ -403,7 +403,7 @@ def load_encoder(model: str, num_layers: int | None = None, device: str | None =
     check_dtype(dtype)
     loaded = load_model(model, num_layers, device)
     if dtype != "float32":
-        loaded.model = loaded.model.to(device=loaded.device, dtype=getattr(import_backend()[0], dtype))
+        loaded.model = loaded.model.to(device=loaded.device, dtype=getattr(import_torch_transformers()[0], dtype))
     return loaded
 
 
@@ -444,7 +444,7 @@ class BertScoreEncoder(OnUse):
 
         source = self.owner.source
         direct = isinstance(loaded.model, DirectBert)
-        return {"fingerprint": weights_fingerprint_of(*import_backend(), loaded.model, source, direct),
+        return {"fingerprint": weights_fingerprint_of(*import_torch_transformers(), loaded.model, source, direct),
                 "config": config_digest(source), "direct": direct, "cls": loaded.cls_id, "sep": loaded.sep_id,
                 "tokens": token_namespace(loaded)}
 
