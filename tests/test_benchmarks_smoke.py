@@ -149,10 +149,11 @@ def test_peer_package_dir_finds_a_package_without_importing_it(tmp_path: Path) -
     assert harness.peer_package_dir(python, "no_such_package_gecmetrics") is None
 
 
-@pytest.mark.parametrize("script", ["m2_conll14.py", "significance_conll14.py"])
+@pytest.mark.parametrize("script", ["significance_conll14.py"])
 def test_other_benchmarks_quick_run(script: str, shared_data: Path) -> None:
-    """The M2 and significance benchmarks print their own layout; check that they run and
-    report our timing (as .ci/run calls every benchmark with --quick --no-peers)."""
+    """The significance benchmark prints its own layout; check that it runs and reports our
+    timing (as .ci/run calls every benchmark with --quick --no-peers). m2_conll14.py's smoke run,
+    with a stricter check of its timing line, is test_m2_benchmark_quick_runs_report_each_case's."""
     completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
                                capture_output=True, text=True, timeout=300)
     assert completed.returncode == 0, completed.stdout + completed.stderr
