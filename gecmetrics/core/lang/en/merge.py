@@ -62,21 +62,9 @@ def _rule_spans(alignment: list[AlignOp], orig: ParsedSentence, cor: ParsedSente
         run = list(run)
         if kind == "M":
             continue
-        processed = run if kind == "T" else merge_run(run, orig, cor)
+        processed = run if kind == "T" else _RunMerger(run, orig, cor).spans()
         spans.extend(op[1:] for op in processed)
     return spans
-
-
-def merge_run(run: list[AlignOp], orig: ParsedSentence, cor: ParsedSentence) -> list[AlignOp]:
-    """One run of adjacent S, D and I operations after ERRANT's rules (its ``process_seq``). A
-    run without a substitution has no range for a rule to try: one operation, or deletions
-    only, or insertions only, are decided as ERRANT decides them (kept, merged, merged; a mix of
-    the two stays as it is) without :class:`_RunMerger`'s tables (a system that deletes whole
-    lines: 1,312 runs of CoNLL-2014 built them for nothing)."""
-    kinds = {op[0] for op in run}
-    if "S" not in kinds:
-        return _merged(run) if len(run) > 1 and len(kinds) == 1 else run
-    return _RunMerger(run, orig, cor).spans()
 
 
 def is_punctuation(sentence: ParsedSentence, index: int) -> bool:
@@ -127,12 +115,17 @@ class _RunMerger:
         self.kinds = kinds = [op[0] for op in run]
         n = len(run)
         self.work = 0
-        # prefix counts of S, D and I operations, and of operations with a content word
-        self.s_count, self.d_count, self.i_count, self.content = ([0] * (n + 1) for _ in range(4))
+        # prefix counts of S, D and I operations
+        self.s_count, self.d_count, self.i_count = ([0] * (n + 1) for _ in range(3))
+        for k, kind in enumerate(kinds):
+            self.s_count[k + 1] = self.s_count[k] + (kind == "S")
+            self.d_count[k + 1] = self.d_count[k] + (kind == "D")
+            self.i_count[k + 1] = self.i_count[k] + (kind == "I")
+        if not self.s_count[n]:
+            return  # no substitution: no range for a rule to try, _process decides from the counts alone
+        # prefix counts of operations with a content word
+        self.content = [0] * (n + 1)
         for k, op in enumerate(run):
-            self.s_count[k + 1] = self.s_count[k] + (kinds[k] == "S")
-            self.d_count[k + 1] = self.d_count[k] + (kinds[k] == "D")
-            self.i_count[k + 1] = self.i_count[k] + (kinds[k] == "I")
             has_content = not {*orig.pos[op[1]:op[2]], *cor.pos[op[3]:op[4]]}.isdisjoint(CONTENT_POS)
             self.content[k + 1] = self.content[k] + has_content
         # first S at or after k (n: none), last S at or before k (-1: none)
