@@ -67,11 +67,9 @@ class CausalLM:
     def token_namespace(self) -> str | None:
         """Where the token ids of :meth:`token_ids` are stored in the persistent cache (None:
         the tokenizer's files are unknown, they are not)."""
-        from .token_ids import token_namespace, tokenizer_digest
+        from .token_ids import loaded_token_namespace
 
-        # the folder the tokenizer was read from (a hub model's cached snapshot included)
-        digest = tokenizer_digest(str(getattr(self.tokenizer, "name_or_path", "") or ""))
-        return token_namespace("bos-prefixed", digest, self.tokenizer, "defaults")
+        return loaded_token_namespace("bos-prefixed", self.tokenizer, "defaults")
 
     @property
     def loaded(self) -> "CausalLM":

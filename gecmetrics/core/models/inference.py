@@ -36,7 +36,7 @@ from ..cache import Cache, cache_key
 from ..checks import check_count
 from ...errors import InputError
 from .runtime import check_device, check_dtype
-from .runtime import import_torch_transformers as import_backend
+from .runtime import import_torch_transformers
 from .runtime import import_transformers
 from .identity import OnUse, recorded, request_key, strings, tokenizer_request_key
 from .loading import (config_digest, first_line, load_checked, model_source, python_bert_tokenizer_class,
@@ -150,7 +150,7 @@ def _files(source: str) -> tuple[str, str | None] | None:
         return os.path.join(source, "config.json"), weight_file(source)
     from .loading import _cached_weights
 
-    _, transformers = import_backend()
+    _, transformers = import_torch_transformers()
     try:
         return transformers.utils.cached_file(source, "config.json"), _cached_weights(transformers, source)
     except Exception:  # not cached and no network, or no such model: transformers says which
@@ -170,7 +170,7 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
 
     if pooling is not None and (pooling not in POOLINGS or kind != "regressor"):
         raise InputError(f"pooling must be one of {', '.join(POOLINGS)} (a regressor's), got {pooling!r}")
-    torch, _ = import_backend()
+    torch, _ = import_torch_transformers()
     chosen_device, chosen_dtype = resolve_device(torch, device), resolve_dtype(torch, dtype)
     source = model_source(name)
     files = _files(source) if pooling is None else None  # BERT's classifier has no pooling choice
@@ -192,7 +192,7 @@ def load_model(name: str, kind: str, device: str | None = None, dtype: str = "fl
 
 def _load_with_transformers(name: str, source: str, kind: str, device: str | None, chosen_device: Any,
                             chosen_dtype: Any, pooling: str | None = None) -> LoadedModel:
-    _, transformers = import_backend()
+    _, transformers = import_torch_transformers()
     if pooling is not None:
         try:
             with quiet_loading(transformers):
@@ -341,13 +341,11 @@ class Encoder(OnUse):
         return tokenizer
 
     def _record_of(self, tokenizer: Any) -> dict:
-        from .token_ids import token_namespace, tokenizer_digest
+        from .token_ids import loaded_token_namespace
 
-        # the folder the tokenizer was read from (a hub model's cached snapshot included)
-        digest = tokenizer_digest(str(getattr(tokenizer, "name_or_path", "") or ""))
         return {"cls": int(tokenizer.cls_token_id), "sep": int(tokenizer.sep_token_id),
                 "pad": int(tokenizer.pad_token_id),
-                "namespace": token_namespace("pieces", digest, tokenizer, "no-special-tokens")}
+                "namespace": loaded_token_namespace("pieces", tokenizer, "no-special-tokens")}
 
     cls_id = recorded("cls")
     sep_id = recorded("sep")

@@ -54,6 +54,13 @@ def token_namespace(kind: str, digest: str, tokenizer: Any, *settings: str) -> s
                      f"unicode-{unicodedata.unidata_version}", *settings])
 
 
+def loaded_token_namespace(kind: str, tokenizer: Any, *settings: str) -> str | None:
+    """:func:`token_namespace` of a loaded tokenizer, its digest taken over the folder it was read
+    from (a hub model's cached snapshot included)."""
+    digest = tokenizer_digest(str(getattr(tokenizer, "name_or_path", "") or ""))
+    return token_namespace(kind, digest, tokenizer, *settings)
+
+
 def installed_version(package: str) -> str:
     """The installed version of a distribution (``none`` when it is not installed), read from its
     metadata without importing it."""
