@@ -73,15 +73,17 @@ def test_compare_equals_separate_scores_on_random_corpora(lines) -> None:
 
 @pytest.fixture
 def encoded_texts(monkeypatch: pytest.MonkeyPatch) -> Counter:
-    """Every text the core encodes, counted by (unit, content)."""
+    """Every text the core encodes, counted by (unit, content): each goes through
+    ``Encoder.line_ids`` (a source or reference through ``encode``, a hypothesis through its
+    look-up of which lines it changed)."""
     seen: Counter = Counter()
-    original = Encoder.encode
+    original = Encoder.line_ids
 
-    def counting_encode(self, sentences):
+    def counting_line_ids(self, sentences):
         seen[(self.unit, tuple(sentences))] += 1
         return original(self, sentences)
 
-    monkeypatch.setattr(Encoder, "encode", counting_encode)
+    monkeypatch.setattr(Encoder, "line_ids", counting_line_ids)
     return seen
 
 

@@ -12,7 +12,10 @@ from gecmetrics import InputError
 from gecmetrics.io.corpus import read_corpus
 from gecmetrics.io.text import decode_lines
 from gecmetrics.core.ngrams import EncodedCorpus
-from gecmetrics.core.units import split_units, whitespace_warnings
+from gecmetrics.core.units import _has_stray_space, _stray_space_count, split_units, whitespace_warnings
+from gecmetrics.metrics.gleu.gleu import GLEU
+from gecmetrics.metrics.gleu.gleu2015 import GLEU2015
+from gecmetrics.metrics.green.green import GREEN
 
 sentence = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=9).map(" ".join)
 
@@ -65,6 +68,33 @@ def test_distinct_ngrams_never_share_ids():
                                                                        1: [(0, 0, 1), (1, 0, 1)]}
     # sentence 0: (a b) in S, (b a) in R; sentence 1: (b a) in S, (a b) in R
     assert rows_by_sentence(encoded.reference_triples(0, 2)) == {0: [(0, 1, 0), (1, 0, 0)], 1: [(0, 1, 0), (1, 0, 0)]}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_unchanged_sentences_take_the_sources_rows(core, data):
+    """A sentence left as its source line takes the row of the source scored as a hypothesis
+    (computed once, for the sentences that need it): every n-gram metric's statistics of
+    hypotheses in turn (lines from the source, from other hypotheses, new ones) are those of
+    each hypothesis's whole text."""
+    size = data.draw(st.integers(1, 5))
+    sources = data.draw(st.lists(sentence, min_size=size, max_size=size))
+    references = [data.draw(st.lists(sentence, min_size=size, max_size=size)) for _ in range(2)]
+    unit = data.draw(st.sampled_from(["word", "char"]))
+    metrics = [GREEN(unit=unit), GLEU(unit=unit), GLEU(variant="paper", n=2, unit=unit), GLEU2015(unit=unit)]
+    encoded = EncodedCorpus(sources, references, 4, unit, compiled=core)
+    earlier = [sources]
+    for _ in range(data.draw(st.integers(1, 4))):
+        hypothesis = [data.draw(st.sampled_from([line[d] for line in earlier]) | sentence) for d in range(size)]
+        whole = encoded.encoder.encode(hypothesis)
+        for metric in metrics:
+            assert np.array_equal(metric.statistics(encoded, hypothesis), metric.text_statistics(encoded, whole))
+        earlier.append(hypothesis)
+
+
+@given(st.lists(st.text(st.sampled_from("ab  \t\n\x00\x1c\xa0\u3000"), max_size=6), max_size=5))
+def test_stray_space_count_equals_the_line_by_line_check(lines):
+    assert _stray_space_count(lines) == sum(map(_has_stray_space, lines))
 
 
 def test_hypotheses_are_counted_once():

@@ -38,8 +38,7 @@ class ToyF(NgramMetric):
     label = "ToyF"
     settings_class = ToyFSettings
 
-    def statistics(self, prepared, hypothesis):
-        hyp = prepared.hypothesis(self.check_prepared(prepared, hypothesis))
+    def text_statistics(self, prepared, hyp):
         n = self.settings.n
         stats = np.zeros((prepared.size, len(prepared.references), 3 * n), dtype=np.int64)
         for r, ref in enumerate(prepared.references):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import Callable, Sequence
+from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -182,7 +182,10 @@ class EncodedText:
     lengths: np.ndarray
     """Number of units in each sentence, shape (D,)."""
     tables: tuple[CountTable, ...]
-    """``tables[n - 1]`` holds the counts of order n."""
+    """``tables[n - 1]`` holds the counts of order n (of the chosen sentences only, when the
+    text was gathered for some of its sentences: see :meth:`Encoder.gather`)."""
+    lines: np.ndarray
+    """The encoder's id of each sentence's line, shape (D,): equal ids, equal lines."""
 
     @property
     def size(self) -> int:
@@ -268,29 +271,44 @@ class Encoder:
         self._starts = [_GrowingArray([0]) for _ in range(max_order)]
 
     def encode(self, sentences: Sequence[str]) -> EncodedText:
+        return self.gather(self.line_ids(sentences))
+
+    def line_ids(self, sentences: Sequence[str]) -> np.ndarray:
+        """The id of each sentence's line (a text: ``calls`` counts it); lines not seen before
+        are counted now."""
         self.calls += 1
         index = self._line_index
-        new_lines: list[str] = []
-        line_of = np.empty(len(sentences), dtype=np.int64)
-        for d, line in enumerate(sentences):
-            found = index.get(line)
-            if found is None:
-                found = index[line] = len(index)
-                new_lines.append(line)
-            line_of[d] = found
-        if new_lines:
+        ids = list(map(index.get, sentences))
+        if None in ids:
+            new_lines: list[str] = []
+            for d, found in enumerate(ids):
+                if found is None:
+                    line = sentences[d]
+                    found = index.get(line)
+                    if found is None:
+                        found = index[line] = len(index)
+                        new_lines.append(line)
+                    ids[d] = found
             self._add_lines(new_lines)
-        size = len(sentences)
-        _check_range(np.array([size]), "sentences")
+        _check_range(np.array([len(ids)]), "sentences")
+        return np.array(ids, dtype=np.int64)
+
+    def gather(self, line_of: np.ndarray, chosen: np.ndarray | None = None) -> EncodedText:
+        """The text whose sentences are the lines ``line_of`` (ids of :meth:`line_ids`), its
+        count tables gathered from the lines' tables without sorting. ``chosen`` (a boolean
+        mask): only those sentences' n-grams are in the tables (a sentence without rows sums
+        to 0); the lengths are every sentence's."""
+        sentences = np.arange(len(line_of), dtype=np.int64) if chosen is None else np.flatnonzero(chosen)
+        picked = line_of[sentences]
         tables = []
         for k in range(self.max_order):
             starts = self._starts[k].values
-            first = starts[line_of]
-            rows = starts[line_of + 1] - first
+            first = starts[picked]
+            rows = starts[picked + 1] - first
             where = ranges_index(first, rows)
-            sentence = np.repeat(np.arange(size, dtype=np.int64), rows)
-            tables.append(CountTable(_pack(sentence, self._grams[k].values[where]), self._counts[k].values[where]))
-        return EncodedText(lengths=self._line_lengths.values[line_of], tables=tuple(tables))
+            tables.append(CountTable(_pack(np.repeat(sentences, rows), self._grams[k].values[where]),
+                                     self._counts[k].values[where]))
+        return EncodedText(lengths=self._line_lengths.values[line_of], tables=tuple(tables), lines=line_of)
 
     def _units(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Unit ids of all lines, flattened, and the number of units of each line."""
@@ -368,7 +386,14 @@ class EncodedCorpus:
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
         self._reference_sums: dict[tuple, np.ndarray] = {}
         self._merged_rhos: dict[int, np.ndarray] = {}
-        self._hypothesis_rows: tuple[EncodedText | None, dict[int, _HypothesisRows]] = (None, {})
+        # the texts whose n-grams were last placed on the reference-side keys (by id, the text
+        # kept with its rows: a hypothesis's changed sentences, a part of the source, ...)
+        self._hypothesis_rows: dict[int, tuple[EncodedText, dict[int, _HypothesisRows]]] = {}
+        # the latest hypothesis: its sentences, line ids and unchanged sentences, and its texts
+        self._latest: tuple[tuple[str, ...], np.ndarray, np.ndarray] | None = None
+        self._texts: dict[bytes, EncodedText] = {}
+        # per statistics key: the rows of the source lines left unchanged so far, and which
+        self._source_rows: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}
 
     @property
     def size(self) -> int:
@@ -389,6 +414,47 @@ class EncodedCorpus:
             self._hypotheses.clear()
             encoded = self._hypotheses[key] = self.encoder.encode(key)
         return encoded
+
+    def sentence_statistics(self, key: Hashable, sentences: Sequence[str],
+                            compute: Callable[[EncodedText], np.ndarray]) -> np.ndarray:
+        """A hypothesis's per-sentence statistics ``compute(text)`` (D rows), where each row is a
+        function of one sentence's source, references and hypothesis lines. A sentence left as
+        its source line takes the row its source line got before, in any hypothesis, under the
+        same ``key`` (the statistics' settings): ``compute`` sees a text holding the other
+        sentences only, so the lines systems leave unchanged are scored once for all of them
+        (and a completion equal to its prompt once)."""
+        lines, unchanged = self._hypothesis_lines(sentences)
+        known = self._source_rows.get(key)
+        reused = unchanged & known[1] if known is not None else np.zeros(self.size, dtype=bool)
+        rows = compute(self._text_of(lines, ~reused))
+        if reused.any():
+            rows[reused] = known[0][reused]
+        new = unchanged & ~reused
+        if new.any():
+            if known is None:
+                known = self._source_rows[key] = (np.zeros_like(rows), np.zeros(self.size, dtype=bool))
+            known[0][new] = rows[new]
+            known[1][new] = True
+        return rows
+
+    def _hypothesis_lines(self, sentences: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The latest hypothesis's line ids and which sentences it left as their source line
+        (every metric asks about one hypothesis before the next: its lines are looked up once)."""
+        key = tuple(sentences)
+        if self._latest is None or self._latest[0] != key:
+            lines = self.encoder.line_ids(key)
+            self._latest = (key, lines, lines == self.source.lines)
+            self._texts.clear()
+        return self._latest[1], self._latest[2]
+
+    def _text_of(self, lines: np.ndarray, chosen: np.ndarray) -> EncodedText:
+        """The latest hypothesis's text holding the chosen sentences (shared by the metrics
+        choosing the same ones)."""
+        key = chosen.tobytes()
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = self.encoder.gather(lines, None if chosen.all() else chosen)
+        return text
 
     def _reference_side(self, order: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]:
         """Per order, once: every (sentence, n-gram) key of the source or any reference, with
@@ -438,10 +504,12 @@ class EncodedCorpus:
         """Once per hypothesis and order: where its n-grams sit among the reference-side keys."""
         # one hypothesis at a time (every metric asks in turn); the cache holds the hypothesis
         # itself, so that a new one can never be mistaken for it
-        cached_for, rows = self._hypothesis_rows
-        if cached_for is not hypothesis:
-            rows = {}
-            self._hypothesis_rows = (hypothesis, rows)
+        cached = self._hypothesis_rows.get(id(hypothesis))
+        if cached is None or cached[0] is not hypothesis:
+            if len(self._hypothesis_rows) >= 3:
+                del self._hypothesis_rows[next(iter(self._hypothesis_rows))]
+            cached = self._hypothesis_rows[id(hypothesis)] = (hypothesis, {})
+        rows = cached[1]
         found = rows.get(order)
         if found is None:
             keys, sigma, _, _ = self._reference_side(order)

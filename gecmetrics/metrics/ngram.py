@@ -5,8 +5,11 @@ the number of reference sets), preparation by the shared counting core (one
 prepared=)`` reuses."""
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
+
+import numpy as np
 
 
 from ..io.corpus import Corpus
@@ -16,7 +19,7 @@ from ..io.text import check_lines
 from ..errors import InputError
 from .base import Metric
 from .settings import Settings, bounded_int, choice, parse_bool, setting
-from ..core.ngrams import EncodedCorpus
+from ..core.ngrams import EncodedCorpus, EncodedText
 from ..core.units import UNITS
 
 DEFAULT_ORDER = 4
@@ -97,6 +100,19 @@ class NgramMetric(Metric):
 
     def texts_encoded(self, prepared: EncodedCorpus) -> int:
         return prepared.encoder.calls
+
+    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
+        """Per-sentence statistics (D, R, K): :meth:`text_statistics` of the hypothesis's
+        encoded text, a sentence left as its source line taking the source's row (computed once
+        per corpus and settings: :meth:`EncodedCorpus.sentence_statistics`)."""
+        lines = self.check_prepared(encoded, hypothesis)
+        return encoded.sentence_statistics((type(self), self.settings), lines,
+                                           lambda text: self.text_statistics(encoded, text))
+
+    @abstractmethod
+    def text_statistics(self, encoded: EncodedCorpus, hyp: EncodedText) -> np.ndarray:
+        """The statistics of an encoded hypothesis text, shape (D, R, K); each sentence's row
+        depends on that sentence's lines only."""
 
     def check_prepared(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> list[str]:
         """The hypothesis's lines, checked against an encoded corpus this metric can use."""

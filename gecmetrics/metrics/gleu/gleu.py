@@ -21,7 +21,7 @@ from ...core.aggregate import (best_reference, by_sentence_blocks, draw_blocks, 
 from ...errors import InputError
 from ..results import CorpusSums, OneScore, SentenceScores, Signature
 from ..settings import bounded_int, choice, flag_as, optional_bool, optional_seed, parse_bool, setting
-from ...core.ngrams import EncodedCorpus
+from ...core.ngrams import EncodedCorpus, EncodedText
 from ..ngram import NgramMetric, NgramSettings
 
 VARIANTS = ("official", "official-2016", "paper", "gleu0")
@@ -310,11 +310,10 @@ class GLEU(NgramMetric):
         return self.settings.variant == SWAPPED_LENGTHS
 
     # ------------------------------------------------------------------ statistics
-    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
+    def text_statistics(self, encoded: EncodedCorpus, hyp: EncodedText) -> np.ndarray:
         """Shape (D, R, 2 + 4N): hlen, rlen (rlen, hlen for ``official-2016``), then match,
         penalty, numerator, denominator for orders 1..N (the official variants store the
         penalty clamped to the match, per sentence)."""
-        hyp = encoded.hypothesis(self.check_prepared(encoded, hypothesis))
         layout = self.layout
         stats = np.zeros((encoded.size, len(encoded.references), layout.width), dtype=np.int64)
         for r, ref in enumerate(encoded.references):

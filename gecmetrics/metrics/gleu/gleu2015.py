@@ -22,7 +22,7 @@ import numpy as np
 from ...core.aggregate import select
 from ..results import CorpusSums
 from ..settings import flag_as, parse_bool, parse_finite_non_negative, setting
-from ...core.ngrams import EncodedCorpus
+from ...core.ngrams import EncodedCorpus, EncodedText
 from ..ngram import NgramMetric, NgramSettings
 from .gleu import (GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gleu, result_fields, result_of,
                    sentence_keys)
@@ -54,11 +54,10 @@ class GLEU2015(NgramMetric):
     def layout(self) -> GLEULayout:
         return GLEULayout(self.settings.n)
 
-    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
+    def text_statistics(self, encoded: EncodedCorpus, hyp: EncodedText) -> np.ndarray:
         """Shape (D, R, 2 + 4N): reference r's length, hlen, then per order the matches with
         the merged reference, with its source-only part and its reference-only part, and the
         hypothesis n-gram count (the numerator depends on lambda: see :meth:`lambda_rows`)."""
-        hyp = encoded.hypothesis(self.check_prepared(encoded, hypothesis))
         layout = self.layout
         merged = np.zeros((encoded.size, layout.width), dtype=np.int64)
         merged[:, 1] = hyp.lengths

@@ -209,9 +209,8 @@ class GREEN(NgramMetric):
     def betas(self) -> list[float]:
         return list(self.settings.beta)
 
-    def statistics(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> np.ndarray:
+    def text_statistics(self, encoded: EncodedCorpus, hyp: EncodedText) -> np.ndarray:
         """Region counts, shape (D, R, N * 7) (order-major: orders 1..N, each 7 regions)."""
-        hyp = encoded.hypothesis(self.check_prepared(encoded, hypothesis))
         n_refs, n = len(encoded.references), self.settings.n
         stats = np.zeros((encoded.size, n_refs, n, len(REGIONS)), dtype=np.int64)
         for r in range(n_refs):
