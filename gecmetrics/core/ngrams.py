@@ -386,9 +386,7 @@ class EncodedCorpus:
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
         self._reference_sums: dict[tuple, np.ndarray] = {}
         self._merged_rhos: dict[int, np.ndarray] = {}
-        # the texts whose n-grams were last placed on the reference-side keys (by id, the text
-        # kept with its rows: a hypothesis's changed sentences, a part of the source, ...)
-        self._hypothesis_rows: dict[int, tuple[EncodedText, dict[int, _HypothesisRows]]] = {}
+        self._hypothesis_rows: tuple[EncodedText | None, dict[int, _HypothesisRows]] = (None, {})
         # the latest hypothesis: its sentences, line ids and unchanged sentences, and its texts
         self._latest: tuple[tuple[str, ...], np.ndarray, np.ndarray] | None = None
         self._texts: dict[bytes, EncodedText] = {}
@@ -504,12 +502,10 @@ class EncodedCorpus:
         """Once per hypothesis and order: where its n-grams sit among the reference-side keys."""
         # one hypothesis at a time (every metric asks in turn); the cache holds the hypothesis
         # itself, so that a new one can never be mistaken for it
-        cached = self._hypothesis_rows.get(id(hypothesis))
-        if cached is None or cached[0] is not hypothesis:
-            if len(self._hypothesis_rows) >= 3:
-                del self._hypothesis_rows[next(iter(self._hypothesis_rows))]
-            cached = self._hypothesis_rows[id(hypothesis)] = (hypothesis, {})
-        rows = cached[1]
+        cached_for, rows = self._hypothesis_rows
+        if cached_for is not hypothesis:
+            rows = {}
+            self._hypothesis_rows = (hypothesis, rows)
         found = rows.get(order)
         if found is None:
             keys, sigma, _, _ = self._reference_side(order)
