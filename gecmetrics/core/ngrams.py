@@ -382,7 +382,6 @@ class EncodedCorpus:
         self.encoder = Encoder(max_order, unit, normalize_space, compiled)
         self.source = self.encoder.encode(sources)
         self.references = [self.encoder.encode(ref) for ref in references]
-        self._hypotheses: dict[tuple[str, ...], EncodedText] = {}
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
         self._reference_sums: dict[tuple, np.ndarray] = {}
         self._merged_rhos: dict[int, np.ndarray] = {}
@@ -406,12 +405,8 @@ class EncodedCorpus:
         (the commands, ``compare``) asks all its metrics about one hypothesis before the next,
         so older tables would only hold memory; a hypothesis asked for again is gathered
         again from the line tables (its lines are not counted twice)."""
-        key = tuple(sentences)
-        encoded = self._hypotheses.get(key)
-        if encoded is None:
-            self._hypotheses.clear()
-            encoded = self._hypotheses[key] = self.encoder.encode(key)
-        return encoded
+        lines, _ = self._hypothesis_lines(sentences)
+        return self._text_of(lines, np.ones(self.size, dtype=bool))
 
     def sentence_statistics(self, key: Hashable, sentences: Sequence[str],
                             compute: Callable[[EncodedText], np.ndarray]) -> np.ndarray:
@@ -424,6 +419,8 @@ class EncodedCorpus:
         lines, unchanged = self._hypothesis_lines(sentences)
         known = self._source_rows.get(key)
         reused = unchanged & known[1] if known is not None else np.zeros(self.size, dtype=bool)
+        if known is not None and reused.all():
+            return known[0].copy()
         rows = compute(self._text_of(lines, ~reused))
         if reused.any():
             rows[reused] = known[0][reused]
