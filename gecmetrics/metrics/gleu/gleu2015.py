@@ -15,7 +15,7 @@ references (each its own length), and the closest one is chosen per sentence by 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
