@@ -70,7 +70,7 @@ def test_distinct_ngrams_never_share_ids():
     assert rows_by_sentence(encoded.reference_triples(0, 2)) == {0: [(0, 1, 0), (1, 0, 0)], 1: [(0, 1, 0), (1, 0, 0)]}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_unchanged_sentences_take_the_sources_rows(core, data):
     """A sentence left as its source line takes the row of the source scored as a hypothesis
