@@ -12,7 +12,7 @@ from gecmetrics import InputError
 from gecmetrics.io.corpus import read_corpus
 from gecmetrics.io.text import decode_lines
 from gecmetrics.core.ngrams import EncodedCorpus
-from gecmetrics.core.units import _has_stray_space, _stray_space_count, split_units, whitespace_warnings
+from gecmetrics.core.units import split_units, whitespace_warnings
 from gecmetrics.metrics.gleu.gleu import GLEU
 from gecmetrics.metrics.gleu.gleu2015 import GLEU2015
 from gecmetrics.metrics.green.green import GREEN
@@ -90,11 +90,6 @@ def test_unchanged_sentences_take_the_sources_rows(core, data):
         for metric in metrics:
             assert np.array_equal(metric.statistics(encoded, hypothesis), metric.text_statistics(encoded, whole))
         earlier.append(hypothesis)
-
-
-@given(st.lists(st.text(st.sampled_from("ab  \t\n\x00\x1c\xa0\u3000"), max_size=6), max_size=5))
-def test_stray_space_count_equals_the_line_by_line_check(lines):
-    assert _stray_space_count(lines) == sum(map(_has_stray_space, lines))
 
 
 def test_hypotheses_are_counted_once():

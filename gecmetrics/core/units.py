@@ -29,22 +29,6 @@ def _has_stray_space(line: str) -> bool:
     return line != normalized_space(line)
 
 
-# ASCII whitespace (``str.isspace``) other than the space
-_ASCII_OTHER_SPACE = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
-
-
-def _stray_space_count(lines: Sequence[str]) -> int:
-    """How many lines have leading, trailing or repeated whitespace, or whitespace other than
-    the space. The lines joined by NUL are scanned first: in ASCII text without another
-    whitespace character, without two spaces and without a space beside a NUL or at an end, no
-    line has any (a NUL in a line only sends the count to the line-by-line check)."""
-    text = "\x00".join(lines)
-    if text.isascii() and not (text[:1] == " " or text[-1:] == " " or "  " in text or "\x00 " in text
-                               or " \x00" in text or any(c in text for c in _ASCII_OTHER_SPACE)):
-        return 0
-    return sum(1 for line in lines if _has_stray_space(line))
-
-
 def whitespace_count(lines: Sequence[str], unit: str, normalize_space: bool = False) -> int:
     """Lines whose whitespace makes scores differ from other tools: with words, non-ASCII
     whitespace (gec-ranking did not split on it); with characters, stray spaces (they count)."""
@@ -52,7 +36,7 @@ def whitespace_count(lines: Sequence[str], unit: str, normalize_space: bool = Fa
         return sum(1 for line in lines if not line.isascii() and _has_other_whitespace(line))
     if normalize_space:
         return 0
-    return _stray_space_count(lines)
+    return sum(1 for line in lines if _has_stray_space(line))
 
 
 def whitespace_warning(name: str, unit: str, count: int) -> str | None:
