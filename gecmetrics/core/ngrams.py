@@ -298,8 +298,11 @@ class Encoder:
         count tables gathered from the lines' tables without sorting. ``chosen`` (a boolean
         mask): only those sentences' n-grams are in the tables (a sentence without rows sums
         to 0); the lengths are every sentence's."""
-        sentences = np.arange(len(line_of), dtype=np.int64) if chosen is None else np.flatnonzero(chosen)
-        picked = line_of[sentences]
+        if chosen is None:
+            sentences, picked = np.arange(len(line_of), dtype=np.int64), line_of
+        else:
+            sentences = np.flatnonzero(chosen)
+            picked = line_of[sentences]
         tables = []
         for k in range(self.max_order):
             starts = self._starts[k].values
