@@ -14,6 +14,14 @@ class InputError(ValueError):
         super().__init__(where + message)
 
 
+class LineRefused(InputError):
+    """One line (sentence) that a metric cannot score within its work bounds or its rules while
+    it can score the others: an alignment or a merge past its bound, a sentence the language
+    cannot annotate, CLEME's length weights with no reference correction. The CLI prints it as
+    any InputError; a reward (:mod:`gecmetrics.rewards`) gives such a line its fallback value,
+    while any other InputError (a setting, a model that cannot be loaded) still raises."""
+
+
 SHOWN_CHARS = 80
 """The most characters of a value an error message shows (a whole text or a list of a million
 scores given where one value belongs stays a one-line message of readable length)."""

@@ -30,7 +30,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Mapping, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, LineRefused
 from ..io.m2 import parse_m2
 from ..kinds import M2, NONE, TEXT
 from ..metrics.running import chunk_statistics, python_corpus
@@ -287,11 +287,11 @@ class RewardFunction:
         for keys in batches.values():
             try:
                 values.update(zip(keys, self._batch(keys, lines)))
-            except InputError:  # a work bound (or a refusal) on some line: each line alone, deterministically
+            except LineRefused:  # a work bound (or a refusal) on some line: each line alone, deterministically
                 for key in keys:
                     try:
                         values[key] = self._batch([key], lines)[0]
-                    except InputError as err:
+                    except LineRefused as err:  # any other error (a setting, a model) is not the line's
                         values[key] = self._fall_back("refused by the metric", err)
         self.stats.scored += sum(len(keys) for keys in batches.values())
         return values

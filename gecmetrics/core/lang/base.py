@@ -27,7 +27,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Iterable, NamedTuple, Sequence
 
-from ...errors import InputError
+from ...errors import InputError, LineRefused
 from ..edits.blocks import DELETION, Block, Edit
 from ..edits.compare import EditComparison
 from .edits import checked_sets
@@ -189,7 +189,7 @@ def target_edits(annotation: PairEdits, annotator: int) -> list[Edit]:
             for n, edits in enumerate(annotation.alternatives) for e in edits]
 
 
-class SentenceError(InputError):
+class SentenceError(LineRefused):
     """A sentence the language cannot annotate (ChERRANT: an empty one), with where it is:
     ``sentence`` (0-based, in the lines given), ``set_index`` and ``hypothesis`` (its hypothesis
     set and position in it; None: the source line), so that the caller can name the file and
@@ -275,11 +275,12 @@ class LanguageAnnotator:
                 for s, per_set in enumerate(targets)]
 
     def _located_pair(self, source: str, target: str, where: tuple[int, int, int]) -> PairEdits:
-        """:meth:`pair`, an error of which (an alignment too large for its bound) is a
-        :class:`SentenceError` at ``where`` = (sentence, hypothesis set, hypothesis)."""
+        """:meth:`pair`, a refusal of which (an alignment too large for its bound) is a
+        :class:`SentenceError` at ``where`` = (sentence, hypothesis set, hypothesis); any other
+        error (a setting, a word list that cannot be read) is not about the line."""
         try:
             return self.pair(source, target)
-        except InputError as err:
+        except LineRefused as err:
             if isinstance(err, SentenceError):
                 raise
             raise SentenceError(str(err), *where) from None

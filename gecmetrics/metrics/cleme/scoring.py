@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, LineRefused
 from .statistics import (BIAS_COUNT, BIAS_SUM, FN, FP_NECESSARY, FP_UNNECESSARY, PRESENT, TN, TP, histogram_width,
                          histograms)
 from .weighting import LengthWeighting
@@ -62,7 +62,7 @@ def length_bias(statistics: np.ndarray) -> float:
     total = int(statistics[:, :, BIAS_SUM].sum())
     count = int(statistics[:, :, BIAS_COUNT].sum())
     if count == 0:
-        raise InputError("length weighting needs at least one reference correction in the corpus (CLEME's bias "
+        raise LineRefused("length weighting needs at least one reference correction in the corpus (CLEME's bias "
                          "is the mean length of corrected reference chunks); score it unweighted")
     return total / count
 

@@ -28,7 +28,7 @@ from ...core.lang.base import SentenceError
 from ...core.lang.en.merge import STRATEGIES
 from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE, shared_model  # noqa: F401 (shared_model: re-exported)
 from ...core.lang.zh.language import WORD_LEVEL_MESSAGE  # noqa: F401 (re-exported)
-from ...errors import InputError
+from ...errors import InputError, LineRefused
 from ...io.corpus import Corpus
 from ...io.m2 import FIELD_SEPARATOR, Block
 from ...io.text import check_lines
@@ -260,7 +260,7 @@ class ErrantText(EditComparisonMetric):
                 where = next(name for name in names if corpus.hypotheses[name] is hypotheses[err.set_index])
             else:
                 where = corpus.name(f"reference {err.hypothesis}")
-            raise InputError(str(err), where, corpus.offset + err.sentence + 1) from None
+            raise LineRefused(str(err), where, corpus.offset + err.sentence + 1) from None
         # text references are annotated as the hypotheses are, so read back as they are; gold M2 was read
         read = self.settings.language().comparison.reads_back_m2
         references = (read_back(blocks.pop()) if read else blocks.pop()) if self.settings.annotate_refs \

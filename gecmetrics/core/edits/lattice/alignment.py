@@ -26,7 +26,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ....errors import InputError
+from ....errors import LineRefused
 from ...backend import ENVIRONMENT_VARIABLE
 from .grid import EdgeGrid
 
@@ -204,7 +204,7 @@ _UNREACHED = 1 << 30
 """Cost of a cell outside the band (above any alignment cost of a pair within the cell budget)."""
 
 
-class AlignmentTooLarge(InputError):
+class AlignmentTooLarge(LineRefused):
     """A source and hypothesis too long and too different to align within the cell budget."""
 
 

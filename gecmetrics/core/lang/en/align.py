@@ -21,7 +21,7 @@ from array import array
 from functools import lru_cache
 from types import ModuleType
 
-from ....errors import InputError
+from ....errors import LineRefused
 from .parse import ParsedSentence
 
 try:
@@ -50,7 +50,7 @@ bytes each (about 300 MB): e.g. two 5,000-token texts, or a 14-token source and 
 million-token line. ERRANT fills the same table as Python lists (about 100 bytes a cell)."""
 
 
-class AlignmentTooLarge(InputError):
+class AlignmentTooLarge(LineRefused):
     """Two sentences whose alignment table would exceed :data:`MAX_ALIGNMENT_CELLS`."""
 
 

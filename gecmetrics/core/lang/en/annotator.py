@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ....errors import InputError
+from ....errors import InputError, LineRefused
 from ...edits.blocks import Block, format_m2
 from ..base import AlignOp, EditLanguage, TypedEdit, option_fields
 from ..edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
@@ -131,7 +131,7 @@ class Annotator:
         try:
             spans = language.merge(language.alignments(orig, cor)[0], orig, cor)
         except (AlignmentTooLarge, MergeTooLong) as err:
-            raise InputError(f"source {_beginning(orig)} and correction {_beginning(cor)}: {err}") from None
+            raise LineRefused(f"source {_beginning(orig)} and correction {_beginning(cor)}: {err}") from None
         return [AnnotatedEdit(o_start, o_end, c_start, c_end, typed.type, typed.correction)
                 for (_, o_start, o_end, c_start, c_end), typed in zip(spans, language.classify(spans, orig, cor))]
 

@@ -21,7 +21,7 @@ from bisect import bisect_left, bisect_right
 from itertools import chain, combinations, groupby
 from typing import Iterable, Optional
 
-from ....errors import InputError
+from ....errors import LineRefused
 from .align import MATCH, AlignOp, character_cost
 from .parse import ParsedSentence
 
@@ -93,12 +93,12 @@ def is_punctuation(sentence: ParsedSentence, index: int) -> bool:
 _OP, _OPS, _MERGE, _PROCESS = range(4)
 MAX_MERGE_WORK = 5_000_000
 """Upper bound of the merge's steps (ranges and operations looked at) on one sentence pair,
-about 12 s: above it, one :class:`MergeTooLong` (an InputError) instead of minutes. Real text
+about 12 s: above it, one :class:`MergeTooLong` (a LineRefused, an InputError) instead of minutes. Real text
 needs a few per edited token; a 100,000-token garbage line against a 14-token source about
 300,000; a 100,000-operation random run (two unrelated 66,000-token texts) about 720,000."""
 
 
-class MergeTooLong(InputError):
+class MergeTooLong(LineRefused):
     """The merge of one sentence pair would take more than :data:`MAX_MERGE_WORK` steps."""
 
 

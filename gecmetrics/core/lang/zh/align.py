@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Iterator, Sequence
 
-from ....errors import InputError
+from ....errors import LineRefused
 from .data import CherrantData
 from .text import PinyinTable
 
@@ -67,7 +67,7 @@ MAX_ALIGNMENT_STEPS = 1_000_000
 order; the paths beyond are not followed (see the module docstring). About 2 s of merging."""
 
 
-class AlignmentTooLarge(InputError):
+class AlignmentTooLarge(LineRefused):
     """Two sentences whose alignment table would exceed :data:`MAX_ALIGNMENT_CELLS`."""
 
 
