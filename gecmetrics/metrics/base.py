@@ -43,6 +43,7 @@ Settings and their parsers live in :mod:`gecmetrics.metrics.settings`; results a
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Mapping, Sequence
 
@@ -440,20 +441,33 @@ class Metric(ABC):
         labels = self.column_labels()
         if key is None:
             return 0
-        if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(labels):
-            return key
         if isinstance(key, str) and key in labels:
             return labels.index(key)
-        if self.column_setting is not None and not isinstance(key, bool):
-            values = self._column_values()
+        if isinstance(key, bool) or getattr(getattr(key, "dtype", None), "kind", "") == "b":
+            raise InputError(f"metric {self.display_name}: column must be an index, a label or a value, not {key!r}")
+        index = int(key) if isinstance(key, numbers.Integral) and 0 <= key < len(labels) else None
+        if self.column_setting is None:
+            if index is not None:
+                return index
+        else:
+            values = [float(v) for v in self._column_values()]
             try:
                 wanted = float(key)
             except (TypeError, ValueError):
                 wanted = None
-            if wanted is not None and wanted in [float(v) for v in values]:
-                return [float(v) for v in values].index(wanted)
+            by_value = values.index(wanted) if wanted is not None and wanted in values else None
+            if index is not None and by_value is not None and index != by_value:
+                # 1 is both the column at index 1 and the column of the setting's value 1: a
+                # guess either way could silently score with the other column
+                raise InputError(f"metric {self.display_name}: column {key} is ambiguous: the column at index "
+                                 f"{index} or {self.column_setting} {key}; give its label ({labels[index]!r} or "
+                                 f"{labels[by_value]!r})")
+            if index is not None:
+                return index
+            if by_value is not None:
+                return by_value
             raise InputError(f"{self.column_setting} {key!r} is not one of this metric's "
-                             f"({', '.join(signature_value(v) for v in values)})")
+                             f"({', '.join(signature_value(v) for v in self._column_values())})")
         raise InputError(f"metric {self.display_name} has no column {key!r}; columns: {', '.join(labels)} "
                          f"(or 0..{len(labels) - 1})")
 
