@@ -247,6 +247,8 @@ def parse_age(text: str | float | timedelta, what: str = "age") -> float:
         if match is None or unit not in _AGE_UNITS:
             raise InputError(f"{what}: {text!r} is not an age (a number and a unit: s, m, h, d or w, e.g. 30d, 12h)")
         seconds = float(match.group(1)) * _AGE_UNITS[unit]
+    if seconds != seconds or seconds in (float("inf"), float("-inf")):
+        raise InputError(f"{what}: {text!r} is not a finite age")
     if seconds < 0:
         raise InputError(f"{what}: {text!r} is negative")
     return seconds
@@ -268,6 +270,8 @@ def resolve_cache_folder(folder: str | os.PathLike[str] | None = None, variable:
     ``~/.cache/gecmetrics``). None when the variable says ``off`` (also 0, false, no, none,
     disable[d]); an empty variable counts as unset."""
     if folder is not None:
+        if not isinstance(folder, (str, os.PathLike)):
+            raise InputError(f"cache folder must be a path (a str or a Path), got {type(folder).__name__}")
         text = os.fspath(folder)
         if not str(text).strip():
             raise InputError("cache folder: empty name")

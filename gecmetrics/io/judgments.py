@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 from xml.parsers import expat
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from .text import check_sequence
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
@@ -155,6 +155,8 @@ class _ItemCollector:
         self.path = path
         self.excluded = set(excluded_users)
         self.items: list[RankingItem] = []
+        self.left_out = 0
+        """Items by an excluded user."""
         self.current: dict | None = None
 
     def _error(self, message: str) -> InputError:
@@ -221,6 +223,7 @@ class _ItemCollector:
             return
         item, self.current = self.current, None
         if item["user"] in self.excluded:
+            self.left_out += 1
             return
         self.items.append(RankingItem(item["src_id"], item["user"], item["id"], item["line"],
                                       tuple(item["systems"]), tuple(item["ranks"]), tuple(item["translations"])))
@@ -242,6 +245,7 @@ def parse_judgments(data: bytes, path: str = "<judgments>",
     """Judgments from the bytes of an Appraise ranking XML file (``path`` names it in errors)."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise InputError(f"expected the bytes of a judgments XML file, got {type(data).__name__}", path)
+    excluded_users = _user_names(excluded_users)
     check_no_nul(data, path)
     parser = expat.ParserCreate()
     collector = _ItemCollector(parser, path, excluded_users)
@@ -252,10 +256,24 @@ def parse_judgments(data: bytes, path: str = "<judgments>",
     except expat.ExpatError as err:
         raise InputError(f"malformed XML: {expat.ErrorString(err.code)} (column {err.offset + 1})",
                          path, err.lineno) from None
+    if not collector.items and collector.left_out:
+        raise InputError(f"every <ranking-item> ({collector.left_out:,}) is by an excluded user "
+                         f"({', '.join(map(repr, excluded_users))})", path)
     if not collector.items:
         raise InputError("no <ranking-item> elements (is this an Appraise ranking XML file?)", path)
     systems = tuple(sorted({name for item in collector.items for name in item.systems}))
     return Judgments(path, tuple(collector.items), systems, tuple(excluded_users))
+
+
+def _user_names(users: Any) -> tuple[str, ...]:
+    """The excluded users: a list of names, or one name (not its letters)."""
+    names = (users,) if isinstance(users, str) else users
+    if isinstance(names, (bytes, Mapping)) or not isinstance(names, Iterable):
+        raise InputError(f"excluded_users must be a list of user names, got {type(users).__name__}")
+    names = tuple(names)
+    if not all(isinstance(name, str) for name in names):
+        raise InputError(f"excluded_users must be user names (strings), got {shown(users)}")
+    return names
 
 
 def read_judgments(path: str | os.PathLike, excluded_users: Sequence[str] = EXCLUDED_USERS) -> Judgments:

@@ -116,6 +116,8 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_
 def parse_m2(text: str, name: str, target_lines: bool = False) -> list[Block]:
     """Parse the text of an M2 file; ``name`` is used in error messages (``target_lines``:
     ChERRANT's T lines are skipped)."""
+    if not isinstance(text, str):
+        raise InputError(f"expected the text of an M2 file (a str), got {type(text).__name__}", str(name))
     return parse_m2_lines(split_lines(text), name, target_lines)
 
 

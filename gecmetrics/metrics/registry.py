@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError
 
@@ -147,6 +147,8 @@ def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, 
     table = _table()
     if name in table and not replace:
         raise InputError(f"metric name {name!r} is already registered (pass replace=True to replace it)")
+    if preset is not None and not isinstance(preset, Mapping):
+        raise InputError(f"preset must be a dict of settings, got {type(preset).__name__}")
     preset = dict(preset or {})
     cls.settings_class(**preset)  # the preset must be valid settings
     table[name] = MetricInfo(name, cls, preset, description)
@@ -261,8 +263,15 @@ def metrics_from_text(texts: str | Sequence[str]) -> list[Any]:
 
 def resolve_metrics(metrics: Sequence[Any] | str) -> list[Any]:
     """Metric objects from objects and/or registry texts."""
+    from .base import Metric
+
     if isinstance(metrics, str):
         return metrics_from_text(metrics)
+    if isinstance(metrics, Metric):
+        return [metrics]
+    if not isinstance(metrics, Iterable) or isinstance(metrics, (bytes, Mapping)):
+        raise InputError(f"metrics must be a list of metrics (objects or registered names), got "
+                         f"{type(metrics).__name__}")
     resolved = []
     for metric in metrics:
         resolved.extend(metrics_from_text(metric) if isinstance(metric, str) else [metric])

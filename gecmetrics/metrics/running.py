@@ -6,7 +6,7 @@ calls on the whole corpus), and the corpus of plain Python values a metric is ca
 their hypothesis kind, each checked with one :class:`InputError` saying what was expected)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError
 from ..io.corpus import Corpus
@@ -98,6 +98,8 @@ def python_corpus(metrics: Sequence["Metric"], sources: Sequence[str] | None, re
         raise InputError("metrics with text references, gold M2 references or none need a Corpus holding them all; "
                          f"score them one by one ({shown})")
     kind = kinds.pop() if kinds else TEXT
+    # an iterator (a generator of lines) is read once, here: checking it would use it up
+    hypotheses = {name: list(lines) if isinstance(lines, Iterator) else lines for name, lines in hypotheses.items()}
     for name, hypothesis in hypotheses.items():
         _check_hypothesis_kind(metrics, name, hypothesis)
     if kind == M2:

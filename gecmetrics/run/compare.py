@@ -259,6 +259,12 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     persistent cache (None: ``$GECMETRICS_CACHE``, else the user cache folder; False: none; a
     folder or a ``Cache``), as in :func:`~gecmetrics.run.engine.score_files`.
     """
+    if hypothesis_m2 is not None and not isinstance(hypothesis_m2, Mapping):
+        raise InputError(f"hypothesis_m2 must map each system's name to its M2 blocks, got "
+                         f"{type(hypothesis_m2).__name__}")
+    if isinstance(m2_blocks, (str, bytes)):
+        raise InputError("m2_blocks must be the gold M2 blocks (gecmetrics.read_m2(PATH)), not a "
+                         f"{type(m2_blocks).__name__}")
     corpus = Corpus(sources, references, _named_systems(systems), m2_blocks, hypothesis_m2=dict(hypothesis_m2 or {}))
     if not corpus.hypotheses:
         raise InputError("at least one system is needed")

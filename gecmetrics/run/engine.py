@@ -65,6 +65,11 @@ class Scored:
         self._results: dict[tuple[str, int], Result] = {}
 
     def result(self, name: str, k: int) -> Result:
+        """The result of hypothesis ``name`` under metric ``k`` (its index in the run's metrics)."""
+        if not isinstance(name, str) or name not in self.statistics:
+            raise InputError(f"no hypothesis {name!r} was scored (scored: {', '.join(map(repr, self.names))})", "name")
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.metrics):
+            raise InputError(f"metric index must be an integer from 0 to {len(self.metrics) - 1}, got {k!r}", "k")
         key = (name, k)
         if key not in self._results:
             with reducer_threads(self.jobs):
@@ -210,6 +215,9 @@ class _Run:
     def __init__(self, metrics: Sequence[Any], names: Sequence[str], executor: Executor | None, jobs: int,
                  dask: str | None, progress: ProgressCallback | None, cache: CacheSetting = None) -> None:
         metrics = check_metrics(metrics)
+        if progress is not None and not callable(progress):
+            raise InputError(f"progress must be a function progress(done, total, what) or None, got "
+                             f"{type(progress).__name__}")
         self.context = run_context_of(metrics, cache)
         # the metrics run bound to the run's context: prepare hands its cache to the producers,
         # signatures say cache:on from it, and workers get it with every task (pickled as its folder)
@@ -367,12 +375,26 @@ def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | 
 
     if not isinstance(corpus, Corpus):
         raise InputError(f"score_corpus needs a Corpus, got {type(corpus).__name__}")
-    run = _Run(resolve_metrics(metrics), list(corpus.hypotheses) if names is None else names, executor, jobs, None,
-               progress, cache)
+    run = _Run(resolve_metrics(metrics), _hypothesis_names(names, corpus), executor, jobs, None, progress, cache)
     try:
         return _joined(run, _corpus_outcomes(run, corpus, chunk_lines), len(corpus.references))
     finally:
         run.finish()
+
+
+def _hypothesis_names(names: Any, corpus: Corpus) -> list[str]:
+    """The corpus's hypotheses named by ``names`` (None: all of them; a string: that one)."""
+    if names is None:
+        return list(corpus.hypotheses)
+    given = [names] if isinstance(names, str) else names
+    if not isinstance(given, Iterable) or isinstance(given, (bytes, Mapping)):
+        raise InputError(f"names must be a list of hypothesis names, got {type(names).__name__}")
+    given = list(given)
+    for name in given:
+        if not isinstance(name, str) or name not in corpus.hypotheses:
+            raise InputError(f"the corpus has no hypothesis {name!r} (it has "
+                             f"{', '.join(map(repr, corpus.hypotheses)) or 'none'})", "names")
+    return given
 
 
 def scored_chunks(metrics: Sequence[Any], inputs: CorpusFiles | Corpus, *, executor: Executor | None = None,

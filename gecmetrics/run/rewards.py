@@ -138,7 +138,7 @@ class RewardFunction:
             raise InputError(f"max_length_ratio must be positive, got {max_length_ratio!r}", "max_length_ratio")
         self.length_penalty = _number(length_penalty, "length_penalty")
         self.warn_every = _bound(warn_every, "warn_every") or 1
-        self.memo_size = _bound(memo_size, "memo_size") or 0
+        self.memo_size = _bound(memo_size, "memo_size", least=0) or 0
         self.__name__ = name or f"gecmetrics_{(metric.name or type(metric).__name__).replace('-', '_')}"
         self._setup()
 
@@ -397,12 +397,13 @@ def _number(value: Any, name: str) -> float:
     return float(value)
 
 
-def _bound(value: Any, name: str) -> int | None:
+def _bound(value: Any, name: str, least: int = 1) -> int | None:
+    """An integer option of at least ``least``, or None (no bound; 0 is not a way to say it)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(f"{name} must be a non-negative integer or None, got {value!r}", name)
-    return value or None
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise InputError(f"{name} must be an integer >= {least}, or None, got {value!r}", name)
+    return value
 
 
 def _metric(metric: Any, settings: Mapping[str, Any]) -> Any:
@@ -476,6 +477,9 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     if sources is not None and (isinstance(sources, (str, bytes)) or not isinstance(sources, Sequence)
                                 or len(sources) != len(candidates)):
         raise InputError(f"sources must be a list of {len(candidates)} lines (one per candidate list)", "sources")
+    if sources is None and getattr(f.metric, "reads_sources", True):  # "" would score against no source
+        raise InputError(f"metric {f.metric.display_name} reads the source sentence: give sources (one line per "
+                         "candidate list)", "sources")
     completions, source_column, references, cells = [], [], [], []
     for k, texts in enumerate(candidates):
         if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence) or not texts \

@@ -211,10 +211,19 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
     """Paired test of every system against the first, from their statistics (name -> the
     metric's per-sentence statistics)."""
     samples = check_samples(method, samples, confidence_samples)
+    if not isinstance(resampler, Resampler):
+        raise InputError(f"resampler must be a metric's Resampler (metric.resampler()), got {type(resampler).__name__}")
+    if not isinstance(statistics, Mapping) or not all(isinstance(name, str) for name in statistics):
+        raise InputError("statistics must map each system's name to its per-sentence statistics "
+                         "(metric.corpus_statistics), baseline first")
     if len(statistics) < 1:
         raise InputError("a paired test needs at least one system (the baseline)")
     seed = check_seed(seed, "the seed of the paired test (--seed)")
     draws = drawn(resampler, statistics, method, samples, seed, confidence_samples)
+    for name, score in zip(statistics, draws.scores):
+        if not np.isfinite(score):
+            raise InputError(f"the statistics of {name!r} give a score of {score}: give the metric's own statistics "
+                             "(finite counts)", "statistics")
     return paired_test_from_draws(resampler, list(statistics), draws, method, samples, seed, confidence_samples, strict)
 
 

@@ -1,0 +1,180 @@
+"""Public functions check their arguments: a value that could be read two ways, an iterator, a
+string where a list belongs, a setting the metric cannot use, statistics that give NaN: one
+InputError naming the argument, or the same number as the plain form, never a silently
+different number (cases found by a sweep of the Python API)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gecmetrics as G
+from gecmetrics.errors import InputError, LineRefused
+from gecmetrics.metrics.registry import resolve_metrics
+from gecmetrics.rewards import mbr_select, reward_function
+
+S, R = "He go home .", ["He goes home ."]
+SOURCES = ["a b c d e f", "He go home ."]
+REFERENCES = [["a b x d e f g h", "He goes home ."]]
+HYPOTHESIS = ["a b d e", "He goes home ."]
+
+
+def test_a_green_column_is_an_index_a_label_or_a_beta_and_never_a_guess() -> None:
+    metric = G.GREEN(beta=[1, 2, 3])
+    assert metric.column_index(None) == 0
+    assert metric.column_index("GREEN b2") == 1
+    assert metric.column_index(1.0) == 0 and metric.column_index(2.0) == 1  # a float is a beta
+    assert metric.column_index(3) == metric.column_index(np.int64(3)) == 2  # no index 3: beta 3
+    assert metric.column_index(0) == 0
+    for ambiguous in (1, np.int64(1), 2, np.int32(2)):  # index 1 is b2, beta 1 is index 0 ...
+        with pytest.raises(InputError, match="ambiguous.*'GREEN b"):
+            metric.column_index(ambiguous)
+    for flag in (True, np.bool_(False)):
+        with pytest.raises(InputError, match="an index, a label or a value, not"):
+            metric.column_index(flag)
+    with pytest.raises(InputError, match="beta 5 is not one"):
+        metric.column_index(5)
+    # the documented reward: beta 2 of [0.5, 2] (no index 2), and the same column as its label
+    assert reward_function("green", beta=[0.5, 2], column=2).column == 1
+    assert G.GREEN(beta=[0.5, 2]).column_index(1) == 1  # index 1 and beta 2: no other reading
+    with pytest.raises(InputError, match="ambiguous"):
+        reward_function(metric, column=1)
+    rows = dict(completions=["a b d e"], source=["a b c d e f"], references=[["a b x d e f g h"]])
+    scores = metric.sentence_scores(rows["source"], [rows["references"][0]], rows["completions"]).scores
+    for key, k in (("GREEN b1", 0), (1.0, 0), (2.0, 1), (3, 2)):
+        assert reward_function(metric, column=key)(**rows) == [pytest.approx(float(np.ravel(scores[k])[0]))]
+
+
+def test_configuration_errors_raise_while_a_refused_line_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a LineRefused (a work bound, a sentence the language cannot annotate) gives a line
+    the fallback; any other InputError from the metric (a model or word list that cannot be
+    loaded) raises at the call instead of giving every completion the fallback."""
+    from gecmetrics.core.edits.lattice import AlignmentTooLarge
+    from gecmetrics.core.lang.base import SentenceError
+    from gecmetrics.core.lang.en.merge import MergeTooLong
+    from gecmetrics.run import rewards
+
+    assert all(issubclass(cls, LineRefused) for cls in (AlignmentTooLarge, SentenceError, MergeTooLong))
+    batch = dict(completions=["He goes home .", "He go home ."], source=[S, S], references=[R, R])
+    real = rewards.chunk_statistics
+
+    def refusing(error):
+        def statistics(metrics, corpus, names):
+            if any("go home" in line for name in names for line in corpus.hypotheses[name]):
+                raise error
+            return real(metrics, corpus, names)
+        return statistics
+
+    monkeypatch.setattr(rewards, "chunk_statistics", refusing(LineRefused("too long for the bound")))
+    f = reward_function("gleu", fallback=-0.5)
+    assert f(**batch) == [1.0, -0.5] and f.stats.reasons == {"refused by the metric": 1}
+    monkeypatch.setattr(rewards, "chunk_statistics", refusing(InputError("word list not found", "/nowhere")))
+    with pytest.raises(InputError, match="word list not found"):
+        reward_function("gleu")(**batch)
+
+
+def test_an_iterator_of_hypothesis_lines_is_read_once() -> None:
+    gleu = G.get_metric("gleu")
+    assert gleu.corpus_score(SOURCES, REFERENCES, iter(HYPOTHESIS)).score == \
+        gleu.corpus_score(SOURCES, REFERENCES, HYPOTHESIS).score > 0
+    green = G.get_metric("green")
+    assert np.array_equal(green.sentence_scores(SOURCES, REFERENCES, (h for h in HYPOTHESIS)).scores,
+                          green.sentence_scores(SOURCES, REFERENCES, HYPOTHESIS).scores)
+    tested = G.paired_test("green", SOURCES, REFERENCES, {"a": iter(SOURCES), "b": (h for h in HYPOTHESIS)},
+                           samples=50)
+    plain = G.paired_test("green", SOURCES, REFERENCES, {"a": SOURCES, "b": HYPOTHESIS}, samples=50)
+    assert [(s.name, s.score, s.p_value) for s in tested.systems] == \
+        [(s.name, s.score, s.p_value) for s in plain.systems]
+
+
+def test_reward_bounds_are_positive_or_none() -> None:
+    for name in ("max_tokens", "max_cells", "warn_every"):
+        with pytest.raises(InputError, match=f"{name} must be an integer >= 1, or None"):
+            reward_function("gleu", **{name: 0})
+    assert reward_function("gleu", max_tokens=None).max_tokens is None
+    f = reward_function("gleu", max_tokens=4, memo_size=0)  # 0: nothing remembered
+    assert f(completions=["w " * 5, "He goes home ."], source=[S, S], references=[R, R]) == [0.0, 1.0]
+    assert f.stats.reasons == {"max_tokens": 1}
+
+
+def test_mbr_without_sources_only_for_a_metric_that_reads_none() -> None:
+    candidates = [["In the past , many people had gone to school .", "In the past , many people went to school .",
+                   "In the past , many people had go to school ."]]
+    with pytest.raises(InputError, match="gleu reads the source sentence: give sources"):
+        mbr_select(candidates, "gleu")
+    assert mbr_select(candidates, "gleu", ["In the past , many people had go to school ."]).choices == [1]
+
+
+def test_names_and_users_given_as_one_string_are_one_name(tmp_path) -> None:
+    corpus = G.Corpus(["a b", "c d"], [["a b", "c e"]], {"A": ["a b", "c d"], "B": ["a b", "c e"], "AB": ["x", "y"]})
+    assert list(G.score_corpus(["gleu"], corpus, names="AB").results()) == ["AB"]
+    assert list(G.score_corpus(["gleu"], corpus, names=("B", "A")).results()) == ["B", "A"]
+    with pytest.raises(InputError, match="the corpus has no hypothesis 'Q'"):
+        G.score_corpus(["gleu"], corpus, names=["Q"])
+    with pytest.raises(InputError, match="names must be a list"):
+        G.score_corpus(["gleu"], corpus, names=5)
+    from tests.test_meta_cli import toy_xml
+
+    toy = tmp_path / "toy.xml"  # every item by user u
+    text = toy_xml()
+    toy.write_text(text, encoding="utf-8")
+    items = len(G.read_judgments(toy, excluded_users=()).items)
+    with pytest.raises(InputError, match=rf"every <ranking-item> \({items}\) is by an excluded user \('u'\)"):
+        G.read_judgments(toy, excluded_users="u")
+    item = text[text.index("<ranking-item"):text.index("</ranking-item>") + len("</ranking-item>")]
+    path = tmp_path / "with_admin.xml"
+    path.write_text(text.replace(item, item + "\n" + item.replace('user="u"', 'user="admin"'), 1), encoding="utf-8")
+    one = G.read_judgments(path, excluded_users="admin")  # not the users a, d, m, i and n
+    assert one == G.read_judgments(path, excluded_users=["admin"])
+    assert len(one.items) == items and len(G.read_judgments(path, excluded_users=()).items) == items + 1
+    with pytest.raises(InputError, match="excluded_users must be user names"):
+        G.read_judgments(path, excluded_users=[1])
+
+
+def test_scored_results_name_what_is_missing() -> None:
+    corpus = G.Corpus(["a b", "c d"], [["a b", "c e"]], {"A": ["a b", "c d"]})
+    scored = G.score_corpus(["gleu", "green"], corpus)
+    assert scored.result("A", 1).score == G.get_metric("green").corpus_score(
+        ["a b", "c d"], [["a b", "c e"]], ["a b", "c d"]).score
+    with pytest.raises(InputError, match="no hypothesis 'nope' was scored"):
+        scored.result("nope", 0)
+    for k in (2, -1, True, 0.0):
+        with pytest.raises(InputError, match="metric index must be an integer from 0 to 1"):
+            scored.result("A", k)
+
+
+def test_paired_statistics_that_give_nan_are_refused() -> None:
+    gleu = G.GLEU()
+    statistics = {name: gleu.corpus_statistics(SOURCES, REFERENCES, lines)
+                  for name, lines in (("x", SOURCES), ("y", HYPOTHESIS))}
+    assert len(G.paired_test_from_statistics(gleu.resampler(), statistics, samples=20).systems) == 2
+    damaged = {name: values.astype(float) for name, values in statistics.items()}
+    damaged["y"][0] = np.nan
+    with pytest.raises(InputError, match="the statistics of 'y' give a score of nan"):
+        G.paired_test_from_statistics(gleu.resampler(), damaged, samples=20)
+    with pytest.raises(InputError, match="resampler must be"):
+        G.paired_test_from_statistics(None, statistics)
+    with pytest.raises(InputError, match="statistics must map"):
+        G.paired_test_from_statistics(gleu.resampler(), list(statistics.values()))
+
+
+def test_small_argument_checks(tmp_path) -> None:
+    from gecmetrics.core.cache import Cache
+    from gecmetrics.io.m2 import parse_m2
+
+    corpus = G.Corpus(["a b"], [["a b"]], {"A": ["a b"]})
+    cases = [
+        (lambda: G.score_corpus(["gleu"], corpus, progress=5), "progress must be a function"),
+        (lambda: G.score_corpus(None, corpus), "metrics must be a list of metrics"),
+        (lambda: G.compare([S], [R], {"a": [S]}, hypothesis_m2=[[]]), "hypothesis_m2 must map"),
+        (lambda: G.compare([S], [R], {"a": [S]}, ["m2"], m2_blocks="S a"), "m2_blocks must be the gold M2 blocks"),
+        (lambda: G.register_metric("zz_preset", G.GLEU, preset="x"), "preset must be a dict"),
+        (lambda: parse_m2(None, "x.m2"), "expected the text of an M2 file"),
+        (lambda: Cache(5), "cache folder must be a path"),
+        (lambda: Cache(tmp_path).prune(older_than=float("nan")), "not a finite age"),
+        (lambda: Cache(tmp_path).prune(older_than=float("inf")), "not a finite age"),
+    ]
+    for call, message in cases:
+        with pytest.raises(InputError, match=message):
+            call()
+    assert "zz_preset" not in {info.name for info in G.list_metrics()}
+    assert resolve_metrics(G.GLEU()) == [G.GLEU()]
