@@ -178,3 +178,13 @@ def test_small_argument_checks(tmp_path) -> None:
             call()
     assert "zz_preset" not in {info.name for info in G.list_metrics()}
     assert resolve_metrics(G.GLEU()) == [G.GLEU()]
+
+
+def test_a_hypothesis_file_given_twice_is_refused(tmp_path) -> None:
+    """A corpus names its systems by path: the second file would silently replace the first."""
+    for name, text in (("src", "a b\n"), ("ref", "a c\n"), ("hyp", "a c\n"), ("other", "a b\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    src, ref, hyp, other = (str(tmp_path / name) for name in ("src", "ref", "hyp", "other"))
+    assert list(G.read_corpus(src, [ref], [hyp, other]).hypotheses) == [hyp, other]
+    with pytest.raises(InputError, match="given twice"):
+        G.read_corpus(src, [ref], [hyp, other, hyp])
