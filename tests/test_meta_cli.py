@@ -274,6 +274,13 @@ def test_plots(toy: dict[str, str], tmp_path: Path) -> None:
     assert code == 0 and (tmp_path / "fig.pdf").read_bytes()[:4] == b"%PDF" and "wrote" in err
     code, _, err = run_cli(*toy_args(toy, "--window", "3", "--plot", str(tmp_path / "w.png")))
     assert code == 0 and (tmp_path / "w.png").is_file() and (tmp_path / "w-scatter.png").is_file()
+    # the scatter beside the windows is an output too: never over an input (here the source)
+    source = Path(toy["src"]).rename(tmp_path / "src-scatter.png")
+    kept = source.read_bytes()
+    args = [str(source) if arg == toy["src"] else arg for arg in toy_args(toy, "--window", "3", "--plot",
+                                                                            str(tmp_path / "src.png"))]
+    assert "the output (--plot (its scatter)) is also an input" in one_line_error(*args)
+    assert source.read_bytes() == kept and not (tmp_path / "src.png").exists()
 
 
 def test_plot_without_matplotlib_is_one_line(toy: dict[str, str], tmp_path: Path, monkeypatch) -> None:

@@ -358,12 +358,17 @@ def plot_meta_evaluation(result: Any, path: str | os.PathLike) -> list[str]:
     panels, title = result_scatter(result)
     if not getattr(result, "windows", None):
         return [draw_scatter(panels, path, title)]
-    stem, suffix = os.path.splitext(path)
-    scatter = _check_path(f"{stem}-scatter{suffix}")
+    scatter = _check_path(windows_scatter_path(path))
     windows_title = (f"Correlations over windows of {result.windows[0].window} systems adjacent in the human "
                      f"ranking ({os.path.basename(result.judgments)})")
     return [plot_windows(result.windows, path, title=windows_title),
             draw_scatter(panels, scatter, title)]
+
+
+def windows_scatter_path(path: str | os.PathLike) -> str:
+    """Where the scatter goes beside the windows figure at ``path``: ``NAME-scatter.png``."""
+    stem, suffix = os.path.splitext(os.fspath(path))
+    return f"{stem}-scatter{suffix}"
 
 
 def result_scatter(result: Any) -> tuple[list[ScatterPanel], str]:
