@@ -466,6 +466,14 @@ def test_weights_too_large_for_the_counts_are_one_line(tmp_path):
 # --------------------------------------------------------------------------- the command
 
 
+def test_a_hypothesis_file_given_twice_is_refused(tmp_path):
+    """The weights count the systems: the same file twice was read as one system, silently."""
+    paths = write_files(tmp_path, {"ref.m2": REFERENCE, "hyp.m2": SYSTEMS})
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], paths["hyp.m2"])
+    assert code == 2 and out == "" and err == f"gecmetric: error: {paths['hyp.m2']}: given twice in -hyp: the " \
+        "weights count the systems, so each file is given once\n"
+
+
 def test_command(tmp_path):
     paths = write_files(tmp_path, {"ref.m2": REFERENCE, "hyp.m2": SYSTEMS})
     weights = str(tmp_path / "w.txt")

@@ -64,6 +64,9 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     out = ScoringOptions.take(options)
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
+    repeated = next((path for k, path in enumerate(hypotheses) if path in hypotheses[:k]), None)
+    if repeated is not None:  # every system sets the weights: one file twice would be one system, not two
+        raise InputError("given twice in -hyp: the weights count the systems, so each file is given once", repeated)
     check_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
     weights = WeightFile.read(weight_file) if weight_file else None
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
