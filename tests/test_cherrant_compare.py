@@ -168,7 +168,11 @@ def test_answer_and_reference_numbers() -> None:
 def test_start_and_end_slice_both_files_only_together() -> None:
     hyp, ref = _blocks()
     assert compare_cherrant_blocks(hyp, ref, start=2, end=3).totals == (1, 0, 0)
-    assert compare_cherrant_blocks(hyp, ref, start=2).totals == compare_cherrant_blocks(hyp, ref).totals
+    # one alone: ChERRANT ignores it and scores the whole files; here it is an error, not a flag dropped
+    with pytest.raises(InputError, match="--start needs --end"):
+        compare_cherrant_blocks(hyp, ref, start=2)
+    with pytest.raises(InputError, match="--end needs --start"):
+        compare_cherrant_blocks(hyp, ref, end=3)
     with pytest.raises(InputError, match="sentences"):
         compare_cherrant_blocks(hyp[:2], ref)
 

@@ -69,6 +69,9 @@ def test_compare_start_and_end_selecting_no_block_is_one_line_error(data_folder:
                                  "--end", end)
         assert f"r.m2: --start {start} --end {end} select none of its" in message
     assert run_cli("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "--start", "0", "--end", "1")[0] == 0
+    for flag, other in (("--start", "--end"), ("--end", "--start")):  # ChERRANT ignores one alone
+        assert f"{flag} needs {other}" in one_line_error("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref),
+                                                         flag, "1")
 
 
 def test_word_level_and_bad_para_files_are_one_line_errors(tmp_path: Path) -> None:

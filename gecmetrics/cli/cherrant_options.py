@@ -99,7 +99,7 @@ def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | No
     from ..run.engine import score_corpus
 
     progress = progress_unless(chosen_format(None) == "json", "cherrant")
-    if blocks is None and (start is None or end is None):
+    if blocks is None and start is None and end is None:
         scored = score([comparer], corpus_files(None, (), (hyp,), ref, m2_hypotheses=True),
                        progress=progress, **run)
         return scored.result(scored.names[0], 0)

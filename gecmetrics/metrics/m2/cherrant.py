@@ -52,7 +52,10 @@ def selected_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block], st
     """ChERRANT's ``--start``/``--end`` selection (Python's ``[start:end]`` of both files, given
     together or not at all). A selection of no sentence from files that have some is an error
     naming the flags: ChERRANT prints zero counts with P = R = F = 1.0 there, a perfect score
-    for nothing scored."""
+    for nothing scored. One of the two alone, which ChERRANT ignores, is an error too."""
+    if (start is None) != (end is None):
+        given, missing = ("--start", "--end") if end is None else ("--end", "--start")
+        raise InputError(f"{given} needs {missing}: ChERRANT scores the sentences [start:end] only when both are given")
     if start is None or end is None:
         return hyp_blocks, ref_blocks
     chosen = hyp_blocks[start:end], ref_blocks[start:end]
