@@ -88,7 +88,11 @@ def test_data_check(data_folder: str, tmp_path: Path) -> None:
     code, out, _ = run_cli("data", "check", "cherrant")
     assert code == 0 and "cilin.txt: ok" in out
     code, out, _ = run_cli("data", "check", "cherrant", "--from", str(tmp_path))
-    assert code == 1 and "cilin.txt: missing" in out
+    assert code == 1 and "cilin.txt: missing" in out  # a folder without the files: the report says so
+    (tmp_path / "file").write_text("x")
+    for folder, why in ((tmp_path / "nowhere", "no such folder"), (tmp_path / "file", "not a folder")):
+        assert one_line_error("data", "check", "cherrant", "--from", str(folder)).strip() == \
+            f"gecmetric: error: {folder}: --from: {why}"
 
 
 def test_modified_data_files_are_warned_about(data_folder: str, tmp_path: Path) -> None:

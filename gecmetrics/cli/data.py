@@ -31,8 +31,13 @@ def fetch(name: str, folder: str | None, force: bool) -> None:
 @click.option("--from", "folder", metavar="DIR", help="The folder to check (default: where they are looked for).")
 def check(name: str, folder: str | None) -> None:
     """Say where the files are looked for and whether each has the published SHA-256 (exit 1 if not)."""
-    from ..core.lang.zh.data import CHAR_LEVEL_FILES, CHECKSUMS, data_folder, verify_data
+    import os
 
+    from ..core.lang.zh.data import CHAR_LEVEL_FILES, CHECKSUMS, data_folder, verify_data
+    from ..errors import InputError
+
+    if folder is not None and not os.path.isdir(folder):  # a folder named by the user, not a report's subject
+        raise InputError(f"--from: {'not a folder' if os.path.exists(folder) else 'no such folder'}", folder)
     where = data_folder(folder)
     problems = verify_data(where)
     click.echo(f"folder: {where}")
