@@ -592,6 +592,8 @@ def test_report_command_errors(small_files, tmp_path):
     assert "is also an input" in one_line_error(*base, "--html", f["A"])
     assert "unknown baseline" in one_line_error(*base, "--html", str(tmp_path / "x.html"), "--baseline", "Q")
     assert "folder does not exist" in one_line_error(*base, "--json", str(tmp_path / "no" / "x.json"))
+    assert "'--samples': 2000000 is not in the range 1<=x<=1000000" in one_line_error(
+        *base, "--html", str(tmp_path / "x.html"), "--samples", "2000000")
     assert not (tmp_path / "x.html").exists()
 
 

@@ -9,6 +9,7 @@ from ..io.atomic import check_outputs
 from ..output.report import read_report_corpus, report_data, write_report
 from ..output.report.data import DEFAULT_SAMPLES
 from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
+from ..stats.significance import MAX_PAIRED_SAMPLES
 from . import main
 from .common import progress_unless
 from .inputs import corpus_options
@@ -31,7 +32,7 @@ from .context import run_context
               help="Metric settings as in `compare` (comma-separated or several) [default: gleu, "
                    "green:beta=0.5/1/2, m2 with --m2, gotoscorer]; ERRANT F0.5 is always added.")
 @click.option("--baseline", metavar="SYSTEM", help="The system the others are tested against [default: the first -o].")
-@click.option("--samples", type=click.IntRange(1), default=DEFAULT_SAMPLES, show_default=True,
+@click.option("--samples", type=click.IntRange(1, MAX_PAIRED_SAMPLES), default=DEFAULT_SAMPLES, show_default=True,
               help="Paired bootstrap resamples behind the intervals and p-values.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap and of sampled Shapley.")
 @click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default="holm", show_default=True,
