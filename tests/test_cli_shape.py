@@ -220,6 +220,17 @@ def test_compare_sentence_prints_a_row_per_sentence_and_a_column_per_system_and_
 # ----------------------------------------------------------------------------- shared options
 
 
+def test_a_group_without_its_command_prints_its_help_and_usage_errors_are_one_line():
+    """click >= 8.2 raises an error holding the whole help for `gecmetric cache`: printed as
+    help (stdout, exit 0), as older click does; a click message of several lines (a choice
+    missing) is folded into the one error line."""
+    for words in ([], ["cache"], ["m2"], ["cherrant"], ["data"]):
+        code, out, err = run_cli(*words)
+        assert code == 0 and out.startswith("Usage: ") and "Commands:" in out and err == "", words
+    assert one_line_error("data", "check").startswith("gecmetric: error: Missing argument '{cherrant}'. Choose from: "
+                                                      "cherrant (see ")
+
+
 def test_version_short_and_long():
     for flag in ("-V", "--version"):
         code, out, _ = run_cli(flag)

@@ -4,6 +4,7 @@ shares added once (``--cache``/``--no-cache``), and bad input as one line with e
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 import warnings
 
@@ -69,9 +70,13 @@ class GecGroup(SharedOptionsGroup):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _NO_ARGS_IS_HELP as err:  # a group without its command (gecmetric cache): its help, as click < 8.2
+            click.echo(err.ctx.get_help())
+            sys.exit(0)
         except click.ClickException as err:
             hint = f" (see '{err.ctx.command_path} --help')" if getattr(err, "ctx", None) else ""
-            click.echo(f"gecmetric: error: {err.format_message()}{hint}", err=True)
+            message = re.sub(r"\s*\n\s*", " ", err.format_message().strip())  # click's "Choose from:\n\t..."
+            click.echo(f"gecmetric: error: {message}{hint}", err=True)
             sys.exit(err.exit_code)
         except click.Abort:
             click.echo("gecmetric: aborted", err=True)
@@ -90,6 +95,10 @@ class GecGroup(SharedOptionsGroup):
             ctx.exit(2)
         except OSError as err:  # writing the output failed
             ctx.exit(output_failed(err))
+
+
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+"""click >= 8.2 raises it for a group given no command (older versions print the help themselves)."""
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
