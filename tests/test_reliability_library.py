@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from gecmetrics.errors import InputError
-from tests.conftest import gecmetric_script
+from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error
 from tests.test_meta_cli import REFERENCES as META_REFERENCES, SOURCES as META_SOURCES, SYSTEMS as META_SYSTEMS, toy_xml
 
 TIMEOUT = 120  # seconds: a case that runs longer is a hang
@@ -486,6 +486,33 @@ def test_too_long_to_align_or_merge_is_one_error(spacy_model, monkeypatch: pytes
     monkeypatch.setattr(merge, "MAX_MERGE_WORK", 0)
     with pytest.raises(InputError, match="MAX_MERGE_WORK"):
         annotator.edits(orig, cor)
+
+
+
+def test_a_line_too_long_to_align_names_its_file_and_line(spacy_model, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bound's refusal of one sentence pair says where the hypothesis line is: ERRANT's
+    alignment (m2 annotate, errant) and the MaxMatch lattice (m2 score), as ChERRANT's does."""
+    from gecmetrics.core.edits.lattice import build
+    from gecmetrics.core.lang.en import align
+
+    long = " ".join(["xq"] * 300)
+    (tmp_path / "src").write_text("five six\nseven eight\none two three four\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text(f"five six\nseven eight\n{long}\n", encoding="utf-8")
+    (tmp_path / "gold.m2").write_text("S five six\nA 0 1|||R:X|||5|||REQUIRED|||-NONE-|||0\n\n"
+                                      "S seven eight\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+                                      "S one two three four\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n",
+                                      encoding="utf-8")
+    src, hyp, gold = (str(tmp_path / name) for name in ("src", "hyp", "gold.m2"))
+    spacy = ["--spacy-model", SPACY_TEST_MODEL]
+    monkeypatch.setattr(align, "MAX_ALIGNMENT_CELLS", 100)
+    for args in (["m2", "annotate", "-orig", src, "-cor", hyp, *spacy],
+                 ["errant", "-s", src, "-r", gold, "-o", hyp, *spacy],
+                 ["errant", "-s", src, "-r", src, "--annotate-refs", "-o", src, "-r", hyp, *spacy]):
+        assert f"{hyp}:3: source 'one two three four' (4 tokens) and correction 'xq xq xq" in one_line_error(*args)
+    monkeypatch.setattr(build, "MAX_OPEN_STATES", 10)
+    assert f"{hyp}:3: a 300-token hypothesis against a 4-token sentence" in one_line_error(
+        "m2", "score", "-s", gold, "-o", hyp)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Hashable, Iterable, Iterator, Mapping, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, LineRefused
 from ..io.corpus import Corpus
 from ..kinds import M2, NONE, TEXT
 from .results import compact
@@ -41,7 +41,14 @@ def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequenc
     for name in names:
         for key, indices in groups.items():
             for k in indices:
-                rows = metrics[k].statistics(prepared[key], corpus.hypothesis(name, metrics[k].hypothesis_kind))
+                try:
+                    rows = metrics[k].statistics(prepared[key], corpus.hypothesis(name, metrics[k].hypothesis_kind))
+                except LineRefused as err:
+                    sentence = getattr(err, "sentence", None)
+                    if err.path is not None or sentence is None:
+                        raise
+                    # a refusal that says which sentence of the chunk: the hypothesis's file and line
+                    raise LineRefused(str(err), name, corpus.offset + sentence + 1) from None
                 statistics[name][k] = compact(rows)
     return statistics, sum(metrics[indices[0]].texts_encoded(prepared[key]) for key, indices in groups.items())
 

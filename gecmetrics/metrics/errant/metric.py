@@ -363,6 +363,11 @@ class AnnotationJob:
         if self.reannotate is not None:
             return annotator.reannotate(corpus.gold, self.reannotate, self.minimise, self.old_types)
         hypotheses = [corpus.hypotheses[name] for name in self.hypotheses]
-        if self.settings().language().m2_target_lines:  # its tool's M2 has lines the blocks do not keep
-            return annotator.m2_text(corpus.sources, hypotheses)
-        return annotator.annotate(corpus.sources, hypotheses)
+        try:
+            if self.settings().language().m2_target_lines:  # its tool's M2 has lines the blocks do not keep
+                return annotator.m2_text(corpus.sources, hypotheses)
+            return annotator.annotate(corpus.sources, hypotheses)
+        except SentenceError as err:  # name the file and line of the sentence
+            where = corpus.name("source").removeprefix("the source ") if err.set_index is None else \
+                self.hypotheses[err.hypothesis]
+            raise LineRefused(str(err), where, corpus.offset + err.sentence + 1) from None

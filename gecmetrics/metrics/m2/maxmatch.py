@@ -16,7 +16,7 @@ import numpy as np
 from ...io.corpus import Corpus
 
 from ...io.text import check_lines
-from ...errors import InputError
+from ...errors import InputError, LineRefused
 from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
 from ...core import fscore
 from ..running_f import CountsResult
@@ -205,8 +205,12 @@ class M2Scorer(TypeAveragedMetric):
         if len(lines) != len(prepared.blocks):
             raise InputError(f"has {len(lines)} lines but {prepared.name} has {len(prepared.blocks)} blocks", name)
         rows, typed = [], []
-        for block, line, gold in zip(prepared.blocks, lines, prepared.golds):
-            per_annotator = self.sentence_edits(block.source, line, gold)
+        for d, (block, line, gold) in enumerate(zip(prepared.blocks, lines, prepared.golds)):
+            try:
+                per_annotator = self.sentence_edits(block.source, line, gold)
+            except LineRefused as err:  # a lattice past its bound: the run names the file and line
+                err.sentence = d
+                raise
             rows.append([(len(correct), len(system), len(edits), annotator)
                          for (system, correct), (annotator, edits) in zip(per_annotator, gold.items())])
             if self.per_type:

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from ....errors import InputError, LineRefused
 from ...edits.blocks import Block, format_m2
-from ..base import AlignOp, EditLanguage, TypedEdit, option_fields
+from ..base import AlignOp, EditLanguage, SentenceError, TypedEdit, option_fields
 from ..edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
 from .align import AlignmentTooLarge, align
 from .classify import UNKNOWN, Classifier, Side
@@ -164,7 +164,16 @@ class Annotator:
             self.parse([sources[d] for d in kept])
         pairs = list(dict.fromkeys((sources[d], hyps[d]) for hypotheses_list, per_set in zip(sets, changed)
                                    for hyps, per_hyp in zip(hypotheses_list, per_set) for d in sorted(per_hyp)))
-        edits = dict(zip(pairs, self.pair_edits(pairs)))
+        try:
+            edits = dict(zip(pairs, self.pair_edits(pairs)))
+        except LineRefused as err:  # the first place of the pair, for the caller to name its file and line
+            pair = getattr(err, "pair", None)
+            where = next(((d, s, h) for s, (hypotheses_list, per_set) in enumerate(zip(sets, changed))
+                          for h, (hyps, per_hyp) in enumerate(zip(hypotheses_list, per_set)) for d in sorted(per_hyp)
+                          if (sources[d], hyps[d]) == pair), None)
+            if where is None:
+                raise
+            raise SentenceError(str(err), *where) from None
         return [[self._block(sources[d], [edits[sources[d], hyps[d]] if d in per_hyp else None
                                           for hyps, per_hyp in zip(hypotheses_list, per_set)]) for d in kept]
                 for hypotheses_list, per_set in zip(sets, changed)]
@@ -197,7 +206,13 @@ class Annotator:
         missing = list({key: pair for pair, key in zip(pairs, keys) if key not in known}.items())
         if missing:
             parsed = self.parse([source for _, (source, _) in missing] + [cor for _, (_, cor) in missing], tokenise)
-            new = {key: self.edits(orig, cor) for (key, _), orig, cor in zip(missing, parsed, parsed[len(missing):])}
+            new = {}
+            for (key, pair), orig, cor in zip(missing, parsed, parsed[len(missing):]):
+                try:
+                    new[key] = self.edits(orig, cor)
+                except LineRefused as err:
+                    err.pair = pair  # which lines: the caller knows where they stand
+                    raise
             known.update(new)
             if namespace is not None:
                 store_edits(self.cache, namespace, new, tokenise)
