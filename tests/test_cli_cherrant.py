@@ -69,6 +69,10 @@ def test_compare_start_and_end_selecting_no_block_is_one_line_error(data_folder:
                                  "--end", end)
         assert f"r.m2: --start {start} --end {end} select none of its" in message
     assert run_cli("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "--start", "0", "--end", "1")[0] == 0
+    # no sentence with that many reference annotators: ChERRANT prints P = R = F = 1.0 for nothing scored
+    assert "r.m2: --reference_num 9: no sentence has 9 reference annotators" in one_line_error(
+        "cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "--reference-num", "9")
+    assert run_cli("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "--reference-num", "1")[0] == 0
     for flag, other in (("--start", "--end"), ("--end", "--start")):  # ChERRANT ignores one alone
         assert f"{flag} needs {other}" in one_line_error("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref),
                                                          flag, "1")

@@ -99,6 +99,7 @@ def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | No
     from ..run.engine import score_corpus
 
     progress = progress_unless(chosen_format(None) == "json", "cherrant")
+    _check_reference_num(comparer, ref, start, end, blocks)
     if blocks is None and start is None and end is None:
         scored = score([comparer], corpus_files(None, (), (hyp,), ref, m2_hypotheses=True),
                        progress=progress, **run)
@@ -112,6 +113,25 @@ def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | No
     corpus.hypotheses[hyp] = hyp_blocks
     return score_corpus([comparer], corpus, [hyp], jobs=run["jobs"], chunk_lines=run["chunk_lines"],
                         progress=progress).result(hyp, 0)
+
+
+def _check_reference_num(comparer: Any, ref: str, start: int | None, end: int | None,
+                         blocks: tuple[list, list] | None) -> None:
+    """``--reference_num N`` with no sentence of N reference annotators (among ``--start``/
+    ``--end``'s) is an error: ChERRANT prints zero counts with P = R = F = 1.0 there, a perfect
+    score for nothing scored. The reference is read for it (not standard input, read once)."""
+    wanted = comparer.settings.reference_num
+    if wanted is None or (blocks is None and ref == "-"):
+        return
+    from ..io.m2 import read_m2
+
+    references = blocks[1] if blocks is not None else read_m2(ref, target_lines=True)
+    if start is not None and end is not None:
+        references = references[start:end]
+    comparison = comparer.make_comparison()
+    if references and not any(len(comparison.edit_tables(block)) == wanted for block in references):
+        raise InputError(f"--reference_num {wanted}: no sentence has {wanted} reference annotators, so nothing "
+                         "would be scored (ChERRANT prints P = R = F = 1.0 for it)", ref)
 
 
 def report(name: str, result, category_level: int | None, digits: int | None, scale: float) -> None:
