@@ -78,6 +78,20 @@ def test_compare_start_and_end_selecting_no_block_is_one_line_error(data_folder:
                                                          flag, "1")
 
 
+def test_score_names_the_lines_of_the_para_files(data_folder: str, tmp_path: Path) -> None:
+    """A hypothesis whose fourth source differs from the reference's: the error names line 4 of
+    both .para files (it named the lines of the M2 texts made from them)."""
+    lines = Path(PAIRS).read_text(encoding="utf-8").splitlines(keepends=True)[:6]
+    fields = lines[3].split("\t")
+    changed = lines[:3] + ["\t".join([fields[0], "变" + fields[1], *fields[2:]])] + lines[4:]
+    (tmp_path / "ref.para").write_text("".join(lines), encoding="utf-8")
+    (tmp_path / "hyp.para").write_text("".join(changed), encoding="utf-8")
+    assert "hyp.para:4: the source of sentence 4 differs from sentence 4 of " in one_line_error(
+        "cherrant", "score", "-hyp", str(tmp_path / "hyp.para"), "-ref", str(tmp_path / "ref.para"))
+    assert one_line_error("cherrant", "score", "-hyp", str(tmp_path / "hyp.para"), "-ref",
+                          str(tmp_path / "ref.para")).rstrip().endswith("ref.para (line 4)")
+
+
 def test_word_level_and_bad_para_files_are_one_line_errors(tmp_path: Path) -> None:
     assert "LTP" in one_line_error("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "x.m2"), "-g", "word")
     bad = tmp_path / "bad.para"

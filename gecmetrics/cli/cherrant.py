@@ -90,6 +90,9 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
         if out:
             write(out, texts[path])
     blocks = {path: parse_m2(text, path, target_lines=True) for path, text in texts.items()}
+    for path, parsed in blocks.items():  # errors name the line of the .para file, not of its M2 text
+        for block, record in zip(parsed, records[path]):
+            block.line = record.line
     report(hyp, compared(comparer, hyp, ref, start, end, run, (blocks[hyp], blocks[ref])), category_level, digits,
            scale)
 
