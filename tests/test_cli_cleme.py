@@ -170,6 +170,13 @@ def test_cleme_bad_input_is_one_line(files, tmp_path):
         assert "beta" in one_line_error("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "-b", beta)
     assert "no such file" in one_line_error("cleme", "-hyp", str(tmp_path / "none.m2"), "-ref", files["gold.m2"])
     assert "-v" in one_line_error("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "-v", "--json")
+    # a reference without corrections: length weights cannot be made; the reference is named, and
+    # -v's chunk tables are not printed before the error (one line, nothing on stdout)
+    plain = tmp_path / "plain.m2"
+    plain.write_text(m2_text([[] for _ in SOURCES]), encoding="utf-8")
+    for verbose in ((), ("-v",)):
+        assert f"{plain}: length weighting needs at least one reference correction" in one_line_error(
+            "cleme", "-hyp", str(plain), "-ref", str(plain), *verbose)
 
 
 @pytest.mark.parametrize("flags", [("--cleme2",), ("--level", "sentence", "--assumption", "independent")])

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, LineRefused
 from ..io.corpus import Corpus, read_m2_hypotheses
 from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric, ChunkSettings
 from ..metrics.cleme.report import format_chunk_tables, score_table, sentence_table
@@ -83,6 +83,12 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
                          out.paired_ar, out.seed or 0, out.digits, fmt == "json", out.show_signature,
                          {"--sentence": out.sentence, "-v": out.verbose}, scale=out.scale)
         return
+    try:  # the scores before anything is printed: one that fails leaves no table behind
+        results = [(path, scored.result(path, 0)) for path in paths]
+    except LineRefused as err:  # length weights without a reference correction: the reference's fault
+        if err.path is not None:
+            raise
+        raise InputError(str(err), shown(gold_path)) from None
     if whole is not None:  # each sentence's chunk table, file by file
         prepared = metric.prepare(whole)
         for path in paths:
@@ -90,11 +96,11 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
                 click.echo(f"== {path}")
             sys.stdout.write(format_chunk_tables(metric.partitions(prepared, whole.hypotheses[path], path),
                                                  metric.token_delimiter))
-    _print(metric, scored, paths, out)
+    _print(metric, scored, results, out)
 
 
-def _print(metric: ChunkMetric, scored: Any, paths: list[str], out: ScoringOptions) -> None:
-    results = [(path, scored.result(path, 0)) for path in paths]
+def _print(metric: ChunkMetric, scored: Any, results: list[tuple[str, Any]], out: ScoringOptions) -> None:
+    paths = [path for path, _ in results]
     if out.format == "json":
         echo_json([json_result(path, result, out.scale) for path, result in results])
     elif out.sentence:
