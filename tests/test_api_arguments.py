@@ -38,6 +38,11 @@ def test_a_green_column_is_an_index_a_label_or_a_beta_and_never_a_guess() -> Non
     assert G.GREEN(beta=[0.5, 2]).column_index(1) == 1  # index 1 and beta 2: no other reading
     with pytest.raises(InputError, match="ambiguous"):
         reward_function(metric, column=1)
+    # a column setting of text values (GoToScorer's score): a number is an index or refused
+    goto = G.get_metric("gotoscorer", score="f05/r")
+    assert goto.column_index(1) == 1 and goto.column_index("r") == 1
+    with pytest.raises(InputError, match="score 2.0 is not one of this metric's"):
+        goto.column_index(2.0)
     rows = dict(completions=["a b d e"], source=["a b c d e f"], references=[["a b x d e f g h"]])
     scores = metric.sentence_scores(rows["source"], [rows["references"][0]], rows["completions"]).scores
     for key, k in (("GREEN b1", 0), (1.0, 0), (2.0, 1), (3, 2)):

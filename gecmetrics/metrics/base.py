@@ -59,6 +59,14 @@ if TYPE_CHECKING:
 # ----------------------------------------------------------------------------- metrics
 
 
+def _number(value: Any) -> float | None:
+    """``value`` as a float, or None when it is not a number (a column setting's text value)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
 class Metric(ABC):
     """The protocol every scorer implements (see the module docstring).
 
@@ -450,11 +458,8 @@ class Metric(ABC):
             if index is not None:
                 return index
         else:
-            values = [float(v) for v in self._column_values()]
-            try:
-                wanted = float(key)
-            except (TypeError, ValueError):
-                wanted = None
+            values = [_number(v) for v in self._column_values()]  # None: a value that is not a number
+            wanted = _number(key)
             by_value = values.index(wanted) if wanted is not None and wanted in values else None
             if index is not None and by_value is not None and index != by_value:
                 # 1 is both the column at index 1 and the column of the setting's value 1: a
