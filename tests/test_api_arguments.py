@@ -109,13 +109,15 @@ def test_mbr_without_sources_only_for_a_metric_that_reads_none() -> None:
     assert mbr_select(candidates, "gleu", ["In the past , many people had go to school ."]).choices == [1]
 
 
-def test_names_and_users_given_as_one_string_are_one_name(tmp_path) -> None:
+def test_names_and_users_given_as_one_string_are_refused_not_read_as_letters(tmp_path) -> None:
     corpus = G.Corpus(["a b", "c d"], [["a b", "c e"]], {"A": ["a b", "c d"], "B": ["a b", "c e"], "AB": ["x", "y"]})
-    assert list(G.score_corpus(["gleu"], corpus, names="AB").results()) == ["AB"]
+    with pytest.raises(InputError, match="names must be a sequence of hypothesis names, got 'AB'"):
+        G.score_corpus(["gleu"], corpus, names="AB")  # it scored A and B
+    assert list(G.score_corpus(["gleu"], corpus, names=["AB"]).results()) == ["AB"]
     assert list(G.score_corpus(["gleu"], corpus, names=("B", "A")).results()) == ["B", "A"]
     with pytest.raises(InputError, match="the corpus has no hypothesis 'Q'"):
         G.score_corpus(["gleu"], corpus, names=["Q"])
-    with pytest.raises(InputError, match="names must be a list"):
+    with pytest.raises(InputError, match="names must be a sequence"):
         G.score_corpus(["gleu"], corpus, names=5)
     from tests.test_meta_cli import toy_xml
 
@@ -124,12 +126,13 @@ def test_names_and_users_given_as_one_string_are_one_name(tmp_path) -> None:
     toy.write_text(text, encoding="utf-8")
     items = len(G.read_judgments(toy, excluded_users=()).items)
     with pytest.raises(InputError, match=rf"every <ranking-item> \({items}\) is by an excluded user \('u'\)"):
-        G.read_judgments(toy, excluded_users="u")
+        G.read_judgments(toy, excluded_users=["u"])
     item = text[text.index("<ranking-item"):text.index("</ranking-item>") + len("</ranking-item>")]
     path = tmp_path / "with_admin.xml"
     path.write_text(text.replace(item, item + "\n" + item.replace('user="u"', 'user="admin"'), 1), encoding="utf-8")
-    one = G.read_judgments(path, excluded_users="admin")  # not the users a, d, m, i and n
-    assert one == G.read_judgments(path, excluded_users=["admin"])
+    with pytest.raises(InputError, match="excluded_users must be a sequence of user names, got 'admin'"):
+        G.read_judgments(path, excluded_users="admin")  # it excluded the users a, d, m, i and n
+    one = G.read_judgments(path, excluded_users=["admin"])
     assert len(one.items) == items and len(G.read_judgments(path, excluded_users=()).items) == items + 1
     with pytest.raises(InputError, match="excluded_users must be user names"):
         G.read_judgments(path, excluded_users=[1])

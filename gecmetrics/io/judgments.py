@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 from xml.parsers import expat
 
 import numpy as np
@@ -266,11 +266,8 @@ def parse_judgments(data: bytes, path: str = "<judgments>",
 
 
 def _user_names(users: Any) -> tuple[str, ...]:
-    """The excluded users: a list of names, or one name (not its letters)."""
-    names = (users,) if isinstance(users, str) else users
-    if isinstance(names, (bytes, Mapping)) or not isinstance(names, Iterable):
-        raise InputError(f"excluded_users must be a list of user names, got {type(users).__name__}")
-    names = tuple(names)
+    """The excluded users, a sequence of names (one string is refused, never read as letters)."""
+    names = tuple(check_sequence(users, "excluded_users", "user names"))
     if not all(isinstance(name, str) for name in names):
         raise InputError(f"excluded_users must be user names (strings), got {shown(users)}")
     return names

@@ -383,13 +383,12 @@ def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | 
 
 
 def _hypothesis_names(names: Any, corpus: Corpus) -> list[str]:
-    """The corpus's hypotheses named by ``names`` (None: all of them; a string: that one)."""
+    """The corpus's hypotheses named by ``names`` (None: all of them), each one of them."""
+    from ..io.text import check_sequence
+
     if names is None:
         return list(corpus.hypotheses)
-    given = [names] if isinstance(names, str) else names
-    if not isinstance(given, Iterable) or isinstance(given, (bytes, Mapping)):
-        raise InputError(f"names must be a list of hypothesis names, got {type(names).__name__}")
-    given = list(given)
+    given = check_sequence(names, "names", "hypothesis names")
     for name in given:
         if not isinstance(name, str) or name not in corpus.hypotheses:
             raise InputError(f"the corpus has no hypothesis {name!r} (it has "
