@@ -8,6 +8,7 @@ import click
 from ..core.table import Table, round_half_up, scaled, unit_header
 from ..errors import InputError
 from ..io.atomic import check_outputs
+from ..io.text import check_distinct
 from . import main
 from .common import corpus_files, echo_json, echo_table, progress_unless
 from .options import GreedyCommand, GreedyOption
@@ -64,9 +65,7 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     out = ScoringOptions.take(options)
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
-    repeated = next((path for k, path in enumerate(hypotheses) if path in hypotheses[:k]), None)
-    if repeated is not None:  # every system sets the weights: one file twice would be one system, not two
-        raise InputError("given twice in -hyp: the weights count the systems, so each file is given once", repeated)
+    check_distinct(hypotheses, "in -hyp: the weights count the systems, so each file is given once")
     check_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
     weights = WeightFile.read(weight_file) if weight_file else None
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)

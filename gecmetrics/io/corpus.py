@@ -8,8 +8,8 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, TEXT
-from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_length, check_lines, check_paths,
-                   check_reference_sets, read_lines)
+from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length, check_lines,
+                   check_paths, check_reference_sets, read_lines)
 
 @dataclass
 class Corpus:
@@ -226,9 +226,7 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     if list(hypotheses).count(STDIN) + (gold == STDIN) + (source == STDIN) + list(references).count(STDIN) \
             + list(hypothesis_m2).count(STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
-    repeated = next((path for k, path in enumerate(hypotheses) if path in hypotheses[:k]), None)
-    if repeated is not None:  # the corpus names systems by path: the second would replace the first
-        raise InputError(f"hypothesis file {_shown(repeated)} given twice (a corpus holds each system once)")
+    check_distinct(hypotheses, "(a corpus names its systems by path: the second would replace the first)")
     if hypothesis_m2 and len(hypothesis_m2) != len(hypotheses):
         raise InputError(f"give one hypothesis M2 file per hypothesis file, in the same order: {len(hypothesis_m2)} "
                          f"M2 files for {len(hypotheses)} hypothesis files")

@@ -118,6 +118,16 @@ def check_sequence(values: Any, name: str, items: str) -> list[Any]:
     return list(values)
 
 
+def check_distinct(paths: Sequence[Any], why: str) -> None:
+    """Each file once: the first one given again is an InputError naming it, ``why`` saying
+    what a repeated file would do (``given twice {why}``)."""
+    seen: set = set()
+    for path in paths:
+        if path in seen:
+            raise InputError(f"given twice {why}", _shown(path))
+        seen.add(path)
+
+
 def check_paths(paths: Any, name: str) -> list[Any]:
     """Paths given as a sequence (:func:`check_sequence`); each path as :func:`check_path`."""
     paths = check_sequence(paths, name, "file paths")

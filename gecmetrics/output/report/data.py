@@ -73,8 +73,6 @@ def system_names(paths: Sequence[str]) -> list[str]:
 def read_report_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str], gold: str | None = None,
                        hypothesis_m2: Sequence[str] = ()) -> Corpus:
     """The files of a report, checked once, the systems named by :func:`system_names`."""
-    if len(set(hypotheses)) != len(hypotheses):
-        raise InputError("a system file is given twice")
     corpus = read_corpus(source, references, hypotheses, gold, hypothesis_m2)
     names = dict(zip(hypotheses, system_names(list(hypotheses))))
     return Corpus(corpus.sources, corpus.references, {names[p]: corpus.hypotheses[p] for p in hypotheses},
