@@ -30,6 +30,7 @@ from ..core.aggregate import reducer_threads
 from ..core.units import TextChecks
 from ..errors import InputError
 from ..io.corpus import Corpus
+from ..io.text import check_sequence
 from ..metrics.base import Metric
 from ..metrics.results import Result
 from ..metrics.running import chunk_statistics, python_corpus
@@ -384,8 +385,6 @@ def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | 
 
 def _hypothesis_names(names: Any, corpus: Corpus) -> list[str]:
     """The corpus's hypotheses named by ``names`` (None: all of them), each one of them."""
-    from ..io.text import check_sequence
-
     if names is None:
         return list(corpus.hypotheses)
     given = check_sequence(names, "names", "hypothesis names")
