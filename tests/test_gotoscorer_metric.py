@@ -271,6 +271,33 @@ def test_compare_errors(files, corpus):
     assert "needs the gold annotation: --m2" in one_line_error(*base, "--metrics", "gotoscorer")
 
 
+def test_a_reference_annotator_the_gold_lacks_is_refused_not_scored_0(files, corpus):
+    """``ref_id`` 5 in a gold M2 of annotators 0 and 1 scored 0.00 through the metric (the
+    command refused it): every path refuses it now; an annotator only some chunks have is
+    scored, those chunks' sentences without gold edits."""
+    gold, systems = blocks(corpus)
+    missing = get_metric("gotoscorer", ref_id=5, no_weight=True)
+    message = "has no edit line of annotator 5 (ref_id): GoToScorer needs one reference"
+    for call in (lambda: missing.corpus_score(None, gold, systems["sys0"]),
+                 lambda: missing.sentence_scores(None, gold, systems["sys0"]),
+                 lambda: missing.corpus_score(None, gold, systems["sys0"],
+                                              missing.prepare(Corpus(None, [], systems, gold))),
+                 lambda: score_corpus([missing], Corpus(None, [], systems, gold), chunk_lines=5)):
+        with pytest.raises(InputError, match=re.escape(message)):
+            call()
+    names = corpus["names"][:2]
+    error = one_line_error(*compare_args(files, names), "--metrics", "gotoscorer:ref_id=5", "--chunk-lines", "5")
+    assert error.startswith(f"gecmetric: error: {files['gold.m2']}: {message}")
+    # annotator 1 only in the last sentences' blocks: the chunks without it are scored (no gold edit there)
+    late = [block if k >= 20 else parse_m2(m2_block(block.source, [[]]), "gold.m2")[0]
+            for k, block in enumerate(gold)]
+    chunked = score_corpus([get_metric("gotoscorer", ref_id=1, no_weight=True)], Corpus(None, [], systems, late),
+                           chunk_lines=5)
+    whole = get_metric("gotoscorer", ref_id=1, no_weight=True).corpus_score(None, late, systems["sys0"],
+                                                                          systems=systems)
+    assert chunked.result("sys0", 0).scores == whole.scores
+
+
 def test_console_script_in_two_processes(files, corpus):
     """`-p 2` (one worker per chunk, each judging its own sentences) prints what -p 1 prints."""
     command = [gecmetric_script(), *compare_args(files, corpus["names"]), "--metrics",

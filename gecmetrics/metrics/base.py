@@ -272,6 +272,16 @@ class Metric(ABC):
         metrics without a text encoder."""
         return 0
 
+    def observation(self, prepared: Any) -> Any:
+        """What preparing one chunk saw that only the whole run can judge (None: nothing), given
+        to :meth:`check_observations` with every other chunk's once the run has them all."""
+        return None
+
+    def check_observations(self, observations: Sequence[Any]) -> None:
+        """Refuse (:class:`InputError`) a run whose chunks' :meth:`observation`, in order, say
+        that its input is wrong as a whole (GoToScorer: no line of the reference annotator in
+        the whole gold M2, where a chunk alone may have none); nothing by default."""
+
     def text_unit(self) -> tuple[str, bool] | None:
         """The (unit, normalize_space) the metric reads text with, for whitespace warnings
         (SPEC 1); None for metrics that do not count n-grams of raw text."""
@@ -403,14 +413,17 @@ class Metric(ABC):
         """The statistics of one hypothesis that :meth:`corpus_score` reduces, made by the run
         engine's own per-chunk step (:func:`~gecmetrics.metrics.running.chunk_statistics`) on
         the whole corpus (see :meth:`corpus_score` for the arguments)."""
-        from .running import chunk_statistics, named_hypotheses, python_corpus
+        from .running import chunk_statistics, check_observations, named_hypotheses, python_corpus
 
         metric = self.for_call(cache)
         if prepared is not None:
+            check_observations([metric], [{0: metric.observation(prepared)}])
             return metric.statistics(prepared, hypothesis)
         name, hypotheses = named_hypotheses(hypothesis, systems)
         corpus = python_corpus([metric], sources, references, hypotheses)
-        statistics, _ = chunk_statistics([metric], corpus, [name])
+        observed: dict[int, Any] = {}
+        statistics, _ = chunk_statistics([metric], corpus, [name], observed)
+        check_observations([metric], [observed])
         return metric.join_statistics([statistics[name][0]])
 
     # ------------------------------------------------------------------ derived: paired tests

@@ -28,15 +28,20 @@ def sharing_groups(metrics: Sequence["Metric"]) -> dict[Hashable, list[int]]:
     return groups
 
 
-def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequence[str]
-                     ) -> tuple[dict[str, list[Any]], int]:
+def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequence[str],
+                     observations: dict[int, Any] | None = None) -> tuple[dict[str, list[Any]], int]:
     """Each group of metrics prepared once on ``corpus`` (a chunk, or a whole corpus), then every
     named hypothesis under every metric: ``statistics[name][k]`` (compacted: a large corpus's
     chunks wait for the join in 32 bits) and the number of texts the preparing and counting
-    encoded."""
+    encoded. ``observations``: a mapping that receives each metric's
+    :meth:`~gecmetrics.metrics.base.Metric.observation` of the chunk (k -> observation), for
+    the run's :func:`check_observations`."""
     groups = sharing_groups(metrics)
     prepared = {key: metrics[indices[0]].prepare(corpus, [metrics[k] for k in indices[1:]])
                 for key, indices in groups.items()}
+    if observations is not None:
+        observations.update({k: metrics[k].observation(prepared[key]) for key, indices in groups.items()
+                             for k in indices})
     statistics: dict[str, list[Any]] = {name: [None] * len(metrics) for name in names}
     for name in names:
         for key, indices in groups.items():
@@ -51,6 +56,13 @@ def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequenc
                     raise LineRefused(str(err), name, corpus.offset + sentence + 1) from None
                 statistics[name][k] = compact(rows)
     return statistics, sum(metrics[indices[0]].texts_encoded(prepared[key]) for key, indices in groups.items())
+
+
+def check_observations(metrics: Sequence["Metric"], chunks: Sequence[dict[int, Any]]) -> None:
+    """Every metric's whole-run check of what its chunks observed (``chunks``: each chunk's
+    observations, in order, as :func:`chunk_statistics` fills them)."""
+    for k, metric in enumerate(metrics):
+        metric.check_observations([observed.get(k) for observed in chunks])
 
 
 def named_hypotheses(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None

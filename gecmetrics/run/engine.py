@@ -33,7 +33,7 @@ from ..io.corpus import Corpus
 from ..io.text import check_sequence
 from ..metrics.base import Metric
 from ..metrics.results import Result
-from ..metrics.running import chunk_statistics, python_corpus
+from ..metrics.running import check_observations, chunk_statistics, python_corpus
 from .executors import Executor, SerialExecutor, check_jobs, make_executor
 from .files import CorpusFiles, count_sentences
 from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size, worker_chunk_size
@@ -159,6 +159,8 @@ class _Outcome:
     size: int
     references: int
     checks: TextChecks
+    observations: dict[int, Any]
+    """Each metric's observation of the chunk (k -> value: :meth:`Metric.observation`)."""
 
 
 def _check_chunk(chunk: Corpus, metrics: list[Metric], names: list[str]) -> None:
@@ -182,10 +184,11 @@ def _run_task(task: _Task) -> _Outcome | None:
         if isinstance(task.source, FileChunk):
             return None
         raise
-    statistics, texts = chunk_statistics(task.metrics, corpus, task.names)
+    observations: dict[int, Any] = {}
+    statistics, texts = chunk_statistics(task.metrics, corpus, task.names, observations)
     checks = TextChecks(task.check_settings)
     checks.observe(list(zip(task.shown, _texts_of(corpus, task))))
-    return _Outcome(statistics, texts, corpus.size, len(corpus.references), checks)
+    return _Outcome(statistics, texts, corpus.size, len(corpus.references), checks, observations)
 
 
 def _texts_of(corpus: Corpus, task: _Task) -> list[Sequence[str]]:
@@ -336,6 +339,7 @@ def _joined(run: _Run, outcomes: Iterable[tuple[Any, _Outcome]], references: int
         seen_references = outcome.references
     if not parts:
         raise InputError("the corpus has no sentences (an empty file scores nothing)")
+    check_observations(run.metrics, [part.observations for part in parts])
     statistics = {name: [metric.join_statistics([part.statistics[name][k] for part in parts])
                          for k, metric in enumerate(run.metrics)] for name in run.names}
     return Scored(run.metrics, run.names, statistics, seen_references or 0, sum(p.texts_encoded for p in parts),
@@ -408,14 +412,16 @@ def scored_chunks(metrics: Sequence[Any], inputs: CorpusFiles | Corpus, *, execu
     try:
         outcomes = _file_outcomes(run, inputs, chunk_lines) if isinstance(inputs, CorpusFiles) else \
             _corpus_outcomes(run, inputs, chunk_lines)
-        offset = 0
+        offset, observed = 0, []
         for source, outcome in outcomes:
             _merge_checks(run.checks, outcome.checks)
+            observed.append(outcome.observations)
             yield ScoredChunk(offset, outcome.size, outcome.statistics, outcome.texts_encoded, outcome.references,
                               source)
             offset += outcome.size
         if offset == 0:
             raise InputError("the corpus has no sentences (an empty file scores nothing)")
+        check_observations(run.metrics, observed)
         if checks is not None:
             checks.append(run.checks)
     finally:
