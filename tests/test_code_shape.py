@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests._sources import syntax_tree
+
 PACKAGE = Path(__file__).resolve().parent.parent / "gecmetrics"
 LONGEST = 59
 """A function (its ``def`` line to its last line; decorators, a command's option declarations,
@@ -43,7 +45,7 @@ def long_functions() -> list[tuple[str, str, int]]:
     """(path, qualified name, lines) of every function longer than :data:`LONGEST` lines."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        for name, node in _functions(ast.parse(path.read_text(encoding="utf-8"))):
+        for name, node in _functions(syntax_tree(path)):
             lines = node.end_lineno - node.lineno + 1
             if lines > LONGEST:
                 found.append((path.relative_to(PACKAGE).as_posix(), name, lines))
@@ -86,7 +88,7 @@ FILE_ALLOWED: set[tuple[str, str]] = set()
 
 def file_calls(path: Path, text: str | None = None) -> list[str]:
     """The file-touching calls of one module (``text``: its source, else read from ``path``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8") if text is None else text)
+    tree = syntax_tree(path) if text is None else ast.parse(text)
     readers = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "io" and node.level \

@@ -42,6 +42,8 @@ import functools
 import re
 from pathlib import Path
 
+from tests._sources import syntax_tree
+
 PACKAGE = Path(__file__).resolve().parent.parent / "gecmetrics"
 GENERIC = ("core", "io", "stats", "run", "meta", "output", "cli")
 METRIC_COMMANDS = {
@@ -82,7 +84,7 @@ def _metric_classes() -> set[str]:
     by their base classes' names, without importing any metric)."""
     bases: dict[str, set[str]] = {}
     for path in (PACKAGE / "metrics").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(syntax_tree(path)):
             if isinstance(node, ast.ClassDef):
                 bases.setdefault(node.name, set()).update(
                     base.id if isinstance(base, ast.Name) else base.attr for base in node.bases
@@ -102,7 +104,7 @@ def _metric_names() -> set[str]:
 
     names = {info.name for info in list_metrics()}
     for path in (PACKAGE / "metrics").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(syntax_tree(path)):
             if isinstance(node, ast.ClassDef):
                 for item in node.body:
                     if isinstance(item, ast.Assign) and [getattr(t, "id", None) for t in item.targets] == ["name"] \
@@ -179,7 +181,7 @@ def _help_texts(tree: ast.AST) -> set[int]:
 def findings(path: Path, classes: set[str], names: set[str], text: str | None = None) -> list[str]:
     """What one module names (``text``: its source, else read from ``path``): metric classes,
     metric families, metric names."""
-    tree = ast.parse(path.read_text(encoding="utf-8") if text is None else text)
+    tree = syntax_tree(path) if text is None else ast.parse(text)
     prose = _docstrings(tree) | _help_texts(tree)
     class_word = re.compile(r"(?<![\w.])(" + "|".join(sorted(map(re.escape, classes), key=len, reverse=True))
                             + r")(?![\w])")

@@ -15,7 +15,10 @@ no family.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
+
+from tests._sources import syntax_tree
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gecmetrics"
 LAYERS = ["leaf", "core", "io", "metrics", "stats", "run", "meta", "output", "cli"]
@@ -40,7 +43,7 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
     """The package modules a module imports (resolved; ``from . import x`` names module x)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = syntax_tree(path)
     type_only = {id(node) for block in ast.walk(tree) if _is_type_checking_block(block)
                  for statement in block.body for node in ast.walk(statement)}
     for node in ast.walk(tree):
@@ -85,7 +88,9 @@ def family(name: str) -> str | None:
     return None
 
 
+@functools.cache
 def graph() -> dict[str, set[str]]:
+    """Each module -> the package modules it imports (made once: the tests only read it)."""
     known = modules()
     return {name: imports(name, path, set(known)) for name, path in known.items()}
 
