@@ -179,11 +179,15 @@ def test_length_weights_by_hand():
 
 
 def test_length_weights_follow_the_logistic_curve():
-    curve = ClippedLogistic(2.0, 0.0, 10.0)
+    curve = ClippedLogistic(2.0, 1e-9, 10.0)  # the curve itself: clipped nowhere at these lengths
     lengths = np.array([0.0, 1.0, 2.0, 5.0])
     assert curve.weights(lengths, 2.0, reverse=False) == pytest.approx(2 / (1 + np.exp(2 - lengths)))
     assert curve.weights(lengths, 2.0, reverse=True) == pytest.approx(2 / (1 + np.exp(lengths - 2)))
     assert ClippedLogistic().weights(np.array([0.0, 9.0]), 2.0, reverse=False).tolist() == [0.75, 1.25]
+    # a weight of 0 or below would drop or subtract chunks (P 296.02 and F0.5 212.65 with FP weights in [-1, -0.5])
+    for minimum in (0.0, -1.0):
+        with pytest.raises(InputError, match="length weight minimum must be positive"):
+            ClippedLogistic(2.0, minimum, 1.0)
 
 
 def test_weighted_fp_tp_and_custom_weighting():

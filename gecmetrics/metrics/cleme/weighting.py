@@ -34,6 +34,9 @@ class ClippedLogistic:
                 raise InputError(f"length weight {name} must be a finite number, not {value!r}")
         if self.alpha <= 0:
             raise InputError(f"length weight alpha must be positive, not {self.alpha}")
+        if self.minimum <= 0:
+            # a weight of 0 or below drops or subtracts chunks: F0.5 212.65 with P 296.02, or a false 100
+            raise InputError(f"length weight minimum must be positive (weights scale chunk counts), not {self.minimum}")
         if self.minimum > self.maximum:
             raise InputError(f"length weight minimum {self.minimum} is above its maximum {self.maximum}")
 
