@@ -12,15 +12,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics import __version__
+from gecmetrics import __version__, get_metric
 from gecmetrics.cli import main
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import Block, Edit, format_m2, parse_m2, read_m2
 from gecmetrics.metrics.m2 import ErrantCompare, choose_pairs
 from gecmetrics.metrics.m2.errant_report import format_errant_report
-from gecmetrics.metrics.m2.cherrant import compare_cherrant_blocks
+from gecmetrics.metrics.m2.cherrant import CherrantCompare, compare_cherrant_blocks
 from gecmetrics.metrics.m2.compare import errant_scores
-from tests.conftest import peer_virtualenv, unavailable
+from tests.conftest import one_line_error, peer_virtualenv, unavailable
 
 ERRANT_VERSION = "3.0.2"
 
@@ -187,7 +187,7 @@ def test_unavailable_annotator_is_not_chosen():
     assert result.candidate_order == [[0, 1], [0]]
 
 
-def test_filters_single_multi_unk_and_filt():
+def test_filters_single_multi_unk_and_filt(tmp_path):
     hyp = parse_m2(m2(("a b c", [a_line(0, 2, "x", edit_type="R:A"), a_line(2, 3, "y", edit_type="UNK"),
                                  a_line(0, 0, "p q", edit_type="M:B"), a_line(1, 2, "z", edit_type="R:C")])), "h")
     ref = hyp
@@ -200,6 +200,15 @@ def test_filters_single_multi_unk_and_filt():
         counts[name] = r.tp
     # UNK is dropped in correction modes, kept in detection
     assert counts == {"cs": 3, "ds": 4, "single": 1, "multi": 2, "filt": 1}
+    # together they keep no edit: compare_m2 scores every system 1.0 then, an empty output too
+    for refused in (lambda: ErrantCompare(single=True, multi=True),
+                    lambda: get_metric("senterrant", single=True, multi=True),
+                    lambda: CherrantCompare(single=True, multi=True)):
+        with pytest.raises(InputError, match=r"single \(-single\) and multi \(-multi\) together keep no edit"):
+            refused()
+    (tmp_path / "h.m2").write_text(format_m2(hyp), encoding="utf-8")
+    assert "together keep no edit" in one_line_error("m2", "compare", "-hyp", str(tmp_path / "h.m2"), "-ref",
+                                                     str(tmp_path / "h.m2"), "-single", "-multi")
 
 
 def test_nucle_types_give_odd_groups_at_cat_1_and_2():

@@ -159,6 +159,14 @@ class ErrantSettings(Settings):
     sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
                                      "best annotator", parse_bool, flags=("--sentence-average",))
 
+    def check(self) -> None:
+        """single and multi together keep no edit: compare_m2 then gives every system, an empty
+        output too, P = R = F = 1 (refused: a documented departure)."""
+        super().check()
+        if self.single and self.multi:
+            raise InputError("single (-single) and multi (-multi) together keep no edit: every system, an empty "
+                             "output too, would score 100; give one of them")
+
 
 def _answer_number(name: str, value: Any) -> int | None:
     number = optional_int(name, value)
