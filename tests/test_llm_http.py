@@ -9,10 +9,12 @@ import contextlib
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import threading
 import time
 import warnings
+import zlib
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
@@ -133,6 +135,47 @@ def test_a_key_echoed_by_the_server_is_never_printed(tmp_path, key):
     with Recorder(failing) as server:
         result = _judge(server.url, tmp_path / "b", api_key_env=key, max_retries=0).score(SOURCES, SYSTEMS)
     assert result.report.failed and all(KEY not in message for _, message in result.report.failed.values())
+
+
+SLASHED = "sk-test/SECRET1234567890abcdefXYZ"
+
+
+@pytest.mark.parametrize("reply", ["answer_echo", "answer_around_json", "long_401", "escaped_401", "long_not_json",
+                                   "long_list"])
+def test_a_key_in_any_reply_reaches_no_message_cache_or_result(tmp_path, monkeypatch, reply):
+    """Five ways a key echoed by a server or a model got out (a sweep, 2026-12-02): the content of
+    a 200 answer (kept in the cache, quoted in the bad-answer message), a 401 body cut to 300
+    characters before the key was looked for, a 401 body whose JSON writes ``/`` as ``\\/``,
+    and a reply that is not JSON (or not an object) cut to 80 characters before the same."""
+    monkeypatch.setenv("TEST_LLM_KEY", SLASHED)
+    escaped = json.dumps({"error": {"message": f"Incorrect API key provided: {SLASHED}"}}).replace("/", "\\/")
+    bodies = {"answer_echo": (200, json.dumps(completion_reply(f"I got {SLASHED}")[1]).encode()),
+              "answer_around_json": (200, json.dumps(completion_reply(
+                  f"Sure ({SLASHED}):\n```json\n" + json.dumps({"target_score1": 4, "target_score2": 3}) + "\n```")[1]).encode()),
+              "long_401": (401, ("x" * 285 + SLASHED).encode()),
+              "escaped_401": (401, escaped.encode()),
+              "long_not_json": (200, ("y" * 60 + SLASHED).encode()),
+              "long_list": (200, json.dumps(["z" * 60 + SLASHED]).encode())}
+    status, body = bodies[reply]
+    with Recorder(lambda handler: _send(handler, status, body)) as server:
+        try:
+            backend = OpenAICompatibleBackend("m", server.url, api_key_env="TEST_LLM_KEY", max_retries=0,
+                                              sleep=lambda seconds: None)
+            result = Judge(backend, cache=Cache(tmp_path / "cache"), answer_retries=0).score(SOURCES, SYSTEMS)
+            shown = repr(result) + json.dumps(result.report.failed, default=str) + str(result.report)
+        except BackendError as error:
+            shown = str(error)
+    assert server.seen[0][2]["Authorization"] == f"Bearer {SLASHED}"
+    stored = ""
+    for database in (tmp_path / "cache").rglob("*.sqlite3"):
+        with contextlib.closing(sqlite3.connect(database)) as connection:
+            for value, in connection.execute("select value from entries"):
+                with contextlib.suppress(zlib.error):  # values are stored zlib-compressed
+                    value = zlib.decompress(value)
+                stored += bytes(value).decode("utf-8", "replace")
+    assert stored or reply not in ("answer_around_json",)  # the accepted answer was stored, without the key
+    for text in (shown, stored):
+        assert SLASHED[:12] not in text and SLASHED[:12].replace("/", "\\/") not in text, text[:300]
 
 
 def test_a_key_over_plain_http_to_another_host_is_warned_once(key):

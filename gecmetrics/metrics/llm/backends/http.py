@@ -70,6 +70,15 @@ class _Stopped(BackendError):
 _BEARER = re.compile(r"Bearer\s+[^\s\"',;]+", re.IGNORECASE)
 
 
+def _written_forms(key: str) -> list[str]:
+    """The key as a text may hold it: as it is, and as JSON writers escape it (``/`` as ``\\/``,
+    the non-ASCII or every character as ``\\uXXXX``), longest first."""
+    escaped = json.dumps(key)[1:-1]
+    forms = {key, escaped, escaped.replace("/", "\\/"), json.dumps(key, ensure_ascii=True)[1:-1].replace("/", "\\/"),
+             "".join(f"\\u{ord(c):04x}" for c in key)}
+    return sorted(forms, key=len, reverse=True)
+
+
 class RateLimiter:
     """At most ``per_minute`` request starts a minute, spread evenly (one every 60/per_minute
     seconds), shared by all threads; ``clock`` and ``sleep`` are injectable for tests."""
@@ -363,11 +372,16 @@ class OpenAICompatibleBackend:
         with self._lock:
             self.stats[what] += 1
 
-    def redact(self, text: str) -> str:
-        """``text`` without the key (a server may echo the Authorization header)."""
+    def redact(self, text: str, keep: int | None = None) -> str:
+        """``text`` without the key (a server may echo the Authorization header, or a model the
+        prompt's surroundings), then its first ``keep`` characters: cut after the key is gone,
+        never before (a cut key would be missed). The key is found as written and as JSON writes
+        it (``\\/`` for ``/``, ``\\uXXXX`` escapes)."""
         if self._key:
-            text = text.replace(self._key, "[key]")
-        return _BEARER.sub("Bearer [key]", text)
+            for form in _written_forms(self._key):
+                text = text.replace(form, "[key]")
+        text = _BEARER.sub("Bearer [key]", text)
+        return text if keep is None else text[:keep]
 
     def _warn_plain_http(self, url: str) -> None:
         parts = urllib.parse.urlsplit(url)
@@ -424,13 +438,13 @@ class OpenAICompatibleBackend:
         try:
             return json.loads(raw)
         except ValueError:
-            return {"_error": self.redact(f"reply is not JSON: {raw[:80]!r}")}
+            return {"_error": f"reply is not JSON: {self.redact(repr(raw), 80)}"}
 
     def _http_error(self, url: str, error: urllib.error.HTTPError) -> dict[str, Any]:
         """The reply to a non-2xx status: :class:`_Transient` (retried), :class:`BackendError`
         (the run stops) or a failed request."""
         try:
-            text = self.redact(error.read(4096).decode("utf-8", "replace")[:300].strip())
+            text = self.redact(error.read(4096).decode("utf-8", "replace"), 300).strip()
         except (OSError, http.client.HTTPException, _Stopped):
             text = ""
         finally:
@@ -490,7 +504,7 @@ class OpenAICompatibleBackend:
         """The answer and token counts of a decoded 200 reply (anything but an object with
         ``choices`` is a failed request; odd ``usage`` counts are ignored)."""
         if not isinstance(reply, dict):
-            return Completion(error=self.redact(f"the reply is not a JSON object: {json.dumps(reply)[:80]}"))
+            return Completion(error=f"the reply is not a JSON object: {self.redact(json.dumps(reply), 80)}")
         if "_error" in reply:
             return Completion(error=reply["_error"])
         usage = reply.get("usage")
@@ -500,7 +514,8 @@ class OpenAICompatibleBackend:
             content = reply["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
             pass
-        return Completion(content=content if isinstance(content, str) else None,
+        # the answer is kept (cache, messages, --json): a key it repeats never is
+        return Completion(content=self.redact(content) if isinstance(content, str) else None,
                           prompt_tokens=_token_count(usage.get("prompt_tokens")),
                           completion_tokens=_token_count(usage.get("completion_tokens")))
 
