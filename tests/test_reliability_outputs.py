@@ -85,6 +85,56 @@ def test_report_refuses_one_file_for_html_and_json(here: Path) -> None:
     assert not (here / "x").exists()
 
 
+def test_files_read_beside_the_arguments_are_inputs_too(here: Path, monkeypatch) -> None:
+    """A sweep (2026-12-02) overwrote each of these with exit 0: the word list of m2 annotate
+    (--word-list or $GECMETRICS_ERRANT_WORDS), ChERRANT's data files, report's --human table and
+    the run's cache database; "-" was a file named "-" for report, and both its outputs wrote it."""
+    (here / "src").write_text("a b c\n", encoding="utf-8")
+    (here / "words.txt").write_text("hello\nworld\n", encoding="utf-8")
+    (here / "human.tsv").write_text("system\thuman\nsrc\t0.5\n", encoding="utf-8")
+    data = here / "data"
+    data.mkdir()
+    (data / "cilin.txt").write_text("kept\n", encoding="utf-8")
+    assert "(-o) is also an input" in one_line_error("m2", "annotate", "-orig", "src", "-cor", "src", "--word-list",
+                                                     "words.txt", "-o", "words.txt")
+    monkeypatch.setenv("GECMETRICS_ERRANT_WORDS", str(here / "words.txt"))
+    assert "(-o) is also an input" in one_line_error("m2", "annotate", "-orig", "src", "-cor", "src", "-o",
+                                                     "./words.txt")
+    assert "(-o) is also an input" in one_line_error("cherrant", "m2", "-f", "hyp.para", "-o", "data/cilin.txt",
+                                                     "--cherrant-data", "data")
+    assert "(--json) is also an input" in one_line_error("report", "-s", "src", "-r", "src", "-o", "src", "--human",
+                                                         "human.tsv", "--json", "human.tsv")
+    database = here / "cache" / "cache-v1.sqlite3"
+    for args in (["--cache", "cache", "m2", "annotate", "-orig", "src", "-cor", "src", "-o", str(database)],
+                 ["--cache", "cache", "report", "-s", "src", "-r", "src", "-o", "src", "--html", str(database)]):
+        assert "is also an input" in one_line_error(*args), args
+    assert "--html writes a file: give its name (standard output is /dev/stdout)" in \
+        one_line_error("report", "-s", "src", "-r", "src", "-o", "src", "--html", "-", "--json", "-")
+    _unchanged(here / "words.txt", "hello\nworld\n")
+    _unchanged(here / "human.tsv", "system\thuman\nsrc\t0.5\n")
+    _unchanged(data / "cilin.txt", "kept\n")
+    assert not (here / "-").exists() and not database.exists()
+
+
+def test_a_report_output_that_cannot_be_written_leaves_the_other_as_it_was(here: Path) -> None:
+    """The page's path was checked only after the JSON was written over the old one."""
+    (here / "src").write_text("a b c\n", encoding="utf-8")
+    (here / "old.json").write_text("OLD\n", encoding="utf-8")
+    (here / "folder").mkdir()
+    err = one_line_error("report", "-s", "src", "-r", "src", "-o", "src", "--html", "folder", "--json", "old.json")
+    assert "folder: is a directory, not a file" in err, err
+    _unchanged(here / "old.json", "OLD\n")
+
+
+def test_cherrant_score_writes_no_m2_for_files_it_refuses(here: Path, shared_data: Path) -> None:
+    (here / "two.para").write_text(PARA + "2\t我喜欢你\t我爱你\n", encoding="utf-8")
+    data = shared_data / "cherrant"
+    err = one_line_error("cherrant", "score", "-hyp", "two.para", "-ref", "ref.para", "--hyp-m2", "h.m2",
+                         "--ref-m2", "r.m2", "--cherrant-data", str(data))
+    assert "has 2 sentences but the reference ref.para has 1" in err, err
+    assert not (here / "h.m2").exists() and not (here / "r.m2").exists()
+
+
 def test_gotoscorer_refuses_its_reference_as_the_weight_file(here: Path) -> None:
     err = one_line_error("gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-gen_w_file", "gold.m2")
     assert "the output (-gen_w_file) is also an input" in err, err
@@ -107,7 +157,13 @@ def test_outputs_compared_by_inode_and_path(tmp_path: Path) -> None:
         check_outputs([("-o", tmp_path / "alias" / "f")], [tmp_path / "sub" / "f"])
     with pytest.raises(InputError, match="-a and -b name the same file"):
         check_outputs([("-a", tmp_path / "new"), ("-b", tmp_path / "alias" / ".." / "new")], [])
-    check_outputs([("-o", tmp_path / "new"), ("-x", None), ("-y", "-")], [str(source), None, "-"])
+    check_outputs([("-o", tmp_path / "new"), ("-x", None)], [str(source), None, "-"])
+    # "-" is not standard output for these file outputs: a file named "-" was written (twice, by two flags)
+    with pytest.raises(InputError, match=r"-y writes a file: give its name \(standard output is /dev/stdout\)"):
+        check_outputs([("-y", "-")], [])
+    # a folder, or a folder that cannot be written, is refused before the work
+    with pytest.raises(InputError, match="is a directory, not a file"):
+        check_outputs([("-o", tmp_path / "sub")], [])
     # a device (or FIFO) is written through and loses nothing: reading and writing the terminal is fine
     check_outputs([("-o", "/dev/null")], ["/dev/null"])
 

@@ -8,14 +8,14 @@ from typing import Any, Callable, Iterable
 import click
 
 from ..errors import InputError
-from ..io.atomic import atomic_output, check_not_input
+from ..io.atomic import atomic_output
 from ..io.m2 import format_m2
 from ..run.files import CorpusFiles
 from .common import progress_unless
 from .shared import run_options
 from .m2 import m2
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
-from .context import run_context
+from .context import check_command_outputs, run_context
 
 
 def annotation_options(func: Callable) -> Callable:
@@ -66,7 +66,7 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
         files = _annotation(source, corrections, auto or gold or no_min or old_cats)
         job = dataclasses.replace(job, hypotheses=tuple(corrections))
     if output not in (None, "-"):
-        check_not_input(output, files.paths)
+        check_command_outputs([("-o", output)], [*files.paths, *job.files_read()])
     chunks = map_chunks(job, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines,
                         progress=progress_unless(False, "m2 annotate"))
     write_output((blocks if isinstance(blocks, str) else format_m2(blocks) for _, _, blocks in chunks), output)

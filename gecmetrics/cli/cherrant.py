@@ -12,11 +12,11 @@ from typing import Any
 import click
 
 from . import main
-from ..io.atomic import check_outputs
 from .app import SharedOptionsGroup
-from .cherrant_options import (annotator_options, cherrant_options, compared, m2_text, make_annotator,
+from .cherrant_options import (annotator_options, cherrant_options, compared, data_files_read, m2_text, make_annotator,
                                make_comparer, read, report, report_options, write)
 from .common import warn_if_swapped
+from .context import check_command_outputs
 from .errant_options import comparison_options
 from .options import GreedyCommand
 from .shared import chosen_format
@@ -34,7 +34,7 @@ def cherrant() -> None:
 def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: bool, data_folder: str | None) -> None:
     """Character-level M2 of a parallel file, byte for byte what ChERRANT's
     ``parallel_to_m2.py -f PARA -o M2 -g char`` writes."""
-    check_outputs([("-o", output)], [para])
+    check_command_outputs([("-o", output)], [para, *data_files_read(data_folder)])
     records = read(para)
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
     write(output, m2_text(annotator, para, records))
@@ -79,22 +79,21 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
     comparison runs through the run engine, -p N chunks at once)."""
     from ..io.m2 import parse_m2
 
-    check_outputs([("--hyp-m2", hyp_m2), ("--ref-m2", ref_m2)], [hyp, ref])
+    check_command_outputs([("--hyp-m2", hyp_m2), ("--ref-m2", ref_m2)], [hyp, ref, *data_files_read(data_folder)])
     run = _run_options(options)
     comparer = make_comparer(verbose and chosen_format(None) is None, max_answer_num, reference_num, options)
     records = {path: read(path) for path in (hyp, ref)}
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
-    texts = {}
-    for path, out in ((hyp, hyp_m2), (ref, ref_m2)):
-        texts[path] = m2_text(annotator, path, records[path])
-        if out:
-            write(out, texts[path])
+    texts = {path: m2_text(annotator, path, records[path]) for path in (hyp, ref)}
     blocks = {path: parse_m2(text, path, target_lines=True) for path, text in texts.items()}
     for path, parsed in blocks.items():  # errors name the line of the .para file, not of its M2 text
         for block, record in zip(parsed, records[path]):
             block.line = record.line
-    report(hyp, compared(comparer, hyp, ref, start, end, run, (blocks[hyp], blocks[ref])), category_level, digits,
-           scale)
+    result = compared(comparer, hyp, ref, start, end, run, (blocks[hyp], blocks[ref]))
+    for path, out in ((hyp, hyp_m2), (ref, ref_m2)):  # once the files compared without error
+        if out:
+            write(out, texts[path])
+    report(hyp, result, category_level, digits, scale)
 
 
 def _run_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,8 @@ click's context and become one :class:`~gecmetrics.core.context.RunContext` per 
 their metrics to. Nothing is put in the process's environment."""
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import Any, Iterable
 
 import click
 
@@ -44,6 +45,26 @@ def run_context() -> Any:
     if found is None:
         found = meta[_CONTEXT] = make(meta.get(_SETTING), on_warning=_warn)
     return found
+
+
+def check_command_outputs(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[Any]) -> None:
+    """:func:`~gecmetrics.io.atomic.check_outputs` for a command: its outputs are not its
+    inputs, nor each other, nor the files of the run's cache (as ``--cache``, ``--no-cache`` and
+    ``$GECMETRICS_CACHE`` say; the cache is not opened): a page written over the cache's
+    database destroyed it without a word."""
+    from ..io.atomic import check_outputs
+
+    check_outputs(outputs, [*inputs, *_cache_files()])
+
+
+def _cache_files() -> list[str]:
+    setting = cache_option()
+    if setting is False:
+        return []
+    from ..core.cache import cache_files, resolve_cache_folder
+
+    folder = resolve_cache_folder(setting)
+    return [] if folder is None else [os.fspath(path) for path in cache_files(folder)]
 
 
 def in_run(metric: Any) -> Any:

@@ -7,9 +7,9 @@ import click
 
 from ..core.table import Table, round_half_up, scaled, unit_header
 from ..errors import InputError
-from ..io.atomic import check_outputs
 from ..io.text import check_distinct
 from . import main
+from .context import check_command_outputs
 from .common import corpus_files, echo_json, echo_table, progress_unless
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
@@ -66,7 +66,7 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
     check_distinct(hypotheses, "in -hyp: the weights count the systems, so each file is given once")
-    check_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
+    check_command_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
     weights = WeightFile.read(weight_file) if weight_file else None
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
     systems, has_reference = _whole_files(hypotheses, reference, ref_id)

@@ -90,14 +90,14 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
             raise InputError("--human and --human-score are for score tables; with --judgments the human "
                              "scores come from the judgments")
     if plot_path is not None:
-        from ..io.atomic import check_outputs
+        from .context import check_command_outputs
         from ..output.plots import check_figure, windows_scatter_path
 
         check_figure(plot_path)
         figures = [("--plot", plot_path)]
         if judgment.get("window") is not None:  # the scatter goes beside the windows figure
             figures.append(("--plot (its scatter)", windows_scatter_path(plot_path)))
-        check_outputs(figures, [scores_path, source, *references, *system_files, gold_m2,
+        check_command_outputs(figures, [scores_path, source, *references, *system_files, gold_m2,
                                                *hypothesis_m2, judgment["judgments_path"], judgment.get("src_ids"),
                                                human])
     from ..meta.score_files import read_system_scores

@@ -5,7 +5,6 @@ import click
 
 from ..core.collector import survivors_frozen
 from ..errors import InputError
-from ..io.atomic import check_outputs
 from ..output.report import read_report_corpus, report_data, write_report
 from ..output.report.data import DEFAULT_SAMPLES
 from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
@@ -16,7 +15,7 @@ from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .progress import quiet_option
 from .shared import jobs_option
-from .context import run_context
+from .context import check_command_outputs, run_context
 
 
 @main.command(cls=GreedyCommand)
@@ -70,8 +69,8 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
     """
     if html_path is None and json_path is None:
         raise InputError("nothing to write: give --html PAGE.html and/or --json DATA.json")
-    inputs = [source, *references, *hypotheses, gold_m2, *hypothesis_m2]
-    check_outputs([("--html", html_path), ("--json", json_path)], inputs)
+    inputs = [source, *references, *hypotheses, gold_m2, *hypothesis_m2, human]
+    check_command_outputs([("--html", html_path), ("--json", json_path)], inputs)
     with survivors_frozen():  # millions of objects live until the page is written
         corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
         attribution = None if not attribute_texts else \

@@ -49,7 +49,7 @@ except ImportError:  # pragma: no cover - Windows: best effort without it
 __all__ = [
     "Cache", "CacheInfo", "CacheWarning", "NamespaceInfo", "cache_key", "resolve_cache_folder", "parse_size",
     "parse_age", "format_size", "pack_json", "unpack_json", "pack_arrays", "unpack_arrays", "pack_array",
-    "unpack_array", "ENV_VAR", "FILE_NAME", "SCHEMA_VERSION",
+    "unpack_array", "ENV_VAR", "FILE_NAME", "SCHEMA_VERSION", "cache_files",
 ]
 
 FORMAT_NAME = "gecmetrics-cache"
@@ -1088,6 +1088,12 @@ def _format_problem(conn: sqlite3.Connection, tables: set | None = None) -> str 
 
 _CACHE_FILES = ("", "-wal", "-shm", ".lock")
 """The files of a cache beside the database (suffixes of its name)."""
+
+
+def cache_files(folder: str | os.PathLike[str]) -> list[Path]:
+    """The files a cache in ``folder`` is made of (the database, its journal, its lock), which
+    no output of a run may replace."""
+    return [Path(folder) / (FILE_NAME + suffix) for suffix in _CACHE_FILES]
 
 
 def _trusted_owner(uid: int) -> bool:

@@ -27,28 +27,42 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
                   inputs: Iterable[str | os.PathLike | None]) -> None:
     """Refuse (InputError naming the flag and the file) an output that is one of the inputs, or
     the same file as another output: writing it would destroy what is read, or keep only one of
-    the two. ``outputs`` are (flag, path) pairs; None and ``-`` (standard input or output) are
-    skipped. Files are compared by resolved path (symbolic links followed) and by device and
-    inode (hard links); an output that is a device or a FIFO is written through and destroys
-    nothing, so it is not compared."""
+    the two; and, before the work, an output that is a folder or whose folder cannot be written.
+    ``outputs`` are (flag, path) pairs; None is skipped and ``-`` refused (these outputs are
+    files: standard output is ``/dev/stdout``). Files are compared by resolved path (symbolic
+    links followed) and by device and inode (hard links); an output that is a device or a FIFO
+    is written through and destroys nothing, so it is not compared."""
     read: set = set()
     for path in inputs:
         if path is not None and os.fspath(path) != STDIN:
             read.update(_identities(os.fspath(path))[0])
     written: dict = {}
     for flag, output in outputs:
-        if output is None or os.fspath(output) == STDIN:
+        if output is None:
             continue
         output = os.fspath(output)
+        if output == STDIN:
+            raise InputError(f"{flag} writes a file: give its name (standard output is /dev/stdout)", output)
         identities, special = _identities(output)
         if special:
             continue
+        _check_writable(output)
         if read.intersection(identities):
             raise InputError(f"the output ({flag}) is also an input: choose another file", output)
         for identity in identities:
             if identity in written:
                 raise InputError(f"{written[identity]} and {flag} name the same file: choose two files", output)
         written.update(dict.fromkeys(identities, flag))
+
+
+def _check_writable(output: str) -> None:
+    """Before the work: an output that is a folder (or a link loop), or whose existing folder
+    cannot be written, is refused now, not after the run (a folder still to be made is the
+    writer's to make)."""
+    target, _ = output_target(output)
+    folder = os.path.dirname(target) or "."
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write the output: its folder {folder} cannot be written", output)
 
 
 def check_not_input(output: str | None, inputs: Sequence[str | None], flag: str = "-o") -> None:

@@ -358,6 +358,21 @@ class AnnotationJob:
     def annotator(self) -> Any:
         return language_annotator(self.settings().lang, **self.settings().annotation(), context=self.cache)
 
+    def files_read(self) -> list[str]:
+        """What annotating reads beside the texts, which no output may replace: English's SPELL
+        word list, ChERRANT's data files (where the settings, the environment or the defaults
+        put them)."""
+        lang = self.settings().lang
+        if lang == "en":
+            from ...core.lang.en.wordlist import word_list_path
+
+            return [str(word_list_path(self.word_list))]
+        if lang == "zh":
+            from ...core.lang.zh.data import char_level_paths
+
+            return [str(path) for path in char_level_paths(self.cherrant_data)]
+        return []
+
     def __call__(self, corpus: Corpus) -> list[Block] | str:
         annotator = self.annotator()
         if self.reannotate is not None:

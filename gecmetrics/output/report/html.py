@@ -355,7 +355,10 @@ def _page(data: dict) -> str:
 
 def write_report(data: dict, html: str | os.PathLike | None = None, json_path: str | os.PathLike | None = None
                  ) -> None:
-    """Write the page and/or the JSON (each written whole, then moved into place)."""
+    """Write the page and/or the JSON: both written whole, then moved into place, or neither
+    (a page that cannot be written leaves an older JSON as it was)."""
+    from contextlib import ExitStack
+
     from ...io.atomic import atomic_output
 
     if html is None and json_path is None:
@@ -365,11 +368,12 @@ def write_report(data: dict, html: str | os.PathLike | None = None, json_path: s
             raise InputError("the folder does not exist", os.fspath(path))
     _check_data(data)
     cleaned = _clean(data)  # once for both
-    if json_path is not None:
-        with atomic_output(os.fspath(json_path)) as handle:
+    with ExitStack() as outputs:  # the temporary files are moved into place when both are written
+        page = None if html is None else outputs.enter_context(atomic_output(os.fspath(html)))
+        if json_path is not None:
+            handle = outputs.enter_context(atomic_output(os.fspath(json_path)))
             for piece in json_pieces(cleaned):  # (the whole text of a large report is not made)
                 handle.write(piece)
             handle.write("\n")
-    if html is not None:
-        with atomic_output(os.fspath(html)) as handle:
-            handle.write(_page(cleaned))
+        if page is not None:
+            page.write(_page(cleaned))

@@ -74,6 +74,12 @@ def data_folder(folder: str | os.PathLike | None = None) -> Path:
     return Path(configured) if configured else default_data_folder()
 
 
+def char_level_paths(folder: str | os.PathLike | None = None) -> list[Path]:
+    """Where the character level's files are read (in :func:`data_folder`), present or not:
+    inputs no output may replace."""
+    return [data_folder(folder) / name for name in CHAR_LEVEL_FILES]
+
+
 def locate_data(folder: str | os.PathLike | None = None, files: tuple[str, ...] = CHAR_LEVEL_FILES) -> Path:
     """The data folder holding ``files``; an InputError says where it looked and how to get them."""
     where = data_folder(folder)
