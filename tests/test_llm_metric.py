@@ -158,6 +158,23 @@ def test_unscored_sentences_are_counted_and_reported():
         assert sum(scored.result(n, 0).scored for n in SYSTEMS) == 2 * len(SYSTEMS)
 
 
+def test_a_hypothesis_with_no_scored_sentence_has_no_score_not_nan(files):
+    """Every answer bad: compare printed a table of nan with exit 0, llm --json "score": "nan" and
+    report ranked the systems and gave a p-value from no data (a sweep, 2026-12-02)."""
+    with ChatServer(lambda body, attempt: completion_reply("not json at all")) as server:
+        metric = http_metric(server, answer_retries=0)
+        with pytest.warns(LLMJudgeWarning):
+            scored = score_corpus([metric], Corpus(SOURCES, [], dict(SYSTEMS)))
+        with pytest.raises(InputError, match=r"^good: LLM-S: none of its 6 sentences has a score from the judge"):
+            scored.result("good", 0)
+        for args in (["compare", "-s", files["src"], "-o", files["good"], "--metrics",
+                      http_spec(server, extra=":answer_retries=0")],
+                     llm_args(files, server, "--answer-retries", "0", "--json")):
+            code, out, err = run_cli(*args)
+            assert code == 2 and "nan" not in out.lower(), (args, out)
+            assert err.strip().splitlines()[-1].startswith(f"gecmetric: error: {files['good']}: LLM-S: none of its"), err
+
+
 def test_gec_metrics_grouping_leaves_hypotheses_beyond_five_unscored():
     from gecmetrics.metrics.llm.prompts import build_plan
 

@@ -12,8 +12,9 @@ from typing import Any
 import click
 
 from . import main
+from ..core.lang.zh.data import char_level_paths
 from .app import SharedOptionsGroup
-from .cherrant_options import (annotator_options, cherrant_options, compared, data_files_read, m2_text, make_annotator,
+from .cherrant_options import (annotator_options, cherrant_options, compared, m2_text, make_annotator,
                                make_comparer, read, report, report_options, write)
 from .common import warn_if_swapped
 from .context import check_command_outputs
@@ -34,7 +35,7 @@ def cherrant() -> None:
 def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: bool, data_folder: str | None) -> None:
     """Character-level M2 of a parallel file, byte for byte what ChERRANT's
     ``parallel_to_m2.py -f PARA -o M2 -g char`` writes."""
-    check_command_outputs([("-o", output)], [para, *data_files_read(data_folder)])
+    check_command_outputs([("-o", output)], [para, *char_level_paths(data_folder)])  # the data files too
     records = read(para)
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
     write(output, m2_text(annotator, para, records))
@@ -79,7 +80,7 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
     comparison runs through the run engine, -p N chunks at once)."""
     from ..io.m2 import parse_m2
 
-    check_command_outputs([("--hyp-m2", hyp_m2), ("--ref-m2", ref_m2)], [hyp, ref, *data_files_read(data_folder)])
+    check_command_outputs([("--hyp-m2", hyp_m2), ("--ref-m2", ref_m2)], [hyp, ref, *char_level_paths(data_folder)])
     run = _run_options(options)
     comparer = make_comparer(verbose and chosen_format(None) is None, max_answer_num, reference_num, options)
     records = {path: read(path) for path in (hyp, ref)}

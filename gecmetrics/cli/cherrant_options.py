@@ -40,14 +40,6 @@ def make_annotator(granularity: str, strategy: str, no_simplified: bool, data_fo
     return annotator
 
 
-def data_files_read(folder: str | None) -> list[str]:
-    """The data files the annotator reads (in --cherrant-data, else $GECMETRICS_CHERRANT_DATA,
-    else the user data folder), which no output may replace."""
-    from ..core.lang.zh.data import char_level_paths
-
-    return [str(path) for path in char_level_paths(folder)]
-
-
 def cherrant_options(func: Callable) -> Callable:
     """compare_m2_for_evaluation.py's own options, beside ERRANT's."""
     func = click.option("--reference_num", "--reference-num", "reference_num", type=int,

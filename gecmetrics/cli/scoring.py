@@ -130,7 +130,7 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
 
 def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: int) -> list[list[Any]]:
     with reducer_threads(check_jobs(jobs)):  # -p N also shares out a reduction that can use threads
-        return [[m.score(s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
+        return [[m.score_of(n, s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
 
 
 def _mean(metrics: Sequence[Any], scored: Any, names: Sequence[str], report: Any, o: ScoringOptions) -> None:

@@ -315,6 +315,16 @@ class Metric(ABC):
                                              self.settings_dict(), self.details(statistics, sums), self.column_names(),
                                              self.fraction)
 
+    def score_of(self, name: str, statistics: Any) -> Result:
+        """:meth:`score` of the hypothesis ``name``: a refusal that names no file names it (an
+        LLM judge's hypothesis without any scored sentence has no score)."""
+        try:
+            return self.score(statistics)
+        except InputError as err:
+            if err.path is not None:
+                raise
+            raise InputError(str(err), name) from None
+
     def evaluate(self, prepared: Any, hypothesis: Sequence[Any]) -> Result:
         """The corpus result of one hypothesis on a prepared corpus (statistics, then score)."""
         return self.score(self.statistics(prepared, hypothesis))

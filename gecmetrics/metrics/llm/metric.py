@@ -337,8 +337,13 @@ class LLMJudgeMetric(Metric):
             return np.where(count > 0, sums[..., 0] / np.where(count > 0, count, 1), np.nan)
 
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
-        """How many sentences have a score and how many have none."""
+        """How many sentences have a score and how many have none; a hypothesis none of whose
+        sentences has a score has no corpus score (refused: the mean of nothing is no number)."""
         total = np.asarray(sums[0].total)
+        if total[SCORED] == 0:
+            raise InputError(f"{self.column_labels()[0]}: none of its {int(total[UNSCORED])} sentences has a score from the "
+                             "judge (every prompt failed or was not sent: the run's report says why), so it has no "
+                             "corpus score")
         return {"scored": int(total[SCORED]), "unscored": int(total[UNSCORED])}
 
     # ------------------------------------------------------------------ description
@@ -441,7 +446,7 @@ class JudgedCorpus:
         metric = parts[0].metric
         statistics = {name: metric.join_statistics([part.statistics[name] for part in parts])
                       for name in parts[0].results}
-        return cls(metric, {name: metric.score(s) for name, s in statistics.items()},
+        return cls(metric, {name: metric.score_of(name, s) for name, s in statistics.items()},
                    {name: metric.sentence_from_statistics(s).scores for name, s in statistics.items()},
                    JudgeReport.merged([part.report for part in parts]), statistics)
 
@@ -469,6 +474,6 @@ def judge_corpus(metric: LLMJudgeMetric, corpus: Corpus) -> JudgedCorpus:
     results, sentences, statistics = {}, {}, {}
     for name in corpus.hypotheses:
         statistics[name] = metric.statistics(prepared, corpus.hypothesis(name, TEXT, metric.display_name))
-        results[name] = metric.score(statistics[name])
+        results[name] = metric.score_of(name, statistics[name])
         sentences[name] = metric.sentence_from_statistics(statistics[name]).scores
     return JudgedCorpus(metric, results, sentences, reports[0], statistics)
