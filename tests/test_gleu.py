@@ -134,6 +134,21 @@ def test_bad_settings(kwargs):
         GLEU(**kwargs)
 
 
+def test_smooth_is_for_sentence_scores_of_the_mean_over_references():
+    """gleu:smooth gave the unsmoothed corpus number under a smooth label and signature, and -m
+    with --smooth printed what --smooth prints (the mean over references, not the best)."""
+    from gecmetrics import get_metric
+
+    sources, references, hypothesis = ["a b c", "d e"], [["a b c", "d e f"], ["a x c", "d e"]], ["a b c", "d e"]
+    with pytest.raises(InputError, match="best_reference .* not both"):
+        GLEU(smooth=True, best_reference=True)
+    for name in ("gleu", "gleu0"):
+        smoothed = get_metric(name, smooth=True)
+        assert smoothed.sentence_scores(sources, references, hypothesis).scores.shape == (2,)
+        with pytest.raises(InputError, match="smooth applies to sentence scores"):
+            smoothed.corpus_score(sources, references, hypothesis)
+
+
 def test_misaligned_hypothesis_is_an_error():
     metric = GLEU()
     with pytest.raises(InputError):

@@ -266,6 +266,9 @@ class GLEUSettings(NgramSettings):
                            shown=flag_as("official"))
 
     def check(self) -> None:
+        if self.smooth and self.best_reference:
+            raise InputError("smooth (--smooth) gives gec-ranking's mean, std and interval over the references; "
+                             "best_reference (-m) the best one: not both")
         if self.seed is not None and self.fix_seed:
             raise InputError("setting seed applies to NumPy draws; it cannot go with fix_seed=true "
                              "(gec-ranking's draws)")
@@ -282,6 +285,15 @@ class GLEUSettings(NgramSettings):
             return [("ref", "best")]
         sampling = "py2-compatible" if self.fix_seed else f"seed-{self.seed}"
         return [("iter", str(self.sampled_iterations(references))), ("sampling", sampling)]
+
+
+def refuse_smoothed_corpus(metric: Any) -> None:
+    """``smooth`` changes sentence scores only: a corpus score asked with it would carry a
+    ``smooth`` label and signature for the unsmoothed number (the command refuses --smooth
+    without --sentence alike)."""
+    if metric.settings.smooth:
+        raise InputError(f"{metric.display_name}: smooth applies to sentence scores (--sentence, sentence_scores): "
+                         "the corpus score is not smoothed; leave smooth out")
 
 
 class GLEU(NgramMetric):
@@ -373,6 +385,7 @@ class GLEU(NgramMetric):
     def details(self, stats: np.ndarray, sums: list[CorpusSums]) -> dict[str, Any]:
         """The per-order table (of the mean sums over the iterations), the spread of the
         iterations' scores, or the best references chosen."""
+        refuse_smoothed_corpus(self)
         total = sums[0].total
         if self.settings.best_reference:
             return {**result_fields(self.layout, total, swapped=self.lengths_swapped),

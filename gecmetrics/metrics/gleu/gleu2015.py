@@ -24,8 +24,8 @@ from ..results import CorpusSums
 from ..settings import flag_as, parse_bool, parse_finite_non_negative, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
 from ..ngram import NgramMetric, NgramSettings
-from .gleu import (GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gleu, result_fields, result_of,
-                   sentence_keys)
+from .gleu import (GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gleu, refuse_smoothed_corpus,
+                   result_fields, result_of, sentence_keys)
 
 
 @dataclass(frozen=True)
@@ -106,6 +106,7 @@ class GLEU2015(NgramMetric):
 
     def details(self, stats: np.ndarray, sums: list[CorpusSums]) -> dict[str, Any]:
         """The per-order table of the closest references (their integer counts shown)."""
+        refuse_smoothed_corpus(self)
         return result_fields(self.layout, sums[0].total, reported=select(stats, sums[0].chosen).sum(axis=0),
                              swapped=True)
 
