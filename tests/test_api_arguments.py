@@ -196,3 +196,22 @@ def test_a_hypothesis_file_given_twice_is_refused(tmp_path) -> None:
     assert list(G.read_corpus(src, [ref], [hyp, other]).hypotheses) == [hyp, other]
     with pytest.raises(InputError, match="given twice"):
         G.read_corpus(src, [ref], [hyp, other, hyp])
+
+
+def test_prepared_from_another_metric_is_one_input_error():
+    """A sweep (2026-12-02) got a ValueError (green-char with green's prepared), an AttributeError
+    (m2 with an EncodedCorpus) and TypeErrors (gleu with MaxMatch's, or a string)."""
+    from gecmetrics import get_metric
+    from gecmetrics.io.corpus import Corpus
+    from gecmetrics.io.m2 import parse_m2
+
+    sources, references, hypothesis = ["a b c", "d e"], [["a b c", "d e f"]], ["a b c", "d e"]
+    encoded = get_metric("green").prepare(Corpus(sources, references))
+    gold = parse_m2("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\nS d e\nA 2 2|||M:X|||f|||REQUIRED|||-NONE-|||0\n",
+                    "gold.m2")
+    maxmatch = get_metric("m2").prepare(Corpus(None, gold=gold))
+    for name, prepared in (("green-char", encoded), ("gleu", maxmatch), ("gleu", "x"), ("m2", encoded),
+                           ("senterrant", encoded), ("cleme", encoded), ("gotoscorer", encoded)):
+        with pytest.raises(InputError, match=r"^prepared: .*(prepared must be what its prepare\(\) returned|"
+                                             r"encoded for another unit)"):
+            get_metric(name).corpus_score(sources, references, hypothesis, prepared)

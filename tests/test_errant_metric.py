@@ -165,7 +165,7 @@ def test_statistics_check_the_hypothesis(spacy_model):
     prepared = metric.prepare(Corpus(SOURCES, [], {}, gold_blocks()))
     with pytest.raises(InputError, match="has 2 sentences but the source has 6"):
         metric.statistics(prepared, ["a", "b"])
-    with pytest.raises(TypeError, match="prepare"):
+    with pytest.raises(InputError, match=r"prepared must be what its prepare\(\) returned, got list"):
         metric.statistics([], SOURCES)
 
 

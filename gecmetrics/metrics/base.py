@@ -315,6 +315,13 @@ class Metric(ABC):
                                              self.settings_dict(), self.details(statistics, sums), self.column_names(),
                                              self.fraction)
 
+    def check_prepared_kind(self, prepared: Any, kind: type | tuple[type, ...]) -> None:
+        """``prepared`` must be what this metric's :meth:`prepare` returns (one InputError, not a
+        traceback, for another metric's or a wrong value)."""
+        if not isinstance(prepared, kind):
+            raise InputError(f"{self.display_name}: prepared must be what its prepare() returned, got "
+                             f"{type(prepared).__name__}", "prepared")
+
     def score_of(self, name: str, statistics: Any) -> Result:
         """:meth:`score` of the hypothesis ``name``: a refusal that names no file names it (an
         LLM judge's hypothesis without any scored sentence has no score)."""

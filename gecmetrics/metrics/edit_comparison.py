@@ -270,6 +270,7 @@ class EditComparisonMetric(TypeAveragedMetric):
                    name: str | None = None) -> ErrantStatistics:
         """Per sentence and annotator pair (trial order): (TP, FP, FN) as rows (D, P, 5), with
         each pair's categories (and, with ``verbose``, what the trace shows)."""
+        self.check_prepared_kind(prepared, list)
         sentences = self.comparison().sentences(prepared, hypothesis, blocks_name(hypothesis, name))
         return ErrantStatistics.of(sentences, traces=self.verbose)  # only the trace shows the sentences
 

@@ -116,12 +116,11 @@ class NgramMetric(Metric):
 
     def check_prepared(self, encoded: EncodedCorpus, hypothesis: Sequence[str]) -> list[str]:
         """The hypothesis's lines, checked against an encoded corpus this metric can use."""
-        if not isinstance(encoded, EncodedCorpus):
-            raise TypeError(f"expected an EncodedCorpus from {type(self).__name__}.prepare(), "
-                            f"got {type(encoded).__name__}")
+        self.check_prepared_kind(encoded, EncodedCorpus)
         if encoded.max_order < self.settings.n or (encoded.encoder.unit, encoded.encoder.normalize_space) \
                 != self.settings.encoding:
-            raise ValueError("the encoded corpus does not fit this metric's unit or order")
+            raise InputError(f"{self.display_name}: prepared was encoded for another unit or n-gram order "
+                             "(another metric's prepare())", "prepared")
         lines = check_lines(hypothesis, "the hypothesis")
         if len(lines) != encoded.size:
             raise InputError(f"the hypothesis has {len(lines)} sentences but the source has {encoded.size}")

@@ -329,8 +329,7 @@ class ChunkMetric(Metric):
                    ) -> list[SentenceChunks]:
         """The chunk partition of every sentence (kept for the latest hypothesis: metrics of one
         group see each hypothesis in turn)."""
-        if not isinstance(prepared, PreparedReferences):
-            raise InputError(f"prepared must come from prepare(), not {type(prepared).__name__}")
+        self.check_prepared_kind(prepared, PreparedReferences)
         cached = prepared.latest
         if cached and cached[0] is hypothesis:
             return cached[1]

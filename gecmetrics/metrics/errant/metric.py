@@ -270,8 +270,7 @@ class ErrantText(EditComparisonMetric):
     def statistics(self, prepared: ErrantPrepared, hypothesis: Sequence[str],
                    name: str = "hypothesis") -> ErrantStatistics:
         """Per sentence and annotator pair: ErrantCompare's statistics of the annotated lines."""
-        if not isinstance(prepared, ErrantPrepared):
-            raise TypeError(f"expected {type(self).__name__}.prepare()'s result, got {type(prepared).__name__}")
+        self.check_prepared_kind(prepared, ErrantPrepared)
         return super().statistics(prepared.reference_tables(self.comparison()), prepared.blocks(hypothesis), name)
 
     def compare_text(self, prepared: ErrantPrepared, hypothesis: Sequence[str],

@@ -183,6 +183,7 @@ class GoToScorer(Metric):
 
     def observation(self, prepared: GoToPrepared) -> tuple[bool, str]:
         """Whether the chunk's gold M2 has a line of annotator ``ref_id``, and its name."""
+        self.check_prepared_kind(prepared, GoToPrepared)
         return prepared.reference_seen, prepared.name
 
     def check_observations(self, observations: Sequence[Any]) -> None:
@@ -249,8 +250,7 @@ class GoToScorer(Metric):
         """(D, 5, N + 1) int64: the gold chunks of each sentence by outcome and level. A
         hypothesis that is not one of the prepared corpus's is judged alone against the same
         levels (fixed weights, as with a weight file)."""
-        if not isinstance(prepared, GoToPrepared):
-            raise InputError(f"GoToScorer: expected prepare()'s result, got {type(prepared).__name__}")
+        self.check_prepared_kind(prepared, GoToPrepared)
         table = prepared.table
         system = prepared.system_of(hypothesis)
         judgments = prepared.judgments

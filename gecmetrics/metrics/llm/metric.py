@@ -319,8 +319,7 @@ class LLMJudgeMetric(Metric):
 
     def statistics(self, prepared: LLMPrepared, hypothesis: Sequence[str]) -> np.ndarray:
         """(D, 3) int64 rows: the sentence's score (0 without one), 1 if scored, 1 if not."""
-        if not isinstance(prepared, LLMPrepared):
-            raise InputError(f"{self.label}: expected prepare()'s result, got {type(prepared).__name__}")
+        self.check_prepared_kind(prepared, LLMPrepared)
         scores = prepared.scores_of(hypothesis)
         missing = np.isnan(scores)
         rows = np.zeros((len(scores), 3), dtype=np.int64)

@@ -201,6 +201,7 @@ class M2Scorer(TypeAveragedMetric):
 
     def statistics(self, prepared: MaxMatchGold, hypothesis: Sequence[str], name: str = "hypothesis") -> np.ndarray:
         """Per sentence and annotator: (correct, proposed, gold), shape (D, A, 5)."""
+        self.check_prepared_kind(prepared, MaxMatchGold)
         lines = check_lines(hypothesis, name)
         if len(lines) != len(prepared.blocks):
             raise InputError(f"has {len(lines)} lines but {prepared.name} has {len(prepared.blocks)} blocks", name)

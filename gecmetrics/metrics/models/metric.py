@@ -413,8 +413,7 @@ class ModelMetric(Metric):
         return ModelPrepared(sources, systems, parts, computed, score, self.sharing_key())
 
     def _checked(self, prepared: Any) -> ModelPrepared:
-        if not isinstance(prepared, ModelPrepared):
-            raise InputError(f"{self.label}: expected prepare()'s result, got {type(prepared).__name__}")
+        self.check_prepared_kind(prepared, ModelPrepared)
         if prepared.key != self.sharing_key():
             raise InputError(f"{self.label}: this corpus was prepared with other model settings")
         return prepared

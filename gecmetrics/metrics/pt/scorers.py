@@ -381,9 +381,7 @@ class PTMetric(RunningFMetric):
 
     def _checked(self, prepared: Any) -> PreparedCorpus:
         """The prepared corpus, if it is one for this model."""
-        if not isinstance(prepared, PreparedCorpus):
-            raise InputError(f"{self.label} statistics need the object its prepare() returned, "
-                             f"got {type(prepared).__name__}")
+        self.check_prepared_kind(prepared, PreparedCorpus)
         if prepared.engine_key != self.settings.engine_key:
             raise InputError(f"this corpus was prepared for {self.label} with other model settings")
         return prepared
