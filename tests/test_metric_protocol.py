@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from gecmetrics import InputError, compare, get_metric, paired_test, register_metric, unregister_metric
+from gecmetrics import (InputError, compare, get_metric, list_metrics, paired_test, register_metric,
+                        unregister_metric)
 from gecmetrics.core.aggregate import select
 from gecmetrics.io.m2 import parse_m2
 from gecmetrics.metrics.running_f import RunningFMetric
@@ -246,8 +247,29 @@ def test_registering_twice_needs_replace():
     assert get_metric("toyf").beta == 3.0
     with pytest.raises(InputError, match="has no setting 'beta'"):  # the preset fixes it
         get_metric("toyf", beta=1)
-    with pytest.raises(TypeError, match="Metric subclass"):
+    with pytest.raises(InputError, match="Metric subclass"):
         register_metric("other", object)
+    # a sweep (2026-12-02): an abstract class registered and failed in every command naming it; a
+    # kind's typo dropped refs:N from the signature; a bad preset was a TypeError
+    from gecmetrics.metrics.base import Metric
+
+    class Half(Metric):
+        name, label = "half", "Half"
+        settings_class = ToyF.settings_class
+
+        def prepare(self, corpus, group=()):
+            return corpus
+
+    class Typo(ToyF):
+        reference_kind = "Text"
+
+    with pytest.raises(InputError, match=r"^cls: Half does not write score_from_sums, statistics"):
+        register_metric("half", Half)
+    with pytest.raises(InputError, match=r"Typo.reference_kind is 'Text', not one of gecmetrics.kinds' 'text'"):
+        register_metric("typo", Typo)
+    with pytest.raises(InputError, match=r"ToyF has no setting 'bogus'; valid settings: n, unit, .*beta"):
+        register_metric("toyf-bogus", ToyF, preset={"bogus": 1})
+    assert not {"half", "typo", "toyf-bogus"} & {info.name for info in list_metrics()}
 
 
 def test_unknown_name_lists_the_registered_ones():

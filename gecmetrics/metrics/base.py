@@ -144,12 +144,18 @@ class Metric(ABC):
             if canonical in given:
                 raise TypeError(f"setting {canonical!r} given twice")
             given[canonical] = value
-        fields = {f.name for f in dataclasses.fields(self.settings_class) if f.init}
+        self.settings = self.checked_settings(given)
+
+    @classmethod
+    def checked_settings(cls, given: Mapping[str, Any]) -> Settings:
+        """The settings of ``given`` (canonical names -> values); a name that is no setting is one
+        InputError listing the valid ones (``register_metric`` checks a preset with it too)."""
+        fields = {f.name for f in dataclasses.fields(cls.settings_class) if f.init}
         unknown = sorted(set(given) - fields)
         if unknown:
-            raise InputError(f"{type(self).__name__} has no setting {unknown[0]!r}; valid settings: "
-                             f"{', '.join(self.settings_class.infos())}")
-        self.settings = self.settings_class(**given)
+            raise InputError(f"{cls.__name__} has no setting {unknown[0]!r}; valid settings: "
+                             f"{', '.join(cls.settings_class.infos())}")
+        return cls.settings_class(**given)
 
     def __getattr__(self, name: str) -> Any:
         settings = self.__dict__.get("settings")

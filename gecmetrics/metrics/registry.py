@@ -138,19 +138,31 @@ def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, 
     """Make ``cls`` (a :class:`~gecmetrics.metrics.base.Metric` subclass) known as ``name``, for
     ``get_metric``, ``compare``, ``--metrics`` and meta-evaluation. ``preset``: settings this
     name fixes. Registering a taken name is an error unless ``replace=True``."""
+    import inspect
+
+    from ..kinds import M2, NONE, TEXT
     from .base import Metric
 
     if not isinstance(name, str) or not name or any(c in name for c in ",: \t"):
         raise InputError(f"a metric name is a non-empty word without ',', ':' or spaces, got {name!r}")
     if not (isinstance(cls, type) and issubclass(cls, Metric)):
-        raise TypeError(f"register_metric needs a gecmetrics.Metric subclass, got {cls!r}")
+        raise InputError(f"register_metric needs a gecmetrics.Metric subclass, got {cls!r}", "cls")
+    if inspect.isabstract(cls):  # would fail at get_metric, in every command naming it
+        raise InputError(f"{cls.__name__} does not write {', '.join(sorted(cls.__abstractmethods__))} (a metric "
+                         "writes prepare, statistics and score_from_sums)", "cls")
+    for attribute, kinds in (("reference_kind", (TEXT, M2, NONE)), ("hypothesis_kind", (TEXT, M2))):
+        declared = getattr(cls, attribute)
+        if not isinstance(declared, property) and declared not in kinds:  # (a property: by the settings)
+            raise InputError(f"{cls.__name__}.{attribute} is {getattr(cls, attribute)!r}, not one of gecmetrics.kinds' "
+                             f"{', '.join(map(repr, kinds))}", "cls")
     table = _table()
     if name in table and not replace:
         raise InputError(f"metric name {name!r} is already registered (pass replace=True to replace it)")
     if preset is not None and not isinstance(preset, Mapping):
         raise InputError(f"preset must be a dict of settings, got {type(preset).__name__}")
     preset = dict(preset or {})
-    cls.settings_class(**preset)  # the preset must be valid settings
+    # the preset must be valid settings (aliases as get_metric takes them)
+    cls.checked_settings({cls.settings_class.canonical_name(key) or key: value for key, value in preset.items()})
     table[name] = MetricInfo(name, cls, preset, description)
 
 
