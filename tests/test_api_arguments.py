@@ -215,3 +215,21 @@ def test_prepared_from_another_metric_is_one_input_error():
         with pytest.raises(InputError, match=r"^prepared: .*(prepared must be what its prepare\(\) returned|"
                                              r"encoded for another unit)"):
             get_metric(name).corpus_score(sources, references, hypothesis, prepared)
+
+
+@pytest.mark.parametrize("name, settings, message", [
+    ("impara", {"threshold": 2}, "must be below 1"),
+    ("impara", {"threshold": 1.0}, "must be below 1"),
+    ("scribendi", {"threshold": 1.5}, "must be from 0 to 1"),
+    ("scribendi", {"threshold": -0.5}, "must be from 0 to 1"),
+    ("some", {"weights": "0/0/0"}, "not all 0"),
+    ("some", {"weights": "-1/1/1"}, "weights of 0 or more"),
+    ("llm-s", {"temperature": -1}, "finite number of 0 or more"),
+])
+def test_model_settings_that_would_give_one_constant_score_are_refused(name, settings, message):
+    """Settings under which every sentence scores the same (a gate nothing passes, weights of 0)
+    or that a server refuses for every prompt (a sweep, 2026-12-02); gec-metrics' threshold=-999
+    (no gate) stays accepted."""
+    with pytest.raises(InputError, match=message):
+        G.get_metric(name, **settings)
+    assert G.get_metric("impara", threshold=-999.0).settings.threshold == -999.0

@@ -79,6 +79,13 @@ def _optional_float(name: str, value: Any) -> float | None:
     return parse_float(name, value)
 
 
+def _optional_temperature(name: str, value: Any) -> float | None:
+    number = _optional_float(name, value)
+    if number is not None and not (0 <= number < float("inf")):
+        raise InputError(f"setting {name} must be a finite number of 0 or more, got {value!r}")
+    return number
+
+
 def _optional_provider(name: str, value: Any) -> str | None:
     text = _optional_text(name, value)
     if text is None:
@@ -111,8 +118,8 @@ class LLMSettings(Settings):
     answer_retries: int = setting(2, "LLM judge: times a bad answer is asked again", non_negative_int)
     structured: str = setting("json_schema", "LLM judge (HTTP): structured output json_schema, json_object or none",
                               choice(*STRUCTURED))
-    temperature: float | None = setting(None, "LLM judge (HTTP): sampling temperature (default: the server's)",
-                                        _optional_float)
+    temperature: float | None = setting(None, "LLM judge (HTTP): sampling temperature, 0 or more (default: the "
+                                        "server's)", _optional_temperature)
     concurrency: int = setting(4, "LLM judge (HTTP): requests in flight", positive_int)
     requests_per_minute: float | None = setting(None, "LLM judge (HTTP): rate limit", _optional_float, ("rpm",))
     max_retry_after: float = setting(120.0, "LLM judge (HTTP): the longest Retry-After wait honoured, in seconds "

@@ -92,6 +92,8 @@ def parse_some_weights(name: str, value: Any) -> tuple[float, float, float]:
     if len(numbers) != 3 or not all(np.isfinite(numbers)):
         raise InputError(f"{setting_label(name)} needs three finite numbers, grammar/fluency/meaning "
                          f"(e.g. 0.55/0.43/0.02), got {value!r}")
+    if min(numbers) < 0 or max(numbers) == 0:  # all 0: every sentence would score 0
+        raise InputError(f"{setting_label(name)} must be weights of 0 or more, not all 0, got {value!r}")
     return (numbers[0], numbers[1], numbers[2])
 
 
@@ -107,11 +109,25 @@ def parse_threshold(name: str, value: Any) -> float:
 
 
 def parse_gate(name: str, value: Any) -> float | None:
-    """IMPARA's similarity threshold: a finite number, or ``none`` (None): no similarity gate,
-    as IMPARA-GED runs (gec-metrics' ``threshold=-999.0``)."""
+    """IMPARA's similarity threshold: a finite number up to 1 (a cosine similarity is never above
+    1: every hypothesis would score 0), or ``none`` (None): no similarity gate, as IMPARA-GED
+    runs (gec-metrics' ``threshold=-999.0``, accepted too)."""
     if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "off")):
         return None
-    return parse_threshold(name, value)
+    number = parse_threshold(name, value)
+    if number >= 1:
+        raise InputError(f"{setting_label(name)} must be below 1 (no similarity is above 1: every hypothesis would "
+                         f"score 0), got {value!r}")
+    return number
+
+
+def parse_ratio_threshold(name: str, value: Any) -> float:
+    """Scribendi's threshold on a ratio of 0 to 1 (above 1 no sentence passes)."""
+    number = parse_threshold(name, value)
+    if not 0 <= number <= 1:
+        raise InputError(f"{setting_label(name)} must be from 0 to 1 (it is compared with ratios of 0 to 1), "
+                         f"got {value!r}")
+    return number
 
 
 def parse_pooling(name: str, value: Any) -> str | None:
@@ -248,7 +264,7 @@ class ScribendiSettings(Settings):
     model: str = setting("gpt2", "Scribendi: the causal LM of the perplexities, name or folder (scribendi.py: gpt2)",
                          parse_model, ("model_id",), flags=("--model",))
     threshold: float = setting(0.8, "Scribendi: a changed sentence whose perplexity fell scores +1 when max(token "
-                               "sort ratio, Levenshtein ratio) is at least this, else -1", parse_threshold, ("t",),
+                               "sort ratio, Levenshtein ratio) is at least this, else -1", parse_ratio_threshold, ("t",),
                                signature="threshold", flags=("--threshold",))
     token_sort: str = setting("difflib", "Scribendi: the token sort ratio's matcher: difflib (the original's "
                               "fuzzywuzzy) or levenshtein (gec-metrics', with python-Levenshtein)",
