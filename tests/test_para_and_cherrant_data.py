@@ -120,6 +120,17 @@ def test_fetch_checks_every_file_and_never_writes_a_wrong_one(tmp_path: Path, sh
     assert all(url.startswith("https://") and zh_data.CHERRANT_COMMIT in url for url in asked)
     zh_data.fetch_data(folder, download=fake_download)  # all present and right: nothing asked
     assert len(asked) == len(zh_data.CHECKSUMS)
+    # an edited copy is kept, never replaced without overwrite (force); a file in the way of the folder is named
+    (folder / zh_data.CILIN).write_bytes(b"my edited cilin\n")
+    with pytest.raises(InputError, match=r"cilin.txt differs from ChERRANT's published files .*: kept; --force"):
+        zh_data.fetch_data(folder, download=fake_download)
+    assert (folder / zh_data.CILIN).read_bytes() == b"my edited cilin\n" and len(asked) == len(zh_data.CHECKSUMS)
+    zh_data.fetch_data(folder, overwrite=True, download=fake_download)
+    assert zh_data.verify_data(folder) == {}
+    (tmp_path / "afile").write_text("keep\n")
+    with pytest.raises(InputError, match=r"afile: cannot make the data folder"):
+        zh_data.fetch_data(tmp_path / "afile", download=fake_download)
+    assert (tmp_path / "afile").read_text() == "keep\n"
 
     def corrupt(url: str, timeout: float) -> bytes:
         return b"not the file"

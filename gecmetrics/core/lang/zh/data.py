@@ -129,13 +129,22 @@ def fetch_data(folder: str | os.PathLike | None = None, overwrite: bool = False,
                download: Callable[[str, float], bytes] = _download) -> Path:
     """Download ChERRANT's data files and its licence from the pinned commit into ``folder``
     (default: :func:`data_folder`), each checked against :data:`CHECKSUMS` before it is moved into
-    place; files already there with the right checksum are kept. Returns the folder.
+    place; files already there with the right checksum are kept, and so is one with another
+    checksum (an edited copy) unless ``overwrite``: that is an InputError. Returns the folder.
     ``download(url, timeout) -> bytes`` is replaceable (tests pass a fake; they never download)."""
     where = data_folder(folder)
-    where.mkdir(parents=True, exist_ok=True)
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot make the data folder: {err.strerror or err}", str(where)) from None
+    edited = [name for name in SOURCE_URLS if (where / name).is_file() and not overwrite
+              and file_checksum(where / name) != CHECKSUMS[name]]
+    if edited:  # before any download: nothing of the folder is replaced
+        raise InputError(f"{', '.join(edited)} differ{'s' if len(edited) == 1 else ''} from ChERRANT's published "
+                         "files (an edited copy?): kept; --force (overwrite=True) replaces them", str(where))
     for name, url in SOURCE_URLS.items():
         target = where / name
-        if target.is_file() and not overwrite and file_checksum(target) == CHECKSUMS[name]:
+        if target.is_file() and not overwrite:
             continue
         try:
             data = download(url, timeout)
