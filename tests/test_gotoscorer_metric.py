@@ -208,6 +208,8 @@ def test_settings_columns_and_errors(corpus):
     two = parse_m2(corpus["m2"]["sys0"].replace("|||0\n", "|||1\n", 1) + "", "two.m2")
     with pytest.raises(InputError, match="two:1: has edits of annotator 1: a hypothesis M2 holds one system"):
         score_corpus([metric], Corpus(None, [], {"two": two}, gold))
+    with pytest.raises(InputError, match="setting weights is empty: give 'systems' or a weight file"):
+        get_metric("gotoscorer", weights=" ")  # (weights=$W with W unset was read as 'systems')
     with pytest.raises(InputError, match="needs the reference M2"):
         metric.prepare(Corpus(corpus["sources"], [], {"sys0": systems["sys0"]}))
     code, out, err = run_cli("compare", "--list-metrics")

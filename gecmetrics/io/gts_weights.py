@@ -146,8 +146,10 @@ def weights_setting(name: str, value: Any) -> str:
     label = name if name.startswith("-") else f"setting {name}"
     if isinstance(value, WeightFile):
         return value
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", SYSTEMS)):
+    if value is None or (isinstance(value, str) and value.strip().lower() == SYSTEMS):
         return SYSTEMS
+    if isinstance(value, str) and not value.strip():  # (weights=$W with W unset read as 'systems')
+        raise InputError(f"{label} is empty: give 'systems' or a weight file")
     if not isinstance(value, (str, os.PathLike)):
         raise InputError(f"{label} must be 'systems' or a weight file, got {value!r}")
     path = os.fspath(value).strip()
