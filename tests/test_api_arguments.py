@@ -233,3 +233,9 @@ def test_model_settings_that_would_give_one_constant_score_are_refused(name, set
     with pytest.raises(InputError, match=message):
         G.get_metric(name, **settings)
     assert G.get_metric("impara", threshold=-999.0).settings.threshold == -999.0
+
+
+def test_beta_minus_zero_is_zero():
+    """beta=-0 was labelled b-0 and signed beta:-0: another signature for the same number."""
+    assert G.get_metric("green", beta="-0").column_labels() == G.get_metric("green", beta=0).column_labels()
+    assert G.get_metric("m2", beta=-0.0).signature == G.get_metric("m2", beta=0).signature

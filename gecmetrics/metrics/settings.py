@@ -237,7 +237,8 @@ def parse_beta(name: str, value: Any) -> float:
     number = parse_float(name, value)
     if number < 0:
         raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {value!r}")
-    return check_beta(number, setting_label(name))
+    # + 0.0: -0 is 0 (one label b0 and one signature beta:0 for the one number, not b-0)
+    return check_beta(number + 0.0, setting_label(name))
 
 
 def parse_betas(name: str, value: Any) -> tuple[float, ...]:
