@@ -207,8 +207,8 @@ def test_prepared_from_another_metric_is_one_input_error():
 
     sources, references, hypothesis = ["a b c", "d e"], [["a b c", "d e f"]], ["a b c", "d e"]
     encoded = get_metric("green").prepare(Corpus(sources, references))
-    gold = parse_m2("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\nS d e\nA 2 2|||M:X|||f|||REQUIRED|||-NONE-|||0\n",
-                    "gold.m2")
+    gold = parse_m2("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\n"
+                    "S d e\nA 2 2|||M:X|||f|||REQUIRED|||-NONE-|||0\n", "gold.m2")
     maxmatch = get_metric("m2").prepare(Corpus(None, gold=gold))
     for name, prepared in (("green-char", encoded), ("gleu", maxmatch), ("gleu", "x"), ("m2", encoded),
                            ("senterrant", encoded), ("cleme", encoded), ("gotoscorer", encoded)):

@@ -151,7 +151,8 @@ def test_a_key_in_any_reply_reaches_no_message_cache_or_result(tmp_path, monkeyp
     escaped = json.dumps({"error": {"message": f"Incorrect API key provided: {SLASHED}"}}).replace("/", "\\/")
     bodies = {"answer_echo": (200, json.dumps(completion_reply(f"I got {SLASHED}")[1]).encode()),
               "answer_around_json": (200, json.dumps(completion_reply(
-                  f"Sure ({SLASHED}):\n```json\n" + json.dumps({"target_score1": 4, "target_score2": 3}) + "\n```")[1]).encode()),
+                  f"Sure ({SLASHED}):\n```json\n" + json.dumps({"target_score1": 4, "target_score2": 3})
+                  + "\n```")[1]).encode()),
               "long_401": (401, ("x" * 285 + SLASHED).encode()),
               "escaped_401": (401, escaped.encode()),
               "long_not_json": (200, ("y" * 60 + SLASHED).encode()),

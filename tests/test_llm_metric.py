@@ -172,7 +172,8 @@ def test_a_hypothesis_with_no_scored_sentence_has_no_score_not_nan(files):
                      llm_args(files, server, "--answer-retries", "0", "--json")):
             code, out, err = run_cli(*args)
             assert code == 2 and "nan" not in out.lower(), (args, out)
-            assert err.strip().splitlines()[-1].startswith(f"gecmetric: error: {files['good']}: LLM-S: none of its"), err
+            last = err.strip().splitlines()[-1]
+            assert last.startswith(f"gecmetric: error: {files['good']}: LLM-S: none of its"), err
 
 
 def test_gec_metrics_grouping_leaves_hypotheses_beyond_five_unscored():

@@ -17,7 +17,7 @@ import os
 import stat
 import tempfile
 from contextlib import contextmanager
-from typing import IO, Any, Iterable, Iterator, Sequence
+from typing import IO, Any, Iterable, Iterator
 
 from ..errors import InputError
 from .text import STDIN
@@ -63,11 +63,6 @@ def _check_writable(output: str) -> None:
     folder = os.path.dirname(target) or "."
     if os.path.isdir(folder) and not os.access(folder, os.W_OK | os.X_OK):
         raise InputError(f"cannot write the output: its folder {folder} cannot be written", output)
-
-
-def check_not_input(output: str | None, inputs: Sequence[str | None], flag: str = "-o") -> None:
-    """An output path must not be one of the inputs (see :func:`check_outputs`)."""
-    check_outputs([(flag, output)], inputs)
 
 
 def _identities(path: str) -> tuple[list, bool]:

@@ -347,9 +347,9 @@ class LLMJudgeMetric(Metric):
         sentences has a score has no corpus score (refused: the mean of nothing is no number)."""
         total = np.asarray(sums[0].total)
         if total[SCORED] == 0:
-            raise InputError(f"{self.column_labels()[0]}: none of its {int(total[UNSCORED])} sentences has a score from the "
-                             "judge (every prompt failed or was not sent: the run's report says why), so it has no "
-                             "corpus score")
+            raise InputError(f"{self.column_labels()[0]}: none of its {int(total[UNSCORED])} sentences has a score "
+                             "from the judge (every prompt failed or was not sent: the run's report says why), so it "
+                             "has no corpus score")
         return {"scored": int(total[SCORED]), "unscored": int(total[UNSCORED])}
 
     # ------------------------------------------------------------------ description
