@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import signal
 import sys
 import warnings
 
@@ -78,9 +79,9 @@ class GecGroup(SharedOptionsGroup):
             message = re.sub(r"\s*\n\s*", " ", err.format_message().strip())  # click's "Choose from:\n\t..."
             click.echo(f"gecmetric: error: {message}{hint}", err=True)
             sys.exit(err.exit_code)
-        except click.Abort:
+        except click.Abort:  # Ctrl-C: 128 + SIGINT, as the shell and our SIGTERM/SIGHUP stops report it
             click.echo("gecmetric: aborted", err=True)
-            sys.exit(1)
+            sys.exit(128 + signal.SIGINT)
         except OSError as err:  # printing --help or a usage error failed (a command's own: invoke)
             sys.exit(output_failed(err))
         sys.exit(code if isinstance(code, int) else 0)
