@@ -239,3 +239,49 @@ def test_beta_minus_zero_is_zero():
     """beta=-0 was labelled b-0 and signed beta:-0: another signature for the same number."""
     assert G.get_metric("green", beta="-0").column_labels() == G.get_metric("green", beta=0).column_labels()
     assert G.get_metric("m2", beta=-0.0).signature == G.get_metric("m2", beta=0).signature
+
+
+JUDGMENTS = ('<?xml version="1.0" encoding="UTF-8"?><appraise-results><error-correction-ranking-result id="x">'
+             + "".join(f'<ranking-item src-id="{k}" user="u1">'
+                       + "".join(f'<translation system="{s}" rank="{r}"/>' for s, r in zip("ABCD", ranks))
+                       + "</ranking-item>"
+                       for k, ranks in enumerate([(1, 1, 3, 2), (1, 2, 2, 3), (1, 1, 2, 3), (1, 2, 2, 2)]))
+             + "</error-correction-ranking-result></appraise-results>")
+
+
+def test_meta_evaluation_and_significance_arguments(tmp_path) -> None:
+    """A sweep (2026-12-02): a system listed twice was correlated twice (0.9949 for 0.997), the
+    text "no" ordered all-pairs clusters as if higher were better, malformed statistics gave NumPy
+    errors or a number, an integer past float's range an OverflowError, and options that do
+    nothing (correction without all_pairs, a seed with nothing drawn) were accepted."""
+    from gecmetrics.meta.evaluate import JudgmentOptions
+    from gecmetrics.meta.windows import window_analysis
+
+    (tmp_path / "j.xml").write_text(JUDGMENTS, encoding="utf-8")
+    judgments = G.read_judgments(str(tmp_path / "j.xml"))
+    scores = {"m": {"A": .3, "B": .2, "C": .1, "D": 0.0}}
+    five = {"A": .4, "B": .3, "C": .2, "D": .1, "E": 0.0}
+    sources, reference = ["a b c", "d e f", "g h"], ["a b c", "d x f", "g h i"]
+    gleu = G.GLEU()
+    statistics = {name: gleu.corpus_statistics(sources, [reference], lines)
+                  for name, lines in (("S", sources), ("R", reference))}
+    cases = [
+        (lambda: G.correlate_with_judgments(scores, judgments, systems=["A", "B", "B", "C"]), "'B' is listed twice"),
+        (lambda: window_analysis(five, dict(five), 3, systems=["A", "B", "B", "C"]), "'B' is listed twice"),
+        (lambda: G.all_pairs_test(gleu.resampler(), statistics, higher_is_better="no"), "higher_is_better must be"),
+        (lambda: G.paired_test_from_statistics(gleu.resampler(), statistics, strict="yes"), "strict must be"),
+        (lambda: G.paired_test_from_statistics(gleu.resampler(), {"S": "abc", "R": "def"}), "not a metric's"),
+        (lambda: G.paired_test_from_statistics(gleu.resampler(), {k: v.astype(str) for k, v in statistics.items()}),
+         "not a metric's per-sentence counts"),
+        (lambda: G.paired_test_from_statistics(gleu.resampler(0, 3), statistics), "do not fit the resampler"),
+        (lambda: gleu.resampler(5, 1), "column must be an index from 0 to 0"),
+        (lambda: G.meta_evaluate({"m": {"AMU": 10 ** 400, "RAC": .4, "CAMB": .3}}, "gjg15",
+                                 systems=["AMU", "RAC", "CAMB"]), "is not a finite number"),
+        (lambda: G.paired_test("gleu", sources, [reference], {"S": sources, "R": reference}, correction="bh"),
+         "correction and level are for all_pairs=True"),
+        (lambda: JudgmentOptions(seed=3), "seed does nothing here"),
+    ]
+    for call, message in cases:
+        with pytest.raises(InputError, match=message):
+            call()
+    assert JudgmentOptions(seed=3, bootstrap=10).seed == 3

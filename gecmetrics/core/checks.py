@@ -24,6 +24,13 @@ MAX_BETA = 1e100
 must stay a finite double (1e308 gave an OverflowError in GREEN and nan in M2's F)."""
 
 
+def check_flag(value: Any, what: str) -> bool:
+    """A yes/no argument must be True or False: a text such as "no" would be taken as true."""
+    if not isinstance(value, bool):
+        raise InputError(f"{what} must be True or False, got {value!r}")
+    return value
+
+
 def check_beta(number: float, what: str = "beta") -> float:
     """A parsed beta (>= 0, not nan) that is :data:`MAX_BETA` or less, or ``inf``."""
     if math.isfinite(number) and number > MAX_BETA:
@@ -83,6 +90,10 @@ def check_score(value: Any, what: str) -> float:
     number, a Python or NumPy int or float; a bool, a text (even ``"0.5"``: a column read as text
     is a mistake to report, not to convert), None, a list, nan or inf is an InputError
     ``{what}: {value!r} is not a finite number``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+    try:  # (an int past float's range does not fit either: 10**400)
+        finite = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
+    except OverflowError:
+        finite = False
+    if not finite:
         raise InputError(f"{what}: {shown(value)} is not a finite number")
     return float(value)

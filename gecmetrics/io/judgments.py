@@ -20,7 +20,7 @@ from xml.parsers import expat
 import numpy as np
 
 from ..errors import InputError, shown
-from .text import check_sequence
+from .text import check_sequence, check_system_names
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
 """Systems sharing a translation: space-separated in GJG15's and SEEDA's files, comma-separated
@@ -103,7 +103,7 @@ class Judgments:
     def restricted(self, systems: Iterable[str]) -> "Judgments":
         """The same judgments with only ``systems`` kept in every item (SEEDA's system subsets
         drop the others from each ranking, as ``corr_sentence.py`` does)."""
-        keep = check_sequence(systems, "systems", "system names")
+        keep = check_system_names(systems)
         unknown = sorted(set(keep) - set(self.systems))
         if unknown:
             raise InputError(f"systems not in the judgments: {', '.join(unknown)}; "

@@ -118,6 +118,18 @@ def check_sequence(values: Any, name: str, items: str) -> list[Any]:
     return list(values)
 
 
+def check_system_names(values: Any, name: str = "systems") -> list[Any]:
+    """System names given as a sequence (:func:`check_sequence`), each once: a name listed twice
+    would be correlated, windowed or ranked twice (an InputError naming it)."""
+    names = check_sequence(values, name, "system names")
+    seen: set = set()
+    for system in names:
+        if system in seen:
+            raise InputError(f"{name}: the system {system!r} is listed twice")
+        seen.add(system)
+    return names
+
+
 def check_distinct(paths: Sequence[Any], why: str) -> None:
     """Each file once: the first one given again is an InputError naming it, ``why`` saying
     what a repeated file would do (``given twice {why}``)."""

@@ -166,6 +166,9 @@ class JudgmentOptions:
             raise InputError("resampling sentences needs a number of bootstrap resamples")
         if self.ranking == "ts" and self.ew_procedure != "plain":
             raise InputError("the Expected Wins procedure is for ranking='ew': TrueSkill has none")
+        if self.seed != 0 and self.ranking == "ew" and self.ew_procedure == "plain" and self.bootstrap == 0:
+            raise InputError("seed does nothing here: nothing is drawn without bootstrap resamples, ranking='ts' or "
+                             "ew_procedure='bootstrap-mean'")
         if self.src_ids is not None and self.level == "system" and "sentences" not in self.resampling:
             raise InputError("src-ids match the judgments to corpus lines: they are for the sentence level and "
                              "sentence resampling, and would do nothing here")

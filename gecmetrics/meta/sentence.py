@@ -23,7 +23,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.judgments import MAX_SRC_ID, Judgments
-from ..io.text import check_sequence
+from ..core.checks import check_flag
+from ..io.text import check_system_names
 from ..stats.sentence_rankings import score_matrix
 
 TIE_RULES = ("seeda", "disagree", "ignore")
@@ -97,11 +98,8 @@ def pair_verdicts(sentence_scores: Mapping[str, Sequence[float]], judgments: Jud
         raise InputError(f"unknown tie rule {tie_rule!r}; choose one of: {', '.join(TIE_RULES)}")
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
-    if not isinstance(higher_is_better, bool):
-        raise InputError(f"higher_is_better must be True or False, got {higher_is_better!r}")
-    order = list(judgments.systems) if systems is None else check_sequence(systems, "systems", "system names")
-    if len(set(order)) != len(order):
-        raise InputError("a system is listed twice")
+    check_flag(higher_is_better, "higher_is_better")
+    order = list(judgments.systems) if systems is None else check_system_names(systems)
     unjudged = sorted(set(sentence_scores) - set(judgments.systems)) if systems is None else []
     if unjudged:
         raise InputError(f"systems with sentence scores but no human judgments: {', '.join(unjudged)}",

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.judgments import Judgments
-from ..io.text import check_sequence
+from ..io.text import check_system_names
 from ..stats.rankings import DEFAULT_CONFIDENCE, HumanRanking, expected_wins_of_counts
 from .correlations import CORRELATIONS, MIN_SYSTEMS, WilliamsTest, correlation, correlation_rows, pearson, \
     williams_test
@@ -213,7 +213,7 @@ def check_systems(judgments: Judgments, systems: Sequence[str], provided: Sequen
 
 def _systems_to_correlate(table: Mapping[str, Mapping[str, float]], judgments: Judgments,
                           systems: Sequence[str] | None) -> list[str]:
-    chosen = list(judgments.systems) if systems is None else check_sequence(systems, "systems", "system names")
+    chosen = list(judgments.systems) if systems is None else check_system_names(systems)
     unjudged = [s for s in chosen if s not in judgments.systems]
     if unjudged:
         raise InputError(f"systems not in the judgments: {', '.join(unjudged)}; "

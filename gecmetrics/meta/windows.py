@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.checks import check_score
 from ..errors import InputError
-from ..io.text import check_sequence
+from ..io.text import check_system_names
 from .correlations import MIN_SYSTEMS, pearson, spearman
 
 
@@ -63,7 +63,7 @@ def window_analysis(metric_scores: Mapping[str, float], human_scores: Mapping[st
     for name, scores in (("metric_scores", metric_scores), ("human_scores", human_scores)):
         if not isinstance(scores, Mapping):
             raise InputError(f"{name} must map each system's name to its score, got {type(scores).__name__}")
-    order = sorted(human_scores) if systems is None else check_sequence(systems, "systems", "system names")
+    order = sorted(human_scores) if systems is None else check_system_names(systems)
     unjudged = sorted(set(metric_scores) - set(human_scores)) if systems is None else []
     if unjudged:
         raise InputError(f"systems with a metric score but no human score: {', '.join(unjudged)}")

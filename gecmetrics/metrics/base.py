@@ -452,12 +452,21 @@ class Metric(ABC):
     # ------------------------------------------------------------------ derived: paired tests
     def resampler(self, column: int = 0, references: int = 1) -> Any:
         """The paired-test resampler of one score column: rows chosen per sentence, summed,
-        scored (override when a choice depends on the corpus)."""
+        scored (override when a choice depends on the corpus, checking the column first:
+        :meth:`check_column_number`)."""
         from ..core.resampling import LinearResampler
 
+        self.check_column_number(column)
         return LinearResampler(lambda statistics: self.rows(statistics, column),
                                lambda sums: self.score_from_sums(sums, column),
                                self.paired_label(column), self.column_signature(column, references))
+
+    def check_column_number(self, column: Any) -> int:
+        """A score column's index, from 0 to :attr:`column_count` - 1 (one InputError otherwise)."""
+        if isinstance(column, bool) or not isinstance(column, numbers.Integral) or not 0 <= column < self.column_count:
+            raise InputError(f"{self.display_name}: column must be an index from 0 to {self.column_count - 1} "
+                             f"(column_index() finds it by label or value), got {column!r}", "column")
+        return int(column)
 
     def paired_label(self, column: int = 0) -> str:
         """How a paired test's table names the column (default: its column label)."""

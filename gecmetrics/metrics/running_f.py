@@ -109,6 +109,7 @@ class RunningFMetric(Metric):
                 "counts": data.counts, "available": data.available, "chosen": chosen, "candidates": ids}
 
     def resampler(self, column: int = 0, references: int = 1):
+        self.check_column_number(column)
         if self.sentence_average:
             from ..core.sentence_average import SentenceMeanResampler
 

@@ -413,6 +413,9 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     metric = resolved[0]
     if all_pairs:
         check_correction(correction)
+    elif correction != "holm" or level != SIGNIFICANCE_LEVEL:
+        raise InputError("correction and level are for all_pairs=True (each system against the first has no "
+                         "correction and no clusters)")
     named = _named_systems(systems)
     if not named:
         raise InputError("a paired test needs at least one system (the baseline)")

@@ -40,7 +40,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..core.checks import check_count
+from ..core.checks import check_count, check_flag
 from ..errors import InputError
 
 ADD = "add"
@@ -457,8 +457,7 @@ class _Options:
         bound = check_count(max_exact_edits, "max_exact_edits", 0, MAX_EXACT_EDITS_LIMIT, "MAX_EXACT_EDITS_LIMIT")
         permutations = check_count(permutations, "permutations")
         seed = check_count(seed, "seed", 0)
-        if not isinstance(normalize, bool):
-            raise InputError(f"normalize must be True or False, got {normalize!r}")
+        check_flag(normalize, "normalize")
         if over_bound not in OVER_BOUND_RULES:
             raise InputError(f"unknown over_bound rule {over_bound!r}; choose one of: {', '.join(OVER_BOUND_RULES)}")
         return cls(names, bound, permutations, seed, normalize, over_bound)

@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..core.checks import check_seed
+from ..core.checks import check_flag, check_seed
 from ..core.resampling import Resampler
 from ..errors import InputError
 from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
@@ -208,6 +208,8 @@ def all_pairs_test(resampler: Resampler, statistics: Mapping[str, Any], method: 
     a multiple-comparison correction, and the clusters of systems that cannot be told apart."""
     samples, correction, seed = check_all_pairs(list(statistics), method, samples, seed, correction, level,
                                                 confidence_samples)
+    check_flag(strict, "strict")
+    check_flag(higher_is_better, "higher_is_better")  # "no" was taken as true: the clusters in the wrong order
     draws = drawn(resampler, statistics, method, samples, seed, confidence_samples)
     return all_pairs_from_draws(resampler, list(statistics), draws, method, samples, seed, correction, level,
                                 confidence_samples, strict, higher_is_better)

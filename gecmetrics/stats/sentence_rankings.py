@@ -30,7 +30,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..io.text import check_sequence
+from ..core.checks import check_flag
+from ..io.text import check_system_names
 from .rankings import (
     TS_DRAW_PROBABILITY,
     TS_SIGMA,
@@ -89,7 +90,7 @@ def score_matrix(sentence_scores: Mapping[str, Sequence[float]] | np.ndarray,
     gives the order) or a 2-D array with one row per system (then ``systems`` names the rows);
     ``systems`` is a sequence of names, never one string (``"ab"`` is not systems a and b)."""
     if systems is not None:
-        systems = check_sequence(systems, "systems", "system names")
+        systems = check_system_names(systems)
     if isinstance(sentence_scores, Mapping):
         order = list(sentence_scores) if systems is None else systems
         missing = [s for s in order if s not in sentence_scores]
@@ -141,8 +142,7 @@ def _numbers(values: Any, message: str) -> np.ndarray:
 
 
 def _oriented(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
-    if not isinstance(higher_is_better, bool):
-        raise InputError(f"higher_is_better must be True or False, got {higher_is_better!r}")
+    check_flag(higher_is_better, "higher_is_better")
     return scores if higher_is_better else -scores
 
 

@@ -31,7 +31,7 @@ from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 import numpy as np
 
 from ..core.resampling import Resample, Resampler
-from ..core.checks import check_count, check_seed
+from ..core.checks import check_count, check_flag, check_seed
 from ..errors import InputError
 from ..metrics.results import Signature
 
@@ -219,6 +219,7 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
     if len(statistics) < 1:
         raise InputError("a paired test needs at least one system (the baseline)")
     seed = check_seed(seed, "the seed of the paired test (--seed)")
+    check_flag(strict, "strict")
     draws = drawn(resampler, statistics, method, samples, seed, confidence_samples)
     for name, score in zip(statistics, draws.scores):
         if not np.isfinite(score):
@@ -282,8 +283,20 @@ def drawn_columns(columns: Sequence[tuple[Resampler, Mapping[str, Any]]], method
 
 
 def _prepared(resampler: Resampler, statistics: Mapping[str, Any]) -> tuple[list[Any], int]:
-    """Every system's prepared statistics and the number of sentences (checked)."""
-    prepared = [resampler.prepare(statistics[name]) for name in statistics]
+    """Every system's prepared statistics and the number of sentences (checked: a text, a
+    non-number array or statistics the resampler cannot read are one InputError naming the
+    system, not a NumPy error or a number made of them)."""
+    prepared = []
+    for name, value in statistics.items():
+        if isinstance(value, (str, bytes)) or isinstance(value, np.ndarray) and value.dtype.kind not in "iuf":
+            raise InputError(f"the statistics of {name!r} are not a metric's per-sentence counts "
+                             f"({type(value).__name__}{'' if not isinstance(value, np.ndarray) else ' of ' + str(value.dtype)})",
+                             "statistics")
+        try:
+            prepared.append(resampler.prepare(value))
+        except (ValueError, TypeError, IndexError, AttributeError) as err:
+            raise InputError(f"the statistics of {name!r} do not fit the resampler ({err}): give the statistics of "
+                             "the metric the resampler comes from, with its number of references", "statistics") from None
     sizes = {resampler.size(p) for p in prepared}
     if len(sizes) != 1:
         raise InputError("the systems do not have the same number of sentences")

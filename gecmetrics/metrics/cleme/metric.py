@@ -407,6 +407,7 @@ class ChunkMetric(Metric):
         """The reference choice and the length weights redone in every resample."""
         from .resampling import ChunkResampler
 
+        self.check_column_number(column)
         return ChunkResampler(self)
 
     def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:

@@ -30,13 +30,17 @@ class SampledGLEUResampler(Resampler):
 
     def __init__(self, metric, references: int) -> None:
         self.metric = metric
+        self.references = references
         self.label = "GLEU+"
         self.signature = metric.signature(references)
         self._columns = metric.layout.scored
         self._width = metric.layout.width
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
-        return np.asarray(statistics, dtype=np.float64)[:, :, self._columns]
+        prepared = np.asarray(statistics, dtype=np.float64)[:, :, self._columns]
+        if prepared.shape[1] != self.references:  # the references are sampled: their number is the draws'
+            raise ValueError(f"statistics of {prepared.shape[1]} references for a resampler of {self.references}")
+        return prepared
 
     def size(self, prepared: np.ndarray) -> int:
         return prepared.shape[0]
