@@ -493,7 +493,7 @@ def test_statistics_and_blocks_are_checked():
     prepared = prepared_for(CLEME(), parse_m2(m2(("a b", [])), "r"))
     with pytest.raises(InputError, match="M2 blocks"):
         CLEME().statistics(prepared, ["a b"])
-    with pytest.raises(InputError, match="prepared must be what its prepare\(\) returned"):
+    with pytest.raises(InputError, match=r"prepared must be what its prepare\(\) returned"):
         CLEME().statistics([], parse_m2(m2(("a b", [])), "h"))
 
 

@@ -300,6 +300,23 @@ def test_a_reference_annotator_the_gold_lacks_is_refused_not_scored_0(files, cor
     assert chunked.result("sys0", 0).scores == whole.scores
 
 
+def test_a_hypothesis_m2_with_a_second_annotator_is_refused_with_its_text(tmp_path):
+    """The M2 of a text with annotator 1's edits beside annotator 0's: senterrant took annotator 1
+    as an alternative output and attribute scored annotator 0's sentence, not the text (a sweep,
+    2026-12-02); applying the edits was checked for one annotator only."""
+    paths = write_files(tmp_path, {"S": ["he go to school ."], "R": ["he goes to school ."],
+                                   "H": ["he goes to the school ."],
+                                   "g.m2": "S he go to school .\nA 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0\n",
+                                   "h.m2": ("S he go to school .\nA 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0\n"
+                                            "A 3 3|||M:DET|||the|||REQUIRED|||-NONE-|||1\n")})
+    message = "sentence 1 has edits of annotator 1: the M2 of a hypothesis text holds that text's edits"
+    for args in (["compare", "-s", paths["S"], "-r", paths["R"], "-o", paths["H"], "--hyp-m2", paths["h.m2"],
+                  "--m2", paths["g.m2"], "--metrics", "senterrant"],
+                 ["attribute", "-s", paths["S"], "-r", paths["R"], "-o", paths["H"], "--hyp-m2", paths["h.m2"],
+                  "--metric", "gleu-max"]):
+        assert message in one_line_error(*args), args
+
+
 def test_console_script_in_two_processes(files, corpus):
     """`-p 2` (one worker per chunk, each judging its own sentences) prints what -p 1 prints."""
     command = [gecmetric_script(), *compare_args(files, corpus["names"]), "--metrics",

@@ -211,6 +211,31 @@ def test_filters_single_multi_unk_and_filt(tmp_path):
                                                      str(tmp_path / "h.m2"), "-single", "-multi")
 
 
+def test_digits_beyond_errants_four_decimals_print_the_unrounded_scores(tmp_path):
+    """-d 6 printed ERRANT's 4-decimal rounding followed by zeros (17.350000 for F 0.173454),
+    and with the sentence average it would have been the micro P, R, F of the summed counts."""
+    ref = m2(*[("a b", [a_line(0, 1, "x")])] * 160)
+    hyp = m2(*[("a b", [a_line(0, 1, "x" if k < 23 else "y")]) for k in range(160)])
+    (tmp_path / "ref.m2").write_text(ref, encoding="utf-8")
+    (tmp_path / "hyp.m2").write_text(hyp, encoding="utf-8")
+
+    def row(*args: str) -> list[str]:
+        result = CliRunner().invoke(main, ["m2", "compare", "-hyp", str(tmp_path / "hyp.m2"), "-ref",
+                                           str(tmp_path / "ref.m2"), "--tsv", *args])
+        assert result.exit_code == 0, result.output
+        return result.output.splitlines()[1].split("\t")[1:]
+
+    assert row() == ["23", "137", "137", "14.37", "14.37", "14.37"]  # ERRANT's round(0.14375, 4): 0.1437
+    assert row("-d", "6") == ["23", "137", "137", "14.375000", "14.375000", "14.375000"]
+    assert row("-d", "6", "--scale", "1") == ["23", "137", "137", "0.143750", "0.143750", "0.143750"]
+    ref = m2(("a b c d", [a_line(0, 1, "x")]), ("a b c d", [a_line(0, 1, "x"), a_line(1, 2, "y"), a_line(2, 3, "z")]))
+    hyp = m2(("a b c d", [a_line(0, 1, "x")]), ("a b c d", [a_line(0, 1, "x")]))
+    (tmp_path / "ref.m2").write_text(ref, encoding="utf-8")
+    (tmp_path / "hyp.m2").write_text(hyp, encoding="utf-8")
+    assert row("-d", "6") == ["2", "0", "2", "100.000000", "50.000000", "83.333333"]  # micro: R 2/4
+    assert row("--sentence-average", "-d", "6")[3:5] == ["100.000000", "66.666667"]  # the mean of R 1 and 1/3
+
+
 def test_nucle_types_give_odd_groups_at_cat_1_and_2():
     hyp = parse_m2(m2(("a b", [a_line(0, 1, "x", edit_type="ArtOrDet"), a_line(1, 2, "y", edit_type="Nn")])), "h")
     result = ErrantCompare().compare(hyp, hyp)

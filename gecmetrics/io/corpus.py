@@ -196,9 +196,10 @@ def _characters_of(tokens: list[str], line: str) -> bool:
 
 
 def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_name: str, offset: int = 0) -> None:
-    """A hypothesis's M2 blocks, applied (annotator 0's edits), must give its text, token for
-    token: M2 files given in another order than the text files are caught here (``offset``:
-    sentences before these, for the numbers in messages). Character-level blocks (ChERRANT's,
+    """A hypothesis's M2 blocks, applied, must give its text, token for token: M2 files given in
+    another order than the text files are caught here (``offset``: sentences before these, for
+    the numbers in messages). The edits are one annotator's (0): a second annotator's would be
+    scored as an alternative output that is not the text. Character-level blocks (ChERRANT's,
     whose targets are converted to simplified characters and may hold several edit sets) are
     checked by their sources only."""
     from .m2_references import apply_edits  # M2 code only for corpora with M2
@@ -208,7 +209,11 @@ def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_n
         if any(edit.edit_set for edit in block.edits) or (len(tokens) > 1 and all(len(t) == 1 for t in tokens)
                                                           and tokens != line.split()):
             continue
-        if len(block.annotators()) <= 1 and apply_edits(tokens, block.edits, name, block.line) != line.split():
+        other = next((annotator for annotator in block.annotators() if annotator != 0), None)
+        if other is not None:
+            raise InputError(f"sentence {k} has edits of annotator {other}: the M2 of a hypothesis text holds that "
+                             f"text's edits, as annotator 0 ({text_name})", name, block.line or None)
+        if apply_edits(tokens, block.edits, name, block.line) != line.split():
             raise InputError(f"sentence {k} with its edits applied differs from line {k} of {text_name}",
                              name, block.line or None)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...core.table import Table, scaled, unit_header
-from ...core.edits.compare import MODE_TITLES, SentenceTrace, rounded_scores
+from ...core.edits.compare import MODE_TITLES, SentenceTrace, errant_scores, rounded_scores
 from ...errors import InputError
 from ..edit_comparison import ErrantResult
 
@@ -91,23 +91,32 @@ def errant_table(names: Sequence[str], results: Sequence[ErrantResult], category
     """One row per system (TP, FP, FN and ERRANT's P, R, F, rounded to 4 decimals as ERRANT
     rounds them, then printed x100 with 2 decimals, or with ``scale`` 1 as fractions with 4:
     every cell of a column the same width); with ``category_level`` one row per system and error
-    type (ERRANT's -cat grouping), then the system's totals (category ``total``)."""
+    type (ERRANT's -cat grouping), then the system's totals (category ``total``). More
+    ``digits`` than ERRANT's 4 decimals hold print the unrounded P, R, F (not zeros after
+    ERRANT's rounding); the macro average is rounded by its definition."""
     beta = results[0].beta if results else 0.5
     digits = (2 if scale == 100 else 4) if digits is None else digits
+    exact = digits > (2 if scale == 100 else 4)
 
-    def row(counts: tuple[int, int, int], scores: Sequence[float]) -> list[str]:
-        return [*(str(n) for n in counts), *(scaled(x, digits, scale) for x in scores)]
+    def row(counts: tuple[int, int, int], scores: Sequence[float], unrounded: Sequence[float]) -> list[str]:
+        return [*(str(n) for n in counts), *(scaled(x, digits, scale) for x in (unrounded if exact else scores))]
+
+    def totals(result: ErrantResult, level: int | None) -> list[str]:
+        # the result's own scores unrounded (micro, or the sentence average); macro is rounded by its definition
+        unrounded = result.overall(level) if result.macro else (result.precision, result.recall, result.f)
+        return row((result.tp, result.fp, result.fn), result.overall(level), unrounded)
     header = ["system", "TP", "FP", "FN", *(unit_header(name, scale) for name in ("P", "R", _beta_label(beta)))]
     if category_level is None:
-        rows = [[name, *row((r.tp, r.fp, r.fn), r.rounded())] for name, r in zip(names, results)]
+        rows = [[name, *totals(r, None)] for name, r in zip(names, results)]
         return Table(header, rows, text_align={"system": "l"}, notes=_macro_note(results))
     rows = []
     for name, result in zip(names, results):
         grouped = _type_groups(result, category_level)
         for error_type in sorted(grouped):
             counts = grouped[error_type]
-            rows.append([name, error_type, *row((counts.tp, counts.fp, counts.fn), counts.scores(beta))])
-        rows.append([name, "total", *row((result.tp, result.fp, result.fn), result.overall(category_level))])
+            rows.append([name, error_type, *row((counts.tp, counts.fp, counts.fn), counts.scores(beta),
+                                                errant_scores(counts.tp, counts.fp, counts.fn, beta))])
+        rows.append([name, "total", *totals(result, category_level)])
     return Table(header[:1] + ["category"] + header[1:], rows, left=(0, 1), text_align={"system": "l", "category": "l"},
                  notes=_macro_note(results))
 
