@@ -235,12 +235,6 @@ def test_model_settings_that_would_give_one_constant_score_are_refused(name, set
     assert G.get_metric("impara", threshold=-999.0).settings.threshold == -999.0
 
 
-def test_beta_minus_zero_is_zero():
-    """beta=-0 was labelled b-0 and signed beta:-0: another signature for the same number."""
-    assert G.get_metric("green", beta="-0").column_labels() == G.get_metric("green", beta=0).column_labels()
-    assert G.get_metric("m2", beta=-0.0).signature == G.get_metric("m2", beta=0).signature
-
-
 JUDGMENTS = ('<?xml version="1.0" encoding="UTF-8"?><appraise-results><error-correction-ranking-result id="x">'
              + "".join(f'<ranking-item src-id="{k}" user="u1">'
                        + "".join(f'<translation system="{s}" rank="{r}"/>' for s, r in zip("ABCD", ranks))

@@ -11,6 +11,21 @@ from typing import Any, Iterable, Sequence
 from ..errors import InputError
 
 
+_CONTROLS = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def escaped_cell(text: Any, backslash: bool = True) -> str:
+    """A table cell on one line of its row: tab, newline and carriage return written ``\\t``,
+    ``\\n``, ``\\r`` (a file name holding one split a TSV row or a text table's); ``backslash``:
+    a backslash doubled too, so that the escapes read back unambiguously (TSV, Markdown)."""
+    text = str(text)
+    if backslash:
+        text = text.replace("\\", "\\\\")
+    for control, written in _CONTROLS.items():
+        text = text.replace(control, written)
+    return text
+
+
 def round_half_up(value: float, digits: int) -> str:
     """``value`` rounded half up to ``digits`` decimals, from its shortest repr (as the
     gleu and GREEN packages print)."""
@@ -49,9 +64,10 @@ def unit_header(label: str, scale: float) -> str:
 def score_lines(rows: Iterable[tuple[str, Sequence[float]]], digits: int, header: list[str] | None = None,
                 scale: float = 100.0) -> str:
     """``path<TAB>score...`` lines (x100 or x``scale``, rounded half up), after an optional
-    header line: the layout gec-ranking and GREEN print."""
+    header line: the layout gec-ranking and GREEN print (a path's tab or newline escaped)."""
     lines = ["\t".join(header)] if header is not None else []
-    lines += ["\t".join([path] + [scaled(score, digits, scale) for score in scores]) for path, scores in rows]
+    lines += ["\t".join([escaped_cell(path)] + [scaled(score, digits, scale) for score in scores])
+              for path, scores in rows]
     return "\n".join(lines)
 
 

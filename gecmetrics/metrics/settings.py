@@ -237,8 +237,7 @@ def parse_beta(name: str, value: Any) -> float:
     number = parse_float(name, value)
     if number < 0:
         raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {value!r}")
-    # + 0.0: -0 is 0 (one label b0 and one signature beta:0 for the one number, not b-0)
-    return check_beta(number + 0.0, setting_label(name))
+    return check_beta(number, setting_label(name))  # (-0 kept: the original GREEN prints beta=-0.00)
 
 
 def parse_betas(name: str, value: Any) -> tuple[float, ...]:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from ..core.table import Table
+from ..core.table import Table, escaped_cell
 from ..errors import InputError
 
 Renderer = Callable[[Table, bool], str]
@@ -105,20 +105,20 @@ def render_sections(sections: Sequence[Any], fmt: str = "text") -> str:
 def _text(table: Table, notes: bool) -> str:
     from prettytable import PrettyTable  # only the text format draws one
 
-    out = PrettyTable([str(h) for h in table.header])
+    out = PrettyTable([escaped_cell(h, backslash=False) for h in table.header])
     for row in table.rows:
-        out.add_row(list(row))
+        out.add_row([escaped_cell(cell, backslash=False) if isinstance(cell, str) else cell for cell in row])
     for column, side in (table.text_align or {}).items():
         out.align[column] = side
     return "\n".join([out.get_string()] + (table.notes if notes else []))
 
 
 def _tsv(table: Table, notes: bool) -> str:
-    return "\n".join("\t".join(str(cell) for cell in row) for row in [table.header] + table.rows)
+    return "\n".join("\t".join(escaped_cell(cell) for cell in row) for row in [table.header] + table.rows)
 
 
 def _markdown(table: Table, notes: bool) -> str:
-    cell = lambda text: str(text).replace("|", "\\|")  # noqa: E731
+    cell = lambda text: escaped_cell(text).replace("|", "\\|")  # noqa: E731
     lines = ["| " + " | ".join(cell(h) for h in table.header) + " |",
              "|" + "|".join(":---" if k in table.left else "---:" for k in range(len(table.header))) + "|"]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in table.rows]

@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core.checks import check_count, check_flag
+from ..core.table import escaped_cell
 from ..errors import InputError
 
 ADD = "add"
@@ -578,10 +579,6 @@ TSV_COLUMNS = ("sentence", "method", "edit", "start", "end", "original", "correc
                "full_score", "empty_score")
 
 
-def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-
-
 def attribution_rows(attributions: Sequence[Attribution | None] | Attribution,
                      first_sentence: int = 1) -> list[dict[str, Any]]:
     """One dict per edit (keys: :data:`TSV_COLUMNS`); ``sentence`` counts from
@@ -611,6 +608,6 @@ def attribution_tsv(attributions: Sequence[Attribution | None] | Attribution, fi
         cells = []
         for column in TSV_COLUMNS:
             value = row[column]
-            cells.append(repr(value) if isinstance(value, float) else _cell(str(value)))
+            cells.append(repr(value) if isinstance(value, float) else escaped_cell(value))
         lines.append("\t".join(cells))
     return "\n".join(lines) + "\n"
