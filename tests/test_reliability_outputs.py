@@ -298,3 +298,34 @@ def test_m2_refs_with_thousands_of_annotators_refuses_at_once(tmp_path: Path) ->
                             capture_output=True, text=True, timeout=TIMEOUT)
     assert result.returncode == 2 and "5,000 annotators would make 5,000 reference files" in result.stderr
     assert len(result.stderr.splitlines()) == 1 and not (tmp_path / "out").exists()
+
+
+def test_names_and_repeats_that_made_rows_unreadable(here: Path) -> None:
+    """A sweep (2026-12-02): a file name with a tab or newline split a TSV, text or Markdown row;
+    compare -o AMU AMU printed two rows no one could tell apart; m2 refs -a 0 -a 0 blamed
+    -o/--prefix; attribute --over-bound skip left sentences out without a word."""
+    (here / "src").write_text("a b c\nd e f\n", encoding="utf-8")
+    (here / "ref").write_text("a b c\nd e g\n", encoding="utf-8")
+    odd = "tab\tname"
+    (here / odd).write_text("a b c\nd e f\n", encoding="utf-8")
+    code, out, err = run_cli("compare", "-s", "src", "-r", "ref", "-o", odd, "--metrics", "gleu", "--tsv")
+    assert code == 0 and out.splitlines()[1].split("\t")[0] == "tab\\tname", out
+    code, out, err = run_cli("gleu", "-s", "src", "-r", "ref", "-o", odd)
+    assert code == 0 and out.splitlines()[0].split("\t")[0] == "tab\\tname", out
+    assert "src: given twice in -o" in one_line_error("compare", "-s", "src", "-r", "ref", "-o", "src", "src")
+    assert "annotator 0 is asked for twice (-a/--annotator" in one_line_error("m2", "refs", "gold.m2", "-a", "0", "-a",
+                                                                                "0", "-o", "refs")
+    assert not (here / "refs").exists()
+
+
+def test_attribute_says_how_many_sentences_it_left_out(here: Path) -> None:
+    (here / "src").write_text("a b c d\na b c d\n", encoding="utf-8")
+    (here / "hyp").write_text("x y c d\nx b c d\n", encoding="utf-8")
+    (here / "hyp.m2").write_text("S a b c d\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n"
+                                 "A 1 2|||R:X|||y|||REQUIRED|||-NONE-|||0\n\n"
+                                 "S a b c d\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
+    code, out, err = run_cli("attribute", "-s", "src", "-r", "hyp", "-o", "hyp", "--hyp-m2", "hyp.m2", "--metric",
+                             "gleu", "--max-exact-edits", "1", "--over-bound", "skip")
+    assert code == 0 and [line.split("\t")[1] for line in out.splitlines()[1:]] == ["2"], out
+    assert err.strip() == "gecmetric: warning: 1 sentence with more than 1 edits left out (--over-bound skip): no rows " \
+                          "for it", err

@@ -65,6 +65,11 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
         echo_json(attribution_dicts(results))
     else:
         click.echo(attribution_tsv_of_systems(results), nl=False)
+    skipped = sum(any(found is None for found in row.values()) for rows in results.values() for row in rows)
+    if skipped:  # (only --over-bound skip leaves a sentence out: its rows would be missing unsaid)
+        click.echo(f"gecmetric: warning: {skipped} sentence{'s' if skipped != 1 else ''} with more than "
+                   f"{max_exact_edits} edits left out (--over-bound skip): no rows for "
+                   f"{'them' if skipped != 1 else 'it'}", err=True)
 
 
 def _column(text: str) -> int | str:

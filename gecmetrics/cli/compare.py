@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
+from ..io.text import check_distinct
 from ..metrics.registry import list_metrics, metrics_from_text, settings_help
 from ..run.compare import (DEFAULT_METRICS, check_columns, comparison_table, metric_columns, sentence_comparison,
                            with_gold_metric)
@@ -81,6 +82,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
         raise InputError("--all-pairs tests every pair of systems: it needs --paired-bs or --paired-ar")
     if correction is not None and not all_pairs:
         raise InputError("--correction is the correction of --all-pairs: give --all-pairs with it")
+    check_distinct(hypotheses, "in -o: its rows (and a paired test of it against itself) could not be told apart")
     scored = out.run(metrics, corpus_files(source, references, hypotheses, gold_m2, hypothesis_m2), "compare")
     if out.paired:
         scales = [out.scale if getattr(metric, "fraction", True) else None for metric in scored.metrics

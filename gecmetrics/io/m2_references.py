@@ -144,10 +144,16 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
 
 
 def _annotator_ids(annotators: Sequence[int]) -> list[int]:
-    """The annotator ids asked for: a sequence of integers >= 0 (one string, even "0", is not
-    the annotator 0; an id is never read from text)."""
-    return [check_count(label, "an annotator id (annotators)", minimum=0)
-            for label in check_sequence(annotators, "annotators", "annotator ids (integers)")]
+    """The annotator ids asked for: a sequence of integers >= 0, each once, at least one (one
+    string, even "0", is not the annotator 0; an id is never read from text)."""
+    labels = [check_count(label, "an annotator id (annotators)", minimum=0)
+              for label in check_sequence(annotators, "annotators", "annotator ids (integers)")]
+    if not labels:
+        raise InputError("annotators is empty: name at least one annotator (None: all of them)")
+    repeated = next((label for k, label in enumerate(labels) if label in labels[:k]), None)
+    if repeated is not None:  # the same reference twice, written twice over one file name
+        raise InputError(f"annotator {repeated} is asked for twice (-a/--annotator, annotators)")
+    return labels
 
 
 def _annotator_reference(blocks: Sequence[Block], annotator: int, fill_from_0: bool, name: str,

@@ -31,6 +31,7 @@ from ...metrics.registry import needs_gold_m2
 from ...run.engine import score_corpus
 from ...run.executors import check_jobs, make_executor
 from ...run.reading import worker_chunk_size
+from ...core.table import escaped_cell
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
                                   attribute_corpus_methods, attribution_rows, check_attribution_options)
 
@@ -246,7 +247,7 @@ def attribution_tsv_of_systems(results: Mapping[str, Sequence[Mapping[str, Attri
     (1-based), method and edit; floats at full precision, tabs and newlines in text escaped."""
     lines = ["\t".join(("system",) + TSV_COLUMNS)]
     for row in attribution_dicts(results):
-        lines.append("\t".join(repr(row[key]) if isinstance(row[key], float) else _cell(str(row[key]))
+        lines.append("\t".join(repr(row[key]) if isinstance(row[key], float) else escaped_cell(row[key])
                                for key in ("system",) + TSV_COLUMNS))
     return "\n".join(lines) + "\n"
 
@@ -260,7 +261,3 @@ def attribution_dicts(results: Mapping[str, Sequence[Mapping[str, Attribution | 
                 if attribution is not None:
                     out.extend({"system": name, **row} for row in attribution_rows(attribution, number))
     return out
-
-
-def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
