@@ -279,3 +279,20 @@ def test_meta_evaluation_and_significance_arguments(tmp_path) -> None:
         with pytest.raises(InputError, match=message):
             call()
     assert JudgmentOptions(seed=3, bootstrap=10).seed == 3
+
+
+def test_resamples_without_a_correlation_are_counted_in_a_note(tmp_path) -> None:
+    """31% of the resamples (all Expected Wins equal in them) were left out of the intervals with
+    only the JSON's "undefined" counts saying so."""
+    (tmp_path / "j.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><appraise-results><error-correction-ranking-result id="x">'
+        '<ranking-item src-id="0" user="u1"><translation system="A" rank="1"/><translation system="B" rank="2"/>'
+        '</ranking-item><ranking-item src-id="1" user="u1">'
+        + "".join(f'<translation system="{s}" rank="1"/>' for s in "ABCD")
+        + "</ranking-item></error-correction-ranking-result></appraise-results>", encoding="utf-8")
+    result = G.meta_evaluate_judgments(str(tmp_path / "j.xml"), scores={"m": {"A": .3, "B": .2, "C": .1, "D": 0.0}},
+                                       bootstrap=1000)
+    left_out = result.correlations[0].undefined["pearson"]
+    assert 0 < left_out < 1000
+    assert any(note.startswith("m (judgments/pair): resamples with all scores equal have no correlation")
+               and f"of 1000: pearson {left_out}," in note for note in result.notes), result.notes

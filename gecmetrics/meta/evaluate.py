@@ -301,6 +301,8 @@ def _system_level(result: JudgmentMetaEvaluation, judgments: Judgments, side: Me
     common = {"ranking": result.ranking, "confidence": settings.confidence}
     for how in _resamplings(judgments, side, settings):
         result.correlations += correlate_with_judgments(scores, judgments, result.systems, how, **common)
+        result.notes += [note for correlation in result.correlations[-len(scores):]
+                         if (note := undefined_resamples_note(correlation))]
         if settings.compare:
             result.comparisons += [compare_metrics(a, b, scores, judgments, result.systems, how, **common)
                                    for a, b in combinations(scores, 2)]
@@ -309,6 +311,17 @@ def _system_level(result: JudgmentMetaEvaluation, judgments: Judgments, side: Me
                                           metric=label, human=HUMAN_LABELS[settings.ranking])
                           for label, by_system in scores.items()]
         result.notes += [note for analysis in result.windows if (note := undefined_windows_note(analysis))]
+
+
+def undefined_resamples_note(correlation: SystemCorrelation) -> str | None:
+    """One line saying how many resamples had no defined correlation (all scores equal in the
+    resample) and were left out of the interval (and of the paired tests' p-values); None if none."""
+    left_out = {name: count for name, count in correlation.undefined.items() if count}
+    if not left_out:
+        return None
+    counts = ", ".join(f"{name} {count}" for name, count in left_out.items())
+    return (f"{correlation.metric} ({correlation.resampling}): resamples with all scores equal have no correlation "
+            f"and are left out of the intervals and p-values, of {correlation.resamples}: {counts}")
 
 
 def _sentence_level(result: JudgmentMetaEvaluation, judgments: Judgments, side: MetricSide,
