@@ -79,7 +79,8 @@ def order_warning(n: int, longest_line: int, unit: str) -> str | None:
         return None
     units = "words" if unit == "word" else "characters"
     return (f"gecmetric: warning: n = {n} is more than the length of every sentence (at most {longest_line} "
-            f"{units}): every score is 0")
+            f"{units}): no n-gram of order {n} to match, so corpus scores are 0 (sentence scores follow each "
+            "metric's rules for short sentences)")
 
 
 class TextChecks:
