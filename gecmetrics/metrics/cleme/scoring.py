@@ -62,8 +62,9 @@ def length_bias(statistics: np.ndarray) -> float:
     total = int(statistics[:, :, BIAS_SUM].sum())
     count = int(statistics[:, :, BIAS_COUNT].sum())
     if count == 0:
-        raise LineRefused("length weighting needs at least one reference correction in the corpus (CLEME's bias "
-                         "is the mean length of corrected reference chunks); score it unweighted")
+        raise LineRefused("length weighting needs at least one reference correction in the corpus, or in the "
+                          "sentence where one is scored on its own (edit attribution, rewards): CLEME's bias is the "
+                          "mean length of corrected reference chunks; score it unweighted (weighted=false)")
     return total / count
 
 
