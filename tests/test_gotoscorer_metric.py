@@ -298,6 +298,9 @@ def test_a_reference_annotator_the_gold_lacks_is_refused_not_scored_0(files, cor
     whole = get_metric("gotoscorer", ref_id=1, no_weight=True).corpus_score(None, late, systems["sys0"],
                                                                           systems=systems)
     assert chunked.result("sys0", 0).scores == whole.scores
+    # a corpus without any edit line (one unannotated sentence scored alone) has no gold edit: scored, not refused
+    bare = parse_m2(f"S {gold[0].source}\n", "gold.m2")
+    assert get_metric("gotoscorer", no_weight=True).corpus_score(None, bare, systems["sys0"][:1]).scores is not None
 
 
 def test_a_hypothesis_m2_with_a_second_annotator_is_refused_with_its_text(tmp_path):

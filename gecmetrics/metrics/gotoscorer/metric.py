@@ -111,10 +111,11 @@ class GoToPrepared:
     each gold chunk and N; hypotheses are found by identity (the corpus's own lists)."""
 
     def __init__(self, gold: GoldChunks, judgments: Judgments, table: WeightTable,
-                 hypotheses: Sequence[Sequence[Any]], name: str, reference_seen: bool = True) -> None:
+                 hypotheses: Sequence[Sequence[Any]], name: str,
+                 reference_seen: tuple[bool, bool] = (True, True)) -> None:
         self.gold, self.judgments, self.table, self.name = gold, judgments, table, name
         self.reference_seen = reference_seen
-        """Whether the gold M2 has a line of the reference annotator (``ref_id``)."""
+        """Whether the gold M2 has a line of the reference annotator (``ref_id``), and any line."""
         self._index = {id(blocks): (blocks, k) for k, blocks in enumerate(hypotheses)}
 
     def system_of(self, hypothesis: Sequence[Any]) -> int | None:
@@ -165,7 +166,8 @@ class GoToScorer(Metric):
             raise InputError("GoToScorer needs the reference M2 (the corpus's gold M2 blocks: --m2 GOLD.m2)")
         gold_name = corpus.name("gold")
         gold = read_gold(corpus.gold, self.settings.ref_id, gold_name, required=False)
-        seen = any(edit.annotator == self.settings.ref_id for block in corpus.gold for edit in block.edits)
+        annotators = {edit.annotator for block in corpus.gold for edit in block.edits}
+        seen = (self.settings.ref_id in annotators, bool(annotators))
         names = list(corpus.hypotheses)
         if not names:
             raise InputError("GoToScorer needs at least one hypothesis")
@@ -181,18 +183,20 @@ class GoToScorer(Metric):
             check_chunk_counts(table, gold, corpus.offset)
         return GoToPrepared(gold, judgments, table, hypotheses, gold_name, seen)
 
-    def observation(self, prepared: GoToPrepared) -> tuple[bool, str]:
-        """Whether the chunk's gold M2 has a line of annotator ``ref_id``, and its name."""
+    def observation(self, prepared: GoToPrepared) -> tuple[bool, bool, str]:
+        """Whether the chunk's gold M2 has a line of annotator ``ref_id``, whether it has any
+        edit line, and its name."""
         self.check_prepared_kind(prepared, GoToPrepared)
-        return prepared.reference_seen, prepared.name
+        return (*prepared.reference_seen, prepared.name)
 
     def check_observations(self, observations: Sequence[Any]) -> None:
-        """A gold M2 without any line of annotator ``ref_id`` is refused, as the command refuses
-        it (a chunk alone may have none: its sentences then have no gold edit)."""
+        """A gold M2 with edit lines but none of annotator ``ref_id`` is refused, as the command
+        refuses it (a chunk alone may have none: its sentences then have no gold edit; so may a
+        corpus of sentences without any edit line, e.g. one such sentence scored alone)."""
         seen = [observed for observed in observations if observed is not None]
-        if seen and not any(present for present, _ in seen):
+        if any(lines for _, lines, _ in seen) and not any(present for present, _, _ in seen):
             raise InputError(f"has no edit line of annotator {self.settings.ref_id} (ref_id): GoToScorer needs one "
-                             "reference", seen[0][1])
+                             "reference", seen[0][2])
 
     def _system(self, blocks: Sequence[Any], gold: GoldChunks, name: str) -> SystemEdits:
         for block in blocks:
