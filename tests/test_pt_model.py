@@ -294,7 +294,7 @@ def test_bad_input(engine: PTEngine) -> None:
         errant.statistics(prepared, parse_m2("S He go .\n\nS x\n", "hyp"))
     with pytest.raises(InputError, match="other model settings"):
         scorer(engine, PTErrant, num_layers=8).statistics(prepared, parse_m2("S He go .\n", "hyp"))
-    with pytest.raises(InputError, match="the object its prepare"):
+    with pytest.raises(InputError, match=r"prepared must be what its prepare\(\) returned"):
         errant.statistics([], parse_m2("S He go .\n", "hyp"))
 
 
