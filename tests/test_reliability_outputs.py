@@ -329,3 +329,10 @@ def test_attribute_says_how_many_sentences_it_left_out(here: Path) -> None:
     assert code == 0 and [line.split("\t")[1] for line in out.splitlines()[1:]] == ["2"], out
     assert err.strip() == "gecmetric: warning: 1 sentence with more than 1 edits left out (--over-bound skip): no rows " \
                           "for it", err
+
+
+def test_attribute_offers_only_the_formats_it_prints() -> None:
+    """--help listed --markdown, --latex and --format, which the command then refused."""
+    code, out, err = run_cli("attribute", "--help")
+    assert code == 0 and "--json" in out and "--tsv" in out, err
+    assert not any(flag in out for flag in ("--markdown", "--latex", "--format")), out

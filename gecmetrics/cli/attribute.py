@@ -37,7 +37,9 @@ from .context import run_context
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of sampled Shapley (per sentence).")
 @click.option("--normalize", is_flag=True,
               help="Rescale add and leave-one-out to sum to the score difference (gec-metrics' attributors).")
-@format_options
+@format_options(only={"json": "Print JSON: a list of the rows (system, sentence, method, edit, ... attribution).",
+                      "tsv": "Print tab-separated values (the default): a header, then a line per system, sentence, "
+                             "method and edit."})
 @click.option("--spacy-model", default=None, metavar="NAME",
               help="spaCy model of the ERRANT annotation [default: $GECMETRICS_SPACY_MODEL, else en_core_web_sm].")
 @jobs_option

@@ -4,7 +4,7 @@ after the command name), the output format (``--json``, ``--tsv``, ``--markdown`
 ``--format NAME``), the scale rule (``--scale``), ``-d`` and ``--signature``."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import click
 
@@ -74,17 +74,23 @@ def jobs_option(func: Callable) -> Callable:
 # ----------------------------------------------------------------------------- output formats
 
 
-def format_options(func: Callable) -> Callable:
+def format_options(func: Callable | None = None, *, only: Mapping[str, str] | None = None) -> Callable:
     """``--json``, ``--tsv``, ``--markdown``, ``--latex`` and ``--format NAME`` (any registered
-    format, :mod:`gecmetrics.output.formats`); read the choice with :func:`chosen_format`."""
-    func = click.option("--format", "format_name", metavar="NAME", expose_value=False, callback=_remember_format,
-                        help="Print in this output format: text, tsv, markdown, latex, json or any registered "
-                             "one.")(func)
-    for fmt in reversed(FORMAT_FLAGS):
-        func = click.option(f"--{fmt}", f"as_{fmt}", is_flag=True, expose_value=False, help=FORMAT_HELP[fmt],
-                            callback=lambda ctx, param, value, fmt=fmt: _remember_format(ctx, param, fmt if value
-                                                                                          else None))(func)
-    return func
+    format, :mod:`gecmetrics.output.formats`); read the choice with :func:`chosen_format`.
+    ``only``: the flags of a command that prints just these formats (flag -> its help), and no
+    ``--format`` (its --help offers nothing it refuses)."""
+    def decorate(func: Callable) -> Callable:
+        if only is None:
+            func = click.option("--format", "format_name", metavar="NAME", expose_value=False,
+                                callback=_remember_format, help="Print in this output format: text, tsv, markdown, "
+                                "latex, json or any registered one.")(func)
+        helps = FORMAT_HELP if only is None else only
+        for fmt in reversed([fmt for fmt in FORMAT_FLAGS if fmt in helps]):
+            func = click.option(f"--{fmt}", f"as_{fmt}", is_flag=True, expose_value=False, help=helps[fmt],
+                                callback=lambda ctx, param, value, fmt=fmt: _remember_format(ctx, param, fmt if value
+                                                                                              else None))(func)
+        return func
+    return decorate if func is None else decorate(func)
 
 
 def _remember_format(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
