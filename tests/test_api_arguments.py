@@ -296,3 +296,12 @@ def test_resamples_without_a_correlation_are_counted_in_a_note(tmp_path) -> None
     assert 0 < left_out < 1000
     assert any(note.startswith("m (judgments/pair): resamples with all scores equal have no correlation")
                and f"of 1000: pearson {left_out}," in note for note in result.notes), result.notes
+
+
+def test_an_undefined_williams_test_names_the_metric_pair(tmp_path) -> None:
+    """Two proportional metric columns: the error named neither the pair nor the comparison."""
+    (tmp_path / "j.xml").write_text(JUDGMENTS, encoding="utf-8")
+    judgments = G.read_judgments(str(tmp_path / "j.xml"))
+    scores = {"m1": {"A": .4, "B": .3, "C": .2, "D": .1}, "m2": {"A": .8, "B": .6, "C": .4, "D": .2}}
+    with pytest.raises(InputError, match=r"comparing 'm1' with 'm2' \(paired tests of metrics\): Williams' test"):
+        G.compare_metrics("m1", "m2", scores, judgments)

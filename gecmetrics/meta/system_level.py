@@ -291,7 +291,10 @@ def compare_metrics(metric_a: str, metric_b: str, metric_scores: Mapping[str, Ma
     chosen = point[0].systems
     differences = {name: point[0].values[name] - point[1].values[name] for name in CORRELATIONS}
     r_a_b = pearson([table[metric_a][s] for s in chosen], [table[metric_b][s] for s in chosen])
-    williams = williams_test(point[0].values["pearson"], point[1].values["pearson"], r_a_b, len(chosen))
+    try:
+        williams = williams_test(point[0].values["pearson"], point[1].values["pearson"], r_a_b, len(chosen))
+    except InputError as err:  # which pair (and that it is the comparison of metrics) is undefined
+        raise InputError(f"comparing {metric_a!r} with {metric_b!r} (paired tests of metrics): {err}") from None
     comparison = CorrelationComparison(metric_a, metric_b, point[0].human, chosen, differences, {}, {}, williams)
     how = as_resampling(resampling, resampling_options)
     if how is None:
