@@ -17,7 +17,7 @@ from ..core.checks import check_count
 from ..errors import InputError
 from .atomic import atomic_output, check_outputs
 from .m2 import Block, Edit, check_blocks, read_m2
-from .text import check_sequence
+from .text import check_sequence, first_repeated
 
 M2Input = Union[str, "os.PathLike[str]", Sequence[Block]]
 
@@ -150,7 +150,7 @@ def _annotator_ids(annotators: Sequence[int]) -> list[int]:
               for label in check_sequence(annotators, "annotators", "annotator ids (integers)")]
     if not labels:
         raise InputError("annotators is empty: name at least one annotator (None: all of them)")
-    repeated = next((label for k, label in enumerate(labels) if label in labels[:k]), None)
+    repeated = first_repeated(labels)
     if repeated is not None:  # the same reference twice, written twice over one file name
         raise InputError(f"annotator {repeated} is asked for twice (-a/--annotator, annotators)")
     return labels

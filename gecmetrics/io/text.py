@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, BinaryIO, Sequence
+from typing import Any, BinaryIO, Iterable, Sequence
 
 from ..errors import InputError, shown
 
@@ -118,26 +118,32 @@ def check_sequence(values: Any, name: str, items: str) -> list[Any]:
     return list(values)
 
 
+def first_repeated(values: Iterable[Any]) -> Any:
+    """The first value given a second time (None when each is given once)."""
+    seen: set = set()
+    for value in values:
+        if value in seen:
+            return value
+        seen.add(value)
+    return None
+
+
 def check_system_names(values: Any, name: str = "systems") -> list[Any]:
     """System names given as a sequence (:func:`check_sequence`), each once: a name listed twice
     would be correlated, windowed or ranked twice (an InputError naming it)."""
     names = check_sequence(values, name, "system names")
-    seen: set = set()
-    for system in names:
-        if system in seen:
-            raise InputError(f"{name}: the system {system!r} is listed twice")
-        seen.add(system)
+    repeated = first_repeated(names)
+    if repeated is not None:
+        raise InputError(f"{name}: the system {repeated!r} is listed twice")
     return names
 
 
 def check_distinct(paths: Sequence[Any], why: str) -> None:
     """Each file once: the first one given again is an InputError naming it, ``why`` saying
     what a repeated file would do (``given twice {why}``)."""
-    seen: set = set()
-    for path in paths:
-        if path in seen:
-            raise InputError(f"given twice {why}", _shown(path))
-        seen.add(path)
+    repeated = first_repeated(paths)
+    if repeated is not None:
+        raise InputError(f"given twice {why}", _shown(repeated))
 
 
 def check_paths(paths: Any, name: str) -> list[Any]:

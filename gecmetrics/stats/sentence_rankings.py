@@ -116,8 +116,6 @@ def score_matrix(sentence_scores: Mapping[str, Sequence[float]] | np.ndarray,
             raise InputError(f"{len(order)} system names for a score matrix of {matrix.shape[0]} rows")
     if any(not isinstance(s, str) or not s for s in order):
         raise InputError("system names must be non-empty strings")
-    if len(set(order)) != len(order):
-        raise InputError("a system is listed twice")
     if len(order) < MIN_SYSTEMS:
         raise InputError(f"a ranking needs at least {MIN_SYSTEMS} systems, got {len(order)}")
     if matrix.shape[1] == 0:

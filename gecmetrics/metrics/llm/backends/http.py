@@ -316,6 +316,7 @@ class OpenAICompatibleBackend:
         self.base_url = base_url
         self.api_key_env = api_key_env
         self._key = os.environ.get(api_key_env) if api_key_env else None
+        self._key_forms = _written_forms(self._key) if self._key else []  # what redact() looks for
         if key_required and not self._key:
             raise BackendError(f"no API key: set the environment variable {api_key_env}")
         self.structured, self.seed, self.temperature, self.top_p = structured, seed, temperature, top_p
@@ -378,7 +379,7 @@ class OpenAICompatibleBackend:
         never before (a cut key would be missed). The key is found as written and as JSON writes
         it (``\\/`` for ``/``, ``\\uXXXX`` escapes)."""
         if self._key:
-            for form in _written_forms(self._key):
+            for form in self._key_forms:
                 text = text.replace(form, "[key]")
         text = _BEARER.sub("Bearer [key]", text)
         return text if keep is None else text[:keep]
