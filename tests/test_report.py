@@ -742,6 +742,50 @@ def test_long_edits_and_many_scores_never_widen_the_page(chromium, tmp_path):
     assert len(widths) == 1 and max(widths) <= room, (widths, room)
 
 
+def test_the_page_splits_tokens_as_python_does():
+    """The page finds an edit's words by splitting the source as Python's ``str.split()`` made
+    the edits' token offsets: its class of spaces is exactly the characters ``str.isspace()``
+    accepts (JavaScript's ``\\s`` adds U+FEFF and leaves out U+001C-U+001F and U+0085)."""
+    from gecmetrics.output.report import html as report_html
+
+    script = (Path(report_html.__file__).parent / "assets" / "report.js").read_text(encoding="utf-8")
+    found = re.search(r"var PY_SPACE = /\[(.*?)\]\+/;", script)
+    assert found, "PY_SPACE is not in report.js"
+    page_space = re.compile(f"[{found.group(1)}]")  # \xNN, \uNNNN and ranges read alike in Python
+    assert [c for c in range(sys.maxunicode + 1) if page_space.fullmatch(chr(c))] == \
+        [c for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+
+
+EDIT_CHIPS = """
+  result.chips = [].slice.call(document.querySelectorAll("#sentences .sentence .edit")).map(function (chip) {
+    return [].slice.call(chip.childNodes).map(function (part) { return part.tagName + ":" + part.textContent; }).join(" ");
+  });
+"""
+
+
+def test_edits_are_drawn_on_their_words_whatever_the_spaces(chromium, tmp_path):
+    """A source holding U+FEFF (a token for Python, a space for JavaScript), U+001F or U+0085 (the
+    other way round): each edit is drawn on the word it changes (it was drawn on a neighbour)."""
+    sources = ["I like \ufeff green apples .", "She likes \x1f red apple .", "He likes\x85green apple ."]
+    references = [["I like green apples .", "She likes red apples .", "He likes green apples ."]]
+    gold_edits = [["A 2 3|||U:OTHER|||-NONE-|||REQUIRED|||-NONE-|||0"],
+                  ["A 3 4|||R:NOUN:NUM|||apples|||REQUIRED|||-NONE-|||0"],
+                  ["A 3 4|||R:NOUN:NUM|||apples|||REQUIRED|||-NONE-|||0"]]
+    hypothesis_edits = [["A 4 5|||R:NOUN:NUM|||apple|||REQUIRED|||-NONE-|||0"], [NOOP.format(0)], [NOOP.format(0)]]
+    blocks = parse_m2(m2_text(sources, hypothesis_edits), "SYS")
+    hypotheses = {"SYS": [" ".join(apply_edits(block.tokens, block.edits)) for block in blocks]}
+    corpus = Corpus(sources, references, hypotheses, parse_m2(m2_text(sources, gold_edits), "gold"),
+                    hypothesis_m2={"SYS": blocks})
+    page = tmp_path / "spaces.html"
+    write_report(report_data(corpus, samples=20, seed=1, attribution=[]), page)
+    probe = chromium.open_page(page, EDIT_CHIPS)["probe"]
+    assert probe["errors"] == []
+    chips = probe["actions"]["chips"]
+    # sentence 1: the system's apples -> apple, the gold's deletion of U+FEFF; 2 and 3: the gold's
+    # apple -> apples (each drawn as the reference's edit and as the system's miss)
+    assert set(chips) == {"DEL:apples INS:apple", "DEL:\ufeff", "DEL:apple INS:apples"}, chips
+
+
 def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, warm_parses, tmp_path, monkeypatch):
     """CoNLL-2014 (AMU, CAMB, CUUI, INPUT, gold M2, GJG15 human scores): no error, no request,
     every section drawn. (ERRANT's parses come from a copy of the test run's: parsing the five

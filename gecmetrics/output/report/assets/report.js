@@ -52,6 +52,10 @@
     return s;
   }
   function labelled(text, control) { return el("label", null, text + " ", control); }
+  // the characters Python's str.split() splits on (str.isspace), which made the edits' token
+  // offsets: JavaScript's \s differs (U+FEFF in, U+001C-U+001F and U+0085 out)
+  var PY_SPACE = /[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+  function tokensOf(text) { return text.split(PY_SPACE).filter(Boolean); }
   function isNum(x) { return typeof x === "number" && isFinite(x); }
   function fixed(x, digits) { return isNum(x) ? x.toFixed(digits) : "\u2013"; }
   function x100(x, digits) { return isNum(x) ? (100 * x).toFixed(digits) : "\u2013"; }  // a fraction, as printed
@@ -413,7 +417,7 @@
     var A = D.attribution[attributionIndex];
     var rows = A.values[s][d];
     if (!rows || !rows.length) return null;
-    var tokens = S.source[d].split(/\s+/).filter(Boolean);
+    var tokens = tokensOf(S.source[d]);
     var head = el("tr", null, el("th", {text: "edit"}), el("th", {text: "type"}));
     A.methods.forEach(function (m) { head.appendChild(el("th", {text: m})); });
     var table = el("table", {cls: "attr"}, el("thead", null, head));
@@ -435,7 +439,7 @@
     return table;
   }
   function sentenceCard(d) {
-    var tokens = S.source[d].split(/\s+/).filter(Boolean);
+    var tokens = tokensOf(S.source[d]);
     var gold = S.gold[d] || [];
     var head = el("div", {cls: "head"}, el("b", {text: "#" + (d + 1)}));
     if (S.difficulty && isNum(S.difficulty[d])) head.appendChild(el("span", {text: "difficulty " + S.difficulty[d].toFixed(2)}));
