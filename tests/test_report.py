@@ -186,6 +186,33 @@ def test_difficulty_judged_in_parts_is_the_whole(monkeypatch, rows):
     with pytest.raises(InputError, match="takes a Corpus"):
         scorer.difficulty([corpus])
 
+def test_difficulty_per_type_groups_the_types_as_the_counts_beside_it():
+    """The page draws each type group's difficulty beside ERRANT's counts of that group, so the
+    weights are grouped by ERRANT's -cat rule: with NUCLE types ('ArtOrDet', 'Vt'), GoToScorer's
+    own rule makes level 2 one group '' of every edit (drawn beside ERRANT's '' of 'Vt' alone)
+    and level 1 groups no ERRANT row has."""
+    from gecmetrics.metrics.gotoscorer.metric import GoToScorer
+
+    nucle = [[line.replace("R:VERB:SVA", "Vt").replace("R:VERB:TENSE", "Vt").replace("R:DET", "ArtOrDet")
+              .replace("R:NOUN:NUM", "Nn").replace("M:ADV", "Wci") for line in block] for block in GOLD]
+    corpus = small_corpus()
+    corpus = Corpus(SOURCES, REFERENCES, corpus.hypotheses, parse_m2(m2_text(SOURCES, nucle), "gold"),
+                    hypothesis_m2=corpus.hypothesis_m2)
+    types = [edit.type for block in corpus.gold for edit in block.edits if edit.annotator == 0 and not edit.is_noop]
+    assert {"Vt", "ArtOrDet"} <= set(types)
+    data = report_data(corpus, samples=20, attribution="none")
+    errant = ErrantCompare()
+    for level in (1, 2, 3):
+        expected: dict[str, int] = {}
+        for error_type in types:
+            group = errant.type_group(error_type, level)
+            expected[group] = expected.get(group, 0) + 1
+        assert {t: row[2] for t, row in data["difficulty"]["types"][str(level)].items()} == expected, level
+    assert set(data["difficulty"]["types"]["1"]) <= {"A", "V", "N", "W"}
+    own = GoToScorer().gold_edit_weights(corpus).categories  # the original's -cat table keeps its rule
+    assert set(own[1]) == set(types) and set(own[2]) == {""}
+
+
 # ---------------------------------------------------------------- the report's data
 
 
@@ -391,6 +418,36 @@ def test_report_arguments():
             report_data(corpus, ["green"], **options)
     with pytest.raises(InputError, match="needs the text references"):
         report_data(Corpus(SOURCES, [], {"A": SOURCES}))
+
+
+def test_attributed_metrics_and_human_tables_are_checked_before_any_work(tmp_path, monkeypatch):
+    """A metric attributed twice, or one with several columns (it attributed the first alone);
+    a human table with no score, an unknown score column, a score column without a table, fewer
+    systems scored than a correlation needs: refused before scoring (the page was written, exit
+    0, the error text inside it once per column)."""
+    from gecmetrics.output.report import data as report_module
+
+    corpus = small_corpus()
+    names = list(corpus.hypotheses)
+    files = write_files(tmp_path, {"nan.tsv": f"system\thuman\n{names[0]}\t1\n{names[1]}\tnan\n{names[2]}\t3\n",
+                                   "ok.tsv": "system\thuman\n" + "".join(f"{n}\t{k}\n" for k, n in enumerate(names)),
+                                   "two.tsv": f"system\thuman\n{names[0]}\t1\n{names[1]}\t2\nOTHER\t3\n"})
+
+    def no_scoring(*args, **kwargs):
+        raise AssertionError("scored before the arguments were checked")
+
+    monkeypatch.setattr(report_module, "score_corpus", no_scoring)
+    for options, message in [({"attribution": ["gleu", "gleu"]}, "the attributed metric GLEU.* is given twice"),
+                             ({"attribution": ["green:beta=0.5/2"]}, "green has 2 .GREEN b0.5, GREEN b2."),
+                             ({"human": files["nan.tsv"]}, "nan.tsv:3: no human score column.*'nan' is not a number"),
+                             ({"human": files["ok.tsv"], "human_score": "nope"}, "has no score column 'nope'"),
+                             ({"human_score": "human"}, "needs a human table"),
+                             ({"human": files["two.tsv"]}, "scores 2 of the systems.*need at least 3")]:
+        with pytest.raises(InputError, match=message):
+            report_data(corpus, ["gleu"], **options)
+    err = one_line_error("report", "-s", files["ok.tsv"], "-r", files["ok.tsv"], "-o", files["ok.tsv"],
+                         "--human", files["nan.tsv"], "--json", str(tmp_path / "r.json"))
+    assert "nan.tsv:3:" in err and not (tmp_path / "r.json").exists()
     with pytest.raises(InputError, match="not the data of a gecmetrics report"):
         render_html({"title": "x"})
 

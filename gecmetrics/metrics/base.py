@@ -45,7 +45,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
 from ..errors import InputError
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
@@ -301,10 +301,18 @@ class Metric(ABC):
         blocks, and the counts and scores per error type at each category level of ``levels``."""
         raise InputError(f"metric {self.display_name} does not mark edits (marks_edits is False)")
 
-    def gold_edit_weights(self, corpus: Any, levels: Sequence[int] = (1, 2, 3)) -> "GoldEditWeights | None":
+    def type_group(self, error_type: str, level: int) -> str:
+        """For a metric that :attr:`marks_edits`: the group of an error type at a category level,
+        as its per-type counts (:meth:`edit_marks`) group the types."""
+        raise InputError(f"metric {self.display_name} does not mark edits (marks_edits is False)")
+
+    def gold_edit_weights(self, corpus: Any, levels: Sequence[int] = (1, 2, 3),
+                          group: Callable[[str, int], str] | None = None) -> "GoldEditWeights | None":
         """For a metric that :attr:`weighs_gold_edits`: how hard each gold edit of ``corpus`` is
         (judged from its hypotheses), per sentence and per error type group at each category
-        level of ``levels``; None when the gold has no edit to weigh."""
+        level of ``levels`` (``group(error_type, level)``: the group of a type, e.g. another
+        metric's :meth:`type_group`; default: the metric's own); None when the gold has no edit
+        to weigh."""
         raise InputError(f"metric {self.display_name} does not weigh gold edits (weighs_gold_edits is False)")
 
     # ------------------------------------------------------------------ derived: scores

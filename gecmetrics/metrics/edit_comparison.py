@@ -30,7 +30,7 @@ from ..kinds import M2
 from .capabilities import EditMarks, SentenceMarks
 from .results import CorpusSums
 from .running_f import CountsResult
-from .type_average import TypeAveragedMetric, grouped
+from .type_average import TypeAveragedMetric, grouped, type_group
 from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
                        setting_label, unless, when_set)
 
@@ -243,6 +243,10 @@ class EditComparisonMetric(TypeAveragedMetric):
                      ) -> tuple[list[tuple[Edit, str | None]], list[tuple[Edit, str | None]]]:
         """Each edit of one pair of a sentence with its outcome (:meth:`EditComparison.marked_edits`)."""
         return self.comparison().marked_edits(hyp_block, ref_block, pair)
+
+    def type_group(self, error_type: str, level: int) -> str:
+        """ERRANT's -cat group of a type (:meth:`ErrantResult.grouped_categories`)."""
+        return type_group(error_type, level, (UNKNOWN_TYPE,))
 
     def edit_marks(self, result: ErrantResult, hypothesis: Sequence[Block], gold: Sequence[Block],
                    levels: Sequence[int] = (1, 2, 3)) -> EditMarks:

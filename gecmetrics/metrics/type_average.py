@@ -101,6 +101,13 @@ class TypeAveragedMetric(RunningFMetric):
         return super().join_statistics(parts)
 
 
+def type_group(error_type: str, level: int, ungrouped: Sequence[str]) -> str:
+    """The group of one error type at ERRANT's -cat ``level`` (:func:`grouped`)."""
+    if level == 3 or error_type in ungrouped:
+        return error_type
+    return error_type[:1] if level == 1 else error_type[2:]
+
+
 def grouped(categories: dict[str, CategoryCounts], level: int, ungrouped: Sequence[str],
             ungrouped_replaces: bool = False) -> dict[str, CategoryCounts]:
     """ERRANT's -cat levels over type counts: 1 = the type's first character (ERRANT's operation
@@ -118,9 +125,8 @@ def grouped(categories: dict[str, CategoryCounts], level: int, ungrouped: Sequen
         return dict(categories)
     out: dict[str, CategoryCounts] = {}
     for error_type, counts in categories.items():
-        whole = error_type in ungrouped
-        group = error_type if whole else error_type[:1] if level == 1 else error_type[2:]
-        if whole and ungrouped_replaces:
+        group = type_group(error_type, level, ungrouped)
+        if error_type in ungrouped and ungrouped_replaces:
             out[group] = CategoryCounts()
         total = out.setdefault(group, CategoryCounts())
         total.tp += counts.tp

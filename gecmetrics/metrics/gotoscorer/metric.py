@@ -20,7 +20,7 @@ judging); the result carries every number (P, R, F, F0.5, accuracy, weighted TP/
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -228,11 +228,13 @@ class GoToScorer(Metric):
         weights = level_weights(prepared.table.n_systems, s.a, s.b, s.c)
         return sentence_difficulty(prepared.gold, prepared.table, weights)
 
-    def gold_edit_weights(self, corpus: Corpus, levels: Sequence[int] = (1, 2, 3)) -> GoldEditWeights | None:
+    def gold_edit_weights(self, corpus: Corpus, levels: Sequence[int] = (1, 2, 3),
+                          group: Callable[[str, int], str] | None = None) -> GoldEditWeights | None:
         """:meth:`difficulty` per edit of every gold block (None for the edits that are not
         annotator ``ref_id``'s chunk edits), per sentence, and per ``-cat`` level the mean,
-        sample standard deviation and number of each type group's weights; None when annotator
-        ``ref_id`` has no edit."""
+        sample standard deviation and number of each type group's weights (types grouped by
+        ``group``, default the original's -cat rule: NUCLE's ``Vt`` is its own group at level 1,
+        in ERRANT's ``V``); None when annotator ``ref_id`` has no edit."""
         ref_id = self.settings.ref_id
         if not any(edit.annotator == ref_id and not edit.is_noop for block in corpus.gold for edit in block.edits):
             return None
@@ -245,7 +247,7 @@ class GoToScorer(Metric):
                 weighted[id(edit)] = next(weights)
                 typed.append((edit.type, weighted[id(edit)]))
             per_block.append([weighted.get(id(edit)) for edit in block.edits])
-        categories = {level: _category_weights(typed, level) for level in levels}
+        categories = {level: _category_weights(typed, level, group or category_of) for level in levels}
         return GoldEditWeights(per_block, difficulty.sentence, categories,
                                f"{self.label}|ref_id:{ref_id}|weights:{shown_weights(self.settings.weights)}")
 
@@ -334,12 +336,13 @@ class GoToScorer(Metric):
 
 
 
-def _category_weights(typed: Sequence[tuple[str, float]], level: int) -> dict[str, tuple[float, float, int]]:
-    """Per type group (:func:`~.scorer.category_of` at ``level``): the mean, sample standard
-    deviation (0 for one edit) and number of the weights of its edits, groups sorted by name."""
+def _category_weights(typed: Sequence[tuple[str, float]], level: int, group: Callable[[str, int], str]
+                      ) -> dict[str, tuple[float, float, int]]:
+    """Per type group (``group(type, level)``): the mean, sample standard deviation (0 for one
+    edit) and number of the weights of its edits, groups sorted by name."""
     groups: dict[str, list[float]] = {}
     for error_type, weight in typed:
-        groups.setdefault(category_of(error_type, level), []).append(weight)
+        groups.setdefault(group(error_type, level), []).append(weight)
     return {name: (float(np.mean(values)), float(np.std(values, ddof=1)) if len(values) > 1 else 0.0, len(values))
             for name, values in sorted(groups.items())}
 

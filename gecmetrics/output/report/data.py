@@ -338,6 +338,10 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
                   for metric, column in _attribution_metrics(attribution, resolved)]
     _keep_type_counts(resolved)
     human = _human_table(human) if human is not None else None
+    if human is not None:  # refused before any work: the table, its columns, the systems it scores
+        _judged_systems(human, human_score, list(corpus.hypotheses))
+    elif human_score is not None:
+        raise InputError("a human score column (human_score, --human-score) needs a human table (human, --human)")
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context)
 
@@ -364,7 +368,9 @@ def _scored_data(corpus: Corpus, metrics: list[Metric], scored: Scored, columns:
     """The parts of the report read from the scored statistics: the metrics, ERRANT's edit
     comparison, the error types, the gold edits' difficulty and the sentence browser's data."""
     compared = compared_edits(scored, marker, corpus)
-    weights = offering(defaults, "weighs_gold_edits").gold_edit_weights(corpus, CATEGORY_LEVELS)
+    # the difficulty sits beside the marking metric's per-type counts: its types grouped alike
+    weights = offering(defaults, "weighs_gold_edits").gold_edit_weights(corpus, CATEGORY_LEVELS,
+                                                                        scored.metrics[marker].type_group)
     return {
         "metrics": [{"name": m.display_name, "signature": str(m.signature(len(corpus.references))),
                      "settings": m.settings_dict()} for m in metrics],
@@ -433,9 +439,17 @@ def _attribution_metrics(attribution: Sequence[Any] | str | None, metrics: list[
             if metric.has_sentence_scores and metric.hypothesis_kind == TEXT and not needs_gold_m2(metric):
                 return [(metric, 0)]
         return []
-    chosen = []
+    chosen, signatures = [], []
     for metric in resolve_metrics(attribution):
         check_attribution_metric(metric)
+        labels = metric.column_labels()
+        if len(labels) > 1:  # it would attribute the first column alone, under the metric's name
+            raise InputError(f"the report attributes one score column per metric; {metric.display_name} has "
+                             f"{len(labels)} ({', '.join(labels)}): give it one setting (e.g. green:beta=1)")
+        signature = str(metric.signature(None))
+        if signature in signatures:
+            raise InputError(f"the attributed metric {signature} is given twice")
+        signatures.append(signature)
         chosen.append((metric, 0))
     return chosen
 
@@ -520,17 +534,27 @@ def _human_table(human: Any) -> Any:
     return human if isinstance(human, HumanTable) else load_human(human)
 
 
+def _judged_systems(table: Any, human_score: Any, systems: list[str]) -> list[str]:
+    """The systems the human table scores, checked: the table has the score columns asked for
+    and scores enough of the systems for a correlation."""
+    from ...meta.correlations import MIN_SYSTEMS
+
+    table.columns(human_score)
+    judged = [name for name in systems if name in table.systems]
+    if len(judged) < MIN_SYSTEMS:
+        raise InputError(f"the human table {table.name} scores {len(judged)} of the systems "
+                         f"({', '.join(judged) or 'none'}); correlations need at least {MIN_SYSTEMS} (its systems: "
+                         f"{', '.join(table.systems)})")
+    return judged
+
+
 def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any) -> dict[str, Any]:
     """System-level correlations of every score column with the human scores (of the systems
     the human table has), and the points of the scatter figures."""
     from ...meta.system_level import meta_evaluate
 
     table = _human_table(human)
-    judged = [name for name in systems if name in table.systems]
-    if len(judged) < 2:
-        raise InputError(f"the human table {table.name} scores {len(judged)} of the systems "
-                         f"({', '.join(judged) or 'none'}); correlations need at least 2 (its systems: "
-                         f"{', '.join(table.systems)})")
+    judged = _judged_systems(table, human_score, systems)
     correlations, notes, used = [], [], judged
     for column in columns:
         scores = {name: column["scores"][systems.index(name)] for name in judged}
