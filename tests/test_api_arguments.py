@@ -63,10 +63,10 @@ def test_configuration_errors_raise_while_a_refused_line_falls_back(monkeypatch:
     real = rewards.chunk_statistics
 
     def refusing(error):
-        def statistics(metrics, corpus, names):
+        def statistics(metrics, corpus, names, observations=None):
             if any("go home" in line for name in names for line in corpus.hypotheses[name]):
                 raise error
-            return real(metrics, corpus, names)
+            return real(metrics, corpus, names, observations)
         return statistics
 
     monkeypatch.setattr(rewards, "chunk_statistics", refusing(LineRefused("too long for the bound")))

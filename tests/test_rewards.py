@@ -18,6 +18,7 @@ import pytest
 from tests.conftest import SPACY_TEST_MODEL
 
 from gecmetrics import get_metric, read_lines, read_m2
+from gecmetrics.io.m2 import parse_m2 as read_m2_text
 from gecmetrics.core.edits.blocks import format_m2
 from gecmetrics.errors import InputError
 from gecmetrics.rewards import RewardFunction, mbr_select, reward_function
@@ -113,6 +114,37 @@ def test_hypothesis_m2_metrics_annotate_the_completions(conll, spacy_model, name
     assert values == expected and len(set(values)) > 2
     assert f.stats.fallbacks == len(refused) and bool(refused) == (name == "cleme" and settings.get("weighted", True))
     assert pickle.loads(pickle.dumps(f))(**batch) == values
+
+
+def test_gotoscorer_refuses_a_row_without_the_reference_annotator(conll, spacy_model):
+    """GoToScorer refuses a gold with edit lines but none of annotator ``ref_id``: a completion of
+    such a row (one-sentence corpus, as ``sentence_scores`` refuses it) gets the fallback and is
+    counted; one batch of rows with and without that annotator used to give every row 0.0."""
+    from gecmetrics.core.lang import language_annotator
+
+    gold = conll["gold"]
+    lacking = next(d for d in range(100) if gold[d].annotators() == [0]
+                   and any(not edit.is_noop for edit in gold[d].edits))
+    having = next(d for d in range(100) if 1 in gold[d].annotators() and any(
+        edit.annotator == 1 and not edit.is_noop for edit in gold[d].edits))
+    lines = conll["lines"]
+    rows = [lacking, lacking, having, having]
+    completions = [lines["REF0"][lacking], lines["INPUT"][lacking], lines["REF1"][having], lines["INPUT"][having]]
+    metric = get_metric("gotoscorer", no_weight=True, ref_id=1)
+    annotator = language_annotator("en", spacy_model=SPACY_TEST_MODEL)
+    blocks = [annotator.annotate([gold[d].source], [[text]], keep_empty=True)[0] for d, text in zip(rows, completions)]
+    with pytest.raises(InputError, match="no edit line of annotator 1"):
+        metric.sentence_scores(None, [gold[lacking]], [blocks[0]])
+    expected = [float(np.asarray(metric.sentence_scores(None, [gold[having]], [block]).scores).ravel()[0])
+                for block in blocks[2:]]
+    assert expected == [1.0, 0.0]
+    f = reward_function("gotoscorer", no_weight=True, ref_id=1, fallback=-1.0,
+                        annotation={"spacy_model": SPACY_TEST_MODEL})
+    assert f(completions=completions, references=[format_m2([gold[d]]) for d in rows]) == [-1.0, -1.0, *expected]
+    assert f.stats.fallbacks == 2 and f.stats.reasons == {"refused by the metric": 2}
+    nowhere = reward_function("gotoscorer", no_weight=True, ref_id=5, fallback=-1.0,
+                              annotation={"spacy_model": SPACY_TEST_MODEL})
+    assert nowhere(completions=completions[2:], references=[format_m2([gold[having]])] * 2) == [-1.0, -1.0]
 
 
 def test_m2_running_f_is_each_line_as_its_own_corpus(conll):
@@ -284,6 +316,20 @@ def test_argument_errors():
         f(completions=[3], source=["a"], references=[["a"]])
     with pytest.raises(InputError, match="fallback must be a finite number"):
         reward_function("gleu", fallback=float("nan"))
+    for option in ("fallback", "length_penalty", "max_length_ratio"):  # an OverflowError
+        with pytest.raises(InputError, match=f"{option} must be a finite number"):
+            reward_function("gleu", **{option: 10**400})
+    assert reward_function("gleu", fallback=np.float32(-0.5)).fallback == -0.5
+    with pytest.raises(InputError, match="language is given by its code .a string such as 'en'., got None"):
+        reward_function("cleme", weighted=False, edit_language=None)  # a TypeError
+    with pytest.raises(InputError, match="metric must be a registered name or a Metric, got NoneType"):
+        RewardFunction(None)  # an AttributeError
+    assert RewardFunction("gleu")(completions=["a b"], source=["a b"], references=[["a b"]]) == [1.0]
+    with pytest.raises(InputError, match="name must be a non-empty string"):
+        reward_function("gleu", name=3)
+    with pytest.raises(InputError, match="a text part's text is a NoneType"):  # scored as the word "None"
+        f(completions=[[{"role": "assistant", "content": [{"type": "text", "text": None}]}]], source=["None"],
+          references=[["None"]])
     with pytest.raises(InputError, match="max_tokens"):
         reward_function("gleu", max_tokens=-1)
     with pytest.raises(InputError, match="M2 block of one sentence"):
@@ -303,6 +349,48 @@ def test_argument_errors():
 def test_line_breaks_are_spaces():
     f = reward_function("gleu")
     assert f(completions=["He goes\nhome ."], source=["He go home ."], references=[["He goes home ."]]) == [1.0]
+
+
+def test_a_text_is_one_line_wherever_it_is_read():
+    """Line breaks are spaces in completions, references and sources alike, a closing one
+    dropped: an MBR candidate is the same text as hypothesis and as reference (two copies of
+    "He goes home .\n" scored 0.931 with each other, not 1). Only \n and \r are line breaks:
+    U+2028 stays, as a line of a file holds it, with or without a closing newline."""
+    candidates = ["He goes home .\n", "He goes home .\n", "He went home ."]
+    utilities = mbr_select([candidates], "gleu", ["He go home ."], unit="char").utilities[0]
+    assert utilities[0, 1] == utilities[1, 0] == 1.0
+    assert mbr_select([["a b\nc d", "a b\r\nc d"]], "gleu", ["a b c d"], unit="char").utilities[0][0, 1] == 1.0
+    f = reward_function("green-char")
+    assert f(completions=["He goes home ."], source=["He go\nhome ."], references=[["He goes\r\nhome .\n"]]) == \
+        f(completions=["He goes home ."], source=["He go home ."], references=[["He goes home ."]]) == [1.0]
+    kept = f(completions=["He goes\u2028home ."], source=["He go home ."], references=[["He goes home ."]])
+    assert kept[0] < 1.0
+    assert f(completions=["He goes\u2028home .\n"], source=["He go home ."], references=[["He goes home ."]]) == kept
+
+
+def test_hand_made_blocks_are_checked_as_the_reader_checks_a_file():
+    """A Block built in code whose fields are of the wrong kind, or whose edit lies outside the
+    sentence, is refused as the M2 reader refuses such a line (a TypeError or AttributeError
+    from inside the reward, or a silent 0.0 in the reward and in sentence_scores)."""
+    from gecmetrics.core.edits.blocks import Block, Edit
+
+    f = reward_function("m2")
+    for block, message in [(Block(["a", "b"], []), "source is its tokenized text, got list"),
+                           (Block("a b", None), "edits are a list of Edit, got NoneType"),
+                           (Block("a b", ["A 0 1|||X|||y|||REQUIRED|||-NONE-|||0"]), "edits are Edit objects, got str"),
+                           (Block("a b", [Edit(1, 3, "R:X", "y")]), "edit span 1 3 goes beyond the sentence .2 tokens."),
+                           (Block("a b", [Edit(2, 1, "R:X", "y")]), "starts after it ends"),
+                           (Block("a b", [Edit(0, 1, "R:X", "y", annotator=-4)]), "annotator -4 is negative"),
+                           (Block("a b", [Edit(0, "1", "R:X", "y")]), "start, end and annotator are integers")]:
+        with pytest.raises(InputError, match=message):
+            f(completions=["a b"], references=[block])
+        with pytest.raises(InputError, match=message):
+            get_metric("m2").sentence_scores(None, [block], ["a b"])
+    fake = type("B", (), {"edits": [], "source": "a b"})()  # errant scored it 1.0
+    with pytest.raises(InputError, match="give the M2 text of the sentence .or its Block., got B"):
+        reward_function("errant")(completions=["a b"], references=[fake])
+    read = read_m2_text("S a b\nA 0 1|||R:X|||y|||REQUIRED|||-NONE-|||0\n", "gold")[0]
+    assert f(completions=["y b"], references=[read]) == f(completions=["y b"], references=[Block("a b", read.edits)])
 
 
 @pytest.mark.models

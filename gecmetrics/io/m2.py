@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, TextIO
 from .text import STDIN, check_path, check_sequence, open_input, read_lines, split_lines
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
                                  Block, Edit, NamedBlocks, blocks_name, check_blocks, format_m2,
-                                 normalize_correction)
+                                 normalize_correction, span_problem)
 from ..errors import InputError
 
 MAX_ANNOTATOR_ID = 2**31 - 1
@@ -43,15 +43,9 @@ def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> E
         raise InputError(f"malformed edit span {span.strip()!r}: expected two integer token offsets",
                          name, line_number)
     start, end = int(offsets[0]), int(offsets[1])
-    if (start, end) != NOOP_SPAN:
-        if start < 0 or end < 0:
-            raise InputError(f"negative edit span {start} {end} (only -1 -1 is allowed, for noop)", name,
-                             line_number)
-        if start > end:
-            raise InputError(f"edit span {start} {end} starts after it ends", name, line_number)
-        if end > n_tokens:
-            raise InputError(f"edit span {start} {end} goes beyond the sentence ({n_tokens} tokens)", name,
-                             line_number)
+    problem = span_problem(start, end, n_tokens)
+    if problem:
+        raise InputError(problem, name, line_number)
     written = annotator_text.rstrip()  # errant_m2 strips the line: the field's leading spaces stay
     annotator_text = annotator_text.strip()
     if not annotator_text.isascii() or not annotator_text.isdigit():

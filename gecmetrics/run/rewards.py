@@ -25,12 +25,15 @@ the other candidates taken as references (N x N sentence scores).
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Mapping, Sequence
 
-from ..errors import InputError, LineRefused
+from ..core.checks import check_score
+from ..errors import InputError, LineRefused, shown
+from ..core.edits.blocks import Block, check_built_blocks
 from ..io.m2 import parse_m2
 from ..kinds import M2, NONE, TEXT
 from ..metrics.running import chunk_statistics, python_corpus
@@ -87,14 +90,24 @@ def _content_text(content: Any, k: int) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, Sequence) and all(isinstance(part, Mapping) for part in content):
-        return "".join(str(part.get("text", "")) for part in content if part.get("type", "text") == "text")
+        texts = [part.get("text", "") for part in content if part.get("type", "text") == "text"]
+        for text in texts:
+            if not isinstance(text, str):  # (its str() was scored: None as the word "None")
+                raise InputError(f"completion {k}: a text part's text is a {type(text).__name__}, not text",
+                                 "completions")
+        return "".join(texts)
     raise InputError(f"completion {k}: the assistant message's content is a {type(content).__name__}, not text",
                      "completions")
 
 
+_LINE_BREAK = re.compile("\r\n|\r|\n")
+
+
 def _one_line(text: str) -> str:
-    """A completion as one line: line breaks (which no sentence can hold) become spaces."""
-    return " ".join(text.splitlines()) if ("\n" in text or "\r" in text) else text
+    """A text as one line: its line breaks (which no sentence can hold) become spaces, those at its
+    end dropped (a model's closing newline). Only these: a line of a file holds U+2028 or U+000B
+    as they are, and so does a completion."""
+    return _LINE_BREAK.sub(" ", text.rstrip("\r\n")) if ("\n" in text or "\r" in text) else text
 
 
 class RewardFunction:
@@ -108,7 +121,7 @@ class RewardFunction:
                  annotation: Mapping[str, Any] | None = None, cache: Any = None) -> None:
         from ..core.context import run_context
 
-        self.metric = metric
+        self.metric = metric = _metric(metric, {})  # a registered name, or a Metric
         run_context(cache)  # checked now; the metric is bound to it on first use in each process
         self.cache = cache
         if annotation is not None and not isinstance(annotation, Mapping):
@@ -139,6 +152,8 @@ class RewardFunction:
         self.length_penalty = _number(length_penalty, "length_penalty")
         self.warn_every = _bound(warn_every, "warn_every") or 1
         self.memo_size = _bound(memo_size, "memo_size", least=0) or 0
+        if name is not None and (not isinstance(name, str) or not name):
+            raise InputError(f"name must be a non-empty string (the reward's __name__), got {shown(name)}", "name")
         self.__name__ = name or f"gecmetrics_{(metric.name or type(metric).__name__).replace('-', '_')}"
         self._setup()
 
@@ -196,6 +211,8 @@ class RewardFunction:
                 source = None
             elif source is None:
                 source = ""
+            else:
+                source = _one_line(source)
             rows.append((source, refs))
         return rows
 
@@ -222,16 +239,17 @@ class RewardFunction:
                 if len(blocks) != 1:
                     raise InputError(f"{name} {k}: expected the M2 block of one sentence, got {len(blocks)}", name)
                 return blocks[0]
-            if isinstance(value, Sequence) and len(value) == 1:
+            if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 1:
                 value = value[0]
-            if hasattr(value, "edits") and hasattr(value, "source"):
+            if isinstance(value, Block):
+                check_built_blocks([value], f"{name} {k}")  # as the M2 reader checks a file's
                 return value
             raise InputError(f"{name} {k}: metric {self.metric.display_name} reads gold M2 references: give the M2 "
                              f"text of the sentence (or its Block), got {type(value).__name__}", name)
         if isinstance(value, str):
-            return (value,)
+            return (_one_line(value),)
         if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
-            return tuple(value)
+            return tuple(_one_line(text) for text in value)
         raise InputError(f"{name} {k}: expected a reference text or a non-empty list of them, got "
                          f"{type(value).__name__}", name)
 
@@ -334,12 +352,27 @@ class RewardFunction:
         systems = {name: [texts[j] if j < len(texts) else texts[0] for texts in per_row]
                    for j, name in enumerate(names)}
         if self.metric.hypothesis_kind == M2:  # the completions' edits, as the metric reads them
-            lines = sources if sources is not None else [block.source for block in references]
+            originals = sources if sources is not None else [block.source for block in references]
             annotator = self._edit_annotator()
-            systems = {name: annotator.annotate(lines, [texts], keep_empty=True) for name, texts in systems.items()}
+            systems = {name: annotator.annotate(originals, [texts], keep_empty=True)
+                       for name, texts in systems.items()}
         metric = self._metric_in_run()
         corpus = python_corpus([metric], sources, references, systems)
-        statistics, _ = chunk_statistics([metric], corpus, names)
+        observed: dict[int, Any] = {}
+        statistics, _ = chunk_statistics([metric], corpus, names, observed)
+        if observed.get(0) is not None:  # what only a whole corpus can judge (GoToScorer's ref_id)
+            if len(row_keys) > 1:  # each row is a corpus of its own, and judged as one
+                values = {}
+                for row in row_keys:
+                    mine = [key for key in keys if key[0] == row]
+                    values.update(zip(mine, self._batch(mine, lines)))
+                return [values[key] for key in keys]
+            try:
+                metric.check_observations([observed[0]])
+            except LineRefused:
+                raise
+            except InputError as err:  # this sentence alone is refused (the CLI would refuse it)
+                raise LineRefused(str(err)) from None
         # each line as a corpus of one sentence (a slot's padding rows are scored and not read)
         scores = {j: metric.alone_matrix(metric.join_statistics([statistics[name][0]]))[self.column]
                   for j, name in enumerate(names)}
@@ -390,11 +423,11 @@ def _reference_length(row: tuple[str | None, Any]) -> int:
 
 
 def _number(value: Any, name: str) -> float:
-    import math
-
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InputError(f"{name} must be a finite number, got {value!r}", name)
-    return float(value)
+    """A finite real number (a NumPy one too; not a bool, a text, 10**400 or nan)."""
+    try:
+        return check_score(value, name)
+    except InputError:
+        raise InputError(f"{name} must be a finite number, got {shown(value)}", name) from None
 
 
 def _bound(value: Any, name: str, least: int = 1) -> int | None:

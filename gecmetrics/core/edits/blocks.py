@@ -125,6 +125,55 @@ def the_reference(name: str) -> str:
     return "the reference" if name in ("", "reference") else f"the reference {name}"
 
 
+def span_problem(start: int, end: int, n_tokens: int) -> str | None:
+    """What is wrong with the token span [start, end) of an edit of a sentence of ``n_tokens``
+    tokens (None: nothing; -1 -1 is the noop span)."""
+    if (start, end) == NOOP_SPAN:
+        return None
+    if start < 0 or end < 0:
+        return f"negative edit span {start} {end} (only -1 -1 is allowed, for noop)"
+    if start > end:
+        return f"edit span {start} {end} starts after it ends"
+    if end > n_tokens:
+        return f"edit span {start} {end} goes beyond the sentence ({n_tokens} tokens)"
+    return None
+
+
+def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
+    """M2 blocks given in code checked as the M2 reader checks a file's (it checked the blocks it
+    read, which carry their line: those with line 0 are checked here): a :class:`Block` whose
+    source is a text and whose edits are :class:`Edit` lines of integer spans inside the sentence,
+    text fields and a non-negative integer annotator. (A list or a str where an Edit belongs was
+    scored 0, or failed deep in a metric.)"""
+    for k, block in enumerate(blocks):
+        if not isinstance(block, Block):
+            raise InputError(f"expected M2 blocks (gecmetrics.read_m2, or gecmetrics.io.m2.Block), got "
+                             f"{type(block).__name__} at sentence {k + 1}", name)
+        if block.line:
+            continue
+        where = f"sentence {k + 1}"
+        if not isinstance(block.source, str):
+            raise InputError(f"{where}: a Block's source is its tokenized text, got {type(block.source).__name__}",
+                             name)
+        if not isinstance(block.edits, (list, tuple)):
+            raise InputError(f"{where}: a Block's edits are a list of Edit, got {type(block.edits).__name__}", name)
+        n_tokens = len(block.source.split())
+        for edit in block.edits:
+            if not isinstance(edit, Edit):
+                raise InputError(f"{where}: a Block's edits are Edit objects, got {type(edit).__name__} "
+                                 "(gecmetrics.read_m2 reads A lines)", name)
+            numbers = (edit.start, edit.end, edit.annotator)
+            if any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
+                raise InputError(f"{where}: an Edit's start, end and annotator are integers, got "
+                                 f"{edit.start!r}, {edit.end!r}, {edit.annotator!r}", name)
+            problem = span_problem(edit.start, edit.end, n_tokens) or (
+                f"annotator {edit.annotator} is negative" if edit.annotator < 0 else None)
+            if problem is None and not all(isinstance(text, str) for text in (edit.type, edit.correction)):
+                problem = f"an Edit's type and correction are texts, got {edit.type!r}, {edit.correction!r}"
+            if problem:
+                raise InputError(f"{where}: {problem}", name)
+
+
 def check_blocks(blocks: Any, name: str) -> list[Block]:
     """A list of M2 blocks (as :func:`read_m2` returns), with at least one: anything else is an
     InputError saying what was expected."""

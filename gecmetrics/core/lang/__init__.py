@@ -24,7 +24,7 @@ import pkgutil
 import re
 from typing import Any
 
-from ...errors import InputError
+from ...errors import InputError, shown
 
 DEFAULT_LANGUAGE = "en"
 """The language of a signature without ``lang`` (English: the signatures of earlier versions)."""
@@ -73,6 +73,8 @@ def unregister_language(code: str) -> None:
 def language_class(code: str) -> type:
     """The :class:`~gecmetrics.core.lang.base.EditLanguage` subclass of a code (see the module
     docstring for where it is looked for); the generic annotator's for a code without one."""
+    if not isinstance(code, str) or not code:
+        raise InputError(f"a language is given by its code (a string such as 'en'), got {shown(code)}")
     found = _REGISTERED.get(code) or _folder_language(code)
     if found is None and code in _entry_points():
         found = _load_entry_point(code)
