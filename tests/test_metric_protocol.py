@@ -295,3 +295,72 @@ def test_installed_plugin_registers_through_its_entry_point(tmp_path, monkeypatc
     finally:
         unregister_metric("plugin-f")
         sys.modules.pop("toy_plugin", None)
+
+
+# ---------------------------------------------------------------------------- what a plugin returns
+
+
+def _rate_class():
+    """A plugin metric (a class from outside gecmetrics): hypothesis tokens found in no reference,
+    per sentence (unknown, tokens)."""
+    from gecmetrics.metrics.base import Metric
+
+    class Rate(Metric):
+        label = "Rate"
+        settings_class = ToyEditSettings
+
+        def prepare(self, corpus, group=()):
+            return [set(" ".join(refs).split()) for refs in zip(*corpus.references)]
+
+        def statistics(self, prepared, hypothesis):
+            return np.array([[sum(t not in known for t in line.split()), len(line.split())]
+                             for known, line in zip(prepared, hypothesis)], dtype=np.int64).reshape(-1, 2)
+
+        def score_from_sums(self, sums, column=0):
+            sums = np.asarray(sums, dtype=np.float64)
+            return np.divide(sums[..., 0], sums[..., 1], out=np.zeros(sums.shape[:-1]), where=sums[..., 1] > 0)
+
+    return Rate
+
+
+def test_what_a_plugin_returns_is_checked(files):
+    """A plugin's statistics a row short gave a silently wrong score (4.66 for 4.56), an infinite
+    count 0.00, NaN ``nan``; 1-D, None or object statistics, a text score and an error raised in
+    its own code were tracebacks through the engine. Each is one InputError (exit 2, one line)."""
+    Rate = _rate_class()
+
+    def variant(name, **methods):
+        return type(name, (Rate,), {"label": name, **methods})
+
+    def floats(change):
+        def statistics(self, prepared, hypothesis):
+            rows = Rate.statistics(self, prepared, hypothesis).astype(float)
+            change(rows)
+            return rows
+        return statistics
+
+    def fail(self, *args):
+        raise ValueError("plugin bug")
+
+    cases = [(variant("Short", statistics=lambda self, p, h: Rate.statistics(self, p, h)[:-1]),
+              r"statistics of hypothesis are an array of shape \(3, 2\) for 4 sentences"),
+             (variant("Inf", statistics=floats(lambda rows: rows.__setitem__((0, 1), np.inf))), "infinite values"),
+             (variant("NaN", statistics=floats(lambda rows: rows.__setitem__((0, 0), np.nan))),
+              "gives a score of nan .not a finite number."),
+             (variant("NoneRows", statistics=lambda self, p, h: None), "statistics of hypothesis are a NoneType"),
+             (variant("Objects", statistics=lambda self, p, h: np.array([["a", 1]] * len(h), dtype=object)),
+              "an array of object, not of numbers"),
+             (variant("Text", score_from_sums=lambda self, sums, column=0: "high"), r"failed in score: \w+Error"),
+             (variant("Raises", statistics=fail), "Raises .*failed in statistics: ValueError: plugin bug"),
+             (variant("RaisesPrepare", prepare=fail), "failed in prepare: ValueError: plugin bug")]
+    assert Rate().corpus_score(SOURCES, REFERENCES, SYSTEMS["bad"]).score > 0  # the base plugin scores
+    for cls, message in cases:
+        register_metric("rate-variant", cls, replace=True)
+        try:
+            with pytest.raises(InputError, match=message):
+                cls().corpus_score(SOURCES, REFERENCES, SYSTEMS["bad"])
+            code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], files["ref1"],
+                                     "-o", files["bad"], "--metrics", "rate-variant")
+            assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (cls.__name__, code, out, err)
+        finally:
+            unregister_metric("rate-variant")

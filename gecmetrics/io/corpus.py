@@ -6,7 +6,6 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..core.edits.blocks import check_built_blocks
 from ..errors import InputError
 from ..kinds import M2, TEXT
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length, check_lines,
@@ -42,7 +41,7 @@ class Corpus:
         from_gold = self.sources is None and self.gold is not None
         if from_gold:  # the gold blocks' own sentences: nothing to compare them with
             self.gold = list(self.gold)
-            check_built_blocks(self.gold, self.name("gold"))
+            _check_built(self.gold, self.name("gold"))
             self.sources = [_block_source(block, k, self.name("gold")) for k, block in enumerate(self.gold)]
         self.sources = check_lines(self.sources, source_name, self.offset)
         if not self.sources:
@@ -57,7 +56,7 @@ class Corpus:
         self.hypotheses = {str(name): _hypothesis(h, str(name)) for name, h in self.hypotheses.items()}
         if self.gold is not None and not from_gold:
             self.gold = list(self.gold)
-            check_built_blocks(self.gold, self.name("gold"))
+            _check_built(self.gold, self.name("gold"))
             check_m2_sources(self.gold, self.sources, self.name("gold"), source_name, self.offset)
         for name, hyp in self.hypotheses.items():
             if hyp and not isinstance(hyp[0], str):
@@ -73,7 +72,7 @@ class Corpus:
         ``sources``) the same tokens; errors name the file and the block's line. (ERRANT's
         comparison pairs blocks by position whatever their sources: its hypotheses are checked
         for their count only; CLEME checks the sources as it reads them.)"""
-        check_built_blocks(blocks, name)
+        _check_built(blocks, name)
         where = self.name("gold") if self.gold is not None else self.name("source")
         if len(blocks) != self.size:
             extra = len(blocks) > self.size
@@ -159,6 +158,14 @@ class Corpus:
         of those of them that have some are kept)."""
         m2 = {name: self.hypothesis_m2[name] for name in hypotheses if name in self.hypothesis_m2}
         return Corpus(self.sources, self.references, dict(hypotheses), self.gold, dict(self.names), self.offset, m2)
+
+
+def _check_built(blocks: Sequence[Any], name: str) -> None:
+    """:func:`~gecmetrics.core.edits.blocks.check_built_blocks` (imported here: a command on text
+    files never loads the M2 code)."""
+    from ..core.edits.blocks import check_built_blocks
+
+    check_built_blocks(blocks, name)
 
 
 def _block_source(block: Any, k: int, name: str) -> str:

@@ -338,13 +338,26 @@ class Metric(ABC):
 
     def score_of(self, name: str, statistics: Any) -> Result:
         """:meth:`score` of the hypothesis ``name``: a refusal that names no file names it (an
-        LLM judge's hypothesis without any scored sentence has no score)."""
+        LLM judge's hypothesis without any scored sentence has no score); a score that is not a
+        finite number is refused (a plugin's NaN printed ``nan``), and a plugin's own error is
+        one line (:func:`~gecmetrics.metrics.running.plugin_errors`)."""
+        import math
+
+        from .running import plugin_errors
+
         try:
-            return self.score(statistics)
+            with plugin_errors(self, "score"):
+                result = self.score(statistics)
+                scores = [float(x) for x in result.scores]
         except InputError as err:
             if err.path is not None:
                 raise
             raise InputError(str(err), name) from None
+        bad = next((x for x in scores if not math.isfinite(x)), None)
+        if bad is not None:
+            raise InputError(f"metric {self.display_name} gives a score of {bad} (not a finite number): its statistics "
+                             "leave the score undefined", name)
+        return result
 
     def evaluate(self, prepared: Any, hypothesis: Sequence[Any]) -> Result:
         """The corpus result of one hypothesis on a prepared corpus (statistics, then score)."""
@@ -421,9 +434,11 @@ class Metric(ABC):
         command line uses by default (``$GECMETRICS_CACHE``, else the user cache folder); False
         for none; a folder or a :class:`~gecmetrics.core.cache.Cache`. Wrong or missing inputs
         raise :class:`InputError`."""
+        from .running import HYPOTHESIS
+
         metric = self.for_call(cache)
-        return metric.score(metric.corpus_statistics(sources, references, hypothesis, systems=systems,
-                                                     prepared=prepared))
+        return metric.score_of(HYPOTHESIS, metric.corpus_statistics(sources, references, hypothesis, systems=systems,
+                                                                    prepared=prepared))
 
     def sentence_scores(self, sources: Sequence[str] | None, references: Any, hypothesis: Sequence[Any],
                         prepared: Any = None, *,

@@ -6,6 +6,7 @@ calls on the whole corpus), and the corpus of plain Python values a metric is ca
 their hypothesis kind, each checked with one :class:`InputError` saying what was expected)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Hashable, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError, LineRefused
@@ -28,6 +29,50 @@ def sharing_groups(metrics: Sequence["Metric"]) -> dict[Hashable, list[int]]:
     return groups
 
 
+def checked_statistics(metric: "Metric", rows: Any, sentences: int, name: str) -> Any:
+    """A metric's statistics of one hypothesis on a chunk of ``sentences`` sentences, checked
+    before they are joined and reduced: an array must hold numbers, a row per sentence, none
+    infinite (a plugin's statistics a row short gave a silently wrong score, an infinite count a
+    0.00, an array of objects a NumPy traceback). A metric's own statistics object (ERRANT's, ...)
+    is its own class's business."""
+    import numbers
+
+    import numpy as np
+
+    problem = None
+    if isinstance(rows, np.ndarray):
+        if rows.dtype.kind not in "biuf":
+            problem = f"an array of {rows.dtype}, not of numbers"
+        elif rows.ndim == 0 or rows.shape[0] != sentences:
+            problem = f"an array of shape {rows.shape} for {sentences} sentences (a row per sentence)"
+        elif rows.dtype.kind == "f" and np.isinf(rows).any():
+            problem = "an array with infinite values"
+    elif rows is None or isinstance(rows, (str, bytes, numbers.Number)):
+        problem = f"a {type(rows).__name__}"
+    if problem:
+        raise InputError(f"metric {metric.display_name}: its statistics of {name} are {problem}; a metric's "
+                         "statistics are per-sentence numbers (Metric.statistics)")
+    return rows
+
+
+@contextmanager
+def plugin_errors(metric: "Metric", step: str) -> Iterator[None]:
+    """An error inside a plugin metric's own code (a class from outside gecmetrics) as one
+    :class:`InputError` naming the plugin, the step and the error: not a traceback through the
+    engine that looks like gecmetrics' (the CLI prints one line; a built-in metric's bug still
+    shows its traceback)."""
+    try:
+        yield
+    except InputError:
+        raise
+    except Exception as err:  # noqa: BLE001 - any error of code that is not ours
+        module = type(metric).__module__
+        if module.split(".")[0] == "gecmetrics":
+            raise
+        raise InputError(f"plugin metric {metric.display_name} ({module}.{type(metric).__qualname__}) failed in "
+                         f"{step}: {type(err).__name__}: {err}") from err
+
+
 def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequence[str],
                      observations: dict[int, Any] | None = None) -> tuple[dict[str, list[Any]], int]:
     """Each group of metrics prepared once on ``corpus`` (a chunk, or a whole corpus), then every
@@ -37,8 +82,10 @@ def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequenc
     :meth:`~gecmetrics.metrics.base.Metric.observation` of the chunk (k -> observation), for
     the run's :func:`check_observations`."""
     groups = sharing_groups(metrics)
-    prepared = {key: metrics[indices[0]].prepare(corpus, [metrics[k] for k in indices[1:]])
-                for key, indices in groups.items()}
+    prepared = {}
+    for key, indices in groups.items():
+        with plugin_errors(metrics[indices[0]], "prepare"):
+            prepared[key] = metrics[indices[0]].prepare(corpus, [metrics[k] for k in indices[1:]])
     if observations is not None:
         observations.update({k: metrics[k].observation(prepared[key]) for key, indices in groups.items()
                              for k in indices})
@@ -47,7 +94,9 @@ def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequenc
         for key, indices in groups.items():
             for k in indices:
                 try:
-                    rows = metrics[k].statistics(prepared[key], corpus.hypothesis(name, metrics[k].hypothesis_kind))
+                    with plugin_errors(metrics[k], "statistics"):
+                        rows = metrics[k].statistics(prepared[key], corpus.hypothesis(name, metrics[k].hypothesis_kind))
+                    checked_statistics(metrics[k], rows, corpus.size, name)
                 except LineRefused as err:
                     sentence = getattr(err, "sentence", None)
                     if err.path is not None or sentence is None:
