@@ -95,6 +95,36 @@ def test_a_file_in_place_of_the_folder_is_an_error_of_the_cache_commands(command
     assert code == 0 and not (tmp_path / "new").exists()  # a folder not made yet: nothing in it, none made
 
 
+@pytest.mark.parametrize("where", ["before", "after", "both sides", "command twice"])
+def test_two_cache_folders_are_refused_wherever_given(where, tmp_path):
+    """Two --cache folders before the command ran silently with the last one (click keeps the
+    last of an option given twice), while one each side of the command's name was refused."""
+    from tests.conftest import one_line_error
+
+    files = write_files(tmp_path, {"src": ["He go home ."], "ref": ["He goes home ."], "hyp": ["He goes home ."]})
+    first, second = str(tmp_path / "A"), str(tmp_path / "B")
+    command = ["gleu", "-s", files["src"], "-r", files["ref"], "-o", files["hyp"]]
+    args = {"before": ["--cache", first, "--cache", second, *command],
+            "after": [*command, "--cache", first, "--cache", second],
+            "both sides": ["--cache", first, *command, "--cache", second],
+            "command twice": ["--cache", first, "--cache", second, "cache", "info"]}[where]
+    assert "gecmetric: error: --cache is given twice with different folders" in one_line_error(*args)
+    assert not (tmp_path / "A").exists() and not (tmp_path / "B").exists()
+    same = [a if a != second else first for a in args]  # the same folder twice is one choice
+    code, out, err = run_cli(*same)
+    assert code == 0 and err == "", err
+    assert run_cli("--cache", first, "--cache", first, "cache", "info")[1].startswith(f"cache: {first}")
+
+
+@pytest.mark.parametrize("position", ["before", "after"])
+@pytest.mark.parametrize("folder", ["", "  "])
+def test_an_empty_cache_folder_names_the_flag(position, folder):
+    from tests.conftest import one_line_error
+
+    args = ["--cache", folder, "cache", "info"] if position == "before" else ["cache", "info", "--cache", folder]
+    assert one_line_error(*args).startswith("gecmetric: error: --cache: empty folder name")
+
+
 def test_a_context_pickles_as_its_folder(tmp_path, monkeypatch):
     context = run_context(tmp_path / "a", on_warning=print)
     monkeypatch.chdir(tmp_path)

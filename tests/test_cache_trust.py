@@ -64,6 +64,80 @@ def test_a_value_of_the_wrong_type_is_a_miss_and_repaired(folder: Path, column: 
             key: value_of(i) for i, key in enumerate(keys_of(range(5)))}
 
 
+UNDECODABLE = "CAST(X'fffe0a41' AS TEXT)"
+"""Text that is not UTF-8 (with a newline in it): sqlite3's own decoding raises on it."""
+
+
+@pytest.mark.parametrize("column", ["value", "used", "crc", "flags"])
+def test_undecodable_text_in_a_row_is_a_miss_repaired_with_one_clean_line(folder: Path, column: str) -> None:
+    """Such a row turned the whole cache off on every run (sqlite3 failed the read of the chunk)
+    and its bytes were printed in the warning; it is one damaged row like any other."""
+    fill(Cache(folder), range(10))
+    with sqlite3.connect(folder / FILE_NAME) as conn:
+        conn.execute(f"UPDATE entries SET {column} = {UNDECODABLE} WHERE id % 3 = 0")
+        damaged = conn.execute("SELECT COUNT(*) FROM entries WHERE id % 3 = 0").fetchone()[0]
+    messages: list[str] = []
+    cache = Cache(folder, on_warning=messages.append)
+    assert len(cache.get_many(NS, keys_of(range(10)))) == 10 - damaged and cache.enabled
+    assert len(messages) == 1 and f"{damaged} cached value(s)" in messages[0] and "removed" in messages[0]
+    assert messages[0].isprintable() and "\ufffd" not in messages[0], messages[0]
+    fill(cache, range(10))  # the producer stores them again
+    messages = []
+    assert len(Cache(folder, on_warning=messages.append).get_many(NS, keys_of(range(10)))) == 10 and not messages
+
+
+def test_undecodable_text_in_a_key_or_a_name_never_stops_a_read(folder: Path) -> None:
+    """A key stored as text is never the key asked for (a blob): a miss; an undecodable
+    namespace name or format record is read, not a failure of the whole cache."""
+    fill(Cache(folder), range(4))
+    with sqlite3.connect(folder / FILE_NAME) as conn:
+        conn.execute(f"UPDATE entries SET key = {UNDECODABLE} WHERE key = ?", (cache_key("sentence", 1),))
+        conn.execute(f"INSERT INTO namespaces(name) VALUES ({UNDECODABLE})")
+        conn.execute("INSERT INTO entries(ns, key, used, crc, flags, value) "
+                     "SELECT id, X'00', 5, 0, 0, X'00' FROM namespaces WHERE name != ?", (NS,))
+    messages: list[str] = []
+    cache = Cache(folder, on_warning=messages.append)
+    assert len(cache.get_many(NS, keys_of(range(4)))) == 3 and cache.enabled and not messages
+    shown = str(cache.info())
+    assert all(line.isprintable() for line in shown.splitlines())
+    assert "'\\udcff\\udcfe\\nA'" in shown and len(shown.splitlines()) == 4
+    fill(cache, [1])
+    assert len(cache.get_many(NS, keys_of(range(4)))) == 4
+    cache.close()
+    with sqlite3.connect(folder / FILE_NAME) as conn:
+        conn.execute(f"UPDATE meta SET value = {UNDECODABLE} WHERE name = 'version'")
+    cache = Cache(folder, on_warning=messages.append)
+    assert cache.get_many(NS, keys_of(range(4))) == {} and cache.enabled  # moved aside, a fresh one
+    assert len(messages) == 1 and "of another cache version" in messages[0] and messages[0].isprintable()
+
+
+@pytest.mark.parametrize("used", ["'abc'", "99999999999999", "-5", "1.5", UNDECODABLE])
+def test_cache_info_shows_a_damaged_time_as_no_use(folder: Path, used: str) -> None:
+    """`cache info` (text, JSON, and CacheInfo's str in Python) stopped with a traceback on a
+    last-use time that is text or past what a date can show; prune removes such rows."""
+    import json
+
+    from tests.conftest import run_cli
+
+    fill(Cache(folder), range(26))
+    fill(Cache(folder), range(2), namespace="other/1")
+    with sqlite3.connect(folder / FILE_NAME) as conn:
+        conn.execute(f"UPDATE entries SET used = {used} WHERE id % 13 = 0")
+        conn.execute(f"UPDATE entries SET used = {used} WHERE ns = (SELECT id FROM namespaces WHERE name = 'other/1')")
+    info = Cache(folder).info()
+    assert info.entries == 28 and info.namespaces["other/1"].last_used is None
+    assert "other/1: 2 entries" in str(info) and "last used unknown" in str(info)
+    assert json.loads(json.dumps(info.to_dict()))["namespaces"]["other/1"]["last_used"] is None
+    code, out, err = run_cli("--cache", str(folder), "cache", "info")
+    assert code == 0 and out.startswith(f"cache: {folder}") and err == "", err
+    code, out, err = run_cli("--cache", str(folder), "cache", "info", "--json")
+    assert code == 0 and json.loads(out)["entries"] == 28, err
+    code, out, err = run_cli("--cache", str(folder), "cache", "prune", "--older-than", "30d")
+    assert code == 0 and out.startswith("removed 4 entries"), (out, err)  # by age or as damage
+    assert Cache(folder).info().entries == 24
+    assert Cache(folder).prune(max_size=1) == 24
+
+
 # ----------------------------------------------------------------------------- permissions
 
 def test_folder_and_files_are_made_private(tmp_path: Path, usual_umask) -> None:
@@ -81,6 +155,34 @@ def test_an_older_readable_file_is_made_private(folder: Path, usual_umask) -> No
     os.chmod(folder / FILE_NAME, 0o644)
     assert len(Cache(folder).get_many(NS, keys_of(range(3)))) == 3
     assert _mode(folder / FILE_NAME) == 0o600
+
+
+@pytest.mark.parametrize("suffix, mode", [("", 0o666), ("", 0o620), ("", 0o602), (".lock", 0o666)])
+def test_a_users_file_others_can_write_is_refused_not_made_private(folder: Path, suffix: str, mode: int) -> None:
+    """docs/cache.md: a cache file others can write is refused. It was made 0600 and trusted,
+    but whatever another user wrote before the chmod would then be read as ours."""
+    fill(Cache(folder), range(3))
+    name = str(folder / FILE_NAME) + suffix
+    os.chmod(name, mode)
+    messages: list[str] = []
+    cache = Cache(folder, on_warning=messages.append)
+    assert cache.get_many(NS, keys_of(range(3))) == {} and not cache.enabled
+    assert len(messages) == 1 and f"cache file {name} can be written by other users (mode {mode:o})" in messages[0]
+    assert _mode(name) == mode  # left as it is: the user decides (remove it, or chmod go-w)
+    os.chmod(name, 0o600)
+    assert len(Cache(folder).get_many(NS, keys_of(range(3)))) == 3
+
+
+def test_a_folder_where_no_file_can_be_made_is_named_so() -> None:
+    """/proc exists and its permission bits let root write, but no file can be made there (the
+    lock file: ENOENT): the warning said "No such file or directory" of a folder that exists."""
+    if not os.path.isdir("/proc") or os.path.exists(f"/proc/{FILE_NAME}"):
+        pytest.skip("needs Linux's /proc")
+    messages: list[str] = []
+    cache = Cache("/proc", on_warning=messages.append)
+    assert cache.get_many(NS, keys_of(range(3))) == {} and not cache.enabled
+    assert len(messages) == 1 and "cache folder /proc cannot be written" in messages[0], messages
+    assert "No such file" not in messages[0]
 
 
 @pytest.mark.parametrize("mode", [0o777, 0o770, 0o757])

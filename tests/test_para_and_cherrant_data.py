@@ -4,6 +4,7 @@ reading as ChERRANT does, errors with file and line, the folder lookup, checksum
 from __future__ import annotations
 
 import hashlib
+import http.client
 import sys
 from pathlib import Path
 
@@ -138,7 +139,7 @@ def test_fetch_checks_every_file_and_never_writes_a_wrong_one(tmp_path: Path, sh
     other = tmp_path / "other"
     with pytest.raises(InputError, match="SHA-256"):
         zh_data.fetch_data(other, download=corrupt)
-    assert [p.name for p in other.iterdir()] == []
+    assert not other.exists()  # nothing written, and the folder it made is gone
 
     def offline(url: str, timeout: float) -> bytes:
         raise OSError("network unreachable")
@@ -146,3 +147,64 @@ def test_fetch_checks_every_file_and_never_writes_a_wrong_one(tmp_path: Path, sh
     with pytest.raises(InputError, match="cannot download"):
         zh_data.fetch_data(tmp_path / "third", download=offline)
     assert hashlib.sha256(b"").hexdigest() not in zh_data.CHECKSUMS.values()
+
+
+@pytest.mark.parametrize("error", [
+    http.client.IncompleteRead(b"abc", 100),  # the connection dropped mid-file
+    http.client.BadStatusLine("\x00garbage\n"),  # a proxy's answer
+    ValueError("unknown url type: 'x'"),
+])
+def test_a_broken_download_is_one_input_error(tmp_path: Path, error: Exception) -> None:
+    """Only OSError was caught: a dropped connection (http.client's IncompleteRead, BadStatusLine)
+    ended in a traceback, and the folder made for the files stayed behind, empty."""
+    def broken(url: str, timeout: float) -> bytes:
+        raise error
+
+    with pytest.raises(InputError, match=r"^cannot download https://\S+: \S") as raised:
+        zh_data.fetch_data(tmp_path / "new" / "cherrant", download=broken)
+    assert str(raised.value).isprintable() and type(error).__name__ in str(raised.value)
+    assert not (tmp_path / "new").exists()  # both folders it made are gone
+
+
+def test_a_failed_fetch_keeps_a_folder_it_did_not_make_and_the_files_it_checked(
+        tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = shared_data / "cherrant"
+    monkeypatch.chdir(tmp_path)  # where an empty folder name fetched into
+
+    def first_file_only(url: str, timeout: float) -> bytes:
+        if not url.endswith(zh_data.CILIN):
+            raise OSError("network unreachable")
+        return (source / zh_data.CILIN).read_bytes()
+
+    def offline(url: str, timeout: float) -> bytes:
+        raise OSError("network unreachable")
+
+    made = tmp_path / "made"
+    with pytest.raises(InputError, match="cannot download .*: network unreachable"):
+        zh_data.fetch_data(made, download=first_file_only)
+    assert [p.name for p in made.iterdir()] == [zh_data.CILIN]  # a checked file is kept, with its folder
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    with pytest.raises(InputError, match="cannot download"):
+        zh_data.fetch_data(existing, download=offline)
+    assert existing.is_dir()
+    with pytest.raises(InputError, match="empty name"):
+        zh_data.fetch_data("", download=first_file_only)
+    assert not (tmp_path / zh_data.CILIN).exists()
+
+
+def test_data_commands_refuse_an_empty_folder_and_a_file_as_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                       ) -> None:
+    """`data fetch cherrant --to ''` fetched into the current folder; a file named by
+    $GECMETRICS_CHERRANT_DATA made `data check` report every file missing."""
+    from tests.conftest import one_line_error
+
+    monkeypatch.chdir(tmp_path)
+    assert one_line_error("data", "fetch", "cherrant", "--to", "") == "gecmetric: error: --to: empty folder name\n"
+    assert one_line_error("data", "check", "cherrant", "--from", " ") == "gecmetric: error: --from: empty folder name\n"
+    assert list(tmp_path.iterdir()) == []
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder\n", encoding="utf-8")
+    monkeypatch.setenv(zh_data.ENVIRONMENT_VARIABLE, str(afile))
+    assert one_line_error("data", "check", "cherrant") == (
+        f"gecmetric: error: {afile}: ${zh_data.ENVIRONMENT_VARIABLE}: not a folder\n")

@@ -9,6 +9,15 @@ from .app import SharedOptionsGroup
 DATASETS = ("cherrant",)
 
 
+def _named_folder(flag: str, folder: str | None) -> None:
+    """Refuse an empty folder name: Path("") is the current folder, where nobody meant to fetch
+    (or check) the files."""
+    from ..errors import InputError
+
+    if folder is not None and not folder.strip():
+        raise InputError(f"{flag}: empty folder name")
+
+
 @main.group("data", cls=SharedOptionsGroup)
 def data() -> None:
     """Fetch or check data files that are not part of the package."""
@@ -23,6 +32,7 @@ def fetch(name: str, folder: str | None, force: bool) -> None:
     """Download ChERRANT's data files from the pinned commit, each checked against its SHA-256."""
     from ..core.lang.zh.data import fetch_data
 
+    _named_folder("--to", folder)
     click.echo(str(fetch_data(folder, overwrite=force)))
 
 
@@ -33,12 +43,16 @@ def check(name: str, folder: str | None) -> None:
     """Say where the files are looked for and whether each has the published SHA-256 (exit 1 if not)."""
     import os
 
-    from ..core.lang.zh.data import CHAR_LEVEL_FILES, CHECKSUMS, data_folder, verify_data
+    from ..core.lang.zh.data import CHAR_LEVEL_FILES, CHECKSUMS, ENVIRONMENT_VARIABLE, data_folder, verify_data
     from ..errors import InputError
 
+    _named_folder("--from", folder)
     if folder is not None and not os.path.isdir(folder):  # a folder named by the user, not a report's subject
         raise InputError(f"--from: {'not a folder' if os.path.exists(folder) else 'no such folder'}", folder)
     where = data_folder(folder)
+    if where.exists() and not where.is_dir():  # else each file would be reported missing
+        origin = f"${ENVIRONMENT_VARIABLE}" if os.environ.get(ENVIRONMENT_VARIABLE) else "the user data folder"
+        raise InputError(f"{origin}: not a folder", str(where))
     problems = verify_data(where)
     click.echo(f"folder: {where}")
     for file_name in CHECKSUMS:

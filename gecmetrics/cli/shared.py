@@ -118,6 +118,7 @@ def cache_params() -> list[click.Parameter]:
     """``--cache DIR`` and ``--no-cache`` as parameters: the group and every command get the same
     two (:class:`gecmetrics.cli.app.SharedOptionsGroup`), so they go before or after the command name."""
     return [click.Option(["--cache", "cache_folder"], metavar="DIR", expose_value=False, callback=_remember_cache,
+                         multiple=True,  # click kept the last of two: A before the command, B too, ran with B
                          help="Folder of the persistent cache of parses, model outputs and LLM answers [default: "
                               "$GECMETRICS_CACHE, else the user cache folder]."),
             click.Option(["--no-cache"], is_flag=True, expose_value=False, callback=_remember_cache,
@@ -126,16 +127,20 @@ def cache_params() -> list[click.Parameter]:
 
 def _remember_cache(ctx: click.Context, param: click.Parameter, value: Any) -> None:
     """Record ``--cache DIR`` / ``--no-cache`` once for the whole command line (wherever given)
-    and make it the run's cache; contradicting choices are an error."""
-    if ctx.resilient_parsing or value is None or value is False:
+    and make it the run's cache; contradicting choices are an error (``value``: the folders of
+    ``--cache``, each in turn; True for ``--no-cache``)."""
+    if ctx.resilient_parsing or not value:
         return
-    choice = ("folder", value) if param.name == "cache_folder" else ("off", None)
-    root = ctx.find_root()
-    earlier = root.meta.get("gecmetrics.cache_choice")
-    if earlier is not None and earlier != choice:
-        raise click.UsageError("--cache and --no-cache do not go together" if {earlier[0], choice[0]} ==
-                               {"folder", "off"} else "--cache is given twice with different folders")
-    root.meta["gecmetrics.cache_choice"] = choice
-    from .context import remember_cache
+    for folder in value if param.name == "cache_folder" else (None,):
+        if folder is not None and not folder.strip():  # named here: the library's message cannot name the flag
+            raise click.UsageError("--cache: empty folder name (give a folder, or --no-cache for none)")
+        choice = ("folder", folder) if folder is not None else ("off", None)
+        root = ctx.find_root()
+        earlier = root.meta.get("gecmetrics.cache_choice")
+        if earlier is not None and earlier != choice:
+            raise click.UsageError("--cache and --no-cache do not go together" if {earlier[0], choice[0]} ==
+                                   {"folder", "off"} else "--cache is given twice with different folders")
+        root.meta["gecmetrics.cache_choice"] = choice
+        from .context import remember_cache
 
-    remember_cache(choice[1], choice[0] == "off")  # the command's run context is made from it, when needed
+        remember_cache(choice[1], choice[0] == "off")  # the command's run context is made from it, when needed

@@ -22,6 +22,7 @@ metrics by the run engine): nothing here is process-wide, and the environment is
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -328,8 +329,32 @@ class CacheInfo:
                  f"last used {_iso(self.last_used) or 'never'}"]
         for name, ns in sorted(self.namespaces.items()):
             lines.append(f"  {name}: {ns.entries} entries, {format_size(ns.stored_bytes)}, "
-                         f"last used {_iso(ns.last_used)}")
+                         f"last used {_iso(ns.last_used) or 'unknown'}")
         return "\n".join(lines)
+
+
+_LATEST_TIME = 253402300799
+"""The last second a date shows (9999-12-31 23:59:59 UTC): a stored time past it is damage."""
+
+
+def _shown_name(name: Any) -> str:
+    """A namespace name as ``info`` shows it: as stored when it is one this module writes (printable
+    text), else escaped, so that a damaged row (bytes, undecodable text) prints as one line."""
+    if isinstance(name, str) and name.isprintable():
+        return name
+    return ascii(name)
+
+
+def _text(data: bytes) -> str:
+    """SQLite text as Python reads it here: UTF-8, with undecodable bytes kept as lone surrogates
+    (sqlite3's own decoding raises on them, and a damaged row must be a miss, not a failed read)."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _one_line(message: str) -> str:
+    """A warning as one printable line (a path or an SQLite message may hold newlines or bytes
+    of a damaged file)."""
+    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in " ".join(message.split()))
 
 
 def _iso(stamp: float | None) -> str | None:
@@ -557,11 +582,14 @@ class Cache:
         """Path, size on disk, entries per namespace and last use."""
         def op(conn: sqlite3.Connection) -> CacheInfo:
             namespaces = {}
+            # a last-use time that is not an integer a date can show (text, a float, a hand edit
+            # far out of range) is damage: it counts as no use rather than stopping `info`
             rows = conn.execute(
-                "SELECT n.name, COUNT(*), SUM(length(e.key) + length(e.value)), MAX(e.used) "
+                "SELECT n.name, COUNT(*), SUM(length(e.key) + length(e.value)), "
+                f"MAX(CASE WHEN typeof(e.used) = 'integer' AND e.used BETWEEN 0 AND {_LATEST_TIME} THEN e.used END) "
                 "FROM entries e JOIN namespaces n ON n.id = e.ns GROUP BY e.ns").fetchall()
             for name, count, size, used in rows:
-                namespaces[name] = NamespaceInfo(count, size or 0, used)
+                namespaces[_shown_name(name)] = NamespaceInfo(count, size or 0, used)
             last = max((ns.last_used for ns in namespaces.values() if ns.last_used is not None), default=None)
             return CacheInfo(str(self.path), True, self._disk_size(), sum(ns.entries for ns in namespaces.values()),
                              last, namespaces)
@@ -615,6 +643,11 @@ class Cache:
         with self._lock:
             if not self._in_use() or not self._writable():
                 return 0
+            # a row whose last-use time is not an integer is a miss when read, one past any date
+            # (a hand edit) would never age: damage either way, with no age to compare, and the
+            # eviction below orders by the time
+            removed += self._delete_where(f"typeof(used) != 'integer' OR used NOT BETWEEN 0 AND {_LATEST_TIME}",
+                                          ())
             if age is not None:
                 cutoff = _now() - age
                 removed += self._delete_where("used < ?", (cutoff,))
@@ -766,13 +799,17 @@ class Cache:
         of the file (the estimate is scaled by the file's real bytes per estimated byte)."""
         def plan(conn: sqlite3.Connection) -> tuple[int, int] | None:
             estimate = f"2 * length(key) + length(value) + {ROW_OVERHEAD}"
-            total = conn.execute(f"SELECT SUM({estimate}) FROM entries").fetchone()[0] or 0
+            # only whole-second times are ordered (prune removed the others just before; one
+            # written since by hand is skipped rather than handed back to SQLite as a parameter)
+            integer = "WHERE typeof(used) = 'integer'"
+            total = conn.execute(f"SELECT SUM({estimate}) FROM entries {integer}").fetchone()[0] or 0
             if not total:
                 return None
             to_free = excess * total / max(self._file_bytes(conn), 1)
             freed = 0
             # the oldest last-use times first, whole groups of one time while they fit ...
-            for used, size in conn.execute(f"SELECT used, SUM({estimate}) FROM entries GROUP BY used ORDER BY used"):
+            groups = f"SELECT used, SUM({estimate}) FROM entries {integer} GROUP BY used ORDER BY used"
+            for used, size in conn.execute(groups):
                 if freed + size < to_free:
                     freed += size
                     continue
@@ -891,7 +928,7 @@ class Cache:
         if problem is not None:
             self._disable(problem)
             return
-        if not _can_write(self.folder):
+        if not _can_write(self.folder, Path(str(self.path) + ".lock")):
             self._open_read_only()
             return
         with self._folder_lock():
@@ -901,6 +938,7 @@ class Cache:
                     _create_private(self.path)
                     conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, isolation_level=None,
                                            check_same_thread=False)
+                    conn.text_factory = _text
                     try:
                         problem = _prepare(conn)
                     except sqlite3.Error as exc:
@@ -939,6 +977,7 @@ class Cache:
                 try:
                     conn = sqlite3.connect(f"{self.path.absolute().as_uri()}?{options}", uri=True,
                                            timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+                    conn.text_factory = _text
                     problem = _format_problem(conn)
                     break
                 except sqlite3.Error as exc:
@@ -1014,6 +1053,7 @@ class Cache:
         if self._warned:
             return
         self._warned = True
+        message = _one_line(message)
         if self._on_warning is not None:
             self._on_warning(message)
         else:
@@ -1104,8 +1144,10 @@ def _untrusted(folder: Path, path: Path) -> str | None:
     """Why the cache in ``folder`` could have been written by someone else (then it is not
     used), or None. Only its user (or root) may be able to write the folder, unless it is the
     user's own with the sticky bit (others may add files there, never replace or change the
-    user's); the cache's files must be the user's (or root's) and writable by their owner only.
-    The user's own files are made private (0600) on the way: they hold the texts scored."""
+    user's); the cache's files must be the user's (or root's) and writable by their owner only:
+    a file others can write is refused even when it is the user's, as a chmod now would not undo
+    what was written before. The user's own files that others can only read are made private
+    (0600) on the way: they hold the texts scored."""
     if not hasattr(os, "geteuid"):  # pragma: no cover - Windows: the folder's ACL decides
         return None
     import stat
@@ -1132,21 +1174,34 @@ def _untrusted(folder: Path, path: Path) -> str | None:
         if not _trusted_owner(owned.st_uid):
             return (f"cache file {name} belongs to another user (uid {owned.st_uid}): its entries cannot be "
                     "trusted; remove it or use another folder (--cache DIR)")
+        if owned.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return (f"cache file {name} can be written by other users (mode {stat.S_IMODE(owned.st_mode):o}): "
+                    "its entries cannot be trusted; remove it or use another folder (--cache DIR)")
         if owned.st_mode & 0o077 and owned.st_uid == os.geteuid():
             with contextlib.suppress(OSError):
                 os.chmod(name, 0o600)
-        elif owned.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            return f"cache file {name} can be written by other users: its entries cannot be trusted"
     return None
 
 
-def _can_write(folder: Path) -> bool:
-    """Whether files can be made in ``folder`` (not a read-only file system or folder)."""
+_CANNOT_MAKE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT})
+"""Errors of making a file in an existing folder that mean the folder cannot be written."""
+
+
+def _can_write(folder: Path, lock: Path) -> bool:
+    """Whether files can be made in ``folder`` (not a read-only file system or folder): its
+    ``lock`` file is made there (or opened) to know. Permission bits alone can say yes where
+    nothing can be made (root in /proc or /sys: ENOENT), which would read as a missing folder."""
     if hasattr(os, "statvfs") and hasattr(os, "ST_RDONLY"):
         with contextlib.suppress(OSError):
             if os.statvfs(folder).f_flag & os.ST_RDONLY:
                 return False
-    return os.access(folder, os.W_OK | os.X_OK)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return False
+    try:
+        os.close(os.open(lock, os.O_RDWR | os.O_CREAT, 0o600))
+    except OSError as exc:
+        return exc.errno not in _CANNOT_MAKE  # another error (a full disk) is reported when opening
+    return True
 
 
 def _create_private(path: Path) -> None:

@@ -131,12 +131,37 @@ def fetch_data(folder: str | os.PathLike | None = None, overwrite: bool = False,
     (default: :func:`data_folder`), each checked against :data:`CHECKSUMS` before it is moved into
     place; files already there with the right checksum are kept, and so is one with another
     checksum (an edited copy) unless ``overwrite``: that is an InputError. Returns the folder.
-    ``download(url, timeout) -> bytes`` is replaceable (tests pass a fake; they never download)."""
+    ``download(url, timeout) -> bytes`` is replaceable (tests pass a fake; they never download).
+    A fetch that fails leaves no folder it made itself (an empty one would read as a fetched copy
+    with every file missing)."""
+    if isinstance(folder, str) and not folder.strip():  # Path("") is the current folder
+        raise InputError("the ChERRANT data folder: empty name")
     where = data_folder(folder)
+    made = []  # the folders this call makes, innermost first
+    for ancestor in (where, *where.parents):
+        if ancestor.exists() or ancestor.is_symlink():
+            break
+        made.append(ancestor)
     try:
         where.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise InputError(f"cannot make the data folder: {err.strerror or err}", str(where)) from None
+    try:
+        _fetch_into(where, overwrite, timeout, download)
+    except BaseException:
+        for created in made:
+            try:
+                created.rmdir()  # only while empty: a file already checked and written stays
+            except OSError:
+                break
+        raise
+    return where
+
+
+def _fetch_into(where: Path, overwrite: bool, timeout: float, download: Callable[[str, float], bytes]) -> None:
+    """:func:`fetch_data`'s downloads into the folder ``where``, which exists."""
+    import http.client
+
     edited = [name for name in SOURCE_URLS if (where / name).is_file() and not overwrite
               and file_checksum(where / name) != CHECKSUMS[name]]
     if edited:  # before any download: nothing of the folder is replaced
@@ -148,8 +173,14 @@ def fetch_data(folder: str | os.PathLike | None = None, overwrite: bool = False,
             continue
         try:
             data = download(url, timeout)
-        except OSError as err:
-            raise InputError(f"cannot download {url}: {err}") from None
+        except (OSError, http.client.HTTPException, ValueError) as err:
+            # a dropped connection or a proxy's garbage is an HTTPException (IncompleteRead,
+            # BadStatusLine), not an OSError; a bad URL or response a ValueError
+            reason = str(err)
+            if not isinstance(err, OSError) and not reason.startswith(type(err).__name__):
+                reason = f"{type(err).__name__}: {reason}"
+            reason = "".join(char if char.isprintable() else ascii(char)[1:-1] for char in " ".join(reason.split()))
+            raise InputError(f"cannot download {url}: {reason}") from None
         found = hashlib.sha256(data).hexdigest()
         if found != CHECKSUMS[name]:
             raise InputError(f"{url} has SHA-256 {found}, expected {CHECKSUMS[name]}: not written")
@@ -162,7 +193,6 @@ def fetch_data(folder: str | os.PathLike | None = None, overwrite: bool = False,
             if os.path.exists(temporary):
                 os.unlink(temporary)
             raise
-    return where
 
 
 def _universal_lines(data: bytes, encoding: str, path: Path) -> str:
