@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -161,3 +162,152 @@ def _installed(plugin: dict) -> bool:
     sys.path.insert(0, plugin["folder"])
     registry._LOADED_ENTRY_POINTS = False
     return "unknown-rate" in {info.name for info in registry.list_metrics()}
+
+
+# ----------------------------------------------------------------------------- plugins that cannot be used
+# a sweep (2027-01): one installed plugin whose class could not be loaded (its module or class
+# missing, not a Metric subclass, abstract) broke `gecmetric --help` and `compare --list-metrics`
+# with a traceback; a name such as UPPER registered but --metrics (which lower-cases) never
+# reached it; an entry point named like a built-in metric was silently ignored.
+
+BROKEN = PLUGIN + '''
+
+class NoDoc(UnknownRate):
+    label = "NoDoc"
+
+
+class Abstract(Metric):
+    """A metric that does not write score_from_sums."""
+
+    settings_class = UnknownRateSettings
+
+    def prepare(self, corpus, group=()):
+        return None
+
+    def statistics(self, prepared, hypothesis):
+        return np.zeros((len(hypothesis), 1))
+
+
+class NotMetric:
+    """Not a metric."""
+
+
+not_a_class = 42
+'''
+
+UNUSABLE = {
+    "no-module": "no_such_module_xyz:Thing (package broken-plugins) cannot be loaded: ModuleNotFoundError: No module "
+                 "named 'no_such_module_xyz'",
+    "no-class": "broken_plugins:Nope (package broken-plugins) cannot be loaded: AttributeError: module "
+                "'broken_plugins' has no attribute 'Nope'",
+    "not-metric": "broken_plugins:NotMetric (package broken-plugins) cannot be loaded: a metric class is a "
+                  "gecmetrics.Metric subclass, got <class 'broken_plugins.NotMetric'>",
+    "not-class": "broken_plugins:not_a_class (package broken-plugins) cannot be loaded: a metric class is a "
+                 "gecmetrics.Metric subclass, got 42",
+    "abstract": "broken_plugins:Abstract (package broken-plugins) cannot be loaded: Abstract does not write "
+                "score_from_sums (a metric writes prepare, statistics and score_from_sums)",
+    "UPPER": "broken_plugins:UnknownRate (package broken-plugins) cannot be used: a metric name is lower-case "
+             "letters, digits, '-', '_', '.' and '+', starting with a letter or a digit (what --metrics "
+             "NAME:KEY=VALUE,... and a command name can hold), got 'UPPER'",
+}
+"""Each unusable entry point's message, after ``metric entry point NAME = ``."""
+CLASH = "metric entry point gleu = broken_plugins:UnknownRate (package broken-plugins) is ignored: 'gleu' is a " \
+        "built-in metric"
+
+
+@pytest.fixture
+def broken(plugin, tmp_path, monkeypatch) -> dict:
+    """An installed package with two working metrics (one without a docstring), the unusable
+    entry points of :data:`UNUSABLE` and one named like a built-in metric; the registry looks
+    for plugins again in this process, and forgets them after."""
+    from gecmetrics.metrics import registry
+
+    (tmp_path / "broken_plugins.py").write_text(BROKEN, encoding="utf-8")
+    info = tmp_path / "broken_plugins-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugins\nVersion: 0.1\n", encoding="utf-8")
+    points = {"rate": "broken_plugins:UnknownRate", "no-doc": "broken_plugins:NoDoc",
+              "gleu": "broken_plugins:UnknownRate", **{name: text.split(" ")[0] for name, text in UNUSABLE.items()}}
+    lines = "".join(f"{name} = {target}\n" for name, target in points.items())
+    (info / "entry_points.txt").write_text("[gecmetrics.metrics]\n" + lines, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._table(plugins=False)))
+    monkeypatch.setattr(registry, "_UNUSABLE", {}, raising=False)  # (raising: the tests ran before it was there)
+    monkeypatch.setattr(registry, "_WARNED", set(), raising=False)
+    monkeypatch.setattr(registry, "_LOADED_ENTRY_POINTS", False)
+    yield {**plugin, "folder": str(tmp_path)}
+    sys.modules.pop("broken_plugins", None)
+
+
+def _warnings(err: str) -> set[str]:
+    assert "Traceback" not in err, err
+    return {line.removeprefix("gecmetric: warning: ") for line in err.splitlines()}
+
+
+def test_help_and_list_metrics_list_the_working_metrics_and_warn_once_per_unusable_plugin(broken):
+    expected = {CLASH, *(f"metric entry point {name} = {message}" for name, message in UNUSABLE.items())}
+    code, out, err = gecmetric(broken, "--help")
+    assert code == 0 and _warnings(err) == expected and len(err.splitlines()) == len(expected), err
+    commands = {line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.startswith("  ")}
+    assert {"rate", "no-doc", "gleu", "compare"} <= commands and not commands & {*UNUSABLE, "upper"}
+    code, out, err = gecmetric(broken, "compare", "--list-metrics")
+    assert code == 0 and _warnings(err) == expected and len(err.splitlines()) == len(expected), err
+    assert "\nrate: Unknown-word rate" in out and "\nno-doc: NoDoc (lower=false)" in out
+    assert "gleu: GLEU+ as gec-ranking's code" in out and not any(f"\n{name}:" in out for name in UNUSABLE)
+
+
+def test_using_an_unusable_plugin_is_one_line_naming_its_entry_point(broken):
+    for name, args in (("abstract", ["compare", *corpus_args(broken, "good"), "--metrics", "gleu,abstract"]),
+                       ("abstract", ["abstract", *corpus_args(broken, "good")]),
+                       ("UPPER", ["compare", *corpus_args(broken, "good"), "--metrics", "UPPER:lower"]),
+                       ("UPPER", ["UPPER", "--help"])):
+        code, out, err = gecmetric(broken, *args)
+        assert (code, out) == (2, "") and "Traceback" not in err, (args, err)
+        assert err.splitlines()[-1] == f"gecmetric: error: metric entry point {name} = {UNUSABLE[name]}", (args, err)
+    code, out, err = gecmetric(broken, "compare", *corpus_args(broken, "good", "bad"), "--metrics", "rate,no-doc",
+                               "--tsv")  # the working plugins of the same package; the clash said once
+    assert code == 0 and len(out.splitlines()) == 3 and _warnings(err) == {CLASH}, err
+    code, out, err = gecmetric(broken, "gleu", *corpus_args(broken, "good"))  # built in: no plugin looked up
+    assert (code, err) == (0, "") and out.strip()
+
+
+def test_library_calls_name_the_unusable_entry_point(broken):
+    from gecmetrics import get_metric, list_metrics
+    from gecmetrics.errors import InputError
+    from gecmetrics.metrics.registry import metrics_from_text, settings_help
+
+    with pytest.warns(UserWarning, match="^" + re.escape(CLASH) + "$"):  # the plugins looked up: once
+        for name, message in UNUSABLE.items():
+            for text in (name, name.lower()):  # UPPER as --metrics gives it: upper
+                with pytest.raises(InputError, match="^" + re.escape(f"metric entry point {name} = {message}") + "$"):
+                    get_metric(text)
+    with pytest.raises(InputError, match="^metric entry point not-metric = .* got <class"):
+        metrics_from_text("rate,not-metric")
+    with pytest.warns(UserWarning) as caught:
+        names = {info.name for info in list_metrics()}
+    assert {"rate", "no-doc"} <= names and not names & set(UNUSABLE)
+    assert len(caught) == len(UNUSABLE) and "lower: compare lower-cased tokens" in settings_help()
+    assert type(get_metric("gleu")).__name__ == "GLEU" and get_metric("rate", lower=True).settings.lower
+
+
+@pytest.mark.parametrize("name", ["UPPER", "Rate", "a\nb", "a=b", "a/b", "-rate", "a b", ".rate", "", "a,b", "a:b"])
+def test_a_name_no_metric_spec_or_command_can_hold_is_refused(name):
+    from gecmetrics import register_metric
+    from gecmetrics.errors import InputError
+    from gecmetrics.metrics.base import Metric
+
+    class Rate(Metric):
+        """A rate."""
+
+        def prepare(self, corpus, group=()):
+            return None
+
+        def statistics(self, prepared, hypothesis):
+            return None
+
+        def score_from_sums(self, sums, column=0):
+            return 0.0
+
+    with pytest.raises(InputError, match=r"^a metric name is lower-case letters, digits, '-', '_', '\.' and '\+', "
+                                         r"starting with a letter or a digit .*, got " + re.escape(repr(name)) + "$"):
+        register_metric(name, Rate)

@@ -10,6 +10,7 @@ A registered name that a hand-written command covers with its original tool's fl
 flags that select the metric."""
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import click
@@ -24,27 +25,30 @@ from .scoring import ScoringOptions, run_scoring, scoring_options
 
 
 def metric_command_names() -> list[str]:
-    """Every registered metric that is not a hand-written command's own name."""
+    """Every registered metric that is not a hand-written command's own name (an installed
+    plugin that cannot be loaded is left out, with a warning: ``list_metrics``)."""
     from ..metrics.registry import list_metrics
+    from .app import _one_line_warning
 
-    return [info.name for info in list_metrics() if info.name not in COMMAND_MODULES]
+    with warnings.catch_warnings():  # --help lists outside the group's invoke: its warnings in one line too
+        warnings.showwarning = _one_line_warning
+        return [info.name for info in list_metrics() if info.name not in COMMAND_MODULES]
 
 
 def metric_command(name: str) -> click.Command | None:
     """The command of a registered metric (None: no such metric)."""
     if name in METRIC_COMMANDS:
         return AliasCommand(name, METRIC_COMMANDS[name])
-    from ..metrics.registry import list_metrics
+    from ..metrics.registry import find_metric
 
-    info = next((info for info in list_metrics() if info.name == name), None)
+    info = find_metric(name)  # an installed plugin that cannot be loaded: its InputError, one line
     return None if info is None else generated_command(info)
 
 
 def _description(name: str) -> str:
     from ..metrics.registry import metric_info
 
-    info = metric_info(name)
-    return info.description or (info.cls.__doc__ or "").strip().splitlines()[0]
+    return metric_info(name).summary
 
 
 # ----------------------------------------------------------------------------- generated commands

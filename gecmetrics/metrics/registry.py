@@ -7,18 +7,29 @@ subclasses), each with an optional preset: ``gleu-max`` is GLEU+ with ``best_ref
 ``green-char`` GREEN on characters. Settings come from the class's settings dataclass: its
 fields are the valid keywords, with their aliases, parsers and help lines. Metrics installed
 by other packages register through the entry-point group ``gecmetrics.metrics``
-(``name = "package.module:Class"``). Unknown names or settings raise :class:`InputError`
-listing the valid ones.
+(``name = "package.module:Class"``), under the rules of :func:`register_metric`: an entry point
+that breaks them, whose class cannot be imported, or whose name is taken, leaves the other
+metrics working (see :func:`list_metrics`, :func:`metric_info`). Unknown names or settings raise
+:class:`InputError` listing the valid ones.
 """
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+import re
+import warnings
+from dataclasses import dataclass, field, replace as replaced
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, shown
 
 ENTRY_POINT_GROUP = "gecmetrics.metrics"
+
+_NAME = re.compile(r"[a-z0-9][a-z0-9_.+-]*")
+NAME_RULE = ("a metric name is lower-case letters, digits, '-', '_', '.' and '+', starting with a letter or a "
+             "digit (what --metrics NAME:KEY=VALUE,... and a command name can hold)")
+"""Why a name is refused: ``--metrics`` lower-cases the name it is given and splits on ',', ':',
+'=' and '/', and a command name cannot start with '-', so any other name could be registered
+and never reached."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +42,8 @@ class MetricInfo:
     preset: dict[str, Any] = field(default_factory=dict)
     """Settings fixed by this name (``gleu-max``: ``best_reference=True``)."""
     description: str = ""
+    entry_point: str = ""
+    """``name = module:Class (package P)`` for an installed plugin (what its messages name)."""
 
     @property
     def cls(self) -> type:
@@ -38,6 +51,13 @@ class MetricInfo:
             module, _, attribute = self.target.partition(":")
             return getattr(importlib.import_module(module), attribute)
         return self.target
+
+    @property
+    def summary(self) -> str:
+        """The description, else the first line of the class's docstring (a plugin's class may
+        have none: its name)."""
+        lines = (self.cls.__doc__ or "").strip().splitlines()
+        return self.description or (lines[0] if lines else self.cls.__name__)
 
     @property
     def settings(self) -> tuple[str, ...]:
@@ -50,9 +70,8 @@ class MetricInfo:
         return {name: values[name] for name in self.cls.settings_class.infos()}
 
     def __str__(self) -> str:
-        description = self.description or (self.cls.__doc__ or "").strip().splitlines()[0]
         defaults = ", ".join(f"{k}={_show(v)}" for k, v in self.defaults.items())
-        return f"{self.name}: {description} ({defaults})"
+        return f"{self.name}: {self.summary} ({defaults})"
 
 
 def _show(value: Any) -> str:
@@ -115,11 +134,18 @@ _BUILT_IN = [
 
 _REGISTRY: dict[str, MetricInfo] = {}
 _LOADED_ENTRY_POINTS = False
+_UNUSABLE: dict[str, str] = {}
+"""Installed plugins that cannot be used, by entry-point name: why (one line)."""
+_WARNED: set[str] = set()
+"""The unusable plugins a listing has warned about (once per process)."""
 
 
 def _table(plugins: bool = True) -> dict[str, MetricInfo]:
     """The registry, with the built-in metrics and, once, the installed plugins (``plugins``:
-    look for them; a name found without them needs no scan of the installed packages)."""
+    look for them; a name found without them needs no scan of the installed packages). A
+    plugin's class is loaded on first use (:func:`_usable`); a name that breaks the rule of
+    names is kept aside as unusable, and a name already taken (a built-in metric's) is one
+    warning: the plugin would otherwise be silently ignored."""
     global _LOADED_ENTRY_POINTS
     if not _REGISTRY:
         _REGISTRY.update((info.name, info) for info in _BUILT_IN)
@@ -128,42 +154,85 @@ def _table(plugins: bool = True) -> dict[str, MetricInfo]:
         from importlib.metadata import entry_points
 
         for point in entry_points(group=ENTRY_POINT_GROUP):
-            if point.name not in _REGISTRY:
-                _REGISTRY[point.name] = MetricInfo(point.name, point.value)
+            dist = getattr(getattr(point, "dist", None), "name", None)
+            where = f"{point.name} = {point.value}" + (f" (package {dist})" if dist else "")
+            taken = _REGISTRY.get(point.name)
+            if taken is not None and taken.entry_point != where:
+                owner = "a built-in metric" if any(info.name == point.name for info in _BUILT_IN) else \
+                    (f"entry point {taken.entry_point}" if taken.entry_point else "a registered metric")
+                warnings.warn(f"metric entry point {where} is ignored: {point.name!r} is {owner}")
+            elif taken is None and not _NAME.fullmatch(point.name):
+                _UNUSABLE[point.name] = (f"metric entry point {where} cannot be used: {NAME_RULE}, got "
+                                         f"{shown(point.name)}")
+            elif taken is None:
+                _REGISTRY[point.name] = MetricInfo(point.name, point.value, entry_point=where)
+                _UNUSABLE.pop(point.name, None)
     return _REGISTRY
+
+
+def _usable(name: str) -> MetricInfo:
+    """A registered name's entry, an installed plugin's class imported and put through
+    :func:`register_metric`'s checks first (once). A plugin that fails leaves the table for
+    :data:`_UNUSABLE`, one :class:`InputError` naming its entry point and why: an installed
+    package's mistake must not break the commands that do not use it."""
+    info = _REGISTRY[name]
+    if not info.entry_point or not isinstance(info.target, str):
+        return info
+    try:
+        cls = info.cls
+        _checked_class(cls, None)
+    except Exception as err:  # noqa: BLE001 - an installed package's error, named in one line
+        del _REGISTRY[name]
+        why = str(err) if isinstance(err, InputError) else f"{type(err).__name__}: {err}"
+        _UNUSABLE[name] = " ".join(f"metric entry point {info.entry_point} cannot be loaded: {why}".split())
+        raise InputError(_UNUSABLE[name]) from None
+    info = _REGISTRY[name] = replaced(info, target=cls)
+    return info
+
+
+def _checked_class(cls: Any, where: str | None, preset: Any = None) -> dict[str, Any]:
+    """The checks of a metric class (and its preset, returned as a dict) that
+    :func:`register_metric` and an installed plugin's entry point both pass: a
+    :class:`~gecmetrics.metrics.base.Metric` subclass, not abstract, with kinds of
+    :mod:`gecmetrics.kinds` and valid preset settings. ``where``: the argument messages name."""
+    import inspect
+
+    from ..kinds import M2, NONE, TEXT
+    from .base import Metric
+
+    if not (isinstance(cls, type) and issubclass(cls, Metric)):
+        raise InputError(f"a metric class is a gecmetrics.Metric subclass, got {shown(cls)}", where)
+    if inspect.isabstract(cls):  # would fail at get_metric, in every command naming it
+        raise InputError(f"{cls.__name__} does not write {', '.join(sorted(cls.__abstractmethods__))} (a metric "
+                         "writes prepare, statistics and score_from_sums)", where)
+    for attribute, kinds in (("reference_kind", (TEXT, M2, NONE)), ("hypothesis_kind", (TEXT, M2))):
+        declared = getattr(cls, attribute)
+        if not isinstance(declared, property) and declared not in kinds:  # (a property: by the settings)
+            raise InputError(f"{cls.__name__}.{attribute} is {getattr(cls, attribute)!r}, not one of gecmetrics.kinds' "
+                             f"{', '.join(map(repr, kinds))}", where)
+    if preset is not None and not isinstance(preset, Mapping):
+        raise InputError(f"preset must be a dict of settings, got {type(preset).__name__}")
+    preset = dict(preset or {})
+    # the preset must be valid settings (aliases as get_metric takes them)
+    cls.checked_settings({cls.settings_class.canonical_name(key) or key: value for key, value in preset.items()})
+    return preset
 
 
 def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, description: str = "",
                     replace: bool = False) -> None:
     """Make ``cls`` (a :class:`~gecmetrics.metrics.base.Metric` subclass) known as ``name``, for
     ``get_metric``, ``compare``, ``--metrics`` and meta-evaluation. ``preset``: settings this
-    name fixes. Registering a taken name is an error unless ``replace=True``."""
-    import inspect
-
-    from ..kinds import M2, NONE, TEXT
-    from .base import Metric
-
-    if not isinstance(name, str) or not name or any(c in name for c in ",: \t"):
-        raise InputError(f"a metric name is a non-empty word without ',', ':' or spaces, got {name!r}")
-    if not (isinstance(cls, type) and issubclass(cls, Metric)):
-        raise InputError(f"register_metric needs a gecmetrics.Metric subclass, got {cls!r}", "cls")
-    if inspect.isabstract(cls):  # would fail at get_metric, in every command naming it
-        raise InputError(f"{cls.__name__} does not write {', '.join(sorted(cls.__abstractmethods__))} (a metric "
-                         "writes prepare, statistics and score_from_sums)", "cls")
-    for attribute, kinds in (("reference_kind", (TEXT, M2, NONE)), ("hypothesis_kind", (TEXT, M2))):
-        declared = getattr(cls, attribute)
-        if not isinstance(declared, property) and declared not in kinds:  # (a property: by the settings)
-            raise InputError(f"{cls.__name__}.{attribute} is {getattr(cls, attribute)!r}, not one of gecmetrics.kinds' "
-                             f"{', '.join(map(repr, kinds))}", "cls")
+    name fixes. Registering a taken name is an error unless ``replace=True``; so is a name
+    outside :data:`NAME_RULE` (upper case is refused rather than lower-cased: ``--metrics``
+    would reach the lower-cased name, ``get_metric`` and the command the name as given)."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise InputError(f"{NAME_RULE}, got {shown(name)}")
+    preset = _checked_class(cls, "cls", preset)
     table = _table()
     if name in table and not replace:
         raise InputError(f"metric name {name!r} is already registered (pass replace=True to replace it)")
-    if preset is not None and not isinstance(preset, Mapping):
-        raise InputError(f"preset must be a dict of settings, got {type(preset).__name__}")
-    preset = dict(preset or {})
-    # the preset must be valid settings (aliases as get_metric takes them)
-    cls.checked_settings({cls.settings_class.canonical_name(key) or key: value for key, value in preset.items()})
     table[name] = MetricInfo(name, cls, preset, description)
+    _UNUSABLE.pop(name, None)
 
 
 def unregister_metric(name: str) -> None:
@@ -172,17 +241,40 @@ def unregister_metric(name: str) -> None:
 
 
 def list_metrics() -> list[MetricInfo]:
-    """The registered names with their classes, presets and descriptions."""
+    """The registered names with their classes, presets and descriptions: every installed
+    plugin's class is loaded here, and one that cannot be used is left out with one warning
+    (once) naming its entry point and why, so that listing shows the metrics that work."""
+    for name in [name for name, info in _table().items() if info.entry_point]:
+        try:
+            _usable(name)
+        except InputError:
+            pass
+    for name, why in _UNUSABLE.items():
+        if name not in _WARNED:
+            _WARNED.add(name)
+            warnings.warn(why)
     return list(_table().values())
 
 
-def metric_info(name: str) -> MetricInfo:
+def find_metric(name: str) -> MetricInfo | None:
+    """A registered name's entry, None for an unknown name; an installed plugin of that name
+    (case aside: ``--metrics`` lower-cases) that cannot be used is its :class:`InputError`."""
     table = _table(plugins=False)
     if name not in table:
         table = _table()
-    if name not in table:
-        raise InputError(f"unknown metric {name!r}; valid names: {', '.join(table)}")
-    return table[name]
+    if name in table:
+        return _usable(name)
+    why = next((why for key, why in _UNUSABLE.items() if key.lower() == name.lower()), None)
+    if why is not None:
+        raise InputError(why)
+    return None
+
+
+def metric_info(name: str) -> MetricInfo:
+    info = find_metric(name)
+    if info is None:
+        raise InputError(f"unknown metric {name!r}; valid names: {', '.join(_table())}")
+    return info
 
 
 def get_metric(name: str, **config: Any):
