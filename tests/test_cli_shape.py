@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -166,6 +167,40 @@ def test_metric_command_json_tsv_sentence_quiet_and_jobs(name, files):
     for extra in (["--quiet"], ["-p", "2"]):
         code, again, err = run_cli(*base, "--tsv", *extra)
         assert code == 0 and again == tsv, (extra, err)
+
+
+@pytest.mark.parametrize("name", NON_MODEL)
+def test_every_metric_command_has_one_shape_of_sentence_json_and_cited_tables(name, files):
+    """One shape (a sweep, 2026-12-02): ``--sentence --json`` prints each system's sentence scores
+    (cleme, cleme2 and gotoscorer printed their corpus JSON); a Markdown or LaTeX table carries the
+    metric's signature below it, as compare's tables do (m2 score, senterrant, cleme, gotoscorer
+    ... printed none); ``--signature`` is an option of every one (m2 compare/senterrant refused
+    it); -v, the original's text trace, is refused with a format (``m2 score -v --json`` printed the
+    trace, then JSON no parser reads)."""
+    base = command_of(name, files)
+    hypotheses = ["a"] if name == "senterrant" else ["a", "b"]
+    _, sentences = reference_numbers(name, files, hypotheses)
+    code, out, err = run_cli(*base, "--sentence", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    data = data if isinstance(data, list) else [data]
+    firsts = [item for item in data if item.get("metric") in (None, data[0].get("metric"))]
+    assert len(firsts) == len(hypotheses), (name, out[:300])
+    for item, matrix in zip(firsts, sentences):
+        scores = item["scores"]  # (GREEN's: per beta, its one column here)
+        scores = next(iter(scores.values())) if isinstance(scores, dict) else scores
+        assert np.allclose(scores, 100 * np.asarray(matrix[0], dtype=float), atol=1e-9), (name, item)
+    library = get_metric(name).signature(2 if name in ("gleu", "gleu-max", "gleu-paper", "gleu0", "green",
+                                                       "green-char") else None).name
+    for fmt, cited in (("--markdown", r"\n\* (.+: )?`" + re.escape(library) + r"\|"),
+                       ("--latex", r"\n% (.+: )?" + re.escape(library) + r"\|")):
+        code, out, err = run_cli(*base, fmt)
+        assert code == 0 and re.search(cited, out), (name, fmt, out, err)
+    code, out, err = run_cli(*base, "--signature")
+    assert code == 0 and err.strip().splitlines()[-1].startswith(library + "|"), (name, err)
+    if "-v" in run_cli(*base, "--help")[1]:
+        code, out, err = run_cli(*base, "-v", "--json")
+        assert code == 2 and out == "" and "-v: prints the original tool's trace as text: not with --json" in err
 
 
 def test_errant_command_sentence_scores_are_the_library_s(files, spacy_model):

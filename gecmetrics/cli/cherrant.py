@@ -16,7 +16,7 @@ from ..core.lang.zh.data import char_level_paths
 from .app import SharedOptionsGroup
 from .cherrant_options import (annotator_options, cherrant_options, compared, m2_text, make_annotator,
                                make_comparer, read, report, report_options, write)
-from .common import warn_if_swapped
+from .common import check_verbose_format, warn_if_swapped
 from .context import check_command_outputs
 from .errant_options import comparison_options
 from .options import GreedyCommand
@@ -54,11 +54,14 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
     """P/R/F of a hypothesis M2 against a reference M2, as ChERRANT's
     ``compare_m2_for_evaluation.py`` prints them (its report and fractions; -v: ERRANT's trace
     layout; --tsv, --json ...: the table of `gecmetric errant`, x100 unless --scale 1)."""
-    run = _run_options(options)
-    comparer = make_comparer(verbose and chosen_format(None) is None, max_answer_num, reference_num, options)
+    run, show_signature = _run_options(options), options.pop("show_signature")
+    check_verbose_format(verbose)
+    comparer = make_comparer(verbose, max_answer_num, reference_num, options)
     result = compared(comparer, hyp, ref, start, end, run)
     warn_if_swapped(hyp, ref)  # once the files have been read without error
     report(hyp, result, category_level, digits, scale)
+    if show_signature:
+        click.echo(str(result.signature), err=True)
 
 
 @cherrant.command("score", cls=GreedyCommand)
@@ -81,8 +84,9 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
     from ..io.m2 import parse_m2
 
     check_command_outputs([("--hyp-m2", hyp_m2), ("--ref-m2", ref_m2)], [hyp, ref, *char_level_paths(data_folder)])
-    run = _run_options(options)
-    comparer = make_comparer(verbose and chosen_format(None) is None, max_answer_num, reference_num, options)
+    run, show_signature = _run_options(options), options.pop("show_signature")
+    check_verbose_format(verbose)
+    comparer = make_comparer(verbose, max_answer_num, reference_num, options)
     records = {path: read(path) for path in (hyp, ref)}
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
     texts = {path: m2_text(annotator, path, records[path]) for path in (hyp, ref)}
@@ -95,6 +99,8 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
         if out:
             write(out, texts[path])
     report(hyp, result, category_level, digits, scale)
+    if show_signature:
+        click.echo(str(result.signature), err=True)
 
 
 def _run_options(options: dict[str, Any]) -> dict[str, Any]:

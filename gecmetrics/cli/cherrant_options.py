@@ -8,8 +8,9 @@ import click
 
 from ..errors import InputError
 from ..metrics.errant.metric import WORD_LEVEL_MESSAGE
-from .common import corpus_files, echo_json, echo_table, json_result, progress_unless, score
-from .shared import chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option
+from .common import corpus_files, echo_json, echo_scores, json_result, progress_unless, score
+from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option,
+                     signature_option)
 from .errant_options import chosen_mode
 from .options import given_settings
 
@@ -84,8 +85,8 @@ def make_comparer(verbose: bool, max_answer_num: int | None, reference_num: int 
 
 def report_options(func: Callable) -> Callable:
     """The output (ChERRANT's own report, or with --tsv, --json ... the table of `gecmetric
-    errant`) and the run (-p, --chunk-lines, --dask, --quiet)."""
-    return digits_option(None)(scale_option(format_options(run_options(func))))
+    errant`), --signature and the run (-p, --chunk-lines, --dask, --quiet)."""
+    return signature_option(digits_option(None)(scale_option(format_options(run_options(func)))))
 
 
 def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | None, run: dict[str, Any],
@@ -145,4 +146,5 @@ def report(name: str, result, category_level: int | None, digits: int | None, sc
     elif fmt is None:
         click.echo(format_errant_report(result, category_level), nl=False)
     else:
-        echo_table(errant_table([name], [result], category_level, scale, chosen_digits(digits, scale)), fmt)
+        echo_scores(errant_table([name], [result], category_level, scale, chosen_digits(digits, scale)), fmt,
+                    [result.signature])

@@ -15,7 +15,7 @@ from ..run.engine import score_corpus
 from ..run.files import shown
 from ..stats.significance import resamplers_for
 from . import main
-from .common import corpus_files, echo_json, echo_table, json_result, progress_unless
+from .common import corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
 from .inputs import m2_hypothesis_options
 from .options import GreedyCommand, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
@@ -101,14 +101,15 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
 
 def _print(metric: ChunkMetric, scored: Any, results: list[tuple[str, Any]], out: ScoringOptions) -> None:
     paths = [path for path, _ in results]
-    if out.format == "json":
+    if out.format == "json" and not out.sentence:
         echo_json([json_result(path, result, out.scale) for path, result in results])
     elif out.sentence:
         echo_table(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], out.digits,
                                   out.scale), out.format or "tsv")
     else:
         count_digits = out.digits + (2 if out.scale == 100 else 0)
-        echo_table(score_table(metric, results, out.digits, out.scale, count_digits), out.format or "tsv")
+        echo_scores(score_table(metric, results, out.digits, out.scale, count_digits), out.format or "tsv",
+                    [result.signature for _, result in results])
     if out.show_signature:
         click.echo(metric.signature, err=True)
 

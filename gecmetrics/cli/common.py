@@ -8,12 +8,13 @@ import click
 
 from ..core.table import Table
 from ..errors import InputError
-from ..output.formats import dumps, render
+from ..output.formats import dumps, render, render_parts
 from ..run.engine import score_files, scored_chunks
 from ..run.executors import make_executor
 from ..run.files import CorpusFiles
 from .progress import StderrProgress, progress_unless  # noqa: F401 (commands take them here)
 from .context import run_context
+from .shared import FORMAT_FLAGS, chosen_format
 
 
 def echo_json(value: Any) -> None:
@@ -24,6 +25,33 @@ def echo_json(value: Any) -> None:
 def echo_table(table: Table, fmt: str = "text", notes: bool = True) -> None:
     """A table on stdout, in the chosen format."""
     click.echo(render(table, fmt, notes))
+
+
+def echo_scores(table: Table, fmt: str, signatures: Iterable[Any]) -> None:
+    """A table of scores with the signatures of what made them below it, as ``compare``'s tables
+    carry them, in the formats that show notes (text; Markdown: a list; LaTeX: comments); TSV and
+    JSON show none. (``m2 score --markdown`` printed a table no one could cite.)"""
+    shown = list(dict.fromkeys(str(signature) for signature in signatures))
+    table.notes = [*table.notes, *(f"`{s}`" if fmt == "markdown" else s for s in shown)]
+    echo_table(table, fmt)
+
+
+def echo_report(parts: Any, fmt: str | None, own_format: str | None, signatures: Iterable[Any]) -> None:
+    """A family's report (text and tables: ``Metric`` reports' ``corpus_text``) in its own form,
+    or, in a format asked for, its table with the signatures under it (:func:`echo_scores`)."""
+    if fmt not in (None, own_format) and isinstance(parts, Table):
+        echo_scores(parts, fmt, signatures)
+    else:
+        click.echo(render_parts(parts, fmt or own_format or "text"))
+
+
+def check_verbose_format(verbose: bool) -> None:
+    """-v prints the original tool's trace, text lines around its report: not with a format asked
+    for (``--json`` printed the trace, then JSON no parser reads; ``--tsv`` dropped the trace)."""
+    fmt = chosen_format(None)
+    if verbose and fmt is not None:
+        given = f"--{fmt}" if fmt in FORMAT_FLAGS else f"--format {fmt}"
+        raise InputError(f"prints the original tool's trace as text: not with {given}", "-v")
 
 
 def json_result(system: str, result: Any, scale: float) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantText, ErrantTextS
 from ..metrics.m2.errant_report import errant_table, format_errant_report
 from ..run.compare import sentence_comparison
 from . import main
-from .common import corpus_files, echo_json, echo_table, json_result
+from .common import corpus_files, echo_json, echo_scores, echo_table, json_result
 from .errant_options import chosen_mode, comparison_options
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
@@ -92,4 +92,8 @@ def _print(names: list[str], results: list[Any], category_level: int | None, rep
                 click.echo(f"== {path}")
             click.echo(format_errant_report(result, category_level), nl=False)
     else:
-        echo_table(errant_table(names, results, category_level, out.scale, out.digits), out.format or "text")
+        table = errant_table(names, results, category_level, out.scale, out.digits)
+        if out.format is None:  # its own text, as before; a format asked for carries the signature
+            echo_table(table, "text")
+        else:
+            echo_scores(table, out.format, [result.signature for result in results])

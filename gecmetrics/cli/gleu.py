@@ -28,6 +28,9 @@ def gleu_metrics(variant: str, lambdas: tuple[str, ...], options: dict[str, Any]
         if settings.get("fix_seed") and settings.get("seed") is not None:
             raise InputError("-f (gec-ranking's draws, the default) and --seed N (NumPy draws) contradict each "
                              "other; give one")
+        if settings.get("best_reference") and "iterations" in settings:  # it changed nothing
+            raise InputError("-i/--iter does not apply to -m/--max (the best reference of each sentence: no "
+                             "reference sampling)")
         return [GLEU(variant=variant, **settings)]
     unused = [flag for name in SAMPLING if name in settings for flag in GLEUSettings.infos()[name].flags[:1]]
     if unused:

@@ -10,7 +10,7 @@ from ..errors import InputError
 from ..io.text import check_distinct
 from . import main
 from .context import check_command_outputs
-from .common import corpus_files, echo_json, echo_table, progress_unless
+from .common import corpus_files, echo_json, echo_scores, echo_table, progress_unless
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
 
@@ -115,9 +115,16 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
     if sort:
         order.sort(key=lambda s: run.scores[s].f05, reverse=True)
     if out.format == "json":
+        def shown(scores) -> dict:
+            return {key: out.scale * value if key in FRACTIONS else value for key, value in scores.as_dict().items()}
+
+        if out.sentence:  # each file's sentence scores (the headline's, then every score of each sentence)
+            echo_json([{"system": labels[s], "scores": [out.scale * x.f05 for x in run.sentence_scores(s)],
+                        "sentences": [shown(x) for x in run.sentence_scores(s)], "signature": signature}
+                       for s in order])
+            return
         echo_json([{"system": labels[s], "scores": [out.scale * run.scores[s].f05],  # the metric's headline
-                    **{key: out.scale * value if key in FRACTIONS else value
-                       for key, value in run.scores[s].as_dict().items()}, "signature": signature} for s in order])
+                    **shown(run.scores[s]), "signature": signature} for s in order])
         return
     columns = (COUNT_COLUMNS if out.verbose else ()) + SCORE_COLUMNS
     count_digits = out.digits + (2 if out.scale == 100 else 0)
@@ -130,7 +137,8 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
         rows = [[labels[s], str(d + 1), *cells(score)] for s in order for d, score in enumerate(run.sentence_scores(s))]
         echo_table(Table(["system", "sentence", *header], rows), out.format or "tsv")
         return
-    echo_table(Table(["system", *header], [[labels[s], *cells(run.scores[s])] for s in order]), out.format or "tsv")
+    echo_scores(Table(["system", *header], [[labels[s], *cells(run.scores[s])] for s in order]), out.format or "tsv",
+                [signature])
     if category:
         from ..metrics.gotoscorer import format_difficulty
 

@@ -15,11 +15,13 @@ from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_referen
 from ..run.compare import sentence_comparison
 from . import main
 from .app import SharedOptionsGroup
-from .common import corpus_files, echo_json, echo_table, json_result, progress_unless, score, warn_if_swapped
+from .common import (check_verbose_format, corpus_files, echo_json, echo_scores, echo_table, json_result,
+                     progress_unless, score, warn_if_swapped)
 from .errant_options import chosen_mode, comparison_options
 from .inputs import FILE
 from .options import GreedyCommand, given_settings
-from .shared import chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option
+from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options,
+                     scale_option, signature_option)
 
 
 @main.group("m2", cls=SharedOptionsGroup)
@@ -71,15 +73,17 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
 @scale_option
 @format_options
 @run_options
+@signature_option
 def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sentence: bool, digits: int | None,
-            scale: float, jobs: int, chunk_lines: int | None, dask_address: str | None, **options: Any) -> None:
+            scale: float, jobs: int, chunk_lines: int | None, dask_address: str | None, show_signature: bool,
+            **options: Any) -> None:
     """Compare the edits of a hypothesis M2 with a reference M2, as ERRANT's compare_m2 (3.0.2)
     does, with the same options, numbers and report (its text and fractions as ERRANT prints
     them); --tsv, --markdown ... print the table of `gecmetric errant` instead (x100; --scale 1:
     fractions)."""
     fmt, digits = chosen_format(None), chosen_digits(digits, scale)
-    comparer = ErrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options),
-                             verbose=verbose and fmt is None)
+    check_verbose_format(verbose)
+    comparer = ErrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options), verbose=verbose)
     scored = score([comparer], corpus_files(None, (), (hyp,), ref, m2_hypotheses=True), jobs=jobs,
                    chunk_lines=chunk_lines, dask_address=dask_address, progress=progress_unless(fmt == "json", "m2"))
     result = scored.result(scored.names[0], 0)
@@ -91,4 +95,6 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
     elif fmt is None:
         click.echo(format_errant_report(result, category_level), nl=False)
     else:
-        echo_table(errant_table(scored.names, [result], category_level, scale, digits), fmt)
+        echo_scores(errant_table(scored.names, [result], category_level, scale, digits), fmt, [result.signature])
+    if show_signature:
+        click.echo(str(result.signature), err=True)

@@ -1,8 +1,7 @@
-"""What the scoring commands share: the corpus read by the run engine, then one of four outputs
-(corpus scores, the mean of the sentence scores, sentence scores, or a paired test), in the
-chosen format, with the signature on stderr. A command gives its metrics, its files and its
-family's report (the text its original tool printed), or none: then it prints what ``compare``
-prints for its metrics (the same table whenever a format such as --tsv is asked for)."""
+"""What the scoring commands share: the run engine reads the corpus; one of four outputs (corpus
+scores, the mean of sentence scores, sentence scores, a paired test) in the chosen format, the
+signature on stderr. A command gives its metrics, files and family report (its original tool's
+text) or none: then it prints compare's tables for its metrics, as with any format asked for."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,10 +11,10 @@ import click
 
 from ..core.aggregate import reducer_threads
 from ..errors import InputError
-from ..output.formats import render_parts
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
-from .common import echo_json, echo_table, json_result, json_scale, progress_unless, score
+from .common import (check_verbose_format, echo_json, echo_report, echo_table, json_result, json_scale,
+                     progress_unless, score)
 from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option,
                      signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -44,6 +43,7 @@ class ScoringOptions:
         """The scoring options out of a command's keyword arguments (the rest stays there)."""
         taken = cls(**{name: options.pop(name) for name in list(cls.__dataclass_fields__) if name in options})
         taken.digits = chosen_digits(taken.digits, taken.scale)
+        check_verbose_format(taken.verbose)
         return taken
 
     @property
@@ -111,8 +111,8 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
             _mean(metrics, scored, names, report, o)
         elif report is not None and (fmt is None or (own_format and fmt != "json")):
             results = _results(metrics, scored, names, o.jobs)
-            click.echo(render_parts(report.corpus_text(metrics, names, results, o.digits, o.verbose),
-                                    fmt or own_format or "text"))
+            echo_report(report.corpus_text(metrics, names, results, o.digits, o.verbose), fmt, own_format,
+                        [metric.signature(references) for metric in metrics])
         elif fmt == "json":
             echo_json([json_result(n, r, json_scale(m, o.scale)) for n, per in
                        zip(names, _results(metrics, scored, names, o.jobs)) for m, r in zip(metrics, per)])
