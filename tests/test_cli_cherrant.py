@@ -56,6 +56,13 @@ def test_compare_options_and_errors(data_folder: str, tmp_path: Path) -> None:
                                               "--max_answer_num", "4")
     assert "mutually exclusive" in run_cli("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "-dt",
                                            "-ds")[2]
+    # --signature as every scoring command takes it (refused before), and a table asked for cites it
+    code, out, err = run_cli("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "--signature")
+    assert code == 0 and err.strip() == "ChERRANT|mode:cs|beta:0.5|version:0.1.0"
+    code, out, _ = run_cli("cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "--latex")
+    assert code == 0 and out.rstrip().endswith("% ChERRANT|mode:cs|beta:0.5|version:0.1.0")
+    assert "-v: prints the original tool's trace as text: not with --json" in one_line_error(
+        "cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "-v", "--json")
 
 
 def test_compare_start_and_end_selecting_no_block_is_one_line_error(data_folder: str, tmp_path: Path) -> None:

@@ -63,6 +63,8 @@ def test_modes_and_json(small):
     assert code == 0 and out.startswith(hyp + "\t")
     code, out, err = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-m", "-v")
     assert code == 0 and "| match | penal | numer | denom |" in out and "ref:best" in err
+    code, out, err = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-m", "-i", "10")  # ran, changed nothing
+    assert code == 2 and out == "" and "-i/--iter does not apply to -m/--max" in err
     code, out, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "--sentence", "-v")
     assert "S-1   \t" in out and "R-1-1*\t" in out
     code, out, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-f", "--json")
