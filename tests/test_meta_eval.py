@@ -206,6 +206,15 @@ def test_systems_missing_from_table_are_listed() -> None:
     scores = gjg15_m2_scores() | {"ZZZ": 0.1, "AAA": 0.2}
     with pytest.raises(InputError, match="no row in human table gjg15: AAA, ZZZ;"):
         meta_evaluate(scores, "gjg15")
+    # systems listed by name leave the others out: --systems AMU,CAMB,... beside NULL's scores was
+    # refused for NULL, the way offered to choose the systems
+    listed = ["AMU", "CAMB", "CUUI", "INPUT", "IPN"]
+    chosen = meta_evaluate(scores, "gjg15", systems=",".join(listed))
+    alone = meta_evaluate({name: gjg15_m2_scores()[name] for name in listed}, "gjg15", systems=listed)
+    assert chosen.systems == alone.systems == listed
+    assert [c.pearson for c in chosen.correlations] == [c.pearson for c in alone.correlations]
+    with pytest.raises(InputError, match="no row in human table gjg15: AAA, ZZZ;"):
+        meta_evaluate(scores, "gjg15", systems="all")
 
 
 def test_human_rows_without_scores_are_left_out_with_a_note() -> None:

@@ -25,7 +25,7 @@ from .correlations import CORRELATIONS, MIN_SYSTEMS, WilliamsTest, correlation, 
 from .human_tables import SHIPPED_TABLES, HumanTable, load_human
 from .metric_scores import metric_score_table, metric_side, provided_systems
 from .resampling import Resampling, as_resampling, percentile_interval, resample
-from .systems import choose_systems
+from .systems import choose_systems, is_system_list
 
 HUMAN_LABELS = {"ew": "EW", "ts": "TS"}
 
@@ -140,13 +140,15 @@ def meta_evaluate(metric_scores: Mapping[str, Any] | None = None, human: str | H
     ``human_score``: its column(s) (default: every human score column; a published metric
     column such as GJG15's ``m2_f05_gjg15`` only when named). ``systems``: a subset (base,
     +INPUT, +fluency, all) or a list of names (default: ``base`` for SEEDA, all otherwise).
-    A system with metric scores but no human row is an error; rows without metric scores are
-    left out with a note (an error when ``systems`` names them)."""
+    A system with metric scores but no human row is an error, unless ``systems`` lists the
+    systems to correlate without it; rows without metric scores are left out with a note (an
+    error when ``systems`` names them)."""
     table = human if isinstance(human, HumanTable) else load_human(human)
     columns = table.columns(human_score)
+    listed = is_system_list(systems)
     table.systems_of_subset(systems)  # an unknown subset: an error before any scoring
     provided, named, what = provided_systems(metric_scores, metrics, corpus, scored)
-    unknown = sorted(s for s in named if s not in table.systems)
+    unknown = [] if listed else sorted(s for s in named if s not in table.systems)
     if unknown:
         raise InputError(f"systems with metric scores but no row in human table {table.name}: {', '.join(unknown)}; "
                          f"it has: {', '.join(table.systems)}")

@@ -59,6 +59,12 @@ def subset_systems(available: Sequence[str], subset: str | Sequence[str] | None 
     return [s for s in available if s in names]
 
 
+def is_system_list(subset: str | Sequence[str] | None) -> bool:
+    """Whether ``subset`` lists systems by name (a list, or names separated by commas), not a
+    named subset or the default."""
+    return subset is not None and not (isinstance(subset, str) and subset in _LEFT_OUT)
+
+
 def subset_name(subset: str | Sequence[str] | None, available: Collection[str]) -> str:
     """The name shown for a subset (the default resolved; a list as given)."""
     if subset is None:
