@@ -484,6 +484,18 @@ def test_command(tmp_path):
     assert lines[0] == "system\tTP\tFP\tFN\tTN\tP (x100)\tR (x100)\tF (x100)\tF0.5 (x100)\tAcc (x100)"
     assert lines[1].split("\t")[0] == "x" and lines[4] == "----- Category Difficulty -----"
     assert open(weights).read().splitlines()[0] == "3"
+    # in a format asked for, the difficulty is a second table in it (--tsv appended the text table,
+    # --json left it out: both refused, as one table a stream)
+    difficulty = lines[6:]
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-cat", "3", "--markdown")
+    assert code == 0, err
+    tables = out.split("\n\n| category | mean | std | freq |\n|:---|---:|---:|---:|\n")
+    assert len(tables) == 2 and "* `GoToScorer|" in tables[0]
+    assert [row.strip("| ").split(" | ") for row in tables[1].splitlines()] == [
+        [field.strip() for field in line.split("\t")] for line in difficulty]
+    for fmt in ("--json", "--tsv"):
+        code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-cat", "3", fmt)
+        assert code == 2 and out == "" and "-cat: adds the difficulty table: not with --json or --tsv" in err
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-w_file", weights)
     assert code == 0, err
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-name", "x,y,z", "-sort")

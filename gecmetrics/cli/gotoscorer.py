@@ -63,6 +63,8 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     from ..run.reading import MAX_CHUNK_LINES
 
     out = ScoringOptions.take(options)
+    if category is not None and out.format in ("json", "tsv"):  # (JSON left it out; TSV got its text)
+        raise InputError("adds the difficulty table: not with --json or --tsv, streams of one table", "-cat")
     if weight_file and make_weights:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
     check_distinct(hypotheses, "in -hyp: the weights count the systems, so each file is given once")
@@ -102,9 +104,7 @@ def _whole_files(hypotheses: tuple[str, ...], reference: str, ref_id: int) -> tu
 
 
 def _labels(found: list[str], names: str | None) -> list[str]:
-    if names is None:
-        return found
-    labels = names.split(",")
+    labels = found if names is None else names.split(",")
     if len(labels) != len(found):
         raise InputError(f"-name gives {len(labels)} names for {len(found)} systems")
     return labels
@@ -139,7 +139,11 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
         return
     echo_scores(Table(["system", *header], [[labels[s], *cells(run.scores[s])] for s in order]), out.format or "tsv",
                 [signature])
-    if category:
+    if category and out.format is not None:  # the second table, in the format asked for, a line apart
+        click.echo()
+        echo_table(Table(["category", "mean", "std", "freq"], [[row.category, f"{row.mean:.2f}", f"{row.std:.2f}",
+                                                              str(row.count)] for row in run.difficulty()]), out.format)
+    elif category:
         from ..metrics.gotoscorer import format_difficulty
 
         click.echo(format_difficulty(run.difficulty()), nl=False)
