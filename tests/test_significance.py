@@ -160,6 +160,20 @@ def test_bad_arguments_are_input_errors():
         paired_test(GREEN(), sources, refs, {"a": systems["good"], "b": systems["good"][:3]})
 
 
+def test_too_few_resamples_for_an_interval_are_said():
+    """A 95% interval from 1 to 39 resamples is a warning (the report drew '67.15 [67.63, 67.63]'
+    without a word); 40 and more, and the trials of randomization, are not."""
+    import warnings
+
+    sources, refs, systems = synthetic_corpus(1, sentences=5)
+    with pytest.warns(UserWarning, match="the 95% intervals come from only 39 bootstrap resample"):
+        paired_test(GREEN(), sources, refs, systems, "bs", samples=39)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paired_test(GREEN(), sources, refs, systems, "bs", samples=40)
+        paired_test(GREEN(), sources, refs, systems, "ar", samples=5)
+
+
 # --------------------------------------------------------------------------- per-resample choices
 
 

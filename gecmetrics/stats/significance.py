@@ -159,6 +159,11 @@ def p_value(sample_statistics: np.ndarray, observed: float, strict: bool = False
 # --------------------------------------------------------------------------- the tests
 
 
+MIN_INTERVAL_SAMPLES = 40
+"""Fewer bootstrap resamples than this leave a 95% percentile interval no resample beyond its
+ends: its ends are (near) the lowest and highest resample (a warning says so)."""
+
+
 def check_samples(method: str, samples: int | None, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES) -> int:
     """The number of resamples (``bs``) or trials (``ar``) of a paired test, checked against
     :data:`MAX_PAIRED_SAMPLES` before anything is drawn (None: the method's default)."""
@@ -169,6 +174,13 @@ def check_samples(method: str, samples: int | None, confidence_samples: int = DE
     what = "the number of resamples (--paired-bs N)" if method == "bs" else "the number of trials (--paired-ar N)"
     samples = check_count(samples, what, 1, MAX_PAIRED_SAMPLES, bound)
     check_count(confidence_samples, "the number of bootstrap resamples for the interval", 1, MAX_PAIRED_SAMPLES, bound)
+    interval = samples if method == "bs" else confidence_samples
+    if interval < MIN_INTERVAL_SAMPLES:  # --samples 1 drew "67.15 [67.63, 67.63]" without a word
+        import warnings
+
+        warnings.warn(f"the 95% intervals come from only {interval} bootstrap resample(s) (at least "
+                      f"{MIN_INTERVAL_SAMPLES} for a 95% percentile interval; the default is {DEFAULT_SAMPLES['bs']}): "
+                      "they need not hold the score")  # (one place: shown once per run)
     return samples
 
 
