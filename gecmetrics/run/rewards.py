@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable, Mapping, Sequence
 
 from ..core.checks import check_score
-from ..errors import InputError, LineRefused, shown
 from ..core.edits.blocks import Block, check_built_blocks
+from ..errors import InputError, LineRefused, shown
 from ..io.m2 import parse_m2
 from ..kinds import M2, NONE, TEXT
 from ..metrics.running import chunk_statistics, python_corpus
