@@ -33,7 +33,7 @@ from ..core.checks import check_flag, check_seed
 from ..core.resampling import Resampler
 from ..errors import InputError
 from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
-                           Drawn, drawn, paired_signature, percentile_interval, p_value)
+                           Drawn, drawn, paired_signature, percentile_interval, p_value, warn_if_few_resamples)
 
 CORRECTIONS = ("holm", "bh", "none")
 """Multiple-comparison corrections: Holm (family-wise error), Benjamini-Hochberg (false
@@ -246,6 +246,7 @@ def all_pairs_from_draws(resampler: Resampler, names: Sequence[str], draws: Draw
     pairs = [PairComparison(names[i], names[j], scores[i] - scores[j], raw[(i, j)], float(adjusted[(i, j)]),
                             bool(adjusted[(i, j)] < level)) for i, j in keys]
     systems = []
+    warn_if_few_resamples(interval_samples)
     for k, name in enumerate(names):
         mean, lower, upper = percentile_interval(bootstrap[k])
         systems.append(SystemSignificance(name, scores[k], mean, (lower, upper)))

@@ -174,14 +174,19 @@ def check_samples(method: str, samples: int | None, confidence_samples: int = DE
     what = "the number of resamples (--paired-bs N)" if method == "bs" else "the number of trials (--paired-ar N)"
     samples = check_count(samples, what, 1, MAX_PAIRED_SAMPLES, bound)
     check_count(confidence_samples, "the number of bootstrap resamples for the interval", 1, MAX_PAIRED_SAMPLES, bound)
-    interval = samples if method == "bs" else confidence_samples
-    if interval < MIN_INTERVAL_SAMPLES:  # --samples 1 drew "67.15 [67.63, 67.63]" without a word
+    return samples
+
+
+def warn_if_few_resamples(interval_samples: int) -> None:
+    """Said once the intervals are drawn (not while arguments are checked: a refused command
+    stays one line): an interval from fewer than :data:`MIN_INTERVAL_SAMPLES` resamples.
+    (``--samples 1`` drew "67.15 [67.63, 67.63]" without a word.)"""
+    if interval_samples < MIN_INTERVAL_SAMPLES:
         import warnings
 
-        warnings.warn(f"the 95% intervals come from only {interval} bootstrap resample(s) (at least "
+        warnings.warn(f"the 95% intervals come from only {interval_samples} bootstrap resample(s) (at least "
                       f"{MIN_INTERVAL_SAMPLES} for a 95% percentile interval; the default is {DEFAULT_SAMPLES['bs']}): "
                       "they need not hold the score")  # (one place: shown once per run)
-    return samples
 
 
 def check_draws(samples: int, sentences: int) -> None:
@@ -322,6 +327,7 @@ def _paired_result(resampler: Resampler, names: list[str], prepared: list[Any], 
                    bootstrap: list[np.ndarray], method: str, samples: int, interval_samples: int, seed: int,
                    confidence_samples: int, strict: bool, masks: np.ndarray | None) -> PairedTestResult:
     """One column's test from its systems' scores and bootstrap scores (and randomized swaps)."""
+    warn_if_few_resamples(interval_samples)
     systems = []
     for k, name in enumerate(names):
         mean, lower, upper = percentile_interval(bootstrap[k])
