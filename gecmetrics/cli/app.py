@@ -15,7 +15,7 @@ from ..core.backend import core_name, keep_freed_memory
 from ..errors import InputError
 from ..version import __version__
 from .commands import COMMAND_MODULES, METRIC_COMMANDS
-from .process import output_failed
+from .process import one_line_warning, output_failed
 from .shared import cache_params
 
 
@@ -89,7 +89,7 @@ class GecGroup(SharedOptionsGroup):
     def invoke(self, ctx: click.Context):
         try:
             with warnings.catch_warnings():
-                warnings.showwarning = _one_line_warning
+                warnings.showwarning = one_line_warning
                 return super().invoke(ctx)
         except InputError as err:
             click.echo(f"gecmetric: error: {err}", err=True)
@@ -100,13 +100,6 @@ class GecGroup(SharedOptionsGroup):
 
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 """click >= 8.2 raises it for a group given no command (older versions print the help themselves)."""
-
-
-def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """A Python warning raised during a command (a cache or LLM judge warning, a library's) as
-    one ``gecmetric: warning:`` line on stderr, not Python's two lines of file and code."""
-    text = " ".join(str(message).split())
-    click.echo(f"gecmetric: warning: {text}", err=True)
 
 
 @click.group(cls=GecGroup, context_settings={"help_option_names": ["-h", "--help"]},

@@ -28,10 +28,10 @@ def metric_command_names() -> list[str]:
     """Every registered metric that is not a hand-written command's own name (an installed
     plugin that cannot be loaded is left out, with a warning: ``list_metrics``)."""
     from ..metrics.registry import list_metrics
-    from .app import _one_line_warning
+    from .process import one_line_warning
 
     with warnings.catch_warnings():  # --help lists outside the group's invoke: its warnings in one line too
-        warnings.showwarning = _one_line_warning
+        warnings.showwarning = one_line_warning
         return [info.name for info in list_metrics() if info.name not in COMMAND_MODULES]
 
 

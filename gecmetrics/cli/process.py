@@ -1,5 +1,5 @@
-"""The ``gecmetric`` console script's process: signals, the exit code of a failed write, and the
-exit without interpreter teardown."""
+"""The ``gecmetric`` console script's process: signals, the exit code of a failed write, the
+exit without interpreter teardown, and Python warnings as one line each."""
 from __future__ import annotations
 
 import errno
@@ -108,3 +108,10 @@ def run_and_exit(main: Callable[..., Any]) -> None:
     except (OSError, ValueError):
         pass
     os._exit(code or 0)
+
+
+def one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A Python warning raised during a command (a cache or LLM judge warning, a library's) as
+    one ``gecmetric: warning:`` line on stderr, not Python's two lines of file and code."""
+    text = " ".join(str(message).split())
+    sys.stderr.write(f"gecmetric: warning: {text}\n")
