@@ -337,11 +337,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     attributed = [(metric.with_context(context), column)
                   for metric, column in _attribution_metrics(attribution, resolved)]
     _keep_type_counts(resolved)
-    human = _human_table(human) if human is not None else None
-    if human is not None:  # refused before any work: the table, its columns, the systems it scores
-        _judged_systems(human, human_score, list(corpus.hypotheses))
-    elif human_score is not None:
-        raise InputError("a human score column (human_score, --human-score) needs a human table (human, --human)")
+    human = _checked_human(human, human_score, list(corpus.hypotheses))
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context)
 
@@ -532,6 +528,19 @@ def _human_table(human: Any) -> Any:
     from ...meta.human_tables import HumanTable, load_human
 
     return human if isinstance(human, HumanTable) else load_human(human)
+
+
+def _checked_human(human: Any, human_score: Any, systems: list[str]) -> Any:
+    """The human table (None without one), refused before any work when it has no score, not the
+    column asked for, or scores too few of the systems (the page was written, with the error
+    inside it, exit 0)."""
+    if human is None:
+        if human_score is not None:
+            raise InputError("a human score column (human_score, --human-score) needs a human table (human, --human)")
+        return None
+    table = _human_table(human)
+    _judged_systems(table, human_score, systems)
+    return table
 
 
 def _judged_systems(table: Any, human_score: Any, systems: list[str]) -> list[str]:
