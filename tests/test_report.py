@@ -880,6 +880,11 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, warm_par
     for section in SECTIONS:
         assert re.search(rf'<section id="{section}"><h2>', dom), section
     assert dom.count("<tr") > 40 and 'id="summary-table"' in dom
+    # GREEN b0.5 scores the systems significantly below INPUT: red, not the green of a better system
+    worse = [(c["label"], s) for c in data["columns"] for s, name in enumerate(data["systems"])
+             if c["significant"][s] and (c["scores"][s] < c["scores"][data["systems"].index("INPUT")])
+             == c["higher_is_better"]]
+    assert worse and dom.count('class="sig worse" title="worse than the baseline"') == len(worse)
     assert 'id="all-pairs"' in dom and dom.count('class="clusters"') == len(data["columns"])
     assert 'class="note macro"' in dom and 'class="macro"' in dom
     assert 'id="types-m2"' in dom and 'class="typed"' in dom and data["types"][0]["label"] == "M2 F0.5"

@@ -176,16 +176,21 @@
     node.appendChild(el("p", {cls: "note", text:
       "Scores of every metric column (fractions x100, as every command prints them), the 95% percentile interval of " +
       t.samples + " paired bootstrap resamples (seed " + t.seed + "), the rank (1 = best) and the p-value " +
-      "against the baseline " + t.baseline + " (* p < " + t.level + ")."}));
+      "against the baseline " + t.baseline + " (* p < " + t.level + "; green: better than the baseline, red: " +
+      "worse)."}));
     var head = el("tr", null, el("th", {text: "system"}));
     D.columns.forEach(function (c) { head.appendChild(el("th", {text: c.label, title: c.signature})); });
     var table = el("table", {id: "summary-table"}, el("thead", null, head));
     var body = el("tbody");
+    var base = systems.indexOf(D.baseline);
     systems.forEach(function (name, s) {
       var row = el("tr", {cls: name === D.baseline ? "baseline" : null}, el("td", {cls: "system", text: name}));
       D.columns.forEach(function (c) {
         var iv = c.intervals[s];
-        var sig = c.p_values[s] === null ? null : el("span", {cls: c.significant[s] ? "sig" : "notsig",
+        // a significant difference either way was drawn green: red when the system is the worse
+        var worse = base >= 0 && (c.higher_is_better ? c.scores[s] < c.scores[base] : c.scores[s] > c.scores[base]);
+        var sig = c.p_values[s] === null ? null : el("span", {cls: c.significant[s] ? (worse ? "sig worse" : "sig") :
+          "notsig", title: c.significant[s] ? (worse ? "worse" : "better") + " than the baseline" : null,
           text: " p " + pValue(c.p_values[s]) + (c.significant[s] ? " *" : "")});
         row.appendChild(el("td", {title: c.test_signature},
           shown(c, c.scores[s]), el("span", {cls: "rank" + (c.ranks[s] === 1 ? " best" : ""), text: c.ranks[s]}),
