@@ -15,8 +15,8 @@ from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
 from .common import (check_verbose_format, echo_json, echo_report, echo_table, json_result, json_scale,
                      progress_unless, score)
-from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option,
-                     signature_option)
+from .shared import (SENTENCE_HELP, chosen_digits, chosen_format, digits_option, format_options, run_options,
+                     scale_option, signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
 from .context import in_run
 
@@ -78,7 +78,7 @@ def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | Non
             func = click.option("--mean", is_flag=True,
                                 help="Mean of the sentence scores instead of the corpus score.")(func)
         return click.option("--sentence", is_flag=True,
-                            help="A score per sentence: a row per sentence, a column per system (and score).")(func)
+                            help=SENTENCE_HELP)(func)
     return decorate
 
 

@@ -14,6 +14,9 @@ from ..run.reading import DEFAULT_CHUNK_LINES
 from .progress import quiet_option
 
 FORMAT_FLAGS = ("json", "tsv", "markdown", "latex")
+SENTENCE_HELP = ("A score per sentence: a row per sentence, a column per system (and score); where the original "
+                 "tool printed its own lines (m2 score: a line per system and sentence, with P, R, F), those, "
+                 "but in Markdown, LaTeX or --format NAME.")
 """The formats a command also takes as a flag of their own (``--tsv``); any registered format
 is ``--format NAME``."""
 FORMAT_HELP = {"json": "Print JSON (system, scores, signature, settings, counts).",
