@@ -167,3 +167,22 @@ def test_hypotheses_in_turn_use_their_own_rows():
         for hypothesis in hypotheses + hypotheses[::-1]:
             fresh = metric.statistics(EncodedCorpus(sources, references, 4), hypothesis)
             np.testing.assert_array_equal(metric.statistics(shared, hypothesis), fresh)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e30, max_value=1e30), st.integers(0, 20))
+def test_printed_numbers_are_fixed_point_at_any_digits(value, digits):
+    """Every command prints numbers through round_half_up: fixed point whatever the digits (at -d 7
+    a zero printed '0E-7', 1e-9 at -d 12 '1.000E-9'), no '-0', the value half up."""
+    from decimal import ROUND_HALF_UP, Decimal, localcontext
+
+    from gecmetrics.core.table import round_half_up
+
+    text = round_half_up(value, digits)
+    assert "E" not in text and "e" not in text and not (text.startswith("-") and not text.strip("-0."))
+    assert len(text.partition(".")[2]) == digits
+    with localcontext() as context:
+        context.prec = 100
+        exact = Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+        assert Decimal(text) == exact
+    assert round_half_up(0, 7) == "0.0000000" and round_half_up(1e-9, 12) == "0.000000001000"

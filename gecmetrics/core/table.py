@@ -37,7 +37,8 @@ def round_half_up(value: float, digits: int) -> str:
     quantum = Decimal(1).scaleb(-digits) if digits > 0 else Decimal(1)
     with localcontext() as context:  # enough precision for any number of digits asked for
         context.prec = max(28, digits + 400)
-        text = str(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+        # fixed point: str() of a Decimal writes 0 and tiny numbers in exponent form past 6 decimals
+        text = format(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP), "f")
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.00"
 
 
