@@ -529,6 +529,17 @@ def test_annotate_reads_lines_as_every_command_not_as_errants_open(spacy_model, 
                    "A 6 7|||R:NOUN:NUM|||lines|||REQUIRED|||-NONE-|||0\n\n")
 
 
+def test_annotate_to_standard_output_refuses_unequal_files_before_writing(spacy_model, tmp_path):
+    """Written chunk by chunk to standard output, a system file a line short gave every chunk
+    before its end (a valid-looking M2 cut short: 500 blocks of 600), then the error."""
+    (tmp_path / "src").write_text("".join(f"Line {k} is here .\n" for k in range(12)), encoding="utf-8")
+    (tmp_path / "cor").write_text("".join(f"Line {k} is there .\n" for k in range(11)), encoding="utf-8")
+    code, out, err = run_cli("--no-cache", "m2", "annotate", "-orig", str(tmp_path / "src"), "-cor",
+                             str(tmp_path / "cor"), "--spacy-model", MODEL, "--quiet", "--chunk-lines", "2")
+    assert (code, out) == (2, "") and err == f"gecmetric: error: {tmp_path / 'cor'}: has 11 lines but the source " \
+        f"{tmp_path / 'src'} has 12\n"
+
+
 def test_annotator_rejects_bad_arguments():
     with pytest.raises(InputError, match="unknown merging strategy"):
         Annotator(MODEL, merge="some")

@@ -10,7 +10,7 @@ import click
 from ..errors import InputError
 from ..io.atomic import atomic_output
 from ..io.m2 import format_m2
-from ..run.files import CorpusFiles
+from ..run.files import CorpusFiles, check_line_counts
 from .common import progress_unless
 from .shared import run_options
 from .m2 import m2
@@ -64,6 +64,7 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
         job, files = _reannotation(job, from_m2, source, corrections, auto, gold, no_min, old_cats, tokenise)
     else:
         files = _annotation(source, corrections, auto or gold or no_min or old_cats)
+        check_line_counts(files)  # before any chunk is written to standard output
         job = dataclasses.replace(job, hypotheses=tuple(corrections))
     if output not in (None, "-"):
         check_command_outputs([("-o", output)], [*files.paths, *job.files_read()])

@@ -6,7 +6,7 @@ import stat
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..io.text import STDIN, open_input
+from ..io.text import STDIN, blame_line_counts, open_input
 
 
 @dataclass(frozen=True)
@@ -94,14 +94,28 @@ def count_sentences(files: CorpusFiles) -> int | None:
     if not files.seekable():
         return None
     if files.text_paths:
-        count, last = 0, b"\n"
-        with open_input(files.text_paths[0]) as handle:
-            while block := handle.read(1 << 20):
-                count += block.count(b"\n")
-                last = block[-1:]
-        return count + (last != b"\n")
+        return _line_count(files.text_paths[0])
     with open_input(files.gold) as handle:
         return sum(1 for line in handle if line.startswith(b"S"))
+
+
+def check_line_counts(files: CorpusFiles) -> None:
+    """Text files of unequal line counts refused before any work (the first that differs from
+    the source named), where the files can be read twice: a command that streams its output
+    chunk by chunk (m2 annotate to standard output) wrote every chunk before the short file's
+    end, a valid-looking M2 cut short, then the error."""
+    if files.seekable() and len(files.text_paths) > 1:
+        blame_line_counts([(path, _line_count(path)) for path in files.text_paths])
+
+
+def _line_count(path: str) -> int:
+    """Lines of a file (a last line without a newline counts), without decoding."""
+    count, last = 0, b"\n"
+    with open_input(path) as handle:
+        while block := handle.read(1 << 20):
+            count += block.count(b"\n")
+            last = block[-1:]
+    return count + (last != b"\n")
 
 
 def shown(path: str) -> str:
