@@ -316,6 +316,12 @@ def test_errant_command_paired_tests(files, spacy_model):
     assert code == 0 and json.loads(out)[0]["systems"][1]["score"] == 100.0, err
     assert "does not go with" in one_line_error("errant", "-s", files["src"], "-r", files["gold"], "-o", files["input"],
                                                 files["good"], "--paired-bs", "-cat", "2")
+    # both were dropped without a word: the reports with a paired test, -cat with --sentence
+    assert "--errant-compare does not go with --paired-bs" in one_line_error(
+        "errant", "-s", files["src"], "-r", files["gold"], "-o", files["input"], files["good"], "--paired-bs",
+        "--errant-compare")
+    assert "-cat prints a row per error type of the corpus counts: not with --sentence" in one_line_error(
+        "errant", "-s", files["src"], "-r", files["gold"], "-o", files["good"], "-cat", "2", "--sentence")
 
 
 # ----------------------------------------------------------------------------- gecmetric m2 annotate

@@ -65,7 +65,9 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
                          references[0])
     if out.paired:  # checked before the annotation, which takes time
         check_paired_options(out.paired_bs, out.paired_ar, {"-v": out.verbose, "-cat": category_level is not None,
-                                                            "--sentence": out.sentence})
+                                                            "--sentence": out.sentence, "--errant-compare": reports})
+    if out.sentence and category_level is not None:  # (it was dropped without a word)
+        raise InputError("-cat prints a row per error type of the corpus counts: not with --sentence")
     names = list(dict.fromkeys(hypotheses))
     files = corpus_files(source, references if refs else (), names, None if refs else references[0])
     scored = out.run([metric], files, "errant")
