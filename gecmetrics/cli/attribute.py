@@ -49,8 +49,8 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     """How much each edit of each system output adds to a metric's sentence score.
 
     \b
-    gecmetric attribute -s INPUT -r REF0 REF1 -o AMU --metric gleu --tsv
-    gecmetric attribute -s INPUT -r REF0 -o AMU --hyp-m2 AMU.m2 --metric green --method add,shapley --json
+    gecmetric attribute -s INPUT -r REF0 REF1 -o AMU --metric gleu --over-bound sample --tsv
+    gecmetric attribute -s INPUT -r REF0 -o AMU --hyp-m2 AMU.m2 --metric green --method add,shapley --over-bound sample --json
 
     A candidate is the source with some of the edits applied, scored as a hypothesis of that
     source. Shapley values of a sentence add up to its score difference (output minus source).

@@ -482,9 +482,10 @@ def _sentence_plans(sentence: _Sentence, row: int, options: _Options) -> dict[st
             if options.over_bound == "error":
                 raise InputError(
                     f"{_where(row)}exact Shapley over {sentence.n} edits needs 2^{sentence.n} = "
-                    f"{1 << sentence.n:,} scored sentences, above the bound max_exact_edits={options.bound}: raise "
-                    f"the bound (at most {MAX_EXACT_EDITS_LIMIT}) or use sampled Shapley "
-                    f"(method '{SAMPLED_SHAPLEY}', permutations={options.permutations})")
+                    f"{1 << sentence.n:,} scored sentences, above the bound max_exact_edits={options.bound} "
+                    f"(--max-exact-edits): raise it (at most {MAX_EXACT_EDITS_LIMIT}), sample such sentences "
+                    f"(over_bound='sample', --over-bound sample) or use sampled Shapley (method "
+                    f"'{SAMPLED_SHAPLEY}', permutations={options.permutations})")
             if options.over_bound == "skip":
                 plans[name] = None
                 continue
