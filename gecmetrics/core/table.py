@@ -26,9 +26,10 @@ def escaped_cell(text: Any, backslash: bool = True) -> str:
     return text
 
 
-def round_half_up(value: float, digits: int) -> str:
+def round_half_up(value: float, digits: int, exponent: bool = False) -> str:
     """``value`` rounded half up to ``digits`` decimals, from its shortest repr (as the
-    gleu and GREEN packages print)."""
+    gleu and GREEN packages round), in fixed point; ``exponent``: as those packages print it,
+    ``str()`` of a Decimal (``0E-7`` for 0 past 6 decimals)."""
     value = float(value)
     if math.isnan(value) or math.isinf(value):
         return str(value)
@@ -38,7 +39,8 @@ def round_half_up(value: float, digits: int) -> str:
     with localcontext() as context:  # enough precision for any number of digits asked for
         context.prec = max(28, digits + 400)
         # fixed point: str() of a Decimal writes 0 and tiny numbers in exponent form past 6 decimals
-        text = format(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP), "f")
+        rounded = Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP)
+        text = str(rounded) if exponent else format(rounded, "f")
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.00"
 
 
@@ -46,14 +48,35 @@ MAX_DIGITS = 20
 """The most decimals any command prints (beyond, float digits are noise)."""
 
 
-def percent(value: float, digits: int) -> str:
+def percent(value: float, digits: int, exponent: bool = False) -> str:
     """A fraction printed x100."""
-    return round_half_up(100 * float(value), digits)
+    return round_half_up(100 * float(value), digits, exponent)
 
 
-def scaled(value: float, digits: int, scale: float = 100.0) -> str:
+def scaled(value: float, digits: int, scale: float = 100.0, exponent: bool = False) -> str:
     """A fraction printed x100 (``scale`` 100) or as it is (1: the M2 family), rounded half up."""
-    return percent(value, digits) if scale == 100 else round_half_up(scale * float(value), digits)
+    return percent(value, digits, exponent) if scale == 100 else round_half_up(scale * float(value), digits, exponent)
+
+
+class _AsThePackagesPrint:
+    """:func:`round_half_up`, :func:`percent` and :func:`scaled` as the gleu and GREEN packages
+    print numbers, str() of a Decimal (``0E-7`` for 0 past 6 decimals): what their commands'
+    own text repeats, digit for digit."""
+
+    @staticmethod
+    def round_half_up(value: float, digits: int) -> str:
+        return round_half_up(value, digits, exponent=True)
+
+    @staticmethod
+    def percent(value: float, digits: int) -> str:
+        return percent(value, digits, exponent=True)
+
+    @staticmethod
+    def scaled(value: float, digits: int, scale: float = 100.0) -> str:
+        return scaled(value, digits, scale, exponent=True)
+
+
+AS_THE_PACKAGES_PRINT = _AsThePackagesPrint()
 
 
 def unit_header(label: str, scale: float) -> str:
@@ -63,11 +86,12 @@ def unit_header(label: str, scale: float) -> str:
 
 
 def score_lines(rows: Iterable[tuple[str, Sequence[float]]], digits: int, header: list[str] | None = None,
-                scale: float = 100.0) -> str:
+                scale: float = 100.0, exponent: bool = True) -> str:
     """``path<TAB>score...`` lines (x100 or x``scale``, rounded half up), after an optional
-    header line: the layout gec-ranking and GREEN print (a path's tab or newline escaped)."""
+    header line: the layout gec-ranking and GREEN print (a path's tab or newline escaped; their
+    numbers as they print them, ``exponent``)."""
     lines = ["\t".join(header)] if header is not None else []
-    lines += ["\t".join([escaped_cell(path)] + [scaled(score, digits, scale) for score in scores])
+    lines += ["\t".join([escaped_cell(path)] + [scaled(score, digits, scale, exponent) for score in scores])
               for path, scores in rows]
     return "\n".join(lines)
 

@@ -6,28 +6,28 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ...core.table import Table, percent, round_half_up, scaled, score_lines
+from ...core.table import AS_THE_PACKAGES_PRINT as printed, Table, score_lines
 
 
 def gleu_table(result, digits: int) -> Table:
     """The per-order GLEU table: n, match, penal, numer, denom, p, bp, gleu (SPEC 2.6)."""
     def count(x) -> Any:
         x = float(x)
-        return int(x) if x.is_integer() else round_half_up(x, digits)
+        return int(x) if x.is_integer() else printed.round_half_up(x, digits)
 
-    bp = percent(result.brevity_penalty, digits)
+    bp = printed.percent(result.brevity_penalty, digits)
     rows = []
     precision = result.precision
     order_scores = result.order_scores
     for k in range(len(result.match)):
         rows.append([k + 1, count(result.match[k]), count(result.penalty[k]), count(result.numerator[k]),
-                     count(result.denominator[k]), percent(precision[k], digits), bp,
-                     percent(order_scores[k], digits)])
+                     count(result.denominator[k]), printed.percent(precision[k], digits), bp,
+                     printed.percent(order_scores[k], digits)])
     with np.errstate(divide="ignore"):
         mean_precision = float(np.exp(np.log(precision).mean())) if len(precision) else 0.0
     rows.append(["total", count(np.sum(result.match)), count(np.sum(result.penalty)),
                  count(np.sum(result.numerator)), count(np.sum(result.denominator)),
-                 percent(mean_precision, digits), bp, percent(result.score, digits)])
+                 printed.percent(mean_precision, digits), bp, printed.percent(result.score, digits)])
     return Table(["", "match", "penal", "numer", "denom", "p", "bp", "gleu"], rows)
 
 
@@ -56,8 +56,8 @@ class GLEUReport:
                 lines.append(gleu_table(result, digits))
                 if result.iterations > 1:
                     low, high = result.interval
-                    lines.append(f"mean {percent(result.score, digits)}  std {percent(result.std, digits)}  "
-                                 f"95% interval ({percent(low, digits)}, {percent(high, digits)})  "
+                    lines.append(f"mean {printed.percent(result.score, digits)}  std {printed.percent(result.std, digits)}  "
+                                 f"95% interval ({printed.percent(low, digits)}, {printed.percent(high, digits)})  "
                                  f"over {result.iterations} iterations (counts above are means)")
         return lines
 
@@ -73,10 +73,10 @@ class GLEUReport:
             for d in range(chunk.size):
                 cells = []
                 for s in scores:
-                    cells.append(scaled(s.scores[d], digits, self.scale))
+                    cells.append(printed.scaled(s.scores[d], digits, self.scale))
                     if s.std is not None:
-                        low, high = (scaled(x, digits, self.scale) for x in s.interval[d])
-                        cells += [scaled(s.std[d], digits, self.scale), f"({low},{high})"]
+                        low, high = (printed.scaled(x, digits, self.scale) for x in s.interval[d])
+                        cells += [printed.scaled(s.std[d], digits, self.scale), f"({low},{high})"]
                 yield "\t".join(cells)
             return
         corpus = chunk.corpus()

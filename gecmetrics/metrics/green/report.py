@@ -7,7 +7,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ...core.table import Table, percent, round_half_up, scaled, score_lines
+from ...core.table import AS_THE_PACKAGES_PRINT as printed, Table, score_lines
 from .green import REGIONS, alpha_of, beta_label, order_scores, true_false
 
 
@@ -19,7 +19,7 @@ def green_table(region_counts, beta: float, digits: int) -> Table:
     rows = []
     for k, counts in enumerate(region_counts):
         rows.append([k + 1, *[int(x) for x in counts], int(tp[k]), int(fp[k]), int(fn[k])]
-                    + [percent(v[k], digits) for v in (scores.precision, scores.recall, scores.f,
+                    + [printed.percent(v[k], digits) for v in (scores.precision, scores.recall, scores.f,
                                                        scores.cumulative_precision, scores.cumulative_recall,
                                                        scores.cumulative_f)])
     header = ["", *REGIONS, "TP", "FP", "FN", "P", "R", f"F{float(beta)}", "cumP", "cumR", "cumF"]
@@ -29,7 +29,7 @@ def green_table(region_counts, beta: float, digits: int) -> Table:
 def signed_beta(beta: float, digits: int) -> str:
     """A beta rounded half up for the verbose line, ``-b -0`` as ``-0.00`` as the original prints
     it (:func:`round_half_up` writes every zero unsigned)."""
-    text = round_half_up(beta, digits)
+    text = printed.round_half_up(beta, digits)
     return "-" + text if beta == 0 and math.copysign(1.0, beta) < 0 else text
 
 
@@ -54,7 +54,7 @@ class GREENReport:
         lines: list[str | Table] = []
         for name, per_metric in zip(names, results):
             for k, beta in enumerate(metric.betas):
-                lines.append(f"{name}\talpha={round_half_up(alpha_of(beta), digits)}\tbeta={signed_beta(beta, digits)}")
+                lines.append(f"{name}\talpha={printed.round_half_up(alpha_of(beta), digits)}\tbeta={signed_beta(beta, digits)}")
                 lines.append(green_table(per_metric[0].regions[k], beta, digits))
         return lines
 
@@ -66,7 +66,7 @@ class GREENReport:
                        digits: int, verbose: bool) -> Iterator[str | Table]:
         if not verbose:
             for d in range(chunk.size):
-                yield "\t".join(scaled(s.scores[k, d], digits, self.scale) for k in range(len(metric.betas))
+                yield "\t".join(printed.scaled(s.scores[k, d], digits, self.scale) for k in range(len(metric.betas))
                                  for s in scores)
             return
         corpus = chunk.corpus()
