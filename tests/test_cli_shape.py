@@ -203,6 +203,20 @@ def test_every_metric_command_has_one_shape_of_sentence_json_and_cited_tables(na
         assert code == 2 and out == "" and "-v: prints the original tool's trace as text: not with --json" in err
 
 
+def test_an_option_of_one_value_given_twice_is_refused(files):
+    """click kept the last: `m2 compare -hyp A -hyp B` scored B alone, `gleu -s X -s Y` read Y,
+    without a word. Options of several values (-o, -r) still add up."""
+    for args, flag in [(["m2", "compare", "-hyp", files["a.m2"], "-hyp", files["b.m2"], "-ref", files["gold.m2"]], "-hyp"),
+                       (["gleu", "-s", files["src"], "-s", files["a"], "-r", files["ref0"], "-o", files["a"]], "-s"),
+                       (["gleu", "-s", files["src"], "-r", files["ref0"], "-o", files["a"], "-d", "2", "--digits=3"],
+                        "--digits")]:
+        code, out, err = run_cli(*args)
+        assert (code, out, err) == (2, "", f"gecmetric: error: {flag}: is given twice: give it once\n"), args
+    code, out, err = run_cli("gleu", "-s", files["src"], "-r", files["ref0"], "-r", files["ref1"], "-o", files["a"],
+                             "-o", files["b"])
+    assert code == 0 and len(out.splitlines()) == 2, err
+
+
 def test_errant_command_sentence_scores_are_the_library_s(files, spacy_model):
     """`errant --sentence` prints the library's sentence scores of ERRANT on plain text (its
     edits by spaCy, compared with the gold M2), and the corpus JSON its corpus scores."""

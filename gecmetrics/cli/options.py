@@ -13,6 +13,8 @@ from typing import Any, Callable, Sequence
 
 import click
 
+from ..errors import InputError
+
 
 def _is_option(arg: str) -> bool:
     if not arg.startswith("-") or arg == "-":
@@ -34,10 +36,15 @@ class GreedyOption(click.Option):
 
 
 class GreedyCommand(click.Command):
-    """A command whose :class:`GreedyOption` options take several values per flag."""
+    """A command whose :class:`GreedyOption` options take several values per flag; an option of
+    one value given twice is refused (click kept the last: ``m2 compare -hyp A -hyp B`` scored B
+    alone, without a word)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         greedy = {opt for p in self.params if isinstance(p, GreedyOption) for opt in p.opts}
+        single = {opt: p.name for p in self.params if isinstance(p, click.Option) and not isinstance(p, GreedyOption)
+                  and not p.is_flag and not p.multiple and not p.count for opt in p.opts}
+        seen: set[str | None] = set()
         rewritten: list[str] = []
         current: str | None = None
         ended = False
@@ -48,6 +55,10 @@ class GreedyCommand(click.Command):
                 ended = True
                 rewritten.append(arg)
             elif _is_option(arg):
+                name = single.get(arg.split("=", 1)[0])
+                if name is not None and name in seen:
+                    raise InputError("is given twice: give it once", arg.split("=", 1)[0])
+                seen.add(name)
                 current = arg if arg in greedy else None
                 rewritten.append(arg)
             elif current is not None:
