@@ -262,6 +262,43 @@ def test_perplexity_argument_checks(tiny_gpt2: Path, tmp_path: Path) -> None:
         short([b"bytes"])
 
 
+def damaged(folder: Path, copy: Path) -> Path:
+    """A copy of a model folder whose weight file ends in 0xFF bytes: float32 NaN under a valid
+    safetensors header."""
+    import shutil
+
+    shutil.copytree(folder, copy)
+    weights = copy / "model.safetensors"
+    size = weights.stat().st_size
+    with open(weights, "r+b") as handle:
+        handle.seek(size - min(size // 2, 60000))
+        handle.write(b"\xff" * min(size // 2, 50000))
+    return copy
+
+
+def test_damaged_weights_and_a_tokenizer_without_words_are_refused(tiny_gpt2: Path, tmp_path: Path) -> None:
+    """A weight file holding NaN gave Scribendi +11 for the clean model's -7 (every NaN
+    perplexity comparison false), exit 0; a GPT-2 folder without vocab.json and merges.txt
+    tokenized every text to its BOS alone and was scored. Both are one line naming the folder."""
+    from gecmetrics.core.models.causal_lm import load_causal_lm
+    from tests.conftest import one_line_error
+
+    with pytest.raises(InputError, match="hold NaN or infinite values: a damaged model file"):
+        load_causal_lm(str(damaged(tiny_gpt2, tmp_path / "nan")), device="cpu")
+    import shutil
+
+    shutil.copytree(tiny_gpt2, tmp_path / "no-vocabulary")
+    for name in ("vocab.json", "merges.txt", "tokenizer.json"):
+        (tmp_path / "no-vocabulary" / name).unlink(missing_ok=True)
+    with pytest.raises(InputError, match="no usable tokenizer"):
+        load_causal_lm(str(tmp_path / "no-vocabulary"), device="cpu")
+    (tmp_path / "src").write_text("He go home .\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("He goes home .\n", encoding="utf-8")
+    err = one_line_error("--no-cache", "scribendi", "-s", str(tmp_path / "src"), "-o", str(tmp_path / "hyp"),
+                         "--model", str(tmp_path / "nan"))
+    assert "nan" in err and "damaged model file" in err
+
+
 def test_a_sentence_longer_than_the_model_is_one_line_of_stderr(tmp_path: Path) -> None:
     """scribendi.py fails with torch's IndexError on such a sentence; here: exit 2 and one line,
     without the tokenizer's warning ("Token indices sequence length is longer ...") before it."""

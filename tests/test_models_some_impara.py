@@ -148,6 +148,21 @@ def assert_equal_at_4_decimals(label: str, ours: np.ndarray, theirs: list[float]
     assert difference[worst] < TOLERANCE, (label, f"sentence {worst + 1}", ours[worst], theirs[worst])
 
 
+def test_a_similarity_model_of_another_vocabulary_is_one_line(impara_models, tmp_path: Path) -> None:
+    """IMPARA feeds the quality estimator's token ids to the similarity model: a model with a
+    smaller vocabulary was an IndexError traceback; it is one line naming the model."""
+    from gecmetrics.core.models.tiny import build_tiny_bert
+    from tests.conftest import one_line_error
+
+    folder, _ = impara_models
+    build_tiny_bert(tmp_path / "other")
+    (tmp_path / "src").write_text("He go to school every day .\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("He goes to school every day .\n", encoding="utf-8")
+    err = one_line_error("--no-cache", "impara", "-s", str(tmp_path / "src"), "-o", str(tmp_path / "hyp"),
+                         "--model", str(folder / "qe"), "--se-model", str(tmp_path / "other"))
+    assert "the model cannot read these inputs" in err and "token ids beyond its vocabulary" in err
+
+
 def test_tiny_models_are_the_oracles(some_models, impara_models) -> None:
     some_facts = oracle("models_tiny_some.tsv")[0]
     impara_facts = oracle("models_tiny_impara.tsv")[0]

@@ -36,7 +36,8 @@ from ..checks import check_count
 from ...errors import InputError
 from .identity import OnUse, recorded, request_key, strings
 from .runtime import check_device, check_dtype, import_torch_transformers, set_threads
-from .loading import config_digest, first_line, load_checked, model_source, quiet_loading, to_device
+from .loading import (check_vocabulary, config_digest, first_line, load_checked, model_source, quiet_loading,
+                      to_device)
 
 
 @dataclass
@@ -159,6 +160,7 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
             tokenizer = transformers.AutoTokenizer.from_pretrained(source)
         except Exception as err:
             raise InputError(f"no usable tokenizer for this model: {first_line(err)}", source) from None
+    check_vocabulary(tokenizer, source)
     bos = getattr(tokenizer, "bos_token", None)
     if not isinstance(bos, str) or not bos:
         raise InputError("the model's tokenizer has no BOS token, which the perplexity needs", source)

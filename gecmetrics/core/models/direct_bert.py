@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .encoder import DirectBert, bert_block, read_config, read_weights, supports, weight_file
+from .encoder import DirectBert, bert_block, read_config, read_tensors, read_weights, supports, weight_file
 
 HEAD_PARTS = ("pooler.dense.weight", "pooler.dense.bias", "classifier.weight", "classifier.bias")
 
@@ -91,12 +91,8 @@ def load_direct(torch: Any, config_path: str, weights_path: str | None, regresso
 
 
 def read_raw(torch: Any, path: str) -> dict:
-    """The tensors of a weight file under their stored names."""
-    if path.endswith(".safetensors"):
-        from safetensors.torch import load_file
-
-        return load_file(path)
-    return torch.load(path, map_location="cpu", weights_only=True)
+    """The tensors of a weight file under their stored names (checked finite)."""
+    return read_tensors(torch, path)
 
 
 __all__ = ["MaskedBert", "load_direct", "weight_file"]

@@ -75,15 +75,34 @@ def supports(config: dict) -> bool:
     return refusal(config) is None
 
 
-def read_weights(torch: Any, path: str) -> dict:
-    """The tensors of a safetensors or PyTorch weight file, named as ``BertModel``'s (a
-    ``bert.`` prefix of pre-training checkpoints dropped, old ``gamma``/``beta`` renamed)."""
+def read_tensors(torch: Any, path: str) -> dict:
+    """The tensors of a safetensors or PyTorch weight file under their stored names, every one
+    finite (:func:`check_finite_weights`)."""
     if path.endswith(".safetensors"):
         from safetensors.torch import load_file
 
         state = load_file(path)
     else:
         state = torch.load(path, map_location="cpu", weights_only=True)
+    check_finite_weights(torch, state.items(), path)
+    return state
+
+
+def check_finite_weights(torch: Any, named: Any, source: str) -> None:
+    """A model's weights (name, tensor) must be finite numbers: a damaged file's NaN turned every
+    comparison false and gave numbers with exit 0 (PT-M2 100/100/100, Scribendi +11, IMPARA 0)."""
+    from ...errors import InputError
+
+    for name, tensor in named:
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            raise InputError(f"the weights {name} hold NaN or infinite values: a damaged model file (every score "
+                             "made with it would be wrong)", source)
+
+
+def read_weights(torch: Any, path: str) -> dict:
+    """The tensors of a safetensors or PyTorch weight file, named as ``BertModel``'s (a
+    ``bert.`` prefix of pre-training checkpoints dropped, old ``gamma``/``beta`` renamed)."""
+    state = read_tensors(torch, path)
     named = {}
     for name, tensor in state.items():
         name = name[len("bert."):] if name.startswith("bert.") else name

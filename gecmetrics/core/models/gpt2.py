@@ -56,12 +56,9 @@ def supports(config: dict) -> bool:
 def read_weights(torch: Any, path: str) -> dict:
     """The tensors of a safetensors or PyTorch weight file, named as ``GPT2Model``'s (the
     ``transformer.`` prefix of ``GPT2LMHeadModel`` checkpoints dropped)."""
-    if path.endswith(".safetensors"):
-        from safetensors.torch import load_file
+    from .encoder import read_tensors
 
-        state = load_file(path)
-    else:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+    state = read_tensors(torch, path)
     return {name[len("transformer."):] if name.startswith("transformer.") else name: tensor
             for name, tensor in state.items()}
 

@@ -39,7 +39,7 @@ from .runtime import check_device, check_dtype
 from .runtime import import_torch_transformers
 from .runtime import import_transformers
 from .identity import OnUse, recorded, request_key, strings, tokenizer_request_key
-from .loading import (config_digest, first_line, load_checked, model_source, python_bert_tokenizer_class,
+from .loading import (check_vocabulary, config_digest, first_line, load_checked, model_source, python_bert_tokenizer_class,
                       quiet_loading)
 from .tiny import weights_fingerprint
 
@@ -87,9 +87,7 @@ def load_tokenizer(transformers: Any, name: str, python_bert: bool = False) -> A
     for token in ("cls_token_id", "sep_token_id", "pad_token_id"):
         if getattr(tokenizer, token, None) is None:
             raise InputError(f"the tokenizer has no {token[:-9].upper()} token, which BERT inputs need", source)
-    if len(tokenizer) <= len(set(tokenizer.all_special_ids)):
-        raise InputError("no usable tokenizer: its vocabulary has only special tokens", source)
-    return tokenizer
+    return check_vocabulary(tokenizer, source)
 
 
 @dataclass
@@ -433,7 +431,13 @@ def run_batches(inputs: dict[Hashable, tuple[tuple[int, ...], tuple[int, ...]]],
                 types[row, :len(token_ids)] = token_types
                 mask[row, :len(token_ids)] = 1
             tensors = [torch.from_numpy(array).to(loaded.device) for array in (ids, mask, types)]
-            values = forward(*tensors).float().cpu().numpy()
+            try:
+                values = forward(*tensors).float().cpu().numpy()
+            except (IndexError, RuntimeError) as err:  # was a traceback (IndexError: index out of range)
+                raise InputError(f"the model cannot read these inputs ({first_line(err)}): token ids beyond its "
+                                 "vocabulary (a tokenizer of another model, or models that do not share one) or "
+                                 f"inputs of {width} tokens, longer than its positions (--max-length)",
+                                 loaded.name) from None
             results.update(zip(chunk, values))
     return results
 

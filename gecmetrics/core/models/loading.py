@@ -91,7 +91,21 @@ def load_checked(loader: Any, source: str, expected: str, unused: tuple[str, ...
                    f"checkpoint ({', '.join(missing[:2])}{', ...' if len(missing) > 2 else ''})") if missing else \
             f"{plural(len(mismatched), 'weight')} of other shapes ({mismatched[0][0] if mismatched[0] else ''})"
         raise InputError(f"not {expected}: the folder holds {held(model.config)}, and {problem}", source)
+    import torch
+
+    from .encoder import check_finite_weights
+
+    check_finite_weights(torch, model.named_parameters(), source)
     return model
+
+
+def check_vocabulary(tokenizer: Any, source: str) -> Any:
+    """A tokenizer with words beside its special tokens: transformers builds one that knows only
+    those from a folder without its vocabulary files (a GPT-2 without vocab.json and merges.txt
+    made every text its BOS alone, and the Scribendi Score of nothing was printed)."""
+    if len(tokenizer) <= len(set(tokenizer.all_special_ids)):
+        raise InputError("no usable tokenizer: its vocabulary has only special tokens", source)
+    return tokenizer
 
 
 def plural(count: int, noun: str) -> str:
