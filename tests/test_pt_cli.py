@@ -74,6 +74,10 @@ def test_pt_m2_prints_the_library_scores_and_signature(files, tiny_model) -> Non
     for row, (name, result) in zip(rows[1:], results.items()):
         assert row == [files[name], *(round_half_up(x, 4) for x in (result.precision, result.recall, result.f))]
     assert err.strip() == str(metric.signature) and "|model:" in err and "|rev:sha256:" in err
+    # a Markdown table carries its signature below it, as every command's (it printed none)
+    code, out, err = run_cli("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *tiny_options(tiny_model),
+                             "--markdown")
+    assert code == 0 and out.rstrip().endswith(f"* `{metric.signature}`"), (out, err)
 
 
 def test_corpus_level_json_and_sentence_rows(files, tiny_model) -> None:
@@ -212,8 +216,10 @@ def test_bad_models_are_one_line(files, tiny_model, tmp_path: Path, case: str, m
     (["--baseline", "roberta-base"], "no rescaling baseline known for 'roberta-base'"),
 ])
 def test_bad_options_are_one_line(files, tiny_model, extra: list[str], message: str) -> None:
-    args = ["pt-m2", "-s", files["gold.m2"], "-o", files["sys"], files["copy"],
-            *tiny_options(tiny_model), *extra]  # the last value of an option given twice wins
+    tiny = tiny_options(tiny_model)
+    given = {extra[0]} & {tiny[k] for k in range(0, len(tiny), 2)}
+    tiny = [part for k in range(0, len(tiny), 2) if tiny[k] not in given for part in tiny[k:k + 2]]
+    args = ["pt-m2", "-s", files["gold.m2"], "-o", files["sys"], files["copy"], *tiny, *extra]  # each option once
     assert message in one_line_error(*args)
 
 

@@ -13,7 +13,7 @@ from ..metrics.pt.scorers import PTM2, PTErrant, PTM2Settings, PTSettings, merge
 from ..run.engine import Scored, score_corpus
 from ..run.files import shown
 from . import main
-from .common import corpus_files, echo_json, echo_table, json_result, progress_unless
+from .common import corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
 from .inputs import FILE, gold_m2_options
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
@@ -100,6 +100,7 @@ def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions) -
         if as_json:
             echo_json([json_result(name, result, out.scale) for name, result in zip(names, results)])
         else:
-            echo_table(score_table(metric, names, results, out.digits, out.scale), out.format or "tsv")
+            echo_scores(score_table(metric, names, results, out.digits, out.scale), out.format or "tsv",
+                        [result.signature for result in results])
     if out.show_signature:
         click.echo(metric.signature, err=True)
