@@ -20,7 +20,7 @@ from .common import check_verbose_format, warn_if_swapped
 from .context import check_command_outputs
 from .errant_options import comparison_options
 from .options import GreedyCommand
-from .shared import chosen_format
+
 
 @main.group("cherrant", cls=SharedOptionsGroup)
 def cherrant() -> None:
