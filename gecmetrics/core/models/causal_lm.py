@@ -212,8 +212,7 @@ def weights_fingerprint_of(torch: Any, transformers: Any, model: Any, source: st
     of its weight file as stored (the file is read again: such a model keeps its tensors renamed,
     fused or transposed); for one transformers loaded, over its parameters; "" when neither
     can be had."""
-    from .direct_bert import read_raw
-    from .encoder import WEIGHT_NAMES
+    from .encoder import WEIGHT_NAMES, read_tensors
     from .tiny import weights_fingerprint
 
     if not direct:
@@ -233,7 +232,7 @@ def weights_fingerprint_of(torch: Any, transformers: Any, model: Any, source: st
             break
     if not path:
         return ""
-    return weights_fingerprint({name: value.float().numpy() for name, value in read_raw(torch, path).items()})
+    return weights_fingerprint({name: value.float().numpy() for name, value in read_tensors(torch, path).items()})
 
 
 PERPLEXITY_NAMESPACE = "models/causal-lm-perplexity/1"

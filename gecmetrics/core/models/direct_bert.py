@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .encoder import DirectBert, bert_block, read_config, read_tensors, read_weights, supports, weight_file
+from .encoder import DirectBert, bert_block, bert_named, read_config, read_tensors, supports, weight_file
 
 HEAD_PARTS = ("pooler.dense.weight", "pooler.dense.bias", "classifier.weight", "classifier.bias")
 
@@ -86,13 +86,8 @@ def load_direct(torch: Any, config_path: str, weights_path: str | None, regresso
         labels = config.get("num_labels", len(config.get("id2label") or {}) or 2)
         if labels != 1 or "BertForSequenceClassification" not in (config.get("architectures") or []):
             return None
-    raw = read_raw(torch, weights_path)
-    return MaskedBert(torch, config, read_weights(torch, weights_path), regressor), raw
-
-
-def read_raw(torch: Any, path: str) -> dict:
-    """The tensors of a weight file under their stored names (checked finite)."""
-    return read_tensors(torch, path)
+    raw = read_tensors(torch, weights_path)  # read (and checked finite) once: named as BERT's, kept as stored
+    return MaskedBert(torch, config, bert_named(raw), regressor), raw
 
 
 __all__ = ["MaskedBert", "load_direct", "weight_file"]

@@ -100,9 +100,13 @@ def check_finite_weights(torch: Any, named: Any, source: str) -> None:
 
 
 def read_weights(torch: Any, path: str) -> dict:
-    """The tensors of a safetensors or PyTorch weight file, named as ``BertModel``'s (a
-    ``bert.`` prefix of pre-training checkpoints dropped, old ``gamma``/``beta`` renamed)."""
-    state = read_tensors(torch, path)
+    """The tensors of a safetensors or PyTorch weight file, named as ``BertModel``'s."""
+    return bert_named(read_tensors(torch, path))
+
+
+def bert_named(state: dict) -> dict:
+    """A weight file's tensors named as ``BertModel``'s (a ``bert.`` prefix of pre-training
+    checkpoints dropped, old ``gamma``/``beta`` renamed): the same tensor objects."""
     named = {}
     for name, tensor in state.items():
         name = name[len("bert."):] if name.startswith("bert.") else name
