@@ -27,6 +27,12 @@ SHOWN_CHARS = 80
 scores given where one value belongs stays a one-line message of readable length)."""
 
 
+def one_line(message: str) -> str:
+    """A message as one printable line: its whitespace runs one space, anything unprintable
+    escaped (a path, an SQLite or a server's message may hold newlines or a damaged file's bytes)."""
+    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in " ".join(message.split()))
+
+
 def shown(value: object) -> str:
     """``repr(value)``, cut to :data:`SHOWN_CHARS` characters with ``...``."""
     text = repr(value)

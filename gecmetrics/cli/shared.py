@@ -14,11 +14,11 @@ from ..run.reading import DEFAULT_CHUNK_LINES
 from .progress import quiet_option
 
 FORMAT_FLAGS = ("json", "tsv", "markdown", "latex")
+"""The formats a command also takes as a flag of their own (``--tsv``); any registered format
+is ``--format NAME``."""
 SENTENCE_HELP = ("A score per sentence: a row per sentence, a column per system (and score); where the original "
                  "tool printed its own lines (m2 score: a line per system and sentence, with P, R, F), those, "
                  "but in Markdown, LaTeX or --format NAME.")
-"""The formats a command also takes as a flag of their own (``--tsv``); any registered format
-is ``--format NAME``."""
 FORMAT_HELP = {"json": "Print JSON (system, scores, signature, settings, counts).",
                "tsv": "Print tab-separated values (a header, then a line per row).",
                "markdown": "Print a Markdown table and the signatures.",
@@ -134,16 +134,16 @@ def _remember_cache(ctx: click.Context, param: click.Parameter, value: Any) -> N
     ``--cache``, each in turn; True for ``--no-cache``)."""
     if ctx.resilient_parsing or not value:
         return
+    from .context import remember_cache
+
+    root = ctx.find_root()
     for folder in value if param.name == "cache_folder" else (None,):
         if folder is not None and not folder.strip():  # named here: the library's message cannot name the flag
             raise click.UsageError("--cache: empty folder name (give a folder, or --no-cache for none)")
         choice = ("folder", folder) if folder is not None else ("off", None)
-        root = ctx.find_root()
         earlier = root.meta.get("gecmetrics.cache_choice")
         if earlier is not None and earlier != choice:
             raise click.UsageError("--cache and --no-cache do not go together" if {earlier[0], choice[0]} ==
                                    {"folder", "off"} else "--cache is given twice with different folders")
         root.meta["gecmetrics.cache_choice"] = choice
-        from .context import remember_cache
-
         remember_cache(choice[1], choice[0] == "off")  # the command's run context is made from it, when needed

@@ -40,7 +40,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, one_line
 
 try:  # POSIX: a lock file serialises opening, checking and rebuilding the cache file
     import fcntl
@@ -349,12 +349,6 @@ def _text(data: bytes) -> str:
     """SQLite text as Python reads it here: UTF-8, with undecodable bytes kept as lone surrogates
     (sqlite3's own decoding raises on them, and a damaged row must be a miss, not a failed read)."""
     return data.decode("utf-8", "surrogateescape")
-
-
-def _one_line(message: str) -> str:
-    """A warning as one printable line (a path or an SQLite message may hold newlines or bytes
-    of a damaged file)."""
-    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in " ".join(message.split()))
 
 
 def _iso(stamp: float | None) -> str | None:
@@ -1053,7 +1047,7 @@ class Cache:
         if self._warned:
             return
         self._warned = True
-        message = _one_line(message)
+        message = one_line(message)
         if self._on_warning is not None:
             self._on_warning(message)
         else:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from ....errors import InputError
+from ....errors import InputError, one_line
 
 ENVIRONMENT_VARIABLE = "GECMETRICS_CHERRANT_DATA"
 CHERRANT_COMMIT = "39221934ee4ccf07801879136a75dd7e11319977"
@@ -179,8 +179,7 @@ def _fetch_into(where: Path, overwrite: bool, timeout: float, download: Callable
             reason = str(err)
             if not isinstance(err, OSError) and not reason.startswith(type(err).__name__):
                 reason = f"{type(err).__name__}: {reason}"
-            reason = "".join(char if char.isprintable() else ascii(char)[1:-1] for char in " ".join(reason.split()))
-            raise InputError(f"cannot download {url}: {reason}") from None
+            raise InputError(f"cannot download {url}: {one_line(reason)}") from None
         found = hashlib.sha256(data).hexdigest()
         if found != CHECKSUMS[name]:
             raise InputError(f"{url} has SHA-256 {found}, expected {CHECKSUMS[name]}: not written")
