@@ -532,29 +532,22 @@ def _human_table(human: Any) -> Any:
 
 def _checked_human(human: Any, human_score: Any, systems: list[str]) -> Any:
     """The human table (None without one), refused before any work when it has no score, not the
-    column asked for, or scores too few of the systems (the page was written, with the error
-    inside it, exit 0)."""
+    column asked for, or scores too few of the systems for a correlation (the page was written,
+    with the error inside it, exit 0)."""
+    from ...meta.correlations import MIN_SYSTEMS
+
     if human is None:
         if human_score is not None:
             raise InputError("a human score column (human_score, --human-score) needs a human table (human, --human)")
         return None
     table = _human_table(human)
-    _judged_systems(table, human_score, systems)
-    return table
-
-
-def _judged_systems(table: Any, human_score: Any, systems: list[str]) -> list[str]:
-    """The systems the human table scores, checked: the table has the score columns asked for
-    and scores enough of the systems for a correlation."""
-    from ...meta.correlations import MIN_SYSTEMS
-
     table.columns(human_score)
     judged = [name for name in systems if name in table.systems]
     if len(judged) < MIN_SYSTEMS:
         raise InputError(f"the human table {table.name} scores {len(judged)} of the systems "
                          f"({', '.join(judged) or 'none'}); correlations need at least {MIN_SYSTEMS} (its systems: "
                          f"{', '.join(table.systems)})")
-    return judged
+    return table
 
 
 def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any) -> dict[str, Any]:
@@ -562,8 +555,8 @@ def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any)
     the human table has), and the points of the scatter figures."""
     from ...meta.system_level import meta_evaluate
 
-    table = _human_table(human)
-    judged = _judged_systems(table, human_score, systems)
+    table = human  # a table checked before any work (_checked_human)
+    judged = [name for name in systems if name in table.systems]
     correlations, notes, used = [], [], judged
     for column in columns:
         scores = {name: column["scores"][systems.index(name)] for name in judged}
