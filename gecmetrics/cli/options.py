@@ -44,7 +44,7 @@ class GreedyCommand(click.Command):
         greedy = {opt for p in self.params if isinstance(p, GreedyOption) for opt in p.opts}
         single = {opt: p.name for p in self.params if isinstance(p, click.Option) and not isinstance(p, GreedyOption)
                   and not p.is_flag and not p.multiple and not p.count for opt in p.opts}
-        seen: set[str | None] = set()
+        seen: set[str] = set()
         rewritten: list[str] = []
         current: str | None = None
         ended = False
@@ -55,10 +55,12 @@ class GreedyCommand(click.Command):
                 ended = True
                 rewritten.append(arg)
             elif _is_option(arg):
-                name = single.get(arg.split("=", 1)[0])
-                if name is not None and name in seen:
-                    raise InputError("is given twice: give it once", arg.split("=", 1)[0])
-                seen.add(name)
+                flag = arg.split("=", 1)[0]
+                name = single.get(flag)
+                if name is not None:
+                    if name in seen:
+                        raise InputError("is given twice: give it once", flag)
+                    seen.add(name)
                 current = arg if arg in greedy else None
                 rewritten.append(arg)
             elif current is not None:
