@@ -21,6 +21,7 @@ from gecmetrics import get_metric, read_lines, read_m2
 from gecmetrics.io.m2 import parse_m2 as read_m2_text
 from gecmetrics.core.edits.blocks import format_m2
 from gecmetrics.errors import InputError
+from gecmetrics.metrics.base import Metric
 from gecmetrics.rewards import RewardFunction, mbr_select, reward_function
 
 ROWS = range(20, 28)
@@ -318,10 +319,10 @@ def test_argument_errors():
         reward_function("gleu", fallback=float("nan"))
     for option in ("fallback", "length_penalty", "max_length_ratio"):  # an OverflowError
         with pytest.raises(InputError, match=f"{option} must be a finite number"):
-            reward_function("gleu", **{option: 10**400})
+            reward_function("gleu", **{"max_length_ratio": 2, option: 10**400})
     assert reward_function("gleu", fallback=np.float32(-0.5)).fallback == -0.5
-    with pytest.raises(InputError, match="language is given by its code .a string such as 'en'., got None"):
-        reward_function("cleme", weighted=False, edit_language=None)  # a TypeError
+    with pytest.raises(InputError, match="language is given by its code .a string such as 'en'., got 3"):
+        reward_function("cleme", weighted=False, edit_language=3)  # a TypeError
     with pytest.raises(InputError, match="metric must be a registered name or a Metric, got NoneType"):
         RewardFunction(None)  # an AttributeError
     assert RewardFunction("gleu")(completions=["a b"], source=["a b"], references=[["a b"]]) == [1.0]
@@ -344,6 +345,36 @@ def test_argument_errors():
     for sources in (5, iter(["a"])):
         with pytest.raises(InputError, match="sources must be a list of 1 lines"):
             mbr_select([["a", "b"]], "gleu", sources)
+
+
+def test_an_option_the_metric_never_reads_is_refused():
+    """Options that had no effect were taken silently: gleu's annotator settings (it reads
+    completions as text, no annotator is made), a length_penalty without the length guard, a
+    references column of a reference-free metric, a source column of a metric whose source is
+    its gold M2 block, mbr_select's column names (it makes the columns itself). Each is one
+    InputError naming the option; where the option is read, it is honoured."""
+    cases = [("gleu", {"edit_language": "de"}, "edit_language"),
+             ("gleu", {"annotation": {"spacy_model": SPACY_TEST_MODEL}}, "annotation"),
+             ("green", {"length_penalty": -3.0}, "length_penalty"),
+             ("scribendi", {"references_column": "refs"}, "references_column"),
+             ("some", {"references_column": "refs"}, "references_column"),
+             ("m2", {"source_column": "src"}, "source_column")]
+    for name, options, option in cases:
+        for make in (reward_function, RewardFunction):
+            with pytest.raises(InputError, match=f"^{option}: {option} has no effect here"):
+                make(name, **options)
+    for option in ("source_column", "references_column"):
+        with pytest.raises(InputError, match=f"^{option}: .*mbr_select passes the candidates"):
+            mbr_select([["a b", "a c"]], "gleu", ["a b"], **{option: "x"})
+    guarded = reward_function("gleu", max_length_ratio=2, length_penalty=-3.0)
+    assert guarded(completions=["He goes home . " * 3], source=["He go home ."], references=[["He goes home ."]]) \
+        == [-3.0]
+    assert reward_function("scribendi", source_column="src").source_column == "src"
+    assert reward_function("m2", references_column="gold")(completions=["a b"], gold=["S a b\n"]) == [1.0]
+    # an M2 row's source is its block's sentence: a source column is not read at all (its value
+    # was checked: "source 0 is a int")
+    assert reward_function("m2")(completions=["a b"], source=[3], references=["S a b\n"]) == [1.0]
+    assert reward_function("gleu", column=0).column == 0  # one column: column 0 is that column
 
 
 def test_line_breaks_are_spaces():
@@ -445,20 +476,22 @@ def test_pt_m2_with_the_tiny_bert(tmp_path):
     assert len(set(values)) > 1
 
 
+class FirstReferenceMatch(Metric):
+    """A plugin's metric: 1 where the hypothesis is the first reference."""
+
+    def prepare(self, corpus, group=()):
+        return corpus.references[0]
+
+    def statistics(self, prepared, hypothesis):
+        return np.array([[float(h == r), 1.0] for h, r in zip(hypothesis, prepared)])
+
+    def score_from_sums(self, sums, column=0):
+        return sums[..., 0] / sums[..., 1]
+
+
 def test_a_plugin_metric():
     """A metric registered by a plugin is a reward like the built-in ones."""
     from gecmetrics import register_metric, unregister_metric
-    from gecmetrics.metrics.base import Metric
-
-    class FirstReferenceMatch(Metric):
-        def prepare(self, corpus, group=()):
-            return corpus.references[0]
-
-        def statistics(self, prepared, hypothesis):
-            return np.array([[float(h == r), 1.0] for h, r in zip(hypothesis, prepared)])
-
-        def score_from_sums(self, sums, column=0):
-            return sums[..., 0] / sums[..., 1]
 
     register_metric("toy-match", FirstReferenceMatch)
     try:

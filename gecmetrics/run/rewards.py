@@ -111,27 +111,43 @@ def _one_line(text: str) -> str:
 
 
 class RewardFunction:
-    """A metric's sentence scores as a reward function (see :func:`reward_function`)."""
+    """A metric's sentence scores as a reward function (see :func:`reward_function`, whose
+    options it takes; an option left None is not given: the columns ``source`` and
+    ``references``, ``edit_language`` "en", ``length_penalty`` -1.0 where they are read)."""
 
-    def __init__(self, metric: Any, *, source_column: str = "source", references_column: str = "references",
+    def __init__(self, metric: Any, *, source_column: str | None = None, references_column: str | None = None,
                  column: int | str | float | None = None, fallback: float = 0.0,
                  max_tokens: int | None = DEFAULT_MAX_TOKENS, max_cells: int | None = DEFAULT_MAX_CELLS,
-                 max_length_ratio: float | None = None, length_penalty: float = -1.0, warn_every: int = 100,
-                 memo_size: int = DEFAULT_MEMO_SIZE, name: str | None = None, edit_language: str = "en",
+                 max_length_ratio: float | None = None, length_penalty: float | None = None, warn_every: int = 100,
+                 memo_size: int = DEFAULT_MEMO_SIZE, name: str | None = None, edit_language: str | None = None,
                  annotation: Mapping[str, Any] | None = None, cache: Any = None) -> None:
         from ..core.context import run_context
 
         self.metric = metric = _metric(metric, {})  # a registered name, or a Metric
         run_context(cache)  # checked now; the metric is bound to it on first use in each process
         self.cache = cache
+        # an option the metric never reads is refused (None: not given), not silently ignored
+        if metric.hypothesis_kind != M2:
+            for key, value in (("edit_language", edit_language), ("annotation", annotation)):
+                _unused(key, value, f"metric {metric.display_name} reads completions as text: no annotator "
+                                    "makes their edits")
+        if metric.reference_kind == NONE:
+            _unused("references_column", references_column,
+                    f"metric {metric.display_name} is reference-free (reference_kind none): no references are read")
+        if metric.reference_kind == M2:
+            _unused("source_column", source_column,
+                    f"metric {metric.display_name} takes the source from each gold M2 block: no source column is read")
+        if max_length_ratio is None:
+            _unused("length_penalty", length_penalty, "it is the value of the length guard: give max_length_ratio")
         if annotation is not None and not isinstance(annotation, Mapping):
             raise InputError(f"annotation must be a dict of annotation settings, got {type(annotation).__name__}",
                              "annotation", "cache")
-        self.edit_language, self.annotation = edit_language, dict(annotation or {})
+        self.edit_language = "en" if edit_language is None else edit_language
+        self.annotation = dict(annotation or {})
         if metric.hypothesis_kind == M2:
             from ..core.lang import make_language
 
-            make_language(edit_language, False, **self.annotation)  # settings checked now, the annotator made later
+            make_language(self.edit_language, False, **self.annotation)  # checked now, the annotator made later
         if not metric.has_sentence_scores:
             raise InputError(f"metric {metric.display_name} has no sentence scores (has_sentence_scores is False): "
                              "a reward needs one value per completion", "metric")
@@ -139,17 +155,18 @@ class RewardFunction:
             raise InputError(f"metric {metric.display_name} cannot score a sentence on its own: "
                              f"{metric.candidate_refusal}", "metric")
         for key, value in (("source_column", source_column), ("references_column", references_column)):
-            if not isinstance(value, str) or not value:
+            if value is not None and (not isinstance(value, str) or not value):
                 raise InputError(f"{key} must be a column name (a string), got {value!r}", key)
         self.column = metric.column_index(column)
-        self.source_column, self.references_column = source_column, references_column
+        self.source_column = "source" if source_column is None else source_column
+        self.references_column = "references" if references_column is None else references_column
         self.fallback = _number(fallback, "fallback")
         self.max_tokens = _bound(max_tokens, "max_tokens")
         self.max_cells = _bound(max_cells, "max_cells")
         self.max_length_ratio = None if max_length_ratio is None else _number(max_length_ratio, "max_length_ratio")
         if self.max_length_ratio is not None and not self.max_length_ratio > 0:
             raise InputError(f"max_length_ratio must be positive, got {max_length_ratio!r}", "max_length_ratio")
-        self.length_penalty = _number(length_penalty, "length_penalty")
+        self.length_penalty = -1.0 if length_penalty is None else _number(length_penalty, "length_penalty")
         self.warn_every = _bound(warn_every, "warn_every") or 1
         self.memo_size = _bound(memo_size, "memo_size", least=0) or 0
         if name is not None and (not isinstance(name, str) or not name):
@@ -196,7 +213,7 @@ class RewardFunction:
         one M2 block (M2), or None (reference-free)."""
         kind = self.metric.reference_kind
         needs_source = kind != M2 and getattr(self.metric, "reads_sources", True)
-        sources = self._column(kwargs, self.source_column, count, needs_source)
+        sources = None if kind == M2 else self._column(kwargs, self.source_column, count, needs_source)
         references = self._column(kwargs, self.references_column, count, kind != NONE)
         rows = []
         for k in range(count):
@@ -422,6 +439,12 @@ def _reference_length(row: tuple[str | None, Any]) -> int:
     return len((source or "").split())
 
 
+def _unused(option: str, value: Any, why: str) -> None:
+    """Refuse an option given (not None) where it would have no effect."""
+    if value is not None:
+        raise InputError(f"{option} has no effect here: {why}", option)
+
+
 def _number(value: Any, name: str) -> float:
     """A finite real number (a NumPy one too; not a bool, a text, 10**400 or nan)."""
     try:
@@ -472,7 +495,11 @@ def reward_function(metric: Any, **settings: Any) -> RewardFunction:
     ``edit_language`` ("en": ERRANT's) made with ``annotation`` (its settings, e.g.
     ``{"spacy_model": ...}``); ``cache``: the persistent cache of parses and model outputs, as
     for ``corpus_score`` (None: the metric's own, else the default; False: none; a folder or a
-    ``Cache``). See the module docstring and docs/rewards.md."""
+    ``Cache``). An option that would have no effect is one
+    InputError naming it: ``edit_language``/``annotation`` for a metric that reads completions as
+    text, ``source_column`` for gold M2 references (the source is the block's), ``references_column``
+    for a reference-free metric, ``length_penalty`` without ``max_length_ratio``. See the module
+    docstring and docs/rewards.md."""
     options = {key: settings.pop(key) for key in REWARD_OPTIONS if key in settings}
     return RewardFunction(_metric(metric, settings), **options)
 
@@ -496,12 +523,15 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     """Minimum-Bayes-risk selection: for each source, the candidate with the highest mean
     utility against the others, each other candidate taken as the one reference (ties: the
     first). ``candidates``: one list of N texts per source; ``metric``: a name or metric object
-    with text references (settings and the reward options as for :func:`reward_function`)."""
+    with text references (settings and the reward options as for :func:`reward_function`, but
+    ``source_column`` and ``references_column``, refused: the columns are made here)."""
     import numpy as np
 
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list (one list of texts per source), got {type(candidates).__name__}",
                          "candidates")
+    for key in ("source_column", "references_column"):
+        _unused(key, settings.get(key), "mbr_select passes the candidates and sources to its reward itself")
     f = reward_function(metric, **settings)
     if f.metric.reference_kind != TEXT:
         raise InputError(f"metric {f.metric.display_name} does not take text references, and MBR takes each "
