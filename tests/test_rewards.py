@@ -377,6 +377,39 @@ def test_an_option_the_metric_never_reads_is_refused():
     assert reward_function("gleu", column=0).column == 0  # one column: column 0 is that column
 
 
+def test_reward_names_tell_metrics_apart():
+    """TRL logs each reward under its __name__: green and green-char were both gecmetrics_green.
+    A name given is the reward's name; a metric object's is the registered name its settings
+    answer to; different registered names never give one reward name, plugin names included."""
+    from gecmetrics import GREEN, register_metric, unregister_metric
+    from gecmetrics.metrics.registry import list_metrics
+    from gecmetrics.run.rewards import reward_name
+
+    assert reward_function("green").__name__ == "gecmetrics_green"
+    assert reward_function("green-char").__name__ == "gecmetrics_green_char"
+    assert reward_function(GREEN(unit="char")).__name__ == "gecmetrics_green_char"
+    assert reward_function(GREEN(beta=2)).__name__ == reward_function("green", beta=2).__name__ == "gecmetrics_green"
+    assert reward_function(get_metric("gleu-max")).__name__ == "gecmetrics_gleu_max"
+    assert reward_function("gleu", best_reference=True).__name__ == "gecmetrics_gleu"  # the name given
+    assert reward_function("sentm2").__name__ == "gecmetrics_sentm2" != reward_function("m2").__name__
+    names = [info.name for info in list_metrics()]
+    assert len({reward_name(None, name) for name in names}) == len(names)
+    plugins = ["toy-a", "toy_a", "toy.a", "toy+a", "toy--a", "toy-5fa"]
+    for name in plugins:
+        register_metric(name, FirstReferenceMatch)
+    try:
+        made = [reward_function(name).__name__ for name in plugins]
+        assert made[0] == "gecmetrics_toy_a" and len(set(made)) == len(plugins)
+        assert reward_function(FirstReferenceMatch()).__name__ == "gecmetrics_toy_a"  # the first registered
+    finally:
+        for name in plugins:
+            unregister_metric(name)
+    assert reward_function(FirstReferenceMatch()).__name__ == "gecmetrics_tests.test_rewards.FirstReferenceMatch"
+    assert reward_function("green", name="green_b2").__name__ == "green_b2"
+    with pytest.raises(InputError, match="name must be a non-empty string"):
+        reward_function("green", name="")
+
+
 def test_line_breaks_are_spaces():
     f = reward_function("gleu")
     assert f(completions=["He goes\nhome ."], source=["He go home ."], references=[["He goes home ."]]) == [1.0]

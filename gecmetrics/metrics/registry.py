@@ -298,6 +298,25 @@ def get_metric(name: str, **config: Any):
     return metric
 
 
+def registered_name(metric: Any) -> str | None:
+    """The registered name a metric object answers to: among the names of its class whose
+    preset its settings hold, the one whose preset fixes the most settings (the first
+    registered on a tie): ``GREEN(unit="char")`` is ``green-char``, ``GREEN(beta=2)``
+    ``green``; None when no name of its class has a preset it holds (an unregistered class).
+    An installed plugin's class is not imported to be compared: its ``module:Class`` is."""
+    cls = type(metric)
+    where = f"{cls.__module__}:{cls.__qualname__}"
+    best, fixed = None, -1
+    for info in _table().values():
+        if info.target is not cls and info.target != where:
+            continue
+        preset = {cls.settings_class.canonical_name(key) or key: value for key, value in info.preset.items()}
+        wanted = cls.checked_settings(preset)
+        if len(preset) > fixed and all(getattr(metric.settings, key) == getattr(wanted, key) for key in preset):
+            best, fixed = info.name, len(preset)
+    return best
+
+
 def _takes_several(info: Any) -> bool:
     """Whether a '/' in a setting's text is its own business: several values (a parser marked
     ``takes_several``, such as CLEME2's factors), or a parser marked ``reads_slashes`` (a file or

@@ -123,6 +123,7 @@ class RewardFunction:
                  annotation: Mapping[str, Any] | None = None, cache: Any = None) -> None:
         from ..core.context import run_context
 
+        registered = metric if isinstance(metric, str) else None
         self.metric = metric = _metric(metric, {})  # a registered name, or a Metric
         run_context(cache)  # checked now; the metric is bound to it on first use in each process
         self.cache = cache
@@ -171,7 +172,7 @@ class RewardFunction:
         self.memo_size = _bound(memo_size, "memo_size", least=0) or 0
         if name is not None and (not isinstance(name, str) or not name):
             raise InputError(f"name must be a non-empty string (the reward's __name__), got {shown(name)}", "name")
-        self.__name__ = name or f"gecmetrics_{(metric.name or type(metric).__name__).replace('-', '_')}"
+        self.__name__ = name or reward_name(metric, registered)
         self._setup()
 
     def _setup(self) -> None:
@@ -445,6 +446,27 @@ def _unused(option: str, value: Any, why: str) -> None:
         raise InputError(f"{option} has no effect here: {why}", option)
 
 
+_ESCAPED = {"-": "_", "_": "_5F", ".": "_2E", "+": "_2B"}
+"""How a registered name is written in a reward's name: '-' as '_'; a plugin name's '_', '.' and
+'+' as their uppercase hex codes (no registered name holds upper case, so two names never meet)."""
+
+
+def reward_name(metric: Any, registered: str | None = None) -> str:
+    """A reward function's ``__name__`` (TRL logs each reward under it): ``gecmetrics_`` and the
+    registered name, the one given (``registered``) or the one the metric object's settings
+    answer to (:func:`~gecmetrics.metrics.registry.registered_name`: ``GREEN(unit="char")`` is
+    ``gecmetrics_green_char``), with ``-`` as ``_`` (a plugin name's ``_ . +`` as ``_5F _2E _2B``);
+    for a class no name answers to, ``gecmetrics_`` and its ``module.Class``. Different registered
+    names never give one reward name."""
+    from ..metrics.registry import registered_name
+
+    registered = registered or registered_name(metric)
+    if registered is None:
+        cls = type(metric)
+        return f"gecmetrics_{cls.__module__}.{cls.__qualname__}"  # a '.': no registered name's form
+    return "gecmetrics_" + "".join(_ESCAPED.get(char, char) for char in registered)
+
+
 def _number(value: Any, name: str) -> float:
     """A finite real number (a NumPy one too; not a bool, a text, 10**400 or nan)."""
     try:
@@ -490,18 +512,22 @@ def reward_function(metric: Any, **settings: Any) -> RewardFunction:
     ``source_column``/``references_column`` (the dataset columns, default ``source`` and
     ``references``), ``column`` (a metric with several score columns), ``fallback`` (0.0),
     ``max_tokens`` (1000), ``max_cells`` (250,000), ``max_length_ratio`` (None; ThinkGEC's guard
-    is 2) with ``length_penalty`` (-1.0), ``warn_every`` (100), ``memo_size`` (100,000); for a
-    metric that reads hypothesis M2, the completions' edits come from the annotator of
-    ``edit_language`` ("en": ERRANT's) made with ``annotation`` (its settings, e.g.
-    ``{"spacy_model": ...}``); ``cache``: the persistent cache of parses and model outputs, as
-    for ``corpus_score`` (None: the metric's own, else the default; False: none; a folder or a
-    ``Cache``). An option that would have no effect is one
+    is 2) with ``length_penalty`` (-1.0), ``warn_every`` (100), ``memo_size`` (100,000), ``name``
+    (the function's ``__name__``, under which TRL logs it: default :func:`reward_name`,
+    ``gecmetrics_green_char`` for ``"green-char"``); for a metric that reads hypothesis M2, the
+    completions' edits come from the annotator of ``edit_language`` ("en": ERRANT's) made with
+    ``annotation`` (its settings, e.g. ``{"spacy_model": ...}``); ``cache``: the persistent cache
+    of parses and model outputs, as for ``corpus_score`` (None: the metric's own, else the
+    default; False: none; a folder or a ``Cache``). An option that would have no effect is one
     InputError naming it: ``edit_language``/``annotation`` for a metric that reads completions as
     text, ``source_column`` for gold M2 references (the source is the block's), ``references_column``
     for a reference-free metric, ``length_penalty`` without ``max_length_ratio``. See the module
     docstring and docs/rewards.md."""
     options = {key: settings.pop(key) for key in REWARD_OPTIONS if key in settings}
-    return RewardFunction(_metric(metric, settings), **options)
+    built = _metric(metric, settings)
+    if options.get("name") is None:  # the name given, not the one the settings answer to
+        options["name"] = reward_name(built, metric if isinstance(metric, str) else None)
+    return RewardFunction(built, **options)
 
 
 # ----------------------------------------------------------------------------- MBR
