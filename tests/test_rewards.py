@@ -410,6 +410,41 @@ def test_reward_names_tell_metrics_apart():
         reward_function("green", name="")
 
 
+def test_a_long_source_or_reference_is_within_the_budget():
+    """The budget counted the completion and its alignment with the source only: a reference of
+    thousands of tokens was scored whatever its length. Every text of a line counts now: a source
+    or a reference over max_tokens, or a source x reference alignment over max_cells, gives every
+    completion of that row the fallback, under reasons of their own; a completion's alignment with
+    a reference counts as its alignment with the source does."""
+    from gecmetrics.run.rewards import ROW_CELLS, ROW_TOKENS
+
+    source, reference = "He go home .", "He goes home ."
+    words = lambda n: " ".join(["word"] * n)  # noqa: E731
+    f = reward_function("gleu", fallback=-0.5)
+    values = f(completions=[reference, reference, reference, "He went home ."],
+               source=[source, words(1200), source, source],
+               references=[[reference, words(1200)], [reference], [reference], [reference]])
+    assert values[:2] == [-0.5, -0.5] and values[2] == 1.0 and 0 <= values[3] < 1
+    assert f.stats.reasons == {ROW_TOKENS: 2} and f.stats.scored == 2
+    cells = reward_function("gleu", fallback=-0.5)  # 401 x 701 cells
+    assert cells(completions=["word"], source=[words(400)], references=[[words(700)]]) == [-0.5]
+    assert cells.stats.reasons == {ROW_CELLS: 1}
+    aligned = reward_function("gleu", fallback=-0.5, max_cells=10_000)  # 61 x 201 cells > 10,000 > 41 x 201
+    scored = aligned(completions=[words(60), words(40)], source=[words(10)] * 2, references=[[words(200)]] * 2)
+    assert scored[0] == -0.5 and scored[1] >= 0
+    assert aligned.stats.reasons == {"max_cells": 1}
+    m2 = reward_function("m2", fallback=-0.5)  # a gold correction of 1,200 tokens; two annotators' 600 each
+    edit = "A 0 1|||R:X|||{}|||REQUIRED|||-NONE-|||{}\n"
+    long_edit = "S a b\n" + edit.format(words(1200), 0)
+    two = "S a b\n" + edit.format(words(600), 0) + edit.format(words(600), 1)
+    assert m2(completions=["a b", "a b"], references=[long_edit, two]) == [-0.5, 0.0]
+    assert m2.stats.reasons == {ROW_TOKENS: 1}
+    chosen = mbr_select([[reference, words(1200), "He went home ."]], "gleu", [source], fallback=-0.5)
+    utilities = chosen.utilities[0]
+    assert utilities[0, 1] == utilities[2, 1] == utilities[1, 0] == -0.5
+    assert min(utilities[0, 2], utilities[2, 0]) >= 0
+
+
 def test_line_breaks_are_spaces():
     f = reward_function("gleu")
     assert f(completions=["He goes\nhome ."], source=["He go home ."], references=[["He goes home ."]]) == [1.0]

@@ -12,10 +12,12 @@ set prepared once, the completions of a row as the systems of one corpus); value
 calls are kept in a bounded LRU keyed by the texts.
 
 A per-line work budget decides before scoring, deterministically, which lines are not scored:
-a completion of more than ``max_tokens`` whitespace tokens, or whose alignment with its source
-would take more than ``max_cells`` cells ((source tokens + 1) x (completion tokens + 1)), gets
-``fallback``; so does a line on which a metric's own work bound (the MaxMatch lattice's open
-states, ERRANT's alignment cells and merge steps: docs/design.md, "Limits") raises. Nothing is
+a line one of whose texts (the completion, the source, a reference) has more than
+``max_tokens`` whitespace tokens, or two of whose texts (the completion and the source or a
+reference, the source and a reference) would align in more than ``max_cells`` cells ((tokens +
+1) x (tokens + 1)), gets ``fallback``; so does a line on which a metric's own work bound (the
+MaxMatch lattice's open states, ERRANT's alignment cells and merge steps: docs/design.md,
+"Limits") raises. Nothing is
 timed: the same call gives the same values on any machine. ``f.stats`` counts them, and one
 warning is logged per ``warn_every`` fallbacks.
 
@@ -49,6 +51,10 @@ DEFAULT_MEMO_SIZE = 100_000
 """Values of (source, references, completion) kept across calls (least recently used dropped)."""
 
 _SLOT = "completion {}"
+ROW_TOKENS = "max_tokens: source or reference"
+"""The fallback's reason for a row whose source or a reference has more than ``max_tokens`` tokens."""
+ROW_CELLS = "max_cells: source x reference"
+"""The fallback's reason for a row whose source and a reference would align in more than ``max_cells``."""
 
 
 @dataclass
@@ -65,8 +71,9 @@ class RewardStats:
     length_penalties: int = 0
     """Completions given ``length_penalty`` by the ``max_length_ratio`` guard."""
     reasons: dict[str, int] = field(default_factory=dict)
-    """Fallbacks by reason: ``max_tokens``, ``max_cells``, ``refused by the metric`` (a work
-    bound of the metric, or an input its sentence scores refuse)."""
+    """Fallbacks by reason: ``max_tokens``, ``max_cells`` (the completion's), :data:`ROW_TOKENS`,
+    :data:`ROW_CELLS` (its row's source or a reference), ``refused by the metric`` (a work bound
+    of the metric, or an input its sentence scores refuse)."""
 
 
 def completion_text(completion: Any, k: int = 0) -> str:
@@ -314,8 +321,11 @@ class RewardFunction:
         scored in batches (rows of one reference count together)."""
         values: dict[Hashable, float] = {}
         batches: dict[int, list[Hashable]] = {}
+        sizes: dict[Hashable, tuple[int, tuple[int, ...]]] = {}  # a row's, counted once for its completions
         for key, row in lines.items():
-            reason = self._over_budget(key[1], row)
+            if key[0] not in sizes:
+                sizes[key[0]] = _row_sizes(row)
+            reason = self._over_budget(len(key[1].split()), *sizes[key[0]])
             if reason:
                 values[key] = self._fall_back(reason)
             else:
@@ -332,12 +342,19 @@ class RewardFunction:
         self.stats.scored += sum(len(keys) for keys in batches.values())
         return values
 
-    def _over_budget(self, text: str, row: tuple[str | None, Any]) -> str | None:
-        tokens = len(text.split())
-        if self.max_tokens is not None and tokens > self.max_tokens:
+    def _over_budget(self, tokens: int, source: int, references: tuple[int, ...]) -> str | None:
+        """Why a line is not scored (None: it is), from the tokens of its completion, its source
+        and its references: a text over ``max_tokens``, or an alignment of two of them (the
+        completion with the source or a reference, the source with a reference) over ``max_cells``.
+        The row's own reasons (its source or a reference) come first: they hold for every completion."""
+        cap, cells = self.max_tokens, self.max_cells
+        if cap is not None and max((source, *references)) > cap:
+            return ROW_TOKENS
+        if cells is not None and any((source + 1) * (r + 1) > cells for r in references):
+            return ROW_CELLS
+        if cap is not None and tokens > cap:
             return "max_tokens"
-        source = row[0] if row[0] is not None else row[1].source
-        if self.max_cells is not None and (len(source.split()) + 1) * (tokens + 1) > self.max_cells:
+        if cells is not None and (tokens + 1) * (max((source, *references)) + 1) > cells:
             return "max_cells"
         return None
 
@@ -428,6 +445,22 @@ def _row_key(row: tuple[str | None, Any]) -> Hashable:
         return ("gold", refs.source, tuple((e.start, e.end, e.type, e.correction, e.required, e.annotator)
                                          for e in refs.edits))
     return (source, refs)
+
+
+def _row_sizes(row: tuple[str | None, Any]) -> tuple[int, tuple[int, ...]]:
+    """The tokens of a row's source and of each of its references: a text reference's, or for
+    a gold M2 block, each annotator's sentence as its edits could make it at most (the source's
+    tokens and those of every correction of that annotator, alternatives too)."""
+    source, refs = row
+    if isinstance(refs, tuple):
+        return len((source or "").split()), tuple(len(text.split()) for text in refs)
+    if refs is None:
+        return len((source or "").split()), ()
+    tokens = len(refs.source.split())
+    added: dict[int, int] = {}
+    for edit in refs.edits:
+        added[edit.annotator] = added.get(edit.annotator, 0) + sum(len(text.split()) for text in edit.alternatives)
+    return tokens, tuple(tokens + count for count in added.values())
 
 
 def _reference_length(row: tuple[str | None, Any]) -> int:
