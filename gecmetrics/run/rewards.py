@@ -583,7 +583,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     utility against the others, each other candidate taken as the one reference (ties: the
     first). ``candidates``: one list of N texts per source; ``metric``: a name or metric object
     with text references (settings and the reward options as for :func:`reward_function`, but
-    ``source_column`` and ``references_column``, refused: the columns are made here)."""
+    ``source_column`` and ``references_column``, refused: the columns are made here, and
+    ``memo_size``: the reward lives for this call and keeps no values)."""
     import numpy as np
 
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
@@ -591,7 +592,9 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
                          "candidates")
     for key in ("source_column", "references_column"):
         _unused(key, settings.get(key), "mbr_select passes the candidates and sources to its reward itself")
-    f = reward_function(metric, **settings)
+    _unused("memo_size", settings.get("memo_size"), "mbr_select's reward lives for one call, whose copies are "
+            "scored once: it keeps no values")
+    f = reward_function(metric, memo_size=0, **settings)
     if f.metric.reference_kind != TEXT:
         raise InputError(f"metric {f.metric.display_name} does not take text references, and MBR takes each "
                          "candidate as the reference of the others (for edit F, use a metric that annotates text "
