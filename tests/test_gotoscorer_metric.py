@@ -265,6 +265,34 @@ def test_compare_table_and_json(files, corpus):
     assert [python.score(n, "GoToScorer F0.5") for n in names] == [own.result(n, 0).scores[0] for n in names]
 
 
+def test_the_command_and_compare_sign_one_metric_and_settings_alike(files, corpus, tmp_path):
+    """`gotoscorer --signature` signed `score:p,r,f,f05,acc` and `compare --metrics gotoscorer
+    --signature` `score:f05`, for the same F0.5 of the same settings: the command signs the
+    registered metric of its settings (headline F0.5, the other numbers beside it), as compare,
+    its JSON and its Markdown table do, by default and with every setting changed."""
+    names = corpus["names"]
+    hypotheses = [files[f"{name}.m2"] for name in names]
+    weights = str(tmp_path / "w.txt")
+    assert run_cli("gotoscorer", "-ref", files["gold.m2"], "-hyp", *hypotheses, "-ref_id", "1", "--make-weights",
+                   weights)[0] == 0
+    changed = (["-ref_id", "1", "-a", "2", "-b", "0.5", "-c", "1", "-no_weight", "-w_file", weights],
+               f"gotoscorer:ref_id=1:a=2:b=0.5:c=1:no_weight=true:weights={weights}")
+    for flags, spec in (([], "gotoscorer"), changed):
+        code, out, err = run_cli("gotoscorer", "-ref", files["gold.m2"], "-hyp", *hypotheses, *flags, "--signature",
+                                 "--json")
+        assert code == 0, err
+        own, command = err.strip().splitlines()[-1], json.loads(out)
+        code, out, err = run_cli(*compare_args(files, names), "--metrics", spec, "--signature", "--json")
+        assert code == 0, err
+        label, signed = err.strip().splitlines()[-1].split("\t")
+        assert own == signed == metrics_from_text(spec)[0].signature(1) and "|score:f05|" in own, (own, signed)
+        assert [item["signature"] for item in command] == [own] * len(names)
+        assert [item["scores"][0] for item in command] == pytest.approx([row["scores"][label] for row in
+                                                                         json.loads(out)["rows"]], rel=1e-12)
+        code, table, err = run_cli("gotoscorer", "-ref", files["gold.m2"], "-hyp", *hypotheses, *flags, "--markdown")
+        assert code == 0 and f"`{own}`" in table, err
+
+
 def test_compare_errors(files, corpus):
     names = corpus["names"][:2]
     base = ["compare", "-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names)]

@@ -81,8 +81,8 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     run = join_runs([part for _, _, part in chunks], run_options)
     if make_weights:
         run.weights.write(make_weights)
-    signature = GoToScorer(score=("p", "r", "f", "f05", "acc"), ref_id=ref_id, weights=weights or "systems", a=a,
-                           b=b, c=c, no_weight=no_weight).signature(1)
+    # the metric of these settings, headline F0.5 (P, R, F, Acc beside it), signed as compare signs it
+    signature = GoToScorer(ref_id=ref_id, weights=weights or "systems", a=a, b=b, c=c, no_weight=no_weight).signature(1)
     _print(run, _labels(run.names, names), sort, category, out, str(signature))
     if out.show_signature:
         click.echo(signature, err=True)
