@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import outputs_with_jobs, run_cli, write_files
+from tests.conftest import one_line_error, outputs_with_jobs, run_cli, write_files
 from tests.test_cli_shape import GOLD, REF0, REF1, SOURCE, SYS_A, SYS_B
 from tests.test_models_scribendi_bertscore_metrics import own_cache  # noqa: F401 (autouse: a cache per test)
 
@@ -97,6 +97,9 @@ def test_model_metric_commands(name, models, files, tmp_path):
     assert np.allclose(first, scale * matrix[0], atol=1e-6), (rows, matrix)
     code, tsv, err = run_cli(*command, "--tsv", "--quiet")
     assert code == 0 and tsv.splitlines()[0].startswith("system\t"), err
+    if not metric.fraction:  # Scribendi's sums print as they are: --scale 1 changed only -d's default
+        assert f"--scale: 1 would change nothing: the scores of {name} are not fractions" in one_line_error(
+            *command, "--scale", "1")
     # the console script with two workers prints what one process printed here
     script = ["python", "-c", "from gecmetrics.cli import run; run()", *command, "--tsv"]
     assert outputs_with_jobs(script, tmp_path, {"HF_HUB_OFFLINE": "1"}, jobs_list=("2",)) == [tsv]

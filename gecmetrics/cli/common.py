@@ -71,6 +71,16 @@ def json_scale(metric: Any, scale: float) -> float:
     return scale if getattr(metric, "fraction", True) else 1.0
 
 
+def check_scale(metrics: Sequence[Any], scale: float, fractions_beside: bool = False) -> None:
+    """``--scale`` other than the default where no printed score is a fraction (an LLM judge's
+    1-5, Scribendi's sums; ``fractions_beside``: other columns are, compare's Expected Wins) is
+    refused, before any work: it would change nothing (those scores print as they are)."""
+    if scale != 100 and not fractions_beside and not any(getattr(m, "fraction", True) for m in metrics):
+        names = " and ".join(dict.fromkeys(m.display_name for m in metrics))
+        raise InputError(f"{scale:g} would change nothing: the scores of {names} are not fractions and print as they "
+                         "are (-d sets their decimals)", "--scale")
+
+
 def echo_warnings(lines: Iterable[str]) -> None:
     for line in lines:
         click.echo(line, err=True)

@@ -10,7 +10,7 @@ from ..run.compare import (DEFAULT_METRICS, check_columns, comparison_table, met
                            with_gold_metric)
 from ..stats.significance import column_tests
 from . import main
-from .common import check_references, corpus_files, echo_table
+from .common import check_references, check_scale, corpus_files, echo_table
 from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
@@ -76,6 +76,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
         metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS)), gold_m2 is not None)]
     check_references(metrics, references)
     check_columns(metrics, len(references))
+    check_scale(metrics, out.scale, fractions_beside=ranking == "ew")  # Expected Wins are fractions
     if out.sentence and (sort_column is not None or ranks or ranking or out.paired):
         raise InputError("--sentence prints sentence scores: no --sort, --ranks, --ranking or paired test with it")
     if all_pairs and not out.paired:

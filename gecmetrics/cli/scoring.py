@@ -13,7 +13,7 @@ from ..core.aggregate import reducer_threads
 from ..errors import InputError
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
-from .common import (check_verbose_format, echo_json, echo_report, echo_table, json_result, json_scale,
+from .common import (check_scale, check_verbose_format, echo_json, echo_report, echo_table, json_result, json_scale,
                      progress_unless, score)
 from .shared import (SENTENCE_HELP, chosen_digits, chosen_format, digits_option, format_options, run_options,
                      scale_option, signature_option)
@@ -89,6 +89,7 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
     o, metrics = options, [in_run(metric) for metric in metrics]
     if o.sentence and o.mean:
         raise InputError("choose one of --sentence and --mean")
+    check_scale(metrics, o.scale)
     if o.paired:
         check_paired_options(o.paired_bs, o.paired_ar, {"--sentence": o.sentence, "--mean": o.mean})
     fmt, names = o.format, files.hypothesis_names
@@ -117,8 +118,7 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
             echo_json([json_result(n, r, json_scale(m, o.scale)) for n, per in
                        zip(names, _results(metrics, scored, names, o.jobs)) for m, r in zip(metrics, per)])
         else:
-            # imported here: the metric registry and the statistics it brings cost a family's own
-            # report (GREEN word: the command is a few tenths of a second) about 5% of its run
+            # here: its imports (registry, statistics) cost a family's report (GREEN word: tenths of a s) 5%
             from ..run.compare import comparison_table
 
             echo_table(comparison_table(scored, o.scale).as_table(o.digits, markdown=fmt == "markdown"),

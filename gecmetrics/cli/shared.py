@@ -43,8 +43,8 @@ def scale_option(func: Callable) -> Callable:
     and the HTML report) or as fractions; scores that are not fractions (an LLM judge's 1-5) as they are."""
     return click.option("--scale", type=click.Choice(["100", "1"]), default="100", show_default=True,
                         callback=lambda ctx, param, value: float(value),
-                        help="Scores that are fractions (P, R, F, GLEU+ ...) printed x100 or as fractions "
-                             "(0..1); the header says which.")(func)
+                        help="Scores that are fractions (P, R, F, GLEU+ ...) printed x100 or as fractions (0..1; "
+                             "1 is refused where no score is one); the header says which.")(func)
 
 
 def signature_option(func: Callable) -> Callable:
