@@ -19,6 +19,7 @@ from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error, o
 
 from gecmetrics import compare, get_metric, paired_test
 from gecmetrics.core.cache import Cache
+from gecmetrics.core.table import round_half_up
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
 from gecmetrics.metrics.llm.backends import make_backend
@@ -324,6 +325,50 @@ def test_llm_command(files):
         data = json.loads(out)
         assert data["report"]["cached"] == prompts and data["systems"][0]["score"] == means["good"]
         assert data["signature"].startswith("LLM-S|backend:openai-compatible|model:test-model|url:")
+
+
+def test_llm_command_takes_every_scoring_command_s_options(files):
+    """`gecmetric --help` promises --scale and --signature of every scoring command; `llm` took
+    neither, nor --sentence. Now: --signature prints the signature on stderr (the JSON's, after
+    the report); a Markdown, LaTeX or text table carries it below, as every command's (Markdown
+    listed it without the backticks the others give it); --scale 1 cannot mean anything for 1-5
+    scores and is refused in one line before any request, as for every metric that is not a
+    fraction (`compare --metrics llm-s`), while the default is taken; --sentence prints what
+    `compare --sentence` prints; -d rounds half up as elsewhere."""
+    names = list(SYSTEMS)
+    with ChatServer() as server:
+        code, out, err = run_cli(*llm_args(files, server, "--json", "--signature"))
+        assert code == 0, err
+        signature = json.loads(out)["signature"]
+        assert err.strip().splitlines()[-1] == signature and "requests sent" in err.strip().splitlines()[-3]
+        for fmt, cited in (("--markdown", f"\n* `{signature}`\n"), ("--latex", f"\n% {signature}\n"),
+                           ("--format", f"+\n{signature}\n")):
+            code, out, err = run_cli(*llm_args(files, server, fmt, *(["text"] if fmt == "--format" else [])))
+            assert code == 0 and cited in out, (fmt, out, err)
+        default = run_cli(*llm_args(files, server))
+        assert default[0] == 0 and run_cli(*llm_args(files, server, "--scale", "100"))[:2] == default[:2]
+        asked = server.requests
+        message = "--scale: 1 would change nothing: the scores of llm-s are not fractions and print as they are"
+        assert message in one_line_error(*llm_args(files, server, "--scale", "1"))
+        assert message in one_line_error("compare", "-s", files["src"], "-o", files["good"], "--metrics",
+                                         http_spec(server), "--scale", "1")
+        assert server.requests == asked
+        code, out, err = run_cli("compare", "-s", files["src"], "-o", *(files[n] for n in names), "--metrics",
+                                 http_spec(server), "--scale", "1", "--ranking", "ew", "--tsv")
+        assert code == 0 and out.split("\n")[0] == "system\tLLM-S\tLLM-S EW (fraction)", (out, err)
+        means = expected_means(names)
+        code, out, err = run_cli(*llm_args(files, server, "-d", "2"))
+        assert code == 0 and [line.split("\t")[1] for line in out.splitlines()[1:]] == [
+            round_half_up(means[n], 2) for n in names]
+        code, out, err = run_cli(*llm_args(files, server, "--sentence", "-d", "4"))
+        assert code == 0, err
+        code, same, err = run_cli("compare", "-s", files["src"], "-o", *(files[n] for n in names), "--metrics",
+                                  http_spec(server), "--sentence", "-d", "4")
+        assert same == out and out.splitlines()[0] == "sentence\t" + "\t".join(f"{files[n]} LLM-S" for n in names)
+        rows = [[float(cell) for cell in line.split("\t")[1:]] for line in out.splitlines()[1:]]
+        assert len(rows) == len(SOURCES) and np.allclose(np.mean(rows, axis=0), [means[n] for n in names])
+        assert server.requests == asked
+        assert "not with --sentence" in one_line_error(*llm_args(files, server, "--sentence", "--dry-run"))
 
 
 def test_llm_command_reports_unscored_sentences_and_budget(files, tmp_path):

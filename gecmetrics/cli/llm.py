@@ -9,10 +9,11 @@ import click
 from ..core.table import Table, round_half_up
 from ..errors import InputError
 from . import main
-from .common import corpus_files, echo_json, echo_table, progress_unless
+from .common import check_scale, corpus_files, echo_json, echo_scores, echo_table, progress_unless
 from .inputs import corpus_options
 from .options import GreedyCommand
-from .shared import chosen_format, digits_option, format_options, run_options
+from .shared import (SENTENCE_HELP, chosen_format, digits_option, format_options, run_options, scale_option,
+                     signature_option)
 from .context import in_run
 
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
@@ -46,11 +47,14 @@ SETTINGS = ("model", "criterion", "grouping", "base_url", "max_requests", "answe
 @click.option("--dry-run", is_flag=True, help="Print the prompts to send, their tokens and cost; send nothing.")
 @click.option("--price-in", type=click.FloatRange(0), help="Dry run: price of a million prompt tokens.")
 @click.option("--price-out", type=click.FloatRange(0), help="Dry run: price of a million answer tokens.")
+@click.option("--sentence", is_flag=True, help=SENTENCE_HELP)
 @format_options
-@digits_option(4, "Decimals of the mean scores (1-5; rounded half up).")
+@scale_option
+@digits_option(4, "Decimals of the scores (1-5 and their means; rounded half up).")
 @run_options
-def llm(source, hypotheses, variant, dry_run, price_in, price_out, digits, jobs, chunk_lines, dask_address,
-        **settings):
+@signature_option
+def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, scale, digits, jobs, chunk_lines,
+        dask_address, show_signature, **settings):
     """Score systems with an LLM judge: each hypothesis gets 1-5, a system the mean over its
     sentences. Answers are cached: a second run sends nothing, an interrupted one resumes.
 
@@ -61,6 +65,7 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, digits, jobs,
 
     The run engine judges the corpus chunk by chunk (--chunk-lines, 50 sentences; -p N chunks at
     once); the prompts of a sentence show every system's hypothesis, whatever the chunking.
+    --sentence prints each sentence's score; --signature the signature on stderr.
     """
     from ..metrics.registry import get_metric
 
@@ -68,26 +73,45 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, digits, jobs,
         raise InputError("give both --price-in and --price-out (per million tokens)")
     if (price_in is not None) and not dry_run:
         raise InputError("--price-in and --price-out go with --dry-run")
+    if dry_run and sentence:
+        raise InputError("--dry-run estimates the requests and prints no score: not with --sentence")
     if settings["spacy_model"] is not None and variant != "e":
         raise InputError("--spacy-model is for --variant e (LLM-E's ERRANT edits)")
     fmt = chosen_format("tsv")
     metric = in_run(get_metric(VARIANTS[variant], **{k: settings[k] for k in SETTINGS if settings[k] is not None}))
+    check_scale([metric], scale)
     files = corpus_files(source, (), hypotheses)
     if dry_run:
-        return _dry_run(metric, files, None if price_in is None else (price_in, price_out), fmt)
-    judged = _judged(metric, files, jobs, chunk_lines, dask_address, fmt == "json")
-    if fmt == "json":
+        _dry_run(metric, files, None if price_in is None else (price_in, price_out), fmt)
+    else:
+        _judge_and_print(metric, files, (jobs, chunk_lines, dask_address), fmt, digits, settings["grouping"], sentence)
+    if show_signature:  # what the numbers' signature is (a dry run's: the run it estimates)
+        click.echo(metric.signature(None), err=True)
+
+
+def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, grouping: str, sentence: bool) -> None:
+    """Judge ``files`` and print the systems' means (a table with the signature under it, as every
+    scoring command prints one, or JSON) or, ``--sentence``, compare's table of sentence scores;
+    then the judge's report on stderr."""
+    from ..run.compare import sentence_comparison
+    from ..run.engine import Scored
+
+    judged = _judged(metric, files, *run, fmt == "json")
+    if sentence:  # 1-5 scores print as they are: no --scale to pass (check_scale refused another)
+        scored = Scored([metric], list(judged.results), {n: [s] for n, s in judged.statistics.items()}, 0)
+        echo_table(sentence_comparison(scored, digits=digits), fmt)
+    elif fmt == "json":
         echo_json(judged.to_dict())
     else:
         rows = [[name, round_half_up(r.score, digits), str(r.scored), str(r.unscored)]
                 for name, r in judged.results.items()]
-        echo_table(Table(["system", metric.label, "scored", "unscored"], rows, [str(r.signature) for r in list(judged.results.values())[:1]]), fmt)
+        echo_scores(Table(["system", metric.label, "scored", "unscored"], rows), fmt, [metric.signature(None)])
     click.echo(judged.report.summary(), err=True)
     unscored = sum(r.unscored for r in judged.results.values())
     if unscored:
         click.echo(f"gecmetric llm: {unscored} (sentence, system) pairs have no score; each system's mean is over "
                    "its scored sentences" + (" (grouping gec-metrics scores 5 hypotheses a source)"
-                                             if settings["grouping"] == "gec-metrics" else ""), err=True)
+                                             if grouping == "gec-metrics" else ""), err=True)
 
 
 def _judged(metric, files, jobs: int, chunk_lines: int | None, dask_address: str | None, as_json: bool):
