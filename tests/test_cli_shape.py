@@ -269,6 +269,37 @@ def test_compare_sentence_prints_a_row_per_sentence_and_a_column_per_system_and_
 # ----------------------------------------------------------------------------- shared options
 
 
+SHARED_OPTIONS = ("--jobs", "--chunk-lines", "--dask", "--quiet", "--json", "--tsv", "--markdown", "--latex", "--format",
+                  "--scale", "--digits", "--signature", "--sentence", "--cache", "--no-cache")
+"""What `gecmetric --help` and the README promise of every scoring command."""
+
+
+def test_every_scoring_command_takes_the_shared_options():
+    """Every registered metric's command (hand-written, as METRIC_COMMANDS names it, or made from
+    its settings) and compare take every shared option, read from the commands themselves: `llm`
+    (llm-s, llm-e) took neither --scale nor --signature nor --sentence, which `gecmetric --help`
+    promises of every scoring command; a command added without one fails here."""
+    import click
+
+    from gecmetrics.cli import main
+    from gecmetrics.cli.commands import METRIC_COMMANDS
+    from gecmetrics.cli.metric_command import _command_words
+
+    context = click.Context(main)
+    paths = {tuple(words[:_command_words(words)]) for words in
+             (METRIC_COMMANDS.get(info.name, (info.name,)) for info in list_metrics())} | {("compare",)}
+    assert {("llm",), ("gotoscorer",), ("m2", "score"), ("compare",)} <= paths
+    missing = {}
+    for path in sorted(paths):
+        command = main
+        for word in path:
+            command = command.get_command(context, word)
+        flags = {flag for param in command.params for flag in (*param.opts, *param.secondary_opts)}
+        missing[" ".join(path)] = [option for option in SHARED_OPTIONS if option not in flags]
+    assert {name: options for name, options in missing.items() if options} == {}
+    assert all(option in main.get_help(context) for option in ("--scale", "--signature", "--chunk-lines"))
+
+
 def test_a_group_without_its_command_prints_its_help_and_usage_errors_are_one_line():
     """click >= 8.2 raises an error holding the whole help for `gecmetric cache`: printed as
     help (stdout, exit 0), as older click does; a click message of several lines (a choice
