@@ -309,6 +309,7 @@ def test_attribution_parts_add_up_and_end_at_the_sentence_scores(small_report):
                     assert sum(parts) == pytest.approx(full - empty, abs=1e-5)
                 assert len(rows) == len(data["sentences"]["edits"][name][d])
         assert attribution["by_type"]["B"]["R:DET"][0] == 1
+        assert attribution["scale"] == 100.0  # shown as the metric's column is (fractions x100)
 
 
 @st.composite
@@ -769,6 +770,39 @@ WIDE_PAGE_PROBE = """
   while (!next.disabled) { next.click(); measure(); }
   result.widths = widths; result.room = window.innerWidth;
 """
+
+
+ATTRIBUTION_LABELS = """
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  function texts(nodes) { return [].map.call(nodes, function (n) { return n.textContent; }); }
+  var own = document.querySelector("#sentences table.attr");
+  result.sentence_head = texts(own.querySelectorAll("th"));
+  result.sentence_row = texts(own.querySelector("tbody tr").querySelectorAll("td"));
+  result.sentence_foot = own.querySelector("tbody tr:last-child td").textContent;
+  var byType = document.getElementById("attribution-table");
+  result.type_head = texts(byType.querySelectorAll("th"));
+  result.type_rows = [].map.call(byType.querySelectorAll("tbody tr"), function (row) { return texts(row.querySelectorAll("td")); });
+  result.columns = texts(document.querySelectorAll("#summary-table th"));
+"""
+
+
+def test_the_page_shows_attributions_as_its_scores(chromium, small_report, tmp_path):
+    """The attribution tables showed fractions (+0.5791) beside the x100 scores of the summary and
+    the sentence browser (57.91): x100 now, as the metric's scores, and their labels say so."""
+    _, data = small_report
+    page = tmp_path / "report.html"
+    write_report(data, page)
+    probe = chromium.open_page(page, ATTRIBUTION_LABELS)["probe"]
+    assert probe["errors"] == []
+    seen, gleu = probe["actions"], data["attribution"][0]
+    assert seen["sentence_head"] == ["edit", "type", *(f"{m} (x100)" for m in gleu["methods"])]
+    assert seen["sentence_row"][2:] == [f"{100 * v:+.2f}" for v in gleu["values"]["A"][0][0]]
+    assert seen["sentence_foot"] == f"GLEU+ f (x100): source {100 * gleu['empty'][0]:.2f} \u2192 output " \
+                                    f"{100 * gleu['full']['A'][0]:.2f}"
+    assert seen["type_head"] == ["type", *(f"{name} (x100) (n)" for name in data["systems"])]
+    first = {name: {t: v[1] for t, v in types.items()} for name, types in gleu["by_type"].items()}  # (the bars: the first method)
+    row = next(r for r in seen["type_rows"] if r[0] == "R:VERB:SVA")
+    assert row[1].strip() == f"{100 * first['A']['R:VERB:SVA']:+.2f} ({gleu['by_type']['A']['R:VERB:SVA'][0]})"
 
 
 def test_long_edits_and_many_scores_never_widen_the_page(chromium, tmp_path):

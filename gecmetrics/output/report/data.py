@@ -173,6 +173,11 @@ def _all_pairs_data(test: AllPairsResult | None) -> dict[str, Any]:
             "clusters": [list(members) for members in test.clusters], "pairs_signature": str(test.signature)}
 
 
+def _scale(metric: Metric) -> float:
+    """How the page shows a metric's numbers (scores and attributions): fractions x100, other scores as they are."""
+    return 100.0 if metric.fraction else 1.0
+
+
 def _ranks(values: Sequence[float], higher_is_better: bool) -> list[int]:
     oriented = [v if higher_is_better else -v for v in values]
     return [1 + sum(other > value for other in oriented) for value in oriented]
@@ -204,7 +209,7 @@ def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 
         scores = [float(row.scores[k]) for row in table.rows]
         columns.append({
             "label": column.label, "metric": column.metric_index, "part": column.part,
-            "signature": str(column.signature), "scale": 100.0 if metric.fraction else 1.0,
+            "signature": str(column.signature), "scale": _scale(metric),
             "higher_is_better": bool(metric.higher_is_better), "sentence_scores": bool(metric.has_sentence_scores),
             "scores": scores, "ranks": _ranks(scores, metric.higher_is_better),
             "intervals": [[by_name[name].interval[0], by_name[name].interval[1]] for name in names],
@@ -518,7 +523,8 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
     by_type = {name: {t: [entry[0], *[_round(total / entry[0]) for total in entry[1:]]]
                       for t, entry in sorted(types[name].items())} for name in systems}
     return {"metric": metric.display_name, "label": metric.column_labels()[column], "column": column,
-            "signature": str(metric.column_signature(column, len(corpus.references))), "methods": methods,
+            "signature": str(metric.column_signature(column, len(corpus.references))), "scale": _scale(metric),
+            "methods": methods,
             "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
             "values": values, "full": full, "empty": empty, "sampled_shapley": sampled, "by_type": by_type}
 

@@ -63,6 +63,10 @@
     if (!isNum(value)) return "\u2013";
     return column.scale === 100 ? (100 * value).toFixed(2) : value.toFixed(4);
   }
+  function signed(scaled, value) {  // an attribution: signed, scaled as its metric's scores are shown
+    return isNum(value) && value >= 0 ? "+" + shown(scaled, value) : shown(scaled, value);
+  }
+  function unit(scaled) { return scaled.scale === 100 ? " (x100)" : ""; }  // as the commands' headers say it
   function pValue(p) { return p === null || p === undefined ? "baseline" : p.toFixed(4); }  // as the CLI: 0.0010
   function heatColor(t) {  // 0 .. 1 -> light to dark blue
     t = Math.max(0, Math.min(1, isNum(t) ? t : 0));
@@ -424,20 +428,20 @@
     if (!rows || !rows.length) return null;
     var tokens = tokensOf(S.source[d]);
     var head = el("tr", null, el("th", {text: "edit"}), el("th", {text: "type"}));
-    A.methods.forEach(function (m) { head.appendChild(el("th", {text: m})); });
+    A.methods.forEach(function (m) { head.appendChild(el("th", {text: m + unit(A)})); });
     var table = el("table", {cls: "attr"}, el("thead", null, head));
     var body = el("tbody");
     S.edits[s][d].forEach(function (e, k) {
       var row = el("tr", null, el("td", null, editChip(tokens, e, e[4] || "none", e[3])), el("td", {text: e[3]}));
       rows[k].forEach(function (v) {
         row.appendChild(el("td", {cls: isNum(v) && v > 0 ? "pos" : (isNum(v) && v < 0 ? "neg" : null),
-          text: isNum(v) ? (v >= 0 ? "+" : "") + v.toFixed(4) : "\u2013"}));
+          text: signed(A, v)}));
       });
       body.appendChild(row);
     });
     var full = A.full[s][d], empty = A.empty ? A.empty[d] : null;
-    body.appendChild(el("tr", null, el("td", {colspan: 2, text: A.label + ": source " + fixed(empty, 4) + " \u2192 output " +
-      fixed(full, 4)}), el("td", {colspan: A.methods.length, cls: "note",
+    body.appendChild(el("tr", null, el("td", {colspan: 2, text: A.label + unit(A) + ": source " + shown(A, empty) +
+      " \u2192 output " + shown(A, full)}), el("td", {colspan: A.methods.length, cls: "note",
       text: (A.sampled_shapley[s] && A.sampled_shapley[s].indexOf(d) >= 0) ?
         "more than " + A.max_exact_edits + " edits: shapley is sampled" : ""})));
     table.appendChild(body);
@@ -469,8 +473,8 @@
       var line = el("div", {cls: "line"}, el("span", {cls: "who", text: s, title: s}),
         edits.length ? edited(tokens, edits, function (i) {
           var e = edits[i], parts = [e[3], e[4] || "not compared"];
-          if (A && A.values[s][d] && A.values[s][d][i]) parts.push(A.label + " " + A.methods.map(function (m, k) {
-            return m + " " + fixed(A.values[s][d][i][k], 4); }).join(", "));
+          if (A && A.values[s][d] && A.values[s][d][i]) parts.push(A.label + unit(A) + " " + A.methods.map(function (m, k) {
+            return m + " " + signed(A, A.values[s][d][i][k]); }).join(", "));
           return parts.join("; ");
         }) : el("span", {cls: "empty", text: "(unchanged)"}), scores);
       card.appendChild(line);
@@ -571,7 +575,8 @@
       "How much each edit adds to a metric's sentence score: add (the edit alone on the source), leave-one-out (the " +
       "output without it), exact Shapley (all subsets; sampled above the bound) and sampled Shapley (random orders). " +
       "Shapley values of a sentence add up to its score difference (output minus source). Below: per error type, " +
-      "the number of edits and their mean value."}));
+      "the number of edits and their mean value. Values are in the metric's score units: fractions x100, as its " +
+      "scores are shown."}));
     var state = {index: 0, method: 0};
     var holder = el("div", {cls: "scroll"});
     var metricSelect = select(D.attribution.map(function (a, i) { return option(i, a.label, i === 0); }),
@@ -594,7 +599,7 @@
         var v = A.by_type[s][t]; if (v && isNum(v[1 + state.method])) max = Math.max(max, Math.abs(v[1 + state.method]));
       }); });
       var head = el("tr", null, el("th", {text: "type"}));
-      systems.forEach(function (s) { head.appendChild(el("th", {text: s + " (n)"})); });
+      systems.forEach(function (s) { head.appendChild(el("th", {text: s + unit(A) + " (n)"})); });
       var table = el("table", {id: "attribution-table"}, el("thead", null, head));
       var body = el("tbody");
       names.forEach(function (t) {
@@ -605,8 +610,8 @@
           var value = v[1 + state.method], w = max > 0 ? Math.round(40 * Math.abs(value) / max) : 0;
           var bar = sv("svg", {width: 84, height: 12}, sv("line", {x1: 42, y1: 0, x2: 42, y2: 12, stroke: "#8b95a7"}),
             sv("rect", {x: value < 0 ? 42 - w : 42, y: 2, width: w, height: 8, cls: value < 0 ? "bar-neg" : "bar-pos"}));
-          row.appendChild(el("td", {title: A.methods.map(function (m, k) { return m + " " + fixed(v[1 + k], 5); }).join(", ")},
-            bar, " " + (value >= 0 ? "+" : "") + fixed(value, 4) + " (" + v[0] + ")"));
+          row.appendChild(el("td", {title: A.methods.map(function (m, k) { return m + " " + signed(A, v[1 + k]); }).join(", ")},
+            bar, " " + signed(A, value) + " (" + v[0] + ")"));
         });
         body.appendChild(row);
       });
