@@ -31,7 +31,9 @@ from gecmetrics.stats.attribution import (
     attribute_corpus_methods,
     attribution_rows,
     attribution_tsv,
+    attribution_signature,
     check_attribution_options,
+    distinct_attributions,
     method_name,
 )
 
@@ -282,6 +284,51 @@ def test_exact_shapley_bound():
     assert sampled.method == SAMPLED_SHAPLEY and sampled.permutations == 10 and skipped is None
     with pytest.raises(InputError, match="sentence 2: exact Shapley over 11 edits"):
         attribute_corpus(["a", source], [[], edits], lambda r, t: salted(1)(t))
+
+
+def test_exact_shapley_sampled_in_its_place_beside_sampled_shapley_is_one_run():
+    """--over-bound sample with shapley and sampled-shapley both asked for gave two identical
+    sets of sampled-shapley rows for a sentence above the bound: one run now, under both keys,
+    saying whose place it took; below the bound each method is its own."""
+    edits = [(k, k + 1, "X") for k in range(3)]
+    source = "t t t"
+    small = [(0, 1, "X")]
+    results = attribute_corpus_methods([source, "u v"], [edits, small], lambda r, t: salted(4)(t),
+                                       [SHAPLEY, ADD, SAMPLED_SHAPLEY], max_exact_edits=2, over_bound="sample",
+                                       permutations=5)
+    above, below = results
+    assert above[SHAPLEY] is above[SAMPLED_SHAPLEY] and above[SHAPLEY].in_place_of == SHAPLEY
+    assert above[SHAPLEY].method == SAMPLED_SHAPLEY and above[ADD].in_place_of is None
+    assert [a.method for a in distinct_attributions(above)] == [SAMPLED_SHAPLEY, ADD]
+    assert [r["method"] for r in attribution_rows(distinct_attributions(above))] == [SAMPLED_SHAPLEY] * 3 + [ADD] * 3
+    assert {r["in_place_of"] for r in attribution_rows(above[SHAPLEY])} == {SHAPLEY}
+    assert [a.method for a in distinct_attributions(below)] == [SHAPLEY, ADD, SAMPLED_SHAPLEY]
+    assert below[SAMPLED_SHAPLEY].in_place_of is None and below[SHAPLEY].in_place_of is None
+    # the same values as sampled Shapley asked for alone, and in exact Shapley's place alone
+    alone = attribute_corpus([source], [edits], lambda r, t: salted(4)(t), SAMPLED_SHAPLEY, permutations=5)[0]
+    instead = attribute_corpus([source], [edits], lambda r, t: salted(4)(t), SHAPLEY, max_exact_edits=2,
+                               over_bound="sample", permutations=5)[0]
+    assert above[SHAPLEY].values == alone.values == instead.values and instead.in_place_of == SHAPLEY
+    assert above[SHAPLEY].to_dict()["in_place_of"] == SHAPLEY and alone.to_dict()["in_place_of"] is None
+    skipped = attribute_corpus_methods([source], [edits], lambda r, t: salted(4)(t), [SHAPLEY, SAMPLED_SHAPLEY],
+                                       max_exact_edits=2, over_bound="skip", permutations=5)[0]
+    assert skipped[SHAPLEY] is None and skipped[SAMPLED_SHAPLEY].in_place_of is None
+    assert distinct_attributions(skipped) == [skipped[SAMPLED_SHAPLEY]]
+
+
+def test_attribution_signature_names_the_settings_that_change_a_number():
+    from gecmetrics.metrics.results import Signature
+
+    metric = Signature("GLEU+", [("n", "4")], version="9")
+    assert attribution_signature(metric, ["shapley"]) == "GLEU+|n:4|attribution:shapley|max-exact:10|over-bound:error|" \
+                                                         "version:9"
+    assert attribution_signature(metric, ["shapley", "add"], 3, 20, 7, True, "sample") == \
+        "GLEU+|n:4|attribution:shapley,add|max-exact:3|over-bound:sample|perms:20|seed:7|normalized|version:9"
+    assert attribution_signature(metric, ["loo"], 3, 20, 7) == "GLEU+|n:4|attribution:leave-one-out|version:9"
+    assert attribution_signature(metric, ["sampled-shapley"], permutations=5) == \
+        "GLEU+|n:4|attribution:sampled-shapley|perms:5|seed:0|version:9"
+    with pytest.raises(InputError, match="unknown attribution method"):
+        attribution_signature(metric, ["nope"])
 
 
 # ---------------------------------------------------------------- arguments

@@ -98,6 +98,7 @@ class Attribution:
     exhaustive: bool = False  # sampled Shapley: all n! permutations were used (exact)
     seed: int | None = None
     scored: int = 0  # distinct candidate sentences this attribution needed
+    in_place_of: str | None = None  # "shapley": sampled Shapley run for exact Shapley above the bound
 
     @property
     def delta(self) -> float:
@@ -120,7 +121,7 @@ class Attribution:
             "method": self.method, "source": self.source, "hypothesis": self.hypothesis,
             "full_score": self.full_score, "empty_score": self.empty_score, "delta": self.delta,
             "normalized": self.normalized, "permutations": self.permutations, "exhaustive": self.exhaustive,
-            "seed": self.seed, "scored": self.scored,
+            "seed": self.seed, "scored": self.scored, "in_place_of": self.in_place_of,
             "edits": [{"start": e.start, "end": e.end, "original": self.source_span(k),
                        "correction": e.correction_text, "type": e.type, "attribution": self.values[k]}
                       for k, e in enumerate(self.edits)],
@@ -413,7 +414,8 @@ def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequ
 
     ``over_bound`` says what exact Shapley does for a hypothesis with more than
     ``max_exact_edits`` edits: ``error`` (an InputError naming the bound and the alternative),
-    ``sample`` (sampled Shapley in its place; its ``method`` says so) or ``skip`` (None).
+    ``sample`` (sampled Shapley in its place; its ``method`` and ``in_place_of`` say so; with
+    sampled Shapley also asked for, both keys hold its one Attribution) or ``skip`` (None).
     ``first_row``: the corpus position of ``sources[0]`` when these are a part of a corpus (the
     rows given to ``score``, sampled Shapley's seeds and the messages count from it: a corpus
     attributed part by part gives what it gives whole)."""
@@ -474,10 +476,18 @@ def check_attribution_options(methods: Sequence[str] | str = METHODS, max_exact_
 
 def _sentence_plans(sentence: _Sentence, row: int, options: _Options) -> dict[str, _Plan | None]:
     """Each method's plan for one sentence; exact Shapley above the bound follows ``over_bound``
-    (an error, sampled Shapley in its place, or None: skipped)."""
+    (an error, sampled Shapley in its place, or None: skipped). Sampled Shapley is planned once
+    per sentence: in exact Shapley's place it is the same plan as the sampled Shapley asked for
+    beside it (the same permutations), and it is run and shown once."""
     plans: dict[str, _Plan | None] = {}
+    sampled: list[_Plan] = []  # the sentence's one sampled Shapley plan, once made
+
+    def sampled_plan() -> _Plan:
+        if not sampled:
+            sampled.append(_plan(SAMPLED_SHAPLEY, sentence, options.permutations, (options.seed, row)))
+        return sampled[0]
+
     for name in options.methods:
-        method = name
         if name == SHAPLEY and sentence.n > options.bound:
             if options.over_bound == "error":
                 raise InputError(
@@ -486,11 +496,11 @@ def _sentence_plans(sentence: _Sentence, row: int, options: _Options) -> dict[st
                     f"(--max-exact-edits): raise it (at most {MAX_EXACT_EDITS_LIMIT}), sample such sentences "
                     f"(over_bound='sample', --over-bound sample) or use sampled Shapley (method "
                     f"'{SAMPLED_SHAPLEY}', permutations={options.permutations})")
-            if options.over_bound == "skip":
-                plans[name] = None
-                continue
-            method = SAMPLED_SHAPLEY
-        plans[name] = _plan(method, sentence, options.permutations, (options.seed, row))
+            plans[name] = None if options.over_bound == "skip" else sampled_plan()
+        elif name == SAMPLED_SHAPLEY:
+            plans[name] = sampled_plan()
+        else:
+            plans[name] = _plan(name, sentence, options.permutations, (options.seed, row))
     return plans
 
 
@@ -531,12 +541,18 @@ class _Candidates:
 def _attributions(sentence: _Sentence, plans: dict[str, _Plan | None], value: dict[int, float],
                   mask_text: dict[int, str], options: _Options) -> dict[str, Attribution | None]:
     """One sentence's attribution by each method, from the score ``value`` and the text
-    ``mask_text`` of each subset (mask) of its edits."""
+    ``mask_text`` of each subset (mask) of its edits. Methods that share a plan (exact Shapley
+    sampled in its place, and sampled Shapley) share one Attribution, which says whose place
+    it took (``in_place_of``)."""
     out: dict[str, Attribution | None] = {}
+    made: dict[int, Attribution] = {}
     source = " ".join(sentence.tokens)  # one string for every method's Attribution
     for name, plan in plans.items():
         if plan is None:
             out[name] = None
+            continue
+        if id(plan) in made:
+            out[name] = made[id(plan)]
             continue
         parts = _combine(plan, sentence, value)
         full, empty = value[sentence.full], value[0]
@@ -544,12 +560,45 @@ def _attributions(sentence: _Sentence, plans: dict[str, _Plan | None], value: di
         if rescale:
             parts = _normalized(parts, full - empty)
         sampled = plan.method == SAMPLED_SHAPLEY
-        out[name] = Attribution(
+        replaced = SHAPLEY if sampled and plans.get(SHAPLEY) is plan else None
+        out[name] = made[id(plan)] = Attribution(
             plan.method, source, mask_text[sentence.full], sentence.edits, tuple(parts),
             full, empty, normalized=rescale, permutations=len(plan.permutations or []) if sampled else 0,
             exhaustive=plan.exhaustive if sampled else False, seed=options.seed if sampled else None,
-            scored=len({mask_text[m] for m in plan.masks}))
+            scored=len({mask_text[m] for m in plan.masks}), in_place_of=replaced)
     return out
+
+
+def distinct_attributions(sentence: Mapping[str, Attribution | None]) -> list[Attribution]:
+    """The attributions of one sentence's ``{method: Attribution}``, each run once, in the
+    methods' order: exact Shapley sampled in its place and the sampled Shapley asked for beside
+    it are one run (one Attribution under both keys), shown once; skipped ones (None) left out."""
+    seen: set[int] = set()
+    out = []
+    for attribution in sentence.values():
+        if attribution is not None and id(attribution) not in seen:
+            seen.add(id(attribution))
+            out.append(attribution)
+    return out
+
+
+def attribution_signature(metric_signature: Any, methods: Sequence[str], max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS,
+                          permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0, normalize: bool = False,
+                          over_bound: str = "error") -> Any:
+    """The metric's signature (a :class:`~gecmetrics.metrics.results.Signature`) with the
+    attribution's settings before its version: the methods, exact Shapley's bound and rule above
+    it, sampled Shapley's permutations and seed where it can run, ``normalized`` where add or
+    leave-one-out are rescaled (what else changes a number is the metric's)."""
+    options = _Options.checked(methods, max_exact_edits, permutations, seed, normalize, over_bound)
+    names = options.methods
+    fields: list = [("attribution", ",".join(names))]
+    if SHAPLEY in names:
+        fields += [("max-exact", str(options.bound)), ("over-bound", options.over_bound)]
+    if SAMPLED_SHAPLEY in names or (SHAPLEY in names and options.over_bound == "sample"):
+        fields += [("perms", str(options.permutations)), ("seed", str(options.seed))]
+    if options.normalize and (ADD in names or LEAVE_ONE_OUT in names):
+        fields.append("normalized")
+    return metric_signature.with_fields(*fields)
 
 
 def attribute_corpus(sources: Sequence[str | Sequence[str]], edits: Sequence[Iterable[Any]],
@@ -582,7 +631,8 @@ TSV_COLUMNS = ("sentence", "method", "edit", "start", "end", "original", "correc
 
 def attribution_rows(attributions: Sequence[Attribution | None] | Attribution,
                      first_sentence: int = 1) -> list[dict[str, Any]]:
-    """One dict per edit (keys: :data:`TSV_COLUMNS`); ``sentence`` counts from
+    """One dict per edit (keys: :data:`TSV_COLUMNS`, then ``in_place_of``: "shapley" where
+    sampled Shapley ran in exact Shapley's place, else None); ``sentence`` counts from
     ``first_sentence`` over the list given (None entries, skipped hypotheses, write nothing)."""
     if isinstance(attributions, Attribution):
         attributions = [attributions]
@@ -597,7 +647,7 @@ def attribution_rows(attributions: Sequence[Attribution | None] | Attribution,
                          "start": edit.start, "end": edit.end, "original": attribution.source_span(k),
                          "correction": edit.correction_text, "type": edit.type,
                          "attribution": attribution.values[k], "full_score": attribution.full_score,
-                         "empty_score": attribution.empty_score})
+                         "empty_score": attribution.empty_score, "in_place_of": attribution.in_place_of})
     return rows
 
 

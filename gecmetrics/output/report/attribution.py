@@ -29,11 +29,13 @@ from ...kinds import M2
 from ...metrics.base import Metric
 from ...metrics.registry import needs_gold_m2
 from ...run.engine import score_corpus
-from ...run.executors import check_jobs, make_executor
+from ...run.executors import check_dask_address, check_jobs, make_executor
 from ...run.reading import worker_chunk_size
-from ...core.table import escaped_cell
+from ...core.table import Table, round_half_up, unit_header
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
-                                  attribute_corpus_methods, attribution_rows, check_attribution_options)
+                                  attribute_corpus_methods, attribution_rows, check_attribution_options,
+                                  distinct_attributions)
+from ..formats import render
 
 CANDIDATES = "candidates"
 """The name of the candidate hypothesis in the corpora scored here."""
@@ -145,17 +147,21 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
                       column: int = 0, methods: Sequence[str] = METHODS,
                       max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS, permutations: int = DEFAULT_PERMUTATIONS,
                       seed: int = 0, normalize: bool = False, over_bound: str = "sample", annotator: Any = None,
-                      jobs: int = 1, read: Callable[[list], Any] | None = None) -> Iterator[tuple[str, int, Any]]:
+                      jobs: int = 1, read: Callable[[list], Any] | None = None, chunk_lines: int | None = None,
+                      dask: str | None = None) -> Iterator[tuple[str, int, Any]]:
     """:func:`attribute_systems` a part at a time, in order: (system, the part's first
     sentence, per sentence of the part {method: Attribution}, or what ``read`` (a module-level
     function, run where the part is attributed) makes of that list: a worker then sends back
-    only what the caller keeps). A part is
-    :data:`ATTRIBUTION_ROWS` sentences of one system; with ``jobs`` other than 1 (0: one per
-    core) worker processes attribute the parts, cut equal so that the workers finish together
-    (:func:`~gecmetrics.run.reading.worker_chunk_size`), except for a metric that reads
-    hypothesis M2, whose candidates ``annotator`` annotates in this process. A part's results
-    are those of the whole corpus at once (rows, seeds and messages count from the corpus's
-    start, and a candidate's score does not depend on the others scored beside it)."""
+    only what the caller keeps). A part is ``chunk_lines`` sentences of one system (default
+    :data:`ATTRIBUTION_ROWS`); with ``jobs`` other than 1 (0: one per core) worker processes,
+    or the workers of the Dask cluster at ``dask`` (``local``: a local one of ``jobs``
+    processes; the parts travel with their texts), attribute the parts, cut equal so that the
+    workers finish together (:func:`~gecmetrics.run.reading.worker_chunk_size`; a
+    ``chunk_lines`` given is kept, lowered only to give every worker two), except for a metric
+    that reads hypothesis M2, whose candidates ``annotator`` annotates in this process (refused
+    with ``dask``). A part's results are those of the whole corpus at once (rows, seeds and
+    messages count from the corpus's start, and a candidate's score does not depend on the
+    others scored beside it)."""
     if not isinstance(metric, Metric):
         raise InputError(f"not a metric: {metric!r}")
     column = metric.column_index(column)
@@ -168,8 +174,10 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
             raise InputError(f"{name}: {len(edits[name])} lists of edits for {size} sentences")
     candidate_scorer(metric, corpus, column, annotator)  # its refusals, before any work
     check_attribution_options(methods, max_exact_edits, permutations, seed, normalize, over_bound)
+    _check_dask(metric, dask)
     jobs = 1 if metric.hypothesis_kind == M2 else check_jobs(jobs)
-    rows = worker_chunk_size(size, jobs, ATTRIBUTION_ROWS)
+    rows = worker_chunk_size(size, jobs, ATTRIBUTION_ROWS if chunk_lines is None else chunk_lines,
+                             even=chunk_lines is None)
     options = {"methods": methods, "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
                "normalize": normalize, "over_bound": over_bound}
     annotator = annotator if metric.hypothesis_kind == M2 else None  # (a spaCy model: never sent)
@@ -179,12 +187,21 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     parts = (_Part(name, first, corpus.slice(first, min(first + rows, size), hypotheses=False, gold=gold),
                    list(edits[name][first:first + rows]), metric, column, options, annotator, read)
              for name, first in spans)
-    return _attributed_in_order(spans, parts, jobs)  # (the arguments are checked above, before the first part)
+    return _attributed_in_order(spans, parts, jobs, dask)  # (the arguments are checked above, before the first part)
 
 
-def _attributed_in_order(spans: list[tuple[str, int]], parts: Iterator[_Part], jobs: int
+def _check_dask(metric: Metric, dask: str | None) -> None:
+    """The Dask address checked, and refused for a metric whose candidates are annotated here."""
+    if dask is not None:
+        check_dask_address(dask)
+        if metric.hypothesis_kind == M2:
+            raise InputError(f"metric {metric.display_name} reads hypothesis M2: its candidates are annotated in "
+                             "this process, not on a Dask cluster (--dask); attribute it without")
+
+
+def _attributed_in_order(spans: list[tuple[str, int]], parts: Iterator[_Part], jobs: int, dask: str | None
                          ) -> Iterator[tuple[str, int, Any]]:
-    with make_executor(jobs) as executor:
+    with make_executor(jobs, dask) as executor:
         for (name, first), result in zip(spans, executor.map(_attributed_part, parts)):
             yield name, first, result
 
@@ -193,19 +210,21 @@ def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
                       column: int = 0, methods: Sequence[str] = METHODS,
                       max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS, permutations: int = DEFAULT_PERMUTATIONS,
                       seed: int = 0, normalize: bool = False, over_bound: str = "sample", annotator: Any = None,
-                      jobs: int = 1) -> dict[str, list[dict[str, Attribution | None]]]:
+                      jobs: int = 1, chunk_lines: int | None = None,
+                      dask: str | None = None) -> dict[str, list[dict[str, Attribution | None]]]:
     """Every edit of every system (``edits``: system -> per sentence its edits, e.g.
     :func:`hypothesis_edits` of its M2) attributed by every method, under one column of a
     metric with sentence scores; each part of :data:`ATTRIBUTION_ROWS` sentences of a system
     scores all its candidates in one engine run (each distinct sentence once; what a part holds
-    in candidates stays bounded), by ``jobs`` worker processes (:func:`attribution_parts`), and
-    sampled Shapley is seeded by (seed, sentence number).
+    in candidates stays bounded), by ``jobs`` worker processes or a Dask cluster (``dask``;
+    parts of ``chunk_lines`` sentences: :func:`attribution_parts`), and sampled Shapley is
+    seeded by (seed, sentence number).
     Returns system -> per sentence {method: Attribution (None: skipped above the bound)}."""
     results: dict[str, list[dict[str, Attribution | None]]] = {}
     for name, _, part in attribution_parts(corpus, metric, edits, column=column, methods=methods,
                                            max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
                                            normalize=normalize, over_bound=over_bound, annotator=annotator,
-                                           jobs=jobs):
+                                           jobs=jobs, chunk_lines=chunk_lines, dask=dask):
         results.setdefault(name, []).extend(part)
     return results
 
@@ -226,6 +245,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
         raise InputError(f"attribution takes one metric, got {len(metrics)}")
     metric = metrics[0] if cache is None else metrics[0].with_context(cache)
     check_attribution_metric(metric)
+    _check_dask(metric, options.get("dask"))  # (before the systems are annotated)
     names = list(corpus.hypotheses)
     if not names:
         raise InputError("no system output to attribute")
@@ -241,23 +261,45 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
     return attribute_systems(corpus, metric, edits, column=column, annotator=annotator, **options)
 
 
+def attribution_table(results: Mapping[str, Sequence[Mapping[str, Attribution | None]]], scale: float | None = None,
+                      digits: int | None = None) -> Table:
+    """:func:`attribute_systems`' results as one table: a row per system, sentence (1-based),
+    method run and edit (``system`` then the columns of
+    :data:`~gecmetrics.stats.attribution.TSV_COLUMNS`). ``scale``: the numbers multiplied by it
+    (100: fractions x100, 1: as fractions), the headers saying which; None: scores that are not
+    fractions, as they are. ``digits``: decimals, rounded half up (None: full precision). Its
+    JSON data is the same rows as dicts (:func:`attribution_dicts`) with the numbers scaled,
+    at full precision."""
+    factor = 1.0 if scale is None else float(scale)
+    numbers = ("attribution", "full_score", "empty_score")
+    header = ["system", *(unit_header(key, factor) if key in numbers and scale is not None else key
+                          for key in TSV_COLUMNS)]
+    data = [{key: factor * value if key in numbers else value for key, value in row.items()}
+            for row in attribution_dicts(results)]
+
+    def cell(value: Any) -> str:
+        if not isinstance(value, float):
+            return str(value)
+        return repr(value) if digits is None else round_half_up(value, digits)
+
+    rows = [[cell(row[key]) for key in ("system",) + TSV_COLUMNS] for row in data]
+    return Table(header, rows, left=(0, 2, 6, 7, 8), data=data)
+
+
 def attribution_tsv_of_systems(results: Mapping[str, Sequence[Mapping[str, Attribution | None]]]) -> str:
-    """TSV of :func:`attribute_systems`' results: a header line (``system`` then the columns
-    of :data:`~gecmetrics.stats.attribution.TSV_COLUMNS`), then one line per system, sentence
-    (1-based), method and edit; floats at full precision, tabs and newlines in text escaped."""
-    lines = ["\t".join(("system",) + TSV_COLUMNS)]
-    for row in attribution_dicts(results):
-        lines.append("\t".join(repr(row[key]) if isinstance(row[key], float) else escaped_cell(row[key])
-                               for key in ("system",) + TSV_COLUMNS))
-    return "\n".join(lines) + "\n"
+    """TSV of :func:`attribute_systems`' results (:func:`attribution_table` as they are): a
+    header line, then one line per system, sentence, method run and edit; floats at full
+    precision, tabs and newlines in text escaped."""
+    return render(attribution_table(results), "tsv") + "\n"
 
 
 def attribution_dicts(results: Mapping[str, Sequence[Mapping[str, Attribution | None]]]) -> list[dict[str, Any]]:
-    """The same rows as dicts (``system`` first), for JSON."""
+    """The same rows as dicts (``system`` first, ``in_place_of`` last), for JSON: a row per
+    method run (:func:`~gecmetrics.stats.attribution.distinct_attributions`: exact Shapley
+    sampled in its place beside the sampled Shapley asked for is one run, its rows once)."""
     out = []
     for name, sentences in results.items():
         for number, sentence in enumerate(sentences, start=1):
-            for attribution in sentence.values():
-                if attribution is not None:
-                    out.extend({"system": name, **row} for row in attribution_rows(attribution, number))
+            for attribution in distinct_attributions(sentence):
+                out.extend({"system": name, **row} for row in attribution_rows(attribution, number))
     return out
