@@ -331,8 +331,18 @@ def test_attribute_says_how_many_sentences_it_left_out(here: Path) -> None:
                           "for it", err
 
 
-def test_attribute_offers_only_the_formats_it_prints() -> None:
-    """--help listed --markdown, --latex and --format, which the command then refused."""
+def test_attribute_prints_every_format_it_offers(here: Path) -> None:
+    """--help listed --markdown, --latex and --format, which the command then refused; it now
+    prints each of them (and every registered format)."""
+    (here / "src").write_text("a b c d\n", encoding="utf-8")
+    (here / "hyp").write_text("x y c d\n", encoding="utf-8")
+    (here / "hyp.m2").write_text("S a b c d\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n"
+                                 "A 1 2|||R:X|||y|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
     code, out, err = run_cli("attribute", "--help")
-    assert code == 0 and "--json" in out and "--tsv" in out, err
-    assert not any(flag in out for flag in ("--markdown", "--latex", "--format")), out
+    assert code == 0 and all(flag in out for flag in ("--json", "--tsv", "--markdown", "--latex", "--format")), err
+    from gecmetrics.output.formats import format_names
+
+    for name in format_names():
+        code, out, err = run_cli("attribute", "-s", "src", "-r", "hyp", "-o", "hyp", "--hyp-m2", "hyp.m2", "--metric",
+                                 "gleu", "--format", name)
+        assert code == 0 and "R:X" in out and err == "", (name, err)

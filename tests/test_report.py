@@ -17,14 +17,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gecmetrics import __version__
 from gecmetrics.errors import InputError
 from gecmetrics.io.corpus import Corpus
 from gecmetrics.io.m2 import Block, parse_m2
 from gecmetrics.io.m2_references import apply_edits
 from gecmetrics.metrics.m2.compare import ErrantCompare, compare_tables
 from gecmetrics.metrics.registry import get_metric, resolve_metrics
-from gecmetrics.output.report import (SECTIONS, attribute_systems, attribution_tsv_of_systems, hypothesis_edits,
-                                      page_data, render_html, report_data, report_json, write_report)
+from gecmetrics.core.table import round_half_up
+from gecmetrics.output.report import (SECTIONS, attribute_systems, attribution_dicts, attribution_tsv_of_systems,
+                                      hypothesis_edits, page_data, render_html, report_data, report_json, write_report)
 from gecmetrics.output.report.attribution import candidate_scorer
 from gecmetrics.run.compare import comparison_table
 from gecmetrics.run.engine import score_corpus
@@ -655,26 +657,105 @@ def test_report_command_errors(small_files, tmp_path):
     assert not (tmp_path / "x.html").exists()
 
 
+ATTRIBUTION_NUMBERS = ("attribution", "full_score", "empty_score")
+
+
 def test_attribute_command(small_files):
     f = small_files
     args = ["attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"], "--hyp-m2", f["A.m2"],
             f["B.m2"], "--metric", "gleu", "--method", "shapley,add"]
     code, out, err = run_cli(*args, "--tsv")
-    assert code == 0, err
+    assert code == 0 and err == "", err
     lines = out.splitlines()
     assert lines[0].split("\t") == ["system", "sentence", "method", "edit", "start", "end", "original", "correction",
-                                    "type", "attribution", "full_score", "empty_score"]
+                                    "type", "attribution (x100)", "full_score (x100)", "empty_score (x100)"]
     corpus = small_corpus()
     expected = attribute_systems(corpus, get_metric("gleu"), {n: hypothesis_edits(corpus.hypothesis_m2[n])
                                                              for n in ("A", "B")}, methods=["shapley", "add"])
-    assert out == attribution_tsv_of_systems(expected)
+    rows = attribution_dicts(expected)
+    # x100 as GLEU+'s own scores are printed, 2 decimals rounded half up (the fractions at full
+    # precision were printed beside every other command's x100)
+    assert [line.split("\t") for line in lines[1:]] == [
+        [str(row[key]) for key in ("system", "sentence", "method", "edit", "start", "end", "original", "correction",
+                                   "type")] + [round_half_up(100 * row[key], 2) for key in ATTRIBUTION_NUMBERS]
+        for row in rows]
     assert lines[1].startswith("A\t1\tshapley\t1\t1\t2\tare\tis\tR:VERB:SVA\t")
+    # the library's TSV keeps the fractions at full precision
+    assert attribution_tsv_of_systems(expected).splitlines()[1].split("\t")[9] == repr(rows[0]["attribution"])
     code, out, err = run_cli(*args, "--json")
-    rows = json.loads(out)
-    assert len(rows) == len(lines) - 1 and rows[0]["system"] == "A" and rows[0]["method"] == "shapley"
+    printed = json.loads(out)
+    assert [{k: v for k, v in row.items() if k not in ATTRIBUTION_NUMBERS} for row in printed] == \
+        [{k: v for k, v in row.items() if k not in ATTRIBUTION_NUMBERS} for row in rows]
+    assert [[row[k] for k in ATTRIBUTION_NUMBERS] for row in printed] == \
+        [[100 * row[k] for k in ATTRIBUTION_NUMBERS] for row in rows]
+    assert printed[0]["system"] == "A" and printed[0]["method"] == "shapley" and printed[0]["in_place_of"] is None
+    code, out, err = run_cli(*args, "--scale", "1", "-d", "3")
+    assert [line.split("\t")[9:] for line in out.splitlines()] == \
+        [[f"{key} (fraction)" for key in ATTRIBUTION_NUMBERS]] + \
+        [[round_half_up(row[key], 3) for key in ATTRIBUTION_NUMBERS] for row in rows]
     assert "GoToScorer cannot attribute" in one_line_error(*args[:-4], "--metric", "gotoscorer", "--m2", f["gold.m2"])
     assert "choose one output format, got tsv and json" in one_line_error(*args, "--tsv", "--json")
     assert "over 2 edits" in one_line_error(*args, "--max-exact-edits", "1")
+
+
+def test_attribute_takes_the_shared_options(small_files):
+    """attribute had no --markdown, --latex, --format, --scale, --signature, --chunk-lines or
+    --dask: every format now, the signature (the metric's and the attribution's settings) under
+    the tables and on stderr, and the parts of -p/--chunk-lines giving the same rows."""
+    f = small_files
+    args = ["attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"], "--hyp-m2", f["A.m2"],
+            f["B.m2"], "--metric", "green:beta=1", "--method", "shapley", "loo", "--over-bound", "sample"]
+    code, tsv, err = run_cli(*args, "--signature")
+    assert code == 0, err
+    signature = ("GREEN|beta:1|n:4|unit:word|refs:2|attribution:shapley,leave-one-out|max-exact:10|over-bound:sample|"
+                 f"perms:100|seed:0|version:{__version__}")
+    assert err.splitlines() == [signature]
+    code, markdown, err = run_cli(*args, "--markdown")
+    assert code == 0 and err == "", err
+    lines = markdown.splitlines()
+    assert lines[0].startswith("| system | sentence | method |") and lines[0].endswith("| empty_score (x100) |")
+    assert lines[-3:] == ["Signatures:", "", f"* `{signature}`"]
+    assert [line[2:-2].split(" | ") for line in lines[2:-4]] == [row.split("\t") for row in tsv.splitlines()[1:]]
+    code, latex, err = run_cli(*args, "--latex")
+    assert code == 0 and latex.splitlines()[-1] == f"% {signature}"
+    code, text, err = run_cli(*args, "--format", "text")
+    assert code == 0 and text.splitlines()[-1] == signature and "attribution (x100)" in text
+    for more in (["-p", "2"], ["--chunk-lines", "1"], ["-p", "2", "--chunk-lines", "2"],
+                 ["--dask", "local", "-p", "1", "--chunk-lines", "3"]):
+        code, out, err = run_cli(*args, *more)
+        assert code == 0 and out == tsv, (more, err)
+    code, out, err = run_cli("attribute", "--help")
+    assert all(flag in out for flag in ("--markdown", "--latex", "--format", "--scale", "--digits", "--signature",
+                                        "--chunk-lines", "--dask", "--jobs")), out
+    assert "--dask takes 'local' or a scheduler address" in one_line_error(*args, "--dask", "nowhere")
+    assert "reads hypothesis M2: its candidates are annotated in this process, not on a Dask cluster" in \
+        one_line_error(*args[:-7], "--metric", "senterrant", "--dask", "local")
+
+
+def test_attribute_shows_exact_shapley_sampled_in_its_place_once(small_files):
+    """--over-bound sample --method shapley,sampled-shapley printed the sampled Shapley rows of a
+    sentence above the bound twice (once in exact Shapley's place, once as asked): once now, the
+    fallback named on stderr and in the JSON rows."""
+    f = small_files
+    args = ["attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["B"], "--hyp-m2", f["B.m2"], "--metric",
+            "gleu", "--method", "shapley,sampled-shapley", "--over-bound", "sample", "--max-exact-edits", "1"]
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    keys = [(row[1], row[2], row[3]) for row in rows]
+    assert len(keys) == len(set(keys)), out  # no row twice
+    # B: sentences 1 and 4 have two edits (above the bound of 1), sentences 2 and 3 one
+    assert keys == [("1", "sampled-shapley", "1"), ("1", "sampled-shapley", "2"),
+                    ("2", "shapley", "1"), ("2", "sampled-shapley", "1"),
+                    ("3", "shapley", "1"), ("3", "sampled-shapley", "1"),
+                    ("4", "sampled-shapley", "1"), ("4", "sampled-shapley", "2")]
+    assert err == "gecmetric: note: 2 sentences with more than 1 edits: sampled Shapley in exact Shapley's place " \
+                  "(--over-bound sample), in their sampled-shapley rows\n", err
+    code, out, _ = run_cli(*args, "--json")
+    assert [(row["sentence"], row["method"], row["in_place_of"]) for row in json.loads(out)] == \
+        [(1, "sampled-shapley", "shapley")] * 2 + [(2, "shapley", None), (2, "sampled-shapley", None),
+                                                   (3, "shapley", None), (3, "sampled-shapley", None)] + \
+        [(4, "sampled-shapley", "shapley")] * 2
 
 
 def test_report_annotates_with_errant(spacy_model, small_files, tmp_path):

@@ -1,20 +1,28 @@
 """``gecmetric attribute``: each edit's share of a metric's sentence score (add, leave-one-out,
-exact and sampled Shapley), as TSV or JSON."""
+exact and sampled Shapley), a row per system, sentence, method and edit, in any format."""
 from __future__ import annotations
 
 import click
 
-from ..errors import InputError
-from ..output.report import attribute_corpus, attribution_dicts, attribution_tsv_of_systems, read_report_corpus
+from ..metrics.registry import resolve_metrics
+from ..output.report import attribute_corpus, read_report_corpus
+from ..output.report.attribution import ATTRIBUTION_ROWS, attribution_table
 from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT, METHODS,
-                                 OVER_BOUND_RULES)
+                                 OVER_BOUND_RULES, attribution_signature)
 from . import main
-from .common import echo_json
+from .common import echo_scores, echo_warnings, json_scale
 from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
-from .progress import quiet_option
-from .shared import chosen_format, format_options, jobs_option
-from .context import run_context
+from .shared import chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option, \
+    signature_option
+from .context import in_run, run_context
+
+PARTS_HELP = {"chunk-lines": f"Sentences of a system attributed together: their candidates scored in one engine run "
+                             f"(memory stays near one part's needs; results do not depend on it)  [default: "
+                             f"{ATTRIBUTION_ROWS}]",
+              "dask": "Attribute the parts on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for "
+                      "a local cluster of -p workers (needs gecmetrics[dask]; the parts carry their texts). Not for "
+                      "a metric that reads hypothesis M2, whose candidates are annotated here."}
 
 
 @main.command(cls=GreedyCommand)
@@ -31,47 +39,75 @@ from .context import run_context
 @click.option("--max-exact-edits", type=click.IntRange(0, MAX_EXACT_EDITS_LIMIT), default=DEFAULT_MAX_EXACT_EDITS,
               show_default=True, help="Exact Shapley scores 2^n candidates: refused above this many edits.")
 @click.option("--over-bound", type=click.Choice(OVER_BOUND_RULES), default="error", show_default=True,
-              help="Exact Shapley above the bound: an error, sampled Shapley instead, or skip the sentence.")
+              help="Exact Shapley above the bound: an error, sampled Shapley in its place (its rows say "
+                   "sampled-shapley; once, with sampled-shapley asked for too), or skip the sentence.")
 @click.option("--permutations", type=click.IntRange(1), default=DEFAULT_PERMUTATIONS, show_default=True,
               help="Permutations of sampled Shapley (all n! when that is fewer: exact).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of sampled Shapley (per sentence).")
 @click.option("--normalize", is_flag=True,
               help="Rescale add and leave-one-out to sum to the score difference (gec-metrics' attributors).")
-@format_options(only={"json": "Print JSON: a list of the rows (system, sentence, method, edit, ... attribution).",
-                      "tsv": "Print tab-separated values (the default): a header, then a line per system, sentence, "
-                             "method and edit."})
 @click.option("--spacy-model", default=None, metavar="NAME",
               help="spaCy model of the ERRANT annotation [default: $GECMETRICS_SPACY_MODEL, else en_core_web_sm].")
-@jobs_option
-@quiet_option
+@format_options(helps={"json": "Print JSON: a list of the rows (system, sentence, method, edit, ... attribution, "
+                               "in_place_of), the numbers scaled, at full precision.",
+                       "tsv": "Print tab-separated values (the default): a header, then a line per row."})
+@scale_option
+@digits_option(None)
+@signature_option
+@run_options(helps=PARTS_HELP)
 def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypothesis_m2, method_texts,
-              max_exact_edits, over_bound, permutations, seed, normalize, spacy_model, jobs):
-    """How much each edit of each system output adds to a metric's sentence score.
+              max_exact_edits, over_bound, permutations, seed, normalize, spacy_model, scale, digits, show_signature,
+              jobs, chunk_lines, dask_address):
+    """How much each edit of each system output adds to a metric's sentence score: a row per
+    system, sentence, method run and edit (TSV unless another format is asked for), scored as
+    the metric's own scores are printed (fractions x100 unless --scale 1).
 
     \b
-    gecmetric attribute -s INPUT -r REF0 REF1 -o AMU --metric gleu --over-bound sample --tsv
+    gecmetric attribute -s INPUT -r REF0 REF1 -o AMU --metric gleu --over-bound sample
     gecmetric attribute -s INPUT -r REF0 -o AMU --hyp-m2 AMU.m2 --metric green --method add,shapley --over-bound sample --json
 
     A candidate is the source with some of the edits applied, scored as a hypothesis of that
     source. Shapley values of a sentence add up to its score difference (output minus source).
+    The corpus is read whole; each system is attributed in parts of --chunk-lines sentences.
     """
     fmt = chosen_format("tsv")
-    if fmt not in ("tsv", "json"):
-        raise InputError(f"attribute prints TSV (a line per system, sentence, method and edit) or JSON, not {fmt}")
     methods = [m.strip() for text in (method_texts or ("shapley",)) for m in text.split(",") if m.strip()]
     corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
-    results = attribute_corpus(corpus, metric_text, column=_column(column), spacy_model=spacy_model, methods=methods,
-                               max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
-                               normalize=normalize, over_bound=over_bound, jobs=jobs, cache=run_context())
-    if fmt == "json":
-        echo_json(attribution_dicts(results))
-    else:
-        click.echo(attribution_tsv_of_systems(results), nl=False)
-    skipped = sum(any(found is None for found in row.values()) for rows in results.values() for row in rows)
+    metrics = [in_run(metric) for metric in resolve_metrics([metric_text])]
+    settings = {"methods": methods, "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
+                "normalize": normalize, "over_bound": over_bound}
+    results = attribute_corpus(corpus, metrics, column=_column(column), spacy_model=spacy_model, jobs=jobs,
+                               chunk_lines=chunk_lines, dask=dask_address, cache=run_context(), **settings)
+    metric = metrics[0]  # (one: attribute_corpus refuses more)
+    index = metric.column_index(_column(column))
+    signature = attribution_signature(metric.column_signature(index, len(corpus.references)), **settings)
+    factor = json_scale(metric, scale)
+    echo_scores(attribution_table(results, factor if metric.fraction else None, chosen_digits(digits, scale)), fmt,
+                [signature])
+    echo_warnings(_notes(results, max_exact_edits))
+    if show_signature:
+        click.echo(signature, err=True)
+
+
+def _notes(results: dict, bound: int) -> list[str]:
+    """What the rows alone do not say: sentences left out (--over-bound skip) and sentences whose
+    exact Shapley was sampled in its place (--over-bound sample)."""
+    sentences = [row for rows in results.values() for row in rows]
+    skipped = sum(any(found is None for found in row.values()) for row in sentences)
+    sampled = sum(any(found is not None and found.in_place_of for found in row.values()) for row in sentences)
+    notes = []
     if skipped:  # (only --over-bound skip leaves a sentence out: its rows would be missing unsaid)
-        click.echo(f"gecmetric: warning: {skipped} sentence{'s' if skipped != 1 else ''} with more than "
-                   f"{max_exact_edits} edits left out (--over-bound skip): no rows for "
-                   f"{'them' if skipped != 1 else 'it'}", err=True)
+        notes.append(f"gecmetric: warning: {_count(skipped)} with more than {bound} edits left out (--over-bound "
+                     f"skip): no rows for {'them' if skipped != 1 else 'it'}")
+    if sampled:
+        notes.append(f"gecmetric: note: {_count(sampled)} with more than {bound} edits: sampled Shapley in exact "
+                     f"Shapley's place (--over-bound sample), in {'their' if sampled != 1 else 'its'} "
+                     f"sampled-shapley rows")
+    return notes
+
+
+def _count(sentences: int) -> str:
+    return f"{sentences} sentence{'s' if sentences != 1 else ''}"
 
 
 def _column(text: str) -> int | str:

@@ -52,19 +52,26 @@ def signature_option(func: Callable) -> Callable:
                         help="Print the signature (everything that determines the number) on stderr.")(func)
 
 
-def run_options(func: Callable) -> Callable:
+RUN_HELP = {"dask": "Count the chunks on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for a "
+                    "local cluster of -p workers (needs gecmetrics[dask]; files must be readable by the workers).",
+            "chunk-lines": f"Sentences read and counted together (memory stays near one chunk's needs; results do "
+                           f"not depend on it)  [default: {DEFAULT_CHUNK_LINES}, or the metric's own: 250 for ERRANT, "
+                           f"PT and model metrics, 50 for LLM judges]"}
+
+
+def run_options(func: Callable | None = None, *, helps: Mapping[str, str] | None = None) -> Callable:
     """``-p/--jobs``, ``--chunk-lines``, ``--dask`` and ``--quiet``: worker processes, sentences
-    counted together, a Dask cluster instead of local processes, and no progress bar."""
-    func = quiet_option(func)
-    func = click.option("--dask", "dask_address", metavar="ADDRESS",
-                        help="Count the chunks on a Dask cluster: a scheduler address (tcp://host:8786), or "
-                             "'local' for a local cluster of -p workers (needs gecmetrics[dask]; files must be "
-                             "readable by the workers).")(func)
-    func = click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
-                        help=f"Sentences read and counted together (memory stays near one chunk's needs; "
-                             f"results do not depend on it)  [default: {DEFAULT_CHUNK_LINES}, or the metric's own: "
-                             f"250 for ERRANT, PT and model metrics, 50 for LLM judges]")(func)
-    return jobs_option(func)
+    counted together, a Dask cluster instead of local processes, and no progress bar.
+    ``helps``: the help of ``dask`` or ``chunk-lines`` where a command's work is cut otherwise
+    (``attribute``: parts of a system's sentences, not chunks of the files)."""
+    def decorate(func: Callable) -> Callable:
+        shown = {**RUN_HELP, **(helps or {})}
+        func = quiet_option(func)
+        func = click.option("--dask", "dask_address", metavar="ADDRESS", help=shown["dask"])(func)
+        func = click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
+                            help=shown["chunk-lines"])(func)
+        return jobs_option(func)
+    return decorate if func is None else decorate(func)
 
 
 def jobs_option(func: Callable) -> Callable:
@@ -77,19 +84,18 @@ def jobs_option(func: Callable) -> Callable:
 # ----------------------------------------------------------------------------- output formats
 
 
-def format_options(func: Callable | None = None, *, only: Mapping[str, str] | None = None) -> Callable:
+def format_options(func: Callable | None = None, *, helps: Mapping[str, str] | None = None) -> Callable:
     """``--json``, ``--tsv``, ``--markdown``, ``--latex`` and ``--format NAME`` (any registered
     format, :mod:`gecmetrics.output.formats`); read the choice with :func:`chosen_format`.
-    ``only``: the flags of a command that prints just these formats (flag -> its help), and no
-    ``--format`` (its --help offers nothing it refuses)."""
+    ``helps``: these flags' help where a command prints something other than scores (flag ->
+    its help)."""
     def decorate(func: Callable) -> Callable:
-        if only is None:
-            func = click.option("--format", "format_name", metavar="NAME", expose_value=False,
-                                callback=_remember_format, help="Print in this output format: text, tsv, markdown, "
-                                "latex, json or any registered one.")(func)
-        helps = FORMAT_HELP if only is None else only
-        for fmt in reversed([fmt for fmt in FORMAT_FLAGS if fmt in helps]):
-            func = click.option(f"--{fmt}", f"as_{fmt}", is_flag=True, expose_value=False, help=helps[fmt],
+        func = click.option("--format", "format_name", metavar="NAME", expose_value=False, callback=_remember_format,
+                            help="Print in this output format: text, tsv, markdown, latex, json or any registered "
+                                 "one.")(func)
+        shown = {**FORMAT_HELP, **(helps or {})}
+        for fmt in reversed(FORMAT_FLAGS):
+            func = click.option(f"--{fmt}", f"as_{fmt}", is_flag=True, expose_value=False, help=shown[fmt],
                                 callback=lambda ctx, param, value, fmt=fmt: _remember_format(ctx, param, fmt if value
                                                                                               else None))(func)
         return func
