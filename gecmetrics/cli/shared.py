@@ -61,16 +61,13 @@ RUN_HELP = {"dask": "Count the chunks on a Dask cluster: a scheduler address (tc
 
 def run_options(func: Callable | None = None, *, helps: Mapping[str, str] | None = None) -> Callable:
     """``-p/--jobs``, ``--chunk-lines``, ``--dask`` and ``--quiet``: worker processes, sentences
-    counted together, a Dask cluster instead of local processes, and no progress bar.
-    ``helps``: the help of ``dask`` or ``chunk-lines`` where a command's work is cut otherwise
-    (``attribute``: parts of a system's sentences, not chunks of the files)."""
+    counted together, a Dask cluster instead of local processes, and no progress bar (``helps``:
+    a command's own help of ``dask`` or ``chunk-lines``, e.g. ``attribute``'s parts)."""
     def decorate(func: Callable) -> Callable:
         shown = {**RUN_HELP, **(helps or {})}
-        func = quiet_option(func)
-        func = click.option("--dask", "dask_address", metavar="ADDRESS", help=shown["dask"])(func)
-        func = click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
-                            help=shown["chunk-lines"])(func)
-        return jobs_option(func)
+        func = click.option("--dask", "dask_address", metavar="ADDRESS", help=shown["dask"])(quiet_option(func))
+        return jobs_option(click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
+                                        help=shown["chunk-lines"])(func))
     return decorate if func is None else decorate(func)
 
 
@@ -86,9 +83,8 @@ def jobs_option(func: Callable) -> Callable:
 
 def format_options(func: Callable | None = None, *, helps: Mapping[str, str] | None = None) -> Callable:
     """``--json``, ``--tsv``, ``--markdown``, ``--latex`` and ``--format NAME`` (any registered
-    format, :mod:`gecmetrics.output.formats`); read the choice with :func:`chosen_format`.
-    ``helps``: these flags' help where a command prints something other than scores (flag ->
-    its help)."""
+    format, :mod:`gecmetrics.output.formats`); read the choice with :func:`chosen_format`
+    (``helps``: flag -> its help where a command prints something other than scores)."""
     def decorate(func: Callable) -> Callable:
         func = click.option("--format", "format_name", metavar="NAME", expose_value=False, callback=_remember_format,
                             help="Print in this output format: text, tsv, markdown, latex, json or any registered "
@@ -107,8 +103,7 @@ def _remember_format(ctx: click.Context, _param: click.Parameter, value: str | N
         return
     from ..output.formats import check_format
 
-    chosen = ctx.meta.setdefault("gecmetrics.formats", [])
-    chosen.append(check_format(value))
+    ctx.meta.setdefault("gecmetrics.formats", []).append(check_format(value))
 
 
 def chosen_format(default: str = "text") -> str:
