@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from gecmetrics import GLEU, GLEU2015, GREEN, InputError, paired_test, read_lines
 from gecmetrics.cli import main
+from tests.conftest import one_line_error
 from gecmetrics.metrics.m2.compare import ErrantCompare, choose_pairs, errant_scores
 from gecmetrics.core.fscore import CandidateCounts, round_like_python
 from gecmetrics.core.resampling import Resample
@@ -128,6 +129,70 @@ def test_system_against_itself_has_p_one(seed, method):
     assert not result.systems[1].significant
     strict = paired_test(GREEN(), sources, refs, twin, method, samples=100, seed=seed, strict=True)
     assert strict.systems[1].p_value == pytest.approx(1 / 101)  # sacrebleu's strict count
+
+
+@pytest.mark.parametrize("method, flag", [("bs", "--paired-bs"), ("ar", "--paired-ar")])
+def test_a_test_of_one_sentence_is_refused(method, flag, tmp_path):
+    """On one sentence every bootstrap resample is that sentence: the bootstrap gave p = 1/(N+1)
+    ("significant", the table's star) for a test with no power, and the strict randomization
+    the same. The library, compare, --all-pairs and a metric's command refuse it, naming the
+    flag; two sentences are tested."""
+    from gecmetrics.stats.multiple import all_pairs_test
+    from gecmetrics.run.engine import corpus_for, score_corpus
+
+    sources, refs, systems = ["he go to school ."], [["he goes to school ."]], {"A": ["he goes to school ."],
+                                                                               "B": ["he go to school ."]}
+    refused = "needs at least 2 sentences, the corpus has 1: every bootstrap resample is that sentence"
+    for strict in (False, True):
+        with pytest.raises(InputError, match=refused):
+            paired_test(GLEU(), sources, refs, systems, method, samples=100, strict=strict)
+    with pytest.raises(InputError, match=refused):
+        paired_test(GLEU(), sources, refs, systems, method, samples=100, all_pairs=True)
+    scored = score_corpus([GLEU()], corpus_for([GLEU()], sources, refs, systems))
+    resampler = scored.metrics[0].resampler(0, 1)
+    with pytest.raises(InputError, match=refused):
+        paired_test_from_statistics(resampler, scored.of_metric(0), method, 100)
+    with pytest.raises(InputError, match=refused):
+        all_pairs_test(resampler, scored.of_metric(0), method, 100)
+    paths = {}
+    for name, lines in [("S", sources), ("R", refs[0]), *systems.items()]:
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths[name] = str(tmp_path / name)
+    base = ["-s", paths["S"], "-r", paths["R"], "-o", paths["A"], paths["B"]]
+    for command in (["compare", "--metrics", "gleu"], ["compare", "--metrics", "gleu", "--all-pairs"], ["gleu"]):
+        error = one_line_error(*command, *base, flag, "1000")
+        assert f"a paired test ({flag}) needs at least 2 sentences, the corpus has 1" in error, error
+    two = paired_test(GLEU(), sources * 2, [refs[0] * 2], {n: lines * 2 for n, lines in systems.items()}, method,
+                      samples=100)
+    assert two.systems[1].p_value is not None
+
+
+@pytest.mark.parametrize("method", ["bs", "ar"])
+def test_identical_systems_have_p_one_under_every_resampler(conll14, method):
+    """Two systems whose every sentence is the same (every difference 0) get p = 1, never a
+    small p, whatever the resampler: the fixed rows (GREEN, GLEU+ -m), GLEU+'s sampled
+    references, and the running-F choices redone in every resample (M2, ERRANT), in the test
+    against the baseline and in every pair of --all-pairs."""
+    from gecmetrics.io.m2 import read_m2
+    from gecmetrics.metrics.m2 import M2Scorer
+
+    sentences = 60
+    sources = read_lines(str(conll14 / "INPUT"))[:sentences]
+    references = [read_lines(str(conll14 / name))[:sentences] for name in ("REF0", "REF1")]
+    amu, camb = (read_lines(str(conll14 / name))[:sentences] for name in ("AMU", "CAMB"))
+    gold = read_m2(str(conll14 / "official-2014.combined.m2"))[:sentences]
+    twins = {"AMU": amu, "AMU again": list(amu), "CAMB": camb}
+    cases = [(GREEN(), sources, references), (GLEU(best_reference=True), sources, references),
+             (GLEU(), sources, references), (M2Scorer(), None, gold), (ErrantCompare(), None, gold)]
+    for metric, source, refs in cases:
+        systems = twins
+        if isinstance(metric, ErrantCompare):  # hypothesis M2: each annotator's edits as a system
+            first, second = (read_m2(str(conll14 / f"official-2014.{k}.m2"))[:sentences] for k in (0, 1))
+            systems = {"AMU": first, "AMU again": list(first), "CAMB": second}
+        result = paired_test(metric, source, refs, systems, method, samples=200, seed=5)
+        assert result.systems[1].p_value == 1.0, metric
+        every = paired_test(metric, source, refs, systems, method, samples=200, seed=5, all_pairs=True)
+        assert every.pair("AMU", "AMU again").p_value == 1.0 and not every.pair("AMU", "AMU again").significant
 
 
 def test_same_seed_same_result_and_seed_in_signature():

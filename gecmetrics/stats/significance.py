@@ -189,6 +189,31 @@ def warn_if_few_resamples(interval_samples: int) -> None:
                       "they need not hold the score")  # (one place: shown once per run)
 
 
+MIN_TEST_SENTENCES = 2
+"""The fewest sentences a paired test is run on: on one sentence every bootstrap resample is that
+sentence (and every randomization trial swaps that one sentence or not), so the test has no
+power, and a small p-value (sacrebleu's bootstrap gives 1 / (N + 1)) would be an artefact."""
+
+
+def untestable(sentences: int, test: str = "a paired test") -> str | None:
+    """Why a paired test of ``sentences`` sentences cannot mean anything (``test`` "needs at
+    least ..."), or None when it can: the one rule of :func:`check_sentences` and of the report,
+    which then shows no test."""
+    if sentences >= MIN_TEST_SENTENCES:
+        return None
+    why = (": every bootstrap resample is that sentence and every randomization trial swaps it or not, so no "
+           "p-value could mean anything") if sentences == 1 else ""
+    return f"{test} needs at least {MIN_TEST_SENTENCES} sentences, the corpus has {sentences}{why}"
+
+
+def check_sentences(sentences: int, method: str) -> None:
+    """A paired test (``method`` 'bs' or 'ar', named by its flag) of at least
+    :data:`MIN_TEST_SENTENCES` sentences, or one InputError (checked before anything is drawn)."""
+    reason = untestable(sentences, f"a paired test ({'--paired-bs' if method == 'bs' else '--paired-ar'})")
+    if reason is not None:
+        raise InputError(reason)
+
+
 def check_draws(samples: int, sentences: int) -> None:
     """Resamples x sentences within :data:`MAX_RESAMPLED_SENTENCES` (checked before drawing)."""
     if samples * sentences > MAX_RESAMPLED_SENTENCES:
@@ -288,6 +313,7 @@ def drawn_columns(columns: Sequence[tuple[Resampler, Mapping[str, Any]]], method
     if not columns:
         return []
     size = sizes.pop()
+    check_sentences(size, method)
     check_draws(max(samples, interval_samples), size)
     masks = randomization_masks(size, samples, seed) if method == "ar" else None  # the same for every column
     out = [Drawn(prepared, [resampler.score(p) for p in prepared], [np.empty(interval_samples) for _ in prepared],
@@ -317,10 +343,7 @@ def _prepared(resampler: Resampler, statistics: Mapping[str, Any]) -> tuple[list
     sizes = {resampler.size(p) for p in prepared}
     if len(sizes) != 1:
         raise InputError("the systems do not have the same number of sentences")
-    size = sizes.pop()
-    if size == 0:
-        raise InputError("a paired test needs at least one sentence")
-    return prepared, size
+    return prepared, sizes.pop()
 
 
 def _paired_result(resampler: Resampler, names: list[str], prepared: list[Any], scores: list[float],
