@@ -239,12 +239,70 @@ def test_summary_is_compare_and_the_paired_tests(small_report):
         assert column["test_signature"] == str(test.signature)
         every = all_pairs_test(resampler, {n: stats[n] for n in ["SRC", "A", "B"]}, "bs", 200, 3, "holm",
                                higher_is_better=metric.higher_is_better)
+        # the star against the baseline is the pair's Holm-corrected decision, as the clusters'
+        assert column["adjusted_p_values"] == [None if n == "SRC" else every.pair("SRC", n).adjusted_p
+                                               for n in data["systems"]]
+        assert column["significant"] == [n != "SRC" and every.pair("SRC", n).significant for n in data["systems"]]
         assert column["pairs"] == [[p.first, p.second, p.difference, p.p_value, p.adjusted_p, p.significant]
                                    for p in every.pairs]
         assert column["clusters"] == every.clusters and column["pairs_signature"] == str(every.signature)
     assert data["test"]["correction"] == "holm"
     f05 = data["columns"][[c["label"] for c in data["columns"]].index("ERRANT F0.5")]
     assert f05["ranks"] == [1, 2, 3]  # A proposes no wrong edit, B two; the source corrects nothing
+
+
+@pytest.mark.parametrize("correction", ["holm", "none"])
+def test_the_summarys_star_is_the_corrected_decision_the_clusters_read(correction):
+    """Three systems (3 pairs), 50 resamples: the smallest raw p-value is 1/51 < 0.05 and the
+    smallest Holm-adjusted one 3/51 > 0.05, so no pair differs after the correction. The summary
+    starred the raw p: A carried `*` against SRC under GLEU+ while the clusters, read from the
+    Holm-adjusted p-values, kept it with SRC. The star is now the corrected decision; with
+    --correction none it is the raw one."""
+    data = report_data(small_corpus(), baseline="SRC", samples=50, seed=3, attribution="none", correction=correction)
+    assert data["test"]["correction"] == correction and data["test"]["skipped"] is None
+    uncorrected_only = 0
+    for column in data["columns"]:
+        for s, name in enumerate(data["systems"]):
+            raw, adjusted, significant = (column[key][s] for key in ("p_values", "adjusted_p_values", "significant"))
+            if name == "SRC":
+                assert raw is None and adjusted is None and significant is False
+                continue
+            pair = next(p for p in column["pairs"] if {p[0], p[1]} == {"SRC", name})
+            assert (raw, adjusted, significant) == (pair[3], pair[4], pair[5])
+            assert significant == (adjusted < 0.05) and (correction == "holm" or adjusted == raw)
+            if raw < 0.05 <= adjusted:  # the two decisions differ: no star, and one cluster with SRC
+                uncorrected_only += 1
+                assert not significant and any({"SRC", name} <= set(members) for members in column["clusters"])
+    if correction == "holm":
+        assert uncorrected_only >= 3 and not any(any(c["significant"]) for c in data["columns"])
+    else:
+        assert uncorrected_only == 0 and any(c["significant"][0] for c in data["columns"])
+
+
+def first_sentences(corpus: Corpus, count: int) -> Corpus:
+    return Corpus(corpus.sources[:count], [r[:count] for r in corpus.references],
+                  {n: h[:count] for n, h in corpus.hypotheses.items()}, corpus.gold[:count],
+                  hypothesis_m2={n: m[:count] for n, m in corpus.hypothesis_m2.items()})
+
+
+def test_a_one_sentence_report_shows_no_paired_test():
+    """On one sentence every bootstrap resample is that sentence: the summary gave every other
+    system p = 1/(N+1) with a star, and one cluster each. The report now shows the scores and
+    ranks, no interval, p-value, star or cluster, and says why (a warning, and the page's note
+    from ``test.skipped``); two sentences are tested."""
+    one = first_sentences(small_corpus(), 1)
+    with pytest.warns(UserWarning, match="the report shows no paired test: a paired test needs at least 2 sentences, "
+                                         "the corpus has 1: every bootstrap resample is that sentence"):
+        data = report_data(one, baseline="SRC", samples=100, seed=3, attribution="none")
+    assert data["test"]["skipped"].startswith("a paired test needs at least 2 sentences, the corpus has 1")
+    for column in data["columns"]:
+        assert len(column["scores"]) == 3 and column["ranks"]
+        for key in ("intervals", "p_values", "adjusted_p_values"):
+            assert column[key] == [None, None, None], key
+        assert column["significant"] == [False] * 3 and column["pairs"] == [] and column["clusters"] == []
+        assert column["test_signature"] is None and column["pairs_signature"] is None
+    two = report_data(first_sentences(small_corpus(), 2), baseline="SRC", samples=100, seed=3, attribution="none")
+    assert two["test"]["skipped"] is None and all(c["p_values"][0] is not None and c["pairs"] for c in two["columns"])
 
 
 def test_sentence_scores_edits_and_types_are_the_metrics(small_report):
@@ -956,6 +1014,41 @@ def test_edits_are_drawn_on_their_words_whatever_the_spaces(chromium, tmp_path):
     # sentence 1: the system's apples -> apple, the gold's deletion of U+FEFF; 2 and 3: the gold's
     # apple -> apples (each drawn as the reference's edit and as the system's miss)
     assert set(chips) == {"DEL:apples INS:apple", "DEL:\ufeff", "DEL:apple INS:apples"}, chips
+
+
+SUMMARY_CELLS = """
+  result.note = document.querySelector("#summary .note").textContent;
+  result.cells = [].slice.call(document.querySelectorAll("#summary-table tbody td:not(.system)")).map(function (td) {
+    return td.textContent; });
+  result.stars = document.querySelectorAll("#summary-table .sig").length;
+  result.pairs = document.getElementById("all-pairs") !== null;
+"""
+
+
+@pytest.mark.filterwarnings("ignore:the report shows no paired test")
+def test_the_pages_summary_says_what_its_stars_read(chromium, tmp_path):
+    """The summary's note names the correction its stars read (the clusters'), each cell shows
+    the raw and the adjusted p-value; with --correction none, the raw p alone; on one sentence,
+    no test and why."""
+    seen = {}
+    for case, corpus, correction in (("holm", small_corpus(), "holm"), ("none", small_corpus(), "none"),
+                                     ("one", first_sentences(small_corpus(), 1), "holm")):
+        data = report_data(corpus, baseline="SRC", samples=50, seed=3, attribution="none", correction=correction)
+        write_report(data, tmp_path / f"{case}.html")
+        probe = chromium.open_page(tmp_path / f"{case}.html", SUMMARY_CELLS)["probe"]
+        assert probe["errors"] == [], probe["errors"]
+        seen[case] = (data, probe["actions"])
+    data, holm = seen["holm"]
+    assert "(* p < 0.05 after the Holm correction of the 3 pairs of systems, as the clusters below" in holm["note"]
+    assert holm["stars"] == 0 and not any("*" in cell for cell in holm["cells"]) and holm["pairs"]
+    assert any("p 0.0196, adj. 0.0588" in cell for cell in holm["cells"]), holm["cells"]
+    data, plain = seen["none"]
+    assert "(* p < 0.05, no correction" in plain["note"] and not any("adj." in cell for cell in plain["cells"])
+    assert plain["stars"] == sum(map(sum, (c["significant"] for c in data["columns"]))) > 0
+    data, one = seen["one"]
+    assert "No paired test: a paired test needs at least 2 sentences, the corpus has 1" in one["note"]
+    assert not any(" p " in cell or "[" in cell for cell in one["cells"]) and not one["pairs"]
+    assert sum(cell.endswith("baseline") for cell in one["cells"]) == len(data["columns"])
 
 
 def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, warm_parses, tmp_path, monkeypatch):

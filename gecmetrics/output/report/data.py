@@ -38,7 +38,8 @@ from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
 from ...core.checks import check_count, check_seed
 from ...stats.multiple import AllPairsResult, all_pairs_from_draws, check_all_pairs, check_correction
 from ...stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, Drawn, PairedTestResult,
-                                   check_samples, drawn_columns, paired_signature, paired_test_from_draws)
+                                   check_samples, drawn_columns, paired_signature, paired_test_from_draws,
+                                   untestable)
 from ...version import __version__
 from .attribution import attribution_parts, edit_annotator, hypothesis_edits
 
@@ -184,41 +185,63 @@ def _ranks(values: Sequence[float], higher_is_better: bool) -> list[int]:
 
 
 def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 1,
-            correction: str = "holm") -> tuple[list[dict], dict]:
+            correction: str = "holm", *, sentences: int) -> tuple[list[dict], dict]:
     """Per score column: its label, metric, scale, signature, every system's score and rank,
     95% bootstrap interval and p-value against ``baseline`` (paired bootstrap), and every pair
     of systems tested with the ``correction`` (holm, bh, none) and the clusters of systems that
-    cannot be told apart."""
+    cannot be told apart. A system is marked significantly better or worse than the baseline
+    by the pair's *corrected* p-value, the one the clusters read (its raw p-value is shown
+    beside it). A corpus of fewer than :data:`~gecmetrics.stats.significance.MIN_TEST_SENTENCES`
+    ``sentences`` has no test (no interval, p-value or cluster: the page says why)."""
     table = comparison_table(scored)
     names = scored.names
-    order = [baseline] + [name for name in names if name != baseline]
-    columns = [(metric, part, {name: scored.statistics[name][k] for name in order})
-               for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
-    with make_executor(jobs) as executor:
-        # one task per worker, each drawing its resamples once for all its columns
-        workers = max(1, min(executor.jobs, len(columns)))
-        grouped = list(executor.map(_paired, [(columns[g::workers], scored.references, samples, seed, correction)
-                                              for g in range(workers)]))
-    tests: list = [None] * len(columns)
-    for g, results in enumerate(grouped):
-        tests[g::workers] = results
+    skipped = untestable(sentences)
+    tests: list = [(None, None)] * sum(len(metric.column_labels()) for metric in scored.metrics)
+    if skipped is None:
+        order = [baseline] + [name for name in names if name != baseline]
+        columns = [(metric, part, {name: scored.statistics[name][k] for name in order})
+                   for k, metric in enumerate(scored.metrics) for part in range(len(metric.column_labels()))]
+        with make_executor(jobs) as executor:
+            # one task per worker, each drawing its resamples once for all its columns
+            workers = max(1, min(executor.jobs, len(columns)))
+            grouped = list(executor.map(_paired, [(columns[g::workers], scored.references, samples, seed, correction)
+                                                  for g in range(workers)]))
+        for g, results in enumerate(grouped):
+            tests[g::workers] = results
+    else:
+        import warnings
+
+        warnings.warn(f"the report shows no paired test: {skipped}")
     columns = []
     for k, (column, (test, pairs)) in enumerate(zip(table.columns, tests)):
         metric = scored.metrics[column.metric_index]
-        by_name = {system.name: system for system in test.systems}
         scores = [float(row.scores[k]) for row in table.rows]
         columns.append({
             "label": column.label, "metric": column.metric_index, "part": column.part,
             "signature": str(column.signature), "scale": _scale(metric),
             "higher_is_better": bool(metric.higher_is_better), "sentence_scores": bool(metric.has_sentence_scores),
             "scores": scores, "ranks": _ranks(scores, metric.higher_is_better),
-            "intervals": [[by_name[name].interval[0], by_name[name].interval[1]] for name in names],
-            "p_values": [by_name[name].p_value for name in names],
-            "significant": [by_name[name].significant for name in names],
-            "test_signature": str(test.signature), **_all_pairs_data(pairs)})
+            **_baseline_test_data(test, pairs, names, baseline), **_all_pairs_data(pairs)})
     test_info = {"method": "paired bootstrap", "samples": samples, "seed": seed, "baseline": baseline,
-                 "level": 0.05, "correction": correction}
+                 "level": SIGNIFICANCE_LEVEL, "correction": correction, "skipped": skipped}
     return columns, test_info
+
+
+def _baseline_test_data(test: PairedTestResult | None, pairs: AllPairsResult | None, names: Sequence[str],
+                        baseline: str) -> dict[str, Any]:
+    """A column's intervals, raw and corrected p-values against the baseline and whether each
+    system differs from it significantly after the correction (None and False without a test)."""
+    if test is None:
+        return {"intervals": [None] * len(names), "p_values": [None] * len(names),
+                "adjusted_p_values": [None] * len(names), "significant": [False] * len(names),
+                "test_signature": None}
+    by_name = {system.name: system for system in test.systems}
+    against = {name: pairs.pair(baseline, name) for name in names if name != baseline} if pairs is not None else {}
+    return {"intervals": [[by_name[name].interval[0], by_name[name].interval[1]] for name in names],
+            "p_values": [by_name[name].p_value for name in names],
+            "adjusted_p_values": [against[name].adjusted_p if name in against else None for name in names],
+            "significant": [name in against and against[name].significant for name in names],
+            "test_signature": str(test.signature)}
 
 
 # ----------------------------------------------------------------------------- edits and types
@@ -347,7 +370,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context)
 
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
-    columns, test = summary(scored, baseline, samples, seed, jobs, correction)
+    columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
             "title": title or "GEC evaluation report", "corpus": _corpus_data(corpus, annotation),
             "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,

@@ -177,10 +177,19 @@
   function summary() {
     var node = section("summary", "Summary");
     var t = D.test;
-    node.appendChild(el("p", {cls: "note", text:
+    var pairs = D.columns.length ? D.columns[0].pairs.length : 0;
+    var correction = CORRECTIONS[t.correction] || t.correction;
+    var corrected = t.correction !== "none";
+    // the star is the pair's corrected decision, the one the clusters below read
+    var star = !pairs ? "" : corrected ? " (* p < " + t.level + " after the " + correction + " correction of the " +
+      pairs + " pair" + (pairs === 1 ? "" : "s") + " of systems, as the clusters below; adj.: the corrected p" :
+      " (* p < " + t.level + ", no correction";
+    node.appendChild(el("p", {cls: "note", text: t.skipped ?
+      "Scores of every metric column (fractions x100, as every command prints them) and the rank (1 = best). " +
+      "No paired test: " + t.skipped + "." :
       "Scores of every metric column (fractions x100, as every command prints them), the 95% percentile interval of " +
       t.samples + " paired bootstrap resamples (seed " + t.seed + "), the rank (1 = best) and the p-value " +
-      "against the baseline " + t.baseline + " (* p < " + t.level + "; green: better than the baseline, red: " +
+      "against the baseline " + t.baseline + star + (star ? "; " : " (") + "green: better than the baseline, red: " +
       "worse)."}));
     var head = el("tr", null, el("th", {text: "system"}));
     D.columns.forEach(function (c) { head.appendChild(el("th", {text: c.label, title: c.signature})); });
@@ -193,13 +202,14 @@
         var iv = c.intervals[s];
         // a significant difference either way was drawn green: red when the system is the worse
         var worse = base >= 0 && (c.higher_is_better ? c.scores[s] < c.scores[base] : c.scores[s] > c.scores[base]);
+        var adjusted = corrected && c.adjusted_p_values[s] !== null ? ", adj. " + pValue(c.adjusted_p_values[s]) : "";
         var sig = c.p_values[s] === null ? null : el("span", {cls: c.significant[s] ? (worse ? "sig worse" : "sig") :
           "notsig", title: c.significant[s] ? (worse ? "worse" : "better") + " than the baseline" : null,
-          text: " p " + pValue(c.p_values[s]) + (c.significant[s] ? " *" : "")});
+          text: " p " + pValue(c.p_values[s]) + adjusted + (c.significant[s] ? " *" : "")});
         row.appendChild(el("td", {title: c.test_signature},
           shown(c, c.scores[s]), el("span", {cls: "rank" + (c.ranks[s] === 1 ? " best" : ""), text: c.ranks[s]}),
-          el("div", {cls: "ci", text: "[" + shown(c, iv[0]) + ", " + shown(c, iv[1]) + "]"}),
-          el("div", {cls: "ci"}, sig || "baseline")));
+          iv ? el("div", {cls: "ci", text: "[" + shown(c, iv[0]) + ", " + shown(c, iv[1]) + "]"}) : null,
+          sig || name === D.baseline ? el("div", {cls: "ci"}, sig || "baseline") : null));
       });
       body.appendChild(row);
     });
@@ -209,7 +219,7 @@
     var list = el("ul");
     D.columns.forEach(function (c) { list.appendChild(el("li", null, c.label + ": ", el("code", {text: c.signature}))); });
     node.appendChild(el("details", null, el("summary", {text: "Signatures"}), list,
-      el("p", {cls: "note", text: "Paired test: " + (D.columns[0] ? D.columns[0].test_signature : "")})));
+      t.skipped ? null : el("p", {cls: "note", text: "Paired test: " + (D.columns[0] ? D.columns[0].test_signature : "")})));
   }
 
   var CORRECTIONS = {holm: "Holm", bh: "Benjamini-Hochberg", none: "no"};
