@@ -35,7 +35,8 @@ from .context import check_command_outputs, run_context
               help="Paired bootstrap resamples behind the intervals and p-values.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap and of sampled Shapley.")
 @click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default="holm", show_default=True,
-              help="Multiple-comparison correction of the test of every pair of systems: holm (family-wise error), "
+              help="Multiple-comparison correction of the test of every pair of systems, which the summary's "
+                   "stars against the baseline and the clusters both read: holm (family-wise error), "
                    "bh (Benjamini-Hochberg, false discovery rate) or none.")
 @click.option("--attribute", "attribute_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics whose sentence scores are attributed to the edits ('none': no attribution) "
