@@ -110,6 +110,28 @@ def test_holm_correction_of_the_pairs_and_the_clusters():
     assert "correction:holm" in result.signature and "pairs:all" in result.signature
 
 
+def test_too_few_resamples_for_any_pair_to_differ_are_said():
+    """No raw p is below 1/(N+1), so no Holm-adjusted p of m pairs is below m/(N+1): with 4
+    systems (6 pairs) and 100 resamples nothing can come out significant, however far apart the
+    systems are, and a warning says so and how many resamples would do (120); Benjamini-Hochberg's
+    floor is 1/(N+1) itself."""
+    import warnings
+
+    systems = _systems({"low": 0.2, "mid": 0.5, "high": 0.8, "top": 0.95}, sentences=200)
+    resampler = _accuracy_resampler()
+    with pytest.warns(UserWarning, match=r"no pair can differ significantly: with 100 resamples \(or trials\) no "
+                                         r"p-value is below 1/101, so no Holm-adjusted p-value of the 6 pairs is below "
+                                         r"0.05 \(at least 120 resamples\)"):
+        floored = all_pairs_test(resampler, systems, "bs", 100, correction="holm")
+    assert not any(p.significant for p in floored.pairs) and min(p.adjusted_p for p in floored.pairs) == 6 / 101
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert all(p.significant for p in all_pairs_test(resampler, systems, "bs", 120, correction="holm").pairs)
+        all_pairs_test(resampler, systems, "ar", 100, correction="bh")
+    with pytest.warns(UserWarning, match="no Benjamini-Hochberg-adjusted p-value of the 6 pairs.*at least 20 resamples"):
+        all_pairs_test(resampler, systems, "ar", 19, correction="bh")
+
+
 def test_clusters_follow_the_leader_and_the_metric_direction():
     names = ["a", "b", "c", "d"]
     scores = [0.9, 0.8, 0.7, 0.6]

@@ -38,6 +38,7 @@ from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, Syste
 CORRECTIONS = ("holm", "bh", "none")
 """Multiple-comparison corrections: Holm (family-wise error), Benjamini-Hochberg (false
 discovery rate), none (raw p-values)."""
+CORRECTION_NAMES = {"holm": "Holm-adjusted", "bh": "Benjamini-Hochberg-adjusted", "none": "raw"}
 MAX_SYSTEMS = 1000
 """Upper bound of the systems of an all-pairs test (499,500 pairs)."""
 
@@ -185,6 +186,22 @@ def pair_p_values(resampler: Resampler, prepared: Sequence[Any], scores: Sequenc
     return values
 
 
+def warn_if_no_pair_can_differ(pairs: int, samples: int, correction: str, level: float) -> None:
+    """Said when no pair can come out significant whatever the data: no raw p-value is below
+    1 / (N + 1), so no Holm-adjusted one is below m / (N + 1) for m pairs (Benjamini-Hochberg's
+    smallest is 1 / (N + 1) itself)."""
+    factor = pairs if correction == "holm" else 1
+    if pairs and factor / (samples + 1) >= level:
+        import warnings
+
+        needed = samples + 1
+        while factor / (needed + 1) >= level:
+            needed += 1
+        warnings.warn(f"no pair can differ significantly: with {samples} resamples (or trials) no p-value is below "
+                      f"1/{samples + 1}, so no {CORRECTION_NAMES[correction]} p-value of the {pairs} pairs is below "
+                      f"{level:g} (at least {needed} resamples)")
+
+
 def clusters_of(names: Sequence[str], scores: Sequence[float], different: Mapping[tuple[int, int], bool],
                 higher_is_better: bool = True) -> list[list[str]]:
     """Clusters of systems that cannot be told apart (see the module docstring): ``different``
@@ -247,6 +264,7 @@ def all_pairs_from_draws(resampler: Resampler, names: Sequence[str], draws: Draw
                             bool(adjusted[(i, j)] < level)) for i, j in keys]
     systems = []
     warn_if_few_resamples(interval_samples)
+    warn_if_no_pair_can_differ(len(keys), samples, correction, level)
     for k, name in enumerate(names):
         mean, lower, upper = percentile_interval(bootstrap[k])
         systems.append(SystemSignificance(name, scores[k], mean, (lower, upper)))
