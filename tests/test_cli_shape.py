@@ -450,3 +450,27 @@ def test_python_warnings_print_as_one_line():
         main.commands.pop("warns-once", None)
     assert (code, out) == (0, "done\n")
     assert err == "gecmetric: warning: something to know over two lines\n"
+
+
+def test_chunk_lines_defaults_in_help_and_docs_are_the_metrics_own():
+    """--chunk-lines' default is the engine's, or the smallest a metric run prefers: the shared
+    help and the pages that give a number name the ones the code uses."""
+    from gecmetrics.metrics.errant.metric import ErrantText
+    from gecmetrics.metrics.llm.metric import LLMJudgeMetric
+    from gecmetrics.metrics.models.metric import ModelMetric
+    from gecmetrics.metrics.pt.scorers import PTMetric
+    from gecmetrics.run.reading import DEFAULT_CHUNK_LINES
+
+    assert ErrantText.chunk_lines == PTMetric.chunk_lines == ModelMetric.chunk_lines
+    code, out, _ = run_cli("gleu", "--help")
+    help_text = " ".join(out.split())
+    assert (f"[default: {DEFAULT_CHUNK_LINES}, or the metric's own: {ErrantText.chunk_lines} for ERRANT, PT and "
+            f"model metrics, {LLMJudgeMetric.chunk_lines} for LLM judges]") in help_text
+    page = {name: " ".join((ROOT / "docs" / f"{name}.md").read_text(encoding="utf-8").split())
+            for name in ("errant", "pt-m2", "llm", "scale")}
+    assert f"`--chunk-lines N` (default {ErrantText.chunk_lines} for `errant`" in page["errant"]
+    assert f"{DEFAULT_CHUNK_LINES} for `m2 annotate`" in page["errant"]
+    assert f"sentences per chunk ({PTMetric.chunk_lines};" in page["pt-m2"]
+    assert f"chunks of sentences ({LLMJudgeMetric.chunk_lines} by default;" in page["llm"]
+    assert f"(default {DEFAULT_CHUNK_LINES:,}, or a slow metric's own: {ErrantText.chunk_lines} for" in page["scale"]
+
