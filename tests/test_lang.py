@@ -404,3 +404,19 @@ def test_a_model_of_another_language_is_refused(monkeypatch):
     monkeypatch.undo()
     with pytest.raises(InputError, match="spaCy model 'xx_no_such_model' not found"):
         GenericLanguage("xx", "xx_no_such_model").tokenise(["a"])
+
+
+def test_a_language_without_a_model_or_unknown_to_spacy_is_one_line_naming_what_works(tmp_path):
+    """No guessed package to install: spaCy has no pipeline named like xx_core_news_sm (nor any
+    language qq); the message names spaCy's codes, or asks for --spacy-model."""
+    pytest.importorskip("spacy")
+    paths = [str(tmp_path / name) for name in ("src", "ref", "sys")]
+    for path in paths:
+        Path(path).write_text("a b\n", encoding="utf-8")
+    base = ["errant", "-s", paths[0], "-r", paths[1], "--annotate-refs", "-o", paths[2]]
+    message = one_line_error(*base, "--lang", "qq")
+    assert "language 'qq' (--lang) is neither one of gecmetrics' (en, zh" in message
+    assert ", de, " in message and ", fr, " in message and "pip install" not in message
+    message = one_line_error(*base, "--lang", "xx")
+    assert "no spaCy model given for language 'xx' (--spacy-model)" in message
+    assert "--spacy-model NAME_OR_PATH" in message and "pip install" not in message

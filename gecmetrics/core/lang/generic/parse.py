@@ -15,6 +15,29 @@ def default_model(code: str) -> str:
     return f"{code}_core_news_sm"
 
 
+def spacy_languages() -> list[str]:
+    """The language codes of the installed spaCy (its ``spacy.lang`` packages; for messages)."""
+    try:
+        import pkgutil
+
+        import spacy.lang
+
+        return sorted(module.name for module in pkgutil.iter_modules(spacy.lang.__path__) if module.ispkg)
+    except Exception:  # noqa: BLE001 - a message helper: never an error of its own
+        return []
+
+
+def _spacy_language(code: str) -> bool:
+    """Whether spaCy has a language class for ``code`` (one of its own, or one a package registers)."""
+    try:
+        import spacy.util
+
+        spacy.util.get_lang_class(code)
+    except Exception:  # noqa: BLE001 - spaCy raises ImportError (E048) for a code it does not know
+        return False
+    return True
+
+
 class AnyLanguageModel(SpacyModel):
     """A spaCy pipeline of language ``code`` loaded on first use (default: :func:`default_model`)."""
 
@@ -30,10 +53,23 @@ class AnyLanguageModel(SpacyModel):
         return self._nlp
 
     def _missing(self) -> InputError:
+        """What is installed, what spaCy knows of the language (a code it has no language for
+        cannot be parsed by any of its models), and how to give a model: no guessed name to
+        install, since spaCy has trained pipelines for a few of its languages only."""
+        known = spacy_languages()
+        if known and self.code not in known and not _spacy_language(self.code):
+            return InputError(f"language {self.code!r} (--lang) is neither one of gecmetrics' (en, zh, or one "
+                              f"registered: docs/languages.md) nor one of spaCy's, whose models parse the others: "
+                              f"{', '.join(known)}")
         installed = ", ".join(installed_models()) or "none"
-        return InputError(f"spaCy model {self.model!r} not found (installed spaCy models: {installed}); install "
-                          f"one for language {self.code!r} (e.g. pip install {self.model.replace('_', '-')}) or "
-                          "name it with --spacy-model NAME (Python: spacy_model=NAME)")
+        if self.model == default_model(self.code):
+            missing = (f"no spaCy model given for language {self.code!r} (--spacy-model) and {self.model!r}, the "
+                       f"name spaCy's pipelines have for most languages, is not installed")
+        else:
+            missing = f"spaCy model {self.model!r} not found"
+        return InputError(f"{missing} (installed spaCy models: {installed}); name a spaCy pipeline of language "
+                          f"{self.code!r} with --spacy-model NAME_OR_PATH (Python: spacy_model=NAME), e.g. one of "
+                          "spaCy's trained pipelines (https://spacy.io/models: python -m spacy download NAME)")
 
     def _refusal(self, lang: str, pipes: Any) -> InputError | None:
         """A model of another language (whatever its components: the annotator takes what it has)."""
