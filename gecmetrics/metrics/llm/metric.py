@@ -421,6 +421,13 @@ class LLME(LLMJudgeMetric):
         blocks = self.annotator().annotate(sources, systems, keep_empty=True)
         return edits_from_blocks(blocks, len(systems))
 
+    def settings_dict(self) -> dict[str, Any]:
+        """The settings, with the spaCy model the annotator loads (None: $GECMETRICS_SPACY_MODEL,
+        else en_core_web_sm) named."""
+        from ...core.lang.en.parse import model_name
+
+        return {**super().settings_dict(), "spacy_model": model_name(self.settings.spacy_model)}
+
     def annotation_fields(self) -> list[tuple[str, str]]:
         """spaCy's and the model's versions (the ERRANT edits the prompts show)."""
         from ...core.lang.en.parse import shared_model

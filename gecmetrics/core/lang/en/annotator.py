@@ -26,7 +26,7 @@ from .align import AlignmentTooLarge, align
 from .classify import UNKNOWN, Classifier, Side
 from .editstore import edits_namespace, store_edits, stored_edits
 from .merge import STRATEGIES, MergeTooLong, edit_spans
-from .parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel, shared_model
+from .parse import DEFAULT_BATCH_SIZE, ParsedSentence, SpacyModel, model_name, shared_model
 from .parsestore import model_namespace, parse_lines
 from .wordlist import SHIPPED_SHA256, SHIPPED_WORDS, load_word_list, word_list_path, words_checksum
 
@@ -293,6 +293,18 @@ class English(EditLanguage):
         context = run_context(context)
         return Annotator(shared_model(spacy_model, context.resources), merge, lev, tokenise, word_list,
                          cache=context.cache).language
+
+    @classmethod
+    def used_settings(cls, code: str, **settings: Any) -> dict[str, Any]:
+        """The spaCy model loaded (``spacy_model``, else $GECMETRICS_SPACY_MODEL, else
+        en_core_web_sm) and the word list of $GECMETRICS_ERRANT_WORDS when it is set (None: the
+        shipped one)."""
+        used = dict(settings)
+        if "spacy_model" in used:
+            used["spacy_model"] = model_name(used["spacy_model"])
+        if used.get("word_list") is None and "word_list" in used and word_list_path() != SHIPPED_WORDS:
+            used["word_list"] = str(word_list_path())
+        return used
 
     def annotator(self) -> Annotator:
         return self.errant

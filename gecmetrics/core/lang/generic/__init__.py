@@ -64,6 +64,13 @@ class GenericLanguage(EditLanguage):
         resources, cache = (None, None) if context is None else (context.resources, context.cache)
         return cls(code, shared_language_model(code, spacy_model, resources), merge, lev, tokenise, cache)
 
+    @classmethod
+    def used_settings(cls, code: str, **settings: Any) -> dict[str, Any]:
+        """The spaCy model loaded: ``spacy_model``, else the language's ``CODE_core_news_sm``."""
+        if "spacy_model" not in settings:
+            return settings
+        return {**settings, "spacy_model": settings["spacy_model"] or default_model(code)}
+
     @property
     def cache(self) -> Any:
         """The persistent cache of parses: the one given, else the default folder's."""

@@ -15,7 +15,7 @@ from ...edits.cherrant import CherrantComparison
 from ..base import EDITS, NOOP, NOT_ANNOTATABLE, AlignOp, EditLanguage, PairEdits, TypedEdit
 from . import align as alignment
 from .classify import classify
-from .data import CherrantData, load_data
+from .data import ENVIRONMENT_VARIABLE as DATA_VARIABLE, CherrantData, data_folder, load_data
 from .merge import merge
 from .text import PinyinTable, char_tokens, clean, pinyin_version, simplifier_version, to_simplified
 
@@ -89,6 +89,14 @@ class ChineseCharacters(EditLanguage):
         cls.check_settings(granularity, segmenter)
         data = load_data(cherrant_data, None if context is None else context.resources)
         return cls(data, alignments, not no_simplified)
+
+    @classmethod
+    def used_settings(cls, code: str, **settings: Any) -> dict[str, Any]:
+        """The data folder of $GECMETRICS_CHERRANT_DATA when it is set and none is given (None:
+        the user data folder)."""
+        if "cherrant_data" in settings and settings["cherrant_data"] is None and os.environ.get(DATA_VARIABLE):
+            return {**settings, "cherrant_data": str(data_folder())}
+        return settings
 
     def m2_lines(self, annotation: PairEdits, annotator: int) -> str:
         """ChERRANT's lines of one target (:func:`cherrant_lines`)."""
