@@ -157,6 +157,25 @@ def test_json_settings_name_the_model_and_word_list_a_run_uses(tmp_path, monkeyp
     assert json.loads(out)[0]["settings"]["spacy_model"] == MODEL
 
 
+def test_a_gold_of_nucle_types_under_cse_is_warned_and_scored_as_compare_m2_does(spacy_model, recwarn):
+    """ERRANT-typed hypothesis edits never match NUCLE-typed gold edits under -cse: F = 0, kept,
+    with one warning naming the gold; annotated text references are ERRANT's own (no warning)."""
+    from gecmetrics.metrics.edit_comparison import ForeignTypesWarning
+
+    nucle = parse_m2(GOLD_M2.replace("R:VERB:SVA", "SVA").replace("R:VERB:TENSE", "Vt"), "nucle.m2")
+    metric = get_metric("errant", model=MODEL, mode="cse")
+    scored = score_corpus([metric], Corpus(SOURCES, [], dict(SYSTEMS), nucle))
+    good = scored.result("good", 0)  # its SVA corrections match no gold edit typed SVA, the plural one does
+    assert good.categories["SVA"].tp == 0 and good.categories["SVA"].fn == 4 and good.tp == 1
+    assert [w.category for w in recwarn.list] == [ForeignTypesWarning]
+    assert "its edit types are not ERRANT's ('SVA'" in str(recwarn.list[0].message)
+    recwarn.clear()
+    assert score_corpus([metric], Corpus(SOURCES, [], dict(SYSTEMS), gold_blocks())).result("good", 0).tp > 0
+    refs = get_metric("errant", model=MODEL, mode="cse", annotate_refs=True)
+    score_corpus([refs], Corpus(SOURCES, REFERENCES, dict(SYSTEMS)))
+    assert not [w for w in recwarn.list if w.category is ForeignTypesWarning]
+
+
 def test_text_references_are_annotated_as_errant_parallel_does(spacy_model):
     metric = get_metric("errant", model=MODEL, annotate_refs=True)
     prepared = metric.prepare(Corpus(SOURCES, REFERENCES, dict(SYSTEMS)))

@@ -369,6 +369,55 @@ def test_swapped_hypothesis_and_reference_are_warned(tmp_path):
     assert f"-hyp {gold} has 2 annotators and -ref {system} one: are they swapped?" in swapped.stderr
 
 
+def test_a_gold_typed_otherwise_than_errant_is_warned_once_when_types_are_read(tmp_path, recwarn):
+    """NUCLE's types (the CoNLL-2014 gold) against ERRANT's: -cse matches nothing (F = 0, as
+    compare_m2 gives, kept) with one warning naming the gold; -filt and the macro average warn
+    too, -cs does not, nor NUCLE's types on both sides; -cat 1 and 2 group such types into
+    nothing meaningful (warned), -cat 3 does not; ChERRANT's own types are never foreign."""
+    gold = tmp_path / "gold.m2"
+    gold.write_text(m2(("a b c", [a_line(0, 1, "x", edit_type="ArtOrDet"), a_line(2, 3, "z", edit_type="Vt")]),
+                       ("d e", [a_line(0, 1, "y", edit_type="Nn")])))
+    system = tmp_path / "sys.m2"
+    system.write_text(m2(("a b c", [a_line(0, 1, "x", edit_type="R:DET")]), ("d e", [a_line(0, 1, "y", edit_type="R:NOUN")])))
+    runner = CliRunner()
+
+    def run(*flags):
+        result = runner.invoke(main, ["m2", "compare", "-hyp", str(system), "-ref", str(gold), *flags])
+        assert result.exit_code == 0, result.output
+        return result.stdout, result.stderr
+
+    out, err = run("-cse")
+    assert "0\t2\t3\t0.0\t0.0\t0.0" in out  # compare_m2's number
+    assert err.count("\n") == 1 and err.startswith(f"gecmetric: warning: {gold}: its edit types are not ERRANT's "
+                                                     "('ArtOrDet', 'Vt', 'Nn' ...), and -cse reads types")
+    assert run("-filt", "R:DET")[1].count("its edit types are not ERRANT's") == 1
+    assert "and --f_average macro reads types" in run("--macro")[1]
+    assert run()[1] == "" and run("-cat", "3")[1] == ""
+    for level in (1, 2):
+        err = run("-cat", str(level))[1]
+        assert err.count("\n") == 1 and f"-cat {level} groups ERRANT's types by their operation" in err
+        assert "'ArtOrDet', 'Vt', 'Nn' ... are not ERRANT's" in err
+    errant_typed = tmp_path / "errant.m2"
+    errant_typed.write_text(system.read_text().replace("S a b c\n", "S a b c\nA 2 3|||U:NOUN|||z|||REQUIRED|||-NONE-|||0\n"))
+    checked = runner.invoke(main, ["m2", "compare", "-hyp", str(system), "-ref", str(errant_typed), "-cse", "-cat", "2"])
+    assert checked.exit_code == 0 and checked.stderr == ""
+    alike = runner.invoke(main, ["m2", "compare", "-hyp", str(gold), "-ref", str(gold), "-cse", "--macro"])
+    assert alike.exit_code == 0 and alike.stderr == ""  # NUCLE's types on both sides compare as meant
+    # the library: one Python warning per run, whatever the number of systems
+    from gecmetrics.metrics.edit_comparison import ForeignTypesWarning
+    from gecmetrics.run.engine import score_files
+    from gecmetrics.run.files import CorpusFiles
+
+    recwarn.clear()
+    score_files([ErrantCompare(mode="cse")], CorpusFiles(None, (), (str(system), str(errant_typed)), str(gold), (),
+                                                         True))
+    assert [w.category for w in recwarn.list] == [ForeignTypesWarning]
+    recwarn.clear()
+    CherrantCompare(mode="cse").compare(read_m2(str(system)), read_m2(str(gold)))
+    score_files([CherrantCompare(mode="cse")], CorpusFiles(None, (), (str(system),), str(gold), (), True))
+    assert not recwarn.list
+
+
 # ---------------------------------------------------------------- against ERRANT 3.0.2
 
 DRIVER = """

@@ -13,7 +13,7 @@ from ..metrics.m2.errant_report import errant_table, format_errant_report
 from ..run.compare import sentence_comparison
 from . import main
 from .common import corpus_files, echo_json, echo_scores, echo_table, json_result
-from .errant_options import chosen_mode, comparison_options
+from .errant_options import chosen_mode, comparison_options, warn_type_groups
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
@@ -79,7 +79,10 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     if out.sentence:
         echo_table(sentence_comparison(scored, out.scale, out.digits), fmt or "tsv")
     else:
-        _print(list(hypotheses), [scored.result(path, 0) for path in hypotheses], category_level, reports, out)
+        results = [scored.result(path, 0) for path in hypotheses]
+        _print(list(hypotheses), results, category_level, reports, out)
+        if out.format != "json":  # once the groups are printed (a type they cannot take is an error)
+            warn_type_groups(metric, results, category_level)
     if out.show_signature:
         click.echo(metric.signature, err=True)
 

@@ -2,7 +2,7 @@
 module that registers no command, so importing it never half-loads a command group."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import click
 
@@ -27,6 +27,16 @@ def comparison_options(func: Callable) -> Callable:
     for flag, name in reversed(MODE_FLAGS):
         func = click.option(f"-{flag}", name, is_flag=True, help=f"Evaluate {MODE_HELP[flag]}.")(func)
     return func
+
+
+def warn_type_groups(metric: Any, results: Sequence[Any], category_level: int | None) -> None:
+    """One line on stderr when -cat 1 or 2 groups types that are not ERRANT's
+    (:func:`~gecmetrics.metrics.edit_comparison.foreign_groups`)."""
+    from ..metrics.edit_comparison import foreign_groups
+
+    note = foreign_groups(metric.comparison(), results, category_level)
+    if note is not None:
+        click.echo(f"gecmetric: warning: {note}", err=True)
 
 
 def chosen_mode(flags: dict[str, Any]) -> str:

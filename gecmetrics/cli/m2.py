@@ -17,7 +17,7 @@ from . import main
 from .app import SharedOptionsGroup
 from .common import (check_verbose_format, corpus_files, echo_json, echo_scores, echo_table, json_result,
                      progress_unless, score, warn_if_swapped)
-from .errant_options import chosen_mode, comparison_options
+from .errant_options import chosen_mode, comparison_options, warn_type_groups
 from .inputs import FILE
 from .options import GreedyCommand, given_settings
 from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options,
@@ -96,5 +96,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
         click.echo(format_errant_report(result, category_level), nl=False)
     else:
         echo_scores(errant_table(scored.names, [result], category_level, scale, digits), fmt, [result.signature])
+    if not sentence and fmt != "json":  # once the groups are printed (a type they cannot take is an error)
+        warn_type_groups(comparer, [result], category_level)
     if show_signature:
         click.echo(str(result.signature), err=True)

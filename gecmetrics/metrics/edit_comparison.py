@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
 
@@ -141,6 +142,27 @@ class ErrantResult(CountsResult):
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
 
 
+REANNOTATE = "re-annotate the M2 file with ERRANT's types first (gecmetric m2 annotate --from-m2 FILE --auto)"
+
+
+def foreign_groups(comparison: EditComparison, results: Sequence["ErrantResult"], level: int | None) -> str | None:
+    """Why ERRANT's -cat ``level`` groups of the results' types mean nothing (1 and 2 group by the
+    operation prefix, ``R:``: NUCLE's 'ArtOrDet' gives 'A' and 'tOrDet'), or None."""
+    if level not in (1, 2):
+        return None
+    found = comparison.foreign_types(t for result in results for t in result.categories)
+    if not found:
+        return None
+    return (f"-cat {level} groups ERRANT's types by their operation (R:NOUN -> {'R' if level == 1 else 'NOUN'}), and "
+            f"{', '.join(map(repr, found))} ... are not ERRANT's: their groups mean nothing (-cat 3 shows the types "
+            f"as they are); {REANNOTATE}")
+
+
+class ForeignTypesWarning(UserWarning):
+    """A gold M2 whose error types are not of the comparison's form, under a setting that reads
+    types (:meth:`EditComparisonMetric.check_observations`)."""
+
+
 @dataclass(frozen=True)
 class ErrantSettings(Settings):
     beta: float = setting(0.5, "beta of the F-score (>= 0; inf gives recall)", parse_beta, ("b",),
@@ -229,11 +251,63 @@ class EditComparisonMetric(TypeAveragedMetric):
         which every hypothesis must annotate too)."""
         if corpus.gold is None:
             raise InputError("ERRANT comparison needs reference M2 annotations")
-        return self.reference_tables(check_blocks(corpus.gold, corpus.name("gold")), corpus.name("gold"))
+        return self.reference_tables(check_blocks(corpus.gold, corpus.name("gold")), corpus.name("gold"),
+                                     self._typed_hypotheses(corpus))
 
-    def reference_tables(self, blocks: Sequence[Block], name: str) -> ReferenceTables:
+    def _typed_hypotheses(self, corpus: Corpus) -> list[Sequence[Block]]:
+        """The chunk's M2 hypotheses, when a setting reads types (their types decide the warning
+        about a gold typed otherwise); one that is not M2 is refused by :meth:`statistics`."""
+        if not self.type_flags():
+            return []
+        found = []
+        for name in corpus.hypotheses:
+            try:
+                found.append(corpus.hypothesis(name, M2))
+            except InputError:
+                continue
+        return found
+
+    def reference_tables(self, blocks: Sequence[Block], name: str,
+                         hypotheses: Sequence[Sequence[Block]] = ()) -> ReferenceTables:
         """The edit tables of reference blocks (:meth:`EditComparison.reference_tables`)."""
-        return self.comparison().reference_tables(blocks, name)
+        return self.comparison().reference_tables(blocks, name, hypotheses)
+
+    def gold_tables(self, prepared: Any) -> tuple[Sequence[dict[int, EditTable]], str, bool] | None:
+        """The gold's edit tables of a prepared chunk, the gold's name, and whether the
+        hypotheses' types are of the comparison's form (None: no gold M2 was read)."""
+        return prepared, getattr(prepared, "name", "the reference"), getattr(prepared, "typed_hypotheses", False)
+
+    def type_flags(self) -> list[str]:
+        """The settings in use that read error types: the comparison's (-cse, -filt), the macro
+        average over types."""
+        return self.comparison().type_flags() + (["--f_average macro"] if self.macro else [])
+
+    def observation(self, prepared: Any) -> tuple[list[str], str] | None:
+        """The gold's error types in this chunk that are not of the comparison's form (NUCLE's
+        in ERRANT's comparison) while the hypotheses' are, and the gold's name; None when there
+        are none (NUCLE-typed systems against a NUCLE-typed gold compare as meant)."""
+        gold = self.gold_tables(prepared)
+        if gold is None or not self.type_flags() or not gold[2]:
+            return None
+        tables, name, _ = gold
+        found = self.comparison().foreign_types(t for table in tables for ann in table.values()
+                                                for types in ann.values() for t in types)
+        return (found, name) if found else None
+
+    def check_observations(self, observations: Sequence[Any]) -> None:
+        """One warning when the gold's error types are not ERRANT's, the hypotheses' are, and a
+        setting reads types:
+        the numbers are compare_m2's (with -cse, NUCLE's types against ERRANT's match nothing:
+        F = 0), so they are kept, but said to be likely not what was meant."""
+        seen = [observed for observed in observations if observed]
+        if not seen:
+            return
+        types = list(dict.fromkeys(t for found, _ in seen for t in found))[:3]
+        flags = self.type_flags()
+        warnings.warn(f"{seen[0][1]}: its edit types are not ERRANT's ({', '.join(map(repr, types))} ...), and "
+                      f"{' and '.join(flags)} {'reads' if len(flags) == 1 else 'read'} types: an edit ERRANT typed "
+                      f"never has the type of one typed otherwise, so these numbers (compare_m2's) are likely not "
+                      f"what was meant; {REANNOTATE}", ForeignTypesWarning, stacklevel=2)
 
     def edit_tables(self, block: Block) -> dict[int, EditTable]:
         """Per annotator (in order of first appearance), its edit keys -> error types."""

@@ -27,6 +27,7 @@ but changes no number (its trace text is not reproduced).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -47,6 +48,7 @@ class CherrantComparison(EditComparison):
 
     label: ClassVar[str] = "ChERRANT"
     reads_back_m2: ClassVar[bool] = False
+    type_form: ClassVar[re.Pattern | None] = None  # its own types (S, M, R, W)
 
     def sharing_key(self) -> Any:
         return ("cherrant-reference", self.mode, self.single, self.multi, self.filter_types, self.max_answer_num)

@@ -24,6 +24,7 @@ and the result. ChERRANT's rules are :class:`gecmetrics.core.edits.cherrant.Cher
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Hashable, Iterable, Sequence
 
@@ -47,6 +48,11 @@ TP, FP, FN = 0, 1, 2
 
 EditKey = tuple
 EditTable = dict  # EditKey -> list of error types (one per edit line with that key)
+ERRANT_TYPE_FORM = re.compile(r"[MRU]:[A-Z]+(?::[A-Z]+)*")
+"""ERRANT's error types: an operation and a category (``R:NOUN:NUM``; the generic annotator's
+``R:NOUN:FORM`` too). NUCLE's (``ArtOrDet``, ``Vt``: the CoNLL-2014 gold) are not; ``UNK`` and
+the ``noop`` of a block without edits belong to no scheme (:data:`SCHEMELESS_TYPES`)."""
+SCHEMELESS_TYPES = frozenset({UNKNOWN_TYPE, NOOP})
 
 
 def errant_scores(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
@@ -266,9 +272,46 @@ class EditComparison:
     wrote (compare_m2 splits edit lines on ``|||``: ``gecmetrics.metrics.errant.read_back``);
     checked against errant 3.0.2 only, so ChERRANT's rules leave it off."""
 
+    type_form: ClassVar[re.Pattern | None] = ERRANT_TYPE_FORM
+    """The form of the error types its type settings read (:meth:`type_flags`; ERRANT's
+    ``-cat`` 1 and 2 group by it too): types of another scheme compare, but never match one of
+    this form (the metrics warn, :meth:`foreign_types`); None: any form (ChERRANT's)."""
+
     def sharing_key(self) -> Hashable:
         """What a reference's edit tables depend on (tables are made once per key)."""
         return ("errant-reference", self.mode, self.single, self.multi, self.filter_types)
+
+    def type_flags(self) -> list[str]:
+        """The settings in use that read error types: -cse (compared) and -filt (dropped)."""
+        return [flag for flag, used in (("-cse", self.mode == "cse"), ("-filt", bool(self.filter_types))) if used]
+
+    def foreign_types(self, types: Iterable[str], limit: int = 3) -> list[str]:
+        """Up to ``limit`` distinct error types, in order, not of :attr:`type_form`."""
+        found: list[str] = []
+        if self.type_form is not None:
+            for error_type in types:
+                if error_type not in found and error_type not in SCHEMELESS_TYPES and \
+                        not self.type_form.fullmatch(error_type):
+                    found.append(error_type)
+                    if len(found) == limit:
+                        break
+        return found
+
+    def any_of_form(self, types: Iterable[str]) -> bool:
+        """Whether some error type is of :attr:`type_form` (an ERRANT-typed system's edits)."""
+        form = self.type_form
+        return form is not None and any(form.fullmatch(error_type) for error_type in types)
+
+    def reference_tables(self, blocks: Sequence[Block], name: str,
+                         hypotheses: Iterable[Sequence[Block]] = ()) -> "ReferenceTables":
+        """The edit tables of reference blocks, keeping their tokens and lines for the check
+        that a hypothesis annotates the same sentences, and whether the ``hypotheses`` compared
+        with them have types of :attr:`type_form` (for the warning about a reference typed
+        otherwise)."""
+        tables = ReferenceTables([self.edit_tables(block) for block in blocks], blocks, name)
+        tables.typed_hypotheses = self.any_of_form(edit.type for blocks_ in hypotheses for block in blocks_
+                                                   for edit in getattr(block, "edits", ()))
+        return tables
 
     def edit_tables(self, block: Block) -> dict[int, EditTable]:
         """Per annotator (in order of first appearance), its edit keys -> error types."""
@@ -341,11 +384,6 @@ class EditComparison:
         if edit.is_noop or edit.type == NOOP or self.dropped(edit.start, edit.end, edit.type, edit.correction):
             return []
         return self.keys(edit.start, edit.end, edit.type, edit.correction)
-
-    def reference_tables(self, blocks: Sequence[Block], name: str) -> "ReferenceTables":
-        """The edit tables of reference blocks, keeping their tokens and lines for the check
-        that a hypothesis annotates the same sentences."""
-        return ReferenceTables([self.edit_tables(block) for block in blocks], blocks, name)
 
     def skipped(self, ref_tables: dict[int, EditTable]) -> bool:
         """Whether a sentence counts nothing whatever the hypothesis (never, in ERRANT)."""
@@ -465,6 +503,8 @@ class ReferenceTables(list):
         self.sources = [block.source for block in blocks]
         self.lines = [block.line for block in blocks]
         self.name = name
+        self.typed_hypotheses = False
+        """Whether the hypotheses compared have types of the comparison's form (ERRANT's)."""
 
     def check(self, hyp_blocks: Sequence[Block], hyp_name: str) -> None:
         """The hypothesis blocks annotate the reference's sentences (the same tokens), in order:
@@ -477,13 +517,13 @@ class ReferenceTables(list):
                                  hyp_name, block.line or None)
 
     def __reduce__(self):
-        return (_reference_tables, (list(self), self.sources, self.lines, self.name))
+        return (_reference_tables, (list(self), self.sources, self.lines, self.name, self.typed_hypotheses))
 
 
-def _reference_tables(tables: list, sources: list, lines: list, name: str) -> ReferenceTables:
+def _reference_tables(tables: list, sources: list, lines: list, name: str, typed: bool = False) -> ReferenceTables:
     """ReferenceTables from its parts (unpickling)."""
     made = ReferenceTables(tables, [], name)
-    made.sources, made.lines = sources, lines
+    made.sources, made.lines, made.typed_hypotheses = sources, lines, typed
     return made
 
 

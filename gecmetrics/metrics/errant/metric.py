@@ -170,9 +170,10 @@ class ErrantPrepared:
     them from errant_parallel's M2 file (:func:`read_back`)."""
 
     def __init__(self, annotator: Any, sources: list[str], reference_blocks: list[Block],
-                 annotated: Sequence[tuple[Sequence[str], list[Block]]] = (), read_back: bool = False) -> None:
+                 annotated: Sequence[tuple[Sequence[str], list[Block]]] = (), read_back: bool = False,
+                 gold_name: str = "the gold M2") -> None:
         self.annotator, self.sources, self.reference_blocks = annotator, sources, reference_blocks
-        self.read_back = read_back
+        self.read_back, self.gold_name = read_back, gold_name
         self._annotated = {id(lines): (lines, self._read(blocks)) for lines, blocks in annotated}
         self._tables: dict[Hashable, list[dict[int, EditTable]]] = {}
 
@@ -265,13 +266,22 @@ class ErrantText(EditComparisonMetric):
         read = self.settings.language().comparison.reads_back_m2
         references = (read_back(blocks.pop()) if read else blocks.pop()) if self.settings.annotate_refs \
             else list(corpus.gold)
-        return ErrantPrepared(annotator, list(corpus.sources), references, list(zip(hypotheses, blocks)), read)
+        return ErrantPrepared(annotator, list(corpus.sources), references, list(zip(hypotheses, blocks)), read,
+                              corpus.name("gold"))
 
     def statistics(self, prepared: ErrantPrepared, hypothesis: Sequence[str],
                    name: str = "hypothesis") -> ErrantStatistics:
         """Per sentence and annotator pair: ErrantCompare's statistics of the annotated lines."""
         self.check_prepared_kind(prepared, ErrantPrepared)
         return super().statistics(prepared.reference_tables(self.comparison()), prepared.blocks(hypothesis), name)
+
+    def gold_tables(self, prepared: ErrantPrepared) -> tuple[Sequence[Any], str, bool] | None:
+        """The gold M2's tables, its name and True: the hypotheses are typed by the language's
+        annotator (None with ``annotate_refs``: the references are annotated here too)."""
+        self.check_prepared_kind(prepared, ErrantPrepared)
+        if self.settings.annotate_refs:
+            return None
+        return prepared.reference_tables(self.comparison()), prepared.gold_name, True
 
     def compare_text(self, prepared: ErrantPrepared, hypothesis: Sequence[str],
                      name: str = "hypothesis") -> ErrantResult:
