@@ -163,6 +163,20 @@ def test_cli_refs_prefix_annotator_and_absent(tmp_path):
     assert "2 blocks" in run.stderr and "unchanged" in run.stderr
 
 
+def test_an_s_line_is_split_into_words_as_errant_and_the_m2_scorer_split_it(tmp_path):
+    """ERRANT numbers an S line's tokens by str.split() (Doc(vocab, text.split())), the M2 scorer
+    by source.split() on Unicode text: NBSP and U+2028 separate words, and the written lines join
+    the words with single spaces (one line per block: U+2028 ends no line)."""
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S a\u00a0b c\u2028d e\nA 1 2|||R:X|||B|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    result = m2_references([parse_m2(gold.read_text(encoding="utf-8"), "gold.m2")])
+    assert result.sources == ["a b c d e"] and result.references == [["a B c d e"]]
+    run = CliRunner().invoke(main, ["m2", "refs", str(gold), "-o", str(tmp_path / "refs")])
+    assert run.exit_code == 0, run.output
+    assert (tmp_path / "refs" / "INPUT").read_bytes() == b"a b c d e\n"
+    assert (tmp_path / "refs" / "REF0").read_bytes() == b"a B c d e\n"
+
+
 def test_cli_refs_errors(tmp_path, monkeypatch):
     bad = tmp_path / "bad.m2"
     bad.write_text("S a\nA 0 2|||X|||y|||REQUIRED|||-NONE-|||0\n")
