@@ -204,11 +204,12 @@ def test_json_carries_signature_and_regions(files):
     assert [item["system"] for item in data] == ["hyp", "other"]
     assert data[0]["signature"] == "GREEN|beta:0.5,2|n:4|unit:word|refs:2|version:0.1.0"
     scores = expected_scores(HYPOTHESIS, [0.5, 2.0])
-    assert data[0]["scores"]["0.5"] == pytest.approx(100 * scores[0], rel=1e-12)
-    assert data[0]["scores"]["2"] == pytest.approx(100 * scores[1], rel=1e-12)
+    # the one JSON vocabulary: scores and regions in column order (they were keyed by beta), the columns' labels
+    assert data[0]["labels"] == ["GREEN b0.5", "GREEN b2"]
+    assert data[0]["scores"] == pytest.approx([100 * scores[0], 100 * scores[1]], rel=1e-12)
     regions = GREEN(beta=[0.5, 2.0]).corpus_score(SOURCE, [REFERENCE_0, REFERENCE_1], HYPOTHESIS).regions
-    assert data[0]["regions"]["2"]["tk"] == regions[1][:, 0].tolist()
-    assert data[0]["regions"]["2"]["ui"] == regions[1][:, 6].tolist()
+    assert data[0]["regions"][1]["tk"] == regions[1][:, 0].tolist()
+    assert data[0]["regions"][1]["ui"] == regions[1][:, 6].tolist()
     assert data[0]["settings"]["n"] == 4 and data[0]["settings"]["unit"] == "word"
     char = json.loads(run(*BASE, "-c", "hyp", "-t", "char", "--normalize-space", "--json").stdout)
     assert char[0]["signature"] == "GREEN|beta:2|n:4|unit:char|space:normalized|refs:2|version:0.1.0"
@@ -217,10 +218,11 @@ def test_json_carries_signature_and_regions(files):
 def test_json_sentence_and_mean_carry_signature(files):
     sentence = json.loads(run(*BASE, "-c", "hyp", "--sentence", "--json").stdout)
     assert sentence[0]["signature"].startswith("GREEN|beta:2|n:4|unit:word|refs:2")
-    assert len(sentence[0]["scores"]["2"]) == 3
+    assert "|sentences:each|" in sentence[0]["signature"] and sentence[0]["labels"] == ["GREEN b2"]
+    assert len(sentence[0]["scores"]) == 1 and len(sentence[0]["scores"][0]) == 3  # a column of 3 sentences
     mean = json.loads(run(*BASE, "-c", "hyp", "--mean", "--json").stdout)
-    assert "mode:mean" in mean[0]["signature"]
-    assert mean[0]["scores"]["2"] == pytest.approx(100 / 3, rel=1e-12)
+    assert "|sentences:mean|" in mean[0]["signature"]
+    assert mean[0]["scores"] == pytest.approx([100 / 3], rel=1e-12)
 
 
 def test_signature_flag(files):

@@ -126,7 +126,7 @@ def test_m2_compare_prints_the_prs_report():
     assert overall_line(plain.output) == ["2", "2", "2", "0.5", "0.5", "0.5"] and "(macro)" not in plain.output
     table = run("m2", "compare", "-hyp", hyp, "-ref", ref, "--macro", "-cat", "1", "--tsv", "--scale", "1")
     assert table.output.splitlines()[-1].split("\t")[-5:] == ["2", "2", "0.6666", "0.6666", "0.6666"]
-    data = json.loads(run("m2", "compare", "-hyp", hyp, "-ref", ref, "--macro", "--json", "--scale", "1").output)
+    [data] = json.loads(run("m2", "compare", "-hyp", hyp, "-ref", ref, "--macro", "--json", "--scale", "1").output)
     assert (data["precision"], data["recall"], data["f"]) == (0.6, 0.7, 0.3667)
     assert data["settings"]["average"] == "macro" and "|average:macro|" in data["signature"]
 

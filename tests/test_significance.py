@@ -476,7 +476,7 @@ def test_green_cli_table_and_optional_counts(tmp_path):
     import json
     data = json.loads(result.output)[0]
     assert data["samples"] == 1000 and data["method"] == "bs" and data["baseline"] == paths["INPUT"]
-    names = [s["hypothesis"] for s in data["systems"]]
+    names = [s["system"] for s in data["systems"]]  # `system`, as everywhere (it said `hypothesis`)
     assert names == [paths["INPUT"], paths["good"], paths["INPUT"] + " (2)"]
     assert data["systems"][2]["p_value"] == 1.0 and data["systems"][1]["significant"]
     library = paired_test(GREEN(), *[read_lines(paths[n]) for n in ("src",)], [read_lines(paths["ref0"]), read_lines(paths["ref1"])],

@@ -8,7 +8,7 @@ import click
 
 from ..errors import InputError
 from ..metrics.errant.metric import WORD_LEVEL_MESSAGE
-from .common import corpus_files, echo_json, echo_scores, json_result, progress_unless, score
+from .common import corpus_files, echo_json_results, echo_scores, progress_unless, score
 from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option,
                      signature_option)
 from .errant_options import chosen_mode
@@ -135,14 +135,15 @@ def _check_reference_num(comparer: Any, ref: str, start: int | None, end: int | 
                          "would be scored (ChERRANT prints P = R = F = 1.0 for it)", ref)
 
 
-def report(name: str, result, category_level: int | None, digits: int | None, scale: float) -> None:
+def report(name: str, comparer: Any, result: Any, category_level: int | None, digits: int | None,
+           scale: float) -> None:
     """ChERRANT's report as it prints it (text and fractions), or the table of `gecmetric errant`
     in the format asked for (x100 unless --scale 1), or JSON."""
     from ..metrics.m2.errant_report import errant_table, format_errant_report
 
     fmt = chosen_format(None)
     if fmt == "json":
-        echo_json(json_result(name, result, scale))
+        echo_json_results([(name, comparer, result)], scale)
     elif fmt is None:
         click.echo(format_errant_report(result, category_level), nl=False)
     else:

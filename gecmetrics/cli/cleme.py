@@ -15,7 +15,7 @@ from ..run.engine import score_corpus
 from ..run.files import shown
 from ..stats.significance import resamplers_for
 from . import main
-from .common import corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
+from .common import corpus_files, echo_json_results, echo_scores, echo_sentence_scores, echo_table, progress_unless
 from .inputs import m2_hypothesis_options
 from .options import GreedyCommand, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
@@ -101,8 +101,11 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
 
 def _print(metric: ChunkMetric, scored: Any, results: list[tuple[str, Any]], out: ScoringOptions) -> None:
     paths = [path for path, _ in results]
-    if out.format == "json" and not out.sentence:
-        echo_json([json_result(path, result, out.scale) for path, result in results])
+    if out.format == "json":
+        if out.sentence:
+            echo_sentence_scores(scored, out.scale, out.digits, "json")
+        else:
+            echo_json_results(((path, metric, result) for path, result in results), out.scale)
     elif out.sentence:
         echo_table(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], out.digits,
                                   out.scale), out.format or "tsv")

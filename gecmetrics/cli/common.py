@@ -54,15 +54,47 @@ def check_verbose_format(verbose: bool) -> None:
         raise InputError(f"prints the original tool's trace as text: not with {given}", "-v")
 
 
-def json_result(system: str, result: Any, scale: float) -> dict[str, Any]:
-    """A result in the one JSON vocabulary of every command: ``system``, ``scores`` (one per
-    column, x``scale`` for fractions), ``signature``, then the result's own fields."""
-    data = result.to_dict(scale)
+def json_result(system: str, result: Any, metric: Any, scale: float, mode: str = "corpus",
+                **own: Any) -> dict[str, Any]:
+    """One (system, metric) in the one JSON vocabulary of every scoring command: ``system``;
+    ``scores``, one per column of the metric in column order (a number; with ``mode``
+    ``"sentence"`` the list of the sentences' scores), fractions x``scale``; ``labels``, the
+    columns' labels as ``compare`` heads them (``GREEN b0.5``, ``BERTScore P``); ``signature``
+    (with ``sentences:each`` / ``sentences:mean``); then the result's own fields, and ``own``.
+    ``result``: a metric's result (``mode`` ``"corpus"``), its sentence scores (``"sentence"``:
+    their ``to_dict``; ``"mean"``: their ``mean_dict``), or a dict of those fields."""
+    import numpy as np
+
+    factor = json_scale(metric, scale)
+    data = dict(result) if isinstance(result, dict) else \
+        result.mean_dict(factor) if mode == "mean" else result.to_dict(factor)
     scores = data.pop("scores", None)
-    if scores is None:
-        own = getattr(result, "scores", None)
-        scores = [scale * float(x) for x in (own if own is not None else [result.score])]
-    return {"system": system, "scores": scores, **data}
+    if scores is None:  # a result whose own fields name its scores (f, score): its columns' scores
+        scores = [factor * float(x) for x in result.scores]
+    labels = metric.column_labels()
+    values = np.asarray(scores, dtype=np.float64)
+    shaped = values.reshape(len(labels), -1) if mode == "sentence" else values.reshape(len(labels))
+    signature = data.pop("signature", None)
+    return {"system": system, "scores": shaped.tolist(), "labels": labels,
+            "signature": str(signature if signature is not None else result.signature), **data, **own}
+
+
+def echo_json_results(results: Iterable[tuple[str, Any, Any]], scale: float, mode: str = "corpus") -> None:
+    """Every (system, metric, result) in the one JSON vocabulary (:func:`json_result`): a list."""
+    echo_json([json_result(system, result, metric, scale, mode) for system, metric, result in results])
+
+
+def echo_sentence_scores(scored: Any, scale: float, digits: int, fmt: str | None) -> None:
+    """Every system's sentence scores under every metric of a run: JSON in the one vocabulary
+    (an object per system and metric), or a row per sentence and a column per system and metric
+    column (``compare --sentence``'s table; TSV unless a format is asked for)."""
+    if fmt == "json":
+        echo_json_results(((name, metric, metric.sentence_from_statistics(statistics)) for name in scored.names
+                           for metric, statistics in zip(scored.metrics, scored.statistics[name])), scale, "sentence")
+        return
+    from ..run.compare import sentence_comparison  # here: a corpus score never reads it (start-up)
+
+    echo_table(sentence_comparison(scored, scale, digits), fmt or "tsv")
 
 
 def json_scale(metric: Any, scale: float) -> float:

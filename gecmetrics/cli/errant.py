@@ -10,9 +10,8 @@ from ..errors import InputError
 from ..io.m2 import looks_like_text
 from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantText, ErrantTextSettings
 from ..metrics.m2.errant_report import errant_table, format_errant_report
-from ..run.compare import sentence_comparison
 from . import main
-from .common import corpus_files, echo_json, echo_scores, echo_table, json_result
+from .common import corpus_files, echo_json_results, echo_scores, echo_sentence_scores, echo_table
 from .errant_options import chosen_mode, comparison_options, warn_type_groups
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
@@ -77,20 +76,20 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
                          scale=out.scale)
         return
     if out.sentence:
-        echo_table(sentence_comparison(scored, out.scale, out.digits), fmt or "tsv")
+        echo_sentence_scores(scored, out.scale, out.digits, fmt)
     else:
         results = [scored.result(path, 0) for path in hypotheses]
-        _print(list(hypotheses), results, category_level, reports, out)
+        _print(metric, list(hypotheses), results, category_level, reports, out)
         if out.format != "json":  # once the groups are printed (a type they cannot take is an error)
             warn_type_groups(metric, results, category_level)
     if out.show_signature:
         click.echo(metric.signature, err=True)
 
 
-def _print(names: list[str], results: list[Any], category_level: int | None, reports: bool,
+def _print(metric: Any, names: list[str], results: list[Any], category_level: int | None, reports: bool,
            out: ScoringOptions) -> None:
     if out.format == "json":
-        echo_json([json_result(path, result, out.scale) for path, result in zip(names, results)])
+        echo_json_results(((path, metric, result) for path, result in zip(names, results)), out.scale)
     elif reports:
         for path, result in zip(names, results):
             if len(names) > 1:

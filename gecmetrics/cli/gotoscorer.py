@@ -8,9 +8,10 @@ import click
 from ..core.table import Table, round_half_up, scaled, unit_header
 from ..errors import InputError
 from ..io.text import check_distinct
+from ..metrics.results import SENTENCES_EACH
 from . import main
 from .context import check_command_outputs
-from .common import corpus_files, echo_json, echo_scores, echo_table, progress_unless
+from .common import corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
 
@@ -82,10 +83,10 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     if make_weights:
         run.weights.write(make_weights)
     # the metric of these settings, headline F0.5 (P, R, F, Acc beside it), signed as compare signs it
-    signature = GoToScorer(ref_id=ref_id, weights=weights or "systems", a=a, b=b, c=c, no_weight=no_weight).signature(1)
-    _print(run, _labels(run.names, names), sort, category, out, str(signature))
+    metric = GoToScorer(ref_id=ref_id, weights=weights or "systems", a=a, b=b, c=c, no_weight=no_weight)
+    _print(run, _labels(run.names, names), sort, category, out, metric)
     if out.show_signature:
-        click.echo(signature, err=True)
+        click.echo(metric.signature(1), err=True)
 
 
 def _whole_files(hypotheses: tuple[str, ...], reference: str, ref_id: int) -> tuple[tuple[int, ...] | None, bool]:
@@ -110,21 +111,16 @@ def _labels(found: list[str], names: str | None) -> list[str]:
     return labels
 
 
-def _print(run, labels: list[str], sort: bool, category: str | None, out: ScoringOptions, signature: str) -> None:
+def _print(run, labels: list[str], sort: bool, category: str | None, out: ScoringOptions, metric) -> None:
     order = list(range(len(labels)))
     if sort:
         order.sort(key=lambda s: run.scores[s].f05, reverse=True)
-    if out.format == "json":
-        def shown(scores) -> dict:
-            return {key: out.scale * value if key in FRACTIONS else value for key, value in scores.as_dict().items()}
-
-        if out.sentence:  # each file's sentence scores (the headline's, then every score of each sentence)
-            echo_json([{"system": labels[s], "scores": [out.scale * x.f05 for x in run.sentence_scores(s)],
-                        "sentences": [shown(x) for x in run.sentence_scores(s)], "signature": signature}
-                       for s in order])
-            return
-        echo_json([{"system": labels[s], "scores": [out.scale * run.scores[s].f05],  # the metric's headline
-                    **shown(run.scores[s]), "signature": signature} for s in order])
+    if out.format == "json":  # the one vocabulary: the score columns, then every number by name (and sentence)
+        mode = "sentence" if out.sentence else "corpus"
+        signature = metric.signature(1).with_fields(SENTENCES_EACH) if out.sentence else metric.signature(1)
+        fields = [run.json_fields(s, metric.settings.score, out.scale, out.sentence) for s in order]
+        echo_json([json_result(labels[s], {**own, "signature": signature}, metric, out.scale, mode)
+                   for s, own in zip(order, fields)])
         return
     columns = (COUNT_COLUMNS if out.verbose else ()) + SCORE_COLUMNS
     count_digits = out.digits + (2 if out.scale == 100 else 0)
@@ -138,7 +134,7 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
         echo_table(Table(["system", "sentence", *header], rows), out.format or "tsv")
         return
     echo_scores(Table(["system", *header], [[labels[s], *cells(run.scores[s])] for s in order]), out.format or "tsv",
-                [signature])
+                [metric.signature(1)])
     if category and out.format is not None:  # the second table, in the format asked for, a line apart
         click.echo()
         echo_table(Table(["category", "mean", "std", "freq"], [[row.category, f"{row.mean:.2f}", f"{row.std:.2f}",
@@ -147,3 +143,4 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
         from ..metrics.gotoscorer import format_difficulty
 
         click.echo(format_difficulty(run.difficulty()), nl=False)
+

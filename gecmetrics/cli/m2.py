@@ -12,10 +12,9 @@ from ..metrics.m2.compare import ErrantCompare, ErrantSettings
 
 from ..metrics.m2.errant_report import errant_table, format_errant_report
 from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_references
-from ..run.compare import sentence_comparison
 from . import main
 from .app import SharedOptionsGroup
-from .common import (check_verbose_format, corpus_files, echo_json, echo_scores, echo_table, json_result,
+from .common import (check_verbose_format, corpus_files, echo_json_results, echo_scores, echo_sentence_scores,
                      progress_unless, score, warn_if_swapped)
 from .errant_options import chosen_mode, comparison_options, warn_type_groups
 from .inputs import FILE
@@ -89,9 +88,9 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
     result = scored.result(scored.names[0], 0)
     warn_if_swapped(hyp, ref)  # once the files have been read without error
     if sentence:
-        echo_table(sentence_comparison(scored, scale, digits), fmt or "tsv")
+        echo_sentence_scores(scored, scale, digits, fmt)
     elif fmt == "json":
-        echo_json(json_result(scored.names[0], result, scale))
+        echo_json_results([(scored.names[0], comparer, result)], scale)
     elif fmt is None:
         click.echo(format_errant_report(result, category_level), nl=False)
     else:

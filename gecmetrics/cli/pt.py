@@ -13,7 +13,7 @@ from ..metrics.pt.scorers import PTM2, PTErrant, PTM2Settings, PTSettings, merge
 from ..run.engine import Scored, score_corpus
 from ..run.files import shown
 from . import main
-from .common import corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
+from .common import corpus_files, echo_json, echo_json_results, echo_scores, echo_table, json_result, progress_unless
 from .inputs import FILE, gold_m2_options
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
@@ -93,12 +93,15 @@ def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions) -
         return
     if out.sentence:
         rows = sentence_rows(metric, names, statistics, out.scale if as_json else 1.0)
-        echo_json(rows) if as_json else echo_table(sentence_table(metric, rows, out.digits, out.scale),
-                                                   out.format or "tsv")
+        if as_json:  # the one vocabulary, with each sentence's P, R, F and annotator as its own field
+            echo_json([json_result(name, metric.sentence_from_statistics(stats), metric, out.scale, "sentence",
+                                   sentences=row["sentences"]) for name, stats, row in zip(names, statistics, rows)])
+        else:
+            echo_table(sentence_table(metric, rows, out.digits, out.scale), out.format or "tsv")
     else:
         results = [scored.result(name, 0) for name in names]
         if as_json:
-            echo_json([json_result(name, result, out.scale) for name, result in zip(names, results)])
+            echo_json_results(((name, metric, result) for name, result in zip(names, results)), out.scale)
         else:
             echo_scores(score_table(metric, names, results, out.digits, out.scale), out.format or "tsv",
                         [result.signature for result in results])

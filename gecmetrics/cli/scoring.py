@@ -13,8 +13,8 @@ from ..core.aggregate import reducer_threads
 from ..errors import InputError
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
-from .common import (check_scale, check_verbose_format, echo_json, echo_report, echo_table, json_result, json_scale,
-                     progress_unless, score)
+from .common import (check_scale, check_verbose_format, echo_json_results, echo_report, echo_sentence_scores,
+                     echo_table, progress_unless, score)
 from .shared import (SENTENCE_HELP, chosen_digits, chosen_format, digits_option, format_options, run_options,
                      scale_option, signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -105,9 +105,7 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
         if o.paired:
             return _paired(metrics, scored, names, o)
         if o.sentence:
-            from ..run.compare import sentence_comparison  # here, as comparison_table below (start-up)
-
-            echo_table(sentence_comparison(scored, o.scale, o.digits), fmt or "tsv")
+            echo_sentence_scores(scored, o.scale, o.digits, fmt)
         elif o.mean:
             _mean(metrics, scored, names, report, o)
         elif report is not None and (fmt is None or (own_format and fmt != "json")):
@@ -115,8 +113,8 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
             echo_report(report.corpus_text(metrics, names, results, o.digits, o.verbose), fmt, own_format,
                         [metric.signature(references) for metric in metrics])
         elif fmt == "json":
-            echo_json([json_result(n, r, json_scale(m, o.scale)) for n, per in
-                       zip(names, _results(metrics, scored, names, o.jobs)) for m, r in zip(metrics, per)])
+            echo_json_results(((n, m, r) for n, per in zip(names, _results(metrics, scored, names, o.jobs))
+                               for m, r in zip(metrics, per)), o.scale)
         else:
             # here: its imports (registry, statistics) cost a family's report (GREEN word: tenths of a s) 5%
             from ..run.compare import comparison_table
@@ -136,8 +134,8 @@ def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: in
 def _mean(metrics: Sequence[Any], scored: Any, names: Sequence[str], report: Any, o: ScoringOptions) -> None:
     sentences = [[m.sentence_from_statistics(s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
     if report is None or o.format == "json":
-        echo_json([{"system": n, **s.mean_dict(scale=json_scale(m, o.scale))} for n, per in zip(names, sentences)
-                   for m, s in zip(metrics, per)])
+        echo_json_results(((n, m, s) for n, per in zip(names, sentences) for m, s in zip(metrics, per)), o.scale,
+                          "mean")
     else:
         click.echo(report.mean_text(metrics, names, sentences, o.digits))
 

@@ -8,7 +8,7 @@ import click
 
 from ..output.formats import render_parts
 from ..run.files import CorpusFiles
-from .common import echo_json, json_scale, progress_unless, streamed_chunks
+from .common import echo_json_results, progress_unless, streamed_chunks
 
 
 def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any, o: Any) -> None:
@@ -27,5 +27,5 @@ def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any,
         for line in report.sentence_lines(metric, chunk, names, statistics, scores, o.digits, o.verbose):
             click.echo(render_parts(line, "text"))
     if as_json:
-        echo_json([{"system": path, **type(parts[0]).joined(parts).to_dict(scale=json_scale(metric, o.scale))}
-                   for path, parts in gathered.items()])
+        echo_json_results(((path, metric, type(parts[0]).joined(parts)) for path, parts in gathered.items()), o.scale,
+                          "sentence")

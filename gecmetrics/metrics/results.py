@@ -198,6 +198,13 @@ class ScoreResult(Result):
         return {**super().to_dict(scale), **{key: _json_value(value) for key, value in self.details.items()}}
 
 
+SENTENCES_EACH = ("sentences", "each")
+"""The field a signature of sentence scores adds (``GLEU+|...|sentences:each|version:...``; not
+``mode``, a key of ERRANT's own signature)."""
+SENTENCES_MEAN = ("sentences", "mean")
+"""The field a signature of the mean of sentence scores adds."""
+
+
 class SentenceScores:
     """Per-sentence scores of one hypothesis (fractions): shape (D,) for one column, (columns, D)
     for several, with the metric's signature (``fraction``: False for scores on a scale of their
@@ -224,7 +231,18 @@ class SentenceScores:
         import numpy as np
 
         return {"scores": (scale * np.asarray(self.scores, dtype=np.float64)).tolist(),
-                "signature": str(Signature.with_fields(self.signature, ("mode", "sentence")))}
+                "signature": str(Signature.with_fields(self.signature, SENTENCES_EACH))}
+
+    def mean_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        """The mean of each column's sentence scores (x``scale``, zeros without a sentence); the
+        signature says ``sentences:mean``."""
+        import numpy as np
+
+        scores = np.asarray(self.scores, dtype=np.float64)
+        rows = scores.reshape(-1, scores.shape[-1]) if scores.ndim else scores.reshape(1, 1)
+        means = rows.mean(axis=1) if rows.shape[1] else np.zeros(rows.shape[0])
+        return {"scores": (scale * means).tolist(), "signature": str(Signature.with_fields(self.signature,
+                                                                                            SENTENCES_MEAN))}
 
     def __len__(self) -> int:
         import numpy as np

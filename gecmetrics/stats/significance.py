@@ -101,7 +101,7 @@ class PairedTestResult:
         """JSON-ready values; scores, means and intervals multiplied by ``scale``."""
         return {"metric": self.metric, "method": self.method, "samples": self.samples,
                 "confidence_samples": self.confidence_samples, "seed": self.seed, "baseline": self.baseline.name,
-                "systems": [{"hypothesis": s.name, "score": scale * s.score, "mean": scale * s.mean,
+                "systems": [{"system": s.name, "score": scale * s.score, "mean": scale * s.mean,
                              "interval": [scale * s.interval[0], scale * s.interval[1]], "p_value": s.p_value,
                              "significant": s.significant} for s in self.systems],
                 "signature": str(self.signature)}

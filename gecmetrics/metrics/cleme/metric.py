@@ -259,6 +259,11 @@ class ChunkSentenceScores(SentenceScores):
         return cls({name: np.concatenate([p.values[name] for p in parts]) for name in parts[0].values},
                    parts[0].headline, np.concatenate([p.chosen for p in parts]), parts[0].signature)
 
+    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+        """The headline's sentence scores, then every value's by name (x``scale``)."""
+        return {**super().to_dict(scale), **{name: (scale * np.asarray(values, dtype=np.float64)).tolist()
+                                             for name, values in self.values.items()}}
+
 
 # ----------------------------------------------------------------------------- metrics
 

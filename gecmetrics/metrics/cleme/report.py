@@ -80,15 +80,12 @@ def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, sc
 
 def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> Table:
     """A line per hypothesis file and sentence: its scores (fractions) against the reference
-    chosen; its JSON: per file, the headline sentence scores and each score's, x``scale``."""
+    chosen. (JSON: the sentence scores' own, ``ChunkSentenceScores.to_dict``.)"""
     header: list[str] = []
-    rows, data = [], []
+    rows = []
     for path, stats in statistics:
         scores = metric.sentence_from_statistics(stats)
         header = [unit_header(name, scale) for name in scores.values]
         for d in range(len(scores.scores)):
             rows.append([path, str(d + 1), *(scaled(values[d], digits, scale) for values in scores.values.values())])
-        data.append({"system": path, "scores": [scale * float(x) for x in scores.scores],
-                     **{name: [scale * float(x) for x in values] for name, values in scores.values.items()},
-                     "signature": str(scores.signature)})
-    return Table(["system", "sentence", *header], rows, data=data)
+    return Table(["system", "sentence", *header], rows)

@@ -154,13 +154,8 @@ class GLEUSentenceScores(SentenceScores):
                    np.concatenate([p.chosen_references for p in parts]), parts[0].signature, std)
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        """The sentence scores (and std with ``smooth``); the signature says ``mode:sentence``."""
-        std = {} if self.std is None else {"std": scale * self.std}
-        return {"scores": scale * self.scores, **std, "signature": self.signature.with_fields(("mode", "sentence"))}
-
-    def mean_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        """The mean of the sentence scores; the signature says ``mode:mean``."""
-        return {"score": scale * self.mean, "signature": self.signature.with_fields(("mode", "mean"))}
+        """The sentence scores (and std with ``smooth``); the signature says ``sentences:each``."""
+        return {**super().to_dict(scale), **({} if self.std is None else {"std": scale * self.std})}
 
 
 def precision_of(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

@@ -72,6 +72,10 @@ def score_chunk(options: RunOptions, corpus: Any) -> ChunkRun:
     return ChunkRun([system.name for system in systems], list(run.statistics), run.weights, categories, outcomes)
 
 
+SCORE_FIELDS = {"p": "precision", "r": "recall", "f": "f", "f05": "f05", "acc": "accuracy"}
+"""The field of :class:`GoToScores` of each score a column can show (the metric's ``score``)."""
+
+
 @dataclass
 class JoinedRun:
     """The systems scored over the whole corpus: names, rows, weight table (``-gen_w_file``),
@@ -93,6 +97,20 @@ class JoinedRun:
 
     def sentence_scores(self, system: int) -> list[GoToScores]:
         return sentence_scores(self.statistics[system], self.level_weights if self.weighted else None)
+
+    def json_fields(self, system: int, columns: Sequence[str], scale: float = 1.0,
+                    sentence: bool = False) -> dict[str, Any]:
+        """What ``--json`` shows of a system: ``scores``, those of the metric's ``columns`` (its
+        ``score`` setting: ``("f05",)`` by default) in order, then every number by name (P, R, F,
+        F0.5 and accuracy x``scale``); ``sentence``: each column per sentence, and every number of
+        each sentence (``sentences``)."""
+        parts = self.sentence_scores(system) if sentence else [self.scores[system]]
+        fractions = set(SCORE_FIELDS.values())
+        numbers = [{key: scale * value if key in fractions else value for key, value in x.as_dict().items()}
+                   for x in parts]
+        scores = [[scale * getattr(x, SCORE_FIELDS[key]) for x in parts] for key in columns]
+        return {"scores": scores, "sentences": numbers} if sentence else \
+            {"scores": [column[0] for column in scores], **numbers[0]}
 
 
 def join_runs(parts: Sequence[ChunkRun], options: RunOptions) -> JoinedRun:

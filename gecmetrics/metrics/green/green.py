@@ -145,10 +145,10 @@ class GREENResult(Result):
         return order_scores(self.regions[beta_index], alpha_of(self.betas[beta_index]))
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        labels = [beta_label(b) for b in self.betas]
-        return {"scores": dict(zip(labels, scale * np.asarray(self.scores))),
-                "regions": {label: {name: self.regions[k][:, j] for j, name in enumerate(REGIONS)}
-                            for k, label in enumerate(labels)},
+        """The scores (x``scale``) and each column's region counts per order, in column order."""
+        return {"scores": (scale * np.asarray(self.scores, dtype=np.float64)).tolist(),
+                "regions": [{name: self.regions[k][:, j] for j, name in enumerate(REGIONS)}
+                            for k in range(len(self.betas))],
                 "settings": self.settings, "signature": self.signature}
 
 
@@ -171,16 +171,6 @@ class GREENSentenceScores(SentenceScores):
         """The scores of consecutive chunks of sentences as one."""
         return cls(parts[0].betas, np.concatenate([p.scores for p in parts], axis=1),
                    np.concatenate([p.chosen_references for p in parts], axis=1), parts[0].signature)
-
-    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        """Sentence scores per beta; the signature says ``mode:sentence``."""
-        return {"scores": {beta_label(b): scale * self.scores[k] for k, b in enumerate(self.betas)},
-                "signature": self.signature.with_fields(("mode", "sentence"))}
-
-    def mean_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        """The mean of the sentence scores per beta; the signature says ``mode:mean``."""
-        return {"scores": dict(zip([beta_label(b) for b in self.betas], scale * self.mean)),
-                "signature": self.signature.with_fields(("mode", "mean"))}
 
 
 def beta_label(beta: float) -> str:
