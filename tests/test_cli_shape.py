@@ -6,12 +6,14 @@ registered by a test), ERRANT's -cat totals, and the CLI's size rules."""
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -140,13 +142,10 @@ def test_metric_command_json_tsv_sentence_quiet_and_jobs(name, files):
     code, out, err = run_cli(*base, "--json")
     assert code == 0, err
     data = json.loads(out)
-    data = data if isinstance(data, list) else [data]  # m2 compare (senterrant): one hypothesis, one object
-    assert [item["system"] for item in data] == [files[h + (".m2" if "-hyp" in base else "")] for h in hypotheses]
-    assert all("signature" in item for item in data)
+    check_json_vocabulary(data, [files[h + (".m2" if "-hyp" in base else "")] for h in hypotheses])
     for item, want in zip(data, corpus):
-        got = item.get("scores", [item.get("score", item.get("f05", item.get("f")))])
-        got = list(got.values()) if isinstance(got, dict) else got
-        assert np.allclose(np.asarray(got, dtype=float)[:len(want)], 100 * np.asarray(want, dtype=float)), item
+        got = item["scores"] if name != "gotoscorer" else [item["f05"]]  # (the metric's one column: F0.5)
+        assert np.allclose(np.asarray(got, dtype=float), 100 * np.asarray(want, dtype=float)), item
     code, tsv, err = run_cli(*base, "--tsv")
     assert code == 0 and tsv.splitlines()[0].split("\t")[0] == "system", err
     code, sentence, err = run_cli(*base, "--sentence", "--tsv", "-d", "6")
@@ -183,13 +182,11 @@ def test_every_metric_command_has_one_shape_of_sentence_json_and_cited_tables(na
     code, out, err = run_cli(*base, "--sentence", "--json")
     assert code == 0, err
     data = json.loads(out)
-    data = data if isinstance(data, list) else [data]
-    firsts = [item for item in data if item.get("metric") in (None, data[0].get("metric"))]
-    assert len(firsts) == len(hypotheses), (name, out[:300])
-    for item, matrix in zip(firsts, sentences):
-        scores = item["scores"]  # (GREEN's: per beta, its one column here)
-        scores = next(iter(scores.values())) if isinstance(scores, dict) else scores
-        assert np.allclose(scores, 100 * np.asarray(matrix[0], dtype=float), atol=1e-9), (name, item)
+    check_json_vocabulary(data, [files[h + (".m2" if "-hyp" in base else "")] for h in hypotheses], "sentence",
+                          len(SOURCE))
+    for item, matrix in zip(data, sentences):
+        column = item["scores"][item["labels"].index("GoToScorer F0.5")] if name == "gotoscorer" else item["scores"][0]
+        assert np.allclose(column, 100 * np.asarray(matrix[0], dtype=float), atol=1e-9), (name, item)
     library = get_metric(name).signature(2 if name in ("gleu", "gleu-max", "gleu-paper", "gleu0", "green",
                                                        "green-char") else None).name
     for fmt, cited in (("--markdown", r"\n\* (.+: )?`" + re.escape(library) + r"\|"),
@@ -264,6 +261,171 @@ def test_compare_sentence_prints_a_row_per_sentence_and_a_column_per_system_and_
     corpus = read_corpus(files["src"], [files["ref0"], files["ref1"]], [files["b"]])
     matrix = green.sentence_matrix(score_corpus([green], corpus).statistics[files["b"]][0])
     assert np.allclose([float(row[6]) for row in rows[1:]], 100 * matrix[1], atol=1e-6)
+
+
+# ----------------------------------------------------------------------------- the one JSON vocabulary
+
+
+NOT_SCORING = {
+    "attribute": "edit attribution: each system's edits and what each adds (docs/attribute.md)",
+    "cache info": "the persistent cache's folder and entries",
+    "compare": "a table: columns, rows and metrics (docs/compare.md)",
+    "demo": "compare's table of the sample corpus",
+    "meta-eval": "correlations with human scores (docs/meta-evaluation.md)",
+    "rank": "rankings from raw human judgments",
+    "report": "the data behind the HTML report (docs/report.md)",
+    "llm": "not yet: the LLM judges' JSON (judged systems and their report) is cli/llm.py's own",
+}
+"""Commands with --json that print something other than scores of systems, and why."""
+MODEL_COMMANDS = ("bertscore", "some", "impara", "scribendi", "pt-m2", "pt-errant")
+"""Scoring commands checked by tests/test_models_cli_shape.py (tiny models: torch)."""
+CHERRANT_M2 = str(ROOT / "tests" / "data" / "cherrant_pairs.m2")
+CHERRANT_PARA = str(ROOT / "tests" / "data" / "cherrant_pairs.para")
+
+
+def json_commands(files: dict[str, str]) -> dict[str, tuple[list[str], list[str]]]:
+    """Every scoring command (and alias: its own metric) on the tiny corpus: (arguments, the
+    systems it scores, in order)."""
+    text = ["-s", files["src"], "-r", files["ref0"], files["ref1"], "-o", files["a"], files["b"]]
+    m2 = ["-hyp", files["a.m2"], files["b.m2"], "-ref", files["gold.m2"]]
+    gold = ["-s", files["gold.m2"], "-o", files["a"], files["b"]]
+    one = ["-hyp", files["a.m2"], "-ref", files["gold.m2"]]
+    texts, m2s = [files["a"], files["b"]], [files["a.m2"], files["b.m2"]]
+    return {"gleu": (["gleu", *text], texts), "gleu-max": (["gleu-max", *text], texts),
+            "gleu-paper": (["gleu-paper", *text], texts), "gleu0": (["gleu0", *text, "-l", "0", "1"], texts),
+            "green": (["green", *text, "-b", "0.5", "2"], texts), "green-char": (["green-char", *text], texts),
+            "m2 score": (["m2", "score", *gold], texts), "sentm2": (["sentm2", *gold], texts),
+            "m2 compare": (["m2", "compare", *one], [files["a.m2"]]), "senterrant": (["senterrant", *one], [files["a.m2"]]),
+            "cleme": (["cleme", *m2], m2s), "cleme2": (["cleme2", *m2], m2s), "gotoscorer": (["gotoscorer", *m2], m2s),
+            "errant": (["errant", "-s", files["src"], "-r", files["gold.m2"], "-o", *texts, "--spacy-model",
+                        SPACY_TEST_MODEL, "--no-cache"], texts),
+            "cherrant compare": (["cherrant", "compare", "-hyp", CHERRANT_M2, "-ref", CHERRANT_M2], [CHERRANT_M2]),
+            "cherrant score": (["cherrant", "score", "-hyp", CHERRANT_PARA, "-ref", CHERRANT_PARA], [CHERRANT_PARA])}
+
+
+def command_options(words: list[str]) -> set[str]:
+    """The options of a command (an alias: of the command it stands for)."""
+    import click
+
+    from gecmetrics.cli import main
+    from gecmetrics.cli.commands import METRIC_COMMANDS
+
+    if len(words) == 1:  # the command's words, before the flags that select the metric
+        words = list(itertools.takewhile(lambda word: not word.startswith("-"), METRIC_COMMANDS.get(words[0], words)))
+    command, ctx = main, click.Context(main)
+    for word in words:
+        command = command.get_command(ctx, word)
+        ctx = click.Context(command, parent=ctx)
+    return {opt for param in command.params for opt in getattr(param, "opts", ())}
+
+
+def commands_with_json() -> set[str]:
+    """Every command (subcommands of groups by their path) that takes --json."""
+    import click
+
+    from gecmetrics.cli import main
+
+    found: set[str] = set()
+
+    def walk(group: click.Group, path: list[str], ctx: click.Context) -> None:
+        for name in group.list_commands(ctx):
+            command = group.get_command(ctx, name)
+            if isinstance(command, click.Group):
+                walk(command, [*path, name], click.Context(command, parent=ctx))
+            elif "--json" in {opt for param in command.params for opt in getattr(param, "opts", ())}:
+                found.add(" ".join([*path, name]))
+    walk(main, [], click.Context(main))
+    return found
+
+
+def check_json_vocabulary(data: Any, systems: list[str], mode: str = "corpus", sentences: int | None = None) -> None:
+    """The one JSON vocabulary of the scoring commands (docs/cli.md): a list of an object per system
+    and metric, in the systems' order, each beginning with ``system``, ``scores`` (one per column:
+    a number, or with --sentence the list of the sentences' scores), ``labels`` (one per score,
+    non-empty) and ``signature`` (``sentences:each`` / ``sentences:mean`` with --sentence / --mean)."""
+    assert isinstance(data, list) and data and len(data) % len(systems) == 0, data
+    per_system = len(data) // len(systems)
+    assert [item["system"] for item in data] == [system for system in systems for _ in range(per_system)]
+    field = {"sentence": "|sentences:each|", "mean": "|sentences:mean|"}.get(mode)
+    for item in data:
+        assert list(item)[:4] == ["system", "scores", "labels", "signature"], list(item)
+        scores, labels = item["scores"], item["labels"]
+        assert isinstance(labels, list) and labels and all(isinstance(x, str) and x for x in labels), item
+        assert isinstance(scores, list) and len(scores) == len(labels), item
+        columns = scores if mode == "sentence" else [scores]
+        assert all(isinstance(column, list) for column in columns), item
+        assert all(isinstance(x, (int, float)) and not isinstance(x, bool) for column in columns for x in column), item
+        if mode == "sentence" and sentences is not None:
+            assert [len(column) for column in columns] == [sentences] * len(labels), item
+        signature = item["signature"]
+        assert isinstance(signature, str) and signature.rsplit("|", 1)[-1].startswith("version:"), item
+        assert (field in signature) if field else "|sentences:" not in signature, signature
+
+
+def check_paired_json(data: Any, systems: list[str]) -> None:
+    """A paired test's JSON: a list of a test per score column, its systems named by ``system``."""
+    assert isinstance(data, list) and data, data
+    for test in data:
+        assert [item["system"] for item in test["systems"]] == systems and "|test:paired-bs|" in test["signature"]
+
+
+def test_every_command_with_json_is_in_the_vocabulary_test():
+    """A new command that prints JSON is checked by the test below (or says why not here)."""
+    commands = {name for name in json_commands({k: k for k in ("src", "ref0", "ref1", "a", "b", "gold.m2", "a.m2",
+                                                                    "b.m2")}) if " " in name or name in
+                {"gleu", "green", "cleme", "gotoscorer", "errant"}}
+    assert commands_with_json() == commands | set(MODEL_COMMANDS) | set(NOT_SCORING)
+
+
+@pytest.mark.parametrize("name", list(json_commands({k: k for k in ("src", "ref0", "ref1", "a", "b", "gold.m2", "a.m2",
+                                                                     "b.m2")})))
+def test_every_scoring_command_speaks_the_one_json_vocabulary(name, files, request):
+    """Corpus scores, --sentence, --mean and the paired test's JSON of every scoring command
+    (before: GREEN's scores were keyed by beta, GLEU's --mean said `score`, GoToScorer's scores
+    held F0.5 alone, m2 compare printed one object, the generated commands' --sentence an object
+    per column, a paired test's systems said `hypothesis`)."""
+    if name == "errant":
+        request.getfixturevalue("spacy_model")
+    if name == "cherrant score":
+        request.getfixturevalue("shared_data")
+        from tests._zh_support import require_zh_extra
+
+        require_zh_extra()
+        os.environ.setdefault("GECMETRICS_CHERRANT_DATA", str(request.getfixturevalue("shared_data") / "cherrant"))
+    args, systems = json_commands(files)[name]
+    options = command_options(args[:2] if " " in name else args[:1])
+    sentences = 26 if name.startswith("cherrant") else len(SOURCE)
+    modes = ["corpus", *(["sentence"] if "--sentence" in options else []), *(["mean"] if "--mean" in options else [])]
+    for mode in modes:
+        code, out, err = run_cli(*args, "--json", *({"corpus": [], "sentence": ["--sentence"], "mean": ["--mean"]}[mode]))
+        assert code == 0, (name, mode, err)
+        check_json_vocabulary(json.loads(out), systems, mode, None if name.startswith("cherrant") else sentences)
+    if "--paired-bs" in options and len(systems) > 1:
+        code, out, err = run_cli(*args, "--json", "--paired-bs", "50")
+        assert code == 0, (name, err)
+        check_paired_json(json.loads(out), systems)
+
+
+def test_json_labels_are_compare_s_columns_and_scores_the_library_s(files):
+    """``labels`` are the columns ``compare`` heads; GoToScorer's scores are its five columns (F0.5
+    was alone in them), GREEN's its betas in order."""
+    args, systems = json_commands(files)["gotoscorer"]
+    data = json.loads(run_cli(*args, "--json", "--scale", "1")[1])
+    metric = get_metric("gotoscorer", score="p/r/f/f05/acc")
+    assert data[0]["labels"] == metric.column_labels() == ["GoToScorer P", "GoToScorer R", "GoToScorer F",
+                                                             "GoToScorer F0.5", "GoToScorer Acc"]
+    scored = score_corpus([metric], read_m2_hypotheses(files["gold.m2"], [files["a.m2"], files["b.m2"]]))
+    for item, system in zip(data, systems):
+        assert item["scores"] == [float(x) for x in scored.result(system, 0).scores]
+        assert item["f05"] == item["scores"][3] and item["tp"] >= 0
+    sentence = json.loads(run_cli(*args, "--json", "--sentence", "--scale", "1")[1])
+    assert np.allclose(sentence[1]["scores"], metric.sentence_matrix(scored.statistics[systems[1]][0]))
+    args, systems = json_commands(files)["green"]
+    data = json.loads(run_cli(*args, "--json")[1])
+    green = get_metric("green", beta=[0.5, 2])
+    assert data[0]["labels"] == green.column_labels() == ["GREEN b0.5", "GREEN b2"]
+    assert data[0]["scores"] == [100 * float(x) for x in green.corpus_score(SOURCE, [REF0, REF1], SYS_A).scores]
+    assert [len(region["tk"]) for region in data[0]["regions"]] == [4, 4]
 
 
 # ----------------------------------------------------------------------------- shared options
@@ -342,7 +504,8 @@ def test_scale_rule_and_json_vocabulary(files):
     assert p100 == pytest.approx(100 * p1, abs=0.006) and len(fractions.splitlines()[1].split("\t")[1]) == 6
     for command in (command_of("gleu", files), command_of("cleme", files), ["m2", "score", *gold]):
         data = json.loads(run_cli(*command, "--json")[1])
-        assert all("system" in item and "hypothesis" not in item and "signature" in item for item in data)
+        assert all(list(item)[:4] == ["system", "scores", "labels", "signature"] and "hypothesis" not in item
+                   for item in data)
 
 
 def test_paired_test_p_value_format(files):

@@ -116,7 +116,7 @@ def test_m2_commands_print_the_sentence_average(conll14):
     hyp, ref = str(conll14 / "official-2014.0.m2"), str(conll14 / "official-2014.1.m2")
     code, out, err = run_cli("m2", "compare", "-hyp", hyp, "-ref", ref, "--sentence-average", "--json")
     assert code == 0, err
-    data = json.loads(out)
+    [data] = json.loads(out)  # a list, as every scoring command prints
     assert data["metric"] == "SentERRANT" and data["f"] == 100 * 0.3880600529500411  # JSON x100, as printed
     assert data["settings"]["sentence_average"] is True
     code, out, err = run_cli("m2", "compare", "-hyp", hyp, "-ref", ref, "--sentence-average")

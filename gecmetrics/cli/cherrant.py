@@ -15,10 +15,10 @@ from . import main
 from ..core.lang.zh.data import char_level_paths
 from .app import SharedOptionsGroup
 from .cherrant_options import (annotator_options, cherrant_options, compared, m2_text, make_annotator,
-                               make_comparer, read, report, report_options, write)
-from .common import check_verbose_format, warn_if_swapped
+                               make_comparer, read, report_options, write)
+from .common import check_verbose_format
 from .context import check_command_outputs
-from .errant_options import comparison_options
+from .errant_options import comparison_options, comparison_report, warn_if_swapped
 from .options import GreedyCommand
 
 
@@ -59,7 +59,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
     comparer = make_comparer(verbose, max_answer_num, reference_num, options)
     result = compared(comparer, hyp, ref, start, end, run)
     warn_if_swapped(hyp, ref)  # once the files have been read without error
-    report(hyp, comparer, result, category_level, digits, scale)
+    comparison_report(hyp, comparer, result, category_level, digits, scale)
     if show_signature:
         click.echo(str(result.signature), err=True)
 
@@ -98,7 +98,7 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
     for path, out in ((hyp, hyp_m2), (ref, ref_m2)):  # once the files compared without error
         if out:
             write(out, texts[path])
-    report(hyp, comparer, result, category_level, digits, scale)
+    comparison_report(hyp, comparer, result, category_level, digits, scale)
     if show_signature:
         click.echo(str(result.signature), err=True)
 

@@ -8,9 +8,8 @@ import click
 
 from ..errors import InputError
 from ..metrics.errant.metric import WORD_LEVEL_MESSAGE
-from .common import corpus_files, echo_json_results, echo_scores, progress_unless, score
-from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option,
-                     signature_option)
+from .common import corpus_files, progress_unless, score
+from .shared import chosen_format, digits_option, format_options, run_options, scale_option, signature_option
 from .errant_options import chosen_mode
 from .options import given_settings
 
@@ -133,19 +132,3 @@ def _check_reference_num(comparer: Any, ref: str, start: int | None, end: int | 
     if references and not any(len(comparison.edit_tables(block)) == wanted for block in references):
         raise InputError(f"--reference_num {wanted}: no sentence has {wanted} reference annotators, so nothing "
                          "would be scored (ChERRANT prints P = R = F = 1.0 for it)", ref)
-
-
-def report(name: str, comparer: Any, result: Any, category_level: int | None, digits: int | None,
-           scale: float) -> None:
-    """ChERRANT's report as it prints it (text and fractions), or the table of `gecmetric errant`
-    in the format asked for (x100 unless --scale 1), or JSON."""
-    from ..metrics.m2.errant_report import errant_table, format_errant_report
-
-    fmt = chosen_format(None)
-    if fmt == "json":
-        echo_json_results([(name, comparer, result)], scale)
-    elif fmt is None:
-        click.echo(format_errant_report(result, category_level), nl=False)
-    else:
-        echo_scores(errant_table([name], [result], category_level, scale, chosen_digits(digits, scale)), fmt,
-                    [result.signature])

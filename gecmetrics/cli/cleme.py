@@ -15,12 +15,13 @@ from ..run.engine import score_corpus
 from ..run.files import shown
 from ..stats.significance import resamplers_for
 from . import main
-from .common import corpus_files, echo_json_results, echo_scores, echo_sentence_scores, echo_table, progress_unless
+from .common import corpus_files, echo_json_results, echo_scores, echo_table, progress_unless
 from .inputs import m2_hypothesis_options
 from .options import GreedyCommand, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import run_paired_tests
 from .context import in_run
+from .sentences import echo_sentence_scores
 
 
 def build_metric(assumption: str, level: str, unweighted: bool, beta: float | None, cleme2: bool,

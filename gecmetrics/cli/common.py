@@ -84,19 +84,6 @@ def echo_json_results(results: Iterable[tuple[str, Any, Any]], scale: float, mod
     echo_json([json_result(system, result, metric, scale, mode) for system, metric, result in results])
 
 
-def echo_sentence_scores(scored: Any, scale: float, digits: int, fmt: str | None) -> None:
-    """Every system's sentence scores under every metric of a run: JSON in the one vocabulary
-    (an object per system and metric), or a row per sentence and a column per system and metric
-    column (``compare --sentence``'s table; TSV unless a format is asked for)."""
-    if fmt == "json":
-        echo_json_results(((name, metric, metric.sentence_from_statistics(statistics)) for name in scored.names
-                           for metric, statistics in zip(scored.metrics, scored.statistics[name])), scale, "sentence")
-        return
-    from ..run.compare import sentence_comparison  # here: a corpus score never reads it (start-up)
-
-    echo_table(sentence_comparison(scored, scale, digits), fmt or "tsv")
-
-
 def json_scale(metric: Any, scale: float) -> float:
     """What a metric's numbers are multiplied by when printed (JSON too): fractions x``scale``
     (100 unless --scale 1), other scores (an LLM judge's 1-5) as they are."""
@@ -164,13 +151,3 @@ def streamed_chunks(metrics: Sequence[Any], files: CorpusFiles, *, jobs: int = 1
                                  checks=checks, cache=run_context())
     echo_warnings(checks[0].warnings() if checks else [])
 
-
-def warn_if_swapped(hyp: str, ref: str) -> None:
-    """A warning when the hypothesis M2 has several annotators and the reference one: the files
-    are most likely given the wrong way round (the numbers would be computed, silently wrong)."""
-    from ..io.m2 import annotator_ids
-
-    hyp_ids, ref_ids = annotator_ids(hyp), annotator_ids(ref)
-    if len(hyp_ids) > 1 and len(ref_ids) == 1:
-        echo_warnings([f"gecmetric: warning: -hyp {hyp} has {len(hyp_ids)} annotators and -ref {ref} one: are they "
-                       "swapped? (-hyp is the system's M2, -ref the gold)"])

@@ -11,12 +11,13 @@ from ..io.m2 import looks_like_text
 from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantText, ErrantTextSettings
 from ..metrics.m2.errant_report import errant_table, format_errant_report
 from . import main
-from .common import corpus_files, echo_json_results, echo_scores, echo_sentence_scores, echo_table
+from .common import corpus_files, echo_json_results, echo_scores, echo_table
 from .errant_options import chosen_mode, comparison_options, warn_type_groups
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
 from .context import in_run
+from .sentences import echo_sentence_scores
 
 
 @main.command("errant", cls=GreedyCommand)

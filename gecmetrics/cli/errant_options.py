@@ -7,7 +7,9 @@ from typing import Any, Callable, Sequence
 import click
 
 from ..metrics.m2.compare import ErrantSettings
+from .common import echo_json_results, echo_scores, echo_warnings
 from .options import settings_options
+from .shared import chosen_digits, chosen_format
 
 MODE_FLAGS = (("dt", "detection_tokens"), ("ds", "detection_spans"), ("cs", "correction_spans"),
               ("cse", "correction_types"))
@@ -50,3 +52,31 @@ def chosen_mode(flags: dict[str, Any]) -> str:
     if len(modes) > 1:
         raise click.UsageError(f"-{modes[0]} and -{modes[1]} are mutually exclusive")
     return modes[0] if modes else "cs"
+
+
+def comparison_report(name: str, comparer: Any, result: Any, category_level: int | None, digits: int | None,
+                      scale: float) -> None:
+    """What ``m2 compare`` and ``cherrant compare|score`` print: the tool's report as it prints it
+    (text and fractions), or in a format asked for the table of `gecmetric errant` (x100 unless
+    --scale 1) with the signature, or the one JSON vocabulary (a list of one system)."""
+    from ..metrics.m2.errant_report import errant_table, format_errant_report
+
+    fmt = chosen_format(None)
+    if fmt == "json":
+        echo_json_results([(name, comparer, result)], scale)
+    elif fmt is None:
+        click.echo(format_errant_report(result, category_level), nl=False)
+    else:
+        echo_scores(errant_table([name], [result], category_level, scale, chosen_digits(digits, scale)), fmt,
+                    [result.signature])
+
+
+def warn_if_swapped(hyp: str, ref: str) -> None:
+    """A warning when the hypothesis M2 has several annotators and the reference one: the files
+    are most likely given the wrong way round (the numbers would be computed, silently wrong)."""
+    from ..io.m2 import annotator_ids
+
+    hyp_ids, ref_ids = annotator_ids(hyp), annotator_ids(ref)
+    if len(hyp_ids) > 1 and len(ref_ids) == 1:
+        echo_warnings([f"gecmetric: warning: -hyp {hyp} has {len(hyp_ids)} annotators and -ref {ref} one: are they "
+                       "swapped? (-hyp is the system's M2, -ref the gold)"])

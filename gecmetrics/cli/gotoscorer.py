@@ -143,4 +143,3 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
         from ..metrics.gotoscorer import format_difficulty
 
         click.echo(format_difficulty(run.difficulty()), nl=False)
-

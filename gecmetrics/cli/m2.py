@@ -10,15 +10,14 @@ import click
 
 from ..metrics.m2.compare import ErrantCompare, ErrantSettings
 
-from ..metrics.m2.errant_report import errant_table, format_errant_report
 from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_references
 from . import main
 from .app import SharedOptionsGroup
-from .common import (check_verbose_format, corpus_files, echo_json_results, echo_scores, echo_sentence_scores,
-                     progress_unless, score, warn_if_swapped)
-from .errant_options import chosen_mode, comparison_options, warn_type_groups
+from .common import check_verbose_format, corpus_files, progress_unless, score
+from .errant_options import chosen_mode, comparison_options, comparison_report, warn_if_swapped, warn_type_groups
 from .inputs import FILE
 from .options import GreedyCommand, given_settings
+from .sentences import echo_sentence_scores
 from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options,
                      scale_option, signature_option)
 
@@ -89,12 +88,8 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
     warn_if_swapped(hyp, ref)  # once the files have been read without error
     if sentence:
         echo_sentence_scores(scored, scale, digits, fmt)
-    elif fmt == "json":
-        echo_json_results([(scored.names[0], comparer, result)], scale)
-    elif fmt is None:
-        click.echo(format_errant_report(result, category_level), nl=False)
     else:
-        echo_scores(errant_table(scored.names, [result], category_level, scale, digits), fmt, [result.signature])
+        comparison_report(scored.names[0], comparer, result, category_level, digits, scale)
     if not sentence and fmt != "json":  # once the groups are printed (a type they cannot take is an error)
         warn_type_groups(comparer, [result], category_level)
     if show_signature:

@@ -13,12 +13,13 @@ from ..core.aggregate import reducer_threads
 from ..errors import InputError
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
-from .common import (check_scale, check_verbose_format, echo_json_results, echo_report, echo_sentence_scores,
-                     echo_table, progress_unless, score)
+from .common import (check_scale, check_verbose_format, echo_json_results, echo_report, echo_table, progress_unless,
+                     score)
 from .shared import (SENTENCE_HELP, chosen_digits, chosen_format, digits_option, format_options, run_options,
                      scale_option, signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
 from .context import in_run
+from .sentences import echo_sentence_scores, stream_sentences
 
 
 @dataclass
@@ -95,8 +96,6 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
     fmt, names = o.format, files.hypothesis_names
     own_format = getattr(report, "table_format", None)  # a family whose text is a table in this format
     if o.sentence and report is not None and fmt in (None, "json", own_format):  # the family's lines (or JSON)
-        from .sentences import stream_sentences  # here: a corpus score never reads it (start-up)
-
         stream_sentences(name, metrics[0], files, report, o)
         references = len(files.references)
     else:

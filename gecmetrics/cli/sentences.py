@@ -1,5 +1,6 @@
-"""Sentence scores printed chunk by chunk as the run engine counts them, in a family's own
-layout (gec-ranking's and GREEN's sentence lines, the m2scorer's per-sentence table)."""
+"""What --sentence prints: sentence scores chunk by chunk as the run engine counts them, in a
+family's own layout (gec-ranking's and GREEN's sentence lines, the m2scorer's per-sentence
+table), or every metric's of a run (JSON in the one vocabulary, or ``compare --sentence``'s table)."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +9,7 @@ import click
 
 from ..output.formats import render_parts
 from ..run.files import CorpusFiles
-from .common import echo_json_results, progress_unless, streamed_chunks
+from .common import echo_json_results, echo_table, progress_unless, streamed_chunks
 
 
 def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any, o: Any) -> None:
@@ -29,3 +30,16 @@ def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any,
     if as_json:
         echo_json_results(((path, metric, type(parts[0]).joined(parts)) for path, parts in gathered.items()), o.scale,
                           "sentence")
+
+
+def echo_sentence_scores(scored: Any, scale: float, digits: int, fmt: str | None) -> None:
+    """Every system's sentence scores under every metric of a run: JSON in the one vocabulary
+    (an object per system and metric), or a row per sentence and a column per system and metric
+    column (``compare --sentence``'s table; TSV unless a format is asked for)."""
+    if fmt == "json":
+        echo_json_results(((name, metric, metric.sentence_from_statistics(statistics)) for name in scored.names
+                           for metric, statistics in zip(scored.metrics, scored.statistics[name])), scale, "sentence")
+        return
+    from ..run.compare import sentence_comparison  # here: a corpus score never reads it (start-up)
+
+    echo_table(sentence_comparison(scored, scale, digits), fmt or "tsv")
