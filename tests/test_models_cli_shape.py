@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from tests.conftest import one_line_error, outputs_with_jobs, run_cli, write_files
-from tests.test_cli_shape import GOLD, REF0, REF1, SOURCE, SYS_A, SYS_B
+from tests.test_cli_shape import (GOLD, HYP_A, HYP_B, MODEL_COMMANDS, REF0, REF1, SOURCE, SYS_A, SYS_B,
+                                  check_json_vocabulary, check_paired_json, command_options)
 from tests.test_models_scribendi_bertscore_metrics import own_cache  # noqa: F401 (autouse: a cache per test)
 
 from gecmetrics.io.corpus import read_corpus, read_m2_corpus
@@ -47,7 +48,8 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
-    return write_files(tmp_path, {"src": SOURCE, "ref0": REF0, "ref1": REF1, "a": SYS_A, "b": SYS_B, "gold.m2": GOLD})
+    return write_files(tmp_path, {"src": SOURCE, "ref0": REF0, "ref1": REF1, "a": SYS_A, "b": SYS_B, "gold.m2": GOLD,
+                                  "a.m2": HYP_A, "b.m2": HYP_B})
 
 
 def settings_of(name: str, models: dict[str, Path]) -> dict[str, str]:
@@ -59,7 +61,9 @@ def settings_of(name: str, models: dict[str, Path]) -> dict[str, str]:
             "scribendi": {"model": str(models["gpt2"]), "device": "cpu", "threads": "1"},
             "bertscore": {"model": str(models["bert"]), "num_layers": "9", "device": "cpu", "threads": "1"},
             "pt-m2": {"model": str(models["bert"]), "num_layers": "9", "baseline": "bert-base-uncased",
-                      "device": "cpu", "threads": "1"}}[name]
+                      "device": "cpu", "threads": "1"},
+            "pt-errant": {"model": str(models["bert"]), "num_layers": "9", "baseline": "bert-base-uncased",
+                          "device": "cpu", "threads": "1"}}[name]
 
 
 def flags_of(settings: dict[str, str]) -> list[str]:
@@ -83,11 +87,11 @@ def test_model_metric_commands(name, models, files, tmp_path):
     code, out, err = run_cli(*command, "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert [item["system"] for item in data] == [files["a"], files["b"]]
+    check_json_vocabulary(data, [files["a"], files["b"]])
+    assert data[0]["labels"] == metric.column_labels()
     scale = 100 if metric.fraction else 1
     for item, system in zip(data, (files["a"], files["b"])):
-        got = item["scores"] if "scores" in item else [item["score"]]
-        assert np.allclose(got, scale * np.asarray(scored.result(system, 0).scores, dtype=float)), (item, system)
+        assert np.allclose(item["scores"], scale * np.asarray(scored.result(system, 0).scores, dtype=float)), item
     code, sentence, err = run_cli(*command, "--sentence", "--tsv", "-d", "8")
     assert code == 0, err
     rows = [line.split("\t") for line in sentence.splitlines()]
@@ -103,6 +107,27 @@ def test_model_metric_commands(name, models, files, tmp_path):
     # the console script with two workers prints what one process printed here
     script = ["python", "-c", "from gecmetrics.cli import run; run()", *command, "--tsv"]
     assert outputs_with_jobs(script, tmp_path, {"HF_HUB_OFFLINE": "1"}, jobs_list=("2",)) == [tsv]
+
+
+@pytest.mark.parametrize("name", MODEL_COMMANDS)
+def test_model_commands_speak_the_one_json_vocabulary(name, models, files):
+    """--sentence and the paired test's JSON of the model commands (pt-m2/pt-errant --sentence
+    printed each system's `sentences` alone: no scores, no signature; BERTScore's an object per
+    column), as tests/test_cli_shape.py checks the others'."""
+    inputs = {"pt-m2": ["-s", files["gold.m2"], "-o", files["a"], files["b"]],
+              "pt-errant": ["-hyp", files["a.m2"], files["b.m2"], "-ref", files["gold.m2"]],
+              "bertscore": ["-s", files["src"], "-r", files["ref0"], files["ref1"], "-o", files["a"], files["b"]]
+              }.get(name, ["-s", files["src"], "-o", files["a"], files["b"]])
+    systems = [files["a.m2"], files["b.m2"]] if name == "pt-errant" else [files["a"], files["b"]]
+    command = [name, *inputs, *flags_of(settings_of(name, models))]
+    for mode, extra in (("corpus", []), ("sentence", ["--sentence"])):
+        code, out, err = run_cli(*command, "--json", *extra)
+        assert code == 0, (name, err)
+        check_json_vocabulary(json.loads(out), systems, mode, len(SOURCE))
+    assert "--paired-bs" in command_options([name])
+    code, out, err = run_cli(*command, "--json", "--paired-bs", "50")
+    assert code == 0, (name, err)
+    check_paired_json(json.loads(out), systems)
 
 
 def test_llm_s_is_llm_variant_s(models, files, tmp_path):

@@ -99,7 +99,9 @@ def test_corpus_level_json_and_sentence_rows(files, tiny_model) -> None:
     assert [row[4] for row in rows[1:]] == [round_half_up(f, 4) for f in sentences.scores]
     assert [row[5] for row in rows[1:]][3] == "0"
     code, out, err = run_cli("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *options, "--sentence", "--json")
-    assert [s["f"] for s in json.loads(out)[0]["sentences"]] == sentences.scores.tolist()
+    [data] = json.loads(out)  # the one JSON vocabulary: its one column's sentence scores, then each sentence's
+    assert data["scores"] == [sentences.scores.tolist()] and data["labels"] == metric.column_labels()
+    assert [s["f"] for s in data["sentences"]] == sentences.scores.tolist() and "|sentences:each|" in data["signature"]
 
 
 @pytest.mark.parametrize("level", ["sentence", "corpus"])
