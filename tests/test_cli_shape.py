@@ -339,7 +339,7 @@ def commands_with_json() -> set[str]:
 
 
 def check_json_vocabulary(data: Any, systems: list[str], mode: str = "corpus", sentences: int | None = None) -> None:
-    """The one JSON vocabulary of the scoring commands (docs/cli.md): a list of an object per system
+    """The one JSON vocabulary of the scoring commands (README): a list of an object per system
     and metric, in the systems' order, each beginning with ``system``, ``scores`` (one per column:
     a number, or with --sentence the list of the sentences' scores), ``labels`` (one per score,
     non-empty) and ``signature`` (``sentences:each`` / ``sentences:mean`` with --sentence / --mean)."""

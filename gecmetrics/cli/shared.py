@@ -19,7 +19,7 @@ is ``--format NAME``."""
 SENTENCE_HELP = ("A score per sentence: a row per sentence, a column per system (and score); where the original "
                  "tool printed its own lines (m2 score: a line per system and sentence, with P, R, F), those, "
                  "but in Markdown, LaTeX or --format NAME.")
-FORMAT_HELP = {"json": "Print JSON (system, scores, signature, settings, counts).",
+FORMAT_HELP = {"json": "Print JSON (per system and metric: system, scores, labels, signature, then counts, settings).",
                "tsv": "Print tab-separated values (a header, then a line per row).",
                "markdown": "Print a Markdown table and the signatures.",
                "latex": "Print a LaTeX tabular (booktabs rules), signatures as comments."}
