@@ -407,17 +407,19 @@ def test_every_scoring_command_speaks_the_one_json_vocabulary(name, files, reque
 
 
 def test_json_labels_are_compare_s_columns_and_scores_the_library_s(files):
-    """``labels`` are the columns ``compare`` heads; GoToScorer's scores are its five columns (F0.5
-    was alone in them), GREEN's its betas in order."""
+    """``labels`` are the columns ``compare`` heads; GoToScorer's scores are its metric's column
+    (F0.5, as compare scores and signs it; P, R, F and Acc by name beside it), GREEN's its betas
+    in order."""
     args, systems = json_commands(files)["gotoscorer"]
     data = json.loads(run_cli(*args, "--json", "--scale", "1")[1])
-    metric = get_metric("gotoscorer", score="p/r/f/f05/acc")
-    assert data[0]["labels"] == metric.column_labels() == ["GoToScorer P", "GoToScorer R", "GoToScorer F",
-                                                             "GoToScorer F0.5", "GoToScorer Acc"]
+    metric = get_metric("gotoscorer")
+    assert data[0]["labels"] == metric.column_labels() == ["GoToScorer F0.5"]
+    assert data[0]["signature"] == str(metric.signature(1))
     scored = score_corpus([metric], read_m2_hypotheses(files["gold.m2"], [files["a.m2"], files["b.m2"]]))
     for item, system in zip(data, systems):
         assert item["scores"] == [float(x) for x in scored.result(system, 0).scores]
-        assert item["f05"] == item["scores"][3] and item["tp"] >= 0
+        assert item["f05"] == item["scores"][0] and item["tp"] >= 0
+        assert {"precision", "recall", "f", "accuracy"} <= set(item)
     sentence = json.loads(run_cli(*args, "--json", "--sentence", "--scale", "1")[1])
     assert np.allclose(sentence[1]["scores"], metric.sentence_matrix(scored.statistics[systems[1]][0]))
     args, systems = json_commands(files)["green"]

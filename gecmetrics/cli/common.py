@@ -28,9 +28,8 @@ def echo_table(table: Table, fmt: str = "text", notes: bool = True) -> None:
 
 
 def echo_scores(table: Table, fmt: str, signatures: Iterable[Any]) -> None:
-    """A table of scores with the signatures of what made them below it, as ``compare``'s tables
-    carry them, in the formats that show notes (text; Markdown: a list; LaTeX: comments); TSV and
-    JSON show none. (``m2 score --markdown`` printed a table no one could cite.)"""
+    """A table of scores with the signatures of what made them below it, as ``compare``'s tables carry them, in
+    the formats that show notes (text; Markdown: a list; LaTeX: comments); TSV and JSON show none."""
     shown = list(dict.fromkeys(str(signature) for signature in signatures))
     table.notes = [*table.notes, *(f"`{s}`" if fmt == "markdown" else s for s in shown)]
     echo_table(table, fmt)
@@ -56,10 +55,9 @@ def check_verbose_format(verbose: bool) -> None:
 
 def json_result(system: str, result: Any, metric: Any, scale: float, mode: str = "corpus",
                 **own: Any) -> dict[str, Any]:
-    """One (system, metric) in the one JSON vocabulary of every scoring command: ``system``;
-    ``scores``, one per column of the metric in column order (a number; with ``mode``
-    ``"sentence"`` the list of the sentences' scores), fractions x``scale``; ``labels``, the
-    columns' labels as ``compare`` heads them (``GREEN b0.5``, ``BERTScore P``); ``signature``
+    """One (system, metric) in the one JSON vocabulary of every scoring command: ``system``; ``scores``, one per
+    column of the metric in column order (a number; with ``mode`` ``"sentence"`` the list of the sentences'
+    scores), fractions x``scale``; ``labels``, the columns' labels as ``compare`` heads them; ``signature``
     (with ``sentences:each`` / ``sentences:mean``); then the result's own fields, and ``own``.
     ``result``: a metric's result (``mode`` ``"corpus"``), its sentence scores (``"sentence"``:
     their ``to_dict``; ``"mean"``: their ``mean_dict``), or a dict of those fields."""
@@ -91,9 +89,8 @@ def json_scale(metric: Any, scale: float) -> float:
 
 
 def check_scale(metrics: Sequence[Any], scale: float, fractions_beside: bool = False) -> None:
-    """``--scale`` other than the default where no printed score is a fraction (an LLM judge's
-    1-5, Scribendi's sums; ``fractions_beside``: other columns are, compare's Expected Wins) is
-    refused, before any work: it would change nothing (those scores print as they are)."""
+    """``--scale`` other than 100 where no printed score is a fraction (an LLM judge's 1-5; ``fractions_beside``:
+    compare's Expected Wins are) is refused before any work: it would change nothing."""
     if scale != 100 and not fractions_beside and not any(getattr(m, "fraction", True) for m in metrics):
         names = " and ".join(dict.fromkeys(m.display_name for m in metrics))
         raise InputError(f"{scale:g} would change nothing: the scores of {names} are not fractions and print as they "
