@@ -371,6 +371,36 @@ def test_llm_command_takes_every_scoring_command_s_options(files):
         assert "not with --sentence" in one_line_error(*llm_args(files, server, "--sentence", "--dry-run"))
 
 
+def unanswered_sentence_2(body, attempt):
+    """A server that never gives a good answer to the prompt of sentence 2 (SOURCES[1])."""
+    if "He go to school yesterday" in body["messages"][-1]["content"]:
+        return completion_reply("not json at all")
+    return completion_reply(hashed_answer(body))
+
+
+def test_a_sentence_without_a_score_is_an_empty_cell_and_null_not_nan(files):
+    """`llm --sentence` and `compare --metrics llm-s --sentence` printed `nan` for a sentence the
+    judge gave no score (a cell in every table format, the string "nan" in JSON). Now an empty
+    cell and null; the stderr line still counts the pairs without a score."""
+    names = list(SYSTEMS)
+    with ChatServer(unanswered_sentence_2) as server:
+        runs = {fmt: run_cli(*llm_args(files, server, "--answer-retries", "0", "--sentence", *fmt.split()))
+                for fmt in ("--tsv", "--json", "--markdown", "--latex", "--format text")}
+        compared = run_cli("compare", "-s", files["src"], "-o", *(files[n] for n in names), "--metrics",
+                           http_spec(server, extra=":answer_retries=0"), "--sentence", "-d", "4")
+    for fmt, (code, out, err) in [*runs.items(), ("compare", compared)]:
+        assert code == 0 and "nan" not in out.lower(), (fmt, out, err)
+    code, out, err = runs["--tsv"]
+    assert compared[1] == out
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert rows[1] == ["2"] + [""] * len(names) and all(cell for row in rows[:1] + rows[2:] for cell in row)
+    assert f"gecmetric llm: {len(names)} (sentence, system) pairs have no score; their cells are empty" in err
+    data = json.loads(runs["--json"][1])
+    assert [entry["scores"][1] for entry in data] == [None] * len(names)
+    assert all(isinstance(x, float) for entry in data for k, x in enumerate(entry["scores"]) if k != 1)
+    assert "| 2 |  |" in runs["--markdown"][1] and "\n2 &  & " in runs["--latex"][1]
+
+
 def test_llm_command_reports_unscored_sentences_and_budget(files, tmp_path):
     with ChatServer() as server:
         code, out, err = run_cli(*llm_args(files, server, "--max-requests", "2", "--cache", str(tmp_path / "c")))

@@ -109,9 +109,11 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, grouping:
     click.echo(judged.report.summary(), err=True)
     unscored = sum(r.unscored for r in judged.results.values())
     if unscored:
-        click.echo(f"gecmetric llm: {unscored} (sentence, system) pairs have no score; each system's mean is over "
-                   "its scored sentences" + (" (grouping gec-metrics scores 5 hypotheses a source)"
-                                             if grouping == "gec-metrics" else ""), err=True)
+        shown = ("their cells are empty (null in JSON)" if sentence
+                 else "each system's mean is over its scored sentences")
+        click.echo(f"gecmetric llm: {unscored} (sentence, system) pairs have no score; {shown}"
+                   + (" (grouping gec-metrics scores 5 hypotheses a source)" if grouping == "gec-metrics" else ""),
+                   err=True)
 
 
 def _judged(metric, files, jobs: int, chunk_lines: int | None, dask_address: str | None, as_json: bool):

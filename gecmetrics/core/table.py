@@ -58,6 +58,17 @@ def scaled(value: float, digits: int, scale: float = 100.0, exponent: bool = Fal
     return percent(value, digits, exponent) if scale == 100 else round_half_up(scale * float(value), digits, exponent)
 
 
+def score_cell(value: float, digits: int, scale: float = 100.0) -> str:
+    """A score as a table cell (:func:`scaled`), or an empty cell where there is none (NaN: a
+    sentence an LLM judge gave no score), never ``nan``."""
+    return "" if math.isnan(float(value)) else scaled(value, digits, scale)
+
+
+def score_value(value: float, scale: float = 100.0) -> float | None:
+    """A score as JSON holds it: times ``scale``, or None (``null``) where there is none."""
+    return None if math.isnan(float(value)) else scale * float(value)
+
+
 class _AsThePackagesPrint:
     """:func:`round_half_up`, :func:`percent` and :func:`scaled` as the gleu and GREEN packages
     print numbers, str() of a Decimal (``0E-7`` for 0 past 6 decimals): what their commands'

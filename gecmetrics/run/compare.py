@@ -24,7 +24,7 @@ from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics import registry
 from ..metrics.registry import COMPARE, needs_gold_m2, resolve_metrics
-from ..core.table import Table, scaled, unit_header
+from ..core.table import Table, scaled, score_cell, score_value, unit_header
 
 DEFAULT_METRICS = registry.default_metric_texts(COMPARE)
 """The registry texts of the default metrics (:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`:
@@ -321,7 +321,8 @@ def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None =
 def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -> Table:
     """Sentence scores of every system under every metric: a row per sentence, a column per
     system x metric column (``AMU GLEU+ f (x100)``), fractions x``scale``; its JSON data: per
-    system and column, the scores and the signature. Metrics without sentence scores are an
+    system and column, the scores and the signature. A sentence without a score (an LLM judge's
+    unanswered prompt) is an empty cell, ``null`` in JSON. Metrics without sentence scores are an
     error naming them."""
     for metric in scored.metrics:
         metric.require_sentence_scores()
@@ -337,9 +338,10 @@ def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -
             scores = matrices[name][column.metric_index][column.part]
             values.append((scores, factor))
             data.append({"system": name, "metric": column.label, "signature": str(column.signature),
-                         "scores": [factor * float(x) for x in scores]})
+                         "scores": [score_value(x, factor) for x in scores]})
     sentences = len(values[0][0]) if values else 0
-    rows = [[str(d + 1), *(scaled(scores[d], digits, factor) for scores, factor in values)] for d in range(sentences)]
+    rows = [[str(d + 1), *(score_cell(scores[d], digits, factor) for scores, factor in values)]
+            for d in range(sentences)]
     return Table(header, rows, data=data)
 
 
