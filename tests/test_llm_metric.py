@@ -401,6 +401,39 @@ def test_a_sentence_without_a_score_is_an_empty_cell_and_null_not_nan(files):
     assert "| 2 |  |" in runs["--markdown"][1] and "\n2 &  & " in runs["--latex"][1]
 
 
+def test_sentences_without_a_score_are_refused_by_paired_tests_and_fall_back_in_rewards(files):
+    """A paired test over sentences some of which the judge gave no score compared each system's
+    mean over its own scored sentences (different sentences for different systems; a bootstrap
+    resample that drew none of them gave a nan interval); a reward gave such a completion nan.
+    Now the test is refused in one line naming the system, how many sentences lack a score and
+    how to give them one; a reward gives the line its fallback value."""
+    from gecmetrics.rewards import reward_function
+
+    named = {"input": SYSTEMS["input"], "good": SYSTEMS["good"], "bad": SYSTEMS["bad"]}
+    message = ("LLM-S: 1 of its 6 sentences has no score from the judge, and a paired test compares the systems on "
+               "every sentence: run again (unanswered prompts are asked again, the others come from the cache)")
+    with ChatServer(unanswered_sentence_2) as server:
+        for method, all_pairs in (("bs", False), ("ar", False), ("bs", True)):
+            with pytest.warns(LLMJudgeWarning), pytest.raises(InputError) as refused:
+                paired_test(http_metric(server, answer_retries=0), SOURCES, [], named, method, samples=50,
+                            all_pairs=all_pairs)
+            assert str(refused.value) == f"input: {message}"
+        for test in (["--paired-bs", "50"], ["--paired-ar", "50"], ["--paired-bs", "50", "--all-pairs"]):
+            code, out, err = run_cli("compare", "-s", files["src"], "-o", *(files[n] for n in named), "--metrics",
+                                     http_spec(server, extra=":answer_retries=0:grouping=gec-metrics"), *test)
+            grouped = message.replace("LLM-S:", "LLM-S gec-metrics-groups:")
+            assert code == 2 and out == "" and err.strip().splitlines()[-1] == (
+                f"gecmetric: error: {files['input']}: {grouped}, with grouping all (gec-metrics' scores 5 hypotheses "
+                "a source)"), (test, err)
+        reward = reward_function("llm-s", provider="openai-compatible", model="test-model", base_url=server.url,
+                                 answer_retries=0)
+        with pytest.warns(LLMJudgeWarning):
+            values = reward(completions=[SYSTEMS["good"][1], SYSTEMS["good"][0]], source=SOURCES[1::-1])
+        assert values[0] == reward.fallback and 1 <= values[1] <= 5 and reward.stats.fallbacks == 1
+    with ChatServer() as server:  # every sentence scored: the test runs
+        assert paired_test(http_metric(server), SOURCES, [], named, "bs", samples=50).systems[1].p_value is not None
+
+
 def test_llm_command_reports_unscored_sentences_and_budget(files, tmp_path):
     with ChatServer() as server:
         code, out, err = run_cli(*llm_args(files, server, "--max-requests", "2", "--cache", str(tmp_path / "c")))

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InputError
+
 CHUNK_BYTES = 16 * 2**20
 """Upper bound of the temporary float arrays built per chunk of resamples."""
 
@@ -73,6 +75,17 @@ class Resampler(ABC):
     def swapped_scores(self, baseline: Any, system: Any, keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Scores of the pseudo-systems A (the baseline's sentences where ``keep_baseline``, the
         system's elsewhere) and B (the opposite), shapes (N,)."""
+
+
+def prepared_for(resampler: Resampler, name: str, statistics: Any) -> Any:
+    """``resampler.prepare(statistics)`` of the system ``name``: a refusal that names no file
+    names the system (an LLM judge's sentences without a score cannot be resampled)."""
+    try:
+        return resampler.prepare(statistics)
+    except InputError as err:
+        if err.path is not None:
+            raise
+        raise InputError(str(err), name) from None
 
 
 class LinearResampler(Resampler):

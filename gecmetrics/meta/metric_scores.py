@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..core.checks import check_score
-from ..core.resampling import Resample
+from ..core.resampling import Resample, prepared_for
 from ..errors import InputError
 from ..stats.sentence_rankings import SENTENCE_RANKING_METHODS, rank_by_sentence_scores
 from .score_files import SINGLE_METRIC_NAME
@@ -89,8 +89,9 @@ class ScoredColumns:
         for c in self.columns:
             metric = self.metric(c)
             resampler = metric.resampler(c.part, self.scored.references)
-            out[c.label] = {name: _OrientedResampler(resampler, resampler.prepare(
-                self.scored.statistics[name][c.metric_index]), metric.oriented) for name in self.scored.names}
+            out[c.label] = {name: _OrientedResampler(resampler, prepared_for(
+                resampler, name, self.scored.statistics[name][c.metric_index]), metric.oriented)
+                for name in self.scored.names}
         return out
 
     def sentence_scores(self, column: Any) -> dict[str, np.ndarray]:

@@ -30,7 +30,7 @@ from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from ..core.resampling import Resample, Resampler
+from ..core.resampling import Resample, Resampler, prepared_for
 from ..core.checks import check_count, check_flag, check_seed
 from ..errors import InputError
 from ..metrics.results import Signature
@@ -336,7 +336,9 @@ def _prepared(resampler: Resampler, statistics: Mapping[str, Any]) -> tuple[list
                              f"({type(value).__name__}{'' if not isinstance(value, np.ndarray) else ' of ' + str(value.dtype)})",
                              "statistics")
         try:
-            prepared.append(resampler.prepare(value))
+            prepared.append(prepared_for(resampler, name, value))
+        except InputError:
+            raise
         except (ValueError, TypeError, IndexError, AttributeError) as err:
             raise InputError(f"the statistics of {name!r} do not fit the resampler ({err}): give the statistics of "
                              "the metric the resampler comes from, with its number of references", "statistics") from None

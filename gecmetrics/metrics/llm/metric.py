@@ -7,8 +7,10 @@ corpus prepared in chunks of sentences gets the same scores). ``statistics`` the
 system's scores: per sentence the integer row (score, scored, unscored), so that the corpus score
 is the mean over the scored sentences and a sentence without a score (a prompt left unanswered
 after the retries, the request budget, or gec-metrics' grouping beyond five hypotheses) is
-counted, in the result's ``unscored``, never dropped silently. Its sentence score is NaN, which
-sentence-level meta-evaluation refuses with a message.
+counted, in the result's ``unscored``, never dropped silently. Its sentence score is NaN (an
+empty cell in a sentence table), which paired tests (:class:`ScoredSentencesResampler`),
+rankings from sentence scores and sentence-level meta-evaluation refuse with a message, and a
+reward turns into its fallback (:meth:`LLMJudgeMetric.alone_matrix`).
 
 Settings name the backend as ``provider:model`` (``model=openai:gpt-4o-mini-2024-07-18``,
 ``vllm:Qwen/Qwen2.5-7B-Instruct``, ``transformers:/models/llama``); in ``--metrics`` text, where
@@ -28,7 +30,8 @@ from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
-from ...errors import InputError
+from ...core.resampling import LinearResampler
+from ...errors import InputError, LineRefused
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric
@@ -218,6 +221,28 @@ class RequestsSpent:
 # ----------------------------------------------------------------------------- the metric
 
 
+class ScoredSentencesResampler(LinearResampler):
+    """The judge's rows resampled, sentence by sentence, only where every sentence has a score:
+    a paired test (and any resampling of sentences) compares the systems on the same sentences,
+    and a resample's mean over the scored sentences of each system would compare them on
+    different ones (or be NaN where a resample drew none), so such statistics are refused in
+    one line saying how many sentences lack a score and how to give them one."""
+
+    def __init__(self, rows: Callable, score_sums: Callable, label: str, signature: str, remedy: str) -> None:
+        super().__init__(rows, score_sums, label, signature)
+        self.remedy = remedy
+
+    def prepare(self, statistics: np.ndarray) -> np.ndarray:
+        rows = np.asarray(statistics)
+        missing = int(rows[:, UNSCORED].sum()) if rows.ndim == 2 and rows.shape[-1] > UNSCORED else 0
+        if missing:
+            have = "has" if missing == 1 else "have"
+            raise InputError(f"{self.label}: {missing} of its {len(rows)} sentences {have} no score from the judge, and "
+                             f"a paired test compares the systems on every sentence: {self.remedy}")
+        return super().prepare(statistics)
+
+
+
 class LLMPrepared:
     """The judge's run on one corpus (or chunk): the result (scores sentences x systems, NaN
     where missing; the report), and the systems' lines (found by identity, else by text)."""
@@ -341,6 +366,33 @@ class LLMJudgeMetric(Metric):
         count = sums[..., SCORED]
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(count > 0, sums[..., 0] / np.where(count > 0, count, 1), np.nan)
+
+    def resampler(self, column: int = 0, references: int = 1) -> Any:
+        """The paired-test resampler, refusing statistics with a sentence without a score (see
+        :class:`ScoredSentencesResampler`)."""
+        self.check_column_number(column)
+        return ScoredSentencesResampler(lambda statistics: self.rows(statistics, column),
+                                        lambda sums: self.score_from_sums(sums, column), self.paired_label(column),
+                                        self.column_signature(column, references), self.unscored_remedy())
+
+    def unscored_remedy(self) -> str:
+        """What gives every sentence a score: another run (unanswered prompts are asked again,
+        answered ones come from the cache), and grouping ``all`` where gec-metrics' leaves
+        hypotheses beyond five a source without one."""
+        return ("run again (unanswered prompts are asked again, the others come from the cache)"
+                + (", with grouping all (gec-metrics' scores 5 hypotheses a source)"
+                   if self.settings.grouping != "all" else ""))
+
+    def alone_matrix(self, statistics: Any) -> Any:
+        """Each sentence's score, as :meth:`sentence_matrix`; a sentence without a score is
+        refused (:class:`~gecmetrics.errors.LineRefused`: a reward gives it its fallback value,
+        edit attribution stops with one line) rather than scored NaN."""
+        rows = np.asarray(statistics)
+        missing = np.flatnonzero(rows[:, UNSCORED]) if rows.ndim == 2 and len(rows) else []
+        if len(missing):
+            raise LineRefused(f"{self.column_labels()[0]}: sentence {int(missing[0]) + 1} has no score from the judge "
+                              "(its prompt was not answered: the run's report says why)")
+        return self.sentence_matrix(statistics)
 
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """How many sentences have a score and how many have none; a hypothesis none of whose
