@@ -327,6 +327,22 @@ def test_llm_command(files):
         assert data["signature"].startswith("LLM-S|backend:openai-compatible|model:test-model|url:")
 
 
+def test_llm_command_heads_its_column_as_compare_does(files):
+    """`llm --criterion fluency` headed its table `LLM-S` where `compare` heads the same metric and
+    settings `LLM-S fluency`: one label for one metric and settings (its JSON's "metric" too)."""
+    with ChatServer() as server:
+        for more, label in ((["--criterion", "fluency"], "LLM-S fluency"),
+                            (["--grouping", "gec-metrics"], "LLM-S gec-metrics-groups"), ([], "LLM-S")):
+            code, out, err = run_cli(*llm_args(files, server, *more))
+            assert code == 0 and out.splitlines()[0] == f"system\t{label}\tscored\tunscored", (more, out, err)
+            code, out, err = run_cli(*llm_args(files, server, *more, "--json"))
+            assert code == 0 and json.loads(out)["metric"] == label, err
+            extra = "".join(f":{key.lstrip('-')}={value}" for key, value in zip(more[::2], more[1::2]))
+            code, out, err = run_cli("compare", "-s", files["src"], "-o", files["good"], "--metrics",
+                                     http_spec(server, extra=extra), "--json")
+            assert code == 0 and [c["label"] for c in json.loads(out)["columns"]] == [label], err
+
+
 def test_llm_command_takes_every_scoring_command_s_options(files):
     """`gecmetric --help` promises --scale and --signature of every scoring command; `llm` took
     neither, nor --sentence. Now: --signature prints the signature on stderr (the JSON's, after

@@ -105,7 +105,8 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, grouping:
     else:
         rows = [[name, round_half_up(r.score, digits), str(r.scored), str(r.unscored)]
                 for name, r in judged.results.items()]
-        echo_scores(Table(["system", metric.label, "scored", "unscored"], rows), fmt, [metric.signature(None)])
+        echo_scores(Table(["system", metric.column_labels()[0], "scored", "unscored"], rows), fmt,
+                    [metric.signature(None)])
     click.echo(judged.report.summary(), err=True)
     unscored = sum(r.unscored for r in judged.results.values())
     if unscored:

@@ -237,8 +237,8 @@ class ScoredSentencesResampler(LinearResampler):
         missing = int(rows[:, UNSCORED].sum()) if rows.ndim == 2 and rows.shape[-1] > UNSCORED else 0
         if missing:
             have = "has" if missing == 1 else "have"
-            raise InputError(f"{self.label}: {missing} of its {len(rows)} sentences {have} no score from the judge, and "
-                             f"a paired test compares the systems on every sentence: {self.remedy}")
+            raise InputError(f"{self.label}: {missing} of its {len(rows)} sentences {have} no score from the judge, "
+                             f"and a paired test compares the systems on every sentence: {self.remedy}")
         return super().prepare(statistics)
 
 
@@ -516,12 +516,13 @@ class JudgedCorpus:
                    JudgeReport.merged([part.report for part in parts]), statistics)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: signature, settings, one entry per system, the report."""
+        """JSON-ready: the metric's column label (``LLM-S fluency``, as ``compare`` heads its
+        column), signature, settings, one entry per system, the report."""
         first = next(iter(self.results.values()))
         systems = [{"system": name, "scores": [float(result.score)], "score": float(result.score),
                     "scored": result.scored, "unscored": result.unscored, "signature": str(result.signature)}
                    for name, result in self.results.items()]
-        return {"metric": self.metric.label, "signature": str(first.signature), "settings": first.settings,
+        return {"metric": self.metric.column_labels()[0], "signature": str(first.signature), "settings": first.settings,
                 "systems": systems, "report": self.report.to_dict()}
 
 
