@@ -476,6 +476,30 @@ def test_dry_run_sends_nothing(files):
         assert out.splitlines()[0] == f"{prompts} prompts: {prompts} in the cache, 0 to request"
 
 
+def test_dry_run_takes_digits_and_refuses_the_run_engine_s_options(files):
+    """`llm --dry-run` ignored -d, -p, --chunk-lines and --dask. Now -d gives the cost's decimals
+    (rounded half up; 4 by default, as before) and the run engine's options, which cannot change
+    an estimate made of the whole corpus in one process, are refused in one line, nothing sent."""
+    prices = ["--price-in", "150", "--price-out", "600"]
+    with ChatServer() as server:
+        code, out, err = run_cli(*llm_args(files, server, "--dry-run", *prices, "--json"))
+        assert code == 0, err
+        cost = json.loads(out)["cost"]
+        for digits in ("0", "2", "4", None):
+            code, out, err = run_cli(*llm_args(files, server, "--dry-run", *prices,
+                                               *(["-d", digits] if digits else [])))
+            shown = round_half_up(cost, int(digits or 4))
+            assert code == 0 and f"estimated cost: {shown} (at the given" in out, (digits, out, err)
+        assert round_half_up(cost, 2) != round_half_up(cost, 4).rstrip("0")  # the digits show
+        for more in (["-p", "2"], ["-p", "0"], ["--chunk-lines", "3"], ["--dask", "local"],
+                     ["-p", "2", "--dask", "local"]):
+            err = one_line_error(*llm_args(files, server, "--dry-run", *more))
+            assert err.startswith("gecmetric: error: --dry-run: estimates the prompts of the whole corpus in this "
+                                  f"process (they do not depend on the chunking) and sends nothing: not with {more[0]}")
+        assert run_cli(*llm_args(files, server, "--dry-run", "-p", "1", "--quiet"))[0] == 0
+        assert server.requests == 0
+
+
 def test_dry_run_needs_no_api_key(files, monkeypatch):
     """A hosted API's dry run estimates without a key (and sends nothing: there is no server);
     the run itself asks for the key in one line."""

@@ -50,7 +50,7 @@ SETTINGS = ("model", "criterion", "grouping", "base_url", "max_requests", "answe
 @click.option("--sentence", is_flag=True, help=SENTENCE_HELP)
 @format_options
 @scale_option
-@digits_option(4, "Decimals of the scores (1-5 and their means; rounded half up).")
+@digits_option(4, "Decimals of the scores (1-5 and their means; rounded half up), and of a dry run's cost.")
 @run_options
 @signature_option
 def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, scale, digits, jobs, chunk_lines,
@@ -75,6 +75,12 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
         raise InputError("--price-in and --price-out go with --dry-run")
     if dry_run and sentence:
         raise InputError("--dry-run estimates the requests and prints no score: not with --sentence")
+    if dry_run:  # the run engine's options would change nothing in the estimate: refused, not ignored
+        given = [flag for flag, value in (("-p", jobs != 1), ("--chunk-lines", chunk_lines), ("--dask", dask_address))
+                 if value]
+        if given:
+            raise InputError("estimates the prompts of the whole corpus in this process (they do not depend on the "
+                             f"chunking) and sends nothing: not with {' or '.join(given)}", "--dry-run")
     if settings["spacy_model"] is not None and variant != "e":
         raise InputError("--spacy-model is for --variant e (LLM-E's ERRANT edits)")
     fmt = chosen_format("tsv")
@@ -82,7 +88,7 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
     check_scale([metric], scale)
     files = corpus_files(source, (), hypotheses)
     if dry_run:
-        _dry_run(metric, files, None if price_in is None else (price_in, price_out), fmt)
+        _dry_run(metric, files, None if price_in is None else (price_in, price_out), fmt, digits)
     else:
         _judge_and_print(metric, files, (jobs, chunk_lines, dask_address), fmt, digits, settings["grouping"], sentence)
     if show_signature:  # what the numbers' signature is (a dry run's: the run it estimates)
@@ -127,11 +133,12 @@ def _judged(metric, files, jobs: int, chunk_lines: int | None, dask_address: str
     return JudgedCorpus.joined([judged for _, _, judged in chunks])
 
 
-def _dry_run(metric, files, prices, fmt: str) -> None:
+def _dry_run(metric, files, prices, fmt: str, digits: int) -> None:
+    """The estimate of the whole corpus: JSON (the cost as it is), or lines (the cost to -d decimals)."""
     from ..io.corpus import read_corpus
 
     estimate = metric.dry_run(read_corpus(files.source, [], list(files.hypotheses)), prices)
     if fmt == "json":
         echo_json(vars(estimate))
     else:
-        click.echo(estimate.summary())
+        click.echo(estimate.summary(digits))

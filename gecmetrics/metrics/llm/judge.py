@@ -20,6 +20,7 @@ import numpy as np
 
 from ...core.cache import Cache, cache_key
 from ...core.checks import check_finite_non_negative
+from ...core.table import round_half_up
 from ...errors import InputError
 from .answers import BadAnswer, parse_answer
 from .backends.base import Backend, ChatRequest, Completion
@@ -127,14 +128,15 @@ class DryRun:
     cost: float | None = None
     over_budget: int = 0
 
-    def summary(self) -> str:
-        """The estimate in a few lines for people."""
+    def summary(self, digits: int = 4) -> str:
+        """The estimate in a few lines for people (the cost to ``digits`` decimals, rounded half up)."""
         how = "" if self.exact else "~"
         lines = [f"{self.prompts} prompts: {self.cached} in the cache, {self.to_request} to request",
                  f"tokens to send: {how}{self.prompt_tokens} prompt, {how}{self.completion_tokens} completion "
                  f"({'counted with the model tokenizer' if self.exact else 'estimated at 4 characters a token'})"]
         if self.cost is not None:
-            lines.append(f"estimated cost: {self.cost:.4f} (at the given prices per million tokens, without retries)")
+            lines.append(f"estimated cost: {round_half_up(self.cost, digits)} (at the given prices per million tokens, "
+                         "without retries)")
         if self.over_budget:
             lines.append(f"{self.over_budget} more prompts are beyond the request budget")
         return "\n".join(lines)
