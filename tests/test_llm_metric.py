@@ -214,6 +214,29 @@ def test_settings():
     assert module.STRUCTURED == http.STRUCTURED and module.DTYPES == local.DTYPES
 
 
+def test_library_compare_checks_the_scale_as_the_command_does():
+    """`gecmetrics.compare(..., scale=1)` with only metrics that are not fractions was accepted
+    (and changed nothing) where `--scale 1` is refused; a scale that is neither 100 nor 1 (7, the
+    text "1") was taken too. Now one check, the CLI's and the library's, before any request."""
+    from gecmetrics.run.compare import sentence_comparison
+
+    with ChatServer() as server:
+        with pytest.raises(InputError, match=r"^scale: 1 would change nothing: the scores of llm-s are not fractions "
+                                             r"and print as they are \(digits sets their decimals\)$"):
+            compare(SOURCES, [], SYSTEMS, [http_metric(server)], scale=1)
+        for bad in (7, "1", True, float("nan")):
+            with pytest.raises(InputError, match=r"^scale: must be 100 \(fractions x100\) or 1"):
+                compare(SOURCES, [], SYSTEMS, [http_metric(server)], scale=bad)
+        assert server.requests == 0
+        table = compare(SOURCES, [], SYSTEMS, [http_metric(server)], scale=1, ranking="ew")  # EW is a fraction
+        assert table.header() == ["system", "LLM-S", "LLM-S EW (fraction)"]
+        assert compare(SOURCES, [SOURCES], SYSTEMS, [http_metric(server), "gleu"], scale=1).header() == [
+            "system", "LLM-S", "GLEU+ f (fraction)"]
+        scored = score_corpus([http_metric(server)], Corpus(SOURCES, [], dict(SYSTEMS)))
+        with pytest.raises(InputError, match="^scale: 1 would change nothing"):
+            sentence_comparison(scored, scale=1)
+
+
 def test_paired_tests():
     named = {"input": SYSTEMS["input"], "good": SYSTEMS["good"], "bad": SYSTEMS["bad"]}
     with ChatServer() as server:

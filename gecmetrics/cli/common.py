@@ -6,6 +6,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import click
 
+from ..core import table
 from ..core.table import Table
 from ..errors import InputError
 from ..output.formats import dumps, render, render_parts
@@ -89,12 +90,9 @@ def json_scale(metric: Any, scale: float) -> float:
 
 
 def check_scale(metrics: Sequence[Any], scale: float, fractions_beside: bool = False) -> None:
-    """``--scale`` other than 100 where no printed score is a fraction (an LLM judge's 1-5; ``fractions_beside``:
-    compare's Expected Wins are) is refused before any work: it would change nothing."""
-    if scale != 100 and not fractions_beside and not any(getattr(m, "fraction", True) for m in metrics):
-        names = " and ".join(dict.fromkeys(m.display_name for m in metrics))
-        raise InputError(f"{scale:g} would change nothing: the scores of {names} are not fractions and print as they "
-                         "are (-d sets their decimals)", "--scale")
+    """``--scale`` checked by the scale rule the library checks (:func:`gecmetrics.core.table.check_scale`):
+    1 where no printed score is a fraction is refused before any work."""
+    table.check_scale(metrics, scale, fractions_beside, "--scale")
 
 
 def echo_warnings(lines: Iterable[str]) -> None:

@@ -90,6 +90,26 @@ class _AsThePackagesPrint:
 AS_THE_PACKAGES_PRINT = _AsThePackagesPrint()
 
 
+SCALES = (100, 1)
+"""What fractions are printed times: 100 (x100, the default) or 1 (as they are)."""
+
+
+def check_scale(metrics: Sequence[Any], scale: Any, fractions_beside: bool = False, argument: str = "scale") -> float:
+    """The scale rule's check, before any work (``gecmetrics.compare`` and every command's
+    ``--scale``): ``scale`` is 100 or 1, and 1 where no printed score is a fraction (an LLM
+    judge's 1-5, Scribendi's sums; ``fractions_beside``: other columns are, compare's Expected
+    Wins) is refused, as it would change nothing (those scores print as they are). ``argument``:
+    how the message names it (``--scale`` on the command line)."""
+    cli = argument.startswith("-")
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale not in SCALES:
+        raise InputError(f"must be 100 (fractions x100) or 1 (fractions as they are), got {scale!r}", argument)
+    if scale != 100 and not fractions_beside and not any(getattr(m, "fraction", True) for m in metrics):
+        names = " and ".join(dict.fromkeys(m.display_name for m in metrics))
+        raise InputError(f"{scale:g} would change nothing: the scores of {names} are not fractions and print as they "
+                         f"are ({'-d' if cli else 'digits'} sets their decimals)", argument)
+    return float(scale)
+
+
 def unit_header(label: str, scale: float) -> str:
     """A score column's header that says how its fractions are printed: ``F0.5 (x100)`` or
     ``F0.5 (fraction)``."""

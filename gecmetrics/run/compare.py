@@ -24,7 +24,7 @@ from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics import registry
 from ..metrics.registry import COMPARE, needs_gold_m2, resolve_metrics
-from ..core.table import Table, scaled, score_cell, score_value, unit_header
+from ..core.table import Table, check_scale, scaled, score_cell, score_value, unit_header
 
 DEFAULT_METRICS = registry.default_metric_texts(COMPARE)
 """The registry texts of the default metrics (:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`:
@@ -257,7 +257,8 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     blocks of the same sentences) are given. ``hypothesis_m2``: system name -> its M2 blocks,
     for metrics that read hypothesis edits (``cleme``, ``cleme2``). ``cache``: the run's
     persistent cache (None: ``$GECMETRICS_CACHE``, else the user cache folder; False: none; a
-    folder or a ``Cache``), as in :func:`~gecmetrics.run.engine.score_files`.
+    folder or a ``Cache``), as in :func:`~gecmetrics.run.engine.score_files`. ``scale``: fractions
+    printed x100 (100) or as they are (1; refused where no score is a fraction, as ``--scale 1``).
     """
     if hypothesis_m2 is not None and not isinstance(hypothesis_m2, Mapping):
         raise InputError(f"hypothesis_m2 must map each system's name to its M2 blocks, got "
@@ -294,6 +295,7 @@ def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCal
                    ) -> Comparison:
     """:func:`compare` of a checked :class:`Corpus`."""
     check_columns(metrics, len(corpus.references))
+    check_scale(metrics, scale, fractions_beside=ranking == "ew")  # before any scoring
     return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs, cache=cache), scale, ranking)
 
 
@@ -308,6 +310,7 @@ def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None =
     column of a metric with sentence scores, the systems' Expected Wins or TrueSkill mu from
     the pairwise wins of their sentence scores (Goto et al. 2025, gec-metrics' settings)."""
     metrics = scored.metrics
+    scale = check_scale(metrics, scale, fractions_beside=ranking == "ew")
     columns, signatures = metric_columns(metrics, scored.references)
     results = scored.results()
     values = {name: [float(results[name][c.metric_index].scores[c.part]) for c in columns] for name in scored.names}
@@ -326,6 +329,7 @@ def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -
     error naming them."""
     for metric in scored.metrics:
         metric.require_sentence_scores()
+    scale = check_scale(scored.metrics, scale)
     columns, _ = metric_columns(scored.metrics, scored.references)
     matrices = {name: [metric.sentence_matrix(scored.statistics[name][k]) for k, metric in enumerate(scored.metrics)]
                 for name in scored.names}
