@@ -242,7 +242,6 @@ class ScoredSentencesResampler(LinearResampler):
         return super().prepare(statistics)
 
 
-
 class LLMPrepared:
     """The judge's run on one corpus (or chunk): the result (scores sentences x systems, NaN
     where missing; the report), and the systems' lines (found by identity, else by text)."""
@@ -390,8 +389,9 @@ class LLMJudgeMetric(Metric):
         rows = np.asarray(statistics)
         missing = np.flatnonzero(rows[:, UNSCORED]) if rows.ndim == 2 and len(rows) else []
         if len(missing):
+            left_out = ", or grouping gec-metrics left it out" if self.settings.grouping != "all" else ""
             raise LineRefused(f"{self.column_labels()[0]}: sentence {int(missing[0]) + 1} has no score from the judge "
-                              "(its prompt was not answered: the run's report says why)")
+                              f"(its prompt got no valid answer{left_out})")
         return self.sentence_matrix(statistics)
 
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
