@@ -144,3 +144,31 @@ def test_workers_get_equal_chunks_as_many_as_a_multiple_of_workers(tmp_path) -> 
     text = tmp_path / "t"
     text.write_text("".join(f"a b {k}\n" for k in range(1312)), encoding="utf-8")
     assert parallel_chunk_lines(CorpusFiles(str(text), (str(text),), (str(text),)), 2, 250) == 219
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_corpus_in_memory_warns_as_its_files_do(tmp_path, jobs):
+    """score_corpus observed no text (the engine named none of a corpus's texts): its warnings
+    said "n = 4 is more than the length of every sentence (at most 0 words)" of every corpus and
+    missed the whitespace. A corpus read from files now warns as its files do (the source named
+    as its messages name it, the systems by their names)."""
+    from gecmetrics.io.corpus import Corpus, read_corpus
+    from gecmetrics.run.engine import score_corpus
+
+    src = _write(tmp_path, "src", "a b c d e\nf g h\n")
+    ref = _write(tmp_path, "ref", "a b c d e\nf g\u00a0h\n")  # non-ASCII whitespace
+    hyp = _write(tmp_path, "hyp", "a b  c d e\nf g h\n")  # a repeated space: counts in char mode
+    metrics = ["gleu", "green:unit=char"]
+    files = score_files(metrics, CorpusFiles(src, (ref,), (hyp,)), jobs=jobs, chunk_lines=1)
+    corpus = score_corpus(metrics, read_corpus(src, [ref], [hyp]), jobs=jobs, chunk_lines=1)
+    assert corpus.warnings() == files.warnings()
+    assert f"gecmetric: warning: {ref}: 1 line(s) contain non-ASCII whitespace (e.g. U+00A0), which splits words " \
+        "here but not in gec-ranking (Python 2); scores may differ from it" in files.warnings()
+    assert f"gecmetric: warning: {hyp}: 1 line(s) have leading, trailing or repeated whitespace, which counts in " \
+        "char mode (as in the original tools); --normalize-space ignores it" in files.warnings()
+    assert not any("more than the length" in line for line in files.warnings())
+    short = Corpus(["a b", "c"], [["a x", "c"]], {"SYS": ["a b", "c"]})
+    assert score_corpus(["gleu"], short, jobs=jobs).warnings() == [
+        "gecmetric: warning: n = 4 is more than the length of every sentence (at most 2 words): no n-gram of order 4 "
+        "to match, so corpus scores are 0 (sentence scores follow each metric's rules for short sentences)"]
+    assert score_corpus(["gleu"], Corpus(["a b c d"], [["a b c d"]], {"SYS": ["a b c d"]})).warnings() == []

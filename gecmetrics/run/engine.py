@@ -193,9 +193,19 @@ def _run_task(task: _Task) -> _Outcome | None:
 
 def _texts_of(corpus: Corpus, task: _Task) -> list[Sequence[str]]:
     """The chunk's text files in the order of ``task.shown`` (source, references, text hypotheses)."""
-    hypotheses = [lines for lines in corpus.hypotheses.values() if not lines or isinstance(lines[0], str)]
-    texts = [corpus.sources, *corpus.references, *hypotheses]
+    texts = [corpus.sources, *corpus.references, *(corpus.hypotheses[name] for name in _text_hypotheses(corpus))]
     return texts[-len(task.shown):] if task.shown else []
+
+
+def _text_hypotheses(corpus: Corpus) -> list[str]:
+    return [name for name, lines in corpus.hypotheses.items() if not lines or isinstance(lines[0], str)]
+
+
+def corpus_text_names(corpus: Corpus) -> list[str]:
+    """The names of a corpus's texts in its warnings, in the order of :func:`_texts_of`: the
+    source and the references as its messages name them, the text hypotheses by their names."""
+    return [corpus.name("source"), *(corpus.name(f"reference {k}") for k in range(len(corpus.references))),
+            *_text_hypotheses(corpus)]
 
 
 def _merge_checks(checks: TextChecks, chunk: TextChecks) -> None:
@@ -325,7 +335,10 @@ def _corpus_outcomes(run: _Run, corpus: Corpus, chunk_lines: int | None) -> Iter
     step = worker_chunk_size(corpus.size, run.executor.jobs, run.chunk_lines if chunk_lines is None else chunk_lines,
                              even=chunk_lines is None)
     chunks = (corpus.slice(start, min(start + step, corpus.size)) for start in range(0, corpus.size, step))
-    for chunk, outcome in _mapped(run.executor, _run_task, chunks, lambda source: run.task(source, [])):
+    # the texts named as the warnings name them: without names no chunk would be observed, and the
+    # order warning said "at most 0 words" of every corpus in memory
+    shown = corpus_text_names(corpus)
+    for chunk, outcome in _mapped(run.executor, _run_task, chunks, lambda source: run.task(source, shown)):
         run.tick(outcome.size, corpus.size)
         yield chunk, outcome
 
