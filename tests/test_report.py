@@ -707,6 +707,29 @@ def test_report_command_writes_the_page_and_its_data(small_files, tmp_path):
     assert (tmp_path / "page.html").read_text(encoding="utf-8") == render_html(data)
 
 
+def test_report_warns_about_the_input_as_compare_does(small_files, small_report, tmp_path):
+    """report said none of compare's warnings about the input (whitespace that splits words or
+    counts in char mode, sentences shorter than the n-gram order), and neither did its page, the
+    part that gets shared: the same lines go to stderr and into the data, which the page lists
+    in its summary ("Notes on the input"). A corpus without such input has none."""
+    f = small_files
+    Path(f["ref0"]).write_text("".join(line.replace(" ", "  ", 1) + "\n" if k == 2 else line + "\n"
+                                       for k, line in enumerate(REFERENCES[0])), encoding="utf-8")
+    Path(f["ref1"]).write_text("".join(line.replace(" ", "\u00a0", 1) + "\n" if k == 3 else line + "\n"
+                                       for k, line in enumerate(REFERENCES[1])), encoding="utf-8")
+    texts = ["-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"], "--metrics", "gleu", "green:unit=char"]
+    code, _, compared = run_cli("compare", *texts)
+    assert code == 0 and len(compared.splitlines()) == 3, compared  # ref0 in char mode, ref1 in both modes
+    assert all(line.startswith("gecmetric: warning: ") for line in compared.splitlines())
+    page, data = tmp_path / "page.html", tmp_path / "data.json"
+    code, out, err = run_cli("report", *texts, "--m2", f["gold.m2"], "--hyp-m2", f["A.m2"], f["B.m2"],
+                             "--html", str(page), "--json", str(data), "--samples", "40", "--attribute", "none")
+    assert code == 0 and out == "" and err == compared, err
+    assert json.loads(data.read_text(encoding="utf-8"))["warnings"] == compared.splitlines()
+    assert page_data(page.read_text(encoding="utf-8"))["warnings"] == compared.splitlines()
+    assert small_report[1]["warnings"] == []
+
+
 def test_report_command_errors(small_files, tmp_path):
     f = small_files
     base = ["report", "-s", f["src"], "-r", f["ref0"], "-o", f["A"], "--hyp-m2", f["A.m2"], "--m2", f["gold.m2"]]
@@ -1053,6 +1076,93 @@ def test_the_pages_summary_says_what_its_stars_read(chromium, tmp_path):
     assert "No paired test: a paired test needs at least 2 sentences, the corpus has 1" in one["note"]
     assert not any(" p " in cell or "[" in cell for cell in one["cells"]) and not one["pairs"]
     assert sum(cell.endswith("baseline") for cell in one["cells"]) == len(data["columns"])
+
+
+RLO, PDI, ARABIC = "\u202e", "\u2069", "\u0646\u0638\u0627\u0645"  # RIGHT-TO-LEFT OVERRIDE, POP DIRECTIONAL ISOLATE
+
+IN_ORDER = r"""
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  var range = document.createRange();
+  function boxes(node, out) {  // what is drawn, in reading order: each character, or an isolate (<bdi>) whole
+    [].forEach.call(node.childNodes, function (child) {
+      if (child.nodeType === 3) {
+        for (var i = 0; i < child.length; i++) {
+          if (/[\s\u202a-\u202e\u2066-\u2069]/.test(child.data.charAt(i))) continue;
+          range.setStart(child, i); range.setEnd(child, i + 1);
+          out.push([child.data.charAt(i), range.getBoundingClientRect()]);
+        }
+      } else if (child.tagName === "BDI") out.push([child.textContent, child.getBoundingClientRect()]);
+      else if (child.nodeType === 1) boxes(child, out);
+    });
+    return out;
+  }
+  function order(node) {  // [boxes drawn, pairs where a box is drawn left of the one before it on its line]
+    var drawn = boxes(node, []), wrong = [];
+    for (var k = 1; k < drawn.length; k++) {
+      var a = drawn[k - 1][1], b = drawn[k][1];
+      if (Math.abs(a.top - b.top) < 3 && b.left < a.left + 0.5) wrong.push(drawn[k - 1][0] + " | " + drawn[k][0]);
+    }
+    return [drawn.length, wrong];
+  }
+  var card = document.querySelector('#sentence-list .sentence[data-sentence="1"]'), checked = {
+    "corpus line": document.getElementById("corpus-line"), "summary note": document.querySelector("#summary > p.note"),
+    "clusters": document.querySelector("#all-pairs > summary")};
+  [].forEach.call(document.querySelectorAll("#input-notes li"), function (li, i) { checked["note " + i] = li; });
+  [].forEach.call(card.querySelectorAll(".line"), function (line, i) { checked["line " + i] = line.children[1]; });
+  [].forEach.call(document.querySelectorAll("#types-table th, #attribution-table th, #sentences table.attr td"),
+    function (cell, i) { checked["cell " + i] = cell; });
+  result.order = {};
+  Object.keys(checked).forEach(function (key) {
+    if (checked[key].textContent.trim()) result.order[key] = order(checked[key]);
+  });
+  result.notes = [].map.call(document.querySelectorAll("#summary #input-notes li"), function (li) { return li.textContent; });
+  result.lines = [].map.call(card.querySelectorAll(".line"), function (line) {
+    return [line.children[0].textContent, line.children[1].textContent]; });
+"""
+
+
+def test_bidi_text_reorders_nothing_outside_it(chromium, tmp_path):
+    """A token holding U+202E RIGHT-TO-LEFT OVERRIDE drew the rest of its line backwards (the next
+    tokens, the edit chips), and a system name holding one the rest of the corpus line and of the
+    headers after it; a U+2069 that closes no isolate let an override out of an isolate, and an
+    Arabic system name took the count after it in a note ("1 :NAME line(s)"). Every piece of user
+    text is an isolate now (a token with a control one of its own): each line is drawn in reading
+    order, and the text is all there."""
+    sentence = f"This are a {RLO}big {PDI}{RLO}apple today ."
+    sources = [sentence, *SOURCES[1:]]
+    references = [[sentence.replace("are", "is"), *REFERENCES[0][1:]],
+                  [sentence.replace("are", "is").replace("today", "now"), *REFERENCES[1][1:]]]
+    gold = [["A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0", "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||1",
+             "A 5 6|||R:ADV|||now|||REQUIRED|||-NONE-|||1"], *GOLD[1:]]
+    systems = {f"B{RLO}old": [[(1, 2, "R:VERB:SVA", "is"), (2, 3, "R:DET", f"{RLO}an"), (5, 6, f"R:{RLO}ODD", "now")]]
+               + SYSTEMS["B"][1:], f"C{PDI}{RLO}x": SYSTEMS["A"], ARABIC: SYSTEMS["A"]}
+    hypotheses, m2 = {}, {}
+    for name, edits in systems.items():
+        lines = [[f"A {s} {e}|||{t}|||{c}|||REQUIRED|||-NONE-|||0" for s, e, t, c in sentence] or [NOOP.format(0)]
+                 for sentence in edits]
+        m2[name] = parse_m2(m2_text(sources, lines), name)
+        hypotheses[name] = [" ".join(apply_edits(block.tokens, block.edits)) for block in m2[name]]
+    hypotheses[ARABIC][2] = hypotheses[ARABIC][2].replace(" ", "  ", 1)  # a warning naming it: its spaces count
+    corpus = Corpus(sources, references, hypotheses, parse_m2(m2_text(sources, gold), "gold"), hypothesis_m2=m2)
+    data = report_data(corpus, ["gleu", "green:unit=char"], samples=40, seed=1, attribution=["gleu"])
+    assert data["warnings"] == [f"gecmetric: warning: {ARABIC}: 1 line(s) have leading, trailing or repeated "
+                                "whitespace, which counts in char mode (as in the original tools); --normalize-space "
+                                "ignores it"]
+    page = tmp_path / "bidi.html"
+    write_report(data, page)
+    probe = chromium.open_page(page, IN_ORDER, width=1400)["probe"]
+    assert probe["errors"] == []
+    seen = probe["actions"]
+    assert seen["notes"] == [line[len("gecmetric: warning: "):] for line in data["warnings"]]  # in the summary
+    assert len(seen["order"]) > 20 and "note 0" in seen["order"] and "line 5" in seen["order"]
+    for where, (drawn, wrong) in seen["order"].items():
+        assert drawn and wrong == [], (where, wrong)
+    # the text is shown as it is: every character kept (an invisible U+2068 before the U+2069 that
+    # closed no isolate is the one addition)
+    lines = {who.replace("\u2068", ""): text.replace("\u2068", "") for who, text in seen["lines"]}
+    assert [lines["source"], lines["reference 0"], lines["reference 1"]] == [sentence, *(r[0] for r in references)]
+    assert lines[f"B{RLO}old"] == f"This areis a{RLO}an {RLO}big {PDI}{RLO}apple todaynow ."
+    assert lines[f"C{PDI}{RLO}x"] == lines[ARABIC] == f"This areis a {RLO}big {PDI}{RLO}apple today ."
 
 
 def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, warm_parses, tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ from ..output.report.data import DEFAULT_SAMPLES
 from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
 from ..stats.significance import MAX_PAIRED_SAMPLES
 from . import main
-from .common import progress_unless
+from .common import echo_warnings, progress_unless
 from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .progress import quiet_option
@@ -66,7 +66,8 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
     gecmetric report -s INPUT -r REF0 REF1 --m2 official-2014.combined.m2 -o AMU CAMB CUUI --html report.html
     gecmetric report -s INPUT -r REF0 REF1 -o AMU CAMB --json data.json --human gjg15
 
-    The page is one file that loads nothing; --json writes the data it shows.
+    The page is one file that loads nothing; --json writes the data it shows. Warnings about
+    the input (as compare prints them) go to stderr and into the page's summary.
     """
     if html_path is None and json_path is None:
         raise InputError("nothing to write: give --html PAGE.html and/or --json DATA.json")
@@ -83,6 +84,7 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
                            correction=correction, progress=progress_unless(False, "report"), cache=run_context())
         del corpus  # the page needs only the data: the M2 blocks and system texts go before it is written
         write_report(data, html_path, json_path)
+    echo_warnings(data["warnings"])  # (the page lists them too: it is what gets shared)
 
 
 def _methods(text: str) -> list[str]:

@@ -353,6 +353,9 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     TSV path) for the meta-evaluation figures.
     ``cache``: the persistent cache of the report's runs (as
     :func:`~gecmetrics.run.engine.score_files` takes it).
+    ``warnings`` holds the lines about the input that ``compare`` prints on stderr (whitespace
+    that counts or splits differently, sentences shorter than the n-gram order:
+    :meth:`~gecmetrics.run.engine.Scored.warnings`); the page lists them in its summary.
     """
     baseline = _check_report(corpus, baseline, samples)
     correction = check_correction(correction)
@@ -373,6 +376,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
             "title": title or "GEC evaluation report", "corpus": _corpus_data(corpus, annotation),
+            "warnings": scored.warnings(),
             "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
             **_scored_data(corpus, resolved, scored, columns, marker, defaults)}
     # the attribution scores its own candidates: every metric's statistics of the systems (a

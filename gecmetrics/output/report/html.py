@@ -338,7 +338,7 @@ def _page(data: dict) -> str:
         f"<style>\n{_asset('report.css')}</style>",
         "</head>",
         "<body>",
-        f'<header id="top"><h1>{title}</h1><p id="corpus-line"></p><nav id="nav"></nav></header>',
+        f'<header id="top"><h1><bdi>{title}</bdi></h1><p id="corpus-line"></p><nav id="nav"></nav></header>',
         "<main>",
         *[f'<section id="{name}"></section>' for name in SECTIONS],
         "</main>",

@@ -56,6 +56,78 @@
   // offsets: JavaScript's \s differs (U+FEFF in, U+001C-U+001F and U+0085 out)
   var PY_SPACE = /[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
   function tokensOf(text) { return text.split(PY_SPACE).filter(Boolean); }
+  // Text from the user's files (sentences, tokens, edits, error types, system, file and table
+  // names) is shown as it is, each piece in a bidirectional isolate of its own (<bdi>, or the
+  // style unicode-bidi: isolate): a right-to-left word or a bidi control in it (U+202E
+  // RIGHT-TO-LEFT OVERRIDE, U+2067 RIGHT-TO-LEFT ISOLATE) reorders nothing outside it. In a
+  // sentence, a token holding an explicit control is an isolate of its own: an override ends
+  // with its token (the words around it keep their order; right-to-left words still read as
+  // the sentence's direction says).
+  var BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+  var PY_SPACE_KEPT = new RegExp("(" + PY_SPACE.source + ")");
+  function balanced(text) {
+    // a PDI (U+2069) that closes no isolate of the text would close the page's isolate around it
+    // (and let an override after it out): it gets an FSI (U+2068) just before it, and an isolate
+    // the text leaves open a PDI at its end. Both are invisible; every character is kept.
+    text = String(text);
+    if (!/[\u2066-\u2069]/.test(text)) return text;
+    var out = "", open = 0;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charAt(i);
+      if (c === "\u2066" || c === "\u2067" || c === "\u2068") open++;
+      else if (c === "\u2069") { if (open) open--; else out += "\u2068"; }
+      out += c;
+    }
+    return out + new Array(open + 1).join("\u2069");
+  }
+  function iso(text) { return el("bdi", {text: balanced(text)}); }  // one name, type or file name
+  function isoText(text) { return "\u2068" + balanced(text) + "\u2069"; }  // the same inside a tooltip's text
+  function isoList(names) {  // names, ", " between them
+    var out = [];
+    names.forEach(function (name, i) { if (i) out.push(", "); out.push(iso(name)); });
+    return out;
+  }
+  function words(text) {  // a sentence or an edit's words, whitespace as it is, a token with a control isolated
+    var out = [], plain = "";
+    String(text).split(PY_SPACE_KEPT).forEach(function (part, i) {
+      if (i % 2 === 0 && BIDI_CONTROL.test(part)) {
+        if (plain) out.push(plain);
+        out.push(iso(part));
+        plain = "";
+      } else plain += part;
+    });
+    if (plain) out.push(plain);
+    return out;
+  }
+  var WORD_CHAR = /[\p{L}\p{N}_]/u;
+  function named(text, names) {  // a message with the known names in it isolated (not inside a word; longest first)
+    text = String(text);
+    var found = names.filter(function (n, i) { return n && names.indexOf(n) === i && text.indexOf(n) >= 0; })
+      .sort(function (a, b) { return b.length - a.length; });
+    var out = [], from = 0;
+    for (var k = 0; k < text.length; k++) {
+      var name = found.filter(function (n) {
+        return text.startsWith(n, k) && !(k && WORD_CHAR.test(text.charAt(k - 1))) &&
+          !WORD_CHAR.test(text.charAt(k + n.length));
+      })[0];
+      if (!name) continue;
+      if (k > from) out.push(text.slice(from, k));
+      out.push(iso(name));
+      from = k + name.length;
+      k = from - 1;
+    }
+    if (from < text.length) out.push(text.slice(from));
+    return out;
+  }
+  function inputNotes(node) {  // the lines compare prints on stderr about the input (Scored.warnings)
+    var notes = D.warnings || [], files = D.corpus.files || {};
+    if (!notes.length) return;
+    var known = systems.concat(Object.keys(files).map(function (role) { return files[role]; }));
+    node.appendChild(el("div", {id: "input-notes", cls: "notes"}, el("h3", {text: "Notes on the input"}),
+      el("ul", null, notes.map(function (line) {
+        return el("li", null, named(line.replace(/^gecmetric: (warning|note): /, ""), known));
+      }))));
+  }
   function isNum(x) { return typeof x === "number" && isFinite(x); }
   function fixed(x, digits) { return isNum(x) ? x.toFixed(digits) : "\u2013"; }
   function x100(x, digits) { return isNum(x) ? (100 * x).toFixed(digits) : "\u2013"; }  // a fraction, as printed
@@ -159,12 +231,12 @@
   function header() {
     var c = D.corpus;
     var files = c.files || {};
-    document.getElementById("corpus-line").textContent =
+    add(document.getElementById("corpus-line"), [
       c.sentences + " sentences, " + c.references + " reference" + (c.references === 1 ? "" : "s") + ", " +
-      systems.length + " system" + (systems.length === 1 ? "" : "s") + " (" + systems.join(", ") + ")" +
-      (files.source ? "; source " + files.source : "") +
-      "; reference edits: " + c.reference_edits + "; system edits: " + c.system_edits +
-      (c.annotator ? " (ERRANT, spaCy " + (c.annotator.spacy || "?") + ", " + (c.annotator.model || "?") + ")" : "");
+      systems.length + " system" + (systems.length === 1 ? "" : "s") + " (", isoList(systems), ")",
+      files.source ? ["; source ", iso(files.source)] : null,
+      "; reference edits: " + c.reference_edits + "; system edits: " + c.system_edits,
+      c.annotator ? [" (ERRANT, spaCy " + (c.annotator.spacy || "?") + ", ", iso(c.annotator.model || "?"), ")"] : null]);
     var nav = document.getElementById("nav");
     [["summary", "Summary"], ["types", "Error types"], ["sentences", "Sentences"], ["attribution", "Attribution"],
      ["meta", "Human judgments"]].forEach(function (pair) {
@@ -184,20 +256,21 @@
     var star = !pairs ? "" : corrected ? " (* p < " + t.level + " after the " + correction + " correction of the " +
       pairs + " pair" + (pairs === 1 ? "" : "s") + " of systems, as the clusters below; adj.: the corrected p" :
       " (* p < " + t.level + ", no correction";
-    node.appendChild(el("p", {cls: "note", text: t.skipped ?
+    inputNotes(node);
+    node.appendChild(t.skipped ? el("p", {cls: "note", text:
       "Scores of every metric column (fractions x100, as every command prints them) and the rank (1 = best). " +
-      "No paired test: " + t.skipped + "." :
+      "No paired test: " + t.skipped + "."}) : el("p", {cls: "note"},
       "Scores of every metric column (fractions x100, as every command prints them), the 95% percentile interval of " +
       t.samples + " paired bootstrap resamples (seed " + t.seed + "), the rank (1 = best) and the p-value " +
-      "against the baseline " + t.baseline + star + (star ? "; " : " (") + "green: better than the baseline, red: " +
-      "worse)."}));
+      "against the baseline ", iso(t.baseline), star + (star ? "; " : " (") + "green: better than the baseline, " +
+      "red: worse)."));
     var head = el("tr", null, el("th", {text: "system"}));
     D.columns.forEach(function (c) { head.appendChild(el("th", {text: c.label, title: c.signature})); });
     var table = el("table", {id: "summary-table"}, el("thead", null, head));
     var body = el("tbody");
     var base = systems.indexOf(D.baseline);
     systems.forEach(function (name, s) {
-      var row = el("tr", {cls: name === D.baseline ? "baseline" : null}, el("td", {cls: "system", text: name}));
+      var row = el("tr", {cls: name === D.baseline ? "baseline" : null}, el("td", {cls: "system"}, iso(name)));
       D.columns.forEach(function (c) {
         var iv = c.intervals[s];
         // a significant difference either way was drawn green: red when the system is the worse
@@ -224,26 +297,26 @@
 
   var CORRECTIONS = {holm: "Holm", bh: "Benjamini-Hochberg", none: "no"};
   function clusterText(clusters) {  // as the CLI prints them: {CAMB, CUUI} > {AMU} > {INPUT}
-    return clusters.map(function (members) { return "{" + members.join(", ") + "}"; }).join(" > ");
+    return clusters.map(function (members, i) { return [i ? " > {" : "{", isoList(members), "}"]; });
   }
   function allPairs(node) {  // every pair of systems, corrected p-values, and the clusters, per column
     var t = D.test;
     if (!D.columns.length || !D.columns[0].pairs || !D.columns[0].pairs.length) return;
     var correction = CORRECTIONS[t.correction] || t.correction;
-    var box = el("details", {id: "all-pairs"}, el("summary", {text: "Every pair of systems (" + correction +
-      " correction): clusters " + D.columns.map(function (c) { return c.label + " " + clusterText(c.clusters); })
-      .join("; ")}));
+    var box = el("details", {id: "all-pairs"}, el("summary", null, "Every pair of systems (" + correction +
+      " correction): clusters ", D.columns.map(function (c, i) { return [i ? "; " : "", c.label + " ",
+        clusterText(c.clusters)]; })));
     box.appendChild(el("p", {cls: "note", text: "Each pair tested with the same " + t.samples + " bootstrap " +
       "resamples, the p-values adjusted by the " + correction + " correction (* adjusted p < " + t.level + "). " +
       "A cluster: systems that do not differ significantly from its best system; clusters best first."}));
     D.columns.forEach(function (c) {
       box.appendChild(el("h3", {text: c.label, title: c.pairs_signature}));
-      box.appendChild(el("p", {cls: "clusters", text: "clusters: " + clusterText(c.clusters)}));
+      box.appendChild(el("p", {cls: "clusters"}, "clusters: ", clusterText(c.clusters)));
       var head = el("tr", null, el("th", {text: "system"}), el("th", {text: "other"}),
         el("th", {text: "difference"}), el("th", {text: "p-value"}), el("th", {text: "adjusted p"}));
       var body = el("tbody");
       c.pairs.forEach(function (p) {
-        body.appendChild(el("tr", null, el("td", {cls: "system", text: p[0]}), el("td", {cls: "system", text: p[1]}),
+        body.appendChild(el("tr", null, el("td", {cls: "system"}, iso(p[0])), el("td", {cls: "system"}, iso(p[1])),
           el("td", {text: shown(c, p[2])}), el("td", {text: pValue(p[3])}),
           el("td", {cls: p[5] ? "sig" : "notsig", text: pValue(p[4]) + (p[5] ? " *" : "")})));
       });
@@ -314,7 +387,7 @@
           var scaled = m[2] >= 3 ? value : (max > 0 ? value / max : 0);
           var box = sv("rect", {x: left + j * cell, y: y, width: cell - 2, height: 22, fill: v ? heatColor(scaled) : "#fff",
             stroke: "#d9dee7"});
-          box.appendChild(sv("title", {text: s + " " + t + ": TP " + (v ? v[0] : 0) + ", FP " + (v ? v[1] : 0) +
+          box.appendChild(sv("title", {text: isoText(s) + " " + isoText(t) + ": TP " + (v ? v[0] : 0) + ", FP " + (v ? v[1] : 0) +
             ", FN " + (v ? v[2] : 0) + (v ? ", P " + x100(v[3], 2) + ", R " + x100(v[4], 2) + ", F " + x100(v[5], 2) + " (x100)" : "")}));
           g.appendChild(box);
           if (v) g.appendChild(sv("text", {x: left + j * cell + cell / 2 - 1, y: y + 15, "text-anchor": "middle",
@@ -324,13 +397,13 @@
       });
       figure.appendChild(g);
       var head = el("tr", null, el("th", {text: "type"}));
-      systems.forEach(function (s) { add(head, [el("th", {text: s + " TP/FP/FN"}), el("th", {text: s + " F (x100)"})]); });
+      systems.forEach(function (s) { add(head, [el("th", null, iso(s), " TP/FP/FN"), el("th", null, iso(s), " F (x100)")]); });
       var dif = D.difficulty.types[level];
       if (dif) head.appendChild(el("th", {text: "difficulty (n)"}));
       var table = el("table", null, el("thead", null, head));
       var body = el("tbody");
       names.forEach(function (t) {
-        var row = el("tr", null, el("td", {text: t}));
+        var row = el("tr", null, el("td", null, iso(t)));
         systems.forEach(function (s) {
           var v = D.errant.categories[s][level][t];
           row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
@@ -350,12 +423,13 @@
         });
         if (dif) macroRow.appendChild(el("td", {text: ""}));
         body.appendChild(macroRow);
-        figure.appendChild(el("p", {cls: "note macro", text: "Macro average over these types (errant PR #52: the " +
+        figure.appendChild(el("p", {cls: "note macro"}, "Macro average over these types (errant PR #52: the " +
           "mean of the per-type P, R, F, each rounded to 4 decimals; only types with a TP, FP or FN count), of the " +
-          "same annotator pairs: " + systems.filter(function (s) { return macro[s]; }).map(function (s) {
+          "same annotator pairs: ", systems.filter(function (s) { return macro[s]; }).map(function (s, i) {
             var v = macro[s][level];
-            return s + " P " + x100(v[0], 2) + ", R " + x100(v[1], 2) + ", F" + D.errant.beta + " " + x100(v[2], 2);
-          }).join("; ") + ". (errant --macro chooses the pairs by the macro F instead.)"}));
+            return [i ? "; " : "", iso(s), " P " + x100(v[0], 2) + ", R " + x100(v[1], 2) + ", F" + D.errant.beta + " " +
+              x100(v[2], 2)];
+          }), ". (errant --macro chooses the pairs by the macro F instead.)"));
       }
       table.appendChild(body);
       tableHolder.appendChild(table);
@@ -369,10 +443,10 @@
         var seen = {};
         systems.forEach(function (s) { Object.keys(c.categories[s][level] || {}).forEach(function (t) { seen[t] = 1; }); });
         var head = el("tr", null, el("th", {text: "type"}));
-        systems.forEach(function (s) { add(head, [el("th", {text: s + " TP/FP/FN"}), el("th", {text: s + " F (x100)"})]); });
+        systems.forEach(function (s) { add(head, [el("th", null, iso(s), " TP/FP/FN"), el("th", null, iso(s), " F (x100)")]); });
         var body = el("tbody");
         Object.keys(seen).sort().forEach(function (t) {
-          var row = el("tr", null, el("td", {text: t}));
+          var row = el("tr", null, el("td", null, iso(t)));
           systems.forEach(function (s) {
             var v = c.categories[s][level][t];
             row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
@@ -401,23 +475,23 @@
   function editChip(tokens, e, cls, title) {
     var chip = el("span", {cls: "edit " + cls, title: title});
     var original = tokens.slice(e[0], e[1]).join(" ");
-    if (original) chip.appendChild(el("del", {text: original}));
-    if (e[2]) chip.appendChild(el("ins", {text: e[2]}));
+    if (original) chip.appendChild(el("del", null, words(original)));
+    if (e[2]) chip.appendChild(el("ins", null, words(e[2])));
     if (!original && !e[2]) chip.appendChild(el("ins", {text: "\u2205"}));
     return chip;
   }
   function edited(tokens, edits, titleOf) {  // the source with the edits applied inline
     var order = edits.map(function (e, i) { return i; });
     order.sort(function (a, b) { return edits[a][0] - edits[b][0] || edits[a][1] - edits[b][1] || a - b; });
-    var out = el("span"), position = 0;
+    var out = el("span", {dir: "auto"}), position = 0;
     order.forEach(function (i) {
       var e = edits[i];
-      if (e[0] > position) out.appendChild(document.createTextNode(tokens.slice(position, e[0]).join(" ") + " "));
+      if (e[0] > position) add(out, words(tokens.slice(position, e[0]).join(" ") + " "));
       out.appendChild(editChip(tokens, e, e[4] || "none", titleOf(i)));
       out.appendChild(document.createTextNode(" "));
       position = Math.max(position, e[1]);
     });
-    if (position < tokens.length) out.appendChild(document.createTextNode(tokens.slice(position).join(" ")));
+    if (position < tokens.length) add(out, words(tokens.slice(position).join(" ")));
     return out;
   }
   function sentenceTypes(d) {
@@ -442,7 +516,7 @@
     var table = el("table", {cls: "attr"}, el("thead", null, head));
     var body = el("tbody");
     S.edits[s][d].forEach(function (e, k) {
-      var row = el("tr", null, el("td", null, editChip(tokens, e, e[4] || "none", e[3])), el("td", {text: e[3]}));
+      var row = el("tr", null, el("td", null, editChip(tokens, e, e[4] || "none", e[3])), el("td", null, iso(e[3])));
       rows[k].forEach(function (v) {
         row.appendChild(el("td", {cls: isNum(v) && v > 0 ? "pos" : (isNum(v) && v < 0 ? "neg" : null),
           text: signed(A, v)}));
@@ -463,16 +537,17 @@
     var head = el("div", {cls: "head"}, el("b", {text: "#" + (d + 1)}));
     if (S.difficulty && isNum(S.difficulty[d])) head.appendChild(el("span", {text: "difficulty " + S.difficulty[d].toFixed(2)}));
     var card = el("div", {cls: "sentence", "data-sentence": d + 1}, head);
-    card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "source"}), el("span", {text: S.source[d]}),
-      el("span")));
+    card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "source"}),
+      el("span", {dir: "auto"}, words(S.source[d])), el("span")));
     S.references.forEach(function (ref, r) {
       var own = gold.filter(function (g) { return g[4] === r; });
-      var line = el("div", {cls: "line"}, el("span", {cls: "who", text: "reference " + r}), el("span", {text: ref[d]}), el("span"));
+      var line = el("div", {cls: "line"}, el("span", {cls: "who", text: "reference " + r}),
+        el("span", {dir: "auto"}, words(ref[d])), el("span"));
       card.appendChild(line);
       if (own.length) {
         card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "  its edits"}),
           el("span", {cls: "chips"}, own.map(function (g) {
-            return editChip(tokens, g, "gold", g[3] + (isNum(g[5]) ? ", GoToScorer weight " + g[5].toFixed(2) : ""));
+            return editChip(tokens, g, "gold", isoText(g[3]) + (isNum(g[5]) ? ", GoToScorer weight " + g[5].toFixed(2) : ""));
           })), el("span")));
       }
     });
@@ -480,9 +555,9 @@
       var edits = S.edits[s][d] || [];
       var scores = el("span", {cls: "scores"}, sentenceColumns.map(function (c) { return scoreSpan(c, s, d); }));
       var A = attributionIndex >= 0 ? D.attribution[attributionIndex] : null;
-      var line = el("div", {cls: "line"}, el("span", {cls: "who", text: s, title: s}),
+      var line = el("div", {cls: "line"}, el("span", {cls: "who", title: s}, iso(s)),
         edits.length ? edited(tokens, edits, function (i) {
-          var e = edits[i], parts = [e[3], e[4] || "not compared"];
+          var e = edits[i], parts = [isoText(e[3]), e[4] || "not compared"];
           if (A && A.values[s][d] && A.values[s][d][i]) parts.push(A.label + unit(A) + " " + A.methods.map(function (m, k) {
             return m + " " + signed(A, A.values[s][d][i][k]); }).join(", "));
           return parts.join("; ");
@@ -490,10 +565,10 @@
       card.appendChild(line);
       var missed = (S.missed[s][d] || []).map(function (k) { return gold[k]; });
       if (missed.length) card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "  missed (FN)"}),
-        el("span", {cls: "chips"}, missed.map(function (g) { return editChip(tokens, g, "FN", g[3] + ": not corrected"); })),
+        el("span", {cls: "chips"}, missed.map(function (g) { return editChip(tokens, g, "FN", isoText(g[3]) + ": not corrected"); })),
         el("span", {cls: "note", text: "vs reference " + S.reference[s][d]})));
       var attr = attributionTable(s, d);
-      if (attr) card.appendChild(el("details", null, el("summary", {text: "attribution of " + s + "'s edits"}), attr));
+      if (attr) card.appendChild(el("details", null, el("summary", null, "attribution of ", iso(s), "'s edits"), attr));
     });
     return card;
   }
@@ -609,11 +684,11 @@
         var v = A.by_type[s][t]; if (v && isNum(v[1 + state.method])) max = Math.max(max, Math.abs(v[1 + state.method]));
       }); });
       var head = el("tr", null, el("th", {text: "type"}));
-      systems.forEach(function (s) { head.appendChild(el("th", {text: s + unit(A) + " (n)"})); });
+      systems.forEach(function (s) { head.appendChild(el("th", null, iso(s), unit(A) + " (n)")); });
       var table = el("table", {id: "attribution-table"}, el("thead", null, head));
       var body = el("tbody");
       names.forEach(function (t) {
-        var row = el("tr", null, el("td", {text: t}));
+        var row = el("tr", null, el("td", null, iso(t)));
         systems.forEach(function (s) {
           var v = A.by_type[s][t];
           if (!v) { row.appendChild(el("td", {text: "\u2013"})); return; }
@@ -664,7 +739,7 @@
     }
     points.forEach(function (p) {
       var dot = sv("circle", {cx: X(p[0]), cy: Y(p[1]), r: 3.5, cls: "dot"});
-      dot.appendChild(sv("title", {text: p[2] + ": " + shown(column, p[0]) + ", " + fixed(p[1], 3)}));
+      dot.appendChild(sv("title", {text: isoText(p[2]) + ": " + shown(column, p[0]) + ", " + fixed(p[1], 3)}));
       g.appendChild(dot);
       g.appendChild(sv("text", {x: X(p[0]) + 5, y: Y(p[1]) - 4, text: p[2]}));
     });
@@ -676,13 +751,13 @@
     if (!D.meta) return;
     var M = D.meta;
     var node = section("meta", "Human judgments");
-    node.appendChild(el("p", {cls: "note", text: "System-level agreement with the human scores of " + M.source +
-      " over " + M.systems.length + " systems (" + M.systems.join(", ") + ")" +
-      (M.left_out.length ? "; without human scores: " + M.left_out.join(", ") : "") + "."}));
-    M.notes.forEach(function (n) { node.appendChild(el("p", {cls: "note", text: n})); });
+    node.appendChild(el("p", {cls: "note"}, "System-level agreement with the human scores of ", iso(M.source),
+      " over " + M.systems.length + " systems (", isoList(M.systems), ")",
+      M.left_out.length ? ["; without human scores: ", isoList(M.left_out)] : null, "."));
+    M.notes.forEach(function (n) { node.appendChild(el("p", {cls: "note"}, named(n, systems.concat(M.source)))); });
     var humans = Object.keys(M.human);
     var head = el("tr", null, el("th", {text: "metric"}));
-    humans.forEach(function (h) { add(head, [el("th", {text: h + " Pearson"}), el("th", {text: h + " Spearman"})]); });
+    humans.forEach(function (h) { add(head, [el("th", null, iso(h), " Pearson"), el("th", null, iso(h), " Spearman")]); });
     var table = el("table", {id: "meta-table"}, el("thead", null, head));
     var body = el("tbody");
     D.columns.forEach(function (column) {
