@@ -817,6 +817,33 @@ def test_attribute_takes_the_shared_options(small_files):
         one_line_error(*args[:-7], "--metric", "senterrant", "--dask", "local")
 
 
+def test_the_report_signs_its_attribution_as_attribute_does(small_files):
+    """The page signed its attribution numbers with the metric's column signature (GLEU+|...|
+    version), which says nothing of the methods, the bound, the permutations or the seed that
+    made them: it carries the attribution signature now, the one `gecmetric attribute
+    --signature` prints for the same settings, whose rows are the page's numbers."""
+    f = small_files
+    corpus = small_corpus()
+    data = report_data(corpus, ["gleu"], samples=40, seed=3, attribution=["gleu"], max_exact_edits=1,
+                       permutations=7)
+    entry = data["attribution"][0]
+    code, out, err = run_cli("attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", *(f[n] for n in SYSTEMS),
+                             "--hyp-m2", *(f[f"{n}.m2"] for n in SYSTEMS), "--metric", "gleu", "--method",
+                             ",".join(entry["methods"]), "--max-exact-edits", "1", "--over-bound", "sample",
+                             "--permutations", "7", "--seed", "3", "--json", "--scale", "1", "--signature")
+    assert code == 0, err
+    assert entry["signature"] == err.splitlines()[-1] == \
+        f"GLEU+|variant:official|n:4|unit:word|refs:2|iter:500|sampling:py2-compatible|attribution:add," \
+        f"leave-one-out,shapley,sampled-shapley|max-exact:1|over-bound:sample|perms:7|seed:3|version:{__version__}"
+    rows = json.loads(out)
+    assert len(rows) > 20
+    for row in rows:  # the same numbers (the page's rounded to 6 decimals)
+        methods = ["shapley", "sampled-shapley"] if row["in_place_of"] else [row["method"]]
+        for method in methods:
+            value = entry["values"][row["system"]][row["sentence"] - 1][row["edit"] - 1][entry["methods"].index(method)]
+            assert value == round(row["attribution"], 6), (row, method)
+
+
 def test_attribute_shows_exact_shapley_sampled_in_its_place_once(small_files):
     """--over-bound sample --method shapley,sampled-shapley printed the sampled Shapley rows of a
     sentence above the bound twice (once in exact Shapley's place, once as asked): once now, the
@@ -949,6 +976,7 @@ ATTRIBUTION_LABELS = """
   result.type_head = texts(byType.querySelectorAll("th"));
   result.type_rows = [].map.call(byType.querySelectorAll("tbody tr"), function (row) { return texts(row.querySelectorAll("td")); });
   result.columns = texts(document.querySelectorAll("#summary-table th"));
+  result.signature = document.querySelector("#attribution .scroll > p.note").textContent;
 """
 
 
@@ -966,6 +994,8 @@ def test_the_page_shows_attributions_as_its_scores(chromium, small_report, tmp_p
     assert seen["sentence_foot"] == f"GLEU+ f (x100): source {100 * gleu['empty'][0]:.2f} \u2192 output " \
                                     f"{100 * gleu['full']['A'][0]:.2f}"
     assert seen["type_head"] == ["type", *(f"{name} (x100) (n)" for name in data["systems"])]
+    assert seen["signature"].startswith(gleu["signature"] + "; ") and "|attribution:add,leave-one-out,shapley," \
+        "sampled-shapley|max-exact:10|over-bound:sample|perms:20|seed:3|" in gleu["signature"]
     first = {name: {t: v[1] for t, v in types.items()} for name, types in gleu["by_type"].items()}  # (the bars: the first method)
     row = next(r for r in seen["type_rows"] if r[0] == "R:VERB:SVA")
     assert row[1].strip() == f"{100 * first['A']['R:VERB:SVA']:+.2f} ({gleu['by_type']['A']['R:VERB:SVA'][0]})"

@@ -34,7 +34,7 @@ from ...metrics.registry import REPORT, default_metric_texts, default_metrics, n
 from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import make_executor
-from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
+from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, attribution_signature, method_name
 from ...core.checks import check_count, check_seed
 from ...stats.multiple import AllPairsResult, all_pairs_from_draws, check_all_pairs, check_correction
 from ...stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, Drawn, PairedTestResult,
@@ -52,6 +52,8 @@ DEFAULT_SAMPLES = 1000
 """Paired bootstrap resamples behind the summary's intervals and p-values."""
 DEFAULT_PERMUTATIONS = 20
 """Sampled Shapley's permutations in the report (the page shows every sentence)."""
+OVER_BOUND = "sample"
+"""Exact Shapley above ``max_exact_edits``: sampled Shapley in its place (the page says which sentences)."""
 CATEGORY_LEVELS = (1, 2, 3)
 DIGITS = 6
 
@@ -533,7 +535,7 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
     # sentences): _attribution_rows is what comes back
     for name, first, results in attribution_parts(corpus, metric, edits, column=column, methods=methods,
                                                   max_exact_edits=max_exact_edits, permutations=permutations,
-                                                  seed=seed, over_bound="sample", annotator=annotator, jobs=jobs,
+                                                  seed=seed, over_bound=OVER_BOUND, annotator=annotator, jobs=jobs,
                                                   read=functools.partial(_attribution_rows, methods)):
         for d, (rows, total, empty_score, fallback) in enumerate(results, start=first):
             values[name].append([[_round(value) for value in row] for row in rows])
@@ -549,8 +551,12 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
                     entry[1 + m] += value
     by_type = {name: {t: [entry[0], *[_round(total / entry[0]) for total in entry[1:]]]
                       for t, entry in sorted(types[name].items())} for name in systems}
+    # the signature of these numbers: the column's, then the attribution's settings (what
+    # `gecmetric attribute --signature` prints for the same settings and the same rows)
+    signature = attribution_signature(metric.column_signature(column, len(corpus.references)), methods,
+                                      max_exact_edits, permutations, seed, over_bound=OVER_BOUND)
     return {"metric": metric.display_name, "label": metric.column_labels()[column], "column": column,
-            "signature": str(metric.column_signature(column, len(corpus.references))), "scale": _scale(metric),
+            "signature": str(signature), "scale": _scale(metric),
             "methods": methods,
             "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
             "values": values, "full": full, "empty": empty, "sampled_shapley": sampled, "by_type": by_type}
