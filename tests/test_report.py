@@ -1264,7 +1264,7 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, warm_par
     # texts sentence by sentence, html.by_sentence; its script puts them back in lists)
     for d in range(25, 50):
         for text in [sentences["source"][d], *(reference[d] for reference in sentences["references"])]:
-            assert f"<span>{html.escape(text, quote=False)}</span>" in dom, (d, text)
+            assert f"<span dir=\"auto\">{html.escape(text, quote=False)}</span>" in dom, (d, text)
     # no horizontal scroll at 1400 px: the level-3 heat map (some 50 types) is drawn types down
     # when types across would be wider than the page
     width, room, cells = actions["heat_level_3"]
