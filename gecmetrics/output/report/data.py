@@ -355,9 +355,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     TSV path) for the meta-evaluation figures.
     ``cache``: the persistent cache of the report's runs (as
     :func:`~gecmetrics.run.engine.score_files` takes it).
-    ``warnings`` holds the lines about the input that ``compare`` prints on stderr (whitespace
-    that counts or splits differently, sentences shorter than the n-gram order:
-    :meth:`~gecmetrics.run.engine.Scored.warnings`); the page lists them in its summary.
+    ``warnings``: the lines about the input ``compare`` prints (:meth:`~gecmetrics.run.engine.Scored.warnings`).
     """
     baseline = _check_report(corpus, baseline, samples)
     correction = check_correction(correction)
