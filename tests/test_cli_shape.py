@@ -274,11 +274,12 @@ NOT_SCORING = {
     "meta-eval": "correlations with human scores (docs/meta-evaluation.md)",
     "rank": "rankings from raw human judgments",
     "report": "the data behind the HTML report (docs/report.md)",
-    "llm": "not yet: the LLM judges' JSON (judged systems and their report) is cli/llm.py's own",
 }
 """Commands with --json that print something other than scores of systems, and why."""
 MODEL_COMMANDS = ("bertscore", "some", "impara", "scribendi", "pt-m2", "pt-errant")
 """Scoring commands checked by tests/test_models_cli_shape.py (tiny models: torch)."""
+LLM_COMMANDS = ("llm",)
+"""Scoring commands checked by tests/test_llm_metric.py (a loopback judge)."""
 CHERRANT_M2 = str(ROOT / "tests" / "data" / "cherrant_pairs.m2")
 CHERRANT_PARA = str(ROOT / "tests" / "data" / "cherrant_pairs.para")
 
@@ -341,8 +342,9 @@ def commands_with_json() -> set[str]:
 def check_json_vocabulary(data: Any, systems: list[str], mode: str = "corpus", sentences: int | None = None) -> None:
     """The one JSON vocabulary of the scoring commands (README): a list of an object per system
     and metric, in the systems' order, each beginning with ``system``, ``scores`` (one per column:
-    a number, or with --sentence the list of the sentences' scores), ``labels`` (one per score,
-    non-empty) and ``signature`` (``sentences:each`` / ``sentences:mean`` with --sentence / --mean)."""
+    a number, or with --sentence the list of the sentences' scores, null for a sentence without a
+    score: an LLM judge's unanswered prompt), ``labels`` (one per score, non-empty) and
+    ``signature`` (``sentences:each`` / ``sentences:mean`` with --sentence / --mean)."""
     assert isinstance(data, list) and data and len(data) % len(systems) == 0, data
     per_system = len(data) // len(systems)
     assert [item["system"] for item in data] == [system for system in systems for _ in range(per_system)]
@@ -354,7 +356,8 @@ def check_json_vocabulary(data: Any, systems: list[str], mode: str = "corpus", s
         assert isinstance(scores, list) and len(scores) == len(labels), item
         columns = scores if mode == "sentence" else [scores]
         assert all(isinstance(column, list) for column in columns), item
-        assert all(isinstance(x, (int, float)) and not isinstance(x, bool) for column in columns for x in column), item
+        assert all((isinstance(x, (int, float)) and not isinstance(x, bool)) or (x is None and mode == "sentence")
+                   for column in columns for x in column), item
         if mode == "sentence" and sentences is not None:
             assert [len(column) for column in columns] == [sentences] * len(labels), item
         signature = item["signature"]
@@ -374,7 +377,7 @@ def test_every_command_with_json_is_in_the_vocabulary_test():
     commands = {name for name in json_commands({k: k for k in ("src", "ref0", "ref1", "a", "b", "gold.m2", "a.m2",
                                                                     "b.m2")}) if " " in name or name in
                 {"gleu", "green", "cleme", "gotoscorer", "errant"}}
-    assert commands_with_json() == commands | set(MODEL_COMMANDS) | set(NOT_SCORING)
+    assert commands_with_json() == commands | set(MODEL_COMMANDS) | set(LLM_COMMANDS) | set(NOT_SCORING)
 
 
 @pytest.mark.parametrize("name", list(json_commands({k: k for k in ("src", "ref0", "ref1", "a", "b", "gold.m2", "a.m2",
@@ -404,6 +407,21 @@ def test_every_scoring_command_speaks_the_one_json_vocabulary(name, files, reque
         code, out, err = run_cli(*args, "--json", "--paired-bs", "50")
         assert code == 0, (name, err)
         check_paired_json(json.loads(out), systems)
+
+
+def test_json_result_gives_a_missing_sentence_score_as_null_for_every_metric():
+    """A sentence without a score (NaN: an LLM judge's unanswered prompt) was the string "nan" in
+    JSON (json_result's floats, printed by dumps); it is null, whatever the metric."""
+    from gecmetrics.cli.common import json_result
+    from gecmetrics.metrics.results import SentenceScores
+    from gecmetrics.output.formats import dumps
+
+    for metric, columns in ((get_metric("gleu"), 1), (get_metric("green", beta=[0.5, 2]), 2)):
+        scores = np.array([0.5, np.nan, 0.25] * columns).reshape(columns, 3).squeeze()
+        item = json_result("a", SentenceScores(scores, metric.signature(1)), metric, 100, "sentence")
+        assert item["scores"] == [[50.0, None, 25.0]] * columns, item
+        check_json_vocabulary([item], ["a"], "sentence", 3)
+        assert "nan" not in dumps([item]).lower()
 
 
 def test_json_labels_are_compare_s_columns_and_scores_the_library_s(files):

@@ -16,6 +16,7 @@ import pytest
 from tests._llm_support import ChatServer, completion_reply, hashed_answer, hashed_scores, targets_of
 from tests.test_llm_local import tiny_gpt2  # noqa: F401 (the fixture: the tiny causal LM, torch on one thread)
 from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error, outputs_with_jobs, run_cli, write_files
+from tests.test_cli_shape import check_json_vocabulary
 
 from gecmetrics import compare, get_metric, paired_test
 from gecmetrics.core.cache import Cache
@@ -168,6 +169,9 @@ def test_a_hypothesis_with_no_scored_sentence_has_no_score_not_nan(files):
             scored = score_corpus([metric], Corpus(SOURCES, [], dict(SYSTEMS)))
         with pytest.raises(InputError, match=r"^good: LLM-S: none of its 6 sentences has a score from the judge"):
             scored.result("good", 0)
+        shown = str(metric.sentence_from_statistics(scored.statistics["good"][0]))  # was "..., mean nan | ..."
+        assert shown.startswith("LLM-S sentence scores: 6 sentences (6 without a score), no mean: no sentence has a "
+                                "score | LLM-S|") and "nan" not in shown, shown
         for args in (["compare", "-s", files["src"], "-o", files["good"], "--metrics",
                       http_spec(server, extra=":answer_retries=0")],
                      llm_args(files, server, "--answer-retries", "0", "--json")):
@@ -346,8 +350,11 @@ def test_llm_command(files):
         code, out, err = run_cli(*llm_args(files, server, "--json"))
         assert code == 0 and server.requests == prompts, err  # all from the cache
         data = json.loads(out)
-        assert data["report"]["cached"] == prompts and data["systems"][0]["score"] == means["good"]
-        assert data["signature"].startswith("LLM-S|backend:openai-compatible|model:test-model|url:")
+        check_json_vocabulary(data, [files[n] for n in SYSTEMS])
+        assert [item["scores"] for item in data] == [[means[n]] for n in SYSTEMS]
+        assert all(item["report"]["cached"] == prompts and (item["scored"], item["unscored"]) == (6, 0)
+                   for item in data)
+        assert data[0]["signature"].startswith("LLM-S|backend:openai-compatible|model:test-model|url:")
 
 
 def test_llm_command_heads_its_column_as_compare_does(files):
@@ -359,7 +366,7 @@ def test_llm_command_heads_its_column_as_compare_does(files):
             code, out, err = run_cli(*llm_args(files, server, *more))
             assert code == 0 and out.splitlines()[0] == f"system\t{label}\tscored\tunscored", (more, out, err)
             code, out, err = run_cli(*llm_args(files, server, *more, "--json"))
-            assert code == 0 and json.loads(out)["metric"] == label, err
+            assert code == 0 and json.loads(out)[0]["labels"] == [label], err
             extra = "".join(f":{key.lstrip('-')}={value}" for key, value in zip(more[::2], more[1::2]))
             code, out, err = run_cli("compare", "-s", files["src"], "-o", files["good"], "--metrics",
                                      http_spec(server, extra=extra), "--json")
@@ -378,7 +385,7 @@ def test_llm_command_takes_every_scoring_command_s_options(files):
     with ChatServer() as server:
         code, out, err = run_cli(*llm_args(files, server, "--json", "--signature"))
         assert code == 0, err
-        signature = json.loads(out)["signature"]
+        signature = json.loads(out)[0]["signature"]
         assert err.strip().splitlines()[-1] == signature and "requests sent" in err.strip().splitlines()[-3]
         for fmt, cited in (("--markdown", f"\n* `{signature}`\n"), ("--latex", f"\n% {signature}\n"),
                            ("--format", f"+\n{signature}\n")):
@@ -435,8 +442,10 @@ def test_a_sentence_without_a_score_is_an_empty_cell_and_null_not_nan(files):
     assert rows[1] == ["2"] + [""] * len(names) and all(cell for row in rows[:1] + rows[2:] for cell in row)
     assert f"gecmetric llm: {len(names)} (sentence, system) pairs have no score; their cells are empty" in err
     data = json.loads(runs["--json"][1])
-    assert [entry["scores"][1] for entry in data] == [None] * len(names)
-    assert all(isinstance(x, float) for entry in data for k, x in enumerate(entry["scores"]) if k != 1)
+    check_json_vocabulary(data, [files[n] for n in names], "sentence", len(SOURCES))
+    assert [entry["scores"][0][1] for entry in data] == [None] * len(names)
+    assert all(isinstance(x, float) for entry in data for k, x in enumerate(entry["scores"][0]) if k != 1)
+    assert [(entry["scored"], entry["unscored"], entry["report"]["failed"]) for entry in data] == [(5, 1, 1)] * len(names)
     assert "| 2 |  |" in runs["--markdown"][1] and "\n2 &  & " in runs["--latex"][1]
 
 
@@ -469,6 +478,12 @@ def test_sentences_without_a_score_are_refused_by_paired_tests_and_fall_back_in_
         with pytest.warns(LLMJudgeWarning):
             values = reward(completions=[SYSTEMS["good"][1], SYSTEMS["good"][0]], source=SOURCES[1::-1])
         assert values[0] == reward.fallback and 1 <= values[1] <= 5 and reward.stats.fallbacks == 1
+        for ranking in ("ew", "ts"):  # said "the sentence score of input on sentence 2 is not a number"
+            code, out, err = run_cli("compare", "-s", files["src"], "-o", *(files[n] for n in named), "--metrics",
+                                     http_spec(server, extra=":answer_retries=0"), "--ranking", ranking)
+            assert code == 2 and out == "" and err.strip().splitlines()[-1] == (
+                f"gecmetric: error: {files['input']}: " + message.replace(
+                    "a paired test", f"a ranking from sentence scores (--ranking {ranking})")), (ranking, err)
     with ChatServer() as server:  # every sentence scored: the test runs
         assert paired_test(http_metric(server), SOURCES, [], named, "bs", samples=50).systems[1].p_value is not None
 
@@ -520,6 +535,11 @@ def test_dry_run_takes_digits_and_refuses_the_run_engine_s_options(files):
             assert err.startswith("gecmetric: error: --dry-run: estimates the prompts of the whole corpus in this "
                                   f"process (they do not depend on the chunking) and sends nothing: not with {more[0]}")
         assert run_cli(*llm_args(files, server, "--dry-run", "-p", "1", "--quiet"))[0] == 0
+        for more in (["--concurrency", "2"], ["--rpm", "30"], ["--answer-retries", "5"], ["--max-retry-after", "1"],
+                     ["--concurrency", "2", "--rpm", "30"]):  # were taken and ignored: nothing is sent
+            err = one_line_error(*llm_args(files, server, "--dry-run", *more))
+            assert err == ("gecmetric: error: --dry-run: sends nothing and estimates without retries, so how requests "
+                           f"are sent and asked again changes nothing: not with {' or '.join(more[::2])}\n"), err
         assert server.requests == 0
 
 

@@ -58,8 +58,9 @@ def json_result(system: str, result: Any, metric: Any, scale: float, mode: str =
                 **own: Any) -> dict[str, Any]:
     """One (system, metric) in the one JSON vocabulary of every scoring command: ``system``; ``scores``, one per
     column of the metric in column order (a number; with ``mode`` ``"sentence"`` the list of the sentences'
-    scores), fractions x``scale``; ``labels``, the columns' labels as ``compare`` heads them; ``signature``
-    (with ``sentences:each`` / ``sentences:mean``); then the result's own fields, and ``own``.
+    scores), fractions x``scale``, null where there is no score (a sentence an LLM judge gave none), never
+    ``"nan"``; ``labels``, the columns' labels as ``compare`` heads them; ``signature`` (with
+    ``sentences:each`` / ``sentences:mean``); then the result's own fields, and ``own``.
     ``result``: a metric's result (``mode`` ``"corpus"``), its sentence scores (``"sentence"``:
     their ``to_dict``; ``"mean"``: their ``mean_dict``), or a dict of those fields."""
     import numpy as np
@@ -73,8 +74,10 @@ def json_result(system: str, result: Any, metric: Any, scale: float, mode: str =
     labels = metric.column_labels()
     values = np.asarray(scores, dtype=np.float64)
     shaped = values.reshape(len(labels), -1) if mode == "sentence" else values.reshape(len(labels))
+    listed = shaped.astype(object)  # NaN, a score missing (never the string "nan" of dumps): null
+    listed[np.isnan(shaped)] = None
     signature = data.pop("signature", None)
-    return {"system": system, "scores": shaped.tolist(), "labels": labels,
+    return {"system": system, "scores": listed.tolist(), "labels": labels,
             "signature": str(signature if signature is not None else result.signature), **data, **own}
 
 

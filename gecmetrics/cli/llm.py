@@ -9,7 +9,7 @@ import click
 from ..core.table import Table, round_half_up
 from ..errors import InputError
 from . import main
-from .common import check_scale, corpus_files, echo_json, echo_scores, echo_table, progress_unless
+from .common import check_scale, corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
 from .inputs import corpus_options
 from .options import GreedyCommand
 from .shared import (SENTENCE_HELP, chosen_format, digits_option, format_options, run_options, scale_option,
@@ -81,6 +81,12 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
         if given:
             raise InputError("estimates the prompts of the whole corpus in this process (they do not depend on the "
                              f"chunking) and sends nothing: not with {' or '.join(given)}", "--dry-run")
+        sending = [flag for flag, key in (("--concurrency", "concurrency"), ("--rpm", "requests_per_minute"),
+                                          ("--answer-retries", "answer_retries"),
+                                          ("--max-retry-after", "max_retry_after")) if settings[key] is not None]
+        if sending:  # how requests are sent and retried: nothing is sent, the estimate is without retries
+            raise InputError("sends nothing and estimates without retries, so how requests are sent and asked again "
+                             f"changes nothing: not with {' or '.join(sending)}", "--dry-run")
     if settings["spacy_model"] is not None and variant != "e":
         raise InputError("--spacy-model is for --variant e (LLM-E's ERRANT edits)")
     fmt = chosen_format("tsv")
@@ -90,24 +96,30 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
     if dry_run:
         _dry_run(metric, files, None if price_in is None else (price_in, price_out), fmt, digits)
     else:
-        _judge_and_print(metric, files, (jobs, chunk_lines, dask_address), fmt, digits, settings["grouping"], sentence)
+        _judge_and_print(metric, files, (jobs, chunk_lines, dask_address), fmt, digits, settings["grouping"], sentence,
+                         scale)
     if show_signature:  # what the numbers' signature is (a dry run's: the run it estimates)
         click.echo(metric.signature(None), err=True)
 
 
-def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, grouping: str, sentence: bool) -> None:
+def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, grouping: str, sentence: bool,
+                     scale: float) -> None:
     """Judge ``files`` and print the systems' means (a table with the signature under it, as every
-    scoring command prints one, or JSON) or, ``--sentence``, compare's table of sentence scores;
-    then the judge's report on stderr."""
+    scoring command prints one) or, ``--sentence``, compare's table of sentence scores, or either
+    in the one JSON vocabulary; then the judge's report on stderr."""
     from ..run.compare import sentence_comparison
     from ..run.engine import Scored
 
     judged = _judged(metric, files, *run, fmt == "json")
-    if sentence:  # 1-5 scores print as they are: no --scale to pass (check_scale refused another)
+    if fmt == "json":  # an object per system: its mean or sentence scores (null: none), its counts, the run's report
+        report = judged.report.counts()
+        echo_json([json_result(name, metric.sentence_from_statistics(judged.statistics[name]) if sentence else result,
+                               metric, scale, "sentence" if sentence else "corpus", scored=result.scored,
+                               unscored=result.unscored, report=report)
+                   for name, result in judged.results.items()])
+    elif sentence:  # 1-5 scores print as they are (check_scale refused --scale 1)
         scored = Scored([metric], list(judged.results), {n: [s] for n, s in judged.statistics.items()}, 0)
-        echo_table(sentence_comparison(scored, digits=digits), fmt)
-    elif fmt == "json":
-        echo_json(judged.to_dict())
+        echo_table(sentence_comparison(scored, scale, digits), fmt)
     else:
         rows = [[name, round_half_up(r.score, digits), str(r.scored), str(r.unscored)]
                 for name, r in judged.results.items()]

@@ -396,6 +396,13 @@ class Metric(ABC):
             return np.zeros((self.column_count, 0))
         return np.concatenate([self.sentence_matrix(rows[k:k + 1]) for k in range(len(rows))], axis=1)
 
+    def unscored_refusal(self, statistics: Any, use: str) -> str | None:
+        """Why ``use`` (a paired test, a ranking from sentence scores: what compares the systems
+        on every sentence) cannot take ``statistics`` because some sentence has no score (an LLM
+        judge's unanswered prompt): the message, naming how many and what to do; None when every
+        sentence has one, as every sentence of a metric that always scores does (the default)."""
+        return None
+
     def require_sentence_scores(self) -> None:
         """An InputError saying why, for a metric without sentence scores."""
         if not self.has_sentence_scores:

@@ -251,18 +251,21 @@ class SentenceScores:
 
     def __str__(self) -> str:
         """One line: the number of sentences and the mean of each column's sentence scores (NaN,
-        a sentence without a score, left out and counted), then the signature."""
+        a sentence without a score, left out and counted; ``no mean`` where no sentence has one,
+        never ``nan``), then the signature."""
         import numpy as np
 
         scores = np.asarray(self.scores, dtype=np.float64)
         rows = scores.reshape(-1, scores.shape[-1]) if scores.size else np.zeros((1, 0))
         missing = int(np.isnan(rows[0]).sum())
-        means = [shown_score(float(np.nanmean(row)) if np.isfinite(row).any() else float("nan"), self.fraction)
-                 for row in rows]
+        if np.isfinite(rows).any():
+            mean = "mean " + " / ".join(shown_score(float(np.nanmean(row)), self.fraction) if np.isfinite(row).any()
+                                        else "none" for row in rows)
+        else:
+            mean = "no mean: no sentence has a score"
         name = getattr(self.signature, "name", "") or str(self.signature).split("|", 1)[0]
         unscored = f" ({missing} without a score)" if missing else ""
-        return f"{name} sentence scores: {rows.shape[1]} sentences{unscored}, mean {' / '.join(means)} | " \
-               f"{self.signature}"
+        return f"{name} sentence scores: {rows.shape[1]} sentences{unscored}, {mean} | {self.signature}"
 
     def __repr__(self) -> str:
         return short_repr(self)

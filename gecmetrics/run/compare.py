@@ -367,6 +367,11 @@ def _with_rankings(scored: Scored, columns: list[Column], values: dict[str, list
         if not metric.has_sentence_scores:
             continue
         if column.metric_index not in matrices:
+            for name in scored.names:  # a sentence without a score (an LLM judge's) is refused saying why
+                refused = metric.unscored_refusal(scored.statistics[name][column.metric_index],
+                                                  f"a ranking from sentence scores (--ranking {ranking})")
+                if refused:
+                    raise InputError(refused, name)
             matrices[column.metric_index] = {name: metric.sentence_matrix(scored.statistics[name][column.metric_index])
                                              for name in scored.names}
         scores = {name: matrix[column.part] for name, matrix in matrices[column.metric_index].items()}

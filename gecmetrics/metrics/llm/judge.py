@@ -87,6 +87,11 @@ class JudgeReport:
                          "(answers so far are cached; run again to continue)")
         return "\n".join(lines)
 
+    def counts(self) -> dict[str, Any]:
+        """The report in numbers (:meth:`to_dict` with the prompts that failed and were not sent
+        counted, not listed): what every object of ``gecmetric llm --json`` carries."""
+        return {**self.to_dict(), "failed": len(self.failed), "not_sent": len(self.not_sent)}
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready copy."""
         return {"prompts": self.prompts, "cached": self.cached, "requested": self.requested,

@@ -226,19 +226,17 @@ class ScoredSentencesResampler(LinearResampler):
     a paired test (and any resampling of sentences) compares the systems on the same sentences,
     and a resample's mean over the scored sentences of each system would compare them on
     different ones (or be NaN where a resample drew none), so such statistics are refused in
-    one line saying how many sentences lack a score and how to give them one."""
+    one line saying how many sentences lack a score and how to give them one
+    (:meth:`LLMJudgeMetric.unscored_refusal`)."""
 
-    def __init__(self, rows: Callable, score_sums: Callable, label: str, signature: str, remedy: str) -> None:
+    def __init__(self, rows: Callable, score_sums: Callable, label: str, signature: str, refusal: Callable) -> None:
         super().__init__(rows, score_sums, label, signature)
-        self.remedy = remedy
+        self.refusal = refusal
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
-        rows = np.asarray(statistics)
-        missing = int(rows[:, UNSCORED].sum()) if rows.ndim == 2 and rows.shape[-1] > UNSCORED else 0
-        if missing:
-            have = "has" if missing == 1 else "have"
-            raise InputError(f"{self.label}: {missing} of its {len(rows)} sentences {have} no score from the judge, "
-                             f"and a paired test compares the systems on every sentence: {self.remedy}")
+        refused = self.refusal(statistics, "a paired test")
+        if refused:
+            raise InputError(refused)
         return super().prepare(statistics)
 
 
@@ -372,7 +370,19 @@ class LLMJudgeMetric(Metric):
         self.check_column_number(column)
         return ScoredSentencesResampler(lambda statistics: self.rows(statistics, column),
                                         lambda sums: self.score_from_sums(sums, column), self.paired_label(column),
-                                        self.column_signature(column, references), self.unscored_remedy())
+                                        self.column_signature(column, references), self.unscored_refusal)
+
+    def unscored_refusal(self, statistics: Any, use: str) -> str | None:
+        """``use`` (a paired test, a ranking from sentence scores) compares the systems on every
+        sentence: refused where the judge gave some sentence no score, saying how many and how to
+        give them one; None when every sentence has a score."""
+        rows = np.asarray(statistics)
+        missing = int(rows[:, UNSCORED].sum()) if rows.ndim == 2 and rows.shape[-1] > UNSCORED else 0
+        if not missing:
+            return None
+        have = "has" if missing == 1 else "have"
+        return (f"{self.column_labels()[0]}: {missing} of its {len(rows)} sentences {have} no score from the judge, "
+                f"and {use} compares the systems on every sentence: {self.unscored_remedy()}")
 
     def unscored_remedy(self) -> str:
         """What gives every sentence a score: another run (unanswered prompts are asked again,
@@ -514,16 +524,6 @@ class JudgedCorpus:
         return cls(metric, {name: metric.score_of(name, s) for name, s in statistics.items()},
                    {name: metric.sentence_from_statistics(s).scores for name, s in statistics.items()},
                    JudgeReport.merged([part.report for part in parts]), statistics)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the metric's column label (``LLM-S fluency``, as ``compare`` heads its
-        column), signature, settings, one entry per system, the report."""
-        first = next(iter(self.results.values()))
-        systems = [{"system": name, "scores": [float(result.score)], "score": float(result.score),
-                    "scored": result.scored, "unscored": result.unscored, "signature": str(result.signature)}
-                   for name, result in self.results.items()]
-        return {"metric": self.metric.column_labels()[0], "signature": str(first.signature), "settings": first.settings,
-                "systems": systems, "report": self.report.to_dict()}
 
 
 def judge_corpus(metric: LLMJudgeMetric, corpus: Corpus) -> JudgedCorpus:
