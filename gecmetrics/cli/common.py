@@ -57,10 +57,9 @@ def check_verbose_format(verbose: bool) -> None:
 def json_result(system: str, result: Any, metric: Any, scale: float, mode: str = "corpus",
                 **own: Any) -> dict[str, Any]:
     """One (system, metric) in the one JSON vocabulary of every scoring command: ``system``; ``scores``, one per
-    column of the metric in column order (a number; with ``mode`` ``"sentence"`` the list of the sentences'
-    scores), fractions x``scale``, null where there is no score (a sentence an LLM judge gave none), never
-    ``"nan"``; ``labels``, the columns' labels as ``compare`` heads them; ``signature`` (with
-    ``sentences:each`` / ``sentences:mean``); then the result's own fields, and ``own``.
+    column in column order (a number; with ``mode`` ``"sentence"`` the list of the sentences' scores, null for
+    one without: an LLM judge's), fractions x``scale``; ``labels``, the columns' labels as ``compare`` heads
+    them; ``signature`` (``sentences:each`` / ``sentences:mean``); then the result's own fields, and ``own``.
     ``result``: a metric's result (``mode`` ``"corpus"``), its sentence scores (``"sentence"``:
     their ``to_dict``; ``"mean"``: their ``mean_dict``), or a dict of those fields."""
     import numpy as np

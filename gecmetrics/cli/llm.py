@@ -19,6 +19,8 @@ from .context import in_run
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
 SETTINGS = ("model", "criterion", "grouping", "base_url", "max_requests", "answer_retries", "concurrency",
             "requests_per_minute", "max_retry_after", "device", "dtype", "batch_size", "spacy_model")
+SENDING = {"--concurrency": "concurrency", "--rpm": "requests_per_minute", "--answer-retries": "answer_retries",
+           "--max-retry-after": "max_retry_after"}
 
 
 @main.command(cls=GreedyCommand)
@@ -75,18 +77,13 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
         raise InputError("--price-in and --price-out go with --dry-run")
     if dry_run and sentence:
         raise InputError("--dry-run estimates the requests and prints no score: not with --sentence")
-    if dry_run:  # the run engine's options would change nothing in the estimate: refused, not ignored
-        given = [flag for flag, value in (("-p", jobs != 1), ("--chunk-lines", chunk_lines), ("--dask", dask_address))
-                 if value]
+    if dry_run:  # options that would change nothing in the estimate: refused, not ignored (SENDING: nothing is sent)
+        given = [flag for flag, value in (("-p", jobs != 1 or None), ("--chunk-lines", chunk_lines),
+                                          ("--dask", dask_address), *((f, settings[k]) for f, k in SENDING.items()))
+                 if value is not None]
         if given:
             raise InputError("estimates the prompts of the whole corpus in this process (they do not depend on the "
-                             f"chunking) and sends nothing: not with {' or '.join(given)}", "--dry-run")
-        sending = [flag for flag, key in (("--concurrency", "concurrency"), ("--rpm", "requests_per_minute"),
-                                          ("--answer-retries", "answer_retries"),
-                                          ("--max-retry-after", "max_retry_after")) if settings[key] is not None]
-        if sending:  # how requests are sent and retried: nothing is sent, the estimate is without retries
-            raise InputError("sends nothing and estimates without retries, so how requests are sent and asked again "
-                             f"changes nothing: not with {' or '.join(sending)}", "--dry-run")
+                             "chunking), sends nothing and counts no retries: not with " + " or ".join(given), "--dry-run")
     if settings["spacy_model"] is not None and variant != "e":
         raise InputError("--spacy-model is for --variant e (LLM-E's ERRANT edits)")
     fmt = chosen_format("tsv")
@@ -96,14 +93,12 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
     if dry_run:
         _dry_run(metric, files, None if price_in is None else (price_in, price_out), fmt, digits)
     else:
-        _judge_and_print(metric, files, (jobs, chunk_lines, dask_address), fmt, digits, settings["grouping"], sentence,
-                         scale)
+        _judge_and_print(metric, files, (jobs, chunk_lines, dask_address), fmt, digits, scale, sentence)
     if show_signature:  # what the numbers' signature is (a dry run's: the run it estimates)
         click.echo(metric.signature(None), err=True)
 
 
-def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, grouping: str, sentence: bool,
-                     scale: float) -> None:
+def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: float, sentence: bool) -> None:
     """Judge ``files`` and print the systems' means (a table with the signature under it, as every
     scoring command prints one) or, ``--sentence``, compare's table of sentence scores, or either
     in the one JSON vocabulary; then the judge's report on stderr."""
@@ -112,10 +107,9 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, grouping:
 
     judged = _judged(metric, files, *run, fmt == "json")
     if fmt == "json":  # an object per system: its mean or sentence scores (null: none), its counts, the run's report
-        report = judged.report.counts()
         echo_json([json_result(name, metric.sentence_from_statistics(judged.statistics[name]) if sentence else result,
                                metric, scale, "sentence" if sentence else "corpus", scored=result.scored,
-                               unscored=result.unscored, report=report)
+                               unscored=result.unscored, report=judged.report.counts())
                    for name, result in judged.results.items()])
     elif sentence:  # 1-5 scores print as they are (check_scale refused --scale 1)
         scored = Scored([metric], list(judged.results), {n: [s] for n, s in judged.statistics.items()}, 0)
@@ -131,7 +125,7 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, grouping:
         shown = ("their cells are empty (null in JSON)" if sentence
                  else "each system's mean is over its scored sentences")
         click.echo(f"gecmetric llm: {unscored} (sentence, system) pairs have no score; {shown}"
-                   + (" (grouping gec-metrics scores 5 hypotheses a source)" if grouping == "gec-metrics" else ""),
+                   + (" (grouping gec-metrics scores 5 hypotheses a source)" if metric.settings.grouping == "gec-metrics" else ""),
                    err=True)
 
 
