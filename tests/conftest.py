@@ -320,6 +320,32 @@ def run_cli(*args: str, input: str | None = None) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def check_level_json(*args: str, level: int | None) -> dict:
+    """``gecmetric ARGS`` (a comparison of error types at the -cat ``level``, --scale 1) with
+    --json against its --tsv table: the JSON's P, R, F and score are the total row's (which
+    prints ERRANT's or the scorer's 4 decimals), its categories the rows above it, and its
+    signature the table's --signature, which names the level with the macro average alone.
+    Returns the JSON object."""
+    cat = [] if level is None else ["-cat", str(level)]
+    code, out, err = run_cli(*args, *cat, "--json")
+    assert code == 0, err
+    [data] = json.loads(out)
+    code, table, signature = run_cli(*args, *cat, "--tsv", "--signature")
+    assert code == 0, signature
+    rows = [line.split("\t") for line in table.splitlines() if line and not line.startswith("#")]
+    total = rows[-1][-3:]
+    for key, text in zip(("precision", "recall", "f"), total):
+        assert abs(data[key] - float(text)) <= 1e-4, (key, data[key], text)
+    assert data["scores"] == [data["f"]]
+    if level is not None:
+        assert rows[-1][1] == "total"
+        assert {row[1]: [int(n) for n in row[2:5]] for row in rows[1:-1]} == data["categories"]
+    macro = data["settings"].get("average") == "macro"
+    assert data["signature"] == signature.strip().splitlines()[-1]
+    assert (f"|cat:{level}|" in data["signature"]) == (macro and level in (1, 2))
+    return data
+
+
 def cache_keys(cache, namespace: str) -> list[bytes]:
     """Every key of a persistent cache's namespace (read straight from the file: the store lists
     no keys)."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import one_line_error, run_cli
+from tests.conftest import check_level_json, one_line_error, run_cli
 from tests._zh_support import DATA, require_zh_extra
 
 PAIRS = str(DATA / "cherrant_pairs.para")
@@ -44,6 +44,24 @@ def test_score_equals_m2_then_compare(data_folder: str, tmp_path: Path) -> None:
     assert code == 0, stderr
     assert compared == scored
     assert "Span-Based Correction" in scored and "\nW " in scored
+
+
+def test_json_is_the_reports_level(data_folder: str, tmp_path: Path) -> None:
+    """compare and score with --json give the numbers, categories and signature their report prints
+    at the -cat level (they gave the full types' macro F and categories whatever the level)."""
+    hyp = tmp_path / "hyp.para"
+    hyp.write_text("".join(f"{n}\t{line.split(chr(9))[1]}\t{line.split(chr(9))[1]}\n" for n, line in
+                           enumerate(Path(PAIRS).read_text(encoding="utf-8").splitlines())), encoding="utf-8")
+    ref = tmp_path / "r.m2"
+    assert run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(ref))[0] == 0
+    first = tmp_path / "first.m2"
+    assert run_cli("cherrant", "m2", "-f", PAIRS, "-s", "first", "-o", str(first))[0] == 0
+    for level in (1, 2, 3):
+        data = check_level_json("cherrant", "compare", "-hyp", str(first), "-ref", str(ref), "--macro", "--scale", "1",
+                                level=level)
+        assert ("|cat:" in data["signature"]) == (level != 3)
+        check_level_json("cherrant", "score", "-hyp", str(hyp), "-ref", PAIRS, "--macro", "--scale", "1",
+                         "--cherrant-data", data_folder, level=level)
 
 
 def test_compare_options_and_errors(data_folder: str, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from gecmetrics.core.edits.compare import _rounded_scalar, macro_scores, rounded
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import read_m2
 from gecmetrics.metrics.m2 import ErrantCompare
-from tests.conftest import SPACY_TEST_MODEL
+from tests.conftest import SPACY_TEST_MODEL, check_level_json, run_cli
 
 DATA = Path(__file__).parent / "data" / "macro"
 
@@ -127,8 +127,24 @@ def test_m2_compare_prints_the_prs_report():
     table = run("m2", "compare", "-hyp", hyp, "-ref", ref, "--macro", "-cat", "1", "--tsv", "--scale", "1")
     assert table.output.splitlines()[-1].split("\t")[-5:] == ["2", "2", "0.6666", "0.6666", "0.6666"]
     [data] = json.loads(run("m2", "compare", "-hyp", hyp, "-ref", ref, "--macro", "--json", "--scale", "1").output)
-    assert (data["precision"], data["recall"], data["f"]) == (0.6, 0.7, 0.3667)
+    # JSON at full precision: the means of the unrounded P, R, F of the types (F: (0.8333... + 1) / 5)
+    assert (data["precision"], data["recall"]) == pytest.approx((0.6, 0.7), abs=1e-15)
+    assert data["scores"] == [data["f"]] and data["f"] == pytest.approx((1.25 * 0.5 / 0.75 + 1) / 5, abs=1e-15)
+    assert data["f"] != 0.3667
     assert data["settings"]["average"] == "macro" and "|average:macro|" in data["signature"]
+
+
+@pytest.mark.parametrize("level", [None, 1, 2, 3])
+@pytest.mark.parametrize("macro", [[], ["--macro"]])
+def test_m2_compare_json_is_the_reports_level(level, macro):
+    """--json gives the numbers, the categories and the signature the report prints at the -cat
+    level (it gave the full types' macro F: 0.3667 beside the text's 0.6666 at -cat 1)."""
+    hyp, ref = str(DATA / "three.hyp.m2"), str(DATA / "three.ref.m2")
+    data = check_level_json("m2", "compare", "-hyp", hyp, "-ref", ref, *macro, "--scale", "1", level=level)
+    if macro and level == 1:
+        assert data["f"] == pytest.approx((1 + 1 / 3) / 2) and set(data["categories"]) == {"M", "R"}
+        code, out, err = run_cli("m2", "compare", "-hyp", hyp, "-ref", ref, *macro, "-cat", "1", "--signature")
+        assert err.strip() == data["signature"] == "ERRANT|mode:cs|beta:0.5|average:macro|cat:1|version:0.1.0"
 
 
 def test_macro_refusals_are_one_line():
@@ -163,6 +179,10 @@ def test_compare_column_and_errant_on_text(spacy_model, tmp_path):  # noqa: ARG0
                  SPACY_TEST_MODEL, "--macro", "-cat", "1", "--scale", "1", "--tsv")
     assert errant.exit_code == 0, errant.output
     assert errant.output.splitlines()[-1].split("\t")[-3:] == ["0.6666", "0.6666", "0.6666"]
+    for level in (None, 1, 2):
+        data = check_level_json("errant", "-s", str(tmp_path / "src"), "-r", ref, "-o", str(tmp_path / "hyp"),
+                                "--spacy-model", SPACY_TEST_MODEL, "--macro", "--scale", "1", level=level)
+        assert data["f"] == pytest.approx({None: 1.8333333 / 5, 1: 0.6666667, 2: 1.8333333 / 5}[level])
 
 
 # ------------------------------------------------------------------ the PR's script on CoNLL-2014

@@ -14,6 +14,7 @@ from gecmetrics.core.edits.maxmatch import NO_TYPE, overlaps, typed_counts
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import read_m2
 from gecmetrics.metrics.m2 import M2Scorer
+from tests.conftest import check_level_json
 
 DATA = Path(__file__).parent / "data" / "macro"
 LINES = ["This is a dog .", "He went home .", "I like dog ."]
@@ -98,8 +99,13 @@ def test_m2_score_cli_per_type_and_macro(tmp_path, monkeypatch):
         plain = runner.invoke(main, ["m2", "score", "-s", gold, "-o", "hyp", "--macro", "--scale", "1"])
         assert plain.output.splitlines()[-1].split("\t") == ["hyp", "0.5000", "0.6250", "0.2639"]
         data = json.loads(runner.invoke(main, ["m2", "score", "-s", gold, "-o", "hyp", "-cat", "1", "--json"]).output)
-        assert data[0]["categories"] == {"(none)": [0, 1, 0], "M:PUNCT": [1, 1, 0], "R:NOUN:NUM": [0, 0, 1],
-                                         "R:VERB:SVA": [1, 1, 1]}
+        assert data[0]["categories"] == {"(none)": [0, 1, 0], "M": [1, 1, 0], "R": [1, 1, 2]}  # the level's groups
+        for level in (None, 1, 2, 3):  # JSON as the table at the -cat level (it gave the full types' macro F)
+            for macro in ([], ["--macro"]):
+                check_level_json("m2", "score", "-s", gold, "-o", "hyp", *macro, "--scale", "1", level=level)
+        at_1 = check_level_json("m2", "score", "-s", gold, "-o", "hyp", "--macro", "--scale", "1", level=1)
+        r_f = 1.25 * 0.5 * (1 / 3) / (0.125 + 1 / 3)  # test_corpus_by_hand's -cat 1
+        assert at_1["f"] == pytest.approx((r_f + 0 + 0.625 / 1.125) / 3) and "|average:macro|cat:1|" in at_1["signature"]
         compared = runner.invoke(main, ["compare", "-s", "src", "-r", "hyp", "-o", "hyp", "--m2", gold, "--metrics",
                                         "m2,m2:average=macro", "--scale", "1", "-d", "4", "--json"])
         assert compared.exit_code == 0, compared.output

@@ -18,7 +18,7 @@ from .cherrant_options import (annotator_options, cherrant_options, compared, m2
                                make_comparer, read, report_options, write)
 from .common import check_verbose_format
 from .context import check_command_outputs
-from .errant_options import comparison_options, comparison_report, warn_if_swapped
+from .errant_options import comparison_options, comparison_report, report_signature, warn_if_swapped
 from .options import GreedyCommand
 
 
@@ -61,7 +61,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
     warn_if_swapped(hyp, ref)  # once the files have been read without error
     comparison_report(hyp, comparer, result, category_level, digits, scale)
     if show_signature:
-        click.echo(str(result.signature), err=True)
+        click.echo(str(report_signature(result, category_level)), err=True)
 
 
 @cherrant.command("score", cls=GreedyCommand)
@@ -100,7 +100,7 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
             write(out, texts[path])
     comparison_report(hyp, comparer, result, category_level, digits, scale)
     if show_signature:
-        click.echo(str(result.signature), err=True)
+        click.echo(str(report_signature(result, category_level)), err=True)
 
 
 def _run_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -54,19 +54,22 @@ def check_verbose_format(verbose: bool) -> None:
         raise InputError(f"prints the original tool's trace as text: not with {given}", "-v")
 
 
-def json_result(system: str, result: Any, metric: Any, scale: float, mode: str = "corpus",
+def json_result(system: str, result: Any, metric: Any, scale: float, mode: str = "corpus", level: int | None = None,
                 **own: Any) -> dict[str, Any]:
     """One (system, metric) in the one JSON vocabulary of every scoring command: ``system``; ``scores``, one per
     column in column order (a number; with ``mode`` ``"sentence"`` the list of the sentences' scores, null for
     one without: an LLM judge's), fractions x``scale``; ``labels``, the columns' labels as ``compare`` heads
     them; ``signature`` (``sentences:each`` / ``sentences:mean``); then the result's own fields, and ``own``.
     ``result``: a metric's result (``mode`` ``"corpus"``), its sentence scores (``"sentence"``:
-    their ``to_dict``; ``"mean"``: their ``mean_dict``), or a dict of those fields."""
+    their ``to_dict``; ``"mean"``: their ``mean_dict``), or a dict of those fields. ``level``: the
+    -cat level of a result whose error types it groups (``to_dict(scale, level)``: the numbers,
+    categories and signature its report prints at that level)."""
     import numpy as np
 
     factor = json_scale(metric, scale)
     data = dict(result) if isinstance(result, dict) else \
-        result.mean_dict(factor) if mode == "mean" else result.to_dict(factor)
+        result.mean_dict(factor) if mode == "mean" else \
+        result.to_dict(factor) if level is None else result.to_dict(factor, level)
     scores = data.pop("scores", None)
     if scores is None:  # a result whose own fields name its scores (f, score): its columns' scores
         scores = [factor * float(x) for x in result.scores]
@@ -80,9 +83,10 @@ def json_result(system: str, result: Any, metric: Any, scale: float, mode: str =
             "signature": str(signature if signature is not None else result.signature), **data, **own}
 
 
-def echo_json_results(results: Iterable[tuple[str, Any, Any]], scale: float, mode: str = "corpus") -> None:
+def echo_json_results(results: Iterable[tuple[str, Any, Any]], scale: float, mode: str = "corpus",
+                      level: int | None = None) -> None:
     """Every (system, metric, result) in the one JSON vocabulary (:func:`json_result`): a list."""
-    echo_json([json_result(system, result, metric, scale, mode) for system, metric, result in results])
+    echo_json([json_result(system, result, metric, scale, mode, level) for system, metric, result in results])
 
 
 def json_scale(metric: Any, scale: float) -> float:

@@ -10,9 +10,10 @@ from ..errors import InputError
 from ..io.m2 import looks_like_text
 from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantText, ErrantTextSettings
 from ..metrics.m2.errant_report import errant_table, format_errant_report
+from ..metrics.type_average import level_signature
 from . import main
 from .common import corpus_files, echo_json_results, echo_scores, echo_table
-from .errant_options import chosen_mode, comparison_options, warn_type_groups
+from .errant_options import chosen_mode, comparison_options, report_signature, warn_type_groups
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
@@ -83,14 +84,15 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
         _print(metric, list(hypotheses), results, category_level, reports, out)
         if out.format != "json":  # once the groups are printed (a type they cannot take is an error)
             warn_type_groups(metric, results, category_level)
-    if out.show_signature:
-        click.echo(metric.signature, err=True)
+    if out.show_signature:  # (with --macro, its -cat level)
+        click.echo(level_signature(metric.signature, metric.macro, category_level), err=True)
 
 
 def _print(metric: Any, names: list[str], results: list[Any], category_level: int | None, reports: bool,
            out: ScoringOptions) -> None:
     if out.format == "json":
-        echo_json_results(((path, metric, result) for path, result in zip(names, results)), out.scale)
+        echo_json_results(((path, metric, result) for path, result in zip(names, results)), out.scale,
+                          level=category_level)
     elif reports:
         for path, result in zip(names, results):
             if len(names) > 1:
@@ -101,4 +103,4 @@ def _print(metric: Any, names: list[str], results: list[Any], category_level: in
         if out.format is None:  # its own text, as before; a format asked for carries the signature
             echo_table(table, "text")
         else:
-            echo_scores(table, out.format, [result.signature for result in results])
+            echo_scores(table, out.format, [report_signature(result, category_level) for result in results])

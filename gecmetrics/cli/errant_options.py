@@ -7,6 +7,7 @@ from typing import Any, Callable, Sequence
 import click
 
 from ..metrics.m2.compare import ErrantSettings
+from ..metrics.type_average import level_signature
 from .common import echo_json_results, echo_scores, echo_warnings
 from .options import settings_options
 from .shared import chosen_digits, chosen_format
@@ -63,12 +64,18 @@ def comparison_report(name: str, comparer: Any, result: Any, category_level: int
 
     fmt = chosen_format(None)
     if fmt == "json":
-        echo_json_results([(name, comparer, result)], scale)
+        echo_json_results([(name, comparer, result)], scale, level=category_level)
     elif fmt is None:
         click.echo(format_errant_report(result, category_level), nl=False)
     else:
         echo_scores(errant_table([name], [result], category_level, scale, chosen_digits(digits, scale)), fmt,
-                    [result.signature])
+                    [report_signature(result, category_level)])
+
+
+def report_signature(result: Any, category_level: int | None) -> Any:
+    """The signature of a comparison's report at its -cat level (``cat:LEVEL`` with the macro
+    average, whose figures that level's groups make): what --signature and the tables print."""
+    return level_signature(result.signature, result.macro, category_level)
 
 
 def warn_if_swapped(hyp: str, ref: str) -> None:

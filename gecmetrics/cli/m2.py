@@ -14,7 +14,8 @@ from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_referen
 from . import main
 from .app import SharedOptionsGroup
 from .common import check_verbose_format, corpus_files, progress_unless, score
-from .errant_options import chosen_mode, comparison_options, comparison_report, warn_if_swapped, warn_type_groups
+from .errant_options import (chosen_mode, comparison_options, comparison_report, report_signature, warn_if_swapped,
+                             warn_type_groups)
 from .inputs import FILE
 from .options import GreedyCommand, given_settings
 from .sentences import echo_sentence_scores
@@ -93,4 +94,4 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
     if not sentence and fmt != "json":  # once the groups are printed (a type they cannot take is an error)
         warn_type_groups(comparer, [result], category_level)
     if show_signature:
-        click.echo(str(result.signature), err=True)
+        click.echo(str(report_signature(result, category_level)), err=True)

@@ -110,10 +110,10 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
         elif report is not None and (fmt is None or (own_format and fmt != "json")):
             results = _results(metrics, scored, names, o.jobs)
             echo_report(report.corpus_text(metrics, names, results, o.digits, o.verbose), fmt, own_format,
-                        [metric.signature(references) for metric in metrics])
+                        [_signature(metric, references, report) for metric in metrics])
         elif fmt == "json":
             echo_json_results(((n, m, r) for n, per in zip(names, _results(metrics, scored, names, o.jobs))
-                               for m, r in zip(metrics, per)), o.scale)
+                               for m, r in zip(metrics, per)), o.scale, level=getattr(report, "category_level", None))
         else:
             # here: its imports (registry, statistics) cost a family's report (GREEN word: tenths of a s) 5%
             from ..run.compare import comparison_table
@@ -122,7 +122,16 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
                           fmt or "text")
     if o.show_signature or o.verbose:
         for metric in metrics:
-            click.echo(metric.signature(references), err=True)
+            click.echo(_signature(metric, references, report), err=True)
+
+
+def _signature(metric: Any, references: int, report: Any) -> Any:
+    """A metric's signature as its report shows it: a report at a -cat level (``category_level``)
+    of a macro average over error types names the level (:func:`level_signature`)."""
+    from ..metrics.type_average import level_signature
+
+    return level_signature(metric.signature(references), getattr(metric, "macro", False),
+                           getattr(report, "category_level", None))
 
 
 def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: int) -> list[list[Any]]:

@@ -24,14 +24,15 @@ from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks, the_refe
 from ..core.edits.cherrant import ANSWER_NUMBERS
 from ..core.edits.compare import (AVERAGES, MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable,
                                   ErrantStatistics, ReferenceTables, SentenceTrace, choose_pairs_macro,
-                                  errant_scores, macro_scores, pair_code, pair_of, sentence_traces)
+                                  errant_scores, macro_scores, pair_code, pair_of, sentence_traces,
+                                  unrounded_macro_scores)
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
 from .capabilities import EditMarks, SentenceMarks
 from .results import CorpusSums
 from .running_f import CountsResult
-from .type_average import TypeAveragedMetric, grouped, type_group
+from .type_average import TypeAveragedMetric, grouped, level_signature, type_group
 from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
                        setting_label, unless, when_set)
 
@@ -130,12 +131,19 @@ class ErrantResult(CountsResult):
         held when UNK first came (:func:`~gecmetrics.metrics.type_average.grouped`)."""
         return grouped(self.categories, level, (UNKNOWN_TYPE,), ungrouped_replaces=True)
 
-    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
+    def to_dict(self, scale: float = 1.0, level: int | None = None) -> dict[str, Any]:
+        """Counts, P, R, F (x ``scale``), categories, settings and signature; ``level``: as the
+        report at that -cat level shows them (the categories grouped; with the macro average,
+        P, R, F the means over the level's groups and ``cat:LEVEL`` in the signature). The macro
+        P, R, F are the unrounded means (the report prints errant PR #52's rounded ones)."""
+        groups = self.categories if level is None else self.grouped_categories(level)
+        precision, recall, f = (self.precision, self.recall, self.f_score) if not self.macro else \
+            unrounded_macro_scores([(c.tp, c.fp, c.fn) for c in groups.values()], self.beta)
         return {"metric": getattr(self.signature, "name", "ERRANT"), "tp": self.tp, "fp": self.fp, "fn": self.fn,
-                "precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f_score,
-                "beta": self.beta,
-                "categories": {k: [v.tp, v.fp, v.fn] for k, v in sorted(self.categories.items())},
-                "settings": self.settings, "signature": self.signature}
+                "precision": scale * precision, "recall": scale * recall, "f": scale * f, "beta": self.beta,
+                **({"scores": [scale * f]} if self.macro else {}),
+                "categories": {k: [v.tp, v.fp, v.fn] for k, v in sorted(groups.items())},
+                "settings": self.settings, "signature": level_signature(self.signature, self.macro, level)}
 
     def to_json(self) -> str:
         """Scores, counts, categories, settings and signature as one JSON object."""

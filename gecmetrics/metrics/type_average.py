@@ -101,6 +101,15 @@ class TypeAveragedMetric(RunningFMetric):
         return super().join_statistics(parts)
 
 
+def level_signature(signature: Any, macro: bool, level: int | None) -> Any:
+    """A result's signature as a report at the -cat ``level`` shows it: with the macro average,
+    whose P, R, F are the means over that level's groups, ``cat:LEVEL`` added (1 or 2; the full
+    types, 3 or no -cat, are the metric's own figures); without it, -cat only adds a table."""
+    if not macro or level in (None, 3):
+        return signature
+    return signature.with_fields(("cat", str(level)))
+
+
 def type_group(error_type: str, level: int, ungrouped: Sequence[str]) -> str:
     """The group of one error type at ERRANT's -cat ``level`` (:func:`grouped`)."""
     if level == 3 or error_type in ungrouped:

@@ -448,6 +448,15 @@ def macro_scores(counts: Iterable[Sequence[int]], beta: float) -> tuple[float, f
             round(sum(score[2] for score in scores) / len(scores), 4))
 
 
+def unrounded_macro_scores(counts: Iterable[Sequence[int]], beta: float) -> tuple[float, float, float]:
+    """The means of the categories' unrounded P, R, F (:func:`errant_scores`): :func:`macro_scores`
+    at full precision, what JSON gives where the report prints ERRANT's rounded figures."""
+    scores = [errant_scores(int(tp), int(fp), int(fn), beta) for tp, fp, fn in counts]
+    if not scores:
+        return tuple(float(x) for x in errant_scores(0, 0, 0, beta))  # type: ignore[return-value]
+    return tuple(float(sum(score[k] for score in scores) / len(scores)) for k in range(3))  # type: ignore[return-value]
+
+
 def choose_pairs_macro(statistics: ErrantStatistics, beta: float) -> np.ndarray:
     """The PR's annotator choice under the macro average: per sentence, the pair whose error
     types, added to the chosen pairs' so far, give the highest macro F (over the full types,

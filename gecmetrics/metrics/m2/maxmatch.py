@@ -20,7 +20,7 @@ from ...errors import InputError, LineRefused
 from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
 from ...core import fscore
 from ..running_f import CountsResult
-from ..type_average import TypeAveragedMetric, grouped
+from ..type_average import TypeAveragedMetric, grouped, level_signature
 from ...io.m2 import Block, check_blocks
 from ...core.edits.lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit
 from ...core.edits.compare import CategoryCounts, ErrantStatistics, TypeCounts
@@ -94,12 +94,18 @@ class M2Result(CountsResult):
             return self.macro_scores(level)
         return self.precision, self.recall, self.f
 
-    def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        out = {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
+    def to_dict(self, scale: float = 1.0, level: int | None = None) -> dict[str, Any]:
+        """P, R, F (x ``scale``), counts, settings, signature and the per-type counts; ``level``: as
+        the report at that -cat level shows them (the types grouped; with the macro average, P, R,
+        F the means over the level's groups and ``cat:LEVEL`` in the signature)."""
+        precision, recall, f = self.overall(level)
+        out = {"precision": scale * precision, "recall": scale * recall, "f": scale * f,
+               **({"scores": [scale * f]} if self.macro else {}),
                "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
-               "settings": self.settings, "signature": self.signature}
+               "settings": self.settings, "signature": level_signature(self.signature, self.macro, level)}
         if self.categories:
-            out["categories"] = {k: [v.tp, v.fp, v.fn] for k, v in sorted(self.categories.items())}
+            groups = self.categories if level is None else self.grouped_categories(level)
+            out["categories"] = {k: [v.tp, v.fp, v.fn] for k, v in sorted(groups.items())}
         return out
 
 
