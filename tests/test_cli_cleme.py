@@ -271,6 +271,20 @@ def test_cleme_columns_in_compare(files):
     assert code == 0 and "CLEME" in out and "CLEME2" in out, err
 
 
+def test_all_pairs_signature_keeps_one_level_key(files):
+    """compare --all-pairs of CLEME columns: the test's significance level is ``sig-level``, beside
+    CLEME's own ``level:corpus`` (it was a second ``level:`` field)."""
+    code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], "-o", files["good"], files["half"],
+                             files["bad"], "--hyp-m2", files["good.m2"], files["half.m2"], files["bad.m2"], "--m2",
+                             files["gold.m2"], "--metrics", "cleme,cleme:level=sentence", "--paired-bs", "40",
+                             "--all-pairs", "--json")
+    assert code == 0, err
+    for table, level in zip(json.loads(out), ("corpus", "sentence")):
+        keys = [part.split(":", 1)[0] for part in table["signature"].split("|")[1:]]
+        assert len(keys) == len(set(keys)), table["signature"]
+        assert f"|level:{level}|" in table["signature"] and "|correction:holm|sig-level:0.05|" in table["signature"]
+
+
 def test_cleme_columns_on_dask(files):
     """Dask workers read each chunk's hypothesis M2 blocks themselves (from byte offsets) and give
     the statistics of the local pipeline, here and through compare --dask."""

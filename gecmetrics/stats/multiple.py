@@ -270,7 +270,7 @@ def all_pairs_from_draws(resampler: Resampler, names: Sequence[str], draws: Draw
         systems.append(SystemSignificance(name, scores[k], mean, (lower, upper)))
     clusters = clusters_of(names, scores, {key: adjusted[key] < level for key in keys}, higher_is_better)
     signature = paired_signature(resampler.signature, method, samples, confidence_samples, seed, strict)
-    signature = signature.with_fields(("pairs", "all"), ("correction", correction), ("level", f"{level:g}"))
+    signature = signature.with_fields(("pairs", "all"), ("correction", correction), ("sig-level", f"{level:g}"))
     settings = {"method": method, "samples": samples, "confidence_samples": interval_samples, "seed": seed,
                 "strict": strict, "correction": correction, "level": level}
     return AllPairsResult(method, samples, interval_samples, seed, correction, level, resampler.label, systems, pairs,
