@@ -57,13 +57,11 @@ def check_verbose_format(verbose: bool) -> None:
 def json_result(system: str, result: Any, metric: Any, scale: float, mode: str = "corpus", level: int | None = None,
                 **own: Any) -> dict[str, Any]:
     """One (system, metric) in the one JSON vocabulary of every scoring command: ``system``; ``scores``, one per
-    column in column order (a number; with ``mode`` ``"sentence"`` the list of the sentences' scores, null for
-    one without: an LLM judge's), fractions x``scale``; ``labels``, the columns' labels as ``compare`` heads
-    them; ``signature`` (``sentences:each`` / ``sentences:mean``); then the result's own fields, and ``own``.
-    ``result``: a metric's result (``mode`` ``"corpus"``), its sentence scores (``"sentence"``:
-    their ``to_dict``; ``"mean"``: their ``mean_dict``), or a dict of those fields. ``level``: the
-    -cat level of a result whose error types it groups (``to_dict(scale, level)``: the numbers,
-    categories and signature its report prints at that level)."""
+    column in column order (a number; ``mode`` ``"sentence"``: the sentences' scores, null for one without),
+    fractions x``scale``; ``labels`` (``compare``'s column heads); ``signature``; the result's own fields, ``own``.
+    ``result``: a metric's result, its sentence scores (``"sentence"``: ``to_dict``; ``"mean"``: ``mean_dict``)
+    or a dict of those fields; ``level``: the -cat level of a result that groups error types (``to_dict(scale,
+    level)``: what its report prints at that level)."""
     import numpy as np
 
     factor = json_scale(metric, scale)
@@ -90,14 +88,12 @@ def echo_json_results(results: Iterable[tuple[str, Any, Any]], scale: float, mod
 
 
 def json_scale(metric: Any, scale: float) -> float:
-    """What a metric's numbers are multiplied by when printed (JSON too): fractions x``scale``
-    (100 unless --scale 1), other scores (an LLM judge's 1-5) as they are."""
+    """What a metric's numbers are printed times (JSON too): ``scale`` for fractions, 1 for others (LLM 1-5)."""
     return scale if getattr(metric, "fraction", True) else 1.0
 
 
 def check_scale(metrics: Sequence[Any], scale: float, fractions_beside: bool = False) -> None:
-    """``--scale`` checked by the scale rule the library checks (:func:`gecmetrics.core.table.check_scale`):
-    1 where no printed score is a fraction is refused before any work."""
+    """``--scale`` checked by the library's rule (:func:`gecmetrics.core.table.check_scale`), before any work."""
     table.check_scale(metrics, scale, fractions_beside, "--scale")
 
 

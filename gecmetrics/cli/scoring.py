@@ -64,10 +64,9 @@ class ScoringOptions:
 
 def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | None = None,
                     digits: Callable | None = None, paired: bool = True) -> Callable:
-    """--sentence, --mean (unless ``mean`` is false), -p/--chunk-lines/--dask/--quiet, the
-    formats, --scale, -d (``digits``: another -d option), -v (``verbose``: its help),
-    --signature and the paired tests (unless ``paired`` is false; ``add_seed``: with their own
-    --seed)."""
+    """--sentence, --mean (unless ``mean`` is false), -p/--chunk-lines/--dask/--quiet, the formats, --scale, -d
+    (``digits``: another -d option), -v (``verbose``: its help), --signature and the paired tests (unless
+    ``paired`` is false; ``add_seed``: with their own --seed)."""
     def decorate(func: Callable) -> Callable:
         func = signature_option(func)
         if paired:
@@ -78,8 +77,7 @@ def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | Non
         if mean:
             func = click.option("--mean", is_flag=True,
                                 help="Mean of the sentence scores instead of the corpus score.")(func)
-        return click.option("--sentence", is_flag=True,
-                            help=SENTENCE_HELP)(func)
+        return click.option("--sentence", is_flag=True, help=SENTENCE_HELP)(func)
     return decorate
 
 
@@ -115,19 +113,15 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
             echo_json_results(((n, m, r) for n, per in zip(names, _results(metrics, scored, names, o.jobs))
                                for m, r in zip(metrics, per)), o.scale, level=getattr(report, "category_level", None))
         else:
-            # here: its imports (registry, statistics) cost a family's report (GREEN word: tenths of a s) 5%
-            from ..run.compare import comparison_table
+            from ..run.compare import comparison_table  # here: its imports cost a family's report 5% (GREEN word)
 
-            echo_table(comparison_table(scored, o.scale).as_table(o.digits, markdown=fmt == "markdown"),
-                          fmt or "text")
+            echo_table(comparison_table(scored, o.scale).as_table(o.digits, markdown=fmt == "markdown"), fmt or "text")
     if o.show_signature or o.verbose:
-        for metric in metrics:
-            click.echo(_signature(metric, references, report), err=True)
+        click.echo("\n".join(str(_signature(metric, references, report)) for metric in metrics), err=True)
 
 
 def _signature(metric: Any, references: int, report: Any) -> Any:
-    """A metric's signature as its report shows it: a report at a -cat level (``category_level``)
-    of a macro average over error types names the level (:func:`level_signature`)."""
+    """A metric's signature as ``report`` shows it (a macro average at a -cat level names it)."""
     from ..metrics.type_average import level_signature
 
     return level_signature(metric.signature(references), getattr(metric, "macro", False),
