@@ -117,7 +117,7 @@ def test_paired_tests_workers_and_dask_give_the_same_numbers(plugin):
     code, out, err = gecmetric(plugin, *base, "--paired-bs", "200")
     assert code == 0, err
     systems = json.loads(out)[0]["systems"]
-    assert systems[0]["hypothesis"].endswith("input") and systems[3]["score"] == 0.0
+    assert systems[0]["system"].endswith("input") and systems[3]["score"] == 0.0
     assert systems[2]["p_value"] is not None and systems[2]["score"] > systems[0]["score"]
 
 

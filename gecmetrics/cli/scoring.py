@@ -122,10 +122,10 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
 
 def _signature(metric: Any, references: int, report: Any) -> Any:
     """A metric's signature as ``report`` shows it (a macro average at a -cat level names it)."""
-    from ..metrics.type_average import level_signature
-
-    return level_signature(metric.signature(references), getattr(metric, "macro", False),
-                           getattr(report, "category_level", None))
+    if not getattr(metric, "macro", False):
+        return metric.signature(references)
+    from ..metrics.type_average import level_signature  # here: GREEN's start-up imports no M2 code
+    return level_signature(metric.signature(references), True, getattr(report, "category_level", None))
 
 
 def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: int) -> list[list[Any]]:
