@@ -92,6 +92,9 @@ class TextChecks:
         self.settings = list(dict.fromkeys(settings))
         self.counts: dict[tuple[int, str, str, bool], int] = {}
         self.longest: dict[tuple[str, bool], int] = {}
+        self.notes: list[str] = []
+        """The metrics' notes of the whole run (:meth:`~gecmetrics.metrics.base.Metric.notes`),
+        added by the engine once every chunk is in."""
 
     def observe(self, named_texts: Sequence[tuple[str, Sequence[str]]]) -> None:
         """Count one chunk: (file name, its lines of the chunk) for every file."""
@@ -109,4 +112,4 @@ class TextChecks:
         """The warning lines, each once: whitespace per file and unit, then orders."""
         lines = [whitespace_warning(name, unit, count) for (_, name, unit, _), count in self.counts.items()]
         lines += [order_warning(n, self.longest.get((unit, normalize), 0), unit) for unit, normalize, n in self.settings]
-        return [line for line in dict.fromkeys(lines) if line]
+        return [line for line in dict.fromkeys([*lines, *self.notes]) if line]

@@ -288,6 +288,13 @@ class Metric(ABC):
         that its input is wrong as a whole (GoToScorer: no line of the reference annotator in
         the whole gold M2, where a chunk alone may have none); nothing by default."""
 
+    def notes(self, observations: Sequence[Any]) -> list[str]:
+        """Lines a run prints on stderr about what its chunks' :meth:`observation`, in order,
+        say of the whole input that a user should know but that changes no number (SOME and
+        IMPARA: how many inputs were cut to their maximum length, as the originals cut them);
+        none by default."""
+        return []
+
     def text_unit(self) -> tuple[str, bool] | None:
         """The (unit, normalize_space) the metric reads text with, for whitespace warnings
         (SPEC 1); None for metrics that do not count n-grams of raw text."""

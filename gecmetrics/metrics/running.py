@@ -114,6 +114,13 @@ def check_observations(metrics: Sequence["Metric"], chunks: Sequence[dict[int, A
         metric.check_observations([observed.get(k) for observed in chunks])
 
 
+def observation_notes(metrics: Sequence["Metric"], chunks: Sequence[dict[int, Any]]) -> list[str]:
+    """Every metric's :meth:`~gecmetrics.metrics.base.Metric.notes` of what its chunks
+    observed (after :func:`check_observations` accepted them), each line once."""
+    return list(dict.fromkeys(line for k, metric in enumerate(metrics)
+                              for line in metric.notes([observed.get(k) for observed in chunks])))
+
+
 def named_hypotheses(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None
                      ) -> tuple[str, dict[str, Sequence[Any]]]:
     """The hypotheses a one-hypothesis call prepares, and the name of the scored one: the

@@ -398,6 +398,14 @@ class Encoder(OnUse):
         ids = (record["cls"], *self.ids(text)[:self.max_length - 2], record["sep"])
         return ids, (0,) * len(ids)
 
+    def cuts_single(self, text: str) -> bool:
+        """Whether :meth:`single` truncates the text (more than ``max_length - 2`` tokens)."""
+        return len(self.ids(text)) > self.max_length - 2
+
+    def cuts_pair(self, first: str, second: str) -> bool:
+        """Whether :meth:`pair` truncates the pair (more than ``max_length - 3`` tokens together)."""
+        return len(self.ids(first)) + len(self.ids(second)) > self.max_length - 3
+
     def pair(self, first: str, second: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """``[CLS] first [SEP] second [SEP]`` truncated (longest first) to ``max_length``."""
         a, b = self.ids(first), self.ids(second)

@@ -232,6 +232,14 @@ class IMPARAScorer:
         return [np.array([self._similarity[pair] for pair in zip(source_list, hypotheses)], dtype=np.float64)
                 for source_list, hypotheses in checked]
 
+    def systems_truncated(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> int:
+        """How many (system, sentence) inputs were truncated to ``max_length`` tokens, as
+        impara.py truncates them: the hypothesis too long, or, with a similarity gate, the
+        source it is compared with (the ids of :meth:`systems_parts`' texts)."""
+        encoder, gated = self.encoder, self.se is not None
+        return sum(encoder.cuts_single(hypothesis) or (gated and encoder.cuts_single(source))
+                   for hypotheses in systems for source, hypothesis in zip(sources, hypotheses))
+
     def qualities(self, hypotheses: Sequence[str]) -> np.ndarray:
         """sigmoid(QE(hypothesis)) of each hypothesis, gated or not."""
         hypotheses = check_texts("hypotheses", hypotheses)

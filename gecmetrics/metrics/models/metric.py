@@ -327,11 +327,14 @@ class ModelPrepared:
     a metric's statistics are made from (SOME: the three ratings; IMPARA: similarity and
     quality), found by the identity of the system's lines; other lines are scored on demand
     (``score``) against the same sources. ``computed``: model inputs run (cache hits not
-    counted)."""
+    counted); ``truncated``: (inputs cut to the maximum length, inputs) of the systems, or None
+    for a metric that does not cut its inputs."""
 
     def __init__(self, sources: list[str], systems: list[Sequence[str]], parts: list[Any], computed: int,
-                 score: Callable[[list[str], list[Sequence[str]]], list[Any]], key: Hashable) -> None:
+                 score: Callable[[list[str], list[Sequence[str]]], list[Any]], key: Hashable,
+                 truncated: tuple[int, int] | None = None) -> None:
         self.sources, self.systems, self.parts, self.computed = sources, systems, parts, computed
+        self.truncated = truncated
         self._score, self.key = score, key
         self._index = {id(lines): k for k, lines in enumerate(systems)}
 
@@ -365,6 +368,9 @@ class ModelMetric(Metric):
     higher_is_better = True
     has_sentence_scores = True
     chunk_lines = 250  # model inference is slow: progress moves, -p N workers share the lines
+    truncates = False
+    """Whether inputs longer than the ``max_length`` setting are cut, as the original does
+    (SOME, IMPARA): the scorer counts them (``systems_truncated``) and a run says how many."""
 
     # ------------------------------------------------------------------ written per metric
     def scorer_key(self) -> tuple:
@@ -420,13 +426,30 @@ class ModelMetric(Metric):
             before = scorer.computed
             parts = self.score_systems(scorer, sources, systems, group)
             computed = scorer.computed - before
+            truncated = (scorer.systems_truncated(sources, systems), len(sources) * len(systems)) \
+                if self.truncates else None
 
         def score(sources: list[str], hypotheses: list[Sequence[str]]) -> list[Any]:
             with _LOCK:
                 scorer.cache = cache
                 return self.score_systems(scorer, sources, [list(h) for h in hypotheses], group)
 
-        return ModelPrepared(sources, systems, parts, computed, score, self.sharing_key())
+        return ModelPrepared(sources, systems, parts, computed, score, self.sharing_key(), truncated)
+
+    def observation(self, prepared: Any) -> tuple[int, int] | None:
+        """The chunk's (truncated inputs, inputs), for :meth:`notes` (None: no cutting)."""
+        return prepared.truncated if isinstance(prepared, ModelPrepared) else None
+
+    def notes(self, observations: Sequence[Any]) -> list[str]:
+        """One line when some input was longer than ``max_length`` tokens and cut, as the
+        original cuts it: the number stays the original's, but the user learns that some
+        sentences were scored cut."""
+        seen = [observed for observed in observations if observed is not None]
+        cut, total = sum(observed[0] for observed in seen), sum(observed[1] for observed in seen)
+        if not cut:
+            return []
+        return [f"gecmetric: note: {self.label}: {cut:,} of {total:,} inputs longer than "
+                f"{self.settings.max_length} tokens were truncated, as the original does"]
 
     def _checked(self, prepared: Any) -> ModelPrepared:
         self.check_prepared_kind(prepared, ModelPrepared)
@@ -474,6 +497,7 @@ class SOME(ModelMetric):
     name = "some"
     label = "SOME"
     settings_class = SOMESettings
+    truncates = True
     positional = ("model",)
     signature_order = ("grammar", "fluency", "meaning", "tokenizer")
 
@@ -519,6 +543,7 @@ class IMPARA(ModelMetric):
     name = "impara"
     label = "IMPARA"
     settings_class = IMPARASettings
+    truncates = True
     positional = ("model",)
     signature_order = ("qe", "se", "tokenizer")
 

@@ -186,6 +186,14 @@ class SOMEScorer:
                                     dtype=np.float64)})
         return results
 
+    def systems_truncated(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> int:
+        """How many (system, sentence) inputs were truncated to ``max_length`` tokens, as
+        some.py truncates them: the hypothesis alone (grammar, fluency) or the (source,
+        hypothesis) pair (meaning) too long (the ids of :meth:`systems_ratings`' texts)."""
+        encoder = self.encoder
+        return sum(encoder.cuts_single(hypothesis) or encoder.cuts_pair(source, hypothesis)
+                   for hypotheses in systems for source, hypothesis in zip(sources, hypotheses))
+
     def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
         """SOME of each sentence (float64)."""
         return self.systems_sentence_scores(sources, [hypotheses])[0]

@@ -1,0 +1,95 @@
+"""SOME and IMPARA cut an input longer than --max-length tokens, as the originals do: the number
+stays the original's, and the run says how many inputs were cut (one note on stderr, from the
+metric's command and from ``compare``, the same with -p 2 and from a warm cache). A
+--max-length the models' position embeddings cannot hold is refused before any work."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import one_line_error, run_cli, write_files
+
+pytest.importorskip("torch", reason="the model metrics need torch and transformers")
+pytest.importorskip("transformers", reason="the model metrics need torch and transformers")
+
+SOURCE = ["This are a short sentence .",
+          "The quick brown fox jumps over the lazy dog while the cat watches from the window sill .",
+          "Short one ."]
+SYSTEM = ["This is a short sentence .",
+          "The quick brown fox jumped over the lazy dog while the cat watched from the window sill .",
+          "Short one ."]
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    from gecmetrics.core.models.tiny_bert_heads import build_impara_models, build_some_models
+
+    folder = tmp_path_factory.mktemp("tiny-models")
+    build_some_models(folder / "some")
+    build_impara_models(folder / "impara")
+    return {"some": folder / "some", "impara": folder / "impara"}
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("GECMETRICS_CACHE", str(folder))
+    return folder
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    return write_files(tmp_path, {"src": SOURCE, "sys": SYSTEM})
+
+
+def flags(name: str, models: dict[str, Path]) -> list[str]:
+    if name == "some":
+        return ["--model", str(models["some"]), "--tokenizer", str(models["some"] / "grammer"), "--device", "cpu",
+                "--threads", "1"]
+    return ["--model", str(models["impara"] / "qe"), "--se-model", str(models["impara"] / "se"), "--device", "cpu",
+            "--threads", "1"]
+
+
+def expected_cut(name: str, models: dict[str, Path], max_length: int, systems: list[list[str]]) -> int:
+    """The (system, sentence) inputs the original tokenizer's own truncation would cut: SOME's
+    hypothesis or (source, hypothesis) pair, IMPARA's hypothesis or source."""
+    import transformers
+
+    folder = models["some"] / "grammer" if name == "some" else models["impara"] / "qe"
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(folder))
+
+    def size(text: str) -> int:
+        return len(tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    if name == "some":
+        return sum(size(h) > max_length - 2 or size(s) + size(h) > max_length - 3
+                   for system in systems for s, h in zip(SOURCE, system))
+    return sum(size(h) > max_length - 2 or size(s) > max_length - 2 for system in systems for s, h in zip(SOURCE, system))
+
+
+def note(label: str, cut: int, total: int, max_length: int) -> str:
+    return (f"gecmetric: note: {label}: {cut} of {total} inputs longer than {max_length} tokens were truncated, "
+            "as the original does")
+
+
+@pytest.mark.parametrize("name", ["some", "impara"])
+def test_a_run_says_how_many_inputs_were_truncated(name, models, files, tmp_path):
+    label, options = name.upper(), flags(name, models)
+    cut = expected_cut(name, models, 20, [SYSTEM])
+    assert 0 < cut < len(SOURCE)
+    command = [name, "-s", files["src"], "-o", files["sys"], *options, "--tsv"]
+    code, cold, err = run_cli("--cache", str(tmp_path / "c"), *command, "--max-length", "20")
+    assert code == 0 and note(label, cut, 3, 20) in err.splitlines(), err
+    for jobs in (["-p", "2", "--chunk-lines", "1"], []):  # from the cache, in chunks or not: the same line
+        code, warm, err = run_cli("--cache", str(tmp_path / "c"), *command, "--max-length", "20", *jobs)
+        assert code == 0 and warm == cold and note(label, cut, 3, 20) in err.splitlines(), err
+    # compare: each system's sentences counted
+    spec = ":".join([name, "max_length=20", *(f"{flag[2:].replace('-', '_')}={value}"
+                                              for flag, value in zip(options[::2], options[1::2]))])
+    code, _, err = run_cli("compare", "-s", files["src"], "-o", files["sys"], files["src"], "--metrics", spec, "--tsv")
+    both = cut + expected_cut(name, models, 20, [SOURCE])
+    assert code == 0 and note(label, both, 6, 20) in err.splitlines(), err
+    # long enough (the default 128): nothing said
+    code, _, err = run_cli(*command)
+    assert code == 0 and "truncated" not in err, err
