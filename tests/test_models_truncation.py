@@ -10,6 +10,9 @@ import pytest
 
 from tests.conftest import one_line_error, run_cli, write_files
 
+from gecmetrics.errors import InputError
+from gecmetrics.metrics.registry import get_metric
+
 pytest.importorskip("torch", reason="the model metrics need torch and transformers")
 pytest.importorskip("transformers", reason="the model metrics need torch and transformers")
 
@@ -93,3 +96,31 @@ def test_a_run_says_how_many_inputs_were_truncated(name, models, files, tmp_path
     # long enough (the default 128): nothing said
     code, _, err = run_cli(*command)
     assert code == 0 and "truncated" not in err, err
+
+
+def spec_of(name: str, models: dict[str, Path], extra: str) -> str:
+    """The metric with the tiny models as ``compare --metrics`` takes it."""
+    options = flags(name, models)
+    return ":".join([name, extra, *(f"{flag[2:].replace('-', '_')}={value}"
+                                    for flag, value in zip(options[::2], options[1::2]))])
+
+
+@pytest.mark.parametrize("name", ["some", "impara"])
+def test_a_max_length_beyond_the_models_positions_is_refused_before_any_work(name, models, files, monkeypatch):
+    """The tiny models have 512 positions: --max-length 513 was refused only by the first input
+    that long, in the middle of a run (here no line is: it scored); now before any model runs."""
+    from gecmetrics.metrics.models.metric import ModelMetric
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(ModelMetric, "prepare", no_work)
+    err = one_line_error(name, "-s", files["src"], "-o", files["sys"], *flags(name, models), "--max-length", "513")
+    assert "--max-length" in err and "513 is more than the 512 positions of the model" in err, err
+    err = one_line_error("compare", "-s", files["src"], "-o", files["sys"], "--metrics",
+                         spec_of(name, models, "max_length=513"))
+    assert "513 is more than the 512 positions of the model" in err, err
+    options = dict(zip((flag[2:].replace("-", "_") for flag in flags(name, models)[::2]), flags(name, models)[1::2]))
+    with pytest.raises(InputError, match="max_length .* 513 is more than the 512 positions"):
+        get_metric(name, **options, max_length=513)
+    get_metric(name, **options, max_length=512)  # 512 fits

@@ -172,6 +172,40 @@ VOLATILE_CONFIG_FIELDS = frozenset({"_name_or_path", "transformers_version", "_c
 """Fields of a config.json that name or describe the file, not what the model computes."""
 
 
+def local_config(source: str) -> dict | None:
+    """A model's config.json as a dict: a folder's, or a hub model's in the local cache (never a
+    download); None when there is none or it cannot be read."""
+    import json
+
+    path = os.path.join(source, "config.json") if os.path.isdir(source) else None
+    if path is None:
+        try:
+            _, transformers = import_backend()
+            path = transformers.utils.cached_file(source, "config.json", local_files_only=True)
+        except Exception:  # not in the local cache (or no transformers)
+            return None
+    try:
+        with open(path, "rb") as handle:
+            config = json.loads(handle.read())
+    except (OSError, ValueError, TypeError):
+        return None
+    return config if isinstance(config, dict) else None
+
+
+def check_positions(sources: dict[str, str], max_length: int) -> None:
+    """Refuse a maximum input length (``max_length``, ``--max-length``) longer than a model's
+    position embeddings (``max_position_embeddings`` of its config.json, read where it is on
+    this machine: a folder or the local hub cache), before any work: otherwise the first input
+    that long would fail in the middle of a run. ``sources``: what names each model -> its name
+    or folder; a model whose config is not here is checked when it loads."""
+    for shown, name in sources.items():
+        config = local_config(model_source(name))
+        positions = config.get("max_position_embeddings") if config is not None else None
+        if isinstance(positions, int) and not isinstance(positions, bool) and 0 < positions < max_length:
+            raise InputError(f"max_length (--max-length) {max_length} is more than the {positions} positions of the "
+                             f"model {shown} (max_position_embeddings in its config.json): give at most {positions}")
+
+
 def config_digest(source: str) -> str:
     """16 hex digits of SHA-256 over a model's config.json (a folder's, or a hub model's in the
     local cache; never a download), parsed and dumped with sorted keys and without the fields
@@ -180,19 +214,8 @@ def config_digest(source: str) -> str:
     it; "" when there is no readable config (such outputs are then keyed by the weights alone)."""
     import json
 
-    path = os.path.join(source, "config.json") if os.path.isdir(source) else None
-    if path is None:
-        try:
-            _, transformers = import_backend()
-            path = transformers.utils.cached_file(source, "config.json", local_files_only=True)
-        except Exception:  # not in the local cache (or no transformers): nothing to hash
-            return ""
-    try:
-        with open(path, "rb") as handle:
-            config = json.loads(handle.read())
-    except (OSError, ValueError):
-        return ""
-    if not isinstance(config, dict):
+    config = local_config(source)
+    if config is None:
         return ""
     kept = {key: value for key, value in config.items() if key not in VOLATILE_CONFIG_FIELDS}
     return hashlib.sha256(json.dumps(kept, sort_keys=True, default=str).encode("utf-8")).hexdigest()[:16]

@@ -372,6 +372,18 @@ class ModelMetric(Metric):
     """Whether inputs longer than the ``max_length`` setting are cut, as the original does
     (SOME, IMPARA): the scorer counts them (``systems_truncated``) and a run says how many."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.truncates:  # a --max-length beyond the models' positions: refused now, not at the first long line
+            from ...core.models.loading import check_positions
+
+            check_positions(self.model_settings(), self.settings.max_length)
+
+    def model_settings(self) -> dict[str, str]:
+        """What names each model the ``max_length`` setting feeds -> its name or folder (those
+        that can be known from the settings alone)."""
+        return {}
+
     # ------------------------------------------------------------------ written per metric
     def scorer_key(self) -> tuple:
         """What decides the scorer (models, tokenizer, maximum length, device, dtype)."""
@@ -498,6 +510,13 @@ class SOME(ModelMetric):
     label = "SOME"
     settings_class = SOMESettings
     truncates = True
+
+    def model_settings(self) -> dict[str, str]:
+        """The three heads (none when they are not all given: the run refuses that)."""
+        try:
+            return self.settings.heads()
+        except InputError:
+            return {}
     positional = ("model",)
     signature_order = ("grammar", "fluency", "meaning", "tokenizer")
 
@@ -544,6 +563,11 @@ class IMPARA(ModelMetric):
     label = "IMPARA"
     settings_class = IMPARASettings
     truncates = True
+
+    def model_settings(self) -> dict[str, str]:
+        """The quality estimator, and the similarity encoder when there is a gate."""
+        s = self.settings
+        return {"qe": s.model, **({"se": s.se_model} if s.threshold is not None else {})}
     positional = ("model",)
     signature_order = ("qe", "se", "tokenizer")
 
