@@ -199,7 +199,7 @@ def check_positions(sources: dict[str, str], max_length: int) -> None:
     that long would fail in the middle of a run. ``sources``: what names each model -> its name
     or folder; a model whose config is not here is checked when it loads."""
     for shown, name in sources.items():
-        config = local_config(model_source(name))
+        config = local_config(os.path.expanduser(name))  # never a download
         positions = config.get("max_position_embeddings") if config is not None else None
         if isinstance(positions, int) and not isinstance(positions, bool) and 0 < positions < max_length:
             raise InputError(f"max_length (--max-length) {max_length} is more than the {positions} positions of the "
