@@ -488,6 +488,25 @@ def test_sentences_without_a_score_are_refused_by_paired_tests_and_fall_back_in_
         assert paired_test(http_metric(server), SOURCES, [], named, "bs", samples=50).systems[1].p_value is not None
 
 
+def test_sentences_without_a_score_are_refused_by_sentence_level_meta_evaluation(files, tmp_path):
+    """meta-eval at sentence level (and --metric-ranking ew) over sentences the judge gave no
+    score said only "... is not a number"; now the judge's refusal: how many sentences lack a
+    score and how to give them one."""
+    names = list(SYSTEMS)
+    (tmp_path / "judged.xml").write_text(judgments_xml({n: [k + 1] * len(SOURCES) for k, n in enumerate(names)}),
+                                         encoding="utf-8")
+    message = ("LLM-S: 1 of its 6 sentences has no score from the judge, and {use} compares the systems on every "
+               "sentence: run again (unanswered prompts are asked again, the others come from the cache)")
+    with ChatServer(unanswered_sentence_2) as server:
+        scoring = ["meta-eval", "--judgments", str(tmp_path / "judged.xml"), "-s", files["src"], "-r", files["ref"],
+                   "-o", *(files[n] for n in names), "--metrics", http_spec(server, extra=":answer_retries=0")]
+        for more, use in ((["--level", "sentence", "--src-ids", "0"], "sentence-level meta-evaluation"),
+                          (["--metric-ranking", "ew"], "a ranking from sentence scores (ew)")):
+            code, out, err = run_cli(*scoring, *more)
+            assert code == 2 and out == "" and err.strip().splitlines()[-1] == (
+                f"gecmetric: error: {names[0]}: " + message.format(use=use)), (more, err)
+
+
 def test_llm_command_reports_unscored_sentences_and_budget(files, tmp_path):
     with ChatServer() as server:
         code, out, err = run_cli(*llm_args(files, server, "--max-requests", "2", "--cache", str(tmp_path / "c")))

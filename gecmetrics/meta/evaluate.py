@@ -331,7 +331,7 @@ def _sentence_level(result: JudgmentMetaEvaluation, judgments: Judgments, side: 
     columns = side.need_columns("sentence-level meta-evaluation")
     rows = item_rows(judgments, settings.src_ids, columns.sentences)
     for column in columns.columns:
-        sentence_scores = columns.sentence_scores(column)
+        sentence_scores = columns.sentence_scores(column, "sentence-level meta-evaluation")
         result.sentence.append(sentence_agreement(sentence_scores, judgments, rows, result.systems,
                                                   metric=column.label, tie_rule=settings.tie_rule))
         if settings.pairwise:

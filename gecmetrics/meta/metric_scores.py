@@ -94,10 +94,16 @@ class ScoredColumns:
                 for name in self.scored.names}
         return out
 
-    def sentence_scores(self, column: Any) -> dict[str, np.ndarray]:
-        """system -> the column's sentence scores, shape (D,), oriented (higher is better)."""
+    def sentence_scores(self, column: Any, use: str) -> dict[str, np.ndarray]:
+        """system -> the column's sentence scores, shape (D,), oriented (higher is better), for
+        ``use`` (which compares the systems on every sentence): a sentence without a score (an LLM
+        judge's unanswered prompt) is refused saying why and what to do (``metric.unscored_refusal``)."""
         metric = self.metric(column)
         metric.require_sentence_scores()
+        for name in self.scored.names:
+            refused = metric.unscored_refusal(self.scored.statistics[name][column.metric_index], use)
+            if refused:
+                raise InputError(refused, name)
         return {name: metric.oriented(metric.sentence_matrix(self.scored.statistics[name][column.metric_index])
                                       [column.part]) for name in self.scored.names}
 
@@ -163,7 +169,7 @@ class MetricSide:
         tag = RANKING_LABELS[method]
         scores, signatures = {}, {}
         for column in columns.columns:
-            by_system = columns.sentence_scores(column)
+            by_system = columns.sentence_scores(column, f"a ranking from sentence scores ({method})")
             ranking = rank_by_sentence_scores({s: by_system[s] for s in order}, method)
             label = f"{column.label} [{tag}]"
             scores[label] = {s: ranking.scores[s] for s in order}
