@@ -552,13 +552,13 @@ def test_dry_run_takes_digits_and_refuses_the_run_engine_s_options(files):
                      ["-p", "2", "--dask", "local"]):
             err = one_line_error(*llm_args(files, server, "--dry-run", *more))
             assert err.startswith("gecmetric: error: --dry-run: estimates the prompts of the whole corpus in this "
-                                  "process (they do not depend on the chunking), sends nothing and counts no retries: "
-                                  f"not with {more[0]}")
+                                  "process (they do not depend on the chunking), sends nothing, counts no retries and "
+                                  f"runs no model: not with {more[0]}")
         assert run_cli(*llm_args(files, server, "--dry-run", "-p", "1", "--quiet"))[0] == 0
         for more in (["--concurrency", "2"], ["--rpm", "30"], ["--answer-retries", "0"], ["--max-retry-after", "1"],
                      ["-p", "2", "--concurrency", "2", "--rpm", "30"]):  # the last four were taken and ignored
             err = one_line_error(*llm_args(files, server, "--dry-run", *more))
-            assert err.endswith(f"sends nothing and counts no retries: not with {' or '.join(more[::2])}\n"), err
+            assert err.endswith(f"counts no retries and runs no model: not with {' or '.join(more[::2])}\n"), err
         assert server.requests == 0
 
 
@@ -692,6 +692,15 @@ def test_local_model_and_a_server_of_it_give_the_same_scores(tiny_gpt2, files, t
     code, out, err = run_cli("llm", "-s", files["src"], "-o", *(files[n] for n in names), "--model",
                              f"transformers:{tiny_gpt2}", "--dry-run")
     assert code == 0 and "0 to request" in out and "counted with the model tokenizer" in out, err
+    # the dtype keys a local model's cached answers, so it changes the estimate and is taken; the
+    # device and the batch size change nothing a dry run does (it only tokenizes): refused, not ignored
+    code, out, err = run_cli("llm", "-s", files["src"], "-o", *(files[n] for n in names), "--model",
+                             f"transformers:{tiny_gpt2}", "--dry-run", "--dtype", "float32")
+    assert code == 0 and "0 to request" not in out, err
+    for more in (["--device", "cpu"], ["--batch-size", "2"], ["--device", "cpu", "--batch-size", "2"]):
+        err = one_line_error("llm", "-s", files["src"], "-o", *(files[n] for n in names), "--model",
+                             f"transformers:{tiny_gpt2}", "--dry-run", "--dtype", "float32", *more)
+        assert err.endswith(f"runs no model: not with {' or '.join(more[::2])}\n"), (more, err)
 
 
 # ---------------------------------------------------------------------------- ../shared: SEEDA

@@ -19,8 +19,11 @@ from .context import in_run
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
 SETTINGS = ("model", "criterion", "grouping", "base_url", "max_requests", "answer_retries", "concurrency",
             "requests_per_minute", "max_retry_after", "device", "dtype", "batch_size", "spacy_model")
-SENDING = {"--concurrency": "concurrency", "--rpm": "requests_per_minute", "--answer-retries": "answer_retries",
-           "--max-retry-after": "max_retry_after"}
+NOT_ESTIMATED = {"--concurrency": "concurrency", "--rpm": "requests_per_minute", "--answer-retries": "answer_retries",
+                 "--max-retry-after": "max_retry_after", "--device": "device", "--batch-size": "batch_size"}
+"""How requests are sent, asked again or decoded: nothing a dry run does (it sends nothing and
+counts tokens with the tokenizer alone). --dtype is not here: it is part of a local model's
+answers' cache key, so it changes which answers the estimate finds cached."""
 
 
 @main.command(cls=GreedyCommand)
@@ -77,13 +80,14 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
         raise InputError("--price-in and --price-out go with --dry-run")
     if dry_run and sentence:
         raise InputError("--dry-run estimates the requests and prints no score: not with --sentence")
-    if dry_run:  # options that would change nothing in the estimate: refused, not ignored (SENDING: nothing is sent)
+    if dry_run:  # options that would change nothing in the estimate: refused, not ignored
         given = [flag for flag, value in (("-p", jobs != 1 or None), ("--chunk-lines", chunk_lines),
-                                          ("--dask", dask_address), *((f, settings[k]) for f, k in SENDING.items()))
+                                          ("--dask", dask_address), *((f, settings[k]) for f, k in NOT_ESTIMATED.items()))
                  if value is not None]
         if given:
             raise InputError("estimates the prompts of the whole corpus in this process (they do not depend on the "
-                             "chunking), sends nothing and counts no retries: not with " + " or ".join(given), "--dry-run")
+                             "chunking), sends nothing, counts no retries and runs no model: not with "
+                             + " or ".join(given), "--dry-run")
     if settings["spacy_model"] is not None and variant != "e":
         raise InputError("--spacy-model is for --variant e (LLM-E's ERRANT edits)")
     fmt = chosen_format("tsv")
