@@ -815,6 +815,13 @@ def test_attribute_takes_the_shared_options(small_files):
     assert "--dask takes 'local' or a scheduler address" in one_line_error(*args, "--dask", "nowhere")
     assert "reads hypothesis M2: its candidates are annotated in this process, not on a Dask cluster" in \
         one_line_error(*args[:-7], "--metric", "senterrant", "--dask", "local")
+    # -p with such a metric was taken and ignored (its candidates are annotated here): refused too
+    senterrant = [*args[:-7], "--m2", f["gold.m2"], "--metric", "senterrant"]
+    for jobs in ("2", "0"):
+        assert one_line_error(*senterrant, "-p", jobs).endswith(
+            f"reads hypothesis M2: its candidates are annotated in this process, not in worker processes (-p {jobs}); "
+            "attribute it without\n")
+    assert run_cli(*senterrant, "-p", "1")[0] == 0
 
 
 def test_the_report_signs_its_attribution_as_attribute_does(small_files):

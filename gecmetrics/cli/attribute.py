@@ -68,7 +68,9 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
 
     A candidate is the source with some of the edits applied, scored as a hypothesis of that
     source. Shapley values of a sentence add up to its score difference (output minus source).
-    The corpus is read whole; each system is attributed in parts of --chunk-lines sentences.
+    The corpus is read whole; each system is attributed in parts of --chunk-lines sentences
+    (-p N: by N worker processes; not for a metric that reads hypothesis M2, SentERRANT or
+    CLEME, whose candidates are annotated in this process).
     """
     fmt = chosen_format("tsv")
     methods = [m.strip() for text in (method_texts or ("shapley",)) for m in text.split(",") if m.strip()]

@@ -190,13 +190,21 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     return _attributed_in_order(spans, parts, jobs, dask)  # (the arguments are checked above, before the first part)
 
 
-def _check_dask(metric: Metric, dask: str | None) -> None:
-    """The Dask address checked, and refused for a metric whose candidates are annotated here."""
+def _check_dask(metric: Metric, dask: str | None, jobs: int = 1) -> None:
+    """The Dask address checked, and refused for a metric whose candidates are annotated here,
+    as are worker processes (``jobs`` other than 1) where they are asked for by themselves
+    (:func:`attribute_corpus`; a report's -p is for its scoring too, and attributes such a
+    metric in this process)."""
     if dask is not None:
         check_dask_address(dask)
-        if metric.hypothesis_kind == M2:
-            raise InputError(f"metric {metric.display_name} reads hypothesis M2: its candidates are annotated in "
-                             "this process, not on a Dask cluster (--dask); attribute it without")
+    if metric.hypothesis_kind != M2:
+        return
+    check_jobs(jobs)
+    where = "on a Dask cluster (--dask)" if dask is not None else f"in worker processes (-p {jobs})" if jobs != 1 \
+        else None
+    if where:
+        raise InputError(f"metric {metric.display_name} reads hypothesis M2: its candidates are annotated in "
+                         f"this process, not {where}; attribute it without")
 
 
 def _attributed_in_order(spans: list[tuple[str, int]], parts: Iterator[_Part], jobs: int, dask: str | None
@@ -245,7 +253,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
         raise InputError(f"attribution takes one metric, got {len(metrics)}")
     metric = metrics[0] if cache is None else metrics[0].with_context(cache)
     check_attribution_metric(metric)
-    _check_dask(metric, options.get("dask"))  # (before the systems are annotated)
+    _check_dask(metric, options.get("dask"), options.get("jobs", 1))  # (before the systems are annotated)
     names = list(corpus.hypotheses)
     if not names:
         raise InputError("no system output to attribute")
