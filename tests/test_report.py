@@ -877,6 +877,26 @@ def test_attribute_shows_exact_shapley_sampled_in_its_place_once(small_files):
         [(4, "sampled-shapley", "shapley")] * 2
 
 
+def test_report_notes_exact_shapley_sampled_in_its_place_as_attribute_does(small_files, tmp_path):
+    """report samples Shapley above --max-exact-edits and said nothing on stderr (attribute says
+    it in a note): now the same note, naming the attributed metric, from the same code."""
+    f = small_files
+    args = ["report", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["B"], f["A"], "--hyp-m2", f["B.m2"],
+            f["A.m2"], "--json", str(tmp_path / "d.json"), "--samples", "50", "--metrics", "gleu", "--attribute",
+            "gleu"]
+    code, out, err = run_cli(*args, "--max-exact-edits", "1")
+    assert code == 0 and out == "", err
+    entry = json.loads((tmp_path / "d.json").read_text(encoding="utf-8"))["attribution"][0]
+    sampled = entry["sampled_shapley"]
+    count = sum(map(len, sampled.values()))
+    assert sampled["B"] == [0, 3] and count >= 2  # B: sentences 1 and 4 have two edits
+    assert err == (f"gecmetric: note: {entry['label']}: {count} sentences with more than 1 edits: sampled Shapley "
+                   "in exact Shapley's place (the report's over-bound:sample, in its signature), marked in the "
+                   "sentence browser (and the data's sampled_shapley)\n"), err
+    code, out, err = run_cli(*args)  # within the bound: no note
+    assert code == 0 and err == "", err
+
+
 def test_report_annotates_with_errant(spacy_model, small_files, tmp_path):
     """Without --hyp-m2 and --m2, the systems and the references are annotated (spaCy)."""
     f = small_files

@@ -6,7 +6,7 @@ import click
 
 from ..metrics.registry import resolve_metrics
 from ..output.report import attribute_corpus, read_report_corpus
-from ..output.report.attribution import ATTRIBUTION_ROWS, attribution_table
+from ..output.report.attribution import ATTRIBUTION_ROWS, attribution_table, over_bound_notes
 from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT, METHODS,
                                  OVER_BOUND_RULES, attribution_signature)
 from . import main
@@ -97,19 +97,7 @@ def _notes(results: dict, bound: int) -> list[str]:
     sentences = [row for rows in results.values() for row in rows]
     skipped = sum(any(found is None for found in row.values()) for row in sentences)
     sampled = sum(any(found is not None and found.in_place_of for found in row.values()) for row in sentences)
-    notes = []
-    if skipped:  # (only --over-bound skip leaves a sentence out: its rows would be missing unsaid)
-        notes.append(f"gecmetric: warning: {_count(skipped)} with more than {bound} edits left out (--over-bound "
-                     f"skip): no rows for {'them' if skipped != 1 else 'it'}")
-    if sampled:
-        notes.append(f"gecmetric: note: {_count(sampled)} with more than {bound} edits: sampled Shapley in exact "
-                     f"Shapley's place (--over-bound sample), in {'their' if sampled != 1 else 'its'} "
-                     f"sampled-shapley rows")
-    return notes
-
-
-def _count(sentences: int) -> str:
-    return f"{sentences} sentence{'s' if sentences != 1 else ''}"
+    return over_bound_notes(bound, skipped, sampled)
 
 
 def _column(text: str) -> int | str:

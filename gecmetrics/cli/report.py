@@ -6,6 +6,7 @@ import click
 from ..core.collector import survivors_frozen
 from ..errors import InputError
 from ..output.report import read_report_corpus, report_data, write_report
+from ..output.report.attribution import over_bound_notes
 from ..output.report.data import DEFAULT_SAMPLES
 from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
 from ..stats.significance import MAX_PAIRED_SAMPLES
@@ -85,6 +86,10 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
         del corpus  # the page needs only the data: the M2 blocks and system texts go before it is written
         write_report(data, html_path, json_path)
     echo_warnings(data["warnings"])  # (the page lists them too: it is what gets shared)
+    echo_warnings([note for entry in data["attribution"] for note in over_bound_notes(
+        entry["max_exact_edits"], sampled=sum(map(len, entry["sampled_shapley"].values())),
+        label=entry["label"], rule="the report's over-bound:sample, in its signature",
+        shown="marked in the sentence browser (and the data's sampled_shapley)")])
 
 
 def _methods(text: str) -> list[str]:

@@ -311,3 +311,26 @@ def attribution_dicts(results: Mapping[str, Sequence[Mapping[str, Attribution | 
             for attribution in distinct_attributions(sentence):
                 out.extend({"system": name, **row} for row in attribution_rows(attribution, number))
     return out
+
+
+def over_bound_notes(bound: int, skipped: int = 0, sampled: int = 0, *, label: str | None = None,
+                     rule: str = "--over-bound sample", shown: str | None = None) -> list[str]:
+    """The stderr lines of what the rows alone do not say (``attribute``'s and ``report``'s):
+    ``skipped`` (system, sentence) pairs left out above ``bound`` edits (--over-bound skip), and
+    ``sampled`` ones whose exact Shapley was sampled in its place (``rule``: what made it so;
+    ``shown``: where it shows, default their sampled-shapley rows); ``label``: the metric, where
+    several are attributed."""
+    lead = f"{label}: " if label else ""
+    notes = []
+    if skipped:  # (only --over-bound skip leaves a sentence out: its rows would be missing unsaid)
+        notes.append(f"gecmetric: warning: {lead}{_sentences(skipped)} with more than {bound} edits left out "
+                     f"(--over-bound skip): no rows for {'them' if skipped != 1 else 'it'}")
+    if sampled:
+        where = shown or f"in {'their' if sampled != 1 else 'its'} sampled-shapley rows"
+        notes.append(f"gecmetric: note: {lead}{_sentences(sampled)} with more than {bound} edits: sampled Shapley in "
+                     f"exact Shapley's place ({rule}), {where}")
+    return notes
+
+
+def _sentences(count: int) -> str:
+    return f"{count} sentence{'s' if count != 1 else ''}"
