@@ -215,3 +215,23 @@ def test_equals_the_prs_compare_m2_on_conll14_amu(conll14, spacy_model, warm_par
         out = run("m2", "compare", "-hyp", str(amu), "-ref", references[reference], "--macro", *flags)
         assert out.exit_code == 0, out.output
         assert overall_line(out.output) == numbers, (reference, flags)
+
+
+def test_errant_warns_when_the_filters_leave_nothing_to_compare(spacy_model, tmp_path):  # noqa: ARG001
+    """`errant -filt` naming every edit type present printed P = R = F = 1.0 (compare_m2's score
+    of nothing compared) without a word: the numbers stay, a warning says nothing was compared."""
+    (tmp_path / "src").write_text("This are a cat .\nHe go home\nI like dog .\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("This is a dog .\nHe went home .\nI like dog .\n", encoding="utf-8")
+    args = ["errant", "-s", str(tmp_path / "src"), "-r", str(DATA / "three.ref.m2"), "-o", str(tmp_path / "hyp"),
+            "--spacy-model", SPACY_TEST_MODEL, "--scale", "1"]
+    first = run(*args, "-cat", "3", "--json")
+    assert first.exit_code == 0 and "left no edit" not in first.stderr, first.output
+    types = sorted(json.loads(first.stdout)[0]["categories"])
+    assert len(types) > 1
+    filtered = run(*args, "--json", "-filt", *types)
+    assert filtered.exit_code == 0, filtered.output
+    numbers = json.loads(filtered.stdout)[0]
+    assert [numbers[key] for key in ("tp", "fp", "fn", "precision", "recall", "f")] == [0, 0, 0, 1.0, 1.0, 1.0]
+    assert filtered.stderr == (f"gecmetric: warning: -filt {' '.join(types)} left no edit to compare (of the "
+                               "hypothesis or the reference): P = R = F = 1 is compare_m2's score of nothing "
+                               "compared\n")

@@ -325,6 +325,13 @@ def test_cli_errors_and_greedy_filt(tmp_path):
     runner = CliRunner()
     run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-filt", "A", "B"])
     assert run.exit_code == 0 and "0\t0\t0\t1.0\t1.0\t1.0" in run.stdout
+    # compare_m2's numbers are kept, but the 1.0 of nothing compared is said once (it was silent)
+    assert run.stderr == ("gecmetric: warning: -filt A B left no edit to compare (of the hypothesis or the reference): "
+                          "P = R = F = 1 is compare_m2's score of nothing compared\n")
+    for more, warned in ((["-filt", "A", "B", "--json"], 1), (["-filt", "A", "B", "--sentence"], 1),
+                         (["-filt", "A"], 0), ([], 0)):  # every format; a type left: no warning
+        run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), *more])
+        assert run.exit_code == 0 and run.stderr.count("left no edit") == warned, (more, run.stderr)
     run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-dt", "-ds"])
     assert run.exit_code == 2 and "mutually exclusive" in run.stderr
     run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "stray"])

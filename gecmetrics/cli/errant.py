@@ -13,7 +13,7 @@ from ..metrics.m2.errant_report import errant_table, format_errant_report
 from ..metrics.type_average import level_signature
 from . import main
 from .common import corpus_files, echo_json_results, echo_scores, echo_table
-from .errant_options import chosen_mode, comparison_options, report_signature, warn_type_groups
+from .errant_options import chosen_mode, comparison_options, report_signature, warn_nothing_compared, warn_type_groups
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
@@ -72,6 +72,7 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     names = list(dict.fromkeys(hypotheses))
     files = corpus_files(source, references if refs else (), names, None if refs else references[0])
     scored = out.run([metric], files, "errant")
+    warn_nothing_compared(names, [scored.result(name, 0) for name in names])
     if out.paired:
         run_paired_tests([metric.resampler(0, 1)], list(hypotheses), [scored.statistics[p][0] for p in hypotheses],
                          out.paired_bs, out.paired_ar, out.seed or 0, out.digits, fmt == "json", out.show_signature,

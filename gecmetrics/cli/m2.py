@@ -15,7 +15,7 @@ from . import main
 from .app import SharedOptionsGroup
 from .common import check_verbose_format, corpus_files, progress_unless, score
 from .errant_options import (chosen_mode, comparison_options, comparison_report, report_signature, warn_if_swapped,
-                             warn_type_groups)
+                             warn_nothing_compared, warn_type_groups)
 from .inputs import FILE
 from .options import GreedyCommand, given_settings
 from .sentences import echo_sentence_scores
@@ -93,5 +93,6 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
         comparison_report(scored.names[0], comparer, result, category_level, digits, scale)
     if not sentence and fmt != "json":  # once the groups are printed (a type they cannot take is an error)
         warn_type_groups(comparer, [result], category_level)
+    warn_nothing_compared([hyp], [result])
     if show_signature:
         click.echo(str(report_signature(result, category_level)), err=True)
