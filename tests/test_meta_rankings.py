@@ -131,6 +131,21 @@ def test_equal_scores_rank_the_later_name_first() -> None:
     assert ranges["B"] == RankRange(1, 1) and ranges["A"] == RankRange(2, 2)
 
 
+def test_tied_expected_wins_are_listed_in_the_order_their_ranks_give() -> None:
+    """All-tie judgments: the listing put A, B, C (earlier name first) while the rank ranges,
+    whose tie-break is wmt-trueskill's (the later name first), gave them 3, 2, 1. The listing
+    follows the ranks now, the ranks unchanged; without resamples (no ranks) it stays by name."""
+    items = "".join(f"<ranking-item src-id='{k}'>" + "".join(f"<translation system='{s}' rank='1'/>" for s in "ABC")
+                    + "</ranking-item>" for k in range(4))
+    judgments = parse_judgments(f"<r>{items}</r>".encode())
+    ranked = expected_wins(judgments, "plain", resamples=20, seed=0)
+    assert ranked.systems == ["C", "B", "A"]
+    assert [str(ranked.ranges[s]) for s in ranked.systems] == ["1", "2", "3"]
+    assert ranked.clusters == [["C"], ["B"], ["A"]]
+    assert expected_wins(judgments, "plain", resamples=0).systems == ["A", "B", "C"]
+    assert expected_wins(judgments, "bootstrap-mean", resamples=20, seed=0).systems == ["C", "B", "A"]
+
+
 # --------------------------------------------------------------------------- bad input
 
 

@@ -163,9 +163,14 @@ def _finish(ranking: HumanRanking, systems: list[str], scores: np.ndarray, sampl
             confidence: float = DEFAULT_CONFIDENCE) -> HumanRanking:
     """Fill in the order, scores and (with samples (R, S)) spread, ranges and clusters. A mean
     over samples (bootstrap-mean, TrueSkill) is listed as ``cluster.py`` prints it: by (mean,
-    spread, name), all descending, so equal means put the wider spread, then the later name first."""
+    spread, name), all descending, so equal means put the wider spread, then the later name first.
+    Plain scores are listed best first, equal ones by name; with rank ranges (samples), whose
+    ranks put the later of equal names first (:func:`ranks_per_sample`), equal ones the later
+    name first, as the ranges rank them (an all-tie A, B, C is listed C, B, A: ranks 1, 2, 3)."""
     order = sorted(range(len(systems)), key=lambda k: (-scores[k], systems[k]))
-    if samples is not None and ranking.procedure != "plain":
+    if samples is not None and ranking.procedure == "plain":
+        order = sorted(range(len(systems)), key=lambda k: (scores[k], systems[k]), reverse=True)
+    elif samples is not None:
         spread = [float(np.std(samples[:, k])) for k in range(len(systems))]
         order = sorted(range(len(systems)), key=lambda k: (scores[k], spread[k], systems[k]), reverse=True)
     ranking.systems = [systems[k] for k in order]
