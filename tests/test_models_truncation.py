@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import one_line_error, run_cli, write_files
+from tests.test_models_metrics import backend, models, own_cache  # noqa: F401 (fixtures: the tiny models, a cache per test)
 
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.registry import get_metric
@@ -22,23 +23,6 @@ SOURCE = ["This are a short sentence .",
 SYSTEM = ["This is a short sentence .",
           "The quick brown fox jumped over the lazy dog while the cat watched from the window sill .",
           "Short one ."]
-
-
-@pytest.fixture(scope="module")
-def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    from gecmetrics.core.models.tiny_bert_heads import build_impara_models, build_some_models
-
-    folder = tmp_path_factory.mktemp("tiny-models")
-    build_some_models(folder / "some")
-    build_impara_models(folder / "impara")
-    return {"some": folder / "some", "impara": folder / "impara"}
-
-
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("GECMETRICS_CACHE", str(folder))
-    return folder
 
 
 @pytest.fixture

@@ -783,7 +783,7 @@ def test_attribute_command(small_files):
     assert "over 2 edits" in one_line_error(*args, "--max-exact-edits", "1")
 
 
-def test_attribute_takes_the_shared_options(small_files):
+def test_attribute_takes_the_shared_options(small_files, spacy_model):
     """attribute had no --markdown, --latex, --format, --scale, --signature, --chunk-lines or
     --dask: every format now, the signature (the metric's and the attribution's settings) under
     the tables and on stderr, and the parts of -p/--chunk-lines giving the same rows."""
@@ -816,7 +816,7 @@ def test_attribute_takes_the_shared_options(small_files):
     assert "reads hypothesis M2: its candidates are annotated in this process, not on a Dask cluster" in \
         one_line_error(*args[:-7], "--metric", "senterrant", "--dask", "local")
     # -p with such a metric was taken and ignored (its candidates are annotated here): refused too
-    senterrant = [*args[:-7], "--m2", f["gold.m2"], "--metric", "senterrant"]
+    senterrant = [*args[:-7], "--m2", f["gold.m2"], "--metric", "senterrant", "--spacy-model", SPACY_TEST_MODEL]
     for jobs in ("2", "0"):
         assert one_line_error(*senterrant, "-p", jobs).endswith(
             f"reads hypothesis M2: its candidates are annotated in this process, not in worker processes (-p {jobs}); "
@@ -877,13 +877,13 @@ def test_attribute_shows_exact_shapley_sampled_in_its_place_once(small_files):
         [(4, "sampled-shapley", "shapley")] * 2
 
 
-def test_report_notes_exact_shapley_sampled_in_its_place_as_attribute_does(small_files, tmp_path):
+def test_report_notes_exact_shapley_sampled_in_its_place_as_attribute_does(small_files, spacy_model, tmp_path):
     """report samples Shapley above --max-exact-edits and said nothing on stderr (attribute says
     it in a note): now the same note, naming the attributed metric, from the same code."""
     f = small_files
     args = ["report", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["B"], f["A"], "--hyp-m2", f["B.m2"],
             f["A.m2"], "--json", str(tmp_path / "d.json"), "--samples", "50", "--metrics", "gleu", "--attribute",
-            "gleu"]
+            "gleu", "--spacy-model", SPACY_TEST_MODEL]
     code, out, err = run_cli(*args, "--max-exact-edits", "1")
     assert code == 0 and out == "", err
     entry = json.loads((tmp_path / "d.json").read_text(encoding="utf-8"))["attribution"][0]

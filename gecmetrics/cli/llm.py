@@ -78,12 +78,10 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
         raise InputError("give both --price-in and --price-out (per million tokens)")
     if (price_in is not None) and not dry_run:
         raise InputError("--price-in and --price-out go with --dry-run")
-    if dry_run and sentence:
-        raise InputError("--dry-run estimates the requests and prints no score: not with --sentence")
     if dry_run:  # options that would change nothing in the estimate: refused, not ignored
-        given = [flag for flag, value in (("-p", jobs != 1 or None), ("--chunk-lines", chunk_lines),
-                                          ("--dask", dask_address), *((f, settings[k]) for f, k in NOT_ESTIMATED.items()))
-                 if value is not None]
+        asked = (("--sentence", sentence or None), ("-p", jobs != 1 or None), ("--chunk-lines", chunk_lines),
+                 ("--dask", dask_address), *((f, settings[k]) for f, k in NOT_ESTIMATED.items()))
+        given = [flag for flag, value in asked if value is not None]
         if given:
             raise InputError("estimates the prompts of the whole corpus in this process (they do not depend on the "
                              "chunking), sends nothing, counts no retries and runs no model: not with "
@@ -126,11 +124,9 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: fl
     click.echo(judged.report.summary(), err=True)
     unscored = sum(r.unscored for r in judged.results.values())
     if unscored:
-        shown = ("their cells are empty (null in JSON)" if sentence
-                 else "each system's mean is over its scored sentences")
-        click.echo(f"gecmetric llm: {unscored} (sentence, system) pairs have no score; {shown}"
-                   + (" (grouping gec-metrics scores 5 hypotheses a source)" if metric.settings.grouping == "gec-metrics" else ""),
-                   err=True)
+        shown = "their cells are empty (null in JSON)" if sentence else "each system's mean is over its scored ones"
+        why = " (grouping gec-metrics scores 5 hypotheses a source)" if metric.settings.grouping != "all" else ""
+        click.echo(f"gecmetric llm: {unscored} (sentence, system) pairs have no score; {shown}{why}", err=True)
 
 
 def _judged(metric, files, jobs: int, chunk_lines: int | None, dask_address: str | None, as_json: bool):
