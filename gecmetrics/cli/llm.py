@@ -9,12 +9,13 @@ import click
 from ..core.table import Table, round_half_up
 from ..errors import InputError
 from . import main
-from .common import check_scale, corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
+from .common import check_scale, corpus_files, echo_json, echo_scores, json_result, progress_unless
 from .inputs import corpus_options
 from .options import GreedyCommand
 from .shared import (SENTENCE_HELP, chosen_format, digits_option, format_options, run_options, scale_option,
                      signature_option)
 from .context import in_run
+from .sentences import echo_sentence_scores
 
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
 SETTINGS = ("model", "criterion", "grouping", "base_url", "max_requests", "answer_retries", "concurrency",
@@ -104,7 +105,6 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: fl
     """Judge ``files`` and print the systems' means (a table with the signature under it, as every
     scoring command prints one) or, ``--sentence``, compare's table of sentence scores, or either
     in the one JSON vocabulary; then the judge's report on stderr."""
-    from ..run.compare import sentence_comparison
     from ..run.engine import Scored
 
     judged = _judged(metric, files, *run, fmt == "json")
@@ -114,8 +114,8 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: fl
                                unscored=result.unscored, report=judged.report.counts())
                    for name, result in judged.results.items()])
     elif sentence:  # 1-5 scores print as they are (check_scale refused --scale 1)
-        scored = Scored([metric], list(judged.results), {n: [s] for n, s in judged.statistics.items()}, 0)
-        echo_table(sentence_comparison(scored, scale, digits), fmt)
+        echo_sentence_scores(Scored([metric], list(judged.results), {n: [s] for n, s in judged.statistics.items()}, 0),
+                             scale, digits, fmt)
     else:
         rows = [[name, round_half_up(r.score, digits), str(r.scored), str(r.unscored)]
                 for name, r in judged.results.items()]

@@ -107,18 +107,14 @@ def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequenc
     return statistics, sum(metrics[indices[0]].texts_encoded(prepared[key]) for key, indices in groups.items())
 
 
-def check_observations(metrics: Sequence["Metric"], chunks: Sequence[dict[int, Any]]) -> None:
+def check_observations(metrics: Sequence["Metric"], chunks: Sequence[dict[int, Any]]) -> list[str]:
     """Every metric's whole-run check of what its chunks observed (``chunks``: each chunk's
-    observations, in order, as :func:`chunk_statistics` fills them)."""
-    for k, metric in enumerate(metrics):
-        metric.check_observations([observed.get(k) for observed in chunks])
-
-
-def observation_notes(metrics: Sequence["Metric"], chunks: Sequence[dict[int, Any]]) -> list[str]:
-    """Every metric's :meth:`~gecmetrics.metrics.base.Metric.notes` of what its chunks
-    observed (after :func:`check_observations` accepted them), each line once."""
-    return list(dict.fromkeys(line for k, metric in enumerate(metrics)
-                              for line in metric.notes([observed.get(k) for observed in chunks])))
+    observations, in order, as :func:`chunk_statistics` fills them), then the lines its
+    :meth:`~gecmetrics.metrics.base.Metric.notes` say of them, each once."""
+    observed = [[chunk.get(k) for chunk in chunks] for k in range(len(metrics))]
+    for metric, seen in zip(metrics, observed):
+        metric.check_observations(seen)
+    return list(dict.fromkeys(line for metric, seen in zip(metrics, observed) for line in metric.notes(seen)))
 
 
 def named_hypotheses(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None

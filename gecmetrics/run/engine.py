@@ -33,7 +33,7 @@ from ..io.corpus import Corpus
 from ..io.text import check_sequence
 from ..metrics.base import Metric
 from ..metrics.results import Result
-from ..metrics.running import check_observations, chunk_statistics, observation_notes, python_corpus
+from ..metrics.running import check_observations, chunk_statistics, python_corpus
 from .executors import Executor, SerialExecutor, check_jobs, make_executor
 from .files import CorpusFiles, count_sentences
 from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size, worker_chunk_size
@@ -352,8 +352,7 @@ def _joined(run: _Run, outcomes: Iterable[tuple[Any, _Outcome]], references: int
         seen_references = outcome.references
     if not parts:
         raise InputError("the corpus has no sentences (an empty file scores nothing)")
-    check_observations(run.metrics, [part.observations for part in parts])
-    run.checks.notes += observation_notes(run.metrics, [part.observations for part in parts])
+    run.checks.notes += check_observations(run.metrics, [part.observations for part in parts])
     statistics = {name: [metric.join_statistics([part.statistics[name][k] for part in parts])
                          for k, metric in enumerate(run.metrics)] for name in run.names}
     return Scored(run.metrics, run.names, statistics, seen_references or 0, sum(p.texts_encoded for p in parts),
@@ -435,8 +434,7 @@ def scored_chunks(metrics: Sequence[Any], inputs: CorpusFiles | Corpus, *, execu
             offset += outcome.size
         if offset == 0:
             raise InputError("the corpus has no sentences (an empty file scores nothing)")
-        check_observations(run.metrics, observed)
-        run.checks.notes += observation_notes(run.metrics, observed)
+        run.checks.notes += check_observations(run.metrics, observed)
         if checks is not None:
             checks.append(run.checks)
     finally:

@@ -39,8 +39,8 @@ from .runtime import check_device, check_dtype
 from .runtime import import_torch_transformers
 from .runtime import import_transformers
 from .identity import OnUse, recorded, request_key, strings, tokenizer_request_key
-from .loading import (check_vocabulary, config_digest, first_line, load_checked, model_source, python_bert_tokenizer_class,
-                      quiet_loading)
+from .loading import (check_vocabulary, config_digest, first_line, load_checked, model_source,
+                      python_bert_tokenizer_class, quiet_loading)
 from .tiny import weights_fingerprint
 
 

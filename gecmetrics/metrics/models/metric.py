@@ -510,6 +510,8 @@ class SOME(ModelMetric):
     label = "SOME"
     settings_class = SOMESettings
     truncates = True
+    positional = ("model",)
+    signature_order = ("grammar", "fluency", "meaning", "tokenizer")
 
     def model_settings(self) -> dict[str, str]:
         """The three heads (none when they are not all given: the run refuses that)."""
@@ -517,8 +519,6 @@ class SOME(ModelMetric):
             return self.settings.heads()
         except InputError:
             return {}
-    positional = ("model",)
-    signature_order = ("grammar", "fluency", "meaning", "tokenizer")
 
     def scorer_key(self) -> tuple:
         s = self.settings
@@ -563,13 +563,13 @@ class IMPARA(ModelMetric):
     label = "IMPARA"
     settings_class = IMPARASettings
     truncates = True
+    positional = ("model",)
+    signature_order = ("qe", "se", "tokenizer")
 
     def model_settings(self) -> dict[str, str]:
         """The quality estimator, and the similarity encoder when there is a gate."""
         s = self.settings
         return {"qe": s.model, **({"se": s.se_model} if s.threshold is not None else {})}
-    positional = ("model",)
-    signature_order = ("qe", "se", "tokenizer")
 
     def scorer_key(self) -> tuple:
         """The models, tokenizer, maximum length, device and dtype; whether there is a similarity
