@@ -321,11 +321,11 @@ class RewardFunction:
         scored in batches (rows of one reference count together)."""
         values: dict[Hashable, float] = {}
         batches: dict[int, list[Hashable]] = {}
-        sizes: dict[Hashable, tuple[int, tuple[int, ...]]] = {}  # a row's, counted once for its completions
+        budgets: dict[Hashable, tuple[str | None, int]] = {}  # a row's, judged once for its completions
         for key, row in lines.items():
-            if key[0] not in sizes:
-                sizes[key[0]] = _row_sizes(row)
-            reason = self._over_budget(len(key[1].split()), *sizes[key[0]])
+            if key[0] not in budgets:
+                budgets[key[0]] = self._row_budget(row)
+            reason = self._over_budget(len(key[1].split()), *budgets[key[0]])
             if reason:
                 values[key] = self._fall_back(reason)
             else:
@@ -342,19 +342,27 @@ class RewardFunction:
         self.stats.scored += sum(len(keys) for keys in batches.values())
         return values
 
-    def _over_budget(self, tokens: int, source: int, references: tuple[int, ...]) -> str | None:
-        """Why a line is not scored (None: it is), from the tokens of its completion, its source
-        and its references: a text over ``max_tokens``, or an alignment of two of them (the
-        completion with the source or a reference, the source with a reference) over ``max_cells``.
-        The row's own reasons (its source or a reference) come first: they hold for every completion."""
-        cap, cells = self.max_tokens, self.max_cells
-        if cap is not None and max((source, *references)) > cap:
-            return ROW_TOKENS
-        if cells is not None and any((source + 1) * (r + 1) > cells for r in references):
-            return ROW_CELLS
-        if cap is not None and tokens > cap:
+    def _row_budget(self, row: tuple[str | None, Any]) -> tuple[str | None, int]:
+        """Why no completion of a row is scored (None: the row's texts are within the budget), from
+        the tokens of its source and references: one over ``max_tokens``, or the source and a
+        reference that would align in more than ``max_cells``; and the tokens of its longest text."""
+        source, references = _row_sizes(row)
+        longest = max((source, *references))
+        if self.max_tokens is not None and longest > self.max_tokens:
+            return ROW_TOKENS, longest
+        if self.max_cells is not None and any((source + 1) * (r + 1) > self.max_cells for r in references):
+            return ROW_CELLS, longest
+        return None, longest
+
+    def _over_budget(self, tokens: int, row_reason: str | None, longest: int) -> str | None:
+        """Why a line is not scored (None: it is): its row's reason (:meth:`_row_budget`) first,
+        then a completion of more than ``max_tokens`` tokens, or one whose alignment with the
+        row's longest text would take more than ``max_cells`` cells."""
+        if row_reason is not None:
+            return row_reason
+        if self.max_tokens is not None and tokens > self.max_tokens:
             return "max_tokens"
-        if cells is not None and (tokens + 1) * (max((source, *references)) + 1) > cells:
+        if self.max_cells is not None and (tokens + 1) * (longest + 1) > self.max_cells:
             return "max_cells"
         return None
 
@@ -592,7 +600,7 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
                          "candidates")
     for key in ("source_column", "references_column"):
         _unused(key, settings.get(key), "mbr_select passes the candidates and sources to its reward itself")
-    _unused("memo_size", settings.get("memo_size"), "mbr_select's reward lives for one call, whose copies are "
+    _unused("memo_size", settings.pop("memo_size", None), "mbr_select's reward lives for one call, whose copies are "
             "scored once: it keeps no values")
     f = reward_function(metric, memo_size=0, **settings)
     if f.metric.reference_kind != TEXT:

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..core.checks import check_flag, check_seed
 from ..core.resampling import Resampler
+from ..core.table import CORRECTION_TITLES
 from ..errors import InputError
 from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
                            Drawn, drawn, paired_signature, percentile_interval, p_value, warn_if_few_resamples)
@@ -38,7 +39,6 @@ from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, Syste
 CORRECTIONS = ("holm", "bh", "none")
 """Multiple-comparison corrections: Holm (family-wise error), Benjamini-Hochberg (false
 discovery rate), none (raw p-values)."""
-CORRECTION_NAMES = {"holm": "Holm-adjusted", "bh": "Benjamini-Hochberg-adjusted", "none": "raw"}
 MAX_SYSTEMS = 1000
 """Upper bound of the systems of an all-pairs test (499,500 pairs)."""
 
@@ -135,6 +135,16 @@ class AllPairsResult:
     strict: bool = False
     settings: dict = field(default_factory=dict)
 
+    def against(self, name: str) -> dict[str, PairComparison]:
+        """Every other system -> :meth:`pair` ``(name, other)``, in one pass over the pairs."""
+        found = {}
+        for c in self.pairs:
+            if c.first == name:
+                found[c.second] = c
+            elif c.second == name:
+                found[c.first] = PairComparison(name, c.first, -c.difference, c.p_value, c.adjusted_p, c.significant)
+        return found
+
     def pair(self, first: str, second: str) -> PairComparison:
         """The comparison of two systems (in either order: the difference is ``first - second``)."""
         for comparison in self.pairs:
@@ -194,11 +204,12 @@ def warn_if_no_pair_can_differ(pairs: int, samples: int, correction: str, level:
     if pairs and factor / (samples + 1) >= level:
         import warnings
 
-        needed = samples + 1
-        while factor / (needed + 1) >= level:
+        needed = max(samples + 1, int(factor / level) - 1)  # the least N with factor / (N + 1) < level, near
+        while factor / (needed + 1) >= level:  # (a step or two: the guard of the float division)
             needed += 1
+        adjusted = "raw" if correction == "none" else f"{CORRECTION_TITLES[correction]}-adjusted"
         warnings.warn(f"no pair can differ significantly: with {samples} resamples (or trials) no p-value is below "
-                      f"1/{samples + 1}, so no {CORRECTION_NAMES[correction]} p-value of the {pairs} pairs is below "
+                      f"1/{samples + 1}, so no {adjusted} p-value of the {pairs} pairs is below "
                       f"{level:g} (at least {needed} resamples)")
 
 

@@ -160,7 +160,8 @@ def _column_tests(resampler: Any, metric: Metric, names: list[str], draws: Drawn
     every = all_pairs_from_draws(resampler, names, draws, "bs", samples, seed, correction,
                                  higher_is_better=bool(metric.higher_is_better))
     first = every.systems[0].name
-    systems = [dataclasses.replace(system, p_value=None if k == 0 else every.pair(first, system.name).p_value)
+    against = every.against(first)  # (one pass over the pairs, not one per system)
+    systems = [dataclasses.replace(system, p_value=None if k == 0 else against[system.name].p_value)
                for k, system in enumerate(every.systems)]
     signature = paired_signature(resampler.signature, "bs", every.samples, every.confidence_samples, seed)
     single = PairedTestResult("bs", every.samples, every.confidence_samples, every.seed, every.metric, systems,
@@ -238,7 +239,7 @@ def _baseline_test_data(test: PairedTestResult | None, pairs: AllPairsResult | N
                 "adjusted_p_values": [None] * len(names), "significant": [False] * len(names),
                 "test_signature": None}
     by_name = {system.name: system for system in test.systems}
-    against = {name: pairs.pair(baseline, name) for name in names if name != baseline} if pairs is not None else {}
+    against = pairs.against(baseline) if pairs is not None else {}
     return {"intervals": [[by_name[name].interval[0], by_name[name].interval[1]] for name in names],
             "p_values": [by_name[name].p_value for name in names],
             "adjusted_p_values": [against[name].adjusted_p if name in against else None for name in names],
