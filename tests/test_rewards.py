@@ -392,10 +392,10 @@ def test_reward_names_tell_metrics_apart():
     assert reward_function(GREEN(unit="char")).__name__ == "gecmetrics_green_char"
     assert reward_function(GREEN(beta=2)).__name__ == reward_function("green", beta=2).__name__ == "gecmetrics_green"
     assert reward_function(get_metric("gleu-max")).__name__ == "gecmetrics_gleu_max"
-    assert reward_function("gleu", best_reference=True).__name__ == "gecmetrics_gleu"  # the name given
+    assert reward_function("gleu", best_reference=True).__name__ == "gecmetrics_gleu-best_reference_yes"  # given
     assert reward_function("sentm2").__name__ == "gecmetrics_sentm2" != reward_function("m2").__name__
     names = [info.name for info in list_metrics()]
-    assert len({reward_name(None, name) for name in names}) == len(names)
+    assert len({reward_name(get_metric(name), name) for name in names}) == len(names)
     plugins = ["toy-a", "toy_a", "toy.a", "toy+a", "toy--a", "toy-5fa"]
     for name in plugins:
         register_metric(name, FirstReferenceMatch)
@@ -410,6 +410,28 @@ def test_reward_names_tell_metrics_apart():
     assert reward_function("green", name="green_b2").__name__ == "green_b2"
     with pytest.raises(InputError, match="name must be a non-empty string"):
         reward_function("green", name="")
+
+
+def test_reward_names_tell_settings_apart():
+    """Two rewards of one registered metric with different settings had one __name__ (TRL would
+    log them as one column): the settings that differ from the name's are in it now, readable,
+    in declaration order; the same settings give the same name, the defaults the plain one."""
+    errant = [reward_function("errant", beta=b).__name__ for b in (0.5, 1, 1.0, 2)]
+    assert errant == ["gecmetrics_errant", "gecmetrics_errant-beta_1", "gecmetrics_errant-beta_1",
+                      "gecmetrics_errant-beta_2"]
+    assert reward_function("gleu", iterations=100, n=3).__name__ == "gecmetrics_gleu-n_3-iterations_100"
+    assert reward_function("gleu", n=3).__name__ != reward_function("gleu", n=2).__name__
+    assert reward_function("green", beta=[0.5, 2]).__name__ == "gecmetrics_green-beta_0.5_2"
+    assert reward_function("green", beta=0.5000001).__name__ == "gecmetrics_green-beta_0.5000001"  # not %g's 0.5
+    assert reward_function(get_metric("m2", beta=1)).__name__ == reward_function("m2", beta=1).__name__
+    from gecmetrics import GREEN
+
+    assert reward_function(GREEN(unit="char", beta=1)).__name__ == "gecmetrics_green_char-beta_1"
+    assert reward_function("bertscore", batch_size=4).__name__ == "gecmetrics_bertscore"  # runs, same values
+    # characters a logger may refuse become '_', and a hash of the exact settings keeps them apart
+    dashed, underscored = (reward_function("bertscore", model=m).__name__ for m in ("my-model", "my_model"))
+    assert underscored == "gecmetrics_bertscore-model_my_model" and dashed.startswith(underscored + "-")
+    assert dashed == reward_function("bertscore", model="my-model").__name__
 
 
 def test_a_long_source_or_reference_is_within_the_budget():

@@ -310,11 +310,28 @@ def registered_name(metric: Any) -> str | None:
     for info in _table().values():
         if info.target is not cls and info.target != where:
             continue
-        preset = {cls.settings_class.canonical_name(key) or key: value for key, value in info.preset.items()}
+        preset = _preset(cls, info)
         wanted = cls.checked_settings(preset)
         if len(preset) > fixed and all(getattr(metric.settings, key) == getattr(wanted, key) for key in preset):
             best, fixed = info.name, len(preset)
     return best
+
+
+def settings_beyond(metric: Any, name: str | None) -> list[tuple[str, Any]]:
+    """The settings of a metric object that differ from those the registered ``name`` gives
+    (its preset, the class's defaults for the rest; None: the class's defaults), as (setting,
+    value) in declaration order: ``get_metric("green", beta=0.5)`` beyond ``green`` is
+    ``[("beta", 0.5)]``, ``GREEN(unit="char")`` beyond ``green-char`` is nothing."""
+    cls = type(metric)
+    info = _table().get(name) if name is not None else None
+    base = cls.checked_settings({} if info is None else _preset(cls, info))
+    return [(key, getattr(metric.settings, key)) for key in cls.settings_class.infos()
+            if getattr(metric.settings, key) != getattr(base, key)]
+
+
+def _preset(cls: Any, info: MetricInfo) -> dict[str, Any]:
+    """A registered name's preset under the settings' canonical names."""
+    return {cls.settings_class.canonical_name(key) or key: value for key, value in info.preset.items()}
 
 
 def _takes_several(info: Any) -> bool:

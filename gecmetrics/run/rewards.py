@@ -491,6 +491,13 @@ _ESCAPED = {"-": "_", "_": "_5F", ".": "_2E", "+": "_2B"}
 """How a registered name is written in a reward's name: '-' as '_'; a plugin name's '_', '.' and
 '+' as their uppercase hex codes (no registered name holds upper case, so two names never meet)."""
 
+RUN_ONLY_SETTINGS = frozenset({"device", "batch_size", "threads", "concurrency", "requests_per_minute",
+                               "max_retry_after"})
+"""Settings that change how a metric runs, not its values (beyond float rounding, as its
+signature leaves them out): not in a reward's name."""
+
+_PLAIN_VALUE = re.compile(r"[A-Za-z0-9._]+")
+
 
 def reward_name(metric: Any, registered: str | None = None) -> str:
     """A reward function's ``__name__`` (TRL logs each reward under it): ``gecmetrics_`` and the
@@ -498,14 +505,41 @@ def reward_name(metric: Any, registered: str | None = None) -> str:
     answer to (:func:`~gecmetrics.metrics.registry.registered_name`: ``GREEN(unit="char")`` is
     ``gecmetrics_green_char``), with ``-`` as ``_`` (a plugin name's ``_ . +`` as ``_5F _2E _2B``);
     for a class no name answers to, ``gecmetrics_`` and its ``module.Class``. Different registered
-    names never give one reward name."""
-    from ..metrics.registry import registered_name
+    names never give one reward name. Then each setting that differs from that name's (but
+    :data:`RUN_ONLY_SETTINGS`), in declaration order, as ``-KEY_VALUE`` (several values joined by
+    ``_``): ``gecmetrics_green-beta_0.5``; a value with other characters than letters, digits,
+    ``.`` and ``_`` has them as ``_`` and the name ends in ``-`` and 8 hex digits of the settings'
+    SHA-256 (two such values that differ in those characters alone still differ)."""
+    from ..metrics.registry import registered_name, settings_beyond
 
     registered = registered or registered_name(metric)
     if registered is None:
         cls = type(metric)
-        return f"gecmetrics_{cls.__module__}.{cls.__qualname__}"  # a '.': no registered name's form
-    return "gecmetrics_" + "".join(_ESCAPED.get(char, char) for char in registered)
+        name = f"gecmetrics_{cls.__module__}.{cls.__qualname__}"  # a '.': no registered name's form
+    else:
+        name = "gecmetrics_" + "".join(_ESCAPED.get(char, char) for char in registered)
+    return name + _settings_suffix([(key, value) for key, value in settings_beyond(metric, registered)
+                                    if key not in RUN_ONLY_SETTINGS])
+
+
+def _settings_suffix(settings: list[tuple[str, Any]]) -> str:
+    """``-KEY_VALUE`` for each setting (see :func:`reward_name`; no registered name holds '-')."""
+    import hashlib
+
+    from ..metrics.settings import signature_value
+
+    parts, exact = [], True
+    for key, value in settings:
+        items = value if isinstance(value, (list, tuple)) else (value,)
+        text = "_".join(signature_value(item) if not isinstance(item, float) or float(signature_value(item)) == item
+                        else repr(item) for item in items)  # %g, unless it would round the value
+        if not _PLAIN_VALUE.fullmatch(text):
+            exact = False
+            text = re.sub(r"[^A-Za-z0-9._]", "_", text)
+        parts.append(f"-{key.rstrip('_')}_{text}")
+    if not exact:
+        parts.append("-" + hashlib.sha256(repr(settings).encode()).hexdigest()[:8])
+    return "".join(parts)
 
 
 def _number(value: Any, name: str) -> float:
