@@ -469,6 +469,23 @@ def test_a_long_source_or_reference_is_within_the_budget():
     assert min(utilities[0, 2], utilities[2, 0]) >= 0
 
 
+def test_a_row_s_references_count_together_in_the_budget():
+    """The row budget took each reference alone: a row of 1,000 references of 1,000 tokens (each
+    within max_tokens, each aligned with a short source within max_cells) was scored. The source's
+    alignments with all its references count together now, as one long reference's would."""
+    from gecmetrics.run.rewards import ROW_CELLS
+
+    words = lambda n: " ".join(["word"] * n)  # noqa: E731
+    f = reward_function("gleu", fallback=-0.5, max_cells=10_000)  # 11 x 101 cells a reference
+    values = f(completions=[words(10), words(10)], source=[words(10)] * 2,
+               references=[[words(100)] * 9, [words(100)] * 10])  # 9,999 and 11,110 cells
+    assert values[0] >= 0 and values[1] == -0.5
+    assert f.stats.reasons == {ROW_CELLS: 1} and f.stats.scored == 1
+    many = reward_function("gleu", fallback=-0.5)  # the default budget
+    assert many(completions=["He goes home ."], source=["He go home ."], references=[[words(1000)] * 1000]) == [-0.5]
+    assert many.stats.reasons == {ROW_CELLS: 1} and many.stats.scored == 0
+
+
 def test_line_breaks_are_spaces():
     f = reward_function("gleu")
     assert f(completions=["He goes\nhome ."], source=["He go home ."], references=[["He goes home ."]]) == [1.0]

@@ -13,9 +13,9 @@ calls are kept in a bounded LRU keyed by the texts.
 
 A per-line work budget decides before scoring, deterministically, which lines are not scored:
 a line one of whose texts (the completion, the source, a reference) has more than
-``max_tokens`` whitespace tokens, or two of whose texts (the completion and the source or a
-reference, the source and a reference) would align in more than ``max_cells`` cells ((tokens +
-1) x (tokens + 1)), gets ``fallback``; so does a line on which a metric's own work bound (the
+``max_tokens`` whitespace tokens, or whose completion would align with the source or a reference,
+or whose source with all its references together, in more than ``max_cells`` cells ((tokens +
+1) x (tokens + 1) an alignment), gets ``fallback``; so does a line on which a metric's own work bound (the
 MaxMatch lattice's open states, ERRANT's alignment cells and merge steps: docs/design.md,
 "Limits") raises. Nothing is
 timed: the same call gives the same values on any machine. ``f.stats`` counts them, and one
@@ -53,8 +53,9 @@ DEFAULT_MEMO_SIZE = 100_000
 _SLOT = "completion {}"
 ROW_TOKENS = "max_tokens: source or reference"
 """The fallback's reason for a row whose source or a reference has more than ``max_tokens`` tokens."""
-ROW_CELLS = "max_cells: source x reference"
-"""The fallback's reason for a row whose source and a reference would align in more than ``max_cells``."""
+ROW_CELLS = "max_cells: source x references"
+"""The fallback's reason for a row whose source would align with its references, all of them
+together, in more than ``max_cells``."""
 
 
 @dataclass
@@ -344,13 +345,14 @@ class RewardFunction:
 
     def _row_budget(self, row: tuple[str | None, Any]) -> tuple[str | None, int]:
         """Why no completion of a row is scored (None: the row's texts are within the budget), from
-        the tokens of its source and references: one over ``max_tokens``, or the source and a
-        reference that would align in more than ``max_cells``; and the tokens of its longest text."""
+        the tokens of its source and of each of its references: one text over ``max_tokens``, or
+        the source's alignments with its references, all of them together, over ``max_cells`` (so
+        many references count as one long one does); and the tokens of its longest text."""
         source, references = _row_sizes(row)
         longest = max((source, *references))
         if self.max_tokens is not None and longest > self.max_tokens:
             return ROW_TOKENS, longest
-        if self.max_cells is not None and any((source + 1) * (r + 1) > self.max_cells for r in references):
+        if self.max_cells is not None and sum((source + 1) * (r + 1) for r in references) > self.max_cells:
             return ROW_CELLS, longest
         return None, longest
 
