@@ -486,6 +486,29 @@ def test_a_row_s_references_count_together_in_the_budget():
     assert many.stats.reasons == {ROW_CELLS: 1} and many.stats.scored == 0
 
 
+class CountedText(str):
+    """A text that counts the calls of its split()."""
+    splits = 0
+
+    def split(self, *args, **kwargs):
+        CountedText.splits += 1
+        return super().split(*args, **kwargs)
+
+
+def test_the_length_guard_splits_a_row_s_references_once(monkeypatch):
+    """The length guard split a row's references again for each of its completions: once a row
+    now, for the guard and the budget; the guard's decisions are test_length_guard's."""
+    f = reward_function("gleu", max_length_ratio=2)
+    completions = ["He goes home .", "He goes home . " * 3, "He went home .", "He goes home"] * 4
+    batch = {"completions": completions, "source": ["He go home ."] * 16,
+             "references": [[CountedText("He goes home .")] for _ in range(16)]}  # one row, as TRL repeats it
+    first = f(**batch)
+    assert first[1] == -1.0 and f.stats.length_penalties == 4
+    monkeypatch.setattr(CountedText, "splits", 0)
+    assert f(**batch) == first  # the values from the memo: nothing scored, the guard judged again
+    assert CountedText.splits == 1
+
+
 def test_line_breaks_are_spaces():
     f = reward_function("gleu")
     assert f(completions=["He goes\nhome ."], source=["He go home ."], references=[["He goes home ."]]) == [1.0]

@@ -285,12 +285,13 @@ class RewardFunction:
         stats.completions += len(texts)
         values: list[float | None] = [None] * len(texts)
         wanted: dict[Hashable, list[int]] = {}
+        sizes: dict[Hashable, tuple[int, tuple[int, ...]]] = {}  # each row's texts split once per call
         for k, (text, row) in enumerate(zip(texts, rows)):
-            if self._too_long(text, row):
+            key = (_row_key(row), text)
+            if self.max_length_ratio is not None and self._too_long(text, _sized(sizes, key[0], row), row):
                 values[k] = self.length_penalty
                 stats.length_penalties += 1
                 continue
-            key = (_row_key(row), text)
             if key in self._memo:
                 self._memo.move_to_end(key)
                 values[k] = self._memo[key]
@@ -298,17 +299,21 @@ class RewardFunction:
             else:
                 wanted.setdefault(key, []).append(k)
         stats.reused += sum(len(ks) - 1 for ks in wanted.values())
-        scored = self._score({key: rows[ks[0]] for key, ks in wanted.items()})
+        scored = self._score({key: rows[ks[0]] for key, ks in wanted.items()}, sizes)
         for key, value in scored.items():
             for k in wanted[key]:
                 values[k] = value
             self._remember(key, value)
         return [float(v) for v in values]
 
-    def _too_long(self, text: str, row: tuple[str | None, Any]) -> bool:
-        if self.max_length_ratio is None:
-            return False
-        return len(text.split()) > self.max_length_ratio * _reference_length(row)
+    def _too_long(self, text: str, sizes: tuple[int, tuple[int, ...]], row: tuple[str | None, Any]) -> bool:
+        """Whether the length guard (``max_length_ratio``, given) gives a completion
+        ``length_penalty``: more tokens than ``max_length_ratio`` times those of the row's longest
+        text reference (gold M2 and no references: of the source). ``sizes``: the row's
+        :func:`_row_sizes`."""
+        source, references = sizes
+        longest = max(references) if isinstance(row[1], tuple) else source
+        return len(text.split()) > self.max_length_ratio * longest
 
     def _remember(self, key: Hashable, value: float) -> None:
         if self.memo_size:
@@ -317,15 +322,17 @@ class RewardFunction:
                 self._memo.popitem(last=False)
 
     # ------------------------------------------------------------------ scoring
-    def _score(self, lines: Mapping[Hashable, tuple[str | None, Any]]) -> dict[Hashable, float]:
+    def _score(self, lines: Mapping[Hashable, tuple[str | None, Any]],
+               sizes: dict[Hashable, tuple[int, tuple[int, ...]]]) -> dict[Hashable, float]:
         """Values of distinct (row, completion) keys: over budget ones the fallback, the others
-        scored in batches (rows of one reference count together)."""
+        scored in batches (rows of one reference count together). ``sizes``: the rows' sizes
+        known so far (:func:`_sized`)."""
         values: dict[Hashable, float] = {}
         batches: dict[int, list[Hashable]] = {}
         budgets: dict[Hashable, tuple[str | None, int]] = {}  # a row's, judged once for its completions
         for key, row in lines.items():
             if key[0] not in budgets:
-                budgets[key[0]] = self._row_budget(row)
+                budgets[key[0]] = self._row_budget(*_sized(sizes, key[0], row))
             reason = self._over_budget(len(key[1].split()), *budgets[key[0]])
             if reason:
                 values[key] = self._fall_back(reason)
@@ -343,12 +350,12 @@ class RewardFunction:
         self.stats.scored += sum(len(keys) for keys in batches.values())
         return values
 
-    def _row_budget(self, row: tuple[str | None, Any]) -> tuple[str | None, int]:
+    def _row_budget(self, source: int, references: tuple[int, ...]) -> tuple[str | None, int]:
         """Why no completion of a row is scored (None: the row's texts are within the budget), from
-        the tokens of its source and of each of its references: one text over ``max_tokens``, or
-        the source's alignments with its references, all of them together, over ``max_cells`` (so
-        many references count as one long one does); and the tokens of its longest text."""
-        source, references = _row_sizes(row)
+        the tokens of its source and of each of its references (:func:`_row_sizes`): one text over
+        ``max_tokens``, or the source's alignments with its references, all of them together, over
+        ``max_cells`` (so many references count as one long one does); and the tokens of its
+        longest text."""
         longest = max((source, *references))
         if self.max_tokens is not None and longest > self.max_tokens:
             return ROW_TOKENS, longest
@@ -473,14 +480,13 @@ def _row_sizes(row: tuple[str | None, Any]) -> tuple[int, tuple[int, ...]]:
     return tokens, tuple(tokens + count for count in added.values())
 
 
-def _reference_length(row: tuple[str | None, Any]) -> int:
-    """Tokens of the longest reference (text references), else of the source."""
-    source, refs = row
-    if isinstance(refs, tuple):
-        return max(len(text.split()) for text in refs)
-    if refs is not None:
-        return len(refs.source.split())
-    return len((source or "").split())
+def _sized(sizes: dict[Hashable, tuple[int, tuple[int, ...]]], key: Hashable,
+           row: tuple[str | None, Any]) -> tuple[int, tuple[int, ...]]:
+    """A row's :func:`_row_sizes`, kept in ``sizes`` under its key: its texts are split once in a
+    call, for the length guard and the budget, however many completions the row has."""
+    if key not in sizes:
+        sizes[key] = _row_sizes(row)
+    return sizes[key]
 
 
 def _unused(option: str, value: Any, why: str) -> None:
