@@ -300,6 +300,12 @@ def no_spacy(monkeypatch):
     monkeypatch.setattr(context, "_PROCESS", context.Resources())  # no model loaded already (shared_model)
 
 
+def json_x100(value: float) -> float:
+    """A fraction as the JSON and TSV outputs give it x100: to 15 significant digits, the
+    product's last bits gone (``100 * 0.07`` is 7.000000000000001, given as 7.0)."""
+    return float(f"{100 * float(value):.15g}")
+
+
 def write_files(folder: Path, contents: dict[str, list[str] | str]) -> dict[str, str]:
     """Write each name's lines (or text) into ``folder``; returns name -> path."""
     paths = {}

@@ -14,7 +14,7 @@ from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import parse_m2
 from gecmetrics.run.engine import score_corpus
 from gecmetrics.metrics.registry import metrics_from_text
-from tests.conftest import one_line_error, run_cli
+from tests.conftest import json_x100, one_line_error, run_cli
 
 SOURCES = ["he go to school every day", "she have two cat", "it are raining today", "we is happy now"]
 REFERENCES = [["he goes to school every day", "she has two cats", "it is raining today", "we are happy now"],
@@ -97,7 +97,7 @@ def test_cleme_settings_json_and_digits(files):
     assert data["signature"] == "CLEME|assumption:independent|level:sentence|weights:none|beta:1|version:0.1.0"
     metric = CLEME(assumption="independent", level="sentence", weighted=False, beta=1)
     corpus = Corpus(None, [], {"h": parse_m2(m2_text(SYSTEMS["half"][1]), "h")}, parse_m2(m2_text(GOLD), "g"))
-    assert data["f"] == 100 * score_corpus([metric], corpus).result("h", 0).f  # JSON follows the scale rule too
+    assert data["f"] == json_x100(score_corpus([metric], corpus).result("h", 0).f)  # JSON follows the scale rule too
     code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "-d", "2", "--scale", "1")
     f = score_corpus([CLEME()], corpus).result("h", 0).f
     assert table_rows(out)[1][files["half.m2"]]["F0.5 (fraction)"] == f"{f:.2f}" != f"{f:.4f}"

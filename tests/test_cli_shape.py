@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.conftest import SPACY_TEST_MODEL, one_line_error, run_cli, write_files
+from tests.conftest import SPACY_TEST_MODEL, json_x100, one_line_error, run_cli, write_files
 
 from gecmetrics import __version__
 from gecmetrics.io.corpus import read_corpus, read_m2_corpus, read_m2_hypotheses
@@ -444,7 +444,7 @@ def test_json_labels_are_compare_s_columns_and_scores_the_library_s(files):
     data = json.loads(run_cli(*args, "--json")[1])
     green = get_metric("green", beta=[0.5, 2])
     assert data[0]["labels"] == green.column_labels() == ["GREEN b0.5", "GREEN b2"]
-    assert data[0]["scores"] == [100 * float(x) for x in green.corpus_score(SOURCE, [REF0, REF1], SYS_A).scores]
+    assert data[0]["scores"] == [json_x100(x) for x in green.corpus_score(SOURCE, [REF0, REF1], SYS_A).scores]
     assert [len(region["tk"]) for region in data[0]["regions"]] == [4, 4]
 
 
@@ -526,6 +526,29 @@ def test_scale_rule_and_json_vocabulary(files):
         data = json.loads(run_cli(*command, "--json")[1])
         assert all(list(item)[:4] == ["system", "scores", "labels", "signature"] and "hypothesis" not in item
                    for item in data)
+
+
+def test_json_numbers_x100_carry_no_binary_noise(tmp_path):
+    """7 of 25 edits right: P = R = F = 0.28, which ``100 * 0.28`` makes 28.000000000000004. Every
+    scaled JSON number is the 15-digit value (m2 score, its paired test, compare and its sentences);
+    --scale 1 gives the fraction exactly as computed; the table's figure is as before."""
+    blocks = ["S a b\nA 0 1|||R:X|||c|||REQUIRED|||-NONE-|||0"] * 25
+    paths = write_files(tmp_path, {"gold.m2": "\n\n".join(blocks) + "\n\n", "src": "a b\n" * 25,
+                                   "hyp": "c b\n" * 7 + "d b\n" * 18, "other": "c b\n" * 11 + "a b\n" * 14})
+    assert 100 * (7 / 25) != 28
+    gold = ["m2", "score", "-s", paths["gold.m2"], "-o", paths["hyp"]]
+    [x100] = json.loads(run_cli(*gold, "--json")[1])
+    [fraction] = json.loads(run_cli(*gold, "--json", "--scale", "1")[1])
+    assert x100["scores"] == [28.0] and [x100[k] for k in ("precision", "recall", "f")] == [28.0] * 3
+    assert fraction["scores"] == [7 / 25] and fraction["precision"] == 7 / 25
+    assert run_cli(*gold)[1].splitlines()[1].split("\t")[1:] == ["28.00"] * 3
+    paired = json.loads(run_cli(*gold, paths["other"], "--paired-bs", "100", "--json")[1])
+    assert paired[0]["systems"][0]["score"] == 28.0
+    compare = ["compare", "-s", paths["src"], "-o", paths["hyp"], "--m2", paths["gold.m2"], "--metrics", "m2", "--json"]
+    assert json.loads(run_cli(*compare)[1])["rows"][0]["scores"] == {"M2 F0.5": 28.0}
+    assert json.loads(run_cli(*compare, "--scale", "1")[1])["rows"][0]["scores"] == {"M2 F0.5": 7 / 25}
+    [sentences] = json.loads(run_cli(*compare, "--sentence")[1])
+    assert sentences["scores"] == [100.0] * 7 + [0.0] * 18
 
 
 def test_paired_test_p_value_format(files):

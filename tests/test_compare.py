@@ -21,7 +21,7 @@ from gecmetrics.cli.common import StderrProgress
 from gecmetrics import compare  # the printable table (gecmetrics.output.tables)
 from gecmetrics.core.ngrams import Encoder
 from gecmetrics.metrics.registry import column_labels, get_metric, list_metrics, metrics_from_text, parse_metric_spec
-from tests.conftest import read_tsv
+from tests.conftest import json_x100, read_tsv
 
 SOURCES = ["the cat sit on mat .", "he go to school yesterday", "a a a b", "short", ""]
 REF0 = ["the cat sits on the mat .", "he went to school yesterday", "a a b", "short", ""]
@@ -173,7 +173,7 @@ def test_table_sort_ranks_and_formats() -> None:
     data = table.to_dict()
     assert [c["signature"] for c in data["columns"]] == [
         GLEU(best_reference=True).signature(2), GREEN(beta=0.5).signature(2), GREEN(beta=2).signature(2)]
-    assert data["rows"][0]["scores"]["GREEN b2"] == 100 * table.rows[0].scores[2]
+    assert data["rows"][0]["scores"]["GREEN b2"] == json_x100(table.rows[0].scores[2])
     assert [m["signature"] for m in data["metrics"]] == table.signatures
     markdown = table.to_markdown(digits=1).splitlines()
     assert markdown[0] == "| system | GLEU+ max (x100) | GREEN b0.5 (x100) | GREEN b2 (x100) |"
@@ -234,8 +234,8 @@ def test_cli_tsv_json_markdown_and_signature(files: dict[str, str]) -> None:
     as_json = _run(base + ["--json", "--metrics", "green-char:beta=1"])
     data = json.loads(as_json.stdout)
     assert [c["label"] for c in data["columns"]] == ["GREEN-char b1"]
-    assert data["rows"][0]["scores"]["GREEN-char b1"] == 100 * GREEN(beta=1, unit="char").corpus_score(
-        SOURCES, [REF0, REF1], SYSTEMS["sys_a"]).score
+    assert data["rows"][0]["scores"]["GREEN-char b1"] == json_x100(GREEN(beta=1, unit="char").corpus_score(
+        SOURCES, [REF0, REF1], SYSTEMS["sys_a"]).score)
     assert data["columns"][0]["signature"] == GREEN(beta=1, unit="char").signature(2)
 
     markdown = _run(base + ["--markdown", "--sort", "GREEN b2", "--metrics", "gleu-max", "green:beta=2"])

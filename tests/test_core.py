@@ -186,3 +186,26 @@ def test_printed_numbers_are_fixed_point_at_any_digits(value, digits):
         exact = Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
         assert Decimal(text) == exact
     assert round_half_up(0, 7) == "0.0000000" and round_half_up(1e-9, 12) == "0.000000001000"
+
+
+def test_scaled_numbers_carry_no_binary_noise_and_fractions_stay_exact():
+    """A fraction x100 for JSON and TSV is the 15-significant-digit value, not the product's last
+    bits (100 * 0.07 is 7.000000000000001); --scale 1 keeps the fraction exactly; NaN stays NaN;
+    arrays keep their shape; the scale rule's factor: fractions x scale, others x1."""
+    import math
+
+    from gecmetrics.core.table import scale_factor, scaled_number, score_value
+
+    assert 100 * 0.07 != 7 and scaled_number(0.07) == 7.0 and scaled_number(7 / 25, 100) == 28.0
+    assert scaled_number(11 / 20) == 55.0 and score_value(7 / 25) == 28.0 and score_value(float("nan")) is None
+    assert scaled_number(1 / 3) == 33.3333333333333 and scaled_number(2 / 3, 1) == 2 / 3
+    assert math.isnan(scaled_number(float("nan"))) and scaled_number(float("inf")) == float("inf")
+    assert scaled_number(np.array([[0.07, 0.5], [7 / 25, 0.0]])) == [[7.0, 50.0], [28.0, 0.0]]
+    assert scaled_number(np.array([0.07, 7 / 25]), 1) == [0.07, 7 / 25]
+    assert all(type(x) is float for x in scaled_number(np.float32([0.5, 0.25])))
+
+    class Judge:
+        fraction = False
+
+    assert scale_factor(True, 1) == 1.0 and scale_factor(True) == 100.0 and scale_factor(False, 100) == 1.0
+    assert scale_factor(Judge(), 100) == 1.0 and scale_factor(GLEU(), 100) == 100.0

@@ -25,7 +25,7 @@ from gecmetrics.metrics.gotoscorer import (read_gold, read_system, read_weight_f
 from gecmetrics.metrics.gotoscorer.metric import GoToScorer
 from gecmetrics.metrics.registry import metrics_from_text
 from gecmetrics.run.engine import score_corpus
-from tests.conftest import gecmetric_script, one_line_error, run_cli, write_files
+from tests.conftest import gecmetric_script, json_x100, one_line_error, run_cli, write_files
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = "the a cat dog sat on mat is are was were he she they go goes went to school".split()
@@ -250,8 +250,8 @@ def test_compare_table_and_json(files, corpus):
     own = score_corpus([get_metric("gotoscorer", score="f05/acc")], Corpus(None, [], systems, gold))
     rows = {row["system"]: row["scores"] for row in data["rows"]}
     for name in names:
-        assert rows[files[name]]["GoToScorer F0.5"] == 100 * own.result(name, 0).scores[0]
-        assert rows[files[name]]["GoToScorer Acc"] == 100 * own.result(name, 0).scores[1]
+        assert rows[files[name]]["GoToScorer F0.5"] == json_x100(own.result(name, 0).scores[0])
+        assert rows[files[name]]["GoToScorer Acc"] == json_x100(own.result(name, 0).scores[1])
     code, table, err = run_cli(*args, "--tsv", "-d", "4")
     assert code == 0, err
     header = table.splitlines()[0].split("\t")

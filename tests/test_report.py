@@ -37,7 +37,7 @@ from gecmetrics.metrics.m2 import M2Scorer
 from gecmetrics.core.edits.compare import macro_scores
 
 from tests import _chromium
-from tests.conftest import SPACY_TEST_MODEL, one_line_error, run_cli, unavailable, write_files
+from tests.conftest import SPACY_TEST_MODEL, json_x100, one_line_error, run_cli, unavailable, write_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -772,7 +772,7 @@ def test_attribute_command(small_files):
     assert [{k: v for k, v in row.items() if k not in ATTRIBUTION_NUMBERS} for row in printed] == \
         [{k: v for k, v in row.items() if k not in ATTRIBUTION_NUMBERS} for row in rows]
     assert [[row[k] for k in ATTRIBUTION_NUMBERS] for row in printed] == \
-        [[100 * row[k] for k in ATTRIBUTION_NUMBERS] for row in rows]
+        [[json_x100(row[k]) for k in ATTRIBUTION_NUMBERS] for row in rows]
     assert printed[0]["system"] == "A" and printed[0]["method"] == "shapley" and printed[0]["in_place_of"] is None
     code, out, err = run_cli(*args, "--scale", "1", "-d", "3")
     assert [line.split("\t")[9:] for line in out.splitlines()] == \

@@ -20,7 +20,7 @@ from gecmetrics.io.m2 import read_m2
 from gecmetrics.core.fscore import candidates_from_lists
 from gecmetrics.stats.significance import bootstrap_indices
 from gecmetrics.core.resampling import Resample
-from tests.conftest import one_line_error, read_tsv, run_cli
+from tests.conftest import json_x100, one_line_error, read_tsv, run_cli
 
 DATA = Path(__file__).resolve().parent / "data"
 ERRANT_M2 = Path(os.environ.get("GECMETRICS_ERRANT_M2", "/work/oracles/errant/conll14"))
@@ -117,7 +117,7 @@ def test_m2_commands_print_the_sentence_average(conll14):
     code, out, err = run_cli("m2", "compare", "-hyp", hyp, "-ref", ref, "--sentence-average", "--json")
     assert code == 0, err
     [data] = json.loads(out)  # a list, as every scoring command prints
-    assert data["metric"] == "SentERRANT" and data["f"] == 100 * 0.3880600529500411  # JSON x100, as printed
+    assert data["metric"] == "SentERRANT" and data["f"] == json_x100(0.3880600529500411)  # JSON x100, as printed
     assert data["settings"]["sentence_average"] is True
     code, out, err = run_cli("m2", "compare", "-hyp", hyp, "-ref", ref, "--sentence-average")
     assert "Span-Based Correction, Sentence Average" in out and "\t0.3881\n" in out
@@ -136,7 +136,7 @@ def test_sentm2_in_compare(conll14):
     code, out, err = run_cli(*table_args)
     assert code == 0, err
     row = json.loads(out)["rows"][0]["scores"]
-    assert row["SentM2 F0.5"] == 100 * 0.3836293381163069 and row["M2 F0.5"] != row["SentM2 F0.5"]
+    assert row["SentM2 F0.5"] == json_x100(0.3836293381163069) and row["M2 F0.5"] != row["SentM2 F0.5"]
 
 
 # ---------------------------------------------------------------- gec-metrics' numbers

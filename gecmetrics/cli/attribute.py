@@ -10,7 +10,7 @@ from ..output.report.attribution import ATTRIBUTION_ROWS, attribution_table, ove
 from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT, METHODS,
                                  OVER_BOUND_RULES, attribution_signature)
 from . import main
-from .common import echo_scores, echo_warnings, json_scale
+from .common import echo_scores, echo_warnings
 from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .shared import chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option, \
@@ -83,8 +83,7 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     metric = metrics[0]  # (one: attribute_corpus refuses more)
     index = metric.column_index(_column(column))
     signature = attribution_signature(metric.column_signature(index, len(corpus.references)), **settings)
-    factor = json_scale(metric, scale)
-    echo_scores(attribution_table(results, factor if metric.fraction else None, chosen_digits(digits, scale)), fmt,
+    echo_scores(attribution_table(results, scale if metric.fraction else None, chosen_digits(digits, scale)), fmt,
                 [signature])
     echo_warnings(_notes(results, max_exact_edits))
     if show_signature:

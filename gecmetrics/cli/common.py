@@ -58,19 +58,20 @@ def json_result(system: str, result: Any, metric: Any, scale: float, mode: str =
                 **own: Any) -> dict[str, Any]:
     """One (system, metric) in the one JSON vocabulary of every scoring command: ``system``; ``scores``, one per
     column in column order (a number; ``mode`` ``"sentence"``: the sentences' scores, null for one without),
-    fractions x``scale``; ``labels`` (``compare``'s column heads); ``signature``; the result's own fields, ``own``.
+    fractions x``scale`` (:func:`~gecmetrics.core.table.scaled_number`: to 15 significant digits unless 1);
+    ``labels`` (``compare``'s column heads); ``signature``; the result's own fields, ``own``.
     ``result``: a metric's result, its sentence scores (``"sentence"``: ``to_dict``; ``"mean"``: ``mean_dict``)
     or a dict of those fields; ``level``: the -cat level of a result that groups error types (``to_dict(scale,
     level)``: what its report prints at that level)."""
     import numpy as np
 
-    factor = json_scale(metric, scale)
+    factor = table.scale_factor(metric, scale)
     data = dict(result) if isinstance(result, dict) else \
         result.mean_dict(factor) if mode == "mean" else \
         result.to_dict(factor) if level is None else result.to_dict(factor, level)
     scores = data.pop("scores", None)
     if scores is None:  # a result whose own fields name its scores (f, score): its columns' scores
-        scores = [factor * float(x) for x in result.scores]
+        scores = table.scaled_number(result.scores, factor)
     labels = metric.column_labels()
     values = np.asarray(scores, dtype=np.float64)
     shaped = values.reshape(len(labels), -1) if mode == "sentence" else values.reshape(len(labels))
@@ -85,11 +86,6 @@ def echo_json_results(results: Iterable[tuple[str, Any, Any]], scale: float, mod
                       level: int | None = None) -> None:
     """Every (system, metric, result) in the one JSON vocabulary (:func:`json_result`): a list."""
     echo_json([json_result(system, result, metric, scale, mode, level) for system, metric, result in results])
-
-
-def json_scale(metric: Any, scale: float) -> float:
-    """What a metric's numbers are printed times (JSON too): ``scale`` for fractions, 1 for others (LLM 1-5)."""
-    return scale if getattr(metric, "fraction", True) else 1.0
 
 
 def check_scale(metrics: Sequence[Any], scale: float, fractions_beside: bool = False) -> None:

@@ -58,6 +58,24 @@ def scaled(value: float, digits: int, scale: float = 100.0, exponent: bool = Fal
     return percent(value, digits, exponent) if scale == 100 else round_half_up(scale * float(value), digits, exponent)
 
 
+SCALED_DIGITS = 15
+"""Significant digits of a number scaled for JSON and TSV (DBL_DIG: all a double carries faithfully)."""
+
+
+def scaled_number(value: Any, scale: float = 100.0) -> Any:
+    """A fraction times ``scale`` as JSON and TSV give it, the one rule of every such number:
+    with a ``scale`` other than 1, to :data:`SCALED_DIGITS` significant digits (the product's own
+    rounding error is gone: 0.07 x100 is 7.0, not ``100 * 0.07`` = 7.000000000000001); with 1
+    exactly as computed. NaN stays NaN. An array or a list: the list of its numbers so (nested
+    as it is)."""
+    if hasattr(value, "tolist"):  # a NumPy array or number: Python lists and floats
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [scaled_number(v, scale) for v in value]
+    value = float(value)
+    return value if scale == 1 else float(f"{scale * value:.{SCALED_DIGITS}g}")
+
+
 def score_cell(value: float, digits: int, scale: float = 100.0) -> str:
     """A score as a table cell (:func:`scaled`), or an empty cell where there is none (NaN: a
     sentence an LLM judge gave no score), never ``nan``."""
@@ -65,8 +83,8 @@ def score_cell(value: float, digits: int, scale: float = 100.0) -> str:
 
 
 def score_value(value: float, scale: float = 100.0) -> float | None:
-    """A score as JSON holds it: times ``scale``, or None (``null``) where there is none."""
-    return None if math.isnan(float(value)) else scale * float(value)
+    """A score as JSON holds it: times ``scale`` (:func:`scaled_number`), or None (``null``) where there is none."""
+    return None if math.isnan(float(value)) else scaled_number(value, scale)
 
 
 class _AsThePackagesPrint:
@@ -92,6 +110,14 @@ AS_THE_PACKAGES_PRINT = _AsThePackagesPrint()
 
 SCALES = (100, 1)
 """What fractions are printed times: 100 (x100, the default) or 1 (as they are)."""
+
+
+def scale_factor(fraction: Any, scale: float = 100.0) -> float:
+    """The scale rule's factor, what a number is printed times: ``scale`` (100: x100, 1: as it is)
+    for a fraction, 1 for a score that is not one (an LLM judge's 1-5, TrueSkill's mu).
+    ``fraction``: whether it is one (a bool), or a metric (its ``fraction``, True unless it says)."""
+    is_fraction = fraction if isinstance(fraction, bool) else getattr(fraction, "fraction", True)
+    return float(scale) if is_fraction else 1.0
 
 
 def check_scale(metrics: Sequence[Any], scale: Any, fractions_beside: bool = False, argument: str = "scale") -> float:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..core.checks import check_score
 from ..core.resampling import Resample, prepared_for
+from ..core.table import scale_factor
 from ..errors import InputError
 from ..stats.sentence_rankings import SENTENCE_RANKING_METHODS, rank_by_sentence_scores
 from .score_files import SINGLE_METRIC_NAME
@@ -194,7 +195,7 @@ def metric_side(scores: Mapping[str, Any] | None = None, metrics: Any = None, co
     columns = ScoredColumns.of(scored)
     metric_of = {c.label: columns.metric(c) for c in columns.columns}
     return MetricSide(columns.system_scores(), {label: bool(m.higher_is_better) for label, m in metric_of.items()},
-                      {label: 100.0 if m.fraction else 1.0 for label, m in metric_of.items()},  # the scale rule
+                      {label: scale_factor(m) for label, m in metric_of.items()},
                       {c.label: str(c.signature) for c in columns.columns}, columns, "an output file")
 
 

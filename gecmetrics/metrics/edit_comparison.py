@@ -26,6 +26,7 @@ from ..core.edits.compare import (AVERAGES, MODES, UNKNOWN_TYPE, CategoryCounts,
                                   ErrantStatistics, ReferenceTables, SentenceTrace, choose_pairs_macro,
                                   errant_scores, macro_scores, pair_code, pair_of, sentence_traces,
                                   unrounded_macro_scores)
+from ..core.table import scaled_number
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
@@ -140,8 +141,9 @@ class ErrantResult(CountsResult):
         precision, recall, f = (self.precision, self.recall, self.f_score) if not self.macro else \
             unrounded_macro_scores([(c.tp, c.fp, c.fn) for c in groups.values()], self.beta)
         return {"metric": getattr(self.signature, "name", "ERRANT"), "tp": self.tp, "fp": self.fp, "fn": self.fn,
-                "precision": scale * precision, "recall": scale * recall, "f": scale * f, "beta": self.beta,
-                **({"scores": [scale * f]} if self.macro else {}),
+                "precision": scaled_number(precision, scale), "recall": scaled_number(recall, scale),
+                "f": scaled_number(f, scale), "beta": self.beta,
+                **({"scores": [scaled_number(f, scale)]} if self.macro else {}),
                 "categories": {k: [v.tp, v.fp, v.fn] for k, v in sorted(groups.items())},
                 "settings": self.settings, "signature": level_signature(self.signature, self.macro, level)}
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, NamedTuple, Sequence
 
 from ..version import __version__
+from ..core.table import scaled_number
 
 
 # ----------------------------------------------------------------------------- signatures
@@ -110,7 +111,7 @@ class Result:
         return cls(**values)
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        return {"score": scale * float(self.score), "scores": [scale * float(s) for s in self.scores],
+        return {"score": scaled_number(self.score, scale), "scores": scaled_number(list(self.scores), scale),
                 "signature": str(self.signature), "settings": dict(self.settings)}
 
     @property
@@ -230,7 +231,7 @@ class SentenceScores:
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         import numpy as np
 
-        return {"scores": (scale * np.asarray(self.scores, dtype=np.float64)).tolist(),
+        return {"scores": scaled_number(np.asarray(self.scores, dtype=np.float64), scale),
                 "signature": str(Signature.with_fields(self.signature, SENTENCES_EACH))}
 
     def mean_dict(self, scale: float = 1.0) -> dict[str, Any]:
@@ -241,8 +242,8 @@ class SentenceScores:
         scores = np.asarray(self.scores, dtype=np.float64)
         rows = scores.reshape(-1, scores.shape[-1]) if scores.ndim else scores.reshape(1, 1)
         means = rows.mean(axis=1) if rows.shape[1] else np.zeros(rows.shape[0])
-        return {"scores": (scale * means).tolist(), "signature": str(Signature.with_fields(self.signature,
-                                                                                            SENTENCES_MEAN))}
+        return {"scores": scaled_number(means, scale), "signature": str(Signature.with_fields(self.signature,
+                                                                                               SENTENCES_MEAN))}
 
     def __len__(self) -> int:
         import numpy as np

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from ..core import fscore
+from ..core.table import scaled_number
 from ..kinds import M2
 from .base import Metric
 from .results import CorpusSums, PRFResult, SentenceScores, Signature
@@ -34,7 +35,8 @@ class CountsResult(PRFResult):
     settings: dict = field(default_factory=dict)
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        return {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
+        return {"precision": scaled_number(self.precision, scale), "recall": scaled_number(self.recall, scale),
+                "f": scaled_number(self.f, scale),
                 "counts": list(self.totals), "signature": str(self.signature), "settings": self.settings}
 
 

@@ -24,7 +24,8 @@ from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics import registry
 from ..metrics.registry import COMPARE, needs_gold_m2, resolve_metrics
-from ..core.table import Table, check_scale, scaled, score_cell, score_value, unit_header
+from ..core.table import (Table, check_scale, scale_factor, scaled, scaled_number, score_cell, score_value,
+                          unit_header)
 
 DEFAULT_METRICS = registry.default_metric_texts(COMPARE)
 """The registry texts of the default metrics (:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`:
@@ -125,7 +126,7 @@ class Comparison:
         """What column k's scores are multiplied by when printed: ``scale`` (100: x100) for
         scores that are fractions (Expected Wins included), 1 for the others (an LLM judge's
         1-5, TrueSkill's mu)."""
-        return self.scale if self.is_fraction(k) else 1.0
+        return scale_factor(self.is_fraction(k), self.scale)
 
     def is_fraction(self, k: int) -> bool:
         """Whether column k holds fractions (scaled when printed; Expected Wins included) rather
@@ -194,12 +195,14 @@ class Comparison:
 
     def to_dict(self, ranks: bool = True) -> dict:
         """Everything as JSON-ready values: columns with signatures, rows with scores x100
-        (full precision, as ``--json`` prints them) and ranks, per-metric settings."""
+        (:func:`~gecmetrics.core.table.scaled_number`, as ``--json`` prints them) and ranks,
+        per-metric settings."""
         all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if ranks else []
         rows = []
         for i, row in enumerate(self.rows):
-            entry: dict[str, Any] = {"system": row.system, "scores": {c.label: self.factor(k) * v for k, (c, v)
-                                                                       in enumerate(zip(self.columns, row.scores))}}
+            scores = {c.label: scaled_number(value, self.factor(k))
+                      for k, (c, value) in enumerate(zip(self.columns, row.scores))}
+            entry: dict[str, Any] = {"system": row.system, "scores": scores}
             if ranks:
                 entry["ranks"] = {c.label: all_ranks[k][i] for k, c in enumerate(self.columns)}
             rows.append(entry)
@@ -338,7 +341,7 @@ def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -
     for name in scored.names:
         for column, fraction in zip(columns, fractions):
             header.append(f"{name} {unit_header(column.label, scale) if fraction else column.label}")
-            factor = scale if fraction else 1.0
+            factor = scale_factor(fraction, scale)
             scores = matrices[name][column.metric_index][column.part]
             values.append((scores, factor))
             data.append({"system": name, "metric": column.label, "signature": str(column.signature),

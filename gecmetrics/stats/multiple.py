@@ -31,7 +31,7 @@ import numpy as np
 
 from ..core.checks import check_flag, check_seed
 from ..core.resampling import Resampler
-from ..core.table import CORRECTION_TITLES
+from ..core.table import CORRECTION_TITLES, scaled_number
 from ..errors import InputError
 from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
                            Drawn, drawn, paired_signature, percentile_interval, p_value, warn_if_few_resamples)
@@ -167,10 +167,11 @@ class AllPairsResult:
         return {"metric": self.metric, "method": self.method, "samples": self.samples,
                 "confidence_samples": self.confidence_samples, "seed": self.seed, "correction": self.correction,
                 "level": self.level,
-                "systems": [{"system": s.name, "score": scale * s.score, "mean": scale * s.mean,
-                             "interval": [scale * s.interval[0], scale * s.interval[1]],
+                "systems": [{"system": s.name, "score": scaled_number(s.score, scale),
+                             "mean": scaled_number(s.mean, scale),
+                             "interval": scaled_number(list(s.interval), scale),
                              "cluster": self.cluster_of(s.name)} for s in self.systems],
-                "pairs": [{"system": p.first, "other": p.second, "difference": scale * p.difference,
+                "pairs": [{"system": p.first, "other": p.second, "difference": scaled_number(p.difference, scale),
                            "p_value": p.p_value, "adjusted_p": p.adjusted_p, "significant": p.significant}
                           for p in self.pairs],
                 "clusters": [list(members) for members in self.clusters], "signature": str(self.signature)}

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..core.resampling import Resample, Resampler, prepared_for
 from ..core.checks import check_count, check_flag, check_seed
+from ..core.table import scaled_number
 from ..errors import InputError
 from ..metrics.results import Signature
 
@@ -101,8 +102,9 @@ class PairedTestResult:
         """JSON-ready values; scores, means and intervals multiplied by ``scale``."""
         return {"metric": self.metric, "method": self.method, "samples": self.samples,
                 "confidence_samples": self.confidence_samples, "seed": self.seed, "baseline": self.baseline.name,
-                "systems": [{"system": s.name, "score": scale * s.score, "mean": scale * s.mean,
-                             "interval": [scale * s.interval[0], scale * s.interval[1]], "p_value": s.p_value,
+                "systems": [{"system": s.name, "score": scaled_number(s.score, scale),
+                             "mean": scaled_number(s.mean, scale),
+                             "interval": scaled_number(list(s.interval), scale), "p_value": s.p_value,
                              "significant": s.significant} for s in self.systems],
                 "signature": str(self.signature)}
 

@@ -23,6 +23,7 @@ from ..base import Metric
 from ..results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
 from ..settings import Settings, choice, parse_beta, parse_bool, parse_floats, setting, setting_label, unless
 from ...core.lang import DEFAULT_LANGUAGE, language_class, parse_lang
+from ...core.table import scaled_number
 from .chunking import SentenceChunks, character_blocks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
                       choose_aspects_corpus, choose_aspects_sentences, choose_prf_corpus, choose_prf_sentences,
@@ -185,8 +186,8 @@ class ChunkResult(OneScore):
         return {name: round(value, digits) for name, value in self.values.items()}
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        values = {k: (scale * v if k in self.fractions else v) for k, v in self.values.items()}
-        return {"metric": self.signature.name, "score": scale * self.score, **values,
+        values = {k: (scaled_number(v, scale) if k in self.fractions else v) for k, v in self.values.items()}
+        return {"metric": self.signature.name, "score": scaled_number(self.score, scale), **values,
                 "sentences": self.sentences, "bias": self.bias, "settings": self.settings,  # type: ignore[attr-defined]
                 "signature": str(self.signature)}
 
@@ -261,7 +262,7 @@ class ChunkSentenceScores(SentenceScores):
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         """The headline's sentence scores, then every value's by name (x``scale``)."""
-        return {**super().to_dict(scale), **{name: (scale * np.asarray(values, dtype=np.float64)).tolist()
+        return {**super().to_dict(scale), **{name: scaled_number(np.asarray(values, dtype=np.float64), scale)
                                              for name, values in self.values.items()}}
 
 

@@ -22,6 +22,7 @@ from ...errors import InputError
 from ..results import CorpusSums, OneScore, SentenceScores, Signature
 from ..settings import bounded_int, choice, flag_as, optional_bool, optional_seed, parse_bool, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
+from ...core.table import scaled_number
 from ..ngram import NgramMetric, NgramSettings
 
 VARIANTS = ("official", "official-2016", "paper", "gleu0")
@@ -114,8 +115,9 @@ class GLEUResult(OneScore):
             return np.exp(brevity + np.log(self.precision))
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        return {"score": scale * self.score, "std": scale * self.std, "iterations": self.iterations,
-                "interval": None if self.interval is None else [scale * x for x in self.interval],
+        return {"score": scaled_number(self.score, scale), "std": scaled_number(self.std, scale),
+                "iterations": self.iterations,
+                "interval": None if self.interval is None else scaled_number(list(self.interval), scale),
                 "orders": {"match": self.match, "penalty": self.penalty, "numerator": self.numerator,
                            "denominator": self.denominator, "precision": self.precision},
                 "hypothesis_length": self.hypothesis_length, "reference_length": self.reference_length,
@@ -155,7 +157,7 @@ class GLEUSentenceScores(SentenceScores):
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         """The sentence scores (and std with ``smooth``); the signature says ``sentences:each``."""
-        return {**super().to_dict(scale), **({} if self.std is None else {"std": scale * self.std})}
+        return {**super().to_dict(scale), **({} if self.std is None else {"std": scaled_number(self.std, scale)})}
 
 
 def precision_of(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

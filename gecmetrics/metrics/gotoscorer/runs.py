@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.edits.blocks import the_reference
+from ...core.table import scaled_number
 from ...errors import InputError
 from ...io.gts_weights import WeightFile
 from .scorer import (Difficulty, GoToScores, WeightTable, check_chunk_counts, difficulty_counts, difficulty_rows,
@@ -106,9 +107,9 @@ class JoinedRun:
         each sentence (``sentences``)."""
         parts = self.sentence_scores(system) if sentence else [self.scores[system]]
         fractions = set(SCORE_FIELDS.values())
-        numbers = [{key: scale * value if key in fractions else value for key, value in x.as_dict().items()}
-                   for x in parts]
-        scores = [[scale * getattr(x, SCORE_FIELDS[key]) for x in parts] for key in columns]
+        numbers = [{key: scaled_number(value, scale) if key in fractions else value
+                    for key, value in x.as_dict().items()} for x in parts]
+        scores = [[scaled_number(getattr(x, SCORE_FIELDS[key]), scale) for x in parts] for key in columns]
         return {"scores": scores, "sentences": numbers} if sentence else \
             {"scores": [column[0] for column in scores], **numbers[0]}
 

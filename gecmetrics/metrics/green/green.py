@@ -16,6 +16,7 @@ from ...core.aggregate import best_reference, by_sentence_blocks, select
 from ..results import CorpusSums, Result, SentenceScores, Signature, shown_score
 from ..settings import parse_betas, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
+from ...core.table import scaled_number
 from ..ngram import NgramMetric, NgramSettings
 
 REGIONS = ("tk", "td", "ti", "od", "oi", "ud", "ui")
@@ -146,7 +147,7 @@ class GREENResult(Result):
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         """The scores (x``scale``) and each column's region counts per order, in column order."""
-        return {"scores": (scale * np.asarray(self.scores, dtype=np.float64)).tolist(),
+        return {"scores": scaled_number(np.asarray(self.scores, dtype=np.float64), scale),
                 "regions": [{name: self.regions[k][:, j] for j, name in enumerate(REGIONS)}
                             for k in range(len(self.betas))],
                 "settings": self.settings, "signature": self.signature}

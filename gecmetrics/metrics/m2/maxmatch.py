@@ -19,6 +19,7 @@ from ...io.text import check_lines
 from ...errors import InputError, LineRefused
 from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
 from ...core import fscore
+from ...core.table import scaled_number
 from ..running_f import CountsResult
 from ..type_average import TypeAveragedMetric, grouped, level_signature
 from ...io.m2 import Block, check_blocks
@@ -99,8 +100,8 @@ class M2Result(CountsResult):
         the report at that -cat level shows them (the types grouped; with the macro average, P, R,
         F the means over the level's groups and ``cat:LEVEL`` in the signature)."""
         precision, recall, f = self.overall(level)
-        out = {"precision": scale * precision, "recall": scale * recall, "f": scale * f,
-               **({"scores": [scale * f]} if self.macro else {}),
+        out = {"precision": scaled_number(precision, scale), "recall": scaled_number(recall, scale),
+               "f": scaled_number(f, scale), **({"scores": [scaled_number(f, scale)]} if self.macro else {}),
                "correct": self.correct, "proposed": self.proposed, "gold": self.gold,
                "settings": self.settings, "signature": level_signature(self.signature, self.macro, level)}
         if self.categories:

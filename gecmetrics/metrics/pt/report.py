@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.fscore import CANDIDATE
-from ...core.table import Table, scaled, unit_header
+from ...core.table import Table, scaled, scaled_number, unit_header
 
 
 def _header(metric: Any, scale: float) -> list[str]:
@@ -27,7 +27,8 @@ def sentence_rows(metric: Any, names: Sequence[str], statistics: Sequence[Any], 
         scores = metric.sentence_from_statistics(stats)
         chosen = stats[np.arange(len(stats)), scores.chosen, CANDIDATE].astype(int)
         out.append({"system": name, "sentences": [
-            {"precision": scale * p, "recall": scale * r, "f": scale * f, "annotator": int(a)}
+            {"precision": scaled_number(p, scale), "recall": scaled_number(r, scale), "f": scaled_number(f, scale),
+             "annotator": int(a)}
             for p, r, f, a in zip(scores.precision.tolist(), scores.recall.tolist(), scores.scores.tolist(), chosen)]})
     return out
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...core import fscore
+from ...core.table import scaled_number
 from ..results import PRFResult, Signature
 
 CORRECT, PROPOSED, GOLD = 0, 1, 2
@@ -182,7 +183,8 @@ class PTResult(PRFResult):
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         correct, proposed, gold = self.totals
-        return {"precision": scale * self.precision, "recall": scale * self.recall, "f": scale * self.f,
+        return {"precision": scaled_number(self.precision, scale), "recall": scaled_number(self.recall, scale),
+                "f": scaled_number(self.f, scale),
                 "level": self.level, "weights": {"correct": correct, "proposed": proposed, "gold": gold},
                 "signature": str(self.signature), "settings": dict(self.settings)}
 

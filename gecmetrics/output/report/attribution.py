@@ -31,7 +31,7 @@ from ...metrics.registry import needs_gold_m2
 from ...run.engine import score_corpus
 from ...run.executors import check_dask_address, check_jobs, make_executor
 from ...run.reading import worker_chunk_size
-from ...core.table import Table, round_half_up, unit_header
+from ...core.table import Table, scaled, scaled_number, unit_header
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
                                   attribute_corpus_methods, attribution_rows, check_attribution_options,
                                   distinct_attributions)
@@ -276,21 +276,22 @@ def attribution_table(results: Mapping[str, Sequence[Mapping[str, Attribution | 
     :data:`~gecmetrics.stats.attribution.TSV_COLUMNS`). ``scale``: the numbers multiplied by it
     (100: fractions x100, 1: as fractions), the headers saying which; None: scores that are not
     fractions, as they are. ``digits``: decimals, rounded half up (None: full precision). Its
-    JSON data is the same rows as dicts (:func:`attribution_dicts`) with the numbers scaled,
-    at full precision."""
+    JSON data is the same rows as dicts (:func:`attribution_dicts`) with the numbers scaled
+    (:func:`~gecmetrics.core.table.scaled_number`), at full precision."""
     factor = 1.0 if scale is None else float(scale)
     numbers = ("attribution", "full_score", "empty_score")
     header = ["system", *(unit_header(key, factor) if key in numbers and scale is not None else key
                           for key in TSV_COLUMNS)]
-    data = [{key: factor * value if key in numbers else value for key, value in row.items()}
-            for row in attribution_dicts(results)]
+    given = attribution_dicts(results)
+    data = [{key: scaled_number(value, factor) if key in numbers else value for key, value in row.items()}
+            for row in given]
 
-    def cell(value: Any) -> str:
+    def cell(key: str, value: Any, shown: Any) -> str:  # rounded from the number as computed, as every table
         if not isinstance(value, float):
             return str(value)
-        return repr(value) if digits is None else round_half_up(value, digits)
+        return repr(shown) if digits is None else scaled(value, digits, factor if key in numbers else 1.0)
 
-    rows = [[cell(row[key]) for key in ("system",) + TSV_COLUMNS] for row in data]
+    rows = [[cell(key, row[key], shown[key]) for key in ("system",) + TSV_COLUMNS] for row, shown in zip(given, data)]
     return Table(header, rows, left=(0, 2, 6, 7, 8), data=data)
 
 

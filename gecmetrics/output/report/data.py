@@ -36,6 +36,7 @@ from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, attribution_signature, method_name
 from ...core.checks import check_count, check_seed
+from ...core.table import scale_factor
 from ...stats.multiple import AllPairsResult, all_pairs_from_draws, check_all_pairs, check_correction
 from ...stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, Drawn, PairedTestResult,
                                    check_samples, drawn_columns, paired_signature, paired_test_from_draws,
@@ -177,11 +178,6 @@ def _all_pairs_data(test: AllPairsResult | None) -> dict[str, Any]:
             "clusters": [list(members) for members in test.clusters], "pairs_signature": str(test.signature)}
 
 
-def _scale(metric: Metric) -> float:
-    """How the page shows a metric's numbers (scores and attributions): fractions x100, other scores as they are."""
-    return 100.0 if metric.fraction else 1.0
-
-
 def _ranks(values: Sequence[float], higher_is_better: bool) -> list[int]:
     oriented = [v if higher_is_better else -v for v in values]
     return [1 + sum(other > value for other in oriented) for value in oriented]
@@ -221,7 +217,7 @@ def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 
         scores = [float(row.scores[k]) for row in table.rows]
         columns.append({
             "label": column.label, "metric": column.metric_index, "part": column.part,
-            "signature": str(column.signature), "scale": _scale(metric),
+            "signature": str(column.signature), "scale": scale_factor(metric),
             "higher_is_better": bool(metric.higher_is_better), "sentence_scores": bool(metric.has_sentence_scores),
             "scores": scores, "ranks": _ranks(scores, metric.higher_is_better),
             **_baseline_test_data(test, pairs, names, baseline), **_all_pairs_data(pairs)})
@@ -555,7 +551,7 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
     signature = attribution_signature(metric.column_signature(column, len(corpus.references)), methods,
                                       max_exact_edits, permutations, seed, over_bound=OVER_BOUND)
     return {"metric": metric.display_name, "label": metric.column_labels()[column], "column": column,
-            "signature": str(signature), "scale": _scale(metric),
+            "signature": str(signature), "scale": scale_factor(metric),
             "methods": methods,
             "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
             "values": values, "full": full, "empty": empty, "sampled_shapley": sampled, "by_type": by_type}
