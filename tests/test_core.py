@@ -188,6 +188,18 @@ def test_printed_numbers_are_fixed_point_at_any_digits(value, digits):
     assert round_half_up(0, 7) == "0.0000000" and round_half_up(1e-9, 12) == "0.000000001000"
 
 
+def test_score_lines_print_as_the_packages_print():
+    """``path<TAB>score`` lines (gleu, green): x100 or as fractions, rounded half up, in the form
+    the gleu and GREEN packages print (a zero past 6 decimals ``0E-7``), a path's tab escaped."""
+    import inspect
+
+    from gecmetrics.core.table import score_lines
+
+    assert score_lines([("a\tb", [0.0, 0.123456785])], 7, ["path", "x"]) == "path\tx\na\\tb\t0E-7\t12.3456785"
+    assert score_lines([("a", [0.5])], 4, scale=1) == "a\t0.5000"
+    assert list(inspect.signature(score_lines).parameters) == ["rows", "digits", "header", "scale"]
+
+
 def test_scaled_numbers_carry_no_binary_noise_and_fractions_stay_exact():
     """A fraction x100 for JSON and TSV is the 15-significant-digit value, not the product's last
     bits (100 * 0.07 is 7.000000000000001); --scale 1 keeps the fraction exactly; NaN stays NaN;

@@ -143,12 +143,12 @@ def unit_header(label: str, scale: float) -> str:
 
 
 def score_lines(rows: Iterable[tuple[str, Sequence[float]]], digits: int, header: list[str] | None = None,
-                scale: float = 100.0, exponent: bool = True) -> str:
+                scale: float = 100.0) -> str:
     """``path<TAB>score...`` lines (x100 or x``scale``, rounded half up), after an optional
     header line: the layout gec-ranking and GREEN print (a path's tab or newline escaped; their
-    numbers as they print them, ``exponent``)."""
+    numbers as they print them, :data:`AS_THE_PACKAGES_PRINT`)."""
     lines = ["\t".join(header)] if header is not None else []
-    lines += ["\t".join([escaped_cell(path)] + [scaled(score, digits, scale, exponent) for score in scores])
+    lines += ["\t".join([escaped_cell(path)] + [AS_THE_PACKAGES_PRINT.scaled(score, digits, scale) for score in scores])
               for path, scores in rows]
     return "\n".join(lines)
 
