@@ -68,10 +68,14 @@ def scaled_number(value: Any, scale: float = 100.0) -> Any:
     rounding error is gone: 0.07 x100 is 7.0, not ``100 * 0.07`` = 7.000000000000001); with 1
     exactly as computed. NaN stays NaN. An array or a list: the list of its numbers so (nested
     as it is)."""
-    if hasattr(value, "tolist"):  # a NumPy array or number: Python lists and floats
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [scaled_number(v, scale) for v in value]
+    if hasattr(value, "tolist") or isinstance(value, (list, tuple)):  # multiplied at once, then written
+        import numpy as np
+
+        numbers = np.asarray(value, dtype=np.float64)
+        if scale == 1:
+            return numbers.tolist()
+        written = [float(f"{x:.{SCALED_DIGITS}g}") for x in (scale * numbers).ravel().tolist()]
+        return np.array(written, dtype=np.float64).reshape(numbers.shape).tolist()
     value = float(value)
     return value if scale == 1 else float(f"{scale * value:.{SCALED_DIGITS}g}")
 
