@@ -368,26 +368,40 @@ def judgments_xml(ranks: dict[str, list[int]]) -> str:
     return "<results>\n" + "\n".join(items) + "\n</results>\n"
 
 
-def test_meta_evaluation_system_and_sentence_level(files, corpus, tmp_path):
+def meta_scoring(files: dict[str, str], names: list[str]) -> list[str]:
+    """meta-eval's arguments that score ``names`` with GoToScorer."""
+    return ["-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names), "--hyp-m2",
+            *(files[f"{n}.m2"] for n in names), "--m2", files["gold.m2"], "--metrics", "gotoscorer"]
+
+
+def write_judgments(corpus: dict, path: Path) -> str:
+    """Judgments of every system of ``corpus`` by humans who mostly follow GoToScorer's sentence
+    scores (weights from all of them), written to ``path``."""
     names = corpus["names"]
-    scoring = ["-s", files["src"], "-r", files["ref"], "-o", *(files[n] for n in names), "--hyp-m2",
-               *(files[f"{n}.m2"] for n in names), "--m2", files["gold.m2"], "--metrics", "gotoscorer"]
-    code, out, err = run_cli("meta-eval", "--human", files["human.tsv"], *scoring, "--json")
-    assert code == 0, err
-    correlation = json.loads(out)["correlations"][0]
-    assert correlation["metric"] == "GoToScorer F0.5" and correlation["n"] == 5
     gold, systems = blocks(corpus)
     own = score_corpus([get_metric("gotoscorer")], Corpus(None, [], systems, gold))
     sentence = {n: get_metric("gotoscorer").sentence_matrix(own.statistics[n][0])[0] for n in names}
-    rng = np.random.default_rng(3)  # humans who mostly follow the metric's sentence scores
+    rng = np.random.default_rng(3)
     ranks = {n: [] for n in names}
     for d in range(len(corpus["sources"])):
         noisy = {n: sentence[n][d] + rng.normal(0, 0.2) for n in names}
         order = sorted(names, key=lambda n: -noisy[n])
         for position, n in enumerate(order):
             ranks[n].append(position + 1)
-    (tmp_path / "judged.xml").write_text(judgments_xml(ranks), encoding="utf-8")
-    judged = ["meta-eval", "--judgments", str(tmp_path / "judged.xml"), *scoring, "--json"]
+    path.write_text(judgments_xml(ranks), encoding="utf-8")
+    return str(path)
+
+
+def test_meta_evaluation_system_and_sentence_level(files, corpus, tmp_path):
+    names = corpus["names"]
+    scoring = meta_scoring(files, names)
+    code, out, err = run_cli("meta-eval", "--human", files["human.tsv"], *scoring, "--json")
+    assert code == 0, err
+    correlation = json.loads(out)["correlations"][0]
+    assert correlation["metric"] == "GoToScorer F0.5" and correlation["n"] == 5
+    gold, systems = blocks(corpus)
+    own = score_corpus([get_metric("gotoscorer")], Corpus(None, [], systems, gold))
+    judged = ["meta-eval", "--judgments", write_judgments(corpus, tmp_path / "judged.xml"), *scoring, "--json"]
     lines = ["--src-ids", "0"]  # the sentence level and sentence resampling match judgments to corpus lines
     code, out, err = run_cli(*judged)
     assert code == 0, err
@@ -399,6 +413,54 @@ def test_meta_evaluation_system_and_sentence_level(files, corpus, tmp_path):
     assert agreement["metric"] == "GoToScorer F0.5" and agreement["pairs"] > 50 and agreement["accuracy"] > 0.6
     code, out, err = run_cli(*judged, *lines, "--bootstrap", "20", "--resample", "sentences")
     assert code == 0 and json.loads(out)["correlations"][0]["resampling"] == "sentences", err
+
+
+def test_meta_evaluation_weighs_the_chunks_by_the_systems_it_correlates(files, corpus, tmp_path):
+    """An output left out of the correlation (`input`, by --systems) weighs no chunk: the four
+    systems correlated get the scores, the correlations and the sentence-level agreement of a run
+    of their four outputs alone (gec-metrics, too, gives a metric only the systems it ranks), and a
+    note says so. Weighed with `input` too, every score and the Pearson r would differ."""
+    from gecmetrics import meta_evaluate
+
+    names = corpus["names"]
+    four = [n for n in names if n != "input"]
+    gold, systems = blocks(corpus)
+    alone = score_corpus([get_metric("gotoscorer")], Corpus(None, [], {n: systems[n] for n in four}, gold))
+    together = score_corpus([get_metric("gotoscorer")], Corpus(None, [], systems, gold))
+    expected = {n: alone.result(n, 0).score for n in four}
+    assert all(together.result(n, 0).score != expected[n] for n in four)
+    note = "GoToScorer: chunk weights from the 4 systems correlated, not from the outputs left out: input"
+    judged = ["--judgments", write_judgments(corpus, tmp_path / "judged.xml")]
+    sentence_level = ["--src-ids", "0", "--level", "sentence"]
+    for mode in (["--human", files["human.tsv"]], judged, judged + sentence_level):
+        code, out, err = run_cli("meta-eval", *mode, *meta_scoring(files, names), "--systems", ",".join(four),
+                                 "--json")
+        assert code == 0, err
+        data = json.loads(out)
+        assert data["scores"]["GoToScorer F0.5"] == expected and note in data["notes"]
+        code, out, err = run_cli("meta-eval", *mode, *meta_scoring(files, four), "--json")
+        assert code == 0, err
+        four_alone = json.loads(out)
+        assert note not in four_alone["notes"]
+        for part in ("correlations", "sentence"):
+            assert data.get(part) == four_alone.get(part), (mode, part)
+    human = meta_evaluate(metrics=["gotoscorer"], corpus=Corpus(None, [], systems, gold), human=files["human.tsv"],
+                          systems=four)
+    weighed_with_input = meta_evaluate({n: together.result(n, 0).score for n in four}, human=files["human.tsv"])
+    assert (round(human.correlations[0].pearson, 3), round(weighed_with_input.correlations[0].pearson, 3)) == (
+        0.682, 0.571)
+    scored_with_input = meta_evaluate(scored=together, human=files["human.tsv"], systems=four)
+    assert scored_with_input.correlations[0].pearson == weighed_with_input.correlations[0].pearson
+    assert ("GoToScorer: chunk weights from the 5 systems of the scored run, 1 of them not correlated: input (score "
+            "the correlated systems alone to take them from those)") in scored_with_input.notes
+    core_gold = read_gold(gold)
+    score_systems(core_gold, [read_system(systems[n], core_gold, 0, n) for n in names]).weights.write(
+        str(tmp_path / "w.txt"))
+    for fixed in ({"no_weight": True}, {"weights": str(tmp_path / "w.txt")}):
+        assert get_metric("gotoscorer", **fixed).shared_by_systems is None
+        run = meta_evaluate(metrics=[get_metric("gotoscorer", **fixed)], corpus=Corpus(None, [], systems, gold),
+                            human=files["human.tsv"], systems=four)
+        assert not any("chunk weights" in n for n in run.notes)
 
 
 def test_meta_evaluation_from_a_scores_file(files, corpus, tmp_path):

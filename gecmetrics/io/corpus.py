@@ -153,6 +153,15 @@ class Corpus:
         part._named = {}
         return part
 
+    def keeping(self, names: Sequence[str]) -> "Corpus":
+        """The same corpus with only the hypotheses ``names`` (and their M2 blocks), in that
+        order; already checked, so not checked again."""
+        part = copy.copy(self)
+        part.hypotheses = {name: self.hypotheses[name] for name in names}
+        part.hypothesis_m2 = {name: self.hypothesis_m2[name] for name in names if name in self.hypothesis_m2}
+        part._named = {}
+        return part
+
     def with_hypotheses(self, hypotheses: Mapping[str, Sequence]) -> "Corpus":
         """The same source, references and gold with other hypotheses (checked; the M2 blocks
         of those of them that have some are kept)."""

@@ -257,9 +257,9 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
                          f"they rank: {', '.join(judgments.systems)}", judgments.source)
     choice = choose_systems(judgments.systems, settings.systems, provided, what=what,
                             where=os.path.basename(judgments.source), system_level=settings.level == "system")
-    side = metric_side(scores, metrics, corpus, scored, jobs=jobs, progress=progress)
+    side = metric_side(scores, metrics, corpus, scored, systems=choice.systems, jobs=jobs, progress=progress)
     result = JudgmentMetaEvaluation(judgments.source, settings.level, choice.subset, choice.systems,
-                                    notes=choice.notes, warnings=choice.warnings)
+                                    notes=choice.notes + side.notes, warnings=choice.warnings)
     if settings.level == "sentence":
         _sentence_level(result, judgments, side, settings)
     else:

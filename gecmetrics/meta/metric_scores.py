@@ -8,6 +8,12 @@ references)``, the paired-test resampler). Wherever scores are compared they are
 ``metric.oriented`` (higher is better), so a lower-is-better metric correlates the right way;
 the scores printed stay as the metric gives them.
 
+Only the systems correlated are scored (gec-metrics, too, gives a metric only the outputs of the
+systems it ranks): a metric whose scores depend on the other systems of the run
+(``metric.shared_by_systems``: GoToScorer's chunk weights) then takes them from exactly the systems
+ranked, never from outputs left out, and a note says so; a ``scored`` run made with other systems
+too is noted the same way.
+
 Instead of its corpus scores, a metric with sentence scores can rank the systems by the pairwise
 wins of their sentence scores (Expected Wins or TrueSkill, gec-metrics' settings:
 :mod:`gecmetrics.stats.sentence_rankings`); those rankings are what is correlated then.
@@ -140,6 +146,8 @@ class MetricSide:
     columns: ScoredColumns | None = None
     what: str = "a score from every metric"
     ranking: str | None = None  # "ew"/"ts": the scores rank systems by sentence-score wins
+    notes: list[str] = field(default_factory=list)
+    """Lines for the user: which systems decided what a metric shares between systems."""
 
     @property
     def systems(self) -> list[str]:
@@ -180,10 +188,11 @@ class MetricSide:
 
 
 def metric_side(scores: Mapping[str, Any] | None = None, metrics: Any = None, corpus: Any = None,
-                scored: Any = None, *, jobs: int = 1, progress: Any = None) -> MetricSide:
+                scored: Any = None, *, systems: Sequence[str] | None = None, jobs: int = 1,
+                progress: Any = None) -> MetricSide:
     """The metric side from precomputed ``scores``, a ``scored`` run, or ``metrics`` (objects or
     registry texts) scored on ``corpus`` (hypotheses named like the systems) in ``jobs``
-    processes."""
+    processes: only its hypotheses among ``systems`` (the systems correlated; None: all)."""
     given = [value for value in (scores, metrics, scored) if value is not None]
     if len(given) > 1 or (corpus is not None and metrics is None):
         raise InputError("give metrics with a corpus, a scored run, or scores; not several")
@@ -191,16 +200,22 @@ def metric_side(scores: Mapping[str, Any] | None = None, metrics: Any = None, co
         table = metric_score_table(scores)
         return MetricSide(table, dict.fromkeys(table, True), dict.fromkeys(table, 1.0))
     if scored is None:
-        scored = score_systems(metrics, corpus, jobs, progress)
+        scored = score_systems(metrics, corpus, jobs, progress, systems)
+        offered = list(corpus.hypotheses)
+    else:
+        offered = list(scored.names)
     columns = ScoredColumns.of(scored)
     metric_of = {c.label: columns.metric(c) for c in columns.columns}
     return MetricSide(columns.system_scores(), {label: bool(m.higher_is_better) for label, m in metric_of.items()},
                       {label: scale_factor(m) for label, m in metric_of.items()},
-                      {c.label: str(c.signature) for c in columns.columns}, columns, "an output file")
+                      {c.label: str(c.signature) for c in columns.columns}, columns, "an output file",
+                      notes=shared_by_notes(scored.metrics, list(scored.names), offered, systems))
 
 
-def score_systems(metrics: Any, corpus: Any, jobs: int = 1, progress: Any = None) -> Any:
-    """One :func:`~gecmetrics.run.engine.score_corpus` run of ``metrics`` on ``corpus``."""
+def score_systems(metrics: Any, corpus: Any, jobs: int = 1, progress: Any = None,
+                  systems: Sequence[str] | None = None) -> Any:
+    """One :func:`~gecmetrics.run.engine.score_corpus` run of ``metrics`` on ``corpus``, of its
+    hypotheses among ``systems`` only (None: all)."""
     from ..io.corpus import Corpus
     from ..metrics.registry import resolve_metrics
     from ..run.compare import metric_columns
@@ -210,7 +225,31 @@ def score_systems(metrics: Any, corpus: Any, jobs: int = 1, progress: Any = None
         raise InputError("give metrics and a Corpus (or a scored run, or scores)")
     metrics = check_metrics(resolve_metrics(metrics))
     metric_columns(metrics, len(corpus.references))  # a setting given twice: an error before any counting
+    if systems is not None:
+        corpus = corpus.keeping([name for name in corpus.hypotheses if name in systems])
     return score_corpus(metrics, corpus, progress=progress, jobs=jobs)
+
+
+def shared_by_notes(metrics: Sequence[Any], run: Sequence[str], offered: Sequence[str],
+                    systems: Sequence[str] | None) -> list[str]:
+    """One line per metric whose scores depend on the other systems of the run
+    (``shared_by_systems``), where that can differ from the ``systems`` correlated: the ``run``
+    scored outputs that are not correlated (a ``scored`` run), or outputs ``offered`` were left
+    out of the run."""
+    if systems is None:
+        return []
+    extra = [name for name in run if name not in systems]
+    left_out = [name for name in offered if name not in run]
+    notes = []
+    for label, what in dict.fromkeys((m.label, m.shared_by_systems) for m in metrics if m.shared_by_systems):
+        if extra:
+            notes.append(f"{label}: {what} from the {len(run)} systems of the scored run, {len(extra)} of them not "
+                         f"correlated: {', '.join(extra)} (score the correlated systems alone to take them from "
+                         "those)")
+        elif left_out:
+            notes.append(f"{label}: {what} from the {len(run)} systems correlated, not from the outputs left out: "
+                         f"{', '.join(left_out)}")
+    return notes
 
 
 def provided_systems(scores: Any, metrics: Any, corpus: Any, scored: Any) -> tuple[list[str], list[str], str]:

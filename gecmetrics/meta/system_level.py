@@ -153,7 +153,7 @@ def meta_evaluate(metric_scores: Mapping[str, Any] | None = None, human: str | H
         raise InputError(f"systems with metric scores but no row in human table {table.name}: {', '.join(unknown)}; "
                          f"it has: {', '.join(table.systems)}")
     choice = choose_systems(table.systems, systems, provided, what=what, where=table.name)
-    side = metric_side(metric_scores, metrics, corpus, scored, jobs=jobs, progress=progress)
+    side = metric_side(metric_scores, metrics, corpus, scored, systems=choice.systems, jobs=jobs, progress=progress)
     notes = []
     if not human_score and table.other_columns and table.name not in SHIPPED_TABLES:
         skipped = [f"{column} (line {line}: {value!r})" for column, (line, value) in table.other_columns.items()]
@@ -163,7 +163,7 @@ def meta_evaluate(metric_scores: Mapping[str, Any] | None = None, human: str | H
     human_scores = {column: table.scores[column] for column in columns}
     correlations = correlate_systems(side.oriented(choice.systems), human_scores, choice.systems,
                                      human_source=table.name)
-    return MetaEvalResult(table.name, choice.subset, correlations, notes + choice.notes, choice.warnings,
+    return MetaEvalResult(table.name, choice.subset, correlations, notes + choice.notes + side.notes, choice.warnings,
                           choice.systems, side.scores, side.scales, side.signatures, human_scores,
                           side.higher_is_better)
 

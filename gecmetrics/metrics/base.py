@@ -23,9 +23,10 @@ A metric is a :class:`Metric` subclass with
   choice that depends on the corpus (sampled references, the running-F annotator choice);
 * declared capabilities: ``higher_is_better``, ``has_sentence_scores``, the input kinds
   (``hypothesis_kind``: text or M2; ``reference_kind``: text, M2 or none), ``scale``; and what
-  generic code (the report, edit attribution) may ask of it: ``independent_sentences``,
-  ``candidate_refusal``, ``marks_edits`` (:meth:`Metric.edit_marks`) and ``weighs_gold_edits``
-  (:meth:`Metric.gold_edit_weights`), so that no generic module names a metric.
+  generic code (the report, edit attribution, meta-evaluation) may ask of it:
+  ``independent_sentences``, ``candidate_refusal``, ``shared_by_systems``, ``marks_edits``
+  (:meth:`Metric.edit_marks`) and ``weighs_gold_edits`` (:meth:`Metric.gold_edit_weights`), so
+  that no generic module names a metric.
 
 Derived by the base class: ``score(statistics) -> Result`` (written once, here: every column's
 :meth:`Metric.corpus_sums`, scored, with the signature, the settings and the details), the one
@@ -127,6 +128,10 @@ class Metric(ABC):
     candidate_refusal: ClassVar[str | None] = None
     """None when the metric can score a candidate sentence (a source with some of a system's
     edits) on its own, as edit attribution does; else why it cannot (the message says it)."""
+    shared_by_systems: ClassVar[str | None] = None
+    """None when a system's scores depend on its own output alone; else what of them the other
+    systems of the same run decide (GoToScorer: its chunk weights): meta-evaluation then scores
+    exactly the systems it correlates, and says so."""
     marks_edits: ClassVar[bool] = False
     """Whether :meth:`edit_marks` marks each edit of a system TP / FP / FN against a reference
     annotator (ERRANT's comparison: the edits the report shows)."""

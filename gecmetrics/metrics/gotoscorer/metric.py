@@ -151,6 +151,14 @@ class GoToScorer(Metric):
         return ("its chunk weights come from the systems scored together, which a candidate sentence does not have "
                 "(with no_weight=true every chunk weighs 1)")
 
+    @property
+    def shared_by_systems(self) -> str | None:  # type: ignore[override]
+        """Weighted by the hypotheses scored (``weights=systems``), every system's scores depend
+        on the others'; a weight file or ``no_weight`` fixes the weights."""
+        if self.settings.no_weight or self.settings.weights != SYSTEMS:
+            return None
+        return "chunk weights"
+
     # ------------------------------------------------------------------ preparing
     def sharing_key(self) -> Hashable:
         """Judging depends on the reference annotator and the weight source only."""
