@@ -560,7 +560,8 @@ def seeda(shared_data, spacy_model, warm_parses) -> dict:
 
 def test_seeda_numbers_and_meta_evaluation(seeda, shared_data, tmp_path):
     """The SEEDA subset (15 systems weigh the chunks): the original's numbers through the metric,
-    then meta-eval against SEEDA's judgments at system and sentence level."""
+    then meta-eval against SEEDA's judgments at system and sentence level, over the 12 base
+    systems, which alone weigh the chunks there: the original's numbers of those 12 (run seeda12)."""
     from gecmetrics.io.m2 import format_m2
 
     printed = oracle_numbers("seeda15")
@@ -579,8 +580,13 @@ def test_seeda_numbers_and_meta_evaluation(seeda, shared_data, tmp_path):
             *(paths[f"{n}.m2"] for n in names), "--m2", paths["gold.m2"], "--metrics", "gotoscorer", "--json"]
     code, out, err = run_cli(*args)
     assert code == 0, err
-    correlation = json.loads(out)["correlations"][0]
+    data = json.loads(out)
+    correlation = data["correlations"][0]
     assert correlation["metric"] == "GoToScorer F0.5" and correlation["n"] == 12
+    base = oracle_numbers("seeda12")  # TP FP FN TN P R F F0.5 Acc of the original on the 12 base systems
+    assert {n: f"{v:.4f}" for n, v in data["scores"]["GoToScorer F0.5"].items()} == {n: v[7] for n, v in base.items()}
+    assert ("GoToScorer: chunk weights from the 12 systems correlated, not from the outputs left out: GPT-3.5, INPUT, "
+            "REF-F") in data["notes"]
     code, out, err = run_cli(*args, "--src-ids", str(seeda["folder"] / "LINES"), "--level", "sentence")
     assert code == 0, err
     agreement = json.loads(out)["sentence"][0]
