@@ -358,12 +358,25 @@ class SpacyModel:
         self.__dict__.update(state)
         self._lock = threading.RLock()
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # sent to a worker by name: there, the process's one pipeline of that name and batch size,
+        # loaded there once however many tasks bring an annotator with it (a subclass: its state)
+        if type(self) is SpacyModel:
+            return (_process_model, (self.model, self.batch_size))
+        return super().__reduce_ex__(protocol)
 
-def shared_model(name: str | None, resources: Any = None) -> SpacyModel:
-    """One loaded pipeline per model name in a process, whatever the number of metrics using it
-    (None: the default model, :func:`model_name`; ``resources``: a run's store, else the
-    process's)."""
+
+def shared_model(name: str | None, resources: Any = None, batch_size: int = DEFAULT_BATCH_SIZE) -> SpacyModel:
+    """One loaded pipeline per model name (and batch size) in a process, whatever the number of
+    metrics using it (None: the default model, :func:`model_name`; ``resources``: a run's store,
+    else the process's)."""
     from ...context import loaded
 
     name = model_name(name)
-    return loaded(("spacy", name), lambda: SpacyModel(name, DEFAULT_BATCH_SIZE), resources)
+    key = ("spacy", name) if batch_size == DEFAULT_BATCH_SIZE else ("spacy", name, batch_size)
+    return loaded(key, lambda: SpacyModel(name, batch_size), resources)
+
+
+def _process_model(name: str, batch_size: int) -> SpacyModel:
+    """A :class:`SpacyModel` unpickled (in a worker): the process's shared one."""
+    return shared_model(name, None, batch_size)
