@@ -3,9 +3,12 @@ hypothesis M2, whose candidates are annotated, too)."""
 
 from __future__ import annotations
 
+import json
 import pickle
 
-from tests.conftest import SPACY_TEST_MODEL
+from gecmetrics.output.report import attribute_corpus
+from tests.conftest import SPACY_TEST_MODEL, run_cli
+from tests.test_report import small_corpus, small_files  # noqa: F401 (a fixture)
 
 
 # ---------------------------------------------------------------- workers for every metric
@@ -26,3 +29,24 @@ def test_an_annotator_travels_by_its_settings_and_finds_the_processs_model(fresh
     assert odd.batch_size == 7 and odd is not first.spacy and odd is pickle.loads(pickle.dumps(odd))
     other = pickle.loads(pickle.dumps(AnyLanguageModel("de_core_news_sm", "de")))  # a subclass: as it was
     assert type(other) is AnyLanguageModel and other.code == "de" and other.model == "de_core_news_sm"
+
+
+def test_the_report_makes_an_annotator_for_the_candidates_of_such_a_metric(small_files, spacy_model, tmp_path):
+    """With the systems' M2 and a gold M2 the report annotated nothing, made no annotator, and
+    refused `--attribute senterrant` after all its scoring ("needs an ERRANT annotator", which no
+    option gives): it makes one for the candidates (--spacy-model), as `attribute` does."""
+    f = small_files
+    data = tmp_path / "d.json"
+    code, out, err = run_cli("report", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"], "--hyp-m2",
+                             f["A.m2"], f["B.m2"], "--m2", f["gold.m2"], "--json", str(data), "--samples", "40",
+                             "--metrics", "gleu", "--attribute", "senterrant", "--spacy-model", SPACY_TEST_MODEL)
+    assert code == 0 and out == "", err
+    written = json.loads(data.read_text(encoding="utf-8"))
+    [entry] = written["attribution"]
+    assert entry["label"] == "SentERRANT F0.5" and entry["values"]["B"][0]
+    assert written["corpus"]["system_edits"] == "given" and written["corpus"]["reference_edits"] == "gold M2"
+    corpus = small_corpus()
+    expected = attribute_corpus(corpus, "senterrant", spacy_model=SPACY_TEST_MODEL, methods=entry["methods"],
+                                permutations=entry["permutations"], seed=entry["seed"], over_bound="sample")
+    assert [[round(v, 4) for v in edit] for edit in entry["values"]["B"][0]] == \
+        [[round(expected["B"][0][m].values[e], 4) for m in entry["methods"]] for e in range(2)]

@@ -28,6 +28,7 @@ from ...core import fscore
 from ...core.backend import release_freed_memory
 from ...errors import InputError
 from ...io.corpus import Corpus, read_corpus
+from ...kinds import M2
 from ...metrics.base import Metric
 from ...metrics.capabilities import GoldEditWeights
 from ...metrics.registry import REPORT, default_metric_texts, default_metrics, needs_gold_m2, resolve_metrics
@@ -86,16 +87,18 @@ def read_report_corpus(source: str, references: Sequence[str], hypotheses: Seque
 # ----------------------------------------------------------------------------- preparing
 
 
-def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context: Any
-               ) -> tuple[Corpus, dict[str, Any], Any]:
+def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context: Any,
+               attributed: Sequence[tuple[Metric, int]] = ()) -> tuple[Corpus, dict[str, Any], Any]:
     """The corpus with every system's ERRANT edits (given, or annotated in the run's
     ``context``) and a reference M2 (the gold, or the references annotated); what was
-    annotated, and the annotator."""
+    annotated, and the annotator (made too where only the candidates of an ``attributed``
+    metric that reads hypothesis M2 need it)."""
     systems = list(corpus.hypotheses)
     missing = [name for name in systems if name not in corpus.hypothesis_m2]
     info: dict[str, Any] = {"hypotheses": "annotated" if missing else "given",
                             "references": "gold M2" if corpus.gold is not None else "annotated"}
-    if (missing or corpus.gold is None) and annotator is None:
+    candidates = any(metric.hypothesis_kind == M2 for metric, _ in attributed)
+    if (missing or corpus.gold is None or candidates) and annotator is None:
         annotator = edit_annotator(spacy_model, context)
     sets = [[corpus.hypotheses[name]] for name in missing]
     if corpus.gold is None:
@@ -367,7 +370,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     _keep_type_counts(resolved)
     human = _checked_human(human, human_score, list(corpus.hypotheses))
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
-    corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context)
+    corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context, attributed)
 
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
     columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
