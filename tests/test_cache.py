@@ -195,6 +195,16 @@ def test_pickled_cache_reopens_the_same_file(folder: Path):
     assert not pickle.loads(pickle.dumps(Cache(folder, enabled=False))).enabled
 
 
+def test_a_pickled_cache_names_its_folder_absolute(tmp_path: Path, monkeypatch):
+    """A cache of a relative folder (--cache DIR) sent to a worker that runs elsewhere (a Dask
+    worker; an attribution part carries its annotator's cache) named another folder there."""
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path)
+    sent = pickle.dumps(Cache("relative"))
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert pickle.loads(sent).folder == tmp_path / "relative"
+
+
 # ---------------------------------------------------------------------------------------------
 # damaged, truncated and foreign files
 

@@ -783,7 +783,7 @@ def test_attribute_command(small_files):
     assert "over 2 edits" in one_line_error(*args, "--max-exact-edits", "1")
 
 
-def test_attribute_takes_the_shared_options(small_files, spacy_model):
+def test_attribute_takes_the_shared_options(small_files):
     """attribute had no --markdown, --latex, --format, --scale, --signature, --chunk-lines or
     --dask: every format now, the signature (the metric's and the attribution's settings) under
     the tables and on stderr, and the parts of -p/--chunk-lines giving the same rows."""
@@ -813,15 +813,7 @@ def test_attribute_takes_the_shared_options(small_files, spacy_model):
     assert all(flag in out for flag in ("--markdown", "--latex", "--format", "--scale", "--digits", "--signature",
                                         "--chunk-lines", "--dask", "--jobs")), out
     assert "--dask takes 'local' or a scheduler address" in one_line_error(*args, "--dask", "nowhere")
-    assert "reads hypothesis M2: its candidates are annotated in this process, not on a Dask cluster" in \
-        one_line_error(*args[:-7], "--metric", "senterrant", "--dask", "local")
-    # -p with such a metric was taken and ignored (its candidates are annotated here): refused too
-    senterrant = [*args[:-7], "--m2", f["gold.m2"], "--metric", "senterrant", "--spacy-model", SPACY_TEST_MODEL]
-    for jobs in ("2", "0"):
-        assert one_line_error(*senterrant, "-p", jobs).endswith(
-            f"reads hypothesis M2: its candidates are annotated in this process, not in worker processes (-p {jobs}); "
-            "attribute it without\n")
-    assert run_cli(*senterrant, "-p", "1")[0] == 0
+    # a metric that reads hypothesis M2 takes -p and --dask too: tests/test_attribution_runs.py
 
 
 def test_the_report_signs_its_attribution_as_attribute_does(small_files):

@@ -21,8 +21,8 @@ PARTS_HELP = {"chunk-lines": f"Sentences of a system attributed together: their 
                              f"(memory stays near one part's needs; results do not depend on it)  [default: "
                              f"{ATTRIBUTION_ROWS}]",
               "dask": "Attribute the parts on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for "
-                      "a local cluster of -p workers (needs gecmetrics[dask]; the parts carry their texts). Not for "
-                      "a metric that reads hypothesis M2, whose candidates are annotated here."}
+                      "a local cluster of -p workers (needs gecmetrics[dask]; the parts carry their texts, and the "
+                      "spaCy model's name where the metric reads hypothesis M2: the workers need it installed)."}
 
 
 @main.command(cls=GreedyCommand)
@@ -69,8 +69,8 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     A candidate is the source with some of the edits applied, scored as a hypothesis of that
     source. Shapley values of a sentence add up to its score difference (output minus source).
     The corpus is read whole; each system is attributed in parts of --chunk-lines sentences
-    (-p N: by N worker processes; not for a metric that reads hypothesis M2, SentERRANT or
-    CLEME, whose candidates are annotated in this process).
+    (-p N: by N worker processes, which also annotate the candidates of a metric that reads
+    hypothesis M2, SentERRANT or CLEME), the same rows for any N.
     """
     fmt = chosen_format("tsv")
     methods = [m.strip() for text in (method_texts or ("shapley",)) for m in text.split(",") if m.strip()]

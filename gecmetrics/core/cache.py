@@ -491,7 +491,10 @@ class Cache:
         return f"Cache({str(self.path) if self.path else None!r}, enabled={self.enabled})"
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"folder": self.folder, "enabled": self.folder is not None}
+        # absolute, as a RunContext sends its own: a worker started elsewhere (a Dask worker, an
+        # attribution part's annotator) finds the same folder
+        folder = None if self.folder is None else Path(os.path.abspath(self.folder))
+        return {"folder": folder, "enabled": folder is not None}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["folder"], enabled=state["enabled"] and state["folder"] is not None)

@@ -11,9 +11,11 @@ the cases that need care (its capabilities, :class:`~gecmetrics.metrics.base.Met
   that one sentence, so a candidate's score never depends on the others scored beside it;
 * a metric that reads hypothesis M2 (``hypothesis_kind``: SentERRANT, CLEME) gets each
   candidate's edits from the ERRANT annotator given (as gec-metrics re-annotates its
-  candidates). A metric that cannot score a candidate sentence on its own
-  (``candidate_refusal``: GoToScorer, whose chunk weights come from the systems scored
-  together) is refused.
+  candidates), where the candidates are scored: in a worker, the annotator travels with its
+  part as its settings and its spaCy model's name, the model loaded once per worker process
+  (:class:`~gecmetrics.core.lang.en.parse.SpacyModel` pickles so). A metric that cannot score
+  a candidate sentence on its own (``candidate_refusal``: GoToScorer, whose chunk weights come
+  from the systems scored together) is refused.
 """
 from __future__ import annotations
 
@@ -157,11 +159,11 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     or the workers of the Dask cluster at ``dask`` (``local``: a local one of ``jobs``
     processes; the parts travel with their texts), attribute the parts, cut equal so that the
     workers finish together (:func:`~gecmetrics.run.reading.worker_chunk_size`; a
-    ``chunk_lines`` given is kept, lowered only to give every worker two), except for a metric
-    that reads hypothesis M2, whose candidates ``annotator`` annotates in this process (refused
-    with ``dask``). A part's results are those of the whole corpus at once (rows, seeds and
-    messages count from the corpus's start, and a candidate's score does not depend on the
-    others scored beside it)."""
+    ``chunk_lines`` given is kept, lowered only to give every worker two); a metric that reads
+    hypothesis M2 has its candidates annotated by ``annotator`` where they are scored (it
+    travels with the parts, its spaCy model by name). A part's results are those of the whole
+    corpus at once (rows, seeds and messages count from the corpus's start, and a candidate's
+    score does not depend on the others scored beside it)."""
     if not isinstance(metric, Metric):
         raise InputError(f"not a metric: {metric!r}")
     column = metric.column_index(column)
@@ -174,13 +176,12 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
             raise InputError(f"{name}: {len(edits[name])} lists of edits for {size} sentences")
     candidate_scorer(metric, corpus, column, annotator)  # its refusals, before any work
     check_attribution_options(methods, max_exact_edits, permutations, seed, normalize, over_bound)
-    _check_dask(metric, dask)
-    jobs = 1 if metric.hypothesis_kind == M2 else check_jobs(jobs)
+    jobs = _checked_workers(jobs, dask)
     rows = worker_chunk_size(size, jobs, ATTRIBUTION_ROWS if chunk_lines is None else chunk_lines,
                              even=chunk_lines is None)
     options = {"methods": methods, "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
                "normalize": normalize, "over_bound": over_bound}
-    annotator = annotator if metric.hypothesis_kind == M2 else None  # (a spaCy model: never sent)
+    annotator = annotator if metric.hypothesis_kind == M2 else None  # (sent only where it annotates)
     gold = needs_gold_m2(metric)
     spans = [(name, first) for name in names for first in range(0, size, rows)]
     # made as the executor asks for them (at most two per worker ahead)
@@ -190,21 +191,11 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     return _attributed_in_order(spans, parts, jobs, dask)  # (the arguments are checked above, before the first part)
 
 
-def _check_dask(metric: Metric, dask: str | None, jobs: int = 1) -> None:
-    """The Dask address checked, and refused for a metric whose candidates are annotated here,
-    as are worker processes (``jobs`` other than 1) where they are asked for by themselves
-    (:func:`attribute_corpus`; a report's -p is for its scoring too, and attributes such a
-    metric in this process)."""
+def _checked_workers(jobs: int, dask: str | None) -> int:
+    """``jobs`` checked (the number of worker processes, 0: one per core), and the Dask address."""
     if dask is not None:
         check_dask_address(dask)
-    if metric.hypothesis_kind != M2:
-        return
-    check_jobs(jobs)
-    where = "on a Dask cluster (--dask)" if dask is not None else f"in worker processes (-p {jobs})" if jobs != 1 \
-        else None
-    if where:
-        raise InputError(f"metric {metric.display_name} reads hypothesis M2: its candidates are annotated in "
-                         f"this process, not {where}; attribute it without")
+    return check_jobs(jobs)
 
 
 def _attributed_in_order(spans: list[tuple[str, int]], parts: Iterator[_Part], jobs: int, dask: str | None
@@ -253,7 +244,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
         raise InputError(f"attribution takes one metric, got {len(metrics)}")
     metric = metrics[0] if cache is None else metrics[0].with_context(cache)
     check_attribution_metric(metric)
-    _check_dask(metric, options.get("dask"), options.get("jobs", 1))  # (before the systems are annotated)
+    _checked_workers(options.get("jobs", 1), options.get("dask"))  # (before the systems are annotated)
     names = list(corpus.hypotheses)
     if not names:
         raise InputError("no system output to attribute")
