@@ -1,13 +1,17 @@
 """How edit attribution runs: the workers of -p and Dask for every metric (a metric that reads
-hypothesis M2, whose candidates are annotated, too)."""
+hypothesis M2, whose candidates are annotated, too), and the progress display of `attribute` and
+of the report's attribution (--quiet hides it)."""
 
 from __future__ import annotations
 
+import io
 import json
 import pickle
+import types
 
 import pytest
 
+from gecmetrics.errors import InputError
 from gecmetrics.output.report import attribute_corpus, attribution_dicts, report_data, report_json
 from gecmetrics.output.report import attribution as attribution_module
 from tests.conftest import SPACY_TEST_MODEL, run_cli
@@ -104,3 +108,98 @@ def test_attribute_takes_workers_and_dask_for_such_a_metric(small_files, spacy_m
         assert run_cli(*args, *more) == (0, tsv, ""), more
     code, out, err = run_cli(*args, "--dask", "local", "-p", "1")
     assert code == 0 and out == tsv, err
+
+
+# ---------------------------------------------------------------- progress and --quiet
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def displays(monkeypatch) -> list:
+    """Every progress display a command makes (``progress_unless``'s), on a terminal with no delay;
+    each keeps its calls."""
+    from gecmetrics.cli import progress as module
+
+    made: list = []
+
+    class Recorded(module.StderrProgress):
+        def __init__(self, command, stream=None, delay=0.0, unit="lines"):
+            super().__init__(command, _Terminal(), 0.0, unit)
+            self.calls: list = []
+            made.append(self)
+
+        def __call__(self, done, total, what):
+            self.calls.append((done, total, what))
+            super().__call__(done, total, what)
+
+    monkeypatch.setattr(module, "StderrProgress", Recorded)
+    return made
+
+
+def test_attribute_shows_progress_and_quiet_hides_it(small_files, displays):
+    """attribute took --quiet and showed no progress at all: it counts the sentences of every
+    system attributed, part by part, on a terminal, as the scoring commands count theirs; none
+    with --quiet or --json."""
+    f = small_files
+    args = ["attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"], "--hyp-m2", f["A.m2"],
+            f["B.m2"], "--metric", "gleu", "--chunk-lines", "2"]
+    parts = [(2, 10, "A"), (4, 10, "A"), (5, 10, "A"), (7, 10, "B"), (9, 10, "B"), (10, 10, "B"), (10, 10, "done")]
+    for more in ([], ["-p", "2"]):
+        displays.clear()
+        code, out, err = run_cli(*args, *more)
+        assert code == 0 and err == "", err
+        [shown] = displays
+        assert shown.calls == parts, more
+        assert "gecmetric attribute  [" in shown.stream.getvalue() and "4/10 lines" in shown.stream.getvalue()
+    for flag in ("--quiet", "--json"):
+        displays.clear()
+        assert run_cli(*args, flag)[0] == 0 and displays == [], flag
+
+
+def test_the_reports_attribution_shows_progress_after_its_scoring(small_files, displays, tmp_path):
+    """The report's attribution, often its longest part, showed nothing: its parts are counted
+    after the scoring's chunks, on the same display (--quiet: neither)."""
+    f = small_files
+    args = ["report", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"], "--hyp-m2", f["A.m2"],
+            f["B.m2"], "--json", str(tmp_path / "d.json"), "--samples", "30", "--metrics", "gleu", "--attribute",
+            "gleu", "--spacy-model", SPACY_TEST_MODEL]
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    [shown] = displays
+    scoring_done = shown.calls.index((10, 10, "done"))
+    assert shown.calls[scoring_done + 1:] == [(5, 10, "A"), (10, 10, "B"), (10, 10, "done")]
+    displays.clear()
+    assert run_cli(*args, "--quiet")[0] == 0 and displays == []
+
+
+def test_a_progress_that_is_not_a_function_is_refused_before_any_work():
+    with pytest.raises(InputError, match=r"^progress must be a function progress\(done, total, what\) or None, "
+                                         "got str$"):
+        attribute_corpus(small_corpus(), "gleu", progress="bar")
+
+
+def test_a_progress_display_times_each_run_from_its_start(monkeypatch):
+    """One display serves the report's runs (scoring, then each attribution): the second run's
+    rate and time left were counted from the first run's start, and its two seconds' delay was
+    long past. After "done", the next run starts its own clock."""
+    from gecmetrics.cli import progress as module
+
+    now = [100.0]
+    monkeypatch.setattr(module, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    terminal = _Terminal()
+    shown = module.StderrProgress("report", terminal, delay=5.0)
+    now[0] = 110.0
+    shown(10, 20, "A")
+    assert terminal.getvalue().endswith("10/20 lines  1.0 lines/s  0:10 left  A\x1b[K")
+    shown(20, 20, "done")
+    cleared = terminal.getvalue()
+    now[0] = 112.0  # two seconds into the second run: within its delay
+    shown(4, 24, "A")
+    assert terminal.getvalue() == cleared
+    now[0] = 116.0
+    shown(12, 24, "B")
+    assert terminal.getvalue().endswith("12/24 lines  2.0 lines/s  0:06 left  B\x1b[K")

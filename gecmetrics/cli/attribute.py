@@ -10,7 +10,7 @@ from ..output.report.attribution import ATTRIBUTION_ROWS, attribution_table, ove
 from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT, METHODS,
                                  OVER_BOUND_RULES, attribution_signature)
 from . import main
-from .common import echo_scores, echo_warnings
+from .common import echo_scores, echo_warnings, progress_unless
 from .inputs import corpus_options
 from .options import GreedyCommand, GreedyOption
 from .shared import chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option, \
@@ -70,7 +70,8 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     source. Shapley values of a sentence add up to its score difference (output minus source).
     The corpus is read whole; each system is attributed in parts of --chunk-lines sentences
     (-p N: by N worker processes, which also annotate the candidates of a metric that reads
-    hypothesis M2, SentERRANT or CLEME), the same rows for any N.
+    hypothesis M2, SentERRANT or CLEME), the same rows for any N; a progress bar on a
+    terminal counts the sentences attributed (--quiet: none).
     """
     fmt = chosen_format("tsv")
     methods = [m.strip() for text in (method_texts or ("shapley",)) for m in text.split(",") if m.strip()]
@@ -79,7 +80,8 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     settings = {"methods": methods, "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
                 "normalize": normalize, "over_bound": over_bound}
     results = attribute_corpus(corpus, metrics, column=_column(column), spacy_model=spacy_model, jobs=jobs,
-                               chunk_lines=chunk_lines, dask=dask_address, cache=run_context(), **settings)
+                               chunk_lines=chunk_lines, dask=dask_address, cache=run_context(),
+                               progress=progress_unless(fmt == "json", "attribute"), **settings)
     metric = metrics[0]  # (one: attribute_corpus refuses more)
     index = metric.column_index(_column(column))
     signature = attribution_signature(metric.column_signature(index, len(corpus.references)), **settings)

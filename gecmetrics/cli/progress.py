@@ -15,7 +15,9 @@ BAR_WIDTH = 24
 
 class StderrProgress:
     """``progress(done, total, what)`` callbacks of the run engine as one line on stderr
-    (``total`` 0: unknown, then no bar and no time left)."""
+    (``total`` 0: unknown, then no bar and no time left). A command that runs several times
+    (the report: its scoring, then each attribution) shares one: after ``"done"`` the next run
+    starts its own clock (its rate, time left and two seconds' delay)."""
 
     def __init__(self, command: str, stream: TextIO | None = None, delay: float = PROGRESS_DELAY_SECONDS,
                  unit: str = "lines") -> None:
@@ -33,6 +35,7 @@ class StderrProgress:
             if self.shown:
                 self.stream.write("\r\x1b[K")
                 self.stream.flush()
+            self.start, self.shown = time.monotonic(), False
             return
         elapsed = time.monotonic() - self.start
         if elapsed < self.delay:

@@ -45,7 +45,7 @@ ProgressCallback = Callable[[int, int, str], None]
 """Called as ``progress(steps_done, steps_total, what_is_next)`` (total 0: unknown)."""
 
 __all__ = ["DEFAULT_CHUNK_LINES", "ProgressCallback", "Scored", "ScoredChunk", "check_jobs", "check_metrics",
-           "chunk_size", "corpus_for", "map_chunks", "score_corpus", "score_files", "scored_chunks"]
+           "check_progress", "chunk_size", "corpus_for", "map_chunks", "score_corpus", "score_files", "scored_chunks"]
 
 
 class Scored:
@@ -223,15 +223,20 @@ def text_checks(metrics: Sequence[Metric]) -> TextChecks:
 # ----------------------------------------------------------------------------- runs
 
 
+def check_progress(progress: Any) -> None:
+    """The InputError of a ``progress`` that is neither None nor a function (every run that reports progress)."""
+    if progress is not None and not callable(progress):
+        raise InputError(f"progress must be a function progress(done, total, what) or None, got "
+                         f"{type(progress).__name__}")
+
+
 class _Run:
     """One run's bookkeeping: the executor, the progress, the text checks."""
 
     def __init__(self, metrics: Sequence[Any], names: Sequence[str], executor: Executor | None, jobs: int,
                  dask: str | None, progress: ProgressCallback | None, cache: CacheSetting = None) -> None:
         metrics = check_metrics(metrics)
-        if progress is not None and not callable(progress):
-            raise InputError(f"progress must be a function progress(done, total, what) or None, got "
-                             f"{type(progress).__name__}")
+        check_progress(progress)
         self.context = run_context_of(metrics, cache)
         # the metrics run bound to the run's context: prepare hands its cache to the producers,
         # signatures say cache:on from it, and workers get it with every task (pickled as its folder)

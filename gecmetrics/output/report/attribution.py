@@ -30,7 +30,7 @@ from ...io.m2 import Block
 from ...kinds import M2
 from ...metrics.base import Metric
 from ...metrics.registry import needs_gold_m2
-from ...run.engine import score_corpus
+from ...run.engine import ProgressCallback, check_progress, score_corpus
 from ...run.executors import check_dask_address, check_jobs, make_executor
 from ...run.reading import worker_chunk_size
 from ...core.table import Table, scaled, scaled_number, unit_header
@@ -150,7 +150,8 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
                       max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS, permutations: int = DEFAULT_PERMUTATIONS,
                       seed: int = 0, normalize: bool = False, over_bound: str = "sample", annotator: Any = None,
                       jobs: int = 1, read: Callable[[list], Any] | None = None, chunk_lines: int | None = None,
-                      dask: str | None = None) -> Iterator[tuple[str, int, Any]]:
+                      dask: str | None = None, progress: ProgressCallback | None = None
+                      ) -> Iterator[tuple[str, int, Any]]:
     """:func:`attribute_systems` a part at a time, in order: (system, the part's first
     sentence, per sentence of the part {method: Attribution}, or what ``read`` (a module-level
     function, run where the part is attributed) makes of that list: a worker then sends back
@@ -163,7 +164,9 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     hypothesis M2 has its candidates annotated by ``annotator`` where they are scored (it
     travels with the parts, its spaCy model by name). A part's results are those of the whole
     corpus at once (rows, seeds and messages count from the corpus's start, and a candidate's
-    score does not depend on the others scored beside it)."""
+    score does not depend on the others scored beside it). ``progress(done, total, system)``
+    hears of every part as it is yielded (sentences of all the systems), then ``(done, done,
+    "done")``, as the engine's runs call it."""
     if not isinstance(metric, Metric):
         raise InputError(f"not a metric: {metric!r}")
     column = metric.column_index(column)
@@ -176,6 +179,7 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
             raise InputError(f"{name}: {len(edits[name])} lists of edits for {size} sentences")
     candidate_scorer(metric, corpus, column, annotator)  # its refusals, before any work
     check_attribution_options(methods, max_exact_edits, permutations, seed, normalize, over_bound)
+    check_progress(progress)
     jobs = _checked_workers(jobs, dask)
     rows = worker_chunk_size(size, jobs, ATTRIBUTION_ROWS if chunk_lines is None else chunk_lines,
                              even=chunk_lines is None)
@@ -188,7 +192,8 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     parts = (_Part(name, first, corpus.slice(first, min(first + rows, size), hypotheses=False, gold=gold),
                    list(edits[name][first:first + rows]), metric, column, options, annotator, read)
              for name, first in spans)
-    return _attributed_in_order(spans, parts, jobs, dask)  # (the arguments are checked above, before the first part)
+    # (the arguments are checked above, before the first part)
+    return _attributed_in_order(spans, parts, jobs, dask, _PartsDone(progress, rows, size, len(names)))
 
 
 def _checked_workers(jobs: int, dask: str | None) -> int:
@@ -198,32 +203,54 @@ def _checked_workers(jobs: int, dask: str | None) -> int:
     return check_jobs(jobs)
 
 
-def _attributed_in_order(spans: list[tuple[str, int]], parts: Iterator[_Part], jobs: int, dask: str | None
-                         ) -> Iterator[tuple[str, int, Any]]:
+@dataclass
+class _PartsDone:
+    """The progress of :func:`attribution_parts`: the sentences of every system attributed so far."""
+
+    progress: ProgressCallback | None
+    rows: int
+    size: int
+    systems: int
+    done: int = 0
+
+    def part(self, name: str, first: int) -> None:
+        self.done += min(self.rows, self.size - first)
+        if self.progress is not None:
+            self.progress(self.done, self.size * self.systems, name)
+
+    def finish(self) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.done, "done")
+
+
+def _attributed_in_order(spans: list[tuple[str, int]], parts: Iterator[_Part], jobs: int, dask: str | None,
+                         done: _PartsDone) -> Iterator[tuple[str, int, Any]]:
     with make_executor(jobs, dask) as executor:
         for (name, first), result in zip(spans, executor.map(_attributed_part, parts)):
+            done.part(name, first)
             yield name, first, result
+    done.finish()
 
 
 def attribute_systems(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequence[Sequence[Any]]], *,
                       column: int = 0, methods: Sequence[str] = METHODS,
                       max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS, permutations: int = DEFAULT_PERMUTATIONS,
                       seed: int = 0, normalize: bool = False, over_bound: str = "sample", annotator: Any = None,
-                      jobs: int = 1, chunk_lines: int | None = None,
-                      dask: str | None = None) -> dict[str, list[dict[str, Attribution | None]]]:
+                      jobs: int = 1, chunk_lines: int | None = None, dask: str | None = None,
+                      progress: ProgressCallback | None = None) -> dict[str, list[dict[str, Attribution | None]]]:
     """Every edit of every system (``edits``: system -> per sentence its edits, e.g.
     :func:`hypothesis_edits` of its M2) attributed by every method, under one column of a
     metric with sentence scores; each part of :data:`ATTRIBUTION_ROWS` sentences of a system
     scores all its candidates in one engine run (each distinct sentence once; what a part holds
     in candidates stays bounded), by ``jobs`` worker processes or a Dask cluster (``dask``;
-    parts of ``chunk_lines`` sentences: :func:`attribution_parts`), and sampled Shapley is
-    seeded by (seed, sentence number).
+    parts of ``chunk_lines`` sentences: :func:`attribution_parts`, which calls ``progress``), and
+    sampled Shapley is seeded by (seed, sentence number).
     Returns system -> per sentence {method: Attribution (None: skipped above the bound)}."""
     results: dict[str, list[dict[str, Attribution | None]]] = {}
     for name, _, part in attribution_parts(corpus, metric, edits, column=column, methods=methods,
                                            max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
                                            normalize=normalize, over_bound=over_bound, annotator=annotator,
-                                           jobs=jobs, chunk_lines=chunk_lines, dask=dask):
+                                           jobs=jobs, chunk_lines=chunk_lines, dask=dask, progress=progress):
         results.setdefault(name, []).extend(part)
     return results
 
@@ -245,6 +272,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
     metric = metrics[0] if cache is None else metrics[0].with_context(cache)
     check_attribution_metric(metric)
     _checked_workers(options.get("jobs", 1), options.get("dask"))  # (before the systems are annotated)
+    check_progress(options.get("progress"))
     names = list(corpus.hypotheses)
     if not names:
         raise InputError("no system output to attribute")

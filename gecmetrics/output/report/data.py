@@ -352,7 +352,8 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     attributed to the edits (default: the first metric with text hypotheses and sentence
     scores; ``"none"``: no attribution), by ``methods`` (exact Shapley up to ``max_exact_edits``
     edits, sampled above; ``permutations``). ``human``: a human table (``gjg15``, ``seeda``, a
-    TSV path) for the meta-evaluation figures.
+    TSV path) for the meta-evaluation figures. ``progress(done, total, what)``: as the scoring
+    counts its chunks, then as each attribution its parts (each run ends with ``"done"``).
     ``cache``: the persistent cache of the report's runs (as
     :func:`~gecmetrics.run.engine.score_files` takes it).
     ``warnings``: the lines about the input ``compare`` prints (:meth:`~gecmetrics.run.engine.Scored.warnings`).
@@ -386,7 +387,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     del scored
     release_freed_memory()
     data["attribution"] = [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed,
-                                        annotator, jobs) for metric, column in attributed]
+                                        annotator, jobs, progress) for metric, column in attributed]
     data["meta"] = _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None
     return data
 
@@ -518,10 +519,12 @@ def _attribution_rows(methods: list[str], results: list) -> list[tuple[list[list
 
 
 def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str], max_exact_edits: int,
-                 permutations: int, seed: int, annotator: Any, jobs: int = 1) -> dict[str, Any]:
+                 permutations: int, seed: int, annotator: Any, jobs: int = 1,
+                 progress: ProgressCallback | None = None) -> dict[str, Any]:
     """One metric's attribution of every system's edits, per sentence and edit, every method;
     and per system and error type the number of edits and their mean value by each method
-    (the parts of the systems attributed by ``jobs`` workers, read here in order)."""
+    (the parts of the systems attributed by ``jobs`` workers, read here in order; ``progress``
+    hears of each, as of the scoring's chunks)."""
     systems = list(corpus.hypotheses)
     edits = {name: hypothesis_edits(corpus.hypothesis_m2[name]) for name in systems}
     values = {name: [] for name in systems}
@@ -534,7 +537,8 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
     for name, first, results in attribution_parts(corpus, metric, edits, column=column, methods=methods,
                                                   max_exact_edits=max_exact_edits, permutations=permutations,
                                                   seed=seed, over_bound=OVER_BOUND, annotator=annotator, jobs=jobs,
-                                                  read=functools.partial(_attribution_rows, methods)):
+                                                  read=functools.partial(_attribution_rows, methods),
+                                                  progress=progress):
         for d, (rows, total, empty_score, fallback) in enumerate(results, start=first):
             values[name].append([[_round(value) for value in row] for row in rows])
             full[name].append(_round(total))
