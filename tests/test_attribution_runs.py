@@ -1,21 +1,23 @@
 """How edit attribution runs: the workers of -p and Dask for every metric (a metric that reads
-hypothesis M2, whose candidates are annotated, too), and the progress display of `attribute` and
-of the report's attribution (--quiet hides it)."""
+hypothesis M2, whose candidates are annotated, too), the progress display of `attribute` and of
+the report's attribution (--quiet hides it), and the report's attribution on the smallest corpora
+and on a system that changed nothing."""
 
 from __future__ import annotations
 
 import io
 import json
+import math
 import pickle
 import types
 
 import pytest
 
+from gecmetrics.output.report import attribute_corpus, attribution_dicts, report_data, report_json, write_report
 from gecmetrics.errors import InputError
-from gecmetrics.output.report import attribute_corpus, attribution_dicts, report_data, report_json
 from gecmetrics.output.report import attribution as attribution_module
 from tests.conftest import SPACY_TEST_MODEL, run_cli
-from tests.test_report import small_corpus, small_files  # noqa: F401 (a fixture)
+from tests.test_report import chromium, first_sentences, small_corpus, small_files  # noqa: F401 (fixtures)
 
 
 # ---------------------------------------------------------------- workers for every metric
@@ -203,3 +205,46 @@ def test_a_progress_display_times_each_run_from_its_start(monkeypatch):
     now[0] = 116.0
     shown(12, 24, "B")
     assert terminal.getvalue().endswith("12/24 lines  2.0 lines/s  0:06 left  B\x1b[K")
+
+
+# ---------------------------------------------------------------- the smallest reports
+
+
+def _numbers(value):
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _numbers(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _numbers(item)
+    elif not isinstance(value, (str, bool)):
+        yield value
+
+
+@pytest.mark.filterwarnings("ignore:the report shows no paired test")
+@pytest.mark.parametrize("size", [1, 2])
+def test_the_smallest_reports_attribute_every_system_with_numbers(spacy_model, size):
+    """One or two sentences, and a system whose output is its source (SRC: no edit): every
+    attribution number is a finite number (no None, no nan), and that system has no values."""
+    corpus = first_sentences(small_corpus(), size)
+    data = report_data(corpus, samples=60, attribution=["gleu", "senterrant"], spacy_model=SPACY_TEST_MODEL)
+    assert [entry["label"] for entry in data["attribution"]] == ["GLEU+ f", "SentERRANT F0.5"]
+    for entry in data["attribution"]:
+        numbers = list(_numbers({key: entry[key] for key in ("values", "full", "empty", "by_type")}))
+        assert numbers and all(isinstance(n, (int, float)) and math.isfinite(n) for n in numbers), entry
+        assert entry["values"]["SRC"] == [[]] * size and entry["full"]["SRC"] == entry["empty"]
+        assert entry["by_type"]["SRC"] == {} and entry["by_type"]["A"]
+
+
+@pytest.mark.filterwarnings("ignore:the report shows no paired test")
+def test_a_page_whose_systems_made_no_edit_says_so(chromium, spacy_model, tmp_path):
+    """A report of a system identical to its source showed an attribution table of headers
+    alone: it says there is nothing to attribute, with no error on the page."""
+    corpus = first_sentences(small_corpus(), 1)
+    corpus = type(corpus)(corpus.sources, corpus.references, {"SRC": corpus.hypotheses["SRC"]}, corpus.gold,
+                          hypothesis_m2={"SRC": corpus.hypothesis_m2["SRC"]})
+    page = tmp_path / "page.html"
+    write_report(report_data(corpus, samples=60, attribution=["gleu"], spacy_model=SPACY_TEST_MODEL), page)
+    probe = chromium.open_page(page, 'result.attribution = document.getElementById("attribution").innerText;')["probe"]
+    assert probe["errors"] == [] and probe["violations"] == []
+    assert "No system made an edit: nothing to attribute." in probe["actions"]["attribution"]

@@ -679,6 +679,10 @@
       systems.forEach(function (s) { Object.keys(A.by_type[s] || {}).forEach(function (t) {
         types[t] = (types[t] || 0) + A.by_type[s][t][0]; }); });
       var names = Object.keys(types).sort(function (a, b) { return types[b] - types[a] || (a < b ? -1 : 1); });
+      if (!names.length) {  // (a table of headers alone said nothing)
+        holder.appendChild(el("p", {cls: "empty", text: "No system made an edit: nothing to attribute."}));
+        return;
+      }
       var max = 0;
       systems.forEach(function (s) { names.forEach(function (t) {
         var v = A.by_type[s][t]; if (v && isNum(v[1 + state.method])) max = Math.max(max, Math.abs(v[1 + state.method]));
