@@ -329,7 +329,8 @@ def run_cli(*args: str, input: str | None = None) -> tuple[int, str, str]:
 def check_level_json(*args: str, level: int | None) -> dict:
     """``gecmetric ARGS`` (a comparison of error types at the -cat ``level``, --scale 1) with
     --json against its --tsv table: the JSON's P, R, F and score are the total row's (which
-    prints ERRANT's or the scorer's 4 decimals), its categories the rows above it, and its
+    prints ERRANT's or the scorer's 4 decimals, and at -d 20 the JSON's number to its last
+    digit), its categories the rows above it, and its
     signature the table's --signature, which names the level with the macro average alone.
     Returns the JSON object."""
     cat = [] if level is None else ["-cat", str(level)]
@@ -342,6 +343,10 @@ def check_level_json(*args: str, level: int | None) -> dict:
     total = rows[-1][-3:]
     for key, text in zip(("precision", "recall", "f"), total):
         assert abs(data[key] - float(text)) <= 1e-4, (key, data[key], text)
+    code, exact, err = run_cli(*args, *cat, "--tsv", "-d", "20")  # every digit: the JSON's number, not another
+    assert code == 0, err
+    assert [float(text) for text in exact.splitlines()[-1].split("\t")[-3:]] == \
+        [data[key] for key in ("precision", "recall", "f")]
     assert data["scores"] == [data["f"]]
     if level is not None:
         assert rows[-1][1] == "total"

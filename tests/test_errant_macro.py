@@ -127,9 +127,10 @@ def test_m2_compare_prints_the_prs_report():
     table = run("m2", "compare", "-hyp", hyp, "-ref", ref, "--macro", "-cat", "1", "--tsv", "--scale", "1")
     assert table.output.splitlines()[-1].split("\t")[-5:] == ["2", "2", "0.6666", "0.6666", "0.6666"]
     [data] = json.loads(run("m2", "compare", "-hyp", hyp, "-ref", ref, "--macro", "--json", "--scale", "1").output)
-    # JSON at full precision: the means of the unrounded P, R, F of the types (F: (0.8333... + 1) / 5)
+    # JSON at full precision: the PR's means of the types' 4-decimal P, R, F (F: (0.8333 + 1) / 5),
+    # before it rounds them (not the means of the types' unrounded figures, (0.8333... + 1) / 5)
     assert (data["precision"], data["recall"]) == pytest.approx((0.6, 0.7), abs=1e-15)
-    assert data["scores"] == [data["f"]] and data["f"] == pytest.approx((1.25 * 0.5 / 0.75 + 1) / 5, abs=1e-15)
+    assert data["scores"] == [data["f"]] and data["f"] == (0.8333 + 1) / 5
     assert data["f"] != 0.3667
     assert data["settings"]["average"] == "macro" and "|average:macro|" in data["signature"]
 
@@ -142,9 +143,38 @@ def test_m2_compare_json_is_the_reports_level(level, macro):
     hyp, ref = str(DATA / "three.hyp.m2"), str(DATA / "three.ref.m2")
     data = check_level_json("m2", "compare", "-hyp", hyp, "-ref", ref, *macro, "--scale", "1", level=level)
     if macro and level == 1:
-        assert data["f"] == pytest.approx((1 + 1 / 3) / 2) and set(data["categories"]) == {"M", "R"}
+        assert data["f"] == (1 + 0.3333) / 2 and set(data["categories"]) == {"M", "R"}
         code, out, err = run_cli("m2", "compare", "-hyp", hyp, "-ref", ref, *macro, "-cat", "1", "--signature")
         assert err.strip() == data["signature"] == "ERRANT|mode:cs|beta:0.5|average:macro|cat:1|version:0.1.0"
+
+
+def macro_totals(*flags: str) -> list[str]:
+    """P, R, F of the total row of ``m2 compare --macro --tsv`` on three.*.m2."""
+    out = run("m2", "compare", "-hyp", str(DATA / "three.hyp.m2"), "-ref", str(DATA / "three.ref.m2"), "--macro",
+              "--tsv", *flags)
+    assert out.exit_code == 0, out.output
+    return out.output.splitlines()[-1].split("\t")[-3:]
+
+
+def test_more_digits_print_the_mean_the_pr_rounds():
+    """The PR averages each type's 4-decimal P, R, F and rounds the mean to 4 decimals. At the
+    default -d the table prints that rounding (-cat 1: the mean (1 + 0.3333) / 2 = 0.66665 lies
+    below the half in binary, 0.6666, as the PR prints it); at a larger -d the digits of the mean
+    itself (it printed 0.666600 and 0.366700, the rounding padded with zeros); --json holds the
+    mean, so the table at any -d and the JSON show one number."""
+    assert macro_totals("--scale", "1") == ["0.6000", "0.7000", "0.3667"]
+    assert macro_totals("--scale", "1", "-d", "6") == ["0.600000", "0.700000", "0.366660"]
+    assert macro_totals("--scale", "1", "-cat", "1") == ["0.6666"] * 3
+    assert macro_totals("--scale", "1", "-cat", "1", "-d", "6") == ["0.666650"] * 3
+    assert macro_totals("-cat", "1") == ["66.66"] * 3  # x100 at 2 decimals: the PR's 4
+    assert macro_totals("-cat", "1", "-d", "4") == ["66.6650"] * 3
+    hyp, ref = str(DATA / "three.hyp.m2"), str(DATA / "three.ref.m2")
+    for cat, f in (([], (0.8333 + 1) / 5), (["-cat", "1"], (1 + 0.3333) / 2)):
+        [data] = json.loads(run("m2", "compare", "-hyp", hyp, "-ref", ref, "--macro", "--json", "--scale", "1",
+                                *cat).output)
+        assert data["f"] == data["scores"][0] == f
+        assert [float(x) for x in macro_totals("--scale", "1", "-d", "17", *cat)] == \
+            [data["precision"], data["recall"], data["f"]]
 
 
 def test_macro_refusals_are_one_line():
@@ -174,7 +204,7 @@ def test_compare_column_and_errant_on_text(spacy_model, tmp_path):  # noqa: ARG0
               f"{spec},{spec}:average=macro", "--scale", "1", "-d", "4", "--json")
     assert out.exit_code == 0, out.output
     scores = json.loads(out.output)["rows"][0]["scores"]
-    assert scores == {"ERRANT F0.5": 0.5, "ERRANT F0.5 macro": 0.3667}
+    assert scores == {"ERRANT F0.5": 0.5, "ERRANT F0.5 macro": (0.8333 + 1) / 5}  # as --json holds it
     errant = run("errant", "-s", str(tmp_path / "src"), "-r", ref, "-o", str(tmp_path / "hyp"), "--spacy-model",
                  SPACY_TEST_MODEL, "--macro", "-cat", "1", "--scale", "1", "--tsv")
     assert errant.exit_code == 0, errant.output
@@ -182,7 +212,47 @@ def test_compare_column_and_errant_on_text(spacy_model, tmp_path):  # noqa: ARG0
     for level in (None, 1, 2):
         data = check_level_json("errant", "-s", str(tmp_path / "src"), "-r", ref, "-o", str(tmp_path / "hyp"),
                                 "--spacy-model", SPACY_TEST_MODEL, "--macro", "--scale", "1", level=level)
-        assert data["f"] == pytest.approx({None: 1.8333333 / 5, 1: 0.6666667, 2: 1.8333333 / 5}[level])
+        assert data["f"] == {None: (0.8333 + 1) / 5, 1: (1 + 0.3333) / 2, 2: (0.8333 + 1) / 5}[level]
+
+
+def test_compare_macro_column_at_a_cat_level(spacy_model, tmp_path):  # noqa: ARG001 (skips without the model)
+    """``errant:average=macro:cat=N`` in compare is ``gecmetric errant --macro -cat N``'s figure:
+    the same number in JSON, the same digits at every -d (the PR's 0.6666 at its 4 decimals,
+    where half up would print 0.6667; the mean's own digits at more) and the same signature
+    (compare printed the full types' macro F rounded to 4 decimals and had no -cat level)."""
+    (tmp_path / "src").write_text("This are a cat .\nHe go home\nI like dog .\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("This is a dog .\nHe went home .\nI like dog .\n", encoding="utf-8")
+    src, hyp, ref = str(tmp_path / "src"), str(tmp_path / "hyp"), str(DATA / "three.ref.m2")
+    spec = f"errant:spacy_model={SPACY_TEST_MODEL}:average=macro"
+
+    def compared(*flags: str) -> str:
+        out = run("compare", "-s", src, "-o", hyp, "--m2", ref, "--metrics", f"{spec}:cat=1", *flags)
+        assert out.exit_code == 0, out.output
+        return out.output
+
+    def errant(*flags: str) -> str:
+        out = run("errant", "-s", src, "-r", ref, "-o", hyp, "--spacy-model", SPACY_TEST_MODEL, "--macro", "-cat", "1",
+                  *flags)
+        assert out.exit_code == 0, out.output
+        return out.output
+
+    for flags, shown in ((["--scale", "1", "-d", "4"], "0.6666"), (["--scale", "1", "-d", "6"], "0.666650"),
+                         ([], "66.66"), (["-d", "3"], "66.665")):
+        assert compared("--tsv", *flags).splitlines()[1].split("\t")[1] == shown, flags
+        assert errant("--tsv", *flags).splitlines()[-1].split("\t")[-1] == shown, flags
+    [data] = json.loads(errant("--json", "--scale", "1"))
+    assert json.loads(compared("--json", "--scale", "1"))["rows"][0]["scores"] == {"ERRANT F0.5 macro cat:1": data["f"]}
+    assert data["f"] == (1 + 0.3333) / 2
+    signature = compared("--signature", "--tsv").splitlines()[-1].split("\t")[-1]
+    assert signature == data["signature"] and "|average:macro|cat:1|" in signature
+    for level in ("", ":cat=3"):  # the full types, as without a level (so the same signature)
+        full = run("compare", "-s", src, "-o", hyp, "--m2", ref, "--metrics", spec + level, "--tsv", "--signature")
+        assert full.exit_code == 0 and full.output.splitlines()[1].split("\t")[1] == "36.67", full.output
+        assert "|cat:" not in full.stderr
+    for bad, message in (("errant:cat=1", "give average=macro with it"),
+                         ("errant:average=macro:cat=4", "must be 1, 2 or 3")):
+        out = run("compare", "-s", src, "-o", hyp, "--m2", ref, "--metrics", bad)
+        assert out.exit_code == 2 and message in out.output and len(out.output.splitlines()) == 1, out.output
 
 
 # ------------------------------------------------------------------ the PR's script on CoNLL-2014

@@ -24,8 +24,8 @@ from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks, the_refe
 from ..core.edits.cherrant import ANSWER_NUMBERS
 from ..core.edits.compare import (AVERAGES, MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable,
                                   ErrantStatistics, ReferenceTables, SentenceTrace, choose_pairs_macro,
-                                  errant_scores, macro_scores, pair_code, pair_of, sentence_traces,
-                                  unrounded_macro_scores)
+                                  errant_scores, macro_means, macro_scores, pair_code, pair_of,
+                                  sentence_traces)
 from ..core.table import scaled_number
 from ..errors import InputError
 from ..io.corpus import Corpus
@@ -109,17 +109,24 @@ class ErrantResult(CountsResult):
         """P, R, F as ERRANT prints them (4 decimals)."""
         return round(self.precision, 4), round(self.recall, 4), round(self.f, 4)
 
+    def exact(self, level: int | None = None) -> tuple[float, float, float]:
+        """The overall P, R, F at full precision: those of the summed counts (or the sentence
+        average); with the macro average, errant PR #52's mean over the ``-cat`` ``level``'s
+        type groups of their 4-decimal P, R, F, before the PR rounds it (None: the metric's
+        own level, :attr:`f`; 3: the full types) (:func:`gecmetrics.core.edits.compare.macro_means`)."""
+        if not self.macro or level is None:
+            return self.precision, self.recall, self.f
+        groups = self.grouped_categories(level)
+        return macro_means([(c.tp, c.fp, c.fn) for c in groups.values()], self.beta)
+
     def overall(self, level: int | None = None) -> tuple[float, float, float]:
-        """The overall P, R, F as compare_m2 prints them (4 decimals): :meth:`rounded`; with the
-        macro average, the mean over the ``-cat`` ``level``'s type groups (None or 3: the full
-        types, which :attr:`f` holds)."""
-        if not self.macro or level in (None, 3):
-            return self.rounded()
-        return self.macro_scores(level)
+        """The overall P, R, F as compare_m2 prints them: :meth:`exact` rounded to 4 decimals."""
+        precision, recall, f = self.exact(level)
+        return round(precision, 4), round(recall, 4), round(f, 4)
 
     def macro_scores(self, level: int = 3) -> tuple[float, float, float]:
         """errant PR #52's macro P, R, F over the type groups of a ``-cat`` level (3: full types)
-        of the chosen pairs (:func:`gecmetrics.core.edits.compare.macro_scores`)."""
+        of the chosen pairs, as it prints them (:func:`gecmetrics.core.edits.compare.macro_scores`)."""
         groups = self.grouped_categories(level)
         return macro_scores([(c.tp, c.fp, c.fn) for c in groups.values()], self.beta)
 
@@ -135,11 +142,12 @@ class ErrantResult(CountsResult):
     def to_dict(self, scale: float = 1.0, level: int | None = None) -> dict[str, Any]:
         """Counts, P, R, F (x ``scale``), categories, settings and signature; ``level``: as the
         report at that -cat level shows them (the categories grouped; with the macro average,
-        P, R, F the means over the level's groups and ``cat:LEVEL`` in the signature). The macro
-        P, R, F are the unrounded means (the report prints errant PR #52's rounded ones)."""
+        P, R, F the means over the level's groups and ``cat:LEVEL`` in the signature). P, R, F
+        at full precision (:meth:`exact`: the macro average is the PR's mean of the types'
+        4-decimal figures, which its report prints rounded to 4 decimals)."""
+        level = self.settings.get("category_level") if level is None else level  # the metric's own level
         groups = self.categories if level is None else self.grouped_categories(level)
-        precision, recall, f = (self.precision, self.recall, self.f_score) if not self.macro else \
-            unrounded_macro_scores([(c.tp, c.fp, c.fn) for c in groups.values()], self.beta)
+        precision, recall, f = self.exact(level)
         return {"metric": getattr(self.signature, "name", "ERRANT"), "tp": self.tp, "fp": self.fp, "fn": self.fn,
                 "precision": scaled_number(precision, scale), "recall": scaled_number(recall, scale),
                 "f": scaled_number(f, scale), "beta": self.beta,
@@ -150,6 +158,17 @@ class ErrantResult(CountsResult):
     def to_json(self) -> str:
         """Scores, counts, categories, settings and signature as one JSON object."""
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+
+def errant_type_groups(categories: dict[str, CategoryCounts], level: int) -> dict[str, CategoryCounts]:
+    """The groups ERRANT's -cat ``level`` makes of type counts, as a table or a macro average at
+    that level uses them (:meth:`ErrantResult.grouped_categories`). An empty type (an edit line
+    whose type field is empty) has no operation to group by at level 1: an InputError, where
+    compare_m2 stops with an IndexError (levels 2 and 3 keep it, as compare_m2 does)."""
+    if level == 1 and "" in categories:
+        raise InputError("an edit with an empty error type was counted: -cat 1 cannot group it by its operation "
+                         "(the type's first character)")
+    return grouped(categories, level, (UNKNOWN_TYPE,), ungrouped_replaces=True)
 
 
 REANNOTATE = "re-annotate the M2 file with ERRANT's types first (gecmetric m2 annotate --from-m2 FILE --auto)"
@@ -173,6 +192,19 @@ class ForeignTypesWarning(UserWarning):
     types (:meth:`EditComparisonMetric.check_observations`)."""
 
 
+def _category_level(name: str, value: Any) -> int | None:
+    level = optional_int(name, value)
+    if level is not None and level not in (1, 2, 3):
+        raise InputError(f"{setting_label(name)} must be 1, 2 or 3 (ERRANT's -cat levels), got {value!r}")
+    return level
+
+
+def _grouping_level(level: int | None) -> str | None:
+    """``cat:LEVEL`` in a signature for the levels that group types (1, 2): 3 is the full types,
+    the macro average's own (:func:`~.type_average.level_signature`)."""
+    return str(level) if level in (1, 2) else None
+
+
 @dataclass(frozen=True)
 class ErrantSettings(Settings):
     beta: float = setting(0.5, "beta of the F-score (>= 0; inf gives recall)", parse_beta, ("b",),
@@ -188,16 +220,24 @@ class ErrantSettings(Settings):
     average: str = setting("micro", "micro: P, R, F of the summed counts; macro: the mean over error types (-cat "
                            "groups) of their P, R, F, as errant pull request #52's --f_average macro", choice(*AVERAGES),
                            flags=("--f_average", "--f-average"), signature="average", shown=unless("micro"))
+    category_level: int | None = setting(None, "with average=macro, the -cat level whose type groups are averaged: "
+                                         "1 (operations: R), 2 (main types: NOUN), 3 (the full types: R:NOUN, as "
+                                         "without it)", _category_level, ("cat",), signature="cat",
+                                         shown=_grouping_level)
     sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
                                      "best annotator", parse_bool, flags=("--sentence-average",))
 
     def check(self) -> None:
         """single and multi together keep no edit: compare_m2 then gives every system, an empty
-        output too, P = R = F = 1 (refused: a documented departure)."""
+        output too, P = R = F = 1 (refused: a documented departure); a -cat level changes the
+        macro average alone."""
         super().check()
         if self.single and self.multi:
             raise InputError("single (-single) and multi (-multi) together keep no edit: every system, an empty "
                              "output too, would score 100; give one of them")
+        if self.category_level is not None and self.average != "macro":
+            raise InputError(f"setting category_level (cat) is the -cat level of the macro average over error "
+                             f"types: with average={self.average} it changes no number; give average=macro with it")
 
 
 def _answer_number(name: str, value: Any) -> int | None:
@@ -235,6 +275,7 @@ class EditComparisonMetric(TypeAveragedMetric):
     result_class = ErrantResult
     signature_order = ("mode", "beta")
     marks_edits = True
+    rounds_to = 4  # compare_m2's computeFScore
 
     def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -328,6 +369,11 @@ class EditComparisonMetric(TypeAveragedMetric):
         """Each edit of one pair of a sentence with its outcome (:meth:`EditComparison.marked_edits`)."""
         return self.comparison().marked_edits(hyp_block, ref_block, pair)
 
+    def type_groups(self, categories: dict[str, CategoryCounts]) -> dict[str, CategoryCounts]:
+        """The macro average's groups: the types at the ``category_level`` setting's -cat level."""
+        level = self.settings.category_level
+        return categories if level is None else errant_type_groups(categories, level)
+
     def type_group(self, error_type: str, level: int) -> str:
         """ERRANT's -cat group of a type (:meth:`ErrantResult.grouped_categories`)."""
         return type_group(error_type, level, (UNKNOWN_TYPE,))
@@ -363,8 +409,9 @@ class EditComparisonMetric(TypeAveragedMetric):
         return ErrantStatistics.of(sentences, traces=self.verbose)  # only the trace shows the sentences
 
     def type_average(self, rows: Sequence[Sequence[int]]) -> tuple[float, float, float]:
-        """errant PR #52's macro P, R, F: each type's rounded to 4 decimals, their means rounded."""
-        return macro_scores(rows, self.settings.beta)
+        """errant PR #52's macro P, R, F: the means of each type's 4-decimal figures, which it
+        prints rounded to 4 decimals (:attr:`rounds_to`)."""
+        return macro_means(rows, self.settings.beta)
 
     def macro_choice(self, statistics: ErrantStatistics) -> np.ndarray:
         """The PR's choice of the pair per sentence by the running macro F."""
@@ -396,12 +443,14 @@ class EditComparisonMetric(TypeAveragedMetric):
         s = self.settings
         return {"mode": s.mode, "beta": s.beta, "single": s.single, "multi": s.multi,
                 "filter_types": list(s.filter_types), "sentence_average": s.sentence_average,
-                **({"average": s.average} if s.average != "micro" else {})}
+                **({"average": s.average} if s.average != "micro" else {}),
+                **({"category_level": s.category_level} if s.category_level is not None else {})}
 
     def column_names(self) -> list[str]:
         s = self.settings
         tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
         tokens += [word for word, on in (("single", s.single), ("multi", s.multi), ("macro", self.macro)) if on]
+        tokens += [f"cat:{level}" for level in [_grouping_level(s.category_level)] if level]
         return [" ".join(tokens + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 

@@ -40,6 +40,11 @@ class TypeAveragedMetric(RunningFMetric):
         """The macro P, R, F of per-type (TP, FP, FN) rows, in the order given."""
         raise NotImplementedError
 
+    def type_groups(self, categories: dict[str, CategoryCounts]) -> dict[str, CategoryCounts]:
+        """The groups the macro average is over: by default the types as they are (a metric with
+        a -cat level setting groups them at that level)."""
+        return categories
+
     def macro_choice(self, statistics: ErrantStatistics) -> np.ndarray:
         """The candidate kept per sentence under the macro average (default: the running-F choice)."""
         return super().corpus_sums(statistics).chosen
@@ -52,7 +57,8 @@ class TypeAveragedMetric(RunningFMetric):
 
     def corpus_sums(self, statistics: Any, column: int = 0) -> CorpusSums:
         """The running-F choice and its totals; with the macro average, :meth:`macro_choice` and,
-        as the sums the score is made of, the chosen candidates' (TP, FP, FN) per type (C, 3)."""
+        as the sums the score is made of, the chosen candidates' (TP, FP, FN) per type group
+        (:meth:`type_groups`) (C, 3)."""
         if not self.macro:
             return super().corpus_sums(statistics, column)
         if not isinstance(statistics, ErrantStatistics):
@@ -61,7 +67,8 @@ class TypeAveragedMetric(RunningFMetric):
         chosen = self.macro_choice(statistics)
         categories: dict[str, CategoryCounts] = {}
         statistics.types.add_chosen(categories, chosen)
-        rows = np.array([[c.tp, c.fp, c.fn] for c in categories.values()], dtype=np.int64).reshape(-1, 3)
+        rows = np.array([[c.tp, c.fp, c.fn] for c in self.type_groups(categories).values()],
+                        dtype=np.int64).reshape(-1, 3)
         totals = data.counts[np.arange(len(data)), chosen].sum(axis=0) if len(data) else np.zeros(3, np.int64)
         return CorpusSums(rows, chosen, {"data": data, "totals": totals})
 
@@ -103,11 +110,17 @@ class TypeAveragedMetric(RunningFMetric):
 
 def level_signature(signature: Any, macro: bool, level: int | None) -> Any:
     """A result's signature as a report at the -cat ``level`` shows it: with the macro average,
-    whose P, R, F are the means over that level's groups, ``cat:LEVEL`` added (1 or 2; the full
-    types, 3 or no -cat, are the metric's own figures); without it, -cat only adds a table."""
-    if not macro or level in (None, 3):
+    whose P, R, F are the means over that level's groups, ``cat:LEVEL`` after ``average:macro``
+    (1 or 2, where a metric's ``category_level`` setting signs it too; the full types, 3, sign
+    none); without it, or with no ``level`` (the metric's own figures), -cat only adds a table."""
+    if not macro or level is None:
         return signature
-    return signature.with_fields(("cat", str(level)))
+    fields = [item for item in signature.fields if item[0] != "cat"]
+    if level in (1, 2):
+        keys = [key for key, _ in fields]
+        at = keys.index("average") + 1 if "average" in keys else len(fields)
+        fields.insert(at, ("cat", str(level)))
+    return type(signature)(signature.name, fields, signature.version)
 
 
 def type_group(error_type: str, level: int, ungrouped: Sequence[str]) -> str:

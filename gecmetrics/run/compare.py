@@ -164,15 +164,22 @@ class Comparison:
                 header.append(f"{label} #")
         return header
 
+    def rounds_to(self, k: int) -> int | None:
+        """The decimals to which the original tool of column k's metric rounds its scores
+        (:attr:`gecmetrics.metrics.base.Metric.rounds_to`; None for rankings)."""
+        column = self.columns[k]
+        return None if column.ranking is not None else getattr(self.metrics[column.metric_index], "rounds_to", None)
+
     def cells(self, digits: int = 2, ranks: bool = False) -> list[list[str]]:
         """The printed rows: system name, then each score (x100 for fractions with the default
-        scale) rounded half up (and its rank)."""
+        scale) rounded half up, or as the metric's original tool rounds it at its own precision
+        (and its rank)."""
         all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if ranks else []
         out = []
         for i, row in enumerate(self.rows):
             line = [row.system]
             for k, value in enumerate(row.scores):
-                line.append(scaled(value, digits, self.factor(k)))
+                line.append(scaled(value, digits, self.factor(k), rounds_to=self.rounds_to(k)))
                 if ranks:
                     line.append(str(all_ranks[k][i]))
             out.append(line)

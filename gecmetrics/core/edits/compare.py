@@ -434,27 +434,25 @@ def _rounded_scalar(tp: int, fp: int, fn: int, beta: float) -> tuple[float, floa
     return round(precision, 4), round(recall, 4), round(f, 4)
 
 
-def macro_scores(counts: Iterable[Sequence[int]], beta: float) -> tuple[float, float, float]:
-    """errant PR #52's macro average of categories' (TP, FP, FN), in the order given: each
-    category's P, R, F as compare_m2 rounds them (4 decimals), then the arithmetic mean of
-    each, rounded to 4 decimals. Only the categories given count (a type with no TP, FP or FN
-    in the chosen pairs is absent, never a 0 or a 1); with no category at all, compare_m2's
-    scores of zero counts, (1.0, 1.0, 1.0) (where the PR divides by zero)."""
+def macro_means(counts: Iterable[Sequence[int]], beta: float) -> tuple[float, float, float]:
+    """errant PR #52's macro average of categories' (TP, FP, FN), in the order given, before its
+    last rounding: each category's P, R, F as compare_m2 rounds them (4 decimals), then the
+    arithmetic mean of each (the PR's ``sum(...) / len(...)``), a number with more decimals than
+    4. Only the categories given count (a type with no TP, FP or FN in the chosen pairs is
+    absent, never a 0 or a 1); with no category at all, compare_m2's scores of zero counts,
+    (1.0, 1.0, 1.0) (where the PR divides by zero)."""
     scores = [_rounded_scalar(int(tp), int(fp), int(fn), beta) for tp, fp, fn in counts]
     if not scores:
         return _rounded_scalar(0, 0, 0, beta)
-    return (round(sum(score[0] for score in scores) / len(scores), 4),
-            round(sum(score[1] for score in scores) / len(scores), 4),
-            round(sum(score[2] for score in scores) / len(scores), 4))
+    return (sum(score[0] for score in scores) / len(scores), sum(score[1] for score in scores) / len(scores),
+            sum(score[2] for score in scores) / len(scores))
 
 
-def unrounded_macro_scores(counts: Iterable[Sequence[int]], beta: float) -> tuple[float, float, float]:
-    """The means of the categories' unrounded P, R, F (:func:`errant_scores`): :func:`macro_scores`
-    at full precision, what JSON gives where the report prints ERRANT's rounded figures."""
-    scores = [errant_scores(int(tp), int(fp), int(fn), beta) for tp, fp, fn in counts]
-    if not scores:
-        return tuple(float(x) for x in errant_scores(0, 0, 0, beta))  # type: ignore[return-value]
-    return tuple(float(sum(score[k] for score in scores) / len(scores)) for k in range(3))  # type: ignore[return-value]
+def macro_scores(counts: Iterable[Sequence[int]], beta: float) -> tuple[float, float, float]:
+    """errant PR #52's macro P, R, F as it prints and compares them: :func:`macro_means` rounded
+    to 4 decimals."""
+    precision, recall, f = macro_means(counts, beta)
+    return round(precision, 4), round(recall, 4), round(f, 4)
 
 
 def choose_pairs_macro(statistics: ErrantStatistics, beta: float) -> np.ndarray:

@@ -6,8 +6,7 @@ from typing import Sequence
 
 from ...core.table import Table, scaled, unit_header
 from ...core.edits.compare import MODE_TITLES, SentenceTrace, errant_scores, rounded_scores
-from ...errors import InputError
-from ..edit_comparison import ErrantResult
+from ..edit_comparison import EditComparisonMetric, ErrantResult, errant_type_groups
 
 
 def _beta_label(beta: float) -> str:
@@ -15,13 +14,9 @@ def _beta_label(beta: float) -> str:
 
 
 def _type_groups(result: ErrantResult, level: int) -> dict:
-    """The -cat groups the tables print. An empty type (an edit line whose type field is empty)
-    has no operation to group by at level 1: an InputError, where compare_m2 stops with an
-    IndexError (levels 2 and 3 print it, as compare_m2 does)."""
-    if level == 1 and "" in result.categories:
-        raise InputError("an edit with an empty error type was counted: -cat 1 cannot group it by its operation "
-                         "(the type's first character)")
-    return result.grouped_categories(level)
+    """The -cat groups the tables print (:func:`errant_type_groups`: an empty type at level 1 is
+    an InputError, where compare_m2 stops with an IndexError)."""
+    return errant_type_groups(result.categories, level)
 
 
 def format_errant_report(result: ErrantResult, category_level: int | None = None) -> str:
@@ -88,35 +83,31 @@ def _right_aligned_table(rows: list[list]) -> list[str]:
 
 def errant_table(names: Sequence[str], results: Sequence[ErrantResult], category_level: int | None = None,
                  scale: float = 100.0, digits: int | None = None) -> Table:
-    """One row per system (TP, FP, FN and ERRANT's P, R, F, rounded to 4 decimals as ERRANT
-    rounds them, then printed x100 with 2 decimals, or with ``scale`` 1 as fractions with 4:
-    every cell of a column the same width); with ``category_level`` one row per system and error
-    type (ERRANT's -cat grouping), then the system's totals (category ``total``). More
-    ``digits`` than ERRANT's 4 decimals hold print the unrounded P, R, F (not zeros after
-    ERRANT's rounding); the macro average is rounded by its definition."""
+    """One row per system (TP, FP, FN and ERRANT's P, R, F, x100 with 2 decimals, or with
+    ``scale`` 1 as fractions with 4: every cell of a column the same width); with
+    ``category_level`` one row per system and error type (ERRANT's -cat grouping), then the
+    system's totals (category ``total``). At those default ``digits`` the figures compare_m2
+    prints (rounded to 4 decimals as it rounds them); at any other, the figures' own digits
+    (:meth:`ErrantResult.exact`; with the macro average, errant PR #52's mean of the types'
+    4-decimal figures, not zeros after its rounding)."""
     beta = results[0].beta if results else 0.5
     digits = (2 if scale == 100 else 4) if digits is None else digits
-    exact = digits > (2 if scale == 100 else 4)
 
-    def row(counts: tuple[int, int, int], scores: Sequence[float], unrounded: Sequence[float]) -> list[str]:
-        return [*(str(n) for n in counts), *(scaled(x, digits, scale) for x in (unrounded if exact else scores))]
-
-    def totals(result: ErrantResult, level: int | None) -> list[str]:
-        # the result's own scores unrounded (micro, or the sentence average); macro is rounded by its definition
-        unrounded = result.overall(level) if result.macro else (result.precision, result.recall, result.f)
-        return row((result.tp, result.fp, result.fn), result.overall(level), unrounded)
+    def row(counts: tuple[int, int, int], scores: Sequence[float]) -> list[str]:
+        return [*(str(n) for n in counts),
+                *(scaled(x, digits, scale, rounds_to=EditComparisonMetric.rounds_to) for x in scores)]
     header = ["system", "TP", "FP", "FN", *(unit_header(name, scale) for name in ("P", "R", _beta_label(beta)))]
     if category_level is None:
-        rows = [[name, *totals(r, None)] for name, r in zip(names, results)]
+        rows = [[name, *row((r.tp, r.fp, r.fn), r.exact())] for name, r in zip(names, results)]
         return Table(header, rows, text_align={"system": "l"}, notes=_macro_note(results))
     rows = []
     for name, result in zip(names, results):
         grouped = _type_groups(result, category_level)
         for error_type in sorted(grouped):
             counts = grouped[error_type]
-            rows.append([name, error_type, *row((counts.tp, counts.fp, counts.fn), counts.scores(beta),
+            rows.append([name, error_type, *row((counts.tp, counts.fp, counts.fn),
                                                 errant_scores(counts.tp, counts.fp, counts.fn, beta))])
-        rows.append([name, "total", *totals(result, category_level)])
+        rows.append([name, "total", *row((result.tp, result.fp, result.fn), result.exact(category_level))])
     return Table(header[:1] + ["category"] + header[1:], rows, left=(0, 1), text_align={"system": "l", "category": "l"},
                  notes=_macro_note(results))
 
