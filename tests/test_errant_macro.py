@@ -177,6 +177,22 @@ def test_more_digits_print_the_mean_the_pr_rounds():
             [data["precision"], data["recall"], data["f"]]
 
 
+def test_fewer_digits_round_the_score_not_errants_rounding(tmp_path):
+    """Fewer digits than ERRANT's 4 decimals round the score itself: P = 6/11 = 0.545454...
+    prints 0.545 at -d 3 (it printed 0.546, ERRANT's 0.5455 rounded again)."""
+    source = "S " + " ".join("abcdefghijk")
+    for name, edits in (("hyp", 11), ("ref", 6)):
+        lines = [source] + [f"A {i} {i + 1}|||R:NOUN|||X|||REQUIRED|||-NONE-|||0" for i in range(edits)]
+        (tmp_path / f"{name}.m2").write_text("\n".join(lines) + "\n\n", encoding="utf-8")
+
+    def precision(*flags: str) -> str:
+        out = run("m2", "compare", "-hyp", str(tmp_path / "hyp.m2"), "-ref", str(tmp_path / "ref.m2"), "--tsv", *flags)
+        assert out.exit_code == 0, out.output
+        return out.output.splitlines()[-1].split("\t")[4]
+    assert (precision("--scale", "1"), precision("--scale", "1", "-d", "3"), precision("-d", "1")) == \
+        ("0.5455", "0.545", "54.5")
+
+
 def test_macro_refusals_are_one_line():
     hyp, ref = str(DATA / "three.hyp.m2"), str(DATA / "three.ref.m2")
     for args, message in [(["--macro", "-v"], "per-sentence trace"),
