@@ -111,6 +111,16 @@ def test_m2_score_cli_per_type_and_macro(tmp_path, monkeypatch):
         assert compared.exit_code == 0, compared.output
         assert json.loads(compared.output)["rows"][0]["scores"] == {"M2 F0.5": 0.5,
                                                                      "M2 F0.5 macro": pytest.approx(0.26388888)}
+        # a -cat level of the macro average as a compare column: m2 score --macro -cat 1's number and signature
+        compared = runner.invoke(main, ["compare", "-s", "src", "-r", "hyp", "-o", "hyp", "--m2", gold, "--metrics",
+                                        "m2:average=macro:cat=1", "--scale", "1", "--json"])
+        assert compared.exit_code == 0, compared.output
+        column = json.loads(compared.output)["columns"][0]
+        assert column["label"] == "M2 F0.5 macro cat:1" and column["signature"] == at_1["signature"]
+        assert json.loads(compared.output)["rows"][0]["scores"] == {"M2 F0.5 macro cat:1": at_1["f"]}
+        refused = runner.invoke(main, ["compare", "-s", "src", "-r", "hyp", "-o", "hyp", "--m2", gold, "--metrics",
+                                       "m2:cat=1"])
+        assert refused.exit_code == 2 and "give average=macro with it" in refused.output, refused.output
         for args, message in [(["--macro", "--paired-bs"], "no --sentence"), (["-cat", "2", "--sentence"], "-cat"),
                               (["--macro", "--sentence-average"], "choose one")]:
             out = runner.invoke(main, ["m2", "score", "-s", gold, "-o", "hyp", "hyp", *args])

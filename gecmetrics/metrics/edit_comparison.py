@@ -33,7 +33,8 @@ from ..kinds import M2
 from .capabilities import EditMarks, SentenceMarks
 from .results import CorpusSums
 from .running_f import CountsResult
-from .type_average import TypeAveragedMetric, grouped, level_signature, type_group
+from .type_average import (TypeAveragedMetric, category_level_setting, grouped, grouping_level, level_signature,
+                           type_group)
 from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
                        setting_label, unless, when_set)
 
@@ -192,19 +193,6 @@ class ForeignTypesWarning(UserWarning):
     types (:meth:`EditComparisonMetric.check_observations`)."""
 
 
-def _category_level(name: str, value: Any) -> int | None:
-    level = optional_int(name, value)
-    if level is not None and level not in (1, 2, 3):
-        raise InputError(f"{setting_label(name)} must be 1, 2 or 3 (ERRANT's -cat levels), got {value!r}")
-    return level
-
-
-def _grouping_level(level: int | None) -> str | None:
-    """``cat:LEVEL`` in a signature for the levels that group types (1, 2): 3 is the full types,
-    the macro average's own (:func:`~.type_average.level_signature`)."""
-    return str(level) if level in (1, 2) else None
-
-
 @dataclass(frozen=True)
 class ErrantSettings(Settings):
     beta: float = setting(0.5, "beta of the F-score (>= 0; inf gives recall)", parse_beta, ("b",),
@@ -220,24 +208,17 @@ class ErrantSettings(Settings):
     average: str = setting("micro", "micro: P, R, F of the summed counts; macro: the mean over error types (-cat "
                            "groups) of their P, R, F, as errant pull request #52's --f_average macro", choice(*AVERAGES),
                            flags=("--f_average", "--f-average"), signature="average", shown=unless("micro"))
-    category_level: int | None = setting(None, "with average=macro, the -cat level whose type groups are averaged: "
-                                         "1 (operations: R), 2 (main types: NOUN), 3 (the full types: R:NOUN, as "
-                                         "without it)", _category_level, ("cat",), signature="cat",
-                                         shown=_grouping_level)
+    category_level: int | None = category_level_setting()
     sentence_average: bool = setting(False, "SentERRANT: the mean of the sentence P/R/F, each sentence against its "
                                      "best annotator", parse_bool, flags=("--sentence-average",))
 
     def check(self) -> None:
         """single and multi together keep no edit: compare_m2 then gives every system, an empty
-        output too, P = R = F = 1 (refused: a documented departure); a -cat level changes the
-        macro average alone."""
+        output too, P = R = F = 1 (refused: a documented departure)."""
         super().check()
         if self.single and self.multi:
             raise InputError("single (-single) and multi (-multi) together keep no edit: every system, an empty "
                              "output too, would score 100; give one of them")
-        if self.category_level is not None and self.average != "macro":
-            raise InputError(f"setting category_level (cat) is the -cat level of the macro average over error "
-                             f"types: with average={self.average} it changes no number; give average=macro with it")
 
 
 def _answer_number(name: str, value: Any) -> int | None:
@@ -450,7 +431,7 @@ class EditComparisonMetric(TypeAveragedMetric):
         s = self.settings
         tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
         tokens += [word for word, on in (("single", s.single), ("multi", s.multi), ("macro", self.macro)) if on]
-        tokens += [f"cat:{level}" for level in [_grouping_level(s.category_level)] if level]
+        tokens += [f"cat:{level}" for level in [grouping_level(s.category_level)] if level]
         return [" ".join(tokens + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]
 
 

@@ -21,6 +21,28 @@ from ..core.edits.compare import CategoryCounts, ErrantStatistics
 from ..errors import InputError
 from .results import CorpusSums
 from .running_f import RunningFMetric
+from .settings import optional_int, setting, setting_label
+
+
+def _category_level(name: str, value: Any) -> int | None:
+    level = optional_int(name, value)
+    if level is not None and level not in (1, 2, 3):
+        raise InputError(f"{setting_label(name)} must be 1, 2 or 3 (ERRANT's -cat levels), got {value!r}")
+    return level
+
+
+def grouping_level(level: int | None) -> str | None:
+    """``cat:LEVEL`` in a signature (and a column label) for the levels that group types (1, 2):
+    3 is the full types, the macro average's own (:func:`level_signature`)."""
+    return str(level) if level in (1, 2) else None
+
+
+def category_level_setting() -> Any:
+    """The ``category_level`` (``cat``) setting of a metric with the macro average: the -cat level
+    whose type groups are averaged (a ``compare`` column's way to say ``--macro -cat N``)."""
+    return setting(None, "with average=macro, the -cat level whose type groups are averaged: 1 (operations: R), 2 "
+                   "(main types: NOUN), 3 (the full types: R:NOUN, as without it)", _category_level, ("cat",),
+                   signature="cat", shown=grouping_level)
 
 
 class TypeAveragedMetric(RunningFMetric):
@@ -50,10 +72,14 @@ class TypeAveragedMetric(RunningFMetric):
         return super().corpus_sums(statistics).chosen
 
     def check_average(self) -> None:
-        """The macro average and the sentence average are two different figures."""
+        """The macro average and the sentence average are two different figures; a -cat level
+        (``category_level``) changes the macro average alone."""
         if self.macro and self.sentence_average:
             raise InputError("the macro average over error types (average=macro) and the sentence average "
                              "(sentence_average) are two different figures: choose one")
+        if getattr(self.settings, "category_level", None) is not None and not self.macro:
+            raise InputError(f"setting category_level (cat) is the -cat level of the macro average over error types: "
+                             f"with average={self.settings.average} it changes no number; give average=macro with it")
 
     def corpus_sums(self, statistics: Any, column: int = 0) -> CorpusSums:
         """The running-F choice and its totals; with the macro average, :meth:`macro_choice` and,

@@ -21,7 +21,7 @@ from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, 
 from ...core import fscore
 from ...core.table import scaled_number
 from ..running_f import CountsResult
-from ..type_average import TypeAveragedMetric, grouped, level_signature
+from ..type_average import TypeAveragedMetric, category_level_setting, grouped, grouping_level, level_signature
 from ...io.m2 import Block, check_blocks
 from ...core.edits.lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit
 from ...core.edits.compare import CategoryCounts, ErrantStatistics, TypeCounts
@@ -90,8 +90,9 @@ class M2Result(CountsResult):
         return type_means([(c.tp, c.fp, c.fn) for c in self.grouped_categories(level).values()], self.beta)
 
     def overall(self, level: int | None = None) -> tuple[float, float, float]:
-        """P, R, F; with the macro average, over the -cat level's groups (None or 3: full types)."""
-        if self.macro and level not in (None, 3):
+        """P, R, F; with the macro average, over the -cat level's groups (None: the metric's own
+        level, the full types unless its ``category_level`` says another; 3: the full types)."""
+        if self.macro and level is not None:
             return self.macro_scores(level)
         return self.precision, self.recall, self.f
 
@@ -99,6 +100,7 @@ class M2Result(CountsResult):
         """P, R, F (x ``scale``), counts, settings, signature and the per-type counts; ``level``: as
         the report at that -cat level shows them (the types grouped; with the macro average, P, R,
         F the means over the level's groups and ``cat:LEVEL`` in the signature)."""
+        level = self.settings.get("category_level") if level is None else level  # the metric's own level
         precision, recall, f = self.overall(level)
         out = {"precision": scaled_number(precision, scale), "recall": scaled_number(recall, scale),
                "f": scaled_number(f, scale), **({"scores": [scaled_number(f, scale)]} if self.macro else {}),
@@ -141,6 +143,7 @@ class M2Settings(Settings):
     average: str = setting("micro", "micro: P, R, F of the summed counts; macro: the mean over the gold M2's error "
                            "types of their P, R, F (docs/m2.md)", choice("micro", "macro"), signature="average",
                            shown=unless("micro"))
+    category_level: int | None = category_level_setting()
     sentence_average: bool = setting(False, "SentM2: the mean of the sentence P/R/F, each sentence against its best "
                                      "annotator", parse_bool, flags=("--sentence-average",))
 
@@ -182,11 +185,19 @@ class M2Scorer(TypeAveragedMetric):
     def type_average(self, rows: Sequence[Sequence[int]]) -> tuple[float, float, float]:
         return type_means(rows, self.settings.beta)
 
+    def type_groups(self, categories: dict[str, CategoryCounts]) -> dict[str, CategoryCounts]:
+        """The macro average's groups: the types at the ``category_level`` setting's -cat level."""
+        level = self.settings.category_level
+        return categories if level is None else grouped(categories, level, (NO_TYPE,))
+
     def settings_dict(self) -> dict[str, Any]:
-        """The settings (``average`` only when it is macro: the micro figures' JSON is as before)."""
+        """The settings (``average`` only when it is macro: the micro figures' JSON is as before;
+        ``category_level`` only when given)."""
         out = super().settings_dict()
         if not self.macro:
             out.pop("average", None)
+        if self.settings.category_level is None:
+            out.pop("category_level", None)
         return out
 
     def sharing_key(self) -> Hashable:
@@ -263,6 +274,7 @@ class M2Scorer(TypeAveragedMetric):
     def column_names(self) -> list[str]:
         s = self.settings
         tokens = [f"F{s.beta:g}"] + (["macro"] if self.macro else [])
+        tokens += [f"cat:{level}" for level in [grouping_level(s.category_level)] if level]
         if s.max_unchanged_words != 2:
             tokens.append(f"mu{s.max_unchanged_words}")
         if s.ignore_whitespace_casing:
