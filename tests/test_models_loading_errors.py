@@ -2,7 +2,9 @@
 architecture is named with what was expected, with none of transformers' load report; a hub name
 that is not on disk fails after one look at the hub (no retries), or none with HF_HUB_OFFLINE,
 naming HF_HUB_OFFLINE and the folder option; a hub name in the Hugging Face cache loads from it
-without the network. The hub is a server on the loopback interface that counts connections."""
+without the network; a folder whose config.json contradicts its weights (sizes, layer count) is
+one line naming what does not match, not a number from the forward passes written from weights.
+The hub is a server on the loopback interface that counts connections."""
 from __future__ import annotations
 
 import os
@@ -151,3 +153,68 @@ def test_a_model_of_another_architecture_is_one_line(tmp_path: Path, hub: Counti
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and done.stdout == "" and len(lines) == 1, done.stderr
     assert lines[0].startswith(f"gecmetric: error: {tmp_path / folder}: ") and re.search(expected, lines[0]), lines[0]
+
+
+@pytest.fixture(scope="module")
+def tiny_folders(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny BERT (BERTScore, PT-M2), IMPARA's tiny regressor and encoder, and the tiny GPT-2."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from gecmetrics.core.models.tiny import build_tiny_bert
+    from gecmetrics.core.models.tiny_bert_heads import build_impara_models
+    from gecmetrics.core.models.tiny_gpt2 import build_tiny_gpt2
+
+    folder = tmp_path_factory.mktemp("tiny")
+    build_tiny_bert(folder / "bert")
+    build_impara_models(folder / "impara")
+    build_tiny_gpt2(folder / "gpt2")
+    return folder
+
+
+CONTRADICTIONS = [  # (the folder copied, the metric, what config.json is made to say, the line's end)
+    ("bert", "bertscore:model={model}:layer=2", {"hidden_size": 128},
+     "hidden_size is 128 in config.json, 64 in the weights (embeddings.word_embeddings.weight is 660x64)"),
+    ("bert", "bertscore:model={model}:layer=2", {"num_hidden_layers": 14},  # layer 2 exists: all 14 were not read
+     "num_hidden_layers is 14 in config.json, the weights hold 12 layers"),
+    ("bert", "bertscore:model={model}:layer=2", {"max_position_embeddings": 1024},
+     "max_position_embeddings is 1024 in config.json, 512 in the weights"),
+    ("bert", "bertscore:model={model}:layer=2", {"vocab_size": None},
+     "vocab_size is 30522 in config.json (not set: transformers' default), 660 in the weights"),
+    ("impara/qe", "impara:model={model}:se_model={folder}/impara/se", {"intermediate_size": 256},
+     "intermediate_size is 256 in config.json, 128 in the weights (encoder.layer.0.intermediate.dense.weight is "
+     "128x64)"),
+    ("impara/qe", "impara:model={model}:se_model={folder}/impara/se", {"num_hidden_layers": 5},
+     "num_hidden_layers is 5 in config.json, the weights hold 4 layers"),
+    ("impara/se", "impara:model={folder}/impara/qe:se_model={model}", {"hidden_size": 32},
+     "hidden_size is 32 in config.json, 64 in the weights"),
+    ("gpt2", "scribendi:model={model}", {"n_embd": 128}, "n_embd is 128 in config.json, 64 in the weights"),
+    ("gpt2", "scribendi:model={model}", {"n_layer": 3}, "n_layer is 3 in config.json, the weights hold 2 layers"),
+    ("gpt2", "scribendi:model={model}", {"n_inner": 100},
+     "n_inner is 100 in config.json, 256 in the weights (h.0.mlp.c_fc.weight is 64x256)"),
+]
+
+
+@pytest.mark.parametrize("copied, metric, change, expected", CONTRADICTIONS,
+                         ids=[f"{c[0]}-{','.join(c[2])}" for c in CONTRADICTIONS])
+def test_a_config_that_contradicts_its_weights_is_one_line(tiny_folders: Path, tmp_path: Path, copied: str,
+                                                             metric: str, change: dict, expected: str) -> None:
+    """The forward passes written from weights read their sizes from the weights: a config.json
+    that says other sizes (or more layers than the weights hold) gave a number from a model
+    transformers refuses to load (weights missing or of other shapes). Now exit 2 and one line
+    naming the folder and what does not match."""
+    import json
+
+    from tests.conftest import one_line_error
+
+    model = tmp_path / "model"
+    shutil.copytree(tiny_folders / copied, model)
+    config = json.loads((model / "config.json").read_text(encoding="utf-8"))
+    config.update(change)
+    (model / "config.json").write_text(json.dumps({k: v for k, v in config.items() if v is not None}),
+                                       encoding="utf-8")
+    paths = write_files(tmp_path, {"SRC": ["A b c .", "D e ."], "HYP": ["A b c .", "D e f ."]})
+    spec = metric.format(model=model, folder=tiny_folders) + ":device=cpu"
+    err = one_line_error("--no-cache", "compare", "-s", paths["SRC"], "-r", paths["SRC"], "-o", paths["HYP"],
+                         "--metrics", spec)
+    assert err.startswith(f"gecmetric: error: {model}: cannot load the model: config.json does not match the "
+                          "weights: ") and expected in err, err

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .encoder import DirectBert, bert_block, bert_named, read_config, read_tensors, supports, weight_file
+from .fields import ConfigMismatch, shown_shape
 
 HEAD_PARTS = ("pooler.dense.weight", "pooler.dense.bias", "classifier.weight", "classifier.bias")
 
@@ -32,8 +33,12 @@ class MaskedBert(DirectBert):
             if missing:
                 raise KeyError(f"the weights have no {missing[0]}")
             self.head = [state[part].float().contiguous() for part in HEAD_PARTS]
-            if tuple(self.head[2].shape) != (1, config["hidden_size"]):
-                raise ValueError(f"the classifier has {self.head[2].shape[0]} outputs, 1 is needed")
+            shape = tuple(self.head[2].shape)
+            if shape[:1] != (1,):
+                raise ValueError(f"the classifier has {shape[0] if shape else 0} outputs, 1 is needed")
+            if shape != (1, config["hidden_size"]):
+                raise ConfigMismatch(f"classifier.weight is {shown_shape(shape)} in the weights, "
+                                     f"1x{config['hidden_size']} by config.json")
 
     def to(self, device: Any, dtype: Any = None) -> "MaskedBert":
         convert = (lambda t: t.to(device=device, dtype=dtype)) if dtype is not None else (lambda t: t.to(device))

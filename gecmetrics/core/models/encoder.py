@@ -62,6 +62,13 @@ weights' shapes come from the weight file; ``hidden_act`` gelu is the exact (erf
 dropout, initialiser, label-name and generation fields change nothing in evaluation
 (``chunk_size_feed_forward`` does: transformers refuses lengths it does not divide)."""
 REQUIRED = ("model_type", "hidden_size", "num_attention_heads", "num_hidden_layers")
+SIZES = {"hidden_size": ("embeddings.word_embeddings.weight", 1, 768),
+         "vocab_size": ("embeddings.word_embeddings.weight", 0, 30522),
+         "max_position_embeddings": ("embeddings.position_embeddings.weight", 0, 512),
+         "type_vocab_size": ("embeddings.token_type_embeddings.weight", 0, 2),
+         "intermediate_size": ("encoder.layer.0.intermediate.dense.weight", 0, 3072)}
+"""The size fields of a BERT config: the weight (named as ``BertModel``'s) and axis that hold
+each, and ``BertConfig``'s default when the field is not set."""
 
 
 def refusal(config: dict) -> str | None:
@@ -73,6 +80,37 @@ def supports(config: dict) -> bool:
     """Whether a config describes the plain BERT encoder computed here: every field in
     :data:`FIELDS` with a value it accepts."""
     return refusal(config) is None
+
+
+def bert_parameter_shapes(config: dict, prefix: str = "") -> dict[str, tuple[int, ...]]:
+    """The parameters of transformers' ``BertModel`` (pooler included) for ``config``, name ->
+    shape, each name after ``prefix`` (``bert.`` inside ``BertForSequenceClassification``)."""
+    hidden, inner = config["hidden_size"], config["intermediate_size"]
+    square, vector = (hidden, hidden), (hidden,)
+    shapes = {"embeddings.word_embeddings.weight": (config["vocab_size"], hidden),
+              "embeddings.position_embeddings.weight": (config["max_position_embeddings"], hidden),
+              "embeddings.token_type_embeddings.weight": (config["type_vocab_size"], hidden),
+              "embeddings.LayerNorm.weight": vector, "embeddings.LayerNorm.bias": vector}
+    for layer in range(config["num_hidden_layers"]):
+        block = f"encoder.layer.{layer}."
+        for part in ("attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"):
+            shapes.update({f"{block}{part}.weight": square, f"{block}{part}.bias": vector})
+        shapes.update({f"{block}intermediate.dense.weight": (inner, hidden), f"{block}intermediate.dense.bias": (inner,),
+                       f"{block}output.dense.weight": (hidden, inner), f"{block}output.dense.bias": vector})
+        for norm in ("attention.output.LayerNorm", "output.LayerNorm"):
+            shapes.update({f"{block}{norm}.weight": vector, f"{block}{norm}.bias": vector})
+    shapes.update({"pooler.dense.weight": square, "pooler.dense.bias": vector})
+    return {prefix + name: shape for name, shape in shapes.items()}
+
+
+def check_against_config(config: dict, state: dict) -> None:
+    """Weights (named as ``BertModel``'s) of the sizes and layers ``config`` describes, as
+    transformers would load them; else :class:`~.fields.ConfigMismatch`."""
+    sized = {**config, **{size: default for size, (_, _, default) in SIZES.items() if config.get(size) is None}}
+    why = fields.weights_refusal(config, state, bert_parameter_shapes(sized), SIZES,
+                                 ("num_hidden_layers", "encoder.layer."))
+    if why is not None:
+        raise fields.ConfigMismatch(why)
 
 
 def read_tensors(torch: Any, path: str) -> dict:
@@ -128,6 +166,7 @@ class DirectBert:
                 raise KeyError(f"the weights have no {name}")
             return state[name].float().contiguous()
 
+        check_against_config(config, state)
         self.torch = torch
         self.config = config
         self.heads = config["num_attention_heads"]

@@ -10,6 +10,10 @@ model on the same weights: ``tests/test_models_direct_fields.py`` varies every f
 evaluation: dropout, initialisation, generation defaults, label names) and compares the
 outputs; a test fails when a field is listed without a variation there.
 
+A config.json must also describe the weights it comes with (:func:`weights_refusal`): the direct
+passes read their sizes from the weights, so a config that says other sizes, or more layers than
+the weights hold, would give a number from a model transformers refuses to load.
+
 A rule is a predicate on the field's value; :data:`ANY` marks a field whose value cannot
 change the forward pass in evaluation (the test still varies it).
 """
@@ -134,3 +138,45 @@ def config_refusal(config: Any, rules: Mapping[str, Rule], required: tuple[str, 
     if why is None and config[width] % config[count]:
         why = f"{width} is not a multiple of {count}"
     return why
+
+
+def weights_refusal(config: Mapping[str, Any], state: Mapping[str, Any], expected: Mapping[str, tuple[int, ...]],
+                    sizes: Mapping[str, tuple[str, int, int]], layers: tuple[str, str]) -> str | None:
+    """Why the weights ``state`` (name -> tensor, named as the direct pass reads them) are not
+    the model ``config`` describes, or None: transformers refuses such a folder (weights it
+    needs missing, or of other shapes), where a direct pass would compute a number from part of
+    the model or from weights of other sizes. In order: fewer layers than the config's
+    (``layers``: its field and the prefix of the layers' weights; more are left unread, as
+    transformers leaves them), a size field other than the weights' (``sizes``: field -> (the
+    weight that holds it, its axis, transformers' default when the field is absent)), any other
+    weight of a shape other than ``expected`` (name -> shape the config makes)."""
+    field, prefix = layers
+    present = {name[len(prefix):].split(".", 1)[0] for name in state if name.startswith(prefix)}
+    count = len([index for index in present if index.isdigit()])
+    if count < config[field]:
+        return f"{field} is {config[field]} in config.json, the weights hold {count} layer{'' if count == 1 else 's'}"
+    for size, (weight, axis, default) in sizes.items():
+        value = config.get(size)
+        value = default if value is None else value
+        shape = tuple(state[weight].shape) if weight in state else ()
+        if len(shape) > axis and shape[axis] != value:
+            absent = "" if config.get(size) is not None else " (not set: transformers' default)"
+            return (f"{size} is {value} in config.json{absent}, {shape[axis]} in the weights ({weight} is "
+                    f"{shown_shape(shape)})")
+    for name, shape in expected.items():
+        if name in state and tuple(state[name].shape) != tuple(shape):
+            return f"{name} is {shown_shape(tuple(state[name].shape))} in the weights, {shown_shape(shape)} by config.json"
+    return None
+
+
+def shown_shape(shape: tuple[int, ...]) -> str:
+    """A shape as ``64x128``."""
+    return "x".join(str(size) for size in shape) or "a scalar"
+
+
+class ConfigMismatch(ValueError):
+    """A model folder whose config.json contradicts its weights (:func:`weights_refusal`): the
+    loaders make it one line naming the folder."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"config.json does not match the weights: {why}")

@@ -53,6 +53,24 @@ def supports(config: dict) -> bool:
     return refusal(config) is None
 
 
+def check_against_config(config: dict, state: dict) -> None:
+    """Weights (named as ``GPT2Model``'s) of the sizes and layers ``config`` describes, as
+    transformers would load them; else :class:`~.fields.ConfigMismatch`."""
+    from .tiny_gpt2 import CausalLMShape, parameter_shapes
+
+    hidden = config["n_embd"]
+    sizes = {"n_embd": ("wte.weight", 1, hidden), "vocab_size": ("wte.weight", 0, 50257),
+             "n_positions": ("wpe.weight", 0, 1024), "n_inner": ("h.0.mlp.c_fc.weight", 1, 4 * hidden)}
+    vocabulary, positions, inner = (sizes[size][2] if config.get(size) is None else config[size]
+                                    for size in ("vocab_size", "n_positions", "n_inner"))
+    shape = CausalLMShape(config["n_layer"], hidden, config["n_head"], positions)
+    expected = {name.removeprefix("transformer."): dims
+                for name, dims in parameter_shapes(vocabulary, shape, inner).items()}
+    why = fields.weights_refusal(config, state, expected, sizes, ("n_layer", "h."))
+    if why is not None:
+        raise fields.ConfigMismatch(why)
+
+
 def read_weights(torch: Any, path: str) -> dict:
     """The tensors of a safetensors or PyTorch weight file, named as ``GPT2Model``'s (the
     ``transformer.`` prefix of ``GPT2LMHeadModel`` checkpoints dropped)."""
@@ -76,6 +94,7 @@ class DirectGPT2:
             value = state[name].to(dtype)
             return (value.t() if transpose else value).contiguous()
 
+        check_against_config(config, state)
         self.torch = torch
         self.config = config
         self.heads = config["n_head"]

@@ -8,7 +8,7 @@ ASCII word is tokenized into pieces), common English words and suffixes; anythin
 ``[UNK]``. Weights do not come from ``transformers``' initializers (which may change between
 versions) but from NumPy's frozen ``RandomState`` stream, seeded per parameter name, and are
 written straight to ``model.safetensors`` under ``BertModel``'s parameter names
-(:func:`bert_parameter_shapes`) with a hand-written ``config.json``: building needs NumPy and
+(:func:`~.encoder.bert_parameter_shapes`) with a hand-written ``config.json``: building needs NumPy and
 safetensors (which transformers installs), not torch or transformers' model classes (importing
 those took about 6 of the 8 s a build cost), and the folder's bytes do not depend on the
 installed transformers.
@@ -23,6 +23,7 @@ import zlib
 from pathlib import Path
 
 from ...errors import InputError
+from .encoder import bert_parameter_shapes
 
 SEED = 2022
 """The default seed (the year of the PT-M2 paper)."""
@@ -132,27 +133,6 @@ def weights_fingerprint(state: dict) -> str:
         digest.update(f"{name}:{array.shape}\n".encode("utf-8"))
         digest.update(array.tobytes())
     return digest.hexdigest()
-
-
-def bert_parameter_shapes(config: dict, prefix: str = "") -> dict[str, tuple[int, ...]]:
-    """The parameters of transformers' ``BertModel`` (pooler included) for ``config``, name ->
-    shape, each name after ``prefix`` (``bert.`` inside ``BertForSequenceClassification``)."""
-    hidden, inner = config["hidden_size"], config["intermediate_size"]
-    square, vector = (hidden, hidden), (hidden,)
-    shapes = {"embeddings.word_embeddings.weight": (config["vocab_size"], hidden),
-              "embeddings.position_embeddings.weight": (config["max_position_embeddings"], hidden),
-              "embeddings.token_type_embeddings.weight": (config["type_vocab_size"], hidden),
-              "embeddings.LayerNorm.weight": vector, "embeddings.LayerNorm.bias": vector}
-    for layer in range(config["num_hidden_layers"]):
-        block = f"encoder.layer.{layer}."
-        for part in ("attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"):
-            shapes.update({f"{block}{part}.weight": square, f"{block}{part}.bias": vector})
-        shapes.update({f"{block}intermediate.dense.weight": (inner, hidden), f"{block}intermediate.dense.bias": (inner,),
-                       f"{block}output.dense.weight": (hidden, inner), f"{block}output.dense.bias": vector})
-        for norm in ("attention.output.LayerNorm", "output.LayerNorm"):
-            shapes.update({f"{block}{norm}.weight": vector, f"{block}{norm}.bias": vector})
-    shapes.update({"pooler.dense.weight": square, "pooler.dense.bias": vector})
-    return {prefix + name: shape for name, shape in shapes.items()}
 
 
 def build_tiny_bert(folder: str | os.PathLike[str], seed: int = SEED) -> str:

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from .tiny import bert_parameter_shapes, parameter_values, save_seeded
+from .encoder import bert_parameter_shapes
+from .tiny import parameter_values, save_seeded
 
 SEED = 2020
 """The default seed (the year of the SOME paper)."""

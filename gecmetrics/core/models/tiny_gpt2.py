@@ -75,10 +75,13 @@ def gpt2_config(vocabulary_size: int, shape: CausalLMShape = CausalLMShape(), en
             "tie_word_embeddings": True, "use_cache": True}
 
 
-def parameter_shapes(vocabulary_size: int, shape: CausalLMShape = CausalLMShape()) -> dict[str, tuple[int, ...]]:
+def parameter_shapes(vocabulary_size: int, shape: CausalLMShape = CausalLMShape(),
+                     inner: int | None = None) -> dict[str, tuple[int, ...]]:
     """The parameters of ``GPT2LMHeadModel`` (names as it saves them, Conv1D weights as
-    (in, out)), the LM head left out (tied to ``transformer.wte.weight``)."""
-    hidden, inner = shape.hidden, 4 * shape.hidden
+    (in, out)), the LM head left out (tied to ``transformer.wte.weight``); ``inner``: the
+    feed-forward width (None: 4 times the hidden size, GPT-2's ``n_inner`` default)."""
+    hidden = shape.hidden
+    inner = 4 * hidden if inner is None else inner
     shapes: dict[str, tuple[int, ...]] = {"transformer.wte.weight": (vocabulary_size, hidden),
                                           "transformer.wpe.weight": (shape.positions, hidden)}
     for index in range(shape.layers):
