@@ -108,3 +108,48 @@ def test_a_max_length_beyond_the_models_positions_is_refused_before_any_work(nam
     with pytest.raises(InputError, match="max_length .* 513 is more than the 512 positions"):
         get_metric(name, **options, max_length=513)
     get_metric(name, **options, max_length=512)  # 512 fits
+
+
+WORDS = "The test of the data is in the model and it is for the test".split()
+"""Each one token of the tiny models' cased vocabulary."""
+
+
+def words(count: int) -> str:
+    return " ".join(WORDS[k % len(WORDS)] for k in range(count)) + " ."
+
+
+def bert_tokens(folder: Path, text: str) -> int:
+    """The tokens bert_score's tokenizer gives ``text`` ([CLS] and [SEP] included), not truncated."""
+    import transformers
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(folder), use_fast=False)
+    return len(tokenizer(text.strip(), add_special_tokens=True, verbose=False)["input_ids"])
+
+
+def test_bertscore_says_how_many_sentences_of_which_file_it_cut(models, tmp_path):
+    """bert_score cuts every text at the tokenizer's maximum length (512), and so does the metric
+    (its number is the original's), but nothing said so: now one note naming each file with cut
+    sentences and how many, from the metric's command, ``compare``, -p 2 and a warm cache alike."""
+    encoder = models["impara"] / "se"  # a plain BERT of 512 positions
+    long_hypothesis, long_reference, near = words(520), words(600), words(505)
+    assert bert_tokens(encoder, long_hypothesis) > 512 and bert_tokens(encoder, long_reference) > 512
+    assert bert_tokens(encoder, near) <= 512  # long, not cut
+    paths = write_files(tmp_path, {"src": ["A b .", "C d .", "E f ."], "ref": ["A b .", long_reference, near],
+                                   "one": ["A b .", long_hypothesis, near],
+                                   "two": [long_hypothesis, "C d .", long_reference],
+                                   "short": ["A b .", "C d .", "E f ."]})
+    options = ["--model", str(encoder), "--layer", "2", "--device", "cpu", "--tsv"]
+    expected = ("gecmetric: note: BERTScore: sentences longer than 512 tokens were truncated to 512, as bert_score "
+                f"does: 1 of {paths['one']}, 2 of {paths['two']}, 1 of {paths['ref']}")
+    command = ["bertscore", "-s", paths["src"], "-r", paths["ref"], "-o", paths["one"], paths["two"], *options]
+    code, cold, err = run_cli("--cache", str(tmp_path / "c"), *command)
+    assert code == 0 and expected in err.splitlines(), err
+    for jobs in ([], ["-p", "2", "--chunk-lines", "1"]):  # the cut read back with the token ids; each chunk's added
+        code, warm, err = run_cli("--cache", str(tmp_path / "c"), *command, *jobs)
+        assert code == 0 and warm == cold and expected in err.splitlines(), err
+    code, _, err = run_cli("--no-cache", "compare", "-s", paths["src"], "-r", paths["ref"], "-o", paths["one"],
+                           "--metrics", f"bertscore:model={encoder}:layer=2:device=cpu")
+    assert code == 0 and f"does: 1 of {paths['one']}, 1 of {paths['ref']}" in err, err
+    code, _, err = run_cli("--no-cache", "bertscore", "-s", paths["src"], "-r", paths["src"], "-o", paths["short"],
+                           *options)
+    assert code == 0 and "truncated" not in err, err

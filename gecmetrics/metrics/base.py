@@ -289,8 +289,9 @@ class Metric(ABC):
         return 0
 
     def observation(self, prepared: Any) -> Any:
-        """What preparing one chunk saw that only the whole run can judge (None: nothing), given
-        to :meth:`check_observations` with every other chunk's once the run has them all."""
+        """What preparing one chunk (and scoring its hypotheses with the prepared object) saw that
+        only the whole run can judge (None: nothing), given to :meth:`check_observations` with
+        every other chunk's once the run has them all."""
         return None
 
     def check_observations(self, observations: Sequence[Any]) -> None:
@@ -487,8 +488,9 @@ class Metric(ABC):
 
         metric = self.for_call(cache)
         if prepared is not None:
+            statistics = metric.statistics(prepared, hypothesis)
             check_observations([metric], [{0: metric.observation(prepared)}])
-            return metric.statistics(prepared, hypothesis)
+            return statistics
         name, hypotheses = named_hypotheses(hypothesis, systems)
         corpus = python_corpus([metric], sources, references, hypotheses)
         observed: dict[int, Any] = {}
@@ -636,3 +638,20 @@ class Metric(ABC):
                   if a.shape[1:] != shape else a for a in arrays]
         return compact(padded[0] if len(padded) == 1 else np.concatenate(padded, axis=0))
 
+
+def truncation_note(label: str, original: str, observations: Sequence[Any]) -> list[str]:
+    """The line that says, of chunks' ``(file -> sentences cut, maximum length)`` observations
+    (None: nothing cut; every chunk names the files in one order), how many sentences of each
+    file were longer than the maximum and cut to it, as ``original`` cuts them; none when no
+    chunk cut any."""
+    seen = [observed for observed in observations if observed is not None]
+    counts: dict[str, int] = {}
+    for cut, _ in seen:
+        for name, count in cut.items():
+            counts[name] = counts.get(name, 0) + count
+    if not any(counts.values()):
+        return []
+    length = seen[0][1]  # the model's, in every chunk
+    files = ", ".join(f"{count:,} of {name}" for name, count in counts.items() if count)
+    return [f"gecmetric: note: {label}: sentences longer than {length} tokens were truncated to {length}, as "
+            f"{original} does: {files}"]

@@ -79,16 +79,13 @@ def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequenc
     named hypothesis under every metric: ``statistics[name][k]`` (compacted: a large corpus's
     chunks wait for the join in 32 bits) and the number of texts the preparing and counting
     encoded. ``observations``: a mapping that receives each metric's
-    :meth:`~gecmetrics.metrics.base.Metric.observation` of the chunk (k -> observation), for
-    the run's :func:`check_observations`."""
+    :meth:`~gecmetrics.metrics.base.Metric.observation` of the chunk (k -> observation, once
+    every hypothesis is scored), for the run's :func:`check_observations`."""
     groups = sharing_groups(metrics)
     prepared = {}
     for key, indices in groups.items():
         with plugin_errors(metrics[indices[0]], "prepare"):
             prepared[key] = metrics[indices[0]].prepare(corpus, [metrics[k] for k in indices[1:]])
-    if observations is not None:
-        observations.update({k: metrics[k].observation(prepared[key]) for key, indices in groups.items()
-                             for k in indices})
     statistics: dict[str, list[Any]] = {name: [None] * len(metrics) for name in names}
     for name in names:
         for key, indices in groups.items():
@@ -104,6 +101,9 @@ def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequenc
                     # a refusal that says which sentence of the chunk: the hypothesis's file and line
                     raise LineRefused(str(err), name, corpus.offset + sentence + 1) from None
                 statistics[name][k] = compact(rows)
+    if observations is not None:  # after the statistics: what scoring the hypotheses saw too (PT-M2's cut texts)
+        observations.update({k: metrics[k].observation(prepared[key]) for key, indices in groups.items()
+                             for k in indices})
     return statistics, sum(metrics[indices[0]].texts_encoded(prepared[key]) for key, indices in groups.items())
 
 

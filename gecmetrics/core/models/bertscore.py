@@ -152,11 +152,17 @@ def token_namespace(loaded: LoadedModel) -> str | None:
     """The persistent cache's namespace of the token ids this model's tokenizer gives texts as
     :meth:`LoadedModel.encode` makes them (stripped, special tokens added, truncated to the
     model's maximum length; a prefix space for byte-level BPE), None when its files are unknown
-    (:func:`~.token_ids.token_namespace`)."""
+    (:func:`~.token_ids.token_namespace`). The token counts of the texts it cut are stored beside
+    them (:data:`CUTS`: ``cuts-noted``), so that a run reading the ids knows which were cut."""
     from .token_ids import token_namespace as namespace
 
     return namespace("special-tokens", loaded.tokenizer_digest, loaded.tokenizer, f"max-{loaded.max_length}",
-                     "prefix-space" if loaded.prefix_space else "no-prefix-space")
+                     "prefix-space" if loaded.prefix_space else "no-prefix-space", "cuts-noted")
+
+
+CUTS = "cut-lengths"
+"""Below a token namespace (:func:`token_namespace`): the token count before truncation of each
+text the tokenizer cut to the maximum length (texts not cut have no entry)."""
 
 
 FROM_THE_MODEL = object()
@@ -186,6 +192,10 @@ class PairScorer:
     :class:`~gecmetrics.core.cache.Cache`; the pair scores' is the default), in the namespace of
     the tokenizer (:func:`token_namespace`): transformers' Python BERT tokenizer, which
     BERTScore uses, takes about 0.7 ms a sentence, most of a warm run's time without it.
+
+    Texts longer than the model's maximum length (``max_length``: the model's, given by a caller
+    that knows it without reading ``loaded``) are cut to it, as bert_score cuts them; :attr:`cut`
+    says which, from their ids as tokenized or read back (:meth:`cut_count`).
     """
 
     cacheable = True
@@ -194,7 +204,8 @@ class PairScorer:
     def __init__(self, loaded: LoadedModel, baseline: np.ndarray | None, batch_size: int = 64,
                  token_budget: int = 8192, chunk: int = 4096, keep_bytes: int = 2**30,
                  idf: Mapping[int, float] | None = None, idf_default: float = 0.0, cache: Any = None,
-                 namespace: str | None = None, id_namespace: Any = FROM_THE_MODEL) -> None:
+                 namespace: str | None = None, id_namespace: Any = FROM_THE_MODEL,
+                 max_length: int | None = None) -> None:
         self.loaded = loaded
         self.idf = idf  # token id -> weight (ids not in it: idf_default); None: 1, and 0 for [CLS]/[SEP]
         self.idf_default = idf_default
@@ -216,6 +227,9 @@ class PairScorer:
         self.token_namespace = token_namespace(loaded) if id_namespace is FROM_THE_MODEL else id_namespace
         self.tokenized_count = 0
         """Texts tokenized by the model's tokenizer (those whose ids were stored need none)."""
+        self.max_length = max_length
+        self.cut: dict[str, int] = {}
+        """Text -> its token count before truncation, for the texts cut to the maximum length."""
         self.text_to_sequence: dict[str, int] = {}
         self.ids_to_sequence: dict[tuple[int, ...], int] = {}
         self.token_ids: list[tuple[int, ...]] = []
@@ -227,12 +241,52 @@ class PairScorer:
     def _token_ids(self, texts: list[str]) -> list[tuple[int, ...]]:
         """Token ids of distinct texts: stored ones read back, the others tokenized in one call
         (and stored)."""
-        from .token_ids import cached_token_ids
+        from ..cache import cache_key
+        from .token_ids import TOKEN_IDS_FORMAT, cached_token_ids
 
-        ids, tokenized = cached_token_ids(self.token_cache, self.token_namespace, texts,
-                                          lambda missing: self.loaded.encode(missing))  # (the model is read on use)
+        cuts: dict[str, int] = {}
+        namespace = self._cuts_namespace()
+
+        def tokenize(missing: list[str]) -> list[tuple[int, ...]]:
+            ids = self.loaded.encode(missing, cuts)  # (the model is read on use)
+            if cuts and namespace is not None:  # stored before the ids: no stored ids without their cut
+                self.token_cache.put_many(namespace, {cache_key(TOKEN_IDS_FORMAT, text): str(length).encode("ascii")
+                                                      for text, length in cuts.items()}, compress=False)
+            return ids
+
+        ids, tokenized = cached_token_ids(self.token_cache, self.token_namespace, texts, tokenize)
         self.tokenized_count += tokenized
+        self.cut.update(cuts)
+        if namespace is not None:
+            self._stored_cuts(namespace, texts, ids, cuts)
         return ids
+
+    def _cuts_namespace(self) -> str | None:
+        """Where the token counts of the texts cut are stored (:data:`CUTS`), or None: not stored."""
+        cache, namespace = self.token_cache, self.token_namespace
+        return f"{namespace}/{CUTS}" if cache is not None and cache.enabled and namespace is not None else None
+
+    def _stored_cuts(self, namespace: str, texts: list[str], ids: list[tuple[int, ...]], cuts: dict[str, int]) -> None:
+        """The stored token counts of the texts read back whose ids fill the maximum length."""
+        from ..cache import cache_key
+        from .token_ids import TOKEN_IDS_FORMAT
+
+        limit = self.limit
+        full = {cache_key(TOKEN_IDS_FORMAT, text): text for text, value in zip(texts, ids)
+                if len(value) >= limit and text not in cuts}
+        for key, value in (self.token_cache.get_many(namespace, list(full)) if full else {}).items():
+            if value.isdigit() and int(value) > limit:  # else not one: taken as not cut
+                self.cut[full[key]] = int(value)
+
+    @property
+    def limit(self) -> int:
+        """The most tokens of a text (the model's maximum length; read from the model when the
+        caller did not give it)."""
+        return self.loaded.max_length if self.max_length is None else self.max_length
+
+    def cut_count(self, texts: Sequence[str]) -> int:
+        """How many of ``texts`` (each seen by :meth:`sequences`) were cut to the maximum length."""
+        return sum(text in self.cut for text in texts)
 
     def sequences(self, texts: Sequence[str], pin: bool = False) -> list[int]:
         """Sequence numbers of texts (tokenizing the new ones in one call, or reading their ids

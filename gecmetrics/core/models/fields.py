@@ -165,7 +165,8 @@ def weights_refusal(config: Mapping[str, Any], state: Mapping[str, Any], expecte
                     f"{shown_shape(shape)})")
     for name, shape in expected.items():
         if name in state and tuple(state[name].shape) != tuple(shape):
-            return f"{name} is {shown_shape(tuple(state[name].shape))} in the weights, {shown_shape(shape)} by config.json"
+            held = shown_shape(tuple(state[name].shape))
+            return f"{name} is {held} in the weights, {shown_shape(shape)} by config.json"
     return None
 
 

@@ -143,21 +143,32 @@ class LoadedModel:
     tokenizer_digest: str = ""
     """What identifies the tokenizer's files (:func:`~.token_ids.tokenizer_digest`); "" unknown."""
 
-    def encode(self, texts: list[str]) -> list[tuple[int, ...]]:
+    def encode(self, texts: list[str], cuts: dict[str, int] | None = None) -> list[tuple[int, ...]]:
         """Token ids of each text as BERTScore makes them: stripped, special tokens added,
-        truncated to the model's maximum length; an empty text is [CLS] [SEP]."""
+        truncated to the model's maximum length; an empty text is [CLS] [SEP]. ``cuts``: a dict
+        that receives, for each text that was truncated, its token count before (found from the
+        ids computed here; only a text the tokenizer itself cut to the maximum is tokenized whole
+        to tell)."""
         from .wordpiece import fast_token_ids, with_special_tokens
 
         stripped = [text.strip() for text in texts]
-        present = [text for text in stripped if text]
+        present = [(text, strip) for text, strip in zip(texts, stripped) if strip]
         fast = fast_token_ids(self.tokenizer) if present else None  # the Python BERT tokenizer's, word by word
         if fast is not None:
-            encoded = iter([with_special_tokens(ids, self.cls_id, self.sep_id, self.max_length)
-                            for ids in fast(present)])
+            pieces = fast([strip for _, strip in present])
+            whole = {text: len(ids) + 2 for (text, _), ids in zip(present, pieces)}
+            encoded = [with_special_tokens(ids, self.cls_id, self.sep_id, self.max_length) for ids in pieces]
         else:
-            encoded = iter(self.tokenizer(present, add_special_tokens=True, truncation=True,
-                                          max_length=self.max_length)["input_ids"] if present else [])
-        return [tuple(next(encoded)) if text else self.empty_ids() for text in stripped]
+            encoded = self.tokenizer([strip for _, strip in present], add_special_tokens=True, truncation=True,
+                                     max_length=self.max_length)["input_ids"] if present else []
+            full = [(text, strip) for (text, strip), ids in zip(present, encoded) if len(ids) >= self.max_length]
+            whole = dict(zip((text for text, _ in full), (len(ids) for ids in self.tokenizer(
+                [strip for _, strip in full], add_special_tokens=True, verbose=False)["input_ids"]))) \
+                if full and cuts is not None else {}
+        if cuts is not None:
+            cuts.update((text, length) for text, length in whole.items() if length > self.max_length)
+        ids = iter(encoded)
+        return [tuple(next(ids)) if strip else self.empty_ids() for strip in stripped]
 
     def empty_ids(self) -> tuple[int, ...]:
         """The ids of an empty sentence: the special tokens alone."""

@@ -414,9 +414,10 @@ IDENTITIES = "models/bertscore-identity/1"
 
 def _is_record(record: dict) -> bool:
     """Whether a stored record is one of :meth:`BertScoreModel.record`'s."""
-    return (set(record) == {"fingerprint", "config", "direct", "cls", "sep", "tokens"}
+    return (set(record) == {"fingerprint", "config", "direct", "cls", "sep", "tokens", "max_length"}
             and strings(record, "fingerprint", "config") and isinstance(record["direct"], bool)
-            and all(isinstance(record[name], int) and not isinstance(record[name], bool) for name in ("cls", "sep"))
+            and all(isinstance(record[name], int) and not isinstance(record[name], bool)
+                    for name in ("cls", "sep", "max_length"))
             and (record["tokens"] is None or isinstance(record["tokens"], str)))
 
 
@@ -446,7 +447,7 @@ class BertScoreEncoder(OnUse):
         direct = isinstance(loaded.model, DirectBert)
         return {"fingerprint": weights_fingerprint_of(*import_torch_transformers(), loaded.model, source, direct),
                 "config": config_digest(source), "direct": direct, "cls": loaded.cls_id, "sep": loaded.sep_id,
-                "tokens": token_namespace(loaded)}
+                "tokens": token_namespace(loaded), "max_length": loaded.max_length}
 
 
 class BertScoreModel:
@@ -499,9 +500,10 @@ class BertScoreModel:
     def record(self) -> dict:
         """What identifies the model: ``fingerprint`` (its weights' SHA-256, "" unknown), ``config``
         (its config.json's digest), ``direct`` (computed straight from its weights), ``cls`` and
-        ``sep`` (its special token ids) and ``tokens`` (the namespace of its token ids in the
-        persistent cache; None: not stored). Read back from :attr:`cache` where a load stored it
-        (the model is then not loaded), else found by loading the model (and stored for the next run)."""
+        ``sep`` (its special token ids), ``tokens`` (the namespace of its token ids in the
+        persistent cache; None: not stored) and ``max_length`` (the tokens a text is cut to). Read
+        back from :attr:`cache` where a load stored it (the model is then not loaded), else found
+        by loading the model (and stored for the next run)."""
         return self._encoder.record()
 
     @property
@@ -521,8 +523,19 @@ class BertScoreModel:
         if self._pairs is None:
             record = self.record()
             model = self.loaded if self.is_loaded else LoadedOnUse(lambda: self.loaded)
-            self._pairs = TokenMatches(model, None, batch_size=self.batch_size, id_namespace=record["tokens"])
+            self._pairs = TokenMatches(model, None, batch_size=self.batch_size, id_namespace=record["tokens"],
+                                       max_length=record["max_length"])
         return self._pairs
+
+    @property
+    def max_length(self) -> int:
+        """The most tokens of a text the model reads (bert_score's: the tokenizer's
+        ``model_max_length``); longer texts are cut to it."""
+        return self.record()["max_length"]
+
+    def cut_count(self, texts: Sequence[str]) -> int:
+        """How many of ``texts`` (of the last :meth:`systems_matches`) were cut to :attr:`max_length`."""
+        return self.pairs.cut_count(texts)
 
     def identity(self) -> tuple[str, ...]:
         """What besides the token ids decides a pair's similarities, for cache keys: the full

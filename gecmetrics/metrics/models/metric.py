@@ -47,7 +47,7 @@ from ...core.models.runtime import DTYPES
 from ...errors import InputError
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
-from ..base import Metric
+from ..base import Metric, truncation_note
 from ..results import CorpusSums, ScoreResult, shown_score
 from ..settings import (Settings, choice, non_negative_int, parse_bool, parse_device, parse_float, parse_floats,
                         parse_int, positive_int, setting, setting_label, signature_value, when_set)
@@ -327,12 +327,12 @@ class ModelPrepared:
     a metric's statistics are made from (SOME: the three ratings; IMPARA: similarity and
     quality), found by the identity of the system's lines; other lines are scored on demand
     (``score``) against the same sources. ``computed``: model inputs run (cache hits not
-    counted); ``truncated``: (inputs cut to the maximum length, inputs) of the systems, or None
-    for a metric that does not cut its inputs."""
+    counted); ``truncated``: what the metric's ``truncated_inputs`` says of the inputs cut to the
+    maximum length (None: nothing)."""
 
     def __init__(self, sources: list[str], systems: list[Sequence[str]], parts: list[Any], computed: int,
                  score: Callable[[list[str], list[Sequence[str]]], list[Any]], key: Hashable,
-                 truncated: tuple[int, int] | None = None) -> None:
+                 truncated: Any = None) -> None:
         self.sources, self.systems, self.parts, self.computed = sources, systems, parts, computed
         self.truncated = truncated
         self._score, self.key = score, key
@@ -438,8 +438,7 @@ class ModelMetric(Metric):
             before = scorer.computed
             parts = self.score_systems(scorer, sources, systems, group)
             computed = scorer.computed - before
-            truncated = (scorer.systems_truncated(sources, systems), len(sources) * len(systems)) \
-                if self.truncates else None
+            truncated = self.truncated_inputs(scorer, sources, systems, corpus)
 
         def score(sources: list[str], hypotheses: list[Sequence[str]]) -> list[Any]:
             with _LOCK:
@@ -448,8 +447,13 @@ class ModelMetric(Metric):
 
         return ModelPrepared(sources, systems, parts, computed, score, self.sharing_key(), truncated)
 
-    def observation(self, prepared: Any) -> tuple[int, int] | None:
-        """The chunk's (truncated inputs, inputs), for :meth:`notes` (None: no cutting)."""
+    def truncated_inputs(self, scorer: Any, context: list[Any], systems: list[Sequence[str]], corpus: Corpus) -> Any:
+        """What the chunk's inputs cut to the maximum length were, for :meth:`notes` (None:
+        nothing to say): (truncated inputs, inputs) of a metric that ``truncates``."""
+        return (scorer.systems_truncated(context, systems), len(context) * len(systems)) if self.truncates else None
+
+    def observation(self, prepared: Any) -> Any:
+        """The chunk's :meth:`truncated_inputs`, for :meth:`notes`."""
         return prepared.truncated if isinstance(prepared, ModelPrepared) else None
 
     def notes(self, observations: Sequence[Any]) -> list[str]:
@@ -809,6 +813,20 @@ class BERTScore(ModelMetric):
                              "log((M + 1) / (M + 1)) is 0; give more reference sentences, or leave idf off")
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(sums[..., 3] > 0, sums[..., column] / np.where(sums[..., 3] > 0, sums[..., 3], 1), np.nan)
+
+    def truncated_inputs(self, scorer: Any, references: list[Any], systems: list[Sequence[str]],
+                         corpus: Corpus) -> tuple[dict[str, int], int] | None:
+        """(each file, in the run's order -> its sentences cut to the model's maximum length, that
+        length), or None when none was: bert_score cuts every text there (so does this metric, and
+        the number is the original's), saying nothing."""
+        files = {**dict(zip(corpus.hypotheses, systems)),
+                 **{corpus.name(f"reference {k}"): lines for k, lines in enumerate(references)}}
+        cut = {name: scorer.cut_count(lines) for name, lines in files.items()}
+        return (cut, scorer.max_length) if any(cut.values()) else None
+
+    def notes(self, observations: Sequence[Any]) -> list[str]:
+        """One line naming the files with sentences cut to the maximum length, and how many."""
+        return truncation_note(self.label, "bert_score", observations)
 
     def references_in(self, statistics: Any) -> int | None:
         matches = getattr(statistics, "matches", None)

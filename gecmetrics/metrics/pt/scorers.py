@@ -228,15 +228,17 @@ class PTEngine:
     def identity(self, threads: int, cache: Any = None) -> dict:
         """The model's identity at ``threads`` torch threads: ``pairs`` and ``tokens``, the
         namespaces of its pair scores and token ids in the persistent cache (None: not stored),
-        and ``signature``, its signature fields but the model's name and the baseline. Read back
-        from ``cache`` when a load stored it there (the model is then not loaded), else found by
-        loading the model (and stored for the next run)."""
+        ``max_length``, the tokens a text is cut to, and ``signature``, its signature fields but
+        the model's name and the baseline. Read back from ``cache`` when a load stored it there
+        (the model is then not loaded), else found by loading the model (and stored for the next
+        run)."""
         return self._identities.get(threads, cache, self.is_loaded, lambda: self._identity_of(self.loaded, threads))
 
     def _identity_of(self, loaded: Any, threads: int) -> dict:
         from ...core.models.bertscore import pair_namespace, token_namespace
 
         return {"pairs": pair_namespace(loaded, threads), "tokens": token_namespace(loaded),
+                "max_length": loaded.max_length,
                 "signature": [["rev", loaded.revision], ["layer", str(loaded.num_layers)],
                               ["torch", loaded.torch_version.split("+")[0]],
                               ["transformers", loaded.transformers_version],
@@ -255,7 +257,7 @@ class PTEngine:
         identity = self.identity(torch_threads(threads), cache)
         model = self.using(threads) if self._loaded is not None else LoadedOnUse(lambda: self.using(threads))
         return PairScorer(model, self.baseline, batch_size=batch_size, cache=cache, namespace=identity["pairs"],
-                          id_namespace=identity["tokens"])
+                          id_namespace=identity["tokens"], max_length=identity["max_length"])
 
     def signature_fields(self, threads: int = 0, cache: Any = None) -> list[tuple[str, str]]:
         """The model's identity for a signature (read back from ``cache`` like :meth:`identity`)."""
@@ -284,7 +286,8 @@ IDENTITIES = "pt/model-identity/1"
 
 def _is_identity(identity: dict) -> bool:
     """Whether a stored record is one of :meth:`PTEngine.identity`'s."""
-    return (set(identity) == {"pairs", "tokens", "signature"} and strings(identity, "pairs", "tokens")
+    return (set(identity) == {"pairs", "tokens", "max_length", "signature"} and strings(identity, "pairs", "tokens")
+            and isinstance(identity["max_length"], int) and not isinstance(identity["max_length"], bool)
             and isinstance(identity["signature"], list)
             and all(isinstance(field, list) and len(field) == 2 and all(isinstance(part, str) for part in field)
                     for field in identity["signature"]))
