@@ -260,3 +260,36 @@ def test_the_encoder_can_be_set_once_in_the_environment(files, tiny_model, tmp_p
     assert "--model" in error and "$GECMETRICS_PT_MODEL" in error
     monkeypatch.setenv("GECMETRICS_PT_MODEL", "  ")
     assert PTM2().settings.model == PTM2(model="bert-base-uncased").settings.model == "bert-base-uncased"
+
+
+def test_pt_m2_says_how_many_gold_sentences_had_a_text_cut(files, tiny_model, tmp_path) -> None:
+    """PT-M2 weighs edits with bert_score's BERTScore, which cuts every text at the tokenizer's
+    maximum length (512 tokens: [CLS] and [SEP] and 510 words of the tiny vocabulary), and so does
+    the metric, saying nothing. Now one note counts the gold sentences of which a text the model
+    read was cut: the source or a reference (sentence 3), or the source with one of a system's
+    edits applied (sentence 2, where only ``long``'s 11-word insertion passes the limit), the same
+    from a warm cache and with -p 2."""
+    middle = " ".join(["the"] * 505)  # 507 tokens with [CLS] and [SEP]
+    beyond = " ".join(["the"] * 515)
+    gold = (f"S A b c .\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\nS {middle}\n"
+            "A 0 0|||M:DET|||the|||REQUIRED|||-NONE-|||0\n\n"
+            f"S {beyond}\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
+    paths = {}
+    for name, text in {"gold.m2": gold, "long": f"A x c .\na b c d e f g h i j k {middle}\n{beyond}\n",
+                       "near": f"A x c .\nthe {middle}\n{beyond}\n"}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        paths[name] = str(tmp_path / name)
+
+    def note(count: int) -> str:
+        return (f"gecmetric: note: PT-M2: sentences longer than 512 tokens were truncated to 512, as bert_score does: "
+                f"{count} of {paths['gold.m2']}")
+
+    command = ["pt-m2", "-s", paths["gold.m2"], *tiny_options(tiny_model), "--tsv"]
+    for system, count in (("long", 2), ("near", 1)):
+        for jobs in ([], [], ["-p", "2", "--chunk-lines", "1"]):  # cold, then from the cache
+            code, _, err = run_cli("--cache", str(tmp_path / "cache"), *command, "-o", paths[system], *jobs)
+            assert code == 0 and note(count) in err.splitlines(), (system, jobs, err)
+    code, _, err = run_cli("--no-cache", *command, "-o", paths["near"], paths["long"])
+    assert code == 0 and note(2) in err.splitlines(), err
+    code, _, err = run_cli("--no-cache", "pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *tiny_options(tiny_model))
+    assert code == 0 and "truncated" not in err, err

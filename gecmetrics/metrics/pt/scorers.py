@@ -40,7 +40,7 @@ from ...io.m2 import Block, Edit, blocks_name, check_blocks
 from ...core.edits.lattice import GoldEdit
 from ...core.edits.maxmatch import gold_edit, system_edits
 from ...kinds import M2
-from ..base import Metric
+from ..base import Metric, truncation_note
 from ...core.models.identity import LoadedOnUse, Records, request_key, strings
 from ..settings import (Settings, choice, non_negative_int, parse_beta, parse_device, positive_int, setting, setting_label)
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
@@ -326,7 +326,10 @@ class PreparedCorpus:
     """What every system shares in a chunk: per sentence the source, each annotator's gold edit
     keys (first-appearance order) and reference text, the F of the source against each
     reference; and the chunk's cache (``pairs``, rebuilt on use after pickling) over the run's
-    persistent cache (``cache``)."""
+    persistent cache (``cache``). ``cut``: the sentences of which a text the model read (the
+    source, a reference, the source with one edit of a system scored so far or of the gold) was
+    cut to its maximum length (``max_length`` tokens); ``gold_name``: the gold M2's file, which
+    the note names."""
 
     engine_key: tuple
     sources: list[str]
@@ -337,6 +340,9 @@ class PreparedCorpus:
     """Scorer-specific per-sentence data (PT-M2: GoldEdit lists for the lattice)."""
     pairs: Any = field(default=None, repr=False, compare=False)
     cache: Any = field(default=None, repr=False, compare=False)
+    cut: set[int] = field(default_factory=set, repr=False, compare=False)
+    gold_name: str = "the gold M2"
+    max_length: int = 0
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "pairs": None}
@@ -349,6 +355,11 @@ def _replacement(correction: str) -> str:
 def _annotators_in_order(block: Block) -> list[int]:
     """Annotator ids in order of first appearance (the authors' dict order); [0] if none."""
     return list(dict.fromkeys(edit.annotator for edit in block.edits)) or [0]
+
+
+def _gold_name(corpus: Corpus | Sequence[Block]) -> str:
+    """The gold M2's file name (blocks given directly: a description)."""
+    return corpus.name("gold") if isinstance(corpus, Corpus) else "the gold M2"
 
 
 def _gold_blocks(corpus: Corpus | Sequence[Block], what: str) -> list[Block]:
@@ -399,16 +410,30 @@ class PTMetric(RunningFMetric):
         return prepared.pairs
 
     def _finish_prepare(self, sources: list[str], gold: list[dict[int, list]], references: list[list[str]],
-                        extra: list) -> PreparedCorpus:
+                        extra: list, gold_name: str) -> PreparedCorpus:
         """Score every source against each of its references (the weights' starting point)."""
         prepared = PreparedCorpus(self.settings.engine_key, sources, gold, references, [], extra,
-                                  cache=self.run_context.cache)
+                                  cache=self.run_context.cache, gold_name=gold_name)
         pairs = self._pairs(prepared)
         flat_sources = [s for s, refs in zip(sources, references) for _ in refs]
         flat_f = iter(pairs.f_scores(pairs.sequences(flat_sources),
                                      pairs.sequences([r for refs in references for r in refs])))
         prepared.source_f = [[next(flat_f) for _ in refs] for refs in references]
+        prepared.max_length = pairs.limit
+        prepared.cut.update(d for d, (source, refs) in enumerate(zip(sources, references))
+                            if pairs.cut_count([source, *refs]))
         return prepared
+
+    def observation(self, prepared: Any) -> tuple[dict[str, int], int] | None:
+        """({the gold M2: its sentences with a text cut to the model's maximum length}, that
+        length), or None when none was: bert_score cuts them there, saying nothing."""
+        if not isinstance(prepared, PreparedCorpus) or not prepared.cut:
+            return None
+        return {prepared.gold_name: len(prepared.cut)}, prepared.max_length
+
+    def notes(self, observations: Sequence[Any]) -> list[str]:
+        """One line saying how many sentences of the gold M2 had a text cut to the maximum length."""
+        return truncation_note(self.label, "bert_score", observations)
 
     def _edited_f(self, prepared: PreparedCorpus, slot_keys: list[list[list]]) -> list[list[list[float]]]:
         """F of every (source with one edit applied, the slot's reference), per sentence, slot
@@ -422,6 +447,9 @@ class PTMetric(RunningFMetric):
                     texts.append(apply_edits_in_order(tokens, [(key[0], key[1], _replacement(key[-1]))]))
                     references.append(prepared.references[d][slot])
         values = iter(pairs.f_scores(pairs.sequences(texts), pairs.sequences(references)))
+        edited = iter(texts)
+        prepared.cut.update(d for d, slots in enumerate(slot_keys)
+                            if pairs.cut_count([next(edited) for keys in slots for _ in keys]))
         return [[[next(values) for _ in keys] for keys in slots] for slots in slot_keys]
 
     def _rows(self, prepared: PreparedCorpus, per_sentence: list[list[tuple[list, list, list]]]) -> np.ndarray:
@@ -543,7 +571,7 @@ class PTM2(PTMetric):
                          for a, edits in per_annotator.items()})
             references.append([apply_edits_in_order(tokens, [(s, e, c) for s, e, _, c in keys])
                                for keys in gold[-1].values()])
-        return self._finish_prepare(sources, gold, references, lattice_gold)
+        return self._finish_prepare(sources, gold, references, lattice_gold, _gold_name(corpus))
 
     def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[str], name: str = "hypothesis") -> np.ndarray:
         """Weighted (correct, proposed, gold) per sentence and annotator, shape (D, A, 5)."""
@@ -597,7 +625,8 @@ class PTErrant(PTMetric):
         gold = [errant_keys_by_coder(block) for block in blocks]
         references = [[apply_edits_in_order(block.tokens, [(s, e, _replacement(c)) for s, e, c in keys])
                        for keys in coders.values()] for block, coders in zip(blocks, gold)]
-        return self._finish_prepare([" ".join(block.tokens) for block in blocks], gold, references, [])
+        return self._finish_prepare([" ".join(block.tokens) for block in blocks], gold, references, [],
+                                    _gold_name(corpus))
 
     def statistics(self, prepared: PreparedCorpus, hypothesis: Sequence[Block], name: str | None = None
                    ) -> np.ndarray:
