@@ -248,3 +248,23 @@ def test_a_page_whose_systems_made_no_edit_says_so(chromium, spacy_model, tmp_pa
     probe = chromium.open_page(page, 'result.attribution = document.getElementById("attribution").innerText;')["probe"]
     assert probe["errors"] == [] and probe["violations"] == []
     assert "No system made an edit: nothing to attribute." in probe["actions"]["attribution"]
+
+
+# ---------------------------------------------------------------- what messages call the metric
+
+
+def test_messages_call_the_sentence_averages_by_the_names_users_type(small_files):
+    """SentERRANT's messages called it 'errant-m2', a name no command or --metrics takes (and
+    SentM2's 'm2', another metric): they say 'senterrant' and 'sentm2', as typed; the corpus
+    metrics keep their names."""
+    from gecmetrics.metrics.m2.compare import ErrantCompare
+    from gecmetrics.metrics.registry import get_metric
+
+    with pytest.raises(InputError, match="^metric senterrant reads hypothesis M2: attributing its edits needs"):
+        attribution_module.candidate_scorer(get_metric("senterrant"), small_corpus())
+    f = small_files
+    code, out, err = run_cli("compare", "-s", f["src"], "-r", f["ref0"], "-o", f["A"], "--m2", f["gold.m2"],
+                             "--metrics", "senterrant")
+    assert code == 2 and err.startswith("gecmetric: error: metric senterrant reads hypotheses as M2 edits, and "), err
+    assert [get_metric(name).display_name for name in ("senterrant", "sentm2", "m2")] == ["senterrant", "sentm2", "m2"]
+    assert ErrantCompare().display_name == "errant-m2"

@@ -1,5 +1,6 @@
-"""ERRANT's ``compare_m2`` of a hypothesis M2 with a reference M2 (SPEC 4.3), registered as
-``errant-m2`` (``senterrant`` with ``sentence_average``).
+"""ERRANT's ``compare_m2`` of a hypothesis M2 with a reference M2 (SPEC 4.3), named ``errant-m2``
+(the command ``gecmetric m2 compare``; not a registered name) and registered as ``senterrant``
+with ``sentence_average``, the name messages then call it by.
 
 The rules are :mod:`gecmetrics.core.edits.compare`'s, the metric base (settings, running-F
 choice, result) :mod:`gecmetrics.metrics.edit_comparison`'s; their names stay importable from here.
@@ -22,4 +23,5 @@ class ErrantCompare(EditComparisonMetric):
     """
 
     name = "errant-m2"
+    averaged_name = "senterrant"
 
