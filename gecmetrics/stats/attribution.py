@@ -584,14 +584,18 @@ def distinct_attributions(sentence: Mapping[str, Attribution | None]) -> list[At
 
 def attribution_signature(metric_signature: Any, methods: Sequence[str], max_exact_edits: int = DEFAULT_MAX_EXACT_EDITS,
                           permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0, normalize: bool = False,
-                          over_bound: str = "error") -> Any:
+                          over_bound: str = "error", annotator: Any = None) -> Any:
     """The metric's signature (a :class:`~gecmetrics.metrics.results.Signature`) with the
     attribution's settings before its version: the methods, exact Shapley's bound and rule above
     it, sampled Shapley's permutations and seed where it can run, ``normalized`` where add or
-    leave-one-out are rescaled (what else changes a number is the metric's)."""
+    leave-one-out are rescaled (what else changes a number is the metric's). ``annotator``: the
+    ERRANT annotator that gave the candidate sentences their edits, when they were annotated (a
+    metric that reads hypothesis M2): its spaCy and model versions (``versions()``) follow the
+    metric's fields, as ERRANT's signature names them (``spacy:3.8.18|model:en_core_web_sm-3.8.0``)."""
     options = _Options.checked(methods, max_exact_edits, permutations, seed, normalize, over_bound)
     names = options.methods
-    fields: list = [("attribution", ",".join(names))]
+    fields: list = [] if annotator is None else list(annotator.versions().items())
+    fields.append(("attribution", ",".join(names)))
     if SHAPLEY in names:
         fields += [("max-exact", str(options.bound)), ("over-bound", options.over_bound)]
     if SAMPLED_SHAPLEY in names or (SHAPLEY in names and options.over_bound == "sample"):

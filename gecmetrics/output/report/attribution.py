@@ -35,8 +35,8 @@ from ...run.executors import check_dask_address, check_jobs, make_executor
 from ...run.reading import worker_chunk_size
 from ...core.table import Table, scaled, scaled_number, unit_header
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
-                                  attribute_corpus_methods, attribution_rows, check_attribution_options,
-                                  distinct_attributions)
+                                  attribute_corpus_methods, attribution_rows, attribution_signature,
+                                  check_attribution_options, distinct_attributions)
 from ..formats import render
 
 CANDIDATES = "candidates"
@@ -277,8 +277,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
     if not names:
         raise InputError("no system output to attribute")
     missing = [name for name in names if name not in corpus.hypothesis_m2]
-    if (missing or metric.hypothesis_kind == M2) and annotator is None:
-        annotator = edit_annotator(spacy_model, metric.run_context)
+    annotator = attribution_annotator(corpus, metric, spacy_model, annotator)
     blocks = dict(corpus.hypothesis_m2)
     if missing:
         annotated = annotator.annotate_sets(corpus.sources, [[corpus.hypotheses[name]] for name in missing],
@@ -286,6 +285,28 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
         blocks.update(zip(missing, annotated))
     edits = {name: hypothesis_edits(blocks[name]) for name in names}
     return attribute_systems(corpus, metric, edits, column=column, annotator=annotator, **options)
+
+
+def attribution_annotator(corpus: Corpus, metric: Metric, spacy_model: str | None = None, annotator: Any = None) -> Any:
+    """The ERRANT annotator an attribution of ``corpus``'s systems under ``metric`` needs: the
+    ``annotator`` given, else one made (:func:`edit_annotator` with ``spacy_model``, in the
+    metric's run context) where a system has no M2 edits or the metric reads hypothesis M2 (its
+    candidates are annotated); None where nothing is annotated."""
+    missing = any(name not in corpus.hypothesis_m2 for name in corpus.hypotheses)
+    if annotator is None and (missing or metric.hypothesis_kind == M2):
+        annotator = edit_annotator(spacy_model, metric.run_context)
+    return annotator
+
+
+def column_attribution_signature(metric: Metric, column: int, references: int, annotator: Any = None,
+                                 **settings: Any) -> Any:
+    """The signature of an attribution under ``metric``'s column ``column`` with ``references``
+    reference sets (:func:`~gecmetrics.stats.attribution.attribution_signature`, ``settings``
+    its): it names the ``annotator``'s spaCy model when, and only when, that annotator gave the
+    candidates their edits (a metric that reads hypothesis M2). What ``attribute --signature``
+    prints and the report's attribution shows for the same rows."""
+    candidates = annotator if metric.hypothesis_kind == M2 else None
+    return attribution_signature(metric.column_signature(column, references), annotator=candidates, **settings)
 
 
 def attribution_table(results: Mapping[str, Sequence[Mapping[str, Attribution | None]]], scale: float | None = None,

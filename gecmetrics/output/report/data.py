@@ -35,7 +35,7 @@ from ...metrics.registry import REPORT, default_metric_texts, default_metrics, n
 from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import make_executor
-from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, attribution_signature, method_name
+from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
 from ...core.checks import check_count, check_seed
 from ...core.table import scale_factor
 from ...stats.multiple import AllPairsResult, all_pairs_from_draws, check_all_pairs, check_correction
@@ -43,7 +43,7 @@ from ...stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVE
                                    check_samples, drawn_columns, paired_signature, paired_test_from_draws,
                                    untestable)
 from ...version import __version__
-from .attribution import attribution_parts, edit_annotator, hypothesis_edits
+from .attribution import attribution_parts, column_attribution_signature, edit_annotator, hypothesis_edits
 
 FORMAT = "gecmetrics-report"
 FORMAT_VERSION = 1
@@ -91,14 +91,17 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context:
                attributed: Sequence[tuple[Metric, int]] = ()) -> tuple[Corpus, dict[str, Any], Any]:
     """The corpus with every system's ERRANT edits (given, or annotated in the run's
     ``context``) and a reference M2 (the gold, or the references annotated); what was
-    annotated, and the annotator (made too where only the candidates of an ``attributed``
-    metric that reads hypothesis M2 need it)."""
+    annotated (the annotator's settings and versions, and what it annotated: ``systems``,
+    ``references``, the ``candidates`` of an ``attributed`` metric that reads hypothesis M2), and
+    the annotator (made where any of them needs it)."""
     systems = list(corpus.hypotheses)
     missing = [name for name in systems if name not in corpus.hypothesis_m2]
     info: dict[str, Any] = {"hypotheses": "annotated" if missing else "given",
                             "references": "gold M2" if corpus.gold is not None else "annotated"}
     candidates = any(metric.hypothesis_kind == M2 for metric, _ in attributed)
-    if (missing or corpus.gold is None or candidates) and annotator is None:
+    annotated = [what for what, done in (("systems", missing), ("references", corpus.gold is None),
+                                         ("candidates", candidates)) if done]
+    if annotated and annotator is None:
         annotator = edit_annotator(spacy_model, context)
     sets = [[corpus.hypotheses[name]] for name in missing]
     if corpus.gold is None:
@@ -107,8 +110,8 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context:
     gold = blocks.pop() if corpus.gold is None else corpus.gold
     m2 = dict(corpus.hypothesis_m2)
     m2.update(zip(missing, blocks))
-    if annotator is not None and sets:
-        info["annotator"] = {"merge": annotator.merge, **annotator.versions()}
+    if annotated:
+        info["annotator"] = {"merge": annotator.merge, **annotator.versions(), "annotated": annotated}
     return Corpus(corpus.sources, corpus.references, dict(corpus.hypotheses), gold, corpus.names,
                   hypothesis_m2={name: m2[name] for name in systems}), info, annotator
 
@@ -555,8 +558,9 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
                       for t, entry in sorted(types[name].items())} for name in systems}
     # the signature of these numbers: the column's, then the attribution's settings (what
     # `gecmetric attribute --signature` prints for the same settings and the same rows)
-    signature = attribution_signature(metric.column_signature(column, len(corpus.references)), methods,
-                                      max_exact_edits, permutations, seed, over_bound=OVER_BOUND)
+    signature = column_attribution_signature(metric, column, len(corpus.references), annotator, methods=methods,
+                                             max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
+                                             over_bound=OVER_BOUND)
     return {"metric": metric.display_name, "label": metric.column_labels()[column], "column": column,
             "signature": str(signature), "scale": scale_factor(metric),
             "methods": methods,

@@ -228,6 +228,12 @@
   }
 
   // ------------------------------------------------------------------ header
+  var ANNOTATED = {systems: "the systems", references: "the references", candidates: "the attribution's candidates"};
+
+  function annotatedParts(parts) {  // what the annotator annotated (absent in data written before it was said)
+    return parts && parts.length ? ": " + parts.map(function (p) { return ANNOTATED[p] || p; }).join(", ") : "";
+  }
+
   function header() {
     var c = D.corpus;
     var files = c.files || {};
@@ -236,7 +242,8 @@
       systems.length + " system" + (systems.length === 1 ? "" : "s") + " (", isoList(systems), ")",
       files.source ? ["; source ", iso(files.source)] : null,
       "; reference edits: " + c.reference_edits + "; system edits: " + c.system_edits,
-      c.annotator ? [" (ERRANT, spaCy " + (c.annotator.spacy || "?") + ", ", iso(c.annotator.model || "?"), ")"] : null]);
+      c.annotator ? ["; annotated by ERRANT (spaCy " + (c.annotator.spacy || "?") + ", ", iso(c.annotator.model || "?"),
+                     ")" + annotatedParts(c.annotator.annotated)] : null]);
     var nav = document.getElementById("nav");
     [["summary", "Summary"], ["types", "Error types"], ["sentences", "Sentences"], ["attribution", "Attribution"],
      ["meta", "Human judgments"]].forEach(function (pair) {
