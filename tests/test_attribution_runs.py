@@ -325,3 +325,16 @@ def test_the_reports_attribution_and_corpus_name_what_annotated_the_candidates(c
                                              f"{data['corpus']['annotator']['model']}): the attribution's candidates")
     assert report_data(corpus, samples=60, attribution=["gleu"])["corpus"]["annotator"] is None
 
+
+def test_attribute_says_when_no_system_made_an_edit(small_files):
+    """attribute of a system identical to its source printed a table of headers alone and said
+    nothing: one line on stderr says why, exit 0; JSON is the empty list of rows, as before."""
+    f = small_files
+    given = ["attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["SRC"], "--hyp-m2", f["SRC.m2"],
+             "--metric", "gleu"]
+    code, out, err = run_cli(*given)
+    assert code == 0 and len(out.splitlines()) == 1 and out.startswith("system\tsentence\t")
+    assert err == "gecmetric: note: no system made an edit: nothing to attribute\n"
+    assert run_cli(*given, "--json") == (0, "[]\n", err)
+    code, out, err = run_cli(*given[:7], f["A"], "--hyp-m2", f["A.m2"], "--metric", "gleu", "--method", "add")
+    assert code == 0 and len(out.splitlines()) > 1 and err == ""

@@ -18,6 +18,10 @@ from .shared import chosen_digits, chosen_format, digits_option, format_options,
     signature_option
 from .context import in_run, run_context
 
+NO_EDIT_NOTE = "gecmetric: note: no system made an edit: nothing to attribute"
+"""What ``attribute`` says on stderr where its table has no row for that reason (the report's
+page says it in its attribution section)."""
+
 PARTS_HELP = {"chunk-lines": f"Sentences of a system attributed together: their candidates scored in one engine run "
                              f"(memory stays near one part's needs; results do not depend on it)  [default: "
                              f"{ATTRIBUTION_ROWS}]",
@@ -96,12 +100,14 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
 
 
 def _notes(results: dict, bound: int) -> list[str]:
-    """What the rows alone do not say: sentences left out (--over-bound skip) and sentences whose
-    exact Shapley was sampled in its place (--over-bound sample)."""
+    """What the rows alone do not say: that no system made an edit (no rows at all), sentences
+    left out (--over-bound skip) and sentences whose exact Shapley was sampled in its place
+    (--over-bound sample)."""
     sentences = [row for rows in results.values() for row in rows]
     skipped = sum(any(found is None for found in row.values()) for row in sentences)
     sampled = sum(any(found is not None and found.in_place_of for found in row.values()) for row in sentences)
-    return over_bound_notes(bound, skipped, sampled)
+    edited = any(found is None or found.edits for row in sentences for found in row.values())
+    return ([] if edited else [NO_EDIT_NOTE]) + over_bound_notes(bound, skipped, sampled)
 
 
 def _column(text: str) -> int | str:
