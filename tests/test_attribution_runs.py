@@ -285,8 +285,9 @@ def _model_fields() -> str:
 def test_the_attribution_signature_names_the_model_that_annotated_the_candidates(small_files, spacy_model):
     """SentERRANT's candidates are annotated by ERRANT with a spaCy model (another model, other
     edits, other numbers), and `attribute --signature` did not name it: it does, as ERRANT's
-    signature does, where the candidates were annotated; GLEU's candidates are texts (with the
-    systems' edits given or annotated, no model in its signature)."""
+    signature does, where the candidates were annotated; GLEU's candidates are texts: its
+    signature names the model where the systems' edits were annotated (the edits attributed are
+    then that model's), not where they were given."""
     from gecmetrics import __version__
 
     f = small_files
@@ -296,9 +297,10 @@ def test_the_attribution_signature_names_the_model_that_annotated_the_candidates
     code, out, err = run_cli("attribute", *given, *m2, "--metric", "senterrant")
     assert code == 0 and out, err
     assert err == f"SentERRANT|mode:cs|beta:0.5|{_model_fields()}|attribution:add|version:{__version__}\n"
-    for more in (m2, []):
-        code, out, err = run_cli("attribute", *given, *more, "--metric", "gleu")
-        assert code == 0 and out and err.startswith("GLEU+|") and "spacy" not in err and "model:" not in err, err
+    code, out, err = run_cli("attribute", *given, *m2, "--metric", "gleu")
+    assert code == 0 and out and err.startswith("GLEU+|") and "spacy" not in err and "model:" not in err, err
+    code, out, err = run_cli("attribute", *given, "--metric", "gleu")
+    assert code == 0 and out and err.startswith("GLEU+|") and f"|{_model_fields()}|attribution:" in err, err
 
 
 def test_the_reports_attribution_and_corpus_name_what_annotated_the_candidates(chromium, spacy_model, tmp_path):
@@ -324,6 +326,9 @@ def test_the_reports_attribution_and_corpus_name_what_annotated_the_candidates(c
                                              f"{data['corpus']['annotator']['spacy']}, "
                                              f"{data['corpus']['annotator']['model']}): the attribution's candidates")
     assert report_data(corpus, samples=60, attribution=["gleu"])["corpus"]["annotator"] is None
+    annotated = report_data(small_corpus(with_m2=False), samples=60, attribution=["gleu"],
+                            spacy_model=SPACY_TEST_MODEL)["attribution"][0]
+    assert f"|{_model_fields()}|attribution:" in annotated["signature"]  # the systems' edits are the model's
 
 
 def test_attribute_says_when_no_system_made_an_edit(small_files):

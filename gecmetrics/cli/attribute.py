@@ -7,7 +7,7 @@ import click
 from ..metrics.registry import resolve_metrics
 from ..output.report import attribute_corpus, read_report_corpus
 from ..output.report.attribution import (ATTRIBUTION_ROWS, attribution_annotator, attribution_table,
-                                         column_attribution_signature, over_bound_notes)
+                                         column_attribution_signature, over_bound_notes, systems_without_edits)
 from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT, METHODS,
                                  OVER_BOUND_RULES)
 from . import main
@@ -91,7 +91,7 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
                                progress=progress_unless(fmt == "json", "attribute"), **settings)
     metric = metrics[0]
     signature = column_attribution_signature(metric, metric.column_index(_column(column)), len(corpus.references),
-                                             annotator, **settings)
+                                             annotator, bool(systems_without_edits(corpus)), **settings)
     echo_scores(attribution_table(results, scale if metric.fraction else None, chosen_digits(digits, scale)), fmt,
                 [signature])
     echo_warnings(_notes(results, max_exact_edits))

@@ -287,26 +287,32 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
     return attribute_systems(corpus, metric, edits, column=column, annotator=annotator, **options)
 
 
+def systems_without_edits(corpus: Corpus) -> list[str]:
+    """The systems of ``corpus`` given without M2 edits (ERRANT annotates them), in order."""
+    return [name for name in corpus.hypotheses if name not in corpus.hypothesis_m2]
+
+
 def attribution_annotator(corpus: Corpus, metric: Metric, spacy_model: str | None = None, annotator: Any = None) -> Any:
     """The ERRANT annotator an attribution of ``corpus``'s systems under ``metric`` needs: the
     ``annotator`` given, else one made (:func:`edit_annotator` with ``spacy_model``, in the
     metric's run context) where a system has no M2 edits or the metric reads hypothesis M2 (its
     candidates are annotated); None where nothing is annotated."""
-    missing = any(name not in corpus.hypothesis_m2 for name in corpus.hypotheses)
-    if annotator is None and (missing or metric.hypothesis_kind == M2):
+    if annotator is None and (systems_without_edits(corpus) or metric.hypothesis_kind == M2):
         annotator = edit_annotator(spacy_model, metric.run_context)
     return annotator
 
 
 def column_attribution_signature(metric: Metric, column: int, references: int, annotator: Any = None,
-                                 **settings: Any) -> Any:
+                                 systems_annotated: bool = False, **settings: Any) -> Any:
     """The signature of an attribution under ``metric``'s column ``column`` with ``references``
     reference sets (:func:`~gecmetrics.stats.attribution.attribution_signature`, ``settings``
-    its): it names the ``annotator``'s spaCy model when, and only when, that annotator gave the
-    candidates their edits (a metric that reads hypothesis M2). What ``attribute --signature``
-    prints and the report's attribution shows for the same rows."""
-    candidates = annotator if metric.hypothesis_kind == M2 else None
-    return attribution_signature(metric.column_signature(column, references), annotator=candidates, **settings)
+    its): it names the ``annotator``'s spaCy model when, and only when, that annotator made edits
+    the attribution reads (another model, other edits, other numbers): the systems' edits
+    (``systems_annotated``: some system came without M2 edits) or the candidates' (a metric that
+    reads hypothesis M2). What ``attribute --signature`` prints and the report's attribution
+    shows for the same rows."""
+    named = annotator if systems_annotated or metric.hypothesis_kind == M2 else None
+    return attribution_signature(metric.column_signature(column, references), annotator=named, **settings)
 
 
 def attribution_table(results: Mapping[str, Sequence[Mapping[str, Attribution | None]]], scale: float | None = None,

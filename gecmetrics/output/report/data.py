@@ -43,7 +43,8 @@ from ...stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVE
                                    check_samples, drawn_columns, paired_signature, paired_test_from_draws,
                                    untestable)
 from ...version import __version__
-from .attribution import attribution_parts, column_attribution_signature, edit_annotator, hypothesis_edits
+from .attribution import (attribution_parts, column_attribution_signature, edit_annotator, hypothesis_edits,
+                          systems_without_edits)
 
 FORMAT = "gecmetrics-report"
 FORMAT_VERSION = 1
@@ -95,7 +96,7 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context:
     ``references``, the ``candidates`` of an ``attributed`` metric that reads hypothesis M2), and
     the annotator (made where any of them needs it)."""
     systems = list(corpus.hypotheses)
-    missing = [name for name in systems if name not in corpus.hypothesis_m2]
+    missing = systems_without_edits(corpus)
     info: dict[str, Any] = {"hypotheses": "annotated" if missing else "given",
                             "references": "gold M2" if corpus.gold is not None else "annotated"}
     candidates = any(metric.hypothesis_kind == M2 for metric, _ in attributed)
@@ -389,8 +390,9 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     # (core.backend.keep_freed_memory) but the attribution's many small objects cannot use
     del scored
     release_freed_memory()
+    systems_annotated = annotation["hypotheses"] == "annotated"
     data["attribution"] = [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed,
-                                        annotator, jobs, progress) for metric, column in attributed]
+                                        annotator, systems_annotated, jobs, progress) for metric, column in attributed]
     data["meta"] = _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None
     return data
 
@@ -522,7 +524,7 @@ def _attribution_rows(methods: list[str], results: list) -> list[tuple[list[list
 
 
 def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str], max_exact_edits: int,
-                 permutations: int, seed: int, annotator: Any, jobs: int = 1,
+                 permutations: int, seed: int, annotator: Any, systems_annotated: bool, jobs: int = 1,
                  progress: ProgressCallback | None = None) -> dict[str, Any]:
     """One metric's attribution of every system's edits, per sentence and edit, every method;
     and per system and error type the number of edits and their mean value by each method
@@ -558,9 +560,9 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
                       for t, entry in sorted(types[name].items())} for name in systems}
     # the signature of these numbers: the column's, then the attribution's settings (what
     # `gecmetric attribute --signature` prints for the same settings and the same rows)
-    signature = column_attribution_signature(metric, column, len(corpus.references), annotator, methods=methods,
-                                             max_exact_edits=max_exact_edits, permutations=permutations, seed=seed,
-                                             over_bound=OVER_BOUND)
+    signature = column_attribution_signature(metric, column, len(corpus.references), annotator, systems_annotated,
+                                             methods=methods, max_exact_edits=max_exact_edits,
+                                             permutations=permutations, seed=seed, over_bound=OVER_BOUND)
     return {"metric": metric.display_name, "label": metric.column_labels()[column], "column": column,
             "signature": str(signature), "scale": scale_factor(metric),
             "methods": methods,
