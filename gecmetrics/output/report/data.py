@@ -384,15 +384,14 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
             "warnings": scored.warnings(),
             "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
             **_scored_data(corpus, resolved, scored, columns, marker, defaults)}
-    # the attribution scores its own candidates: every metric's statistics of the systems (a
-    # few hundred MB at 10^5 sentences) are let go before it, and the memory that the scoring's
-    # and the bootstraps' large arrays left, which the command keeps for reuse
-    # (core.backend.keep_freed_memory) but the attribution's many small objects cannot use
+    # the attribution scores its own candidates: the statistics (hundreds of MB at 10^5 sentences) go
+    # first, and the memory the scoring's and bootstraps' large arrays left, which the command keeps
+    # for reuse (core.backend.keep_freed_memory) but the attribution's small objects cannot use
     del scored
     release_freed_memory()
-    systems_annotated = annotation["hypotheses"] == "annotated"
-    data["attribution"] = [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed,
-                                        annotator, systems_annotated, jobs, progress) for metric, column in attributed]
+    data["attribution"] = [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed, annotator,
+                                        annotation["hypotheses"] == "annotated", jobs, progress)
+                           for metric, column in attributed]
     data["meta"] = _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None
     return data
 
