@@ -343,3 +343,43 @@ def test_attribute_says_when_no_system_made_an_edit(small_files):
     assert run_cli(*given, "--json") == (0, "[]\n", err)
     code, out, err = run_cli(*given[:7], f["A"], "--hyp-m2", f["A.m2"], "--metric", "gleu", "--method", "add")
     assert code == 0 and len(out.splitlines()) > 1 and err == ""
+
+
+# ---------------------------------------------------------------- GoToScorer with fixed weights
+
+
+def test_gotoscorer_with_a_weight_file_is_attributed_at_each_sentences_place(small_files, spacy_model):
+    """Attribution refused GoToScorer even with a weight file, whose levels are fixed (and with
+    no_weight and a weight file, each candidate read the file's line of its place among the
+    candidates: 'has 5 sentence lines but the corpus has more'): each candidate now reads its
+    sentence's line, so the full set of a system's edits scores what the metric gives that
+    system's sentence and none of them what it gives the source; weights=systems is refused."""
+    from gecmetrics.metrics.registry import get_metric
+
+    f = small_files
+    weights = str(small_files["gold.m2"]).replace("gold.m2", "w.txt")
+    code, _, err = run_cli("gotoscorer", "-ref", f["gold.m2"], "-hyp", f["A.m2"], f["B.m2"], f["SRC.m2"],
+                           "--make-weights", weights)  # as docs/gotoscorer.md writes one
+    assert code == 0, err
+    corpus = small_corpus()
+    options = {"spacy_model": SPACY_TEST_MODEL, "methods": ["add", "shapley"], "over_bound": "sample"}
+    for settings in ({"weights": weights}, {"weights": weights, "no_weight": True}):
+        metric = get_metric("gotoscorer", score="acc", **settings)  # (F0.5 of a sentence here is 0 or 1)
+        expected = {name: metric.sentence_scores(None, corpus.gold, corpus.hypothesis_m2[name]).scores.tolist()
+                    for name in corpus.hypotheses}
+        for chunk_lines in (None, 2):  # parts of 2 sentences: the places count from the corpus's start
+            results = attribute_corpus(corpus, metric, chunk_lines=chunk_lines, **options)
+            for name, sentences in results.items():
+                assert [s["shapley"].full_score for s in sentences] == expected[name], (settings, name)
+                assert [s["shapley"].empty_score for s in sentences] == expected["SRC"], (settings, name)
+                for sentence in sentences:
+                    shapley = sentence["shapley"]
+                    assert all(math.isfinite(v) for m in sentence.values() for v in m.values)
+                    assert sum(shapley.values) == pytest.approx(shapley.full_score - shapley.empty_score)
+    weighted, unweighted = (get_metric("gotoscorer", score="acc", weights=weights, no_weight=no_weight)
+                            .sentence_scores(None, corpus.gold, corpus.hypothesis_m2["A"]).scores.tolist()
+                            for no_weight in (False, True))
+    assert len(set(weighted) - set(unweighted)) > 1  # the file's weights are read, and differ by sentence
+    with pytest.raises(InputError, match="GoToScorer cannot attribute edits: its chunk weights come from the systems "
+                                         "scored together.*a weight file, weights=W.txt"):
+        attribute_corpus(corpus, "gotoscorer", **options)

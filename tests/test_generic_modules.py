@@ -243,8 +243,8 @@ def test_the_metrics_declare_what_generic_code_asks():
     from gecmetrics.metrics.base import Metric
     from gecmetrics.metrics.registry import get_metric
 
-    assert (Metric.independent_sentences, Metric.candidate_refusal, Metric.marks_edits,
-            Metric.weighs_gold_edits) == (True, None, False, False)
+    assert (Metric.independent_sentences, Metric.candidate_refusal, Metric.placeless_refusal, Metric.marks_edits,
+            Metric.weighs_gold_edits) == (True, None, None, False, False)
     assert get_metric("m2").independent_sentences is False  # the running-F choice
     assert get_metric("sentm2").independent_sentences and get_metric("senterrant").independent_sentences
     assert get_metric("gotoscorer").candidate_refusal and get_metric("gotoscorer").weighs_gold_edits

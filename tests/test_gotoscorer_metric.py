@@ -193,6 +193,36 @@ def test_a_weight_file_fixes_the_weights(corpus, tmp_path):
         get_metric("gotoscorer", weights=str(tmp_path / "missing.txt"))
 
 
+def test_sentences_given_their_places_read_their_lines_of_the_weight_file(corpus, tmp_path):
+    """A corpus of some sentences of the whole, out of order and repeated (edit attribution's
+    candidates: ``Corpus(rows=...)``), read each sentence's own line of the weight file, in chunks
+    too: each sentence's row is that of the whole corpus. Bad places are refused by name."""
+    gold, systems = blocks(corpus)
+    (tmp_path / "w.txt").write_text(score_systems(read_gold(gold), [read_system(systems[n], read_gold(gold), 0, n)
+                                                                    for n in corpus["names"]]).weights.format())
+    metric = get_metric("gotoscorer", weights=str(tmp_path / "w.txt"), score="acc")
+    whole = score_corpus([metric], Corpus(None, [], {"sys1": systems["sys1"]}, gold)).statistics["sys1"][0]
+    rows = [17, 3, 3, 22, 0, 9, 3]
+    picked = Corpus(None, [], {"sys1": [systems["sys1"][r] for r in rows]}, [gold[r] for r in rows], rows=rows)
+    for chunk_lines in (None, 3):
+        placed = score_corpus([metric], picked, chunk_lines=chunk_lines).statistics["sys1"][0]
+        np.testing.assert_array_equal(placed, whole[rows])
+    assert metric.sentence_matrix(placed).tolist() == metric.sentence_matrix(whole[rows]).tolist()
+    for places, message in [([17, 4, 3, 22, 0, 9, 3], r"w.txt:6: has 19 counts for sentence 5 but the reference "
+                                                       r"gold.m2 makes 7 chunks of it"),
+                            ([17, 3, 3, 23, 0, 9, 3], r"w.txt: has 23 sentence lines but the corpus has more "
+                                                      r"sentences \(at least 24\)")]:
+        moved = Corpus(None, [], {"sys1": [systems["sys1"][r] for r in rows]}, [gold[r] for r in rows],
+                       {"gold": "gold.m2"}, rows=places)
+        with pytest.raises(InputError, match=message):
+            score_corpus([metric], moved)
+    for bad, message in [([1, 2], "rows: has 2 sentence numbers for 7 sentences"),
+                         ([0, 1, 2, 3, 4, 5, -1], "rows: sentence numbers must be integers >= 0, got -1"),
+                         ("0123456", "rows: rows must be a list of sentence numbers, got str")]:
+        with pytest.raises(InputError, match=message):
+            Corpus(None, [], {}, [gold[r] for r in rows], rows=bad)
+
+
 def test_settings_columns_and_errors(corpus):
     metric = metrics_from_text("gotoscorer:score=f05/p/R/accuracy:no_weight")[0]
     assert metric.column_labels() == ["GoToScorer F0.5 unweighted", "GoToScorer P unweighted",

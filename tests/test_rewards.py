@@ -300,6 +300,18 @@ def test_mbr_ties_choose_the_first():
 def test_argument_errors():
     with pytest.raises(InputError, match="systems scored together"):
         reward_function("gotoscorer")
+    assert reward_function("gotoscorer", no_weight=True)
+
+
+def test_gotoscorer_with_a_weight_file_is_no_reward(tmp_path):
+    """A weight file fixes GoToScorer's weights for edit attribution, which keeps each candidate's
+    sentence; a completion has no line of the file: refused (it would read line 1's levels)."""
+    (tmp_path / "w.txt").write_text("2\n0 1 2\n", encoding="utf-8")
+    for settings in ({}, {"no_weight": True}):
+        with pytest.raises(InputError, match="metric: metric gotoscorer cannot score a sentence on its own: its "
+                                             "chunk levels are read from the weight file's line of each corpus "
+                                             "sentence"):
+            reward_function("gotoscorer", weights=str(tmp_path / "w.txt"), **settings)
     with pytest.raises(InputError, match="colour is not a setting of language en"):
         reward_function("cleme", annotation={"colour": 1})
     with pytest.raises(InputError, match="unknown metric"):

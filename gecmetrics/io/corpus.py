@@ -3,10 +3,11 @@ files and checked once (:func:`read_corpus`), or made from Python lists (:class:
 from __future__ import annotations
 
 import copy
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..kinds import M2, TEXT
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length, check_lines,
                    check_paths, check_reference_sets, read_lines)
@@ -33,6 +34,11 @@ class Corpus:
     """Sentences before this one in its files (a chunk of a larger corpus): for line numbers."""
     hypothesis_m2: dict[str, list] = field(default_factory=dict)
     """Hypothesis name -> its M2 blocks, for text hypotheses (see the class docstring)."""
+    rows: list[int] | None = None
+    """Each sentence's number in the whole corpus (0-based) where they are not ``offset``,
+    ``offset + 1``, ...: edit attribution's candidates, several of one sentence, each keeps its
+    sentence's place (:meth:`sentence_rows`, which a metric reading per-sentence data of the
+    whole corpus reads: GoToScorer's weight file, a line per sentence)."""
     _named: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     """Hypothesis name -> (its blocks, the same as NamedBlocks), made once (see hypothesis())."""
 
@@ -66,6 +72,8 @@ class Corpus:
         given, self.hypothesis_m2 = dict(self.hypothesis_m2), {}
         for name, blocks in given.items():
             self.add_hypothesis_m2(str(name), blocks)
+        if self.rows is not None:
+            self.rows = _checked_rows(self.rows, d)
 
     def check_blocks(self, blocks: Sequence[Any], name: str, sources: bool = True) -> None:
         """M2 blocks of a hypothesis must annotate the corpus's sentences: same count and (with
@@ -138,12 +146,18 @@ class Corpus:
     def size(self) -> int:
         return len(self.sources)
 
+    def sentence_rows(self) -> Sequence[int]:
+        """Each sentence's number in the whole corpus (0-based): ``rows`` if given, else
+        ``offset`` on (a chunk of the corpus)."""
+        return range(self.offset, self.offset + self.size) if self.rows is None else self.rows
+
     def slice(self, start: int, end: int, hypotheses: bool = True, gold: bool = True) -> "Corpus":
         """Sentences ``start:end`` of every text (already checked: no checks again); without
         the hypotheses and their M2 (``hypotheses`` False), or the gold M2 (``gold`` False), that
         a part sent to a worker does not need."""
         part = copy.copy(self)
         part.offset = self.offset + start
+        part.rows = None if self.rows is None else self.rows[start:end]
         part.sources = self.sources[start:end]
         part.references = [ref[start:end] for ref in self.references]
         part.hypotheses = {name: lines[start:end] for name, lines in self.hypotheses.items()} if hypotheses else {}
@@ -166,7 +180,8 @@ class Corpus:
         """The same source, references and gold with other hypotheses (checked; the M2 blocks
         of those of them that have some are kept)."""
         m2 = {name: self.hypothesis_m2[name] for name in hypotheses if name in self.hypothesis_m2}
-        return Corpus(self.sources, self.references, dict(hypotheses), self.gold, dict(self.names), self.offset, m2)
+        return Corpus(self.sources, self.references, dict(hypotheses), self.gold, dict(self.names), self.offset, m2,
+                      self.rows)
 
 
 def _check_built(blocks: Sequence[Any], name: str) -> None:
@@ -175,6 +190,19 @@ def _check_built(blocks: Sequence[Any], name: str) -> None:
     from ..core.edits.blocks import check_built_blocks
 
     check_built_blocks(blocks, name)
+
+
+def _checked_rows(rows: Any, size: int) -> list[int]:
+    """``rows`` as a list of one sentence number (an integer >= 0) per sentence."""
+    if isinstance(rows, (str, bytes)) or not _is_iterable(rows):
+        raise InputError(f"rows must be a list of sentence numbers, got {type(rows).__name__}", "rows")
+    rows = list(rows)
+    if len(rows) != size:
+        raise InputError(f"has {len(rows)} sentence numbers for {size} sentences", "rows")
+    for row in rows:
+        if isinstance(row, bool) or not hasattr(row, "__index__") or operator.index(row) < 0:
+            raise InputError(f"sentence numbers must be integers >= 0, got {shown(row)}", "rows")
+    return [operator.index(row) for row in rows]
 
 
 def _block_source(block: Any, k: int, name: str) -> str:

@@ -50,14 +50,18 @@ class WeightTable:
         except OSError as err:
             raise InputError(f"cannot write the weight file: {err.strerror}", path) from None
 
-    def part(self, start: int, end: int) -> "WeightTable":
-        """Sentences ``start:end`` of the table (a chunk of a corpus)."""
+    def select(self, rows: Any) -> "WeightTable":
+        """The lines of sentences ``rows`` (0-based, any order, a sentence as often as given: a
+        chunk of a corpus, or edit attribution's candidates, several of one sentence)."""
+        rows = np.asarray(rows, dtype=np.int64).reshape(-1)
         sentences = len(self.offsets) - 1
-        if end > sentences:
-            raise InputError(f"has {sentences} sentence lines but the corpus has more sentences (at least {end})",
-                             self.name)
-        bounds = self.offsets[start:end + 1]
-        return WeightTable(self.n_systems, self.correct[bounds[0]:bounds[-1]], bounds - bounds[0], self.name)
+        if len(rows) and int(rows.max()) >= sentences:
+            raise InputError(f"has {sentences} sentence lines but the corpus has more sentences "
+                             f"(at least {int(rows.max()) + 1})", self.name)
+        counts = self.offsets[rows + 1] - self.offsets[rows]
+        offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        index = np.repeat(self.offsets[rows] - offsets[:-1], counts) + np.arange(offsets[-1], dtype=np.int64)
+        return WeightTable(self.n_systems, self.correct[index], offsets, self.name)
 
 
 def parse_weight_file(text: str, name: str) -> WeightTable:

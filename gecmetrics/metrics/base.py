@@ -23,10 +23,10 @@ A metric is a :class:`Metric` subclass with
   choice that depends on the corpus (sampled references, the running-F annotator choice);
 * declared capabilities: ``higher_is_better``, ``has_sentence_scores``, the input kinds
   (``hypothesis_kind``: text or M2; ``reference_kind``: text, M2 or none), ``scale``; and what
-  generic code (the report, edit attribution, meta-evaluation) may ask of it:
-  ``independent_sentences``, ``candidate_refusal``, ``shared_by_systems``, ``marks_edits``
-  (:meth:`Metric.edit_marks`) and ``weighs_gold_edits`` (:meth:`Metric.gold_edit_weights`), so
-  that no generic module names a metric.
+  generic code (the report, edit attribution, rewards, meta-evaluation) may ask of it:
+  ``independent_sentences``, ``candidate_refusal``, ``placeless_refusal``, ``shared_by_systems``,
+  ``marks_edits`` (:meth:`Metric.edit_marks`) and ``weighs_gold_edits``
+  (:meth:`Metric.gold_edit_weights`), so that no generic module names a metric.
 
 Derived by the base class: ``score(statistics) -> Result`` (written once, here: every column's
 :meth:`Metric.corpus_sums`, scored, with the signature, the settings and the details), the one
@@ -133,6 +133,11 @@ class Metric(ABC):
     candidate_refusal: ClassVar[str | None] = None
     """None when the metric can score a candidate sentence (a source with some of a system's
     edits) on its own, as edit attribution does; else why it cannot (the message says it)."""
+    placeless_refusal: ClassVar[str | None] = None
+    """None when the metric can score a sentence that is no sentence of a corpus (a reward's
+    completion); else why it cannot: it reads data of each sentence of the whole corpus by its
+    place (GoToScorer with a weight file, a line per sentence; ``Corpus.sentence_rows``, which
+    edit attribution's candidates keep)."""
     shared_by_systems: ClassVar[str | None] = None
     """None when a system's scores depend on its own output alone; else what of them the other
     systems of the same run decide (GoToScorer: its chunk weights): meta-evaluation then scores

@@ -160,9 +160,9 @@ class RewardFunction:
         if not metric.has_sentence_scores:
             raise InputError(f"metric {metric.display_name} has no sentence scores (has_sentence_scores is False): "
                              "a reward needs one value per completion", "metric")
-        if metric.candidate_refusal is not None:
-            raise InputError(f"metric {metric.display_name} cannot score a sentence on its own: "
-                             f"{metric.candidate_refusal}", "metric")
+        refusal = metric.candidate_refusal or metric.placeless_refusal  # (a completion is no corpus sentence)
+        if refusal is not None:
+            raise InputError(f"metric {metric.display_name} cannot score a sentence on its own: {refusal}", "metric")
         for key, value in (("source_column", source_column), ("references_column", references_column)):
             if value is not None and (not isinstance(value, str) or not value):
                 raise InputError(f"{key} must be a column name (a string), got {value!r}", key)

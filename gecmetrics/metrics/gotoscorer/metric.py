@@ -34,9 +34,9 @@ from ..results import CorpusSums
 from ..settings import Settings, non_negative_int, parse_bool, parse_float, setting, setting_label
 from .chunking import chunk_edits
 from .judging import ALL, FN, FP, TN, TP
-from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, category_of,
-                     check_chunk_counts, judge, level_weights, read_gold, read_system, scores_from_sums,
-                     sentence_difficulty, weight_table)
+from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, category_of, judge,
+                     level_weights, read_gold, read_system, scores_from_sums, sentence_difficulty, sentence_table,
+                     weight_table)
 
 OUTCOMES = 5
 """Outcome rows of the statistics: TP, FP, FN, TN, ALL."""
@@ -144,12 +144,23 @@ class GoToScorer(Metric):
 
     @property
     def candidate_refusal(self) -> str | None:  # type: ignore[override]
-        """Weighted, a sentence's score depends on the systems scored with it; with ``no_weight``
-        every chunk weighs 1 and a sentence can be scored alone."""
-        if self.settings.no_weight:
+        """With ``weights=systems`` a sentence's score depends on the systems scored with it; a
+        weight file fixes each chunk's level (edit attribution keeps a candidate's sentence,
+        whose line of the file it reads), and with ``no_weight`` every chunk weighs 1."""
+        if self.settings.no_weight or self.settings.weights != SYSTEMS:
             return None
         return ("its chunk weights come from the systems scored together, which a candidate sentence does not have "
-                "(with no_weight=true every chunk weighs 1)")
+                "(fix them with a weight file, weights=W.txt from gecmetric gotoscorer --make-weights W.txt, or "
+                "weigh every chunk 1 with no_weight=true)")
+
+    @property
+    def placeless_refusal(self) -> str | None:  # type: ignore[override]
+        """A weight file has a line per sentence of its corpus, which a sentence scored outside
+        the corpus (a reward's completion) does not have."""
+        if self.settings.weights == SYSTEMS:
+            return None
+        return ("its chunk levels are read from the weight file's line of each corpus sentence, which a sentence "
+                "scored outside the corpus does not have (weights=systems with no_weight=true weighs every chunk 1)")
 
     @property
     def shared_by_systems(self) -> str | None:  # type: ignore[override]
@@ -187,8 +198,7 @@ class GoToScorer(Metric):
         if self.settings.weights == SYSTEMS:
             table = weight_table(judgments)
         else:
-            table = self.settings.weights.table.part(corpus.offset, corpus.offset + corpus.size)
-            check_chunk_counts(table, gold, corpus.offset)
+            table = sentence_table(self.settings.weights.table, gold, corpus.sentence_rows())
         return GoToPrepared(gold, judgments, table, hypotheses, gold_name, seen)
 
     def observation(self, prepared: GoToPrepared) -> tuple[bool, bool, str]:

@@ -14,8 +14,8 @@ from ...core.edits.blocks import the_reference
 from ...core.table import scaled_number
 from ...errors import InputError
 from ...io.gts_weights import WeightFile
-from .scorer import (Difficulty, GoToScores, WeightTable, check_chunk_counts, difficulty_counts, difficulty_rows,
-                     level_weights, ordered_scores, read_gold, read_systems, score_systems, sentence_scores)
+from .scorer import (Difficulty, GoToScores, WeightTable, difficulty_counts, difficulty_rows, level_weights,
+                     ordered_scores, read_gold, read_systems, score_systems, sentence_scores, sentence_table)
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,7 @@ def score_chunk(options: RunOptions, corpus: Any) -> ChunkRun:
         if len(whole.offsets) - 1 < corpus.offset + corpus.size:
             raise InputError(f"has {len(whole.offsets) - 1} sentence lines but {the_reference(gold.name)} has more "
                              f"sentences (at least {corpus.offset + corpus.size})", options.weights)
-        table = whole.part(corpus.offset, corpus.offset + corpus.size)
-        check_chunk_counts(table, gold, corpus.offset)
+        table = sentence_table(whole, gold, corpus.sentence_rows())
     run = score_systems(gold, systems, table, options.a, options.b, options.c, options.no_weight)
     categories = None if options.category is None else difficulty_counts(gold, run.weights, options.category)
     outcomes = [run.judgments.outcomes(s) for s in range(len(systems))]

@@ -302,16 +302,26 @@ def check_table(table: WeightTable, gold: GoldChunks) -> None:
     check_chunk_counts(table, gold)
 
 
-def check_chunk_counts(table: WeightTable, gold: GoldChunks, offset: int = 0) -> None:
-    """Each line of a weight table has one count per gold chunk of its sentence; ``offset``: the
-    table is the part of a file from sentence ``offset`` on (messages give the file's lines)."""
+def check_chunk_counts(table: WeightTable, gold: GoldChunks, rows: Sequence[int] | None = None) -> None:
+    """Each line of a weight table has one count per gold chunk of its sentence; ``rows``: the
+    sentences of the file the table's lines are (default 0, 1, ...; messages give the file's lines)."""
     counts, expected = np.diff(table.offsets), gold.chunk_counts
     differing = np.flatnonzero(counts != expected)
     if len(differing):
         k = int(differing[0])
-        raise InputError(f"has {counts[k]} counts for sentence {offset + k + 1} but {the_reference(gold.name)} makes "
+        row = k if rows is None else int(rows[k])
+        raise InputError(f"has {counts[k]} counts for sentence {row + 1} but {the_reference(gold.name)} makes "
                          f"{expected[k]} chunks of it (weights made with another reference or ref_id?)",
-                         table.name, offset + k + 2)
+                         table.name, row + 2)
+
+
+def sentence_table(whole: WeightTable, gold: GoldChunks, rows: Sequence[int]) -> WeightTable:
+    """The lines of a weight file for the sentences ``rows`` of the whole corpus (a chunk's, or
+    edit attribution's candidates, several of one sentence: ``Corpus.sentence_rows``), checked
+    against ``gold``, the gold chunks of the same sentences."""
+    table = whole.select(rows)
+    check_chunk_counts(table, gold, rows)
+    return table
 
 
 def weight_table(judgments: Judgments) -> WeightTable:

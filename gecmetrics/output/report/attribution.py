@@ -14,8 +14,10 @@ the cases that need care (its capabilities, :class:`~gecmetrics.metrics.base.Met
   candidates), where the candidates are scored: in a worker, the annotator travels with its
   part as its settings and its spaCy model's name, the model loaded once per worker process
   (:class:`~gecmetrics.core.lang.en.parse.SpacyModel` pickles so). A metric that cannot score
-  a candidate sentence on its own (``candidate_refusal``: GoToScorer, whose chunk weights come
-  from the systems scored together) is refused.
+  a candidate sentence on its own (``candidate_refusal``: GoToScorer with ``weights=systems``,
+  whose chunk weights come from the systems scored together) is refused;
+* each candidate keeps its sentence's place in the whole corpus (``Corpus.rows``), for a metric
+  that reads data of each sentence by its place (GoToScorer's weight file, a line per sentence).
 """
 from __future__ import annotations
 
@@ -85,7 +87,7 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
     if metric.hypothesis_kind == M2 and annotator is None:
         raise InputError(f"metric {metric.display_name} reads hypothesis M2: attributing its edits needs an ERRANT "
                          "annotator for the candidate sentences")
-    sources, references = corpus.sources, corpus.references
+    sources, references, places = corpus.sources, corpus.references, corpus.sentence_rows()
     # the gold M2 only for a metric that reads it (each candidate's block would be checked again)
     gold = corpus.gold if needs_gold_m2(metric) else None
 
@@ -97,7 +99,8 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
         kept_rows = [row for row, _ in unique]
         kept_texts = [text for _, text in unique]
         part = Corpus([sources[r] for r in kept_rows], [[ref[r] for r in kept_rows] for ref in references],
-                      {CANDIDATES: kept_texts}, None if gold is None else [gold[r] for r in kept_rows])
+                      {CANDIDATES: kept_texts}, None if gold is None else [gold[r] for r in kept_rows],
+                      rows=[places[r] for r in kept_rows])  # each candidate at its sentence's place
         if metric.hypothesis_kind == M2:
             part.add_hypothesis_m2(CANDIDATES, annotator.annotate(part.sources, [kept_texts], keep_empty=True))
         scored = score_corpus([metric], part)
