@@ -362,3 +362,37 @@ def test_worker_processes_change_nothing(toy: dict[str, str]) -> None:
     code, two, err = run_cli(*toy_args(toy, *args, "-p", "2"))
     assert code == 0, err
     assert json.loads(two) == json.loads(one) and json.loads(one)["correlations"]
+
+
+# --------------------------------------------------------------------------- help that names metrics
+
+
+def test_the_hyp_m2_helps_name_the_metrics_that_read_hypothesis_m2() -> None:
+    """meta-eval --hyp-m2 said 'for cleme and cleme2' and compare's '(cleme, cleme2)', while
+    GoToScorer, SentERRANT and PT-ERRANT read it too: compare, meta-eval and report name the
+    registered metrics that declare hypothesis_kind M2, one registered later too; compare's -r
+    names those that declare reference_kind none."""
+    import re
+
+    from gecmetrics.kinds import M2, NONE
+    from gecmetrics.metrics.registry import names_reading
+
+    class ToyEdits(ToyF):
+        hypothesis_kind = M2
+
+    readers = names_reading("hypothesis_kind", M2)
+    assert {"senterrant", "cleme", "cleme2", "pt-errant", "gotoscorer"} <= set(readers) and "gleu" not in readers
+    reference_free = names_reading("reference_kind", NONE)
+    assert {"some", "llm-s"} <= set(reference_free) and "gotoscorer" not in reference_free
+    register_metric("toy-edits", ToyEdits)
+    try:
+        for command in ("compare", "meta-eval", "report"):
+            code, out, err = run_cli(command, "--help")
+            text = " ".join(re.sub(r"(?<=\w-)\s+", "", out).split())  # (click wraps lines after a hyphen)
+            assert code == 0, err
+            hyp_m2 = text[text.index("--hyp-m2 "):]
+            assert hyp_m2.index(f"({', '.join([*readers, 'toy-edits'])})") < hyp_m2.index(" --", 10), command
+            if command == "compare":
+                assert f"not needed by reference-free metrics ({', '.join(reference_free)})" in text
+    finally:
+        unregister_metric("toy-edits")

@@ -11,7 +11,7 @@ from ..run.compare import (DEFAULT_METRICS, check_columns, comparison_table, met
 from ..stats.significance import column_tests
 from . import main
 from .common import check_references, check_scale, corpus_files, echo_table
-from .inputs import corpus_options
+from .inputs import corpus_options, hypothesis_m2_option
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
 from .all_pairs import run_all_pairs_list
@@ -38,9 +38,8 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
                    f"[default: {','.join(DEFAULT_METRICS)} (+ m2 with --m2)]")
 @click.option("--m2", "gold_m2", metavar="GOLD.m2",
               help="Gold M2 annotation of the same sentences as -s: adds the MaxMatch M2 F0.5 column.")
-@click.option("--hyp-m2", "hypothesis_m2", cls=GreedyOption, metavar="FILE.m2...",
-              help="M2 files of the hypotheses, one per -o file in the same order (e.g. errant_parallel output): "
-                   "for metrics that read hypothesis edits (cleme, cleme2).")
+@hypothesis_m2_option("M2 files of the hypotheses, one per -o file in the same order (e.g. errant_parallel output): "
+                      "for the metrics that read hypothesis edits ({metrics}).")
 @click.option("--list-metrics", is_flag=True, expose_value=False, is_eager=True, callback=_print_metric_list,
               help="List the metric names, their defaults and settings, and exit.")
 @click.option("--sort", "sort_column", metavar="COLUMN",

@@ -4,14 +4,42 @@ reference-free metrics, ``-s GOLD.m2 -o HYP...`` for gold M2 references and ``-h
 -ref GOLD.m2`` for hypothesis edits."""
 from __future__ import annotations
 
-from typing import Callable
+import warnings
+from typing import Any, Callable
 
 import click
 
-from ..kinds import M2, NONE, TEXT
+from ..kinds import M2, NONE
 from .options import GreedyOption
 
 FILE = click.Path(dir_okay=False, allow_dash=True)
+
+
+class RegistryHelpOption(GreedyOption):
+    """A :class:`GreedyOption` whose help names the registered metrics an input is for, by what
+    they declare (:func:`~gecmetrics.metrics.registry.names_reading`): ``help`` is a template
+    with ``{metrics}``, filled when the help is shown, so that running the command loads no
+    metric class for it and the names stay true as metrics (and plugins) are added."""
+
+    def __init__(self, *args: Any, reads: tuple[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.template, self.reads = self.help, reads
+
+    def get_help_record(self, ctx: click.Context) -> Any:
+        from ..metrics.registry import names_reading
+        from .process import one_line_warning
+
+        with warnings.catch_warnings():  # (an installed plugin that cannot be loaded: one line)
+            warnings.showwarning = one_line_warning
+            self.help = self.template.format(metrics=", ".join(names_reading(*self.reads)))
+        return super().get_help_record(ctx)
+
+
+def hypothesis_m2_option(help_text: str) -> Callable:
+    """``--hyp-m2 FILE.m2...``, the M2 files of the -o files; ``help_text`` names the metrics
+    that read hypothesis edits as ``{metrics}``."""
+    return click.option("--hyp-m2", "hypothesis_m2", cls=RegistryHelpOption, reads=("hypothesis_kind", M2),
+                        metavar="FILE.m2...", help=help_text)
 
 
 def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis"), references_required: bool = True,
@@ -21,11 +49,14 @@ def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis"), r
     def decorate(func: Callable) -> Callable:
         func = click.option(*hypothesis_flags, "hypotheses", cls=GreedyOption, required=True,
                             help="Hypothesis (system output) files, one or more; '-' reads standard input.")(func)
-        if references:
-            func = click.option("-r", "--reference", "references", cls=GreedyOption, required=references_required,
-                                help="Reference files, one or more (one per annotator)"
-                                     + ("." if references_required else "; not needed by reference-free metrics "
-                                                                        "(some, impara, scribendi, llm-s, llm-e)."))(func)
+        if references_required:
+            func = click.option("-r", "--reference", "references", cls=GreedyOption, required=True,
+                                help="Reference files, one or more (one per annotator).")(func)
+        elif references:
+            func = click.option("-r", "--reference", "references", cls=RegistryHelpOption,
+                                reads=("reference_kind", NONE),
+                                help="Reference files, one or more (one per annotator); not needed by reference-free "
+                                     "metrics ({metrics}).")(func)
         return click.option("-s", "--source", required=True, metavar="FILE",
                             help="The source (uncorrected) sentences, one per line, tokenized.")(func)
     return decorate
@@ -64,7 +95,3 @@ def inputs_for(reference_kind: str, hypothesis_kind: str) -> Callable:
     return decorate
 
 
-def kind_of(metric_class: type, name: str) -> str:
-    """A metric class's ``reference_kind`` or ``hypothesis_kind`` (text where it depends on the settings)."""
-    value = getattr(metric_class, name, TEXT)
-    return value if isinstance(value, str) else TEXT

@@ -11,6 +11,7 @@ from . import main
 from .shared import chosen_format, digits_option, format_options, jobs_option
 from .progress import quiet_option
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
+from .inputs import hypothesis_m2_option
 from .meta_run import metrics_and_corpus, report, with_table
 from .options import GreedyCommand, GreedyOption
 
@@ -35,8 +36,8 @@ SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
 @click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
-@click.option("--hyp-m2", "hypothesis_m2", cls=GreedyOption, metavar="FILE.m2...",
-              help="M2 files of the system files, one per -o file in the same order: for cleme and cleme2.")
+@hypothesis_m2_option("M2 files of the system files, one per -o file in the same order: for the metrics that read "
+                      "hypothesis edits ({metrics}).")
 @click.option("--metric-ranking", default="corpus", show_default=True, metavar="corpus|ew|ts",
               help="What stands for a metric at the system level: its corpus scores, or its ranking of the systems "
                    "by pairwise wins of their sentence scores (Expected Wins or TrueSkill, gec-metrics' settings).")

@@ -19,7 +19,7 @@ from ..errors import InputError
 from ..kinds import M2
 from .commands import COMMAND_MODULES, METRIC_COMMANDS
 from .common import corpus_files
-from .inputs import inputs_for, kind_of
+from .inputs import inputs_for
 from .options import GreedyCommand, given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 
@@ -56,8 +56,11 @@ def _description(name: str) -> str:
 
 def generated_command(info: Any) -> click.Command:
     """A scoring command for a registered metric, made from its class and settings."""
+    from ..metrics.registry import declared_kind
+
     metric_class = info.cls
-    reference_kind, hypothesis_kind = kind_of(metric_class, "reference_kind"), kind_of(metric_class, "hypothesis_kind")
+    reference_kind, hypothesis_kind = (declared_kind(metric_class, kind)
+                                       for kind in ("reference_kind", "hypothesis_kind"))
     names = [name for name in metric_class.settings_class.infos() if name not in info.preset]
 
     def callback(**options: Any) -> None:

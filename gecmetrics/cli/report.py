@@ -12,7 +12,7 @@ from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, 
 from ..stats.significance import MAX_PAIRED_SAMPLES
 from . import main
 from .common import echo_warnings, progress_unless
-from .inputs import corpus_options
+from .inputs import corpus_options, hypothesis_m2_option
 from .options import GreedyCommand, GreedyOption
 from .progress import quiet_option
 from .shared import jobs_option
@@ -24,8 +24,8 @@ from .context import check_command_outputs, run_context
 @click.option("--m2", "gold_m2", metavar="GOLD.m2",
               help="Gold M2 of the same sentences: the reference edits (else the references annotated with ERRANT); "
                    "adds M2 F0.5 to the default metrics.")
-@click.option("--hyp-m2", "hypothesis_m2", cls=GreedyOption, metavar="FILE.m2...",
-              help="The systems' ERRANT M2, one per -o file in the same order (else they are annotated here).")
+@hypothesis_m2_option("The systems' ERRANT M2, one per -o file in the same order (else they are annotated here): "
+                      "the edits the page shows, and the hypotheses of the metrics that read edits ({metrics}).")
 @click.option("--html", "html_path", metavar="PAGE.html", help="Write the page here.")
 @click.option("--json", "json_path", metavar="DATA.json", help="Write the data behind the page here.")
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",

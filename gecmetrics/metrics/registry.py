@@ -498,6 +498,22 @@ def column_labels(metric: Any) -> list[str]:
     return metric.column_labels()
 
 
+def declared_kind(metric_class: type, attribute: str) -> str:
+    """A metric class's ``reference_kind`` or ``hypothesis_kind`` (``attribute``): text where
+    it depends on the settings (a property)."""
+    from ..kinds import TEXT
+
+    value = getattr(metric_class, attribute, TEXT)
+    return value if isinstance(value, str) else TEXT
+
+
+def names_reading(attribute: str, kind: str) -> list[str]:
+    """The registered names whose metrics declare ``attribute`` (``hypothesis_kind``,
+    ``reference_kind``) to be ``kind``, in registry order: what help texts name as the metrics
+    an input is for (e.g. hypothesis M2), so that they stay true as metrics are added."""
+    return [info.name for info in list_metrics() if declared_kind(info.cls, attribute) == kind]
+
+
 def needs_gold_m2(metric: Any) -> bool:
     """Whether the metric reads gold M2 references (the M2 family) instead of reference texts."""
     from ..kinds import M2
