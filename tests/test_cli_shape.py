@@ -131,6 +131,25 @@ def test_every_registered_metric_has_a_command():
     assert {info.name for info in list_metrics()} <= listed
 
 
+def test_a_reference_free_metric_s_command_takes_no_references():
+    """`gecmetric some` asked for -r (required), which SOME never reads: the command of a metric
+    declaring no references has no -r; one reading text references requires it."""
+    from gecmetrics.cli.commands import METRIC_COMMANDS
+    from gecmetrics.kinds import NONE, TEXT
+    from gecmetrics.metrics.registry import declared_kind
+
+    seen = set()
+    for info in list_metrics():
+        kind = declared_kind(info.cls, "reference_kind")
+        if kind not in (NONE, TEXT) or info.name in METRIC_COMMANDS or info.name == "m2":
+            continue
+        code, out, err = run_cli(info.name, "--help")
+        assert code == 0, err
+        assert ("-r, --reference" in out) == (kind == TEXT), info.name
+        seen.add(kind)
+    assert seen == {NONE, TEXT}
+
+
 @pytest.mark.parametrize("name", NON_MODEL)
 def test_metric_command_json_tsv_sentence_quiet_and_jobs(name, files):
     """Each command prints the library's corpus scores (x100 in JSON, which says `system`), the

@@ -49,7 +49,7 @@ def corpus_options(hypothesis_flags: tuple[str, ...] = ("-o", "--hypothesis"), r
     def decorate(func: Callable) -> Callable:
         func = click.option(*hypothesis_flags, "hypotheses", cls=GreedyOption, required=True,
                             help="Hypothesis (system output) files, one or more; '-' reads standard input.")(func)
-        if references_required:
+        if references and references_required:
             func = click.option("-r", "--reference", "references", cls=GreedyOption, required=True,
                                 help="Reference files, one or more (one per annotator).")(func)
         elif references:
