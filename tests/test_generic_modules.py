@@ -244,7 +244,8 @@ def test_the_metrics_declare_what_generic_code_asks():
     from gecmetrics.metrics.registry import get_metric
 
     assert (Metric.independent_sentences, Metric.candidate_refusal, Metric.placeless_refusal, Metric.marks_edits,
-            Metric.weighs_gold_edits) == (True, None, None, False, False)
+            Metric.weighs_gold_edits, Metric.observations_refuse) == (True, None, None, False, False, False)
+    assert get_metric("gotoscorer").observations_refuse and not get_metric("errant").observations_refuse
     assert get_metric("m2").independent_sentences is False  # the running-F choice
     assert get_metric("sentm2").independent_sentences and get_metric("senterrant").independent_sentences
     assert get_metric("gotoscorer").candidate_refusal and get_metric("gotoscorer").weighs_gold_edits

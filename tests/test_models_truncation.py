@@ -1,15 +1,19 @@
 """SOME and IMPARA cut an input longer than --max-length tokens, as the originals do: the number
 stays the original's, and the run says how many inputs were cut (one note on stderr, from the
-metric's command and from ``compare``, the same with -p 2 and from a warm cache). A
---max-length the models' position embeddings cannot hold is refused before any work."""
+metric's command and from ``compare``, the same with -p 2 and from a warm cache; a reward counts
+the calls that cut inputs and logs the first one's note). A --max-length the models' position
+embeddings cannot hold is refused before any work."""
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.conftest import one_line_error, run_cli, write_files
 from tests.test_models_metrics import backend, models, own_cache  # noqa: F401 (fixtures: the tiny models, a cache per test)
+from tests.test_models_metrics import impara_metric, some_metric
 
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.registry import get_metric
@@ -108,6 +112,45 @@ def test_a_max_length_beyond_the_models_positions_is_refused_before_any_work(nam
     with pytest.raises(InputError, match="max_length .* 513 is more than the 512 positions"):
         get_metric(name, **options, max_length=513)
     get_metric(name, **options, max_length=512)  # 512 fits
+
+
+@pytest.mark.parametrize("name", ["some", "impara"])
+def test_a_reward_scores_a_batch_at_once_and_counts_its_notes(name, models, monkeypatch, caplog):
+    """As a reward (GRPO: thousands of calls) SOME and IMPARA scored every batch twice, the second
+    time each row as a corpus of its own, one at a time, because they observe their truncation
+    (for a note only) and a reward re-scored the rows of any metric that observed something; and
+    the notes were dropped. Now a batch of several rows is one chunk_statistics call, with each
+    completion's own value; a call that cut inputs is counted in stats.notes, logged once."""
+    from gecmetrics.rewards import reward_function
+    from gecmetrics.run import rewards
+
+    calls, chunk_statistics = [], rewards.chunk_statistics
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return chunk_statistics(*args, **kwargs)
+
+    monkeypatch.setattr(rewards, "chunk_statistics", counted)
+    metric = (some_metric if name == "some" else impara_metric)(models, max_length=20)
+    assert expected_cut(name, models, 20, [SYSTEM]) > 0
+    f = reward_function(metric)
+    systems = [SYSTEM[:2] + ["One short ."], SOURCE]  # each row's two completions
+    completions, sources = [text for pair in zip(*systems) for text in pair], [s for s in SOURCE for _ in "ab"]
+    with caplog.at_level(logging.WARNING, logger="gecmetrics.rewards"):
+        values = f(completions=completions, source=sources)
+        assert len(calls) == 1 and f.stats.scored == 6
+        alone = [float(np.asarray(metric.sentence_scores([s], None, [c]).scores).ravel()[0])
+                 for s, c in zip(sources, completions)]
+        np.testing.assert_allclose(values, alone, rtol=0, atol=1e-6)
+        assert len(set(values)) > 2
+        said = note(name.upper(), expected_cut(name, models, 20, systems), 6, 20).removeprefix("gecmetric: note: ")
+        assert f.stats.notes == 1 and [record.getMessage() for record in caplog.records] == [
+            f"{f.__name__}: {said} (logged once: stats.notes counts the calls with a note)"]
+        f(completions=[SYSTEM[1] + " ."], source=[SOURCE[1]])  # cut again: counted, not logged
+    assert f.stats.notes == 2 and len(caplog.records) == 1 and len(calls) == 2
+    whole = reward_function((some_metric if name == "some" else impara_metric)(models))  # max_length 128: no cut
+    whole(completions=completions, source=sources)
+    assert whole.stats.notes == 0
 
 
 WORDS = "The test of the data is in the model and it is for the test".split()

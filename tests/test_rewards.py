@@ -646,6 +646,31 @@ def test_a_plugin_metric():
         unregister_metric("toy-match")
 
 
+class SourceRefusal(FirstReferenceMatch):
+    """A plugin's metric whose whole-run check refuses a source 'x', not declaring that its
+    observations refuse (observations_refuse)."""
+
+    def observation(self, prepared):
+        return self.sources
+
+    def prepare(self, corpus, group=()):
+        self.sources = list(corpus.sources)
+        return super().prepare(corpus, group)
+
+    def check_observations(self, observations):
+        if any("x" in sources for sources in observations):
+            raise InputError("the source 'x' is refused")
+
+
+def test_a_refusing_plugin_that_does_not_declare_it_refuses_its_lines_alone():
+    """Rows of a metric that does not declare observations_refuse are scored together; when the
+    batch is refused, each line is scored alone, and only the refused ones fall back."""
+    f = reward_function(SourceRefusal(), fallback=-1.0)
+    assert f(completions=["a b", "x", "a c"], source=["a", "x", "a"], references=[["a b"], ["x"], ["a b"]]) == \
+        [1.0, -1.0, 0.0]
+    assert f.stats.reasons == {"refused by the metric": 1} and f.stats.scored == 3
+
+
 def test_the_persistent_cache_through_the_run_context(conll, spacy_model, tmp_path):
     """cache= binds the metric to a run context (as corpus_score's cache=): ERRANT's parses go
     to that folder, the values are those without a cache, and a pickled function uses it too."""

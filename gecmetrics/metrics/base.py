@@ -24,8 +24,8 @@ A metric is a :class:`Metric` subclass with
 * declared capabilities: ``higher_is_better``, ``has_sentence_scores``, the input kinds
   (``hypothesis_kind``: text or M2; ``reference_kind``: text, M2 or none), ``scale``; and what
   generic code (the report, edit attribution, rewards, meta-evaluation) may ask of it:
-  ``independent_sentences``, ``candidate_refusal``, ``placeless_refusal``, ``shared_by_systems``,
-  ``marks_edits`` (:meth:`Metric.edit_marks`) and ``weighs_gold_edits``
+  ``independent_sentences``, ``candidate_refusal``, ``placeless_refusal``, ``observations_refuse``,
+  ``shared_by_systems``, ``marks_edits`` (:meth:`Metric.edit_marks`) and ``weighs_gold_edits``
   (:meth:`Metric.gold_edit_weights`), so that no generic module names a metric.
 
 Derived by the base class: ``score(statistics) -> Result`` (written once, here: every column's
@@ -138,6 +138,12 @@ class Metric(ABC):
     completion); else why it cannot: it reads data of each sentence of the whole corpus by its
     place (GoToScorer with a weight file, a line per sentence; ``Corpus.sentence_rows``, which
     edit attribution's candidates keep)."""
+    observations_refuse: ClassVar[bool] = False
+    """Whether :meth:`check_observations` may refuse a run (an InputError) by what its chunks saw
+    together, where a part of the run would be refused alone and the whole is not (GoToScorer: a
+    gold M2 with edit lines but none of annotator ``ref_id``). A reward, each of whose rows is a
+    corpus of its own, then scores and checks each row alone; the rows of any other metric are
+    scored together, and their observations read for notes only."""
     shared_by_systems: ClassVar[str | None] = None
     """None when a system's scores depend on its own output alone; else what of them the other
     systems of the same run decide (GoToScorer: its chunk weights): meta-evaluation then scores
@@ -302,7 +308,8 @@ class Metric(ABC):
     def check_observations(self, observations: Sequence[Any]) -> None:
         """Refuse (:class:`InputError`) a run whose chunks' :meth:`observation`, in order, say
         that its input is wrong as a whole (GoToScorer: no line of the reference annotator in
-        the whole gold M2, where a chunk alone may have none); nothing by default."""
+        the whole gold M2, where a chunk alone may have none); nothing by default. A metric whose
+        check may refuse declares :attr:`observations_refuse`."""
 
     def notes(self, observations: Sequence[Any]) -> list[str]:
         """Lines a run prints on stderr about what its chunks' :meth:`observation`, in order,

@@ -8,8 +8,9 @@ one value per completion, equal to ``metric.sentence_scores([source], references
 then sees that sentence alone, as edit attribution scores a candidate). A call scores every
 distinct (source, references, completion) once, in one batch through the engine's per-chunk
 step (:func:`~gecmetrics.metrics.running.chunk_statistics`: each distinct source and reference
-set prepared once, the completions of a row as the systems of one corpus); values of earlier
-calls are kept in a bounded LRU keyed by the texts.
+set prepared once, the completions of a row as the systems of one corpus; each row as a corpus
+of its own for a metric whose observations may refuse a corpus, ``observations_refuse``); values
+of earlier calls are kept in a bounded LRU keyed by the texts.
 
 A per-line work budget decides before scoring, deterministically, which lines are not scored:
 a line one of whose texts (the completion, the source, a reference) has more than
@@ -19,7 +20,8 @@ or whose source with all its references together, in more than ``max_cells`` cel
 MaxMatch lattice's open states, ERRANT's alignment cells and merge steps: docs/design.md,
 "Limits") raises. Nothing is
 timed: the same call gives the same values on any machine. ``f.stats`` counts them, and one
-warning is logged per ``warn_every`` fallbacks.
+warning is logged per ``warn_every`` fallbacks; the metric's notes (inputs cut to a model's
+maximum length) are counted, and logged once.
 
 :func:`mbr_select` picks, for each source, the candidate with the highest mean utility against
 the other candidates taken as references (N x N sentence scores).
@@ -38,7 +40,7 @@ from ..core.edits.blocks import Block, check_built_blocks
 from ..errors import InputError, LineRefused, shown
 from ..io.m2 import parse_m2
 from ..kinds import M2, NONE, TEXT
-from ..metrics.running import chunk_statistics, python_corpus
+from ..metrics.running import check_observations, chunk_statistics, python_corpus
 
 LOG = logging.getLogger("gecmetrics.rewards")
 
@@ -75,6 +77,11 @@ class RewardStats:
     """Fallbacks by reason: ``max_tokens``, ``max_cells`` (the completion's), :data:`ROW_TOKENS`,
     :data:`ROW_CELLS` (its row's source or a reference), ``refused by the metric`` (a work bound
     of the metric, or an input its sentence scores refuse)."""
+    notes: int = 0
+    """Calls whose scored lines the metric noted something about that changes no value (its
+    :meth:`~gecmetrics.metrics.base.Metric.notes`: SOME, IMPARA, BERTScore and PT-M2 inputs cut to
+    the model's maximum length, as the originals cut them); the first such call's notes are logged
+    once, as a command prints them on stderr once a run."""
 
 
 def completion_text(completion: Any, k: int = 0) -> str:
@@ -186,12 +193,13 @@ class RewardFunction:
     def _setup(self) -> None:
         self._bound: Any = None
         self._lock = threading.Lock()
+        self._noted: list[str] = []  # the metric's notes in the call under way
         self._memo: OrderedDict[Hashable, float] = OrderedDict()
         self.stats = RewardStats()
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_lock", "_memo", "stats", "_bound"):
+        for key in ("_lock", "_memo", "stats", "_bound", "_noted"):
             state.pop(key)
         return state
 
@@ -299,11 +307,13 @@ class RewardFunction:
             else:
                 wanted.setdefault(key, []).append(k)
         stats.reused += sum(len(ks) - 1 for ks in wanted.values())
+        self._noted = []
         scored = self._score({key: rows[ks[0]] for key, ks in wanted.items()}, sizes)
         for key, value in scored.items():
             for k in wanted[key]:
                 values[k] = value
             self._remember(key, value)
+        self._note()
         return [float(v) for v in values]
 
     def _too_long(self, text: str, sizes: tuple[int, tuple[int, ...]], row: tuple[str | None, Any]) -> bool:
@@ -314,6 +324,16 @@ class RewardFunction:
         source, references = sizes
         longest = max(references) if isinstance(row[1], tuple) else source
         return len(text.split()) > self.max_length_ratio * longest
+
+    def _note(self) -> None:
+        """The metric's notes of this call (:attr:`RewardStats.notes`): counted, logged at the first
+        call that has any, and not again (a training run makes thousands of calls)."""
+        if not self._noted:
+            return
+        self.stats.notes += 1
+        if self.stats.notes == 1:
+            lines = "; ".join(dict.fromkeys(line.removeprefix("gecmetric: note: ") for line in self._noted))
+            LOG.warning("%s: %s (logged once: stats.notes counts the calls with a note)", self.__name__, lines)
 
     def _remember(self, key: Hashable, value: float) -> None:
         if self.memo_size:
@@ -387,9 +407,18 @@ class RewardFunction:
     def _batch(self, keys: Sequence[Hashable], lines: Mapping[Hashable, tuple[str | None, Any]]) -> list[float]:
         """Values of distinct lines: the distinct rows are the corpus (each prepared once), the
         completions of a row are the systems (the j-th system holds each row's j-th completion,
-        or its first where it has fewer), through the engine's per-chunk step."""
+        or its first where it has fewer), through the engine's per-chunk step; the metric's
+        observations checked (a refusal: :class:`LineRefused`) and its notes kept for the call.
+        A metric whose observations may refuse a corpus (``observations_refuse``, GoToScorer's
+        ``ref_id``) has each row scored and checked alone: a row is a corpus of its own."""
         # a key is (its row's key, the completion): see _rewards
         row_keys = list(dict.fromkeys(key[0] for key in keys))
+        if self.metric.observations_refuse and len(row_keys) > 1:
+            values = {}
+            for row in row_keys:
+                mine = [key for key in keys if key[0] == row]
+                values.update(zip(mine, self._batch(mine, lines)))
+            return [values[key] for key in keys]
         index = {row: i for i, row in enumerate(row_keys)}
         per_row: list[list[str]] = [[] for _ in row_keys]
         where = {}
@@ -412,19 +441,12 @@ class RewardFunction:
         corpus = python_corpus([metric], sources, references, systems)
         observed: dict[int, Any] = {}
         statistics, _ = chunk_statistics([metric], corpus, names, observed)
-        if observed.get(0) is not None:  # what only a whole corpus can judge (GoToScorer's ref_id)
-            if len(row_keys) > 1:  # each row is a corpus of its own, and judged as one
-                values = {}
-                for row in row_keys:
-                    mine = [key for key in keys if key[0] == row]
-                    values.update(zip(mine, self._batch(mine, lines)))
-                return [values[key] for key in keys]
-            try:
-                metric.check_observations([observed[0]])
-            except LineRefused:
-                raise
-            except InputError as err:  # this sentence alone is refused (the CLI would refuse it)
-                raise LineRefused(str(err)) from None
+        try:
+            self._noted += check_observations([metric], [observed])
+        except LineRefused:
+            raise
+        except InputError as err:  # refused, as the CLI would refuse it: _score then scores each line alone
+            raise LineRefused(str(err)) from None
         # each line as a corpus of one sentence (a slot's padding rows are scored and not read)
         scores = {j: metric.alone_matrix(metric.join_statistics([statistics[name][0]]))[self.column]
                   for j, name in enumerate(names)}

@@ -141,6 +141,7 @@ class GoToScorer(Metric):
     has_sentence_scores = True
     column_setting = "score"
     weighs_gold_edits = True
+    observations_refuse = True  # a gold M2 without a line of annotator ref_id (check_observations)
 
     @property
     def candidate_refusal(self) -> str | None:  # type: ignore[override]
