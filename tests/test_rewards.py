@@ -489,13 +489,28 @@ def test_a_row_s_references_count_together_in_the_budget():
 
     words = lambda n: " ".join(["word"] * n)  # noqa: E731
     f = reward_function("gleu", fallback=-0.5, max_cells=10_000)  # 11 x 101 cells a reference
-    values = f(completions=[words(10), words(10)], source=[words(10)] * 2,
+    values = f(completions=[words(1), words(1)], source=[words(10)] * 2,  # (a completion's alignments: 2 x 920)
                references=[[words(100)] * 9, [words(100)] * 10])  # 9,999 and 11,110 cells
     assert values[0] >= 0 and values[1] == -0.5
     assert f.stats.reasons == {ROW_CELLS: 1} and f.stats.scored == 1
     many = reward_function("gleu", fallback=-0.5)  # the default budget
     assert many(completions=["He goes home ."], source=["He go home ."], references=[[words(1000)] * 1000]) == [-0.5]
     assert many.stats.reasons == {ROW_CELLS: 1} and many.stats.scored == 0
+
+
+def test_a_completion_s_alignments_with_the_source_and_every_reference_count_together():
+    """A completion's max_cells check took its alignment with the row's longest text alone: a
+    completion aligned with a source and three references, each within the budget alone, was
+    scored whatever their number. Its alignments with all of them count together now, the work
+    the metrics that align it do."""
+    words = lambda n: " ".join(["word"] * n)  # noqa: E731
+    f = reward_function("gleu", fallback=-0.5, max_cells=10_000)  # the row: 3 x 11 x 51 cells
+    values = f(completions=[words(60), words(40)], source=[words(10)] * 2, references=[[words(50)] * 3] * 2)
+    assert values[0] == -0.5 and values[1] >= 0  # 61 x (11 + 3 x 51) = 10,004 cells; 41 x 164 = 6,724
+    assert f.stats.reasons == {"max_cells": 1} and f.stats.scored == 1
+    one = reward_function("gleu", fallback=-0.5, max_cells=10_000)  # one reference: 61 x (11 + 51) cells
+    assert one(completions=[words(60)], source=[words(10)], references=[[words(50)]])[0] >= 0
+    assert one.stats.fallbacks == 0
 
 
 class CountedText(str):
@@ -518,6 +533,18 @@ def test_the_length_guard_splits_a_row_s_references_once(monkeypatch):
     assert first[1] == -1.0 and f.stats.length_penalties == 4
     monkeypatch.setattr(CountedText, "splits", 0)
     assert f(**batch) == first  # the values from the memo: nothing scored, the guard judged again
+    assert CountedText.splits == 1
+
+
+def test_a_completion_is_split_once_in_a_call():
+    """The completion was split by the length guard for each of its copies and again by the
+    budget: once a call now, however many rows or copies have it."""
+    f = reward_function("gleu", max_length_ratio=2, memo_size=0)
+    completion = CountedText("He goes home .")
+    batch = {"completions": [completion] * 4, "source": ["He go home ."] * 2 + ["He goes home ."] * 2,
+             "references": [["He goes home ."]] * 4}
+    CountedText.splits = 0
+    assert f(**batch) == [1.0] * 4 and f.stats.scored == 2
     assert CountedText.splits == 1
 
 

@@ -14,14 +14,13 @@ of earlier calls are kept in a bounded LRU keyed by the texts.
 
 A per-line work budget decides before scoring, deterministically, which lines are not scored:
 a line one of whose texts (the completion, the source, a reference) has more than
-``max_tokens`` whitespace tokens, or whose completion would align with the source or a reference,
-or whose source with all its references together, in more than ``max_cells`` cells ((tokens +
-1) x (tokens + 1) an alignment), gets ``fallback``; so does a line on which a metric's own work bound (the
-MaxMatch lattice's open states, ERRANT's alignment cells and merge steps: docs/design.md,
-"Limits") raises. Nothing is
-timed: the same call gives the same values on any machine. ``f.stats`` counts them, and one
-warning is logged per ``warn_every`` fallbacks; the metric's notes (inputs cut to a model's
-maximum length) are counted, and logged once.
+``max_tokens`` whitespace tokens, or whose completion would align with the source and its
+references, or whose source with all its references, together in more than ``max_cells`` cells
+((tokens + 1) x (tokens + 1) an alignment), gets ``fallback``; so does a line on which a metric's
+own work bound (the MaxMatch lattice's open states, ERRANT's alignment cells and merge steps:
+docs/design.md, "Limits") raises. Nothing is timed: the same call gives the same values on any
+machine. ``f.stats`` counts them, and one warning is logged per ``warn_every`` fallbacks; the
+metric's notes (inputs cut to a model's maximum length) are counted, and logged once.
 
 :func:`mbr_select` picks, for each source, the candidate with the highest mean utility against
 the other candidates taken as references (N x N sentence scores).
@@ -47,8 +46,9 @@ LOG = logging.getLogger("gecmetrics.rewards")
 DEFAULT_MAX_TOKENS = 1000
 """Completions longer than this (whitespace tokens) get the fallback value without being scored."""
 DEFAULT_MAX_CELLS = 250_000
-"""(source tokens + 1) x (completion tokens + 1) above which a line gets the fallback (a 500 x 500
-alignment): the work of every edit-based metric's alignment grows with it."""
+"""Alignment cells ((tokens + 1) x (tokens + 1) two texts) above which a line gets the fallback (a
+500 x 500 alignment): a completion's with the source and its references together, a source's with
+its references together; the work of every edit-based metric's alignment grows with them."""
 DEFAULT_MEMO_SIZE = 100_000
 """Values of (source, references, completion) kept across calls (least recently used dropped)."""
 
@@ -293,10 +293,10 @@ class RewardFunction:
         stats.completions += len(texts)
         values: list[float | None] = [None] * len(texts)
         wanted: dict[Hashable, list[int]] = {}
-        sizes: dict[Hashable, tuple[int, tuple[int, ...]]] = {}  # each row's texts split once per call
+        sizes = _Sizes()  # each row's texts and each completion split once per call
         for k, (text, row) in enumerate(zip(texts, rows)):
             key = (_row_key(row), text)
-            if self.max_length_ratio is not None and self._too_long(text, _sized(sizes, key[0], row), row):
+            if self.max_length_ratio is not None and self._too_long(sizes.text(text), sizes.row(key[0], row), row):
                 values[k] = self.length_penalty
                 stats.length_penalties += 1
                 continue
@@ -316,14 +316,14 @@ class RewardFunction:
         self._note()
         return [float(v) for v in values]
 
-    def _too_long(self, text: str, sizes: tuple[int, tuple[int, ...]], row: tuple[str | None, Any]) -> bool:
-        """Whether the length guard (``max_length_ratio``, given) gives a completion
+    def _too_long(self, tokens: int, sizes: tuple[int, tuple[int, ...]], row: tuple[str | None, Any]) -> bool:
+        """Whether the length guard (``max_length_ratio``, given) gives a completion of ``tokens``
         ``length_penalty``: more tokens than ``max_length_ratio`` times those of the row's longest
         text reference (gold M2 and no references: of the source). ``sizes``: the row's
         :func:`_row_sizes`."""
         source, references = sizes
         longest = max(references) if isinstance(row[1], tuple) else source
-        return len(text.split()) > self.max_length_ratio * longest
+        return tokens > self.max_length_ratio * longest
 
     def _note(self) -> None:
         """The metric's notes of this call (:attr:`RewardStats.notes`): counted, logged at the first
@@ -342,18 +342,17 @@ class RewardFunction:
                 self._memo.popitem(last=False)
 
     # ------------------------------------------------------------------ scoring
-    def _score(self, lines: Mapping[Hashable, tuple[str | None, Any]],
-               sizes: dict[Hashable, tuple[int, tuple[int, ...]]]) -> dict[Hashable, float]:
+    def _score(self, lines: Mapping[Hashable, tuple[str | None, Any]], sizes: _Sizes) -> dict[Hashable, float]:
         """Values of distinct (row, completion) keys: over budget ones the fallback, the others
-        scored in batches (rows of one reference count together). ``sizes``: the rows' sizes
-        known so far (:func:`_sized`)."""
+        scored in batches (rows of one reference count together). ``sizes``: the call's texts'
+        tokens known so far."""
         values: dict[Hashable, float] = {}
         batches: dict[int, list[Hashable]] = {}
         budgets: dict[Hashable, tuple[str | None, int]] = {}  # a row's, judged once for its completions
         for key, row in lines.items():
             if key[0] not in budgets:
-                budgets[key[0]] = self._row_budget(*_sized(sizes, key[0], row))
-            reason = self._over_budget(len(key[1].split()), *budgets[key[0]])
+                budgets[key[0]] = self._row_budget(*sizes.row(key[0], row))
+            reason = self._over_budget(sizes.text(key[1]), *budgets[key[0]])
             if reason:
                 values[key] = self._fall_back(reason)
             else:
@@ -374,24 +373,25 @@ class RewardFunction:
         """Why no completion of a row is scored (None: the row's texts are within the budget), from
         the tokens of its source and of each of its references (:func:`_row_sizes`): one text over
         ``max_tokens``, or the source's alignments with its references, all of them together, over
-        ``max_cells`` (so many references count as one long one does); and the tokens of its
-        longest text."""
-        longest = max((source, *references))
-        if self.max_tokens is not None and longest > self.max_tokens:
-            return ROW_TOKENS, longest
+        ``max_cells`` (so many references count as one long one does); and the row's texts' tokens
+        + 1 summed, by which a completion's tokens + 1 are the cells of its alignments with all of
+        them."""
+        if self.max_tokens is not None and max((source, *references)) > self.max_tokens:
+            return ROW_TOKENS, 0
         if self.max_cells is not None and sum((source + 1) * (r + 1) for r in references) > self.max_cells:
-            return ROW_CELLS, longest
-        return None, longest
+            return ROW_CELLS, 0
+        return None, sum(tokens + 1 for tokens in (source, *references))
 
-    def _over_budget(self, tokens: int, row_reason: str | None, longest: int) -> str | None:
+    def _over_budget(self, tokens: int, row_reason: str | None, width: int) -> str | None:
         """Why a line is not scored (None: it is): its row's reason (:meth:`_row_budget`) first,
-        then a completion of more than ``max_tokens`` tokens, or one whose alignment with the
-        row's longest text would take more than ``max_cells`` cells."""
+        then a completion of more than ``max_tokens`` tokens, or one whose alignments with the
+        row's source and each of its references would take more than ``max_cells`` cells
+        together (``width``: the row's texts' tokens + 1, summed)."""
         if row_reason is not None:
             return row_reason
         if self.max_tokens is not None and tokens > self.max_tokens:
             return "max_tokens"
-        if self.max_cells is not None and (tokens + 1) * (longest + 1) > self.max_cells:
+        if self.max_cells is not None and (tokens + 1) * width > self.max_cells:
             return "max_cells"
         return None
 
@@ -502,13 +502,24 @@ def _row_sizes(row: tuple[str | None, Any]) -> tuple[int, tuple[int, ...]]:
     return tokens, tuple(tokens + count for count in added.values())
 
 
-def _sized(sizes: dict[Hashable, tuple[int, tuple[int, ...]]], key: Hashable,
-           row: tuple[str | None, Any]) -> tuple[int, tuple[int, ...]]:
-    """A row's :func:`_row_sizes`, kept in ``sizes`` under its key: its texts are split once in a
-    call, for the length guard and the budget, however many completions the row has."""
-    if key not in sizes:
-        sizes[key] = _row_sizes(row)
-    return sizes[key]
+class _Sizes:
+    """The tokens of a call's texts, each split once in the call, for the length guard and the
+    budget: a row's (:func:`_row_sizes`, kept under its key) however many completions it has, and
+    a completion's however many rows have it."""
+
+    def __init__(self) -> None:
+        self.rows: dict[Hashable, tuple[int, tuple[int, ...]]] = {}
+        self.texts: dict[str, int] = {}
+
+    def row(self, key: Hashable, row: tuple[str | None, Any]) -> tuple[int, tuple[int, ...]]:
+        if key not in self.rows:
+            self.rows[key] = _row_sizes(row)
+        return self.rows[key]
+
+    def text(self, text: str) -> int:
+        if text not in self.texts:
+            self.texts[text] = len(text.split())
+        return self.texts[text]
 
 
 def _unused(option: str, value: Any, why: str) -> None:
