@@ -699,3 +699,35 @@ def test_chunk_lines_defaults_in_help_and_docs_are_the_metrics_own():
     assert f"chunks of sentences ({LLMJudgeMetric.chunk_lines} by default;" in page["llm"]
     assert f"(default {DEFAULT_CHUNK_LINES:,}, or a slow metric's own: {ErrantText.chunk_lines} for" in page["scale"]
 
+
+
+def test_a_reference_free_metric_s_command_takes_no_references(tmp_path):
+    """Since -r's help of compare names the reference-free metrics, the command of every
+    reference-free metric (some, impara, scribendi, llm-s, a plugin's) required -r again:
+    ``gecmetric some -s SRC -o HYP`` was refused with "Missing option '-r'"."""
+    from gecmetrics.kinds import NONE
+    from gecmetrics.metrics.base import Metric
+    from gecmetrics.metrics.registry import register_metric, unregister_metric
+
+    class Lengths(Metric):
+        label, reference_kind = "Lengths", NONE
+
+        def prepare(self, corpus: Any, group: Any = ()) -> None:
+            return None
+
+        def statistics(self, prepared: Any, hypothesis: Any) -> np.ndarray:
+            return np.array([[len(line.split()), 1] for line in hypothesis], dtype=np.float64)
+
+        def score_from_sums(self, sums: Any, column: int = 0) -> Any:
+            return np.asarray(sums)[..., 0] / np.asarray(sums)[..., 1]
+
+    for name in ("some", "scribendi"):
+        code, out, err = run_cli(name, "--help")
+        assert code == 0 and "--reference" not in out and "-s SRC -o HYP..." in out, out
+    paths = write_files(tmp_path, {"src": ["a b", "c"], "hyp": ["a b c", "d"]})
+    register_metric("lengths-toy", Lengths)
+    try:
+        code, out, err = run_cli("lengths-toy", "-s", paths["src"], "-o", paths["hyp"], "--tsv")
+        assert code == 0 and out.splitlines()[-1].split("\t") == [paths["hyp"], "200.00"], err  # 4 words / 2 lines
+    finally:
+        unregister_metric("lengths-toy")
