@@ -15,7 +15,7 @@ from ._lazy import lazy_names
 
 from .version import __version__
 
-from .errors import InputError
+from .errors import InputError, InputNote
 from .io.corpus import Corpus, read_corpus
 from .io.text import read_lines
 _LAZY = {
@@ -61,7 +61,7 @@ _LAZY = {
     "BERTScore": "metrics.models.metric", "BERTScoreResult": "metrics.models.metric",
 }
 
-__all__ = ["__version__", "InputError", "Corpus", "read_corpus", "read_lines", *_LAZY]
+__all__ = ["__version__", "InputError", "InputNote", "Corpus", "read_corpus", "read_lines", *_LAZY]
 
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)

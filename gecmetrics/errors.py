@@ -1,5 +1,8 @@
-"""The one error type users see: bad input, reported in one line with file and line."""
+"""The one error type users see: bad input, reported in one line with file and line; and the
+one warning category of the lines a scoring run says about its input (:class:`InputNote`)."""
 from __future__ import annotations
+
+from typing import Iterable
 
 
 class InputError(ValueError):
@@ -20,6 +23,36 @@ class LineRefused(InputError):
     cannot annotate, CLEME's length weights with no reference correction. The CLI prints it as
     any InputError; a reward (:mod:`gecmetrics.rewards`) gives such a line its fallback value,
     while any other InputError (a setting, a model that cannot be loaded) still raises."""
+
+
+class InputNote(UserWarning):
+    """A line a scoring run says about its input or its run that changes no number, as the
+    command line prints it on stderr (the same text): the input warnings (whitespace that
+    splits words or counts in char mode, sentences shorter than the n-gram order) and the
+    metrics' notes (:meth:`~gecmetrics.metrics.base.Metric.notes`: sentences a model cut to its
+    maximum length). The public functions that compute scores issue each as one Python warning
+    of this category (:func:`warn_notes`); the engine's runs return them (``Scored.warnings()``)."""
+
+
+def warn_notes(lines: Iterable[str]) -> None:
+    """Each line, once, as an :class:`InputNote` warning attributed to the code that called
+    gecmetrics (the first frame of the stack outside this package), whatever the depth of the
+    public function it called. The one place the library tells what the command line prints."""
+    import sys
+    import warnings
+
+    lines = list(dict.fromkeys(lines))
+    if not lines:
+        return
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and _in_package(frame.f_globals.get("__name__", "")):
+        level, frame = level + 1, frame.f_back
+    for line in lines:
+        warnings.warn(line, InputNote, stacklevel=level)
+
+
+def _in_package(module: str) -> bool:
+    return module == "gecmetrics" or module.startswith("gecmetrics.")
 
 
 SHOWN_CHARS = 80

@@ -15,7 +15,7 @@ from tests.conftest import one_line_error, run_cli, write_files
 from tests.test_models_metrics import backend, models, own_cache  # noqa: F401 (fixtures: the tiny models, a cache per test)
 from tests.test_models_metrics import impara_metric, some_metric
 
-from gecmetrics.errors import InputError
+from gecmetrics.errors import InputError, InputNote
 from gecmetrics.metrics.registry import get_metric
 
 pytest.importorskip("torch", reason="the model metrics need torch and transformers")
@@ -84,6 +84,28 @@ def test_a_run_says_how_many_inputs_were_truncated(name, models, files, tmp_path
     # long enough (the default 128): nothing said
     code, _, err = run_cli(*command)
     assert code == 0 and "truncated" not in err, err
+
+
+@pytest.mark.parametrize("name", ["some", "impara"])
+def test_corpus_score_warns_the_note_the_command_prints(name, models, files):
+    """corpus_score cut the same inputs and dropped the note the command prints: now it issues
+    that line as one InputNote warning, pointing at the caller (docs/api.md)."""
+    import warnings
+
+    options = flags(name, models)
+    code, _, err = run_cli(name, "-s", files["src"], "-o", files["sys"], *options, "--max-length", "20", "--tsv")
+    expected = note(name.upper(), expected_cut(name, models, 20, [SYSTEM]), 3, 20)
+    assert code == 0 and expected in err.splitlines(), err
+    metric = get_metric(name, **dict(zip((flag[2:].replace("-", "_") for flag in options[::2]), options[1::2])),
+                        max_length=20)
+    with pytest.warns(InputNote) as record:
+        result = metric.corpus_score(SOURCE, None, SYSTEM)
+    said = [w for w in record if w.category is InputNote]
+    assert [str(w.message) for w in said] == [expected] and Path(said[0].filename) == Path(__file__)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InputNote)  # long enough (the default 128): nothing said
+        assert get_metric(name, **dict(zip((f[2:].replace("-", "_") for f in options[::2]), options[1::2]))
+                          ).corpus_score(SOURCE, None, SYSTEM).score != result.score
 
 
 def spec_of(name: str, models: dict[str, Path], extra: str) -> str:

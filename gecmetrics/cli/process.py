@@ -112,6 +112,9 @@ def run_and_exit(main: Callable[..., Any]) -> None:
 
 def one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """A Python warning raised during a command (a cache or LLM judge warning, a library's) as
-    one ``gecmetric: warning:`` line on stderr, not Python's two lines of file and code."""
+    one ``gecmetric: warning:`` line on stderr, not Python's two lines of file and code; an
+    :class:`~gecmetrics.errors.InputNote` as it is (its text is the command line's own line)."""
+    from ..errors import InputNote
+
     text = " ".join(str(message).split())
-    sys.stderr.write(f"gecmetric: warning: {text}\n")
+    sys.stderr.write(f"{text}\n" if issubclass(category, InputNote) else f"gecmetric: warning: {text}\n")

@@ -227,7 +227,7 @@ def score_systems(metrics: Any, corpus: Any, jobs: int = 1, progress: Any = None
     metric_columns(metrics, len(corpus.references))  # a setting given twice: an error before any counting
     if systems is not None:
         corpus = corpus.keeping([name for name in corpus.hypotheses if name in systems])
-    return score_corpus(metrics, corpus, progress=progress, jobs=jobs)
+    return score_corpus(metrics, corpus, progress=progress, jobs=jobs).issued()
 
 
 def shared_by_notes(metrics: Sequence[Any], run: Sequence[str], offered: Sequence[str],

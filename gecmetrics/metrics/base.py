@@ -48,7 +48,7 @@ import numbers
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, warn_notes
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
 from .results import Column, CorpusSums, Result, ScoreResult, SentenceScores, Signature, as_field, compact
 from .settings import Settings, signature_value
@@ -390,8 +390,20 @@ class Metric(ABC):
         return result
 
     def evaluate(self, prepared: Any, hypothesis: Sequence[Any]) -> Result:
-        """The corpus result of one hypothesis on a prepared corpus (statistics, then score)."""
-        return self.score(self.statistics(prepared, hypothesis))
+        """The corpus result of one hypothesis on a prepared corpus (statistics, then score),
+        with the notes of :meth:`corpus_score` given ``prepared``."""
+        return self.score(self.prepared_statistics(prepared, hypothesis))
+
+    def prepared_statistics(self, prepared: Any, hypothesis: Sequence[Any]) -> Any:
+        """The statistics of one hypothesis on a prepared corpus, the whole-run check of what
+        preparing and scoring it saw, and its :meth:`notes` issued as
+        :class:`~gecmetrics.errors.InputNote` warnings (the texts were read by ``prepare``:
+        they are not checked again)."""
+        from .running import check_observations
+
+        statistics = self.statistics(prepared, hypothesis)
+        warn_notes(check_observations([self], [{0: self.observation(prepared)}]))
+        return statistics
 
     def sentence_from_statistics(self, statistics: Any) -> Any:
         """Per-sentence scores: an object whose ``scores`` hold fractions, shape (D,) or
@@ -470,7 +482,8 @@ class Metric(ABC):
         calls and runs: None for the metric's own (:meth:`with_context`), else the folder the
         command line uses by default (``$GECMETRICS_CACHE``, else the user cache folder); False
         for none; a folder or a :class:`~gecmetrics.core.cache.Cache`. Wrong or missing inputs
-        raise :class:`InputError`."""
+        raise :class:`InputError`; what the command line prints about the input and the
+        metric's :meth:`notes` are issued as :class:`~gecmetrics.errors.InputNote` warnings."""
         from .running import HYPOTHESIS
 
         metric = self.for_call(cache)
@@ -496,18 +509,16 @@ class Metric(ABC):
         """The statistics of one hypothesis that :meth:`corpus_score` reduces, made by the run
         engine's own per-chunk step (:func:`~gecmetrics.metrics.running.chunk_statistics`) on
         the whole corpus (see :meth:`corpus_score` for the arguments)."""
-        from .running import chunk_statistics, check_observations, named_hypotheses, python_corpus
+        from .running import chunk_statistics, corpus_warnings, named_hypotheses, python_corpus
 
         metric = self.for_call(cache)
         if prepared is not None:
-            statistics = metric.statistics(prepared, hypothesis)
-            check_observations([metric], [{0: metric.observation(prepared)}])
-            return statistics
+            return metric.prepared_statistics(prepared, hypothesis)
         name, hypotheses = named_hypotheses(hypothesis, systems)
         corpus = python_corpus([metric], sources, references, hypotheses)
         observed: dict[int, Any] = {}
         statistics, _ = chunk_statistics([metric], corpus, [name], observed)
-        check_observations([metric], [observed])
+        warn_notes(corpus_warnings([metric], corpus, observed))
         return metric.join_statistics([statistics[name][0]])
 
     # ------------------------------------------------------------------ derived: paired tests

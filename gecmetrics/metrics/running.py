@@ -15,6 +15,7 @@ from ..kinds import M2, NONE, TEXT
 from .results import compact
 
 if TYPE_CHECKING:
+    from ..core.units import TextChecks
     from .base import Metric
 
 HYPOTHESIS = "hypothesis"
@@ -115,6 +116,41 @@ def check_observations(metrics: Sequence["Metric"], chunks: Sequence[dict[int, A
     for metric, seen in zip(metrics, observed):
         metric.check_observations(seen)
     return list(dict.fromkeys(line for metric, seen in zip(metrics, observed) for line in metric.notes(seen)))
+
+
+def text_checks(metrics: Sequence["Metric"]) -> "TextChecks":
+    """The whitespace and order checks of the metrics' text units (fed chunk by chunk)."""
+    from ..core.units import TextChecks
+
+    return TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
+
+
+def text_hypotheses(corpus: Corpus) -> list[str]:
+    """The names of a corpus's hypotheses given as text (not as M2 blocks)."""
+    return [name for name, lines in corpus.hypotheses.items() if not lines or isinstance(lines[0], str)]
+
+
+def corpus_text_names(corpus: Corpus) -> list[str]:
+    """The names of a corpus's texts in its warnings, in the order of :func:`corpus_texts`: the
+    source and the references as its messages name them, the text hypotheses by their names."""
+    return [corpus.name("source"), *(corpus.name(f"reference {k}") for k in range(len(corpus.references))),
+            *text_hypotheses(corpus)]
+
+
+def corpus_texts(corpus: Corpus) -> list[Sequence[str]]:
+    """A corpus's texts that the checks read: the source, the references, the text hypotheses."""
+    return [corpus.sources, *corpus.references, *(corpus.hypotheses[name] for name in text_hypotheses(corpus))]
+
+
+def corpus_warnings(metrics: Sequence["Metric"], corpus: Corpus, observations: dict[int, Any]) -> list[str]:
+    """What a command line run of ``metrics`` on ``corpus``, one whole chunk whose
+    :func:`chunk_statistics` filled ``observations``, prints on stderr about it: the text checks
+    of its texts, then the metrics' notes (after their whole-run checks, which may refuse it);
+    the engine's :meth:`~gecmetrics.run.engine.Scored.warnings` of the same corpus."""
+    checks = text_checks(metrics)
+    checks.observe(list(zip(corpus_text_names(corpus), corpus_texts(corpus))))
+    checks.notes += check_observations(metrics, [observations])
+    return checks.warnings()
 
 
 def named_hypotheses(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None

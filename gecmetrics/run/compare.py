@@ -269,6 +269,8 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     persistent cache (None: ``$GECMETRICS_CACHE``, else the user cache folder; False: none; a
     folder or a ``Cache``), as in :func:`~gecmetrics.run.engine.score_files`. ``scale``: fractions
     printed x100 (100) or as they are (1; refused where no score is a fraction, as ``--scale 1``).
+    What ``gecmetric compare`` prints about the input is issued as
+    :class:`~gecmetrics.errors.InputNote` warnings.
     """
     if hypothesis_m2 is not None and not isinstance(hypothesis_m2, Mapping):
         raise InputError(f"hypothesis_m2 must map each system's name to its M2 blocks, got "
@@ -306,7 +308,8 @@ def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCal
     """:func:`compare` of a checked :class:`Corpus`."""
     check_columns(metrics, len(corpus.references))
     check_scale(metrics, scale, fractions_beside=ranking == "ew")  # before any scoring
-    return comparison_table(score_corpus(metrics, corpus, progress=progress, jobs=jobs, cache=cache), scale, ranking)
+    scored = score_corpus(metrics, corpus, progress=progress, jobs=jobs, cache=cache).issued()
+    return comparison_table(scored, scale, ranking)
 
 
 def check_columns(metrics: Sequence[Any], references: int) -> None:
@@ -443,7 +446,7 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     if all_pairs and len(named) < 2:
         raise InputError("an all-pairs test needs at least two systems")
     corpus = corpus_for([metric], sources, references, named)
-    scored = score_corpus([metric], corpus, cache=cache)
+    scored = score_corpus([metric], corpus, cache=cache).issued()
     metric = scored.metrics[0]  # the metric as the run ran it (its signature says how)
     resampler = metric.resampler(metric.column_index(column), scored.references)
     if all_pairs:

@@ -28,12 +28,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 
 from ..core.aggregate import reducer_threads
 from ..core.units import TextChecks
-from ..errors import InputError
+from ..errors import InputError, warn_notes
 from ..io.corpus import Corpus
 from ..io.text import check_sequence
 from ..metrics.base import Metric
 from ..metrics.results import Result
-from ..metrics.running import check_observations, chunk_statistics, python_corpus
+from ..metrics.running import (check_observations, chunk_statistics, corpus_text_names, corpus_texts, python_corpus,
+                               text_checks)
 from .executors import Executor, SerialExecutor, check_jobs, make_executor
 from .files import CorpusFiles, count_sentences
 from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size, worker_chunk_size
@@ -89,6 +90,13 @@ class Scored:
         """Lines about the input worth a user's attention (whitespace in char mode, sentences
         shorter than the n-gram order)."""
         return self.checks.warnings() if self.checks is not None else []
+
+    def issued(self) -> "Scored":
+        """This run, its :meth:`warnings` issued as :class:`~gecmetrics.errors.InputNote`
+        warnings: what a public function that scores through the engine and returns something
+        else (``compare``, ``paired_test``, meta-evaluation) does with them."""
+        warn_notes(self.warnings())
+        return self
 
 
 @dataclass
@@ -193,19 +201,7 @@ def _run_task(task: _Task) -> _Outcome | None:
 
 def _texts_of(corpus: Corpus, task: _Task) -> list[Sequence[str]]:
     """The chunk's text files in the order of ``task.shown`` (source, references, text hypotheses)."""
-    texts = [corpus.sources, *corpus.references, *(corpus.hypotheses[name] for name in _text_hypotheses(corpus))]
-    return texts[-len(task.shown):] if task.shown else []
-
-
-def _text_hypotheses(corpus: Corpus) -> list[str]:
-    return [name for name, lines in corpus.hypotheses.items() if not lines or isinstance(lines[0], str)]
-
-
-def corpus_text_names(corpus: Corpus) -> list[str]:
-    """The names of a corpus's texts in its warnings, in the order of :func:`_texts_of`: the
-    source and the references as its messages name them, the text hypotheses by their names."""
-    return [corpus.name("source"), *(corpus.name(f"reference {k}") for k in range(len(corpus.references))),
-            *_text_hypotheses(corpus)]
+    return corpus_texts(corpus)[-len(task.shown):] if task.shown else []
 
 
 def _merge_checks(checks: TextChecks, chunk: TextChecks) -> None:
@@ -213,11 +209,6 @@ def _merge_checks(checks: TextChecks, chunk: TextChecks) -> None:
         checks.counts[key] = checks.counts.get(key, 0) + count
     for key, size in chunk.longest.items():
         checks.longest[key] = max(checks.longest.get(key, 0), size)
-
-
-def text_checks(metrics: Sequence[Metric]) -> TextChecks:
-    """The whitespace and order checks of the metrics' text units (fed chunk by chunk)."""
-    return TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
 
 
 # ----------------------------------------------------------------------------- runs

@@ -25,7 +25,7 @@ def score_m2_files(metric: Metric, hypothesis_path: str, reference_path: str) ->
     if not isinstance(metric, Metric):
         raise InputError(f"not a metric: {metric!r}")
     files = CorpusFiles(gold=reference_path, hypotheses=(hypothesis_path,), m2_hypotheses=True)
-    return score_files([metric], files).result(files.hypothesis_names[0], 0)
+    return score_files([metric], files).issued().result(files.hypothesis_names[0], 0)
 
 
 def compare_m2_files(hyp_path: str, ref_path: str, comparer: Any = None) -> Result:
