@@ -131,7 +131,7 @@ def test_every_registered_metric_has_a_command():
     assert {info.name for info in list_metrics()} <= listed
 
 
-def test_a_reference_free_metric_s_command_takes_no_references():
+def test_each_metric_command_s_references_follow_what_its_metric_declares():
     """`gecmetric some` asked for -r (required), which SOME never reads: the command of a metric
     declaring no references has no -r; one reading text references requires it."""
     from gecmetrics.cli.commands import METRIC_COMMANDS
@@ -698,7 +698,6 @@ def test_chunk_lines_defaults_in_help_and_docs_are_the_metrics_own():
     assert f"sentences per chunk ({PTMetric.chunk_lines};" in page["pt-m2"]
     assert f"chunks of sentences ({LLMJudgeMetric.chunk_lines} by default;" in page["llm"]
     assert f"(default {DEFAULT_CHUNK_LINES:,}, or a slow metric's own: {ErrantText.chunk_lines} for" in page["scale"]
-
 
 
 def test_a_reference_free_metric_s_command_takes_no_references(tmp_path):
