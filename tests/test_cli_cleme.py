@@ -103,6 +103,28 @@ def test_cleme_settings_json_and_digits(files):
     assert table_rows(out)[1][files["half.m2"]]["F0.5 (fraction)"] == f"{f:.2f}" != f"{f:.4f}"
 
 
+def test_a_score_exactly_half_way_at_4_decimals_is_rounded_as_cleme_rounds_it(tmp_path):
+    """CLEME rounds with Python's round(x, 4) and prints with tabulate's ".4f": a double exactly
+    half-way is rounded to even. TP 1, FP 6, FN 3 (unweighted): F0.5 = 5/32 = 0.15625 exactly,
+    CLEME's 0.1562 (half up from the decimal form: 0.1563); at 4 fraction decimals (x100 at 2,
+    compare's column) the tables print it, at more the value's own digits."""
+    source = "a b c d e f g h i j k l m n o p q r s t u v"
+    (tmp_path / "ref.m2").write_text(m2_text([[a_line(k, k + 1, "x") for k in (0, 2, 4, 6)]], [source]))
+    (tmp_path / "hyp.m2").write_text(m2_text([[a_line(0, 1, "x")] + [a_line(k, k + 1, "y") for k in range(8, 20, 2)]],
+                                             [source]))
+    (tmp_path / "src").write_text(source + "\n")
+    (tmp_path / "hyp").write_text("x b c d e f g h y j y l y n y p y r y t u v\n")
+    hyp, ref = str(tmp_path / "hyp.m2"), str(tmp_path / "ref.m2")
+    for flags, expected in ((["--scale", "1"], "0.1562 0.1429 0.2500 0.5500 1.0000 6.0000 3.0000 10.0000"),
+                            ([], "15.62 14.29 25.00 55.00 1.0000 6.0000 3.0000 10.0000"),
+                            (["-d", "3"], "15.625 14.286 25.000 55.000 1.00000 6.00000 3.00000 10.00000")):
+        code, out, err = run_cli("cleme", "-hyp", hyp, "-ref", ref, "--unweighted", *flags)
+        assert code == 0 and out.splitlines()[1].split("\t")[1:] == expected.split(), (flags, out, err)
+    code, out, err = run_cli("compare", "-s", str(tmp_path / "src"), "-o", str(tmp_path / "hyp"), "--hyp-m2", hyp,
+                             "--m2", ref, "--metrics", "cleme:weighted=false", "--tsv")
+    assert code == 0 and out.splitlines()[1].split("\t")[1:] == ["15.62"], (out, err)
+
+
 def test_cleme2_and_its_factors(files):
     code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--cleme2", "--unweighted",
                              "--scale", "1")

@@ -591,6 +591,35 @@ def test_a_score_half_way_between_two_decimals_is_printed_as_the_original_prints
     assert code == 0 and out.splitlines()[2].split("\t")[4] == "15.62"
 
 
+EXACT_TIE_SOURCE = " ".join("abcdefghijklmnop")
+EXACT_TIE_REFERENCE = m2_text([(EXACT_TIE_SOURCE, [(k, k + 1, "R:NOUN", "x", 0) for k in (0, 2, 4, 6)])])
+EXACT_TIE_SYSTEM = m2_text([(EXACT_TIE_SOURCE, [(0, 1, "R:NOUN", "x", 0)]
+                             + [(k, k + 1, "R:NOUN", "y", 0) for k in range(8, 14)])])
+
+
+def test_a_value_exactly_half_way_at_4_decimals_is_rounded_to_even_as_the_original_prints_it(tmp_path):
+    """The original prints scores and counts with "{:.4f}": a double exactly half-way is rounded
+    to even. One system, TP 1, FP 6, FN 3: F0.5 = 5/32 = 0.15625 exactly (-no_weight); with
+    -a 0.03125 every chunk weighs 0.03125 - 0/1, TN = -22.28125. `python gotoscorer.py -ref
+    ref.m2 -hyp hyp.m2 -v -no_weight` (GTS 5d120c3) printed
+    0       :	  1.0000	  6.0000	  3.0000	 23.0000	0.1429	0.2500	0.1818	0.1562	0.7273
+    and with -a 0.03125 instead of -no_weight
+    0       :	 -0.9688	  0.1875	  0.0938	-22.2812	1.2400	1.1071	1.1698	1.2109	1.0122
+    (half up from the decimal form: 0.1563, -22.2813). compare's GoToScorer column rounds alike."""
+    paths = write_files(tmp_path, {"ref.m2": EXACT_TIE_REFERENCE, "hyp.m2": EXACT_TIE_SYSTEM,
+                                   "src": EXACT_TIE_SOURCE + "\n", "hyp.txt": "x b c d e f g h y y y y y y o p\n"})
+    for flags, expected in ((["-no_weight"], "1.0000 6.0000 3.0000 23.0000 0.1429 0.2500 0.1818 0.1562 0.7273"),
+                            (["-a", "0.03125"], "-0.9688 0.1875 0.0938 -22.2812 1.2400 1.1071 1.1698 1.2109 1.0122")):
+        code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-v", "--scale", "1",
+                                 *flags)
+        assert code == 0 and out.splitlines()[1].split("\t")[1:] == expected.split(), err
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-no_weight", "-d", "3")
+    assert code == 0 and out.splitlines()[1].split("\t")[4] == "15.625", err  # more decimals: the value's own
+    code, out, err = run_cli("compare", "-s", paths["src"], "-o", paths["hyp.txt"], "--hyp-m2", paths["hyp.m2"],
+                             "--m2", paths["ref.m2"], "--metrics", "gotoscorer:no_weight=true", "--tsv")
+    assert code == 0 and out.splitlines()[1].split("\t")[1:] == ["15.62"], (out, err)
+
+
 def test_a_chunk_of_sentences_is_read_as_part_of_the_whole_files(tmp_path):
     """A chunk without a line of the reference annotator (a NUCLE M2 has none for a sentence
     without a correction) or of a system is still scored against the whole files' annotators."""

@@ -349,6 +349,42 @@ def test_m2scorer_positional_form_underscore_flags_and_scale(tmp_path) -> None:
     assert "missing input" in one_line_error("m2", "score")
 
 
+TIE_GOLD = "".join(f"S a b c d e f g h\n{edit}\n\n" for edit in
+                   ["A 0 1|||Vt|||x|||REQUIRED|||-NONE-|||0"] * 4 + ["A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"] * 3)
+TIE_HYPOTHESIS = "x b c d e f g h\n" + "a B c d e f g h\n" * 6
+
+
+def test_a_score_exactly_half_way_at_4_decimals_is_printed_as_the_m2scorer_prints_it(tmp_path) -> None:
+    """Correct 1, proposed 7, gold 4: F0.5 is 5/32 = 0.15625 exactly in binary, which the
+    m2scorer's "%.4f" rounds to even: `python2 scripts/m2scorer.py HYP GOLD` (nusnlp/m2scorer)
+    printed Precision 0.1429, Recall 0.2500, F_0.5 0.1562 (half up from the decimal form: 0.1563).
+    Every table printing M2 at 4 fraction decimals (m2 score at its defaults, x100 or --scale 1,
+    -cat's total, compare's M2 column) prints 0.1562; more decimals print the value itself."""
+    from tests.conftest import run_cli
+
+    gold, hypothesis, source = tmp_path / "gold.m2", tmp_path / "hyp.txt", tmp_path / "src.txt"
+    gold.write_text(TIE_GOLD)
+    hypothesis.write_text(TIE_HYPOTHESIS)
+    source.write_text("a b c d e f g h\n" * 7)
+    result = M2Scorer().score(parse_m2(TIE_GOLD, "gold"), TIE_HYPOTHESIS.splitlines())
+    assert (result.correct, result.proposed, result.gold, result.f) == (1, 7, 4, 0.15625)
+
+    def last_row(*args: str) -> list[str]:
+        code, out, err = run_cli(*args)
+        assert code == 0, err
+        return out.splitlines()[-1].split("\t")[1:]
+    assert last_row("m2", "score", str(hypothesis), str(gold), "--scale", "1") == ["0.1429", "0.2500", "0.1562"]
+    assert last_row("m2", "score", str(hypothesis), str(gold)) == ["14.29", "25.00", "15.62"]
+    assert last_row("m2", "score", str(hypothesis), str(gold), "-d", "4") == ["14.2857", "25.0000", "15.6250"]
+    assert last_row("m2", "score", str(hypothesis), str(gold), "-d", "1") == ["14.3", "25.0", "15.6"]
+    assert last_row("m2", "score", str(hypothesis), str(gold), "--scale", "1", "-cat", "1")[-3:] == \
+        ["0.1429", "0.2500", "0.1562"]
+    assert last_row("compare", "-s", str(source), "-o", str(hypothesis), "--m2", str(gold), "--metrics", "m2",
+                    "--tsv", "--scale", "1") == ["0.1562"]
+    assert last_row("compare", "-s", str(source), "-o", str(hypothesis), "--m2", str(gold), "--metrics", "m2",
+                    "--tsv") == ["15.62"]
+
+
 def test_annotators_are_tried_in_the_official_python2_dict_order() -> None:
     """The official keeps the first annotator on a full tie (same running F, same correct, same
     proposed + beta^2 gold) in the order its Python 2 dicts iterate, which is not the id order for

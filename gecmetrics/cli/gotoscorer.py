@@ -5,7 +5,7 @@ import functools
 
 import click
 
-from ..core.table import Table, round_half_up, scaled, unit_header
+from ..core.table import Table, scaled, unit_header
 from ..errors import InputError
 from ..io.text import check_distinct
 from ..metrics.results import SENTENCES_EACH
@@ -125,9 +125,9 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
     columns = (COUNT_COLUMNS if out.verbose else ()) + SCORE_COLUMNS
     count_digits = out.digits + (2 if out.scale == 100 else 0)
 
-    def cells(scores) -> list[str]:
-        return [scaled(getattr(scores, key), out.digits, out.scale) if key in FRACTIONS
-                else round_half_up(getattr(scores, key), count_digits) for _, key in columns]
+    def cells(scores) -> list[str]:  # at 4 decimals (of the fractions, and the counts) as the original's {:.4f}
+        return [scaled(getattr(scores, key), out.digits, out.scale, rounds_to=metric.rounds_to) if key in FRACTIONS
+                else scaled(getattr(scores, key), count_digits, 1.0, rounds_to=metric.rounds_to) for _, key in columns]
     header = [unit_header(label, out.scale) if key in FRACTIONS else label for label, key in columns]
     if out.sentence:
         rows = [[labels[s], str(d + 1), *cells(score)] for s in order for d, score in enumerate(run.sentence_scores(s))]

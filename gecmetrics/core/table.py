@@ -56,11 +56,13 @@ def percent(value: float, digits: int, exponent: bool = False) -> str:
 def scaled(value: float, digits: int, scale: float = 100.0, exponent: bool = False,
            rounds_to: int | None = None) -> str:
     """A fraction printed x100 (``scale`` 100) or as it is (1: the M2 family), rounded half up.
-    ``rounds_to``: the decimals (of the fraction) to which the original tool rounds the score
-    with Python's ``round()`` (ERRANT's compare_m2: 4); printed at just that precision (x100: 2
-    decimals), the value is rounded so first, which gives the original's digits where half up
-    from the shortest repr would not (0.66665, a binary value below the half: 0.6666, not 0.6667);
-    at any other precision the value itself is rounded, not the original's figure again."""
+    ``rounds_to``: the decimals (of the fraction) to which the original tool rounds the binary
+    value, ties to even, as Python's ``round()`` and ``"%.4f"`` do (ERRANT's compare_m2, the
+    m2scorer: 4); printed at just that precision (x100: 2 decimals; a count: ``scale`` 1), the
+    value is rounded so first, which gives the original's digits where half up from the shortest
+    repr would not (0.66665, a binary value below the half: 0.6666, not 0.6667; 0.15625, an exact
+    tie: 0.1562); at any other precision the value itself is rounded, not the original's figure
+    again."""
     if rounds_to is not None and scale in SCALES and digits + (2 if scale == 100 else 0) == rounds_to:
         value = round(float(value), rounds_to)
     return percent(value, digits, exponent) if scale == 100 else round_half_up(scale * float(value), digits, exponent)

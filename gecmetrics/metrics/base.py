@@ -105,10 +105,11 @@ class Metric(ABC):
     """Whether scores are fractions (0..1), which a table may print x100; False for scores on
     another scale (an LLM judge's 1-5), always printed as they are."""
     rounds_to: ClassVar[int | None] = None
-    """The decimals (of a fraction) to which the original tool rounds its scores with Python's
-    ``round()`` (ERRANT's compare_m2: 4), or None: a table printing a score at just that precision
-    prints the original's figure (:func:`gecmetrics.core.table.scaled`), at any other the score's
-    own digits."""
+    """The decimals (of a fraction) to which the original tool rounds the binary value of its
+    scores, ties to even, as Python's ``round()`` and ``"%.4f"`` do (4: ERRANT's compare_m2, the
+    m2scorer, GoToScorer, CLEME), or None: a table printing a score at just that precision prints
+    the original's figure (:func:`gecmetrics.core.table.scaled`), at any other the score's own
+    digits."""
     higher_is_better: ClassVar[bool] = True
     """False for an error rate: rankings, sorting and meta-evaluation then read lower as better."""
     has_sentence_scores: ClassVar[bool] = True

@@ -276,6 +276,7 @@ class ChunkMetric(Metric):
     hypothesis_kind = M2
     reference_kind = M2
     scale = 1.0
+    rounds_to = 4  # CLEME's round(x, 4) and tabulate's ".4f": the binary value rounded, ties to even
     label = "CLEME"
     signature_order = ("assumption", "level", "weights", "lang")
     sentence_names: tuple[str, ...] = ()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ...core.table import Table, round_half_up, scaled, unit_header
+from ...core.table import Table, scaled, unit_header
 
 from .chunking import SentenceChunks
 
@@ -66,14 +66,16 @@ def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, sc
                 count_digits: int | None = None) -> Table:
     """One line per hypothesis file: CLEME's F, P, R, accuracy and counts, or CLEME2.0's
     aggregate, rates and counts (the fractions as they are or with ``scale`` 100 x100, rounded
-    half up; the header says which; the counts, length-weighted sums, to ``count_digits``)."""
+    half up, or at 4 decimals as CLEME rounds them; the header says which; the counts,
+    length-weighted sums, to ``count_digits``)."""
     count_digits = digits if count_digits is None else count_digits
     columns = CLEME2_COLUMNS if metric.name == "cleme2" else CLEME_COLUMNS
     fractions = results[0][1].fractions if results else ()
     labels = [f"F{metric.settings.beta:g}" if name == "f" else label for label, name in columns]
     labels = [unit_header(label, scale) if name in fractions else label for label, (_, name) in zip(labels, columns)]
-    rows = [[path, *(scaled(result.values[name], digits, scale) if name in fractions
-                     else round_half_up(result.values[name], count_digits) for _, name in columns)]
+    rounds_to = metric.rounds_to  # at 4 decimals (of the fractions, and the counts) CLEME's figures
+    rows = [[path, *(scaled(result.values[name], digits, scale, rounds_to=rounds_to) if name in fractions
+                     else scaled(result.values[name], count_digits, 1.0, rounds_to=rounds_to) for _, name in columns)]
             for path, result in results]
     return Table(["system", *labels], rows)
 

@@ -138,6 +138,7 @@ class GoToScorer(Metric):
     hypothesis_kind = M2
     reference_kind = M2
     scale = 1.0
+    rounds_to = 4  # the original prints "{:.4f}": the binary value rounded, ties to even
     has_sentence_scores = True
     column_setting = "score"
     weighs_gold_edits = True

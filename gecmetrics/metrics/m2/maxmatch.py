@@ -173,6 +173,7 @@ class M2Scorer(TypeAveragedMetric):
     positional = ("beta", "max_unchanged_words", "ignore_whitespace_casing")
     rule = fscore.MAXMATCH
     label = "M2"
+    rounds_to = 4  # the m2scorer prints "%.4f": the binary value rounded, ties to even
 
     def __init__(self, *args: Any, keep_details: bool = False, arc_budget: int = DEFAULT_ARC_BUDGET,
                  per_type: bool = False, **kwargs: Any) -> None:

@@ -70,9 +70,11 @@ class M2Report:
 
     def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
                     verbose: bool) -> Table:
+        rounds_to = metrics[0].rounds_to  # at 4 fraction decimals the m2scorer's figures
         if self.category_level is not None:
-            return type_table(names, [r[0] for r in results], self.category_level, self.scale, digits)
-        rows = [[name, *(scaled(x, digits, self.scale) for x in (r[0].precision, r[0].recall, r[0].f))]
+            return type_table(names, [r[0] for r in results], self.category_level, self.scale, digits, rounds_to)
+        rows = [[name, *(scaled(x, digits, self.scale, rounds_to=rounds_to) for x in (r[0].precision, r[0].recall,
+                                                                                        r[0].f))]
                 for name, r in zip(names, results)]
         return Table(["system", *self.header(metrics[0].settings.beta)], rows)
 
@@ -90,10 +92,11 @@ class M2Report:
 
 
 def type_table(names: Sequence[str], results: Sequence[M2Result], level: int, scale: float = 1.0,
-               digits: int = 4) -> Table:
+               digits: int = 4, rounds_to: int | None = None) -> Table:
     """A row per system and error type group of the -cat ``level`` (the gold M2's types, see
     docs/m2.md): TP, FP, FN and their P, R, F; then the system's total: correct, proposed -
-    correct, gold - correct and its P, R, F (the macro average at this level with --macro)."""
+    correct, gold - correct and its P, R, F (the macro average at this level with --macro);
+    ``rounds_to``: the metric's (:func:`gecmetrics.core.table.scaled`)."""
     beta = results[0].beta if results else 0.5
     header = ["system", "category", "TP", "FP", "FN",
               *(unit_header(name, scale) for name in ("precision", "recall", f"f{beta:g}"))]
@@ -101,8 +104,10 @@ def type_table(names: Sequence[str], results: Sequence[M2Result], level: int, sc
     for name, result in zip(names, results):
         for error_type, c in sorted(result.grouped_categories(level).items()):
             scores = precision_recall_f(c.tp, c.tp + c.fp, c.tp + c.fn, beta)
-            rows.append([name, error_type, str(c.tp), str(c.fp), str(c.fn), *(scaled(x, digits, scale) for x in scores)])
+            rows.append([name, error_type, str(c.tp), str(c.fp), str(c.fn),
+                         *(scaled(x, digits, scale, rounds_to=rounds_to) for x in scores)])
         counts = (result.correct, result.proposed - result.correct, result.gold - result.correct)
-        rows.append([name, "total", *map(str, counts), *(scaled(x, digits, scale) for x in result.overall(level))])
+        rows.append([name, "total", *map(str, counts),
+                     *(scaled(x, digits, scale, rounds_to=rounds_to) for x in result.overall(level))])
     notes = ["P, R, F of total: macro averages over the groups above" if any(r.macro for r in results) else ""]
     return Table(header, rows, notes=[n for n in notes if n], left=(0, 1))
