@@ -348,6 +348,42 @@ def test_attribute_says_when_no_system_made_an_edit(small_files):
 # ---------------------------------------------------------------- GoToScorer with fixed weights
 
 
+def test_a_weight_file_with_more_lines_than_the_corpus_is_refused_before_any_work(small_files, executors):
+    """Attribution scored only candidate sentences, each reading its sentence's line, so a weight
+    file with a line more than the corpus was not refused, as compare and the metric's own score
+    refuse it: it is, with their message, before any work (no part attributed, the systems not
+    annotated: a spaCy model that does not exist is never loaded). Some sentences of a whole
+    (``rows``) read their places' lines and are not refused."""
+    from gecmetrics.metrics.registry import get_metric
+
+    f = small_files
+    weights, longer = (str(f["gold.m2"]).replace("gold.m2", name) for name in ("w.txt", "long.txt"))
+    code, _, err = run_cli("gotoscorer", "-ref", f["gold.m2"], "-hyp", f["A.m2"], f["B.m2"], f["SRC.m2"],
+                           "--make-weights", weights)
+    assert code == 0, err
+    lines = open(weights, encoding="utf-8").read().splitlines()
+    with open(longer, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines + lines[-1:]) + "\n")
+    corpus = small_corpus(with_m2=False)
+    sentences = corpus.size
+    message = f"long.txt: has {sentences + 1} sentence lines but the corpus has {sentences} sentences"
+    metric = get_metric("gotoscorer", score="acc", weights=longer)
+    with pytest.raises(InputError, match=message):  # what compare and the metric's own score say
+        metric.corpus_score(None, corpus.gold, small_corpus().hypothesis_m2["A"])
+    with pytest.raises(InputError, match=message):
+        attribute_corpus(corpus, metric, spacy_model="no_such_spacy_model", methods=["add"])
+    assert executors == []
+    code, out, err = run_cli("attribute", "-s", f["src"], "-r", f["ref0"], "-o", f["A"], "--m2", f["gold.m2"],
+                             "--metric", f"gotoscorer:weights={longer}", "--spacy-model", "no_such_spacy_model")
+    assert code == 2 and out == "" and err.strip().endswith(message) and len(err.splitlines()) == 1, err
+    rows = list(range(sentences))
+    part = small_corpus()
+    some = type(part)(part.sources, part.references, part.hypotheses, part.gold, hypothesis_m2=part.hypothesis_m2,
+                      rows=rows)
+    from gecmetrics.output.report.attribution import check_attribution_metric
+    check_attribution_metric(metric, some)  # some sentences of a whole: their lines are read by place
+
+
 def test_gotoscorer_with_a_weight_file_is_attributed_at_each_sentences_place(small_files, spacy_model):
     """Attribution refused GoToScorer even with a weight file, whose levels are fixed (and with
     no_weight and a weight file, each candidate read the file's line of its place among the

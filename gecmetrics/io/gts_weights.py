@@ -50,6 +50,13 @@ class WeightTable:
         except OSError as err:
             raise InputError(f"cannot write the weight file: {err.strerror}", path) from None
 
+    def check_sentences(self, sentences: int) -> None:
+        """Refuse a whole corpus of ``sentences`` sentences unless the table has a line for each,
+        and no more (the one message of the command, the metric and edit attribution)."""
+        if len(self.offsets) - 1 != sentences:
+            raise InputError(f"has {len(self.offsets) - 1} sentence lines but the corpus has {sentences} sentences",
+                             self.name)
+
     def select(self, rows: Any) -> "WeightTable":
         """The lines of sentences ``rows`` (0-based, any order, a sentence as often as given: a
         chunk of a corpus, or edit attribution's candidates, several of one sentence)."""

@@ -312,6 +312,12 @@ class Metric(ABC):
         the whole gold M2, where a chunk alone may have none); nothing by default. A metric whose
         check may refuse declares :attr:`observations_refuse`."""
 
+    def check_corpus_size(self, sentences: int) -> None:
+        """Refuse (:class:`InputError`) a whole corpus of ``sentences`` sentences that data the
+        metric reads by each sentence's place does not fit (GoToScorer's weight file: a line per
+        sentence, no more); nothing by default. Its result checks the corpus it scored; edit
+        attribution, which scores candidate sentences and never the whole corpus, asks first."""
+
     def notes(self, observations: Sequence[Any]) -> list[str]:
         """Lines a run prints on stderr about what its chunks' :meth:`observation`, in order,
         say of the whole input that a user should know but that changes no number (SOME and

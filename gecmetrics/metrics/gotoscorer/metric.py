@@ -164,6 +164,11 @@ class GoToScorer(Metric):
         return ("its chunk levels are read from the weight file's line of each corpus sentence, which a sentence "
                 "scored outside the corpus does not have (weights=systems with no_weight=true weighs every chunk 1)")
 
+    def check_corpus_size(self, sentences: int) -> None:
+        """A weight file has a line for each sentence of the whole corpus, and no more."""
+        if self.settings.weights != SYSTEMS:
+            self.settings.weights.table.check_sentences(sentences)
+
     @property
     def shared_by_systems(self) -> str | None:  # type: ignore[override]
         """Weighted by the hypotheses scored (``weights=systems``), every system's scores depend
@@ -324,11 +329,7 @@ class GoToScorer(Metric):
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """Every number of the original's output (scores, weighted counts), N and whether
         weighted; a weight file must have a line for every sentence of the corpus."""
-        if self.settings.weights != SYSTEMS:
-            table = self.settings.weights.table
-            if len(table.offsets) - 1 != len(statistics):
-                raise InputError(f"has {len(table.offsets) - 1} sentence lines but the corpus has "
-                                 f"{len(statistics)} sentences", self.settings.weights)
+        self.check_corpus_size(len(statistics))
         total = np.asarray(sums[0].total)
         n_levels = total.shape[-1] // OUTCOMES
         scores = scores_from_sums(total.reshape(OUTCOMES, n_levels), self.level_weights(n_levels))

@@ -125,10 +125,7 @@ def join_runs(parts: Sequence[ChunkRun], options: RunOptions) -> JoinedRun:
     statistics = [np.concatenate([part.statistics[k] for part in parts]) for k in range(len(names))]
     table = _joined_table([part.table for part in parts])
     if options.weights is not None:
-        whole = options.weights.table
-        if len(whole.offsets) != len(table.offsets):
-            raise InputError(f"has {len(whole.offsets) - 1} sentence lines but the corpus has "
-                             f"{len(table.offsets) - 1} sentences", options.weights)
+        options.weights.table.check_sentences(len(table.offsets) - 1)
     per_level = level_weights(table.n_systems, options.a, options.b, options.c)
     used = None if options.no_weight else per_level
     scores = [ordered_scores(np.concatenate([part.outcomes[k] for part in parts]), table.correct, used)

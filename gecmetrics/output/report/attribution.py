@@ -70,12 +70,17 @@ def independent_sentence_scores(metric: Metric, statistics: Any, column: int = 0
     return np.asarray(metric.alone_matrix(statistics), dtype=np.float64)[column]
 
 
-def check_attribution_metric(metric: Metric) -> None:
-    """An InputError for a metric whose sentence scores cannot score a candidate sentence."""
+def check_attribution_metric(metric: Metric, corpus: Corpus | None = None) -> None:
+    """An InputError for a metric whose sentence scores cannot score a candidate sentence, or
+    that refuses the size of ``corpus`` when that is a whole corpus (not some sentences of one,
+    ``rows`` or ``offset``): no whole corpus is scored here, so the metric is asked
+    (:meth:`~gecmetrics.metrics.base.Metric.check_corpus_size`: GoToScorer's weight file)."""
     metric.require_sentence_scores()
     if metric.candidate_refusal:
         name = metric.label or type(metric).__name__
         raise InputError(f"{name} cannot attribute edits: {metric.candidate_refusal}; choose another metric")
+    if corpus is not None and corpus.rows is None and corpus.offset == 0:
+        metric.check_corpus_size(corpus.size)
 
 
 def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator: Any = None
@@ -180,7 +185,8 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     for name in names:
         if len(edits[name]) != size:
             raise InputError(f"{name}: {len(edits[name])} lists of edits for {size} sentences")
-    candidate_scorer(metric, corpus, column, annotator)  # its refusals, before any work
+    check_attribution_metric(metric, corpus)  # the refusals, before any work
+    candidate_scorer(metric, corpus, column, annotator)
     check_attribution_options(methods, max_exact_edits, permutations, seed, normalize, over_bound)
     check_progress(progress)
     jobs = _checked_workers(jobs, dask)
@@ -273,7 +279,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
     if len(metrics) != 1:
         raise InputError(f"attribution takes one metric, got {len(metrics)}")
     metric = metrics[0] if cache is None else metrics[0].with_context(cache)
-    check_attribution_metric(metric)
+    check_attribution_metric(metric, corpus)
     _checked_workers(options.get("jobs", 1), options.get("dask"))  # (before the systems are annotated)
     check_progress(options.get("progress"))
     names = list(corpus.hypotheses)
