@@ -303,6 +303,24 @@ def test_the_attribution_signature_names_the_model_that_annotated_the_candidates
     assert code == 0 and out and err.startswith("GLEU+|") and f"|{_model_fields()}|attribution:" in err, err
 
 
+def test_the_attribution_signature_names_the_annotator_as_errants_signature_does(small_files, spacy_model, tmp_path):
+    """ERRANT's signature says cache:on after the model when its parses may come from the
+    persistent cache; the attribution's named the same annotator by spaCy and the model only.
+    Both come from one function now: the annotator's fields in an attribution signature are
+    those of ERRANT's signature in the same run, cache:on included (and not without a cache)."""
+    f = small_files
+    common = ["-s", f["src"], "-o", f["A"], "--signature", "--spacy-model", SPACY_TEST_MODEL]
+    for cache, shown in ((["--cache", str(tmp_path / "cache")], "|cache:on"), ([], "")):
+        code, out, errant = run_cli(*cache, "errant", *common, "-r", f["gold.m2"])
+        assert code == 0 and out, errant
+        fields = errant.strip().split("|")
+        annotator = "|".join(fields[fields.index(_model_fields().split("|")[0]):-1])  # spacy: ... before version:
+        assert annotator == _model_fields() + shown
+        code, out, err = run_cli(*cache, "attribute", *common, "-r", f["ref0"], "--method", "add", "--metric", "gleu")
+        assert code == 0 and out, err
+        assert err.strip().endswith(f"|{annotator}|attribution:add|version:{fields[-1].split(':')[1]}"), err
+
+
 def test_the_reports_attribution_and_corpus_name_what_annotated_the_candidates(chromium, spacy_model, tmp_path):
     """The report's attribution signature of SentERRANT did not name the model of its candidates,
     and with the systems' and the gold edits given its `corpus.annotator` was empty, though an

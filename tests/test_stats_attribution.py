@@ -332,13 +332,13 @@ def test_attribution_signature_names_the_settings_that_change_a_number():
 
 
 def test_attribution_signature_names_the_annotator_of_the_candidates_as_errant_does():
-    """The annotator that gave the candidates their edits is named by its versions after the
-    metric's fields, as ERRANT's signature names them (the numbers depend on its model)."""
+    """The annotator that gave the candidates their edits is named by its fields after the
+    metric's, as ERRANT's signature names them (the numbers depend on its model)."""
     from gecmetrics.metrics.results import Signature
 
     class Annotator:
-        def versions(self) -> dict:
-            return {"spacy": "3.8.18", "model": "en_core_web_sm-3.8.0"}
+        def annotation_fields(self) -> list:
+            return [("spacy", "3.8.18"), ("model", "en_core_web_sm-3.8.0")]
 
     metric = Signature("SentERRANT", [("mode", "cs")], version="9")
     assert attribution_signature(metric, ["add"], annotator=Annotator()) == \

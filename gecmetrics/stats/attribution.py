@@ -589,12 +589,13 @@ def attribution_signature(metric_signature: Any, methods: Sequence[str], max_exa
     attribution's settings before its version: the methods, exact Shapley's bound and rule above
     it, sampled Shapley's permutations and seed where it can run, ``normalized`` where add or
     leave-one-out are rescaled (what else changes a number is the metric's). ``annotator``: the
-    ERRANT annotator that gave the candidate sentences their edits, when they were annotated (a
-    metric that reads hypothesis M2): its spaCy and model versions (``versions()``) follow the
-    metric's fields, as ERRANT's signature names them (``spacy:3.8.18|model:en_core_web_sm-3.8.0``)."""
+    ERRANT annotator that gave the edits attributed or the candidate sentences theirs, when they
+    were annotated: its fields follow the metric's, as ERRANT's signature names that annotator
+    (``annotation_fields()``: ``spacy:3.8.18|model:en_core_web_sm-3.8.0``, then ``cache:on`` when
+    its parses may come from the persistent cache)."""
     options = _Options.checked(methods, max_exact_edits, permutations, seed, normalize, over_bound)
     names = options.methods
-    fields: list = [] if annotator is None else list(annotator.versions().items())
+    fields: list = [] if annotator is None else list(annotator.annotation_fields())
     fields.append(("attribution", ",".join(names)))
     if SHAPLEY in names:
         fields += [("max-exact", str(options.bound)), ("over-bound", options.over_bound)]

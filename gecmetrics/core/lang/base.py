@@ -187,6 +187,15 @@ def option_fields(merge: str, lev: bool, tokenise: bool) -> dict[str, str]:
     return fields
 
 
+def annotation_fields(fields: dict[str, str], cache: Any = None) -> list[tuple[str, str]]:
+    """The signature fields of the annotation that made edits a number reads, the one rule of
+    ERRANT's signature and of an edit attribution's: the language's ``fields`` (its
+    ``signature_fields()``: English, the options that are not ERRANT's defaults, a SPELL word list
+    of one's own by its checksum, spaCy's and the model's versions), then ``cache:on`` when the
+    parses may have come from the persistent ``cache`` (None: a language that keeps none)."""
+    return [*fields.items(), *([("cache", "on")] if cache is not None and cache.enabled else [])]
+
+
 def target_edits(annotation: PairEdits, annotator: int) -> list[Edit]:
     """One target's edit lines in a block, with annotator id ``annotator``: a ``noop`` or ``NA``
     line, or the edits of each distinct edit list n (:attr:`~gecmetrics.core.edits.blocks.Edit.edit_set` n)."""

@@ -24,7 +24,7 @@ from typing import Any, Hashable, Sequence
 from ...core.edits.compare import EditComparison, EditTable, ErrantStatistics
 from ...core.lang import (DEFAULT_LANGUAGE, fallback_language, known_languages, language_annotator, language_class,
                           make_language, parse_lang)
-from ...core.lang.base import SentenceError
+from ...core.lang.base import SentenceError, annotation_fields
 from ...core.lang.en.merge import STRATEGIES
 from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE, shared_model  # noqa: F401 (shared_model: re-exported)
 from ...core.lang.zh.language import WORD_LEVEL_MESSAGE  # noqa: F401 (re-exported)
@@ -300,9 +300,8 @@ class ErrantText(EditComparisonMetric):
         spaCy's and the model's versions; the data and libraries of another language), and
         ``cache:on`` when the language's parses may come from the cache. (Annotated references
         are signed ``refs:annotated``, not counted.)"""
-        s = self.settings
-        cached = self.run_context.signature_fields() if s.language().caches_parses else []
-        return list(self.versions().items()) + cached
+        cache = self.run_context.cache if self.settings.language().caches_parses else None
+        return annotation_fields(self.versions(), cache)
 
     def settings_dict(self) -> dict:
         s = self.settings

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from ....errors import InputError, LineRefused
 from ...edits.blocks import Block, format_m2
-from ..base import AlignOp, EditLanguage, SentenceError, TypedEdit, option_fields
+from ..base import AlignOp, EditLanguage, SentenceError, TypedEdit, annotation_fields, option_fields
 from ..edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
 from .align import AlignmentTooLarge, align
 from .classify import UNKNOWN, Classifier, Side
@@ -92,6 +92,13 @@ class Annotator:
     def versions(self) -> dict[str, str]:
         """What the numbers depend on: spaCy's version and the model's name and version."""
         return self.spacy.versions()
+
+    def annotation_fields(self) -> list[tuple[str, str]]:
+        """What a signature names of this annotator's edits, as ERRANT's signature names them
+        (:func:`~gecmetrics.core.lang.base.annotation_fields`): ``spacy:V|model:M``, after its
+        options that are not ERRANT's defaults and a word list of one's own, then ``cache:on``
+        when its parses may come from the persistent cache."""
+        return annotation_fields(self.language.signature_fields(), self.cache)
 
     def signature_fields(self) -> dict[str, str]:
         """Settings and versions for a signature, e.g. merge:rules|spacy:3.8.18|model:en_core_web_sm-3.8.0."""
