@@ -36,8 +36,9 @@ def test_an_annotator_travels_by_its_settings_and_finds_the_processs_model(fresh
     assert first.spacy is not annotator.spacy and first.merge == "all-split" and first.spacy.model == SPACY_TEST_MODEL
     odd = pickle.loads(pickle.dumps(SpacyModel(SPACY_TEST_MODEL, 7)))  # another batch size: its own shared one
     assert odd.batch_size == 7 and odd is not first.spacy and odd is pickle.loads(pickle.dumps(odd))
-    other = pickle.loads(pickle.dumps(AnyLanguageModel("de_core_news_sm", "de")))  # a subclass: as it was
+    other = pickle.loads(pickle.dumps(AnyLanguageModel("de_core_news_sm", "de")))  # a generic language's: its own
     assert type(other) is AnyLanguageModel and other.code == "de" and other.model == "de_core_news_sm"
+    assert other is pickle.loads(pickle.dumps(other)) and other is not first.spacy
 
 
 def test_the_report_makes_an_annotator_for_the_candidates_of_such_a_metric(small_files, spacy_model, tmp_path):

@@ -364,6 +364,28 @@ def test_french_parses_go_through_the_persistent_cache(tmp_path: Path):
     assert GenericLanguage.caches_parses
 
 
+def test_a_generic_model_travels_by_its_settings_and_finds_the_processs_pipeline(fresh_resources):
+    """A copy of a generic language's spaCy model sent to a worker loaded the pipeline again
+    (it pickled with its state): it pickles as its language, name and batch size, as English's
+    does, and unpickles as the process's one model of them; two copies share one pipeline, which
+    parses as the model pickled does. Another batch size has its own."""
+    import pickle
+
+    from gecmetrics.core.lang.generic import AnyLanguageModel, GenericLanguage, shared_language_model
+
+    model = _french_model()
+    original = AnyLanguageModel(model, "fr")
+    first, second = (pickle.loads(pickle.dumps(original)) for _ in range(2))
+    assert first is second is shared_language_model("fr", None) is shared_language_model("fr", model)
+    assert first is not original and (first.code, first.model, first.batch_size) == ("fr", model, original.batch_size)
+    assert first.parse(FRENCH_SOURCES) == original.parse(FRENCH_SOURCES)
+    assert second.nlp is first.nlp and first.parsed == len(FRENCH_SOURCES)  # one pipeline loaded, parsed once
+    language = pickle.loads(pickle.dumps(GenericLanguage("fr", original, merge="all-split")))
+    assert language.spacy is first and language.merging == "all-split"
+    odd = pickle.loads(pickle.dumps(AnyLanguageModel(model, "fr", 7)))
+    assert odd.batch_size == 7 and odd is not first and odd is pickle.loads(pickle.dumps(odd))
+
+
 def test_errant_lang_fr_command(tmp_path: Path):
     _french_model()
     files = {name: tmp_path / name for name in ("src", "ref", "hyp")}

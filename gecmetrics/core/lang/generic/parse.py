@@ -89,10 +89,26 @@ class AnyLanguageModel(SpacyModel):
     def __getstate__(self) -> dict:
         return {**super().__getstate__(), "code": self.code}
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # sent to a worker by its language, name and batch size, as the English model is: there,
+        # the process's one pipeline of them, loaded there once (a subclass: its state)
+        if type(self) is AnyLanguageModel:
+            return (_process_language_model, (self.code, self.model, self.batch_size))
+        return super().__reduce_ex__(protocol)
 
-def shared_language_model(code: str, model: str | None, resources: Any = None) -> AnyLanguageModel:
-    """One loaded spaCy pipeline per (language, model) in a process (loaded on first use;
-    ``resources``: a run's store, else the process's)."""
+
+def shared_language_model(code: str, model: str | None, resources: Any = None,
+                          batch_size: int = DEFAULT_BATCH_SIZE) -> AnyLanguageModel:
+    """One loaded spaCy pipeline per (language, model and batch size) in a process (None: the
+    language's :func:`default_model`; loaded on first use; ``resources``: a run's store, else
+    the process's)."""
     from ...context import loaded
 
-    return loaded(("spacy-language", code, model), lambda: AnyLanguageModel(model, code), resources)
+    model = model or default_model(code)
+    key = ("spacy-language", code, model) + (() if batch_size == DEFAULT_BATCH_SIZE else (batch_size,))
+    return loaded(key, lambda: AnyLanguageModel(model, code, batch_size), resources)
+
+
+def _process_language_model(code: str, model: str, batch_size: int) -> AnyLanguageModel:
+    """An :class:`AnyLanguageModel` unpickled (in a worker): the process's shared one."""
+    return shared_language_model(code, model, None, batch_size)
