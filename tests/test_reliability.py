@@ -281,3 +281,29 @@ def test_random_m2_files_never_crash(tmp_path, monkeypatch, gold, data):
         assert code == 0, (args, err)
         if args[1] == "score":
             assert all(0.0 <= x <= 100.0 for x in _scores(out)), out  # x100, as every command prints
+
+
+def test_a_warning_made_an_error_by_the_warnings_filter_is_one_line(tmp_path):
+    """With PYTHONWARNINGS=error (or -W error) a command's warning, an input note the library
+    issues (meta-eval: n longer than every sentence) or a ForeignTypesWarning, came out as a
+    traceback: it is one ``gecmetric: error:`` line naming it, exit 2; without the filter the
+    same warning is a line and the run goes on."""
+    import os
+
+    (tmp_path / "systems").mkdir()
+    for name in ("src", "ref", *(f"systems/{n}" for n in ("AMU", "CAMB", "CUUI", "IITB"))):
+        (tmp_path / name).write_text("A B\nC D\nE F\n", encoding="utf-8")
+    command = [gecmetric_script(), "meta-eval", "--human", "gjg15", "-s", str(tmp_path / "src"), "-r",
+               str(tmp_path / "ref"), "-o", *sorted(str(p) for p in (tmp_path / "systems").iterdir()),
+               "--metrics", "gleu:n=8"]
+    note = "n = 8 is more than the length of every sentence (at most 2 words)"
+    for setting in ("error", "default"):
+        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": setting})
+        lines = done.stderr.splitlines()
+        assert "Traceback" not in done.stderr and done.returncode == 2, done.stderr
+        if setting == "error":
+            assert lines == [f"gecmetric: error: {note}: no n-gram of order 8 to match, so corpus scores are 0 "
+                             "(sentence scores follow each metric's rules for short sentences) (a warning, made an "
+                             "error by the Python warnings filter)"]
+        else:  # a warning, then the refusal of a score that is the same for every system
+            assert lines[0].startswith(f"gecmetric: warning: {note}") and lines[1].startswith("gecmetric: error: ")
