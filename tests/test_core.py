@@ -1,6 +1,7 @@
 """The shared counting core and input reading (SPEC 1)."""
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -186,6 +187,28 @@ def test_printed_numbers_are_fixed_point_at_any_digits(value, digits):
         exact = Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
         assert Decimal(text) == exact
     assert round_half_up(0, 7) == "0.0000000" and round_half_up(1e-9, 12) == "0.000000001000"
+
+
+# str(x) of Python 2.7.18 for each x (run there: python2.7 -c "print str(x)")
+PYTHON2_STR = [
+    (1.0, "1.0"), (0.0, "0.0"), (-0.0, "-0.0"), (2.0, "2.0"), (100.0, "100.0"), (99999999999.0, "99999999999.0"),
+    (100000000000.0, "1e+11"), (123456789012.0, "1.23456789012e+11"), (-123456789012.0, "-1.23456789012e+11"),
+    (999999999999.0, "9.99999999999e+11"), (999999999999.5, "1e+12"), (99999999999.99, "1e+11"),
+    (12345678901.5, "12345678901.5"), (1e15, "1e+15"), (1e16, "1e+16"), (0.1, "0.1"), (1 / 3, "0.333333333333"),
+    (2 / 3, "0.666666666667"), (9 / 22, "0.409090909091"), (0.15625, "0.15625"), (1e-05, "1e-05"),
+    (0.0001, "0.0001"), (0.000099999999999999, "0.0001"), (1 / 30000, "3.33333333333e-05"),
+    (0.00012345678901234, "0.000123456789012"), (5e-324, "4.94065645841e-324"), (1.5e-07, "1.5e-07"),
+    (1.7976931348623157e308, "1.79769313486e+308"), (math.inf, "inf"), (-math.inf, "-inf"), (math.nan, "nan")]
+
+
+@pytest.mark.parametrize("value, written", PYTHON2_STR)
+def test_python2_str_writes_floats_as_python2(value, written):
+    """What a Python 2 tool prints of a float (the m2scorer's -v report): 12 significant digits,
+    '.0' after a whole number, an exponent from 12 digits before the point on (where '%.12g'
+    writes them all), tiny and huge values in exponent form."""
+    from gecmetrics.core.table import python2_str
+
+    assert python2_str(value) == written
 
 
 def test_score_lines_print_as_the_packages_print():

@@ -44,6 +44,25 @@ def round_half_up(value: float, digits: int, exponent: bool = False) -> str:
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.00"
 
 
+PYTHON2_STR_DIGITS = 12
+"""Significant digits of Python 2's ``str(float)`` (and of ``print x``): PyFloat_STR_PRECISION."""
+
+
+def python2_str(value: float) -> str:
+    """``str(value)`` as Python 2.7 writes a float, which ``print`` in a Python 2 tool uses (the
+    m2scorer's -v report): 12 significant digits, ``'%.12g'``, but an exponent from 12 digits
+    before the point on (``1.23456789012e+11``, where ``'%.12g'`` writes all 12) and ``.0`` after
+    a whole number written without one (``1.0``, ``0.0``, ``-0.0``); ``nan``, ``inf``, ``-inf``."""
+    value = float(value)
+    text = f"{value:.{PYTHON2_STR_DIGITS}g}"
+    if not math.isfinite(value) or "e" in text:
+        return text
+    if len(text.lstrip("-").split(".")[0]) == PYTHON2_STR_DIGITS:  # 12 digits before the point: exponent
+        mantissa, exponent = f"{value:.{PYTHON2_STR_DIGITS - 1}e}".split("e")
+        return f"{mantissa.rstrip('0').rstrip('.')}e{exponent}"
+    return text if "." in text else f"{text}.0"
+
+
 MAX_DIGITS = 20
 """The most decimals any command prints (beyond, float digits are noise)."""
 
