@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -250,7 +251,7 @@ def test_cli_prints_tsv_and_rejects_misaligned_files(tmp_path) -> None:
     out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), "--sentence"])  # x100
     assert out.output.splitlines()[1:] == [f"{good}\t1\t50.00\t100.00\t55.56", f"{good}\t2\t100.00\t100.00\t100.00"]
     out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(good), "-v"])
-    assert "ANNOTATOR     : 1 (of 0, 1)" in out.output and "CORRECT EDITS  : 3" in out.output
+    assert ">> Chosen Annotator for line 2 : 1" in out.output and "CORRECT EDITS  : 3" in out.output
     proc = subprocess.run([sys.executable, "-c", "from gecmetrics.cli import main; main()", "m2", "score",
                            "-s", str(gold), "-o", str(short)], capture_output=True, text=True)
     assert proc.returncode == 2
@@ -447,3 +448,26 @@ def test_bellman_ford_keeps_a_relaxation_made_before_its_source_was_final() -> N
     result = M2Scorer(max_unchanged_words=3).score(parse_m2(gold, "gold"), ["z a b c : c a c z"])
     assert (result.correct, result.proposed, result.gold) == (2, 3, 6)
     assert (round(result.precision, 4), round(result.recall, 4), round(result.f, 4)) == (0.6667, 0.3333, 0.5556)
+
+
+def test_verbose_report_is_the_m2scorers_byte_for_byte() -> None:
+    """``m2 score -v`` prints the m2scorer's -v report as it prints it (tests/data/m2scorer_verbose.out,
+    made by the m2scorer): every annotator tried, matchSeq's !/&/* lines, edits as Python 2's
+    reprs (u'...', '' for a joined nothing or -NONE-), system edits shrunk, numbers as Python 2's
+    str() (0.333333333333, 1.0); then the table. Before, the per-sentence P/R/F were at -d
+    decimals (0.3333) and only the chosen annotator was shown, in lines of its own."""
+    data = Path(__file__).parent / "data"
+    expected = [line for line in (data / "m2scorer_verbose.out").read_text(encoding="utf-8").splitlines()
+                if not line.startswith("##")]
+    system = str(data / "m2scorer_verbose.txt")
+    out = CliRunner().invoke(main, ["m2", "score", "-v", system, str(data / "m2scorer_verbose.m2")])
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    assert lines[:-2] == expected
+    assert lines[-2:] == ["system\tprecision (x100)\trecall (x100)\tf0.5 (x100)", f"{system}\t63.64\t100.00\t68.63"]
+    assert out.stderr.startswith("M2|beta:0.5|max-unchanged:2|version:")  # as every scoring command's -v
+    # several systems: each report after a '== FILE' line, as errant's
+    out = CliRunner().invoke(main, ["m2", "score", "-v", "-s", str(data / "m2scorer_verbose.m2"), "-o", system, system])
+    lines = out.stdout.splitlines()
+    assert lines[0] == f"== {system}" and lines[1:1 + len(expected)] == expected
+    assert lines[1 + len(expected)] == f"== {system}"

@@ -9,6 +9,7 @@ from ..errors import InputError
 from ..io.corpus import read_m2_corpus
 from ..metrics.m2.maxmatch import M2Scorer, M2Settings
 from ..metrics.m2.report import M2Report, verbose_text
+from ..metrics.type_average import level_signature
 from ..output.formats import render
 from ..run.engine import score_corpus
 from .common import corpus_files, progress_unless
@@ -45,8 +46,8 @@ def positional_inputs(files: tuple[str, ...], gold_path: str | None, hypotheses:
 @click.option("--macro", is_flag=True,
               help="P, R, F: the mean over the gold M2's error types (of the -cat level; full types without -cat) "
                    "of their P, R, F.")
-@scoring_options(mean=False, verbose="Per sentence: source, hypothesis, chosen annotator, edits, running P/R/F "
-                                     "(the m2scorer's -v report, fractions as it prints them).")
+@scoring_options(mean=False, verbose="The m2scorer's -v report as it prints it (per sentence and annotator: "
+                                     "edits, running counts and P/R/F; the annotator kept), then the table.")
 def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, ...], category_level: int | None,
           macro: bool, **options: Any) -> None:
     """MaxMatch (M2) precision, recall and F-beta of system outputs, as the official NUS
@@ -67,14 +68,15 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
         corpus = read_m2_corpus(gold_path, hypotheses)
         scored = score_corpus([scorer], corpus, list(hypotheses), progress=progress_unless(False, "m2 score"),
                               jobs=scoring.jobs, chunk_lines=scoring.chunk_lines, cache=scorer.run_context)
-        results, fraction_digits = [], scoring.digits + (2 if scoring.scale == 100 else 0)
-        for path in hypotheses:
+        results = []
+        for path in hypotheses:  # the m2scorer's report of each system (after a '== FILE' line if several)
             result = scored.result(path, 0)
             result.details = scorer.sentence_details(corpus.gold, corpus.hypotheses[path], result.chosen)
-            click.echo(f"== {path}\n{verbose_text(result, fraction_digits)}")  # the m2scorer's fractions
+            click.echo(f"== {path}\n" * (len(hypotheses) > 1) + verbose_text(result))
             results.append([result])
         table = M2Report(scoring.scale, category_level).corpus_text([scorer], list(hypotheses), results, scoring.digits, True)
         click.echo(render(table, scoring.format or "tsv"))
+        click.echo(level_signature(results[0][0].signature, scorer.macro, category_level), err=True)  # as --signature
         return
     run_scoring("m2 score", [scorer], corpus_files(None, (), hypotheses, gold_path),
                 M2Report(scoring.scale, category_level), scoring)

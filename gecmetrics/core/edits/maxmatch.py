@@ -79,7 +79,7 @@ def python2_spaces(text: str) -> str:
     return text.replace(PYTHON2_ONLY_WHITESPACE, " ") if PYTHON2_ONLY_WHITESPACE in text else text
 
 
-def _python2_strip(text: str) -> str:
+def python2_strip(text: str) -> str:
     """Python 2.7's ``unicode.strip()``: Python 3's, plus the Python 2-only whitespace."""
     while True:
         stripped = text.strip().strip(PYTHON2_ONLY_WHITESPACE)
@@ -88,19 +88,25 @@ def _python2_strip(text: str) -> str:
         text = stripped
 
 
+def gold_lines_by_annotator(block: Block) -> dict[int, list[Edit]]:
+    """The M2 lines of :func:`gold_edits_by_annotator`'s edits, in the same order (their types,
+    their correction fields as written)."""
+    annotators: dict[int, list[Edit]] = {annotator: [] for annotator in official_annotator_order(block)}
+    for edit in block.edits:
+        if not edit.is_noop:
+            annotators[edit.annotator].append(edit)
+    return annotators
+
+
 def gold_edits_by_annotator(block: Block) -> dict[int, list[GoldEdit]]:
     """Gold edits of each annotator of a block (annotators in the official's order,
     :func:`official_annotator_order`), as the official (Python 2) reads them: source tokens and
     corrections split and stripped on Python 2's whitespace. An annotator with only a ``noop``
     line has no edits; a block without edit lines has annotator 0 with no edits."""
     tokens = python2_spaces(block.source).split()
-    annotators: dict[int, list[GoldEdit]] = {annotator: [] for annotator in official_annotator_order(block)}
-    for edit in block.edits:
-        if not edit.is_noop:
-            annotators[edit.annotator].append(
-                GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]),
-                         tuple(_python2_strip(text) for text in edit.alternatives)))
-    return annotators
+    return {annotator: [GoldEdit(edit.start, edit.end, " ".join(tokens[edit.start:edit.end]),
+                                 tuple(python2_strip(text) for text in edit.alternatives)) for edit in lines]
+            for annotator, lines in gold_lines_by_annotator(block).items()}
 
 
 # Code points whose lowercase mapping came after Unicode 5.2, the database of Python 2.7: there
@@ -164,11 +170,7 @@ def system_edits(source: str, hypothesis: str, gold: dict[int, list[GoldEdit]], 
 
 def gold_types_by_annotator(block: Block) -> dict[int, list[str]]:
     """The error types of :func:`gold_edits_by_annotator`'s edits, in the same order."""
-    annotators: dict[int, list[str]] = {annotator: [] for annotator in official_annotator_order(block)}
-    for edit in block.edits:
-        if not edit.is_noop:
-            annotators[edit.annotator].append(edit.type)
-    return annotators
+    return {annotator: [edit.type for edit in lines] for annotator, lines in gold_lines_by_annotator(block).items()}
 
 
 def overlaps(start: int, end: int, other_start: int, other_end: int) -> bool:

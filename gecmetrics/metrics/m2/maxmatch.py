@@ -22,11 +22,11 @@ from ...core import fscore
 from ...core.table import scaled_number
 from ..running_f import CountsResult
 from ..type_average import TypeAveragedMetric, category_level_setting, grouped, grouping_level, level_signature
-from ...io.m2 import Block, check_blocks
+from ...io.m2 import Block, Edit, check_blocks
 from ...core.edits.lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit
 from ...core.edits.compare import CategoryCounts, ErrantStatistics, TypeCounts
-from ...core.edits.maxmatch import (NO_TYPE, gold_edits_by_annotator, gold_types_by_annotator, python2_spaces,
-                                    system_edits, typed_counts)
+from ...core.edits.maxmatch import (NO_TYPE, gold_edits_by_annotator, gold_lines_by_annotator, gold_types_by_annotator,
+                                    python2_spaces, system_edits, typed_counts)
 
 
 def precision_recall_f(correct: float, proposed: float, gold: float, beta: float) -> tuple[float, float, float]:
@@ -46,6 +46,9 @@ class SentenceDetail:
     system_edits: list[list[SystemEdit]]
     gold_edits: list[list[GoldEdit]]
     correct_edits: list[list[SystemEdit]]
+    gold_lines: list[list[Edit]] = field(default_factory=list)
+    """The M2 line of each gold edit (per annotator, as ``gold_edits``): its correction field as
+    written (the official prints a ``-NONE-`` correction unlike an empty one)."""
 
 
 @dataclass(repr=False)
@@ -270,7 +273,8 @@ class M2Scorer(TypeAveragedMetric):
         for block, line, edits, slot in zip(gold.blocks, lines, gold.golds, chosen):
             per_annotator = self.sentence_edits(block.source, line, edits)
             details.append(SentenceDetail(block.source, line, list(edits), int(slot), [s for s, _ in per_annotator],
-                                          list(edits.values()), [c for _, c in per_annotator]))
+                                          list(edits.values()), [c for _, c in per_annotator],
+                                          list(gold_lines_by_annotator(block).values())))
         return details
 
     def column_names(self) -> list[str]:

@@ -5,51 +5,103 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Sequence
 
-from ...core.table import Table, round_half_up, scaled, unit_header
-from .maxmatch import M2Result, precision_recall_f
+from ...core import fscore
+from ...core.edits.blocks import ALTERNATIVE_SEPARATOR, DELETION, Edit
+from ...core.edits.lattice import GoldEdit, SystemEdit, matched_gold
+from ...core.edits.maxmatch import python2_strip
+from ...core.table import Table, python2_str, scaled, unit_header
+from .maxmatch import M2Result, SentenceDetail, precision_recall_f
+
+# The -v report is the m2scorer's (Python 2) print statements: texts as Python 2 writes a unicode
+# string's repr (u'...', non-ASCII escaped), except the empty texts it makes by joining no tokens
+# (or reads as -NONE-), byte strings: ''; numbers as Python 2's str().
 
 
-def _edits_text(edits) -> str:
-    return repr([e.as_tuple() for e in edits])
+def _unicode(text: str) -> str:
+    return "u" + ascii(text)
 
 
-def _gold_text(edits) -> str:
-    return repr([(g.start, g.end, g.original, list(g.corrections)) for g in edits])
+def _joined(text: str) -> str:
+    """A text the official joins from tokens: a byte string when there are none."""
+    return _unicode(text) if text else "''"
 
 
-def _verbose_lines(result: M2Result, digits: int) -> list[str]:
-    """Per sentence: source, hypothesis, chosen annotator, its edits and the running P/R/F."""
-    lines = []
-    total = [0, 0, 0]
+def _edit(edit: SystemEdit) -> str:
+    return f"({edit.start}, {edit.end}, {_joined(edit.original)}, {_joined(edit.correction)})"
+
+
+def _edits(edits: Sequence[SystemEdit]) -> str:
+    return "[" + ", ".join(map(_edit, edits)) + "]"
+
+
+def _gold(edits: Sequence[GoldEdit], lines: Sequence[Edit]) -> str:
+    """Gold edits as the official reads them: each correction stripped (unicode), ``-NONE-`` ''."""
+    return "[" + ", ".join(
+        f"({g.start}, {g.end}, {_joined(g.original)}, ["
+        + ", ".join("''" if raw == DELETION else _unicode(text)
+                    for raw, text in zip(line.correction.split(ALTERNATIVE_SEPARATOR), g.corrections)) + "])"
+        for g, line in zip(edits, lines)) + "]"
+
+
+def _adjacency_marks(system: Sequence[SystemEdit], gold: Sequence[GoldEdit]) -> list[str]:
+    """What the official's matchSeq prints for each match (of a correct edit) that is a deletion
+    next to a system insertion, or an insertion next to a system deletion (the neighbours as the
+    report shows them, :meth:`SystemEdit.shrunk`): ``!`` when such a neighbour matches a gold
+    edit too, else ``&`` (a deletion) or ``*`` (an insertion)."""
+    marks: list[str] = []
+    starting: dict[int, list[SystemEdit]] = {}
+    ending: dict[int, list[SystemEdit]] = {}
+    for other in system:  # indexed: a long line may have thousands of edits
+        starting.setdefault(other.start, []).append(other)
+        ending.setdefault(other.end, []).append(other)
+    for edit, found in zip(system, matched_gold(system, gold)):
+        insertion = edit.start == edit.end
+        if not found or not (insertion or not edit.correction.strip()):
+            continue
+        near = [other.shrunk() for other in starting.get(edit.end, []) + ending.get(edit.start, [])]
+        # next to an insertion: deletions; next to a deletion: insertions
+        near = [s for s in near if ((s.start < s.end and s.correction == "") if insertion else s.start == s.end)]
+        if near:
+            adjacent_match = any(g.matches(s) for s in near for g in gold)
+            marks += [f"{'!' if adjacent_match else '*' if insertion else '&'} {_edit(edit)}"] * len(found)
+    return marks
+
+
+def _annotator_lines(detail: SentenceDetail, slot: int, totals: Sequence[int], beta: float) -> list[str]:
+    """The official's lines for one annotator of a sentence: its edits and the corpus counts and
+    P/R/F with this annotator's counts added to the counts kept so far (``totals``)."""
+    system, gold, correct = detail.system_edits[slot], detail.gold_edits[slot], detail.correct_edits[slot]
+    counts = (totals[0] + len(correct), totals[1] + len(system), totals[2] + len(gold))
+    p, r, _ = precision_recall_f(*map(float, counts), beta)
+    f = fscore.MAXMATCH.keys(fscore.ScalarOps, (0, 0, 0), counts, beta)[0]  # the F the choice compares
+    return [f">> Annotator: {detail.annotators[slot]}", *_adjacency_marks(system, gold),
+            f"SOURCE        : {python2_strip(detail.source)}",
+            f"HYPOTHESIS    : {python2_strip(detail.hypothesis)}",
+            f"EDIT SEQ      : {_edits([edit.shrunk() for edit in system])}",
+            f"GOLD EDITS    : {_gold(gold, detail.gold_lines[slot])}",
+            f"CORRECT EDITS : {_edits(correct)}",
+            f"# correct     : {counts[0]}", f"# proposed    : {counts[1]}", f"# gold        : {counts[2]}",
+            f"precision     : {python2_str(p)}", f"recall        : {python2_str(r)}",
+            f"f_{beta:.1f}         : {python2_str(f)}",
+            "-------------------------------------------"]
+
+
+def verbose_text(result: M2Result) -> str:
+    """The m2scorer's -v report of one system (the result's ``details`` filled), as it prints
+    it: per sentence, each annotator tried, then the one kept; then the corpus counts and P/R/F."""
+    lines: list[str] = []
+    totals = (0, 0, 0)
     for index, detail in enumerate(result.details, start=1):
+        for slot in range(len(detail.annotators)):
+            lines += _annotator_lines(detail, slot, totals, result.beta)
+        lines += [f">> Chosen Annotator for line {index} : {detail.annotators[detail.chosen]}", ""]
         slot = detail.chosen
-        system, gold, correct = detail.system_edits[slot], detail.gold_edits[slot], detail.correct_edits[slot]
-        total = [total[0] + len(correct), total[1] + len(system), total[2] + len(gold)]
-        p, r, f = precision_recall_f(float(total[0]), float(total[1]), float(total[2]), result.beta)
-        lines += [
-            f"SENTENCE      : {index}",
-            f"SOURCE        : {detail.source}",
-            f"HYPOTHESIS    : {detail.hypothesis}",
-            f"ANNOTATOR     : {detail.annotators[slot]} (of {', '.join(map(str, detail.annotators))})",
-            f"SYSTEM EDITS  : {_edits_text(system)}",
-            f"GOLD EDITS    : {_gold_text(gold)}",
-            f"CORRECT EDITS : {_edits_text(correct)}",
-            f"# correct     : {total[0]}",
-            f"# proposed    : {total[1]}",
-            f"# gold        : {total[2]}",
-            f"precision     : {round_half_up(p, digits)}",
-            f"recall        : {round_half_up(r, digits)}",
-            f"f_{result.beta:g}         : {round_half_up(f, digits)}",
-            "-------------------------------------------",
-        ]
-    return lines
-
-
-def verbose_text(result: M2Result, digits: int) -> str:
-    """The m2scorer's -v report of one system (the result's ``details`` filled)."""
-    return "\n".join([*_verbose_lines(result, digits), f"CORRECT EDITS  : {result.correct}",
-                      f"PROPOSED EDITS : {result.proposed}", f"GOLD EDITS     : {result.gold}",
-                      f"SIGNATURE      : {result.signature}"])
+        totals = (totals[0] + len(detail.correct_edits[slot]), totals[1] + len(detail.system_edits[slot]),
+                  totals[2] + len(detail.gold_edits[slot]))
+    p, r, f = precision_recall_f(*map(float, totals), result.beta)
+    return "\n".join([*lines, f"CORRECT EDITS  : {totals[0]}", f"PROPOSED EDITS : {totals[1]}",
+                      f"GOLD EDITS     : {totals[2]}", f"P = {python2_str(p)}", f"R = {python2_str(r)}",
+                      f"F_{result.beta:.1f} = {python2_str(f)}"])
 
 
 class M2Report:

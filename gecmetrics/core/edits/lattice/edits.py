@@ -21,6 +21,21 @@ class SystemEdit:
     def as_tuple(self) -> tuple[int, int, str, str]:
         return (self.start, self.end, self.original, self.correction)
 
+    def shrunk(self) -> "SystemEdit":
+        """The edit without the tokens its original and correction share at both ends, as the
+        official's ``shrinkEdit`` shows a system edit in its -v report (a transitive arc holds
+        unchanged tokens): a common prefix first, then a common suffix of what is left."""
+        original, correction = self.original.split(), self.correction.split()
+        shortest = min(len(original), len(correction))
+        prefix = 0
+        while prefix < shortest and original[prefix] == correction[prefix]:
+            prefix += 1
+        suffix = 0
+        while suffix < shortest - prefix and original[-1 - suffix] == correction[-1 - suffix]:
+            suffix += 1
+        return SystemEdit(self.start + prefix, self.end - suffix, " ".join(original[prefix:len(original) - suffix]),
+                          " ".join(correction[prefix:len(correction) - suffix]))
+
 
 @dataclass(frozen=True)
 class GoldEdit:
