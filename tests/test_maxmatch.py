@@ -471,3 +471,9 @@ def test_verbose_report_is_the_m2scorers_byte_for_byte() -> None:
     lines = out.stdout.splitlines()
     assert lines[0] == f"== {system}" and lines[1:1 + len(expected)] == expected
     assert lines[1 + len(expected)] == f"== {system}"
+    # the trace is the corpus score's: with sentence scores or a paired test -v was dropped silently
+    gold = str(data / "m2scorer_verbose.m2")
+    for more in (["--sentence"], ["--paired-bs"]):
+        out = CliRunner().invoke(main, ["m2", "score", "-v", "-s", gold, "-o", system, system, *more])
+        assert (out.exit_code, out.stderr) == (2, "gecmetric: error: -v: prints the m2scorer's trace of the corpus "
+                                                  "score: not with --sentence or a paired test\n"), more

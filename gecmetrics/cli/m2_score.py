@@ -64,7 +64,9 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
                          "test with them")
     scorer = in_run(M2Scorer(**given_settings(M2Settings, options), per_type=category_level is not None,
                              **({"average": "macro"} if macro else {})))
-    if scoring.verbose and not scoring.paired and not scoring.sentence:  # edits from the whole corpus
+    if scoring.verbose and (scoring.paired or scoring.sentence):  # the trace is the corpus score's choice
+        raise InputError("prints the m2scorer's trace of the corpus score: not with --sentence or a paired test", "-v")
+    if scoring.verbose:  # edits from the whole corpus
         corpus = read_m2_corpus(gold_path, hypotheses)
         scored = score_corpus([scorer], corpus, list(hypotheses), progress=progress_unless(False, "m2 score"),
                               jobs=scoring.jobs, chunk_lines=scoring.chunk_lines, cache=scorer.run_context)
