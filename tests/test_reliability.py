@@ -284,26 +284,34 @@ def test_random_m2_files_never_crash(tmp_path, monkeypatch, gold, data):
 
 
 def test_a_warning_made_an_error_by_the_warnings_filter_is_one_line(tmp_path):
-    """With PYTHONWARNINGS=error (or -W error) a command's warning, an input note the library
-    issues (meta-eval: n longer than every sentence) or a ForeignTypesWarning, came out as a
-    traceback: it is one ``gecmetric: error:`` line naming it, exit 2; without the filter the
-    same warning is a line and the run goes on."""
+    """With PYTHONWARNINGS=error (or -W error) a command's warning (here a paired test's: too few
+    resamples for its intervals) came out as a traceback: it is one ``gecmetric: error:`` line
+    naming it, exit 2. An input note is one of the command's own lines, which compare prints
+    whatever the filter: meta-eval's (issued by the library as an InputNote) is printed too, with
+    the filter at error or ignore, and the run goes on."""
     import os
 
     (tmp_path / "systems").mkdir()
     for name in ("src", "ref", *(f"systems/{n}" for n in ("AMU", "CAMB", "CUUI", "IITB"))):
         (tmp_path / name).write_text("A B\nC D\nE F\n", encoding="utf-8")
-    command = [gecmetric_script(), "meta-eval", "--human", "gjg15", "-s", str(tmp_path / "src"), "-r",
-               str(tmp_path / "ref"), "-o", *sorted(str(p) for p in (tmp_path / "systems").iterdir()),
-               "--metrics", "gleu:n=8"]
-    note = "n = 8 is more than the length of every sentence (at most 2 words)"
-    for setting in ("error", "default"):
-        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": setting})
+    (tmp_path / "other").write_text("A C\nC D\nE F\n", encoding="utf-8")
+
+    def run(setting: str, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([gecmetric_script(), *args], capture_output=True, text=True, timeout=TIMEOUT,
+                              env={**os.environ, "PYTHONWARNINGS": setting}, cwd=tmp_path)
+
+    few = "the 95% intervals come from only 20 bootstrap resample(s)"
+    done = run("error", "gleu", "-s", "src", "-r", "ref", "-o", "ref", "other", "-n", "1", "--paired-bs", "20")
+    assert done.returncode == 2 and done.stderr.startswith(f"gecmetric: error: {few}"), done.stderr
+    assert done.stderr.endswith("(a warning, made an error by the Python warnings filter)\n"), done.stderr
+    done = run("default", "gleu", "-s", "src", "-r", "ref", "-o", "ref", "other", "-n", "1", "--paired-bs", "20")
+    assert done.returncode == 0 and done.stderr.startswith(f"gecmetric: warning: {few}"), done.stderr
+    note = "gecmetric: warning: n = 8 is more than the length of every sentence (at most 2 words)"
+    systems = sorted(str(p) for p in (tmp_path / "systems").iterdir())
+    for setting in ("error", "ignore", "default"):
+        done = run(setting, "meta-eval", "--human", "gjg15", "-s", "src", "-r", "ref", "-o", *systems,
+                   "--metrics", "gleu:n=8")
         lines = done.stderr.splitlines()
-        assert "Traceback" not in done.stderr and done.returncode == 2, done.stderr
-        if setting == "error":
-            assert lines == [f"gecmetric: error: {note}: no n-gram of order 8 to match, so corpus scores are 0 "
-                             "(sentence scores follow each metric's rules for short sentences) (a warning, made an "
-                             "error by the Python warnings filter)"]
-        else:  # a warning, then the refusal of a score that is the same for every system
-            assert lines[0].startswith(f"gecmetric: warning: {note}") and lines[1].startswith("gecmetric: error: ")
+        assert "Traceback" not in done.stderr and done.returncode == 2, (setting, done.stderr)
+        # the note, then the refusal of a score that is the same for every system
+        assert lines[0].startswith(note) and lines[1].startswith("gecmetric: error: metric 'GLEU+"), (setting, lines)

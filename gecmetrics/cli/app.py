@@ -12,7 +12,7 @@ import warnings
 import click
 
 from ..core.backend import core_name, keep_freed_memory
-from ..errors import InputError
+from ..errors import InputError, InputNote
 from ..version import __version__
 from .commands import COMMAND_MODULES, METRIC_COMMANDS
 from .process import one_line_warning, output_failed
@@ -90,6 +90,9 @@ class GecGroup(SharedOptionsGroup):
         try:
             with warnings.catch_warnings():
                 warnings.showwarning = one_line_warning
+                # an input note is one of the command's own lines, as those it prints itself (compare's):
+                # printed whatever the Python warnings filter says of warnings
+                warnings.filterwarnings("always", category=InputNote)
                 return super().invoke(ctx)
         except InputError as err:
             click.echo(f"gecmetric: error: {err}", err=True)
