@@ -217,6 +217,11 @@ def test_every_metric_command_has_one_shape_of_sentence_json_and_cited_tables(na
     if "-v" in run_cli(*base, "--help")[1]:
         code, out, err = run_cli(*base, "-v", "--json")
         assert code == 2 and out == "" and "-v: prints the original tool's trace as text: not with --json" in err
+    if name in ("gleu", "gleu-max", "gleu-paper", "gleu0", "green", "green-char"):  # -v was dropped silently
+        for mode in (["--mean"], ["--paired-bs", "20"]):
+            code, out, err = run_cli(*base, "-v", *mode)
+            assert (code, out) == (2, "") and err == ("gecmetric: error: -v: prints the tables of corpus or "
+                                                      "sentence scores: not with --mean or a paired test\n")
 
 
 def test_an_option_of_one_value_given_twice_is_refused(files):

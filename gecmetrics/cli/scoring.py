@@ -1,7 +1,6 @@
-"""What the scoring commands share: the run engine reads the corpus; one of four outputs (corpus
-scores, the mean of sentence scores, sentence scores, a paired test) in the chosen format, the
-signature on stderr. A command gives its metrics, files and family report (its original tool's
-text) or none: then it prints compare's tables for its metrics, as with any format asked for."""
+"""What the scoring commands share: the run engine reads the corpus; one of four outputs (corpus scores, sentence
+scores, their mean, a paired test) in the chosen format, the signature on stderr. A command gives its metrics, files
+and family report (its original tool's text) or none: then compare's tables, as with any format asked for."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -82,15 +81,16 @@ def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | Non
 
 
 def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: Any, options: ScoringOptions) -> None:
-    """Score ``files`` with ``metrics`` and print what ``options`` ask for, through ``report``
-    (the family's text: ``corpus_text``, ``mean_text``, ``sentence_lines``) or, without one or
-    with a format asked for, the tables ``compare`` prints."""
+    """Score ``files`` with ``metrics`` and print what ``options`` ask for, through ``report`` (the family's
+    text: ``corpus_text``, ``mean_text``, ``sentence_lines``) or, without one or with a format, compare's tables."""
     o, metrics = options, [in_run(metric) for metric in metrics]
     if o.sentence and o.mean:
         raise InputError("choose one of --sentence and --mean")
     check_scale(metrics, o.scale)
     if o.paired:
         check_paired_options(o.paired_bs, o.paired_ar, {"--sentence": o.sentence, "--mean": o.mean})
+    if o.verbose and (o.paired or o.mean):  # the original's tables are those of corpus and sentence scores
+        raise InputError("prints the tables of corpus or sentence scores: not with --mean or a paired test", "-v")
     fmt, names = o.format, files.hypothesis_names
     own_format = getattr(report, "table_format", None)  # a family whose text is a table in this format
     if o.sentence and report is not None and fmt in (None, "json", own_format):  # the family's lines (or JSON)
