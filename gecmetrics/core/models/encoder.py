@@ -95,7 +95,8 @@ def bert_parameter_shapes(config: dict, prefix: str = "") -> dict[str, tuple[int
         block = f"encoder.layer.{layer}."
         for part in ("attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"):
             shapes.update({f"{block}{part}.weight": square, f"{block}{part}.bias": vector})
-        shapes.update({f"{block}intermediate.dense.weight": (inner, hidden), f"{block}intermediate.dense.bias": (inner,),
+        shapes.update({f"{block}intermediate.dense.weight": (inner, hidden),
+                       f"{block}intermediate.dense.bias": (inner,),
                        f"{block}output.dense.weight": (hidden, inner), f"{block}output.dense.bias": vector})
         for norm in ("attention.output.LayerNorm", "output.LayerNorm"):
             shapes.update({f"{block}{norm}.weight": vector, f"{block}{norm}.bias": vector})
@@ -107,10 +108,7 @@ def check_against_config(config: dict, state: dict) -> None:
     """Weights (named as ``BertModel``'s) of the sizes and layers ``config`` describes, as
     transformers would load them; else :class:`~.fields.ConfigMismatch`."""
     sized = {**config, **{size: default for size, (_, _, default) in SIZES.items() if config.get(size) is None}}
-    why = fields.weights_refusal(config, state, bert_parameter_shapes(sized), SIZES,
-                                 ("num_hidden_layers", "encoder.layer."))
-    if why is not None:
-        raise fields.ConfigMismatch(why)
+    fields.check_weights(config, state, bert_parameter_shapes(sized), SIZES, ("num_hidden_layers", "encoder.layer."))
 
 
 def read_tensors(torch: Any, path: str) -> dict:

@@ -10,7 +10,7 @@ model on the same weights: ``tests/test_models_direct_fields.py`` varies every f
 evaluation: dropout, initialisation, generation defaults, label names) and compares the
 outputs; a test fails when a field is listed without a variation there.
 
-A config.json must also describe the weights it comes with (:func:`weights_refusal`): the direct
+A config.json must also describe the weights it comes with (:func:`check_weights`): the direct
 passes read their sizes from the weights, so a config that says other sizes, or more layers than
 the weights hold, would give a number from a model transformers refuses to load.
 
@@ -140,11 +140,11 @@ def config_refusal(config: Any, rules: Mapping[str, Rule], required: tuple[str, 
     return why
 
 
-def weights_refusal(config: Mapping[str, Any], state: Mapping[str, Any], expected: Mapping[str, tuple[int, ...]],
-                    sizes: Mapping[str, tuple[str, int, int]], layers: tuple[str, str]) -> str | None:
-    """Why the weights ``state`` (name -> tensor, named as the direct pass reads them) are not
-    the model ``config`` describes, or None: transformers refuses such a folder (weights it
-    needs missing, or of other shapes), where a direct pass would compute a number from part of
+def check_weights(config: Mapping[str, Any], state: Mapping[str, Any], expected: Mapping[str, tuple[int, ...]],
+                  sizes: Mapping[str, tuple[str, int, int]], layers: tuple[str, str]) -> None:
+    """:class:`ConfigMismatch` saying why the weights ``state`` (name -> tensor, named as the
+    direct pass reads them) are not the model ``config`` describes: transformers refuses such a
+    folder (weights it needs missing, or of other shapes), where a direct pass would compute a number from part of
     the model or from weights of other sizes. In order: fewer layers than the config's
     (``layers``: its field and the prefix of the layers' weights; more are left unread, as
     transformers leaves them), a size field other than the weights' (``sizes``: field -> (the
@@ -154,20 +154,20 @@ def weights_refusal(config: Mapping[str, Any], state: Mapping[str, Any], expecte
     present = {name[len(prefix):].split(".", 1)[0] for name in state if name.startswith(prefix)}
     count = len([index for index in present if index.isdigit()])
     if count < config[field]:
-        return f"{field} is {config[field]} in config.json, the weights hold {count} layer{'' if count == 1 else 's'}"
+        raise ConfigMismatch(f"{field} is {config[field]} in config.json, the weights hold {count} "
+                             f"layer{'' if count == 1 else 's'}")
     for size, (weight, axis, default) in sizes.items():
         value = config.get(size)
         value = default if value is None else value
         shape = tuple(state[weight].shape) if weight in state else ()
         if len(shape) > axis and shape[axis] != value:
             absent = "" if config.get(size) is not None else " (not set: transformers' default)"
-            return (f"{size} is {value} in config.json{absent}, {shape[axis]} in the weights ({weight} is "
-                    f"{shown_shape(shape)})")
+            raise ConfigMismatch(f"{size} is {value} in config.json{absent}, {shape[axis]} in the weights "
+                                 f"({weight} is {shown_shape(shape)})")
     for name, shape in expected.items():
         if name in state and tuple(state[name].shape) != tuple(shape):
             held = shown_shape(tuple(state[name].shape))
-            return f"{name} is {held} in the weights, {shown_shape(shape)} by config.json"
-    return None
+            raise ConfigMismatch(f"{name} is {held} in the weights, {shown_shape(shape)} by config.json")
 
 
 def shown_shape(shape: tuple[int, ...]) -> str:
@@ -176,7 +176,7 @@ def shown_shape(shape: tuple[int, ...]) -> str:
 
 
 class ConfigMismatch(ValueError):
-    """A model folder whose config.json contradicts its weights (:func:`weights_refusal`): the
+    """A model folder whose config.json contradicts its weights (:func:`check_weights`): the
     loaders make it one line naming the folder."""
 
     def __init__(self, why: str) -> None:

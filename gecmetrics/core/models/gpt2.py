@@ -66,9 +66,7 @@ def check_against_config(config: dict, state: dict) -> None:
     shape = CausalLMShape(config["n_layer"], hidden, config["n_head"], positions)
     expected = {name.removeprefix("transformer."): dims
                 for name, dims in parameter_shapes(vocabulary, shape, inner).items()}
-    why = fields.weights_refusal(config, state, expected, sizes, ("n_layer", "h."))
-    if why is not None:
-        raise fields.ConfigMismatch(why)
+    fields.check_weights(config, state, expected, sizes, ("n_layer", "h."))
 
 
 def read_weights(torch: Any, path: str) -> dict:
