@@ -272,6 +272,24 @@ def test_registering_twice_needs_replace():
     assert not {"half", "typo", "toyf-bogus"} & {info.name for info in list_metrics()}
 
 
+def test_a_run_only_setting_has_no_signature_key():
+    """run_only says a setting does not change the values, a signature key that it does: both at
+    once is one InputError naming run_only, when the settings class is written."""
+    from gecmetrics.metrics.settings import positive_int
+
+    with pytest.raises(InputError, match="^run_only: a setting with a signature key .*'workers'"):
+        setting(1, "threads", positive_int, signature="workers", run_only=True)
+    with pytest.raises(InputError, match="^run_only: must be True or False, got 'yes'"):
+        setting(1, "threads", positive_int, run_only="yes")
+
+    @dataclass(frozen=True)
+    class Declared(Settings):
+        n: int = setting(2, "order", positive_int, signature="n")
+        threads: int = setting(1, "threads", positive_int, run_only=True)
+
+    assert Declared.run_only_names() == {"threads"} and Declared.infos()["threads"].run_only
+
+
 def test_unknown_name_lists_the_registered_ones():
     with pytest.raises(InputError, match=r"unknown metric 'nope'; valid names: gleu, .*toyf, toy-edits"):
         get_metric("nope")

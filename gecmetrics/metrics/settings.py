@@ -1,7 +1,7 @@
 """Metric settings: each setting declared once in a frozen dataclass (:func:`setting`: default,
-parser, aliases, help line, signature key, command-line flags), and the parsers that read
-values from Python or from text (``green:beta=0.5/2``) with one :class:`InputError` naming the
-setting or its flag."""
+parser, aliases, help line, signature key, command-line flags, whether it is run-only), and the
+parsers that read values from Python or from text (``green:beta=0.5/2``) with one
+:class:`InputError` naming the setting or its flag."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, shown as shown_value
 from ..core.checks import check_beta, check_finite_non_negative, check_seed
 
 _META = "gecmetrics"
@@ -28,26 +28,39 @@ class SettingInfo:
     """How one setting is read and described: its parser (Python values and text both), its
     help line, the aliases a user may type (``iter`` for ``iterations``), its key in the
     metric's signature (None: not in it) and how the signature shows its value (``shown``;
-    None: :func:`signature_value`), and its command-line flags (``("-i", "--iter")``; empty:
-    ``--name``)."""
+    None: :func:`signature_value`), its command-line flags (``("-i", "--iter")``; empty:
+    ``--name``), and whether it is ``run_only``: it changes how the metric runs (a device,
+    a batch size, threads, requests in flight), not its values beyond float rounding."""
 
-    __slots__ = ("help", "parse", "aliases", "signature", "flags", "shown")
+    __slots__ = ("help", "parse", "aliases", "signature", "flags", "shown", "run_only")
 
     def __init__(self, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = (),
-                 signature: str | None = None, flags: tuple[str, ...] = (), shown: Shown | None = None) -> None:
+                 signature: str | None = None, flags: tuple[str, ...] = (), shown: Shown | None = None,
+                 run_only: bool = False) -> None:
         self.help, self.parse, self.aliases = help, parse, tuple(aliases)
-        self.signature, self.flags, self.shown = signature, tuple(flags), shown
+        self.signature, self.flags, self.shown, self.run_only = signature, tuple(flags), shown, run_only
 
 
 def setting(default: Any, help: str, parse: Callable[[str, Any], Any], aliases: tuple[str, ...] = (), *,
-            signature: str | None = None, flags: tuple[str, ...] = (), shown: Shown | None = None) -> Any:
+            signature: str | None = None, flags: tuple[str, ...] = (), shown: Shown | None = None,
+            run_only: bool = False) -> Any:
     """A settings dataclass field: ``n: int = setting(4, "maximum n-gram order", positive_int,
     signature="n")``. ``signature``: the field's key in the metric's signature (the signature
     lists these fields in declaration order, unless the metric's ``signature_order`` says
     otherwise); ``shown``: how the signature shows the value (:func:`flag`, :func:`flag_as`,
     :func:`unless`, :func:`when_set`; default :func:`signature_value`); ``flags``: its
-    command-line flags."""
-    return field(default=default, metadata={_META: SettingInfo(help, parse, aliases, signature, flags, shown)})
+    command-line flags; ``run_only=True``: the setting changes how the metric runs, not its
+    values beyond float rounding (``device``, ``batch_size``, ``threads``, an LLM judge's
+    ``concurrency``), so it is no part of a reward's name
+    (:func:`~gecmetrics.run.rewards.reward_name`); such a setting has no signature key, which
+    names what changes the values (one InputError naming ``run_only`` otherwise)."""
+    if not isinstance(run_only, bool):
+        raise InputError(f"must be True or False, got {shown_value(run_only)}", "run_only")
+    if run_only and signature is not None:
+        raise InputError(f"a setting with a signature key (signature={signature!r}) changes the values, which the "
+                         "signature names: it is not run-only", "run_only")
+    return field(default=default, metadata={_META: SettingInfo(help, parse, aliases, signature, flags, shown,
+                                                                run_only)})
 
 
 def flag(value: Any) -> str | None:
@@ -95,6 +108,11 @@ class Settings:
     def infos(cls) -> dict[str, SettingInfo]:
         """The settings a user can give, in declaration order."""
         return {f.name: f.metadata[_META] for f in dataclasses.fields(cls) if _META in f.metadata}
+
+    @classmethod
+    def run_only_names(cls) -> frozenset[str]:
+        """The settings declared ``run_only`` (:func:`setting`): how the metric runs, not its values."""
+        return frozenset(name for name, info in cls.infos().items() if info.run_only)
 
     @classmethod
     def canonical_name(cls, key: str) -> str | None:
