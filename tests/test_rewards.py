@@ -9,6 +9,7 @@ import itertools
 import logging
 import pickle
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from gecmetrics.io.m2 import parse_m2 as read_m2_text
 from gecmetrics.core.edits.blocks import format_m2
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.base import Metric
+from gecmetrics.metrics.settings import Settings, choice, positive_int, setting
 from gecmetrics.rewards import RewardFunction, mbr_select, reward_function
 
 ROWS = range(20, 28)
@@ -446,6 +448,33 @@ def test_reward_names_tell_settings_apart():
     assert dashed == reward_function("bertscore", model="my-model").__name__
 
 
+RUN_ONLY = {"device": "cuda", "batch_size": 3, "threads": 2, "concurrency": 2, "requests_per_minute": 30,
+            "max_retry_after": 5}
+"""The built-in metrics' run-only settings (as the hand-kept list in rewards.py had them), each with
+a value other than its default."""
+
+
+def test_built_in_run_only_settings_stay_out_of_reward_names():
+    """Run-only settings are declared on each metric's settings (setting(..., run_only=True)),
+    no longer a list in rewards.py: every built-in metric declares exactly those of its settings
+    the list named, and giving them other values leaves its reward's name as it was."""
+    from gecmetrics.metrics.registry import list_metrics
+    from gecmetrics.run.rewards import reward_name
+
+    declaring = set()
+    for info in list_metrics():
+        settings = info.cls.settings_class
+        assert settings.run_only_names() == set(settings.infos()) & set(RUN_ONLY), info.name
+        for key in settings.run_only_names():
+            # an LLM judge's device and batch size are for a local model (its default is a server's)
+            local = info.name.startswith("llm") and key in ("device", "batch_size")
+            given = {"model": "transformers:/models/llama"} if local else {}
+            plain = reward_name(get_metric(info.name, **given), info.name)
+            assert reward_name(get_metric(info.name, **given, **{key: RUN_ONLY[key]}), info.name) == plain
+            declaring.add(info.name)
+    assert {"some", "impara", "scribendi", "bertscore", "pt-m2", "pt-errant", "llm-s", "llm-e"} <= declaring
+
+
 def test_a_long_source_or_reference_is_within_the_budget():
     """The budget counted the completion and its alignment with the source only: a reference of
     thousands of tokens was scored whatever its length. Every text of a line counts now: a source
@@ -671,6 +700,47 @@ def test_a_plugin_metric():
         assert f.stats.scored == 2
     finally:
         unregister_metric("toy-match")
+
+
+@dataclass(frozen=True)
+class WorkersSettings(Settings):
+    window: int = setting(3, "sentences per window (changes the values)", positive_int)
+    workers: int = setting(1, "threads of the scorer (speed only)", positive_int, run_only=True)
+
+
+@dataclass(frozen=True)
+class UndeclaredSettings(Settings):
+    window: int = setting(3, "sentences per window (changes the values)", positive_int)
+    device: str = setting("cpu", "where it runs (not declared run-only: it changes the values)", choice("cpu", "gpu"))
+
+
+class WorkersMatch(FirstReferenceMatch):
+    settings_class = WorkersSettings
+
+
+class UndeclaredMatch(FirstReferenceMatch):
+    settings_class = UndeclaredSettings
+
+
+def test_a_plugins_run_only_settings_are_what_it_declares():
+    """A plugin's run-only setting (a workers count) was part of its rewards' names, unless it had
+    one of the built-in metrics' names; and a plugin setting named like one of them (device) was
+    left out even where it changes the values, so two rewards with different values shared a name.
+    What the plugin's settings declare decides now."""
+    from gecmetrics import register_metric, unregister_metric
+
+    register_metric("toy-workers", WorkersMatch)
+    register_metric("toy-undeclared", UndeclaredMatch)
+    try:
+        assert reward_function("toy-workers", workers=8).__name__ == "gecmetrics_toy_workers"
+        assert reward_function("toy-workers", workers=8, window=5).__name__ == "gecmetrics_toy_workers-window_5"
+        assert reward_function(WorkersMatch(workers=4)).__name__ == "gecmetrics_toy_workers"
+        assert reward_function("toy-undeclared", device="gpu").__name__ == "gecmetrics_toy_undeclared-device_gpu"
+        assert reward_function("toy-undeclared", device="gpu", window=5).__name__ \
+            == "gecmetrics_toy_undeclared-window_5-device_gpu"
+    finally:
+        unregister_metric("toy-workers")
+        unregister_metric("toy-undeclared")
 
 
 class SourceRefusal(FirstReferenceMatch):

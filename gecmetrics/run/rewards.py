@@ -532,11 +532,6 @@ _ESCAPED = {"-": "_", "_": "_5F", ".": "_2E", "+": "_2B"}
 """How a registered name is written in a reward's name: '-' as '_'; a plugin name's '_', '.' and
 '+' as their uppercase hex codes (no registered name holds upper case, so two names never meet)."""
 
-RUN_ONLY_SETTINGS = frozenset({"device", "batch_size", "threads", "concurrency", "requests_per_minute",
-                               "max_retry_after"})
-"""Settings that change how a metric runs, not its values (beyond float rounding, as its
-signature leaves them out): not in a reward's name."""
-
 _PLAIN_VALUE = re.compile(r"[A-Za-z0-9._]+")
 
 
@@ -547,7 +542,8 @@ def reward_name(metric: Any, registered: str | None = None) -> str:
     ``gecmetrics_green_char``), with ``-`` as ``_`` (a plugin name's ``_ . +`` as ``_5F _2E _2B``);
     for a class no name answers to, ``gecmetrics_`` and its ``module.Class``. Different registered
     names never give one reward name. Then each setting that differs from that name's (but
-    :data:`RUN_ONLY_SETTINGS`), in declaration order, as ``-KEY_VALUE`` (several values joined by
+    those its metric declares ``run_only``, :func:`~gecmetrics.metrics.settings.setting`: how it
+    runs, not its values), in declaration order, as ``-KEY_VALUE`` (several values joined by
     ``_``): ``gecmetrics_green-beta_0.5``; a value with other characters than letters, digits,
     ``.`` and ``_`` has them as ``_`` and the name ends in ``-`` and 8 hex digits of the settings'
     SHA-256 (two such values that differ in those characters alone still differ)."""
@@ -559,8 +555,9 @@ def reward_name(metric: Any, registered: str | None = None) -> str:
         name = f"gecmetrics_{cls.__module__}.{cls.__qualname__}"  # a '.': no registered name's form
     else:
         name = "gecmetrics_" + "".join(_ESCAPED.get(char, char) for char in registered)
+    run_only = type(metric).settings_class.run_only_names()
     return name + _settings_suffix([(key, value) for key, value in settings_beyond(metric, registered)
-                                    if key not in RUN_ONLY_SETTINGS])
+                                    if key not in run_only])
 
 
 def _settings_suffix(settings: list[tuple[str, Any]]) -> str:

@@ -123,13 +123,15 @@ class LLMSettings(Settings):
                               choice(*STRUCTURED))
     temperature: float | None = setting(None, "LLM judge (HTTP): sampling temperature, 0 or more (default: the "
                                         "server's)", _optional_temperature)
-    concurrency: int = setting(4, "LLM judge (HTTP): requests in flight", positive_int)
-    requests_per_minute: float | None = setting(None, "LLM judge (HTTP): rate limit", _optional_float, ("rpm",))
+    concurrency: int = setting(4, "LLM judge (HTTP): requests in flight", positive_int, run_only=True)
+    requests_per_minute: float | None = setting(None, "LLM judge (HTTP): rate limit", _optional_float, ("rpm",),
+                                                run_only=True)
     max_retry_after: float = setting(120.0, "LLM judge (HTTP): the longest Retry-After wait honoured, in seconds "
-                                            "(a server asking for longer stops the run)", parse_finite_non_negative)
-    device: str = setting("cpu", "LLM judge (local model): cpu, cuda, cuda:1, mps", _text)
+                                            "(a server asking for longer stops the run)", parse_finite_non_negative,
+                                     run_only=True)
+    device: str = setting("cpu", "LLM judge (local model): cpu, cuda, cuda:1, mps", _text, run_only=True)
     dtype: str = setting("auto", "LLM judge (local model): auto, float32, float16 or bfloat16", choice(*DTYPES))
-    batch_size: int = setting(8, "LLM judge (local model): prompts decoded together", positive_int)
+    batch_size: int = setting(8, "LLM judge (local model): prompts decoded together", positive_int, run_only=True)
 
     variant = "llm-s"
 

@@ -167,12 +167,12 @@ def dtype_setting() -> Any:
 
 def batch_size_setting(default: int) -> Any:
     return setting(default, "model metrics: inputs per batch (speed and memory only)", positive_int,
-                   flags=("--batch-size",))
+                   flags=("--batch-size",), run_only=True)
 
 
 def device_setting() -> Any:
     return setting(None, "model metrics: cpu, cuda, cuda:N or mps (auto: CUDA when available)", parse_device,
-                   flags=("--device",))
+                   flags=("--device",), run_only=True)
 
 
 def threads_setting(default: int) -> Any:
@@ -180,7 +180,7 @@ def threads_setting(default: int) -> Any:
     bits independent of the batches."""
     same_bits = "; one thread gives the same bits whatever the batches" if default == 1 else ""
     return setting(default, f"model metrics: torch threads per process (0: torch's default{same_bits})",
-                   non_negative_int, flags=("--threads",))
+                   non_negative_int, flags=("--threads",), run_only=True)
 
 
 def max_length_setting() -> Any:

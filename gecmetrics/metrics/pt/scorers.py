@@ -117,14 +117,15 @@ class PTSettings(Settings):
     beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"),
                           signature="beta")
     batch_size: int = setting(64, "sentences encoded per batch (speed and memory only)", positive_int,
-                              flags=("--batch-size",))
+                              flags=("--batch-size",), run_only=True)
     device: str | None = setting(None, "where the model runs: cpu, cuda, cuda:N (default: CUDA when torch sees one, "
-                                 "else CPU)", parse_device, flags=("--device",))
+                                 "else CPU)", parse_device, flags=("--device",),
+                                 run_only=True)
     lang: str = setting("en", "the M2's language: en only (the language is the model's, --model)", parse_pt_lang,
                         ("language",), flags=("--lang",))
     threads: int = setting(1, "torch threads per process (0: torch's default; one thread gives the same bits whatever "
                            "the batches; more may be faster and change the 7th digit)", non_negative_int,
-                           flags=("--threads",))
+                           flags=("--threads",), run_only=True)
 
     @property
     def engine_key(self) -> tuple:
