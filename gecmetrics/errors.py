@@ -25,19 +25,42 @@ class LineRefused(InputError):
     while any other InputError (a setting, a model that cannot be loaded) still raises."""
 
 
+NOTE_PREFIXES = ("gecmetric: warning: ", "gecmetric: note: ")
+"""How the command line begins the lines it prints about its input (:func:`note_text`)."""
+
+
+def note_text(line: str) -> str:
+    """A line the command line prints about its input or its run without the command's prefix
+    (:data:`NOTE_PREFIXES`): ``gecmetric: warning: AMU: 3 line(s) ...`` is ``AMU: 3 line(s) ...``;
+    a line without one (a plugin's note) as it is. The one place that knows the prefix."""
+    for prefix in NOTE_PREFIXES:
+        if line.startswith(prefix):
+            return line[len(prefix):]
+    return line
+
+
 class InputNote(UserWarning):
-    """A line a scoring run says about its input or its run that changes no number, as the
-    command line prints it on stderr (the same text): the input warnings (whitespace that
-    splits words or counts in char mode, sentences shorter than the n-gram order) and the
-    metrics' notes (:meth:`~gecmetrics.metrics.base.Metric.notes`: sentences a model cut to its
-    maximum length). The public functions that compute scores issue each as one Python warning
-    of this category (:func:`warn_notes`); the engine's runs return them (``Scored.warnings()``)."""
+    """A line a scoring run says about its input or its run that changes no number: the input
+    warnings (whitespace that splits words or counts in char mode, sentences shorter than the
+    n-gram order) and the metrics' notes (:meth:`~gecmetrics.metrics.base.Metric.notes`:
+    sentences a model cut to its maximum length). The public functions that compute scores
+    issue each as one Python warning of this category (:func:`warn_notes`); the engine's runs
+    return the lines (``Scored.warnings()``). ``str(note)`` is the text (:func:`note_text`),
+    ``note.line`` the line as the command line prints it on stderr (``gecmetric: warning: ...``)."""
+
+    def __init__(self, line: str):
+        self.line = line
+        super().__init__(note_text(line))
+
+    def __reduce__(self):  # (pickled, as a worker's warning: made again from its line)
+        return type(self), (self.line,)
 
 
 def warn_notes(lines: Iterable[str]) -> None:
-    """Each line, once, as an :class:`InputNote` warning attributed to the code that called
-    gecmetrics (the first frame of the stack outside this package), whatever the depth of the
-    public function it called. The one place the library tells what the command line prints."""
+    """Each line (as the command line prints it), once, as an :class:`InputNote` warning
+    attributed to the code that called gecmetrics (the first frame of the stack outside this
+    package), whatever the depth of the public function it called. The one place the library
+    tells what the command line prints."""
     import sys
     import warnings
 
@@ -48,7 +71,7 @@ def warn_notes(lines: Iterable[str]) -> None:
     while frame is not None and _in_package(frame.f_globals.get("__name__", "")):
         level, frame = level + 1, frame.f_back
     for line in lines:
-        warnings.warn(line, InputNote, stacklevel=level)
+        warnings.warn(InputNote(line), stacklevel=level)
 
 
 def _in_package(module: str) -> bool:

@@ -89,7 +89,7 @@ def test_a_run_says_how_many_inputs_were_truncated(name, models, files, tmp_path
 @pytest.mark.parametrize("name", ["some", "impara"])
 def test_corpus_score_warns_the_note_the_command_prints(name, models, files):
     """corpus_score cut the same inputs and dropped the note the command prints: now it issues
-    that line as one InputNote warning, pointing at the caller (docs/api.md)."""
+    that note as one InputNote warning, pointing at the caller (docs/api.md)."""
     import warnings
 
     options = flags(name, models)
@@ -101,7 +101,9 @@ def test_corpus_score_warns_the_note_the_command_prints(name, models, files):
     with pytest.warns(InputNote) as record:
         result = metric.corpus_score(SOURCE, None, SYSTEM)
     said = [w for w in record if w.category is InputNote]
-    assert [str(w.message) for w in said] == [expected] and Path(said[0].filename) == Path(__file__)
+    # the message is the note without the command's prefix (a Python caller ran no command), its line the command's
+    assert [str(w.message) for w in said] == [expected.removeprefix("gecmetric: note: ")], [str(w.message) for w in said]
+    assert said[0].message.line == expected and Path(said[0].filename) == Path(__file__)
     with warnings.catch_warnings():
         warnings.simplefilter("error", InputNote)  # long enough (the default 128): nothing said
         assert get_metric(name, **dict(zip((f[2:].replace("-", "_") for f in options[::2]), options[1::2]))

@@ -98,7 +98,7 @@ class GecGroup(SharedOptionsGroup):
             click.echo(f"gecmetric: error: {err}", err=True)
             ctx.exit(2)
         except Warning as err:  # a warning the Python warnings filter made an error (PYTHONWARNINGS=error, -W error)
-            text = re.sub(r"^gecmetric: (warning|note): ", "", " ".join(str(err).split()))
+            text = " ".join(str(err).split())  # (an InputNote, always printed, is never one; its str() is its text)
             click.echo(f"gecmetric: error: {text} (a warning, made an error by the Python warnings filter)", err=True)
             ctx.exit(2)
         except OSError as err:  # writing the output failed

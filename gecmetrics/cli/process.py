@@ -113,8 +113,10 @@ def run_and_exit(main: Callable[..., Any]) -> None:
 def one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """A Python warning raised during a command (a cache or LLM judge warning, a library's) as
     one ``gecmetric: warning:`` line on stderr, not Python's two lines of file and code; an
-    :class:`~gecmetrics.errors.InputNote` as it is (its text is the command line's own line)."""
+    :class:`~gecmetrics.errors.InputNote` as its ``line``, the command line's own line."""
     from ..errors import InputNote
 
-    text = " ".join(str(message).split())
-    sys.stderr.write(f"{text}\n" if issubclass(category, InputNote) else f"gecmetric: warning: {text}\n")
+    if issubclass(category, InputNote):
+        sys.stderr.write(" ".join(getattr(message, "line", str(message)).split()) + "\n")
+    else:
+        sys.stderr.write(f"gecmetric: warning: {' '.join(str(message).split())}\n")

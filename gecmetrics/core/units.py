@@ -109,7 +109,8 @@ class TextChecks:
                     self.longest[(unit, normalize_space)] = max(so_far, size)
 
     def warnings(self) -> list[str]:
-        """The warning lines, each once: whitespace per file and unit, then orders."""
+        """The warning lines as the command line prints them, each once: whitespace per file and
+        unit, then orders, then the metrics' notes."""
         lines = [whitespace_warning(name, unit, count) for (_, name, unit, _), count in self.counts.items()]
         lines += [order_warning(n, self.longest.get((unit, normalize), 0), unit) for unit, normalize, n in self.settings]
         return [line for line in dict.fromkeys([*lines, *self.notes]) if line]

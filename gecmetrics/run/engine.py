@@ -88,7 +88,8 @@ class Scored:
 
     def warnings(self) -> list[str]:
         """Lines about the input worth a user's attention (whitespace in char mode, sentences
-        shorter than the n-gram order)."""
+        shorter than the n-gram order) and the metrics' notes, as the command line prints them
+        (``gecmetric: warning: ...``; :func:`~gecmetrics.errors.note_text`: a line's text)."""
         return self.checks.warnings() if self.checks is not None else []
 
     def issued(self) -> "Scored":
