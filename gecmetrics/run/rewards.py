@@ -36,7 +36,7 @@ from typing import Any, Hashable, Mapping, Sequence
 
 from ..core.checks import check_score
 from ..core.edits.blocks import Block, check_built_blocks
-from ..errors import InputError, LineRefused, shown
+from ..errors import InputError, LineRefused, note_text, shown
 from ..io.m2 import parse_m2
 from ..kinds import M2, NONE, TEXT
 from ..metrics.running import check_observations, chunk_statistics, python_corpus
@@ -332,7 +332,7 @@ class RewardFunction:
             return
         self.stats.notes += 1
         if self.stats.notes == 1:
-            lines = "; ".join(dict.fromkeys(line.removeprefix("gecmetric: note: ") for line in self._noted))
+            lines = "; ".join(dict.fromkeys(note_text(line) for line in self._noted))
             LOG.warning("%s: %s (logged once: stats.notes counts the calls with a note)", self.__name__, lines)
 
     def _remember(self, key: Hashable, value: float) -> None:
