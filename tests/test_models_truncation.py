@@ -42,7 +42,8 @@ def flags(name: str, models: dict[str, Path]) -> list[str]:
             "--threads", "1"]
 
 
-def expected_cut(name: str, models: dict[str, Path], max_length: int, systems: list[list[str]]) -> int:
+def expected_cut(name: str, models: dict[str, Path], max_length: int, systems: list[list[str]],
+                 sources: list[str] = SOURCE) -> int:
     """The (system, sentence) inputs the original tokenizer's own truncation would cut: SOME's
     hypothesis or (source, hypothesis) pair, IMPARA's hypothesis or source."""
     import transformers
@@ -55,8 +56,8 @@ def expected_cut(name: str, models: dict[str, Path], max_length: int, systems: l
 
     if name == "some":
         return sum(size(h) > max_length - 2 or size(s) + size(h) > max_length - 3
-                   for system in systems for s, h in zip(SOURCE, system))
-    return sum(size(h) > max_length - 2 or size(s) > max_length - 2 for system in systems for s, h in zip(SOURCE, system))
+                   for system in systems for s, h in zip(sources, system))
+    return sum(size(h) > max_length - 2 or size(s) > max_length - 2 for system in systems for s, h in zip(sources, system))
 
 
 def note(label: str, cut: int, total: int, max_length: int) -> str:
@@ -177,6 +178,32 @@ def test_a_reward_scores_a_batch_at_once_and_counts_its_notes(name, models, monk
     assert whole.stats.notes == 0
 
 
+@pytest.mark.parametrize("name", ["some", "impara"])
+def test_a_reward_s_note_counts_each_completion_once(name, models, monkeypatch, caplog):
+    """A call's rows with fewer completions than its widest were padded with their first
+    completion, which was scored and its cut counted: here the long row's one completion three
+    times, of 9 inputs. Now rows of one width are scored together: each completion is one of the
+    6 inputs, cut or not, and has the value it has alone."""
+    from gecmetrics.rewards import reward_function
+
+    metric = (some_metric if name == "some" else impara_metric)(models, max_length=20)
+    sources = [SOURCE[0]] * 3 + [SOURCE[1]] + [SOURCE[2]] * 2  # rows of 3, 1 and 2 completions
+    completions = [SYSTEM[0], SOURCE[0], "This is the short sentence .", SYSTEM[1], SYSTEM[2], "One short ."]
+    cut = expected_cut(name, models, 20, [completions], sources)
+    padded = [[SYSTEM[0], SYSTEM[1], SYSTEM[2]], [SOURCE[0], SYSTEM[1], "One short ."],
+              ["This is the short sentence .", SYSTEM[1], SYSTEM[2]]]  # the slots' lines, as they were
+    assert 0 < cut < expected_cut(name, models, 20, padded)
+    f = reward_function(metric)
+    with caplog.at_level(logging.WARNING, logger="gecmetrics.rewards"):
+        values = f(completions=completions, source=sources)
+    said = note(name.upper(), cut, 6, 20).removeprefix("gecmetric: note: ")
+    assert f.stats.notes == 1 and [record.getMessage() for record in caplog.records] == [
+        f"{f.__name__}: {said} (logged once: stats.notes counts the calls with a note)"]
+    alone = [float(np.asarray(metric.sentence_scores([s], None, [c]).scores).ravel()[0])
+             for s, c in zip(sources, completions)]
+    np.testing.assert_allclose(values, alone, rtol=0, atol=1e-6)
+
+
 WORDS = "The test of the data is in the model and it is for the test".split()
 """Each one token of the tiny models' cased vocabulary."""
 
@@ -220,3 +247,26 @@ def test_bertscore_says_how_many_sentences_of_which_file_it_cut(models, tmp_path
     code, _, err = run_cli("--no-cache", "bertscore", "-s", paths["src"], "-r", paths["src"], "-o", paths["short"],
                            *options)
     assert code == 0 and "truncated" not in err, err
+
+
+def test_a_bertscore_reward_counts_each_cut_completion_once(models, caplog):
+    """A reward's note named its systems (the j-th completion of each row) with their cut
+    sentences, counting the padding of a row with fewer completions than the widest: the one
+    long completion of a row of one was cut in every slot, "1 of completion 1, 1 of completion
+    2, 1 of completion 3". Now once, as the long reference is (its row is prepared once)."""
+    from gecmetrics.rewards import reward_function
+
+    encoder = models["impara"] / "se"
+    long_hypothesis, long_reference, near = words(520), words(600), words(505)
+    f = reward_function("bertscore", model=str(encoder), layer=2, device="cpu", max_cells=None)  # no fallback
+    completions = [long_hypothesis, "C d .", "C e .", near]  # rows of one and three completions
+    references = [["A b ."], *[[long_reference]] * 3]
+    with caplog.at_level(logging.WARNING, logger="gecmetrics.rewards"):
+        values = f(completions=completions, references=references)
+    assert [record.getMessage() for record in caplog.records] == [
+        f"{f.__name__}: BERTScore: sentences longer than 512 tokens were truncated to 512, as bert_score does: "
+        "1 of completion 1, 1 of reference 0 (logged once: stats.notes counts the calls with a note)"]
+    metric = get_metric("bertscore", model=str(encoder), layer=2, device="cpu")
+    alone = [float(np.asarray(metric.sentence_scores(None, [r], [c]).scores).reshape(3, -1)[2][0])
+             for c, r in zip(completions, references)]
+    np.testing.assert_allclose(values, alone, rtol=0, atol=1e-6)

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 import pytest
@@ -207,6 +208,96 @@ def test_threads_share_one_function(conll):
         results = list(pool.map(lambda _: f(**batch), range(8)))
     assert results == [expected] * 8
     assert f.stats.calls == 8 and f.stats.scored == 8 * len(set(zip(batch["source"], batch["completions"])))
+
+
+def given_lines(monkeypatch) -> list[int]:
+    """The hypothesis lines each chunk_statistics call of a reward is given (a count per call)."""
+    from gecmetrics.run import rewards
+
+    calls, real = [], rewards.chunk_statistics
+
+    def counted(metrics, corpus, names, observations=None):
+        calls.append(sum(len(corpus.hypotheses[name]) for name in names))
+        return real(metrics, corpus, names, observations)
+
+    monkeypatch.setattr(rewards, "chunk_statistics", counted)
+    return calls
+
+
+def annotated_texts(monkeypatch) -> list[str]:
+    """The completions a reward's annotator is given, in order."""
+    texts, real = [], RewardFunction._edit_annotator
+
+    def counting(self):
+        annotator = real(self)
+        annotate = annotator.annotate
+
+        def counted(originals, systems, **settings):
+            texts.extend(text for system in systems for text in system)
+            return annotate(originals, systems, **settings)
+
+        annotator.annotate = counted
+        return annotator
+
+    monkeypatch.setattr(RewardFunction, "_edit_annotator", counting)
+    return texts
+
+
+def uneven_batch(conll: dict, m2: bool, widths: Sequence[int]) -> dict:
+    """A call whose rows (the first CoNLL-2014 sentences with four distinct texts among the
+    references and the systems) have ``widths`` distinct completions each, taken from those."""
+    lines = conll["lines"]
+    distinct = (list(dict.fromkeys(lines[name][d] for name in ("REF0", "REF1", *SYSTEMS)))
+                for d in range(len(lines["INPUT"])))
+    chosen = [(d, texts) for d, texts in enumerate(distinct) if len(texts) >= 4][:len(widths)]
+    completions, source, references, rows = [], [], [], []
+    for (d, texts), width in zip(chosen, widths):
+        for text in texts[:width]:
+            completions.append(text)
+            source.append(lines["INPUT"][d])
+            references.append(format_m2([conll["gold"][d]]) if m2 else [lines["REF0"][d], lines["REF1"][d]])
+            rows.append(d)
+    return {"completions": completions, "source": source, "references": references, "rows": rows}
+
+
+@pytest.mark.parametrize("name", ["green", "senterrant"])
+def test_each_completion_is_given_to_the_metric_once(conll, monkeypatch, request, name):
+    """The rows of a call with fewer completions than its widest row were padded with their
+    first completion, which the metric scored (a model ran on it, the annotator parsed it) and
+    nothing read: 20 lines for the 14 completions here. Now rows of one width are scored
+    together: the metric and the annotator are given each completion once, and its value is
+    the one it has alone; a call whose rows are as wide is still one chunk_statistics call."""
+    m2 = name == "senterrant"
+    settings = {"annotation": {"spacy_model": SPACY_TEST_MODEL}} if m2 else {}
+    if m2:
+        request.getfixturevalue("spacy_model")
+    calls, annotated = given_lines(monkeypatch), annotated_texts(monkeypatch)
+    batch = uneven_batch(conll, m2, (4, 1, 3, 4, 2))
+    rows = batch.pop("rows")
+    f = reward_function(name, **settings)
+    values = f(**batch)
+    assert sum(calls) == len(batch["completions"]) == 14 and len(calls) == 4  # one call per width
+    assert sorted(annotated) == (sorted(batch["completions"]) if m2 else [])
+    metric = get_metric(name)
+    if m2:
+        from gecmetrics.core.lang import language_annotator
+
+        annotator = language_annotator("en", spacy_model=SPACY_TEST_MODEL)
+        blocks = [annotator.annotate([conll["gold"][d].source], [[c]], keep_empty=True)[0]
+                  for d, c in zip(rows, batch["completions"])]
+        alone = [float(np.asarray(metric.sentence_scores(None, [conll["gold"][d]], [b]).scores).ravel()[0])
+                 for d, b in zip(rows, blocks)]
+    else:
+        alone = [one_sentence(metric, s, r, c) for s, r, c in zip(batch["source"], batch["references"],
+                                                                  batch["completions"])]
+    assert values == alone and len(set(values)) > 2
+    calls.clear()
+    annotated.clear()
+    even = uneven_batch(conll, m2, (3, 3, 3))
+    even.pop("rows")
+    even_values = reward_function(name, **settings)(**even)
+    assert calls == [9] and len(annotated) == (9 if m2 else 0)
+    assert even_values == f(**even)  # f: from its memo where it has them, then the rest by width
 
 
 def test_budget_fallback_on_a_pathological_line(conll, caplog):

@@ -8,8 +8,9 @@ one value per completion, equal to ``metric.sentence_scores([source], references
 then sees that sentence alone, as edit attribution scores a candidate). A call scores every
 distinct (source, references, completion) once, in one batch through the engine's per-chunk
 step (:func:`~gecmetrics.metrics.running.chunk_statistics`: each distinct source and reference
-set prepared once, the completions of a row as the systems of one corpus; each row as a corpus
-of its own for a metric whose observations may refuse a corpus, ``observations_refuse``); values
+set prepared once, the completions of a row as the systems of one corpus, rows of one number of
+completions together so that each completion is scored once; each row as a corpus of its own
+for a metric whose observations may refuse a corpus, ``observations_refuse``); values
 of earlier calls are kept in a bounded LRU keyed by the texts.
 
 A per-line work budget decides before scoring, deterministically, which lines are not scored:
@@ -405,52 +406,59 @@ class RewardFunction:
         return self.fallback
 
     def _batch(self, keys: Sequence[Hashable], lines: Mapping[Hashable, tuple[str | None, Any]]) -> list[float]:
-        """Values of distinct lines: the distinct rows are the corpus (each prepared once), the
-        completions of a row are the systems (the j-th system holds each row's j-th completion,
-        or its first where it has fewer), through the engine's per-chunk step; the metric's
-        observations checked (a refusal: :class:`LineRefused`) and its notes kept for the call.
-        A metric whose observations may refuse a corpus (``observations_refuse``, GoToScorer's
-        ``ref_id``) has each row scored and checked alone: a row is a corpus of its own."""
+        """Values of distinct lines, each completion scored once: the distinct rows are the corpus
+        (each prepared once), the completions of a row are the systems (the j-th system holds each
+        row's j-th completion), rows of one number of completions together (:meth:`_group`: one
+        call of the engine's per-chunk step where every row has as many, as in a GRPO call whose
+        completions all differ); the metric's observations of all of them checked at once (a refusal:
+        :class:`LineRefused`) and its notes kept for the call. A metric whose observations may
+        refuse a corpus (``observations_refuse``, GoToScorer's ``ref_id``) has each row scored and
+        checked alone: a row is a corpus of its own."""
         # a key is (its row's key, the completion): see _rewards
-        row_keys = list(dict.fromkeys(key[0] for key in keys))
-        if self.metric.observations_refuse and len(row_keys) > 1:
+        per_row: dict[Hashable, list[str]] = {}
+        for key in keys:
+            per_row.setdefault(key[0], []).append(key[1])
+        if self.metric.observations_refuse and len(per_row) > 1:
             values = {}
-            for row in row_keys:
+            for row in per_row:
                 mine = [key for key in keys if key[0] == row]
                 values.update(zip(mine, self._batch(mine, lines)))
             return [values[key] for key in keys]
-        index = {row: i for i, row in enumerate(row_keys)}
-        per_row: list[list[str]] = [[] for _ in row_keys]
-        where = {}
-        for key in keys:
-            i = index[key[0]]
-            where[key] = (i, len(per_row[i]))
-            per_row[i].append(key[1])
-        rows = {key[0]: lines[key] for key in keys}
-        sources, references = self._corpus_inputs([rows[row] for row in row_keys])
-        slots = max(len(texts) for texts in per_row)
-        names = [_SLOT.format(j + 1) for j in range(slots)]
-        systems = {name: [texts[j] if j < len(texts) else texts[0] for texts in per_row]
-                   for j, name in enumerate(names)}
-        if self.metric.hypothesis_kind == M2:  # the completions' edits, as the metric reads them
-            originals = sources if sources is not None else [block.source for block in references]
-            annotator = self._edit_annotator()
-            systems = {name: annotator.annotate(originals, [texts], keep_empty=True)
-                       for name, texts in systems.items()}
-        metric = self._metric_in_run()
-        corpus = python_corpus([metric], sources, references, systems)
-        observed: dict[int, Any] = {}
-        statistics, _ = chunk_statistics([metric], corpus, names, observed)
+        groups: dict[int, list[Hashable]] = {}  # rows by their number of completions: no row padded
+        for row, texts in per_row.items():
+            groups.setdefault(len(texts), []).append(row)
+        annotator = self._edit_annotator() if self.metric.hypothesis_kind == M2 else None  # one for the groups
+        metric, observed, values = self._metric_in_run(), [], {}
+        for rows in groups.values():
+            observed.append({})
+            texts = [per_row[row] for row in rows]
+            scored = self._group(metric, [lines[(row, mine[0])] for row, mine in zip(rows, texts)], texts,
+                                 annotator, observed[-1])
+            values.update(((row, text), value) for row, mine, row_values in zip(rows, texts, scored)
+                          for text, value in zip(mine, row_values))
         try:
-            self._noted += check_observations([metric], [observed])
+            self._noted += check_observations([metric], observed)  # the groups' as a run's chunks'
         except LineRefused:
             raise
         except InputError as err:  # refused, as the CLI would refuse it: _score then scores each line alone
             raise LineRefused(str(err)) from None
-        # each line as a corpus of one sentence (a slot's padding rows are scored and not read)
-        scores = {j: metric.alone_matrix(metric.join_statistics([statistics[name][0]]))[self.column]
-                  for j, name in enumerate(names)}
-        return [float(scores[where[key][1]][where[key][0]]) for key in keys]
+        return [values[key] for key in keys]
+
+    def _group(self, metric: Any, rows: list[tuple[str | None, Any]], texts: list[list[str]], annotator: Any,
+               observed: dict[int, Any]) -> list[list[float]]:
+        """Each row's completions' values (``texts``: as many for every row), through one call of
+        the engine's per-chunk step: the rows the corpus, the j-th completions the j-th system, each
+        line then read as a corpus of one sentence; the metric's observations into ``observed``."""
+        sources, references = self._corpus_inputs(rows)
+        names = [_SLOT.format(j + 1) for j in range(len(texts[0]))]
+        systems = {name: [mine[j] for mine in texts] for j, name in enumerate(names)}
+        if annotator is not None:  # the completions' edits, as the metric reads them
+            originals = sources if sources is not None else [block.source for block in references]
+            systems = {name: annotator.annotate(originals, [lines], keep_empty=True) for name, lines in systems.items()}
+        corpus = python_corpus([metric], sources, references, systems)
+        statistics, _ = chunk_statistics([metric], corpus, names, observed)
+        columns = [metric.alone_matrix(metric.join_statistics([statistics[name][0]]))[self.column] for name in names]
+        return [[float(column[i]) for column in columns] for i in range(len(rows))]
 
     def _metric_in_run(self) -> Any:
         """The metric bound to the run context of ``cache`` (the persistent cache, the process's
