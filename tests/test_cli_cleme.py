@@ -123,6 +123,12 @@ def test_a_score_exactly_half_way_at_4_decimals_is_rounded_as_cleme_rounds_it(tm
     code, out, err = run_cli("compare", "-s", str(tmp_path / "src"), "-o", str(tmp_path / "hyp"), "--hyp-m2", hyp,
                              "--m2", ref, "--metrics", "cleme:weighted=false", "--tsv")
     assert code == 0 and out.splitlines()[1].split("\t")[1:] == ["15.62"], (out, err)
+    # the one sentence's row of --sentence alike (it printed 0.1563: half up)
+    code, out, err = run_cli("cleme", "-hyp", hyp, "-ref", ref, "--unweighted", "--sentence", "--scale", "1")
+    assert code == 0 and out.splitlines()[1].split("\t")[:5] == [hyp, "1", "0.1562", "0.1429", "0.2500"], (out, err)
+    code, out, err = run_cli("compare", "-s", str(tmp_path / "src"), "-o", str(tmp_path / "hyp"), "--hyp-m2", hyp,
+                             "--m2", ref, "--metrics", "cleme:weighted=false", "--sentence", "--tsv")
+    assert code == 0 and out.splitlines()[1].split("\t") == ["1", "15.62"], (out, err)
 
 
 def test_cleme2_and_its_factors(files):

@@ -386,6 +386,52 @@ def test_a_score_exactly_half_way_at_4_decimals_is_printed_as_the_m2scorer_print
                     "--tsv") == ["15.62"]
 
 
+TIE_WORDS = [f"w{k}" for k in range(40)]
+TIE_SENTENCE = " ".join("x" if k == 0 else "y" if k in (10, 14, 18, 22, 26, 30) else word
+                        for k, word in enumerate(TIE_WORDS))  # 1 correct edit, 6 others 3 words apart
+TIE_SENTENCE_GOLD = ("S " + " ".join(TIE_WORDS) + "\n"
+                     + "".join(f"A {k} {k + 1}|||Vt|||x|||REQUIRED|||-NONE-|||0\n" for k in (0, 2, 4, 6)) + "\n"
+                     + "S the cat sat\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
+
+
+def test_a_score_half_way_at_4_decimals_prints_alike_in_every_table_of_it(tmp_path) -> None:
+    """The first sentence has correct 1, proposed 7, gold 4 (F0.5 = 5/32 = 0.15625 exactly), the
+    second no edit, so the corpus's F0.5 is 5/32 too: the m2scorer prints 0.1562 (see above).
+    Every table printing that score at 4 fraction decimals prints 0.1562: the corpus table, the
+    sentence's row of --sentence (m2 score's and compare's), and a paired test's score and the
+    lower end of its interval (a resampled corpus of the first sentence alone, F0.5 = 5/32 again);
+    the bootstrap mean and half-width, no scores of the metric, round half up. More decimals: the
+    value's own."""
+    from tests.conftest import run_cli
+
+    gold, source = tmp_path / "gold.m2", tmp_path / "src.txt"
+    gold.write_text(TIE_SENTENCE_GOLD)
+    source.write_text(" ".join(TIE_WORDS) + "\nthe cat sat\n")
+    systems = [tmp_path / "A", tmp_path / "B"]
+    for path in systems:
+        path.write_text(TIE_SENTENCE + "\nthe cat sat\n")
+    a, b = map(str, systems)
+
+    def rows(*args: str) -> list[list[str]]:
+        code, out, err = run_cli(*args)
+        assert code == 0, err
+        return [line.split("\t") for line in out.splitlines()]
+    assert rows("m2", "score", a, str(gold))[1][1:] == ["14.29", "25.00", "15.62"]
+    assert rows("m2", "score", a, str(gold), "--sentence")[1] == [a, "1", "14.29", "25.00", "15.62"]
+    assert rows("m2", "score", a, str(gold), "--sentence", "--scale", "1")[1] == [a, "1", "0.1429", "0.2500", "0.1562"]
+    assert rows("m2", "score", a, str(gold), "--sentence", "-d", "3")[1] == [a, "1", "14.286", "25.000", "15.625"]
+    compare = ["compare", "-s", str(source), "-o", a, b, "--m2", str(gold), "--metrics", "m2"]
+    assert rows(*compare, "--sentence", "--tsv")[1] == ["1", "15.62", "15.62"]
+    assert rows(*compare, "--sentence", "--tsv", "--scale", "1")[1] == ["1", "0.1562", "0.1562"]
+    paired = rows("m2", "score", "-s", str(gold), "-o", a, b, "--paired-bs", "100", "--tsv")
+    assert [row[1:3] for row in paired[1:]] == [["15.62", "[15.62, 100.00]"]] * 2
+    assert paired[1][3].endswith(" ± 42.19")  # the half-width, 27/64 = 0.421875 exactly: no score, half up
+    paired = rows(*compare, "--paired-ar", "100", "--all-pairs", "--tsv", "--scale", "1")
+    assert [row[1:3] for row in paired[1:3]] == [["0.1562", "[0.1562, 1.0000]"]] * 2
+    paired = rows("m2", "score", "-s", str(gold), "-o", a, b, "--paired-bs", "100", "--tsv", "-d", "3")
+    assert paired[1][1:3] == ["15.625", "[15.625, 100.000]"]
+
+
 def test_annotators_are_tried_in_the_official_python2_dict_order() -> None:
     """The official keeps the first annotator on a full tie (same running F, same correct, same
     proposed + beta^2 gold) in the order its Python 2 dicts iterate, which is not the id order for

@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import click
 
-from ..core.table import (all_pairs_legend, all_pairs_pairs_table, all_pairs_systems_table, all_pairs_title,
-                          clusters_line)
+from ..core.table import (ScoreFormat, all_pairs_legend, all_pairs_pairs_table, all_pairs_systems_table,
+                          all_pairs_title, clusters_line)
 from ..output.formats import render
 from .common import echo_json
 from .shared import chosen_format
-from .significance import chosen_test, scales_of, unique_names
+from .significance import chosen_test, formats_of, unique_names
 
 if TYPE_CHECKING:  # imported when a test runs
     from ..core.resampling import Resampler
@@ -22,12 +22,12 @@ def run_all_pairs_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names: 
                        paired_bs: int | None, paired_ar: int | None, seed: int, correction: str = "holm",
                        digits: int = 2, as_json: bool = False, show_signature: bool = False,
                        conflicts: Mapping[str, bool] | None = None,
-                       scale: float | Sequence[float | None] = 100.0,
+                       printed: ScoreFormat | Sequence[ScoreFormat] = ScoreFormat(),
                        higher_is_better: Sequence[bool] | None = None) -> list[AllPairsResult]:
     """Test every pair of hypothesis files under each (resampler, per-file statistics) column,
     with the multiple-comparison ``correction`` (holm, bh, none), and print per column the
     systems with their clusters, the pairs with raw and adjusted p-values, and the clusters
-    (``--all-pairs``; ``scale`` and ``conflicts`` as in :func:`run_paired_test_list`;
+    (``--all-pairs``; ``printed`` and ``conflicts`` as in :func:`run_paired_test_list`;
     ``higher_is_better``: per column, the metric's direction, which orders the clusters)."""
     method, samples = chosen_test(paired_bs, paired_ar, names, conflicts, "an all-pairs test needs at least two "
                                    "hypothesis files")
@@ -38,15 +38,15 @@ def run_all_pairs_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names: 
     directions = list(higher_is_better) if higher_is_better is not None else [True] * len(tests)
     results = [all_pairs_test(r, dict(zip(unique, statistics)), method, samples, seed, correction,
                               higher_is_better=better) for (r, statistics), better in zip(tests, directions)]
-    scales = scales_of(scale, len(results))
+    formats = formats_of(printed, len(results))
     fmt = "json" if as_json else chosen_format("text")
     if fmt == "json":
-        echo_json([result.to_dict(1.0 if s is None else s) for result, s in zip(results, scales)])
+        echo_json([result.to_dict(f.factor) for result, f in zip(results, formats)])
     else:
         blocks = []
-        for result, s in zip(results, scales):
-            tables = [render(all_pairs_systems_table(result, digits, s), fmt),
-                      render(all_pairs_pairs_table(result, digits, s), fmt)]
+        for result, f in zip(results, formats):
+            tables = [render(all_pairs_systems_table(result, digits, f), fmt),
+                      render(all_pairs_pairs_table(result, digits, f), fmt)]
             if fmt == "tsv":  # the tables alone, a blank line between them
                 blocks.append("\n\n".join(tables))
             else:

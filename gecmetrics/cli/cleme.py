@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..core.table import ScoreFormat
 from ..errors import InputError, LineRefused
 from ..io.corpus import Corpus, read_m2_hypotheses
 from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric, ChunkSettings
@@ -82,7 +83,7 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
     if out.paired:
         run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], out.paired_bs,
                          out.paired_ar, out.seed or 0, out.digits, fmt == "json", out.show_signature,
-                         {"--sentence": out.sentence, "-v": out.verbose}, scale=out.scale)
+                         {"--sentence": out.sentence, "-v": out.verbose}, ScoreFormat.of(metric, out.scale))
         return
     try:  # the scores before anything is printed: one that fails leaves no table behind
         results = [(path, scored.result(path, 0)) for path in paths]

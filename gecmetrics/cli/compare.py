@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from ..core.table import ScoreFormat
 from ..errors import InputError
 from ..io.text import check_distinct
 from ..metrics.registry import list_metrics, metrics_from_text, settings_help
@@ -85,17 +86,16 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     check_distinct(hypotheses, "in -o: its rows (and a paired test of it against itself) could not be told apart")
     scored = out.run(metrics, corpus_files(source, references, hypotheses, gold_m2, hypothesis_m2), "compare")
     if out.paired:
-        scales = [out.scale if getattr(metric, "fraction", True) else None for metric in scored.metrics
-                  for _ in metric.column_labels()]
+        formats = [ScoreFormat.of(metric, out.scale) for metric in scored.metrics for _ in metric.column_labels()]
         conflicts = {"--sort": sort_column is not None, "--ranks": ranks}
         if all_pairs:
             directions = [bool(metric.higher_is_better) for metric in scored.metrics for _ in metric.column_labels()]
             run_all_pairs_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,
                                correction or "holm", out.digits, fmt == "json", out.show_signature or out.verbose,
-                               conflicts, scales, directions)
+                               conflicts, formats, directions)
             return
         run_paired_test_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,
-                             out.digits, fmt == "json", out.show_signature or out.verbose, conflicts, scales)
+                             out.digits, fmt == "json", out.show_signature or out.verbose, conflicts, formats)
         return
     if out.sentence:
         echo_table(sentence_comparison(scored, out.scale, out.digits), out.format or "tsv")

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..core.table import ScoreFormat
 from ..errors import InputError
 from ..io.m2 import looks_like_text
 from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantText, ErrantTextSettings
@@ -76,7 +77,7 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     if out.paired:
         run_paired_tests([metric.resampler(0, 1)], list(hypotheses), [scored.statistics[p][0] for p in hypotheses],
                          out.paired_bs, out.paired_ar, out.seed or 0, out.digits, fmt == "json", out.show_signature,
-                         scale=out.scale)
+                         printed=ScoreFormat.of(metric, out.scale))
         return
     if out.sentence:
         echo_sentence_scores(scored, out.scale, out.digits, fmt)

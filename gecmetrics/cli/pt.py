@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..core.table import ScoreFormat
 from ..io.corpus import Corpus
 from ..io.m2 import read_m2
 from ..metrics.pt.report import score_table, sentence_rows, sentence_table
@@ -89,7 +90,8 @@ def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions) -
     as_json = out.format == "json"
     if out.paired:
         run_paired_tests([metric.resampler(0, 1)], names, statistics, out.paired_bs, out.paired_ar, out.seed or 0,
-                         out.digits, as_json, out.show_signature, {"--sentence": out.sentence}, scale=out.scale)
+                         out.digits, as_json, out.show_signature, {"--sentence": out.sentence},
+                         ScoreFormat.of(metric, out.scale))
         return
     if out.sentence:
         rows = sentence_rows(metric, names, statistics, out.scale if as_json else 1.0)

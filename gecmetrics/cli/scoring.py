@@ -9,6 +9,7 @@ from typing import Any, Callable, Sequence
 import click
 
 from ..core.aggregate import reducer_threads
+from ..core.table import ScoreFormat
 from ..errors import InputError
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
@@ -136,8 +137,7 @@ def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: in
 def _mean(metrics: Sequence[Any], scored: Any, names: Sequence[str], report: Any, o: ScoringOptions) -> None:
     sentences = [[m.sentence_from_statistics(s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
     if report is None or o.format == "json":
-        echo_json_results(((n, m, s) for n, per in zip(names, sentences) for m, s in zip(metrics, per)), o.scale,
-                          "mean")
+        echo_json_results(((n, m, s) for n, per in zip(names, sentences) for m, s in zip(metrics, per)), o.scale, "mean")
     else:
         click.echo(report.mean_text(metrics, names, sentences, o.digits))
 
@@ -147,4 +147,4 @@ def _paired(metrics: Sequence[Any], scored: Any, names: Sequence[str], o: Scorin
 
     run_paired_tests(resamplers_for(metrics, scored.references), names, [scored.statistics[n][0] for n in names],
                      o.paired_bs, o.paired_ar, o.seed or 0, o.digits, o.format == "json",
-                     o.show_signature or o.verbose, scale=o.scale if getattr(metrics[0], "fraction", True) else None)
+                     o.show_signature or o.verbose, printed=ScoreFormat.of(metrics[0], o.scale))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import click
 
 from ..errors import InputError
-from ..core.table import PAIRED_TEST_LEGEND, paired_test_table, paired_test_title
+from ..core.table import PAIRED_TEST_LEGEND, ScoreFormat, paired_test_table, paired_test_title
 from ..output.formats import render
 from ..stats import DEFAULT_SAMPLES
 
@@ -52,38 +52,39 @@ def unique_names(names: Sequence[str]) -> list[str]:
 def run_paired_tests(resamplers: Sequence[Resampler], names: Sequence[str], statistics: Sequence[Any],
                      paired_bs: int | None, paired_ar: int | None, seed: int, digits: int = 2,
                      as_json: bool = False, show_signature: bool = False,
-                     conflicts: Mapping[str, bool] | None = None, scale: float = 100.0) -> list[PairedTestResult]:
+                     conflicts: Mapping[str, bool] | None = None,
+                     printed: ScoreFormat = ScoreFormat()) -> list[PairedTestResult]:
     """Run the paired test of every resampler (one per beta or lambda) on the same statistics
     and print a table each (see :func:`run_paired_test_list`)."""
     return run_paired_test_list([(r, statistics) for r in resamplers], names, paired_bs, paired_ar, seed, digits,
-                                as_json, show_signature, conflicts, scale)
+                                as_json, show_signature, conflicts, printed)
 
 
 def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names: Sequence[str],
                          paired_bs: int | None, paired_ar: int | None, seed: int, digits: int = 2,
                          as_json: bool = False, show_signature: bool = False,
                          conflicts: Mapping[str, bool] | None = None,
-                         scale: float | Sequence[float | None] = 100.0) -> list[PairedTestResult]:
+                         printed: ScoreFormat | Sequence[ScoreFormat] = ScoreFormat()) -> list[PairedTestResult]:
     """Run each (resampler, per-file statistics) paired test and print a table each.
 
     ``conflicts`` names options that do not go with a paired test (e.g. ``--sentence``);
-    ``scale`` is 100 for scores printed x100, 1 for fractions (``m2 score``), or one such value per
-    test (None: scores that are not fractions, printed as they are)."""
+    ``printed``: how the tested metric's scores print (``ScoreFormat.of(metric, scale)``: x100 or
+    as fractions, as its tool rounds them), or one per test."""
     method, samples = chosen_test(paired_bs, paired_ar, names, conflicts)
     from ..stats.significance import paired_test_from_statistics
 
     unique = unique_names(names)
     results = [paired_test_from_statistics(r, dict(zip(unique, statistics)), method, samples, seed)
                for r, statistics in tests]
-    scales = scales_of(scale, len(results))
+    formats = formats_of(printed, len(results))
     fmt = "json" if as_json else chosen_format("text")
     if fmt == "json":
-        echo_json([result.to_dict(1.0 if s is None else s) for result, s in zip(results, scales)])
+        echo_json([result.to_dict(f.factor) for result, f in zip(results, formats)])
     elif fmt == "tsv":  # the tables alone, one per test, a blank line between them
-        click.echo("\n\n".join(render(paired_test_table(result, digits, s), fmt) for result, s in zip(results, scales)))
+        click.echo("\n\n".join(render(paired_test_table(result, digits, f), fmt) for result, f in zip(results, formats)))
     else:
-        click.echo("\n\n".join("\n".join([paired_test_title(result), render(paired_test_table(result, digits, s), fmt),
-                                           PAIRED_TEST_LEGEND]) for result, s in zip(results, scales)))
+        click.echo("\n\n".join("\n".join([paired_test_title(result), render(paired_test_table(result, digits, f), fmt),
+                                           PAIRED_TEST_LEGEND]) for result, f in zip(results, formats)))
     if show_signature:
         for result in results:
             click.echo(result.signature, err=True)
@@ -101,8 +102,9 @@ def chosen_test(paired_bs: int | None, paired_ar: int | None, names: Sequence[st
     return ("bs", paired_bs) if paired_bs is not None else ("ar", paired_ar)
 
 
-def scales_of(scale: float | Sequence[float | None], count: int) -> list[float | None]:
-    return list(scale) if isinstance(scale, Sequence) else [scale] * count
+def formats_of(printed: ScoreFormat | Sequence[ScoreFormat], count: int) -> list[ScoreFormat]:
+    """One score format per test: those given, or the one given for every test."""
+    return [printed] * count if isinstance(printed, ScoreFormat) else list(printed)
 
 
 def check_paired_options(paired_bs: int | None, paired_ar: int | None,

@@ -1,10 +1,13 @@
 """What every printed number and table is made of: ROUND_HALF_UP rounding, the scale rule
-(fractions x100 unless ``--scale 1``), the p-value format, and :class:`Table`, the one table
+(fractions x100 unless ``--scale 1``), how a metric's scores print (:class:`ScoreFormat`: the
+scale rule and its original tool's rounding, in every table of them), the p-value format, and
+:class:`Table`, the one table
 model (header, rows of printed cells, notes, JSON data). Rendering a table (text, TSV, Markdown,
 LaTeX, JSON, any registered format) is the output layer's: :mod:`gecmetrics.output.formats`."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any, Iterable, Sequence
 
@@ -109,10 +112,39 @@ def scaled_number(value: Any, scale: float = 100.0) -> Any:
     return value if scale == 1 else float(f"{scale * value:.{SCALED_DIGITS}g}")
 
 
-def score_cell(value: float, digits: int, scale: float = 100.0) -> str:
-    """A score as a table cell (:func:`scaled`), or an empty cell where there is none (NaN: a
-    sentence an LLM judge gave no score), never ``nan``."""
-    return "" if math.isnan(float(value)) else scaled(value, digits, scale)
+@dataclass(frozen=True)
+class ScoreFormat:
+    """How one metric's scores are printed, the one rule of every table that prints them (corpus
+    and sentence scores, a paired test's scores and interval ends, an attribution's scores): times
+    ``factor`` (the scale rule, :func:`scale_factor`: the scale for a fraction, 1 for another
+    score), rounded half up, or at the precision to which the metric's original tool rounds as it
+    rounds (``rounds_to``, :func:`scaled`: 0.15625 is 0.1562 there). :meth:`of` reads it from a
+    metric; the default: fractions x100, no tool's rounding."""
+
+    factor: float = 100.0
+    fraction: bool = True
+    rounds_to: int | None = None
+
+    @classmethod
+    def of(cls, metric: Any, scale: float = 100.0) -> "ScoreFormat":
+        """The format of ``metric``'s scores at ``scale`` (its ``fraction`` and ``rounds_to``)."""
+        fraction = bool(getattr(metric, "fraction", True))
+        return cls(scale_factor(fraction, scale), fraction, getattr(metric, "rounds_to", None))
+
+    def cell(self, value: float, digits: int) -> str:
+        """A score of the metric as a table cell, or an empty cell where there is none (NaN: a
+        sentence an LLM judge gave no score), never ``nan``."""
+        return "" if math.isnan(float(value)) else scaled(value, digits, self.factor, rounds_to=self.rounds_to)
+
+    def derived(self, value: float, digits: int) -> str:
+        """A number on the scale of the metric's scores that is none of its scores (the mean of
+        bootstrap scores, half an interval's width, a difference of two scores): scaled, rounded
+        half up (no tool prints it to round it as it does)."""
+        return scaled(value, digits, self.factor)
+
+    def header(self, label: str) -> str:
+        """A column header that says how its scores are printed (``F0.5 (x100)``; not a fraction: the label)."""
+        return unit_header(label, self.factor) if self.fraction else label
 
 
 def score_value(value: float, scale: float = 100.0) -> float | None:
@@ -225,24 +257,26 @@ def paired_test_title(result: Any) -> str:
     return f"{_test_settings(result)}: {result.metric}, baseline {result.baseline.name}"
 
 
-def paired_test_table(result: Any, digits: int = 2, scale: float | None = 100.0) -> Table:
+def paired_test_table(result: Any, digits: int = 2, printed: ScoreFormat = ScoreFormat()) -> Table:
     """A paired test (:class:`~gecmetrics.stats.significance.PairedTestResult`) as a table:
-    system, score, 95% interval, mean +- half-width, p-value. ``scale``: 100 for fractions
-    printed x100, 1 for fractions as they are, None for scores that are not fractions (printed
-    as they are)."""
-    fraction, scale = scale is not None, 1.0 if scale is None else scale
-    rows = [[*_interval_cells(system, digits, scale), p_value_text(system.p_value, system.significant)]
+    system, score, 95% interval, mean +- half-width, p-value. ``printed``: how the metric's
+    scores print (:meth:`ScoreFormat.of` the metric tested; the score and the interval's ends are
+    scores of the metric, of the corpus and of two resampled corpora, the mean and half-width are
+    not: :func:`_interval_cells`)."""
+    rows = [[*_interval_cells(system, digits, printed), p_value_text(system.p_value, system.significant)]
             for system in result.systems]
-    header = ["system", unit_header("score", scale) if fraction else "score", "95% CI", "mean ± CI/2", "p-value"]
+    header = ["system", printed.header("score"), "95% CI", "mean ± CI/2", "p-value"]
     return Table(header, rows)
 
 
-def _interval_cells(system: Any, digits: int, scale: float) -> list[str]:
-    """A system's name, score, 95% interval and mean ± half-width, as the paired tests print them."""
+def _interval_cells(system: Any, digits: int, printed: ScoreFormat) -> list[str]:
+    """A system's name, score, 95% interval and mean ± half-width, as the paired tests print them:
+    the score and the interval's ends as the metric's scores print (:meth:`ScoreFormat.cell`),
+    the mean and half-width rounded half up (:meth:`ScoreFormat.derived`)."""
     low, high = system.interval
-    return [system.name, scaled(system.score, digits, scale),
-            f"[{scaled(low, digits, scale)}, {scaled(high, digits, scale)}]",
-            f"{scaled(system.mean, digits, scale)} ± {scaled(system.half_width, digits, scale)}"]
+    return [system.name, printed.cell(system.score, digits),
+            f"[{printed.cell(low, digits)}, {printed.cell(high, digits)}]",
+            f"{printed.derived(system.mean, digits)} ± {printed.derived(system.half_width, digits)}"]
 
 
 CORRECTION_TITLES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "no"}
@@ -262,23 +296,22 @@ def all_pairs_legend(result: Any) -> str:
             "its best")
 
 
-def all_pairs_systems_table(result: Any, digits: int = 2, scale: float | None = 100.0) -> Table:
+def all_pairs_systems_table(result: Any, digits: int = 2, printed: ScoreFormat = ScoreFormat()) -> Table:
     """Each system of an all-pairs test: score, 95% interval, mean +- half-width and its
-    cluster (1: the best); ``scale`` as in :func:`paired_test_table`."""
-    fraction, scale = scale is not None, 1.0 if scale is None else scale
-    rows = [[*_interval_cells(system, digits, scale), str(result.cluster_of(system.name))] for system in result.systems]
-    header = ["system", unit_header("score", scale) if fraction else "score", "95% CI", "mean ± CI/2", "cluster"]
+    cluster (1: the best); ``printed`` as in :func:`paired_test_table`."""
+    rows = [[*_interval_cells(system, digits, printed), str(result.cluster_of(system.name))]
+            for system in result.systems]
+    header = ["system", printed.header("score"), "95% CI", "mean ± CI/2", "cluster"]
     return Table(header, rows)
 
 
-def all_pairs_pairs_table(result: Any, digits: int = 2, scale: float | None = 100.0) -> Table:
-    """Every pair of an all-pairs test: the score difference (first minus second), the raw
-    and the corrected p-value (`` *`` when significant after the correction)."""
-    fraction, scale = scale is not None, 1.0 if scale is None else scale
-    rows = [[pair.first, pair.second, scaled(pair.difference, digits, scale), f"{pair.p_value:.4f}",
+def all_pairs_pairs_table(result: Any, digits: int = 2, printed: ScoreFormat = ScoreFormat()) -> Table:
+    """Every pair of an all-pairs test: the score difference (first minus second, rounded half
+    up: :meth:`ScoreFormat.derived`), the raw and the corrected p-value (`` *`` when significant
+    after the correction)."""
+    rows = [[pair.first, pair.second, printed.derived(pair.difference, digits), f"{pair.p_value:.4f}",
              p_value_text(pair.adjusted_p, pair.significant)] for pair in result.pairs]
-    header = ["system", "other", unit_header("difference", scale) if fraction else "difference", "p-value",
-              "adjusted p"]
+    header = ["system", "other", printed.header("difference"), "p-value", "adjusted p"]
     return Table(header, rows, left=(0, 1))
 
 

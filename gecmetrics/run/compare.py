@@ -24,8 +24,7 @@ from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics import registry
 from ..metrics.registry import COMPARE, needs_gold_m2, resolve_metrics
-from ..core.table import (Table, check_scale, scale_factor, scaled, scaled_number, score_cell, score_value,
-                          unit_header)
+from ..core.table import ScoreFormat, Table, check_scale, scale_factor, scaled_number, score_value
 
 DEFAULT_METRICS = registry.default_metric_texts(COMPARE)
 """The registry texts of the default metrics (:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`:
@@ -159,7 +158,7 @@ class Comparison:
     def header(self, ranks: bool = False) -> list[str]:
         header = [SYSTEM_COLUMN]
         for k, label in enumerate(self.labels):
-            header.append(unit_header(label, self.scale) if self.is_fraction(k) else label)
+            header.append(self.score_format(k).header(label))
             if ranks:
                 header.append(f"{label} #")
         return header
@@ -170,16 +169,22 @@ class Comparison:
         column = self.columns[k]
         return None if column.ranking is not None else getattr(self.metrics[column.metric_index], "rounds_to", None)
 
+    def score_format(self, k: int) -> ScoreFormat:
+        """How column k's scores print (:class:`~gecmetrics.core.table.ScoreFormat`): times
+        :meth:`factor`, at the precision of :meth:`rounds_to` as the metric's tool rounds them."""
+        return ScoreFormat(self.factor(k), self.is_fraction(k), self.rounds_to(k))
+
     def cells(self, digits: int = 2, ranks: bool = False) -> list[list[str]]:
         """The printed rows: system name, then each score (x100 for fractions with the default
         scale) rounded half up, or as the metric's original tool rounds it at its own precision
         (and its rank)."""
         all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if ranks else []
+        formats = [self.score_format(k) for k in range(len(self.columns))]
         out = []
         for i, row in enumerate(self.rows):
             line = [row.system]
             for k, value in enumerate(row.scores):
-                line.append(scaled(value, digits, self.factor(k), rounds_to=self.rounds_to(k)))
+                line.append(formats[k].cell(value, digits))
                 if ranks:
                     line.append(str(all_ranks[k][i]))
             out.append(line)
@@ -336,8 +341,10 @@ def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None =
 
 def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -> Table:
     """Sentence scores of every system under every metric: a row per sentence, a column per
-    system x metric column (``AMU GLEU+ f (x100)``), fractions x``scale``; its JSON data: per
-    system and column, the scores and the signature. A sentence without a score (an LLM judge's
+    system x metric column (``AMU GLEU+ f (x100)``), fractions x``scale``, printed as the corpus
+    table prints each metric's scores (:class:`~gecmetrics.core.table.ScoreFormat`: ERRANT's at
+    4 fraction decimals as compare_m2 rounds them); its JSON data: per system and column, the
+    scores and the signature. A sentence without a score (an LLM judge's
     unanswered prompt) is an empty cell, ``null`` in JSON. Metrics without sentence scores are an
     error naming them."""
     for metric in scored.metrics:
@@ -346,19 +353,17 @@ def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -
     columns, _ = metric_columns(scored.metrics, scored.references)
     matrices = {name: [metric.sentence_matrix(scored.statistics[name][k]) for k, metric in enumerate(scored.metrics)]
                 for name in scored.names}
-    fractions = [bool(getattr(scored.metrics[c.metric_index], "fraction", True)) for c in columns]
+    formats = [ScoreFormat.of(scored.metrics[c.metric_index], scale) for c in columns]
     header, values, data = ["sentence"], [], []
     for name in scored.names:
-        for column, fraction in zip(columns, fractions):
-            header.append(f"{name} {unit_header(column.label, scale) if fraction else column.label}")
-            factor = scale_factor(fraction, scale)
+        for column, printed in zip(columns, formats):
+            header.append(f"{name} {printed.header(column.label)}")
             scores = matrices[name][column.metric_index][column.part]
-            values.append((scores, factor))
+            values.append((scores, printed))
             data.append({"system": name, "metric": column.label, "signature": str(column.signature),
-                         "scores": [score_value(x, factor) for x in scores]})
+                         "scores": [score_value(x, printed.factor) for x in scores]})
     sentences = len(values[0][0]) if values else 0
-    rows = [[str(d + 1), *(score_cell(scores[d], digits, factor) for scores, factor in values)]
-            for d in range(sentences)]
+    rows = [[str(d + 1), *(printed.cell(scores[d], digits) for scores, printed in values)] for d in range(sentences)]
     return Table(header, rows, data=data)
 
 

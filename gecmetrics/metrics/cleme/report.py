@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ...core.table import Table, scaled, unit_header
+from ...core.table import ScoreFormat, Table, scaled, unit_header
 
 from .chunking import SentenceChunks
 
@@ -82,12 +82,14 @@ def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, sc
 
 def sentence_table(metric: Any, statistics: Sequence[tuple[str, Any]], digits: int, scale: float = 1.0) -> Table:
     """A line per hypothesis file and sentence: its scores (fractions) against the reference
-    chosen. (JSON: the sentence scores' own, ``ChunkSentenceScores.to_dict``.)"""
+    chosen, as :func:`score_table` prints the corpus's (at 4 decimals as CLEME rounds them). (JSON:
+    the sentence scores' own, ``ChunkSentenceScores.to_dict``.)"""
+    printed = ScoreFormat.of(metric, scale)
     header: list[str] = []
     rows = []
     for path, stats in statistics:
         scores = metric.sentence_from_statistics(stats)
-        header = [unit_header(name, scale) for name in scores.values]
+        header = [printed.header(name) for name in scores.values]
         for d in range(len(scores.scores)):
-            rows.append([path, str(d + 1), *(scaled(values[d], digits, scale) for values in scores.values.values())])
+            rows.append([path, str(d + 1), *(printed.cell(values[d], digits) for values in scores.values.values())])
     return Table(["system", "sentence", *header], rows)

@@ -9,7 +9,7 @@ from ...core import fscore
 from ...core.edits.blocks import ALTERNATIVE_SEPARATOR, DELETION, Edit
 from ...core.edits.lattice import GoldEdit, SystemEdit, matched_gold
 from ...core.edits.maxmatch import python2_strip
-from ...core.table import Table, python2_str, scaled, unit_header
+from ...core.table import ScoreFormat, Table, python2_str, scaled, unit_header
 from .maxmatch import M2Result, SentenceDetail, precision_recall_f
 
 # The -v report is the m2scorer's (Python 2) print statements: texts as Python 2 writes a unicode
@@ -125,8 +125,8 @@ class M2Report:
         rounds_to = metrics[0].rounds_to  # at 4 fraction decimals the m2scorer's figures
         if self.category_level is not None:
             return type_table(names, [r[0] for r in results], self.category_level, self.scale, digits, rounds_to)
-        rows = [[name, *(scaled(x, digits, self.scale, rounds_to=rounds_to) for x in (r[0].precision, r[0].recall,
-                                                                                        r[0].f))]
+        printed = ScoreFormat.of(metrics[0], self.scale)
+        rows = [[name, *(printed.cell(x, digits) for x in (r[0].precision, r[0].recall, r[0].f))]
                 for name, r in zip(names, results)]
         return Table(["system", *self.header(metrics[0].settings.beta)], rows)
 
@@ -136,10 +136,11 @@ class M2Report:
             yield "\t".join(["system", "sentence", *self.header(metric.settings.beta)])
         scores = [metric.sentence_from_statistics(s, self.totals.get(name, (0, 0, 0)))
                   for name, s in zip(names, statistics)]
+        printed = ScoreFormat.of(metric, self.scale)  # as the corpus table: at 4 fraction decimals the m2scorer's
         for d in range(chunk.size):
             for name, s in zip(names, scores):
                 yield f"{name}\t{chunk.offset + d + 1}\t" + "\t".join(
-                    scaled(x, digits, self.scale) for x in (s.precision[d], s.recall[d], s.scores[d]))
+                    printed.cell(x, digits) for x in (s.precision[d], s.recall[d], s.scores[d]))
         self.totals.update((name, tuple(int(x) for x in s.totals)) for name, s in zip(names, scores))
 
 
