@@ -430,6 +430,14 @@ def test_a_score_half_way_at_4_decimals_prints_alike_in_every_table_of_it(tmp_pa
     assert [row[1:3] for row in paired[1:3]] == [["0.1562", "[0.1562, 1.0000]"]] * 2
     paired = rows("m2", "score", "-s", str(gold), "-o", a, b, "--paired-bs", "100", "--tsv", "-d", "3")
     assert paired[1][1:3] == ["15.625", "[15.625, 100.000]"]
+    edits = tmp_path / "A.m2"  # the system's edits as M2: attribute annotates nothing
+    edits.write_text("S " + " ".join(TIE_WORDS) + "\n" + "".join(
+        f"A {k} {k + 1}|||Vt|||{'x' if k == 0 else 'y'}|||REQUIRED|||-NONE-|||0\n" for k in (0, 10, 14, 18, 22, 26, 30))
+        + "\nS the cat sat\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
+    attributed = rows("attribute", "-s", str(source), "-r", a, "-o", a, "--hyp-m2", str(edits), "--m2", str(gold),
+                      "--metric", "m2", "--method", "add")
+    assert attributed[0][-3:] == ["attribution (x100)", "full_score (x100)", "empty_score (x100)"]
+    assert attributed[1][-3:] == ["62.50", "15.62", "0.00"]  # the sentence's score with every edit: 5/32
 
 
 def test_annotators_are_tried_in_the_official_python2_dict_order() -> None:

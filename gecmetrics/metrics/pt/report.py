@@ -1,5 +1,6 @@
 """What ``gecmetric pt-m2`` and ``pt-errant`` print: the authors' table of P/R/F per system,
-and per sentence P/R/F with the annotator kept (fractions, rounded half up)."""
+and per sentence P/R/F with the annotator kept (fractions, as the metric's scores print:
+:class:`~gecmetrics.core.table.ScoreFormat`)."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -7,15 +8,16 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.fscore import CANDIDATE
-from ...core.table import Table, scaled, scaled_number, unit_header
+from ...core.table import ScoreFormat, Table, scaled_number
 
 
 def _header(metric: Any, scale: float) -> list[str]:
-    return [unit_header(name, scale) for name in ("precision", "recall", f"f{metric.beta:g}")]
+    return [ScoreFormat.of(metric, scale).header(name) for name in ("precision", "recall", f"f{metric.beta:g}")]
 
 
 def score_table(metric: Any, names: Sequence[str], results: Sequence[Any], digits: int, scale: float = 1.0) -> Table:
-    rows = [[name, *(scaled(x, digits, scale) for x in (r.precision, r.recall, r.f))] for name, r in zip(names, results)]
+    printed = ScoreFormat.of(metric, scale)
+    rows = [[name, *(printed.cell(x, digits) for x in (r.precision, r.recall, r.f))] for name, r in zip(names, results)]
     return Table(["system", *_header(metric, scale)], rows)
 
 
@@ -34,6 +36,7 @@ def sentence_rows(metric: Any, names: Sequence[str], statistics: Sequence[Any], 
 
 
 def sentence_table(metric: Any, rows: list[dict[str, Any]], digits: int, scale: float = 1.0) -> Table:
-    cells = [[system["system"], str(d), *(scaled(s[k], digits, scale) for k in ("precision", "recall", "f")),
+    printed = ScoreFormat.of(metric, scale)
+    cells = [[system["system"], str(d), *(printed.cell(s[k], digits) for k in ("precision", "recall", "f")),
               str(s["annotator"])] for system in rows for d, s in enumerate(system["sentences"], start=1)]
     return Table(["system", "sentence", *_header(metric, scale), "annotator"], cells)

@@ -35,7 +35,7 @@ from ...metrics.registry import needs_gold_m2
 from ...run.engine import ProgressCallback, check_progress, score_corpus
 from ...run.executors import check_dask_address, check_jobs, make_executor
 from ...run.reading import worker_chunk_size
-from ...core.table import Table, scaled, scaled_number, unit_header
+from ...core.table import ScoreFormat, Table, scaled, scaled_number
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
                                   attribute_corpus_methods, attribution_rows, attribution_signature,
                                   check_attribution_options, distinct_attributions)
@@ -324,27 +324,32 @@ def column_attribution_signature(metric: Metric, column: int, references: int, a
     return attribution_signature(metric.column_signature(column, references), annotator=named, **settings)
 
 
-def attribution_table(results: Mapping[str, Sequence[Mapping[str, Attribution | None]]], scale: float | None = None,
-                      digits: int | None = None) -> Table:
+def attribution_table(results: Mapping[str, Sequence[Mapping[str, Attribution | None]]],
+                      printed: ScoreFormat | None = None, digits: int | None = None) -> Table:
     """:func:`attribute_systems`' results as one table: a row per system, sentence (1-based),
     method run and edit (``system`` then the columns of
-    :data:`~gecmetrics.stats.attribution.TSV_COLUMNS`). ``scale``: the numbers multiplied by it
-    (100: fractions x100, 1: as fractions), the headers saying which; None: scores that are not
-    fractions, as they are. ``digits``: decimals, rounded half up (None: full precision). Its
-    JSON data is the same rows as dicts (:func:`attribution_dicts`) with the numbers scaled
+    :data:`~gecmetrics.stats.attribution.TSV_COLUMNS`). ``printed``: how the metric's scores
+    print (:meth:`ScoreFormat.of <gecmetrics.core.table.ScoreFormat.of>` the metric and the
+    scale): the numbers times its factor, the headers saying how, the scores (``full_score``,
+    ``empty_score``) rounded as its other tables print them, the attributions (differences of
+    scores) half up; None: the numbers as they are. ``digits``: decimals (None: full precision).
+    Its JSON data is the same rows as dicts (:func:`attribution_dicts`) with the numbers scaled
     (:func:`~gecmetrics.core.table.scaled_number`), at full precision."""
-    factor = 1.0 if scale is None else float(scale)
+    shown_as = ScoreFormat(1.0, fraction=False) if printed is None else printed
     numbers = ("attribution", "full_score", "empty_score")
-    header = ["system", *(unit_header(key, factor) if key in numbers and scale is not None else key
-                          for key in TSV_COLUMNS)]
+    header = ["system", *(shown_as.header(key) if key in numbers else key for key in TSV_COLUMNS)]
     given = attribution_dicts(results)
-    data = [{key: scaled_number(value, factor) if key in numbers else value for key, value in row.items()}
+    data = [{key: scaled_number(value, shown_as.factor) if key in numbers else value for key, value in row.items()}
             for row in given]
 
     def cell(key: str, value: Any, shown: Any) -> str:  # rounded from the number as computed, as every table
         if not isinstance(value, float):
             return str(value)
-        return repr(shown) if digits is None else scaled(value, digits, factor if key in numbers else 1.0)
+        if digits is None:
+            return repr(shown)
+        if key == "attribution":
+            return shown_as.derived(value, digits)
+        return shown_as.cell(value, digits) if key in numbers else scaled(value, digits, 1.0)
 
     rows = [[cell(key, row[key], shown[key]) for key in ("system",) + TSV_COLUMNS] for row, shown in zip(given, data)]
     return Table(header, rows, left=(0, 2, 6, 7, 8), data=data)
