@@ -1127,6 +1127,46 @@ def test_the_pages_summary_says_what_its_stars_read(chromium, tmp_path):
     assert sum(cell.endswith("baseline") for cell in one["cells"]) == len(data["columns"])
 
 
+TIE_PAGE = """
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  function texts(nodes) { return [].map.call(nodes, function (n) { return n.textContent; }); }
+  result.cells = texts(document.querySelectorAll("#summary-table tbody td:not(.system)"));
+  result.spans = texts(document.querySelectorAll('#sentence-list .sentence[data-sentence="1"] span[title^="M2"]'));
+  var own = document.querySelector("#sentences table.attr");
+  result.foot = own.querySelector("tbody tr:last-child td").textContent;
+  result.row = texts(own.querySelector("tbody tr").querySelectorAll("td"));
+"""
+
+
+def test_the_page_prints_a_tie_as_the_metrics_tool_rounds_it(chromium, tmp_path):
+    """Systems whose first sentence has 1 correct edit of 7 against 4 gold edits, the second no
+    edit: M2 F0.5 = 5/32 = 0.15625 in the corpus, the sentence, and a resample of the first
+    sentence alone (the interval's lower end). The page printed them 15.63 (JavaScript's toFixed
+    takes a tie up) where every command prints the m2scorer's 15.62 (its "%.4f": ties to even);
+    an attribution, a difference of scores that no tool prints, stays half up (leave-one-out of
+    the correct edit: 5/32, +15.63), as `gecmetric attribute` prints it."""
+    words = [f"w{k}" for k in range(40)]
+    sources = [" ".join(words), "the cat sat"]
+    gold = parse_m2(m2_text(sources, [[f"A {k} {k + 1}|||R:NOUN|||x|||REQUIRED|||-NONE-|||0" for k in (0, 2, 4, 6)],
+                                      [NOOP.format(0)]]), "gold")
+    edits = [f"A {k} {k + 1}|||R:NOUN|||{'x' if k == 0 else 'y'}|||REQUIRED|||-NONE-|||0"
+             for k in (0, 10, 14, 18, 22, 26, 30)]
+    blocks = parse_m2(m2_text(sources, [edits, [NOOP.format(0)]]), "A")
+    text = [" ".join(apply_edits(block.tokens, block.edits)) for block in blocks]
+    corpus = Corpus(sources, [text], {"A": text, "B": list(text)}, gold, hypothesis_m2={"A": blocks, "B": blocks})
+    data = report_data(corpus, ["m2"], samples=50, seed=1, attribution=["m2"], methods=["leave-one-out"])
+    m2 = data["columns"][0]
+    assert (m2["label"], m2["rounds_to"], m2["scores"], m2["intervals"][0][0]) == ("M2 F0.5", 4, [0.15625] * 2, 0.15625)
+    write_report(data, tmp_path / "tie.html")
+    probe = chromium.open_page(tmp_path / "tie.html", TIE_PAGE)["probe"]
+    assert probe["errors"] == [], probe["errors"]
+    seen = probe["actions"]
+    assert [cell[:len("15.621[15.62, ")] for cell in seen["cells"][:2]] == ["15.621[15.62, "] * 2  # score, rank, interval
+    assert seen["spans"] == ["M2 F0.5 15.62"] * 2
+    assert seen["foot"] == "M2 F0.5 (x100): source 0.00 \u2192 output 15.62"
+    assert seen["row"][2:] == ["+15.63"]
+
+
 RLO, PDI, ARABIC = "\u202e", "\u2069", "\u0646\u0638\u0627\u0645"  # RIGHT-TO-LEFT OVERRIDE, POP DIRECTIONAL ISOLATE
 
 IN_ORDER = r"""

@@ -224,7 +224,7 @@ def summary(scored: Scored, baseline: str, samples: int, seed: int, jobs: int = 
         scores = [float(row.scores[k]) for row in table.rows]
         columns.append({
             "label": column.label, "metric": column.metric_index, "part": column.part,
-            "signature": str(column.signature), "scale": scale_factor(metric),
+            "signature": str(column.signature), "scale": scale_factor(metric), "rounds_to": metric.rounds_to,
             "higher_is_better": bool(metric.higher_is_better), "sentence_scores": bool(metric.has_sentence_scores),
             "scores": scores, "ranks": _ranks(scores, metric.higher_is_better),
             **_baseline_test_data(test, pairs, names, baseline), **_all_pairs_data(pairs)})
@@ -563,7 +563,7 @@ def _attribution(corpus: Corpus, metric: Metric, column: int, methods: list[str]
                                              methods=methods, max_exact_edits=max_exact_edits,
                                              permutations=permutations, seed=seed, over_bound=OVER_BOUND)
     return {"metric": metric.display_name, "label": metric.column_labels()[column], "column": column,
-            "signature": str(signature), "scale": scale_factor(metric),
+            "signature": str(signature), "scale": scale_factor(metric), "rounds_to": metric.rounds_to,
             "methods": methods,
             "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
             "values": values, "full": full, "empty": empty, "sampled_shapley": sampled, "by_type": by_type}

@@ -131,12 +131,22 @@
   function isNum(x) { return typeof x === "number" && isFinite(x); }
   function fixed(x, digits) { return isNum(x) ? x.toFixed(digits) : "\u2013"; }
   function x100(x, digits) { return isNum(x) ? (100 * x).toFixed(digits) : "\u2013"; }  // a fraction, as printed
-  function shown(column, value) {  // as every command prints it: fractions x100 with 2 decimals, other scores with 4
-    if (!isNum(value)) return "\u2013";
+  function roundedAsPython(value, n) {  // Python's round(value, n): the binary value rounded, a tie to even
+    var m = value * Math.pow(2, n + 1);  // (exact) a tie at n decimals is an odd multiple of 2^-(n+1)
+    if (!Number.isInteger(m) || Math.abs(m % 2) !== 1) return Number(value.toFixed(n));  // (the binary value)
+    var low = (m * Math.pow(5, n) - 1) / 2;  // value x 10^n is low + 1/2
+    return (Math.abs(low % 2) === 0 ? low : low + 1) / Math.pow(10, n);
+  }
+  function shown(column, value) {  // a metric's score as every command prints it: fractions x100 with 2 decimals,
+    if (!isNum(value)) return "\u2013";  // other scores with 4; at the 4 decimals its tool rounds to, as it rounds
+    if (column.rounds_to === 4) value = roundedAsPython(value, 4);
     return column.scale === 100 ? (100 * value).toFixed(2) : value.toFixed(4);
   }
-  function signed(scaled, value) {  // an attribution: signed, scaled as its metric's scores are shown
-    return isNum(value) && value >= 0 ? "+" + shown(scaled, value) : shown(scaled, value);
+  function derived(column, value) {  // a number on its scores' scale that is no score (a difference): no tool's rounding
+    return shown({scale: column.scale}, value);
+  }
+  function signed(scaled, value) {  // an attribution (a difference of scores): signed, scaled as its metric's scores
+    return isNum(value) && value >= 0 ? "+" + derived(scaled, value) : derived(scaled, value);
   }
   function unit(scaled) { return scaled.scale === 100 ? " (x100)" : ""; }  // as the commands' headers say it
   function pValue(p) { return p === null || p === undefined ? "baseline" : p.toFixed(4); }  // as the CLI: 0.0010
@@ -324,7 +334,7 @@
       var body = el("tbody");
       c.pairs.forEach(function (p) {
         body.appendChild(el("tr", null, el("td", {cls: "system"}, iso(p[0])), el("td", {cls: "system"}, iso(p[1])),
-          el("td", {text: shown(c, p[2])}), el("td", {text: pValue(p[3])}),
+          el("td", {text: derived(c, p[2])}), el("td", {text: pValue(p[3])}),
           el("td", {cls: p[5] ? "sig" : "notsig", text: pValue(p[4]) + (p[5] ? " *" : "")})));
       });
       box.appendChild(el("div", {cls: "scroll"}, el("table", {cls: "pairs"}, el("thead", null, head), body)));
