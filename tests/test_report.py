@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 import pytest
@@ -35,6 +36,8 @@ from gecmetrics.stats.significance import paired_test_from_statistics
 from gecmetrics.stats.multiple import all_pairs_test
 from gecmetrics.metrics.m2 import M2Scorer
 from gecmetrics.core.edits.compare import macro_scores
+from gecmetrics.metrics.m2.errant_report import errant_table
+from gecmetrics.metrics.m2.report import type_table
 
 from tests import _chromium
 from tests.conftest import SPACY_TEST_MODEL, json_x100, one_line_error, run_cli, unavailable, write_files
@@ -1138,6 +1141,22 @@ TIE_PAGE = """
 """
 
 
+def tie_corpus(gold_at: Sequence[int] = (0, 2, 4, 6),
+               system_at: Sequence[int] = (0, 10, 14, 18, 22, 26, 30)) -> Corpus:
+    """Systems A and B whose first sentence (60 words) has R:NOUN edits at the tokens
+    ``system_at``, the gold M2 R:NOUN edits at ``gold_at`` (correct where both: at 0), the
+    second no edit. By default 1 correct edit of 7 against 4 gold edits: M2 F0.5 and ERRANT F0.5
+    = 5/32 = 0.15625, an exact tie at 4 decimals (their tools print 0.1562)."""
+    words = [f"w{k}" for k in range(60)]
+    sources = [" ".join(words), "the cat sat"]
+    gold = parse_m2(m2_text(sources, [[f"A {k} {k + 1}|||R:NOUN|||x|||REQUIRED|||-NONE-|||0" for k in gold_at],
+                                      [NOOP.format(0)]]), "gold")
+    edits = [f"A {k} {k + 1}|||R:NOUN|||{'x' if k in gold_at else 'y'}|||REQUIRED|||-NONE-|||0" for k in system_at]
+    blocks = parse_m2(m2_text(sources, [edits, [NOOP.format(0)]]), "A")
+    text = [" ".join(apply_edits(block.tokens, block.edits)) for block in blocks]
+    return Corpus(sources, [text], {"A": text, "B": list(text)}, gold, hypothesis_m2={"A": blocks, "B": blocks})
+
+
 def test_the_page_prints_a_tie_as_the_metrics_tool_rounds_it(chromium, tmp_path):
     """Systems whose first sentence has 1 correct edit of 7 against 4 gold edits, the second no
     edit: M2 F0.5 = 5/32 = 0.15625 in the corpus, the sentence, and a resample of the first
@@ -1145,16 +1164,7 @@ def test_the_page_prints_a_tie_as_the_metrics_tool_rounds_it(chromium, tmp_path)
     takes a tie up) where every command prints the m2scorer's 15.62 (its "%.4f": ties to even);
     an attribution, a difference of scores that no tool prints, stays half up (leave-one-out of
     the correct edit: 5/32, +15.63), as `gecmetric attribute` prints it."""
-    words = [f"w{k}" for k in range(40)]
-    sources = [" ".join(words), "the cat sat"]
-    gold = parse_m2(m2_text(sources, [[f"A {k} {k + 1}|||R:NOUN|||x|||REQUIRED|||-NONE-|||0" for k in (0, 2, 4, 6)],
-                                      [NOOP.format(0)]]), "gold")
-    edits = [f"A {k} {k + 1}|||R:NOUN|||{'x' if k == 0 else 'y'}|||REQUIRED|||-NONE-|||0"
-             for k in (0, 10, 14, 18, 22, 26, 30)]
-    blocks = parse_m2(m2_text(sources, [edits, [NOOP.format(0)]]), "A")
-    text = [" ".join(apply_edits(block.tokens, block.edits)) for block in blocks]
-    corpus = Corpus(sources, [text], {"A": text, "B": list(text)}, gold, hypothesis_m2={"A": blocks, "B": blocks})
-    data = report_data(corpus, ["m2"], samples=50, seed=1, attribution=["m2"], methods=["leave-one-out"])
+    data = report_data(tie_corpus(), ["m2"], samples=50, seed=1, attribution=["m2"], methods=["leave-one-out"])
     m2 = data["columns"][0]
     assert (m2["label"], m2["rounds_to"], m2["scores"], m2["intervals"][0][0]) == ("M2 F0.5", 4, [0.15625] * 2, 0.15625)
     write_report(data, tmp_path / "tie.html")
@@ -1165,6 +1175,39 @@ def test_the_page_prints_a_tie_as_the_metrics_tool_rounds_it(chromium, tmp_path)
     assert seen["spans"] == ["M2 F0.5 15.62"] * 2
     assert seen["foot"] == "M2 F0.5 (x100): source 0.00 \u2192 output 15.62"
     assert seen["row"][2:] == ["+15.63"]
+
+
+TYPE_TIE_PAGE = """
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  function texts(nodes) { return [].map.call(nodes, function (n) { return n.textContent; }); }
+  result.errant = texts(document.querySelectorAll("#types-table tbody tr:first-child td"));
+  result.title = document.querySelector("#types-heatmap rect title").textContent;
+  result.m2 = texts(document.querySelectorAll("#types-m2 tbody tr:first-child td"));
+"""
+
+
+def test_the_pages_type_tables_print_a_tie_as_the_metrics_tool_rounds_it(chromium, tmp_path):
+    """A type's F0.5 = 5/32 in ERRANT's and the M2 scorer's per-type tables (R:NOUN: 1 correct
+    edit, none wrong, 28 gold edits; the M2 scorer counts a wrong edit of the default corpus
+    under the type of no gold edit it overlaps): the page printed 15.63 (toFixed takes a tie
+    up) where `gecmetric errant -cat 3` and `m2 score -cat 3` print 15.62 (their tools'
+    round(x, 4), ties to even)."""
+    corpus = tie_corpus(gold_at=range(0, 56, 2), system_at=(0,))
+    data = report_data(corpus, ["m2"], samples=10, seed=1, attribution="none")
+    [typed] = data["types"]
+    assert (data["errant"]["rounds_to"], typed["rounds_to"]) == (4, 4)
+    assert data["errant"]["categories"]["A"]["3"]["R:NOUN"] == typed["categories"]["A"]["3"]["R:NOUN"] == \
+        [1, 0, 27, 1.0, 1 / 28, 0.15625]
+    scored = score_corpus([ErrantCompare(), M2Scorer(per_type=True)], corpus)
+    errant_rows = errant_table(["A"], [scored.result("A", 0)], 3).rows
+    m2_rows = type_table(["A"], [scored.result("A", 1)], 3, 100, 2, M2Scorer.rounds_to).rows
+    assert errant_rows[0][1:] == m2_rows[0][1:] == ["R:NOUN", "1", "0", "27", "100.00", "3.57", "15.62"]
+    write_report(data, tmp_path / "types.html")
+    probe = chromium.open_page(tmp_path / "types.html", TYPE_TIE_PAGE)["probe"]
+    assert probe["errors"] == [], probe["errors"]
+    seen = probe["actions"]
+    assert seen["errant"][:5] == seen["m2"] == ["R:NOUN", "1 / 0 / 27", "15.62", "1 / 0 / 27", "15.62"]
+    assert seen["title"].endswith("R:NOUN\u2069: TP 1, FP 0, FN 27, P 100.00, R 3.57, F 15.62 (x100)")
 
 
 RLO, PDI, ARABIC = "\u202e", "\u2069", "\u0646\u0638\u0627\u0645"  # RIGHT-TO-LEFT OVERRIDE, POP DIRECTIONAL ISOLATE

@@ -261,7 +261,7 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
     """Per system and sentence, its edits marked TP / FP (None: not compared) by metric ``k``
     (one that marks edits) against the reference annotator its choice kept, that annotator and
     the indices of the reference's edits it matched and missed; the per-type counts and scores
-    at each ``-cat`` level."""
+    at each ``-cat`` level, with the metric's ``rounds_to`` (as the page prints those scores)."""
     metric = scored.metrics[k]
     edits, chosen, matched, missed, categories, macro = {}, {}, {}, {}, {}, {}
     beta = None
@@ -278,7 +278,7 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
                             for level in CATEGORY_LEVELS}
         beta = marks.beta
     return {"edits": edits, "reference": chosen, "matched": matched, "missed": missed, "categories": categories,
-            "macro": macro, "beta": beta, "label": metric.column_labels()[0],
+            "macro": macro, "beta": beta, "label": metric.column_labels()[0], "rounds_to": metric.rounds_to,
             "signature": str(metric.signature(len(corpus.references)))}
 
 
@@ -293,7 +293,8 @@ def _keep_type_counts(metrics: Sequence[Metric]) -> None:
 def typed_columns(scored: Scored, references: int) -> list[dict[str, Any]]:
     """Per metric whose results keep per-type counts of the gold M2's types (a ``per_type``
     metric: the M2 scorer), per system and ``-cat`` level: type -> TP, FP, FN, P, R, F (the
-    scorer's P/R/F of the type's counts), and the macro P, R, F over the level's types."""
+    scorer's P/R/F of the type's counts), and the macro P, R, F over the level's types; the
+    metric's ``rounds_to`` (as the page prints those scores)."""
     out = []
     for k, metric in enumerate(scored.metrics):
         if not getattr(metric, "per_type", False):
@@ -306,7 +307,7 @@ def typed_columns(scored: Scored, references: int) -> list[dict[str, Any]]:
                 for level in CATEGORY_LEVELS}
             macro[name] = {str(level): [float(x) for x in result.macro_scores(level)] for level in CATEGORY_LEVELS}
         out.append({"label": metric.column_labels()[0], "signature": str(metric.signature(references)),
-                    "categories": categories, "macro": macro})
+                    "rounds_to": metric.rounds_to, "categories": categories, "macro": macro})
     return out
 
 
@@ -407,7 +408,7 @@ def _scored_data(corpus: Corpus, metrics: list[Metric], scored: Scored, columns:
     return {
         "metrics": [{"name": m.display_name, "signature": str(m.signature(len(corpus.references))),
                      "settings": m.settings_dict()} for m in metrics],
-        "errant": {key: compared[key] for key in ("label", "signature", "beta", "categories", "macro")},
+        "errant": {key: compared[key] for key in ("label", "signature", "rounds_to", "beta", "categories", "macro")},
         "types": typed_columns(scored, len(corpus.references)),
         "difficulty": {"types": type_difficulty(weights),
                        "signature": weights.signature if weights is not None else None},

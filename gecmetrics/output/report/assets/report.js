@@ -142,6 +142,9 @@
     if (column.rounds_to === 4) value = roundedAsPython(value, 4);
     return column.scale === 100 ? (100 * value).toFixed(2) : value.toFixed(4);
   }
+  function perType(owner, value) {  // a P, R or F of a -cat table (errant, m2 score): x100, at its rounds_to
+    return shown({scale: 100, rounds_to: owner.rounds_to}, value);
+  }
   function derived(column, value) {  // a number on its scores' scale that is no score (a difference): no tool's rounding
     return shown({scale: column.scale}, value);
   }
@@ -405,7 +408,8 @@
           var box = sv("rect", {x: left + j * cell, y: y, width: cell - 2, height: 22, fill: v ? heatColor(scaled) : "#fff",
             stroke: "#d9dee7"});
           box.appendChild(sv("title", {text: isoText(s) + " " + isoText(t) + ": TP " + (v ? v[0] : 0) + ", FP " + (v ? v[1] : 0) +
-            ", FN " + (v ? v[2] : 0) + (v ? ", P " + x100(v[3], 2) + ", R " + x100(v[4], 2) + ", F " + x100(v[5], 2) + " (x100)" : "")}));
+            ", FN " + (v ? v[2] : 0) + (v ? ", P " + perType(D.errant, v[3]) + ", R " + perType(D.errant, v[4]) +
+            ", F " + perType(D.errant, v[5]) + " (x100)" : "")}));
           g.appendChild(box);
           if (v) g.appendChild(sv("text", {x: left + j * cell + cell / 2 - 1, y: y + 15, "text-anchor": "middle",
             fill: isNum(scaled) && scaled > 0.55 ? "#fff" : "#1d2430",
@@ -424,7 +428,7 @@
         systems.forEach(function (s) {
           var v = D.errant.categories[s][level][t];
           row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
-          row.appendChild(el("td", {text: v ? x100(v[5], 2) : "\u2013"}));
+          row.appendChild(el("td", {text: v ? perType(D.errant, v[5]) : "\u2013"}));
         });
         if (dif) row.appendChild(el("td", {text: dif[t] ? fixed(dif[t][0], 2) + " \u00b1 " + fixed(dif[t][1], 2) +
           " (" + dif[t][2] + ")" : "\u2013"}));
@@ -435,8 +439,9 @@
         var macroRow = el("tr", {cls: "macro"}, el("td", {text: "macro average"}));
         systems.forEach(function (s) {
           var v = (macro[s] || {})[level];
-          macroRow.appendChild(el("td", {text: v ? "P " + x100(v[0], 2) + ", R " + x100(v[1], 2) : "\u2013"}));
-          macroRow.appendChild(el("td", {text: v ? x100(v[2], 2) : "\u2013"}));
+          macroRow.appendChild(el("td", {text: v ? "P " + perType(D.errant, v[0]) + ", R " + perType(D.errant, v[1])
+            : "\u2013"}));
+          macroRow.appendChild(el("td", {text: v ? perType(D.errant, v[2]) : "\u2013"}));
         });
         if (dif) macroRow.appendChild(el("td", {text: ""}));
         body.appendChild(macroRow);
@@ -444,8 +449,8 @@
           "mean of the per-type P, R, F, each rounded to 4 decimals; only types with a TP, FP or FN count), of the " +
           "same annotator pairs: ", systems.filter(function (s) { return macro[s]; }).map(function (s, i) {
             var v = macro[s][level];
-            return [i ? "; " : "", iso(s), " P " + x100(v[0], 2) + ", R " + x100(v[1], 2) + ", F" + D.errant.beta + " " +
-              x100(v[2], 2)];
+            return [i ? "; " : "", iso(s), " P " + perType(D.errant, v[0]) + ", R " + perType(D.errant, v[1]) +
+              ", F" + D.errant.beta + " " + perType(D.errant, v[2])];
           }), ". (errant --macro chooses the pairs by the macro F instead.)"));
       }
       table.appendChild(body);
@@ -467,15 +472,15 @@
           systems.forEach(function (s) {
             var v = c.categories[s][level][t];
             row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
-            row.appendChild(el("td", {text: v ? x100(v[5], 2) : "\u2013"}));
+            row.appendChild(el("td", {text: v ? perType(c, v[5]) : "\u2013"}));
           });
           body.appendChild(row);
         });
         var macroRow = el("tr", {cls: "macro"}, el("td", {text: "macro average"}));
         systems.forEach(function (s) {
           var v = c.macro[s][level];
-          macroRow.appendChild(el("td", {text: "P " + x100(v[0], 2) + ", R " + x100(v[1], 2)}));
-          macroRow.appendChild(el("td", {text: x100(v[2], 2)}));
+          macroRow.appendChild(el("td", {text: "P " + perType(c, v[0]) + ", R " + perType(c, v[1])}));
+          macroRow.appendChild(el("td", {text: perType(c, v[2])}));
         });
         body.appendChild(macroRow);
         typedHolder.appendChild(el("details", {cls: "typed"}, el("summary", {text: c.label +
