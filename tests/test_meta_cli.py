@@ -14,6 +14,7 @@ from gecmetrics import Corpus, InputError, meta_evaluate_judgments, register_met
 from gecmetrics.meta.evaluate import JudgmentOptions
 from gecmetrics.meta.system_level import correlate_with_judgments
 from gecmetrics.meta.systems import subset_systems
+from gecmetrics.io.corpus import read_corpus
 from gecmetrics.io.judgments import read_judgments
 from gecmetrics.stats.rankings import expected_wins
 from gecmetrics.meta.windows import window_analysis
@@ -209,6 +210,32 @@ def test_sentence_resamples_are_the_metrics_own(toy: dict[str, str], toyf) -> No
                            {system: rows})
             expected = ScoredColumns.of(score_corpus(scored.metrics, again)).system_scores()[label][system]
             assert resampled[1] == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_ranking_table_prints_a_metrics_score_as_its_tool_rounds_it(tmp_path: Path, toyf) -> None:
+    """M2 F0.5 = 5/32 = 0.15625 (tests/test_maxmatch.py's tie: the m2scorer prints 0.1562): the
+    ranking table beside the human ranking printed 15.63 (half up) where `m2 score` and every
+    other table of M2 print 15.62; the result says which columns round so (``rounds_to``)."""
+    from tests.test_maxmatch import TIE_SENTENCE, TIE_SENTENCE_GOLD, TIE_WORDS
+
+    (tmp_path / "gold.m2").write_text(TIE_SENTENCE_GOLD)
+    source = " ".join(TIE_WORDS) + "\nthe cat sat\n"
+    for name, text in [("src", source), ("A", TIE_SENTENCE + "\nthe cat sat\n"), ("B", TIE_SENTENCE + "\nthe cat sat\n"),
+                       ("C", source)]:
+        (tmp_path / name).write_text(text)
+    (tmp_path / "j.xml").write_text(toy_xml({"A": (1,) * 6, "B": (2,) * 6, "C": (3,) * 6}))
+    files = [str(tmp_path / name) for name in ("src", "A", "B", "C", "gold.m2", "j.xml")]
+    code, out, err = run_cli("meta-eval", "--judgments", files[5], "-s", files[0], "-o", *files[1:4], "--m2", files[4],
+                             "--metrics", "m2", "--table", "ranking", "--tsv")
+    assert code == 0, err
+    assert [line.split("\t") for line in out.splitlines()] == [["system", "EW", "M2 F0.5"], ["A", "1.0000", "15.62"],
+                                                               ["B", "0.5000", "15.62"], ["C", "0.0000", "0.00"]]
+    code, out, err = run_cli("m2", "score", files[1], files[4])
+    assert code == 0 and out.splitlines()[1].split("\t")[-1] == "15.62", err
+    corpus = read_corpus(files[0], [files[1]], files[1:4], files[4])
+    corpus.hypotheses = dict(zip("ABC", corpus.hypotheses.values()))
+    result = meta_evaluate_judgments(files[5], ["m2", "toyf-meta"], corpus, bootstrap=0)
+    assert result.rounds_to == {"M2 F0.5": 4, "ToyF b1": None} and result.scores["M2 F0.5"]["A"] == 0.15625
 
 
 def test_python_api_one_call(toy: dict[str, str]) -> None:

@@ -206,6 +206,9 @@ class JudgmentMetaEvaluation:
     signatures: dict[str, str] = field(default_factory=dict)
     scales: dict[str, float] = field(default_factory=dict)
     """How each column is printed: x100 (n-gram metrics) or as a fraction (1)."""
+    rounds_to: dict[str, int | None] = field(default_factory=dict)
+    """The decimals to which each column's metric's tool rounds its scores (``Metric.rounds_to``:
+    the ranking table prints them as it does); a column not there has none."""
     higher_is_better: dict[str, bool] = field(default_factory=dict)
     correlations: list[SystemCorrelation] = field(default_factory=list)
     comparisons: list[CorrelationComparison] = field(default_factory=list)
@@ -271,7 +274,7 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
             side = side.ranked_by_sentences(settings.sentence_ranking, choice.systems)
         _system_level(result, judgments, side, settings)
     result.scores, result.signatures = side.scores, side.signatures
-    result.scales, result.higher_is_better = side.scales, side.higher_is_better
+    result.scales, result.rounds_to, result.higher_is_better = side.scales, side.rounds_to, side.higher_is_better
     result.sentence_ranking = side.ranking
     return result
 

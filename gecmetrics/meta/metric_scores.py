@@ -136,8 +136,10 @@ class _OrientedResampler:
 @dataclass
 class MetricSide:
     """The metric columns to correlate: their scores as printed, which way is better, how
-    they are printed (x100 or as fractions) and their signatures; ``columns`` when they were
-    scored here (sentence scores and resamplers), ``what`` a system needs to take part."""
+    they are printed (x100 or as fractions, and ``rounds_to``: the decimals to which a column's
+    metric's tool rounds its scores, :attr:`~gecmetrics.metrics.base.Metric.rounds_to`; a column
+    not there has none) and their signatures; ``columns`` when they were scored here (sentence
+    scores and resamplers), ``what`` a system needs to take part."""
 
     scores: dict[str, dict[str, float]]
     higher_is_better: dict[str, bool]
@@ -148,6 +150,7 @@ class MetricSide:
     ranking: str | None = None  # "ew"/"ts": the scores rank systems by sentence-score wins
     notes: list[str] = field(default_factory=list)
     """Lines for the user: which systems decided what a metric shares between systems."""
+    rounds_to: dict[str, int | None] = field(default_factory=dict)
 
     @property
     def systems(self) -> list[str]:
@@ -184,7 +187,7 @@ class MetricSide:
             scores[label] = {s: ranking.scores[s] for s in order}
             signatures[label] = f"{self.signatures.get(column.label, column.label)}|ranking:{method}-of-sentences"
         return replace(self, scores=scores, higher_is_better=dict.fromkeys(scores, True),
-                       scales=dict.fromkeys(scores, 1.0), signatures=signatures, ranking=method)
+                       scales=dict.fromkeys(scores, 1.0), signatures=signatures, ranking=method, rounds_to={})
 
 
 def metric_side(scores: Mapping[str, Any] | None = None, metrics: Any = None, corpus: Any = None,
@@ -209,7 +212,8 @@ def metric_side(scores: Mapping[str, Any] | None = None, metrics: Any = None, co
     return MetricSide(columns.system_scores(), {label: bool(m.higher_is_better) for label, m in metric_of.items()},
                       {label: scale_factor(m) for label, m in metric_of.items()},
                       {c.label: str(c.signature) for c in columns.columns}, columns, "an output file",
-                      notes=shared_by_notes(scored.metrics, list(scored.names), offered, systems))
+                      notes=shared_by_notes(scored.metrics, list(scored.names), offered, systems),
+                      rounds_to={label: m.rounds_to for label, m in metric_of.items()})
 
 
 def score_systems(metrics: Any, corpus: Any, jobs: int = 1, progress: Any = None,

@@ -35,18 +35,22 @@ def interval(bounds: tuple[float, float], digits: int) -> str:
     return f"[{number(bounds[0], digits)}, {number(bounds[1], digits)}]"
 
 
-def metric_cell(value: float | None, digits: int, scale: float) -> str:
-    """A metric's score as the tables print it: x100 for n-gram metrics (``digits``), as a
-    fraction otherwise (two more digits); empty for a system without one."""
+def metric_cell(value: float | None, digits: int, scale: float, rounds_to: int | None = None) -> str:
+    """A metric's score as the tables print it: x100 (``scale`` 100) with ``digits``, else as
+    it is with two more; at the precision its tool rounds to (``rounds_to``, the metric's) as
+    that tool rounds (:func:`~gecmetrics.core.table.scaled`: 0.15625 is 15.62); empty for a
+    system without one."""
     if value is None:
         return ""
-    return scaled(value, digits, scale) if scale == 100 else round_half_up(scale * float(value), digits + 2)
+    return scaled(value, digits if scale == 100 else digits + 2, scale, rounds_to=rounds_to)
 
 
 def ranking_table(ranking: HumanRanking, digits: int = 4, metric_scores: Mapping[str, Mapping[str, float]] = {},
-                  scales: Mapping[str, float] = {}, metric_digits: int = 2) -> Table:
+                  scales: Mapping[str, float] = {}, metric_digits: int = 2,
+                  rounds_to: Mapping[str, int | None] = {}) -> Table:
     """The human ranking, best first: system, score, and with resamples its rank range and
-    cluster (1 = best), then each metric's score of the system (x100 for n-gram metrics)."""
+    cluster (1 = best), then each metric's score of the system (:func:`metric_cell`: x100 for
+    a fraction, ``scales``; at its tool's rounding, ``rounds_to``)."""
     resampled = bool(ranking.ranges)
     cluster_of = {s: k + 1 for k, members in enumerate(ranking.clusters) for s in members}
     header = ["system", HUMAN_LABELS.get(ranking.method, ranking.method)] + (["range", "cluster"] if resampled else [])
@@ -55,7 +59,7 @@ def ranking_table(ranking: HumanRanking, digits: int = 4, metric_scores: Mapping
         row = [system, number(ranking.scores[system], digits)]
         if resampled:
             row += [str(ranking.ranges[system]), str(cluster_of[system])]
-        rows.append(row + [metric_cell(scores.get(system), metric_digits, scales.get(label, 1.0))
+        rows.append(row + [metric_cell(scores.get(system), metric_digits, scales.get(label, 1.0), rounds_to.get(label))
                            for label, scores in metric_scores.items()])
     return Table(header + list(metric_scores), rows, left=(0,))
 
@@ -168,7 +172,7 @@ def result_sections(result: Any, digits: int = 3) -> list[Section]:
 def _judged_system_sections(result: Any, digits: int, over: str) -> list[Section]:
     ranking = result.ranking
     sections = [Section(ranking_title(ranking), ranking_table(ranking, digits + 1, result.scores, result.scales,
-                                                              max(digits - 1, 0)), "ranking")]
+                                                              max(digits - 1, 0), result.rounds_to), "ranking")]
     metric = "; metrics ranked by the wins of their sentence scores" if result.sentence_ranking else ""
     sections.append(Section(f"System-level correlations with {HUMAN_NAMES[ranking.method]} over {over}{metric}",
                             correlation_table(result.correlations, digits), "correlations"))
