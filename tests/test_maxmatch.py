@@ -440,6 +440,28 @@ def test_a_score_half_way_at_4_decimals_prints_alike_in_every_table_of_it(tmp_pa
     assert attributed[1][-3:] == ["62.50", "15.62", "0.00"]  # the sentence's score with every edit: 5/32
 
 
+def test_a_results_one_line_prints_its_scores_as_the_tables_do(tmp_path) -> None:
+    """57 of 160 gold edits corrected, nothing else proposed: recall 57/160, whose binary value
+    lies above 0.35625: the m2scorer prints 0.3563, every table 35.63, and str(result) printed
+    35.62 ("%.2f" of 100 x recall, a product rounded to 35.625 exactly, then to even). The one
+    line prints what the tables print (ScoreFormat): at a metric's rounds_to as its tool rounds,
+    other fractions half up (5/32: 15.63, as compare prints GLEU's and GREEN's)."""
+    from gecmetrics.metrics.results import ScoreResult, Signature
+    from tests.conftest import run_cli
+
+    gold_text = "S a b c\nA 0 1|||Vt|||x|||REQUIRED|||-NONE-|||0\n\n" * 160
+    lines = ["x b c"] * 57 + ["a b c"] * 103
+    result = M2Scorer().score(parse_m2(gold_text, "gold"), lines)
+    assert (result.recall, round(result.recall, 4)) == (57 / 160, 0.3563) and f"{100 * result.recall:.2f}" == "35.62"
+    assert str(result).startswith("M2 F0.5 = 73.45 (P 100.00, R 35.63) | M2|")
+    gold, hypothesis = tmp_path / "gold.m2", tmp_path / "hyp.txt"
+    gold.write_text(gold_text)
+    hypothesis.write_text("\n".join(lines) + "\n")
+    code, out, err = run_cli("m2", "score", str(hypothesis), str(gold))
+    assert code == 0 and out.splitlines()[1].split("\t")[1:] == ["100.00", "35.63", "73.45"], err
+    assert str(ScoreResult.from_scores([0.15625], Signature("X"), {}, {})).startswith("X = 15.63 |")
+
+
 def test_annotators_are_tried_in_the_official_python2_dict_order() -> None:
     """The official keeps the first annotator on a full tie (same running F, same correct, same
     proposed + beta^2 gold) in the order its Python 2 dicts iterate, which is not the id order for

@@ -362,9 +362,12 @@ class Metric(ABC):
 
         sums = [total if isinstance(total, CorpusSums) else CorpusSums(total) for total in self.column_sums(statistics)]
         values = [float(np.mean(self.score_from_sums(part.total, column))) for column, part in enumerate(sums)]
-        return self.result_class.from_scores(values, self.signature(self.references_in(statistics)),
-                                             self.settings_dict(), self.details(statistics, sums), self.column_names(),
-                                             self.fraction)
+        result = self.result_class.from_scores(values, self.signature(self.references_in(statistics)),
+                                               self.settings_dict(), self.details(statistics, sums),
+                                               self.column_names(), self.fraction)
+        if self.rounds_to is not None:  # its one line prints the scores as the tables do
+            result.rounds_to = self.rounds_to
+        return result
 
     def check_prepared_kind(self, prepared: Any, kind: type | tuple[type, ...]) -> None:
         """``prepared`` must be what this metric's :meth:`prepare` returns (one InputError, not a

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, NamedTuple, Sequence
 
 from ..version import __version__
-from ..core.table import scaled_number
+from ..core.table import ScoreFormat, scaled_number
 
 
 # ----------------------------------------------------------------------------- signatures
@@ -78,7 +78,8 @@ class Result:
     per column), ``signature``, ``settings`` (a dict) and :meth:`to_dict` (JSON-ready).
 
     ``str(result)`` is one line, as sacrebleu prints its scores: the headline (fractions x100, two
-    decimals) and the signature, ``ERRANT F0.5 = 32.11 (P 40.12, R 17.60) | ERRANT|mode:cs|...``;
+    decimals, as the tables print them: :func:`shown_score`) and the signature,
+    ``ERRANT F0.5 = 32.11 (P 40.12, R 17.60) | ERRANT|mode:cs|...``;
     ``repr`` shows arrays and long lists by their shapes. The metric base class makes a result by
     :meth:`from_scores`."""
 
@@ -90,6 +91,10 @@ class Result:
     """The field :meth:`from_scores` fills with the first column's score (``f``: the M2 family)."""
     fraction: ClassVar[bool] = True
     """Whether the scores are fractions (shown x100); an instance may say otherwise."""
+    rounds_to: ClassVar[int | None] = None
+    """The decimals to which the metric's tool rounds its scores (its
+    :attr:`~gecmetrics.metrics.base.Metric.rounds_to`, which :meth:`Metric.score` gives the
+    result it makes): the one line shows them as the tables do."""
 
     @classmethod
     def from_scores(cls, scores: Sequence[float], signature: Signature, settings: dict, details: dict,
@@ -125,9 +130,9 @@ class Result:
         scores = [float(s) for s in self.scores]
         if len(scores) == 1:
             title = " ".join([self.name, *names[:1]])
-            return f"{title} = {shown_score(scores[0], self.fraction)}"
+            return f"{title} = {shown_score(scores[0], self.fraction, self.rounds_to)}"
         names = names if len(names) == len(scores) else [str(k) for k in range(len(scores))]
-        return self.name + " " + ", ".join(f"{name} = {shown_score(value, self.fraction)}"
+        return self.name + " " + ", ".join(f"{name} = {shown_score(value, self.fraction, self.rounds_to)}"
                                            for name, value in zip(names, scores))
 
     def __str__(self) -> str:
@@ -162,8 +167,9 @@ class PRFResult(OneScore):
     def headline(self) -> str:
         beta = self.f_beta()
         title = f"{self.name} F{beta:g}" if isinstance(beta, (int, float)) else f"{self.name} F"
-        return (f"{title} = {shown_score(self.f)} (P {shown_score(self.precision)}, "  # type: ignore[attr-defined]
-                f"R {shown_score(self.recall)})")  # type: ignore[attr-defined]
+        values = (self.f, self.precision, self.recall)  # type: ignore[attr-defined]
+        f, p, r = (shown_score(x, rounds_to=self.rounds_to) for x in values)
+        return f"{title} = {f} (P {p}, R {r})"
 
 
 @dataclass(repr=False)
@@ -272,13 +278,15 @@ class SentenceScores:
         return short_repr(self)
 
 
-def shown_score(value: float, fraction: bool = True) -> str:
-    """A score as one line shows it: a fraction x100 with two decimals (``32.11``), another
-    score as it is (a whole number without decimals, else four)."""
+def shown_score(value: float, fraction: bool = True, rounds_to: int | None = None) -> str:
+    """A score as one line shows it: a fraction x100 with two decimals (``32.11``) as every table
+    prints it (:class:`~gecmetrics.core.table.ScoreFormat`: half up, or as the metric's tool
+    rounds, ``rounds_to``: M2's 0.35625 is 35.63, as the m2scorer's 0.3563), another score as it
+    is (a whole number without decimals, else four)."""
     if value != value:  # NaN: no score
         return "nan"
     if fraction:
-        return f"{100 * value:.2f}"
+        return ScoreFormat(rounds_to=rounds_to).cell(value, 2)
     return str(int(value)) if float(value).is_integer() else f"{value:.4f}"
 
 

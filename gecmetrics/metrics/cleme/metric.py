@@ -173,8 +173,9 @@ class ChunkResult(OneScore):
         """``CLEME F0.5 = 40.12 (P 45.00, R 28.71)``, ``CLEME2 = 60.10 (HC 30.00, ...)``."""
         beta = self.settings.get("beta") if isinstance(self.settings, dict) else None
         title = f"{self.name} F{beta:g}" if isinstance(beta, (int, float)) else self.name
-        more = ", ".join(f"{label} {shown_score(float(getattr(self, key)))}" for key, label in self.shown)
-        return f"{title} = {shown_score(self.score)}" + (f" ({more})" if more else "")
+        more = ", ".join(f"{label} {shown_score(float(getattr(self, key)), rounds_to=self.rounds_to)}"
+                         for key, label in self.shown)
+        return f"{title} = {shown_score(self.score, rounds_to=self.rounds_to)}" + (f" ({more})" if more else "")
 
     @property
     def values(self) -> dict[str, float]:
