@@ -201,6 +201,39 @@ def gecmetric_command() -> list[str]:
     return [sys.executable, "-c", "from gecmetrics.cli import run; run()"]
 
 
+def annotate_once(source: Path, corrections: Sequence[Path], outputs: dict[Path, Sequence[int]], model: str
+                  ) -> Timing:
+    """ERRANT M2 files made by one `gecmetric m2 annotate -orig SOURCE -cor CORRECTIONS...` (spaCy
+    started once, each distinct line parsed once): ``outputs`` maps a file to the indices of its
+    corrections, each written as `m2 annotate -orig SOURCE -cor` those corrections writes it
+    (:func:`corrections_m2`). Returns the command's timing."""
+    with tempfile.TemporaryDirectory(prefix="gecmetrics-annotate-") as folder:
+        together = Path(folder) / "all.m2"
+        timing = measure([*gecmetric_command(), "m2", "annotate", "-orig", str(source), "-cor",
+                          *(str(path) for path in corrections), "--spacy-model", model, "-o", str(together)], 1)
+        text = together.read_text(encoding="utf-8")
+    for path, indices in outputs.items():
+        path.write_text(corrections_m2(text, indices), encoding="utf-8")
+    return timing
+
+
+def corrections_m2(text: str, indices: Sequence[int]) -> str:
+    """From the M2 text ERRANT writes for several corrections of a source, the text it writes for
+    those at ``indices`` alone, in that order: each correction is annotated against the source
+    alone, so a block keeps its source line and their edit lines, annotator by annotator, the
+    ids renumbered from 0."""
+    written = []
+    for block in text.split("\n\n"):
+        head, *edits = block.split("\n")
+        of: dict[str, list[str]] = {}
+        for line in edits:  # A start end|||type|||correction|||required|||comment|||annotator
+            body, annotator = line.rsplit("|||", 1)
+            of.setdefault(annotator, []).append(body)
+        written.append("\n".join([head, *(f"{body}|||{position}" for position, index in enumerate(indices)
+                                          for body in of.get(str(index), []))]))
+    return "\n\n".join(written)
+
+
 def subcommand_available(command: Sequence[str]) -> bool:
     """Whether `command --help` exits 0 (e.g. a `gecmetric` subcommand not written yet)."""
     try:

@@ -39,20 +39,20 @@ TARGET = 10.0
 
 def make_m2_files(data: Path, systems: list[str], lines: int | None, folder: Path, times: int = 1
                   ) -> dict[str, Path]:
-    """hyp (all systems), single (the first system) and ref M2 files, made by our annotator
-    (each repeated ``times`` times)."""
+    """hyp (all systems), single (the first system) and ref M2 files, made by our annotator in
+    one run (each repeated ``times`` times)."""
     texts = {}
     for name in ["INPUT", "REF0", *systems]:
         content = (data / name).read_text(encoding="utf-8").splitlines(keepends=True)
         texts[name] = folder / f"{name}.txt"
         texts[name].write_text("".join(content[:lines] if lines else content), encoding="utf-8")
     files = {"hyp": folder / "hyp.m2", "single": folder / "single.m2", "ref": folder / "ref.m2"}
-    jobs = [("hyp", systems), ("single", systems[:1]), ("ref", ["REF0"])]
-    for key, corrections in jobs:
-        harness.measure([*harness.gecmetric_command(), "m2", "annotate", "-orig", str(texts["INPUT"]), "-cor",
-                         *(str(texts[name]) for name in corrections), "--spacy-model", MODEL, "-o", str(files[key])], 1)
-        if times > 1:
-            files[key].write_bytes(files[key].read_bytes() * times)
+    corrections = [*systems, "REF0"]
+    harness.annotate_once(texts["INPUT"], [texts[name] for name in corrections],
+                          {files["hyp"]: range(len(systems)), files["single"]: [0], files["ref"]: [len(systems)]}, MODEL)
+    if times > 1:
+        for path in files.values():
+            path.write_bytes(path.read_bytes() * times)
     return files
 
 

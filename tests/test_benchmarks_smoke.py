@@ -106,6 +106,23 @@ def test_score_comparison_names_the_differing_rows(capsys: pytest.CaptureFixture
     assert "CAMB: ours" not in output
 
 
+def test_the_m2_of_some_corrections_is_read_from_one_run_on_them_all() -> None:
+    """The benchmarks make each system's M2 from one `m2 annotate` of all of them: a file is
+    what a run on its corrections alone writes (checked against such runs on CoNLL-2014: the same
+    bytes), their edit lines annotator by annotator in the order asked for, ids from 0."""
+    text = ("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n"
+            "A 1 2|||R:Y|||y|||REQUIRED|||-NONE-|||2\nA 2 3|||U:Z||||||REQUIRED|||-NONE-|||2\n\n"
+            "S \nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\nA 0 0|||M:W|||w|||REQUIRED|||-NONE-|||1\n"
+            "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||2\n\n")
+    assert harness.corrections_m2(text, [2, 0]) == (
+        "S a b c\nA 1 2|||R:Y|||y|||REQUIRED|||-NONE-|||0\nA 2 3|||U:Z||||||REQUIRED|||-NONE-|||0\n"
+        "A 0 1|||R:X|||x|||REQUIRED|||-NONE-|||1\n\n"
+        "S \nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n\n")
+    assert harness.corrections_m2(text, [1]) == ("S a b c\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+                                                 "S \nA 0 0|||M:W|||w|||REQUIRED|||-NONE-|||0\n\n")
+    assert harness.corrections_m2(text, [0, 1, 2]) == text
+
+
 def test_missing_shared_data_exits_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(harness, "SHARED_DATA", tmp_path / "absent")
