@@ -101,7 +101,7 @@ def errant_part(args, data: Path, work: Path) -> bool:
     peer = errant_bench.find_peer(args.no_peers)
     files, gold_in = errant_bench.input_files(data, systems + [SIXTH], errant_bench.QUICK_LINES if args.quick else None,
                                               work)
-    gold = errant_bench.make_gold(peer, args.spacy_model, gold_in, work)
+    gold = errant_bench.make_gold(peer, args.spacy_model, gold_in, work, args.quick)
 
     def command(cache: list[str], names: list[str]) -> list[str]:
         return [*harness.gecmetric_command(), *cache, "errant", "-s", str(files / "INPUT"), "-r", str(gold), "-o",
