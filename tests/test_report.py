@@ -1210,6 +1210,112 @@ def test_the_pages_type_tables_print_a_tie_as_the_metrics_tool_rounds_it(chromiu
     assert seen["title"].endswith("R:NOUN\u2069: TP 1, FP 0, FN 27, P 100.00, R 3.57, F 15.62 (x100)")
 
 
+def page_helpers(*names: str) -> str:
+    """The report.js functions ``names`` (their source, as the page defines them), for a test
+    page that runs them alone."""
+    from gecmetrics.output.report import html as report_html
+
+    script = (Path(report_html.__file__).parent / "assets" / "report.js").read_text(encoding="utf-8")
+    lines = script.splitlines()
+    sources = []
+    for name in names:  # from its first line to the one that closes its braces (comments left out)
+        start = next((i for i, line in enumerate(lines) if line.startswith(f"  function {name}(")), None)
+        assert start is not None, f"report.js has no function {name}"
+        depth, end = 0, start
+        for end in range(start, len(lines)):
+            code = lines[end].split("//")[0]
+            depth += code.count("{") - code.count("}")
+            if depth == 0:
+                break
+        sources += lines[start:end + 1]
+    return "\n".join(sources)
+
+
+def half_up_cases() -> list[tuple[float, int]]:
+    """Numbers with their decimals: shortest reprs ending in 5 just past the precision, whose
+    binary value is below (1.005, 58.325, 9.995) or above the half, exact binary ties (0.125,
+    2.5), carries through 9s, signs (-0.004 is 0.00, never -0.00), the exponent forms of both
+    languages' shortest repr (1e-7, 1.5e+21; Python from 1e16 and below 1e-4), and random
+    numbers of every size."""
+    cases = [(1.005, 2), (58.325, 2), (100 * (2333 / 4000), 2), (0.125, 2), (-0.004, 2), (0.995, 2), (9.995, 2),
+             (1e-7, 2), (1e-7, 7), (1.5e-7, 7), (5e-05, 4), (123456789.125, 2), (2.5, 0), (0.5, 0), (-2.5, 0),
+             (-1.005, 2), (999.995, 2), (-0.995, 2), (1.5e21, 2), (1e16, 1), (1.2345678901234568e+20, 3), (0.0, 2),
+             (-0.0, 2), (-0.0001, 3), (0.00015, 4), (35.625, 2), (15.625, 2), (0.15625, 4), (0.0010, 4), (12.345, 0)]
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        digits = int(rng.integers(0, 7))
+        tie = float(f"{rng.integers(-10**6, 10**6)}5e{-digits - 1 - int(rng.integers(0, 3))}")  # a 5 past them
+        cases += [(tie, digits), (float(rng.normal() * 10.0 ** rng.integers(-8, 12)), digits)]
+    return cases
+
+
+def test_the_page_rounds_every_number_half_up_from_its_shortest_repr(chromium, tmp_path):
+    """The page's number formatter (report.js ``fixed``, and ``x100`` for fractions) prints as
+    every command does (core.table.round_half_up, percent): half up from the shortest repr.
+    JavaScript's toFixed rounds the binary value: 1.005 (binary 1.00499999...) and 100 x
+    2333/4000 = 58.325 printed 1.00 and 58.32 on the page, 1.01 and 58.33 in every command.
+    What the commands print with Python's "%.Nf" (p-values, GoToScorer's difficulty) the page
+    prints so (``formatted``): the binary value, a tie to even (0.125: 0.12, where toFixed
+    took it up)."""
+    from gecmetrics.core.table import percent
+
+    cases = half_up_cases()
+    fractions = [(value / 100, digits) for value, digits in cases if abs(value) < 1e12]
+    small = [(value, digits) for value, digits in cases if 0 <= value < 1e9 and math.copysign(1, value) > 0]  # p-values
+    page = tmp_path / "numbers.html"
+    page.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><script>\n'
+                    f"var CASES = {json.dumps(cases)}, FRACTIONS = {json.dumps(fractions)}, SMALL = {json.dumps(small)};\n"
+                    f"{page_helpers('isNum', 'fixed', 'x100', 'roundedAsPython', 'formatted')}\n"
+                    "window.printed = CASES.map(function (c) { return fixed(c[0], c[1]); });\n"
+                    "window.percents = FRACTIONS.map(function (c) { return x100(c[0], c[1]); });\n"
+                    "window.formats = SMALL.map(function (c) { return formatted(c[0], c[1]); });\n"
+                    "</script></body></html>", encoding="utf-8")
+    probe = chromium.open_page(page, "result.printed = window.printed; result.percents = window.percents; "
+                                     "result.formats = window.formats;")["probe"]
+    assert probe["errors"] == [], probe["errors"]
+    seen = probe["actions"]
+    expected = [round_half_up(value, digits) for value, digits in cases]
+    assert [c for c, p, e in zip(cases, seen["printed"], expected) if p != e] == []
+    assert seen["printed"][:7] == ["1.01", "58.33", "58.33", "0.13", "0.00", "1.00", "10.00"]
+    assert seen["percents"] == [percent(value, digits) for value, digits in fractions]
+    # p-values (core.table.p_value_text) and GoToScorer's -cat table: Python's "%.Nf", the binary value
+    assert [c for c, f in zip(small, seen["formats"]) if f != f"{c[0]:.{c[1]}f}"] == []
+
+
+P_VALUES_PAGE = """
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  function texts(nodes) { return [].map.call(nodes, function (n) { return n.textContent; }); }
+  result.summary = texts(document.querySelectorAll("#summary-table tbody td:not(.system) span.notsig, " +
+    "#summary-table tbody td:not(.system) span.sig"));
+  result.pairs = [].map.call(document.querySelectorAll("#all-pairs table.pairs tbody tr"), function (row) {
+    return texts(row.querySelectorAll("td")).slice(2); });
+"""
+
+
+def test_the_pages_p_values_are_printed_as_the_commands_print_them(chromium, tmp_path):
+    """With 31 resamples a p-value is k/32: 1/32 = 0.03125, an exact binary tie at 4 decimals,
+    which every command prints 0.0312 (core.table.p_value_text, Python's "%.4f": ties to even)
+    and toFixed printed 0.0313; the summary's p-values and the table of every pair print as
+    compare --paired-bs and --all-pairs do, the differences half up (ScoreFormat.derived)."""
+    from gecmetrics.core.table import ScoreFormat, p_value_text
+
+    with pytest.warns(UserWarning):  # (few resamples: the intervals and the test say so)
+        data = report_data(small_corpus(), ["m2"], baseline="SRC", samples=31, seed=0, attribution="none")
+    columns = data["columns"]
+    assert 0.03125 in columns[0]["p_values"]
+    write_report(data, tmp_path / "p.html")
+    probe = chromium.open_page(tmp_path / "p.html", P_VALUES_PAGE)["probe"]
+    assert probe["errors"] == [], probe["errors"]
+    seen = probe["actions"]
+    assert seen["summary"] == [f" p {p_value_text(c['p_values'][s])}, adj. "
+                               f"{p_value_text(c['adjusted_p_values'][s], c['significant'][s])}"
+                               for s in range(len(data["systems"])) for c in columns if c["p_values"][s] is not None]
+    assert seen["pairs"] == [[ScoreFormat(c["scale"]).derived(difference, 2), p_value_text(p),
+                              p_value_text(adjusted, significant)]
+                             for c in columns for _, _, difference, p, adjusted, significant in c["pairs"]]
+    assert " p 0.0312, adj. 0.0938" in seen["summary"]
+
+
 RLO, PDI, ARABIC = "\u202e", "\u2069", "\u0646\u0638\u0627\u0645"  # RIGHT-TO-LEFT OVERRIDE, POP DIRECTIONAL ISOLATE
 
 IN_ORDER = r"""

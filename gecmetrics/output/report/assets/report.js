@@ -129,18 +129,33 @@
       }))));
   }
   function isNum(x) { return typeof x === "number" && isFinite(x); }
-  function fixed(x, digits) { return isNum(x) ? x.toFixed(digits) : "\u2013"; }
-  function x100(x, digits) { return isNum(x) ? (100 * x).toFixed(digits) : "\u2013"; }  // a fraction, as printed
+  function fixed(x, digits) {  // a number as every command prints it (core.table.round_half_up): its shortest repr
+    if (!isNum(x)) return "\u2013";  // (String(x), as Python's repr: 1e-7, 1.5e+21) rounded half up in decimal, not
+    var text = String(Math.abs(x)).split("e"), parts = text[0].split(".");  // toFixed's binary value (1.005: 1.00)
+    var ds = (parts[0] + (parts[1] || "")).split("").map(Number), point = parts[0].length + Number(text[1] || 0);
+    for (; point < 1; point++) ds.unshift(0);  // (point: the digits before the decimal point)
+    while (ds.length < point + digits) ds.push(0);
+    var up = ds[point + digits] >= 5;
+    ds.length = point + digits;
+    for (var i = ds.length - 1; up && i >= 0; i--) { ds[i] = (ds[i] + 1) % 10; up = ds[i] === 0; }  // carry through 9s
+    if (up) { ds.unshift(1); point++; }
+    var out = ds.slice(0, point).join("").replace(/^0+(?=.)/, "") + (digits > 0 ? "." + ds.slice(point).join("") : "");
+    return x < 0 && /[1-9]/.test(out) ? "-" + out : out;  // no "-0.00"
+  }
+  function x100(x, digits) { return isNum(x) ? fixed(100 * x, digits) : "\u2013"; }  // a fraction, as printed
   function roundedAsPython(value, n) {  // Python's round(value, n): the binary value rounded, a tie to even
     var m = value * Math.pow(2, n + 1);  // (exact) a tie at n decimals is an odd multiple of 2^-(n+1)
     if (!Number.isInteger(m) || Math.abs(m % 2) !== 1) return Number(value.toFixed(n));  // (the binary value)
     var low = (m * Math.pow(5, n) - 1) / 2;  // value x 10^n is low + 1/2
     return (Math.abs(low % 2) === 0 ? low : low + 1) / Math.pow(10, n);
   }
+  function formatted(x, digits) {  // Python's "%.{digits}f": the binary value rounded, a tie to even, as the commands
+    return isNum(x) ? fixed(roundedAsPython(x, digits), digits) : "\u2013";  // print p-values and GoToScorer -cat
+  }
   function shown(column, value) {  // a metric's score as every command prints it: fractions x100 with 2 decimals,
     if (!isNum(value)) return "\u2013";  // other scores with 4; at the 4 decimals its tool rounds to, as it rounds
     if (column.rounds_to === 4) value = roundedAsPython(value, 4);
-    return column.scale === 100 ? (100 * value).toFixed(2) : value.toFixed(4);
+    return column.scale === 100 ? x100(value, 2) : fixed(value, 4);
   }
   function perType(owner, value) {  // a P, R or F of a -cat table (errant, m2 score): x100, at its rounds_to
     return shown({scale: 100, rounds_to: owner.rounds_to}, value);
@@ -149,10 +164,11 @@
     return shown({scale: column.scale}, value);
   }
   function signed(scaled, value) {  // an attribution (a difference of scores): signed, scaled as its metric's scores
-    return isNum(value) && value >= 0 ? "+" + derived(scaled, value) : derived(scaled, value);
+    var text = derived(scaled, value);  // (a tiny negative one rounds to 0.00, as in the commands: +0.00)
+    return isNum(value) && text.charAt(0) !== "-" ? "+" + text : text;
   }
   function unit(scaled) { return scaled.scale === 100 ? " (x100)" : ""; }  // as the commands' headers say it
-  function pValue(p) { return p === null || p === undefined ? "baseline" : p.toFixed(4); }  // as the CLI: 0.0010
+  function pValue(p) { return p === null || p === undefined ? "baseline" : formatted(p, 4); }  // p_value_text
   function heatColor(t) {  // 0 .. 1 -> light to dark blue
     t = Math.max(0, Math.min(1, isNum(t) ? t : 0));
     var a = [247, 251, 255], b = [8, 81, 156];
@@ -430,7 +446,7 @@
           row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
           row.appendChild(el("td", {text: v ? perType(D.errant, v[5]) : "\u2013"}));
         });
-        if (dif) row.appendChild(el("td", {text: dif[t] ? fixed(dif[t][0], 2) + " \u00b1 " + fixed(dif[t][1], 2) +
+        if (dif) row.appendChild(el("td", {text: dif[t] ? formatted(dif[t][0], 2) + " \u00b1 " + formatted(dif[t][1], 2) +
           " (" + dif[t][2] + ")" : "\u2013"}));
         body.appendChild(row);
       });
@@ -557,7 +573,7 @@
     var tokens = tokensOf(S.source[d]);
     var gold = S.gold[d] || [];
     var head = el("div", {cls: "head"}, el("b", {text: "#" + (d + 1)}));
-    if (S.difficulty && isNum(S.difficulty[d])) head.appendChild(el("span", {text: "difficulty " + S.difficulty[d].toFixed(2)}));
+    if (S.difficulty && isNum(S.difficulty[d])) head.appendChild(el("span", {text: "difficulty " + formatted(S.difficulty[d], 2)}));
     var card = el("div", {cls: "sentence", "data-sentence": d + 1}, head);
     card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "source"}),
       el("span", {dir: "auto"}, words(S.source[d])), el("span")));
@@ -569,7 +585,7 @@
       if (own.length) {
         card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "  its edits"}),
           el("span", {cls: "chips"}, own.map(function (g) {
-            return editChip(tokens, g, "gold", isoText(g[3]) + (isNum(g[5]) ? ", GoToScorer weight " + g[5].toFixed(2) : ""));
+            return editChip(tokens, g, "gold", isoText(g[3]) + (isNum(g[5]) ? ", GoToScorer weight " + formatted(g[5], 2) : ""));
           })), el("span")));
       }
     });
