@@ -165,7 +165,7 @@ def test_a_corpus_in_memory_warns_as_its_files_do(tmp_path, jobs):
     assert f"gecmetric: warning: {ref}: 1 line(s) contain non-ASCII whitespace (e.g. U+00A0), which splits words " \
         "here but not in gec-ranking (Python 2); scores may differ from it" in files.warnings()
     assert f"gecmetric: warning: {hyp}: 1 line(s) have leading, trailing or repeated whitespace, which counts in " \
-        "char mode (as in the original tools); --normalize-space ignores it" in files.warnings()
+        "char mode (as in the original tools); --normalize-space (Python: normalize_space=True) ignores it" in files.warnings()
     assert not any("more than the length" in line for line in files.warnings())
     short = Corpus(["a b", "c"], [["a x", "c"]], {"SYS": ["a b", "c"]})
     assert score_corpus(["gleu"], short, jobs=jobs).warnings() == [

@@ -47,7 +47,7 @@ def whitespace_warning(name: str, unit: str, count: int) -> str | None:
         return (f"gecmetric: warning: {name}: {count} line(s) contain non-ASCII whitespace (e.g. U+00A0), "
                 "which splits words here but not in gec-ranking (Python 2); scores may differ from it")
     return (f"gecmetric: warning: {name}: {count} line(s) have leading, trailing or repeated whitespace, "
-            "which counts in char mode (as in the original tools); --normalize-space ignores it")
+            "which counts in char mode (as in the original tools); --normalize-space (Python: normalize_space=True) ignores it")
 
 
 def whitespace_warnings(lines: Sequence[str], name: str, unit: str, normalize_space: bool = False) -> list[str]:
