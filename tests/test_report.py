@@ -1385,7 +1385,7 @@ def test_bidi_text_reorders_nothing_outside_it(chromium, tmp_path):
     data = report_data(corpus, ["gleu", "green:unit=char"], samples=40, seed=1, attribution=["gleu"])
     assert data["warnings"] == [f"gecmetric: warning: {ARABIC}: 1 line(s) have leading, trailing or repeated "
                                 "whitespace, which counts in char mode (as in the original tools); --normalize-space "
-                                "ignores it"]
+                                "(Python: normalize_space=True) ignores it"]
     page = tmp_path / "bidi.html"
     write_report(data, page)
     probe = chromium.open_page(page, IN_ORDER, width=1400)["probe"]
