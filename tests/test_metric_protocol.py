@@ -290,6 +290,33 @@ def test_a_run_only_setting_has_no_signature_key():
     assert Declared.run_only_names() == {"threads"} and Declared.infos()["threads"].run_only
 
 
+def test_torch_run_settings_are_declared_once():
+    """batch_size, device and threads of every metric that runs a torch model (the model metrics,
+    PT-M2 and PT-ERRANT) come from models/metric.py's helpers: one parser, flag, run_only and
+    help line each (the metric keeps its own default), so --help, compare --list-metrics and
+    the values accepted agree; PT-M2's were its own, and its device help left out mps."""
+    import dataclasses
+
+    from gecmetrics.metrics.models.metric import batch_size_setting, device_setting, threads_setting
+
+    helpers = {"batch_size": batch_size_setting, "device": lambda default: device_setting(),
+               "threads": threads_setting}
+    slots = ("help", "parse", "aliases", "signature", "flags", "shown", "run_only")
+    declaring = set()
+    for info in list_metrics():
+        fields = {item.name: item for item in dataclasses.fields(info.cls.settings_class)}
+        if "threads" not in fields:  # the torch metrics; an LLM judge's device is a local server's
+            continue
+        for name, helper in helpers.items():
+            declared, expected = fields[name], helper(fields[name].default)
+            assert [getattr(declared.metadata["gecmetrics"], slot) for slot in slots] == \
+                [getattr(expected.metadata["gecmetrics"], slot) for slot in slots], (info.name, name)
+        declaring.add(info.name)
+    assert declaring == {"some", "impara", "scribendi", "bertscore", "pt-m2", "pt-errant"}
+    device = get_metric("pt-m2").settings_class.infos()["device"]
+    assert "mps" in device.help and device.parse("device", "MPS") == "mps"
+
+
 def test_unknown_name_lists_the_registered_ones():
     with pytest.raises(InputError, match=r"unknown metric 'nope'; valid names: gleu, .*toyf, toy-edits"):
         get_metric("nope")

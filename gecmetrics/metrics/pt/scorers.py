@@ -42,7 +42,8 @@ from ...core.edits.maxmatch import gold_edit, system_edits
 from ...kinds import M2
 from ..base import Metric, truncation_note
 from ...core.models.identity import LoadedOnUse, Records, request_key, strings
-from ..settings import (Settings, choice, non_negative_int, parse_beta, parse_device, positive_int, setting, setting_label)
+from ..models.metric import batch_size_setting, device_setting, threads_setting
+from ..settings import Settings, choice, non_negative_int, parse_beta, setting, setting_label
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
                         pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
 
@@ -116,16 +117,11 @@ class PTSettings(Settings):
                          "summed weights", choice(*LEVELS), flags=("--level",), signature="level")
     beta: float = setting(0.5, "F-beta weight (>= 0; inf gives recall)", parse_beta, ("b",), flags=("-b", "--beta"),
                           signature="beta")
-    batch_size: int = setting(64, "sentences encoded per batch (speed and memory only)", positive_int,
-                              flags=("--batch-size",), run_only=True)
-    device: str | None = setting(None, "where the model runs: cpu, cuda, cuda:N (default: CUDA when torch sees one, "
-                                 "else CPU)", parse_device, flags=("--device",),
-                                 run_only=True)
+    batch_size: int = batch_size_setting(64)
+    device: str | None = device_setting()
     lang: str = setting("en", "the M2's language: en only (the language is the model's, --model)", parse_pt_lang,
                         ("language",), flags=("--lang",))
-    threads: int = setting(1, "torch threads per process (0: torch's default; one thread gives the same bits whatever "
-                           "the batches; more may be faster and change the 7th digit)", non_negative_int,
-                           flags=("--threads",), run_only=True)
+    threads: int = threads_setting(1)
 
     @property
     def engine_key(self) -> tuple:
