@@ -25,7 +25,7 @@ from gecmetrics.io.m2 import Block, parse_m2
 from gecmetrics.io.m2_references import apply_edits
 from gecmetrics.metrics.m2.compare import ErrantCompare, compare_tables
 from gecmetrics.metrics.registry import get_metric, resolve_metrics
-from gecmetrics.core.table import round_half_up
+from gecmetrics.core.table import ScoreFormat, round_half_up
 from gecmetrics.output.report import (SECTIONS, attribute_systems, attribution_dicts, attribution_tsv_of_systems,
                                       hypothesis_edits, page_data, render_html, report_data, report_json, write_report)
 from gecmetrics.output.report.attribution import candidate_scorer
@@ -803,11 +803,19 @@ def test_attribute_takes_the_shared_options(small_files):
     lines = markdown.splitlines()
     assert lines[0].startswith("| system | sentence | method |") and lines[0].endswith("| empty_score (x100) |")
     assert lines[-3:] == ["Signatures:", "", f"* `{signature}`"]
-    assert [line[2:-2].split(" | ") for line in lines[2:-4]] == [row.split("\t") for row in tsv.splitlines()[1:]]
+    tsv_rows = [row.split("\t") for row in tsv.splitlines()[1:]]
+    # the tables people read sign an attribution as the report's page does (+ before a number
+    # that is not negative); TSV (and JSON) keep plain numbers
+    signed = [row[:9] + [row[9] if row[9].startswith("-") else "+" + row[9]] + row[10:] for row in tsv_rows]
+    assert [line[2:-2].split(" | ") for line in lines[2:-4]] == signed
+    assert not any(row[9].startswith("+") for row in tsv_rows) and any(float(row[9]) > 0 for row in tsv_rows)
     code, latex, err = run_cli(*args, "--latex")
     assert code == 0 and latex.splitlines()[-1] == f"% {signature}"
+    assert [line.removesuffix(" \\\\").split(" & ")[9] for line in latex.splitlines()[4:-3]] == \
+        [row[9] for row in signed]
     code, text, err = run_cli(*args, "--format", "text")
     assert code == 0 and text.splitlines()[-1] == signature and "attribution (x100)" in text
+    assert [line.split("|")[10].strip() for line in text.splitlines()[3:-2]] == [row[9] for row in signed]
     for more in (["-p", "2"], ["--chunk-lines", "1"], ["-p", "2", "--chunk-lines", "2"],
                  ["--dask", "local", "-p", "1", "--chunk-lines", "3"]):
         code, out, err = run_cli(*args, *more)
@@ -817,6 +825,16 @@ def test_attribute_takes_the_shared_options(small_files):
                                         "--chunk-lines", "--dask", "--jobs")), out
     assert "--dask takes 'local' or a scheduler address" in one_line_error(*args, "--dask", "nowhere")
     # a metric that reads hypothesis M2 takes -p and --dask too: tests/test_attribution_runs.py
+
+
+def test_an_attribution_is_signed_as_the_page_signs_it():
+    """ScoreFormat.signed, the tables people read (attribute --markdown, --latex, --format text):
+    report.js's signed(), a + before every printed number without a - (a tiny negative difference
+    prints +0.00, as the page prints it: round_half_up writes no -0.00)."""
+    printed = ScoreFormat.of(get_metric("gleu"))
+    assert [printed.signed(v, 2) for v in (5 / 32, -0.0223, 0.0, -1e-9, 0.0001)] == \
+        ["+15.63", "-2.23", "+0.00", "+0.00", "+0.01"]
+    assert ScoreFormat(1.0, fraction=False).signed(2.5, 1) == "+2.5" and printed.derived(5 / 32, 2) == "15.63"
 
 
 def test_the_report_signs_its_attribution_as_attribute_does(small_files):

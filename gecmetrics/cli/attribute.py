@@ -6,6 +6,7 @@ import click
 
 from ..core.table import ScoreFormat
 from ..metrics.registry import resolve_metrics
+from ..output.formats import READ_BY_PEOPLE
 from ..output.report import attribute_corpus, read_report_corpus
 from ..output.report.attribution import (ATTRIBUTION_ROWS, attribution_annotator, attribution_table,
                                          column_attribution_signature, over_bound_notes, systems_without_edits)
@@ -93,7 +94,9 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     metric = metrics[0]
     signature = column_attribution_signature(metric, metric.column_index(_column(column)), len(corpus.references),
                                              annotator, bool(systems_without_edits(corpus)), **settings)
-    echo_scores(attribution_table(results, ScoreFormat.of(metric, scale), chosen_digits(digits, scale)), fmt, [signature])
+    table = attribution_table(results, ScoreFormat.of(metric, scale), chosen_digits(digits, scale),
+                              signed=fmt in READ_BY_PEOPLE)
+    echo_scores(table, fmt, [signature])
     echo_warnings(_notes(results, max_exact_edits))
     if show_signature:
         click.echo(signature, err=True)

@@ -142,6 +142,14 @@ class ScoreFormat:
         half up (no tool prints it to round it as it does)."""
         return scaled(value, digits, self.factor)
 
+    def signed(self, value: float, digits: int) -> str:
+        """A difference of scores (an edit's attribution) as a table people read prints it:
+        :meth:`derived` with ``+`` before a printed number that has no ``-`` (``+0.00`` too, a
+        tiny negative difference included: :func:`round_half_up` writes no ``-0.00``), as the
+        HTML report's page signs it (report.js's ``signed``). TSV and JSON keep plain numbers."""
+        text = self.derived(value, digits)
+        return "+" + text if text[:1].isdigit() else text
+
     def header(self, label: str) -> str:
         """A column header that says how its scores are printed (``F0.5 (x100)``; not a fraction: the label)."""
         return unit_header(label, self.factor) if self.fraction else label

@@ -22,6 +22,11 @@ import numpy as np
 from ..core.table import Table, escaped_cell
 from ..errors import InputError
 
+READ_BY_PEOPLE = ("text", "markdown", "latex")
+"""The built-in formats people read rather than programs: a difference of scores (an edit's
+attribution) is signed there (``+15.63``, as on the HTML report's page); TSV, JSON and registered
+formats get plain numbers."""
+
 Renderer = Callable[[Table, bool], str]
 """``render(table, notes)``: the table as text (``notes``: print the notes too)."""
 

@@ -325,14 +325,17 @@ def column_attribution_signature(metric: Metric, column: int, references: int, a
 
 
 def attribution_table(results: Mapping[str, Sequence[Mapping[str, Attribution | None]]],
-                      printed: ScoreFormat | None = None, digits: int | None = None) -> Table:
+                      printed: ScoreFormat | None = None, digits: int | None = None, signed: bool = False) -> Table:
     """:func:`attribute_systems`' results as one table: a row per system, sentence (1-based),
     method run and edit (``system`` then the columns of
     :data:`~gecmetrics.stats.attribution.TSV_COLUMNS`). ``printed``: how the metric's scores
     print (:meth:`ScoreFormat.of <gecmetrics.core.table.ScoreFormat.of>` the metric and the
     scale): the numbers times its factor, the headers saying how, the scores (``full_score``,
     ``empty_score``) rounded as its other tables print them, the attributions (differences of
-    scores) half up; None: the numbers as they are. ``digits``: decimals (None: full precision).
+    scores) half up, with ``signed`` (the tables people read: text, Markdown, LaTeX) a ``+``
+    before a number that is not negative, as the HTML report's page prints them
+    (:meth:`ScoreFormat.signed <gecmetrics.core.table.ScoreFormat.signed>`); None: the numbers as
+    they are. ``digits``: decimals (None: full precision).
     Its JSON data is the same rows as dicts (:func:`attribution_dicts`) with the numbers scaled
     (:func:`~gecmetrics.core.table.scaled_number`), at full precision."""
     shown_as = ScoreFormat(1.0, fraction=False) if printed is None else printed
@@ -348,7 +351,7 @@ def attribution_table(results: Mapping[str, Sequence[Mapping[str, Attribution | 
         if digits is None:
             return repr(shown)
         if key == "attribution":
-            return shown_as.derived(value, digits)
+            return shown_as.signed(value, digits) if signed else shown_as.derived(value, digits)
         return shown_as.cell(value, digits) if key in numbers else scaled(value, digits, 1.0)
 
     rows = [[cell(key, row[key], shown[key]) for key in ("system",) + TSV_COLUMNS] for row, shown in zip(given, data)]
