@@ -113,6 +113,23 @@ def test_gleu0_hand_computed():
     assert GLEU2015(n=1).corpus_score(sources, refs, ["a c c"]).score == pytest.approx(0.75 * math.exp(-0.5))
 
 
+def test_gleu0_sentence_scores_are_original_gleus_debug_lines():
+    """GLEU 2015 has no gleu-package sentence score: its sentence scores are original_gleu's
+    --debug lines, its corpus formula on one sentence, 0 when any statistic is 0 (an order
+    without n-grams, an empty hypothesis). We printed 1 for the last two lines (p_n = 1).
+    Oracle: gec-ranking scripts/original_gleu under Python 2.7,
+    `compute_gleu -s S -r R0 R1 -o H -l 0.5 -d` printed 0.759836, 0.000000, 0.000000."""
+    sources = ["a b c d e", "a b", "x y z w"]
+    references = [["a b c d f", "a c", "x y z w"], ["a b c d e f", "a b", "x y w"]]
+    hypothesis = ["a b c d e g", "a c", ""]
+    metric = GLEU2015(lambda_=0.5)
+    scores = metric.sentence_scores(sources, references, hypothesis)
+    assert [f"{x:.6f}" for x in scores.scores] == ["0.759836", "0.000000", "0.000000"]
+    stats = metric.statistics(metric.encode(sources, references), hypothesis)
+    # the verbose table of each sentence gives the same score as --sentence
+    assert [metric.sentence_result(stats, d, 0).score for d in range(3)] == scores.scores.tolist()
+
+
 def test_non_ascii_whitespace_splits_words():
     metric = GLEU(n=1)
     p = parts(metric, stats_row(metric, "a\u00a0b", ["a b"], "a\u00a0b")[0])

@@ -24,8 +24,8 @@ from ..results import CorpusSums
 from ..settings import flag_as, parse_bool, parse_finite_non_negative, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
 from ..ngram import NgramMetric, NgramSettings
-from .gleu import (GLEULayout, GLEUResult, GLEUSentenceScores, best_of, corpus_gleu, refuse_smoothed_corpus,
-                   result_fields, result_of, sentence_keys)
+from .gleu import (GLEULayout, GLEUResult, GLEUSentenceScores, corpus_gleu, refuse_smoothed_corpus, result_fields,
+                   result_of)
 
 
 @dataclass(frozen=True)
@@ -117,10 +117,11 @@ class GLEU2015(NgramMetric):
             smoothed = self.score_from_sums(self.lambda_rows(np.where(rows == 0, 1, rows)))
             return GLEUSentenceScores(smoothed.mean(axis=1), smoothed, np.zeros(len(rows), np.int64), signature,
                                       smoothed.std(axis=1))
-        fractions = self.lambda_rows(rows)
-        score, per_order = sentence_keys(self.layout, rows, fractions[..., self.layout.numerator],
-                                         fractions[..., self.layout.denominator])
-        return GLEUSentenceScores(score.mean(axis=1), score, best_of(score, per_order), signature)
+        # original_gleu's --debug lines: its corpus formula on the sentence's statistics, so 0
+        # when any is 0 (an order without n-grams, an empty hypothesis), not the gleu package's
+        # sentence conventions for GLEU+ (p_n = 1), which that package never applied to GLEU 2015
+        score = self.score_from_sums(self.lambda_rows(rows))
+        return GLEUSentenceScores(score.mean(axis=1), score, np.zeros(len(rows), np.int64), signature)
 
     def sentence_result(self, stats: np.ndarray, sentence: int, reference: int) -> GLEUResult:
         """The per-order table of one sentence (its closest reference; verbose output)."""
