@@ -111,7 +111,23 @@ def test_lone_carriage_return_is_a_character(files):
 def test_non_ascii_whitespace_warning(files):
     src = files("src", "a\u00a0b c\nd e\n")
     code, out, err = run("gleu", "-s", src, "-r", src, "-o", src, "-m")
-    assert code == 0 and "non-ASCII whitespace" in err and "1 line(s)" in err
+    assert code == 0 and "did not split on (e.g. U+00A0, U+001C)" in err and "1 line(s)" in err
+
+
+def test_ascii_separator_warning(files):
+    """U+001C..U+001F are ASCII, and str.split() splits on them where gec-ranking's Python 2
+    bytes.split() did not: the numbers differ, so they warn too (they did not: the check skipped
+    ASCII lines). Oracle: gec-ranking scripts/compute_gleu under Python 2.7 printed 0.000000 for
+    `-s S -r S -o H` (S = "a<U+001C>b c d e", H = "a<U+001C>b c d f": 4 tokens, no 4-gram matches);
+    we print 0.668740 from the 5 tokens a b c d f."""
+    src = files("src", "a\x1cb c d e\n")
+    hyp = files("hyp", "a\x1cb c d f\n")
+    code, out, err = run("gleu", "-s", src, "-r", src, "-o", hyp, "--scale", "1", "-d", "6")
+    assert code == 0 and out.split("\t")[1].strip() == "0.668740"
+    assert f"{src}: 1 line(s) contain whitespace that Python 2 did not split on" in err
+    assert f"{hyp}: 1 line(s)" in err
+    code, out, err = run("gleu", "-s", src, "-r", src, "-o", src, "-t", "char")
+    assert code == 0 and "Python 2" not in err  # characters: nothing is split
 
 
 def test_real_process(small):

@@ -5,8 +5,10 @@ from typing import Sequence
 
 UNITS = ("word", "char")
 
-# What Python 2's ``bytes.split()`` (gec-ranking) splits on; ``str.split()`` splits on more.
+# What Python 2's ``bytes.split()`` (gec-ranking) splits on; ``str.split()`` splits on more:
+# non-ASCII whitespace, and the ASCII information separators U+001C..U+001F.
 _PY2_WHITESPACE = frozenset(" \t\n\r\x0b\x0c")
+_ASCII_SEPARATORS = "\x1c\x1d\x1e\x1f"
 
 
 def normalized_space(line: str) -> str:
@@ -22,6 +24,9 @@ def split_units(line: str, unit: str = "word", normalize_space: bool = False) ->
 
 
 def _has_other_whitespace(line: str) -> bool:
+    """Whether ``str.split()`` splits the line where Python 2's ``bytes.split()`` did not."""
+    if line.isascii():
+        return any(c in line for c in _ASCII_SEPARATORS)
     return any(c.isspace() and c not in _PY2_WHITESPACE for c in line)
 
 
@@ -30,10 +35,11 @@ def _has_stray_space(line: str) -> bool:
 
 
 def whitespace_count(lines: Sequence[str], unit: str, normalize_space: bool = False) -> int:
-    """Lines whose whitespace makes scores differ from other tools: with words, non-ASCII
-    whitespace (gec-ranking did not split on it); with characters, stray spaces (they count)."""
+    """Lines whose whitespace makes scores differ from other tools: with words, whitespace
+    gec-ranking did not split on (non-ASCII, U+001C..U+001F); with characters, stray spaces
+    (they count)."""
     if unit == "word":
-        return sum(1 for line in lines if not line.isascii() and _has_other_whitespace(line))
+        return sum(1 for line in lines if _has_other_whitespace(line))
     if normalize_space:
         return 0
     return sum(1 for line in lines if _has_stray_space(line))
@@ -44,8 +50,8 @@ def whitespace_warning(name: str, unit: str, count: int) -> str | None:
     if not count:
         return None
     if unit == "word":
-        return (f"gecmetric: warning: {name}: {count} line(s) contain non-ASCII whitespace (e.g. U+00A0), "
-                "which splits words here but not in gec-ranking (Python 2); scores may differ from it")
+        return (f"gecmetric: warning: {name}: {count} line(s) contain whitespace that Python 2 did not split on "
+                "(e.g. U+00A0, U+001C), which splits words here but not in gec-ranking; scores may differ from it")
     return (f"gecmetric: warning: {name}: {count} line(s) have leading, trailing or repeated whitespace, "
             "which counts in char mode (as in the original tools); --normalize-space (Python: normalize_space=True) ignores it")
 
