@@ -317,6 +317,34 @@ def test_torch_run_settings_are_declared_once():
     assert "mps" in device.help and device.parse("device", "MPS") == "mps"
 
 
+def test_the_settings_list_gives_each_metrics_own_description():
+    """compare --list-metrics describes each setting keyword as its metrics do: where metrics
+    describe one keyword differently (level: CLEME's chunk choice, PT-M2's sentence or corpus F;
+    threads: one thread gives the same bits for PT-M2, not for SOME), each description has its line,
+    naming its metrics. It listed the first registered metric's alone (level said "CLEME:" for
+    pt-m2:level too)."""
+    from gecmetrics.metrics.registry import settings_help
+
+    lines = settings_help().splitlines()
+    seen: dict[str, set[str]] = {}
+    for info in list_metrics():
+        for name, declared in info.cls.settings_class.infos().items():
+            aliases = f" ({', '.join(declared.aliases)})" if declared.aliases else ""
+            text = f"{name}{aliases}: {declared.help}"
+            seen.setdefault(name, set()).add(text)
+            assert [line for line in lines if line == text or line.startswith(text + " [")], (info.name, name)
+    for name, texts in seen.items():
+        mine = [line for line in lines if line.split(":", 1)[0].split(" (")[0] == name]
+        assert len(mine) == len(texts), name
+        if len(texts) > 1:  # each line names its metrics
+            assert all(line.endswith("]") for line in mine), mine
+    level = [line for line in lines if line.startswith("level: ")]
+    assert any("CLEME" in line and line.endswith("[cleme, cleme2]") for line in level)
+    assert any("summed weights" in line and line.endswith("[pt-m2, pt-errant]") for line in level)
+    code, out, _ = run_cli("compare", "--list-metrics")
+    assert code == 0 and "  level: sentence: mean of sentence F" in out
+
+
 def test_unknown_name_lists_the_registered_ones():
     with pytest.raises(InputError, match=r"unknown metric 'nope'; valid names: gleu, .*toyf, toy-edits"):
         get_metric("nope")

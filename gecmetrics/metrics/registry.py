@@ -419,13 +419,16 @@ def resolve_metrics(metrics: Sequence[Any] | str) -> list[Any]:
 
 
 def settings_help() -> str:
-    """One line per setting keyword of every registered metric, for help texts."""
-    lines: dict[str, str] = {}
+    """One line per setting keyword of every registered metric, for help texts; a keyword that
+    metrics describe differently (``level``: CLEME's and PT-M2's) has a line per description,
+    naming the metrics it is theirs: ``level: ... [pt-m2, pt-errant]``."""
+    described: dict[str, dict[str, list[str]]] = {}
     for info in list_metrics():
         for name, setting in info.cls.settings_class.infos().items():
             aliases = f" ({', '.join(setting.aliases)})" if setting.aliases else ""
-            lines.setdefault(name, f"{name}{aliases}: {setting.help}")
-    return "\n".join(lines.values())
+            described.setdefault(name, {}).setdefault(f"{name}{aliases}: {setting.help}", []).append(info.name)
+    return "\n".join(line if len(lines) == 1 else f"{line} [{', '.join(metrics)}]"
+                     for lines in described.values() for line, metrics in lines.items())
 
 
 # ----------------------------------------------------------------------------- defaults
