@@ -154,6 +154,17 @@ def test_metric_text_syntax() -> None:
     assert metrics[2].lambda_ == 1.0
 
 
+def test_a_colon_in_a_setting_value_is_written_percent_3a_for_every_metric() -> None:
+    """':' separates settings in metric text, so a value's ':' is written %3A, for every metric
+    (it was the LLM judges' model and URL alone: bertscore:device=cuda%3A1 was refused, and
+    device=cuda:1 read '1' as a setting)."""
+    assert parse_metric_spec("bertscore:device=cuda%3A1:model=a%3ab").settings == {"device": "cuda:1", "model": "a:b"}
+    assert metrics_from_text("bertscore:device=cuda%3A1")[0].settings.device == "cuda:1"
+    assert metrics_from_text("pt-m2:device=CUDA%3A0")[0].settings.device == "cuda:0"
+    with pytest.raises(InputError, match="has no setting '1'"):
+        metrics_from_text("bertscore:device=cuda:1")
+
+
 # ---------------------------------------------------------------------------- table object
 
 

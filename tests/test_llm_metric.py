@@ -199,6 +199,13 @@ def test_settings():
     assert (metric.settings.provider, metric.settings.model) == ("ollama", "llama3.1:8b")
     assert get_metric("llm-s", model="ollama:llama3.1:8b") == LLMS(provider="ollama", model="llama3.1:8b")
     assert get_metric("llm-s").settings.model == "gpt-4o-mini-2024-07-18"
+    # a local model's device is checked as the model metrics' is (a typo was an error only when
+    # the model was loaded, after the prompts were made): cuda:N in metric text as cuda%3AN
+    local = "llm-s:model=transformers%3A/models/tiny"
+    assert metrics_from_text(local + ":device=cuda%3A1")[0].settings.device == "cuda:1"
+    assert metrics_from_text(local + ":device=auto")[0].settings.device is None
+    with pytest.raises(InputError, match="device must be cpu, cuda, cuda:N, mps or auto, got 'tpu'"):
+        metrics_from_text(local + ":device=tpu")
     assert metric.column_labels() == ["LLM-S fluency"]
     assert ("backend:ollama|model:llama3.1:8b|decoding:json_schema,temperature=none|criterion:fluency"
             in metric.signature)

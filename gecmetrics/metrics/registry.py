@@ -364,7 +364,8 @@ class MetricSpec:
 
 def parse_metric_spec(text: str) -> MetricSpec:
     """``NAME[:KEY=VALUE[:KEY=VALUE...]]``; a bare ``KEY`` means ``KEY=true``; several values
-    of one setting are separated by ``/`` (``green:beta=0.5/1/2``)."""
+    of one setting are separated by ``/`` (``green:beta=0.5/1/2``); a ``:`` inside a value is
+    written ``%3A`` (``bertscore:device=cuda%3A1``, ``llm-s:model=ollama%3Allama3.1%3A8b``)."""
     parts = [part.strip() for part in text.strip().split(SETTING_SEPARATOR)]
     name = parts[0].lower()
     if not name:
@@ -377,7 +378,7 @@ def parse_metric_spec(text: str) -> MetricSpec:
         key = key.strip()
         if key in settings:
             raise InputError(f"setting {key!r} given twice in metric {text!r}")
-        settings[key] = value.strip() if "=" in part else "true"
+        settings[key] = value.strip().replace("%3A", ":").replace("%3a", ":") if "=" in part else "true"
     return MetricSpec(name, settings)
 
 

@@ -36,8 +36,8 @@ from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric
 from ..results import CorpusSums
-from ..settings import (Settings, choice, non_negative_int, optional_int, parse_finite_non_negative, parse_float,
-                        positive_int, setting, setting_label, signature_value)
+from ..settings import (Settings, choice, non_negative_int, optional_int, parse_device, parse_finite_non_negative,
+                        parse_float, positive_int, setting, setting_label, signature_value)
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
 from .backends.base import check_base_url
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
@@ -63,11 +63,12 @@ class LLMJudgeWarning(UserWarning):
 
 
 def _text(name: str, value: Any) -> str:
-    """A non-empty text; ``%3A`` stands for ':' (which separates settings in ``--metrics`` text:
+    """A non-empty text (in ``--metrics`` text a ':' is written ``%3A``, which
+    :func:`~gecmetrics.metrics.registry.parse_metric_spec` reads for every metric:
     ``model=ollama%3Allama3.1%3A8b``, ``base_url=http%3A//gpu-box%3A8000/v1``)."""
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"{setting_label(name)} must be a non-empty text, got {value!r}")
-    return value.strip().replace("%3A", ":").replace("%3a", ":")
+    return value.strip()
 
 
 def _optional_text(name: str, value: Any) -> str | None:
@@ -129,7 +130,8 @@ class LLMSettings(Settings):
     max_retry_after: float = setting(120.0, "LLM judge (HTTP): the longest Retry-After wait honoured, in seconds "
                                             "(a server asking for longer stops the run)", parse_finite_non_negative,
                                      run_only=True)
-    device: str = setting("cpu", "LLM judge (local model): cpu, cuda, cuda:1, mps", _text, run_only=True)
+    device: str | None = setting("cpu", "LLM judge (local model): cpu, cuda, cuda:N, mps or auto (CUDA when torch "
+                                        "sees one, else the CPU)", parse_device, run_only=True)
     dtype: str = setting("auto", "LLM judge (local model): auto, float32, float16 or bfloat16", choice(*DTYPES))
     batch_size: int = setting(8, "LLM judge (local model): prompts decoded together", positive_int, run_only=True)
 

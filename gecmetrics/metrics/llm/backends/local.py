@@ -16,6 +16,8 @@ import os
 from typing import Any, Iterator, Sequence
 
 from ....core.models.folders import folder_fingerprint
+from ....core.models.inference import resolve_device
+from ....core.models.runtime import check_device
 from ....core.models.loading import load_checked
 from ..answers import compact_answer
 from .base import BackendError, ChatRequest, Completion, settings_text, short_hash
@@ -37,8 +39,8 @@ def _import() -> tuple[Any, Any]:
 class TransformersBackend:
     """A causal LM from a local folder (or a name in the local Hugging Face cache).
 
-    ``device``: ``cpu``, ``cuda``, ``cuda:1`` ... ; ``dtype``: one of :data:`DTYPES`;
-    ``batch_size`` prompts decoded together; ``chat_template``: None = use the tokenizer's if it
+    ``device``: ``cpu``, ``cuda``, ``cuda:1`` ..., ``mps`` or None (CUDA when torch sees one);
+    ``dtype``: one of :data:`DTYPES`; ``batch_size`` prompts decoded together; ``chat_template``: None = use the tokenizer's if it
     has one; ``add_generation_prompt`` and ``system_message`` are passed to the template.
     The model loads on first use; the tokenizer at once (the dry run counts with it).
     """
@@ -55,7 +57,7 @@ class TransformersBackend:
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
             raise BackendError(f"batch_size must be a positive integer, not {batch_size!r}")
         self.model = model
-        self.device, self.dtype, self.batch_size = device, dtype, batch_size
+        self.device, self.dtype, self.batch_size = check_device(device), dtype, batch_size
         self.add_generation_prompt, self.system_message = add_generation_prompt, system_message
         self.trust_remote_code = trust_remote_code
         self.folder = os.path.expanduser(model) if os.path.isdir(os.path.expanduser(model)) else None
@@ -112,8 +114,9 @@ class TransformersBackend:
             model = load_checked(transformers.AutoModelForCausalLM, self.folder or self.model,
                                  "a causal language model (such as GPT2LMHeadModel)", dtype=self.dtype,
                                  trust_remote_code=self.trust_remote_code)
+            device = resolve_device(torch, self.device)  # (None: CUDA when torch sees one; one line if absent)
             try:
-                model.to(self.device)
+                model.to(device)
             except Exception as err:  # a device torch cannot use
                 raise BackendError(f"{self.model}: cannot load the model: {str(err).strip().splitlines()[0]}") from None
             model.eval()
