@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 from ..errors import InputError, shown
 from ..kinds import M2, TEXT
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length, check_lines,
-                   check_paths, check_reference_sets, read_lines)
+                   check_paths, check_reference_sets, read_lines, unordered)
 
 @dataclass
 class Corpus:
@@ -196,6 +196,8 @@ def _checked_rows(rows: Any, size: int) -> list[int]:
     """``rows`` as a list of one sentence number (an integer >= 0) per sentence."""
     if isinstance(rows, (str, bytes)) or not _is_iterable(rows):
         raise InputError(f"rows must be a list of sentence numbers, got {type(rows).__name__}", "rows")
+    if unordered(rows) is not None:
+        raise InputError(f"rows must be a list of sentence numbers, got {unordered(rows)}", "rows")
     rows = list(rows)
     if len(rows) != size:
         raise InputError(f"has {len(rows)} sentence numbers for {size} sentences", "rows")
@@ -213,7 +215,7 @@ def _block_source(block: Any, k: int, name: str) -> str:
 
 
 def _hypothesis(lines: Any, name: str) -> list:
-    if isinstance(lines, (str, bytes)) or not _is_iterable(lines):
+    if isinstance(lines, (str, bytes)) or not _is_iterable(lines) or unordered(lines) is not None:
         return check_lines(lines, name)  # raises with the right message
     lines = list(lines)
     if lines and not isinstance(lines[0], str):

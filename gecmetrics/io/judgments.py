@@ -267,7 +267,7 @@ def parse_judgments(data: bytes, path: str = "<judgments>",
 
 def _user_names(users: Any) -> tuple[str, ...]:
     """The excluded users, a sequence of names (one string is refused, never read as letters)."""
-    names = tuple(check_sequence(users, "excluded_users", "user names"))
+    names = tuple(check_sequence(users, "excluded_users", "user names", ordered=False))
     if not all(isinstance(name, str) for name in names):
         raise InputError(f"excluded_users must be user names (strings), got {shown(users)}")
     return names

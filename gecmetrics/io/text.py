@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, BinaryIO, Iterable, Sequence
+from typing import Any, BinaryIO, Iterable, Mapping, Sequence
 
 from ..errors import InputError, shown
 
@@ -109,12 +109,29 @@ def check_path(path: Any, what: str = "file") -> str:
     return path
 
 
-def check_sequence(values: Any, name: str, items: str) -> list[Any]:
+def unordered(values: Any, mapping: bool = True) -> str | None:
+    """What is wrong with ``values`` given where their order counts (lines, reference sets, the
+    paths of references, M2 blocks, sentence numbers), or None: a set or frozenset has none (its
+    items come in the order of their hashes, which for strings changes from one process to the
+    next: the lines of a hypothesis scored against other sentences, GLEU+'s references drawn in
+    another order), and a mapping (``mapping``) would be read as its keys."""
+    if isinstance(values, (set, frozenset)):
+        return f"a {type(values).__name__} (it has no order: give a list)"
+    if mapping and isinstance(values, Mapping):
+        return f"a {type(values).__name__} (its keys would be read: give a list)"
+    return None
+
+
+def check_sequence(values: Any, name: str, items: str, ordered: bool = True) -> list[Any]:
     """Several values given as a sequence (paths, system names, annotator ids): one string
     (whose characters would be read as the values), one path or anything not iterable is an
-    InputError naming the argument (``name``) and what it holds (``items``), never split."""
+    InputError naming the argument (``name``) and what it holds (``items``), never split; so
+    is a set where the order counts (``ordered``: not for names that only select)."""
     if isinstance(values, (str, bytes, os.PathLike)) or not _is_iterable(values):
         raise InputError(f"{name} must be a sequence of {items}, got {shown(values)}")
+    problem = unordered(values, mapping=False) if ordered else None
+    if problem is not None:
+        raise InputError(f"{name} must be a sequence of {items}, got {problem}")
     return list(values)
 
 
@@ -131,7 +148,7 @@ def first_repeated(values: Iterable[Any]) -> Any:
 def check_system_names(values: Any, name: str = "systems") -> list[Any]:
     """System names given as a sequence (:func:`check_sequence`), each once: a name listed twice
     would be correlated, windowed or ranked twice (an InputError naming it)."""
-    names = check_sequence(values, name, "system names")
+    names = check_sequence(values, name, "system names", ordered=False)
     repeated = first_repeated(names)
     if repeated is not None:
         raise InputError(f"{name}: the system {repeated!r} is listed twice")
@@ -175,6 +192,9 @@ def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:
                          f"(wrap it in a list: [{type(lines).__name__}])", name)
     if not isinstance(lines, Sequence) and not _is_iterable(lines):
         raise InputError(f"expected a list of lines, got {type(lines).__name__}", name)
+    problem = unordered(lines)
+    if problem is not None:
+        raise InputError(f"expected a list of lines, got {problem}", name)
     lines = list(lines)
     for k, line in enumerate(lines):
         if not isinstance(line, str):
@@ -190,6 +210,9 @@ def check_reference_sets(references: Any, name: str = "references") -> list[list
     if isinstance(references, (str, bytes)) or not _is_iterable(references):
         raise InputError(f"expected a list of reference sets (each a list of lines), got {type(references).__name__}",
                          name)
+    problem = unordered(references)
+    if problem is not None:
+        raise InputError(f"expected a list of reference sets (each a list of lines), got {problem}", name)
     references = list(references)
     if references and all(isinstance(r, str) for r in references):
         raise InputError("expected a list of reference sets (each a list of lines), got a list of strings; "

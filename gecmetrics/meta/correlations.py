@@ -24,6 +24,7 @@ import numpy as np
 
 from ..core.checks import check_count, check_score
 from ..errors import InputError
+from ..io.text import unordered
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
 MIN_SYSTEMS = 3
@@ -98,6 +99,9 @@ def _as_vector(values: Sequence[float], name: str) -> np.ndarray:
         values = values.tolist()
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise InputError(f"{name} must be a flat sequence of numbers")
+    problem = unordered(values)  # a set would pair the scores of other systems
+    if problem is not None:
+        raise InputError(f"{name} must be a flat sequence of numbers, got {problem}")
     items = list(values)
     if any(isinstance(item, Iterable) and not isinstance(item, str) for item in items):
         raise InputError(f"{name} must be a flat sequence of numbers")

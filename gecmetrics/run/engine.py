@@ -401,7 +401,7 @@ def _hypothesis_names(names: Any, corpus: Corpus) -> list[str]:
     """The corpus's hypotheses named by ``names`` (None: all of them), each one of them."""
     if names is None:
         return list(corpus.hypotheses)
-    given = check_sequence(names, "names", "hypothesis names")
+    given = check_sequence(names, "names", "hypothesis names", ordered=False)
     for name in given:
         if not isinstance(name, str) or name not in corpus.hypotheses:
             raise InputError(f"the corpus has no hypothesis {name!r} (it has "

@@ -1,0 +1,64 @@
+"""Cases a sweep (2026-12-02, after the other reliability batteries) found outside them: an
+unordered collection given where the order counts, a GoToScorer weight file naming more
+systems than memory holds, a judgments XML declaring an encoding expat cannot read, cache
+sizes and ages past float's range, Williams' test with n past it, and a failed write that did
+not say which output failed. Each is one InputError (exit 2), or for the write one line
+naming the file and exit 1, as the other failed writes."""
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import pytest
+
+import gecmetrics as G
+from gecmetrics.errors import InputError
+from tests.conftest import SPACY_TEST_MODEL, one_line_error, run_cli
+from tests.test_meta_cli import toy_xml
+
+SOURCES = ["a b c d", "He go home ."]
+REFERENCES = [["a x c d", "He goes home ."]]
+HYPOTHESIS = ["a x c d", "He goes home ."]
+GOLD = "S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\nS d e f\nA 2 3|||R:X|||g|||REQUIRED|||-NONE-|||0\n"
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for name, text in (("src", "a b c\nd e f\n"), ("ref", "x b c\nd e g\n"), ("hyp", "x b c\nd e f\n"),
+                       ("gold.m2", GOLD), ("toy.xml", toy_xml())):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "other.m2").write_text(GOLD.replace("|||x|||", "|||y|||").replace("|||g|||", "|||-NONE-|||"),
+                                       encoding="utf-8")
+    return tmp_path
+
+
+# ----------------------------------------------------------------------------- order
+
+def test_a_set_or_a_mapping_where_the_order_counts_is_refused(here: Path) -> None:
+    """A set of lines was scored in the order of its hashes (against other sentences, and for
+    strings in another order in each process); a dict as its keys; a set of reference paths
+    drew GLEU+'s references in another order; a set of scores was paired with other systems."""
+    gleu = G.get_metric("gleu")
+    cases = [
+        (lambda: gleu.corpus_score(SOURCES, REFERENCES, set(HYPOTHESIS)), "hypothesis", "set"),
+        (lambda: gleu.sentence_scores(frozenset(SOURCES), REFERENCES, HYPOTHESIS), "the source", "frozenset"),
+        (lambda: gleu.corpus_score(SOURCES, REFERENCES, dict.fromkeys(HYPOTHESIS)), "hypothesis", "dict"),
+        (lambda: gleu.corpus_score(SOURCES, {tuple(REFERENCES[0])}, HYPOTHESIS), "references", "set"),
+        (lambda: gleu.corpus_score(SOURCES, [set(REFERENCES[0])], HYPOTHESIS), "reference 0", "set"),
+        (lambda: G.compare(SOURCES, REFERENCES, [set(HYPOTHESIS)], ["gleu"]), "system 0", "set"),
+        (lambda: G.Corpus(SOURCES, REFERENCES, {"A": set(HYPOTHESIS)}), "A", "set"),
+        (lambda: G.read_corpus("src", {"ref", "hyp"}, ["hyp"]), "references must be a sequence of file paths", "set"),
+        (lambda: G.pearson({1.0, 2.0, 3.0}, [1.0, 2.0, 3.0]), "the first input", "set"),
+        (lambda: G.kendall([1.0, 2.0, 3.0], {"a": 1.0, "b": 2.0, "c": 3.0}), "the second input", "dict"),
+    ]
+    for call, name, kind in cases:
+        with pytest.raises(InputError, match=f"{name}.*got a {kind} \\((it has no order|its keys would be read): "
+                                             "give a list\\)"):
+            call()
+    # where the order only selects, a set stays a set of names; dict views and iterators are sequences
+    corpus = G.Corpus(SOURCES, REFERENCES, {"A": HYPOTHESIS, "B": SOURCES})
+    assert list(G.score_corpus(["gleu"], corpus, names={"B"}).results()) == ["B"]
+    assert len(G.read_judgments("toy.xml", excluded_users={"admin"}).items) == 6
+    assert gleu.corpus_score(SOURCES, REFERENCES, {"a": HYPOTHESIS[0], "b": HYPOTHESIS[1]}.values()).score == \
+        gleu.corpus_score(SOURCES, REFERENCES, HYPOTHESIS).score == 1.0
