@@ -62,3 +62,19 @@ def test_a_set_or_a_mapping_where_the_order_counts_is_refused(here: Path) -> Non
     assert len(G.read_judgments("toy.xml", excluded_users={"admin"}).items) == 6
     assert gleu.corpus_score(SOURCES, REFERENCES, {"a": HYPOTHESIS[0], "b": HYPOTHESIS[1]}.values()).score == \
         gleu.corpus_score(SOURCES, REFERENCES, HYPOTHESIS).score == 1.0
+
+
+# ----------------------------------------------------------------------------- files
+
+def test_a_weight_file_of_too_many_systems_is_one_line(here: Path) -> None:
+    """The first line 1,000,000,000 asked for 7.5 GiB of level weights; one past 2**63 was an
+    OverflowError traceback."""
+    for first in ("1000000000", "99999999999999999999"):
+        (here / "w.txt").write_text(f"{first}\n2 1 2 2 2 2 2\n2 2 2 2 2 1 2\n", encoding="utf-8")
+        err = one_line_error("gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "other.m2", "-w_file", "w.txt")
+        assert err.startswith("gecmetric: error: w.txt:1: ") and "MAX_WEIGHT_SYSTEMS" in err, err
+    from gecmetrics.io.gts_weights import MAX_WEIGHT_SYSTEMS
+
+    (here / "w.txt").write_text(f"{MAX_WEIGHT_SYSTEMS}\n2 1 2 2 2 2 2\n2 2 2 2 2 1 2\n", encoding="utf-8")
+    code, out, err = run_cli("gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "other.m2", "-w_file", "w.txt")
+    assert code == 0 and out.splitlines()[1].startswith("gold.m2\t"), err

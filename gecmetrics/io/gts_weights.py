@@ -20,6 +20,11 @@ from ..errors import InputError
 SYSTEMS = "systems"
 """``weights=systems``: the levels come from the corpus's own hypotheses, no file."""
 
+MAX_WEIGHT_SYSTEMS = 1_000_000
+"""Most systems a weight file may name on its first line: the weights of the levels 0..N take
+8 bytes each (a first line of 1,000,000,000 asked for 7.5 GiB, one past 2**63 was an
+OverflowError)."""
+
 
 @dataclass(frozen=True)
 class WeightTable:
@@ -79,6 +84,9 @@ def parse_weight_file(text: str, name: str) -> WeightTable:
         raise InputError(f"first line must be the number of systems (a positive integer), got {first[:40]!r}",
                          name, 1)
     n_systems = int(first)
+    if n_systems > MAX_WEIGHT_SYSTEMS:
+        raise InputError(f"{n_systems:,} systems on the first line: at most {MAX_WEIGHT_SYSTEMS:,} "
+                         "(gecmetrics.io.gts_weights.MAX_WEIGHT_SYSTEMS)", name, 1)
     values: list[int] = []
     offsets = [0]
     for number, line in enumerate(lines[1:], start=2):
