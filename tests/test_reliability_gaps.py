@@ -78,3 +78,20 @@ def test_a_weight_file_of_too_many_systems_is_one_line(here: Path) -> None:
     (here / "w.txt").write_text(f"{MAX_WEIGHT_SYSTEMS}\n2 1 2 2 2 2 2\n2 2 2 2 2 1 2\n", encoding="utf-8")
     code, out, err = run_cli("gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "other.m2", "-w_file", "w.txt")
     assert code == 0 and out.splitlines()[1].startswith("gold.m2\t"), err
+
+
+@pytest.mark.parametrize("encoding", ["bogus", "shift_jis", "rot13", "idna", "utf-32"])
+def test_a_judgments_file_in_an_encoding_expat_cannot_read_is_one_line(here: Path, encoding: str) -> None:
+    """LookupError, ValueError or UnicodeError tracebacks from expat's unknown-encoding handler."""
+    (here / "enc.xml").write_text(f'<?xml version="1.0" encoding="{encoding}"?>\n' + toy_xml(), encoding="utf-8")
+    err = one_line_error("rank", "--judgments", "enc.xml")
+    assert err.startswith("gecmetric: error: enc.xml:1: cannot read the XML in its declared encoding"), err
+    with pytest.raises(InputError, match="declared encoding"):
+        G.read_judgments("enc.xml")
+
+
+def test_a_declared_single_byte_encoding_is_still_read(here: Path) -> None:
+    (here / "latin.xml").write_bytes(b'<?xml version="1.0" encoding="ISO-8859-1"?>\n'
+                                     + toy_xml().replace('user="u"', 'user="\xe9"').encode("latin-1"))
+    judgments = G.read_judgments("latin.xml")
+    assert len(judgments.items) == 6 and judgments.items[0].user == "\xe9"

@@ -19,7 +19,7 @@ from xml.parsers import expat
 
 import numpy as np
 
-from ..errors import InputError, shown
+from ..errors import InputError, one_line, shown
 from .text import check_sequence, check_system_names
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
@@ -256,6 +256,11 @@ def parse_judgments(data: bytes, path: str = "<judgments>",
     except expat.ExpatError as err:
         raise InputError(f"malformed XML: {expat.ErrorString(err.code)} (column {err.offset + 1})",
                          path, err.lineno) from None
+    except InputError:
+        raise
+    except (LookupError, ValueError) as err:  # the declared encoding: unknown, multi-byte, not a text codec
+        raise InputError(f"cannot read the XML in its declared encoding (judgments are UTF-8 XML): "
+                         f"{one_line(str(err))}", path, parser.CurrentLineNumber) from None
     if not collector.items and collector.left_out:
         raise InputError(f"every <ranking-item> ({collector.left_out:,}) is by an excluded user "
                          f"({', '.join(map(repr, excluded_users))})", path)
