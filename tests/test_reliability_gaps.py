@@ -95,3 +95,18 @@ def test_a_declared_single_byte_encoding_is_still_read(here: Path) -> None:
                                      + toy_xml().replace('user="u"', 'user="\xe9"').encode("latin-1"))
     judgments = G.read_judgments("latin.xml")
     assert len(judgments.items) == 6 and judgments.items[0].user == "\xe9"
+
+
+# ----------------------------------------------------------------------------- numbers
+
+def test_cache_sizes_and_ages_past_float_range(here: Path) -> None:
+    from gecmetrics.core.cache import Cache, parse_age, parse_size
+
+    err = one_line_error("--cache", str(here / "cache"), "cache", "prune", "--max-size", "9" * 400)
+    assert "--max-size: '999" in err and "is not a finite size" in err and len(err) < 200, err
+    for call, message in ((lambda: parse_size("9" * 400 + "GB"), "not a finite size"),
+                          (lambda: parse_age(10**400), "not a finite age"),
+                          (lambda: Cache(here / "cache").prune(older_than=10**400), "not a finite age")):
+        with pytest.raises(InputError, match=message):
+            call()
+    assert parse_size("9" * 300) == int(float("9" * 300)) and parse_age(10**300) == float(10**300)

@@ -40,7 +40,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, one_line
+from ..errors import InputError, one_line, shown
 
 try:  # POSIX: a lock file serialises opening, checking and rebuilding the cache file
     import fcntl
@@ -232,7 +232,10 @@ def parse_size(text: str | int, what: str = "size") -> int:
     unit = match.group(2).lower() if match else None
     if match is None or unit not in _SIZE_UNITS:
         raise InputError(f"{what}: {text!r} is not a size (e.g. 500MB, 2GB, 1.5GiB or a number of bytes)")
-    return int(float(match.group(1)) * _SIZE_UNITS[unit])
+    size = float(match.group(1)) * _SIZE_UNITS[unit]
+    if size == float("inf"):  # 400 digits: no int of inf
+        raise InputError(f"{what}: {shown(text)} is not a finite size")
+    return int(size)
 
 
 def parse_age(text: str | float | timedelta, what: str = "age") -> float:
@@ -241,7 +244,10 @@ def parse_age(text: str | float | timedelta, what: str = "age") -> float:
     if isinstance(text, timedelta):
         seconds = text.total_seconds()
     elif isinstance(text, (int, float)) and not isinstance(text, bool):
-        seconds = float(text)
+        try:
+            seconds = float(text)
+        except OverflowError:  # an int past float's range (10**400)
+            seconds = float("inf")
     else:
         match = re.fullmatch(_NUMBER, text) if isinstance(text, str) else None
         unit = match.group(2).lower() if match else None
@@ -249,7 +255,7 @@ def parse_age(text: str | float | timedelta, what: str = "age") -> float:
             raise InputError(f"{what}: {text!r} is not an age (a number and a unit: s, m, h, d or w, e.g. 30d, 12h)")
         seconds = float(match.group(1)) * _AGE_UNITS[unit]
     if seconds != seconds or seconds in (float("inf"), float("-inf")):
-        raise InputError(f"{what}: {text!r} is not a finite age")
+        raise InputError(f"{what}: {shown(text)} is not a finite age")
     if seconds < 0:
         raise InputError(f"{what}: {text!r} is negative")
     return seconds
