@@ -110,3 +110,9 @@ def test_cache_sizes_and_ages_past_float_range(here: Path) -> None:
         with pytest.raises(InputError, match=message):
             call()
     assert parse_size("9" * 300) == int(float("9" * 300)) and parse_age(10**300) == float(10**300)
+
+
+def test_williams_test_with_n_past_float_range() -> None:
+    with pytest.raises(InputError, match="number of systems of Williams' test \\(n\\) must be at most"):
+        G.williams_test(0.5, 0.4, 0.3, 10**400)
+    assert G.williams_test(0.5, 0.4, 0.3, 2**53).n == 2**53

@@ -208,7 +208,8 @@ class WilliamsTest:
 def williams_test(r_human_a: float, r_human_b: float, r_a_b: float, n: int) -> WilliamsTest:
     """Williams' test of whether metric A correlates with the human scores better than metric
     B, both correlated over the same n systems (the test WMT metrics tasks use)."""
-    n = check_count(n, "the number of systems of Williams' test (n)", minimum=0)
+    n = check_count(n, "the number of systems of Williams' test (n)", minimum=0, maximum=2**53,
+                    bound="the largest integer a float holds exactly")  # (10**400 was an OverflowError)
     if n <= 3:
         raise InputError(f"Williams' test needs more than 3 systems, got {n}")
     for value in (r_human_a, r_human_b, r_a_b):
