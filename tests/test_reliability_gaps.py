@@ -116,3 +116,35 @@ def test_williams_test_with_n_past_float_range() -> None:
     with pytest.raises(InputError, match="number of systems of Williams' test \\(n\\) must be at most"):
         G.williams_test(0.5, 0.4, 0.3, 10**400)
     assert G.williams_test(0.5, 0.4, 0.3, 2**53).n == 2**53
+
+
+# ----------------------------------------------------------------------------- writes
+
+def test_a_failed_write_names_the_output(here: Path, spacy_model) -> None:
+    """'cannot write the output: No space left on device' did not say which output (report
+    writes two; m2 annotate's -o may be a device). Standard output stays unnamed."""
+    code, out, err = run_cli("report", "-s", "src", "-r", "ref", "-o", "hyp", "--metrics", "gleu", "--html",
+                             "/dev/full", "--spacy-model", SPACY_TEST_MODEL, "--quiet")
+    assert code == 1 and err.splitlines()[-1] == \
+        "gecmetric: error: /dev/full: cannot write the output: No space left on device", err
+    assert err.count("gecmetric: error:") == 1
+    code, out, err = run_cli("m2", "annotate", "-orig", "src", "-cor", "hyp", "-o", "/dev/full", "--spacy-model",
+                             SPACY_TEST_MODEL)
+    assert code == 1 and err.strip() == "gecmetric: error: /dev/full: cannot write the output: No space left on device"
+
+
+def test_the_atomic_writer_names_its_file_and_leaves_nothing(tmp_path: Path) -> None:
+    from gecmetrics.io.atomic import atomic_output
+
+    target = tmp_path / "out.m2"
+    target.write_text("old\n", encoding="utf-8")
+    with pytest.raises(OSError) as caught:
+        with atomic_output(str(target)) as handle:
+            handle.write("partial")
+            raise OSError(errno.ENOSPC, "No space left on device")
+    assert caught.value.filename == str(target) and caught.value.errno == errno.ENOSPC
+    assert target.read_text(encoding="utf-8") == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["out.m2"]
+    with pytest.raises(FileNotFoundError) as caught:  # an error naming its own file keeps it
+        with atomic_output(str(target)):
+            open(tmp_path / "missing", encoding="utf-8")
+    assert caught.value.filename == str(tmp_path / "missing")

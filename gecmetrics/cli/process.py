@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 def output_failed(err: OSError) -> int:
     """The exit code of a failed write to stdout: a closed pipe (``| head``) ends quietly with
-    0, as the reader has what it wanted; any other failure (a full disk) is one line and 1."""
+    0, as the reader has what it wanted; any other failure (a full disk) is one line and 1,
+    naming the output file when the error does (:func:`gecmetrics.io.atomic.atomic_output`)."""
     if isinstance(err, BrokenPipeError) or err.errno == errno.EPIPE:
         try:
             sys.stderr.close()
@@ -20,7 +21,8 @@ def output_failed(err: OSError) -> int:
             pass
         return 0
     try:
-        print(f"gecmetric: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        where = f"{err.filename}: " if isinstance(err.filename, str) else ""  # a file the command wrote
+        print(f"gecmetric: error: {where}cannot write the output: {err.strerror or err}", file=sys.stderr)
     except OSError:
         pass
     return 1

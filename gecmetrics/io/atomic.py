@@ -119,12 +119,22 @@ def atomic_output(path: str, encoding: str = "utf-8", binary: bool = False) -> I
             yield handle
         _keep_mode(target, temporary)
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as err:
         try:
             os.unlink(temporary)
         except OSError:
             pass
-        raise
+        raise _named(err, path)
+
+
+def _named(err: BaseException, path: str) -> BaseException:
+    """A write (or flush) that failed without a file name (a full disk): the same error naming
+    the output, so that the one line the command prints says which of its outputs failed."""
+    if isinstance(err, OSError) and err.filename is None and err.errno is not None:
+        named = OSError(err.errno, err.strerror, path)  # (the subclass of the errno, as the original)
+        named.__traceback__ = err.__traceback__
+        return named
+    return err
 
 
 @contextmanager
@@ -134,8 +144,11 @@ def _opened_in_place(path: str, encoding: str, binary: bool) -> Iterator[IO[Any]
         handle = open(path, "ab" if binary else "a", **({} if binary else {"encoding": encoding, "newline": ""}))
     except OSError as err:
         raise InputError(f"cannot write the output: {err.strerror or err}", path) from None
-    with handle:
-        yield handle
+    try:
+        with handle:
+            yield handle
+    except OSError as err:
+        raise _named(err, path)
 
 
 def _keep_mode(path: str, temporary: str) -> None:
