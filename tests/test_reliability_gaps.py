@@ -148,3 +148,43 @@ def test_the_atomic_writer_names_its_file_and_leaves_nothing(tmp_path: Path) -> 
         with atomic_output(str(target)):
             open(tmp_path / "missing", encoding="utf-8")
     assert caught.value.filename == str(tmp_path / "missing")
+
+
+# ----------------------------------------------------------------------------- empty names
+
+@pytest.mark.parametrize("args, flag", [
+    (["gleu", "-s", "", "-r", "ref", "-o", "hyp"], None),
+    (["gleu", "-s", "src", "-r", "ref", "-o", ""], None),
+    (["m2", "score", "-s", "", "-o", "hyp"], None),
+    (["cleme", "-ref", "", "-hyp", "gold.m2"], None),
+    (["rank", "--judgments", ""], None),
+    (["meta-eval", "--scores", ""], None),
+    (["compare", "-s", "src", "-r", "ref", "-o", "hyp", "--m2", ""], None),
+    (["gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-w_file", ""], None),       # was ignored: own weights
+    (["gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-gen_w_file", ""], "-gen_w_file"),  # was ignored
+    (["report", "-s", "src", "-r", "ref", "-o", "hyp", "--html", ""], "--html"),
+    (["m2", "refs", "gold.m2", "-o", ""], None),
+])
+def test_an_empty_file_name_is_one_line(here: Path, args: list[str], flag: str | None) -> None:
+    """'' (an empty shell variable) named no file (': no such file'), was taken for "not given"
+    by gotoscorer, and as an output for the current folder: the file was written beside it (in
+    its parent folder) and the rename over the folder failed, exit 1 naming the temporary file."""
+    before = sorted(p.name for p in here.parent.iterdir())
+    err = one_line_error(*args)
+    assert "an empty f" in err and "('')" in err and not err.startswith("gecmetric: error: : "), err
+    if flag is not None:
+        assert err.startswith(f"gecmetric: error: {flag}: "), err
+    assert sorted(p.name for p in here.parent.iterdir()) == before
+
+
+def test_an_empty_path_through_the_api(tmp_path: Path) -> None:
+    from gecmetrics.io.atomic import atomic_output
+    from gecmetrics.io.para import read_para
+
+    for call in (lambda: G.read_lines(""), lambda: G.read_m2(""), lambda: read_para(""),
+                 lambda: G.read_judgments(""), lambda: G.read_corpus("", [str(tmp_path)], [])):
+        with pytest.raises(InputError, match=r"an empty file name \(''\)"):
+            call()
+    with pytest.raises(InputError, match=r"cannot write the output: an empty file name"):
+        with atomic_output(""):
+            pass

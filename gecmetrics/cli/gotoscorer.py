@@ -66,11 +66,11 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     out = ScoringOptions.take(options)
     if category is not None and out.format in ("json", "tsv"):  # (JSON left it out; TSV got its text)
         raise InputError("adds the difficulty table: not with --json or --tsv, streams of one table", "-cat")
-    if weight_file and make_weights:
+    if weight_file is not None and make_weights is not None:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
     check_distinct(hypotheses, "in -hyp: the weights count the systems, so each file is given once")
     check_command_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
-    weights = WeightFile.read(weight_file) if weight_file else None
+    weights = WeightFile.read(weight_file) if weight_file is not None else None  # ('' is refused there)
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
     systems, has_reference = _whole_files(hypotheses, reference, ref_id)
     run_options = RunOptions(ref_id, weights, a, b, c, no_weight, None if category is None else int(category),
@@ -80,7 +80,7 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     chunks = map_chunks(functools.partial(score_chunk, run_options), files, jobs=out.jobs, dask=out.dask_address,
                         chunk_lines=chunk_lines, progress=progress_unless(out.format == "json", "gotoscorer"))
     run = join_runs([part for _, _, part in chunks], run_options)
-    if make_weights:
+    if make_weights is not None:
         run.weights.write(make_weights)
     # the metric of these settings, headline F0.5 (P, R, F, Acc beside it), signed as compare signs it
     metric = GoToScorer(ref_id=ref_id, weights=weights or "systems", a=a, b=b, c=c, no_weight=no_weight)

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import IO, Any, Iterable, Iterator
 
 from ..errors import InputError
-from .text import STDIN
+from .text import EMPTY_PATH, STDIN
 
 
 def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
@@ -41,6 +41,8 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
         if output is None:
             continue
         output = os.fspath(output)
+        if output == "":
+            raise InputError(f"{flag}: {EMPTY_PATH}")
         if output == STDIN:
             raise InputError(f"{flag} writes a file: give its name (standard output is /dev/stdout)", output)
         identities, special = _identities(output)
@@ -80,6 +82,8 @@ def _identities(path: str) -> tuple[list, bool]:
 def output_target(path: str) -> tuple[str, bool]:
     """Where an output given as ``path`` is written: (the real path, written through in place).
     A folder, an unresolvable link (a loop) or a folder that does not exist is an InputError."""
+    if path == "":  # (realpath("") is the current folder: the file was written beside it, then failed)
+        raise InputError(f"cannot write the output: {EMPTY_PATH}")
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:

@@ -111,6 +111,9 @@ def parse_weight_file(text: str, name: str) -> WeightTable:
 
 def _read(path: str) -> tuple[WeightTable, str]:
     """The table of a weight file and the SHA-256 of its bytes (one read)."""
+    from .text import check_path
+
+    check_path(path)  # not ''
     try:
         with open(path, "rb") as handle:
             data = handle.read()

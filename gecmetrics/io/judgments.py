@@ -20,7 +20,7 @@ from xml.parsers import expat
 import numpy as np
 
 from ..errors import InputError, one_line, shown
-from .text import check_sequence, check_system_names
+from .text import check_path, check_sequence, check_system_names
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
 """Systems sharing a translation: space-separated in GJG15's and SEEDA's files, comma-separated
@@ -285,6 +285,7 @@ def read_judgments(path: str | os.PathLike, excluded_users: Sequence[str] = EXCL
     path = os.fspath(path)
     if not isinstance(path, str):
         raise InputError(f"the judgments path must be a string, got {type(path).__name__}")
+    check_path(path)  # not ''
     try:
         with open(path, "rb") as handle:
             data = handle.read()

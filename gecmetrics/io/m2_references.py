@@ -213,6 +213,8 @@ def write_references(result: M2References, directory: str | None = None, prefix:
     output path that is one of the M2 files read (``result.inputs``), checked before anything is
     written."""
     check_reference_count(len(result.labels), None if many_files else MAX_REFERENCE_FILES)
+    if directory is not None and os.fspath(directory) == "":
+        raise InputError("an empty folder name ('') where the output folder belongs: give the folder's path")
     source_path, reference_paths_ = reference_paths(result.labels, directory, prefix)
     check_outputs([("-o/--prefix", path) for path in (source_path, *reference_paths_)], result.inputs)
     if directory is not None:

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import InputError
-from .text import NUL_MESSAGE, decode_utf8
+from .text import NUL_MESSAGE, check_path, decode_utf8
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def read_para(path: str | os.PathLike) -> list[ParaRecord]:
     """Read and check a para file."""
     if not isinstance(path, (str, os.PathLike)):
         raise InputError(f"the para file's path must be a string or a path, got {type(path).__name__}")
-    name = os.fspath(path)
+    name = check_path(path)  # not ''
     try:
         with open(name, "rb") as handle:
             data = handle.read()

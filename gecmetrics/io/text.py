@@ -77,9 +77,16 @@ def split_lines(text: str, start_of_file: bool = True) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+EMPTY_PATH = "an empty file name ('') where a path belongs: give the file's path"
+"""The error of a path given as '' (an empty shell variable, ``-o ""``): it named no file
+(``: no such file``), or, as an output, was taken for the current folder."""
+
+
 def open_input(path: str) -> BinaryIO:
     """A file opened for reading bytes; a missing file, a directory or an unreadable file is an
     InputError naming it."""
+    if path == "":
+        raise InputError(EMPTY_PATH)
     try:
         handle = open(path, "rb")
     except IsADirectoryError:
@@ -106,6 +113,8 @@ def check_path(path: Any, what: str = "file") -> str:
         path = os.fspath(path)
     if not isinstance(path, str):
         raise InputError(f"the {what} must be given as a path (a string or os.PathLike), got {type(path).__name__}")
+    if path == "":
+        raise InputError(EMPTY_PATH)
     return path
 
 
