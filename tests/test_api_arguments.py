@@ -93,9 +93,12 @@ def test_an_iterator_of_hypothesis_lines_is_read_once() -> None:
 
 def test_reward_bounds_are_positive_or_none() -> None:
     for name in ("max_tokens", "max_cells", "warn_every"):
-        with pytest.raises(InputError, match=f"{name} must be an integer >= 1, or None"):
+        with pytest.raises(InputError, match=fr"{name} \(or None: no bound\) must be an integer >= 1, got 0"):
             reward_function("gleu", **{name: 0})
     assert reward_function("gleu", max_tokens=None).max_tokens is None
+    # a NumPy integer is a count, as everywhere else in the package (it was refused here alone)
+    bounded = reward_function("gleu", max_tokens=np.int64(4), memo_size=np.int32(0))
+    assert (bounded.max_tokens, bounded.memo_size) == (4, 0) and type(bounded.max_tokens) is int
     f = reward_function("gleu", max_tokens=4, memo_size=0)  # 0: nothing remembered
     assert f(completions=["w " * 5, "He goes home ."], source=[S, S], references=[R, R]) == [0.0, 1.0]
     assert f.stats.reasons == {"max_tokens": 1}

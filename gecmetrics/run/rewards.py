@@ -35,7 +35,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Mapping, Sequence
 
-from ..core.checks import check_score
+from ..core.checks import check_count, check_score
 from ..core.edits.blocks import Block, check_built_blocks
 from ..errors import InputError, LineRefused, note_text, shown
 from ..io.m2 import parse_m2
@@ -597,12 +597,10 @@ def _number(value: Any, name: str) -> float:
 
 
 def _bound(value: Any, name: str, least: int = 1) -> int | None:
-    """An integer option of at least ``least``, or None (no bound; 0 is not a way to say it)."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise InputError(f"{name} must be an integer >= {least}, or None, got {value!r}", name)
-    return value
+    """An integer option of at least ``least`` (a NumPy integer too, as every count of the
+    package: :func:`~gecmetrics.core.checks.check_count`), or None (no bound; 0 is not a way to
+    say it)."""
+    return None if value is None else check_count(value, f"{name} (or None: no bound)", least)
 
 
 def _metric(metric: Any, settings: Mapping[str, Any]) -> Any:
