@@ -350,6 +350,20 @@ def test_m2scorer_positional_form_underscore_flags_and_scale(tmp_path) -> None:
     assert "missing input" in one_line_error("m2", "score")
 
 
+def test_a_byte_order_mark_is_dropped_where_the_m2scorer_keeps_it_in_the_first_word(tmp_path) -> None:
+    """SPEC 1 (docs/m2.md): a UTF-8 BOM at the start of the hypothesis or gold file is dropped. The
+    m2scorer keeps it: `python2 scripts/m2scorer.py HYP GOLD` (nusnlp/m2scorer) printed Precision
+    0.5000, Recall 1.0000, F_0.5 0.5556 for this hypothesis (its edit a -> <BOM>a is an FP), and
+    P = R = F = 1.0000 without the mark; on the gold with a mark it stops on `assert sentence != []`."""
+    from tests.conftest import run_cli
+
+    gold, hypothesis = tmp_path / "gold.m2", tmp_path / "hyp.txt"
+    gold.write_bytes("\ufeffS a b c\nA 1 2|||R:X|||x|||REQUIRED|||-NONE-|||0\n\n".encode())
+    hypothesis.write_bytes("\ufeffa x c\n".encode())
+    code, out, err = run_cli("m2", "score", str(hypothesis), str(gold), "--scale", "1")
+    assert (code, out.splitlines()[1]) == (0, f"{hypothesis}\t1.0000\t1.0000\t1.0000"), err
+
+
 TIE_GOLD = "".join(f"S a b c d e f g h\n{edit}\n\n" for edit in
                    ["A 0 1|||Vt|||x|||REQUIRED|||-NONE-|||0"] * 4 + ["A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"] * 3)
 TIE_HYPOTHESIS = "x b c d e f g h\n" + "a B c d e f g h\n" * 6
