@@ -292,12 +292,12 @@ def test_a_run_only_setting_has_no_signature_key():
 
 def test_torch_run_settings_are_declared_once():
     """batch_size, device and threads of every metric that runs a torch model (the model metrics,
-    PT-M2 and PT-ERRANT) come from models/metric.py's helpers: one parser, flag, run_only and
+    PT-M2 and PT-ERRANT) come from metrics/settings.py's helpers: one parser, flag, run_only and
     help line each (the metric keeps its own default), so --help, compare --list-metrics and
     the values accepted agree; PT-M2's were its own, and its device help left out mps."""
     import dataclasses
 
-    from gecmetrics.metrics.models.metric import batch_size_setting, device_setting, threads_setting
+    from gecmetrics.metrics.settings import batch_size_setting, device_setting, threads_setting
 
     helpers = {"batch_size": batch_size_setting, "device": lambda default: device_setting(),
                "threads": threads_setting}

@@ -45,8 +45,7 @@ answers' cache key, so it changes which answers the estimate finds cached."""
 @click.option("--rpm", "requests_per_minute", type=click.FloatRange(0, min_open=True), help="Requests per minute.")
 @click.option("--max-retry-after", type=click.FloatRange(0, 86400), metavar="SECONDS",
               help="The longest Retry-After wait honoured; a server asking for longer stops the run [default: 120].")
-@click.option("--device", help="Local model: cpu, cuda, cuda:N, mps or auto (CUDA when torch sees one) "
-                                "[default: cpu].")
+@click.option("--device", help="Local model: cpu, cuda, cuda:N, mps or auto (CUDA if available) [default: cpu].")
 @click.option("--dtype", type=click.Choice(["auto", "float32", "float16", "bfloat16"]), help="Local model dtype.")
 @click.option("--batch-size", type=click.IntRange(1), help="Local model: prompts decoded together [default: 8].")
 @click.option("--spacy-model", help="LLM-E: the spaCy model of the ERRANT annotator [default: $GECMETRICS_SPACY_MODEL, "

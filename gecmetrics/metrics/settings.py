@@ -328,3 +328,31 @@ def parse_strings(name: str, value: Any) -> tuple[str, ...]:
     if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
         return tuple(value)
     raise InputError(f"{setting_label(name)} must be a list of words, got {value!r}")
+
+
+# ----------------------------------------------------------------------------- settings of every torch metric
+# (the model metrics, PT-M2 and PT-ERRANT: here, where each family can import them)
+
+
+def batch_size_setting(default: int) -> Any:
+    """The batch size of every metric that runs a torch model (the model metrics, PT-M2 and
+    PT-ERRANT), with the metric's default."""
+    return setting(default, "model metrics: inputs per batch (speed and memory only)", positive_int,
+                   flags=("--batch-size",), run_only=True)
+
+
+def device_setting() -> Any:
+    """Where a torch model runs (every model metric, PT-M2 and PT-ERRANT load theirs through
+    :func:`~gecmetrics.core.models.inference.resolve_device` or
+    :func:`~gecmetrics.core.models.loading.to_device`, which take the same values)."""
+    return setting(None, "model metrics: where the model runs: cpu, cuda, cuda:N or mps (default: auto, CUDA when "
+                   "torch sees one, else the CPU)", parse_device, flags=("--device",), run_only=True)
+
+
+def threads_setting(default: int) -> Any:
+    """torch threads: 0 (torch's default) where the original runs so, 1 where one thread keeps the
+    bits independent of the batches (the help says so, and what more threads change)."""
+    same_bits = ("; one thread gives the same bits whatever the batches, more may be faster and change float "
+                 "rounding") if default == 1 else ""
+    return setting(default, f"model metrics: torch threads per process (0: torch's default{same_bits})",
+                   non_negative_int, flags=("--threads",), run_only=True)

@@ -49,8 +49,8 @@ from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric, truncation_note
 from ..results import CorpusSums, ScoreResult, shown_score
-from ..settings import (Settings, choice, non_negative_int, parse_bool, parse_device, parse_float, parse_floats,
-                        parse_int, positive_int, setting, setting_label, signature_value, when_set)
+from ..settings import (Settings, batch_size_setting, choice, device_setting, parse_bool, parse_float, parse_floats,
+                        parse_int, positive_int, setting, setting_label, signature_value, threads_setting, when_set)
 
 
 SOME_HEAD_FOLDERS = {"grammar": ("grammer", "grammar"), "fluency": ("fluency",), "meaning": ("meaning",)}
@@ -163,30 +163,6 @@ parse_baseline.reads_slashes = True  # type: ignore[attr-defined]
 def dtype_setting() -> Any:
     return setting("float32", "model metrics: float32, float16 or bfloat16 (changes the numbers a little)",
                    choice(*DTYPES), signature="dtype", flags=("--dtype",))
-
-
-def batch_size_setting(default: int) -> Any:
-    """The batch size of every metric that runs a torch model (the model metrics, PT-M2 and
-    PT-ERRANT), with the metric's default."""
-    return setting(default, "model metrics: inputs per batch (speed and memory only)", positive_int,
-                   flags=("--batch-size",), run_only=True)
-
-
-def device_setting() -> Any:
-    """Where a torch model runs (every model metric, PT-M2 and PT-ERRANT load theirs through
-    :func:`~gecmetrics.core.models.inference.resolve_device` or
-    :func:`~gecmetrics.core.models.loading.to_device`, which take the same values)."""
-    return setting(None, "model metrics: where the model runs: cpu, cuda, cuda:N or mps (default: auto, CUDA when "
-                   "torch sees one, else the CPU)", parse_device, flags=("--device",), run_only=True)
-
-
-def threads_setting(default: int) -> Any:
-    """torch threads: 0 (torch's default) where the original runs so, 1 where one thread keeps the
-    bits independent of the batches (the help says so, and what more threads change)."""
-    same_bits = ("; one thread gives the same bits whatever the batches, more may be faster and change float "
-                 "rounding") if default == 1 else ""
-    return setting(default, f"model metrics: torch threads per process (0: torch's default{same_bits})",
-                   non_negative_int, flags=("--threads",), run_only=True)
 
 
 def max_length_setting() -> Any:

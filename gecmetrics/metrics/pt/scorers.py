@@ -42,8 +42,8 @@ from ...core.edits.maxmatch import gold_edit, system_edits
 from ...kinds import M2
 from ..base import Metric, truncation_note
 from ...core.models.identity import LoadedOnUse, Records, request_key, strings
-from ..models.metric import batch_size_setting, device_setting, threads_setting
-from ..settings import Settings, choice, non_negative_int, parse_beta, setting, setting_label
+from ..settings import (Settings, batch_size_setting, choice, device_setting, non_negative_int, parse_beta, setting,
+                        setting_label, threads_setting)
 from .weighting import (LEVELS, PT_RULE, PTResult, apply_edits_in_order, check_statistics, edit_weights,
                         pack_rows, pt_scores, reduce_statistics, sentence_choice, statistics_row)
 
