@@ -196,8 +196,9 @@ def _checked_rows(rows: Any, size: int) -> list[int]:
     """``rows`` as a list of one sentence number (an integer >= 0) per sentence."""
     if isinstance(rows, (str, bytes)) or not _is_iterable(rows):
         raise InputError(f"rows must be a list of sentence numbers, got {type(rows).__name__}", "rows")
-    if unordered(rows) is not None:
-        raise InputError(f"rows must be a list of sentence numbers, got {unordered(rows)}", "rows")
+    problem = unordered(rows)
+    if problem is not None:
+        raise InputError(f"rows must be a list of sentence numbers, got {problem}", "rows")
     rows = list(rows)
     if len(rows) != size:
         raise InputError(f"has {len(rows)} sentence numbers for {size} sentences", "rows")

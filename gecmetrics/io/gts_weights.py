@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from .text import check_path
 
 SYSTEMS = "systems"
 """``weights=systems``: the levels come from the corpus's own hypotheses, no file."""
@@ -111,8 +112,6 @@ def parse_weight_file(text: str, name: str) -> WeightTable:
 
 def _read(path: str) -> tuple[WeightTable, str]:
     """The table of a weight file and the SHA-256 of its bytes (one read)."""
-    from .text import check_path
-
     check_path(path)  # not ''
     try:
         with open(path, "rb") as handle:

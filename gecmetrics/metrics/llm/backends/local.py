@@ -40,8 +40,9 @@ class TransformersBackend:
     """A causal LM from a local folder (or a name in the local Hugging Face cache).
 
     ``device``: ``cpu``, ``cuda``, ``cuda:1`` ..., ``mps`` or None (CUDA when torch sees one);
-    ``dtype``: one of :data:`DTYPES`; ``batch_size`` prompts decoded together; ``chat_template``: None = use the tokenizer's if it
-    has one; ``add_generation_prompt`` and ``system_message`` are passed to the template.
+    ``dtype``: one of :data:`DTYPES`; ``batch_size`` prompts decoded together; ``chat_template``:
+    None = use the tokenizer's if it has one; ``add_generation_prompt`` and ``system_message``
+    are passed to the template.
     The model loads on first use; the tokenizer at once (the dry run counts with it).
     """
 
