@@ -204,8 +204,11 @@ def test_settings():
     local = "llm-s:model=transformers%3A/models/tiny"
     assert metrics_from_text(local + ":device=cuda%3A1")[0].settings.device == "cuda:1"
     assert metrics_from_text(local + ":device=auto")[0].settings.device is None
-    with pytest.raises(InputError, match="device must be cpu, cuda, cuda:N, mps or auto, got 'tpu'"):
+    with pytest.raises(InputError, match=r"setting device \(--device\) must be cpu, cuda, cuda:N, mps or auto, got 'tpu'"):
         metrics_from_text(local + ":device=tpu")
+    # the command's message names the flag, as every model metric's does
+    assert "(--device) must be cpu, cuda, cuda:N, mps or auto, got 'tpu'" in one_line_error(
+        "llm", "-s", __file__, "-o", __file__, "--model", "transformers:/models/tiny", "--device", "tpu")
     assert metric.column_labels() == ["LLM-S fluency"]
     assert ("backend:ollama|model:llama3.1:8b|decoding:json_schema,temperature=none|criterion:fluency"
             in metric.signature)

@@ -188,3 +188,21 @@ def test_an_empty_path_through_the_api(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"cannot write the output: an empty file name"):
         with atomic_output(""):
             pass
+
+
+def test_one_device_check_for_the_models_and_the_metric_settings():
+    """The models' device check is the settings' too: the same devices, and a setting's message
+    names the setting (and its flag); ``auto`` is a setting's word, the models' is None."""
+    from gecmetrics.core.models.runtime import check_device
+    from gecmetrics.metrics.settings import parse_device
+
+    for given, read in (("CPU", "cpu"), (" cuda:1 ", "cuda:1"), ("mps", "mps"), (None, None)):
+        assert check_device(given) == parse_device("device", given) == read
+    assert parse_device("device", "auto") is None and parse_device("device", " ") is None
+    for bad in ("tpu", "cuda:x", 3, "auto"):
+        with pytest.raises(InputError, match=f"^device must be cpu, cuda, cuda:N or mps, got {bad!r}$"):
+            check_device(bad)
+    with pytest.raises(InputError, match="^setting device must be cpu, cuda, cuda:N, mps or auto, got 'tpu'$"):
+        parse_device("device", "tpu")
+    with pytest.raises(InputError, match="^--device must be"):
+        parse_device("--device", "cuda:")

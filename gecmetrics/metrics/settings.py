@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..errors import InputError, shown as shown_value
 from ..core.checks import check_beta, check_finite_non_negative, check_seed
+from ..core.models.runtime import check_device
 
 _META = "gecmetrics"
 
@@ -284,16 +284,10 @@ _TRUE = ("true", "yes", "1", "on")
 _FALSE = ("false", "no", "0", "off")
 
 
-_DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
-
-
 def parse_device(name: str, value: Any) -> str | None:
-    """``cpu``, ``cuda``, ``cuda:N`` or ``mps``; None (``auto``): CUDA when torch sees one."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
-        return None
-    if not isinstance(value, str) or not _DEVICE.fullmatch(value.strip().lower()):
-        raise InputError(f"{setting_label(name)} must be cpu, cuda, cuda:N, mps or auto, got {value!r}")
-    return value.strip().lower()
+    """``cpu``, ``cuda``, ``cuda:N`` or ``mps``; None (``auto``): CUDA when torch sees one. The
+    models' own check (:func:`~gecmetrics.core.models.runtime.check_device`), naming the setting."""
+    return check_device(value, setting_label(name), auto=True)
 
 
 def parse_bool(name: str, value: Any) -> bool:

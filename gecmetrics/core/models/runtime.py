@@ -21,12 +21,15 @@ DTYPES = ("float32", "float16", "bfloat16")
 _DEVICE = re.compile(r"(cpu|cuda(:[0-9]+)?|mps)")
 
 
-def check_device(device: str | None) -> str | None:
-    """``cpu``, ``cuda``, ``cuda:N``, ``mps`` or None (CUDA when torch sees one, else CPU)."""
-    if device is None:
+def check_device(device: str | None, label: str = "device", auto: bool = False) -> str | None:
+    """``cpu``, ``cuda``, ``cuda:N``, ``mps`` or None (CUDA when torch sees one, else CPU), in any
+    case and with spaces around; ``auto`` (and an empty text): None too. ``label`` names the value
+    in the message (a metric's setting and its flag)."""
+    if device is None or (auto and isinstance(device, str) and device.strip().lower() in ("", "auto")):
         return None
     if not isinstance(device, str) or not _DEVICE.fullmatch(device.strip().lower()):
-        raise InputError(f"device must be cpu, cuda, cuda:N or mps, got {device!r}")
+        choices = "cpu, cuda, cuda:N, mps or auto" if auto else "cpu, cuda, cuda:N or mps"
+        raise InputError(f"{label} must be {choices}, got {device!r}")
     return device.strip().lower()
 
 

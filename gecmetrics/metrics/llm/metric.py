@@ -131,7 +131,7 @@ class LLMSettings(Settings):
                                             "(a server asking for longer stops the run)", parse_finite_non_negative,
                                      run_only=True)
     device: str | None = setting("cpu", "LLM judge (local model): cpu, cuda, cuda:N, mps or auto (CUDA when torch "
-                                        "sees one, else the CPU)", parse_device, run_only=True)
+                                        "sees one, else the CPU)", parse_device, flags=("--device",), run_only=True)
     dtype: str = setting("auto", "LLM judge (local model): auto, float32, float16 or bfloat16", choice(*DTYPES))
     batch_size: int = setting(8, "LLM judge (local model): prompts decoded together", positive_int, run_only=True)
 
