@@ -204,7 +204,8 @@ def test_settings():
     local = "llm-s:model=transformers%3A/models/tiny"
     assert metrics_from_text(local + ":device=cuda%3A1")[0].settings.device == "cuda:1"
     assert metrics_from_text(local + ":device=auto")[0].settings.device is None
-    with pytest.raises(InputError, match=r"setting device \(--device\) must be cpu, cuda, cuda:N, mps or auto, got 'tpu'"):
+    with pytest.raises(InputError,
+                       match=r"setting device \(--device\) must be cpu, cuda, cuda:N, mps or auto, got 'tpu'"):
         metrics_from_text(local + ":device=tpu")
     # the command's message names the flag, as every model metric's does
     assert "(--device) must be cpu, cuda, cuda:N, mps or auto, got 'tpu'" in one_line_error(
