@@ -256,8 +256,9 @@ class RewardFunction:
         values = kwargs.get(name)
         if values is None:
             if required:
+                given = ", ".join(sorted(key for key, value in kwargs.items() if value is not None))  # None: not given
                 raise InputError(f"the column {name!r} is missing (one value per completion; the columns given: "
-                                 f"{', '.join(sorted(kwargs)) or 'none'})", name)
+                                 f"{given or 'none'})", name)
             return None
         if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
             raise InputError(f"the column {name!r} must be a list (one value per completion), got "
