@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gecmetrics.errors import InputError
-from tests.conftest import gecmetric_script, one_line_error, run_cli
+from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error, run_cli
 
 GOLD = ("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\nA 2 3|||R:X|||y|||REQUIRED|||-NONE-|||1\n\n"
         "S d e f\nA 2 3|||R:X|||g|||REQUIRED|||-NONE-|||0\n")
@@ -346,3 +346,63 @@ def test_attribute_prints_every_format_it_offers(here: Path) -> None:
         code, out, err = run_cli("attribute", "-s", "src", "-r", "hyp", "-o", "hyp", "--hyp-m2", "hyp.m2", "--metric",
                                  "gleu", "--format", name)
         assert code == 0 and "R:X" in out and err == "", (name, err)
+
+# ----------------------------------------------------------------------------- several outputs: all or none
+
+def _full_disk_link(path: Path) -> None:
+    """``path`` a link to /dev/full: a device, written through, whose write fails (ENOSPC) after
+    the command's earlier outputs were written."""
+    os.symlink("/dev/full", path)
+
+
+def _one_failed_write(args: list[str], named: str) -> None:
+    code, out, err = run_cli(*args)
+    assert code != 0 and len(err.strip().splitlines()) == 1 and named in err and "space" in err.lower(), (code, err)
+
+
+def test_m2_refs_writes_every_file_or_none(here: Path) -> None:
+    """INPUT and REF0 were left new (and INPUT's old text lost) when REF1's write failed."""
+    out = here / "out"
+    out.mkdir()
+    (out / "INPUT").write_text("OLD\n", encoding="utf-8")
+    _full_disk_link(out / "REF1")
+    _one_failed_write(["m2", "refs", "gold.m2", "-o", "out"], "REF1")
+    _unchanged(out / "INPUT", "OLD\n")
+    assert sorted(p.name for p in out.iterdir()) == ["INPUT", "REF1"]
+
+
+def test_cherrant_score_writes_both_m2_files_or_neither(here: Path, shared_data: Path) -> None:
+    _full_disk_link(here / "r.m2")
+    _one_failed_write(["cherrant", "score", "-hyp", "hyp.para", "-ref", "ref.para", "--hyp-m2", "h.m2",
+                       "--ref-m2", "r.m2", "--cherrant-data", str(shared_data / "cherrant")], "r.m2")
+    assert not (here / "h.m2").exists() and not list(here.glob(".*.part"))
+
+
+def test_a_report_page_that_fails_to_write_leaves_no_new_json(here: Path, spacy_model, monkeypatch) -> None:
+    monkeypatch.setenv("GECMETRICS_SPACY_MODEL", SPACY_TEST_MODEL)  # (the report's ERRANT column)
+    (here / "src").write_text("a b c\nd e f\n", encoding="utf-8")
+    _full_disk_link(here / "page.html")
+    _one_failed_write(["report", "-s", "src", "-r", "src", "-o", "src", "--html", "page.html", "--json", "r.json"],
+                      "page.html")
+    assert not (here / "r.json").exists() and not list(here.glob(".*.part"))
+
+
+def test_an_output_group_replaces_its_targets_together(tmp_path: Path) -> None:
+    from gecmetrics.io.atomic import output_group
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.write_text("old\n", encoding="utf-8")
+    with pytest.raises(RuntimeError):
+        with output_group() as group:
+            with group.output(str(first)) as handle:
+                handle.write("new\n")
+            with group.output(str(second)) as handle:
+                raise RuntimeError("the second file's content could not be made")
+    _unchanged(first, "old\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first"]
+    with output_group() as group:
+        for path in (first, second):
+            with group.output(str(path)) as handle:
+                handle.write("new\n")
+        assert first.read_text(encoding="utf-8") == "old\n"  # nothing replaced before the group ends
+    assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8") == "new\n"

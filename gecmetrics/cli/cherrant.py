@@ -38,7 +38,7 @@ def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: b
     check_command_outputs([("-o", output)], [para, *char_level_paths(data_folder)])  # the data files too
     records = read(para)
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
-    write(output, m2_text(annotator, para, records))
+    write({output: m2_text(annotator, para, records)})
 
 
 @cherrant.command("compare", cls=GreedyCommand)
@@ -95,9 +95,7 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
         for block, record in zip(parsed, records[path]):
             block.line = record.line
     result = compared(comparer, hyp, ref, start, end, run, (blocks[hyp], blocks[ref]))
-    for path, out in ((hyp, hyp_m2), (ref, ref_m2)):  # once the files compared without error
-        if out:
-            write(out, texts[path])
+    write({out: texts[path] for path, out in ((hyp, hyp_m2), (ref, ref_m2)) if out})  # once compared without error
     comparison_report(hyp, comparer, result, category_level, digits, scale)
     if show_signature:
         click.echo(str(report_signature(result, category_level)), err=True)

@@ -51,11 +51,14 @@ def cherrant_options(func: Callable) -> Callable:
     return func
 
 
-def write(path: str, text: str) -> None:
-    from ..io.atomic import atomic_output
+def write(texts: dict[str, str]) -> None:
+    """Each path's text; the files replace their targets together, or none does."""
+    from ..io.atomic import output_group
 
-    with atomic_output(path) as handle:
-        handle.write(text)
+    with output_group() as outputs:
+        for path, text in texts.items():
+            with outputs.output(path) as handle:
+                handle.write(text)
 
 
 def read(para_path: str) -> list:

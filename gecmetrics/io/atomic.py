@@ -104,31 +104,74 @@ def atomic_output(path: str, encoding: str = "utf-8", binary: bool = False) -> I
     as it was. A link is followed (the real file is replaced, the link kept), and a device or
     FIFO written through (see the module docstring). A folder that cannot be written is one
     InputError naming the path."""
-    target, in_place = output_target(path)
-    if in_place:
-        with _opened_in_place(path, encoding, binary) as handle:
+    with output_group() as group:
+        with group.output(path, encoding, binary) as handle:
             yield handle
-        return
-    folder = os.path.dirname(target)
-    try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part", dir=folder)
-    except OSError as err:
-        if not os.path.isdir(folder):
-            raise InputError("cannot write the output: no such folder", path) from None
-        raise InputError(f"cannot write the output: cannot create a file in its folder {folder} "
-                         f"({err.strerror or err})", path) from None
-    try:
-        with (os.fdopen(descriptor, "wb") if binary else
-              os.fdopen(descriptor, "w", encoding=encoding, newline="")) as handle:
-            yield handle
-        _keep_mode(target, temporary)
-        os.replace(temporary, target)
-    except BaseException as err:
+
+
+class OutputGroup:
+    """Outputs that are complete or absent together (:func:`output_group`): each is written to
+    its own temporary file, closed when its block ends, and every one is renamed over its target
+    only when the group ends without an error; otherwise none is replaced and the temporary
+    files are removed. (Devices and FIFOs are written through at once, as always.)"""
+
+    def __init__(self) -> None:
+        self._written: list[tuple[str, str, str]] = []  # (temporary, target, path as given)
+
+    @contextmanager
+    def output(self, path: str, encoding: str = "utf-8", binary: bool = False) -> Iterator[IO[Any]]:
+        """A handle on ``path``'s temporary file (text, or ``binary``)."""
+        target, in_place = output_target(path)
+        if in_place:
+            with _opened_in_place(path, encoding, binary) as handle:
+                yield handle
+            return
+        folder = os.path.dirname(target)
         try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise _named(err, path)
+            descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part",
+                                                     dir=folder)
+        except OSError as err:
+            if not os.path.isdir(folder):
+                raise InputError("cannot write the output: no such folder", path) from None
+            raise InputError(f"cannot write the output: cannot create a file in its folder {folder} "
+                             f"({err.strerror or err})", path) from None
+        self._written.append((temporary, target, path))
+        try:
+            with (os.fdopen(descriptor, "wb") if binary else
+                  os.fdopen(descriptor, "w", encoding=encoding, newline="")) as handle:
+                yield handle
+        except BaseException as err:
+            raise _named(err, path)
+
+    def _commit(self) -> None:
+        for temporary, target, path in self._written:
+            try:
+                _keep_mode(target, temporary)
+                os.replace(temporary, target)
+            except BaseException as err:
+                raise _named(err, path)
+
+    def _discard(self) -> None:
+        for temporary, _, _ in self._written:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
+@contextmanager
+def output_group() -> Iterator[OutputGroup]:
+    """Several outputs written one after another that replace their targets together, when the
+    block ends normally (:class:`OutputGroup`): a failed or interrupted write, of the last file as
+    of the first, leaves every target as it was, so no command leaves some of its files new and
+    others old or missing, which would look like a complete result."""
+    group = OutputGroup()
+    try:
+        yield group
+        group._commit()
+    except BaseException:
+        group._discard()  # (those already renamed are gone from this list's places: unlink fails quietly)
+        raise
 
 
 def _named(err: BaseException, path: str) -> BaseException:

@@ -15,7 +15,7 @@ from typing import Sequence, Union
 
 from ..core.checks import check_count
 from ..errors import InputError
-from .atomic import atomic_output, check_outputs
+from .atomic import check_outputs, output_group
 from .m2 import Block, Edit, check_blocks, read_m2
 from .text import check_sequence, first_repeated
 
@@ -222,12 +222,12 @@ def write_references(result: M2References, directory: str | None = None, prefix:
             os.makedirs(directory, exist_ok=True)
         except OSError as err:
             raise InputError(f"cannot make the folder: {err.strerror}", directory) from None
-    written = []
-    for path, lines in zip([source_path, *reference_paths_], [result.sources, *result.references]):
-        try:
-            with atomic_output(path) as handle:
-                handle.writelines(line + "\n" for line in lines)
-        except OSError as err:
-            raise InputError(f"cannot write: {err.strerror}", path) from None
-        written.append(path)
+    written = [source_path, *reference_paths_]
+    try:
+        with output_group() as group:  # all the files or none: a failed REF3 leaves no new INPUT, REF0 ...
+            for path, lines in zip(written, [result.sources, *result.references]):
+                with group.output(path) as handle:
+                    handle.writelines(line + "\n" for line in lines)
+    except OSError as err:
+        raise InputError(f"cannot write: {err.strerror}", err.filename) from None
     return written

@@ -357,9 +357,7 @@ def write_report(data: dict, html: str | os.PathLike | None = None, json_path: s
                  ) -> None:
     """Write the page and/or the JSON: both written whole, then moved into place, or neither
     (a page that cannot be written leaves an older JSON as it was)."""
-    from contextlib import ExitStack
-
-    from ...io.atomic import atomic_output
+    from ...io.atomic import output_group
 
     if html is None and json_path is None:
         raise InputError("nothing to write: give the HTML page's path and/or the JSON's")
@@ -368,12 +366,12 @@ def write_report(data: dict, html: str | os.PathLike | None = None, json_path: s
             raise InputError("the folder does not exist", os.fspath(path))
     _check_data(data)
     cleaned = _clean(data)  # once for both
-    with ExitStack() as outputs:  # the temporary files are moved into place when both are written
-        page = None if html is None else outputs.enter_context(atomic_output(os.fspath(html)))
+    with output_group() as outputs:  # both files moved into place once both are written
         if json_path is not None:
-            handle = outputs.enter_context(atomic_output(os.fspath(json_path)))
-            for piece in json_pieces(cleaned):  # (the whole text of a large report is not made)
-                handle.write(piece)
-            handle.write("\n")
-        if page is not None:
-            page.write(_page(cleaned))
+            with outputs.output(os.fspath(json_path)) as handle:
+                for piece in json_pieces(cleaned):  # (the whole text of a large report is not made)
+                    handle.write(piece)
+                handle.write("\n")
+        if html is not None:
+            with outputs.output(os.fspath(html)) as page:
+                page.write(_page(cleaned))
