@@ -148,8 +148,8 @@ class OutputGroup:
             try:
                 _keep_mode(target, temporary)
                 os.replace(temporary, target)
-            except BaseException as err:
-                raise _named(err, path)
+            except OSError as err:  # (named by the output, not by its temporary file)
+                raise OSError(err.errno, err.strerror, path) from None
 
     def _discard(self) -> None:
         for temporary, _, _ in self._written:

@@ -229,5 +229,5 @@ def write_references(result: M2References, directory: str | None = None, prefix:
                 with group.output(path) as handle:
                     handle.writelines(line + "\n" for line in lines)
     except OSError as err:
-        raise InputError(f"cannot write: {err.strerror}", err.filename) from None
+        raise InputError(f"cannot write: {err.strerror or err}", err.filename or source_path) from None
     return written
