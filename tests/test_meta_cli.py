@@ -4,6 +4,7 @@ metric with intervals, and bad input as one line with exit 2."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -308,6 +309,18 @@ def test_plots(toy: dict[str, str], tmp_path: Path) -> None:
                                                                             str(tmp_path / "src.png"))]
     assert "the output (--plot (its scatter)) is also an input" in one_line_error(*args)
     assert source.read_bytes() == kept and not (tmp_path / "src.png").exists()
+
+
+def test_window_plots_are_written_both_or_neither(toy: dict[str, str], tmp_path: Path) -> None:
+    """The windows figure was renamed into place before the scatter was written: a disk that
+    filled at the scatter left a new windows figure beside an old (or no) scatter."""
+    pytest.importorskip("matplotlib")
+    (tmp_path / "w.png").write_bytes(b"OLD")
+    os.symlink("/dev/full", tmp_path / "w-scatter.png")  # a device, written through: ENOSPC
+    code, out, err = run_cli(*toy_args(toy, "--window", "3", "--plot", str(tmp_path / "w.png")))
+    error = err.strip().splitlines()[-1]  # (after the toy's warning: 4 systems only)
+    assert code == 2 and "w-scatter.png" in error and "space" in error.lower() and "Traceback" not in err, err
+    assert (tmp_path / "w.png").read_bytes() == b"OLD" and not list(tmp_path.glob(".*.part"))
 
 
 def test_plot_without_matplotlib_is_one_line(toy: dict[str, str], tmp_path: Path, monkeypatch) -> None:

@@ -65,17 +65,30 @@ def _check_path(path: str | os.PathLike) -> str:
 
 def _save(figure: Any, path: str) -> str:
     """Write the figure (format from the extension); an OS error names the path."""
-    from ..io.atomic import atomic_output
+    return _save_together([(figure, path)])[0]
+
+
+def _save_together(figures: Sequence[tuple[Any, str]]) -> list[str]:
+    """Write the figures, each to its path (format from the extension), complete or absent
+    together, as every command's outputs (:func:`..io.atomic.output_group`): a disk that fills
+    at the second leaves the first as it was. Closes the figures; an OS error names its path."""
+    from ..io.atomic import output_group
 
     plt = _pyplot()
+    written = None
     try:
-        with atomic_output(path, binary=True) as handle:  # complete or absent, as every output
-            figure.savefig(handle, dpi=_DPI, bbox_inches="tight", format=os.path.splitext(path)[1][1:].lower() or None)
+        with output_group() as group:
+            for figure, path in figures:
+                written = path
+                with group.output(path, binary=True) as handle:
+                    figure.savefig(handle, dpi=_DPI, bbox_inches="tight",
+                                   format=os.path.splitext(path)[1][1:].lower() or None)
     except OSError as error:
-        raise InputError(f"cannot write the figure: {error.strerror or error}", path) from None
+        raise InputError(f"cannot write the figure: {error.strerror or error}", error.filename or written) from None
     finally:
-        plt.close(figure)
-    return path
+        for figure, _ in figures:
+            plt.close(figure)
+    return [path for _, path in figures]
 
 
 # --------------------------------------------------------------------------- scatter
@@ -130,6 +143,10 @@ def plot_scatter(metric_scores: Mapping[str, float] | Mapping[str, Mapping[str, 
 
 def draw_scatter(panels: Sequence[ScatterPanel], path: str, title: str | None = None) -> str:
     """The panels side by side (at most 3 a row) under ``title``, written to ``path``."""
+    return _save(_scatter_figure(panels, title), path)
+
+
+def _scatter_figure(panels: Sequence[ScatterPanel], title: str | None) -> Any:
     plt = _pyplot()
     columns = min(len(panels), 3)
     rows = -(-len(panels) // columns)
@@ -144,7 +161,7 @@ def draw_scatter(panels: Sequence[ScatterPanel], path: str, title: str | None = 
     figure.tight_layout()
     for cell, panel in zip(cells, panels):
         _label_points(cell, panel.systems, panel.x, panel.y)
-    return _save(figure, path)
+    return figure
 
 
 def _draw_panel(axes: Any, panel: ScatterPanel) -> None:
@@ -276,6 +293,10 @@ def plot_windows(analyses: WindowAnalysis | Sequence[WindowAnalysis], path: str 
     starts), one colour per metric, the legends beside the plot; written to ``path`` (.png,
     .pdf or .svg). Returns the path."""
     path = _check_path(path)
+    return _save(_windows_figure(analyses, title), path)
+
+
+def _windows_figure(analyses: WindowAnalysis | Sequence[WindowAnalysis], title: str | None) -> Any:
     analyses = [analyses] if isinstance(analyses, WindowAnalysis) else list(analyses)
     if not analyses:
         raise InputError("no window analysis to plot")
@@ -305,7 +326,7 @@ def plot_windows(analyses: WindowAnalysis | Sequence[WindowAnalysis], path: str 
                 ["Pearson", "Spearman"], title="correlation", fontsize="small", loc="lower left",
                 bbox_to_anchor=(1.02, 0.0), borderaxespad=0.0)
     axes.set_title(title or f"Correlations over windows of {k} systems adjacent in the human ranking", fontsize=10)
-    return _save(figure, path)
+    return figure
 
 
 # --------------------------------------------------------------------------- pairwise heat map
@@ -361,8 +382,13 @@ def plot_meta_evaluation(result: Any, path: str | os.PathLike) -> list[str]:
     scatter = _check_path(windows_scatter_path(path))
     windows_title = (f"Correlations over windows of {result.windows[0].window} systems adjacent in the human "
                      f"ranking ({os.path.basename(result.judgments)})")
-    return [plot_windows(result.windows, path, title=windows_title),
-            draw_scatter(panels, scatter, title)]
+    windows = _windows_figure(result.windows, windows_title)
+    try:
+        scatter_figure = _scatter_figure(panels, title)
+    except BaseException:
+        _pyplot().close(windows)
+        raise
+    return _save_together([(windows, path), (scatter_figure, scatter)])  # both or neither
 
 
 def windows_scatter_path(path: str | os.PathLike) -> str:
