@@ -16,6 +16,7 @@ from gecmetrics.metrics.m2.compare import ErrantCompare
 from gecmetrics.metrics.m2.errant_report import format_errant_report
 from gecmetrics.io.m2 import parse_m2, read_m2
 from tests._zh_support import mucgec_m2 as mucgec_m2_text
+from tests.conftest import run_cli
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -141,6 +142,29 @@ def test_a_not_annotatable_sentence_counts_nothing() -> None:
     hyp, ref = _blocks()
     assert compare_cherrant_blocks(hyp, ref).sentence_counts[1].tolist() == [0, 0, 0]
     assert ErrantCompare().compare(hyp, ref).sentence_counts[1].tolist() == [0, 1, 1]
+
+
+TRACE_HYP = 'S 我 爱 你 们\nT0-A0 我 爱 你\nA 3 4|||R|||-NONE-|||REQUIRED|||-NONE-|||0\n\nS 他 去 学 校\nT0 没有错误\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\nS 天 气 好\nT0-A0 天 气 很 好\nA 2 2|||M|||很|||REQUIRED|||-NONE-|||0\n'
+TRACE_REF = 'S 我 爱 你 们\nT0-A0 我 爱 你\nA 3 4|||R|||-NONE-|||REQUIRED|||-NONE-|||0\nT1-A1 我 喜 欢 你 们\nA 1 2|||S|||喜 欢|||REQUIRED|||-NONE-|||1\n\nS 他 去 学 校\nT0-A0 他 去 学 校\nA 0 4|||NA|||-NONE-|||REQUIRED|||-NONE-|||0\n\nS 天 气 好\nT0-A0 天 气 真 好\nA 2 2|||M|||真|||REQUIRED|||-NONE-|||0\n'
+CHERRANT_TRACE = "----------------------------------------\nSENTENCE 0 我 爱 你 们\n----------------------------------------\nSENTENCE 0 - HYP 0 - REF 0\nHYPOTHESIS EDITS : [(3, 4, '-NONE-')]\nREFERENCE EDITS  : [(3, 4, '-NONE-')]\nLocal TP/FP/FN   : 1 0 0\nLocal P/R/F0.5  : 1.0 1.0 1.0\nGlobal TP/FP/FN  : 1 0 0\nGlobal P/R/F0.5  : 1.0 1.0 1.0\n----------------------------------------\nSENTENCE 0 我 爱 你 们\n----------------------------------------\nSENTENCE 0 - HYP 0 - REF 1\nHYPOTHESIS EDITS : [(3, 4, '-NONE-')]\nREFERENCE EDITS  : [(1, 2, '喜欢')]\nLocal TP/FP/FN   : 0 1 1\nLocal P/R/F0.5  : 0.0 0.0 0.0\nGlobal TP/FP/FN  : 0 1 1\nGlobal P/R/F0.5  : 0.0 0.0 0.0\n----------------------------------------\n^^ HYP 0, REF 0 chosen for sentence 0\n----------------------------------------\nSENTENCE 2 天 气 好\n----------------------------------------\nSENTENCE 2 - HYP 0 - REF 0\nHYPOTHESIS EDITS : [(2, 2, '很')]\nREFERENCE EDITS  : [(2, 2, '真')]\nLocal TP/FP/FN   : 0 1 1\nLocal P/R/F0.5  : 0.0 0.0 0.0\nGlobal TP/FP/FN  : 1 1 1\nGlobal P/R/F0.5  : 0.5 0.5 0.5\n----------------------------------------\n^^ HYP 0, REF 0 chosen for sentence 2\n\n=========== Span-Based Correction ============\nTP\tFP\tFN\tPrec\tRec\tF0.5\n1\t1\t1\t0.5\t0.5\t0.5\n==============================================\n\n"
+"""What ChERRANT's ``compare_m2_for_evaluation.py -hyp hyp.m2 -ref ref.m2 -v`` printed on those
+two files (github HillZhang1999/MuCGEC scorers/ChERRANT, run 2026-12-03): ERRANT 2's layout,
+the sentence line above every pair, edits without their types, no local type table, and
+nothing for the not annotatable sentence 1."""
+
+
+def test_verbose_prints_cherrants_trace(tmp_path: Path) -> None:
+    (tmp_path / "hyp.m2").write_text(TRACE_HYP, encoding="utf-8")
+    (tmp_path / "ref.m2").write_text(TRACE_REF, encoding="utf-8")
+    code, out, err = run_cli("cherrant", "compare", "-hyp", str(tmp_path / "hyp.m2"), "-ref", str(tmp_path / "ref.m2"),
+                             "-v")
+    assert code == 0 and out == CHERRANT_TRACE, err
+    # ERRANT's layout for the same comparison under compare_m2's rules (m2 compare -v): its own
+    hyp, ref = parse_m2(TRACE_HYP, "hyp", target_lines=True), parse_m2(TRACE_REF, "ref", target_lines=True)
+    errant = format_errant_report(ErrantCompare(verbose=True).compare(hyp, ref))
+    assert "Original sentence 1: 他 去 学 校" in errant and "Local results:" in errant
+    with pytest.raises(ValueError, match="unknown trace layout"):
+        format_errant_report(ErrantCompare(verbose=True).compare(hyp, ref), layout="errant2")
 
 
 def test_single_and_multi_count_correction_tokens_without_spaces() -> None:

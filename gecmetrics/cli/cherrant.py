@@ -45,14 +45,14 @@ def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: b
 @click.option("-hyp", required=True, metavar="M2", help="The hypothesis M2 (ChERRANT's format).")
 @click.option("-ref", required=True, metavar="M2", help="The reference M2 (ChERRANT's format).")
 @comparison_options
-@click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
+@click.option("-v", "--verbose", is_flag=True, help="Print the per-sentence trace, as ChERRANT prints it.")
 @cherrant_options
 @report_options
 def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start: int | None, end: int | None,
             max_answer_num: int | None, reference_num: int | None, digits: int | None, scale: float,
             **options: Any) -> None:
     """P/R/F of a hypothesis M2 against a reference M2, as ChERRANT's
-    ``compare_m2_for_evaluation.py`` prints them (its report and fractions; -v: ERRANT's trace
+    ``compare_m2_for_evaluation.py`` prints them (its report and fractions; -v: its trace
     layout; --tsv, --json ...: the table of `gecmetric errant`, x100 unless --scale 1)."""
     run, show_signature = _run_options(options), options.pop("show_signature")
     check_verbose_format(verbose)
@@ -71,7 +71,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
 @click.option("--ref-m2", metavar="M2", help="Also write the reference M2 here.")
 @annotator_options
 @comparison_options
-@click.option("-v", "--verbose", is_flag=True, help="Print ERRANT's per-sentence trace.")
+@click.option("-v", "--verbose", is_flag=True, help="Print the per-sentence trace, as ChERRANT prints it.")
 @cherrant_options
 @report_options
 def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularity: str, strategy: str,

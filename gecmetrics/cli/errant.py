@@ -99,7 +99,7 @@ def _print(metric: Any, names: list[str], results: list[Any], category_level: in
         for path, result in zip(names, results):
             if len(names) > 1:
                 click.echo(f"== {path}")
-            click.echo(format_errant_report(result, category_level), nl=False)
+            click.echo(format_errant_report(result, category_level, metric.comparison().trace_layout), nl=False)
     else:
         table = errant_table(names, results, category_level, out.scale, out.digits)
         if out.format is None:  # its own text, as before; a format asked for carries the signature

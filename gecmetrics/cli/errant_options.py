@@ -85,7 +85,7 @@ def comparison_report(name: str, comparer: Any, result: Any, category_level: int
     if fmt == "json":
         echo_json_results([(name, comparer, result)], scale, level=category_level)
     elif fmt is None:
-        click.echo(format_errant_report(result, category_level), nl=False)
+        click.echo(format_errant_report(result, category_level, comparer.comparison().trace_layout), nl=False)
     else:
         echo_scores(errant_table([name], [result], category_level, scale, chosen_digits(digits, scale)), fmt,
                     [report_signature(result, category_level)])

@@ -22,7 +22,7 @@ tables) plus:
 ChERRANT's M2 files carry ``T<k>-A<n>`` target lines, which are skipped when they are read
 (ChERRANT reads only the ``S`` line and the ``A`` lines). Its ``-multi_hyp_avg`` and
 ``-multi_hyp_max`` options are accepted by its parser but used nowhere; ``-v`` prints traces
-but changes no number (its trace text is not reproduced).
+but changes no number (ERRANT 2's layout: ``metrics.m2.errant_report.TRACE_LAYOUTS``).
 """
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ class CherrantComparison(EditComparison):
     reference_num: int | None = None
 
     label: ClassVar[str] = "ChERRANT"
+    trace_layout: ClassVar[str] = "cherrant"  # compare_m2_for_evaluation.py -v: ERRANT 2's layout
     reads_back_m2: ClassVar[bool] = False
     type_form: ClassVar[re.Pattern | None] = None  # its own types (S, M, R, W)
 

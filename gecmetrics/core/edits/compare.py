@@ -101,6 +101,8 @@ class SentenceTrace:
     pairs: list[SentenceComparison]
     chosen: tuple[int, int]
     categories: dict[str, list[int]]
+    source_line: str = ""  # the block's S line as written (ChERRANT's trace shows it)
+    skipped: bool = False  # counted nothing (ChERRANT: NA or --reference_num), no pair compared
 
 
 @dataclass
@@ -113,6 +115,8 @@ class ComparedSentence:
     counts: list[tuple[int, int, int]]
     categories: list[dict[str, list[int]]]
     source: str = ""
+    source_line: str = ""
+    skipped: bool = False
 
 
 class TypeCounts:
@@ -267,6 +271,8 @@ class EditComparison:
 
     label: ClassVar[str] = "ERRANT"
     """The tool whose rules these are."""
+    trace_layout: ClassVar[str] = "errant"
+    """How -v prints the traces: ERRANT 3.0.2's compare_m2 or ChERRANT's (metrics.m2.errant_report.TRACE_LAYOUTS)."""
     reads_back_m2: ClassVar[bool] = True
     """Whether the tool compares annotated edits as read back from the M2 file its annotator
     wrote (compare_m2 splits edit lines on ``|||``: ``gecmetrics.metrics.errant.read_back``);
@@ -408,10 +414,12 @@ class EditComparison:
                     pairs.append((hyp_id, ref_id))
                     counts.append((tp, fp, fn))
                     categories.append(cats)
-            if self.skipped(ref_tables):
+            skipped = self.skipped(ref_tables)
+            if skipped:
                 pairs, counts, categories = pairs[:1], [(0, 0, 0)], [{}]
             shown = block.source if block.shown_source is None else block.shown_source
-            sentences.append(ComparedSentence(hyp_tables, ref_tables, pairs, counts, categories, shown))
+            line = "S" if block.shown_source is not None else "S " + block.source  # (a bare "S" line)
+            sentences.append(ComparedSentence(hyp_tables, ref_tables, pairs, counts, categories, shown, line, skipped))
         return sentences
 
 
@@ -494,7 +502,8 @@ def sentence_traces(sentences: Sequence[ComparedSentence], chosen: np.ndarray) -
             shown.append(SentenceComparison(hyp_id, ref_id, _shown_edits(sentence.hyp_tables[hyp_id]),
                                             _shown_edits(sentence.ref_tables[ref_id]), counts, global_counts))
         k = int(chosen[row])
-        traces.append(SentenceTrace(row, sentence.source, shown, sentence.pairs[k], sentence.categories[k]))
+        traces.append(SentenceTrace(row, sentence.source, shown, sentence.pairs[k], sentence.categories[k],
+                                    sentence.source_line, sentence.skipped))
         total += sentence.counts[k]
     return traces
 

@@ -19,13 +19,22 @@ def _type_groups(result: ErrantResult, level: int) -> dict:
     return errant_type_groups(result.categories, level)
 
 
-def format_errant_report(result: ErrantResult, category_level: int | None = None) -> str:
-    """The text ERRANT's compare_m2 prints: verbose traces (when kept), the optional category
-    table, then the overall TP/FP/FN/Prec/Rec/F table."""
+TRACE_LAYOUTS = ("errant", "cherrant")
+"""How -v traces are printed: ERRANT 3.0.2's compare_m2, or ChERRANT's
+compare_m2_for_evaluation.py (ERRANT 2's layout: the sentence line before every pair, edits
+without their types, no local type table, nothing for a sentence it skips)."""
+
+
+def format_errant_report(result: ErrantResult, category_level: int | None = None, layout: str = "errant") -> str:
+    """The text ERRANT's compare_m2 prints (``layout`` "cherrant": ChERRANT's
+    compare_m2_for_evaluation.py): verbose traces (when kept), the optional category table, then
+    the overall TP/FP/FN/Prec/Rec/F table."""
+    if layout not in TRACE_LAYOUTS:
+        raise ValueError(f"unknown trace layout {layout!r}; choose one of: {', '.join(TRACE_LAYOUTS)}")
     lines: list[str] = []
     beta = result.beta
     for trace in result.traces:
-        lines.extend(_trace_lines(trace, beta))
+        lines.extend(_trace_lines(trace, beta) if layout == "errant" else _cherrant_trace_lines(trace, beta))
     title = MODE_TITLES[result.mode]
     if result.settings.get("sentence_average"):
         title = title.rstrip() + ", Sentence Average "
@@ -50,29 +59,53 @@ def format_errant_report(result: ErrantResult, category_level: int | None = None
     return "\n".join(lines) + "\n"
 
 
+_RULE = "{:-^40}".format("")
+
+
 def _trace_lines(trace: SentenceTrace, beta: float) -> list[str]:
-    rule = "{:-^40}".format("")
-    lines = [rule, f"Original sentence {trace.index}: {trace.source}"]
+    lines = [_RULE, f"Original sentence {trace.index}: {trace.source}"]
     for pair in trace.pairs:
-        tp, fp, fn = pair.counts
-        local_p, local_r, local_f = rounded_scores(tp, fp, fn, beta)
-        global_p, global_r, global_f = rounded_scores(*pair.global_counts, beta)
-        lines.extend([
-            rule,
-            f"SENTENCE {trace.index} - HYP {pair.hyp_annotator} - REF {pair.ref_annotator}",
-            f"HYPOTHESIS EDITS : {pair.hyp_edits!r}",
-            f"REFERENCE EDITS  : {pair.ref_edits!r}",
-            f"Local TP/FP/FN   : {tp} {fp} {fn}",
-            f"Local P/R/F{beta}  : {local_p} {local_r} {local_f}",
-            "Global TP/FP/FN  : " + " ".join(map(str, pair.global_counts)),
-            f"Global P/R/F{beta}  : {global_p} {global_r} {global_f}",
-        ])
-    lines.append(rule)
+        lines.extend(_pair_lines(trace, pair, beta, typed=True))
+    lines.append(_RULE)
     lines.append(f"^^ HYP {trace.chosen[0]}, REF {trace.chosen[1]} chosen for sentence {trace.index}")
     lines.append("Local results:")
     lines.extend(_right_aligned_table([["Category", "TP", "FP", "FN"]]
                                       + [[name, *counts] for name, counts in trace.categories.items()]))
     return lines
+
+
+def _cherrant_trace_lines(trace: SentenceTrace, beta: float) -> list[str]:
+    """ChERRANT's trace of a sentence: its S line (after the "S") above every pair, nothing for
+    a sentence it does not compare (a reference of one NA edit, or --reference_num)."""
+    if trace.skipped:
+        return []
+    lines = []
+    for pair in trace.pairs:
+        lines.extend([_RULE, f"SENTENCE {trace.index}{trace.source_line[1:]}"])
+        lines.extend(_pair_lines(trace, pair, beta, typed=False))
+    lines.append(_RULE)
+    lines.append(f"^^ HYP {trace.chosen[0]}, REF {trace.chosen[1]} chosen for sentence {trace.index}")
+    return lines
+
+
+def _pair_lines(trace: SentenceTrace, pair, beta: float, typed: bool) -> list[str]:
+    """One compared pair: its edits (ERRANT 3 adds each one's type, ChERRANT does not) and the
+    local and running counts and scores."""
+    tp, fp, fn = pair.counts
+    local_p, local_r, local_f = rounded_scores(tp, fp, fn, beta)
+    global_p, global_r, global_f = rounded_scores(*pair.global_counts, beta)
+    hyp_edits, ref_edits = ((pair.hyp_edits, pair.ref_edits) if typed else
+                            ([edit[:-1] for edit in pair.hyp_edits], [edit[:-1] for edit in pair.ref_edits]))
+    return [
+        _RULE,
+        f"SENTENCE {trace.index} - HYP {pair.hyp_annotator} - REF {pair.ref_annotator}",
+        f"HYPOTHESIS EDITS : {hyp_edits!r}",
+        f"REFERENCE EDITS  : {ref_edits!r}",
+        f"Local TP/FP/FN   : {tp} {fp} {fn}",
+        f"Local P/R/F{beta}  : {local_p} {local_r} {local_f}",
+        "Global TP/FP/FN  : " + " ".join(map(str, pair.global_counts)),
+        f"Global P/R/F{beta}  : {global_p} {global_r} {global_f}",
+    ]
 
 
 def _right_aligned_table(rows: list[list]) -> list[str]:
