@@ -156,3 +156,27 @@ def test_conll14_files(conll14):
     assert {a for b in combined for a in b.annotators()} == {0, 1}
     # the S lines are the INPUT file
     assert [b.source for b in combined] == (conll14 / "INPUT").read_text(encoding="utf-8").splitlines()
+
+
+@settings(max_examples=300, deadline=None)
+@given(span=st.sampled_from(["0 1", "-1 -1", "3 3", "2 1", "-1 0", "0 9", "007 8", "-0 1", " 0 1", "0  1", "0 1 ",
+                             "0\t1", "a b", "1", "١ 2", "+1 2"]),
+       annotator=st.sampled_from(["0", "1", "63", "64", "01", " 1", "1 ", "-1", "x", "２", "2147483647", "2147483648"]),
+       correction=st.sampled_from(["", "-NONE-", "a||b", "x y", "|"]),
+       n_tokens=st.integers(0, 8))
+def test_the_common_line_reads_as_every_check_reads_it(span, annotator, correction, n_tokens):
+    """The edit line's fast path (io.m2._parse_edit_line) gives the Edit, or the refusal, of the
+    line read with every check (_checked_edit_line), for any span and annotator field."""
+    from gecmetrics.io.m2 import _checked_edit_line, _parse_edit_line
+
+    body = f"{span}|||R:X|||{correction}|||REQUIRED|||-NONE-|||{annotator}"
+
+    def outcome(read):
+        try:
+            edit = read()
+            return edit, edit.annotator_text, edit.edit_set
+        except InputError as error:
+            return str(error)
+    fast = outcome(lambda: _parse_edit_line(body, n_tokens, "f.m2", 3))
+    checked = outcome(lambda: _checked_edit_line(body.split("|||"), n_tokens, "f.m2", 3))
+    assert fast == checked

@@ -31,9 +31,30 @@ _INTEGER = re.compile(r"-?[0-9]+")
 _TARGET_LINE = re.compile(r"T[0-9]+(?:-A([0-9]+))? ")
 
 
+_SPAN = re.compile(r"(-?[0-9]+) (-?[0-9]+)")
+_SMALL_ANNOTATORS = {str(n): n for n in range(64)}
+"""Annotator fields written as ``str(n)``: those of every known M2 file (0, 1, ...)."""
+_intern = sys.intern  # the type, required and comment fields repeat over a file: one string object each
+
+
 def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int) -> Edit:
     """Parse the part after ``A `` of an edit line; raise InputError naming file and line."""
     fields = body.split(FIELD_SEPARATOR)
+    if len(fields) == 6:  # the common line, read as the checks below read it, with fewer steps
+        span, edit_type, correction, required, comment, annotator_text = fields
+        offsets = _SPAN.fullmatch(span)
+        annotator = _SMALL_ANNOTATORS.get(annotator_text)
+        if offsets is not None and annotator is not None:
+            start, end = int(offsets[1]), int(offsets[2])
+            if 0 <= start <= end <= n_tokens or start == end == -1:
+                return Edit(start, end, _intern(edit_type), correction, _intern(required), _intern(comment),
+                            annotator)
+    return _checked_edit_line(fields, n_tokens, name, line_number)
+
+
+def _checked_edit_line(fields: list[str], n_tokens: int, name: str, line_number: int) -> Edit:
+    """An edit line's fields read with every check (an uncommon span or annotator field, or a
+    line to refuse with its reason)."""
     if len(fields) != 6:
         raise InputError(
             f"malformed edit line: expected 6 fields separated by '|||', found {len(fields)}", name, line_number)
