@@ -1509,3 +1509,19 @@ def test_report_benchmark_quick_run(shared_data):
     assert re.search(r"^page\s+\d+\.\d+ MB", done.stdout, re.MULTILINE), done.stdout
     assert re.search(r"^open\s+(first 25 sentences drawn \d+\.\d+ s, every sentence decoded \d+\.\d+ s|not timed)",
                      done.stdout, re.MULTILINE), done.stdout
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.floats(0, 2, allow_nan=False), st.integers(0, 20000).map(lambda k: k / 20000 - 1e-10),
+                 st.integers(0, 200).map(lambda k: k / 200 + 3e-11)))
+def test_page_data_rounding_prints_as_the_commands(value: float) -> None:
+    """The page rounds a sentence-level number of its data at 4 decimals (x100 at 2) or 2 (a
+    difficulty) as the commands round the number itself: the data's 6 decimals made a tie of
+    0.0374499999 (0.03745), which the page printed 3.75 where the commands print 3.74."""
+    from gecmetrics.core.table import round_half_up, scaled
+    from gecmetrics.output.report.data import _round
+
+    kept = _round(value)
+    assert abs(kept - value) <= 5e-7
+    assert scaled(kept, 2) == scaled(value, 2) and round_half_up(kept, 4) == round_half_up(value, 4)
+    assert round_half_up(kept, 2) == round_half_up(value, 2)

@@ -12,7 +12,8 @@ GoToScorer's); both, and the default metrics, from the registry's one default li
 :func:`~gecmetrics.meta.system_level.meta_evaluate`. The page (:mod:`.html`) only shows this dict.
 
 System outputs are not stored as text: each is its source with its ERRANT edits applied (the
-page applies them to show them inline). Sentence-level numbers are rounded to 6 decimals.
+page applies them to show them inline). Sentence-level numbers are rounded to 6 decimals (not
+where that makes a tie the page would round otherwise than the commands: :func:`_round`).
 """
 from __future__ import annotations
 
@@ -59,11 +60,31 @@ OVER_BOUND = "sample"
 """Exact Shapley above ``max_exact_edits``: sampled Shapley in its place (the page says which sentences)."""
 CATEGORY_LEVELS = (1, 2, 3)
 DIGITS = 6
+"""Decimals of the sentence-level numbers in the data (the page's size); the page prints 4 at most."""
 
 
 def _round(value: Any) -> Any:
+    """A sentence-level number to :data:`DIGITS` decimals, unless that makes a tie at the
+    decimals the page prints where the value was none (0.1234499999 -> 0.12345): the page would
+    then round it otherwise than the commands do (12.35 for their 12.34); such a value is kept
+    whole."""
     value = float(value)
-    return None if not math.isfinite(value) else round(value, DIGITS)
+    if not math.isfinite(value):
+        return None
+    rounded = round(value, DIGITS)
+    if rounded != value and _made_tie(rounded):
+        return value
+    return rounded
+
+
+def _made_tie(rounded: float) -> bool:
+    """Whether a number of :data:`DIGITS` decimals is a tie at fewer than that: its last
+    non-zero decimal, before the last place, a 5."""
+    scaled = rounded * 10 ** (DIGITS - 1)
+    if abs(scaled - round(scaled)) > 1e-6:  # a non-zero last decimal: no tie the page prints
+        return False
+    decimals = f"{abs(rounded):.{DIGITS}f}".split(".")[1].rstrip("0")
+    return decimals.endswith("5")
 
 
 def _rounded(values: Any) -> list:
