@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...core.table import Table, scaled, unit_header
-from ...core.edits.compare import MODE_TITLES, SentenceTrace, errant_scores, rounded_scores
+from ...errors import InputError
+from ...core.edits.compare import MODE_TITLES, SentenceComparison, SentenceTrace, errant_scores, rounded_scores
 from ..edit_comparison import EditComparisonMetric, ErrantResult, errant_type_groups
 
 
@@ -30,7 +31,7 @@ def format_errant_report(result: ErrantResult, category_level: int | None = None
     compare_m2_for_evaluation.py): verbose traces (when kept), the optional category table, then
     the overall TP/FP/FN/Prec/Rec/F table."""
     if layout not in TRACE_LAYOUTS:
-        raise ValueError(f"unknown trace layout {layout!r}; choose one of: {', '.join(TRACE_LAYOUTS)}")
+        raise InputError(f"unknown trace layout {layout!r}; choose one of: {', '.join(TRACE_LAYOUTS)}")
     lines: list[str] = []
     beta = result.beta
     for trace in result.traces:
@@ -88,7 +89,7 @@ def _cherrant_trace_lines(trace: SentenceTrace, beta: float) -> list[str]:
     return lines
 
 
-def _pair_lines(trace: SentenceTrace, pair, beta: float, typed: bool) -> list[str]:
+def _pair_lines(trace: SentenceTrace, pair: SentenceComparison, beta: float, typed: bool) -> list[str]:
     """One compared pair: its edits (ERRANT 3 adds each one's type, ChERRANT does not) and the
     local and running counts and scores."""
     tp, fp, fn = pair.counts
