@@ -164,7 +164,7 @@ def test_verbose_prints_cherrants_trace(tmp_path: Path) -> None:
     errant = format_errant_report(ErrantCompare(verbose=True).compare(hyp, ref))
     assert "Original sentence 1: 他 去 学 校" in errant and "Local results:" in errant
     with pytest.raises(ValueError, match="unknown trace layout"):
-        format_errant_report(ErrantCompare(verbose=True).compare(hyp, ref), layout="errant2")
+        format_errant_report(ErrantCompare(verbose=True).compare(hyp, ref), layout="errant")
 
 
 def test_single_and_multi_count_correction_tokens_without_spaces() -> None:

@@ -47,7 +47,7 @@ class CherrantComparison(EditComparison):
     reference_num: int | None = None
 
     label: ClassVar[str] = "ChERRANT"
-    trace_layout: ClassVar[str] = "cherrant"  # compare_m2_for_evaluation.py -v: ERRANT 2's layout
+    trace_layout: ClassVar[str] = "compare_m2_for_evaluation"  # its -v: ERRANT 2's layout
     reads_back_m2: ClassVar[bool] = False
     type_form: ClassVar[re.Pattern | None] = None  # its own types (S, M, R, W)
 

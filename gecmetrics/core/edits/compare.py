@@ -271,7 +271,7 @@ class EditComparison:
 
     label: ClassVar[str] = "ERRANT"
     """The tool whose rules these are."""
-    trace_layout: ClassVar[str] = "errant"
+    trace_layout: ClassVar[str] = "compare_m2"
     """How -v prints the traces: ERRANT 3.0.2's compare_m2 or ChERRANT's (metrics.m2.errant_report.TRACE_LAYOUTS)."""
     reads_back_m2: ClassVar[bool] = True
     """Whether the tool compares annotated edits as read back from the M2 file its annotator

@@ -20,22 +20,23 @@ def _type_groups(result: ErrantResult, level: int) -> dict:
     return errant_type_groups(result.categories, level)
 
 
-TRACE_LAYOUTS = ("errant", "cherrant")
-"""How -v traces are printed: ERRANT 3.0.2's compare_m2, or ChERRANT's
-compare_m2_for_evaluation.py (ERRANT 2's layout: the sentence line before every pair, edits
-without their types, no local type table, nothing for a sentence it skips)."""
+TRACE_LAYOUTS = ("compare_m2", "compare_m2_for_evaluation")
+"""How -v traces are printed, named after the script that prints them: ERRANT 3.0.2's
+compare_m2, or ChERRANT's compare_m2_for_evaluation.py (ERRANT 2's layout: the sentence line
+before every pair, edits without their types, no local type table, nothing for a sentence it
+skips)."""
 
 
-def format_errant_report(result: ErrantResult, category_level: int | None = None, layout: str = "errant") -> str:
-    """The text ERRANT's compare_m2 prints (``layout`` "cherrant": ChERRANT's
-    compare_m2_for_evaluation.py): verbose traces (when kept), the optional category table, then
-    the overall TP/FP/FN/Prec/Rec/F table."""
+def format_errant_report(result: ErrantResult, category_level: int | None = None, layout: str = "compare_m2") -> str:
+    """The text ERRANT's compare_m2 prints (``layout`` "compare_m2_for_evaluation": ChERRANT's
+    script's): verbose traces (when kept), the optional category table, then the overall
+    TP/FP/FN/Prec/Rec/F table."""
     if layout not in TRACE_LAYOUTS:
         raise InputError(f"unknown trace layout {layout!r}; choose one of: {', '.join(TRACE_LAYOUTS)}")
     lines: list[str] = []
     beta = result.beta
     for trace in result.traces:
-        lines.extend(_trace_lines(trace, beta) if layout == "errant" else _cherrant_trace_lines(trace, beta))
+        lines.extend(_trace_lines(trace, beta) if layout == "compare_m2" else _cherrant_trace_lines(trace, beta))
     title = MODE_TITLES[result.mode]
     if result.settings.get("sentence_average"):
         title = title.rstrip() + ", Sentence Average "
