@@ -1511,7 +1511,7 @@ def test_report_benchmark_quick_run(shared_data):
                      done.stdout, re.MULTILINE), done.stdout
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.one_of(st.floats(0, 2, allow_nan=False), st.integers(0, 20000).map(lambda k: k / 20000 - 1e-10),
                  st.integers(0, 200).map(lambda k: k / 200 + 3e-11)))
 def test_page_data_rounding_prints_as_the_commands(value: float) -> None:
