@@ -20,23 +20,17 @@ def _type_groups(result: ErrantResult, level: int) -> dict:
     return errant_type_groups(result.categories, level)
 
 
-TRACE_LAYOUTS = ("compare_m2", "compare_m2_for_evaluation")
-"""How -v traces are printed, named after the script that prints them: ERRANT 3.0.2's
-compare_m2, or ChERRANT's compare_m2_for_evaluation.py (ERRANT 2's layout: the sentence line
-before every pair, edits without their types, no local type table, nothing for a sentence it
-skips)."""
-
-
 def format_errant_report(result: ErrantResult, category_level: int | None = None, layout: str = "compare_m2") -> str:
     """The text ERRANT's compare_m2 prints (``layout`` "compare_m2_for_evaluation": ChERRANT's
     script's): verbose traces (when kept), the optional category table, then the overall
     TP/FP/FN/Prec/Rec/F table."""
-    if layout not in TRACE_LAYOUTS:
+    trace_lines = _TRACE_PRINTERS.get(layout)
+    if trace_lines is None:
         raise InputError(f"unknown trace layout {layout!r}; choose one of: {', '.join(TRACE_LAYOUTS)}")
     lines: list[str] = []
     beta = result.beta
     for trace in result.traces:
-        lines.extend(_trace_lines(trace, beta) if layout == "compare_m2" else _cherrant_trace_lines(trace, beta))
+        lines.extend(trace_lines(trace, beta))
     title = MODE_TITLES[result.mode]
     if result.settings.get("sentence_average"):
         title = title.rstrip() + ", Sentence Average "
@@ -108,6 +102,14 @@ def _pair_lines(trace: SentenceTrace, pair: SentenceComparison, beta: float, typ
         "Global TP/FP/FN  : " + " ".join(map(str, pair.global_counts)),
         f"Global P/R/F{beta}  : {global_p} {global_r} {global_f}",
     ]
+
+
+_TRACE_PRINTERS = {"compare_m2": _trace_lines, "compare_m2_for_evaluation": _cherrant_trace_lines}
+TRACE_LAYOUTS = tuple(_TRACE_PRINTERS)
+"""How -v traces are printed, named after the script that prints them: ERRANT 3.0.2's
+compare_m2, or ChERRANT's compare_m2_for_evaluation.py (ERRANT 2's layout: the sentence line
+before every pair, edits without their types, no local type table, nothing for a sentence it
+skips)."""
 
 
 def _right_aligned_table(rows: list[list]) -> list[str]:
