@@ -17,62 +17,57 @@ from tests.conftest import unavailable  # noqa: E402
 
 OUR_TIMING_LINE = re.compile(r"^(\[\w+\] )?ours\s+gecmetric \w+\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s\s+peak RSS\s+\d+\.\d+ MB",
                              re.MULTILINE)
+NOTHING_TO_TIME = ("nothing to time",)
+"""What a script prints when an extra or a spaCy model it times is not installed."""
+
+
+def quick_run(script: str, *options: str, timeout: int = 600, skip_when: tuple[str, ...] = (),
+              env: dict[str, str] | None = None) -> str:
+    """What ``script --quick --no-peers [options]`` printed: the run must end with code 0, and a
+    test that reads it skips (naming why) when the output holds one of ``skip_when`` (an extra,
+    a spaCy model or the shared data that is not there)."""
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers", *options],
+                               capture_output=True, text=True, timeout=timeout, env=env)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    if any(reason in completed.stdout for reason in skip_when):
+        pytest.skip(completed.stdout.strip().splitlines()[-1] if completed.stdout.strip() else script)
+    return completed.stdout
 
 
 @pytest.mark.parametrize("script", ["gleu_conll14.py", "green_conll14.py", "compare_conll14.py", "cleme_conll14.py"])
 def test_benchmark_quick_run_reports_our_timing(script: str, shared_data: Path) -> None:
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=300)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert OUR_TIMING_LINE.search(completed.stdout), completed.stdout
-    assert "MISMATCH" not in completed.stdout
+    output = quick_run(script, timeout=300)
+    assert OUR_TIMING_LINE.search(output), output
+    assert "MISMATCH" not in output
 
 
 def test_errant_benchmark_quick_run_reports_both_process_counts(shared_data: Path) -> None:
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / "errant_conll14.py"), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=600)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    if "nothing to time" in completed.stdout:
-        pytest.skip(completed.stdout.strip())
+    output = quick_run("errant_conll14.py", skip_when=NOTHING_TO_TIME)
     for processes in ("1", "0"):
-        assert re.search(rf"^ours\s+gecmetric errant x1 -p {processes}\s+cpu\s+\d+\.\d+ s", completed.stdout,
-                         re.MULTILINE), completed.stdout
+        assert re.search(rf"^ours\s+gecmetric errant x1 -p {processes}\s+cpu\s+\d+\.\d+ s", output, re.MULTILINE), output
     # our TP FP FN P R F are read from the output (compared with the peer's when it runs)
-    assert re.search(r"^AMU\s+ours \d+ \d+ \d+ [\d.]+ [\d.]+ [\d.]+$", completed.stdout, re.MULTILINE), completed.stdout
+    assert re.search(r"^AMU\s+ours \d+ \d+ \d+ [\d.]+ [\d.]+ [\d.]+$", output, re.MULTILINE), output
 
 
 def test_errant_long_lines_benchmark_quick_run_reports_each_length(shared_data: Path) -> None:
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / "errant_long_lines.py"), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=600)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    if "nothing to time" in completed.stdout:
-        pytest.skip(completed.stdout.strip())
+    output = quick_run("errant_long_lines.py", skip_when=NOTHING_TO_TIME)
     for case in ("1 word changed", "1,000 tokens", "2,000 tokens"):
-        assert re.search(rf"^ours\s+m2 annotate, {case}\s+cpu\s+\d+\.\d+ s", completed.stdout, re.MULTILINE), \
-            completed.stdout
-    assert re.search(r"in this process: parse [\d.]+ s, align [\d.]+ s, merge [\d.]+ s", completed.stdout)
+        assert re.search(rf"^ours\s+m2 annotate, {case}\s+cpu\s+\d+\.\d+ s", output, re.MULTILINE), output
+    assert re.search(r"in this process: parse [\d.]+ s, align [\d.]+ s, merge [\d.]+ s", output)
 
 
 def test_gotoscorer_benchmark_quick_run_reports_both_jobs(shared_data: Path) -> None:
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / "gotoscorer_conll14.py"), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=600)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    if "nothing to time" in completed.stdout:
-        pytest.skip(completed.stdout.strip())
+    output = quick_run("gotoscorer_conll14.py", skip_when=NOTHING_TO_TIME)
     for job in ("weights", "w_file"):
-        assert re.search(rf"^ours\s+gecmetric gotoscorer {job}\s+cpu\s+\d+\.\d+ s", completed.stdout, re.MULTILINE), \
-            completed.stdout
+        assert re.search(rf"^ours\s+gecmetric gotoscorer {job}\s+cpu\s+\d+\.\d+ s", output, re.MULTILINE), output
 
 
 def test_cherrant_benchmark_quick_run_reports_our_timings(shared_data: Path) -> None:
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / "cherrant_mucgec.py"), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=600)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    if "nothing to time" in completed.stdout or "not available in this installation" in completed.stdout:
-        unavailable(completed.stdout.strip())
+    output = quick_run("cherrant_mucgec.py")
+    if "nothing to time" in output or "not available in this installation" in output:
+        unavailable(output.strip())
     for step in ("score", r"m2 \(hyp\)", r"m2 \(ref\)", "compare"):
-        assert re.search(rf"^ours\s+gecmetric cherrant {step}\s+cpu\s+\d+\.\d+ s", completed.stdout,
-                         re.MULTILINE), completed.stdout
+        assert re.search(rf"^ours\s+gecmetric cherrant {step}\s+cpu\s+\d+\.\d+ s", output, re.MULTILINE), output
 
 
 def test_peak_memory_is_the_commands_own_not_this_process() -> None:
@@ -171,38 +166,30 @@ def test_other_benchmarks_quick_run(script: str, shared_data: Path) -> None:
     """The significance benchmark prints its own layout; check that it runs and reports our
     timing (as .ci/run calls every benchmark with --quick --no-peers). m2_conll14.py's smoke run,
     with a stricter check of its timing line, is test_m2_benchmark_quick_runs_report_each_case's."""
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=300)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert re.search(r"\bours\b.*\d+\.\d+ s", completed.stdout), completed.stdout
+    output = quick_run(script, timeout=300)
+    assert re.search(r"\bours\b.*\d+\.\d+ s", output), output
 
 
 @pytest.mark.parametrize("script", ["m2_conll14.py", "m2_long_lines.py"])
 def test_m2_benchmark_quick_runs_report_each_case(script: str, shared_data: Path) -> None:
     """The M2 benchmarks in their smoke mode: every case prints a timing line (no peer)."""
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=600)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    if "shared data not found" in completed.stdout:
-        pytest.skip(completed.stdout.strip())
+    output = quick_run(script, skip_when=("shared data not found",))
     if script == "m2_conll14.py":
-        assert re.search(r"^AMU\s+ours\s+\d+\.\d+ s .*P/R/F 0\.4162 0\.2140 0\.3501", completed.stdout, re.MULTILINE)
-        assert "stress total" in completed.stdout
+        assert re.search(r"^AMU\s+ours\s+\d+\.\d+ s .*P/R/F 0\.4162 0\.2140 0\.3501", output, re.MULTILINE)
+        assert "stress total" in output
     else:
         for case in ("AMU as it is", "AMU, line 10 2,000 tokens", "20,000-token gold, empty line",
                      "20,000-token gold, 20 tokens"):
             assert re.search(rf"^ours\s+{re.escape(case)}\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s\s+peak RSS",
-                             completed.stdout, re.MULTILINE), completed.stdout
-        assert "stages: lattice" in completed.stdout
+                             output, re.MULTILINE), output
+        assert "stages: lattice" in output
 
 
 def run_cache_benchmark(part: str) -> str:
     """cache_conll14.py --quick --no-peers on one part: what it printed, checked for a clean end."""
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / "cache_conll14.py"), "--quick", "--no-peers",
-                                "--parts", part], capture_output=True, text=True, timeout=900)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert "MISMATCH" not in completed.stdout and "F bits the same off, cold and warm: NO" not in completed.stdout
-    return completed.stdout
+    output = quick_run("cache_conll14.py", "--parts", part, timeout=900)
+    assert "MISMATCH" not in output and "F bits the same off, cold and warm: NO" not in output
+    return output
 
 
 def assert_cold_and_warm_timed(output: str) -> None:
@@ -233,29 +220,22 @@ def test_cache_benchmark_pt_part_reports_cold_and_warm(shared_data: Path) -> Non
 @pytest.mark.models
 def test_models_benchmark_quick_run_reports_both_metrics(shared_data: Path) -> None:
     """Scribendi and BERTScore with the tiny models (skipped inside the script without torch)."""
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / "models_scribendi_bertscore.py"), "--quick",
-                                "--no-peers"], capture_output=True, text=True, timeout=900)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    if "nothing to time" in completed.stdout:
-        pytest.skip(completed.stdout.strip())
+    output = quick_run("models_scribendi_bertscore.py", timeout=900, skip_when=NOTHING_TO_TIME)
     for metric in ("Scribendi", "BERTScore"):
-        assert f"## {metric}" in completed.stdout, completed.stdout
-    assert len(re.findall(r"^ours\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s", completed.stdout, re.MULTILINE)) == 2, \
-        completed.stdout
-    assert completed.stdout.count("warm runs print the cold run's bytes: yes") == 2, completed.stdout
+        assert f"## {metric}" in output, output
+    assert len(re.findall(r"^ours\s+cpu\s+\d+\.\d+ s\s+wall\s+\d+\.\d+ s", output, re.MULTILINE)) == 2, output
+    assert output.count("warm runs print the cold run's bytes: yes") == 2, output
 
 
 def test_rewards_benchmark_quick_run_reports_each_metric(shared_data: Path) -> None:
     import os
 
     env = {**os.environ, "PYTHONPATH": str(BENCHMARKS.parent)}  # this checkout's package (rewards is new)
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / "rewards_throughput.py"), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=600, env=env)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
+    output = quick_run("rewards_throughput.py", env=env)
     for metric in ("gleu", "green", "errant", "m2"):
-        assert re.search(rf"^{metric}\s+ours\s+one call\s+cpu\s+[\d.]+ s\s+[\d.]+ sentences/s/core", completed.stdout,
-                         re.MULTILINE), completed.stdout
-        assert re.search(rf"^{metric}\s+GRPO call .* median wall\s+[\d.]+ ms", completed.stdout, re.MULTILINE)
+        assert re.search(rf"^{metric}\s+ours\s+one call\s+cpu\s+[\d.]+ s\s+[\d.]+ sentences/s/core", output,
+                         re.MULTILINE), output
+        assert re.search(rf"^{metric}\s+GRPO call .* median wall\s+[\d.]+ ms", output, re.MULTILINE)
 
 
 # ----------------------------------------------------------------------------- every script, once
@@ -291,10 +271,6 @@ def test_every_benchmark_script_has_its_smoke_run_in_the_suite() -> None:
 def test_benchmark_smoke_run(script: str, shared_data: Path) -> None:
     """Every other benchmark with --quick --no-peers: it runs to the end and prints a timing of
     ours (or says why there is nothing to time: an extra that is not installed)."""
-    completed = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick", "--no-peers"],
-                               capture_output=True, text=True, timeout=900)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    if "nothing to time" in completed.stdout:
-        pytest.skip(completed.stdout.strip().splitlines()[-1])
-    assert "MISMATCH" not in completed.stdout, completed.stdout
-    assert re.search(r"\d+\.\d+ s", completed.stdout), completed.stdout
+    output = quick_run(script, timeout=900, skip_when=NOTHING_TO_TIME)
+    assert "MISMATCH" not in output, output
+    assert re.search(r"\d+\.\d+ s", output), output
