@@ -1,7 +1,9 @@
 """Hostile input through the installed console script: every case ends with exit 2 and one line
 on stderr naming the file (and line), or with the right output; none with a traceback, a hang
 or nan. Then random corpora and random M2 files through every command (hypothesis): no crash,
-scores within their range."""
+scores within their range; and sound files damaged one at a time (emptied, cut, a NUL or an
+invalid UTF-8 byte, UTF-16, CRLF, a line dropped or doubled, a field replaced by junk) through
+the text, M2 and judgment commands: a score or one line naming the file."""
 from __future__ import annotations
 
 import math
@@ -315,3 +317,97 @@ def test_a_warning_made_an_error_by_the_warnings_filter_is_one_line(tmp_path):
         assert "Traceback" not in done.stderr and done.returncode == 2, (setting, done.stderr)
         # the note, then the refusal of a score that is the same for every system
         assert lines[0].startswith(note) and lines[1].startswith("gecmetric: error: metric 'GLEU+"), (setting, lines)
+
+
+# ----------------------------------------------------------------------------- damaged files
+
+SOUND = {
+    "src.txt": "a b c d\ne f g\nh i j k\nl m\n",
+    "ref0.txt": "a x c d\ne f h\nh i j k\nl m n\n",
+    "ref1.txt": "a b c e\ne f g\nh j k\nl m\n",
+    "out.txt": "a x c d\ne f g\nh i k\nl\n",
+    "gold.m2": "S a b c d\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\nA 3 4|||R:VERB|||e|||REQUIRED|||-NONE-|||1\n\n"
+               "S e f g\nA 2 3|||R:NOUN|||h|||REQUIRED|||-NONE-|||0\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n\n"
+               "S h i j k\nA 1 2|||U:NOUN||||||REQUIRED|||-NONE-|||1\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+               "S l m\nA 2 2|||M:NOUN|||n|||REQUIRED|||-NONE-|||0\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n",
+    "hyp.m2": "S a b c d\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\nS e f g\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+              "S h i j k\nA 2 3|||U:NOUN||||||REQUIRED|||-NONE-|||0\n\nS l m\nA 1 2|||U:NOUN||||||REQUIRED|||-NONE-|||0\n",
+    "judgments.xml": '<?xml version="1.0" encoding="UTF-8"?>\n<appraise-results>\n'
+             '<error-correction-ranking-result source-language="err" id="t" target-language="cor">\n'
+             + "".join(f'<ranking-item doc-id="d{k}" id="{k}" src-id="{k}" user="u{k % 2}">\n'
+                       f'<translation rank="{1 + k % 3}" system="A"/>\n<translation rank="{1 + (k + 1) % 3}" system="B C"/>\n'
+                       f'<translation rank="{1 + (k + 2) % 3}" system="D"/>\n</ranking-item>\n' for k in range(6))
+             + "</error-correction-ranking-result>\n</appraise-results>\n",
+    "scores.tsv": "system\tm1\tm2\nA\t0.1\t0.5\nB\t0.3\t0.2\nC\t0.2\t0.4\nD\t0.4\t0.1\n",
+}
+"""Small sound inputs of every kind the commands below read; each example damages one of them."""
+
+TEXTS = ["-s", "src.txt", "-r", "ref0.txt", "ref1.txt"]
+DAMAGED_RUNS = [
+    ("src.txt", "ref0.txt", "out.txt", ["gleu", *TEXTS, "-o", "out.txt"]),
+    ("src.txt", "ref1.txt", "out.txt", ["green", *TEXTS, "-c", "out.txt", "-t", "char"]),
+    ("src.txt", "gold.m2", "out.txt", ["compare", *TEXTS, "-o", "out.txt", "--metrics", "gleu,green,m2", "--m2", "gold.m2"]),
+    ("gold.m2", "out.txt", None, ["m2", "score", "-s", "gold.m2", "-o", "out.txt"]),
+    ("gold.m2", "out.txt", None, ["sentm2", "-s", "gold.m2", "-o", "out.txt"]),
+    ("gold.m2", "hyp.m2", None, ["m2", "compare", "-hyp", "hyp.m2", "-ref", "gold.m2", "-cat", "3"]),
+    ("gold.m2", "hyp.m2", None, ["gotoscorer", "-ref", "gold.m2", "-hyp", "hyp.m2", "-v"]),
+    ("gold.m2", "hyp.m2", None, ["cleme", "-ref", "gold.m2", "-hyp", "hyp.m2"]),
+    ("judgments.xml", None, None, ["rank", "--judgments", "judgments.xml"]),
+    ("judgments.xml", "scores.tsv", None, ["meta-eval", "--judgments", "judgments.xml", "--scores", "scores.tsv"]),
+]
+"""Each run: three of the files it reads (None: no file), then its command line. An example
+damages one of the three files in one way (or none, where it picks None)."""
+
+
+def _damage(data: bytes, kind: str, where: float, junk: bytes) -> bytes:
+    """``data`` damaged in one way a real file can be (``where`` in [0, 1) picks the place)."""
+    at = int(where * len(data))
+    lines = data.split(b"\n")
+    line = int(where * len(lines))
+    if kind == "empty":
+        return b""
+    if kind == "truncated":
+        return data[:at]
+    if kind == "bytes":  # NUL, an invalid UTF-8 byte, a lone CR, a stray separator ...
+        return data[:at] + junk + data[at:]
+    if kind == "utf16":
+        return data.decode("utf-8").encode("utf-16")
+    if kind == "crlf":
+        return data.replace(b"\n", b"\r\n")
+    if kind == "line dropped":
+        return b"\n".join(lines[:line] + lines[line + 1:])
+    if kind == "line doubled":
+        return b"\n".join(lines[:line + 1] + lines[line:])
+    if kind == "field":  # one field of a line replaced by junk
+        fields = lines[line].split(b"|||") if b"|||" in lines[line] else lines[line].split(b"\t")
+        fields[int(where * 7) % len(fields)] = junk
+        lines[line] = (b"|||" if b"|||" in lines[line] else b"\t").join(fields)
+        return b"\n".join(lines)
+    raise AssertionError(kind)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(run=st.sampled_from(DAMAGED_RUNS), which=st.integers(0, 2),
+       kind=st.sampled_from(["empty", "truncated", "bytes", "utf16", "crlf", "line dropped", "line doubled", "field"]),
+       where=st.floats(0, 1, exclude_max=True),
+       junk=st.sampled_from([b"\x00", b"\xff", b"\xe2\x82", b"\r", b"|||", b"\t", b"-1", b"99999", b"x", b"1 0", b"",
+                             b"nan", b"inf", b"<", b'"', b"\xef\xbb\xbf", b"\xe9"]))
+def test_a_damaged_file_is_one_line_naming_it_or_a_score(tmp_path, monkeypatch, run, which, kind, where, junk):
+    """Every command, given one of its files damaged (emptied, cut, a NUL or an invalid UTF-8
+    byte, UTF-16, CRLF, a line dropped or doubled, a field replaced by junk), prints its numbers
+    (without nan) and exits 0, or exits 2 with one ``gecmetric: error:`` line that names one of
+    its files; never a traceback (an exception escaping the command is exit 1)."""
+    monkeypatch.chdir(tmp_path)
+    *names, args = run
+    damaged = names[which]
+    for name, text in SOUND.items():
+        data = text.encode("utf-8")
+        (tmp_path / name).write_bytes(_damage(data, kind, where, junk) if name == damaged else data)
+    code, out, err = run_cli(*args)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code in (0, 2) and "Traceback" not in err, (args, damaged, kind, err)
+    if code == 2:
+        assert len(lines) == 1 and lines[0].startswith("gecmetric: error: "), (args, damaged, kind, err)
+        assert any(name in lines[0] for name in SOUND), (args, damaged, kind, lines[0])
+    else:
+        assert "nan" not in out.lower().split(), (args, damaged, kind, out)
