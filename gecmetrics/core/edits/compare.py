@@ -101,7 +101,7 @@ class SentenceTrace:
     pairs: list[SentenceComparison]
     chosen: tuple[int, int]
     categories: dict[str, list[int]]
-    source_line: str = ""  # the block's S line as written (ChERRANT's trace shows it)
+    bare_s_line: bool = False  # an "S" line without its space (source: its first edit line)
     skipped: bool = False  # counted nothing (ChERRANT: NA or --reference_num), no pair compared
 
 
@@ -115,7 +115,7 @@ class ComparedSentence:
     counts: list[tuple[int, int, int]]
     categories: list[dict[str, list[int]]]
     source: str = ""
-    source_line: str = ""
+    bare_s_line: bool = False
     skipped: bool = False
 
 
@@ -418,8 +418,8 @@ class EditComparison:
             if skipped:
                 pairs, counts, categories = pairs[:1], [(0, 0, 0)], [{}]
             shown = block.source if block.shown_source is None else block.shown_source
-            line = "S" if block.shown_source is not None else "S " + block.source  # (a bare "S" line)
-            sentences.append(ComparedSentence(hyp_tables, ref_tables, pairs, counts, categories, shown, line, skipped))
+            sentences.append(ComparedSentence(hyp_tables, ref_tables, pairs, counts, categories, shown,
+                                              block.shown_source is not None, skipped))
         return sentences
 
 
@@ -503,7 +503,7 @@ def sentence_traces(sentences: Sequence[ComparedSentence], chosen: np.ndarray) -
                                             _shown_edits(sentence.ref_tables[ref_id]), counts, global_counts))
         k = int(chosen[row])
         traces.append(SentenceTrace(row, sentence.source, shown, sentence.pairs[k], sentence.categories[k],
-                                    sentence.source_line, sentence.skipped))
+                                    sentence.bare_s_line, sentence.skipped))
         total += sentence.counts[k]
     return traces
 

@@ -76,8 +76,9 @@ def _cherrant_trace_lines(trace: SentenceTrace, beta: float) -> list[str]:
     if trace.skipped:
         return []
     lines = []
+    heading = f"SENTENCE {trace.index}" + ("" if trace.bare_s_line else " " + trace.source)
     for pair in trace.pairs:
-        lines.extend([_RULE, f"SENTENCE {trace.index}{trace.source_line[1:]}"])
+        lines.extend([_RULE, heading])
         lines.extend(_pair_lines(trace, pair, beta, typed=False))
     lines.append(_RULE)
     lines.append(f"^^ HYP {trace.chosen[0]}, REF {trace.chosen[1]} chosen for sentence {trace.index}")
