@@ -25,6 +25,12 @@ class LineRefused(InputError):
     while any other InputError (a setting, a model that cannot be loaded) still raises."""
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """A count with its noun for messages: ``1 line``, ``0 lines``, ``3 lists of edits`` (``nouns``:
+    the plural where it is not the noun with an s)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
 NOTE_PREFIXES = ("gecmetric: warning: ", "gecmetric: note: ")
 """How the command line begins the lines it prints about its input (:func:`note_text`)."""
 

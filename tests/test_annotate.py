@@ -544,7 +544,7 @@ def test_annotator_rejects_bad_arguments():
     with pytest.raises(InputError, match="unknown merging strategy"):
         Annotator(MODEL, merge="some")
     annotator = Annotator(MODEL, word_list=frozenset())
-    with pytest.raises(InputError, match="hypothesis set 0 has 1 lines but the source has 2"):
+    with pytest.raises(InputError, match="hypothesis set 0 has 1 line but the source has 2"):
         annotator.annotate(["a", "b"], [["a"]])
     for sources, hypotheses in [("a b", [["a"]]), (None, []), ([1], [["a"]]), (["a"], [[None]])]:
         with pytest.raises(TypeError, match="must be a sequence of str lines"):

@@ -423,7 +423,7 @@ def test_chunk_table_layout():
 def test_bad_input_names_file_and_line(tmp_path):
     ref = parse_m2(m2(("a b c", [a_line(0, 1, "A")]), ("d e", [])), "ref.m2")
     names = {"source": "ref.m2", "gold": "ref.m2"}
-    with pytest.raises(InputError, match=r"hyp.m2:1: has 1 sentences but ref.m2 has 2 \(the last one starts here\)"):
+    with pytest.raises(InputError, match=r"hyp.m2:1: has 1 sentence but ref.m2 has 2 \(the last one starts here\)"):
         Corpus(None, [], {"hyp.m2": parse_m2(m2(("a b c", [])), "hyp.m2")}, ref, names)
     with pytest.raises(InputError, match=r"hyp.m2:5: has 3 sentences but ref.m2 has 2$"):
         Corpus(None, [], {"hyp.m2": parse_m2(m2(("a b c", []), ("d e", []), ("f", [])), "hyp.m2")}, ref, names)

@@ -90,7 +90,7 @@ def test_bad_input(small, files):
     src, ref0, ref1, hyp = small
     short = files("short", "one line\n")
     err = bad("gleu", "-s", src, "-r", ref0, "-o", short)
-    assert short in err and "1 lines" in err and "2" in err
+    assert short in err and "1 line " in err and "2" in err
     assert "no such file" in bad("gleu", "-s", src, "-r", ref0, "-o", hyp + ".missing")
     broken = files("broken", b"fine\n\xc3\x28 bad\n")
     assert f"{broken}:2: invalid UTF-8" in bad("gleu", "-s", src, "-r", ref0, "-o", broken)

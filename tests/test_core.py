@@ -115,7 +115,7 @@ def test_decode_lines():
 def test_read_corpus_errors(tmp_path):
     (tmp_path / "src").write_text("a\nb\n")
     (tmp_path / "ref").write_text("a\n")
-    with pytest.raises(InputError, match="has 1 lines but the source .* has 2"):
+    with pytest.raises(InputError, match="has 1 line but the source .* has 2"):
         read_corpus(str(tmp_path / "src"), [str(tmp_path / "ref")])
     with pytest.raises(InputError, match="no such file"):
         read_corpus(str(tmp_path / "missing"), [str(tmp_path / "ref")])

@@ -406,9 +406,9 @@ def test_bad_input_is_one_line_and_exit_2(files, tmp_path):
     short = tmp_path / "short"
     short.write_text("one line\n", encoding="utf-8")
     model = ("--spacy-model", MODEL)
-    assert "has 1 lines but the source" in one_line_error("m2", "annotate", "-orig", files["src"], "-cor", str(short),
+    assert "has 1 line but the source" in one_line_error("m2", "annotate", "-orig", files["src"], "-cor", str(short),
                                                           *model)
-    assert "short: has 1 lines but the M2 file" in one_line_error("errant", "-s", files["src"], "-r", files["gold"],
+    assert "short: has 1 line but the M2 file" in one_line_error("errant", "-s", files["src"], "-r", files["gold"],
                                                                   "-o", str(short), *model)
     other_m2 = tmp_path / "other.m2"
     other_m2.write_text(GOLD_M2.replace("S She have two cat .", "S She has two cats ."), encoding="utf-8")

@@ -353,7 +353,7 @@ def test_system_on_other_sentences_is_an_error():
     other = parse_m2(m2_text([(SOURCES[0], []), ("Other .", []), (SOURCES[2], [])]), "hyp.m2")
     with pytest.raises(InputError, match=r"hyp.m2:3: sentence 2 differs"):
         read_system(other, gold, 0, "hyp.m2")
-    with pytest.raises(InputError, match="has 1 sentences but the reference ref.m2 has 3"):
+    with pytest.raises(InputError, match="has 1 sentence but the reference ref.m2 has 3"):
         read_system(other[:1], gold, 0, "hyp.m2")
 
 
@@ -506,7 +506,7 @@ def test_command(tmp_path):
     (tmp_path / "bad.txt").write_text("3\n1 2 3\n")
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-w_file",
                              str(tmp_path / "bad.txt"))
-    assert code == 2 and "bad.txt: has 1 sentence lines but the reference" in err
+    assert code == 2 and "bad.txt: has 1 sentence line but the reference" in err
 
 
 # the original adds the weights up chunk after chunk (GTS update_scores); with weights that

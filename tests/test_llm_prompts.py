@@ -150,7 +150,7 @@ def test_format_edits():
 
 
 def test_plan_checks_input():
-    with pytest.raises(InputError, match="system 1 has 1 sentences for 2"):
+    with pytest.raises(InputError, match="system 1 has 1 sentence for 2"):
         build_plan(["a", "b"], [["a", "b"], ["a"]])
     with pytest.raises(InputError, match="non-empty"):
         build_plan(["a"], [])

@@ -138,7 +138,7 @@ def test_empty_blocks():
 
 
 def test_mismatched_block_counts_are_an_error():
-    with pytest.raises(InputError, match="has 1 sentences but the reference r has 2$"):
+    with pytest.raises(InputError, match="has 1 sentence but the reference r has 2$"):
         ErrantCompare().compare(parse_m2(m2(("a", [])), "h"), parse_m2(m2(("a", []), ("b", [])), "r"), "h", "r")
     # without names: "but the reference has 1", not "but the reference reference has 1"
     with pytest.raises(InputError, match="^hypothesis: has 2 sentences but the reference has 1$"):
@@ -339,7 +339,7 @@ def test_cli_errors_and_greedy_filt(tmp_path):
     two = tmp_path / "two.m2"
     two.write_text(m2(("a b", []), ("c", [])))
     run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(two)])
-    assert run.exit_code == 2 and "has 1 sentences" in run.stderr and "Traceback" not in run.output
+    assert run.exit_code == 2 and "has 1 sentence " in run.stderr and "Traceback" not in run.output
 
 
 def test_empty_error_type_at_cat_1_is_an_error_line(tmp_path):

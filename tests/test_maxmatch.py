@@ -138,7 +138,7 @@ def test_signature_and_line_count_error() -> None:
     scorer = M2Scorer()
     assert scorer.signature == "M2|beta:0.5|max-unchanged:2|version:0.1.0"
     blocks = parse_m2(CASES["running_f_choice"][0], "gold.m2")
-    with pytest.raises(InputError, match=r"sys\.txt.*1 lines.*2 blocks"):
+    with pytest.raises(InputError, match=r"sys\.txt.*1 line .*2 blocks"):
         scorer.score(blocks, ["x b y d"], name="sys.txt")
 
 
@@ -256,10 +256,10 @@ def test_cli_prints_tsv_and_rejects_misaligned_files(tmp_path) -> None:
                            "-s", str(gold), "-o", str(short)], capture_output=True, text=True)
     assert proc.returncode == 2
     # the message names both files (issue 12: it used to say only "the M2 file")
-    assert proc.stderr.strip() == f"gecmetric: error: {short}: has 1 lines but the M2 file {gold} has 2 blocks"
+    assert proc.stderr.strip() == f"gecmetric: error: {short}: has 1 line but the M2 file {gold} has 2 blocks"
     out = runner.invoke(main, ["m2", "score", "-s", str(gold), "-o", str(short)])
     assert out.exit_code == 2
-    assert f"{short}: has 1 lines but the M2 file {gold} has 2 blocks" in out.output
+    assert f"{short}: has 1 line but the M2 file {gold} has 2 blocks" in out.output
 
 
 class _ListedArc:

@@ -208,7 +208,7 @@ def test_argument_checks(tiny_bert_here: Path, tmp_path: Path, conll) -> None:
     scorer = BertScorer(str(tiny_bert_here), num_layers=2)
     with pytest.raises(InputError, match="prepare"):
         scorer.score(["a"])
-    with pytest.raises(InputError, match="reference set 2 has 1 sentences"):
+    with pytest.raises(InputError, match="reference set 2 has 1 sentence,"):
         scorer.prepare([["a", "b"], ["a"]])
     with pytest.raises(InputError, match="at least one reference set"):
         scorer.prepare([])

@@ -288,7 +288,7 @@ REFERENCES = [["He goes to school .", "She likes it ."]]
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES[0], SOURCES), "got a list of strings"),
     (lambda: get_metric("gleu").corpus_score(SOURCES, None, SOURCES), "needs reference texts"),
     (lambda: get_metric("gleu").corpus_score(None, REFERENCES, SOURCES), "needs the source sentences"),
-    (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, SOURCES[:1]), "has 1 lines but the source has 2"),
+    (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, SOURCES[:1]), "has 1 line but the source has 2"),
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, "He go to school ."), "expected a list of lines"),
     (lambda: get_metric("m2").corpus_score(None, REFERENCES, SOURCES), "give the gold M2 blocks"),
     (lambda: get_metric("m2").corpus_score(None, "gold.m2", SOURCES), "give the gold M2 blocks"),
@@ -297,7 +297,7 @@ REFERENCES = [["He goes to school .", "She likes it ."]]
     (lambda: get_metric("cleme").corpus_score(None, parse_m2(GOLD, "gold"), SOURCES), "reads the hypothesis as M2"),
     (lambda: get_metric("m2").corpus_score(None, parse_m2(GOLD, "gold"), parse_m2(GOLD, "hyp")),
      "reads the hypothesis as lines of text"),
-    (lambda: get_metric("m2").corpus_score(None, parse_m2(GOLD, "gold"), SOURCES[:1]), "has 1 lines"),
+    (lambda: get_metric("m2").corpus_score(None, parse_m2(GOLD, "gold"), SOURCES[:1]), "has 1 line "),
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, SOURCES, systems="x"), "systems must be"),
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, SOURCES, systems=5), "systems must be"),
     (lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, None, systems={"a": SOURCES}),
@@ -333,7 +333,7 @@ def test_a_reference_free_metric_takes_none_or_reads_no_references():
     metric = Length()
     assert metric.corpus_score(SOURCES, None, SOURCES).score == 4.5  # (5 + 4) tokens / 2
     assert metric.corpus_score(SOURCES, REFERENCES, SOURCES).score == 4.5
-    with pytest.raises(InputError, match="reference 0: has 1 lines but the source has 2"):
+    with pytest.raises(InputError, match="reference 0: has 1 line but the source has 2"):
         metric.corpus_score(SOURCES, [REFERENCES[0][:1]], SOURCES)
 
 

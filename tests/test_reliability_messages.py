@@ -145,3 +145,41 @@ def test_word_lists_read_as_before(tmp_path: Path) -> None:
     finally:
         wordlist.MAX_WORDS = original
     assert MAX_WORDS == original
+
+
+def test_a_count_agrees_with_its_noun() -> None:
+    from gecmetrics.errors import plural
+
+    assert [plural(n, "line") for n in (0, 1, 2)] == ["0 lines", "1 line", "2 lines"]
+    assert plural(1, "list of edits", "lists of edits") == "1 list of edits"
+    assert plural(3, "list of edits", "lists of edits") == "3 lists of edits"
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["gleu", "-s", "src2", "-r", "src2", "-o", "hyp"], "hyp: has 1 line but the source src2 has 2"),
+    (["green", "-s", "src2", "-r", "src2", "-c", "hyp"], "hyp: has 1 line but the source src2 has 2"),
+    (["m2", "score", "-s", "gold2.m2", "-o", "hyp"], "hyp: has 1 line but the M2 file gold2.m2 has 2 blocks"),
+    (["m2", "compare", "-hyp", "gold.m2", "-ref", "gold2.m2"], "gold.m2:1: has 1 sentence but"),
+    (["cleme", "-hyp", "gold.m2", "-ref", "gold2.m2"], "gold.m2:1: has 1 sentence but"),
+    (["gotoscorer", "-ref", "gold2.m2", "-hyp", "gold.m2"], "has 1 sentence but"),
+])
+def test_a_count_mismatch_of_one_says_one_line_or_sentence(here: Path, args: list[str], expected: str) -> None:
+    """A one-line file against a two-line one: "has 1 line", not "has 1 lines"."""
+    (here / "src2").write_text("a b c\nd e f\n", encoding="utf-8")
+    (here / "gold2.m2").write_text(GOLD + "\nS d e f\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n",
+                                   encoding="utf-8")
+    err = one_line_error(*args)
+    assert expected in err and not any(f"1 {noun}s" in err for noun in ("line", "sentence", "block")), err
+
+
+def test_no_message_counts_without_its_plural_rule() -> None:
+    """Every "has {count} lines/sentences/blocks" in the package's messages goes through
+    ``errors.plural`` (a count that can be 1 printed "has 1 lines")."""
+    import re
+
+    package = Path(__file__).resolve().parents[1] / "gecmetrics"
+    bare = re.compile(r"has \{[^{}]*\} (lines|sentences|blocks|sentence lines|systems)\b")
+    found = [f"{path.relative_to(package)}:{number}" for path in sorted(package.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if bare.search(line)]
+    assert not found, found

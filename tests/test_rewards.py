@@ -450,7 +450,7 @@ def test_gotoscorer_with_a_weight_file_is_no_reward(tmp_path):
     with pytest.raises(InputError, match="sources 0: expected a source line, got NoneType"):
         mbr_select([["a", "b"]], "gleu", [None])
     for sources in (5, iter(["a"])):
-        with pytest.raises(InputError, match="sources must be a list of 1 lines"):
+        with pytest.raises(InputError, match="sources must be a list of 1 line"):
             mbr_select([["a", "b"]], "gleu", sources)
 
 

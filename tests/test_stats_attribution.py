@@ -416,11 +416,11 @@ def test_options_are_checked_before_any_sentence():
 
 
 @pytest.mark.parametrize("returned, message", [
-    ([0.0], "returned 1 values"),
+    ([0.0], "returned 1 value"),
     ([[0.0, 1.0]] * 3, "returned 6 values"),
     ([0.0, float("nan")], "returned nan"),
     (["a", "b", "c"], "one number per sentence"),
-    (None, "returned 1 values"),
+    (None, "returned 1 value"),
 ])
 def test_bad_score_functions(returned, message):
     with pytest.raises(InputError, match=message):

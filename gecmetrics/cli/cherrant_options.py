@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..metrics.errant.metric import WORD_LEVEL_MESSAGE
 from .common import corpus_files, progress_unless, score
 from .shared import chosen_format, digits_option, format_options, run_options, scale_option, signature_option
@@ -110,7 +110,8 @@ def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | No
     hyp_blocks, ref_blocks = blocks or (read_m2(hyp, target_lines=True), read_m2(ref, target_lines=True))
     hyp_blocks, ref_blocks = selected_blocks(hyp_blocks, ref_blocks, start, end, hyp)
     if len(hyp_blocks) != len(ref_blocks):
-        raise InputError(f"has {len(hyp_blocks)} sentences but the reference {ref} has {len(ref_blocks)}", hyp)
+        raise InputError(f"has {plural(len(hyp_blocks), 'sentence')} "
+                         f"but the reference {ref} has {len(ref_blocks)}", hyp)
     corpus = Corpus(None, [], {}, ref_blocks, {"gold": ref})
     corpus.check_blocks(hyp_blocks, hyp)
     corpus.hypotheses[hyp] = hyp_blocks

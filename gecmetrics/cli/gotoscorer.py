@@ -6,7 +6,7 @@ import functools
 import click
 
 from ..core.table import Table, scaled, unit_header
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..io.text import check_distinct
 from ..metrics.results import SENTENCES_EACH
 from . import main
@@ -107,7 +107,7 @@ def _whole_files(hypotheses: tuple[str, ...], reference: str, ref_id: int) -> tu
 def _labels(found: list[str], names: str | None) -> list[str]:
     labels = found if names is None else names.split(",")
     if len(labels) != len(found):
-        raise InputError(f"-name gives {len(labels)} names for {len(found)} systems")
+        raise InputError(f"-name gives {plural(len(labels), 'name')} for {plural(len(found), 'system')}")
     return labels
 
 

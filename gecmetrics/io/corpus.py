@@ -7,7 +7,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..errors import InputError, shown
+from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length, check_lines,
                    check_paths, check_reference_sets, read_lines, unordered)
@@ -85,7 +85,7 @@ class Corpus:
         if len(blocks) != self.size:
             extra = len(blocks) > self.size
             line = getattr(blocks[self.size if extra else -1], "line", None) if blocks else None
-            raise InputError(f"has {len(blocks)} sentences but {where} has {self.size}"
+            raise InputError(f"has {plural(len(blocks), 'sentence')} but {where} has {self.size}"
                              + ("" if extra or not line else " (the last one starts here)"), name, line or None)
         for k, (block, source) in enumerate(zip(blocks, self.sources) if sources else ()):
             number = self.offset + k + 1
@@ -201,7 +201,7 @@ def _checked_rows(rows: Any, size: int) -> list[int]:
         raise InputError(f"rows must be a list of sentence numbers, got {problem}", "rows")
     rows = list(rows)
     if len(rows) != size:
-        raise InputError(f"has {len(rows)} sentence numbers for {size} sentences", "rows")
+        raise InputError(f"has {plural(len(rows), 'sentence number')} for {plural(size, 'sentence')}", "rows")
     for row in rows:
         if isinstance(row, bool) or not hasattr(row, "__index__") or operator.index(row) < 0:
             raise InputError(f"sentence numbers must be integers >= 0, got {shown(row)}", "rows")
@@ -230,7 +230,8 @@ def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str
     or, for character-level M2 (ChERRANT's), the characters of the line without its whitespace
     (``offset``: sentences before these, for the numbers in messages)."""
     if len(blocks) != len(sources):
-        raise InputError(f"has {len(blocks)} sentences but {source_name} has {len(sources)} lines", m2_name)
+        raise InputError(f"has {plural(len(blocks), 'sentence')} "
+                         f"but {source_name} has {plural(len(sources), 'line')}", m2_name)
     for i, (block, source) in enumerate(zip(blocks, sources), start=offset + 1):
         _block_source(block, i - 1, m2_name)
         tokens = block.source.split()
@@ -317,7 +318,8 @@ def read_m2_corpus(gold_path: str, hypotheses: Sequence[str]) -> Corpus:
         lines = read_lines(path)
         name = path if path != "-" else "<stdin>"
         if len(lines) != len(blocks):
-            raise InputError(f"has {len(lines)} lines but the M2 file {gold_name} has {len(blocks)} blocks", name)
+            raise InputError(f"has {plural(len(lines), 'line')} "
+                             f"but the M2 file {gold_name} has {plural(len(blocks), 'block')}", name)
         corpus.hypotheses[path] = lines
     return corpus
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from .text import check_path
 
 SYSTEMS = "systems"
@@ -60,7 +60,8 @@ class WeightTable:
         """Refuse a whole corpus of ``sentences`` sentences unless the table has a line for each,
         and no more (the one message of the command, the metric and edit attribution)."""
         if len(self.offsets) - 1 != sentences:
-            raise InputError(f"has {len(self.offsets) - 1} sentence lines but the corpus has {sentences} sentences",
+            raise InputError(f"has {plural(len(self.offsets) - 1, 'sentence line')} "
+                             f"but the corpus has {plural(sentences, 'sentence')}",
                              self.name)
 
     def select(self, rows: Any) -> "WeightTable":
@@ -69,7 +70,7 @@ class WeightTable:
         rows = np.asarray(rows, dtype=np.int64).reshape(-1)
         sentences = len(self.offsets) - 1
         if len(rows) and int(rows.max()) >= sentences:
-            raise InputError(f"has {sentences} sentence lines but the corpus has more sentences "
+            raise InputError(f"has {plural(sentences, 'sentence line')} but the corpus has more sentences "
                              f"(at least {int(rows.max()) + 1})", self.name)
         counts = self.offsets[rows + 1] - self.offsets[rows]
         offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)

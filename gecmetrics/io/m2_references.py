@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence, Union
 
 from ..core.checks import check_count
-from ..errors import InputError
+from ..errors import InputError, plural
 from .atomic import check_outputs, output_group
 from .m2 import Block, Edit, check_blocks, read_m2
 from .text import check_sequence, first_repeated
@@ -111,7 +111,7 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
     sources = [" ".join(block.tokens) for block in first_blocks]
     for blocks, name in loaded[1:]:
         if len(blocks) != len(first_blocks):
-            raise InputError(f"has {len(blocks)} sentences but {first_name} has {len(first_blocks)}", name)
+            raise InputError(f"has {plural(len(blocks), 'sentence')} but {first_name} has {len(first_blocks)}", name)
         for block, first in zip(blocks, first_blocks):
             if block.tokens != first.tokens:
                 raise InputError(f"source sentence differs from the one in {first_name} "

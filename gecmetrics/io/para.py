@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from .text import NUL_MESSAGE, check_path, decode_utf8
 
 
@@ -47,8 +47,8 @@ def parse_para(text: str, name: str = "<para>") -> list[ParaRecord]:
         if len(fields) < 3:
             if not line.strip():
                 raise InputError("blank line between sentences (ChERRANT would write an empty block)", name, number)
-            raise InputError(f"expected id<TAB>source<TAB>target[<TAB>target...], found {len(fields)} "
-                             f"tab-separated field{'s' if len(fields) != 1 else ''}", name, number)
+            raise InputError(f"expected id<TAB>source<TAB>target[<TAB>target...], found "
+                             f"{plural(len(fields), 'tab-separated field')}", name, number)
         identifier, source, *targets = fields
         if not "".join(source.split()):
             raise InputError("the source is empty (ChERRANT cannot annotate an empty sentence)", name, number)

@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any, BinaryIO, Iterable, Mapping, Sequence
 
-from ..errors import InputError, shown
+from ..errors import InputError, plural, shown
 
 STDIN = "-"
 
@@ -240,7 +240,7 @@ def _is_iterable(value: Any) -> bool:
 def check_length(lines: Sequence[Any], expected: int, name: str, source_name: str = "the source") -> None:
     """Raise a clear error when a file does not have as many lines as the source."""
     if len(lines) != expected:
-        raise InputError(f"has {len(lines)} lines but {source_name} has {expected}", name)
+        raise InputError(f"has {plural(len(lines), 'line')} but {source_name} has {expected}", name)
 
 
 def _shown(path: str) -> str:
@@ -254,7 +254,8 @@ def blame_line_counts(counts: list[tuple[str, int]]) -> None:
         return
     (source_name, source), others = counts[0], counts[1:]
     if len({count for _, count in others}) == 1 and len(others) > 1:
-        raise InputError(f"has {source} lines but the other {len(others)} files have {others[0][1]}", source_name)
+        raise InputError(f"has {plural(source, 'line')} "
+                         f"but the other {len(others)} files have {others[0][1]}", source_name)
     for name, count in others:
         if count != source:
-            raise InputError(f"has {count} lines but the source {source_name} has {source}", name)
+            raise InputError(f"has {plural(count, 'line')} but the source {source_name} has {source}", name)

@@ -16,7 +16,7 @@ from ..io.corpus import Corpus
 
 
 from ..io.text import check_lines
-from ..errors import InputError
+from ..errors import InputError, plural
 from .base import Metric
 from .settings import Settings, bounded_int, choice, parse_bool, setting
 from ..core.ngrams import EncodedCorpus, EncodedText
@@ -123,7 +123,7 @@ class NgramMetric(Metric):
                              "(another metric's prepare())", "prepared")
         lines = check_lines(hypothesis, "the hypothesis")
         if len(lines) != encoded.size:
-            raise InputError(f"the hypothesis has {len(lines)} sentences but the source has {encoded.size}")
+            raise InputError(f"the hypothesis has {plural(len(lines), 'sentence')} but the source has {encoded.size}")
         return lines
 
     # ------------------------------------------------------------------ conveniences

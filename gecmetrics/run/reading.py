@@ -14,7 +14,7 @@ import itertools
 from typing import IO, Iterator
 
 from ..core.checks import check_count
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..io.corpus import Corpus
 from ..io.text import STDIN, blame_line_counts, decode_lines, open_input, standard_input
 from .files import CorpusFiles, shown
@@ -172,7 +172,8 @@ class CorpusChunks:
                     gold_total = self.lines + sum(1 for _ in self._gold_blocks)
                     total = self.lines + sum(1 for _ in blocks)
                     if total != gold_total:
-                        raise InputError(f"has {total} sentences but {self.files.names['gold']} has {gold_total}",
+                        raise InputError(f"has {plural(total, 'sentence')} "
+                                         f"but {self.files.names['gold']} has {gold_total}",
                                          name) from None
                     raise
                 chunk.hypotheses[name] = part
@@ -186,7 +187,7 @@ class CorpusChunks:
         if len(part) < chunk.size:
             if self.files.m2_hypotheses:
                 self._blame_m2_count(name, blocks, chunk.size, part, last_line[name])
-            raise InputError(f"has {self.lines - chunk.size + len(part)} sentences, fewer than "
+            raise InputError(f"has {plural(self.lines - chunk.size + len(part), 'sentence')}, fewer than "
                              f"{self.files.names['source']}", name, last_line[name])
         return part
 
@@ -194,7 +195,7 @@ class CorpusChunks:
         """A hypothesis M2 file with fewer sentences than the gold's: both counted to the end."""
         gold_total = self.lines + sum(1 for _ in self._gold_blocks)
         total = self.lines - size + len(part) + sum(1 for _ in blocks)
-        raise InputError(f"has {total} sentences but {self.files.names['gold']} has {gold_total}"
+        raise InputError(f"has {plural(total, 'sentence')} but {self.files.names['gold']} has {gold_total}"
                          + (" (the last one starts here)" if line else ""), name, line or None)
 
     def _no_more(self, streams: list) -> None:
@@ -204,7 +205,8 @@ class CorpusChunks:
                 continue
             if self.files.m2_hypotheses:
                 total = self.lines + 1 + sum(1 for _ in blocks)
-                raise InputError(f"has {total} sentences but {self.files.names['gold']} has {self.lines}", name,
+                raise InputError(f"has {plural(total, 'sentence')} "
+                                 f"but {self.files.names['gold']} has {self.lines}", name,
                                  extra.line or None)
             raise InputError(f"has more sentences than {self.files.names['source']} ({self.lines})", name,
                              extra.line or None)
@@ -223,9 +225,11 @@ class CorpusChunks:
             gold_name = self.files.names["gold"]
             source_count = counts[0][1] if self.files.source is not None else None
             if source_count is not None and source_count != total:
-                raise InputError(f"has {total} sentences but {self.files.names['source']} has {source_count} lines",
+                raise InputError(f"has {plural(total, 'sentence')} "
+                                 f"but {self.files.names['source']} has {plural(source_count, 'line')}",
                                  gold_name)
             for name, count in counts:
                 if count != total:
-                    raise InputError(f"has {count} lines but the M2 file {gold_name} has {total} blocks", name)
+                    raise InputError(f"has {plural(count, 'line')} "
+                                     f"but the M2 file {gold_name} has {plural(total, 'block')}", name)
         blame_line_counts(counts)

@@ -37,7 +37,7 @@ from typing import Any, Hashable, Mapping, Sequence
 
 from ..core.checks import check_count, check_score
 from ..core.edits.blocks import Block, check_built_blocks
-from ..errors import InputError, LineRefused, note_text, shown
+from ..errors import InputError, LineRefused, note_text, plural, shown
 from ..io.m2 import parse_m2
 from ..kinds import M2, NONE, TEXT
 from ..metrics.running import check_observations, chunk_statistics, python_corpus
@@ -264,7 +264,7 @@ class RewardFunction:
             raise InputError(f"the column {name!r} must be a list (one value per completion), got "
                              f"{type(values).__name__}", name)
         if len(values) != count:
-            raise InputError(f"the column {name!r} has {len(values)} values for {count} completions", name)
+            raise InputError(f"the column {name!r} has {plural(len(values), 'value')} for {count} completions", name)
         return values
 
     def _references(self, value: Any, k: int) -> Any:
@@ -688,7 +688,7 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
                          "references, e.g. ERRANT's annotate_refs=true)", "metric")
     if sources is not None and (isinstance(sources, (str, bytes)) or not isinstance(sources, Sequence)
                                 or len(sources) != len(candidates)):
-        raise InputError(f"sources must be a list of {len(candidates)} lines (one per candidate list)", "sources")
+        raise InputError(f"sources must be a list of {plural(len(candidates), 'line')} (one per candidate list)", "sources")
     if sources is None and getattr(f.metric, "reads_sources", True):  # "" would score against no source
         raise InputError(f"metric {f.metric.display_name} reads the source sentence: give sources (one line per "
                          "candidate list)", "sources")

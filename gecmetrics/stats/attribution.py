@@ -42,7 +42,7 @@ import numpy as np
 
 from ..core.checks import check_count, check_flag
 from ..core.table import escaped_cell
-from ..errors import InputError
+from ..errors import InputError, plural
 
 ADD = "add"
 LEAVE_ONE_OUT = "leave-one-out"
@@ -392,8 +392,8 @@ def _score_values(score: RowScoreFunction, rows: list[int], texts: list[str]) ->
     except (TypeError, ValueError) as error:
         raise InputError(f"the score function must return one number per sentence: {error}") from None
     if values.shape != (len(texts),):
-        raise InputError(f"the score function returned {values.size} values (shape {values.shape}) for "
-                         f"{len(texts)} sentences")
+        raise InputError(f"the score function returned {plural(values.size, 'value')} (shape {values.shape}) for "
+                         f"{plural(len(texts), 'sentence')}")
     if not np.all(np.isfinite(values)):
         k = int(np.flatnonzero(~np.isfinite(values))[0])
         raise InputError(f"the score function returned {float(values[k])!r} for sentence {rows[k] + 1}'s candidate "

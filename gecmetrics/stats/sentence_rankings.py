@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..core.checks import check_flag
 from ..io.text import check_system_names
 from .rankings import (
@@ -113,7 +113,8 @@ def score_matrix(sentence_scores: Mapping[str, Sequence[float]] | np.ndarray,
             raise InputError("name the systems (one per row of the score matrix)")
         order = systems
         if len(order) != matrix.shape[0]:
-            raise InputError(f"{len(order)} system names for a score matrix of {matrix.shape[0]} rows")
+            raise InputError(f"{plural(len(order), 'system name')} "
+                             f"for a score matrix of {plural(matrix.shape[0], 'row')}")
     if any(not isinstance(s, str) or not s for s in order):
         raise InputError("system names must be non-empty strings")
     if len(order) < MIN_SYSTEMS:

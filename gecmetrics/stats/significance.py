@@ -33,7 +33,7 @@ import numpy as np
 from ..core.resampling import Resample, Resampler, prepared_for
 from ..core.checks import check_count, check_flag, check_seed
 from ..core.table import scaled_number
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..metrics.results import Signature
 
 from . import DEFAULT_SAMPLES, METHODS  # noqa: E402,F401 (the tests' names, re-exported)
@@ -186,7 +186,7 @@ def warn_if_few_resamples(interval_samples: int) -> None:
     if interval_samples < MIN_INTERVAL_SAMPLES:
         import warnings
 
-        warnings.warn(f"the 95% intervals come from only {interval_samples} bootstrap resample(s) (at least "
+        warnings.warn(f"the 95% intervals come from only {plural(interval_samples, 'bootstrap resample')} (at least "
                       f"{MIN_INTERVAL_SAMPLES} for a 95% percentile interval; the default is {DEFAULT_SAMPLES['bs']}): "
                       "they need not hold the score")  # (one place: shown once per run)
 

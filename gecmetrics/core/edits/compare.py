@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Hashable, Iterable, Sequence
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, plural
 from .. import fscore
 from ..offsets import joined_offsets, ranges_index
 from .blocks import DELETION, NOOP_TYPE as NOOP, Block, Edit, check_blocks
@@ -401,7 +401,7 @@ class EditComparison:
         with their counts and categories; a skipped sentence has one pair counting nothing."""
         hyp_blocks = check_blocks(hyp_blocks, name)
         if len(hyp_blocks) != len(reference):
-            raise InputError(f"has {len(hyp_blocks)} sentences but {ref_name} has {len(reference)}", name)
+            raise InputError(f"has {plural(len(hyp_blocks), 'sentence')} but {ref_name} has {len(reference)}", name)
         if isinstance(reference, ReferenceTables):
             reference.check(hyp_blocks, name)
         sentences = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ...errors import InputError
+from ...errors import InputError, plural
 from ..edits.blocks import NOOP_TYPE, Edit
 
 DETECTION_TYPES = frozenset({"Um", "UNK"})
@@ -39,7 +39,8 @@ def checked_sets(sources: Sequence[str],
     for hypotheses_list in checked:
         for k, hypotheses in enumerate(hypotheses_list):
             if len(hypotheses) != len(sources):
-                raise InputError(f"hypothesis set {k} has {len(hypotheses)} lines but the source has {len(sources)}")
+                raise InputError(f"hypothesis set {k} has {plural(len(hypotheses), 'line')} "
+                                 f"but the source has {len(sources)}")
     return sources, checked
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
+from ...errors import InputError, plural
 from .runtime import import_torch_transformers
 from .token_ids import tokenizer_digest
 
@@ -106,10 +106,6 @@ def check_vocabulary(tokenizer: Any, source: str) -> Any:
     if len(tokenizer) <= len(set(tokenizer.all_special_ids)):
         raise InputError("no usable tokenizer: its vocabulary has only special tokens", source)
     return tokenizer
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def held(config: Any) -> str:

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.edits.blocks import the_reference
-from ...errors import InputError
+from ...errors import InputError, plural
 from ...io.m2 import Block
 from .chunking import SentenceChunks, Target, hypothesis_target, partition, reference_targets
 
@@ -67,7 +67,7 @@ def hypothesis_targets(prepared: PreparedReferences, blocks: Sequence[Block], na
     if isinstance(blocks, (str, bytes)) or not all(isinstance(block, Block) for block in blocks):
         raise InputError("expected a sequence of M2 blocks (gecmetrics.io.m2.Block); read files with read_m2", name)
     if len(blocks) != len(prepared.sources):
-        raise InputError(f"has {len(blocks)} sentences but {the_reference(prepared.name)} has "
+        raise InputError(f"has {plural(len(blocks), 'sentence')} but {the_reference(prepared.name)} has "
                          f"{len(prepared.sources)}", name)
     targets = []
     for block, source, line in zip(blocks, prepared.source_tokens, prepared.lines):

@@ -28,7 +28,7 @@ from ...core.lang.base import SentenceError, annotation_fields
 from ...core.lang.en.merge import STRATEGIES
 from ...core.lang.en.parse import DEFAULT_MODEL, MODEL_VARIABLE, shared_model  # noqa: F401 (shared_model: re-exported)
 from ...core.lang.zh.language import WORD_LEVEL_MESSAGE  # noqa: F401 (re-exported)
-from ...errors import InputError, LineRefused
+from ...errors import InputError, LineRefused, plural
 from ...io.corpus import Corpus
 from ...io.m2 import FIELD_SEPARATOR, Block
 from ...io.text import check_lines
@@ -187,7 +187,8 @@ class ErrantPrepared:
             return found[1]
         lines = check_lines(hypothesis, "the hypothesis")
         if len(lines) != len(self.sources):
-            raise InputError(f"the hypothesis has {len(lines)} sentences but the source has {len(self.sources)}")
+            raise InputError(f"the hypothesis has {plural(len(lines), 'sentence')} "
+                             f"but the source has {len(self.sources)}")
         return self._read(self.annotator.annotate(self.sources, [lines], keep_empty=True))
 
     def reference_tables(self, comparison: EditComparison) -> list[dict[int, EditTable]]:

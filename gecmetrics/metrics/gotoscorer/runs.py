@@ -12,7 +12,7 @@ import numpy as np
 
 from ...core.edits.blocks import the_reference
 from ...core.table import scaled_number
-from ...errors import InputError
+from ...errors import InputError, plural
 from ...io.gts_weights import WeightFile
 from .scorer import (Difficulty, GoToScores, WeightTable, difficulty_counts, difficulty_rows, level_weights,
                      ordered_scores, read_gold, read_systems, score_systems, sentence_scores, sentence_table)
@@ -63,7 +63,8 @@ def score_chunk(options: RunOptions, corpus: Any) -> ChunkRun:
     if options.weights is not None:
         whole = options.weights.table
         if len(whole.offsets) - 1 < corpus.offset + corpus.size:
-            raise InputError(f"has {len(whole.offsets) - 1} sentence lines but {the_reference(gold.name)} has more "
+            raise InputError(f"has {plural(len(whole.offsets) - 1, 'sentence line')} "
+                             f"but {the_reference(gold.name)} has more "
                              f"sentences (at least {corpus.offset + corpus.size})", options.weights)
         table = sentence_table(whole, gold, corpus.sentence_rows())
     run = score_systems(gold, systems, table, options.a, options.b, options.c, options.no_weight)

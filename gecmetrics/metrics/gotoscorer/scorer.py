@@ -23,7 +23,7 @@ import numpy as np
 
 from ...core.edits.blocks import the_reference
 from ...core.offsets import joined_offsets
-from ...errors import InputError
+from ...errors import InputError, plural
 from ...io.gts_weights import WeightTable, parse_weight_file, read_weight_file  # noqa: F401 (re-exported)
 from ...io.m2 import Block, check_blocks
 from .chunking import SKIPPED_TYPES, Chunks, EditArrays, SentenceTokens, Vocabulary, build_chunks, chunk_edits
@@ -121,7 +121,7 @@ def read_system(blocks: Sequence[Block], gold: GoldChunks, annotator: int = 0, n
     _check_gold(gold)
     _check_annotator(annotator, "annotator")
     if len(blocks) != len(gold):
-        raise InputError(f"has {len(blocks)} sentences but {the_reference(gold.name)} has {len(gold)}", name)
+        raise InputError(f"has {plural(len(blocks), 'sentence')} but {the_reference(gold.name)} has {len(gold)}", name)
     text_id, sources = gold.vocabulary.id, gold.tokens.sources
     edits = []
     for k, block in enumerate(blocks):
@@ -168,14 +168,14 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
             sentences.append(tuple(edits.get(annotator, ())))
         count = k + 1
     if count != len(gold):
-        raise InputError(f"has {count} sentences but {the_reference(gold.name)} has {len(gold)}", name)
+        raise InputError(f"has {plural(count, 'sentence')} but {the_reference(gold.name)} has {len(gold)}", name)
     if n_systems is None:
         n_systems = system_count(present)
     if n_systems == 0:
         raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
                          "maybe 'noop', for every sentence and system)", name)
     if names is not None and len(names) != n_systems:
-        raise InputError(f"has {n_systems} systems but {len(names)} names were given", name)
+        raise InputError(f"has {plural(n_systems, 'system')} but {plural(len(names), 'name')} were given", name)
     return [SystemEdits(names[k] if names is not None else f"{name}:{k}",
                         tuple(per_annotator.get(k, [()] * count))) for k in range(n_systems)]
 
@@ -295,8 +295,8 @@ def check_table(table: WeightTable, gold: GoldChunks) -> None:
     """A weight table must have one line per sentence of ``gold`` and one count (0..N) per gold
     chunk: one InputError naming the table's file (and line) otherwise."""
     if len(table.offsets) - 1 != len(gold):
-        raise InputError(f"has {len(table.offsets) - 1} sentence lines but {the_reference(gold.name)} has "
-                         f"{len(gold)} sentences", table.name)
+        raise InputError(f"has {plural(len(table.offsets) - 1, 'sentence line')} but {the_reference(gold.name)} has "
+                         f"{plural(len(gold), 'sentence')}", table.name)
     if len(table.correct) and (int(table.correct.min()) < 0 or int(table.correct.max()) > table.n_systems):
         raise InputError(f"has counts outside 0..{table.n_systems} (the number of systems)", table.name)
     check_chunk_counts(table, gold)

@@ -31,7 +31,7 @@ from typing import Any, Callable, Hashable, Sequence
 import numpy as np
 
 from ...core.resampling import LinearResampler
-from ...errors import InputError, LineRefused
+from ...errors import InputError, LineRefused, plural
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric
@@ -264,7 +264,7 @@ class LLMPrepared:
         if k is not None and self.hypotheses[k] is hypothesis:
             return self.result.scores[:, k]
         if len(hypothesis) != self.result.scores.shape[0]:
-            raise InputError(f"the hypothesis has {len(hypothesis)} sentences but the judged corpus has "
+            raise InputError(f"the hypothesis has {plural(len(hypothesis), 'sentence')} but the judged corpus has "
                              f"{self.result.scores.shape[0]}")
         scores = np.empty(len(hypothesis))
         for i, line in enumerate(hypothesis):

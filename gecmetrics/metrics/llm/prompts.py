@@ -24,7 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.checks import check_count
-from ...errors import InputError
+from ...errors import InputError, plural
 
 VARIANTS = ("llm-s", "llm-e")
 """LLM-S shows sentences, LLM-E shows ERRANT edits."""
@@ -234,7 +234,7 @@ def _check_corpus(sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -
         raise InputError("hypotheses must be a non-empty list (systems) of lists of sentences")
     for s, system in enumerate(hypotheses):
         if isinstance(system, str) or len(system) != len(sources):
-            raise InputError(f"system {s} has {len(system)} sentences for {len(sources)} sources"
+            raise InputError(f"system {s} has {plural(len(system), 'sentence')} for {len(sources)} sources"
                              if not isinstance(system, str) else f"system {s} must be a list of sentences")
         if not all(isinstance(h, str) for h in system):
             raise InputError(f"system {s}: hypotheses must be strings")

@@ -8,7 +8,7 @@ from typing import Sequence
 
 from ...core.edits.blocks import the_reference
 from ...core.edits.cherrant import CherrantComparison
-from ...errors import InputError
+from ...errors import InputError, plural
 from ...io.m2 import Block, check_blocks
 from ..edit_comparison import CherrantSettings, ErrantResult, comparison_from
 from .compare import ErrantCompare
@@ -43,7 +43,8 @@ def compare_cherrant_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Bl
     ref_blocks = check_blocks(ref_blocks, ref_name)
     hyp_blocks, ref_blocks = selected_blocks(hyp_blocks, ref_blocks, start, end, hyp_name)
     if len(hyp_blocks) != len(ref_blocks):
-        raise InputError(f"has {len(hyp_blocks)} sentences but {the_reference(ref_name)} has {len(ref_blocks)}",
+        raise InputError(f"has {plural(len(hyp_blocks), 'sentence')} "
+                         f"but {the_reference(ref_name)} has {len(ref_blocks)}",
                          hyp_name)
     return comparer.compare(hyp_blocks, ref_blocks, hyp_name, ref_name)
 

@@ -16,7 +16,7 @@ import numpy as np
 from ...io.corpus import Corpus
 
 from ...io.text import check_lines
-from ...errors import InputError, LineRefused
+from ...errors import InputError, LineRefused, plural
 from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
 from ...core import fscore
 from ...core.table import scaled_number
@@ -227,7 +227,8 @@ class M2Scorer(TypeAveragedMetric):
         self.check_prepared_kind(prepared, MaxMatchGold)
         lines = check_lines(hypothesis, name)
         if len(lines) != len(prepared.blocks):
-            raise InputError(f"has {len(lines)} lines but {prepared.name} has {len(prepared.blocks)} blocks", name)
+            raise InputError(f"has {plural(len(lines), 'line')} "
+                             f"but {prepared.name} has {plural(len(prepared.blocks), 'block')}", name)
         rows, typed = [], []
         for d, (block, line, gold) in enumerate(zip(prepared.blocks, lines, prepared.golds)):
             try:

@@ -54,7 +54,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.checks import check_count
-from ...errors import InputError
+from ...errors import InputError, plural
 from ...core.models.bertscore import BASELINES, PairScorer, PRFScorer, baseline_file_label, read_baseline_file
 from ...core.models.identity import LoadedOnUse, OnUse, request_key, strings
 from ...core.models.runtime import check_installed, import_torch_transformers, set_threads
@@ -176,7 +176,7 @@ class BertScorer:
         length = len(references[0])
         for number, reference in enumerate(references, 1):
             if len(reference) != length:
-                raise InputError(f"reference set {number} has {len(reference)} sentences, the first has {length}")
+                raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, the first has {length}")
             for index, text in enumerate(reference):
                 if not isinstance(text, str):
                     raise InputError(f"reference set {number}: line {index + 1} is not a string")
@@ -587,7 +587,7 @@ class BertScoreModel:
         size = len(references[0])
         for number, reference in enumerate(references, 1):
             if len(reference) != size:
-                raise InputError(f"reference set {number} has {len(reference)} sentences, the first has {size}")
+                raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, the first has {size}")
         for hypotheses in systems:
             if len(hypotheses) != size:
                 raise InputError(f"{len(hypotheses)} hypotheses for {size} reference sentences")

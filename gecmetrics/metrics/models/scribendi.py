@@ -44,7 +44,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, plural
 
 THRESHOLD = 0.8
 """The original's default threshold on max(token sort ratio, Levenshtein ratio)."""
@@ -135,7 +135,7 @@ def sentence_value(source: str, hypothesis: str, source_ppl: float, hypothesis_p
 
 def _check_pairs(sources: Sequence[str], hypotheses: Sequence[str], name: str = "hypothesis") -> None:
     if len(sources) != len(hypotheses):
-        raise InputError(f"{name}: {len(hypotheses)} sentences for {len(sources)} source sentences")
+        raise InputError(f"{name}: {plural(len(hypotheses), 'sentence')} for {plural(len(sources), 'source sentence')}")
     for label, texts in (("source", sources), (name, hypotheses)):
         for index, text in enumerate(texts):
             if not isinstance(text, str):

@@ -33,7 +33,7 @@ import numpy as np
 from ...io.corpus import Corpus
 
 from ...io.text import check_lines
-from ...errors import InputError
+from ...errors import InputError, plural
 from ..results import CorpusSums
 from ..running_f import RunningFMetric, SentenceCounts
 from ...io.m2 import Block, Edit, blocks_name, check_blocks
@@ -574,7 +574,8 @@ class PTM2(PTMetric):
         """Weighted (correct, proposed, gold) per sentence and annotator, shape (D, A, 5)."""
         prepared, lines = self._checked(prepared), check_lines(hypothesis, name)
         if len(lines) != len(prepared.sources):
-            raise InputError(f"has {len(lines)} lines but the gold M2 has {len(prepared.sources)} sentences", name)
+            raise InputError(f"has {plural(len(lines), 'line')} "
+                             f"but the gold M2 has {plural(len(prepared.sources), 'sentence')}", name)
         per_sentence = []
         for source, line, lattice_gold in zip(prepared.sources, lines, prepared.extra):
             entries = []
@@ -631,7 +632,8 @@ class PTErrant(PTMetric):
         name = blocks_name(hypothesis, name, "hypothesis M2")
         prepared, blocks = self._checked(prepared), check_blocks(hypothesis, name)
         if len(blocks) != len(prepared.sources):
-            raise InputError(f"has {len(blocks)} sentences but the reference M2 has {len(prepared.sources)}", name)
+            raise InputError(f"has {plural(len(blocks), 'sentence')} "
+                             f"but the reference M2 has {len(prepared.sources)}", name)
         per_sentence = []
         for d, block in enumerate(blocks):
             if " ".join(block.tokens) != prepared.sources[d]:

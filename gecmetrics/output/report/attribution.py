@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, plural
 from ...io.corpus import Corpus
 from ...io.m2 import Block
 from ...kinds import M2
@@ -184,7 +184,8 @@ def attribution_parts(corpus: Corpus, metric: Metric, edits: Mapping[str, Sequen
     size = corpus.size
     for name in names:
         if len(edits[name]) != size:
-            raise InputError(f"{name}: {len(edits[name])} lists of edits for {size} sentences")
+            raise InputError(f"{name}: {plural(len(edits[name]), 'list of edits', 'lists of edits')} "
+                             f"for {plural(size, 'sentence')}")
     check_attribution_metric(metric, corpus)  # the refusals, before any work
     candidate_scorer(metric, corpus, column, annotator)
     check_attribution_options(methods, max_exact_edits, permutations, seed, normalize, over_bound)
@@ -387,14 +388,10 @@ def over_bound_notes(bound: int, skipped: int = 0, sampled: int = 0, *, label: s
     lead = f"{label}: " if label else ""
     notes = []
     if skipped:  # (only --over-bound skip leaves a sentence out: its rows would be missing unsaid)
-        notes.append(f"gecmetric: warning: {lead}{_sentences(skipped)} with more than {bound} edits left out "
+        notes.append(f"gecmetric: warning: {lead}{plural(skipped, 'sentence')} with more than {bound} edits left out "
                      f"(--over-bound skip): no rows for {'them' if skipped != 1 else 'it'}")
     if sampled:
         where = shown or f"in {'their' if sampled != 1 else 'its'} sampled-shapley rows"
-        notes.append(f"gecmetric: note: {lead}{_sentences(sampled)} with more than {bound} edits: sampled Shapley in "
+        notes.append(f"gecmetric: note: {lead}{plural(sampled, 'sentence')} with more than {bound} edits: sampled Shapley in "
                      f"exact Shapley's place ({rule}), {where}")
     return notes
-
-
-def _sentences(count: int) -> str:
-    return f"{count} sentence{'s' if count != 1 else ''}"
