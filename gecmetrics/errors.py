@@ -95,6 +95,15 @@ def one_line(message: str) -> str:
     return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in " ".join(message.split()))
 
 
+def kind_of(value: object) -> str:
+    """What a value is, for messages: ``None``, or its type's name with its article (``a list``,
+    ``an int``, ``an ndarray``)."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def shown(value: object) -> str:
     """``repr(value)``, cut to :data:`SHOWN_CHARS` characters with ``...``."""
     text = repr(value)

@@ -420,7 +420,7 @@ def test_what_a_plugin_returns_is_checked(files):
              (variant("Inf", statistics=floats(lambda rows: rows.__setitem__((0, 1), np.inf))), "infinite values"),
              (variant("NaN", statistics=floats(lambda rows: rows.__setitem__((0, 0), np.nan))),
               "gives a score of nan .not a finite number."),
-             (variant("NoneRows", statistics=lambda self, p, h: None), "statistics of hypothesis are a NoneType"),
+             (variant("NoneRows", statistics=lambda self, p, h: None), "statistics of hypothesis are None;"),
              (variant("Objects", statistics=lambda self, p, h: np.array([["a", 1]] * len(h), dtype=object)),
               "an array of object, not of numbers"),
              (variant("Text", score_from_sums=lambda self, sums, column=0: "high"), r"failed in score: \w+Error"),

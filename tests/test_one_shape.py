@@ -293,7 +293,7 @@ REFERENCES = [["He goes to school .", "She likes it ."]]
     (lambda: get_metric("m2").corpus_score(None, REFERENCES, SOURCES), "give the gold M2 blocks"),
     (lambda: get_metric("m2").corpus_score(None, "gold.m2", SOURCES), "give the gold M2 blocks"),
     (lambda: get_metric("m2").corpus_score(None, None, SOURCES), "got nothing"),
-    (lambda: get_metric("m2").corpus_score(None, 5, SOURCES), "give the gold M2 blocks .*, got a int"),
+    (lambda: get_metric("m2").corpus_score(None, 5, SOURCES), "give the gold M2 blocks .*, got an int"),
     (lambda: get_metric("cleme").corpus_score(None, parse_m2(GOLD, "gold"), SOURCES), "reads the hypothesis as M2"),
     (lambda: get_metric("m2").corpus_score(None, parse_m2(GOLD, "gold"), parse_m2(GOLD, "hyp")),
      "reads the hypothesis as lines of text"),

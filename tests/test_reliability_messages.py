@@ -183,3 +183,17 @@ def test_no_message_counts_without_its_plural_rule() -> None:
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if bare.search(line)]
     assert not found, found
+
+
+def test_a_value_of_the_wrong_type_is_named_with_its_article() -> None:
+    """"completion 0 is an int", "... is None" (it read "is a int", "is a NoneType")."""
+    from gecmetrics.errors import kind_of
+    from gecmetrics.rewards import reward_function
+
+    assert [kind_of(v) for v in (3, None, [], b"", 1.5, {})] == ["an int", "None", "a list", "a bytes", "a float",
+                                                                  "a dict"]
+    reward = reward_function("gleu")
+    for completion, said in ((3, "completion 0 is an int: give"), (None, "completion 0 is None: give"),
+                             ({"role": "assistant", "content": 4}, "content is an int, not text")):
+        with pytest.raises(InputError, match=said):
+            reward(completions=[completion], source=["a"], references=[["a"]])

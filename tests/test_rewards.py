@@ -420,7 +420,7 @@ def test_gotoscorer_with_a_weight_file_is_no_reward(tmp_path):
         f(completions=["a"], source=["a", "b"], references=[["a"]])
     with pytest.raises(InputError, match="no assistant message"):
         f(completions=[[{"role": "user", "content": "a"}]], source=["a"], references=[["a"]])
-    with pytest.raises(InputError, match="completion 0 is a int"):
+    with pytest.raises(InputError, match="completion 0 is an int"):
         f(completions=[3], source=["a"], references=[["a"]])
     with pytest.raises(InputError, match="fallback must be a finite number"):
         reward_function("gleu", fallback=float("nan"))
@@ -435,7 +435,7 @@ def test_gotoscorer_with_a_weight_file_is_no_reward(tmp_path):
     assert RewardFunction("gleu")(completions=["a b"], source=["a b"], references=[["a b"]]) == [1.0]
     with pytest.raises(InputError, match="name must be a non-empty string"):
         reward_function("gleu", name=3)
-    with pytest.raises(InputError, match="a text part's text is a NoneType"):  # scored as the word "None"
+    with pytest.raises(InputError, match="a text part's text is None,"):  # scored as the word "None"
         f(completions=[[{"role": "assistant", "content": [{"type": "text", "text": None}]}]], source=["None"],
           references=[["None"]])
     with pytest.raises(InputError, match="max_tokens"):
@@ -481,7 +481,7 @@ def test_an_option_the_metric_never_reads_is_refused():
     assert reward_function("scribendi", source_column="src").source_column == "src"
     assert reward_function("m2", references_column="gold")(completions=["a b"], gold=["S a b\n"]) == [1.0]
     # an M2 row's source is its block's sentence: a source column is not read at all (its value
-    # was checked: "source 0 is a int")
+    # was checked: "source 0 is an int")
     assert reward_function("m2")(completions=["a b"], source=[3], references=["S a b\n"]) == [1.0]
     assert reward_function("gleu", column=0).column == 0  # one column: column 0 is that column
 

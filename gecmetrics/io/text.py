@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any, BinaryIO, Iterable, Mapping, Sequence
 
-from ..errors import InputError, plural, shown
+from ..errors import InputError, kind_of, plural, shown
 
 STDIN = "-"
 
@@ -125,9 +125,9 @@ def unordered(values: Any, mapping: bool = True) -> str | None:
     next: the lines of a hypothesis scored against other sentences, GLEU+'s references drawn in
     another order), and a mapping (``mapping``) would be read as its keys."""
     if isinstance(values, (set, frozenset)):
-        return f"a {type(values).__name__} (it has no order: give a list)"
+        return f"{kind_of(values)} (it has no order: give a list)"
     if mapping and isinstance(values, Mapping):
-        return f"a {type(values).__name__} (its keys would be read: give a list)"
+        return f"{kind_of(values)} (its keys would be read: give a list)"
     return None
 
 

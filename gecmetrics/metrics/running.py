@@ -9,7 +9,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Hashable, Iterable, Iterator, Mapping, Sequence
 
-from ..errors import InputError, LineRefused
+from ..errors import InputError, LineRefused, kind_of
 from ..io.corpus import Corpus
 from ..kinds import M2, NONE, TEXT
 from .results import compact
@@ -49,7 +49,7 @@ def checked_statistics(metric: "Metric", rows: Any, sentences: int, name: str) -
         elif rows.dtype.kind == "f" and np.isinf(rows).any():
             problem = "an array with infinite values"
     elif rows is None or isinstance(rows, (str, bytes, numbers.Number)):
-        problem = f"a {type(rows).__name__}"
+        problem = kind_of(rows)
     if problem:
         raise InputError(f"metric {metric.display_name}: its statistics of {name} are {problem}; a metric's "
                          "statistics are per-sentence numbers (Metric.statistics)")
@@ -236,11 +236,11 @@ def _gold_blocks(references: Any, shown: str) -> list[Any]:
     if references is None or _empty(references):
         raise InputError(f"{wanted}, got nothing", "references")
     if isinstance(references, (str, bytes)) or not isinstance(references, Iterable):
-        raise InputError(f"{wanted}, got a {type(references).__name__}", "references")
+        raise InputError(f"{wanted}, got {kind_of(references)}", "references")
     blocks = list(references)
     if not all(hasattr(block, "edits") and hasattr(block, "source") for block in blocks):
         first = next(block for block in blocks if not (hasattr(block, "edits") and hasattr(block, "source")))
-        raise InputError(f"{wanted}, got a list holding {type(first).__name__}", "references")
+        raise InputError(f"{wanted}, got a list holding {kind_of(first)}", "references")
     return blocks
 
 

@@ -37,7 +37,7 @@ from typing import Any, Hashable, Mapping, Sequence
 
 from ..core.checks import check_count, check_score
 from ..core.edits.blocks import Block, check_built_blocks
-from ..errors import InputError, LineRefused, note_text, plural, shown
+from ..errors import InputError, LineRefused, kind_of, note_text, plural, shown
 from ..io.m2 import parse_m2
 from ..kinds import M2, NONE, TEXT
 from ..metrics.running import check_observations, chunk_statistics, python_corpus
@@ -98,7 +98,7 @@ def completion_text(completion: Any, k: int = 0) -> str:
             return _content_text(answers[-1].get("content"), k)
         raise InputError(f"completion {k} has no assistant message (roles: "
                          f"{', '.join(str(m.get('role')) for m in completion)})", "completions")
-    raise InputError(f"completion {k} is a {type(completion).__name__}: give strings or chat messages "
+    raise InputError(f"completion {k} is {kind_of(completion)}: give strings or chat messages "
                      "(a list of {'role': ..., 'content': ...} dicts)", "completions")
 
 
@@ -109,10 +109,10 @@ def _content_text(content: Any, k: int) -> str:
         texts = [part.get("text", "") for part in content if part.get("type", "text") == "text"]
         for text in texts:
             if not isinstance(text, str):  # (its str() was scored: None as the word "None")
-                raise InputError(f"completion {k}: a text part's text is a {type(text).__name__}, not text",
+                raise InputError(f"completion {k}: a text part's text is {kind_of(text)}, not text",
                                  "completions")
         return "".join(texts)
-    raise InputError(f"completion {k}: the assistant message's content is a {type(content).__name__}, not text",
+    raise InputError(f"completion {k}: the assistant message's content is {kind_of(content)}, not text",
                      "completions")
 
 
@@ -237,7 +237,7 @@ class RewardFunction:
         for k in range(count):
             source = None if sources is None else sources[k]
             if source is not None and not isinstance(source, str):
-                raise InputError(f"{self.source_column} {k} is a {type(source).__name__}, not text", self.source_column)
+                raise InputError(f"{self.source_column} {k} is {kind_of(source)}, not text", self.source_column)
             if source is None and sources is not None and needs_source:  # "" would score against no source
                 raise InputError(f"{self.source_column} {k} is None: {self.metric.display_name} reads the source "
                                  "sentence", self.source_column)
