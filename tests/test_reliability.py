@@ -302,7 +302,7 @@ def test_a_warning_made_an_error_by_the_warnings_filter_is_one_line(tmp_path):
         return subprocess.run([gecmetric_script(), *args], capture_output=True, text=True, timeout=TIMEOUT,
                               env={**os.environ, "PYTHONWARNINGS": setting}, cwd=tmp_path)
 
-    few = "the 95% intervals come from only 20 bootstrap resample(s)"
+    few = "the 95% intervals come from only 20 bootstrap resamples"
     done = run("error", "gleu", "-s", "src", "-r", "ref", "-o", "ref", "other", "-n", "1", "--paired-bs", "20")
     assert done.returncode == 2 and done.stderr.startswith(f"gecmetric: error: {few}"), done.stderr
     assert done.stderr.endswith("(a warning, made an error by the Python warnings filter)\n"), done.stderr

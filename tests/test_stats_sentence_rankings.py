@@ -164,7 +164,7 @@ def test_input_forms_and_output():
     (lambda: rank_by_sentence_scores({"a": [True], "b": [0.2]}, "ew"), "the sentence scores of a are not numbers"),
     (lambda: rank_by_sentence_scores(np.array([["1", "2"], ["3", "4"]]), "ew", ["a", "b"]), "must be numbers"),
     (lambda: rank_by_sentence_scores(np.zeros((2, 3)), "ew"), "name the systems"),
-    (lambda: rank_by_sentence_scores(np.zeros((2, 3)), "ew", ["a"]), "1 system names"),
+    (lambda: rank_by_sentence_scores(np.zeros((2, 3)), "ew", ["a"]), "1 system name for"),
     (lambda: rank_by_sentence_scores(np.zeros(3), "ew", ["a"]), "one row per system"),
     (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ew", higher_is_better=1), "higher_is_better"),
     # one string is not a list of names: "ab" was read as the systems a and b, and ranked them
