@@ -213,7 +213,7 @@ def test_argument_checks(tiny_bert_here: Path, tmp_path: Path, conll) -> None:
     with pytest.raises(InputError, match="at least one reference set"):
         scorer.prepare([])
     scorer.prepare([["a", "b"]])
-    with pytest.raises(InputError, match="1 hypotheses for 2 reference sentences"):
+    with pytest.raises(InputError, match="1 hypothesis for 2 reference sentences"):
         scorer.score(["a"])
     with pytest.raises(InputError, match="line 2 is not a string"):
         scorer.score(["a", 3])

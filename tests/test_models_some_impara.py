@@ -316,7 +316,7 @@ def test_bad_models_are_input_errors(some_models, impara_models, tmp_path: Path)
     with pytest.raises(InputError, match="not a one-output sequence classifier.*holds a BertModel"):  # no classifier
         IMPARAScorer(str(impara_folder / "se"), str(impara_folder / "se"), device="cpu")
     scorer = impara_scorer(impara_folder)
-    with pytest.raises(InputError, match="2 hypotheses for 1 sources"):
+    with pytest.raises(InputError, match="2 hypotheses for 1 source:"):
         scorer.sentence_scores(["a"], ["a", "b"])
     with pytest.raises(InputError, match="must be a string"):
         some_scorer(some_folder).sentence_scores(["a"], [None])

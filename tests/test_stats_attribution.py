@@ -430,7 +430,7 @@ def test_bad_score_functions(returned, message):
 
 
 def test_corpus_argument_checks():
-    with pytest.raises(InputError, match="2 sources but 1 lists"):
+    with pytest.raises(InputError, match="2 sources but 1 list of edits"):
         attribute_corpus(["a", "b"], [[]], lambda r, t: [0.0] * len(t))
     with pytest.raises(InputError, match="listed twice"):
         attribute_corpus_methods(["a"], [[]], lambda r, t: [0.0] * len(t), (SHAPLEY, "shapley"))

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..core.checks import check_count, check_seed
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..io.judgments import MAX_SRC_ID, Judgments, read_judgments
 from ..stats.rankings import (
     DEFAULT_CONFIDENCE,
@@ -70,8 +70,8 @@ def item_rows(judgments: Judgments, src_ids: int | Sequence[int] | str | os.Path
         src_ids = [check_count(value, f"src_ids[{k}]", 0, MAX_SRC_ID, "gecmetrics.io.judgments.MAX_SRC_ID")
                    for k, value in enumerate(src_ids)]
     if sentences is not None and len(src_ids) != sentences:
-        raise InputError(f"{len(src_ids)} src-ids for a corpus of {sentences} sentences: one per corpus line "
-                         "is needed", where)
+        raise InputError(f"{plural(len(src_ids), 'src-id')} for a corpus of {plural(sentences, 'sentence')}: "
+                         "one per corpus line is needed", where)
     return rows_of_src_ids(judgments, src_ids, path=where)
 
 

@@ -688,7 +688,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
                          "references, e.g. ERRANT's annotate_refs=true)", "metric")
     if sources is not None and (isinstance(sources, (str, bytes)) or not isinstance(sources, Sequence)
                                 or len(sources) != len(candidates)):
-        raise InputError(f"sources must be a list of {plural(len(candidates), 'line')} (one per candidate list)", "sources")
+        raise InputError(f"sources must be a list of {plural(len(candidates), 'line')} (one per candidate list)",
+                         "sources")
     if sources is None and getattr(f.metric, "reads_sources", True):  # "" would score against no source
         raise InputError(f"metric {f.metric.display_name} reads the source sentence: give sources (one line per "
                          "candidate list)", "sources")

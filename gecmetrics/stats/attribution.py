@@ -214,7 +214,7 @@ def check_edits(tokens: Sequence[str], edits: Iterable[Any], row: int | None = N
     for k, span in enumerate(spans):
         if span.end > len(tokens):
             raise InputError(f"{_where(row)}edit {k + 1} ({span.start} {span.end}) is outside the source's "
-                             f"{len(tokens)} tokens")
+                             f"{plural(len(tokens), 'token')}")
     order = sorted(range(len(spans)), key=lambda k: (spans[k].start, spans[k].end))
     for a, b in zip(order, order[1:]):
         if spans[b].start < spans[a].end:
@@ -427,7 +427,8 @@ def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequ
         raise InputError("sources and edits are lists, one item per sentence")
     sources, edits = list(sources), list(edits)
     if len(sources) != len(edits):
-        raise InputError(f"{len(sources)} sources but {len(edits)} lists of edits")
+        raise InputError(f"{plural(len(sources), 'source')} but "
+                         f"{plural(len(edits), 'list of edits', 'lists of edits')}")
     candidates = _Candidates()
     for row, (source, row_edits) in enumerate(zip(sources, edits), start=first_row):
         tokens = _tokens(source, row)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ...errors import InputError
+from ...errors import InputError, plural
 
 FIELD_SEPARATOR = "|||"
 ALTERNATIVE_SEPARATOR = "||"
@@ -135,7 +135,7 @@ def span_problem(start: int, end: int, n_tokens: int) -> str | None:
     if start > end:
         return f"edit span {start} {end} starts after it ends"
     if end > n_tokens:
-        return f"edit span {start} {end} goes beyond the sentence ({n_tokens} tokens)"
+        return f"edit span {start} {end} goes beyond the sentence ({plural(n_tokens, 'token')})"
     return None
 
 

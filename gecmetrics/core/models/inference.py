@@ -34,7 +34,7 @@ import numpy as np
 
 from ..cache import Cache, cache_key
 from ..checks import check_count
-from ...errors import InputError
+from ...errors import InputError, plural
 from .runtime import check_device, check_dtype
 from .runtime import import_torch_transformers
 from .runtime import import_transformers
@@ -546,7 +546,8 @@ def check_parallel(sources: Any, hypotheses: Any) -> tuple[list[str], list[str]]
     """Sources and hypotheses, one per sentence each, the same number of them."""
     sources, hypotheses = check_texts("sources", sources), check_texts("hypotheses", hypotheses)
     if len(sources) != len(hypotheses):
-        raise InputError(f"{len(hypotheses)} hypotheses for {len(sources)} sources: one per source is needed")
+        raise InputError(f"{plural(len(hypotheses), 'hypothesis', 'hypotheses')} for "
+                         f"{plural(len(sources), 'source')}: one per source is needed")
     return sources, hypotheses
 
 

@@ -141,7 +141,7 @@ def format_edits(source: str, edits: Sequence[Edit]) -> str:
                 and isinstance(correction, str)):
             raise InputError(f"an edit is (start, end, correction), not {edit!r}")
         if not 0 <= start <= end <= len(tokens):
-            raise InputError(f"edit {edit!r} is outside the {len(tokens)} tokens of source {source!r}")
+            raise InputError(f"edit {edit!r} is outside the {plural(len(tokens), 'token')} of source {source!r}")
         parts.append(f"{' '.join(tokens[start:end])}→{correction}")
     return " ".join(parts)
 

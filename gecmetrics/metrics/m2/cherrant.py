@@ -62,5 +62,6 @@ def selected_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block], st
         return hyp_blocks, ref_blocks
     chosen = hyp_blocks[start:end], ref_blocks[start:end]
     if hyp_blocks and not chosen[0] and not chosen[1]:
-        raise InputError(f"--start {start} --end {end} select none of its {len(hyp_blocks)} sentences", hyp_name)
+        raise InputError(f"--start {start} --end {end} select none of its {plural(len(hyp_blocks), 'sentence')}",
+                         hyp_name)
     return chosen

@@ -176,7 +176,8 @@ class BertScorer:
         length = len(references[0])
         for number, reference in enumerate(references, 1):
             if len(reference) != length:
-                raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, the first has {length}")
+                raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, "
+                                 f"the first has {length}")
             for index, text in enumerate(reference):
                 if not isinstance(text, str):
                     raise InputError(f"reference set {number}: line {index + 1} is not a string")
@@ -191,7 +192,8 @@ class BertScorer:
         if self.scorer is None:
             raise InputError("BertScorer.score: prepare(references) first")
         if len(hypotheses) != len(self.references[0]):
-            raise InputError(f"{len(hypotheses)} hypotheses for {len(self.references[0])} reference sentences")
+            raise InputError(f"{plural(len(hypotheses), 'hypothesis', 'hypotheses')} for "
+                             f"{plural(len(self.references[0]), 'reference sentence')}")
         for index, text in enumerate(hypotheses):
             if not isinstance(text, str):
                 raise InputError(f"hypothesis: line {index + 1} is not a string ({type(text).__name__})")
@@ -587,10 +589,12 @@ class BertScoreModel:
         size = len(references[0])
         for number, reference in enumerate(references, 1):
             if len(reference) != size:
-                raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, the first has {size}")
+                raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, "
+                                 f"the first has {size}")
         for hypotheses in systems:
             if len(hypotheses) != size:
-                raise InputError(f"{len(hypotheses)} hypotheses for {size} reference sentences")
+                raise InputError(f"{plural(len(hypotheses), 'hypothesis', 'hypotheses')} for "
+                                 f"{plural(size, 'reference sentence')}")
         scorer = self.pairs
         scorer.token_cache = self.cache  # the token ids, as the similarities, through the run's cache
         reference_numbers = [scorer.sequences(list(reference), pin=True) for reference in references]

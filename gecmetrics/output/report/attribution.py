@@ -392,6 +392,6 @@ def over_bound_notes(bound: int, skipped: int = 0, sampled: int = 0, *, label: s
                      f"(--over-bound skip): no rows for {'them' if skipped != 1 else 'it'}")
     if sampled:
         where = shown or f"in {'their' if sampled != 1 else 'its'} sampled-shapley rows"
-        notes.append(f"gecmetric: note: {lead}{plural(sampled, 'sentence')} with more than {bound} edits: sampled Shapley in "
-                     f"exact Shapley's place ({rule}), {where}")
+        notes.append(f"gecmetric: note: {lead}{plural(sampled, 'sentence')} with more than {bound} edits: "
+                     f"sampled Shapley in exact Shapley's place ({rule}), {where}")
     return notes
