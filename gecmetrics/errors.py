@@ -37,7 +37,7 @@ NOTE_PREFIXES = ("gecmetric: warning: ", "gecmetric: note: ")
 
 def note_text(line: str) -> str:
     """A line the command line prints about its input or its run without the command's prefix
-    (:data:`NOTE_PREFIXES`): ``gecmetric: warning: AMU: 3 line(s) ...`` is ``AMU: 3 line(s) ...``;
+    (:data:`NOTE_PREFIXES`): ``gecmetric: warning: AMU: 3 lines ...`` is ``AMU: 3 lines ...``;
     a line without one (a plugin's note) as it is. The one place that knows the prefix."""
     for prefix in NOTE_PREFIXES:
         if line.startswith(prefix):

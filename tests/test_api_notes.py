@@ -72,7 +72,7 @@ def test_a_whitespace_warning_has_the_command_s_text_naming_the_python_input(tmp
     hypothesis = ["a  b c d e", "f g h i j"]
     paths = write_files(tmp_path, {"src": ["a b c d e", "f g h i j"], "hyp": hypothesis})
     code, _, err = run_cli("green-char", "-s", paths["src"], "-r", paths["src"], "-o", paths["hyp"])
-    text = ("1 line(s) have leading, trailing or repeated whitespace, which counts in char mode (as in the "
+    text = ("1 line has leading, trailing or repeated whitespace, which counts in char mode (as in the "
             "original tools); --normalize-space (Python: normalize_space=True) ignores it")
     assert code == 0 and err.splitlines() == [f"gecmetric: warning: {paths['hyp']}: {text}"], err
     with pytest.warns(G.InputNote) as record:
@@ -81,7 +81,7 @@ def test_a_whitespace_warning_has_the_command_s_text_naming_the_python_input(tmp
     assert lines_of(record) == [err.splitlines()[0].replace(paths["hyp"], "hypothesis")]
     with warnings.catch_warnings():  # made an error: the same text
         warnings.simplefilter("error", G.InputNote)
-        with pytest.raises(G.InputNote, match=r"^hypothesis: 1 line\(s\) have"):
+        with pytest.raises(G.InputNote, match=r"^hypothesis: 1 line has"):
             G.get_metric("green-char").corpus_score(["a b c d e", "f g h i j"], [["a b c d e", "f g h i j"]],
                                                     hypothesis)
 
@@ -97,7 +97,7 @@ def test_compare_paired_test_and_meta_evaluation_warn_once_and_score_corpus_retu
     assert scored.warnings() == [ORDER]
     bad = [SYSTEMS["bad"][0].replace(" ", "\u00a0", 1), *SYSTEMS["bad"][1:]]
     corpus = G.Corpus(SOURCES, REFERENCES, {**SYSTEMS, "bad": bad})
-    line = ("bad: 1 line(s) contain whitespace that Python 2 did not split on (e.g. U+00A0, U+001C), which "
+    line = ("bad: 1 line contains whitespace that Python 2 did not split on (e.g. U+00A0, U+001C), which "
             "splits words here but not in gec-ranking; scores may differ from it")
     human = tmp_path / "human.tsv"
     human.write_text("system\thuman\ngood\t0.9\nhalf\t0.6\ninput\t0.3\nbad\t0.1\n", encoding="utf-8")

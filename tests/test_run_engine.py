@@ -162,9 +162,9 @@ def test_a_corpus_in_memory_warns_as_its_files_do(tmp_path, jobs):
     files = score_files(metrics, CorpusFiles(src, (ref,), (hyp,)), jobs=jobs, chunk_lines=1)
     corpus = score_corpus(metrics, read_corpus(src, [ref], [hyp]), jobs=jobs, chunk_lines=1)
     assert corpus.warnings() == files.warnings()
-    assert f"gecmetric: warning: {ref}: 1 line(s) contain whitespace that Python 2 did not split on " \
+    assert f"gecmetric: warning: {ref}: 1 line contains whitespace that Python 2 did not split on " \
         "(e.g. U+00A0, U+001C), which splits words here but not in gec-ranking; scores may differ from it" in files.warnings()
-    assert f"gecmetric: warning: {hyp}: 1 line(s) have leading, trailing or repeated whitespace, which counts in " \
+    assert f"gecmetric: warning: {hyp}: 1 line has leading, trailing or repeated whitespace, which counts in " \
         "char mode (as in the original tools); --normalize-space (Python: normalize_space=True) ignores it" in files.warnings()
     assert not any("more than the length" in line for line in files.warnings())
     short = Corpus(["a b", "c"], [["a x", "c"]], {"SYS": ["a b", "c"]})

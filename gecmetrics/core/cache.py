@@ -40,7 +40,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, one_line, shown
+from ..errors import InputError, one_line, plural, shown
 
 try:  # POSIX: a lock file serialises opening, checking and rebuilding the cache file
     import fcntl
@@ -554,8 +554,8 @@ class Cache:
             self._touch(namespace, stale)
         if self._damaged_values:
             count, self._damaged_values = self._damaged_values, 0
-            self._warn(f"{count} cached value(s) in {self.path} were damaged (a failed checksum or a wrong type) "
-                       "and were ignored" + ("" if self._read_only else " and removed"))
+            self._warn(f"{plural(count, 'cached value')} in {self.path} {'was' if count == 1 else 'were'} damaged (a "
+                       f"failed checksum or a wrong type) and {'was' if count == 1 else 'were'} ignored" + ("" if self._read_only else " and removed"))
 
     def put_many(self, namespace: str, items: Mapping[bytes, bytes] | Iterable[tuple[bytes, bytes]],
                  compress: bool = True) -> None:

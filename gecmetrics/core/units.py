@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..errors import plural
+
 UNITS = ("word", "char")
 
 # What Python 2's ``bytes.split()`` (gec-ranking) splits on; ``str.split()`` splits on more:
@@ -50,9 +52,11 @@ def whitespace_warning(name: str, unit: str, count: int) -> str | None:
     if not count:
         return None
     if unit == "word":
-        return (f"gecmetric: warning: {name}: {count} line(s) contain whitespace that Python 2 did not split on "
+        return (f"gecmetric: warning: {name}: {plural(count, 'line')} {'contains' if count == 1 else 'contain'} "
+                "whitespace that Python 2 did not split on "
                 "(e.g. U+00A0, U+001C), which splits words here but not in gec-ranking; scores may differ from it")
-    return (f"gecmetric: warning: {name}: {count} line(s) have leading, trailing or repeated whitespace, "
+    return (f"gecmetric: warning: {name}: {plural(count, 'line')} {'has' if count == 1 else 'have'} leading, "
+            "trailing or repeated whitespace, "
             "which counts in char mode (as in the original tools); --normalize-space (Python: normalize_space=True) ignores it")
 
 

@@ -402,8 +402,8 @@ class RewardFunction:
         stats.fallbacks += 1
         stats.reasons[reason] = stats.reasons.get(reason, 0) + 1
         if (stats.fallbacks - 1) % self.warn_every == 0:
-            LOG.warning("%s: %d line(s) given the fallback value %s so far (this one: %s%s)", self.__name__,
-                        stats.fallbacks, self.fallback, reason, f": {error}" if error else "")
+            LOG.warning("%s: %s given the fallback value %s so far (this one: %s%s)", self.__name__,
+                        plural(stats.fallbacks, "line"), self.fallback, reason, f": {error}" if error else "")
         return self.fallback
 
     def _batch(self, keys: Sequence[Hashable], lines: Mapping[Hashable, tuple[str | None, Any]]) -> list[float]:
