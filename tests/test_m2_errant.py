@@ -376,6 +376,38 @@ def test_swapped_hypothesis_and_reference_are_warned(tmp_path):
     assert f"-hyp {gold} has 2 annotators and -ref {system} one: are they swapped?" in swapped.stderr
 
 
+def test_a_cat_3_table_of_two_type_schemes_is_warned_about(tmp_path):
+    """A NUCLE-typed gold against an ERRANT-typed system with a false positive: compare_m2 counts
+    the true positives and missed edits under NUCLE's types and the false positive under ERRANT's,
+    so no row of -cat 3's table is one type's (ArtOrDet's P is 1.0 whatever the system did wrong):
+    the table is compare_m2's, with one warning; no warning when every counted type is of one
+    scheme (no false positive, NUCLE's types on both sides, ERRANT's on both sides)."""
+    gold = tmp_path / "gold.m2"
+    gold.write_text(m2(("a b c", [a_line(0, 1, "x", edit_type="ArtOrDet"), a_line(2, 3, "z", edit_type="Vt")]),
+                       ("d e", [a_line(0, 1, "y", edit_type="Nn")])))
+    system = tmp_path / "sys.m2"
+    system.write_text(m2(("a b c", [a_line(0, 1, "x", edit_type="R:DET"), a_line(1, 2, "w", edit_type="R:NOUN")]),
+                         ("d e", [a_line(0, 1, "y", edit_type="R:NOUN")])))
+    runner = CliRunner()
+
+    def run(hyp, ref, *flags):
+        result = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-cat", "3", *flags])
+        assert result.exit_code == 0, result.output
+        return result.stdout, result.stderr
+
+    out, err = run(system, gold)
+    assert "ArtOrDet       1        0        0        1.0" in out and "R:NOUN         0        1        0" in out
+    assert err.count("\n") == 1 and err.startswith(
+        "gecmetric: warning: -cat 3's table holds error types of two schemes ('ArtOrDet', 'Vt', 'Nn' ... are not "
+        "ERRANT's, others are): true positives and missed edits are counted under the reference's types, false "
+        "positives under the system's (compare_m2's rule), so no row is one error type's P, R, F; re-annotate"), err
+    assert run(system, gold, "--json")[1] == ""  # no table printed
+    assert run(gold, gold)[1] == "" and run(system, system)[1] == ""
+    exact = tmp_path / "exact.m2"
+    exact.write_text(m2(("a b c", [a_line(0, 1, "x", edit_type="R:DET")]), ("d e", [a_line(0, 1, "y", edit_type="R:NOUN")])))
+    assert run(exact, gold)[1] == ""  # true positives and missed edits only: all under NUCLE's types
+
+
 def test_a_gold_typed_otherwise_than_errant_is_warned_once_when_types_are_read(tmp_path, recwarn):
     """NUCLE's types (the CoNLL-2014 gold) against ERRANT's: -cse matches nothing (F = 0, as
     compare_m2 gives, kept) with one warning naming the gold; -filt and the macro average warn

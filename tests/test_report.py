@@ -221,6 +221,29 @@ def test_difficulty_per_type_groups_the_types_as_the_counts_beside_it():
 # ---------------------------------------------------------------- the report's data
 
 
+def test_error_types_of_two_schemes_are_warned_about_in_the_page(small_report):
+    """A gold typed otherwise (NUCLE's, as the official CoNLL-2014 one) against ERRANT-typed
+    systems: true positives and missed edits go under the gold's types, false positives under
+    ERRANT's, so no row of the type tables and heat map is one type's: one warning, on stderr and
+    in the page's summary; none with ERRANT's types on both sides."""
+    corpus, data = small_report
+    assert not any("two schemes" in line for line in data["warnings"])
+    nucle = [[line.replace("R:VERB:SVA", "SVA").replace("R:VERB:TENSE", "Vt").replace("R:DET", "ArtOrDet")
+              .replace("R:NOUN:NUM", "Nn").replace("M:ADV", "Wci") for line in lines] for lines in GOLD]
+    typed = Corpus(SOURCES, REFERENCES, corpus.hypotheses, parse_m2(m2_text(SOURCES, nucle), "nucle.m2"),
+                   hypothesis_m2=corpus.hypothesis_m2)
+    warned = report_data(typed, ["gleu"], baseline="SRC", samples=20, seed=3, attribution="none")
+    lines = [line for line in warned["warnings"] if "two schemes" in line]
+    assert lines == ["gecmetric: warning: ERRANT F0.5: the error types' tables and heat map hold error types of two "
+                     "schemes ('SVA', 'ArtOrDet', 'Vt' ... are not ERRANT's, others are): true positives and missed "
+                     "edits are counted under the reference's types, false positives under the system's (compare_m2's "
+                     "rule), so no row is one error type's P, R, F; give --m2 a gold with ERRANT's types (gecmetric m2 "
+                     "annotate --from-m2 FILE --auto), or leave --m2 out"], warned["warnings"]
+    assert lines[0] in render_html(warned)
+    types = warned["errant"]["categories"]["B"]["3"]
+    assert types["SVA"][1] == 0 and types["R:VERB:TENSE"][0] == 0  # ERRANT's rule: what the warning says
+
+
 def test_summary_is_compare_and_the_paired_tests(small_report):
     corpus, data = small_report
     metrics = resolve_metrics(["gleu", "green:beta=0.5/1/2", "m2", "gotoscorer"]) + [ErrantCompare()]

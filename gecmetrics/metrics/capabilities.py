@@ -32,11 +32,14 @@ class EditMarks:
     """One system's edits compared with the reference by a metric that marks edits
     (:meth:`~gecmetrics.metrics.base.Metric.edit_marks`): per sentence its :class:`SentenceMarks`,
     and per category level the counts and scores of each error type (or group of types):
-    ``categories[level][type] = (TP, FP, FN, P, R, F)``, F with the metric's ``beta``."""
+    ``categories[level][type] = (TP, FP, FN, P, R, F)``, F with the metric's ``beta``;
+    ``type_note``: what those tables hold when no row of them is one error type's (types of two
+    schemes: a gold typed otherwise against ERRANT-typed edits, and why), or None."""
 
     sentences: list[SentenceMarks]
     categories: dict[int, dict[str, tuple[int, int, int, float, float, float]]]
     beta: float
+    type_note: str | None = None
 
 
 @dataclass(frozen=True)

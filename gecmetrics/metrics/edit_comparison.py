@@ -176,8 +176,12 @@ REANNOTATE = "re-annotate the M2 file with ERRANT's types first (gecmetric m2 an
 
 
 def foreign_groups(comparison: EditComparison, results: Sequence["ErrantResult"], level: int | None) -> str | None:
-    """Why ERRANT's -cat ``level`` groups of the results' types mean nothing (1 and 2 group by the
-    operation prefix, ``R:``: NUCLE's 'ArtOrDet' gives 'A' and 'tOrDet'), or None."""
+    """Why ERRANT's -cat ``level`` table of the results' types means nothing, or None: levels 1
+    and 2 group by the operation prefix, ``R:`` (NUCLE's 'ArtOrDet' gives 'A' and 'tOrDet'); at
+    level 3, types of two schemes (:func:`mixed_schemes`)."""
+    if level == 3:
+        mixed = mixed_schemes(comparison, results)
+        return None if not mixed else f"-cat 3's table holds {mixed_schemes_effect(mixed)}; {REANNOTATE}"
     if level not in (1, 2):
         return None
     found = comparison.foreign_types(t for result in results for t in result.categories)
@@ -186,6 +190,24 @@ def foreign_groups(comparison: EditComparison, results: Sequence["ErrantResult"]
     return (f"-cat {level} groups ERRANT's types by their operation (R:NOUN -> {'R' if level == 1 else 'NOUN'}), and "
             f"{', '.join(map(repr, found))} ... are not ERRANT's: their groups mean nothing (-cat 3 shows the types "
             f"as they are); {REANNOTATE}")
+
+
+def mixed_schemes(comparison: EditComparison, results: Sequence["ErrantResult"]) -> list[str]:
+    """Up to 3 of the results' error types that are not of the comparison's form while others
+    are (a gold M2 typed otherwise, NUCLE's as the official CoNLL-2014 one, against ERRANT-typed
+    systems, or the reverse), else []: compare_m2 counts a true positive and a missed edit under
+    the reference's type and a false positive under the hypothesis's, so then no type's row holds
+    all of its counts."""
+    types = list(dict.fromkeys(t for result in results for t in result.categories))
+    found = comparison.foreign_types(types)
+    return found if found and comparison.any_of_form(types) else []
+
+
+def mixed_schemes_effect(found: Sequence[str]) -> str:
+    """What :func:`mixed_schemes` means for a table of the types (what it holds)."""
+    return (f"error types of two schemes ({', '.join(map(repr, found))} ... are not ERRANT's, others are): "
+            "true positives and missed edits are counted under the reference's types, false positives under the "
+            "system's (compare_m2's rule), so no row is one error type's P, R, F")
 
 
 class ForeignTypesWarning(UserWarning):
@@ -370,7 +392,8 @@ class EditComparisonMetric(TypeAveragedMetric):
         categories = {level: {error_type: (c.tp, c.fp, c.fn, *(float(x) for x in errant_scores(c.tp, c.fp, c.fn, beta)))
                               for error_type, c in sorted(result.grouped_categories(level).items())}
                       for level in levels}
-        return EditMarks(sentences, categories, beta)
+        mixed = mixed_schemes(self.comparison(), [result])
+        return EditMarks(sentences, categories, beta, mixed_schemes_effect(mixed) if mixed else None)
 
     def _sentence_marks(self, result: ErrantResult, d: int, block: Block, ref_block: Block) -> SentenceMarks:
         code = result.candidates[d, result.chosen[d]] if result.candidates.size else 0

@@ -285,7 +285,7 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
     at each ``-cat`` level, with the metric's ``rounds_to`` (as the page prints those scores)."""
     metric = scored.metrics[k]
     edits, chosen, matched, missed, categories, macro = {}, {}, {}, {}, {}, {}
-    beta = None
+    beta, type_note = None, None
     for name in scored.names:
         result = scored.result(name, k)
         marks = metric.edit_marks(result, corpus.hypothesis_m2[name], corpus.gold, CATEGORY_LEVELS)
@@ -297,10 +297,19 @@ def compared_edits(scored: Scored, k: int, corpus: Corpus) -> dict[str, Any]:
         missed[name] = [sentence.missed for sentence in marks.sentences]
         categories[name] = {str(level): {error_type: list(row) for error_type, row in marks.categories[level].items()}
                             for level in CATEGORY_LEVELS}
-        beta = marks.beta
+        beta, type_note = marks.beta, type_note or marks.type_note
     return {"edits": edits, "reference": chosen, "matched": matched, "missed": missed, "categories": categories,
             "macro": macro, "beta": beta, "label": metric.column_labels()[0], "rounds_to": metric.rounds_to,
-            "signature": str(metric.signature(len(corpus.references)))}
+            "signature": str(metric.signature(len(corpus.references))), "type_note": type_note}
+
+
+def type_note_warnings(compared: dict[str, Any]) -> list[str]:
+    """The warning line of :func:`compared_edits`'s ``type_note`` (types of two schemes in the
+    error types' tables and heat map), or none."""
+    if compared["type_note"] is None:
+        return []
+    return [f"gecmetric: warning: {compared['label']}: the error types' tables and heat map hold {compared['type_note']}; "
+            "give --m2 a gold with ERRANT's types (gecmetric m2 annotate --from-m2 FILE --auto), or leave --m2 out"]
 
 
 def _keep_type_counts(metrics: Sequence[Metric]) -> None:
@@ -382,7 +391,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     counts its chunks, then as each attribution its parts (each run ends with ``"done"``).
     ``cache``: the persistent cache of the report's runs (as
     :func:`~gecmetrics.run.engine.score_files` takes it).
-    ``warnings``: the lines about the input ``compare`` prints (:meth:`~gecmetrics.run.engine.Scored.warnings`).
+    ``warnings``: what ``compare`` prints of the input (``Scored.warnings``) and :func:`type_note_warnings`.
     """
     baseline = _check_report(corpus, baseline, samples)
     correction = check_correction(correction)
@@ -401,14 +410,14 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
 
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
     columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
+    compared = compared_edits(scored, marker, corpus)
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
             "title": title or "GEC evaluation report", "corpus": _corpus_data(corpus, annotation),
-            "warnings": scored.warnings(),
+            "warnings": scored.warnings() + type_note_warnings(compared),
             "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
-            **_scored_data(corpus, resolved, scored, columns, marker, defaults)}
-    # the attribution scores its own candidates: the statistics (hundreds of MB at 10^5 sentences) go
-    # first, and the memory the scoring's and bootstraps' large arrays left, which the command keeps
-    # for reuse (core.backend.keep_freed_memory) but the attribution's small objects cannot use
+            **_scored_data(corpus, resolved, scored, columns, marker, defaults, compared)}
+    # the attribution scores its own candidates: the statistics (hundreds of MB at 10^5 sentences) go first, and
+    # the freed memory the command keeps for reuse (core.backend.keep_freed_memory), which its small objects cannot use
     del scored
     release_freed_memory()
     data["attribution"] = [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed, annotator,
@@ -419,10 +428,10 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
 
 
 def _scored_data(corpus: Corpus, metrics: list[Metric], scored: Scored, columns: list[dict], marker: int,
-                 defaults: list[Metric]) -> dict[str, Any]:
+                 defaults: list[Metric], compared: dict[str, Any]) -> dict[str, Any]:
     """The parts of the report read from the scored statistics: the metrics, ERRANT's edit
-    comparison, the error types, the gold edits' difficulty and the sentence browser's data."""
-    compared = compared_edits(scored, marker, corpus)
+    comparison (``compared``: :func:`compared_edits`), the error types, the gold edits'
+    difficulty and the sentence browser's data."""
     # the difficulty sits beside the marking metric's per-type counts: its types grouped alike
     weights = offering(defaults, "weighs_gold_edits").gold_edit_weights(corpus, CATEGORY_LEVELS,
                                                                         scored.metrics[marker].type_group)
