@@ -65,10 +65,6 @@ def test_a_cache_setting_makes_a_context(tmp_path, monkeypatch):
     assert run_context(True).cache.folder == tmp_path / "later"
     monkeypatch.setenv("GECMETRICS_CACHE", "off")
     assert run_context().cache.reason == "disabled ($GECMETRICS_CACHE=off)"
-    from gecmetrics.core.cache import ENV_VAR
-    from gecmetrics.core import context
-
-    assert context._VARIABLE == ENV_VAR
     for bad in ("", 3, 1.5, ["x"]):
         with pytest.raises(InputError):
             run_context(bad)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -114,6 +115,38 @@ def test_files_read_beside_the_arguments_are_inputs_too(here: Path, monkeypatch)
     _unchanged(here / "human.tsv", "system\thuman\nsrc\t0.5\n")
     _unchanged(data / "cilin.txt", "kept\n")
     assert not (here / "-").exists() and not database.exists()
+
+
+def test_an_output_linked_to_the_cache_is_refused_and_any_other_looks_no_cache_up(here: Path, monkeypatch) -> None:
+    """The cache's database given as an output under another name (a symbolic or a hard link,
+    the cache from $GECMETRICS_CACHE) is refused as the file itself is; an output that cannot
+    be a cache file needs no cache folder: the command does not import platformdirs (a tenth of
+    gotoscorer's start-up) nor the cache's store for its check."""
+    from gecmetrics.core.cache import Cache
+
+    cache = Cache(here / "cache")
+    cache.put_many("n", {b"k": b"v"})
+    cache.close()
+    database = here / "cache" / "cache-v1.sqlite3"
+    before = database.read_bytes()
+    os.symlink(database, here / "page.html")
+    os.link(database, here / "copy.html")
+    monkeypatch.setenv("GECMETRICS_CACHE", str(here / "cache"))
+    (here / "src").write_text("a b c\nd e f\n", encoding="utf-8")
+    for name in ("page.html", "copy.html"):
+        err = one_line_error("gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-gen_w_file", name)
+        assert "(-gen_w_file) is also an input" in err, err
+        err = one_line_error("report", "-s", "src", "-r", "src", "-o", "src", "--html", name)
+        assert "(--html) is also an input" in err, err
+    assert database.read_bytes() == before
+    probe = ("import sys; from gecmetrics.cli import main\n"
+             "try: main(['gotoscorer', '-ref', 'gold.m2', '-hyp', 'gold.m2', '-gen_w_file', 'w.txt'])\n"
+             "except SystemExit as end: assert end.code == 0, end\n"
+             "print(sorted(m for m in ('platformdirs', 'gecmetrics.core.cache', 'sqlite3') if m in sys.modules))")
+    monkeypatch.delenv("GECMETRICS_CACHE")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=TIMEOUT)
+    assert run.returncode == 0 and run.stdout.splitlines()[-1] == "[]", (run.stdout, run.stderr)
+    assert (here / "w.txt").read_text(encoding="utf-8").splitlines()[0] == "2"  # two systems: annotators 0 and 1
 
 
 def test_a_report_output_that_cannot_be_written_leaves_the_other_as_it_was(here: Path) -> None:

@@ -54,15 +54,18 @@ def check_command_outputs(outputs: Iterable[tuple[str, str | None]], inputs: Ite
     database destroyed it without a word."""
     from ..io.atomic import check_outputs
 
-    check_outputs(outputs, [*inputs, *_cache_files()])
+    outputs = list(outputs)
+    check_outputs(outputs, [*inputs, *_cache_files([path for _, path in outputs if path is not None])])
 
 
-def _cache_files() -> list[str]:
+def _cache_files(outputs: list[Any]) -> list[str]:
+    """The run's cache files, looked up only when an output may be one of them
+    (:func:`~gecmetrics.core.cache_folder.may_be_a_cache_file`)."""
+    from ..core.cache_folder import cache_files, may_be_a_cache_file, resolve_cache_folder
+
     setting = cache_option()
-    if setting is False:
+    if setting is False or not any(may_be_a_cache_file(path) for path in outputs if os.fspath(path) != "-"):
         return []
-    from ..core.cache import cache_files, resolve_cache_folder
-
     folder = resolve_cache_folder(setting)
     return [] if folder is None else [os.fspath(path) for path in cache_files(folder)]
 

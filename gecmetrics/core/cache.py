@@ -41,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, one_line, plural, shown
+from .cache_folder import (CACHE_FILE_SUFFIXES, ENV_VAR, FILE_NAME, SCHEMA_VERSION, cache_files,
+                           resolve_cache_folder)
 
 try:  # POSIX: a lock file serialises opening, checking and rebuilding the cache file
     import fcntl
@@ -54,13 +56,7 @@ __all__ = [
 ]
 
 FORMAT_NAME = "gecmetrics-cache"
-SCHEMA_VERSION = 1
-# The version is in the file name too, so that an older and a newer gecmetrics sharing one user
-# cache folder each keep their own file instead of rebuilding each other's.
-FILE_NAME = f"cache-v{SCHEMA_VERSION}.sqlite3"
 APPLICATION_ID = 0x47454343  # "GECC" in the SQLite header (PRAGMA application_id)
-ENV_VAR = "GECMETRICS_CACHE"
-OFF_VALUES = frozenset({"off", "0", "false", "no", "none", "disable", "disabled"})
 
 BUSY_TIMEOUT = 10.0        # seconds SQLite itself waits for a lock within one statement
 RETRY_FOR = 60.0           # seconds one operation retries 'database is locked' before giving up
@@ -269,28 +265,6 @@ def format_size(size: int) -> str:
             return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1000
     raise AssertionError  # pragma: no cover
-
-
-def resolve_cache_folder(folder: str | os.PathLike[str] | None = None, variable: str | None = None) -> Path | None:
-    """The cache folder: ``folder`` (``--cache DIR``) if given, else ``$GECMETRICS_CACHE`` (or
-    ``variable``, its value as read earlier), else the user cache folder (``platformdirs``, e.g.
-    ``~/.cache/gecmetrics``). None when the variable says ``off`` (also 0, false, no, none,
-    disable[d]); an empty variable counts as unset."""
-    if folder is not None:
-        if not isinstance(folder, (str, os.PathLike)):
-            raise InputError(f"cache folder must be a path (a str or a Path), got {type(folder).__name__}")
-        text = os.fspath(folder)
-        if not str(text).strip():
-            raise InputError("cache folder: empty name")
-        return Path(text).expanduser()
-    value = (os.environ.get(ENV_VAR, "") if variable is None else variable).strip()
-    if value.lower() in OFF_VALUES:
-        return None
-    if value:
-        return Path(value).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("gecmetrics", appauthor=False))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1129,16 +1103,6 @@ def _format_problem(conn: sqlite3.Connection, tables: set | None = None) -> str 
     return None
 
 
-_CACHE_FILES = ("", "-wal", "-shm", ".lock")
-"""The files of a cache beside the database (suffixes of its name)."""
-
-
-def cache_files(folder: str | os.PathLike[str]) -> list[Path]:
-    """The files a cache in ``folder`` is made of (the database, its journal, its lock), which
-    no output of a run may replace."""
-    return [Path(folder) / (FILE_NAME + suffix) for suffix in _CACHE_FILES]
-
-
 def _trusted_owner(uid: int) -> bool:
     return uid in (os.geteuid(), 0)
 
@@ -1164,7 +1128,7 @@ def _untrusted(folder: Path, path: Path) -> str | None:
         return (f"cache folder {folder} can be written by other users (mode {stat.S_IMODE(found.st_mode):o}, "
                 f"owner uid {found.st_uid}): its entries cannot be trusted; use a folder of your own "
                 f"(chmod go-w {folder}, or --cache DIR)")
-    for suffix in _CACHE_FILES:
+    for suffix in CACHE_FILE_SUFFIXES:
         name = str(path) + suffix
         try:
             if stat.S_ISLNK(os.lstat(name).st_mode) and others_write:

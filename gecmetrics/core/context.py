@@ -26,6 +26,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, TypeVar
 
 from ..errors import InputError
+from .cache_folder import ENV_VAR  # (not the store: a run whose metrics never touch it does not load SQLite)
 
 if TYPE_CHECKING:
     from .cache import Cache
@@ -137,11 +138,6 @@ def loaded(key: Hashable, load: Callable[[], T], resources: Resources | None = N
     return (_PROCESS if resources is None else resources).get(key, load)
 
 
-_VARIABLE = "GECMETRICS_CACHE"
-""":data:`gecmetrics.core.cache.ENV_VAR`, read here without importing the cache's module: a run
-whose metrics never touch the cache (GLEU+, GREEN, M2) does not load SQLite."""
-
-
 class RunContext:
     """A run's cache and the resources its metrics load (see the module docstring). Immutable;
     safe to share between threads; pickles as its cache folder.
@@ -212,7 +208,7 @@ def _made_cache(setting: tuple, on_warning: Callable[[str], None] | None) -> Cac
     if folder is None:
         cache = Cache(enabled=False, on_warning=on_warning)
         if setting[0] != "off":  # why, for `gecmetric cache info`
-            cache._reason = f"disabled (${_VARIABLE}={setting[1]})"
+            cache._reason = f"disabled (${ENV_VAR}={setting[1]})"
         return cache
     return Cache(folder, on_warning=on_warning) if on_warning is not None else process_resources().cache(folder)
 
@@ -232,7 +228,7 @@ def run_context(cache: CacheSetting = None, *, on_warning: Callable[[str], None]
     if isinstance(cache, RunContext):
         return cache
     if cache is None or cache is True:
-        return RunContext._deferred(("default", os.environ.get(_VARIABLE)), on_warning)
+        return RunContext._deferred(("default", os.environ.get(ENV_VAR)), on_warning)
     if cache is False:
         return RunContext._deferred(("off",), on_warning)
     from .cache import Cache, resolve_cache_folder
