@@ -197,3 +197,16 @@ def test_a_value_of_the_wrong_type_is_named_with_its_article() -> None:
                              ({"role": "assistant", "content": 4}, "content is an int, not text")):
         with pytest.raises(InputError, match=said):
             reward(completions=[completion], source=["a"], references=[["a"]])
+
+
+def test_counts_that_can_be_one_read_in_the_singular() -> None:
+    """"at most 1 word", "1 sentence" in a one-sentence result's summary (they read "at most 1
+    words", "1 sentences")."""
+    from gecmetrics import get_metric
+    from gecmetrics.core.units import order_warning
+
+    assert "(at most 1 word)" in order_warning(4, 1, "word")
+    assert "(at most 1 character)" in order_warning(4, 1, "char")
+    assert "(at most 2 words)" in order_warning(4, 2, "word")
+    scores = get_metric("gleu").sentence_scores(["a b c"], [["a b c"]], ["a b c"])
+    assert str(scores).startswith("GLEU+ sentence scores: 1 sentence, mean ")

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..errors import plural
 from ..metrics.m2.compare import ErrantCompare, ErrantSettings
 
 from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_references
@@ -56,7 +57,9 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
         if filled:
             reading = ("read as unchanged (--absent-as-unchanged)" if absent_as_unchanged
                        else "filled from annotator 0")
-            click.echo(f"gecmetric: m2 refs: annotator {label}: {filled} blocks have no line for it, {reading}; "
+            have = "has" if filled == 1 else "have"
+            click.echo(f"gecmetric: m2 refs: annotator {label}: {plural(filled, 'block')} {have} no line for it, "
+                       f"{reading}; "
                        f"annotator 0 changed {changed} of them", err=True)
     for path in written:
         click.echo(path)

@@ -87,9 +87,9 @@ def order_warning(n: int, longest_line: int, unit: str) -> str | None:
     then undefined, and GLEU+/GREEN score 0."""
     if n <= longest_line:
         return None
-    units = "words" if unit == "word" else "characters"
-    return (f"gecmetric: warning: n = {n} is more than the length of every sentence (at most {longest_line} "
-            f"{units}): no n-gram of order {n} to match, so corpus scores are 0 (sentence scores follow each "
+    units = plural(longest_line, "word" if unit == "word" else "character")
+    return (f"gecmetric: warning: n = {n} is more than the length of every sentence (at most {units}): no "
+            f"n-gram of order {n} to match, so corpus scores are 0 (sentence scores follow each "
             "metric's rules for short sentences)")
 
 

@@ -9,6 +9,7 @@ from typing import Any, Callable, ClassVar, Iterable, NamedTuple, Sequence
 
 from ..version import __version__
 from ..core.table import ScoreFormat, scaled_number
+from ..errors import plural
 
 
 # ----------------------------------------------------------------------------- signatures
@@ -272,7 +273,7 @@ class SentenceScores:
             mean = "no mean: no sentence has a score"
         name = getattr(self.signature, "name", "") or str(self.signature).split("|", 1)[0]
         unscored = f" ({missing} without a score)" if missing else ""
-        return f"{name} sentence scores: {rows.shape[1]} sentences{unscored}, {mean} | {self.signature}"
+        return f"{name} sentence scores: {plural(rows.shape[1], 'sentence')}{unscored}, {mean} | {self.signature}"
 
     def __repr__(self) -> str:
         return short_repr(self)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Hashable, Iterable, Iterator, Mapping, Sequence
 
-from ..errors import InputError, LineRefused, kind_of
+from ..errors import InputError, LineRefused, kind_of, plural
 from ..io.corpus import Corpus
 from ..kinds import M2, NONE, TEXT
 from .results import compact
@@ -45,7 +45,7 @@ def checked_statistics(metric: "Metric", rows: Any, sentences: int, name: str) -
         if rows.dtype.kind not in "biuf":
             problem = f"an array of {rows.dtype}, not of numbers"
         elif rows.ndim == 0 or rows.shape[0] != sentences:
-            problem = f"an array of shape {rows.shape} for {sentences} sentences (a row per sentence)"
+            problem = f"an array of shape {rows.shape} for {plural(sentences, 'sentence')} (a row per sentence)"
         elif rows.dtype.kind == "f" and np.isinf(rows).any():
             problem = "an array with infinite values"
     elif rows is None or isinstance(rows, (str, bytes, numbers.Number)):

@@ -121,7 +121,7 @@ def join_runs(parts: Sequence[ChunkRun], options: RunOptions) -> JoinedRun:
     names = parts[0].names
     for part in parts[1:]:
         if part.names != names:
-            raise InputError(f"the hypothesis M2 files hold {len(names)} systems in some sentences and "
+            raise InputError(f"the hypothesis M2 files hold {plural(len(names), 'system')} in some sentences and "
                              f"{len(part.names)} in others (every block needs a line of every system)")
     statistics = [np.concatenate([part.statistics[k] for part in parts]) for k in range(len(names))]
     table = _joined_table([part.table for part in parts])

@@ -385,8 +385,8 @@ class LLMJudgeMetric(Metric):
         if not missing:
             return None
         have = "has" if missing == 1 else "have"
-        return (f"{self.column_labels()[0]}: {missing} of its {len(rows)} sentences {have} no score from the judge, "
-                f"and {use} compares the systems on every sentence: {self.unscored_remedy()}")
+        return (f"{self.column_labels()[0]}: {missing} of its {plural(len(rows), 'sentence')} {have} no score "
+                f"from the judge, and {use} compares the systems on every sentence: {self.unscored_remedy()}")
 
     def unscored_remedy(self) -> str:
         """What gives every sentence a score: another run (unanswered prompts are asked again,
@@ -413,9 +413,9 @@ class LLMJudgeMetric(Metric):
         sentences has a score has no corpus score (refused: the mean of nothing is no number)."""
         total = np.asarray(sums[0].total)
         if total[SCORED] == 0:
-            raise InputError(f"{self.column_labels()[0]}: none of its {int(total[UNSCORED])} sentences has a score "
-                             "from the judge (every prompt failed or was not sent: the run's report says why), so it "
-                             "has no corpus score")
+            raise InputError(f"{self.column_labels()[0]}: none of its {plural(int(total[UNSCORED]), 'sentence')} has "
+                             "a score from the judge (every prompt failed or was not sent: the run's report says "
+                             "why), so it has no corpus score")
         return {"scored": int(total[SCORED]), "unscored": int(total[UNSCORED])}
 
     # ------------------------------------------------------------------ description

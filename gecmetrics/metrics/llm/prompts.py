@@ -155,7 +155,7 @@ def edits_from_blocks(blocks: Sequence[Any], systems: int) -> list[list[list[Edi
         per_system: list[list[Edit]] = [[] for _ in range(systems)]
         for edit in block.edits:
             if not 0 <= edit.annotator < systems:
-                raise InputError(f"an edit of annotator {edit.annotator} for {systems} systems")
+                raise InputError(f"an edit of annotator {edit.annotator} for {plural(systems, 'system')}")
             if not edit.is_noop:
                 per_system[edit.annotator].append((edit.start, edit.end, edit.correction))
         for k in range(systems):
