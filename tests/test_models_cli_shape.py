@@ -6,6 +6,7 @@ a cache of its own)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -105,7 +106,7 @@ def test_model_metric_commands(name, models, files, tmp_path):
         assert f"--scale: 1 would change nothing: the scores of {name} are not fractions" in one_line_error(
             *command, "--scale", "1")
     # the console script with two workers prints what one process printed here
-    script = ["python", "-c", "from gecmetrics.cli import run; run()", *command, "--tsv"]
+    script = [sys.executable, "-c", "from gecmetrics.cli import run; run()", *command, "--tsv"]
     assert outputs_with_jobs(script, tmp_path, {"HF_HUB_OFFLINE": "1"}, jobs_list=("2",)) == [tsv]
 
 
@@ -138,5 +139,5 @@ def test_llm_s_is_llm_variant_s(models, files, tmp_path):
     code, out, err = run_cli("llm-s", *common, "--tsv", "--chunk-lines", "2")
     assert code == 0 and out.splitlines()[0] == "system\tLLM-S\tscored\tunscored", err
     assert run_cli("llm", "--variant", "s", *common)[1] == out
-    script = ["python", "-c", "from gecmetrics.cli import run; run()", "llm-s", *common, "--chunk-lines", "2"]
+    script = [sys.executable, "-c", "from gecmetrics.cli import run; run()", "llm-s", *common, "--chunk-lines", "2"]
     assert outputs_with_jobs(script, tmp_path, jobs_list=("2",)) == [out]

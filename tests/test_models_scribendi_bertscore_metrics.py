@@ -19,6 +19,7 @@ import pytest
 
 from tests.conftest import (check_a_changed_identity, check_warm_run, gecmetric_script, one_line_error,
                             outputs_with_jobs, run_cli, write_files)
+from tests.test_console_docs import environment
 from tests.test_models_bertscore import CUSTOM_BASELINE, read_expected
 from tests.test_models_scribendi import DATA, MISSING_EXTRA, _fingerprint_from_header, read_rows
 
@@ -667,14 +668,9 @@ def test_the_docs_python_examples_run(backend, page, tmp_path):
     test_console_docs."""
     setup = [command for command, _ in console_examples(page) if not command.startswith("gecmetric ")]
     assert setup, page
-    shim = tmp_path / "bin"
-    shim.mkdir()
-    (shim / "gecmetric").write_text(f"#!/bin/sh\nexec {sys.executable} -c 'import sys; from gecmetrics.cli import "
-                                    "main; sys.argv[0] = \"gecmetric\"; main()' \"$@\"\n", encoding="utf-8")
-    (shim / "gecmetric").chmod(0o755)
-    (shim / "python").symlink_to(sys.executable)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": f"{shim}{os.pathsep}{os.environ['PATH']}",
-           "GECMETRICS_CACHE": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
+    # this checkout's gecmetric and python first on PATH, as scripts (a link to a virtualenv's
+    # python starts the base interpreter, without the venv's packages)
+    env = environment(tmp_path, "")
     done = subprocess.run(["bash", "-c", "set -e\n" + "\n".join(setup)], capture_output=True, text=True, env=env,
                           cwd=tmp_path, timeout=900)
     assert done.returncode == 0, done.stderr
