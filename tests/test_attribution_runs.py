@@ -271,6 +271,24 @@ def test_messages_call_the_sentence_averages_by_the_names_users_type(small_files
     assert ErrantCompare().display_name == "errant-m2"
 
 
+def test_every_registered_name_is_what_messages_call_its_metric():
+    """A preset metric was called by its class's name: ``green-char`` was 'green' in messages
+    and in the report's JSON (two metrics named 'green' beside each other), ``gleu-max``
+    'gleu'. Every built-in name now names its metric, made by name or by class and settings;
+    a setting beyond the preset keeps the name, a class no name holds keeps its own."""
+    from gecmetrics.metrics.gleu.gleu import GLEU
+    from gecmetrics.metrics.green.green import GREEN
+    from gecmetrics.metrics.registry import get_metric, list_metrics
+
+    names = [info.name for info in list_metrics()]
+    assert {"green-char", "gleu-max", "gleu-paper", "sentm2"} <= set(names)
+    assert [get_metric(name).display_name for name in names] == names
+    assert GREEN(unit="char", beta=2).display_name == "green-char" and GREEN(beta=2).display_name == "green"
+    assert GLEU(best_reference=True).display_name == "gleu-max"
+    with pytest.raises(InputError, match="^the green-char metric needs reference texts"):
+        GREEN(unit="char").corpus_score(["a b"], [], ["a b"])
+
+
 # ---------------------------------------------------------------- what annotated the candidates
 
 

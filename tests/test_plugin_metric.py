@@ -157,10 +157,10 @@ def test_sentence_scores_and_meta_evaluation(plugin, tmp_path):
 
 def _installed(plugin: dict) -> bool:
     """The plugin registered in this process too (for the library part of the test)."""
-    from gecmetrics.metrics import registry
+    from gecmetrics.metrics import names, registry
 
     sys.path.insert(0, plugin["folder"])
-    registry._LOADED_ENTRY_POINTS = False
+    names._LOADED_ENTRY_POINTS = False
     return "unknown-rate" in {info.name for info in registry.list_metrics()}
 
 
@@ -220,7 +220,7 @@ def broken(plugin, tmp_path, monkeypatch) -> dict:
     """An installed package with two working metrics (one without a docstring), the unusable
     entry points of :data:`UNUSABLE` and one named like a built-in metric; the registry looks
     for plugins again in this process, and forgets them after."""
-    from gecmetrics.metrics import registry
+    from gecmetrics.metrics import names, registry
 
     (tmp_path / "broken_plugins.py").write_text(BROKEN, encoding="utf-8")
     info = tmp_path / "broken_plugins-0.1.dist-info"
@@ -231,10 +231,10 @@ def broken(plugin, tmp_path, monkeypatch) -> dict:
     lines = "".join(f"{name} = {target}\n" for name, target in points.items())
     (info / "entry_points.txt").write_text("[gecmetrics.metrics]\n" + lines, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._table(plugins=False)))
-    monkeypatch.setattr(registry, "_UNUSABLE", {}, raising=False)  # (raising: the tests ran before it was there)
-    monkeypatch.setattr(registry, "_WARNED", set(), raising=False)
-    monkeypatch.setattr(registry, "_LOADED_ENTRY_POINTS", False)
+    monkeypatch.setattr(names, "_REGISTRY", dict(names.table(plugins=False)))
+    monkeypatch.setattr(names, "UNUSABLE", {})
+    monkeypatch.setattr(registry, "_WARNED", set())
+    monkeypatch.setattr(names, "_LOADED_ENTRY_POINTS", False)
     yield {**plugin, "folder": str(tmp_path)}
     sys.modules.pop("broken_plugins", None)
 

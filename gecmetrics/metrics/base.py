@@ -187,8 +187,12 @@ class Metric(ABC):
 
     @property
     def display_name(self) -> str:
-        """The name messages call this metric by: its registry name, else its class's name."""
-        return self.name or type(self).__name__
+        """The name messages and the report call this metric by: the registered name its
+        settings answer to (``GREEN(unit="char")``: ``green-char``; ``M2Scorer(sentence_average=
+        True)``: ``sentm2``), else its class's :attr:`name`, else its class's name."""
+        from .names import registered_name
+
+        return registered_name(self, plugins=False) or self.name or type(self).__name__
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{f.name}={getattr(self.settings, f.name)!r}" for f in dataclasses.fields(self.settings))

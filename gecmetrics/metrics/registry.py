@@ -14,179 +14,34 @@ metrics working (see :func:`list_metrics`, :func:`metric_info`). Unknown names o
 """
 from __future__ import annotations
 
-import importlib
-import re
 import warnings
 from dataclasses import dataclass, field, replace as replaced
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError, shown
+from . import names
+from .names import NAME, NAME_RULE, MetricInfo, preset_of, registered_name, table as _table
 
-ENTRY_POINT_GROUP = "gecmetrics.metrics"
-
-_NAME = re.compile(r"[a-z0-9][a-z0-9_.+-]*")
-NAME_RULE = ("a metric name is lower-case letters, digits, '-', '_', '.' and '+', starting with a letter or a "
-             "digit (what --metrics NAME:KEY=VALUE,... and a command name can hold)")
-"""Why a name is refused: ``--metrics`` lower-cases the name it is given and splits on ',', ':',
-'=' and '/', and a command name cannot start with '-', so any other name could be registered
-and never reached."""
-
-
-@dataclass(frozen=True)
-class MetricInfo:
-    """A registered name: its class (or where to import it from), preset and description."""
-
-    name: str
-    target: Any
-    """The metric class, or ``"module:Class"`` imported on first use."""
-    preset: dict[str, Any] = field(default_factory=dict)
-    """Settings fixed by this name (``gleu-max``: ``best_reference=True``)."""
-    description: str = ""
-    entry_point: str = ""
-    """``name = module:Class (package P)`` for an installed plugin (what its messages name)."""
-
-    @property
-    def cls(self) -> type:
-        if isinstance(self.target, str):
-            module, _, attribute = self.target.partition(":")
-            return getattr(importlib.import_module(module), attribute)
-        return self.target
-
-    @property
-    def summary(self) -> str:
-        """The description, else the first line of the class's docstring (a plugin's class may
-        have none: its name)."""
-        lines = (self.cls.__doc__ or "").strip().splitlines()
-        return self.description or (lines[0] if lines else self.cls.__name__)
-
-    @property
-    def settings(self) -> tuple[str, ...]:
-        """The settings a user may give with this name (all but the preset's)."""
-        return tuple(name for name in self.cls.settings_class.infos() if name not in self.preset)
-
-    @property
-    def defaults(self) -> dict[str, Any]:
-        values = self.cls.settings_class(**self.preset).to_dict()
-        return {name: values[name] for name in self.cls.settings_class.infos()}
-
-    def __str__(self) -> str:
-        defaults = ", ".join(f"{k}={_show(v)}" for k, v in self.defaults.items())
-        return f"{self.name}: {self.summary} ({defaults})"
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return "/".join(_show(v) for v in value)
-    if isinstance(value, float):
-        return f"{value:g}"
-    if value is None:
-        return "none"
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-_BUILT_IN = [
-    MetricInfo("gleu", "gecmetrics.metrics.gleu.gleu:GLEU", {},
-               "GLEU+ as gec-ranking's code (official variant), references sampled as it does"),
-    MetricInfo("gleu-max", "gecmetrics.metrics.gleu.gleu:GLEU", {"best_reference": True},
-               "GLEU+ (official) with the best reference per sentence (gleu -m)"),
-    MetricInfo("gleu-paper", "gecmetrics.metrics.gleu.gleu:GLEU", {"variant": "paper"},
-               "GLEU+ as Equation 1 of 'GLEU Without Tuning' (no per-sentence clamp)"),
-    MetricInfo("gleu0", "gecmetrics.metrics.gleu.gleu2015:GLEU2015", {},
-               "the original 2015 GLEU (merged references, penalty weight lambda)"),
-    MetricInfo("green", "gecmetrics.metrics.green.green:GREEN", {},
-               "GREEN, word n-grams (best reference per sentence and beta)"),
-    MetricInfo("green-char", "gecmetrics.metrics.green.green:GREEN", {"unit": "char"}, "GREEN, character n-grams"),
-    MetricInfo("m2", "gecmetrics.metrics.m2.maxmatch:M2Scorer", {},
-               "MaxMatch (NUS M2 scorer) F-beta against gold M2 edits"),
-    MetricInfo("sentm2", "gecmetrics.metrics.m2.maxmatch:M2Scorer", {"sentence_average": True},
-               "SentM2: mean over sentences of the MaxMatch sentence F-beta (best annotator per sentence)"),
-    MetricInfo("senterrant", "gecmetrics.metrics.m2.compare:ErrantCompare", {"sentence_average": True},
-               "SentERRANT: mean over sentences of ERRANT's sentence F-beta, hypothesis M2 (best annotator each)"),
-    MetricInfo("cleme", "gecmetrics.metrics.cleme.metric:CLEME", {},
-               "CLEME F-beta over chunks of hypothesis M2 against the gold M2 (dependent, corpus, length-weighted)"),
-    MetricInfo("cleme2", "gecmetrics.metrics.cleme.metric:CLEME2", {},
-               "CLEME2.0 aggregate of hit/wrong/under/over-correction rates over chunks of hypothesis M2"),
-    MetricInfo("errant", "gecmetrics.metrics.errant.metric:ErrantText", {},
-               "ERRANT F-beta of plain-text outputs: annotated as errant_parallel (spaCy), compared as compare_m2"),
-    MetricInfo("pt-m2", "gecmetrics.metrics.pt.scorers:PTM2", {},
-               "PT-M2: MaxMatch edits weighted by BERTScore (needs the extra gecmetrics[pt])"),
-    MetricInfo("pt-errant", "gecmetrics.metrics.pt.scorers:PTErrant", {},
-               "PT-ERRANT: edits of hypothesis M2 files (ERRANT) weighted by BERTScore (needs gecmetrics[pt])"),
-    MetricInfo("gotoscorer", "gecmetrics.metrics.gotoscorer.metric:GoToScorer", {},
-               "GoToScorer F0.5 over chunks of hypothesis M2, each weighted by the share of the systems failing it"),
-    MetricInfo("some", "gecmetrics.metrics.models.metric:SOME", {},
-               "SOME: BERT regressors of grammar, fluency and meaning, weighted; mean over sentences "
-               "(reference-free; needs gecmetrics[models])"),
-    MetricInfo("impara", "gecmetrics.metrics.models.metric:IMPARA", {},
-               "IMPARA: a BERT quality estimate gated by source-hypothesis similarity; mean over sentences "
-               "(reference-free; needs gecmetrics[models])"),
-    MetricInfo("scribendi", "gecmetrics.metrics.models.metric:Scribendi", {},
-               "Scribendi Score: +1/-1 per changed sentence from a causal LM's perplexities and string similarity; "
-               "sum over sentences (reference-free; needs gecmetrics[models])"),
-    MetricInfo("bertscore", "gecmetrics.metrics.models.metric:BERTScore", {},
-               "BERTScore P, R, F (F headline): token matches with BERT embeddings, best reference per sentence; "
-               "mean over sentences (needs gecmetrics[models])"),
-    MetricInfo("llm-s", "gecmetrics.metrics.llm.metric:LLMS", {},
-               "LLM-S: a chat model scores each hypothesis 1-5 (up to 5 systems a prompt); mean over sentences"),
-    MetricInfo("llm-e", "gecmetrics.metrics.llm.metric:LLME", {},
-               "LLM-E: a chat model scores each hypothesis's ERRANT edits 1-5; mean over sentences"),
-]
-
-_REGISTRY: dict[str, MetricInfo] = {}
-_LOADED_ENTRY_POINTS = False
-_UNUSABLE: dict[str, str] = {}
-"""Installed plugins that cannot be used, by entry-point name: why (one line)."""
 _WARNED: set[str] = set()
 """The unusable plugins a listing has warned about (once per process)."""
-
-
-def _table(plugins: bool = True) -> dict[str, MetricInfo]:
-    """The registry, with the built-in metrics and, once, the installed plugins (``plugins``:
-    look for them; a name found without them needs no scan of the installed packages). A
-    plugin's class is loaded on first use (:func:`_usable`); a name that breaks the rule of
-    names is kept aside as unusable, and a name already taken (a built-in metric's) is one
-    warning: the plugin would otherwise be silently ignored."""
-    global _LOADED_ENTRY_POINTS
-    if not _REGISTRY:
-        _REGISTRY.update((info.name, info) for info in _BUILT_IN)
-    if plugins and not _LOADED_ENTRY_POINTS:
-        _LOADED_ENTRY_POINTS = True
-        from importlib.metadata import entry_points
-
-        for point in entry_points(group=ENTRY_POINT_GROUP):
-            dist = getattr(getattr(point, "dist", None), "name", None)
-            where = f"{point.name} = {point.value}" + (f" (package {dist})" if dist else "")
-            taken = _REGISTRY.get(point.name)
-            if taken is not None and taken.entry_point != where:
-                owner = "a built-in metric" if any(info.name == point.name for info in _BUILT_IN) else \
-                    (f"entry point {taken.entry_point}" if taken.entry_point else "a registered metric")
-                warnings.warn(f"metric entry point {where} is ignored: {point.name!r} is {owner}")
-            elif taken is None and not _NAME.fullmatch(point.name):
-                _UNUSABLE[point.name] = (f"metric entry point {where} cannot be used: {NAME_RULE}, got "
-                                         f"{shown(point.name)}")
-            elif taken is None:
-                _REGISTRY[point.name] = MetricInfo(point.name, point.value, entry_point=where)
-                _UNUSABLE.pop(point.name, None)
-    return _REGISTRY
-
 
 def _usable(name: str) -> MetricInfo:
     """A registered name's entry, an installed plugin's class imported and put through
     :func:`register_metric`'s checks first (once). A plugin that fails leaves the table for
-    :data:`_UNUSABLE`, one :class:`InputError` naming its entry point and why: an installed
+    :data:`~gecmetrics.metrics.names.UNUSABLE`, one :class:`InputError` naming its entry point and why: an installed
     package's mistake must not break the commands that do not use it."""
-    info = _REGISTRY[name]
+    info = _table(plugins=False)[name]
     if not info.entry_point or not isinstance(info.target, str):
         return info
     try:
         cls = info.cls
         _checked_class(cls, None)
     except Exception as err:  # noqa: BLE001 - an installed package's error, named in one line
-        del _REGISTRY[name]
+        del _table(plugins=False)[name]
         why = str(err) if isinstance(err, InputError) else f"{type(err).__name__}: {err}"
-        _UNUSABLE[name] = " ".join(f"metric entry point {info.entry_point} cannot be loaded: {why}".split())
-        raise InputError(_UNUSABLE[name]) from None
-    info = _REGISTRY[name] = replaced(info, target=cls)
+        names.UNUSABLE[name] = " ".join(f"metric entry point {info.entry_point} cannot be loaded: {why}".split())
+        raise InputError(names.UNUSABLE[name]) from None
+    info = _table(plugins=False)[name] = replaced(info, target=cls)
     return info
 
 
@@ -225,14 +80,14 @@ def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, 
     name fixes. Registering a taken name is an error unless ``replace=True``; so is a name
     outside :data:`NAME_RULE` (upper case is refused rather than lower-cased: ``--metrics``
     would reach the lower-cased name, ``get_metric`` and the command the name as given)."""
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
+    if not isinstance(name, str) or not NAME.fullmatch(name):
         raise InputError(f"{NAME_RULE}, got {shown(name)}")
     preset = _checked_class(cls, "cls", preset)
     table = _table()
     if name in table and not replace:
         raise InputError(f"metric name {name!r} is already registered (pass replace=True to replace it)")
     table[name] = MetricInfo(name, cls, preset, description)
-    _UNUSABLE.pop(name, None)
+    names.UNUSABLE.pop(name, None)
 
 
 def unregister_metric(name: str) -> None:
@@ -249,7 +104,7 @@ def list_metrics() -> list[MetricInfo]:
             _usable(name)
         except InputError:
             pass
-    for name, why in _UNUSABLE.items():
+    for name, why in names.UNUSABLE.items():
         if name not in _WARNED:
             _WARNED.add(name)
             warnings.warn(why)
@@ -264,7 +119,7 @@ def find_metric(name: str) -> MetricInfo | None:
         table = _table()
     if name in table:
         return _usable(name)
-    why = next((why for key, why in _UNUSABLE.items() if key.lower() == name.lower()), None)
+    why = next((why for key, why in names.UNUSABLE.items() if key.lower() == name.lower()), None)
     if why is not None:
         raise InputError(why)
     return None
@@ -298,25 +153,6 @@ def get_metric(name: str, **config: Any):
     return metric
 
 
-def registered_name(metric: Any) -> str | None:
-    """The registered name a metric object answers to: among the names of its class whose
-    preset its settings hold, the one whose preset fixes the most settings (the first
-    registered on a tie): ``GREEN(unit="char")`` is ``green-char``, ``GREEN(beta=2)``
-    ``green``; None when no name of its class has a preset it holds (an unregistered class).
-    An installed plugin's class is not imported to be compared: its ``module:Class`` is."""
-    cls = type(metric)
-    where = f"{cls.__module__}:{cls.__qualname__}"
-    best, fixed = None, -1
-    for info in _table().values():
-        if info.target is not cls and info.target != where:
-            continue
-        preset = _preset(cls, info)
-        wanted = cls.checked_settings(preset)
-        if len(preset) > fixed and all(getattr(metric.settings, key) == getattr(wanted, key) for key in preset):
-            best, fixed = info.name, len(preset)
-    return best
-
-
 def settings_beyond(metric: Any, name: str | None) -> list[tuple[str, Any]]:
     """The settings of a metric object that differ from those the registered ``name`` gives
     (its preset, the class's defaults for the rest; None: the class's defaults), as (setting,
@@ -324,14 +160,9 @@ def settings_beyond(metric: Any, name: str | None) -> list[tuple[str, Any]]:
     ``[("beta", 0.5)]``, ``GREEN(unit="char")`` beyond ``green-char`` is nothing."""
     cls = type(metric)
     info = _table().get(name) if name is not None else None
-    base = cls.checked_settings({} if info is None else _preset(cls, info))
+    base = cls.checked_settings({} if info is None else preset_of(cls, info))
     return [(key, getattr(metric.settings, key)) for key in cls.settings_class.infos()
             if getattr(metric.settings, key) != getattr(base, key)]
-
-
-def _preset(cls: Any, info: MetricInfo) -> dict[str, Any]:
-    """A registered name's preset under the settings' canonical names."""
-    return {cls.settings_class.canonical_name(key) or key: value for key, value in info.preset.items()}
 
 
 def _takes_several(info: Any) -> bool:

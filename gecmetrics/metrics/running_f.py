@@ -48,9 +48,6 @@ class RunningFMetric(Metric):
     scale = 1.0
     rule: ClassVar[fscore.ChoiceRule]
     label: ClassVar[str] = ""
-    averaged_name: ClassVar[str] = ""
-    """The registered name of the sentence average (``sentm2``, ``senterrant``), which messages
-    call it by: ``name`` is the corpus metric's (``m2``; ``errant-m2``, which no user types)."""
     result_class: ClassVar[type] = CountsResult
 
     def choice(self) -> fscore.RunningChoice:
@@ -61,11 +58,6 @@ class RunningFMetric(Metric):
         """SentM2 / SentERRANT (the ``sentence_average`` setting): the mean of the sentence F,
         each sentence against its own best candidate, instead of the corpus F."""
         return bool(getattr(self.settings, "sentence_average", False))
-
-    @property
-    def display_name(self) -> str:
-        """The sentence average by its registered name (``senterrant``), else the metric's."""
-        return self.averaged_name if self.sentence_average and self.averaged_name else super().display_name
 
     @property
     def independent_sentences(self) -> bool:  # type: ignore[override]

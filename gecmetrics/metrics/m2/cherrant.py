@@ -20,7 +20,6 @@ class CherrantCompare(ErrantCompare):
     modes and options it has, with ``max_answer_num`` and ``reference_num``)."""
 
     name = "cherrant-m2"
-    averaged_name = ""  # (no registered name: its sentence average is called cherrant-m2)
     settings_class = CherrantSettings
     label = "ChERRANT"
     m2_target_lines = True

@@ -23,5 +23,4 @@ class ErrantCompare(EditComparisonMetric):
     """
 
     name = "errant-m2"
-    averaged_name = "senterrant"
 

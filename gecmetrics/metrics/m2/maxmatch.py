@@ -171,7 +171,6 @@ class M2Scorer(TypeAveragedMetric):
     """
 
     name = "m2"
-    averaged_name = "sentm2"
     settings_class = M2Settings
     positional = ("beta", "max_unchanged_words", "ignore_whitespace_casing")
     rule = fscore.MAXMATCH
