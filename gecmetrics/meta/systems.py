@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Collection, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from .correlations import FEW_SYSTEMS, MIN_SYSTEMS
 
 SUBSETS = ("base", "+INPUT", "+fluency", "all")
@@ -101,8 +101,7 @@ def choose_systems(available: Sequence[str], subset: str | Sequence[str] | None,
     if missing and is_named_list(subset):
         raise InputError(f"systems named by --systems without {what}: {', '.join(missing)}")
     if missing:
-        noun = "system" if len(missing) == 1 else "systems"
-        notes.append(f"left out {len(missing)} {noun} without {what}: {', '.join(missing)} ({EXPLICIT_HINT})")
+        notes.append(f"left out {plural(len(missing), 'system')} without {what}: {', '.join(missing)} ({EXPLICIT_HINT})")
     systems = [s for s in chosen if s in scored]
     if len(systems) < MIN_SYSTEMS:
         listed = f": {', '.join(systems)}" if systems else ""
