@@ -35,8 +35,8 @@ from ..settings import Settings, non_negative_int, parse_bool, parse_float, sett
 from .chunking import chunk_edits
 from .judging import ALL, FN, FP, TN, TP
 from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, category_of, judge,
-                     level_weights, read_gold, read_system, scores_from_sums, sentence_difficulty, sentence_table,
-                     weight_table)
+                     level_weights, negative_weight_note, read_gold, read_system, scores_from_sums,
+                     sentence_difficulty, sentence_table, weight_table)
 
 OUTCOMES = 5
 """Outcome rows of the statistics: TP, FP, FN, TN, ALL."""
@@ -208,18 +208,25 @@ class GoToScorer(Metric):
             table = sentence_table(self.settings.weights.table, gold, corpus.sentence_rows())
         return GoToPrepared(gold, judgments, table, hypotheses, gold_name, seen)
 
-    def observation(self, prepared: GoToPrepared) -> tuple[bool, bool, str]:
+    def observation(self, prepared: GoToPrepared) -> tuple[bool, bool, str, int]:
         """Whether the chunk's gold M2 has a line of annotator ``ref_id``, whether it has any
-        edit line, and its name."""
+        edit line, its name, and the number of systems its weights count."""
         self.check_prepared_kind(prepared, GoToPrepared)
-        return (*prepared.reference_seen, prepared.name)
+        return (*prepared.reference_seen, prepared.name, prepared.table.n_systems)
+
+    def notes(self, observations: Sequence[Any]) -> list[str]:
+        """Weights below 0 (:func:`~.scorer.negative_weight_note`), as the command prints it."""
+        s = self.settings
+        systems = next((observed[3] for observed in observations if observed is not None), None)
+        note = None if s.no_weight or systems is None else negative_weight_note(systems, s.a, s.b, s.c)
+        return [note] if note else []
 
     def check_observations(self, observations: Sequence[Any]) -> None:
         """A gold M2 with edit lines but none of annotator ``ref_id`` is refused, as the command
         refuses it (a chunk alone may have none: its sentences then have no gold edit; so may a
         corpus of sentences without any edit line, e.g. one such sentence scored alone)."""
         seen = [observed for observed in observations if observed is not None]
-        if any(lines for _, lines, _ in seen) and not any(present for present, _, _ in seen):
+        if any(lines for _, lines, *_ in seen) and not any(present for present, *_ in seen):
             raise InputError(f"has no edit line of annotator {self.settings.ref_id} (ref_id): GoToScorer needs one "
                              "reference", seen[0][2])
 

@@ -12,10 +12,10 @@ import numpy as np
 
 from ...core.edits.blocks import the_reference
 from ...core.table import scaled_number
-from ...errors import InputError, plural
+from ...errors import InputError, plural, warn_notes
 from ...io.gts_weights import WeightFile
 from .scorer import (Difficulty, GoToScores, WeightTable, difficulty_counts, difficulty_rows, level_weights,
-                     ordered_scores, read_gold, read_systems, score_systems, sentence_scores, sentence_table)
+                     negative_weight_note, ordered_scores, read_gold, read_systems, score_systems, sentence_scores, sentence_table)
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,8 @@ def join_runs(parts: Sequence[ChunkRun], options: RunOptions) -> JoinedRun:
         options.weights.table.check_sentences(len(table.offsets) - 1)
     per_level = level_weights(table.n_systems, options.a, options.b, options.c)
     used = None if options.no_weight else per_level
+    if used is not None:
+        warn_notes(filter(None, [negative_weight_note(table.n_systems, options.a, options.b, options.c)]))
     scores = [ordered_scores(np.concatenate([part.outcomes[k] for part in parts]), table.correct, used)
               for k in range(len(names))]
     return JoinedRun(list(names), statistics, table, per_level, not options.no_weight, scores,
