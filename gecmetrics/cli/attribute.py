@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..core.table import ScoreFormat
+from ..errors import InputError
 from ..metrics.registry import resolve_metrics
 from ..output.formats import READ_BY_PEOPLE
 from ..output.report import attribute_corpus, read_report_corpus
@@ -50,7 +51,7 @@ PARTS_HELP = {"chunk-lines": f"Sentences of a system attributed together: their 
                    "sampled-shapley; once, with sampled-shapley asked for too), or skip the sentence.")
 @click.option("--permutations", type=click.IntRange(1), default=DEFAULT_PERMUTATIONS, show_default=True,
               help="Permutations of sampled Shapley (all n! when that is fewer: exact).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of sampled Shapley (per sentence).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of sampled Shapley (per sentence).")
 @click.option("--normalize", is_flag=True,
               help="Rescale add and leave-one-out to sum to the score difference (gec-metrics' attributors).")
 @click.option("--spacy-model", default=None, metavar="NAME",
@@ -84,6 +85,10 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     methods = [m.strip() for text in (method_texts or ("shapley",)) for m in text.split(",") if m.strip()]
     corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
     metrics = [in_run(metric) for metric in resolve_metrics([metric_text])]
+    try:  # the column named by its flag, before the work
+        metrics[0].column_index(_column(column))
+    except InputError as err:
+        raise InputError(f"--column: {err}") from None
     # (one metric: attribute_corpus refuses more) the annotator of the systems and candidates, if any
     annotator = attribution_annotator(corpus, metrics[0], spacy_model) if len(metrics) == 1 else None
     settings = {"methods": methods, "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,

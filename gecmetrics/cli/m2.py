@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..errors import plural
+from ..errors import InputError, plural
 from ..metrics.m2.compare import ErrantCompare, ErrantSettings
 
 from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_references
@@ -85,6 +85,8 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
     fractions)."""
     fmt, digits = chosen_format(None), chosen_digits(digits, scale)
     check_verbose_format(verbose)
+    if verbose and sentence:  # (the sentence table printed alone, the trace dropped without a word)
+        raise InputError("prints ERRANT's trace of the corpus comparison: not with --sentence", "-v")
     comparer = ErrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options), verbose=verbose)
     scored = score([comparer], corpus_files(None, (), (hyp,), ref, m2_hypotheses=True), jobs=jobs,
                    chunk_lines=chunk_lines, dask_address=dask_address, progress=progress_unless(fmt == "json", "m2"))

@@ -5,7 +5,7 @@ import click
 
 from ..core.collector import survivors_frozen
 from ..errors import InputError
-from ..output.report import read_report_corpus, report_data, write_report
+from ..output.report import check_report_paths, read_report_corpus, report_data, write_report
 from ..output.report.attribution import over_bound_notes
 from ..output.report.data import DEFAULT_SAMPLES
 from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
@@ -74,10 +74,24 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
         raise InputError("nothing to write: give --html PAGE.html and/or --json DATA.json")
     inputs = [source, *references, *hypotheses, gold_m2, *hypothesis_m2, human]
     check_command_outputs([("--html", html_path), ("--json", json_path)], inputs)
+    for flag, path in (("--html", html_path), ("--json", json_path)):  # before the work, not after it
+        if path is not None:
+            try:
+                check_report_paths(path, None)
+            except InputError as err:
+                raise InputError(f"{flag}: {err}") from None
+    attribution = None if not attribute_texts else \
+        ("none" if [t.strip().lower() for t in attribute_texts] == ["none"] else list(attribute_texts))
+    if attribution == "none":  # the attribution's own options would be ignored without a word
+        ctx = click.get_current_context()
+        given = [flag for flag, name in (("--methods", "method_texts"), ("--max-exact-edits", "max_exact_edits"),
+                                         ("--permutations", "permutations"))
+                 if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+        if given:
+            raise InputError(f"{given[0]} sets the edit attribution, which --attribute none leaves out: "
+                             f"drop one of them")
     with survivors_frozen():  # millions of objects live until the page is written
         corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
-        attribution = None if not attribute_texts else \
-            ("none" if [t.strip().lower() for t in attribute_texts] == ["none"] else list(attribute_texts))
         data = report_data(corpus, list(metric_texts) if metric_texts else None, baseline=baseline, samples=samples,
                            seed=seed, attribution=attribution, methods=_methods(method_texts),
                            max_exact_edits=max_exact_edits, permutations=permutations, human=human,

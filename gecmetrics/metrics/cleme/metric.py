@@ -129,7 +129,8 @@ class ChunkSettings(Settings):
 
 @dataclass(frozen=True)
 class CLEMESettings(ChunkSettings):
-    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",), signature="beta")
+    beta: float = setting(0.5, "F-beta weight (inf = recall)", parse_beta, ("b",), flags=("-b", "--beta"),
+                         signature="beta")
 
 
 @dataclass(frozen=True)

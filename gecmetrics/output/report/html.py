@@ -353,17 +353,24 @@ def _page(data: dict) -> str:
         ""])
 
 
+def check_report_paths(html: str | os.PathLike | None, json_path: str | os.PathLike | None) -> None:
+    """The page's and the JSON's paths, checked before a report is computed (``gecmetric
+    report``) and again when it is written: at least one, each in a folder that exists (the
+    report makes none)."""
+    if html is None and json_path is None:
+        raise InputError("nothing to write: give the HTML page's path and/or the JSON's")
+    for path in (html, json_path):
+        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(os.fspath(path)))):
+            raise InputError("the folder does not exist", os.fspath(path))
+
+
 def write_report(data: dict, html: str | os.PathLike | None = None, json_path: str | os.PathLike | None = None
                  ) -> None:
     """Write the page and/or the JSON: both written whole, then moved into place, or neither
     (a page that cannot be written leaves an older JSON as it was)."""
     from ...io.atomic import output_group
 
-    if html is None and json_path is None:
-        raise InputError("nothing to write: give the HTML page's path and/or the JSON's")
-    for path in (html, json_path):
-        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(os.fspath(path)))):
-            raise InputError("the folder does not exist", os.fspath(path))
+    check_report_paths(html, json_path)
     _check_data(data)
     cleaned = _clean(data)  # once for both
     with output_group() as outputs:  # both files moved into place once both are written

@@ -1,0 +1,83 @@
+"""What a sweep of the commands' flags (2026-12-04) found: flags dropped without a word, a
+report that found its output folder missing only after all its work, messages that did not
+name their flag, and GoToScorer weights below 0 that put P/R/F outside 0-100 silently."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import one_line_error, run_cli
+
+REFERENCE = ("S a b c d\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\nA 3 4|||R:VERB|||y|||REQUIRED|||-NONE-|||0\n\n")
+SYSTEM_1 = "S a b c d\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\n"
+SYSTEM_2 = "S a b c d\nA 0 1|||R:DET|||z|||REQUIRED|||-NONE-|||0\n\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    texts = {"ref.m2": REFERENCE, "s1.m2": SYSTEM_1, "s2.m2": SYSTEM_2, "src": "a b c d\n", "h1": "a x c d\n",
+             "h2": "z b c d\n"}
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return {name: str(tmp_path / name) for name in texts}
+
+
+def test_report_refuses_a_missing_folder_before_the_work(files, tmp_path):
+    """The page's folder was found missing once everything was scored (minutes at 10^5 lines),
+    after the run's own warnings: now the one line, first, naming the flag."""
+    base = ["report", "-s", files["src"], "-r", files["h1"], "-o", files["h1"], "--samples", "20"]
+    err = one_line_error(*base, "--html", str(tmp_path / "no" / "page.html"))
+    assert err.startswith("gecmetric: error: --html: ") and err.rstrip().endswith("the folder does not exist"), err
+    err = one_line_error(*base, "--json", str(tmp_path / "no" / "data.json"))
+    assert err.startswith("gecmetric: error: --json: "), err
+
+
+def test_report_attribute_none_refuses_the_attributions_options(files, tmp_path):
+    base = ["report", "-s", files["src"], "-r", files["h1"], "-o", files["h1"], "--html", str(tmp_path / "p.html"),
+            "--attribute", "none"]
+    for flags in (["--methods", "shapley"], ["--permutations", "5"], ["--max-exact-edits", "3"]):
+        err = one_line_error(*base, *flags)
+        assert f"{flags[0]} sets the edit attribution, which --attribute none leaves out" in err, err
+    assert not (tmp_path / "p.html").exists()
+
+
+def test_m2_compare_verbose_is_not_dropped_by_sentence(files):
+    """-v with --sentence printed the sentence table alone, the trace dropped without a word (as
+    m2 score refuses it)."""
+    err = one_line_error("m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "-v", "--sentence")
+    assert err.startswith("gecmetric: error: -v: prints ERRANT's trace of the corpus comparison: not with --sentence")
+    code, out, err = run_cli("m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "--sentence")
+    assert code == 0 and out.startswith("sentence\t"), err
+
+
+def test_gotoscorer_weights_below_zero_are_said(files):
+    """-a 0.4 on two systems weighs a chunk one system got right -0.1: the original's numbers
+    (F0.5 500.00, kept digit for digit), now with one warning line, from the command and from
+    compare alike; the default weights and -no_weight say nothing."""
+    hyps = [files["s1.m2"], files["s2.m2"]]
+    code, out, err = run_cli("gotoscorer", "-ref", files["ref.m2"], "-hyp", *hyps, "-a", "0.4")
+    assert code == 0 and "500.00" in out, (out, err)
+    warning = ("gecmetric: warning: GoToScorer: weight parameters a = 0.4, b = 0, c = 0 give the chunks that 1 of 2 "
+               "systems got right the weight -0.1: with a weight below 0")
+    assert err.startswith(warning) and len(err.splitlines()) == 1, err
+    code, out, err = run_cli("compare", "-s", files["src"], "-o", files["h1"], files["h2"], "--m2", files["ref.m2"],
+                             "--hyp-m2", *hyps, "--metrics", "gotoscorer:a=0.4")
+    assert code == 0 and "500.00" in out and err.startswith(warning), (out, err)
+    for flags in ([], ["-no_weight", "-a", "0.4"], ["-a", "1", "-b", "0.5", "-c", "1"]):
+        code, out, err = run_cli("gotoscorer", "-ref", files["ref.m2"], "-hyp", *hyps, *flags)
+        assert code == 0 and err == "", (flags, err)
+
+
+def test_messages_name_their_flags(files, tmp_path):
+    """cleme's -b, attribute's --seed and --column said 'setting beta', 'seed', 'beta'."""
+    for value, why in (("-1", "must be a number >= 0 or inf"), ("nan", "must be a number, not nan")):
+        err = one_line_error("cleme", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "-b", value)
+        assert f"setting beta (-b/--beta) {why}" in err, err
+    (tmp_path / "s").write_text("a b\n", encoding="utf-8")
+    (tmp_path / "h").write_text("a c\n", encoding="utf-8")
+    base = ["attribute", "-s", str(tmp_path / "s"), "-r", str(tmp_path / "s"), "-o", str(tmp_path / "h")]
+    err = one_line_error(*base, "--metric", "green", "--column", "nan")
+    assert err.startswith("gecmetric: error: --column: beta 'nan' is not one of this metric's"), err
+    err = one_line_error(*base, "--metric", "gleu", "--seed", "-1")
+    assert "'--seed'" in err, err
