@@ -51,7 +51,8 @@ PARTS_HELP = {"chunk-lines": f"Sentences of a system attributed together: their 
                    "sampled-shapley; once, with sampled-shapley asked for too), or skip the sentence.")
 @click.option("--permutations", type=click.IntRange(1), default=DEFAULT_PERMUTATIONS, show_default=True,
               help="Permutations of sampled Shapley (all n! when that is fewer: exact).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of sampled Shapley (per sentence).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of sampled Shapley (per sentence).")
 @click.option("--normalize", is_flag=True,
               help="Rescale add and leave-one-out to sum to the score difference (gec-metrics' attributors).")
 @click.option("--spacy-model", default=None, metavar="NAME",

@@ -15,7 +15,8 @@ from ...core.table import scaled_number
 from ...errors import InputError, plural, warn_notes
 from ...io.gts_weights import WeightFile
 from .scorer import (Difficulty, GoToScores, WeightTable, difficulty_counts, difficulty_rows, level_weights,
-                     negative_weight_note, ordered_scores, read_gold, read_systems, score_systems, sentence_scores, sentence_table)
+                     negative_weight_note, ordered_scores, read_gold, read_systems, score_systems, sentence_scores,
+                     sentence_table)
 
 
 @dataclass(frozen=True)

@@ -359,8 +359,8 @@ def negative_weight_note(n_systems: int, a: float = 1.0, b: float = 0.0, c: floa
         return None
     n = int(negative[0])
     return (f"gecmetric: warning: GoToScorer: weight parameters a = {a:g}, b = {b:g}, c = {c:g} give the chunks that "
-            f"{n} of {n_systems} systems got right the weight {weights[n]:g}: with a weight below 0, P, R, F and accuracy "
-            f"can leave 0-100 (the original's numbers, printed as it computes them)")
+            f"{n} of {n_systems} systems got right the weight {weights[n]:g}: with a weight below 0, P, R, F and "
+            f"accuracy can leave 0-100 (the original's numbers, printed as it computes them)")
 
 
 # --------------------------------------------------------------------------- scores
