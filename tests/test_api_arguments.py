@@ -160,7 +160,7 @@ def test_paired_statistics_that_give_nan_are_refused() -> None:
     assert len(G.paired_test_from_statistics(gleu.resampler(), statistics, samples=20).systems) == 2
     damaged = {name: values.astype(float) for name, values in statistics.items()}
     damaged["y"][0] = np.nan
-    with pytest.raises(InputError, match="the statistics of 'y' give a score of nan"):
+    with pytest.raises(InputError, match="the statistics of 'y' hold values that are not finite"):
         G.paired_test_from_statistics(gleu.resampler(), damaged, samples=20)
     with pytest.raises(InputError, match="resampler must be"):
         G.paired_test_from_statistics(None, statistics)

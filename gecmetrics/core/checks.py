@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from typing import Any, Mapping
 
 from ..errors import InputError, shown
 
@@ -97,3 +97,16 @@ def check_score(value: Any, what: str) -> float:
     if not finite:
         raise InputError(f"{what}: {shown(value)} is not a finite number")
     return float(value)
+
+
+def check_distinct_names(named: Any, what: str) -> None:
+    """Names of a mapping (systems, metrics) are used as text: two keys with one text (``1`` and
+    ``"1"``) would leave one of them out without a word."""
+    if not isinstance(named, Mapping):
+        return
+    seen: dict[str, Any] = {}
+    for key in named:
+        text = str(key)
+        if text in seen:
+            raise InputError(f"{what}: the names {seen[text]!r} and {key!r} are both {text!r} as text: give distinct names")
+        seen[text] = key

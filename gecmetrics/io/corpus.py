@@ -7,6 +7,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from ..core.checks import check_distinct_names
 from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length, check_lines,
@@ -59,6 +60,7 @@ class Corpus:
             check_length(ref, d, self.name(f"reference {k}"), source_name)
         if not isinstance(self.hypotheses, Mapping):
             raise InputError(f"hypotheses must be a mapping of names to lines, got {type(self.hypotheses).__name__}")
+        check_distinct_names(self.hypotheses, "hypotheses")
         self.hypotheses = {str(name): _hypothesis(h, str(name)) for name, h in self.hypotheses.items()}
         if self.gold is not None and not from_gold:
             self.gold = list(self.gold)
@@ -69,6 +71,7 @@ class Corpus:
                 self.check_blocks(hyp, name, sources=False)  # the metric that reads them checks more
             else:
                 check_length(hyp, d, name, source_name)
+        check_distinct_names(self.hypothesis_m2, "hypothesis_m2")
         given, self.hypothesis_m2 = dict(self.hypothesis_m2), {}
         for name, blocks in given.items():
             self.add_hypothesis_m2(str(name), blocks)
@@ -337,3 +340,4 @@ def read_m2_hypotheses(reference: str, hypotheses: Sequence[str], target_lines: 
     for name, hypothesis in blocks.items():
         corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
     return corpus
+

@@ -20,6 +20,7 @@ from .text import STDIN, check_path, check_sequence, open_input, read_lines, spl
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
                                  Block, Edit, NamedBlocks, blocks_name, check_blocks, format_m2,
                                  normalize_correction, span_problem)
+from ..core.checks import check_flag
 from ..errors import InputError
 
 MAX_ANNOTATOR_ID = 2**31 - 1
@@ -140,6 +141,7 @@ def read_m2(path: str, target_lines: bool = False) -> list[Block]:
     """Read and validate an M2 file (``-`` for standard input); ``target_lines``: accept (and
     skip) the ``T<k>[-A<n>] <text>`` lines of ChERRANT's M2 files."""
     path = check_path(path, "M2 file")
+    check_flag(target_lines, "target_lines")
     return parse_m2_lines(read_lines(path), path if path != "-" else "<stdin>", target_lines)
 
 

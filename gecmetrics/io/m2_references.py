@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Sequence, Union
 
-from ..core.checks import check_count
+from ..core.checks import check_count, check_flag
 from ..errors import InputError, plural
 from .atomic import check_outputs, output_group
 from .m2 import Block, Edit, check_blocks, read_m2
@@ -98,6 +98,9 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
     ``max_references``: more references than this is an InputError, raised before any is built
     (:func:`write_references` writes at most :data:`MAX_REFERENCE_FILES` files unless asked).
     """
+    check_flag(absent_as_unchanged, "absent_as_unchanged")  # ("false" read as true changed REF1 without a word)
+    if max_references is not None:
+        max_references = check_count(max_references, "max_references")
     if isinstance(inputs, (str, os.PathLike)) or (isinstance(inputs, Sequence) and inputs
                                                    and isinstance(inputs[0], Block)):
         inputs = [inputs]  # type: ignore[list-item]

@@ -7,6 +7,7 @@ is dropped. Nothing else is changed. Errors name the file and line.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any, BinaryIO, Iterable, Mapping, Sequence
 
@@ -209,7 +210,15 @@ def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:
         if not isinstance(line, str):
             raise InputError(f"expected lines of text, got {type(line).__name__} at line {k + 1 + offset}", name,
                              k + 1 + offset)
+        if not line.isascii() and (found := LONE_SURROGATE.search(line)):  # (spaCy's hashing raised on it)
+            raise InputError(f"holds a lone surrogate ({found.group()!r}), which is no Unicode text", name,
+                             k + 1 + offset)
     return lines
+
+
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A code point of a UTF-16 surrogate pair on its own: a Python string may hold one, no text
+file can (UTF-8 has no encoding of it)."""
 
 
 def check_reference_sets(references: Any, name: str = "references") -> list[list[str]]:

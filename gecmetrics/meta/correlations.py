@@ -216,6 +216,10 @@ def williams_test(r_human_a: float, r_human_b: float, r_a_b: float, n: int) -> W
         if not -1.0 <= check_score(value, "a correlation of Williams' test") <= 1.0:
             raise InputError(f"a correlation must be a number within [-1, 1], got {value!r}")
     determinant = 1 - r_human_a ** 2 - r_human_b ** 2 - r_a_b ** 2 + 2 * r_human_a * r_human_b * r_a_b
+    if determinant < -1e-12:  # (a p-value was printed for three correlations no data can give; 0 within rounding: collinear)
+        raise InputError(f"Williams' test: correlations {r_human_a:g}, {r_human_b:g} and {r_a_b:g} cannot hold together "
+                         f"(the determinant of their correlation matrix is {determinant:.3g}, below 0): give the "
+                         "correlations of the same systems")
     denominator = (2 * (n - 1) / (n - 3) * determinant
                    + ((r_human_a + r_human_b) / 2) ** 2 * (1 - r_a_b) ** 3)
     if denominator <= 0:

@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..core.checks import check_score
+from ..core.checks import check_distinct_names, check_score
 from ..core.resampling import Resample, prepared_for
 from ..core.table import scale_factor
 from ..errors import InputError
@@ -45,6 +45,7 @@ def metric_score_table(metric_scores: Any) -> dict[str, dict[str, float]]:
         raise InputError("metric scores must be a non-empty mapping: {system: score} or {metric: {system: score}}")
     values = list(metric_scores.values())
     if all(isinstance(value, Mapping) for value in values):
+        check_distinct_names(metric_scores, "metric scores")
         nested = {str(metric): scores for metric, scores in metric_scores.items()}
     elif not any(isinstance(value, Mapping) for value in values):
         nested = {SINGLE_METRIC_NAME: metric_scores}
@@ -54,6 +55,7 @@ def metric_score_table(metric_scores: Any) -> dict[str, dict[str, float]]:
     for metric, scores in nested.items():
         if not scores:
             raise InputError(f"metric {metric!r} has no system scores")
+        check_distinct_names(scores, f"metric {metric!r}")
         table[metric] = {str(s): check_score(v, f"metric {metric!r}, system {s!r}") for s, v in scores.items()}
     return table
 

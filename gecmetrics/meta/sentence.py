@@ -64,9 +64,13 @@ def check_item_rows(judgments: Judgments, item_rows: Sequence[int], sentences: i
     """``item_rows`` as an integer array: one corpus row per ranking item, each within the
     ``sentences`` scored (an error names the item's line otherwise)."""
     rows = np.asarray(item_rows)
-    if rows.shape != (len(judgments.items),) or (rows.size and not np.issubdtype(rows.dtype, np.integer)):
+    if rows.shape != (len(judgments.items),):
         raise InputError(f"item_rows needs one integer corpus row per ranking item ({len(judgments.items)}), "
                          f"got shape {rows.shape}")
+    flags = rows.dtype == bool or any(isinstance(row, (bool, np.bool_)) for row in item_rows)  # (NumPy makes ints of them)
+    if flags or (rows.size and not np.issubdtype(rows.dtype, np.integer)):
+        got = "True/False, which are no rows" if flags else f"{rows.dtype} values"
+        raise InputError(f"item_rows needs one integer corpus row per ranking item, got {got}")
     outside = np.flatnonzero((rows < 0) | (rows >= sentences))
     if outside.size:
         item = judgments.items[int(outside[0])]

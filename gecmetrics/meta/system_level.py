@@ -143,6 +143,11 @@ def meta_evaluate(metric_scores: Mapping[str, Any] | None = None, human: str | H
     A system with metric scores but no human row is an error, unless ``systems`` lists the
     systems to correlate without it; rows without metric scores are left out with a note (an
     error when ``systems`` names them)."""
+    from ..run.executors import check_jobs
+
+    check_jobs(jobs)  # (checked with given scores too, which need no processes)
+    if systems is not None and not isinstance(systems, (str, Sequence)):  # a generator was used up by the first look
+        systems = list(systems)
     table = human if isinstance(human, HumanTable) else load_human(human)
     columns = table.columns(human_score)
     listed = is_system_list(systems)

@@ -39,6 +39,7 @@ from ..core.checks import check_count, check_score
 from ..core.edits.blocks import Block, check_built_blocks
 from ..errors import InputError, LineRefused, kind_of, note_text, plural, shown
 from ..io.m2 import parse_m2
+from ..io.text import LONE_SURROGATE
 from ..kinds import M2, NONE, TEXT
 from ..metrics.running import check_observations, chunk_statistics, python_corpus
 
@@ -354,7 +355,7 @@ class RewardFunction:
         for key, row in lines.items():
             if key[0] not in budgets:
                 budgets[key[0]] = self._row_budget(*sizes.row(key[0], row))
-            reason = self._over_budget(sizes.text(key[1]), *budgets[key[0]])
+            reason = self._over_budget(sizes.text(key[1]), *budgets[key[0]]) or _not_text(key[1])
             if reason:
                 values[key] = self._fall_back(reason)
             else:
@@ -509,6 +510,14 @@ def _row_sizes(row: tuple[str | None, Any]) -> tuple[int, tuple[int, ...]]:
     for edit in refs.edits:
         added[edit.annotator] = added.get(edit.annotator, 0) + sum(len(text.split()) for text in edit.alternatives)
     return tokens, tuple(tokens + count for count in added.values())
+
+
+def _not_text(completion: str) -> str | None:
+    """Why a completion is no text to score (a lone surrogate, which a model can emit through a
+    byte-level decoder and spaCy cannot hash), else None."""
+    if not completion.isascii() and LONE_SURROGATE.search(completion):
+        return "a lone surrogate (no Unicode text)"
+    return None
 
 
 class _Sizes:

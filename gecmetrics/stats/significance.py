@@ -337,6 +337,9 @@ def _prepared(resampler: Resampler, statistics: Mapping[str, Any]) -> tuple[list
             raise InputError(f"the statistics of {name!r} are not a metric's per-sentence counts "
                              f"({type(value).__name__}{'' if not isinstance(value, np.ndarray) else ' of ' + str(value.dtype)})",
                              "statistics")
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f" and not np.isfinite(value).all():
+            raise InputError(f"the statistics of {name!r} hold values that are not finite numbers (nan or inf): a "
+                             "metric's per-sentence counts are finite", "statistics")
         try:
             prepared.append(prepared_for(resampler, name, value))
         except InputError:

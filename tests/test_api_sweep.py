@@ -1,0 +1,100 @@
+"""What a sweep of the public Python API (2026-12-04) found: names that collide as text (a
+system left out without a word), texts that are no Unicode (spaCy's own error, a reward call
+ended), yes/no arguments given as text, an impossible set of correlations given a p-value,
+nan statistics tested, a generator of systems used up, True/False taken as rows."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gecmetrics import (Corpus, InputError, compare, get_metric, m2_references, meta_evaluate, paired_test_from_statistics,
+                        read_judgments, read_m2, sentence_agreement, williams_test)
+from gecmetrics.io.m2 import parse_m2
+
+SOURCES = ["She go to school .", "I has a apple ."]
+REFERENCES = [["She goes to school .", "I have an apple ."]]
+FIXED = ["She goes to school .", "I have a apple ."]
+SCORES = {"AMU": 0.35, "RAC": 0.27, "CAMB": 0.37, "CUUI": 0.36, "POST": 0.31, "UFC": 0.08}
+
+
+def test_names_that_are_one_text_are_refused():
+    """{1: A, "1": B}: both became system '1' and A was left out (compare, paired tests, meta-eval)."""
+    with pytest.raises(InputError, match="the names 1 and '1' are both '1' as text"):
+        compare(SOURCES, REFERENCES, {1: FIXED, "1": SOURCES}, "gleu")
+    with pytest.raises(InputError, match="^metric scores: the names 1 and '1'"):
+        meta_evaluate({1: SCORES, "1": {k: -v for k, v in SCORES.items()}})
+    assert [row.system for row in compare(SOURCES, REFERENCES, {1: FIXED, 2: SOURCES}, "gleu").rows] == ["1", "2"]
+
+
+def test_a_lone_surrogate_is_no_text_and_a_completion_with_one_falls_back():
+    from gecmetrics.rewards import reward_function
+
+    with pytest.raises(InputError, match=r"^hypothesis:2: holds a lone surrogate \('\\ud800'\)"):
+        Corpus(SOURCES, REFERENCES, {"hypothesis": ["She goes to school .", "I have \ud800 apple ."]})
+    reward = reward_function("gleu")
+    values = reward(completions=["She goes \ud800 school .", "She goes to school ."], source=SOURCES[:1] * 2,
+                    references=[REFERENCES[0][:1]] * 2)
+    assert values == [0.0, 1.0] and reward.stats.fallbacks == 1
+    with pytest.raises(InputError, match="lone surrogate"):  # the data's own texts: the caller's to fix
+        reward(completions=["She goes to school ."], source=["She go \udc00 school ."], references=[["x"]])
+
+
+def test_yes_no_arguments_and_counts_are_checked(tmp_path: Path):
+    gold = parse_m2("S a b\nA 0 1|||X|||c|||REQUIRED|||-NONE-|||0\nA 0 1|||X|||d|||REQUIRED|||-NONE-|||1\n\n"
+                    "S e f\nA 0 1|||X|||g|||REQUIRED|||-NONE-|||0\n", "g")
+    assert m2_references(gold).references == [["c b", "g f"], ["d b", "g f"]]
+    with pytest.raises(InputError, match="absent_as_unchanged must be True or False, got 'false'"):
+        m2_references(gold, absent_as_unchanged="false")  # (read as true: REF1's second line became 'e f')
+    for bad in ("3", float("nan"), True, 0):
+        with pytest.raises(InputError, match="max_references must be"):
+            m2_references(gold, max_references=bad)
+    path = tmp_path / "t.m2"
+    path.write_text("S a b\nT0-A0 c b\nA 0 1|||X|||c|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
+    with pytest.raises(InputError, match="target_lines must be True or False"):
+        read_m2(str(path), target_lines="false")
+    assert len(read_m2(str(path), target_lines=True)) == 1
+
+
+def test_williams_refuses_correlations_that_cannot_hold_together():
+    with pytest.raises(InputError, match="cannot hold together .the determinant of their correlation matrix is -0.203"):
+        williams_test(0.8, 0.75, 0.0, 1000)  # (t = 3.58, p = 0.00018 before)
+    with pytest.raises(InputError, match="cannot hold together"):
+        williams_test(0.9, -0.8, 0.7, 12)  # (was called 'exactly collinear')
+    assert 0 < williams_test(0.9, 0.8, 0.7, 12).p_value < 1
+
+
+def test_nan_statistics_are_not_tested():
+    metric = get_metric("green")
+    prepared = metric.prepare(Corpus(SOURCES, REFERENCES))
+    base, system = metric.statistics(prepared, SOURCES), metric.statistics(prepared, FIXED)
+    with pytest.raises(InputError, match="statistics of 'sys' hold values that are not finite"):
+        paired_test_from_statistics(metric.resampler(), {"base": base, "sys": np.full(system.shape, np.nan)},
+                                    samples=50)
+    result = paired_test_from_statistics(metric.resampler(), {"base": base, "sys": system}, samples=50)
+    assert result.systems[1].score > 0
+
+
+def test_meta_evaluation_reads_a_generator_of_systems_once_and_checks_jobs():
+    subset = ["AMU", "RAC", "CAMB", "CUUI"]
+    expected = meta_evaluate(SCORES, systems=subset).correlations
+    assert meta_evaluate(SCORES, systems=(s for s in subset)).correlations == expected  # (was 'got 0 systems')
+    with pytest.raises(InputError, match="number of processes"):
+        meta_evaluate(SCORES, jobs=-5)
+
+
+def test_item_rows_are_integers_not_flags(tmp_path: Path):
+    path = tmp_path / "j.xml"
+    path.write_text(
+        '<set>\n<ranking-item src-id="0" user="u1"><translation system="A" rank="1"/><translation system="B" rank="2"/>'
+        '<translation system="C" rank="3"/></ranking-item>\n<ranking-item src-id="1" user="u1"><translation system="A" '
+        'rank="2"/><translation system="B" rank="1"/><translation system="C" rank="3"/></ranking-item>\n</set>\n',
+        encoding="utf-8")
+    judgments = read_judgments(str(path))
+    scores = {"A": [0.9, 0.5], "B": [0.5, 0.9], "C": [0.1, 0.1]}
+    assert sentence_agreement(scores, judgments, [0, 1]).accuracy == 1.0
+    with pytest.raises(InputError, match="got True/False, which are no rows"):
+        sentence_agreement(scores, judgments, [False, True])
+    with pytest.raises(InputError, match="got float64 values"):
+        sentence_agreement(scores, judgments, [0.0, 1.0])
