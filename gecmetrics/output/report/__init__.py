@@ -21,5 +21,5 @@ from .data import DEFAULT_METRICS, read_report_corpus, report_data, system_names
 from .html import SECTIONS, check_report_paths, page_data, render_html, report_json, write_report
 
 __all__ = ["DEFAULT_METRICS", "SECTIONS", "attribute_corpus", "attribute_systems", "attribution_dicts",
-           "check_report_paths", "attribution_parts", "attribution_tsv_of_systems", "hypothesis_edits", "page_data", "read_report_corpus",
-           "render_html", "report_data", "report_json", "system_names", "write_report"]
+           "attribution_parts", "attribution_tsv_of_systems", "check_report_paths", "hypothesis_edits", "page_data",
+           "read_report_corpus", "render_html", "report_data", "report_json", "system_names", "write_report"]
