@@ -98,3 +98,22 @@ def test_item_rows_are_integers_not_flags(tmp_path: Path):
         sentence_agreement(scores, judgments, [False, True])
     with pytest.raises(InputError, match="got float64 values"):
         sentence_agreement(scores, judgments, [0.0, 1.0])
+
+
+def test_flags_and_numbers_given_as_other_types():
+    """all_pairs="no" ran the all-pairs test (a text is true); NumPy's True passed as beta or
+    lambda 1 (float() reads it); an infinite sentence score ranked as a number (nan was refused)."""
+    from gecmetrics import paired_test, rank_by_sentence_scores
+
+    systems = {"A": ["a b", "c e"], "B": ["a b", "c d"]}
+    with pytest.raises(InputError, match="all_pairs must be True or False, got 'no'"):
+        paired_test("gleu", ["a b", "c d"], [["a b", "c d"]], systems, samples=20, all_pairs="no")
+    assert type(paired_test("gleu", ["a b", "c d"], [["a b", "c d"]], systems, samples=20,
+                            all_pairs=True)).__name__ == "AllPairsResult"
+    with pytest.raises(InputError, match=r"beta \(-b/--beta\) must be a number, got np.True_"):
+        get_metric("green", beta=np.True_)
+    with pytest.raises(InputError, match="lambda_ .* must be a finite number >= 0, got np.True_"):
+        get_metric("gleu0", lambda_=np.True_)
+    assert get_metric("green", beta=np.float64(0.5)).beta == (0.5,)
+    with pytest.raises(InputError, match=r"score of A on sentence 2 is not a finite number \(inf\)"):
+        rank_by_sentence_scores({"A": [0.1, float("inf")], "B": [0.2, 0.3]})

@@ -154,7 +154,7 @@ def test_input_forms_and_output():
     (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "elo"), "unknown ranking method"),
     (lambda: rank_by_sentence_scores({"a": [1.0]}, "ew"), "at least 2 systems"),
     (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0, 3.0]}, "ew"), "one length"),
-    (lambda: rank_by_sentence_scores({"a": [1.0], "b": [float("nan")]}, "ew"), "b on sentence 1 is not a number"),
+    (lambda: rank_by_sentence_scores({"a": [1.0], "b": [float("nan")]}, "ew"), "b on sentence 1 is not a finite number"),
     (lambda: rank_by_sentence_scores({"a": [], "b": []}, "ew"), "zero sentences"),
     (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ew", ["a", "c"]), "no sentence scores for: c"),
     (lambda: rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ew", ["a", "a"]), "listed twice"),

@@ -168,7 +168,8 @@ def setting_label(name: str) -> str:
 
 
 def _not_bool(name: str, value: Any, what: str) -> None:
-    if isinstance(value, bool):
+    # (NumPy's True is no Python bool, and float() reads it as 1.0)
+    if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":
         raise InputError(f"{setting_label(name)} must be {what}, got {value!r}")
 
 
@@ -220,6 +221,7 @@ def optional_seed(name: str, value: Any) -> int | None:
 
 def parse_finite_non_negative(name: str, value: Any) -> float:
     """A finite number >= 0 (a weight: nan, inf and negative numbers are rejected)."""
+    _not_bool(name, value, "a finite number >= 0")
     return check_finite_non_negative(value, setting_label(name))
 
 

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from ..io.corpus import Corpus
 from ..errors import InputError
-from ..core.checks import check_seed
+from ..core.checks import check_flag, check_seed
 from ..stats.multiple import AllPairsResult, all_pairs_test, check_correction
 from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, PairedTestResult, check_samples,
                                   paired_test_from_statistics)
@@ -436,6 +436,7 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     """
     check_samples(method, samples, confidence_samples)  # before any scoring
     check_seed(seed, "the seed of the paired test")
+    check_flag(all_pairs, "all_pairs")  # ("no" ran the all-pairs test, as any non-empty text is true)
     resolved = check_metrics(resolve_metrics([metric]))
     if len(resolved) != 1:
         raise InputError(f"a paired test takes one metric, got {len(resolved)}")

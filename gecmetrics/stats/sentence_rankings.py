@@ -121,10 +121,11 @@ def score_matrix(sentence_scores: Mapping[str, Sequence[float]] | np.ndarray,
         raise InputError(f"a ranking needs at least {MIN_SYSTEMS} systems, got {len(order)}")
     if matrix.shape[1] == 0:
         raise InputError("no sentence scores (zero sentences)")
-    bad = np.argwhere(np.isnan(matrix))
+    bad = np.argwhere(~np.isfinite(matrix))
     if bad.size:
         system, sentence = (int(x) for x in bad[0])
-        raise InputError(f"the sentence score of {order[system]} on sentence {sentence + 1} is not a number")
+        raise InputError(f"the sentence score of {order[system]} on sentence {sentence + 1} is not a finite number "
+                         f"({matrix[system, sentence]})")
     return order, matrix
 
 
