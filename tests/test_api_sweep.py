@@ -117,3 +117,17 @@ def test_flags_and_numbers_given_as_other_types():
     assert get_metric("green", beta=np.float64(0.5)).beta == (0.5,)
     with pytest.raises(InputError, match=r"score of A on sentence 2 is not a finite number \(inf\)"):
         rank_by_sentence_scores({"A": [0.1, float("inf")], "B": [0.2, 0.3]})
+
+
+def test_an_unknown_resampling_option_is_named(tmp_path: Path):
+    """samples=10 (for resamples) was a TypeError naming the internal Resampling class."""
+    from gecmetrics import correlate_with_judgments
+
+    path = tmp_path / "j.xml"
+    path.write_text('<set>\n<ranking-item src-id="0" user="u1"><translation system="A" rank="1"/><translation '
+                    'system="B" rank="2"/><translation system="C" rank="3"/><translation system="D" rank="4"/>'
+                    '</ranking-item>\n</set>\n', encoding="utf-8")
+    scores = {"m": {"A": 0.4, "B": 0.3, "C": 0.2, "D": 0.1}}
+    with pytest.raises(InputError, match="unknown resampling option 'samples'; valid: resamples, seed, unit"):
+        correlate_with_judgments(scores, read_judgments(str(path)), samples=10)
+    assert correlate_with_judgments(scores, read_judgments(str(path)), resamples=10)[0].values["pearson"] == 1.0

@@ -10,7 +10,7 @@ from which correlations get percentile intervals and paired tests their p-values
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -75,6 +75,10 @@ def as_resampling(resampling: Resampling | str | None, options: dict[str, Any]) 
         if options:
             raise InputError(f"resampling options without a resampling kind: {', '.join(options)}")
         return resampling
+    valid = [f.name for f in fields(Resampling) if f.name != "kind"]  # (an unknown one: a TypeError)
+    unknown = [key for key in options if key not in valid]
+    if unknown:
+        raise InputError(f"unknown resampling option {unknown[0]!r}; valid: {', '.join(valid)}")
     return Resampling(resampling, **options)
 
 
