@@ -81,3 +81,23 @@ def test_messages_name_their_flags(files, tmp_path):
     assert err.startswith("gecmetric: error: --column: beta 'nan' is not one of this metric's"), err
     err = one_line_error(*base, "--metric", "gleu", "--seed", "-1")
     assert "'--seed'" in err, err
+
+
+def test_m2_annotate_refuses_a_correction_holding_the_field_separator(spacy_model, tmp_path):
+    """errant_parallel writes the edit of a correction '|||' as a 7-field line that no M2 reader
+    splits back (compare_m2 reads it as an empty correction, ours refuses the file): the line is
+    refused where it is read, before an output is written."""
+    from tests.conftest import SPACY_TEST_MODEL
+
+    source, hypothesis, out = tmp_path / "src.txt", tmp_path / "hyp.txt", tmp_path / "hyp.m2"
+    source.write_text("He go home .\nThis is a test .\n")
+    hypothesis.write_text("He goes home .\nThis is a ||| test .\n")
+    err = one_line_error("m2", "annotate", "--spacy-model", SPACY_TEST_MODEL, "-orig", str(source),
+                         "-cor", str(hypothesis), "-out", str(out))
+    assert f"{hypothesis}:2:" in err and "'|||'" in err
+    assert not out.exists()
+    hypothesis.write_text("He goes home .\nThis is a | test .\n")  # '|' alone is written as errant_parallel does
+    code, _, err = run_cli("m2", "annotate", "--spacy-model", SPACY_TEST_MODEL, "-orig", str(source),
+                           "-cor", str(hypothesis), "-out", str(out))
+    assert code == 0, err
+    assert out.read_text().endswith("S This is a test .\nA 3 3|||M:NOUN|||||||REQUIRED|||-NONE-|||0\n\n")

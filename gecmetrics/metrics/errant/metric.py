@@ -393,8 +393,15 @@ class AnnotationJob:
         try:
             if self.settings().language().m2_target_lines:  # its tool's M2 has lines the blocks do not keep
                 return annotator.m2_text(corpus.sources, hypotheses)
-            return annotator.annotate(corpus.sources, hypotheses)
+            blocks = annotator.annotate(corpus.sources, hypotheses)
         except SentenceError as err:  # name the file and line of the sentence
             where = corpus.name("source").removeprefix("the source ") if err.set_index is None else \
                 self.hypotheses[err.hypothesis]
             raise LineRefused(str(err), where, corpus.offset + err.sentence + 1) from None
+        for k, block in enumerate(blocks):  # errant_parallel writes such an edit as 7 fields no reader splits back
+            for edit in block.edits:
+                if FIELD_SEPARATOR in edit.correction:
+                    raise LineRefused(f"the correction {edit.correction!r} holds {FIELD_SEPARATOR!r}, the M2 field "
+                                      f"separator: its edit line could not be read back",
+                                      self.hypotheses[edit.annotator], corpus.offset + k + 1)
+        return blocks
