@@ -131,3 +131,26 @@ def test_an_unknown_resampling_option_is_named(tmp_path: Path):
     with pytest.raises(InputError, match="unknown resampling option 'samples'; valid: resamples, seed, unit"):
         correlate_with_judgments(scores, read_judgments(str(path)), samples=10)
     assert correlate_with_judgments(scores, read_judgments(str(path)), resamples=10)[0].values["pearson"] == 1.0
+
+
+def test_statistics_of_another_metric_or_reference_count_are_refused():
+    """A resampler summed whatever rows it was given: GLEU+'s resampler for one reference read
+    two-reference statistics as one wide row (0.7061 for a corpus scoring 0.6585), GREEN's 28
+    columns under GLEU+'s resampler scored the baseline 0 and an interval past 1, and GREEN's
+    resampler signed refs:1 over two references."""
+    references = [REFERENCES[0], ["She went to school .", "I have an apple ."]]
+    for name in ("gleu", "gleu0", "green"):
+        metric = get_metric(name)
+        statistics = {"a": metric.corpus_statistics(SOURCES, references, SOURCES),
+                      "b": metric.corpus_statistics(SOURCES, references, FIXED)}
+        result = paired_test_from_statistics(metric.resampler(references=2), statistics)
+        assert [s.score for s in result.systems] == [metric.corpus_score(SOURCES, references, lines).score
+                                                      for lines in (SOURCES, FIXED)]
+        for count in (1, 3):
+            with pytest.raises(InputError, match=rf"^a: {name}: statistics of shape \(2, 2, \d+\) do not fit the "
+                                                 rf"resampler, which reads \(sentences, {count}, \d+\)"):
+                paired_test_from_statistics(metric.resampler(references=count), statistics)
+    green = {"a": get_metric("green").corpus_statistics(SOURCES, references, SOURCES)}
+    with pytest.raises(InputError, match=r"statistics of shape \(2, 2, 28\) do not fit the resampler, which reads "
+                                         r"\(sentences, 2, 18\)"):
+        paired_test_from_statistics(get_metric("gleu").resampler(references=2), green)

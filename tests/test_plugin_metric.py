@@ -121,10 +121,10 @@ def test_paired_tests_workers_and_dask_give_the_same_numbers(plugin):
     assert systems[2]["p_value"] is not None and systems[2]["score"] > systems[0]["score"]
 
 
-def test_sentence_scores_and_meta_evaluation(plugin, tmp_path):
+def test_sentence_scores_and_meta_evaluation(plugin, tmp_path, monkeypatch):
     from gecmetrics import Corpus, get_metric
 
-    metric = get_metric("unknown-rate") if _installed(plugin) else None
+    metric = get_metric("unknown-rate") if _installed(plugin, monkeypatch) else None
     assert metric is not None and metric.has_sentence_scores and not metric.higher_is_better
     corpus = Corpus(SOURCES, REFERENCES, dict(SYSTEMS))
     prepared = metric.prepare(corpus)
@@ -155,12 +155,16 @@ def test_sentence_scores_and_meta_evaluation(plugin, tmp_path):
     assert '"accuracy"' in out and json.loads(out)["sentence"][0]["accuracy"] > 0.5, out
 
 
-def _installed(plugin: dict) -> bool:
-    """The plugin registered in this process too (for the library part of the test)."""
+def _installed(plugin: dict, monkeypatch) -> bool:
+    """The plugin registered in this process too, for the library part of the test only (the
+    path and the registry are restored after it: the worker's next tests, such as the CLI's
+    command list, must not see it)."""
     from gecmetrics.metrics import names, registry
 
-    sys.path.insert(0, plugin["folder"])
-    names._LOADED_ENTRY_POINTS = False
+    monkeypatch.syspath_prepend(plugin["folder"])
+    monkeypatch.setattr(names, "_REGISTRY", dict(names.table(plugins=False)))
+    monkeypatch.setattr(names, "UNUSABLE", {})
+    monkeypatch.setattr(names, "_LOADED_ENTRY_POINTS", False)
     return "unknown-rate" in {info.name for info in registry.list_metrics()}
 
 

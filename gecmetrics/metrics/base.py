@@ -543,9 +543,16 @@ class Metric(ABC):
         from ..core.resampling import LinearResampler
 
         self.check_column_number(column)
-        return LinearResampler(lambda statistics: self.rows(statistics, column),
+        return LinearResampler(lambda statistics: self.rows(self.check_statistics(statistics, references), column),
                                lambda sums: self.score_from_sums(sums, column),
                                self.paired_label(column), self.column_signature(column, references))
+
+    def check_statistics(self, statistics: Any, references: int) -> Any:
+        """The statistics a paired test's resampler was given for one system, when they can be
+        this metric's, made with ``references`` reference sets (one InputError otherwise: the
+        statistics of another metric, or of another number of references, would be summed and
+        scored as if they were). Nothing is checked by default."""
+        return statistics
 
     def check_column_number(self, column: Any) -> int:
         """A score column's index, from 0 to :attr:`column_count` - 1 (one InputError otherwise)."""

@@ -90,6 +90,20 @@ class NgramMetric(Metric):
         """Statistics of n-gram metrics are (D, R, K): R reference sets."""
         return statistics.shape[1]
 
+    statistics_width: int | None = None
+    """K of the (D, R, K) statistics, when the metric declares it (checked by the paired tests)."""
+
+    def check_statistics(self, statistics: Any, references: int) -> Any:
+        """Statistics of shape (D, ``references``, :attr:`statistics_width`)."""
+        shape = np.shape(statistics)
+        width = self.statistics_width
+        if len(shape) != 3 or shape[1] != references or width is not None and shape[2] != width:
+            raise InputError(f"{self.display_name}: statistics of shape {shape} do not fit the resampler, which reads "
+                             f"(sentences, {references}, {'K' if width is None else width}): give this metric's "
+                             f"corpus_statistics, made with {plural(references, 'reference set')} as the resampler "
+                             "was (metric.resampler(column, references))")
+        return statistics
+
     def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
         """The n-gram settings (order, unit, whitespace) and the number of reference sets."""
         return [*self.settings.unit_fields(), *super().signature_extra(references)]

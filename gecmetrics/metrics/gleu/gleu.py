@@ -314,6 +314,10 @@ class GLEU(NgramMetric):
         return GLEULayout(self.settings.n)
 
     @property
+    def statistics_width(self) -> int:
+        return self.layout.width
+
+    @property
     def lengths_swapped(self) -> bool:
         """Whether the statistics store (rlen, hlen): the 2016 code's brevity penalty."""
         return self.settings.variant == SWAPPED_LENGTHS

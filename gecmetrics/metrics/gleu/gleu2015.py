@@ -54,6 +54,10 @@ class GLEU2015(NgramMetric):
     def layout(self) -> GLEULayout:
         return GLEULayout(self.settings.n)
 
+    @property
+    def statistics_width(self) -> int:
+        return self.layout.width
+
     def text_statistics(self, encoded: EncodedCorpus, hyp: EncodedText) -> np.ndarray:
         """Shape (D, R, 2 + 4N): reference r's length, hlen, then per order the matches with
         the merged reference, with its source-only part and its reference-only part, and the

@@ -37,10 +37,8 @@ class SampledGLEUResampler(Resampler):
         self._width = metric.layout.width
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
-        prepared = np.asarray(statistics, dtype=np.float64)[:, :, self._columns]
-        if prepared.shape[1] != self.references:  # the references are sampled: their number is the draws'
-            raise ValueError(f"statistics of {prepared.shape[1]} references for a resampler of {self.references}")
-        return prepared
+        statistics = self.metric.check_statistics(statistics, self.references)  # the draws are of that many references
+        return np.asarray(statistics, dtype=np.float64)[:, :, self._columns]
 
     def size(self, prepared: np.ndarray) -> int:
         return prepared.shape[0]

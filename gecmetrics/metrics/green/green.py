@@ -200,6 +200,10 @@ class GREEN(NgramMetric):
     def betas(self) -> list[float]:
         return list(self.settings.beta)
 
+    @property
+    def statistics_width(self) -> int:
+        return self.settings.n * len(REGIONS)
+
     def text_statistics(self, encoded: EncodedCorpus, hyp: EncodedText) -> np.ndarray:
         """Region counts, shape (D, R, N * 7) (order-major: orders 1..N, each 7 regions)."""
         n_refs, n = len(encoded.references), self.settings.n
