@@ -154,3 +154,29 @@ def test_statistics_of_another_metric_or_reference_count_are_refused():
     with pytest.raises(InputError, match=r"statistics of shape \(2, 2, 28\) do not fit the resampler, which reads "
                                          r"\(sentences, 2, 18\)"):
         paired_test_from_statistics(get_metric("gleu").resampler(references=2), green)
+
+
+def test_unregister_forgets_only_registered_names():
+    """unregister_metric("gleu") removed GLEU+ from the process without a word, and a name never
+    registered (a typo in a clean-up) passed silently."""
+    from gecmetrics import register_metric, unregister_metric
+    from gecmetrics.core.lang import unregister_language
+    from gecmetrics.metrics.gleu.gleu import GLEU
+
+    with pytest.raises(InputError, match="^name: 'gleu' is a built-in metric"):
+        unregister_metric("gleu")
+    for name in ("no-such-metric", 3):
+        with pytest.raises(InputError, match="^name: "):
+            unregister_metric(name)
+    register_metric("gleu", GLEU, {"best_reference": True}, replace=True)
+    try:
+        assert get_metric("gleu").settings.best_reference
+    finally:
+        unregister_metric("gleu")
+    assert not get_metric("gleu").settings.best_reference
+    register_metric("gleu-sweep", GLEU, {"best_reference": True})
+    unregister_metric("gleu-sweep")
+    with pytest.raises(InputError, match="unknown metric"):
+        get_metric("gleu-sweep")
+    with pytest.raises(InputError, match="^code: no language is registered"):
+        unregister_language("en")

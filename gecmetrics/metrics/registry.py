@@ -91,8 +91,23 @@ def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, 
 
 
 def unregister_metric(name: str) -> None:
-    """Forget a registered name (for tests and plugins that clean up)."""
-    _table().pop(name, None)
+    """Forget a name given to :func:`register_metric` (for tests and plugins that clean up); a
+    built-in name registered again with ``replace=True`` gets its built-in metric back. A
+    built-in name that was not replaced, or a name that is not registered, is an InputError
+    (before, ``unregister_metric("gleu")`` removed GLEU+ from the process without a word)."""
+    if not isinstance(name, str):
+        raise InputError(f"name must be a registered metric's name, got {shown(name)}", "name")
+    table = _table()
+    if name not in table:
+        raise InputError(f"no metric is registered as {name!r}", "name")
+    built_in = next((info for info in names._BUILT_IN if info.name == name), None)
+    if built_in is None:
+        del table[name]
+    elif table[name] == built_in:
+        raise InputError(f"{name!r} is a built-in metric: only names given to register_metric are unregistered",
+                         "name")
+    else:
+        table[name] = built_in
 
 
 def list_metrics() -> list[MetricInfo]:

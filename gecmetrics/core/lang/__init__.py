@@ -66,8 +66,11 @@ def register_language(code: str, language: type, replace: bool = False) -> None:
 
 
 def unregister_language(code: str) -> None:
-    """Forget a language registered with :func:`register_language` (tests and plugins that clean up)."""
-    _REGISTERED.pop(code, None)
+    """Forget a language registered with :func:`register_language` (tests and plugins that clean
+    up); a code that was not registered is an InputError, as :func:`unregister_metric` does."""
+    if not isinstance(code, str) or code not in _REGISTERED:
+        raise InputError(f"no language is registered with register_language as {shown(code)}", "code")
+    del _REGISTERED[code]
 
 
 def language_class(code: str) -> type:
