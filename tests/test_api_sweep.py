@@ -180,3 +180,14 @@ def test_unregister_forgets_only_registered_names():
         get_metric("gleu-sweep")
     with pytest.raises(InputError, match="^code: no language is registered"):
         unregister_language("en")
+
+
+def test_a_reference_list_holding_a_non_text_names_it():
+    """["a b", 3] was reported as 'got list', as if the list itself were wrong."""
+    from gecmetrics.rewards import reward_function
+
+    reward = reward_function("gleu")
+    for references, said in (([["a b", 3]], "got int at index 1 of the list"), ([[]], "got an empty list"),
+                             ([3], "got int$")):
+        with pytest.raises(InputError, match=f"^references: references 0: expected a reference text .*{said}"):
+            reward(completions=["a b"], source=["a c"], references=references)

@@ -287,8 +287,12 @@ class RewardFunction:
             return (_one_line(value),)
         if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
             return tuple(_one_line(text) for text in value)
+        if isinstance(value, Sequence) and value:  # name the item that is not a text
+            j = next(j for j, text in enumerate(value) if not isinstance(text, str))
+            raise InputError(f"{name} {k}: expected a reference text or a non-empty list of them, got "
+                             f"{type(value[j]).__name__} at index {j} of the list", name)
         raise InputError(f"{name} {k}: expected a reference text or a non-empty list of them, got "
-                         f"{type(value).__name__}", name)
+                         f"{'an empty ' if isinstance(value, Sequence) else ''}{type(value).__name__}", name)
 
     def _rewards(self, texts: list[str], rows: list[tuple[str | None, Any]]) -> list[float]:
         stats = self.stats
