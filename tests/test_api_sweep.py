@@ -191,3 +191,8 @@ def test_a_reference_list_holding_a_non_text_names_it():
                              ([3], "got int$")):
         with pytest.raises(InputError, match=f"^references: references 0: expected a reference text .*{said}"):
             reward(completions=["a b"], source=["a c"], references=references)
+    from gecmetrics.rewards import mbr_select
+
+    with pytest.raises(InputError, match=r"^candidates: candidates 1: expected a non-empty list of texts, got "
+                                         r"NoneType at index 0 of the list$"):
+        mbr_select([["a b", "a c"], [None, "a"]], "gleu", sources=["a b", "a"])

@@ -287,12 +287,8 @@ class RewardFunction:
             return (_one_line(value),)
         if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
             return tuple(_one_line(text) for text in value)
-        if isinstance(value, Sequence) and value:  # name the item that is not a text
-            j = next(j for j, text in enumerate(value) if not isinstance(text, str))
-            raise InputError(f"{name} {k}: expected a reference text or a non-empty list of them, got "
-                             f"{type(value[j]).__name__} at index {j} of the list", name)
         raise InputError(f"{name} {k}: expected a reference text or a non-empty list of them, got "
-                         f"{'an empty ' if isinstance(value, Sequence) else ''}{type(value).__name__}", name)
+                         f"{_not_texts(value)}", name)
 
     def _rewards(self, texts: list[str], rows: list[tuple[str | None, Any]]) -> list[float]:
         stats = self.stats
@@ -677,6 +673,18 @@ class MBRSelection:
     expected: list[Any]
 
 
+def _not_texts(value: Any) -> str:
+    """What a value that should be a non-empty list of texts is, for a message: ``int at index
+    1 of the list`` (the first item that is not a text), ``an empty list``, or its type."""
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        wrong = next((j for j, text in enumerate(value) if not isinstance(text, str)), None)
+        if wrong is not None:
+            return f"{type(value[wrong]).__name__} at index {wrong} of the {type(value).__name__}"
+        if not value:
+            return f"an empty {type(value).__name__}"
+    return type(value).__name__
+
+
 def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequence[str] | None = None,
                **settings: Any) -> MBRSelection:
     """Minimum-Bayes-risk selection: for each source, the candidate with the highest mean
@@ -710,7 +718,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     for k, texts in enumerate(candidates):
         if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence) or not texts \
                 or not all(isinstance(t, str) for t in texts):
-            raise InputError(f"candidates {k}: expected a non-empty list of texts", "candidates")
+            raise InputError(f"candidates {k}: expected a non-empty list of texts, got {_not_texts(texts)}",
+                             "candidates")
         source = "" if sources is None else sources[k]
         if not isinstance(source, str):
             raise InputError(f"sources {k}: expected a source line, got {type(source).__name__}", "sources")
