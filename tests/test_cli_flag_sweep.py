@@ -101,3 +101,32 @@ def test_m2_annotate_refuses_a_correction_holding_the_field_separator(spacy_mode
                            "-cor", str(hypothesis), "-out", str(out))
     assert code == 0, err
     assert out.read_text().endswith("S This is a test .\nA 3 3|||M:NOUN|||||||REQUIRED|||-NONE-|||0\n\n")
+
+
+def test_json_help_says_what_the_command_prints(tmp_path):
+    """compare, demo, rank and meta-eval print one JSON object, not the scoring commands' object
+    per system and metric that the shared --json help described: each says its own keys."""
+    import json
+
+    from tests.conftest import SHARED_DATA
+
+    scores, human = tmp_path / "scores.tsv", tmp_path / "human.tsv"
+    scores.write_text("system\tm\nA\t1\nB\t2\nC\t3\nD\t4\nE\t5\n", encoding="utf-8")
+    human.write_text("system\th\nA\t1\nB\t3\nC\t2\nD\t4\nE\t5\n", encoding="utf-8")
+    runs = {"demo": ["demo"], "meta-eval": ["meta-eval", "--scores", str(scores), "--human", str(human)]}
+    judgments = SHARED_DATA / "human" / "judgments" / "gjg15.xml"
+    if judgments.is_file():
+        runs["rank"] = ["rank", "--judgments", str(judgments), "--bootstrap", "10"]
+    named = {"demo": ("columns", "rows", "metrics"), "rank": ("systems", "clusters"),
+             "meta-eval": ("correlations", "systems", "scores", "notes", "warnings", "signatures")}
+    for command, args in runs.items():
+        code, out, err = run_cli(*args, "--json")
+        assert code == 0, err
+        printed = json.loads(out)
+        code, shown, _ = run_cli(command, "--help")
+        help_text = " ".join(shown.split())
+        assert "per system and metric: system, scores, labels" not in help_text, command
+        for key in named[command]:
+            assert key in printed and key in help_text.split("--json", 1)[1].split("--tsv", 1)[0], (command, key)
+    code, shown, _ = run_cli("compare", "--help")
+    assert "columns (label, metric, signature), rows (system, scores, ranks)" in " ".join(shown.split())

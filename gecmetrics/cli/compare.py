@@ -57,7 +57,10 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
 @click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default=None,
               help="The multiple-comparison correction of --all-pairs: holm (family-wise error, the default), "
                    "bh (Benjamini-Hochberg, false discovery rate) or none.")
-@scoring_options(mean=False, verbose="Print the signatures on stderr (as --signature).")
+@scoring_options(mean=False, verbose="Print the signatures on stderr (as --signature).",
+                 helps={"json": "Print JSON: columns (label, metric, signature), rows (system, scores, ranks) and "
+                                "metrics (signature, settings); with --sentence an object per system and metric, "
+                                "with a paired test a list of its results per column."})
 def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2, sort_column, ranks, ranking,
             all_pairs, correction, **options):
     """Score many systems with many metrics: a row per system, a column per metric setting

@@ -49,7 +49,8 @@ SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
                    "(--tsv prints one: correlations or sentence unless named).")
 @digits_option(3, "Decimals of the correlations (rounded half up); with --judgments the human scores get one more, "
                   "metric scores (x100) one fewer.")
-@format_options
+@format_options(helps={"json": "Print JSON: every table at full precision in one object (correlations, the "
+                              "systems and their scores, notes, warnings, signatures)."})
 @jobs_option
 @quiet_option
 @judgment_options

@@ -21,7 +21,8 @@ from .meta_judgments import ranking_options, refuse_idle_ranking_options
               help="Rank only these systems (every item keeps only them): base, +INPUT, +fluency, all, or "
                    "NAME,NAME,... [default: all]")
 @digits_option(4)
-@format_options
+@format_options(helps={"json": "Print JSON: the method and its settings, then systems (system, score, range, "
+                              "spread), best first, and the clusters."})
 @quiet_option
 @click.pass_context
 def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,

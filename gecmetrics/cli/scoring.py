@@ -63,17 +63,19 @@ class ScoringOptions:
 
 
 def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | None = None,
-                    digits: Callable | None = None, paired: bool = True) -> Callable:
+                    digits: Callable | None = None, paired: bool = True, helps: dict[str, str] | None = None
+                    ) -> Callable:
     """--sentence, --mean (unless ``mean`` is false), -p/--chunk-lines/--dask/--quiet, the formats, --scale, -d
     (``digits``: another -d option), -v (``verbose``: its help), --signature and the paired tests (unless
-    ``paired`` is false; ``add_seed``: with their own --seed)."""
+    ``paired`` is false; ``add_seed``: with their own --seed); ``helps``: a format flag's own help
+    (a command whose JSON is not an object per system and metric)."""
     def decorate(func: Callable) -> Callable:
         func = signature_option(func)
         if paired:
             func = significance_options(add_seed)(func)
         if verbose is not None:
             func = click.option("-v", "--verbose", is_flag=True, help=verbose)(func)
-        func = (digits or digits_option(None))(scale_option(format_options(run_options(func))))
+        func = (digits or digits_option(None))(scale_option(format_options(helps=helps)(run_options(func))))
         if mean:
             func = click.option("--mean", is_flag=True,
                                 help="Mean of the sentence scores instead of the corpus score.")(func)
