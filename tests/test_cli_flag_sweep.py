@@ -130,3 +130,16 @@ def test_json_help_says_what_the_command_prints(tmp_path):
             assert key in printed and key in help_text.split("--json", 1)[1].split("--tsv", 1)[0], (command, key)
     code, shown, _ = run_cli("compare", "--help")
     assert "columns (label, metric, signature), rows (system, scores, ranks)" in " ".join(shown.split())
+
+
+def test_gleu0_lambda_has_a_bound(files):
+    """-l 1e308 overflowed lambda x count to inf: NumPy's warning on stderr beside a score."""
+    from gecmetrics import InputError, get_metric
+
+    args = ["gleu0", "-s", files["src"], "-r", files["h2"], "-o", files["h1"]]
+    err = one_line_error(*args, "-l", "1e308")
+    assert "-l/--lambda must be at most 1e+100" in err
+    code, out, err = run_cli(*args, "-l", "1e100")
+    assert code == 0 and err == "", err
+    with pytest.raises(InputError, match="MAX_LAMBDA"):
+        get_metric("gleu0", lambda_=1e101)

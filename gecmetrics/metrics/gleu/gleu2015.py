@@ -21,17 +21,33 @@ import numpy as np
 
 from ...core.aggregate import select
 from ..results import CorpusSums
-from ..settings import flag_as, parse_bool, parse_finite_non_negative, setting
+from ...errors import InputError, shown
+from ..settings import flag_as, parse_bool, parse_finite_non_negative, setting, setting_label
 from ...core.ngrams import EncodedCorpus, EncodedText
 from ..ngram import NgramMetric, NgramSettings
 from .gleu import (GLEULayout, GLEUResult, GLEUSentenceScores, corpus_gleu, refuse_smoothed_corpus, result_fields,
                    result_of)
 
 
+MAX_LAMBDA = 1e100
+"""Largest penalty weight (-l): lambda times an n-gram count stays a finite double (1e308
+overflowed to inf with NumPy's warning on stderr; the score had long stopped changing, from
+about 1e6 on CoNLL-2014)."""
+
+
+def parse_lambda(name: str, value: Any) -> float:
+    """A finite number from 0 to :data:`MAX_LAMBDA`."""
+    number = parse_finite_non_negative(name, value)
+    if number > MAX_LAMBDA:
+        raise InputError(f"{setting_label(name)} must be at most 1e+100 (gecmetrics.metrics.gleu.gleu2015.MAX_LAMBDA), "
+                         f"got {shown(number)}")
+    return number
+
+
 @dataclass(frozen=True)
 class GLEU2015Settings(NgramSettings):
     lambda_: float = setting(0.0, "penalty weight of source n-grams missing from the references (a finite "
-                             "number >= 0)", parse_finite_non_negative, ("lambda", "l"),
+                             "number from 0 to 1e100)", parse_lambda, ("lambda", "l"),
                              flags=("-l", "--lambda"), signature="lambda")
     smooth: bool = setting(False, "sentence scores: gec-ranking's smoothed ones", parse_bool, signature="smooth",
                            shown=flag_as("official"))
