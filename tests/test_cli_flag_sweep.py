@@ -143,3 +143,13 @@ def test_gleu0_lambda_has_a_bound(files):
     assert code == 0 and err == "", err
     with pytest.raises(InputError, match="MAX_LAMBDA"):
         get_metric("gleu0", lambda_=1e101)
+
+
+def test_per_type_figures_are_not_sentence_scores(files):
+    """m2 compare -cat 2 --sentence printed the sentence table without a word about -cat, and
+    --macro --sentence (m2 compare, errant) ended in a message about the metric's attributes."""
+    base = ["m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "--sentence"]
+    for extra in (["-cat", "2"], ["--macro"], ["--f_average", "macro"]):
+        assert "-cat and --macro print corpus figures per error type: no --sentence" in one_line_error(*base, *extra)
+    code, out, err = run_cli(*base)
+    assert code == 0, err

@@ -14,7 +14,7 @@ from ..metrics.m2.errant_report import errant_table, format_errant_report
 from ..metrics.type_average import level_signature
 from . import main
 from .common import corpus_files, echo_json_results, echo_scores, echo_table
-from .errant_options import chosen_mode, comparison_options, report_signature, warn_nothing_compared, warn_type_groups
+from .errant_options import check_corpus_figures, chosen_mode, comparison_options, report_signature, warn_nothing_compared, warn_type_groups
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
@@ -68,8 +68,7 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     if out.paired:  # checked before the annotation, which takes time
         check_paired_options(out.paired_bs, out.paired_ar, {"-v": out.verbose, "-cat": category_level is not None,
                                                             "--sentence": out.sentence, "--errant-compare": reports})
-    if out.sentence and category_level is not None:  # (it was dropped without a word)
-        raise InputError("-cat prints a row per error type of the corpus counts: not with --sentence")
+    check_corpus_figures(category_level, options, sentence=out.sentence)
     names = list(dict.fromkeys(hypotheses))
     files = corpus_files(source, references if refs else (), names, None if refs else references[0])
     scored = out.run([metric], files, "errant")

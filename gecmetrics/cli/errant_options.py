@@ -6,6 +6,7 @@ from typing import Any, Callable, Sequence
 
 import click
 
+from ..errors import InputError
 from ..metrics.m2.compare import ErrantSettings
 from ..metrics.type_average import level_signature
 from .common import echo_json_results, echo_scores, echo_warnings
@@ -30,6 +31,18 @@ def comparison_options(func: Callable) -> Callable:
     for flag, name in reversed(MODE_FLAGS):
         func = click.option(f"-{flag}", name, is_flag=True, help=f"Evaluate {MODE_HELP[flag]}.")(func)
     return func
+
+
+def check_corpus_figures(category_level: int | None, options: dict[str, Any], *, sentence: bool = False,
+                         mean: bool = False, paired: bool = False) -> None:
+    """-cat and the macro average (--macro, or --f_average macro in ``options``) are figures of
+    the corpus's per-type counts: refused with --sentence, --mean or a paired test (before, m2
+    compare dropped -cat from its sentence table without a word, and --macro --sentence ended
+    in a message about the metric's attributes)."""
+    macro = options.get("macro") or options.get("average") == "macro"
+    if (category_level is not None or macro) and (sentence or mean or paired):
+        raise InputError("-cat and --macro print corpus figures per error type: no --sentence, --mean or paired "
+                         "test with them")
 
 
 def warn_type_groups(metric: Any, results: Sequence[Any], category_level: int | None) -> None:

@@ -15,7 +15,7 @@ from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_referen
 from . import main
 from .app import SharedOptionsGroup
 from .common import check_verbose_format, corpus_files, progress_unless, score
-from .errant_options import (chosen_mode, comparison_options, comparison_report, report_signature, warn_if_swapped,
+from .errant_options import (check_corpus_figures, chosen_mode, comparison_options, comparison_report, report_signature, warn_if_swapped,
                              warn_nothing_compared, warn_type_groups)
 from .inputs import FILE
 from .options import GreedyCommand, given_settings
@@ -87,6 +87,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
     check_verbose_format(verbose)
     if verbose and sentence:  # (the sentence table printed alone, the trace dropped without a word)
         raise InputError("prints ERRANT's trace of the corpus comparison: not with --sentence", "-v")
+    check_corpus_figures(category_level, options, sentence=sentence)
     comparer = ErrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options), verbose=verbose)
     scored = score([comparer], corpus_files(None, (), (hyp,), ref, m2_hypotheses=True), jobs=jobs,
                    chunk_lines=chunk_lines, dask_address=dask_address, progress=progress_unless(fmt == "json", "m2"))

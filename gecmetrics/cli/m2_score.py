@@ -18,6 +18,7 @@ from .m2 import m2
 from .options import GreedyCommand, given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 from .context import in_run
+from .errant_options import check_corpus_figures
 
 
 def positional_inputs(files: tuple[str, ...], gold_path: str | None, hypotheses: tuple[str, ...]
@@ -59,9 +60,8 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
     """
     gold_path, hypotheses = positional_inputs(files, gold_path, hypotheses)
     scoring = ScoringOptions.take(options)
-    if (category_level is not None or macro) and (scoring.paired or scoring.sentence or scoring.mean):
-        raise InputError("-cat and --macro print corpus figures per error type: no --sentence, --mean or paired "
-                         "test with them")
+    check_corpus_figures(category_level, {"macro": macro}, sentence=scoring.sentence, mean=scoring.mean,
+                         paired=scoring.paired)
     scorer = in_run(M2Scorer(**given_settings(M2Settings, options), per_type=category_level is not None,
                              **({"average": "macro"} if macro else {})))
     if scoring.verbose and (scoring.paired or scoring.sentence):  # the trace is the corpus score's choice
