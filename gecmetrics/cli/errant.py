@@ -14,7 +14,8 @@ from ..metrics.m2.errant_report import errant_table, format_errant_report
 from ..metrics.type_average import level_signature
 from . import main
 from .common import corpus_files, echo_json_results, echo_scores, echo_table
-from .errant_options import check_corpus_figures, chosen_mode, comparison_options, report_signature, warn_nothing_compared, warn_type_groups
+from .errant_options import (check_corpus_figures, chosen_mode, comparison_options, report_signature,
+                             warn_nothing_compared, warn_type_groups)
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests

@@ -15,8 +15,8 @@ from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_referen
 from . import main
 from .app import SharedOptionsGroup
 from .common import check_verbose_format, corpus_files, progress_unless, score
-from .errant_options import (check_corpus_figures, chosen_mode, comparison_options, comparison_report, report_signature, warn_if_swapped,
-                             warn_nothing_compared, warn_type_groups)
+from .errant_options import (check_corpus_figures, chosen_mode, comparison_options, comparison_report,
+                             report_signature, warn_if_swapped, warn_nothing_compared, warn_type_groups)
 from .inputs import FILE
 from .options import GreedyCommand, given_settings
 from .sentences import echo_sentence_scores

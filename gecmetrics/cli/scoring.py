@@ -62,8 +62,8 @@ class ScoringOptions:
                      progress=progress_unless(self.format == "json", command))
 
 
-def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | None = None, digits: Callable | None = None,
-                    paired: bool = True, helps: dict[str, str] | None = None) -> Callable:
+def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | None = None,
+                    digits: Callable | None = None, paired: bool = True, helps: dict[str, str] | None = None) -> Callable:
     """--sentence, --mean (unless ``mean`` is false), -p/--chunk-lines/--dask/--quiet, the formats (``helps``: a
     flag's own help), --scale, -d (``digits``: another -d option), -v (``verbose``: its help), --signature and the
     paired tests (unless ``paired`` is false; ``add_seed``: with their own --seed)."""
