@@ -153,3 +153,23 @@ def test_per_type_figures_are_not_sentence_scores(files):
         assert "-cat and --macro print corpus figures per error type: no --sentence" in one_line_error(*base, *extra)
     code, out, err = run_cli(*base)
     assert code == 0, err
+
+
+def test_streamed_sentence_scores_check_line_counts_before_the_first_line(tmp_path):
+    """--sentence printed every chunk before the short file's end, then the error: a table cut
+    short on stdout beside exit code 2. The counts are now compared before the first chunk."""
+    lines = [f"w{k} x{k} y{k} ." for k in range(30)]
+    (tmp_path / "src").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "short").write_text("\n".join(lines[:29]) + "\n", encoding="utf-8")
+    gold = "".join(f"S {line}\nA 0 1|||R:X|||z|||REQUIRED|||-NONE-|||0\n\n" for line in lines)
+    (tmp_path / "gold.m2").write_text(gold, encoding="utf-8")
+    err = one_line_error("gleu", "-s", str(tmp_path / "src"), "-r", str(tmp_path / "src"), "-o", str(tmp_path / "short"),
+                         "--sentence", "--chunk-lines", "5")
+    assert f"{tmp_path / 'short'}: has 29 lines but the source {tmp_path / 'src'} has 30" in err
+    err = one_line_error("m2", "score", "-s", str(tmp_path / "gold.m2"), "-o", str(tmp_path / "short"), "--sentence",
+                         "--chunk-lines", "5")
+    assert f"{tmp_path / 'short'}: has 29 lines but the M2 file {tmp_path / 'gold.m2'} has 30 blocks" in err
+    (tmp_path / "bom.m2").write_bytes(b"\xef\xbb\xbf" + gold.encode())  # the reader drops the mark: 30 blocks
+    code, out, err = run_cli("m2", "score", "-s", str(tmp_path / "bom.m2"), "-o", str(tmp_path / "src"), "--sentence",
+                             "--chunk-lines", "5")
+    assert code == 0 and len(out.splitlines()) == 31, err

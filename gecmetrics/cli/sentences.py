@@ -8,13 +8,15 @@ from typing import Any
 import click
 
 from ..output.formats import render_parts
-from ..run.files import CorpusFiles
+from ..run.files import CorpusFiles, check_line_counts
 from .common import echo_json_results, echo_table, progress_unless, streamed_chunks
 
 
 def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any, o: Any) -> None:
     """The family's sentence lines chunk by chunk as they are counted (JSON: gathered, then printed)."""
     names, as_json = files.hypothesis_names, o.format == "json"
+    if not as_json:
+        check_line_counts(files)  # before the first chunk's lines are printed
     chunks = streamed_chunks([metric], files, jobs=o.jobs, chunk_lines=o.chunk_lines, dask_address=o.dask_address,
                              progress=progress_unless(as_json, command))
     gathered: dict[str, list] = {path: [] for path in names}

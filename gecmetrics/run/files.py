@@ -5,7 +5,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..io.text import STDIN, blame_line_counts, open_input
 
 
@@ -95,17 +95,44 @@ def count_sentences(files: CorpusFiles) -> int | None:
         return None
     if files.text_paths:
         return _line_count(files.text_paths[0])
-    with open_input(files.gold) as handle:
-        return sum(1 for line in handle if line.startswith(b"S"))
+    return _m2_sentence_count(files.gold)
 
 
 def check_line_counts(files: CorpusFiles) -> None:
-    """Text files of unequal line counts refused before any work (the first that differs from
-    the source named), where the files can be read twice: a command that streams its output
-    chunk by chunk (m2 annotate to standard output) wrote every chunk before the short file's
-    end, a valid-looking M2 cut short, then the error."""
-    if files.seekable() and len(files.text_paths) > 1:
-        blame_line_counts([(path, _line_count(path)) for path in files.text_paths])
+    """Text files of unequal line counts, or a gold M2 whose sentences are not the texts' lines,
+    refused before any work (the odd one out named, as the reader names it), where the files can
+    be read twice: a command that streams its output chunk by chunk (m2 annotate to standard
+    output, --sentence) wrote every chunk before the short file's end, then the error."""
+    if not files.seekable():
+        return
+    counts = [(shown(path), _line_count(path)) for path in files.text_paths]
+    if files.gold is not None and counts:
+        blame_gold_count(counts, files.names, _m2_sentence_count(files.gold), files.source is not None)
+    blame_line_counts(counts)
+
+
+def blame_gold_count(counts: list[tuple[str, int]], names: dict[str, str], total: int, has_source: bool) -> None:
+    """The texts' line counts (the source first when ``has_source``) against the gold M2's
+    ``total`` sentences: the gold named when it differs from the source, else the first text
+    file that differs from it."""
+    if has_source and counts[0][1] != total:
+        raise InputError(f"has {plural(total, 'sentence')} but {names['source']} has {plural(counts[0][1], 'line')}",
+                         names["gold"])
+    for name, count in counts:
+        if count != total:
+            raise InputError(f"has {plural(count, 'line')} but the M2 file {names['gold']} has {plural(total, 'block')}",
+                             name)
+
+
+def _m2_sentence_count(path: str) -> int:
+    """``S`` lines of an M2 file (a leading byte-order mark dropped), without decoding."""
+    count = 0
+    with open_input(path) as handle:
+        for k, line in enumerate(handle):
+            if k == 0:
+                line = line.removeprefix(b"\xef\xbb\xbf")
+            count += line.startswith(b"S ") or line.rstrip(b"\r\n") == b"S"
+    return count
 
 
 def _line_count(path: str) -> int:

@@ -17,7 +17,7 @@ from ..core.checks import check_count
 from ..errors import InputError, plural
 from ..io.corpus import Corpus
 from ..io.text import STDIN, blame_line_counts, decode_lines, open_input, standard_input
-from .files import CorpusFiles, shown
+from .files import CorpusFiles, blame_gold_count, shown
 
 DEFAULT_CHUNK_LINES = 2_000
 """Sentences counted together: a run keeps only the per-sentence statistics of finished chunks,
@@ -221,15 +221,6 @@ class CorpusChunks:
         """Files whose line counts differ: count them to the end and name the odd one out."""
         counts = [(reader.name, reader.count_rest()) for reader in texts]
         if blocks is not None:
-            total = self.lines + len(gold) + sum(1 for _ in blocks)
-            gold_name = self.files.names["gold"]
-            source_count = counts[0][1] if self.files.source is not None else None
-            if source_count is not None and source_count != total:
-                raise InputError(f"has {plural(total, 'sentence')} "
-                                 f"but {self.files.names['source']} has {plural(source_count, 'line')}",
-                                 gold_name)
-            for name, count in counts:
-                if count != total:
-                    raise InputError(f"has {plural(count, 'line')} "
-                                     f"but the M2 file {gold_name} has {plural(total, 'block')}", name)
+            blame_gold_count(counts, self.files.names, self.lines + len(gold) + sum(1 for _ in blocks),
+                             self.files.source is not None)
         blame_line_counts(counts)
