@@ -196,3 +196,51 @@ def test_a_reference_list_holding_a_non_text_names_it():
     with pytest.raises(InputError, match=r"^candidates: candidates 1: expected a non-empty list of texts, got "
                                          r"NoneType at index 0 of the list$"):
         mbr_select([["a b", "a c"], [None, "a"]], "gleu", sources=["a b", "a"])
+
+
+GOLD_TWO = "A 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\nA 2 3|||R:X|||y|||REQUIRED|||-NONE-|||0"
+
+
+def _blocks(*edits: str) -> list:
+    return parse_m2("".join(f"S a b c d\n{edit}\n\n" for edit in edits), "x")
+
+
+def test_score_corpus_names_are_the_systems_gotoscorer_weighs():
+    """score_corpus(names=[A, B]) weighed GoToScorer's chunks by every hypothesis of the corpus,
+    C left out included (A 0.714 where compare and corpus_score over A and B give 0.833)."""
+    from gecmetrics import score_corpus
+
+    first, second = GOLD_TWO.splitlines()
+    gold, a, b, c = _blocks(GOLD_TWO, GOLD_TWO), _blocks(first, first), _blocks(second, second), _blocks(first, first)
+    scored = score_corpus(["gotoscorer"], Corpus(None, [], {"A": a, "B": b, "C": c}, gold=gold), names=["A", "B"],
+                          cache=False)
+    expected = get_metric("gotoscorer").corpus_score(None, gold, a, systems={"A": a, "B": b}).score
+    assert scored.result("A", 0).score == expected == pytest.approx(5 / 6)
+    with pytest.raises(InputError, match="^names: names 'A' twice"):
+        score_corpus(["gotoscorer"], Corpus(None, [], {"A": a, "B": b}, gold=gold), names=["A", "A"])
+
+
+def test_a_weight_file_longer_than_the_corpus_is_refused_for_sentence_scores_too(tmp_path: Path):
+    """sentence_scores and corpus_statistics of a corpus shorter than GoToScorer's weight file read
+    the file's first lines (sentence 1 scored 0.833 alone, 1.0 in the whole); corpus_score refused it."""
+    from tests.conftest import run_cli
+
+    first, second = GOLD_TWO.splitlines()
+    gold, hypothesis = _blocks(GOLD_TWO, GOLD_TWO), _blocks(first, second)
+    for name, text in (("gold.m2", f"S a b c d\n{GOLD_TWO}\n\n" * 2), ("a.m2", f"S a b c d\n{first}\n\n" * 2),
+                       ("b.m2", f"S a b c d\n{first}\n\nS a b c d\n{second}\n\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    weights = tmp_path / "w.txt"
+    code, _, err = run_cli("gotoscorer", "-ref", str(tmp_path / "gold.m2"), "-hyp", str(tmp_path / "a.m2"),
+                           str(tmp_path / "b.m2"), "-gen_w_file", str(weights))
+    assert code == 0, err
+    metric = get_metric("gotoscorer", weights=str(weights))
+    for call in (metric.sentence_scores, metric.corpus_statistics, metric.corpus_score):
+        with pytest.raises(InputError, match="w.txt: has 2 sentence lines but the corpus has 1 sentence"):
+            call(None, gold[1:], hypothesis[1:])
+    placed = Corpus(None, [], {"h": hypothesis[1:]}, gold[1:], rows=[1])  # its place in the whole: line 1
+    from gecmetrics import score_corpus
+
+    statistics = score_corpus([metric], placed).statistics["h"][0]
+    whole = score_corpus([metric], Corpus(None, [], {"h": hypothesis}, gold)).statistics["h"][0]
+    np.testing.assert_array_equal(statistics, whole[1:])

@@ -30,7 +30,7 @@ from ..core.aggregate import reducer_threads
 from ..core.units import TextChecks
 from ..errors import InputError, warn_notes
 from ..io.corpus import Corpus
-from ..io.text import check_sequence
+from ..io.text import check_sequence, first_repeated
 from ..metrics.base import Metric
 from ..metrics.results import Result
 from ..metrics.running import (check_observations, chunk_statistics, corpus_text_names, corpus_texts, python_corpus,
@@ -390,7 +390,10 @@ def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | 
 
     if not isinstance(corpus, Corpus):
         raise InputError(f"score_corpus needs a Corpus, got {type(corpus).__name__}")
-    run = _Run(resolve_metrics(metrics), _hypothesis_names(names, corpus), executor, jobs, None, progress, cache)
+    names = _hypothesis_names(names, corpus)
+    if names != list(corpus.hypotheses):  # a metric that reads the systems together (GoToScorer's weights) sees these
+        corpus = corpus.keeping(names)
+    run = _Run(resolve_metrics(metrics), names, executor, jobs, None, progress, cache)
     try:
         return _joined(run, _corpus_outcomes(run, corpus, chunk_lines), len(corpus.references))
     finally:
@@ -406,6 +409,9 @@ def _hypothesis_names(names: Any, corpus: Corpus) -> list[str]:
         if not isinstance(name, str) or name not in corpus.hypotheses:
             raise InputError(f"the corpus has no hypothesis {name!r} (it has "
                              f"{', '.join(map(repr, corpus.hypotheses)) or 'none'})", "names")
+    repeated = first_repeated(given)
+    if repeated is not None:
+        raise InputError(f"names {repeated!r} twice", "names")
     return given
 
 

@@ -112,10 +112,12 @@ class GoToPrepared:
 
     def __init__(self, gold: GoldChunks, judgments: Judgments, table: WeightTable,
                  hypotheses: Sequence[Sequence[Any]], name: str,
-                 reference_seen: tuple[bool, bool] = (True, True)) -> None:
+                 reference_seen: tuple[bool, bool] = (True, True), placed: bool = False) -> None:
         self.gold, self.judgments, self.table, self.name = gold, judgments, table, name
         self.reference_seen = reference_seen
         """Whether the gold M2 has a line of the reference annotator (``ref_id``), and any line."""
+        self.placed = placed
+        """Whether the corpus gave its sentences' places in the whole (``Corpus(rows=...)``)."""
         self._index = {id(blocks): (blocks, k) for k, blocks in enumerate(hypotheses)}
 
     def system_of(self, hypothesis: Sequence[Any]) -> int | None:
@@ -206,13 +208,15 @@ class GoToScorer(Metric):
             table = weight_table(judgments)
         else:
             table = sentence_table(self.settings.weights.table, gold, corpus.sentence_rows())
-        return GoToPrepared(gold, judgments, table, hypotheses, gold_name, seen)
+        return GoToPrepared(gold, judgments, table, hypotheses, gold_name, seen, corpus.rows is not None)
 
-    def observation(self, prepared: GoToPrepared) -> tuple[bool, bool, str, int]:
+    def observation(self, prepared: GoToPrepared) -> tuple[bool, bool, str, int, int, bool]:
         """Whether the chunk's gold M2 has a line of annotator ``ref_id``, whether it has any
-        edit line, its name, and the number of systems its weights count."""
+        edit line, its name, the number of systems its weights count, its number of sentences
+        and whether they were given their places (``Corpus(rows=...)``)."""
         self.check_prepared_kind(prepared, GoToPrepared)
-        return (*prepared.reference_seen, prepared.name, prepared.table.n_systems)
+        return (*prepared.reference_seen, prepared.name, prepared.table.n_systems, len(prepared.gold),
+                prepared.placed)
 
     def notes(self, observations: Sequence[Any]) -> list[str]:
         """Weights below 0 (:func:`~.scorer.negative_weight_note`), as the command prints it."""
@@ -224,11 +228,15 @@ class GoToScorer(Metric):
     def check_observations(self, observations: Sequence[Any]) -> None:
         """A gold M2 with edit lines but none of annotator ``ref_id`` is refused, as the command
         refuses it (a chunk alone may have none: its sentences then have no gold edit; so may a
-        corpus of sentences without any edit line, e.g. one such sentence scored alone)."""
+        corpus of sentences without any edit line, e.g. one such sentence scored alone). A weight
+        file must have a line per sentence of a corpus not given its places (``rows``): its
+        sentence scores and statistics read the file's first lines without a word."""
         seen = [observed for observed in observations if observed is not None]
         if any(lines for _, lines, *_ in seen) and not any(present for present, *_ in seen):
             raise InputError(f"has no edit line of annotator {self.settings.ref_id} (ref_id): GoToScorer needs one "
                              "reference", seen[0][2])
+        if seen and not any(observed[5] for observed in seen):  # a corpus read from a weight file's first line
+            self.check_corpus_size(sum(observed[4] for observed in seen))
 
     def _system(self, blocks: Sequence[Any], gold: GoldChunks, name: str) -> SystemEdits:
         for block in blocks:
