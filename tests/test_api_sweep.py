@@ -244,3 +244,52 @@ def test_a_weight_file_longer_than_the_corpus_is_refused_for_sentence_scores_too
     statistics = score_corpus([metric], placed).statistics["h"][0]
     whole = score_corpus([metric], Corpus(None, [], {"h": hypothesis}, gold)).statistics["h"][0]
     np.testing.assert_array_equal(statistics, whole[1:])
+
+
+def test_second_sweep_arguments_are_checked(tmp_path: Path):
+    """What the second API sweep (2026-12-04) found: flags given as text, offsets and reference
+    counts unchecked, unknown keyword options reaching a function the caller never named, values
+    given twice taken once, a binary handle, a metric named by its entry."""
+    import io
+
+    from gecmetrics import GREEN, list_metrics, register_language, register_metric, write_m2
+
+    class MyGreen(GREEN):
+        pass
+
+    with pytest.raises(InputError, match="replace must be True or False, got 'no'"):
+        register_metric("green", MyGreen, replace="no")
+    assert type(get_metric("green")) is GREEN
+    for offset in (-1, "1", True, None):
+        with pytest.raises(InputError, match="^offset "):
+            Corpus(SOURCES, REFERENCES, {"h": FIXED}, offset=offset)
+    for references in (True, -1, "2", None):
+        with pytest.raises(InputError, match="^references "):
+            get_metric("gleu").resampler(0, references)
+    with pytest.raises(InputError, match="beta 2 given twice"):
+        GREEN(beta=[2, 2])
+    for name in (list_metrics()[0], ["gleu"]):
+        with pytest.raises(InputError, match="^name: a metric is named by a string"):
+            get_metric(name)
+    with pytest.raises(InputError, match="EditLanguage subclass"):
+        register_language("xx", object)
+    with pytest.raises(InputError, match="write_m2 writes to an open text file"):
+        write_m2(parse_m2("S a b\n\n", "x"), io.BytesIO())
+
+
+def test_second_sweep_judgment_arguments_are_checked(shared_data: Path):
+    from gecmetrics import human_ranking, load_human, meta_evaluate_judgments, read_judgments, trueskill_scores
+
+    judgments = read_judgments(str(shared_data / "human" / "judgments" / "gjg15.xml"))
+    m2 = load_human("gjg15").scores["m2_f05_gjg15"]
+    for call, message in [(lambda: trueskill_scores(judgments, runs=1, progress=3), "progress must be a function"),
+                          (lambda: human_ranking(judgments, "ew", runs=1), "unknown ranking 'ew' option 'runs'"),
+                          (lambda: meta_evaluate_judgments(judgments, scores={"m": m2}, bootstap=5),
+                           "unknown meta_evaluate_judgments option 'bootstap'"),
+                          (lambda: meta_evaluate_judgments(judgments, scores={"m": m2}, compare="no"),
+                           "compare must be True or False"),
+                          (lambda: meta_evaluate_judgments(judgments, scores={"m": m2}, bootstrap=5,
+                                                           resampling=("judgments", "judgments")), "given twice"),
+                          (lambda: meta_evaluate({"m": m2}, human_score=["trueskill", "trueskill"]), "given twice")]:
+        with pytest.raises(InputError, match=message):
+            call()

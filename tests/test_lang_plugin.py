@@ -141,7 +141,7 @@ def test_register_language_checks_its_arguments(registered):
         register_language("en", registered)
     with pytest.raises(InputError, match="already known"):
         register_language("toy", registered)
-    with pytest.raises(TypeError, match="EditLanguage subclass"):
+    with pytest.raises(InputError, match="EditLanguage subclass"):
         register_language("abc", object)
     with pytest.raises(InputError, match="lower-case word"):
         register_language("A B", registered)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..errors import InputError, shown
 
@@ -110,3 +110,19 @@ def check_distinct_names(named: Any, what: str) -> None:
         if text in seen:
             raise InputError(f"{what}: the names {seen[text]!r} and {key!r} are both {text!r} as text: give distinct names")
         seen[text] = key
+
+
+def check_progress(progress: Any) -> None:
+    """The InputError of a ``progress`` that is neither None nor a function (every run that reports progress)."""
+    if progress is not None and not callable(progress):
+        raise InputError(f"progress must be a function progress(done, total, what) or None, got "
+                         f"{type(progress).__name__}")
+
+
+def check_keywords(given: Iterable[str], valid: Iterable[str], what: str) -> None:
+    """Keyword options passed on to another function (``what``): an unknown one is an
+    InputError listing the valid ones, not a TypeError about a function the caller never named."""
+    valid = list(valid)
+    unknown = [key for key in given if key not in valid]
+    if unknown:
+        raise InputError(f"unknown {what} option {unknown[0]!r}; valid: {', '.join(valid)}")

@@ -7,7 +7,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..core.checks import check_distinct_names
+from ..core.checks import check_count, check_distinct_names
 from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
 from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length, check_lines,
@@ -44,6 +44,7 @@ class Corpus:
     """Hypothesis name -> (its blocks, the same as NamedBlocks), made once (see hypothesis())."""
 
     def __post_init__(self) -> None:
+        self.offset = check_count(self.offset, "offset (the number of the corpus's first sentence in the whole)", 0)
         source_name = self.name("source")
         from_gold = self.sources is None and self.gold is not None
         if from_gold:  # the gold blocks' own sentences: nothing to compare them with

@@ -10,6 +10,7 @@ a silently misread annotation. The data model (:class:`Block`, :class:`Edit`) is
 from __future__ import annotations
 
 import dataclasses
+import io
 import os
 import re
 import stat
@@ -205,7 +206,7 @@ def annotator_ids(path: str, max_lines: int = 20000) -> set[int]:
 
 def write_m2(blocks: Iterable[Block], handle: TextIO) -> None:
     """Write blocks in M2 format to an open text handle (no block: nothing is written)."""
-    if not callable(getattr(handle, "write", None)):
+    if not callable(getattr(handle, "write", None)) or isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
         raise InputError(f"write_m2 writes to an open text file (open(path, 'w', encoding='utf-8')), "
                          f"got {type(handle).__name__}")
     blocks = check_sequence(blocks, "blocks", "M2 blocks (gecmetrics.io.m2.read_m2)")

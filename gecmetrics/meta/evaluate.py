@@ -10,15 +10,16 @@ call; its result is a :class:`JudgmentMetaEvaluation` with ``to_dict()``.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..core.checks import check_count, check_seed
+from ..core.checks import check_count, check_flag, check_keywords, check_seed
 from ..errors import InputError, plural
 from ..io.judgments import MAX_SRC_ID, Judgments, read_judgments
+from ..io.text import first_repeated
 from ..stats.rankings import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -135,6 +136,8 @@ class JudgmentOptions:
         resampling = (self.resampling,) if isinstance(self.resampling, str) else tuple(self.resampling)
         for kind in resampling:
             _choose("resampling", kind, RESAMPLINGS)
+        if first_repeated(resampling) is not None:  # (each correlation was given twice)
+            raise InputError(f"resampling {first_repeated(resampling)!r} given twice")
         object.__setattr__(self, "resampling", resampling)
         if self.ranking == "ts":
             check_count(self.bootstrap, "bootstrap (--bootstrap N: the TrueSkill runs)", 0, MAX_TS_RUNS,
@@ -143,6 +146,8 @@ class JudgmentOptions:
             check_count(self.bootstrap, "bootstrap (--bootstrap N)", 0, MAX_RESAMPLES,
                         "gecmetrics.stats.rankings.MAX_RESAMPLES")
         check_seed(self.seed, "seed (--seed)")
+        check_flag(self.compare, "compare")
+        check_flag(self.pairwise, "pairwise")
         if not 0.0 < self.confidence < 1.0:
             raise InputError(f"the confidence level must be between 0 and 1, got {self.confidence!r}")
         self._check_combinations()
@@ -250,6 +255,7 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     hears of the TrueSkill runs (``ranking="ts"``)."""
     if options is not None and settings:
         raise InputError("give options or their fields as keywords, not both")
+    check_keywords(settings, [f.name for f in fields(JudgmentOptions)], "meta_evaluate_judgments")
     settings = options if options is not None else JudgmentOptions(**settings)
     judgments = judgments if isinstance(judgments, Judgments) else read_judgments(judgments)
     provided, named, what = provided_systems(scores, metrics, corpus, scored)

@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Sequence
 
 from ..errors import InputError
-from ..io.text import decode_lines, read_lines
+from ..io.text import decode_lines, first_repeated, read_lines
 from .score_files import first_non_number, number_column, parse_system_rows
 from .systems import SUBSETS, default_subset, subset_systems
 
@@ -77,6 +77,9 @@ class HumanTable:
             if column not in self.scores:
                 raise InputError(f"human table {self.name} has no score column {column!r}; "
                                  f"valid: {', '.join(self.score_columns)}")
+        repeated = first_repeated(requested)
+        if repeated is not None:  # (its correlations were given once, silently)
+            raise InputError(f"human score column {repeated!r} given twice", "human_score")
         return requested
 
 

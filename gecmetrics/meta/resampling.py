@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..core.checks import check_count, check_seed
+from ..core.checks import check_count, check_keywords, check_seed
 from ..core.resampling import Resample
 from ..errors import InputError
 from ..io.judgments import Judgments
@@ -75,10 +75,7 @@ def as_resampling(resampling: Resampling | str | None, options: dict[str, Any]) 
         if options:
             raise InputError(f"resampling options without a resampling kind: {', '.join(options)}")
         return resampling
-    valid = [f.name for f in fields(Resampling) if f.name != "kind"]  # (an unknown one: a TypeError)
-    unknown = [key for key in options if key not in valid]
-    if unknown:
-        raise InputError(f"unknown resampling option {unknown[0]!r}; valid: {', '.join(valid)}")
+    check_keywords(options, [f.name for f in fields(Resampling) if f.name != "kind"], "resampling")
     return Resampling(resampling, **options)
 
 

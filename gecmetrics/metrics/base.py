@@ -48,6 +48,7 @@ import numbers
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
+from ..core.checks import check_count
 from ..errors import InputError, warn_notes
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
 from .results import Column, CorpusSums, Result, ScoreResult, SentenceScores, Signature, as_field, compact
@@ -542,7 +543,7 @@ class Metric(ABC):
         :meth:`check_column_number`)."""
         from ..core.resampling import LinearResampler
 
-        self.check_column_number(column)
+        self.check_resampler_arguments(column, references)
         return LinearResampler(lambda statistics: self.rows(self.check_statistics(statistics, references), column),
                                lambda sums: self.score_from_sums(sums, column),
                                self.paired_label(column), self.column_signature(column, references))
@@ -553,6 +554,12 @@ class Metric(ABC):
         statistics of another metric, or of another number of references, would be summed and
         scored as if they were). Nothing is checked by default."""
         return statistics
+
+    def check_resampler_arguments(self, column: Any, references: Any) -> int:
+        """:meth:`check_column_number`, and ``references`` (the number of reference sets the
+        statistics were made with) an integer >= 0: what every :meth:`resampler` checks first."""
+        check_count(references, "references (the number of reference sets of the statistics)", 0)
+        return self.check_column_number(column)
 
     def check_column_number(self, column: Any) -> int:
         """A score column's index, from 0 to :attr:`column_count` - 1 (one InputError otherwise)."""

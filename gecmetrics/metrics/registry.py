@@ -18,6 +18,7 @@ import warnings
 from dataclasses import dataclass, field, replace as replaced
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..core.checks import check_flag
 from ..errors import InputError, shown
 from . import names
 from .names import NAME, NAME_RULE, MetricInfo, preset_of, registered_name, table as _table
@@ -83,6 +84,7 @@ def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, 
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise InputError(f"{NAME_RULE}, got {shown(name)}")
     preset = _checked_class(cls, "cls", preset)
+    check_flag(replace, "replace")
     table = _table()
     if name in table and not replace:
         raise InputError(f"metric name {name!r} is already registered (pass replace=True to replace it)")
@@ -141,6 +143,9 @@ def find_metric(name: str) -> MetricInfo | None:
 
 
 def metric_info(name: str) -> MetricInfo:
+    if not isinstance(name, str):
+        raise InputError(f"a metric is named by a string such as 'gleu' (list_metrics()[k].name), got {shown(name)}",
+                         "name")
     info = find_metric(name)
     if info is None:
         raise InputError(f"unknown metric {name!r}; valid names: {', '.join(_table())}")

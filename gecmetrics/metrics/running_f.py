@@ -111,7 +111,7 @@ class RunningFMetric(Metric):
                 "counts": data.counts, "available": data.available, "chosen": chosen, "candidates": ids}
 
     def resampler(self, column: int = 0, references: int = 1):
-        self.check_column_number(column)
+        self.check_resampler_arguments(column, references)
         if self.sentence_average:
             from ..core.sentence_average import SentenceMeanResampler
 

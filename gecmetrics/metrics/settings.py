@@ -262,8 +262,11 @@ def parse_beta(name: str, value: Any) -> float:
 
 def parse_betas(name: str, value: Any) -> tuple[float, ...]:
     """One or more betas: a number, a sequence, or text separated by '/' (``0.5/1/2``)."""
-    items = _items(name, value)
-    return tuple(parse_beta(name, item) for item in items)
+    betas = tuple(parse_beta(name, item) for item in _items(name, value))
+    repeated = next((beta for k, beta in enumerate(betas) if beta in betas[:k]), None)
+    if repeated is not None:  # (two identical columns)
+        raise InputError(f"{setting_label(name)}: beta {repeated:g} given twice (each beta is a column)")
+    return betas
 
 
 def parse_floats(name: str, value: Any) -> tuple[float, ...]:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..core.aggregate import reducer_threads
+from ..core.checks import check_progress
 from ..core.units import TextChecks
 from ..errors import InputError, warn_notes
 from ..io.corpus import Corpus
@@ -213,13 +214,6 @@ def _merge_checks(checks: TextChecks, chunk: TextChecks) -> None:
 
 
 # ----------------------------------------------------------------------------- runs
-
-
-def check_progress(progress: Any) -> None:
-    """The InputError of a ``progress`` that is neither None nor a function (every run that reports progress)."""
-    if progress is not None and not callable(progress):
-        raise InputError(f"progress must be a function progress(done, total, what) or None, got "
-                         f"{type(progress).__name__}")
 
 
 class _Run:

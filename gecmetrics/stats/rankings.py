@@ -13,13 +13,14 @@
 """
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..core.checks import check_count, check_seed
+from ..core.checks import check_count, check_keywords, check_progress, check_seed
 from ..errors import InputError
 from ..io.judgments import Judgments, Pairwise
 
@@ -330,6 +331,7 @@ def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: in
     _check_resamples(runs, confidence, MAX_TS_RUNS, "gecmetrics.stats.rankings.MAX_TS_RUNS",
                      "the number of TrueSkill runs (--bootstrap N)")
     seed = check_seed(seed, "the seed of the TrueSkill runs (--seed)")
+    check_progress(progress)
     trueskill = _trueskill_module()
     pairwise = judgments.pairwise()
     plays = pairwise.size + 1
@@ -352,8 +354,8 @@ def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: in
 
 def human_ranking(judgments: Judgments, method: str = "ew", **options: Any) -> HumanRanking:
     """The human ranking by ``method``: ``ew`` (Expected Wins) or ``ts`` (TrueSkill)."""
-    if method == "ew":
-        return expected_wins(judgments, **options)
-    if method == "ts":
-        return trueskill_scores(judgments, **options)
+    if method in ("ew", "ts"):
+        ranking = expected_wins if method == "ew" else trueskill_scores
+        check_keywords(options, list(inspect.signature(ranking).parameters)[1:], f"ranking {method!r}")
+        return ranking(judgments, **options)
     raise InputError(f"unknown ranking method {method!r}; choose one of: {', '.join(RANKING_METHODS)}")

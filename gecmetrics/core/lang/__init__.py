@@ -59,7 +59,7 @@ def register_language(code: str, language: type, replace: bool = False) -> None:
     if not isinstance(code, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", code):
         raise InputError(f"a language code is a lower-case word, got {code!r}")
     if not (isinstance(language, type) and issubclass(language, EditLanguage)):
-        raise TypeError(f"register_language needs an EditLanguage subclass, got {language!r}")
+        raise InputError(f"register_language needs an EditLanguage subclass, got {language!r}", "language")
     if not replace and (code in _REGISTERED or _folder_language(code) is not None):
         raise InputError(f"language {code!r} is already known (pass replace=True to replace it)")
     _REGISTERED[code] = language

@@ -416,7 +416,7 @@ class ChunkMetric(Metric):
         """The reference choice and the length weights redone in every resample."""
         from .resampling import ChunkResampler
 
-        self.check_column_number(column)
+        self.check_resampler_arguments(column, references)
         return ChunkResampler(self)
 
     def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:

@@ -475,7 +475,7 @@ class GLEU(NgramMetric):
 
     def resampler(self, column: int = 0, references: int = 1):
         """Sampled references are redrawn in every resample; fixed ones are plain rows."""
-        self.check_column_number(column)
+        self.check_resampler_arguments(column, references)
         if self.settings.best_reference or references == 1:
             return super().resampler(column, references)
         from .resampler import SampledGLEUResampler

@@ -371,7 +371,7 @@ class LLMJudgeMetric(Metric):
     def resampler(self, column: int = 0, references: int = 1) -> Any:
         """The paired-test resampler, refusing statistics with a sentence without a score (see
         :class:`ScoredSentencesResampler`)."""
-        self.check_column_number(column)
+        self.check_resampler_arguments(column, references)
         return ScoredSentencesResampler(lambda statistics: self.rows(statistics, column),
                                         lambda sums: self.score_from_sums(sums, column), self.paired_label(column),
                                         self.column_signature(column, references), self.unscored_refusal)

@@ -498,7 +498,7 @@ class PTMetric(RunningFMetric):
         """Corpus level: the running choice redone in every resample (the M2 family's
         resampler with the authors' rule). Sentence level: each sentence's choice does not
         depend on the others, so a resample's score is the mean of its sentences' F."""
-        self.check_column_number(column)
+        self.check_resampler_arguments(column, references)
         if self.settings.level == "corpus":
             from ...core.running_f import RunningFResampler
 
