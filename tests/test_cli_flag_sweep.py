@@ -173,3 +173,20 @@ def test_streamed_sentence_scores_check_line_counts_before_the_first_line(tmp_pa
     code, out, err = run_cli("m2", "score", "-s", str(tmp_path / "bom.m2"), "-o", str(tmp_path / "src"), "--sentence",
                              "--chunk-lines", "5")
     assert code == 0 and len(out.splitlines()) == 31, err
+
+
+def test_signature_says_sentence_scores_and_their_mean(files):
+    """--signature printed the corpus score's signature beside sentence scores or their mean,
+    while --json said sentences:each / sentences:mean."""
+    text = ["-s", files["src"], "-r", files["h2"], "-o", files["h1"]]
+    for args, field in [(["gleu", *text, "--mean"], "sentences:mean"), (["gleu", *text, "--sentence"], "sentences:each"),
+                        (["green", "-s", files["src"], "-r", files["h2"], "-c", files["h1"], "--sentence"],
+                         "sentences:each"),
+                        (["m2", "score", "-s", files["ref.m2"], "-o", files["h1"], "--sentence"], "sentences:each"),
+                        (["m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "--sentence"],
+                         "sentences:each"),
+                        (["cleme", "-ref", files["ref.m2"], "-hyp", files["s1.m2"], "--sentence"], "sentences:each")]:
+        code, _, err = run_cli(*args, "--signature")
+        assert code == 0 and f"|{field}|" in err.strip().splitlines()[-1], (args, err)
+    code, _, err = run_cli("gleu", *text, "--signature")
+    assert code == 0 and "sentences:" not in err

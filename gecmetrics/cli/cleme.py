@@ -12,6 +12,7 @@ from ..io.corpus import Corpus, read_m2_hypotheses
 from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric, ChunkSettings
 from ..metrics.cleme.report import format_chunk_tables, score_table, sentence_table
 from ..metrics.cleme.statistics import ASSUMPTIONS
+from ..metrics.results import scores_signature
 from ..run.engine import score_corpus
 from ..run.files import shown
 from ..stats.significance import resamplers_for
@@ -116,7 +117,7 @@ def _print(metric: ChunkMetric, scored: Any, results: list[tuple[str, Any]], out
         echo_scores(score_table(metric, results, out.digits, out.scale, count_digits), out.format or "tsv",
                     [result.signature for _, result in results])
     if out.show_signature:
-        click.echo(metric.signature, err=True)
+        click.echo(scores_signature(metric.signature, out.sentence), err=True)
 
 
 def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], out: ScoringOptions

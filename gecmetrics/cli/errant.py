@@ -11,6 +11,7 @@ from ..errors import InputError
 from ..io.m2 import looks_like_text
 from ..metrics.errant.metric import ANNOTATION_SETTINGS, ErrantText, ErrantTextSettings
 from ..metrics.m2.errant_report import errant_table, format_errant_report
+from ..metrics.results import scores_signature
 from ..metrics.type_average import level_signature
 from . import main
 from .common import corpus_files, echo_json_results, echo_scores, echo_table
@@ -87,7 +88,8 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
         if out.format != "json":  # once the groups are printed (a type they cannot take is an error)
             warn_type_groups(metric, results, category_level)
     if out.show_signature:  # (with --macro, its -cat level)
-        click.echo(level_signature(metric.signature, metric.macro, category_level), err=True)
+        click.echo(scores_signature(level_signature(metric.signature, metric.macro, category_level), out.sentence),
+                   err=True)
 
 
 def _print(metric: Any, names: list[str], results: list[Any], category_level: int | None, reports: bool,

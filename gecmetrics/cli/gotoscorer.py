@@ -8,7 +8,7 @@ import click
 from ..core.table import Table, scaled, unit_header
 from ..errors import InputError, plural
 from ..io.text import check_distinct
-from ..metrics.results import SENTENCES_EACH
+from ..metrics.results import SENTENCES_EACH, scores_signature
 from . import main
 from .context import check_command_outputs
 from .common import corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
@@ -86,7 +86,7 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     metric = GoToScorer(ref_id=ref_id, weights=weights or "systems", a=a, b=b, c=c, no_weight=no_weight)
     _print(run, _labels(run.names, names), sort, category, out, metric)
     if out.show_signature:
-        click.echo(metric.signature(1), err=True)
+        click.echo(scores_signature(metric.signature(1), out.sentence), err=True)
 
 
 def _whole_files(hypotheses: tuple[str, ...], reference: str, ref_id: int) -> tuple[tuple[int, ...] | None, bool]:

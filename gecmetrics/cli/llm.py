@@ -1,5 +1,4 @@
-"""``gecmetric llm``: LLM-S / LLM-E (Kobayashi et al., BEA 2024) of system outputs, with a dry run;
-``gecmetric llm-s`` / ``llm-e`` are ``llm --variant s`` / ``e``."""
+"""``gecmetric llm``: LLM-S / LLM-E (Kobayashi et al., BEA 2024), with a dry run; ``llm-s``/``llm-e``: ``--variant``."""
 from __future__ import annotations
 
 import functools
@@ -8,6 +7,7 @@ import click
 
 from ..core.table import Table, round_half_up
 from ..errors import InputError
+from ..metrics.results import scores_signature
 from . import main
 from .common import check_scale, corpus_files, echo_json, echo_scores, json_result, progress_unless
 from .inputs import corpus_options
@@ -98,7 +98,7 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
     else:
         _judge_and_print(metric, files, (jobs, chunk_lines, dask_address), fmt, digits, scale, sentence)
     if show_signature:  # what the numbers' signature is (a dry run's: the run it estimates)
-        click.echo(metric.signature(None), err=True)
+        click.echo(scores_signature(metric.signature(None), sentence), err=True)
 
 
 def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: float, sentence: bool) -> None:

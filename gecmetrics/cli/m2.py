@@ -10,6 +10,7 @@ import click
 
 from ..errors import InputError, plural
 from ..metrics.m2.compare import ErrantCompare, ErrantSettings
+from ..metrics.results import scores_signature
 
 from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_references
 from . import main
@@ -101,4 +102,4 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
         warn_type_groups(comparer, [result], category_level)
     warn_nothing_compared([hyp], [result])
     if show_signature:
-        click.echo(str(report_signature(result, category_level)), err=True)
+        click.echo(str(scores_signature(report_signature(result, category_level), sentence)), err=True)

@@ -11,6 +11,7 @@ from ..io.corpus import Corpus
 from ..io.m2 import read_m2
 from ..metrics.pt.report import score_table, sentence_rows, sentence_table
 from ..metrics.pt.scorers import PTM2, PTErrant, PTM2Settings, PTSettings, merge_coders
+from ..metrics.results import scores_signature
 from ..run.engine import Scored, score_corpus
 from ..run.files import shown
 from . import main
@@ -108,4 +109,4 @@ def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions) -
             echo_scores(score_table(metric, names, results, out.digits, out.scale), out.format or "tsv",
                         [result.signature for result in results])
     if out.show_signature:
-        click.echo(metric.signature, err=True)
+        click.echo(scores_signature(metric.signature, out.sentence), err=True)

@@ -1,6 +1,5 @@
 """What the scoring commands share: the run engine reads the corpus; one of four outputs (corpus scores, sentence
-scores, their mean, a paired test) in the chosen format, the signature on stderr. A command gives its metrics, files
-and family report (its original tool's text) or none: then compare's tables, as with any format asked for."""
+scores, their mean, a paired test) through the family's report (its tool's text) or compare's tables; signatures."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,8 +12,8 @@ from ..core.table import ScoreFormat
 from ..errors import InputError
 from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
-from .common import (check_scale, check_verbose_format, echo_json_results, echo_report, echo_table, progress_unless,
-                     score)
+from ..metrics.results import scores_signature
+from .common import check_scale, check_verbose_format, echo_json_results, echo_report, echo_table, progress_unless, score
 from .shared import (SENTENCE_HELP, chosen_digits, chosen_format, digits_option, format_options, run_options,
                      scale_option, signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -117,8 +116,9 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
             from ..run.compare import comparison_table  # here: its imports cost a family's report 5% (GREEN word)
 
             echo_table(comparison_table(scored, o.scale).as_table(o.digits, markdown=fmt == "markdown"), fmt or "text")
-    if o.show_signature or o.verbose:
-        click.echo("\n".join(str(_signature(metric, references, report)) for metric in metrics), err=True)
+    if o.show_signature or o.verbose:  # of the scores printed (sentence scores, their mean), as --json says
+        click.echo("\n".join(str(scores_signature(_signature(m, references, report), o.sentence, o.mean))
+                              for m in metrics), err=True)
 
 
 def _signature(metric: Any, references: int, report: Any) -> Any:

@@ -213,6 +213,12 @@ SENTENCES_MEAN = ("sentences", "mean")
 """The field a signature of the mean of sentence scores adds."""
 
 
+def scores_signature(signature: "Signature", sentence: bool = False, mean: bool = False) -> "Signature":
+    """The signature of what a command printed: sentence scores (``sentences:each``), their mean
+    (``sentences:mean``) or corpus scores (as it is), as --json says it and --signature prints it."""
+    return signature.with_fields(SENTENCES_EACH if sentence else SENTENCES_MEAN) if sentence or mean else signature
+
+
 class SentenceScores:
     """Per-sentence scores of one hypothesis (fractions): shape (D,) for one column, (columns, D)
     for several, with the metric's signature (``fraction``: False for scores on a scale of their
