@@ -416,4 +416,4 @@ def test_cleme_in_meta_evaluation_with_judgments(files, tmp_path):
     scores = tmp_path / "scores.tsv"
     scores.write_text("system\tx\ngood\t1\nhalf\t0.5\ninput\t0.2\nbad\t0\n", encoding="utf-8")
     err = one_line_error("meta-eval", "--scores", str(scores), "--hyp-m2", files["good.m2"])
-    assert "--hyp-m2 gives the M2 of -o system files scored here" in err
+    assert "--hyp-m2 goes with -o system files scored here" in err

@@ -90,7 +90,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     scored = out.run(metrics, corpus_files(source, references, hypotheses, gold_m2, hypothesis_m2), "compare")
     if out.paired:
         formats = [ScoreFormat.of(metric, out.scale) for metric in scored.metrics for _ in metric.column_labels()]
-        conflicts = {"--sort": sort_column is not None, "--ranks": ranks}
+        conflicts = {"--sort": sort_column is not None, "--ranks": ranks, "--ranking": ranking is not None}
         if all_pairs:
             directions = [bool(metric.higher_is_better) for metric in scored.metrics for _ in metric.column_labels()]
             run_all_pairs_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,

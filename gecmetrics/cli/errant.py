@@ -15,8 +15,8 @@ from ..metrics.results import scores_signature
 from ..metrics.type_average import level_signature
 from . import main
 from .common import corpus_files, echo_json_results, echo_scores, echo_table
-from .errant_options import (check_corpus_figures, chosen_mode, comparison_options, report_signature,
-                             warn_nothing_compared, warn_type_groups)
+from .errant_options import (check_corpus_figures, check_report_numbers, chosen_mode, comparison_options,
+                             report_signature, warn_nothing_compared, warn_type_groups)
 from .options import GreedyCommand, GreedyOption, given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
@@ -59,6 +59,8 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
         raise InputError("-v (ERRANT's per-sentence trace) goes with --errant-compare")
     if reports and (out.sentence or fmt not in (None, "json")):
         raise InputError("--errant-compare prints errant_compare's own report: no --sentence, --tsv ... with it")
+    if reports and fmt is None:
+        check_report_numbers()
     metric = in_run(ErrantText(mode=chosen_mode(options), **given_settings(ErrantTextSettings, options),
                                verbose=out.verbose and reports and fmt != "json"))
     refs = metric.settings.annotate_refs

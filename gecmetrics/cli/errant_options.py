@@ -45,6 +45,17 @@ def check_corpus_figures(category_level: int | None, options: dict[str, Any], *,
                          "test with them")
 
 
+def check_report_numbers() -> None:
+    """compare_m2's own report prints its fractions as ERRANT does: -d and --scale, which set a
+    table's numbers, are refused with it (they were ignored)."""
+    ctx = click.get_current_context()
+    given = [flag for flag, name in (("-d", "digits"), ("--scale", "scale"))
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+    if given:
+        raise InputError(f"{given[0]} sets the numbers of a table (--tsv, --markdown, --json ...): compare_m2's report "
+                         "prints its fractions as ERRANT does")
+
+
 def warn_type_groups(metric: Any, results: Sequence[Any], category_level: int | None) -> None:
     """One line on stderr when -cat 1 or 2 groups types that are not ERRANT's
     (:func:`~gecmetrics.metrics.edit_comparison.foreign_groups`)."""

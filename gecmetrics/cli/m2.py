@@ -16,8 +16,9 @@ from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_referen
 from . import main
 from .app import SharedOptionsGroup
 from .common import check_verbose_format, corpus_files, progress_unless, score
-from .errant_options import (check_corpus_figures, chosen_mode, comparison_options, comparison_report,
-                             report_signature, warn_if_swapped, warn_nothing_compared, warn_type_groups)
+from .errant_options import (check_corpus_figures, check_report_numbers, chosen_mode, comparison_options,
+                             comparison_report, report_signature, warn_if_swapped, warn_nothing_compared,
+                             warn_type_groups)
 from .inputs import FILE
 from .options import GreedyCommand, given_settings
 from .sentences import echo_sentence_scores
@@ -89,6 +90,8 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, sente
     if verbose and sentence:  # (the sentence table printed alone, the trace dropped without a word)
         raise InputError("prints ERRANT's trace of the corpus comparison: not with --sentence", "-v")
     check_corpus_figures(category_level, options, sentence=sentence)
+    if fmt is None and not sentence:
+        check_report_numbers()
     comparer = ErrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options), verbose=verbose)
     scored = score([comparer], corpus_files(None, (), (hyp,), ref, m2_hypotheses=True), jobs=jobs,
                    chunk_lines=chunk_lines, dask_address=dask_address, progress=progress_unless(fmt == "json", "m2"))
