@@ -190,3 +190,29 @@ def test_signature_says_sentence_scores_and_their_mean(files):
         assert code == 0 and f"|{field}|" in err.strip().splitlines()[-1], (args, err)
     code, _, err = run_cli("gleu", *text, "--signature")
     assert code == 0 and "sentences:" not in err
+
+
+def test_flags_that_would_change_nothing_are_refused(files, tmp_path):
+    """From a CLI sweep (2026-12-04): each of these printed the same bytes with and without the
+    flag, exit code 0."""
+    from gecmetrics import InputError, get_metric
+
+    text = ["-s", files["src"], "-r", files["h2"], "-o"]
+    scores = tmp_path / "scores.tsv"
+    scores.write_text("system\tm\nA\t1\nB\t2\nC\t3\nD\t4\nE\t5\n", encoding="utf-8")
+    for args, said in [(["compare", *text, files["h1"], files["src"], "--metrics", "gleu", "--paired-bs", "10",
+                         "--ranking", "ew"], "--ranking does not go with"),
+                       (["m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "-d", "1"],
+                        "-d sets the numbers of a table"),
+                       (["m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "--scale", "1"],
+                        "--scale sets the numbers of a table"),
+                       (["meta-eval", "--scores", str(scores), "--human", "gjg15", "--metrics", "gleu"],
+                        "--metrics goes with -o system files"),
+                       (["m2", "score", "-s", files["ref.m2"], "-o", files["h1"], "--seed", "7"],
+                        "--seed is the seed of a paired test's resampling"),
+                       (["gleu", *text, files["h1"], "-m", "--seed", "5"], "-m/--max draws no reference")]:
+        assert said in one_line_error(*args), args
+    code, out, err = run_cli("m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "-d", "1", "--tsv")
+    assert code == 0 and out.count("\t") > 5, err
+    with pytest.raises(InputError, match="best_reference"):
+        get_metric("gleu-max", iterations=7)

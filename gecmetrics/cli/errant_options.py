@@ -11,6 +11,7 @@ from ..metrics.m2.compare import ErrantSettings
 from ..metrics.type_average import level_signature
 from .common import echo_json_results, echo_scores, echo_warnings
 from .options import settings_options
+from .given import given_flag
 from .shared import chosen_digits, chosen_format
 
 MODE_FLAGS = (("dt", "detection_tokens"), ("ds", "detection_spans"), ("cs", "correction_spans"),
@@ -48,9 +49,7 @@ def check_corpus_figures(category_level: int | None, options: dict[str, Any], *,
 def check_report_numbers() -> None:
     """compare_m2's own report prints its fractions as ERRANT does: -d and --scale, which set a
     table's numbers, are refused with it (they were ignored)."""
-    ctx = click.get_current_context()
-    given = [flag for flag, name in (("-d", "digits"), ("--scale", "scale"))
-             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+    given = [flag for flag, name in (("-d", "digits"), ("--scale", "scale")) if given_flag(name)]
     if given:
         raise InputError(f"{given[0]} sets the numbers of a table (--tsv, --markdown, --json ...): compare_m2's report "
                          "prints its fractions as ERRANT does")

@@ -67,6 +67,8 @@ def gleu(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], 
         raise InputError("--smooth goes with --sentence")
     metrics = gleu_metrics(variant, lambdas, options)
     scoring = dataclasses.replace(scoring, seed=getattr(metrics[0].settings, "seed", None))  # --seed, as parsed
+    if getattr(metrics[0].settings, "best_reference", False) and scoring.seed is not None and not scoring.paired:
+        raise InputError("--seed draws references or a paired test's resamples: -m/--max draws no reference")
     files = corpus_files(source, references, hypotheses)
     if scoring.sentence:
         metrics = metrics[:1]

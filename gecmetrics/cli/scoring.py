@@ -14,6 +14,7 @@ from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
 from ..metrics.results import scores_signature
 from .common import check_scale, check_verbose_format, echo_json_results, echo_report, echo_table, progress_unless, score
+from .given import refuse_idle_seed
 from .shared import (SENTENCE_HELP, chosen_digits, chosen_format, digits_option, format_options, run_options,
                      scale_option, signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
@@ -44,6 +45,7 @@ class ScoringOptions:
         taken = cls(**{name: options.pop(name) for name in list(cls.__dataclass_fields__) if name in options})
         taken.digits = chosen_digits(taken.digits, taken.scale)
         check_verbose_format(taken.verbose)
+        refuse_idle_seed(taken.seed is not None and not taken.paired)
         return taken
 
     @property
@@ -74,8 +76,7 @@ def scoring_options(add_seed: bool = True, mean: bool = True, verbose: str | Non
             func = click.option("-v", "--verbose", is_flag=True, help=verbose)(func)
         func = (digits or digits_option(None))(scale_option(format_options(helps=helps)(run_options(func))))
         if mean:
-            func = click.option("--mean", is_flag=True,
-                                help="Mean of the sentence scores instead of the corpus score.")(func)
+            func = click.option("--mean", is_flag=True, help="Mean of the sentence scores, not the corpus score.")(func)
         return click.option("--sentence", is_flag=True, help=SENTENCE_HELP)(func)
     return decorate
 
@@ -136,10 +137,9 @@ def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: in
 
 def _mean(metrics: Sequence[Any], scored: Any, names: Sequence[str], report: Any, o: ScoringOptions) -> None:
     sentences = [[m.sentence_from_statistics(s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
-    if report is None or o.format == "json":
-        echo_json_results(((n, m, s) for n, per in zip(names, sentences) for m, s in zip(metrics, per)), o.scale, "mean")
-    else:
-        click.echo(report.mean_text(metrics, names, sentences, o.digits))
+    if report is not None and o.format != "json":
+        return click.echo(report.mean_text(metrics, names, sentences, o.digits))
+    echo_json_results(((n, m, s) for n, per in zip(names, sentences) for m, s in zip(metrics, per)), o.scale, "mean")
 
 
 def _paired(metrics: Sequence[Any], scored: Any, names: Sequence[str], o: ScoringOptions) -> None:

@@ -263,6 +263,9 @@ class GLEUSettings(NgramSettings):
                            shown=flag_as("official"))
 
     def check(self) -> None:
+        if self.best_reference and self.iterations != DEFAULT_ITERATIONS:  # (it changed nothing)
+            raise InputError(f"setting iterations ({self.iterations}) is the number of reference draws; "
+                             "best_reference (-m) draws none")
         if self.smooth and self.best_reference:
             raise InputError("smooth (--smooth) gives gec-ranking's mean, std and interval over the references; "
                              "best_reference (-m) the best one: not both")
