@@ -1461,6 +1461,9 @@ def test_conll14_page_opens_in_chromium(chromium, conll14, spacy_model, warm_par
     page = tmp_path / "report.html"
     write_report(data, page)
     assert page.stat().st_size < 5 * 2**20
+    # GJG15's 9 other systems are left out, without meta-eval's --systems hint (the report has no such flag)
+    assert any("left out 9 systems" in note for note in data["meta"]["notes"])
+    assert not any("--systems" in note for note in data["meta"]["notes"])
     seen = chromium.open_page(page, USE_THE_CONTROLS, width=1400)
     probe, dom = seen["probe"], seen["dom"]
     # the same page with its sentences in two blocks (the first 500, then the others, as a

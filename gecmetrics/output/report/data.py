@@ -631,6 +631,7 @@ def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any)
     """System-level correlations of every score column with the human scores (of the systems
     the human table has), and the points of the scatter figures."""
     from ...meta.system_level import meta_evaluate
+    from ...meta.systems import EXPLICIT_HINT
 
     table = human  # a table checked before any work (_checked_human)
     judged = [name for name in systems if name in table.systems]
@@ -645,7 +646,10 @@ def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any)
             continue
         used = list(getattr(result, "systems", None) or result.correlations[0].systems) if result.correlations \
             else used
-        notes.extend(note for note in result.notes if note not in notes)
+        for note in result.notes:
+            note = note.replace(f" ({EXPLICIT_HINT})", "")  # meta-eval's flag: the report takes its systems from -o
+            if note not in notes:
+                notes.append(note)
         correlations += [{"metric": column["label"], "human": c.human_score, "pearson": c.pearson,
                           "spearman": c.spearman, "n": c.n_systems} for c in result.correlations]
     humans = sorted({c["human"] for c in correlations})
