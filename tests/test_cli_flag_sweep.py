@@ -216,3 +216,20 @@ def test_flags_that_would_change_nothing_are_refused(files, tmp_path):
     assert code == 0 and out.count("\t") > 5, err
     with pytest.raises(InputError, match="best_reference"):
         get_metric("gleu-max", iterations=7)
+
+
+def test_rank_reads_standard_input_and_says_when_its_ranges_are_rough(shared_data, files):
+    """rank --judgments - said '-: No such file or directory' while every other input reads '-';
+    --bootstrap 1 gave UFC, 6th, the range '7' without a word; -w_file - could not be read twice."""
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    xml = (shared_data / "human" / "judgments" / "gjg15.xml").read_bytes()
+    result = CliRunner().invoke(main, ["rank", "--judgments", "-", "--bootstrap", "5"], input=xml)
+    assert result.exit_code == 0 and "of <stdin>" in result.stdout, result.stderr
+    assert result.stderr.startswith("gecmetric: warning: the rank ranges come from only 5 resamples")
+    result = CliRunner().invoke(main, ["rank", "--judgments", "-", "--bootstrap", "40"], input=xml)
+    assert result.exit_code == 0 and result.stderr == ""
+    err = one_line_error("gotoscorer", "-ref", files["ref.m2"], "-hyp", files["s1.m2"], "-w_file", "-")
+    assert "standard input ('-') cannot be read again" in err

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from . import main
-from .common import echo_json, progress_unless
+from .common import echo_json, echo_warnings, progress_unless
 from .progress import quiet_option
 from .shared import chosen_format, digits_option, format_options
 from .meta_judgments import ranking_options, refuse_idle_ranking_options
@@ -39,6 +39,7 @@ def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_proced
     from ..output.formats import render_sections
     from ..meta.systems import subset_systems
     from ..stats.rankings import DEFAULT_RESAMPLES, DEFAULT_TS_RUNS, human_ranking
+    from ..stats.significance import MIN_INTERVAL_SAMPLES
 
     fmt = chosen_format("text")
     if judgments_path is None:
@@ -56,6 +57,10 @@ def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_proced
         options = {"procedure": ew_procedure, "seed": seed,
                    "resamples": DEFAULT_RESAMPLES if bootstrap is None else bootstrap}
     result = human_ranking(judgments, ranking, **options)
+    if 0 < result.resamples < MIN_INTERVAL_SAMPLES:  # (--bootstrap 1: UFC ranked 6th, its range "7")
+        echo_warnings([f"gecmetric: warning: the rank ranges come from only {plural(result.resamples, 'resample')} "
+                       f"(at least {MIN_INTERVAL_SAMPLES} for a 95% range; GJG15 drew 1000): a system's own rank need "
+                       "not be in its range"])
     if fmt == "json":
         echo_json(result.to_dict())
         return

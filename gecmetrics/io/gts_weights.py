@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, plural
-from .text import check_path
+from .text import STDIN, check_path
 
 SYSTEMS = "systems"
 """``weights=systems``: the levels come from the corpus's own hypotheses, no file."""
@@ -114,6 +114,8 @@ def parse_weight_file(text: str, name: str) -> WeightTable:
 def _read(path: str) -> tuple[WeightTable, str]:
     """The table of a weight file and the SHA-256 of its bytes (one read)."""
     check_path(path)  # not ''
+    if path == STDIN:  # (a worker process reads the file again)
+        raise InputError("a weight file is read by its path: standard input ('-') cannot be read again", "-w_file")
     try:
         with open(path, "rb") as handle:
             data = handle.read()

@@ -20,7 +20,7 @@ from xml.parsers import expat
 import numpy as np
 
 from ..errors import InputError, one_line, shown
-from .text import check_path, check_sequence, check_system_names
+from .text import STDIN, check_path, check_sequence, check_system_names, standard_input
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
 """Systems sharing a translation: space-separated in GJG15's and SEEDA's files, comma-separated
@@ -286,6 +286,8 @@ def read_judgments(path: str | os.PathLike, excluded_users: Sequence[str] = EXCL
     if not isinstance(path, str):
         raise InputError(f"the judgments path must be a string, got {type(path).__name__}")
     check_path(path)  # not ''
+    if path == STDIN:  # read once, as the other inputs read '-'
+        return parse_judgments(standard_input().read(), "<stdin>", excluded_users)
     try:
         with open(path, "rb") as handle:
             data = handle.read()
