@@ -233,3 +233,29 @@ def test_rank_reads_standard_input_and_says_when_its_ranges_are_rough(shared_dat
     assert result.exit_code == 0 and result.stderr == ""
     err = one_line_error("gotoscorer", "-ref", files["ref.m2"], "-hyp", files["s1.m2"], "-w_file", "-")
     assert "standard input ('-') cannot be read again" in err
+
+
+def test_cache_clear_namespace_takes_a_producer_and_refuses_what_matches_nothing(tmp_path):
+    """--namespace no-such-thing said 'removed 0 entries', exit 0; so did spacy-parse, the start of
+    the names `cache info` prints."""
+    from gecmetrics.core.cache import Cache
+
+    with Cache(tmp_path / "c") as cache:
+        cache.put_many("spacy-parse/1/model-a", {b"k1": b"v1", b"k2": b"v2"})
+        cache.put_many("spacy-parse/1/model-b", {b"k3": b"v3"})
+        cache.put_many("pt-pairs/1", {b"k4": b"v4"})
+    err = one_line_error("--cache", str(tmp_path / "c"), "cache", "clear", "--namespace", "no-such-thing")
+    assert "no entries of 'no-such-thing' in the cache (it holds pt-pairs, spacy-parse)" in err
+    code, out, err = run_cli("--cache", str(tmp_path / "c"), "cache", "clear", "--namespace", "spacy-parse")
+    assert code == 0 and out.startswith("removed 3 entries of spacy-parse"), err
+    code, out, _ = run_cli("--cache", str(tmp_path / "c"), "cache", "info", "--json")
+    assert code == 0 and list(__import__("json").loads(out)["namespaces"]) == ["pt-pairs/1"]
+
+
+def test_gotoscorer_names_are_distinct_and_not_empty(files):
+    """-name A,A, printed two rows named A (and A, one with no name), exit 0."""
+    base = ["gotoscorer", "-ref", files["ref.m2"], "-hyp", files["s1.m2"], files["s2.m2"], "-name"]
+    for names in ("A,A", "A,", " ,B"):
+        assert "-name gives each system a name of its own" in one_line_error(*base, names)
+    code, out, err = run_cli(*base, "A,B")
+    assert code == 0 and out.splitlines()[1].startswith("A\t"), err

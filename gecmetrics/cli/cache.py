@@ -50,16 +50,26 @@ def info(as_json: bool) -> None:
 
 
 @cache.command("clear")
-@click.option("--namespace", metavar="NAME", help="Only this producer's entries (a name `cache info` prints).")
+@click.option("--namespace", metavar="NAME", help="Only this producer's entries: a name `cache info` prints, or its "
+                                                   "start up to a '/' (spacy-parse: every spaCy parse).")
 def clear(namespace: str | None) -> None:
     """Remove every entry (and any damaged copy moved aside), or one producer's."""
-    from ..core.cache import format_size
+    from ..core.cache import _check_namespace, format_size
 
     store = _the_cache()
     if not store.enabled:
         click.echo(str(store.info()))
         return
-    removed = store.clear(namespace)
+    if namespace is None:
+        removed = store.clear()
+    else:  # a name that matches nothing removed nothing, with exit code 0
+        _check_namespace(namespace)
+        held = list(store.info().namespaces)
+        matched = [name for name in held if name == namespace or name.startswith(namespace.rstrip("/") + "/")]
+        if not matched:
+            raise InputError(f"no entries of {namespace!r} in the cache (it holds "
+                             f"{', '.join(sorted({name.split('/')[0] for name in held})) or 'none'})", "--namespace")
+        removed = sum(store.clear(name) for name in matched)
     click.echo(f"removed {removed} entries{f' of {namespace}' if namespace else ''}; "
                f"{format_size(store.info().size_bytes)} on disk")
 

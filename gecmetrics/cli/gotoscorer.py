@@ -7,7 +7,7 @@ import click
 
 from ..core.table import Table, scaled, unit_header
 from ..errors import InputError, plural
-from ..io.text import check_distinct
+from ..io.text import check_distinct, first_repeated
 from ..metrics.results import SENTENCES_EACH, scores_signature
 from . import main
 from .context import check_command_outputs
@@ -69,6 +69,9 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     if weight_file is not None and make_weights is not None:
         raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
     check_distinct(hypotheses, "in -hyp: the weights count the systems, so each file is given once")
+    given = [] if names is None else names.split(",")
+    if not all(name.strip() for name in given) or first_repeated(given) is not None:
+        raise InputError(f"-name gives each system a name of its own (not empty), got {names!r}")
     check_command_outputs([("-gen_w_file", make_weights)], [*hypotheses, reference])
     weights = WeightFile.read(weight_file) if weight_file is not None else None  # ('' is refused there)
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
