@@ -259,3 +259,22 @@ def test_gotoscorer_names_are_distinct_and_not_empty(files):
         assert "-name gives each system a name of its own" in one_line_error(*base, names)
     code, out, err = run_cli(*base, "A,B")
     assert code == 0 and out.splitlines()[1].startswith("A\t"), err
+
+
+def test_attribute_refuses_options_its_methods_do_not_read(files, request):
+    """--method add with --permutations 5 --seed 3 --over-bound skip --max-exact-edits 0 printed
+    the bytes of --method add alone."""
+    from tests.conftest import SPACY_TEST_MODEL
+
+    base = ["attribute", "-s", files["src"], "-r", files["h2"], "-o", files["h1"], "--metric", "gleu", "--spacy-model",
+            SPACY_TEST_MODEL]
+    for method, extra in [("add", ["--permutations", "5"]), ("add", ["--seed", "3"]), ("add", ["--over-bound", "skip"]),
+                          ("add", ["--max-exact-edits", "0"]), ("shapley", ["--normalize"]),
+                          ("shapley", ["--permutations", "5"])]:
+        err = one_line_error(*base, "--method", method, *extra)
+        assert f"{extra[0]} does nothing with --method {method}" in err, err
+    request.getfixturevalue("spacy_model")  # (the edits are ERRANT's: skipped without its model)
+    for method, extra in [("add", ["--normalize"]), ("shapley", ["--over-bound", "sample", "--seed", "4"]),
+                          ("sampled-shapley", ["--permutations", "5", "--seed", "1"])]:
+        code, out, err = run_cli(*base, "--method", method, *extra)
+        assert code == 0, err

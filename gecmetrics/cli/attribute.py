@@ -20,6 +20,7 @@ from .options import GreedyCommand, GreedyOption
 from .shared import chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option, \
     signature_option
 from .context import in_run, run_context
+from .given import refuse_idle_attribution_options
 
 NO_EDIT_NOTE = "gecmetric: note: no system made an edit: nothing to attribute"
 """What ``attribute`` says on stderr where its table has no row for that reason (the report's
@@ -84,6 +85,7 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     """
     fmt = chosen_format("tsv")
     methods = [m.strip() for text in (method_texts or ("shapley",)) for m in text.split(",") if m.strip()]
+    refuse_idle_attribution_options(methods, over_bound)
     corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
     metrics = [in_run(metric) for metric in resolve_metrics([metric_text])]
     try:  # the column named by its flag, before the work

@@ -21,3 +21,19 @@ def refuse_idle_seed(idle: bool) -> None:
     if idle and given_flag("seed"):
         raise InputError("--seed is the seed of a paired test's resampling: nothing is drawn without --paired-bs "
                          "or --paired-ar")
+
+
+def refuse_idle_attribution_options(methods: list[str], over_bound: str) -> None:
+    """attribute's options that none of its ``methods`` reads (they changed nothing): the bound
+    and its fallback go with exact Shapley, permutations and the seed with sampled Shapley (asked
+    for, or exact Shapley's fallback with --over-bound sample), --normalize with add and
+    leave-one-out."""
+    exact = "shapley" in methods
+    readers = {"max_exact_edits": exact, "over_bound": exact,
+               "permutations": "sampled-shapley" in methods or (exact and over_bound == "sample"),
+               "normalize": "add" in methods or "leave-one-out" in methods}
+    readers["seed"] = readers["permutations"]
+    for name, read in readers.items():
+        if not read and given_flag(name):
+            flag = "--" + name.replace("_", "-")
+            raise InputError(f"{flag} does nothing with --method {','.join(methods)} (no method here reads it)")

@@ -17,6 +17,7 @@ from .options import GreedyCommand, GreedyOption
 from .progress import quiet_option
 from .shared import jobs_option
 from .context import check_command_outputs, run_context
+from .given import given_flag
 
 
 @main.command(cls=GreedyCommand)
@@ -83,10 +84,8 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
     attribution = None if not attribute_texts else \
         ("none" if [t.strip().lower() for t in attribute_texts] == ["none"] else list(attribute_texts))
     if attribution == "none":  # the attribution's own options would be ignored without a word
-        ctx = click.get_current_context()
         given = [flag for flag, name in (("--methods", "method_texts"), ("--max-exact-edits", "max_exact_edits"),
-                                         ("--permutations", "permutations"))
-                 if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+                                         ("--permutations", "permutations")) if given_flag(name)]
         if given:
             raise InputError(f"{given[0]} sets the edit attribution, which --attribute none leaves out: "
                              f"drop one of them")
