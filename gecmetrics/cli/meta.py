@@ -9,6 +9,7 @@ from ..meta.human_tables import SHIPPED_TABLES
 from ..meta.report import TABLES
 from . import main
 from .shared import chosen_format, digits_option, format_options, jobs_option
+from .given import given_flag
 from .progress import quiet_option
 from .meta_judgments import given_judgment_options, judgment_options, run_with_judgments
 from .inputs import hypothesis_m2_option
@@ -89,7 +90,7 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     if not judged and given_judgment_options(judgment):
         raise InputError(f"{given_judgment_options(judgment)[0]} needs --judgments FILE.xml")
     for name in ("human", "human_scores"):
-        if judged and ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+        if judged and given_flag(name):
             raise InputError("--human and --human-score are for score tables; with --judgments the human "
                              "scores come from the judgments")
     if plot_path is not None:

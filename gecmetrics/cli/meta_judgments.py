@@ -9,6 +9,7 @@ import click
 
 from ..errors import InputError
 from .common import progress_unless
+from .given import given_flag
 
 JUDGMENT_DEFAULTS: dict[str, Any] = {
     "judgments_path": None, "ranking": "ew", "ew_procedure": "plain", "bootstrap": 0, "resample": "judgments",
@@ -71,12 +72,11 @@ def given_judgment_options(values: dict[str, Any]) -> list[str]:
             if values.get(name, default) != default]
 
 
-def refuse_idle_ranking_options(ctx: click.Context, ranking: str, ew_procedure: str, resamples: int) -> None:
+def refuse_idle_ranking_options(ranking: str, ew_procedure: str, resamples: int) -> None:
     """--ew-procedure with TrueSkill, and --seed where nothing is drawn, would do nothing: errors."""
-    given = lambda name: ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT  # noqa: E731
-    if ranking == "ts" and given("ew_procedure"):
+    if ranking == "ts" and given_flag("ew_procedure"):
         raise InputError("--ew-procedure is for Expected Wins (--ranking ew): TrueSkill has no procedure")
-    if given("seed") and ranking == "ew" and ew_procedure == "plain" and resamples == 0:
+    if given_flag("seed") and ranking == "ew" and ew_procedure == "plain" and resamples == 0:
         raise InputError("--seed does nothing here: nothing is drawn without --bootstrap N, --ranking ts or "
                          "--ew-procedure bootstrap-mean")
 
@@ -96,7 +96,7 @@ def run_with_judgments(ctx: click.Context, values: dict[str, Any], corpus: Any, 
 
     if values["resample"] not in RESAMPLE_CHOICES:
         raise InputError(f"unknown --resample {values['resample']!r}; choose one of: {', '.join(RESAMPLE_CHOICES)}")
-    refuse_idle_ranking_options(ctx, values["ranking"], values["ew_procedure"], values["bootstrap"])
+    refuse_idle_ranking_options(values["ranking"], values["ew_procedure"], values["bootstrap"])
     options = JudgmentOptions(ranking=values["ranking"], ew_procedure=values["ew_procedure"],
                               systems=values["systems"], bootstrap=values["bootstrap"],
                               resampling=RESAMPLE_CHOICES[values["resample"]], seed=values["seed"],

@@ -24,9 +24,8 @@ from .meta_judgments import ranking_options, refuse_idle_ranking_options
 @format_options(helps={"json": "Print JSON: the method and its settings, then systems (system, score, range, "
                               "spread), best first, and the clusters."})
 @quiet_option
-@click.pass_context
-def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
-         bootstrap: int | None, systems: str | None, digits: int) -> None:
+def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int, bootstrap: int | None,
+         systems: str | None, digits: int) -> None:
     """Rank systems from raw human judgments (Appraise ranking XML): Expected Wins (GJG15's
     EW.pl; --ew-procedure bootstrap-mean for its Makefile's and SEEDA's) or TrueSkill, best
     first, with rank ranges ("2-4") and clusters from bootstrap resamples (cluster.py -by-rank).
@@ -46,7 +45,7 @@ def rank(ctx: click.Context, judgments_path: str | None, ranking: str, ew_proced
         raise InputError("rank needs --judgments FILE.xml")
     if bootstrap is not None and bootstrap < 0:
         raise InputError(f"--bootstrap must be 0 or more, got {bootstrap}")
-    refuse_idle_ranking_options(ctx, ranking, ew_procedure, DEFAULT_RESAMPLES if bootstrap is None else bootstrap)
+    refuse_idle_ranking_options(ranking, ew_procedure, DEFAULT_RESAMPLES if bootstrap is None else bootstrap)
     judgments = read_judgments(judgments_path)
     if systems is not None:
         judgments = judgments.restricted(subset_systems(judgments.systems, systems))
