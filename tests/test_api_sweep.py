@@ -216,8 +216,6 @@ def test_score_corpus_names_are_the_systems_gotoscorer_weighs():
                           cache=False)
     expected = get_metric("gotoscorer").corpus_score(None, gold, a, systems={"A": a, "B": b}).score
     assert scored.result("A", 0).score == expected == pytest.approx(5 / 6)
-    with pytest.raises(InputError, match="^names: names 'A' twice"):
-        score_corpus(["gotoscorer"], Corpus(None, [], {"A": a, "B": b}, gold=gold), names=["A", "A"])
 
 
 def test_a_weight_file_longer_than_the_corpus_is_refused_for_sentence_scores_too(tmp_path: Path):

@@ -31,7 +31,7 @@ from ..core.checks import check_progress
 from ..core.units import TextChecks
 from ..errors import InputError, warn_notes
 from ..io.corpus import Corpus
-from ..io.text import check_sequence, first_repeated
+from ..io.text import check_sequence
 from ..metrics.base import Metric
 from ..metrics.results import Result
 from ..metrics.running import (check_observations, chunk_statistics, corpus_text_names, corpus_texts, python_corpus,
@@ -403,10 +403,7 @@ def _hypothesis_names(names: Any, corpus: Corpus) -> list[str]:
         if not isinstance(name, str) or name not in corpus.hypotheses:
             raise InputError(f"the corpus has no hypothesis {name!r} (it has "
                              f"{', '.join(map(repr, corpus.hypotheses)) or 'none'})", "names")
-    repeated = first_repeated(given)
-    if repeated is not None:
-        raise InputError(f"names {repeated!r} twice", "names")
-    return given
+    return given  # (a name given twice is scored twice: m2 score -v -o A A prints A's trace twice)
 
 
 def scored_chunks(metrics: Sequence[Any], inputs: CorpusFiles | Corpus, *, executor: Executor | None = None,
