@@ -54,7 +54,7 @@ def info(as_json: bool) -> None:
                                                    "start up to a '/' (spacy-parse: every spaCy parse).")
 def clear(namespace: str | None) -> None:
     """Remove every entry (and any damaged copy moved aside), or one producer's."""
-    from ..core.cache import _check_namespace, format_size
+    from ..core.cache import check_namespace, format_size
 
     store = _the_cache()
     if not store.enabled:
@@ -63,7 +63,7 @@ def clear(namespace: str | None) -> None:
     if namespace is None:
         removed = store.clear()
     else:  # a name that matches nothing removed nothing, with exit code 0
-        _check_namespace(namespace)
+        check_namespace(namespace)
         held = list(store.info().namespaces)
         matched = [name for name in held if name == namespace or name.startswith(namespace.rstrip("/") + "/")]
         if not matched:

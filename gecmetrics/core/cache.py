@@ -360,7 +360,8 @@ def _error_kind(exc: BaseException) -> str:
 MAX_NAMESPACE_CHARS = 1000
 
 
-def _check_namespace(namespace: str) -> str:
+def check_namespace(namespace: str) -> str:
+    """A producer's namespace: 1 to :data:`MAX_NAMESPACE_CHARS` printable characters."""
     if not isinstance(namespace, str):
         raise TypeError(f"a cache namespace is a str, not {type(namespace).__name__}")
     if not namespace or len(namespace) > MAX_NAMESPACE_CHARS or not namespace.isprintable():
@@ -504,7 +505,7 @@ class Cache:
     def iter_many(self, namespace: str, keys: Iterable[bytes]) -> Iterator[tuple[bytes, bytes]]:
         """(key, value) for the stored ``keys``, read in chunks of a few thousand keys (fewer when
         values are large), so that only one chunk of values is held here at a time."""
-        _check_namespace(namespace)
+        check_namespace(namespace)
         if not self.enabled:
             for key in keys:  # still check the arguments
                 _as_bytes(key, "key")
@@ -539,7 +540,7 @@ class Cache:
         saves a tenth or more (text, JSON: usually half or more); ``compress=False`` skips even
         the look. Readers get the bytes back as given either way.
         """
-        _check_namespace(namespace)
+        check_namespace(namespace)
         pairs = items.items() if isinstance(items, Mapping) else items
         chunk: list[tuple[bytes, bytes]] = []
         size = 0
@@ -583,7 +584,7 @@ class Cache:
         """Remove every entry (and any damaged copy moved aside), or those of one namespace;
         returns how many entries were removed."""
         if namespace is not None:
-            _check_namespace(namespace)
+            check_namespace(namespace)
         with self._lock:
             if not self._in_use() or not self._writable():
                 return 0

@@ -341,4 +341,3 @@ def read_m2_hypotheses(reference: str, hypotheses: Sequence[str], target_lines: 
     for name, hypothesis in blocks.items():
         corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
     return corpus
-

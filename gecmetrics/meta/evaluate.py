@@ -136,8 +136,9 @@ class JudgmentOptions:
         resampling = (self.resampling,) if isinstance(self.resampling, str) else tuple(self.resampling)
         for kind in resampling:
             _choose("resampling", kind, RESAMPLINGS)
-        if first_repeated(resampling) is not None:  # (each correlation was given twice)
-            raise InputError(f"resampling {first_repeated(resampling)!r} given twice")
+        repeated = first_repeated(resampling)
+        if repeated is not None:  # (each correlation was given twice)
+            raise InputError(f"resampling {repeated!r} given twice")
         object.__setattr__(self, "resampling", resampling)
         if self.ranking == "ts":
             check_count(self.bootstrap, "bootstrap (--bootstrap N: the TrueSkill runs)", 0, MAX_TS_RUNS,

@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 from ..errors import InputError, shown as shown_value
 from ..core.checks import check_beta, check_finite_non_negative, check_seed
 from ..core.models.runtime import check_device
+from ..io.text import first_repeated
 
 _META = "gecmetrics"
 
@@ -263,7 +264,7 @@ def parse_beta(name: str, value: Any) -> float:
 def parse_betas(name: str, value: Any) -> tuple[float, ...]:
     """One or more betas: a number, a sequence, or text separated by '/' (``0.5/1/2``)."""
     betas = tuple(parse_beta(name, item) for item in _items(name, value))
-    repeated = next((beta for k, beta in enumerate(betas) if beta in betas[:k]), None)
+    repeated = first_repeated(betas)
     if repeated is not None:  # (two identical columns)
         raise InputError(f"{setting_label(name)}: beta {repeated:g} given twice (each beta is a column)")
     return betas
