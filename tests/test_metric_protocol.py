@@ -345,6 +345,32 @@ def test_the_settings_list_gives_each_metrics_own_description():
     assert code == 0 and "  level: sentence: mean of sentence F" in out
 
 
+def test_the_metric_list_as_json():
+    """compare --list-metrics with --json (before or after it, or --format json) prints the list as
+    JSON: every registered name, the settings its name fixes, every default and the settings a
+    user may give; it printed the text list. Another format is refused (one line, exit 2)."""
+    text_code, text, _ = run_cli("compare", "--list-metrics")
+    assert text_code == 0 and text.startswith("gleu: ")
+    outputs = set()
+    for args in (("--list-metrics", "--json"), ("--json", "--list-metrics"), ("--list-metrics", "--format=json")):
+        code, out, err = run_cli("compare", *args)
+        assert code == 0 and err == "", (args, err)
+        outputs.add(out)
+    assert len(outputs) == 1
+    listed = json.loads(outputs.pop())
+    assert [entry["name"] for entry in listed] == [info.name for info in list_metrics()]
+    for entry, info in zip(listed, list_metrics()):
+        assert entry["description"] == info.summary and set(entry["settings"]) == set(info.settings)
+        assert f"{info.name}: {info.summary} (" in text
+    gleu_max = next(entry for entry in listed if entry["name"] == "gleu-max")
+    assert gleu_max["preset"] == {"best_reference": True} and gleu_max["defaults"]["best_reference"] is True
+    assert "best_reference" not in gleu_max["settings"] and gleu_max["defaults"]["iterations"] == 500
+    for args in (("--list-metrics", "--tsv"), ("--format", "markdown", "--list-metrics")):
+        code, out, err = run_cli("compare", *args)
+        assert code == 2 and out == "" and err.strip() == "gecmetric: error: --list-metrics: prints text, or " \
+                                                          "JSON with --json", (args, err)
+
+
 def test_unknown_name_lists_the_registered_ones():
     with pytest.raises(InputError, match=r"unknown metric 'nope'; valid names: gleu, .*toyf, toy-edits"):
         get_metric("nope")

@@ -6,29 +6,19 @@ import click
 from ..core.table import ScoreFormat
 from ..errors import InputError
 from ..io.text import check_distinct
-from ..metrics.registry import list_metrics, metrics_from_text, settings_help
+from ..metrics.registry import metrics_from_text
 from ..run.compare import (DEFAULT_METRICS, check_columns, comparison_table, metric_columns, sentence_comparison,
                            with_gold_metric)
 from ..stats.significance import column_tests
 from . import main
 from .common import check_references, check_scale, corpus_files, echo_table
 from .inputs import corpus_options, hypothesis_m2_option
+from .metric_list import print_metric_list
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
 from .all_pairs import run_all_pairs_list
 from .significance import run_paired_test_list
 from .context import in_run
-
-
-def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    if not value or ctx.resilient_parsing:
-        return
-    for info in list_metrics():
-        click.echo(str(info))
-    click.echo("\nsettings, written NAME:KEY=VALUE:KEY=VALUE (KEY or an alias in parentheses):")
-    for line in settings_help().splitlines():
-        click.echo("  " + line)
-    ctx.exit(0)
 
 
 @main.command(cls=GreedyCommand)
@@ -41,8 +31,8 @@ def _print_metric_list(ctx: click.Context, _param: click.Parameter, value: bool)
               help="Gold M2 annotation of the same sentences as -s: adds the MaxMatch M2 F0.5 column.")
 @hypothesis_m2_option("M2 files of the hypotheses, one per -o file in the same order (e.g. errant_parallel output): "
                       "for the metrics that read hypothesis edits ({metrics}).")
-@click.option("--list-metrics", is_flag=True, expose_value=False, is_eager=True, callback=_print_metric_list,
-              help="List the metric names, their defaults and settings, and exit.")
+@click.option("--list-metrics", is_flag=True, expose_value=False, is_eager=True, callback=print_metric_list,
+              help="List the metric names, their defaults and settings (with --json: as JSON), and exit.")
 @click.option("--sort", "sort_column", metavar="COLUMN",
               help="Sort rows by a column: its label (case and spaces ignored), its number (1 = first score "
                    "column) or 'system'. Scores sort best first.")

@@ -70,7 +70,13 @@ class GreedyCommand(click.Command):
                     rewritten.extend([current, arg])
             else:
                 rewritten.append(arg)
+        ctx.meta[COMMAND_LINE] = tuple(rewritten)
         return super().parse_args(ctx, rewritten)
+
+
+COMMAND_LINE = "gecmetrics.command_line"
+"""``ctx.meta`` key of a :class:`GreedyCommand`'s arguments, for an eager option's callback (it
+runs before the options after it are read: ``compare --list-metrics --json``)."""
 
 
 # ----------------------------------------------------------------------------- options from settings
