@@ -502,26 +502,10 @@ def conll_arguments(system_flag: str, systems: Sequence[str], *options: str) -> 
     return ["-s", CONLL_SOURCE, "-r", *CONLL_REFERENCES, system_flag, *systems, *options]
 
 
-def import_numpy_single_threaded() -> None:
-    """Load NumPy with one OpenBLAS thread for in-process timings, as the command runs (idle
-    pool threads spinning after the small matrix products would be counted as CPU time);
-    the environment is restored, so the peers' processes are not affected."""
-    if "numpy" in sys.modules:
-        return
-    previous = os.environ.get("OPENBLAS_NUM_THREADS")
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    import numpy  # noqa: F401  (OpenBLAS reads the setting once, when NumPy loads it)
-    if previous is None:
-        del os.environ["OPENBLAS_NUM_THREADS"]
-    else:
-        os.environ["OPENBLAS_NUM_THREADS"] = previous
-
-
 def time_api(metric_name: str, settings: dict, data: Path, systems: Sequence[str]) -> float:
     """CPU seconds of the library used as its docs say (files already read, imports done):
     ``gecmetrics.<metric_name>(**settings)``, ``metric.encode`` once, then
     ``metric.corpus_score(..., encoded)`` per system."""
-    import_numpy_single_threaded()
     import gecmetrics
 
     metric = getattr(gecmetrics, metric_name)(**settings)

@@ -81,7 +81,6 @@ def corrected(gold: Path) -> str:
 
 def time_sentence(gold: Path, hypothesis: str, block_index: int) -> float:
     """CPU seconds of one sentence in this process: its lattice and every annotator's edits."""
-    harness.import_numpy_single_threaded()
     from gecmetrics.io.m2 import read_m2
     from gecmetrics.core.edits.maxmatch import gold_edits_by_annotator
     from gecmetrics.metrics.m2.maxmatch import M2Scorer

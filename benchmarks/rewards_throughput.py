@@ -126,7 +126,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--metrics", default=",".join(METRICS), help="metrics to time (default: all four)")
     args = parser.parse_args(argv)
     data = harness.shared_data("conll14")
-    harness.import_numpy_single_threaded()
     from gecmetrics import read_lines, read_m2
     from gecmetrics.core.edits.blocks import format_m2
 

@@ -33,7 +33,6 @@ TARGET_SECONDS = 2.0
 
 def library_timings(data: Path, systems: list[str], samples: dict[str, int], repeats: int) -> None:
     """Time paired_test_from_statistics alone (the counting is done once, before the clock)."""
-    harness.import_numpy_single_threaded()
     from gecmetrics import GLEU, GREEN, read_lines
     from gecmetrics.stats.significance import paired_test_from_statistics
 

@@ -82,11 +82,6 @@ def run_and_exit(main: Callable[..., Any]) -> None:
     _hold_closed_descriptors()
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
-    # The matrix products here are small: OpenBLAS's thread pool only costs CPU (its threads spin
-    # at start-up: GREEN word on five CoNLL-2014 files takes 0.48 s of CPU without this line, 0.29 s
-    # with it). Not a setting: the console script's own process, before NumPy is first imported,
-    # never a program that imports gecmetrics; a user's value wins.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _stop)
