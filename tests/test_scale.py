@@ -188,3 +188,17 @@ def test_a_worker_that_dies_is_one_error_not_a_hang():
     with pytest.raises(InputError, match="a worker process died"):
         score_corpus([_DyingGLEU()], corpus, jobs=2, chunk_lines=10)
     assert score_corpus([_DyingGLEU()], corpus, jobs=1).result("h", 0).score >= 0  # in this process it lives
+
+
+def test_a_files_line_count_is_counted_once_per_version(tmp_path):
+    """--sentence checks every file's line count before its first chunk and the engine then asks
+    the first file's: one count per version of a file in a process, a changed file counted again."""
+    from gecmetrics.run import files
+
+    path = tmp_path / "lines"
+    path.write_text("a\nb\n", encoding="utf-8")
+    files._counted_lines.cache_clear()
+    assert files._line_count(str(path)) == 2 == files._line_count(str(path))
+    assert files._counted_lines.cache_info().misses == 1
+    path.write_text("a\nb\nc", encoding="utf-8")  # another size: counted again
+    assert files._line_count(str(path)) == 3

@@ -1,6 +1,7 @@
 """What a run reads: the files of one evaluation (:class:`CorpusFiles`), checked once."""
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from dataclasses import dataclass, field
@@ -136,7 +137,18 @@ def _m2_sentence_count(path: str) -> int:
 
 
 def _line_count(path: str) -> int:
-    """Lines of a file (a last line without a newline counts), without decoding."""
+    """Lines of a regular file (a last line without a newline counts), without decoding; counted
+    once per version of the file in a process (a --sentence run checks every file's count, then
+    the engine asks the first file's for its chunks)."""
+    try:
+        found = os.stat(path)
+    except OSError:  # gone since it was checked: reading it names the problem
+        return _counted_lines.__wrapped__(path, 0, 0, 0)
+    return _counted_lines(path, found.st_ino, found.st_size, found.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _counted_lines(path: str, _inode: int, _size: int, _mtime_ns: int) -> int:
     count, last = 0, b"\n"
     with open_input(path) as handle:
         while block := handle.read(1 << 20):
