@@ -20,7 +20,7 @@ judging); the result carries every number (P, R, F, F0.5, accuracy, weighted TP/
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -104,6 +104,22 @@ class GoToScorerSettings(Settings):
 
 
 # ----------------------------------------------------------------------------- the metric
+
+
+class GoToObservation(NamedTuple):
+    """What a chunk tells the whole run (:meth:`GoToScorer.observation`)."""
+
+    reference_seen: bool
+    """Whether its gold M2 has a line of annotator ``ref_id``."""
+    edit_lines: bool
+    """Whether its gold M2 has any edit line."""
+    name: str
+    """The gold M2's name, for messages."""
+    systems: int
+    """The number of systems its weights count."""
+    sentences: int
+    placed: bool
+    """Whether the corpus gave its sentences' places in the whole (``Corpus(rows=...)``)."""
 
 
 class GoToPrepared:
@@ -210,18 +226,16 @@ class GoToScorer(Metric):
             table = sentence_table(self.settings.weights.table, gold, corpus.sentence_rows())
         return GoToPrepared(gold, judgments, table, hypotheses, gold_name, seen, corpus.rows is not None)
 
-    def observation(self, prepared: GoToPrepared) -> tuple[bool, bool, str, int, int, bool]:
-        """Whether the chunk's gold M2 has a line of annotator ``ref_id``, whether it has any
-        edit line, its name, the number of systems its weights count, its number of sentences
-        and whether they were given their places (``Corpus(rows=...)``)."""
+    def observation(self, prepared: GoToPrepared) -> GoToObservation:
+        """What :meth:`notes` and :meth:`check_observations` read of a chunk."""
         self.check_prepared_kind(prepared, GoToPrepared)
-        return (*prepared.reference_seen, prepared.name, prepared.table.n_systems, len(prepared.gold),
-                prepared.placed)
+        return GoToObservation(*prepared.reference_seen, prepared.name, prepared.table.n_systems, len(prepared.gold),
+                               prepared.placed)
 
     def notes(self, observations: Sequence[Any]) -> list[str]:
         """Weights below 0 (:func:`~.scorer.negative_weight_note`), as the command prints it."""
         s = self.settings
-        systems = next((observed[3] for observed in observations if observed is not None), None)
+        systems = next((observed.systems for observed in observations if observed is not None), None)
         note = None if s.no_weight or systems is None else negative_weight_note(systems, s.a, s.b, s.c)
         return [note] if note else []
 
@@ -232,11 +246,11 @@ class GoToScorer(Metric):
         file must have a line per sentence of a corpus not given its places (``rows``): its
         sentence scores and statistics read the file's first lines without a word."""
         seen = [observed for observed in observations if observed is not None]
-        if any(lines for _, lines, *_ in seen) and not any(present for present, *_ in seen):
+        if any(o.edit_lines for o in seen) and not any(o.reference_seen for o in seen):
             raise InputError(f"has no edit line of annotator {self.settings.ref_id} (ref_id): GoToScorer needs one "
-                             "reference", seen[0][2])
-        if seen and not any(observed[5] for observed in seen):  # a corpus read from a weight file's first line
-            self.check_corpus_size(sum(observed[4] for observed in seen))
+                             "reference", seen[0].name)
+        if seen and not any(o.placed for o in seen):  # a corpus read from a weight file's first line
+            self.check_corpus_size(sum(o.sentences for o in seen))
 
     def _system(self, blocks: Sequence[Any], gold: GoldChunks, name: str) -> SystemEdits:
         for block in blocks:
