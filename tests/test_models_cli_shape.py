@@ -1,8 +1,7 @@
 """The commands of the model metrics, made from their settings (``gecmetric some``, ``impara``,
 ``scribendi``, ``bertscore``) or hand-written (``pt-m2``, ``llm-s``), with the tiny seeded models:
 corpus scores equal to ``compare``'s (JSON, x100), one score per sentence with --sentence equal
-to the library's, the same table with --tsv, --quiet and -p 2 (the console script, each run on
-a cache of its own)."""
+to the library's, the same table with --tsv, --quiet and -p 2 (each test on a cache of its own)."""
 from __future__ import annotations
 
 import json
@@ -73,7 +72,7 @@ def flags_of(settings: dict[str, str]) -> list[str]:
 
 
 @pytest.mark.parametrize("name", ["some", "impara", "scribendi", "bertscore", "pt-m2"])
-def test_model_metric_commands(name, models, files, tmp_path):
+def test_model_metric_commands(name, models, files):
     settings = settings_of(name, models)
     if name == "pt-m2":
         inputs = ["-s", files["gold.m2"], "-o", files["a"], files["b"]]
@@ -105,9 +104,12 @@ def test_model_metric_commands(name, models, files, tmp_path):
     if not metric.fraction:  # Scribendi's sums print as they are: --scale 1 changed only -d's default
         assert f"--scale: 1 would change nothing: the scores of {name} are not fractions" in one_line_error(
             *command, "--scale", "1")
-    # the console script with two workers prints what one process printed here
-    script = [sys.executable, "-c", "from gecmetrics.cli import run; run()", *command, "--tsv"]
-    assert outputs_with_jobs(script, tmp_path, {"HF_HUB_OFFLINE": "1"}, jobs_list=("2",)) == [tsv]
+    # two workers (forked from this process, which has torch already; no cache, so that they
+    # compute) print what one process printed. The console script's own two workers run in
+    # test_console_script_in_two_processes of test_models_metrics (SOME, IMPARA) and of
+    # test_models_scribendi_bertscore_metrics (Scribendi, BERTScore), and in test_cache_pt's
+    # test_workers_fill_one_cache_and_the_signature_says_so (PT-M2)
+    assert run_cli("--no-cache", *command, "--tsv", "--quiet", "-p", "2") == (0, tsv, "")
 
 
 @pytest.mark.parametrize("name", MODEL_COMMANDS)
