@@ -223,17 +223,90 @@ def test_dry_run_counts_with_the_tokenizer(tiny_gpt2, tmp_path):
     assert backend._model is None  # counting loads no weights
 
 
+TEMPLATE = ("{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}"
+            "{% if add_generation_prompt %}<|assistant|>{% endif %}")
+
+
+def templated_copy(folder: Path, to: Path, template: str = TEMPLATE) -> Path:
+    """A copy of the model folder whose tokenizer has ``template`` as its chat template."""
+    import shutil
+
+    from transformers import AutoTokenizer
+
+    shutil.copytree(folder, to)
+    tokenizer = AutoTokenizer.from_pretrained(str(to))
+    tokenizer.chat_template = template
+    tokenizer.save_pretrained(str(to))
+    return to
+
+
 def test_chat_template(tiny_gpt2, tmp_path):
     plain = local(tiny_gpt2)
-    templated = local(tiny_gpt2, add_generation_prompt=True)
-    templated.tokenizer.chat_template = ("{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}"
-                                         "{% if add_generation_prompt %}<|assistant|>{% endif %}")
-    templated.use_template = True
+    templated = local(templated_copy(tiny_gpt2, tmp_path / "templated"), add_generation_prompt=True)
+    assert templated.use_template and not plain.use_template
     assert templated.model_input("Hi") == "<|user|>Hi\n<|assistant|>"
     assert plain.model_input("Hi") == "Hi"
-    assert templated.cache_parts() != plain.cache_parts()
+    assert templated.settings()["chat_template"] is not None and plain.settings()["chat_template"] is None
+    assert local(tmp_path / "templated", chat_template=False).settings()["chat_template"] is None
     result = Judge(templated, cache=Cache(tmp_path)).score(SOURCES[:2], [s[:2] for s in SYSTEMS])
     assert result.report.complete
+
+
+def test_a_warm_run_loads_no_tokenizer_and_no_model(tiny_gpt2, tmp_path):
+    from gecmetrics.metrics.llm.backends import BackendError
+
+    """The answer keys name the tokenizer's chat template: a run that finds every answer stored
+    reads the tokenizer's record back (kept under the digest of the folder's files) and loads
+    neither the tokenizer nor the model; the keys are those the loaded tokenizer gives. A folder
+    whose template changed has other files, so its record and keys are its own."""
+    cache = Cache(tmp_path / "cache")
+    folder = templated_copy(tiny_gpt2, tmp_path / "templated")
+    cold = Judge(local(folder), cache=cache).score(SOURCES, SYSTEMS)
+    backend = local(folder)
+    warm = Judge(backend, cache=cache).score(SOURCES, SYSTEMS)
+    assert warm.report.cached == warm.report.prompts == cold.report.answered > 0
+    assert backend._tokenizer is None and backend._model is None
+    np.testing.assert_array_equal(warm.scores, cold.scores)
+    assert backend.cache_parts(cache) == local(folder).cache_parts()  # read back = the tokenizer's
+    other = templated_copy(tiny_gpt2, tmp_path / "other", TEMPLATE.replace("<|assistant|>", "<|bot|>"))
+    assert local(other).cache_parts(cache)[2] != backend.cache_parts(cache)[2]
+    local(tiny_gpt2).cache_parts(cache)  # the plain folder's record, stored
+    refused = local(tiny_gpt2, chat_template=True)
+    with pytest.raises(BackendError, match="no chat template"):
+        refused.cache_parts(cache)
+    assert refused._tokenizer is None  # the record read back said so
+
+
+def test_a_stored_record_the_tokenizer_does_not_have_is_one_line_and_stored_anew(tiny_gpt2, tmp_path):
+    """Should the record read back differ from the tokenizer once it loads (answers were looked up
+    under another template's keys), the run stops with one line and the tokenizer's own record is
+    stored: the next run's keys are the tokenizer's."""
+    from gecmetrics.errors import InputError
+    from gecmetrics.metrics.llm.backends.local import TOKENIZER_IDENTITIES
+    from tests.conftest import cache_keys
+
+    cache = Cache(tmp_path / "cache")
+    expected = local(tiny_gpt2).cache_parts(cache)
+    [key] = cache_keys(cache, TOKENIZER_IDENTITIES)  # the record now says: a template
+    cache.put_many(TOKENIZER_IDENTITIES, {key: b'{"has_template": true, "template": "0123456789ab"}'})
+    backend = local(tiny_gpt2)
+    assert backend.cache_parts(cache) != expected and backend._tokenizer is None
+    with pytest.raises(InputError, match="differs from the loaded model's"):
+        backend.tokenizer
+    assert local(tiny_gpt2).cache_parts(cache) == expected
+
+
+def test_a_warm_command_imports_neither_torch_nor_transformers(tiny_gpt2, tmp_path):
+    from tests.conftest import probe_model_imports, run_cli, write_files
+
+    paths = write_files(tmp_path, {"src": SOURCES, **{f"sys{k}": lines for k, lines in enumerate(SYSTEMS[:2])}})
+    command = ["--cache", str(tmp_path / "cache"), "llm", "-s", paths["src"], "-o", paths["sys0"], paths["sys1"],
+               "--model", f"transformers:{tiny_gpt2}", "--tsv"]
+    code, cold, err = run_cli(*command)
+    assert code == 0, err
+    warm = probe_model_imports(command)
+    assert warm.returncode == 0 and warm.stderr.splitlines()[-1] == "modules: False False", warm.stderr
+    assert warm.stdout == cold
 
 
 def test_local_errors(tiny_gpt2, tmp_path):
@@ -243,9 +316,9 @@ def test_local_errors(tiny_gpt2, tmp_path):
         local(tiny_gpt2, dtype="float8")
     with pytest.raises(BackendError, match="batch_size"):
         local(tiny_gpt2, batch_size=0)
-    with pytest.raises(BackendError, match="chat template"):
-        local(tiny_gpt2, chat_template=True)
-    with pytest.raises(BackendError, match="tokenizer"):
+    with pytest.raises(BackendError, match="chat template"):  # known once the tokenizer is read
+        local(tiny_gpt2, chat_template=True).cache_parts()
+    with pytest.raises(BackendError, match="tokenizer"):  # not a folder: a hub name's tokenizer loads at once
         local(tmp_path / "missing-model")
 
 

@@ -89,7 +89,7 @@ class _NoBackend:
     def cache_namespace(self) -> str:
         return "llm/none/none"
 
-    def cache_parts(self) -> tuple[str, ...]:
+    def cache_parts(self, cache=None) -> tuple[str, ...]:
         return ("none",)
 
 

@@ -19,7 +19,9 @@ torch thread count), and through :class:`OnUse` by BERTScore's encoder
 (``metrics/models/bertscore.BertScoreEncoder``), SOME's and IMPARA's models and tokenizers
 (:class:`~gecmetrics.core.models.inference.ModelOnUse`,
 :class:`~gecmetrics.core.models.inference.Encoder`) and the Scribendi Score's language model
-(:class:`~gecmetrics.core.models.causal_lm.CausalLMOnUse`).
+(:class:`~gecmetrics.core.models.causal_lm.CausalLMOnUse`); and through :class:`Records` by a
+local LLM judge's tokenizer (``metrics/llm/backends/local.TransformersBackend``: its chat
+template's digest, under :func:`tokenizer_request_key`).
 """
 from __future__ import annotations
 

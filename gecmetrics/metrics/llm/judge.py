@@ -186,7 +186,7 @@ class Judge:
 
     def keys(self, plan: PromptPlan) -> list[bytes]:
         """The cache key of each prompt of ``plan`` with this backend."""
-        parts = self.backend.cache_parts()
+        parts = self.backend.cache_parts(self.cache)
         return [cache_key(ANSWER_FORMAT, *parts, prompt) for prompt in plan.prompts]
 
     def _cached(self, plan: PromptPlan, keys: list[bytes]) -> list[list[int] | None]:

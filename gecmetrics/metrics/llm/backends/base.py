@@ -72,9 +72,11 @@ class Backend(Protocol):
     def cache_namespace(self) -> str:
         """The cache namespace of its answers (``llm/<provider>/<model>``)."""
 
-    def cache_parts(self) -> tuple[str, ...]:
+    def cache_parts(self, cache: Any = None) -> tuple[str, ...]:
         """Everything besides the prompt that changes an answer (server, model fingerprint,
-        decoding settings): parts of the cache key."""
+        decoding settings): parts of the cache key. ``cache``: the run's persistent cache, where
+        a backend may keep what it needs to know them without loading its model (a local one's
+        tokenizer record)."""
 
     def generate(self, requests: Sequence[ChatRequest]) -> Iterator[tuple[int, Completion]]:
         """(index into ``requests``, completion) for every request, in any order, as they end."""

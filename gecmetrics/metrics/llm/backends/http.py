@@ -343,7 +343,7 @@ class OpenAICompatibleBackend:
     def cache_namespace(self) -> str:
         return f"llm/{self.provider}/{self.model}"
 
-    def cache_parts(self) -> tuple[str, ...]:
+    def cache_parts(self, cache: Any = None) -> tuple[str, ...]:
         return (self.provider, self.base_url, self.model, settings_text(self.settings()))
 
     # requests ---------------------------------------------------------------------------------

@@ -8,14 +8,21 @@ prompts at a time: left-padded batches of similar lengths, with a key-value cach
 ids that ignore the padding (a prompt gets the same answer in any batch).
 
 torch and transformers are optional (``pip install 'gecmetrics[pt]'``) and imported on first use.
+The cache keys of the answers name the tokenizer's chat template (by its digest); for a model
+folder, what the tokenizer says of it is kept in the persistent cache under the digest of the
+folder's files (:data:`TOKENIZER_IDENTITIES`, :class:`~gecmetrics.core.models.identity.Records`),
+so a run whose answers are all stored loads neither the tokenizer nor the model, and imports
+neither torch nor transformers.
 """
 from __future__ import annotations
 
 import inspect
 import os
+import threading
 from typing import Any, Iterator, Sequence
 
 from ....core.models.folders import folder_fingerprint
+from ....core.models.identity import Records, tokenizer_request_key
 from ....core.models.inference import resolve_device
 from ....core.models.runtime import check_device
 from ....core.models.loading import load_checked
@@ -25,6 +32,14 @@ from .grammar import GRAMMAR_VERSION, ScoreGrammar, TokenTable, token_strings
 
 INSTALL_HINT = "pip install 'gecmetrics[pt]'"
 DTYPES = ("auto", "float32", "float16", "bfloat16")
+TOKENIZER_IDENTITIES = "llm/transformers-tokenizer-identity/1"
+"""The persistent cache's namespace of a local judge's tokenizer records: whether the tokenizer
+has a chat template, and its digest."""
+
+
+def _is_tokenizer_record(record: dict) -> bool:
+    return (set(record) == {"has_template", "template"} and isinstance(record["has_template"], bool)
+            and isinstance(record["template"], str))
 
 
 def _import() -> tuple[Any, Any]:
@@ -43,7 +58,8 @@ class TransformersBackend:
     ``dtype``: one of :data:`DTYPES`; ``batch_size`` prompts decoded together; ``chat_template``:
     None = use the tokenizer's if it has one; ``add_generation_prompt`` and ``system_message``
     are passed to the template.
-    The model loads on first use; the tokenizer at once (the dry run counts with it).
+    A model folder's tokenizer loads on first use (the dry run counts with it; a hub name's at
+    once), the model when an answer is decoded.
     """
 
     provider = "transformers"
@@ -62,20 +78,61 @@ class TransformersBackend:
         self.add_generation_prompt, self.system_message = add_generation_prompt, system_message
         self.trust_remote_code = trust_remote_code
         self.folder = os.path.expanduser(model) if os.path.isdir(os.path.expanduser(model)) else None
-        torch, transformers = _import()
-        try:
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(self.folder or model,
-                                                                        trust_remote_code=trust_remote_code)
-        except Exception as err:  # OSError, ValueError ... by case
-            raise BackendError(f"{model}: no usable tokenizer: {str(err).strip().splitlines()[0]}") from None
-        has_template = bool(getattr(self.tokenizer, "chat_template", None))
-        if chat_template and not has_template:
-            raise BackendError(f"{model}: the tokenizer has no chat template")
-        self.use_template = has_template if chat_template is None else bool(chat_template)
+        self.chat_template = chat_template
+        self._tokenizer: Any = None
         self._model: Any = None
         self._table: TokenTable | None = None
         self._fingerprint: str | None = None
         self._grammars: dict[int, ScoreGrammar] = {}
+        self._lock = threading.RLock()
+        self._records = Records(TOKENIZER_IDENTITIES, _is_tokenizer_record, lambda _: self._record_key(), model,
+                                lock=self._lock)
+        if self.folder is None:  # a hub name: no record can be kept of it, so its tokenizer is needed at once
+            self._load_tokenizer()
+
+    # tokenizer --------------------------------------------------------------------------------
+    @property
+    def tokenizer(self) -> Any:
+        """The model's tokenizer, loaded now if it is not yet."""
+        return self._load_tokenizer()
+
+    def _load_tokenizer(self) -> Any:
+        """The tokenizer, loaded now if it is not yet (a record read back is checked against it)."""
+        with self._lock:
+            if self._tokenizer is None:
+                _, transformers = _import()
+                try:
+                    self._tokenizer = transformers.AutoTokenizer.from_pretrained(
+                        self.folder or self.model, trust_remote_code=self.trust_remote_code)
+                except Exception as err:  # OSError, ValueError ... by case
+                    raise BackendError(f"{self.model}: no usable tokenizer: {str(err).strip().splitlines()[0]}") \
+                        from None
+                self._records.check_loaded(lambda _: self._record_of(self._tokenizer))
+            return self._tokenizer
+
+    def _record_key(self) -> str | None:
+        """What decides the tokenizer's record, known without transformers (a folder's files)."""
+        if self.folder is None:
+            return None
+        return tokenizer_request_key(self.folder, ["llm-judge", f"trust_remote_code-{self.trust_remote_code}"])
+
+    @staticmethod
+    def _record_of(tokenizer: Any) -> dict:
+        template = getattr(tokenizer, "chat_template", None)
+        return {"has_template": bool(template), "template": short_hash(template) if isinstance(template, str) else ""}
+
+    def _template(self, cache: Any = None) -> tuple[bool, str | None]:
+        """Whether the prompts go through the chat template, and its digest (None without):
+        from the tokenizer's record, read back from ``cache`` when it holds one."""
+        record = self._records.get(None, cache, self._tokenizer is not None, lambda: self._record_of(self.tokenizer))
+        if self.chat_template and not record["has_template"]:
+            raise BackendError(f"{self.model}: the tokenizer has no chat template")
+        use = record["has_template"] if self.chat_template is None else bool(self.chat_template)
+        return use, (record["template"] or None) if use else None
+
+    @property
+    def use_template(self) -> bool:
+        return self._template()[0]
 
     # identity ---------------------------------------------------------------------------------
     @property
@@ -93,18 +150,17 @@ class TransformersBackend:
                 self._fingerprint = f"{self.model}@{revision}"
         return self._fingerprint
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self, cache: Any = None) -> dict[str, Any]:
         """The settings that change answers (the device does not, up to rounding)."""
-        template = self.tokenizer.chat_template if self.use_template else None
         return {"decoding": "greedy", "grammar": GRAMMAR_VERSION, "dtype": self.dtype,
-                "chat_template": short_hash(template) if isinstance(template, str) else None,
+                "chat_template": self._template(cache)[1],
                 "add_generation_prompt": self.add_generation_prompt, "system": self.system_message}
 
     def cache_namespace(self) -> str:
         return f"llm/{self.provider}/{self.name}"
 
-    def cache_parts(self) -> tuple[str, ...]:
-        return (self.provider, self.fingerprint(), settings_text(self.settings()))
+    def cache_parts(self, cache: Any = None) -> tuple[str, ...]:
+        return (self.provider, self.fingerprint(), settings_text(self.settings(cache)))
 
     # model ------------------------------------------------------------------------------------
     def _load(self) -> Any:
