@@ -156,6 +156,22 @@ def run_once(command: Sequence[str], cwd: Path | None = None) -> RunMeasurement:
     return RunMeasurement(float(cpu), float(wall), peak, int(returncode_text), stdout, stderr)
 
 
+def usage(timing: Timing) -> str:
+    """A timing's CPU, wall time and peak memory on one line."""
+    return f"cpu {timing.cpu_seconds:8.2f} s  wall {timing.wall_seconds:8.2f} s  RSS {timing.peak_rss_mb:5.0f} MB"
+
+
+def print_torch_import(quick: bool, repeats: int, who_pays: str) -> None:
+    """What ``import torch, transformers`` alone costs (``who_pays``: which runs pay it): not
+    measured by a ``--quick`` run, the CI smoke, where each process that starts torch is seconds
+    of the model tests' pass."""
+    if quick:
+        print("import torch, transformers alone: not measured with --quick", flush=True)
+        return
+    imports = measure([sys.executable, "-c", "import torch, transformers"], repeats)
+    print(f"import torch, transformers alone: {usage(imports)} ({who_pays})", flush=True)
+
+
 def measure(command: Sequence[str], repeats: int = 3, cwd: Path | None = None) -> Timing:
     """Run `command` `repeats` times; raise CommandFailed on the first failure."""
     timing = Timing(list(command))

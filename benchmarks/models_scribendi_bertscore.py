@@ -97,10 +97,6 @@ def write_subset(conll: Path, target: Path, count: int, names: list[str]) -> Non
                                    encoding="utf-8")
 
 
-def usage(timing: harness.Timing) -> str:
-    return f"cpu {timing.cpu_seconds:8.2f} s  wall {timing.wall_seconds:8.2f} s  RSS {timing.peak_rss_mb:5.0f} MB"
-
-
 def scores(text: str, systems: list[str]) -> dict[str, str]:
     return {name: values[0] for name, values in harness.parse_score_rows(text, systems).items()}
 
@@ -123,7 +119,7 @@ def peer_line(label: str, timing: harness.Timing | None, theirs: dict[str, str],
     ratio_cpu = timing.cpu_seconds / max(ours_timing.cpu_seconds, 1e-9)
     ratio_wall = timing.wall_seconds / max(ours_timing.wall_seconds, 1e-9)
     same = theirs == ours
-    print(f"{label:<22}{usage(timing)}  ratio cpu {ratio_cpu:5.1f}x  wall {ratio_wall:5.1f}x"
+    print(f"{label:<22}{harness.usage(timing)}  ratio cpu {ratio_cpu:5.1f}x  wall {ratio_wall:5.1f}x"
           f"{'' if ratio_cpu >= TARGET else '  BELOW TARGET'}  {'same' if same else 'DIFFERENT'}")
     if not same:
         print(f"{'':<22}theirs {theirs}")
@@ -141,7 +137,7 @@ def run_scribendi(args, model: Path, data: Path, systems: list[str]) -> bool:
     print("## Scribendi Score (corpus = sum of sentence values), tiny GPT-2", flush=True)
     ours = harness.measure([sys.executable, "-c", OURS_SCRIBENDI, str(model), str(data), *systems], args.repeats)
     mine = scores(ours.stdout, systems)
-    print(f"{'ours':<22}{usage(ours)}  {mine}", flush=True)
+    print(f"{'ours':<22}{harness.usage(ours)}  {mine}", flush=True)
     agreed = harness.warm_after_cold("ours  compare --json", [
         "compare", "-s", str(data / "INPUT"), "-o", *(str(data / name) for name in systems), "--metrics",
         f"scribendi:model={model}:device=cpu", "--json"], args.repeats, model.parent / "cache-scribendi")
@@ -170,7 +166,7 @@ def run_bertscore(args, models: Path, data: Path, systems: list[str]) -> bool:
           flush=True)
     ours = harness.measure([sys.executable, "-c", OURS_BERTSCORE, str(data), *systems], args.repeats, cwd=models)
     mine = scores(ours.stdout, systems)
-    print(f"{'ours':<22}{usage(ours)}  {mine}", flush=True)
+    print(f"{'ours':<22}{harness.usage(ours)}  {mine}", flush=True)
     agreed = harness.warm_after_cold("ours  compare --json", [
         "compare", "-s", str(data / "INPUT"), "-r", *(str(data / name) for name in REFERENCES), "-o",
         *(str(data / name) for name in systems), "--metrics", "bertscore:model=bert-base-uncased:device=cpu",
@@ -235,8 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     harness.print_header(f"# Scribendi and BERTScore on CoNLL-2014 ({count or 'all'} sentences, systems "
                          f"{' '.join(systems)}), tiny models, one torch thread")
-    imports = harness.measure([sys.executable, "-c", "import torch, transformers"], args.repeats)
-    print(f"import torch, transformers alone: {usage(imports)} (every run of any side pays it)", flush=True)
+    harness.print_torch_import(args.quick, args.repeats, "every run of any side pays it")
     from gecmetrics.core.models.tiny_gpt2 import build_tiny_gpt2
     from gecmetrics.core.models.tiny import build_tiny_bert
 

@@ -90,10 +90,6 @@ def write_subset(conll: Path, target: Path, count: int, systems: list[str]) -> N
                                    encoding="utf-8")
 
 
-def usage(timing: harness.Timing) -> str:
-    return f"cpu {timing.cpu_seconds:8.2f} s  wall {timing.wall_seconds:8.2f} s  RSS {timing.peak_rss_mb:5.0f} MB"
-
-
 def ratio_text(peer_cpu: float, ours: harness.Timing) -> str:
     value = peer_cpu / max(ours.cpu_seconds, 1e-9)
     return f"ratio cpu {value:6.1f}x{'' if value >= TARGET else '  BELOW TARGET'}"
@@ -126,7 +122,7 @@ def benchmark(metric: str, args, models: Path, data: Path, systems: list[str]) -
     """Ours (all systems in one process, then each alone), the original per system, gec-metrics."""
     print(f"## {metric.upper()} ({len(systems)} systems)", flush=True)
     ours, scores = run_ours(metric, models, data, systems, args)
-    print(f"ours  all systems, one process    {usage(ours)}  " +
+    print(f"ours  all systems, one process    {harness.usage(ours)}  " +
           "  ".join(f"{name} {scores[name][0]}" for name in systems), flush=True)
     spec = (f"some:model={models}:tokenizer={models / 'grammer'}" if metric == "some" else
             f"impara:model={models / 'qe'}:se_model={models / 'se'}") + ":device=cpu:threads=1"
@@ -161,7 +157,7 @@ def benchmark(metric: str, args, models: Path, data: Path, systems: list[str]) -
             agreed &= same
             peer_cpu += timing.cpu_seconds
             scored.append(system)
-            print(f"original {system:6s} {usage(timing)}  {theirs}  {'same' if same else 'MISMATCH'}", flush=True)
+            print(f"original {system:6s} {harness.usage(timing)}  {theirs}  {'same' if same else 'MISMATCH'}", flush=True)
         if scored:
             subset = ours if scored == systems else run_ours(metric, models, data, scored, args)[0]
             label = "" if scored == systems else f" (the {len(scored)} systems it scored; ours on those)"
@@ -174,7 +170,7 @@ def benchmark(metric: str, args, models: Path, data: Path, systems: list[str]) -
         if timing is not None:
             theirs = harness.parse_score_rows(timing.stdout, systems)
             same = all(theirs.get(name) == scores.get(name) for name in systems)
-            print(f"gec-metrics all systems           {usage(timing)}  " +
+            print(f"gec-metrics all systems           {harness.usage(timing)}  " +
                   "  ".join(f"{name} {theirs.get(name, ['?'])[0]}" for name in systems) +
                   f"  {'same' if same else 'DIFFERENT (its departures from the original, see the module docs)'}")
             print(f"gec-metrics vs ours: {ratio_text(timing.cpu_seconds, ours)}", flush=True)
@@ -211,8 +207,7 @@ def main(argv: list[str] | None = None) -> int:
                           os.pathsep))
     harness.print_header(f"# SOME and IMPARA on CoNLL-2014 ({count or 'all'} sentences), tiny seeded models, "
                          "one torch thread")
-    imports = harness.measure([sys.executable, "-c", "import torch, transformers"], args.repeats)
-    print(f"import torch, transformers alone: {usage(imports)} (every run of every side pays it)", flush=True)
+    harness.print_torch_import(args.quick, args.repeats, "every run of every side pays it")
     sys.path.insert(0, str(harness.REPO_ROOT))
     from gecmetrics.core.models.tiny_bert_heads import build_impara_models, build_some_models
 

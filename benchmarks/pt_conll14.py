@@ -8,7 +8,7 @@ at 4 decimals. Then ours with every system in one process (the model loaded once
 prepared once, each distinct sentence encoded once) against the sum of the authors' runs; that
 run must print, system by system, the same bits as the one-system runs (a system's score does
 not depend on the others). Both sides use one torch thread (``OMP_NUM_THREADS=1``). A line
-times ``import torch, transformers`` alone: both sides pay it on every run.
+times ``import torch, transformers`` alone (not with ``--quick``): both sides pay it on every run.
 
 The authors' code is slow (minutes of CPU per system); ``--sentences N`` times the first N
 sentences only (start-up then weighs on the ratio). It is never fetched or installed here: give
@@ -81,10 +81,6 @@ def ours(model: Path, data: Path, systems: list[str], level: str, repeats: int) 
     return timing, {Path(row["system"]).name: row["f"] for row in json.loads(timing.stdout)}
 
 
-def usage(timing: harness.Timing) -> str:
-    return f"cpu {timing.cpu_seconds:8.2f} s  wall {timing.wall_seconds:8.2f} s  RSS {timing.peak_rss_mb:5.0f} MB"
-
-
 def ratios(peer_cpu: float, peer_wall: float, timing: harness.Timing) -> str:
     cpu, wall = peer_cpu / timing.cpu_seconds, peer_wall / timing.wall_seconds
     return f"ratio cpu {cpu:6.1f}x  wall {wall:6.1f}x{'' if cpu >= TARGET else '  BELOW TARGET'}"
@@ -97,7 +93,7 @@ def run_level(args, model: Path, data: Path, peer_source: Path | None, systems: 
     for system in systems:
         timing, values = ours(model, data, [system], level, args.repeats)
         singles[system] = values[system]
-        line = f"{system:6s} ours {usage(timing)}  F {values[system]:.4f}"
+        line = f"{system:6s} ours {harness.usage(timing)}  F {values[system]:.4f}"
         if peer_source is not None:
             peer, theirs = peer_score(args, peer_source, data, system, level)
             if peer is None:
@@ -106,14 +102,14 @@ def run_level(args, model: Path, data: Path, peer_source: Path | None, systems: 
                 peer_cpu, peer_wall = peer_cpu + peer.cpu_seconds, peer_wall + peer.wall_seconds
                 same = f"{values[system]:.4f}" == f"{theirs:.4f}"
                 agreed &= same
-                line += (f" | authors {usage(peer)}  F {theirs:.4f}  {ratios(peer.cpu_seconds, peer.wall_seconds, timing)}"
+                line += (f" | authors {harness.usage(peer)}  F {theirs:.4f}  {ratios(peer.cpu_seconds, peer.wall_seconds, timing)}"
                          f"  {'same' if same else 'MISMATCH'}")
         print(line, flush=True)
     if len(systems) > 1:
         timing, values = ours(model, data, systems, level, args.repeats)
         identical = values == singles
         agreed &= identical
-        line = (f"{'all ' + str(len(systems)):6s} ours {usage(timing)}  one process; F bits as alone: "
+        line = (f"{'all ' + str(len(systems)):6s} ours {harness.usage(timing)}  one process; F bits as alone: "
                 f"{'yes' if identical else 'NO'}")
         if peer_source is not None and peer_cpu:
             line += f" | authors (sum of runs) cpu {peer_cpu:8.2f} s  wall {peer_wall:8.2f} s  " + \
@@ -143,8 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["OMP_NUM_THREADS"] = "1"  # for both sides' child processes
     os.environ["HF_HUB_OFFLINE"] = "1"
     harness.print_header(f"# PT-M2 on CoNLL-2014 ({count or 'all'} sentences, gold {GOLD}), tiny BERT, one torch thread")
-    imports = harness.measure([sys.executable, "-c", "import torch, transformers"], args.repeats)
-    print(f"import torch, transformers alone: {usage(imports)} (every run of either side pays it)")
+    harness.print_torch_import(args.quick, args.repeats, "every run of either side pays it")
     from gecmetrics.core.models.tiny import build_tiny_bert
 
     with tempfile.TemporaryDirectory(prefix="gecmetrics-pt-") as folder:
