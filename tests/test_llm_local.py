@@ -265,7 +265,7 @@ def test_a_warm_run_loads_no_tokenizer_and_no_model(tiny_gpt2, tmp_path):
     backend = local(folder)
     warm = Judge(backend, cache=cache).score(SOURCES, SYSTEMS)
     assert warm.report.cached == warm.report.prompts == cold.report.answered > 0
-    assert backend._tokenizer is None and backend._model is None
+    assert not backend._tokenizer.is_loaded and backend._model is None
     np.testing.assert_array_equal(warm.scores, cold.scores)
     assert backend.cache_parts(cache) == local(folder).cache_parts()  # read back = the tokenizer's
     other = templated_copy(tiny_gpt2, tmp_path / "other", TEMPLATE.replace("<|assistant|>", "<|bot|>"))
@@ -274,7 +274,7 @@ def test_a_warm_run_loads_no_tokenizer_and_no_model(tiny_gpt2, tmp_path):
     refused = local(tiny_gpt2, chat_template=True)
     with pytest.raises(BackendError, match="no chat template"):
         refused.cache_parts(cache)
-    assert refused._tokenizer is None  # the record read back said so
+    assert not refused._tokenizer.is_loaded  # the record read back said so
 
 
 def test_a_stored_record_the_tokenizer_does_not_have_is_one_line_and_stored_anew(tiny_gpt2, tmp_path):
@@ -290,7 +290,7 @@ def test_a_stored_record_the_tokenizer_does_not_have_is_one_line_and_stored_anew
     [key] = cache_keys(cache, TOKENIZER_IDENTITIES)  # the record now says: a template
     cache.put_many(TOKENIZER_IDENTITIES, {key: b'{"has_template": true, "template": "0123456789ab"}'})
     backend = local(tiny_gpt2)
-    assert backend.cache_parts(cache) != expected and backend._tokenizer is None
+    assert backend.cache_parts(cache) != expected and not backend._tokenizer.is_loaded
     with pytest.raises(InputError, match="differs from the loaded model's"):
         backend.tokenizer
     assert local(tiny_gpt2).cache_parts(cache) == expected

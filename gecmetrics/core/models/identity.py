@@ -19,9 +19,9 @@ torch thread count), and through :class:`OnUse` by BERTScore's encoder
 (``metrics/models/bertscore.BertScoreEncoder``), SOME's and IMPARA's models and tokenizers
 (:class:`~gecmetrics.core.models.inference.ModelOnUse`,
 :class:`~gecmetrics.core.models.inference.Encoder`) and the Scribendi Score's language model
-(:class:`~gecmetrics.core.models.causal_lm.CausalLMOnUse`); and through :class:`Records` by a
-local LLM judge's tokenizer (``metrics/llm/backends/local.TransformersBackend``: its chat
-template's digest, under :func:`tokenizer_request_key`).
+(:class:`~gecmetrics.core.models.causal_lm.CausalLMOnUse`) and a local LLM judge's tokenizer
+(``metrics/llm/backends/local.JudgeTokenizer``: its chat template's digest; the judge hands it
+the run's cache).
 """
 from __future__ import annotations
 
@@ -198,10 +198,10 @@ class OnUse:
                 use_threads(getattr(self.owner, "threads", 0))
             return self._loaded
 
-    def record(self) -> dict:
-        """The identity record: read back from the owner's cache, else the loaded thing's."""
-        return self._records.get(None, getattr(self.owner, "cache", None), self.is_loaded,
-                                 lambda: self._record_of(self.load()))
+    def record(self, cache: Any = None) -> dict:
+        """The identity record: read back from ``cache`` (None: the owner's), else the loaded thing's."""
+        cache = getattr(self.owner, "cache", None) if cache is None else cache
+        return self._records.get(None, cache, self.is_loaded, lambda: self._record_of(self.load()))
 
 
 def recorded(field: str) -> property:

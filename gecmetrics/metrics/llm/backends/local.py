@@ -10,7 +10,7 @@ ids that ignore the padding (a prompt gets the same answer in any batch).
 torch and transformers are optional (``pip install 'gecmetrics[pt]'``) and imported on first use.
 The cache keys of the answers name the tokenizer's chat template (by its digest); for a model
 folder, what the tokenizer says of it is kept in the persistent cache under the digest of the
-folder's files (:data:`TOKENIZER_IDENTITIES`, :class:`~gecmetrics.core.models.identity.Records`),
+folder's files (:class:`JudgeTokenizer`, :data:`TOKENIZER_IDENTITIES`),
 so a run whose answers are all stored loads neither the tokenizer nor the model, and imports
 neither torch nor transformers.
 """
@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import inspect
 import os
-import threading
 from typing import Any, Iterator, Sequence
 
 from ....core.models.folders import folder_fingerprint
-from ....core.models.identity import Records, tokenizer_request_key
+from ....core.models.identity import OnUse, tokenizer_request_key
 from ....core.models.inference import resolve_device
 from ....core.models.runtime import check_device
 from ....core.models.loading import load_checked
@@ -49,6 +48,33 @@ def _import() -> tuple[Any, Any]:
     except ImportError as err:
         raise BackendError(f"local models need torch and transformers ({err}): {INSTALL_HINT}") from None
     return torch, transformers
+
+
+class JudgeTokenizer(OnUse):
+    """A local judge's tokenizer, loaded on first use (:class:`~gecmetrics.core.models.identity.OnUse`);
+    its record, whether it has a chat template and the template's digest, is kept under the
+    digest of the model folder's files (none for a hub name: it is loaded to know)."""
+
+    identities = TOKENIZER_IDENTITIES
+    valid = staticmethod(_is_tokenizer_record)
+    sets_threads = False
+
+    def __init__(self, model: str, folder: str | None, trust_remote_code: bool) -> None:
+        self.folder, self.trust_remote_code = folder, trust_remote_code
+        settings = ["llm-judge", f"trust_remote_code-{trust_remote_code}"]
+        super().__init__(model, lambda: None if folder is None else tokenizer_request_key(folder, settings))
+
+    def _load_now(self) -> Any:
+        _, transformers = _import()
+        try:
+            return transformers.AutoTokenizer.from_pretrained(self.folder or self.name,
+                                                              trust_remote_code=self.trust_remote_code)
+        except Exception as err:  # OSError, ValueError ... by case
+            raise BackendError(f"{self.name}: no usable tokenizer: {str(err).strip().splitlines()[0]}") from None
+
+    def _record_of(self, tokenizer: Any) -> dict:
+        template = getattr(tokenizer, "chat_template", None)
+        return {"has_template": bool(template), "template": short_hash(template) if isinstance(template, str) else ""}
 
 
 class TransformersBackend:
@@ -79,52 +105,24 @@ class TransformersBackend:
         self.trust_remote_code = trust_remote_code
         self.folder = os.path.expanduser(model) if os.path.isdir(os.path.expanduser(model)) else None
         self.chat_template = chat_template
-        self._tokenizer: Any = None
+        self._tokenizer = JudgeTokenizer(model, self.folder, trust_remote_code)
         self._model: Any = None
         self._table: TokenTable | None = None
         self._fingerprint: str | None = None
         self._grammars: dict[int, ScoreGrammar] = {}
-        self._lock = threading.RLock()
-        self._records = Records(TOKENIZER_IDENTITIES, _is_tokenizer_record, lambda _: self._record_key(), model,
-                                lock=self._lock)
         if self.folder is None:  # a hub name: no record can be kept of it, so its tokenizer is needed at once
-            self._load_tokenizer()
+            self._tokenizer.load()
 
     # tokenizer --------------------------------------------------------------------------------
     @property
     def tokenizer(self) -> Any:
         """The model's tokenizer, loaded now if it is not yet."""
-        return self._load_tokenizer()
-
-    def _load_tokenizer(self) -> Any:
-        """The tokenizer, loaded now if it is not yet (a record read back is checked against it)."""
-        with self._lock:
-            if self._tokenizer is None:
-                _, transformers = _import()
-                try:
-                    self._tokenizer = transformers.AutoTokenizer.from_pretrained(
-                        self.folder or self.model, trust_remote_code=self.trust_remote_code)
-                except Exception as err:  # OSError, ValueError ... by case
-                    raise BackendError(f"{self.model}: no usable tokenizer: {str(err).strip().splitlines()[0]}") \
-                        from None
-                self._records.check_loaded(lambda _: self._record_of(self._tokenizer))
-            return self._tokenizer
-
-    def _record_key(self) -> str | None:
-        """What decides the tokenizer's record, known without transformers (a folder's files)."""
-        if self.folder is None:
-            return None
-        return tokenizer_request_key(self.folder, ["llm-judge", f"trust_remote_code-{self.trust_remote_code}"])
-
-    @staticmethod
-    def _record_of(tokenizer: Any) -> dict:
-        template = getattr(tokenizer, "chat_template", None)
-        return {"has_template": bool(template), "template": short_hash(template) if isinstance(template, str) else ""}
+        return self._tokenizer.load()
 
     def _template(self, cache: Any = None) -> tuple[bool, str | None]:
         """Whether the prompts go through the chat template, and its digest (None without):
         from the tokenizer's record, read back from ``cache`` when it holds one."""
-        record = self._records.get(None, cache, self._tokenizer is not None, lambda: self._record_of(self.tokenizer))
+        record = self._tokenizer.record(cache)
         if self.chat_template and not record["has_template"]:
             raise BackendError(f"{self.model}: the tokenizer has no chat template")
         use = record["has_template"] if self.chat_template is None else bool(self.chat_template)
