@@ -467,6 +467,28 @@ def one_line_error(*args: str) -> str:
     return err
 
 
+def command_environment(**variables: str) -> dict[str, str]:
+    """The environment of the ``gecmetric`` commands the tests run as a user would (the docs'
+    console examples, the bad-input batteries): this one, with this checkout first on
+    PYTHONPATH, the C.UTF-8 locale and no model hub (tests never download), plus ``variables``."""
+    root = str(Path(__file__).resolve().parent.parent)
+    return {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}".rstrip(os.pathsep),
+            "LC_ALL": "C.UTF-8", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **variables}
+
+
+def run_gecmetric(args: list[str], env: dict[str, str] | None = None, **options) -> subprocess.CompletedProcess:
+    """``subprocess.run`` of ``gecmetric ARGS`` with ``env`` (default :func:`command_environment`)
+    in a child of this worker's warm process, which has the package, spaCy and torch (where
+    installed) imported and runs the console script's entry point in a forked child
+    (tests/_warm_process.py); ``options`` go to ``subprocess.run``. For commands whose output
+    is what is checked; a test of the process itself (its imports, signals, closed streams, the
+    installed script) runs :func:`gecmetric_script`."""
+    from tests._warm_process import WARM
+
+    env = command_environment() if env is None else env
+    return subprocess.run([*WARM.command(env), *args], env=env, **options)
+
+
 def gecmetric_script() -> str:
     """The installed ``gecmetric`` console script (beside this Python, else on PATH); skips
     when it is not installed."""
@@ -538,6 +560,13 @@ def _torch_skips(path: str) -> tuple[bool, bool]:
 
 
 SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """End this process's warm processes (:func:`gecmetric_command`)."""
+    module = sys.modules.get("tests._warm_process")
+    if module is not None:
+        module.WARM.close()
 
 
 def pytest_configure(config) -> None:

@@ -9,6 +9,11 @@ run with bash, in order, as in one shell session (a ``cd`` or an ``export`` carr
 next) that starts in an empty temporary folder, with this checkout's ``gecmetric`` (and
 ``python``) first on PATH and:
 
+* that ``gecmetric`` runs each command in a child forked from the test worker's warm process
+  (conftest's ``run_gecmetric``, tests/_warm_process.py), which has the package, spaCy and torch
+  (where installed) imported: the console script's entry point, as in a user's process, without
+  paying the imports ~200 times (``GECMETRICS_TEST_FRESH_PROCESSES=1``: a process per command);
+
 * ``D``: the reproduction data, ``../shared/data`` beside the checkout (printed paths into it are
   compared as ``../shared/data``); without it every page with examples skips with a reason (a
   failure in CI, CI=true), as the other reproduction tests do;
@@ -49,7 +54,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.conftest import SHARED_DATA, SPACY_TEST_MODEL, _in_ci, cache_copy  # noqa: E402
+from tests.conftest import SHARED_DATA, SPACY_TEST_MODEL, _in_ci, cache_copy, command_environment  # noqa: E402
+from tests._warm_process import WARM  # noqa: E402
 
 PAGES = ["README.md"] + sorted(f"docs/{path.name}" for path in (ROOT / "docs").glob("*.md"))
 SUBMISSIONS_VARIABLE = "GECMETRICS_GJG15_SUBMISSIONS"
@@ -167,23 +173,25 @@ def missing_needs(block: Block) -> list[Requirement]:
 
 # ----------------------------------------------------------------------------- running
 
-def environment(folder: Path, data: str) -> dict[str, str]:
-    """The environment of a page's commands: this checkout's gecmetric and python first on PATH."""
+def environment(folder: Path, data: str, warm: bool = False) -> dict[str, str]:
+    """The environment of a page's commands: this checkout's gecmetric and python first on PATH;
+    with ``warm``, that ``gecmetric`` runs its commands in this worker's warm process
+    (tests/_warm_process.py)."""
     bin_folder = folder / "bin"
     bin_folder.mkdir(exist_ok=True)
+    env = command_environment(PATH=f"{bin_folder}{os.pathsep}{os.environ['PATH']}", D=data,
+                              G=os.environ.get(SUBMISSIONS_VARIABLE, ""), COLUMNS="200",
+                              GECMETRICS_SPACY_MODEL=SPACY_TEST_MODEL, GECMETRICS_CACHE=str(folder / "cache"))
+    gecmetric = WARM.command(env) if warm else [sys.executable, "-c", "from gecmetrics.cli import run; run()"]
     # scripts, not links: a link to a virtualenv's python elsewhere starts the base interpreter
     # (Python finds its pyvenv.cfg beside the path it was started by), without the venv's packages
-    for name, code in (("gecmetric", " -c 'from gecmetrics.cli import run; run()'"), ("python", "")):
+    for name, command in (("gecmetric", gecmetric), ("python", [sys.executable])):
         script = bin_folder / name
         if script.is_symlink():
             script.unlink()
-        script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)}{code} \"$@\"\n")
+        script.write_text("#!/bin/sh\nexec " + " ".join(shlex.quote(part) for part in command) + ' "$@"\n')
         script.chmod(0o755)
-    return {**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ['PATH']}", "D": data,
-            "G": os.environ.get(SUBMISSIONS_VARIABLE, ""),
-            "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}".rstrip(os.pathsep),
-            "COLUMNS": "200", "LC_ALL": "C.UTF-8", "GECMETRICS_SPACY_MODEL": SPACY_TEST_MODEL,
-            "GECMETRICS_CACHE": str(folder / "cache"), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    return env
 
 
 def submissions_available() -> bool:
@@ -212,10 +220,11 @@ def session_script(command: str, state: Path) -> str:
             f'__status=$?\npwd > {cwd}; export -p > {variables}\nexit $__status\n')
 
 
-def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True, parses: Path | None = None
-             ) -> PageRun:
+def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True, parses: Path | None = None,
+             warm: bool = False) -> PageRun:
     """Run the console examples of ``page`` in ``folder``, comparing what they print; the page's
-    cache starts as a copy of the cache file ``parses`` when one is given."""
+    cache starts as a copy of the cache file ``parses`` when one is given; with ``warm``, its
+    ``gecmetric`` commands run in the worker's warm process."""
     work = folder / "work"
     work.mkdir(parents=True, exist_ok=True)
     if parses is not None:
@@ -224,7 +233,7 @@ def run_page(page: str, folder: Path, shared: Path, stop_at_first: bool = True, 
     state.mkdir(exist_ok=True)
     (state / "cwd").write_text(str(work))
     data = str(shared.resolve())
-    env = environment(folder, data)
+    env = environment(folder, data, warm)
     run = PageRun()
     started = time.monotonic()
     for block in console_blocks((ROOT / page).read_text(encoding="utf-8")):
@@ -324,7 +333,7 @@ def test_console_examples_print_what_the_page_shows(page: str, tmp_path: Path, r
             for requirement in needs(block):
                 if requirement.in_ci and not requirement.available():
                     pytest.fail(f"{page}:{block.line} {requirement.missing}, which CI installs")
-    run = run_page(page, tmp_path, SHARED_DATA, parses=page_parses(page, blocks, request))
+    run = run_page(page, tmp_path, SHARED_DATA, parses=page_parses(page, blocks, request), warm=True)
     assert not run.failures, run.failures[0]
     if run.left_out:
         pytest.skip(f"ran {run.ran} commands of {page}; left out blocks at " + "; ".join(run.left_out))

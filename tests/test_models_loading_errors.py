@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import gecmetric_script, write_files
+from tests.conftest import run_gecmetric, write_files
 
 ROOT = Path(__file__).resolve().parent.parent
 GUARD_SECONDS = 300
@@ -146,10 +146,8 @@ def test_a_model_of_another_architecture_is_one_line(tmp_path: Path, hub: Counti
     build_tiny_gpt2(tmp_path / "gpt2")
     paths = write_files(tmp_path, {"SRC": ["A b c .", "D e ."], "HYP": ["A b c .", "D e f ."]})
     text = metric.format(gpt2=tmp_path / "gpt2", bert=tmp_path / "bert")
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run([gecmetric_script(), "--no-cache", "compare", "-s", paths["SRC"], "-r", paths["SRC"], "-o",
-                           paths["HYP"], "--metrics", text], capture_output=True, text=True, env=environment,
-                          timeout=GUARD_SECONDS)
+    done = run_gecmetric(["--no-cache", "compare", "-s", paths["SRC"], "-r", paths["SRC"], "-o", paths["HYP"],
+                          "--metrics", text], capture_output=True, text=True, timeout=GUARD_SECONDS)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and done.stdout == "" and len(lines) == 1, done.stderr
     assert lines[0].startswith(f"gecmetric: error: {tmp_path / folder}: ") and re.search(expected, lines[0]), lines[0]

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import gecmetric_script, run_cli
+from tests.conftest import run_gecmetric, gecmetric_script, run_cli
 
 TIMEOUT = 60  # seconds: a case that runs longer is a hang
 
@@ -88,8 +88,7 @@ BAD = [
 
 
 def _run(folder: Path, args: list[str], stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
-    return subprocess.run([gecmetric_script(), *args], cwd=folder, stdout=stdout, stderr=subprocess.PIPE,
-                          text=True, timeout=TIMEOUT)
+    return run_gecmetric(args, cwd=folder, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
 
 
 def test_bad_input_battery(folder):

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from gecmetrics.errors import InputError
-from tests.conftest import SPACY_TEST_MODEL, gecmetric_script, one_line_error
+from tests.conftest import SPACY_TEST_MODEL, run_gecmetric, one_line_error
 from tests.test_meta_cli import REFERENCES as META_REFERENCES, SOURCES as META_SOURCES, SYSTEMS as META_SYSTEMS, toy_xml
 
 TIMEOUT = 120  # seconds: a case that runs longer is a hang
@@ -71,7 +71,7 @@ def _contents(folder: Path) -> dict[str, bytes]:
 
 
 def _run(folder: Path, args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([gecmetric_script(), *args], cwd=folder, capture_output=True, text=True, timeout=TIMEOUT)
+    return run_gecmetric(args, cwd=folder, capture_output=True, text=True, timeout=TIMEOUT)
 
 
 N = ["-s", "src", "-r", "ref0", "ref1"]
