@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FRESH_VARIABLE = "GECMETRICS_TEST_FRESH_PROCESSES"
 HEADER = 8
 """Bytes of the request's length, before its JSON."""
-FRESH = b"fresh"
+FRESH = b"fresh\n"
 """The server's answer to a request it leaves to a fresh process."""
 
 CLIENT = r"""
@@ -61,11 +61,12 @@ except (OSError, ValueError):
 request = json.dumps({"argv": args, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
 socket.send_fds(connection, [len(request).to_bytes(8, "big") + request], [0, 1, 2])
 answer = b""
-while True:
+while not answer.endswith(b"\n"):
     chunk = connection.recv(64)
     if not chunk:
         break
     answer += chunk
+answer = answer.strip()
 if answer == b"fresh":
     fresh()
 code = int(answer or b"70")
@@ -130,10 +131,23 @@ def _request(connection: socket.socket) -> tuple[dict, list[int]]:
     return json.loads(data[HEADER:].decode()), fds
 
 
+_HELD: set[int] = set()
+"""Descriptors the server holds for other requests (their connections, their children's pidfds):
+a child closes them, so that no client waits on a connection another command keeps open."""
+_HELD_LOCK = threading.Lock()
+
+
+def _hold(fd: int, held: bool) -> None:
+    with _HELD_LOCK:
+        (_HELD.add if held else _HELD.discard)(fd)
+
+
 def _child(request: dict, fds: list[int]) -> None:
     """In the forked child: become the client's command, then run the console script."""
     code = 70
     try:
+        for fd in list(_HELD):
+            os.close(fd)
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
         for fd in fds:
@@ -161,6 +175,7 @@ def _wait(pid: int, connection: socket.socket) -> None:
     """Send the child's exit code to the client; end the child if the client goes away."""
     try:
         pidfd = os.pidfd_open(pid)
+        _hold(pidfd, True)
         try:
             while True:
                 ready, _, _ = select.select([pidfd, connection], [], [])
@@ -170,12 +185,14 @@ def _wait(pid: int, connection: socket.socket) -> None:
                     os.kill(pid, signal.SIGKILL)
                     break
         finally:
+            _hold(pidfd, False)
             os.close(pidfd)
         _, status = os.waitpid(pid, 0)
-        connection.sendall(str(os.waitstatus_to_exitcode(status)).encode())
+        connection.sendall(f"{os.waitstatus_to_exitcode(status)}\n".encode())
     except OSError:
         pass
     finally:
+        _hold(connection.fileno(), False)
         connection.close()
 
 
@@ -192,10 +209,10 @@ def _answer(connection: socket.socket, listener: socket.socket, startup: dict[st
         connection.sendall(FRESH)
         connection.close()
         return
+    _hold(connection.fileno(), True)
     pid = os.fork()
     if pid == 0:
         listener.close()
-        connection.close()
         _child(request, fds)
     print(f"child {pid}: {' '.join(request['argv'])[:200]}", file=sys.stderr, flush=True)
     for fd in fds:
@@ -256,6 +273,7 @@ class WarmProcesses:
     def __init__(self) -> None:
         self._servers: dict[tuple, WarmProcess] = {}
         self._folder: Path | None = None
+        self._lock = threading.Lock()  # tests run commands from several threads at once
 
     def command(self, env: dict[str, str] | None = None) -> list[str]:
         """How to run ``gecmetric`` with ``env`` (None: this process's environment) in a warm
@@ -267,26 +285,28 @@ class WarmProcesses:
 
     def server(self, env: dict[str, str]) -> WarmProcess:
         """The server of ``env``'s start-up variables, started on first use."""
-        key = tuple(sorted(startup_variables(env).items()))
-        if key not in self._servers:
-            import tempfile
+        import tempfile
 
-            if self._folder is None:
-                self._folder = Path(tempfile.mkdtemp(prefix="gecmetrics-warm-"))
-            folder = self._folder / str(len(self._servers))
-            folder.mkdir()
-            self._servers[key] = WarmProcess(folder, env)
-        return self._servers[key]
+        key = tuple(sorted(startup_variables(env).items()))
+        with self._lock:
+            if key not in self._servers:
+                if self._folder is None:
+                    self._folder = Path(tempfile.mkdtemp(prefix="gecmetrics-warm-"))
+                folder = self._folder / str(len(self._servers))
+                folder.mkdir()
+                self._servers[key] = WarmProcess(folder, env)
+            return self._servers[key]
 
     def close(self) -> None:
-        for server in self._servers.values():
-            server.close()
-        self._servers.clear()
-        if self._folder is not None:
-            import shutil
+        import shutil
 
-            shutil.rmtree(self._folder, ignore_errors=True)
-            self._folder = None
+        with self._lock:
+            for server in self._servers.values():
+                server.close()
+            self._servers.clear()
+            if self._folder is not None:
+                shutil.rmtree(self._folder, ignore_errors=True)
+                self._folder = None
 
 
 WARM = WarmProcesses()

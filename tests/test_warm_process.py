@@ -80,3 +80,26 @@ def test_without_a_server_the_client_is_the_console_script(corpus: Path, tmp_pat
     warm = subprocess.run([*command, *args], cwd=corpus, env=command_environment(), capture_output=True,
                           timeout=TIMEOUT)
     assert (warm.returncode, warm.stdout) == (0, fresh(args, corpus).stdout)
+
+
+def test_a_command_ends_while_a_later_one_still_runs(corpus: Path) -> None:
+    """A child forked while another command runs must not keep that command's connection open:
+    the first command's client returns as soon as its own child exits."""
+    import time
+
+    server = WARM.server(command_environment())
+    args = ["gleu", "-s", "src", "-r", "ref", "-o", "-", "-n", "2", "-d", "4"]
+    running = []
+    for _ in range(2):  # each waits on its standard input until the test writes it
+        children = server.children()
+        running.append(subprocess.Popen([*server.command, *args], cwd=corpus, env=command_environment(),
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+        deadline = time.monotonic() + 60
+        while server.children() == children and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.children() == children + 1
+    first, later = running
+    out, err = first.communicate((corpus / "hyp").read_bytes(), timeout=60)
+    assert first.returncode == 0 and out.endswith(b"\t100.0000\n"), err
+    assert later.poll() is None  # still reading its input
+    assert later.communicate((corpus / "hyp").read_bytes(), timeout=60)[0] == out
