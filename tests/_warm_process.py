@@ -171,22 +171,34 @@ def _child(request: dict, fds: list[int]) -> None:
         os._exit(code)
 
 
-def _wait(pid: int, connection: socket.socket) -> None:
-    """Send the child's exit code to the client; end the child if the client goes away."""
+def _watch(pid: int, connection: socket.socket) -> None:
+    """Return when the child has exited, or kill it when the client ends first (a test's timeout
+    killed it): a pidfd where the system has them, else polling every 50 ms."""
     try:
         pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    if pidfd is not None:
         _hold(pidfd, True)
-        try:
-            while True:
-                ready, _, _ = select.select([pidfd, connection], [], [])
-                if pidfd in ready:
-                    break
-                if not connection.recv(1, socket.MSG_PEEK):  # the client ended (a timeout killed it)
-                    os.kill(pid, signal.SIGKILL)
-                    break
-        finally:
+    try:
+        while True:
+            ready, _, _ = select.select([connection] + ([pidfd] if pidfd is not None else []), [], [],
+                                        None if pidfd is not None else 0.05)
+            if pidfd in ready or (pidfd is None and os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)):
+                return
+            if connection in ready and not connection.recv(1, socket.MSG_PEEK):
+                os.kill(pid, signal.SIGKILL)
+                return
+    finally:
+        if pidfd is not None:
             _hold(pidfd, False)
             os.close(pidfd)
+
+
+def _wait(pid: int, connection: socket.socket) -> None:
+    """Send the child's exit code to the client once it has exited."""
+    try:
+        _watch(pid, connection)
         _, status = os.waitpid(pid, 0)
         connection.sendall(f"{os.waitstatus_to_exitcode(status)}\n".encode())
     except OSError:
