@@ -563,7 +563,7 @@ SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:
-    """End this process's warm processes (:func:`gecmetric_command`)."""
+    """End this process's warm processes (:func:`run_gecmetric`)."""
     module = sys.modules.get("tests._warm_process")
     if module is not None:
         module.WARM.close()
