@@ -8,7 +8,7 @@ examples and the bad-input batteries run a few hundred such commands.
 So those tests run ``gecmetric`` as a small client (:data:`CLIENT`, started with ``python -S``:
 :func:`client_command`) that hands its arguments, working folder, environment and standard
 streams (the descriptors themselves, over a Unix socket) to a server (:func:`serve`) started
-once per test worker (conftest's ``gecmetric_command``), which has imported all of that. The
+once per test worker (conftest's ``run_gecmetric``), which has imported all of that. The
 server forks; the child takes the client's streams as 0, 1 and 2, its folder, environment and
 arguments, and runs the console script's own entry point (:func:`gecmetrics.cli.run`: signals,
 exit codes, the exit without teardown), so the command runs as the user's does, only without
@@ -31,7 +31,6 @@ import json
 import os
 import re
 import select
-import shlex
 import signal
 import socket
 import subprocess
@@ -45,6 +44,8 @@ HEADER = 8
 """Bytes of the request's length, before its JSON."""
 FRESH = b"fresh\n"
 """The server's answer to a request it leaves to a fresh process."""
+CONSOLE_SCRIPT = [sys.executable, "-c", "from gecmetrics.cli import run; run()"]
+"""``gecmetric`` as a process of its own (what the installed console script runs)."""
 
 CLIENT = r"""
 import os, sys, socket, json, signal
@@ -90,11 +91,6 @@ def startup_variables(env: dict[str, str]) -> dict[str, str]:
 def client_command(socket_path: str) -> list[str]:
     """The command line of ``gecmetric`` through the server listening on ``socket_path``."""
     return [sys.executable, "-S", "-c", CLIENT, socket_path]
-
-
-def client_script(socket_path: str) -> str:
-    """A ``gecmetric`` shell script that runs its commands through the server."""
-    return "#!/bin/sh\nexec " + " ".join(shlex.quote(part) for part in client_command(socket_path)) + ' "$@"\n'
 
 
 PRELOADED = ("numpy", "spacy", "torch", "transformers", "transformers.models.bert.modeling_bert",
@@ -292,7 +288,7 @@ class WarmProcesses:
         child; the console script itself under ``GECMETRICS_TEST_FRESH_PROCESSES=1``."""
         env = dict(os.environ if env is None else env)
         if env.get(FRESH_VARIABLE, "") not in ("", "0"):
-            return [sys.executable, "-c", "from gecmetrics.cli import run; run()"]
+            return CONSOLE_SCRIPT
         return self.server(env).command
 
     def server(self, env: dict[str, str]) -> WarmProcess:

@@ -55,7 +55,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from tests.conftest import SHARED_DATA, SPACY_TEST_MODEL, _in_ci, cache_copy, command_environment  # noqa: E402
-from tests._warm_process import WARM  # noqa: E402
+from tests._warm_process import CONSOLE_SCRIPT, WARM  # noqa: E402
 
 PAGES = ["README.md"] + sorted(f"docs/{path.name}" for path in (ROOT / "docs").glob("*.md"))
 SUBMISSIONS_VARIABLE = "GECMETRICS_GJG15_SUBMISSIONS"
@@ -182,7 +182,7 @@ def environment(folder: Path, data: str, warm: bool = False) -> dict[str, str]:
     env = command_environment(PATH=f"{bin_folder}{os.pathsep}{os.environ['PATH']}", D=data,
                               G=os.environ.get(SUBMISSIONS_VARIABLE, ""), COLUMNS="200",
                               GECMETRICS_SPACY_MODEL=SPACY_TEST_MODEL, GECMETRICS_CACHE=str(folder / "cache"))
-    gecmetric = WARM.command(env) if warm else [sys.executable, "-c", "from gecmetrics.cli import run; run()"]
+    gecmetric = WARM.command(env) if warm else CONSOLE_SCRIPT
     # scripts, not links: a link to a virtualenv's python elsewhere starts the base interpreter
     # (Python finds its pyvenv.cfg beside the path it was started by), without the venv's packages
     for name, command in (("gecmetric", gecmetric), ("python", [sys.executable])):
