@@ -4,6 +4,8 @@ InputError naming the argument, or the same number as the plain form, never a si
 different number (cases found by a sweep of the Python API)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -308,3 +310,96 @@ def test_an_undefined_williams_test_names_the_metric_pair(tmp_path) -> None:
     scores = {"m1": {"A": .4, "B": .3, "C": .2, "D": .1}, "m2": {"A": .8, "B": .6, "C": .4, "D": .2}}
     with pytest.raises(InputError, match=r"comparing 'm1' with 'm2' \(paired tests of metrics\): Williams' test"):
         G.compare_metrics("m1", "m2", scores, judgments)
+
+
+@pytest.mark.parametrize("name", ["gleu", "gleu0", "green", "m2", "sentm2", "senterrant", "errant", "cleme",
+                                  "gotoscorer"])
+@pytest.mark.parametrize("value", [None, ([], []), ["a b"]])
+def test_prepare_takes_a_corpus_and_says_so(name: str, value: object) -> None:
+    """Every metric's prepare() refuses what is no Corpus in one line naming the metric (gleu,
+    green, the M2 family and errant read an attribute of it and raised AttributeError)."""
+    with pytest.raises(InputError, match=r"prepare\(\) takes a Corpus.*got " + type(value).__name__):
+        G.get_metric(name).prepare(value)
+
+
+def test_score_files_takes_corpus_files() -> None:
+    with pytest.raises(InputError, match="score_files needs a CorpusFiles .*got tuple"):
+        G.score_files([G.GLEU()], ("INPUT", ("REF0",), ("AMU",)))
+
+
+@pytest.mark.parametrize("hypothesis", [5, 2.5, object()])
+def test_a_hypothesis_that_is_no_list_is_named(hypothesis: object) -> None:
+    with pytest.raises(InputError, match="hypothesis: expected a list of lines, got " + type(hypothesis).__name__):
+        G.get_metric("gleu").corpus_score(["a b"], [["a b"]], hypothesis)
+
+
+def test_write_m2_writes_only_what_read_m2_reads_back(tmp_path) -> None:
+    """Blocks built in code are checked as the reader checks a file's: a field holding '|||' or a
+    line break, a span outside the sentence, a source that is no text were written as M2 that
+    read_m2 then refused (or raised AttributeError/TypeError while writing)."""
+    import io
+
+    from gecmetrics.core.edits.blocks import Block, Edit
+
+    bad = {"edits are Edit objects": [Block("a b", [None])], "edits are a list of Edit": [Block("a b", None)],
+           "type holds '|||'": [Block("a b c", [Edit(0, 1, "X|||Y", "d")])],
+           "correction holds '|||' or ends with '|'": [Block("a b c", [Edit(0, 1, "R:X", "d|")])],
+           "comment holds '|||'": [Block("a b", [Edit(0, 1, "R:X", "x", comment="c|||d")])],
+           "correction holds a line break": [Block("a b", [Edit(0, 1, "R:X", "x\ny")])],
+           "goes beyond the sentence": [Block("a b c", [Edit(0, 9, "X", "d")])],
+           "source is one line of text": [Block("a\nb c", [])],
+           "source is its tokenized text, got NoneType": [Block(None, [])]}
+    for message, blocks in bad.items():
+        handle = io.StringIO()
+        with pytest.raises(InputError, match=r"blocks: sentence 1: .*" + re.escape(message)):
+            G.write_m2(blocks, handle)
+        assert handle.getvalue() == ""
+    good = [Block("a b c", [Edit(0, 1, "R:X", "|x"), Edit(1, 2, "R:Y", "y||z", annotator=1)]), Block("", [])]
+    path = tmp_path / "built.m2"
+    with open(path, "w", encoding="utf-8") as handle:
+        G.write_m2(good, handle)
+    assert [(block.source, block.edits) for block in G.read_m2(str(path))] == [(b.source, b.edits) for b in good]
+
+
+def test_mbr_gives_a_candidate_that_is_no_text_the_fallback_as_reference_too() -> None:
+    """A lone surrogate in a candidate (a model's output) gets the fallback as the hypothesis and
+    as the others' reference, as an over-budget candidate does (it raised an InputError calling the
+    candidate "reference 0")."""
+    chosen = mbr_select([["He goes \ud800 home .", "He goes home .", "He goes home ."]], "gleu", [S], fallback=-1.0)
+    utilities = chosen.utilities[0]
+    assert utilities[0, 1] == utilities[0, 2] == utilities[1, 0] == utilities[2, 0] == -1.0
+    assert utilities[1, 2] == utilities[2, 1] == 1.0
+    assert chosen.choices == [1]
+    f = reward_function("gleu")
+    with pytest.raises(InputError, match="lone surrogate"):  # a dataset's reference with one stays an error
+        f(completions=["He goes home ."], source=[S], references=[["He goes \ud800 home ."]])
+
+
+def test_a_text_part_without_text_is_refused() -> None:
+    f = reward_function("gleu")
+    with pytest.raises(InputError, match="completion 0: a text part has no 'text'"):
+        f(completions=[[{"role": "assistant", "content": [{"type": "text"}]}]], source=[S], references=[R])
+    message = [{"role": "assistant", "content": [{"type": "text", "text": "He goes home ."}, {"type": "image"}]}]
+    assert f(completions=[message], source=[S], references=[R]) == [1.0]
+
+
+def test_the_cache_checks_its_options(tmp_path) -> None:
+    from gecmetrics.core.cache import Cache, cache_key, format_size, resolve_cache_folder
+
+    with pytest.raises(InputError, match="enabled must be True or False, got 'no'"):
+        Cache(tmp_path, enabled="no")  # it was taken as true: a cache turned off stayed on
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(InputError, match="on_warning must be a function"):
+        Cache(tmp_path, on_warning=5)
+    with pytest.raises(InputError, match="variable must be the text"):
+        resolve_cache_folder(None, 5)
+    for size in (float("nan"), -1, True, "5"):
+        with pytest.raises(InputError, match="format_size takes a number of bytes"):
+            format_size(size)
+    assert format_size(1_234_567) == "1.2 MB" and format_size(999) == "999 B"
+    cache, key = Cache(tmp_path), cache_key("a")
+    for items, message in (([key], "pairs, got bytes"), (5, "not int"), ([(key, b"v", 1)], "got tuple of 3")):
+        with pytest.raises(TypeError, match=message):
+            cache.put_many("ns", items)
+    cache.put_many("ns", [(key, b"v")])
+    assert cache.get_many("ns", [key]) == {key: b"v"}

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, one_line, plural, shown
+from .checks import check_flag
 from .cache_folder import (CACHE_FILE_SUFFIXES, ENV_VAR, FILE_NAME, SCHEMA_VERSION, cache_files,
                            resolve_cache_folder)
 
@@ -259,6 +260,8 @@ def parse_age(text: str | float | timedelta, what: str = "age") -> float:
 
 def format_size(size: int) -> str:
     """``1234567`` -> ``"1.2 MB"`` (powers of 1000, as :func:`parse_size` reads them)."""
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise InputError(f"format_size takes a number of bytes (an int, 0 or more), got {shown(size)}")
     value = float(size)
     for unit in ("B", "KB", "MB", "GB", "TB"):
         if value < 1000 or unit == "TB":
@@ -429,6 +432,10 @@ class Cache:
 
     def __init__(self, folder: str | os.PathLike[str] | None = None, enabled: bool = True,
                  on_warning: Callable[[str], None] | None = None):
+        check_flag(enabled, "enabled")  # "no" would be taken as true: a cache turned off would stay on
+        if on_warning is not None and not callable(on_warning):
+            raise InputError(f"on_warning must be a function of the message (e.g. print) or None, got "
+                             f"{type(on_warning).__name__}")
         self._on_warning = on_warning
         self._warned = False
         self._lock = threading.RLock()
@@ -541,11 +548,16 @@ class Cache:
         the look. Readers get the bytes back as given either way.
         """
         check_namespace(namespace)
+        if isinstance(items, (str, bytes, bytearray, memoryview)) or not isinstance(items, (Mapping, Iterable)):
+            raise TypeError(f"cache items are a mapping of keys to values or (key, value) pairs, not {type(items).__name__}")
         pairs = items.items() if isinstance(items, Mapping) else items
         chunk: list[tuple[bytes, bytes]] = []
         size = 0
-        for key, value in pairs:
-            key, value = _as_bytes(key, "key"), _as_bytes(value, "value")
+        for pair in pairs:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise TypeError(f"cache items are (key, value) pairs, got {type(pair).__name__}"
+                                + (f" of {len(pair)}" if isinstance(pair, (tuple, list)) else ""))
+            key, value = _as_bytes(pair[0], "key"), _as_bytes(pair[1], "value")
             if not self.enabled or self._read_only:
                 continue
             chunk.append((key, value))

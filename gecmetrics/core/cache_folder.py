@@ -32,6 +32,8 @@ def resolve_cache_folder(folder: str | os.PathLike[str] | None = None, variable:
         if not str(text).strip():
             raise InputError("cache folder: empty name")
         return Path(text).expanduser()
+    if variable is not None and not isinstance(variable, str):
+        raise InputError(f"variable must be the text of ${ENV_VAR} as read, or None, got {type(variable).__name__}")
     value = (os.environ.get(ENV_VAR, "") if variable is None else variable).strip()
     if value.lower() in OFF_VALUES:
         return None

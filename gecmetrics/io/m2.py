@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, TextIO
 
 from .text import STDIN, check_path, check_sequence, open_input, read_lines, split_lines
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
-                                 Block, Edit, NamedBlocks, blocks_name, check_blocks, format_m2,
+                                 Block, Edit, NamedBlocks, blocks_name, check_blocks, check_built_blocks, format_m2,
                                  normalize_correction, span_problem)
 from ..core.checks import check_flag
 from ..errors import InputError
@@ -210,4 +210,5 @@ def write_m2(blocks: Iterable[Block], handle: TextIO) -> None:
         raise InputError(f"write_m2 writes to an open text file (open(path, 'w', encoding='utf-8')), "
                          f"got {type(handle).__name__}")
     blocks = check_sequence(blocks, "blocks", "M2 blocks (gecmetrics.io.m2.read_m2)")
-    handle.write(format_m2(check_blocks(blocks, "blocks") if blocks else []))
+    check_built_blocks(blocks, "blocks")  # what is written reads back: one line per field, spans in the sentence
+    handle.write(format_m2(blocks))

@@ -690,6 +690,17 @@ class Metric(ABC):
         return compact(padded[0] if len(padded) == 1 else np.concatenate(padded, axis=0))
 
 
+def checked_corpus(corpus: Any, label: str, reads: str = "", method: str = "prepare") -> Any:
+    """``corpus`` if it is a :class:`~gecmetrics.io.corpus.Corpus`, what every metric's
+    :meth:`Metric.prepare` takes; anything else is one InputError naming the metric (``reads``:
+    what of the corpus it reads, e.g. " whose gold M2 is the reference")."""
+    from ..io.corpus import Corpus
+
+    if not isinstance(corpus, Corpus):
+        raise InputError(f"{label}: {method}() takes a Corpus{reads}, got {type(corpus).__name__}")
+    return corpus
+
+
 def truncation_note(label: str, original: str, observations: Sequence[Any]) -> list[str]:
     """The line that says, of chunks' ``(file -> sentences cut, maximum length)`` observations
     (None: nothing cut; every chunk names the files in one order), how many sentences of each

@@ -30,6 +30,7 @@ from ..core.table import scaled_number
 from ..errors import InputError
 from ..io.corpus import Corpus
 from ..kinds import M2
+from .base import checked_corpus
 from .capabilities import EditMarks, SentenceMarks
 from .results import CorpusSums
 from .running_f import CountsResult
@@ -303,6 +304,7 @@ class EditComparisonMetric(TypeAveragedMetric):
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> list[dict[int, EditTable]]:
         """The reference's edit tables, per sentence and annotator (with the sentences' tokens,
         which every hypothesis must annotate too)."""
+        corpus = checked_corpus(corpus, self.display_name, " whose gold M2 is the reference")
         if corpus.gold is None:
             raise InputError("ERRANT comparison needs reference M2 annotations")
         return self.reference_tables(check_blocks(corpus.gold, corpus.name("gold")), corpus.name("gold"),

@@ -17,7 +17,7 @@ from ..io.corpus import Corpus
 
 from ..io.text import check_lines
 from ..errors import InputError, plural
-from .base import Metric
+from .base import Metric, checked_corpus
 from .settings import Settings, bounded_int, choice, parse_bool, setting
 from ..core.ngrams import EncodedCorpus, EncodedText
 from ..core.units import UNITS
@@ -80,6 +80,7 @@ class NgramMetric(Metric):
 
     def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> EncodedCorpus:
         """Encode the source and references once, to the largest order of the group."""
+        corpus = checked_corpus(corpus, self.display_name)
         if not corpus.references:
             raise InputError(f"the {self.display_name} metric needs reference texts")
         order = max([self.settings.n] + [m.settings.n for m in group])

@@ -246,7 +246,7 @@ def _gold_blocks(references: Any, shown: str) -> list[Any]:
 
 def _check_hypothesis_kind(metrics: Sequence["Metric"], name: str, hypothesis: Any) -> None:
     """Text lines for a metric that reads text, M2 blocks for one that reads edits."""
-    if isinstance(hypothesis, (str, bytes)) or hypothesis is None:
+    if isinstance(hypothesis, (str, bytes)) or hypothesis is None or not isinstance(hypothesis, Iterable):
         return  # the corpus says what was expected
     items = list(hypothesis)
     if not items:

@@ -365,6 +365,9 @@ def score_files(metrics: Sequence[Any], files: CorpusFiles, *, executor: Executo
     """
     from ..metrics.registry import resolve_metrics
 
+    if not isinstance(files, CorpusFiles):
+        raise InputError(f"score_files needs a CorpusFiles (the paths of a corpus), got {type(files).__name__}; "
+                         "a corpus in memory is score_corpus's")
     run = _Run(resolve_metrics(metrics), files.hypothesis_names, executor, jobs, dask, progress, cache)
     if not files.target_lines and any(getattr(metric, "m2_target_lines", False) for metric in run.metrics):
         files = dataclasses.replace(files, target_lines=True)  # ChERRANT's M2 files

@@ -107,7 +107,10 @@ def _content_text(content: Any, k: int) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, Sequence) and all(isinstance(part, Mapping) for part in content):
-        texts = [part.get("text", "") for part in content if part.get("type", "text") == "text"]
+        parts = [part for part in content if part.get("type", "text") == "text"]
+        if any("text" not in part for part in parts):  # (it was scored as an empty completion)
+            raise InputError(f"completion {k}: a text part has no 'text'", "completions")
+        texts = [part["text"] for part in parts]
         for text in texts:
             if not isinstance(text, str):  # (its str() was scored: None as the word "None")
                 raise InputError(f"completion {k}: a text part's text is {kind_of(text)}, not text",
@@ -730,10 +733,16 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
                     source_column.append(source)
                     references.append(reference)
                     cells.append((k, i, j))
-    values = f(completions=completions, **{f.source_column: source_column, f.references_column: references})
+    # a candidate that is no text (a lone surrogate) gets the fallback as the others' reference
+    # too, as it does as a hypothesis: it is the model's output, not a dataset's reference
+    unscored = [_not_text(reference) for reference in references]
+    kept = [k for k, reason in enumerate(unscored) if reason is None]
+    values = f(completions=[completions[k] for k in kept],
+               **{f.source_column: [source_column[k] for k in kept], f.references_column: [references[k] for k in kept]})
+    values = dict(zip(kept, values))
     utilities = [np.full((len(texts), len(texts)), np.nan) for texts in candidates]
-    for (k, i, j), value in zip(cells, values):
-        utilities[k][i, j] = value
+    for n, (k, i, j) in enumerate(cells):
+        utilities[k][i, j] = values[n] if unscored[n] is None else f._fall_back(unscored[n])
     expected = [np.array([np.mean(np.delete(u[i], i)) if len(u) > 1 else 0.0 for i in range(len(u))])
                 for u in utilities]
     choices = [int(np.argmax(e)) for e in expected]

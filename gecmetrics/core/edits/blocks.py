@@ -139,12 +139,32 @@ def span_problem(start: int, end: int, n_tokens: int) -> str | None:
     return None
 
 
+def _line_break(text: str) -> bool:
+    """Whether ``text`` would end its M2 line early (the reader splits on ``\n``; a ``\r``
+    before it is a terminator)."""
+    return "\n" in text or "\r" in text
+
+
+def _field_problem(edit: Edit) -> str | None:
+    """What keeps an Edit's text fields from being one ``A`` line the M2 reader reads back."""
+    texts = (edit.type, edit.correction, edit.required, edit.comment)
+    if not all(isinstance(text, str) for text in texts):
+        return f"an Edit's type and correction are texts, got {edit.type!r}, {edit.correction!r}"
+    for label, text in zip(("type", "correction", "required", "comment"), texts):
+        if _line_break(text):
+            return f"an Edit's {label} holds a line break, which an M2 line cannot: {text!r}"
+        if FIELD_SEPARATOR in text or text.endswith("|"):  # a last '|' would join the separator after it
+            return f"an Edit's {label} holds {FIELD_SEPARATOR!r} or ends with '|', which an M2 line cannot: {text!r}"
+    return None
+
+
 def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
     """M2 blocks given in code checked as the M2 reader checks a file's (it checked the blocks it
     read, which carry their line: those with line 0 are checked here): a :class:`Block` whose
-    source is a text and whose edits are :class:`Edit` lines of integer spans inside the sentence,
-    text fields and a non-negative integer annotator. (A list or a str where an Edit belongs was
-    scored 0, or failed deep in a metric.)"""
+    source is a text of one line and whose edits are :class:`Edit` lines of integer spans inside
+    the sentence, text fields that fit in one ``A`` line and a non-negative integer annotator. (A
+    list or a str where an Edit belongs was scored 0, or failed deep in a metric; a field holding
+    ``|||`` was written as an M2 line the reader refuses.)"""
     for k, block in enumerate(blocks):
         if not isinstance(block, Block):
             raise InputError(f"expected M2 blocks (gecmetrics.read_m2, or gecmetrics.io.m2.Block), got "
@@ -155,6 +175,9 @@ def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
         if not isinstance(block.source, str):
             raise InputError(f"{where}: a Block's source is its tokenized text, got {type(block.source).__name__}",
                              name)
+        if _line_break(block.source):
+            raise InputError(f"{where}: a Block's source is one line of text, got one holding a line break: "
+                             f"{block.source!r}", name)
         if not isinstance(block.edits, (list, tuple)):
             raise InputError(f"{where}: a Block's edits are a list of Edit, got {type(block.edits).__name__}", name)
         n_tokens = len(block.source.split())
@@ -167,9 +190,7 @@ def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
                 raise InputError(f"{where}: an Edit's start, end and annotator are integers, got "
                                  f"{edit.start!r}, {edit.end!r}, {edit.annotator!r}", name)
             problem = span_problem(edit.start, edit.end, n_tokens) or (
-                f"annotator {edit.annotator} is negative" if edit.annotator < 0 else None)
-            if problem is None and not all(isinstance(text, str) for text in (edit.type, edit.correction)):
-                problem = f"an Edit's type and correction are texts, got {edit.type!r}, {edit.correction!r}"
+                f"annotator {edit.annotator} is negative" if edit.annotator < 0 else None) or _field_problem(edit)
             if problem:
                 raise InputError(f"{where}: {problem}", name)
 

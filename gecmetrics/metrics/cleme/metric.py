@@ -19,7 +19,7 @@ from ...io.corpus import Corpus
 from ...errors import InputError
 from ...io.m2 import blocks_name
 from ...kinds import M2
-from ..base import Metric
+from ..base import Metric, checked_corpus
 from ..results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
 from ..settings import Settings, choice, parse_beta, parse_bool, parse_floats, setting, setting_label, unless
 from ...core.lang import DEFAULT_LANGUAGE, language_class, parse_lang
@@ -326,9 +326,7 @@ class ChunkMetric(Metric):
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> PreparedReferences:
         """The corpus's reference M2 (``corpus.gold``), read once for every hypothesis."""
-        if not isinstance(corpus, Corpus):
-            raise InputError(f"{self.label}: prepare() takes a Corpus whose gold M2 is the reference, "
-                             f"got {type(corpus).__name__}")
+        corpus = checked_corpus(corpus, self.label, " whose gold M2 is the reference")
         if corpus.gold is None:
             raise InputError(f"{self.label} needs the reference M2 (the corpus's gold M2 blocks)")
         name = corpus.name("gold")

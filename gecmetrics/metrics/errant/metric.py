@@ -33,6 +33,7 @@ from ...io.corpus import Corpus
 from ...io.m2 import FIELD_SEPARATOR, Block
 from ...io.text import check_lines
 from ...kinds import M2, TEXT
+from ..base import checked_corpus
 from ..edit_comparison import CherrantSettings, EditComparisonMetric, ErrantResult, comparison_from
 from ..settings import choice, flag, flag_as, parse_bool, setting, setting_label, unless
 
@@ -243,6 +244,7 @@ class ErrantText(EditComparisonMetric):
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> ErrantPrepared:
         """Annotate every text hypothesis of the corpus (and the references with
         ``annotate_refs``) in one pass; the reference blocks are the gold M2 otherwise."""
+        corpus = checked_corpus(corpus, self.display_name)
         annotator = self.annotator()
         hypotheses = [lines for lines in corpus.hypotheses.values() if lines and isinstance(lines[0], str)]
         sets = [[lines] for lines in hypotheses]

@@ -28,7 +28,7 @@ from ...errors import InputError
 from ...io.corpus import Corpus
 from ...io.gts_weights import SYSTEMS, weights_setting
 from ...kinds import M2
-from ..base import Metric
+from ..base import Metric, checked_corpus
 from ..capabilities import GoldEditWeights
 from ..results import CorpusSums
 from ..settings import Settings, non_negative_int, parse_bool, parse_float, setting, setting_label
@@ -203,9 +203,7 @@ class GoToScorer(Metric):
     def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> GoToPrepared:
         """Judge every hypothesis of ``corpus`` (one system each: annotator 0 of its M2) against
         annotator ``ref_id`` of the gold M2; levels from these systems or the weight file."""
-        if not isinstance(corpus, Corpus):
-            raise InputError(f"GoToScorer: prepare() takes a Corpus whose gold M2 is the reference, "
-                             f"got {type(corpus).__name__}")
+        corpus = checked_corpus(corpus, "GoToScorer", " whose gold M2 is the reference")
         if corpus.gold is None:
             raise InputError("GoToScorer needs the reference M2 (the corpus's gold M2 blocks: --m2 GOLD.m2)")
         gold_name = corpus.name("gold")
@@ -268,9 +266,7 @@ class GoToScorer(Metric):
         ``-cat`` table; weighted even with ``no_weight``, which only changes the scores). A
         sentence's weights depend on its own judgments only, so a large corpus is judged
         :data:`DIFFICULTY_ROWS` sentences at a time (what judging holds stays bounded)."""
-        if not isinstance(corpus, Corpus):
-            raise InputError(f"GoToScorer: difficulty() takes a Corpus whose gold M2 is the reference, "
-                             f"got {type(corpus).__name__}")
+        corpus = checked_corpus(corpus, "GoToScorer", " whose gold M2 is the reference", "difficulty")
         parts = [self._difficulty(corpus.slice(start, min(start + DIFFICULTY_ROWS, corpus.size)))
                  for start in range(0, corpus.size, DIFFICULTY_ROWS)] or [self._difficulty(corpus)]
         return SentenceDifficulty(*(np.concatenate([getattr(part, name) for part in parts])

@@ -34,7 +34,7 @@ from ...core.resampling import LinearResampler
 from ...errors import InputError, LineRefused, plural
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
-from ..base import Metric
+from ..base import Metric, checked_corpus
 from ..results import CorpusSums
 from ..settings import (Settings, choice, non_negative_int, optional_int, parse_device, parse_finite_non_negative,
                         parse_float, positive_int, setting, setting_label, signature_value)
@@ -319,8 +319,7 @@ class LLMJudgeMetric(Metric):
 
     def hypotheses_of(self, corpus: Corpus) -> tuple[list[str], list[list[str]]]:
         """The corpus's sources and every hypothesis (text lines), in the corpus's order."""
-        if not isinstance(corpus, Corpus):
-            raise InputError(f"{self.label}: prepare() takes a Corpus, got {type(corpus).__name__}")
+        corpus = checked_corpus(corpus, self.label)
         if not corpus.hypotheses:
             raise InputError(f"{self.label} needs at least one hypothesis")
         return list(corpus.sources), [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]

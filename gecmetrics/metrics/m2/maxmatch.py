@@ -20,6 +20,7 @@ from ...errors import InputError, LineRefused, plural
 from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
 from ...core import fscore
 from ...core.table import scaled_number
+from ..base import checked_corpus
 from ..running_f import CountsResult
 from ..type_average import TypeAveragedMetric, category_level_setting, grouped, grouping_level, level_signature
 from ...io.m2 import Block, Edit, check_blocks
@@ -208,6 +209,7 @@ class M2Scorer(TypeAveragedMetric):
         return ("maxmatch-gold",)
 
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> MaxMatchGold:
+        corpus = checked_corpus(corpus, self.display_name, " whose gold M2 is the reference")
         if corpus.gold is None:
             raise InputError("the m2 metric needs gold M2 annotations of the same sentences")
         blocks = check_blocks(corpus.gold, corpus.name("gold"))

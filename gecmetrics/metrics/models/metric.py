@@ -47,7 +47,7 @@ from ...core.models.runtime import DTYPES
 from ...errors import InputError
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
-from ..base import Metric, truncation_note
+from ..base import Metric, checked_corpus, truncation_note
 from ..results import CorpusSums, ScoreResult, shown_score
 from ..settings import (Settings, batch_size_setting, choice, device_setting, parse_bool, parse_float, parse_floats,
                         parse_int, positive_int, setting, setting_label, signature_value, threads_setting, when_set)
@@ -405,8 +405,7 @@ class ModelMetric(Metric):
     def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> ModelPrepared:
         """Run the models on every hypothesis of the corpus at once (each distinct sentence or
         pair once, cached outputs read from the run's persistent cache)."""
-        if not isinstance(corpus, Corpus):
-            raise InputError(f"{self.label}: prepare() takes a Corpus, got {type(corpus).__name__}")
+        corpus = checked_corpus(corpus, self.label)
         if not corpus.hypotheses:
             raise InputError(f"{self.label} needs at least one hypothesis")
         sources = self.context(corpus)
