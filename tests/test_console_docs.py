@@ -277,7 +277,6 @@ EXPECTED_PAGES_WITHOUT_EXAMPLES = {
     "docs/design.md": "the design",
     "docs/meta-evaluation-judgments.md": "the Python API and definitions of meta-eval --judgments",
     "docs/analysis.md": "the Python API of the analysis functions",
-    "docs/cache.md": "its commands are not on the command line yet (a text block shows them)",
     "docs/rewards.md": "the Python API of gecmetrics.rewards (its Python examples run in test_docs_examples)",
 }
 """Pages with no command to run, and why."""
