@@ -69,6 +69,20 @@ def test_gotoscorer_weights_below_zero_are_said(files):
         assert code == 0 and err == "", (flags, err)
 
 
+def test_gotoscorer_weights_that_count_no_correct_chunk_are_said(files):
+    """One system without a weight file: every chunk it gets right weighs 1 - 1/1 = 0, so P, R
+    and F were 0 whatever the system, without a word; now one warning line (the numbers stay the
+    original's). Two systems with the defaults say nothing."""
+    code, out, err = run_cli("gotoscorer", "-ref", files["ref.m2"], "-hyp", files["s1.m2"])
+    assert code == 0 and out.splitlines()[1].split("\t")[1:4] == ["0.00", "0.00", "0.00"], out
+    assert err.startswith("gecmetric: warning: GoToScorer: weight parameters a = 1, b = 0, c = 0 on 1 system give "
+                          "every chunk a system got right the weight 0") and len(err.splitlines()) == 1, err
+    code, out, err = run_cli("gotoscorer", "-ref", files["ref.m2"], "-hyp", files["s1.m2"], "-no_weight")
+    assert code == 0 and err == "", err
+    code, out, err = run_cli("gotoscorer", "-ref", files["ref.m2"], "-hyp", files["s1.m2"], "-c", "1")
+    assert code == 0 and err == "", err  # 1 - 1/2: a correct chunk counts
+
+
 def test_messages_name_their_flags(files, tmp_path):
     """cleme's -b, attribute's --seed and --column said 'setting beta', 'seed', 'beta'."""
     for value, why in (("-1", "must be a number >= 0 or inf"), ("nan", "must be a number, not nan")):

@@ -84,6 +84,14 @@ BAD = [
     (["meta-eval", "--scores", "scores.tsv"], None, None),                    # 2 systems: too few
     (["meta-eval", "--scores", "nan_scores.tsv"], "nan_scores.tsv", 2),
     (["meta-eval", "--scores", "scores.tsv", "-d", "29"], None, None),
+    # a reference given twice would count twice (GLEU+ draws it twice as often)
+    (["gleu", *N, "ref0", "-o", "hyp"], "ref0", None),
+    (["compare", "-s", "src", "-r", "ref1", "ref1", "-o", "hyp"], "ref1", None),
+    # a number too large for a float reads as inf: recall is asked for by "inf" only
+    (["green", *N, "-c", "hyp", "-b", "1e309"], None, None),
+    (["m2", "score", "-s", "gold.m2", "-o", "hyp", "-b", "1e309"], None, None),
+    (["m2", "compare", "-hyp", "gold.m2", "-ref", "gold.m2", "-b", "1e999"], None, None),
+    (["cleme", "-hyp", "gold.m2", "-ref", "gold.m2", "-b", "1e309"], None, None),
 ]
 
 

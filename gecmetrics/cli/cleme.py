@@ -26,7 +26,7 @@ from .context import in_run
 from .sentences import echo_sentence_scores
 
 
-def build_metric(assumption: str, level: str, unweighted: bool, beta: float | None, cleme2: bool,
+def build_metric(assumption: str, level: str, unweighted: bool, beta: str | float | None, cleme2: bool,
                  factors: str | None, lang: str | None = None) -> ChunkMetric:
     """CLEME or CLEME2.0 with the command's settings (beta is CLEME's, factors CLEME2.0's)."""
     common = {"assumption": assumption, "level": level, "weighted": not unweighted,
@@ -51,7 +51,7 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: float | No
                    "sentence scores.")
 @click.option("--unweighted", is_flag=True,
               help="Count chunks instead of weighting them by length (the official curves).")
-@click.option("-b", "--beta", type=float, default=None, help="Beta of CLEME's F-score (>= 0; inf gives recall) "
+@click.option("-b", "--beta", metavar="FLOAT", default=None, help="Beta of CLEME's F-score (>= 0; inf gives recall) "
                                                              "[default: 0.5].")
 @click.option("--cleme2", is_flag=True,
               help="CLEME2.0: hit-, wrong-, under- and over-correction rates and their aggregate (the score).")
@@ -61,7 +61,7 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: float | No
 @scoring_options(mean=False, verbose="Print each sentence's chunk table (the layout of CLEME's visualize.py) "
                                      "before the scores.")
 def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumption: str, level: str,
-          unweighted: bool, beta: float | None, cleme2: bool, factors: str | None, **options: Any) -> None:
+          unweighted: bool, beta: str | None, cleme2: bool, factors: str | None, **options: Any) -> None:
     """CLEME (F-beta over chunks) or CLEME2.0 (--cleme2) of hypothesis M2 files against a
     reference M2 file, as THUKElab/CLEME computes them (x100; --scale 1: fractions, as CLEME
     prints them; the counts with as many decimals as fractions get).

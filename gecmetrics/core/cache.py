@@ -549,7 +549,8 @@ class Cache:
         """
         check_namespace(namespace)
         if isinstance(items, (str, bytes, bytearray, memoryview)) or not isinstance(items, (Mapping, Iterable)):
-            raise TypeError(f"cache items are a mapping of keys to values or (key, value) pairs, not {type(items).__name__}")
+            raise TypeError("cache items are a mapping of keys to values or (key, value) pairs, not "
+                            f"{type(items).__name__}")
         pairs = items.items() if isinstance(items, Mapping) else items
         chunk: list[tuple[bytes, bytes]] = []
         size = 0

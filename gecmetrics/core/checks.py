@@ -31,11 +31,13 @@ def check_flag(value: Any, what: str) -> bool:
     return value
 
 
-def check_beta(number: float, what: str = "beta") -> float:
-    """A parsed beta (>= 0, not nan) that is :data:`MAX_BETA` or less, or ``inf``."""
-    if math.isfinite(number) and number > MAX_BETA:
+def check_beta(number: float, what: str = "beta", given: str | None = None) -> float:
+    """A parsed beta (>= 0, not nan) that is :data:`MAX_BETA` or less, or ``inf``; ``given``: the
+    text it was read from, when that wrote out a number too large for a float (``1e309`` reads as
+    inf, and recall is asked for by ``inf`` only)."""
+    if (math.isfinite(number) and number > MAX_BETA) or given is not None:
         raise InputError(f"{what} must be at most 1e+100 (gecmetrics.core.checks.MAX_BETA), or inf for recall, "
-                         f"got {shown(number)}")
+                         f"got {shown(number) if given is None else given}")
     return number
 
 

@@ -10,8 +10,8 @@ from typing import Any, Mapping, Sequence
 from ..core.checks import check_count, check_distinct_names
 from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
-from .text import (STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length, check_lines,
-                   check_paths, check_reference_sets, read_lines, unordered)
+from .text import (REPEATED_REFERENCE, STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length,
+                   check_lines, check_paths, check_reference_sets, read_lines, unordered)
 
 @dataclass
 class Corpus:
@@ -288,6 +288,7 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
             + list(hypothesis_m2).count(STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
     check_distinct(hypotheses, "(a corpus names its systems by path: the second would replace the first)")
+    check_distinct(references, REPEATED_REFERENCE)
     if hypothesis_m2 and len(hypothesis_m2) != len(hypotheses):
         raise InputError(f"give one hypothesis M2 file per hypothesis file, in the same order: {len(hypothesis_m2)} "
                          f"M2 files for {len(hypotheses)} hypothesis files")

@@ -165,6 +165,12 @@ def check_system_names(values: Any, name: str = "systems") -> list[Any]:
     return names
 
 
+REPEATED_REFERENCE = ("as a reference: each copy would count as one more reference, and the scores would change "
+                      "(give each reference file once)")
+"""Why a reference file given twice is refused (:func:`check_distinct`): GLEU+ would sample it
+twice as often, an annotator would be counted twice."""
+
+
 def check_distinct(paths: Sequence[Any], why: str) -> None:
     """Each file once: the first one given again is an InputError naming it, ``why`` saying
     what a repeated file would do (``given twice {why}``)."""

@@ -258,7 +258,9 @@ def parse_beta(name: str, value: Any) -> float:
     number = parse_float(name, value)
     if number < 0:
         raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {value!r}")
-    return check_beta(number, setting_label(name))  # (-0 kept: the original GREEN prints beta=-0.00)
+    overflow = math.isinf(number) and isinstance(value, str) and \
+        value.strip().lower().lstrip("+") not in ("inf", "infinity")
+    return check_beta(number, setting_label(name), value.strip() if overflow else None)  # (-0 kept: the original GREEN prints beta=-0.00)
 
 
 def parse_betas(name: str, value: Any) -> tuple[float, ...]:

@@ -7,7 +7,7 @@ import stat
 from dataclasses import dataclass, field
 
 from ..errors import InputError, plural
-from ..io.text import STDIN, blame_line_counts, open_input
+from ..io.text import REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, open_input
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class CorpusFiles:
             raise InputError("a corpus needs a source file or a gold M2 file")
         if self.paths.count(STDIN) > 1:
             raise InputError("standard input ('-') can be read only once")
+        check_distinct(self.references, REPEATED_REFERENCE)
         if self.hypothesis_m2 and len(self.hypothesis_m2) != len(self.hypotheses):
             raise InputError(f"give one hypothesis M2 file per hypothesis file, in the same order: "
                              f"{len(self.hypothesis_m2)} M2 files for {len(self.hypotheses)} hypothesis files")

@@ -737,8 +737,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     # too, as it does as a hypothesis: it is the model's output, not a dataset's reference
     unscored = [_not_text(reference) for reference in references]
     kept = [k for k, reason in enumerate(unscored) if reason is None]
-    values = f(completions=[completions[k] for k in kept],
-               **{f.source_column: [source_column[k] for k in kept], f.references_column: [references[k] for k in kept]})
+    values = f(completions=[completions[k] for k in kept], **{f.source_column: [source_column[k] for k in kept],
+                                                              f.references_column: [references[k] for k in kept]})
     values = dict(zip(kept, values))
     utilities = [np.full((len(texts), len(texts)), np.nan) for texts in candidates]
     for n, (k, i, j) in enumerate(cells):

@@ -35,7 +35,7 @@ from ..settings import Settings, non_negative_int, parse_bool, parse_float, sett
 from .chunking import chunk_edits
 from .judging import ALL, FN, FP, TN, TP
 from .scorer import (GoldChunks, Judgments, SentenceDifficulty, SystemEdits, WeightTable, category_of, judge,
-                     level_weights, negative_weight_note, read_gold, read_system, scores_from_sums,
+                     level_weights, weight_note, read_gold, read_system, scores_from_sums,
                      sentence_difficulty, sentence_table, weight_table)
 
 OUTCOMES = 5
@@ -231,10 +231,11 @@ class GoToScorer(Metric):
                                prepared.placed)
 
     def notes(self, observations: Sequence[Any]) -> list[str]:
-        """Weights below 0 (:func:`~.scorer.negative_weight_note`), as the command prints it."""
+        """Weights below 0, or none for what a system got right (:func:`~.scorer.weight_note`), as the
+        command prints them."""
         s = self.settings
         systems = next((observed.systems for observed in observations if observed is not None), None)
-        note = None if s.no_weight or systems is None else negative_weight_note(systems, s.a, s.b, s.c)
+        note = None if s.no_weight or systems is None else weight_note(systems, s.a, s.b, s.c)
         return [note] if note else []
 
     def check_observations(self, observations: Sequence[Any]) -> None:

@@ -15,7 +15,7 @@ from ...core.table import scaled_number
 from ...errors import InputError, plural, warn_notes
 from ...io.gts_weights import WeightFile
 from .scorer import (Difficulty, GoToScores, WeightTable, difficulty_counts, difficulty_rows, level_weights,
-                     negative_weight_note, ordered_scores, read_gold, read_systems, score_systems, sentence_scores,
+                     weight_note, ordered_scores, read_gold, read_systems, score_systems, sentence_scores,
                      sentence_table)
 
 
@@ -131,7 +131,7 @@ def join_runs(parts: Sequence[ChunkRun], options: RunOptions) -> JoinedRun:
     per_level = level_weights(table.n_systems, options.a, options.b, options.c)
     used = None if options.no_weight else per_level
     if used is not None:
-        warn_notes(filter(None, [negative_weight_note(table.n_systems, options.a, options.b, options.c)]))
+        warn_notes(filter(None, [weight_note(table.n_systems, options.a, options.b, options.c)]))
     scores = [ordered_scores(np.concatenate([part.outcomes[k] for part in parts]), table.correct, used)
               for k in range(len(names))]
     return JoinedRun(list(names), statistics, table, per_level, not options.no_weight, scores,

@@ -348,17 +348,24 @@ def level_weights(n_systems: int, a: float = 1.0, b: float = 0.0, c: float = 0.0
     return weights
 
 
-def negative_weight_note(n_systems: int, a: float = 1.0, b: float = 0.0, c: float = 0.0) -> str | None:
-    """The line a run prints when the weight parameters give a level a weight below 0: the
-    original scores with it (and so do we, digit for digit), but P, R, F and accuracy then leave
-    0-100 (``-a 0.4`` on two systems: F0.5 500.00); None when every weight is at least 0 (a
-    weight the parameters make 0 may come out a rounding error below it, as in the original)."""
+def weight_note(n_systems: int, a: float = 1.0, b: float = 0.0, c: float = 0.0) -> str | None:
+    """The line a run prints when the weight parameters give the chunks that 1 to N systems got
+    right no weight (one system with the defaults: 1 - 1/1 = 0, so every true positive counts 0
+    and P, R and F are 0 whatever the system), or give a level a weight below 0 (P, R, F and
+    accuracy then leave 0-100: ``-a 0.4`` on two systems: F0.5 500.00). The original scores
+    either way, and so do we, digit for digit. None otherwise (a weight the parameters make 0 may
+    come out a rounding error below it, as in the original)."""
     weights = level_weights(n_systems, a, b, c)
+    parameters = f"weight parameters a = {a:g}, b = {b:g}, c = {c:g}"
+    if n_systems and np.all(np.abs(weights[1:]) <= 1e-9):
+        return (f"gecmetric: warning: GoToScorer: {parameters} on {n_systems} system{'s' if n_systems > 1 else ''} "
+                "give every chunk a system got right the weight 0: true positives count 0, so P, R and F are 0 "
+                "whatever the system (the weights need several systems' outputs, -hyp, or a weight file, -w_file)")
     negative = np.flatnonzero(weights < -1e-9)
     if not len(negative):
         return None
     n = int(negative[0])
-    return (f"gecmetric: warning: GoToScorer: weight parameters a = {a:g}, b = {b:g}, c = {c:g} give the chunks that "
+    return (f"gecmetric: warning: GoToScorer: {parameters} give the chunks that "
             f"{n} of {n_systems} systems got right the weight {weights[n]:g}: with a weight below 0, P, R, F and "
             f"accuracy can leave 0-100 (the original's numbers, printed as it computes them)")
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import re
 import unicodedata
 import zlib
 from pathlib import Path
 from typing import Any
 
-from ....errors import InputError
+from ....errors import InputError, shown
 
 ENVIRONMENT_VARIABLE = "GECMETRICS_ERRANT_WORDS"
 DEBIAN_SCOWL = Path("/usr/share/dict/scowl")
@@ -85,7 +86,9 @@ def read_word_file(path: str | os.PathLike) -> frozenset[str]:
             # cost three times the whole set), the bounds checked on each line as it completes
             while True:
                 block = handle.read(_READ_CHARS)
-                lines = (pending + block).split("\n")
+                text = pending + block
+                _check_one_word_a_line(text, number, path)
+                lines = text.split("\n")
                 pending = lines.pop() if block else ""
                 if not block and lines == [""]:
                     break
@@ -98,7 +101,26 @@ def read_word_file(path: str | os.PathLike) -> frozenset[str]:
         raise InputError("word list is not UTF-8 text", str(path)) from None
     except (OSError, EOFError, zlib.error) as err:
         raise InputError(f"cannot read word list: {getattr(err, 'strerror', None) or err}", str(path)) from None
+    if not words - {""}:  # every word would be a SPELL error
+        raise InputError("holds no words: not a word list (one word a line)", str(path))
     return frozenset(words)
+
+
+_INNER_SPACE = re.compile(r"\S[^\S\n]+\S")
+"""Whitespace between two words of one line."""
+
+
+def _check_one_word_a_line(text: str, number: int, path: str | os.PathLike) -> None:
+    """A line of ``text`` (which follows ``number`` lines of the file) holding more than one
+    word is an InputError: a text given as a word list (each of its lines would be one "word",
+    and every word of a sentence a SPELL error)."""
+    found = _INNER_SPACE.search(text)
+    if found is not None:
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.end())
+        line = text[start:] if end < 0 else text[start:end]
+        raise InputError(f"a line of several words ({shown(line.strip())}): not a word list (one word a line)",
+                         str(path), number + text.count("\n", 0, found.start()) + 1)
 
 
 _READ_CHARS = 1 << 16
