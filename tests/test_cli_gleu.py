@@ -142,9 +142,9 @@ def test_real_process(small):
 
 def test_empty_corpus_is_an_error(files):
     """A corpus with no sentences is bad input (issue 12), not a score of 0."""
-    empty = files("empty", "")
+    empty, also_empty = files("empty", ""), files("also_empty", "")
     for args in (["gleu", "-f"], ["gleu", "-m"], ["gleu", "--mean"], ["gleu", "--variant", "gleu0"]):
-        code, out, err = run(args[0], "-s", empty, "-r", empty, empty, "-o", empty, *args[1:])
+        code, out, err = run(args[0], "-s", empty, "-r", empty, also_empty, "-o", empty, *args[1:])
         assert code == 2 and out == "" and err.count("\n") == 1 and f"the source {empty}" in err, err
     code, out, err = run("compare", "-s", empty, "-r", empty, "-o", empty, "--tsv")
     assert code == 2 and "the corpus has no sentences" in err
