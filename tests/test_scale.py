@@ -97,6 +97,13 @@ def test_cli_jobs_and_chunks_print_the_same(conll14, monkeypatch):
         outputs = {run_cli(*args, *extra)[1] for extra in ([], ["--chunk-lines", "100"], ["-p", "2"],
                                                           ["-p", "2", "--chunk-lines", "333"])}
         assert len(outputs) == 1 and outputs.pop(), args
+    # the sentence scores' JSON: each sentence's annotator is chosen by the totals of the sentences
+    # before it, in earlier chunks too (they restarted at every chunk: CAMB's sentence 295 read 1.0
+    # instead of 0.9091 with --chunk-lines 7, as chunks of 294 lines give it)
+    args = ["m2", "score", "-s", "official-2014.combined.m2", "-o", "AMU", "CAMB", "--sentence", "--json"]
+    outputs = {run_cli(*args, *extra)[1] for extra in ([], ["--chunk-lines", "7"], ["--chunk-lines", "294"],
+                                                      ["-p", "2", "--chunk-lines", "7"])}
+    assert len(outputs) == 1 and outputs.pop(), args
 
 
 def test_dask_cluster_gives_the_local_statistics(conll14):

@@ -22,16 +22,16 @@ def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any,
     gathered: dict[str, list] = {path: [] for path in names}
     for chunk in chunks:
         statistics = [chunk.statistics[path][0] for path in names]
-        scores = [metric.sentence_from_statistics(s) for s in statistics]
-        if as_json:
-            for path, s in zip(names, scores):
+        if as_json:  # scored once joined: a sentence's score may read the sentences before it (the M2
+            for path, s in zip(names, statistics):  # scorer's running totals), in earlier chunks too
                 gathered[path].append(s)
             continue
+        scores = [metric.sentence_from_statistics(s) for s in statistics]
         for line in report.sentence_lines(metric, chunk, names, statistics, scores, o.digits, o.verbose):
             click.echo(render_parts(line, "text"))
     if as_json:
-        echo_json_results(((path, metric, type(parts[0]).joined(parts)) for path, parts in gathered.items()), o.scale,
-                          "sentence")
+        echo_json_results(((path, metric, metric.sentence_from_statistics(metric.join_statistics(parts)))
+                           for path, parts in gathered.items()), o.scale, "sentence")
 
 
 def echo_sentence_scores(scored: Any, scale: float, digits: int, fmt: str | None) -> None:
