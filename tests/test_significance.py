@@ -523,6 +523,27 @@ def test_gleu_cli_seed_is_the_run_seed(tmp_path):
     assert first["systems"][1]["score"] == pytest.approx(100 * expected.systems[1].score)
 
 
+def test_gleu_cli_seed_with_gec_rankings_draws_or_gleu0_seeds_the_test_as_compare_does(tmp_path):
+    """-f --seed N (gec-ranking's draws) and gleu0's --seed (no draws) with a paired test seed the
+    test alone: compare's --seed N, the same bytes (both were refused: a GLEU+ test of
+    gec-ranking's draws could only be seeded 0 from its own command)."""
+    import json
+
+    paths = write_corpus(tmp_path)
+    base = ["-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["INPUT"], paths["good"], paths["weak"],
+            "--paired-bs", "100", "--seed", "7", "--json"]
+    for command, spec in ((["gleu", "-f"], "gleu"), (["gleu0"], "gleu0"), (["gleu", "--variant", "gleu0"], "gleu0")):
+        own = run_cli([*command, *base])
+        assert own.exit_code == 0, own.output
+        assert own.output == run_cli(["compare", *base, "--metrics", spec]).output, command
+        assert json.loads(own.output)[0]["seed"] == 7
+    assert "sampling:py2-compatible|test:paired-bs|bs:100|seed:7" in json.loads(run_cli(["gleu", "-f", *base]).output)[0][
+        "signature"]
+    for command in (["gleu", "-f"], ["gleu0"]):  # without a paired test nothing is drawn from the seed
+        refused = run_cli([*command, *base[:-5], "--seed", "7"])
+        assert refused.exit_code == 2 and "with a paired test" in refused.output, refused.output
+
+
 def test_m2_score_cli_paired_test(conll14, tmp_path):
     from gecmetrics.metrics.m2.maxmatch import M2Scorer
     from gecmetrics.io.m2 import read_m2

@@ -27,14 +27,15 @@ def gleu_metrics(variant: str, lambdas: tuple[str, ...], options: dict[str, Any]
             raise InputError(f"-l/--lambda applies to --variant gleu0 only, not {variant}")
         if settings.get("fix_seed") and settings.get("seed") is not None:
             raise InputError("-f (gec-ranking's draws, the default) and --seed N (NumPy draws) contradict each "
-                             "other; give one")
+                             "other; give one (with a paired test, -f --seed N seeds the test alone)")
         if settings.get("best_reference") and "iterations" in settings:  # it changed nothing
             raise InputError("-i/--iter does not apply to -m/--max (the best reference of each sentence: no "
                              "reference sampling)")
         return [GLEU(variant=variant, **settings)]
     unused = [flag for name in SAMPLING if name in settings for flag in GLEUSettings.infos()[name].flags[:1]]
     if unused:
-        raise InputError(f"{', '.join(unused)} do(es) not apply to --variant gleu0 (no reference sampling)")
+        raise InputError(f"{', '.join(unused)} do(es) not apply to --variant gleu0 (no reference sampling; with a "
+                         "paired test, --seed seeds the test)")
     from ..metrics.gleu.gleu2015 import GLEU2015, GLEU2015Settings
 
     parse = GLEU2015Settings.infos()["lambda_"].parse
@@ -65,8 +66,15 @@ def gleu(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], 
     scoring = ScoringOptions.take({**options, "seed": None})
     if options.get("smooth") and not scoring.sentence:
         raise InputError("--smooth goes with --sentence")
+    test_seed = None
+    if scoring.paired and options.get("seed") is not None and (variant == "gleu0" or options.get("fix_seed")):
+        # no reference drawn from it (-f: gec-ranking's draws; gleu0 draws none): the test's seed alone, as
+        # compare's --seed is
+        test_seed = GLEUSettings.infos()["seed"].parse("--seed", options["seed"])
+        options = {**options, "seed": None}
     metrics = gleu_metrics(variant, lambdas, options)
-    scoring = dataclasses.replace(scoring, seed=getattr(metrics[0].settings, "seed", None))  # --seed, as parsed
+    seed = test_seed if test_seed is not None else getattr(metrics[0].settings, "seed", None)  # --seed, as parsed
+    scoring = dataclasses.replace(scoring, seed=seed)
     if getattr(metrics[0].settings, "best_reference", False) and scoring.seed is not None and not scoring.paired:
         raise InputError("--seed draws references or a paired test's resamples: -m/--max draws no reference")
     files = corpus_files(source, references, hypotheses)
