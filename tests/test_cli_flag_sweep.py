@@ -199,11 +199,19 @@ def test_signature_says_sentence_scores_and_their_mean(files):
                         (["m2", "score", "-s", files["ref.m2"], "-o", files["h1"], "--sentence"], "sentences:each"),
                         (["m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "--sentence"],
                          "sentences:each"),
-                        (["cleme", "-ref", files["ref.m2"], "-hyp", files["s1.m2"], "--sentence"], "sentences:each")]:
+                        (["cleme", "-ref", files["ref.m2"], "-hyp", files["s1.m2"], "--sentence"], "sentences:each"),
+                        # compare's sentence scores said the corpus signature (2026-12-04, a check of one shape)
+                        (["compare", *text, "--metrics", "gleu", "--sentence"], "sentences:each")]:
         code, _, err = run_cli(*args, "--signature")
         assert code == 0 and f"|{field}|" in err.strip().splitlines()[-1], (args, err)
-    code, _, err = run_cli("gleu", *text, "--signature")
-    assert code == 0 and "sentences:" not in err
+    for args in (["gleu", *text], ["compare", *text, "--metrics", "gleu"]):
+        code, _, err = run_cli(*args, "--signature")
+        assert code == 0 and "sentences:" not in err
+    import json
+
+    own = json.loads(run_cli("gleu", *text, "--sentence", "--json")[1])
+    compared = json.loads(run_cli("compare", *text, "--metrics", "gleu", "--sentence", "--json")[1])
+    assert compared[0]["signature"] == own[0]["signature"] and "|sentences:each|" in own[0]["signature"]
 
 
 def test_flags_that_would_change_nothing_are_refused(files, tmp_path):

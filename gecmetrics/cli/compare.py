@@ -7,6 +7,7 @@ from ..core.table import ScoreFormat
 from ..errors import InputError
 from ..io.text import check_distinct
 from ..metrics.registry import metrics_from_text
+from ..metrics.results import scores_signature
 from ..run.compare import (DEFAULT_METRICS, check_columns, comparison_table, metric_columns, sentence_comparison,
                            with_gold_metric)
 from ..stats.significance import column_tests
@@ -99,6 +100,6 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
             comparison = comparison.sorted_by(sort_column)
         echo_table(comparison.as_table(out.digits, ranks, markdown=fmt == "markdown"), fmt)
         columns = comparison.columns
-    if out.show_signature or out.verbose:
+    if out.show_signature or out.verbose:  # of what was printed: sentence scores say so, as a metric's command does
         for column in columns:
-            click.echo(f"{column.label}\t{column.signature}", err=True)
+            click.echo(f"{column.label}\t{scores_signature(column.signature, sentence=out.sentence)}", err=True)

@@ -25,6 +25,7 @@ from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_c
 from ..metrics import registry
 from ..metrics.registry import COMPARE, needs_gold_m2, resolve_metrics
 from ..core.table import ScoreFormat, Table, check_scale, scale_factor, scaled_number, score_value
+from ..metrics.results import scores_signature
 
 DEFAULT_METRICS = registry.default_metric_texts(COMPARE)
 """The registry texts of the default metrics (:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`:
@@ -360,7 +361,8 @@ def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -
             header.append(f"{name} {printed.header(column.label)}")
             scores = matrices[name][column.metric_index][column.part]
             values.append((scores, printed))
-            data.append({"system": name, "metric": column.label, "signature": str(column.signature),
+            data.append({"system": name, "metric": column.label,
+                         "signature": str(scores_signature(column.signature, sentence=True)),  # as the metric's command
                          "scores": [score_value(x, printed.factor) for x in scores]})
     sentences = len(values[0][0]) if values else 0
     rows = [[str(d + 1), *(printed.cell(scores[d], digits) for scores, printed in values)] for d in range(sentences)]
