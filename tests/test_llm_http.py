@@ -141,7 +141,7 @@ SLASHED = "sk-test/SECRET1234567890abcdefXYZ"
 
 
 @pytest.mark.parametrize("reply", ["answer_echo", "answer_around_json", "long_401", "escaped_401", "long_not_json",
-                                   "long_list"])
+                                   "long_list", "underscore_error", "underscore_error_object"])
 def test_a_key_in_any_reply_reaches_no_message_cache_or_result(tmp_path, monkeypatch, reply):
     """Five ways a key echoed by a server or a model got out (a sweep, 2026-12-02): the content of
     a 200 answer (kept in the cache, quoted in the bad-answer message), a 401 body cut to 300
@@ -156,7 +156,10 @@ def test_a_key_in_any_reply_reaches_no_message_cache_or_result(tmp_path, monkeyp
               "long_401": (401, ("x" * 285 + SLASHED).encode()),
               "escaped_401": (401, escaped.encode()),
               "long_not_json": (200, ("y" * 60 + SLASHED).encode()),
-              "long_list": (200, json.dumps(["z" * 60 + SLASHED]).encode())}
+              "long_list": (200, json.dumps(["z" * 60 + SLASHED]).encode()),
+              # a reply's own "_error" field was taken for the backend's failure message, unredacted
+              "underscore_error": (200, json.dumps({"_error": f"server-side error, key={SLASHED}"}).encode()),
+              "underscore_error_object": (200, json.dumps({"_error": {"key": SLASHED}}).encode())}
     status, body = bodies[reply]
     with Recorder(lambda handler: _send(handler, status, body)) as server:
         try:
@@ -177,6 +180,40 @@ def test_a_key_in_any_reply_reaches_no_message_cache_or_result(tmp_path, monkeyp
     assert stored or reply not in ("answer_around_json",)  # the accepted answer was stored, without the key
     for text in (shown, stored):
         assert SLASHED[:12] not in text and SLASHED[:12].replace("/", "\\/") not in text, text[:300]
+
+
+def test_a_key_with_a_line_end_is_sent_without_it_and_one_no_header_can_carry_is_refused_unseen(tmp_path, monkeypatch):
+    """A key read from a file or a CRLF .env ends in '\\r' or '\\n': http.client refused the header
+    in a traceback that printed the key. Its surrounding whitespace is dropped; a space, a control
+    character or a non-ASCII letter inside it is one BackendError that does not show it."""
+    monkeypatch.setenv("TEST_LLM_KEY", KEY + "\r\n")
+    with ChatServer() as server:
+        result = _judge(server.url, tmp_path, api_key_env="TEST_LLM_KEY").score(SOURCES, SYSTEMS)
+    assert not result.report.failed and server.headers[0]["Authorization"] == f"Bearer {KEY}"
+    for bad in (KEY[:5] + "\r" + KEY[5:], KEY[:5] + " " + KEY[5:], KEY + "\u20ac"):
+        monkeypatch.setenv("TEST_LLM_KEY", bad)
+        with pytest.raises(BackendError, match=r"the API key in \$TEST_LLM_KEY holds a character an HTTP header") \
+                as caught:
+            OpenAICompatibleBackend("m", "http://127.0.0.1:9/v1", api_key_env="TEST_LLM_KEY")
+        assert KEY[5:] not in str(caught.value)
+
+
+def test_a_base_url_with_a_space_is_refused_before_any_request():
+    """It was accepted, and every prompt was retried as 'connection lost' for about 25 s."""
+    for url in ("http://127.0.0.1:9/v1 x", "http://127.0.0.1:9/v\t1", "http://127.0.0.1:9/v1\n"):
+        with pytest.raises(BackendError, match="base_url holds a space or a control character"):
+            OpenAICompatibleBackend("m", url)
+
+
+def test_a_metric_spec_repeated_by_a_message_leaves_url_credentials_out():
+    from gecmetrics.metrics.registry import parse_metric_spec
+
+    for spec, message in (("llm-s:base_url=http%3A//u%3Ask-SECRET-99@h%3A1/v1::", "empty setting"),
+                          ("llm-s:base_url=http%3A//u%3Ask-SECRET-99@h/v1:base_url=x", "given twice"),
+                          ("llm-s:base_url=https://u:sk-SECRET-99@h/v1:", "empty setting")):
+        with pytest.raises(InputError, match=message) as caught:
+            parse_metric_spec(spec)
+        assert "SECRET-99" not in str(caught.value) and "[credentials]@h" in str(caught.value)
 
 
 def test_a_key_over_plain_http_to_another_host_is_warned_once(key):

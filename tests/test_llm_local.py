@@ -322,6 +322,32 @@ def test_local_errors(tiny_gpt2, tmp_path):
         local(tmp_path / "missing-model")
 
 
+def test_a_prompt_longer_than_the_positions_gets_no_score_and_the_others_theirs(tiny_gpt2):
+    """A prompt past the model's 2048 positions raised IndexError from torch (a traceback); it is
+    now a prompt without an answer, as a server's refusal of a too long prompt is."""
+    long_source = " ".join(["word"] * 2100)
+    result = Judge(local(tiny_gpt2), cache=Cache(enabled=False)).score(
+        [long_source, SOURCES[1]], [[long_source + " .", SYSTEMS[0][1]]])
+    assert list(result.report.failed) == [0], result.report.failed
+    assert "more than the model's 2048 positions" in result.report.failed[0][1]
+    assert result.scores.shape == (2, 1) and np.isnan(result.scores[0, 0]) and result.scores[1, 0] in (1, 2, 3, 4, 5)
+
+
+def test_a_folder_without_a_tokenizer_is_one_line(tiny_gpt2, tmp_path):
+    """transformers built a tokenizer of special tokens alone from it: every prompt encoded as
+    nothing, and torch failed to reshape the empty batch (a traceback)."""
+    import shutil
+
+    from gecmetrics.errors import InputError
+
+    folder = tmp_path / "no-tokenizer"
+    folder.mkdir()
+    for name in ("config.json", "model.safetensors"):
+        shutil.copy(tiny_gpt2 / name, folder / name)
+    with pytest.raises(InputError, match="no usable tokenizer: its vocabulary has only special tokens"):
+        Judge(local(folder), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+
+
 def test_an_encoder_folder_is_one_line_not_a_judge_with_random_weights(tmp_path):
     """A BERT folder given as the local judge: transformers would build a BERT LM head model with its
     prediction head at random and the judge would answer from noise; it is one InputError."""

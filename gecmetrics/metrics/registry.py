@@ -14,6 +14,7 @@ metrics working (see :func:`list_metrics`, :func:`metric_info`). Unknown names o
 """
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field, replace as replaced
 from typing import Any, Iterable, Mapping, Sequence
@@ -213,6 +214,15 @@ class MetricSpec:
         return get_metric(self.name, **self.settings)
 
 
+_URL_CREDENTIALS = re.compile(r"(//|%2f%2f)[^/@\s]*@", re.IGNORECASE)
+
+
+def _shown_spec(text: str) -> str:
+    """A metric specification as a message repeats it: credentials written in a URL of it
+    (``base_url=http%3A//user%3Akey@host``, which the URL's own check refuses) left out."""
+    return repr(_URL_CREDENTIALS.sub(r"\1[credentials]@", text))
+
+
 def parse_metric_spec(text: str) -> MetricSpec:
     """``NAME[:KEY=VALUE[:KEY=VALUE...]]``; a bare ``KEY`` means ``KEY=true``; several values
     of one setting are separated by ``/`` (``green:beta=0.5/1/2``); a ``:`` inside a value is
@@ -220,15 +230,15 @@ def parse_metric_spec(text: str) -> MetricSpec:
     parts = [part.strip() for part in text.strip().split(SETTING_SEPARATOR)]
     name = parts[0].lower()
     if not name:
-        raise InputError(f"empty metric name in {text!r}; valid names: {', '.join(_table())}")
+        raise InputError(f"empty metric name in {_shown_spec(text)}; valid names: {', '.join(_table())}")
     settings: dict[str, str] = {}
     for part in parts[1:]:
         if not part:
-            raise InputError(f"empty setting in metric {text!r} (settings are written KEY=VALUE, joined by ':')")
+            raise InputError(f"empty setting in metric {_shown_spec(text)} (settings are written KEY=VALUE, joined by ':')")
         key, _, value = part.partition("=")
         key = key.strip()
         if key in settings:
-            raise InputError(f"setting {key!r} given twice in metric {text!r}")
+            raise InputError(f"setting {key!r} given twice in metric {_shown_spec(text)}")
         settings[key] = value.strip().replace("%3A", ":").replace("%3a", ":") if "=" in part else "true"
     return MetricSpec(name, settings)
 
@@ -241,7 +251,7 @@ def parse_metric_list(texts: str | Sequence[str]) -> list[MetricSpec]:
     for text in texts:
         for item in text.split(METRIC_SEPARATOR):
             if not item.strip():
-                raise InputError(f"empty metric in {text!r}; valid names: {', '.join(_table())}")
+                raise InputError(f"empty metric in {_shown_spec(text)}; valid names: {', '.join(_table())}")
             specs.append(parse_metric_spec(item))
     if not specs:
         raise InputError(f"no metric given; valid names: {', '.join(_table())}")

@@ -27,6 +27,8 @@ def check_base_url(url: object) -> str:
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         hidden = isinstance(url, str) and any(mark in url for mark in "@?#")  # it may hold a key
         raise BackendError("base_url must be an http(s) URL" + ("" if hidden else f", not {shown(url)}"))
+    if any(c.isspace() or not c.isprintable() for c in url):  # sent as it is, it fails at every prompt
+        raise BackendError("base_url holds a space or a control character (a URL has none: percent-encode it)")
     try:
         parts = urllib.parse.urlsplit(url)
         parts.port  # noqa: B018 (raises on a port that is not a number)

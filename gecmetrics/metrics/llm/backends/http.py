@@ -79,6 +79,29 @@ def _written_forms(key: str) -> list[str]:
     return sorted(forms, key=len, reverse=True)
 
 
+_FAILED = object()
+"""The key of the mapping :meth:`OpenAICompatibleBackend._post` returns for a failed exchange (its
+message, redacted): no decoded JSON reply can hold it, so a reply's own fields are never taken for
+one (a reply ``{"_error": "...key..."}`` was kept as the failure's message, unredacted)."""
+
+_HEADER_SAFE = re.compile(r"[\x21-\x7e]+")
+"""What an API key may hold to go in an HTTP header as it is: printable ASCII without spaces."""
+
+
+def _checked_key(key: str | None, variable: str) -> str | None:
+    """The key of ``$variable`` without surrounding whitespace (a line end read from a file or a
+    CRLF .env); one holding another character an HTTP header cannot carry (a control character,
+    a space, non-ASCII) is refused without being shown (http.client raised it, with the key, in a
+    traceback)."""
+    if key is None:
+        return None
+    key = key.strip()
+    if key and not _HEADER_SAFE.fullmatch(key):
+        raise BackendError(f"the API key in ${variable} holds a character an HTTP header cannot carry (a space, a "
+                           "control character or a non-ASCII letter): check how it was set (the key is not shown)")
+    return key or None
+
+
 class RateLimiter:
     """At most ``per_minute`` request starts a minute, spread evenly (one every 60/per_minute
     seconds), shared by all threads; ``clock`` and ``sleep`` are injectable for tests."""
@@ -315,7 +338,7 @@ class OpenAICompatibleBackend:
         self.model = model
         self.base_url = base_url
         self.api_key_env = api_key_env
-        self._key = os.environ.get(api_key_env) if api_key_env else None
+        self._key = _checked_key(os.environ.get(api_key_env), api_key_env) if api_key_env else None
         self._key_forms = _written_forms(self._key) if self._key else []  # what redact() looks for
         if key_required and not self._key:
             raise BackendError(f"no API key: set the environment variable {api_key_env}")
@@ -432,14 +455,16 @@ class OpenAICompatibleBackend:
                 raise _Stopped() from None
             self._count("connection_errors")
             raise _Transient(self.redact(f"connection lost: {error}")) from None
+        except (ValueError, UnicodeError) as error:  # a header or URL http.client refuses: its message may hold the key
+            raise BackendError(self.redact(f"the request could not be sent: {error}")) from None
         finally:
             attempt.done()
         if len(raw) > MAX_REPLY_BYTES:
-            return {"_error": f"reply larger than {MAX_REPLY_BYTES >> 20} MB"}
+            return {_FAILED: f"reply larger than {MAX_REPLY_BYTES >> 20} MB"}
         try:
             return json.loads(raw)
         except ValueError:
-            return {"_error": f"reply is not JSON: {self.redact(repr(raw), 80)}"}
+            return {_FAILED: f"reply is not JSON: {self.redact(repr(raw), 80)}"}
 
     def _http_error(self, url: str, error: urllib.error.HTTPError) -> dict[str, Any]:
         """The reply to a non-2xx status: :class:`_Transient` (retried), :class:`BackendError`
@@ -467,7 +492,7 @@ class OpenAICompatibleBackend:
             elif self.structured != "none":
                 hint = " (the server may not support this response_format: try structured=json_object or none)"
             raise BackendError(f"{url}: HTTP {error.code}: {text}{hint}")
-        return {"_error": f"HTTP {error.code}: {text}"}
+        return {_FAILED: f"HTTP {error.code}: {text}"}
 
     def delay(self, attempt: int, retry_after: float | None) -> float:
         """Seconds before retry ``attempt`` (0-based): ``Retry-After`` if given (at most
@@ -506,8 +531,8 @@ class OpenAICompatibleBackend:
         ``choices`` is a failed request; odd ``usage`` counts are ignored)."""
         if not isinstance(reply, dict):
             return Completion(error=f"the reply is not a JSON object: {self.redact(json.dumps(reply), 80)}")
-        if "_error" in reply:
-            return Completion(error=reply["_error"])
+        if _FAILED in reply:  # our reading of a failed exchange (a reply's own "_error" field is none)
+            return Completion(error=reply[_FAILED])
         usage = reply.get("usage")
         usage = usage if isinstance(usage, dict) else {}
         content = None

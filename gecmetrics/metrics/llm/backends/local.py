@@ -24,7 +24,7 @@ from ....core.models.folders import folder_fingerprint
 from ....core.models.identity import OnUse, tokenizer_request_key
 from ....core.models.inference import resolve_device
 from ....core.models.runtime import check_device
-from ....core.models.loading import load_checked
+from ....core.models.loading import check_vocabulary, load_checked
 from ..answers import compact_answer
 from .base import BackendError, ChatRequest, Completion, settings_text, short_hash
 from .grammar import GRAMMAR_VERSION, ScoreGrammar, TokenTable, token_strings
@@ -67,10 +67,13 @@ class JudgeTokenizer(OnUse):
     def _load_now(self) -> Any:
         _, transformers = _import()
         try:
-            return transformers.AutoTokenizer.from_pretrained(self.folder or self.name,
-                                                              trust_remote_code=self.trust_remote_code)
+            tokenizer = transformers.AutoTokenizer.from_pretrained(self.folder or self.name,
+                                                                   trust_remote_code=self.trust_remote_code)
         except Exception as err:  # OSError, ValueError ... by case
             raise BackendError(f"{self.name}: no usable tokenizer: {str(err).strip().splitlines()[0]}") from None
+        # a folder without vocabulary files gives one that knows only the special tokens: every prompt
+        # encoded as nothing (torch then failed to reshape an empty batch)
+        return check_vocabulary(tokenizer, self.folder or self.name)
 
     def _record_of(self, tokenizer: Any) -> dict:
         template = getattr(tokenizer, "chat_template", None)
@@ -211,12 +214,28 @@ class TransformersBackend:
     def generate(self, requests: Sequence[ChatRequest]) -> Iterator[tuple[int, Completion]]:
         """Answers batch by batch (prompts sorted by length, longest first)."""
         encoded = [self.encode(r.prompt) for r in requests]
-        order = sorted(range(len(requests)), key=lambda i: -len(encoded[i]))
+        positions = self._positions()
+        fits = []
+        for i, (ids, request) in enumerate(zip(encoded, requests)):
+            needed = len(ids) + self.grammar(request.n_targets).max_length
+            if positions is not None and needed > positions:  # (the model's position table would be read past its end)
+                yield i, Completion(error=f"the prompt and its answer take {needed} tokens, more than the model's "
+                                          f"{positions} positions", prompt_tokens=len(ids))
+            else:
+                fits.append(i)
+        order = sorted(fits, key=lambda i: -len(encoded[i]))
         for start in range(0, len(order), self.batch_size):
             batch = order[start:start + self.batch_size]
             texts = self.decode_batch([encoded[i] for i in batch], [requests[i].n_targets for i in batch])
             for i, (text, used) in zip(batch, texts):
                 yield i, Completion(content=text, prompt_tokens=len(encoded[i]), completion_tokens=used)
+
+    def _positions(self) -> int | None:
+        """How many tokens the model reads at most (its position table), None when its config does
+        not say (a model with relative positions)."""
+        config = self._load().config
+        found = getattr(config, "n_positions", None) or getattr(config, "max_position_embeddings", None)
+        return found if isinstance(found, int) and found > 0 else None
 
     def decode_batch(self, inputs: Sequence[Sequence[int]], sizes: Sequence[int]) -> list[tuple[str, int]]:
         """Constrained greedy answers (text, tokens) for token id lists of one batch."""
