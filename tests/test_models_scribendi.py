@@ -6,6 +6,8 @@ those the original code printed (tests/data/models_tiny_scribendi.tsv); the work
 system alone; bad arguments are one InputError."""
 from __future__ import annotations
 
+import re
+
 import json
 import math
 from pathlib import Path
@@ -323,6 +325,22 @@ def test_a_sentence_longer_than_the_model_is_one_line_of_stderr(tmp_path: Path) 
     assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout, done.stderr)
     assert len(done.stderr.strip().splitlines()) == 1 and "more than the model's 8 positions" in done.stderr, \
         done.stderr
+    # the file and line that hold it (the message named neither)
+    assert re.search(r"(src|hyp):2: a sentence has \d+ tokens with BOS", done.stderr), done.stderr
+
+
+def test_a_completion_longer_than_the_model_gets_the_rewards_fallback(tmp_path: Path) -> None:
+    """A line past the model's positions is a LineRefused: a reward gives it the fallback, and
+    the other completions their values, instead of ending the training step."""
+    pytest.importorskip("torch", reason=MISSING_EXTRA)
+    pytest.importorskip("transformers", reason=MISSING_EXTRA)
+    from gecmetrics.core.models.tiny_gpt2 import CausalLMShape, build_tiny_causal_lm
+    from gecmetrics.rewards import reward_function
+
+    build_tiny_causal_lm(tmp_path / "short", shape=CausalLMShape(positions=8))
+    f = reward_function("scribendi", model=str(tmp_path / "short"), device="cpu", fallback=-5.0, cache=False)
+    values = f(completions=["one two three four five six seven eight nine ten", "two ."], source=["one .", "one ."])
+    assert values[0] == -5.0 and values[1] in (-1.0, 0.0, 1.0) and f.stats.reasons == {"refused by the metric": 1}
 
 
 @pytest.fixture(scope="module")

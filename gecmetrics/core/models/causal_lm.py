@@ -33,11 +33,27 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..checks import check_count
-from ...errors import InputError
+from ...errors import InputError, LineRefused
 from .identity import OnUse, recorded, request_key, strings
 from .runtime import check_device, check_dtype, import_torch_transformers, set_threads
 from .loading import (check_vocabulary, config_digest, first_line, load_checked, model_source, quiet_loading,
                       to_device)
+
+
+class TextTooLong(LineRefused):
+    """A text longer than the model's positions (``text``): the metric names the file and line
+    that hold it (:meth:`located`); a reward gives it the fallback."""
+
+    def __init__(self, message: str, text: str) -> None:
+        super().__init__(message)
+        self.message, self.text = message, text
+
+    def located(self, places: Iterable[tuple[str, int, str]]) -> InputError:
+        """The error at the first (file, line, text) of ``places`` whose text is this one."""
+        for path, line, text in places:
+            if text == self.text:
+                return LineRefused(self.message, path, line)
+        return self
 
 
 @dataclass
@@ -319,8 +335,8 @@ class Perplexities:
         groups: dict[int, list[int]] = {}
         for index, row in enumerate(ids):
             if limit is not None and len(row) > limit:
-                raise InputError(f"a sentence has {len(row)} tokens with BOS, more than the model's {limit} "
-                                 f"positions: {texts[index][:60]!r}")
+                raise TextTooLong(f"a sentence has {len(row)} tokens with BOS, more than the model's {limit} "
+                                  f"positions: {texts[index][:60]!r}", texts[index])
             groups.setdefault(len(row), []).append(index)
         lm = self.lm.loaded
         torch = lm.torch

@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Iterator, Sequence
 
 import numpy as np
 
@@ -417,7 +417,12 @@ class ModelMetric(Metric):
             scorer.cache = cache  # the run's: the scorer is shared by every run of the process
             scorer.batch_size = self.settings.batch_size
             before = scorer.computed
-            parts = self.score_systems(scorer, sources, systems, group)
+            from ...core.models.causal_lm import TextTooLong  # (here: what the module imports is the models')
+
+            try:
+                parts = self.score_systems(scorer, sources, systems, group)
+            except TextTooLong as err:  # the first line that holds the text (it was a sentence, somewhere)
+                raise err.located(_corpus_lines(corpus, sources, systems)) from None
             computed = scorer.computed - before
             truncated = self.truncated_inputs(scorer, sources, systems, corpus)
 
@@ -611,6 +616,16 @@ class IMPARA(ModelMetric):
         """As every model metric's; without a gate the similarity model is ``se:none`` (not loaded)."""
         fields = super().identity_fields(scorer)
         return fields if scorer.se is not None else [*fields[:1], ("se", "none"), *fields[1:]]
+
+
+def _corpus_lines(corpus: Corpus, sources: list[Any], systems: list[Sequence[str]]) -> Iterator[tuple[str, int, str]]:
+    """(file, line number in the whole corpus, text as the models read it: ``rstrip()``) of the
+    chunk's sources, then of each system's lines."""
+    rows = corpus.sentence_rows()
+    for name, lines in [(corpus.name("source"), sources), *zip(corpus.hypotheses, systems)]:
+        for row, text in zip(rows, lines):
+            if isinstance(text, str):
+                yield name, row + 1, text.rstrip()
 
 
 class Scribendi(ModelMetric):
