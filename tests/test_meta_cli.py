@@ -373,6 +373,8 @@ def test_bad_option_combinations(toy: dict[str, str], tmp_path: Path) -> None:
     assert "not precomputed scores" in one_line_error(*with_scores, "--bootstrap", "5", "--resample", "sentences",
                                                       "--src-ids", "0")
     assert "two or more metric columns" in one_line_error(*with_scores, "--compare")
+    for flags in (["-p", "2"], ["--jobs", "1"]):  # no file is scored: the workers would do nothing
+        assert "-p/--jobs goes with -o system files scored here" in one_line_error(*with_scores, *flags)
     assert ".png, .pdf or .svg" in one_line_error(*args, "--plot", str(tmp_path / "fig.txt"))
     assert "window must be an integer from 3" in one_line_error(*args, "--window", "9")
     sentence = [*args, "--level", "sentence", "--src-ids", "0"]

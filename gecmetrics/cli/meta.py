@@ -81,8 +81,8 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
         raise InputError(f"unknown --table {table!r}; choose one of: {', '.join(TABLES)}")
     if metric_ranking not in SENTENCE_RANKINGS:
         raise InputError(f"unknown --metric-ranking {metric_ranking!r}; choose one of: {', '.join(SENTENCE_RANKINGS)}")
-    if scores_path is not None and (hypothesis_m2 or metric_texts or gold_m2 is not None):
-        flag = "--hyp-m2" if hypothesis_m2 else "--metrics" if metric_texts else "--m2"
+    if scores_path is not None and (hypothesis_m2 or metric_texts or gold_m2 is not None or given_flag("jobs")):
+        flag = "--hyp-m2" if hypothesis_m2 else "--metrics" if metric_texts else "--m2" if gold_m2 else "-p/--jobs"
         raise InputError(f"{flag} goes with -o system files scored here; it does not go with --scores")
     if scores_path is not None and (source is not None or references or system_files):
         raise InputError("give either --scores FILE.tsv or -s/-r/-o system files, not both")
