@@ -548,7 +548,7 @@ class Cache:
         the look. Readers get the bytes back as given either way.
         """
         check_namespace(namespace)
-        if isinstance(items, (str, bytes, bytearray, memoryview)) or not isinstance(items, (Mapping, Iterable)):
+        if isinstance(items, (str, bytes, bytearray, memoryview)) or not isinstance(items, Iterable):
             raise TypeError("cache items are a mapping of keys to values or (key, value) pairs, not "
                             f"{type(items).__name__}")
         pairs = items.items() if isinstance(items, Mapping) else items

@@ -258,9 +258,11 @@ def parse_beta(name: str, value: Any) -> float:
     number = parse_float(name, value)
     if number < 0:
         raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {value!r}")
+    # a number written out too large for a float (1e309) reads as inf: recall is asked for by "inf" only
     overflow = math.isinf(number) and isinstance(value, str) and \
         value.strip().lower().lstrip("+") not in ("inf", "infinity")
-    return check_beta(number, setting_label(name), value.strip() if overflow else None)  # (-0 kept: the original GREEN prints beta=-0.00)
+    # (-0 kept: the original GREEN prints beta=-0.00)
+    return check_beta(number, setting_label(name), value.strip() if overflow else None)
 
 
 def parse_betas(name: str, value: Any) -> tuple[float, ...]:

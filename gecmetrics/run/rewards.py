@@ -717,7 +717,7 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     if sources is None and getattr(f.metric, "reads_sources", True):  # "" would score against no source
         raise InputError(f"metric {f.metric.display_name} reads the source sentence: give sources (one line per "
                          "candidate list)", "sources")
-    completions, source_column, references, cells = [], [], [], []
+    completions, source_column, references, cells, fallen = [], [], [], [], []
     for k, texts in enumerate(candidates):
         if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence) or not texts \
                 or not all(isinstance(t, str) for t in texts):
@@ -726,23 +726,26 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
         source = "" if sources is None else sources[k]
         if not isinstance(source, str):
             raise InputError(f"sources {k}: expected a source line, got {type(source).__name__}", "sources")
+        # a candidate that is no text (a lone surrogate) gets the fallback as the others' reference
+        # too, as it does as a hypothesis: it is the model's output, not a dataset's reference
+        no_text = [_not_text(text) for text in texts]
         for i, hypothesis in enumerate(texts):
             for j, reference in enumerate(texts):
-                if i != j:
-                    completions.append(hypothesis)
-                    source_column.append(source)
-                    references.append(reference)
-                    cells.append((k, i, j))
-    # a candidate that is no text (a lone surrogate) gets the fallback as the others' reference
-    # too, as it does as a hypothesis: it is the model's output, not a dataset's reference
-    unscored = [_not_text(reference) for reference in references]
-    kept = [k for k, reason in enumerate(unscored) if reason is None]
-    values = f(completions=[completions[k] for k in kept], **{f.source_column: [source_column[k] for k in kept],
-                                                              f.references_column: [references[k] for k in kept]})
-    values = dict(zip(kept, values))
+                if i == j:
+                    continue
+                if no_text[j] is not None:
+                    fallen.append(((k, i, j), no_text[j]))
+                    continue
+                completions.append(hypothesis)
+                source_column.append(source)
+                references.append(reference)
+                cells.append((k, i, j))
+    values = f(completions=completions, **{f.source_column: source_column, f.references_column: references})
     utilities = [np.full((len(texts), len(texts)), np.nan) for texts in candidates]
-    for n, (k, i, j) in enumerate(cells):
-        utilities[k][i, j] = values[n] if unscored[n] is None else f._fall_back(unscored[n])
+    for (k, i, j), value in zip(cells, values):
+        utilities[k][i, j] = value
+    for (k, i, j), reason in fallen:
+        utilities[k][i, j] = f._fall_back(reason)
     expected = [np.array([np.mean(np.delete(u[i], i)) if len(u) > 1 else 0.0 for i in range(len(u))])
                 for u in utilities]
     choices = [int(np.argmax(e)) for e in expected]

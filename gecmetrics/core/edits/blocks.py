@@ -147,10 +147,10 @@ def _line_break(text: str) -> bool:
 
 def _field_problem(edit: Edit) -> str | None:
     """What keeps an Edit's text fields from being one ``A`` line the M2 reader reads back."""
-    texts = (edit.type, edit.correction, edit.required, edit.comment)
-    if not all(isinstance(text, str) for text in texts):
-        return f"an Edit's type and correction are texts, got {edit.type!r}, {edit.correction!r}"
-    for label, text in zip(("type", "correction", "required", "comment"), texts):
+    for label in ("type", "correction", "required", "comment"):
+        text = getattr(edit, label)
+        if not isinstance(text, str):
+            return f"an Edit's {label} is a text, got {text!r}"
         if _line_break(text):
             return f"an Edit's {label} holds a line break, which an M2 line cannot: {text!r}"
         if FIELD_SEPARATOR in text or text.endswith("|"):  # a last '|' would join the separator after it

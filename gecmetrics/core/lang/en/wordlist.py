@@ -101,7 +101,7 @@ def read_word_file(path: str | os.PathLike) -> frozenset[str]:
         raise InputError("word list is not UTF-8 text", str(path)) from None
     except (OSError, EOFError, zlib.error) as err:
         raise InputError(f"cannot read word list: {getattr(err, 'strerror', None) or err}", str(path)) from None
-    if not words - {""}:  # every word would be a SPELL error
+    if len(words) == ("" in words):  # no word (blank lines at most): every word would be a SPELL error
         raise InputError("holds no words: not a word list (one word a line)", str(path))
     return frozenset(words)
 
