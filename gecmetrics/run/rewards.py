@@ -688,6 +688,18 @@ def _not_texts(value: Any) -> str:
     return type(value).__name__
 
 
+def _check_mbr_sources(sources: Any, count: int, metric: Any) -> None:
+    """``sources`` of :func:`mbr_select`: None, or one line per candidate list (each line's type is
+    checked where it is read); None only for a metric that reads no source."""
+    if sources is not None and (isinstance(sources, (str, bytes)) or not isinstance(sources, Sequence)
+                                or len(sources) != count):
+        raise InputError(f"sources must be a list of {plural(count, 'line')} (one per candidate list)",
+                         "sources")
+    if sources is None and getattr(metric, "reads_sources", True):  # "" would score against no source
+        raise InputError(f"metric {metric.display_name} reads the source sentence: give sources (one line per "
+                         "candidate list)", "sources")
+
+
 def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequence[str] | None = None,
                **settings: Any) -> MBRSelection:
     """Minimum-Bayes-risk selection: for each source, the candidate with the highest mean
@@ -710,13 +722,7 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
         raise InputError(f"metric {f.metric.display_name} does not take text references, and MBR takes each "
                          "candidate as the reference of the others (for edit F, use a metric that annotates text "
                          "references, e.g. ERRANT's annotate_refs=true)", "metric")
-    if sources is not None and (isinstance(sources, (str, bytes)) or not isinstance(sources, Sequence)
-                                or len(sources) != len(candidates)):
-        raise InputError(f"sources must be a list of {plural(len(candidates), 'line')} (one per candidate list)",
-                         "sources")
-    if sources is None and getattr(f.metric, "reads_sources", True):  # "" would score against no source
-        raise InputError(f"metric {f.metric.display_name} reads the source sentence: give sources (one line per "
-                         "candidate list)", "sources")
+    _check_mbr_sources(sources, len(candidates), f.metric)
     completions, source_column, references, cells, fallen = [], [], [], [], []
     for k, texts in enumerate(candidates):
         if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence) or not texts \
