@@ -148,3 +148,20 @@ def test_modified_data_files_are_warned_about(data_folder: str, tmp_path: Path) 
     code, _, stderr = run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "x.m2"), "--cherrant-data",
                               str(folder))
     assert code == 0 and "differ from ChERRANT's published" in stderr
+
+
+def test_score_signature_says_how_the_m2_were_made(data_folder: str, tmp_path: Path) -> None:
+    """score aligns the para files itself: its signature names the language, the data files, the
+    strategy and the converters' versions, as `errant --lang zh` does for the same numbers (compare
+    reads M2 made elsewhere and has none of them)."""
+    import json
+
+    for options, extra in (([], ""), (["-s", "first"], "|alignments:first")):
+        code, out, stderr = run_cli("cherrant", "score", "-hyp", PAIRS, "-ref", PAIRS, "--json", *options)
+        assert code == 0, stderr
+        signature = json.loads(out)[0]["signature"]
+        assert f"|lang:zh|data:published{extra}|pypinyin:" in signature, signature
+    m2 = tmp_path / "r.m2"
+    assert run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(m2))[0] == 0
+    code, out, stderr = run_cli("cherrant", "compare", "-hyp", str(m2), "-ref", str(m2), "--json")
+    assert code == 0 and "lang:" not in json.loads(out)[0]["signature"], stderr

@@ -95,6 +95,8 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
         for block, record in zip(parsed, records[path]):
             block.line = record.line
     result = compared(comparer, hyp, ref, start, end, run, (blocks[hyp], blocks[ref]))
+    # the M2 were made here: the signature says how, as `errant --lang zh` does for the same numbers
+    result.signature = result.signature.with_fields(("lang", "zh"), *annotator.language.signature_fields().items())
     write({out: texts[path] for path, out in ((hyp, hyp_m2), (ref, ref_m2)) if out})  # once compared without error
     comparison_report(hyp, comparer, result, category_level, digits, scale)
     if show_signature:
