@@ -491,6 +491,40 @@ def test_attribution_refusals():
                           max_exact_edits=1, over_bound="error")
 
 
+class _GivenEdits:
+    """An ERRANT annotator stand-in (no spaCy) that gives each system the small corpus's own M2,
+    and names itself as a model would."""
+    merge = "rules"
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.blocks = {tuple(corpus.hypotheses[name]): corpus.hypothesis_m2[name] for name in corpus.hypotheses}
+
+    def annotate_sets(self, sources, sets, keep_empty=True):
+        return [self.blocks[tuple(texts[0])] for texts in sets]
+
+    def versions(self):
+        return {"spacy": "9.9", "model": "tiny-1.0"}
+
+    def annotation_fields(self):
+        return [("spacy", "9.9"), ("model", "tiny-1.0")]
+
+
+def test_signatures_name_the_annotator_where_it_made_the_edits_they_read():
+    """A column whose metric reads the systems' M2 says which annotator made them when the report
+    did (another spaCy model, other numbers), as ERRANT's signature from text does; the numbers
+    are those of the same edits given."""
+    given = small_corpus()
+    annotated = report_data(small_corpus(with_m2=False), ["gleu", "m2", "gotoscorer"], samples=40,
+                            attribution="none", annotator=_GivenEdits(given))
+    plain = report_data(given, ["gleu", "m2", "gotoscorer"], samples=40, attribution="none")
+    for data, named in ((annotated, {"GoToScorer F0.5", "ERRANT F0.5"}), (plain, set())):
+        signed = {column["label"]: column["signature"] for column in data["columns"]}
+        assert {label for label, signature in signed.items() if "|spacy:9.9|model:tiny-1.0|" in signature} == named
+        assert ("model:tiny-1.0" in data["errant"]["signature"]) == bool(named)
+        assert data["difficulty"]["signature"].endswith("|model:tiny-1.0") == bool(named)
+    assert [c["scores"] for c in annotated["columns"]] == [c["scores"] for c in plain["columns"]]
+
+
 def test_worker_processes_give_the_same_data():
     corpus = small_corpus()
     one = report_data(corpus, samples=100, attribution=["gleu", "m2"])

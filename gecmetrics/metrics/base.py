@@ -46,7 +46,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Iterable, Mapping, Sequence
 
 from ..core.checks import check_count
 from ..errors import InputError, warn_notes
@@ -645,7 +645,23 @@ class Metric(ABC):
         order = self.signature_order
         if order:
             fields.sort(key=lambda item: order.index(item[0]) if item[0] in order else len(order))
-        return self.signature_name(), fields
+        return self.signature_name(), fields + list(self.edits_made_by)
+
+    @property
+    def edits_made_by(self) -> tuple[tuple[str, str], ...]:
+        """The fields of the annotation that made the edits this metric reads, as
+        :meth:`with_edits_made_by` gave them (none by default)."""
+        return self.__dict__.get("_edits_made_by", ())
+
+    def with_edits_made_by(self, fields: Iterable[tuple[str, str] | str]) -> "Metric":
+        """A copy (same settings, state and context) whose signature names, after its own
+        fields, the annotation that made the M2 edits it reads, where its caller made them (the
+        report's ERRANT annotator, ``annotation_fields()``: ``spacy:V|model:M``): another model,
+        other edits, other numbers, as ERRANT's signature names its annotator from text."""
+        bound = object.__new__(type(self))
+        bound.__dict__.update(self.__dict__)
+        bound.__dict__["_edits_made_by"] = tuple(as_field(item) for item in fields)
+        return bound
 
     def column_signature(self, part: int, references: int | None) -> Signature:
         """The signature of one column alone: for a metric whose columns are the values of a

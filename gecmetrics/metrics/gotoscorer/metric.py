@@ -300,7 +300,8 @@ class GoToScorer(Metric):
             per_block.append([weighted.get(id(edit)) for edit in block.edits])
         categories = {level: _category_weights(typed, level, group or category_of) for level in levels}
         return GoldEditWeights(per_block, difficulty.sentence, categories,
-                               f"{self.label}|ref_id:{ref_id}|weights:{shown_weights(self.settings.weights)}")
+                               "|".join([self.label, f"ref_id:{ref_id}", f"weights:{shown_weights(self.settings.weights)}",
+                                         *(f"{key}:{value}" for key, value in self.edits_made_by)]))
 
     # ------------------------------------------------------------------ rows and scores
     def statistics(self, prepared: GoToPrepared, hypothesis: Sequence[Any], name: str = "hypothesis") -> np.ndarray:

@@ -407,6 +407,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     human = _checked_human(human, human_score, list(corpus.hypotheses))
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context, attributed)
+    resolved = [_naming_annotator(metric, annotation, annotator) for metric in resolved]
 
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
     columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
@@ -415,7 +416,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
             "title": title or "GEC evaluation report", "corpus": _corpus_data(corpus, annotation),
             "warnings": scored.warnings() + type_note_warnings(compared),
             "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
-            **_scored_data(corpus, resolved, scored, columns, marker, defaults, compared)}
+            **_scored_data(corpus, resolved, scored, columns, marker, defaults, compared, annotation, annotator)}
     # the attribution scores its own candidates: the statistics (hundreds of MB at 10^5 sentences) go first, and
     # the freed memory the command keeps for reuse (core.backend.keep_freed_memory), which its small objects cannot use
     del scored
@@ -428,13 +429,14 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
 
 
 def _scored_data(corpus: Corpus, metrics: list[Metric], scored: Scored, columns: list[dict], marker: int,
-                 defaults: list[Metric], compared: dict[str, Any]) -> dict[str, Any]:
+                 defaults: list[Metric], compared: dict[str, Any], annotation: dict[str, Any],
+                 annotator: Any) -> dict[str, Any]:
     """The parts of the report read from the scored statistics: the metrics, ERRANT's edit
     comparison (``compared``: :func:`compared_edits`), the error types, the gold edits'
     difficulty and the sentence browser's data."""
     # the difficulty sits beside the marking metric's per-type counts: its types grouped alike
-    weights = offering(defaults, "weighs_gold_edits").gold_edit_weights(corpus, CATEGORY_LEVELS,
-                                                                        scored.metrics[marker].type_group)
+    weigher = _naming_annotator(offering(defaults, "weighs_gold_edits"), annotation, annotator)
+    weights = weigher.gold_edit_weights(corpus, CATEGORY_LEVELS, scored.metrics[marker].type_group)
     return {
         "metrics": [{"name": m.display_name, "signature": str(m.signature(len(corpus.references))),
                      "settings": m.settings_dict()} for m in metrics],
@@ -444,6 +446,15 @@ def _scored_data(corpus: Corpus, metrics: list[Metric], scored: Scored, columns:
                        "signature": weights.signature if weights is not None else None},
         "sentences": _sentence_data(corpus, scored, columns, compared, weights),
     }
+
+
+def _naming_annotator(metric: Metric, annotation: dict[str, Any], annotator: Any) -> Metric:
+    """``metric``, whose signature names the report's ERRANT annotator where it made edits the
+    metric reads (the systems' M2 for a metric of hypothesis edits, the references' for one of
+    reference edits): another spaCy model, other edits, other numbers."""
+    reads = ((annotation["hypotheses"] == "annotated" and metric.hypothesis_kind == M2)
+             or (annotation["references"] == "annotated" and metric.reference_kind == M2))
+    return metric.with_edits_made_by(annotator.annotation_fields()) if reads else metric
 
 
 def _check_report(corpus: Corpus, baseline: str | None, samples: int) -> str:
