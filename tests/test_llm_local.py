@@ -318,7 +318,7 @@ def test_local_errors(tiny_gpt2, tmp_path):
         local(tiny_gpt2, batch_size=0)
     with pytest.raises(BackendError, match="chat template"):  # known once the tokenizer is read
         local(tiny_gpt2, chat_template=True).cache_parts()
-    with pytest.raises(BackendError, match="tokenizer"):  # not a folder: a hub name's tokenizer loads at once
+    with pytest.raises(BackendError, match="no such model folder"):  # see test_a_model_that_is_not_on_disk...
         local(tmp_path / "missing-model")
 
 
@@ -346,6 +346,24 @@ def test_a_folder_without_a_tokenizer_is_one_line(tiny_gpt2, tmp_path):
         shutil.copy(tiny_gpt2 / name, folder / name)
     with pytest.raises(InputError, match="no usable tokenizer: its vocabulary has only special tokens"):
         Judge(local(folder), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+
+
+def test_a_model_that_is_not_on_disk_is_one_line_at_once(tmp_path, monkeypatch):
+    """A path that is no folder was taken for a hub name: transformers then retried the hub for
+    about a minute where it cannot be reached. Now it is the models' one line (no torch needed),
+    and a hub name neither cached nor downloadable says why (HF_HUB_OFFLINE here)."""
+    from gecmetrics.metrics.llm.backends.base import BackendError
+
+    for path in (tmp_path / "nope", "./nope", "models/tiny/gpt2"):
+        with pytest.raises(BackendError, match="no such model folder$"):
+            local(path)
+    try:
+        from huggingface_hub import constants
+    except ImportError:
+        return
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(BackendError, match="nor a model of that name in the Hugging Face cache, and HF_HUB_OFFLINE is set"):
+        local("no-such-judge-model-here")
 
 
 def test_an_encoder_folder_is_one_line_not_a_judge_with_random_weights(tmp_path):

@@ -24,7 +24,8 @@ from ....core.models.folders import folder_fingerprint
 from ....core.models.identity import OnUse, tokenizer_request_key
 from ....core.models.inference import resolve_device
 from ....core.models.runtime import check_device
-from ....core.models.loading import check_vocabulary, load_checked
+from ....core.models.loading import check_vocabulary, load_checked, model_source
+from ....errors import InputError
 from ..answers import compact_answer
 from .base import BackendError, ChatRequest, Completion, settings_text, short_hash
 from .grammar import GRAMMAR_VERSION, ScoreGrammar, TokenTable, token_strings
@@ -107,6 +108,11 @@ class TransformersBackend:
         self.add_generation_prompt, self.system_message = add_generation_prompt, system_message
         self.trust_remote_code = trust_remote_code
         self.folder = os.path.expanduser(model) if os.path.isdir(os.path.expanduser(model)) else None
+        if self.folder is None:  # a path that is no folder, or a name neither cached nor on a reachable hub:
+            try:  # one line now (transformers would retry the hub for about a minute)
+                model_source(model)
+            except InputError as err:
+                raise BackendError(str(err)) from None
         self.chat_template = chat_template
         self._tokenizer = JudgeTokenizer(model, self.folder, trust_remote_code)
         self._model: Any = None
