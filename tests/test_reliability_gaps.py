@@ -206,3 +206,16 @@ def test_one_device_check_for_the_models_and_the_metric_settings():
         parse_device("device", "tpu")
     with pytest.raises(InputError, match="^--device must be"):
         parse_device("--device", "cuda:")
+
+
+def test_a_cuda_index_torch_does_not_see_is_refused_before_the_model_loads():
+    """torch.device("cuda:7") is made whatever the machine has: the model loaded, then failed to move."""
+    from types import SimpleNamespace
+
+    from gecmetrics.core.models.inference import resolve_device
+
+    cuda = SimpleNamespace(is_available=lambda: True, device_count=lambda: 2)
+    torch = SimpleNamespace(cuda=cuda, backends=SimpleNamespace(), device=lambda name: ("device", name))
+    assert resolve_device(torch, "cuda:1") == ("device", "cuda:1") and resolve_device(torch, "cuda") == ("device", "cuda")
+    with pytest.raises(InputError, match=r"^device 'cuda:7': torch sees 2 CUDA device\(s\), cuda:0 to cuda:1$"):
+        resolve_device(torch, "cuda:7")

@@ -62,6 +62,10 @@ def resolve_device(torch: Any, device: str | None) -> Any:
                  "mps": bool(getattr(getattr(torch.backends, "mps", None), "is_available", lambda: False)())}
     if not available[kind]:
         raise InputError(f"device {device!r} is not available in this installation of torch")
+    if kind == "cuda" and ":" in device and int(device.split(":")[1]) >= torch.cuda.device_count():
+        # torch.device accepts any index: the model would load, then fail to move (a traceback)
+        raise InputError(f"device {device!r}: torch sees {torch.cuda.device_count()} CUDA device(s), "
+                         f"cuda:0 to cuda:{torch.cuda.device_count() - 1}")
     try:
         return torch.device(device)
     except (RuntimeError, ValueError) as err:

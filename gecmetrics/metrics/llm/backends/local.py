@@ -173,12 +173,12 @@ class TransformersBackend:
     def _load(self) -> Any:
         if self._model is None:
             torch, transformers = _import()
+            device = resolve_device(torch, self.device)  # (None: CUDA when torch sees one; one line if absent)
             # a checkpoint of another architecture (weights the LM needs are missing: transformers
             # would start them at random) is one line, as for the other model metrics
             model = load_checked(transformers.AutoModelForCausalLM, self.folder or self.model,
                                  "a causal language model (such as GPT2LMHeadModel)", dtype=self.dtype,
                                  trust_remote_code=self.trust_remote_code)
-            device = resolve_device(torch, self.device)  # (None: CUDA when torch sees one; one line if absent)
             try:
                 model.to(device)
             except Exception as err:  # a device torch cannot use
