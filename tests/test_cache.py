@@ -544,6 +544,11 @@ def test_info_and_clear_by_namespace(folder: Path):
     assert cache.clear() == 20 and cache.info().entries == 0
     fill(cache, range(5), namespace="a/1")  # a cleared namespace is used again
     assert len(cache.get_many("a/1", keys_of(range(5)))) == 5
+    # a namespace's start up to a '/' clears every namespace under it, as `cache clear --namespace`
+    fill(cache, range(3), namespace="a/2")
+    fill(cache, range(4), namespace="ab/1")
+    assert cache.clear("a") == 8 and cache.clear("a/") == 0
+    assert set(cache.info().namespaces) == {"ab/1"} and cache.clear("nothing") == 0
 
 
 def test_prune_by_age_and_reads_refresh_last_use(folder: Path, monkeypatch):

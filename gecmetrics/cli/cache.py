@@ -62,14 +62,13 @@ def clear(namespace: str | None) -> None:
         return
     if namespace is None:
         removed = store.clear()
-    else:  # a name that matches nothing removed nothing, with exit code 0
+    else:
         check_namespace(namespace)
-        held = list(store.info().namespaces)
-        matched = [name for name in held if name == namespace or name.startswith(namespace.rstrip("/") + "/")]
-        if not matched:
-            raise InputError(f"no entries of {namespace!r} in the cache (it holds "
-                             f"{', '.join(sorted({name.split('/')[0] for name in held})) or 'none'})", "--namespace")
-        removed = sum(store.clear(name) for name in matched)
+        removed = store.clear(namespace)
+        if not removed:  # a name that matches nothing is likely mistyped: say what the cache holds
+            held = sorted({name.split("/")[0] for name in store.info().namespaces})
+            raise InputError(f"no entries of {namespace!r} in the cache (it holds {', '.join(held) or 'none'})",
+                             "--namespace")
     click.echo(f"removed {removed} entries{f' of {namespace}' if namespace else ''}; "
                f"{format_size(store.info().size_bytes)} on disk")
 

@@ -594,10 +594,19 @@ class Cache:
             return result
 
     def clear(self, namespace: str | None = None) -> int:
-        """Remove every entry (and any damaged copy moved aside), or those of one namespace;
-        returns how many entries were removed."""
+        """Remove every entry (and any damaged copy moved aside), or those of one namespace and
+        of the namespaces it starts up to a '/' (``spacy-parse``: every spaCy parse, as
+        ``cache clear --namespace`` takes it); returns how many entries were removed (0 when
+        none matched)."""
         if namespace is not None:
             check_namespace(namespace)
+            prefix = namespace.rstrip("/") + "/"
+            with self._lock:
+                matched = [name for name in self.info().namespaces if name == namespace or name.startswith(prefix)]
+                return sum(self._clear_one(name) for name in matched)
+        return self._clear_one(None)
+
+    def _clear_one(self, namespace: str | None) -> int:
         with self._lock:
             if not self._in_use() or not self._writable():
                 return 0
