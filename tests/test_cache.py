@@ -70,6 +70,15 @@ def test_json_values_round_trip_and_garbage_is_a_value_error():
     assert unpack_json(pack_json(value)) == value
     with pytest.raises(ValueError):
         unpack_json(b"\xff\xfe not json")
+    # a lone surrogate (JSON replies can hold one) has no UTF-8: kept as its escape, read back the same
+    assert unpack_json(pack_json({"a": "\ud800 é"})) == {"a": "\ud800 é"}
+    nested: list = []
+    for _ in range(100_000):
+        nested = [nested]
+    with pytest.raises(ValueError, match="nested too deeply"):  # not a RecursionError from deep in json
+        pack_json(nested)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        unpack_json(b"[" * 100_000 + b"]" * 100_000)
 
 
 def test_arrays_round_trip_with_dtype_byte_order_and_shape():

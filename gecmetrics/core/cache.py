@@ -117,8 +117,18 @@ def cache_key(*parts: str | bytes | int) -> bytes:
 
 
 def pack_json(value: Any) -> bytes:
-    """JSON (UTF-8) bytes of ``value``: lists, dicts, str, numbers, booleans, None."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """JSON (UTF-8) bytes of ``value``: lists, dicts, str, numbers, booleans, None (TypeError for
+    other types; ValueError for a value nested deeper than the interpreter's recursion limit).
+    A string holding a lone surrogate (e.g. from a JSON reply) is kept as its ``\\u`` escape,
+    which :func:`unpack_json` reads back as the same string."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except RecursionError:
+        raise ValueError("pack_json: the value is nested too deeply for JSON") from None
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # no UTF-8 for a lone surrogate: JSON's escapes hold it
+        return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 def unpack_json(data: bytes) -> Any:
@@ -127,6 +137,8 @@ def unpack_json(data: bytes) -> Any:
         return json.loads(bytes(data).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"not a JSON cache value: {exc}") from None
+    except RecursionError:
+        raise ValueError("not a JSON cache value: nested too deeply") from None
 
 
 _ARRAYS_MAGIC = b"GMA\x01"
