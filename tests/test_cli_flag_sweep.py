@@ -189,6 +189,37 @@ def test_streamed_sentence_scores_check_line_counts_before_the_first_line(tmp_pa
     assert code == 0 and len(out.splitlines()) == 31, err
 
 
+def test_streamed_sentence_scores_check_the_text_before_the_first_line(tmp_path):
+    """A byte that is no UTF-8 (or a NUL) in line 23 of a file: --sentence printed the chunks
+    before it, then the error. The count before the first chunk now reads the bytes as the
+    reader does, with the reader's error; a multi-byte character split by the count's 1 MB
+    pieces is no error."""
+    lines = [f"w{k} x{k} y{k} ." for k in range(30)]
+    (tmp_path / "src").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    gold = "".join(f"S {line}\nA 0 1|||R:X|||z|||REQUIRED|||-NONE-|||0\n\n" for line in lines)
+    (tmp_path / "gold.m2").write_text(gold, encoding="utf-8")
+    for bad, shown in ((b"\xff", "invalid UTF-8 (byte 0xff)"), (b"\0", "NUL")):
+        data = "\n".join(lines).encode() + b"\n"
+        (tmp_path / "bad").write_bytes(data.replace(b"w22 ", b"w22" + bad + b" "))
+        err = one_line_error("gleu", "-s", str(tmp_path / "src"), "-r", str(tmp_path / "src"), "-o",
+                             str(tmp_path / "bad"), "--sentence", "--chunk-lines", "5")
+        assert f"{tmp_path / 'bad'}:23: " in err and shown in err, err
+        err = one_line_error("m2", "score", "-s", str(tmp_path / "gold.m2"), "-o", str(tmp_path / "bad"),
+                             "--sentence", "--chunk-lines", "5")
+        assert f"{tmp_path / 'bad'}:23: " in err and shown in err, err
+    (tmp_path / "bad.m2").write_bytes(gold.encode().replace(b"S w22", b"S w22\xff"))
+    err = one_line_error("m2", "score", "-s", str(tmp_path / "bad.m2"), "-o", str(tmp_path / "src"),
+                         "--sentence", "--chunk-lines", "5")
+    assert f"{tmp_path / 'bad.m2'}:67: invalid UTF-8" in err, err
+    # 1 MB pieces: a two-byte character across the first piece's end, and a last line without a newline
+    long_lines = ["é" * 700_000, "a b", "c"]
+    for name in ("x", "y"):
+        (tmp_path / name).write_text("\n".join(long_lines), encoding="utf-8")
+    code, out, err = run_cli("gleu", "-s", str(tmp_path / "x"), "-r", str(tmp_path / "x"), "-o", str(tmp_path / "y"),
+                             "--sentence", "-n", "1")
+    assert code == 0 and len(out.splitlines()) == 3, err
+
+
 def test_signature_says_sentence_scores_and_their_mean(files):
     """--signature printed the corpus score's signature beside sentence scores or their mean,
     while --json said sentences:each / sentences:mean."""

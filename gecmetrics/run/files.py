@@ -5,9 +5,10 @@ import functools
 import os
 import stat
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from ..errors import InputError, plural
-from ..io.text import REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, open_input
+from ..io.text import REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, decode_utf8, open_input
 
 
 @dataclass(frozen=True)
@@ -127,20 +128,20 @@ def blame_gold_count(counts: list[tuple[str, int]], names: dict[str, str], total
 
 
 def _m2_sentence_count(path: str) -> int:
-    """``S`` lines of an M2 file (a leading byte-order mark dropped), without decoding."""
+    """``S`` lines of an M2 file (a leading byte-order mark dropped), checked as text on the way."""
     count = 0
-    with open_input(path) as handle:
-        for k, line in enumerate(handle):
-            if k == 0:
-                line = line.removeprefix(b"\xef\xbb\xbf")
-            count += line.startswith(b"S ") or line.rstrip(b"\r\n") == b"S"
+    for first_line, piece in _text_pieces(path):
+        lines = piece.split(b"\n")
+        if first_line == 1:
+            lines[0] = lines[0].removeprefix(b"\xef\xbb\xbf")
+        count += sum(line.startswith(b"S ") or line.rstrip(b"\r") == b"S" for line in lines)
     return count
 
 
 def _line_count(path: str) -> int:
-    """Lines of a regular file (a last line without a newline counts), without decoding; counted
-    once per version of the file in a process (a --sentence run checks every file's count, then
-    the engine asks the first file's for its chunks)."""
+    """Lines of a regular file (a last line without a newline counts), checked as text on the
+    way; counted once per version of the file in a process (a --sentence run checks every file's
+    count, then the engine asks the first file's for its chunks)."""
     try:
         found = os.stat(path)
     except OSError:  # gone since it was checked: reading it names the problem
@@ -150,12 +151,32 @@ def _line_count(path: str) -> int:
 
 @functools.lru_cache(maxsize=64)
 def _counted_lines(path: str, _inode: int, _size: int, _mtime_ns: int) -> int:
-    count, last = 0, b"\n"
+    count = 0
+    for _, piece in _text_pieces(path):
+        count += piece.count(b"\n") + (not piece.endswith(b"\n"))
+    return count
+
+
+def _text_pieces(path: str) -> Iterator[tuple[int, bytes]]:
+    """A file's bytes in pieces of whole lines (about 1 MB) with the number of each piece's
+    first line, each checked as the reader checks it (a NUL byte, invalid UTF-8, UTF-16 or -32:
+    the reader's own error with the file and line), so that a command that streams its output
+    stops before its first line, not at the bad line with the lines before it written."""
+    first_line, rest = 1, b""
     with open_input(path) as handle:
         while block := handle.read(1 << 20):
-            count += block.count(b"\n")
-            last = block[-1:]
-    return count + (last != b"\n")
+            data = rest + block
+            cut = data.rfind(b"\n") + 1
+            if cut:
+                piece, rest = data[:cut], data[cut:]
+                decode_utf8(piece, path, first_line)
+                yield first_line, piece
+                first_line += piece.count(b"\n")
+            else:
+                rest = data
+    if rest:
+        decode_utf8(rest, path, first_line)
+        yield first_line, rest
 
 
 def shown(path: str) -> str:
