@@ -36,6 +36,24 @@ def _unchanged(path: Path, text: str) -> None:
 
 # ----------------------------------------------------------------------------- output is input
 
+def test_a_file_read_as_standard_input_is_not_an_output(here: Path) -> None:
+    """``m2 refs - --prefix p < p.src``: the '-' was skipped by the check, and the atomic rename
+    replaced the file being read (exit 0). Standard input's file is compared now (a pipe is no
+    file to destroy)."""
+    (here / "p.src").write_text(GOLD, encoding="utf-8")
+    for args, given, text in ((["m2", "refs", "-", "--prefix", "p"], "p.src", GOLD),
+                              (["cherrant", "m2", "-f", "-", "-o", "hyp.para"], "hyp.para", PARA)):
+        with open(here / given, "rb") as stdin:
+            result = subprocess.run([gecmetric_script(), *args], cwd=here, stdin=stdin, capture_output=True,
+                                    text=True, timeout=TIMEOUT)
+        assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+        assert "is also an input" in result.stderr and given in result.stderr, result.stderr
+        _unchanged(here / given, text)
+    result = subprocess.run([gecmetric_script(), "m2", "refs", "-", "--prefix", "q"], cwd=here, input=GOLD,
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0 and (here / "q.src").read_text(encoding="utf-8") == "a b c\nd e f\n", result.stderr
+
+
 def test_cherrant_m2_refuses_its_input_as_output(here: Path) -> None:
     os.link(here / "hyp.para", here / "hard.para")
     os.symlink("hyp.para", here / "link.para")

@@ -34,8 +34,8 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
     is written through and destroys nothing, so it is not compared."""
     read: set = set()
     for path in inputs:
-        if path is not None and os.fspath(path) != STDIN:
-            read.update(_identities(os.fspath(path))[0])
+        if path is not None:
+            read.update(_identities(os.fspath(path))[0] if os.fspath(path) != STDIN else _standard_input())
     written: dict = {}
     for flag, output in outputs:
         if output is None:
@@ -65,6 +65,16 @@ def _check_writable(output: str) -> None:
     folder = os.path.dirname(target) or "."
     if os.path.isdir(folder) and not os.access(folder, os.W_OK | os.X_OK):
         raise InputError(f"cannot write the output: its folder {folder} cannot be written", output)
+
+
+def _standard_input() -> list:
+    """The (device, inode) of a regular file redirected to standard input (``-`` read from
+    ``< FILE``: an output naming FILE would replace what is being read), else none."""
+    try:
+        found = os.fstat(0)
+    except (OSError, ValueError):  # closed
+        return []
+    return [(found.st_dev, found.st_ino)] if stat.S_ISREG(found.st_mode) else []
 
 
 def _identities(path: str) -> tuple[list, bool]:
