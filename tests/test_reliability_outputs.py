@@ -457,3 +457,40 @@ def test_an_output_group_replaces_its_targets_together(tmp_path: Path) -> None:
                 handle.write("new\n")
         assert first.read_text(encoding="utf-8") == "old\n"  # nothing replaced before the group ends
     assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8") == "new\n"
+
+
+@pytest.mark.parametrize("failing", [1, 2])
+def test_a_rename_that_fails_puts_back_the_targets_already_replaced(tmp_path: Path, monkeypatch, failing) -> None:
+    """The renames ran one after another: the third failing (EBUSY on a mount point, a sticky
+    folder's file of another user) left the first two new and the third old, exit 2."""
+    import errno
+
+    from gecmetrics.io import atomic
+
+    paths = [tmp_path / name for name in ("a", "b", "c")]
+    for path in paths[:2]:
+        path.write_text("old\n", encoding="utf-8")  # c is new: put back means removed
+    real, calls = os.replace, []
+
+    def replace(source, target):
+        calls.append(target)
+        if str(target) == str(paths[failing]) and str(source).endswith(".part"):
+            raise OSError(errno.EBUSY, "Device or resource busy")
+        return real(source, target)
+
+    monkeypatch.setattr(atomic.os, "replace", replace)
+    with pytest.raises(OSError, match="busy"):
+        with atomic.output_group() as group:
+            for path in paths:
+                with group.output(str(path)) as handle:
+                    handle.write("new\n")
+    for path in paths[:2]:
+        _unchanged(path, "old\n")
+    assert not paths[2].exists() and sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+    monkeypatch.setattr(atomic.os, "replace", real)
+    with atomic.output_group() as group:
+        for path in paths:
+            with group.output(str(path)) as handle:
+                handle.write("new\n")
+    assert [p.read_text(encoding="utf-8") for p in paths] == ["new\n"] * 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]  # no file kept aside is left

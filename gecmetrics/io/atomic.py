@@ -154,12 +154,32 @@ class OutputGroup:
             raise _named(err, path)
 
     def _commit(self) -> None:
-        for temporary, target, path in self._written:
-            try:
-                _keep_mode(target, temporary)
-                os.replace(temporary, target)
-            except OSError as err:  # (named by the output, not by its temporary file)
-                raise OSError(err.errno, err.strerror, path) from None
+        """Each temporary file renamed over its target, the old target kept aside by a hard link
+        until every rename is done: a rename that fails (or a signal) puts back the targets
+        already replaced, so the group stays whole or absent (not some files new, others old)."""
+        done: list[tuple[str, str | None]] = []  # (target, its old file's link, or None: it had none)
+        try:
+            for temporary, target, path in self._written:
+                try:
+                    _keep_mode(target, temporary)
+                    aside = _link_aside(target)
+                    try:
+                        os.replace(temporary, target)
+                    except BaseException:
+                        _remove(aside)
+                        raise
+                    done.append((target, aside))
+                except OSError as err:  # (named by the output, not by its temporary file)
+                    raise OSError(err.errno, err.strerror, path) from None
+        except BaseException:
+            for target, aside in reversed(done):
+                try:
+                    os.replace(aside, target) if aside is not None else os.unlink(target)
+                except OSError:
+                    pass
+            raise
+        for _, aside in done:
+            _remove(aside)
 
     def _discard(self) -> None:
         for temporary, _, _ in self._written:
@@ -206,6 +226,32 @@ def _opened_in_place(path: str, encoding: str, binary: bool) -> Iterator[IO[Any]
             yield handle
     except OSError as err:
         raise _named(err, path)
+
+
+def _link_aside(target: str) -> str | None:
+    """A second name for ``target``'s file beside it (None when there is no file, or the file
+    system has no hard links: that target is then replaced without a way back)."""
+    if not os.path.exists(target):
+        return None
+    folder, name = os.path.split(target)
+    for _ in range(100):
+        aside = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.old")
+        try:
+            os.link(target, aside)
+            return aside
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+    return None
+
+
+def _remove(path: str | None) -> None:
+    if path is not None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _keep_mode(path: str, temporary: str) -> None:
