@@ -7,6 +7,7 @@ naming the file and exit 1, as the other failed writes."""
 from __future__ import annotations
 
 import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,21 @@ def test_a_failed_write_names_the_output(here: Path, spacy_model) -> None:
     code, out, err = run_cli("m2", "annotate", "-orig", "src", "-cor", "hyp", "-o", "/dev/full", "--spacy-model",
                              SPACY_TEST_MODEL)
     assert code == 1 and err.strip() == "gecmetric: error: /dev/full: cannot write the output: No space left on device"
+
+
+def test_every_failed_file_write_is_the_same_line_and_exit_code(tmp_path: Path, monkeypatch) -> None:
+    """gotoscorer -gen_w_file and m2 refs said 'cannot write the weight file' / 'cannot write'
+    with exit 2 (bad input's), the other commands 'cannot write the output' with exit 1."""
+    monkeypatch.chdir(tmp_path)
+    gold = "S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\nS d e\nA 1 2|||R:X|||y|||REQUIRED|||-NONE-|||0\n"
+    Path("gold.m2").write_text(gold, encoding="utf-8")
+    os.symlink("/dev/full", "full.src")  # a device: written through, and full
+    for args, shown in ((["gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-gen_w_file", "/dev/full"], "/dev/full"),
+                        (["m2", "refs", "gold.m2", "--prefix", "full"], "full.src")):
+        code, out, err = run_cli(*args)
+        assert code == 1 and err.strip().splitlines()[-1] == \
+            f"gecmetric: error: {shown}: cannot write the output: No space left on device", err
+    assert not Path("full.ref0").exists()  # the group's files come together or not at all
 
 
 def test_the_atomic_writer_names_its_file_and_leaves_nothing(tmp_path: Path) -> None:

@@ -47,14 +47,12 @@ class WeightTable:
         return "\n".join(lines) + "\n"
 
     def write(self, path: str) -> None:
-        """Write :meth:`format` to ``path`` (the original's ``-gen_w_file``)."""
+        """Write :meth:`format` to ``path`` (the original's ``-gen_w_file``); a failed write is
+        the OSError naming ``path`` (the command's one line and exit 1, as for its other outputs)."""
         from .atomic import atomic_output
 
-        try:
-            with atomic_output(path) as handle:
-                handle.write(self.format())
-        except OSError as err:
-            raise InputError(f"cannot write the weight file: {err.strerror}", path) from None
+        with atomic_output(path) as handle:
+            handle.write(self.format())
 
     def check_sentences(self, sentences: int) -> None:
         """Refuse a whole corpus of ``sentences`` sentences unless the table has a line for each,

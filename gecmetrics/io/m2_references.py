@@ -226,11 +226,10 @@ def write_references(result: M2References, directory: str | None = None, prefix:
         except OSError as err:
             raise InputError(f"cannot make the folder: {err.strerror}", directory) from None
     written = [source_path, *reference_paths_]
-    try:
-        with output_group() as group:  # all the files or none: a failed REF3 leaves no new INPUT, REF0 ...
-            for path, lines in zip(written, [result.sources, *result.references]):
-                with group.output(path) as handle:
-                    handle.writelines(line + "\n" for line in lines)
-    except OSError as err:
-        raise InputError(f"cannot write: {err.strerror or err}", err.filename or source_path) from None
+    # all the files or none: a failed REF3 leaves no new INPUT, REF0 ...; a failed write is the OSError
+    # naming its file (the command's one line and exit 1, as for its other outputs)
+    with output_group() as group:
+        for path, lines in zip(written, [result.sources, *result.references]):
+            with group.output(path) as handle:
+                handle.writelines(line + "\n" for line in lines)
     return written
