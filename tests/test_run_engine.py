@@ -172,3 +172,27 @@ def test_a_corpus_in_memory_warns_as_its_files_do(tmp_path, jobs):
         "gecmetric: warning: n = 4 is more than the length of every sentence (at most 2 words): no n-gram of order 4 "
         "to match, so corpus scores are 0 (sentence scores follow each metric's rules for short sentences)"]
     assert score_corpus(["gleu"], Corpus(["a b c d"], [["a b c d"]], {"SYS": ["a b c d"]})).warnings() == []
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_written_to_while_its_chunks_are_read_is_an_error(tmp_path, jobs):
+    """A hypothesis rewritten in place with the same bytes per line kept every line count and
+    gave a score of neither version, exit 0; the files' versions are now compared after the run
+    (a replaced file, or one whose times were put back, has another inode or change time)."""
+    lines = [f"w{k} x{k} y{k} ." for k in range(40)]
+    source = _write(tmp_path, "src", "\n".join(lines) + "\n")
+    hyp = _write(tmp_path, "hyp", "\n".join(lines) + "\n")
+    files = CorpusFiles(source, (source + "2",), (hyp,))
+    _write(tmp_path, "src2", "\n".join(line.upper() for line in lines) + "\n")
+    baseline = score_files(["gleu"], files, chunk_lines=5).result(hyp, 0).score
+    seen = []
+
+    def rewrite(done, total, what):
+        seen.append(done)
+        if len(seen) == 1:  # after the first chunk: the same size, every line another text
+            with open(hyp, "r+b") as handle:
+                handle.write("\n".join(line.upper() for line in lines).encode() + b"\n")
+
+    with pytest.raises(InputError, match=r"hyp: changed while the run read it"):
+        score_files(["gleu"], files, chunk_lines=5, jobs=jobs, progress=rewrite)
+    assert score_files(["gleu"], files, chunk_lines=5).result(hyp, 0).score != baseline  # (the file did change)

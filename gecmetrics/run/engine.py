@@ -37,7 +37,7 @@ from ..metrics.results import Result
 from ..metrics.running import (check_observations, chunk_statistics, corpus_text_names, corpus_texts, python_corpus,
                                text_checks)
 from .executors import Executor, SerialExecutor, check_jobs, make_executor
-from .files import CorpusFiles, count_sentences
+from .files import CorpusFiles, check_unchanged, count_sentences, file_states
 from .reading import DEFAULT_CHUNK_LINES, CorpusChunks, chunk_size, worker_chunk_size
 
 if TYPE_CHECKING:
@@ -269,6 +269,15 @@ def _mapped(executor: Executor, function: Callable[[Any], Any], sources: Iterabl
 
 def _chunk_results(executor: Executor, function: Callable[[Any], Any], files: CorpusFiles,
                    chunk_lines: int | None, make_task: Callable[[Any], Any]) -> Iterator[tuple[Any, Any]]:
+    """(chunk source, result) of every chunk of the files, in order (:func:`_read_chunks`); a
+    file written to or replaced while its chunks were read is an InputError once they are."""
+    states = file_states(files)
+    yield from _read_chunks(executor, function, files, chunk_lines, make_task)
+    check_unchanged(states)
+
+
+def _read_chunks(executor: Executor, function: Callable[[Any], Any], files: CorpusFiles,
+                 chunk_lines: int | None, make_task: Callable[[Any], Any]) -> Iterator[tuple[Any, Any]]:
     """(chunk source, result) of every chunk of the files, in order: byte ranges read by the
     workers where the files allow it (a result of None: the range holds bad input); the serial
     reader for the rest, and from the first chunk a worker found bad on (it reports the error

@@ -179,6 +179,35 @@ def _text_pieces(path: str) -> Iterator[tuple[int, bytes]]:
         yield first_line, rest
 
 
+def file_states(files: CorpusFiles) -> list[tuple[str, tuple[int, ...]]]:
+    """What tells each regular file of ``files`` from another version of it (device, inode,
+    size, the times of its last write and change), before a run reads it chunk by chunk, for
+    :func:`check_unchanged` after the run."""
+    return [(path, state) for path in files.paths if (state := _file_state(path)) is not None]
+
+
+def check_unchanged(states: list[tuple[str, tuple[int, ...]]]) -> None:
+    """An InputError naming the first file of ``states`` (:func:`file_states`) that changed
+    since: written to or replaced while its chunks were read, its scores would mix two versions
+    (a same-size rewrite kept every line count and gave a number of neither, exit 0)."""
+    for path, state in states:
+        if _file_state(path) != state:
+            raise InputError("changed while the run read it (written to or replaced): its scores would mix two "
+                             "versions of it; score it again once it is complete", shown(path))
+
+
+def _file_state(path: str) -> tuple[int, ...] | None:
+    if path == STDIN:
+        return None
+    try:
+        found = os.stat(path)
+    except OSError:  # gone: a later reader names the problem, or the run has read it
+        return (-1,)
+    if not stat.S_ISREG(found.st_mode):
+        return None
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
+
+
 def shown(path: str) -> str:
     """A path as messages show it (``<stdin>`` for ``-``)."""
     return "<stdin>" if path == STDIN else path
