@@ -244,3 +244,21 @@ def test_scaled_numbers_carry_no_binary_noise_and_fractions_stay_exact():
 
     assert scale_factor(True, 1) == 1.0 and scale_factor(True) == 100.0 and scale_factor(False, 100) == 1.0
     assert scale_factor(Judge(), 100) == 1.0 and scale_factor(GLEU(), 100) == 100.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.floats(min_value=-1e20, max_value=1e20, allow_nan=False),
+                 st.integers(0, 10 ** 6).map(lambda k: k / 10 ** 6), st.sampled_from([0.15625, 0.66665, 0.00015,
+                                                                                      600479950316068.125])))
+def test_a_tool_rounded_figure_has_every_digit_of_its_binary_value(value):
+    """Where the original prints "{:.4f}" (the M2 family, GoToScorer), the figure at that
+    precision is its every digit: GoToScorer's F near 6 x 10^14 (negative weights) printed
+    600479950316068.1000 from the 17 digits of the shortest repr, the original ...068.1250."""
+    from decimal import Decimal
+
+    from gecmetrics.core.table import scaled
+
+    expected = "{:.4f}".format(value)
+    expected = expected[1:] if expected.startswith("-") and not expected.strip("-0.") else expected  # no -0.0000
+    assert scaled(value, 4, 1, rounds_to=4) == expected
+    assert scaled(value, 2, 100, rounds_to=4) == format(Decimal(expected).scaleb(2), ".2f")  # x100: the point moved

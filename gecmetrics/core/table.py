@@ -85,9 +85,22 @@ def scaled(value: float, digits: int, scale: float = 100.0, exponent: bool = Fal
     repr would not (0.66665, a binary value below the half: 0.6666, not 0.6667; 0.15625, an exact
     tie: 0.1562); at any other precision the value itself is rounded, not the original's figure
     again."""
-    if rounds_to is not None and scale in SCALES and digits + (2 if scale == 100 else 0) == rounds_to:
-        value = round(float(value), rounds_to)
+    shift = 2 if scale == 100 else 0
+    if rounds_to is not None and scale in SCALES and digits + shift == rounds_to:
+        value = float(value)
+        if not exponent and math.isfinite(value):  # every digit of the binary value, as "%.4f" prints it
+            return _exactly_rounded(value, digits, shift)  # (its shortest repr has 17: a value past 10^15 has more)
+        value = round(value, rounds_to)
     return percent(value, digits, exponent) if scale == 100 else round_half_up(scale * float(value), digits, exponent)
+
+
+def _exactly_rounded(value: float, digits: int, shift: int) -> str:
+    """The binary ``value`` times 10^``shift``, rounded to ``digits`` decimals, ties to even (no
+    ``-0.00``)."""
+    with localcontext() as context:
+        context.prec = 1000  # a double's exact decimal value has at most 767 significant digits
+        text = format(Decimal(value).scaleb(shift), f".{digits}f")
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 SCALED_DIGITS = 15
