@@ -157,6 +157,21 @@ def test_an_older_readable_file_is_made_private(folder: Path, usual_umask) -> No
     assert _mode(folder / FILE_NAME) == 0o600
 
 
+def test_a_file_the_cache_file_links_to_keeps_its_mode(tmp_path: Path, usual_umask) -> None:
+    """The chmod to 0600 followed a symbolic link: a user file the cache's name pointed to (a
+    text, not a database) lost its mode; it is left as it is (the link is moved aside, as any
+    file that is no cache)."""
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    victim = tmp_path / "notes.txt"
+    victim.write_text("mine\n", encoding="utf-8")
+    os.chmod(victim, 0o644)
+    os.symlink(victim, folder / FILE_NAME)
+    with pytest.warns(Warning):
+        fill(Cache(folder), range(3))
+    assert _mode(victim) == 0o644 and victim.read_text(encoding="utf-8") == "mine\n"
+
+
 @pytest.mark.parametrize("suffix, mode", [("", 0o666), ("", 0o620), ("", 0o602), (".lock", 0o666)])
 def test_a_users_file_others_can_write_is_refused_not_made_private(folder: Path, suffix: str, mode: int) -> None:
     """docs/cache.md: a cache file others can write is refused. It was made 0600 and trusted,

@@ -1149,7 +1149,8 @@ def _untrusted(folder: Path, path: Path) -> str | None:
     user's); the cache's files must be the user's (or root's) and writable by their owner only:
     a file others can write is refused even when it is the user's, as a chmod now would not undo
     what was written before. The user's own files that others can only read are made private
-    (0600) on the way: they hold the texts scored."""
+    (0600) on the way: they hold the texts scored (not through a symbolic link, whose target may
+    be any file of theirs)."""
     if not hasattr(os, "geteuid"):  # pragma: no cover - Windows: the folder's ACL decides
         return None
     import stat
@@ -1166,7 +1167,8 @@ def _untrusted(folder: Path, path: Path) -> str | None:
     for suffix in CACHE_FILE_SUFFIXES:
         name = str(path) + suffix
         try:
-            if stat.S_ISLNK(os.lstat(name).st_mode) and others_write:
+            link = stat.S_ISLNK(os.lstat(name).st_mode)
+            if link and others_write:
                 return f"cache file {name} is a symbolic link in a folder others can write: it is not used"
             owned = os.stat(name)  # a link of the user's own is followed, as SQLite follows it
         except FileNotFoundError:
@@ -1179,8 +1181,8 @@ def _untrusted(folder: Path, path: Path) -> str | None:
         if owned.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
             return (f"cache file {name} can be written by other users (mode {stat.S_IMODE(owned.st_mode):o}): "
                     "its entries cannot be trusted; remove it or use another folder (--cache DIR)")
-        if owned.st_mode & 0o077 and owned.st_uid == os.geteuid():
-            with contextlib.suppress(OSError):
+        if owned.st_mode & 0o077 and owned.st_uid == os.geteuid() and not link:  # (a link's target may be
+            with contextlib.suppress(OSError):                                      # no cache file: left as it is)
                 os.chmod(name, 0o600)
     return None
 
