@@ -180,6 +180,9 @@ def test_the_atomic_writer_names_its_file_and_leaves_nothing(tmp_path: Path) -> 
     (["gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-gen_w_file", ""], "-gen_w_file"),  # was ignored
     (["report", "-s", "src", "-r", "ref", "-o", "hyp", "--html", ""], "--html"),
     (["m2", "refs", "gold.m2", "-o", ""], None),
+    (["errant", "-s", "src", "-r", "gold.m2", "-o", "hyp", "--word-list", ""], "--word-list"),  # was: the shipped list
+    (["compare", "-s", "src", "-r", "gold.m2", "-o", "hyp", "--metrics", "errant:word_list="], None),
+    (["cherrant", "m2", "-f", "src", "-o", "out.m2", "--cherrant-data", ""], "--cherrant-data"),  # was: the folder .
 ])
 def test_an_empty_file_name_is_one_line(here: Path, args: list[str], flag: str | None) -> None:
     """'' (an empty shell variable) named no file (': no such file'), was taken for "not given"

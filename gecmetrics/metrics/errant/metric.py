@@ -31,7 +31,7 @@ from ...core.lang.zh.language import WORD_LEVEL_MESSAGE  # noqa: F401 (re-export
 from ...errors import InputError, LineRefused, plural
 from ...io.corpus import Corpus
 from ...io.m2 import FIELD_SEPARATOR, Block
-from ...io.text import check_lines
+from ...io.text import EMPTY_PATH, check_lines
 from ...kinds import M2, TEXT
 from ..base import checked_corpus
 from ..edit_comparison import CherrantSettings, EditComparisonMetric, ErrantResult, comparison_from
@@ -50,7 +50,17 @@ def _optional_text(name: str, value: Any) -> str | None:
     return _text(name, value)
 
 
-_text.reads_paths = _optional_text.reads_paths = True  # type: ignore[attr-defined]  # '/' is no list separator here
+def _optional_path(name: str, value: Any) -> str | None:
+    """A file or folder, or None (not given, or ``none``: the default); an empty text (an unset
+    shell variable, ``--word-list ""``) is refused as every path flag refuses it, not taken for
+    the default."""
+    if isinstance(value, str) and not value.strip():
+        raise InputError(f"{setting_label(name)}: {EMPTY_PATH}, or none for the default")
+    return _optional_text(name, value)
+
+
+_text.reads_paths = _optional_text.reads_paths = _optional_path.reads_paths = True  # type: ignore[attr-defined]
+# ('/' is no list separator in them)
 
 
 def _segmenter(name: str, value: Any) -> str | None:
@@ -85,10 +95,10 @@ class ErrantTextSettings(CherrantSettings):
                                   signature="refs", shown=flag_as("annotated"))
     word_list: str | None = setting(None, "SPELL word list, one word per line (default: $GECMETRICS_ERRANT_WORDS, "
                                           "else the SCOWL en_GB-large list shipped with gecmetrics, as ERRANT's)",
-                                    _optional_text, ("words",), flags=("--word-list",))
+                                    _optional_path, ("words",), flags=("--word-list",))
     cherrant_data: str | None = setting(None, "zh: folder of ChERRANT's data files (default: "
                                         "$GECMETRICS_CHERRANT_DATA, else the folder `gecmetric data fetch cherrant` "
-                                        "fills)", _optional_text, ("data",), flags=("--cherrant-data",))
+                                        "fills)", _optional_path, ("data",), flags=("--cherrant-data",))
     no_simplified: bool = setting(False, "zh: do not convert targets to simplified characters (OpenCC t2s)",
                                   parse_bool, flags=("--no-simplified",))
     alignments: str = setting("all", "zh: edits of every cheapest alignment (all, ChERRANT's -s all) or of the first",

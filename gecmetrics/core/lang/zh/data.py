@@ -69,6 +69,8 @@ def data_folder(folder: str | os.PathLike | None = None) -> Path:
     if folder is not None:
         if not isinstance(folder, (str, os.PathLike)):
             raise InputError(f"the ChERRANT data folder must be a path, not {type(folder).__name__}")
+        if not os.fspath(folder).strip():  # (Path("") is the current folder)
+            raise InputError("--cherrant-data: an empty folder name ('') where the data folder belongs: give its path")
         return Path(folder)
     configured = os.environ.get(ENVIRONMENT_VARIABLE)
     return Path(configured) if configured else default_data_folder()
