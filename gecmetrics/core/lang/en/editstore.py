@@ -80,24 +80,17 @@ def stored_edits(cache: Any, namespace: str, pairs: Iterable[Pair], tokenise: bo
 
 
 def store_edits(cache: Any, namespace: str, edits: Mapping[Pair, list[AnnotatedEdit]], tokenise: bool) -> None:
-    """Store new edits (those that cannot be written as UTF-8 are left out)."""
-    items = {}
-    for pair, found in edits.items():
-        packed = pack_edits(found)
-        if packed is not None:
-            items[edit_key(pair, tokenise)] = packed
+    """Store new edits."""
+    items = {edit_key(pair, tokenise): pack_edits(found) for pair, found in edits.items()}
     if items:
         cache.put_many(namespace, items)
 
 
-def pack_edits(edits: list[AnnotatedEdit]) -> bytes | None:
-    """Edits as stored, or None when a correction is not valid Unicode (a lone surrogate)."""
+def pack_edits(edits: list[AnnotatedEdit]) -> bytes:
+    """Edits as stored (a correction holding a lone surrogate too: JSON's escape keeps it)."""
     from ...cache import pack_json
 
-    try:
-        return pack_json([[e.o_start, e.o_end, e.c_start, e.c_end, e.type, e.correction] for e in edits])
-    except UnicodeEncodeError:
-        return None
+    return pack_json([[e.o_start, e.o_end, e.c_start, e.c_end, e.type, e.correction] for e in edits])
 
 
 def unpack_edits(data: bytes) -> list[AnnotatedEdit] | None:
