@@ -1126,6 +1126,44 @@ def test_long_edits_and_many_scores_never_widen_the_page(chromium, tmp_path):
     assert len(widths) == 1 and max(widths) <= room, (widths, room)
 
 
+HEAT_MAP_LABELS = """
+  var heat = document.getElementById("types-heatmap"), level = document.querySelector("#types select");
+  result.levels = ["1", "2", "3"].map(function (value) {
+    level.value = value;
+    level.dispatchEvent(new Event("change"));
+    var svg = heat.querySelector("svg"), box = svg.getBoundingClientRect();
+    return [].map.call(svg.querySelectorAll("text.label"), function (t) {
+      var b = t.getBoundingClientRect();
+      return {drawn: t.firstChild.nodeValue, whole: t.querySelector("title").textContent,
+              inside: b.left >= box.left - 0.5 && b.top >= box.top - 0.5 && b.right <= box.right + 0.5};
+    });
+  });
+  result.margin = parseFloat(getComputedStyle(document.getElementById("summary")).scrollMarginTop);
+  result.header = document.querySelector("header").offsetHeight;
+"""
+
+
+def test_heat_map_labels_fit_and_stay_apart_and_links_clear_the_header(chromium, tmp_path):
+    """The heat map's label strips were 80 px and 86 px whatever the names: a system named
+    AMU-transformer-big.out read 'ormer-big.out', as did the others. The strips now fit the
+    longest label, a label past 280 px is shortened in its middle (whole in its tooltip), and a
+    section a link jumps to starts below the sticky header (whose system list can be tall)."""
+    corpus = small_corpus()
+    long = {name: f"{name}-transformer-big-with-a-really-long-name-{k}-ending.out" for k, name in enumerate(SYSTEMS)}
+    corpus = Corpus(corpus.sources, corpus.references, {long[n]: h for n, h in corpus.hypotheses.items()},
+                    corpus.gold, hypothesis_m2={long[n]: m for n, m in corpus.hypothesis_m2.items()})
+    page = tmp_path / "long-names.html"
+    write_report(report_data(corpus, ["gleu"], samples=40, attribution="none"), page)
+    probe = chromium.open_page(page, HEAT_MAP_LABELS, width=1400)["probe"]
+    assert probe["errors"] == []
+    for labels in probe["actions"]["levels"]:
+        assert labels and all(label["inside"] for label in labels), labels
+        systems = [label for label in labels if label["whole"] in long.values()]
+        assert sorted(label["whole"] for label in systems) == sorted(long.values())
+        assert len({label["drawn"] for label in systems}) == len(systems)  # told apart as drawn
+    assert probe["actions"]["margin"] >= probe["actions"]["header"] > 0
+
+
 def test_the_page_splits_tokens_as_python_does():
     """The page finds an edit's words by splitting the source as Python's ``str.split()`` made
     the edits' token offsets: its class of spaces is exactly the characters ``str.isspace()``

@@ -169,6 +169,26 @@
   }
   function unit(scaled) { return scaled.scale === 100 ? " (x100)" : ""; }  // as the commands' headers say it
   function pValue(p) { return p === null || p === undefined ? "baseline" : formatted(p, 4); }  // p_value_text
+  var LABEL_ROOM = 280;  // px: the most a heat map's label strip takes
+  function fittedLabels(labels, room) {
+    // {texts: each label as drawn (one wider than room shortened in its middle with an ellipsis, so
+    // that names alike at both ends stay apart), width: px of the widest as drawn}, in the
+    // heat map's label font (report.css: .heat text)
+    var context = fittedLabels.context || (fittedLabels.context = document.createElement("canvas").getContext("2d"));
+    context.font = "11px " + getComputedStyle(document.body).fontFamily;
+    var widest = 0;
+    var texts = labels.map(function (label) {
+      var text = String(label), chars = Array.from(text);
+      var keep = chars.length;
+      while (keep > 4 && context.measureText(text).width > room) {
+        keep -= 1;
+        text = chars.slice(0, Math.ceil(keep / 2)).join("") + "\u2026" + chars.slice(chars.length - Math.floor(keep / 2)).join("");
+      }
+      widest = Math.max(widest, context.measureText(text).width);
+      return text;
+    });
+    return {texts: texts, width: Math.ceil(widest)};
+  }
   function heatColor(t) {  // 0 .. 1 -> light to dark blue
     t = Math.max(0, Math.min(1, isNum(t) ? t : 0));
     var a = [247, 251, 255], b = [8, 81, 156];
@@ -279,6 +299,11 @@
       if (pair[0] === "meta" && !D.meta) return;
       nav.appendChild(el("a", {href: "#" + pair[0], text: pair[1]}));
     });
+    // a section a link jumps to starts below the sticky header, whose height its system names set
+    var bar = document.querySelector("header");
+    function clear() { document.documentElement.style.setProperty("--header-height", bar.offsetHeight + "px"); }
+    clear();
+    window.addEventListener("resize", clear);
   }
 
   // ------------------------------------------------------------------ summary
@@ -405,17 +430,23 @@
       var cell = 46, room = figure.clientWidth || 1200;
       var wide = 80 + cell * names.length + 10 > room;
       var columns = wide ? systems : names, rows = wide ? names : systems;
-      var left = wide ? 110 : 80, top = 86, width = left + cell * columns.length + 10, height = top + 24 * rows.length + 6;
+      // the label strips fit the longest label (a long one shortened in its middle, whole in its tooltip)
+      var rowLabels = fittedLabels(rows, LABEL_ROOM), columnLabels = fittedLabels(columns, LABEL_ROOM);
+      var left = Math.max(wide ? 110 : 80, rowLabels.width + 12), climb = Math.sin(55 * Math.PI / 180);
+      var top = Math.max(86, Math.ceil(columnLabels.width * climb) + 14);
+      var width = left + cell * columns.length + Math.max(10, Math.ceil(columnLabels.width * Math.cos(55 * Math.PI / 180)));
+      var height = top + 24 * rows.length + 6;
       var g = sv("svg", {width: width, height: height, cls: "heat", role: "img",
         "aria-label": "systems by error types: " + m[1]});
       columns.forEach(function (label, j) {
         var x = left + j * cell + cell / 2;
         g.appendChild(sv("text", {x: x, y: top - 6, cls: "label", transform: "rotate(-55 " + x + " " + (top - 6) + ")",
-          text: label}));
+          text: columnLabels.texts[j]}, sv("title", {text: label})));
       });
       rows.forEach(function (label, i) {
         var y = top + i * 24;
-        g.appendChild(sv("text", {x: left - 6, y: y + 16, "text-anchor": "end", cls: "label", text: label}));
+        g.appendChild(sv("text", {x: left - 6, y: y + 16, "text-anchor": "end", cls: "label", text: rowLabels.texts[i]},
+          sv("title", {text: label})));
         columns.forEach(function (other, j) {
           var s = wide ? other : label, t = wide ? label : other;
           var v = D.errant.categories[s][level][t];
