@@ -408,7 +408,6 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context, attributed)
     resolved = [_naming_annotator(metric, annotation, annotator) for metric in resolved]
-
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
     columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
     compared = compared_edits(scored, marker, corpus)
