@@ -63,6 +63,14 @@ def test_modes_and_json(small):
     assert code == 0 and out.startswith(hyp + "\t")
     code, out, err = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-m", "-v")
     assert code == 0 and "| match | penal | numer | denom |" in out and "ref:best" in err
+    # the line under a sampled score's table is ours: it follows --scale (it printed x100 whatever the scale)
+    lines = {scale: [line for line in run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-v", "--scale", scale,
+                                          "-d", "4")[1].splitlines() if line.startswith("mean ")]
+             for scale in ("1", "100")}
+    import re
+
+    numbers = {scale: [float(x) for x in re.findall(r"-?\d+\.\d+", line[0])] for scale, line in lines.items()}
+    assert len(numbers["1"]) == 4 and all(abs(100 * a - b) < 0.006 for a, b in zip(numbers["1"], numbers["100"]))
     code, out, err = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "-m", "-i", "10")  # ran, changed nothing
     assert code == 2 and out == "" and "-i/--iter does not apply to -m/--max" in err
     code, out, _ = run("gleu", "-s", src, "-r", ref0, ref1, "-o", hyp, "--sentence", "-v")

@@ -54,10 +54,10 @@ class GLEUReport:
             for metric, result in zip(metrics, per_metric):
                 lines.append(name + (f"\tlambda={metric.lambda_:g}" if len(metrics) > 1 else ""))
                 lines.append(gleu_table(result, digits))
-                if result.iterations > 1:
-                    low, high = result.interval
-                    lines.append(f"mean {printed.percent(result.score, digits)}  std {printed.percent(result.std, digits)}  "
-                                 f"95% interval ({printed.percent(low, digits)}, {printed.percent(high, digits)})  "
+                if result.iterations > 1:  # (our line, not the package's: x100 unless --scale 1, as the scores)
+                    mean, std, low, high = (printed.scaled(x, digits, self.scale)
+                                            for x in (result.score, result.std, *result.interval))
+                    lines.append(f"mean {mean}  std {std}  95% interval ({low}, {high})  "
                                  f"over {result.iterations} iterations (counts above are means)")
         return lines
 
