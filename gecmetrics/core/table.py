@@ -44,7 +44,12 @@ def round_half_up(value: float, digits: int, exponent: bool = False) -> str:
         # fixed point: str() of a Decimal writes 0 and tiny numbers in exponent form past 6 decimals
         rounded = Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP)
         text = str(rounded) if exponent else format(rounded, "f")
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.00"
+    return _no_negative_zero(text)
+
+
+def _no_negative_zero(text: str) -> str:
+    """``-0.00`` (a tiny negative number rounded) written ``0.00``."""
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 PYTHON2_STR_DIGITS = 12
@@ -100,7 +105,7 @@ def _exactly_rounded(value: float, digits: int, shift: int) -> str:
     with localcontext() as context:
         context.prec = 1000  # a double's exact decimal value has at most 767 significant digits
         text = format(Decimal(value).scaleb(shift), f".{digits}f")
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+    return _no_negative_zero(text)
 
 
 SCALED_DIGITS = 15

@@ -183,10 +183,7 @@ class OutputGroup:
 
     def _discard(self) -> None:
         for temporary, _, _ in self._written:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+            _remove(temporary)
 
 
 @contextmanager

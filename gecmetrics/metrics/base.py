@@ -239,9 +239,13 @@ class Metric(ABC):
         True for the default folder, False for none). The metric itself is left as it is."""
         from ..core.context import run_context
 
+        return self._copy_with("_context", run_context(context))
+
+    def _copy_with(self, key: str, value: Any) -> "Metric":
+        """A copy of this metric (same settings, same state) with one more attribute set."""
         bound = object.__new__(type(self))
         bound.__dict__.update(self.__dict__)
-        bound.__dict__["_context"] = run_context(context)
+        bound.__dict__[key] = value
         return bound
 
     # ------------------------------------------------------------------ written by the author
@@ -658,10 +662,7 @@ class Metric(ABC):
         fields, the annotation that made the M2 edits it reads, where its caller made them (the
         report's ERRANT annotator, ``annotation_fields()``: ``spacy:V|model:M``): another model,
         other edits, other numbers, as ERRANT's signature names its annotator from text."""
-        bound = object.__new__(type(self))
-        bound.__dict__.update(self.__dict__)
-        bound.__dict__["_edits_made_by"] = tuple(as_field(item) for item in fields)
-        return bound
+        return self._copy_with("_edits_made_by", tuple(as_field(item) for item in fields))
 
     def column_signature(self, part: int, references: int | None) -> Signature:
         """The signature of one column alone: for a metric whose columns are the values of a

@@ -130,7 +130,7 @@ def blame_gold_count(counts: list[tuple[str, int]], names: dict[str, str], total
 def _m2_sentence_count(path: str) -> int:
     """``S`` lines of an M2 file (a leading byte-order mark dropped), checked as text on the way."""
     count = 0
-    for first_line, piece in _text_pieces(path):
+    for first_line, piece, _ in _text_pieces(path):
         lines = piece.split(b"\n")
         if first_line == 1:
             lines[0] = lines[0].removeprefix(b"\xef\xbb\xbf")
@@ -152,14 +152,14 @@ def _line_count(path: str) -> int:
 @functools.lru_cache(maxsize=64)
 def _counted_lines(path: str, _inode: int, _size: int, _mtime_ns: int) -> int:
     count = 0
-    for _, piece in _text_pieces(path):
-        count += piece.count(b"\n") + (not piece.endswith(b"\n"))
+    for _, piece, breaks in _text_pieces(path):
+        count += breaks + (not piece.endswith(b"\n"))
     return count
 
 
-def _text_pieces(path: str) -> Iterator[tuple[int, bytes]]:
+def _text_pieces(path: str) -> Iterator[tuple[int, bytes, int]]:
     """A file's bytes in pieces of whole lines (about 1 MB) with the number of each piece's
-    first line, each checked as the reader checks it (a NUL byte, invalid UTF-8, UTF-16 or -32:
+    first line and its line breaks, each checked as the reader checks it (a NUL byte, invalid UTF-8, UTF-16 or -32:
     the reader's own error with the file and line), so that a command that streams its output
     stops before its first line, not at the bad line with the lines before it written."""
     first_line, rest = 1, b""
@@ -170,13 +170,14 @@ def _text_pieces(path: str) -> Iterator[tuple[int, bytes]]:
             if cut:
                 piece, rest = data[:cut], data[cut:]
                 decode_utf8(piece, path, first_line)
-                yield first_line, piece
-                first_line += piece.count(b"\n")
+                breaks = piece.count(b"\n")
+                yield first_line, piece, breaks
+                first_line += breaks
             else:
                 rest = data
     if rest:
         decode_utf8(rest, path, first_line)
-        yield first_line, rest
+        yield first_line, rest, 0
 
 
 def file_states(files: CorpusFiles) -> list[tuple[str, tuple[int, ...]]]:
