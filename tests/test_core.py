@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gecmetrics import InputError
@@ -129,6 +129,28 @@ def test_units_and_warnings():
     assert whitespace_warnings(["ab ", "a  b", "ok"], "f", "char")[0].startswith("gecmetric: warning: f: 2 lines have leading")
     assert whitespace_warnings(["ab "], "f", "char", normalize_space=True) == []
     assert whitespace_warnings(["a b"], "f", "word") == []
+
+
+WHITESPACE_ALPHABET = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\xa0", "\u2028", "\u3000", "a", "b",
+                       "\u00e9"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet=WHITESPACE_ALPHABET, max_size=6), max_size=6))
+@example([" a", "b"])
+@example(["a", "b "])
+@example(["a", "", "b"])
+@example(["a  b"])
+@example(["a \u3000b"])
+@example(["\u00e9", "a\x1cb"])
+def test_whitespace_count_of_a_chunk_is_the_count_of_its_lines(lines):
+    """The joined-chunk shortcut counts the lines that the per-line rules count, in every case:
+    empty lines, a line that is one space, whitespace at the joins, non-ASCII lines."""
+    from gecmetrics.core.units import _has_other_whitespace, _has_stray_space, whitespace_count
+
+    assert whitespace_count(lines, "word") == sum(map(_has_other_whitespace, lines))
+    assert whitespace_count(lines, "char") == sum(map(_has_stray_space, lines))
+    assert whitespace_count(lines, "char", normalize_space=True) == 0
 
 
 def test_ids_are_exact_for_many_distinct_ngrams():
