@@ -23,6 +23,7 @@ from gecmetrics.core.cache import (
     unpack_arrays, unpack_json,
 )
 from gecmetrics.errors import InputError
+from tests.conftest import run_cli
 
 NS = "test/producer/1"
 
@@ -425,6 +426,31 @@ def test_read_only_file_is_read_and_not_written(folder: Path, monkeypatch):
     assert len(cache_warnings(record)) == 1 and "cannot be written" in cache_warnings(record)[0]
     assert cache.enabled and cache.read_only
     assert got == {key: value_of(i) for i, key in enumerate(keys_of(range(3)))}
+
+
+class _FullDisk(sqlite3.Connection):
+    """A connection whose deletes fail as on a full disk (in WAL mode a DELETE writes pages)."""
+
+    def execute(self, sql, *args):
+        if sql.lstrip().upper().startswith("DELETE"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return super().execute(sql, *args)
+
+
+@pytest.mark.parametrize("command", [["clear"], ["clear", "--namespace", NS], ["prune", "--max-size", "1"]])
+def test_a_cache_command_stopped_by_a_full_disk_says_so(folder: Path, monkeypatch, command):
+    """`cache clear` on a full disk printed "removed 0 entries; 0 B on disk" and exit 0 while
+    every entry and byte was still there: now one error naming the problem and what to do, exit 1,
+    nothing on stdout, and the cache as it was."""
+    fill(Cache(folder), range(5))
+    real_connect = sqlite3.connect
+    monkeypatch.setattr(cache_module.sqlite3, "connect",
+                        lambda *args, **kwargs: real_connect(*args, factory=_FullDisk, **kwargs))
+    code, out, err = run_cli("--cache", str(folder), "cache", *command)
+    assert (code, out) == (1, ""), (code, out, err)
+    assert f"error: cache {command[0]}: " in err and "disk is full" in err and f"deleting the folder {folder}" in err
+    monkeypatch.setattr(cache_module.sqlite3, "connect", real_connect)
+    assert Cache(folder).info().entries == 5
 
 
 # ---------------------------------------------------------------------------------------------

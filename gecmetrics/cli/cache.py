@@ -38,6 +38,19 @@ def cache() -> None:
     $GECMETRICS_CACHE, else the user cache folder)."""
 
 
+def _changing(store, command: str, change):
+    """``change()``'s count of removed entries. A problem that turns the cache off on the way (a
+    full disk: even a DELETE writes to the write-ahead log) is an error, exit 1, after the
+    cache's own warning: the size and entries are then not known here (it printed "0 B")."""
+    removed = change()
+    if not store.enabled:
+        click.echo(f"gecmetric: error: cache {command}: {store.reason}; {removed} entries removed before it "
+                   f"(`gecmetric cache info` shows what is left; deleting the folder {store.folder} frees it all)",
+                   err=True)
+        raise SystemExit(1)
+    return removed
+
+
 @cache.command("info")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: path, size, entries and last use per namespace.")
 def info(as_json: bool) -> None:
@@ -60,15 +73,13 @@ def clear(namespace: str | None) -> None:
     if not store.enabled:
         click.echo(str(store.info()))
         return
-    if namespace is None:
-        removed = store.clear()
-    else:
+    if namespace is not None:
         check_namespace(namespace)
-        removed = store.clear(namespace)
-        if not removed:  # a name that matches nothing is likely mistyped: say what the cache holds
-            held = sorted({name.split("/")[0] for name in store.info().namespaces})
-            raise InputError(f"no entries of {namespace!r} in the cache (it holds {', '.join(held) or 'none'})",
-                             "--namespace")
+    removed = _changing(store, "clear", lambda: store.clear(namespace))
+    if namespace is not None and not removed:  # a name that matches nothing is likely mistyped: say what it holds
+        held = sorted({name.split("/")[0] for name in store.info().namespaces})
+        raise InputError(f"no entries of {namespace!r} in the cache (it holds {', '.join(held) or 'none'})",
+                         "--namespace")
     click.echo(f"removed {removed} entries{f' of {namespace}' if namespace else ''}; "
                f"{format_size(store.info().size_bytes)} on disk")
 
@@ -90,5 +101,5 @@ def prune(max_size: str | None, older_than: str | None) -> None:
     if not store.enabled:
         click.echo(str(store.info()))
         return
-    removed = store.prune(max_size=size, older_than=age)
+    removed = _changing(store, "prune", lambda: store.prune(max_size=size, older_than=age))
     click.echo(f"removed {removed} entries; {format_size(store.info().size_bytes)} on disk")
