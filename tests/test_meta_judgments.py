@@ -68,6 +68,11 @@ def test_restricted_drops_systems_from_every_item() -> None:
     (b"<r><ranking-item src-id='1'>\n<translation system='A' rank='1'/>\n<translation system='B A' rank='2'/>"
      b"</ranking-item></r>", 3, "ranked twice"),
     (b"<r><ranking-item src-id='1'>\n<translation system=' ' rank='1'/></ranking-item></r>", 2, "no system name"),
+    # int() reads these; GJG15's Perl and the other readers here do not (and int('\u00b2') raised)
+    (b"<r>\n<ranking-item src-id='1_0'>\n</ranking-item></r>", 2, "not an integer"),
+    ("<r>\n<ranking-item src-id='\u0663'>\n</ranking-item></r>".encode(), 2, "not an integer"),
+    ("<r><ranking-item src-id='1'>\n<translation system='A' rank='\uff11'/></ranking-item></r>".encode(), 2,
+     "not an integer"),
 ])
 def test_bad_xml_names_file_and_line(text: bytes, line: int, message: str) -> None:
     with pytest.raises(InputError, match=message) as caught:
@@ -75,6 +80,43 @@ def test_bad_xml_names_file_and_line(text: bytes, line: int, message: str) -> No
     assert caught.value.path == "bad.xml" and caught.value.line == line
     assert str(caught.value).startswith(f"bad.xml:{line}: ") and "\n" not in str(caught.value)
 
+
+def _items(count: int, systems_per_item: int, names: int) -> bytes:
+    rows = [f"<ranking-item src-id='{i}'>" + "".join(
+        f"<translation system='s{(i * systems_per_item + k) % names}' rank='{k + 1}'/>" for k in range(systems_per_item))
+        + "</ranking-item>" for i in range(count)]
+    return ("<r>\n" + "\n".join(rows) + "\n</r>").encode()
+
+
+def test_systems_and_comparisons_are_bounded_with_the_line_that_passes_the_bound(monkeypatch) -> None:
+    """A 200 KB file naming 30,000 systems asked for 7 GB (a system by system table), and a few
+    items of many systems make comparisons that grow with their square: each is one error at
+    the line where the file passes the bound; at the bound the file is read."""
+    from gecmetrics.io import judgments
+
+    monkeypatch.setattr(judgments, "MAX_SYSTEMS", 6)
+    assert len(parse_judgments(_items(3, 2, 6), "ok.xml").systems) == 6
+    with pytest.raises(InputError, match=r"more than 6 distinct systems \(gecmetrics.io.judgments.MAX_SYSTEMS\)") as caught:
+        parse_judgments(_items(4, 2, 7), "many.xml")
+    assert caught.value.line == 5  # the fourth item names the seventh system
+    monkeypatch.setattr(judgments, "MAX_COMPARISONS", 12)
+    assert parse_judgments(_items(2, 4, 6), "ok.xml").pairwise().size == 12
+    with pytest.raises(InputError, match=r"more than 12 pairwise comparisons .*MAX_COMPARISONS") as caught:
+        parse_judgments(_items(3, 4, 6), "pairs.xml")
+    assert caught.value.line == 4
+
+
+def test_src_ids_file_takes_ascii_integers_only(tmp_path: Path) -> None:
+    """``\u00b2`` passed str.isdigit() and then raised ValueError in int(): a traceback."""
+    from gecmetrics.meta.evaluate import read_src_ids
+
+    (tmp_path / "ok").write_text(" 3\n+4\n0\n", encoding="utf-8")
+    assert read_src_ids(str(tmp_path / "ok")) == [3, 4, 0]
+    for bad in ("\u00b2", "1_0", "\u0663", "\uff11", "1.0", ""):
+        (tmp_path / "bad").write_text(f"1\n{bad}\n", encoding="utf-8")
+        with pytest.raises(InputError, match="expected one integer src-id per line") as caught:
+            read_src_ids(str(tmp_path / "bad"))
+        assert caught.value.line == 2
 
 def test_no_items_and_missing_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no <ranking-item>"):

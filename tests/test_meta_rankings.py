@@ -111,6 +111,34 @@ def test_bootstrap_is_seeded_and_ranges_contain_the_rank(shared_data: Path) -> N
     assert sum(len(c) for c in first.clusters) == 15 and first.clusters[-1] == ["INPUT"]
 
 
+def test_resamples_made_in_blocks_are_those_made_at_once(shared_data: Path, monkeypatch) -> None:
+    """The (R, S, S) win counts of a judgment bootstrap are made a block of resamples at a time
+    (100 systems x 10^5 resamples would be 8 GB at once): by comparison, by ranking item and by
+    sentence, blocks of 7, 1 and all resamples give the same Expected Wins to the last bit."""
+    from gecmetrics.core.resampling import Resample
+    from gecmetrics.meta import resampling
+    from gecmetrics.stats import rankings
+
+    judgments = judgments_file(shared_data, "seeda_edit")
+    item_rows = np.array([item.src_id - 1 for item in judgments.items])
+    size = int(item_rows.max()) + 1
+    sentences = Resample(np.random.default_rng(2).integers(0, size, size=(23, size)))
+
+    def made() -> list[np.ndarray]:
+        return [resampling.judgment_resamples(judgments, "pair", 23, 5),
+                resampling.judgment_resamples(judgments, "item", 23, 5),
+                resampling.human_on_sentence_resamples(judgments, item_rows, sentences)]
+
+    whole = made()
+    assert [part.shape for part in whole] == [(23, 15)] * 3
+    for cells in (7 * 16 * 16, 1):  # blocks of 7 resamples (15 systems: 226 cells a row), of one
+        monkeypatch.setattr(rankings, "RESAMPLE_CELLS", cells)
+        assert all(np.array_equal(a, b) for a, b in zip(made(), whole))
+    monkeypatch.setattr(resampling, "MAX_ITEM_CELLS", len(judgments.items) * 15 ** 2 - 1)
+    with pytest.raises(InputError, match="resample comparisons \\(unit pair\\) instead"):
+        resampling.judgment_resamples(judgments, "item", 23, 5)
+
+
 # --------------------------------------------------------------------------- ranges and clusters
 
 

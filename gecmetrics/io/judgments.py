@@ -20,7 +20,7 @@ from xml.parsers import expat
 import numpy as np
 
 from ..errors import InputError, one_line, shown
-from .text import STDIN, check_path, check_sequence, check_system_names, standard_input
+from .text import STDIN, ascii_integer, check_path, check_sequence, check_system_names, standard_input
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
 """Systems sharing a translation: space-separated in GJG15's and SEEDA's files, comma-separated
@@ -40,6 +40,13 @@ MAX_NAME_CHARS = 256
 system): a system name is printed in every table."""
 MAX_ATTRIBUTE_CHARS = 4096
 """Longest attribute value (GJG15 and SEEDA: 123): a 50 MB one took 14 s and 1.4 GB."""
+MAX_SYSTEMS = 100
+"""Most distinct systems in one file (GJG15: 13, Napoles et al.: 14, SEEDA: 15): rankings count
+wins in system by system tables, one per resample (30,000 systems named in a 200 KB file asked
+for 7 GB)."""
+MAX_COMPARISONS = 10_000_000
+"""Most pairwise comparisons in one file (GJG15: 109,098; SEEDA: 33,544), about 400 MB as arrays:
+an item of m systems makes m (m - 1) / 2 of them, so a small file could ask for gigabytes."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +165,10 @@ class _ItemCollector:
         self.left_out = 0
         """Items by an excluded user."""
         self.current: dict | None = None
+        self.names: set[str] = set()
+        """Every system named so far (at most MAX_SYSTEMS)."""
+        self.comparisons = 0
+        """Of the items kept so far (at most MAX_COMPARISONS)."""
 
     def _error(self, message: str) -> InputError:
         return InputError(message, self.path, self.parser.CurrentLineNumber)
@@ -166,10 +177,9 @@ class _ItemCollector:
         text = attributes.get(name)
         if text is None:
             raise self._error(f"<{tag}> has no {name} attribute")
-        try:
-            value = int(text.strip())
-        except ValueError:
-            raise self._error(f"<{tag}> {name}={text!r} is not an integer") from None
+        value = ascii_integer(text)
+        if value is None:
+            raise self._error(f"<{tag}> {name}={text!r} is not an integer")
         if value < minimum:
             raise self._error(f"<{tag}> {name}={value} must be >= {minimum}")
         if value > maximum:
@@ -187,6 +197,13 @@ class _ItemCollector:
                 raise self._error(f"<{tag}> {name}= is {len(value):,} characters long, more than "
                                   f"{MAX_ATTRIBUTE_CHARS:,} "
                                   "(gecmetrics.io.judgments.MAX_ATTRIBUTE_CHARS)")
+
+    def _check_system(self, name: str) -> None:
+        """At most MAX_SYSTEMS distinct systems in the file."""
+        if name not in self.names:
+            if len(self.names) >= MAX_SYSTEMS:
+                raise self._error(f"more than {MAX_SYSTEMS:,} distinct systems (gecmetrics.io.judgments.MAX_SYSTEMS)")
+            self.names.add(name)
 
     def start(self, tag: str, attributes: dict) -> None:
         self._check_sizes(tag, attributes)
@@ -213,6 +230,7 @@ class _ItemCollector:
                                       f"{MAX_NAME_CHARS} (gecmetrics.io.judgments.MAX_NAME_CHARS)")
                 if name in self.current["systems"]:
                     raise self._error(f"system {name!r} is ranked twice in one <ranking-item>")
+                self._check_system(name)
                 self.current["systems"].append(name)
                 self.current["ranks"].append(rank)
                 self.current["translations"].append(self.current["count"])
@@ -225,6 +243,10 @@ class _ItemCollector:
         if item["user"] in self.excluded:
             self.left_out += 1
             return
+        self.comparisons += len(item["systems"]) * (len(item["systems"]) - 1) // 2
+        if self.comparisons > MAX_COMPARISONS:
+            raise self._error(f"more than {MAX_COMPARISONS:,} pairwise comparisons by this <ranking-item>'s end "
+                              "(gecmetrics.io.judgments.MAX_COMPARISONS)")
         self.items.append(RankingItem(item["src_id"], item["user"], item["id"], item["line"],
                                       tuple(item["systems"]), tuple(item["ranks"]), tuple(item["translations"])))
 

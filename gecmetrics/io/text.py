@@ -107,6 +107,23 @@ def standard_input() -> BinaryIO:
     return sys.stdin.buffer
 
 
+_ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def ascii_integer(text: str) -> int | None:
+    """The integer ``text`` writes in ASCII digits (a sign and surrounding whitespace allowed), or
+    None. Python's ``int()`` also reads ``1_0``, ``\u0663`` and fullwidth digits, which the tools
+    that write these files (and GJG15's Perl) do not, and raises on ``\u00b2``, which
+    ``str.isdigit()`` passes."""
+    text = text.strip()
+    if not _ASCII_INTEGER.fullmatch(text):
+        return None
+    try:
+        return int(text)
+    except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+        return None
+
+
 def check_path(path: Any, what: str = "file") -> str:
     """A path given to a reader: a string or os.PathLike (as a string); anything else (None, a
     list of lines) is an InputError saying what was expected."""

@@ -78,14 +78,13 @@ def item_rows(judgments: Judgments, src_ids: int | Sequence[int] | str | os.Path
 
 def read_src_ids(path: str) -> list[int]:
     """A file of one integer per line: the src-id of each corpus line."""
-    from ..io.text import read_lines
+    from ..io.text import ascii_integer, read_lines
 
     values = []
     for number, line in enumerate(read_lines(path), start=1):
-        text = line.strip()
-        if not text.lstrip("+-").isdigit() or len(text) > 20:
+        value = ascii_integer(line) if len(line.strip()) <= 20 else None
+        if value is None:
             raise InputError(f"expected one integer src-id per line, got {line!r}", path, number)
-        value = int(text)
         if not 0 <= value <= MAX_SRC_ID:
             raise InputError(f"src-id {value} is outside 0 to {MAX_SRC_ID:,} (gecmetrics.io.judgments.MAX_SRC_ID)",
                              path, number)

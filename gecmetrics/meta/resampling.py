@@ -20,7 +20,7 @@ from ..core.resampling import Resample
 from ..errors import InputError
 from ..io.judgments import Judgments
 from ..stats.rankings import (DEFAULT_RESAMPLES, MAX_RESAMPLES, HumanRanking, expected_wins_of_counts,
-                              pair_resample_counts)
+                              pair_resample_wins, resample_blocks)
 from ..stats.significance import bootstrap_indices, check_draws
 from .metric_scores import SentenceResampler
 from .sentence import check_item_rows
@@ -79,8 +79,19 @@ def as_resampling(resampling: Resampling | str | None, options: dict[str, Any]) 
     return Resampling(resampling, **options)
 
 
+MAX_ITEM_CELLS = 50_000_000
+"""Most cells of the (items, S * S) matrix that resampling ranking items builds (400 MB;
+GJG15: 2,319 items x 13^2 systems = 391,911)."""
+
+
 def _item_cells(judgments: Judgments) -> np.ndarray:
     """Per ranking item, its win counts as a flat (items, S * S) matrix."""
+    size = len(judgments.items) * len(judgments.systems) ** 2
+    if size > MAX_ITEM_CELLS:
+        raise InputError(f"resampling ranking items needs a matrix of {len(judgments.items):,} items x "
+                         f"{len(judgments.systems)}^2 system pairs, more than {MAX_ITEM_CELLS:,} cells "
+                         "(gecmetrics.meta.resampling.MAX_ITEM_CELLS); resample comparisons (unit pair) instead",
+                         judgments.source)
     pairwise = judgments.pairwise()
     n = len(judgments.systems)
     decided = ~pairwise.tie
@@ -97,12 +108,13 @@ def judgment_resamples(judgments: Judgments, unit: str, resamples: int, seed: in
                 "gecmetrics.stats.rankings.MAX_RESAMPLES")
     seed = check_seed(seed, "the seed of the bootstrap resamples (--seed)")
     if unit == "pair":
-        return expected_wins_of_counts(pair_resample_counts(judgments.pairwise(), resamples, seed))
+        return pair_resample_wins(judgments.pairwise(), resamples, seed)
     if unit == "item":
         cells = _item_cells(judgments)
         rng = np.random.default_rng(seed)
-        weights = rng.multinomial(len(cells), np.full(len(cells), 1.0 / len(cells)), size=resamples)
-        return expected_wins_of_counts((weights @ cells).reshape(resamples, n, n))
+        uniform = np.full(len(cells), 1.0 / len(cells))
+        return np.concatenate([_item_wins(rng.multinomial(len(cells), uniform, size=rows), cells, n)
+                               for rows in resample_blocks(resamples, max(len(cells), n * n))])
     raise InputError(f"unknown resampling unit {unit!r}; choose one of: {', '.join(RESAMPLING_UNITS)}")
 
 
@@ -110,9 +122,21 @@ def human_on_sentence_resamples(judgments: Judgments, item_rows: np.ndarray, res
     """Expected Wins (B, S) when each ranking item counts as often as its sentence (its row
     ``item_rows[i]`` of the scored corpus) was drawn by each resample."""
     rows = check_item_rows(judgments, item_rows, resample.size)
-    weights = resample.counts[:, rows]
-    n = len(judgments.systems)
-    return expected_wins_of_counts((weights @ _item_cells(judgments)).reshape(resample.samples, n, n))
+    cells, n = _item_cells(judgments), len(judgments.systems)
+    return np.concatenate([_item_wins(resample.counts[start:start + size, rows], cells, n)
+                           for start, size in _starts(resample_blocks(resample.samples, n * n))])
+
+
+def _starts(sizes: list[int]) -> list[tuple[int, int]]:
+    """(start, size) of consecutive blocks of these sizes."""
+    starts = np.cumsum([0, *sizes[:-1]]).tolist()
+    return list(zip(starts, sizes))
+
+
+def _item_wins(weights: np.ndarray, cells: np.ndarray, n: int) -> np.ndarray:
+    """Expected Wins (B, S) of the items weighted by ``weights`` (B, items): integer sums in
+    float64, exact in any order."""
+    return expected_wins_of_counts((weights @ cells).reshape(len(weights), n, n))
 
 
 @dataclass

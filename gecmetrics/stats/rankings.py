@@ -100,16 +100,31 @@ def expected_wins_of_counts(wins: np.ndarray) -> np.ndarray:
     return share.sum(axis=-1) / (n - 1)
 
 
-def pair_resample_counts(pairwise: Pairwise, resamples: int, seed: int) -> np.ndarray:
-    """Win counts of ``resamples`` bootstrap resamples of the comparisons, shape (R, S, S).
+RESAMPLE_CELLS = 1 << 22
+"""Win-count cells of resamples made at a time (32 MB as int64): resamples come in blocks of rows,
+the same draws as all at once (NumPy's generator draws the rows of one call in turn)."""
+
+
+def resample_blocks(resamples: int, width: int) -> list[int]:
+    """Sizes of the blocks of ``resamples`` rows of ``width`` cells each, RESAMPLE_CELLS at a time."""
+    rows = max(1, RESAMPLE_CELLS // max(1, width))
+    return [min(rows, resamples - start) for start in range(0, resamples, rows)]
+
+
+def pair_resample_wins(pairwise: Pairwise, resamples: int, seed: int) -> np.ndarray:
+    """Expected Wins of every system in ``resamples`` bootstrap resamples of the comparisons, (R, S).
 
     Drawing P comparisons with replacement is a multinomial draw over the comparisons' cells
-    (each decided (winner, loser) pair, plus one cell for all ties), so no P-long array is built."""
+    (each decided (winner, loser) pair, plus one cell for all ties), so no P-long array is built;
+    the (R, S, S) win counts are made a block of resamples at a time (100 systems and 10^5
+    resamples would be 8 GB at once)."""
     n = len(pairwise.systems)
     cell_counts = np.bincount(pairwise.cells(), minlength=n * n + 1).astype(np.float64)
+    probabilities = cell_counts / cell_counts.sum()
     rng = np.random.default_rng(seed)
-    draws = rng.multinomial(pairwise.size, cell_counts / cell_counts.sum(), size=resamples)
-    return draws[:, : n * n].reshape(resamples, n, n)
+    blocks = [expected_wins_of_counts(rng.multinomial(pairwise.size, probabilities, size=rows)[:, : n * n]
+                                      .reshape(rows, n, n)) for rows in resample_blocks(resamples, n * n + 1)]
+    return np.concatenate(blocks) if blocks else np.zeros((0, n))
 
 
 def _check_resamples(resamples: int, confidence: float, maximum: int = MAX_RESAMPLES,
@@ -145,7 +160,7 @@ def expected_wins(judgments: Judgments, procedure: str = "plain", resamples: int
                            comparisons=pairwise.size)
     if resamples == 0 and procedure == "plain":
         return _finish(ranking, list(judgments.systems), plain, None)
-    boot = expected_wins_of_counts(pair_resample_counts(pairwise, resamples, seed))
+    boot = pair_resample_wins(pairwise, resamples, seed)
     scores = plain if procedure == "plain" else sample_means(boot)
     ranking.resamples = resamples
     return _finish(ranking, list(judgments.systems), scores, boot, confidence)
