@@ -195,6 +195,15 @@ def test_bad_input_is_one_line() -> None:
         expected_wins(three, confidence=1.5)
 
 
+def test_rank_refuses_zero_trueskill_runs(tmp_path: Path) -> None:
+    """``--ranking ts --bootstrap 0`` ran the default 10 runs and said so in its title."""
+    (tmp_path / "j.xml").write_bytes(b"<r><ranking-item src-id='1'><translation system='A' rank='1'/>"
+                                     b"<translation system='B' rank='2'/><translation system='C' rank='3'/>"
+                                     b"</ranking-item></r>")
+    code, out, err = run_cli("rank", "--judgments", str(tmp_path / "j.xml"), "--ranking", "ts", "--bootstrap", "0")
+    assert (code, out) == (2, "") and err == "gecmetric: error: --bootstrap: TrueSkill (--ranking ts) needs at least 1 run, got 0\n"
+
+
 # --------------------------------------------------------------------------- TrueSkill
 
 

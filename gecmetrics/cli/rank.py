@@ -50,7 +50,9 @@ def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
     if systems is not None:
         judgments = judgments.restricted(subset_systems(judgments.systems, systems))
     if ranking == "ts":
-        options = {"runs": bootstrap or DEFAULT_TS_RUNS, "seed": seed,
+        if bootstrap == 0:  # (it became the default 10 runs; the help says 0 is no resamples, which ts cannot do)
+            raise InputError("--bootstrap: TrueSkill (--ranking ts) needs at least 1 run, got 0")
+        options = {"runs": DEFAULT_TS_RUNS if bootstrap is None else bootstrap, "seed": seed,
                    "progress": progress_unless(fmt == "json", "rank", unit="TrueSkill runs")}
     else:
         options = {"procedure": ew_procedure, "seed": seed,
