@@ -523,15 +523,20 @@ def test_reward_names_tell_settings_apart():
     """Two rewards of one registered metric with different settings had one __name__ (TRL would
     log them as one column): the settings that differ from the name's are in it now, readable,
     in declaration order; the same settings give the same name, the defaults the plain one."""
+    from gecmetrics import GREEN
+
     errant = [reward_function("errant", beta=b).__name__ for b in (0.5, 1, 1.0, 2)]
     assert errant == ["gecmetrics_errant", "gecmetrics_errant-beta_1", "gecmetrics_errant-beta_1",
                       "gecmetrics_errant-beta_2"]
     assert reward_function("gleu", iterations=100, n=3).__name__ == "gecmetrics_gleu-n_3-iterations_100"
     assert reward_function("gleu", n=3).__name__ != reward_function("gleu", n=2).__name__
     assert reward_function("green", beta=[0.5, 2]).__name__ == "gecmetrics_green-beta_0.5_2"
+    # a column other than the first: its values differ, and so must its name (both columns had one)
+    columns = [reward_function("green", beta=[0.5, 2], column=c).__name__ for c in (0, 1, "GREEN b2", 2.0)]
+    assert columns == ["gecmetrics_green-beta_0.5_2"] + ["gecmetrics_green-beta_0.5_2-column_1"] * 3
+    assert RewardFunction(GREEN(beta=[0.5, 2]), column=1).__name__ == "gecmetrics_green-beta_0.5_2-column_1"
     assert reward_function("green", beta=0.5000001).__name__ == "gecmetrics_green-beta_0.5000001"  # not %g's 0.5
     assert reward_function(get_metric("m2", beta=1)).__name__ == reward_function("m2", beta=1).__name__
-    from gecmetrics import GREEN
 
     assert reward_function(GREEN(unit="char", beta=1)).__name__ == "gecmetrics_green_char-beta_1"
     assert reward_function("bertscore", batch_size=4).__name__ == "gecmetrics_bertscore"  # runs, same values

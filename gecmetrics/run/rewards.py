@@ -192,7 +192,7 @@ class RewardFunction:
         self.memo_size = _bound(memo_size, "memo_size", least=0) or 0
         if name is not None and (not isinstance(name, str) or not name):
             raise InputError(f"name must be a non-empty string (the reward's __name__), got {shown(name)}", "name")
-        self.__name__ = name or reward_name(metric, registered)
+        self.__name__ = name or reward_name(metric, registered, self.column)
         self._setup()
 
     def _setup(self) -> None:
@@ -556,7 +556,7 @@ _ESCAPED = {"-": "_", "_": "_5F", ".": "_2E", "+": "_2B"}
 _PLAIN_VALUE = re.compile(r"[A-Za-z0-9._]+")
 
 
-def reward_name(metric: Any, registered: str | None = None) -> str:
+def reward_name(metric: Any, registered: str | None = None, column: int | None = None) -> str:
     """A reward function's ``__name__`` (TRL logs each reward under it): ``gecmetrics_`` and the
     registered name, the one given (``registered``) or the one the metric object's settings
     answer to (:func:`~gecmetrics.metrics.registry.registered_name`: ``GREEN(unit="char")`` is
@@ -567,7 +567,10 @@ def reward_name(metric: Any, registered: str | None = None) -> str:
     runs, not its values), in declaration order, as ``-KEY_VALUE`` (several values joined by
     ``_``): ``gecmetrics_green-beta_0.5``; a value with other characters than letters, digits,
     ``.`` and ``_`` has them as ``_`` and the name ends in ``-`` and 8 hex digits of the settings'
-    SHA-256 (two such values that differ in those characters alone still differ)."""
+    SHA-256 (two such values that differ in those characters alone still differ). A score column
+    (``column``, its index; None: the metric's default) other than the metric's default (the
+    first; BERTScore's F) ends it in ``-column_N``: GREEN's betas 0.5 and 2 are two columns of
+    one setting, and two rewards of them give different values."""
     from ..metrics.registry import registered_name, settings_beyond
 
     registered = registered or registered_name(metric)
@@ -578,7 +581,8 @@ def reward_name(metric: Any, registered: str | None = None) -> str:
         name = "gecmetrics_" + "".join(_ESCAPED.get(char, char) for char in registered)
     run_only = type(metric).settings_class.run_only_names()
     return name + _settings_suffix([(key, value) for key, value in settings_beyond(metric, registered)
-                                    if key not in run_only])
+                                    if key not in run_only]) + \
+        ("" if column is None or column == metric.column_index(None) else f"-column_{column}")
 
 
 def _settings_suffix(settings: list[tuple[str, Any]]) -> str:
@@ -658,7 +662,8 @@ def reward_function(metric: Any, **settings: Any) -> RewardFunction:
     options = {key: settings.pop(key) for key in REWARD_OPTIONS if key in settings}
     built = _metric(metric, settings)
     if options.get("name") is None:  # the name given, not the one the settings answer to
-        options["name"] = reward_name(built, metric if isinstance(metric, str) else None)
+        options["name"] = reward_name(built, metric if isinstance(metric, str) else None,
+                                      built.column_index(options.get("column")))
     return RewardFunction(built, **options)
 
 
