@@ -204,6 +204,26 @@ def test_rank_refuses_zero_trueskill_runs(tmp_path: Path) -> None:
     assert (code, out) == (2, "") and err == "gecmetric: error: --bootstrap: TrueSkill (--ranking ts) needs at least 1 run, got 0\n"
 
 
+def test_a_system_in_no_comparison_is_named(tmp_path: Path) -> None:
+    """A system ranked alone in each of its items got Expected Wins 0, tied with a system that
+    lost every comparison, without a word: `rank` and `meta-eval` now warn, naming it."""
+    from gecmetrics.meta.evaluate import meta_evaluate_judgments
+
+    path = tmp_path / "single.xml"
+    path.write_bytes(b"<r><ranking-item src-id='1'><translation system='A' rank='1'/></ranking-item>\n"
+                     b"<ranking-item src-id='1'><translation system='B' rank='1'/><translation system='C' rank='2'/>"
+                     b"<translation system='D' rank='2'/></ranking-item></r>")
+    note = ("single.xml: A is never compared with another system (ranked alone in every item): a score from no "
+            "judgment (Expected Wins 0, TrueSkill's prior)")
+    assert parse_judgments(path.read_bytes(), str(path)).uncompared_note() == note
+    code, out, err = run_cli("rank", "--judgments", str(path), "--bootstrap", "0")
+    assert code == 0 and "|   A    | 0.0000 |" in out and err == f"gecmetric: warning: {note}\n"
+    scores = {"m": {"A": 0.9, "B": 0.8, "C": 0.1, "D": 0.2}}
+    assert note in meta_evaluate_judgments(str(path), scores=scores).warnings
+    assert meta_evaluate_judgments(str(path), scores=scores, systems="B,C,D").warnings == [
+        "the correlations rest on 3 systems only: with fewer than 5, one system moves them a lot"]
+
+
 # --------------------------------------------------------------------------- TrueSkill
 
 

@@ -58,6 +58,8 @@ def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
         options = {"procedure": ew_procedure, "seed": seed,
                    "resamples": DEFAULT_RESAMPLES if bootstrap is None else bootstrap}
     result = human_ranking(judgments, ranking, **options)
+    alone = judgments.uncompared_note()
+    echo_warnings([] if alone is None else [f"gecmetric: warning: {alone}"])
     if 0 < result.resamples < MIN_INTERVAL_SAMPLES:  # (--bootstrap 1: UFC ranked 6th, its range "7")
         echo_warnings([f"gecmetric: warning: the rank ranges come from only {plural(result.resamples, 'resample')} "
                        f"(at least {MIN_INTERVAL_SAMPLES} for a 95% range; GJG15 drew 1000): a system's own rank need "

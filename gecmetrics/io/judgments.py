@@ -107,6 +107,18 @@ class Judgments:
         """The ``src-id`` of every item, shape (items,)."""
         return np.array([item.src_id for item in self.items], dtype=np.int64)
 
+    def uncompared_note(self) -> str | None:
+        """A warning naming the systems no comparison involves (each item naming them names no
+        other system): their score comes from no judgment (Expected Wins 0, as EW.pl and EW.py
+        give it, tied with a system that lost every comparison); None when there are none."""
+        compared = {name for item in self.items if len(item.systems) >= 2 for name in item.systems}
+        alone = [name for name in self.systems if name not in compared]
+        if not alone:
+            return None
+        return (f"{os.path.basename(self.source)}: {', '.join(alone)} {'is' if len(alone) == 1 else 'are'} never "
+                "compared with another system (ranked alone in every item): a score from no judgment "
+                "(Expected Wins 0, TrueSkill's prior)")
+
     def restricted(self, systems: Iterable[str]) -> "Judgments":
         """The same judgments with only ``systems`` kept in every item (SEEDA's system subsets
         drop the others from each ranking, as ``corr_sentence.py`` does)."""

@@ -276,6 +276,8 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
         if settings.ranking == "ts" and ranking_progress is not None:
             ranking_options["progress"] = ranking_progress
         result.ranking = human_ranking(judgments, settings.ranking, **ranking_options)
+        alone = judgments.restricted(choice.systems).uncompared_note()
+        result.warnings += [] if alone is None else [alone]
         if settings.sentence_ranking is not None:
             side = side.ranked_by_sentences(settings.sentence_ranking, choice.systems)
         _system_level(result, judgments, side, settings)
