@@ -372,3 +372,127 @@ def test_llm_e_uses_the_spacy_model_of_the_environment(monkeypatch):
     with pytest.raises(InputError, match="no_such_spacy_model_here"):
         metric.edits(["He go ."], [["He goes ."]])
     assert get_metric("llm-e", model="vllm:m", spacy_model="other").settings.spacy_model == "other"
+
+
+# ---------------------------------------------------------------------------------------------
+# a sweep's findings: replies that broke a run, a key that broke answers, messages without a why
+
+
+def test_a_short_key_in_good_answers_neither_fails_them_nor_reaches_the_cache(tmp_path, monkeypatch):
+    """A short key (a local server takes any; '5' in the sweep) was cut out of every answer before
+    it was read: '{"target_score1": 5}' became '{"target_score1": [key]}', not JSON, and the means
+    moved (1.67 for 2.50). The answer is now read as given; the cache keeps its scores in the
+    canonical form, without the key. Here the answers name their targets 'target1_score' (the
+    prompt's form) and the key is 'target1'."""
+    import re
+
+    monkeypatch.setenv("SHORT_KEY", "target1")
+
+    def respond(body, attempt):
+        return completion_reply(re.sub(r"target_score(\d+)", r"target\1_score", hashed_answer(body)))
+
+    with ChatServer(respond) as server:
+        plain = _judge(server.url, tmp_path / "plain").score(SOURCES, SYSTEMS)
+        short = _judge(server.url, tmp_path / "short", api_key_env="SHORT_KEY").score(SOURCES, SYSTEMS)
+        url = server.url
+    assert plain.report.complete and short.report.complete
+    assert np.array_equal(short.scores, plain.scores, equal_nan=True)
+    warm = _judge(url, tmp_path / "short", api_key_env="SHORT_KEY").score(SOURCES, SYSTEMS)  # the server is gone
+    assert warm.report.cached == len(warm.answers) and np.array_equal(warm.scores, plain.scores, equal_nan=True)
+    stored = [value for (value,) in sqlite3.connect(str(tmp_path / "short" / "cache" / "cache-v1.sqlite3"))
+              .execute("SELECT value FROM entries")]
+    assert stored and not any(b"target1" in value for value in stored)  # (short values are stored as they are)
+
+
+def test_a_key_written_by_repr_with_both_quotes_is_cut_from_messages(tmp_path, monkeypatch):
+    """A reply that is not JSON is quoted with repr(), which writes a key holding both quotes with
+    a backslash: no form the redaction looked for."""
+    secret = "sk-a'b\"c123456"
+    monkeypatch.setenv("QUOTED_KEY", secret)
+    with ChatServer(lambda body, attempt: (200, "{not json " + secret, {})) as server:
+        report = _judge(server.url, tmp_path, api_key_env="QUOTED_KEY", max_retries=0).score(SOURCES, SYSTEMS).report
+    messages = json.dumps(report.to_dict())
+    assert report.failed and "[key]" in messages and "c123456" not in messages
+
+
+@pytest.mark.parametrize("reply", ["deep-reply", "deep-answer", "huge-usage"])
+def test_replies_past_pythons_limits_fail_their_prompt_or_are_read(tmp_path, reply):
+    """Nesting deeper than Python's stack in the reply or in its answer was a RecursionError
+    traceback; a usage count of 5,000 digits (past int()'s limit) failed a good answer."""
+    def respond(body, attempt):
+        if reply == "deep-answer":
+            return completion_reply("[" * 100_000 + "]" * 100_000)
+        if reply == "huge-usage":
+            status, payload, headers = completion_reply(hashed_answer(body))
+            text = json.dumps(payload).replace('"prompt_tokens": 10', '"prompt_tokens": ' + "9" * 5000)
+            return status, text, headers
+        return 200, "[" * 100_000 + "]" * 100_000, {}
+
+    with ChatServer(respond) as server:
+        result = _in_time(lambda: _judge(server.url, tmp_path, max_retries=0).score(SOURCES, SYSTEMS))
+    if reply == "huge-usage":
+        assert result.report.complete and result.report.prompt_tokens == 0  # an odd count: not counted
+    else:
+        assert len(result.report.failed) == len(result.answers) and "not JSON" in json.dumps(result.report.to_dict())
+
+
+def test_retry_after_as_an_http_date():
+    """A date (RFC 9110) was ignored: a server asking to wait until 2099 was retried with the
+    backoff instead of stopping the run."""
+    from gecmetrics.metrics.llm.backends.http import _retry_after
+
+    now = lambda: 1_000_000_000.0  # noqa: E731 (2001-09-09 01:46:40 UTC)
+    assert _retry_after("Sun, 09 Sep 2001 01:47:10 GMT", now) == 30.0
+    assert _retry_after("Sun, 09 Sep 2001 01:40:00 GMT", now) == 0.0  # past: at once
+    assert _retry_after("Wed, 21 Oct 2099 07:28:00 GMT") > 2e9
+    assert _retry_after("12") == 12.0 and _retry_after("soon") is None and _retry_after(None) is None
+
+
+def test_no_route_to_the_host_is_a_server_that_cannot_be_reached(monkeypatch):
+    """EHOSTUNREACH was retried for about 40 s, then every prompt failed without a word of why."""
+    import errno
+    import urllib.error
+    import urllib.request
+
+    def unreachable(*args, **kwargs):
+        raise urllib.error.URLError(OSError(errno.EHOSTUNREACH, "No route to host"))
+
+    monkeypatch.setattr(urllib.request.OpenerDirector, "open", unreachable)
+    backend = OpenAICompatibleBackend("m", "http://192.0.2.77:8000/v1", max_retries=1, sleep=lambda s: None)
+    with pytest.raises(BackendError, match=r"cannot reach http://192.0.2.77:8000/v1: .*No route to host"):
+        Judge(backend, cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+
+
+def test_an_error_for_a_system_without_scores_says_why(tmp_path):
+    """'the run's report says why', but the command stopped before printing the report."""
+    from gecmetrics.metrics.llm.metric import JudgedCorpus, judge_part
+
+    with ChatServer(lambda body, attempt: (500, "down", {})) as server:
+        judge = _judge(server.url, tmp_path, max_retries=1)
+        report = judge.score(SOURCES, SYSTEMS).report
+    assert report.why() == "2 prompts without an answer (request-failed: 2; the first: HTTP 500 after 2 attempts)"
+    assert "the first: HTTP 500 after 2 attempts" in report.summary()
+
+
+def test_a_line_break_inside_a_sentence_is_refused():
+    """The prompt lists one target a line: 'He goes .\\nShe goes .' made two lines, the answer's
+    second score went to the next hypothesis. Generators are read once as sequences."""
+    from gecmetrics.metrics.llm.prompts import build_plan
+
+    for sources, hypotheses, where in ((["He go .\n"], [["He goes ."]], "source 1"),
+                                       (["He go ."], [["He goes .\nShe goes ."], ["He went ."]], "system 0: hypothesis 1"),
+                                       (["a", "b"], [["a", "b\u2028c"]], "system 0: hypothesis 2")):
+        with pytest.raises(InputError, match=f"^{where} holds a line break"):
+            build_plan(sources, hypotheses)
+    assert build_plan(["a b", "c"], ((h for h in ["a", "c"]),)).sizes == [1, 1]
+
+
+def test_a_query_in_a_metric_spec_is_left_out_of_messages():
+    from gecmetrics.metrics.registry import parse_metric_spec
+
+    for spec, message in (("llm-s:base_url=http%3A//h/v1?key=SECRETPW:base_url=x", "given twice"),
+                          ("llm-s:model=x:base_url=https%3A//h/v1?api-key=SECRETPW::", "empty setting"),
+                          ("llm-s:base_url=https://h/v1#SECRETPW:", "empty setting")):
+        with pytest.raises(InputError, match=message) as caught:
+            parse_metric_spec(spec)
+        assert "SECRETPW" not in str(caught.value) and "[query]" in str(caught.value)

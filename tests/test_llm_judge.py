@@ -171,7 +171,7 @@ def test_bad_answers_retried_then_counted(tmp_path):
         assert report.bad_answers["out-of-range"] >= 3 and report.bad_answers["empty"] >= 2
         assert report.bad_answers["not-json"] >= 1 and report.bad_answers["missing"] >= 1
         assert list(report.failed) == [2] and report.failed[2][0] == "out-of-range"
-        assert "1 prompts without an answer (out-of-range: 1)" in report.summary()
+        assert "1 prompts without an answer (out-of-range: 1; the first: target 1: 6 is outside 1..5)" in report.summary()
         k = 2
         assert np.isnan(result.scores[result.plan.prompt_of == k]).all()
         assert not np.isnan(result.scores[result.plan.prompt_of != k]).any()

@@ -145,7 +145,7 @@ def test_unscored_sentences_are_counted_and_reported():
 
     with ChatServer(respond) as server:
         metric = http_metric(server, answer_retries=1)
-        with pytest.warns(LLMJudgeWarning, match=r"LLM-S: .*1 prompts without an answer \(not-json: 1\)"):
+        with pytest.warns(LLMJudgeWarning, match=r"LLM-S: .*1 prompts without an answer \(not-json: 1; the first: not JSON: .not json at all.\)"):
             scored = score_corpus([metric], Corpus(SOURCES, [], dict(SYSTEMS)))
         means = expected_means(list(SYSTEMS))
         result = scored.result("good", 0)

@@ -131,10 +131,10 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: fl
 
 def _judged(metric, files, jobs: int, chunk_lines: int | None, dask_address: str | None, as_json: bool):
     """Every chunk judged through the run engine (:func:`~gecmetrics.run.engine.map_chunks`), joined."""
-    from ..metrics.llm.metric import JudgedCorpus, judge_corpus
+    from ..metrics.llm.metric import JudgedCorpus, judge_part
     from ..run.engine import map_chunks
 
-    chunks = map_chunks(functools.partial(judge_corpus, metric), files, jobs=jobs, dask=dask_address,
+    chunks = map_chunks(functools.partial(judge_part, metric), files, jobs=jobs, dask=dask_address,
                         chunk_lines=chunk_lines or metric.chunk_lines, progress=progress_unless(as_json, "llm"))
     return JudgedCorpus.joined([judged for _, _, judged in chunks])
 

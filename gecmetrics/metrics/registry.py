@@ -215,12 +215,15 @@ class MetricSpec:
 
 
 _URL_CREDENTIALS = re.compile(r"(//|%2f%2f)[^/@\s]*@", re.IGNORECASE)
+_URL_QUERY = re.compile(r"(\?|%3f|#|%23)[^:\s]*", re.IGNORECASE)
+"""A URL's query or fragment, to the end of its setting (``?key=...``, ``?api-key=...``)."""
 
 
 def _shown_spec(text: str) -> str:
     """A metric specification as a message repeats it: credentials written in a URL of it
-    (``base_url=http%3A//user%3Akey@host``, which the URL's own check refuses) left out."""
-    return repr(_URL_CREDENTIALS.sub(r"\1[credentials]@", text))
+    (``base_url=http%3A//user%3Akey@host``, ``...?key=...``, which the URL's own check refuses)
+    left out."""
+    return repr(_URL_QUERY.sub(r"\1[query]", _URL_CREDENTIALS.sub(r"\1[credentials]@", text)))
 
 
 def parse_metric_spec(text: str) -> MetricSpec:

@@ -87,7 +87,7 @@ def parse_answer(content: str | None, n: int) -> list[int]:
         value = json.loads(text, object_pairs_hook=_unique_keys)
     except _DuplicateKey as duplicate:
         raise BadAnswer("duplicate-key", f"the key {duplicate.key!r} is given twice: {content[:80]!r}") from None
-    except ValueError:
+    except (ValueError, RecursionError):  # (RecursionError: nesting deeper than Python's stack)
         raise BadAnswer("not-json", f"not JSON: {content[:80]!r}") from None
     if not isinstance(value, dict):
         raise BadAnswer("not-object", f"not a JSON object: {content[:80]!r}")

@@ -22,7 +22,7 @@ from ...core.cache import Cache, cache_key
 from ...core.checks import check_finite_non_negative
 from ...core.table import round_half_up
 from ...errors import InputError
-from .answers import BadAnswer, parse_answer
+from .answers import BadAnswer, compact_answer, parse_answer
 from .backends.base import Backend, ChatRequest, Completion
 from .prompts import MAX_TARGETS, Edit, PromptPlan, build_plan, group_hypotheses, instruction_template
 
@@ -79,13 +79,25 @@ class JudgeReport:
             kinds = ", ".join(f"{k}: {v}" for k, v in sorted(self.bad_answers.items()))
             lines.append(f"bad answers: {sum(self.bad_answers.values())} ({kinds}); {self.retried} asked again")
         if self.failed:
-            reasons = Counter(reason for reason, _ in self.failed.values())
-            kinds = ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items()))
-            lines.append(f"{len(self.failed)} prompts without an answer ({kinds}); their scores are missing")
+            lines.append(f"{self._failures()}; their scores are missing")
         if self.budget_reached:
             lines.append(f"request budget reached: {len(self.not_sent)} prompts not sent "
                          "(answers so far are cached; run again to continue)")
         return "\n".join(lines)
+
+    def _failures(self) -> str:
+        """The prompts without an answer: how many of each kind, and the first one's message."""
+        reasons = Counter(reason for reason, _ in self.failed.values())
+        kinds = ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items()))
+        first = self.failed[min(self.failed)][1]
+        return f"{len(self.failed)} prompts without an answer ({kinds}; the first: {first})"
+
+    def why(self) -> str:
+        """Why prompts have no answer, in one line (the failures, the budget), for an error."""
+        parts = [self._failures()] if self.failed else []
+        if self.budget_reached:
+            parts.append(f"request budget reached: {len(self.not_sent)} prompts not sent (--max-requests)")
+        return "; ".join(parts) or "no prompt failed"
 
     def counts(self) -> dict[str, Any]:
         """The report in numbers (:meth:`to_dict` with the prompts that failed and were not sent
@@ -270,11 +282,12 @@ class Judge:
                     report.bad_answers[bad.reason] += 1
                     if attempts[k] <= self.answer_retries:
                         again.append(k)
-                    else:
-                        report.failed[k] = (bad.reason, str(bad))
+                    else:  # (its message quotes the answer: not one that holds the key)
+                        report.failed[k] = (bad.reason, str(bad) if completion.shown is None else
+                                            f"{bad.reason}: the answer holds the API key (not shown)")
                     continue
                 answers[k] = scores
-                self.cache.put_many(namespace, {keys[k]: _stored(completion)})
+                self.cache.put_many(namespace, {keys[k]: _stored(completion, scores)})
                 report.answered += 1
                 done += 1
                 if self.progress is not None:
@@ -284,6 +297,9 @@ class Judge:
         return JudgeResult(plan, answers, plan.assemble(answers), report)
 
 
-def _stored(completion: Completion) -> bytes:
-    return json.dumps({"content": completion.content, "prompt_tokens": completion.prompt_tokens,
+def _stored(completion: Completion, scores: list[int]) -> bytes:
+    """What the cache keeps of a good answer: the answer, or, when it holds the API key, its
+    scores in the canonical form (the answer with the key cut out may not read as they did)."""
+    content = completion.content if completion.shown is None else compact_answer(scores)
+    return json.dumps({"content": content, "prompt_tokens": completion.prompt_tokens,
                        "completion_tokens": completion.completion_tokens}, ensure_ascii=False).encode()

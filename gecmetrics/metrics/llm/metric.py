@@ -413,8 +413,8 @@ class LLMJudgeMetric(Metric):
         total = np.asarray(sums[0].total)
         if total[SCORED] == 0:
             raise InputError(f"{self.column_labels()[0]}: none of its {plural(int(total[UNSCORED]), 'sentence')} has "
-                             "a score from the judge (every prompt failed or was not sent: the run's report says "
-                             "why), so it has no corpus score")
+                             "a score from the judge (every prompt failed or was not sent), so it has no corpus "
+                             "score")
         return {"scored": int(total[SCORED]), "unscored": int(total[UNSCORED])}
 
     # ------------------------------------------------------------------ description
@@ -523,15 +523,34 @@ class JudgedCorpus:
             raise InputError("the corpus has no sentences (an empty file scores nothing)")
         metric = parts[0].metric
         statistics = {name: metric.join_statistics([part.statistics[name] for part in parts])
-                      for name in parts[0].results}
-        return cls(metric, {name: metric.score_of(name, s) for name, s in statistics.items()},
-                   {name: metric.sentence_from_statistics(s).scores for name, s in statistics.items()},
-                   JudgeReport.merged([part.report for part in parts]), statistics)
+                      for name in parts[0].statistics}
+        return cls.scored(metric, statistics, JudgeReport.merged([part.report for part in parts]))
+
+    @classmethod
+    def scored(cls, metric: LLMJudgeMetric, statistics: dict[str, np.ndarray], report: JudgeReport) -> "JudgedCorpus":
+        """Each hypothesis scored from its statistics; one none of whose sentences has a score is
+        an error that says why, from the run's report (the command stops before printing it)."""
+        results = {}
+        for name, rows in statistics.items():
+            try:
+                results[name] = metric.score_of(name, rows)
+            except InputError as err:
+                raise InputError(f"{err}: {report.why()}") from None
+        return cls(metric, results, {name: metric.sentence_from_statistics(rows).scores
+                                     for name, rows in statistics.items()}, report, statistics)
 
 
 def judge_corpus(metric: LLMJudgeMetric, corpus: Corpus) -> JudgedCorpus:
     """Judge every hypothesis of ``corpus`` in one run (one plan: equal prompts asked once) and
     score each (what ``gecmetric llm`` prints)."""
+    part = judge_part(metric, corpus)
+    return JudgedCorpus.scored(metric, part.statistics, part.report)
+
+
+def judge_part(metric: LLMJudgeMetric, corpus: Corpus) -> JudgedCorpus:
+    """Judge every hypothesis of ``corpus``, a chunk of a corpus: its statistics and report, not
+    yet scored (:meth:`JudgedCorpus.joined` scores the whole; a chunk whose prompts all failed
+    stopped the run when each chunk was scored on its own)."""
     if not isinstance(metric, LLMJudgeMetric):
         raise InputError(f"judge_corpus needs an LLM judge metric (llm-s, llm-e), got {type(metric).__name__}")
     reports: list[JudgeReport] = []
@@ -540,9 +559,6 @@ def judge_corpus(metric: LLMJudgeMetric, corpus: Corpus) -> JudgedCorpus:
         prepared = metric.prepare(corpus)
     finally:
         metric.on_report = None
-    results, sentences, statistics = {}, {}, {}
-    for name in corpus.hypotheses:
-        statistics[name] = metric.statistics(prepared, corpus.hypothesis(name, TEXT, metric.display_name))
-        results[name] = metric.score_of(name, statistics[name])
-        sentences[name] = metric.sentence_from_statistics(statistics[name]).scores
-    return JudgedCorpus(metric, results, sentences, reports[0], statistics)
+    statistics = {name: metric.statistics(prepared, corpus.hypothesis(name, TEXT, metric.display_name))
+                  for name in corpus.hypotheses}
+    return JudgedCorpus(metric, {}, {}, reports[0], statistics)

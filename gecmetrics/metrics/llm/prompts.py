@@ -17,6 +17,7 @@ prompt and more systems make more prompts.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -25,6 +26,7 @@ import numpy as np
 
 from ...core.checks import check_count
 from ...errors import InputError, plural
+from ...io.text import check_sequence
 
 VARIANTS = ("llm-s", "llm-e")
 """LLM-S shows sentences, LLM-E shows ERRANT edits."""
@@ -227,17 +229,35 @@ class PromptPlan:
         return scores
 
 
-def _check_corpus(sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> None:
-    if isinstance(sources, str) or not all(isinstance(s, str) for s in sources):
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+"""What ``str.splitlines()`` splits on: a prompt lists one target a line."""
+
+
+def _checked_corpus(sources: Any, hypotheses: Any) -> tuple[list[str], list[list[str]]]:
+    """The sources and hypotheses as lists of one-line strings. A line break inside one (files
+    cannot hold it; a Python caller's string can) is refused: the prompt, one target a line,
+    would list more lines than the answer has scores, and they would go to the wrong sentences."""
+    sources = check_sequence(sources, "sources", "strings")
+    if not all(isinstance(s, str) for s in sources):
         raise InputError("sources must be a list of strings")
-    if isinstance(hypotheses, str) or len(hypotheses) == 0:
+    hypotheses = check_sequence(hypotheses, "hypotheses", "systems (each a list of sentences)")
+    if len(hypotheses) == 0:
         raise InputError("hypotheses must be a non-empty list (systems) of lists of sentences")
     for s, system in enumerate(hypotheses):
-        if isinstance(system, str) or len(system) != len(sources):
-            raise InputError(f"system {s} has {plural(len(system), 'sentence')} for {len(sources)} sources"
-                             if not isinstance(system, str) else f"system {s} must be a list of sentences")
+        if isinstance(system, str):
+            raise InputError(f"system {s} must be a list of sentences")
+        system = hypotheses[s] = check_sequence(system, f"system {s}", "sentences")
+        if len(system) != len(sources):
+            raise InputError(f"system {s} has {plural(len(system), 'sentence')} for {len(sources)} sources")
         if not all(isinstance(h, str) for h in system):
             raise InputError(f"system {s}: hypotheses must be strings")
+    for what, lines in (("source", sources), *((f"system {s}: hypothesis", h) for s, h in enumerate(hypotheses))):
+        broken = next((k for k, line in enumerate(lines) if _LINE_BREAK.search(line)), None)
+        if broken is not None:
+            raise InputError(f"{what} {broken + 1} holds a line break ({_LINE_BREAK.search(lines[broken]).group()!r}): "
+                             "the prompt lists one sentence a line, so the judge's scores would go to the wrong "
+                             "sentences; give each sentence on one line")
+    return sources, hypotheses
 
 
 def build_plan(sources: Sequence[str], hypotheses: Sequence[Sequence[str]], variant: str = "llm-s",
@@ -250,7 +270,7 @@ def build_plan(sources: Sequence[str], hypotheses: Sequence[Sequence[str]], vari
     prompts (a repeated source with the same hypotheses) appear once.
     """
     template = instruction_template(variant, criterion)
-    _check_corpus(sources, hypotheses)
+    sources, hypotheses = _checked_corpus(sources, hypotheses)
     if variant == "llm-e":
         if edits is None:
             raise InputError("llm-e needs the edits of every hypothesis")

@@ -63,6 +63,9 @@ class Completion:
     error: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    shown: str | None = None
+    """The content with the API key cut out, when it holds the key (None: it does not): what may
+    be kept or shown, while ``content`` is what is scored."""
 
 
 class Backend(Protocol):

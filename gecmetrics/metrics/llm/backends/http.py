@@ -19,6 +19,9 @@ SIGTERM) ends the waits and the requests in flight at once.
 """
 from __future__ import annotations
 
+import datetime
+import email.utils
+import errno
 import http.client
 import io
 import ipaddress
@@ -71,11 +74,13 @@ _BEARER = re.compile(r"Bearer\s+[^\s\"',;]+", re.IGNORECASE)
 
 
 def _written_forms(key: str) -> list[str]:
-    """The key as a text may hold it: as it is, and as JSON writers escape it (``/`` as ``\\/``,
-    the non-ASCII or every character as ``\\uXXXX``), longest first."""
+    """The key as a text may hold it: as it is, as JSON writers escape it (``/`` as ``\\/``, the
+    non-ASCII or every character as ``\\uXXXX``) and as ``repr()`` quotes it, longest first."""
     escaped = json.dumps(key)[1:-1]
     forms = {key, escaped, escaped.replace("/", "\\/"), json.dumps(key, ensure_ascii=True)[1:-1].replace("/", "\\/"),
-             "".join(f"\\u{ord(c):04x}" for c in key)}
+             "".join(f"\\u{ord(c):04x}" for c in key),
+             # as repr() writes it in a quoted reply, a str's or bytes' (a key with both quotes: \\')
+             repr(key)[1:-1], repr(key.encode())[2:-1], repr(key + "'\"")[1:-4], repr((key + "'\"").encode())[2:-4]}
     return sorted(forms, key=len, reverse=True)
 
 
@@ -136,14 +141,23 @@ class _Transient(Exception):
         self.unreachable = unreachable
 
 
-def _retry_after(value: str | None) -> float | None:
-    """Seconds of a ``Retry-After`` header (a number; ``inf`` stays inf), None without one or
-    for an HTTP date (the backoff then applies)."""
-    try:
-        seconds = float(value) if value is not None else None
-    except ValueError:
+def _retry_after(value: str | None, now: Callable[[], float] = time.time) -> float | None:
+    """Seconds of a ``Retry-After`` header: a number (``inf`` stays inf), or an HTTP date (RFC
+    9110: the seconds from now until then, 0 for a date past); None without one or for one that
+    is neither (the backoff then applies)."""
+    if value is None:
         return None
-    return None if seconds is None or math.isnan(seconds) else max(0.0, seconds)
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        if when.tzinfo is None:  # (an HTTP date is GMT; a date without a zone is taken so)
+            when = when.replace(tzinfo=datetime.timezone.utc)
+        seconds = when.timestamp() - now()
+    return None if math.isnan(seconds) else max(0.0, seconds)
 
 
 def _loopback(host: str | None) -> bool:
@@ -158,12 +172,22 @@ def _loopback(host: str | None) -> bool:
         return False
 
 
+MAX_TOKEN_COUNT = 10**15
+"""The largest token count of a reply's ``usage`` taken as one (larger: an odd count, 0)."""
+
+
 def _token_count(value: Any) -> int:
-    """A token count of a reply's ``usage``: a non-negative integer, else 0 (a server's odd
-    accounting never stops a run whose answer is good)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    """A token count of a reply's ``usage``: a non-negative integer up to MAX_TOKEN_COUNT, else 0
+    (a server's odd accounting never stops a run whose answer is good)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TOKEN_COUNT:
         return 0
     return value
+
+
+def _json_integer(text: str) -> int | float:
+    """An integer of a reply's JSON; one of more digits than Python converts (4,300) is a float
+    (inf), not an error that would fail the whole reply (a 5,000-digit usage count did)."""
+    return int(text) if len(text) <= 1000 else float(text)
 
 
 class _Run:
@@ -448,7 +472,8 @@ class OpenAICompatibleBackend:
                 self._count("timeouts")
                 raise _Transient(f"no whole reply within the {self.timeout:g} s deadline") from None
             self._count("connection_errors")
-            unreachable = isinstance(error.reason, (ConnectionRefusedError, socket.gaierror))
+            unreachable = isinstance(error.reason, (ConnectionRefusedError, socket.gaierror)) or \
+                getattr(error.reason, "errno", None) in (errno.EHOSTUNREACH, errno.ENETUNREACH)
             raise _Transient(self.redact(f"cannot connect: {error.reason}"), unreachable=unreachable) from None
         except (ConnectionError, http.client.HTTPException, OSError) as error:
             if run.stop.is_set():
@@ -462,8 +487,8 @@ class OpenAICompatibleBackend:
         if len(raw) > MAX_REPLY_BYTES:
             return {_FAILED: f"reply larger than {MAX_REPLY_BYTES >> 20} MB"}
         try:
-            return json.loads(raw)
-        except ValueError:
+            return json.loads(raw, parse_int=_json_integer)
+        except (ValueError, RecursionError):  # (RecursionError: nesting deeper than Python's stack)
             return {_FAILED: f"reply is not JSON: {self.redact(repr(raw), 80)}"}
 
     def _http_error(self, url: str, error: urllib.error.HTTPError) -> dict[str, Any]:
@@ -540,8 +565,11 @@ class OpenAICompatibleBackend:
             content = reply["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
             pass
-        # the answer is kept (cache, messages, --json): a key it repeats never is
-        return Completion(content=self.redact(content) if isinstance(content, str) else None,
+        # the answer is scored as given; where it is kept or shown (cache, messages) a key it
+        # repeats never is: ``shown`` (a short key cut out of a good answer failed it)
+        shown = self.redact(content) if isinstance(content, str) else None
+        return Completion(content=content if isinstance(content, str) else None,
+                          shown=None if shown == content else shown,
                           prompt_tokens=_token_count(usage.get("prompt_tokens")),
                           completion_tokens=_token_count(usage.get("completion_tokens")))
 
