@@ -368,6 +368,24 @@ def test_llm_command(files):
         assert data[0]["signature"].startswith("LLM-S|backend:openai-compatible|model:test-model|url:")
 
 
+def test_a_chunk_whose_prompts_all_fail_leaves_the_others_scored(files):
+    """Each chunk of `gecmetric llm` was scored on its own: a chunk whose prompts all failed
+    stopped the run ('none of its 1 sentences has a score'), though the others had answers. The
+    chunks are now scored once joined: the first sentence's prompt fails (HTTP 400), the rest
+    count, and the command says so."""
+    def respond(body, attempt):
+        if SOURCES[0] in body["messages"][-1]["content"]:
+            return 400, "no", {}
+        return completion_reply(hashed_answer(body))
+
+    with ChatServer(respond) as server:
+        code, out, err = run_cli(*llm_args(files, server, "--chunk-lines", "1", "--no-cache"))
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert [row[2:] for row in rows] == [["5", "1"]] * len(SYSTEMS)
+    assert "1 prompts without an answer (request-failed: 1; the first: HTTP 400: no)" in err
+
+
 def test_llm_command_heads_its_column_as_compare_does(files):
     """`llm --criterion fluency` headed its table `LLM-S` where `compare` heads the same metric and
     settings `LLM-S fluency`: one label for one metric and settings (its JSON's "metric" too)."""
