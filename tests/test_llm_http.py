@@ -496,3 +496,24 @@ def test_a_query_in_a_metric_spec_is_left_out_of_messages():
         with pytest.raises(InputError, match=message) as caught:
             parse_metric_spec(spec)
         assert "SECRETPW" not in str(caught.value) and "[query]" in str(caught.value)
+
+
+def test_request_options_and_the_cache_are_checked_before_any_request(tmp_path):
+    """A list as extra_body, a number as api_key_env or a text as requests_per_minute ended in
+    a TypeError; temperature NaN was sent ('"temperature": NaN', no JSON a server reads); a
+    folder given as the judge's cache was an AttributeError at the first read."""
+    for options, message in ((dict(extra_body=[1, 2]), "extra_body must be a dict"),
+                             (dict(extra_body="abc"), "extra_body must be a dict"),
+                             (dict(api_key_env=5), "api_key_env must be the name of an environment variable"),
+                             (dict(requests_per_minute="10"), "requests_per_minute must be a positive number"),
+                             (dict(temperature=float("nan")), "temperature must be a finite number"),
+                             (dict(top_p="high"), "top_p must be a finite number"),
+                             (dict(seed="x"), "seed must be an integer or None"),
+                             (dict(seed=True), "seed must be an integer or None")):
+        with pytest.raises(BackendError, match=message):
+            OpenAICompatibleBackend("m", "http://127.0.0.1:9/v1", **options)
+    backend = OpenAICompatibleBackend("m", "http://127.0.0.1:9/v1", temperature=0, top_p=0.5, seed=None,
+                                      extra_body={"n": 1}, requests_per_minute=30)
+    assert backend.extra_body == {"n": 1}
+    with pytest.raises(InputError, match="cache must be a Cache"):
+        Judge(backend, cache=str(tmp_path))

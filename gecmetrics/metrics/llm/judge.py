@@ -186,6 +186,8 @@ class Judge:
             from ...core.context import run_context
 
             cache = run_context().cache
+        elif not callable(getattr(cache, "get_many", None)) or not callable(getattr(cache, "put_many", None)):
+            raise InputError(f"cache must be a Cache (gecmetrics.core.cache.Cache(folder)) or None, not {cache!r}")
         self.cache = cache
         self.answer_retries = answer_retries
         self.max_requests = max_requests

@@ -326,6 +326,28 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+def _number(value: Any) -> bool:
+    """A finite int or float (not a bool)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_request_options(seed: Any, temperature: Any, top_p: Any, extra_body: Any, api_key_env: Any,
+                           requests_per_minute: Any) -> None:
+    """What goes into every request body and the rate, checked before any request: NaN is no
+    JSON a server reads (the body held ``"temperature": NaN``), a list is no body's fields."""
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise BackendError(f"seed must be an integer or None, not {seed!r}")
+    for name, value in (("temperature", temperature), ("top_p", top_p)):
+        if value is not None and not (_number(value) and value >= 0):
+            raise BackendError(f"{name} must be a finite number >= 0 or None, not {value!r}")
+    if extra_body is not None and (not isinstance(extra_body, dict) or not all(isinstance(k, str) for k in extra_body)):
+        raise BackendError(f"extra_body must be a dict of request fields (names as strings), not {extra_body!r}")
+    if api_key_env is not None and (not isinstance(api_key_env, str) or not api_key_env):
+        raise BackendError(f"api_key_env must be the name of an environment variable, not {api_key_env!r}")
+    if requests_per_minute is not None and not _number(requests_per_minute):
+        raise BackendError(f"requests_per_minute must be a positive number or None, not {requests_per_minute!r}")
+
+
 class OpenAICompatibleBackend:
     """Chat completions over HTTP (see the module text). The key is read from the environment
     variable ``api_key_env`` (never stored, never in cache keys); ``key_required`` makes its
@@ -353,6 +375,7 @@ class OpenAICompatibleBackend:
                 raise BackendError(f"{name} must be an integer >= {low}, not {value!r}")
         if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 1):
             raise BackendError(f"max_tokens must be a positive integer, not {max_tokens!r}")
+        _check_request_options(seed, temperature, top_p, extra_body, api_key_env, requests_per_minute)
         for name, value in (("timeout", timeout), ("backoff", backoff), ("max_backoff", max_backoff),
                             ("max_retry_after", max_retry_after)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or \
