@@ -236,6 +236,26 @@ def test_a_key_over_plain_http_to_another_host_is_warned_once(key):
             _in_time(lambda: Judge(quiet, cache=Cache(enabled=False)).score(SOURCES[:1], [SYSTEMS[0][:1]]))
 
 
+def test_a_key_through_a_plain_http_proxy_is_warned(key, monkeypatch):
+    """With $http_proxy set, a request to a server on this machine went to the proxy, the key in
+    its headers, without the warning a remote server gets (only the server's host was looked at)."""
+    from gecmetrics.metrics.llm.backends.http import PlainHTTPKeyWarning
+
+    for name in ("no_proxy", "NO_PROXY", "HTTP_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("http_proxy", "http://proxy.invalid:3128")
+    backend = OpenAICompatibleBackend("m", "http://127.0.0.1:9/v1", api_key_env=key, max_retries=0)
+    with pytest.warns(PlainHTTPKeyWarning, match=r"TEST_LLM_KEY is sent over plain http through the http proxy "
+                                                 r"proxy.invalid \(\$http_proxy\)"):
+        with pytest.raises(BackendError, match="cannot reach"):
+            _in_time(lambda: Judge(backend, cache=Cache(enabled=False)).score(SOURCES[:1], [SYSTEMS[0][:1]]))
+    monkeypatch.setenv("no_proxy", "127.0.0.1")  # the proxy is not used for this host: no warning
+    quiet = OpenAICompatibleBackend("m", "http://127.0.0.1:9/v1", api_key_env=key, max_retries=0)
+    with warnings.catch_warnings(), contextlib.suppress(BackendError):
+        warnings.simplefilter("error", PlainHTTPKeyWarning)
+        _in_time(lambda: Judge(quiet, cache=Cache(enabled=False)).score(SOURCES[:1], [SYSTEMS[0][:1]]))
+
+
 # ----------------------------------------------------------------------------- deadlines
 
 def _trickle(headers_too: bool):

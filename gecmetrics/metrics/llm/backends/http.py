@@ -455,15 +455,24 @@ class OpenAICompatibleBackend:
         return text if keep is None else text[:keep]
 
     def _warn_plain_http(self, url: str) -> None:
+        """Warn once when the key leaves this machine over plain http: to the server, or to the
+        http proxy that urllib sends the request through ($http_proxy, unless $no_proxy names the
+        host), which reads the whole request, the Authorization header with it."""
         parts = urllib.parse.urlsplit(url)
-        if parts.scheme != "http" or _loopback(parts.hostname):
+        if parts.scheme != "http":
+            return
+        proxy = None if urllib.request.proxy_bypass(parts.hostname or "") else urllib.request.getproxies().get("http")
+        proxy_host = urllib.parse.urlsplit(proxy if "//" in (proxy or "") else f"//{proxy}").hostname if proxy else None
+        if _loopback(parts.hostname) and (proxy_host is None or _loopback(proxy_host)):
             return
         with self._lock:
             if self._warned_plain_http:
                 return
             self._warned_plain_http = True
         where = f"${self.api_key_env}" if self.api_key_env else "the API key"
-        warnings.warn(f"the key in {where} is sent over plain http to {parts.hostname}: anyone on the way can read "
+        to = f"through the http proxy {proxy_host} ($http_proxy)" if proxy_host and not _loopback(proxy_host) \
+            else f"to {parts.hostname}"
+        warnings.warn(f"the key in {where} is sent over plain http {to}: anyone on the way can read "
                       "it (use https, or a server on this machine)", PlainHTTPKeyWarning, stacklevel=2)
 
     def _wait(self, run: _Run) -> Callable[[float], None]:
