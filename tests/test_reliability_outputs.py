@@ -369,18 +369,6 @@ def test_names_and_repeats_that_made_rows_unreadable(here: Path) -> None:
     assert not (here / "refs").exists()
 
 
-def test_m2_score_and_cleme_refuse_a_file_given_twice(here: Path) -> None:
-    """A sweep (2026-12-04): m2 score -o AMU AMU and cleme -hyp AMU.m2 AMU.m2 printed two rows
-    no one could tell apart (and tested a file against itself), where compare refuses it."""
-    block = "S a b c\nA 0 1|||R:OTHER|||x|||REQUIRED|||-NONE-|||0\n\n"
-    (here / "gold.m2").write_text(block * 2, encoding="utf-8")
-    (here / "hyp").write_text("x b c\na b c\n", encoding="utf-8")
-    (here / "hyp.m2").write_text(block + "S a b c\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
-    twice = "given twice in {}: its rows (and a paired test of it against itself) could not be told apart"
-    assert "hyp: " + twice.format("-o") in one_line_error("m2", "score", "-s", "gold.m2", "-o", "hyp", "hyp")
-    assert "hyp.m2: " + twice.format("-hyp") in one_line_error("cleme", "-hyp", "hyp.m2", "hyp.m2", "-ref", "gold.m2")
-
-
 def test_attribute_says_how_many_sentences_it_left_out(here: Path) -> None:
     (here / "src").write_text("a b c d\na b c d\n", encoding="utf-8")
     (here / "hyp").write_text("x y c d\nx b c d\n", encoding="utf-8")

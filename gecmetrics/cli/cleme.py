@@ -9,7 +9,6 @@ import click
 from ..core.table import ScoreFormat
 from ..errors import InputError, LineRefused
 from ..io.corpus import Corpus, read_m2_hypotheses
-from ..io.text import check_distinct
 from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric, ChunkSettings
 from ..metrics.cleme.report import format_chunk_tables, score_table, sentence_table
 from ..metrics.cleme.statistics import ASSUMPTIONS
@@ -80,7 +79,6 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
     if out.verbose and fmt == "json":
         raise InputError("-v (chunk tables) does not go with --json")
     metric = in_run(build_metric(assumption, level, unweighted, beta, cleme2, factors, lang))
-    check_distinct(hypotheses, "in -hyp: its rows (and a paired test of it against itself) could not be told apart")
     paths = [shown(path) for path in hypotheses]
     scored, whole = _scored(metric, gold_path, hypotheses, out)
     if out.paired:

@@ -7,7 +7,6 @@ import click
 
 from ..errors import InputError
 from ..io.corpus import read_m2_corpus
-from ..io.text import check_distinct
 from ..metrics.m2.maxmatch import M2Scorer, M2Settings
 from ..metrics.m2.report import M2Report, verbose_text
 from ..metrics.type_average import level_signature
@@ -67,7 +66,6 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
                              **({"average": "macro"} if macro else {})))
     if scoring.verbose and (scoring.paired or scoring.sentence):  # the trace is the corpus score's choice
         raise InputError("prints the m2scorer's trace of the corpus score: not with --sentence or a paired test", "-v")
-    check_distinct(hypotheses, "in -o: its rows (and a paired test of it against itself) could not be told apart")
     if scoring.verbose:  # edits from the whole corpus
         corpus = read_m2_corpus(gold_path, hypotheses)
         scored = score_corpus([scorer], corpus, list(hypotheses), progress=progress_unless(False, "m2 score"),
