@@ -114,7 +114,7 @@ def judgment_resamples(judgments: Judgments, unit: str, resamples: int, seed: in
         rng = np.random.default_rng(seed)
         uniform = np.full(len(cells), 1.0 / len(cells))
         return np.concatenate([_item_wins(rng.multinomial(len(cells), uniform, size=rows), cells, n)
-                               for rows in resample_blocks(resamples, max(len(cells), n * n))])
+                               for _, rows in resample_blocks(resamples, max(len(cells), n * n))])
     raise InputError(f"unknown resampling unit {unit!r}; choose one of: {', '.join(RESAMPLING_UNITS)}")
 
 
@@ -124,13 +124,7 @@ def human_on_sentence_resamples(judgments: Judgments, item_rows: np.ndarray, res
     rows = check_item_rows(judgments, item_rows, resample.size)
     cells, n = _item_cells(judgments), len(judgments.systems)
     return np.concatenate([_item_wins(resample.counts[start:start + size, rows], cells, n)
-                           for start, size in _starts(resample_blocks(resample.samples, n * n))])
-
-
-def _starts(sizes: list[int]) -> list[tuple[int, int]]:
-    """(start, size) of consecutive blocks of these sizes."""
-    starts = np.cumsum([0, *sizes[:-1]]).tolist()
-    return list(zip(starts, sizes))
+                           for start, size in resample_blocks(resample.samples, n * n)])
 
 
 def _item_wins(weights: np.ndarray, cells: np.ndarray, n: int) -> np.ndarray:

@@ -105,10 +105,10 @@ RESAMPLE_CELLS = 1 << 22
 the same draws as all at once (NumPy's generator draws the rows of one call in turn)."""
 
 
-def resample_blocks(resamples: int, width: int) -> list[int]:
-    """Sizes of the blocks of ``resamples`` rows of ``width`` cells each, RESAMPLE_CELLS at a time."""
+def resample_blocks(resamples: int, width: int) -> list[tuple[int, int]]:
+    """(first row, rows) of the blocks of ``resamples`` rows of ``width`` cells each, RESAMPLE_CELLS at a time."""
     rows = max(1, RESAMPLE_CELLS // max(1, width))
-    return [min(rows, resamples - start) for start in range(0, resamples, rows)]
+    return [(start, min(rows, resamples - start)) for start in range(0, resamples, rows)]
 
 
 def pair_resample_wins(pairwise: Pairwise, resamples: int, seed: int) -> np.ndarray:
@@ -123,7 +123,7 @@ def pair_resample_wins(pairwise: Pairwise, resamples: int, seed: int) -> np.ndar
     probabilities = cell_counts / cell_counts.sum()
     rng = np.random.default_rng(seed)
     blocks = [expected_wins_of_counts(rng.multinomial(pairwise.size, probabilities, size=rows)[:, : n * n]
-                                      .reshape(rows, n, n)) for rows in resample_blocks(resamples, n * n + 1)]
+                                      .reshape(rows, n, n)) for _, rows in resample_blocks(resamples, n * n + 1)]
     return np.concatenate(blocks) if blocks else np.zeros((0, n))
 
 
