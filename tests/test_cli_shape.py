@@ -735,3 +735,14 @@ def test_a_reference_free_metric_s_command_takes_no_references(tmp_path):
         assert code == 0 and out.splitlines()[-1].split("\t") == [paths["hyp"], "200.00"], err  # 4 words / 2 lines
     finally:
         unregister_metric("lengths-toy")
+
+
+@pytest.mark.parametrize("command, flag", [("pt-m2", "--layer"), ("pt-errant", "--layer"), ("bertscore", "--layer")])
+def test_a_setting_the_metric_chooses_is_shown_as_auto_not_none(command, flag):
+    """--layer unset lets the metric take the model's BERTScore layer, as its help says ("auto:
+    ..."); the help's default read "none", which is no layer at all."""
+    code, out, _ = run_cli(command, "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    shown = text[text.index(f"{flag} TEXT"):].split("]")[0]
+    assert "(auto: " in shown and shown.endswith("[default: auto") and "[default: none" not in shown, shown

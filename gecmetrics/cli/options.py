@@ -118,7 +118,9 @@ def _setting_option(name: str, info: Any, flags: tuple[str, ...], default: Any) 
         return click.option(*flags, name, cls=GreedyOption, metavar="VALUE...",
                             help=f"{help_text}  [default: {_shown(default)}]")
     metavar = "|".join(getattr(info.parse, "choices", ())) or None
-    if not (default is None and "(default: " in help_text):  # an unset value the help explains
+    if default is None and "(auto: " in help_text:  # unset: the metric chooses, as the help says
+        help_text = f"{help_text}  [default: auto]"
+    elif not (default is None and "(default: " in help_text):  # an unset value the help explains
         help_text = f"{help_text}  [default: {_shown(default)}]"
     return click.option(*flags, name, default=None, metavar=metavar, help=help_text)
 
