@@ -474,6 +474,17 @@ def test_a_hypothesis_file_given_twice_is_refused(tmp_path):
         "weights count the systems, so each file is given once\n"
 
 
+def test_a_wrong_name_count_is_refused_before_the_one_system_warning(tmp_path):
+    """-name x,y for a file of one system printed the warning of scoring one system (weights 0),
+    then the error: the files tell the system count before anything is scored."""
+    one = "\n\n".join("\n".join(line for line in block.splitlines() if not line.startswith("A ")
+                                  or line.endswith("|||0")) for block in SYSTEMS.strip().split("\n\n")) + "\n"
+    paths = write_files(tmp_path, {"ref.m2": REFERENCE, "hyp.m2": one})
+    assert run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-name", "x")[0] == 0
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-name", "x,y")
+    assert (code, out, err) == (2, "", "gecmetric: error: -name gives 2 names for 1 system\n")
+
+
 def test_command(tmp_path):
     paths = write_files(tmp_path, {"ref.m2": REFERENCE, "hyp.m2": SYSTEMS})
     weights = str(tmp_path / "w.txt")

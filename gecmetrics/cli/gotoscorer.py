@@ -76,6 +76,8 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     weights = WeightFile.read(weight_file) if weight_file is not None else None  # ('' is refused there)
     files = corpus_files(None, (), hypotheses, reference, m2_hypotheses=True)
     systems, has_reference = _whole_files(hypotheses, reference, ref_id)
+    if systems is not None:  # checked before the scoring and its warnings, when the files tell
+        _labels([""] * sum(systems), names)
     run_options = RunOptions(ref_id, weights, a, b, c, no_weight, None if category is None else int(category),
                              systems, has_reference)
     # a file read once (standard input): one chunk, so that its systems are those of the whole file
