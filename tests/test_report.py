@@ -545,6 +545,22 @@ def test_report_arguments():
         report_data(Corpus(SOURCES, [], {"A": SOURCES}))
 
 
+def test_the_help_s_human_example_names_systems_the_table_correlates():
+    """report --help's example with --human gjg15 scored AMU and CAMB: refused, since a
+    correlation needs 3 systems of the table."""
+    from gecmetrics.meta.human_tables import load_human
+
+    code, out, _ = run_cli("report", "--help")
+    examples = [line.split() for line in out.splitlines() if line.strip().startswith("gecmetric report")]
+    with_human = [words for words in examples if "--human" in words]
+    assert code == 0 and with_human
+    for words in with_human:
+        after = words[words.index("-o") + 1:]
+        systems = after[:next(i for i, word in enumerate(after + ["-"]) if word.startswith("-"))]
+        table = load_human(words[words.index("--human") + 1])
+        assert len(set(systems) & set(table.systems)) >= 3, words
+
+
 def test_attributed_metrics_and_human_tables_are_checked_before_any_work(tmp_path, monkeypatch):
     """A metric attributed twice, or one with several columns (it attributed the first alone);
     a human table with no score, an unknown score column, a score column without a table, fewer

@@ -66,7 +66,7 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
 
     \b
     gecmetric report -s INPUT -r REF0 REF1 --m2 official-2014.combined.m2 -o AMU CAMB CUUI --html report.html
-    gecmetric report -s INPUT -r REF0 REF1 -o AMU CAMB --json data.json --human gjg15
+    gecmetric report -s INPUT -r REF0 REF1 -o AMU CAMB CUUI --json data.json --human gjg15
 
     The page is one file that loads nothing; --json writes the data it shows. Warnings about
     the input (as compare prints them) go to stderr and into the page's summary.
