@@ -285,7 +285,7 @@ class Judge:
                     if attempts[k] <= self.answer_retries:
                         again.append(k)
                     else:  # (its message quotes the answer: not one that holds the key)
-                        report.failed[k] = (bad.reason, str(bad) if completion.shown is None else
+                        report.failed[k] = (bad.reason, str(bad) if not completion.holds_key else
                                             f"{bad.reason}: the answer holds the API key (not shown)")
                     continue
                 answers[k] = scores
@@ -302,6 +302,6 @@ class Judge:
 def _stored(completion: Completion, scores: list[int]) -> bytes:
     """What the cache keeps of a good answer: the answer, or, when it holds the API key, its
     scores in the canonical form (the answer with the key cut out may not read as they did)."""
-    content = completion.content if completion.shown is None else compact_answer(scores)
+    content = compact_answer(scores) if completion.holds_key else completion.content
     return json.dumps({"content": content, "prompt_tokens": completion.prompt_tokens,
                        "completion_tokens": completion.completion_tokens}, ensure_ascii=False).encode()

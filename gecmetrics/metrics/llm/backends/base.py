@@ -63,9 +63,9 @@ class Completion:
     error: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    shown: str | None = None
-    """The content with the API key cut out, when it holds the key (None: it does not): what may
-    be kept or shown, while ``content`` is what is scored."""
+    holds_key: bool = False
+    """Whether the content repeats the API key: it is scored as given, but never kept or shown
+    (the cache keeps its scores in the canonical form, a message does not quote it)."""
 
 
 class Backend(Protocol):

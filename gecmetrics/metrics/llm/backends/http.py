@@ -597,11 +597,10 @@ class OpenAICompatibleBackend:
             content = reply["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
             pass
-        # the answer is scored as given; where it is kept or shown (cache, messages) a key it
-        # repeats never is: ``shown`` (a short key cut out of a good answer failed it)
-        shown = self.redact(content) if isinstance(content, str) else None
-        return Completion(content=content if isinstance(content, str) else None,
-                          shown=None if shown == content else shown,
+        # the answer is scored as given (a short key cut out of a good answer failed it); one
+        # that repeats the key is flagged, so that it is never kept or shown
+        content = content if isinstance(content, str) else None
+        return Completion(content=content, holds_key=content is not None and self.redact(content) != content,
                           prompt_tokens=_token_count(usage.get("prompt_tokens")),
                           completion_tokens=_token_count(usage.get("completion_tokens")))
 
