@@ -7,6 +7,7 @@ the text, M2 and judgment commands: a score or one line naming the file."""
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -113,6 +114,25 @@ def test_bad_input_battery(folder):
             assert f" {file}" in result.stderr or f"{file}:" in result.stderr, (where, result.stderr)
         if line is not None:
             assert f"{file}:{line}:" in result.stderr, (where, result.stderr)
+
+
+def test_a_file_given_twice_under_another_name_is_the_same_file(folder, tmp_path):
+    """`-r ref0 ./ref0` (or a symbolic or hard link to ref0) read one reference twice: GLEU+
+    drew it twice as often, with no error, while `-r ref0 ref0` was refused."""
+    os.symlink(folder / "ref0", tmp_path / "soft")
+    os.link(folder / "ref0", tmp_path / "hard")
+    for other in ("./ref0", str(tmp_path / "soft"), str(tmp_path / "hard")):
+        for args in (["gleu", *N, other, "-o", "hyp"], ["compare", *N, other, "-o", "hyp"]):
+            result = _run(folder, args)
+            assert (result.returncode, result.stdout) == (2, ""), (args, result.stderr)
+            assert result.stderr == (f"gecmetric: error: {other}: given twice (the same file as ref0) as a reference: "
+                                     "each copy would count as one more reference, and the scores would change (give "
+                                     "each reference file once)\n"), result.stderr
+    result = _run(folder, ["compare", *N, "-o", "hyp", "./hyp"])
+    assert result.returncode == 2 and "./hyp: given twice (the same file as hyp) in -o" in result.stderr
+    copy = tmp_path / "copy"
+    copy.write_bytes((folder / "ref0").read_bytes())  # a copy is another file: another annotator
+    assert _run(folder, ["gleu", *N, str(copy), "-o", "hyp"]).returncode == 0
 
 
 def test_good_input_gives_the_numbers(folder):

@@ -189,11 +189,28 @@ twice as often, an annotator would be counted twice."""
 
 
 def check_distinct(paths: Sequence[Any], why: str) -> None:
-    """Each file once: the first one given again is an InputError naming it, ``why`` saying
-    what a repeated file would do (``given twice {why}``)."""
-    repeated = first_repeated(paths)
-    if repeated is not None:
-        raise InputError(f"given twice {why}", _shown(repeated))
+    """Each file once: the first one given again, by the same name or another (``./REF0``, a
+    symbolic or hard link: the same file), is an InputError naming it, ``why`` saying what a
+    repeated file would do (``given twice {why}``)."""
+    seen: dict[Any, Any] = {}
+    for path in paths:
+        identity = _file_identity(path)
+        if identity in seen:
+            other = seen[identity]
+            also = "" if other == path else f" (the same file as {_shown(other)})"
+            raise InputError(f"given twice{also} {why}", _shown(path))
+        seen[identity] = path
+
+
+def _file_identity(path: Any) -> Any:
+    """A file's device and inode when it can be looked up (else its name, as given)."""
+    if path == STDIN or not isinstance(path, (str, os.PathLike)):
+        return path
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return path
+    return ("file", found.st_dev, found.st_ino)
 
 
 def check_paths(paths: Any, name: str) -> list[Any]:
