@@ -746,3 +746,28 @@ def test_a_setting_the_metric_chooses_is_shown_as_auto_not_none(command, flag):
     text = " ".join(out.split())
     shown = text[text.index(f"{flag} TEXT"):].split("]")[0]
     assert "(auto: " in shown and shown.endswith("[default: auto") and "[default: none" not in shown, shown
+
+
+def test_every_number_option_reads_ascii_digits_only():
+    """click's INT, FLOAT, IntRange and FloatRange read `-n ١` as 1 (int() takes any script's
+    digits): every number option of every command uses cli/numbers.py's types instead."""
+    import click
+
+    from gecmetrics.cli import numbers
+
+    ours = (numbers.Int, numbers.Float, numbers.IntRange, numbers.FloatRange)
+
+    def walk(command, path):
+        for param in command.params:
+            if isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType)):
+                yield path, param.name, isinstance(param.type, ours)
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from walk(sub, f"{path} {name}")
+
+    from gecmetrics.cli import main
+
+    found = []
+    group = main
+    for name in group.list_commands(click.Context(group)):
+        found.extend(walk(group.get_command(click.Context(group), name), name))
+    assert len(found) > 30 and [item for item in found if not item[2]] == []

@@ -33,6 +33,7 @@ FILES = {
     "gold_other.m2": GOLD.replace("S d e f", "S d e q"),
     "bad.m2": "S a b c\nA 0 9|||R:X|||x|||REQUIRED|||-NONE-|||0\n",
     "overlap.m2": "S a b c\nA 0 2|||R:X|||x|||REQUIRED|||-NONE-|||0\nA 1 3|||R:X|||y|||REQUIRED|||-NONE-|||0\n",
+    "weights_digits": "1\n\u0663 0\n0\n",
     "scores.tsv": "system\tm\nAMU\t1\nCAMB\t2\n", "nan_scores.tsv": "system\tm\nAMU\tnan\nCAMB\t1\nCUUI\t2\n",
 }
 
@@ -88,6 +89,16 @@ BAD = [
     # a reference given twice would count twice (GLEU+ draws it twice as often)
     (["gleu", *N, "ref0", "-o", "hyp"], "ref0", None),
     (["compare", "-s", "src", "-r", "ref1", "ref1", "-o", "hyp"], "ref1", None),
+    # numbers as typed in ASCII: int() and float() read "\u0661" as 1 (-n 1 ran: 86.69 for 67.33) and "1_0" as 10
+    (["gleu", *N, "-o", "hyp", "-n", "\u0661"], None, None),
+    (["gleu", *N, "-o", "hyp", "-n", "1_0"], None, None),
+    (["gleu", *N, "-o", "hyp", "--chunk-lines", "\u0661"], None, None),
+    (["gleu", *N, "-o", "hyp", "--seed", "\uff11"], None, None),
+    (["green", *N, "-c", "hyp", "-b", "\u0662"], None, None),
+    (["m2", "score", "-s", "gold.m2", "-o", "hyp", "--max-unchanged-words", "\u0661"], None, None),
+    (["compare", *N, "-o", "hyp", "--metrics", "gleu:n=\u0661"], None, None),
+    (["gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-a", "\u0661"], None, None),
+    (["gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-w_file", "weights_digits"], "weights_digits", 2),
     # a number too large for a float reads as inf: recall is asked for by "inf" only
     (["green", *N, "-c", "hyp", "-b", "1e309"], None, None),
     (["m2", "score", "-s", "gold.m2", "-o", "hyp", "-b", "1e309"], None, None),

@@ -113,6 +113,21 @@ def test_cache_sizes_and_ages_past_float_range(here: Path) -> None:
     assert parse_size("9" * 300) == int(float("9" * 300)) and parse_age(10**300) == float(10**300)
 
 
+def test_numbers_are_read_in_ascii_digits_only() -> None:
+    """Python's float() and int() read other scripts' digits and "1_0": `cache prune --max-size
+    \u0661MB` pruned to 1 MB, a setting "\u0661" was 1. The library's parsers take ASCII only."""
+    from gecmetrics.core.cache import parse_age, parse_size
+    from gecmetrics.metrics.settings import parse_float, parse_int
+
+    for call in (lambda: parse_size("\u0661MB"), lambda: parse_age("\u0661d"), lambda: parse_size("1_000"),
+                 lambda: parse_int("n", "\u0661"), lambda: parse_int("n", "1_0"), lambda: parse_float("beta", "\u0662"),
+                 lambda: parse_float("beta", "0.\uff15"), lambda: G.get_metric("gleu", n="\u0661")):
+        with pytest.raises(InputError):
+            call()
+    assert (parse_size(" 2MB "), parse_age("1.5d"), parse_int("n", " 4 "), parse_float("beta", "-0.5e1")) == (
+        2_000_000, 129_600.0, 4, -5.0)
+
+
 def test_williams_test_with_n_past_float_range() -> None:
     with pytest.raises(InputError, match="number of systems of Williams' test \\(n\\) must be at most"):
         G.williams_test(0.5, 0.4, 0.3, 10**400)

@@ -16,6 +16,7 @@ from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, 
 from . import main
 from .common import echo_scores, echo_warnings, progress_unless
 from .inputs import corpus_options
+from .numbers import IntRange
 from .options import GreedyCommand, GreedyOption
 from .shared import chosen_digits, chosen_format, digits_option, format_options, run_options, scale_option, \
     signature_option
@@ -45,14 +46,14 @@ PARTS_HELP = {"chunk-lines": f"Sentences of a system attributed together: their 
               help="The systems' edits as M2, one per -o file in the same order (else ERRANT annotates the outputs).")
 @click.option("--method", "method_texts", cls=GreedyOption, metavar="METHOD...",
               help=f"Attribution methods: {', '.join(METHODS)} (comma-separated or several) [default: shapley].")
-@click.option("--max-exact-edits", type=click.IntRange(0, MAX_EXACT_EDITS_LIMIT), default=DEFAULT_MAX_EXACT_EDITS,
+@click.option("--max-exact-edits", type=IntRange(0, MAX_EXACT_EDITS_LIMIT), default=DEFAULT_MAX_EXACT_EDITS,
               show_default=True, help="Exact Shapley scores 2^n candidates: refused above this many edits.")
 @click.option("--over-bound", type=click.Choice(OVER_BOUND_RULES), default="error", show_default=True,
               help="Exact Shapley above the bound: an error, sampled Shapley in its place (its rows say "
                    "sampled-shapley; once, with sampled-shapley asked for too), or skip the sentence.")
-@click.option("--permutations", type=click.IntRange(1), default=DEFAULT_PERMUTATIONS, show_default=True,
+@click.option("--permutations", type=IntRange(1), default=DEFAULT_PERMUTATIONS, show_default=True,
               help="Permutations of sampled Shapley (all n! when that is fewer: exact).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=IntRange(0), default=0, show_default=True,
               help="Seed of sampled Shapley (per sentence).")
 @click.option("--normalize", is_flag=True,
               help="Rescale add and leave-one-out to sum to the score difference (gec-metrics' attributors).")

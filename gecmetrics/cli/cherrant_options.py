@@ -9,6 +9,7 @@ import click
 from ..errors import InputError, plural
 from ..metrics.errant.metric import WORD_LEVEL_MESSAGE
 from .common import corpus_files, progress_unless, score
+from .numbers import INT
 from .shared import chosen_format, digits_option, format_options, run_options, scale_option, signature_option
 from .errant_options import chosen_mode
 from .options import given_settings
@@ -42,12 +43,12 @@ def make_annotator(granularity: str, strategy: str, no_simplified: bool, data_fo
 
 def cherrant_options(func: Callable) -> Callable:
     """compare_m2_for_evaluation.py's own options, beside ERRANT's."""
-    func = click.option("--reference_num", "--reference-num", "reference_num", type=int,
+    func = click.option("--reference_num", "--reference-num", "reference_num", type=INT,
                         help="Only score sentences with exactly N reference annotators.")(func)
-    func = click.option("--max_answer_num", "--max-answer-num", "max_answer_num", type=int,
+    func = click.option("--max_answer_num", "--max-answer-num", "max_answer_num", type=INT,
                         help="Only the edits of annotators 0..K-1 (K = 1, 2 or 3).")(func)
-    func = click.option("--end", type=int, help="With --start: score the sentences [start:end] only.")(func)
-    func = click.option("--start", type=int, help="With --end: score the sentences [start:end] only.")(func)
+    func = click.option("--end", type=INT, help="With --start: score the sentences [start:end] only.")(func)
+    func = click.option("--start", type=INT, help="With --end: score the sentences [start:end] only.")(func)
     return func
 
 

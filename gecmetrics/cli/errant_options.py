@@ -10,6 +10,7 @@ from ..errors import InputError
 from ..metrics.m2.compare import ErrantSettings
 from ..metrics.type_average import level_signature
 from .common import echo_json_results, echo_scores, echo_warnings
+from .numbers import IntRange
 from .options import settings_options
 from .given import given_flag
 from .shared import chosen_digits, chosen_format
@@ -23,7 +24,7 @@ MODE_HELP = {"dt": "detection in terms of tokens", "ds": "detection in terms of 
 def comparison_options(func: Callable) -> Callable:
     """compare_m2's options: -b, -dt/-ds/-cs/-cse, -single, -multi, -filt, -cat (and
     --sentence-average)."""
-    func = click.option("-cat", "category_level", type=click.IntRange(1, 3),
+    func = click.option("-cat", "category_level", type=IntRange(1, 3),
                         help="Category scores. 1: operation (M, R, U); 2: main type (e.g. NOUN); 3: full type.")(func)
     func = settings_options(ErrantSettings)(func)
     func = click.option("--macro", "macro", is_flag=True,

@@ -12,6 +12,7 @@ from ..metrics.results import SENTENCES_EACH, scores_signature
 from . import main
 from .context import check_command_outputs
 from .common import corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
+from .numbers import FLOAT, IntRange
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
 
@@ -25,7 +26,7 @@ FRACTIONS = {key for _, key in SCORE_COLUMNS}
               help="System M2 file(s): each holds one system per annotator id 0, 1, ... (errant_parallel "
                    "-cor SYS1 SYS2 ... writes such a file; one -cor, one system).")
 @click.option("-ref", "reference", required=True, metavar="FILE", help="Reference M2 file (ERRANT).")
-@click.option("-ref_id", "--ref-id", "ref_id", type=click.IntRange(0), default=0, show_default=True,
+@click.option("-ref_id", "--ref-id", "ref_id", type=IntRange(0), default=0, show_default=True,
               help="The annotator of the reference file that is the gold (GoToScorer uses one).")
 @click.option("-name", "--names", "names", metavar="A,B,...", help="Names of the systems, comma-separated.")
 @click.option("-w_file", "--weights", "weight_file", metavar="FILE",
@@ -37,9 +38,9 @@ FRACTIONS = {key for _, key in SCORE_COLUMNS}
               help="Also print the difficulty of each error category (1: R/M/U, 2: NOUN..., 3: R:NOUN...), as the "
                    "original prints it.")
 @click.option("-no_weight", "--no-weight", "no_weight", is_flag=True, help="Every chunk weighs 1.")
-@click.option("-a", "a", type=float, default=1.0, show_default=True, help="Weight a - (n + b) / (N + c): a.")
-@click.option("-b", "b", type=float, default=0.0, show_default=True, help="Weight parameter b.")
-@click.option("-c", "c", type=float, default=0.0, show_default=True, help="Weight parameter c.")
+@click.option("-a", "a", type=FLOAT, default=1.0, show_default=True, help="Weight a - (n + b) / (N + c): a.")
+@click.option("-b", "b", type=FLOAT, default=0.0, show_default=True, help="Weight parameter b.")
+@click.option("-c", "c", type=FLOAT, default=0.0, show_default=True, help="Weight parameter c.")
 @click.option("-sort", "--sort", "sort", is_flag=True, help="Systems by F0.5, highest first.")
 @scoring_options(mean=False, paired=False, verbose="Also print the weighted TP, FP, FN and TN.")
 def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, category, no_weight, a, b, c, sort,
@@ -95,10 +96,9 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
 
 
 def _whole_files(hypotheses: tuple[str, ...], reference: str, ref_id: int) -> tuple[tuple[int, ...] | None, bool]:
-    """What the original finds in the whole files, which a chunk of sentences cannot tell: the
-    systems of each hypothesis file (annotators 0, 1, ... up to the first id without a line)
-    and whether the reference has a line of ``ref_id``. (None, False) when a file can be read
-    only once; a file without a system is left to the reader, which names it."""
+    """What a chunk of sentences cannot tell: the systems of each hypothesis file (annotators 0,
+    1, ... up to the first id without a line) and whether the reference has a line of ``ref_id``
+    ((None, False): a file read only once; a file without a system is left to its reader)."""
     from ..io.m2 import file_annotator_ids
     from ..metrics.gotoscorer.scorer import system_count
 

@@ -11,6 +11,7 @@ from ..metrics.results import scores_signature
 from . import main
 from .common import check_scale, corpus_files, echo_json, echo_scores, json_result, progress_unless
 from .inputs import corpus_options
+from .numbers import FloatRange, IntRange
 from .options import GreedyCommand
 from .shared import (SENTENCE_HELP, chosen_format, digits_option, format_options, run_options, scale_option,
                      signature_option)
@@ -38,21 +39,21 @@ answers' cache key, so it changes which answers the estimate finds cached."""
 @click.option("--grouping", type=click.Choice(["all", "gec-metrics"]), default="all", show_default=True,
               help="all: every distinct hypothesis scored, 5 a prompt; gec-metrics: its one prompt per source.")
 @click.option("--base-url", metavar="URL", help="The server's URL (default: the provider's).")
-@click.option("--max-requests", type=click.IntRange(0),
+@click.option("--max-requests", type=IntRange(0),
               help="Send at most this many requests (then stop cleanly; per worker process with -p).")
-@click.option("--answer-retries", type=click.IntRange(0), help="Times a bad answer is asked again [default: 2].")
-@click.option("--concurrency", type=click.IntRange(1), help="HTTP requests in flight [default: 4].")
-@click.option("--rpm", "requests_per_minute", type=click.FloatRange(0, min_open=True), help="Requests per minute.")
-@click.option("--max-retry-after", type=click.FloatRange(0, 86400), metavar="SECONDS",
+@click.option("--answer-retries", type=IntRange(0), help="Times a bad answer is asked again [default: 2].")
+@click.option("--concurrency", type=IntRange(1), help="HTTP requests in flight [default: 4].")
+@click.option("--rpm", "requests_per_minute", type=FloatRange(0, min_open=True), help="Requests per minute.")
+@click.option("--max-retry-after", type=FloatRange(0, 86400), metavar="SECONDS",
               help="The longest Retry-After wait honoured; a server asking for longer stops the run [default: 120].")
 @click.option("--device", help="Local model: cpu, cuda, cuda:N, mps or auto (CUDA if available) [default: cpu].")
 @click.option("--dtype", type=click.Choice(["auto", "float32", "float16", "bfloat16"]), help="Local model dtype.")
-@click.option("--batch-size", type=click.IntRange(1), help="Local model: prompts decoded together [default: 8].")
+@click.option("--batch-size", type=IntRange(1), help="Local model: prompts decoded together [default: 8].")
 @click.option("--spacy-model", help="LLM-E: the spaCy model of the ERRANT annotator [default: $GECMETRICS_SPACY_MODEL, "
                                     "else en_core_web_sm].")
 @click.option("--dry-run", is_flag=True, help="Print the prompts to send, their tokens and cost; send nothing.")
-@click.option("--price-in", type=click.FloatRange(0), help="Dry run: price of a million prompt tokens.")
-@click.option("--price-out", type=click.FloatRange(0), help="Dry run: price of a million answer tokens.")
+@click.option("--price-in", type=FloatRange(0), help="Dry run: price of a million prompt tokens.")
+@click.option("--price-out", type=FloatRange(0), help="Dry run: price of a million answer tokens.")
 @click.option("--sentence", is_flag=True, help=SENTENCE_HELP)
 @format_options
 @scale_option
@@ -142,7 +143,6 @@ def _judged(metric, files, jobs: int, chunk_lines: int | None, dask_address: str
 def _dry_run(metric, files, prices, fmt: str, digits: int) -> None:
     """The estimate of the whole corpus: JSON (the cost as it is), or lines (the cost to -d decimals)."""
     from ..io.corpus import read_corpus
-
     estimate = metric.dry_run(read_corpus(files.source, [], list(files.hypotheses)), prices)
     if fmt == "json":
         echo_json(vars(estimate))

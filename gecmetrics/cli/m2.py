@@ -20,6 +20,7 @@ from .errant_options import (check_corpus_figures, check_report_numbers, chosen_
                              comparison_report, report_signature, warn_if_swapped, warn_nothing_compared,
                              warn_type_groups)
 from .inputs import FILE
+from .numbers import INT
 from .options import GreedyCommand, given_settings
 from .sentences import echo_sentence_scores
 from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options,
@@ -33,7 +34,7 @@ def m2() -> None:
 
 @m2.command("refs")
 @click.argument("gold", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("-a", "--annotator", "annotators", type=int, multiple=True,
+@click.option("-a", "--annotator", "annotators", type=INT, multiple=True,
               help="Keep only this annotator (repeatable). With several files, annotators are numbered "
                    "0, 1, ... over the files in order.")
 @click.option("-o", "--output-dir", "output_dir", type=click.Path(file_okay=False),

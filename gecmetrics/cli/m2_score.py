@@ -15,6 +15,7 @@ from ..run.engine import score_corpus
 from .common import corpus_files, progress_unless
 from .inputs import gold_m2_options
 from .m2 import m2
+from .numbers import IntRange
 from .options import GreedyCommand, given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 from .context import in_run
@@ -41,7 +42,7 @@ def positional_inputs(files: tuple[str, ...], gold_path: str | None, hypotheses:
 @gold_m2_options(required=False)
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
 @settings_options(M2Settings)
-@click.option("-cat", "category_level", type=click.IntRange(1, 3),
+@click.option("-cat", "category_level", type=IntRange(1, 3),
               help="A row per error type of the gold M2 (docs/m2.md): 1: first character, 2: without the first "
                    "two, 3: full type (ERRANT's levels).")
 @click.option("--macro", is_flag=True,

@@ -10,6 +10,7 @@ import click
 from ..errors import InputError
 from .common import progress_unless
 from .given import given_flag
+from .numbers import INT
 
 JUDGMENT_DEFAULTS: dict[str, Any] = {
     "judgments_path": None, "ranking": "ew", "ew_procedure": "plain", "bootstrap": 0, "resample": "judgments",
@@ -21,7 +22,7 @@ RESAMPLE_CHOICES = {"judgments": ("judgments",), "sentences": ("sentences",), "b
 
 def ranking_options(func: Callable) -> Callable:
     """--judgments, --ranking, --ew-procedure, --seed (meta-eval and rank)."""
-    func = click.option("--seed", type=int, default=0, show_default=True,
+    func = click.option("--seed", type=INT, default=0, show_default=True,
                         help="Seed of the bootstrap resamples and TrueSkill runs.")(func)
     func = click.option("--ew-procedure", default="plain", show_default=True, metavar="plain|bootstrap-mean",
                         help="Expected Wins: plain (GJG15's EW.pl) or the mean over the bootstrap resamples "
@@ -37,7 +38,7 @@ def ranking_options(func: Callable) -> Callable:
 def judgment_options(func: Callable) -> Callable:
     """The options of ``meta-eval --judgments`` (declared on the command in cli/meta.py)."""
     options = [
-        click.option("--bootstrap", type=int, default=0, show_default=True, metavar="N",
+        click.option("--bootstrap", type=INT, default=0, show_default=True, metavar="N",
                      help="With --judgments: N bootstrap resamples for the intervals and paired tests (EW); "
                           "with --ranking ts, N TrueSkill runs (10 when 0)."),
         click.option("--resample", default="judgments", show_default=True, metavar="judgments|sentences|both",
@@ -54,7 +55,7 @@ def judgment_options(func: Callable) -> Callable:
                           "analysis; its heat map with --plot)."),
         click.option("--tie-rule", default="seeda", show_default=True, metavar="seeda|disagree|ignore",
                      help="Sentence level: what a metric tie counts as (seeda: as SEEDA's corr_sentence.py)."),
-        click.option("--window", type=int, default=None, metavar="K",
+        click.option("--window", type=INT, default=None, metavar="K",
                      help="With --judgments: correlations over windows of K systems adjacent in the human ranking."),
         click.option("--src-ids", "src_ids", metavar="0|1|FILE",
                      help="How the judgments' src-id attributes map to the -o files' lines: the src-id of the "

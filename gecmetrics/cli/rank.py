@@ -7,6 +7,7 @@ import click
 from ..errors import InputError, plural
 from . import main
 from .common import echo_json, echo_warnings, progress_unless
+from .numbers import INT
 from .progress import quiet_option
 from .shared import chosen_format, digits_option, format_options
 from .meta_judgments import ranking_options, refuse_idle_ranking_options
@@ -14,7 +15,7 @@ from .meta_judgments import ranking_options, refuse_idle_ranking_options
 
 @main.command("rank")
 @ranking_options
-@click.option("--bootstrap", type=int, default=None, metavar="N",
+@click.option("--bootstrap", type=INT, default=None, metavar="N",
               help="Bootstrap resamples of the comparisons behind the rank ranges (EW; default 1000, 0: none), "
                    "or TrueSkill runs (ts; default 10).")
 @click.option("--systems", default=None, metavar="SUBSET",

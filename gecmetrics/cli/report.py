@@ -13,6 +13,7 @@ from ..stats.significance import MAX_PAIRED_SAMPLES
 from . import main
 from .common import echo_warnings, progress_unless
 from .inputs import corpus_options, hypothesis_m2_option
+from .numbers import INT, IntRange
 from .options import GreedyCommand, GreedyOption
 from .progress import quiet_option
 from .shared import jobs_option
@@ -33,9 +34,9 @@ from .given import given_flag
               help="Metric settings as in `compare` (comma-separated or several) [default: gleu, "
                    "green:beta=0.5/1/2, m2 with --m2, gotoscorer]; ERRANT F0.5 is always added.")
 @click.option("--baseline", metavar="SYSTEM", help="The system the others are tested against [default: the first -o].")
-@click.option("--samples", type=click.IntRange(1, MAX_PAIRED_SAMPLES), default=DEFAULT_SAMPLES, show_default=True,
+@click.option("--samples", type=IntRange(1, MAX_PAIRED_SAMPLES), default=DEFAULT_SAMPLES, show_default=True,
               help="Paired bootstrap resamples behind the intervals and p-values.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap and of sampled Shapley.")
+@click.option("--seed", type=INT, default=0, show_default=True, help="Seed of the bootstrap and of sampled Shapley.")
 @click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default="holm", show_default=True,
               help="Multiple-comparison correction of the test of every pair of systems, which the summary's "
                    "stars against the baseline and the clusters both read: holm (family-wise error), "
@@ -45,9 +46,9 @@ from .given import given_flag
                    "[default: the first metric with text hypotheses and sentence scores].")
 @click.option("--methods", "method_texts", metavar="M,M...", default=",".join(METHODS), show_default=True,
               help="Attribution methods: add, leave-one-out, shapley, sampled-shapley.")
-@click.option("--max-exact-edits", type=click.IntRange(0, MAX_EXACT_EDITS_LIMIT), default=DEFAULT_MAX_EXACT_EDITS,
+@click.option("--max-exact-edits", type=IntRange(0, MAX_EXACT_EDITS_LIMIT), default=DEFAULT_MAX_EXACT_EDITS,
               show_default=True, help="Exact Shapley up to this many edits (sampled above).")
-@click.option("--permutations", type=click.IntRange(1), default=20, show_default=True,
+@click.option("--permutations", type=IntRange(1), default=20, show_default=True,
               help="Permutations of sampled Shapley.")
 @click.option("--human", metavar="TABLE", help="Human system scores (gjg15, seeda or a TSV file): adds the "
                                                "meta-evaluation figures.")

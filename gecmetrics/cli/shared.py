@@ -11,11 +11,11 @@ import click
 from ..core.table import MAX_DIGITS
 from ..errors import InputError
 from ..run.reading import DEFAULT_CHUNK_LINES
+from .numbers import IntRange
 from .progress import quiet_option
 
 FORMAT_FLAGS = ("json", "tsv", "markdown", "latex")
-"""The formats a command also takes as a flag of their own (``--tsv``); any registered format
-is ``--format NAME``."""
+"""The formats a command also takes as a flag of its own (``--tsv``); any other: ``--format NAME``."""
 SENTENCE_HELP = ("A score per sentence: a row per sentence, a column per system (and score); where the original "
                  "tool printed its own lines (m2 score: a line per system and sentence, with P, R, F), those, "
                  "but in Markdown, LaTeX or --format NAME.")
@@ -29,7 +29,7 @@ def digits_option(default: int | None = 2, help: str | None = None) -> Callable:
     """``-d/--digits``, capped at :data:`MAX_DIGITS` in every command (``default`` None: 2 for
     scores x100, 4 with ``--scale 1``, see :func:`chosen_digits`)."""
     shown = "2, or 4 with --scale 1" if default is None else str(default)
-    return click.option("-d", "--digits", type=click.IntRange(0, MAX_DIGITS), default=default,
+    return click.option("-d", "--digits", type=IntRange(0, MAX_DIGITS), default=default,
                         help=(help or "Decimals of printed scores (rounded half up).") + f"  [default: {shown}]")
 
 
@@ -66,14 +66,14 @@ def run_options(func: Callable | None = None, *, helps: Mapping[str, str] | None
     def decorate(func: Callable) -> Callable:
         shown = {**RUN_HELP, **(helps or {})}
         func = click.option("--dask", "dask_address", metavar="ADDRESS", help=shown["dask"])(quiet_option(func))
-        return jobs_option(click.option("--chunk-lines", type=click.IntRange(min=1), default=None, metavar="N",
+        return jobs_option(click.option("--chunk-lines", type=IntRange(min=1), default=None, metavar="N",
                                         help=shown["chunk-lines"])(func))
     return decorate if func is None else decorate(func)
 
 
 def jobs_option(func: Callable) -> Callable:
     """``-p/--jobs``: worker processes (0: one per core)."""
-    return click.option("-p", "--jobs", "jobs", type=click.IntRange(0, 512), default=1, show_default=True,
+    return click.option("-p", "--jobs", "jobs", type=IntRange(0, 512), default=1, show_default=True,
                         help="Worker processes counting chunks in parallel (0: one per core); same numbers "
                              "for any value.")(func)
 

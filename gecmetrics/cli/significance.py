@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # imported when a test runs
     from ..core.resampling import Resampler
     from ..stats.significance import PairedTestResult
 from .common import echo_json
+from .numbers import INT, IntRange
 from .shared import chosen_format
 
 
@@ -23,14 +24,14 @@ def significance_options(add_seed: bool = True) -> Callable:
     has one: then that seed is also the test's)."""
     def decorate(func: Callable) -> Callable:
         if add_seed:
-            func = click.option("--seed", type=int, default=0, show_default=True,
+            func = click.option("--seed", type=INT, default=0, show_default=True,
                                 help="Seed of the paired test's resampling (part of its signature).")(func)
-        func = click.option("--paired-ar", "paired_ar", type=click.IntRange(1), is_flag=False,
+        func = click.option("--paired-ar", "paired_ar", type=IntRange(1), is_flag=False,
                             flag_value=DEFAULT_SAMPLES["ar"], default=None, metavar="[N]",
                             help="Paired approximate randomization against the first hypothesis file: N trials "
                                  f"[default N: {DEFAULT_SAMPLES['ar']}], 95% intervals from 1000 bootstrap "
                                  "resamples.")(func)
-        func = click.option("--paired-bs", "paired_bs", type=click.IntRange(1), is_flag=False,
+        func = click.option("--paired-bs", "paired_bs", type=IntRange(1), is_flag=False,
                             flag_value=DEFAULT_SAMPLES["bs"], default=None, metavar="[N]",
                             help="Paired bootstrap resampling against the first hypothesis file: N resamples "
                                  f"[default N: {DEFAULT_SAMPLES['bs']}]; score, 95% interval, p-value "

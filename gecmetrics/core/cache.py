@@ -224,7 +224,7 @@ _SIZE_UNITS = {
     "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40,
 }
 _AGE_UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-_NUMBER = r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([A-Za-z]*)\s*"
+_NUMBER = r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([A-Za-z]*)\s*"  # ASCII digits (\d: any script's)
 
 
 def parse_size(text: str | int, what: str = "size") -> int:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, plural
-from .text import STDIN, check_path
+from .text import STDIN, ascii_integer, check_path
 
 SYSTEMS = "systems"
 """``weights=systems``: the levels come from the corpus's own hypotheses, no file."""
@@ -93,11 +93,10 @@ def parse_weight_file(text: str, name: str) -> WeightTable:
         fields = line.split()
         if not fields:
             raise InputError("empty line: expected the counts of one sentence's chunks", name, number)
-        try:
-            counts = [int(field) for field in fields]
-        except ValueError:
-            bad = next(field for field in fields if not field.lstrip("-").isdigit())
-            raise InputError(f"not an integer count: {bad[:40]!r}", name, number) from None
+        counts = [ascii_integer(field) for field in fields]
+        if None in counts:
+            bad = fields[counts.index(None)]
+            raise InputError(f"not an integer count: {bad[:40]!r}", name, number)
         if min(counts) < 0 or max(counts) > n_systems:
             bad = next(c for c in counts if c < 0 or c > n_systems)
             raise InputError(f"count {bad} is outside 0..{n_systems} (the number of systems on line 1)", name,

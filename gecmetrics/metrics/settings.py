@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 from ..errors import InputError, shown as shown_value
 from ..core.checks import check_beta, check_finite_non_negative, check_seed
 from ..core.models.runtime import check_device
-from ..io.text import first_repeated
+from ..io.text import first_repeated, plain_number
 
 _META = "gecmetrics"
 
@@ -182,7 +182,7 @@ def parse_int(name: str, value: Any, minimum: int | None = None, maximum: int | 
     number = None
     try:
         if isinstance(value, str):
-            number = int(value.strip())
+            number = int(value.strip()) if plain_number(value) else None
         elif isinstance(value, float):
             number = int(value) if value.is_integer() else None
         else:
@@ -244,6 +244,8 @@ def parse_float(name: str, value: Any) -> float:
     """A finite or infinite number (not nan) from a number or text."""
     _not_bool(name, value, "a number")
     try:
+        if isinstance(value, str) and not plain_number(value):
+            raise ValueError(value)
         number = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError):
         raise InputError(f"{setting_label(name)} must be a number, got {value!r}") from None

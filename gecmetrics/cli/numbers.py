@@ -1,0 +1,36 @@
+"""Click's number types reading numbers as typed in ASCII: ``int()`` and ``float()`` also read
+``1_0`` as 10 and other scripts' digits (``-n \u0661`` ran 1-grams for a 1), which a flag's value
+is never meant to be (:func:`gecmetrics.io.text.plain_number`)."""
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..io.text import plain_number
+
+
+class _Typed:
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, str) and not plain_number(value):
+            self.fail(f"{value!r} is not a number written in ASCII digits", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Int(_Typed, click.types.IntParamType):
+    """click.INT, ASCII only."""
+
+
+class Float(_Typed, click.types.FloatParamType):
+    """click.FLOAT, ASCII only."""
+
+
+class IntRange(_Typed, click.IntRange):
+    """click.IntRange, ASCII only."""
+
+
+class FloatRange(_Typed, click.FloatRange):
+    """click.FloatRange, ASCII only."""
+
+
+INT, FLOAT = Int(), Float()
