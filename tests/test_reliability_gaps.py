@@ -126,6 +126,9 @@ def test_numbers_are_read_in_ascii_digits_only() -> None:
             call()
     assert (parse_size(" 2MB "), parse_age("1.5d"), parse_int("n", " 4 "), parse_float("beta", "-0.5e1")) == (
         2_000_000, 129_600.0, 4, -5.0)
+    from gecmetrics.cli.attribute import _column  # --column: a number is the column's index, else its label
+
+    assert [_column(text) for text in ("2", "\u0660", "\u00b2", "GLEU+ f")] == [2, "\u0660", "\u00b2", "GLEU+ f"]
 
 
 def test_williams_test_with_n_past_float_range() -> None:

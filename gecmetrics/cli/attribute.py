@@ -123,4 +123,4 @@ def _notes(results: dict, bound: int) -> list[str]:
 
 
 def _column(text: str) -> int | str:
-    return int(text) if text.strip().isdigit() else text
+    return int(text) if text.strip().isascii() and text.strip().isdigit() else text  # (not "²" or "١")

@@ -87,7 +87,7 @@ def parse_src_ids(text: str | None) -> Any:
     if text is None:
         return None
     stripped = text.strip()
-    return int(stripped) if stripped.lstrip("+-").isdigit() and len(stripped) <= 20 else text
+    return int(stripped) if stripped.isascii() and stripped.lstrip("+-").isdigit() and len(stripped) <= 20 else text
 
 
 def run_with_judgments(ctx: click.Context, values: dict[str, Any], corpus: Any, metrics: Any, scores: Any) -> Any:

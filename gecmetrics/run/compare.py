@@ -93,7 +93,7 @@ class Comparison:
     def column_index(self, name: str | int) -> int:
         """The index of a score column named by its label (case and spaces ignored) or by its
         1-based number; ``-1`` for the system column."""
-        if isinstance(name, int) or (isinstance(name, str) and name.strip().isdigit()):
+        if isinstance(name, int) or (isinstance(name, str) and name.strip().isascii() and name.strip().isdigit()):
             number = int(name)
             if 1 <= number <= len(self.columns):
                 return number - 1
