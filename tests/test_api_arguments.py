@@ -417,3 +417,17 @@ def test_a_reference_file_given_twice_is_refused(tmp_path) -> None:
     with pytest.raises(InputError, match=r"r0: given twice as a reference"):
         G.read_corpus(src, [r0, r0], [hyp])
     assert G.read_corpus(src, [r0, r1], [hyp]).references == [["a c"], ["a d"]]
+
+
+def test_metrics_given_as_a_set_are_refused():
+    """score_corpus({"gleu0", "green"}, ...) put the metrics, so result(system, 0), in hash order:
+    GREEN in one process, GLEU in another."""
+    from gecmetrics import Corpus, InputError, score_corpus
+    from gecmetrics.metrics.registry import resolve_metrics
+
+    corpus = Corpus(["a b c"], [["a b d"]], {"A": ["a b d"]})
+    for metrics in ({"gleu0", "green"}, frozenset({"gleu0"})):
+        with pytest.raises(InputError, match="it has no order: give a list"):
+            score_corpus(metrics, corpus)
+    assert [m.label for m in resolve_metrics(("gleu0", "green"))] == [m.label for m in resolve_metrics(["gleu0",
+                                                                                                           "green"])]

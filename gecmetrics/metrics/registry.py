@@ -21,6 +21,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..core.checks import check_flag
 from ..errors import InputError, shown
+from ..io.text import unordered
 from . import names
 from .names import NAME, NAME_RULE, MetricInfo, preset_of, registered_name, table as _table
 
@@ -277,6 +278,8 @@ def resolve_metrics(metrics: Sequence[Any] | str) -> list[Any]:
     if not isinstance(metrics, Iterable) or isinstance(metrics, (bytes, Mapping)):
         raise InputError(f"metrics must be a list of metrics (objects or registered names), got "
                          f"{type(metrics).__name__}")
+    if unordered(metrics) is not None:  # (a set: its metrics, and so the result's columns, in any order)
+        raise InputError(f"metrics must be a list of metrics (objects or registered names), got {unordered(metrics)}")
     resolved = []
     for metric in metrics:
         resolved.extend(metrics_from_text(metric) if isinstance(metric, str) else [metric])
