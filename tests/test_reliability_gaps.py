@@ -128,7 +128,11 @@ def test_numbers_are_read_in_ascii_digits_only() -> None:
         2_000_000, 129_600.0, 4, -5.0)
     from gecmetrics.cli.attribute import _column  # --column: a number is the column's index, else its label
 
-    assert [_column(text) for text in ("2", "\u0660", "\u00b2", "GLEU+ f")] == [2, "\u0660", "\u00b2", "GLEU+ f"]
+    assert [_column(text) for text in ("2", "\u0660", "\u00b2", "GLEU+ f", "-1")] == [
+        2, "\u0660", "\u00b2", "GLEU+ f", "-1"]
+    from gecmetrics.cli.meta_judgments import parse_src_ids  # --src-ids: a signed integer, else a path
+
+    assert [parse_src_ids(text) for text in (" -3 ", "+4", "\u0663", "1" * 21)] == [-3, 4, "\u0663", "1" * 21]
 
 
 def test_williams_test_with_n_past_float_range() -> None:

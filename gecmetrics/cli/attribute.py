@@ -6,6 +6,7 @@ import click
 
 from ..core.table import ScoreFormat
 from ..errors import InputError
+from ..io.text import ascii_integer
 from ..metrics.registry import resolve_metrics
 from ..output.formats import READ_BY_PEOPLE
 from ..output.report import attribute_corpus, read_report_corpus
@@ -123,4 +124,5 @@ def _notes(results: dict, bound: int) -> list[str]:
 
 
 def _column(text: str) -> int | str:
-    return int(text) if text.strip().isascii() and text.strip().isdigit() else text  # (not "²" or "١")
+    number = ascii_integer(text, signed=False)  # (not "²" or "١")
+    return text if number is None else number

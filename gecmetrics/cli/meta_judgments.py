@@ -8,6 +8,7 @@ from typing import Any, Callable
 import click
 
 from ..errors import InputError
+from ..io.text import ascii_integer
 from .common import progress_unless
 from .given import given_flag
 from .numbers import INT
@@ -86,8 +87,8 @@ def parse_src_ids(text: str | None) -> Any:
     """--src-ids: an integer (the first line's src-id) or a file path."""
     if text is None:
         return None
-    stripped = text.strip()
-    return int(stripped) if stripped.isascii() and stripped.lstrip("+-").isdigit() and len(stripped) <= 20 else text
+    number = ascii_integer(text) if len(text.strip()) <= 20 else None
+    return text if number is None else number
 
 
 def run_with_judgments(ctx: click.Context, values: dict[str, Any], corpus: Any, metrics: Any, scores: Any) -> Any:

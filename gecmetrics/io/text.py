@@ -108,15 +108,16 @@ def standard_input() -> BinaryIO:
 
 
 _ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+_ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
-def ascii_integer(text: str) -> int | None:
-    """The integer ``text`` writes in ASCII digits (a sign and surrounding whitespace allowed), or
-    None. Python's ``int()`` also reads ``1_0``, ``\u0663`` and fullwidth digits, which the tools
-    that write these files (and GJG15's Perl) do not, and raises on ``\u00b2``, which
-    ``str.isdigit()`` passes."""
+def ascii_integer(text: str, signed: bool = True) -> int | None:
+    """The integer ``text`` writes in ASCII digits (a sign unless ``signed`` is False, and
+    surrounding whitespace allowed), or None. Python's ``int()`` also reads ``1_0``, ``\u0663``
+    and fullwidth digits, which the tools that write these files (and GJG15's Perl) do not, and
+    raises on ``\u00b2``, which ``str.isdigit()`` passes."""
     text = text.strip()
-    if not _ASCII_INTEGER.fullmatch(text):
+    if not (_ASCII_INTEGER if signed else _ASCII_DIGITS).fullmatch(text):
         return None
     try:
         return int(text)

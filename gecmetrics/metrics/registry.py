@@ -278,8 +278,8 @@ def resolve_metrics(metrics: Sequence[Any] | str) -> list[Any]:
     if not isinstance(metrics, Iterable) or isinstance(metrics, (bytes, Mapping)):
         raise InputError(f"metrics must be a list of metrics (objects or registered names), got "
                          f"{type(metrics).__name__}")
-    if unordered(metrics) is not None:  # (a set: its metrics, and so the result's columns, in any order)
-        raise InputError(f"metrics must be a list of metrics (objects or registered names), got {unordered(metrics)}")
+    if (kind := unordered(metrics)) is not None:  # (a set: its metrics, and so the result's columns, in any order)
+        raise InputError(f"metrics must be a list of metrics (objects or registered names), got {kind}")
     resolved = []
     for metric in metrics:
         resolved.extend(metrics_from_text(metric) if isinstance(metric, str) else [metric])

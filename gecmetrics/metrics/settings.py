@@ -243,12 +243,13 @@ def optional_int(name: str, value: Any) -> int | None:
 def parse_float(name: str, value: Any) -> float:
     """A finite or infinite number (not nan) from a number or text."""
     _not_bool(name, value, "a number")
+    wrong = InputError(f"{setting_label(name)} must be a number, got {value!r}")
+    if isinstance(value, str) and not plain_number(value):
+        raise wrong
     try:
-        if isinstance(value, str) and not plain_number(value):
-            raise ValueError(value)
         number = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError):
-        raise InputError(f"{setting_label(name)} must be a number, got {value!r}") from None
+        raise wrong from None
     if math.isnan(number):
         raise InputError(f"{setting_label(name)} must be a number, not nan")
     return number

@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from ..io.corpus import Corpus
 from ..errors import InputError
+from ..io.text import ascii_integer
 from ..core.checks import check_flag, check_seed
 from ..stats.multiple import AllPairsResult, all_pairs_test, check_correction
 from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, PairedTestResult, check_samples,
@@ -93,8 +94,8 @@ class Comparison:
     def column_index(self, name: str | int) -> int:
         """The index of a score column named by its label (case and spaces ignored) or by its
         1-based number; ``-1`` for the system column."""
-        if isinstance(name, int) or (isinstance(name, str) and name.strip().isascii() and name.strip().isdigit()):
-            number = int(name)
+        number = name if isinstance(name, int) else ascii_integer(name, signed=False) if isinstance(name, str) else None
+        if number is not None:
             if 1 <= number <= len(self.columns):
                 return number - 1
         else:
