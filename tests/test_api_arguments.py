@@ -431,3 +431,35 @@ def test_metrics_given_as_a_set_are_refused():
             score_corpus(metrics, corpus)
     assert [m.label for m in resolve_metrics(("gleu0", "green"))] == [m.label for m in resolve_metrics(["gleu0",
                                                                                                            "green"])]
+
+
+def test_corpus_scored_and_meta_evaluation_arguments_of_the_wrong_kind_are_input_errors(tmp_path) -> None:
+    """Each of these raised a TypeError, ValueError or AttributeError from inside the library
+    (Scored.of_metric(-1) returned the last metric's statistics)."""
+    source = ["a b c", "d e"]
+    corpus_calls = {
+        "hypothesis_m2 .* mapping, got NoneType": dict(hypothesis_m2=None),
+        "hypothesis_m2 .* mapping, got str": dict(hypothesis_m2="AB"),
+        "names .* mapping, got NoneType": dict(names=None),
+        "expected a list of M2 blocks .*got int": dict(gold=3),
+    }
+    for message, keywords in corpus_calls.items():
+        with pytest.raises(InputError, match=message):
+            G.Corpus(source, [], {"x": source}, **keywords)
+    corpus = G.Corpus(source, [source], {"x": ["a b", "d e"]})
+    with pytest.raises(InputError, match="executor must be None or an Executor"):
+        G.score_corpus(["gleu0"], corpus, executor="x")
+    scored = G.score_corpus(["gleu0", "green"], corpus)
+    for k in (2, -1, True, "green"):
+        with pytest.raises(InputError, match="metric index must be an integer from 0 to 1"):
+            scored.of_metric(k)
+    assert list(scored.of_metric(1)) == ["x"]
+    scores = {"AMU": 0.5, "CAMB": 0.4, "CUUI": 0.45, "RAC": 0.3}
+    with pytest.raises(InputError, match="systems must be a sequence of system names, got 3"):
+        G.meta_evaluate(scores, systems=3)
+    for human_score in (3, b"trueskill", {"trueskill": 1}, [], [3]):
+        with pytest.raises(InputError, match="human_score must be"):
+            G.meta_evaluate(scores, human_score=human_score)
+    assert [c.human for c in G.meta_evaluate(scores, human_score=("trueskill",)).correlations][0] == "trueskill"
+    with pytest.raises(InputError, match="draws a meta-evaluation result .* got NoneType"):
+        G.plot_meta_evaluation(None, tmp_path / "x.png")

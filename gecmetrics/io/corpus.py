@@ -45,11 +45,11 @@ class Corpus:
 
     def __post_init__(self) -> None:
         self.offset = check_count(self.offset, "offset (the number of the corpus's first sentence in the whole)", 0)
+        self.names = _mapping(self.names, "names (roles such as 'source' -> file names)")
         source_name = self.name("source")
         from_gold = self.sources is None and self.gold is not None
         if from_gold:  # the gold blocks' own sentences: nothing to compare them with
-            self.gold = list(self.gold)
-            _check_built(self.gold, self.name("gold"))
+            self.gold = _blocks_list(self.gold, self.name("gold"))
             self.sources = [_block_source(block, k, self.name("gold")) for k, block in enumerate(self.gold)]
         self.sources = check_lines(self.sources, source_name, self.offset)
         if not self.sources:
@@ -59,13 +59,11 @@ class Corpus:
         d = len(self.sources)
         for k, ref in enumerate(self.references):
             check_length(ref, d, self.name(f"reference {k}"), source_name)
-        if not isinstance(self.hypotheses, Mapping):
-            raise InputError(f"hypotheses must be a mapping of names to lines, got {type(self.hypotheses).__name__}")
+        _mapping(self.hypotheses, "hypotheses (names -> lines)")
         check_distinct_names(self.hypotheses, "hypotheses")
         self.hypotheses = {str(name): _hypothesis(h, str(name)) for name, h in self.hypotheses.items()}
         if self.gold is not None and not from_gold:
-            self.gold = list(self.gold)
-            _check_built(self.gold, self.name("gold"))
+            self.gold = _blocks_list(self.gold, self.name("gold"))
             check_m2_sources(self.gold, self.sources, self.name("gold"), source_name, self.offset)
         for name, hyp in self.hypotheses.items():
             if hyp and not isinstance(hyp[0], str):
@@ -73,7 +71,7 @@ class Corpus:
             else:
                 check_length(hyp, d, name, source_name)
         check_distinct_names(self.hypothesis_m2, "hypothesis_m2")
-        given, self.hypothesis_m2 = dict(self.hypothesis_m2), {}
+        given, self.hypothesis_m2 = dict(_mapping(self.hypothesis_m2, "hypothesis_m2 (names -> M2 blocks)")), {}
         for name, blocks in given.items():
             self.add_hypothesis_m2(str(name), blocks)
         if self.rows is not None:
@@ -108,7 +106,7 @@ class Corpus:
         if name not in self.hypotheses:
             raise InputError(f"hypothesis M2 for {name!r}, which is not a hypothesis of the corpus")
         shown = file_name or f"the M2 of {name}"
-        blocks = list(blocks)
+        blocks = _blocks_list(blocks, shown)
         self.check_blocks(blocks, shown)
         text = self.hypotheses[name]
         if text and isinstance(text[0], str):
@@ -186,6 +184,23 @@ class Corpus:
         m2 = {name: self.hypothesis_m2[name] for name in hypotheses if name in self.hypothesis_m2}
         return Corpus(self.sources, self.references, dict(hypotheses), self.gold, dict(self.names), self.offset, m2,
                       self.rows)
+
+
+def _mapping(value: Any, what: str) -> dict:
+    """``value`` as a dict (the one given when it is one); anything but a mapping is an InputError."""
+    if not isinstance(value, Mapping):
+        raise InputError(f"{what} must be a mapping, got {type(value).__name__}")
+    return value if isinstance(value, dict) else dict(value)
+
+
+def _blocks_list(blocks: Any, name: str) -> list:
+    """M2 blocks given as a list (or another ordered iterable), checked to be blocks; text, a
+    number, a mapping or a set is an InputError naming ``name``."""
+    if isinstance(blocks, (str, bytes, Mapping)) or not _is_iterable(blocks) or unordered(blocks) is not None:
+        raise InputError(f"expected a list of M2 blocks (gecmetrics.read_m2), got {type(blocks).__name__}", name)
+    blocks = list(blocks)
+    _check_built(blocks, name)
+    return blocks
 
 
 def _check_built(blocks: Sequence[Any], name: str) -> None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Sequence
+from typing import Mapping, Sequence
 
-from ..errors import InputError
-from ..io.text import decode_lines, first_repeated, read_lines
+from ..errors import InputError, shown
+from ..io.text import check_sequence, decode_lines, first_repeated, read_lines
 from .score_files import first_non_number, number_column, parse_system_rows
 from .systems import SUBSETS, default_subset, subset_systems
 
@@ -63,7 +63,13 @@ class HumanTable:
 
     def columns(self, human_score: str | Sequence[str] | None = None) -> list[str]:
         """The human score columns asked for (default: :attr:`human_columns`), checked."""
-        requested = [human_score] if isinstance(human_score, str) else list(human_score or ())
+        if human_score is None or isinstance(human_score, str):
+            requested = [] if human_score is None else [human_score]
+        else:
+            requested = check_sequence(human_score, "human_score", "human score column names", ordered=False)
+            if isinstance(human_score, Mapping) or not requested or not all(isinstance(column, str) for column in requested):
+                raise InputError(f"human_score must be a column name, a sequence of them or None (every human "
+                                 f"score column), got {shown(human_score)}")
         if not requested:
             if not self.human_columns:
                 column, (line, value) = next(iter(self.other_columns.items()))

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.judgments import Judgments
-from ..io.text import check_system_names
+from ..io.text import check_sequence, check_system_names
 from ..stats.rankings import DEFAULT_CONFIDENCE, HumanRanking, expected_wins_of_counts
 from .correlations import CORRELATIONS, MIN_SYSTEMS, WilliamsTest, correlation, correlation_rows, pearson, \
     williams_test
@@ -147,7 +147,7 @@ def meta_evaluate(metric_scores: Mapping[str, Any] | None = None, human: str | H
 
     check_jobs(jobs)  # (checked with given scores too, which need no processes)
     if systems is not None and not isinstance(systems, (str, Sequence)):  # a generator was used up by the first look
-        systems = list(systems)
+        systems = check_sequence(systems, "systems", "system names", ordered=False)
     table = human if isinstance(human, HumanTable) else load_human(human)
     columns = table.columns(human_score)
     listed = is_system_list(systems)

@@ -372,6 +372,9 @@ def plot_meta_evaluation(result: Any, path: str | os.PathLike) -> list[str]:
     windows at ``path`` and the scatter beside it (``NAME-scatter.png``); at the sentence level,
     the pairwise heat map. Returns the paths written."""
     path = _check_path(path)
+    if not hasattr(result, "correlations") and not hasattr(result, "pairwise"):
+        raise InputError(f"plot_meta_evaluation draws a meta-evaluation result (meta_evaluate, "
+                         f"meta_evaluate_judgments), got {type(result).__name__}")
     if getattr(result, "level", "system") == "sentence":
         if not result.pairwise:
             raise InputError("the sentence level's figure is the heat map of the pairwise analysis (pairwise=True)")

@@ -71,8 +71,7 @@ class Scored:
         """The result of hypothesis ``name`` under metric ``k`` (its index in the run's metrics)."""
         if not isinstance(name, str) or name not in self.statistics:
             raise InputError(f"no hypothesis {name!r} was scored (scored: {', '.join(map(repr, self.names))})", "name")
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.metrics):
-            raise InputError(f"metric index must be an integer from 0 to {len(self.metrics) - 1}, got {k!r}", "k")
+        self._check_index(k)
         key = (name, k)
         if key not in self._results:
             with reducer_threads(self.jobs):
@@ -83,8 +82,13 @@ class Scored:
         """Every result: hypothesis name -> one result per metric."""
         return {name: [self.result(name, k) for k in range(len(self.metrics))] for name in self.names}
 
+    def _check_index(self, k: Any) -> None:
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.metrics):
+            raise InputError(f"metric index must be an integer from 0 to {len(self.metrics) - 1}, got {k!r}", "k")
+
     def of_metric(self, k: int) -> dict[str, Any]:
         """Metric k's statistics of every hypothesis, in order."""
+        self._check_index(k)
         return {name: self.statistics[name][k] for name in self.names}
 
     def warnings(self) -> list[str]:
@@ -228,6 +232,9 @@ class _Run:
         # signatures say cache:on from it, and workers get it with every task (pickled as its folder)
         self.metrics = [metric.with_context(self.context) for metric in metrics]
         self.names = list(names)
+        if executor is not None and not isinstance(executor, Executor):
+            raise InputError(f"executor must be None or an Executor (gecmetrics.run.executors: ProcessExecutor(2), ...), got "
+                             f"{type(executor).__name__}")
         self.own_executor = executor is None
         self.executor = executor if executor is not None else make_executor(jobs, dask)
         self.progress = progress
