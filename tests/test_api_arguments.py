@@ -463,3 +463,17 @@ def test_corpus_scored_and_meta_evaluation_arguments_of_the_wrong_kind_are_input
     assert [c.human for c in G.meta_evaluate(scores, human_score=("trueskill",)).correlations][0] == "trueskill"
     with pytest.raises(InputError, match="draws a meta-evaluation result .* got NoneType"):
         G.plot_meta_evaluation(None, tmp_path / "x.png")
+
+
+def test_systems_given_as_a_set_are_ordered_or_refused() -> None:
+    """A set's order changes between processes: paired_test took its first system as the baseline;
+    rankings and windows broke ties in that order. Names are now taken in code-point order, and a
+    set of hypotheses (whose first one would be the baseline) is refused."""
+    src, refs = ["a b c", "d e f"], [["a b d", "d e f"]]
+    with pytest.raises(InputError, match="systems must be a mapping .* got a set"):
+        G.paired_test("gleu0", src, refs, {("a b d", "d e f"), ("a b c", "d e")}, samples=50)
+    ranking = G.rank_by_sentence_scores({"B": [1.0, 2.0], "A": [2.0, 1.0]}, systems={"B", "A"})
+    assert ranking.systems == ["A", "B"]
+    scores = {"D": 1.0, "C": 2.0, "B": 3.0, "A": 3.0}
+    analysis = G.window_analysis(scores, {"D": 1.0, "C": 1.0, "B": 2.0, "A": 2.0}, 3, systems=set(scores))
+    assert analysis.systems == G.window_analysis(scores, {"D": 1.0, "C": 1.0, "B": 2.0, "A": 2.0}, 3).systems

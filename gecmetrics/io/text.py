@@ -182,8 +182,12 @@ def first_repeated(values: Iterable[Any]) -> Any:
 
 def check_system_names(values: Any, name: str = "systems") -> list[Any]:
     """System names given as a sequence (:func:`check_sequence`), each once: a name listed twice
-    would be correlated, windowed or ranked twice (an InputError naming it)."""
+    would be correlated, windowed or ranked twice (an InputError naming it). A set is taken in
+    code-point order (as the functions order all systems by default): its own order changes from
+    one process to the next, and ties in a ranking or a window keep the order given."""
     names = check_sequence(values, name, "system names", ordered=False)
+    if unordered(values) is not None:
+        names = sorted(names, key=str)
     repeated = first_repeated(names)
     if repeated is not None:
         raise InputError(f"{name}: the system {repeated!r} is listed twice")

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ..io.corpus import Corpus
-from ..errors import InputError
-from ..io.text import ascii_integer
+from ..errors import InputError, kind_of
+from ..io.text import ascii_integer, unordered
 from ..core.checks import check_flag, check_seed
 from ..stats.multiple import AllPairsResult, all_pairs_test, check_correction
 from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, PairedTestResult, check_samples,
@@ -411,9 +411,9 @@ def _named_systems(systems) -> dict[str, Any]:
     1`` ... (a single hypothesis, a list of strings, is then an error naming ``system 0``)."""
     if isinstance(systems, Mapping):
         return dict(systems)
-    if isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__"):
+    if isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__") or unordered(systems) is not None:
         raise InputError(f"systems must be a mapping of names to hypotheses ({{'AMU': lines}}) or a list of "
-                         f"hypotheses, got {type(systems).__name__}")
+                         f"hypotheses (the first one the baseline), got {kind_of(systems)}")
     return {f"system {k}": lines for k, lines in enumerate(systems)}
 
 
