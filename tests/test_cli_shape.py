@@ -771,3 +771,15 @@ def test_every_number_option_reads_ascii_digits_only():
     for name in group.list_commands(click.Context(group)):
         found.extend(walk(group.get_command(click.Context(group), name), name))
     assert len(found) > 30 and [item for item in found if not item[2]] == []
+
+
+def test_a_number_option_with_a_range_says_which_number_it_wants():
+    """click's IntRange said "'1e3' is not a valid integer range", as if a range were asked for."""
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+    from gecmetrics.cli.numbers import FloatRange, IntRange
+
+    result = CliRunner().invoke(main, ["compare", "-s", "s", "-r", "r", "-o", "o", "--paired-bs", "1e3"])
+    assert result.exit_code == 2 and "'1e3' is not a valid integer." in result.output, result.output
+    assert (IntRange(min=0).name, FloatRange(min=0).name) == ("integer", "float")

@@ -26,11 +26,16 @@ class Float(_Typed, click.types.FloatParamType):
 
 
 class IntRange(_Typed, click.IntRange):
-    """click.IntRange, ASCII only."""
+    """click.IntRange, ASCII only; named "integer" ('1e3' is not a valid integer; click's own
+    "integer range" read as if a range were asked for)."""
+
+    name = "integer"
 
 
 class FloatRange(_Typed, click.FloatRange):
-    """click.FloatRange, ASCII only."""
+    """click.FloatRange, ASCII only; named "float", as click.FLOAT."""
+
+    name = "float"
 
 
 INT, FLOAT = Int(), Float()
