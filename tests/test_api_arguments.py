@@ -477,3 +477,15 @@ def test_systems_given_as_a_set_are_ordered_or_refused() -> None:
     scores = {"D": 1.0, "C": 2.0, "B": 3.0, "A": 3.0}
     analysis = G.window_analysis(scores, {"D": 1.0, "C": 1.0, "B": 2.0, "A": 2.0}, 3, systems=set(scores))
     assert analysis.systems == G.window_analysis(scores, {"D": 1.0, "C": 1.0, "B": 2.0, "A": 2.0}, 3).systems
+
+
+def test_a_beta_past_floats_range_and_a_malformed_signature_are_input_errors() -> None:
+    """GREEN(beta=10**400) raised OverflowError from float(); Signature(None) a TypeError from str.join."""
+    for make in (lambda: G.GREEN(beta=10**400), lambda: G.M2Scorer(beta=10**400),
+                 lambda: G.get_metric("green", beta=[1, 10**400])):
+        with pytest.raises(InputError, match=r"beta \(-b/--beta\) must be a number a float can hold"):
+            make()
+    for args in ((None,), ("a", 3), ("a", [3]), ("a", "nx"), ("a", [("a", "b", "c")])):
+        with pytest.raises(InputError, match="signature"):
+            G.Signature(*args)
+    assert G.Signature("GLEU+", [("n", 4), "x"]) == "GLEU+|n:4|x|version:" + G.__version__

@@ -5,11 +5,11 @@ of a corpus, on its way to a result)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Sequence
 
 from ..version import __version__
 from ..core.table import ScoreFormat, scaled_number
-from ..errors import plural
+from ..errors import InputError, kind_of, plural, shown
 
 
 # ----------------------------------------------------------------------------- signatures
@@ -30,6 +30,10 @@ class Signature(str):
 
     def __new__(cls, name: str, fields: Iterable[tuple[str, str] | str] = (), version: str = __version__,
                 complete: Callable[[int | None], "Signature"] | None = None) -> "Signature":
+        if not isinstance(name, str) or not isinstance(version, str):
+            raise InputError(f"a signature's name and version are strings, got {kind_of(name)} and {kind_of(version)}")
+        if isinstance(fields, (str, bytes)) or not hasattr(fields, "__iter__"):
+            raise InputError(f"a signature's fields are a sequence of (key, value) pairs or keys, got {kind_of(fields)}")
         parts = tuple(as_field(item) for item in fields)
         text = "|".join([name] + [f"{k}:{v}" if v != "" else k for k, v in parts] + [f"version:{version}"])
         self = super().__new__(cls, text)
@@ -58,6 +62,8 @@ class Signature(str):
 def as_field(item: tuple[str, str] | str) -> tuple[str, str]:
     if isinstance(item, str):
         return (item, "")
+    if isinstance(item, (bytes, Mapping)) or not isinstance(item, Sequence) or len(item) != 2:
+        raise InputError(f"a signature field is a key or a (key, value) pair, got {shown(item)}")
     key, value = item
     return (str(key), str(value))
 

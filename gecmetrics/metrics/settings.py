@@ -250,6 +250,8 @@ def parse_float(name: str, value: Any) -> float:
         number = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError):
         raise wrong from None
+    except OverflowError:  # an int past float's range (10**400)
+        raise InputError(f"{setting_label(name)} must be a number a float can hold, got {shown_value(value)}") from None
     if math.isnan(number):
         raise InputError(f"{setting_label(name)} must be a number, not nan")
     return number
