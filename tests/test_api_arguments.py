@@ -489,3 +489,7 @@ def test_a_beta_past_floats_range_and_a_malformed_signature_are_input_errors() -
         with pytest.raises(InputError, match="signature"):
             G.Signature(*args)
     assert G.Signature("GLEU+", [("n", 4), "x"]) == "GLEU+|n:4|x|version:" + G.__version__
+    for references in ("abc", float("nan"), -1, True, 2.0):  # it printed refs:abc, refs:nan ...
+        with pytest.raises(InputError, match=r"references \(the number of reference sets\) must be an integer"):
+            G.GLEU().signature(references)
+    assert "|refs:2|" in G.GLEU().signature(np.int64(2)) and "refs:" not in G.GLEU().signature(None)

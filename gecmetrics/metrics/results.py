@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Sequence
 
 from ..version import __version__
+from ..core.checks import check_count
 from ..core.table import ScoreFormat, scaled_number
 from ..errors import InputError, kind_of, plural, shown
 
@@ -51,6 +52,8 @@ class Signature(str):
 
     def __call__(self, references: int | None = None) -> "Signature":
         """The signature for ``references`` reference sets (the metric's own, when it has one)."""
+        if references is not None:
+            references = check_count(references, "references (the number of reference sets)", 0)
         if self._complete is None:
             return self
         return self._complete(references)
