@@ -493,3 +493,13 @@ def test_a_beta_past_floats_range_and_a_malformed_signature_are_input_errors() -
         with pytest.raises(InputError, match=r"references \(the number of reference sets\) must be an integer"):
             G.GLEU().signature(references)
     assert "|refs:2|" in G.GLEU().signature(np.int64(2)) and "refs:" not in G.GLEU().signature(None)
+
+
+def test_corpus_files_of_the_wrong_kind_are_input_errors(tmp_path) -> None:
+    """CorpusFiles(src, refs, None) raised TypeError; a mapping's keys or a set's hash order were read as the paths."""
+    source = tmp_path / "src"
+    source.write_text("a b\n", encoding="utf-8")
+    for hypotheses in (None, 3, {"a": 1}, {"x", "y"}, "x", [3]):
+        with pytest.raises(InputError, match="hypotheses must be a sequence of file paths"):
+            G.CorpusFiles(str(source), (), hypotheses)
+    assert G.CorpusFiles(str(source), [], [str(source)]).hypotheses == (str(source),)

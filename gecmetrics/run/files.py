@@ -5,10 +5,10 @@ import functools
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterator, Mapping
 
-from ..errors import InputError, plural
-from ..io.text import REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, decode_utf8, open_input
+from ..errors import InputError, plural, shown as shown_value
+from ..io.text import REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, check_sequence, decode_utf8, open_input
 
 
 @dataclass(frozen=True)
@@ -37,9 +37,10 @@ class CorpusFiles:
     def __post_init__(self) -> None:
         for name in ("references", "hypotheses", "hypothesis_m2"):
             value = getattr(self, name)
-            if isinstance(value, (str, bytes)) or not all(isinstance(path, str) for path in value):
-                raise InputError(f"{name} must be a sequence of file paths, got {value!r}")
-            object.__setattr__(self, name, tuple(value))
+            paths = check_sequence(value, name, "file paths") if not isinstance(value, Mapping) else None
+            if paths is None or not all(isinstance(path, str) for path in paths):
+                raise InputError(f"{name} must be a sequence of file paths, got {shown_value(value)}")
+            object.__setattr__(self, name, tuple(paths))
         for name in ("source", "gold"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
