@@ -67,7 +67,8 @@ class HumanTable:
             requested = [] if human_score is None else [human_score]
         else:
             requested = check_sequence(human_score, "human_score", "human score column names", ordered=False)
-            if isinstance(human_score, Mapping) or not requested or not all(isinstance(column, str) for column in requested):
+            if (isinstance(human_score, Mapping) or not requested
+                    or not all(isinstance(column, str) for column in requested)):
                 raise InputError(f"human_score must be a column name, a sequence of them or None (every human "
                                  f"score column), got {shown(human_score)}")
         if not requested:

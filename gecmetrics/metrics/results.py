@@ -34,7 +34,8 @@ class Signature(str):
         if not isinstance(name, str) or not isinstance(version, str):
             raise InputError(f"a signature's name and version are strings, got {kind_of(name)} and {kind_of(version)}")
         if isinstance(fields, (str, bytes)) or not hasattr(fields, "__iter__"):
-            raise InputError(f"a signature's fields are a sequence of (key, value) pairs or keys, got {kind_of(fields)}")
+            raise InputError(f"a signature's fields are a sequence of (key, value) pairs or keys, got "
+                             f"{kind_of(fields)}")
         parts = tuple(as_field(item) for item in fields)
         text = "|".join([name] + [f"{k}:{v}" if v != "" else k for k, v in parts] + [f"version:{version}"])
         self = super().__new__(cls, text)

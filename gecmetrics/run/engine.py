@@ -233,8 +233,8 @@ class _Run:
         self.metrics = [metric.with_context(self.context) for metric in metrics]
         self.names = list(names)
         if executor is not None and not isinstance(executor, Executor):
-            raise InputError(f"executor must be None or an Executor (gecmetrics.run.executors: ProcessExecutor(2), ...), got "
-                             f"{type(executor).__name__}")
+            raise InputError(f"executor must be None or an Executor (gecmetrics.run.executors: ProcessExecutor(2), "
+                             f"...), got {type(executor).__name__}")
         self.own_executor = executor is None
         self.executor = executor if executor is not None else make_executor(jobs, dask)
         self.progress = progress

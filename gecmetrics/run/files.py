@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Iterator, Mapping
 
 from ..errors import InputError, plural, shown as shown_value
-from ..io.text import REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, check_sequence, decode_utf8, open_input
+from ..io.text import (REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, check_sequence, decode_utf8,
+                       open_input)
 
 
 @dataclass(frozen=True)
