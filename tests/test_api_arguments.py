@@ -503,3 +503,30 @@ def test_corpus_files_of_the_wrong_kind_are_input_errors(tmp_path) -> None:
         with pytest.raises(InputError, match="hypotheses must be a sequence of file paths"):
             G.CorpusFiles(str(source), (), hypotheses)
     assert G.CorpusFiles(str(source), [], [str(source)]).hypotheses == (str(source),)
+
+
+def test_confidence_levels_options_and_metric_names_of_the_wrong_kind_are_input_errors(tmp_path) -> None:
+    """expected_wins(confidence=None) and correlate_with_judgments(confidence="abc") raised TypeError
+    from a comparison; meta_evaluate_judgments(options=3) an AttributeError; compare_metrics([], ...)
+    "unhashable type"."""
+    xml = tmp_path / "j.xml"
+    rows = "".join(f'<ranking-item src-id="{k}" user="u" duration="1"><translation system="{s}" rank="{r}"/>'
+                   f'<translation system="{t}" rank="{q}"/><translation system="{u}" rank="3"/></ranking-item>'
+                   for k, (s, r, t, q, u) in enumerate([("A", 1, "B", 2, "C"), ("B", 1, "C", 2, "A"),
+                                                        ("A", 1, "C", 2, "B")]))
+    xml.write_text(f"<appraise><hit-group>{rows}</hit-group></appraise>", encoding="utf-8")
+    judgments = G.read_judgments(str(xml))
+    scores = {"m": {"A": 3.0, "B": 2.0, "C": 1.0}, "n": {"A": 1.0, "B": 2.0, "C": 3.0}}
+    for confidence in (None, "abc", [], float("nan"), 1.0, True):
+        with pytest.raises(InputError, match="the confidence level must be a number between 0 and 1"):
+            G.expected_wins(judgments, confidence=confidence)
+        with pytest.raises(InputError, match="the confidence level must be a number between 0 and 1"):
+            G.correlate_with_judgments(scores, judgments, confidence=confidence)
+    with pytest.raises(InputError, match="the significance level must be a number between 0 and 1"):
+        G.paired_test("gleu0", ["a b"] * 2, [["a b"] * 2], {"A": ["a b"] * 2, "B": ["a c"] * 2, "C": ["a"] * 2},
+                      samples=50, all_pairs=True, level="0.05")
+    with pytest.raises(InputError, match="options must be JudgmentOptions"):
+        G.meta_evaluate_judgments(judgments, scores=scores, options=3)
+    with pytest.raises(InputError, match="no scores for metric"):
+        G.compare_metrics([], "m", scores, judgments)
+    assert G.expected_wins(judgments, confidence=np.float64(0.9)).systems

@@ -87,6 +87,14 @@ def check_finite_non_negative(value: Any, what: str) -> float:
     return number
 
 
+def check_fraction(value: Any, what: str) -> float:
+    """A number strictly between 0 and 1 (a confidence or significance level); a bool, text,
+    None, nan or anything else is an InputError ``{what} must be a number between 0 and 1``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 < value < 1.0:
+        raise InputError(f"{what} must be a number between 0 and 1, got {shown(value)}")
+    return float(value)
+
+
 def check_score(value: Any, what: str) -> float:
     """A score given as a number (a metric's or a human's, for a correlation): a finite real
     number, a Python or NumPy int or float; a bool, a text (even ``"0.5"``: a column read as text

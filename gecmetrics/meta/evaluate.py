@@ -16,8 +16,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..core.checks import check_count, check_flag, check_keywords, check_seed
-from ..errors import InputError, plural
+from ..core.checks import check_count, check_flag, check_fraction, check_keywords, check_seed
+from ..errors import InputError, kind_of, plural
 from ..io.judgments import MAX_SRC_ID, Judgments, read_judgments
 from ..io.text import first_repeated
 from ..stats.rankings import (
@@ -148,8 +148,7 @@ class JudgmentOptions:
         check_seed(self.seed, "seed (--seed)")
         check_flag(self.compare, "compare")
         check_flag(self.pairwise, "pairwise")
-        if not 0.0 < self.confidence < 1.0:
-            raise InputError(f"the confidence level must be between 0 and 1, got {self.confidence!r}")
+        check_fraction(self.confidence, "the confidence level")
         self._check_combinations()
 
     def _check_combinations(self) -> None:
@@ -256,6 +255,8 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     if options is not None and settings:
         raise InputError("give options or their fields as keywords, not both")
     check_keywords(settings, [f.name for f in fields(JudgmentOptions)], "meta_evaluate_judgments")
+    if options is not None and not isinstance(options, JudgmentOptions):
+        raise InputError(f"options must be JudgmentOptions (or its fields as keywords), got {kind_of(options)}")
     settings = options if options is not None else JudgmentOptions(**settings)
     judgments = judgments if isinstance(judgments, Judgments) else read_judgments(judgments)
     provided, named, what = provided_systems(scores, metrics, corpus, scored)

@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..core.checks import check_fraction
 from ..errors import InputError
 from ..io.judgments import Judgments
 from ..io.text import check_sequence, check_system_names
@@ -247,8 +248,7 @@ def human_scores_of(judgments: Judgments, systems: Sequence[str],
 def _check_inputs(judgments: Judgments, confidence: float) -> None:
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"the confidence level must be between 0 and 1, got {confidence!r}")
+    check_fraction(confidence, "the confidence level")
 
 
 def correlate_with_judgments(metric_scores: Mapping[str, Mapping[str, float]], judgments: Judgments,
@@ -289,7 +289,7 @@ def compare_metrics(metric_a: str, metric_b: str, metric_scores: Mapping[str, Ma
     on the Pearson correlations (the only test when ``resampling`` is None)."""
     table = metric_score_table(metric_scores)
     for name in (metric_a, metric_b):
-        if name not in table:
+        if not isinstance(name, str) or name not in table:
             raise InputError(f"no scores for metric {name!r}; have: {', '.join(table)}")
     if metric_a == metric_b:
         raise InputError("compare two different metrics")

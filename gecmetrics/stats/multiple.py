@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..core.checks import check_flag, check_seed
+from ..core.checks import check_flag, check_fraction, check_seed
 from ..core.resampling import Resampler
 from ..core.table import CORRECTION_TITLES, scaled_number
 from ..errors import InputError
@@ -251,8 +251,7 @@ def check_all_pairs(names: Sequence[str], method: str, samples: int | None, seed
     samples = check_samples(method, samples, confidence_samples)
     correction = check_correction(correction)
     seed = check_seed(seed, "the seed of the paired test (--seed)")
-    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
-        raise InputError(f"the significance level must be a number between 0 and 1, got {level!r}")
+    check_fraction(level, "the significance level")
     if len(names) < 2:
         raise InputError("an all-pairs test needs at least two systems")
     if len(names) > MAX_SYSTEMS:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..core.checks import check_count, check_keywords, check_progress, check_seed
+from ..core.checks import check_count, check_fraction, check_keywords, check_progress, check_seed
 from ..errors import InputError
 from ..io.judgments import Judgments, Pairwise
 
@@ -131,8 +131,7 @@ def _check_resamples(resamples: int, confidence: float, maximum: int = MAX_RESAM
                      bound: str = "gecmetrics.stats.rankings.MAX_RESAMPLES",
                      what: str = "the number of bootstrap resamples (--bootstrap N)") -> None:
     check_count(resamples, what, 1, maximum, bound)
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"the confidence level must be between 0 and 1, got {confidence!r}")
+    check_fraction(confidence, "the confidence level")
 
 
 def _check_systems(judgments: Judgments) -> None:
