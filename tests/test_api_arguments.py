@@ -530,3 +530,16 @@ def test_confidence_levels_options_and_metric_names_of_the_wrong_kind_are_input_
     with pytest.raises(InputError, match="no scores for metric"):
         G.compare_metrics([], "m", scores, judgments)
     assert G.expected_wins(judgments, confidence=np.float64(0.9)).systems
+
+
+def test_a_plugin_setting_declared_wrongly_is_an_input_error_where_it_is_declared() -> None:
+    """setting(4, None, 3) made a field whose help and parse failed later, when a metric was made or --help printed."""
+    from gecmetrics.metrics.settings import positive_int
+
+    for args, keywords, where in (((4, None, positive_int), {}, "help"), ((4, "order", 3), {}, "parse"),
+                                  ((4, "order", positive_int), {"aliases": "n"}, "aliases"),
+                                  ((4, "order", positive_int), {"flags": ("-n", 3)}, "flags"),
+                                  ((4, "order", positive_int), {"signature": 1}, "signature")):
+        with pytest.raises(InputError, match=f"^{where}: "):
+            G.setting(*args, **keywords)
+    assert G.setting(4, "order", positive_int, ("order",), signature="n", flags=("-n",)).default == 4

@@ -57,6 +57,16 @@ def setting(default: Any, help: str, parse: Callable[[str, Any], Any], aliases: 
     names what changes the values (one InputError naming ``run_only`` otherwise)."""
     if not isinstance(run_only, bool):
         raise InputError(f"must be True or False, got {shown_value(run_only)}", "run_only")
+    if not isinstance(help, str) or not help.strip():
+        raise InputError(f"a setting needs its help text (what the --help line says), got {shown_value(help)}", "help")
+    if not callable(parse):
+        raise InputError(f"a setting needs a parse function parse(name, value), got {shown_value(parse)}", "parse")
+    for what, names in (("aliases", aliases), ("flags", flags)):
+        if not isinstance(names, tuple) or not all(isinstance(name, str) and name for name in names):
+            raise InputError(f"must be a tuple of names, got {shown_value(names)}", what)
+    if signature is not None and not isinstance(signature, str):
+        raise InputError(f"must be the setting's key in the signature (a string) or None, got {shown_value(signature)}",
+                         "signature")
     if run_only and signature is not None:
         raise InputError(f"a setting with a signature key (signature={signature!r}) changes the values, which the "
                          "signature names: it is not run-only", "run_only")
