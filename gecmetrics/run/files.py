@@ -38,8 +38,8 @@ class CorpusFiles:
     def __post_init__(self) -> None:
         for name in ("references", "hypotheses", "hypothesis_m2"):
             value = getattr(self, name)
-            paths = check_sequence(value, name, "file paths") if not isinstance(value, Mapping) else None
-            if paths is None or not all(isinstance(path, str) for path in paths):
+            paths = check_sequence(value, name, "file paths")
+            if isinstance(value, Mapping) or not all(isinstance(path, str) for path in paths):
                 raise InputError(f"{name} must be a sequence of file paths, got {shown_value(value)}")
             object.__setattr__(self, name, tuple(paths))
         for name in ("source", "gold"):
