@@ -26,6 +26,7 @@ machine is shared, so CPU is the figure to read, and wall only on a quiet machin
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -53,7 +54,7 @@ def settled_size(folder: Path) -> tuple[int, int, int]:
     """(bytes of the cache file once its write-ahead log is folded in, stored parses, stored
     ERRANT edits of (source, correction) pairs)."""
     path = folder / FILE_NAME
-    with sqlite3.connect(str(path)) as conn:
+    with contextlib.closing(sqlite3.connect(str(path))) as conn:  # closed, so its log is gone before copies
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
     entries = namespace_entries(folder)
     parses, edits = (sum(count for name, (count, _) in entries.items() if name.startswith(kind))
@@ -63,7 +64,7 @@ def settled_size(folder: Path) -> tuple[int, int, int]:
 
 def namespace_entries(folder: Path) -> dict[str, tuple[int, int]]:
     """Per namespace of the cache file: (entries, bytes of their keys and values)."""
-    with sqlite3.connect(str(folder / FILE_NAME)) as conn:
+    with contextlib.closing(sqlite3.connect(str(folder / FILE_NAME))) as conn:
         return {name: (count, size) for name, count, size in conn.execute(
             "SELECT n.name, COUNT(*), SUM(LENGTH(e.key) + LENGTH(e.value)) FROM entries e "
             "JOIN namespaces n ON n.id = e.ns GROUP BY n.name")}
