@@ -132,6 +132,16 @@ def test_too_few_resamples_for_any_pair_to_differ_are_said():
         all_pairs_test(resampler, systems, "ar", 19, correction="bh")
 
 
+def test_tiny_levels_say_how_many_resamples_without_hanging():
+    """The count is found in exact arithmetic: a float quotient near 1e30 cannot step by one (the
+    search never ended) and 6 / 5e-324 overflows a float."""
+    systems = _systems({"low": 0.2, "high": 0.8}, sentences=20)
+    with pytest.warns(UserWarning, match=r"below 1e-30 \(at least 1.00e\+30 resamples\)"):
+        all_pairs_test(_accuracy_resampler(), systems, "bs", 20, correction="holm", level=1e-30)
+    with pytest.warns(UserWarning, match=r"below 4.94066e-324 \(at least 2.02e\+323 resamples\)"):
+        all_pairs_test(_accuracy_resampler(), systems, "bs", 20, correction="none", level=5e-324)
+
+
 def test_clusters_follow_the_leader_and_the_metric_direction():
     names = ["a", "b", "c", "d"]
     scores = [0.9, 0.8, 0.7, 0.6]

@@ -24,7 +24,10 @@ significantly better than every system of the later clusters that it was tested 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -205,13 +208,16 @@ def warn_if_no_pair_can_differ(pairs: int, samples: int, correction: str, level:
     if pairs and factor / (samples + 1) >= level:
         import warnings
 
-        needed = max(samples + 1, int(factor / level) - 1)  # the least N with factor / (N + 1) < level, near
-        while factor / (needed + 1) >= level:  # (a step or two: the guard of the float division)
-            needed += 1
+        # the least N with factor / (N + 1) < level: exact arithmetic (a float overflows or cannot step for tiny
+        # levels), then at most two steps for the float division the test makes at the boundary
+        needed = max(samples + 1, math.floor(Fraction(factor) / Fraction(level)))
+        for _ in range(2):
+            needed += factor / (needed + 1) >= level
+        shown = f"{needed:,}" if needed < 10**15 else f"{Decimal(needed):.3g}"  # a float cannot hold 10^323
         adjusted = "raw" if correction == "none" else f"{CORRECTION_TITLES[correction]}-adjusted"
         warnings.warn(f"no pair can differ significantly: with {samples} resamples (or trials) no p-value is below "
                       f"1/{samples + 1}, so no {adjusted} p-value of the {pairs} pairs is below "
-                      f"{level:g} (at least {needed} resamples)")
+                      f"{level:g} (at least {shown} resamples)")
 
 
 def clusters_of(names: Sequence[str], scores: Sequence[float], different: Mapping[tuple[int, int], bool],
