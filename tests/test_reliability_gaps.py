@@ -260,3 +260,25 @@ def test_a_cuda_index_torch_does_not_see_is_refused_before_the_model_loads():
     assert resolve_device(torch, "cuda:1") == ("device", "cuda:1") and resolve_device(torch, "cuda") == ("device", "cuda")
     with pytest.raises(InputError, match=r"^device 'cuda:7': torch sees 2 CUDA device\(s\), cuda:0 to cuda:1$"):
         resolve_device(torch, "cuda:7")
+
+
+# ----------------------------------------------------------------------------- numbers as typed
+
+@pytest.mark.parametrize("args, said", [
+    (["gleu", "--variant", "gleu0", "-l", "\u0664"], "-l/--lambda must be a number, got '\u0664'"),  # was 4
+    (["gleu", "-s", "src", "--seed", ""], "--seed must be an integer, got ''"),  # was "no seed", exit 0
+    (["compare", "--metrics", "gleu:seed= "], "seed (--seed) must be an integer, got ''"),
+])
+def test_numbers_are_read_as_typed(here: Path, args: list[str], said: str) -> None:
+    """A lambda in Arabic-Indic digits was read as 4 (its parser skipped the ASCII rule of the
+    other number flags) and an empty --seed (an unset shell variable) as no seed; only the word
+    ``none`` leaves an optional number unset."""
+    if "-s" not in args:
+        args = [args[0], "-s", "src", *args[1:]]
+    err = one_line_error(*args, "-r", "ref", "-o", "hyp")
+    assert said in err, err
+    assert G.get_metric("gleu", seed="none").settings.seed is None
+    from gecmetrics.core.checks import check_finite_non_negative
+
+    with pytest.raises(InputError, match="must be a number"):
+        check_finite_non_negative("\u0664", "the price")

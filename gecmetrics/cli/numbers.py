@@ -1,13 +1,13 @@
 """Click's number types reading numbers as typed in ASCII: ``int()`` and ``float()`` also read
 ``1_0`` as 10 and other scripts' digits (``-n \u0661`` ran 1-grams for a 1), which a flag's value
-is never meant to be (:func:`gecmetrics.io.text.plain_number`)."""
+is never meant to be (:func:`gecmetrics.core.checks.plain_number`)."""
 from __future__ import annotations
 
 from typing import Any
 
 import click
 
-from ..io.text import plain_number
+from ..core.checks import plain_number
 
 
 class _Typed:

@@ -74,9 +74,16 @@ def check_seed(value: Any, what: str = "seed") -> int:
     return number
 
 
+def plain_number(text: str) -> bool:
+    """Whether ``text`` may be read by Python's ``int()`` or ``float()`` as it was typed: ASCII
+    only, no ``_``. Those also read ``1_0`` as 10 and other scripts' digits (``\u0661`` as 1),
+    which no tool that these flags and settings come from writes."""
+    return text.isascii() and "_" not in text
+
+
 def check_finite_non_negative(value: Any, what: str) -> float:
     """A finite number >= 0 (not nan, not inf)."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or (isinstance(value, str) and not plain_number(value)):
         raise InputError(f"{what} must be a number, got {shown(value)}")
     try:
         number = float(value.strip() if isinstance(value, str) else value)

@@ -125,13 +125,6 @@ def ascii_integer(text: str, signed: bool = True) -> int | None:
         return None
 
 
-def plain_number(text: str) -> bool:
-    """Whether ``text`` may be read by Python's ``int()`` or ``float()`` as it was typed: ASCII
-    only, no ``_``. Those also read ``1_0`` as 10 and other scripts' digits (``\u0661`` as 1),
-    which no tool that these flags and settings come from writes."""
-    return text.isascii() and "_" not in text
-
-
 def check_path(path: Any, what: str = "file") -> str:
     """A path given to a reader: a string or os.PathLike (as a string); anything else (None, a
     list of lines) is an InputError saying what was expected."""

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..errors import InputError, shown as shown_value
-from ..core.checks import check_beta, check_finite_non_negative, check_seed
+from ..core.checks import check_beta, check_finite_non_negative, check_seed, plain_number
 from ..core.models.runtime import check_device
-from ..io.text import first_repeated, plain_number
+from ..io.text import first_repeated
 
 _META = "gecmetrics"
 
@@ -223,11 +223,15 @@ def parse_seed(name: str, value: Any) -> int:
     return check_seed(number, setting_label(name))
 
 
+def unset(value: Any) -> bool:
+    """Whether an optional setting is left unset: None, or the word ``none`` (an empty text is
+    not: ``--seed ""`` is a slip, not a choice)."""
+    return value is None or (isinstance(value, str) and value.strip().lower() == "none")
+
+
 def optional_seed(name: str, value: Any) -> int | None:
     """A seed, or None (unset)."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
-        return None
-    return parse_seed(name, value)
+    return None if unset(value) else parse_seed(name, value)
 
 
 def parse_finite_non_negative(name: str, value: Any) -> float:
@@ -245,9 +249,7 @@ def non_negative_int(name: str, value: Any) -> int:
 
 
 def optional_int(name: str, value: Any) -> int | None:
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
-        return None
-    return parse_int(name, value)
+    return None if unset(value) else parse_int(name, value)
 
 
 def parse_float(name: str, value: Any) -> float:
