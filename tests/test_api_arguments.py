@@ -543,3 +543,42 @@ def test_a_plugin_setting_declared_wrongly_is_an_input_error_where_it_is_declare
         with pytest.raises(InputError, match=f"^{where}: "):
             G.setting(*args, **keywords)
     assert G.setting(4, "order", positive_int, ("order",), signature="n", flags=("-n",)).default == 4
+
+
+def test_system_names_and_score_mappings_of_the_wrong_kind(tmp_path) -> None:
+    """A sweep (2026-12-04): system names given as numbers raised TypeError deep inside (sorted or
+    joined with the judged names), a set of resampling kinds or None a TypeError, systems=3 was
+    accepted and failed later, a ``scored`` that is no run an AttributeError, sentence scores
+    given as text were read as system names, and M2 sources given as one text were read as
+    characters ('has 2 sentences but the source has 5 lines')."""
+    from gecmetrics.meta.evaluate import JudgmentOptions
+    from gecmetrics.meta.human_tables import load_human
+    from gecmetrics.meta.sentence import sentence_agreement
+    from gecmetrics.meta.windows import window_analysis
+
+    (tmp_path / "j.xml").write_text(JUDGMENTS, encoding="utf-8")
+    (tmp_path / "gold.m2").write_text("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    judgments = G.read_judgments(str(tmp_path / "j.xml"))
+    scores = {"m": {"A": .3, "B": .2, "C": .1, "D": 0.0}}
+    three = {"A": .3, "B": .2, "C": .1}
+    cases = [
+        (lambda: G.correlate_with_judgments(scores, judgments, systems=[1, 2, 3]), r"got an int \(1\)"),
+        (lambda: sentence_agreement({"A": [1.0] * 4}, judgments, [0, 1, 2, 3], systems=["A", None]), "got None"),
+        (lambda: sentence_agreement("ABCD", judgments, [0, 1, 2, 3]), "sentence_scores must map each system"),
+        (lambda: window_analysis({1: .3, "B": .2, "C": .1}, three, 3), r"metric_scores .*\(a key 1\)"),
+        (lambda: window_analysis(three, [.3, .2, .1], 3), "human_scores must map each system's name"),
+        (lambda: JudgmentOptions(resampling=None), "resampling must be a sequence"),
+        (lambda: JudgmentOptions(resampling={"judgments"}), "it has no order"),
+        (lambda: JudgmentOptions(systems=3), "systems must be a sequence of system names, got 3"),
+        (lambda: load_human("gjg15").systems_of_subset(["AMU", 3]), r"got an int \(3\)"),
+        (lambda: G.meta_evaluate_judgments(str(tmp_path / "j.xml"), scored="run"), "scored must be a run"),
+        (lambda: G.meta_evaluate(None, "gjg15", scored=[1]), "scored must be a run"),
+        (lambda: G.get_metric("m2").corpus_score("a b c", G.read_m2(str(tmp_path / "gold.m2")), ["x b c"]),
+         "a single str"),
+        (lambda: G.get_metric("m2").corpus_score(0, G.read_m2(str(tmp_path / "gold.m2")), ["x b c"]),
+         "expected a list of lines, got int"),
+    ]
+    for call, message in cases:
+        with pytest.raises(InputError, match=message):
+            call()
+    assert JudgmentOptions(systems={"B", "A"}).systems == ("A", "B")

@@ -239,9 +239,9 @@ def test_window_bad_input_and_undefined_windows() -> None:
         window_analysis({**metric, "F": 0.0}, human, 3)
     with pytest.raises(InputError, match="systems must be a sequence of system names, got 'ABCD'"):
         window_analysis(metric, human, 3, "ABCD")  # was read as the systems A, B, C and D
-    with pytest.raises(InputError, match="metric_scores must map each system's name to its score, got list"):
+    with pytest.raises(InputError, match="metric_scores must map each system's name to its score, got a list"):
         window_analysis(list(metric.values()), human, 3)  # was a TypeError from joining the names
-    with pytest.raises(InputError, match="human_scores must map each system's name to its score, got list"):
+    with pytest.raises(InputError, match="human_scores must map each system's name to its score, got a list"):
         window_analysis(metric, list(human.values()), 3)
 
 

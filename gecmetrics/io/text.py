@@ -173,18 +173,33 @@ def first_repeated(values: Iterable[Any]) -> Any:
     return None
 
 
-def check_system_names(values: Any, name: str = "systems") -> list[Any]:
+def check_system_names(values: Any, name: str = "systems") -> list[str]:
     """System names given as a sequence (:func:`check_sequence`), each once: a name listed twice
     would be correlated, windowed or ranked twice (an InputError naming it). A set is taken in
     code-point order (as the functions order all systems by default): its own order changes from
     one process to the next, and ties in a ranking or a window keep the order given."""
     names = check_sequence(values, name, "system names", ordered=False)
+    for item in names:  # a number or None matched no system and failed deep inside, compared with names
+        if not isinstance(item, str):
+            raise InputError(f"{name}: system names are strings, got {kind_of(item)}"
+                             + ("" if item is None else f" ({shown(item)})"))
     if unordered(values) is not None:
-        names = sorted(names, key=str)
+        names = sorted(names)
     repeated = first_repeated(names)
     if repeated is not None:
         raise InputError(f"{name}: the system {repeated!r} is listed twice")
     return names
+
+
+def check_named(values: Any, name: str, what: str) -> Mapping[str, Any]:
+    """A mapping from system names (strings) to ``what``: anything else, or a key that is not a
+    string (which matched no system and failed later, sorted or joined with the names), is an
+    InputError ``{name} must map each system's name to {what}``."""
+    if not isinstance(values, Mapping) or not all(isinstance(key, str) for key in values):
+        odd = next((f" (a key {shown(key)})" for key in values if not isinstance(key, str)), "") \
+            if isinstance(values, Mapping) else f", got {kind_of(values)}"
+        raise InputError(f"{name} must map each system's name to {what}{odd}")
+    return values
 
 
 REPEATED_REFERENCE = ("as a reference: each copy would count as one more reference, and the scores would change "

@@ -19,7 +19,7 @@ import numpy as np
 from ..core.checks import check_count, check_flag, check_fraction, check_keywords, check_seed
 from ..errors import InputError, kind_of, plural
 from ..io.judgments import MAX_SRC_ID, Judgments, read_judgments
-from ..io.text import first_repeated
+from ..io.text import check_sequence, check_system_names, first_repeated
 from ..stats.rankings import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -132,7 +132,10 @@ class JudgmentOptions:
         _choose("resampling unit", self.unit, RESAMPLING_UNITS)
         if self.sentence_ranking is not None:
             _choose("ranking from sentence scores", self.sentence_ranking, SENTENCE_RANKING_METHODS)
-        resampling = (self.resampling,) if isinstance(self.resampling, str) else tuple(self.resampling)
+        resampling = (self.resampling,) if isinstance(self.resampling, str) else \
+            tuple(check_sequence(self.resampling, "resampling", f"kinds ({', '.join(RESAMPLINGS)})"))
+        if self.systems is not None and not isinstance(self.systems, str):
+            object.__setattr__(self, "systems", tuple(check_system_names(self.systems)))
         for kind in resampling:
             _choose("resampling", kind, RESAMPLINGS)
         repeated = first_repeated(resampling)

@@ -28,7 +28,7 @@ import numpy as np
 from ..core.checks import check_distinct_names, check_score
 from ..core.resampling import Resample, prepared_for
 from ..core.table import scale_factor
-from ..errors import InputError
+from ..errors import InputError, kind_of
 from ..stats.sentence_rankings import SENTENCE_RANKING_METHODS, rank_by_sentence_scores
 from .score_files import SINGLE_METRIC_NAME
 
@@ -268,6 +268,10 @@ def provided_systems(scores: Any, metrics: Any, corpus: Any, scored: Any) -> tup
         every = systems_in_every(table)
         return every, every + sorted({s for t in table.values() for s in t} - set(every)), "a score from every metric"
     if scored is not None:
+        from ..run.engine import Scored
+
+        if not isinstance(scored, Scored):
+            raise InputError(f"scored must be a run of gecmetrics.score_corpus (Scored), got {kind_of(scored)}")
         return list(scored.names), list(scored.names), "an output file"
     if metrics is None or not isinstance(corpus, Corpus):
         raise InputError("give metrics and a Corpus (or a scored run, or scores)")

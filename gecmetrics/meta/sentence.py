@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import InputError
 from ..io.judgments import MAX_SRC_ID, Judgments
 from ..core.checks import check_flag
-from ..io.text import check_system_names
+from ..io.text import check_named, check_system_names
 from ..stats.sentence_rankings import score_matrix
 
 TIE_RULES = ("seeda", "disagree", "ignore")
@@ -103,6 +103,7 @@ def pair_verdicts(sentence_scores: Mapping[str, Sequence[float]], judgments: Jud
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
     check_flag(higher_is_better, "higher_is_better")
+    check_named(sentence_scores, "sentence_scores", "its sentence scores")
     order = list(judgments.systems) if systems is None else check_system_names(systems)
     unjudged = sorted(set(sentence_scores) - set(judgments.systems)) if systems is None else []
     if unjudged:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Collection, Sequence
 
 from ..errors import InputError, plural
+from ..io.text import check_system_names
 from .correlations import FEW_SYSTEMS, MIN_SYSTEMS
 
 SUBSETS = ("base", "+INPUT", "+fluency", "all")
@@ -48,7 +49,7 @@ def subset_systems(available: Sequence[str], subset: str | Sequence[str] | None 
         subset = default_subset(available)
     if isinstance(subset, str) and subset in _LEFT_OUT:
         return [s for s in available if s not in _LEFT_OUT[subset]]
-    names = [s.strip() for s in subset.split(",")] if isinstance(subset, str) else [str(s) for s in subset]
+    names = [s.strip() for s in subset.split(",")] if isinstance(subset, str) else check_system_names(subset)
     if isinstance(subset, str) and len(names) == 1:
         raise InputError(f"unknown system subset {subset!r}; choose one of: {', '.join(SUBSETS)}, "
                          "or list the systems separated by commas")

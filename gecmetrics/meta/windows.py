@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.checks import check_score
 from ..errors import InputError
-from ..io.text import check_system_names
+from ..io.text import check_named, check_system_names
 from .correlations import MIN_SYSTEMS, pearson, spearman
 
 
@@ -61,8 +61,7 @@ def window_analysis(metric_scores: Mapping[str, float], human_scores: Mapping[st
     of those systems must be a finite number (as :func:`~gecmetrics.meta.system_level.meta_evaluate`
     requires): a nan, a text or a list is an InputError, not a window without a correlation."""
     for name, scores in (("metric_scores", metric_scores), ("human_scores", human_scores)):
-        if not isinstance(scores, Mapping):
-            raise InputError(f"{name} must map each system's name to its score, got {type(scores).__name__}")
+        check_named(scores, name, "its score")
     order = sorted(human_scores) if systems is None else check_system_names(systems)
     unjudged = sorted(set(metric_scores) - set(human_scores)) if systems is None else []
     if unjudged:

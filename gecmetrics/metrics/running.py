@@ -210,7 +210,7 @@ def python_corpus(metrics: Sequence["Metric"], sources: Sequence[str] | None, re
     for name, hypothesis in hypotheses.items():
         _check_hypothesis_kind(metrics, name, hypothesis)
     if kind == M2:
-        return Corpus(None if sources is None else list(sources), [], dict(hypotheses), _gold_blocks(references, shown))
+        return Corpus(sources, [], dict(hypotheses), _gold_blocks(references, shown))  # (Corpus checks the lines)
     if kind == NONE:
         references = [] if references is None else references  # a corpus's references, read by no metric here
     elif references is None:

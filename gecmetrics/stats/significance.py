@@ -34,6 +34,7 @@ from ..core.resampling import Resample, Resampler, prepared_for
 from ..core.checks import check_count, check_flag, check_seed
 from ..core.table import scaled_number
 from ..errors import InputError, plural
+from ..io.text import check_named
 from ..metrics.results import Signature
 
 from . import DEFAULT_SAMPLES, METHODS  # noqa: E402,F401 (the tests' names, re-exported)
@@ -257,9 +258,7 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
     samples = check_samples(method, samples, confidence_samples)
     if not isinstance(resampler, Resampler):
         raise InputError(f"resampler must be a metric's Resampler (metric.resampler()), got {type(resampler).__name__}")
-    if not isinstance(statistics, Mapping) or not all(isinstance(name, str) for name in statistics):
-        raise InputError("statistics must map each system's name to its per-sentence statistics "
-                         "(metric.corpus_statistics), baseline first")
+    check_named(statistics, "statistics", "its per-sentence statistics (metric.corpus_statistics), baseline first")
     if len(statistics) < 1:
         raise InputError("a paired test needs at least one system (the baseline)")
     seed = check_seed(seed, "the seed of the paired test (--seed)")
