@@ -31,6 +31,16 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
+def large_count(number: int) -> str:
+    """An integer for messages: with thousands separators, or past 10^15 in exponent form
+    (``1.00e+400``: the digits of an integer given by mistake say nothing)."""
+    if abs(number) < 10**15:
+        return f"{number:,}"
+    from decimal import Decimal
+
+    return f"{Decimal(number):.2e}"
+
+
 NOTE_PREFIXES = ("gecmetric: warning: ", "gecmetric: note: ")
 """How the command line begins the lines it prints about its input (:func:`note_text`)."""
 

@@ -582,3 +582,78 @@ def test_system_names_and_score_mappings_of_the_wrong_kind(tmp_path) -> None:
         with pytest.raises(InputError, match=message):
             call()
     assert JudgmentOptions(systems={"B", "A"}).systems == ("A", "B")
+
+
+def test_comparison_corpus_and_encoder_arguments(tmp_path) -> None:
+    """A sweep (2026-12-04): digits=10**18 was decimal.InvalidOperation, a list of formats
+    "unhashable type", descending="no" sorted as True, a column index past the columns an
+    IndexError (-1 the last column), True was column 1; Corpus.hypothesis("AMU") of a file read
+    as /x/AMU a bare KeyError, keeping("AMU") kept 'A', 'M', 'U', slice(-5, 100) gave offset -5;
+    plot_meta_evaluation(result, None) a TypeError; EncodedCorpus took max_order 0 (ValueError),
+    10**400, a dict of sources, a unit it does not know and references of other lengths."""
+    table = G.compare(["a b c", "d e f"], [["a b c", "d x f"]], {"A": ["a b c", "d e f"], "B": ["a b", "d x f"]},
+                      ["green"])
+    corpus = G.Corpus(["a b", "c d", "e f"], [["a b", "c d", "e f"]], {"/x/AMU": ["a b", "c d", "e f"]})
+    cases = [
+        (lambda: table.to_tsv(digits=10**18), r"digits must be at most 20 .*got 1.00e\+18"),
+        (lambda: table.render(["tsv"]), "unknown output format"),
+        (lambda: table.to_tsv(ranks="no"), "ranks must be True or False"),
+        (lambda: table.sorted_by(1, descending="no"), "descending must be True or False"),
+        (lambda: table.score_format(5), "the column index must be at most 0, got 5"),
+        (lambda: table.rounds_to(-1), "the column index must be an integer >= 0"),
+        (lambda: table.column_index(True), "got a bool"),
+        (lambda: corpus.hypothesis("AMU"), "no hypothesis 'AMU' in the corpus; its hypotheses: /x/AMU"),
+        (lambda: corpus.keeping("AMU"), "names must be a sequence of hypothesis names"),
+        (lambda: corpus.slice(-5, 100), "start must be an integer >= 0"),
+        (lambda: corpus.slice(1, 5), "end must be at most 3"),
+        (lambda: corpus.with_hypotheses(None), "hypotheses must be a mapping"),
+        (lambda: G.EncodedCorpus(["a b"], [["a b"]], 0), "max_order must be an integer >= 1"),
+        (lambda: G.EncodedCorpus(["a b"], [["a b"]], 10**400), r"at most 32 .*got 1.00e\+400"),
+        (lambda: G.EncodedCorpus({"a b": 1}, [["a b"]], 4), "its keys would be read"),
+        (lambda: G.EncodedCorpus(["a b"], [["a b", "c"]], 4), "has 2 lines but the source has 1"),
+        (lambda: G.EncodedCorpus(["a b"], [["a b"]], 4, "bogus"), "unit must be one of: word, char"),
+    ]
+    for call, message in cases:
+        with pytest.raises(InputError, match=message):
+            call()
+    assert table.to_tsv(digits=3).splitlines()[1].startswith("A\t")
+    assert corpus.slice(1, 3).offset == 1 and list(corpus.keeping(["/x/AMU"]).hypotheses) == ["/x/AMU"]
+    from gecmetrics.output.plots import check_figure
+
+    with pytest.raises(InputError, match="the figure must be given as a path"):
+        check_figure(None)
+
+
+def test_signatures_results_and_options_of_the_wrong_kind(tmp_path) -> None:
+    """A sweep (2026-12-04): a signature's fields given as a set came in hash order, a '|' in a
+    key made a text that reads back into other fields; sentence scores of None printed nan and
+    'abc' raised ValueError from to_dict; to_dict(scale=None | '100' | 10**400) raised TypeError
+    or OverflowError; meta-evaluation took jobs='abc', register_metric a set as its description,
+    CorpusFiles target_lines='no' (true)."""
+    from gecmetrics.metrics.registry import register_metric
+    from gecmetrics.metrics.results import Signature
+
+    (tmp_path / "j.xml").write_text(JUDGMENTS, encoding="utf-8")
+    (tmp_path / "s").write_text("a b\n", encoding="utf-8")
+    scores = G.SentenceScores([0.5, 0.25], Signature("X"))
+    cases = [
+        (lambda: Signature("X", {("a", "1"), ("b", "2")}), "it has no order"),
+        (lambda: Signature("X|Y"), "name cannot hold '|'"),
+        (lambda: Signature("X", [("a|b", "1")]), "key cannot hold '|' or ':'"),
+        (lambda: Signature("X", ["a|b"]), "key cannot hold '|', got 'a|b'"),
+        (lambda: G.SentenceScores(None, Signature("X")), "sentence scores are numbers"),
+        (lambda: G.SentenceScores("abc", Signature("X")), "got a str and a Signature"),
+        (lambda: scores.to_dict(scale=None), "scale must be a finite number"),
+        (lambda: scores.to_dict(scale="100"), "scale must be a finite number"),
+        (lambda: scores.to_dict(scale=10**400), "scale must be a finite number"),
+        (lambda: G.meta_evaluate_judgments(str(tmp_path / "j.xml"), scores={"m": {"A": .3, "B": .2, "C": .1}},
+                                           jobs="abc"), r"number of processes \(-p\)"),
+        (lambda: register_metric("mine", G.GLEU, description={"x"}), "description must be a string"),
+        (lambda: G.CorpusFiles(str(tmp_path / "s"), [str(tmp_path / "s")], [str(tmp_path / "s")], target_lines="no"),
+         "target_lines must be True or False"),
+    ]
+    for call, message in cases:
+        with pytest.raises(InputError, match=message):
+            call()
+    assert scores.to_dict(scale=100)["scores"] == [50.0, 25.0]
+    assert Signature("X", ["mode:cs", ("n", 4)]) == f"X|mode:cs|n:4|version:{G.__version__}"

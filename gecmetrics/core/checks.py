@@ -12,7 +12,7 @@ import math
 import numbers
 from typing import Any, Iterable, Mapping
 
-from ..errors import InputError, shown
+from ..errors import InputError, large_count, shown
 
 MAX_SEED = 2**64 - 1
 """Largest seed: NumPy's generators take seeds >= 0 (a negative one is a ValueError deep in
@@ -59,9 +59,10 @@ def check_count(value: Any, what: str, minimum: int = 1, maximum: int | None = N
     if number is None:
         raise InputError(f"{what} must be an integer, got {shown(value)}")
     if number < minimum:
-        raise InputError(f"{what} must be an integer >= {minimum}, got {number}")
+        raise InputError(f"{what} must be an integer >= {minimum}, got {large_count(number)}")
     if maximum is not None and number > maximum:
-        raise InputError(f"{what} must be at most {maximum:,}" + (f" ({bound})" if bound else "") + f", got {number:,}")
+        raise InputError(f"{what} must be at most {maximum:,}" + (f" ({bound})" if bound else "")
+                         + f", got {large_count(number)}")
     return number
 
 

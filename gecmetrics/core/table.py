@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
+from numbers import Real
 from typing import Any, Iterable, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, shown
+from .checks import check_count
 
 
 _CONTROLS = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -33,14 +35,13 @@ def round_half_up(value: float, digits: int, exponent: bool = False) -> str:
     """``value`` rounded half up to ``digits`` decimals, from its shortest repr (as the
     gleu and GREEN packages round), in fixed point; ``exponent``: as those packages print it,
     ``str()`` of a Decimal (``0E-7`` for 0 past 6 decimals)."""
+    digits = check_count(digits, "digits", 0, MAX_DIGITS, "gecmetrics.core.table.MAX_DIGITS")
     value = float(value)
     if math.isnan(value) or math.isinf(value):
         return str(value)
-    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
-        raise InputError(f"digits must be an integer >= 0, got {digits!r}")
     quantum = Decimal(1).scaleb(-digits) if digits > 0 else Decimal(1)
     with localcontext() as context:  # enough precision for any number of digits asked for
-        context.prec = max(28, digits + 400)
+        context.prec = digits + 400
         # fixed point: str() of a Decimal writes 0 and tiny numbers in exponent form past 6 decimals
         rounded = Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP)
         text = str(rounded) if exponent else format(rounded, "f")
@@ -118,6 +119,8 @@ def scaled_number(value: Any, scale: float = 100.0) -> Any:
     rounding error is gone: 0.07 x100 is 7.0, not ``100 * 0.07`` = 7.000000000000001); with 1
     exactly as computed. NaN stays NaN. An array or a list: the list of its numbers so (nested
     as it is)."""
+    if isinstance(scale, bool) or not isinstance(scale, Real) or not -1e300 < scale < 1e300:  # (nan fails too)
+        raise InputError(f"scale must be a finite number (100: fractions x100, 1: as they are), got {shown(scale)}")
     if hasattr(value, "tolist") or isinstance(value, (list, tuple)):  # multiplied at once, then written
         import numpy as np
 

@@ -10,8 +10,9 @@ from typing import Any, Mapping, Sequence
 from ..core.checks import check_count, check_distinct_names
 from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
-from .text import (REPEATED_REFERENCE, STDIN, _is_iterable, _shown, blame_line_counts, check_distinct, check_length,
-                   check_lines, check_paths, check_reference_sets, read_lines, unordered)
+from ..core.lines import check_lines, check_reference_sets, is_iterable, unordered
+from .text import (REPEATED_REFERENCE, STDIN, _shown, blame_line_counts, check_distinct, check_length, check_paths,
+                   check_sequence, read_lines)
 
 @dataclass
 class Corpus:
@@ -118,7 +119,7 @@ class Corpus:
     def hypothesis(self, name: str, kind: str = TEXT, metric: str = "") -> list:
         """Hypothesis ``name`` as a metric reads it: :data:`~gecmetrics.kinds.TEXT` lines or
         :data:`~gecmetrics.kinds.M2` blocks."""
-        value = self.hypotheses[name]
+        value = self.hypotheses[self._known(name)]
         is_text = not value or isinstance(value[0], str)
         if kind == M2 and is_text:
             if name in self.hypothesis_m2:
@@ -128,6 +129,13 @@ class Corpus:
         if kind != M2 and not is_text:
             raise InputError(f"metric {metric or 'this metric'} reads hypotheses as lines of text, and {name} is M2")
         return self._named_blocks(name, value, name) if kind == M2 else value
+
+    def _known(self, name: Any) -> str:
+        """``name`` when it names a hypothesis (its file name for files read), else an InputError
+        listing them."""
+        if not isinstance(name, str) or name not in self.hypotheses:
+            raise InputError(f"no hypothesis {name!r} in the corpus; its hypotheses: {', '.join(self.hypotheses)}")
+        return name
 
     def _named_blocks(self, key: str, blocks: list, shown: str) -> list:
         """``blocks`` as :class:`~gecmetrics.io.m2.NamedBlocks` named ``shown``, the same
@@ -157,6 +165,8 @@ class Corpus:
         """Sentences ``start:end`` of every text (already checked: no checks again); without
         the hypotheses and their M2 (``hypotheses`` False), or the gold M2 (``gold`` False), that
         a part sent to a worker does not need."""
+        start = check_count(start, "start", 0, self.size)
+        end = check_count(end, "end", start, self.size)  # (a negative start gave a negative offset)
         part = copy.copy(self)
         part.offset = self.offset + start
         part.rows = None if self.rows is None else self.rows[start:end]
@@ -171,7 +181,8 @@ class Corpus:
 
     def keeping(self, names: Sequence[str]) -> "Corpus":
         """The same corpus with only the hypotheses ``names`` (and their M2 blocks), in that
-        order; already checked, so not checked again."""
+        order (each of them checked to be one, not checked again)."""
+        names = [self._known(name) for name in check_sequence(names, "names", "hypothesis names")]
         part = copy.copy(self)
         part.hypotheses = {name: self.hypotheses[name] for name in names}
         part.hypothesis_m2 = {name: self.hypothesis_m2[name] for name in names if name in self.hypothesis_m2}
@@ -181,6 +192,7 @@ class Corpus:
     def with_hypotheses(self, hypotheses: Mapping[str, Sequence]) -> "Corpus":
         """The same source, references and gold with other hypotheses (checked; the M2 blocks
         of those of them that have some are kept)."""
+        hypotheses = _mapping(hypotheses, "hypotheses")
         m2 = {name: self.hypothesis_m2[name] for name in hypotheses if name in self.hypothesis_m2}
         return Corpus(self.sources, self.references, dict(hypotheses), self.gold, dict(self.names), self.offset, m2,
                       self.rows)
@@ -196,7 +208,7 @@ def _mapping(value: Any, what: str) -> dict:
 def _blocks_list(blocks: Any, name: str) -> list:
     """M2 blocks given as a list (or another ordered iterable), checked to be blocks; text, a
     number, a mapping or a set is an InputError naming ``name``."""
-    if isinstance(blocks, (str, bytes, Mapping)) or not _is_iterable(blocks) or unordered(blocks) is not None:
+    if isinstance(blocks, (str, bytes, Mapping)) or not is_iterable(blocks) or unordered(blocks) is not None:
         raise InputError(f"expected a list of M2 blocks (gecmetrics.read_m2), got {type(blocks).__name__}", name)
     blocks = list(blocks)
     _check_built(blocks, name)
@@ -213,7 +225,7 @@ def _check_built(blocks: Sequence[Any], name: str) -> None:
 
 def _checked_rows(rows: Any, size: int) -> list[int]:
     """``rows`` as a list of one sentence number (an integer >= 0) per sentence."""
-    if isinstance(rows, (str, bytes)) or not _is_iterable(rows):
+    if isinstance(rows, (str, bytes)) or not is_iterable(rows):
         raise InputError(f"rows must be a list of sentence numbers, got {type(rows).__name__}", "rows")
     problem = unordered(rows)
     if problem is not None:
@@ -235,7 +247,7 @@ def _block_source(block: Any, k: int, name: str) -> str:
 
 
 def _hypothesis(lines: Any, name: str) -> list:
-    if isinstance(lines, (str, bytes)) or not _is_iterable(lines) or unordered(lines) is not None:
+    if isinstance(lines, (str, bytes)) or not is_iterable(lines) or unordered(lines) is not None:
         return check_lines(lines, name)  # raises with the right message
     lines = list(lines)
     if lines and not isinstance(lines[0], str):

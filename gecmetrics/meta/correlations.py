@@ -24,7 +24,7 @@ import numpy as np
 
 from ..core.checks import check_count, check_score
 from ..errors import InputError
-from ..io.text import unordered
+from ..core.lines import unordered
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
 MIN_SYSTEMS = 3

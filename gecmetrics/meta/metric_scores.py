@@ -198,6 +198,9 @@ def metric_side(scores: Mapping[str, Any] | None = None, metrics: Any = None, co
     """The metric side from precomputed ``scores``, a ``scored`` run, or ``metrics`` (objects or
     registry texts) scored on ``corpus`` (hypotheses named like the systems) in ``jobs``
     processes: only its hypotheses among ``systems`` (the systems correlated; None: all)."""
+    from ..run.executors import check_jobs
+
+    check_jobs(jobs)  # (checked whether or not anything is scored here: jobs='abc' was taken)
     given = [value for value in (scores, metrics, scored) if value is not None]
     if len(given) > 1 or (corpus is not None and metrics is None):
         raise InputError("give metrics with a corpus, a scored run, or scores; not several")

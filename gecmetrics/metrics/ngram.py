@@ -15,18 +15,14 @@ import numpy as np
 from ..io.corpus import Corpus
 
 
-from ..io.text import check_lines
+from ..core.lines import check_lines
 from ..errors import InputError, plural
 from .base import Metric, checked_corpus
 from .settings import Settings, bounded_int, choice, parse_bool, setting
-from ..core.ngrams import EncodedCorpus, EncodedText
+from ..core.ngrams import MAX_ORDER, EncodedCorpus, EncodedText
 from ..core.units import UNITS
 
 DEFAULT_ORDER = 4
-MAX_ORDER = 32
-"""Upper bound of the n-gram order (-n): five times the longest order any published metric uses
-(chrF: 6 characters). Memory grows with it (GREEN at character level on CoNLL-2014: 0.5 GB at
-16, 1.1 GB at 32, 4.3 GB at 1000; 2147483648 was an OverflowError)."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +30,7 @@ class NgramSettings(Settings):
     """Settings shared by the n-gram metrics."""
 
     n: int = setting(DEFAULT_ORDER, "maximum n-gram order (at most 32)",
-                     bounded_int(1, MAX_ORDER, "gecmetrics.metrics.ngram.MAX_ORDER"), flags=("-n",))
+                     bounded_int(1, MAX_ORDER, "gecmetrics.core.ngrams.MAX_ORDER"), flags=("-n",))
     unit: str = setting("word", "units of n-grams: words (split on whitespace) or characters of the raw line",
                         choice(*UNITS), flags=("-t", "--unit"))
     normalize_space: bool = setting(False, "in char mode, collapse runs of whitespace and strip the ends first "

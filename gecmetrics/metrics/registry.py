@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, replace as replaced
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..core.checks import check_flag
-from ..errors import InputError, shown
-from ..io.text import unordered
+from ..errors import InputError, kind_of, shown
+from ..core.lines import unordered
 from . import names
 from .names import NAME, NAME_RULE, MetricInfo, preset_of, registered_name, table as _table
 
@@ -87,6 +87,8 @@ def register_metric(name: str, cls: type, preset: dict[str, Any] | None = None, 
         raise InputError(f"{NAME_RULE}, got {shown(name)}")
     preset = _checked_class(cls, "cls", preset)
     check_flag(replace, "replace")
+    if not isinstance(description, str):
+        raise InputError(f"description must be a string (one line for --help), got {kind_of(description)}")
     table = _table()
     if name in table and not replace:
         raise InputError(f"metric name {name!r} is already registered (pass replace=True to replace it)")

@@ -9,6 +9,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Seque
 
 from ..version import __version__
 from ..core.checks import check_count
+from ..core.lines import unordered
 from ..core.table import ScoreFormat, scaled_number
 from ..errors import InputError, kind_of, plural, shown
 
@@ -33,9 +34,11 @@ class Signature(str):
                 complete: Callable[[int | None], "Signature"] | None = None) -> "Signature":
         if not isinstance(name, str) or not isinstance(version, str):
             raise InputError(f"a signature's name and version are strings, got {kind_of(name)} and {kind_of(version)}")
-        if isinstance(fields, (str, bytes)) or not hasattr(fields, "__iter__"):
+        if isinstance(fields, (str, bytes)) or not hasattr(fields, "__iter__") or unordered(fields) is not None:
             raise InputError(f"a signature's fields are a sequence of (key, value) pairs or keys, got "
-                             f"{kind_of(fields)}")
+                             f"{unordered(fields) or kind_of(fields)}")
+        if "|" in name:
+            raise InputError(f"a signature's name cannot hold '|' (it separates the fields), got {name!r}")
         parts = tuple(as_field(item) for item in fields)
         text = "|".join([name] + [f"{k}:{v}" if v != "" else k for k, v in parts] + [f"version:{version}"])
         self = super().__new__(cls, text)
@@ -64,12 +67,17 @@ class Signature(str):
 
 
 def as_field(item: tuple[str, str] | str) -> tuple[str, str]:
+    """A field as a (key, value) pair (a key alone: value ""); a key holding '|' (or, in a pair,
+    ':') is refused: the text could not be read back into its fields."""
     if isinstance(item, str):
-        return (item, "")
-    if isinstance(item, (bytes, Mapping)) or not isinstance(item, Sequence) or len(item) != 2:
+        pair, separators = (item, ""), "|"
+    elif isinstance(item, (bytes, Mapping)) or not isinstance(item, Sequence) or len(item) != 2:
         raise InputError(f"a signature field is a key or a (key, value) pair, got {shown(item)}")
-    key, value = item
-    return (str(key), str(value))
+    else:
+        pair, separators = (str(item[0]), str(item[1])), "|:"
+    if any(mark in pair[0] for mark in separators):
+        raise InputError(f"a signature field's key cannot hold {' or '.join(map(repr, separators))}, got {pair[0]!r}")
+    return pair
 
 
 # ----------------------------------------------------------------------------- results
@@ -239,6 +247,15 @@ class SentenceScores:
     fraction: bool = True
 
     def __init__(self, scores: Any, signature: Signature, fraction: bool = True) -> None:
+        import numpy as np
+
+        try:
+            ndim = np.asarray(scores, dtype=np.float64).ndim
+        except (TypeError, ValueError):
+            ndim = None
+        if ndim not in (1, 2) or not isinstance(signature, str):
+            raise InputError("sentence scores are numbers, shape (D,) or (columns, D), with the metric's signature; "
+                             f"got {kind_of(scores)} and {kind_of(signature)}")
         self.scores, self.signature = scores, signature
         if not fraction:
             self.fraction = False

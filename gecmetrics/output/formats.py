@@ -72,7 +72,7 @@ def formats() -> list[Format]:
 
 
 def check_format(fmt: str) -> str:
-    if fmt not in _FORMATS:
+    if not isinstance(fmt, str) or fmt not in _FORMATS:  # (a list was "unhashable type")
         raise InputError(f"unknown output format {fmt!r}; valid formats: {', '.join(_FORMATS)}")
     return fmt
 

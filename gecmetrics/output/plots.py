@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core.table import round_half_up
 from ..errors import InputError
+from ..io.text import check_path
 from ..meta.correlations import CORRELATIONS, correlation
 from ..meta.pairwise import PairwiseAnalysis
 from ..meta.windows import WindowAnalysis
@@ -49,7 +50,7 @@ def check_figure(path: str | os.PathLike) -> str:
 
 
 def _check_path(path: str | os.PathLike) -> str:
-    path = os.fspath(path)
+    path = check_path(path, "figure")  # (None was a TypeError from os.fspath)
     if os.path.splitext(path)[1].lower() not in FIGURE_SUFFIXES:
         raise InputError(f"a figure is written as {', '.join(FIGURE_SUFFIXES[:-1])} or {FIGURE_SUFFIXES[-1]}, "
                          f"not {path!r}")

@@ -17,8 +17,9 @@ from typing import Any, Mapping, Sequence
 
 from ..io.corpus import Corpus
 from ..errors import InputError, kind_of
-from ..io.text import ascii_integer, unordered
-from ..core.checks import check_flag, check_seed
+from ..core.lines import unordered
+from ..io.text import ascii_integer
+from ..core.checks import check_count, check_flag, check_seed
 from ..stats.multiple import AllPairsResult, all_pairs_test, check_correction
 from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, PairedTestResult, check_samples,
                                   paired_test_from_statistics)
@@ -94,7 +95,9 @@ class Comparison:
     def column_index(self, name: str | int) -> int:
         """The index of a score column named by its label (case and spaces ignored) or by its
         1-based number; ``-1`` for the system column."""
-        number = name if isinstance(name, int) else ascii_integer(name, signed=False) if isinstance(name, str) else None
+        if isinstance(name, bool) or not isinstance(name, (str, int)):  # (True was column 1)
+            raise InputError(f"a column is named by its label or its 1-based number, got {kind_of(name)}")
+        number = name if isinstance(name, int) else ascii_integer(name, signed=False)
         if number is not None:
             if 1 <= number <= len(self.columns):
                 return number - 1
@@ -119,9 +122,10 @@ class Comparison:
     def higher_is_better(self, k: int) -> bool:
         """Whether a higher score is better in column k (its metric's direction; rankings from
         sentence scores are oriented already)."""
-        if self.columns[k].ranking is not None:
+        column = self.column(k)
+        if column.ranking is not None:
             return True
-        return bool(getattr(self.metrics[self.columns[k].metric_index], "higher_is_better", True))
+        return bool(getattr(self.metrics[column.metric_index], "higher_is_better", True))
 
     def factor(self, k: int) -> float:
         """What column k's scores are multiplied by when printed: ``scale`` (100: x100) for
@@ -129,10 +133,16 @@ class Comparison:
         1-5, TrueSkill's mu)."""
         return scale_factor(self.is_fraction(k), self.scale)
 
+    def column(self, k: int) -> Any:
+        """Score column k (0-based, as :meth:`column_index` gives): anything else is an InputError,
+        not an IndexError or the last column for -1."""
+        check_count(k, "the column index", 0, len(self.columns) - 1)
+        return self.columns[k]
+
     def is_fraction(self, k: int) -> bool:
         """Whether column k holds fractions (scaled when printed; Expected Wins included) rather
         than scores printed as they are (an LLM judge's 1-5, TrueSkill's mu)."""
-        column = self.columns[k]
+        column = self.column(k)
         if column.ranking is not None:
             return column.ranking == "ew"
         return bool(getattr(self.metrics[column.metric_index], "fraction", True))
@@ -149,6 +159,8 @@ class Comparison:
         """A copy with rows sorted by a column: scores best first (for the metric's direction),
         system names A-Z (stable)."""
         k = self.column_index(column)
+        if descending is not None:
+            check_flag(descending, "descending")
         if k < 0:
             rows = sorted(self.rows, key=lambda row: row.system, reverse=bool(descending))
         else:
@@ -168,7 +180,7 @@ class Comparison:
     def rounds_to(self, k: int) -> int | None:
         """The decimals to which the original tool of column k's metric rounds its scores
         (:attr:`gecmetrics.metrics.base.Metric.rounds_to`; None for rankings)."""
-        column = self.columns[k]
+        column = self.column(k)
         return None if column.ranking is not None else getattr(self.metrics[column.metric_index], "rounds_to", None)
 
     def score_format(self, k: int) -> ScoreFormat:
@@ -180,7 +192,7 @@ class Comparison:
         """The printed rows: system name, then each score (x100 for fractions with the default
         scale) rounded half up, or as the metric's original tool rounds it at its own precision
         (and its rank)."""
-        all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if ranks else []
+        all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if check_flag(ranks, "ranks") else []
         formats = [self.score_format(k) for k in range(len(self.columns))]
         out = []
         for i, row in enumerate(self.rows):
@@ -211,7 +223,7 @@ class Comparison:
         """Everything as JSON-ready values: columns with signatures, rows with scores x100
         (:func:`~gecmetrics.core.table.scaled_number`, as ``--json`` prints them) and ranks,
         per-metric settings."""
-        all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if ranks else []
+        all_ranks = [self.ranks(k + 1) for k in range(len(self.columns))] if check_flag(ranks, "ranks") else []
         rows = []
         for i, row in enumerate(self.rows):
             scores = {c.label: scaled_number(value, self.factor(k))

@@ -7,6 +7,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping
 
+from ..core.checks import check_flag
 from ..errors import InputError, plural, shown as shown_value
 from ..io.text import (REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, check_sequence, decode_utf8,
                        open_input)
@@ -46,6 +47,8 @@ class CorpusFiles:
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
                 raise InputError(f"{name} must be a file path, got {value!r}")
+        check_flag(self.m2_hypotheses, "m2_hypotheses")
+        check_flag(self.target_lines, "target_lines")
         if self.source is None and self.gold is None:
             raise InputError("a corpus needs a source file or a gold M2 file")
         if self.paths.count(STDIN) > 1:

@@ -39,7 +39,7 @@ from ..core.checks import check_count, check_score
 from ..core.edits.blocks import Block, check_built_blocks
 from ..errors import InputError, LineRefused, kind_of, note_text, plural, shown
 from ..io.m2 import parse_m2
-from ..io.text import LONE_SURROGATE
+from ..core.lines import LONE_SURROGATE
 from ..kinds import M2, NONE, TEXT
 from ..metrics.running import check_observations, chunk_statistics, python_corpus
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
@@ -35,7 +34,7 @@ import numpy as np
 from ..core.checks import check_flag, check_fraction, check_seed
 from ..core.resampling import Resampler
 from ..core.table import CORRECTION_TITLES, scaled_number
-from ..errors import InputError
+from ..errors import InputError, large_count
 from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
                            Drawn, drawn, paired_signature, percentile_interval, p_value, warn_if_few_resamples)
 
@@ -213,11 +212,10 @@ def warn_if_no_pair_can_differ(pairs: int, samples: int, correction: str, level:
         needed = max(samples + 1, math.floor(Fraction(factor) / Fraction(level)))
         for _ in range(2):
             needed += factor / (needed + 1) >= level
-        shown = f"{needed:,}" if needed < 10**15 else f"{Decimal(needed):.3g}"  # a float cannot hold 10^323
         adjusted = "raw" if correction == "none" else f"{CORRECTION_TITLES[correction]}-adjusted"
         warnings.warn(f"no pair can differ significantly: with {samples} resamples (or trials) no p-value is below "
                       f"1/{samples + 1}, so no {adjusted} p-value of the {pairs} pairs is below "
-                      f"{level:g} (at least {shown} resamples)")
+                      f"{level:g} (at least {large_count(needed)} resamples)")
 
 
 def clusters_of(names: Sequence[str], scores: Sequence[float], different: Mapping[tuple[int, int], bool],

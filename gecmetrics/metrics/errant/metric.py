@@ -31,7 +31,8 @@ from ...core.lang.zh.language import WORD_LEVEL_MESSAGE  # noqa: F401 (re-export
 from ...errors import InputError, LineRefused, plural
 from ...io.corpus import Corpus
 from ...io.m2 import FIELD_SEPARATOR, Block
-from ...io.text import EMPTY_PATH, check_lines
+from ...core.lines import check_lines
+from ...io.text import EMPTY_PATH
 from ...kinds import M2, TEXT
 from ..base import checked_corpus
 from ..edit_comparison import CherrantSettings, EditComparisonMetric, ErrantResult, comparison_from

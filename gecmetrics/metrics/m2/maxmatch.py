@@ -15,7 +15,7 @@ import numpy as np
 
 from ...io.corpus import Corpus
 
-from ...io.text import check_lines
+from ...core.lines import check_lines
 from ...errors import InputError, LineRefused, plural
 from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
 from ...core import fscore

@@ -32,7 +32,7 @@ import numpy as np
 
 from ...io.corpus import Corpus
 
-from ...io.text import check_lines
+from ...core.lines import check_lines
 from ...errors import InputError, plural
 from ..results import CorpusSums
 from ..running_f import RunningFMetric, SentenceCounts

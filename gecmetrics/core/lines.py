@@ -1,0 +1,74 @@
+"""Lines and reference sets given in Python, checked where any layer takes them (the io
+readers, the n-gram encoder of :class:`~gecmetrics.core.ngrams.EncodedCorpus`): a list of
+strings in order, never one string read as characters, a set in hash order or a mapping's keys."""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Sequence
+
+from ..errors import InputError, kind_of
+
+
+def unordered(values: Any, mapping: bool = True) -> str | None:
+    """What is wrong with ``values`` given where their order counts (lines, reference sets, the
+    paths of references, M2 blocks, sentence numbers), or None: a set or frozenset has none (its
+    items come in the order of their hashes, which for strings changes from one process to the
+    next: the lines of a hypothesis scored against other sentences, GLEU+'s references drawn in
+    another order), and a mapping (``mapping``) would be read as its keys."""
+    if isinstance(values, (set, frozenset)):
+        return f"{kind_of(values)} (it has no order: give a list)"
+    if mapping and isinstance(values, Mapping):
+        return f"{kind_of(values)} (its keys would be read: give a list)"
+    return None
+
+
+def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:
+    """A list of lines: a sequence of strings, not a string (whose characters would be read as
+    lines); anything else is an InputError saying what was expected."""
+    if isinstance(lines, (str, bytes)):
+        raise InputError(f"expected a list of lines, got a single {type(lines).__name__} "
+                         f"(wrap it in a list: [{type(lines).__name__}])", name)
+    if not isinstance(lines, Sequence) and not is_iterable(lines):
+        raise InputError(f"expected a list of lines, got {type(lines).__name__}", name)
+    problem = unordered(lines)
+    if problem is not None:
+        raise InputError(f"expected a list of lines, got {problem}", name)
+    lines = list(lines)
+    for k, line in enumerate(lines):
+        if not isinstance(line, str):
+            raise InputError(f"expected lines of text, got {type(line).__name__} at line {k + 1 + offset}", name,
+                             k + 1 + offset)
+        if not line.isascii() and (found := LONE_SURROGATE.search(line)):  # (spaCy's hashing raised on it)
+            raise InputError(f"holds a lone surrogate ({found.group()!r}), which is no Unicode text", name,
+                             k + 1 + offset)
+    return lines
+
+
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A code point of a UTF-16 surrogate pair on its own: a Python string may hold one, no text
+file can (UTF-8 has no encoding of it)."""
+
+
+def check_reference_sets(references: Any, name: str = "references") -> list[list[str]]:
+    """A list of reference sets, each a list of lines. A flat list of strings is the common
+    mistake (one reference set given without its outer list): it is an error, never read set
+    by set as if each string were a set of lines."""
+    if isinstance(references, (str, bytes)) or not is_iterable(references):
+        raise InputError(f"expected a list of reference sets (each a list of lines), got {type(references).__name__}",
+                         name)
+    problem = unordered(references)
+    if problem is not None:
+        raise InputError(f"expected a list of reference sets (each a list of lines), got {problem}", name)
+    references = list(references)
+    if references and all(isinstance(r, str) for r in references):
+        raise InputError("expected a list of reference sets (each a list of lines), got a list of strings; "
+                         "one reference set is written [lines]", name)
+    return [check_lines(ref, f"reference {k}") for k, ref in enumerate(references)]
+
+
+def is_iterable(value: Any) -> bool:
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
