@@ -25,7 +25,7 @@ from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from .backend import compiled as _counting, compiled_core_enabled
 from .checks import check_count, check_flag
 from .lines import check_lines, check_reference_sets
@@ -396,7 +396,8 @@ class EncodedCorpus:
         sources, references = check_lines(sources, "sources"), check_reference_sets(references)
         for k, reference in enumerate(references):
             if len(reference) != len(sources):
-                raise InputError(f"has {len(reference)} lines but the source has {len(sources)}", f"reference {k}")
+                raise InputError(f"has {plural(len(reference), 'line')} but the source has {len(sources)}",
+                                 f"reference {k}")
         self.source = self.encoder.encode(sources)
         self.references = [self.encoder.encode(ref) for ref in references]
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
