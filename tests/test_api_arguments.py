@@ -549,8 +549,9 @@ def test_system_names_and_score_mappings_of_the_wrong_kind(tmp_path) -> None:
     """A sweep (2026-12-04): system names given as numbers raised TypeError deep inside (sorted or
     joined with the judged names), a set of resampling kinds or None a TypeError, systems=3 was
     accepted and failed later, a ``scored`` that is no run an AttributeError, sentence scores
-    given as text were read as system names, and M2 sources given as one text were read as
-    characters ('has 2 sentences but the source has 5 lines')."""
+    given as text were read as system names, a mapping of names (excluded users, systems) as its
+    keys, and M2 sources given as one text were read as characters ('has 2 sentences but the
+    source has 5 lines')."""
     from gecmetrics.meta.evaluate import JudgmentOptions
     from gecmetrics.meta.human_tables import load_human
     from gecmetrics.meta.sentence import sentence_agreement
@@ -571,6 +572,8 @@ def test_system_names_and_score_mappings_of_the_wrong_kind(tmp_path) -> None:
         (lambda: JudgmentOptions(resampling={"judgments"}), "it has no order"),
         (lambda: JudgmentOptions(systems=3), "systems must be a sequence of system names, got 3"),
         (lambda: load_human("gjg15").systems_of_subset(["AMU", 3]), r"got an int \(3\)"),
+        (lambda: G.read_judgments(str(tmp_path / "j.xml"), excluded_users={"u1": 1}), "its keys would be read"),
+        (lambda: G.correlate_with_judgments(scores, judgments, systems={"A": 1, "B": 2, "C": 3}), "its keys would"),
         (lambda: G.meta_evaluate_judgments(str(tmp_path / "j.xml"), scored="run"), "scored must be a run"),
         (lambda: G.meta_evaluate(None, "gjg15", scored=[1]), "scored must be a run"),
         (lambda: G.get_metric("m2").corpus_score("a b c", G.read_m2(str(tmp_path / "gold.m2")), ["x b c"]),

@@ -9,13 +9,14 @@ from typing import Any, Mapping, Sequence
 from ..errors import InputError, kind_of
 
 
-def unordered(values: Any, mapping: bool = True) -> str | None:
+def unordered(values: Any, mapping: bool = True, sets: bool = True) -> str | None:
     """What is wrong with ``values`` given where their order counts (lines, reference sets, the
     paths of references, M2 blocks, sentence numbers), or None: a set or frozenset has none (its
     items come in the order of their hashes, which for strings changes from one process to the
     next: the lines of a hypothesis scored against other sentences, GLEU+'s references drawn in
-    another order), and a mapping (``mapping``) would be read as its keys."""
-    if isinstance(values, (set, frozenset)):
+    another order; ``sets`` False: names that only select), and a mapping (``mapping``) would be
+    read as its keys."""
+    if sets and isinstance(values, (set, frozenset)):
         return f"{kind_of(values)} (it has no order: give a list)"
     if mapping and isinstance(values, Mapping):
         return f"{kind_of(values)} (its keys would be read: give a list)"

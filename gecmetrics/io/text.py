@@ -145,7 +145,7 @@ def check_sequence(values: Any, name: str, items: str, ordered: bool = True) -> 
     is a set where the order counts (``ordered``: not for names that only select)."""
     if isinstance(values, (str, bytes, os.PathLike)) or not is_iterable(values):
         raise InputError(f"{name} must be a sequence of {items}, got {shown(values)}")
-    problem = unordered(values, mapping=False) if ordered else None
+    problem = unordered(values) if ordered else unordered(values, sets=False)  # a mapping: its keys, never
     if problem is not None:
         raise InputError(f"{name} must be a sequence of {items}, got {problem}")
     return list(values)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from ..errors import InputError, shown
 from ..io.text import check_sequence, decode_lines, first_repeated, read_lines
@@ -67,8 +67,7 @@ class HumanTable:
             requested = [] if human_score is None else [human_score]
         else:
             requested = check_sequence(human_score, "human_score", "human score column names", ordered=False)
-            if (isinstance(human_score, Mapping) or not requested
-                    or not all(isinstance(column, str) for column in requested)):
+            if not requested or not all(isinstance(column, str) for column in requested):
                 raise InputError(f"human_score must be a column name, a sequence of them or None (every human "
                                  f"score column), got {shown(human_score)}")
         if not requested:

@@ -5,7 +5,7 @@ import functools
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping
+from typing import Iterator
 
 from ..core.checks import check_flag
 from ..errors import InputError, plural, shown as shown_value
@@ -40,7 +40,7 @@ class CorpusFiles:
         for name in ("references", "hypotheses", "hypothesis_m2"):
             value = getattr(self, name)
             paths = check_sequence(value, name, "file paths")
-            if isinstance(value, Mapping) or not all(isinstance(path, str) for path in paths):
+            if not all(isinstance(path, str) for path in paths):
                 raise InputError(f"{name} must be a sequence of file paths, got {shown_value(value)}")
             object.__setattr__(self, name, tuple(paths))
         for name in ("source", "gold"):
