@@ -260,7 +260,7 @@ def metric_columns(metrics: Sequence[Any], references: int) -> tuple[list[Column
     for k, metric in enumerate(metrics):
         signature = metric.signature(references)
         if signature in signatures:
-            raise InputError(f"the metric setting {signature} is given twice")
+            raise InputError(f"a metric with the same settings is given twice (its columns would repeat): {signature}")
         signatures.append(signature)
         for column in metric.columns(references):
             label = column.label
