@@ -660,3 +660,44 @@ def test_signatures_results_and_options_of_the_wrong_kind(tmp_path) -> None:
             call()
     assert scores.to_dict(scale=100)["scores"] == [50.0, 25.0]
     assert Signature("X", ["mode:cs", ("n", 4)]) == f"X|mode:cs|n:4|version:{G.__version__}"
+
+
+def test_attribution_report_and_column_arguments(tmp_path) -> None:
+    """A sweep (2026-12-05): a set of edits was applied in hash order (insertions at one point
+    go in the order given), a score of 10**400 was an OverflowError and "1" or True were read
+    as numbers; attribute(None, ...) and attribution_tsv(a, None) TypeErrors, first_sentence -1
+    and True accepted; report_data(methods=None | metrics=[None]) TypeError / AttributeError, a
+    list as title printed "['x']"; write_report(html=1) TypeError, the same file as page and
+    JSON kept one of them; column_index(10**400) OverflowError."""
+    from gecmetrics.output.report import report_data, write_report
+    from gecmetrics.stats.attribution import attribute, attribute_corpus, attribution_tsv
+
+    def lengths(texts):
+        return [len(text) / 10 for text in texts]
+
+    one = attribute("He go .", [(1, 2, "goes")], lengths)
+    corpus = G.Corpus(["a b c", "d e f"], [["a b c", "d x f"]], {"A": ["a b c", "d e f"], "B": ["a b", "d x f"]})
+    cases = [
+        (lambda: attribute("He go home .", {(1, 1, "a"), (1, 1, "b")}, lengths), "it has no order"),
+        (lambda: attribute_corpus({"a b", "c d"}, [[(0, 1, "x")], []], lambda r, t: [0.1] * len(t)), "no order"),
+        (lambda: attribute("He go .", [(1, 2, "goes")], lambda t: [10**400] * len(t)), "one number per sentence"),
+        (lambda: attribute("He go .", [(1, 2, "goes")], lambda t: ["1"] * len(t)), "got str32 values"),
+        (lambda: attribute("He go .", [(1, 2, "goes")], lambda t: [True] * len(t)), "got bool values"),
+        (lambda: attribute(None, [], lengths), "a source is a text or a list of tokens, got None"),
+        (lambda: attribute_corpus(None, [], lambda r, t: [0.0] * len(t)), "sources and edits are lists"),
+        (lambda: attribution_tsv(one, None), "first_sentence must be an integer"),
+        (lambda: attribution_tsv(one, True), "first_sentence must be an integer"),
+        (lambda: attribution_tsv(None), "expected an Attribution or a list of them"),
+        (lambda: report_data(corpus, ["gleu"], methods=None, attribution="none", samples=10), "methods must be"),
+        (lambda: report_data(corpus, [None], attribution="none", samples=10), "not a metric: None"),
+        (lambda: report_data(corpus, ["gleu"], attribution="none", samples=10, title=["x"]), "title must be a text"),
+        (lambda: write_report({}, html=1), "the html must be given as a path"),
+        (lambda: write_report({}, html=str(tmp_path / "r.html"), json_path=str(tmp_path / "r.html")),
+         "name the same file"),
+        (lambda: G.get_metric("green", beta=[0.5, 2]).column_index(10**400), "is not one of this metric's"),
+    ]
+    for call, message in cases:
+        with pytest.raises(InputError, match=message):
+            call()
+    assert attribution_tsv(one).splitlines()[1].startswith("1\tshapley\t1\t1\t2\tgo\tgoes")
+    assert not list(tmp_path.iterdir())

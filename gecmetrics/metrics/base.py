@@ -49,7 +49,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Iterable, Mapping, Sequence
 
 from ..core.checks import check_count
-from ..errors import InputError, warn_notes
+from ..errors import InputError, shown, warn_notes
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
 from .results import Column, CorpusSums, Result, ScoreResult, SentenceScores, Signature, as_field, compact
 from .settings import Settings, signature_value
@@ -65,7 +65,7 @@ def _number(value: Any) -> float | None:
     """``value`` as a float, or None when it is not a number (a column setting's text value)."""
     try:
         return float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # (10**400 is no column either)
         return None
 
 
@@ -620,9 +620,9 @@ class Metric(ABC):
                 return index
             if by_value is not None:
                 return by_value
-            raise InputError(f"{self.column_setting} {key!r} is not one of this metric's "
+            raise InputError(f"{self.column_setting} {shown(key)} is not one of this metric's "
                              f"({', '.join(signature_value(v) for v in self._column_values())})")
-        raise InputError(f"metric {self.display_name} has no column {key!r}; columns: {', '.join(labels)} "
+        raise InputError(f"metric {self.display_name} has no column {shown(key)}; columns: {', '.join(labels)} "
                          f"(or 0..{len(labels) - 1})")
 
     def _column_values(self) -> list[Any]:

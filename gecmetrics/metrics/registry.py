@@ -284,6 +284,8 @@ def resolve_metrics(metrics: Sequence[Any] | str) -> list[Any]:
         raise InputError(f"metrics must be a list of metrics (objects or registered names), got {kind}")
     resolved = []
     for metric in metrics:
+        if not isinstance(metric, (str, Metric)):  # (None failed later, asked for its signature)
+            raise InputError(f"not a metric: {shown(metric)} (metrics are gecmetrics.Metric objects or registered names)")
         resolved.extend(metrics_from_text(metric) if isinstance(metric, str) else [metric])
     return resolved
 

@@ -41,8 +41,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core.checks import check_count, check_flag
+from ..core.lines import is_iterable, unordered
 from ..core.table import escaped_cell
-from ..errors import InputError, plural
+from ..errors import InputError, kind_of, plural
 
 ADD = "add"
 LEAVE_ONE_OUT = "leave-one-out"
@@ -149,6 +150,9 @@ def _where(row: int | None) -> str:
 def _tokens(source: str | Sequence[str], row: int | None) -> tuple[str, ...]:
     if isinstance(source, str):
         return tuple(source.split())
+    if isinstance(source, bytes) or not is_iterable(source) or unordered(source) is not None:
+        raise InputError(f"{_where(row)}a source is a text or a list of tokens, got "
+                         f"{unordered(source) or kind_of(source)}")
     tokens = tuple(source)
     for token in tokens:
         if not isinstance(token, str) or not token or token != token.strip() or len(token.split()) != 1:
@@ -208,8 +212,9 @@ def as_edit(edit: Any, row: int | None = None, k: int = 0) -> EditSpan:
 def check_edits(tokens: Sequence[str], edits: Iterable[Any], row: int | None = None) -> tuple[EditSpan, ...]:
     """The edits as EditSpans, checked against the source: spans within the tokens, no two
     overlapping (insertions at one point are applied in the order given)."""
-    if isinstance(edits, (str, bytes)) or not isinstance(edits, Iterable):
-        raise InputError(f"{_where(row)}the edits must be a list, got {type(edits).__name__}")
+    if isinstance(edits, (str, bytes)) or not isinstance(edits, Iterable) or unordered(edits) is not None:
+        # (a set: insertions at one point, applied in the order given, came in hash order)
+        raise InputError(f"{_where(row)}the edits must be a list, got {unordered(edits) or kind_of(edits)}")
     spans = tuple(as_edit(edit, row, k) for k, edit in enumerate(edits))
     for k, span in enumerate(spans):
         if span.end > len(tokens):
@@ -385,11 +390,13 @@ def _score_values(score: RowScoreFunction, rows: list[int], texts: list[str]) ->
     if not texts:
         return np.zeros(0)
     try:
-        returned = score(rows, texts)
-        values = np.asarray(returned, dtype=np.float64)
+        returned = np.asarray(score(rows, texts))
+        if returned.dtype.kind not in "fiu":  # (text such as "1" was converted, bools read as 0 and 1)
+            raise TypeError(f"got {returned.dtype.name} values")
+        values = returned.astype(np.float64)
     except InputError:
         raise
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise InputError(f"the score function must return one number per sentence: {error}") from None
     if values.shape != (len(texts),):
         raise InputError(f"the score function returned {plural(values.size, 'value')} (shape {values.shape}) for "
@@ -423,8 +430,10 @@ def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequ
     first_row = check_count(first_row, "first_row", 0)
     if not callable(score):
         raise InputError(f"score must be a function, got {type(score).__name__}")
-    if isinstance(sources, str) or isinstance(edits, str):
-        raise InputError("sources and edits are lists, one item per sentence")
+    for given in (sources, edits):
+        if isinstance(given, (str, bytes)) or not is_iterable(given) or unordered(given) is not None:
+            raise InputError(f"sources and edits are lists, one item per sentence, got "
+                             f"{unordered(given) or kind_of(given)}")
     sources, edits = list(sources), list(edits)
     if len(sources) != len(edits):
         raise InputError(f"{plural(len(sources), 'source')} but "
@@ -640,8 +649,11 @@ def attribution_rows(attributions: Sequence[Attribution | None] | Attribution,
     """One dict per edit (keys: :data:`TSV_COLUMNS`, then ``in_place_of``: "shapley" where
     sampled Shapley ran in exact Shapley's place, else None); ``sentence`` counts from
     ``first_sentence`` over the list given (None entries, skipped hypotheses, write nothing)."""
+    first_sentence = check_count(first_sentence, "first_sentence", 0)
     if isinstance(attributions, Attribution):
         attributions = [attributions]
+    elif isinstance(attributions, (str, bytes)) or not is_iterable(attributions) or unordered(attributions):
+        raise InputError(f"expected an Attribution or a list of them, got {kind_of(attributions)}")
     rows = []
     for position, attribution in enumerate(attributions):
         if attribution is None:

@@ -27,8 +27,9 @@ import numpy as np
 
 from ...core import fscore
 from ...core.backend import release_freed_memory
-from ...errors import InputError
+from ...errors import InputError, kind_of
 from ...io.corpus import Corpus, read_corpus
+from ...io.text import check_sequence
 from ...kinds import M2
 from ...metrics.base import Metric
 from ...metrics.capabilities import GoldEditWeights
@@ -395,7 +396,10 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     """
     baseline = _check_report(corpus, baseline, samples)
     correction = check_correction(correction)
-    methods = [method_name(m) for m in ([methods] if isinstance(methods, str) else methods)]
+    methods = [method_name(m) for m in ([methods] if isinstance(methods, str) else
+                                        check_sequence(methods, "methods", "attribution methods"))]
+    if title is not None and not isinstance(title, str):  # (a list printed as "['x']")
+        raise InputError(f"title must be a text or None, got {kind_of(title)}")
     defaults = default_metrics(REPORT, corpus.gold is not None)
     resolved, marker = report_metrics(metrics, defaults)
     check_columns(resolved, len(corpus.references))

@@ -357,11 +357,15 @@ def check_report_paths(html: str | os.PathLike | None, json_path: str | os.PathL
     """The page's and the JSON's paths, checked before a report is computed (``gecmetric
     report``) and again when it is written: at least one, each in a folder that exists (the
     report makes none)."""
+    from ...io.atomic import check_outputs
+    from ...io.text import check_path
+
     if html is None and json_path is None:
         raise InputError("nothing to write: give the HTML page's path and/or the JSON's")
-    for path in (html, json_path):
-        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(os.fspath(path)))):
+    for name, path in (("html", html), ("json_path", json_path)):
+        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(check_path(path, name)))):
             raise InputError("the folder does not exist", os.fspath(path))
+    check_outputs([("html", html), ("json_path", json_path)], [])  # (the same file twice kept one of them)
 
 
 def write_report(data: dict, html: str | os.PathLike | None = None, json_path: str | os.PathLike | None = None
