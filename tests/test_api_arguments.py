@@ -701,3 +701,28 @@ def test_attribution_report_and_column_arguments(tmp_path) -> None:
             call()
     assert attribution_tsv(one).splitlines()[1].startswith("1\tshapley\t1\t1\t2\tgo\tgoes")
     assert not list(tmp_path.iterdir())
+
+
+def test_llm_options_and_huge_correlated_values() -> None:
+    """A sweep (2026-12-05): requests_per_minute=10**400 and timeout=10**400 were OverflowErrors,
+    requests_per_minute=inf was taken until a dry run refused it, temperature="" and base_url=""
+    were "unset" (only the word none is); Kendall's tau on values near 1e308 leaked NumPy's
+    overflow warning."""
+    import warnings
+
+    from gecmetrics.metrics.llm.backends import make_backend
+
+    cases = [
+        (lambda: make_backend("vllm:x", requests_per_minute=10**400), "requests_per_minute must be a positive"),
+        (lambda: make_backend("vllm:x", timeout=10**400), "timeout must be a finite number"),
+        (lambda: G.get_metric("llm-s", model="vllm:x", requests_per_minute=float("inf")), "finite positive"),
+        (lambda: G.get_metric("llm-s", model="vllm:x", temperature=""), "temperature must be a number, got ''"),
+        (lambda: G.get_metric("llm-s", model="vllm:x", base_url=""), "base_url must be a non-empty text"),
+    ]
+    for call, message in cases:
+        with pytest.raises(InputError, match=message):
+            call()
+    assert G.get_metric("llm-s", model="vllm:x", temperature="none").settings.temperature is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert G.kendall([1e308, -1e308, 1e308, -1e308], [2, 1, 4, 3]) == pytest.approx(0.4082482904638631)

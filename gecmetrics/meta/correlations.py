@@ -65,8 +65,9 @@ def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     first, second = np.triu_indices(x.shape[-1], 1)
-    sx = np.sign(x[..., first] - x[..., second])
-    sy = np.sign(y[..., first] - y[..., second])
+    with np.errstate(over="ignore"):  # 1e308 - (-1e308) is inf: its sign is the comparison's
+        sx = np.sign(x[..., first] - x[..., second])
+        sy = np.sign(y[..., first] - y[..., second])
     with np.errstate(invalid="ignore", divide="ignore"):
         return (sx * sy).sum(axis=-1) / np.sqrt(np.abs(sx).sum(axis=-1) * np.abs(sy).sum(axis=-1))
 

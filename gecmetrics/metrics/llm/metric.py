@@ -37,7 +37,7 @@ from ...kinds import NONE, TEXT
 from ..base import Metric, checked_corpus
 from ..results import CorpusSums
 from ..settings import (Settings, choice, non_negative_int, optional_int, parse_device, parse_finite_non_negative,
-                        parse_float, positive_int, setting, setting_label, signature_value)
+                        parse_float, positive_int, setting, setting_label, signature_value, unset)
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
 from .backends.base import check_base_url
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
@@ -72,13 +72,13 @@ def _text(name: str, value: Any) -> str:
 
 
 def _optional_text(name: str, value: Any) -> str | None:
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+    if unset(value):
         return None
     return _text(name, value)
 
 
 def _optional_float(name: str, value: Any) -> float | None:
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+    if unset(value):
         return None
     return parse_float(name, value)
 
@@ -155,8 +155,9 @@ class LLMSettings(Settings):
             object.__setattr__(self, "base_url", check_base_url(self.base_url))
         if self.max_requests is not None and self.max_requests < 0:
             raise InputError(f"setting max_requests must be >= 0, got {self.max_requests}")
-        if self.requests_per_minute is not None and not self.requests_per_minute > 0:
-            raise InputError(f"setting requests_per_minute must be positive, got {self.requests_per_minute}")
+        if self.requests_per_minute is not None and not 0 < self.requests_per_minute < float("inf"):
+            raise InputError(f"setting requests_per_minute must be a finite positive number, got "
+                             f"{self.requests_per_minute}")
         if self.criterion is not None and self.criterion not in CRITERIA[self.variant]:
             raise InputError(f"setting criterion: {self.criterion!r} is not one of {self.variant}'s "
                              f"({', '.join(CRITERIA[self.variant])})")

@@ -328,7 +328,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def _number(value: Any) -> bool:
     """A finite int or float (not a bool)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and -1e300 < value < 1e300  # (nan: no)
 
 
 def _check_request_options(seed: Any, temperature: Any, top_p: Any, extra_body: Any, api_key_env: Any,
@@ -378,8 +378,7 @@ class OpenAICompatibleBackend:
         _check_request_options(seed, temperature, top_p, extra_body, api_key_env, requests_per_minute)
         for name, value in (("timeout", timeout), ("backoff", backoff), ("max_backoff", max_backoff),
                             ("max_retry_after", max_retry_after)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or \
-                    value < 0 or (name == "timeout" and value == 0):
+            if not _number(value) or value < 0 or (name == "timeout" and value == 0):
                 raise BackendError(f"{name} must be a finite number of seconds "
                                    f"({'above' if name == 'timeout' else 'at least'} 0), not {value!r}")
         self.model = model
