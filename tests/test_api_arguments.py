@@ -393,14 +393,19 @@ def test_the_cache_checks_its_options(tmp_path) -> None:
         Cache(tmp_path, on_warning=5)
     with pytest.raises(InputError, match="variable must be the text"):
         resolve_cache_folder(None, 5)
-    for size in (float("nan"), -1, True, "5"):
+    for size in (float("nan"), -1, True, "5", 10**400):
         with pytest.raises(InputError, match="format_size takes a number of bytes"):
             format_size(size)
     assert format_size(1_234_567) == "1.2 MB" and format_size(999) == "999 B"
     cache, key = Cache(tmp_path), cache_key("a")
-    for items, message in (([key], "pairs, got bytes"), (5, "not int"), ([(key, b"v", 1)], "got tuple of 3")):
-        with pytest.raises(TypeError, match=message):
+    for items, message in (([key], "pairs, got bytes"), (5, "not int"), ([(key, b"v", 1)], "got tuple of 3"),
+                           ({key: "text"}, "values are bytes, not str")):
+        with pytest.raises(InputError, match=message):
             cache.put_many("ns", items)
+    with pytest.raises(InputError, match="a cache namespace is a str, not NoneType"):
+        cache.get_many(None, [key])
+    with pytest.raises(InputError, match="keys are bytes, not str"):
+        cache.get_many("ns", ["k"])
     cache.put_many("ns", [(key, b"v")])
     assert cache.get_many("ns", [key]) == {key: b"v"}
 

@@ -42,6 +42,7 @@ from typing import Any
 
 from ..errors import InputError, one_line, plural, shown
 from .checks import check_flag
+from .lines import is_iterable
 from .cache_folder import (CACHE_FILE_SUFFIXES, ENV_VAR, FILE_NAME, SCHEMA_VERSION, cache_files,
                            resolve_cache_folder)
 
@@ -111,7 +112,7 @@ def cache_key(*parts: str | bytes | int) -> bytes:
         elif isinstance(part, int) and not isinstance(part, bool):
             tag, data = b"i", str(part).encode("ascii")
         else:
-            raise TypeError(f"cache_key parts are str, bytes or int, not {type(part).__name__}")
+            raise InputError(f"cache_key parts are str, bytes or int, not {type(part).__name__}")
         digest.update(tag + struct.pack("<Q", len(data)) + data)
     return digest.digest()
 
@@ -157,7 +158,7 @@ def pack_arrays(arrays: Sequence[Any]) -> bytes:
     for array in arrays:
         array = np.asarray(array)
         if array.dtype.kind not in _ARRAY_KINDS:
-            raise TypeError(f"pack_arrays stores numbers and booleans, not dtype {array.dtype}")
+            raise InputError(f"pack_arrays stores numbers and booleans, not dtype {array.dtype}")
         dtype = array.dtype.str.encode("ascii")
         out.append(struct.pack("<B", len(dtype)) + dtype + struct.pack("<B", array.ndim))
         out.append(struct.pack(f"<{array.ndim}Q", *array.shape))
@@ -272,7 +273,7 @@ def parse_age(text: str | float | timedelta, what: str = "age") -> float:
 
 def format_size(size: int) -> str:
     """``1234567`` -> ``"1.2 MB"`` (powers of 1000, as :func:`parse_size` reads them)."""
-    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+    if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size < 10**300:  # (past float: Overflow)
         raise InputError(f"format_size takes a number of bytes (an int, 0 or more), got {shown(size)}")
     value = float(size)
     for unit in ("B", "KB", "MB", "GB", "TB"):
@@ -378,7 +379,7 @@ MAX_NAMESPACE_CHARS = 1000
 def check_namespace(namespace: str) -> str:
     """A producer's namespace: 1 to :data:`MAX_NAMESPACE_CHARS` printable characters."""
     if not isinstance(namespace, str):
-        raise TypeError(f"a cache namespace is a str, not {type(namespace).__name__}")
+        raise InputError(f"a cache namespace is a str, not {type(namespace).__name__}")
     if not namespace or len(namespace) > MAX_NAMESPACE_CHARS or not namespace.isprintable():
         shown = repr(namespace) if len(namespace) <= 60 else f"{namespace[:40]!r}... ({len(namespace):,} characters)"
         raise InputError(f"cache namespace {shown} is not a namespace: 1 to {MAX_NAMESPACE_CHARS} printable "
@@ -391,7 +392,7 @@ def _as_bytes(value: Any, what: str) -> bytes:
         return value
     if isinstance(value, (bytearray, memoryview)):
         return bytes(value)
-    raise TypeError(f"cache {what}s are bytes, not {type(value).__name__}")
+    raise InputError(f"cache {what}s are bytes, not {type(value).__name__}")
 
 
 def _checksum(ns_id: int, key: bytes, value: bytes) -> int:
@@ -525,6 +526,8 @@ class Cache:
         """(key, value) for the stored ``keys``, read in chunks of a few thousand keys (fewer when
         values are large), so that only one chunk of values is held here at a time."""
         check_namespace(namespace)
+        if isinstance(keys, (str, bytes, bytearray)) or not is_iterable(keys):  # (one key: its bytes were keys)
+            raise InputError(f"cache keys are given as a list (of bytes), not {type(keys).__name__}")
         if not self.enabled:
             for key in keys:  # still check the arguments
                 _as_bytes(key, "key")
@@ -561,14 +564,14 @@ class Cache:
         """
         check_namespace(namespace)
         if isinstance(items, (str, bytes, bytearray, memoryview)) or not isinstance(items, Iterable):
-            raise TypeError("cache items are a mapping of keys to values or (key, value) pairs, not "
+            raise InputError("cache items are a mapping of keys to values or (key, value) pairs, not "
                             f"{type(items).__name__}")
         pairs = items.items() if isinstance(items, Mapping) else items
         chunk: list[tuple[bytes, bytes]] = []
         size = 0
         for pair in pairs:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                raise TypeError(f"cache items are (key, value) pairs, got {type(pair).__name__}"
+                raise InputError(f"cache items are (key, value) pairs, got {type(pair).__name__}"
                                 + (f" of {len(pair)}" if isinstance(pair, (tuple, list)) else ""))
             key, value = _as_bytes(pair[0], "key"), _as_bytes(pair[1], "value")
             if not self.enabled or self._read_only:
