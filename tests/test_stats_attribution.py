@@ -420,7 +420,7 @@ def test_options_are_checked_before_any_sentence():
     ([[0.0, 1.0]] * 3, "returned 6 values"),
     ([0.0, float("nan")], "returned nan"),
     (["a", "b", "c"], "one number per sentence"),
-    (None, "returned 1 value"),
+    (None, "one number per sentence: got object values"),  # (None was read as one nan)
 ])
 def test_bad_score_functions(returned, message):
     with pytest.raises(InputError, match=message):

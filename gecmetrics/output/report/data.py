@@ -394,12 +394,9 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     :func:`~gecmetrics.run.engine.score_files` takes it).
     ``warnings``: what ``compare`` prints of the input (``Scored.warnings``) and :func:`type_note_warnings`.
     """
-    baseline = _check_report(corpus, baseline, samples)
+    baseline = _check_report(corpus, baseline, samples, title)
     correction = check_correction(correction)
-    methods = [method_name(m) for m in ([methods] if isinstance(methods, str) else
-                                        check_sequence(methods, "methods", "attribution methods"))]
-    if title is not None and not isinstance(title, str):  # (a list printed as "['x']")
-        raise InputError(f"title must be a text or None, got {kind_of(title)}")
+    methods = _method_names(methods)
     defaults = default_metrics(REPORT, corpus.gold is not None)
     resolved, marker = report_metrics(metrics, defaults)
     check_columns(resolved, len(corpus.references))
@@ -460,8 +457,17 @@ def _naming_annotator(metric: Metric, annotation: dict[str, Any], annotator: Any
     return metric.with_edits_made_by(annotator.annotation_fields()) if reads else metric
 
 
-def _check_report(corpus: Corpus, baseline: str | None, samples: int) -> str:
-    """The report's corpus and numbers checked before any work; the baseline (default: the first system)."""
+def _method_names(methods: str | Sequence[str]) -> list[str]:
+    """The attribution methods asked for (one name, or a sequence of them), checked."""
+    given = [methods] if isinstance(methods, str) else check_sequence(methods, "methods", "attribution methods")
+    return [method_name(m) for m in given]
+
+
+def _check_report(corpus: Corpus, baseline: str | None, samples: int, title: str | None = None) -> str:
+    """The report's corpus, numbers and title checked before any work; the baseline (default:
+    the first system)."""
+    if title is not None and not isinstance(title, str):  # (a list printed as "['x']")
+        raise InputError(f"title must be a text or None, got {kind_of(title)}")
     if not isinstance(corpus, Corpus):
         raise InputError(f"report_data needs a Corpus, got {type(corpus).__name__}")
     systems = list(corpus.hypotheses)
