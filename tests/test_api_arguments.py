@@ -731,3 +731,12 @@ def test_llm_options_and_huge_correlated_values() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert G.kendall([1e308, -1e308, 1e308, -1e308], [2, 1, 4, 3]) == pytest.approx(0.4082482904638631)
+
+
+def test_score_tables_read_ascii_numbers_only() -> None:
+    """A meta-eval scores or human TSV read '\u0665' (Arabic-Indic 5) and fullwidth '\uff11\uff10' as numbers
+    (the pattern's \\d matched every script's digits); every other number reader refuses them."""
+    from gecmetrics.meta.score_files import parse_number
+
+    assert parse_number("\u0665") is None and parse_number("\uff11\uff10") is None
+    assert parse_number("5") == 5.0 and parse_number("-1.5e2") == -150.0

@@ -20,7 +20,7 @@ SINGLE_METRIC_NAME = "metric"
 """Name given to the metric of one flat ``{system: score}`` mapping or headerless score file read
 from standard input."""
 
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)  # (else \d: any script's digits)
 
 
 @dataclass(frozen=True)
