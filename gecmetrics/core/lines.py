@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from ..errors import InputError, kind_of
+from ..errors import InputError, kind_of, plural
 
 
 def unordered(values: Any, mapping: bool = True, sets: bool = True) -> str | None:
@@ -21,6 +21,20 @@ def unordered(values: Any, mapping: bool = True, sets: bool = True) -> str | Non
     if mapping and isinstance(values, Mapping):
         return f"{kind_of(values)} (its keys would be read: give a list)"
     return None
+
+
+def sequence_problem(values: Any) -> str | None:
+    """What keeps ``values`` from being read as a sequence in its order, for a message (``a
+    str``, ``None``, ``a set (it has no order: give a list)``), or None when nothing does."""
+    if isinstance(values, (str, bytes)) or not is_iterable(values):
+        return kind_of(values)
+    return unordered(values)
+
+
+def check_length(lines: Sequence[Any], expected: int, name: str, source_name: str = "the source") -> None:
+    """Raise a clear error when a text does not have as many lines as the source."""
+    if len(lines) != expected:
+        raise InputError(f"has {plural(len(lines), 'line')} but {source_name} has {expected}", name)
 
 
 def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:

@@ -25,10 +25,10 @@ from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
-from ..errors import InputError, plural
+from ..errors import InputError
 from .backend import compiled as _counting, compiled_core_enabled
 from .checks import check_count, check_flag
-from .lines import check_lines, check_reference_sets
+from .lines import check_length, check_lines, check_reference_sets
 from .offsets import ranges_index
 from .units import UNITS, normalized_space
 
@@ -395,9 +395,7 @@ class EncodedCorpus:
         self.encoder = Encoder(max_order, unit, normalize_space, compiled)
         sources, references = check_lines(sources, "sources"), check_reference_sets(references)
         for k, reference in enumerate(references):
-            if len(reference) != len(sources):
-                raise InputError(f"has {plural(len(reference), 'line')} but the source has {len(sources)}",
-                                 f"reference {k}")
+            check_length(reference, len(sources), f"reference {k}")
         self.source = self.encoder.encode(sources)
         self.references = [self.encoder.encode(ref) for ref in references]
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}

@@ -10,9 +10,9 @@ from typing import Any, Mapping, Sequence
 from ..core.checks import check_count, check_distinct_names
 from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
-from ..core.lines import check_lines, check_reference_sets, is_iterable, unordered
-from .text import (REPEATED_REFERENCE, STDIN, _shown, blame_line_counts, check_distinct, check_length, check_paths,
-                   check_sequence, read_lines)
+from ..core.lines import check_length, check_lines, check_reference_sets, is_iterable, sequence_problem, unordered
+from .text import (REPEATED_REFERENCE, STDIN, _shown, blame_line_counts, check_distinct, check_paths, check_sequence,
+                   read_lines)
 
 @dataclass
 class Corpus:
@@ -208,7 +208,7 @@ def _mapping(value: Any, what: str) -> dict:
 def _blocks_list(blocks: Any, name: str) -> list:
     """M2 blocks given as a list (or another ordered iterable), checked to be blocks; text, a
     number, a mapping or a set is an InputError naming ``name``."""
-    if isinstance(blocks, (str, bytes, Mapping)) or not is_iterable(blocks) or unordered(blocks) is not None:
+    if sequence_problem(blocks) is not None:
         raise InputError(f"expected a list of M2 blocks (gecmetrics.read_m2), got {type(blocks).__name__}", name)
     blocks = list(blocks)
     _check_built(blocks, name)
@@ -247,7 +247,7 @@ def _block_source(block: Any, k: int, name: str) -> str:
 
 
 def _hypothesis(lines: Any, name: str) -> list:
-    if isinstance(lines, (str, bytes)) or not is_iterable(lines) or unordered(lines) is not None:
+    if sequence_problem(lines) is not None:
         return check_lines(lines, name)  # raises with the right message
     lines = list(lines)
     if lines and not isinstance(lines[0], str):

@@ -242,12 +242,6 @@ def read_lines(path: str) -> list[str]:
     return decode_lines(data, path)
 
 
-def check_length(lines: Sequence[Any], expected: int, name: str, source_name: str = "the source") -> None:
-    """Raise a clear error when a file does not have as many lines as the source."""
-    if len(lines) != expected:
-        raise InputError(f"has {plural(len(lines), 'line')} but {source_name} has {expected}", name)
-
-
 def _shown(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 

@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core.checks import check_count, check_flag
-from ..core.lines import is_iterable, unordered
+from ..core.lines import sequence_problem
 from ..core.table import escaped_cell
 from ..errors import InputError, kind_of, plural
 
@@ -150,9 +150,8 @@ def _where(row: int | None) -> str:
 def _tokens(source: str | Sequence[str], row: int | None) -> tuple[str, ...]:
     if isinstance(source, str):
         return tuple(source.split())
-    if isinstance(source, bytes) or not is_iterable(source) or unordered(source) is not None:
-        raise InputError(f"{_where(row)}a source is a text or a list of tokens, got "
-                         f"{unordered(source) or kind_of(source)}")
+    if (problem := sequence_problem(source)) is not None:
+        raise InputError(f"{_where(row)}a source is a text or a list of tokens, got {problem}")
     tokens = tuple(source)
     for token in tokens:
         if not isinstance(token, str) or not token or token != token.strip() or len(token.split()) != 1:
@@ -212,9 +211,9 @@ def as_edit(edit: Any, row: int | None = None, k: int = 0) -> EditSpan:
 def check_edits(tokens: Sequence[str], edits: Iterable[Any], row: int | None = None) -> tuple[EditSpan, ...]:
     """The edits as EditSpans, checked against the source: spans within the tokens, no two
     overlapping (insertions at one point are applied in the order given)."""
-    if isinstance(edits, (str, bytes)) or not isinstance(edits, Iterable) or unordered(edits) is not None:
+    if (problem := sequence_problem(edits)) is not None:
         # (a set: insertions at one point, applied in the order given, came in hash order)
-        raise InputError(f"{_where(row)}the edits must be a list, got {unordered(edits) or kind_of(edits)}")
+        raise InputError(f"{_where(row)}the edits must be a list, got {problem}")
     spans = tuple(as_edit(edit, row, k) for k, edit in enumerate(edits))
     for k, span in enumerate(spans):
         if span.end > len(tokens):
@@ -431,9 +430,8 @@ def attribute_corpus_methods(sources: Sequence[str | Sequence[str]], edits: Sequ
     if not callable(score):
         raise InputError(f"score must be a function, got {type(score).__name__}")
     for given in (sources, edits):
-        if isinstance(given, (str, bytes)) or not is_iterable(given) or unordered(given) is not None:
-            raise InputError(f"sources and edits are lists, one item per sentence, got "
-                             f"{unordered(given) or kind_of(given)}")
+        if (problem := sequence_problem(given)) is not None:
+            raise InputError(f"sources and edits are lists, one item per sentence, got {problem}")
     sources, edits = list(sources), list(edits)
     if len(sources) != len(edits):
         raise InputError(f"{plural(len(sources), 'source')} but "
@@ -652,7 +650,7 @@ def attribution_rows(attributions: Sequence[Attribution | None] | Attribution,
     first_sentence = check_count(first_sentence, "first_sentence", 0)
     if isinstance(attributions, Attribution):
         attributions = [attributions]
-    elif isinstance(attributions, (str, bytes)) or not is_iterable(attributions) or unordered(attributions):
+    elif sequence_problem(attributions) is not None:
         raise InputError(f"expected an Attribution or a list of them, got {kind_of(attributions)}")
     rows = []
     for position, attribution in enumerate(attributions):
