@@ -67,6 +67,18 @@ def test_correlations_equal_scipy(data) -> None:
     assert correlation_rows("kendall", rows_x, rows_y)[0] == pytest.approx(kendall(x, y), abs=1e-12)
 
 
+@pytest.mark.parametrize("exponent", [-1074, -1000, 0, 900, 1021])
+def test_correlations_at_the_ends_of_the_float_range(exponent: int) -> None:
+    # the same correlation after scaling by a power of two: near 1e308 the mean's sum overflowed
+    # (pearson nan, with a warning), near 5e-324 the deviations were lost
+    x = [3.0, -1.0, 4.0, 1.0, 5.0]
+    y = [2.0, 7.0, 1.0, 8.0, 2.0]
+    scaled = [math.ldexp(value, exponent) for value in x]  # 5 * 2**1021 is 1.1e308
+    with np.errstate(all="raise"):
+        for name in ("pearson", "spearman", "kendall"):
+            assert correlation(name, scaled, y) == correlation(name, x, y), name
+
+
 def test_kendall_hand_computed_and_unknown_name() -> None:
     # pairs of (1,2,3,4) vs (1,3,2,4): 5 concordant, 1 discordant: tau = 4/6
     assert kendall([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(4 / 6, abs=1e-15)

@@ -57,6 +57,10 @@ def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         unit = []
         for rows in (x, y):
+            # scaled by a power of two first (exact; the correlation is the same): scores near
+            # 1e308 overflowed the mean's sum to inf, and the correlation was nan
+            exponent = np.frexp(np.abs(rows).max(axis=-1, keepdims=True))[1]
+            rows = np.ldexp(rows, -exponent)
             deviation = rows - rows.mean(axis=-1, keepdims=True)
             deviation = deviation / np.abs(deviation).max(axis=-1, keepdims=True)
             unit.append(deviation / np.linalg.norm(deviation, axis=-1, keepdims=True))
