@@ -192,3 +192,35 @@ def test_cli_refs_errors(tmp_path, monkeypatch):
         run = CliRunner().invoke(main, ["m2", "refs", str(gold), "--prefix", prefix])
         assert run.exit_code == 2 and f"{prefix!r} has no name before them; for a folder, use -o DIR" in run.stderr
     assert not list(tmp_path.glob(".*"))
+
+
+def test_cli_refs_makes_the_output_folder_and_removes_it_when_a_write_fails(tmp_path, monkeypatch):
+    gold = tmp_path / "gold.m2"
+    gold.write_text(COMBINED, encoding="utf-8")
+    run = CliRunner().invoke(main, ["m2", "refs", str(gold), "-o", str(tmp_path / "new" / "refs")])
+    assert run.exit_code == 0, run.output
+    assert sorted(path.name for path in (tmp_path / "new" / "refs").iterdir()) == ["INPUT", "REF0", "REF1"]
+    import gecmetrics.io.m2_references as module
+
+    real = module.output_group
+
+    class Failing:  # the second file's write fails: no file is left, and no folder made for them
+        def __enter__(self):
+            self.context = real()
+            self.group = self.context.__enter__()
+            self.count = 0
+            return self
+
+        def output(self, path):
+            self.count += 1
+            if self.count == 2:
+                raise OSError(28, "No space left on device", path)
+            return self.group.output(path)
+
+        def __exit__(self, *exc):
+            return self.context.__exit__(*exc)
+
+    monkeypatch.setattr(module, "output_group", Failing)
+    run = CliRunner().invoke(main, ["m2", "refs", str(gold), "-o", str(tmp_path / "other" / "refs")])
+    assert run.exit_code == 1 and "No space left on device" in run.stderr, run.output
+    assert not (tmp_path / "other").exists()

@@ -38,7 +38,7 @@ def m2() -> None:
               help="Keep only this annotator (repeatable). With several files, annotators are numbered "
                    "0, 1, ... over the files in order.")
 @click.option("-o", "--output-dir", "output_dir", type=click.Path(file_okay=False),
-              help="Write DIR/INPUT and DIR/REF<annotator>.")
+              help="Write DIR/INPUT and DIR/REF<annotator> (DIR is made if missing).")
 @click.option("--prefix", help="Write P.src and P.ref<annotator> instead.")
 @click.option("--many-files", is_flag=True, help="Write more than 100 reference files (one per annotator).")
 @click.option("--absent-as-unchanged", is_flag=True,

@@ -9,6 +9,7 @@ annotator 0 and counted, so the caller can report it.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from typing import Sequence, Union
@@ -220,16 +221,37 @@ def write_references(result: M2References, directory: str | None = None, prefix:
         raise InputError("an empty folder name ('') where the output folder belongs: give the folder's path")
     source_path, reference_paths_ = reference_paths(result.labels, directory, prefix)
     check_outputs([("-o/--prefix", path) for path in (source_path, *reference_paths_)], result.inputs)
-    if directory is not None:
-        try:
-            os.makedirs(directory, exist_ok=True)
-        except OSError as err:
-            raise InputError(f"cannot make the folder: {err.strerror}", directory) from None
+    made = _make_folder(directory) if directory is not None else []
     written = [source_path, *reference_paths_]
-    # all the files or none: a failed REF3 leaves no new INPUT, REF0 ...; a failed write is the OSError
-    # naming its file (the command's one line and exit 1, as for its other outputs)
-    with output_group() as group:
-        for path, lines in zip(written, [result.sources, *result.references]):
-            with group.output(path) as handle:
-                handle.writelines(line + "\n" for line in lines)
+    # all the files or none: a failed REF3 leaves no new INPUT, REF0 ... (nor the folders made for
+    # them); a failed write is the OSError naming its file (the command's one line and exit 1)
+    try:
+        with output_group() as group:
+            for path, lines in zip(written, [result.sources, *result.references]):
+                with group.output(path) as handle:
+                    handle.writelines(line + "\n" for line in lines)
+    except BaseException:
+        _remove_folders(made)
+        raise
     return written
+
+
+def _make_folder(directory: str) -> list[str]:
+    """Make ``directory`` and the missing folders above it; return those made, deepest first."""
+    missing = []
+    folder = os.path.abspath(directory)
+    while not os.path.exists(folder):
+        missing.append(folder)
+        folder = os.path.dirname(folder)
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as err:
+        _remove_folders(missing)
+        raise InputError(f"cannot make the folder: {err.strerror}", directory) from None
+    return missing
+
+
+def _remove_folders(folders: list[str]) -> None:
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)  # only an empty one
