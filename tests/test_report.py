@@ -815,6 +815,8 @@ def test_report_command_errors(small_files, tmp_path):
     assert "folder does not exist" in one_line_error(*base, "--json", str(tmp_path / "no" / "x.json"))
     assert "'--samples': 2000000 is not in the range 1<=x<=1000000" in one_line_error(
         *base, "--html", str(tmp_path / "x.html"), "--samples", "2000000")
+    for title in ("", " \t"):  # was the default title, silently
+        assert "the title is empty" in one_line_error(*base, "--html", str(tmp_path / "x.html"), "--title", title)
     assert not (tmp_path / "x.html").exists()
 
 

@@ -50,6 +50,7 @@ from .attribution import (attribution_parts, column_attribution_signature, edit_
 
 FORMAT = "gecmetrics-report"
 FORMAT_VERSION = 1
+DEFAULT_TITLE = "GEC evaluation report"
 DEFAULT_METRICS = default_metric_texts()
 """The default metrics of ``compare`` (:data:`gecmetrics.metrics.registry.DEFAULT_METRICS`); the
 report's defaults add M2 F0.5 with a gold M2, GoToScorer F0.5 and ERRANT F0.5."""
@@ -413,7 +414,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
     compared = compared_edits(scored, marker, corpus)
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
-            "title": title or "GEC evaluation report", "corpus": _corpus_data(corpus, annotation),
+            "title": title or DEFAULT_TITLE, "corpus": _corpus_data(corpus, annotation),
             "warnings": scored.warnings() + type_note_warnings(compared),
             "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
             **_scored_data(corpus, resolved, scored, columns, marker, defaults, compared, annotation, annotator)}
@@ -468,6 +469,8 @@ def _check_report(corpus: Corpus, baseline: str | None, samples: int, title: str
     the first system)."""
     if title is not None and not isinstance(title, str):  # (a list printed as "['x']")
         raise InputError(f"title must be a text or None, got {kind_of(title)}")
+    if title is not None and not title.strip():  # was the default title, silently
+        raise InputError(f"the title is empty; leave it out for the default, '{DEFAULT_TITLE}'")
     if not isinstance(corpus, Corpus):
         raise InputError(f"report_data needs a Corpus, got {type(corpus).__name__}")
     systems = list(corpus.hypotheses)

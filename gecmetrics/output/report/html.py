@@ -23,6 +23,7 @@ from importlib import resources
 from typing import Any, Iterator
 
 from ...errors import InputError
+from .data import DEFAULT_TITLE
 
 CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 SECTIONS = ("summary", "types", "sentences", "attribution", "meta")
@@ -326,7 +327,7 @@ def _page(data: dict) -> str:
     """:func:`render_html` of cleaned data."""
     head, rows = split_rows(data)
     payload = _compact(head).replace("<", "\\u003c")  # nothing in the data can close the element
-    title = _escape(str(data.get("title") or "GEC evaluation report"))
+    title = _escape(str(data.get("title") or DEFAULT_TITLE))
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en">',
