@@ -36,7 +36,20 @@ def here(tmp_path: Path, monkeypatch) -> Path:
 ])
 def test_a_beta_too_large_for_an_f_score_is_one_line(here: Path, args: list[str]) -> None:
     err = one_line_error(*args)
-    assert "must be at most 1e+100 (gecmetrics.core.checks.MAX_BETA), or inf for recall" in err, err
+    assert "must be 0, from 1e-100 to 1e+100 (gecmetrics.core.checks.MIN_BETA, MAX_BETA), or inf for recall" in err, err
+
+
+@pytest.mark.parametrize("beta", ["1e-320", "1e-400", "1e-101"])
+@pytest.mark.parametrize("command", [["m2", "score", "-s", "gold.m2", "-o", "hyp"],
+                                     ["green", "-s", "src", "-r", "hyp", "-c", "hyp"]])
+def test_a_beta_too_small_for_an_f_score_is_one_line(here: Path, command: list[str], beta: str) -> None:
+    # its square is 0 (or not a normal double): the M2 score's label was f9.99989e-321; a text that
+    # reads as 0 (1e-400) was beta 0
+    err = one_line_error(*command, "-b", beta)
+    assert f"must be 0, from 1e-100 to 1e+100 (gecmetrics.core.checks.MIN_BETA, MAX_BETA), or inf for recall, " \
+           f"got {beta}" in err, err
+    code, out, err = run_cli(*command, "-b", "1e-100")
+    assert code == 0, err
 
 
 def test_the_largest_beta_still_scores(here: Path) -> None:

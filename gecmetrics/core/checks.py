@@ -23,6 +23,10 @@ MAX_BETA = 1e100
 """Largest finite beta of an F-score (``inf`` stays allowed: recall): beta squared times a count
 must stay a finite double (1e308 gave an OverflowError in GREEN and nan in M2's F)."""
 
+MIN_BETA = 1 / MAX_BETA
+"""Smallest beta above 0: beta squared must stay a normal double (1e-320 squared is 0, and the
+F-score's label printed as ``f9.99989e-321``)."""
+
 
 def check_flag(value: Any, what: str) -> bool:
     """A yes/no argument must be True or False: a text such as "no" would be taken as true."""
@@ -32,12 +36,12 @@ def check_flag(value: Any, what: str) -> bool:
 
 
 def check_beta(number: float, what: str = "beta", given: str | None = None) -> float:
-    """A parsed beta (>= 0, not nan) that is :data:`MAX_BETA` or less, or ``inf``; ``given``: the
-    text it was read from, when that wrote out a number too large for a float (``1e309`` reads as
-    inf, and recall is asked for by ``inf`` only)."""
-    if (math.isfinite(number) and number > MAX_BETA) or given is not None:
-        raise InputError(f"{what} must be at most 1e+100 (gecmetrics.core.checks.MAX_BETA), or inf for recall, "
-                         f"got {shown(number) if given is None else given}")
+    """A parsed beta (>= 0, not nan): 0, from :data:`MIN_BETA` to :data:`MAX_BETA`, or ``inf``;
+    ``given``: the text it was read from, when that wrote out a number a float cannot hold
+    (``1e309`` reads as inf, and recall is asked for by ``inf`` only; ``1e-400`` reads as 0)."""
+    if (math.isfinite(number) and (number > MAX_BETA or 0 < number < MIN_BETA)) or given is not None:
+        raise InputError(f"{what} must be 0, from 1e-100 to 1e+100 (gecmetrics.core.checks.MIN_BETA, MAX_BETA), "
+                         f"or inf for recall, got {shown(number) if given is None else given}")
     return number
 
 

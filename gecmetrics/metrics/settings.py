@@ -278,8 +278,10 @@ def parse_beta(name: str, value: Any) -> float:
     # a number written out too large for a float (1e309) reads as inf: recall is asked for by "inf" only
     overflow = math.isinf(number) and isinstance(value, str) and \
         value.strip().lower().lstrip("+") not in ("inf", "infinity")
+    # and one too small (1e-400) reads as 0
+    underflow = number == 0 and isinstance(value, str) and any(c in "123456789" for c in value.lower().split("e")[0])
     # (-0 kept: the original GREEN prints beta=-0.00)
-    return check_beta(number, setting_label(name), value.strip() if overflow else None)
+    return check_beta(number, setting_label(name), value.strip() if overflow or underflow else None)
 
 
 def parse_betas(name: str, value: Any) -> tuple[float, ...]:
