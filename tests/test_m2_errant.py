@@ -6,6 +6,7 @@ import itertools
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -266,8 +267,8 @@ def test_cat_2_group_named_unk_is_replaced_by_unk_as_errant_does():
 
 
 def test_signature_and_json():
-    comparer = ErrantCompare(beta=1, mode="cse", single=True, filter_types=["Mec"])
-    assert comparer.signature == f"ERRANT|mode:cse|beta:1|single|filt:Mec|version:{__version__}"
+    comparer = ErrantCompare(beta=1, mode="cse", single=True, filter_types=["R:SPELL"])
+    assert comparer.signature == f"ERRANT|mode:cse|beta:1|single|filt:R:SPELL|version:{__version__}"
     assert ErrantCompare().signature == f"ERRANT|mode:cs|beta:0.5|version:{__version__}"
     blocks = parse_m2(m2(("a b", [a_line(0, 1, "x")])), "h")
     data = json.loads(ErrantCompare().compare(blocks, blocks).to_json())
@@ -319,17 +320,17 @@ def test_verbose_shows_the_first_edit_line_of_an_empty_sentence_written_s_alone(
 
 def test_cli_errors_and_greedy_filt(tmp_path):
     hyp = tmp_path / "h.m2"
-    hyp.write_text(m2(("a b", [a_line(0, 1, "x", edit_type="A"), a_line(1, 2, "y", edit_type="B")])))
+    hyp.write_text(m2(("a b", [a_line(0, 1, "x", edit_type="R:A"), a_line(1, 2, "y", edit_type="M:B")])))
     ref = tmp_path / "r.m2"
-    ref.write_text(m2(("a b", [a_line(0, 1, "x", edit_type="A")])))
+    ref.write_text(m2(("a b", [a_line(0, 1, "x", edit_type="R:A")])))
     runner = CliRunner()
-    run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-filt", "A", "B"])
+    run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-filt", "R:A", "M:B"])
     assert run.exit_code == 0 and "0\t0\t0\t1.0\t1.0\t1.0" in run.stdout
     # compare_m2's numbers are kept, but the 1.0 of nothing compared is said once (it was silent)
-    assert run.stderr == ("gecmetric: warning: -filt A B left no edit to compare (of the hypothesis or the reference): "
-                          "P = R = F = 1 is compare_m2's score of nothing compared\n")
-    for more, warned in ((["-filt", "A", "B", "--json"], 1), (["-filt", "A", "B", "--sentence"], 1),
-                         (["-filt", "A"], 0), ([], 0)):  # every format; a type left: no warning
+    assert run.stderr == ("gecmetric: warning: -filt R:A M:B left no edit to compare (of the hypothesis or the "
+                          "reference): P = R = F = 1 is compare_m2's score of nothing compared\n")
+    for more, warned in ((["-filt", "R:A", "M:B", "--json"], 1), (["-filt", "R:A", "M:B", "--sentence"], 1),
+                         (["-filt", "R:A"], 0), ([], 0)):  # every format; a type left: no warning
         run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), *more])
         assert run.exit_code == 0 and run.stderr.count("left no edit") == warned, (more, run.stderr)
     run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(ref), "-dt", "-ds"])
@@ -340,6 +341,28 @@ def test_cli_errors_and_greedy_filt(tmp_path):
     two.write_text(m2(("a b", []), ("c", [])))
     run = runner.invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(two)])
     assert run.exit_code == 2 and "has 1 sentence " in run.stderr and "Traceback" not in run.output
+
+
+def test_a_filtered_type_not_of_errants_form_is_warned_about(tmp_path):
+    # compare_m2 -filt NOUN leaves out only edits typed exactly NOUN: none of ERRANT's (R:NOUN):
+    # the numbers are compare_m2's, said once to filter nothing ERRANT typed (it was silent)
+    hyp = tmp_path / "h.m2"
+    hyp.write_text(m2(("a b", [a_line(0, 1, "x", edit_type="R:NOUN")])))
+    run = CliRunner().invoke(main, ["m2", "compare", "-hyp", str(hyp), "-ref", str(hyp), "-filt", "NOUN", "R:VERB",
+                                    "x"])
+    assert run.exit_code == 0 and "1\t0\t0\t1.0\t1.0\t1.0" in run.stdout
+    assert run.stderr == ("gecmetric: warning: -filt/filter_types: 'NOUN', 'x' are not ERRANT's form of an error type "
+                          "(operation:category, as R:NOUN, M:DET, U:PUNCT; or UNK): only edits typed exactly so are "
+                          "left out\n")
+    for types in (["R:NOUN:NUM", "UNK", "U:PUNCT"], []):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            ErrantCompare(filter_types=types)
+    with pytest.warns(UserWarning, match="'Mec' is not ERRANT's form"):
+        ErrantCompare(filter_types="Mec")
+    with warnings.catch_warnings():  # ChERRANT's types (S, M, R, W) have no such form
+        warnings.simplefilter("error")
+        CherrantCompare(filter_types="S")
 
 
 def test_empty_error_type_at_cat_1_is_an_error_line(tmp_path):

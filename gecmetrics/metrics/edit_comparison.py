@@ -424,10 +424,18 @@ class EditComparisonMetric(TypeAveragedMetric):
         return choose_pairs_macro(statistics, self.settings.beta)
 
     def _check_average(self) -> None:
-        """The macro average goes with neither the sentence average nor the trace."""
+        """The macro average goes with neither the sentence average nor the trace; a -filt type
+        not of the comparison's form (ERRANT's ``R:NOUN``) is warned about: ``-filt NOUN`` left
+        out nothing, without a word."""
         self.check_average()
         if self.macro and self.verbose:
             raise InputError("ERRANT's per-sentence trace (-v) shows the micro counts: not with the macro average")
+        comparison = self.comparison()
+        found = comparison.foreign_types(self.settings.filter_types, limit=len(self.settings.filter_types))
+        if found:
+            warnings.warn(f"-filt/filter_types: {', '.join(map(repr, found))} {'is' if len(found) == 1 else 'are'} "
+                          f"not {comparison.label}'s form of an error type (operation:category, as R:NOUN, M:DET, U:PUNCT; "
+                          "or UNK): only edits typed exactly so are left out", stacklevel=3)
 
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """The running-F metrics' details; with the statistics' details, the error categories
