@@ -291,6 +291,11 @@ def test_judge_checks_settings():
         Judge(http, cache=Cache(enabled=False), criterion="impact")
     with pytest.raises(InputError, match="grouping"):
         Judge(http, cache=Cache(enabled=False), grouping="random")
+    for bad in (None, "gpt-4o", object()):  # None was taken, to fail at the first prompt
+        with pytest.raises(InputError, match="backend must be an LLM backend .* without cache_namespace"):
+            Judge(bad, cache=Cache(enabled=False))
+    with pytest.raises(InputError, match="progress must be a function"):
+        Judge(http, cache=Cache(enabled=False), progress=True)
     for bad in ({"structured": "xml"}, {"concurrency": 0}, {"base_url": "localhost:8000"}):
         with pytest.raises(BackendError):
             OpenAICompatibleBackend("m", **{"base_url": "http://127.0.0.1:9/v1", **bad})

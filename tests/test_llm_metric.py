@@ -92,6 +92,14 @@ class _NoBackend:
     def cache_parts(self, cache=None) -> tuple[str, ...]:
         return ("none",)
 
+    def generate(self, requests):
+        raise AssertionError("the judge asked a backend for planning only")
+
+    count_tokens = generate
+
+    def close(self) -> None:
+        pass
+
 
 # ---------------------------------------------------------------------------- the protocol
 

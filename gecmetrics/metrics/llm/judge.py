@@ -23,7 +23,7 @@ from ...core.checks import check_finite_non_negative
 from ...core.table import round_half_up
 from ...errors import InputError
 from .answers import BadAnswer, compact_answer, parse_answer
-from .backends.base import Backend, ChatRequest, Completion
+from .backends.base import Backend, ChatRequest, Completion, check_backend
 from .prompts import MAX_TARGETS, Edit, PromptPlan, build_plan, group_hypotheses, instruction_template
 
 ANSWER_FORMAT = "gecmetrics-llm-judge/1"
@@ -178,6 +178,9 @@ class Judge:
                  progress: Callable[[int, int], None] | None = None):
         _check_count("answer_retries", answer_retries, 0)
         _check_count("max_requests", max_requests, 0)
+        check_backend(backend)
+        if progress is not None and not callable(progress):
+            raise InputError(f"progress must be a function of (done, total) or None, got {type(progress).__name__}")
         instruction_template(variant, criterion)  # unknown variant or criterion: InputError now
         group_hypotheses([], grouping, max_targets)
         self.backend = backend

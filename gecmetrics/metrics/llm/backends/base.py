@@ -93,6 +93,20 @@ class Backend(Protocol):
         """Release threads, connections or memory."""
 
 
+BACKEND_METHODS = ("cache_namespace", "cache_parts", "generate", "count_tokens", "close")
+
+
+def check_backend(backend: Any) -> Any:
+    """A :class:`Backend`: an object with its methods (capabilities, not a class: any object
+    that has them will do); else an InputError naming what is missing."""
+    missing = [name for name in BACKEND_METHODS if not callable(getattr(backend, name, None))]
+    if missing:
+        raise InputError(f"backend must be an LLM backend (OpenAICompatibleBackend, TransformersBackend or an "
+                         f"object with {', '.join(BACKEND_METHODS)}), got {type(backend).__name__} without "
+                         f"{', '.join(missing)}")
+    return backend
+
+
 def settings_text(settings: dict[str, Any]) -> str:
     """Decoding settings as one canonical string (sorted keys), for cache keys."""
     return json.dumps(settings, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
