@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import warnings
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -172,6 +173,21 @@ def test_tied_expected_wins_are_listed_in_the_order_their_ranks_give() -> None:
     assert ranked.clusters == [["C"], ["B"], ["A"]]
     assert expected_wins(judgments, "plain", resamples=0).systems == ["A", "B", "C"]
     assert expected_wins(judgments, "bootstrap-mean", resamples=20, seed=0).systems == ["C", "B", "A"]
+
+
+def test_ranges_from_few_resamples_are_warned_about_by_the_library() -> None:
+    # expected_wins(resamples=1) drew zero-width ranges without a word (the command alone said it)
+    items = "".join(f"<ranking-item src-id='{k}'><translation system='A' rank='1'/><translation system='B' rank='2'/>"
+                    f"<translation system='C' rank='3'/></ranking-item>" for k in range(3))
+    judgments = parse_judgments(f"<r>{items}</r>".encode())
+    for resamples, confidence, needed in ((1, 0.95, 40), (39, 0.95, 40), (150, 0.99, 200)):
+        with pytest.warns(UserWarning, match=f"only {resamples} resamples? \\(at least {needed} for a "
+                                             f"{100 * confidence:g}% range"):
+            expected_wins(judgments, resamples=resamples, confidence=confidence)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expected_wins(judgments, resamples=40)
+        expected_wins(judgments, resamples=0)
 
 
 # --------------------------------------------------------------------------- bad input

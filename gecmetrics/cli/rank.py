@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import InputError, plural
+from ..errors import InputError
 from . import main
 from .common import echo_json, echo_warnings, progress_unless
 from .numbers import INT
@@ -39,7 +39,6 @@ def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
     from ..output.formats import render_sections
     from ..meta.systems import subset_systems
     from ..stats.rankings import DEFAULT_RESAMPLES, DEFAULT_TS_RUNS, human_ranking
-    from ..stats.significance import MIN_INTERVAL_SAMPLES
 
     fmt = chosen_format("text")
     if judgments_path is None:
@@ -61,10 +60,6 @@ def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
     result = human_ranking(judgments, ranking, **options)
     alone = judgments.uncompared_note()
     echo_warnings([] if alone is None else [f"gecmetric: warning: {alone}"])
-    if 0 < result.resamples < MIN_INTERVAL_SAMPLES:  # (--bootstrap 1: UFC ranked 6th, its range "7")
-        echo_warnings([f"gecmetric: warning: the rank ranges come from only {plural(result.resamples, 'resample')} "
-                       f"(at least {MIN_INTERVAL_SAMPLES} for a 95% range; GJG15 drew 1000): a system's own rank need "
-                       "not be in its range"])
     if fmt == "json":
         echo_json(result.to_dict())
         return

@@ -10,6 +10,7 @@ call; its result is a :class:`JudgmentMetaEvaluation` with ``to_dict()``.
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any, Mapping, Sequence
@@ -279,9 +280,11 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
         ranking_options = settings.ranking_options()
         if settings.ranking == "ts" and ranking_progress is not None:
             ranking_options["progress"] = ranking_progress
-        result.ranking = human_ranking(judgments, settings.ranking, **ranking_options)
+        with warnings.catch_warnings(record=True) as caught:  # (few resamples: said with the result's, once
+            warnings.simplefilter("always")                 # every check has passed)
+            result.ranking = human_ranking(judgments, settings.ranking, **ranking_options)
         alone = judgments.restricted(choice.systems).uncompared_note()
-        result.warnings += [] if alone is None else [alone]
+        result.warnings += [str(warning.message) for warning in caught] + ([] if alone is None else [alone])
         if settings.sentence_ranking is not None:
             side = side.ranked_by_sentences(settings.sentence_ranking, choice.systems)
         _system_level(result, judgments, side, settings)
