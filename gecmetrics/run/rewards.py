@@ -654,7 +654,7 @@ def reward_function(metric: Any, **settings: Any) -> RewardFunction:
     completions' edits come from the annotator of ``edit_language`` ("en": ERRANT's) made with
     ``annotation`` (its settings, e.g. ``{"spacy_model": ...}``); ``cache``: the persistent cache
     of parses and model outputs, as for ``corpus_score`` (None: the metric's own, else the
-    default; False: none; a folder or a ``Cache``). An option that would have no effect is one
+    default; True: the default folder; False: none; a folder or a ``Cache``). An option that would have no effect is one
     InputError naming it: ``edit_language``/``annotation`` for a metric that reads completions as
     text, ``source_column`` for gold M2 references (the source is the block's), ``references_column``
     for a reference-free metric, ``length_penalty`` without ``max_length_ratio``. See the module
