@@ -740,3 +740,17 @@ def test_score_tables_read_ascii_numbers_only() -> None:
 
     assert parse_number("\u0665") is None and parse_number("\uff11\uff10") is None
     assert parse_number("5") == 5.0 and parse_number("-1.5e2") == -150.0
+
+
+@pytest.mark.parametrize("value", [1, 0, 1.0, [True], np.array([True]), None])
+def test_a_yes_no_setting_is_a_bool_or_a_spec_text(value: object) -> None:
+    # 1 and 0 were taken (str(value) read as a spec's text) while 1.0 was refused
+    with pytest.raises(InputError, match=r"setting sentence_average \(--sentence-average\) must be True or False"):
+        G.get_metric("m2", sentence_average=value)
+
+
+def test_a_yes_no_setting_reads_spec_texts_and_numpy_bools() -> None:
+    for value, expected in ((np.True_, True), (np.False_, False), ("yes", True), (" Off ", False), ("1", True)):
+        assert G.get_metric("m2", sentence_average=value).settings.sentence_average is expected
+    [spec] = resolve_metrics(["m2:sentence_average=true"])
+    assert spec.settings.sentence_average is True

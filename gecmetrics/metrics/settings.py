@@ -320,9 +320,15 @@ def parse_device(name: str, value: Any) -> str | None:
 
 
 def parse_bool(name: str, value: Any) -> bool:
+    """True or False (NumPy's too), or a text of a spec (``true``/``false``, ``yes``/``no``,
+    ``1``/``0``, ``on``/``off``); any other value is refused (1 was taken, 1.0 refused)."""
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower()
+    if getattr(getattr(value, "dtype", None), "kind", "") == "b" and getattr(value, "ndim", 1) == 0:
+        return bool(value)
+    if not isinstance(value, str):
+        raise InputError(f"{setting_label(name)} must be True or False, got {value!r}")
+    text = value.strip().lower()
     if text in _TRUE:
         return True
     if text in _FALSE:
