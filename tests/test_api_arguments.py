@@ -370,6 +370,10 @@ def test_mbr_gives_a_candidate_that_is_no_text_the_fallback_as_reference_too() -
     assert utilities[0, 1] == utilities[0, 2] == utilities[1, 0] == utilities[2, 0] == -1.0
     assert utilities[1, 2] == utilities[2, 1] == 1.0
     assert chosen.choices == [1]
+    # on a tie of fallbacks (two candidates: each is the other's only reference) the text is
+    # chosen, not the first; all of them no text: the first
+    chosen = mbr_select([["He goes \ud800 home .", "He goes home ."], ["\ud800", "\udfff"]], "gleu", [S, S])
+    assert chosen.expected[0].tolist() == [0.0, 0.0] and chosen.choices == [1, 0]
     f = reward_function("gleu")
     with pytest.raises(InputError, match="lone surrogate"):  # a dataset's reference with one stays an error
         f(completions=["He goes home ."], source=[S], references=[["He goes \ud800 home ."]])

@@ -709,7 +709,7 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
                **settings: Any) -> MBRSelection:
     """Minimum-Bayes-risk selection: for each source, the candidate with the highest mean
     utility against the others, each other candidate taken as the one reference (ties: the
-    first). ``candidates``: one list of N texts per source; ``metric``: a name or metric object
+    first; one that is no text, a lone surrogate, only when none is text). ``candidates``: one list of N texts per source; ``metric``: a name or metric object
     with text references (settings and the reward options as for :func:`reward_function`, but
     ``source_column`` and ``references_column``, refused: the columns are made here, and
     ``memo_size``: the reward lives for this call and keeps no values)."""
@@ -759,5 +759,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
         utilities[k][i, j] = f._fall_back(reason)
     expected = [np.array([np.mean(np.delete(u[i], i)) if len(u) > 1 else 0.0 for i in range(len(u))])
                 for u in utilities]
-    choices = [int(np.argmax(e)) for e in expected]
+    # a candidate that is no text is never chosen while one that is text is (on a tie of fallbacks
+    # it was, being first)
+    choices = [int(np.argmax(np.where([_not_text(t) is None for t in texts], e, -np.inf)))
+               for texts, e in zip(candidates, expected)]
     return MBRSelection(choices, [texts[c] for texts, c in zip(candidates, choices)], utilities, expected)
