@@ -344,23 +344,50 @@ def command_options(words: list[str]) -> set[str]:
     return {opt for param in command.params for opt in getattr(param, "opts", ())}
 
 
-def commands_with_json() -> set[str]:
-    """Every command (subcommands of groups by their path) that takes --json."""
+def every_command() -> dict[str, Any]:
+    """Every command (subcommands of groups by their path) -> its click command."""
     import click
 
     from gecmetrics.cli import main
 
-    found: set[str] = set()
+    found: dict[str, Any] = {}
 
     def walk(group: click.Group, path: list[str], ctx: click.Context) -> None:
         for name in group.list_commands(ctx):
             command = group.get_command(ctx, name)
             if isinstance(command, click.Group):
                 walk(command, [*path, name], click.Context(command, parent=ctx))
-            elif "--json" in {opt for param in command.params for opt in getattr(param, "opts", ())}:
-                found.add(" ".join([*path, name]))
+            else:
+                found[" ".join([*path, name])] = command
     walk(main, [], click.Context(main))
     return found
+
+
+def test_every_command_refuses_an_option_of_one_value_given_twice():
+    """rank, cache prune, cache clear, data check kept the last value (click's rule):
+    `cache prune --older-than 300d --older-than 1s` emptied the cache, `rank --judgments A
+    --judgments B` ranked B. Every command's every option of one value is refused given twice
+    (before anything is read or done)."""
+    import click
+
+    checked = 0
+    for path, command in every_command().items():
+        for param in command.params:
+            if not isinstance(param, click.Option) or param.is_flag or param.multiple or param.count \
+                    or param.name in ("cache",) or getattr(param, "hidden", False):
+                continue
+            flag = param.opts[0]
+            code, out, err = run_cli(*path.split(), flag, "1", flag, "1")
+            assert (code, out, err) == (2, "", f"gecmetric: error: {flag}: is given twice: give it once\n"), \
+                (path, flag, err)
+            checked += 1
+    assert checked > 100
+
+
+def commands_with_json() -> set[str]:
+    """Every command (subcommands of groups by their path) that takes --json."""
+    return {path for path, command in every_command().items()
+            if "--json" in {opt for param in command.params for opt in getattr(param, "opts", ())}}
 
 
 def check_json_vocabulary(data: Any, systems: list[str], mode: str = "corpus", sentences: int | None = None) -> None:

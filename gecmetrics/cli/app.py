@@ -15,13 +15,19 @@ from ..core.backend import core_name, keep_freed_memory
 from ..errors import InputError, InputNote
 from ..version import __version__
 from .commands import COMMAND_MODULES, METRIC_COMMANDS
+from .options import GreedyCommand
 from .process import one_line_warning, output_failed
 from .shared import cache_params
 
 
 class SharedOptionsGroup(click.Group):
     """A group whose commands (and subgroups' commands) all take the shared options
-    (:func:`~.shared.cache_params`), so that they go before or after a command's name."""
+    (:func:`~.shared.cache_params`), so that they go before or after a command's name; its
+    commands are :class:`~.options.GreedyCommand` s unless they say otherwise, so that a flag of
+    one value given twice is refused in every command (``rank``, ``cache prune`` kept the last:
+    ``--older-than 300d --older-than 1s`` emptied the cache)."""
+
+    command_class = GreedyCommand
 
     def get_command(self, ctx: click.Context, name: str):
         return with_shared_options(super().get_command(ctx, name))
