@@ -263,8 +263,16 @@ def test_flags_that_would_change_nothing_are_refused(files, tmp_path):
                         "--metrics goes with -o system files"),
                        (["m2", "score", "-s", files["ref.m2"], "-o", files["h1"], "--seed", "7"],
                         "--seed is the seed of a paired test's resampling"),
-                       (["gleu", *text, files["h1"], "-m", "--seed", "5"], "-m/--max draws no reference")]:
+                       (["gleu", *text, files["h1"], "-m", "--seed", "5"], "-m/--max draws no reference")] + [
+                       ([command, *text, files["h1"], "--normalize-space"], "it goes with unit char (-t char)")
+                       for command in ("gleu", "gleu0", "green")] + [  # (2026-12-05: words are split already)
+                       (["compare", *text, files["h1"], "--metrics", "green:normalize_space=true"], "goes with unit char")]:
         assert said in one_line_error(*args), args
+    for command in (["gleu", "-t", "char"], ["gleu0", "-t", "char"], ["green", "-t", "char"], ["green-char"]):
+        code, out, err = run_cli(*command, *text, files["h1"], "--normalize-space")
+        assert code == 0, (command, err)
+    with pytest.raises(InputError, match="normalize_space"):
+        get_metric("green", normalize_space=True)
     code, out, err = run_cli("m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "-d", "1", "--tsv")
     assert code == 0 and out.count("\t") > 5, err
     with pytest.raises(InputError, match="best_reference"):

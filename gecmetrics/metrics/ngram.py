@@ -37,6 +37,14 @@ class NgramSettings(Settings):
                                     "(the original tools count every character)", parse_bool,
                                     flags=("--normalize-space",))
 
+    def check(self) -> None:
+        """normalize_space reads characters: with words (split on whitespace already) it changed
+        nothing, without a word."""
+        super().check()
+        if self.normalize_space and self.unit != "char":
+            raise InputError("normalize_space (--normalize-space) collapses whitespace between characters: it goes "
+                             "with unit char (-t char); words are split on whitespace already")
+
     @property
     def encoding(self) -> tuple[str, bool]:
         """Metrics with the same encoding share one :class:`EncodedCorpus`

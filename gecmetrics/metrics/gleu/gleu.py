@@ -263,6 +263,7 @@ class GLEUSettings(NgramSettings):
                            shown=flag_as("official"))
 
     def check(self) -> None:
+        super().check()
         if self.best_reference and self.iterations != DEFAULT_ITERATIONS:  # (it changed nothing)
             raise InputError(f"setting iterations ({self.iterations}) is the number of reference draws; "
                              "best_reference (-m) draws none")
