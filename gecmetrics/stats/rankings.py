@@ -185,6 +185,21 @@ def _warn_if_few_samples(samples: int, confidence: float) -> None:
                       f"{100 * confidence:g}% range; GJG15 drew 1000): a system's own rank need not be in its range")
 
 
+def _warn_of_ties(systems: Sequence[str], scores: np.ndarray) -> None:
+    """Systems of equal scores get ranks, ranges and clusters of their own from their names (as
+    ``cluster.py`` sorts them, the later name first): judgments of all ties gave six systems the
+    ranges 1, 2, ..., 6 and six clusters, without a word."""
+    groups: dict[float, list[str]] = {}
+    for name, score in zip(systems, scores):
+        groups.setdefault(float(score), []).append(name)
+    tied = [names for names in groups.values() if len(names) > 1]
+    if tied:
+        shown = "; ".join(", ".join(names) for names in tied[:3]) + ("; ..." if len(tied) > 3 else "")
+        warnings.warn(f"systems of equal scores ({shown}) are ranked by name (the later name first, as cluster.py "
+                      "sorts), not by the judgments: their different ranges and clusters are no difference between "
+                      "them")
+
+
 def _finish(ranking: HumanRanking, systems: list[str], scores: np.ndarray, samples: np.ndarray | None,
             confidence: float = DEFAULT_CONFIDENCE) -> HumanRanking:
     """Fill in the order, scores and (with samples (R, S)) spread, ranges and clusters. A mean
@@ -195,6 +210,7 @@ def _finish(ranking: HumanRanking, systems: list[str], scores: np.ndarray, sampl
     name first, as the ranges rank them (an all-tie A, B, C is listed C, B, A: ranks 1, 2, 3)."""
     if samples is not None:
         _warn_if_few_samples(len(samples), confidence)
+        _warn_of_ties(systems, scores)
     order = sorted(range(len(systems)), key=lambda k: (-scores[k], systems[k]))
     if samples is not None and ranking.procedure == "plain":
         order = sorted(range(len(systems)), key=lambda k: (scores[k], systems[k]), reverse=True)
