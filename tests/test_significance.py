@@ -236,7 +236,14 @@ def test_too_few_resamples_for_an_interval_are_said():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         paired_test(GREEN(), sources, refs, systems, "bs", samples=40)
-        paired_test(GREEN(), sources, refs, systems, "ar", samples=5)
+        paired_test(GREEN(), sources, refs, systems, "ar", samples=20)
+    # fewer than 20 resamples or trials: no p-value can be below 0.05 (--paired-ar 1 printed p = 0.5
+    # for every system without a word)
+    for method, samples in (("ar", 19), ("ar", 1), ("bs", 19)):
+        with pytest.warns(UserWarning, match=r"no pair can differ significantly: with .* no p-value is below "
+                                             rf"1/{samples + 1}, so no raw p-value of the 2 pairs is below 0.05 "
+                                             r"\(at least 20 resamples\)"):
+            paired_test(GREEN(), sources, refs, systems, method, samples=samples)
 
 
 # --------------------------------------------------------------------------- per-resample choices

@@ -34,7 +34,7 @@ import numpy as np
 from ..core.checks import check_flag, check_fraction, check_seed
 from ..core.resampling import Resampler
 from ..core.table import CORRECTION_TITLES, scaled_number
-from ..errors import InputError, large_count
+from ..errors import InputError, large_count, plural
 from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
                            Drawn, drawn, paired_signature, percentile_interval, p_value, warn_if_few_resamples)
 
@@ -213,9 +213,9 @@ def warn_if_no_pair_can_differ(pairs: int, samples: int, correction: str, level:
         for _ in range(2):
             needed += factor / (needed + 1) >= level
         adjusted = "raw" if correction == "none" else f"{CORRECTION_TITLES[correction]}-adjusted"
-        warnings.warn(f"no pair can differ significantly: with {samples} resamples (or trials) no p-value is below "
-                      f"1/{samples + 1}, so no {adjusted} p-value of the {pairs} pairs is below "
-                      f"{level:g} (at least {large_count(needed)} resamples)")
+        warnings.warn(f"no pair can differ significantly: with {plural(samples, 'resample')} (or {'trial' if samples == 1 else 'trials'}) no p-value is "
+                      f"below 1/{samples + 1}, so no {adjusted} p-value of {'the ' if pairs > 1 else ''}"
+                      f"{plural(pairs, 'pair')} is below {level:g} (at least {large_count(needed)} resamples)")
 
 
 def clusters_of(names: Sequence[str], scores: Sequence[float], different: Mapping[tuple[int, int], bool],

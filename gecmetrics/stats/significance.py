@@ -356,7 +356,11 @@ def _paired_result(resampler: Resampler, names: list[str], prepared: list[Any], 
                    bootstrap: list[np.ndarray], method: str, samples: int, interval_samples: int, seed: int,
                    confidence_samples: int, strict: bool, masks: np.ndarray | None) -> PairedTestResult:
     """One column's test from its systems' scores and bootstrap scores (and randomized swaps)."""
+    from .multiple import warn_if_no_pair_can_differ
+
     warn_if_few_resamples(interval_samples)
+    # (--paired-ar 1 printed p = 0.5 for every system, which no data could bring below 0.05, without a word)
+    warn_if_no_pair_can_differ(len(names) - 1, samples, "none", SIGNIFICANCE_LEVEL)
     systems = []
     for k, name in enumerate(names):
         mean, lower, upper = percentile_interval(bootstrap[k])
