@@ -115,6 +115,13 @@ def kind_of(value: object) -> str:
 
 
 def shown(value: object) -> str:
-    """``repr(value)``, cut to :data:`SHOWN_CHARS` characters with ``...``."""
-    text = repr(value)
+    """``repr(value)``, cut to :data:`SHOWN_CHARS` characters with ``...``; an integer too long
+    for that as :func:`large_count` writes it (``1.00e+5000``: the repr of one of more than 4,300
+    digits is a ValueError)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        return large_count(value)
+    try:
+        text = repr(value)
+    except ValueError:  # (a huge integer inside a container)
+        return f"{kind_of(value)} holding a number too long to show"
     return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."

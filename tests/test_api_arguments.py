@@ -758,3 +758,17 @@ def test_a_yes_no_setting_reads_spec_texts_and_numpy_bools() -> None:
         assert G.get_metric("m2", sentence_average=value).settings.sentence_average is expected
     [spec] = resolve_metrics(["m2:sentence_average=true"])
     assert spec.settings.sentence_average is True
+
+
+def test_an_integer_too_long_to_print_is_named_in_exponent_form() -> None:
+    # repr() of an int of more than 4,300 digits is a ValueError: the messages of get_metric(n=),
+    # score_corpus(jobs=) ... raised it instead of the InputError
+    huge = 10**5000
+    corpus = G.Corpus(["a b"], [["a b"]], {"A": ["a b"]})
+    for call, said in [(lambda: G.get_metric("gleu", n=huge), "must be at most 32 .*, got 1.00e\\+5000"),
+                       (lambda: G.get_metric("gleu", iterations=huge), "got 1.00e\\+5000"),
+                       (lambda: G.score_corpus([G.get_metric("gleu")], corpus, jobs=huge), "got 1.00e\\+5000"),
+                       (lambda: G.get_metric("gleu", n=[huge]), "got a list holding a number too long to show")]:
+        with pytest.raises(InputError, match=said) as caught:
+            call()
+        assert len(str(caught.value)) < 200

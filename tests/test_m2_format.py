@@ -180,3 +180,15 @@ def test_the_common_line_reads_as_every_check_reads_it(span, annotator, correcti
     fast = outcome(lambda: _parse_edit_line(body, n_tokens, "f.m2", 3))
     checked = outcome(lambda: _checked_edit_line(body.split("|||"), n_tokens, "f.m2", 3))
     assert fast == checked
+
+
+@pytest.mark.parametrize("edit_line, said", [
+    ("A 0 " + "9" * 5000 + "|||R:X|||x|||REQUIRED|||-NONE-|||0", "an offset of more than 18 digits is beyond any sentence"),
+    ("A " + "9" * 19 + " 1|||R:X|||x|||REQUIRED|||-NONE-|||0", "an offset of more than 18 digits is beyond any sentence"),
+    ("A 0 1|||R:X|||x|||REQUIRED|||-NONE-|||" + "9" * 5000, "is more than 2,147,483,647"),
+])
+def test_numbers_too_long_for_int_are_one_line_naming_the_line(edit_line: str, said: str) -> None:
+    # int() of more than 4,300 digits is a ValueError: it was a traceback
+    with pytest.raises(InputError, match=said) as caught:
+        parse_m2(f"S a b c\n{edit_line}\n", "g.m2")
+    assert "g.m2:2:" in str(caught.value) and len(str(caught.value)) < 300

@@ -22,18 +22,21 @@ from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATO
                                  Block, Edit, NamedBlocks, blocks_name, check_blocks, check_built_blocks, format_m2,
                                  normalize_correction, span_problem)
 from ..core.checks import check_flag
-from ..errors import InputError
+from ..errors import InputError, shown
 
 MAX_ANNOTATOR_ID = 2**31 - 1
 """Largest annotator id: ids are numbers (0, 1, ... in every known M2 file); ERRANT's statistics
 encode a (hypothesis, reference) pair of them in one int64 (id * 2**31 + id), so they stay below
 2**31. 4294967296 and 9223372036854775808 were OverflowErrors in the scorers."""
+MAX_NUMBER_DIGITS = 18
+"""Longest token offset or annotator id read as a number: longer ones are out of range anyway
+(and ``int()`` of more than 4,300 digits is a ValueError)."""
 
 _INTEGER = re.compile(r"-?[0-9]+")
 _TARGET_LINE = re.compile(r"T[0-9]+(?:-A([0-9]+))? ")
 
 
-_SPAN = re.compile(r"(-?[0-9]+) (-?[0-9]+)")
+_SPAN = re.compile(r"(-?[0-9]{1,18}) (-?[0-9]{1,18})")  # the common span; longer offsets: the checked path
 _SMALL_ANNOTATORS = {str(n): n for n in range(64)}
 """Annotator fields written as ``str(n)``: those of every known M2 file (0, 1, ...)."""
 _intern = sys.intern  # the type, required and comment fields repeat over a file: one string object each
@@ -63,8 +66,11 @@ def _checked_edit_line(fields: list[str], n_tokens: int, name: str, line_number:
     span, edit_type, correction, required, comment, annotator_text = fields
     offsets = span.split()
     if len(offsets) != 2 or not all(_INTEGER.fullmatch(o) for o in offsets):
-        raise InputError(f"malformed edit span {span.strip()!r}: expected two integer token offsets",
+        raise InputError(f"malformed edit span {shown(span.strip())}: expected two integer token offsets",
                          name, line_number)
+    if any(len(o) > MAX_NUMBER_DIGITS for o in offsets):  # (int() of 4,301 digits is a ValueError)
+        raise InputError(f"edit span {shown(span.strip())}: an offset of more than {MAX_NUMBER_DIGITS} digits is "
+                         "beyond any sentence", name, line_number)
     start, end = int(offsets[0]), int(offsets[1])
     problem = span_problem(start, end, n_tokens)
     if problem:
@@ -72,7 +78,10 @@ def _checked_edit_line(fields: list[str], n_tokens: int, name: str, line_number:
     written = annotator_text.rstrip()  # errant_m2 strips the line: the field's leading spaces stay
     annotator_text = annotator_text.strip()
     if not annotator_text.isascii() or not annotator_text.isdigit():
-        raise InputError(f"annotator id {annotator_text!r} is not a non-negative integer", name, line_number)
+        raise InputError(f"annotator id {shown(annotator_text)} is not a non-negative integer", name, line_number)
+    if len(annotator_text) > MAX_NUMBER_DIGITS:
+        raise InputError(f"annotator id {shown(annotator_text)} is more than {MAX_ANNOTATOR_ID:,} "
+                         "(gecmetrics.io.m2.MAX_ANNOTATOR_ID)", name, line_number)
     annotator = int(annotator_text)
     written = "" if written == str(annotator) else sys.intern(written)
     if annotator > MAX_ANNOTATOR_ID:

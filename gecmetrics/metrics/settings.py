@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..errors import InputError, shown as shown_value
+from ..errors import InputError, large_count, shown as shown_value
 from ..core.checks import check_beta, check_finite_non_negative, check_seed, plain_number
 from ..core.models.runtime import check_device
 from ..io.text import first_repeated
@@ -200,12 +200,12 @@ def parse_int(name: str, value: Any, minimum: int | None = None, maximum: int | 
     except (TypeError, ValueError):
         number = None
     if number is None:
-        raise InputError(f"{setting_label(name)} must be an integer, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be an integer, got {shown_value(value)}")
     if minimum is not None and number < minimum:
-        raise InputError(f"{setting_label(name)} must be an integer >= {minimum}, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be an integer >= {minimum}, got {shown_value(value)}")
     if maximum is not None and number > maximum:
         raise InputError(f"{setting_label(name)} must be at most {maximum:,}" + (f" ({bound})" if bound else "")
-                         + f", got {number:,}")
+                         + f", got {large_count(number)}")
     return number
 
 

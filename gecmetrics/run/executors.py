@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator
 
-from ..errors import InputError
+from ..errors import InputError, shown
 
 MAX_JOBS = 512
 STOP_SECONDS = 1.5
@@ -36,7 +36,7 @@ def check_jobs(jobs: int) -> int:
     """Worker processes: an integer from 1 to :data:`MAX_JOBS`, or 0 for one per core."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 0 <= jobs <= MAX_JOBS:
         raise InputError(f"the number of processes (-p) must be an integer from 0 (one per core) to {MAX_JOBS}, "
-                         f"got {jobs!r}")
+                         f"got {shown(jobs)}")
     return jobs or (os.cpu_count() or 1)
 
 
