@@ -393,6 +393,8 @@ def test_insertions_at_one_point_keep_the_given_order():
     ({"max_exact_edits": MAX_EXACT_EDITS_LIMIT + 1}, "max_exact_edits"),
     ({"max_exact_edits": True}, "max_exact_edits"),
     ({"permutations": 0}, "permutations"),
+    ({"permutations": 10**400}, r"permutations must be at most 10,000 \(gecmetrics.stats.attribution.MAX_PERMUTATIONS\), "
+                                r"got 1.00e\+400"),  # (all 12! orders of 12 edits: hours)
     ({"seed": -1}, "seed"),
     ({"normalize": 1}, "normalize"),
     ({"over_bound": "skip"}, "over_bound"),

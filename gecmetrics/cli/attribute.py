@@ -12,8 +12,8 @@ from ..output.formats import READ_BY_PEOPLE
 from ..output.report import attribute_corpus, read_report_corpus
 from ..output.report.attribution import (ATTRIBUTION_ROWS, attribution_annotator, attribution_table,
                                          column_attribution_signature, over_bound_notes, systems_without_edits)
-from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT, METHODS,
-                                 OVER_BOUND_RULES)
+from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT,
+                                 MAX_PERMUTATIONS, METHODS, OVER_BOUND_RULES)
 from . import main
 from .common import echo_scores, echo_warnings, progress_unless
 from .inputs import corpus_options
@@ -52,7 +52,7 @@ PARTS_HELP = {"chunk-lines": f"Sentences of a system attributed together: their 
 @click.option("--over-bound", type=click.Choice(OVER_BOUND_RULES), default="error", show_default=True,
               help="Exact Shapley above the bound: an error, sampled Shapley in its place (its rows say "
                    "sampled-shapley; once, with sampled-shapley asked for too), or skip the sentence.")
-@click.option("--permutations", type=IntRange(1), default=DEFAULT_PERMUTATIONS, show_default=True,
+@click.option("--permutations", type=IntRange(1, MAX_PERMUTATIONS), default=DEFAULT_PERMUTATIONS, show_default=True,
               help="Permutations of sampled Shapley (all n! when that is fewer: exact).")
 @click.option("--seed", type=IntRange(0), default=0, show_default=True,
               help="Seed of sampled Shapley (per sentence).")

@@ -8,7 +8,7 @@ from ..errors import InputError
 from ..output.report import check_report_paths, read_report_corpus, report_data, write_report
 from ..output.report.attribution import over_bound_notes
 from ..output.report.data import DEFAULT_SAMPLES
-from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, METHODS
+from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, MAX_PERMUTATIONS, METHODS
 from ..stats.significance import MAX_PAIRED_SAMPLES
 from . import main
 from .common import echo_warnings, progress_unless
@@ -48,7 +48,7 @@ from .given import given_flag
               help="Attribution methods: add, leave-one-out, shapley, sampled-shapley.")
 @click.option("--max-exact-edits", type=IntRange(0, MAX_EXACT_EDITS_LIMIT), default=DEFAULT_MAX_EXACT_EDITS,
               show_default=True, help="Exact Shapley up to this many edits (sampled above).")
-@click.option("--permutations", type=IntRange(1), default=20, show_default=True,
+@click.option("--permutations", type=IntRange(1, MAX_PERMUTATIONS), default=20, show_default=True,
               help="Permutations of sampled Shapley.")
 @click.option("--human", metavar="TABLE", help="Human system scores (gjg15, seeda or a TSV file): adds the "
                                                "meta-evaluation figures.")

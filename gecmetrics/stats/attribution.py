@@ -59,6 +59,9 @@ DEFAULT_MAX_EXACT_EDITS = 10
 MAX_EXACT_EDITS_LIMIT = 20
 """The highest bound accepted (2^20, about a million sentences for one hypothesis)."""
 DEFAULT_PERMUTATIONS = 100
+MAX_PERMUTATIONS = 10_000
+"""The most permutations sampled Shapley averages (each scores up to n + 1 sentences of n edits:
+about as many as exact Shapley's bound; 10**400 ran all 12! orders of 12 edits, for hours)."""
 
 ScoreFunction = Callable[[list], Sequence[float]]
 """``score(sentences: list[str]) -> list[float]``: a metric's sentence scores of candidate
@@ -466,7 +469,8 @@ class _Options:
         if len(set(names)) != len(names):
             raise InputError(f"an attribution method is listed twice: {', '.join(names)}")
         bound = check_count(max_exact_edits, "max_exact_edits", 0, MAX_EXACT_EDITS_LIMIT, "MAX_EXACT_EDITS_LIMIT")
-        permutations = check_count(permutations, "permutations")
+        permutations = check_count(permutations, "permutations", 1, MAX_PERMUTATIONS,
+                                   "gecmetrics.stats.attribution.MAX_PERMUTATIONS")
         seed = check_count(seed, "seed", 0)
         check_flag(normalize, "normalize")
         if over_bound not in OVER_BOUND_RULES:
