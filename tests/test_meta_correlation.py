@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -187,6 +188,19 @@ def test_judgment_bootstrap_intervals(shared_data: Path) -> None:
     width = lambda r: r.intervals["pearson"][1] - r.intervals["pearson"][0]  # noqa: E731
     assert width(item[0]) > width(pair[0])
     assert pair[0].to_dict()["resampling"] == "judgments/pair" and item[0].resampling == "judgments/item"
+
+
+def test_intervals_from_few_resamples_are_warned_about() -> None:
+    # resamples=1 gave the interval (0.862, 0.862) around 0.955 without a word
+    judgments, statistics, ratio = _toy()
+    scores = {"m": {s: float(ratio(rows.sum(axis=0))) + k for k, (s, rows) in enumerate(statistics.items())}}
+    for resamples, confidence, needed in ((1, 0.95, 40), (39, 0.95, 40), (100, 0.99, 200)):
+        with pytest.warns(UserWarning, match=rf"the correlations' {100 * confidence:g}% intervals come from only "
+                                             rf"{resamples} resamples? \(at least {needed}\)"):
+            correlate_with_judgments(scores, judgments, resamples=resamples, confidence=confidence, seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        correlate_with_judgments(scores, judgments, resamples=40, seed=1)
 
 
 def _toy(tmp_sentences: int = 6):

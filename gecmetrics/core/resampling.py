@@ -8,6 +8,7 @@ Nothing here knows a metric.
 """
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from functools import cached_property
 from typing import Any
@@ -18,6 +19,12 @@ from ..errors import InputError
 
 CHUNK_BYTES = 16 * 2**20
 """Upper bound of the temporary float arrays built per chunk of resamples."""
+
+
+def resamples_needed(confidence: float) -> int:
+    """The fewest resamples whose central ``confidence`` percentile interval leaves one beyond
+    each end (40 at 95%): fewer give ends at (or near) the lowest and highest resample."""
+    return math.ceil(round(2 / (1 - confidence), 6))
 
 
 class Resample:

@@ -11,13 +11,15 @@ Both give :class:`SystemCorrelation` rows from one function, :func:`correlate_sy
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ..core.checks import check_fraction
-from ..errors import InputError
+from ..core.resampling import resamples_needed
+from ..errors import InputError, plural
 from ..io.judgments import Judgments
 from ..io.text import check_sequence, check_system_names
 from ..stats.rankings import DEFAULT_CONFIDENCE, HumanRanking, expected_wins_of_counts
@@ -272,6 +274,10 @@ def correlate_with_judgments(metric_scores: Mapping[str, Mapping[str, float]], j
     if how is None:
         return results
     sampled = resample(table, judgments, chosen, how, ranking)
+    if len(sampled.human) < resamples_needed(confidence):  # (resamples=1: (0.862, 0.862) around 0.955)
+        warnings.warn(f"the correlations' {100 * confidence:g}% intervals come from only "
+                      f"{plural(len(sampled.human), 'resample')} (at least {resamples_needed(confidence)}): they need "
+                      "not hold the correlation")
     for result in results:
         for name in CORRELATIONS:
             values = correlation_rows(name, sampled.metrics[result.metric], sampled.human)

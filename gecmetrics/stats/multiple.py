@@ -24,19 +24,18 @@ significantly better than every system of the later clusters that it was tested 
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ..core.checks import check_flag, check_fraction, check_seed
 from ..core.resampling import Resampler
-from ..core.table import CORRECTION_TITLES, scaled_number
-from ..errors import InputError, large_count, plural
+from ..core.table import scaled_number
+from ..errors import InputError
 from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
-                           Drawn, drawn, paired_signature, percentile_interval, p_value, warn_if_few_resamples)
+                           Drawn, drawn, paired_signature, percentile_interval, p_value, warn_if_few_resamples,
+                           warn_if_no_pair_can_differ)
 
 CORRECTIONS = ("holm", "bh", "none")
 """Multiple-comparison corrections: Holm (family-wise error), Benjamini-Hochberg (false
@@ -197,25 +196,6 @@ def pair_p_values(resampler: Resampler, prepared: Sequence[Any], scores: Sequenc
                 scores_a, scores_b = resampler.swapped_scores(prepared[i], prepared[j], masks)
                 values[(i, j)] = p_value(np.abs(scores_a - scores_b), observed, strict)
     return values
-
-
-def warn_if_no_pair_can_differ(pairs: int, samples: int, correction: str, level: float) -> None:
-    """Said when no pair can come out significant whatever the data: no raw p-value is below
-    1 / (N + 1), so no Holm-adjusted one is below m / (N + 1) for m pairs (Benjamini-Hochberg's
-    smallest is 1 / (N + 1) itself)."""
-    factor = pairs if correction == "holm" else 1
-    if pairs and factor / (samples + 1) >= level:
-        import warnings
-
-        # the least N with factor / (N + 1) < level: exact arithmetic (a float overflows or cannot step for tiny
-        # levels), then at most two steps for the float division the test makes at the boundary
-        needed = max(samples + 1, math.floor(Fraction(factor) / Fraction(level)))
-        for _ in range(2):
-            needed += factor / (needed + 1) >= level
-        adjusted = "raw" if correction == "none" else f"{CORRECTION_TITLES[correction]}-adjusted"
-        warnings.warn(f"no pair can differ significantly: with {plural(samples, 'resample')} (or {'trial' if samples == 1 else 'trials'}) no p-value is "
-                      f"below 1/{samples + 1}, so no {adjusted} p-value of {'the ' if pairs > 1 else ''}"
-                      f"{plural(pairs, 'pair')} is below {level:g} (at least {large_count(needed)} resamples)")
 
 
 def clusters_of(names: Sequence[str], scores: Sequence[float], different: Mapping[tuple[int, int], bool],

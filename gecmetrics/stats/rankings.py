@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..core.resampling import resamples_needed
 from ..core.checks import check_count, check_fraction, check_keywords, check_progress, check_seed
 from ..errors import InputError, plural
 from ..io.judgments import Judgments, Pairwise
@@ -179,7 +180,7 @@ def _warn_if_few_samples(samples: int, confidence: float) -> None:
     """Ranges from so few resamples (or runs) that none lies beyond a range's ends: with
     ``--bootstrap 1`` UFC was ranked 6th with the range "7", without a word (said by the library,
     so by ``expected_wins(resamples=1)`` too)."""
-    needed = math.ceil(round(2 / (1 - confidence), 6))
+    needed = resamples_needed(confidence)
     if samples < needed:
         warnings.warn(f"the rank ranges come from only {plural(samples, 'resample')} (at least {needed} for a "
                       f"{100 * confidence:g}% range; GJG15 drew 1000): a system's own rank need not be in its range")

@@ -25,15 +25,17 @@ a metric only for its resampler (``metric.resampler(column, references)``).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from ..core.resampling import Resample, Resampler, prepared_for
 from ..core.checks import check_count, check_flag, check_seed
-from ..core.table import scaled_number
-from ..errors import InputError, plural
+from ..core.table import CORRECTION_TITLES, scaled_number
+from ..errors import InputError, large_count, plural
 from ..io.text import check_named
 from ..metrics.results import Signature
 
@@ -190,6 +192,25 @@ def warn_if_few_resamples(interval_samples: int) -> None:
         warnings.warn(f"the 95% intervals come from only {plural(interval_samples, 'bootstrap resample')} (at least "
                       f"{MIN_INTERVAL_SAMPLES} for a 95% percentile interval; the default is {DEFAULT_SAMPLES['bs']}): "
                       "they need not hold the score")  # (one place: shown once per run)
+
+
+def warn_if_no_pair_can_differ(pairs: int, samples: int, correction: str, level: float) -> None:
+    """Said when no pair can come out significant whatever the data: no raw p-value is below
+    1 / (N + 1), so no Holm-adjusted one is below m / (N + 1) for m pairs (Benjamini-Hochberg's
+    smallest is 1 / (N + 1) itself)."""
+    factor = pairs if correction == "holm" else 1
+    if pairs and factor / (samples + 1) >= level:
+        import warnings
+
+        # the least N with factor / (N + 1) < level: exact arithmetic (a float overflows or cannot step for tiny
+        # levels), then at most two steps for the float division the test makes at the boundary
+        needed = max(samples + 1, math.floor(Fraction(factor) / Fraction(level)))
+        for _ in range(2):
+            needed += factor / (needed + 1) >= level
+        adjusted = "raw" if correction == "none" else f"{CORRECTION_TITLES[correction]}-adjusted"
+        warnings.warn(f"no pair can differ significantly: with {plural(samples, 'resample')} (or {'trial' if samples == 1 else 'trials'}) no p-value is "
+                      f"below 1/{samples + 1}, so no {adjusted} p-value of {'the ' if pairs > 1 else ''}"
+                      f"{plural(pairs, 'pair')} is below {level:g} (at least {large_count(needed)} resamples)")
 
 
 MIN_TEST_SENTENCES = 2
@@ -356,8 +377,6 @@ def _paired_result(resampler: Resampler, names: list[str], prepared: list[Any], 
                    bootstrap: list[np.ndarray], method: str, samples: int, interval_samples: int, seed: int,
                    confidence_samples: int, strict: bool, masks: np.ndarray | None) -> PairedTestResult:
     """One column's test from its systems' scores and bootstrap scores (and randomized swaps)."""
-    from .multiple import warn_if_no_pair_can_differ
-
     warn_if_few_resamples(interval_samples)
     # (--paired-ar 1 printed p = 0.5 for every system, which no data could bring below 0.05, without a word)
     warn_if_no_pair_can_differ(len(names) - 1, samples, "none", SIGNIFICANCE_LEVEL)
