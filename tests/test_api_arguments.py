@@ -397,6 +397,10 @@ def test_the_cache_checks_its_options(tmp_path) -> None:
         Cache(tmp_path, on_warning=5)
     with pytest.raises(InputError, match="variable must be the text"):
         resolve_cache_folder(None, 5)
+    # a ValueError (embedded null byte) or UnicodeEncodeError at the first write
+    for folder, message in ((f"{tmp_path}/a\0b", "cannot hold a NUL"), ("\ud800", "paths cannot hold")):
+        with pytest.raises(InputError, match=f"cache folder: .*{message}"):
+            Cache(folder)
     for size in (float("nan"), -1, True, "5", 10**400):
         with pytest.raises(InputError, match="format_size takes a number of bytes"):
             format_size(size)

@@ -31,6 +31,7 @@ def resolve_cache_folder(folder: str | os.PathLike[str] | None = None, variable:
         text = os.fspath(folder)
         if not str(text).strip():
             raise InputError("cache folder: empty name")
+        _check_encodable(text)
         return Path(text).expanduser()
     if variable is not None and not isinstance(variable, str):
         raise InputError(f"variable must be the text of ${ENV_VAR} as read, or None, got {type(variable).__name__}")
@@ -61,3 +62,14 @@ def may_be_a_cache_file(path: str | os.PathLike[str]) -> bool:
         return os.stat(target).st_nlink > 1
     except OSError:  # (not there yet: named otherwise, so no cache file)
         return False
+
+
+def _check_encodable(text: str | bytes) -> None:
+    """A folder name the system can open: a NUL or a character the file system's encoding cannot
+    write (a lone surrogate) was a ValueError or UnicodeEncodeError at the first write."""
+    if (b"\0" if isinstance(text, bytes) else "\0") in text:
+        raise InputError("cache folder: a path cannot hold a NUL character")
+    try:
+        os.fsencode(text)
+    except UnicodeError:
+        raise InputError(f"cache folder: {text!r} holds a character this system's paths cannot hold") from None
