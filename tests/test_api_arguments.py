@@ -776,3 +776,27 @@ def test_an_integer_too_long_to_print_is_named_in_exponent_form() -> None:
         with pytest.raises(InputError, match=said) as caught:
             call()
         assert len(str(caught.value)) < 200
+
+
+def test_statistics_given_to_score_and_paired_tests_are_checked() -> None:
+    """nan statistics scored nan (GLEU+) without a word, negated M2 counts a number (0.667, and
+    0.909 in a paired test), counts plus 0.5 a number."""
+    from gecmetrics.io.m2 import parse_m2
+    from gecmetrics.stats.significance import paired_test_from_statistics
+
+    sources = ["a b c", "d e", "f g"]
+    gold = parse_m2("".join(f"S {s}\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\n" for s in sources), "g")
+    for name, corpus, references in (("gleu", G.Corpus(sources, [["x b c", "d y", "f y"]]), 1),
+                                     ("green", G.Corpus(sources, [["x b c", "d y", "f y"]]), 1),
+                                     ("m2", G.Corpus(sources, [], gold=gold), 0)):
+        metric = G.get_metric(name)
+        statistics = metric.statistics(metric.prepare(corpus), ["x b c", "d e", "f g"])
+        assert 0 <= metric.score(statistics).score <= 1
+        for bad, said in ((statistics * np.nan, "no finite numbers|not whole numbers"), (-statistics - 1, "not whole"),
+                          (statistics + 0.5, "not whole"), (None, "got None"), (statistics.astype(bool), "numbers")):
+            with pytest.raises(InputError, match=said):
+                metric.score(bad)
+            if bad is not None and bad.dtype != bool:
+                with pytest.raises(InputError, match="not whole|not finite"):
+                    paired_test_from_statistics(metric.resampler(0, references), {"A": statistics, "B": bad}, "bs",
+                                                samples=50)

@@ -27,6 +27,7 @@ import math
 
 import numpy as np
 
+from ..errors import InputError
 from .backend import ENVIRONMENT_VARIABLE
 
 try:
@@ -134,6 +135,10 @@ class ChoiceRule:
     """How one original scorer turns counts into scores and compares annotators: ``keys(ops,
     totals, local, beta)`` gives the comparison keys of a candidate, most significant first,
     from the counts so far and the candidate's own (Python numbers or arrays, see ``ops``)."""
+
+    whole_counts = True
+    """Whether its counts are whole numbers >= 0 (checked by :func:`candidate_counts`); PT-M2's
+    are weighted."""
 
     def __init__(self, name: str, to_tp_fp_fn: Callable[[np.ndarray], tuple], keys: Callable[..., tuple]) -> None:
         self.name, self.to_tp_fp_fn, self.keys = name, to_tp_fp_fn, keys
@@ -273,16 +278,29 @@ with different numbers of candidates concatenate by padding."""
 AVAILABLE, CANDIDATE = COUNTS, COUNTS + 1
 
 
-def candidate_counts(statistics) -> CandidateCounts:
+def candidate_counts(statistics, whole: bool = True) -> CandidateCounts:
     """The statistics as :class:`CandidateCounts` (trial order = column order); a
-    CandidateCounts passes through."""
+    CandidateCounts passes through. Their counts must be whole numbers >= 0 unless ``whole`` is
+    False (PT's weighted counts)."""
     if isinstance(statistics, CandidateCounts):
         return statistics
     stats = np.asarray(statistics)
     if stats.ndim != 3 or stats.shape[2] != STATISTICS_WIDTH:
         raise ValueError(f"M2-family statistics must have shape (D, P, {STATISTICS_WIDTH}), got {stats.shape}")
+    counts = stats[..., :COUNTS]
+    if whole and counts.size and not _whole_counts(counts):  # (a paired test scored negated counts as F 0.909)
+        raise InputError("M2-family statistics hold counts that are not whole numbers >= 0")
     rank = np.broadcast_to(np.arange(stats.shape[1]), stats.shape[:2])
-    return CandidateCounts(stats[..., :COUNTS], stats[..., AVAILABLE] != 0, rank)
+    return CandidateCounts(counts, stats[..., AVAILABLE] != 0, rank)
+
+
+def _whole_counts(counts: np.ndarray) -> bool:
+    if counts.dtype.kind in "ui":
+        return bool(counts.min() >= 0)
+    if counts.dtype.kind != "f":
+        return False
+    with np.errstate(invalid="ignore"):
+        return bool(np.isfinite(counts).all() and counts.min() >= 0 and (counts == np.floor(counts)).all())
 
 
 def candidates_from_lists(rows: list[list[tuple[int, int, int, int]]]) -> np.ndarray:

@@ -47,7 +47,7 @@ class RunningFResampler(Resampler):
         self.signature = signature
 
     def prepare(self, statistics: Any) -> CandidateCounts:
-        return candidate_counts(statistics)
+        return candidate_counts(statistics, whole=self.choice.rule.whole_counts)
 
     def size(self, prepared: CandidateCounts) -> int:
         return len(prepared)

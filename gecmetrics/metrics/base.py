@@ -105,6 +105,9 @@ class Metric(ABC):
     fraction: ClassVar[bool] = True
     """Whether scores are fractions (0..1), which a table may print x100; False for scores on
     another scale (an LLM judge's 1-5), always printed as they are."""
+    count_statistics: ClassVar[bool] = False
+    """Whether its statistics arrays are counts (n-gram matches, edits): :meth:`score` then
+    refuses negative ones, as it refuses values that are no finite numbers for every metric."""
     rounds_to: ClassVar[int | None] = None
     """The decimals (of a fraction) to which the original tool rounds the binary value of its
     scores, ties to even, as Python's ``round()`` and ``"%.4f"`` do (4: ERRANT's compare_m2, the
@@ -369,6 +372,7 @@ class Metric(ABC):
         and the :meth:`details`. Written once, here: a metric supplies the hooks."""
         import numpy as np
 
+        self.check_statistic_values(statistics)
         sums = [total if isinstance(total, CorpusSums) else CorpusSums(total) for total in self.column_sums(statistics)]
         values = [float(np.mean(self.score_from_sums(part.total, column))) for column, part in enumerate(sums)]
         result = self.result_class.from_scores(values, self.signature(self.references_in(statistics)),
@@ -377,6 +381,27 @@ class Metric(ABC):
         if self.rounds_to is not None:  # its one line prints the scores as the tables do
             result.rounds_to = self.rounds_to
         return result
+
+    def check_statistic_values(self, statistics: Any) -> Any:
+        """Statistics as :meth:`statistics` makes them, as far as :meth:`score` and the paired
+        tests can tell (returned as they are): not None; an array holds finite numbers (not bools
+        or objects), and counts (:attr:`count_statistics`) none below 0. (nan statistics scored
+        nan without a word, negative M2 counts a number.)"""
+        import numpy as np
+
+        what = f"{self.display_name}: statistics"
+        if statistics is None:
+            raise InputError(f"{what} must be what statistics() returned, got None", "statistics")
+        if not isinstance(statistics, np.ndarray):
+            return statistics  # (a metric's own kind: ERRANT's, CLEME's ...)
+        if statistics.dtype.kind not in "iuf":
+            raise InputError(f"{what} must be numbers, got an array of {statistics.dtype}", "statistics")
+        if statistics.dtype.kind == "f" and statistics.size and not np.isfinite(statistics).all():
+            raise InputError(f"{what} hold values that are no finite numbers (nan or inf)", "statistics")
+        if self.count_statistics and statistics.size and (statistics.min() < 0 or (
+                statistics.dtype.kind == "f" and (statistics != np.floor(statistics)).any())):
+            raise InputError(f"{what} are counts, and some are not whole numbers >= 0", "statistics")
+        return statistics
 
     def check_prepared_kind(self, prepared: Any, kind: type | tuple[type, ...]) -> None:
         """``prepared`` must be what this metric's :meth:`prepare` returns (one InputError, not a
@@ -548,7 +573,8 @@ class Metric(ABC):
         from ..core.resampling import LinearResampler
 
         self.check_resampler_arguments(column, references)
-        return LinearResampler(lambda statistics: self.rows(self.check_statistics(statistics, references), column),
+        return LinearResampler(lambda statistics: self.rows(self.check_statistics(self.check_statistic_values(statistics),
+                                                                                   references), column),
                                lambda sums: self.score_from_sums(sums, column),
                                self.paired_label(column), self.column_signature(column, references))
 

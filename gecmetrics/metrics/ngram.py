@@ -70,6 +70,8 @@ class NgramMetric(Metric):
     """A metric computed from (sigma, rho, eta) n-gram counts of the shared core: statistics of
     shape (D, R, K) per hypothesis, reduced to scores."""
 
+    count_statistics = True
+
     settings_class = NgramSettings
 
     @property

@@ -117,6 +117,8 @@ class PTRule(fscore.ChoiceRule):
     """The authors' rule as an M2-family :class:`~gecmetrics.core.fscore.ChoiceRule`: their keys
     and their P/R/F (:func:`pt_scores`)."""
 
+    whole_counts = False  # weighted
+
     def __init__(self) -> None:
         super().__init__("pt", lambda c: (c[..., 0], c[..., 1] - c[..., 0], c[..., 2] - c[..., 0]), _pt_keys)
 
@@ -140,7 +142,7 @@ def check_statistics(statistics: Any) -> fscore.CandidateCounts:
         raise InputError("PT statistics hold a value that is not a finite number")
     if array.shape[0] and not (array[..., fscore.AVAILABLE] != 0).any(axis=1).all():
         raise InputError("PT statistics: every sentence needs at least one annotator")
-    return fscore.candidate_counts(array)
+    return fscore.candidate_counts(array, whole=False)
 
 
 def sentence_choice(data: fscore.CandidateCounts, beta: float) -> np.ndarray:
