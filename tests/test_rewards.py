@@ -800,6 +800,24 @@ def test_a_plugin_metric():
         unregister_metric("toy-match")
 
 
+class EmptyIsUndefined(FirstReferenceMatch):
+    """A plugin's metric whose sentence score of an empty hypothesis is 0/0."""
+
+    def statistics(self, prepared, hypothesis):
+        return np.array([[float(h == r), float(bool(h))] for h, r in zip(hypothesis, prepared)])
+
+    def score_from_sums(self, sums, column=0):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return sums[..., 0] / sums[..., 1]
+
+
+def test_a_plugins_score_that_is_no_finite_number_gets_the_fallback():
+    # a nan reached the trainer as a reward (and mbr_select's utilities)
+    f = reward_function(EmptyIsUndefined(), fallback=-1.0)
+    assert f(completions=["a b", "", "a c"], source=["a x"] * 3, references=[["a b"]] * 3) == [1.0, -1.0, 0.0]
+    assert f.stats.reasons == {"not a finite score": 1} and f.fallbacks == 1
+
+
 @dataclass(frozen=True)
 class WorkersSettings(Settings):
     window: int = setting(3, "sentences per window (changes the values)", positive_int)

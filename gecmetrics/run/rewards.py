@@ -29,6 +29,7 @@ the other candidates taken as references (N x N sentence scores).
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 from collections import OrderedDict
@@ -60,6 +61,8 @@ ROW_TOKENS = "max_tokens: source or reference"
 ROW_CELLS = "max_cells: source x references"
 """The fallback's reason for a row whose source would align with its references, all of them
 together, in more than ``max_cells``."""
+NOT_FINITE = "not a finite score"
+"""The fallback's reason for a line the metric scored nan or inf (a plugin's)."""
 
 
 @dataclass
@@ -372,6 +375,9 @@ class RewardFunction:
                         values[key] = self._batch([key], lines)[0]
                     except LineRefused as err:  # any other error (a setting, a model) is not the line's
                         values[key] = self._fall_back("refused by the metric", err)
+        for key, value in values.items():  # (a plugin's nan reached the trainer as a reward)
+            if not math.isfinite(value):
+                values[key] = self._fall_back(NOT_FINITE)
         self.stats.scored += sum(len(keys) for keys in batches.values())
         return values
 
