@@ -1641,3 +1641,14 @@ def test_page_data_rounding_prints_as_the_commands(value: float) -> None:
     assert abs(kept - value) <= 5e-7
     assert scaled(kept, 2) == scaled(value, 2) and round_half_up(kept, 4) == round_half_up(value, 4)
     assert round_half_up(kept, 2) == round_half_up(value, 2)
+
+
+def test_a_metric_refusing_a_sentence_alone_is_named_with_the_sentence(small_files, spacy_model):
+    # weighted CLEME cannot score sentence 3 alone (its gold corrects nothing): the message named
+    # the system but no sentence
+    from tests.conftest import SPACY_TEST_MODEL
+
+    f = small_files
+    err = one_line_error("attribute", "-s", f["src"], "-r", f["ref0"], f["ref1"], "-o", f["B"], "--hyp-m2", f["B.m2"],
+                         "--m2", f["gold.m2"], "--metric", "cleme", "--spacy-model", SPACY_TEST_MODEL)
+    assert "B: sentence 3: length weighting needs at least one reference correction" in err, err

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ...errors import InputError, plural
+from ...errors import InputError, LineRefused, plural
 from ...io.corpus import Corpus
 from ...io.m2 import Block
 from ...kinds import M2
@@ -108,11 +108,26 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
                       rows=[places[r] for r in kept_rows])  # each candidate at its sentence's place
         if metric.hypothesis_kind == M2:
             part.add_hypothesis_m2(CANDIDATES, annotator.annotate(part.sources, [kept_texts], keep_empty=True))
-        scored = score_corpus([metric], part)
-        values = independent_sentence_scores(metric, scored.statistics[CANDIDATES][0], column)
+        statistics = score_corpus([metric], part).statistics[CANDIDATES][0]
+        try:
+            values = independent_sentence_scores(metric, statistics, column)
+        except LineRefused as err:  # which sentence: the message named none
+            raise LineRefused(f"{_refused_sentence(metric, statistics, column, part.sentence_rows())}{err}") from None
         return values[np.asarray(order, dtype=np.int64)]
 
     return score
+
+
+def _refused_sentence(metric: Metric, statistics: Any, column: int, places: Sequence[int]) -> str:
+    """``sentence N: `` of the first candidate whose score alone the metric refuses (statistics
+    that are an array, one row per candidate), else ``""``."""
+    if isinstance(statistics, np.ndarray):
+        for k in range(len(statistics)):
+            try:
+                independent_sentence_scores(metric, statistics[k:k + 1], column)
+            except LineRefused:
+                return f"sentence {places[k] + 1}: "
+    return ""
 
 
 ATTRIBUTION_ROWS = 10_000
