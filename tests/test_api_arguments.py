@@ -800,3 +800,21 @@ def test_statistics_given_to_score_and_paired_tests_are_checked() -> None:
                 with pytest.raises(InputError, match="not whole|not finite"):
                     paired_test_from_statistics(metric.resampler(0, references), {"A": statistics, "B": bad}, "bs",
                                                 samples=50)
+
+
+def test_choice_settings_refuse_arrays_and_built_blocks_refuse_huge_annotators() -> None:
+    import dataclasses
+
+    from gecmetrics.io.m2 import parse_m2
+
+    # 'in' of an array was NumPy's "truth value of an array is ambiguous" ValueError
+    for name, settings in (("green", {"unit": np.array([0.5, 2])}), ("gleu", {"variant": np.array([1, 2])})):
+        with pytest.raises(InputError, match="must be one of"):
+            G.get_metric(name, **settings)
+    # an annotator id past 2**31 - 1 in blocks built in code (read_m2 refuses it in a file) was an
+    # OverflowError deep in the M2 scorer
+    block = parse_m2("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n", "g")[0]
+    for annotator, shown in ((2**31, "2147483648"), (10**400, "1.00e\\+400")):
+        built = [dataclasses.replace(block, edits=(dataclasses.replace(block.edits[0], annotator=annotator),), line=0)]
+        with pytest.raises(InputError, match=f"annotator {shown} is more than 2,147,483,647"):
+            G.get_metric("m2").corpus_score(None, built, ["x b c"])

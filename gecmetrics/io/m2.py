@@ -19,15 +19,11 @@ from typing import Iterable, Iterator, TextIO
 
 from .text import STDIN, check_path, check_sequence, open_input, read_lines, split_lines
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
-                                 Block, Edit, NamedBlocks, blocks_name, check_blocks, check_built_blocks, format_m2,
-                                 normalize_correction, span_problem)
+                                 MAX_ANNOTATOR_ID, Block, Edit, NamedBlocks, blocks_name, check_blocks,
+                                 check_built_blocks, format_m2, normalize_correction, span_problem)
 from ..core.checks import check_flag
 from ..errors import InputError, shown
 
-MAX_ANNOTATOR_ID = 2**31 - 1
-"""Largest annotator id: ids are numbers (0, 1, ... in every known M2 file); ERRANT's statistics
-encode a (hypothesis, reference) pair of them in one int64 (id * 2**31 + id), so they stay below
-2**31. 4294967296 and 9223372036854775808 were OverflowErrors in the scorers."""
 MAX_NUMBER_DIGITS = 18
 """Longest token offset or annotator id read as a number: longer ones are out of range anyway
 (and ``int()`` of more than 4,300 digits is a ValueError)."""

@@ -343,7 +343,7 @@ def optional_bool(name: str, value: Any) -> bool | None:
 def choice(*choices: str) -> Callable[[str, Any], str]:
     """A parser accepting one of ``choices``."""
     def parse(name: str, value: Any) -> str:
-        if value not in choices:
+        if not isinstance(value, str) or value not in choices:  # (an array's 'in' was a ValueError)
             raise InputError(f"{setting_label(name)} must be one of: {', '.join(choices)}; got {value!r}")
         return str(value)
     parse.choices = choices  # type: ignore[attr-defined]  # shown in command-line help

@@ -9,13 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ...errors import InputError, plural
+from ...errors import InputError, plural, shown
 
 FIELD_SEPARATOR = "|||"
 ALTERNATIVE_SEPARATOR = "||"
 DELETION = "-NONE-"
 NOOP_TYPE = "noop"
 NOOP_SPAN = (-1, -1)
+
+MAX_ANNOTATOR_ID = 2**31 - 1
+"""Largest annotator id: ids are numbers (0, 1, ... in every known M2 file); ERRANT's statistics
+encode a (hypothesis, reference) pair of them in one int64 (id * 2**31 + id), so they stay below
+2**31. 4294967296 and 9223372036854775808 were OverflowErrors in the scorers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +195,9 @@ def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
                 raise InputError(f"{where}: an Edit's start, end and annotator are integers, got "
                                  f"{edit.start!r}, {edit.end!r}, {edit.annotator!r}", name)
             problem = span_problem(edit.start, edit.end, n_tokens) or (
-                f"annotator {edit.annotator} is negative" if edit.annotator < 0 else None) or _field_problem(edit)
+                f"annotator {edit.annotator} is negative" if edit.annotator < 0 else None) or (
+                f"annotator {shown(edit.annotator)} is more than {MAX_ANNOTATOR_ID:,} (gecmetrics.io.m2.MAX_ANNOTATOR_ID)"
+                if edit.annotator > MAX_ANNOTATOR_ID else None) or _field_problem(edit)
             if problem:
                 raise InputError(f"{where}: {problem}", name)
 

@@ -234,7 +234,7 @@ def result_of(layout: GLEULayout, sums: np.ndarray, signature: str, settings: di
 
 def parse_variant(name: str, value: Any) -> str:
     """A GLEU+ variant; gleu0 is the 2015 GLEU, a metric of its own (``GLEU2015``)."""
-    if value == "gleu0":
+    if isinstance(value, str) and value == "gleu0":
         raise InputError("the 2015 GLEU (gleu0) is its own metric: GLEU2015(...) or get_metric('gleu0')")
     return choice(*GLEU_PLUS_VARIANTS)(name, value)
 
@@ -339,6 +339,11 @@ class GLEU(NgramMetric):
             for order in range(1, layout.n + 1):
                 stats[:, r, 2 + order - 1::layout.n] = self._order_counts(encoded, hyp, r, order)
         return stats
+
+    @property
+    def count_statistics(self) -> bool:  # type: ignore[override]
+        """The paper variant's numerators (match - penalty, unclamped) may be below 0."""
+        return self.settings.variant != "paper"
 
     def _order_counts(self, encoded: EncodedCorpus, hyp, reference: int, order: int) -> np.ndarray:
         """(match, penalty, numerator, denominator) of one order, per sentence: shape (D, 4)."""
