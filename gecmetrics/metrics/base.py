@@ -573,8 +573,10 @@ class Metric(ABC):
         from ..core.resampling import LinearResampler
 
         self.check_resampler_arguments(column, references)
-        return LinearResampler(lambda statistics: self.rows(self.check_statistics(self.check_statistic_values(statistics),
-                                                                                   references), column),
+        def rows(statistics: Any) -> Any:
+            return self.rows(self.check_statistics(self.check_statistic_values(statistics), references), column)
+
+        return LinearResampler(rows,
                                lambda sums: self.score_from_sums(sums, column),
                                self.paired_label(column), self.column_signature(column, references))
 

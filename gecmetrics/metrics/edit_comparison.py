@@ -434,8 +434,8 @@ class EditComparisonMetric(TypeAveragedMetric):
         found = comparison.foreign_types(self.settings.filter_types, limit=len(self.settings.filter_types))
         if found:
             warnings.warn(f"-filt/filter_types: {', '.join(map(repr, found))} {'is' if len(found) == 1 else 'are'} "
-                          f"not {comparison.label}'s form of an error type (operation:category, as R:NOUN, M:DET, U:PUNCT; "
-                          "or UNK): only edits typed exactly so are left out", stacklevel=3)
+                          f"not {comparison.label}'s form of an error type (operation:category, as R:NOUN, M:DET, "
+                          "U:PUNCT; or UNK): only edits typed exactly so are left out", stacklevel=3)
 
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """The running-F metrics' details; with the statistics' details, the error categories

@@ -660,10 +660,11 @@ def reward_function(metric: Any, **settings: Any) -> RewardFunction:
     completions' edits come from the annotator of ``edit_language`` ("en": ERRANT's) made with
     ``annotation`` (its settings, e.g. ``{"spacy_model": ...}``); ``cache``: the persistent cache
     of parses and model outputs, as for ``corpus_score`` (None: the metric's own, else the
-    default; True: the default folder; False: none; a folder or a ``Cache``). An option that would have no effect is one
-    InputError naming it: ``edit_language``/``annotation`` for a metric that reads completions as
-    text, ``source_column`` for gold M2 references (the source is the block's), ``references_column``
-    for a reference-free metric, ``length_penalty`` without ``max_length_ratio``. See the module
+    default; True: the default folder; False: none; a folder or a ``Cache``). An option that
+    would have no effect is one InputError naming it: ``edit_language``/``annotation`` for a
+    metric that reads completions as text, ``source_column`` for gold M2 references (the source
+    is the block's), ``references_column`` for a reference-free metric, ``length_penalty``
+    without ``max_length_ratio``. See the module
     docstring and docs/rewards.md."""
     options = {key: settings.pop(key) for key in REWARD_OPTIONS if key in settings}
     built = _metric(metric, settings)
@@ -715,7 +716,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
                **settings: Any) -> MBRSelection:
     """Minimum-Bayes-risk selection: for each source, the candidate with the highest mean
     utility against the others, each other candidate taken as the one reference (ties: the
-    first; one that is no text, a lone surrogate, only when none is text). ``candidates``: one list of N texts per source; ``metric``: a name or metric object
+    first; one that is no text, a lone surrogate, only when none is text). ``candidates``: one
+    list of N texts per source; ``metric``: a name or metric object
     with text references (settings and the reward options as for :func:`reward_function`, but
     ``source_column`` and ``references_column``, refused: the columns are made here, and
     ``memo_size``: the reward lives for this call and keeps no values)."""

@@ -208,8 +208,9 @@ def warn_if_no_pair_can_differ(pairs: int, samples: int, correction: str, level:
         for _ in range(2):
             needed += factor / (needed + 1) >= level
         adjusted = "raw" if correction == "none" else f"{CORRECTION_TITLES[correction]}-adjusted"
-        warnings.warn(f"no pair can differ significantly: with {plural(samples, 'resample')} (or {'trial' if samples == 1 else 'trials'}) no p-value is "
-                      f"below 1/{samples + 1}, so no {adjusted} p-value of {'the ' if pairs > 1 else ''}"
+        trials = "trial" if samples == 1 else "trials"
+        warnings.warn(f"no pair can differ significantly: with {plural(samples, 'resample')} (or {trials}) no "
+                      f"p-value is below 1/{samples + 1}, so no {adjusted} p-value of {'the ' if pairs > 1 else ''}"
                       f"{plural(pairs, 'pair')} is below {level:g} (at least {large_count(needed)} resamples)")
 
 

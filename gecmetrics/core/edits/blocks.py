@@ -163,6 +163,14 @@ def _field_problem(edit: Edit) -> str | None:
     return None
 
 
+def _annotator_problem(annotator: int) -> str | None:
+    if annotator < 0:
+        return f"annotator {annotator} is negative"
+    if annotator > MAX_ANNOTATOR_ID:  # (an OverflowError in the scorers)
+        return f"annotator {shown(annotator)} is more than {MAX_ANNOTATOR_ID:,} (gecmetrics.io.m2.MAX_ANNOTATOR_ID)"
+    return None
+
+
 def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
     """M2 blocks given in code checked as the M2 reader checks a file's (it checked the blocks it
     read, which carry their line: those with line 0 are checked here): a :class:`Block` whose
@@ -194,10 +202,8 @@ def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
             if any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
                 raise InputError(f"{where}: an Edit's start, end and annotator are integers, got "
                                  f"{edit.start!r}, {edit.end!r}, {edit.annotator!r}", name)
-            problem = span_problem(edit.start, edit.end, n_tokens) or (
-                f"annotator {edit.annotator} is negative" if edit.annotator < 0 else None) or (
-                f"annotator {shown(edit.annotator)} is more than {MAX_ANNOTATOR_ID:,} (gecmetrics.io.m2.MAX_ANNOTATOR_ID)"
-                if edit.annotator > MAX_ANNOTATOR_ID else None) or _field_problem(edit)
+            problem = span_problem(edit.start, edit.end, n_tokens) or _annotator_problem(edit.annotator) \
+                or _field_problem(edit)
             if problem:
                 raise InputError(f"{where}: {problem}", name)
 
