@@ -818,3 +818,26 @@ def test_choice_settings_refuse_arrays_and_built_blocks_refuse_huge_annotators()
         built = [dataclasses.replace(block, edits=(dataclasses.replace(block.edits[0], annotator=annotator),), line=0)]
         with pytest.raises(InputError, match=f"annotator {shown} is more than 2,147,483,647"):
             G.get_metric("m2").corpus_score(None, built, ["x b c"])
+
+
+def test_sentence_resampling_checks_its_parts() -> None:
+    from gecmetrics.io.judgments import parse_judgments
+    from gecmetrics.meta.resampling import Resampling
+    from gecmetrics.meta.sentence import check_item_rows
+
+    good = {"kind": "sentences", "resamplers": {"m": {"A": lambda drawn: drawn}}, "item_rows": [0], "sentences": 6}
+    # resamplers=5 was an AttributeError deep in the resampling, {"m": 5} a TypeError, sentences=-1
+    # NumPy's ValueError, sentences=True one sentence
+    for change, said in (({"resamplers": 5}, "resamplers must map each metric"),
+                         ({"resamplers": {"m": 5}}, r"resamplers\['m'\] must map each system"),
+                         ({"resamplers": {"m": {"A": 3}}}, r"resamplers\['m'\] must map each system"),
+                         ({"sentences": -1}, "must be an integer >= 1, got -1"),
+                         ({"sentences": True}, "must be an integer, got True")):
+        with pytest.raises(InputError, match=said):
+            Resampling(**{**good, **change})
+    judgments = parse_judgments(b"<r><ranking-item src-id='0'><translation system='A' rank='1'/>"
+                                b"<translation system='B' rank='2'/></ranking-item></r>", "j.xml")
+    with pytest.raises(InputError, match="item_rows needs one integer corpus row per ranking item, in the items' "
+                                         "order, got a set"):
+        check_item_rows(judgments, {0}, 1)
+    assert check_item_rows(judgments, [0], 1).tolist() == [0]

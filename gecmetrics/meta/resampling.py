@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core.checks import check_count, check_keywords, check_seed
 from ..core.resampling import Resample
-from ..errors import InputError
+from ..errors import InputError, kind_of
 from ..io.judgments import Judgments
 from ..stats.rankings import (DEFAULT_RESAMPLES, MAX_RESAMPLES, HumanRanking, expected_wins_of_counts,
                               pair_resample_wins, resample_blocks)
@@ -67,6 +67,22 @@ class Resampling:
         check_seed(self.seed, "the seed of the bootstrap resamples (--seed)")
         if self.kind == "sentences" and (self.resamplers is None or self.item_rows is None or not self.sentences):
             raise InputError("resampling sentences needs resamplers, item_rows and the number of sentences")
+        if self.sentences is not None:  # (True was 1, -1 NumPy's ValueError)
+            check_count(self.sentences, "sentences (the number of corpus sentences)", 1)
+        if self.resamplers is not None:
+            _check_resamplers(self.resamplers)
+
+
+def _check_resamplers(resamplers: Any) -> None:
+    """metric -> system -> a callable of a Resample (resamplers=5 was an AttributeError, {"m": 5}
+    a TypeError, deep in the resampling)."""
+    if not isinstance(resamplers, Mapping):
+        raise InputError(f"resamplers must map each metric to its systems' sentence resamplers, got "
+                         f"{kind_of(resamplers)}", "resamplers")
+    for metric, systems in resamplers.items():
+        if not isinstance(systems, Mapping) or not all(callable(f) for f in systems.values()):
+            raise InputError(f"resamplers[{metric!r}] must map each system to a sentence resampler (a callable "
+                             f"of a Resample), got {kind_of(systems)}", "resamplers")
 
 
 def as_resampling(resampling: Resampling | str | None, options: dict[str, Any]) -> Resampling | None:

@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import InputError
 from ..io.judgments import MAX_SRC_ID, Judgments
 from ..core.checks import check_flag
+from ..core.lines import sequence_problem
 from ..io.text import check_named, check_system_names
 from ..stats.sentence_rankings import score_matrix
 
@@ -63,6 +64,9 @@ def _score_matrix(sentence_scores: Mapping[str, Sequence[float]], systems: Seque
 def check_item_rows(judgments: Judgments, item_rows: Sequence[int], sentences: int) -> np.ndarray:
     """``item_rows`` as an integer array: one corpus row per ranking item, each within the
     ``sentences`` scored (an error names the item's line otherwise)."""
+    problem = None if isinstance(item_rows, np.ndarray) else sequence_problem(item_rows)
+    if problem is not None:  # (a set was "got shape ()")
+        raise InputError(f"item_rows needs one integer corpus row per ranking item, in the items' order, got {problem}")
     rows = np.asarray(item_rows)
     if rows.shape != (len(judgments.items),):
         raise InputError(f"item_rows needs one integer corpus row per ranking item ({len(judgments.items)}), "
