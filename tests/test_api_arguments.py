@@ -841,3 +841,11 @@ def test_sentence_resampling_checks_its_parts() -> None:
                                          "order, got a set"):
         check_item_rows(judgments, {0}, 1)
     assert check_item_rows(judgments, [0], 1).tolist() == [0]
+
+
+def test_a_scored_runs_metric_index_may_be_a_numpy_integer() -> None:
+    scored = G.score_corpus([G.get_metric("gleu")], G.Corpus(["a b c"], [["a b c"]], {"A": ["a b c"]}))
+    assert scored.result("A", np.int64(0)) is scored.result("A", 0)  # (it was refused)
+    for k in (1, True, 0.0, 10**5000):
+        with pytest.raises(InputError, match="metric index must be an integer from 0 to 0"):
+            scored.result("A", k)

@@ -21,7 +21,7 @@ statistics are per sentence, so the numbers never depend on the chunking or the 
 from __future__ import annotations
 
 import dataclasses
-
+import numbers
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 from ..core.aggregate import reducer_threads
 from ..core.checks import check_progress
 from ..core.units import TextChecks
-from ..errors import InputError, warn_notes
+from ..errors import InputError, shown, warn_notes
 from ..io.corpus import Corpus
 from ..io.text import check_sequence
 from ..metrics.base import Metric
@@ -71,7 +71,7 @@ class Scored:
         """The result of hypothesis ``name`` under metric ``k`` (its index in the run's metrics)."""
         if not isinstance(name, str) or name not in self.statistics:
             raise InputError(f"no hypothesis {name!r} was scored (scored: {', '.join(map(repr, self.names))})", "name")
-        self._check_index(k)
+        k = self._check_index(k)
         key = (name, k)
         if key not in self._results:
             with reducer_threads(self.jobs):
@@ -82,13 +82,16 @@ class Scored:
         """Every result: hypothesis name -> one result per metric."""
         return {name: [self.result(name, k) for k in range(len(self.metrics))] for name in self.names}
 
-    def _check_index(self, k: Any) -> None:
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.metrics):
-            raise InputError(f"metric index must be an integer from 0 to {len(self.metrics) - 1}, got {k!r}", "k")
+    def _check_index(self, k: Any) -> int:
+        """``k`` as a Python int (a NumPy integer too, as everywhere else: it was refused)."""
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 0 <= k < len(self.metrics):
+            raise InputError(f"metric index must be an integer from 0 to {len(self.metrics) - 1}, got {shown(k)}",
+                             "k")
+        return int(k)
 
     def of_metric(self, k: int) -> dict[str, Any]:
         """Metric k's statistics of every hypothesis, in order."""
-        self._check_index(k)
+        k = self._check_index(k)
         return {name: self.statistics[name][k] for name in self.names}
 
     def warnings(self) -> list[str]:
