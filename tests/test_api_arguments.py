@@ -849,3 +849,17 @@ def test_a_scored_runs_metric_index_may_be_a_numpy_integer() -> None:
     for k in (1, True, 0.0, 10**5000):
         with pytest.raises(InputError, match="metric index must be an integer from 0 to 0"):
             scored.result("A", k)
+
+
+def test_a_system_name_holding_a_lone_surrogate_is_refused() -> None:
+    # it was taken, and the table or page of it could not be encoded
+    from gecmetrics.io.text import check_named, check_system_names
+
+    lines = ["a b", "c d"]
+    for call in (lambda: G.Corpus(lines, [lines], {"A\ud800": lines}),
+                 lambda: G.paired_test(G.get_metric("gleu"), lines, [lines], {"A": lines, "\udfff": lines}, "bs",
+                                       samples=50),
+                 lambda: check_system_names(["A", "B\ud800"]),
+                 lambda: check_named({"\ud800": 1.0}, "scores", "a score")):
+        with pytest.raises(InputError, match="holds a lone surrogate"):
+            call()

@@ -13,6 +13,7 @@ import numbers
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError, large_count, shown
+from .lines import LONE_SURROGATE
 
 MAX_SEED = 2**64 - 1
 """Largest seed: NumPy's generators take seeds >= 0 (a negative one is a ValueError deep in
@@ -121,6 +122,14 @@ def check_score(value: Any, what: str) -> float:
     return float(value)
 
 
+def check_name_text(name: str, what: str) -> str:
+    """A name (a system's, a metric's) that a table can print: one holding a lone surrogate (no
+    Unicode text) was taken, and its table or page could not be encoded."""
+    if LONE_SURROGATE.search(name):
+        raise InputError(f"{what}: the name {name!r} holds a lone surrogate (no Unicode text): a table cannot print it")
+    return name
+
+
 def check_distinct_names(named: Any, what: str) -> None:
     """Names of a mapping (systems, metrics) are used as text: two keys with one text (``1`` and
     ``"1"``) would leave one of them out without a word."""
@@ -129,6 +138,7 @@ def check_distinct_names(named: Any, what: str) -> None:
     seen: dict[str, Any] = {}
     for key in named:
         text = str(key)
+        check_name_text(text, what)
         if text in seen:
             raise InputError(f"{what}: the names {seen[text]!r} and {key!r} are both {text!r} as text: give distinct names")
         seen[text] = key

@@ -11,6 +11,7 @@ import re
 import sys
 from typing import Any, BinaryIO, Iterable, Mapping, Sequence
 
+from ..core.checks import check_name_text
 from ..core.lines import is_iterable, unordered
 from ..errors import InputError, kind_of, plural, shown
 
@@ -171,6 +172,7 @@ def check_system_names(values: Any, name: str = "systems") -> list[str]:
         if not isinstance(item, str):
             raise InputError(f"{name}: system names are strings, got {kind_of(item)}"
                              + ("" if item is None else f" ({shown(item)})"))
+        check_name_text(item, name)
     if unordered(values) is not None:
         names = sorted(names)
     repeated = first_repeated(names)
@@ -187,6 +189,8 @@ def check_named(values: Any, name: str, what: str) -> Mapping[str, Any]:
         odd = next((f" (a key {shown(key)})" for key in values if not isinstance(key, str)), "") \
             if isinstance(values, Mapping) else f", got {kind_of(values)}"
         raise InputError(f"{name} must map each system's name to {what}{odd}")
+    for key in values:
+        check_name_text(key, name)
     return values
 
 
