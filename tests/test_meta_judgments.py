@@ -183,3 +183,28 @@ def test_napoles_items_without_src_id_rank_systems_but_not_sentences(shared_data
     with pytest.raises(InputError, match="without src-id") as caught:
         rows_of_src_ids(judgments)
     assert caught.value.line == judgments.items[0].line
+
+
+def test_judgments_made_in_code_are_checked_as_a_files() -> None:
+    """Ranks of nan, 0 or True were ranked, a system missing from ``systems`` left out, without a
+    word; a string of names was read as letters."""
+    import math
+
+    from gecmetrics.io.judgments import Judgments, RankingItem
+
+    def item(systems, ranks):
+        return RankingItem(src_id=0, user="u", item_id="", line=3, systems=systems, ranks=ranks)
+
+    for systems, ranks, said in [(("a", "b", "c"), (math.nan, 1, 2), "ranks must be integers from 1"),
+                                 (("a", "b", "c"), (0, -5, 1), "ranks must be integers from 1"),
+                                 (("a", "b", "c"), (True, False, 2), "ranks must be integers from 1"),
+                                 (("a", "b", "x"), (1, 2, 3), "ranks 'x', not among the judgments' systems"),
+                                 (("a", "b"), (1,), "systems and ranks must be tuples of the same length"),
+                                 (("a", "a"), (1, 2), "a system is ranked twice")]:
+        with pytest.raises(InputError, match=f"toy:3: item 1 \\(src-id 0\\): {said}"):
+            Judgments("toy", (item(systems, ranks),), ("a", "b", "c"))
+    with pytest.raises(InputError, match="items must be a tuple of RankingItem, got None"):
+        Judgments("toy", None, ("a", "b"))
+    with pytest.raises(InputError, match="systems must be a sequence of system names"):
+        Judgments("toy", (), "abc")
+    assert Judgments("toy", (item(("a", "b"), (1, 2)),), ("a", "b", "c")).pairwise().size == 1

@@ -11,6 +11,7 @@ systems of one item is one comparison, won by the better rank and a tie when the
 """
 from __future__ import annotations
 
+import numbers
 import os
 import re
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from xml.parsers import expat
 
 import numpy as np
 
-from ..errors import InputError, one_line, shown
+from ..errors import InputError, kind_of, one_line, shown
 from .text import STDIN, ascii_integer, check_path, check_sequence, check_system_names, standard_input
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
@@ -93,6 +94,21 @@ class Pairwise:
         return counts[: n * n].reshape(n, n)
 
 
+def _item_problem(item: RankingItem, known: set[str]) -> str | None:
+    """What is wrong with a ranking item made in code (None: nothing)."""
+    if not isinstance(item.systems, (tuple, list)) or not isinstance(item.ranks, (tuple, list)) \
+            or len(item.systems) != len(item.ranks):
+        return "systems and ranks must be tuples of the same length"
+    unknown = [name for name in item.systems if name not in known]
+    if unknown:
+        return f"ranks {', '.join(map(repr, unknown))}, not among the judgments' systems"
+    if len(set(item.systems)) != len(item.systems):
+        return "a system is ranked twice"
+    if any(isinstance(r, bool) or not isinstance(r, numbers.Integral) or not 1 <= r <= MAX_RANK for r in item.ranks):
+        return f"ranks must be integers from 1 to {MAX_RANK:,}, got {shown(tuple(item.ranks))}"
+    return None
+
+
 @dataclass(frozen=True)
 class Judgments:
     """The ranking items of one XML file, and the systems they rank (sorted by code point)."""
@@ -101,6 +117,20 @@ class Judgments:
     items: tuple[RankingItem, ...]
     systems: tuple[str, ...]
     excluded_users: tuple[str, ...] = field(default=EXCLUDED_USERS)
+
+    def __post_init__(self) -> None:
+        """Judgments made in code are checked as the XML reader checks a file's: ranks of nan, 0 or
+        True were ranked, a system missing from ``systems`` left out, without a word."""
+        names = check_system_names(self.systems)
+        if not isinstance(self.items, (tuple, list)):
+            raise InputError(f"items must be a tuple of RankingItem, got {kind_of(self.items)}", self.source)
+        known = set(names)
+        for number, item in enumerate(self.items, 1):
+            if not isinstance(item, RankingItem):
+                raise InputError(f"item {number}: a RankingItem, got {kind_of(item)}", self.source)
+            problem = _item_problem(item, known)
+            if problem:
+                raise InputError(f"item {number} (src-id {item.src_id}): {problem}", self.source, item.line or None)
 
     @property
     def src_ids(self) -> np.ndarray:
