@@ -654,9 +654,16 @@ def test_signatures_results_and_options_of_the_wrong_kind(tmp_path) -> None:
     scores = G.SentenceScores([0.5, 0.25], Signature("X"))
     cases = [
         (lambda: Signature("X", {("a", "1"), ("b", "2")}), "it has no order"),
-        (lambda: Signature("X|Y"), "name cannot hold '|'"),
-        (lambda: Signature("X", [("a|b", "1")]), "key cannot hold '|' or ':'"),
-        (lambda: Signature("X", ["a|b"]), "key cannot hold '|', got 'a|b'"),
+        (lambda: Signature("X|Y"), "name is one line of text without '|'"),
+        (lambda: Signature("X", [("a|b", "1")]), "key is a word without '|' or ':'"),
+        (lambda: Signature("X", ["a|b"]), "key is a word without '|', not 'version' .*, got 'a|b'"),
+        # two signatures were one text: X|a:1|c:2 from ("a", "1|c:2") and from a:1, c:2
+        (lambda: Signature("X", [("a", "1|c:2")]), "value is one line without '|'"),
+        (lambda: Signature(""), "name is one line of text"),
+        (lambda: Signature("X\nY"), "name is one line of text"),
+        (lambda: Signature("X", version="1|2"), "version is one line of text"),
+        (lambda: Signature("X", [("version", "2")]), "not 'version' \\(always the last field\\)"),
+        (lambda: Signature("X", [("", "2")]), "key is a word"),
         (lambda: G.SentenceScores(None, Signature("X")), "sentence scores are numbers"),
         (lambda: G.SentenceScores("abc", Signature("X")), "got a str and a Signature"),
         (lambda: scores.to_dict(scale=None), "scale must be a finite number"),

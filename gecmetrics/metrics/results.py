@@ -37,8 +37,10 @@ class Signature(str):
         if isinstance(fields, (str, bytes)) or not hasattr(fields, "__iter__") or unordered(fields) is not None:
             raise InputError(f"a signature's fields are a sequence of (key, value) pairs or keys, got "
                              f"{unordered(fields) or kind_of(fields)}")
-        if "|" in name:
-            raise InputError(f"a signature's name cannot hold '|' (it separates the fields), got {name!r}")
+        for what, text in (("name", name), ("version", version)):
+            if "|" in text or not text.strip() or _line_break(text):
+                raise InputError(f"a signature's {what} is one line of text without '|' (it separates the fields), "
+                                 f"got {text!r}")
         parts = tuple(as_field(item) for item in fields)
         text = "|".join([name] + [f"{k}:{v}" if v != "" else k for k, v in parts] + [f"version:{version}"])
         self = super().__new__(cls, text)
@@ -75,9 +77,17 @@ def as_field(item: tuple[str, str] | str) -> tuple[str, str]:
         raise InputError(f"a signature field is a key or a (key, value) pair, got {shown(item)}")
     else:
         pair, separators = (str(item[0]), str(item[1])), "|:"
-    if any(mark in pair[0] for mark in separators):
-        raise InputError(f"a signature field's key cannot hold {' or '.join(map(repr, separators))}, got {pair[0]!r}")
+    if any(mark in pair[0] for mark in separators) or not pair[0] or pair[0] == "version":
+        raise InputError(f"a signature field's key is a word without {' or '.join(map(repr, separators))}, not "
+                         f"'version' (always the last field), got {pair[0]!r}")
+    if "|" in pair[1] or _line_break(pair[1]):  # ("a", "1|c:2") read as the fields a:1 and c:2
+        raise InputError(f"a signature field's value is one line without '|' (it separates the fields), got "
+                         f"{shown(pair[1])}")
     return pair
+
+
+def _line_break(text: str) -> bool:
+    return len(text.splitlines()) > 1 or text.endswith(("\n", "\r"))
 
 
 # ----------------------------------------------------------------------------- results
