@@ -666,6 +666,9 @@ def test_signatures_results_and_options_of_the_wrong_kind(tmp_path) -> None:
         (lambda: Signature("X", [("", "2")]), "key is a word"),
         (lambda: G.SentenceScores(None, Signature("X")), "sentence scores are numbers"),
         (lambda: G.SentenceScores("abc", Signature("X")), "got a str and a Signature"),
+        (lambda: G.SentenceScores([True, False], Signature("X")), "sentence scores are numbers"),  # (mean 50)
+        (lambda: G.SentenceScores(["0.5", "1"], Signature("X")), "sentence scores are numbers"),
+        (lambda: G.SentenceScores([0.5], Signature("X"), fraction=1), "fraction must be True or False"),
         (lambda: scores.to_dict(scale=None), "scale must be a finite number"),
         (lambda: scores.to_dict(scale="100"), "scale must be a finite number"),
         (lambda: scores.to_dict(scale=10**400), "scale must be a finite number"),

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Sequence
 
 from ..version import __version__
-from ..core.checks import check_count
+from ..core.checks import check_count, check_flag
 from ..core.lines import unordered
 from ..core.table import ScoreFormat, scaled_number
 from ..errors import InputError, kind_of, plural, shown
@@ -260,13 +260,16 @@ class SentenceScores:
         import numpy as np
 
         try:
-            ndim = np.asarray(scores, dtype=np.float64).ndim
-        except (TypeError, ValueError):
+            array = np.asarray(scores)
+            ndim = np.asarray(scores, dtype=np.float64).ndim if array.dtype.kind in "iufO" else None
+        except (TypeError, ValueError):  # (bools were read as 0 and 1, texts as their numbers)
             ndim = None
-        if ndim not in (1, 2) or not isinstance(signature, str):
+        if ndim not in (1, 2) or not isinstance(signature, str) or \
+                any(isinstance(value, (bool, np.bool_, str)) for value in np.ravel(array) if array.dtype.kind == "O"):
             raise InputError("sentence scores are numbers, shape (D,) or (columns, D), with the metric's signature; "
                              f"got {kind_of(scores)} and {kind_of(signature)}")
         self.scores, self.signature = scores, signature
+        check_flag(fraction, "fraction")
         if not fraction:
             self.fraction = False
 
