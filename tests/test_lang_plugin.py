@@ -143,6 +143,8 @@ def test_register_language_checks_its_arguments(registered):
         register_language("toy", registered)
     with pytest.raises(InputError, match="EditLanguage subclass"):
         register_language("abc", object)
+    with pytest.raises(InputError, match="EditLanguage does not write alignments, classify, merge, tokenise"):
+        register_language("abc", EditLanguage)  # (taken, and failed at the first sentence)
     with pytest.raises(InputError, match="lower-case word"):
         register_language("A B", registered)
     assert issubclass(registered, EditLanguage) and language_class("fr").__name__ == "GenericLanguage"

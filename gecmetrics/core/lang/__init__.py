@@ -60,6 +60,9 @@ def register_language(code: str, language: type, replace: bool = False) -> None:
         raise InputError(f"a language code is a lower-case word, got {code!r}")
     if not (isinstance(language, type) and issubclass(language, EditLanguage)):
         raise InputError(f"register_language needs an EditLanguage subclass, got {language!r}", "language")
+    if inspect.isabstract(language):  # (it was taken, and failed at the first sentence)
+        raise InputError(f"{language.__name__} does not write {', '.join(sorted(language.__abstractmethods__))} (a "
+                         "language writes every abstract method of EditLanguage)", "language")
     if not replace and (code in _REGISTERED or _folder_language(code) is not None):
         raise InputError(f"language {code!r} is already known (pass replace=True to replace it)")
     _REGISTERED[code] = language
