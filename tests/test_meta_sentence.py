@@ -89,6 +89,9 @@ def test_tie_rules_hand_computed() -> None:
     assert (ignored.pairs, ignored.agreements, ignored.accuracy) == (2, 2, 1.0)
     # the system order decides SEEDA's tie verdict: with B listed first, the tie is "A better"
     assert sentence_agreement(scores, judgments, [0], ["B", "A", "C"]).agreements == 3
+    for metric in (5, None, ""):  # (5 was taken as the result's metric name)
+        with pytest.raises(InputError, match="metric is the metric's name, a text"):
+            sentence_agreement(scores, judgments, [0], metric=metric)
 
 
 def test_sentence_bad_input() -> None:

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..io.judgments import MAX_SRC_ID, Judgments
 from ..core.checks import check_flag
 from ..core.lines import sequence_problem
@@ -143,6 +143,8 @@ def sentence_agreement(sentence_scores: Mapping[str, Sequence[float]], judgments
     pairwise preferences of ``judgments``; ``item_rows[i]`` is the score row of item i's
     sentence; ``systems`` (default: all judged) are kept in every item, the rest dropped, and
     their order is the order of the ``seeda`` tie rule (default: code-point order)."""
+    if not isinstance(metric, str) or not metric.strip():  # (the metric's name in the result and its table)
+        raise InputError(f"metric is the metric's name, a text, got {shown(metric)}", "metric")
     verdicts = pair_verdicts(sentence_scores, judgments, item_rows, systems, higher_is_better=higher_is_better,
                              tie_rule=tie_rule)
     pairs, agreements = int(verdicts.counted.sum()), int((verdicts.agree & verdicts.counted).sum())
