@@ -106,8 +106,8 @@ class Metric(ABC):
     """Whether scores are fractions (0..1), which a table may print x100; False for scores on
     another scale (an LLM judge's 1-5), always printed as they are."""
     count_statistics: ClassVar[bool] = False
-    """Whether its statistics arrays are counts (n-gram matches, edits): :meth:`score` then
-    refuses negative ones, as it refuses values that are no finite numbers for every metric."""
+    """Whether its statistics arrays are counts (n-gram matches, edits): :meth:`score` and the
+    paired tests then refuse values that are not finite whole numbers >= 0."""
     rounds_to: ClassVar[int | None] = None
     """The decimals (of a fraction) to which the original tool rounds the binary value of its
     scores, ties to even, as Python's ``round()`` and ``"%.4f"`` do (4: ERRANT's compare_m2, the
@@ -384,9 +384,9 @@ class Metric(ABC):
 
     def check_statistic_values(self, statistics: Any) -> Any:
         """Statistics as :meth:`statistics` makes them, as far as :meth:`score` and the paired
-        tests can tell (returned as they are): not None; an array holds finite numbers (not bools
-        or objects), and counts (:attr:`count_statistics`) none below 0. (nan statistics scored
-        nan without a word, negative M2 counts a number.)"""
+        tests can tell (returned as they are): not None; an array holds numbers (not bools or
+        objects), and counts (:attr:`count_statistics`) are finite whole numbers >= 0. (nan
+        GLEU+ statistics scored nan without a word, negative M2 counts a number.)"""
         import numpy as np
 
         what = f"{self.display_name}: statistics"
@@ -396,10 +396,11 @@ class Metric(ABC):
             return statistics  # (a metric's own kind: ERRANT's, CLEME's ...)
         if statistics.dtype.kind not in "iuf":
             raise InputError(f"{what} must be numbers, got an array of {statistics.dtype}", "statistics")
-        if statistics.dtype.kind == "f" and statistics.size and not np.isfinite(statistics).all():
+        if not self.count_statistics or not statistics.size:
+            return statistics  # (BERTScore's idf 0/0 and an LLM judge's unanswered prompt are nan: said later)
+        if statistics.dtype.kind == "f" and not np.isfinite(statistics).all():
             raise InputError(f"{what} hold values that are no finite numbers (nan or inf)", "statistics")
-        if self.count_statistics and statistics.size and (statistics.min() < 0 or (
-                statistics.dtype.kind == "f" and (statistics != np.floor(statistics)).any())):
+        if statistics.min() < 0 or (statistics.dtype.kind == "f" and (statistics != np.floor(statistics)).any()):
             raise InputError(f"{what} are counts, and some are not whole numbers >= 0", "statistics")
         return statistics
 
