@@ -712,6 +712,14 @@ def _check_mbr_sources(sources: Any, count: int, metric: Any) -> None:
                          "candidate list)", "sources")
 
 
+def _mbr_choice(texts: Sequence[str], expected: Any) -> int:
+    """The candidate of the highest expected utility (ties: the first); one that is no text is
+    never chosen while one that is text is (on a tie of fallbacks it was, being first)."""
+    import numpy as np
+
+    return int(np.argmax(np.where([_not_text(text) is None for text in texts], expected, -np.inf)))
+
+
 def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequence[str] | None = None,
                **settings: Any) -> MBRSelection:
     """Minimum-Bayes-risk selection: for each source, the candidate with the highest mean
@@ -767,8 +775,5 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
         utilities[k][i, j] = f._fall_back(reason)
     expected = [np.array([np.mean(np.delete(u[i], i)) if len(u) > 1 else 0.0 for i in range(len(u))])
                 for u in utilities]
-    # a candidate that is no text is never chosen while one that is text is (on a tie of fallbacks
-    # it was, being first)
-    choices = [int(np.argmax(np.where([_not_text(t) is None for t in texts], e, -np.inf)))
-               for texts, e in zip(candidates, expected)]
+    choices = [_mbr_choice(texts, e) for texts, e in zip(candidates, expected)]
     return MBRSelection(choices, [texts[c] for texts, c in zip(candidates, choices)], utilities, expected)
