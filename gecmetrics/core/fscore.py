@@ -288,13 +288,17 @@ def candidate_counts(statistics, whole: bool = True) -> CandidateCounts:
     if stats.ndim != 3 or stats.shape[2] != STATISTICS_WIDTH:
         raise ValueError(f"M2-family statistics must have shape (D, P, {STATISTICS_WIDTH}), got {stats.shape}")
     counts = stats[..., :COUNTS]
-    if whole and counts.size and not _whole_counts(counts):  # (a paired test scored negated counts as F 0.909)
+    if whole and not whole_counts(counts):  # (a paired test scored negated counts as F 0.909)
         raise InputError("M2-family statistics hold counts that are not whole numbers >= 0")
     rank = np.broadcast_to(np.arange(stats.shape[1]), stats.shape[:2])
     return CandidateCounts(counts, stats[..., AVAILABLE] != 0, rank)
 
 
-def _whole_counts(counts: np.ndarray) -> bool:
+def whole_counts(counts: np.ndarray) -> bool:
+    """Whether an array holds counts: finite whole numbers >= 0 (an empty one does); the one test
+    of :func:`candidate_counts` and of :meth:`~gecmetrics.metrics.base.Metric.score`."""
+    if not counts.size:
+        return True
     if counts.dtype.kind in "ui":
         return bool(counts.min() >= 0)
     if counts.dtype.kind != "f":

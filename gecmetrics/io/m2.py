@@ -75,14 +75,12 @@ def _checked_edit_line(fields: list[str], n_tokens: int, name: str, line_number:
     annotator_text = annotator_text.strip()
     if not annotator_text.isascii() or not annotator_text.isdigit():
         raise InputError(f"annotator id {shown(annotator_text)} is not a non-negative integer", name, line_number)
-    if len(annotator_text) > MAX_NUMBER_DIGITS:
-        raise InputError(f"annotator id {shown(annotator_text)} is more than {MAX_ANNOTATOR_ID:,} "
-                         "(gecmetrics.io.m2.MAX_ANNOTATOR_ID)", name, line_number)
-    annotator = int(annotator_text)
-    written = "" if written == str(annotator) else sys.intern(written)
+    too_long = len(annotator_text) > MAX_NUMBER_DIGITS  # (int() of 4,301 digits is a ValueError)
+    annotator = MAX_ANNOTATOR_ID + 1 if too_long else int(annotator_text)
     if annotator > MAX_ANNOTATOR_ID:
-        raise InputError(f"annotator id {annotator} is more than {MAX_ANNOTATOR_ID:,} "
-                         "(gecmetrics.io.m2.MAX_ANNOTATOR_ID)", name, line_number)
+        raise InputError(f"annotator id {shown(annotator_text) if too_long else annotator} is more than "
+                         f"{MAX_ANNOTATOR_ID:,} (gecmetrics.io.m2.MAX_ANNOTATOR_ID)", name, line_number)
+    written = "" if written == str(annotator) else sys.intern(written)
     # the type, required and comment fields repeat over a file: one string object each
     return Edit(start, end, sys.intern(edit_type), correction, sys.intern(required), sys.intern(comment), annotator,
                 annotator_text=written)

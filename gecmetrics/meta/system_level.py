@@ -274,10 +274,11 @@ def correlate_with_judgments(metric_scores: Mapping[str, Mapping[str, float]], j
     if how is None:
         return results
     sampled = resample(table, judgments, chosen, how, ranking)
-    if len(sampled.human) < resamples_needed(confidence):  # (resamples=1: (0.862, 0.862) around 0.955)
+    needed = resamples_needed(confidence)
+    if len(sampled.human) < needed:  # (resamples=1: (0.862, 0.862) around 0.955)
         warnings.warn(f"the correlations' {100 * confidence:g}% intervals come from only "
-                      f"{plural(len(sampled.human), 'resample')} (at least {resamples_needed(confidence)}): they need "
-                      "not hold the correlation")
+                      f"{plural(len(sampled.human), 'resample')} (at least {needed}): they need not hold the "
+                      "correlation")
     for result in results:
         for name in CORRELATIONS:
             values = correlation_rows(name, sampled.metrics[result.metric], sampled.human)

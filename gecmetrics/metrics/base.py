@@ -389,6 +389,8 @@ class Metric(ABC):
         GLEU+ statistics scored nan without a word, negative M2 counts a number.)"""
         import numpy as np
 
+        from ..core.fscore import whole_counts
+
         what = f"{self.display_name}: statistics"
         if statistics is None:
             raise InputError(f"{what} must be what statistics() returned, got None", "statistics")
@@ -396,13 +398,11 @@ class Metric(ABC):
             return statistics  # (a metric's own kind: ERRANT's, CLEME's ...)
         if statistics.dtype.kind not in "iuf":
             raise InputError(f"{what} must be numbers, got an array of {statistics.dtype}", "statistics")
-        if not self.count_statistics or not statistics.size:
+        if not self.count_statistics or whole_counts(statistics):
             return statistics  # (BERTScore's idf 0/0 and an LLM judge's unanswered prompt are nan: said later)
         if statistics.dtype.kind == "f" and not np.isfinite(statistics).all():
             raise InputError(f"{what} hold values that are no finite numbers (nan or inf)", "statistics")
-        if statistics.min() < 0 or (statistics.dtype.kind == "f" and (statistics != np.floor(statistics)).any()):
-            raise InputError(f"{what} are counts, and some are not whole numbers >= 0", "statistics")
-        return statistics
+        raise InputError(f"{what} are counts, and some are not whole numbers >= 0", "statistics")
 
     def check_prepared_kind(self, prepared: Any, kind: type | tuple[type, ...]) -> None:
         """``prepared`` must be what this metric's :meth:`prepare` returns (one InputError, not a

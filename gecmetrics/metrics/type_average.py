@@ -48,8 +48,6 @@ def category_level_setting() -> Any:
 class TypeAveragedMetric(RunningFMetric):
     """A running-F metric with per-type counts and the ``average`` setting (micro or macro)."""
 
-    count_statistics = True
-
     @property
     def macro(self) -> bool:
         """The ``average=macro`` setting: P, R, F averaged over error types."""

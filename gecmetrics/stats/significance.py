@@ -32,7 +32,7 @@ from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from ..core.resampling import Resample, Resampler, prepared_for
+from ..core.resampling import Resample, Resampler, prepared_for, resamples_needed
 from ..core.checks import check_count, check_flag, check_seed
 from ..core.table import CORRECTION_TITLES, scaled_number
 from ..errors import InputError, large_count, plural
@@ -164,7 +164,7 @@ def p_value(sample_statistics: np.ndarray, observed: float, strict: bool = False
 # --------------------------------------------------------------------------- the tests
 
 
-MIN_INTERVAL_SAMPLES = 40
+MIN_INTERVAL_SAMPLES = resamples_needed(0.95)  # 40
 """Fewer bootstrap resamples than this leave a 95% percentile interval no resample beyond its
 ends: its ends are (near) the lowest and highest resample (a warning says so)."""
 
