@@ -449,7 +449,8 @@ def test_what_a_plugin_returns_is_checked(files):
              (variant("NoneRows", statistics=lambda self, p, h: None), "statistics of hypothesis are None;"),
              (variant("Objects", statistics=lambda self, p, h: np.array([["a", 1]] * len(h), dtype=object)),
               "an array of object, not of numbers"),
-             (variant("Text", score_from_sums=lambda self, sums, column=0: "high"), r"failed in score: \w+Error"),
+             (variant("Text", score_from_sums=lambda self, sums, column=0: "high"),
+              r"failed in score_from_sums: ValueError: could not convert"),
              (variant("Raises", statistics=fail), r"rate-variant \(\S*Raises\) failed in statistics: ValueError: plugin bug"),
              (variant("RaisesPrepare", prepare=fail), "failed in prepare: ValueError: plugin bug")]
     assert Rate().corpus_score(SOURCES, REFERENCES, SYSTEMS["bad"]).score > 0  # the base plugin scores
@@ -463,3 +464,40 @@ def test_what_a_plugin_returns_is_checked(files):
             assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (cls.__name__, code, out, err)
         finally:
             unregister_metric("rate-variant")
+
+
+def test_a_plugins_error_is_one_line_on_every_path(files):
+    """A plugin's own error was one line where a corpus score was made, but a traceback (a
+    TypeError through NumPy and the engine) from sentence scores, a paired test's resamples, a
+    reward and MBR selection, which call its score_from_sums elsewhere: every protocol method a
+    plugin class writes is now guarded where it is defined, whoever calls it."""
+    from gecmetrics.rewards import mbr_select, reward_function
+
+    Rate = _rate_class()
+    # an old signature (no column), as a plugin written against an earlier protocol has it
+    Old = type("Old", (Rate,), {"label": "Old", "score_from_sums": lambda self, sums: Rate.score_from_sums(self, sums)})
+    calls = {"sentence scores": lambda: Old().sentence_scores(SOURCES, REFERENCES, SYSTEMS["bad"]),
+             "paired test": lambda: paired_test(Old(), SOURCES, REFERENCES, {"a": SYSTEMS["bad"], "b": SOURCES},
+                                                samples=50),
+             "randomization": lambda: paired_test(Old(), SOURCES, REFERENCES, {"a": SYSTEMS["bad"], "b": SOURCES},
+                                                  "ar", samples=50),
+             "reward": lambda: reward_function(Old())(completions=SYSTEMS["bad"][:2], source=SOURCES[:2],
+                                                      references=[list(refs) for refs in zip(*REFERENCES)][:2]),
+             "mbr": lambda: mbr_select([SYSTEMS["bad"][:3]], Old(), SOURCES[:1])}
+    for what, call in calls.items():
+        with pytest.raises(InputError, match=r"plugin metric Old \(\S+Old\) failed in score_from_sums: TypeError"):
+            call()
+    assert Rate().sentence_scores(SOURCES, REFERENCES, SYSTEMS["bad"]).scores.shape == (len(SOURCES),)
+    register_metric("rate-old", Old, replace=True)
+    try:
+        code, out, err = run_cli("compare", "-s", files["src"], "-r", files["ref0"], files["ref1"], "-o",
+                                 files["bad"], files["src"], "--metrics", "rate-old", "--paired-bs", "20")
+        assert code == 2 and out == "" and "failed in score_from_sums: TypeError" in err, (code, out, err)
+        assert len(err.strip().splitlines()) == 1, err
+    finally:
+        unregister_metric("rate-old")
+    # the guard is a plugin class's: a built-in class's methods are its own (its bugs show their
+    # traceback), and only the protocol's methods a plugin writes are guarded
+    assert not hasattr(type(get_metric("gleu")).score_from_sums, "__wrapped__")
+    assert Old.score_from_sums.__wrapped__ is not None and Rate.statistics.__wrapped__ is not None
+    assert not hasattr(Rate.__init__, "__wrapped__")

@@ -44,6 +44,7 @@ Settings and their parsers live in :mod:`gecmetrics.metrics.settings`; results a
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import numbers
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Iterable, Mapping, Sequence
@@ -51,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Iterable, M
 from ..core.checks import check_count
 from ..errors import InputError, shown, warn_notes
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
+from .plugin_guard import guarded_hook, is_plugin, plugin_errors
 from .results import Column, CorpusSums, Result, ScoreResult, SentenceScores, Signature, as_field, compact
 from .settings import Settings, signature_value
 
@@ -159,6 +161,16 @@ class Metric(ABC):
     weighs_gold_edits: ClassVar[bool] = False
     """Whether :meth:`gold_edit_weights` weighs the reference's gold edits by how hard they are
     (GoToScorer's difficulty: the report's difficulty views)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A plugin class (defined outside gecmetrics) has each protocol method it writes
+        guarded (:func:`guarded_hook`): its own error, wherever the engine calls it (a score,
+        sentence scores, a paired test's resamples, a reward), is one InputError naming the plugin."""
+        super().__init_subclass__(**kwargs)
+        if is_plugin(cls):
+            for name, value in list(vars(cls).items()):
+                if not name.startswith("_") and callable(getattr(Metric, name, None)) and inspect.isfunction(value):
+                    setattr(cls, name, guarded_hook(value, name))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(self.positional):
@@ -417,8 +429,6 @@ class Metric(ABC):
         finite number is refused (a plugin's NaN printed ``nan``), and a plugin's own error is
         one line (:func:`~gecmetrics.metrics.running.plugin_errors`)."""
         import math
-
-        from .running import plugin_errors
 
         try:
             with plugin_errors(self, "score"):

@@ -6,12 +6,12 @@ calls on the whole corpus), and the corpus of plain Python values a metric is ca
 their hypothesis kind, each checked with one :class:`InputError` saying what was expected)."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Hashable, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError, LineRefused, kind_of, plural
 from ..io.corpus import Corpus
 from ..kinds import M2, NONE, TEXT
+from .plugin_guard import plugin_errors
 from .results import compact
 
 if TYPE_CHECKING:
@@ -54,24 +54,6 @@ def checked_statistics(metric: "Metric", rows: Any, sentences: int, name: str) -
         raise InputError(f"metric {metric.display_name}: its statistics of {name} are {problem}; a metric's "
                          "statistics are per-sentence numbers (Metric.statistics)")
     return rows
-
-
-@contextmanager
-def plugin_errors(metric: "Metric", step: str) -> Iterator[None]:
-    """An error inside a plugin metric's own code (a class from outside gecmetrics) as one
-    :class:`InputError` naming the plugin, the step and the error: not a traceback through the
-    engine that looks like gecmetrics' (the CLI prints one line; a built-in metric's bug still
-    shows its traceback)."""
-    try:
-        yield
-    except InputError:
-        raise
-    except Exception as err:  # noqa: BLE001 - any error of code that is not ours
-        module = type(metric).__module__
-        if module.split(".")[0] == "gecmetrics":
-            raise
-        raise InputError(f"plugin metric {metric.display_name} ({module}.{type(metric).__qualname__}) failed in "
-                         f"{step}: {type(err).__name__}: {err}") from err
 
 
 def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequence[str],
