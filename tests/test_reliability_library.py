@@ -234,7 +234,7 @@ def test_paired_tests_check_their_seed_and_sizes_before_drawing() -> None:
     systems = {"base": sources, "other": references[0]}
     for options, message in (({"seed": -1}, "seed"), ({"samples": 2**31}, "MAX_PAIRED_SAMPLES"),
                              ({"samples": 0}, ">= 1"), ({"method": "ar", "samples": 10**7}, "--paired-ar"),
-                             ({"confidence_samples": 10**7}, "interval")):
+                             ({"method": "ar", "confidence_samples": 10**7}, "interval")):
         with pytest.raises(InputError, match=message):
             paired_test(GLEU(best_reference=True), sources, references, systems, **options)
     resampler = GLEU(best_reference=True).resampler(0, 1)

@@ -215,6 +215,31 @@ def test_metric_scores_and_list_of_systems():
     assert result.baseline.p_value is None and result.confidence_samples == 1000
 
 
+def test_confidence_samples_are_the_randomization_tests_and_a_bootstrap_refuses_them():
+    """paired_test(method="bs", confidence_samples=5000) drew its intervals from its own 1000
+    resamples and said 1000, without a word: the argument is the bootstrap behind a randomization
+    test's intervals. A paired bootstrap now refuses it; the randomization test takes it."""
+    from gecmetrics.stats.multiple import all_pairs_test
+
+    sources, refs, systems = synthetic_corpus(3)
+    metric = GLEU(best_reference=True)
+    for call in (lambda: paired_test(metric, sources, refs, systems, "bs", 50, confidence_samples=200),
+                 lambda: paired_test(metric, sources, refs, systems, "bs", 50, confidence_samples=200, all_pairs=True),
+                 lambda: all_pairs_test(metric.resampler(0, len(refs)), {n: metric.corpus_statistics(sources, refs, s)
+                                                                         for n, s in systems.items()},
+                                        "bs", 50, confidence_samples=200)):
+        with pytest.raises(InputError, match="confidence_samples is the bootstrap behind a randomization"):
+            call()
+    bootstrap = paired_test(metric, sources, refs, systems, "bs", 50)
+    assert bootstrap.confidence_samples == 50 and "|bs:50|" in bootstrap.signature
+    randomized = paired_test(metric, sources, refs, systems, "ar", 50, confidence_samples=200)
+    assert randomized.confidence_samples == 200 and "|ar:50|bs:200|" in randomized.signature
+    assert paired_test(metric, sources, refs, systems, "ar", 50).confidence_samples == 1000
+    # the intervals of 'ar' with 200 resamples are the bootstrap's with 200 (the same seed)
+    assert [s.interval for s in randomized.systems] == [
+        s.interval for s in paired_test(metric, sources, refs, systems, "bs", 200).systems]
+
+
 def test_bad_arguments_are_input_errors():
     sources, refs, systems = synthetic_corpus(1, sentences=5)
     with pytest.raises(InputError, match="unknown paired test"):

@@ -21,7 +21,7 @@ from ..core.lines import unordered
 from ..io.text import ascii_integer
 from ..core.checks import check_count, check_flag, check_seed
 from ..stats.multiple import AllPairsResult, all_pairs_test, check_correction
-from ..stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, PairedTestResult, check_samples,
+from ..stats.significance import (SIGNIFICANCE_LEVEL, PairedTestResult, check_samples,
                                   paired_test_from_statistics)
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics import registry
@@ -430,7 +430,7 @@ def _named_systems(systems) -> dict[str, Any]:
 
 
 def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any], systems, method: str = "bs",
-                samples: int | None = None, seed: int = 0, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
+                samples: int | None = None, seed: int = 0, confidence_samples: int | None = None,
                 column: int | str | float | None = None, strict: bool = False, cache: Any = None, *,
                 all_pairs: bool = False, correction: str = "holm",
                 level: float = SIGNIFICANCE_LEVEL) -> PairedTestResult | AllPairsResult:
@@ -447,7 +447,8 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     ``references``: reference sets for metrics with text references; the gold M2 blocks for
     the M2 family (``sources`` may then be None). ``column``: the score column tested, by index,
     label or (for GREEN) beta (:meth:`Metric.column_index`); the first by default. ``cache``:
-    as in :func:`compare`.
+    as in :func:`compare`. ``confidence_samples``: the bootstrap behind ``'ar'``'s intervals
+    (default 1000); ``'bs'`` draws them from its own resamples and refuses it.
     """
     check_samples(method, samples, confidence_samples)  # before any scoring
     check_seed(seed, "the seed of the paired test")

@@ -33,7 +33,7 @@ from ..core.checks import check_flag, check_fraction, check_seed
 from ..core.resampling import Resampler
 from ..core.table import scaled_number
 from ..errors import InputError
-from .significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
+from .significance import (SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
                            Drawn, drawn, paired_signature, percentile_interval, p_value, warn_if_few_resamples,
                            warn_if_no_pair_can_differ)
 
@@ -215,7 +215,7 @@ def clusters_of(names: Sequence[str], scores: Sequence[float], different: Mappin
 
 def all_pairs_test(resampler: Resampler, statistics: Mapping[str, Any], method: str = "bs",
                    samples: int | None = None, seed: int = 0, correction: str = "holm",
-                   level: float = SIGNIFICANCE_LEVEL, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
+                   level: float = SIGNIFICANCE_LEVEL, confidence_samples: int | None = None,
                    strict: bool = False, higher_is_better: bool = True) -> AllPairsResult:
     """Paired test of every pair of systems (name -> the metric's per-sentence statistics) with
     a multiple-comparison correction, and the clusters of systems that cannot be told apart."""
@@ -224,12 +224,12 @@ def all_pairs_test(resampler: Resampler, statistics: Mapping[str, Any], method: 
     check_flag(strict, "strict")
     check_flag(higher_is_better, "higher_is_better")  # "no" was taken as true: the clusters in the wrong order
     draws = drawn(resampler, statistics, method, samples, seed, confidence_samples)
-    return all_pairs_from_draws(resampler, list(statistics), draws, method, samples, seed, correction, level,
-                                confidence_samples, strict, higher_is_better)
+    return all_pairs_from_draws(resampler, list(statistics), draws, method, samples, seed, correction, level, strict,
+                                higher_is_better)
 
 
 def check_all_pairs(names: Sequence[str], method: str, samples: int | None, seed: int, correction: str, level: float,
-                    confidence_samples: int) -> tuple[int, str, int]:
+                    confidence_samples: int | None = None) -> tuple[int, str, int]:
     """The settings of an all-pairs test checked before anything is drawn: (samples,
     correction, seed)."""
     samples = check_samples(method, samples, confidence_samples)
@@ -245,8 +245,7 @@ def check_all_pairs(names: Sequence[str], method: str, samples: int | None, seed
 
 
 def all_pairs_from_draws(resampler: Resampler, names: Sequence[str], draws: Drawn, method: str, samples: int,
-                         seed: int, correction: str, level: float = SIGNIFICANCE_LEVEL,
-                         confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES, strict: bool = False,
+                         seed: int, correction: str, level: float = SIGNIFICANCE_LEVEL, strict: bool = False,
                          higher_is_better: bool = True) -> AllPairsResult:
     """:func:`all_pairs_test` from the systems' draws (:func:`~.significance.drawn` or one
     column of :func:`~.significance.drawn_columns`), its settings checked (:func:`check_all_pairs`)."""
@@ -264,7 +263,7 @@ def all_pairs_from_draws(resampler: Resampler, names: Sequence[str], draws: Draw
         mean, lower, upper = percentile_interval(bootstrap[k])
         systems.append(SystemSignificance(name, scores[k], mean, (lower, upper)))
     clusters = clusters_of(names, scores, {key: adjusted[key] < level for key in keys}, higher_is_better)
-    signature = paired_signature(resampler.signature, method, samples, confidence_samples, seed, strict)
+    signature = paired_signature(resampler.signature, method, samples, interval_samples, seed, strict)
     signature = signature.with_fields(("pairs", "all"), ("correction", correction), ("sig-level", f"{level:g}"))
     settings = {"method": method, "samples": samples, "confidence_samples": interval_samples, "seed": seed,
                 "strict": strict, "correction": correction, "level": level}

@@ -169,17 +169,33 @@ MIN_INTERVAL_SAMPLES = resamples_needed(0.95)  # 40
 ends: its ends are (near) the lowest and highest resample (a warning says so)."""
 
 
-def check_samples(method: str, samples: int | None, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES) -> int:
+def check_samples(method: str, samples: int | None, confidence_samples: int | None = None) -> int:
     """The number of resamples (``bs``) or trials (``ar``) of a paired test, checked against
-    :data:`MAX_PAIRED_SAMPLES` before anything is drawn (None: the method's default)."""
+    :data:`MAX_PAIRED_SAMPLES` before anything is drawn (None: the method's default), and
+    ``confidence_samples``: the bootstrap behind ``ar``'s intervals (None: 1000). A paired
+    bootstrap draws its intervals from its own resamples, so it refuses one (it was ignored)."""
     if method not in METHODS:
         raise InputError(f"unknown paired test {method!r}; choose 'bs' (bootstrap) or 'ar' (randomization)")
     samples = DEFAULT_SAMPLES[method] if samples is None else samples
     bound = "gecmetrics.stats.significance.MAX_PAIRED_SAMPLES"
     what = "the number of resamples (--paired-bs N)" if method == "bs" else "the number of trials (--paired-ar N)"
     samples = check_count(samples, what, 1, MAX_PAIRED_SAMPLES, bound)
-    check_count(confidence_samples, "the number of bootstrap resamples for the interval", 1, MAX_PAIRED_SAMPLES, bound)
+    if confidence_samples is not None:
+        if method == "bs":
+            raise InputError("confidence_samples is the bootstrap behind a randomization test's intervals "
+                             "(method='ar'): a paired bootstrap draws its intervals from its own resamples "
+                             "(samples)", "confidence_samples")
+        check_count(confidence_samples, "the number of bootstrap resamples for the interval", 1, MAX_PAIRED_SAMPLES,
+                    bound)
     return samples
+
+
+def interval_samples_of(method: str, samples: int, confidence_samples: int | None) -> int:
+    """The bootstrap resamples behind a paired test's intervals: a paired bootstrap's own
+    resamples, or ``confidence_samples`` of a randomization test (None: 1000)."""
+    if method == "bs":
+        return samples
+    return DEFAULT_CONFIDENCE_SAMPLES if confidence_samples is None else confidence_samples
 
 
 def warn_if_few_resamples(interval_samples: int) -> None:
@@ -273,7 +289,7 @@ def _parsed(text: str) -> Signature:
 
 def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, Any], method: str = "bs",
                                 samples: int | None = None, seed: int = 0,
-                                confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
+                                confidence_samples: int | None = None,
                                 strict: bool = False) -> PairedTestResult:
     """Paired test of every system against the first, from their statistics (name -> the
     metric's per-sentence statistics)."""
@@ -290,17 +306,16 @@ def paired_test_from_statistics(resampler: Resampler, statistics: Mapping[str, A
         if not np.isfinite(score):
             raise InputError(f"the statistics of {name!r} give a score of {score}: give the metric's own statistics "
                              "(finite counts)", "statistics")
-    return paired_test_from_draws(resampler, list(statistics), draws, method, samples, seed, confidence_samples, strict)
+    return paired_test_from_draws(resampler, list(statistics), draws, method, samples, seed, strict)
 
 
 def paired_test_from_draws(resampler: Resampler, names: Sequence[str], draws: "Drawn", method: str, samples: int,
-                           seed: int, confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES,
-                           strict: bool = False) -> PairedTestResult:
+                           seed: int, strict: bool = False) -> PairedTestResult:
     """:func:`paired_test_from_statistics` from the systems' draws (:func:`drawn`, or one column
     of :func:`drawn_columns`), its settings checked."""
     prepared, scores, bootstrap, masks, interval_samples = draws
     return _paired_result(resampler, list(names), prepared, scores, bootstrap, method, samples, interval_samples,
-                          seed, confidence_samples, strict, masks)
+                          seed, strict, masks)
 
 
 class Drawn(NamedTuple):
@@ -314,7 +329,7 @@ class Drawn(NamedTuple):
 
 
 def drawn(resampler: Resampler, statistics: Mapping[str, Any], method: str, samples: int, seed: int,
-          confidence_samples: int) -> Drawn:
+          confidence_samples: int | None = None) -> Drawn:
     """What every paired test of these systems draws (checked: same number of sentences, at
     least one, within :data:`MAX_RESAMPLED_SENTENCES`): per system its prepared statistics,
     score and bootstrap scores (drawn a chunk of resamples at a time, the same draws as one
@@ -323,7 +338,7 @@ def drawn(resampler: Resampler, statistics: Mapping[str, Any], method: str, samp
 
 
 def drawn_columns(columns: Sequence[tuple[Resampler, Mapping[str, Any]]], method: str, samples: int, seed: int,
-                  confidence_samples: int) -> list[Drawn]:
+                  confidence_samples: int | None = None) -> list[Drawn]:
     """:func:`drawn` of several score columns of the same sentences (``columns``: (resampler,
     name -> statistics) pairs): each chunk of resamples is drawn once and scored by every
     column (the draws, and a resample's per-sentence counts, depend only on the number of
@@ -332,7 +347,7 @@ def drawn_columns(columns: Sequence[tuple[Resampler, Mapping[str, Any]]], method
     sizes = {size for _, _, size in columns}
     if len(sizes) > 1:
         raise InputError("the score columns do not have the same number of sentences")
-    interval_samples = samples if method == "bs" else confidence_samples
+    interval_samples = interval_samples_of(method, samples, confidence_samples)
     if not columns:
         return []
     size = sizes.pop()
@@ -376,7 +391,7 @@ def _prepared(resampler: Resampler, statistics: Mapping[str, Any]) -> tuple[list
 
 def _paired_result(resampler: Resampler, names: list[str], prepared: list[Any], scores: list[float],
                    bootstrap: list[np.ndarray], method: str, samples: int, interval_samples: int, seed: int,
-                   confidence_samples: int, strict: bool, masks: np.ndarray | None) -> PairedTestResult:
+                   strict: bool, masks: np.ndarray | None) -> PairedTestResult:
     """One column's test from its systems' scores and bootstrap scores (and randomized swaps)."""
     warn_if_few_resamples(interval_samples)
     # (--paired-ar 1 printed p = 0.5 for every system, which no data could bring below 0.05, without a word)
@@ -394,7 +409,7 @@ def _paired_result(resampler: Resampler, names: list[str], prepared: list[Any], 
                 scores_a, scores_b = resampler.swapped_scores(prepared[0], prepared[k], masks)
                 p = p_value(np.abs(scores_a - scores_b), observed, strict)
         systems.append(SystemSignificance(name, scores[k], mean, (lower, upper), p))
-    signature = paired_signature(resampler.signature, method, samples, confidence_samples, seed, strict)
+    signature = paired_signature(resampler.signature, method, samples, interval_samples, seed, strict)
     settings = {"method": method, "samples": samples, "confidence_samples": interval_samples, "seed": seed,
                 "strict": strict, "baseline": names[0]}
     return PairedTestResult(method, samples, interval_samples, seed, resampler.label, systems, signature,

@@ -41,7 +41,7 @@ from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
 from ...core.checks import check_count, check_seed
 from ...core.table import scale_factor
 from ...stats.multiple import AllPairsResult, all_pairs_from_draws, check_all_pairs, check_correction
-from ...stats.significance import (DEFAULT_CONFIDENCE_SAMPLES, SIGNIFICANCE_LEVEL, Drawn, PairedTestResult,
+from ...stats.significance import (SIGNIFICANCE_LEVEL, Drawn, PairedTestResult,
                                    check_samples, drawn_columns, paired_signature, paired_test_from_draws,
                                    untestable)
 from ...version import __version__
@@ -173,12 +173,12 @@ def _paired(task: tuple) -> list[tuple[PairedTestResult, AllPairsResult | None]]
     columns, references, samples, seed, correction = task
     resamplers = [metric.resampler(part, references) for metric, part, _ in columns]
     names = list(columns[0][2])
-    samples, correction, seed = (check_all_pairs(names, "bs", samples, seed, correction, SIGNIFICANCE_LEVEL,
-                                                 DEFAULT_CONFIDENCE_SAMPLES) if len(names) >= 2 else
+    samples, correction, seed = (check_all_pairs(names, "bs", samples, seed, correction, SIGNIFICANCE_LEVEL)
+                                 if len(names) >= 2 else
                                  (check_samples("bs", samples), correction,
                                   check_seed(seed, "the seed of the paired test (--seed)")))
     draws = drawn_columns([(resampler, statistics) for resampler, (_, _, statistics) in zip(resamplers, columns)],
-                          "bs", samples, seed, DEFAULT_CONFIDENCE_SAMPLES)
+                          "bs", samples, seed)
     return [_column_tests(resampler, metric, names, column_draws, samples, seed, correction)
             for resampler, (metric, _, _), column_draws in zip(resamplers, columns, draws)]
 
