@@ -291,3 +291,26 @@ def test_second_sweep_judgment_arguments_are_checked(shared_data: Path):
                           (lambda: meta_evaluate({"m": m2}, human_score=["trueskill", "trueskill"]), "given twice")]:
         with pytest.raises(InputError, match=message):
             call()
+
+
+def test_a_huge_integer_a_number_line_and_a_settings_text_are_one_line_each():
+    """GREEN(beta=10**5000) and GREEN(unit=10**5000) were ValueErrors (the repr of an integer of
+    more than 4,300 digits) in their own messages; a number among a text metric's hypothesis
+    lines was called 'expected M2 blocks'; get_metric('green:beta=2') said 'unknown metric'."""
+    from gecmetrics import GREEN
+
+    big = 10**5000
+    for settings, message in (({"beta": big}, "must be a number a float can hold, got 1.00e.5000"),
+                              ({"unit": big}, "must be one of: word, char; got 1.00e.5000"),
+                              ({"normalize_space": big}, "must be True or False, got 1.00e.5000")):
+        with pytest.raises(InputError, match=message):
+            GREEN(**settings)
+    for hypothesis, message in (([5, "b"], "^x:1: expected lines of text, got int at line 1$"),
+                                (["a", None], "^x:2: expected lines of text, got NoneType at line 2$")):
+        with pytest.raises(InputError, match=message):
+            compare(["a", "b"], [["a", "b"]], {"x": hypothesis}, "gleu")
+    with pytest.raises(InputError, match=r"get_metric takes a name and settings as keywords \(get_metric\('green', "):
+        get_metric("green:beta=2")
+    with pytest.raises(InputError, match="unknown metric 'nope:x=1'"):
+        get_metric("nope:x=1")
+    assert get_metric("green", beta=2).settings.beta == (2.0,)

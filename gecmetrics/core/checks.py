@@ -32,7 +32,7 @@ F-score's label printed as ``f9.99989e-321``)."""
 def check_flag(value: Any, what: str) -> bool:
     """A yes/no argument must be True or False: a text such as "no" would be taken as true."""
     if not isinstance(value, bool):
-        raise InputError(f"{what} must be True or False, got {value!r}")
+        raise InputError(f"{what} must be True or False, got {shown(value)}")
     return value
 
 

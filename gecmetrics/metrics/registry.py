@@ -159,6 +159,11 @@ def metric_info(name: str) -> MetricInfo:
 def get_metric(name: str, **config: Any):
     """A metric object configured by name and keyword settings (aliases work too), e.g.
     ``get_metric("gleu", iterations=100)`` or ``get_metric("green-char", beta=[0.5, 2])``."""
+    head = name.split(":", 1)[0].strip() if isinstance(name, str) else None
+    if head is not None and head != name and find_metric(name) is None and find_metric(head) is not None:
+        raise InputError(f"get_metric takes a name and settings as keywords (get_metric({head!r}, setting=value)), "
+                         f"got {shown(name)}; a text with settings such as 'green:beta=0.5/2' is read by "
+                         "compare(..., metrics=) and --metrics", "name")  # (was 'unknown metric')
     info = metric_info(name)
     settings_class = info.cls.settings_class
     infos = settings_class.infos()

@@ -181,7 +181,7 @@ def setting_label(name: str) -> str:
 def _not_bool(name: str, value: Any, what: str) -> None:
     # (NumPy's True is no Python bool, and float() reads it as 1.0)
     if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":
-        raise InputError(f"{setting_label(name)} must be {what}, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be {what}, got {shown_value(value)}")
 
 
 def parse_int(name: str, value: Any, minimum: int | None = None, maximum: int | None = None,
@@ -255,7 +255,7 @@ def optional_int(name: str, value: Any) -> int | None:
 def parse_float(name: str, value: Any) -> float:
     """A finite or infinite number (not nan) from a number or text."""
     _not_bool(name, value, "a number")
-    wrong = InputError(f"{setting_label(name)} must be a number, got {value!r}")
+    wrong = InputError(f"{setting_label(name)} must be a number, got {shown_value(value)}")
     if isinstance(value, str) and not plain_number(value):
         raise wrong
     try:
@@ -274,7 +274,7 @@ def parse_beta(name: str, value: Any) -> float:
     negative numbers are rejected."""
     number = parse_float(name, value)
     if number < 0:
-        raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {shown_value(value)}")
     # a number written out too large for a float (1e309) reads as inf: recall is asked for by "inf" only
     overflow = math.isinf(number) and isinstance(value, str) and \
         value.strip().lower().lstrip("+") not in ("inf", "infinity")
@@ -305,7 +305,7 @@ def _items(name: str, value: Any) -> Sequence[Any]:
     else:
         items = [value]
     if not items or any(isinstance(item, str) and not item.strip() for item in items):
-        raise InputError(f"{setting_label(name)} needs one or more numbers separated by '/', got {value!r}")
+        raise InputError(f"{setting_label(name)} needs one or more numbers separated by '/', got {shown_value(value)}")
     return items
 
 
@@ -327,13 +327,13 @@ def parse_bool(name: str, value: Any) -> bool:
     if getattr(getattr(value, "dtype", None), "kind", "") == "b" and getattr(value, "ndim", 1) == 0:
         return bool(value)
     if not isinstance(value, str):
-        raise InputError(f"{setting_label(name)} must be True or False, got {value!r}")
+        raise InputError(f"{setting_label(name)} must be True or False, got {shown_value(value)}")
     text = value.strip().lower()
     if text in _TRUE:
         return True
     if text in _FALSE:
         return False
-    raise InputError(f"{setting_label(name)} must be true or false, got {value!r}")
+    raise InputError(f"{setting_label(name)} must be true or false, got {shown_value(value)}")
 
 
 def optional_bool(name: str, value: Any) -> bool | None:
@@ -344,7 +344,7 @@ def choice(*choices: str) -> Callable[[str, Any], str]:
     """A parser accepting one of ``choices``."""
     def parse(name: str, value: Any) -> str:
         if not isinstance(value, str) or value not in choices:  # (an array's 'in' was a ValueError)
-            raise InputError(f"{setting_label(name)} must be one of: {', '.join(choices)}; got {value!r}")
+            raise InputError(f"{setting_label(name)} must be one of: {', '.join(choices)}; got {shown_value(value)}")
         return str(value)
     parse.choices = choices  # type: ignore[attr-defined]  # shown in command-line help
     return parse
@@ -356,7 +356,7 @@ def parse_strings(name: str, value: Any) -> tuple[str, ...]:
         return tuple(item for part in value.split("/") for item in part.split())
     if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
         return tuple(value)
-    raise InputError(f"{setting_label(name)} must be a list of words, got {value!r}")
+    raise InputError(f"{setting_label(name)} must be a list of words, got {shown_value(value)}")
 
 
 # ----------------------------------------------------------------------------- settings of every torch metric
