@@ -314,3 +314,21 @@ def test_a_huge_integer_a_number_line_and_a_settings_text_are_one_line_each():
     with pytest.raises(InputError, match="unknown metric 'nope:x=1'"):
         get_metric("nope:x=1")
     assert get_metric("green", beta=2).settings.beta == (2.0,)
+
+
+def test_systems_are_named_one_way_for_a_corpus_score_and_for_compare():
+    """A one-hypothesis call's ``systems`` went through a copy of compare's naming that called a
+    list's systems 'system 1', 'system 2' (compare: 'system 0', 'system 1') and made {1: A,
+    "1": B} one system without a word (A left out of the preparation the systems share)."""
+    metric = get_metric("gleu")
+    with pytest.raises(InputError, match="systems: the names 1 and '1' are both '1' as text"):
+        metric.corpus_score(SOURCES, REFERENCES, FIXED, systems={1: FIXED, "1": SOURCES})
+    with pytest.raises(InputError, match="^system 1: has 1 line but the source has 2"):
+        metric.corpus_score(SOURCES, REFERENCES, FIXED, systems=[FIXED, SOURCES[:1]])
+    with pytest.raises(InputError, match="^system 1: has 1 line but the source has 2"):
+        compare(SOURCES, REFERENCES, [FIXED, SOURCES[:1]], "gleu")
+    for systems in ("x", {"a b"}, 5):
+        with pytest.raises(InputError, match="^systems must be a mapping of names to hypotheses"):
+            metric.corpus_score(SOURCES, REFERENCES, FIXED, systems=systems)
+    assert metric.corpus_score(SOURCES, REFERENCES, FIXED, systems=[SOURCES, FIXED]).score == \
+        metric.corpus_score(SOURCES, REFERENCES, FIXED).score

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Hashable, Iterable, Iterator, Mapping, Sequence
 
+from ..core.checks import check_distinct_names
+from ..core.lines import unordered
 from ..errors import InputError, LineRefused, kind_of, plural
 from ..io.corpus import Corpus
 from ..kinds import M2, NONE, TEXT
@@ -135,21 +137,29 @@ def corpus_warnings(metrics: Sequence["Metric"], corpus: Corpus, observations: d
     return checks.warnings()
 
 
+def named_systems(systems: Any) -> dict[Any, Any]:
+    """Systems by name: a mapping as it is, a list (or another ordered iterable) of hypotheses
+    named ``system 0``, ``system 1``, ... (a paired test's baseline first). What compare,
+    paired tests and a one-hypothesis call's ``systems`` take."""
+    if isinstance(systems, Mapping):
+        return dict(systems)
+    if isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__") or unordered(systems) is not None:
+        raise InputError(f"systems must be a mapping of names to hypotheses ({{'AMU': lines}}) or a list of "
+                         f"hypotheses, got {kind_of(systems)}")
+    return {f"system {k}": lines for k, lines in enumerate(systems)}
+
+
 def named_hypotheses(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[Any]] | Sequence[Sequence[Any]] | None
                      ) -> tuple[str, dict[str, Sequence[Any]]]:
     """The hypotheses a one-hypothesis call prepares, and the name of the scored one: the
-    ``systems`` in their order (a mapping as it is, a list named ``system 1``, ...), the
-    hypothesis being the one of them it is (the same object, else the same lines), or first,
-    before them, under the name :data:`HYPOTHESIS`."""
+    ``systems`` in their order (:func:`named_systems`), the hypothesis being the one of them it
+    is (the same object, else the same lines), or first, before them, under the name
+    :data:`HYPOTHESIS`."""
     if systems is None:
         return HYPOTHESIS, {HYPOTHESIS: hypothesis}
-    if isinstance(systems, Mapping):
-        named = {str(name): lines for name, lines in systems.items()}
-    elif isinstance(systems, (str, bytes)) or not _is_sequence(systems):
-        raise InputError(f"systems must be a mapping of names to hypotheses, or a list of hypotheses, got "
-                         f"{type(systems).__name__}", "systems")
-    else:
-        named = {f"system {k + 1}": lines for k, lines in enumerate(systems)}
+    given = named_systems(systems)
+    check_distinct_names(given, "systems")  # ({1: A, "1": B} left A out of the preparation without a word)
+    named = {str(name): lines for name, lines in given.items()}
     for name, lines in named.items():
         if lines is hypothesis:
             return name, named

@@ -17,13 +17,13 @@ from typing import Any, Mapping, Sequence
 
 from ..io.corpus import Corpus
 from ..errors import InputError, kind_of
-from ..core.lines import unordered
 from ..io.text import ascii_integer
 from ..core.checks import check_count, check_flag, check_seed
 from ..stats.multiple import AllPairsResult, all_pairs_test, check_correction
 from ..stats.significance import (SIGNIFICANCE_LEVEL, PairedTestResult, check_samples,
                                   paired_test_from_statistics)
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
+from ..metrics.running import named_systems
 from ..metrics import registry
 from ..metrics.registry import COMPARE, needs_gold_m2, resolve_metrics
 from ..core.table import ScoreFormat, Table, check_scale, scale_factor, scaled_number, score_value
@@ -297,7 +297,7 @@ def compare(sources: Sequence[str], references: Sequence[Sequence[str]], systems
     if isinstance(m2_blocks, (str, bytes)):
         raise InputError("m2_blocks must be the gold M2 blocks (gecmetrics.read_m2(PATH)), not a "
                          f"{type(m2_blocks).__name__}")
-    corpus = Corpus(sources, references, _named_systems(systems), m2_blocks, hypothesis_m2=dict(hypothesis_m2 or {}))
+    corpus = Corpus(sources, references, named_systems(systems), m2_blocks, hypothesis_m2=dict(hypothesis_m2 or {}))
     if not corpus.hypotheses:
         raise InputError("at least one system is needed")
     resolved = check_metrics(default_metrics(m2_blocks is not None) if metrics is None else resolve_metrics(metrics))
@@ -418,17 +418,6 @@ def _with_rankings(scored: Scored, columns: list[Column], values: dict[str, list
     return out_columns, out_values
 
 
-def _named_systems(systems) -> dict[str, Any]:
-    """Systems by name: a mapping as it is, a list of hypotheses named ``system 0``, ``system
-    1`` ... (a single hypothesis, a list of strings, is then an error naming ``system 0``)."""
-    if isinstance(systems, Mapping):
-        return dict(systems)
-    if isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__") or unordered(systems) is not None:
-        raise InputError(f"systems must be a mapping of names to hypotheses ({{'AMU': lines}}) or a list of "
-                         f"hypotheses (the first one the baseline), got {kind_of(systems)}")
-    return {f"system {k}": lines for k, lines in enumerate(systems)}
-
-
 def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any], systems, method: str = "bs",
                 samples: int | None = None, seed: int = 0, confidence_samples: int | None = None,
                 column: int | str | float | None = None, strict: bool = False, cache: Any = None, *,
@@ -462,7 +451,7 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     elif correction != "holm" or level != SIGNIFICANCE_LEVEL:
         raise InputError("correction and level are for all_pairs=True (each system against the first has no "
                          "correction and no clusters)")
-    named = _named_systems(systems)
+    named = named_systems(systems)
     if not named:
         raise InputError("a paired test needs at least one system (the baseline)")
     if all_pairs and len(named) < 2:
