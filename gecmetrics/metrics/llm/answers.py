@@ -17,6 +17,9 @@ SCORE_MIN, SCORE_MAX = 1, 5
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 _KEY = re.compile(r"^target_score(\d+)$|^target(\d+)_score$")
+_MAX_TARGET_DIGITS = 9
+"""A target number of more digits (leading zeros aside) is beyond any prompt's targets; int() of
+more than 4,300 digits raised a ValueError that ended the run with a traceback."""
 
 
 class BadAnswer(ValueError):
@@ -77,6 +80,8 @@ def parse_answer(content: str | None, n: int) -> list[int]:
     (which of the two would count?). Scores are integers (an
     integral float such as 4.0 counts) from 1 to 5, one for each of targets 1..n.
     """
+    if content is not None and not isinstance(content, str):  # (a backend of the caller's)
+        raise BadAnswer("not-json", f"not a text: {type(content).__name__}")
     if content is None or not content.strip():
         raise BadAnswer("empty", "empty answer")
     text = content.strip()
@@ -95,7 +100,10 @@ def parse_answer(content: str | None, n: int) -> list[int]:
     for key, score in value.items():
         match = _KEY.match(key)
         if match:
-            k = int(match.group(1) or match.group(2))
+            digits = (match.group(1) or match.group(2)).lstrip("0") or "0"
+            if len(digits) > _MAX_TARGET_DIGITS:
+                raise BadAnswer("extra", f"a score for target {digits[:12]}... of {n}")
+            k = int(digits)
             if k in found and found[k] != score:
                 raise BadAnswer("not-object", f"two different scores for target {k}")
             found[k] = score

@@ -21,7 +21,7 @@ import numpy as np
 from ...core.cache import Cache, cache_key
 from ...core.checks import check_finite_non_negative
 from ...core.table import round_half_up
-from ...errors import InputError
+from ...errors import InputError, plural
 from .answers import BadAnswer, compact_answer, parse_answer
 from .backends.base import Backend, ChatRequest, Completion, check_backend
 from .prompts import MAX_TARGETS, Edit, PromptPlan, build_plan, group_hypotheses, instruction_template
@@ -273,11 +273,14 @@ class Judge:
             report.requested += len(batch)
             again = []
             requests = [ChatRequest(plan.prompts[k], plan.sizes[k]) for k in batch]
-            for j, completion in self.backend.generate(requests):
+            given: set[int] = set()
+            for item in self.backend.generate(requests):
+                j, completion = _checked_item(self.backend, item, len(batch))
+                given.add(j)
                 k = batch[j]
                 attempts[k] += 1
-                report.prompt_tokens += completion.prompt_tokens
-                report.completion_tokens += completion.completion_tokens
+                report.prompt_tokens += _count_of(completion.prompt_tokens)
+                report.completion_tokens += _count_of(completion.completion_tokens)
                 if completion.error is not None:
                     report.failed[k] = ("request-failed", completion.error)
                     continue
@@ -297,14 +300,39 @@ class Judge:
                 done += 1
                 if self.progress is not None:
                     self.progress(done, len(plan.prompts))
+            for j in sorted(set(range(len(batch))) - given):  # a backend that gave no completion for it
+                report.failed[batch[j]] = ("request-failed", "the backend returned no completion")
             report.retried += len(again)
             pending = sorted(again) + later
         return JudgeResult(plan, answers, plan.assemble(answers), report)
+
+
+def _checked_item(backend: Any, item: Any, size: int) -> tuple[int, Completion]:
+    """One (index, completion) of ``backend.generate``: a backend of the caller's that gives
+    anything else is one InputError (an IndexError or AttributeError traceback before)."""
+    try:
+        j, completion = item
+    except (TypeError, ValueError):
+        j = completion = None
+    if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < size or not all(
+            hasattr(completion, name) for name in ("content", "error", "prompt_tokens", "completion_tokens")):
+        raise InputError(f"backend {type(backend).__name__}: generate() must give (index of a request, Completion) "
+                         f"pairs for its {plural(size, 'request')}, not {type(item).__name__} {str(item)[:60]!r}")
+    return int(j), completion
+
+
+def _count_of(value: Any) -> int:
+    """A token count a backend gave (not a non-negative integer: 0, as the HTTP client counts odd ones)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def _stored(completion: Completion, scores: list[int]) -> bytes:
     """What the cache keeps of a good answer: the answer, or, when it holds the API key, its
     scores in the canonical form (the answer with the key cut out may not read as they did)."""
     content = compact_answer(scores) if completion.holds_key else completion.content
-    return json.dumps({"content": content, "prompt_tokens": completion.prompt_tokens,
-                       "completion_tokens": completion.completion_tokens}, ensure_ascii=False).encode()
+    value = {"content": content, "prompt_tokens": completion.prompt_tokens,
+             "completion_tokens": completion.completion_tokens}
+    try:
+        return json.dumps(value, ensure_ascii=False).encode()
+    except UnicodeEncodeError:  # a lone surrogate (a reply's "\ud800" escape): JSON's escapes keep it
+        return json.dumps(value, ensure_ascii=True).encode()

@@ -25,6 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.checks import check_count
+from ...core.lines import LONE_SURROGATE
 from ...errors import InputError, plural
 from ...io.text import check_sequence
 
@@ -118,7 +119,7 @@ def instruction_template(variant: str, criterion: str | None = None) -> str:
     if criterion is None:
         return template
     known = CRITERIA[variant]
-    if criterion not in known:
+    if not isinstance(criterion, str) or criterion not in known:
         raise InputError(f"unknown criterion {criterion!r} for {variant} (one of {', '.join(known)})")
     return template.replace(_CRITERION_ANCHOR, f"\n{known[criterion]}{_CRITERION_ANCHOR}")
 
@@ -144,6 +145,9 @@ def format_edits(source: str, edits: Sequence[Edit]) -> str:
             raise InputError(f"an edit is (start, end, correction), not {edit!r}")
         if not 0 <= start <= end <= len(tokens):
             raise InputError(f"edit {edit!r} is outside the {plural(len(tokens), 'token')} of source {source!r}")
+        if _LINE_BREAK.search(correction) or (not correction.isascii() and LONE_SURROGATE.search(correction)):
+            raise InputError(f"edit {edit!r}: its correction holds a line break or a lone surrogate (the prompt lists "
+                             "one target a line, so the judge's scores would go to the wrong hypotheses)")
         parts.append(f"{' '.join(tokens[start:end])}→{correction}")
     return " ".join(parts)
 
@@ -257,6 +261,10 @@ def _checked_corpus(sources: Any, hypotheses: Any) -> tuple[list[str], list[list
             raise InputError(f"{what} {broken + 1} holds a line break ({_LINE_BREAK.search(lines[broken]).group()!r}): "
                              "the prompt lists one sentence a line, so the judge's scores would go to the wrong "
                              "sentences; give each sentence on one line")
+        lone = next((k for k, line in enumerate(lines) if not line.isascii() and LONE_SURROGATE.search(line)), None)
+        if lone is not None:  # no UTF-8 request body holds it (a UnicodeEncodeError in a request thread)
+            raise InputError(f"{what} {lone + 1} holds a lone surrogate "
+                             f"({LONE_SURROGATE.search(lines[lone]).group()!r}), which is no Unicode text")
     return sources, hypotheses
 
 
@@ -274,6 +282,13 @@ def build_plan(sources: Sequence[str], hypotheses: Sequence[Sequence[str]], vari
     if variant == "llm-e":
         if edits is None:
             raise InputError("llm-e needs the edits of every hypothesis")
+        edits = check_sequence(edits, "edits", "systems (each a list of sentences' edits)")
+        for s, system in enumerate(edits):
+            edits[s] = check_sequence(system, f"edits of system {s}", "sentences' edits")
+            bad = next((i for i, e in enumerate(edits[s]) if not isinstance(e, (list, tuple))), None)
+            if bad is not None:
+                raise InputError(f"edits of system {s}: a hypothesis' edits are a list of (start, end, correction), "
+                                 f"not {edits[s][bad]!r} (sentence {bad + 1})")
         if len(edits) != len(hypotheses) or any(len(e) != len(sources) for e in edits):
             raise InputError("edits must have the shape of hypotheses (systems x sentences)")
     n_sentences, n_systems = len(sources), len(hypotheses)

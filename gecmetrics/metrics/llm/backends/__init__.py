@@ -22,6 +22,7 @@ uses gec-metrics' default model. Options override the provider's defaults (``bas
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +54,16 @@ LOCAL = ("transformers", "hf", "local")
 ALIASES = {"llama.cpp": "llamacpp", "http": "openai-compatible"}
 
 
+_CREDENTIALS = re.compile(r"//[^/@\s]*@")
+_QUERY = re.compile(r"[?#].*")
+
+
+def _shown(spec: str) -> str:
+    """``spec`` as a message repeats it: a URL's credentials (``//user:key@``) and query left out
+    (a URL given as the model, ``http://user:key@host/v1``: "http" is a provider name)."""
+    return _QUERY.sub("?[query]", _CREDENTIALS.sub("//[credentials]@", spec))
+
+
 def parse_spec(spec: str) -> tuple[str, str | None]:
     """(provider, model or None) of ``provider:model``."""
     if not isinstance(spec, str) or not spec.strip():
@@ -60,8 +71,12 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     provider, _, model = spec.strip().partition(":")
     provider = ALIASES.get(provider.lower(), provider.lower())
     if provider not in PROVIDERS and provider not in LOCAL:
-        raise BackendError(f"unknown LLM provider {provider!r} in {spec!r} "
+        raise BackendError(f"unknown LLM provider {provider!r} in {_shown(spec)!r} "
                            f"(one of {', '.join([*PROVIDERS, *LOCAL])})")
+    if _CREDENTIALS.search(model):  # it would be shown in messages and the signature, sent as the model name
+        raise BackendError(f"{_shown(spec)}: the model is a name, not a URL with credentials (user:password@): "
+                           "give the server as base_url (--base-url) and the key in the environment variable the "
+                           "provider reads")
     return provider, model or None
 
 
@@ -69,7 +84,7 @@ def _accepts(cls: type, options: dict[str, Any], spec: str) -> None:
     known = set(inspect.signature(cls.__init__).parameters) - {"self", "model"}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise BackendError(f"{spec}: unknown option(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        raise BackendError(f"{_shown(spec)}: unknown option(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
 
 
 def make_backend(spec: str, **options: Any) -> Backend:
@@ -79,7 +94,7 @@ def make_backend(spec: str, **options: Any) -> Backend:
         from .local import TransformersBackend
 
         if model is None:
-            raise BackendError(f"{spec}: give the model folder or name, e.g. transformers:/models/llama")
+            raise BackendError(f"{_shown(spec)}: give the model folder or name, e.g. transformers:/models/llama")
         _accepts(TransformersBackend, options, spec)
         return TransformersBackend(model, **options)
     from .http import OpenAICompatibleBackend
@@ -87,7 +102,7 @@ def make_backend(spec: str, **options: Any) -> Backend:
     defaults = PROVIDERS[provider]
     model = model or defaults.default_model
     if model is None:
-        raise BackendError(f"{spec}: give the model, e.g. {provider}:MODEL")
+        raise BackendError(f"{_shown(spec)}: give the model, e.g. {provider}:MODEL")
     _accepts(OpenAICompatibleBackend, options, spec)
     settings: dict[str, Any] = {"base_url": defaults.base_url, "api_key_env": defaults.api_key_env,
                                 "key_required": defaults.key_required}
@@ -95,5 +110,5 @@ def make_backend(spec: str, **options: Any) -> Backend:
         settings["seed"] = None
     settings.update(options)
     if settings["base_url"] is None:
-        raise BackendError(f"{spec}: give the server's base_url, e.g. http://localhost:8000/v1")
+        raise BackendError(f"{_shown(spec)}: give the server's base_url, e.g. http://localhost:8000/v1")
     return OpenAICompatibleBackend(model, **settings)

@@ -115,6 +115,9 @@ class RateLimiter:
                  sleep: Callable[[float], None] = time.sleep):
         if per_minute is not None and not per_minute > 0:
             raise BackendError(f"requests_per_minute must be positive, not {per_minute!r}")
+        if per_minute is not None and not 60.0 / per_minute <= threading.TIMEOUT_MAX:  # (an OverflowError in a wait)
+            raise BackendError(f"requests_per_minute {per_minute!r} waits {60.0 / per_minute:g} s between requests, "
+                               f"longer than a wait can last here ({threading.TIMEOUT_MAX:g} s)")
         self.interval = 0.0 if per_minute is None else 60.0 / per_minute
         self.clock, self.sleep = clock, sleep
         self._next = -float("inf")
@@ -201,7 +204,7 @@ class _Run:
 
     def pause(self, seconds: float) -> None:
         """Wait ``seconds``, or less when the run stops (then :class:`_Stopped`)."""
-        if self.stop.wait(seconds):
+        if self.stop.wait(min(seconds, threading.TIMEOUT_MAX)):  # (longer: an OverflowError)
             raise _Stopped()
 
     def abort(self) -> None:

@@ -1,0 +1,147 @@
+"""Hostile inputs to the LLM judges (a sweep, 2026-12-05): a huge target number in an answer, lone
+surrogates in a reply or a Python caller's texts, LLM-E edits of the wrong shape or with a line
+break, a criterion that is no text, a URL with credentials given as the model, a rate whose wait
+overflows, and a backend of the caller's that gives what is no (index, Completion)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests._llm_support import ChatServer, completion_reply, hashed_answer
+from tests.conftest import one_line_error, write_files
+
+from gecmetrics.core.cache import Cache
+from gecmetrics.errors import InputError
+from gecmetrics.metrics.llm.answers import BadAnswer, parse_answer
+from gecmetrics.metrics.llm.backends import make_backend
+from gecmetrics.metrics.llm.backends.base import Completion
+from gecmetrics.metrics.llm.judge import Judge
+
+SOURCES = ["He go home .", "She like apple ."]
+SYSTEMS = [["He goes home .", "She likes apples ."], ["He went home .", "She like apples ."]]
+
+
+@pytest.fixture(autouse=True)
+def answer_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "answers"))
+
+
+def test_an_answer_with_a_huge_target_number_is_a_bad_answer_not_a_traceback():
+    """int() of a key's 5,000 digits raised ValueError (Python's digit limit) out of the judge."""
+    with pytest.raises(BadAnswer, match="a score for target 1111") as bad:
+        parse_answer(json.dumps({"target_score" + "1" * 5000: 3}), 1)
+    assert bad.value.reason == "extra"
+    assert parse_answer('{"target_score01": 3}', 1) == [3]
+    with ChatServer(lambda body, attempt: completion_reply(json.dumps({"target_score" + "1" * 5000: 3}))) as server:
+        backend = make_backend("openai-compatible:m", base_url=server.url, max_retries=0)
+        result = Judge(backend, cache=Cache(enabled=False), answer_retries=0).score(SOURCES, SYSTEMS)
+    assert result.report.bad_answers == {"extra": 2} and len(result.report.failed) == 2
+
+
+def test_an_answer_holding_a_lone_surrogate_is_cached(tmp_path):
+    """A reply's "\\ud800" escape decodes to a lone surrogate: storing the answer raised
+    UnicodeEncodeError (a traceback of `gecmetric llm`)."""
+    def respond(body, attempt):
+        answer = json.loads(hashed_answer(body))
+        answer["note"] = "\ud800"
+        return 200, '{"choices": [{"message": {"content": ' + json.dumps(json.dumps(answer, ensure_ascii=False)) \
+            + '}}]}', {}
+
+    with ChatServer(respond) as server:
+        backend = make_backend("openai-compatible:m", base_url=server.url, max_retries=0)
+        first = Judge(backend, cache=Cache(tmp_path / "c")).score(SOURCES, SYSTEMS)
+        again = Judge(backend, cache=Cache(tmp_path / "c")).score(SOURCES, SYSTEMS)
+    assert first.report.complete and again.report.cached == 2 and (first.scores == again.scores).all()
+
+
+def test_texts_with_a_lone_surrogate_are_refused_before_any_request():
+    with ChatServer() as server:
+        judge = Judge(make_backend("openai-compatible:m", base_url=server.url), cache=Cache(enabled=False))
+        with pytest.raises(InputError, match=r"source 1 holds a lone surrogate"):
+            judge.score(["He go \ud800 ."], [["He goes ."]])
+        with pytest.raises(InputError, match=r"system 0: hypothesis 1 holds a lone surrogate"):
+            judge.score(["He go ."], [["He goes \udfff ."]])
+        assert server.requests == 0
+
+
+@pytest.mark.parametrize("edits, message", [
+    (5, "edits must be a sequence of systems"),
+    ([1, 2], "edits of system 0 must be a sequence"),
+    ([[None, None], [[], []]], "a hypothesis' edits are a list of"),
+    ([[[(0, 1, "goes\nhome")], []], [[], []]], "its correction holds a line break"),
+])
+def test_llm_e_edits_of_the_wrong_shape_or_with_a_line_break_are_refused(edits, message):
+    judge = Judge(make_backend("openai-compatible:m", base_url="http://127.0.0.1:9/v1"), variant="llm-e",
+                  cache=Cache(enabled=False))
+    with pytest.raises(InputError, match=message):
+        judge.plan(SOURCES, SYSTEMS, edits)
+
+
+@pytest.mark.parametrize("criterion", [["fluency"], {}])
+def test_a_criterion_that_is_no_text_is_refused(criterion):
+    with pytest.raises(InputError, match="unknown criterion"):
+        Judge(make_backend("openai-compatible:m", base_url="http://127.0.0.1:9/v1"), criterion=criterion,
+              cache=Cache(enabled=False))
+
+
+@pytest.mark.parametrize("model", ["http://user:SECRET@127.0.0.1:9/v1", "openai-compatible:https://u:SECRET@h/v1",
+                                   "https://user:SECRET@host/v1", "https://host/v1?key=SECRET"])
+def test_a_url_with_credentials_given_as_the_model_is_never_shown(tmp_path, model):
+    paths = write_files(tmp_path, {"src": SOURCES, "a": SYSTEMS[0]})
+    err = one_line_error("llm", "-s", paths["src"], "-o", paths["a"], "--model", model)
+    assert "SECRET" not in err, err
+    err = one_line_error("llm", "-s", paths["src"], "-o", paths["a"], "--model", model, "--base-url",
+                         "http://127.0.0.1:9/v1", "--dry-run")
+    assert "SECRET" not in err, err
+    with pytest.raises(InputError) as refused:
+        make_backend(model, base_url="http://127.0.0.1:9/v1")
+    assert "SECRET" not in str(refused.value)
+
+
+def test_a_rate_whose_wait_overflows_is_one_line(tmp_path):
+    """--rpm 1e-300: the second request's wait raised OverflowError in a thread (a traceback)."""
+    paths = write_files(tmp_path, {"src": SOURCES, "a": SYSTEMS[0]})
+    with ChatServer() as server:
+        err = one_line_error("llm", "-s", paths["src"], "-o", paths["a"], "--model", "openai-compatible:m",
+                             "--base-url", server.url, "--rpm", "1e-300", "--concurrency", "1")
+        assert "requests_per_minute" in err and server.requests == 0
+
+
+class _Scripted:
+    provider, model = "scripted", "scripted"
+
+    def __init__(self, generate):
+        self.generate = generate
+
+    def cache_namespace(self):
+        return "llm/scripted/scripted"
+
+    def cache_parts(self, cache=None):
+        return ("scripted",)
+
+    def count_tokens(self, request):
+        return 1, 1, True
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("generate", [
+    lambda requests: iter([(99, Completion(content='{"target_score1": 1}'))]),
+    lambda requests: iter(["x"]),
+    lambda requests: ((i, "an answer") for i in range(len(requests))),
+])
+def test_a_backend_giving_what_is_no_completion_is_one_line(generate):
+    with pytest.raises(InputError, match=r"generate\(\) must give \(index of a request, Completion\)"):
+        Judge(_Scripted(generate), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+
+
+def test_a_backend_leaving_requests_unanswered_makes_the_report_incomplete():
+    """A backend that gave no completion for a request: the report said complete."""
+    result = Judge(_Scripted(lambda requests: iter([])), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+    assert not result.report.complete and len(result.report.failed) == 2
+    odd = Judge(_Scripted(lambda requests: ((i, Completion(content=5, prompt_tokens=float("nan")))
+                                            for i in range(len(requests)))), cache=Cache(enabled=False),
+                answer_retries=0).score(SOURCES, SYSTEMS)
+    assert odd.report.bad_answers == {"not-json": 2} and odd.report.prompt_tokens == 0
