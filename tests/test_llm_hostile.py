@@ -145,3 +145,34 @@ def test_a_backend_leaving_requests_unanswered_makes_the_report_incomplete():
                                             for i in range(len(requests)))), cache=Cache(enabled=False),
                 answer_retries=0).score(SOURCES, SYSTEMS)
     assert odd.report.bad_answers == {"not-json": 2} and odd.report.prompt_tokens == 0
+
+
+def test_the_documented_prompt_helpers_check_their_arguments():
+    """pairwise_tables, PromptPlan.assemble, format_edits, edits_from_blocks, fill_template and
+    parse_answer (docs/llm.md) raised AttributeError, TypeError or ValueError on arguments of
+    the wrong kind."""
+    import numpy as np
+
+    from gecmetrics.metrics.llm.prompts import (build_plan, edits_from_blocks, fill_template, format_edits,
+                                                pairwise_tables)
+
+    plan = build_plan(["a b", "c d"], [["a b", "c x"], ["a y", "c d"]])
+    cases = [(lambda: pairwise_tables(None, np.zeros((2, 2))), "plan must be a PromptPlan"),
+             (lambda: pairwise_tables(plan, "ab"), "scores must be numbers"),
+             (lambda: plan.assemble(None), "answers must be a sequence"),
+             (lambda: plan.assemble(["ab"] * len(plan.prompts)), "the answer of prompt 0 must be a sequence"),
+             (lambda: plan.assemble([["x"] * len(t) for t in plan.targets]), "must be numbers"),
+             (lambda: format_edits(5, []), "the source must be a text, got an int"),
+             (lambda: format_edits("a b", None), "edits must be a sequence"),
+             (lambda: edits_from_blocks(None, 2), "blocks must be a sequence of M2 blocks"),
+             (lambda: edits_from_blocks([], "2"), "must be an integer"),
+             (lambda: edits_from_blocks([1], 2), "expected M2 blocks .* got an int at sentence 1"),
+             (lambda: fill_template(None, "a", ["b"]), "the template must be a text"),
+             (lambda: fill_template("x", "a", "bc"), "targets must be a sequence of texts"),
+             (lambda: parse_answer("{}", None), r"n \(the number of targets\) must be an integer >= 1")]
+    for call, message in cases:
+        with pytest.raises(InputError, match=message):
+            call()
+    assert pairwise_tables(plan, [[1, 2], [3, 4]]).shape == (2, 2, 2)
+    assert plan.assemble([[3] * len(t) for t in plan.targets]).tolist() == [[3.0, 3.0], [3.0, 3.0]]
+    assert fill_template("[SOURCE]: [CORRECTION]", "a", ["b", "c"]) == "a: b\nc"

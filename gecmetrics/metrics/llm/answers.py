@@ -13,6 +13,8 @@ import math
 import re
 from typing import Any
 
+from ...errors import InputError, shown
+
 SCORE_MIN, SCORE_MAX = 1, 5
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
@@ -80,6 +82,8 @@ def parse_answer(content: str | None, n: int) -> list[int]:
     (which of the two would count?). Scores are integers (an
     integral float such as 4.0 counts) from 1 to 5, one for each of targets 1..n.
     """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InputError(f"n (the number of targets) must be an integer >= 1, got {shown(n)}")
     if content is not None and not isinstance(content, str):  # (a backend of the caller's)
         raise BadAnswer("not-json", f"not a text: {type(content).__name__}")
     if content is None or not content.strip():

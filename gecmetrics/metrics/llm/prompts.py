@@ -26,7 +26,7 @@ import numpy as np
 
 from ...core.checks import check_count
 from ...core.lines import LONE_SURROGATE
-from ...errors import InputError, plural
+from ...errors import InputError, kind_of, plural, shown
 from ...io.text import check_sequence
 
 VARIANTS = ("llm-s", "llm-e")
@@ -127,15 +127,23 @@ def instruction_template(variant: str, criterion: str | None = None) -> str:
 def fill_template(template: str, source: str, targets: Sequence[str]) -> str:
     """The prompt: ``[SOURCE]`` replaced by the source, then ``[CORRECTION]`` (also one the
     source brought in) by the targets, one per line, as gec-metrics does."""
+    for value, what in ((template, "template"), (source, "source")):
+        if not isinstance(value, str):
+            raise InputError(f"the {what} must be a text, got {kind_of(value)}")
+    targets = check_sequence(targets, "targets", "texts")
+    if not all(isinstance(target, str) for target in targets):
+        raise InputError("targets must be texts, one per hypothesis", "targets")
     return template.replace("[SOURCE]", source).replace("[CORRECTION]", "\n".join(targets))
 
 
 def format_edits(source: str, edits: Sequence[Edit]) -> str:
     """LLM-E's view of a hypothesis: ``original→correction`` per edit, joined by spaces, the
     original being the source's whitespace tokens [start, end) joined by spaces."""
+    if not isinstance(source, str):
+        raise InputError(f"the source must be a text, got {kind_of(source)}")
     tokens = source.split()
     parts = []
-    for edit in edits:
+    for edit in check_sequence(edits, "edits", "(start, end, correction) edits"):
         try:
             start, end, correction = edit
         except (TypeError, ValueError):
@@ -156,8 +164,15 @@ def edits_from_blocks(blocks: Sequence[Any], systems: int) -> list[list[list[Edi
     """LLM-E's ``edits`` (systems x sentences) from annotated M2 blocks, one per sentence, whose
     annotator ``k`` is system ``k`` (what ``Annotator.annotate(sources, systems)`` returns with
     ``keep_empty=True``); noop lines mean no edits."""
+    from ...io.m2 import Block
+
+    systems = check_count(systems, "systems (the number of systems)", 1)
+    blocks = check_sequence(blocks, "blocks", "M2 blocks (one per sentence)")
     out: list[list[list[Edit]]] = [[] for _ in range(systems)]
-    for block in blocks:
+    for number, block in enumerate(blocks, start=1):
+        if not isinstance(block, Block):
+            raise InputError(f"expected M2 blocks (Annotator.annotate(..., keep_empty=True)), got {kind_of(block)} "
+                             f"at sentence {number}", "blocks")
         per_system: list[list[Edit]] = [[] for _ in range(systems)]
         for edit in block.edits:
             if not 0 <= edit.annotator < systems:
@@ -219,11 +234,13 @@ class PromptPlan:
     def assemble(self, answers: Sequence[Sequence[int] | None]) -> np.ndarray:
         """Scores (sentences x systems, float; NaN where not scored or the prompt has no
         answer) from one answer (a score per target) or None per prompt."""
+        answers = check_sequence(answers, "answers", "answers (a list of scores, or None, per prompt)")
         if len(answers) != len(self.prompts):
             raise InputError(f"{len(answers)} answers for {len(self.prompts)} prompts")
         table = np.full((len(self.prompts), max(self.sizes, default=1)), np.nan)
         for k, answer in enumerate(answers):
             if answer is not None:
+                answer = _scores_of(answer, k)
                 if len(answer) != len(self.targets[k]):
                     raise InputError(f"prompt {k} has {len(self.targets[k])} targets, not {len(answer)}")
                 table[k, :len(answer)] = answer
@@ -231,6 +248,14 @@ class PromptPlan:
         scored = self.prompt_of >= 0
         scores[scored] = table[self.prompt_of[scored], self.position_of[scored]]
         return scores
+
+
+def _scores_of(answer: Any, k: int) -> list[float]:
+    """One prompt's answer: a score (a number) per target."""
+    answer = check_sequence(answer, f"the answer of prompt {k}", "scores (one per target)")
+    if not all(isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) for x in answer):
+        raise InputError(f"the answer of prompt {k} must be numbers (a score per target), got {shown(answer)}")
+    return answer
 
 
 _LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
@@ -330,6 +355,13 @@ def pairwise_tables(plan: PromptPlan, scores: np.ndarray) -> np.ndarray:
     Systems are compared only when one prompt scored both (systems with the same hypothesis
     tie); under grouping ``"all"`` hypotheses of different prompts of a source stay NaN.
     """
+    if not isinstance(plan, PromptPlan):
+        raise InputError(f"plan must be a PromptPlan (build_plan, Judge.plan), got {kind_of(plan)}")
+    try:
+        scores = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"scores must be numbers (sentences x systems, Judge.score(...).scores), got "
+                         f"{kind_of(scores)}") from None
     n_sentences, n_systems = plan.shape
     if scores.shape != plan.shape:
         raise InputError(f"scores of shape {scores.shape} for a plan of shape {plan.shape}")
