@@ -11,12 +11,14 @@ SVG by the file's extension:
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..core.checks import check_name_text, check_score
 from ..core.table import round_half_up
 from ..errors import InputError
 from ..io.text import check_path
@@ -39,6 +41,14 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def _plain(text: Any) -> str:
+    """Text from the input (a system, metric, human score or file name, a title) as matplotlib
+    draws it as it is: a ``$`` escaped, since an even number of them made the text mathtext (a
+    name ``$x^$`` or ``$\\frac$`` was a ValueError traceback when the figure was drawn, and
+    ``$x$`` was drawn as a formula)."""
+    return str(text).replace("$", r"\$")
 
 
 def check_figure(path: str | os.PathLike) -> str:
@@ -116,11 +126,24 @@ def scatter_panel(metric: str, metric_scores: Mapping[str, float], human: str, h
     """The panel of the systems with both scores: x = ``scale`` x the metric score (100 for
     metrics printed x100), y = the human score; ``values``: the correlations to print
     (computed here from the scores, oriented, when not given and defined)."""
+    for what, scores in (("metric scores", metric_scores), ("human scores", human_scores)):
+        if not isinstance(scores, Mapping):  # (a list was an AttributeError, None a TypeError)
+            raise InputError(f"a scatter plot takes the {what} as a mapping system -> score, "
+                             f"got {type(scores).__name__}")
     systems = [s for s in metric_scores if s in human_scores]
+    for name in (metric, human, *systems):  # (matplotlib could not draw it: a TypeError from FreeType)
+        check_name_text(str(name), "a scatter plot")
     if len(systems) < 2:
         raise InputError(f"a scatter plot needs at least 2 systems with both scores ({metric})")
-    x = [scale * float(metric_scores[s]) for s in systems]
-    y = [float(human_scores[s]) for s in systems]
+    # a nan drawn where no correlation checked it (2 systems), a text or None (a ValueError or TypeError)
+    x = [scale * check_score(metric_scores[s], f"{metric}: the score of {s}") for s in systems]
+    y = [check_score(human_scores[s], f"{human}: the score of {s}") for s in systems]
+    for axis, values in ((f"{metric} (x)", x), (f"{human} (y)", y)):
+        # the axis's span with its margins must be a finite number: scores as far apart as -1e308 and
+        # 1e308 were a ValueError traceback from matplotlib's ticks ("arange: cannot compute length")
+        if not math.isfinite(1.25 * (max(values) - min(values))):
+            raise InputError(f"a scatter plot cannot draw {axis}: its scores span {min(values):g} to "
+                             f"{max(values):g}, too far apart for a figure's axis")
     if values is None and len(systems) >= 3 and len(set(x)) > 1 and len(set(y)) > 1:
         sign = -1.0 if lower_is_better else 1.0
         values = {name: correlation(name, [sign * v for v in x], y) for name in CORRELATIONS}
@@ -135,6 +158,11 @@ def plot_scatter(metric_scores: Mapping[str, float] | Mapping[str, Mapping[str, 
     score}}), x in the scale of the tables (``scales``: metric -> 100 or 1), the correlations
     printed on each panel; written to ``path`` (.png, .pdf or .svg). Returns the path."""
     path = _check_path(path)
+    if not isinstance(metric_scores, Mapping):  # (a list or None was an AttributeError)
+        raise InputError(f"plot_scatter takes the metric scores as a mapping system -> score (or metric -> "
+                         f"{{system: score}}), got {type(metric_scores).__name__}")
+    if scales is not None and not isinstance(scales, Mapping):
+        raise InputError(f"plot_scatter takes the scales as a mapping metric -> 100 or 1, got {type(scales).__name__}")
     first = next(iter(metric_scores.values()), None)
     by_metric = dict(metric_scores) if isinstance(first, Mapping) else {metric: metric_scores}
     panels = [scatter_panel(label, scores, human, human_scores, (scales or {}).get(label, 1.0))
@@ -158,7 +186,7 @@ def _scatter_figure(panels: Sequence[ScatterPanel], title: str | None) -> Any:
     for cell in cells[len(panels):]:
         cell.set_visible(False)
     if title:
-        figure.suptitle(title, fontsize=11)
+        figure.suptitle(_plain(title), fontsize=11)
     figure.tight_layout()
     for cell, panel in zip(cells, panels):
         _label_points(cell, panel.systems, panel.x, panel.y)
@@ -179,9 +207,10 @@ def _draw_panel(axes: Any, panel: ScatterPanel) -> None:
         axes.text(0.03, 0.97, f"{text}\nn = {len(panel.systems)}", transform=axes.transAxes, va="top", ha="left",
                   fontsize=8, bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "0.7", "alpha": 0.9})
     suffix = " (x100)" if panel.scale == 100 else ""
-    axes.set_xlabel(f"{panel.metric}{suffix}" + (", lower is better" if panel.lower_is_better else ""))
-    axes.set_ylabel(HUMAN_NAMES.get(panel.human, panel.human))
-    axes.set_title(panel.metric if panel.human in HUMAN_NAMES else f"{panel.metric} / {panel.human}", fontsize=10)
+    metric, human = _plain(panel.metric), _plain(panel.human)
+    axes.set_xlabel(f"{metric}{suffix}" + (", lower is better" if panel.lower_is_better else ""))
+    axes.set_ylabel(HUMAN_NAMES.get(panel.human, human))
+    axes.set_title(metric if panel.human in HUMAN_NAMES else f"{metric} / {human}", fontsize=10)
     axes.grid(alpha=0.4)
 
 
@@ -192,6 +221,7 @@ def _label_points(axes: Any, names: Sequence[str], x: Sequence[float], y: Sequen
     free place of eight around its own point (right, upper right, ... at growing distances);
     labels left overlapping are then pushed out of every overlap along the shorter way. A label
     that ended away from its point gets a thin leader line."""
+    names = [_plain(name) for name in names]
     figure = axes.figure
     renderer = figure.canvas.get_renderer()
     axes.set_xlim(axes.get_xlim())  # freeze the limits: the layout below is in display pixels
@@ -213,7 +243,11 @@ def _label_points(axes: Any, names: Sequence[str], x: Sequence[float], y: Sequen
     frame = (box.x0, box.y0, box.x1, box.y1)
     taken = list(obstacles)
     centres = np.array([_free_place(point, size, radius, taken, frame) for point, size in zip(points, sizes)])
-    for _ in range(iterations):
+    # each round compares every two labels and every label with every obstacle, one NumPy call each: 400 rounds
+    # of 100 systems took a minute, of 500 systems half an hour; the rounds are cut to LABEL_CHECKS comparisons
+    # (every round up to 25 systems)
+    comparisons = len(names) * (len(names) - 1) // 2 + len(names) * len(obstacles)
+    for _ in range(max(1, min(iterations, LABEL_CHECKS // max(1, comparisons)))):
         moved = False
         for i in range(len(names)):
             for j in range(i + 1, len(names)):
@@ -234,6 +268,10 @@ def _label_points(axes: Any, names: Sequence[str], x: Sequence[float], y: Sequen
                       ha="center", va="center", fontsize=7, arrowprops=arrow, zorder=4,
                       bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.75})
 
+
+LABEL_CHECKS = 400_000
+"""The comparisons of labels (with each other and with the points and the correlation box) that
+:func:`_label_points` makes at most, in all its rounds of pushing overlapping labels apart."""
 
 _PLACES = ((1, 0), (1, 1), (1, -1), (-1, 1), (-1, 0), (-1, -1), (0, 1), (0, -1))
 """Where a label goes around its point, in order of preference (x, y directions)."""
@@ -298,7 +336,11 @@ def plot_windows(analyses: WindowAnalysis | Sequence[WindowAnalysis], path: str 
 
 
 def _windows_figure(analyses: WindowAnalysis | Sequence[WindowAnalysis], title: str | None) -> Any:
-    analyses = [analyses] if isinstance(analyses, WindowAnalysis) else list(analyses)
+    analyses = [analyses] if isinstance(analyses, WindowAnalysis) else analyses
+    if isinstance(analyses, (str, bytes)) or not isinstance(analyses, Sequence) \
+            or not all(isinstance(a, WindowAnalysis) for a in analyses):  # (None, 5, "x": a TypeError or AttributeError)
+        raise InputError(f"expected a WindowAnalysis (or a list of them), got {type(analyses).__name__}")
+    analyses = list(analyses)
     if not analyses:
         raise InputError("no window analysis to plot")
     plt = _pyplot()
@@ -314,19 +356,24 @@ def _windows_figure(analyses: WindowAnalysis | Sequence[WindowAnalysis], title: 
             axes.plot(starts, values, linestyle=line, marker=marker, markersize=4, color=colours[k % len(colours)])
     k = analyses[0].window
     axes.set_xlabel(f"best human rank in the window (windows of {k} systems)")
-    axes.set_ylabel("correlation with " + HUMAN_NAMES.get(analyses[0].human, analyses[0].human))
+    axes.set_ylabel("correlation with " + HUMAN_NAMES.get(analyses[0].human, _plain(analyses[0].human)))
     axes.set_xticks(range(1, max(w.start for a in analyses for w in a.windows) + 1))
     axes.set_ylim(-1.05, 1.05)
     axes.axhline(0.0, color="grey", linewidth=0.5)
     axes.grid(alpha=0.4)
     metrics = axes.legend([Line2D([], [], color=colours[k % len(colours)], linewidth=2) for k in range(len(analyses))],
-                          [a.metric for a in analyses], title="metric", fontsize="small", loc="upper left",
+                          [_plain(a.metric) for a in analyses], title="metric", fontsize="small", loc="upper left",
                           bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     axes.add_artist(metrics)
+    # add_artist clips an artist to the axes, and the tight bounding box of the figure leaves out what is clipped
+    # to the axes: the metrics' legend beside the plot was cut at the right edge of the correlations' legend
+    # under it ("GREEN b2 [TS]" as "GREEN b2 [", its title "metric" as "me")
+    metrics.set_clip_on(False)
     axes.legend([Line2D([], [], color="0.3", linestyle=line, marker=marker) for line, marker in styles.values()],
                 ["Pearson", "Spearman"], title="correlation", fontsize="small", loc="lower left",
                 bbox_to_anchor=(1.02, 0.0), borderaxespad=0.0)
-    axes.set_title(title or f"Correlations over windows of {k} systems adjacent in the human ranking", fontsize=10)
+    axes.set_title(_plain(title) if title else f"Correlations over windows of {k} systems adjacent in the human "
+                   "ranking", fontsize=10)
     return figure
 
 
@@ -359,7 +406,7 @@ def plot_pairwise(analysis: PairwiseAnalysis | Sequence[PairwiseAnalysis], path:
         panel.xaxis.set_label_position("top")
         panel.set_xlabel("worse human rank")
         panel.set_ylabel("better human rank")
-        panel.set_title(f"{one.metric}: agreement per human rank pair", fontsize=10, pad=24)
+        panel.set_title(f"{_plain(one.metric)}: agreement per human rank pair", fontsize=10, pad=24)
     figure.colorbar(image, ax=list(axes[0]), fraction=0.046, pad=0.04)
     return _save(figure, path)
 

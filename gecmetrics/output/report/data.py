@@ -39,6 +39,7 @@ from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import make_executor
 from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
 from ...core.checks import check_count, check_seed
+from ...core.lines import LONE_SURROGATE
 from ...core.table import scale_factor
 from ...stats.multiple import AllPairsResult, all_pairs_from_draws, check_all_pairs, check_correction
 from ...stats.significance import (SIGNIFICANCE_LEVEL, Drawn, PairedTestResult,
@@ -471,6 +472,9 @@ def _check_report(corpus: Corpus, baseline: str | None, samples: int, title: str
         raise InputError(f"title must be a text or None, got {kind_of(title)}")
     if title is not None and not title.strip():  # was the default title, silently
         raise InputError(f"the title is empty; leave it out for the default, '{DEFAULT_TITLE}'")
+    if title is not None and LONE_SURROGATE.search(title):  # the page could not be encoded, after all the work
+        raise InputError(f"the title holds a lone surrogate ({LONE_SURROGATE.search(title).group()!r}), "
+                         f"which is no Unicode text: the page cannot hold it")
     if not isinstance(corpus, Corpus):
         raise InputError(f"report_data needs a Corpus, got {type(corpus).__name__}")
     systems = list(corpus.hypotheses)

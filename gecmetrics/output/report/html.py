@@ -295,17 +295,22 @@ def _packed(cleaned: dict) -> str:
 
 def page_data(page: str) -> dict:
     """The data a page holds (what ``--json`` writes for it), read back from its text."""
+    if not isinstance(page, str):  # (None, bytes: a TypeError from re)
+        raise InputError(f"page_data reads a report page's text (a str), got {type(page).__name__}")
     head = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
     rows = re.search(r'<script type="application/octet-stream" id="report-rows"[^>]*>(.*?)</script>', page, re.S)
     if head is None or rows is None:
         raise InputError("not a gecmetrics report page")
-    data = json.loads(head.group(1))
-    blocks = [json.loads(gzip.decompress(base64.b64decode("".join(text.split()))).decode("utf-8"))
-              for text in rows.group(1).split(ROWS_SEPARATOR)]
-    parts = joined_rows(blocks)
-    data["sentences"] = parts["sentences"]
-    for entry, extra in zip(data["attribution"], parts["attribution"]):
-        entry.update(extra)
+    try:  # a page that is not one the report wrote (cut short, edited): not a JSON, base64 or gzip traceback
+        data = json.loads(head.group(1))
+        blocks = [json.loads(gzip.decompress(base64.b64decode("".join(text.split()), validate=True)).decode("utf-8"))
+                  for text in rows.group(1).split(ROWS_SEPARATOR)]
+        parts = joined_rows(blocks)
+        data["sentences"] = parts["sentences"]
+        for entry, extra in zip(data["attribution"], parts["attribution"]):
+            entry.update(extra)
+    except (ValueError, TypeError, KeyError, IndexError, EOFError, OSError, zlib.error) as err:
+        raise InputError(f"not a gecmetrics report page, or a damaged one: {err}") from None
     return data
 
 
@@ -378,12 +383,16 @@ def write_report(data: dict, html: str | os.PathLike | None = None, json_path: s
     check_report_paths(html, json_path)
     _check_data(data)
     cleaned = _clean(data)  # once for both
-    with output_group() as outputs:  # both files moved into place once both are written
-        if json_path is not None:
-            with outputs.output(os.fspath(json_path)) as handle:
-                for piece in json_pieces(cleaned):  # (the whole text of a large report is not made)
-                    handle.write(piece)
-                handle.write("\n")
-        if html is not None:
-            with outputs.output(os.fspath(html)) as page:
-                page.write(_page(cleaned))
+    try:
+        with output_group() as outputs:  # both files moved into place once both are written
+            if json_path is not None:
+                with outputs.output(os.fspath(json_path)) as handle:
+                    for piece in json_pieces(cleaned):  # (the whole text of a large report is not made)
+                        handle.write(piece)
+                    handle.write("\n")
+            if html is not None:
+                with outputs.output(os.fspath(html)) as page:
+                    page.write(_page(cleaned))
+    except UnicodeEncodeError as err:  # data read back from a JSON with a "\ud800" escape: neither file is written
+        raise InputError(f"the report data holds a lone surrogate ({err.object[err.start:err.end]!r}), which is "
+                         f"no Unicode text: no page or JSON can hold it") from None

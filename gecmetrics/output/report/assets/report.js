@@ -785,11 +785,15 @@
     var points = M.systems.filter(function (s) { return M.human[human] && isNum(M.human[human][s]); }).map(function (s) {
       return [column.scores[systems.indexOf(s)], M.human[human][s], s];
     });
-    var xs = points.map(function (p) { return p[0]; }), ys = points.map(function (p) { return p[1]; });
+    // scores as large as 1e308 (a human table's) are drawn in units of the largest: their differences and sums,
+    // from the axes to the least-squares line, were Infinity, and every point and line of the figure NaN
+    function unit(values) { var m = Math.max.apply(null, values.map(Math.abs)); return m > 1e300 ? m : 1; }
+    var ux = unit(points.map(function (p) { return p[0]; })), uy = unit(points.map(function (p) { return p[1]; }));
+    var xs = points.map(function (p) { return p[0] / ux; }), ys = points.map(function (p) { return p[1] / uy; });
     var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
     if (x1 === x0) { x0 -= 0.5; x1 += 0.5; }
     if (y1 === y0) { y0 -= 0.5; y1 += 0.5; }
-    function X(v) { return L + (W - L - R) * (v - x0) / (x1 - x0); }
+    function X(u) { return L + (W - L - R) * (u - x0) / (x1 - x0); }  // (u, v: in the units ux, uy)
     function Y(v) { return H - B - (H - B - T) * (v - y0) / (y1 - y0); }
     var g = sv("svg", {width: W, height: H, role: "img", "aria-label": column.label + " against " + human});
     g.appendChild(sv("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, cls: "axis"}));
@@ -798,23 +802,23 @@
     g.appendChild(sv("text", {x: 10, y: (T + H - B) / 2, "text-anchor": "middle",
       transform: "rotate(-90 10 " + (T + H - B) / 2 + ")", text: human}));
     [[x0, "start"], [x1, "end"]].forEach(function (p) {
-      g.appendChild(sv("text", {x: X(p[0]), y: H - B + 12, "text-anchor": p[1], text: shown(column, p[0])})); });
-    [y0, y1].forEach(function (v) { g.appendChild(sv("text", {x: L - 3, y: Y(v) + 3, "text-anchor": "end", text: fixed(v, 2)})); });
+      g.appendChild(sv("text", {x: X(p[0]), y: H - B + 12, "text-anchor": p[1], text: shown(column, p[0] * ux)})); });
+    [y0, y1].forEach(function (v) { g.appendChild(sv("text", {x: L - 3, y: Y(v) + 3, "text-anchor": "end", text: fixed(v * uy, 2)})); });
     var n = points.length;
     if (n >= 2) {  // least-squares line (drawing only)
       var mx = xs.reduce(function (a, b) { return a + b; }, 0) / n, my = ys.reduce(function (a, b) { return a + b; }, 0) / n;
       var sxx = 0, sxy = 0;
-      points.forEach(function (p) { sxx += (p[0] - mx) * (p[0] - mx); sxy += (p[0] - mx) * (p[1] - my); });
+      xs.forEach(function (u, k) { sxx += (u - mx) * (u - mx); sxy += (u - mx) * (ys[k] - my); });
       if (sxx > 0) {
         var slope = sxy / sxx, a = Math.min.apply(null, xs), b = Math.max.apply(null, xs);
         g.appendChild(sv("line", {x1: X(a), y1: Y(my + slope * (a - mx)), x2: X(b), y2: Y(my + slope * (b - mx)), cls: "fit"}));
       }
     }
     points.forEach(function (p) {
-      var dot = sv("circle", {cx: X(p[0]), cy: Y(p[1]), r: 3.5, cls: "dot"});
+      var dot = sv("circle", {cx: X(p[0] / ux), cy: Y(p[1] / uy), r: 3.5, cls: "dot"});
       dot.appendChild(sv("title", {text: isoText(p[2]) + ": " + shown(column, p[0]) + ", " + fixed(p[1], 3)}));
       g.appendChild(dot);
-      g.appendChild(sv("text", {x: X(p[0]) + 5, y: Y(p[1]) - 4, text: p[2]}));
+      g.appendChild(sv("text", {x: X(p[0] / ux) + 5, y: Y(p[1] / uy) - 4, text: p[2]}));
     });
     var c = M.correlations.filter(function (r) { return r.metric === column.label && r.human === human; })[0];
     return el("div", {cls: "figure"}, g, el("div", {cls: "note", text: c ? "Pearson " + fixed(c.pearson, 3) +

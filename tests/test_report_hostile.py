@@ -1,0 +1,96 @@
+"""Hostile input to the HTML report (a sweep, 2026-12-05): a title or data holding a lone surrogate,
+a damaged page read back, human scores as large as 1e308 in the page's scatter."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gecmetrics.errors import InputError
+from gecmetrics.output.report import page_data, read_report_corpus, render_html, report_data, report_json, write_report
+from tests import _chromium
+from tests.conftest import SPACY_TEST_MODEL, one_line_error, unavailable, write_files
+from tests.test_report import REFERENCES, SOURCES, small_corpus
+
+
+# A report title holding a lone surrogate (a Python string can; ``--title`` gets one from a
+# byte that is no UTF-8) was taken, and the page failed to encode after all the work: a
+# UnicodeEncodeError traceback. It is refused before any work.
+def test_a_title_with_a_lone_surrogate_is_refused_before_any_work(tmp_path):
+    with pytest.raises(InputError, match="lone surrogate"):
+        report_data(small_corpus(), ["green"], samples=20, attribution="none", title="a\ud800b")
+    f = write_files(tmp_path, {"src": SOURCES, "ref": REFERENCES[0], "hyp": REFERENCES[1]})
+    err = one_line_error("report", "-s", f["src"], "-r", f["ref"], "-o", f["hyp"], "--metrics", "gleu",
+                         "--attribute", "none", "--html", str(tmp_path / "x.html"), "--title", "a\udcffb")
+    assert "lone surrogate" in err
+    assert not (tmp_path / "x.html").exists()
+
+
+# ``page_data`` (a public function) read anything that is not a page's text, or a page whose
+# data is damaged, with a TypeError, JSONDecodeError or binascii.Error traceback: it raises
+# InputError, as every public function does on bad arguments.
+def test_page_data_of_no_page_or_a_damaged_page_is_an_input_error():
+    page = render_html(report_data(small_corpus(), ["green"], samples=20, attribution="none"))
+    assert page_data(page)["systems"] == ["A", "B", "SRC"]
+    head = 'id="report-data">'
+    start = page.index(head) + len(head)
+    rows = page.index('id="report-rows" data-encoding="gzip base64">\n') + len('id="report-rows" data-encoding="gzip base64">\n')
+    damaged = [page[:start] + page[start + 1:],                       # the data's JSON cut
+               page[:rows] + "!" + page[rows + 1:],                   # the rows' base64
+               page[:rows] + "QUJD" + page[rows + 4:],                # base64, but no gzip
+               page[:start] + "[" + page[start:].replace("</script>", "]</script>", 1)]  # a list, not a mapping
+    for bad in (None, page.encode("utf-8"), *damaged):
+        with pytest.raises(InputError):
+            page_data(bad)
+
+
+# A human table whose scores reach 1e308 (the correlations handle them) made the page's
+# meta-evaluation scatter NaN: the differences and sums of such scores are Infinity in
+# JavaScript, so every point, label and the least-squares line had NaN coordinates and the
+# figure was drawn empty without a word. The scatter draws them in units of the largest score.
+SCATTER_PROBE = """
+  var bad = [], circles = document.querySelectorAll("#meta-figures svg circle");
+  document.querySelectorAll("#meta-figures svg *").forEach(function (n) {
+    for (var a of n.attributes) if (/NaN|Infinity/.test(a.value)) bad.push(n.tagName + " " + a.name);
+  });
+  result.bad = bad;
+  result.circles = circles.length;
+  result.heights = Array.prototype.map.call(circles, function (c) { return Number(c.getAttribute("cy")); });
+"""
+
+
+def test_the_pages_scatter_draws_human_scores_as_large_as_1e308(tmp_path: Path) -> None:
+    if _chromium.chromium_binary() is None:
+        unavailable("chromium is not installed (apt-get install -y chromium): the page is not opened in a browser")
+    f = write_files(tmp_path, {"src": SOURCES, "ref": REFERENCES[0], "A": REFERENCES[1], "B": SOURCES,
+                               "C": REFERENCES[0], "human.tsv": "system\tew\nA\t1e308\nB\t-1e308\nC\t0\n"})
+    corpus = read_report_corpus(f["src"], [f["ref"]], [f["A"], f["B"], f["C"]])
+    data = report_data(corpus, ["gleu"], samples=20, attribution="none", human=f["human.tsv"],
+                       spacy_model=SPACY_TEST_MODEL)
+    page = tmp_path / "page.html"
+    page.write_text(render_html(data), encoding="utf-8")
+    probe = _chromium.open_page(page, SCATTER_PROBE)["probe"]
+    assert probe["errors"] == [] and probe["actions"]["bad"] == [], probe
+    heights = probe["actions"]["heights"]  # per figure (GLEU+, ERRANT F0.5): A (1e308) on top, B (-1e308) at the
+    assert len(heights) == 3 * len(data["columns"]), heights  # bottom, C half way
+    assert all(top < middle < bottom for top, bottom, middle in zip(*[iter(heights)] * 3)), heights
+
+
+# ``write_report`` of data holding a lone surrogate (read back from a JSON file with a
+# ``"\\ud800"`` escape, which ``json`` reads as one) was a UnicodeEncodeError traceback: it is an
+# InputError, and neither file is written (an older JSON stays as it was).
+def test_data_with_a_lone_surrogate_is_an_input_error_and_writes_nothing(tmp_path: Path) -> None:
+    data = json.loads(report_json(report_data(small_corpus(), ["green"], samples=20, attribution="none")))
+    page, old = tmp_path / "page.html", tmp_path / "data.json"
+    old.write_text("OLD", encoding="utf-8")
+    for where in ("title", "source"):
+        edited = json.loads(json.dumps(data))
+        if where == "title":
+            edited["title"] = "x\ud800"
+        else:
+            edited["sentences"]["source"][1] = "He \ud800 go"
+        with pytest.raises(InputError, match="lone surrogate"):
+            write_report(edited, page, old)
+        assert not page.exists() and old.read_text(encoding="utf-8") == "OLD"
+        assert not [p.name for p in tmp_path.iterdir() if p.name not in ("data.json",)]
