@@ -427,7 +427,7 @@ class Metric(ABC):
         """:meth:`score` of the hypothesis ``name``: a refusal that names no file names it (an
         LLM judge's hypothesis without any scored sentence has no score); a score that is not a
         finite number is refused (a plugin's NaN printed ``nan``), and a plugin's own error is
-        one line (:func:`~gecmetrics.metrics.running.plugin_errors`)."""
+        one line (:func:`~gecmetrics.metrics.plugin_guard.plugin_errors`)."""
         import math
 
         try:
