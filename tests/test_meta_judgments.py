@@ -208,3 +208,48 @@ def test_judgments_made_in_code_are_checked_as_a_files() -> None:
     with pytest.raises(InputError, match="systems must be a sequence of system names"):
         Judgments("toy", (), "abc")
     assert Judgments("toy", (item(("a", "b"), (1, 2)),), ("a", "b", "c")).pairwise().size == 1
+
+
+@pytest.mark.parametrize("text", [
+    # an internal entity spelled the systems and the rank: they were expanded and ranked
+    b'<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY s "A B C"><!ENTITY one "1">]>\n<r>\n'
+    b'<ranking-item src-id="0"><translation system="&s;" rank="&one;"/><translation system="D" rank="2"/>'
+    b'</ranking-item>\n</r>\n',
+    # a reference to an entity of an external DTD (never fetched): silently dropped from the names
+    b'<?xml version="1.0"?>\n<!DOCTYPE r SYSTEM "http://example.invalid/x.dtd">\n<r>\n'
+    b'<ranking-item src-id="0"><translation system="A &e; B" rank="1"/><translation system="C" rank="2"/>'
+    b'</ranking-item>\n</r>\n',
+    # billion laughs: refused before expat's amplification limit (absent before expat 2.4) is needed
+    b'<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>\n'
+    b'<r><ranking-item src-id="0"><translation system="&b;" rank="1"/></ranking-item></r>\n',
+])
+def test_a_dtd_is_refused_and_no_entity_is_expanded(text: bytes) -> None:
+    with pytest.raises(InputError, match=r"document type declaration .* neither expanded nor fetched") as caught:
+        parse_judgments(text, "dtd.xml")
+    assert str(caught.value).startswith("dtd.xml:2: ") and "\n" not in str(caught.value)
+
+
+def test_src_ids_of_judgments_made_in_code_are_checked() -> None:
+    """A src_id of nan or 10**30 was a ValueError or OverflowError where items were matched to
+    sentences (item_rows), -5 was called an item without src-id, '3' was read as 3."""
+    import math
+
+    from gecmetrics.io.judgments import Judgments, RankingItem
+    from gecmetrics.meta.evaluate import item_rows
+
+    for src_id in (math.nan, 10**30, -5, "3", True, 2.0):
+        with pytest.raises(InputError, match=r"toy:3: item 1 .*src_id must be an integer from 0 to 2,147,483,647"):
+            Judgments("toy", (RankingItem(src_id, "u", "", 3, ("a", "b"), (1, 2)),), ("a", "b"))
+    made = Judgments("toy", (RankingItem(np.int64(4), "u", "", 3, ("a", "b"), (1, 2)),
+                             RankingItem(-1, "u", "", 4, ("a", "b"), (2, 1))), ("a", "b"))
+    assert made.src_ids.tolist() == [4, -1]
+    assert item_rows(Judgments("toy", made.items[:1], ("a", "b")), 0).tolist() == [4]
+
+
+def test_a_path_with_a_nul_character_is_an_input_error() -> None:
+    """open() raised ValueError (embedded null byte): a traceback from read_judgments."""
+    from gecmetrics.io.text import read_lines
+
+    for read in (read_judgments, read_lines):
+        with pytest.raises(InputError, match="NUL character"):
+            read("judgments\0.xml")

@@ -337,3 +337,18 @@ def test_bootstrap_mean_sums_and_orders_each_system_as_cluster_py(tmp_path) -> N
     # listed C before E and put both in one cluster
     assert [(row[0], row[2], row[3]) for row in rows] == [("B", "1-3", "1"), ("D", "1-3", "1"), ("A", "1-3", "1"),
                                                           ("E", "4", "2"), ("C", "5", "3")]
+
+
+def test_trueskill_refuses_a_pair_never_compared_before_the_runs_naming_the_file() -> None:
+    """A pair never compared failed in the middle of a run, at a play the seed picked, with a
+    message that named no file."""
+    pytest.importorskip("trueskill")
+    items = [("A", "C"), ("B", "C"), ("D", "A"), ("B", "D"), ("C", "D")]
+    text = "<r>\n" + "".join(f"<ranking-item src-id='{k}'><translation system='{a}' rank='1'/>"
+                             f"<translation system='{b}' rank='2'/></ranking-item>\n"
+                             for k, (a, b) in enumerate(items)) + "</r>\n"
+    judgments = parse_judgments(text.encode(), "sparse.xml")
+    for seed in (0, 1, 2):
+        with pytest.raises(InputError, match=r"^sparse.xml: TrueSkill needs every pair .*never compared: A and B "
+                                             r"\(1 pair\)$"):
+            trueskill_scores(judgments, runs=2, seed=seed)

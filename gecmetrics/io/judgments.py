@@ -96,6 +96,10 @@ class Pairwise:
 
 def _item_problem(item: RankingItem, known: set[str]) -> str | None:
     """What is wrong with a ranking item made in code (None: nothing)."""
+    src_id = item.src_id
+    if isinstance(src_id, bool) or not isinstance(src_id, numbers.Integral) \
+            or not (src_id == MISSING_SRC_ID or 0 <= src_id <= MAX_SRC_ID):
+        return f"src_id must be an integer from 0 to {MAX_SRC_ID:,} ({MISSING_SRC_ID}: none), got {shown(src_id)}"
     if not isinstance(item.systems, (tuple, list)) or not isinstance(item.ranks, (tuple, list)) \
             or len(item.systems) != len(item.ranks):
         return "systems and ranks must be tuples of the same length"
@@ -247,6 +251,14 @@ class _ItemCollector:
                 raise self._error(f"more than {MAX_SYSTEMS:,} distinct systems (gecmetrics.io.judgments.MAX_SYSTEMS)")
             self.names.add(name)
 
+    def doctype(self, name: str, *_: Any) -> None:
+        """A document type declaration is refused before its DTD is read: its entities would be
+        expanded into attributes (``system="&s;"`` ranked the systems the DTD spelled out, a
+        reference to an undeclared one in an external DTD was silently dropped), and expat bounds
+        entity expansion only from version 2.4 (billion laughs)."""
+        raise self._error(f"a document type declaration (<!DOCTYPE {name[:20]} ...>): judgments XML has none, "
+                          "and its entities are neither expanded nor fetched")
+
     def start(self, tag: str, attributes: dict) -> None:
         self._check_sizes(tag, attributes)
         if tag == "ranking-item":
@@ -313,6 +325,8 @@ def parse_judgments(data: bytes, path: str = "<judgments>",
     check_no_nul(data, path)
     parser = expat.ParserCreate()
     collector = _ItemCollector(parser, path, excluded_users)
+    parser.StartDoctypeDeclHandler = collector.doctype
+    parser.EntityDeclHandler = collector.doctype  # (only inside a DOCTYPE, refused first: a second guard)
     parser.StartElementHandler = collector.start
     parser.EndElementHandler = collector.end
     try:

@@ -136,6 +136,8 @@ def check_path(path: Any, what: str = "file") -> str:
         raise InputError(f"the {what} must be given as a path (a string or os.PathLike), got {type(path).__name__}")
     if path == "":
         raise InputError(EMPTY_PATH)
+    if "\0" in path:  # (open() raised ValueError: embedded null byte)
+        raise InputError(f"the {what} path holds a NUL character, which no file name can: {path!r}")
     return path
 
 

@@ -361,6 +361,17 @@ def _trueskill_run(observations: _PairObservations, systems: Sequence[str], play
     return np.array(mu)
 
 
+def _check_all_pairs_compared(observations: _PairObservations, judgments: Judgments) -> None:
+    """Every play may draw any pair of systems, so a pair never compared is an error before the
+    runs (it was one in the middle of a run, without the file, at a play the seed picked)."""
+    n = len(judgments.systems)
+    never = [(a, b) for a in range(n) for b in range(a + 1, n) if (a, b) not in observations.outcomes]
+    if never:
+        shown = "; ".join(f"{judgments.systems[a]} and {judgments.systems[b]}" for a, b in never[:3])
+        raise InputError(f"TrueSkill needs every pair of systems compared at least once; never compared: "
+                         f"{shown}{'; ...' if len(never) > 3 else ''} ({plural(len(never), 'pair')})", judgments.source)
+
+
 def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: int = 0,
                      confidence: float = DEFAULT_CONFIDENCE,
                      progress: Callable[[int, int, str], None] | None = None) -> HumanRanking:
@@ -383,6 +394,7 @@ def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: in
                               draw_probability=TS_DRAW_PROBABILITY)
     updater = _OneVersusOne(env, trueskill.calc_draw_margin(TS_DRAW_PROBABILITY, 2, env))
     observations = _pair_observations(pairwise)
+    _check_all_pairs_compared(observations, judgments)
     rows = []
     for run in range(runs):
         rows.append(_trueskill_run(observations, judgments.systems, plays, updater, np.random.default_rng([seed, run])))
