@@ -107,6 +107,20 @@ def test_arrays_refuse_objects_and_bad_bytes():
         unpack_array(pack_arrays([np.arange(2), np.arange(3)]))
 
 
+def test_the_value_helpers_check_their_arguments():
+    """unpack_json(None) (a miss passed on), unpack_json("text"), unpack_arrays(None) and
+    pack_arrays(None) or of a number raised TypeError; unpack_arrays(3) read three zero bytes, and
+    copy="no" copied: each is now one InputError naming the function or the argument."""
+    for call in (lambda: unpack_json(None), lambda: unpack_json("[1]"), lambda: unpack_arrays(None),
+                 lambda: unpack_arrays(3), lambda: unpack_array(None), lambda: pack_arrays(None),
+                 lambda: pack_arrays(3), lambda: pack_arrays(array for array in [np.arange(2)]),
+                 lambda: unpack_arrays(pack_arrays([np.arange(2)]), copy="no")):
+        with pytest.raises(InputError):
+            call()
+    assert unpack_json(bytearray(b"[1]")) == [1] and unpack_json(memoryview(b"[2]")) == [2]
+    np.testing.assert_array_equal(unpack_arrays(pack_arrays(np.arange(6).reshape(2, 3)))[1], [3, 4, 5])
+
+
 # ---------------------------------------------------------------------------------------------
 # cold, warm, disabled
 
@@ -448,9 +462,25 @@ def test_a_cache_command_stopped_by_a_full_disk_says_so(folder: Path, monkeypatc
                         lambda *args, **kwargs: real_connect(*args, factory=_FullDisk, **kwargs))
     code, out, err = run_cli("--cache", str(folder), "cache", *command)
     assert (code, out) == (1, ""), (code, out, err)
-    assert f"error: cache {command[0]}: " in err and "disk is full" in err and f"deleting the folder {folder}" in err
+    assert f"error: cache {command[0]}: " in err and "disk is full" in err
+    assert f"deleting {folder / FILE_NAME} and its -wal and -shm files frees it all" in err
     monkeypatch.setattr(cache_module.sqlite3, "connect", real_connect)
     assert Cache(folder).info().entries == 5
+
+
+def test_a_stopped_cache_command_never_says_to_delete_a_folder_of_other_files(tmp_path: Path, monkeypatch):
+    """The error of a `cache clear` stopped by a full disk said "deleting the folder DIR frees it
+    all", also when DIR is the user's home (`GECMETRICS_CACHE=~`), the current folder (`--cache .`)
+    or any folder of other files: only the cache's own files are to be deleted."""
+    (tmp_path / "thesis.tex").write_text("years of work\n", encoding="utf-8")
+    fill(Cache(tmp_path), range(5))
+    real_connect = sqlite3.connect
+    monkeypatch.setattr(cache_module.sqlite3, "connect",
+                        lambda *args, **kwargs: real_connect(*args, factory=_FullDisk, **kwargs))
+    monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
+    code, out, err = run_cli("cache", "clear")
+    assert code == 1 and "disk is full" in err
+    assert "deleting the folder" not in err and f"deleting {tmp_path / FILE_NAME} and its -wal and -shm files" in err
 
 
 # ---------------------------------------------------------------------------------------------

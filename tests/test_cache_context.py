@@ -91,6 +91,25 @@ def test_a_file_in_place_of_the_folder_is_an_error_of_the_cache_commands(command
     assert code == 0 and not (tmp_path / "new").exists()  # a folder not made yet: nothing in it, none made
 
 
+@pytest.mark.parametrize("command", [["info"], ["clear"], ["prune", "--older-than", "30d"]])
+def test_a_folder_name_the_system_cannot_look_up_is_an_error_of_the_cache_commands(command, tmp_path, monkeypatch):
+    """A folder name the system refuses (too long; also a parent folder that cannot be searched)
+    was an OSError read as a failed write: "cannot write the output", exit 1; and with neither
+    --cache nor $GECMETRICS_CACHE the error named the variable, which was not set."""
+    from tests.conftest import one_line_error
+
+    long_name = tmp_path / ("d" * 300)
+    message = one_line_error("--cache", str(long_name), "cache", *command)
+    assert message.startswith(f"gecmetric: error: --cache: cannot use cache folder {long_name}: ")
+    monkeypatch.setenv("GECMETRICS_CACHE", str(long_name))
+    assert one_line_error("cache", *command).startswith("gecmetric: error: $GECMETRICS_CACHE: cannot use")
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a cache\n", encoding="utf-8")
+    monkeypatch.setenv("GECMETRICS_CACHE", "")  # unset: the user cache folder, under $XDG_CACHE_HOME
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    assert one_line_error("cache", *command).startswith("gecmetric: error: the user cache folder: cannot use")
+
+
 @pytest.mark.parametrize("where", ["before", "after", "both sides", "command twice"])
 def test_two_cache_folders_are_refused_wherever_given(where, tmp_path):
     """Two --cache folders before the command ran silently with the last one (click keeps the

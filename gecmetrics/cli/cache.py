@@ -6,6 +6,8 @@ nothing.
 """
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..errors import InputError
@@ -24,9 +26,13 @@ def _the_cache():
     store = run_context().cache
     folder = store.folder
     if folder is not None:
-        blocker = next((path for path in (folder, *folder.parents) if path.exists()), None)
+        given = ("--cache" if cache_option() else f"${ENV_VAR}" if os.environ.get(ENV_VAR, "").strip()
+                 else "the user cache folder")
+        try:  # (a name too long, a parent folder that cannot be searched: OSError, read as a failed write)
+            blocker = next((path for path in (folder, *folder.parents) if path.exists()), None)
+        except OSError as exc:
+            raise InputError(f"{given}: cannot use cache folder {folder}: {exc.strerror or exc}") from None
         if blocker is not None and not blocker.is_dir():
-            given = "--cache" if cache_option() else f"${ENV_VAR}"
             raise InputError(f"{given}: cannot use cache folder {folder}: {blocker} is a file, not a folder")
     return store
 
@@ -44,9 +50,10 @@ def _changing(store, command: str, change):
     cache's own warning: the size and entries are then not known here (it printed "0 B")."""
     removed = change()
     if not store.enabled:
+        # (the cache's own files, not its folder: that may be ~ or a folder of other files, --cache .)
         click.echo(f"gecmetric: error: cache {command}: {store.reason}; {removed} entries removed before it "
-                   f"(`gecmetric cache info` shows what is left; deleting the folder {store.folder} frees it all)",
-                   err=True)
+                   f"(`gecmetric cache info` shows what is left; deleting {store.path} and its -wal and -shm "
+                   "files frees it all)", err=True)
         raise SystemExit(1)
     return removed
 

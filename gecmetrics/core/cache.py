@@ -134,12 +134,20 @@ def pack_json(value: Any) -> bytes:
 
 def unpack_json(data: bytes) -> Any:
     """The value :func:`pack_json` stored; ValueError if ``data`` is not such bytes."""
+    _check_value_bytes(data, "unpack_json")
     try:
         return json.loads(bytes(data).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"not a JSON cache value: {exc}") from None
     except RecursionError:
         raise ValueError("not a JSON cache value: nested too deeply") from None
+
+
+def _check_value_bytes(data: Any, what: str) -> None:
+    """A cache value given to a reader is bytes (or a bytearray or memoryview): None (a miss
+    passed on) or text was a TypeError, an int n read as n zero bytes."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InputError(f"{what} reads a cache value (bytes), not {type(data).__name__}")
 
 
 _ARRAYS_MAGIC = b"GMA\x01"
@@ -154,6 +162,9 @@ def pack_arrays(arrays: Sequence[Any]) -> bytes:
     """
     import numpy as np
 
+    if isinstance(arrays, (str, bytes, bytearray, memoryview, Mapping)) or not hasattr(arrays, "__len__") \
+            or not is_iterable(arrays):
+        raise InputError(f"pack_arrays takes a list of arrays, not {type(arrays).__name__}")
     out = [_ARRAYS_MAGIC, struct.pack("<I", len(arrays))]
     for array in arrays:
         array = np.asarray(array)
@@ -173,6 +184,8 @@ def unpack_arrays(data: bytes, copy: bool = False) -> list[Any]:
     """
     import numpy as np
 
+    _check_value_bytes(data, "unpack_arrays")
+    check_flag(copy, "copy")
     view = memoryview(bytes(data) if not isinstance(data, bytes) else data)
     try:
         if view[:4] != _ARRAYS_MAGIC:
