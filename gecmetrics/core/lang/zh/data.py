@@ -146,8 +146,10 @@ def fetch_data(folder: str | os.PathLike | None = None, overwrite: bool = False,
         made.append(ancestor)
     try:
         where.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise InputError(f"cannot make the data folder: {err.strerror or err}", str(where)) from None
+    except OSError as err:  # ('File exists', 'Not a directory': of a file given as the folder or inside it)
+        blocker = next((path for path in (where, *where.parents) if path.is_file()), None)
+        why = f"{blocker} is a file, not a folder" if blocker is not None else err.strerror or err
+        raise InputError(f"cannot make the data folder: {why}", str(where)) from None
     try:
         _fetch_into(where, overwrite, timeout, download)
     except BaseException:
