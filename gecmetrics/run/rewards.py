@@ -150,19 +150,9 @@ class RewardFunction:
         self.metric = metric = _metric(metric, {})  # a registered name, or a Metric
         run_context(cache)  # checked now; the metric is bound to it on first use in each process
         self.cache = cache
-        # an option the metric never reads is refused (None: not given), not silently ignored
-        if metric.hypothesis_kind != M2:
-            for key, value in (("edit_language", edit_language), ("annotation", annotation)):
-                _unused(key, value, f"metric {metric.display_name} reads completions as text: no annotator "
-                                    "makes their edits")
-        if metric.reference_kind == NONE:
-            _unused("references_column", references_column,
-                    f"metric {metric.display_name} is reference-free (reference_kind none): no references are read")
-        if metric.reference_kind == M2:
-            _unused("source_column", source_column,
-                    f"metric {metric.display_name} takes the source from each gold M2 block: no source column is read")
-        if max_length_ratio is None:
-            _unused("length_penalty", length_penalty, "it is the value of the length guard: give max_length_ratio")
+        _refuse_unused(metric, edit_language=edit_language, annotation=annotation,
+                       references_column=references_column, source_column=source_column,
+                       length_penalty=None if max_length_ratio is not None else length_penalty)
         if annotation is not None and not isinstance(annotation, Mapping):
             raise InputError(f"annotation must be a dict of annotation settings, got {type(annotation).__name__}",
                              "annotation", "cache")
@@ -191,8 +181,10 @@ class RewardFunction:
         if self.max_length_ratio is not None and not self.max_length_ratio > 0:
             raise InputError(f"max_length_ratio must be positive, got {max_length_ratio!r}", "max_length_ratio")
         self.length_penalty = -1.0 if length_penalty is None else _number(length_penalty, "length_penalty")
-        self.warn_every = _bound(warn_every, "warn_every") or 1
-        self.memo_size = _bound(memo_size, "memo_size", least=0) or 0
+        # counts, not bounds: None said "no bound" in the message and meant a warning at every
+        # fallback (warn_every) or no memo at all (memo_size)
+        self.warn_every = check_count(warn_every, "warn_every", 1)
+        self.memo_size = check_count(memo_size, "memo_size (0: no memo)", 0)
         if name is not None and (not isinstance(name, str) or not name):
             raise InputError(f"name must be a non-empty string (the reward's __name__), got {shown(name)}", "name")
         self.__name__ = name or reward_name(metric, registered, self.column)
@@ -549,6 +541,22 @@ class _Sizes:
         return self.texts[text]
 
 
+def _refuse_unused(metric: Any, **given: Any) -> None:
+    """An option the metric never reads is refused (None: not given), not silently ignored
+    (``length_penalty``: given as None when the length guard is on, which reads it)."""
+    if metric.hypothesis_kind != M2:
+        for key in ("edit_language", "annotation"):
+            _unused(key, given[key], f"metric {metric.display_name} reads completions as text: no annotator "
+                                     "makes their edits")
+    if metric.reference_kind == NONE:
+        _unused("references_column", given["references_column"],
+                f"metric {metric.display_name} is reference-free (reference_kind none): no references are read")
+    if metric.reference_kind == M2:
+        _unused("source_column", given["source_column"],
+                f"metric {metric.display_name} takes the source from each gold M2 block: no source column is read")
+    _unused("length_penalty", given["length_penalty"], "it is the value of the length guard: give max_length_ratio")
+
+
 def _unused(option: str, value: Any, why: str) -> None:
     """Refuse an option given (not None) where it would have no effect."""
     if value is not None:
@@ -773,7 +781,9 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
         utilities[k][i, j] = value
     for (k, i, j), reason in fallen:
         utilities[k][i, j] = f._fall_back(reason)
-    expected = [np.array([np.mean(np.delete(u[i], i)) if len(u) > 1 else 0.0 for i in range(len(u))])
-                for u in utilities]
+    # the exactly rounded mean (math.fsum): two candidates whose utilities are the same values in
+    # another order (copies of one text) tie, and the first is chosen, whatever np.mean's order gave
+    expected = [np.array([math.fsum(np.delete(u[i], i)) / (len(u) - 1) if len(u) > 1 else 0.0
+                          for i in range(len(u))]) for u in utilities]
     choices = [_mbr_choice(texts, e) for texts, e in zip(candidates, expected)]
     return MBRSelection(choices, [texts[c] for texts, c in zip(candidates, choices)], utilities, expected)

@@ -20,8 +20,8 @@ to floating-point rounding. Add and leave-one-out do not in general: they do whe
 additive over the edits, not when edits interact (two edits that only help together, an edit
 whose worth depends on another). ``normalize=True`` rescales add and leave-one-out parts as
 gec-metrics' ``AttributorAdd``/``AttributorSub`` do, by (v(all) - v(none)) / sum of the parts,
-and sets them all to 0 when the parts sum to 0; they then sum to the difference except in that
-case.
+and sets them all to 0 when the parts sum to 0 (up to rounding: within ``NORMALIZE_ZERO``, 1e-12,
+of the sum of their magnitudes); they then sum to the difference except in that case.
 
 Edits are applied in source order whatever subset or permutation is scored, so a subset's
 sentence never depends on the order edits were added (gec-metrics' ``apply_edits`` assumes
@@ -381,10 +381,18 @@ def _combine(plan: _Plan, sentence: _Sentence, value: Mapping[int, float]) -> li
     return [total / count for total in totals]
 
 
+NORMALIZE_ZERO = 1e-12
+"""Parts whose sum is within this fraction of the sum of their magnitudes sum to 0 for
+``normalize``: a sum that is 0 but for the rounding of the scores (0.8, 0.4 and 0.3 less 0.5
+each: 5.6e-17) divided the difference into parts of 1e15."""
+
+
 def _normalized(parts: list[float], delta: float) -> list[float]:
-    """gec-metrics' rescaling of add / leave-one-out parts to sum to ``delta`` (0 if they sum to 0)."""
-    total = sum(parts)
-    weight = 0.0 if total == 0 else delta / total
+    """gec-metrics' rescaling of add / leave-one-out parts to sum to ``delta`` (0 if they sum to 0,
+    up to rounding: :data:`NORMALIZE_ZERO`)."""
+    total = math.fsum(parts)
+    zero = abs(total) <= NORMALIZE_ZERO * math.fsum(abs(part) for part in parts)
+    weight = 0.0 if zero else delta / total
     return [weight * part for part in parts]
 
 
