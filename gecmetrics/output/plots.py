@@ -138,12 +138,12 @@ def scatter_panel(metric: str, metric_scores: Mapping[str, float], human: str, h
     # a nan drawn where no correlation checked it (2 systems), a text or None (a ValueError or TypeError)
     x = [scale * check_score(metric_scores[s], f"{metric}: the score of {s}") for s in systems]
     y = [check_score(human_scores[s], f"{human}: the score of {s}") for s in systems]
-    for axis, values in ((f"{metric} (x)", x), (f"{human} (y)", y)):
+    for axis, coordinates in ((f"{metric} (x)", x), (f"{human} (y)", y)):
         # the axis's span with its margins must be a finite number: scores as far apart as -1e308 and
         # 1e308 were a ValueError traceback from matplotlib's ticks ("arange: cannot compute length")
-        if not math.isfinite(1.25 * (max(values) - min(values))):
-            raise InputError(f"a scatter plot cannot draw {axis}: its scores span {min(values):g} to "
-                             f"{max(values):g}, too far apart for a figure's axis")
+        if not math.isfinite(1.25 * (max(coordinates) - min(coordinates))):
+            raise InputError(f"a scatter plot cannot draw {axis}: its scores span {min(coordinates):g} to "
+                             f"{max(coordinates):g}, too far apart for a figure's axis")
     if values is None and len(systems) >= 3 and len(set(x)) > 1 and len(set(y)) > 1:
         sign = -1.0 if lower_is_better else 1.0
         values = {name: correlation(name, [sign * v for v in x], y) for name in CORRELATIONS}
