@@ -224,3 +224,21 @@ def test_cli_refs_makes_the_output_folder_and_removes_it_when_a_write_fails(tmp_
     run = CliRunner().invoke(main, ["m2", "refs", str(gold), "-o", str(tmp_path / "other" / "refs")])
     assert run.exit_code == 1 and "No space left on device" in run.stderr, run.output
     assert not (tmp_path / "other").exists()
+
+
+def test_write_references_checks_its_arguments(tmp_path):
+    """write_references (docs/m2.md) refuses a result that is not an M2References, a directory or
+    prefix that is not a path and a many_files that is not a bool with one InputError (they were
+    AttributeError, TypeError, or a silent 'yes')."""
+    from gecmetrics.errors import InputError
+    from gecmetrics.io.m2 import parse_m2
+    from gecmetrics.io.m2_references import m2_references, write_references
+    result = m2_references([parse_m2("S a b\nA 0 1|||R|||c|||REQUIRED|||-NONE-|||0\n", "g.m2")])
+    for kwargs in ({"directory": 5}, {"prefix": 5}, {"directory": str(tmp_path / "b").encode()},
+                   {"directory": str(tmp_path / "c"), "many_files": "no"}):
+        with pytest.raises(InputError):
+            write_references(result, **kwargs)
+    with pytest.raises(InputError, match="M2References"):
+        write_references(None, directory=str(tmp_path / "d"))
+    assert not (tmp_path / "c").exists()
+    assert write_references(result, directory=str(tmp_path / "e"))[0].endswith("INPUT")

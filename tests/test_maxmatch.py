@@ -567,3 +567,29 @@ def test_verbose_report_is_the_m2scorers_byte_for_byte() -> None:
         out = CliRunner().invoke(main, ["m2", "score", "-v", "-s", gold, "-o", system, system, *more])
         assert (out.exit_code, out.stderr) == (2, "gecmetric: error: -v: prints the m2scorer's trace of the corpus "
                                                   "score: not with --sentence or a paired test\n"), more
+
+
+def test_choose_annotators_and_pairs_check_arguments():
+    """choose_annotators and choose_pairs (docs/m2.md) refuse bad arguments with one InputError:
+    a nan beta made the running choice loop forever, a negative pair index was read from the end."""
+    import numpy as np
+    from gecmetrics.errors import InputError
+    from gecmetrics.metrics.m2 import choose_pairs
+    counts = np.array([[[1, 0, 0], [0, 5, 5]], [[0, 1, 1], [2, 0, 0]]])
+    mask = np.ones((2, 2), dtype=bool)
+    assert choose_annotators(counts, mask, 0.5).tolist() == [0, 0]
+    assert choose_pairs(counts, [[0, 1], [0, 1]], 0.5).tolist() == [0, 1]
+    for order in ([[0, -1], [0, 1]], [[0, 1]], [[0, 5], [0, 1]], [[], [0]], None):
+        with pytest.raises(InputError, match="candidate_order"):
+            choose_pairs(counts, order, 0.5)
+    for beta in (float("nan"), -1, "0.5", None):
+        with pytest.raises(InputError, match="beta"):
+            choose_annotators(counts, mask, beta)
+        with pytest.raises(InputError, match="beta"):
+            choose_pairs(counts, [[0, 1], [0, 1]], beta)
+    for bad_counts in (None, "abc", np.zeros((2, 2)), counts * np.nan, -counts):
+        with pytest.raises(InputError, match="counts"):
+            choose_annotators(bad_counts, mask, 0.5)
+    for bad_mask in (mask[:1], np.zeros((2, 2), dtype=bool), np.array([[1, 2], [0, 1]])):
+        with pytest.raises(InputError):
+            choose_annotators(counts, bad_mask, 0.5)

@@ -191,6 +191,40 @@ class CandidateCounts:
         return CandidateCounts(self.counts[rows], self.available[rows], self.rank[rows])
 
 
+def checked_choice_arguments(counts, available, beta, what: str) -> tuple[np.ndarray, np.ndarray, float]:
+    """The arguments of a public running-F choice (``choose_pairs``, ``choose_annotators``)
+    checked: counts (D, P, 3) of finite numbers >= 0, ``available`` (D, P) with a candidate in
+    every sentence, beta a number >= 0 or inf (nan made the choice loop forever); an InputError
+    naming ``what`` otherwise."""
+    from .checks import check_beta
+
+    if isinstance(counts, (str, bytes)) or counts is None:
+        raise InputError(f"{what}: counts must be an array (D, P, 3) of numbers, got {type(counts).__name__}")
+    try:
+        array = np.asarray(counts)
+    except (TypeError, ValueError) as error:
+        raise InputError(f"{what}: counts must be an array (D, P, 3) of numbers ({error})") from None
+    if array.dtype.kind not in "iuf" or array.ndim != 3 or array.shape[2] != COUNTS:
+        raise InputError(f"{what}: counts must be an array (D, P, 3) of numbers, got shape {array.shape} "
+                         f"of {array.dtype}")
+    if (array.dtype.kind == "f" and not np.isfinite(array).all()) or (array < 0).any():
+        raise InputError(f"{what}: counts must be finite numbers >= 0")
+    mask = np.asarray(available)
+    if mask.dtype.kind not in "biu" or mask.shape != array.shape[:2] or \
+            (mask.dtype.kind != "b" and not np.isin(mask, (0, 1)).all()):
+        raise InputError(f"{what}: the available candidates must be a boolean array of shape {array.shape[:2]} "
+                         f"(D, P), got shape {mask.shape} of {mask.dtype}")
+    mask = mask.astype(bool)
+    if len(mask) and not mask.any(axis=1).all():
+        raise InputError(f"{what}: sentence {int(np.argmin(mask.any(axis=1))) + 1} has no available candidate")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)):
+        raise InputError(f"{what}: beta must be a number >= 0 or inf, got {type(beta).__name__}")
+    beta = float(beta)
+    if math.isnan(beta) or beta < 0:
+        raise InputError(f"{what}: beta must be a number >= 0 or inf, got {beta}")
+    return array, mask, check_beta(beta, f"{what}: beta")
+
+
 class RunningChoice:
     """The running-F choice of one rule and beta, over N sequences of sentence rows at once."""
 

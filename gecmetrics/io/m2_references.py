@@ -216,6 +216,14 @@ def write_references(result: M2References, directory: str | None = None, prefix:
     More than :data:`MAX_REFERENCE_FILES` references is an error unless ``many_files``; so is an
     output path that is one of the M2 files read (``result.inputs``), checked before anything is
     written."""
+    if not isinstance(result, M2References):
+        raise InputError(f"write_references writes an M2References (gecmetrics.io.m2_references.m2_references), "
+                         f"got {type(result).__name__}")
+    for what, value in (("directory", directory), ("prefix", prefix)):
+        if value is not None and not isinstance(os.fspath(value) if isinstance(value, os.PathLike) else value, str):
+            raise InputError(f"write_references: {what} must be a path (a string or os.PathLike), "
+                             f"got {type(value).__name__}")
+    check_flag(many_files, "many_files")
     check_reference_count(len(result.labels), None if many_files else MAX_REFERENCE_FILES)
     if directory is not None and os.fspath(directory) == "":
         raise InputError("an empty folder name ('') where the output folder belongs: give the folder's path")

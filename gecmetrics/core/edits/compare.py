@@ -248,12 +248,25 @@ def choose_pairs(pair_counts: np.ndarray, candidate_order: Sequence[Sequence[int
     """ERRANT's greedy choice, sentence by sentence in the given order: the pair maximizing the
     running corpus F (rounded to 4 decimals), ties by more TP, fewer FP, fewer FN, then first.
     Returns the chosen pair index per sentence."""
-    pair_counts = np.asarray(pair_counts)
+    pair_counts, _, beta = fscore.checked_choice_arguments(
+        pair_counts, np.ones(np.shape(pair_counts)[:2], dtype=bool), beta, "choose_pairs")
+    n_sentences, n_pairs = pair_counts.shape[:2]
+    if isinstance(candidate_order, (str, bytes)) or not isinstance(candidate_order, Sequence) \
+            or len(candidate_order) != n_sentences:
+        raise InputError(f"choose_pairs: candidate_order must be a sequence of {n_sentences} candidate lists "
+                         f"(one per sentence of pair_counts), got "
+                         f"{len(candidate_order) if isinstance(candidate_order, Sequence) else type(candidate_order).__name__}")
     available = np.zeros(pair_counts.shape[:2], dtype=bool)
-    rank = np.full(pair_counts.shape[:2], pair_counts.shape[1], dtype=np.int64)
+    rank = np.full(pair_counts.shape[:2], n_pairs, dtype=np.int64)
     for d, order in enumerate(candidate_order):
-        available[d, list(order)] = True
-        rank[d, list(order)] = np.arange(len(order))
+        order = list(order) if isinstance(order, (Sequence, np.ndarray)) and not isinstance(order, (str, bytes)) \
+            else None
+        if not order or any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < n_pairs
+                            for k in order) or len(set(int(k) for k in order)) != len(order):
+            raise InputError(f"choose_pairs: candidate_order[{d}] must list distinct pair indices from 0 to "
+                             f"{n_pairs - 1}, at least one, got {candidate_order[d]!r}")
+        available[d, order] = True
+        rank[d, order] = np.arange(len(order))
     data = fscore.CandidateCounts(pair_counts, available, rank)
     return fscore.RunningChoice(fscore.ERRANT, beta).corpus(data, start)[0]
 

@@ -129,7 +129,7 @@ def type_means(rows: Sequence[Sequence[int]], beta: float) -> tuple[float, float
 def choose_annotators(counts: np.ndarray, mask: np.ndarray, beta: float) -> np.ndarray:
     """Per sentence, in order, the annotator maximizing the running corpus F-beta; ties: more
     correct edits, then fewer proposed + beta^2 * gold, then the first annotator."""
-    counts = np.asarray(counts)
+    counts, mask, beta = fscore.checked_choice_arguments(counts, mask, beta, "choose_annotators")
     rank = np.broadcast_to(np.arange(counts.shape[1]), counts.shape[:2])
     return fscore.RunningChoice(fscore.MAXMATCH, beta).corpus(fscore.CandidateCounts(counts, mask, rank))[0]
 
