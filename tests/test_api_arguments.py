@@ -94,9 +94,11 @@ def test_an_iterator_of_hypothesis_lines_is_read_once() -> None:
 
 
 def test_reward_bounds_are_positive_or_none() -> None:
-    for name in ("max_tokens", "max_cells", "warn_every"):
+    for name in ("max_tokens", "max_cells"):
         with pytest.raises(InputError, match=fr"{name} \(or None: no bound\) must be an integer >= 1, got 0"):
             reward_function("gleu", **{name: 0})
+    with pytest.raises(InputError, match=r"warn_every must be an integer >= 1, got 0"):  # (a count: None refused)
+        reward_function("gleu", warn_every=0)
     assert reward_function("gleu", max_tokens=None).max_tokens is None
     # a NumPy integer is a count, as everywhere else in the package (it was refused here alone)
     bounded = reward_function("gleu", max_tokens=np.int64(4), memo_size=np.int32(0))
