@@ -332,3 +332,17 @@ def test_systems_are_named_one_way_for_a_corpus_score_and_for_compare():
             metric.corpus_score(SOURCES, REFERENCES, FIXED, systems=systems)
     assert metric.corpus_score(SOURCES, REFERENCES, FIXED, systems=[SOURCES, FIXED]).score == \
         metric.corpus_score(SOURCES, REFERENCES, FIXED).score
+
+
+def test_token_functions_refuse_a_string_for_tokens():
+    """apply_edits("a b", []) and CLEME's partition("a b", []) read a string's characters as the
+    tokens (['a', ' ', 'b']) without a word."""
+    from gecmetrics.io.m2_references import apply_edits
+    from gecmetrics.metrics.cleme.chunking import partition
+
+    with pytest.raises(InputError, match=r"apply_edits takes the source's tokens \(a list: line.split\(\)\), not a str"):
+        apply_edits("a b", [])
+    with pytest.raises(InputError, match=r"partition takes the source's tokens .*, not a str"):
+        partition("a b", [])
+    assert apply_edits(["a", "b"], []) == ["a", "b"]
+    assert partition(["a", "b"], []).source == ("a", "b")

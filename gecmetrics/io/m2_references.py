@@ -56,6 +56,8 @@ def apply_edits(tokens: Sequence[str], edits: Sequence[Edit], name: str = "<m2>"
     of '||' alternatives the first is used. Overlapping edits make the reference ill-defined
     and raise InputError.
     """
+    if isinstance(tokens, (str, bytes)):  # (its characters were taken as the tokens)
+        raise InputError(f"apply_edits takes the source's tokens (a list: line.split()), not a {type(tokens).__name__}")
     changes = sorted((e for e in edits if not e.is_noop), key=lambda e: (e.start, e.end))
     result = list(tokens)
     shift = 0

@@ -239,6 +239,8 @@ def target_chunks(source: Sequence[str], spans: Sequence[Span], corrected: Seque
 
 def partition(source: Sequence[str], targets: Sequence[Target]) -> SentenceChunks:
     """The chunk partition of one sentence for these targets (hypothesis first, by convention)."""
+    if isinstance(source, (str, bytes)):  # (its characters were taken as the tokens)
+        raise InputError(f"partition takes the source's tokens (a list: line.split()), not a {type(source).__name__}")
     spans, corrected = chunk_spans(len(source), merged_spans(targets))
     per_target = [target_chunks(source, spans, corrected, target) for target in targets]
     return SentenceChunks(tuple(source), tuple(spans), tuple(corrected), tuple(t for t, _ in per_target),
