@@ -45,11 +45,13 @@ def guarded_hook(method: Callable[..., Any], step: str) -> Callable[..., Any]:
     @functools.wraps(method)
     def guarded(self: "Metric", *args: Any, **kwargs: Any) -> Any:
         with plugin_errors(self, step):
-            value = method(self, *args, **kwargs)
-            if step == "score_from_sums":
-                import numpy as np
+            return method(self, *args, **kwargs)
 
-                value = np.asarray(value, dtype=np.float64)
-            return value
+    @functools.wraps(method)
+    def guarded_numbers(self: "Metric", *args: Any, **kwargs: Any) -> Any:
+        import numpy as np
 
-    return guarded
+        with plugin_errors(self, step):
+            return np.asarray(method(self, *args, **kwargs), dtype=np.float64)
+
+    return guarded_numbers if step == "score_from_sums" else guarded

@@ -23,7 +23,7 @@ from ...core.checks import check_finite_non_negative
 from ...core.table import round_half_up
 from ...errors import InputError, plural
 from .answers import BadAnswer, compact_answer, parse_answer
-from .backends.base import Backend, ChatRequest, Completion, check_backend
+from .backends.base import Backend, ChatRequest, Completion, check_backend, token_count
 from .prompts import MAX_TARGETS, Edit, PromptPlan, build_plan, group_hypotheses, instruction_template
 
 ANSWER_FORMAT = "gecmetrics-llm-judge/1"
@@ -279,8 +279,8 @@ class Judge:
                 given.add(j)
                 k = batch[j]
                 attempts[k] += 1
-                report.prompt_tokens += _count_of(completion.prompt_tokens)
-                report.completion_tokens += _count_of(completion.completion_tokens)
+                report.prompt_tokens += token_count(completion.prompt_tokens)
+                report.completion_tokens += token_count(completion.completion_tokens)
                 if completion.error is not None:
                     report.failed[k] = ("request-failed", completion.error)
                     continue
@@ -319,11 +319,6 @@ def _checked_item(backend: Any, item: Any, size: int) -> tuple[int, Completion]:
         raise InputError(f"backend {type(backend).__name__}: generate() must give (index of a request, Completion) "
                          f"pairs for its {plural(size, 'request')}, not {type(item).__name__} {str(item)[:60]!r}")
     return int(j), completion
-
-
-def _count_of(value: Any) -> int:
-    """A token count a backend gave (not a non-negative integer: 0, as the HTTP client counts odd ones)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def _stored(completion: Completion, scores: list[int]) -> bytes:

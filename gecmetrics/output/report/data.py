@@ -472,8 +472,8 @@ def _check_report(corpus: Corpus, baseline: str | None, samples: int, title: str
         raise InputError(f"title must be a text or None, got {kind_of(title)}")
     if title is not None and not title.strip():  # was the default title, silently
         raise InputError(f"the title is empty; leave it out for the default, '{DEFAULT_TITLE}'")
-    if title is not None and LONE_SURROGATE.search(title):  # the page could not be encoded, after all the work
-        raise InputError(f"the title holds a lone surrogate ({LONE_SURROGATE.search(title).group()!r}), "
+    if title is not None and (lone := LONE_SURROGATE.search(title)):  # the page could not be encoded, after the work
+        raise InputError(f"the title holds a lone surrogate ({lone.group()!r}), "
                          f"which is no Unicode text: the page cannot hold it")
     if not isinstance(corpus, Corpus):
         raise InputError(f"report_data needs a Corpus, got {type(corpus).__name__}")

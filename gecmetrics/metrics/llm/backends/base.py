@@ -107,6 +107,18 @@ def check_backend(backend: Any) -> Any:
     return backend
 
 
+MAX_TOKEN_COUNT = 10**15
+"""The largest token count (a reply's ``usage``, a backend's completion) taken as one (larger: an odd count, 0)."""
+
+
+def token_count(value: Any) -> int:
+    """A token count a server or a backend gave: a non-negative integer up to MAX_TOKEN_COUNT,
+    else 0 (odd accounting never stops a run whose answer is good)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TOKEN_COUNT:
+        return 0
+    return value
+
+
 def settings_text(settings: dict[str, Any]) -> str:
     """Decoding settings as one canonical string (sorted keys), for cache keys."""
     return json.dumps(settings, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

@@ -43,6 +43,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..answers import compact_answer, response_format
 from .base import (SYSTEM_MESSAGE, BackendError, ChatRequest, Completion, check_base_url, estimate_tokens,
+                   token_count,
                    settings_text)
 
 STRUCTURED = ("json_schema", "json_object", "none")
@@ -173,18 +174,6 @@ def _loopback(host: str | None) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-MAX_TOKEN_COUNT = 10**15
-"""The largest token count of a reply's ``usage`` taken as one (larger: an odd count, 0)."""
-
-
-def _token_count(value: Any) -> int:
-    """A token count of a reply's ``usage``: a non-negative integer up to MAX_TOKEN_COUNT, else 0
-    (a server's odd accounting never stops a run whose answer is good)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TOKEN_COUNT:
-        return 0
-    return value
 
 
 def _json_integer(text: str) -> int | float:
@@ -603,8 +592,8 @@ class OpenAICompatibleBackend:
         # that repeats the key is flagged, so that it is never kept or shown
         content = content if isinstance(content, str) else None
         return Completion(content=content, holds_key=content is not None and self.redact(content) != content,
-                          prompt_tokens=_token_count(usage.get("prompt_tokens")),
-                          completion_tokens=_token_count(usage.get("completion_tokens")))
+                          prompt_tokens=token_count(usage.get("prompt_tokens")),
+                          completion_tokens=token_count(usage.get("completion_tokens")))
 
     def generate(self, requests: Sequence[ChatRequest]) -> Iterator[tuple[int, Completion]]:
         """Completions as they end, ``concurrency`` requests at a time (at most that many in
