@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import threading
 import time
+import urllib.parse
 import warnings
 import zlib
 from http.server import BaseHTTPRequestHandler
@@ -439,6 +440,21 @@ def test_a_key_written_by_repr_with_both_quotes_is_cut_from_messages(tmp_path, m
         report = _judge(server.url, tmp_path, api_key_env="QUOTED_KEY", max_retries=0).score(SOURCES, SYSTEMS).report
     messages = json.dumps(report.to_dict())
     assert report.failed and "[key]" in messages and "c123456" not in messages
+
+
+@pytest.mark.parametrize("encode", [lambda key: urllib.parse.quote(key, safe=""), urllib.parse.quote,
+                                    urllib.parse.quote_plus, lambda key: urllib.parse.quote(key, safe="").lower()])
+def test_a_key_echoed_percent_encoded_is_cut_from_messages(tmp_path, monkeypatch, encode):
+    """A server echoing the request as a URL or a form writes it (``%2F`` for ``/``, ``%2B`` for
+    ``+``): no form the redaction looked for, so its message showed the key."""
+    secret = "sk-a/b+c=d0123456789"
+    monkeypatch.setenv("ENCODED_KEY", secret)
+    echoed = encode(secret)
+    assert echoed != secret
+    with ChatServer(lambda body, attempt: (200, "{not json ?key=" + echoed, {})) as server:
+        report = _judge(server.url, tmp_path, api_key_env="ENCODED_KEY", max_retries=0).score(SOURCES, SYSTEMS).report
+    messages = json.dumps(report.to_dict())
+    assert report.failed and "[key]" in messages and "0123456789" not in messages
 
 
 @pytest.mark.parametrize("reply", ["deep-reply", "deep-answer", "huge-usage"])

@@ -76,13 +76,22 @@ _BEARER = re.compile(r"Bearer\s+[^\s\"',;]+", re.IGNORECASE)
 
 def _written_forms(key: str) -> list[str]:
     """The key as a text may hold it: as it is, as JSON writers escape it (``/`` as ``\\/``, the
-    non-ASCII or every character as ``\\uXXXX``) and as ``repr()`` quotes it, longest first."""
+    non-ASCII or every character as ``\\uXXXX``), as ``repr()`` quotes it and as a URL or a form
+    percent-encodes it (a server echoing a request's query or body), longest first."""
     escaped = json.dumps(key)[1:-1]
     forms = {key, escaped, escaped.replace("/", "\\/"), json.dumps(key, ensure_ascii=True)[1:-1].replace("/", "\\/"),
              "".join(f"\\u{ord(c):04x}" for c in key),
              # as repr() writes it in a quoted reply, a str's or bytes' (a key with both quotes: \\')
              repr(key)[1:-1], repr(key.encode())[2:-1], repr(key + "'\"")[1:-4], repr((key + "'\"").encode())[2:-4]}
-    return sorted(forms, key=len, reverse=True)
+    return sorted(forms | _percent_forms(key), key=len, reverse=True)
+
+
+def _percent_forms(key: str) -> set[str]:
+    """The key percent-encoded as URLs and forms write it (``quote`` with and without ``/`` kept,
+    ``quote_plus``), with upper- and lower-case hex digits: only the forms that differ from it."""
+    encoded = {urllib.parse.quote(key, safe=""), urllib.parse.quote(key), urllib.parse.quote_plus(key)}
+    lower = {re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), form) for form in encoded}
+    return (encoded | lower) - {key}
 
 
 _FAILED = object()
@@ -437,8 +446,8 @@ class OpenAICompatibleBackend:
     def redact(self, text: str, keep: int | None = None) -> str:
         """``text`` without the key (a server may echo the Authorization header, or a model the
         prompt's surroundings), then its first ``keep`` characters: cut after the key is gone,
-        never before (a cut key would be missed). The key is found as written and as JSON writes
-        it (``\\/`` for ``/``, ``\\uXXXX`` escapes)."""
+        never before (a cut key would be missed). The key is found as written, as JSON writes
+        it (``\\/`` for ``/``, ``\\uXXXX`` escapes) and percent-encoded (see :func:`_written_forms`)."""
         if self._key:
             for form in self._key_forms:
                 text = text.replace(form, "[key]")
