@@ -1,7 +1,8 @@
 """Hostile inputs to the LLM judges (a sweep, 2026-12-05): a huge target number in an answer, lone
 surrogates in a reply or a Python caller's texts, LLM-E edits of the wrong shape or with a line
 break, a criterion that is no text, a URL with credentials given as the model, a rate whose wait
-overflows, and a backend of the caller's that gives what is no (index, Completion)."""
+overflows, and a backend of the caller's that gives what is no (index, Completion), returns no
+iterable from generate(), answers a request twice or counts tokens with what is no count."""
 from __future__ import annotations
 
 import json
@@ -15,7 +16,7 @@ from gecmetrics.core.cache import Cache
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.llm.answers import BadAnswer, parse_answer
 from gecmetrics.metrics.llm.backends import make_backend
-from gecmetrics.metrics.llm.backends.base import Completion
+from gecmetrics.metrics.llm.backends.base import BackendError, Completion
 from gecmetrics.metrics.llm.judge import Judge
 
 SOURCES = ["He go home .", "She like apple ."]
@@ -145,6 +146,61 @@ def test_a_backend_leaving_requests_unanswered_makes_the_report_incomplete():
                                             for i in range(len(requests)))), cache=Cache(enabled=False),
                 answer_retries=0).score(SOURCES, SYSTEMS)
     assert odd.report.bad_answers == {"not-json": 2} and odd.report.prompt_tokens == 0
+
+
+def _answers(requests):
+    return ((i, Completion(content=_good_answer(r))) for i, r in enumerate(requests))
+
+
+def _good_answer(request):
+    return json.dumps({f"target_score{t + 1}": 3 for t in range(request.n_targets)})
+
+
+@pytest.mark.parametrize("generate, given", [
+    (lambda requests: None, "None"),
+    (lambda requests: 5, "5"),
+    (lambda requests: iter([(0, Completion(content=_good_answer(requests[0])))] * 2), "request 0 a second"),
+    (lambda requests: iter([(-1, Completion(content="{}"))]), "(-1, Completion"),
+    (lambda requests: iter([(True, Completion(content="{}"))]), "(True, Completion"),
+    (lambda requests: iter([(0, None)]), "(0, None)"),
+])
+def test_a_backend_whose_generate_returns_junk_is_one_backend_error(generate, given):
+    """generate() returning None was a TypeError traceback ('NoneType' object is not iterable); a
+    request answered twice was counted twice in the report."""
+    with pytest.raises(BackendError, match=r"backend _Scripted: generate\(\)") as caught:
+        Judge(_Scripted(generate), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+    assert given in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_completion_without_holds_key_is_refused_before_it_is_stored():
+    """An object with a completion's other fields but no holds_key was an AttributeError traceback
+    when its good answer was stored."""
+    class Reply:
+        def __init__(self, content):
+            self.content, self.error, self.prompt_tokens, self.completion_tokens = content, None, 1, 1
+
+    generate = lambda requests: ((i, Reply(_good_answer(r))) for i, r in enumerate(requests))  # noqa: E731
+    with pytest.raises(BackendError, match=r"generate\(\) must give \(index of a request, Completion\)"):
+        Judge(_Scripted(generate), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+
+
+@pytest.mark.parametrize("counts", [None, (3, 4), ("3", "4", True), (-1, 4, True), (float("nan"), 4, True),
+                                    (3.0, 4, True), (True, 4, True), (3, 4, "yes"), (3, 10**16, False), "abc", 7])
+def test_a_backend_whose_count_tokens_returns_junk_is_one_backend_error(counts):
+    """count_tokens() giving None, a 2-tuple or strings was a TypeError or ValueError traceback in
+    the dry run; a nan or negative count gave a nan or negative estimate."""
+    backend = _Scripted(_answers)
+    backend.count_tokens = lambda request: counts
+    with pytest.raises(BackendError, match=r"backend _Scripted: count_tokens\(\) must return \(prompt tokens") as caught:
+        Judge(backend, cache=Cache(enabled=False)).dry_run(SOURCES, SYSTEMS)
+    assert "\n" not in str(caught.value)
+
+
+def test_good_counts_of_a_backend_are_added_in_the_dry_run():
+    backend = _Scripted(_answers)
+    backend.count_tokens = lambda request: (10, 2, True)
+    dry = Judge(backend, cache=Cache(enabled=False)).dry_run(SOURCES, SYSTEMS)
+    assert (dry.to_request, dry.prompt_tokens, dry.completion_tokens, dry.exact) == (2, 20, 4, True)
 
 
 def test_the_documented_prompt_helpers_check_their_arguments():

@@ -14,16 +14,17 @@ import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from ...core.cache import Cache, cache_key
 from ...core.checks import check_finite_non_negative
 from ...core.table import round_half_up
-from ...errors import InputError, plural
+from ...errors import InputError, large_count, plural, shown
 from .answers import BadAnswer, compact_answer, parse_answer
-from .backends.base import Backend, ChatRequest, Completion, check_backend, token_count
+from .backends.base import (MAX_TOKEN_COUNT, Backend, BackendError, ChatRequest, Completion, check_backend,
+                            token_count)
 from .prompts import MAX_TARGETS, Edit, PromptPlan, build_plan, group_hypotheses, instruction_template
 
 ANSWER_FORMAT = "gecmetrics-llm-judge/1"
@@ -237,7 +238,8 @@ class Judge:
         prompt_tokens = completion_tokens = 0
         exact = True
         for k in todo:
-            p, c, e = self.backend.count_tokens(ChatRequest(plan.prompts[k], plan.sizes[k]))
+            counts = self.backend.count_tokens(ChatRequest(plan.prompts[k], plan.sizes[k]))
+            p, c, e = _checked_counts(self.backend, counts)
             prompt_tokens, completion_tokens, exact = prompt_tokens + p, completion_tokens + c, exact and e
         cost = None if prices is None else (prompt_tokens * prices[0] + completion_tokens * prices[1]) / 1e6
         if cost is not None and not math.isfinite(cost):  # each price finite, their product with the tokens not
@@ -274,9 +276,7 @@ class Judge:
             again = []
             requests = [ChatRequest(plan.prompts[k], plan.sizes[k]) for k in batch]
             given: set[int] = set()
-            for item in self.backend.generate(requests):
-                j, completion = _checked_item(self.backend, item, len(batch))
-                given.add(j)
+            for j, completion in _generated(self.backend, requests, given):
                 k = batch[j]
                 attempts[k] += 1
                 report.prompt_tokens += token_count(completion.prompt_tokens)
@@ -307,18 +307,62 @@ class Judge:
         return JudgeResult(plan, answers, plan.assemble(answers), report)
 
 
+def _generated(backend: Any, requests: list[ChatRequest], given: set[int]) -> Iterator[tuple[int, Completion]]:
+    """The (index, completion) pairs of ``backend.generate(requests)``, each index added to
+    ``given``. A backend of the caller's that returns no iterable (None), gives what is no such
+    pair or answers a request twice is one BackendError naming what it gave (a TypeError
+    traceback, or a second answer counted twice in the report, before)."""
+    items = backend.generate(requests)
+    try:
+        iterator = iter(items)
+    except TypeError:
+        raise BackendError(f"backend {type(backend).__name__}: generate() must return an iterable of (index of a "
+                           f"request, Completion) pairs, not {shown(items)}") from None
+    for item in iterator:
+        j, completion = _checked_item(backend, item, len(requests))
+        if j in given:
+            raise BackendError(f"backend {type(backend).__name__}: generate() gave request {j} a second completion "
+                               f"(one for each of its {plural(len(requests), 'request')})")
+        given.add(j)
+        yield j, completion
+
+
 def _checked_item(backend: Any, item: Any, size: int) -> tuple[int, Completion]:
     """One (index, completion) of ``backend.generate``: a backend of the caller's that gives
-    anything else is one InputError (an IndexError or AttributeError traceback before)."""
+    anything else is one BackendError (an IndexError or AttributeError traceback before)."""
     try:
         j, completion = item
     except (TypeError, ValueError):
         j = completion = None
     if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < size or not all(
-            hasattr(completion, name) for name in ("content", "error", "prompt_tokens", "completion_tokens")):
-        raise InputError(f"backend {type(backend).__name__}: generate() must give (index of a request, Completion) "
-                         f"pairs for its {plural(size, 'request')}, not {type(item).__name__} {str(item)[:60]!r}")
+            hasattr(completion, name) for name in ("content", "error", "prompt_tokens", "completion_tokens",
+                                                   "holds_key")):
+        raise BackendError(f"backend {type(backend).__name__}: generate() must give (index of a request, Completion) "
+                           f"pairs for its {plural(size, 'request')}, not {type(item).__name__} {shown(item)}")
     return int(j), completion
+
+
+def _checked_counts(backend: Any, counts: Any) -> tuple[int, int, bool]:
+    """What ``backend.count_tokens`` returned, checked: (prompt tokens, answer tokens, exact?),
+    each count an int as :func:`~.backends.base.token_count` keeps one (0 to
+    MAX_TOKEN_COUNT) and ``exact`` True or False. Anything else is refused with a BackendError
+    naming it, not read as 0 as a completion's odd usage is: the dry run's counts are its whole
+    answer, and a count taken as 0 would be a silently wrong estimate (a TypeError or ValueError
+    traceback, or a nan total, before)."""
+    try:
+        p, c, exact = counts
+    except (TypeError, ValueError):
+        p = c = exact = None
+    if not (_is_count(p) and _is_count(c) and isinstance(exact, (bool, np.bool_))):
+        raise BackendError(f"backend {type(backend).__name__}: count_tokens() must return (prompt tokens, answer "
+                           f"tokens, exact?): two integers from 0 to {large_count(MAX_TOKEN_COUNT)} and True or "
+                           f"False, not {shown(counts)}")
+    return p, c, bool(exact)
+
+
+def _is_count(value: Any) -> bool:
+    """Whether token_count() keeps ``value`` as it is (an int, not a bool, from 0 to MAX_TOKEN_COUNT)."""
+    return isinstance(value, int) and not isinstance(value, bool) and token_count(value) == value
 
 
 def _stored(completion: Completion, scores: list[int]) -> bytes:
