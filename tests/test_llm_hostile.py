@@ -6,6 +6,7 @@ iterable from generate(), answers a request twice or counts tokens with what is 
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 
@@ -201,6 +202,18 @@ def test_good_counts_of_a_backend_are_added_in_the_dry_run():
     backend.count_tokens = lambda request: (10, 2, True)
     dry = Judge(backend, cache=Cache(enabled=False)).dry_run(SOURCES, SYSTEMS)
     assert (dry.to_request, dry.prompt_tokens, dry.completion_tokens, dry.exact) == (2, 20, 4, True)
+
+
+def test_the_cache_keeps_token_counts_as_the_report_counts_them(tmp_path):
+    """A backend's nan or negative count was cached as given (NaN in the stored JSON) while the
+    report counted it as 0."""
+    generate = lambda requests: ((i, Completion(content=_good_answer(r), prompt_tokens=float("nan"),  # noqa: E731
+                                                completion_tokens=-3 if i else 7)) for i, r in enumerate(requests))
+    result = Judge(_Scripted(generate), cache=Cache(tmp_path / "cache")).score(SOURCES, SYSTEMS)
+    assert result.report.complete and (result.report.prompt_tokens, result.report.completion_tokens) == (0, 7)
+    stored = [json.loads(value) for (value,) in sqlite3.connect(str(tmp_path / "cache" / "cache-v1.sqlite3"))
+              .execute("SELECT value FROM entries")]
+    assert sorted((v["prompt_tokens"], v["completion_tokens"]) for v in stored) == [(0, 0), (0, 7)]
 
 
 def test_the_documented_prompt_helpers_check_their_arguments():

@@ -367,10 +367,11 @@ def _is_count(value: Any) -> bool:
 
 def _stored(completion: Completion, scores: list[int]) -> bytes:
     """What the cache keeps of a good answer: the answer, or, when it holds the API key, its
-    scores in the canonical form (the answer with the key cut out may not read as they did)."""
+    scores in the canonical form (the answer with the key cut out may not read as they did), and
+    its token counts as the report counts them (token_count: an odd one, nan or negative, as 0)."""
     content = compact_answer(scores) if completion.holds_key else completion.content
-    value = {"content": content, "prompt_tokens": completion.prompt_tokens,
-             "completion_tokens": completion.completion_tokens}
+    value = {"content": content, "prompt_tokens": token_count(completion.prompt_tokens),
+             "completion_tokens": token_count(completion.completion_tokens)}
     try:
         return json.dumps(value, ensure_ascii=False).encode()
     except UnicodeEncodeError:  # a lone surrogate (a reply's "\ud800" escape): JSON's escapes keep it
