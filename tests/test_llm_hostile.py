@@ -185,6 +185,17 @@ def test_a_completion_without_holds_key_is_refused_before_it_is_stored():
         Judge(_Scripted(generate), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
 
 
+@pytest.mark.parametrize("error", [object(), 5, b"failed"])
+def test_a_completion_whose_error_is_no_text_is_refused(error):
+    """A completion's error of another type than a text went into the report's failures as it
+    was (and from there into --json)."""
+    def generate(requests):
+        return ((i, Completion(content=_good_answer(r), error=error)) for i, r in enumerate(requests))
+    with pytest.raises(BackendError, match=r"generate\(\) must give \(index of a request, Completion\)") as caught:
+        Judge(_Scripted(generate), cache=Cache(enabled=False)).score(SOURCES, SYSTEMS)
+    assert "\n" not in str(caught.value)
+
+
 @pytest.mark.parametrize("counts", [None, (3, 4), ("3", "4", True), (-1, 4, True), (float("nan"), 4, True),
                                     (3.0, 4, True), (True, 4, True), (3, 4, "yes"), (3, 10**16, False), "abc", 7])
 def test_a_backend_whose_count_tokens_returns_junk_is_one_backend_error(counts):

@@ -334,12 +334,20 @@ def _checked_item(backend: Any, item: Any, size: int) -> tuple[int, Completion]:
         j, completion = item
     except (TypeError, ValueError):
         j = completion = None
-    if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < size or not all(
-            hasattr(completion, name) for name in ("content", "error", "prompt_tokens", "completion_tokens",
-                                                   "holds_key")):
+    if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < size \
+            or not _completion_like(completion):
         raise BackendError(f"backend {type(backend).__name__}: generate() must give (index of a request, Completion) "
                            f"pairs for its {plural(size, 'request')}, not {type(item).__name__} {shown(item)}")
     return int(j), completion
+
+
+def _completion_like(completion: Any) -> bool:
+    """Whether ``completion`` has a Completion's fields and its error is a text or None (an error
+    of another type went into the report's failures as it was; content that is no text is a bad
+    answer, counted and asked again as one)."""
+    return all(hasattr(completion, name) for name in ("content", "error", "prompt_tokens", "completion_tokens",
+                                                      "holds_key")) and (
+        completion.error is None or isinstance(completion.error, str))
 
 
 def _checked_counts(backend: Any, counts: Any) -> tuple[int, int, bool]:
