@@ -46,6 +46,21 @@ def check_beta(number: float, what: str = "beta", given: str | None = None) -> f
     return number
 
 
+def check_beta_number(value: Any, what: str = "beta") -> float:
+    """A beta given in code as a number (a Python or NumPy int or float; a bool or a text is
+    none): >= 0 or inf, then as :func:`check_beta` (nan made a running-F choice loop forever,
+    and gave a nan F-score)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"{what} must be a number >= 0 or inf, got {type(value).__name__}")
+    try:
+        number = float(value)
+    except OverflowError:  # (an int past float's range: 10**400)
+        raise InputError(f"{what} must be a number a float can hold, got {shown(value)}") from None
+    if math.isnan(number) or number < 0:
+        raise InputError(f"{what} must be a number >= 0 or inf, got {number}")
+    return check_beta(number, what)
+
+
 def _integer(value: Any) -> int | None:
     """``value`` as a Python int when it is an integer (int, NumPy integer), else None (bool,
     float, text ...)."""

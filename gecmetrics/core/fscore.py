@@ -196,7 +196,7 @@ def checked_choice_arguments(counts, available, beta, what: str) -> tuple[np.nda
     checked: counts (D, P, 3) of finite numbers >= 0, ``available`` (D, P) with a candidate in
     every sentence, beta a number >= 0 or inf (nan made the choice loop forever); an InputError
     naming ``what`` otherwise."""
-    from .checks import check_beta
+    from .checks import check_beta_number
 
     if isinstance(counts, (str, bytes)) or counts is None:
         raise InputError(f"{what}: counts must be an array (D, P, 3) of numbers, got {type(counts).__name__}")
@@ -217,12 +217,7 @@ def checked_choice_arguments(counts, available, beta, what: str) -> tuple[np.nda
     mask = mask.astype(bool)
     if len(mask) and not mask.any(axis=1).all():
         raise InputError(f"{what}: sentence {int(np.argmin(mask.any(axis=1))) + 1} has no available candidate")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)):
-        raise InputError(f"{what}: beta must be a number >= 0 or inf, got {type(beta).__name__}")
-    beta = float(beta)
-    if math.isnan(beta) or beta < 0:
-        raise InputError(f"{what}: beta must be a number >= 0 or inf, got {beta}")
-    return array, mask, check_beta(beta, f"{what}: beta")
+    return array, mask, check_beta_number(beta, f"{what}: beta")
 
 
 class RunningChoice:

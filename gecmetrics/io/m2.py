@@ -21,8 +21,9 @@ from .text import STDIN, check_path, check_sequence, open_input, read_lines, spl
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
                                  MAX_ANNOTATOR_ID, Block, Edit, NamedBlocks, blocks_name, check_blocks,
                                  check_built_blocks, format_m2, normalize_correction, span_problem)
-from ..core.checks import check_flag
-from ..errors import InputError, shown
+from ..core.checks import check_count, check_flag
+from ..core.lines import sequence_problem
+from ..errors import InputError, kind_of, shown
 
 MAX_NUMBER_DIGITS = 18
 """Longest token offset or annotator id read as a number: longer ones are out of range anyway
@@ -88,7 +89,8 @@ def _checked_edit_line(fields: list[str], n_tokens: int, name: str, line_number:
 
 def parse_m2_lines(lines: Iterable[str], name: str, target_lines: bool = False) -> list[Block]:
     """Parse M2 lines (terminators stripped) into blocks; errors name ``name`` and the line
-    (``target_lines``: ChERRANT's T lines are skipped)."""
+    (``target_lines``: ChERRANT's T lines are skipped); the arguments as :func:`iter_m2_blocks`
+    checks them."""
     return list(iter_m2_blocks(lines, name, target_lines=target_lines))
 
 
@@ -97,12 +99,26 @@ def iter_m2_blocks(lines: Iterable[str], name: str, first_line: int = 1, target_
     """The blocks of M2 lines, each as soon as it is complete (a file of any size in bounded
     memory); errors name ``name`` and the line (``first_line``: the number of the first).
     ``target_lines``: skip ChERRANT's ``T<k>[-A<n>] <text>`` lines inside blocks, each ``A``
-    line after ``T<k>-A<n>`` keeping n as its :attr:`Edit.edit_set`."""
+    line after ``T<k>-A<n>`` keeping n as its :attr:`Edit.edit_set`. The arguments are checked
+    here, at the call (one text, None or a number for ``lines`` is an InputError; a line that is
+    no string, one naming its line when it is reached)."""
+    name = check_path(name, "M2 file's name")
+    problem = sequence_problem(lines)  # (not check_sequence: it would read a whole file into a list)
+    if problem is not None:
+        raise InputError(f"lines must be the lines of an M2 file (a list of strings), got {problem}", name)
+    first_line = check_count(first_line, "first_line (the number of the first line)", minimum=1)
+    return _m2_blocks(lines, name, first_line, check_flag(target_lines, "target_lines"))
+
+
+def _m2_blocks(lines: Iterable[str], name: str, first_line: int, target_lines: bool) -> Iterator[Block]:
+    """:func:`iter_m2_blocks` of checked arguments."""
     current: Block | None = None
     n_tokens = 0
     edit_set = 0
     s_alone = False
     for line_number, line in enumerate(lines, start=first_line):
+        if not isinstance(line, str):
+            raise InputError(f"expected M2 lines of text, got {kind_of(line)}", name, line_number)
         if not line.strip():
             if current is not None:
                 yield current
@@ -166,15 +182,27 @@ def _head_lines(path: str, max_lines: int) -> list[str]:
         return []
 
 
+def _file_mode(path: str) -> int:
+    """The ``st_mode`` of a path given as an M2 file; one that is missing, a folder or cannot be
+    looked up is open_input's InputError naming it (a pipe is not opened: it would be read)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is None or stat.S_ISDIR(mode):
+        open_input(path).close()  # raises: no such file, a directory, cannot read
+    if mode is None:  # (looked up by open but not by stat: read as any file that is not regular)
+        return stat.S_IFIFO
+    return mode
+
+
 def file_annotator_ids(path: str) -> set[int] | None:
     """The annotator ids of every edit line of a whole M2 file, by a scan of its bytes
     (malformed lines are left to the reader); None for standard input or anything else that
-    cannot be read twice (a pipe, a device)."""
-    try:
-        regular = path != STDIN and stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        regular = False
-    if not regular:
+    cannot be read twice (a pipe, a device). A path of the wrong type, a missing file or a
+    folder is an InputError naming it."""
+    path = check_path(path, "M2 file")
+    if path == STDIN or not stat.S_ISREG(_file_mode(path)):
         return None
     ids = set()
     with open_input(path) as handle:
@@ -197,7 +225,13 @@ def looks_like_text(path: str) -> bool:
 
 def annotator_ids(path: str, max_lines: int = 20000) -> set[int]:
     """The annotator ids of the edit lines among the first ``max_lines`` lines of an M2 file
-    (a cheap look used to warn about swapped files; malformed lines are left to the reader)."""
+    (a cheap look used to warn about swapped files; malformed lines are left to the reader).
+    A path of the wrong type, a file that cannot be opened (none for standard input: nothing is
+    read from it) or a ``max_lines`` that is no count >= 1 is an InputError."""
+    path = check_path(path, "M2 file")
+    max_lines = check_count(max_lines, "max_lines", minimum=1)
+    if path != STDIN:
+        _file_mode(path)
     ids = set()
     for line in _head_lines(path, max_lines):
         if line.startswith("A "):

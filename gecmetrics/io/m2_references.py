@@ -12,13 +12,13 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass, field
-from typing import Sequence, Union
+from typing import Any, Sequence, Union
 
 from ..core.checks import check_count, check_flag
 from ..errors import InputError, plural
 from .atomic import check_outputs, output_group
-from .m2 import Block, Edit, check_blocks, read_m2
-from .text import check_sequence, first_repeated
+from .m2 import Block, Edit, check_blocks, check_built_blocks, read_m2
+from .text import check_path, check_sequence, first_repeated
 
 M2Input = Union[str, "os.PathLike[str]", Sequence[Block]]
 
@@ -75,7 +75,10 @@ def apply_edits(tokens: Sequence[str], edits: Sequence[Edit], name: str = "<m2>"
 
 
 def file_annotators(blocks: Sequence[Block]) -> list[int]:
-    """All annotator ids with at least one line anywhere in the file (at least [0])."""
+    """All annotator ids with at least one line anywhere in the file (at least [0]); ``blocks``:
+    a list of M2 blocks (:func:`~gecmetrics.io.m2.read_m2`), anything else an InputError."""
+    blocks = check_sequence(blocks, "blocks", "M2 blocks (gecmetrics.io.m2.read_m2)")
+    check_built_blocks(blocks, "blocks")
     ids = {edit.annotator for block in blocks for edit in block.edits}
     return sorted(ids) if ids else [0]
 
@@ -152,13 +155,21 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
 def _annotator_ids(annotators: Sequence[int]) -> list[int]:
     """The annotator ids asked for: a sequence of integers >= 0, each once, at least one (one
     string, even "0", is not the annotator 0; an id is never read from text)."""
-    labels = [check_count(label, "an annotator id (annotators)", minimum=0)
-              for label in check_sequence(annotators, "annotators", "annotator ids (integers)")]
+    labels = _distinct_ids(annotators, "annotators", "-a/--annotator, annotators")
     if not labels:
         raise InputError("annotators is empty: name at least one annotator (None: all of them)")
+    return labels
+
+
+def _distinct_ids(values: Any, name: str, given_as: str) -> list[int]:
+    """Annotator ids given as a sequence (the argument ``name``; ``given_as``: its flag and
+    name, for the message): integers >= 0, each once (twice: the same reference twice, written
+    twice over one file name)."""
+    labels = [check_count(label, f"an annotator id ({name})", minimum=0)
+              for label in check_sequence(values, name, "annotator ids (integers)")]
     repeated = first_repeated(labels)
-    if repeated is not None:  # the same reference twice, written twice over one file name
-        raise InputError(f"annotator {repeated} is asked for twice (-a/--annotator, annotators)")
+    if repeated is not None:
+        raise InputError(f"annotator {repeated} is asked for twice ({given_as})")
     return labels
 
 
@@ -186,7 +197,12 @@ def _annotator_reference(blocks: Sequence[Block], annotator: int, fill_from_0: b
 
 def reference_paths(labels: Sequence[int], directory: str | None = None, prefix: str | None = None) -> tuple[str, list[str]]:
     """Output paths: ``DIR/INPUT`` and ``DIR/REF<label>`` (the CoNLL-2014 names), or
-    ``P.src`` and ``P.ref<label>`` with a prefix."""
+    ``P.src`` and ``P.ref<label>`` with a prefix. ``labels``: annotator ids (integers >= 0, each
+    once); a folder or prefix that is no path is an InputError."""
+    labels = _distinct_ids(labels, "labels", "labels")
+    directory = None if directory is None else check_path(directory, "output folder")
+    if prefix is not None and prefix != "":  # ('': the message below says what it would write)
+        prefix = check_path(prefix, "prefix")
     if (directory is None) == (prefix is None):
         raise InputError("give exactly one of an output directory or a prefix")
     if prefix is not None and not os.path.basename(prefix).strip():  # "", "dir/": ".src", "dir/.src"

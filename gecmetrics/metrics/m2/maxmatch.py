@@ -15,6 +15,7 @@ import numpy as np
 
 from ...io.corpus import Corpus
 
+from ...core.checks import check_beta_number, check_count
 from ...core.lines import check_lines
 from ...errors import InputError, LineRefused, plural
 from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
@@ -24,6 +25,7 @@ from ..base import checked_corpus
 from ..running_f import CountsResult
 from ..type_average import TypeAveragedMetric, category_level_setting, grouped, grouping_level, level_signature
 from ...io.m2 import Block, Edit, check_blocks
+from ...io.text import check_sequence
 from ...core.edits.lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit
 from ...core.edits.compare import CategoryCounts, ErrantStatistics, TypeCounts
 from ...core.edits.maxmatch import (NO_TYPE, gold_edits_by_annotator, gold_lines_by_annotator, gold_types_by_annotator,
@@ -91,7 +93,7 @@ class M2Result(CountsResult):
 
     def macro_scores(self, level: int = 3) -> tuple[float, float, float]:
         """The mean P, R, F over the type groups of a -cat level (unrounded, as the scorer's)."""
-        return type_means([(c.tp, c.fp, c.fn) for c in self.grouped_categories(level).values()], self.beta)
+        return _type_means([(c.tp, c.fp, c.fn) for c in self.grouped_categories(level).values()], self.beta)
 
     def overall(self, level: int | None = None) -> tuple[float, float, float]:
         """P, R, F; with the macro average, over the -cat level's groups (None: the metric's own
@@ -119,7 +121,24 @@ class M2Result(CountsResult):
 def type_means(rows: Sequence[Sequence[int]], beta: float) -> tuple[float, float, float]:
     """The means over types of the M2 scorer's P, R, F of each type's (TP, FP, FN) (P = TP /
     (TP + FP), 1 with nothing proposed; R = TP / (TP + FN), 1 with no gold edit); unrounded. No
-    type at all: the scorer's scores of zero counts, (1, 1, 1)."""
+    type at all: the scorer's scores of zero counts, (1, 1, 1). ``rows``: a sequence of three
+    integer counts >= 0 per type; ``beta``: a number >= 0 or inf (anything else: an InputError)."""
+    checked = [_type_row(row, k) for k, row in enumerate(check_sequence(rows, "rows", "(TP, FP, FN) counts per type"))]
+    return _type_means(checked, check_beta_number(beta))
+
+
+def _type_row(row: Any, k: int) -> tuple[int, int, int]:
+    """One type's (TP, FP, FN) given to :func:`type_means`: three integers >= 0."""
+    what = f"rows[{k}]"
+    counts = check_sequence(row, what, "three counts (TP, FP, FN)")
+    if len(counts) != 3:
+        raise InputError(f"{what} must be three counts (TP, FP, FN), got {plural(len(counts), 'value')}")
+    tp, fp, fn = (check_count(count, f"{what}: a count", minimum=0) for count in counts)
+    return tp, fp, fn
+
+
+def _type_means(rows: Sequence[Sequence[int]], beta: float) -> tuple[float, float, float]:
+    """:func:`type_means` of checked rows and beta (the scorer's own, for each resample)."""
     scores = [precision_recall_f(tp, tp + fp, tp + fn, beta) for tp, fp, fn in rows]
     if not scores:
         return precision_recall_f(0, 0, 0, beta)
@@ -188,7 +207,7 @@ class M2Scorer(TypeAveragedMetric):
         self.check_average()
 
     def type_average(self, rows: Sequence[Sequence[int]]) -> tuple[float, float, float]:
-        return type_means(rows, self.settings.beta)
+        return _type_means(rows, self.settings.beta)
 
     def type_groups(self, categories: dict[str, CategoryCounts]) -> dict[str, CategoryCounts]:
         """The macro average's groups: the types at the ``category_level`` setting's -cat level."""
