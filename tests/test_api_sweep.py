@@ -346,3 +346,27 @@ def test_token_functions_refuse_a_string_for_tokens():
         partition("a b", [])
     assert apply_edits(["a", "b"], []) == ["a", "b"]
     assert partition(["a", "b"], []).source == ("a", "b")
+
+
+@pytest.mark.parametrize("metric", ["m2", "sentm2", "errant", "senterrant", "cleme", "pt-m2", "pt-errant"])
+def test_a_beta_of_minus_zero_is_beta_zero(metric: str):
+    """-b -0 (or beta=-0.0) labelled the F-score 'F-0' and signed 'beta:-0' where -b 0 says F0
+    (GREEN's -0 keeps its sign: the original prints it, tests/test_cli_green.py)."""
+    import math
+
+    for given in (-0.0, "-0", "-0.0"):
+        scorer = get_metric(metric, beta=given)
+        assert math.copysign(1.0, scorer.settings.beta) == 1.0
+        assert scorer.column_labels() == get_metric(metric, beta=0).column_labels()
+
+
+def test_m2_score_with_beta_minus_zero_prints_f0(tmp_path: Path, monkeypatch):
+    from tests.conftest import run_cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gold.m2").write_text("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("x b c\n", encoding="utf-8")
+    printed = {beta: run_cli("m2", "score", "-b", beta, "hyp", "gold.m2") for beta in ("-0", "0", "-0.0")}
+    assert printed["0"][0] == 0 and "f0 (x100)" in printed["0"][1]
+    assert printed["-0"] == printed["0"] == printed["-0.0"]  # (the header said 'f-0 (x100)')
+    assert get_metric("m2", beta=-0.0).signature(1) == get_metric("m2", beta=0).signature(1)  # (was beta:-0)

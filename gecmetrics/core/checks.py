@@ -36,14 +36,16 @@ def check_flag(value: Any, what: str) -> bool:
     return value
 
 
-def check_beta(number: float, what: str = "beta", given: str | None = None) -> float:
+def check_beta(number: float, what: str = "beta", given: str | None = None, keep_sign: bool = False) -> float:
     """A parsed beta (>= 0, not nan): 0, from :data:`MIN_BETA` to :data:`MAX_BETA`, or ``inf``;
     ``given``: the text it was read from, when that wrote out a number a float cannot hold
-    (``1e309`` reads as inf, and recall is asked for by ``inf`` only; ``1e-400`` reads as 0)."""
+    (``1e309`` reads as inf, and recall is asked for by ``inf`` only; ``1e-400`` reads as 0).
+    ``-0.0`` is returned as 0.0 (``-b -0`` is beta 0: its F-score was labelled ``F-0``), unless
+    ``keep_sign`` (GREEN's, whose original prints ``-b -0`` as ``beta=-0.00``)."""
     if (math.isfinite(number) and (number > MAX_BETA or 0 < number < MIN_BETA)) or given is not None:
         raise InputError(f"{what} must be 0, from 1e-100 to 1e+100 (gecmetrics.core.checks.MIN_BETA, MAX_BETA), "
                          f"or inf for recall, got {shown(number) if given is None else given}")
-    return number
+    return 0.0 if number == 0 and not keep_sign else number
 
 
 def check_beta_number(value: Any, what: str = "beta") -> float:

@@ -269,9 +269,9 @@ def parse_float(name: str, value: Any) -> float:
     return number
 
 
-def parse_beta(name: str, value: Any) -> float:
+def parse_beta(name: str, value: Any, keep_sign: bool = False) -> float:
     """The one rule for beta in every metric: a number >= 0; inf means recall; nan and
-    negative numbers are rejected."""
+    negative numbers are rejected; -0 is 0 unless ``keep_sign`` (:func:`check_beta`)."""
     number = parse_float(name, value)
     if number < 0:
         raise InputError(f"{setting_label(name)} must be a number >= 0 or inf, got {shown_value(value)}")
@@ -280,13 +280,13 @@ def parse_beta(name: str, value: Any) -> float:
         value.strip().lower().lstrip("+") not in ("inf", "infinity")
     # and one too small (1e-400) reads as 0
     underflow = number == 0 and isinstance(value, str) and any(c in "123456789" for c in value.lower().split("e")[0])
-    # (-0 kept: the original GREEN prints beta=-0.00)
-    return check_beta(number, setting_label(name), value.strip() if overflow or underflow else None)
+    return check_beta(number, setting_label(name), value.strip() if overflow or underflow else None, keep_sign)
 
 
 def parse_betas(name: str, value: Any) -> tuple[float, ...]:
-    """One or more betas: a number, a sequence, or text separated by '/' (``0.5/1/2``)."""
-    betas = tuple(parse_beta(name, item) for item in _items(name, value))
+    """One or more betas: a number, a sequence, or text separated by '/' (``0.5/1/2``); GREEN's,
+    whose -0 keeps its sign (the original prints ``-b -0`` as ``beta=-0.00``, and ``F-0.0``)."""
+    betas = tuple(parse_beta(name, item, keep_sign=True) for item in _items(name, value))
     repeated = first_repeated(betas)
     if repeated is not None:  # (two identical columns)
         raise InputError(f"{setting_label(name)}: beta {repeated:g} given twice (each beta is a column)")
