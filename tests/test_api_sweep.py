@@ -20,12 +20,14 @@ SCORES = {"AMU": 0.35, "RAC": 0.27, "CAMB": 0.37, "CUUI": 0.36, "POST": 0.31, "U
 
 
 def test_names_that_are_one_text_are_refused():
-    """{1: A, "1": B}: both became system '1' and A was left out (compare, paired tests, meta-eval)."""
-    with pytest.raises(InputError, match="the names 1 and '1' are both '1' as text"):
+    """{1: A, "1": B}: both became system '1' and A was left out (compare, paired tests, meta-eval);
+    a system's name is a string (a key 1 or None was made the system '1' or 'None')."""
+    with pytest.raises(InputError, match=r"^systems must map each system's name to .* \(a key 1\)"):
         compare(SOURCES, REFERENCES, {1: FIXED, "1": SOURCES}, "gleu")
     with pytest.raises(InputError, match="^metric scores: the names 1 and '1'"):
         meta_evaluate({1: SCORES, "1": {k: -v for k, v in SCORES.items()}})
-    assert [row.system for row in compare(SOURCES, REFERENCES, {1: FIXED, 2: SOURCES}, "gleu").rows] == ["1", "2"]
+    with pytest.raises(InputError, match=r"^systems must map each system's name to .* \(a key 1\)"):
+        compare(SOURCES, REFERENCES, {1: FIXED, 2: SOURCES}, "gleu")
 
 
 def test_a_lone_surrogate_is_no_text_and_a_completion_with_one_falls_back():
@@ -321,7 +323,7 @@ def test_systems_are_named_one_way_for_a_corpus_score_and_for_compare():
     list's systems 'system 1', 'system 2' (compare: 'system 0', 'system 1') and made {1: A,
     "1": B} one system without a word (A left out of the preparation the systems share)."""
     metric = get_metric("gleu")
-    with pytest.raises(InputError, match="systems: the names 1 and '1' are both '1' as text"):
+    with pytest.raises(InputError, match=r"^systems must map each system's name to .* \(a key 1\)"):
         metric.corpus_score(SOURCES, REFERENCES, FIXED, systems={1: FIXED, "1": SOURCES})
     with pytest.raises(InputError, match="^system 1: has 1 line but the source has 2"):
         metric.corpus_score(SOURCES, REFERENCES, FIXED, systems=[FIXED, SOURCES[:1]])
@@ -346,6 +348,21 @@ def test_token_functions_refuse_a_string_for_tokens():
         partition("a b", [])
     assert apply_edits(["a", "b"], []) == ["a", "b"]
     assert partition(["a", "b"], []).source == ("a", "b")
+
+
+def test_a_system_name_is_a_string_in_a_mapping_of_systems():
+    """A key 1 or None became the system '1' or 'None' without a word (compare, a one-hypothesis
+    call's systems, paired tests); a list of systems is still named 'system 0', ..."""
+    from gecmetrics import paired_test
+
+    for call in (lambda: compare(SOURCES, REFERENCES, {None: FIXED, "B": SOURCES}, "gleu"),
+                 lambda: get_metric("gleu").corpus_score(SOURCES, REFERENCES, FIXED, systems={None: FIXED}),
+                 lambda: paired_test("gleu", SOURCES, REFERENCES, {"A": SOURCES, None: FIXED}, samples=20)):
+        with pytest.raises(InputError, match=r"^systems must map each system's name to its hypothesis .* "
+                                             r"\(a key None\)$"):
+            call()
+    assert [row.system for row in compare(SOURCES, REFERENCES, [FIXED, SOURCES], "gleu").rows] == \
+        ["system 0", "system 1"]
 
 
 @pytest.mark.parametrize("metric", ["m2", "sentm2", "errant", "senterrant", "cleme", "pt-m2", "pt-errant"])

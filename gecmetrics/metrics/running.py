@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Hashable, Iterable, Iterator, Mapping, Sequence
 
-from ..core.checks import check_distinct_names
 from ..core.lines import unordered
 from ..errors import InputError, LineRefused, kind_of, plural
 from ..io.corpus import Corpus
+from ..io.text import check_named
 from ..kinds import M2, NONE, TEXT
 from .plugin_guard import plugin_errors
 from .results import compact
@@ -140,9 +140,10 @@ def corpus_warnings(metrics: Sequence["Metric"], corpus: Corpus, observations: d
 def named_systems(systems: Any) -> dict[Any, Any]:
     """Systems by name: a mapping as it is, a list (or another ordered iterable) of hypotheses
     named ``system 0``, ``system 1``, ... (a paired test's baseline first). What compare,
-    paired tests and a one-hypothesis call's ``systems`` take."""
+    paired tests and a one-hypothesis call's ``systems`` take. A mapping's keys are the names:
+    one that is no string (``1``, None) is an InputError, not a system named ``'1'``."""
     if isinstance(systems, Mapping):
-        return dict(systems)
+        return dict(check_named(systems, "systems", "its hypothesis (a list of lines)"))
     if isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__") or unordered(systems) is not None:
         raise InputError(f"systems must be a mapping of names to hypotheses ({{'AMU': lines}}) or a list of "
                          f"hypotheses, got {kind_of(systems)}")
@@ -157,9 +158,7 @@ def named_hypotheses(hypothesis: Sequence[Any], systems: Mapping[str, Sequence[A
     :data:`HYPOTHESIS`."""
     if systems is None:
         return HYPOTHESIS, {HYPOTHESIS: hypothesis}
-    given = named_systems(systems)
-    check_distinct_names(given, "systems")  # ({1: A, "1": B} left A out of the preparation without a word)
-    named = {str(name): lines for name, lines in given.items()}
+    named = named_systems(systems)
     for name, lines in named.items():
         if lines is hypothesis:
             return name, named
