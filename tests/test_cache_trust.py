@@ -371,3 +371,25 @@ def test_spacy_fingerprint_follows_linked_component_folders(tmp_path: Path) -> N
     assert other is not None and other.fingerprint not in (first.fingerprint, retrained.fingerprint)
     os.symlink(model, model / "parser-b-loop")  # a link to an ancestor is walked once
     assert modelid._identity(str(model)) is not None
+
+
+def test_cache_info_prints_a_path_holding_a_newline_escaped(tmp_path: Path, monkeypatch) -> None:
+    """`cache info` printed the cache's path as it is: a newline in a folder's name broke its
+    line (and a file in the way gave a two-line error); it is escaped, as a damaged namespace's name."""
+    from tests.conftest import run_cli
+
+    folder = tmp_path / "a\nb"
+    fill(Cache(folder), range(3))
+    code, out, err = run_cli("--cache", str(folder), "cache", "info")
+    assert code == 0 and err == "", err
+    lines = out.splitlines()
+    assert lines[0] == f"cache: {ascii(str(folder / FILE_NAME))}" and "\\n" in lines[0]
+    assert lines[1].startswith("size on disk: ") and len(lines) == 3  # (and the namespace's line)
+    code, out, err = run_cli("--cache", str(tmp_path), "cache", "info")
+    assert code == 0 and out.startswith(f"cache: {tmp_path / FILE_NAME}\n")  # a printable path as it is
+    blocker = tmp_path / "c\nd"
+    blocker.write_text("", encoding="utf-8")
+    error = one_line_error("--cache", str(blocker / "sub"), "cache", "info")
+    assert f"cannot use cache folder {ascii(str(blocker / 'sub'))}: {ascii(str(blocker))} is a file" in error
+    monkeypatch.setenv("GECMETRICS_CACHE", "off\n")  # (why it is off: printed on one line too)
+    assert run_cli("cache", "info") == (0, "cache: off (disabled ($GECMETRICS_CACHE=off ))\n", "")

@@ -21,19 +21,21 @@ def _the_cache():
     """The run's cache (its warnings are one line each on stderr). A scoring command goes on
     without a cache it cannot use; these commands have no other job, so a file where the folder
     should be is an error naming where the folder came from."""
-    from ..core.cache import ENV_VAR
+    from ..core.cache import ENV_VAR, shown_name
 
     store = run_context().cache
     folder = store.folder
-    if folder is not None:
+    if folder is not None:  # (each path escaped when it is not printable: a newline in it broke the line)
         given = ("--cache" if cache_option() else f"${ENV_VAR}" if os.environ.get(ENV_VAR, "").strip()
                  else "the user cache folder")
         try:  # (a name too long, a parent folder that cannot be searched: OSError, read as a failed write)
             blocker = next((path for path in (folder, *folder.parents) if path.exists()), None)
         except OSError as exc:
-            raise InputError(f"{given}: cannot use cache folder {folder}: {exc.strerror or exc}") from None
+            raise InputError(f"{given}: cannot use cache folder {shown_name(str(folder))}: "
+                             f"{exc.strerror or exc}") from None
         if blocker is not None and not blocker.is_dir():
-            raise InputError(f"{given}: cannot use cache folder {folder}: {blocker} is a file, not a folder")
+            raise InputError(f"{given}: cannot use cache folder {shown_name(str(folder))}: "
+                             f"{shown_name(str(blocker))} is a file, not a folder")
     return store
 
 

@@ -332,8 +332,8 @@ class CacheInfo:
 
     def __str__(self) -> str:
         if not self.enabled:
-            return f"cache: off ({self.reason})" if self.reason else "cache: off"
-        lines = [f"cache: {self.path}",
+            return f"cache: off ({one_line(self.reason)})" if self.reason else "cache: off"
+        lines = [f"cache: {shown_name(self.path)}",  # (a path holding a newline broke the line)
                  f"size on disk: {format_size(self.size_bytes)}, {self.entries} entries, "
                  f"last used {_iso(self.last_used) or 'never'}"]
         for name, ns in sorted(self.namespaces.items()):
@@ -346,9 +346,10 @@ _LATEST_TIME = 253402300799
 """The last second a date shows (9999-12-31 23:59:59 UTC): a stored time past it is damage."""
 
 
-def _shown_name(name: Any) -> str:
-    """A namespace name as ``info`` shows it: as stored when it is one this module writes (printable
-    text), else escaped, so that a damaged row (bytes, undecodable text) prints as one line."""
+def shown_name(name: Any) -> str:
+    """A namespace name or the cache's path as ``info`` shows it: as it is when it is printable
+    text (every name this module writes), else escaped, so that a damaged row (bytes, undecodable
+    text) or a path holding a newline prints as one line."""
     if isinstance(name, str) and name.isprintable():
         return name
     return ascii(name)
@@ -608,7 +609,7 @@ class Cache:
                 f"MAX(CASE WHEN typeof(e.used) = 'integer' AND e.used BETWEEN 0 AND {_LATEST_TIME} THEN e.used END) "
                 "FROM entries e JOIN namespaces n ON n.id = e.ns GROUP BY e.ns").fetchall()
             for name, count, size, used in rows:
-                namespaces[_shown_name(name)] = NamespaceInfo(count, size or 0, used)
+                namespaces[shown_name(name)] = NamespaceInfo(count, size or 0, used)
             last = max((ns.last_used for ns in namespaces.values() if ns.last_used is not None), default=None)
             return CacheInfo(str(self.path), True, self._disk_size(), sum(ns.entries for ns in namespaces.values()),
                              last, namespaces)
