@@ -387,3 +387,15 @@ def test_m2_score_with_beta_minus_zero_prints_f0(tmp_path: Path, monkeypatch):
     assert printed["0"][0] == 0 and "f0 (x100)" in printed["0"][1]
     assert printed["-0"] == printed["0"] == printed["-0.0"]  # (the header said 'f-0 (x100)')
     assert get_metric("m2", beta=-0.0).signature(1) == get_metric("m2", beta=0).signature(1)  # (was beta:-0)
+
+
+def test_a_corpus_names_its_hypotheses_by_strings():
+    """Corpus(hypotheses={1: ...}) made the system '1' (and hypothesis_m2={0: ...} looked for a
+    system '0'): the corpus, like compare, takes string names only."""
+    from gecmetrics.io.corpus import Corpus
+
+    with pytest.raises(InputError, match=r"^hypotheses must map each system's name to .* \(a key 1\)$"):
+        Corpus(SOURCES, REFERENCES, {1: FIXED})
+    with pytest.raises(InputError, match=r"^hypothesis_m2 must map each system's name to .* \(a key 0\)$"):
+        Corpus(SOURCES, REFERENCES, {"A": FIXED}, hypothesis_m2={0: []})
+    assert list(Corpus(SOURCES, REFERENCES, {"A": FIXED}).hypotheses) == ["A"]

@@ -7,12 +7,12 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..core.checks import check_count, check_distinct_names
+from ..core.checks import check_count
 from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
 from ..core.lines import check_length, check_lines, check_reference_sets, is_iterable, sequence_problem, unordered
-from .text import (REPEATED_REFERENCE, STDIN, _shown, blame_line_counts, check_distinct, check_paths, check_sequence,
-                   read_lines)
+from .text import (REPEATED_REFERENCE, STDIN, _shown, blame_line_counts, check_distinct, check_named, check_paths,
+                   check_sequence, read_lines)
 
 @dataclass
 class Corpus:
@@ -61,8 +61,8 @@ class Corpus:
         for k, ref in enumerate(self.references):
             check_length(ref, d, self.name(f"reference {k}"), source_name)
         _mapping(self.hypotheses, "hypotheses (names -> lines)")
-        check_distinct_names(self.hypotheses, "hypotheses")
-        self.hypotheses = {str(name): _hypothesis(h, str(name)) for name, h in self.hypotheses.items()}
+        check_named(self.hypotheses, "hypotheses", "its hypothesis lines")  # (a key 1 was the system '1')
+        self.hypotheses = {name: _hypothesis(h, name) for name, h in self.hypotheses.items()}
         if self.gold is not None and not from_gold:
             self.gold = _blocks_list(self.gold, self.name("gold"))
             check_m2_sources(self.gold, self.sources, self.name("gold"), source_name, self.offset)
@@ -71,10 +71,10 @@ class Corpus:
                 self.check_blocks(hyp, name, sources=False)  # the metric that reads them checks more
             else:
                 check_length(hyp, d, name, source_name)
-        check_distinct_names(self.hypothesis_m2, "hypothesis_m2")
         given, self.hypothesis_m2 = dict(_mapping(self.hypothesis_m2, "hypothesis_m2 (names -> M2 blocks)")), {}
+        check_named(given, "hypothesis_m2", "its M2 blocks")
         for name, blocks in given.items():
-            self.add_hypothesis_m2(str(name), blocks)
+            self.add_hypothesis_m2(name, blocks)
         if self.rows is not None:
             self.rows = _checked_rows(self.rows, d)
 
