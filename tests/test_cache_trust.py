@@ -393,3 +393,15 @@ def test_cache_info_prints_a_path_holding_a_newline_escaped(tmp_path: Path, monk
     assert f"cannot use cache folder {ascii(str(blocker / 'sub'))}: {ascii(str(blocker))} is a file" in error
     monkeypatch.setenv("GECMETRICS_CACHE", "off\n")  # (why it is off: printed on one line too)
     assert run_cli("cache", "info") == (0, "cache: off (disabled ($GECMETRICS_CACHE=off ))\n", "")
+
+
+def test_cache_commands_count_one_entry_as_one_entry(tmp_path: Path) -> None:
+    """`cache info`, `clear` and `prune` printed "1 entries"."""
+    from tests.conftest import run_cli
+
+    fill(Cache(tmp_path), range(1))
+    code, out, err = run_cli("--cache", str(tmp_path), "cache", "info")
+    assert code == 0 and ", 1 entry, last used " in out.splitlines()[1] and ": 1 entry, " in out.splitlines()[2], out
+    assert run_cli("--cache", str(tmp_path), "cache", "clear")[1].startswith("removed 1 entry; ")
+    fill(Cache(tmp_path), range(2))
+    assert run_cli("--cache", str(tmp_path), "cache", "prune", "--max-size", "0")[1].startswith("removed 2 entries; ")

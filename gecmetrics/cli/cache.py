@@ -10,7 +10,7 @@ import os
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, one_line, plural
 from . import main
 from .app import SharedOptionsGroup
 from .common import echo_json
@@ -46,16 +46,23 @@ def cache() -> None:
     $GECMETRICS_CACHE, else the user cache folder)."""
 
 
+def _entries(count: int) -> str:
+    """``1 entry``, ``2 entries``."""
+    return plural(count, "entry", "entries")
+
+
 def _changing(store, command: str, change):
     """``change()``'s count of removed entries. A problem that turns the cache off on the way (a
     full disk: even a DELETE writes to the write-ahead log) is an error, exit 1, after the
     cache's own warning: the size and entries are then not known here (it printed "0 B")."""
     removed = change()
     if not store.enabled:
+        from ..core.cache import shown_name
+
         # (the cache's own files, not its folder: that may be ~ or a folder of other files, --cache .)
-        click.echo(f"gecmetric: error: cache {command}: {store.reason}; {removed} entries removed before it "
-                   f"(`gecmetric cache info` shows what is left; deleting {store.path} and its -wal and -shm "
-                   "files frees it all)", err=True)
+        click.echo(f"gecmetric: error: cache {command}: {one_line(store.reason)}; {_entries(removed)} removed before "
+                   f"it (`gecmetric cache info` shows what is left; deleting {shown_name(str(store.path))} and its "
+                   "-wal and -shm files frees it all)", err=True)
         raise SystemExit(1)
     return removed
 
@@ -89,7 +96,7 @@ def clear(namespace: str | None) -> None:
         held = sorted({name.split("/")[0] for name in store.info().namespaces})
         raise InputError(f"no entries of {namespace!r} in the cache (it holds {', '.join(held) or 'none'})",
                          "--namespace")
-    click.echo(f"removed {removed} entries{f' of {namespace}' if namespace else ''}; "
+    click.echo(f"removed {_entries(removed)}{f' of {namespace}' if namespace else ''}; "
                f"{format_size(store.info().size_bytes)} on disk")
 
 
@@ -111,4 +118,4 @@ def prune(max_size: str | None, older_than: str | None) -> None:
         click.echo(str(store.info()))
         return
     removed = _changing(store, "prune", lambda: store.prune(max_size=size, older_than=age))
-    click.echo(f"removed {removed} entries; {format_size(store.info().size_bytes)} on disk")
+    click.echo(f"removed {_entries(removed)}; {format_size(store.info().size_bytes)} on disk")

@@ -334,10 +334,10 @@ class CacheInfo:
         if not self.enabled:
             return f"cache: off ({one_line(self.reason)})" if self.reason else "cache: off"
         lines = [f"cache: {shown_name(self.path)}",  # (a path holding a newline broke the line)
-                 f"size on disk: {format_size(self.size_bytes)}, {self.entries} entries, "
+                 f"size on disk: {format_size(self.size_bytes)}, {plural(self.entries, 'entry', 'entries')}, "
                  f"last used {_iso(self.last_used) or 'never'}"]
         for name, ns in sorted(self.namespaces.items()):
-            lines.append(f"  {name}: {ns.entries} entries, {format_size(ns.stored_bytes)}, "
+            lines.append(f"  {name}: {plural(ns.entries, 'entry', 'entries')}, {format_size(ns.stored_bytes)}, "
                          f"last used {_iso(ns.last_used) or 'unknown'}")
         return "\n".join(lines)
 
