@@ -171,8 +171,9 @@ def read_cherrant_m2(path: str) -> list[Block]:
 
 
 def _head_lines(path: str, max_lines: int) -> list[str]:
-    """The first lines of a regular file (nothing for standard input or an unreadable file:
-    the reading proper reports those)."""
+    """The first lines of a file (nothing for standard input, or for a file that cannot be read
+    although it can be looked up: the reading proper reports that; a missing file or a folder
+    was refused before, by :func:`_file_mode`)."""
     if path == "-":
         return []
     try:
