@@ -60,6 +60,44 @@ def test_triples_equal_counters(core, data):
                 assert on_references.get(d, []) == sorted((source[g], rho[g], 0) for g in grams)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_sentences_repeating_their_source_and_references(core, data, monkeypatch):
+    """Sentences that repeat another's source and references (an attribution's candidates of
+    one sentence, in any order) have their source and reference n-grams merged once per group:
+    the triples are still each sentence's, as Counter says, and every n-gram metric's
+    statistics are those of the corpus encoded sentence by sentence."""
+    distinct = data.draw(st.integers(1, 3))
+    rows = [tuple(data.draw(sentence) for _ in range(3)) for _ in range(distinct)]
+    size = data.draw(st.integers(max(4, 2 * distinct), 12))
+    picked = [rows[data.draw(st.integers(0, distinct - 1))] for _ in range(size)]
+    sources, references = [r[0] for r in picked], [[r[1] for r in picked], [r[2] for r in picked]]
+    hypothesis = data.draw(st.lists(sentence, min_size=size, max_size=size))
+    unit = data.draw(st.sampled_from(["word", "char"]))
+    encoded = EncodedCorpus(sources, references, 4, unit, compiled=core)
+    assert encoded._groups is not None and encoded._groups.size == len(set(picked))
+    hyp = encoded.hypothesis(hypothesis)
+    for order in range(1, 5):
+        for r in (0, 1, None):
+            on_hypothesis = rows_by_sentence(encoded.hypothesis_triples(hyp, r, order))
+            on_references = rows_by_sentence(encoded.reference_triples(r, order))
+            for d in range(size):
+                source, hyp_counts = (ngram_counter(x[d], order, unit) for x in (sources, hypothesis))
+                per_reference = [ngram_counter(ref[d], order, unit) for ref in references]
+                rho = per_reference[r] if r is not None else Counter(
+                    {g: max(c[g] for c in per_reference) for c in per_reference for g in c})
+                assert on_hypothesis.get(d, []) == sorted((source[g], rho[g], hyp_counts[g]) for g in hyp_counts)
+                grams = set(source).union(*per_reference)
+                assert on_references.get(d, []) == sorted((source[g], rho[g], 0) for g in grams)
+    metrics = [GLEU(), GLEU(variant="paper"), GLEU2015(), GREEN(unit=unit, beta=[0.5, 2])]
+    grouped = [m.statistics(m.encode(sources, references), hypothesis) for m in metrics]
+    with monkeypatch.context() as patched:  # (undone before hypothesis's next example)
+        patched.setattr("gecmetrics.core.ngrams._RowGroups.SAVING", -1.0)  # every sentence its own row
+        assert EncodedCorpus(sources, references, 4, unit, compiled=core)._groups is None
+        for m, stats in zip(metrics, grouped):
+            assert np.array_equal(stats, m.statistics(m.encode(sources, references), hypothesis)), m
+
+
 def test_distinct_ngrams_never_share_ids():
     # "a b" and "b a" and the same words across sentences and texts
     encoded = EncodedCorpus(["a b", "b a"], [["b a", "a b"]], 2)

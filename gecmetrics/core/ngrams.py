@@ -183,17 +183,29 @@ class CountTable:
         return np.where(where >= 0, self.counts[where], 0)
 
 
-@dataclass(frozen=True, eq=False)
 class EncodedText:
-    """One text (D sentences) as units and n-gram counts of orders 1..N."""
+    """One text (D sentences) as units and n-gram counts of orders 1..N.
 
-    lengths: np.ndarray
-    """Number of units in each sentence, shape (D,)."""
-    tables: tuple[CountTable, ...]
-    """``tables[n - 1]`` holds the counts of order n (of the chosen sentences only, when the
-    text was gathered for some of its sentences: see :meth:`Encoder.gather`)."""
-    lines: np.ndarray
-    """The encoder's id of each sentence's line, shape (D,): equal ids, equal lines."""
+    ``lengths``: the number of units in each sentence, shape (D,). ``lines``: the encoder's id
+    of each sentence's line, shape (D,): equal ids, equal lines. ``tables[n - 1]`` holds the
+    counts of order n (of the chosen sentences only, when the text was gathered for some of its
+    sentences: see :meth:`Encoder.gather`); a text made by :meth:`Encoder.text` gathers them
+    from its encoder's line tables when they are first read (an EncodedCorpus whose sentences
+    repeat their source and references reads them only per distinct row)."""
+
+    __slots__ = ("lengths", "lines", "_tables", "_encoder")
+
+    def __init__(self, lengths: np.ndarray, tables: tuple[CountTable, ...] | None, lines: np.ndarray,
+                 encoder: Encoder | None = None) -> None:
+        if tables is None and encoder is None:
+            raise ValueError("an EncodedText needs its tables or the encoder to gather them from")
+        self.lengths, self.lines, self._tables, self._encoder = lengths, lines, tables, encoder
+
+    @property
+    def tables(self) -> tuple[CountTable, ...]:
+        if self._tables is None:
+            self._tables = self._encoder.gather(self.lines).tables
+        return self._tables
 
     @property
     def size(self) -> int:
@@ -282,6 +294,11 @@ class Encoder:
 
     def encode(self, sentences: Sequence[str]) -> EncodedText:
         return self.gather(self.line_ids(sentences))
+
+    def text(self, line_of: np.ndarray) -> EncodedText:
+        """The text whose sentences are the lines ``line_of``, its tables gathered when first
+        read (:meth:`gather`)."""
+        return EncodedText(lengths=self._line_lengths.values[line_of], tables=None, lines=line_of, encoder=self)
 
     def line_ids(self, sentences: Sequence[str]) -> np.ndarray:
         """The id of each sentence's line (a text: ``calls`` counts it); lines not seen before
@@ -376,6 +393,48 @@ class Encoder:
         return per_order
 
 
+@dataclass(frozen=True)
+class _RowGroups:
+    """Sentences of a corpus that repeat their source and every reference line (an edit
+    attribution's candidates of one sentence, scored as a corpus): the source and reference
+    n-grams are merged and looked up once per group, a group's sums given to each of its
+    sentences."""
+
+    of_sentence: np.ndarray
+    """The group of each sentence, shape (D,): groups numbered in order of first occurrence."""
+    first: np.ndarray
+    """The first sentence of each group, shape (G,)."""
+
+    SAVING = 0.75
+    """Groups are used when there are at most this many per sentence (a quarter of the
+    sentences repeat another's source and references): fewer, and the rows saved do not pay for
+    looking up a hypothesis's n-grams in unsorted order."""
+
+    @classmethod
+    def of(cls, source_lines: np.ndarray, reference_lines: Sequence[np.ndarray]) -> "_RowGroups | None":
+        """The groups of sentences with equal (source, references) line ids, or None where
+        too few sentences repeat."""
+        size = len(source_lines)
+        if size < 4 or len(np.unique(source_lines)) > cls.SAVING * size:  # (equal rows have equal sources)
+            return None
+        rows = np.stack([source_lines, *reference_lines], axis=1)
+        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        if len(first) > cls.SAVING * size:
+            return None
+        order = np.argsort(first, kind="stable")
+        rank = np.empty(len(first), dtype=np.int64)
+        rank[order] = np.arange(len(first), dtype=np.int64)
+        return cls(of_sentence=rank[inverse.reshape(-1)], first=first[order].astype(np.int64))
+
+    @property
+    def size(self) -> int:
+        return len(self.first)
+
+    def keys_of(self, keys: np.ndarray) -> np.ndarray:
+        """Packed (sentence, n-gram) keys as (group, n-gram) keys."""
+        return _pack(self.of_sentence[keys >> _SHIFT], keys & _LOW)
+
+
 class EncodedCorpus:
     """A source and its references encoded once, and the hypotheses scored against them.
 
@@ -396,8 +455,15 @@ class EncodedCorpus:
         sources, references = check_lines(sources, "sources"), check_reference_sets(references)
         for k, reference in enumerate(references):
             check_length(reference, len(sources), f"reference {k}")
-        self.source = self.encoder.encode(sources)
-        self.references = [self.encoder.encode(ref) for ref in references]
+        source_lines = self.encoder.line_ids(sources)
+        reference_lines = [self.encoder.line_ids(ref) for ref in references]
+        self.source = self.encoder.text(source_lines)
+        self.references = [self.encoder.text(lines) for lines in reference_lines]
+        # the rows the source and reference n-grams are merged on: the sentences, or the groups
+        # of sentences repeating one source and references (their texts gathered once per group)
+        self._groups = _RowGroups.of(source_lines, reference_lines)
+        self._sides = [self.source, *self.references] if self._groups is None else \
+            [self.encoder.gather(lines[self._groups.first]) for lines in (source_lines, *reference_lines)]
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
         self._reference_sums: dict[tuple, np.ndarray] = {}
         self._merged_rhos: dict[int, np.ndarray] = {}
@@ -468,15 +534,16 @@ class EncodedCorpus:
         return text
 
     def _reference_side(self, order: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]:
-        """Per order, once: every (sentence, n-gram) key of the source or any reference, with
-        its count in the source and in each reference, and the sentence edges of those rows."""
+        """Per order, once: every (row, n-gram) key of the source or any reference, with its
+        count in the source and in each reference, and the row edges of those keys; the rows are
+        the sentences, or the groups of sentences repeating their source and references
+        (:class:`_RowGroups`)."""
         found = self._reference_sides.get(order)
         if found is None:
-            source = self.source.tables[order - 1]
-            references = [r.tables[order - 1] for r in self.references]
+            source, *references = (side.tables[order - 1] for side in self._sides)
             compiled = self.encoder.compiled
             keys = sorted_unique(np.concatenate([source.keys] + [r.keys for r in references]), runs=True)
-            edges = np.searchsorted(keys >> _SHIFT, np.arange(self.size + 1))
+            edges = np.searchsorted(keys >> _SHIFT, np.arange(self._sides[0].size + 1))
             found = self._reference_sides[order] = (
                 keys, source.lookup(keys, compiled), [r.lookup(keys, compiled) for r in references], edges)
         return found
@@ -496,6 +563,18 @@ class EncodedCorpus:
         """(sigma, rho, 0) of every n-gram of the source or of any reference: the terms
         f(sigma, rho, 0) of an empty hypothesis. ``reference=None``: rho is the largest
         count over all references (GLEU 2015's merged reference)."""
+        triples = self._side_triples(reference, order)
+        if self._groups is None:
+            return triples
+        # each sentence's rows are its group's
+        first, rows = triples.edges[self._groups.of_sentence], np.diff(triples.edges)[self._groups.of_sentence]
+        where = ranges_index(first, rows)
+        return Triples(sentence=np.repeat(np.arange(self.size, dtype=np.int64), rows), sigma=triples.sigma[where],
+                       rho=triples.rho[where], eta=triples.eta[where], edges=np.concatenate(([0], np.cumsum(rows))))
+
+    def _side_triples(self, reference: int | None, order: int) -> Triples:
+        """:meth:`reference_triples` of the rows of the reference side: the sentences, or the
+        groups of sentences repeating their source and references."""
         keys, sigma, _, edges = self._reference_side(order)
         return Triples(sentence=keys >> _SHIFT, sigma=sigma, rho=self._rho(order, reference),
                        eta=np.zeros(len(keys), dtype=np.int64), edges=edges)
@@ -503,12 +582,14 @@ class EncodedCorpus:
     def reference_sums(self, reference: int | None, order: int, name: str,
                        function: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
         """Per-sentence sums of ``function(sigma, rho)`` over :meth:`reference_triples`, kept
-        under ``name``: a metric's hypothesis-independent part, computed once per corpus."""
+        under ``name``: a metric's hypothesis-independent part, computed once per corpus (and
+        once per group of sentences repeating their source and references)."""
         key = (name, reference, order)
         found = self._reference_sums.get(key)
         if found is None:
-            triples = self.reference_triples(reference, order)
-            found = self._reference_sums[key] = triples.per_sentence(function(triples.sigma, triples.rho))
+            triples = self._side_triples(reference, order)
+            sums = triples.per_sentence(function(triples.sigma, triples.rho))
+            found = self._reference_sums[key] = sums if self._groups is None else sums[self._groups.of_sentence]
         return found
 
     def _hypothesis_side(self, hypothesis: EncodedText, order: int) -> _HypothesisRows:
@@ -523,7 +604,10 @@ class EncodedCorpus:
         if found is None:
             keys, sigma, _, _ = self._reference_side(order)
             table = hypothesis.tables[order - 1]
-            position = locate(keys, table.keys, self.encoder.compiled)
+            if self._groups is None:
+                position = locate(keys, table.keys, self.encoder.compiled)
+            else:  # (group, n-gram) keys: sorted within a sentence only, so searched one by one
+                position = locate(keys, self._groups.keys_of(table.keys))
             shared = position >= 0
             position = position[shared]
             sigma_rows = np.zeros(len(table.keys), dtype=np.int64)
