@@ -33,6 +33,25 @@ def rows_by_sentence(triples) -> dict[int, list[tuple[int, int, int]]]:
     return {d: sorted(v) for d, v in rows.items()}
 
 
+def assert_triples_as_counted(encoded: EncodedCorpus, sources: list[str], references: list[list[str]],
+                              hypothesis: list[str], unit: str) -> None:
+    """The hypothesis's n-grams with their (sigma, rho, eta), and the source and reference
+    n-grams with (sigma, rho, 0), for every sentence and order, as Counter says."""
+    hyp = encoded.hypothesis(hypothesis)
+    for order in range(1, 5):
+        for r in (0, 1, None):
+            on_hypothesis = rows_by_sentence(encoded.hypothesis_triples(hyp, r, order))
+            on_references = rows_by_sentence(encoded.reference_triples(r, order))
+            for d in range(len(sources)):
+                source, hyp_counts = (ngram_counter(x[d], order, unit) for x in (sources, hypothesis))
+                per_reference = [ngram_counter(ref[d], order, unit) for ref in references]
+                rho = per_reference[r] if r is not None else Counter(
+                    {g: max(c[g] for c in per_reference) for c in per_reference for g in c})
+                assert on_hypothesis.get(d, []) == sorted((source[g], rho[g], hyp_counts[g]) for g in hyp_counts)
+                grams = set(source).union(*per_reference)
+                assert on_references.get(d, []) == sorted((source[g], rho[g], 0) for g in grams)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_triples_equal_counters(core, data):
@@ -45,19 +64,7 @@ def test_triples_equal_counters(core, data):
     hypothesis = data.draw(st.lists(sentence, min_size=size, max_size=size))
     unit = data.draw(st.sampled_from(["word", "char"]))
     encoded = EncodedCorpus(sources, references, 4, unit, compiled=core)
-    hyp = encoded.hypothesis(hypothesis)
-    for order in range(1, 5):
-        for r in (0, 1, None):
-            on_hypothesis = rows_by_sentence(encoded.hypothesis_triples(hyp, r, order))
-            on_references = rows_by_sentence(encoded.reference_triples(r, order))
-            for d in range(size):
-                source, hyp_counts = (ngram_counter(x[d], order, unit) for x in (sources, hypothesis))
-                per_reference = [ngram_counter(ref[d], order, unit) for ref in references]
-                rho = per_reference[r] if r is not None else Counter(
-                    {g: max(c[g] for c in per_reference) for c in per_reference for g in c})
-                assert on_hypothesis.get(d, []) == sorted((source[g], rho[g], hyp_counts[g]) for g in hyp_counts)
-                grams = set(source).union(*per_reference)
-                assert on_references.get(d, []) == sorted((source[g], rho[g], 0) for g in grams)
+    assert_triples_as_counted(encoded, sources, references, hypothesis, unit)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -76,19 +83,7 @@ def test_sentences_repeating_their_source_and_references(core, data, monkeypatch
     unit = data.draw(st.sampled_from(["word", "char"]))
     encoded = EncodedCorpus(sources, references, 4, unit, compiled=core)
     assert encoded._groups is not None and encoded._groups.size == len(set(picked))
-    hyp = encoded.hypothesis(hypothesis)
-    for order in range(1, 5):
-        for r in (0, 1, None):
-            on_hypothesis = rows_by_sentence(encoded.hypothesis_triples(hyp, r, order))
-            on_references = rows_by_sentence(encoded.reference_triples(r, order))
-            for d in range(size):
-                source, hyp_counts = (ngram_counter(x[d], order, unit) for x in (sources, hypothesis))
-                per_reference = [ngram_counter(ref[d], order, unit) for ref in references]
-                rho = per_reference[r] if r is not None else Counter(
-                    {g: max(c[g] for c in per_reference) for c in per_reference for g in c})
-                assert on_hypothesis.get(d, []) == sorted((source[g], rho[g], hyp_counts[g]) for g in hyp_counts)
-                grams = set(source).union(*per_reference)
-                assert on_references.get(d, []) == sorted((source[g], rho[g], 0) for g in grams)
+    assert_triples_as_counted(encoded, sources, references, hypothesis, unit)
     metrics = [GLEU(), GLEU(variant="paper"), GLEU2015(), GREEN(unit=unit, beta=[0.5, 2])]
     grouped = [m.statistics(m.encode(sources, references), hypothesis) for m in metrics]
     with monkeypatch.context() as patched:  # (undone before hypothesis's next example)
