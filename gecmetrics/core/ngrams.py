@@ -406,9 +406,9 @@ class _RowGroups:
     """The first sentence of each group, shape (G,)."""
 
     SAVING = 0.75
-    """Groups are used when there are at most this many per sentence (a quarter of the
-    sentences repeat another's source and references): fewer, and the rows saved do not pay for
-    looking up a hypothesis's n-grams in unsorted order."""
+    """Groups are used when there are at most this many groups per sentence (at least a quarter
+    of the sentences repeat another's source and references); with fewer repeats the rows saved
+    do not pay for looking a hypothesis's n-grams up in unsorted order."""
 
     @classmethod
     def of(cls, source_lines: np.ndarray, reference_lines: Sequence[np.ndarray]) -> "_RowGroups | None":
