@@ -412,7 +412,9 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context, attributed)
     resolved = [_naming_annotator(metric, annotation, annotator) for metric in resolved]
     scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
+    release_freed_memory()  # the statistics' temporaries, before the bootstraps' arrays
     columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
+    release_freed_memory()  # the bootstraps' arrays: the per-sentence data below are small objects
     compared = compared_edits(scored, marker, corpus)
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
             "title": title or DEFAULT_TITLE, "corpus": _corpus_data(corpus, annotation),
