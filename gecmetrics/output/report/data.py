@@ -411,18 +411,15 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
     corpus, annotation, annotator = _annotated(corpus, spacy_model, annotator, context, attributed)
     resolved = [_naming_annotator(metric, annotation, annotator) for metric in resolved]
-    scored = score_corpus(resolved, corpus, jobs=jobs, progress=progress, cache=context)
-    release_freed_memory()  # the statistics' temporaries, before the bootstraps' arrays
-    columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
-    release_freed_memory()  # the bootstraps' arrays: the per-sentence data below are small objects
+    scored, columns, test = _scored_and_tested(resolved, corpus, baseline, samples, seed, jobs, correction, progress,
+                                               context)
     compared = compared_edits(scored, marker, corpus)
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
             "title": title or DEFAULT_TITLE, "corpus": _corpus_data(corpus, annotation),
             "warnings": scored.warnings() + type_note_warnings(compared),
             "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
             **_scored_data(corpus, resolved, scored, columns, marker, defaults, compared, annotation, annotator)}
-    # the attribution scores its own candidates: the statistics (hundreds of MB at 10^5 sentences) go first, and
-    # the freed memory the command keeps for reuse (core.backend.keep_freed_memory), which its small objects cannot use
+    # the attribution's candidates: the statistics (hundreds of MB at 10^5 sentences) and the freed memory go first
     del scored
     release_freed_memory()
     data["attribution"] = [_attribution(corpus, metric, column, methods, max_exact_edits, permutations, seed, annotator,
@@ -430,6 +427,20 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
                            for metric, column in attributed]
     data["meta"] = _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None
     return data
+
+
+def _scored_and_tested(metrics: list[Metric], corpus: Corpus, baseline: str, samples: int, seed: int, jobs: int,
+                       correction: str, progress: ProgressCallback | None, context: Any
+                       ) -> tuple[Scored, list[dict], dict]:
+    """The metrics' statistics of the corpus, and the summary columns with their paired tests
+    (:func:`summary`), the freed memory handed back after each: the statistics' temporaries
+    before the bootstraps' arrays, and those before the per-sentence data (small objects, which
+    cannot reuse it)."""
+    scored = score_corpus(metrics, corpus, jobs=jobs, progress=progress, cache=context)
+    release_freed_memory()
+    columns, test = summary(scored, baseline, samples, seed, jobs, correction, sentences=corpus.size)
+    release_freed_memory()
+    return scored, columns, test
 
 
 def _scored_data(corpus: Corpus, metrics: list[Metric], scored: Scored, columns: list[dict], marker: int,
