@@ -93,6 +93,30 @@ def test_sentences_repeating_their_source_and_references(core, data, monkeypatch
             assert np.array_equal(stats, m.statistics(m.encode(sources, references), hypothesis)), m
 
 
+@pytest.mark.parametrize("unit", ["word", "char"])
+def test_an_encoded_corpus_pickles(core, unit):
+    """An EncodedCorpus pickles (and copies) with the C loops as with the NumPy ones: its encoder
+    counts its lines again where it is unpickled, and every metric scores the same with it,
+    hypotheses with words it has not seen included, its rows grouped or not."""
+    import copy
+    import pickle
+
+    sources = ["the cat sat", "a dog", "the cat sat", "the cat sat", "an owl"]
+    references = [["the cat sits", "a dog", "the cat sits", "the cat sits", "an owl ."],
+                  ["a cat sat", "dogs", "a cat sat", "a cat sat", "owls"]]
+    hypotheses = [["the cat sits", "a dog", "a cat", "the cat sat", "an owl ."], ["zebras", "", "a b", "c", "the owl"]]
+    for rows in (slice(None), slice(0, 2)):  # grouped (three sentences repeat their row), and not
+        src, refs = sources[rows], [r[rows] for r in references]
+        for metric in (GLEU(unit=unit), GLEU2015(unit=unit), GREEN(unit=unit, beta=[0.5, 2])):
+            encoded = metric.encode(src, refs)
+            assert encoded.encoder.compiled == core
+            wanted = [metric.statistics(encoded, h[rows]) for h in hypotheses]
+            for again in (pickle.loads(pickle.dumps(encoded)), copy.deepcopy(encoded)):
+                assert (again._groups is None) == (encoded._groups is None)
+                got = [metric.statistics(again, h[rows]) for h in hypotheses]
+                assert all(np.array_equal(a, b) for a, b in zip(got, wanted)), metric
+
+
 def test_distinct_ngrams_never_share_ids():
     # "a b" and "b a" and the same words across sentences and texts
     encoded = EncodedCorpus(["a b", "b a"], [["b a", "a b"]], 2)

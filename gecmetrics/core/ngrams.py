@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -292,6 +292,22 @@ class Encoder:
         self._counts = [_GrowingArray() for _ in range(max_order)]
         self._starts = [_GrowingArray([0]) for _ in range(max_order)]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled as its settings and its lines in the order they were first counted: the C
+        extension's n-gram map cannot be pickled, and counting the same lines again in the same
+        order gives every line the same id (and, with the C loops, every n-gram the same id)."""
+        return {"settings": (self.max_order, self.unit, self.normalize_space, self.compiled), "calls": self.calls,
+                "lines": list(self._line_index)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        max_order, unit, normalize_space, compiled = state["settings"]
+        self.__init__(max_order, unit, normalize_space, compiled and _counting is not None)
+        lines = state["lines"]
+        self._line_index = {line: k for k, line in enumerate(lines)}
+        if lines:
+            self._add_lines(lines)
+        self.calls = state["calls"]
+
     def encode(self, sentences: Sequence[str]) -> EncodedText:
         return self.gather(self.line_ids(sentences))
 
@@ -455,8 +471,19 @@ class EncodedCorpus:
         sources, references = check_lines(sources, "sources"), check_reference_sets(references)
         for k, reference in enumerate(references):
             check_length(reference, len(sources), f"reference {k}")
-        source_lines = self.encoder.line_ids(sources)
-        reference_lines = [self.encoder.line_ids(ref) for ref in references]
+        self._start(self.encoder.line_ids(sources), [self.encoder.line_ids(ref) for ref in references])
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled as its encoder and its texts' line ids: the tables and caches are made again
+        where it is unpickled (the encoder counts its lines again: :meth:`Encoder.__getstate__`)."""
+        return {"encoder": self.encoder, "source": self.source.lines, "references": [r.lines for r in self.references]}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.encoder = state["encoder"]
+        self._start(state["source"], state["references"])
+
+    def _start(self, source_lines: np.ndarray, reference_lines: list[np.ndarray]) -> None:
+        """The source and reference texts of these line ids, their row groups, and empty caches."""
         self.source = self.encoder.text(source_lines)
         self.references = [self.encoder.text(lines) for lines in reference_lines]
         # the rows the source and reference n-grams are merged on: the sentences, or the groups
