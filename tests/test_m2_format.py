@@ -177,7 +177,7 @@ def test_the_common_line_reads_as_every_check_reads_it(span, annotator, correcti
             return edit, edit.annotator_text, edit.edit_set
         except InputError as error:
             return str(error)
-    fast = outcome(lambda: _parse_edit_line(body, n_tokens, "f.m2", 3))
+    fast = outcome(lambda: _parse_edit_line(body, n_tokens, "f.m2", 3, {}))
     checked = outcome(lambda: _checked_edit_line(body.split("|||"), n_tokens, "f.m2", 3))
     assert fast == checked
 
@@ -192,3 +192,29 @@ def test_numbers_too_long_for_int_are_one_line_naming_the_line(edit_line: str, s
     with pytest.raises(InputError, match=said) as caught:
         parse_m2(f"S a b c\n{edit_line}\n", "g.m2")
     assert "g.m2:2:" in str(caught.value) and len(str(caught.value)) < 300
+
+
+def test_a_corpus_keeps_one_string_per_sentence_and_per_correction(tmp_path):
+    """Memory at scale (a report on 10^5 sentences): a corpus read with a gold and hypothesis M2
+    keeps one string object per sentence (every M2 block whose sentence is the source line as it
+    is holds the line's own string) and one per distinct correction of an M2 file; a block whose
+    sentence differs from the line in spacing only (the same tokens) keeps its own."""
+    from gecmetrics.io.corpus import read_corpus
+
+    lines = ["The big dog barks .", "A  big cat sleeps ."]  # the second: two spaces, tokens as in the M2
+    gold = ("S The big dog barks .\nA 1 2|||R:ADJ|||small old|||REQUIRED|||-NONE-|||0\n\n"
+            "S A big cat sleeps .\nA 1 2|||R:ADJ|||small old|||REQUIRED|||-NONE-|||0\n"
+            "A 3 4|||R:VERB|||is sleeping|||REQUIRED|||-NONE-|||1\n")
+    hypothesis = ("S The big dog barks .\nA 1 2|||R:ADJ|||small old|||REQUIRED|||-NONE-|||0\n\n"
+                  "S A big cat sleeps .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
+    files = {"src": "\n".join(lines) + "\n", "ref": "The small old dog barks .\nA big cat is sleeping .\n",
+             "hyp": "The small old dog barks .\nA big cat sleeps .\n", "gold.m2": gold, "hyp.m2": hypothesis}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    path = {name: str(tmp_path / name) for name in files}
+    corpus = read_corpus(path["src"], [path["ref"]], [path["hyp"]], path["gold.m2"], [path["hyp.m2"]])
+    blocks = corpus.hypothesis_m2[path["hyp"]]
+    assert corpus.gold[0].source is corpus.sources[0] and blocks[0].source is corpus.sources[0]
+    assert corpus.gold[1].source == blocks[1].source == "A big cat sleeps ." != corpus.sources[1]
+    assert corpus.gold[0].edits[0].correction is corpus.gold[1].edits[0].correction == "small old"
+    assert corpus.gold[1].edits[1].correction == "is sleeping"
