@@ -274,14 +274,15 @@ def test_too_few_resamples_for_an_interval_are_said():
 # --------------------------------------------------------------------------- per-resample choices
 
 
-@pytest.mark.parametrize("fix_seed", [True, False])
-def test_sampled_gleu_resample_is_the_metric_on_the_resampled_corpus(fix_seed):
+@pytest.mark.parametrize("fix_seed, references", [(True, 2), (False, 2), (True, 3)])
+def test_sampled_gleu_resample_is_the_metric_on_the_resampled_corpus(fix_seed, references):
     sources, refs, systems = synthetic_corpus(2, sentences=40)
+    refs = refs + [systems["weak"]] * (references - 2)  # (three: the draws are no longer 0 or 1)
     # one rule for the draws: gec-ranking's (the default), or NumPy's when a seed is given
     metric = GLEU(iterations=30) if fix_seed else GLEU(iterations=30, seed=3)
     encoded = metric.encode(sources, refs)
     stats = {name: metric.statistics(encoded, lines) for name, lines in systems.items()}
-    resampler = resampler_for(metric, 2)
+    resampler = resampler_for(metric, references)
     prepared = {name: resampler.prepare(s) for name, s in stats.items()}
     indices = bootstrap_indices(40, 6, seed=0)
     got = resampler.bootstrap_scores(prepared["good"], Resample(indices))
@@ -295,6 +296,36 @@ def test_sampled_gleu_resample_is_the_metric_on_the_resampled_corpus(fix_seed):
         mixed_b = np.where(mask[:, None, None], stats["good"], stats["INPUT"])
         assert a[t] == pytest.approx(metric.score(mixed_a).score, abs=1e-12)
         assert b[t] == pytest.approx(metric.score(mixed_b).score, abs=1e-12)
+
+
+@pytest.mark.parametrize("make", [lambda: GREEN(beta=2.0), lambda: GLEU(iterations=30)])
+def test_prepared_rows_are_narrow_only_where_every_value_survives(make):
+    """A paired test at scale keeps its prepared rows from one chunk of resamples to the next:
+    as float32 where that holds every value (counts, as GREEN's and GLEU+'s), else as float64
+    (0.1, 2**24 + 1), and its scores are those of the float64 rows, to the last bit."""
+    from gecmetrics.core.resampling import LinearResampler, compact_rows
+
+    metric = make()
+    sources, refs, systems = synthetic_corpus(2, sentences=30)
+    encoded = metric.encode(sources, refs)
+    stats = {name: metric.statistics(encoded, lines) for name, lines in systems.items()}
+    resampler = resampler_for(metric, 2)
+    narrow = {name: resampler.prepare(s) for name, s in stats.items()}
+    wide = {name: rows.astype(np.float64) for name, rows in narrow.items()}
+    assert {rows.dtype for rows in narrow.values()} == {np.dtype(np.float32)}
+    resample, keep = Resample(bootstrap_indices(30, 8, seed=0)), randomization_masks(30, 6, seed=1)
+    for got, rows in ((narrow, wide), (wide, narrow)):
+        assert resampler.score(got["good"]) == resampler.score(rows["good"])
+        assert np.array_equal(resampler.bootstrap_scores(got["good"], resample),
+                              resampler.bootstrap_scores(rows["good"], resample))
+        for a, b in zip(resampler.swapped_scores(got["INPUT"], got["good"], keep),
+                        resampler.swapped_scores(rows["INPUT"], rows["good"], keep)):
+            assert np.array_equal(a, b)
+    for values in ([[0.1, 1.0], [2.0, 3.0]], [[2.0 ** 24 + 1, 1.0], [1.0, 1.0]]):
+        assert compact_rows(np.array(values)).dtype == np.float64
+    mean = LinearResampler(lambda rows: rows, lambda sums: sums[..., 0] / sums[..., 1], "mean", "mean")
+    rows = np.array([[2.0 ** 24 + 1, 3.0], [0.1, 1.0], [5.0, 2.0]])
+    assert mean.score(mean.prepare(rows)) == (2.0 ** 24 + 1 + 0.1 + 5.0) / 6.0
 
 
 def test_columns_drawn_together_get_what_each_draws_alone(monkeypatch):

@@ -49,6 +49,22 @@ class Resample:
         return np.bincount(flat, minlength=n * d).reshape(n, d).astype(np.float64)
 
 
+def compact_rows(rows: np.ndarray) -> np.ndarray:
+    """Prepared rows as a resampler keeps them from one chunk of resamples to the next: float32
+    where that holds every value exactly (counts below 2**24: GREEN's, GLEU+'s), float64
+    otherwise. Every use reads them back as float64 (:func:`float64_rows`) before any
+    arithmetic, so the sums and scores are those of the float64 rows, with half the memory (the
+    report's prepared rows were 312 MB at 10^5 sentences)."""
+    rows = np.asarray(rows, dtype=np.float64)
+    narrow = rows.astype(np.float32)
+    return narrow if np.array_equal(narrow, rows) else rows
+
+
+def float64_rows(prepared: np.ndarray) -> np.ndarray:
+    """:func:`compact_rows`' rows as float64 (the same values; no copy when they are)."""
+    return np.asarray(prepared, dtype=np.float64)
+
+
 def chunk_rows(row_bytes: int, total: int, budget: int | None = None) -> int:
     """How many of ``total`` rows of ``row_bytes`` each fit in ``budget`` bytes (default
     :data:`CHUNK_BYTES`), at least one."""
@@ -107,19 +123,20 @@ class LinearResampler(Resampler):
         self.signature = signature
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(self._rows(np.asarray(statistics)), dtype=np.float64)
+        return compact_rows(np.ascontiguousarray(self._rows(np.asarray(statistics)), dtype=np.float64))
 
     def size(self, prepared: np.ndarray) -> int:
         return prepared.shape[0]
 
     def score(self, prepared: np.ndarray) -> float:
-        return float(self._score_sums(prepared.sum(axis=0)))
+        return float(self._score_sums(float64_rows(prepared).sum(axis=0)))
 
     def bootstrap_scores(self, prepared: np.ndarray, resample: Resample) -> np.ndarray:
-        return np.asarray(self._score_sums(resample.counts @ prepared), dtype=np.float64)
+        return np.asarray(self._score_sums(resample.counts @ float64_rows(prepared)), dtype=np.float64)
 
     def swapped_scores(self, baseline: np.ndarray, system: np.ndarray,
                        keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        baseline, system = float64_rows(baseline), float64_rows(system)
         total_baseline, total_system = baseline.sum(axis=0), system.sum(axis=0)
         difference = baseline - system
         trials = keep_baseline.shape[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.aggregate import sum_selected
-from ...core.resampling import Resample, Resampler, chunk_rows
+from ...core.resampling import Resample, Resampler, chunk_rows, compact_rows, float64_rows
 
 
 GATHER_BYTES = 64 * 2**20
@@ -38,7 +38,7 @@ class SampledGLEUResampler(Resampler):
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
         statistics = self.metric.check_statistics(statistics, self.references)  # the draws are of that many references
-        return np.asarray(statistics, dtype=np.float64)[:, :, self._columns]
+        return compact_rows(np.asarray(statistics, dtype=np.float64)[:, :, self._columns])
 
     def size(self, prepared: np.ndarray) -> int:
         return prepared.shape[0]
@@ -57,9 +57,10 @@ class SampledGLEUResampler(Resampler):
         return np.float32 if sentences * largest < 2 ** 24 else np.float64
 
     def score(self, prepared: np.ndarray) -> float:
-        return float(np.mean(self._score_sums(sum_selected(prepared, self._draws(prepared)))))
+        return float(np.mean(self._score_sums(sum_selected(float64_rows(prepared), self._draws(prepared)))))
 
     def bootstrap_scores(self, prepared: np.ndarray, resample: Resample) -> np.ndarray:
+        prepared = float64_rows(prepared)
         draws = self._draws(prepared)
         iterations, sentences = draws.shape
         n_refs, columns = prepared.shape[1], prepared.shape[2]
@@ -76,7 +77,9 @@ class SampledGLEUResampler(Resampler):
         step = chunk_rows(max(sentences * max(width, 1) * np.dtype(dtype).itemsize, iterations * self._width * 8),
                           resample.samples, GATHER_BYTES)
         block = chunk_rows(sentences * np.dtype(dtype).itemsize, iterations, MASK_BYTES)
-        drawn = [draws == r for r in range(1, n_refs)] if width else []  # (I, D) booleans
+        # (I, D) indicators of each other reference drawn; with two references, the draws
+        # themselves (0 or 1: no second array of I x D, 50 MB at 10^5 sentences)
+        drawn = ([draws] if n_refs == 2 else [draws == r for r in range(1, n_refs)]) if width else []
         for start in range(0, resample.samples, step):
             indices = resample.indices[start:start + step]
             chunk = len(indices)
@@ -95,6 +98,7 @@ class SampledGLEUResampler(Resampler):
 
     def swapped_scores(self, baseline: np.ndarray, system: np.ndarray,
                        keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        baseline, system = float64_rows(baseline), float64_rows(system)
         draws = self._draws(baseline)
         iterations, sentences = draws.shape
         columns = baseline.shape[2]
