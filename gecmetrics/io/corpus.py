@@ -94,8 +94,7 @@ class Corpus:
             number = self.offset + k + 1
             if not hasattr(block, "source"):
                 raise InputError(f"expected M2 blocks, got {type(block).__name__} at sentence {number}", name)
-            if not _same_source(block, source) and block.source.split() != source.split() \
-                    and not _characters_of(block.tokens, source):
+            if not _annotates(block, source):
                 place = f"sentence {number} of {where}" + (f" (line {self.gold[k].line})"
                                                            if self.gold is not None and self.gold[k].line else "")
                 if self.gold is None:
@@ -274,10 +273,7 @@ def check_m2_sources(blocks: Sequence[Any], sources: Sequence[str], m2_name: str
                          f"but {source_name} has {plural(len(sources), 'line')}", m2_name)
     for i, (block, source) in enumerate(zip(blocks, sources), start=offset + 1):
         _block_source(block, i - 1, m2_name)
-        if _same_source(block, source):
-            continue
-        tokens = block.source.split()
-        if tokens != source.split() and not _characters_of(tokens, source):
+        if not _annotates(block, source):
             raise InputError(f"the source of sentence {i} differs from line {i} of {source_name}",
                              m2_name, block.line or None)
 
@@ -294,6 +290,15 @@ def _same_source(block: Any, source: str) -> bool:
         except AttributeError:  # (blocks of another, frozen kind keep theirs)
             pass
     return True
+
+
+def _annotates(block: Any, source: str) -> bool:
+    """Whether an M2 block's sentence is the source line: the same text (:func:`_same_source`),
+    the same tokens, or ChERRANT's character tokens of it."""
+    if _same_source(block, source):
+        return True
+    tokens = block.source.split()
+    return tokens == source.split() or _characters_of(tokens, source)
 
 
 def _characters_of(tokens: list[str], line: str) -> bool:

@@ -57,7 +57,7 @@ class SampledGLEUResampler(Resampler):
         return np.float32 if sentences * largest < 2 ** 24 else np.float64
 
     def score(self, prepared: np.ndarray) -> float:
-        return float(np.mean(self._score_sums(sum_selected(float64_rows(prepared), self._draws(prepared)))))
+        return float(np.mean(self._score_sums(sum_selected(prepared, self._draws(prepared)))))  # (float64 sums)
 
     def bootstrap_scores(self, prepared: np.ndarray, resample: Resample) -> np.ndarray:
         prepared = float64_rows(prepared)
