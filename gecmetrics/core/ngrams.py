@@ -85,7 +85,8 @@ def sorted_unique(values: np.ndarray, return_counts: bool = False, runs: bool = 
 
 def locate(keys: np.ndarray, queries: np.ndarray, compiled: bool = False) -> np.ndarray:
     """The index of each query in the sorted, distinct ``keys``, or -1 where it is absent.
-    The C extension merges sorted queries in one pass; NumPy searches each one."""
+    The C extension merges the queries in one pass (a binary search wherever a query is smaller
+    than the one before it: runs of sorted queries cost a merge each); NumPy searches each one."""
     if compiled:
         return np.frombuffer(_counting.positions(keys, queries), np.int64)
     if len(keys) == 0:
@@ -633,8 +634,9 @@ class EncodedCorpus:
             table = hypothesis.tables[order - 1]
             if self._groups is None:
                 position = locate(keys, table.keys, self.encoder.compiled)
-            else:  # (group, n-gram) keys: sorted within a sentence only, so searched one by one
-                position = locate(keys, self._groups.keys_of(table.keys))
+            else:  # (group, n-gram) keys: sorted within a sentence only (the C merge starts each
+                # sentence with a binary search; NumPy searches each key)
+                position = locate(keys, self._groups.keys_of(table.keys), self.encoder.compiled)
             shared = position >= 0
             position = position[shared]
             sigma_rows = np.zeros(len(table.keys), dtype=np.int64)
