@@ -350,20 +350,29 @@ def test_columns_drawn_together_get_what_each_draws_alone(monkeypatch):
         drawn_columns([columns[0], (columns[1][0], {n: s[:20] for n, s in columns[1][1].items()})], "bs", 10, 0, 10)
 
 
-def test_sampled_gleu_bootstrap_does_not_depend_on_its_steps(monkeypatch):
+def test_sampled_gleu_bootstrap_does_not_depend_on_its_blocks(monkeypatch):
+    """GLEU+'s bootstrap sums its positions a block at a time (one product per block) and scores
+    its resamples a step at a time: the scores are the same, bit for bit, whatever the blocks
+    and steps, and those of each resample scored as
+    a corpus, with two references (the draws as indicators) and with three."""
     from gecmetrics.metrics.gleu import resampler as gleu_resampler
 
-    sources, refs, systems = synthetic_corpus(2, sentences=40)
-    metric = GLEU(iterations=30)
-    prepared = resampler_for(metric, 2).prepare(metric.statistics(metric.encode(sources, refs), systems["good"]))
-    resample = Resample(bootstrap_indices(40, 50, seed=4))
-    whole = resampler_for(metric, 2).bootstrap_scores(prepared, resample)
-    for budget in (1, 40 * 9 * 4 * 3, 40 * 9 * 8 * 7):  # one resample a step, a few, then others
-        monkeypatch.setattr(gleu_resampler, "GATHER_BYTES", budget)
-        assert np.array_equal(resampler_for(metric, 2).bootstrap_scores(prepared, resample), whole)
-    for budget in (1, 40 * 4 * 7, 40 * 4 * 29):  # the iterations' indicators one, 7 and 29 at a time
-        monkeypatch.setattr(gleu_resampler, "MASK_BYTES", budget)
-        assert np.array_equal(resampler_for(metric, 2).bootstrap_scores(prepared, resample), whole)
+    for references in (2, 3):
+        sources, refs, systems = synthetic_corpus(2, sentences=40)
+        refs = refs + [systems["weak"]] * (references - 2)  # (three: the draws are no longer 0 or 1)
+        metric = GLEU(iterations=30)
+        stats = metric.statistics(metric.encode(sources, refs), systems["good"])
+        prepared = resampler_for(metric, references).prepare(stats)
+        indices = bootstrap_indices(40, 50, seed=4)
+        whole = resampler_for(metric, references).bootstrap_scores(prepared, Resample(indices))
+        for i, rows in enumerate(indices):
+            assert whole[i] == pytest.approx(metric.score(stats[rows]).score, abs=1e-12)
+        for budget in (1, 30 * 4 * 7, 30 * 4 * 29):  # one position a block, 7, 29 (the last block shorter)
+            monkeypatch.setattr(gleu_resampler, "BLOCK_BYTES", budget)
+            monkeypatch.setattr(gleu_resampler, "STEP_BYTES", budget * 8)  # and some resamples a step
+            assert np.array_equal(resampler_for(metric, references).bootstrap_scores(prepared, Resample(indices)),
+                                  whole)
+            monkeypatch.undo()
 
 
 @pytest.mark.parametrize("metric", [GLEU(best_reference=True), GLEU2015(lambda_=0.5), GREEN(beta=[0.5, 2])])

@@ -7,17 +7,19 @@ from ...core.aggregate import sum_selected
 from ...core.resampling import Resample, Resampler, chunk_rows, compact_rows, float64_rows
 
 
-GATHER_BYTES = 64 * 2**20
-"""Bound of one step of :meth:`SampledGLEUResampler.bootstrap_scores`: the resamples whose
-gathered rows are multiplied at once. The product is what the bootstrap costs; a step of a few
-resamples keeps it near the BLAS's speed on a large corpus (10^5 sentences, 500 iterations: 18
-resamples a step, 1.6-1.9x faster than the 2 that a 16 MB bound of float64 rows allowed)."""
+BLOCK_BYTES = 16 * 2**20
+"""Bound of one block of sentence positions in :meth:`SampledGLEUResampler.bootstrap_scores`: the
+iterations' indicators of those positions in the product's float type (at 500 iterations and
+float32, 8,388 positions a block). Each block is one matrix product of (iterations x positions)
+indicators by the (positions x resamples * columns) gathered differences: a product of that shape
+runs near the BLAS's speed, where one over every position at once (a 10^5-long inner dimension,
+a few resamples and iterations wide) spent its time copying its operands."""
 
 
-MASK_BYTES = 32 * 2**20
-"""Bound of the indicator rows in the product's float type (iterations where a reference is
-drawn, per sentence) that :meth:`SampledGLEUResampler.bootstrap_scores` makes at once from the
-one-byte indicators: at 10^5 sentences all 500 iterations' were 200 MB per call."""
+STEP_BYTES = 16 * 2**20
+"""Bound of the float64 sums (resamples x iterations x columns) of the resamples that
+:meth:`SampledGLEUResampler.bootstrap_scores` scores at once (CoNLL-2014 draws 3,196 resamples a
+chunk: 400 a step at 500 iterations and n = 4)."""
 
 
 class SampledGLEUResampler(Resampler):
@@ -69,32 +71,43 @@ class SampledGLEUResampler(Resampler):
         # only the columns that differ between references are multiplied (the hypothesis's
         # n-gram counts and length do not: about half of them); the others are reference 0's
         varying = np.flatnonzero(np.any(prepared != prepared[:, :1], axis=(0, 1)))
-        width = len(varying)
         dtype = self._float_type(sentences, *differences)
         differences = [x[:, varying].astype(dtype) for x in differences]
         out = np.empty(resample.samples)
-        # per resample: its gathered differences (D, K') in the product's type and its sums (I, width)
-        step = chunk_rows(max(sentences * max(width, 1) * np.dtype(dtype).itemsize, iterations * self._width * 8),
-                          resample.samples, GATHER_BYTES)
-        block = chunk_rows(sentences * np.dtype(dtype).itemsize, iterations, MASK_BYTES)
-        # (I, D) indicators of each other reference drawn; with two references, the draws
-        # themselves (0 or 1: no second array of I x D, 50 MB at 10^5 sentences)
-        drawn = ([draws] if n_refs == 2 else [draws == r for r in range(1, n_refs)]) if width else []
+        step = chunk_rows(iterations * columns * 8, resample.samples, STEP_BYTES)
         for start in range(0, resample.samples, step):
             indices = resample.indices[start:start + step]
-            chunk = len(indices)
             # every iteration sums reference 0's rows of the resample, plus the differences
-            # where another reference is drawn: (I, D) indicators times the gathered (D, chunk*K'),
-            # a block of iterations at a time (exact integers: the blocks change no sum)
+            # where another reference is drawn
             sums = np.broadcast_to((resample.counts[start:start + step] @ first)[:, None, :],
-                                   (chunk, iterations, columns)).copy()
-            for indicators, difference in zip(drawn, differences):
-                gathered = difference[indices.T].reshape(sentences, chunk * width)    # (D, chunk*K')
-                for i in range(0, iterations, block):
-                    part = indicators[i:i + block].astype(dtype) @ gathered  # (one block's indicators at a time)
-                    sums[:, i:i + block, varying] += part.reshape(len(part), chunk, width).transpose(1, 0, 2)
-            out[start:start + chunk] = self._score_sums(sums).mean(axis=1)
+                                   (len(indices), iterations, columns)).copy()
+            if len(varying):
+                added = self._drawn_differences(draws, differences, indices, dtype)
+                sums[:, :, varying] += added.reshape(iterations, len(indices), len(varying)).transpose(1, 0, 2)
+            out[start:start + len(indices)] = self._score_sums(sums).mean(axis=1)
         return out
+
+    @staticmethod
+    def _drawn_differences(draws: np.ndarray, differences: list[np.ndarray], indices: np.ndarray,
+                           dtype: type) -> np.ndarray:
+        """(I, N * K'): for each iteration, resample and varying column, the sum over the resample's
+        positions of the difference (reference r minus reference 0) of the sentence at the position
+        where reference r is drawn there. A block of positions at a time: (I, B) indicators (the
+        draws themselves with two references, 0 or 1) times the (B, N * K') gathered differences.
+        The values are integers whose partial sums stay below the type's exact range (float32:
+        2**24, see :meth:`_float_type`), so the blocks change no sum."""
+        iterations, sentences = draws.shape
+        samples, width = indices.shape[0], differences[0].shape[1]
+        total = np.zeros((iterations, samples * width), dtype)
+        block = chunk_rows(iterations * np.dtype(dtype).itemsize, sentences, BLOCK_BYTES)
+        for start in range(0, sentences, block):
+            positions = slice(start, start + block)
+            drawn = draws[:, positions]
+            rows = indices[:, positions].T                                                  # (B, N)
+            for r, difference in enumerate(differences, start=1):
+                indicators = (drawn if len(differences) == 1 else drawn == r).astype(dtype)  # (I, B)
+                total += indicators @ difference[rows].reshape(len(rows), samples * width)
+        return total
 
     def swapped_scores(self, baseline: np.ndarray, system: np.ndarray,
                        keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
