@@ -163,6 +163,28 @@ def test_cli_refs_prefix_annotator_and_absent(tmp_path):
     assert "2 blocks" in run.stderr and "unchanged" in run.stderr
 
 
+def test_cli_refs_warns_of_other_reference_files_a_glob_would_take(tmp_path, monkeypatch):
+    """Reference files of an earlier run (another gold, other -a) beside the ones written are
+    named in a warning (out/REF* would read them as references of this gold), never removed;
+    a folder or prefix holding only this run's files gets no warning."""
+    gold = tmp_path / "gold.m2"
+    gold.write_text(COMBINED, encoding="utf-8")
+    out = tmp_path / "out"
+    run = CliRunner().invoke(main, ["m2", "refs", str(gold), "-o", str(out)])
+    assert run.exit_code == 0 and "warning" not in run.stderr
+    (out / "REF2").write_text("old\n")
+    (out / "notes.txt").write_text("mine\n")
+    run = CliRunner().invoke(main, ["m2", "refs", str(gold), "-o", str(out)])
+    assert run.exit_code == 0 and run.stdout.split() == [str(out / name) for name in ("INPUT", "REF0", "REF1")]
+    assert f"warning: m2 refs: 1 other reference file beside those written ({out / 'REF2'})" in run.stderr
+    assert "notes.txt" not in run.stderr and (out / "REF2").read_text() == "old\n"
+    monkeypatch.chdir(out)
+    for name in ("p.ref0", "p.ref1", "p.src"):
+        (out / name).write_text("x\n")
+    run = CliRunner().invoke(main, ["m2", "refs", str(gold), "--prefix", "p", "-a", "1"])  # p.ref0: another -a
+    assert run.exit_code == 0 and "1 other reference file beside those written (p.ref0)" in run.stderr
+
+
 def test_an_s_line_is_split_into_words_as_errant_and_the_m2_scorer_split_it(tmp_path):
     """ERRANT numbers an S line's tokens by str.split() (Doc(vocab, text.split())), the M2 scorer
     by source.split() on Unicode text: NBSP and U+2028 separate words, and the written lines join

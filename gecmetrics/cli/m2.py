@@ -12,7 +12,7 @@ from ..errors import InputError, plural
 from ..metrics.m2.compare import ErrantCompare, ErrantSettings
 from ..metrics.results import scores_signature
 
-from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, write_references
+from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, other_references, write_references
 from . import main
 from .app import SharedOptionsGroup
 from .common import check_verbose_format, corpus_files, progress_unless, score
@@ -64,6 +64,12 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
             click.echo(f"gecmetric: m2 refs: annotator {label}: {plural(filled, 'block')} {have} no line for it, "
                        f"{reading}; "
                        f"annotator 0 changed {changed} of them", err=True)
+    others = other_references(written, output_dir, prefix)
+    if others:
+        click.echo(f"gecmetric: warning: m2 refs: {plural(len(others), 'other reference file')} beside those written "
+                   f"({', '.join(others[:3])}{' ...' if len(others) > 3 else ''}), from another gold or run: a glob "
+                   f"of the references would read {'it' if len(others) == 1 else 'them'} too; remove "
+                   f"{'it' if len(others) == 1 else 'them'} or write to an empty folder", err=True)
     for path in written:
         click.echo(path)
 

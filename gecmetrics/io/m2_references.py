@@ -213,6 +213,25 @@ def reference_paths(labels: Sequence[int], directory: str | None = None, prefix:
     return f"{prefix}.src", [f"{prefix}.ref{label}" for label in labels]
 
 
+def other_references(written: Sequence[str], directory: str | None = None, prefix: str | None = None) -> list[str]:
+    """Reference files beside the ones just ``written`` that a glob of them would also take
+    (``DIR/REF*`` or ``P.ref*``), sorted: left by an earlier run (a gold with more annotators,
+    or other -a), they would be read as one more reference of this gold. Nothing is removed."""
+    if directory is not None:
+        shown, start = os.fspath(directory), "REF"
+    elif prefix is not None:
+        shown, start = os.path.dirname(os.fspath(prefix)), os.path.basename(os.fspath(prefix)) + ".ref"
+    else:
+        return []
+    written_names = {os.path.basename(path) for path in written}
+    try:
+        names = os.listdir(shown or ".")
+    except OSError:
+        return []
+    return sorted(os.path.join(shown, name) for name in names if name.startswith(start) and name not in written_names
+                  and os.path.isfile(os.path.join(shown, name)))
+
+
 MAX_REFERENCE_FILES = 100
 """Reference files :func:`write_references` writes unless ``many_files=True``: M2 files have a
 few annotators (CoNLL-2014: 2, BEA-2019 dev: up to 5); an annotator id per edit (a damaged or
