@@ -130,6 +130,19 @@ def test_m2_score_bad_beta_is_one_line(conll14):
                                         "--sentence-average")
 
 
+def test_sentence_average_is_refused_with_a_type_table(conll14):
+    """-cat's rows are corpus figures per error type: with the sentence average, its total row put
+    the mean P, R, F beside the summed counts (7 10 17 with a P of 69.67); refused, naming both."""
+    gold = str(conll14 / "official-2014.combined.m2")
+    hyp, ref = str(conll14 / "official-2014.0.m2"), str(conll14 / "official-2014.1.m2")
+    for command in (["m2", "score", "-s", gold, "-o", str(conll14 / "AMU"), "--sentence-average", "-cat", "3"],
+                    ["sentm2", "-s", gold, "-o", str(conll14 / "AMU"), "-cat", "1"],
+                    ["m2", "compare", "-hyp", hyp, "-ref", ref, "--sentence-average", "-cat", "2", "--tsv"],
+                    ["senterrant", "-hyp", hyp, "-ref", ref, "-cat", "3"]):
+        message = one_line_error(*command)
+        assert "-cat" in message and "--sentence-average" in message, command
+
+
 def test_sentm2_in_compare(conll14):
     table_args = ["compare", "-s", str(conll14 / "INPUT"), "-r", str(conll14 / "REF0"), "-o", str(conll14 / "AMU"),
                   "--m2", str(conll14 / "official-2014.combined.m2"), "--metrics", "sentm2,m2", "--json"]

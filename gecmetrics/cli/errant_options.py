@@ -40,11 +40,15 @@ def check_corpus_figures(category_level: int | None, options: dict[str, Any], *,
     """-cat and the macro average (--macro, or --f_average macro in ``options``) are figures of
     the corpus's per-type counts: refused with --sentence, --mean or a paired test (before, m2
     compare dropped -cat from its sentence table without a word, and --macro --sentence ended
-    in a message about the metric's attributes)."""
+    in a message about the metric's attributes); -cat is refused with the sentence average too (its
+    type rows were corpus figures and its total row the mean beside the summed counts)."""
     macro = options.get("macro") or options.get("average") == "macro"
     if (category_level is not None or macro) and (sentence or mean or paired):
         raise InputError("-cat and --macro print corpus figures per error type: no --sentence, --mean or paired "
                          "test with them")
+    if category_level is not None and options.get("sentence_average"):  # its total row mixed the two
+        raise InputError("-cat prints corpus figures per error type and --sentence-average a mean over sentences: "
+                         "a total row would put the mean beside the summed counts; give one of them")
 
 
 def check_report_numbers() -> None:

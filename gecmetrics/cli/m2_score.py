@@ -61,7 +61,8 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
     """
     gold_path, hypotheses = positional_inputs(files, gold_path, hypotheses)
     scoring = ScoringOptions.take(options)
-    check_corpus_figures(category_level, {"macro": macro}, sentence=scoring.sentence, mean=scoring.mean,
+    check_corpus_figures(category_level, {"macro": macro, "sentence_average": options.get("sentence_average")},
+                         sentence=scoring.sentence, mean=scoring.mean,
                          paired=scoring.paired)
     scorer = in_run(M2Scorer(**given_settings(M2Settings, options), per_type=category_level is not None,
                              **({"average": "macro"} if macro else {})))
