@@ -154,6 +154,19 @@ def test_metric_text_syntax() -> None:
     assert metrics[2].lambda_ == 1.0
 
 
+def test_a_setting_named_without_a_value_is_true_only_for_an_on_off_setting() -> None:
+    """``gleu:f`` and ``green-char:normalize-space`` turn the setting on; ``gleu:n`` or
+    ``green:beta`` alone said "must be an integer, got 'true'": now that the setting needs a value."""
+    assert metrics_from_text("gleu:best_reference")[0].settings.best_reference is True
+    assert metrics_from_text("green-char:normalize-space")[0].settings.normalize_space is True
+    for text, key in (("gleu:n", "n"), ("green:beta", "beta"), ("gleu0:l", "l")):
+        with pytest.raises(InputError, match=rf"setting '{key}' of metric '{text.split(':')[0]}' needs a value "
+                                             rf"\({text}=VALUE\)"):
+            metrics_from_text(text)
+    with pytest.raises(InputError, match="has no setting 'zz'"):
+        metrics_from_text("gleu:zz")
+
+
 def test_a_colon_in_a_setting_value_is_written_percent_3a_for_every_metric() -> None:
     """':' separates settings in metric text, so a value's ':' is written %3A, for every metric
     (it was the LLM judges' model and URL alone: bertscore:device=cuda%3A1 was refused, and

@@ -217,8 +217,19 @@ class MetricSpec:
 
     name: str
     settings: dict[str, str] = field(default_factory=dict)
+    bare: tuple[str, ...] = ()
+    """Settings written without a value (``gleu:f``): true, for an on/off setting only."""
 
     def build(self):
+        settings_class = metric_info(self.name).cls.settings_class if self.bare else None
+        for key in self.bare:  # (a setting the metric lacks: get_metric's message)
+            canonical = settings_class.canonical_name(key)
+            try:
+                if canonical is not None:
+                    settings_class.infos()[canonical].parse(canonical, "true")
+            except InputError:  # (was "must be an integer, got 'true'")
+                raise InputError(f"setting {key!r} of metric {self.name!r} needs a value ({self.name}:{key}=VALUE); "
+                                 "a name alone turns an on/off setting on") from None
         return get_metric(self.name, **self.settings)
 
 
@@ -251,7 +262,7 @@ def parse_metric_spec(text: str) -> MetricSpec:
         if key in settings:
             raise InputError(f"setting {key!r} given twice in metric {_shown_spec(text)}")
         settings[key] = value.strip().replace("%3A", ":").replace("%3a", ":") if "=" in part else "true"
-    return MetricSpec(name, settings)
+    return MetricSpec(name, settings, tuple(part.strip() for part in parts[1:] if "=" not in part))
 
 
 def parse_metric_list(texts: str | Sequence[str]) -> list[MetricSpec]:
