@@ -350,28 +350,36 @@ def test_columns_drawn_together_get_what_each_draws_alone(monkeypatch):
         drawn_columns([columns[0], (columns[1][0], {n: s[:20] for n, s in columns[1][1].items()})], "bs", 10, 0, 10)
 
 
-def test_sampled_gleu_bootstrap_does_not_depend_on_its_blocks(monkeypatch):
-    """GLEU+'s bootstrap sums its positions a block at a time (one product per block) and scores
-    its resamples a step at a time: the scores are the same, bit for bit, whatever the blocks
-    and steps, and those of each resample scored as
-    a corpus, with two references (the draws as indicators) and with three."""
+def test_sampled_gleu_paired_tests_do_not_depend_on_their_blocks(monkeypatch):
+    """GLEU+'s bootstrap and randomization sum their sentences a block at a time (one product per
+    block) and score their resamples and trials a step at a time: the scores are the same, bit
+    for bit, whatever the blocks and steps, and those of each resample or swapped corpus scored
+    as a corpus, with two references (the draws as indicators) and with three."""
     from gecmetrics.metrics.gleu import resampler as gleu_resampler
 
     for references in (2, 3):
         sources, refs, systems = synthetic_corpus(2, sentences=40)
         refs = refs + [systems["weak"]] * (references - 2)  # (three: the draws are no longer 0 or 1)
         metric = GLEU(iterations=30)
-        stats = metric.statistics(metric.encode(sources, refs), systems["good"])
-        prepared = resampler_for(metric, references).prepare(stats)
-        indices = bootstrap_indices(40, 50, seed=4)
-        whole = resampler_for(metric, references).bootstrap_scores(prepared, Resample(indices))
+        encoded = metric.encode(sources, refs)
+        stats = {name: metric.statistics(encoded, systems[name]) for name in ("good", "INPUT")}
+        prepared = {name: resampler_for(metric, references).prepare(rows) for name, rows in stats.items()}
+        indices, keep = bootstrap_indices(40, 50, seed=4), randomization_masks(40, 30, seed=5)
+
+        def scores():
+            resampler = resampler_for(metric, references)
+            return (resampler.bootstrap_scores(prepared["good"], Resample(indices)),
+                    *resampler.swapped_scores(prepared["INPUT"], prepared["good"], keep))
+        whole = scores()
         for i, rows in enumerate(indices):
-            assert whole[i] == pytest.approx(metric.score(stats[rows]).score, abs=1e-12)
-        for budget in (1, 30 * 4 * 7, 30 * 4 * 29):  # one position a block, 7, 29 (the last block shorter)
+            assert whole[0][i] == pytest.approx(metric.score(stats["good"][rows]).score, abs=1e-12)
+        for t, mask in enumerate(keep):
+            mixed = np.where(mask[:, None, None], stats["INPUT"], stats["good"])
+            assert whole[1][t] == pytest.approx(metric.score(mixed).score, abs=1e-12)
+        for budget in (1, 30 * 4 * 7, 30 * 4 * 29):  # one sentence a block, some, then others (the last shorter)
             monkeypatch.setattr(gleu_resampler, "BLOCK_BYTES", budget)
-            monkeypatch.setattr(gleu_resampler, "STEP_BYTES", budget * 8)  # and some resamples a step
-            assert np.array_equal(resampler_for(metric, references).bootstrap_scores(prepared, Resample(indices)),
-                                  whole)
+            monkeypatch.setattr(gleu_resampler, "STEP_BYTES", budget * 8)  # and some resamples or trials a step
+            assert all(np.array_equal(a, b) for a, b in zip(scores(), whole))
             monkeypatch.undo()
 
 

@@ -72,6 +72,23 @@ class GLEULayout:
                 stats[..., self.numerator], stats[..., self.denominator])
 
 
+class ScoredLayout(GLEULayout):
+    """The columns a corpus score reads (:attr:`GLEULayout.scored`) alone, in that order: the two
+    lengths, then the numerators and the denominators for orders 1..N (the sums of a paired
+    test, scored without first spreading them back to every column)."""
+
+    __slots__ = ()
+
+    @property
+    def width(self) -> int:
+        return 2 + 2 * self.n
+
+    def split(self, stats: np.ndarray) -> tuple[Any, ...]:
+        """(first length, second length, None, None, numerator, denominator)."""
+        n = self.n
+        return stats[..., 0], stats[..., 1], None, None, stats[..., 2:2 + n], stats[..., 2 + n:2 + 2 * n]
+
+
 @dataclass(repr=False)
 class GLEUResult(OneScore):
     """A GLEU score (a fraction) with the per-order statistics behind it.

@@ -5,6 +5,7 @@ import numpy as np
 
 from ...core.aggregate import sum_selected
 from ...core.resampling import Resample, Resampler, chunk_rows, compact_rows, float64_rows
+from .gleu import ScoredLayout, corpus_gleu
 
 
 BLOCK_BYTES = 16 * 2**20
@@ -36,7 +37,7 @@ class SampledGLEUResampler(Resampler):
         self.label = "GLEU+"
         self.signature = metric.signature(references)
         self._columns = metric.layout.scored
-        self._width = metric.layout.width
+        self._scored_layout = ScoredLayout(metric.layout.n)
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
         statistics = self.metric.check_statistics(statistics, self.references)  # the draws are of that many references
@@ -46,9 +47,8 @@ class SampledGLEUResampler(Resampler):
         return prepared.shape[0]
 
     def _score_sums(self, sums: np.ndarray) -> np.ndarray:
-        full = np.zeros(sums.shape[:-1] + (self._width,))
-        full[..., self._columns] = sums
-        return self.metric.score_from_sums(full)
+        """GLEU+ of sums of the scored columns, as :meth:`GLEU.score_from_sums` scores all columns."""
+        return corpus_gleu(self._scored_layout, sums)
 
     def _draws(self, prepared: np.ndarray) -> np.ndarray:
         return self.metric.draws(prepared.shape[0], prepared.shape[1])
@@ -114,27 +114,48 @@ class SampledGLEUResampler(Resampler):
         baseline, system = float64_rows(baseline), float64_rows(system)
         draws = self._draws(baseline)
         iterations, sentences = draws.shape
-        columns = baseline.shape[2]
-        rows = np.arange(sentences)
+        n_refs, columns = baseline.shape[1], baseline.shape[2]
         sums_baseline = sum_selected(baseline, draws)
         sums_system = sum_selected(system, draws)
-        dtype = self._float_type(sentences, baseline - system)
+        # what a sentence's baseline row adds to the system's sums in place of its own, with
+        # reference 0 drawn (first), and how much more with reference r drawn (others)
+        swap = baseline - system
+        first = swap[:, 0]
+        varying = np.flatnonzero(np.any(swap != swap[:, :1], axis=(0, 1)))
+        dtype = self._float_type(sentences, *(swap[:, r] - first for r in range(1, n_refs)))
+        others = [(swap[:, r] - first)[:, varying].astype(dtype) for r in range(1, n_refs)]
         trials = keep_baseline.shape[0]
-        scores_a = np.zeros((trials, iterations))
-        scores_b = np.zeros((trials, iterations))
-        block = chunk_rows(sentences * columns * 8, iterations)
-        step = chunk_rows(block * columns * 8 * 2, trials)
-        for first_iteration in range(0, iterations, block):
-            part = draws[first_iteration:first_iteration + block]                  # (b, D)
-            # per sentence and iteration, the drawn reference's row: baseline minus system
-            difference = (baseline[rows, part] - system[rows, part]).transpose(1, 0, 2)  # (D, b, K)
-            difference = difference.reshape(sentences, -1).astype(dtype)
-            total_b = sums_baseline[first_iteration:first_iteration + block]
-            total_s = sums_system[first_iteration:first_iteration + block]
-            for start in range(0, trials, step):
-                mask = keep_baseline[start:start + step].astype(dtype)
-                sums_a = total_s + (mask @ difference).reshape(len(mask), len(part), columns)
-                sums_b = total_b + total_s - sums_a
-                scores_a[start:start + step, first_iteration:first_iteration + block] = self._score_sums(sums_a)
-                scores_b[start:start + step, first_iteration:first_iteration + block] = self._score_sums(sums_b)
-        return scores_a.mean(axis=1), scores_b.mean(axis=1)
+        scores_a, scores_b = np.empty(trials), np.empty(trials)
+        step = chunk_rows(iterations * columns * 8, trials, STEP_BYTES)
+        for start in range(0, trials, step):
+            keep = keep_baseline[start:start + step]
+            # pseudo-system A: the system's sentences, the baseline's where kept; B the other way
+            sums_a = sums_system + (keep.astype(np.float64) @ first)[:, None, :]    # (T, I, K)
+            if len(varying):
+                added = self._kept_differences(draws, others, keep, dtype)             # (T * K', I)
+                sums_a[:, :, varying] += added.reshape(len(keep), len(varying), iterations).transpose(0, 2, 1)
+            sums_b = sums_baseline + sums_system - sums_a
+            scores_a[start:start + len(keep)] = self._score_sums(sums_a).mean(axis=1)
+            scores_b[start:start + len(keep)] = self._score_sums(sums_b).mean(axis=1)
+        return scores_a, scores_b
+
+    @staticmethod
+    def _kept_differences(draws: np.ndarray, others: list[np.ndarray], keep: np.ndarray, dtype: type) -> np.ndarray:
+        """(T * K', I): for each trial, varying column and iteration, the sum over the sentences
+        the trial keeps from the baseline of how much more swapping them in adds where reference
+        r (not 0) is drawn. A block of sentences at a time: the (T * K', B) kept differences times
+        the (B, I) indicators (the draws themselves with two references); exact integers, as in
+        :meth:`bootstrap_scores`."""
+        iterations, sentences = draws.shape
+        trials, width = keep.shape[0], others[0].shape[1]
+        total = np.zeros((trials * width, iterations), dtype)
+        block = chunk_rows(trials * width * np.dtype(dtype).itemsize, sentences, BLOCK_BYTES)
+        for start in range(0, sentences, block):
+            positions = slice(start, start + block)
+            kept = keep[:, positions].astype(dtype)                                          # (T, B)
+            drawn = draws[:, positions]
+            for r, other in enumerate(others, start=1):
+                indicators = (drawn if len(others) == 1 else drawn == r).astype(dtype).T      # (B, I)
+                rows = (kept[:, None, :] * other[positions].T[None]).reshape(trials * width, -1)  # (T * K', B)
+                total += rows @ indicators
+        return total
