@@ -64,7 +64,7 @@ def test_gotoscorer_weights_below_zero_are_said(files):
     code, out, err = run_cli("compare", "-s", files["src"], "-o", files["h1"], files["h2"], "--m2", files["ref.m2"],
                              "--hyp-m2", *hyps, "--metrics", "gotoscorer:a=0.4")
     assert code == 0 and "500.00" in out and err.startswith(warning), (out, err)
-    for flags in ([], ["-no_weight", "-a", "0.4"], ["-a", "1", "-b", "0.5", "-c", "1"]):
+    for flags in ([], ["-no_weight"], ["-a", "1", "-b", "0.5", "-c", "1"]):  # (-no_weight -a: refused, changes nothing)
         code, out, err = run_cli("gotoscorer", "-ref", files["ref.m2"], "-hyp", *hyps, *flags)
         assert code == 0 and err == "", (flags, err)
 

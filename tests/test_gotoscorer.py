@@ -337,9 +337,25 @@ def test_exact_means_keep_ties_in_first_seen_order():
 
 
 def test_systems_are_annotators_up_to_the_first_missing():
-    blocks = parse_m2(m2_text([("a b", [(0, 1, "R:X", "c", 0), (0, 1, "R:X", "d", 1), (0, 1, "R:X", "e", 3)])]),
+    blocks = parse_m2(m2_text([("a b", [(0, 1, "R:X", "c", 0), (0, 1, "R:X", "d", 1), (-1, -1, "noop", "-NONE-", 2)])]),
                       "hyp")
-    assert system_annotators(blocks) == [0, 1]
+    assert system_annotators(blocks) == [0, 1, 2]
+
+
+def test_a_line_of_an_annotator_past_the_systems_is_refused_not_left_out():
+    """Ids 0, 1, 3: the original reads systems 0 and 1 and leaves annotator 3's lines out, which
+    changed every number without a word (a mistyped id); the line is named, the file refused."""
+    gold, _ = example()
+    text = SYSTEMS.replace("|||2\n", "|||3\n")
+    message = (r"hyp.m2:9: annotator 3 beyond the file's 2 systems \(annotators 0 and 1\): GoToScorer reads the "
+               r"systems as annotators 0, 1, ... up to the first id without a line, and the original would leave "
+               r"this line out")
+    with pytest.raises(InputError, match=message):
+        read_systems(parse_m2(text, "hyp.m2"), gold, "hyp.m2")
+    with pytest.raises(InputError, match=message):
+        system_annotators(parse_m2(text, "hyp.m2"), "hyp.m2")
+    with pytest.raises(InputError, match=r"hyp.m2:4: annotator 1 beyond the file's 1 system \(annotator 0\)"):
+        read_systems(parse_m2(SYSTEMS, "hyp.m2"), gold, "hyp.m2", n_systems=1)  # (the whole file's count, in a chunk)
 
 
 def test_reference_without_the_annotator_is_an_error():
@@ -472,6 +488,40 @@ def test_a_hypothesis_file_given_twice_is_refused(tmp_path):
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], paths["hyp.m2"])
     assert code == 2 and out == "" and err == f"gecmetric: error: {paths['hyp.m2']}: given twice in -hyp: the " \
         "weights count the systems, so each file is given once\n"
+
+
+def test_a_system_file_with_an_annotator_past_its_systems_is_refused(tmp_path):
+    """One line naming the file and the edit line, read whole, chunk by chunk or from standard
+    input (whose systems each chunk finds): not a run without that line's edit."""
+    paths = write_files(tmp_path, {"ref.m2": REFERENCE, "hyp.m2": SYSTEMS.replace("|||2\n", "|||5\n"),
+                                   "other.m2": SYSTEMS})
+    for extra in ((), ("--chunk-lines", "1", "-p", "2")):
+        code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["other.m2"], paths["hyp.m2"],
+                                 *extra)
+        assert (code, out) == (2, "") and err == f"gecmetric: error: {paths['hyp.m2']}:9: annotator 5 beyond the " \
+            "file's 2 systems (annotators 0 and 1): GoToScorer reads the systems as annotators 0, 1, ... up to " \
+            "the first id without a line, and the original would leave this line out\n"
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", "-", input=open(paths["hyp.m2"]).read())
+    assert (code, out) == (2, "") and err.startswith("gecmetric: error: <stdin>:9: annotator 5 beyond") \
+        and err.count("\n") == 1
+
+
+def test_weight_flags_that_change_nothing_with_no_weight_are_refused(tmp_path):
+    """-no_weight weighs every chunk 1: -a, -b, -c and a weight file's levels were taken and left
+    unread. They still weigh the -cat table (as the original's), and -gen_w_file still writes."""
+    paths = write_files(tmp_path, {"ref.m2": REFERENCE, "hyp.m2": SYSTEMS})
+    weights = str(tmp_path / "w.txt")
+    base = ["gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-no_weight"]
+    assert run_cli(*base, "-gen_w_file", weights)[0] == 0 and open(weights).read().startswith("3\n")
+    why = "not apply to -no_weight (every chunk weighs 1: the weights a - (n + b) / (N + c) and a weight file's " \
+          "levels change only the -cat table)\n"
+    for flags, named in ((["-a", "2"], "-a does "), (["-a", "1"], "-a does "), (["-b", "0.5", "-c", "1"], "-b, -c do "),
+                         (["-w_file", weights], "-w_file does ")):
+        code, out, err = run_cli(*base, *flags)
+        assert (code, out, err) == (2, "", "gecmetric: error: " + named + why), flags
+    tables = {a: run_cli(*base, "-a", a, "-cat", "3") for a in ("1", "2")}
+    assert all(code == 0 for code, _, _ in tables.values()) and tables["1"][1] != tables["2"][1]
+    assert run_cli(*base, "-w_file", weights, "-cat", "3")[1] == tables["1"][1]
 
 
 def test_a_wrong_name_count_is_refused_before_the_one_system_warning(tmp_path):

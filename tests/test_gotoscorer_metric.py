@@ -113,6 +113,23 @@ def blocks(corpus: dict) -> tuple[list, dict[str, list]]:
 # ---------------------------------------------------------------------------- the protocol
 
 
+def test_an_edit_of_another_annotator_is_refused_at_its_line(corpus):
+    """A hypothesis M2 of one system with a line of annotator 5 (a mistyped id) is refused naming
+    that line, as ``gecmetric gotoscorer`` refuses it, whether scored alone or among systems."""
+    gold, systems = blocks(corpus)
+    text = corpus["m2"]["sys0"]
+    lines = text.splitlines()
+    at = next(k for k in range(1, len(lines)) if lines[k].startswith("A ") and lines[k - 1].startswith("A "))
+    lines[at] = lines[at][:-1] + "5"
+    wrong = parse_m2("\n".join(lines) + "\n", "wrong.m2")
+    message = f":{at + 1}: has edits of annotator 5: a hypothesis M2 holds one system"
+    metric = get_metric("gotoscorer")
+    with pytest.raises(InputError, match="^hypothesis" + message):
+        metric.corpus_score(None, gold, wrong)
+    with pytest.raises(InputError, match="^wrong.m2" + message):
+        metric.corpus_score(None, gold, wrong, systems={"wrong.m2": wrong, "sys1": systems["sys1"]})
+
+
 def test_the_metric_gives_the_cores_numbers(corpus):
     gold, systems = blocks(corpus)
     core_gold = read_gold(gold)
@@ -236,7 +253,7 @@ def test_settings_columns_and_errors(corpus):
         metric.column_index("nope")
     gold, systems = blocks(corpus)
     two = parse_m2(corpus["m2"]["sys0"].replace("|||0\n", "|||1\n", 1) + "", "two.m2")
-    with pytest.raises(InputError, match="two:1: has edits of annotator 1: a hypothesis M2 holds one system"):
+    with pytest.raises(InputError, match="two:2: has edits of annotator 1: a hypothesis M2 holds one system"):
         score_corpus([metric], Corpus(None, [], {"two": two}, gold))
     with pytest.raises(InputError, match="setting weights is empty: give 'systems' or a weight file"):
         get_metric("gotoscorer", weights=" ")  # (weights=$W with W unset was read as 'systems')
@@ -305,9 +322,10 @@ def test_the_command_and_compare_sign_one_metric_and_settings_alike(files, corpu
     weights = str(tmp_path / "w.txt")
     assert run_cli("gotoscorer", "-ref", files["gold.m2"], "-hyp", *hypotheses, "-ref_id", "1", "--make-weights",
                    weights)[0] == 0
-    changed = (["-ref_id", "1", "-a", "2", "-b", "0.5", "-c", "1", "-no_weight", "-w_file", weights],
-               f"gotoscorer:ref_id=1:a=2:b=0.5:c=1:no_weight=true:weights={weights}")
-    for flags, spec in (([], "gotoscorer"), changed):
+    changed = (["-ref_id", "1", "-a", "2", "-b", "0.5", "-c", "1", "-w_file", weights],
+               f"gotoscorer:ref_id=1:a=2:b=0.5:c=1:weights={weights}")
+    unweighted = (["-ref_id", "1", "-no_weight"], "gotoscorer:ref_id=1:no_weight=true")  # (-a ... with it: refused)
+    for flags, spec in (([], "gotoscorer"), changed, unweighted):
         code, out, err = run_cli("gotoscorer", "-ref", files["gold.m2"], "-hyp", *hypotheses, *flags, "--signature",
                                  "--json")
         assert code == 0, err

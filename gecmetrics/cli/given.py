@@ -37,3 +37,19 @@ def refuse_idle_attribution_options(methods: list[str], over_bound: str) -> None
         if not read and given_flag(name):
             flag = "--" + name.replace("_", "-")
             raise InputError(f"{flag} does nothing with --method {','.join(methods)} (no method here reads it)")
+
+
+def refuse_gotoscorer_weight_flags(no_weight: bool, category: str | None, weight_file: str | None,
+                                   make_weights: str | None) -> None:
+    """gotoscorer's weight flags that contradict each other or change nothing: -w_file reads the
+    levels -gen_w_file writes; with -no_weight every chunk weighs 1, so -a, -b, -c and a weight
+    file's levels change no score (only the signature), unless -cat prints its table, which
+    weighs the chunks whatever -no_weight, as the original's does (-gen_w_file still writes)."""
+    if weight_file is not None and make_weights is not None:
+        raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
+    idle = [flag for name, flag in (("a", "-a"), ("b", "-b"), ("c", "-c"), ("weight_file", "-w_file"))
+            if no_weight and category is None and given_flag(name)]
+    if idle:
+        raise InputError(f"{', '.join(idle)} {'does' if len(idle) == 1 else 'do'} not apply to -no_weight (every "
+                         "chunk weighs 1: the weights a - (n + b) / (N + c) and a weight file's levels change only "
+                         "the -cat table)")

@@ -11,6 +11,7 @@ from ..io.text import check_distinct, first_repeated
 from ..metrics.results import SENTENCES_EACH, scores_signature
 from . import main
 from .context import check_command_outputs
+from .given import refuse_gotoscorer_weight_flags
 from .common import corpus_files, echo_json, echo_scores, echo_table, json_result, progress_unless
 from .numbers import FLOAT, IntRange
 from .options import GreedyCommand, GreedyOption
@@ -67,8 +68,7 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     out = ScoringOptions.take(options)
     if category is not None and out.format in ("json", "tsv"):  # (JSON left it out; TSV got its text)
         raise InputError("adds the difficulty table: not with --json or --tsv, streams of one table", "-cat")
-    if weight_file is not None and make_weights is not None:
-        raise InputError("-w_file reads weights and -gen_w_file writes the systems' weights: give one of them")
+    refuse_gotoscorer_weight_flags(no_weight, category, weight_file, make_weights)
     check_distinct(hypotheses, "in -hyp: the weights count the systems, so each file is given once")
     given = [] if names is None else names.split(",")
     if not all(name.strip() for name in given) or first_repeated(given) is not None:

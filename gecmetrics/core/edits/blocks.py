@@ -102,6 +102,11 @@ class Block:
         """The edit lines of one annotator, in file order (noop lines included)."""
         return [edit for edit in self.edits if edit.annotator == annotator]
 
+    def edit_line(self, index: int) -> int | None:
+        """1-based file line of the ``index``-th edit line (an ERRANT M2 block's edit lines follow
+        its ``S`` line), for messages; None for a block built in code."""
+        return self.line + 1 + index if self.line else None
+
     def __reduce__(self):  # as Edit's
         return (Block, (self.source, self.edits, self.line, self.shown_source))
 

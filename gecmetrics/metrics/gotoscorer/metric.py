@@ -24,6 +24,7 @@ from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 import numpy as np
 
+from ...core.edits.blocks import Block
 from ...errors import InputError
 from ...io.corpus import Corpus
 from ...io.gts_weights import SYSTEMS, weights_setting
@@ -253,11 +254,11 @@ class GoToScorer(Metric):
 
     def _system(self, blocks: Sequence[Any], gold: GoldChunks, name: str) -> SystemEdits:
         for block in blocks:
-            other = next((edit.annotator for edit in getattr(block, "edits", ()) if edit.annotator != 0), None)
+            other = next((k for k, edit in enumerate(getattr(block, "edits", ())) if edit.annotator != 0), None)
             if other is not None:
-                raise InputError(f"has edits of annotator {other}: a hypothesis M2 holds one system (annotator 0); "
-                                 "score files of several systems with gecmetric gotoscorer", name,
-                                 getattr(block, "line", 0) or None)
+                raise InputError(f"has edits of annotator {block.edits[other].annotator}: a hypothesis M2 holds one "
+                                 "system (annotator 0); score files of several systems with gecmetric gotoscorer",
+                                 name, block.edit_line(other) if isinstance(block, Block) else None)
         return read_system(blocks, gold, 0, name)
 
     def difficulty(self, corpus: Corpus) -> SentenceDifficulty:

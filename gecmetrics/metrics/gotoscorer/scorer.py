@@ -105,12 +105,31 @@ def system_count(annotator_ids: Iterable[int]) -> int:
 
 def system_annotators(blocks: Sequence[Block], name: str = "hypothesis") -> list[int]:
     """The systems of a hypothesis M2 as the original finds them: annotator ids 0, 1, ... up to
-    the first id without any line (``errant_parallel -cor SYS1 SYS2 ...`` writes such files)."""
-    count = system_count({edit.annotator for block in check_blocks(blocks, name) for edit in block.edits})
+    the first id without any line (``errant_parallel -cor SYS1 SYS2 ...`` writes such files); a
+    line of an id beyond them is refused (:func:`check_no_id_beyond`)."""
+    first_seen: dict[int, int | None] = {}
+    for block in check_blocks(blocks, name):
+        for index, edit in enumerate(block.edits):
+            first_seen.setdefault(edit.annotator, block.edit_line(index))
+    count = system_count(first_seen)
     if count == 0:
         raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
                          "maybe 'noop', for every sentence and system)", name)
+    check_no_id_beyond(first_seen, count, name)
     return list(range(count))
+
+
+def check_no_id_beyond(first_seen: dict[int, int | None], count: int, name: str) -> None:
+    """Refuse an edit line of an annotator id at or past ``count``, the file's systems (ids 0, 1,
+    ... up to the first without a line): the original reads none of them, so its edits would be
+    left out without a word (a mistyped id changed the numbers of every system scored with it).
+    ``first_seen``: each id's first edit line, in file order."""
+    beyond = next((annotator for annotator in first_seen if annotator >= count), None)
+    if beyond is not None:
+        systems = {1: "annotator 0", 2: "annotators 0 and 1"}.get(count, f"annotators 0 to {count - 1}")
+        raise InputError(f"annotator {beyond} beyond the file's {plural(count, 'system')} ({systems}): GoToScorer "
+                         "reads the systems as annotators 0, 1, ... up to the first id without a line, and the "
+                         "original would leave this line out", name, first_seen[beyond])
 
 
 def read_system(blocks: Sequence[Block], gold: GoldChunks, annotator: int = 0, name: str = "hypothesis"
@@ -136,16 +155,16 @@ def read_system(blocks: Sequence[Block], gold: GoldChunks, annotator: int = 0, n
 def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothesis",
                  names: Sequence[str] | None = None, n_systems: int | None = None) -> list[SystemEdits]:
     """Every system of a hypothesis M2 (annotators 0, 1, ... up to the first id without any
-    line), named ``names`` or NAME:k, in one pass over the blocks (a list, or
-    :func:`~gecmetrics.io.m2.iter_m2_blocks` of a file, which keeps no block). ``n_systems``:
-    the number of systems found in the whole file when ``blocks`` are a part of it (a system
-    may have no line in a part)."""
+    line; a line of an id beyond them is refused, :func:`check_no_id_beyond`), named ``names``
+    or NAME:k, in one pass over the blocks (a list, or :func:`~gecmetrics.io.m2.iter_m2_blocks`
+    of a file, which keeps no block). ``n_systems``: the number of systems found in the whole
+    file when ``blocks`` are a part of it (a system may have no line in a part)."""
     if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
         raise InputError(f"expected M2 blocks (gecmetrics.metrics.m2.read_m2), got {type(blocks).__name__}", name)
     _check_gold(gold)
     text_id, sources = gold.vocabulary.id, gold.tokens.sources
     per_annotator: dict[int, list[tuple]] = {}
-    present: set[int] = set()
+    first_seen: dict[int, int | None] = {}  # each annotator's first edit line, in file order
     count = 0
     for k, block in enumerate(blocks):
         if not isinstance(block, Block):
@@ -158,8 +177,9 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
             raise InputError(f"sentence {k + 1} differs from the reference's ({gold.name}, line {gold.lines[k]})",
                              name, block.line or None)
         edits: dict[int, list[tuple[int, int, int]]] = {}
-        for edit in block.edits:
-            present.add(edit.annotator)
+        for index, edit in enumerate(block.edits):
+            if edit.annotator not in first_seen:
+                first_seen[edit.annotator] = block.edit_line(index)
             if edit.type not in SKIPPED_TYPES and not edit.is_noop:
                 edits.setdefault(edit.annotator, []).append((edit.start, edit.end, text_id(edit.correction)))
         for annotator in edits.keys() - per_annotator.keys():
@@ -170,10 +190,11 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
     if count != len(gold):
         raise InputError(f"has {plural(count, 'sentence')} but {the_reference(gold.name)} has {len(gold)}", name)
     if n_systems is None:
-        n_systems = system_count(present)
+        n_systems = system_count(first_seen)
     if n_systems == 0:
         raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
                          "maybe 'noop', for every sentence and system)", name)
+    check_no_id_beyond(first_seen, n_systems, name)
     if names is not None and len(names) != n_systems:
         raise InputError(f"has {plural(n_systems, 'system')} but {plural(len(names), 'name')} were given", name)
     return [SystemEdits(names[k] if names is not None else f"{name}:{k}",
