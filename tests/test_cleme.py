@@ -190,6 +190,36 @@ def test_length_weights_follow_the_logistic_curve():
             ClippedLogistic(2.0, minimum, 1.0)
 
 
+def test_length_weights_of_very_long_chunks_warn_of_nothing_and_keep_their_values(tmp_path):
+    """exp(L - b) overflows for a chunk about 710 tokens past the bias: NumPy's RuntimeWarning
+    reached the command line ("gecmetric: warning: overflow encountered in exp"). The weights are
+    the formula's, bit for bit (its limit, clipped, where it overflows)."""
+    import warnings
+
+    from tests.conftest import run_cli
+
+    def formula(curve, lengths, bias, reverse):  # CLEME's, as it was written, its warnings silenced
+        exponent = lengths - bias if reverse else bias - lengths
+        with np.errstate(over="ignore"):
+            raw = curve.alpha * (1 / (1 + (curve.alpha - 1) * np.exp(exponent)))
+        return np.clip(raw, curve.minimum, curve.maximum)
+
+    lengths = np.arange(2000, dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for curve in (ClippedLogistic(), ClippedLogistic(2.0, 1e-300, 10.0), ClippedLogistic(0.5, 0.1, 5.0),
+                      ClippedLogistic(1e10, 1e-9, 1e20), ClippedLogistic(2.0, 1.0, 1.0)):
+            for bias, reverse in ((1.5, True), (1.5, False), (1200.25, False), (0.0, True)):
+                weights = curve.weights(lengths, bias, reverse)
+                assert weights.tobytes() == formula(curve, lengths, bias, reverse).tobytes()
+        # alpha 1 is a flat curve: 0 x exp(L - b) made nan where the exponential overflowed
+        assert ClippedLogistic(1.0, 0.5, 2.0).weights(lengths, 1.5, True).tolist() == [1.0] * len(lengths)
+    path = tmp_path / "long.m2"
+    path.write_text(m2((" ".join(f"w{i % 50}" for i in range(800)), [a_line(3, 4, "x", edit_type="Nn")])))
+    code, out, err = run_cli("cleme", "-hyp", str(path), "-ref", str(path))
+    assert (code, err) == (0, "") and out.splitlines()[1].split("\t")[1:4] == ["100.00", "100.00", "100.00"]
+
+
 def test_weighted_fp_tp_and_custom_weighting():
     ref = m2(("a b c d e f", [a_line(0, 2, "X Y Z")]))  # bias 3
     hyp = m2(("a b c d e f", [a_line(0, 2, "X Y Z"), a_line(5, 6, "F")]))

@@ -41,9 +41,17 @@ class ClippedLogistic:
             raise InputError(f"length weight minimum {self.minimum} is above its maximum {self.maximum}")
 
     def weights(self, lengths: np.ndarray, bias: float, reverse: bool) -> np.ndarray:
-        """Weight of each chunk length (CLEME's formula, evaluated in its order of operations)."""
+        """Weight of each chunk length (CLEME's formula, evaluated in its order of operations).
+        The exponential overflows past an exponent of about 709.8 (a chunk some 710 tokens
+        longer than the bias: NumPy's warning reached the command line): inf there, whose weight
+        is the formula's limit (0, or -0 for alpha below 1, then clipped), so the overflow is
+        expected, not reported; with alpha 1 the curve is flat (alpha / (1 + 0)), where 0 x inf
+        made nan."""
         exponent = lengths - bias if reverse else bias - lengths
-        raw = self.alpha * (1 / (1 + (self.alpha - 1) * np.exp(exponent)))
+        with np.errstate(over="ignore"):
+            grown = np.exp(exponent)
+            scaled = (self.alpha - 1) * grown if self.alpha != 1 else np.zeros_like(grown)
+        raw = self.alpha * (1 / (1 + scaled))
         return np.clip(raw, self.minimum, self.maximum)
 
 
