@@ -106,6 +106,11 @@ def test_bad_input(small, files):
     assert "-i/--iter must be an integer >= 1" in bad("gleu", "-s", src, "-r", ref0, "-o", hyp, "-i", "0")
     bad("gleu", "-s", src, "-r", ref0, "-o", hyp, "--variant", "bleu")
     assert "--lambda" in bad("gleu", "-s", src, "-r", ref0, "-o", hyp, "-l", "0.1")
+    # each lambda is a column, as each of green's betas: one given twice (0 and 0.0 alike) printed two identical ones
+    for command in (["gleu", "--variant", "gleu0"], ["gleu0"]):
+        for lambdas in (["0", "0"], ["0.5", "1", "5e-1"], ["1", "-l", "1.0"]):
+            assert bad(*command, "-s", src, "-r", ref0, "-o", hyp, "-l", *lambdas) == \
+                f"gecmetric: error: -l/--lambda: lambda {float(lambdas[0]):g} given twice (each lambda is a column)\n"
     assert "is a directory" in bad("gleu", "-s", src, "-r", ref0, "-o", str(__import__("pathlib").Path(hyp).parent))
 
 

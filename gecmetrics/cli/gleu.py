@@ -9,6 +9,7 @@ import click
 from ..errors import InputError
 from ..metrics.gleu.gleu import VARIANTS, GLEU, GLEUSettings
 from ..metrics.gleu.report import GLEUReport
+from ..metrics.settings import refuse_repeated_columns
 from . import main
 from .common import corpus_files
 from .inputs import corpus_options
@@ -39,7 +40,9 @@ def gleu_metrics(variant: str, lambdas: tuple[str, ...], options: dict[str, Any]
     from ..metrics.gleu.gleu2015 import GLEU2015, GLEU2015Settings
 
     parse = GLEU2015Settings.infos()["lambda_"].parse
-    return [GLEU2015(**settings, lambda_=parse("-l/--lambda", value)) for value in (lambdas or ("0",))]
+    parsed = [parse("-l/--lambda", value) for value in (lambdas or ("0",))]
+    refuse_repeated_columns("-l/--lambda", "lambda", parsed)
+    return [GLEU2015(**settings, lambda_=value) for value in parsed]
 
 
 @main.command(cls=GreedyCommand)

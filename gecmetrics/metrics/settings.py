@@ -287,10 +287,16 @@ def parse_betas(name: str, value: Any) -> tuple[float, ...]:
     """One or more betas: a number, a sequence, or text separated by '/' (``0.5/1/2``); GREEN's,
     whose -0 keeps its sign (the original prints ``-b -0`` as ``beta=-0.00``, and ``F-0.0``)."""
     betas = tuple(parse_beta(name, item, keep_sign=True) for item in _items(name, value))
-    repeated = first_repeated(betas)
-    if repeated is not None:  # (two identical columns)
-        raise InputError(f"{setting_label(name)}: beta {repeated:g} given twice (each beta is a column)")
+    refuse_repeated_columns(name, "beta", betas)
     return betas
+
+
+def refuse_repeated_columns(name: str, noun: str, values: Sequence[float]) -> None:
+    """Numbers of which each makes a column (GREEN's betas, GLEU 2015's lambdas), parsed: one
+    given twice would print two identical columns, so it is refused, naming the setting or flag."""
+    repeated = first_repeated(values)
+    if repeated is not None:
+        raise InputError(f"{setting_label(name)}: {noun} {repeated:g} given twice (each {noun} is a column)")
 
 
 def parse_floats(name: str, value: Any) -> tuple[float, ...]:
