@@ -250,26 +250,6 @@ def test_bad_arguments_are_input_errors():
         paired_test(GREEN(), sources, refs, {"a": systems["good"], "b": systems["good"][:3]})
 
 
-def test_one_system_has_nothing_to_be_tested_against():
-    """paired_test with one system returned a result (the baseline's row, no test), where the
-    command line refuses one hypothesis file; so does paired_test_from_statistics."""
-    sources, refs, systems = synthetic_corpus(2, sentences=5)
-    message = r"^a paired test needs at least two systems: the first is the baseline, which each other one is " \
-              r"tested against \(got 1\)$"
-    metric = GREEN()
-    for call in (lambda: paired_test(metric, sources, refs, {"INPUT": systems["INPUT"]}, samples=5),
-                 lambda: paired_test(metric, sources, refs, [systems["good"]], "ar", samples=5),
-                 lambda: paired_test_from_statistics(resampler_for(metric, len(refs)),
-                                                     {"good": metric.corpus_statistics(sources, refs, systems["good"])},
-                                                     samples=5)):
-        with pytest.raises(InputError, match=message):
-            call()
-    with pytest.raises(InputError, match=r"at least two systems: the first is the baseline.*\(got 0\)"):
-        paired_test(metric, sources, refs, {}, samples=5)
-    pair = {"INPUT": systems["INPUT"], "good": systems["good"]}
-    assert [s.name for s in paired_test(metric, sources, refs, pair, samples=5).systems] == ["INPUT", "good"]
-
-
 def test_too_few_resamples_for_an_interval_are_said():
     """A 95% interval from 1 to 39 resamples is a warning (the report drew '67.15 [67.63, 67.63]'
     without a word); 40 and more, and the trials of randomization, are not."""

@@ -20,7 +20,7 @@ from ..errors import InputError, kind_of
 from ..io.text import ascii_integer
 from ..core.checks import check_count, check_flag, check_seed
 from ..stats.multiple import AllPairsResult, all_pairs_test, check_correction
-from ..stats.significance import (SIGNIFICANCE_LEVEL, PairedTestResult, check_compared, check_samples,
+from ..stats.significance import (SIGNIFICANCE_LEVEL, PairedTestResult, check_samples,
                                   paired_test_from_statistics)
 from .engine import ProgressCallback, Scored, check_metrics, corpus_for, score_corpus
 from ..metrics.running import named_systems
@@ -424,10 +424,10 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
                 all_pairs: bool = False, correction: str = "holm",
                 level: float = SIGNIFICANCE_LEVEL) -> PairedTestResult | AllPairsResult:
     """Paired bootstrap (``method='bs'``) or approximate randomization (``'ar'``) of every
-    system against the first one (so at least two systems: a baseline alone is refused); with
-    ``all_pairs=True``, of every pair of systems, the p-values adjusted by ``correction``
-    (``holm``, ``bh`` or ``none``) and the clusters of systems that cannot be told apart at
-    ``level`` (an :class:`~gecmetrics.stats.multiple.AllPairsResult`).
+    system against the first one; with ``all_pairs=True``, of every pair of systems, the
+    p-values adjusted by ``correction`` (``holm``, ``bh`` or ``none``) and the clusters of
+    systems that cannot be told apart at ``level`` (an
+    :class:`~gecmetrics.stats.multiple.AllPairsResult`).
 
     >>> paired_test(GREEN(), sources, [ref0, ref1], {"INPUT": src, "AMU": amu}).systems[1].p_value
 
@@ -452,9 +452,10 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
         raise InputError("correction and level are for all_pairs=True (each system against the first has no "
                          "correction and no clusters)")
     named = named_systems(systems)
+    if not named:
+        raise InputError("a paired test needs at least one system (the baseline)")
     if all_pairs and len(named) < 2:
         raise InputError("an all-pairs test needs at least two systems")
-    check_compared(named)  # (before any scoring)
     corpus = corpus_for([metric], sources, references, named)
     scored = score_corpus([metric], corpus, cache=cache).issued()
     metric = scored.metrics[0]  # the metric as the run ran it (its signature says how)
