@@ -383,6 +383,11 @@ class GLEU(NgramMetric):
         """Corpus GLEU of summed statistics (..., K) -> (...)."""
         return corpus_gleu(self.layout, sums)
 
+    def score_from_scored_sums(self, sums: np.ndarray) -> np.ndarray:
+        """:meth:`score_from_sums` of sums of the scored columns alone (``layout.scored``, in that
+        order: a paired test's), the same values."""
+        return corpus_gleu(ScoredLayout(self.layout.n), sums)
+
     def rows(self, stats: np.ndarray, column: int = 0) -> np.ndarray:
         """The rows of fixed references: the best one per sentence with ``best_reference``, the
         only one otherwise (sampled references are drawn in :meth:`score` and the resampler)."""

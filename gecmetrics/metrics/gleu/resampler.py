@@ -5,7 +5,6 @@ import numpy as np
 
 from ...core.aggregate import sum_selected
 from ...core.resampling import Resample, Resampler, chunk_rows, compact_rows, float64_rows
-from .gleu import ScoredLayout, corpus_gleu
 
 
 BLOCK_BYTES = 16 * 2**20
@@ -37,7 +36,6 @@ class SampledGLEUResampler(Resampler):
         self.label = "GLEU+"
         self.signature = metric.signature(references)
         self._columns = metric.layout.scored
-        self._scored_layout = ScoredLayout(metric.layout.n)
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
         statistics = self.metric.check_statistics(statistics, self.references)  # the draws are of that many references
@@ -47,8 +45,7 @@ class SampledGLEUResampler(Resampler):
         return prepared.shape[0]
 
     def _score_sums(self, sums: np.ndarray) -> np.ndarray:
-        """GLEU+ of sums of the scored columns, as :meth:`GLEU.score_from_sums` scores all columns."""
-        return corpus_gleu(self._scored_layout, sums)
+        return self.metric.score_from_scored_sums(sums)
 
     def _draws(self, prepared: np.ndarray) -> np.ndarray:
         return self.metric.draws(prepared.shape[0], prepared.shape[1])
