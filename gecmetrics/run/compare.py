@@ -427,7 +427,8 @@ def paired_test(metric, sources: Sequence[str] | None, references: Sequence[Any]
     system against the first one; with ``all_pairs=True``, of every pair of systems, the
     p-values adjusted by ``correction`` (``holm``, ``bh`` or ``none``) and the clusters of
     systems that cannot be told apart at ``level`` (an
-    :class:`~gecmetrics.stats.multiple.AllPairsResult`).
+    :class:`~gecmetrics.stats.multiple.AllPairsResult`). The baseline alone is its score and its
+    bootstrap interval, with no test.
 
     >>> paired_test(GREEN(), sources, [ref0, ref1], {"INPUT": src, "AMU": amu}).systems[1].p_value
 
