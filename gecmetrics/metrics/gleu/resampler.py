@@ -8,17 +8,18 @@ from ...core.resampling import Resample, Resampler, chunk_rows, compact_rows, fl
 
 
 BLOCK_BYTES = 16 * 2**20
-"""Bound of one block of sentence positions in :meth:`SampledGLEUResampler.bootstrap_scores`: the
-iterations' indicators of those positions in the product's float type (at 500 iterations and
-float32, 8,388 positions a block). Each block is one matrix product of (iterations x positions)
-indicators by the (positions x resamples * columns) gathered differences: a product of that shape
-runs near the BLAS's speed, where one over every position at once (a 10^5-long inner dimension,
-a few resamples and iterations wide) spent its time copying its operands."""
+"""Bound of the operand that :class:`SampledGLEUResampler`'s paired tests make for one block of
+sentences, in the product's float type: the bootstrap's indicators of the reference drawn (500
+iterations, float32: 8,388 sentences a block), the randomization's kept differences (trials x
+columns). Each block is one matrix product, (iterations x sentences) by (sentences x resamples x
+columns) or (trials x columns x sentences) by (sentences x iterations): shapes the BLAS runs near
+its speed, where one product over every sentence at once (a 10^5-long inner dimension, a few
+iterations and resamples wide) spent its time copying its operands."""
 
 
 STEP_BYTES = 16 * 2**20
-"""Bound of the float64 sums (resamples x iterations x columns) of the resamples that
-:meth:`SampledGLEUResampler.bootstrap_scores` scores at once (CoNLL-2014 draws 3,196 resamples a
+"""Bound of the float64 sums (resamples or trials x iterations x columns) that
+:class:`SampledGLEUResampler`'s paired tests score at once (CoNLL-2014 draws 3,196 resamples a
 chunk: 400 a step at 500 iterations and n = 4)."""
 
 
@@ -52,7 +53,7 @@ class SampledGLEUResampler(Resampler):
 
     @staticmethod
     def _float_type(sentences: int, *arrays: np.ndarray) -> type:
-        largest = max(float(np.abs(a).max()) if a.size else 0.0 for a in arrays)
+        largest = max((float(np.abs(a).max()) if a.size else 0.0 for a in arrays), default=0.0)
         return np.float32 if sentences * largest < 2 ** 24 else np.float64
 
     def score(self, prepared: np.ndarray) -> float:
