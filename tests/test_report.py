@@ -593,6 +593,23 @@ def test_attributed_metrics_and_human_tables_are_checked_before_any_work(tmp_pat
         render_html({"title": "x"})
 
 
+def test_a_human_table_no_column_correlates_with_is_refused(tmp_path):
+    """Human scores the same for every system (or a metric's scores the same for every system,
+    in every column): no correlation can be computed, and the page drew its figures against no
+    human score, at NaN, exit 0; refused as meta-eval refuses it, naming why once. One column
+    without a correlation among others stays a note."""
+    corpus = small_corpus()
+    names = list(corpus.hypotheses)
+    files = write_files(tmp_path, {"same.tsv": "system\thuman\n" + "".join(f"{n}\t1\n" for n in names),
+                                   "ok.tsv": "system\thuman\n" + "".join(f"{n}\t{k}\n" for k, n in enumerate(names))})
+    with pytest.raises(InputError, match=r"^no correlation with the human table \S*same.tsv can be computed: human "
+                                         r"column 'human' of \S*same.tsv is the same \(1\) for all 3 systems: its "
+                                         r"correlation is undefined$"):
+        report_data(corpus, ["gleu", "green"], human=files["same.tsv"], samples=20, attribution=[])
+    data = report_data(corpus, ["gleu", "green"], human=files["ok.tsv"], samples=20, attribution=[])
+    assert data["meta"]["correlations"]
+
+
 # ---------------------------------------------------------------- the page
 
 

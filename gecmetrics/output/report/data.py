@@ -669,13 +669,15 @@ def _checked_human(human: Any, human_score: Any, systems: list[str]) -> Any:
 
 def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any) -> dict[str, Any]:
     """System-level correlations of every score column with the human scores (of the systems
-    the human table has), and the points of the scatter figures."""
+    the human table has), and the points of the scatter figures; a column without one is a note,
+    and no correlation at all an InputError, as meta-eval refuses it (the human scores, or every
+    column's scores, the same for all the systems)."""
     from ...meta.system_level import meta_evaluate
     from ...meta.systems import EXPLICIT_HINT
 
     table = human  # a table checked before any work (_checked_human)
     judged = [name for name in systems if name in table.systems]
-    correlations, notes, used = [], [], judged
+    correlations, notes, used, refused = [], [], judged, {}
     for column in columns:
         scores = {name: column["scores"][systems.index(name)] for name in judged}
         oriented = scores if column["higher_is_better"] else {name: -value for name, value in scores.items()}
@@ -683,6 +685,7 @@ def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any)
             result = meta_evaluate({column["label"]: oriented}, table, human_score)
         except InputError as err:  # e.g. a column with the same score for every system
             notes.append(f"{column['label']}: {err}")
+            refused.setdefault(str(err), column["label"])
             continue
         used = list(getattr(result, "systems", None) or result.correlations[0].systems) if result.correlations \
             else used
@@ -692,6 +695,8 @@ def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any)
                 notes.append(note)
         correlations += [{"metric": column["label"], "human": c.human_score, "pearson": c.pearson,
                           "spearman": c.spearman, "n": c.n_systems} for c in result.correlations]
+    if not correlations:  # (the page drew its figures against no human score, at NaN, exit 0)
+        raise InputError(f"no correlation with the human table {table.name} can be computed: {'; '.join(refused)}")
     humans = sorted({c["human"] for c in correlations})
     return {"table": table.name, "source": table.source, "systems": used,
             "left_out": [name for name in systems if name not in used],
