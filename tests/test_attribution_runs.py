@@ -185,6 +185,17 @@ def test_a_progress_that_is_not_a_function_is_refused_before_any_work():
         attribute_corpus(small_corpus(), "gleu", progress="bar")
 
 
+def test_an_unknown_option_of_attribute_corpus_is_refused_before_any_work(monkeypatch):
+    """attribute_corpus(..., foo=1) was a TypeError from attribute_systems, after ERRANT had
+    annotated the systems: an InputError naming it and the options there are, before anything."""
+    from gecmetrics.output.report import attribution
+
+    monkeypatch.setattr(attribution, "attribution_annotator", lambda *args: pytest.fail("annotated first"))
+    with pytest.raises(InputError, match=r"^attribute_corpus has no option 'foo'; its options: column, spacy_model, "
+                                         r"annotator, cache, methods, max_exact_edits, .*progress$"):
+        attribute_corpus(small_corpus(), "gleu", foo=1)
+
+
 def test_a_progress_display_times_each_run_from_its_start(monkeypatch):
     """One display serves the report's runs (scoring, then each attribution): the second run's
     rate and time left were counted from the first run's start, and its two seconds' delay was

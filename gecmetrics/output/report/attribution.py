@@ -289,8 +289,16 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
     the candidates of a metric that reads hypothesis M2. ``cache``: the persistent cache of the
     runs (as :func:`~gecmetrics.run.engine.score_files` takes it). ``options``: as
     attribute_systems."""
+    import inspect
+
     from ...metrics.registry import resolve_metrics
 
+    known = [name for name in inspect.signature(attribute_systems).parameters
+             if name not in ("corpus", "metric", "edits", "column", "annotator")]
+    unknown = [name for name in options if name not in known]
+    if unknown:  # (a TypeError from attribute_systems, after the systems' annotation)
+        raise InputError(f"attribute_corpus has no option {unknown[0]!r}; its options: column, spacy_model, "
+                         f"annotator, cache, {', '.join(known)}")
     metrics = resolve_metrics([metric] if isinstance(metric, (str, Metric)) else metric)
     if len(metrics) != 1:
         raise InputError(f"attribution takes one metric, got {len(metrics)}")
