@@ -88,3 +88,10 @@ def test_sections_in_every_format() -> None:
     assert render_sections(sections, "latex").startswith("% first\n\\begin{tabular}")
     assert render_sections(sections, "markdown").startswith("**first**\n\n| a | b |")
     assert render_sections(sections, "text").splitlines()[0] == "first"
+    # a title or note naming a file whose name holds a newline stays on its line: the rest of a
+    # LaTeX comment (\\end{document}) was live, a Markdown heading split in two
+    named = [Section("of nl\n\\end{document}.xml", Table(["a"], [["1"]], notes=["from x\ny"]))]
+    latex = render_sections(named, "latex").splitlines()
+    assert latex[0] == "% of nl\\n\\end{document}.xml" and latex[-1] == "% from x\\ny"
+    assert render_sections(named, "markdown").splitlines()[0] == "**of nl\\n\\\\end{document}.xml**"
+    assert render_sections(named, "text").splitlines()[0] == "of nl\\n\\end{document}.xml"

@@ -99,7 +99,9 @@ def render_sections(sections: Sequence[Any], fmt: str = "text") -> str:
         return render(sections[0].table, fmt)
     parts = []
     for section in sections:
-        title = {"markdown": f"**{section.title}**\n", "latex": f"% {section.title}"}.get(fmt, section.title)
+        # (one line: a file name holding a newline left the rest of a LaTeX comment live)
+        shown = escaped_cell(section.title, backslash=fmt == "markdown")
+        title = {"markdown": f"**{shown}**\n", "latex": f"% {shown}"}.get(fmt, shown)
         parts.append(f"{title}\n{render(section.table, fmt)}")
     return "\n\n".join(parts)
 
@@ -115,7 +117,7 @@ def _text(table: Table, notes: bool) -> str:
         out.add_row([escaped_cell(cell, backslash=False) if isinstance(cell, str) else cell for cell in row])
     for column, side in (table.text_align or {}).items():
         out.align[column] = side
-    return "\n".join([out.get_string()] + (table.notes if notes else []))
+    return "\n".join([out.get_string()] + ([escaped_cell(note, backslash=False) for note in table.notes] if notes else []))
 
 
 def _tsv(table: Table, notes: bool) -> str:
@@ -128,7 +130,7 @@ def _markdown(table: Table, notes: bool) -> str:
              "|" + "|".join(":---" if k in table.left else "---:" for k in range(len(table.header))) + "|"]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in table.rows]
     if notes and table.notes:
-        lines += ["", "Signatures:", ""] + [f"* {note}" for note in table.notes]
+        lines += ["", "Signatures:", ""] + [f"* {escaped_cell(note)}" for note in table.notes]
     return "\n".join(lines)
 
 
@@ -139,7 +141,7 @@ def _latex(table: Table, notes: bool) -> str:
     lines += [" & ".join(latex_escape(c) for c in row) + " \\\\" for row in table.rows]
     lines += ["\\bottomrule", "\\end{tabular}"]
     if notes and table.notes:
-        lines += ["% " + note for note in table.notes]
+        lines += ["% " + escaped_cell(note, backslash=False) for note in table.notes]
     return "\n".join(lines)
 
 
