@@ -70,6 +70,35 @@ def test_compiled_choice_equals_numpy_on_random_candidates(compiled, monkeypatch
                            Resample(bootstrap_indices(sentences, 25, trial)), randomization_masks(sentences, 15, trial))
 
 
+def m2_candidates(rng, sentences, candidates, weights=False):
+    """Candidates whose counts are the M2 scorer's (0 <= correct <= proposed, gold), many of them
+    dominated by another (as many correct, no more proposed or gold), with equal ranks too: the
+    rows the compiled choice packs without the dominated ones."""
+    gold = rng.integers(0, 4, size=(sentences, candidates))
+    proposed = rng.integers(0, 4, size=(sentences, 1)) + rng.integers(0, 2, size=(sentences, candidates))
+    correct = np.minimum(rng.integers(0, 4, size=(sentences, candidates)), np.minimum(gold, proposed))
+    counts = np.stack([correct, proposed, gold], axis=2).astype(np.float64)
+    if weights:  # (PT-M2's: float counts, in the same order)
+        counts *= 1 + rng.random((sentences, candidates, 1))
+    available = rng.random((sentences, candidates)) < 0.8
+    available[np.arange(sentences), rng.integers(0, candidates, sentences)] = True
+    rank = rng.integers(0, 2, size=(sentences, candidates))  # many equal: the lower index first
+    return CandidateCounts(counts, available, rank)
+
+
+@pytest.mark.parametrize("beta", [0.5, 1.0, 2.0, 0.0, 0.3, 1e-9, math.inf])
+def test_compiled_m2_choice_without_dominated_candidates_equals_numpy(compiled, monkeypatch, beta):
+    """The compiled M2 choice leaves out of each row the candidates an earlier one dominates: the
+    totals, hence the scores, are still those of the NumPy reference trying every candidate, for
+    any beta (0, a tiny one, inf), equal ranks and float counts."""
+    rng = np.random.default_rng(17)
+    for trial in range(12):
+        sentences, candidates = int(rng.integers(1, 60)), int(rng.integers(2, 6))
+        data, other = (m2_candidates(rng, sentences, candidates, weights=trial % 4 == 3) for _ in range(2))
+        assert_same_scores(monkeypatch, RunningFResampler("maxmatch", beta), data, other,
+                           Resample(bootstrap_indices(sentences, 25, trial)), randomization_masks(sentences, 15, trial))
+
+
 def test_compiled_choice_equals_numpy_on_conll14(compiled, monkeypatch, conll14):
     from gecmetrics.io.m2 import read_m2
     from gecmetrics.io.text import read_lines

@@ -124,8 +124,9 @@ static void row_keys(int rule, const double *totals, const double *local, double
 }
 
 /* One row of the packed table: the number of candidates to try (1 when the available ones all
- * have the same counts: any choice adds the same), then their counts in trial order (rank, then
- * index), padded to whole cache lines so that a row is one or two memory reads. */
+ * have the same counts: any choice adds the same; the M2 scorer's leave out those an earlier one
+ * dominates), then their counts in trial order (rank, then index), padded to whole cache lines so
+ * that a row is one or two memory reads. */
 typedef struct {
     double *base;     /* the allocation */
     double *rows;     /* 64-byte aligned */
@@ -150,7 +151,27 @@ static Py_ssize_t trial_order(const unsigned char *available, const int64_t *ran
     return size;
 }
 
-static int pack_rows(const double *counts, const unsigned char *available, const int64_t *rank,
+/* Whether every available candidate's counts are M2 scorer counts: 0 <= correct <= proposed and
+ * correct <= gold (so are the totals of any choice of them), which :func:`dominated` needs. */
+static int m2_counts(const double *counts, const unsigned char *available, Py_ssize_t cells) {
+    for (Py_ssize_t k = 0; k < cells; k++) {
+        const double *c = counts + 3 * k;
+        if (available[k] && !(c[0] >= 0 && c[0] <= c[1] && c[0] <= c[2]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the M2 scorer's running choice can never keep candidate b where a, tried before it, is
+ * available: a has as many correct edits or more and as few proposed and gold ones or fewer, so
+ * its keys are at least b's for any totals (each key is made of additions, one multiplication by
+ * b^2 and one division that all keep that order, and a zero denominator means zero proposed and
+ * gold, hence zero correct, on a's side), and on equal keys the earlier candidate stays. */
+static int dominated(const double *b, const double *a) {
+    return a[0] >= b[0] && a[1] <= b[1] && a[2] <= b[2];
+}
+
+static int pack_rows(int rule, const double *counts, const unsigned char *available, const int64_t *rank,
                      Py_ssize_t sentences, Py_ssize_t candidates, Table *table) {
     table->stride = ((1 + 3 * candidates) + 7) / 8 * 8;
     table->base = PyMem_Malloc((size_t)(sentences * table->stride + 8) * sizeof(double));
@@ -161,6 +182,9 @@ static int pack_rows(const double *counts, const unsigned char *available, const
         return -1;
     }
     table->rows = (double *)(((uintptr_t)table->base + 63) & ~(uintptr_t)63);
+    /* the M2 scorer's rows drop the candidates an earlier one dominates (they are never kept):
+     * on CoNLL-2014 more than half the rows are then left with one candidate to try */
+    int prune = rule == RULE_MAXMATCH && m2_counts(counts, available, sentences * candidates);
     for (Py_ssize_t row = 0; row < sentences; row++) {
         const int64_t *ranks = rank + row * candidates;
         const double *local = counts + row * candidates * 3;
@@ -171,14 +195,21 @@ static int pack_rows(const double *counts, const unsigned char *available, const
             PyErr_SetString(PyExc_ValueError, "a row has no available candidate");
             return -1;
         }
+        Py_ssize_t kept = 0;
         int uniform = 1;
         for (Py_ssize_t k = 0; k < size; k++) {
             const double *from = local + 3 * tried[k];
-            memcpy(packed + 1 + 3 * k, from, 3 * sizeof(double));
+            int drop = 0;
+            for (Py_ssize_t j = 0; prune && j < kept && !drop; j++)
+                drop = dominated(from, packed + 1 + 3 * j);
+            if (drop)
+                continue;
+            memcpy(packed + 1 + 3 * kept, from, 3 * sizeof(double));
             if (from[0] != packed[1] || from[1] != packed[2] || from[2] != packed[3])
                 uniform = 0;
+            kept++;
         }
-        packed[0] = uniform ? 1.0 : (double)size;
+        packed[0] = uniform ? 1.0 : (double)kept;
     }
     PyMem_Free(tried);
     return 0;
@@ -276,7 +307,7 @@ static PyObject *run(PyObject *module, PyObject *args) {
     }
     PyObject *result = NULL;
     Table table = {NULL, NULL, 0};
-    if (pack_rows((const double *)counts_view.buf, (const unsigned char *)available_view.buf,
+    if (pack_rows(rule, (const double *)counts_view.buf, (const unsigned char *)available_view.buf,
                   (const int64_t *)rank_view.buf, sentences, candidates, &table) == 0)
         result = PyBytes_FromStringAndSize(NULL, sequences * 3 * (Py_ssize_t)sizeof(double));
     if (result != NULL) {
