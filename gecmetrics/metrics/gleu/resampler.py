@@ -56,21 +56,25 @@ class SampledGLEUResampler(Resampler):
         largest = max((float(np.abs(a).max()) if a.size else 0.0 for a in arrays), default=0.0)
         return np.float32 if sentences * largest < 2 ** 24 else np.float64
 
+    def _references_apart(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, type, list[np.ndarray]]:
+        """Rows (D, R, K) as reference 0's (D, K), the columns where the references differ, the
+        product's float type, and each other reference's difference from reference 0 in those
+        columns (D, K') in that type: only they are multiplied (the hypothesis's n-gram counts and
+        length do not differ: about half the columns); the others are reference 0's."""
+        first = rows[:, 0]
+        differences = [rows[:, r] - first for r in range(1, rows.shape[1])]
+        varying = np.flatnonzero(np.any(rows != rows[:, :1], axis=(0, 1)))
+        dtype = self._float_type(rows.shape[0], *differences)
+        return first, varying, dtype, [x[:, varying].astype(dtype) for x in differences]
+
     def score(self, prepared: np.ndarray) -> float:
         return float(np.mean(self._score_sums(sum_selected(prepared, self._draws(prepared)))))  # (float64 sums)
 
     def bootstrap_scores(self, prepared: np.ndarray, resample: Resample) -> np.ndarray:
         prepared = float64_rows(prepared)
         draws = self._draws(prepared)
-        iterations, sentences = draws.shape
-        n_refs, columns = prepared.shape[1], prepared.shape[2]
-        first = prepared[:, 0]
-        differences = [prepared[:, r] - first for r in range(1, n_refs)]
-        # only the columns that differ between references are multiplied (the hypothesis's
-        # n-gram counts and length do not: about half of them); the others are reference 0's
-        varying = np.flatnonzero(np.any(prepared != prepared[:, :1], axis=(0, 1)))
-        dtype = self._float_type(sentences, *differences)
-        differences = [x[:, varying].astype(dtype) for x in differences]
+        iterations, columns = draws.shape[0], prepared.shape[2]
+        first, varying, dtype, differences = self._references_apart(prepared)
         out = np.empty(resample.samples)
         step = chunk_rows(iterations * columns * 8, resample.samples, STEP_BYTES)
         for start in range(0, resample.samples, step):
@@ -111,17 +115,12 @@ class SampledGLEUResampler(Resampler):
                        keep_baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         baseline, system = float64_rows(baseline), float64_rows(system)
         draws = self._draws(baseline)
-        iterations, sentences = draws.shape
-        n_refs, columns = baseline.shape[1], baseline.shape[2]
+        iterations, columns = draws.shape[0], baseline.shape[2]
         sums_baseline = sum_selected(baseline, draws)
         sums_system = sum_selected(system, draws)
         # what a sentence's baseline row adds to the system's sums in place of its own, with
         # reference 0 drawn (first), and how much more with reference r drawn (others)
-        swap = baseline - system
-        first = swap[:, 0]
-        varying = np.flatnonzero(np.any(swap != swap[:, :1], axis=(0, 1)))
-        dtype = self._float_type(sentences, *(swap[:, r] - first for r in range(1, n_refs)))
-        others = [(swap[:, r] - first)[:, varying].astype(dtype) for r in range(1, n_refs)]
+        first, varying, dtype, others = self._references_apart(baseline - system)
         trials = keep_baseline.shape[0]
         scores_a, scores_b = np.empty(trials), np.empty(trials)
         step = chunk_rows(iterations * columns * 8, trials, STEP_BYTES)

@@ -685,7 +685,7 @@ def _meta(columns: list[dict], systems: list[str], human: Any, human_score: Any)
             result = meta_evaluate({column["label"]: oriented}, table, human_score)
         except InputError as err:  # e.g. a column with the same score for every system
             notes.append(f"{column['label']}: {err}")
-            refused.setdefault(str(err), column["label"])
+            refused[str(err)] = None  # (each reason once, in order)
             continue
         used = list(getattr(result, "systems", None) or result.correlations[0].systems) if result.correlations \
             else used
