@@ -432,7 +432,7 @@ class _RowGroups:
         """The groups of sentences with equal (source, references) line ids, or None where
         too few sentences repeat."""
         size = len(source_lines)
-        if size < 4 or len(np.unique(source_lines)) > cls.SAVING * size:  # (equal rows have equal sources)
+        if size < 4 or len(sorted_unique(source_lines)) > cls.SAVING * size:  # (equal rows have equal sources)
             return None
         rows = np.stack([source_lines, *reference_lines], axis=1)
         _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
