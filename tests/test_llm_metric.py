@@ -762,3 +762,18 @@ def test_seeda_meta_evaluation_end_to_end(shared_data):
         code, out, err = run_cli(*args, "--level", "sentence", "--src-ids", str(folder / "LINES"))
         assert code == 0 and server.requests == 588, err
         assert json.loads(out)["sentence"][0]["pairs"] > 5000
+
+
+def test_a_line_no_prompt_can_hold_is_refused_naming_its_file_and_line(tmp_path):
+    """`gecmetric llm` said "system 0: hypothesis 2 holds a line break" of a file's line holding
+    U+2028 or \\x0b (str.splitlines() splits there, the file reader does not): now FILE:LINE,
+    the line counted in the whole file when the corpus is read in chunks."""
+    lines = ["a b .", "c d .", "e f .", "g h ."]
+    paths = write_files(tmp_path, {"src": lines, "hyp": [*lines[:3], "g\u2028h ."], "src2": ["a\x0bb .", *lines[1:]]})
+    with ChatServer() as server:
+        err = one_line_error("llm", "-s", paths["src"], "-o", paths["hyp"], "--model", "openai-compatible:test-model",
+                             "--base-url", server.url, "--chunk-lines", "2")
+        assert err.startswith(f"gecmetric: error: {paths['hyp']}:4: holds a line break ('\\u2028')"), err
+        err = one_line_error("llm", "-s", paths["src2"], "-o", paths["src"], "--model", "openai-compatible:test-model",
+                             "--dry-run")
+        assert err.startswith(f"gecmetric: error: {paths['src2']}:1: holds a line break ('\\x0b')"), err

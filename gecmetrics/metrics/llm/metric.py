@@ -41,7 +41,7 @@ from ..settings import (Settings, choice, non_negative_int, optional_int, parse_
 from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
 from .backends.base import check_base_url
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
-from .prompts import CRITERIA, GROUPINGS, edits_from_blocks
+from .prompts import CRITERIA, GROUPINGS, edits_from_blocks, prompt_line_problem
 
 DEFAULT_MODEL = "openai:gpt-4o-mini-2024-07-18"
 """gec-metrics' default judge."""
@@ -319,11 +319,21 @@ class LLMJudgeMetric(Metric):
         return context.resources.get(("llm-requests", self._run), RequestsSpent)
 
     def hypotheses_of(self, corpus: Corpus) -> tuple[list[str], list[list[str]]]:
-        """The corpus's sources and every hypothesis (text lines), in the corpus's order."""
+        """The corpus's sources and every hypothesis (text lines), in the corpus's order; a line
+        no prompt can hold (:func:`~.prompts.prompt_line_problem`) is refused naming its file
+        and line."""
         corpus = checked_corpus(corpus, self.label)
         if not corpus.hypotheses:
             raise InputError(f"{self.label} needs at least one hypothesis")
-        return list(corpus.sources), [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
+        sources = list(corpus.sources)
+        systems = [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
+        rows = corpus.sentence_rows()
+        source = corpus.name("source").removeprefix("the source ")  # the file, if there is one
+        for name, lines in ((source, sources), *zip(corpus.hypotheses, systems)):
+            for k, line in enumerate(lines):
+                if (problem := prompt_line_problem(line)) is not None:
+                    raise InputError(problem, name, rows[k] + 1)
+        return sources, systems
 
     def edits(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> Any:
         """The edits the prompts show (LLM-E), None for LLM-S."""

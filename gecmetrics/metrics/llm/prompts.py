@@ -281,16 +281,22 @@ def _checked_corpus(sources: Any, hypotheses: Any) -> tuple[list[str], list[list
         if not all(isinstance(h, str) for h in system):
             raise InputError(f"system {s}: hypotheses must be strings")
     for what, lines in (("source", sources), *((f"system {s}: hypothesis", h) for s, h in enumerate(hypotheses))):
-        broken = next((k for k, line in enumerate(lines) if _LINE_BREAK.search(line)), None)
-        if broken is not None:
-            raise InputError(f"{what} {broken + 1} holds a line break ({_LINE_BREAK.search(lines[broken]).group()!r}): "
-                             "the prompt lists one sentence a line, so the judge's scores would go to the wrong "
-                             "sentences; give each sentence on one line")
-        lone = next((k for k, line in enumerate(lines) if not line.isascii() and LONE_SURROGATE.search(line)), None)
-        if lone is not None:  # no UTF-8 request body holds it (a UnicodeEncodeError in a request thread)
-            raise InputError(f"{what} {lone + 1} holds a lone surrogate "
-                             f"({LONE_SURROGATE.search(lines[lone]).group()!r}), which is no Unicode text")
+        for k, line in enumerate(lines):
+            if (problem := prompt_line_problem(line)) is not None:
+                raise InputError(f"{what} {k + 1} {problem}")
     return sources, hypotheses
+
+
+def prompt_line_problem(line: str) -> str | None:
+    """Why ``line`` cannot be one line of a prompt, or None: a line break inside it (the prompt
+    lists one target a line) or a lone surrogate (no UTF-8 request body holds it: a
+    UnicodeEncodeError in a request thread)."""
+    if (found := _LINE_BREAK.search(line)) is not None:
+        return (f"holds a line break ({found.group()!r}): the prompt lists one sentence a line, so the judge's "
+                "scores would go to the wrong sentences; give each sentence on one line")
+    if not line.isascii() and (found := LONE_SURROGATE.search(line)) is not None:
+        return f"holds a lone surrogate ({found.group()!r}), which is no Unicode text"
+    return None
 
 
 def build_plan(sources: Sequence[str], hypotheses: Sequence[Sequence[str]], variant: str = "llm-s",
