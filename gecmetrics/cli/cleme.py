@@ -14,7 +14,7 @@ from ..metrics.cleme.report import format_chunk_tables, score_table, sentence_ta
 from ..metrics.cleme.statistics import ASSUMPTIONS
 from ..metrics.results import scores_signature
 from ..run.engine import score_corpus
-from ..run.files import shown
+from ..io.text import shown_path
 from ..stats.significance import resamplers_for
 from . import main
 from .common import corpus_files, echo_json_results, echo_scores, echo_table, progress_unless
@@ -79,7 +79,7 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
     if out.verbose and fmt == "json":
         raise InputError("-v (chunk tables) does not go with --json")
     metric = in_run(build_metric(assumption, level, unweighted, beta, cleme2, factors, lang))
-    paths = [shown(path) for path in hypotheses]
+    paths = [shown_path(path) for path in hypotheses]
     scored, whole = _scored(metric, gold_path, hypotheses, out)
     if out.paired:
         run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], out.paired_bs,
@@ -91,7 +91,7 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
     except LineRefused as err:  # length weights without a reference correction: the reference's fault
         if err.path is not None:
             raise
-        raise InputError(str(err), shown(gold_path)) from None
+        raise InputError(str(err), shown_path(gold_path)) from None
     if whole is not None:  # each sentence's chunk table, file by file
         prepared = metric.prepare(whole)
         for path in paths:

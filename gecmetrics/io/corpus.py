@@ -11,8 +11,8 @@ from ..core.checks import check_count
 from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
 from ..core.lines import check_length, check_lines, check_reference_sets, is_iterable, sequence_problem, unordered
-from .text import (REPEATED_REFERENCE, STDIN, _shown, blame_line_counts, check_distinct, check_named, check_paths,
-                   check_sequence, read_lines)
+from .text import (REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, check_named, check_paths,
+                   check_sequence, read_lines, shown_path)
 
 @dataclass
 class Corpus:
@@ -352,18 +352,18 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     src = read_lines(source)
     refs = [read_lines(path) for path in references]
     hyps = {path: read_lines(path) for path in hypotheses}
-    names = {"source": f"the source {_shown(source)}"} | {f"reference {k}": _shown(p) for k, p in enumerate(references)}
-    blame_line_counts([(_shown(source), len(src))] + [(_shown(p), len(r)) for p, r in zip(references, refs)]
-                      + [(_shown(p), len(h)) for p, h in hyps.items()])
+    names = {"source": f"the source {shown_path(source)}"} | {f"reference {k}": shown_path(p) for k, p in enumerate(references)}
+    blame_line_counts([(shown_path(source), len(src))] + [(shown_path(p), len(r)) for p, r in zip(references, refs)]
+                      + [(shown_path(p), len(h)) for p, h in hyps.items()])
     blocks = None
     if gold is not None:
         blocks = read_m2(gold)
-        names["gold"] = _shown(gold)
+        names["gold"] = shown_path(gold)
     corpus = Corpus(src, refs, {}, blocks, names)
     corpus.hypotheses = {path: lines for path, lines in hyps.items()}  # lengths checked above
     if hypothesis_m2:
         for path, m2_path in zip(hypotheses, hypothesis_m2):
-            corpus.add_hypothesis_m2(path, read_m2(m2_path), _shown(m2_path))
+            corpus.add_hypothesis_m2(path, read_m2(m2_path), shown_path(m2_path))
     return corpus
 
 
@@ -374,11 +374,11 @@ def read_m2_corpus(gold_path: str, hypotheses: Sequence[str]) -> Corpus:
     if list(hypotheses).count("-") + (gold_path == "-") > 1:
         raise InputError("standard input ('-') can be read only once")
     blocks = read_m2(gold_path)
-    gold_name = gold_path if gold_path != "-" else "<stdin>"
+    gold_name = shown_path(gold_path)
     corpus = Corpus(None, [], {}, blocks, {"source": gold_name, "gold": gold_name})
     for path in hypotheses:
         lines = read_lines(path)
-        name = path if path != "-" else "<stdin>"
+        name = shown_path(path)
         if len(lines) != len(blocks):
             raise InputError(f"has {plural(len(lines), 'line')} "
                              f"but the M2 file {gold_name} has {plural(len(blocks), 'block')}", name)
@@ -393,9 +393,9 @@ def read_m2_hypotheses(reference: str, hypotheses: Sequence[str], target_lines: 
 
     if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
         raise InputError("standard input ('-') can be read only once")
-    blocks = {_shown(path): read_m2(path, target_lines) for path in hypotheses}
+    blocks = {shown_path(path): read_m2(path, target_lines) for path in hypotheses}
     corpus = Corpus(None, [], blocks, read_m2(reference, target_lines),
-                    {"source": _shown(reference), "gold": _shown(reference)})
+                    {"source": shown_path(reference), "gold": shown_path(reference)})
     for name, hypothesis in blocks.items():
         corpus.check_blocks(hypothesis, name)  # the same sentences: errors name the file and line
     return corpus

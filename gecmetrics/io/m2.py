@@ -17,7 +17,7 @@ import stat
 import sys
 from typing import Iterable, Iterator, TextIO
 
-from .text import STDIN, check_path, check_sequence, open_input, read_lines, split_lines
+from .text import STDIN, check_path, check_sequence, open_input, read_lines, shown_path, split_lines
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
                                  MAX_ANNOTATOR_ID, Block, Edit, NamedBlocks, blocks_name, check_blocks,
                                  check_built_blocks, format_m2, normalize_correction, span_problem)
@@ -165,7 +165,7 @@ def read_m2(path: str, target_lines: bool = False) -> list[Block]:
     skip) the ``T<k>[-A<n>] <text>`` lines of ChERRANT's M2 files."""
     path = check_path(path, "M2 file")
     check_flag(target_lines, "target_lines")
-    return parse_m2_lines(read_lines(path), path if path != "-" else "<stdin>", target_lines)
+    return parse_m2_lines(read_lines(path), shown_path(path), target_lines)
 
 
 def read_cherrant_m2(path: str) -> list[Block]:

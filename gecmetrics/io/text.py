@@ -211,8 +211,8 @@ def check_distinct(paths: Sequence[Any], why: str) -> None:
         identity = _file_identity(path)
         if identity in seen:
             other = seen[identity]
-            also = "" if other == path else f" (the same file as {_shown(other)})"
-            raise InputError(f"given twice{also} {why}", _shown(path))
+            also = "" if other == path else f" (the same file as {shown_path(other)})"
+            raise InputError(f"given twice{also} {why}", shown_path(path))
         seen[identity] = path
 
 
@@ -248,7 +248,8 @@ def read_lines(path: str) -> list[str]:
     return decode_lines(data, path)
 
 
-def _shown(path: str) -> str:
+def shown_path(path: str) -> str:
+    """A path as messages show it (``<stdin>`` for ``-``)."""
     return "<stdin>" if path == STDIN else path
 
 

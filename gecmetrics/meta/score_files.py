@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InputError
-from ..io.text import read_lines
+from ..io.text import read_lines, shown_path
 
 SINGLE_METRIC_NAME = "metric"
 """Name given to the metric of one flat ``{system: score}`` mapping or headerless score file read
@@ -100,7 +100,7 @@ def read_system_scores(path: str) -> dict[str, dict[str, float]]:
     or, without a header, two columns ``system<TAB>score`` (the metric is then named after the
     file). Returns metric -> system -> score. Every value must be a number ('#' lines are
     comments; ``-`` reads standard input)."""
-    label = path if path != "-" else "<stdin>"
+    label = shown_path(path)
     lines = read_lines(path)
     if _headerless(lines):
         metric = os.path.splitext(os.path.basename(path))[0] if path != "-" else SINGLE_METRIC_NAME

@@ -10,7 +10,7 @@ from typing import Iterator
 from ..core.checks import check_flag
 from ..errors import InputError, plural, shown as shown_value
 from ..io.text import (REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, check_sequence, decode_utf8,
-                       open_input)
+                       open_input, shown_path)
 
 
 @dataclass(frozen=True)
@@ -59,12 +59,12 @@ class CorpusFiles:
                              f"{len(self.hypothesis_m2)} M2 files for {len(self.hypotheses)} hypothesis files")
         if self.m2_hypotheses and (self.gold is None or self.hypothesis_m2):
             raise InputError("M2 hypotheses are read against a gold (reference) M2 file, without --hyp-m2")
-        names = {f"reference {k}": shown(path) for k, path in enumerate(self.references)}
+        names = {f"reference {k}": shown_path(path) for k, path in enumerate(self.references)}
         if self.source is not None:
-            names["source"] = f"the source {shown(self.source)}"
+            names["source"] = f"the source {shown_path(self.source)}"
         if self.gold is not None:
-            names["gold"] = shown(self.gold)
-            names.setdefault("source", shown(self.gold))
+            names["gold"] = shown_path(self.gold)
+            names.setdefault("source", shown_path(self.gold))
         object.__setattr__(self, "names", names)
 
     @property
@@ -83,12 +83,12 @@ class CorpusFiles:
     def hypothesis_names(self) -> list[str]:
         """The names the hypotheses are known by in a run: their paths as given (M2 hypotheses
         by the names shown in messages: ``<stdin>`` for ``-``)."""
-        return [shown(path) for path in self.hypotheses] if self.m2_hypotheses else list(self.hypotheses)
+        return [shown_path(path) for path in self.hypotheses] if self.m2_hypotheses else list(self.hypotheses)
 
     @property
     def shown_texts(self) -> list[str]:
         """The names of the text files in warnings: source, references, hypotheses."""
-        return [shown(path) for path in self.text_paths]
+        return [shown_path(path) for path in self.text_paths]
 
     def seekable(self) -> bool:
         """Whether every file can be read by byte ranges (regular files: not standard input, a
@@ -113,7 +113,7 @@ def check_line_counts(files: CorpusFiles) -> None:
     output, --sentence) wrote every chunk before the short file's end, then the error."""
     if not files.seekable():
         return
-    counts = [(shown(path), _line_count(path)) for path in files.text_paths]
+    counts = [(shown_path(path), _line_count(path)) for path in files.text_paths]
     if files.gold is not None and counts:
         blame_gold_count(counts, files.names, _m2_sentence_count(files.gold), files.source is not None)
     blame_line_counts(counts)
@@ -199,7 +199,7 @@ def check_unchanged(states: list[tuple[str, tuple[int, ...]]]) -> None:
     for path, state in states:
         if _file_state(path) != state:
             raise InputError("changed while the run read it (written to or replaced): its scores would mix two "
-                             "versions of it; score it again once it is complete", shown(path))
+                             "versions of it; score it again once it is complete", shown_path(path))
 
 
 def _file_state(path: str) -> tuple[int, ...] | None:
@@ -214,9 +214,6 @@ def _file_state(path: str) -> tuple[int, ...] | None:
     return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
 
 
-def shown(path: str) -> str:
-    """A path as messages show it (``<stdin>`` for ``-``)."""
-    return "<stdin>" if path == STDIN else path
 
 
 def _regular_file(path: str) -> bool:

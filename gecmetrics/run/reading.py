@@ -17,7 +17,8 @@ from ..core.checks import check_count
 from ..errors import InputError, plural
 from ..io.corpus import Corpus
 from ..io.text import STDIN, blame_line_counts, decode_lines, open_input, standard_input
-from .files import CorpusFiles, blame_gold_count, shown
+from ..io.text import shown_path
+from .files import CorpusFiles, blame_gold_count
 
 DEFAULT_CHUNK_LINES = 2_000
 """Sentences counted together: a run keeps only the per-sentence statistics of finished chunks,
@@ -57,7 +58,7 @@ class LineReader:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.name = shown(path)
+        self.name = shown_path(path)
         self.handle: IO[bytes] = standard_input() if path == STDIN else open_input(path)
         self.lines_read = 0
 
