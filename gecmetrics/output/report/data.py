@@ -131,12 +131,14 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context:
     sets = [[corpus.hypotheses[name]] for name in missing]
     if corpus.gold is None:
         sets.append(list(corpus.references))
+    if annotated:
+        info["annotator"] = {"merge": annotator.merge, **annotator.versions(), "annotated": annotated}
+    if not sets and list(corpus.hypothesis_m2) == systems:  # every M2 given: the corpus as it is (checked once)
+        return corpus, info, annotator
     blocks = annotator.annotate_sets(corpus.sources, sets, keep_empty=True) if sets else []
     gold = blocks.pop() if corpus.gold is None else corpus.gold
     m2 = dict(corpus.hypothesis_m2)
     m2.update(zip(missing, blocks))
-    if annotated:
-        info["annotator"] = {"merge": annotator.merge, **annotator.versions(), "annotated": annotated}
     return Corpus(corpus.sources, corpus.references, dict(corpus.hypotheses), gold, corpus.names,
                   hypothesis_m2={name: m2[name] for name in systems}), info, annotator
 
