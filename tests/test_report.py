@@ -1683,3 +1683,62 @@ def test_a_corpus_with_every_m2_given_is_checked_once(monkeypatch):
     corpus = small_corpus()
     report_data(corpus, baseline="SRC", samples=20, seed=3, attribution="none")
     assert len(checked) == 1
+
+
+HELD_SOURCES = ["He go to school .", "I like the green apples .", "She went home", "a b c", "x y z .", "Été chaud ."]
+HELD_REFERENCES = [["He goes to school .", "I like green apples .", "She has gone home .", "a x y c", "x y z .",
+                    "L' été chaud ."],
+                   ["He goes to the school .", "I like the green apples .", "She went home", "a b c", "x y .",
+                    "Été chaud !"]]
+HELD_GOLD = [["A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0", "A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||1"],
+             ["A 2 3|||U:DET|||-NONE-|||REQUIRED|||-NONE-|||0", NOOP.format(1)],
+             ["A 3 3|||M:PUNCT|||.|||REQUIRED|||-NONE-|||0", "A 1 1|||M:VERB|||has|||REQUIRED|||-NONE-|||0",
+              "A 1 2|||R:VERB:FORM|||gone|||REQUIRED|||-NONE-|||0", NOOP.format(1)],
+             ["A 1 2|||R:OTHER|||x y|||REQUIRED|||-NONE-|||0", NOOP.format(1)],
+             [NOOP.format(0), "A 2 3|||U:NOUN|||-NONE-|||REQUIRED|||-NONE-|||1"],
+             ["A 0 1|||R:OTHER|||L' été|||REQUIRED|||-NONE-|||0", "A 2 3|||R:PUNCT|||!|||REQUIRED|||-NONE-|||1"]]
+
+
+def held_corpus() -> Corpus:
+    """References that are their annotator's gold edits applied (insertions and a change at one
+    place, a deletion, two words for one, an annotator without edits) and some that are not
+    (REF1 of sentence 1 adds a word no edit adds)."""
+    blocks = parse_m2(m2_text(HELD_SOURCES, [[NOOP.format(0)]] * len(HELD_SOURCES)), "SYS")
+    return Corpus(HELD_SOURCES, HELD_REFERENCES, {"SYS": list(HELD_SOURCES)},
+                  parse_m2(m2_text(HELD_SOURCES, HELD_GOLD), "gold"), hypothesis_m2={"SYS": blocks})
+
+
+def test_references_made_by_their_gold_edits_are_held_as_numbers():
+    """The page held every reference as text beside the gold edits that make it (CoNLL-2014: 2,536
+    of 2,624); now as its annotator's number, read back (page_data, the page's script) to the text."""
+    from gecmetrics.output.report.html import _clean, by_column, by_sentence, reference_from_gold, split_rows
+
+    data = report_data(held_corpus(), samples=20, seed=1, attribution=[])
+    sentences = _clean(split_rows(data)[1])["sentences"]
+    texts = by_sentence(sentences)["texts"]
+    assert [row[1] for row in texts] == [[0, "He goes to the school ."], [0, 1], [0, 1], [0, 1], [0, 1], [0, 1]]
+    assert by_column(by_sentence(sentences)) == sentences
+    gold = texts[2][2]
+    assert reference_from_gold("She went home", gold, 0) == "She has gone home ."
+    assert reference_from_gold("She went home", [[2, 1, "x", "R:X", 0]], 0) is None  # (end before start)
+    assert reference_from_gold("She went home", [[0, 2, "x", "R:X", 0], [1, 3, "y", "R:X", 0]], 0) is None  # overlap
+    assert reference_from_gold("a  b", [], 0) == "a  b"  # (a double space: the tokens the M2 offsets count differ)
+
+
+REFERENCE_LINES = """
+  result.references = [].map.call(document.querySelectorAll("#sentences .sentence"), function (card) {
+    return [].filter.call(card.querySelectorAll(".line"), function (line) {
+      return /^reference \\d+$/.test(line.querySelector(".who").textContent);
+    }).map(function (line) { return line.children[1].textContent; });
+  });
+"""
+
+
+def test_the_page_shows_references_held_as_numbers_as_they_are(chromium, tmp_path):
+    """The page's script makes each reference held as its annotator's number from the gold edits,
+    as html.reference_from_gold does: the sentence browser shows every reference as it is."""
+    page = tmp_path / "held.html"
+    write_report(report_data(held_corpus(), samples=20, seed=1, attribution=[]), page)
+    probe = chromium.open_page(page, REFERENCE_LINES)["probe"]
+    assert probe["errors"] == []
+    assert probe["actions"]["references"] == [list(refs) for refs in zip(*HELD_REFERENCES)]

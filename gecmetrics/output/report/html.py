@@ -125,7 +125,52 @@ TEXT_KEYS = ("source", "references", "gold", "edits")
 """The sentence browser's lists that the page holds sentence by sentence (``texts``: per sentence
 its source, its references, the gold edits and each system's edits): gzip finds a sentence's
 words again only within 32 KB, so a reference beside its source costs its changes, not its text
-(a third less page on CoNLL-2014-like text)."""
+(a third less page on CoNLL-2014-like text). A reference that is its annotator's gold edits
+applied to the source (:func:`reference_from_gold`) is held as that annotator's number."""
+
+
+def reference_from_gold(source: str, gold: Any, annotator: int) -> str | None:
+    """``source`` with the page's gold edits of ``annotator`` applied (rows (start, end,
+    correction, type, annotator, ...); tokens split on single spaces; edits in order of (start,
+    end), a correction "" a deletion), or None where they do not apply (overlapping, outside the
+    sentence, not such rows). The page holds a reference equal to it as the number
+    ``annotator``; report.js's ``referenceFromGold`` makes the same text."""
+    tokens = source.split(" ")
+    own = []
+    for edit in gold or []:
+        if not isinstance(edit, list) or len(edit) < 5 or not all(type(x) is int for x in (edit[0], edit[1], edit[4])) \
+                or not isinstance(edit[2], str):
+            return None
+        if edit[4] == annotator:
+            own.append(edit)
+    out, position = [], 0
+    for start, end, correction, *_ in sorted(own, key=lambda edit: (edit[0], edit[1])):
+        if not position <= start <= end <= len(tokens):
+            return None
+        out += tokens[position:start] + (correction.split(" ") if correction else [])
+        position = end
+    return " ".join(out + tokens[position:])
+
+
+def _held_references(source: Any, references: list, gold: Any) -> list:
+    """A sentence's references as the page holds them: reference r as the number r where it is
+    annotator r's gold edits applied to the source (:func:`reference_from_gold`)."""
+    if not isinstance(source, str):
+        return references
+    return [r if isinstance(text, str) and reference_from_gold(source, gold, r) == text else text
+            for r, text in enumerate(references)]
+
+
+def _read_references(source: Any, held: list, gold: Any) -> list:
+    """The inverse of :func:`_held_references`."""
+    out = []
+    for text in held:
+        if type(text) is int:
+            text = reference_from_gold(source, gold, text) if isinstance(source, str) else None
+            if text is None:
+                raise InputError("the page's data holds a reference its gold edits do not make")
+        out.append(text)
+    return out
 
 
 def split_rows(data: dict) -> tuple[dict, dict]:
@@ -147,8 +192,8 @@ def by_sentence(sentences: dict) -> dict:
         return sentences
     systems = list(sentences["edits"])
     references, gold, edits = sentences["references"], sentences["gold"], sentences["edits"]
-    texts = [[source, [reference[d] for reference in references], gold[d], [edits[name][d] for name in systems]]
-             for d, source in enumerate(sentences["source"])]
+    texts = [[source, _held_references(source, [reference[d] for reference in references], gold[d]), gold[d],
+              [edits[name][d] for name in systems]] for d, source in enumerate(sentences["source"])]
     return {"texts": texts, "text_systems": systems,
             **{key: value for key, value in sentences.items() if key not in TEXT_KEYS}}
 
@@ -159,7 +204,8 @@ def by_column(sentences: dict) -> dict:
         return sentences
     texts, systems = sentences["texts"], sentences["text_systems"]
     count = len(texts[0][1]) if texts else 0
-    out = {"source": [row[0] for row in texts], "references": [[row[1][r] for row in texts] for r in range(count)],
+    held = [_read_references(row[0], row[1], row[2]) for row in texts]
+    out = {"source": [row[0] for row in texts], "references": [[row[r] for row in held] for r in range(count)],
            "gold": [row[2] for row in texts],
            "edits": {name: [row[3][k] for row in texts] for k, name in enumerate(systems)}}
     out.update((key, value) for key, value in sentences.items() if key not in ("texts", "text_systems"))

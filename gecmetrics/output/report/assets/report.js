@@ -202,6 +202,16 @@
   }
   var systems = D.systems;
   var sentenceColumns = [];
+  function referenceFromGold(source, gold, annotator) {  // html.reference_from_gold: a reference held as a number
+    var tokens = source.split(" "), out = [], position = 0;
+    (gold || []).filter(function (g) { return g[4] === annotator; })
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
+      .forEach(function (g) {
+        out = out.concat(tokens.slice(position, g[0]), g[2] === "" ? [] : g[2].split(" "));
+        position = g[1];
+      });
+    return out.concat(tokens.slice(position)).join(" ");
+  }
   function byColumn(sentences) {  // the texts held sentence by sentence back in lists (html.by_column)
     if (!sentences || !sentences.texts) return sentences;
     var texts = sentences.texts, out = {source: [], references: [], gold: [], edits: {}};
@@ -210,7 +220,10 @@
     sentences.text_systems.forEach(function (name) { out.edits[name] = []; });
     texts.forEach(function (row) {
       out.source.push(row[0]);
-      for (var r = 0; r < count; r++) out.references[r].push(row[1][r]);
+      for (var r = 0; r < count; r++) {
+        var held = row[1][r];
+        out.references[r].push(typeof held === "number" ? referenceFromGold(row[0], row[2], held) : held);
+      }
       out.gold.push(row[2]);
       sentences.text_systems.forEach(function (name, k) { out.edits[name].push(row[3][k]); });
     });
