@@ -203,6 +203,7 @@
   var systems = D.systems;
   var sentenceColumns = [];
   function referenceFromGold(source, gold, annotator) {  // html.reference_from_gold: a reference held as a number
+    if (!(gold || []).some(function (g) { return g[4] === annotator; })) return source;
     var tokens = source.split(" "), out = [], position = 0;
     (gold || []).filter(function (g) { return g[4] === annotator; })
       .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
@@ -212,6 +213,10 @@
       });
     return out.concat(tokens.slice(position)).join(" ");
   }
+  function referenceText(r, d) {  // reference r of sentence d, made from the gold edits where the page holds a number
+    var held = S.references[r][d];
+    return typeof held === "number" ? referenceFromGold(S.source[d], S.gold[d], held) : held;
+  }
   function byColumn(sentences) {  // the texts held sentence by sentence back in lists (html.by_column)
     if (!sentences || !sentences.texts) return sentences;
     var texts = sentences.texts, out = {source: [], references: [], gold: [], edits: {}};
@@ -220,10 +225,7 @@
     sentences.text_systems.forEach(function (name) { out.edits[name] = []; });
     texts.forEach(function (row) {
       out.source.push(row[0]);
-      for (var r = 0; r < count; r++) {
-        var held = row[1][r];
-        out.references[r].push(typeof held === "number" ? referenceFromGold(row[0], row[2], held) : held);
-      }
+      for (var r = 0; r < count; r++) out.references[r].push(row[1][r]);  // (a number: made when drawn, referenceText)
       out.gold.push(row[2]);
       sentences.text_systems.forEach(function (name, k) { out.edits[name].push(row[3][k]); });
     });
@@ -624,7 +626,7 @@
     S.references.forEach(function (ref, r) {
       var own = gold.filter(function (g) { return g[4] === r; });
       var line = el("div", {cls: "line"}, el("span", {cls: "who", text: "reference " + r}),
-        el("span", {dir: "auto"}, words(ref[d])), el("span"));
+        el("span", {dir: "auto"}, words(referenceText(r, d))), el("span"));
       card.appendChild(line);
       if (own.length) {
         card.appendChild(el("div", {cls: "line"}, el("span", {cls: "who", text: "  its edits"}),
