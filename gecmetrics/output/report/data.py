@@ -133,8 +133,8 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context:
         sets.append(list(corpus.references))
     if annotated:
         info["annotator"] = {"merge": annotator.merge, **annotator.versions(), "annotated": annotated}
-    if not sets and list(corpus.hypothesis_m2) == systems:  # every M2 given: the corpus as it is (checked once)
-        return corpus, info, annotator
+    if not sets and list(corpus.hypothesis_m2) == systems and corpus.offset == 0 and corpus.rows is None:
+        return corpus, info, annotator  # every M2 given: the corpus as it is (checked once); else a whole corpus
     blocks = annotator.annotate_sets(corpus.sources, sets, keep_empty=True) if sets else []
     gold = blocks.pop() if corpus.gold is None else corpus.gold
     m2 = dict(corpus.hypothesis_m2)
