@@ -4,6 +4,7 @@ scores, GoToScorer), the attribution's parts add up, the page is self-contained,
 headless Chromium without an error or a network request (CoNLL-2014)."""
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import math
@@ -1683,6 +1684,13 @@ def test_a_corpus_with_every_m2_given_is_checked_once(monkeypatch):
     corpus = small_corpus()
     report_data(corpus, baseline="SRC", samples=20, seed=3, attribution="none")
     assert len(checked) == 1
+    # a corpus of some sentences of a larger one (rows, offset) is reported as a whole one, as
+    # it is when the systems are annotated: GoToScorer's weight file is read from its first line
+    from gecmetrics.output.report.data import _annotated
+
+    for part in (dataclasses.replace(corpus, rows=[3, 2, 1, 0, 4]), dataclasses.replace(corpus, offset=7)):
+        whole, _, _ = _annotated(part, None, None, None)
+        assert whole is not part and (whole.rows, whole.offset) == (None, 0)
 
 
 HELD_SOURCES = ["He go to school .", "I like the green apples .", "She went home", "a b c", "x y z .", "Été chaud ."]
@@ -1710,14 +1718,20 @@ def held_corpus() -> Corpus:
 
 def test_references_made_by_their_gold_edits_are_held_as_numbers():
     """The page held every reference as text beside the gold edits that make it (CoNLL-2014: 2,536
-    of 2,624); now as its annotator's number, read back (page_data, the page's script) to the text."""
+    of 2,624); now not at all, its row listing the reference's number, and page_data and the
+    page's script make the text. A reference that is no text in hand-made data (the number 0) is
+    held as it is, not read as a number of that list."""
     from gecmetrics.output.report.html import _clean, by_column, by_sentence, reference_from_gold, split_rows
 
     data = report_data(held_corpus(), samples=20, seed=1, attribution=[])
     sentences = _clean(split_rows(data)[1])["sentences"]
     texts = by_sentence(sentences)["texts"]
-    assert [row[1] for row in texts] == [[0, "He goes to the school ."], [0, 1], [0, 1], [0, 1], [0, 1], [0, 1]]
+    assert [row[1] for row in texts] == [[None, "He goes to the school ."]] + [[None, None]] * 5
+    assert [row[4] for row in texts] == [[0]] + [[0, 1]] * 5
     assert by_column(by_sentence(sentences)) == sentences
+    data["sentences"]["references"][1][0] = 0
+    page = render_html(data)
+    assert page_data(page) == json.loads(report_json(data))
     gold = texts[2][2]
     assert reference_from_gold("She went home", gold, 0) == "She has gone home ."
     assert reference_from_gold("She went home", [[2, 1, "x", "R:X", 0]], 0) is None  # (end before start)
@@ -1735,8 +1749,8 @@ REFERENCE_LINES = """
 
 
 def test_the_page_shows_references_held_as_numbers_as_they_are(chromium, tmp_path):
-    """The page's script makes each reference held as its annotator's number from the gold edits,
-    as html.reference_from_gold does: the sentence browser shows every reference as it is."""
+    """The page's script makes each reference its row lists from the gold edits, as
+    html.reference_from_gold does: the sentence browser shows every reference as it is."""
     page = tmp_path / "held.html"
     write_report(report_data(held_corpus(), samples=20, seed=1, attribution=[]), page)
     probe = chromium.open_page(page, REFERENCE_LINES)["probe"]

@@ -126,15 +126,16 @@ TEXT_KEYS = ("source", "references", "gold", "edits")
 its source, its references, the gold edits and each system's edits): gzip finds a sentence's
 words again only within 32 KB, so a reference beside its source costs its changes, not its text
 (a third less page on CoNLL-2014-like text). A reference that is its annotator's gold edits
-applied to the source (:func:`reference_from_gold`) is held as that annotator's number."""
+applied to the source (:func:`reference_from_gold`) is not held at all: the row lists its
+number (:func:`_text_row`)."""
 
 
 def reference_from_gold(source: str, gold: Any, annotator: int) -> str | None:
     """``source`` with the page's gold edits of ``annotator`` applied (rows (start, end,
     correction, type, annotator, ...); tokens split on single spaces; edits in order of (start,
     end), a correction "" a deletion), or None where they do not apply (overlapping, outside the
-    sentence, not such rows). The page holds a reference equal to it as the number
-    ``annotator``; report.js's ``referenceFromGold`` makes the same text."""
+    sentence, not such rows). The page does not hold a reference equal to it (:func:`_text_row`);
+    report.js's ``referenceFromGold`` makes the same text."""
     tokens = source.split(" ")
     own = []
     for edit in gold or []:
@@ -152,25 +153,26 @@ def reference_from_gold(source: str, gold: Any, annotator: int) -> str | None:
     return " ".join(out + tokens[position:])
 
 
-def _held_references(source: Any, references: list, gold: Any) -> list:
-    """A sentence's references as the page holds them: reference r as the number r where it is
-    annotator r's gold edits applied to the source (:func:`reference_from_gold`)."""
-    if not isinstance(source, str):
-        return references
-    return [r if isinstance(text, str) and reference_from_gold(source, gold, r) == text else text
-            for r, text in enumerate(references)]
+def _text_row(source: Any, references: list, gold: Any, edits: list) -> list:
+    """One sentence's ``texts`` row: [source, references, gold edits, each system's edits], and
+    when some reference r is annotator r's gold edits applied to the source
+    (:func:`reference_from_gold`), null in its place and a fifth item listing those r."""
+    held = [r for r, text in enumerate(references) if isinstance(source, str) and isinstance(text, str)
+            and reference_from_gold(source, gold, r) == text]
+    row = [source, [None if r in held else text for r, text in enumerate(references)], gold, edits]
+    return row + [held] if held else row
 
 
-def _read_references(source: Any, held: list, gold: Any) -> list:
-    """The inverse of :func:`_held_references`."""
-    out = []
-    for text in held:
-        if type(text) is int:
-            text = reference_from_gold(source, gold, text) if isinstance(source, str) else None
-            if text is None:
-                raise InputError("the page's data holds a reference its gold edits do not make")
-        out.append(text)
-    return out
+def _row_references(row: list) -> list:
+    """The references of a ``texts`` row (:func:`_text_row`), those held made again."""
+    references = list(row[1])
+    for r in row[4] if len(row) > 4 else []:
+        text = reference_from_gold(row[0], row[2], r) if isinstance(row[0], str) and type(r) is int \
+            and 0 <= r < len(references) else None
+        if text is None:
+            raise InputError("the page's data holds a reference its gold edits do not make")
+        references[r] = text
+    return references
 
 
 def split_rows(data: dict) -> tuple[dict, dict]:
@@ -192,8 +194,8 @@ def by_sentence(sentences: dict) -> dict:
         return sentences
     systems = list(sentences["edits"])
     references, gold, edits = sentences["references"], sentences["gold"], sentences["edits"]
-    texts = [[source, _held_references(source, [reference[d] for reference in references], gold[d]), gold[d],
-              [edits[name][d] for name in systems]] for d, source in enumerate(sentences["source"])]
+    texts = [_text_row(source, [reference[d] for reference in references], gold[d], [edits[name][d] for name in systems])
+             for d, source in enumerate(sentences["source"])]
     return {"texts": texts, "text_systems": systems,
             **{key: value for key, value in sentences.items() if key not in TEXT_KEYS}}
 
@@ -204,7 +206,7 @@ def by_column(sentences: dict) -> dict:
         return sentences
     texts, systems = sentences["texts"], sentences["text_systems"]
     count = len(texts[0][1]) if texts else 0
-    held = [_read_references(row[0], row[1], row[2]) for row in texts]
+    held = [_row_references(row) for row in texts]
     out = {"source": [row[0] for row in texts], "references": [[row[r] for row in held] for r in range(count)],
            "gold": [row[2] for row in texts],
            "edits": {name: [row[3][k] for row in texts] for k, name in enumerate(systems)}}

@@ -213,9 +213,10 @@
       });
     return out.concat(tokens.slice(position)).join(" ");
   }
-  function referenceText(r, d) {  // reference r of sentence d, made from the gold edits where the page holds a number
+  var MADE = {};  // in place of a reference the page does not hold (html._text_row): made when drawn
+  function referenceText(r, d) {  // reference r of sentence d, made from the gold edits where the page lists r
     var held = S.references[r][d];
-    return typeof held === "number" ? referenceFromGold(S.source[d], S.gold[d], held) : held;
+    return held === MADE ? referenceFromGold(S.source[d], S.gold[d], r) : held;
   }
   function byColumn(sentences) {  // the texts held sentence by sentence back in lists (html.by_column)
     if (!sentences || !sentences.texts) return sentences;
@@ -225,7 +226,8 @@
     sentences.text_systems.forEach(function (name) { out.edits[name] = []; });
     texts.forEach(function (row) {
       out.source.push(row[0]);
-      for (var r = 0; r < count; r++) out.references[r].push(row[1][r]);  // (a number: made when drawn, referenceText)
+      var made = row[4] || [];
+      for (var r = 0; r < count; r++) out.references[r].push(made.indexOf(r) >= 0 ? MADE : row[1][r]);
       out.gold.push(row[2]);
       sentences.text_systems.forEach(function (name, k) { out.edits[name].push(row[3][k]); });
     });
