@@ -152,6 +152,11 @@ class Corpus:
         default = {"source": "the source", "gold": "the gold M2"}.get(role, role)
         return self.names.get(role, default)
 
+    def source_file(self) -> str:
+        """The source's name for a FILE:LINE message: its file (:meth:`name` says "the source
+        FILE"), or "the source" without one."""
+        return self.name("source").removeprefix("the source ")
+
     @property
     def size(self) -> int:
         return len(self.sources)

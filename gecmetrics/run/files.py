@@ -214,8 +214,6 @@ def _file_state(path: str) -> tuple[int, ...] | None:
     return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
 
 
-
-
 def _regular_file(path: str) -> bool:
     if path == STDIN:
         return False

@@ -270,7 +270,7 @@ class ErrantText(EditComparisonMetric):
         except SentenceError as err:  # name the file and line of the sentence
             names = list(corpus.hypotheses)
             if err.set_index is None:
-                where = corpus.name("source").removeprefix("the source ")  # the file, if there is one
+                where = corpus.source_file()
             elif err.set_index < len(hypotheses):
                 where = next(name for name in names if corpus.hypotheses[name] is hypotheses[err.set_index])
             else:
@@ -408,7 +408,7 @@ class AnnotationJob:
                 return annotator.m2_text(corpus.sources, hypotheses)
             blocks = annotator.annotate(corpus.sources, hypotheses)
         except SentenceError as err:  # name the file and line of the sentence
-            where = corpus.name("source").removeprefix("the source ") if err.set_index is None else \
+            where = corpus.source_file() if err.set_index is None else \
                 self.hypotheses[err.hypothesis]
             raise LineRefused(str(err), where, corpus.offset + err.sentence + 1) from None
         for k, block in enumerate(blocks):  # errant_parallel writes such an edit as 7 fields no reader splits back

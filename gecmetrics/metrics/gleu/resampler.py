@@ -107,8 +107,7 @@ class SampledGLEUResampler(Resampler):
             drawn = draws[:, positions]
             rows = indices[:, positions].T                                                  # (B, N)
             for r, difference in enumerate(differences, start=1):
-                indicators = (drawn if len(differences) == 1 else drawn == r).astype(dtype)  # (I, B)
-                total += indicators @ difference[rows].reshape(len(rows), samples * width)
+                total += _indicators(drawn, r, len(differences), dtype) @ difference[rows].reshape(len(rows), -1)
         return total
 
     def swapped_scores(self, baseline: np.ndarray, system: np.ndarray,
@@ -152,7 +151,12 @@ class SampledGLEUResampler(Resampler):
             kept = keep[:, positions].astype(dtype)                                          # (T, B)
             drawn = draws[:, positions]
             for r, other in enumerate(others, start=1):
-                indicators = (drawn if len(others) == 1 else drawn == r).astype(dtype).T      # (B, I)
                 rows = (kept[:, None, :] * other[positions].T[None]).reshape(trials * width, -1)  # (T * K', B)
-                total += rows @ indicators
+                total += rows @ _indicators(drawn, r, len(others), dtype).T
         return total
+
+
+def _indicators(drawn: np.ndarray, reference: int, others: int, dtype: type) -> np.ndarray:
+    """(I, B) 1 where ``reference`` (not 0) is drawn, in the product's type: the draws
+    themselves when it is the only other reference (they are 0 or 1)."""
+    return (drawn if others == 1 else drawn == reference).astype(dtype)

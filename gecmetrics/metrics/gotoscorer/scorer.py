@@ -109,14 +109,21 @@ def system_annotators(blocks: Sequence[Block], name: str = "hypothesis") -> list
     line of an id beyond them is refused (:func:`check_no_id_beyond`)."""
     first_seen: dict[int, int | None] = {}
     for block in check_blocks(blocks, name):
-        for index, edit in enumerate(block.edits):
-            first_seen.setdefault(edit.annotator, block.edit_line(index))
+        note_first_lines(block, first_seen)
     count = system_count(first_seen)
     if count == 0:
         raise InputError("has no edit line of annotator 0: no system to score (an ERRANT M2 file has a line, "
                          "maybe 'noop', for every sentence and system)", name)
     check_no_id_beyond(first_seen, count, name)
     return list(range(count))
+
+
+def note_first_lines(block: Block, first_seen: dict[int, int | None]) -> None:
+    """Each annotator's first edit line, in file order, into ``first_seen`` (for
+    :func:`check_no_id_beyond`)."""
+    for index, edit in enumerate(block.edits):
+        if edit.annotator not in first_seen:
+            first_seen[edit.annotator] = block.edit_line(index)
 
 
 def check_no_id_beyond(first_seen: dict[int, int | None], count: int, name: str) -> None:
@@ -176,10 +183,9 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
                                  block.line or None)
             raise InputError(f"sentence {k + 1} differs from the reference's ({gold.name}, line {gold.lines[k]})",
                              name, block.line or None)
+        note_first_lines(block, first_seen)
         edits: dict[int, list[tuple[int, int, int]]] = {}
-        for index, edit in enumerate(block.edits):
-            if edit.annotator not in first_seen:
-                first_seen[edit.annotator] = block.edit_line(index)
+        for edit in block.edits:
             if edit.type not in SKIPPED_TYPES and not edit.is_noop:
                 edits.setdefault(edit.annotator, []).append((edit.start, edit.end, text_id(edit.correction)))
         for annotator in edits.keys() - per_annotator.keys():

@@ -328,8 +328,7 @@ class LLMJudgeMetric(Metric):
         sources = list(corpus.sources)
         systems = [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
         rows = corpus.sentence_rows()
-        source = corpus.name("source").removeprefix("the source ")  # the file, if there is one
-        for name, lines in ((source, sources), *zip(corpus.hypotheses, systems)):
+        for name, lines in ((corpus.source_file(), sources), *zip(corpus.hypotheses, systems)):
             for k, line in enumerate(lines):
                 if (problem := prompt_line_problem(line)) is not None:
                     raise InputError(problem, name, rows[k] + 1)

@@ -202,11 +202,11 @@
   }
   var systems = D.systems;
   var sentenceColumns = [];
-  function referenceFromGold(source, gold, annotator) {  // html.reference_from_gold: a reference held as a number
-    if (!(gold || []).some(function (g) { return g[4] === annotator; })) return source;
+  function referenceFromGold(source, gold, annotator) {  // html.reference_from_gold: a reference its row lists
+    var own = (gold || []).filter(function (g) { return g[4] === annotator; });
+    if (!own.length) return source;
     var tokens = source.split(" "), out = [], position = 0;
-    (gold || []).filter(function (g) { return g[4] === annotator; })
-      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
+    own.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
       .forEach(function (g) {
         out = out.concat(tokens.slice(position, g[0]), g[2] === "" ? [] : g[2].split(" "));
         position = g[1];
