@@ -196,6 +196,19 @@ def test_an_unknown_option_of_attribute_corpus_is_refused_before_any_work(monkey
         attribute_corpus(small_corpus(), "gleu", foo=1)
 
 
+def test_an_option_no_chosen_method_reads_is_refused_before_any_work(monkeypatch):
+    """The library's attribute_corpus refused nothing the CLI refuses: permutations=500 with
+    methods=["add"] changed no number. Refused before the systems are annotated; the defaults
+    of the options no method reads are not passed on by the CLI (tests/test_cli_flag_sweep.py)."""
+    from gecmetrics.output.report import attribution
+
+    monkeypatch.setattr(attribution, "attribution_annotator", lambda *args: pytest.fail("annotated first"))
+    with pytest.raises(InputError, match=r"^permutations=500 does nothing with method\(s\) add "):
+        attribute_corpus(small_corpus(), "gleu", methods=["add"], permutations=500)
+    with pytest.raises(InputError, match=r"^max_exact_edits=2 does nothing with method\(s\) leave-one-out, add "):
+        attribute_corpus(small_corpus(), "gleu", methods=["loo", "add"], max_exact_edits=2)
+
+
 def test_a_progress_display_times_each_run_from_its_start(monkeypatch):
     """One display serves the report's runs (scoring, then each attribution): the second run's
     rate and time left were counted from the first run's start, and its two seconds' delay was

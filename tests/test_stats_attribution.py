@@ -34,7 +34,9 @@ from gecmetrics.stats.attribution import (
     attribution_signature,
     check_attribution_options,
     distinct_attributions,
+    idle_options,
     method_name,
+    refuse_idle_options,
 )
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -424,6 +426,18 @@ def test_options_are_checked_before_any_sentence():
             check_attribution_options(**options)
         with pytest.raises(InputError, match=message):
             attribute_corpus_methods(["a b"], [[(0, 1, "x")]], lambda rows, texts: [0.0] * len(texts), **options)
+
+
+def test_which_options_each_method_reads():
+    """idle_options: what attribute_corpus (of the report) and the CLI refuse when given; a
+    single-method call such as attribute(..., m, permutations=7) over every m takes them all."""
+    assert idle_options([ADD, SHAPLEY], ["max_exact_edits", "normalize", "seed", "first_row"]) == ["seed"]
+    assert idle_options("shapley", ["seed", "permutations"], over_bound="sample") == []
+    assert idle_options("shapley", ["seed", "permutations", "over_bound"]) == ["seed", "permutations"]
+    assert idle_options(["loo", SAMPLED_SHAPLEY], ["normalize", "over_bound", "max_exact_edits"]) == \
+        ["over_bound", "max_exact_edits"]
+    with pytest.raises(InputError, match="^seed=3 does nothing with method\\(s\\) add, leave-one-out "):
+        refuse_idle_options(["add", "loo"], {"seed": 3, "normalize": True})
 
 
 @pytest.mark.parametrize("returned, message", [

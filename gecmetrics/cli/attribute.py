@@ -13,7 +13,7 @@ from ..output.report import attribute_corpus, read_report_corpus
 from ..output.report.attribution import (ATTRIBUTION_ROWS, attribution_annotator, attribution_table,
                                          column_attribution_signature, over_bound_notes, systems_without_edits)
 from ..stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, MAX_EXACT_EDITS_LIMIT,
-                                 MAX_PERMUTATIONS, METHODS, OVER_BOUND_RULES)
+                                 MAX_PERMUTATIONS, METHODS, OVER_BOUND_RULES, idle_options)
 from . import main
 from .common import echo_scores, echo_warnings, progress_unless
 from .inputs import corpus_options
@@ -98,9 +98,11 @@ def attribute(source, references, hypotheses, metric_text, column, gold_m2, hypo
     annotator = attribution_annotator(corpus, metrics[0], spacy_model) if len(metrics) == 1 else None
     settings = {"methods": methods, "max_exact_edits": max_exact_edits, "permutations": permutations, "seed": seed,
                 "normalize": normalize, "over_bound": over_bound}
+    idle = idle_options(methods, settings, over_bound)  # (at their defaults: refused above when given)
     results = attribute_corpus(corpus, metrics, column=_column(column), annotator=annotator, jobs=jobs,
                                chunk_lines=chunk_lines, dask=dask_address, cache=run_context(),
-                               progress=progress_unless(fmt == "json", "attribute"), **settings)
+                               progress=progress_unless(fmt == "json", "attribute"),
+                               **{name: value for name, value in settings.items() if name not in idle})
     metric = metrics[0]
     signature = column_attribution_signature(metric, metric.column_index(_column(column)), len(corpus.references),
                                              annotator, bool(systems_without_edits(corpus)), **settings)

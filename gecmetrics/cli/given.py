@@ -24,19 +24,15 @@ def refuse_idle_seed(idle: bool) -> None:
 
 
 def refuse_idle_attribution_options(methods: list[str], over_bound: str) -> None:
-    """attribute's options that none of its ``methods`` reads (they changed nothing): the bound
-    and its fallback go with exact Shapley, permutations and the seed with sampled Shapley (asked
-    for, or exact Shapley's fallback with --over-bound sample), --normalize with add and
-    leave-one-out."""
-    exact = "shapley" in methods
-    readers = {"max_exact_edits": exact, "over_bound": exact,
-               "permutations": "sampled-shapley" in methods or (exact and over_bound == "sample"),
-               "normalize": "add" in methods or "leave-one-out" in methods}
-    readers["seed"] = readers["permutations"]
-    for name, read in readers.items():
-        if not read and given_flag(name):
-            flag = "--" + name.replace("_", "-")
-            raise InputError(f"{flag} does nothing with --method {','.join(methods)} (no method here reads it)")
+    """attribute's options given that none of its ``methods`` reads (they changed nothing; which
+    method reads which: :func:`~gecmetrics.stats.attribution.idle_options`)."""
+    from ..stats.attribution import idle_options
+
+    names = ("max_exact_edits", "over_bound", "permutations", "seed", "normalize")
+    idle = idle_options(methods, [name for name in names if given_flag(name)], over_bound)
+    if idle:
+        flag = "--" + idle[0].replace("_", "-")
+        raise InputError(f"{flag} does nothing with --method {','.join(methods)} (no method here reads it)")
 
 
 def refuse_gotoscorer_weight_flags(no_weight: bool, category: str | None, weight_file: str | None,

@@ -146,6 +146,28 @@ def method_name(method: str) -> str:
     return name
 
 
+def idle_options(methods: Sequence[str], given: Iterable[str], over_bound: str = "error") -> list[str]:
+    """The options in ``given`` (names) that none of ``methods`` reads, so that giving them
+    changed nothing: the bound and its fallback go with exact Shapley, the permutations and the
+    seed with sampled Shapley (asked for, or exact Shapley's fallback with ``over_bound``
+    ``sample``), ``normalize`` with add and leave-one-out. Names it does not know are not idle."""
+    names = {method_name(method) for method in ([methods] if isinstance(methods, str) else methods)}
+    exact = SHAPLEY in names
+    sampled = SAMPLED_SHAPLEY in names or (exact and over_bound == "sample")
+    readers = {"max_exact_edits": exact, "over_bound": exact, "permutations": sampled, "seed": sampled,
+               "normalize": ADD in names or LEAVE_ONE_OUT in names}
+    return [name for name in given if not readers.get(name, True)]
+
+
+def refuse_idle_options(methods: Sequence[str], options: Mapping[str, Any], over_bound: str = "error") -> None:
+    """The InputError for an option in ``options`` (those a caller gave) that ``methods`` never read."""
+    idle = idle_options(methods, options, over_bound)
+    if idle:
+        listed = [methods] if isinstance(methods, str) else methods
+        raise InputError(f"{idle[0]}={options[idle[0]]!r} does nothing with method(s) "
+                         f"{', '.join(method_name(m) for m in listed)} (no method here reads it)")
+
+
 def _where(row: int | None) -> str:
     return "" if row is None else f"sentence {row + 1}: "
 

@@ -38,7 +38,8 @@ from ...run.reading import worker_chunk_size
 from ...core.table import ScoreFormat, Table, scaled, scaled_number
 from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, DEFAULT_PERMUTATIONS, METHODS, TSV_COLUMNS, Attribution,
                                   attribute_corpus_methods, attribution_rows, attribution_signature,
-                                  check_attribution_options, distinct_attributions)
+                                  check_attribution_options, distinct_attributions,
+                                  refuse_idle_options)
 from ..formats import render
 
 CANDIDATES = "candidates"
@@ -299,6 +300,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
     if unknown:  # (a TypeError from attribute_systems, after the systems' annotation)
         raise InputError(f"attribute_corpus has no option {unknown[0]!r}; its options: column, spacy_model, "
                          f"annotator, cache, {', '.join(known)}")
+    refuse_idle_options(options.get("methods", METHODS), options, options.get("over_bound", "sample"))
     metrics = resolve_metrics([metric] if isinstance(metric, (str, Metric)) else metric)
     if len(metrics) != 1:
         raise InputError(f"attribution takes one metric, got {len(metrics)}")
