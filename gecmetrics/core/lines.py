@@ -53,6 +53,9 @@ def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:
         if not isinstance(line, str):
             raise InputError(f"expected lines of text, got {type(line).__name__} at line {k + 1 + offset}", name,
                              k + 1 + offset)
+        if "\n" in line:  # (no line of a file holds one: a caller's text scored as it would never be read)
+            raise InputError("holds a line break ('\\n'): a line of text has none; give each sentence as its own line",
+                             name, k + 1 + offset)
         if not line.isascii() and (found := LONE_SURROGATE.search(line)):  # (spaCy's hashing raised on it)
             raise InputError(f"holds a lone surrogate ({found.group()!r}), which is no Unicode text", name,
                              k + 1 + offset)
