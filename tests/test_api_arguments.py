@@ -363,6 +363,63 @@ def test_write_m2_writes_only_what_read_m2_reads_back(tmp_path) -> None:
     assert [(block.source, block.edits) for block in G.read_m2(str(path))] == [(b.source, b.edits) for b in good]
 
 
+def test_read_blocks_changed_after_reading_are_checked_again() -> None:
+    """Blocks from the reader are trusted as it checked them, but only while their edits are the
+    ones it read of their source: an edit appended in place, new edits by dataclasses.replace or
+    another source were trusted by their line number (M2 0.8333 and CLEME 0.75 silently,
+    GoToScorer an IndexError)."""
+    import dataclasses
+    import pickle
+
+    from gecmetrics.core.edits.blocks import Edit, check_built_blocks
+    from gecmetrics.io.m2 import parse_m2
+
+    text = "S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n"
+    bad = Edit(2, 99, "R:X", "y")
+    appended, hypothesis = parse_m2(text, "g.m2"), parse_m2(text, "h.m2")
+    appended[0].edits.append(bad)
+    replaced = [dataclasses.replace(parse_m2(text, "g.m2")[0], edits=[bad])]
+    shorter = [dataclasses.replace(parse_m2(text, "g.m2")[0], source="")]
+    set_in_place = parse_m2(text, "g.m2")
+    set_in_place[0].edits[0] = bad
+    for gold in (appended, replaced, shorter, set_in_place):
+        for score in (lambda: G.get_metric("m2").corpus_score(None, gold, ["x b c"]),
+                      lambda: G.ErrantCompare().corpus_score(None, gold, hypothesis),
+                      lambda: G.get_metric("cleme").corpus_score(None, gold, hypothesis),
+                      lambda: G.get_metric("gotoscorer", no_weight=True).corpus_score(None, gold, hypothesis)):
+            with pytest.raises(InputError, match=r"sentence 1: edit span (2 99|0 1) goes beyond the sentence"):
+                score()
+    read = parse_m2(text, "g.m2")  # as read, and as a worker gets it: trusted, not checked again
+    for blocks in (read, pickle.loads(pickle.dumps(read))):
+        assert blocks[0].edits.trusted_for(blocks[0].source)
+        assert G.get_metric("m2").corpus_score(None, blocks, ["x b c"]).score == 1.0
+    assert not appended[0].edits.trusted_for(appended[0].source)
+    check_built_blocks(parse_m2(text, "g.m2") + [dataclasses.replace(read[0], edits=list(read[0].edits))], "x")
+
+
+def test_a_line_break_inside_a_line_is_refused() -> None:
+    """A caller's line holding '\\n' (no line of a file can) was scored as one line: GREEN
+    char 0.8678 for 0.9206, M2 with the break inside a token."""
+    sources, references = ["She go to school .", "I has a apple ."], [["She goes to school .", "I have an apple ."]]
+    hypothesis, broken = ["She goes to school .", "I have an apple ."], "She goes\nto school ."
+    for metric, given in [("green-char", (["She go\nto school .", sources[1]], references, hypothesis)),
+                          ("gleu", (sources, [[broken, references[0][1]]], hypothesis)),
+                          ("gleu", (sources, references, [broken, hypothesis[1]])),
+                          ("m2", (None, _two_blocks(), [broken, hypothesis[1]]))]:
+        with pytest.raises(InputError, match=r":1: holds a line break \('\\n'\): a line of text has none"):
+            G.get_metric(metric).corpus_score(*given)
+    with pytest.raises(InputError, match=r"^the source:2: holds a line break"):
+        G.Corpus(["a", "b\nc"], [["a", "b c"]], {"s": ["a", "b c"]})
+    G.Corpus(["a", "b\rc"], [["a", "b c"]], {"s": ["a", "b c"]})  # (a lone CR is a character of a file's line)
+
+
+def _two_blocks() -> list:
+    from gecmetrics.io.m2 import parse_m2
+
+    return parse_m2("S She go to school .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+                    "S I has a apple .\nA 1 2|||R:VERB:SVA|||have|||REQUIRED|||-NONE-|||0\n", "gold.m2")
+
+
 def test_mbr_gives_a_candidate_that_is_no_text_the_fallback_as_reference_too() -> None:
     """A lone surrogate in a candidate (a model's output) gets the fallback as the hypothesis and
     as the others' reference, as an over-budget candidate does (it raised an InputError calling the

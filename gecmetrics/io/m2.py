@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, TextIO
 
 from .text import STDIN, check_path, check_sequence, open_input, read_lines, shown_path, split_lines
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
-                                 MAX_ANNOTATOR_ID, Block, Edit, NamedBlocks, blocks_name, check_blocks,
+                                 MAX_ANNOTATOR_ID, Block, Edit, NamedBlocks, ReadEdits, blocks_name, check_blocks,
                                  check_built_blocks, format_m2, normalize_correction, span_problem)
 from ..core.checks import check_count, check_flag
 from ..core.lines import sequence_problem
@@ -124,6 +124,7 @@ def _m2_blocks(lines: Iterable[str], name: str, first_line: int, target_lines: b
             raise InputError(f"expected M2 lines of text, got {kind_of(line)}", name, line_number)
         if not line.strip():
             if current is not None:
+                current.edits = ReadEdits(current.edits, current.source)
                 yield current
             current = None
             continue
@@ -149,6 +150,7 @@ def _m2_blocks(lines: Iterable[str], name: str, first_line: int, target_lines: b
             raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}", name,
                              line_number)
     if current is not None:
+        current.edits = ReadEdits(current.edits, current.source)
         yield current
 
 

@@ -111,6 +111,48 @@ class Block:
         return (Block, (self.source, self.edits, self.line, self.shown_source))
 
 
+class ReadEdits(list):
+    """The edits of a block as the M2 reader read and checked them against its ``source``:
+    :func:`check_built_blocks` trusts a block whose edits are these, unchanged (``intact``) and
+    of the same source, and checks any other (built in code, given new edits by
+    ``dataclasses.replace``, or changed in place: each changing list method clears ``intact``)."""
+
+    __slots__ = ("source", "intact")
+
+    def __init__(self, edits: Iterable[Edit] = (), source: str = "") -> None:
+        super().__init__(edits)
+        self.source, self.intact = source, True
+
+    def __reduce__(self):  # (workers get them as read: checked once, where they were read)
+        return (_read_edits, (list(self), self.source, self.intact))
+
+    def trusted_for(self, source: str) -> bool:
+        """Whether these are the reader's checked edits of ``source``, unchanged since."""
+        return self.intact and self.source == source
+
+
+def _read_edits(edits: list, source: str, intact: bool) -> ReadEdits:
+    read = ReadEdits(edits, source)
+    read.intact = intact
+    return read
+
+
+def _changing(name: str) -> Any:
+    method = getattr(list, name)
+
+    def changed(self: ReadEdits, *args: Any) -> Any:
+        self.intact = False
+        return method(self, *args)
+
+    changed.__name__ = name
+    return changed
+
+
+for _name in ("append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "__setitem__",
+              "__delitem__", "__iadd__", "__imul__"):
+    setattr(ReadEdits, _name, _changing(_name))
+
+
 class NamedBlocks(list):
     """The M2 blocks of one hypothesis with its name (its file), which a metric's messages give
     (:meth:`~gecmetrics.io.corpus.Corpus.hypothesis` hands M2 hypotheses over as these)."""
@@ -178,7 +220,8 @@ def _annotator_problem(annotator: int) -> str | None:
 
 def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
     """M2 blocks given in code checked as the M2 reader checks a file's (it checked the blocks it
-    read, which carry their line: those with line 0 are checked here): a :class:`Block` whose
+    read: those whose edits are still its :class:`ReadEdits` of their source are not checked
+    again; any other, including a read block changed since, is): a :class:`Block` whose
     source is a text of one line and whose edits are :class:`Edit` lines of integer spans inside
     the sentence, text fields that fit in one ``A`` line and a non-negative integer annotator. (A
     list or a str where an Edit belongs was scored 0, or failed deep in a metric; a field holding
@@ -187,7 +230,7 @@ def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
         if not isinstance(block, Block):
             raise InputError(f"expected M2 blocks (gecmetrics.read_m2, or gecmetrics.io.m2.Block), got "
                              f"{type(block).__name__} at sentence {k + 1}", name)
-        if block.line:
+        if type(block.edits) is ReadEdits and block.edits.trusted_for(block.source):
             continue
         where = f"sentence {k + 1}"
         if not isinstance(block.source, str):
