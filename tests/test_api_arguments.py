@@ -932,3 +932,34 @@ def test_a_system_name_holding_a_lone_surrogate_is_refused() -> None:
                  lambda: check_named({"\ud800": 1.0}, "scores", "a score")):
         with pytest.raises(InputError, match="holds a lone surrogate"):
             call()
+
+
+def test_score_refuses_statistics_that_are_not_the_metrics_own() -> None:
+    """Metric.score(statistics) scored another metric's statistics (GLEU+ of GREEN's: 0.0), no
+    sentence (M2: 1.0), nan (GoToScorer: nan) and negative counts (CLEME: 0.3829), and raised
+    AttributeError/IndexError for a list or an empty array."""
+    from gecmetrics.io.m2 import parse_m2
+
+    sources, references = ["She go to school .", "I has a apple ."], [["She goes to school .", "I have an apple ."]]
+    hypothesis = ["She goes to school .", "I have a apple ."]
+    gold = parse_m2("S She go to school .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+                    "S I has a apple .\nA 1 2|||R:VERB:SVA|||have|||REQUIRED|||-NONE-|||0\n", "gold.m2")
+    edits = parse_m2("S She go to school .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+                     "S I has a apple .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n", "hyp.m2")
+    green = G.get_metric("green").corpus_statistics(sources, references, hypothesis)
+    for name, statistics, message in [
+            ("gleu", green, r"statistics must be its corpus_statistics, an array \(sentences, reference sets, 18\), "
+                            r"got an array of shape \(2, 1, 28\)"),
+            ("gleu", [], "got list"), ("green", green[:0], "hold no sentence"), ("gleu0", np.zeros(0), "no sentence"),
+            ("m2", G.get_metric("m2").corpus_statistics(None, gold, hypothesis)[:0], "hold no sentence")]:
+        with pytest.raises(InputError, match=message):
+            G.get_metric(name).score(statistics)
+    for name in ("gotoscorer", "cleme"):
+        metric = G.get_metric(name, no_weight=True) if name == "gotoscorer" else G.get_metric(name)
+        statistics = metric.corpus_statistics(None, gold, edits)
+        assert 0 <= metric.score(statistics).score <= 1
+        for bad in (np.nan, -5):
+            changed = statistics.astype(float)
+            changed.flat[0] = bad
+            with pytest.raises(InputError, match="no finite numbers|not whole numbers >= 0"):
+                metric.score(changed)

@@ -410,6 +410,8 @@ class Metric(ABC):
             return statistics  # (a metric's own kind: ERRANT's, CLEME's ...)
         if statistics.dtype.kind not in "iuf":
             raise InputError(f"{what} must be numbers, got an array of {statistics.dtype}", "statistics")
+        if statistics.ndim == 0 or len(statistics) == 0:  # (M2 scored no sentence 1.0)
+            raise InputError(f"{what} hold no sentence: a score needs the rows of at least one", "statistics")
         if not self.count_statistics or whole_counts(statistics):
             return statistics  # (BERTScore's idf 0/0 and an LLM judge's unanswered prompt are nan: said later)
         if statistics.dtype.kind == "f" and not np.isfinite(statistics).all():

@@ -100,6 +100,17 @@ class NgramMetric(Metric):
     statistics_width: int | None = None
     """K of the (D, R, K) statistics, when the metric declares it (checked by the paired tests)."""
 
+    def check_statistic_values(self, statistics: Any) -> Any:
+        """As every metric's, and an array (D, R, :attr:`statistics_width`): another metric's
+        statistics were scored as these (GLEU+ of GREEN's: 0.0)."""
+        statistics = super().check_statistic_values(statistics)
+        shape, width = np.shape(statistics), self.statistics_width
+        if not isinstance(statistics, np.ndarray) or len(shape) != 3 or width is not None and shape[2] != width:
+            got = f"an array of shape {shape}" if isinstance(statistics, np.ndarray) else type(statistics).__name__
+            raise InputError(f"{self.display_name}: statistics must be its corpus_statistics, an array (sentences, "
+                             f"reference sets, {'K' if width is None else width}), got {got}", "statistics")
+        return statistics
+
     def check_statistics(self, statistics: Any, references: int) -> Any:
         """Statistics of shape (D, ``references``, :attr:`statistics_width`)."""
         shape = np.shape(statistics)

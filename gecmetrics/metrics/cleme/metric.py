@@ -280,6 +280,7 @@ class ChunkMetric(Metric):
     scale = 1.0
     rounds_to = 4  # CLEME's round(x, 4) and tabulate's ".4f": the binary value rounded, ties to even
     label = "CLEME"
+    count_statistics = True  # chunks and lengths (negative counts scored a number)
     signature_order = ("assumption", "level", "weights", "lang")
     sentence_names: tuple[str, ...] = ()
     """The per-sentence values, in the order of :meth:`sentence_values`."""

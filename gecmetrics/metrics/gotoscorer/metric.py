@@ -162,6 +162,7 @@ class GoToScorer(Metric):
     column_setting = "score"
     weighs_gold_edits = True
     observations_refuse = True  # a gold M2 without a line of annotator ref_id (check_observations)
+    count_statistics = True  # chunks per outcome and level (nan or a negative count scored a number)
 
     @property
     def candidate_refusal(self) -> str | None:  # type: ignore[override]
