@@ -1,8 +1,10 @@
-"""What --sentence prints: sentence scores chunk by chunk as the run engine counts them, in a
-family's own layout (gec-ranking's and GREEN's sentence lines, the m2scorer's per-sentence
-table), or every metric's of a run (JSON in the one vocabulary, or ``compare --sentence``'s table)."""
+"""What --sentence prints: sentence scores chunk by chunk as the run engine counts them (held
+back until the input is read whole), in a family's own layout (gec-ranking's and GREEN's
+sentence lines, the m2scorer's per-sentence table), or every metric's of a run (JSON in the one
+vocabulary, or ``compare --sentence``'s table)."""
 from __future__ import annotations
 
+import tempfile
 from typing import Any
 
 import click
@@ -12,23 +14,34 @@ from ..run.files import CorpusFiles, check_line_counts
 from .common import echo_json_results, echo_table, progress_unless, streamed_chunks
 
 
+HELD_IN_MEMORY = 8 << 20
+"""Bytes of sentence lines held in memory before they go to a temporary file (then copied out)."""
+
+
 def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any, o: Any) -> None:
-    """The family's sentence lines chunk by chunk as they are counted (JSON: gathered, then printed)."""
+    """The family's sentence lines chunk by chunk as they are counted, held back (in a temporary
+    file past :data:`HELD_IN_MEMORY`) until the whole input is read: a line count, a byte or an
+    M2 block found wrong near the end printed nothing (the rows before it looked like the whole
+    output). JSON: gathered, then printed."""
     names, as_json = files.hypothesis_names, o.format == "json"
     if not as_json:
-        check_line_counts(files)  # before the first chunk's lines are printed
+        check_line_counts(files)  # (the cheap refusal first)
     chunks = streamed_chunks([metric], files, jobs=o.jobs, chunk_lines=o.chunk_lines, dask_address=o.dask_address,
                              progress=progress_unless(as_json, command))
     gathered: dict[str, list] = {path: [] for path in names}
-    for chunk in chunks:
-        statistics = [chunk.statistics[path][0] for path in names]
-        if as_json:  # scored once joined: a sentence's score may read the sentences before it (the M2
-            for path, s in zip(names, statistics):  # scorer's running totals), in earlier chunks too
-                gathered[path].append(s)
-            continue
-        scores = [metric.sentence_from_statistics(s) for s in statistics]
-        for line in report.sentence_lines(metric, chunk, names, statistics, scores, o.digits, o.verbose):
-            click.echo(render_parts(line, "text"))
+    with tempfile.SpooledTemporaryFile(HELD_IN_MEMORY, "w+", encoding="utf-8", errors="surrogateescape") as held:
+        for chunk in chunks:
+            statistics = [chunk.statistics[path][0] for path in names]
+            if as_json:  # scored once joined: a sentence's score may read the sentences before it (the M2
+                for path, s in zip(names, statistics):  # scorer's running totals), in earlier chunks too
+                    gathered[path].append(s)
+                continue
+            scores = [metric.sentence_from_statistics(s) for s in statistics]
+            for line in report.sentence_lines(metric, chunk, names, statistics, scores, o.digits, o.verbose):
+                held.write(render_parts(line, "text") + "\n")
+        held.seek(0)
+        while block := held.read(1 << 16):
+            click.echo(block, nl=False)
     if as_json:
         echo_json_results(((path, metric, metric.sentence_from_statistics(metric.join_statistics(parts)))
                            for path, parts in gathered.items()), o.scale, "sentence")

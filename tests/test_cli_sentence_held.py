@@ -1,0 +1,61 @@
+"""--sentence's family lines are held back until the whole input is read: a fault near the end
+(a line too many on standard input, a bad byte, a broken M2 block) printed the rows before it,
+which looked like the whole output, then the error."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli, write_files
+
+SOURCES = [f"sentence number {k} has a error ." for k in range(12)]
+REFERENCE = [f"sentence number {k} has an error ." for k in range(12)]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    block = "S {}\nA 5 6|||R:DET|||an|||REQUIRED|||-NONE-|||0\n"
+    broken = "S {}\nA 6 5|||R:DET|||an|||REQUIRED|||-NONE-|||0\n"
+    gold = "\n".join((broken if k == 10 else block).format(s) for k, s in enumerate(SOURCES))
+    paths = write_files(tmp_path, {"src": SOURCES, "ref": REFERENCE, "hyp": REFERENCE, "late.m2": gold})
+    (tmp_path / "bad_byte").write_bytes("".join(line + "\n" for line in REFERENCE[:10]).encode() + b"an \xe9 byte\n"
+                                        + REFERENCE[11].encode() + b"\n")
+    return {**paths, "bad_byte": str(tmp_path / "bad_byte")}
+
+
+@pytest.mark.parametrize("command", [["green"], ["gleu"]])
+def test_a_line_too_many_on_standard_input_prints_no_row(files, command):
+    code, out, err = run_cli(*command, "-s", files["src"], "-r", files["ref"], "-o", "-", "--sentence",
+                             "--chunk-lines", "3", "--no-cache", input="\n".join(REFERENCE + ["one more"]) + "\n")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "<stdin>: has 13 lines" in err, (out, err)
+    code, out, err = run_cli(*command, "-s", files["src"], "-r", files["ref"], "-o", "-", "--sentence",
+                             "--chunk-lines", "3", "--no-cache", input="\n".join(REFERENCE) + "\n")
+    assert code == 0 and len(out.splitlines()) >= 12, err
+
+
+def test_a_bad_byte_near_the_end_prints_no_row(files):
+    """(A file's bytes are checked before any row, with its line count; standard input's as it is read.)"""
+    with open(files["bad_byte"], "rb") as handle:
+        data = handle.read()
+    code, out, err = run_cli("gleu", "-s", files["src"], "-r", files["ref"], "-o", "-", "--sentence",
+                             "--chunk-lines", "3", "--no-cache", input=data)
+    assert code == 2 and out == "" and "<stdin>:11: invalid UTF-8" in err, (out, err)
+
+
+def test_a_broken_m2_block_near_the_end_prints_no_row(files):
+    for command in (["m2", "score"], ["sentm2"]):
+        code, out, err = run_cli(*command, "-s", files["late.m2"], "-o", files["hyp"], "--sentence", "--chunk-lines",
+                                 "3", "--no-cache")
+        assert code == 2 and out == "" and "late.m2:" in err and "starts after it ends" in err, (command, out, err)
+
+
+def test_rows_past_the_memory_bound_go_through_a_file(files, monkeypatch):
+    from gecmetrics.cli import sentences
+
+    code, whole, _ = run_cli("green", "-s", files["src"], "-r", files["ref"], "-o", files["hyp"], "--sentence",
+                             "--no-cache")
+    monkeypatch.setattr(sentences, "HELD_IN_MEMORY", 10)
+    code2, spilled, _ = run_cli("green", "-s", files["src"], "-r", files["ref"], "-o", files["hyp"], "--sentence",
+                                "--chunk-lines", "2", "--no-cache")
+    assert code == code2 == 0 and spilled == whole and len(whole.splitlines()) >= 12
