@@ -611,6 +611,23 @@ def test_a_human_table_no_column_correlates_with_is_refused(tmp_path):
     assert data["meta"]["correlations"]
 
 
+def test_human_scores_that_cannot_correlate_and_a_repeated_method_are_refused_before_any_scoring(tmp_path,
+                                                                                                 monkeypatch):
+    """A human column the same for every system, and an attribution method listed twice, were
+    refused after the scoring and its bootstraps (with the bootstraps' warnings before the error)."""
+    from gecmetrics.output.report import data as report_module
+
+    corpus = small_corpus()
+    names = list(corpus.hypotheses)
+    files = write_files(tmp_path, {"two.tsv": "system\th1\th2\n" + "".join(f"{n}\t{k}\t5\n"
+                                                                             for k, n in enumerate(names))})
+    monkeypatch.setattr(report_module, "score_corpus", lambda *args, **kwargs: pytest.fail("scored first"))
+    with pytest.raises(InputError, match=r"human column 'h2' of \S*two.tsv is the same \(5\) for all 3 systems"):
+        report_data(corpus, ["gleu"], human=files["two.tsv"], samples=20, attribution=[])
+    with pytest.raises(InputError, match="an attribution method is listed twice: add, add"):
+        report_data(corpus, ["gleu"], samples=20, methods=["add", "add"])
+
+
 # ---------------------------------------------------------------- the page
 
 

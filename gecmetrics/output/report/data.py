@@ -37,7 +37,7 @@ from ...metrics.registry import REPORT, default_metric_texts, default_metrics, n
 from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import make_executor
-from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, method_name
+from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, check_attribution_options, method_name
 from ...core.checks import check_count, check_seed
 from ...core.lines import LONE_SURROGATE
 from ...core.table import scale_factor
@@ -408,6 +408,8 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     resolved = [metric.with_context(context) for metric in resolved]
     attributed = [(metric.with_context(context), column)
                   for metric, column in _attribution_metrics(attribution, resolved)]
+    if attributed:  # (a method listed twice was refused after the scoring and its bootstraps)
+        check_attribution_options(methods, max_exact_edits, permutations, seed, False, OVER_BOUND)
     _keep_type_counts(resolved)
     human = _checked_human(human, human_score, list(corpus.hypotheses))
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
@@ -666,6 +668,11 @@ def _checked_human(human: Any, human_score: Any, systems: list[str]) -> Any:
         raise InputError(f"the human table {table.name} scores {len(judged)} of the systems "
                          f"({', '.join(judged) or 'none'}); correlations need at least {MIN_SYSTEMS} (its systems: "
                          f"{', '.join(table.systems)})")
+    for column in table.columns(human_score):  # (refused after the scoring and its bootstraps)
+        if len({table.scores[column][name] for name in judged}) == 1:
+            raise InputError(f"no correlation with the human table {table.name} can be computed: human column "
+                             f"{column!r} of {table.source} is the same ({table.scores[column][judged[0]]:g}) for all "
+                             f"{len(judged)} systems: its correlation is undefined")
     return table
 
 
