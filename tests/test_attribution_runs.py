@@ -209,6 +209,23 @@ def test_an_option_no_chosen_method_reads_is_refused_before_any_work(monkeypatch
         attribute_corpus(small_corpus(), "gleu", methods=["loo", "add"], max_exact_edits=2)
 
 
+def test_what_is_not_a_corpus_or_not_attribution_results_is_refused():
+    """AttributeError ('NoneType' object has no attribute 'hypotheses', 'str' object has no
+    attribute 'values') and TypeError were what attribute_corpus, attribution_tsv_of_systems and
+    attribution_dicts raised for a wrong argument."""
+    from gecmetrics.output.report.attribution import attribution_dicts, attribution_tsv_of_systems
+
+    for corpus in (None, [["a b"]]):
+        with pytest.raises(InputError, match=r"^attribute_corpus needs a Corpus \(read_report_corpus, or "):
+            attribute_corpus(corpus, "gleu")
+    for results, problem in [(None, "got NoneType"), ({"a": 5}, "got int for system 'a'"),
+                             ({"a": ["x"]}, "got something other than"), ({"a": [{"add": 3}]}, "got something other")]:
+        for function in (attribution_tsv_of_systems, attribution_dicts):
+            with pytest.raises(InputError, match=r"^results: expected the results of attribute_corpus .*" + problem):
+                function(results)
+    assert attribution_dicts({"a": [{"add": None}]}) == []
+
+
 def test_a_progress_display_times_each_run_from_its_start(monkeypatch):
     """One display serves the report's runs (scoring, then each attribution): the second run's
     rate and time left were counted from the first run's start, and its two seconds' delay was

@@ -454,6 +454,15 @@ def test_bad_score_functions(returned, message):
         attribute("a b", [], 3)
 
 
+def test_an_unknown_option_is_named_by_the_function_called():
+    """attribute(..., foo=1) was a TypeError naming attribute_corpus_methods, which the caller never called."""
+    with pytest.raises(InputError, match=r"^attribute has no option 'foo'; its options: max_exact_edits, permutations, "
+                                         r"seed, normalize$"):
+        attribute("a b", [(0, 1, "x")], salted(0), foo=1)
+    with pytest.raises(InputError, match=r"^attribute_corpus has no option 'bar'; its options: .*, first_row$"):
+        attribute_corpus(["a b"], [[(0, 1, "x")]], lambda rows, texts: [0.0] * len(texts), bar=1)
+
+
 def test_corpus_argument_checks():
     with pytest.raises(InputError, match="2 sources but 1 list of edits"):
         attribute_corpus(["a", "b"], [[]], lambda r, t: [0.0] * len(t))

@@ -653,7 +653,20 @@ def attribute_corpus(sources: Sequence[str | Sequence[str]], edits: Sequence[Ite
     """Attributions of every hypothesis by one ``method``; options as in
     :func:`attribute_corpus_methods` (one scoring call for the whole corpus)."""
     name = method_name(method)
+    _check_option_names("attribute_corpus", options)
     return [result[name] for result in attribute_corpus_methods(sources, edits, score, (name,), **options)]
+
+
+_OPTION_NAMES = ("max_exact_edits", "permutations", "seed", "normalize", "over_bound", "first_row")
+"""The options of :func:`attribute_corpus_methods` (after its methods)."""
+
+
+def _check_option_names(function: str, options: Mapping[str, Any], known: Sequence[str] = _OPTION_NAMES) -> None:
+    """An option ``function`` does not have is an InputError naming it and those it has (a
+    TypeError named attribute_corpus_methods, which the caller never called)."""
+    unknown = [name for name in options if name not in known]
+    if unknown:
+        raise InputError(f"{function} has no option {unknown[0]!r}; its options: {', '.join(known)}")
 
 
 def attribute(source: str | Sequence[str], edits: Iterable[Any], score: ScoreFunction, method: str = SHAPLEY,
@@ -665,6 +678,7 @@ def attribute(source: str | Sequence[str], edits: Iterable[Any], score: ScoreFun
         raise InputError(f"score must be a function, got {type(score).__name__}")
     if "over_bound" in options:
         raise InputError("over_bound applies to attribute_corpus; attribute raises above the bound")
+    _check_option_names("attribute", options, [name for name in _OPTION_NAMES if name not in ("over_bound", "first_row")])
     result = attribute_corpus([source], [edits], lambda rows, texts: score(texts), method, **options)[0]
     assert result is not None
     return result

@@ -294,6 +294,9 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
 
     from ...metrics.registry import resolve_metrics
 
+    if not isinstance(corpus, Corpus):  # (an AttributeError on .hypotheses)
+        raise InputError(f"attribute_corpus needs a Corpus (read_report_corpus, or gecmetrics.Corpus), got "
+                         f"{type(corpus).__name__}")
     known = [name for name in inspect.signature(attribute_systems).parameters
              if name not in ("corpus", "metric", "edits", "column", "annotator")]
     unknown = [name for name in options if name not in known]
@@ -384,6 +387,27 @@ def attribution_table(results: Mapping[str, Sequence[Mapping[str, Attribution | 
     return Table(header, rows, left=(0, 2, 6, 7, 8), data=data)
 
 
+def _checked_results(results: Any) -> Mapping[str, Sequence[Mapping[str, Attribution | None]]]:
+    """``results`` as :func:`attribute_systems` returns them (system -> per sentence {method:
+    Attribution or None}); anything else is one InputError (an AttributeError or TypeError inside)."""
+    problem = None
+    if not isinstance(results, Mapping):
+        problem = type(results).__name__
+    else:
+        for name, sentences in results.items():
+            if isinstance(sentences, (str, bytes)) or not isinstance(sentences, Sequence):
+                problem = f"{type(sentences).__name__} for system {name!r}"
+            elif any(not isinstance(sentence, Mapping) or any(value is not None and not isinstance(value, Attribution)
+                                                              for value in sentence.values()) for sentence in sentences):
+                problem = f"something other than {{method: Attribution or None}} per sentence for system {name!r}"
+            if problem:
+                break
+    if problem is not None:
+        raise InputError(f"expected the results of attribute_corpus or attribute_systems (system -> per sentence "
+                         f"{{method: Attribution or None}}), got {problem}", "results")
+    return results
+
+
 def attribution_tsv_of_systems(results: Mapping[str, Sequence[Mapping[str, Attribution | None]]]) -> str:
     """TSV of :func:`attribute_systems`' results (:func:`attribution_table` as they are): a
     header line, then one line per system, sentence, method run and edit; floats at full
@@ -396,7 +420,7 @@ def attribution_dicts(results: Mapping[str, Sequence[Mapping[str, Attribution | 
     method run (:func:`~gecmetrics.stats.attribution.distinct_attributions`: exact Shapley
     sampled in its place beside the sampled Shapley asked for is one run, its rows once)."""
     out = []
-    for name, sentences in results.items():
+    for name, sentences in _checked_results(results).items():
         for number, sentence in enumerate(sentences, start=1):
             for attribution in distinct_attributions(sentence):
                 out.extend({"system": name, **row} for row in attribution_rows(attribution, number))
