@@ -628,6 +628,31 @@ def test_human_scores_that_cannot_correlate_and_a_repeated_method_are_refused_be
         report_data(corpus, ["gleu"], samples=20, methods=["add", "add"])
 
 
+
+def test_attribution_settings_that_change_nothing_are_refused(tmp_path, monkeypatch):
+    """report_data(methods=["add"], permutations=7) and the command's --methods add
+    --permutations 50 ran, the permutations read by no method (as attribute refuses them); so did
+    attribution settings with no attribution at all in the library."""
+    from gecmetrics.output.report import data as report_module
+
+    corpus = small_corpus()
+    monkeypatch.setattr(report_module, "score_corpus", lambda *args, **kwargs: pytest.fail("scored first"))
+    for options, message in [({"methods": ["add"], "permutations": 7}, r"^permutations=7 does nothing with method\(s\) add"),
+                             ({"methods": ["loo"], "max_exact_edits": 3}, r"^max_exact_edits=3 does nothing"),
+                             ({"attribution": "none", "permutations": 7}, r"^permutations=7 sets the edit attribution"),
+                             ({"attribution": [], "methods": ["add"]}, r"^methods=\['add'\] sets the edit attribution")]:
+        with pytest.raises(InputError, match=message):
+            report_data(corpus, ["gleu"], samples=20, **options)
+    files = write_files(tmp_path, {"src": corpus.sources, "ref": corpus.references[0],
+                                   **{name: lines for name, lines in corpus.hypotheses.items()}})
+    systems = [files[name] for name in corpus.hypotheses]
+    for flags, message in [(["--methods", "add", "--permutations", "20"], "--permutations does nothing with --methods add"),
+                           (["--methods", "leave-one-out", "--max-exact-edits", "3"], "--max-exact-edits does nothing")]:
+        err = one_line_error("report", "-s", files["src"], "-r", files["ref"], "-o", *systems, "--json",
+                             str(tmp_path / "r.json"), *flags)
+        assert message in err and not (tmp_path / "r.json").exists(), err
+
+
 # ---------------------------------------------------------------- the page
 
 

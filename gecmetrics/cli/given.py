@@ -23,16 +23,18 @@ def refuse_idle_seed(idle: bool) -> None:
                          "or --paired-ar")
 
 
-def refuse_idle_attribution_options(methods: list[str], over_bound: str) -> None:
-    """attribute's options given that none of its ``methods`` reads (they changed nothing; which
-    method reads which: :func:`~gecmetrics.stats.attribution.idle_options`)."""
+def refuse_idle_attribution_options(methods: list[str], over_bound: str,
+                                    names: tuple[str, ...] = ("max_exact_edits", "over_bound", "permutations", "seed",
+                                                              "normalize"), flag: str = "--method") -> None:
+    """The attribution options among ``names`` given that none of ``methods`` reads (they
+    changed nothing; which method reads which: :func:`~gecmetrics.stats.attribution.idle_options`):
+    attribute's, or the report's (``flag``: the command's flag of the methods)."""
     from ..stats.attribution import idle_options
 
-    names = ("max_exact_edits", "over_bound", "permutations", "seed", "normalize")
     idle = idle_options(methods, [name for name in names if given_flag(name)], over_bound)
     if idle:
-        flag = "--" + idle[0].replace("_", "-")
-        raise InputError(f"{flag} does nothing with --method {','.join(methods)} (no method here reads it)")
+        option = "--" + idle[0].replace("_", "-")
+        raise InputError(f"{option} does nothing with {flag} {','.join(methods)} (no method here reads it)")
 
 
 def refuse_gotoscorer_weight_flags(no_weight: bool, category: str | None, weight_file: str | None,

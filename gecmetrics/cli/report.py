@@ -7,7 +7,7 @@ from ..core.collector import survivors_frozen
 from ..errors import InputError
 from ..output.report import check_report_paths, read_report_corpus, report_data, write_report
 from ..output.report.attribution import over_bound_notes
-from ..output.report.data import DEFAULT_SAMPLES
+from ..output.report.data import DEFAULT_PERMUTATIONS, DEFAULT_SAMPLES, OVER_BOUND
 from ..stats.attribution import DEFAULT_MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, MAX_PERMUTATIONS, METHODS
 from ..stats.significance import MAX_PAIRED_SAMPLES
 from . import main
@@ -18,7 +18,7 @@ from .options import GreedyCommand, GreedyOption
 from .progress import quiet_option
 from .shared import jobs_option
 from .context import check_command_outputs, run_context
-from .given import given_flag
+from .given import given_flag, refuse_idle_attribution_options
 
 
 @main.command(cls=GreedyCommand)
@@ -48,7 +48,7 @@ from .given import given_flag
               help="Attribution methods: add, leave-one-out, shapley, sampled-shapley.")
 @click.option("--max-exact-edits", type=IntRange(0, MAX_EXACT_EDITS_LIMIT), default=DEFAULT_MAX_EXACT_EDITS,
               show_default=True, help="Exact Shapley up to this many edits (sampled above).")
-@click.option("--permutations", type=IntRange(1, MAX_PERMUTATIONS), default=20, show_default=True,
+@click.option("--permutations", type=IntRange(1, MAX_PERMUTATIONS), default=DEFAULT_PERMUTATIONS, show_default=True,
               help="Permutations of sampled Shapley.")
 @click.option("--human", metavar="TABLE", help="Human system scores (gjg15, seeda or a TSV file): adds the "
                                                "meta-evaluation figures.")
@@ -90,6 +90,9 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
         if given:
             raise InputError(f"{given[0]} sets the edit attribution, which --attribute none leaves out: "
                              f"drop one of them")
+    else:
+        refuse_idle_attribution_options(_methods(method_texts), OVER_BOUND, ("max_exact_edits", "permutations"),
+                                        "--methods")
     with survivors_frozen():  # millions of objects live until the page is written
         corpus = read_report_corpus(source, references, hypotheses, gold_m2, hypothesis_m2)
         data = report_data(corpus, list(metric_texts) if metric_texts else None, baseline=baseline, samples=samples,

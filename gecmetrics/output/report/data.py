@@ -37,7 +37,8 @@ from ...metrics.registry import REPORT, default_metric_texts, default_metrics, n
 from ...run.compare import check_columns, comparison_table
 from ...run.engine import ProgressCallback, Scored, run_context_of, score_corpus
 from ...run.executors import make_executor
-from ...stats.attribution import DEFAULT_MAX_EXACT_EDITS, METHODS, check_attribution_options, method_name
+from ...stats.attribution import (DEFAULT_MAX_EXACT_EDITS, METHODS, check_attribution_options, method_name,
+                                 refuse_idle_options)
 from ...core.checks import check_count, check_seed
 from ...core.lines import LONE_SURROGATE
 from ...core.table import scale_factor
@@ -408,8 +409,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     resolved = [metric.with_context(context) for metric in resolved]
     attributed = [(metric.with_context(context), column)
                   for metric, column in _attribution_metrics(attribution, resolved)]
-    if attributed:  # (a method listed twice was refused after the scoring and its bootstraps)
-        check_attribution_options(methods, max_exact_edits, permutations, seed, False, OVER_BOUND)
+    _check_attribution_settings(bool(attributed), methods, max_exact_edits, permutations, seed)
     _keep_type_counts(resolved)
     human = _checked_human(human, human_score, list(corpus.hypotheses))
     # spacy_model None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm
@@ -431,6 +431,26 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
                            for metric, column in attributed]
     data["meta"] = _meta(columns, list(corpus.hypotheses), human, human_score) if human is not None else None
     return data
+
+
+def _check_attribution_settings(attributing: bool, methods: list[str], max_exact_edits: int, permutations: int,
+                                seed: int) -> None:
+    """The attribution's settings, before any work (a method listed twice was refused after the
+    scoring and its bootstraps): one set away from its default that changes nothing, because
+    there is no attribution or no method reads it, is refused, as the command refuses its flag."""
+    changed = {name: value for name, value, default in (("max_exact_edits", max_exact_edits, DEFAULT_MAX_EXACT_EDITS),
+                                                          ("permutations", permutations, DEFAULT_PERMUTATIONS))
+               if value != default}
+    if not attributing:
+        if methods != list(METHODS):
+            changed = {"methods": methods, **changed}
+        if changed:
+            name, value = next(iter(changed.items()))
+            raise InputError(f"{name}={value!r} sets the edit attribution, and this report attributes nothing "
+                             "(attribution 'none', or no metric with sentence scores of text)")
+        return
+    check_attribution_options(methods, max_exact_edits, permutations, seed, False, OVER_BOUND)
+    refuse_idle_options(methods, changed, OVER_BOUND)
 
 
 def _scored_and_tested(metrics: list[Metric], corpus: Corpus, baseline: str, samples: int, seed: int, jobs: int,
