@@ -497,6 +497,8 @@ def test_an_option_the_metric_never_reads_is_refused():
             mbr_select([["a b", "a c"]], "gleu", ["a b"], **{option: "x"})
     with pytest.raises(InputError, match="^memo_size: .*lives for one call"):  # an LRU nothing reads again
         mbr_select([["a b", "a c"]], "gleu", ["a b"], memo_size=10)
+    with pytest.raises(InputError, match="^name: .*no trainer logs it"):  # (accepted: nothing returns the reward)
+        mbr_select([["a b", "a c"]], "gleu", ["a b"], name="zz")
     guarded = reward_function("gleu", max_length_ratio=2, length_penalty=-3.0)
     assert guarded(completions=["He goes home . " * 3], source=["He go home ."], references=[["He goes home ."]]) \
         == [-3.0]

@@ -735,8 +735,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     first; one that is no text, a lone surrogate, only when none is text). ``candidates``: one
     list of N texts per source; ``metric``: a name or metric object
     with text references (settings and the reward options as for :func:`reward_function`, but
-    ``source_column`` and ``references_column``, refused: the columns are made here, and
-    ``memo_size``: the reward lives for this call and keeps no values)."""
+    ``source_column`` and ``references_column``, refused: the columns are made here,
+    ``memo_size``: the reward lives for this call and keeps no values, and ``name``: nothing logs it)."""
     import numpy as np
 
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
@@ -746,6 +746,7 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
         _unused(key, settings.get(key), "mbr_select passes the candidates and sources to its reward itself")
     _unused("memo_size", settings.pop("memo_size", None), "mbr_select's reward lives for one call, whose copies are "
             "scored once: it keeps no values")
+    _unused("name", settings.get("name"), "mbr_select's reward is not returned, so no trainer logs it by its name")
     f = reward_function(metric, memo_size=0, **settings)
     if f.metric.reference_kind != TEXT:
         raise InputError(f"metric {f.metric.display_name} does not take text references, and MBR takes each "
