@@ -728,6 +728,22 @@ def _mbr_choice(texts: Sequence[str], expected: Any) -> int:
     return int(np.argmax(np.where([_not_text(text) is None for text in texts], expected, -np.inf)))
 
 
+def _mbr_reward(metric: Any, settings: dict[str, Any]) -> "RewardFunction":
+    """mbr_select's reward of ``metric``: the options that would do nothing refused, a metric
+    whose references are not texts (each candidate is the others' reference) refused."""
+    for key in ("source_column", "references_column"):
+        _unused(key, settings.get(key), "mbr_select passes the candidates and sources to its reward itself")
+    _unused("memo_size", settings.pop("memo_size", None), "mbr_select's reward lives for one call, whose copies are "
+            "scored once: it keeps no values")
+    _unused("name", settings.get("name"), "mbr_select's reward is not returned, so no trainer logs it by its name")
+    f = reward_function(metric, memo_size=0, **settings)
+    if f.metric.reference_kind != TEXT:
+        raise InputError(f"metric {f.metric.display_name} does not take text references, and MBR takes each "
+                         "candidate as the reference of the others (for edit F, use a metric that annotates text "
+                         "references, e.g. ERRANT's annotate_refs=true)", "metric")
+    return f
+
+
 def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequence[str] | None = None,
                **settings: Any) -> MBRSelection:
     """Minimum-Bayes-risk selection: for each source, the candidate with the highest mean
@@ -742,16 +758,7 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list (one list of texts per source), got {type(candidates).__name__}",
                          "candidates")
-    for key in ("source_column", "references_column"):
-        _unused(key, settings.get(key), "mbr_select passes the candidates and sources to its reward itself")
-    _unused("memo_size", settings.pop("memo_size", None), "mbr_select's reward lives for one call, whose copies are "
-            "scored once: it keeps no values")
-    _unused("name", settings.get("name"), "mbr_select's reward is not returned, so no trainer logs it by its name")
-    f = reward_function(metric, memo_size=0, **settings)
-    if f.metric.reference_kind != TEXT:
-        raise InputError(f"metric {f.metric.display_name} does not take text references, and MBR takes each "
-                         "candidate as the reference of the others (for edit F, use a metric that annotates text "
-                         "references, e.g. ERRANT's annotate_refs=true)", "metric")
+    f = _mbr_reward(metric, settings)
     _check_mbr_sources(sources, len(candidates), f.metric)
     completions, source_column, references, cells, fallen = [], [], [], [], []
     for k, texts in enumerate(candidates):
