@@ -19,6 +19,15 @@ JUDGMENT_DEFAULTS: dict[str, Any] = {
     "pairwise": False}
 """Each option of the judgments mode and its value when not given."""
 RESAMPLE_CHOICES = {"judgments": ("judgments",), "sentences": ("sentences",), "both": ("judgments", "sentences")}
+SYSTEM_LEVEL_FLAGS = {
+    "ranking": "the human ranking of the systems is system-level: the sentence level compares each judgment's ranks",
+    "ew_procedure": "Expected Wins are system-level: the sentence level compares each judgment's ranks",
+    "seed": "nothing is drawn at the sentence level",
+    "resample": "it chooses what the system-level bootstrap resamples",
+    "bootstrap": "bootstrap intervals are system-level",
+    "metric_ranking": "it chooses what stands for a metric at the system level"}
+"""The flags only the system level reads, and why each would change nothing at --level sentence
+(--window, --compare, --bootstrap N > 0 and --metric-ranking ew|ts: JudgmentOptions' own refusal)."""
 
 
 def ranking_options(func: Callable) -> Callable:
@@ -61,7 +70,8 @@ def judgment_options(func: Callable) -> Callable:
         click.option("--src-ids", "src_ids", metavar="0|1|FILE",
                      help="How the judgments' src-id attributes map to the -o files' lines: the src-id of the "
                           "first line (GJG15: 0, SEEDA on the full corpus: 1), or a file of the src-id of every "
-                          "line (SEEDA's subset LINES). Needed by --level sentence and --resample sentences."),
+                          "line, each line a judged sentence (SEEDA's subset LINES). Needed by --level sentence "
+                          "and --resample sentences."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -83,6 +93,15 @@ def refuse_idle_ranking_options(ranking: str, ew_procedure: str, resamples: int)
                          "--ew-procedure bootstrap-mean")
 
 
+def refuse_system_level_flags(values: dict[str, Any]) -> None:
+    """At --level sentence, a flag of SYSTEM_LEVEL_FLAGS given (even at its default) would change
+    nothing: an error naming it (the library refuses --bootstrap N and --metric-ranking ew|ts)."""
+    refused_later = {"bootstrap": values["bootstrap"] != 0, "metric_ranking": values["sentence_ranking"] is not None}
+    for name, why in SYSTEM_LEVEL_FLAGS.items():
+        if values["level"] == "sentence" and given_flag(name) and not refused_later.get(name):
+            raise InputError(f"--{name.replace('_', '-')} does not go with --level sentence ({why})")
+
+
 def parse_src_ids(text: str | None) -> Any:
     """--src-ids: an integer (the first line's src-id) or a file path."""
     if text is None:
@@ -98,6 +117,7 @@ def run_with_judgments(ctx: click.Context, values: dict[str, Any], corpus: Any, 
 
     if values["resample"] not in RESAMPLE_CHOICES:
         raise InputError(f"unknown --resample {values['resample']!r}; choose one of: {', '.join(RESAMPLE_CHOICES)}")
+    refuse_system_level_flags(values)
     refuse_idle_ranking_options(values["ranking"], values["ew_procedure"], values["bootstrap"])
     options = JudgmentOptions(ranking=values["ranking"], ew_procedure=values["ew_procedure"],
                               systems=values["systems"], bootstrap=values["bootstrap"],
