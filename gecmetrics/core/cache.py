@@ -40,7 +40,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, one_line, plural, shown
+from ..errors import InputError, kind_of, one_line, plural, shown
 from .checks import check_flag
 from .lines import is_iterable
 from .cache_folder import (CACHE_FILE_SUFFIXES, ENV_VAR, FILE_NAME, SCHEMA_VERSION, cache_files,
@@ -118,18 +118,38 @@ def cache_key(*parts: str | bytes | int) -> bytes:
 
 
 def pack_json(value: Any) -> bytes:
-    """JSON (UTF-8) bytes of ``value``: lists, dicts, str, numbers, booleans, None (TypeError for
-    other types; ValueError for a value nested deeper than the interpreter's recursion limit).
-    A string holding a lone surrogate (e.g. from a JSON reply) is kept as its ``\\u`` escape,
-    which :func:`unpack_json` reads back as the same string."""
+    """JSON (UTF-8) bytes of ``value``: lists, dicts, str, finite numbers, booleans, None; anything
+    else is an InputError saying what cannot be stored (a set; nan or inf, which ``json.dumps``
+    wrote as ``NaN``, no JSON; a value holding itself, or nested deeper than the interpreter's
+    recursion limit). A string holding a lone surrogate (e.g. from a JSON reply) is kept as its
+    ``\\u`` escape, which :func:`unpack_json` reads back as the same string."""
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except RecursionError:
-        raise ValueError("pack_json: the value is nested too deeply for JSON") from None
-    try:
-        return text.encode("utf-8")
+        return _json_text(value, False).encode("utf-8")
     except UnicodeEncodeError:  # no UTF-8 for a lone surrogate: JSON's escapes hold it
-        return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+        return _json_text(value, True).encode("ascii")
+
+
+def _json_text(value: Any, ensure_ascii: bool) -> str:
+    """``json.dumps`` of a value :func:`pack_json` stores, or the InputError saying why it cannot."""
+    try:
+        return json.dumps(value, ensure_ascii=ensure_ascii, separators=(",", ":"), allow_nan=False,
+                          default=_not_json)
+    except RecursionError:
+        raise InputError("pack_json: the value is nested too deeply for JSON") from None
+    except TypeError as exc:  # a key of another type: "keys must be str, int, float, bool or None, not tuple"
+        raise InputError(f"pack_json cannot store the value as JSON: {exc}") from None
+    except InputError:  # (a value of another type: _not_json)
+        raise
+    except ValueError as exc:
+        problem = "nan, inf or -inf (JSON has no such number)" if "Out of range float" in str(exc) else \
+            "a value that holds itself (a circular reference)" if "ircular" in str(exc) else f"the value ({exc})"
+        raise InputError(f"pack_json cannot store {problem} in a cache value") from None
+
+
+def _not_json(value: Any) -> Any:
+    """``json.dumps``'s ``default``: a value of a type JSON does not hold is refused by its type."""
+    raise InputError(f"pack_json cannot store {kind_of(value)} in a cache value: it stores lists, dicts, str, "
+                     "finite numbers, booleans and None")
 
 
 def unpack_json(data: bytes) -> Any:
@@ -577,6 +597,7 @@ class Cache:
         the look. Readers get the bytes back as given either way.
         """
         check_namespace(namespace)
+        check_flag(compress, "compress")  # "no" was taken as true
         if isinstance(items, (str, bytes, bytearray, memoryview)) or not isinstance(items, Iterable):
             raise InputError("cache items are a mapping of keys to values or (key, value) pairs, not "
                             f"{type(items).__name__}")

@@ -707,7 +707,11 @@ class Metric(ABC):
 
     def column_signature(self, part: int, references: int | None) -> Signature:
         """The signature of one column alone: for a metric whose columns are the values of a
-        signed :attr:`column_setting` (GREEN's betas), that setting shows the column's value."""
+        signed :attr:`column_setting` (GREEN's betas), that setting shows the column's value. Both
+        arguments checked (GREEN's ``columns(-1)`` was signed ``refs:-1``)."""
+        from .results import checked_part, checked_references
+
+        part, references = checked_part(part, self.column_count), checked_references(references)
         key = self.settings_class.infos()[self.column_setting].signature if self.column_setting else None
         if key is None:
             return self.signature(references)

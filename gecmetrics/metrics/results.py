@@ -5,6 +5,7 @@ of a corpus, on its way to a result)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Sequence
 
 from ..version import __version__
@@ -58,8 +59,7 @@ class Signature(str):
 
     def __call__(self, references: int | None = None) -> "Signature":
         """The signature for ``references`` reference sets (the metric's own, when it has one)."""
-        if references is not None:
-            references = check_count(references, "references (the number of reference sets)", 0)
+        references = checked_references(references)
         if self._complete is None:
             return self
         return self._complete(references)
@@ -77,9 +77,9 @@ def as_field(item: tuple[str, str] | str) -> tuple[str, str]:
         raise InputError(f"a signature field is a key or a (key, value) pair, got {shown(item)}")
     else:
         pair, separators = (str(item[0]), str(item[1])), "|:"
-    if any(mark in pair[0] for mark in separators) or not pair[0] or pair[0] == "version":
+    if any(mark in pair[0] for mark in separators) or not pair[0] or pair[0] == "version" or _line_break(pair[0]):
         raise InputError(f"a signature field's key is a word without {' or '.join(map(repr, separators))}, not "
-                         f"'version' (always the last field), got {pair[0]!r}")
+                         f"'version' (always the last field), on one line, got {pair[0]!r}")
     if "|" in pair[1] or _line_break(pair[1]):  # ("a", "1|c:2") read as the fields a:1 and c:2
         raise InputError(f"a signature field's value is one line without '|' (it separates the fields), got "
                          f"{shown(pair[1])}")
@@ -88,6 +88,21 @@ def as_field(item: tuple[str, str] | str) -> tuple[str, str]:
 
 def _line_break(text: str) -> bool:
     return len(text.splitlines()) > 1 or text.endswith(("\n", "\r"))
+
+
+def checked_references(references: Any) -> int | None:
+    """The number of reference sets a signature names: an integer >= 0, or None (not named); a
+    negative number, a float, a bool or a text is an InputError (``refs:-1`` was signed). The one
+    check of :meth:`Signature.__call__` and of a metric's column signatures."""
+    if references is None:
+        return None
+    return check_count(references, "references (the number of reference sets)", 0)
+
+
+def checked_part(part: Any, columns: int) -> int:
+    """The index of one of a metric's ``columns`` (``column_signature``'s ``part``): an integer
+    from 0 to columns - 1 (an IndexError came from inside, and -1 signed the last column)."""
+    return check_count(part, "part (the index of one of the metric's columns)", 0, columns - 1)
 
 
 # ----------------------------------------------------------------------------- results
@@ -275,9 +290,11 @@ class SentenceScores:
 
     @classmethod
     def joined(cls, parts: Sequence["SentenceScores"]) -> "SentenceScores":
-        """The scores of consecutive chunks of sentences as one."""
+        """The scores of consecutive chunks of sentences as one: sentence scores of one metric's
+        run (one signature, one number of columns, one ``fraction``), in order."""
         import numpy as np
 
+        parts = check_joined_parts(parts)
         return cls(np.concatenate([np.asarray(p.scores) for p in parts], axis=-1), parts[0].signature,
                    parts[0].fraction)
 
@@ -323,6 +340,35 @@ class SentenceScores:
 
     def __repr__(self) -> str:
         return short_repr(self)
+
+
+def check_joined_parts(parts: Any) -> list[SentenceScores]:
+    """The parts :meth:`SentenceScores.joined` joins, as a list: one or more sentence scores with
+    one signature (every chunk of one run has its metric's: the reference count it names is the
+    run's), one ``fraction`` and one shape but for the sentences (the last axis). The scores of
+    another metric or setting were joined under the first part's signature without a word."""
+    import numpy as np
+    from ..io.text import check_sequence
+
+    parts = check_sequence(parts, "parts", "sentence scores (SentenceScores) of consecutive chunks")
+    if not parts:
+        raise InputError("parts must hold at least one SentenceScores (sentence scores of a chunk), got none")
+    first = parts[0]
+    for index, part in enumerate(parts):
+        if not isinstance(part, SentenceScores):
+            raise InputError(f"parts[{index}] must be sentence scores (SentenceScores), got {kind_of(part)}")
+        if str(part.signature) != str(first.signature):
+            ours, theirs = next((a, b) for a, b in zip_longest(str(first.signature).split("|"),
+                                                                str(part.signature).split("|")) if a != b)
+            raise InputError(f"parts[{index}] has another signature than parts[0] ({theirs!r} where parts[0] has "
+                             f"{ours!r}): only sentence scores of one metric with one setting join")
+        if part.fraction != first.fraction:
+            raise InputError(f"parts[{index}] has fraction={part.fraction} and parts[0] fraction={first.fraction}: "
+                             "scores on different scales do not join")
+        if np.shape(part.scores)[:-1] != np.shape(first.scores)[:-1]:
+            raise InputError(f"parts[{index}] holds scores of shape {np.shape(part.scores)} and parts[0] of shape "
+                             f"{np.shape(first.scores)}: only the number of sentences (the last axis) may differ")
+    return parts
 
 
 def shown_score(value: float, fraction: bool = True, rounds_to: int | None = None) -> str:

@@ -14,7 +14,7 @@ from ..core import fscore
 from ..core.table import scaled_number
 from ..kinds import M2
 from .base import Metric
-from .results import CorpusSums, PRFResult, SentenceScores, Signature
+from .results import CorpusSums, PRFResult, SentenceScores, Signature, check_joined_parts
 
 
 @dataclass(repr=False)
@@ -162,7 +162,9 @@ class SentenceCounts(SentenceScores):
 
     @classmethod
     def joined(cls, parts: Sequence["SentenceCounts"]) -> "SentenceCounts":
-        """The sentence scores of consecutive chunks as one (the totals: the last chunk's)."""
+        """The sentence scores of consecutive chunks as one (the totals: the last chunk's; of one
+        run: check_joined_parts)."""
+        parts = check_joined_parts(parts)
         return cls(*(np.concatenate([getattr(p, name) for p in parts])
                      for name in ("scores", "precision", "recall", "counts", "chosen")),
                    parts[0].signature, parts[-1].totals)

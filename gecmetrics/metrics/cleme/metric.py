@@ -20,7 +20,7 @@ from ...errors import InputError
 from ...io.m2 import blocks_name
 from ...kinds import M2
 from ..base import Metric, checked_corpus
-from ..results import CorpusSums, OneScore, SentenceScores, Signature, shown_score
+from ..results import CorpusSums, OneScore, SentenceScores, Signature, check_joined_parts, shown_score
 from ..settings import Settings, choice, parse_beta, parse_bool, parse_floats, setting, setting_label, unless
 from ...core.lang import DEFAULT_LANGUAGE, language_class, parse_lang
 from ...core.table import scaled_number
@@ -258,7 +258,8 @@ class ChunkSentenceScores(SentenceScores):
 
     @classmethod
     def joined(cls, parts: Sequence["ChunkSentenceScores"]) -> "ChunkSentenceScores":
-        """The sentence scores of consecutive chunks as one."""
+        """The sentence scores of consecutive chunks as one (of one run: check_joined_parts)."""
+        parts = check_joined_parts(parts)
         return cls({name: np.concatenate([p.values[name] for p in parts]) for name in parts[0].values},
                    parts[0].headline, np.concatenate([p.chosen for p in parts]), parts[0].signature)
 

@@ -19,7 +19,7 @@ import numpy as np
 from ...core.aggregate import (best_reference, by_sentence_blocks, draw_blocks, python2_draws, python2_sampled_sums,
                          sampled_sums, seeded_draws, select)
 from ...errors import InputError
-from ..results import CorpusSums, OneScore, SentenceScores, Signature
+from ..results import CorpusSums, OneScore, SentenceScores, Signature, check_joined_parts
 from ..settings import bounded_int, choice, flag_as, optional_bool, optional_seed, parse_bool, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
 from ...core.table import scaled_number
@@ -167,7 +167,8 @@ class GLEUSentenceScores(SentenceScores):
 
     @classmethod
     def joined(cls, parts: Sequence["GLEUSentenceScores"]) -> "GLEUSentenceScores":
-        """The scores of consecutive chunks of sentences as one."""
+        """The scores of consecutive chunks of sentences as one (of one run: check_joined_parts)."""
+        parts = check_joined_parts(parts)
         std = None if parts[0].std is None else np.concatenate([p.std for p in parts])
         return cls(np.concatenate([p.scores for p in parts]), np.concatenate([p.reference_scores for p in parts]),
                    np.concatenate([p.chosen_references for p in parts]), parts[0].signature, std)

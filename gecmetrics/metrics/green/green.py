@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.aggregate import best_reference, by_sentence_blocks, select
-from ..results import CorpusSums, Result, SentenceScores, Signature, shown_score
+from ..results import CorpusSums, Result, SentenceScores, Signature, check_joined_parts, shown_score
 from ..settings import parse_betas, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
 from ...core.table import scaled_number
@@ -169,7 +169,8 @@ class GREENSentenceScores(SentenceScores):
 
     @classmethod
     def joined(cls, parts: Sequence["GREENSentenceScores"]) -> "GREENSentenceScores":
-        """The scores of consecutive chunks of sentences as one."""
+        """The scores of consecutive chunks of sentences as one (of one run: check_joined_parts)."""
+        parts = check_joined_parts(parts)
         return cls(parts[0].betas, np.concatenate([p.scores for p in parts], axis=1),
                    np.concatenate([p.chosen_references for p in parts], axis=1), parts[0].signature)
 
