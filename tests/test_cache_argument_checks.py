@@ -75,3 +75,25 @@ def test_pack_json_of_json_values_is_unchanged() -> None:
     assert pack_json([[0, 1, 0, 1, "R:VERB:SVA", "goes"]]) == b'[[0,1,0,1,"R:VERB:SVA","goes"]]'
     assert unpack_json(pack_json({"a": "\ud800 é"})) == {"a": "\ud800 é"}  # (a lone surrogate: its escape)
     assert pack_json(np.float64(0.5)) == b"0.5" and pack_json((1, 2)) == b"[1,2]"
+
+
+def test_a_folder_where_the_cache_file_belongs_is_left_alone(tmp_path) -> None:
+    """A folder named like the cache file was made private (chmod 0600: no longer enterable) on
+    the way to refusing it, and `cache clear`/`prune` printed a warning and an error, exit 1."""
+    import os
+    import stat
+
+    from gecmetrics.core.cache import FILE_NAME
+    from tests.conftest import run_cli
+
+    folder = tmp_path / FILE_NAME
+    (folder / "inside").mkdir(parents=True)
+    folder.chmod(0o755)
+    cache = Cache(str(tmp_path))
+    assert cache.get_many("ns/a", [cache_key("x")]) == {} and not cache.enabled
+    assert "is not a file (a folder?)" in cache.reason
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o755
+    for command in (["info"], ["clear"], ["prune", "--max-size", "0"]):
+        code, out, err = run_cli("--cache", str(tmp_path), "cache", *command)
+        assert code == 2 and out == "" and err.count("\n") == 1 and "it is not a file (a folder?)" in err, err
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o755

@@ -36,6 +36,8 @@ def _the_cache():
         if blocker is not None and not blocker.is_dir():
             raise InputError(f"{given}: cannot use cache folder {shown_name(str(folder))}: "
                              f"{shown_name(str(blocker))} is a file, not a folder")
+        if store.path.exists() and not store.path.is_file():  # (a warning, then this error, exit 1)
+            raise InputError(f"{given}: cannot use cache {shown_name(str(store.path))}: it is not a file (a folder?)")
     return store
 
 

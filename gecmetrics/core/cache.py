@@ -1213,6 +1213,8 @@ def _untrusted(folder: Path, path: Path) -> str | None:
             continue
         except OSError as exc:
             return f"cannot use cache {name}: {exc.strerror or exc}"
+        if not stat.S_ISREG(owned.st_mode):  # (a folder of that name was made 0600 below: no longer enterable)
+            return f"cache file {name} is not a file (a folder?): remove it or use another folder (--cache DIR)"
         if not _trusted_owner(owned.st_uid):
             return (f"cache file {name} belongs to another user (uid {owned.st_uid}): its entries cannot be "
                     "trusted; remove it or use another folder (--cache DIR)")
