@@ -59,7 +59,8 @@ def test_absent_candidates_are_never_chosen_and_beta_edges():
     assert list(ErrantCompare(sentence_average=True).score(statistics).chosen) == [0, 0]
     assert ErrantCompare(beta=math.inf, sentence_average=True).score(errant_rows([(1, 3, 1)])).score == 0.5
     assert ErrantCompare(beta=0, sentence_average=True).score(errant_rows([(0, 0, 3)])).score == 0.0
-    assert M2Scorer(sentence_average=True).score(candidates_from_lists([])).score == 0.0
+    with pytest.raises(InputError, match="hold no sentence"):  # (a corpus has one at least: it was 0.0)
+        M2Scorer(sentence_average=True).score(candidates_from_lists([]))
 
 
 @pytest.mark.parametrize("beta", [float("nan"), -0.5, "x", None])
