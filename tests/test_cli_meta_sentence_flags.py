@@ -71,5 +71,6 @@ def test_a_src_ids_file_holds_judged_sentences_only(shared_data: Path, conll14: 
     assert code == 0, err
     err = one_line_error(*sentence, "--src-ids", str(ids))
     assert f"{ids}:1: src-id 0 is not the src-id of any ranking item" in err, err
+    assert "each line must be a judged sentence (for files of the whole test set give the first line's src-id" in err
     help_text = " ".join(run_cli("meta-eval", "--help")[1].split())
     assert "a file of the src-id of every line, each line a judged sentence" in help_text

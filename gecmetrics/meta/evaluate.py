@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..core.checks import check_count, check_flag, check_fraction, check_keywords, check_seed
+from ..core.checks import check_count, check_flag, check_fraction, check_keywords, check_progress, check_seed
 from ..errors import InputError, kind_of, plural
 from ..io.judgments import MAX_SRC_ID, Judgments, read_judgments
 from ..io.text import check_sequence, check_system_names, first_repeated
@@ -156,12 +156,16 @@ class JudgmentOptions:
         self._check_combinations()
 
     def _check_combinations(self) -> None:
-        """Options that would be ignored are errors instead."""
+        """Options that would be ignored are errors instead (``seed``, ``confidence`` and ``unit``
+        where nothing is drawn or no judgment is resampled: a value other than the default, which
+        cannot be told from the default given)."""
         if self.level == "sentence":
             system_level = [name for name, on in (("window analysis", self.window is not None),
                                                   ("bootstrap intervals", self.bootstrap > 0),
                                                   ("paired tests", self.compare),
-                                                  ("a ranking from sentence scores", self.sentence_ranking))
+                                                  ("a ranking from sentence scores", self.sentence_ranking),
+                                                  ("the human ranking (ranking='ts')", self.ranking != "ew"),
+                                                  ("the Expected Wins procedure", self.ew_procedure != "plain"))
                             if on]
             if system_level:
                 raise InputError(f"{system_level[0]} is system-level: it does not go with the sentence level")
@@ -174,9 +178,16 @@ class JudgmentOptions:
             raise InputError("resampling sentences needs a number of bootstrap resamples")
         if self.ranking == "ts" and self.ew_procedure != "plain":
             raise InputError("the Expected Wins procedure is for ranking='ew': TrueSkill has none")
-        if self.seed != 0 and self.ranking == "ew" and self.ew_procedure == "plain" and self.bootstrap == 0:
+        drawn = self.ranking != "ew" or self.ew_procedure != "plain" or self.bootstrap > 0
+        if self.seed != 0 and not drawn:
             raise InputError("seed does nothing here: nothing is drawn without bootstrap resamples, ranking='ts' or "
                              "ew_procedure='bootstrap-mean'")
+        if self.confidence != DEFAULT_CONFIDENCE and not drawn:
+            raise InputError("confidence does nothing here: no interval or rank range is made without bootstrap "
+                             "resamples, ranking='ts' or ew_procedure='bootstrap-mean'")
+        if self.unit != "pair" and (self.bootstrap == 0 or "judgments" not in self.resampling):
+            raise InputError(f"unit={self.unit!r} does nothing here: it chooses what a bootstrap of the judgments "
+                             "resamples (bootstrap resamples with resampling 'judgments')")
         if self.src_ids is not None and self.level == "system" and "sentences" not in self.resampling:
             raise InputError("src-ids match the judgments to corpus lines: they are for the sentence level and "
                              "sentence resampling, and would do nothing here")
@@ -262,6 +273,7 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     if options is not None and not isinstance(options, JudgmentOptions):
         raise InputError(f"options must be JudgmentOptions (or its fields as keywords), got {kind_of(options)}")
     settings = options if options is not None else JudgmentOptions(**settings)
+    _check_callbacks(progress, ranking_progress)
     judgments = judgments if isinstance(judgments, Judgments) else read_judgments(judgments)
     provided, named, what = provided_systems(scores, metrics, corpus, scored)
     unjudged = [s for s in named if s not in judgments.systems]
@@ -292,6 +304,15 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     result.scales, result.rounds_to, result.higher_is_better = side.scales, side.rounds_to, side.higher_is_better
     result.sentence_ranking = side.ranking
     return result
+
+
+def _check_callbacks(progress: Any, ranking_progress: Any) -> None:
+    """``progress`` and ``ranking_progress``: a function or None, checked whether or not anything
+    is scored or run (as ``jobs`` is: ``progress=5`` was taken with ``scores=``)."""
+    check_progress(progress)
+    if ranking_progress is not None and not callable(ranking_progress):  # (check_progress's rule, under its name)
+        raise InputError(f"ranking_progress must be a function progress(done, total, what) or None, got "
+                         f"{type(ranking_progress).__name__}")
 
 
 def _resamplings(judgments: Judgments, side: MetricSide, settings: JudgmentOptions) -> list[Resampling | None]:

@@ -174,7 +174,9 @@ def check_corpus_src_ids(judgments: Judgments, corpus_lines: Sequence[int], path
             raise InputError(f"{label}src-id {value} is given twice (first for corpus line {first_seen[value]}): "
                              "each corpus line has its own src-id", *where)
         if value not in judged:
-            raise InputError(f"{label}src-id {value} is not the src-id of any ranking item of {judgments.source}",
+            raise InputError(f"{label}src-id {value} is not the src-id of any ranking item of {judgments.source}: "
+                             "the src-ids give each corpus line's, and each line must be a judged sentence (for "
+                             "files of the whole test set give the first line's src-id, e.g. --src-ids 0 or 1)",
                              *where)
         first_seen[value] = position
         checked.append(value)
@@ -186,18 +188,26 @@ def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = N
     """The corpus row of every ranking item: ``corpus_lines[k]`` is the ``src-id`` of row k (a
     subset such as SEEDA's 391 sentences, whose LINES file holds 1-based CoNLL-2014 lines; each
     once, each judged: :func:`check_corpus_src_ids`, ``path`` names their file in errors);
-    without it, rows are src-id - ``first_line`` (GJG15's src-ids count from 0, SEEDA's from 1)."""
+    without it, rows are src-id - ``first_line`` (0 or more: GJG15's src-ids count from 0,
+    SEEDA's from 1). ``first_line`` other than 1 with ``corpus_lines``, which it would not
+    change, is an InputError."""
     src_ids = judgments.src_ids
     without = np.flatnonzero(src_ids < 0)
     if without.size:
         item = judgments.items[int(without[0])]
         raise InputError("a ranking item without src-id cannot be matched to a sentence", judgments.source, item.line)
+    if isinstance(first_line, bool) or not isinstance(first_line, (int, np.integer)) \
+            or not 0 <= int(first_line) < MAX_SRC_ID:  # (-1 moved every item one row down)
+        raise InputError(f"first_line: the src-id of the first corpus line is an integer below {MAX_SRC_ID}, "
+                         f"0 or more, got {shown(first_line)}")
     if corpus_lines is None:
-        if isinstance(first_line, bool) or not isinstance(first_line, (int, np.integer)) \
-                or abs(int(first_line)) >= MAX_SRC_ID:
-            raise InputError(f"the src-id of the first corpus line is an integer below {MAX_SRC_ID}, "
-                             f"got {first_line!r}")
         return src_ids - int(first_line)
+    if first_line != 1:
+        raise InputError(f"first_line={first_line!r} does nothing with corpus_lines, which give the src-id of "
+                         "every corpus line: leave it out")
+    problem = None if isinstance(corpus_lines, np.ndarray) else sequence_problem(corpus_lines)
+    if problem is not None:  # (a set's order is no order of corpus lines)
+        raise InputError(f"corpus_lines must be a sequence of the src-id of every corpus line, got {problem}")
     where = {line: k for k, line in enumerate(check_corpus_src_ids(judgments, corpus_lines, path))}
     rows = np.array([where.get(int(s), -1) for s in src_ids], dtype=np.int64)
     missing = np.flatnonzero(rows < 0)

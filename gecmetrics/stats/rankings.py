@@ -25,6 +25,7 @@ from ..core.resampling import resamples_needed
 from ..core.checks import check_count, check_fraction, check_keywords, check_progress, check_seed
 from ..errors import InputError, plural
 from ..io.judgments import Judgments, Pairwise
+from ..io.text import check_sequence, check_system_names
 
 EW_METHODS = ("plain", "bootstrap-mean")
 RANKING_METHODS = ("ew", "ts")
@@ -71,10 +72,16 @@ class HumanRanking:
     a judgment bootstrap of correlations (not in ``to_dict``)."""
 
     def sample_matrix(self, systems: Sequence[str]) -> np.ndarray | None:
-        """The samples of ``systems`` as an (R, S) matrix, or None without resamples."""
+        """The samples of ``systems`` (a sequence of ranked systems' names, each once: the
+        matrix's columns in that order) as an (R, S) matrix, or None without resamples."""
+        names = check_system_names(check_sequence(systems, "systems", "system names"))
+        unknown = [name for name in names if name not in self.scores]
+        if unknown:
+            raise InputError(f"systems: {unknown[0]!r} is not a system of this ranking; it ranks: "
+                             f"{', '.join(self.systems)}")
         if not self.samples:
             return None
-        return np.stack([self.samples[s] for s in systems], axis=1)
+        return np.stack([self.samples[s] for s in names], axis=1)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (full precision)."""
@@ -131,9 +138,21 @@ def pair_resample_wins(pairwise: Pairwise, resamples: int, seed: int) -> np.ndar
 
 def _check_resamples(resamples: int, confidence: float, maximum: int = MAX_RESAMPLES,
                      bound: str = "gecmetrics.stats.rankings.MAX_RESAMPLES",
-                     what: str = "the number of bootstrap resamples (--bootstrap N)") -> None:
-    check_count(resamples, what, 1, maximum, bound)
+                     what: str = "the number of bootstrap resamples (--bootstrap N)", minimum: int = 1) -> int:
+    number = check_count(resamples, what, minimum, maximum, bound)
     check_fraction(confidence, "the confidence level")
+    return number
+
+
+def _refuse_idle_draw_options(seed: int, confidence: float) -> None:
+    """Without resamples (plain Expected Wins, ``resamples=0``) nothing is drawn and no rank
+    range is made: a seed or a confidence level other than the default would change nothing (the
+    defaults are taken, as ``gecmetric rank`` and ``meta_evaluate_judgments`` pass them)."""
+    idle = [name for name, changed in (("seed", seed != 0), ("confidence", confidence != DEFAULT_CONFIDENCE))
+            if changed]
+    if idle:
+        raise InputError(f"{idle[0]} does nothing here: nothing is resampled with resamples=0 and procedure='plain' "
+                         "(give resamples=N for rank ranges)")
 
 
 def _check_systems(judgments: Judgments) -> None:
@@ -146,15 +165,17 @@ def expected_wins(judgments: Judgments, procedure: str = "plain", resamples: int
                   seed: int = 0, confidence: float = DEFAULT_CONFIDENCE) -> HumanRanking:
     """Expected Wins of every system (``procedure``: ``plain`` or ``bootstrap-mean``, see the
     module doc), with rank ranges and clusters from ``resamples`` bootstrap resamples of the
-    comparisons (``resamples=0``: none)."""
+    comparisons (``resamples=0``: none, plain only; then ``seed`` and ``confidence``, which
+    would change nothing, must stay at their defaults: another value is an InputError)."""
     if procedure not in EW_METHODS:
         raise InputError(f"unknown Expected Wins procedure {procedure!r}; choose one of: {', '.join(EW_METHODS)}")
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
     _check_systems(judgments)
     seed = check_seed(seed, "the seed of the bootstrap resamples (--seed)")
-    if resamples != 0 or procedure != "plain":
-        _check_resamples(resamples, confidence)
+    resamples = _check_resamples(resamples, confidence, minimum=0 if procedure == "plain" else 1)
+    if resamples == 0:
+        _refuse_idle_draw_options(seed, confidence)
     pairwise = judgments.pairwise()
     plain = expected_wins_of_counts(pairwise.win_counts())
     ranking = HumanRanking("ew", procedure, [], {}, seed=seed, source=judgments.source,
