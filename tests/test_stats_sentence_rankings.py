@@ -183,3 +183,16 @@ def test_trueskill_without_the_package(monkeypatch):
     with pytest.raises(InputError, match="gecmetrics\\[trueskill\\]"):
         rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ts")
     assert rank_by_sentence_scores({"a": [1.0], "b": [2.0]}, "ew").systems == ["b", "a"]
+
+
+def test_all_ties_are_said_to_rank_nothing():
+    """Sentence scores that never tell two systems apart gave every system EW 0 and an order by
+    name without a word (compare --ranking ew on equal outputs); a warning says so."""
+    import warnings
+
+    with pytest.warns(UserWarning, match=r"no sentence score tells any two systems apart \(all ties\)"):
+        ranking = rank_by_sentence_scores({"a": [0.5, 0.2], "b": [0.5, 0.2], "c": [0.5, 0.2]}, "ew")
+    assert set(ranking.scores.values()) == {0.0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rank_by_sentence_scores({"a": [0.5, 0.2], "b": [0.5, 0.3]}, "ew")

@@ -98,6 +98,15 @@ class HumanRanking:
 # --------------------------------------------------------------------------- Expected Wins
 
 
+def warn_if_undecided(wins: np.ndarray, what: str) -> None:
+    """The warning for win counts (S, S) in which no pair of systems was ever decided (every
+    comparison of ``what`` a tie): every Expected Wins score is then 0, EW.py's number, which
+    looks like a ranking of systems that all lost."""
+    if wins.shape[-1] > 1 and not np.any(wins):
+        warnings.warn(f"no {what} tells any two systems apart (all ties): every Expected Wins score is 0, as EW.py "
+                      "gives it, and their order (by name) says nothing")
+
+
 def expected_wins_of_counts(wins: np.ndarray) -> np.ndarray:
     """Expected Wins of win-count matrices (..., S, S) -> (..., S): a pair never decided
     contributes 0 and still counts among the S - 1 opponents (as ``EW.py`` does)."""
@@ -177,7 +186,9 @@ def expected_wins(judgments: Judgments, procedure: str = "plain", resamples: int
     if resamples == 0:
         _refuse_idle_draw_options(seed, confidence)
     pairwise = judgments.pairwise()
-    plain = expected_wins_of_counts(pairwise.win_counts())
+    counts = pairwise.win_counts()
+    warn_if_undecided(counts, "judgment")
+    plain = expected_wins_of_counts(counts)
     ranking = HumanRanking("ew", procedure, [], {}, seed=seed, source=judgments.source,
                            comparisons=pairwise.size)
     if resamples == 0 and procedure == "plain":

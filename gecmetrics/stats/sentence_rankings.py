@@ -39,6 +39,7 @@ from .rankings import (
     _OneVersusOne,
     _trueskill_module,
     expected_wins_of_counts,
+    warn_if_undecided,
 )
 
 SENTENCE_RANKING_METHODS = ("ew", "ts")
@@ -215,6 +216,7 @@ def rank_by_sentence_scores(sentence_scores: Mapping[str, Sequence[float]] | np.
     wins, draws = pairwise_counts(matrix, higher_is_better)
     sigmas: dict[str, float] = {}
     if method == "ew":
+        warn_if_undecided(wins, "sentence score")
         values = expected_wins_of_counts(wins)
     else:
         values, sigma = trueskill_of_scores(matrix, higher_is_better)
