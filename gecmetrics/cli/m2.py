@@ -13,6 +13,7 @@ from ..metrics.m2.compare import ErrantCompare, ErrantSettings
 from ..metrics.results import scores_signature
 
 from ..io.m2_references import MAX_REFERENCE_FILES, m2_references, other_references, write_references
+from ..io.text import check_stdin_once
 from . import main
 from .app import SharedOptionsGroup
 from .common import check_verbose_format, corpus_files, progress_unless, score
@@ -53,6 +54,7 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
     """
     if (output_dir is None) == (prefix is None):
         raise click.UsageError("give exactly one of -o DIR or --prefix P")
+    check_stdin_once(*gold)  # (the second '-' read nothing: "has no sentences")
     result = m2_references(list(gold), annotators=list(annotators) or None, absent_as_unchanged=absent_as_unchanged,
                            max_references=None if many_files else MAX_REFERENCE_FILES)
     written = write_references(result, output_dir, prefix, many_files)  # first: it may refuse the outputs

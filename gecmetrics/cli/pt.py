@@ -13,7 +13,7 @@ from ..metrics.pt.report import score_table, sentence_rows, sentence_table
 from ..metrics.pt.scorers import PTM2, PTErrant, PTM2Settings, PTSettings, merge_coders
 from ..metrics.results import scores_signature
 from ..run.engine import Scored, score_corpus
-from ..io.text import shown_path
+from ..io.text import check_stdin_once, shown_path
 from . import main
 from .common import corpus_files, echo_json, echo_json_results, echo_scores, echo_table, json_result, progress_unless
 from .inputs import FILE, gold_m2_options
@@ -66,8 +66,7 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
     if len(references) == 1:  # read chunk by chunk by the engine
         scored = out.run([metric], corpus_files(None, (), hypotheses, references[0], m2_hypotheses=True), "pt-errant")
     else:  # the coders of several files merged in memory first
-        if [*hypotheses, *references].count("-") > 1:
-            raise click.UsageError("standard input ('-') can be read only once")
+        check_stdin_once(*hypotheses, *references)
         reference = merge_coders([read_m2(path) for path in references], [shown_path(path) for path in references])
         corpus = Corpus(None, [], {}, reference, {"gold": shown_path(references[0])})
         for path, name in zip(hypotheses, names):

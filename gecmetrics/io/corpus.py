@@ -11,8 +11,8 @@ from ..core.checks import check_count
 from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
 from ..core.lines import check_length, check_lines, check_reference_sets, is_iterable, sequence_problem, unordered
-from .text import (REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, check_named, check_paths,
-                   check_sequence, read_lines, shown_path)
+from .text import (REPEATED_REFERENCE, blame_line_counts, check_distinct, check_named, check_paths, check_sequence,
+                   check_stdin_once, read_lines, shown_path)
 
 @dataclass
 class Corpus:
@@ -346,9 +346,7 @@ def read_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
 
     references, hypotheses = check_paths(references, "references"), check_paths(hypotheses, "hypotheses")
     hypothesis_m2 = check_paths(hypothesis_m2, "hypothesis_m2")
-    if list(hypotheses).count(STDIN) + (gold == STDIN) + (source == STDIN) + list(references).count(STDIN) \
-            + list(hypothesis_m2).count(STDIN) > 1:
-        raise InputError("standard input ('-') can be read only once")
+    check_stdin_once(*hypotheses, gold, source, *references, *hypothesis_m2)
     check_distinct(hypotheses, "(a corpus names its systems by path: the second would replace the first)")
     check_distinct(references, REPEATED_REFERENCE)
     if hypothesis_m2 and len(hypothesis_m2) != len(hypotheses):
@@ -376,8 +374,7 @@ def read_m2_corpus(gold_path: str, hypotheses: Sequence[str]) -> Corpus:
     """The gold M2 and the system outputs scored against it (one line per block)."""
     from .m2 import read_m2
 
-    if list(hypotheses).count("-") + (gold_path == "-") > 1:
-        raise InputError("standard input ('-') can be read only once")
+    check_stdin_once(*hypotheses, gold_path)
     blocks = read_m2(gold_path)
     gold_name = shown_path(gold_path)
     corpus = Corpus(None, [], {}, blocks, {"source": gold_name, "gold": gold_name})
@@ -396,8 +393,7 @@ def read_m2_hypotheses(reference: str, hypotheses: Sequence[str], target_lines: 
     (``target_lines``: ChERRANT's M2 files, see :func:`~gecmetrics.io.m2.read_m2`)."""
     from .m2 import read_m2
 
-    if list(hypotheses).count(STDIN) + (reference == STDIN) > 1:
-        raise InputError("standard input ('-') can be read only once")
+    check_stdin_once(*hypotheses, reference)
     blocks = {shown_path(path): read_m2(path, target_lines) for path in hypotheses}
     corpus = Corpus(None, [], blocks, read_m2(reference, target_lines),
                     {"source": shown_path(reference), "gold": shown_path(reference)})

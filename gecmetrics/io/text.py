@@ -253,6 +253,13 @@ def shown_path(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
+def check_stdin_once(*paths: str | None) -> None:
+    """Standard input (``-``) among ``paths`` at most once: a second reader would find it empty
+    ("has no sentences") or fight the first for its lines. None (a file not given) is skipped."""
+    if sum(path == STDIN for path in paths) > 1:
+        raise InputError("standard input ('-') can be read only once")
+
+
 def blame_line_counts(counts: list[tuple[str, int]]) -> None:
     """All files (the source first) must have the source's line count; the odd one out is
     named: the source when all the others agree, else the first file that differs from it."""

@@ -9,8 +9,8 @@ from typing import Iterator
 
 from ..core.checks import check_flag
 from ..errors import InputError, plural, shown as shown_value
-from ..io.text import (REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, check_sequence, decode_utf8,
-                       open_input, shown_path)
+from ..io.text import (REPEATED_REFERENCE, STDIN, blame_line_counts, check_distinct, check_sequence, check_stdin_once,
+                       decode_utf8, open_input, shown_path)
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,7 @@ class CorpusFiles:
         check_flag(self.target_lines, "target_lines")
         if self.source is None and self.gold is None:
             raise InputError("a corpus needs a source file or a gold M2 file")
-        if self.paths.count(STDIN) > 1:
-            raise InputError("standard input ('-') can be read only once")
+        check_stdin_once(*self.paths)
         check_distinct(self.references, REPEATED_REFERENCE)
         if self.hypothesis_m2 and len(self.hypothesis_m2) != len(self.hypotheses):
             raise InputError(f"give one hypothesis M2 file per hypothesis file, in the same order: "

@@ -1,0 +1,109 @@
+"""Flag combinations of gotoscorer, m2 refs and demo found by a CLI audit: each is refused in one
+line naming its flags (exit 2) instead of being left unread, and gotoscorer's tables keep their
+signature line in every format."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import run_cli, write_files
+
+SOURCES = ["We discussing about its .", "I have been to park tomorrow .", "Fine ."]
+
+
+def m2_text(sentences: list[tuple[str, list[tuple[int, int, str, str, int]]]]) -> str:
+    """An M2 text from (source, [(start, end, type, correction, annotator)])."""
+    return "".join(f"S {source}\n" + "".join(f"A {s} {e}|||{t}|||{c}|||REQUIRED|||-NONE-|||{a}\n"
+                                             for s, e, t, c, a in edits) + "\n" for source, edits in sentences)
+
+
+NOOP = (-1, -1, "noop", "-NONE-", 0)
+REFERENCE = m2_text([
+    (SOURCES[0], [(1, 1, "M:VERB", "have been", 0), (2, 3, "U:PREP", "", 0), (3, 4, "R:PRON", "it", 0)]),
+    (SOURCES[1], [(1, 3, "R:VERB", "go", 0), (4, 4, "M:DET", "the", 0), (5, 6, "U:NOUN", "", 0)]),
+    (SOURCES[2], [NOOP]),
+])
+# three systems, one file each (one system per file, annotator 0), as the audit's CUUI.m2 CAMB.m2 AMU.m2
+SYSTEMS = {
+    "a.m2": m2_text([(SOURCES[0], [(1, 1, "M:VERB", "have been", 0), (3, 4, "R:PRON", "it", 0)]),
+                     (SOURCES[1], [(1, 3, "R:VERB", "go", 0), (4, 4, "M:DET", "the", 0)]), (SOURCES[2], [NOOP])]),
+    "b.m2": m2_text([(SOURCES[0], [(1, 1, "M:VERB:TENSE", "are", 0), (2, 3, "U:PREP", "", 0)]),
+                     (SOURCES[1], [(2, 3, "R:VERB", "went", 0), (4, 4, "M:DET", "the", 0)]), (SOURCES[2], [NOOP])]),
+    "c.m2": m2_text([(SOURCES[0], [(1, 3, "R:OTHER", "talking", 0), (3, 4, "R:PRON", "it", 0)]),
+                     (SOURCES[1], [(2, 2, "M:VERB:FORM", "to", 0), (5, 6, "R:NOUN", "past", 0)]),
+                     (SOURCES[2], [(1, 2, "UNK", ".", 0)])]),
+}
+
+
+@pytest.fixture
+def gotoscorer_args(tmp_path) -> list[str]:
+    paths = write_files(tmp_path, {"refs.m2": REFERENCE, **SYSTEMS})
+    return ["gotoscorer", "-ref", paths["refs.m2"], "-hyp", paths["a.m2"], paths["b.m2"], paths["c.m2"]]
+
+
+def test_gotoscorer_cat_markdown_prints_the_signature_line_before_the_difficulty_table(gotoscorer_args):
+    code, out, err = run_cli(*gotoscorer_args, "-cat", "1", "--markdown")
+    assert code == 0, err
+    scores, difficulty = out.split("\n\n| category | mean | std | freq |\n|:---|---:|---:|---:|\n")
+    assert scores.splitlines()[-3:-1] == ["Signatures:", ""]
+    assert re.fullmatch(r"\* `GoToScorer\|score:f05\|weights:systems\|a:1\|b:0\|c:0\|no_weight:no\|ref_id:0\|"
+                        r"version:[^`|\n]+`", scores.splitlines()[-1])
+    assert [row.split(" | ")[0].strip("| ") for row in difficulty.splitlines()] == ["U", "M", "R"]
+    # the same signature line as without -cat, and as LaTeX's comment
+    code, plain, err = run_cli(*gotoscorer_args, "--markdown")
+    assert code == 0 and plain == scores + "\n", err
+    code, latex, err = run_cli(*gotoscorer_args, "-cat", "1", "--latex")
+    assert code == 0 and "\n% GoToScorer|score:f05|" in latex.split("\n\n")[0], err
+
+
+@pytest.mark.parametrize("formats", [[], ["--markdown"], ["--tsv"], ["--json"]])
+def test_gotoscorer_cat_with_sentence_is_refused(gotoscorer_args, formats):
+    """--sentence printed its rows alone, -cat's difficulty table dropped without a word."""
+    code, out, err = run_cli(*gotoscorer_args, "-cat", "1", "--sentence", *formats)
+    assert (code, out, err) == (2, "", "gecmetric: error: -cat: adds the difficulty table: not with --sentence, "
+                                       "rows of sentences\n")
+    code, out, err = run_cli(*gotoscorer_args, "--sentence", *formats)
+    assert code == 0 and out, err
+
+
+def test_gotoscorer_cat_with_json_or_tsv_is_still_refused_as_before(gotoscorer_args):
+    for fmt in ("--json", "--tsv"):
+        code, out, err = run_cli(*gotoscorer_args, "-cat", "2", fmt)
+        assert (code, out, err) == (2, "", "gecmetric: error: -cat: adds the difficulty table: not with --json or "
+                                           "--tsv, streams of one table\n")
+
+
+def test_m2_refs_refuses_standard_input_given_twice(tmp_path):
+    """The second '-' read nothing: 'has no sentences (an empty M2 file scores nothing)'."""
+    out_dir = tmp_path / "r6"
+    for gold in (["-", "-"], ["-", "-", "-"]):
+        code, out, err = run_cli("m2", "refs", *gold, "-o", str(out_dir), input=REFERENCE)
+        assert (code, out, err) == (2, "", "gecmetric: error: standard input ('-') can be read only once\n")
+        assert not out_dir.exists()
+    prefix = str(tmp_path / "p")
+    code, out, err = run_cli("m2", "refs", "-", "-", "--prefix", prefix, input=REFERENCE)
+    assert (code, out, err) == (2, "", "gecmetric: error: standard input ('-') can be read only once\n")
+    # standard input once, alone or beside a file, is read
+    code, out, err = run_cli("m2", "refs", "-", "-o", str(out_dir), input=REFERENCE)
+    assert code == 0 and out.split() == [str(out_dir / "INPUT"), str(out_dir / "REF0")], err
+    gold = write_files(tmp_path, {"gold.m2": REFERENCE})["gold.m2"]
+    code, out, err = run_cli("m2", "refs", gold, "-", "-o", str(tmp_path / "two"), input=REFERENCE)
+    assert code == 0 and len(out.split()) == 3, err
+
+
+@pytest.mark.parametrize("flags, named", [(["--path", "--json"], "--json"), (["--json", "--path"], "--json"),
+                                          (["--path", "--tsv"], "--tsv"), (["--path", "--markdown"], "--markdown"),
+                                          (["--path", "--latex"], "--latex"),
+                                          (["--path", "--format", "text"], "--format text")])
+def test_demo_path_refuses_an_output_format(flags, named):
+    """--path printed the bare folder, exit 0, the format flag left unread."""
+    code, out, err = run_cli("demo", *flags)
+    assert (code, out, err) == (2, "", f"gecmetric: error: --path: prints only the folder of the sample files: not "
+                                       f"with {named}\n")
+
+
+def test_demo_path_alone_prints_the_folder():
+    from gecmetrics.cli.demo import sample_folder
+
+    assert run_cli("demo", "--path") == (0, sample_folder() + "\n", "")
