@@ -74,3 +74,11 @@ def test_a_src_ids_file_holds_judged_sentences_only(shared_data: Path, conll14: 
     assert "each line must be a judged sentence (for files of the whole test set give the first line's src-id" in err
     help_text = " ".join(run_cli("meta-eval", "--help")[1].split())
     assert "a file of the src-id of every line, each line a judged sentence" in help_text
+
+
+def test_a_tie_rule_at_the_system_level_is_refused_even_at_its_default(toy) -> None:
+    """--tie-rule disagree was refused at the system level (by JudgmentOptions), --tie-rule seeda taken."""
+    for rule in ("seeda", "disagree"):
+        err = one_line_error(*toy_args(toy, "--tie-rule", rule))
+        assert "tie rule is for the sentence level" in err or "--tie-rule is for the sentence level" in err, err
+    assert run_cli(*toy_args(toy, "--level", "sentence", "--src-ids", "0", "--tie-rule", "seeda"))[0] == 0

@@ -95,11 +95,14 @@ def refuse_idle_ranking_options(ranking: str, ew_procedure: str, resamples: int)
 
 def refuse_system_level_flags(values: dict[str, Any]) -> None:
     """At --level sentence, a flag of SYSTEM_LEVEL_FLAGS given (even at its default) would change
-    nothing: an error naming it (the library refuses --bootstrap N and --metric-ranking ew|ts)."""
+    nothing: an error naming it (the library refuses --bootstrap N and --metric-ranking ew|ts);
+    so would --tie-rule at the system level (the library refuses another rule than seeda there)."""
     refused_later = {"bootstrap": values["bootstrap"] != 0, "metric_ranking": values["sentence_ranking"] is not None}
     for name, why in SYSTEM_LEVEL_FLAGS.items():
         if values["level"] == "sentence" and given_flag(name) and not refused_later.get(name):
             raise InputError(f"--{name.replace('_', '-')} does not go with --level sentence ({why})")
+    if values["level"] == "system" and given_flag("tie_rule") and values["tie_rule"] == "seeda":  # (others: the
+        raise InputError("--tie-rule is for the sentence level (--level sentence)")              # library's)
 
 
 def parse_src_ids(text: str | None) -> Any:
