@@ -66,9 +66,9 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     from ..run.reading import MAX_CHUNK_LINES
 
     out = ScoringOptions.take(options)
-    clash = "--sentence, rows of sentences" if out.sentence else "--json or --tsv, streams of one table"
-    if category is not None and (out.sentence or out.format in ("json", "tsv")):  # (JSON left it out; TSV got its
-        raise InputError(f"adds the difficulty table: not with {clash}", "-cat")  # text; --sentence printed rows alone)
+    if category is not None and (out.sentence or out.format in ("json", "tsv")):  # (each left the table out)
+        clash = "--sentence, rows of sentences" if out.sentence else "--json or --tsv, streams of one table"
+        raise InputError(f"adds the difficulty table: not with {clash}", "-cat")
     refuse_gotoscorer_weight_flags(no_weight, category, weight_file, make_weights)
     check_distinct(hypotheses, "in -hyp: the weights count the systems, so each file is given once")
     given = [] if names is None else names.split(",")

@@ -161,10 +161,11 @@ def check_distinct_names(named: Any, what: str) -> None:
         seen[text] = key
 
 
-def check_progress(progress: Any) -> None:
-    """The InputError of a ``progress`` that is neither None nor a function (every run that reports progress)."""
+def check_progress(progress: Any, name: str = "progress") -> None:
+    """The InputError of a ``progress`` that is neither None nor a function (every run that
+    reports progress; ``name``: the argument's, e.g. ``ranking_progress``)."""
     if progress is not None and not callable(progress):
-        raise InputError(f"progress must be a function progress(done, total, what) or None, got "
+        raise InputError(f"{name} must be a function progress(done, total, what) or None, got "
                          f"{type(progress).__name__}")
 
 

@@ -310,9 +310,7 @@ def _check_callbacks(progress: Any, ranking_progress: Any) -> None:
     """``progress`` and ``ranking_progress``: a function or None, checked whether or not anything
     is scored or run (as ``jobs`` is: ``progress=5`` was taken with ``scores=``)."""
     check_progress(progress)
-    if ranking_progress is not None and not callable(ranking_progress):  # (check_progress's rule, under its name)
-        raise InputError(f"ranking_progress must be a function progress(done, total, what) or None, got "
-                         f"{type(ranking_progress).__name__}")
+    check_progress(ranking_progress, "ranking_progress")
 
 
 def _resamplings(judgments: Judgments, side: MetricSide, settings: JudgmentOptions) -> list[Resampling | None]:

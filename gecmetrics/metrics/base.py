@@ -53,7 +53,8 @@ from ..core.checks import check_count
 from ..errors import InputError, shown, warn_notes
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
 from .plugin_guard import guarded_hook, is_plugin, plugin_errors
-from .results import Column, CorpusSums, Result, ScoreResult, SentenceScores, Signature, as_field, compact
+from .results import (Column, CorpusSums, Result, ScoreResult, SentenceScores, Signature, as_field, checked_part,
+                      checked_references, compact)
 from .settings import Settings, signature_value
 
 if TYPE_CHECKING:
@@ -709,8 +710,6 @@ class Metric(ABC):
         """The signature of one column alone: for a metric whose columns are the values of a
         signed :attr:`column_setting` (GREEN's betas), that setting shows the column's value. Both
         arguments checked (GREEN's ``columns(-1)`` was signed ``refs:-1``)."""
-        from .results import checked_part, checked_references
-
         part, references = checked_part(part, self.column_count), checked_references(references)
         key = self.settings_class.infos()[self.column_setting].signature if self.column_setting else None
         if key is None:
