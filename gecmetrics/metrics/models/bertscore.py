@@ -121,6 +121,22 @@ def resolve_baseline(baseline: str, model: str, layer: int, lang: str = "en") ->
     return read_baseline_file(baseline, layer), baseline_file_label(baseline)
 
 
+def check_reference_texts(references: Sequence[Sequence[str]], empty: str) -> int:
+    """The number of sentences of the reference sets: at least one set (else ``empty``), all of
+    one length, every line a string."""
+    if not references:
+        raise InputError(empty)
+    size = len(references[0])
+    for number, reference in enumerate(references, 1):
+        if len(reference) != size:
+            raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, "
+                             f"the first has {size}")
+        for index, text in enumerate(reference):
+            if not isinstance(text, str):
+                raise InputError(f"reference set {number}: line {index + 1} is not a string")
+    return size
+
+
 @dataclass
 class BertScoreResult:
     """Sentence scores (sentences, 3: P, R, F; float32, rescaled if a baseline was given) and
@@ -171,16 +187,7 @@ class BertScorer:
 
     def prepare(self, references: Sequence[Sequence[str]]) -> None:
         """Take the reference sets (each a list of texts, one per sentence)."""
-        if not references:
-            raise InputError("BERTScore needs at least one reference set")
-        length = len(references[0])
-        for number, reference in enumerate(references, 1):
-            if len(reference) != length:
-                raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, "
-                                 f"the first has {length}")
-            for index, text in enumerate(reference):
-                if not isinstance(text, str):
-                    raise InputError(f"reference set {number}: line {index + 1} is not a string")
+        check_reference_texts(references, "BERTScore needs at least one reference set")
         table, default = (None, 0.0)
         if self.idf:
             table, default = idf_table(self.loaded.encode([text for reference in references for text in reference]))
@@ -584,13 +591,7 @@ class BertScoreModel:
                         systems: Sequence[Sequence[str]]) -> list[BertScoreMatches]:
         """The token material of every system against the reference sets (each distinct
         sequence encoded once and each distinct pair scored once, for all systems)."""
-        if not references:
-            raise InputError("BERTScore needs reference texts (at least one reference set)")
-        size = len(references[0])
-        for number, reference in enumerate(references, 1):
-            if len(reference) != size:
-                raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, "
-                                 f"the first has {size}")
+        size = check_reference_texts(references, "BERTScore needs reference texts (at least one reference set)")
         for hypotheses in systems:
             if len(hypotheses) != size:
                 raise InputError(f"{plural(len(hypotheses), 'hypothesis', 'hypotheses')} for "
