@@ -24,9 +24,9 @@ from typing import Any, Callable, Iterable, Iterator
 from ..errors import InputError, shown
 
 MAX_JOBS = 512
+"""The most worker processes a run starts."""
 STOP_SECONDS = 1.5
 """How long stopped workers get to exit before they are killed."""
-"""The most worker processes a run starts."""
 DASK_HINT = "the Dask executor needs the dask extra: pip install 'gecmetrics[dask]'"
 DASK_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")
 _ADDRESS = re.compile(r"^(?P<scheme>[a-z]+)://(?P<host>\[[0-9a-fA-F:]+\]|[^:/\s]+):(?P<port>\d{1,5})/?$")
