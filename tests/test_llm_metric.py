@@ -609,6 +609,31 @@ def test_dry_run_needs_no_api_key(files, monkeypatch):
     assert "no API key: set the environment variable OPENAI_API_KEY" in one_line_error(*base)
 
 
+def test_the_report_asks_for_a_hosted_judge_s_key_before_any_work(spacy_model, files, monkeypatch):
+    """`report --attribute llm-s` without the key of a hosted API annotated, scored every metric
+    and ran the bootstraps before the attribution's first prompt asked for the key ("AMU: no API
+    key"); now the report checks it first, as the backend checks it when it starts: one line, exit
+    2, nothing done (no progress). A provider that needs no key (a local server) is not refused."""
+    from gecmetrics.output.report import read_report_corpus, report_data
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    corpus = read_report_corpus(files["src"], [files["ref"]], [files["good"], files["bad"]])
+    refusal = "LLM-S: no API key: set the environment variable OPENAI_API_KEY"
+    for chosen in ({"attribution": ["llm-s"]}, {"metrics": ["gleu", "llm-s"], "attribution": "none"}):
+        progress = []
+        with pytest.raises(InputError) as refused:
+            report_data(corpus, spacy_model=SPACY_TEST_MODEL, samples=10, progress=lambda *a: progress.append(a),
+                        **chosen)
+        assert str(refused.value) == refusal and progress == [], chosen
+    base = ["report", "-s", files["src"], "-r", files["ref"], "-o", files["good"], files["bad"], "--spacy-model",
+            SPACY_TEST_MODEL, "--samples", "10", "--json", str(Path(files["src"]).parent / "data.json")]
+    for more in (["--attribute", "llm-s"], ["--attribute", "gleu", "--metrics", "gleu", "llm-s:model=openai"]):
+        assert one_line_error(*base, *more) == f"gecmetric: error: {refusal}\n", more
+    with ChatServer() as server:  # openai-compatible: the key is sent when set, not required
+        code, out, err = run_cli(*base, "--attribute", http_spec(server), "--methods", "add")
+        assert code == 0 and server.requests > 0, err
+
+
 def test_llm_command_errors(files):
     with ChatServer() as server:
         assert "give both --price-in and --price-out" in one_line_error(*llm_args(files, server, "--dry-run",
@@ -777,3 +802,16 @@ def test_a_line_no_prompt_can_hold_is_refused_naming_its_file_and_line(tmp_path)
         err = one_line_error("llm", "-s", paths["src2"], "-o", paths["src"], "--model", "openai-compatible:test-model",
                              "--dry-run")
         assert err.startswith(f"gecmetric: error: {paths['src2']}:1: holds a line break ('\\x0b')"), err
+
+
+def test_a_source_line_no_prompt_can_hold_is_refused_naming_its_file_in_attribution(spacy_model, tmp_path):
+    """Edit attribution under an LLM judge (`attribute`, `report --attribute`) said "AMU: the
+    source:3: holds a line break" of the source file's line: its candidates' corpus had no file
+    names. Now FILE:LINE, the line counted in the whole file whatever the parts."""
+    lines = ["a b .", "c d .", "e f .", "g h ."]
+    paths = write_files(tmp_path, {"src": [*lines[:2], "e\x0bf .", lines[3]], "hyp": ["a c .", *lines[1:]]})
+    with ChatServer() as server:
+        for more in ([], ["--chunk-lines", "2"], ["-p", "2", "--chunk-lines", "2"]):
+            err = one_line_error("attribute", "-s", paths["src"], "-r", paths["hyp"], "-o", paths["hyp"], "--metric",
+                                 http_spec(server), "--spacy-model", SPACY_TEST_MODEL, *more)
+            assert err.startswith(f"gecmetric: error: hyp: {paths['src']}:3: holds a line break ('\\x0b')"), (more, err)

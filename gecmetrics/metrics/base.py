@@ -343,6 +343,12 @@ class Metric(ABC):
         sentence, no more); nothing by default. Its result checks the corpus it scored; edit
         attribution, which scores candidate sentences and never the whole corpus, asks first."""
 
+    def check_ready(self) -> None:
+        """Refuse (:class:`InputError`) what would stop the metric the first time it scores,
+        whatever the input (an LLM judge's hosted API without its key); nothing by default. The
+        report asks it of its metrics, and edit attribution of its metric, before any work: their
+        scoring comes after minutes of other work."""
+
     def notes(self, observations: Sequence[Any]) -> list[str]:
         """Lines a run prints on stderr about what its chunks' :meth:`observation`, in order,
         say of the whole input that a user should know but that changes no number (SOME and

@@ -38,7 +38,7 @@ from ..base import Metric, checked_corpus
 from ..results import CorpusSums
 from ..settings import (Settings, choice, non_negative_int, optional_int, parse_device, parse_finite_non_negative,
                         parse_float, positive_int, setting, setting_label, signature_value, unset)
-from .backends import LOCAL, PROVIDERS, make_backend, parse_spec
+from .backends import LOCAL, PROVIDERS, check_key, make_backend, parse_spec
 from .backends.base import check_base_url
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
 from .prompts import CRITERIA, GROUPINGS, edits_from_blocks, prompt_line_problem
@@ -313,6 +313,16 @@ class LLMJudgeMetric(Metric):
         return Judge(shared_backend(s, sending, context.resources), variant=self.variant, criterion=s.criterion,
                      grouping=s.grouping, cache=context.cache if cache is None else cache,
                      answer_retries=s.answer_retries, max_requests=budget, progress=self.progress)
+
+    def check_ready(self) -> None:
+        """A hosted API's key, checked as its backend checks it when it starts (:func:`~.backends.check_key`;
+        nothing loaded or sent): the backend starts before the cache is read, so a run whose answers
+        are all cached needs no key only where the provider needs none."""
+        if not self.settings.is_local:
+            try:
+                check_key(self.settings.spec, **self.settings.backend_options())
+            except InputError as err:
+                raise InputError(f"{self.label}: {err}") from None
 
     def _spent(self, context: Any) -> RequestsSpent:
         """The requests this metric object has sent in this process."""

@@ -75,8 +75,11 @@ def check_attribution_metric(metric: Metric, corpus: Corpus | None = None) -> No
     """An InputError for a metric whose sentence scores cannot score a candidate sentence, or
     that refuses the size of ``corpus`` when that is a whole corpus (not some sentences of one,
     ``rows`` or ``offset``): no whole corpus is scored here, so the metric is asked
-    (:meth:`~gecmetrics.metrics.base.Metric.check_corpus_size`: GoToScorer's weight file)."""
+    (:meth:`~gecmetrics.metrics.base.Metric.check_corpus_size`: GoToScorer's weight file); and
+    what would stop the metric whatever the input (:meth:`~gecmetrics.metrics.base.Metric.check_ready`:
+    an LLM judge's API key)."""
     metric.require_sentence_scores()
+    metric.check_ready()
     if metric.candidate_refusal:
         name = metric.label or type(metric).__name__
         raise InputError(f"{name} cannot attribute edits: {metric.candidate_refusal}; choose another metric")
@@ -94,6 +97,7 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
         raise InputError(f"metric {metric.display_name} reads hypothesis M2: attributing its edits needs an ERRANT "
                          "annotator for the candidate sentences")
     sources, references, places = corpus.sources, corpus.references, corpus.sentence_rows()
+    names = dict(corpus.names)  # the files, for FILE:LINE messages (an LLM judge's source line)
     # the gold M2 only for a metric that reads it (each candidate's block would be checked again)
     gold = corpus.gold if needs_gold_m2(metric) else None
 
@@ -105,7 +109,7 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
         kept_rows = [row for row, _ in unique]
         kept_texts = [text for _, text in unique]
         part = Corpus([sources[r] for r in kept_rows], [[ref[r] for r in kept_rows] for ref in references],
-                      {CANDIDATES: kept_texts}, None if gold is None else [gold[r] for r in kept_rows],
+                      {CANDIDATES: kept_texts}, None if gold is None else [gold[r] for r in kept_rows], names,
                       rows=[places[r] for r in kept_rows])  # each candidate at its sentence's place
         if metric.hypothesis_kind == M2:
             part.add_hypothesis_m2(CANDIDATES, annotator.annotate(part.sources, [kept_texts], keep_empty=True))

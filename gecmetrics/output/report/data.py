@@ -147,8 +147,12 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context:
 def report_metrics(metrics: Sequence[Any] | str | None, defaults: list[Metric]) -> tuple[list[Metric], int]:
     """The metrics of a report and the index of the one that marks its edits: ``metrics``
     (default: the report's ``defaults``), then the default metric that marks edits (ERRANT's
-    span correction F0.5) unless one equal to it is among them."""
+    span correction F0.5) unless one equal to it is among them; each asked, before any work,
+    whether it can score at all (:meth:`~gecmetrics.metrics.base.Metric.check_ready`: an LLM
+    judge's API key)."""
     resolved = list(defaults) if metrics is None else resolve_metrics(metrics)
+    for metric in resolved:
+        metric.check_ready()
     marker = offering(defaults, "marks_edits")
     for k, metric in enumerate(resolved):
         if metric == marker:

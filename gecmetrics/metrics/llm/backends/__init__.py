@@ -28,7 +28,8 @@ from typing import Any
 
 from .base import Backend, BackendError, ChatRequest, Completion
 
-__all__ = ["Backend", "BackendError", "ChatRequest", "Completion", "PROVIDERS", "make_backend", "parse_spec"]
+__all__ = ["Backend", "BackendError", "ChatRequest", "Completion", "PROVIDERS", "check_key", "make_backend",
+           "parse_spec"]
 
 
 @dataclass(frozen=True)
@@ -104,11 +105,33 @@ def make_backend(spec: str, **options: Any) -> Backend:
     if model is None:
         raise BackendError(f"{_shown(spec)}: give the model, e.g. {provider}:MODEL")
     _accepts(OpenAICompatibleBackend, options, spec)
+    settings = _http_settings(provider, options)
+    if settings["base_url"] is None:
+        raise BackendError(f"{_shown(spec)}: give the server's base_url, e.g. http://localhost:8000/v1")
+    return OpenAICompatibleBackend(model, **settings)
+
+
+def _http_settings(provider: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The HTTP backend's options: ``options`` over the provider's defaults."""
+    defaults = PROVIDERS[provider]
     settings: dict[str, Any] = {"base_url": defaults.base_url, "api_key_env": defaults.api_key_env,
                                 "key_required": defaults.key_required}
     if not defaults.seed:
         settings["seed"] = None
     settings.update(options)
-    if settings["base_url"] is None:
-        raise BackendError(f"{_shown(spec)}: give the server's base_url, e.g. http://localhost:8000/v1")
-    return OpenAICompatibleBackend(model, **settings)
+    return settings
+
+
+def check_key(spec: str, **options: Any) -> None:
+    """A BackendError where the backend :func:`make_backend` would make of ``provider:model`` and
+    ``options`` would refuse to start for want of its API key (a hosted provider's, ``key_required``,
+    and its environment variable unset), checked as the backend checks it, before any work: nothing
+    is loaded or sent. The backend starts before the cache is read, so answers all cached need no
+    key only where the provider needs none (a local server or model)."""
+    provider, _ = parse_spec(spec)
+    if provider in LOCAL:
+        return
+    from .http import environment_key
+
+    settings = _http_settings(provider, options)
+    environment_key(settings["api_key_env"], settings["key_required"])

@@ -117,6 +117,16 @@ def _checked_key(key: str | None, variable: str) -> str | None:
     return key or None
 
 
+def environment_key(variable: str | None, required: bool = False) -> str | None:
+    """The key in ``$variable`` (:func:`_checked_key`; None without a variable or a key), a
+    BackendError when ``required`` and there is none: what a backend reads when it starts, and
+    what :func:`~gecmetrics.metrics.llm.backends.check_key` asks before any work."""
+    key = _checked_key(os.environ.get(variable), variable) if variable else None
+    if required and not key:
+        raise BackendError(f"no API key: set the environment variable {variable}")
+    return key
+
+
 class RateLimiter:
     """At most ``per_minute`` request starts a minute, spread evenly (one every 60/per_minute
     seconds), shared by all threads; ``clock`` and ``sleep`` are injectable for tests."""
@@ -385,10 +395,8 @@ class OpenAICompatibleBackend:
         self.model = model
         self.base_url = base_url
         self.api_key_env = api_key_env
-        self._key = _checked_key(os.environ.get(api_key_env), api_key_env) if api_key_env else None
+        self._key = environment_key(api_key_env, key_required)
         self._key_forms = _written_forms(self._key) if self._key else []  # what redact() looks for
-        if key_required and not self._key:
-            raise BackendError(f"no API key: set the environment variable {api_key_env}")
         self.structured, self.seed, self.temperature, self.top_p = structured, seed, temperature, top_p
         self.max_tokens, self.system_message = max_tokens, system_message
         self.extra_body = dict(extra_body or {})
