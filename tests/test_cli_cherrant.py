@@ -103,6 +103,25 @@ def test_compare_start_and_end_selecting_no_block_is_one_line_error(data_folder:
                                                          flag, "1")
 
 
+def test_negative_and_invalid_integer_options_are_one_line_naming_the_flag(data_folder: str, tmp_path: Path) -> None:
+    """`--start`/`--end` are ChERRANT's Python slice [start:end] of both files (its argparse
+    takes any int): a negative one counts from the end, as there, and a selection of nothing is
+    one line naming the flags. `--reference_num -1` and `--max_answer_num -1` said "setting
+    reference_num ..." (the library's name); now the flag."""
+    ref = tmp_path / "r.m2"
+    assert run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(ref))[0] == 0
+    size = ref.read_text(encoding="utf-8").count("\nS ") + 1
+    base = ["cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "-cs", "--json"]
+    assert run_cli(*base, "--start", "-3", "--end", "-1")[1] == \
+        run_cli(*base, "--start", str(size - 3), "--end", str(size - 1))[1]
+    assert "r.m2: --start -1 --end 2 select none of its" in one_line_error(*base, "--start", "-1", "--end", "2")
+    for command in (base, ["cherrant", "score", "-hyp", PAIRS, "-ref", PAIRS]):
+        for flag, value, message in (("--reference_num", "-1", "--reference_num must be a positive integer, got -1"),
+                                     ("--reference-num", "0", "--reference_num must be a positive integer, got 0"),
+                                     ("--max_answer_num", "-1", "--max_answer_num must be 1, 2 or 3")):
+            assert one_line_error(*command, flag, value).startswith(f"gecmetric: error: {message}"), (command, flag)
+
+
 def test_score_names_the_lines_of_the_para_files(data_folder: str, tmp_path: Path) -> None:
     """A hypothesis whose fourth source differs from the reference's: the error names line 4 of
     both .para files (it named the lines of the M2 texts made from them)."""

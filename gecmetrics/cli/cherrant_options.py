@@ -79,11 +79,15 @@ def m2_text(annotator, para_path: str, records: list) -> str:
 
 
 def make_comparer(verbose: bool, max_answer_num: int | None, reference_num: int | None, options: dict):
+    from ..metrics.edit_comparison import CherrantSettings
     from ..metrics.m2.cherrant import CherrantCompare
     from ..metrics.m2.compare import ErrantSettings
 
-    return CherrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options),
-                           max_answer_num=max_answer_num, reference_num=reference_num, verbose=verbose)
+    infos = CherrantSettings.infos()  # read by the settings' parsers, their flags named in messages
+    counts = {name: infos[name].parse(f"--{name}", value)
+              for name, value in (("max_answer_num", max_answer_num), ("reference_num", reference_num))}
+    return CherrantCompare(mode=chosen_mode(options), **given_settings(ErrantSettings, options), **counts,
+                           verbose=verbose)
 
 
 def report_options(func: Callable) -> Callable:
