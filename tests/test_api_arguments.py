@@ -901,9 +901,13 @@ def test_sentence_resampling_checks_its_parts() -> None:
                          ({"resamplers": {"m": 5}}, r"resamplers\['m'\] must map each system"),
                          ({"resamplers": {"m": {"A": 3}}}, r"resamplers\['m'\] must map each system"),
                          ({"sentences": -1}, "must be an integer >= 1, got -1"),
-                         ({"sentences": True}, "must be an integer, got True")):
+                         ({"sentences": True}, "must be an integer, got True"),
+                         # an idle option: the unit of a bootstrap of the judgments was taken and ignored
+                         ({"unit": "item"}, "unit='item' does nothing with resampling 'sentences': it chooses what a "
+                                            "bootstrap of the judgments resamples")):
         with pytest.raises(InputError, match=said):
             Resampling(**{**good, **change})
+    assert Resampling(**good).unit == "pair" and Resampling("judgments", unit="item").unit == "item"
     judgments = parse_judgments(b"<r><ranking-item src-id='0'><translation system='A' rank='1'/>"
                                 b"<translation system='B' rank='2'/></ranking-item></r>", "j.xml")
     with pytest.raises(InputError, match="item_rows needs one integer corpus row per ranking item, in the items' "

@@ -122,6 +122,22 @@ def test_rows_of_src_ids_refuses_a_negative_first_line_and_an_idle_one() -> None
     assert rows_of_src_ids(judgments, [7, 6, 5, 4, 3, 2, 1, 0]).tolist() == list(range(7, -1, -1))
 
 
+def test_rows_of_src_ids_refuses_a_src_id_below_the_first_line() -> None:
+    """first_line=1 (SEEDA's) over src-ids from 0 (GJG15's) gave item 0 row -1, refused later as
+    "ranking item src-id=0 maps to row -1, outside the N scored sentences"; now refused here,
+    naming the item's line, its src-id and first_line."""
+    judgments = toy_judgments()
+    for first in (1, 3, 8):  # (the first item's src-id is 0)
+        with pytest.raises(InputError, match=f"^toy.xml:1: src-id 0 is below first_line={first}, the src-id of "
+                                             r"the first corpus line \(--src-ids\), so it names no corpus line"):
+            rows_of_src_ids(judgments, first_line=first)
+    shifted = parse_judgments(b"<r><ranking-item src-id='5'><translation system='A' rank='1'/>"
+                              b"<translation system='B' rank='2'/></ranking-item></r>", "j.xml")
+    assert rows_of_src_ids(shifted, first_line=5).tolist() == [0]
+    with pytest.raises(InputError, match="^j.xml:1: src-id 5 is below first_line=6"):
+        rows_of_src_ids(shifted, first_line=6)
+
+
 @pytest.mark.parametrize("systems, said", [
     (["zz"], "^systems: 'zz' is not a system of this ranking; it ranks: A, "),
     ("ABC", "^systems must be a sequence of system names, got 'ABC'"),

@@ -47,7 +47,8 @@ def additive_resampler(rows: np.ndarray, reducer: Callable[[np.ndarray], np.ndar
 class Resampling:
     """How to resample for intervals and paired tests: ``kind`` judgments (``unit`` pair or
     item) or sentences (``resamplers``: metric -> system -> :data:`SentenceResampler`;
-    ``item_rows``: the corpus row of every ranking item; ``sentences``: the corpus size)."""
+    ``item_rows``: the corpus row of every ranking item; ``sentences``: the corpus size; a
+    ``unit`` other than the default pair, which it never reads, is refused)."""
 
     kind: str = "judgments"
     resamples: int = DEFAULT_RESAMPLES
@@ -62,6 +63,9 @@ class Resampling:
             raise InputError(f"unknown resampling {self.kind!r}; choose one of: {', '.join(RESAMPLINGS)}")
         if self.unit not in RESAMPLING_UNITS:
             raise InputError(f"unknown resampling unit {self.unit!r}; choose one of: {', '.join(RESAMPLING_UNITS)}")
+        if self.kind == "sentences" and self.unit != "pair":  # an idle option: refused, not ignored
+            raise InputError(f"unit={self.unit!r} does nothing with resampling 'sentences': it chooses what a "
+                             "bootstrap of the judgments resamples (resampling 'judgments')")
         check_count(self.resamples, "the number of bootstrap resamples (--bootstrap N)", 1, MAX_RESAMPLES,
                     "gecmetrics.stats.rankings.MAX_RESAMPLES")
         check_seed(self.seed, "the seed of the bootstrap resamples (--seed)")

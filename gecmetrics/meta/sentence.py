@@ -189,7 +189,8 @@ def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = N
     subset such as SEEDA's 391 sentences, whose LINES file holds 1-based CoNLL-2014 lines; each
     once, each judged: :func:`check_corpus_src_ids`, ``path`` names their file in errors);
     without it, rows are src-id - ``first_line`` (0 or more: GJG15's src-ids count from 0,
-    SEEDA's from 1). ``first_line`` other than 1 with ``corpus_lines``, which it would not
+    SEEDA's from 1; an item whose src-id is below it, which names no corpus line, is an
+    InputError naming both). ``first_line`` other than 1 with ``corpus_lines``, which it would not
     change, is an InputError."""
     src_ids = judgments.src_ids
     without = np.flatnonzero(src_ids < 0)
@@ -201,6 +202,12 @@ def rows_of_src_ids(judgments: Judgments, corpus_lines: Sequence[int] | None = N
         raise InputError(f"first_line: the src-id of the first corpus line is an integer below {MAX_SRC_ID}, "
                          f"0 or more, got {shown(first_line)}")
     if corpus_lines is None:
+        below = np.flatnonzero(src_ids < int(first_line))
+        if below.size:  # (a negative row, refused later as "maps to row -1")
+            item = judgments.items[int(below[0])]
+            raise InputError(f"src-id {item.src_id} is below first_line={int(first_line)}, the src-id of the first "
+                             "corpus line (--src-ids), so it names no corpus line: GJG15's src-ids count from 0, "
+                             "SEEDA's from 1", judgments.source, item.line)
         return src_ids - int(first_line)
     if first_line != 1:
         raise InputError(f"first_line={first_line!r} does nothing with corpus_lines, which give the src-id of "
