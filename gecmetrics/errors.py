@@ -105,13 +105,17 @@ def one_line(message: str) -> str:
     return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in " ".join(message.split()))
 
 
+_SAID_WITH_AN = frozenset({"ndarray"})
+"""Type names that begin with a consonant letter said with a vowel sound ("en-dee-array"): :func:`kind_of`."""
+
+
 def kind_of(value: object) -> str:
     """What a value is, for messages: ``None``, or its type's name with its article (``a list``,
     ``an int``, ``an ndarray``)."""
     if value is None:
         return "None"
     name = type(value).__name__
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+    return f"{'an' if name[:1].lower() in 'aeiou' or name in _SAID_WITH_AN else 'a'} {name}"
 
 
 def shown(value: object) -> str:

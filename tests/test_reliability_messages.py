@@ -217,12 +217,15 @@ def test_no_message_counts_without_its_plural_rule() -> None:
 
 
 def test_a_value_of_the_wrong_type_is_named_with_its_article() -> None:
-    """"completion 0 is an int", "... is None" (it read "is a int", "is a NoneType")."""
+    """"completion 0 is an int", "... is None" (it read "is a int", "is a NoneType"); "an ndarray",
+    as the docstring says (it read "a ndarray")."""
+    import numpy as np
+
     from gecmetrics.errors import kind_of
     from gecmetrics.rewards import reward_function
 
-    assert [kind_of(v) for v in (3, None, [], b"", 1.5, {})] == ["an int", "None", "a list", "a bytes", "a float",
-                                                                  "a dict"]
+    assert [kind_of(v) for v in (3, None, [], b"", 1.5, {}, np.zeros(2), np.float64(1))] == [
+        "an int", "None", "a list", "a bytes", "a float", "a dict", "an ndarray", "a float64"]
     reward = reward_function("gleu")
     for completion, said in ((3, "completion 0 is an int: give"), (None, "completion 0 is None: give"),
                              ({"role": "assistant", "content": 4}, "content is an int, not text")):
