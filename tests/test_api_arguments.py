@@ -908,6 +908,9 @@ def test_sentence_resampling_checks_its_parts() -> None:
         with pytest.raises(InputError, match=said):
             Resampling(**{**good, **change})
     assert Resampling(**good).unit == "pair" and Resampling("judgments", unit="item").unit == "item"
+    for name in ("resamplers", "item_rows", "sentences"):  # the sentences' parts, ignored by a judgments bootstrap
+        with pytest.raises(InputError, match=f"^{name} do nothing with resampling 'judgments'"):
+            Resampling("judgments", **{name: good[name]})
     judgments = parse_judgments(b"<r><ranking-item src-id='0'><translation system='A' rank='1'/>"
                                 b"<translation system='B' rank='2'/></ranking-item></r>", "j.xml")
     with pytest.raises(InputError, match="item_rows needs one integer corpus row per ranking item, in the items' "

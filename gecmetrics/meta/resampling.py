@@ -47,8 +47,9 @@ def additive_resampler(rows: np.ndarray, reducer: Callable[[np.ndarray], np.ndar
 class Resampling:
     """How to resample for intervals and paired tests: ``kind`` judgments (``unit`` pair or
     item) or sentences (``resamplers``: metric -> system -> :data:`SentenceResampler`;
-    ``item_rows``: the corpus row of every ranking item; ``sentences``: the corpus size; a
-    ``unit`` other than the default pair, which it never reads, is refused)."""
+    ``item_rows``: the corpus row of every ranking item; ``sentences``: the corpus size). What
+    a kind never reads is refused: a ``unit`` other than pair with sentences, ``resamplers``,
+    ``item_rows`` or ``sentences`` with judgments."""
 
     kind: str = "judgments"
     resamples: int = DEFAULT_RESAMPLES
@@ -71,6 +72,10 @@ class Resampling:
         check_seed(self.seed, "the seed of the bootstrap resamples (--seed)")
         if self.kind == "sentences" and (self.resamplers is None or self.item_rows is None or not self.sentences):
             raise InputError("resampling sentences needs resamplers, item_rows and the number of sentences")
+        given = [name for name in ("resamplers", "item_rows", "sentences") if getattr(self, name) is not None]
+        if self.kind == "judgments" and given:  # idle options: refused, not ignored
+            raise InputError(f"{', '.join(given)} do nothing with resampling 'judgments' (they are resampling "
+                             "'sentences''s: the corpus sentences drawn for the metrics)")
         if self.sentences is not None:  # (True was 1, -1 NumPy's ValueError)
             check_count(self.sentences, "sentences (the number of corpus sentences)", 1)
         if self.resamplers is not None:
