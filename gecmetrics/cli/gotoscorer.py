@@ -5,7 +5,6 @@ import functools
 
 import click
 
-from ..core.table import Table, scaled, unit_header
 from ..errors import InputError, plural
 from ..io.text import check_distinct, first_repeated
 from ..metrics.results import SENTENCES_EACH, scores_signature
@@ -16,11 +15,6 @@ from .common import corpus_files, echo_json, echo_scores, echo_table, json_resul
 from .numbers import FLOAT, IntRange
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
-
-SCORE_COLUMNS = (("P", "precision"), ("R", "recall"), ("F", "f"), ("F0.5", "f05"), ("Acc", "accuracy"))
-COUNT_COLUMNS = (("TP", "tp"), ("FP", "fp"), ("FN", "fn"), ("TN", "tn"))
-FRACTIONS = {key for _, key in SCORE_COLUMNS}
-
 
 @main.command(cls=GreedyCommand)
 @click.option("-hyp", "hypotheses", cls=GreedyOption, required=True,
@@ -128,23 +122,16 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
         echo_json([json_result(labels[s], {**own, "signature": signature}, metric, out.scale, mode)
                    for s, own in zip(order, fields)])
         return
-    columns = (COUNT_COLUMNS if out.verbose else ()) + SCORE_COLUMNS
-    count_digits = out.digits + (2 if out.scale == 100 else 0)
+    from ..metrics.gotoscorer.report import difficulty_rows, scores_table
 
-    def cells(scores) -> list[str]:  # at 4 decimals (of the fractions, and the counts) as the original's {:.4f}
-        return [scaled(getattr(scores, key), out.digits, out.scale, rounds_to=metric.rounds_to) if key in FRACTIONS
-                else scaled(getattr(scores, key), count_digits, 1.0, rounds_to=metric.rounds_to) for _, key in columns]
-    header = [unit_header(label, out.scale) if key in FRACTIONS else label for label, key in columns]
+    table = scores_table(run, labels, order, metric, out.digits, out.scale, out.verbose, out.sentence)
     if out.sentence:
-        rows = [[labels[s], str(d + 1), *cells(score)] for s in order for d, score in enumerate(run.sentence_scores(s))]
-        echo_table(Table(["system", "sentence", *header], rows), out.format or "tsv")
+        echo_table(table, out.format or "tsv")
         return
-    echo_scores(Table(["system", *header], [[labels[s], *cells(run.scores[s])] for s in order]), out.format or "tsv",
-                [metric.signature(1)])
+    echo_scores(table, out.format or "tsv", [metric.signature(1)])
     if category and out.format is not None:  # the second table, in the format asked for, a line apart
         click.echo()
-        echo_table(Table(["category", "mean", "std", "freq"], [[row.category, f"{row.mean:.2f}", f"{row.std:.2f}",
-                                                              str(row.count)] for row in run.difficulty()]), out.format)
+        echo_table(difficulty_rows(run.difficulty()), out.format)
     elif category:
         from ..metrics.gotoscorer import format_difficulty
         click.echo(format_difficulty(run.difficulty()), nl=False)

@@ -5,7 +5,6 @@ import functools
 
 import click
 
-from ..core.table import Table, round_half_up
 from ..errors import InputError
 from ..metrics.results import scores_signature
 from . import main
@@ -106,6 +105,7 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: fl
     """Judge ``files`` and print the systems' means (a table with the signature under it, as every
     scoring command prints one) or, ``--sentence``, compare's table of sentence scores, or either
     in the one JSON vocabulary; then the judge's report on stderr."""
+    from ..metrics.llm.report import means_table, unscored_note
     from ..run.engine import Scored
 
     judged = _judged(metric, files, *run, fmt == "json")
@@ -118,16 +118,11 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: fl
         echo_sentence_scores(Scored([metric], list(judged.results), {n: [s] for n, s in judged.statistics.items()}, 0),
                              scale, digits, fmt)
     else:
-        rows = [[name, round_half_up(r.score, digits), str(r.scored), str(r.unscored)]
-                for name, r in judged.results.items()]
-        echo_scores(Table(["system", metric.column_labels()[0], "scored", "unscored"], rows), fmt,
-                    [metric.signature(None)])
+        echo_scores(means_table(metric, judged.results, digits), fmt, [metric.signature(None)])
     click.echo(judged.report.summary(), err=True)
-    unscored = sum(r.unscored for r in judged.results.values())
-    if unscored:
-        shown = "their cells are empty (null in JSON)" if sentence else "each system's mean is over its scored ones"
-        why = " (grouping gec-metrics scores 5 hypotheses a source)" if metric.settings.grouping != "all" else ""
-        click.echo(f"gecmetric llm: {unscored} (sentence, system) pairs have no score; {shown}{why}", err=True)
+    note = unscored_note(sum(r.unscored for r in judged.results.values()), sentence, metric.settings.grouping)
+    if note:
+        click.echo(note, err=True)
 
 
 def _judged(metric, files, jobs: int, chunk_lines: int | None, dask_address: str | None, as_json: bool):
