@@ -970,3 +970,19 @@ def test_score_refuses_statistics_that_are_not_the_metrics_own() -> None:
             changed.flat[0] = bad
             with pytest.raises(InputError, match="no finite numbers|not whole numbers >= 0"):
                 metric.score(changed)
+
+
+def test_compare_refuses_a_scale_before_it_signs_a_model_metric(tmp_path) -> None:
+    # signing the columns loads a model metric's model: a missing model was the error, not the scale
+    missing = tmp_path / "no-model"
+    with pytest.raises(InputError, match="^scale: 1 would change nothing: the scores of scribendi"):
+        G.compare(["a b"], [], {"A": ["a b"]}, [f"scribendi:model={missing}"], scale=1)
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    source = tmp_path / "src"
+    source.write_text("a b\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["compare", "-s", str(source), "-o", str(source), "--metrics",
+                                       f"scribendi:model={missing}", "--scale", "1"])
+    assert result.exit_code == 2 and "--scale: 1 would change nothing" in result.output

@@ -69,8 +69,8 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     metrics = [in_run(metric) for metric in with_gold_metric(
         metrics_from_text(list(metric_texts) if metric_texts else list(DEFAULT_METRICS)), gold_m2 is not None)]
     check_references(metrics, references)
-    check_columns(metrics, len(references))
     check_scale(metrics, out.scale, fractions_beside=ranking == "ew")  # Expected Wins are fractions
+    check_columns(metrics, len(references))  # (after: signing loads a model metric's model)
     if out.sentence and (sort_column is not None or ranks or ranking or out.paired):
         raise InputError("--sentence prints sentence scores: no --sort, --ranks, --ranking or paired test with it")
     if all_pairs and not out.paired:

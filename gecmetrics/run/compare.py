@@ -325,8 +325,8 @@ def compare_corpus(corpus: Corpus, metrics: Sequence[Any], progress: ProgressCal
                    jobs: int = 1, scale: float = 100.0, ranking: str | None = None, cache: Any = None
                    ) -> Comparison:
     """:func:`compare` of a checked :class:`Corpus`."""
+    check_scale(metrics, scale, fractions_beside=ranking == "ew")  # before any work (signing loads a model)
     check_columns(metrics, len(corpus.references))
-    check_scale(metrics, scale, fractions_beside=ranking == "ew")  # before any scoring
     scored = score_corpus(metrics, corpus, progress=progress, jobs=jobs, cache=cache).issued()
     return comparison_table(scored, scale, ranking)
 
