@@ -72,7 +72,8 @@ def test_a_whitespace_warning_has_the_command_s_text_naming_the_python_input(tmp
     hypothesis = ["a  b c d e", "f g h i j"]
     paths = write_files(tmp_path, {"src": ["a b c d e", "f g h i j"], "hyp": hypothesis})
     code, _, err = run_cli("green-char", "-s", paths["src"], "-r", paths["src"], "-o", paths["hyp"])
-    text = ("1 line has leading, trailing or repeated whitespace, which counts in char mode (as in the "
+    text = ("1 line has whitespace other than single spaces between words (leading, trailing or repeated, "
+            "a tab, a lone '\\r'), which counts in char mode (as in the "
             "original tools); --normalize-space (Python: normalize_space=True) ignores it")
     assert code == 0 and err.splitlines() == [f"gecmetric: warning: {paths['hyp']}: {text}"], err
     with pytest.warns(G.InputNote) as record:

@@ -68,8 +68,8 @@ def whitespace_warning(name: str, unit: str, count: int) -> str | None:
         return (f"gecmetric: warning: {name}: {plural(count, 'line')} {'contains' if count == 1 else 'contain'} "
                 "whitespace that Python 2 did not split on "
                 "(e.g. U+00A0, U+001C), which splits words here but not in gec-ranking; scores may differ from it")
-    return (f"gecmetric: warning: {name}: {plural(count, 'line')} {'has' if count == 1 else 'have'} leading, "
-            "trailing or repeated whitespace, "
+    return (f"gecmetric: warning: {name}: {plural(count, 'line')} {'has' if count == 1 else 'have'} whitespace "
+            "other than single spaces between words (leading, trailing or repeated, a tab, a lone '\\r'), "
             "which counts in char mode (as in the original tools); --normalize-space (Python: normalize_space=True) ignores it")
 
 
