@@ -406,6 +406,8 @@ def test_ranking_columns_from_sentence_scores(tmp_path):
                                         for n in systems}, "ew", list(systems))
     assert [table.score(n, "GREEN b2 EW") for n in systems] == [expected.scores[n] for n in systems]
     assert table.ranks("GREEN b2 EW")[0] == 1 and "|ranking:ew|" in table.columns[1].signature
+    # the table's notes sign the ranking column as its own (it was listed under the metric's signature)
+    assert table.signature_lines() == [f"GREEN b2: {table.signatures[0]}", f"GREEN b2 EW: {table.columns[1].signature}"]
     ts = compare(sources, references, systems, ["green"], ranking="ts")
     assert ts.cells(2)[0][2] == f"{ts.score('good', 2):.2f}"  # TrueSkill mu printed as it is
     with pytest.raises(InputError, match="ew .* or ts"):

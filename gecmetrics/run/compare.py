@@ -205,9 +205,14 @@ class Comparison:
         return out
 
     def signature_pairs(self) -> list[tuple[str, str]]:
-        """Per metric: the labels of its columns (comma-separated) and its full signature."""
-        return [(", ".join(c.label for c in self.columns if c.metric_index == k), signature)
-                for k, signature in enumerate(self.signatures)]
+        """Per metric: the labels of its columns (comma-separated) and its full signature; then
+        each ranking column (``--ranking``) with its own (``ranking:ew|ts`` in it)."""
+        pairs = []
+        for k, signature in enumerate(self.signatures):
+            pairs.append((", ".join(c.label for c in self.columns if c.metric_index == k and c.ranking is None),
+                          signature))
+            pairs.extend((c.label, c.signature) for c in self.columns if c.metric_index == k and c.ranking)
+        return pairs
 
     def signature_lines(self) -> list[str]:
         """One line per metric: ``labels: signature``."""
