@@ -417,3 +417,24 @@ def test_cleme_in_meta_evaluation_with_judgments(files, tmp_path):
     scores.write_text("system\tx\ngood\t1\nhalf\t0.5\ninput\t0.2\nbad\t0\n", encoding="utf-8")
     err = one_line_error("meta-eval", "--scores", str(scores), "--hyp-m2", files["good.m2"])
     assert "--hyp-m2 goes with -o system files scored here" in err
+
+
+def test_cleme_verbose_runs_on_the_executor_asked_for(files, monkeypatch):
+    """-v scores the corpus read whole: it ran in this process whatever --dask said (a scheduler
+    that cannot be reached printed scores, exit 0); it now goes to the run's executor."""
+    import gecmetrics.run.engine as engine
+    from gecmetrics.run.executors import SerialExecutor
+
+    asked = []
+
+    def recorded(jobs=1, dask=None):
+        asked.append((jobs, dask))
+        return SerialExecutor()
+
+    monkeypatch.setattr(engine, "make_executor", recorded)
+    args = ("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], "-v")
+    code, here, err = run_cli(*args)
+    assert code == 0, err
+    code, there, err = run_cli(*args, "--dask", "tcp://127.0.0.1:8786", "-p", "2")
+    assert code == 0 and there == here, err
+    assert asked == [(1, None), (2, "tcp://127.0.0.1:8786")]

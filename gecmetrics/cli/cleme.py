@@ -127,5 +127,6 @@ def _scored(metric: ChunkMetric, reference: str, hypotheses: tuple[str, ...], ou
     if out.verbose:
         corpus = read_m2_hypotheses(reference, hypotheses, metric.m2_target_lines)
         return score_corpus([metric], corpus, list(corpus.hypotheses), progress=progress_unless(False, "cleme"),
-                            jobs=out.jobs, chunk_lines=out.chunk_lines, cache=metric.run_context), corpus
+                            jobs=out.jobs, dask=out.dask_address, chunk_lines=out.chunk_lines,
+                            cache=metric.run_context), corpus
     return out.run([metric], corpus_files(None, (), hypotheses, reference, m2_hypotheses=True), "cleme"), None

@@ -73,7 +73,8 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
             corpus.check_blocks(blocks := read_m2(path), name)
             corpus.hypotheses[name] = blocks
         scored = score_corpus([metric], corpus, names, progress=progress_unless(out.format == "json", "pt-errant"),
-                              jobs=out.jobs, chunk_lines=out.chunk_lines, cache=metric.run_context)
+                              jobs=out.jobs, dask=out.dask_address, chunk_lines=out.chunk_lines,
+                              cache=metric.run_context)
     _print(metric, scored, names, out)
 
 

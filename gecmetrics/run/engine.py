@@ -397,11 +397,13 @@ def score_files(metrics: Sequence[Any], files: CorpusFiles, *, executor: Executo
 
 
 def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | None = None, *,
-                 executor: Executor | None = None, jobs: int = 1, chunk_lines: int | None = None,
-                 progress: ProgressCallback | None = None, cache: CacheSetting = None) -> Scored:
+                 executor: Executor | None = None, jobs: int = 1, dask: str | None = None,
+                 chunk_lines: int | None = None, progress: ProgressCallback | None = None,
+                 cache: CacheSetting = None) -> Scored:
     """Statistics of every hypothesis of a corpus in memory (or of ``names``) under every
     metric, counted in chunks of sentences (``chunk_lines``) by ``executor`` (or ``jobs``
-    worker processes); ``cache`` as in :func:`score_files`."""
+    worker processes, or a Dask cluster at ``dask``, as :func:`score_files`); ``cache`` as in
+    :func:`score_files`."""
     from ..metrics.registry import resolve_metrics
 
     if not isinstance(corpus, Corpus):
@@ -409,7 +411,7 @@ def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | 
     names = _hypothesis_names(names, corpus)
     if names != list(corpus.hypotheses):  # a metric that reads the systems together (GoToScorer's weights) sees these
         corpus = corpus.keeping(names)
-    run = _Run(resolve_metrics(metrics), names, executor, jobs, None, progress, cache)
+    run = _Run(resolve_metrics(metrics), names, executor, jobs, dask, progress, cache)
     try:
         return _joined(run, _corpus_outcomes(run, corpus, chunk_lines), len(corpus.references))
     finally:
