@@ -293,3 +293,12 @@ def test_pt_m2_says_how_many_gold_sentences_had_a_text_cut(files, tiny_model, tm
     assert code == 0 and note(2) in err.splitlines(), err
     code, _, err = run_cli("--no-cache", "pt-m2", "-s", files["gold.m2"], "-o", files["sys"], *tiny_options(tiny_model))
     assert code == 0 and "truncated" not in err, err
+
+
+def test_a_model_that_cannot_load_says_where_the_encoder_is_chosen_once(files, tmp_path) -> None:
+    # the model's source was looked up inside the load's own error context: the hint came twice
+    (tmp_path / "empty").mkdir()
+    for model in (tmp_path / "empty", tmp_path / "missing"):
+        message = one_line_error("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], "--model", str(model), "--layer",
+                                 "9", "--baseline", "none")
+        assert message.count("(the PT encoder: --model NAME|FOLDER") == 1, message

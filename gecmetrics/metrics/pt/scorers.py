@@ -196,8 +196,9 @@ class PTEngine:
     def _load(self) -> Any:
         from ...core.models.loading import load_model
 
+        source = self.source()  # (outside: its errors already say where the encoder is chosen)
         with _encoder_errors():
-            return load_model(self.settings.model, self.num_layers, self.settings.device, self.source())
+            return load_model(self.settings.model, self.num_layers, self.settings.device, source)
 
     def source(self) -> str:
         """Where the model is read from (:func:`~gecmetrics.core.models.loading.model_source`:
