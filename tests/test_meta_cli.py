@@ -383,6 +383,11 @@ def test_bad_option_combinations(toy: dict[str, str], tmp_path: Path) -> None:
     assert "the pairwise heat map: add --pairwise" in one_line_error(*sentence, "--plot", str(tmp_path / "f.png"))
     assert "tie rule is for the sentence level" in one_line_error(*args, "--tie-rule", "ignore")
     assert "needs a number of bootstrap resamples" in one_line_error(*args, "--resample", "both")
+    # given at their defaults, they were taken and ignored
+    assert "--resample chooses what --bootstrap N resamples" in one_line_error(*args, "--resample", "judgments")
+    for flag, value in (("--seed", "0"), ("--bootstrap", "0"), ("--ranking", "ew"), ("--level", "system")):
+        assert f"{flag} needs --judgments FILE.xml" in one_line_error("meta-eval", "--scores", str(scores), flag,
+                                                                      value)
     assert "src-id 0 is below first_line=3, the src-id of the first corpus line (--src-ids)" in one_line_error(
         "meta-eval", "--judgments", toy["xml"], "-s", toy["src"], "-r", toy["ref0"], "-o", *(toy[s] for s in SYSTEMS),
         "--level", "sentence", "--src-ids", "3")

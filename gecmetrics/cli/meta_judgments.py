@@ -79,9 +79,10 @@ def judgment_options(func: Callable) -> Callable:
 
 
 def given_judgment_options(values: dict[str, Any]) -> list[str]:
-    """The flags of the judgment-mode options whose values differ from their defaults."""
+    """The flags of the judgment-mode options given (even at their defaults: --seed 0 without
+    --judgments changed nothing) or whose values differ from their defaults."""
     return ["--" + name.replace("_", "-") for name, default in JUDGMENT_DEFAULTS.items()
-            if values.get(name, default) != default]
+            if given_flag(name) or values.get(name, default) != default]
 
 
 def refuse_idle_ranking_options(ranking: str, ew_procedure: str, resamples: int) -> None:
@@ -121,6 +122,8 @@ def run_with_judgments(ctx: click.Context, values: dict[str, Any], corpus: Any, 
     if values["resample"] not in RESAMPLE_CHOICES:
         raise InputError(f"unknown --resample {values['resample']!r}; choose one of: {', '.join(RESAMPLE_CHOICES)}")
     refuse_system_level_flags(values)
+    if given_flag("resample") and values["resample"] == "judgments" and values["bootstrap"] == 0:  # (the others:
+        raise InputError("--resample chooses what --bootstrap N resamples: give --bootstrap N with it")  # library's)
     refuse_idle_ranking_options(values["ranking"], values["ew_procedure"], values["bootstrap"])
     options = JudgmentOptions(ranking=values["ranking"], ew_procedure=values["ew_procedure"],
                               systems=values["systems"], bootstrap=values["bootstrap"],
