@@ -74,8 +74,8 @@ class Resampling:
             raise InputError("resampling sentences needs resamplers, item_rows and the number of sentences")
         given = [name for name in ("resamplers", "item_rows", "sentences") if getattr(self, name) is not None]
         if self.kind == "judgments" and given:  # idle options: refused, not ignored
-            raise InputError(f"{', '.join(given)} do nothing with resampling 'judgments' (they are resampling "
-                             "'sentences''s: the corpus sentences drawn for the metrics)")
+            raise InputError(f"{', '.join(given)} do nothing with resampling 'judgments': resampling 'sentences' "
+                             "reads them (the corpus sentences drawn for the metrics)")
         if self.sentences is not None:  # (True was 1, -1 NumPy's ValueError)
             check_count(self.sentences, "sentences (the number of corpus sentences)", 1)
         if self.resamplers is not None:
