@@ -32,7 +32,8 @@ def test_system_level_flags_are_refused_at_the_sentence_level(toy, flags) -> Non
 def test_the_flags_still_work_at_the_system_level(toy) -> None:
     """Refused at the sentence level only: the system level reads each of them."""
     for flags in (["--ranking", "ew"], ["--ew-procedure", "bootstrap-mean", "--seed", "3"], ["--bootstrap", "0"],
-                  ["--resample", "judgments"], ["--metric-ranking", "corpus"], ["--bootstrap", "50", "--seed", "1"]):
+                  ["--resample", "judgments", "--bootstrap", "20"], ["--metric-ranking", "corpus"],
+                  ["--bootstrap", "50", "--seed", "1"]):  # (--resample without --bootstrap N resamples nothing: refused)
         code, _, err = run_cli(*toy_args(toy, *flags))
         assert code == 0, (flags, err)
 

@@ -183,7 +183,7 @@ def test_units_and_warnings():
     assert split_units(" ab ", "char") == [" ", "a", "b", " "]
     assert split_units(" a  b ", "char", normalize_space=True) == ["a", " ", "b"]
     assert whitespace_warnings(["a\u00a0b", "x"], "f", "word")[0].startswith("gecmetric: warning: f: 1 line contains whitespace")
-    assert whitespace_warnings(["ab ", "a  b", "ok"], "f", "char")[0].startswith("gecmetric: warning: f: 2 lines have leading")
+    assert whitespace_warnings(["ab ", "a  b", "ok"], "f", "char")[0].startswith("gecmetric: warning: f: 2 lines have whitespace other than")
     assert whitespace_warnings(["ab "], "f", "char", normalize_space=True) == []
     assert whitespace_warnings(["a b"], "f", "word") == []
 

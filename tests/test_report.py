@@ -1574,9 +1574,10 @@ def test_bidi_text_reorders_nothing_outside_it(chromium, tmp_path):
     hypotheses[ARABIC][2] = hypotheses[ARABIC][2].replace(" ", "  ", 1)  # a warning naming it: its spaces count
     corpus = Corpus(sources, references, hypotheses, parse_m2(m2_text(sources, gold), "gold"), hypothesis_m2=m2)
     data = report_data(corpus, ["gleu", "green:unit=char"], samples=40, seed=1, attribution=["gleu"])
-    assert data["warnings"] == [f"gecmetric: warning: {ARABIC}: 1 line has leading, trailing or repeated "
-                                "whitespace, which counts in char mode (as in the original tools); --normalize-space "
-                                "(Python: normalize_space=True) ignores it"]
+    assert data["warnings"] == [f"gecmetric: warning: {ARABIC}: 1 line has whitespace other than single spaces "
+                                "between words (leading, trailing or repeated, a tab, a lone '\\r'), which counts in "
+                                "char mode (as in the original tools); --normalize-space (Python: "
+                                "normalize_space=True) ignores it"]
     page = tmp_path / "bidi.html"
     write_report(data, page)
     probe = chromium.open_page(page, IN_ORDER, width=1400)["probe"]
