@@ -105,7 +105,8 @@ def clear(namespace: str | None) -> None:
 @cache.command("prune")
 @click.option("--max-size", metavar="SIZE", help="Remove the least recently used entries until the file is at most "
                                                  "SIZE (2GB, 500MB, 1.5GiB, bytes).")
-@click.option("--older-than", metavar="AGE", help="Remove the entries not used for AGE (30d, 12h, 90m, 2w).")
+@click.option("--older-than", metavar="AGE", help="Remove the entries not used for AGE (30d, 12h, 90m, 2w; last "
+                                                  "use is recorded to the hour).")
 def prune(max_size: str | None, older_than: str | None) -> None:
     """Remove entries not used lately (--older-than) and/or the least recently used ones until
     the cache fits in --max-size (both: the age first)."""

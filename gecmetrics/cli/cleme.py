@@ -50,7 +50,8 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: str | floa
               help="corpus: scores of the totals (references chosen by the running F); sentence: mean of the "
                    "sentence scores.")
 @click.option("--unweighted", is_flag=True,
-              help="Count chunks instead of weighting them by length (the official curves).")
+              help="Count every chunk as 1 instead of weighting it by its length (the official length-weight "
+                   "curves).")
 @click.option("-b", "--beta", metavar="FLOAT", default=None, help="Beta of CLEME's F-score (>= 0; inf gives recall) "
                                                              "[default: 0.5].")
 @click.option("--cleme2", is_flag=True,

@@ -27,7 +27,9 @@ def data() -> None:
 @click.argument("name", type=click.Choice(DATASETS))
 @click.option("--to", "folder", metavar="DIR",
               help="Where to put them (default: $GECMETRICS_CHERRANT_DATA, else the user data folder).")
-@click.option("--force", is_flag=True, help="Download again even when a file is there with the right checksum.")
+@click.option("--force", is_flag=True, help="Download every file again, replacing the copies there (without it, good "
+                                            "copies are kept and one that differs from the published file is an "
+                                            "error).")
 def fetch(name: str, folder: str | None, force: bool) -> None:
     """Download ChERRANT's data files from the pinned commit, each checked against its SHA-256."""
     from ..core.lang.zh.data import fetch_data
@@ -40,7 +42,8 @@ def fetch(name: str, folder: str | None, force: bool) -> None:
 @click.argument("name", type=click.Choice(DATASETS))
 @click.option("--from", "folder", metavar="DIR", help="The folder to check (default: where they are looked for).")
 def check(name: str, folder: str | None) -> None:
-    """Say where the files are looked for and whether each has the published SHA-256 (exit 1 if not)."""
+    """Say where the files are looked for and whether each has the published SHA-256 (exit 1 if
+    cilin.txt or confusion_dict.txt, the files the character level reads, is missing or differs)."""
     import os
 
     from ..core.lang.zh.data import CHAR_LEVEL_FILES, CHECKSUMS, ENVIRONMENT_VARIABLE, data_folder, verify_data

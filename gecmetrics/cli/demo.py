@@ -23,7 +23,10 @@ def sample_folder() -> str:
 @main.command()
 @click.option("--path", "show_path", is_flag=True, help="Only print the folder of the sample files.")
 @format_options(helps={"json": "Print JSON: columns (label, metric, signature), rows (system, scores, ranks) "
-                              "and metrics (signature, settings), as compare."})
+                              "and metrics (signature, settings), as compare.",
+                       "markdown": "Print a Markdown table, then the sample folder and the same run as commands.",
+                       "latex": "Print a LaTeX tabular (booktabs rules), then the sample folder and the same run "
+                                "as commands."})
 def demo(show_path):
     """Score the bundled sample corpus (8 sentences, 2 references; 2 systems and the source as a baseline) with GLEU+ and GREEN."""
     folder = sample_folder()

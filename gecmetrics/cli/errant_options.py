@@ -25,7 +25,9 @@ def comparison_options(func: Callable) -> Callable:
     """compare_m2's options: -b, -dt/-ds/-cs/-cse, -single, -multi, -filt, -cat (and
     --sentence-average)."""
     func = click.option("-cat", "category_level", type=IntRange(1, 3),
-                        help="Category scores. 1: operation (M, R, U); 2: main type (e.g. NOUN); 3: full type.")(func)
+                        help="A row per error type, at level 1: the type's first character (ERRANT's M, R, U; "
+                             "ChERRANT's M, R, S, W); 2: the type without its first two characters (ERRANT's "
+                             "NOUN of R:NOUN); 3: the full type.")(func)
     func = settings_options(ErrantSettings)(func)
     func = click.option("--macro", "macro", is_flag=True,
                         help="P, R, F macro-averaged over the error types (of the -cat level; full types without "

@@ -33,9 +33,10 @@ from .scoring import ScoringOptions, scoring_options
               help="Also print the difficulty of each error category (1: R/M/U, 2: NOUN..., 3: R:NOUN...), as the "
                    "original prints it.")
 @click.option("-no_weight", "--no-weight", "no_weight", is_flag=True, help="Every chunk weighs 1.")
-@click.option("-a", "a", type=FLOAT, default=1.0, show_default=True, help="Weight a - (n + b) / (N + c): a.")
-@click.option("-b", "b", type=FLOAT, default=0.0, show_default=True, help="Weight parameter b.")
-@click.option("-c", "c", type=FLOAT, default=0.0, show_default=True, help="Weight parameter c.")
+@click.option("-a", "a", type=FLOAT, default=1.0, show_default=True, help="A chunk's weight is a - (n + b) / (N + c), where n of the N systems "
+                   "get the chunk right: a.")
+@click.option("-b", "b", type=FLOAT, default=0.0, show_default=True, help="b of the weight (see -a).")
+@click.option("-c", "c", type=FLOAT, default=0.0, show_default=True, help="c of the weight (see -a).")
 @click.option("-sort", "--sort", "sort", is_flag=True, help="Systems by F0.5, highest first.")
 @scoring_options(mean=False, paired=False, verbose="Also print the weighted TP, FP, FN and TN.")
 def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, category, no_weight, a, b, c, sort,

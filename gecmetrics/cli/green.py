@@ -22,7 +22,7 @@ def green(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...],
 
     \b
     gecmetric green -s INPUT -r REF0 REF1 -c AMU CAMB -b 0.5 1 2
-    The best reference is chosen per sentence and per beta (SPEC 3.3).
+    The best reference is chosen per sentence and per beta (docs/green.md).
     """
     scoring = ScoringOptions.take(options)
     metric = GREEN(**given_settings(GREENSettings, options))

@@ -36,7 +36,8 @@ answers' cache key, so it changes which answers the estimate finds cached."""
               help="s: the hypotheses are shown as sentences (LLM-S); e: as their ERRANT edits (LLM-E).")
 @click.option("--criterion", help="A criterion prompt: grammaticality, fluency, meaning (s); difficulty, impact (e).")
 @click.option("--grouping", type=click.Choice(["all", "gec-metrics"]), default="all", show_default=True,
-              help="all: every distinct hypothesis scored, 5 a prompt; gec-metrics: its one prompt per source.")
+              help="all: every distinct hypothesis scored, 5 a prompt; gec-metrics: as gec-metrics, one prompt per "
+                   "source with its 5 most frequent distinct hypotheses (others get no score).")
 @click.option("--base-url", metavar="URL", help="The server's URL (default: the provider's).")
 @click.option("--max-requests", type=IntRange(0),
               help="Send at most this many requests (then stop cleanly; per worker process with -p).")
@@ -46,11 +47,13 @@ answers' cache key, so it changes which answers the estimate finds cached."""
 @click.option("--max-retry-after", type=FloatRange(0, 86400), metavar="SECONDS",
               help="The longest Retry-After wait honoured; a server asking for longer stops the run [default: 120].")
 @click.option("--device", help="Local model: cpu, cuda, cuda:N, mps or auto (CUDA if available) [default: cpu].")
-@click.option("--dtype", type=click.Choice(["auto", "float32", "float16", "bfloat16"]), help="Local model dtype.")
+@click.option("--dtype", type=click.Choice(["auto", "float32", "float16", "bfloat16"]),
+              help="Local model: the weights' dtype [default: auto].")
 @click.option("--batch-size", type=IntRange(1), help="Local model: prompts decoded together [default: 8].")
 @click.option("--spacy-model", help="LLM-E: the spaCy model of the ERRANT annotator [default: $GECMETRICS_SPACY_MODEL, "
                                     "else en_core_web_sm].")
-@click.option("--dry-run", is_flag=True, help="Print the prompts to send, their tokens and cost; send nothing.")
+@click.option("--dry-run", is_flag=True, help="Print how many prompts would be sent (and how many are cached), their "
+                                                "estimated tokens and (--price-in/--price-out) cost; send nothing.")
 @click.option("--price-in", type=FloatRange(0), help="Dry run: price of a million prompt tokens.")
 @click.option("--price-out", type=FloatRange(0), help="Dry run: price of a million answer tokens.")
 @click.option("--sentence", is_flag=True, help=SENTENCE_HELP)

@@ -39,12 +39,12 @@ def m2() -> None:
               help="Keep only this annotator (repeatable). With several files, annotators are numbered "
                    "0, 1, ... over the files in order.")
 @click.option("-o", "--output-dir", "output_dir", type=click.Path(file_okay=False),
-              help="Write DIR/INPUT and DIR/REF<annotator> (DIR is made if missing).")
-@click.option("--prefix", help="Write P.src and P.ref<annotator> instead.")
+              help="Write DIR/INPUT and DIR/REF<annotator> (DIR is made if missing); give -o or --prefix.")
+@click.option("--prefix", metavar="P", help="Write P.src and P.ref<annotator> instead of -o's files.")
 @click.option("--many-files", is_flag=True, help="Write more than 100 reference files (one per annotator).")
 @click.option("--absent-as-unchanged", is_flag=True,
-              help="Read a block with no line for annotator k>0 as 'no edits' instead of "
-                   "'same edits as annotator 0' (the CoNLL-2014 combined-file convention).")
+              help="Read a block with no line for annotator k>0 as 'no edits'. Default: 'same edits as "
+                   "annotator 0', as the CoNLL-2014 combined file means it (gives the standard REF1).")
 def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | None, prefix: str | None,
          absent_as_unchanged: bool, many_files: bool) -> None:
     """Write the source and one reference file per annotator from GOLD M2 file(s).

@@ -43,8 +43,9 @@ def positional_inputs(files: tuple[str, ...], gold_path: str | None, hypotheses:
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
 @settings_options(M2Settings)
 @click.option("-cat", "category_level", type=IntRange(1, 3),
-              help="A row per error type of the gold M2 (docs/m2.md): 1: first character, 2: without the first "
-                   "two, 3: full type (ERRANT's levels).")
+              help="A row per error type of the gold M2, at ERRANT's levels: 1: the type's first character, 2: "
+                   "the type without its first two, 3: the full type (1 and 2 suit ERRANT types such as R:NOUN, "
+                   "not NUCLE's; docs/m2.md).")
 @click.option("--macro", is_flag=True,
               help="P, R, F: the mean over the gold M2's error types (of the -cat level; full types without -cat) "
                    "of their P, R, F.")

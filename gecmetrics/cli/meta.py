@@ -36,7 +36,9 @@ SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
               help="System output files, each named by its file name (e.g. AMU): a system with human scores.")
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metrics to score with, as in `gecmetric compare` [default: gleu,green:beta=0.5/1/2].")
-@click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2", help="Gold M2 file, for the m2 metric.")
+@click.option("--m2", "gold_m2", default=None, metavar="GOLD.m2",
+              help="Gold M2 file, read by an M2 metric named in --metrics (m2, sentm2 ...; unlike compare, it adds "
+                   "no m2 column by itself).")
 @hypothesis_m2_option("M2 files of the system files, one per -o file in the same order: for the metrics that read "
                       "hypothesis edits ({metrics}).")
 @click.option("--metric-ranking", default="corpus", show_default=True, metavar="corpus|ew|ts",

@@ -23,7 +23,9 @@ from .meta_judgments import ranking_options, refuse_idle_ranking_options
                    "NAME,NAME,... [default: all]")
 @digits_option(4)
 @format_options(helps={"json": "Print JSON: the method and its settings, then systems (system, score, range, "
-                              "spread), best first, and the clusters."})
+                              "spread), best first, and the clusters.",
+                       "markdown": "Print a Markdown table under its title (method, judgments, resamples).",
+                       "latex": "Print a LaTeX tabular (booktabs rules), its title as a comment."})
 @quiet_option
 def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int, bootstrap: int | None,
          systems: str | None, digits: int) -> None:

@@ -52,7 +52,8 @@ from .given import given_flag, refuse_idle_attribution_options
               help="Permutations of sampled Shapley.")
 @click.option("--human", metavar="TABLE", help="Human system scores (gjg15, seeda or a TSV file): adds the "
                                                "meta-evaluation figures.")
-@click.option("--human-score", metavar="COLUMN", help="The human score column(s) [default: every human column].")
+@click.option("--human-score", metavar="COLUMN", help="The human score column to correlate with (one) [default: every "
+                                                    "human column].")
 @click.option("--spacy-model", default=None, metavar="NAME",
               help="spaCy model of the ERRANT annotation [default: $GECMETRICS_SPACY_MODEL, else en_core_web_sm].")
 @click.option("--title", metavar="TEXT", help="The page's title.")

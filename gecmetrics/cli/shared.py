@@ -16,9 +16,9 @@ from .progress import quiet_option
 
 FORMAT_FLAGS = ("json", "tsv", "markdown", "latex")
 """The formats a command also takes as a flag of its own (``--tsv``); any other: ``--format NAME``."""
-SENTENCE_HELP = ("A score per sentence: a row per sentence, a column per system (and score); where the original "
-                 "tool printed its own lines (m2 score: a line per system and sentence, with P, R, F), those, "
-                 "but in Markdown, LaTeX or --format NAME.")
+SENTENCE_HELP = ("A score per sentence: a row per sentence, a column per system (and score); cleme, gotoscorer "
+                 "and m2 score (text, --tsv) print a row per system and sentence with all their scores; gleu "
+                 "and green print their tool's lines (no header) unless a format is asked for.")
 FORMAT_HELP = {"json": "Print JSON (per system and metric: system, scores, labels, signature, then counts, settings).",
                "tsv": "Print tab-separated values (a header, then a line per row).",
                "markdown": "Print a Markdown table and the signatures.",

@@ -271,8 +271,9 @@ class GLEUSettings(NgramSettings):
     fix_seed: bool | None = setting(None, "draw references exactly as gec-ranking (Python 2 random, seed j*101): the "
                                     "default, accepted for the gleu package's command line", optional_bool, ("f",),
                                     flags=("-f", "--fix-seed"))
-    seed: int | None = setting(None, "draw references from NumPy's generator with this seed instead of gec-ranking's "
-                               "draws (not with -f; 0 to 2**64 - 1); also the seed of --paired-bs/--paired-ar",
+    seed: int | None = setting(None, "draw references from NumPy's generator with this seed (0 to 2**64 - 1) instead "
+                               "of gec-ranking's draws; also the seed of --paired-bs/--paired-ar (0 if not given); "
+                               "with -f or --variant gleu0, the paired test's seed only",
                                optional_seed, flags=("--seed",))
     best_reference: bool = setting(False, "best reference per sentence (highest sentence GLEU) instead of sampling",
                                    parse_bool, ("max", "m"), flags=("-m", "--max"))

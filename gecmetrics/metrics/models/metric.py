@@ -166,7 +166,8 @@ def dtype_setting() -> Any:
 
 
 def max_length_setting() -> Any:
-    return setting(128, "SOME/IMPARA: longest model input in tokens (the originals: 128)", parse_max_length,
+    return setting(128, "SOME/IMPARA: longest model input in tokens, longer ones cut (the originals: 128)",
+                   parse_max_length,
                    ("max_len",), signature="max_len", flags=("--max-length",))
 
 
@@ -174,7 +175,8 @@ def max_length_setting() -> Any:
 class SOMESettings(Settings):
     """SOME's models, tokenizer and weights (what changes a number), then how it runs."""
 
-    model: str | None = setting(None, "SOME: the authors' gfm-models folder (subfolders grammer, fluency, meaning)",
+    model: str | None = setting(None, "SOME: the authors' gfm-models folder (subfolders grammer, fluency, "
+                                "meaning); needed unless each of the three regressors is given",
                                 parse_optional_model, ("models", "gfm_models"), flags=("--model",))
     grammar_model: str | None = setting(None, "SOME: grammaticality regressor, name or folder (default: MODEL/grammer)",
                                         parse_optional_model, ("g_dir",), flags=("--grammar-model",))
@@ -245,8 +247,9 @@ class ScribendiSettings(Settings):
 
     model: str = setting("gpt2", "Scribendi: the causal LM of the perplexities, name or folder (scribendi.py: gpt2)",
                          parse_model, ("model_id",), flags=("--model",))
-    threshold: float = setting(0.8, "Scribendi: a changed sentence whose perplexity fell scores +1 when max(token "
-                               "sort ratio, Levenshtein ratio) is at least this, else -1", parse_ratio_threshold, ("t",),
+    threshold: float = setting(0.8, "Scribendi: a changed sentence scores +1 when its perplexity fell and "
+                               "max(token sort ratio, Levenshtein ratio) is at least this, else -1",
+                               parse_ratio_threshold, ("t",),
                                signature="threshold", flags=("--threshold",))
     token_sort: str = setting("difflib", "Scribendi: the token sort ratio's matcher: difflib (the original's "
                               "fuzzywuzzy) or levenshtein (gec-metrics', with python-Levenshtein)",
