@@ -271,6 +271,26 @@ def test_alias_commands_are_their_commands_with_fixed_flags(files):
     assert run_cli("gleu-max", *common)[1] == run_cli("gleu", "-m", *common)[1]
     assert run_cli("green-char", *common)[1] == run_cli("green", "-t", "char", *common)[1]
     assert "-t is fixed" in one_line_error("green-char", *common, "-t", "word")
+    # their --help is the command's, said to be with the flag fixed (it listed the flag as if it could be chosen)
+    assert run_cli("gleu-paper", "--help")[1].startswith("gleu-paper is `gecmetric gleu --variant paper`: the "
+                                                        "options below are gleu's, with --variant fixed.\n")
+    assert run_cli("sentm2", "-h")[1].startswith("sentm2 is `gecmetric m2 score --sentence-average`")
+
+
+def test_help_names_what_a_setting_takes():
+    """A number setting's metavar says so (click said TEXT: the setting's own parser reads it), and an
+    empty list default is 'none' (it was '[default: ]')."""
+    gleu, errant = run_cli("gleu", "--help")[1], run_cli("errant", "--help")[1]
+    assert "-n INTEGER" in gleu and "-i, --iter INTEGER" in gleu and "-b, --beta NUMBER" in errant
+    assert re.search(r"-filt VALUE\.\.\.\s+Do not evaluate these error types\.\s+\[default:\s+none\]", errant)
+
+
+def test_compare_verbose_is_its_signature_in_every_format(files):
+    """compare's -v prints the signatures on stderr, as --signature: no trace, so --tsv and --json go with it."""
+    base = ["compare", "-s", files["src"], "-r", files["ref0"], "-o", files["a"], "--metrics", "gleu"]
+    for fmt in ("--tsv", "--json"):
+        code, out, err = run_cli(*base, "-v", fmt)
+        assert code == 0 and out == run_cli(*base, fmt)[1] and err == run_cli(*base, fmt, "--signature")[2], err
 
 
 def test_compare_sentence_prints_a_row_per_sentence_and_a_column_per_system_and_metric(files):

@@ -64,6 +64,7 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     The source, each reference and each system output are counted once for all metrics.
     `--list-metrics` shows the names and settings.
     """
+    options["show_signature"] |= options.pop("verbose")  # -v is --signature here: no trace, so any format goes
     out = ScoringOptions.take(options)
     fmt = out.format or "text"
     metrics = [in_run(metric) for metric in with_gold_metric(
@@ -85,11 +86,11 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
         if all_pairs:
             directions = [bool(metric.higher_is_better) for metric in scored.metrics for _ in metric.column_labels()]
             run_all_pairs_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,
-                               correction or "holm", out.digits, fmt == "json", out.show_signature or out.verbose,
+                               correction or "holm", out.digits, fmt == "json", out.show_signature,
                                conflicts, formats, directions)
             return
         run_paired_test_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,
-                             out.digits, fmt == "json", out.show_signature or out.verbose, conflicts, formats)
+                             out.digits, fmt == "json", out.show_signature, conflicts, formats)
         return
     if out.sentence:
         echo_table(sentence_comparison(scored, out.scale, out.digits), out.format or "tsv")
@@ -100,6 +101,6 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
             comparison = comparison.sorted_by(sort_column)
         echo_table(comparison.as_table(out.digits, ranks, markdown=fmt == "markdown"), fmt)
         columns = comparison.columns
-    if out.show_signature or out.verbose:  # of what was printed: sentence scores say so, as a metric's command does
+    if out.show_signature:  # of what was printed: sentence scores say so, as a metric's command does
         for column in columns:
             click.echo(f"{column.label}\t{scores_signature(column.signature, sentence=out.sentence)}", err=True)

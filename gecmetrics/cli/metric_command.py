@@ -114,6 +114,10 @@ class AliasCommand(click.Command):
             if arg.split("=", 1)[0] in fixed_flags:
                 raise InputError(f"{self.name} is `gecmetric {' '.join(self.path + self.fixed)}`: "
                                  f"{arg.split('=', 1)[0]} is fixed (run {' '.join(self.path)} to choose it)")
+        if set(ctx.args) & {"--help", "-h"}:  # the target's help, said to be with these flags fixed
+            flags = " ".join(arg for arg in self.fixed if arg.startswith("-"))
+            click.echo(f"{self.name} is `gecmetric {' '.join(self.path + self.fixed)}`: the options below are "
+                       f"{' '.join(self.path)}'s, with {flags} fixed.\n")
         with target.make_context(self.name, [*self.fixed, *ctx.args], parent=parent) as sub:
             return target.invoke(sub)
 

@@ -117,7 +117,8 @@ def _setting_option(name: str, info: Any, flags: tuple[str, ...], default: Any) 
     if isinstance(default, tuple):
         return click.option(*flags, name, cls=GreedyOption, metavar="VALUE...",
                             help=f"{help_text}  [default: {_shown(default)}]")
-    metavar = "|".join(getattr(info.parse, "choices", ())) or None
+    numbers = {int: "INTEGER", float: "NUMBER"}  # (the setting's parser reads them; click would say TEXT)
+    metavar = "|".join(getattr(info.parse, "choices", ())) or numbers.get(type(default))
     if default is None and "(auto: " in help_text:  # unset: the metric chooses, as the help says
         help_text = f"{help_text}  [default: auto]"
     elif not (default is None and "(default: " in help_text):  # an unset value the help explains
@@ -143,7 +144,7 @@ def _boolean(info: Any) -> bool:
 
 def _shown(value: Any) -> str:
     if isinstance(value, tuple):
-        return " ".join(_shown(item) for item in value)
+        return " ".join(_shown(item) for item in value) or "none"
     if isinstance(value, float):
         return f"{value:g}"
     return "none" if value is None else str(value)
