@@ -46,12 +46,16 @@ def echo_report(parts: Any, fmt: str | None, own_format: str | None, signatures:
 
 
 def check_verbose_format(verbose: bool) -> None:
-    """-v prints the original tool's trace, text lines around its report: not with a format asked
-    for (``--json`` printed the trace, then JSON no parser reads; ``--tsv`` dropped the trace)."""
+    """-v prints the original tool's trace as text: no format with it (``--json`` printed both, ``--tsv`` no trace)."""
+    if verbose:
+        refuse_format("prints the original tool's trace as text", "-v")
+
+
+def refuse_format(what: str, option: str) -> None:
+    """The InputError of a format asked for (``--tsv``, ``--format NAME``) with an ``option`` that ``what``."""
     fmt = chosen_format(None)
-    if verbose and fmt is not None:
-        given = f"--{fmt}" if fmt in FORMAT_FLAGS else f"--format {fmt}"
-        raise InputError(f"prints the original tool's trace as text: not with {given}", "-v")
+    if fmt is not None:
+        raise InputError(f"{what}: not with {f'--{fmt}' if fmt in FORMAT_FLAGS else f'--format {fmt}'}", option)
 
 
 def json_result(system: str, result: Any, metric: Any, scale: float, mode: str = "corpus", level: int | None = None,

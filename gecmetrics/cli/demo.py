@@ -5,13 +5,13 @@ from importlib import resources
 
 import click
 
-from ..errors import InputError
 from ..output.formats import render
 from ..output.tables import compare_corpus
 from ..io.corpus import read_corpus
 from ..metrics import GLEU, GREEN
 from . import main
-from .shared import FORMAT_FLAGS, chosen_format, format_options
+from .common import refuse_format
+from .shared import chosen_format, format_options
 
 SYSTEMS = ("system_a.txt", "system_b.txt", "source.txt")
 
@@ -31,10 +31,7 @@ def demo(show_path):
     """Score the bundled sample corpus (8 sentences, 2 references; 2 systems and the source as a baseline) with GLEU+ and GREEN."""
     folder = sample_folder()
     if show_path:
-        fmt = chosen_format(None)
-        if fmt is not None:  # (the bare path was printed, the format left unread)
-            given = f"--{fmt}" if fmt in FORMAT_FLAGS else f"--format {fmt}"
-            raise InputError(f"prints only the folder of the sample files: not with {given}", "--path")
+        refuse_format("prints only the folder of the sample files", "--path")  # (the format was left unread)
         click.echo(folder)
         return
     paths = {name: f"{folder}/{name}" for name in ("source.txt", "ref0.txt", "ref1.txt", *SYSTEMS)}

@@ -191,7 +191,7 @@ def expected_wins(judgments: Judgments, procedure: str = "plain", resamples: int
     plain = expected_wins_of_counts(counts)
     ranking = HumanRanking("ew", procedure, [], {}, seed=seed, source=judgments.source,
                            comparisons=pairwise.size)
-    if resamples == 0 and procedure == "plain":
+    if resamples == 0:  # (plain: bootstrap-mean needs resamples)
         return _finish(ranking, list(judgments.systems), plain, None)
     boot = pair_resample_wins(pairwise, resamples, seed)
     scores = plain if procedure == "plain" else sample_means(boot)
