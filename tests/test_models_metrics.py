@@ -257,6 +257,34 @@ def test_a_changed_model_is_not_read_from_the_cache(models, conll, tmp_path):
     release_scorers()
 
 
+def test_a_changed_config_is_signed_and_not_read_from_the_cache(models, conll, tmp_path):
+    """The same weights under a config.json naming fewer layers compute other numbers: the
+    signature names the config's digest beside the weights fingerprint, and the cache keys by it."""
+    import json
+    import shutil
+
+    from gecmetrics.metrics.models.metric import release_scorers
+
+    corpus = short_corpus(conll, ("AMU",), size=30)
+    folder = tmp_path / "models" / "some"
+    shutil.copytree(models["some"], folder)
+    metric = get_metric("some", model=str(folder), tokenizer=str(folder / "grammer"), device="cpu")
+    before = score_corpus([metric], corpus, cache=tmp_path / "store")
+    ours = str(before.result("AMU", 0).signature)
+    release_scorers()
+    for head in ("grammer", "fluency", "meaning"):
+        config = json.loads((folder / head / "config.json").read_text())
+        assert config["num_hidden_layers"] > 1
+        config["num_hidden_layers"] = 1
+        (folder / head / "config.json").write_text(json.dumps(config))
+    after = score_corpus([metric], corpus, cache=tmp_path / "store")
+    assert after.encoded_texts == before.encoded_texts > 0
+    assert after.result("AMU", 0).score != before.result("AMU", 0).score
+    theirs = str(after.result("AMU", 0).signature)
+    assert ours.split("/config-")[0] == theirs.split("/config-")[0] and ours != theirs
+    release_scorers()
+
+
 # --------------------------------------------------------------------------- compare, paired tests, -p 2
 
 
@@ -274,7 +302,7 @@ def test_compare_without_references(models, files):
     assert code == 0, err
     data = json.loads(out)
     assert [c["label"] for c in data["columns"]] == ["SOME", "IMPARA", "IMPARA t0.99"]
-    assert data["columns"][0]["signature"].startswith("SOME|grammar:grammer@16e4a2f1d0f3|fluency:fluency@25496e96e2f6")
+    assert data["columns"][0]["signature"].startswith("SOME|grammar:grammer@16e4a2f1d0f3/config-f7268570|fluency:fluency@25496e96e2f6/config-f7268570")
     python = compare(read_lines(files["INPUT.src"]), [], {files[n]: read_lines(files[n]) for n in names},
                      [some_metric(models), impara_metric(models), impara_metric(models, threshold=0.99)])
     assert data["rows"] == python.to_dict()["rows"]
@@ -411,12 +439,12 @@ def test_settings_flags_and_signatures(models):
     import transformers
 
     libraries = f"torch:{torch.__version__.split('+')[0]}|transformers:{transformers.__version__}"
-    assert metric.signature == ("SOME|grammar:grammer@16e4a2f1d0f3|fluency:fluency@25496e96e2f6|"
-                                "meaning:meaning@b14c78e0d948|tokenizer:grammer|weights:0.2,0.3,0.5|max_len:128|"
+    assert metric.signature == ("SOME|grammar:grammer@16e4a2f1d0f3/config-f7268570|fluency:fluency@25496e96e2f6/config-f7268570|"
+                                "meaning:meaning@b14c78e0d948/config-f7268570|tokenizer:grammer|weights:0.2,0.3,0.5|max_len:128|"
                                 f"dtype:float32|{libraries}|cache:on|version:0.1.0")  # each test here has a cache of its own
     assert some_metric(models, batch_size=3, threads=2, device="auto").signature == some_metric(models).signature
     assert impara_metric(models, threshold=0.95).signature == (
-        "IMPARA|qe:qe@14880037238b|se:se@84d52d4cd4c7|tokenizer:qe|threshold:0.95|max_len:128|dtype:float32|"
+        "IMPARA|qe:qe@14880037238b/config-f7268570|se:se@84d52d4cd4c7/config-1f19158e|tokenizer:qe|threshold:0.95|max_len:128|dtype:float32|"
         f"{libraries}|cache:on|version:0.1.0")
     heads = [str(models["some"] / h) for h in ("grammer", "fluency", "meaning")]
     by_head = get_metric("some", grammar_model=heads[0], fluency_model=heads[1], meaning_model=heads[2],

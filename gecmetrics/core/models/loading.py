@@ -251,6 +251,15 @@ def shown_model(name: str) -> str:
     return os.path.basename(os.path.normpath(path)) if os.path.isdir(path) else name
 
 
+def signed_model(name: str, fingerprint: str, config: str) -> str:
+    """A model as a signature names it: :func:`shown_model`, ``@`` the first 12 hex digits of
+    its weights fingerprint and, when it has a config.json, ``/config-`` the first 8 of
+    :func:`config_digest` (the same weights under another config compute other numbers: one
+    naming fewer layers, another ``layer_norm_eps``)."""
+    signed = f"{shown_model(name)}@{fingerprint[:12]}"
+    return f"{signed}/config-{config[:8]}" if config else signed
+
+
 def torch_threads(threads: int) -> int:
     """``threads``, or torch's own thread count when it is 0 (torch's default: imports torch)."""
     return threads or import_backend()[0].get_num_threads()

@@ -24,9 +24,11 @@ scorer (:class:`~.some.SOMEScorer`, :class:`~.impara.IMPARAScorer`, the perplexi
   frequencies, and read as rows (P, R, F, 1) computed with the idf weights of the whole corpus
   (:class:`~.bertscore.BertScoreStatistics`), so that chunks give bert_score's numbers.
 
-Signatures name each model with its weights fingerprint (``grammar:grammer@1a2b3c4d5e6f``: the
-first 12 hex digits of the SHA-256 over the weights' names, shapes and float32 values), and the
-settings that change a number; device, batch size and threads change only float rounding and
+Signatures name each model with its weights fingerprint and its config's digest
+(``grammar:grammer@1a2b3c4d5e6f/config-9a8b7c6d``: the first 12 hex digits of the SHA-256 over
+the weights' names, shapes and float32 values, and the first 8 of config.json's: the same
+weights under a config naming fewer layers compute other numbers), and the settings that
+change a number; device, batch size and threads change only float rounding and
 are left out. The Scribendi Score and BERTScore also name the torch and transformers versions
 (the tokenizers and the float arithmetic). The models and tokenizers are loaded on first use:
 their identities are read back from the persistent cache once a run has loaded them
@@ -474,11 +476,12 @@ class ModelMetric(Metric):
 
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
         """The models' identities for the signature: each model (:meth:`loaded_models`) as
-        ``name@fingerprint``, and the tokenizer where the metric has one (read back from the
-        cache where a load stored them, else found by loading the models)."""
-        from ...core.models.loading import shown_model
+        :func:`~gecmetrics.core.models.loading.signed_model` names it, and the tokenizer where
+        the metric has one (read back from the cache where a load stored them, else found by
+        loading the models)."""
+        from ...core.models.loading import shown_model, signed_model
 
-        fields = [(key, f"{shown_model(loaded.name)}@{loaded.fingerprint[:12]}")
+        fields = [(key, signed_model(loaded.name, loaded.fingerprint, loaded.config))
                   for key, loaded in self.loaded_models(scorer).items()]
         if hasattr(self.settings, "tokenizer"):
             fields.append(("tokenizer", shown_model(scorer.tokenizer_name)))
@@ -858,10 +861,10 @@ class BERTScore(ModelMetric):
         return [" ".join([*tokens, part]) for part in ("P", "R", "F")]
 
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
-        """model@fingerprint, the layer used and the baseline (none, the table's model or a
-        file's SHA-256)."""
-        from ...core.models.loading import shown_model
+        """The model (:func:`~gecmetrics.core.models.loading.signed_model`), the layer used and
+        the baseline (none, the table's model or a file's SHA-256)."""
+        from ...core.models.loading import signed_model
 
         record = scorer.record()  # read back from the run's cache (signature_extra sets it), or the loaded model's
-        return [("model", f"{shown_model(scorer.name)}@{record['fingerprint'][:12]}"),
+        return [("model", signed_model(scorer.name, record["fingerprint"], record["config"])),
                 ("layer", str(scorer.num_layers)), ("baseline", self.baseline()[1])]
