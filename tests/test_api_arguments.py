@@ -871,6 +871,25 @@ def test_statistics_given_to_score_and_paired_tests_are_checked() -> None:
                                                 samples=50)
 
 
+@pytest.mark.parametrize("name", ["gleu", "gleu0", "green", "m2", "sentm2", "pt-m2", "cleme", "gotoscorer"])
+def test_statistics_given_to_sentence_scores_are_checked(name: str) -> None:
+    """sentence_from_statistics (what --sentence and rewards read) took None, a string or a
+    ragged list into NumPy: a TypeError ("'NoneType' object is not subscriptable"),
+    AttributeError or inhomogeneous-shape ValueError; each family's own, not one line naming the
+    argument. score() refused them already."""
+    metric = G.get_metric(name)
+    for bad, said in ((None, "got None"), ("abc", "got a str"), (b"abc", "got a bytes"),
+                      ([[1, 2], [3]], "rows of numbers of one shape")):
+        with pytest.raises(InputError, match=said) as caught:
+            metric.sentence_from_statistics(bad)
+        assert caught.value.path == "statistics"
+        with pytest.raises(InputError):  # (M2's score of what is no array reads gold blocks: its older call)
+            metric.score(bad)
+    if name in ("gleu", "gleu0", "green", "m2", "sentm2"):  # an array of another shape names the shape wanted
+        with pytest.raises(InputError, match="shape"):
+            metric.sentence_from_statistics(np.zeros(3))
+
+
 def test_choice_settings_refuse_arrays_and_built_blocks_refuse_huge_annotators() -> None:
     import dataclasses
 

@@ -315,7 +315,8 @@ def candidate_counts(statistics, whole: bool = True) -> CandidateCounts:
         return statistics
     stats = np.asarray(statistics)
     if stats.ndim != 3 or stats.shape[2] != STATISTICS_WIDTH:
-        raise ValueError(f"M2-family statistics must have shape (D, P, {STATISTICS_WIDTH}), got {stats.shape}")
+        raise InputError(f"M2-family statistics must have shape (D, P, {STATISTICS_WIDTH}), got {stats.shape}",
+                         "statistics")
     counts = stats[..., :COUNTS]
     if whole and not whole_counts(counts):  # (a paired test scored negated counts as F 0.909)
         raise InputError("M2-family statistics hold counts that are not whole numbers >= 0")

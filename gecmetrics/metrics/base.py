@@ -50,7 +50,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Iterable, Mapping, Sequence
 
 from ..core.checks import check_count
-from ..errors import InputError, shown, warn_notes
+from ..errors import InputError, kind_of, shown, warn_notes
 from ..kinds import M2, NONE, TEXT  # noqa: F401 (M2, NONE: re-exported for metric authors)
 from .plugin_guard import guarded_hook, is_plugin, plugin_errors
 from .results import (Column, CorpusSums, Result, ScoreResult, SentenceScores, Signature, as_field, checked_part,
@@ -403,7 +403,7 @@ class Metric(ABC):
 
     def check_statistic_values(self, statistics: Any) -> Any:
         """Statistics as :meth:`statistics` makes them, as far as :meth:`score` and the paired
-        tests can tell (returned as they are): not None; an array holds numbers (not bools or
+        tests can tell (returned as they are): not None or a string; an array holds numbers (not bools or
         objects), and counts (:attr:`count_statistics`) are finite whole numbers >= 0. (nan
         GLEU+ statistics scored nan without a word, negative M2 counts a number.)"""
         import numpy as np
@@ -411,8 +411,14 @@ class Metric(ABC):
         from ..core.fscore import whole_counts
 
         what = f"{self.display_name}: statistics"
-        if statistics is None:
-            raise InputError(f"{what} must be what statistics() returned, got None", "statistics")
+        if statistics is None or isinstance(statistics, (str, bytes)):
+            raise InputError(f"{what} must be what statistics() returned, got {kind_of(statistics)}", "statistics")
+        if isinstance(statistics, (list, tuple)):
+            try:
+                np.asarray(statistics, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise InputError(f"{what} given as a list must be rows of numbers of one shape, as statistics() "
+                                 "returns them", "statistics") from None
         if not isinstance(statistics, np.ndarray):
             return statistics  # (a metric's own kind: ERRANT's, CLEME's ...)
         if statistics.dtype.kind not in "iuf":
@@ -475,6 +481,7 @@ class Metric(ABC):
         import numpy as np
 
         self.require_sentence_scores()
+        statistics = self.check_statistic_values(statistics)
         scores = np.stack([np.asarray(self.score_from_sums(self.rows(statistics, column), column), dtype=np.float64)
                            for column in range(self.column_count)])
         return SentenceScores(scores[0] if len(scores) == 1 else scores,

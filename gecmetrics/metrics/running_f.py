@@ -125,6 +125,7 @@ class RunningFMetric(Metric):
         (``start``: the counts of the sentences before these, for a corpus read in chunks: the
         choice of a sentence depends only on the sentences before it); with the sentence
         average, each sentence's own best candidate."""
+        statistics = self.check_statistic_values(statistics)
         data = fscore.candidate_counts(statistics)
         if self.sentence_average:
             from ..core.sentence_average import best_candidates

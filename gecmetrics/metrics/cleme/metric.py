@@ -364,6 +364,7 @@ class ChunkMetric(Metric):
         """Per sentence every score (CLEME: F, P, R, accuracy; CLEME2.0: HC, WC, UC, OC,
         aggregate): at sentence level the values whose means are the scores; at corpus level
         those of the reference the corpus choice kept."""
+        statistics = self.check_statistic_values(statistics)
         table, _ = self.slot_counts(statistics)
         if self.settings.level == "sentence":
             chosen, rows = self.sentence_rows(table)

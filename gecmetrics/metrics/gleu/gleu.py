@@ -444,6 +444,7 @@ class GLEU(NgramMetric):
     def sentence_from_statistics(self, stats: np.ndarray) -> GLEUSentenceScores:
         """Sentence GLEU: mean over references (max with ``best_reference``); with
         ``smooth``, gec-ranking's smoothed scores with their std over references."""
+        stats = self.check_statistic_values(stats)
         per_reference, per_order = self.sentence_keys(stats)
         chosen = best_of(per_reference, per_order)
         signature = self.signature(stats.shape[1])

@@ -131,6 +131,7 @@ class GLEU2015(NgramMetric):
                              swapped=True)
 
     def sentence_from_statistics(self, stats: np.ndarray) -> GLEUSentenceScores:
+        stats = self.check_statistic_values(stats)
         rows = self.closest_rows(stats)[:, None, :]
         signature = self.signature(stats.shape[1])
         if self.settings.smooth:

@@ -261,6 +261,7 @@ class GREEN(NgramMetric):
                 "chosen_references": np.stack([part.chosen for part in sums])}
 
     def sentence_from_statistics(self, stats: np.ndarray) -> GREENSentenceScores:
+        stats = self.check_statistic_values(stats)
         fs = self._sentence_fs(stats)
         chosen = np.stack([best_reference(f[..., ::-1]) for f in fs])
         scores = np.stack([select(f, c)[:, -1] for f, c in zip(fs, chosen)])

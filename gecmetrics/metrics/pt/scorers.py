@@ -486,6 +486,7 @@ class PTMetric(RunningFMetric):
     def sentence_from_statistics(self, statistics: Any) -> SentenceCounts:
         """Per-sentence P/R/F with the annotator kept for that sentence (the corpus choice at
         corpus level, the sentence's own at sentence level)."""
+        statistics = self.check_statistic_values(statistics)
         result = reduce_statistics(statistics, self.settings.beta, self.settings.level)
         data = check_statistics(statistics)
         kept = data.counts[np.arange(len(data)), result.chosen]
