@@ -728,9 +728,9 @@ def test_signatures_results_and_options_of_the_wrong_kind(tmp_path) -> None:
         (lambda: G.SentenceScores([True, False], Signature("X")), "sentence scores are numbers"),  # (mean 50)
         (lambda: G.SentenceScores(["0.5", "1"], Signature("X")), "sentence scores are numbers"),
         (lambda: G.SentenceScores([0.5], Signature("X"), fraction=1), "fraction must be True or False"),
-        (lambda: scores.to_dict(scale=None), "scale must be a finite number"),
-        (lambda: scores.to_dict(scale="100"), "scale must be a finite number"),
-        (lambda: scores.to_dict(scale=10**400), "scale must be a finite number"),
+        (lambda: scores.to_dict(scale=None), "scale: must be a finite number"),
+        (lambda: scores.to_dict(scale="100"), "scale: must be a finite number"),
+        (lambda: scores.to_dict(scale=10**400), "scale: must be a finite number"),
         (lambda: G.meta_evaluate_judgments(str(tmp_path / "j.xml"), scores={"m": {"A": .3, "B": .2, "C": .1}},
                                            jobs="abc"), r"number of processes \(-p\)"),
         (lambda: register_metric("mine", G.GLEU, description={"x"}), "description must be a string"),
@@ -1005,3 +1005,66 @@ def test_compare_refuses_a_scale_before_it_signs_a_model_metric(tmp_path) -> Non
     result = CliRunner().invoke(main, ["compare", "-s", str(source), "-o", str(source), "--metrics",
                                        f"scribendi:model={missing}", "--scale", "1"])
     assert result.exit_code == 2 and "--scale: 1 would change nothing" in result.output
+
+
+def test_result_and_scorer_arguments_found_by_the_api_sweep(tmp_path) -> None:
+    """Arguments that were taken without a word (a negative scale flipped intervals; GoToScorer
+    summed statistics of another shape; an empty resampling gave no correlation; an unknown
+    system had no pairs) or raised an internal error (GREEN's orders(5) an IndexError, M2Scorer's
+    arc_budget=nan a ValueError, write_m2 to a closed file an I/O error, sample_matrix([]) NumPy's)."""
+    sources, reference = ["a b c", "d e f", "g h"], ["a b c", "d x f", "g h i"]
+    green = G.GREEN().corpus_score(sources, [reference], ["a b c", "d e f", "g h i"])
+    for bad in (1, -1, float("nan"), "x"):
+        with pytest.raises(InputError, match="beta_index"):
+            green.orders(bad)
+    assert green.orders(0) is not None
+    for scale in (0, -1, -100.0):
+        with pytest.raises(InputError, match="above 0"):
+            green.to_dict(scale=scale)
+    for settings, said in (({"arc_budget": float("nan")}, "arc_budget"), ({"arc_budget": -5}, "arc_budget"),
+                           ({"keep_details": "x"}, "keep_details"), ({"per_type": "no"}, "per_type")):
+        with pytest.raises(InputError, match=said):
+            G.M2Scorer(**settings)
+    blocks = _two_blocks()
+    handle = open(tmp_path / "out.m2", "w", encoding="utf-8")
+    handle.close()
+    with pytest.raises(InputError, match="closed"):
+        G.write_m2(blocks, handle)
+    with open(tmp_path / "out.m2", encoding="utf-8") as handle, pytest.raises(InputError, match="not open for writing"):
+        G.write_m2(blocks, handle)
+    corpus = G.Corpus(None, [], {"A": ["She goes to school .", "I have a apple ."]}, gold=blocks)
+    with pytest.raises(InputError, match="kind must be"):
+        corpus.hypothesis("A", "lines")
+    with pytest.raises(InputError, match="has 3 lines but the gold M2 has 2"):
+        G.get_metric("m2").corpus_score(None, blocks, ["a", "b", "c"])
+    gotoscorer = G.get_metric("gotoscorer")
+    for shape in ((2, 5), (2, 5, 1), (2, 4, 3), (1, 2, 5, 3)):
+        with pytest.raises(InputError, match=r"statistics must be an array \(sentences, 5, N \+ 1\)"):
+            gotoscorer.score(np.zeros(shape, dtype=np.int64))
+    with pytest.raises(InputError, match="got an int"):
+        gotoscorer.score(3)
+    gleu = G.GLEU()
+    statistics = {name: gleu.corpus_statistics(sources, [reference], lines)
+                  for name, lines in (("S", sources), ("R", reference), ("T", ["a b", "d x f", "g h i"]))}
+    pairs = G.all_pairs_test(gleu.resampler(), statistics, samples=20)
+    assert set(pairs.against("S")) == {"R", "T"}
+    with pytest.raises(InputError, match="unknown system 'ZZ'"):
+        pairs.against("ZZ")
+
+
+def test_judgment_arguments_found_by_the_api_sweep(tmp_path) -> None:
+    from gecmetrics.meta.evaluate import JudgmentOptions
+
+    with pytest.raises(InputError, match="resampling needs at least one kind"):
+        JudgmentOptions(resampling=(), bootstrap=5)
+    with pytest.raises(InputError, match="resampling 'sentences' needs a number of bootstrap resamples"):
+        JudgmentOptions(resampling=("sentences",))
+    xml = tmp_path / "j.xml"
+    rows = "".join(f'<ranking-item src-id="{k}" user="u" duration="1"><translation system="{s}" rank="1"/>'
+                   f'<translation system="{t}" rank="2"/></ranking-item>'
+                   for k, (s, t) in enumerate([("A", "B"), ("B", "C"), ("A", "C")]))
+    xml.write_text(f"<appraise><hit-group>{rows}</hit-group></appraise>", encoding="utf-8")
+    ranking = G.expected_wins(G.read_judgments(str(xml)), resamples=20)
+    assert ranking.sample_matrix(["A", "C"]).shape == (20, 2)
+    with pytest.raises(InputError, match="no system named"):
+        ranking.sample_matrix([])

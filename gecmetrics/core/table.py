@@ -119,8 +119,9 @@ def scaled_number(value: Any, scale: float = 100.0) -> Any:
     rounding error is gone: 0.07 x100 is 7.0, not ``100 * 0.07`` = 7.000000000000001); with 1
     exactly as computed. NaN stays NaN. An array or a list: the list of its numbers so (nested
     as it is)."""
-    if isinstance(scale, bool) or not isinstance(scale, Real) or not -1e300 < scale < 1e300:  # (nan fails too)
-        raise InputError(f"scale must be a finite number (100: fractions x100, 1: as they are), got {shown(scale)}")
+    if isinstance(scale, bool) or not isinstance(scale, Real) or not 0 < scale < 1e300:  # (nan fails too)
+        raise InputError(f"must be a finite number above 0 (100: fractions x100, 1: as they are), got {shown(scale)}",
+                         "scale")
     if hasattr(value, "tolist") or isinstance(value, (list, tuple)):  # multiplied at once, then written
         import numpy as np
 

@@ -52,6 +52,7 @@ class Corpus:
         if from_gold:  # the gold blocks' own sentences: nothing to compare them with
             self.gold = _blocks_list(self.gold, self.name("gold"))
             self.sources = [_block_source(block, k, self.name("gold")) for k, block in enumerate(self.gold)]
+            source_name = self.name("gold")  # what the other files' lengths are compared with
         self.sources = check_lines(self.sources, source_name, self.offset)
         if not self.sources:
             raise InputError("the corpus has no sentences (an empty file scores nothing)",
@@ -119,6 +120,8 @@ class Corpus:
     def hypothesis(self, name: str, kind: str = TEXT, metric: str = "") -> list:
         """Hypothesis ``name`` as a metric reads it: :data:`~gecmetrics.kinds.TEXT` lines or
         :data:`~gecmetrics.kinds.M2` blocks."""
+        if not isinstance(kind, str) or kind not in (TEXT, M2):
+            raise InputError(f"kind must be {TEXT!r} (lines of text) or {M2!r} (M2 blocks), got {kind!r}", "kind")
         value = self.hypotheses[self._known(name)]
         is_text = not value or isinstance(value[0], str)
         if kind == M2 and is_text:

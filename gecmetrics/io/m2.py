@@ -252,6 +252,9 @@ def write_m2(blocks: Iterable[Block], handle: TextIO) -> None:
     if not callable(getattr(handle, "write", None)) or isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
         raise InputError(f"write_m2 writes to an open text file (open(path, 'w', encoding='utf-8')), "
                          f"got {type(handle).__name__}")
+    if getattr(handle, "closed", False) or not getattr(handle, "writable", lambda: True)():
+        raise InputError("write_m2 writes to an open text file, got one that is "
+                         f"{'closed' if getattr(handle, 'closed', False) else 'not open for writing'}", "handle")
     blocks = check_sequence(blocks, "blocks", "M2 blocks (gecmetrics.io.m2.read_m2)")
     check_built_blocks(blocks, "blocks")  # what is written reads back: one line per field, spans in the sentence
     handle.write(format_m2(blocks))

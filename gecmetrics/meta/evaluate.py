@@ -137,6 +137,9 @@ class JudgmentOptions:
             tuple(check_sequence(self.resampling, "resampling", f"kinds ({', '.join(RESAMPLINGS)})"))
         if self.systems is not None and not isinstance(self.systems, str):
             object.__setattr__(self, "systems", tuple(check_system_names(self.systems)))
+        if not resampling:
+            raise InputError(f"resampling needs at least one kind ({', '.join(RESAMPLINGS)}): none would give no "
+                             "correlation", "resampling")
         for kind in resampling:
             _choose("resampling", kind, RESAMPLINGS)
         repeated = first_repeated(resampling)
@@ -175,7 +178,8 @@ class JudgmentOptions:
             if self.pairwise:
                 raise InputError("the pairwise analysis is sentence-level (level='sentence')")
         if self.resampling != ("judgments",) and self.bootstrap == 0:
-            raise InputError("resampling sentences needs a number of bootstrap resamples")
+            raise InputError(f"resampling {' and '.join(map(repr, self.resampling))} needs a number of bootstrap "
+                             "resamples (bootstrap=N)")
         if self.ranking == "ts" and self.ew_procedure != "plain":
             raise InputError("the Expected Wins procedure is for ranking='ew': TrueSkill has none")
         drawn = self.ranking != "ew" or self.ew_procedure != "plain" or self.bootstrap > 0

@@ -411,7 +411,7 @@ class Metric(ABC):
         from ..core.fscore import whole_counts
 
         what = f"{self.display_name}: statistics"
-        if statistics is None or isinstance(statistics, (str, bytes)):
+        if statistics is None or isinstance(statistics, (str, bytes, numbers.Number)):
             raise InputError(f"{what} must be what statistics() returned, got {kind_of(statistics)}", "statistics")
         if isinstance(statistics, (list, tuple)):
             try:

@@ -20,6 +20,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..core import fscore
+from ..core.checks import check_flag
 from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks, the_reference
 from ..core.edits.cherrant import ANSWER_NUMBERS
 from ..core.edits.compare import (AVERAGES, MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable,
@@ -283,7 +284,7 @@ class EditComparisonMetric(TypeAveragedMetric):
 
     def __init__(self, *args: Any, verbose: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.verbose = bool(verbose)
+        self.verbose = check_flag(verbose, "verbose")
         self._comparison: EditComparison | None = None  # made on first use (settings are frozen)
         self._check_average()
 

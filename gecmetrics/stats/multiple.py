@@ -138,6 +138,7 @@ class AllPairsResult:
 
     def against(self, name: str) -> dict[str, PairComparison]:
         """Every other system -> :meth:`pair` ``(name, other)``, in one pass over the pairs."""
+        self.cluster_of(name)  # (an unknown system is refused, as pair and cluster_of refuse it)
         found = {}
         for c in self.pairs:
             if c.first == name:

@@ -75,6 +75,9 @@ class HumanRanking:
         """The samples of ``systems`` (a sequence of ranked systems' names, each once: the
         matrix's columns in that order) as an (R, S) matrix, or None without resamples."""
         names = check_system_names(check_sequence(systems, "systems", "system names"))
+        if not names:
+            raise InputError("systems: no system named; give the systems whose samples are the matrix's columns",
+                             "systems")
         unknown = [name for name in names if name not in self.scores]
         if unknown:
             raise InputError(f"systems: {unknown[0]!r} is not a system of this ranking; it ranks: "

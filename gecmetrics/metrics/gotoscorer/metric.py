@@ -318,6 +318,16 @@ class GoToScorer(Metric):
             judgments, system = judge(prepared.gold, [self._system(hypothesis, prepared.gold, name)]), 0
         return judgments.statistics(system, table.correct, table.n_systems + 1)
 
+    def check_statistic_values(self, statistics: Any) -> Any:
+        """As every metric's, and an array (sentences, 5, N + 1) with N >= 1 (another shape was
+        summed and scored: the statistics of one sentence given without its axis scored 0)."""
+        statistics = super().check_statistic_values(statistics)
+        shape = np.shape(statistics)
+        if len(shape) != 3 or shape[1] != OUTCOMES or shape[2] < 2:
+            raise InputError(f"GoToScorer: statistics must be an array (sentences, {OUTCOMES}, N + 1) with N >= 1 "
+                             f"systems, as statistics() returns them, got shape {shape}", "statistics")
+        return statistics
+
     def level_weights(self, n_levels: int) -> np.ndarray | None:
         """The weight of each level for N + 1 = ``n_levels`` (None: every chunk weighs 1)."""
         if self.settings.no_weight:
@@ -329,7 +339,8 @@ class GoToScorer(Metric):
         """Weighted TP, FP, FN, TN and ALL of summed rows (..., 5 (N + 1)) -> (..., 5)."""
         sums = np.asarray(sums)
         if sums.shape[-1] % OUTCOMES or sums.shape[-1] < 2 * OUTCOMES:
-            raise InputError(f"GoToScorer: summed rows of width {sums.shape[-1]}, not 5 (N + 1)")
+            raise InputError(f"GoToScorer: summed rows of width {sums.shape[-1]}: not {OUTCOMES} x (N + 1) with N >= 1 "
+                             "systems")
         n_levels = sums.shape[-1] // OUTCOMES
         table = sums.reshape(*sums.shape[:-1], OUTCOMES, n_levels)
         weights = self.level_weights(n_levels)

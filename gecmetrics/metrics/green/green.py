@@ -13,6 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.aggregate import best_reference, by_sentence_blocks, select
+from ...core.checks import check_count
 from ..results import CorpusSums, Result, SentenceScores, Signature, check_joined_parts, shown_score
 from ..settings import parse_betas, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
@@ -143,7 +144,10 @@ class GREENResult(Result):
                                     for beta, score in zip(self.betas, self.scores))
 
     def orders(self, beta_index: int = 0) -> OrderScores:
-        return order_scores(self.regions[beta_index], alpha_of(self.betas[beta_index]))
+        """The per-order scores of the beta at ``beta_index`` (0 to the number of betas - 1)."""
+        index = check_count(beta_index, "beta_index (the place of a beta in "
+                            f"{', '.join(beta_label(b) for b in self.betas)})", 0, len(self.betas) - 1)
+        return order_scores(self.regions[index], alpha_of(self.betas[index]))
 
     def to_dict(self, scale: float = 1.0) -> dict[str, Any]:
         """The scores (x``scale``) and each column's region counts per order, in column order."""

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...io.corpus import Corpus
 
-from ...core.checks import check_beta_number, check_count
+from ...core.checks import check_beta_number, check_count, check_flag
 from ...core.lines import check_lines
 from ...errors import InputError, LineRefused, plural
 from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
@@ -200,9 +200,9 @@ class M2Scorer(TypeAveragedMetric):
     def __init__(self, *args: Any, keep_details: bool = False, arc_budget: int = DEFAULT_ARC_BUDGET,
                  per_type: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.keep_details = bool(keep_details)
-        self.arc_budget = int(arc_budget)
-        self.per_type = bool(per_type) or self.macro
+        self.keep_details = check_flag(keep_details, "keep_details")
+        self.arc_budget = check_count(arc_budget, "arc_budget (transitive arcs enumerated before the compact search)", 0)
+        self.per_type = check_flag(per_type, "per_type") or self.macro
         """Keep each annotator's per-type counts (the result's ``categories``)."""
         self.check_average()
 
