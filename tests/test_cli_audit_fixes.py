@@ -107,3 +107,30 @@ def test_demo_path_alone_prints_the_folder():
     from gecmetrics.cli.demo import sample_folder
 
     assert run_cli("demo", "--path") == (0, sample_folder() + "\n", "")
+
+
+def test_m2_refs_refuses_one_m2_file_given_twice(tmp_path):
+    """It wrote REF0 and REF1 the same, which the scoring commands then took as two references."""
+    gold = write_files(tmp_path, {"gold.m2": REFERENCE})["gold.m2"]
+    for second in (gold, str(tmp_path / "." / "gold.m2")):
+        out_dir = tmp_path / "twice"
+        code, out, err = run_cli("m2", "refs", gold, second, "-o", str(out_dir))
+        assert code == 2 and out == "" and "given twice" in err and "as an M2 input" in err, err
+        assert err.count("\n") == 1 and not out_dir.exists()
+
+
+def test_errant_compare_report_refuses_every_format_json_too(tmp_path):
+    """--errant-compare --json printed the ordinary JSON and dropped the report without a word."""
+    files = write_files(tmp_path, {"src": "\n".join(SOURCES) + "\n", "gold.m2": REFERENCE,
+                                   "hyp": "\n".join(SOURCES) + "\n"})
+    for flags in (["--json"], ["--format", "json"], ["--tsv"]):
+        code, out, err = run_cli("errant", "-s", files["src"], "-r", files["gold.m2"], "-o", files["hyp"],
+                                 "--errant-compare", *flags)
+        assert (code, out) == (2, "") and "--errant-compare prints errant_compare's own report" in err, err
+
+
+def test_settings_messages_name_the_flags_too(tmp_path):
+    """Messages of settings checks said only the Python names (average=macro, weighted=false)."""
+    gold = write_files(tmp_path, {"gold.m2": REFERENCE, "hyp": "\n".join(SOURCES) + "\n"})
+    code, out, err = run_cli("sentm2", "-s", gold["gold.m2"], "-o", gold["hyp"], "--macro")
+    assert code == 2 and "--macro" in err and "--sentence-average" in err, err

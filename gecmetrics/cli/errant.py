@@ -37,7 +37,7 @@ from .sentences import echo_sentence_scores
 @click.option("--errant-compare", "reports", is_flag=True,
               help="Print errant_compare's own report of each system instead of one table (after a '== FILE' line "
                    "when there are several): its text and fractions as ERRANT prints them; with -v its "
-                   "per-sentence traces.")
+                   "per-sentence traces. Not with --json, --tsv ... (--json alone holds the same counts).")
 @scoring_options(mean=False, verbose="With --errant-compare: ERRANT's per-sentence trace.")
 def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], category_level: int | None,
            reports: bool, **options: Any) -> None:
@@ -57,12 +57,13 @@ def errant(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...]
     fmt = out.format
     if out.verbose and not reports:
         raise InputError("-v (ERRANT's per-sentence trace) goes with --errant-compare")
-    if reports and (out.sentence or fmt not in (None, "json")):
-        raise InputError("--errant-compare prints errant_compare's own report: no --sentence, --tsv ... with it")
-    if reports and fmt is None:
+    if reports and (out.sentence or fmt is not None):
+        raise InputError("--errant-compare prints errant_compare's own report: no --sentence, --json, --tsv ... with "
+                         "it (--json without it holds the same counts, per type with -cat)")
+    if reports:
         check_report_numbers()
     metric = in_run(ErrantText(mode=chosen_mode(options), **given_settings(ErrantTextSettings, options),
-                               verbose=out.verbose and reports and fmt != "json"))
+                               verbose=out.verbose and reports))
     refs = metric.settings.annotate_refs
     if not refs and len(references) != 1:
         raise InputError(f"-r takes one gold M2 file (got {len(references)}); text references need --annotate-refs")

@@ -18,7 +18,7 @@ from ..core.checks import check_count, check_flag
 from ..errors import InputError, plural
 from .atomic import check_outputs, output_group
 from .m2 import Block, Edit, check_blocks, check_built_blocks, read_m2
-from .text import check_path, check_sequence, first_repeated
+from .text import check_distinct, check_path, check_sequence, first_repeated
 
 M2Input = Union[str, "os.PathLike[str]", Sequence[Block]]
 
@@ -91,6 +91,20 @@ def _load(m2_input: M2Input, position: int) -> tuple[list[Block], str]:
     return check_blocks(m2_input, name), name
 
 
+def _inputs(inputs: Sequence[M2Input] | M2Input) -> list[M2Input]:
+    """The M2 inputs as a list (one path or block list alone is one input): at least one, each
+    file once."""
+    if isinstance(inputs, (str, os.PathLike)) or (isinstance(inputs, Sequence) and inputs
+                                                   and isinstance(inputs[0], Block)):
+        inputs = [inputs]  # type: ignore[list-item]
+    inputs = check_sequence(inputs, "the M2 input", "M2 paths or block lists (or one of them)")
+    if len(inputs) == 0:
+        raise InputError("no M2 input given")
+    check_distinct([item for item in inputs if isinstance(item, (str, os.PathLike))], "as an M2 input: its annotators "
+                   "would be references twice, and the scores would change (give each M2 file once)")
+    return list(inputs)
+
+
 def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int] | None = None,
                   absent_as_unchanged: bool = False, max_references: int | None = None) -> M2References:
     """Build the source and one reference per annotator from M2 files or parsed blocks.
@@ -107,13 +121,7 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
     check_flag(absent_as_unchanged, "absent_as_unchanged")  # ("false" read as true changed REF1 without a word)
     if max_references is not None:
         max_references = check_count(max_references, "max_references")
-    if isinstance(inputs, (str, os.PathLike)) or (isinstance(inputs, Sequence) and inputs
-                                                   and isinstance(inputs[0], Block)):
-        inputs = [inputs]  # type: ignore[list-item]
-    inputs = check_sequence(inputs, "the M2 input", "M2 paths or block lists (or one of them)")
-    if len(inputs) == 0:
-        raise InputError("no M2 input given")
-    loaded = [_load(item, k) for k, item in enumerate(inputs)]
+    loaded = [_load(item, k) for k, item in enumerate(_inputs(inputs))]
     first_blocks, first_name = loaded[0]
     # the tokens joined as every reference line is: a stray character of the S line such as a
     # lone carriage return would otherwise stay in the source and vanish from the references

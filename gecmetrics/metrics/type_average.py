@@ -75,8 +75,9 @@ class TypeAveragedMetric(RunningFMetric):
         """The macro average and the sentence average are two different figures; a -cat level
         (``category_level``) changes the macro average alone."""
         if self.macro and self.sentence_average:
-            raise InputError("the macro average over error types (average=macro) and the sentence average "
-                             "(sentence_average) are two different figures: choose one")
+            raise InputError("the macro average over error types (average=macro; --macro) and the sentence average "
+                             "(sentence_average; --sentence-average, which sentm2 and senterrant are) are two "
+                             "different figures: choose one")
         if getattr(self.settings, "category_level", None) is not None and not self.macro:
             raise InputError(f"setting category_level (cat) is the -cat level of the macro average over error types: "
                              f"with average={self.settings.average} it changes no number; give average=macro with it")
