@@ -1050,6 +1050,10 @@ def test_result_and_scorer_arguments_found_by_the_api_sweep(tmp_path) -> None:
     assert set(pairs.against("S")) == {"R", "T"}
     with pytest.raises(InputError, match="unknown system 'ZZ'"):
         pairs.against("ZZ")
+    for references in (-1, 1.5, float("nan")):  # (signed refs:-1)
+        with pytest.raises(InputError, match="references"):
+            gleu.signature_fields(references)
+    assert str(gleu.signature(2)).startswith("GLEU+|") and "refs:2" in str(gleu.signature(2))
 
 
 def test_judgment_arguments_found_by_the_api_sweep(tmp_path) -> None:

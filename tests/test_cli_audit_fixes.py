@@ -134,3 +134,13 @@ def test_settings_messages_name_the_flags_too(tmp_path):
     gold = write_files(tmp_path, {"gold.m2": REFERENCE, "hyp": "\n".join(SOURCES) + "\n"})
     code, out, err = run_cli("sentm2", "-s", gold["gold.m2"], "-o", gold["hyp"], "--macro")
     assert code == 2 and "--macro" in err and "--sentence-average" in err, err
+
+
+def test_a_negative_count_after_paired_bs_is_named_as_such(tmp_path):
+    """click read '--paired-bs -1' as the flag alone and '-1' as an option: "No such option '-1'"."""
+    files = write_files(tmp_path, {"src": "\n".join(SOURCES) + "\n", "hyp": "\n".join(SOURCES) + "\n"})
+    for flag, count in (("--paired-bs", "-1"), ("--paired-ar", "-0.5")):
+        code, out, err = run_cli("gleu", "-s", files["src"], "-r", files["hyp"], "-o", files["hyp"], files["src"],
+                                 flag, count)
+        assert (code, out) == (2, "") and err.startswith(f"gecmetric: error: {count} is no option, and no count of "
+                                                         "--paired-bs or --paired-ar"), err

@@ -83,6 +83,9 @@ class GecGroup(SharedOptionsGroup):
         except click.ClickException as err:
             hint = f" (see '{err.ctx.command_path} --help')" if getattr(err, "ctx", None) else ""
             message = re.sub(r"\s*\n\s*", " ", err.format_message().strip())  # click's "Choose from:\n\t..."
+            if isinstance(err, click.NoSuchOption) and re.fullmatch(r"-[\d.]+", err.option_name):  # --paired-bs -1
+                given = next((a for a in (args or sys.argv[1:]) if str(a).startswith(err.option_name)), err.option_name)
+                message = f"{given} is no option, and no count of --paired-bs or --paired-ar either (they take N >= 1)"
             click.echo(f"gecmetric: error: {message}{hint}", err=True)
             sys.exit(err.exit_code)
         except click.Abort:  # Ctrl-C: 128 + SIGINT, as the shell and our SIGTERM/SIGHUP stops report it

@@ -700,6 +700,8 @@ class Metric(ABC):
         """The signature's name and fields (without the version): the settings declared with a
         signature key, as each is shown, then :meth:`signature_extra`, in
         :attr:`signature_order` where one is given."""
+        if references is not None:
+            check_count(references, "references (the number of reference sets)", 0)
         fields = [*self.settings.signature_fields(), *(as_field(item) for item in self.signature_extra(references))]
         order = self.signature_order
         if order:
