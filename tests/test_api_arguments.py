@@ -1072,3 +1072,15 @@ def test_judgment_arguments_found_by_the_api_sweep(tmp_path) -> None:
     assert ranking.sample_matrix(["A", "C"]).shape == (20, 2)
     with pytest.raises(InputError, match="no system named"):
         ranking.sample_matrix([])
+
+
+def test_bertscore_with_idf_is_refused_where_a_sentence_is_scored_alone() -> None:
+    """Its idf weights came from whatever rows shared the reward call: the same completion got
+    0.99501974 in one batch and 0.99501892 in another (and the memo kept the first); one row
+    alone raised the 0/0 InputError the fallback is for. No model is loaded to refuse it."""
+    for call in (lambda: reward_function("bertscore", idf=True),
+                 lambda: mbr_select([["a b", "a c"]], "bertscore", idf=True)):
+        with pytest.raises(InputError, match="with idf its token weights come from the references of the whole"):
+            call()
+    assert G.get_metric("bertscore").candidate_refusal is None
+    assert "leave idf off" in G.get_metric("bertscore", idf=True).placeless_refusal

@@ -752,6 +752,20 @@ class BERTScore(ModelMetric):
     result_class = BERTScoreResult
     signature_order = ("model", "layer", "idf", "baseline", "dtype", "refs")
 
+    @property
+    def candidate_refusal(self) -> str | None:  # type: ignore[override]
+        """With idf, a sentence's token weights come from the whole corpus's references: a
+        candidate sentence or a completion scored on its own (with its batch's references, or
+        a candidate corpus repeating them) would get other weights, and other numbers."""
+        if not self.settings.idf:
+            return None
+        return ("with idf its token weights come from the references of the whole corpus, which a sentence scored "
+                "on its own does not have (its score would change with the sentences scored beside it): leave idf off")
+
+    @property
+    def placeless_refusal(self) -> str | None:  # type: ignore[override]
+        return self.candidate_refusal
+
     def scorer_key(self) -> tuple:
         s = self.settings
         return ("BERTScore", s.model, s.num_layers, s.device, s.dtype)
