@@ -1084,3 +1084,14 @@ def test_bertscore_with_idf_is_refused_where_a_sentence_is_scored_alone() -> Non
             call()
     assert G.get_metric("bertscore").candidate_refusal is None
     assert "leave idf off" in G.get_metric("bertscore", idf=True).placeless_refusal
+
+
+def test_mean_of_sentence_scores_leaves_out_sentences_without_a_score() -> None:
+    """mean_dict gave nan where an LLM judge left prompts unanswered (str() said "mean 1 (3
+    without a score)"), and an empty SentenceScores raised NumPy's "cannot reshape"."""
+    signature = G.Signature("X")
+    assert G.SentenceScores([1.0, np.nan, np.nan, np.nan], signature).mean_dict()["scores"] == [1.0]
+    assert G.SentenceScores([[0.5, 0.25], [np.nan, np.nan]], signature).mean_dict(100)["scores"] == [37.5, None]
+    assert G.SentenceScores([], signature).mean_dict()["scores"] == [0.0]
+    values = [0.1, 0.2, 0.7, 0.3]
+    assert G.SentenceScores(values, signature).mean_dict()["scores"] == [float(np.mean(values))]

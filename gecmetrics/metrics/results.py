@@ -305,15 +305,21 @@ class SentenceScores:
                 "signature": str(Signature.with_fields(self.signature, SENTENCES_EACH))}
 
     def mean_dict(self, scale: float = 1.0) -> dict[str, Any]:
-        """The mean of each column's sentence scores (x``scale``, zeros without a sentence); the
+        """The mean of each column's sentence scores (x``scale``; zeros without a sentence); a
+        sentence without a score (NaN: an LLM judge's unanswered prompt) is left out, as
+        :meth:`__str__` leaves it out, and a column where no sentence has one is None. The
         signature says ``sentences:mean``."""
         import numpy as np
 
         scores = np.asarray(self.scores, dtype=np.float64)
-        rows = scores.reshape(-1, scores.shape[-1]) if scores.ndim else scores.reshape(1, 1)
-        means = rows.mean(axis=1) if rows.shape[1] else np.zeros(rows.shape[0])
-        return {"scores": scaled_number(means, scale), "signature": str(Signature.with_fields(self.signature,
-                                                                                               SENTENCES_MEAN))}
+        rows = scores if scores.ndim == 2 else scores.reshape(1, -1) if scores.ndim == 1 else scores.reshape(1, 1)
+        scored = ~np.isnan(rows)
+        counts = scored.sum(axis=1)
+        means = np.where(scored, rows, 0.0).sum(axis=1) / np.maximum(counts, 1)
+        written = scaled_number(means, scale)
+        if rows.shape[1]:
+            written = [value if count else None for value, count in zip(written, counts)]
+        return {"scores": written, "signature": str(Signature.with_fields(self.signature, SENTENCES_MEAN))}
 
     def __len__(self) -> int:
         import numpy as np
