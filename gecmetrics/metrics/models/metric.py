@@ -46,7 +46,7 @@ from typing import Any, Callable, Hashable, Iterator, Sequence
 import numpy as np
 
 from ...core.models.runtime import DTYPES
-from ...errors import InputError
+from ...errors import InputError, kind_of
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric, checked_corpus, truncation_note
@@ -358,6 +358,10 @@ class ModelMetric(Metric):
     truncates = False
     """Whether inputs longer than the ``max_length`` setting are cut, as the original does
     (SOME, IMPARA): the scorer counts them (``systems_truncated``) and a run says how many."""
+    statistics_width = 2
+    """K of the (D, K) statistics rows :meth:`statistics` makes (checked by :meth:`score` and the paired tests)."""
+    finite_statistics = True
+    """Whether every statistic is a finite number (BERTScore's idf 0/0 is nan, and said later)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -370,6 +374,20 @@ class ModelMetric(Metric):
         """What names each model the ``max_length`` setting feeds -> its name or folder (those
         that can be known from the settings alone)."""
         return {}
+
+    def check_statistic_values(self, statistics: Any) -> Any:
+        """As every metric's, and rows (D, :attr:`statistics_width`) of finite numbers (where
+        :attr:`finite_statistics`): a list [1, 2] scored Scribendi 3.0, nan statistics SOME nan."""
+        statistics = super().check_statistic_values(statistics)
+        rows = np.asarray(statistics)
+        if rows.ndim != 2 or rows.shape[1] != self.statistics_width or rows.dtype.kind not in "iuf":
+            raise InputError(f"{self.display_name}: statistics must be what statistics() returned, rows (sentences, "
+                             f"{self.statistics_width}) of numbers, got {kind_of(statistics)} of shape {rows.shape}",
+                             "statistics")
+        if self.finite_statistics and rows.dtype.kind == "f" and not np.isfinite(rows).all():
+            raise InputError(f"{self.display_name}: statistics hold values that are no finite numbers (nan or inf)",
+                             "statistics")
+        return statistics
 
     # ------------------------------------------------------------------ written per metric
     def scorer_key(self) -> tuple:
@@ -558,6 +576,7 @@ class IMPARA(ModelMetric):
     name = "impara"
     label = "IMPARA"
     settings_class = IMPARASettings
+    statistics_width = 3  # (score, 1, gated)
     truncates = True
     positional = ("model",)
     signature_order = ("qe", "se", "tokenizer")
@@ -641,6 +660,7 @@ class Scribendi(ModelMetric):
     name = "scribendi"
     label = "Scribendi"
     settings_class = ScribendiSettings
+    statistics_width = 1  # the sentence's value
     positional = ("model",)
     fraction = False
     signature_order = ("model",)
@@ -746,6 +766,8 @@ class BERTScore(ModelMetric):
     name = "bertscore"
     label = "BERTScore"
     settings_class = BERTScoreSettings
+    statistics_width = 4  # P, R, F, 1
+    finite_statistics = False
     positional = ("model",)
     reference_kind = TEXT
     reads_sources = False
