@@ -525,6 +525,31 @@ def test_sentences_without_a_score_are_refused_by_paired_tests_and_fall_back_in_
         assert paired_test(http_metric(server), SOURCES, [], named, "bs", samples=50).systems[1].p_value is not None
 
 
+def test_a_reward_without_a_cache_keeps_the_answers_of_a_batch_with_an_unanswered_prompt():
+    """With cache=False, one unanswered prompt refused the batch and each line was judged again
+    alone: every prompt asked twice, and with a request budget the answers were gone (max_requests=2
+    over four completions gave [0, 0, 0, 0] where the judge had answered two)."""
+    from gecmetrics.rewards import reward_function
+
+    completions, sources = [SYSTEMS["good"][1], SYSTEMS["good"][0], SYSTEMS["good"][2]], [SOURCES[1], SOURCES[0],
+                                                                                         SOURCES[2]]
+    with ChatServer(unanswered_sentence_2) as server:
+        reward = reward_function("llm-s", provider="openai-compatible", model="test-model", base_url=server.url,
+                                 answer_retries=0, cache=False)
+        with pytest.warns(LLMJudgeWarning):
+            values = reward(completions=completions, source=sources)
+        assert values[0] == reward.fallback and all(1 <= value <= 5 for value in values[1:])
+        assert reward.stats.reasons == {"refused by the metric": 1}
+        assert server.requests == 3 and set(server.asked.values()) == {1}  # each prompt asked once
+    with ChatServer() as server:
+        budget = reward_function("llm-s", provider="openai-compatible", model="test-model", base_url=server.url,
+                                 answer_retries=0, cache=False, max_requests=2)
+        with pytest.warns(LLMJudgeWarning):
+            values = budget(completions=completions, source=sources)
+        assert server.requests == 2 and sum(1 <= value <= 5 for value in values) == 2
+        assert budget.stats.reasons == {"refused by the metric": 1}
+
+
 def test_sentences_without_a_score_are_refused_by_sentence_level_meta_evaluation(files, tmp_path):
     """meta-eval at sentence level (and --metric-ranking ew) over sentences the judge gave no
     score said only "... is not a number"; now the judge's refusal: how many sentences lack a

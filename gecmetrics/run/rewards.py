@@ -36,6 +36,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Mapping, Sequence
 
+import numpy as np
+
 from ..core.checks import check_count, check_score
 from ..core.edits.blocks import Block, check_built_blocks
 from ..errors import InputError, LineRefused, kind_of, note_text, plural, shown
@@ -154,8 +156,7 @@ class RewardFunction:
                        references_column=references_column, source_column=source_column,
                        length_penalty=None if max_length_ratio is not None else length_penalty)
         if annotation is not None and not isinstance(annotation, Mapping):
-            raise InputError(f"annotation must be a dict of annotation settings, got {type(annotation).__name__}",
-                             "annotation", "cache")
+            raise InputError(f"must be a dict of annotation settings, got {type(annotation).__name__}", "annotation")
         self.edit_language = "en" if edit_language is None else edit_language
         self.annotation = dict(annotation or {})
         if metric.hypothesis_kind == M2:
@@ -194,12 +195,13 @@ class RewardFunction:
         self._bound: Any = None
         self._lock = threading.Lock()
         self._noted: list[str] = []  # the metric's notes in the call under way
+        self._refused: dict[Hashable, Exception] = {}  # lines of the call's batches the metric refused alone
         self._memo: OrderedDict[Hashable, float] = OrderedDict()
         self.stats = RewardStats()
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_lock", "_memo", "stats", "_bound", "_noted"):
+        for key in ("_lock", "_memo", "stats", "_bound", "_noted", "_refused"):
             state.pop(key)
         return state
 
@@ -308,7 +310,7 @@ class RewardFunction:
             else:
                 wanted.setdefault(key, []).append(k)
         stats.reused += sum(len(ks) - 1 for ks in wanted.values())
-        self._noted = []
+        self._noted, self._refused = [], {}
         scored = self._score({key: rows[ks[0]] for key, ks in wanted.items()}, sizes)
         for key, value in scored.items():
             for k in wanted[key]:
@@ -368,7 +370,9 @@ class RewardFunction:
                     except LineRefused as err:  # any other error (a setting, a model) is not the line's
                         values[key] = self._fall_back("refused by the metric", err)
         for key, value in values.items():  # (a plugin's nan reached the trainer as a reward)
-            if not math.isfinite(value):
+            if key in self._refused:
+                values[key] = self._fall_back("refused by the metric", self._refused[key])
+            elif not math.isfinite(value):
                 values[key] = self._fall_back(NOT_FINITE)
         self.stats.scored += sum(len(keys) for keys in batches.values())
         return values
@@ -435,10 +439,11 @@ class RewardFunction:
         for rows in groups.values():
             observed.append({})
             texts = [per_row[row] for row in rows]
-            scored = self._group(metric, [lines[(row, mine[0])] for row, mine in zip(rows, texts)], texts,
-                                 annotator, observed[-1])
+            scored, refused = self._group(metric, [lines[(row, mine[0])] for row, mine in zip(rows, texts)], texts,
+                                          annotator, observed[-1])
             values.update(((row, text), value) for row, mine, row_values in zip(rows, texts, scored)
                           for text, value in zip(mine, row_values))
+            self._refused.update(((rows[i], texts[i][j]), err) for i, j, err in refused)
         try:
             self._noted += check_observations([metric], observed)  # the groups' as a run's chunks'
         except LineRefused:
@@ -448,10 +453,11 @@ class RewardFunction:
         return [values[key] for key in keys]
 
     def _group(self, metric: Any, rows: list[tuple[str | None, Any]], texts: list[list[str]], annotator: Any,
-               observed: dict[int, Any]) -> list[list[float]]:
+               observed: dict[int, Any]) -> tuple[list[list[float]], list[tuple[int, int, Exception]]]:
         """Each row's completions' values (``texts``: as many for every row), through one call of
         the engine's per-chunk step: the rows the corpus, the j-th completions the j-th system, each
-        line then read as a corpus of one sentence; the metric's observations into ``observed``."""
+        line then read as a corpus of one sentence; the metric's observations into ``observed``.
+        And the (row, completion, refusal) of each line the metric refused alone (its value NaN)."""
         sources, references = self._corpus_inputs(rows)
         names = [_SLOT.format(j + 1) for j in range(len(texts[0]))]
         systems = {name: [mine[j] for mine in texts] for j, name in enumerate(names)}
@@ -460,8 +466,28 @@ class RewardFunction:
             systems = {name: annotator.annotate(originals, [lines], keep_empty=True) for name, lines in systems.items()}
         corpus = python_corpus([metric], sources, references, systems)
         statistics, _ = chunk_statistics([metric], corpus, names, observed)
-        columns = [metric.alone_matrix(metric.join_statistics([statistics[name][0]]))[self.column] for name in names]
-        return [[float(column[i]) for column in columns] for i in range(len(rows))]
+        columns = [self._alone_column(metric, metric.join_statistics([statistics[name][0]])) for name in names]
+        refused = [(i, j, err) for j, (_, lost) in enumerate(columns) for i, err in lost.items()]
+        return [[float(column[i]) for column, _ in columns] for i in range(len(rows))], refused
+
+    def _alone_column(self, metric: Any, statistics: Any) -> tuple[Any, dict[int, Exception]]:
+        """The reward column of each line of one system's statistics, each a corpus of one
+        sentence, and the lines the metric refused (:class:`LineRefused`: an LLM judge's prompt
+        without an answer). A refusal leaves the other lines' values, computed from the same
+        statistics: scoring each line again would ask the judge again (no cache: the answers
+        gone, a request budget spent)."""
+        try:
+            return metric.alone_matrix(statistics)[self.column], {}
+        except LineRefused:
+            if not isinstance(statistics, np.ndarray) or statistics.ndim != 2:
+                raise  # (statistics of a kind of their own: each line is scored alone by _score)
+        values, lost = np.full(len(statistics), np.nan), {}
+        for i in range(len(statistics)):
+            try:
+                values[i] = metric.alone_matrix(statistics[i:i + 1])[self.column][0]
+            except LineRefused as err:
+                lost[i] = err
+        return values, lost
 
     def _metric_in_run(self) -> Any:
         """The metric bound to the run context of ``cache`` (the persistent cache, the process's
