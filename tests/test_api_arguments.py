@@ -1095,3 +1095,49 @@ def test_mean_of_sentence_scores_leaves_out_sentences_without_a_score() -> None:
     assert G.SentenceScores([], signature).mean_dict()["scores"] == [0.0]
     values = [0.1, 0.2, 0.7, 0.3]
     assert G.SentenceScores(values, signature).mean_dict()["scores"] == [float(np.mean(values))]
+
+
+@pytest.mark.parametrize("name, width", [("scribendi", 1), ("impara", 3), ("bertscore", 4)])
+def test_model_metric_statistics_are_checked_before_any_model(name: str, width: int) -> None:
+    """Scribendi scored the list [1, 2] 3.0, SOME nan statistics nan, IMPARA's raised "cannot
+    convert float NaN to integer", a wrong width an IndexError; no model is loaded to refuse them."""
+    metric = G.get_metric(name)
+    for bad in ([1, 2], np.zeros((3, width + 1)), np.zeros(3)):
+        with pytest.raises(InputError, match=rf"rows \(sentences, {width}\) of numbers"):
+            metric.score(bad)
+    if name != "bertscore":  # (its nan is an idf 0/0, said in its own words)
+        with pytest.raises(InputError, match="no finite numbers"):
+            metric.score(np.full((3, width), np.nan))
+
+
+def test_attribution_arguments_found_by_the_second_api_sweep() -> None:
+    """methods=None was a TypeError, annotator=3 an AttributeError, source_span(5) an IndexError
+    and source_span(-1) the last edit's."""
+    from gecmetrics.output.report.attribution import attribute_corpus as attribute_systems_of
+    from gecmetrics.stats.attribution import attribute, attribute_corpus, attribute_corpus_methods
+
+    def lengths(texts):
+        return [float(len(text)) for text in texts]
+
+    edits = [(0, 1, "x")]
+    for call, said in ((lambda: attribute_corpus(["a b"], [edits], lambda rows, texts: lengths(texts), method=None),
+                        "an attribution method is a name"),
+                       (lambda: attribute_corpus_methods(["a b"], [edits], lambda rows, texts: lengths(texts), None),
+                        "methods: must be a method name or a list"),
+                       (lambda: attribute_systems_of(G.Corpus(["a b"], [["x b"]], {"A": ["x b"]}), "gleu", methods=None),
+                        "methods: must be a method name or a list"),
+                       (lambda: attribute_systems_of(G.Corpus(["a b"], [["x b"]], {"A": ["x b"]}), "gleu", annotator=3),
+                        "annotator: must be an edit annotator")):
+        with pytest.raises(InputError, match=said):
+            call()
+    found = attribute("a b", edits, lengths, method="add", normalize=True)
+    assert found.source_span(0) == "a"
+    for bad in (1, -1, "x"):
+        with pytest.raises(InputError, match="the edit number"):
+            found.source_span(bad)
+
+
+def test_reward_annotation_refusal_names_the_argument_once() -> None:
+    with pytest.raises(InputError) as caught:
+        reward_function("senterrant", annotation=3)
+    assert str(caught.value) == "annotation: must be a dict of annotation settings, got int"

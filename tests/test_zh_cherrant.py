@@ -253,6 +253,18 @@ def test_annotator_checks_its_options(cherrant_folder: Path) -> None:
         CharAnnotator(cherrant_folder, strategy="best")
 
 
+def test_a_block_checks_its_source_and_targets(annotator: CharAnnotator) -> None:
+    """block(source, "我再也不去了。") made seven one-character targets (a str is a sequence), and
+    [None] or None raised an AttributeError."""
+    assert annotator.block("我再也不去。", ["我再也不去了。"]).count("|||REQUIRED|||") == 1
+    for targets, said in (("我再也不去了。", "got a single str"), ([None], "expected lines of text"),
+                          (None, "expected a list of lines"), (3, "expected a list of lines")):
+        with pytest.raises(InputError, match=said):
+            annotator.block("我再也不去。", targets)
+    with pytest.raises(InputError, match="the source must be a text, got None"):
+        annotator.block(None, ["我再也不去了。"])
+
+
 # --------------------------------------------------------------------------- reproduction
 
 

@@ -115,8 +115,8 @@ class Attribution:
         return self.delta - math.fsum(self.values)
 
     def source_span(self, k: int) -> str:
-        """The source tokens edit k replaces, joined by spaces."""
-        edit = self.edits[k]
+        """The source tokens edit k (0 to the number of edits - 1) replaces, joined by spaces."""
+        edit = self.edits[check_count(k, f"the edit number (0 to {len(self.edits) - 1})", 0, len(self.edits) - 1)]
         return " ".join(self.source.split(" ")[edit.start:edit.end]) if self.source else ""
 
     def to_dict(self) -> dict[str, Any]:
@@ -493,6 +493,8 @@ class _Options:
     @classmethod
     def checked(cls, methods: Sequence[str] | str, max_exact_edits: Any, permutations: Any, seed: Any,
                 normalize: Any, over_bound: Any) -> "_Options":
+        if not isinstance(methods, str) and (problem := sequence_problem(methods)) is not None:
+            raise InputError(f"must be a method name or a list of them, got {problem}", "methods")
         names = [method_name(m) for m in ([methods] if isinstance(methods, str) else list(methods))]
         if not names:
             raise InputError("no attribution method given")
@@ -533,7 +535,7 @@ def _sentence_plans(sentence: _Sentence, row: int, options: _Options) -> dict[st
         if name == SHAPLEY and sentence.n > options.bound:
             if options.over_bound == "error":
                 raise InputError(
-                    f"{_where(row)}exact Shapley over {sentence.n} edits needs 2^{sentence.n} = "
+                    f"{_where(row)}exact Shapley over {plural(sentence.n, 'edit')} needs 2^{sentence.n} = "
                     f"{1 << sentence.n:,} scored sentences, above the bound max_exact_edits={options.bound} "
                     f"(--max-exact-edits): raise it (at most {MAX_EXACT_EDITS_LIMIT}), sample such sentences "
                     f"(over_bound='sample', --over-bound sample) or use sampled Shapley (method "

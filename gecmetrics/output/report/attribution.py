@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ...errors import InputError, LineRefused, plural
+from ...errors import InputError, LineRefused, kind_of, plural
 from ...io.corpus import Corpus
 from ...io.m2 import Block
 from ...kinds import M2
@@ -307,6 +307,7 @@ def attribute_corpus(corpus: Corpus, metric: Any, *, column: Any = 0, spacy_mode
     if unknown:  # (a TypeError from attribute_systems, after the systems' annotation)
         raise InputError(f"attribute_corpus has no option {unknown[0]!r}; its options: column, spacy_model, "
                          f"annotator, cache, {', '.join(known)}")
+    check_attribution_options(options.get("methods", METHODS))  # (methods=None: a TypeError in the next line)
     refuse_idle_options(options.get("methods", METHODS), options, options.get("over_bound", "sample"))
     metrics = resolve_metrics([metric] if isinstance(metric, (str, Metric)) else metric)
     if len(metrics) != 1:
@@ -339,6 +340,9 @@ def attribution_annotator(corpus: Corpus, metric: Metric, spacy_model: str | Non
     ``annotator`` given, else one made (:func:`edit_annotator` with ``spacy_model``, in the
     metric's run context) where a system has no M2 edits or the metric reads hypothesis M2 (its
     candidates are annotated); None where nothing is annotated."""
+    if annotator is not None and not callable(getattr(annotator, "annotate_sets", None)):
+        raise InputError(f"must be an edit annotator (gecmetrics.core.lang's, as edit_annotator makes it), "
+                         f"got {kind_of(annotator)}", "annotator")
     if annotator is None and (systems_without_edits(corpus) or metric.hypothesis_kind == M2):
         annotator = edit_annotator(spacy_model, metric.run_context)
     return annotator

@@ -25,6 +25,8 @@ import os
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from ...lines import check_lines
+from ....errors import InputError, kind_of
 from ..base import EDITS, annotate_pair
 from .classify import TypedEdit
 from .data import CherrantData
@@ -87,6 +89,9 @@ class CharAnnotator:
 
     def block(self, source: str, targets: Sequence[str]) -> str:
         """The M2 block of one raw source and its raw targets (ids 0, 1, ...), blank line included."""
+        if not isinstance(source, str):
+            raise InputError(f"the source must be a text, got {kind_of(source)}", "source")
+        targets = check_lines(targets, "targets")  # (a str's characters were read as targets)
         prepared = self.prepare_source(source)
         parts = ["S " + " ".join(char_tokens(prepared)) + "\n"]
         for number, target in enumerate(targets):
