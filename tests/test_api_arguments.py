@@ -1141,3 +1141,13 @@ def test_reward_annotation_refusal_names_the_argument_once() -> None:
     with pytest.raises(InputError) as caught:
         reward_function("senterrant", annotation=3)
     assert str(caught.value) == "annotation: must be a dict of annotation settings, got int"
+
+
+def test_messages_a_second_api_sweep_found_unclear() -> None:
+    """A gold M2 reference given as a list of one M2 text was refused as a str (a list of one
+    Block was taken); BERTScore without sources said "but the source has 3" of the hypothesis."""
+    gold = "S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n"
+    reward = reward_function("m2")
+    assert reward(completions=["x b c"], references=[[gold]]) == reward(completions=["x b c"], references=[gold])
+    with pytest.raises(InputError, match="reference 0: has 4 lines but the hypothesis has 3"):
+        G.get_metric("bertscore").corpus_score(None, [["a"] * 4], ["a"] * 3)

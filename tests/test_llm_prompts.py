@@ -160,6 +160,13 @@ def test_plan_checks_input():
         build_plan(["a"], [["a"]], "llm-e", edits=[[[]], [[]]])
     with pytest.raises(InputError, match="different edits"):
         build_plan(["a b"], [["a c"], ["a c"]], "llm-e", edits=[[[(1, 2, "c")]], [[(1, 1, "c")]]])
+    for edits in ("garbage", 3, [[[(0, 1, "c")]]]):  # taken and never read
+        with pytest.raises(InputError, match="llm-s reads no edits"):
+            build_plan(["a b"], [["c b"]], "llm-s", edits=edits)
+    from gecmetrics import get_metric
+
+    with pytest.raises(InputError, match=r"dry_run\(\) takes a Corpus, got NoneType"):  # (it said prepare())
+        get_metric("llm-s").dry_run(None)
 
 
 def test_assemble():

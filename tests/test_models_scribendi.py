@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gecmetrics import get_metric
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.models.scribendi import (ScribendiScorer, corpus_score, fuzzy_process, lcs_length,
                                                  levenshtein_ratio, sentence_value, token_sort_ratio)
@@ -251,6 +252,13 @@ def test_perplexity_argument_checks(tiny_gpt2: Path, tmp_path: Path) -> None:
         load_causal_lm(str(tiny_gpt2), dtype="float64")
     with pytest.raises(InputError, match="device"):
         load_causal_lm(str(tiny_gpt2), device="tpu")
+    import torch
+
+    if not torch.cuda.is_available():  # said of the device, before the model loads (the metric named the hypothesis)
+        metric = get_metric("scribendi", model=str(tiny_gpt2), device="cuda")
+        with pytest.raises(InputError) as caught:
+            metric.corpus_score(["A b ."], None, ["A c ."], cache=False)
+        assert str(caught.value) == "device: 'cuda' is not available in this installation of torch"
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match="no config.json"):
         load_causal_lm(str(tmp_path / "empty"))

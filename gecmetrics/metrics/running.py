@@ -210,7 +210,8 @@ def python_corpus(metrics: Sequence["Metric"], sources: Sequence[str] | None, re
     if sources is None:
         if any(getattr(metric, "reads_sources", True) for metric in metrics):
             raise InputError(f"metric {shown} needs the source sentences (a list of lines)", "sources")
-        sources = _stand_in_sources(references, hypotheses)
+        sources, counted = _stand_in_sources(references, hypotheses)
+        return Corpus(sources, references, dict(hypotheses), names={"source": counted})  # (lengths compared with it)
     return Corpus(sources, references, dict(hypotheses))
 
 
@@ -253,11 +254,15 @@ def _check_hypothesis_kind(metrics: Sequence["Metric"], name: str, hypothesis: A
                              f"{type(items[0]).__name__}", name)
 
 
-def _stand_in_sources(references: Any, hypotheses: Mapping[str, Sequence[Any]]) -> list[str]:
-    """Sources for metrics that read none (the corpus's sentence count comes from them)."""
-    for lines in [*hypotheses.values(), *(references or [])]:
+def _stand_in_sources(references: Any, hypotheses: Mapping[str, Sequence[Any]]) -> tuple[list[str], str]:
+    """Sources for metrics that read none (the corpus's sentence count comes from them), and
+    what they count the lines of, for messages (``the hypothesis``, ``reference 0``)."""
+    named = [*(("the hypothesis" if name == "hypothesis" else f"the hypothesis {name}", lines)
+               for name, lines in hypotheses.items()),
+             *((f"reference {k}", lines) for k, lines in enumerate(references or []))]
+    for name, lines in named:
         if not isinstance(lines, (str, bytes)):
             lines = list(lines)
             if all(isinstance(line, str) for line in lines):
-                return [""] * len(lines)
-    return []
+                return [""] * len(lines), name
+    return [], "the source"

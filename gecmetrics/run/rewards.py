@@ -271,13 +271,13 @@ class RewardFunction:
     def _references(self, value: Any, k: int) -> Any:
         name = self.references_column
         if self.metric.reference_kind == M2:
+            if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 1:
+                value = value[0]  # (a list of one block or M2 text, as a dataset's column may hold it)
             if isinstance(value, str):
                 blocks = parse_m2(value, f"{name} {k}")
                 if len(blocks) != 1:
                     raise InputError(f"{name} {k}: expected the M2 block of one sentence, got {len(blocks)}", name)
                 return blocks[0]
-            if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 1:
-                value = value[0]
             if isinstance(value, Block):
                 check_built_blocks([value], f"{name} {k}")  # as the M2 reader checks a file's
                 return value

@@ -161,6 +161,13 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
     torch, transformers = import_torch_transformers()
     source = model_source(name)
     device = check_device(device)
+    if device is not None:  # before the model loads, said of the device (a run may load it while signing)
+        from .inference import resolve_device
+
+        try:
+            resolve_device(torch, device)
+        except InputError as err:
+            raise InputError(str(err).replace(f"device {device!r}", repr(device), 1), "device") from None
     check_dtype(dtype)
     set_threads(torch, threads)
 

@@ -328,11 +328,11 @@ class LLMJudgeMetric(Metric):
         """The requests this metric object has sent in this process."""
         return context.resources.get(("llm-requests", self._run), RequestsSpent)
 
-    def hypotheses_of(self, corpus: Corpus) -> tuple[list[str], list[list[str]]]:
+    def hypotheses_of(self, corpus: Corpus, method: str = "prepare") -> tuple[list[str], list[list[str]]]:
         """The corpus's sources and every hypothesis (text lines), in the corpus's order; a line
         no prompt can hold (:func:`~.prompts.prompt_line_problem`) is refused naming its file
         and line."""
-        corpus = checked_corpus(corpus, self.label)
+        corpus = checked_corpus(corpus, self.label, method=method)
         if not corpus.hypotheses:
             raise InputError(f"{self.label} needs at least one hypothesis")
         sources = list(corpus.sources)
@@ -366,7 +366,7 @@ class LLMJudgeMetric(Metric):
 
     def dry_run(self, corpus: Corpus, prices: tuple[float, float] | None = None) -> DryRun:
         """Prompts, cached answers, tokens and cost still to spend on ``corpus``; nothing is sent."""
-        sources, systems = self.hypotheses_of(corpus)
+        sources, systems = self.hypotheses_of(corpus, "dry_run")
         return self.judge(sending=False).dry_run(sources, systems, self.edits(sources, systems), prices)
 
     def statistics(self, prepared: LLMPrepared, hypothesis: Sequence[str]) -> np.ndarray:

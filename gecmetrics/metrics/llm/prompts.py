@@ -310,6 +310,8 @@ def build_plan(sources: Sequence[str], hypotheses: Sequence[Sequence[str]], vari
     """
     template = instruction_template(variant, criterion)
     sources, hypotheses = _checked_corpus(sources, hypotheses)
+    if variant != "llm-e" and edits is not None:  # (taken and never read)
+        raise InputError(f"{variant} reads no edits: give edits for llm-e only", "edits")
     if variant == "llm-e":
         if edits is None:
             raise InputError("llm-e needs the edits of every hypothesis")
