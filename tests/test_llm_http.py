@@ -5,6 +5,7 @@ Retry-After, waits that an interrupt ends at once with nothing half cached, and 
 not what they should be (not an object, odd token counts, duplicate keys) never a traceback."""
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -29,7 +30,7 @@ from gecmetrics.core.cache import Cache
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.llm.answers import BadAnswer, parse_answer
 from gecmetrics.metrics.llm.backends import BackendError
-from gecmetrics.metrics.llm.backends.http import OpenAICompatibleBackend
+from gecmetrics.metrics.llm.backends.http import OpenAICompatibleBackend, json_unescaped
 from gecmetrics.metrics.llm.judge import Judge
 
 KEY = "sk-test-0123456789abcdef"
@@ -139,10 +140,13 @@ def test_a_key_echoed_by_the_server_is_never_printed(tmp_path, key):
 
 
 SLASHED = "sk-test/SECRET1234567890abcdefXYZ"
+ONE_ESCAPE = SLASHED.replace("e", "\\u0065", 1)  # as a JSON string writes it with one character escaped
+BASIC = base64.b64encode(b"proxyuser:hunter2pw").decode()
 
 
 @pytest.mark.parametrize("reply", ["answer_echo", "answer_around_json", "long_401", "escaped_401", "long_not_json",
-                                   "long_list", "underscore_error", "underscore_error_object"])
+                                   "long_list", "underscore_error", "underscore_error_object", "one_escape_target",
+                                   "one_escape_note", "one_escape_key_twice", "proxy_basic"])
 def test_a_key_in_any_reply_reaches_no_message_cache_or_result(tmp_path, monkeypatch, reply):
     """Five ways a key echoed by a server or a model got out (a sweep, 2026-12-02): the content of
     a 200 answer (kept in the cache, quoted in the bad-answer message), a 401 body cut to 300
@@ -160,7 +164,16 @@ def test_a_key_in_any_reply_reaches_no_message_cache_or_result(tmp_path, monkeyp
               "long_list": (200, json.dumps(["z" * 60 + SLASHED]).encode()),
               # a reply's own "_error" field was taken for the backend's failure message, unredacted
               "underscore_error": (200, json.dumps({"_error": f"server-side error, key={SLASHED}"}).encode()),
-              "underscore_error_object": (200, json.dumps({"_error": {"key": SLASHED}}).encode())}
+              "underscore_error_object": (200, json.dumps({"_error": {"key": SLASHED}}).encode()),
+              # one character JSON-escaped (a sweep, 2026-12-06): not found in the raw text, then quoted
+              # decoded by the answer's check, or kept as it came in a good answer's other field
+              "one_escape_target": (200, json.dumps(completion_reply(
+                  '{"target_score1": "%s", "target_score2": 3}' % ONE_ESCAPE)[1]).encode()),
+              "one_escape_note": (200, json.dumps(completion_reply(
+                  '{"target_score1": 4, "target_score2": 3, "note": "%s"}' % ONE_ESCAPE)[1]).encode()),
+              "one_escape_key_twice": (200, json.dumps(completion_reply(
+                  '{"%s": 1, "%s": 2}' % (ONE_ESCAPE, ONE_ESCAPE))[1]).encode()),
+              "proxy_basic": (407, f"echo: Proxy-Authorization: Basic {BASIC}".encode())}
     status, body = bodies[reply]
     with Recorder(lambda handler: _send(handler, status, body)) as server:
         try:
@@ -181,6 +194,8 @@ def test_a_key_in_any_reply_reaches_no_message_cache_or_result(tmp_path, monkeyp
     assert stored or reply not in ("answer_around_json",)  # the accepted answer was stored, without the key
     for text in (shown, stored):
         assert SLASHED[:12] not in text and SLASHED[:12].replace("/", "\\/") not in text, text[:300]
+        # (a stored answer is JSON in JSON: its escapes are escaped once more)
+        assert SLASHED[:12] not in json_unescaped(json_unescaped(text)) and BASIC not in text, text[:300]
 
 
 def test_a_key_with_a_line_end_is_sent_without_it_and_one_no_header_can_carry_is_refused_unseen(tmp_path, monkeypatch):

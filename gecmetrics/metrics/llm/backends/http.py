@@ -41,6 +41,7 @@ from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator, Sequence
 
+from ....errors import kind_of
 from ..answers import compact_answer, response_format
 from .base import (SYSTEM_MESSAGE, BackendError, ChatRequest, Completion, check_base_url, estimate_tokens,
                    token_count,
@@ -72,6 +73,21 @@ class _Stopped(BackendError):
 
 
 _BEARER = re.compile(r"Bearer\s+[^\s\"',;]+", re.IGNORECASE)
+_BASIC = re.compile(r"\bBasic\s+(?=[A-Za-z0-9+/]*(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{8,}={0,2}")
+"""HTTP Basic credentials (``Proxy-Authorization: Basic base64(user:password)``) a proxy may echo:
+base64 with a digit, ``+``, ``/``, ``=`` or a capital after a small letter (not "Basic grammar")."""
+_JSON_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.DOTALL)
+_SIMPLE_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def json_unescaped(text: str) -> str:
+    """``text`` with every JSON string escape decoded wherever it stands (``sk-L\\u0045AK`` as
+    ``sk-LEAK``): what a decoded answer's values can hold, whatever mix of escapes its writer used."""
+    def decoded(match: re.Match) -> str:
+        escape = match.group(1)
+        return chr(int(escape[1:], 16)) if len(escape) == 5 and escape[0] == "u" else _SIMPLE_ESCAPES.get(escape, escape)
+
+    return _JSON_ESCAPE.sub(decoded, text) if "\\" in text else text
 
 
 def _written_forms(key: str) -> list[str]:
@@ -117,10 +133,16 @@ def _checked_key(key: str | None, variable: str) -> str | None:
     return key or None
 
 
+_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def environment_key(variable: str | None, required: bool = False) -> str | None:
     """The key in ``$variable`` (:func:`_checked_key`; None without a variable or a key), a
     BackendError when ``required`` and there is none: what a backend reads when it starts, and
     what :func:`~gecmetrics.metrics.llm.backends.check_key` asks before any work."""
+    if variable and not _VARIABLE_NAME.fullmatch(str(variable)):  # (the key itself given there was repeated)
+        raise BackendError("api_key_env names the environment variable that holds the key (letters, digits and _, "
+                           "not starting with a digit), got another text (not shown: it may be the key)")
     key = _checked_key(os.environ.get(variable), variable) if variable else None
     if required and not key:
         raise BackendError(f"no API key: set the environment variable {variable}")
@@ -354,7 +376,7 @@ def _check_request_options(seed: Any, temperature: Any, top_p: Any, extra_body: 
     if extra_body is not None and (not isinstance(extra_body, dict) or not all(isinstance(k, str) for k in extra_body)):
         raise BackendError(f"extra_body must be a dict of request fields (names as strings), not {extra_body!r}")
     if api_key_env is not None and (not isinstance(api_key_env, str) or not api_key_env):
-        raise BackendError(f"api_key_env must be the name of an environment variable, not {api_key_env!r}")
+        raise BackendError(f"api_key_env must be the name of an environment variable, not {kind_of(api_key_env)}")
     if requests_per_minute is not None and not _number(requests_per_minute):
         raise BackendError(f"requests_per_minute must be a positive number or None, not {requests_per_minute!r}")
 
@@ -459,8 +481,16 @@ class OpenAICompatibleBackend:
         if self._key:
             for form in self._key_forms:
                 text = text.replace(form, "[key]")
-        text = _BEARER.sub("Bearer [key]", text)
+        text = _BASIC.sub("Basic [credentials]", _BEARER.sub("Bearer [key]", text))
         return text if keep is None else text[:keep]
+
+    def holds_key(self, text: str) -> bool:
+        """Whether ``text`` (an answer) repeats the key: as :meth:`redact` finds it, or once its
+        JSON escapes are decoded, in any mix (the answer's check decodes them and its messages
+        quote the values: ``sk-L\\u0045AK...`` was shown as the key)."""
+        if self._key and (any(form in text for form in self._key_forms) or self._key in json_unescaped(text)):
+            return True
+        return bool(_BEARER.search(text))
 
     def _warn_plain_http(self, url: str) -> None:
         """Warn once when the key leaves this machine over plain http: to the server, or to the
@@ -608,7 +638,7 @@ class OpenAICompatibleBackend:
         # the answer is scored as given (a short key cut out of a good answer failed it); one
         # that repeats the key is flagged, so that it is never kept or shown
         content = content if isinstance(content, str) else None
-        return Completion(content=content, holds_key=content is not None and self.redact(content) != content,
+        return Completion(content=content, holds_key=content is not None and self.holds_key(content),
                           prompt_tokens=token_count(usage.get("prompt_tokens")),
                           completion_tokens=token_count(usage.get("completion_tokens")))
 
