@@ -101,6 +101,32 @@ def test_a_url_with_credentials_given_as_the_model_is_never_shown(tmp_path, mode
     assert "SECRET" not in str(refused.value)
 
 
+def test_a_url_with_credentials_as_the_model_is_refused_with_the_provider_given_apart():
+    """get_metric("llm-s", provider=..., model="https://user:SECRET@h/v1") was taken: the password
+    went into repr(), the signature, a pickled metric and a reward's name (TRL logs under it)."""
+    from gecmetrics import get_metric
+    from gecmetrics.rewards import reward_function
+
+    for make in (lambda: get_metric("llm-s", provider="openai-compatible", model="https://user:SECRET@h/v1"),
+                 lambda: reward_function("llm-s", provider="vllm", model="http://u:SECRET@h:8000/v1")):
+        with pytest.raises(InputError) as refused:
+            make()
+        assert "SECRET" not in str(refused.value) and "[credentials]" in str(refused.value)
+    # the default model (a provider:model text) was sent as the bare model name of the provider given
+    assert get_metric("llm-s", provider="openai").settings.model == "gpt-4o-mini-2024-07-18"
+    with pytest.raises(InputError, match="give the model of provider vllm"):
+        get_metric("llm-s", provider="vllm")
+
+
+def test_the_key_given_as_api_key_env_is_not_repeated(monkeypatch):
+    """make_backend("openai:m", api_key_env=KEY) said "set the environment variable sk-...";
+    openai-compatible took it and sent no key."""
+    for spec, options in (("openai:gpt-4o", {}), ("openai-compatible:m", {"base_url": "http://127.0.0.1:9/v1"})):
+        with pytest.raises(InputError) as refused:
+            make_backend(spec, api_key_env="sk-SECRET-0123456789", **options)
+        assert "SECRET" not in str(refused.value) and "api_key_env names the environment variable" in str(refused.value)
+
+
 def test_a_rate_whose_wait_overflows_is_one_line(tmp_path):
     """--rpm 1e-300: the second request's wait raised OverflowError in a thread (a traceback)."""
     paths = write_files(tmp_path, {"src": SOURCES, "a": SYSTEMS[0]})

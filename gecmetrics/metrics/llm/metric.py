@@ -138,7 +138,11 @@ class LLMSettings(Settings):
     variant = "llm-s"
 
     def check(self) -> None:
-        provider, model = (self.provider, self.model) if self.provider is not None else parse_spec(self.model)
+        # with the provider given apart, the model is still checked (a URL with credentials as the
+        # model went into the signature, repr() and a reward's name), and the default model, a
+        # provider:model text, is no bare name of the provider given (it was sent as the model)
+        bare = "" if self.model is None or self.model == DEFAULT_MODEL else self.model
+        provider, model = parse_spec(self.model if self.provider is None else f"{self.provider}:{bare}")
         if model is None:
             model = PROVIDERS[provider].default_model if provider in PROVIDERS else None
             if model is None:
