@@ -282,3 +282,15 @@ def test_the_documented_prompt_helpers_check_their_arguments():
     assert pairwise_tables(plan, [[1, 2], [3, 4]]).shape == (2, 2, 2)
     assert plan.assemble([[3] * len(t) for t in plan.targets]).tolist() == [[3.0, 3.0], [3.0, 3.0]]
     assert fill_template("[SOURCE]: [CORRECTION]", "a", ["b", "c"]) == "a: b\nc"
+
+
+def test_credentials_in_a_bytes_base_url_or_a_dask_address_are_not_repeated():
+    from gecmetrics import get_metric
+    from gecmetrics.run.executors import check_dask_address
+
+    with pytest.raises(InputError) as refused:
+        get_metric("llm-s", provider="openai-compatible", model="m", base_url=b"https://user:SECRET@h/v1")
+    assert "SECRET" not in str(refused.value) and "got a bytes" in str(refused.value)
+    with pytest.raises(InputError) as refused:
+        check_dask_address("tcp://user:SECRET@host")
+    assert "SECRET" not in str(refused.value) and "tcp://[credentials]@host" in str(refused.value)

@@ -46,8 +46,9 @@ def check_dask_address(address: str) -> str:
         return address
     match = _ADDRESS.match(address.strip()) if isinstance(address, str) else None
     if match is None or match["scheme"] not in DASK_SCHEMES or not 0 < int(match["port"]) < 65536:
+        shown_address = re.sub(r"//[^/@\s]*@", "//[credentials]@", address) if isinstance(address, str) else address
         raise InputError(f"--dask takes 'local' or a scheduler address SCHEME://HOST:PORT (scheme one of "
-                         f"{', '.join(DASK_SCHEMES)}), got {address!r}")
+                         f"{', '.join(DASK_SCHEMES)}), got {shown_address!r}")
     return address.strip()
 
 

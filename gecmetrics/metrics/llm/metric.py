@@ -31,7 +31,7 @@ from typing import Any, Callable, Hashable, Sequence
 import numpy as np
 
 from ...core.resampling import LinearResampler
-from ...errors import InputError, LineRefused, plural
+from ...errors import InputError, LineRefused, kind_of, plural
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric, checked_corpus
@@ -67,7 +67,8 @@ def _text(name: str, value: Any) -> str:
     :func:`~gecmetrics.metrics.registry.parse_metric_spec` reads for every metric:
     ``model=ollama%3Allama3.1%3A8b``, ``base_url=http%3A//gpu-box%3A8000/v1``)."""
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"{setting_label(name)} must be a non-empty text, got {value!r}")
+        shown_value = repr(value) if isinstance(value, str) else kind_of(value)  # (bytes of a URL: its credentials)
+        raise InputError(f"{setting_label(name)} must be a non-empty text, got {shown_value}")
     return value.strip()
 
 
