@@ -144,3 +144,20 @@ def test_a_negative_count_after_paired_bs_is_named_as_such(tmp_path):
                                  flag, count)
         assert (code, out) == (2, "") and err.startswith(f"gecmetric: error: {count} is no option, and no count of "
                                                          "--paired-bs or --paired-ar"), err
+
+
+def test_outputs_may_not_replace_a_file_a_metric_setting_names(tmp_path):
+    """report --html and meta-eval --plot replaced the word list of errant:word_list=FILE (a file
+    the run reads: its hash is in the signature) without a word."""
+    files = write_files(tmp_path, {"src": "\n".join(SOURCES) + "\n", "hyp": "\n".join(SOURCES) + "\n",
+                                   "words.svg": "foo\nbar\n"})
+    words = files["words.svg"]
+    for command in (["report", "-s", files["src"], "-r", files["hyp"], "-o", files["hyp"], files["src"], "--metrics",
+                     f"gleu,errant:word_list={words}", "--html", words],
+                    ["report", "-s", files["src"], "-r", files["hyp"], "-o", files["hyp"], files["src"], "--attribute",
+                     f"errant:word_list={words}", "--json", words],
+                    ["meta-eval", "-s", files["src"], "-r", files["hyp"], "-o", files["hyp"], files["src"], "--metrics",
+                     f"errant:word_list={words}", "--human", "gjg15", "--plot", words]):
+        code, out, err = run_cli(*command)
+        assert code == 2 and "is also an input" in err, (command, err)
+        assert open(words, encoding="utf-8").read() == "foo\nbar\n"

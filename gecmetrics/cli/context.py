@@ -58,6 +58,16 @@ def check_command_outputs(outputs: Iterable[tuple[str, str | None]], inputs: Ite
     check_outputs(outputs, [*inputs, *_cache_files([path for _, path in outputs if path is not None])])
 
 
+def metric_files(texts: Iterable[str] | None) -> list[str]:
+    """The files the metrics of ``texts`` (``--metrics`` values) name in their settings and read
+    (:meth:`~gecmetrics.metrics.base.Metric.files_read`), inputs no output may replace (a page
+    written over ``errant:word_list=FILE`` replaced the word list)."""
+    from ..metrics.registry import resolve_metrics
+
+    texts = [text for text in texts or () if text.strip().lower() != "none"]
+    return [path for text in texts for metric in resolve_metrics(text) for path in metric.files_read()]
+
+
 def _cache_files(outputs: list[Any]) -> list[str]:
     """The run's cache files, looked up only when an output may be one of them
     (:func:`~gecmetrics.core.cache_folder.may_be_a_cache_file`)."""

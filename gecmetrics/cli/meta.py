@@ -96,7 +96,7 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
             raise InputError("--human and --human-score are for score tables; with --judgments the human "
                              "scores come from the judgments")
     if plot_path is not None:
-        from .context import check_command_outputs
+        from .context import check_command_outputs, metric_files
         from ..output.plots import check_figure, windows_scatter_path
 
         check_figure(plot_path)
@@ -104,7 +104,8 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
         if judgment.get("window") is not None:  # the scatter goes beside the windows figure
             figures.append(("--plot (its scatter)", windows_scatter_path(plot_path)))
         check_command_outputs(figures, [scores_path, source, *references, *system_files, gold_m2, *hypothesis_m2,
-                                        judgment["judgments_path"], judgment.get("src_ids"), human])
+                                        judgment["judgments_path"], judgment.get("src_ids"), human,
+                                        *metric_files(metric_texts)])
     from ..meta.score_files import read_system_scores
 
     scores = read_system_scores(scores_path) if scores_path is not None else None

@@ -744,6 +744,16 @@ class Metric(ABC):
         name, fields = self.signature_fields(references)
         return Signature(name, fields, complete=self._signature_for)
 
+    def files_read(self) -> list[str]:
+        """The files this metric's settings name that a run reads (a word list, a weight file, a
+        baseline table), which no output of the run may replace: by default every setting whose
+        value names an existing file."""
+        import dataclasses
+        import os
+
+        values = [getattr(self.settings, field.name) for field in dataclasses.fields(self.settings)]
+        return [value for value in values if isinstance(value, str) and value and os.path.isfile(value)]
+
     def settings_dict(self) -> dict[str, Any]:
         """The settings as JSON values, under the metric's signature name."""
         return {"metric": self.signature_fields(None)[0], **self.settings.to_dict()}
