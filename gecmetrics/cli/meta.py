@@ -103,9 +103,8 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
         figures = [("--plot", plot_path)]
         if judgment.get("window") is not None:  # the scatter goes beside the windows figure
             figures.append(("--plot (its scatter)", windows_scatter_path(plot_path)))
-        check_command_outputs(figures, [scores_path, source, *references, *system_files, gold_m2, *hypothesis_m2,
-                                        judgment["judgments_path"], judgment.get("src_ids"), human,
-                                        *metric_files(metric_texts)])
+        read = [scores_path, source, *references, *system_files, gold_m2, *hypothesis_m2, human, *metric_files(metric_texts)]
+        check_command_outputs(figures, [*read, judgment["judgments_path"], judgment.get("src_ids")])
     from ..meta.score_files import read_system_scores
 
     scores = read_system_scores(scores_path) if scores_path is not None else None
