@@ -494,3 +494,62 @@ def test_a_rename_that_fails_puts_back_the_targets_already_replaced(tmp_path: Pa
                 handle.write("new\n")
     assert [p.read_text(encoding="utf-8") for p in paths] == ["new\n"] * 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]  # no file kept aside is left
+
+
+@pytest.mark.parametrize("where", ["after a rename", "after a link", "while the links go"])
+def test_a_signal_between_a_step_and_its_record_is_undone(tmp_path: Path, monkeypatch, where) -> None:
+    """A SIGTERM landing after os.replace returned and before the rename was recorded left that
+    file new and its old copy deleted while the others were put back (m2 refs: REF0 new, INPUT
+    and REF1 old); one after os.link left a '.NAME.xxxx.old' file, as did one during the final
+    removal of those links."""
+    from gecmetrics.io import atomic
+
+    paths = [tmp_path / name for name in ("a", "b", "c")]
+    for path in paths:
+        path.write_text("old\n", encoding="utf-8")
+    real_replace, real_link, real_unlink = os.replace, os.link, os.unlink
+
+    def replace(source, target):
+        real_replace(source, target)
+        if where == "after a rename" and str(target) == str(paths[1]) and str(source).endswith(".part"):
+            raise KeyboardInterrupt
+
+    def link(source, target):
+        real_link(source, target)
+        if where == "after a link" and str(source) == str(paths[2]):
+            raise KeyboardInterrupt
+
+    removed = []
+
+    def unlink(path):
+        real_unlink(path)
+        removed.append(path)
+        if where == "while the links go" and len(removed) == 1 and str(path).endswith(".old"):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(atomic.os, "replace", replace)
+    monkeypatch.setattr(atomic.os, "link", link)
+    monkeypatch.setattr(atomic.os, "unlink", unlink)
+    with pytest.raises(KeyboardInterrupt):
+        with atomic.output_group() as group:
+            for path in paths:
+                with group.output(str(path)) as handle:
+                    handle.write("new\n")
+    contents = [path.read_text(encoding="utf-8") for path in paths]
+    assert contents == (["new\n"] * 3 if where == "while the links go" else ["old\n"] * 3), contents
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]  # no temporary or kept-aside file
+
+
+def test_a_write_protected_output_is_refused_before_the_work(tmp_path: Path, monkeypatch) -> None:
+    """A rename replaced a file of mode 0444 without a word (the shell's > refuses it)."""
+    from gecmetrics.io import atomic
+
+    target = tmp_path / "out.m2"
+    target.write_text("kept\n", encoding="utf-8")
+    target.chmod(0o444)
+    real = os.access
+    monkeypatch.setattr(atomic.os, "access", lambda path, mode: real(path, mode) and not (
+        os.fspath(path) == str(target) and mode & os.W_OK))  # (root may write any file: as another user)
+    with pytest.raises(InputError, match="write-protected"):
+        atomic.check_outputs([("-o", str(target))], [])
+    _unchanged(target, "kept\n")

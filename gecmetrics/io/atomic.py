@@ -58,13 +58,15 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
 
 
 def _check_writable(output: str) -> None:
-    """Before the work: an output that is a folder (or a link loop), or whose existing folder
-    cannot be written, is refused now, not after the run (a folder still to be made is the
-    writer's to make)."""
+    """Before the work: an output that is a folder (or a link loop), a write-protected file, or
+    whose existing folder cannot be written, is refused now, not after the run (a folder still
+    to be made is the writer's to make)."""
     target, _ = output_target(output)
     folder = os.path.dirname(target) or "."
     if os.path.isdir(folder) and not os.access(folder, os.W_OK | os.X_OK):
         raise InputError(f"cannot write the output: its folder {folder} cannot be written", output)
+    if os.path.isfile(target) and not os.access(target, os.W_OK):  # (a rename replaced it without a word)
+        raise InputError("cannot write the output: the file is write-protected (as the shell's > would say)", output)
 
 
 def _standard_input() -> list:
@@ -156,30 +158,38 @@ class OutputGroup:
     def _commit(self) -> None:
         """Each temporary file renamed over its target, the old target kept aside by a hard link
         until every rename is done: a rename that fails (or a signal) puts back the targets
-        already replaced, so the group stays whole or absent (not some files new, others old)."""
-        done: list[tuple[str, str | None]] = []  # (target, its old file's link, or None: it had none)
+        already replaced, so the group stays whole or absent (not some files new, others old).
+        Each step is recorded before it is taken, so a signal between a step and its record
+        (a rename done, a link made) is undone as well; whether a rename was done is read from
+        its temporary file, gone once renamed."""
+        steps: list[list] = []  # [target, its old file's link or None, temporary]
         try:
             for temporary, target, path in self._written:
                 try:
                     _keep_mode(target, temporary)
-                    aside = _link_aside(target)
-                    try:
-                        os.replace(temporary, target)
-                    except BaseException:
-                        _remove(aside)
-                        raise
-                    done.append((target, aside))
+                    step = [target, None, temporary]
+                    steps.append(step)
+                    _link_aside(target, step)
+                    os.replace(temporary, target)
                 except OSError as err:  # (named by the output, not by its temporary file)
                     raise OSError(err.errno, err.strerror, path) from None
         except BaseException:
-            for target, aside in reversed(done):
+            for target, aside, temporary in reversed(steps):
                 try:
-                    os.replace(aside, target) if aside is not None else os.unlink(target)
+                    if not os.path.lexists(temporary):  # renamed: the old file back (or none, as before)
+                        os.replace(aside, target) if aside is not None else os.unlink(target)
+                    else:
+                        _remove(aside)
                 except OSError:
                     pass
             raise
-        for _, aside in done:
-            _remove(aside)
+        try:
+            for _, aside, _ in steps:
+                _remove(aside)
+        except BaseException:  # (a signal while the links go: the rest go too, then it stops the run)
+            for _, aside, _ in steps:
+                _remove(aside)
+            raise
 
     def _discard(self) -> None:
         for temporary, _, _ in self._written:
@@ -225,22 +235,25 @@ def _opened_in_place(path: str, encoding: str, binary: bool) -> Iterator[IO[Any]
         raise _named(err, path)
 
 
-def _link_aside(target: str) -> str | None:
-    """A second name for ``target``'s file beside it (None when there is no file, or the file
-    system has no hard links: that target is then replaced without a way back)."""
+def _link_aside(target: str, step: list) -> None:
+    """A second name for ``target``'s file beside it, in ``step[1]`` (written there before the
+    link is made: an interruption leaves no link unrecorded); None when there is no file, or the
+    file system has no hard links (that target is then replaced without a way back)."""
     if not os.path.exists(target):
-        return None
+        return
     folder, name = os.path.split(target)
     for _ in range(100):
-        aside = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.old")
+        step[1] = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.old")
         try:
-            os.link(target, aside)
-            return aside
+            os.link(target, step[1])
+            return
         except FileExistsError:
+            step[1] = None
             continue
         except OSError:
-            return None
-    return None
+            step[1] = None
+            return
+    step[1] = None
 
 
 def _remove(path: str | None) -> None:
