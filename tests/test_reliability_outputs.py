@@ -553,3 +553,34 @@ def test_a_write_protected_output_is_refused_before_the_work(tmp_path: Path, mon
     with pytest.raises(InputError, match="write-protected"):
         atomic.check_outputs([("-o", str(target))], [])
     _unchanged(target, "kept\n")
+
+
+def test_a_folder_named_through_dot_dot_makes_only_what_it_removes(tmp_path: Path) -> None:
+    """m2 refs -o base/na/../nb (and data fetch --to) made 'na' too, which a failed run left: the
+    folders to remove were counted on the normalized path, and made on the literal one."""
+    from gecmetrics.core.lang.zh.data import fetch_data
+    from gecmetrics.io.m2_references import _make_folder, _remove_folders
+
+    made = _make_folder(str(tmp_path / "na" / ".." / "nb"))
+    assert made == [str(tmp_path / "nb")] and sorted(p.name for p in tmp_path.iterdir()) == ["nb"]
+    _remove_folders(made)
+
+    def failing(url, timeout):
+        raise OSError("no network here")
+
+    with pytest.raises(Exception):
+        fetch_data(tmp_path / "da" / ".." / "db", download=failing)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_ending_in_a_slash_names_a_folder(tmp_path: Path) -> None:
+    """m2 annotate -o ed/out/ (no such folder) wrote a file named ed/out."""
+    from gecmetrics.io.atomic import check_outputs
+
+    with pytest.raises(InputError, match="names a folder"):
+        check_outputs([("-o", str(tmp_path / "ed" / "out") + "/")], [])
+    source = tmp_path / "src"
+    source.write_text("A b .\n", encoding="utf-8")
+    err = one_line_error("report", "-s", str(source), "-r", str(source), "-o", str(source), "--metrics", "gleu",
+                         "--html", str(tmp_path / "page") + "/")
+    assert "names a folder" in err and not (tmp_path / "page").exists()

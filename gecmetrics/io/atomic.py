@@ -45,6 +45,8 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
             raise InputError(f"{flag}: {EMPTY_PATH}")
         if output == STDIN:
             raise InputError(f"{flag} writes a file: give its name (standard output is /dev/stdout)", output)
+        if output.endswith(("/", os.sep)):  # (a file named as the folder was written, its '/' dropped)
+            raise InputError(f"{flag} writes a file: this names a folder (it ends in '/'); give a file name", output)
         identities, special = _identities(output)
         if special:
             continue

@@ -297,7 +297,7 @@ def _make_folder(directory: str) -> list[str]:
         missing.append(folder)
         folder = os.path.dirname(folder)
     try:
-        os.makedirs(directory, exist_ok=True)
+        os.makedirs(os.path.abspath(directory), exist_ok=True)  # ("a/../b" made "a", left behind)
     except OSError as err:
         _remove_folders(missing)
         raise InputError(f"cannot make the folder: {err.strerror}", directory) from None

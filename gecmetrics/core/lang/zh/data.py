@@ -138,7 +138,7 @@ def fetch_data(folder: str | os.PathLike | None = None, overwrite: bool = False,
     with every file missing)."""
     if isinstance(folder, str) and not folder.strip():  # Path("") is the current folder
         raise InputError("the ChERRANT data folder: empty name")
-    where = data_folder(folder)
+    where = Path(os.path.abspath(data_folder(folder)))  # ('a/../b' made 'a', which a failed fetch left)
     made = []  # the folders this call makes, innermost first
     for ancestor in (where, *where.parents):
         if ancestor.exists() or ancestor.is_symlink():
