@@ -365,6 +365,7 @@ class RewardFunction:
                 values.update(zip(keys, self._batch(keys, lines)))
             except LineRefused:  # a work bound (or a refusal) on some line: each line alone, deterministically
                 for key in keys:
+                    self._refused.pop(key, None)  # (what the whole batch said of it no longer holds)
                     try:
                         values[key] = self._batch([key], lines)[0]
                     except LineRefused as err:  # any other error (a setting, a model) is not the line's
