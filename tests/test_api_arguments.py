@@ -1151,3 +1151,20 @@ def test_messages_a_second_api_sweep_found_unclear() -> None:
     assert reward(completions=["x b c"], references=[[gold]]) == reward(completions=["x b c"], references=[gold])
     with pytest.raises(InputError, match="reference 0: has 4 lines but the hypothesis has 3"):
         G.get_metric("bertscore").corpus_score(None, [["a"] * 4], ["a"] * 3)
+
+
+def test_a_category_level_is_checked_whatever_the_average() -> None:
+    """M2Result.overall(level) and ErrantResult.exact(level) took 0, 5, -1 and 'x' (ignored under
+    the micro average), and the macro average read True and 2.0 as levels 1 and 2."""
+    from gecmetrics.io.m2 import parse_m2
+
+    gold = parse_m2("S a b c\nA 0 1|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\n", "g")
+    for settings in ({}, {"average": "macro"}):
+        result = G.get_metric("m2", **settings).corpus_score(None, gold, ["x b c"])
+        for level in (0, 5, -1, "x", True, 2.0):
+            with pytest.raises(InputError, match="category level must be 1, 2 or 3"):
+                result.overall(level)
+        assert result.overall(np.int64(3)) == result.overall(3)
+    compared = G.ErrantCompare().corpus_score(None, gold, gold)
+    with pytest.raises(InputError, match="category level must be 1, 2 or 3"):
+        compared.exact(4)

@@ -35,8 +35,8 @@ from .base import checked_corpus
 from .capabilities import EditMarks, SentenceMarks
 from .results import CorpusSums
 from .running_f import CountsResult
-from .type_average import (TypeAveragedMetric, category_level_setting, grouped, grouping_level, level_signature,
-                           type_group)
+from .type_average import (TypeAveragedMetric, category_level_setting, check_category_level, grouped, grouping_level,
+                           level_signature, type_group)
 from .settings import (Settings, choice, flag, optional_int, parse_beta, parse_bool, parse_strings, setting,
                        setting_label, unless, when_set)
 
@@ -117,6 +117,7 @@ class ErrantResult(CountsResult):
         average); with the macro average, errant PR #52's mean over the ``-cat`` ``level``'s
         type groups of their 4-decimal P, R, F, before the PR rounds it (None: the metric's
         own level, :attr:`f`; 3: the full types) (:func:`gecmetrics.core.edits.compare.macro_means`)."""
+        level = None if level is None else check_category_level(level)  # (ignored without a word under micro)
         if not self.macro or level is None:
             return self.precision, self.recall, self.f
         groups = self.grouped_categories(level)

@@ -12,6 +12,7 @@ Statistics that carry the types are :class:`~gecmetrics.core.edits.compare.Erran
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any, Sequence
 
 import numpy as np
@@ -157,6 +158,13 @@ def type_group(error_type: str, level: int, ungrouped: Sequence[str]) -> str:
     return error_type[:1] if level == 1 else error_type[2:]
 
 
+def check_category_level(level: Any) -> int:
+    """An ERRANT -cat level: the integer 1, 2 or 3 (True and 2.0 were taken as levels 1 and 2)."""
+    if isinstance(level, bool) or not isinstance(level, numbers.Integral) or level not in (1, 2, 3):
+        raise InputError(f"category level must be 1, 2 or 3, not {level!r}", "level")
+    return int(level)
+
+
 def grouped(categories: dict[str, CategoryCounts], level: int, ungrouped: Sequence[str],
             ungrouped_replaces: bool = False) -> dict[str, CategoryCounts]:
     """ERRANT's -cat levels over type counts: 1 = the type's first character (ERRANT's operation
@@ -168,8 +176,7 @@ def grouped(categories: dict[str, CategoryCounts], level: int, ungrouped: Sequen
     in which the types first came) instead of adding to it. This matters only at level 2, where
     a type such as ``R:UNK`` falls into the group ``UNK``: counts of such types that come before
     ``UNK`` itself are dropped, those after it added (errant 3.0.2 prints that)."""
-    if level not in (1, 2, 3):
-        raise InputError(f"category level must be 1, 2 or 3, not {level}")
+    level = check_category_level(level)
     if level == 3:
         return dict(categories)
     out: dict[str, CategoryCounts] = {}

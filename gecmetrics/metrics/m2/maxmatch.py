@@ -23,7 +23,8 @@ from ...core import fscore
 from ...core.table import scaled_number
 from ..base import checked_corpus
 from ..running_f import CountsResult
-from ..type_average import TypeAveragedMetric, category_level_setting, grouped, grouping_level, level_signature
+from ..type_average import (TypeAveragedMetric, category_level_setting, check_category_level, grouped, grouping_level,
+                            level_signature)
 from ...io.m2 import Block, Edit, check_blocks
 from ...io.text import check_sequence
 from ...core.edits.lattice import DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit
@@ -98,6 +99,7 @@ class M2Result(CountsResult):
     def overall(self, level: int | None = None) -> tuple[float, float, float]:
         """P, R, F; with the macro average, over the -cat level's groups (None: the metric's own
         level, the full types unless its ``category_level`` says another; 3: the full types)."""
+        level = None if level is None else check_category_level(level)  # (ignored without a word under micro)
         if self.macro and level is not None:
             return self.macro_scores(level)
         return self.precision, self.recall, self.f
