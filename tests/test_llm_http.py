@@ -563,3 +563,21 @@ def test_request_options_and_the_cache_are_checked_before_any_request(tmp_path):
     assert backend.extra_body == {"n": 1}
     with pytest.raises(InputError, match="cache must be a Cache"):
         Judge(backend, cache=str(tmp_path))
+
+
+def test_the_console_script_folds_the_caches_write_ahead_log_in(tmp_path):
+    """It ends with os._exit, which skipped SQLite's close: the answers stayed in the -wal file
+    beside an 8 KB database, and a copy of the folder without its -shm (or a read-only one) was
+    read as an empty cache."""
+    (tmp_path / "src").write_text("\n".join(SOURCES) + "\n")
+    (tmp_path / "hyp").write_text("\n".join(SYSTEMS[0]) + "\n")
+    with ChatServer() as server:
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+        done = subprocess.run([gecmetric_script(), "--cache", str(tmp_path / "cache"), "llm", "-s", "src", "-o", "hyp",
+                               "--model", "vllm:m", "--base-url", server.url], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=GUARD)
+    assert done.returncode == 0 and server.requests > 0, done.stderr
+    left = sorted(path.name for path in (tmp_path / "cache").iterdir())
+    assert not any(name.endswith(("-wal", "-shm")) for name in left), left
+    with contextlib.closing(sqlite3.connect(tmp_path / "cache" / "cache-v1.sqlite3")) as connection:
+        assert connection.execute("select count(*) from entries").fetchone()[0] > 0

@@ -104,7 +104,15 @@ def run_and_exit(main: Callable[..., Any]) -> None:
             sys.stderr.flush()
     except (OSError, ValueError):
         pass
+    _close_caches()
     os._exit(code or 0)
+
+
+def _close_caches() -> None:
+    """The caches' SQLite connections closed (their write-ahead logs folded in), where one was opened."""
+    cache = sys.modules.get("gecmetrics.core.cache")
+    if cache is not None:
+        cache.close_opened()
 
 
 def one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:

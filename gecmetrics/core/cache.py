@@ -88,6 +88,28 @@ _SCHEMA = (
 # parent's locks and WAL, so they are kept (unused) for the life of the child.
 _ABANDONED: list[sqlite3.Connection] = []
 
+_LIVE: dict[int, tuple[int, sqlite3.Connection]] = {}
+"""The connections opened and not closed: id -> (the process that opened it, the connection)."""
+
+
+def close_opened() -> None:
+    """Close every connection this process opened and did not close: the console script ends
+    with ``os._exit``, which skips SQLite's close (and a cache dropped with its run context may
+    keep its connection until a garbage collection that never comes), so the write-ahead log was
+    never folded into the database (a copy of the folder without its ``-shm``, or a read-only
+    one, then read as empty)."""
+    for key, (pid, conn) in list(_LIVE.items()):
+        if pid == os.getpid():
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+            _LIVE.pop(key, None)
+
+
+def _closed(conn: sqlite3.Connection) -> None:
+    with contextlib.suppress(sqlite3.Error):
+        conn.close()
+    _LIVE.pop(id(conn), None)
+
 
 class CacheWarning(UserWarning):
     """The cache could not be used as asked (damaged file moved aside, unwritable folder, ...)."""
@@ -548,8 +570,7 @@ class Cache:
             if conn is not None and self._pid != os.getpid():
                 _ABANDONED.append(conn)  # the parent's, inherited by fork: never close it here
             elif conn is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.close()
+                _closed(conn)
 
     # -- public operations ----------------------------------------------------------------------
     def get_many(self, namespace: str, keys: Iterable[bytes]) -> dict[bytes, bytes]:
@@ -963,8 +984,7 @@ class Cache:
         conn, self._conn = self._conn, None
         self._ns_ids = {}
         if conn is not None:
-            with contextlib.suppress(sqlite3.Error):
-                conn.close()
+            _closed(conn)
 
     def _open(self) -> None:
         assert self.folder is not None and self.path is not None
@@ -1009,6 +1029,7 @@ class Cache:
         stat = os.stat(self.path)  # type: ignore[arg-type]
         self._conn, self._pid, self._identity = conn, os.getpid(), (stat.st_dev, stat.st_ino)
         self._ns_ids = {}
+        _LIVE[id(conn)] = (os.getpid(), conn)
 
     def _open_read_only(self) -> None:
         """A folder that cannot be written (a read-only file system, a folder without write
