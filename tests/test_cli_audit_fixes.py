@@ -161,3 +161,19 @@ def test_outputs_may_not_replace_a_file_a_metric_setting_names(tmp_path):
         code, out, err = run_cli(*command)
         assert code == 2 and "is also an input" in err, (command, err)
         assert open(words, encoding="utf-8").read() == "foo\nbar\n"
+
+
+def test_m2_refs_names_the_file_of_a_filled_annotator_among_several(tmp_path):
+    """With several files a reference's number is a position over all of them, and "filled from
+    annotator 0" named the first file's annotator where the block was filled from its own file's."""
+    two = m2_text([(SOURCES[0], [(1, 1, "M:VERB", "have been", 0), (2, 3, "U:PREP", "", 1)]),
+                   (SOURCES[1], [(1, 3, "R:VERB", "go", 0)]), (SOURCES[2], [NOOP])])
+    files = write_files(tmp_path, {"one.m2": REFERENCE, "two.m2": two})
+    code, out, err = run_cli("m2", "refs", files["one.m2"], files["two.m2"], "-o", str(tmp_path / "refs"))
+    assert code == 0 and len(out.split()) == 4, err
+    name = files["two.m2"]
+    assert err == (f"gecmetric: m2 refs: reference 2 (annotator 1 of {name}): 2 blocks have no line for it, filled "
+                   f"from {name}'s annotator 0; {name}'s annotator 0 changed 1 of them\n")
+    code, out, err = run_cli("m2", "refs", files["two.m2"], "-o", str(tmp_path / "alone"))  # one file: as before
+    assert err == ("gecmetric: m2 refs: annotator 1: 2 blocks have no line for it, filled from annotator 0; "
+                   "annotator 0 changed 1 of them\n")

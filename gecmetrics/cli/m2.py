@@ -58,14 +58,15 @@ def refs(gold: tuple[str, ...], annotators: tuple[int, ...], output_dir: str | N
     result = m2_references(list(gold), annotators=list(annotators) or None, absent_as_unchanged=absent_as_unchanged,
                            max_references=None if many_files else MAX_REFERENCE_FILES)
     written = write_references(result, output_dir, prefix, many_files)  # first: it may refuse the outputs
-    for label, filled, changed in zip(result.labels, result.filled_blocks, result.filled_changed):
-        if filled:
-            reading = ("read as unchanged (--absent-as-unchanged)" if absent_as_unchanged
-                       else "filled from annotator 0")
+    for label, filled, changed, (name, own) in zip(result.labels, result.filled_blocks, result.filled_changed,
+                                                   result.origins):
+        if filled:  # (with several files a label is a position: "annotator 0" is the file's own)
+            which = f"annotator {label}" if len(gold) == 1 else f"reference {label} (annotator {own} of {name})"
+            zero = "annotator 0" if len(gold) == 1 else f"{name}'s annotator 0"
+            reading = "read as unchanged (--absent-as-unchanged)" if absent_as_unchanged else f"filled from {zero}"
             have = "has" if filled == 1 else "have"
-            click.echo(f"gecmetric: m2 refs: annotator {label}: {plural(filled, 'block')} {have} no line for it, "
-                       f"{reading}; "
-                       f"annotator 0 changed {changed} of them", err=True)
+            click.echo(f"gecmetric: m2 refs: {which}: {plural(filled, 'block')} {have} no line for it, {reading}; "
+                       f"{zero} changed {changed} of them", err=True)
     others = other_references(written, output_dir, prefix)
     if others:
         click.echo(f"gecmetric: warning: m2 refs: {plural(len(others), 'other reference file')} beside those written "

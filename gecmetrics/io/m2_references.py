@@ -43,6 +43,9 @@ class M2References:
     inputs: list[str] = field(default_factory=list)
     """The M2 files read (paths; none for parsed blocks): :func:`write_references` never writes
     over one of them."""
+    origins: list[tuple[str, int]] = field(default_factory=list)
+    """Each reference's (M2 input's name, annotator id in it): with several files its label is a
+    position, and "annotator 0" of a filled block is its own file's."""
 
     def reference(self, label: int) -> list[str]:
         """The reference lines of one label (annotator id, or position with several files)."""
@@ -149,15 +152,17 @@ def m2_references(inputs: Sequence[M2Input] | M2Input, annotators: Sequence[int]
     references: list[list[str]] = []
     filled_blocks: list[int] = []
     filled_changed: list[int] = []
+    origins: list[tuple[str, int]] = []
     for label in wanted:
         blocks, name, annotator, has_0 = pairs[position[label]]
+        origins.append((name, annotator))
         lines, filled, changed = _annotator_reference(blocks, annotator, annotator != 0 and has_0, name,
                                                       absent_as_unchanged)
         references.append(lines)
         filled_blocks.append(filled)
         filled_changed.append(changed)
     paths = [name for (_, name), item in zip(loaded, inputs) if isinstance(item, (str, os.PathLike))]
-    return M2References(sources, references, wanted, filled_blocks, filled_changed, absent_as_unchanged, paths)
+    return M2References(sources, references, wanted, filled_blocks, filled_changed, absent_as_unchanged, paths, origins)
 
 
 def _annotator_ids(annotators: Sequence[int]) -> list[int]:
