@@ -751,6 +751,8 @@ class Metric(ABC):
         import dataclasses
         import os
 
+        if not dataclasses.is_dataclass(self.settings):  # (a plugin's settings of its own kind)
+            return []
         values = [getattr(self.settings, field.name) for field in dataclasses.fields(self.settings)]
         return [value for value in values if isinstance(value, str) and value and os.path.isfile(value)]
 
