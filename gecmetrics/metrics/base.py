@@ -111,6 +111,10 @@ class Metric(ABC):
     count_statistics: ClassVar[bool] = False
     """Whether its statistics arrays are counts (n-gram matches, edits): :meth:`score` and the
     paired tests then refuse values that are not finite whole numbers >= 0."""
+    finite_statistics: ClassVar[bool] = False
+    """Whether its statistics, not counts, are finite numbers all the same (a model metric's
+    scores): :meth:`score` and the paired tests then refuse nan and inf (BERTScore's idf 0/0 and an
+    LLM judge's unanswered prompt are nan, and said later)."""
     rounds_to: ClassVar[int | None] = None
     """The decimals (of a fraction) to which the original tool rounds the binary value of its
     scores, ties to even, as Python's ``round()`` and ``"%.4f"`` do (4: ERRANT's compare_m2, the
@@ -404,8 +408,9 @@ class Metric(ABC):
     def check_statistic_values(self, statistics: Any) -> Any:
         """Statistics as :meth:`statistics` makes them, as far as :meth:`score` and the paired
         tests can tell (returned as they are): not None or a string; an array holds numbers (not bools or
-        objects), and counts (:attr:`count_statistics`) are finite whole numbers >= 0. (nan
-        GLEU+ statistics scored nan without a word, negative M2 counts a number.)"""
+        objects), counts (:attr:`count_statistics`) are finite whole numbers >= 0, and other
+        values finite where :attr:`finite_statistics` says so. (nan GLEU+ statistics scored nan
+        without a word, negative M2 counts a number, nan SOME statistics nan.)"""
         import numpy as np
 
         from ..core.fscore import whole_counts
@@ -425,11 +430,14 @@ class Metric(ABC):
             raise InputError(f"{what} must be numbers, got an array of {statistics.dtype}", "statistics")
         if statistics.ndim == 0 or len(statistics) == 0:  # (M2 scored no sentence 1.0)
             raise InputError(f"{what} hold no sentence: a score needs the rows of at least one", "statistics")
-        if not self.count_statistics or whole_counts(statistics):
-            return statistics  # (BERTScore's idf 0/0 and an LLM judge's unanswered prompt are nan: said later)
-        if statistics.dtype.kind == "f" and not np.isfinite(statistics).all():
+        if self.count_statistics and whole_counts(statistics):
+            return statistics
+        if ((self.count_statistics or self.finite_statistics) and statistics.dtype.kind == "f"
+                and not np.isfinite(statistics).all()):
             raise InputError(f"{what} hold values that are no finite numbers (nan or inf)", "statistics")
-        raise InputError(f"{what} are counts, and some are not whole numbers >= 0", "statistics")
+        if self.count_statistics:
+            raise InputError(f"{what} are counts, and some are not whole numbers >= 0", "statistics")
+        return statistics
 
     def check_prepared_kind(self, prepared: Any, kind: type | tuple[type, ...]) -> None:
         """``prepared`` must be what this metric's :meth:`prepare` returns (one InputError, not a

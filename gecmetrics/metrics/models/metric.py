@@ -360,8 +360,7 @@ class ModelMetric(Metric):
     (SOME, IMPARA): the scorer counts them (``systems_truncated``) and a run says how many."""
     statistics_width = 2
     """K of the (D, K) statistics rows :meth:`statistics` makes (checked by :meth:`score` and the paired tests)."""
-    finite_statistics = True
-    """Whether every statistic is a finite number (BERTScore's idf 0/0 is nan, and said later)."""
+    finite_statistics = True  # (BERTScore's idf 0/0 is nan, and said later)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -376,17 +375,16 @@ class ModelMetric(Metric):
         return {}
 
     def check_statistic_values(self, statistics: Any) -> Any:
-        """As every metric's, and rows (D, :attr:`statistics_width`) of finite numbers (where
-        :attr:`finite_statistics`): a list [1, 2] scored Scribendi 3.0, nan statistics SOME nan."""
+        """As every metric's, and rows (D, :attr:`statistics_width`) of numbers, those of a list
+        (or BERTScore's statistics) checked as an array's: a list [1, 2] scored Scribendi 3.0."""
         statistics = super().check_statistic_values(statistics)
         rows = np.asarray(statistics)
         if rows.ndim != 2 or rows.shape[1] != self.statistics_width or rows.dtype.kind not in "iuf":
             raise InputError(f"{self.display_name}: statistics must be what statistics() returned, rows (sentences, "
                              f"{self.statistics_width}) of numbers, got {kind_of(statistics)} of shape {rows.shape}",
                              "statistics")
-        if self.finite_statistics and rows.dtype.kind == "f" and not np.isfinite(rows).all():
-            raise InputError(f"{self.display_name}: statistics hold values that are no finite numbers (nan or inf)",
-                             "statistics")
+        if not isinstance(statistics, np.ndarray):
+            super().check_statistic_values(rows)
         return statistics
 
     # ------------------------------------------------------------------ written per metric
