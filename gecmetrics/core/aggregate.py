@@ -170,8 +170,9 @@ class _SelectedSums:
         self.shape, self.integer = stats.shape, stats.dtype.kind in "iu"
         first = stats[:, 0, :].astype(np.float64)
         self.base = first.sum(axis=0)
-        # transposed (K, D): the product with the indicators' transpose is BLAS's fast case
-        self.differences = [(stats[:, r, :].astype(np.float64) - first).T for r in range(1, stats.shape[1])]
+        # (D, K), C order: the indicators (I, D) times them is a plain row-major product (the
+        # transposed form, (K, D) by (D, I), ran 10-70 times slower with NumPy 2.4's OpenBLAS)
+        self.differences = [stats[:, r, :].astype(np.float64) - first for r in range(1, stats.shape[1])]
 
     def __call__(self, choice: np.ndarray) -> np.ndarray:
         lead = choice.shape[:-1]
@@ -183,7 +184,7 @@ class _SelectedSums:
         for start in range(0, flat.shape[0], step):
             rows = flat[start:start + step]
             for r, difference in enumerate(self.differences, start=1):
-                total[start:start + step] += (difference @ (rows == r).astype(np.float64).T).T
+                total[start:start + step] += (rows == r).astype(np.float64) @ difference
         if self.integer:
             total = np.rint(total).astype(np.int64)
         return total.reshape(*lead, self.shape[2])
