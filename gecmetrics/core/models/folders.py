@@ -7,26 +7,33 @@ import os
 from pathlib import Path
 from typing import Callable
 
-WHOLE_FILE = 64 << 20
-"""Files up to this size are hashed whole; of larger ones the first and last :data:`EDGE` bytes."""
-EDGE = 1 << 20
+_FINGERPRINTS: dict[tuple, str] = {}
+"""Fingerprints made in this process, by folder and each file's inode, size, modification and
+change times (a file written again changes its change time, which no tool sets back)."""
 
 
 def folder_fingerprint(folder: str | os.PathLike[str], skip: Callable[[str], bool] | None = None) -> str:
-    """SHA-256 over the files of a model folder (name, size and content; of files over 64 MiB
-    the first and last MiB), so that changed weights or tokenizer files change cache keys;
-    files whose name ``skip`` accepts are left out."""
+    """SHA-256 over the files of a model folder (name, size and whole content), so that changed
+    weights or tokenizer files change cache keys; files whose name ``skip`` accepts are left out.
+    Every byte is read (a fine-tune that changes only the middle of a large weight file has
+    another fingerprint: hashing the first and last MiB of files over 64 MiB gave the old model's
+    cached answers); kept for the process while no file changes."""
+    paths = [path for path in sorted(Path(folder).iterdir())
+             if path.is_file() and not (skip is not None and skip(path.name))]
+    stamp = (os.path.abspath(folder), *((path.name, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+                                        for path, info in ((path, path.stat()) for path in paths)))
+    if stamp in _FINGERPRINTS:
+        return _FINGERPRINTS[stamp]
     digest = hashlib.sha256()
-    for path in sorted(Path(folder).iterdir()):
-        if not path.is_file() or (skip is not None and skip(path.name)):
-            continue
-        size = path.stat().st_size
-        digest.update(f"{path.name}\0{size}\0".encode())
-        with open(path, "rb") as handle:
-            if size <= WHOLE_FILE:
-                digest.update(handle.read())
-            else:
-                digest.update(handle.read(EDGE))
-                handle.seek(size - EDGE)
-                digest.update(handle.read(EDGE))
-    return digest.hexdigest()
+    for path in paths:
+        digest.update(f"{path.name}\0{path.stat().st_size}\0".encode())
+        hash_file(digest, path)
+    _FINGERPRINTS[stamp] = digest.hexdigest()
+    return _FINGERPRINTS[stamp]
+
+
+def hash_file(digest, path: str | os.PathLike[str]) -> None:
+    """Add a file's content to ``digest``, 4 MiB at a time."""
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 22), b""):
+            digest.update(chunk)

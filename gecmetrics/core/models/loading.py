@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import sys
 import warnings
@@ -431,22 +432,40 @@ def truncate_layers(torch: Any, model: Any, num_layers: int, name: str) -> None:
 
 
 _DIGESTS: dict[tuple, str | None] = {}
-"""Weight digests made in this process, by folder and each weight file's size and modification
-time: a run that checks a model's identity before loading it hashes its weights once."""
+"""Weight digests made in this process, by folder and each weight file's inode, size,
+modification and change times: a run that checks a model's identity before loading it hashes
+its weights once."""
+
+
+def weight_paths(folder: Path) -> list[Path]:
+    """The weight files of a model folder: the single files of :data:`WEIGHT_FILES`, and after an
+    index (``model.safetensors.index.json``) the shards its ``weight_map`` names, in name order
+    (hashing the index alone kept the same digest, and the stored identity and outputs of the
+    old model, for shards written again)."""
+    paths = [folder / file_name for file_name in WEIGHT_FILES if (folder / file_name).is_file()]
+    for index in [path for path in paths if path.name.endswith(".index.json")]:
+        try:
+            weight_map = json.loads(index.read_text(encoding="utf-8")).get("weight_map", {})
+            names = sorted({name for name in weight_map.values() if isinstance(name, str)})
+        except (ValueError, AttributeError, OSError):  # not an index transformers can load either
+            continue
+        paths += [folder / name for name in names if (folder / name).is_file()]
+    return paths
 
 
 def weights_digest(folder: Path) -> str | None:
-    """SHA-256 (first 12 hex digits) of the weight files of a model folder, or None."""
-    paths = [folder / file_name for file_name in WEIGHT_FILES if (folder / file_name).is_file()]
-    stamp = (os.path.abspath(folder), *((path.name, info.st_size, info.st_mtime_ns)
-                                        for path, info in ((path, path.stat()) for path in paths)))
+    """SHA-256 (first 12 hex digits) of the weight files of a model folder (:func:`weight_paths`),
+    or None."""
+    from .folders import hash_file
+
+    paths = weight_paths(folder)
+    stamp = (os.path.abspath(folder), *((str(path.relative_to(folder)), info.st_ino, info.st_size, info.st_mtime_ns,
+                                         info.st_ctime_ns) for path, info in ((path, path.stat()) for path in paths)))
     if stamp in _DIGESTS:
         return _DIGESTS[stamp]
     digest = hashlib.sha256()
     for path in paths:
-        with open(path, "rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 22), b""):
-                digest.update(chunk)
+        hash_file(digest, path)
     _DIGESTS[stamp] = digest.hexdigest()[:12] if paths else None
     return _DIGESTS[stamp]
 
